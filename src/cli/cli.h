@@ -1,0 +1,59 @@
+/*
+ * The `heed` command's internals: the table of subcommands and what every
+ * subcommand shares (exit codes, reading an input file, usage errors).
+ * Only src/cli/ turns libheed statuses into exit codes and text.
+ */
+#ifndef HEED_CLI_H
+#define HEED_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "heed/common.h"
+
+/* Exit statuses, as GNU programs use them. */
+enum {
+	HEED_EXIT_OK = 0,    /* success; for checks: everything passed */
+	HEED_EXIT_FAIL = 1,  /* failure; for checks: something did not pass */
+	HEED_EXIT_USAGE = 2, /* the command line was wrong */
+};
+
+/* A subcommand: `heed NAME ARGS...` runs fn with argv[0] == NAME. */
+struct heed_cli_command {
+	const char *name;
+	const char *summary; /* one line for `heed --help` */
+	const char *help;    /* full text for `heed help NAME` and --help */
+	int (*fn)(int argc, char **argv);
+};
+
+/* Every subcommand, in the order `heed --help` lists them. */
+extern const struct heed_cli_command heed_cli_commands[];
+extern const size_t heed_cli_command_count;
+
+/* The command's entry by name, or NULL. */
+const struct heed_cli_command *heed_cli_find(const char *name);
+
+/* Prints cmd's full help to out. */
+void heed_cli_print_help(FILE *out, const struct heed_cli_command *cmd);
+
+/* Prints "heed NAME: message" and a pointer to --help on stderr; returns
+ * HEED_EXIT_USAGE so callers can `return heed_cli_usage(...)`. */
+int heed_cli_usage(const char *name, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+/* Prints "heed: message" on stderr. */
+void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Reads the whole of path ("-" for standard input) into a malloc'd buffer
+ * that the caller frees; a NUL is appended (not counted in *len). Reads at
+ * most max_bytes and sets *truncated when the input was longer (the rest is
+ * drained, not kept). Returns HEED_OK, HEED_EIO (errno set) or HEED_ENOMEM.
+ */
+heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
+                               size_t *len, int *truncated);
+
+/* The subcommands; each lives in its own cmd_<name>.c. */
+int heed_cmd_version(int argc, char **argv);
+
+#endif /* HEED_CLI_H */

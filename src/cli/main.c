@@ -1,0 +1,135 @@
+/*
+ * heed: the command-line front end of libheed.
+ *
+ * `heed [--help] [--version] COMMAND [ARGS]`. Each COMMAND is a row of
+ * heed_cli_commands (commands.c) and parses its own options with getopt_long.
+ * Exit status: 0 success, 1 failure, 2 usage error (GNU conventions).
+ */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "heed/common.h"
+
+static void print_main_help(FILE *out)
+{
+	size_t i;
+
+	fputs("Usage: heed [--help] [--version] COMMAND [ARGS]...\n"
+	      "heed is a polite metadata crawler for the web and IRC "
+	      "networks.\n"
+	      "\n"
+	      "Commands:\n",
+	      out);
+	for (i = 0; i < heed_cli_command_count; i++)
+		fprintf(out, "  %-10s %s\n", heed_cli_commands[i].name,
+		        heed_cli_commands[i].summary);
+	fputs("\n"
+	      "Run 'heed help COMMAND' or 'heed COMMAND --help' for a "
+	      "command's "
+	      "options.\n"
+	      "Exit status: 0 success, 1 failure, 2 usage error.\n",
+	      out);
+}
+
+const struct heed_cli_command *heed_cli_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < heed_cli_command_count; i++)
+		if (strcmp(heed_cli_commands[i].name, name) == 0)
+			return &heed_cli_commands[i];
+	return NULL;
+}
+
+void heed_cli_print_help(FILE *out, const struct heed_cli_command *cmd)
+{
+	fputs(cmd->help, out);
+}
+
+int heed_cli_usage(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "heed %s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'heed help %s' for more information.\n", name);
+	return HEED_EXIT_USAGE;
+}
+
+void heed_cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("heed: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* `heed help [COMMAND]` */
+static int run_help(int argc, char **argv)
+{
+	const struct heed_cli_command *cmd;
+
+	if (argc < 2) {
+		print_main_help(stdout);
+		return HEED_EXIT_OK;
+	}
+	cmd = heed_cli_find(argv[1]);
+	if (!cmd) {
+		heed_cli_error("no such command '%s'; try 'heed --help'",
+		               argv[1]);
+		return HEED_EXIT_USAGE;
+	}
+	heed_cli_print_help(stdout, cmd);
+	return HEED_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	        {"help", no_argument, NULL, 'h'},
+	        {"version", no_argument, NULL, 'V'},
+	        {NULL, 0, NULL, 0},
+	};
+	const struct heed_cli_command *cmd;
+	int c;
+
+	/* "+" stops at the first non-option: the rest belongs to COMMAND. */
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			print_main_help(stdout);
+			return HEED_EXIT_OK;
+		case 'V':
+			return heed_cmd_version(1, argv);
+		default:
+			fputs("Try 'heed --help' for more information.\n",
+			      stderr);
+			return HEED_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		print_main_help(stderr);
+		return HEED_EXIT_USAGE;
+	}
+	argc -= optind;
+	argv += optind;
+	if (strcmp(argv[0], "help") == 0)
+		return run_help(argc, argv);
+	cmd = heed_cli_find(argv[0]);
+	if (!cmd) {
+		heed_cli_error("no such command '%s'; try 'heed --help'",
+		               argv[0]);
+		return HEED_EXIT_USAGE;
+	}
+	/* Each command runs getopt_long afresh over its own arguments. */
+	optind = 0;
+	return cmd->fn(argc, argv);
+}

@@ -1,0 +1,88 @@
+/*
+ * Internals shared by libheed's modules: allocation through a context's
+ * allocator, a growing buffer with a ceiling, and an arena for parse results.
+ * Not installed; never include it from outside src/.
+ */
+#ifndef HEED_COMMON_INT_H
+#define HEED_COMMON_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "heed/common.h"
+
+/* Allocation through an allocator (never NULL: pass
+ * heed_allocator_default()). heed__calloc checks n * size for overflow. */
+void *heed__malloc(const struct heed_allocator *a, size_t size);
+void *heed__calloc(const struct heed_allocator *a, size_t n, size_t size);
+void *heed__realloc(const struct heed_allocator *a, void *ptr, size_t size);
+void heed__free(const struct heed_allocator *a, void *ptr);
+/* A NUL-terminated copy of len bytes of s; the caller frees it. */
+char *heed__strndup(const struct heed_allocator *a, const char *s, size_t len);
+
+/*
+ * A growing byte buffer that refuses to grow past max_bytes (curl's dynbuf).
+ * The content is always NUL-terminated (the NUL does not count in len) so it
+ * can be handed to C string functions. heed__buf_init cannot fail; appends
+ * return HEED_ETOOBIG past the ceiling (the buffer is left unchanged) and
+ * HEED_ENOMEM when the allocator fails.
+ */
+struct heed_buf {
+	char *data;       /* NULL until the first append */
+	size_t len;       /* bytes used, excluding the NUL */
+	size_t cap;       /* bytes allocated */
+	size_t max_bytes; /* ceiling for len */
+	const struct heed_allocator *alloc;
+};
+
+void heed__buf_init(struct heed_buf *b, const struct heed_allocator *a,
+                    size_t max_bytes);
+heed_status heed__buf_add(struct heed_buf *b, const void *bytes, size_t len);
+heed_status heed__buf_addc(struct heed_buf *b, char c);
+heed_status heed__buf_addf(struct heed_buf *b, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+/* "" when empty; valid until the next append or free. */
+const char *heed__buf_str(const struct heed_buf *b);
+/* Hands the content over: the caller frees it with the buffer's allocator.
+ * Returns NULL for an empty buffer. The buffer is empty afterwards. */
+char *heed__buf_take(struct heed_buf *b);
+void heed__buf_reset(struct heed_buf *b);
+void heed__buf_free(struct heed_buf *b);
+
+/*
+ * An arena: many small allocations released together by one free. Parse
+ * results keep all their strings here, so their _free is a single call.
+ * Allocations are 8-byte aligned and never move.
+ */
+struct heed_arena_block;
+struct heed_arena {
+	struct heed_arena_block *head;
+	size_t used_bytes; /* total handed out, for limits and benchmarks */
+	const struct heed_allocator *alloc;
+};
+
+void heed__arena_init(struct heed_arena *ar, const struct heed_allocator *a);
+/* NULL when the allocator fails. Memory is not zeroed. */
+void *heed__arena_alloc(struct heed_arena *ar, size_t size);
+/* A NUL-terminated copy of len bytes of s in the arena. */
+char *heed__arena_strndup(struct heed_arena *ar, const char *s, size_t len);
+void heed__arena_free(struct heed_arena *ar);
+
+/* ASCII-only helpers: locale-independent, so "I" never folds to dotless i. */
+static inline char heed__ascii_lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
+}
+
+static inline bool heed__ascii_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Case-insensitive ASCII comparison of a length-delimited string with a
+ * NUL-terminated one: true when they are equal. */
+bool heed__ascii_ieq(const char *s, size_t len, const char *lit);
+
+#endif /* HEED_COMMON_INT_H */
