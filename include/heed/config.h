@@ -1,0 +1,118 @@
+/*
+ * heed/config.h: heed's settings, with their defaults, from an INI file and
+ * the command line.
+ *
+ * Every setting is one row of a table (src/config/options.c): its INI
+ * section and key ("identity.contact_url"), its type, default and a sentence
+ * of documentation. The same table parses the file, applies command-line
+ * overrides (heed_config_set) and is listed by heed_config_option_at, so the
+ * documentation (docs/configuration.md) can be checked against it.
+ *
+ * Value syntax by type: strings as written; booleans true/false/yes/no/on/
+ * off/1/0; integers in decimal; durations as a number of seconds with an
+ * optional unit s, m, h, d or w ("90", "15m", "24h"); lists repeat the key,
+ * one value each.
+ */
+#ifndef HEED_CONFIG_H
+#define HEED_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "heed/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A list of strings, for keys that may be given several times. */
+struct heed_config_list {
+	char **items;
+	size_t count;
+};
+
+/*
+ * All settings. Strings and lists are owned by the struct: set them only
+ * through heed_config_set() and release them with heed_config_free().
+ */
+struct heed_config {
+	/* [identity]: who heed says it is, in its User-Agent. */
+	char *product_token; /* "heed" */
+	char *contact_url;   /* operator's crawler page, e.g. .../bots */
+	char *contact_email; /* operator's address for site administrators */
+
+	/* [store] */
+	char *store_location; /* SQLite path, "heed.db" */
+
+	/* [log] */
+	int64_t log_level; /* heed_log_level; 2 (info) */
+};
+
+/* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on
+ * failure the struct still holds valid (possibly NULL) pointers for
+ * heed_config_free. */
+heed_status heed_config_init(struct heed_config *cfg);
+
+/* Frees what the struct owns; the struct itself is the caller's. */
+void heed_config_free(struct heed_config *cfg);
+
+/*
+ * Sets "section.key" to value, parsed by the option's type (a list key
+ * appends). Returns HEED_ENOTFOUND for an unknown key, HEED_ECONFIG for a
+ * value of the wrong form (the reason in diag, which may be NULL),
+ * HEED_ENOMEM. value is copied.
+ */
+heed_status heed_config_set(struct heed_config *cfg, const char *name,
+                            const char *value, struct heed_diag *diag);
+
+/*
+ * Reads an INI file (libinih syntax: [section], key = value, ';' or '#'
+ * comments) into cfg, on top of what it holds. Stops at the first bad line
+ * and reports it in diag with its line number: HEED_ECONFIG, or HEED_EIO if
+ * the file cannot be read.
+ */
+heed_status heed_config_load_file(struct heed_config *cfg, const char *path,
+                                  struct heed_diag *diag);
+
+/*
+ * The User-Agent heed sends: "TOKEN/VERSION (+CONTACT_URL; CONTACT_EMAIL)",
+ * leaving out whichever contact is unset; just "TOKEN/VERSION" without any.
+ * Written into buf (always NUL-terminated); returns HEED_ETOOBIG if size was
+ * too small (the text is then cut).
+ */
+heed_status heed_config_user_agent(const struct heed_config *cfg, char *buf,
+                                   size_t size);
+
+/* True when neither a contact URL nor an e-mail address is set: crawling
+ * like that is legal but rude, and the command line warns about it. */
+bool heed_config_lacks_contact(const struct heed_config *cfg);
+
+/* Option types, for listings. */
+typedef enum heed_config_type {
+	HEED_CONFIG_STRING,
+	HEED_CONFIG_BOOL,
+	HEED_CONFIG_INT,
+	HEED_CONFIG_DURATION, /* stored as int64_t seconds */
+	HEED_CONFIG_LIST,
+} heed_config_type;
+
+/* One documented option, as listed by heed_config_option_at. */
+struct heed_config_option_info {
+	const char *name; /* "identity.contact_url" */
+	heed_config_type type;
+	const char *default_value; /* as it would be written in the file */
+	const char *doc;           /* one sentence */
+};
+
+/* The i-th option (0-based), or NULL past the last. */
+const struct heed_config_option_info *heed_config_option_at(size_t i);
+
+/* Parses a duration ("90", "15m", "24h", "2d", "1w") into seconds.
+ * HEED_ECONFIG for anything else, negative values and overflow. */
+heed_status heed_config_parse_duration(const char *text, int64_t *seconds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEED_CONFIG_H */

@@ -1,0 +1,331 @@
+/*
+ * Settings: defaults, parsing by type, the INI file (libinih) and the
+ * User-Agent. The table in options.c drives all of it.
+ */
+#include <errno.h>
+#include <ini.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/config-int.h"
+
+static const struct heed_allocator *A(void)
+{
+	return heed_allocator_default();
+}
+
+static void *field(struct heed_config *cfg, const struct heed_config_option *o)
+{
+	return (char *)cfg + o->offset;
+}
+
+static const struct heed_config_option *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < heed__config_option_count; i++)
+		if (strcmp(heed__config_options[i].info.name, name) == 0)
+			return &heed__config_options[i];
+	return NULL;
+}
+
+heed_status heed_config_parse_duration(const char *text, int64_t *seconds)
+{
+	static const struct {
+		char unit;
+		int64_t mult;
+	} units[] = {
+	        {'s', 1}, {'m', 60}, {'h', 3600}, {'d', 86400}, {'w', 604800}};
+	char *end;
+	long long n;
+	size_t i;
+
+	errno = 0;
+	if (!text || !(*text >= '0' && *text <= '9'))
+		return HEED_ECONFIG;
+	n = strtoll(text, &end, 10);
+	if (errno == ERANGE)
+		return HEED_ECONFIG;
+	if (*end == '\0') {
+		*seconds = n;
+		return HEED_OK;
+	}
+	for (i = 0; i < HEED_ARRAY_SIZE(units); i++) {
+		if (end[0] != units[i].unit || end[1] != '\0')
+			continue;
+		if (n > INT64_MAX / units[i].mult)
+			return HEED_ECONFIG;
+		*seconds = n * units[i].mult;
+		return HEED_OK;
+	}
+	return HEED_ECONFIG;
+}
+
+static heed_status parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = {"true", "yes", "on", "1"};
+	static const char *const no[] = {"false", "no", "off", "0"};
+	size_t i;
+
+	for (i = 0; i < HEED_ARRAY_SIZE(yes); i++) {
+		if (heed__ascii_ieq(v, strlen(v), yes[i])) {
+			*out = true;
+			return HEED_OK;
+		}
+		if (heed__ascii_ieq(v, strlen(v), no[i])) {
+			*out = false;
+			return HEED_OK;
+		}
+	}
+	return HEED_ECONFIG;
+}
+
+static heed_status parse_int(const struct heed_config_option *o, const char *v,
+                             int64_t *out)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno == ERANGE || end == v || *end != '\0')
+		return HEED_ECONFIG;
+	if ((o->min || o->max) && (n < o->min || n > o->max))
+		return HEED_ECONFIG;
+	*out = n;
+	return HEED_OK;
+}
+
+/* An empty value unsets an optional string (NULL), so "" on the command
+ * line clears a contact set in the file. */
+static heed_status set_string(char **slot, const char *v)
+{
+	char *copy = NULL;
+
+	if (*v) {
+		copy = heed__strndup(A(), v, strlen(v));
+		if (!copy)
+			return HEED_ENOMEM;
+	}
+	heed__free(A(), *slot);
+	*slot = copy;
+	return HEED_OK;
+}
+
+static heed_status list_append(struct heed_config_list *l, const char *v)
+{
+	char **items;
+	char *copy;
+
+	items = heed__realloc(A(), l->items, (l->count + 1) * sizeof(*items));
+	if (!items)
+		return HEED_ENOMEM;
+	l->items = items;
+	copy = heed__strndup(A(), v, strlen(v));
+	if (!copy)
+		return HEED_ENOMEM;
+	l->items[l->count++] = copy;
+	return HEED_OK;
+}
+
+/* Parses v by o's type into its field. */
+static heed_status set_value(struct heed_config *cfg,
+                             const struct heed_config_option *o, const char *v)
+{
+	void *slot = field(cfg, o);
+	int64_t n;
+	bool b;
+	heed_status rc;
+
+	switch (o->info.type) {
+	case HEED_CONFIG_STRING:
+		if (o->min && !*v)
+			return HEED_ECONFIG;
+		return set_string(slot, v);
+	case HEED_CONFIG_BOOL:
+		rc = parse_bool(v, &b);
+		if (rc == HEED_OK)
+			*(bool *)slot = b;
+		return rc;
+	case HEED_CONFIG_INT:
+		rc = parse_int(o, v, &n);
+		if (rc == HEED_OK)
+			*(int64_t *)slot = n;
+		return rc;
+	case HEED_CONFIG_DURATION:
+		rc = heed_config_parse_duration(v, &n);
+		if (rc == HEED_OK && (o->min || o->max) &&
+		    (n < o->min || n > o->max))
+			rc = HEED_ECONFIG;
+		if (rc == HEED_OK)
+			*(int64_t *)slot = n;
+		return rc;
+	case HEED_CONFIG_LIST:
+		return list_append(slot, v);
+	}
+	return HEED_ECONFIG;
+}
+
+static const char *type_hint(heed_config_type t)
+{
+	switch (t) {
+	case HEED_CONFIG_STRING:
+		return "a non-empty text";
+	case HEED_CONFIG_BOOL:
+		return "true or false";
+	case HEED_CONFIG_INT:
+		return "a whole number";
+	case HEED_CONFIG_DURATION:
+		return "a duration such as 90, 15m, 24h or 7d";
+	case HEED_CONFIG_LIST:
+		return "a text";
+	}
+	return "a value";
+}
+
+heed_status heed_config_set(struct heed_config *cfg, const char *name,
+                            const char *value, struct heed_diag *diag)
+{
+	const struct heed_config_option *o = find(name);
+	heed_status rc;
+
+	if (!o)
+		return heed_diag_set(diag, HEED_ENOTFOUND, 0, 0,
+		                     "unknown setting '%s'", name);
+	rc = set_value(cfg, o, value);
+	if (rc == HEED_ECONFIG) {
+		if (o->info.type == HEED_CONFIG_INT && (o->min || o->max))
+			return heed_diag_set(diag, rc, 0, 0,
+			                     "%s: '%s' is not a whole number "
+			                     "from %lld to %lld",
+			                     name, value, (long long)o->min,
+			                     (long long)o->max);
+		return heed_diag_set(diag, rc, 0, 0, "%s: '%s' is not %s", name,
+		                     value, type_hint(o->info.type));
+	}
+	return rc;
+}
+
+heed_status heed_config_init(struct heed_config *cfg)
+{
+	size_t i;
+
+	memset(cfg, 0, sizeof(*cfg));
+	for (i = 0; i < heed__config_option_count; i++) {
+		const struct heed_config_option *o = &heed__config_options[i];
+		heed_status rc;
+		/* Empty string defaults mean "unset" (NULL), lists start empty.
+		 */
+		if (o->info.type == HEED_CONFIG_LIST ||
+		    (o->info.type == HEED_CONFIG_STRING &&
+		     !*o->info.default_value))
+			continue;
+		rc = set_value(cfg, o, o->info.default_value);
+		if (rc != HEED_OK)
+			return rc;
+	}
+	return HEED_OK;
+}
+
+void heed_config_free(struct heed_config *cfg)
+{
+	size_t i, j;
+
+	for (i = 0; i < heed__config_option_count; i++) {
+		const struct heed_config_option *o = &heed__config_options[i];
+		void *slot = field(cfg, o);
+		if (o->info.type == HEED_CONFIG_STRING) {
+			heed__free(A(), *(char **)slot);
+			*(char **)slot = NULL;
+		} else if (o->info.type == HEED_CONFIG_LIST) {
+			struct heed_config_list *l = slot;
+			for (j = 0; j < l->count; j++)
+				heed__free(A(), l->items[j]);
+			heed__free(A(), l->items);
+			l->items = NULL;
+			l->count = 0;
+		}
+	}
+}
+
+struct load_ctx {
+	struct heed_config *cfg;
+	struct heed_diag *diag;
+	heed_status rc; /* the first failure; later lines are not applied */
+};
+
+/* libinih calls this once per key (Debian builds it without line numbers:
+ * ini_parse returns the first failing line instead). Returning 0 marks the
+ * line as an error. */
+static int on_ini_value(void *user, const char *section, const char *key,
+                        const char *value)
+{
+	struct load_ctx *ctx = user;
+	char name[128];
+
+	if (ctx->rc != HEED_OK)
+		return 0;
+	if (snprintf(name, sizeof(name), "%s.%s", section, key) >=
+	    (int)sizeof(name)) {
+		ctx->rc = heed_diag_set(ctx->diag, HEED_ECONFIG, 0, 0,
+		                        "setting name too long");
+		return 0;
+	}
+	ctx->rc = heed_config_set(ctx->cfg, name, value, ctx->diag);
+	if (ctx->rc == HEED_ENOTFOUND)
+		ctx->rc = HEED_ECONFIG;
+	return ctx->rc == HEED_OK;
+}
+
+heed_status heed_config_load_file(struct heed_config *cfg, const char *path,
+                                  struct heed_diag *diag)
+{
+	struct load_ctx ctx = {cfg, diag, HEED_OK};
+	int rc = ini_parse(path, on_ini_value, &ctx);
+
+	if (rc == -1)
+		return heed_diag_set(diag, HEED_EIO, 0, 0,
+		                     "cannot read '%s': %s", path,
+		                     strerror(errno));
+	if (rc == -2)
+		return heed_diag_set(diag, HEED_ENOMEM, 0, 0, "out of memory");
+	if (rc > 0 && ctx.rc == HEED_OK)
+		return heed_diag_set(diag, HEED_ECONFIG, (unsigned)rc, 0,
+		                     "not a 'key = value' line or [section]");
+	if (rc > 0 && diag)
+		diag->line = (unsigned)rc;
+	return ctx.rc;
+}
+
+heed_status heed_config_user_agent(const struct heed_config *cfg, char *buf,
+                                   size_t size)
+{
+	const char *url = cfg->contact_url, *mail = cfg->contact_email;
+	int n;
+
+	if (url && mail)
+		n = snprintf(buf, size, "%s/%s (+%s; %s)", cfg->product_token,
+		             heed_version(), url, mail);
+	else if (url)
+		n = snprintf(buf, size, "%s/%s (+%s)", cfg->product_token,
+		             heed_version(), url);
+	else if (mail)
+		n = snprintf(buf, size, "%s/%s (%s)", cfg->product_token,
+		             heed_version(), mail);
+	else
+		n = snprintf(buf, size, "%s/%s", cfg->product_token,
+		             heed_version());
+	return (n < 0 || (size_t)n >= size) ? HEED_ETOOBIG : HEED_OK;
+}
+
+bool heed_config_lacks_contact(const struct heed_config *cfg)
+{
+	return !cfg->contact_url && !cfg->contact_email;
+}
+
+const struct heed_config_option_info *heed_config_option_at(size_t i)
+{
+	return i < heed__config_option_count ? &heed__config_options[i].info
+	                                     : NULL;
+}

@@ -1,0 +1,59 @@
+/*
+ * Store internals: the backend table and the schema areas.
+ *
+ * A backend fills in struct heed_store_backend. Each area of the schema
+ * (sites, pages, irc...) is a list of migrations, applied in order on open
+ * and recorded in the table heed_schema(area, version), so areas grow
+ * independently. The SQL of an area's migrations and queries lives in
+ * src/store/sqlite_<area>.c; its public functions in
+ * include/heed/store_<area>.h.
+ */
+#ifndef HEED_STORE_INT_H
+#define HEED_STORE_INT_H
+
+#include <sqlite3.h>
+
+#include "common/common-int.h"
+#include "heed/store.h"
+
+/* One area's schema: migrations[i] takes the area from version i to i + 1. */
+struct heed_store_area {
+	const char *name;
+	const char *const *migrations;
+	int count;
+};
+
+struct heed_store_backend {
+	const char *name;
+	heed_status (*open)(heed_store *store, const char *location,
+	                    struct heed_diag *diag);
+	void (*close)(heed_store *store);
+	heed_status (*exec)(heed_store *store, const char *sql);
+	heed_status (*schema_version)(heed_store *store, const char *area,
+	                              int *version);
+};
+
+struct heed_store {
+	const struct heed_store_backend *backend;
+	const struct heed_allocator *alloc;
+	sqlite3 *db;                 /* the SQLite backend's connection */
+	char errmsg[HEED_DIAG_SIZE]; /* last error, for heed_store_errmsg */
+};
+
+extern const struct heed_store_backend heed__sqlite_backend;
+
+/* Every schema area, in the order they are migrated. */
+extern const struct heed_store_area *const heed__store_areas[];
+extern const int heed__store_area_count;
+
+/* Records the backend's error message in store->errmsg and diag, returns
+ * HEED_ESTORE. what says what was being done ("opening", "migrating"). */
+heed_status heed__store_fail(heed_store *store, struct heed_diag *diag,
+                             const char *what);
+
+/* SQLite helpers shared by the area files: prepare a statement (NULL and a
+ * recorded error on failure), and step one that returns no rows. */
+sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql);
+heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt);
+
+#endif /* HEED_STORE_INT_H */
