@@ -233,7 +233,9 @@ typedef void heed_verify_cb(void *ud, const struct heed_verify_result *result);
  * seconds (any epoch, monotonic is best): cache entries are compared with
  * it and stored as now_s + TTL. cb runs exactly once, possibly before this
  * returns (bad address, cache hit), otherwise from heed_verifier_process /
- * heed_verifier_wait / heed_verifier_free.
+ * heed_verifier_wait / heed_verifier_free. A check of an address that is
+ * being looked up already shares that lookup (and its answer). Do not free
+ * the verifier from inside a callback.
  */
 void heed_verifier_start(heed_verifier *v, const char *address, int64_t now_s,
                          heed_verify_cb *cb, void *ud);

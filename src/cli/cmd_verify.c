@@ -233,6 +233,8 @@ static json_object *dns_json(const struct heed_verify_result *r)
 	json_object_object_add(o, "names", names);
 	json_object_object_add(o, "cache_ttl",
 	                       json_object_new_int64(r->cache_ttl_s));
+	json_object_object_add(o, "from_cache",
+	                       json_object_new_boolean(r->from_cache));
 	return o;
 }
 

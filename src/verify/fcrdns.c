@@ -42,7 +42,8 @@ struct heed_verifier {
 	size_t domain_count;
 	struct heed__verify_cache cache;
 	uint32_t max_ttl_s, negative_ttl_s, failure_ttl_s;
-	size_t pending;
+	size_t pending;          /* checks started, not answered */
+	struct verify_job *jobs; /* lookups in flight, one per address */
 };
 
 struct verify_job;
@@ -51,6 +52,15 @@ struct verify_job;
 struct forward_slot {
 	struct verify_job *job;
 	size_t index;
+};
+
+/* A check of an address that a job is already looking up: it gets the
+ * same answer (a web server sees a new client's requests in bursts). */
+struct verify_waiter {
+	heed_verify_cb *cb;
+	void *ud;
+	char *query; /* the address as this caller wrote it */
+	struct verify_waiter *next;
 };
 
 /* One check in flight. The job itself is heap memory freed when it ends;
@@ -68,6 +78,8 @@ struct verify_job {
 	bool launching;     /* still starting forward lookups */
 	bool cancelled;     /* a lookup was cancelled: do not cache */
 	bool decided;       /* step 1 ended the check */
+	struct verify_waiter *waiters;
+	struct verify_job *next; /* in the verifier's list */
 };
 
 const char *heed_verify_reason_name(heed_verify_reason reason)
@@ -329,6 +341,34 @@ static uint32_t cache_ttl(const heed_verifier *v,
 	return min_u32(v->negative_ttl_s, v->max_ttl_s);
 }
 
+static void unlink_job(struct verify_job *job)
+{
+	struct verify_job **link = &job->v->jobs;
+
+	while (*link != job)
+		link = &(*link)->next;
+	*link = job->next;
+}
+
+/* Gives the result to every waiter, each under its own spelling of the
+ * address, and frees them. */
+static void answer_waiters(struct verify_job *job,
+                           const struct heed_verify_result *res)
+{
+	struct verify_waiter *w = job->waiters, *next;
+
+	job->waiters = NULL;
+	for (; w; w = next) {
+		struct heed_verify_result copy = *res;
+		next = w->next;
+		copy.query = w->query;
+		job->v->pending--;
+		w->cb(w->ud, &copy);
+		heed__free(job->v->alloc, w->query);
+		heed__free(job->v->alloc, w);
+	}
+}
+
 /* Ends a job: decides (unless step 1 already did), calls back, caches. */
 static void job_finish(struct verify_job *job)
 {
@@ -339,8 +379,12 @@ static void job_finish(struct verify_job *job)
 		decide_forward(res);
 	res->verified = res->reason == HEED_VERIFY_OK;
 	res->cache_ttl_s = job->cancelled ? 0 : cache_ttl(v, res);
+	/* Out of the list first: a callback checking the same address again
+	 * starts afresh instead of waiting on a finished job. */
+	unlink_job(job);
 	v->pending--;
 	job->cb(job->ud, res);
+	answer_waiters(job, res);
 	if (res->cache_ttl_s)
 		heed__verify_cache_put(&v->cache, &res->addr,
 		                       job->now_s + res->cache_ttl_s,
@@ -563,6 +607,36 @@ oom:
 	return NULL;
 }
 
+/* Joins the job already looking addr up, if any. False when there is none
+ * or memory ran out (the caller then starts a job of its own). */
+static bool wait_for(heed_verifier *v, const struct heed_verify_addr *addr,
+                     const char *address, heed_verify_cb *cb, void *ud)
+{
+	struct verify_job *job;
+	struct verify_waiter *w;
+
+	for (job = v->jobs; job; job = job->next)
+		if (job->res->addr.family == addr->family &&
+		    memcmp(job->res->addr.bytes, addr->bytes,
+		           sizeof(addr->bytes)) == 0)
+			break;
+	if (!job)
+		return false;
+	w = heed__calloc(v->alloc, 1, sizeof(*w));
+	if (w)
+		w->query = heed__strndup(v->alloc, address, strlen(address));
+	if (!w || !w->query) {
+		heed__free(v->alloc, w);
+		return false;
+	}
+	w->cb = cb;
+	w->ud = ud;
+	w->next = job->waiters;
+	job->waiters = w;
+	v->pending++;
+	return true;
+}
+
 void heed_verifier_start(heed_verifier *v, const char *address, int64_t now_s,
                          heed_verify_cb *cb, void *ud)
 {
@@ -580,6 +654,8 @@ void heed_verifier_start(heed_verifier *v, const char *address, int64_t now_s,
 		answer_cached(cached, address, cb, ud);
 		return;
 	}
+	if (v->jobs && wait_for(v, &addr, address, cb, ud))
+		return;
 	job = job_new(v, address, &addr);
 	if (!job) {
 		answer_now(address, HEED_VERIFY_PTR_FAILED, HEED_DNS_ERROR, cb,
@@ -589,6 +665,8 @@ void heed_verifier_start(heed_verifier *v, const char *address, int64_t now_s,
 	job->cb = cb;
 	job->ud = ud;
 	job->now_s = now_s;
+	job->next = v->jobs;
+	v->jobs = job;
 	v->pending++;
 	heed_dns_reverse(v->dns, job->res->address, on_reverse, job);
 }

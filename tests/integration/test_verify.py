@@ -174,6 +174,36 @@ def silent_server_times_out_in_bounded_time():
         assert took < 30, took
 
 
+def same_address_is_looked_up_once():
+    with zone() as dns:
+        out = verify(dns, "127.0.0.21", "127.0.0.21", "::ffff:127.0.0.21",
+                     check=0)
+        assert [o["address"] for o in out] == [
+            "127.0.0.21", "127.0.0.21", "::ffff:127.0.0.21"], out
+        ptrs = [q for q in dns.queries() if q[0] == "PTR"]
+        assert ptrs == [("PTR", "21.0.0.127.in-addr.arpa")], ptrs
+
+
+def results_are_cached_for_their_ttl():
+    # 32 checks run at once; the 33rd address comes after them and is
+    # answered from the cache, for the forward record's TTL.
+    others = [f"127.0.1.{i}" for i in range(31)]
+    with zone() as dns:
+        out = verify(dns, "127.0.0.21", *others, "127.0.0.21", check=1)
+        first, last = out[0]["reverse_dns"], out[-1]["reverse_dns"]
+        assert first["cache_ttl"] == 300 and not first["from_cache"], first
+        assert last["from_cache"] and last["verified"], last
+        assert out[1]["reverse_dns"]["cache_ttl"] == 3600, out[1]
+        ptrs = [q for q in dns.queries() if q == ("PTR",
+                                                  "21.0.0.127.in-addr.arpa")]
+        assert len(ptrs) == 1, ptrs
+    with SilentUdpServer() as silent:
+        out = run_heed_json("verify", "--dns-server", silent.server,
+                            "--domain", DOMAIN, "--json", "127.0.0.21",
+                            check=1, timeout=60)[1][0]
+        assert out["reverse_dns"]["cache_ttl"] == 60, out
+
+
 def write_ranges(body):
     fd, path = tempfile.mkstemp(suffix=".json")
     with os.fdopen(fd, "w") as f:
@@ -355,6 +385,8 @@ Checks().main([matching_pair_verifies_with_both_steps_shown,
                nxdomain_at_each_step_is_reported,
                servfail_is_reported_as_such,
                silent_server_times_out_in_bounded_time,
+               same_address_is_looked_up_once,
+               results_are_cached_for_their_ttl,
                ranges_are_a_second_independent_proof,
                bad_ranges_file_names_the_prefix,
                every_address_must_verify_for_exit_0,

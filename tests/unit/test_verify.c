@@ -4,7 +4,9 @@
  * checks and the crawler page. Tables name the rule each case checks.
  */
 #include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "heed_test.h"
 #include "heed/verify.h"
@@ -417,6 +419,58 @@ static void test_verifier_bad_address_and_oom(void **state)
 	}
 }
 
+struct cancel_seen {
+	int calls;
+	heed_dns_outcome outcome;
+	size_t cache_ttl_s;
+};
+
+static void on_cancel(void *ud, const struct heed_verify_result *r)
+{
+	struct cancel_seen *seen = ud;
+
+	seen->calls++;
+	seen->outcome = r->outcome;
+	seen->cache_ttl_s = r->cache_ttl_s;
+}
+
+/* A check in flight when the verifier is freed ends cancelled, shared
+ * checks included, and nothing leaks. The server is a loopback socket that
+ * never answers. */
+static void test_verifier_free_cancels(void **state)
+{
+	static const char *const domains[] = {"example.org"};
+	struct heed_verify_options opt = {domains, 1, {NULL, 0, 0}};
+	struct cancel_seen seen = {0, HEED_DNS_FOUND, 1};
+	struct sockaddr_in sin = {0};
+	socklen_t len = sizeof(sin);
+	char server[40];
+	heed_verifier *v;
+	int fd;
+
+	(void)state;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	assert_true(fd >= 0);
+	sin.sin_family = AF_INET;
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
+	snprintf(server, sizeof(server), "127.0.0.1:%u", ntohs(sin.sin_port));
+	opt.dns.servers = server;
+	assert_int_equal(
+	        heed_verifier_new(&v, &opt, heed_test_allocator(), NULL),
+	        HEED_OK);
+	heed_verifier_start(v, "192.0.2.1", 0, on_cancel, &seen);
+	heed_verifier_start(v, "::ffff:192.0.2.1", 0, on_cancel, &seen);
+	assert_int_equal(heed_verifier_pending(v), 2);
+	assert_int_equal(seen.calls, 0);
+	heed_verifier_free(v);
+	assert_int_equal(seen.calls, 2);
+	assert_int_equal(seen.outcome, HEED_DNS_CANCELLED);
+	assert_int_equal(seen.cache_ttl_s, 0);
+	close(fd);
+}
+
 /* A configuration with hostile values, for the escaping tests. */
 static void hostile_config(struct heed_config *cfg)
 {
@@ -538,6 +592,7 @@ int main(void)
 	        cmocka_unit_test(test_cache_ttl_and_eviction),
 	        cmocka_unit_test(test_verifier_domains),
 	        cmocka_unit_test(test_verifier_bad_address_and_oom),
+	        cmocka_unit_test(test_verifier_free_cancels),
 	        cmocka_unit_test(test_page_html_escapes),
 	        cmocka_unit_test(test_page_markdown_escapes),
 	        cmocka_unit_test(test_page_without_domain_or_contact),
