@@ -173,7 +173,7 @@ static json_object *str_or_null(const char *s)
 static json_object *forward_json(const struct heed_verify_candidate *c)
 {
 	json_object *o = json_object_new_object();
-	json_object *list = json_object_new_array();
+	json_object *list;
 	size_t i;
 
 	json_object_object_add(o, "name", json_object_new_string(c->name));
@@ -185,6 +185,7 @@ static json_object *forward_json(const struct heed_verify_candidate *c)
 	json_object_object_add(
 	        o, "outcome",
 	        json_object_new_string(heed_dns_outcome_name(c->outcome)));
+	list = json_object_new_array();
 	for (i = 0; i < c->cname_count; i++)
 		json_object_array_add(list,
 		                      json_object_new_string(c->cnames[i]));

@@ -408,14 +408,17 @@ size_t heed_dns_pending(const heed_dns *dns)
 int heed_dns_pollfds(heed_dns *dns, struct pollfd *fds, int max)
 {
 	ares_socket_t socks[ARES_GETSOCK_MAXNUM];
-	int bits = ares_getsock(dns->channel, socks, ARES_GETSOCK_MAXNUM);
+	/* Unsigned: c-ares's ARES_GETSOCK_WRITABLE shifts 1 by up to 31 in
+	 * an int, which UBSan rightly rejects. */
+	unsigned bits = (unsigned)ares_getsock(dns->channel, socks,
+	                                       ARES_GETSOCK_MAXNUM);
 	int i, n = 0;
 
 	for (i = 0; i < ARES_GETSOCK_MAXNUM && n < max; i++) {
 		short events = 0;
-		if (ARES_GETSOCK_READABLE(bits, i))
+		if ((bits >> i) & 1u)
 			events |= POLLIN;
-		if (ARES_GETSOCK_WRITABLE(bits, i))
+		if ((bits >> (i + ARES_GETSOCK_MAXNUM)) & 1u)
 			events |= POLLOUT;
 		if (!events)
 			continue;
