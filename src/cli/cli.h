@@ -71,11 +71,11 @@ enum {
 		"set", required_argument, NULL, HEED_CLI_OPT_SET  \
 	}
 
-#define HEED_CLI_CONFIG_HELP                                                 \
-	"  --config FILE       read settings from FILE (default: heed.ini\n" \
-	"                      in the current folder, when it exists)\n"     \
-	"  --set SECTION.KEY=VALUE  override one setting (repeatable; see\n" \
-	"                      docs/configuration.md)\n"
+#define HEED_CLI_CONFIG_HELP                                                  \
+	"      --config FILE    read settings from FILE (default: heed.ini\n" \
+	"                       in the current folder, when it exists)\n"     \
+	"      --set SECTION.KEY=VALUE  override a setting\n"                 \
+	"                       (repeatable; see docs/configuration.md)\n"
 
 struct heed_cli_config {
 	const char *file; /* --config, or NULL */

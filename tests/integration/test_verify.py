@@ -9,6 +9,8 @@ the settings. dnsmasq's own query log is the witness of what was asked."""
 import html.parser
 import json
 import os
+import shutil
+import subprocess
 import tempfile
 import time
 
@@ -204,6 +206,35 @@ def results_are_cached_for_their_ttl():
         assert out["reverse_dns"]["cache_ttl"] == 60, out
 
 
+def api_example_with_its_own_poll_loop():
+    """docs/api/examples/verify_poll.c compiles against the built libheed
+    and verifies through a caller-driven poll() loop."""
+    src = os.environ["HEED_SOURCE_ROOT"]
+    build = os.environ["HEED_BUILD_ROOT"]
+    tmp = tempfile.mkdtemp(prefix="heed-example-")
+    try:
+        exe = os.path.join(tmp, "verify_poll")
+        subprocess.run(["cc", "-std=c17", "-Wall", "-Wextra", "-Werror",
+                        "-D_GNU_SOURCE", "-I", os.path.join(src, "include"),
+                        os.path.join(src, "docs/api/examples/verify_poll.c"),
+                        "-o", exe, "-L", build, "-lheed",
+                        f"-Wl,-rpath,{build}"], check=True, timeout=120)
+        with zone() as dns:
+            proc = subprocess.run([exe, dns.server, DOMAIN, "127.0.0.21",
+                                   "2001:db8::7", "127.0.0.22"],
+                                  capture_output=True, text=True,
+                                  timeout=60)
+            lines = sorted(proc.stdout.splitlines())
+            assert proc.returncode == 1, proc
+            assert lines == [
+                "127.0.0.21 verified crawl-21.crawler.test",
+                "127.0.0.22 not-verified no PTR name under the operator's "
+                "domains",
+                "2001:db8::7 verified crawl-v6.crawler.test"], lines
+    finally:
+        shutil.rmtree(tmp)
+
+
 def write_ranges(body):
     fd, path = tempfile.mkstemp(suffix=".json")
     with os.fdopen(fd, "w") as f:
@@ -387,6 +418,7 @@ Checks().main([matching_pair_verifies_with_both_steps_shown,
                silent_server_times_out_in_bounded_time,
                same_address_is_looked_up_once,
                results_are_cached_for_their_ttl,
+               api_example_with_its_own_poll_loop,
                ranges_are_a_second_independent_proof,
                bad_ranges_file_names_the_prefix,
                every_address_must_verify_for_exit_0,
