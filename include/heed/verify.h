@@ -132,6 +132,7 @@ typedef enum heed_verify_reason {
 	HEED_VERIFY_NOT_UNDER_DOMAIN, /* no PTR name under a domain */
 	HEED_VERIFY_FORWARD_MISMATCH, /* forward answers lack the address */
 	HEED_VERIFY_FORWARD_FAILED,   /* every forward lookup failed */
+	HEED_VERIFY_BUSY,             /* max_pending lookups in flight */
 } heed_verify_reason;
 
 /* "verified", "not an IP address", "no PTR record", ... Static. */
@@ -207,6 +208,10 @@ struct heed_verify_options {
 	uint32_t max_ttl_s;
 	uint32_t negative_ttl_s;
 	uint32_t failure_ttl_s;
+	/* Addresses looked up at once, at most (0: 256). Past it a check of a
+	 * new address answers at once with HEED_VERIFY_BUSY (not cached), so
+	 * a flood of new clients cannot turn into a flood of DNS queries. */
+	size_t max_pending;
 };
 
 /*

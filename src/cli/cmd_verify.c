@@ -151,7 +151,7 @@ static void print_text(FILE *f, const struct verify_run *run,
 	size_t i;
 
 	print_verdict(f, run, r, in);
-	if (r->reason == HEED_VERIFY_BAD_ADDRESS)
+	if (r->step == HEED_VERIFY_STEP_NONE)
 		return;
 	print_reverse(f, r);
 	for (i = 0; i < r->candidate_count; i++)

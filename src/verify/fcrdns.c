@@ -34,6 +34,7 @@
 #define DEFAULT_MAX_TTL_S      86400
 #define DEFAULT_NEGATIVE_TTL_S 3600
 #define DEFAULT_FAILURE_TTL_S  60
+#define DEFAULT_MAX_PENDING    256
 
 struct heed_verifier {
 	const struct heed_allocator *alloc;
@@ -43,6 +44,8 @@ struct heed_verifier {
 	struct heed__verify_cache cache;
 	uint32_t max_ttl_s, negative_ttl_s, failure_ttl_s;
 	size_t pending;          /* checks started, not answered */
+	size_t job_count;        /* addresses being looked up */
+	size_t max_pending;      /* bound on job_count */
 	struct verify_job *jobs; /* lookups in flight, one per address */
 };
 
@@ -99,6 +102,8 @@ const char *heed_verify_reason_name(heed_verify_reason reason)
 		return "forward lookup does not give the address back";
 	case HEED_VERIFY_FORWARD_FAILED:
 		return "forward lookup failed";
+	case HEED_VERIFY_BUSY:
+		return "too many checks in flight";
 	}
 	return "unknown";
 }
@@ -215,6 +220,8 @@ heed_status heed_verifier_new(heed_verifier **out,
 	        or_default(opt->negative_ttl_s, DEFAULT_NEGATIVE_TTL_S);
 	v->failure_ttl_s =
 	        or_default(opt->failure_ttl_s, DEFAULT_FAILURE_TTL_S);
+	v->max_pending =
+	        opt->max_pending ? opt->max_pending : DEFAULT_MAX_PENDING;
 	entries = opt->cache_entries < 0    ? 0
 	          : opt->cache_entries == 0 ? DEFAULT_CACHE_ENTRIES
 	                                    : (size_t)opt->cache_entries;
@@ -382,6 +389,7 @@ static void job_finish(struct verify_job *job)
 	/* Out of the list first: a callback checking the same address again
 	 * starts afresh instead of waiting on a finished job. */
 	unlink_job(job);
+	v->job_count--;
 	v->pending--;
 	job->cb(job->ud, res);
 	answer_waiters(job, res);
@@ -551,20 +559,28 @@ static void on_reverse(void *ud, const struct heed_dns_result *r)
 
 /* ---- Starting checks --------------------------------------------------- */
 
-/* A result that needs no lookup: a bad address, or out of memory. */
-static void answer_now(const char *address, heed_verify_reason reason,
-                       heed_dns_outcome outcome, heed_verify_cb *cb, void *ud)
+/* A result without a lookup: a bad address (addr NULL), too many checks in
+ * flight, or out of memory. */
+static void answer_now(const char *address, const struct heed_verify_addr *addr,
+                       heed_verify_reason reason, const char *detail,
+                       heed_verify_cb *cb, void *ud)
 {
 	struct heed_verify_result res;
 
 	memset(&res, 0, sizeof(res));
 	res.query = address;
 	res.reason = reason;
-	res.outcome = outcome;
-	res.reverse_outcome = outcome;
-	res.reverse_detail = outcome == HEED_DNS_ERROR ? "out of memory" : "";
-	res.step = reason == HEED_VERIFY_BAD_ADDRESS ? HEED_VERIFY_STEP_NONE
-	                                             : HEED_VERIFY_STEP_REVERSE;
+	res.step = HEED_VERIFY_STEP_NONE;
+	res.outcome = addr ? HEED_DNS_ERROR : HEED_DNS_BADNAME;
+	res.reverse_outcome = res.outcome;
+	res.reverse_detail = detail;
+	if (addr) {
+		res.addr = *addr;
+		heed_verify_addr_format(addr, res.address, sizeof(res.address));
+		heed_dns_reverse_name(addr->family, addr->bytes,
+		                      res.reverse_name,
+		                      sizeof(res.reverse_name));
+	}
 	cb(ud, &res);
 }
 
@@ -645,8 +661,8 @@ void heed_verifier_start(heed_verifier *v, const char *address, int64_t now_s,
 	struct verify_job *job;
 
 	if (heed_verify_addr_parse(address, &addr) != HEED_OK) {
-		answer_now(address, HEED_VERIFY_BAD_ADDRESS, HEED_DNS_BADNAME,
-		           cb, ud);
+		answer_now(address, NULL, HEED_VERIFY_BAD_ADDRESS,
+		           "not an IP address", cb, ud);
 		return;
 	}
 	cached = heed__verify_cache_get(&v->cache, &addr, now_s);
@@ -656,10 +672,15 @@ void heed_verifier_start(heed_verifier *v, const char *address, int64_t now_s,
 	}
 	if (v->jobs && wait_for(v, &addr, address, cb, ud))
 		return;
+	if (v->job_count >= v->max_pending) {
+		answer_now(address, &addr, HEED_VERIFY_BUSY,
+		           "too many checks in flight", cb, ud);
+		return;
+	}
 	job = job_new(v, address, &addr);
 	if (!job) {
-		answer_now(address, HEED_VERIFY_PTR_FAILED, HEED_DNS_ERROR, cb,
-		           ud);
+		answer_now(address, &addr, HEED_VERIFY_PTR_FAILED,
+		           "out of memory", cb, ud);
 		return;
 	}
 	job->cb = cb;
@@ -667,6 +688,7 @@ void heed_verifier_start(heed_verifier *v, const char *address, int64_t now_s,
 	job->now_s = now_s;
 	job->next = v->jobs;
 	v->jobs = job;
+	v->job_count++;
 	v->pending++;
 	heed_dns_reverse(v->dns, job->res->address, on_reverse, job);
 }

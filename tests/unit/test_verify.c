@@ -435,13 +435,15 @@ static void on_cancel(void *ud, const struct heed_verify_result *r)
 }
 
 /* A check in flight when the verifier is freed ends cancelled, shared
- * checks included, and nothing leaks. The server is a loopback socket that
+ * checks included, and nothing leaks; past max_pending, checks of new
+ * addresses are refused at once. The server is a loopback socket that
  * never answers. */
 static void test_verifier_free_cancels(void **state)
 {
 	static const char *const domains[] = {"example.org"};
 	struct heed_verify_options opt = {domains, 1, {NULL, 0, 0}};
 	struct cancel_seen seen = {0, HEED_DNS_FOUND, 1};
+	heed_verify_reason busy = HEED_VERIFY_OK;
 	struct sockaddr_in sin = {0};
 	socklen_t len = sizeof(sin);
 	char server[40];
@@ -457,6 +459,7 @@ static void test_verifier_free_cancels(void **state)
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &len), 0);
 	snprintf(server, sizeof(server), "127.0.0.1:%u", ntohs(sin.sin_port));
 	opt.dns.servers = server;
+	opt.max_pending = 1;
 	assert_int_equal(
 	        heed_verifier_new(&v, &opt, heed_test_allocator(), NULL),
 	        HEED_OK);
@@ -464,6 +467,10 @@ static void test_verifier_free_cancels(void **state)
 	heed_verifier_start(v, "::ffff:192.0.2.1", 0, on_cancel, &seen);
 	assert_int_equal(heed_verifier_pending(v), 2);
 	assert_int_equal(seen.calls, 0);
+	/* max_pending 1: a second address is refused at once, uncached. */
+	heed_verifier_start(v, "192.0.2.2", 0, on_result, &busy);
+	assert_int_equal(busy, HEED_VERIFY_BUSY);
+	assert_int_equal(heed_verifier_pending(v), 2);
 	heed_verifier_free(v);
 	assert_int_equal(seen.calls, 2);
 	assert_int_equal(seen.outcome, HEED_DNS_CANCELLED);
