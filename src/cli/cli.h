@@ -84,7 +84,8 @@ struct heed_cli_config {
 };
 
 /* Takes opt if it is --config or --set: returns 1 when taken, 0 when not
- * one of them, -1 when out of memory. arg must outlive cc (argv does). */
+ * one of them, -1 when out of memory (after saying so on stderr). arg must
+ * outlive cc (argv does). */
 int heed_cli_config_option(struct heed_cli_config *cc, int opt, char *arg);
 
 /* Frees what heed_cli_config_option allocated. */

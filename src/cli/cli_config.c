@@ -24,8 +24,10 @@ int heed_cli_config_option(struct heed_cli_config *cc, int opt, char *arg)
 	if (opt != HEED_CLI_OPT_SET)
 		return 0;
 	sets = realloc(cc->sets, (cc->set_count + 1) * sizeof(*sets));
-	if (!sets)
+	if (!sets) {
+		heed_cli_error("out of memory");
 		return -1;
+	}
 	cc->sets = sets;
 	cc->sets[cc->set_count++] = arg;
 	return 1;

@@ -83,10 +83,8 @@ static int parse_args(int argc, char **argv, struct page_args *a)
 
 	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
 		taken = heed_cli_config_option(&a->cc, c, optarg);
-		if (taken < 0) {
-			heed_cli_error("out of memory");
+		if (taken < 0)
 			return HEED_EXIT_FAIL;
-		}
 		if (taken)
 			continue;
 		switch (c) {

@@ -399,10 +399,8 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 	while ((c = getopt_long(argc, argv, "d:r:s:jh", longopts, NULL)) !=
 	       -1) {
 		taken = heed_cli_config_option(&a->cc, c, optarg);
-		if (taken < 0) {
-			heed_cli_error("out of memory");
+		if (taken < 0)
 			return HEED_EXIT_FAIL;
-		}
 		if (taken)
 			continue;
 		switch (c) {
