@@ -40,6 +40,16 @@ struct heed_config {
 	char *product_token; /* "heed" */
 	char *contact_url;   /* operator's crawler page, e.g. .../bots */
 	char *contact_email; /* operator's address for site administrators */
+	char *operator_name; /* who runs the crawler; NULL: product_token */
+
+	/* [crawl]: how often each crawl mode runs (the crawler page says so).
+	 */
+	int64_t full_interval_s;        /* full crawl of a site; 7 days */
+	int64_t incremental_interval_s; /* recent entries only; 6 hours */
+
+	/* [verify]: proof that an address is the operator's crawler. */
+	struct heed_config_list verify_domains; /* PTR name suffixes */
+	char *verify_ranges_file; /* published ranges (JSON), or NULL */
 
 	/* [store] */
 	char *store_location; /* SQLite path, "heed.db" */

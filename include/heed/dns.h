@@ -17,6 +17,7 @@
 #define HEED_DNS_H
 
 #include <poll.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "heed/common.h"
@@ -33,6 +34,12 @@ struct heed_dns_options {
 	const char *servers;
 	int timeout_ms; /* per try; 0 means 2000 */
 	int tries;      /* per server; 0 means 2 */
+	/* Report a SERVFAIL or REFUSED answer as such (HEED_DNS_SERVFAIL,
+	 * HEED_DNS_REFUSED) instead of trying the next server: c-ares 1.18
+	 * otherwise ends with "could not contact DNS servers" (refused) after
+	 * all servers answered SERVFAIL. Crawler verification wants the
+	 * reason; crawling wants the failover (false). */
+	bool report_rcode;
 };
 
 /* Why a lookup ended. */
@@ -104,6 +111,16 @@ void heed_dns_resolve(heed_dns *dns, const char *host, int family,
  * "2001:db8::1"). cb runs exactly once. */
 void heed_dns_reverse(heed_dns *dns, const char *address, heed_dns_cb *cb,
                       void *ud);
+
+/* Room for any reverse name, its NUL included. */
+#define HEED_DNS_REVERSE_NAME_SIZE 74
+
+/* The name a PTR lookup asks for: "1.2.0.192.in-addr.arpa" for AF_INET,
+ * 32 nibbles then "ip6.arpa" for AF_INET6 (bytes in network order), into
+ * buf of size bytes (at least HEED_DNS_REVERSE_NAME_SIZE, or buf gets "").
+ * Returns buf. */
+const char *heed_dns_reverse_name(int family, const uint8_t *bytes, char *buf,
+                                  size_t size);
 
 /* Lookups started and not yet answered. */
 size_t heed_dns_pending(const heed_dns *dns);

@@ -17,6 +17,41 @@
 	"\n"                                                                  \
 	"Exit status: 0 if every lookup found an answer, 1 if not, 2 usage.\n"
 
+#define PAGE_HELP                                                          \
+	"Usage: heed page [--format html|markdown] [--output FILE]\n"      \
+	"Write the operator's crawler page from the settings: the\n"       \
+	"User-Agent, contact, what is collected, crawl modes and\n"        \
+	"schedules, the rate limit, robots.txt / ACAP / meta robots\n"     \
+	"support, how to opt out, and how to verify the crawler's\n"       \
+	"addresses (verify.domain). Publish it at identity.contact_url.\n" \
+	"\n"                                                               \
+	"  -f, --format FORMAT  html (default) or markdown\n"              \
+	"  -o, --output FILE    write to FILE (default: standard "         \
+	"output)\n" HEED_CLI_CONFIG_HELP                                   \
+	"  -h, --help           show this help\n"                          \
+	"\n"                                                               \
+	"Exit status: 0 written, 1 failure, 2 usage or settings error.\n"
+
+#define VERIFY_HELP                                                          \
+	"Usage: heed verify [--domain SUFFIX]... [--ranges FILE]\n"          \
+	"                   [--dns-server ADDR:PORT] [--json] IP...\n"       \
+	"Check that each IP belongs to the crawler's operator:\n"            \
+	"step 1, its PTR names (every one); step 2, for each name under a\n" \
+	"domain SUFFIX (at a label boundary), its A or AAAA records must\n"  \
+	"include the IP. With a ranges file, membership in the published\n"  \
+	"ranges is a second, independent proof. Prints each step.\n"         \
+	"\n"                                                                 \
+	"  -d, --domain SUFFIX  the operator's domain (repeatable;\n"        \
+	"                       default: the verify.domain setting)\n"       \
+	"  -r, --ranges FILE    published ranges, JSON with ipv4Prefix /\n"  \
+	"                       ipv6Prefix (default: verify.ranges_file)\n"  \
+	"  -s, --dns-server ADDR[:PORT][,...]  ask these servers only\n"     \
+	"                       (default: /etc/resolv.conf)\n"               \
+	"  -j, --json           print JSON\n" HEED_CLI_CONFIG_HELP           \
+	"  -h, --help           show this help\n"                            \
+	"\n"                                                                 \
+	"Exit status: 0 if every IP verified, 1 if not, 2 usage error.\n"
+
 #define VERSION_HELP            \
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
@@ -24,6 +59,9 @@
 const struct heed_cli_command heed_cli_commands[] = {
         {"dns", "look up names and addresses as heed does", DNS_HELP,
          heed_cmd_dns},
+        {"page", "write the operator's crawler page", PAGE_HELP, heed_cmd_page},
+        {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,
+         heed_cmd_verify},
         {"version", "print versions and exit", VERSION_HELP, heed_cmd_version},
 };
 

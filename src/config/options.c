@@ -26,6 +26,37 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(contact_email),
          0,
          0},
+        {{"identity.operator", HEED_CONFIG_STRING, "",
+          "Who runs the crawler, as the crawler page names them; unset means "
+          "the product token."},
+         FIELD(operator_name),
+         0,
+         0},
+        {{"crawl.full_interval", HEED_CONFIG_DURATION, "7d",
+          "How often a full crawl of a site (following its public links) "
+          "runs at most; the crawler page states it."},
+         FIELD(full_interval_s),
+         3600,
+         366 * 86400},
+        {{"crawl.incremental_interval", HEED_CONFIG_DURATION, "6h",
+          "How often a site's recent entries are fetched in incremental "
+          "mode; the crawler page states it."},
+         FIELD(incremental_interval_s),
+         60,
+         366 * 86400},
+        {{"verify.domain", HEED_CONFIG_LIST, "",
+          "A domain the operator's crawler addresses have PTR names under "
+          "(repeat for several); heed verify checks against it and the "
+          "crawler page names it."},
+         FIELD(verify_domains),
+         0,
+         0},
+        {{"verify.ranges_file", HEED_CONFIG_STRING, "",
+          "A JSON file of the operator's published address ranges "
+          "(ipv4Prefix/ipv6Prefix), a second proof for heed verify."},
+         FIELD(verify_ranges_file),
+         0,
+         0},
         {{"store.location", HEED_CONFIG_STRING, "heed.db",
           "Where heed keeps its state and records: a SQLite file path."},
          FIELD(store_location),

@@ -9,9 +9,11 @@
  * the system's servers, /etc/hosts comes first as usual ("fb").
  */
 #include <arpa/inet.h>
+#include <arpa/nameser.h>
 #include <ares.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -114,6 +116,10 @@ heed_status heed_dns_new(heed_dns **out, const struct heed_dns_options *opt,
 	                                        : DNS_DEFAULT_TIMEOUT_MS;
 	ao.tries = opt && opt->tries > 0 ? opt->tries : DNS_DEFAULT_TRIES;
 	ao.lookups = servers ? (char *)"b" : (char *)"fb";
+	if (opt && opt->report_rcode) {
+		ao.flags = ARES_FLAG_NOCHECKRESP;
+		mask |= ARES_OPT_FLAGS;
+	}
 	/* ares_library_init is reference-counted: safe per resolver. */
 	rc = ares_library_init(ARES_LIB_INIT_ALL);
 	if (rc == ARES_SUCCESS)
@@ -277,56 +283,121 @@ void heed_dns_resolve(heed_dns *dns, const char *host, int family,
 	                 req);
 }
 
-static void on_hostent(void *arg, int status, int timeouts, struct hostent *he)
+/* Lists every PTR name of a parsed reply into res (pointers into he). */
+static void list_ptr_names(const struct hostent *he, const char **names,
+                           struct heed_dns_result *res)
 {
-	struct dns_request *req = arg;
+	size_t i;
+
+	/* c-ares puts the first PTR in h_name and every PTR, the first
+	 * included, in h_aliases. */
+	if (he->h_name)
+		names[res->name_count++] = he->h_name;
+	for (i = 0; he->h_aliases && he->h_aliases[i] &&
+	            res->name_count < DNS_MAX_NAMES;
+	     i++)
+		if (!already_listed(names, res->name_count, he->h_aliases[i]))
+			names[res->name_count++] = he->h_aliases[i];
+}
+
+/* A reverse request remembers the address for ares_parse_ptr_reply. */
+struct ptr_request {
+	struct dns_request *req;
+	uint8_t bytes[16];
+	int len, family;
+};
+
+static void on_ptr(void *arg, int status, int timeouts, unsigned char *abuf,
+                   int alen)
+{
+	struct ptr_request *pr = arg;
+	struct dns_request *req = pr->req;
 	const char *names[DNS_MAX_NAMES];
 	struct heed_dns_result res;
-	size_t i;
+	struct hostent *he = NULL;
 
 	(void)timeouts;
 	memset(&res, 0, sizeof(res));
-	/* c-ares puts the first PTR in h_name and every PTR, the first
-	 * included, in h_aliases. */
-	if (status == ARES_SUCCESS && he) {
-		if (he->h_name)
-			names[res.name_count++] = he->h_name;
-		for (i = 0; he->h_aliases && he->h_aliases[i] &&
-		            res.name_count < DNS_MAX_NAMES;
-		     i++)
-			if (!already_listed(names, res.name_count,
-			                    he->h_aliases[i]))
-				names[res.name_count++] = he->h_aliases[i];
-	}
+	if (status == ARES_SUCCESS)
+		status = ares_parse_ptr_reply(abuf, alen, pr->bytes, pr->len,
+		                              pr->family, &he);
+	if (status == ARES_SUCCESS && he)
+		list_ptr_names(he, names, &res);
 	res.names = names;
 	if (status == ARES_SUCCESS && res.name_count == 0)
 		status = ARES_ENODATA;
+	heed__free(req->dns->alloc, pr);
 	request_finish(req, &res, status);
+	if (he)
+		ares_free_hostent(he);
 }
 
+const char *heed_dns_reverse_name(int family, const uint8_t *bytes, char *buf,
+                                  size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t used = 0;
+	int i;
+
+	if (size < HEED_DNS_REVERSE_NAME_SIZE) {
+		if (size)
+			buf[0] = '\0';
+		return buf;
+	}
+	if (family == AF_INET) {
+		snprintf(buf, size, "%u.%u.%u.%u.in-addr.arpa", bytes[3],
+		         bytes[2], bytes[1], bytes[0]);
+		return buf;
+	}
+	/* RFC 3596 section 2.5: nibbles, least significant first. */
+	for (i = 15; i >= 0; i--) {
+		buf[used++] = hex[bytes[i] & 0xf];
+		buf[used++] = '.';
+		buf[used++] = hex[bytes[i] >> 4];
+		buf[used++] = '.';
+	}
+	memcpy(buf + used, "ip6.arpa", sizeof("ip6.arpa"));
+	return buf;
+}
+
+/*
+ * A PTR query of its own, not ares_gethostbyaddr: c-ares 1.18's
+ * gethostbyaddr turns every failure (SERVFAIL, timeout, refusal) into
+ * ENOTFOUND once its lookup sources are used up, and crawler verification
+ * must tell "no such name" from "the server failed".
+ */
 void heed_dns_reverse(heed_dns *dns, const char *address, heed_dns_cb *cb,
                       void *ud)
 {
 	struct dns_request *req = request_new(dns, address, cb, ud);
-	uint8_t bytes[16];
+	struct ptr_request *pr;
 	struct heed_dns_result res;
+	char name[HEED_DNS_REVERSE_NAME_SIZE];
 
 	if (!req) {
 		fail_now(address, cb, ud);
 		return;
 	}
-	if (inet_pton(AF_INET, address, bytes) == 1) {
-		ares_gethostbyaddr(dns->channel, bytes, 4, AF_INET, on_hostent,
-		                   req);
-		return;
-	}
-	if (inet_pton(AF_INET6, address, bytes) == 1) {
-		ares_gethostbyaddr(dns->channel, bytes, 16, AF_INET6,
-		                   on_hostent, req);
-		return;
-	}
 	memset(&res, 0, sizeof(res));
-	request_finish(req, &res, ARES_EBADNAME);
+	pr = heed__calloc(dns->alloc, 1, sizeof(*pr));
+	if (!pr) {
+		request_finish(req, &res, ARES_ENOMEM);
+		return;
+	}
+	pr->req = req;
+	if (inet_pton(AF_INET, address, pr->bytes) == 1) {
+		pr->family = AF_INET;
+		pr->len = 4;
+	} else if (inet_pton(AF_INET6, address, pr->bytes) == 1) {
+		pr->family = AF_INET6;
+		pr->len = 16;
+	} else {
+		heed__free(dns->alloc, pr);
+		request_finish(req, &res, ARES_EBADNAME);
+		return;
+	}
+	heed_dns_reverse_name(pr->family, pr->bytes, name, sizeof(name));
+	ares_query(dns->channel, name, ns_c_in, ns_t_ptr, on_ptr, pr);
 }
 
 size_t heed_dns_pending(const heed_dns *dns)
@@ -337,14 +408,17 @@ size_t heed_dns_pending(const heed_dns *dns)
 int heed_dns_pollfds(heed_dns *dns, struct pollfd *fds, int max)
 {
 	ares_socket_t socks[ARES_GETSOCK_MAXNUM];
-	int bits = ares_getsock(dns->channel, socks, ARES_GETSOCK_MAXNUM);
+	/* Unsigned: c-ares's ARES_GETSOCK_WRITABLE shifts 1 by up to 31 in
+	 * an int, which UBSan rightly rejects. */
+	unsigned bits = (unsigned)ares_getsock(dns->channel, socks,
+	                                       ARES_GETSOCK_MAXNUM);
 	int i, n = 0;
 
 	for (i = 0; i < ARES_GETSOCK_MAXNUM && n < max; i++) {
 		short events = 0;
-		if (ARES_GETSOCK_READABLE(bits, i))
+		if ((bits >> i) & 1u)
 			events |= POLLIN;
-		if (ARES_GETSOCK_WRITABLE(bits, i))
+		if ((bits >> (i + ARES_GETSOCK_MAXNUM)) & 1u)
 			events |= POLLOUT;
 		if (!events)
 			continue;

@@ -69,7 +69,7 @@ class Dnsmasq:
     """
 
     def __init__(self, hosts=None, ptrs=None, cnames=None, local="test",
-                 ttl=300):
+                 ttl=300, extra_args=()):
         self.dir = tempfile.mkdtemp(prefix="heed-dnsmasq-")
         self.port = free_port_both()
         self.server = f"127.0.0.1:{self.port}"
@@ -92,6 +92,7 @@ class Dnsmasq:
         for addr, names in (ptrs or {}).items():
             for n in names:
                 args.append(f"--ptr-record={reverse_name(addr)},{n}")
+        args.extend(extra_args)
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.PIPE)
         self._wait_ready()
@@ -147,6 +148,50 @@ class SilentUdpServer:
         return self
 
     def __exit__(self, *exc):
+        self.sock.close()
+
+
+class RcodeDnsServer:
+    """A DNS server on 127.0.0.1 (UDP) that answers every query with the
+    same response code and no records: rcode=2 is SERVFAIL, 5 REFUSED.
+    queries counts what it received."""
+
+    def __init__(self, rcode=2):
+        import threading
+        self.rcode = rcode
+        self.queries = 0
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.settimeout(0.2)
+        self.server = "127.0.0.1:%d" % self.sock.getsockname()[1]
+        self.running = True
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while self.running:
+            try:
+                data, peer = self.sock.recvfrom(4096)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if len(data) < 12:
+                continue
+            self.queries += 1
+            # Same ID and question; QR set, RD copied, RA set, our RCODE;
+            # one question, no answers.
+            flags = 0x8000 | (data[2] & 0x01) << 8 | 0x0080 | self.rcode
+            reply = (data[:2] + flags.to_bytes(2, "big") + data[4:6] +
+                     b"\0\0\0\0\0\0" + data[12:])
+            self.sock.sendto(reply, peer)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.running = False
+        self.thread.join(5)
         self.sock.close()
 
 
