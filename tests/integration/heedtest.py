@@ -42,6 +42,20 @@ def free_port_both(host="127.0.0.1"):
     raise RuntimeError("no free port")
 
 
+def sanitizer_flags():
+    """The -fsanitize flags the build under test used, so that a program
+    compiled by a test links against a sanitized libheed correctly."""
+    info = os.path.join(os.environ.get("HEED_BUILD_ROOT", ""), "meson-info",
+                        "intro-buildoptions.json")
+    try:
+        with open(info) as f:
+            opts = {o["name"]: o["value"] for o in json.load(f)}
+    except (OSError, ValueError, KeyError):
+        return []
+    value = opts.get("b_sanitize", "none")
+    return [] if value in ("none", "") else [f"-fsanitize={value}"]
+
+
 def run_heed(*args, input=None, timeout=120, check=None, env=None):
     """Runs the heed binary; returns CompletedProcess with text output.
     check=N asserts the exit status is N."""

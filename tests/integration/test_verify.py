@@ -15,6 +15,7 @@ import tempfile
 import time
 
 from heedtest import (Checks, Dnsmasq, RcodeDnsServer, SilentUdpServer,
+                      sanitizer_flags,
                       run_heed, run_heed_json)
 
 DOMAIN = "crawler.test"
@@ -218,7 +219,8 @@ def api_example_with_its_own_poll_loop():
                         "-D_GNU_SOURCE", "-I", os.path.join(src, "include"),
                         os.path.join(src, "docs/api/examples/verify_poll.c"),
                         "-o", exe, "-L", build, "-lheed",
-                        f"-Wl,-rpath,{build}"], check=True, timeout=120)
+                        f"-Wl,-rpath,{build}", *sanitizer_flags()],
+                       check=True, timeout=120)
         with zone() as dns:
             proc = subprocess.run([exe, dns.server, DOMAIN, "127.0.0.21",
                                    "2001:db8::7", "127.0.0.22"],
