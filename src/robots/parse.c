@@ -432,7 +432,7 @@ static void unknown(struct parser *p, const struct heed_robots_line *l)
 static void record(struct parser *p, const struct heed_robots_line *l)
 {
 	const struct record_name *rn = find_record(l->name, l->name_len);
-	char q[QUOTE_MAX + 4];
+	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
 
 	if (l->kind == HEED_ROBOTS_LINE_NO_COLON) {
 		if (!rn) {
@@ -442,9 +442,9 @@ static void record(struct parser *p, const struct heed_robots_line *l)
 			return;
 		}
 		diag(p, l->number, HEED_ROBOTS_DIAG_MISSING_COLON,
-		     "missing ':' after '%s'; read as a %s record",
-		     quote(q, l->name, l->name_len),
-		     rn->misspelled ? "misspelled" : "known");
+		     "missing ':' after '%s'; read as '%s: %s'",
+		     quote(q, l->name, l->name_len), q,
+		     quote(q2, l->value, l->value_len));
 	}
 	if (rn && rn->misspelled)
 		diag(p, l->number, HEED_ROBOTS_DIAG_MISSPELLED_FIELD,
@@ -472,7 +472,7 @@ static void record(struct parser *p, const struct heed_robots_line *l)
 	}
 }
 
-static void parse_lines(struct parser *p, const char *data, size_t len)
+static void parse_lines(struct parser *p, const char *data)
 {
 	struct heed_robots_lexer lx;
 	struct heed_robots_line l;
@@ -487,10 +487,10 @@ static void parse_lines(struct parser *p, const char *data, size_t len)
 	}
 	if (p->r->truncated)
 		diag(p, last + 1, HEED_ROBOTS_DIAG_TOO_BIG,
-		     "robots.txt is %zu bytes, over the %u KiB limit of RFC "
-		     "9309 2.5; only lines 1-%u (%zu bytes) were parsed, the "
-		     "rest is ignored",
-		     len, HEED_ROBOTS_PARSE_LIMIT_BYTES / 1024, last,
+		     "robots.txt is over the %u KiB limit of RFC 9309 2.5; "
+		     "only lines 1-%u (%zu bytes) were parsed, the rest is "
+		     "ignored",
+		     HEED_ROBOTS_PARSE_LIMIT_BYTES / 1024, last,
 		     p->r->parsed_bytes);
 }
 
@@ -517,7 +517,7 @@ heed_status heed_robots_parse(heed_robots **out,
 	r->truncated = r->parsed_bytes < len;
 	p.r = r;
 	p.opts = opts;
-	parse_lines(&p, data ? data : "", len);
+	parse_lines(&p, data ? data : "");
 	heed__free(alloc, p.scratch);
 	if (p.rc != HEED_OK) {
 		heed_robots_free(r);
