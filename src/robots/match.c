@@ -28,6 +28,16 @@ static bool escape_at(const char *p, size_t n, size_t i, const char *esc)
 	return i + 3 <= n && memcmp(p + i, esc, 3) == 0;
 }
 
+uint64_t heed__robots_octet_mask(const char *s, size_t len)
+{
+	uint64_t mask = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		mask |= (uint64_t)1 << ((unsigned char)s[i] & 63);
+	return mask;
+}
+
 heed_status heed__robots_compile(struct heed_arena *arena,
                                  struct robots_rule *rule)
 {
@@ -37,6 +47,13 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 
 	rule->empty = n == 0;
 	rule->anchored = n > 0 && p[n - 1] == '$';
+	if (!rule->anchored && !memchr(p, '*', n) && !memchr(p, '%', n)) {
+		/* A plain prefix, as most rules are: it is its own literal. */
+		rule->lit = p;
+		rule->lit_len = rule->first_len = n;
+		rule->need = heed__robots_octet_mask(p, n);
+		return HEED_OK;
+	}
 	if (rule->anchored)
 		n--;
 	lit = heed__arena_alloc(arena, n + 1);
@@ -65,16 +82,20 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 		rule->first_len = out;
 	rule->lit = lit;
 	rule->lit_len = out;
+	/* The wildcard marker is no octet a path needs. */
+	rule->need = heed__robots_octet_mask(lit, out) &
+	             ~((uint64_t)1 << (ROBOTS_WILD & 63));
 	return HEED_OK;
 }
 
 bool heed__robots_rule_match(const struct robots_rule *rule, const char *path,
-                             size_t path_len)
+                             size_t path_len, uint64_t path_mask)
 {
 	const char *seg, *end = rule->lit + rule->lit_len;
 	size_t pos = rule->first_len;
 
-	if (rule->empty || path_len < pos || memcmp(rule->lit, path, pos) != 0)
+	if (rule->empty || (rule->need & ~path_mask) || path_len < pos ||
+	    memcmp(rule->lit, path, pos) != 0)
 		return false;
 	if (pos == rule->lit_len)
 		return !rule->anchored || path_len == pos;

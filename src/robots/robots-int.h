@@ -24,6 +24,7 @@ struct robots_rule {
 	const char *lit;
 	size_t lit_len;
 	size_t first_len; /* octets before the first ROBOTS_WILD */
+	uint64_t need; /* heed__robots_octet_mask of lit: octets a path needs */
 	bool anchored;
 	bool empty; /* "Disallow:" with no value: never matches */
 };
@@ -84,10 +85,15 @@ static inline bool heed__robots_token_octet(char c)
 heed_status heed__robots_compile(struct heed_arena *arena,
                                  struct robots_rule *rule);
 
-/* Whether a compiled rule matches a normalised path. No allocation, no
- * backtracking: at most lit_len x path_len steps (memmem is linear). */
+/* A 64-bit summary of which octets occur in s (octet c sets bit c % 64):
+ * a rule needing an octet the path lacks is skipped without a search. */
+uint64_t heed__robots_octet_mask(const char *s, size_t len);
+
+/* Whether a compiled rule matches a normalised path whose octet mask is
+ * path_mask. No allocation, no backtracking: at most lit_len x path_len
+ * steps (memmem is linear). */
 bool heed__robots_rule_match(const struct robots_rule *rule, const char *path,
-                             size_t path_len);
+                             size_t path_len, uint64_t path_mask);
 
 /* The path-and-query part of a URL, a network-path reference or a path:
  * [*path, *path + *path_len) within url. */
