@@ -184,7 +184,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void fail(const char *what)
+static _Noreturn void fail(const char *what)
 {
 	fprintf(stderr, "bench_robots: %s failed\n", what);
 	exit(1);

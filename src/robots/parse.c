@@ -179,13 +179,26 @@ static void diag(struct parser *p, unsigned line, heed_robots_diag_code code,
 	kept->message = copy(p, msg, strlen(msg));
 }
 
+/* Whether name (len octets) is rn's lower-case name in any case. Inline:
+ * it runs for every line of every file. */
+static bool name_is(const char *name, size_t len, const struct record_name *rn)
+{
+	size_t i;
+
+	if (len != rn->len)
+		return false;
+	for (i = 0; i < len; i++)
+		if (heed__ascii_lower(name[i]) != rn->name[i])
+			return false;
+	return true;
+}
+
 static const struct record_name *find_record(const char *name, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < HEED_ARRAY_SIZE(record_names); i++)
-		if (len == record_names[i].len &&
-		    heed__ascii_ieq(name, len, record_names[i].name))
+		if (name_is(name, len, &record_names[i]))
 			return &record_names[i];
 	return NULL;
 }
@@ -310,10 +323,12 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 	p->group->rule_count++;
 	r->pub.kind = kind;
 	r->pub.line = l->number;
-	r->pub.value = copy(p, l->value, l->value_len);
+	/* The value stays where it is, in the parser's copy of the input: the
+	 * octet after it (white space, '#' or a line end the lexer has passed)
+	 * becomes its NUL. Rules are most of a file; this saves a copy each. */
+	((char *)l->value)[l->value_len] = '\0';
+	r->pub.value = l->value;
 	r->pub.value_len = l->value_len;
-	if (!r->pub.value)
-		return;
 	r->pub.pattern = normalize(p, r->pub.value, l->value_len, flags,
 	                           &r->pub.pattern_len);
 	/* Only a value that normalisation changed can hold such octets. */
@@ -517,6 +532,7 @@ heed_status heed_robots_parse(heed_robots **out,
 {
 	struct parser p = {0};
 	heed_robots *r;
+	char *text;
 
 	if (!out)
 		return HEED_EINVAL;
@@ -533,7 +549,13 @@ heed_status heed_robots_parse(heed_robots **out,
 	r->truncated = r->parsed_bytes < len;
 	p.r = r;
 	p.opts = opts;
-	parse_lines(&p, data ? data : "");
+	/* One copy of the input in the arena holds every rule's value. */
+	text = heed__arena_strndup(&r->arena, data ? data : "",
+	                           r->parsed_bytes);
+	if (text)
+		parse_lines(&p, text);
+	else
+		p.rc = HEED_ENOMEM;
 	heed__free(alloc, p.scratch);
 	if (p.rc != HEED_OK) {
 		heed_robots_free(r);

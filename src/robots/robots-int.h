@@ -9,22 +9,25 @@
 #include "common/common-int.h"
 #include "heed/robots.h"
 
-/* In a compiled pattern, the octet that stands for '*'. Normalised paths
- * never hold it: heed__pct_normalize encodes every control octet. */
+/* In a compiled pattern with literal '*' octets ("%2A"), the octet that
+ * stands for the wildcard. Normalised paths never hold it:
+ * heed__pct_normalize encodes every control octet. */
 #define ROBOTS_WILD '\x01'
 
 /*
  * A rule as the matcher wants it. pub comes first so that a pointer to it is
- * the public view. lit is the pattern with "%2A"/"%24" decoded to literal
- * octets, runs of '*' folded into one ROBOTS_WILD and a final '$' removed
- * (anchored says it was there).
+ * the public view. lit is the pattern as literal segments separated by the
+ * octet wild, without a final '$' (anchored says it was there). For most
+ * patterns lit is the pattern itself and wild is '*'; one with "%2A" or
+ * "%24" gets a copy with those decoded and wild ROBOTS_WILD.
  */
 struct robots_rule {
 	struct heed_robots_rule pub;
 	const char *lit;
 	size_t lit_len;
-	size_t first_len; /* octets before the first ROBOTS_WILD */
+	size_t first_len; /* octets before the first wildcard */
 	uint64_t need; /* heed__robots_octet_mask of lit: octets a path needs */
+	char wild;
 	bool anchored;
 	bool empty; /* "Disallow:" with no value: never matches */
 };
