@@ -218,7 +218,8 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 		p->group->first_rule = p->r->rules.len;
 		p->group_has_rules = false;
 	}
-	if (l->value_len > 0 && l->value[0] == '*') {
+	if (l->value_len > 0 && l->value[0] == '*' &&
+	    (l->value_len == 1 || heed__ascii_space(l->value[1]))) {
 		n = 1; /* "* anything" is the global group, as in google's */
 	} else {
 		while (n < l->value_len &&
