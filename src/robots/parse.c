@@ -17,6 +17,12 @@
  * Workload: most files are a few KiB; some run to the 500 KiB limit with tens
  * of thousands of rules. One pass; rules are normalised and compiled here so
  * that matching never allocates.
+ *
+ * Memory: the parsed part of the input is copied once into the result's
+ * arena and lexed there; a rule's value stays in that copy (NUL-terminated
+ * in place), and so do its pattern and literal when they equal it, as they
+ * do for most rules. Everything is bounded by the 500 KiB limit, and the
+ * kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
  */
 #include <stdarg.h>
 #include <stdio.h>
