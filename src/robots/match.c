@@ -103,15 +103,10 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 			break;
 		}
 	}
-	/* The octet mask pays off for wildcard rules, whose later segments
-	 * are searched for; a plain prefix is one memcmp anyway. */
-	if (rule->first_len < rule->lit_len)
-		rule->need = heed__robots_octet_mask(
-		                     rule->lit + rule->first_len,
-		                     rule->lit_len - rule->first_len) &
-		             ~((uint64_t)1 << (rule->wild & 63));
-	else
-		rule->need = 0;
+	/* Rules are many and mostly fail: the mask rejects most of them
+	 * before a memcmp. The wildcard itself is no octet a path needs. */
+	rule->need = heed__robots_octet_mask(rule->lit, rule->lit_len) &
+	             ~((uint64_t)1 << (rule->wild & 63));
 	return rc;
 }
 
