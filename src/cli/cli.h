@@ -57,5 +57,6 @@ heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
 int heed_cmd_dns(int argc, char **argv);
 int heed_cmd_version(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
+int heed_cmd_site(int argc, char **argv);
 
 #endif /* HEED_CLI_H */
