@@ -188,18 +188,20 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 static void run_loop(heed_dns *dns, heed_net *net, heed_qualify *q)
 {
 	struct pollfd fds[MAX_POLLFDS];
-	int n, t;
+	int nd, nn, t;
 
 	while (heed_qualify_pending(q)) {
-		n = heed_dns_pollfds(dns, fds, MAX_POLLFDS);
-		n += heed_net_pollfds(net, fds + n, MAX_POLLFDS - n);
+		nd = heed_dns_pollfds(dns, fds, MAX_POLLFDS / 2);
+		nn = heed_net_pollfds(net, fds + nd, MAX_POLLFDS - nd);
 		t = heed_dns_timeout_ms(dns, 1000);
 		t = heed_net_timeout_ms(net, t);
 		t = heed_qualify_timeout_ms(q, t);
-		if (poll(fds, (nfds_t)n, t) < 0)
-			continue;
-		heed_dns_process(dns, fds, n);
-		heed_net_process(net, fds, n);
+		/* On a poll error, process anyway: every wait has a deadline,
+		 * so the loop stays bounded. */
+		if (poll(fds, (nfds_t)(nd + nn), t) < 0)
+			memset(fds, 0, sizeof(fds));
+		heed_dns_process(dns, fds, nd);
+		heed_net_process(net, fds + nd, nn);
 		heed_qualify_process(q);
 	}
 }

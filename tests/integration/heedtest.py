@@ -201,11 +201,19 @@ class ScriptedHttpServer:
       "timeout"  read the request, never answer (until close())
     A path not in the script gets 404. Every connection gets
     "Connection: close". log() returns [{"t": monotonic seconds, "address",
-    "path", "method", "user_agent"}] of every request received.
+    "path", "method", "user_agent"}] of every request received. With
+    tls=(certfile, keyfile) it speaks HTTPS; handshakes() then lists
+    [(t, ok)] of every TLS handshake, including those that failed.
     """
 
-    def __init__(self, address, port, script=None):
+    def __init__(self, address, port, script=None, tls=None):
         import threading
+        self.tls = None
+        if tls:
+            import ssl
+            self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self.tls.load_cert_chain(*tls)
+        self._handshakes = []
         self.address = address
         self.port = port
         self.script = dict(script or {})
@@ -224,6 +232,10 @@ class ScriptedHttpServer:
     def log(self):
         with self._lock:
             return list(self._log)
+
+    def handshakes(self):
+        with self._lock:
+            return list(self._handshakes)
 
     def _next_action(self, path):
         with self._lock:
@@ -262,8 +274,23 @@ class ScriptedHttpServer:
                 headers[k.strip().lower()] = v.strip()
         return parts[0], parts[1] if len(parts) > 1 else "", headers
 
+    def _handshake(self, conn):
+        import ssl
+        try:
+            conn.settimeout(5)
+            tls = self.tls.wrap_socket(conn, server_side=True)
+        except (ssl.SSLError, OSError):
+            with self._lock:
+                self._handshakes.append((time.monotonic(), False))
+            raise
+        with self._lock:
+            self._handshakes.append((time.monotonic(), True))
+        return tls
+
     def _serve(self, conn):
         try:
+            if self.tls:
+                conn = self._handshake(conn)
             req = self._read_request(conn)
             if req is None:
                 return

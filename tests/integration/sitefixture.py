@@ -5,6 +5,7 @@ intervals so that every branch of the lifecycle runs in seconds."""
 
 import contextlib
 import os
+import subprocess
 import tempfile
 
 from heedtest import (Dnsmasq, ScriptedHttpServer, free_port_on, run_heed,
@@ -46,25 +47,42 @@ class Site:
 
 
 @contextlib.contextmanager
-def site(scripts, extra_hosts=None, store=None):
+def site(scripts, extra_hosts=None, store=None, tls=False):
     """scripts: {address: script or None (nothing listens there)}, in the
-    order given to DNS. Yields a Site."""
+    order given to DNS. tls: HTTPS with a self-signed certificate. Yields a
+    Site."""
     addrs = list(scripts)
     hosts = {HOST: addrs}
     hosts.update(extra_hosts or {})
     tmp = tempfile.mkdtemp(prefix="heed-site-")
     with Dnsmasq(hosts=hosts) as dns:
         port = free_port_on(addrs)
+        cert = self_signed_cert(tmp) if tls else None
         servers = {}
         try:
             for a, script in scripts.items():
                 if script is not None:
-                    servers[a] = ScriptedHttpServer(a, port, script)
-            yield Site(dns, port, servers,
-                       store or os.path.join(tmp, "heed.db"))
+                    servers[a] = ScriptedHttpServer(a, port, script, cert)
+            s = Site(dns, port, servers,
+                     store or os.path.join(tmp, "heed.db"))
+            if tls:
+                s.url = f"https://{HOST}:{port}/"
+            yield s
         finally:
             for s in servers.values():
                 s.close()
+
+
+def self_signed_cert(folder, name=HOST):
+    """(certfile, keyfile) of a fresh self-signed certificate for name."""
+    cert = os.path.join(folder, "cert.pem")
+    key = os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048",
+                    "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                    "-subj", f"/CN={name}", "-addext",
+                    f"subjectAltName=DNS:{name}"],
+                   check=True, capture_output=True)
+    return cert, key
 
 
 def gaps(entries):

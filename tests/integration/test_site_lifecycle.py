@@ -3,6 +3,7 @@ asserted from the servers' access logs and the stored state: `heed site
 qualify` against dnsmasq giving one host several 127.0.0.x addresses and a
 scripted HTTP server on each."""
 
+import gzip
 import time
 
 from heedtest import Checks, run_heed
@@ -161,6 +162,41 @@ def over_500_kib_parses_the_first_500_kib():
         assert values == ["/early"], values
 
 
+def gzip_robots_is_decoded():
+    gz = gzip.compress(ROBOTS)
+    with site({A: robots(gz, 200, {"Content-Encoding": "gzip"})}) as s:
+        s.qualify(check=0)
+        rep = s.report()
+        assert rep["robots_txt"] == ROBOTS.decode(), rep
+        assert rep["rules"][0]["value"] == "/private", rep
+
+
+def gzip_bomb_stops_at_500_kib():
+    # 64 MiB of comments compress to about 64 KiB: heed decodes only up to
+    # the 500 KiB it parses, and keeps the rules before that.
+    body = ROBOTS + b"#" * (64 * 1024 * 1024)
+    gz = gzip.compress(body, compresslevel=9)
+    with site({A: robots(gz, 200, {"Content-Encoding": "gzip"})}) as s:
+        s.qualify(check=0)
+        rep = s.report()
+        assert rep["state"] == "qualified-rules", rep
+        assert len(rep["robots_txt"]) <= 500 * 1024, len(rep["robots_txt"])
+        assert rep["rules"][0]["value"] == "/private", rep
+
+
+def tls_failure_is_a_low_level_error():
+    # A self-signed certificate heed must not trust: both passes fail.
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}, tls=True) as s:
+        s.qualify(check=1)
+        server = s.servers[A]
+        assert server.log() == [], server.log()
+        shakes = server.handshakes()
+        assert [ok for _, ok in shakes] == [False, False], shakes
+        assert shakes[1][0] - shakes[0][0] >= 2.0 - JITTER, shakes
+        rep = s.report()
+        assert rep["reason"] == "no-answer" and "tls" in rep["detail"], rep
+
+
 def redirect_loop_stops_after_5_hops():
     script = {"/robots.txt": ("redirect", 301, "/r1")}
     for i in range(1, 10):
@@ -251,6 +287,9 @@ Checks().main([five_xx_and_reset_then_200_on_the_next_address,
                truncated_200_disqualifies,
                html_200_qualifies_without_rules,
                over_500_kib_parses_the_first_500_kib,
+               gzip_robots_is_decoded,
+               gzip_bomb_stops_at_500_kib,
+               tls_failure_is_a_low_level_error,
                redirect_loop_stops_after_5_hops,
                redirect_followed_to_the_rules,
                first_byte_timeout_is_a_low_level_error,
