@@ -364,3 +364,82 @@ def free_port_on(addresses):
         except OSError:
             continue
     raise RuntimeError("no port free on every address")
+
+
+class Nginx:
+    """nginx serving folder `www` over HTTPS with HTTP/2 on address:port,
+    with gzip for text, logging every request as a dict (access()):
+    {"t", "address", "protocol", "request", "status", "user_agent",
+    "encoding"}. cert is (certfile, keyfile)."""
+
+    def __init__(self, address, port, www, cert):
+        self.dir = tempfile.mkdtemp(prefix="heed-nginx-")
+        self.log = os.path.join(self.dir, "access.log")
+        conf = os.path.join(self.dir, "nginx.conf")
+        d = self.dir
+        with open(conf, "w") as f:
+            f.write(f"""
+user root root;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 64; }}
+http {{
+  log_format heed escape=json '{{"t":$msec,"address":"$server_addr",'
+    '"protocol":"$server_protocol","request":"$request","status":$status,'
+    '"user_agent":"$http_user_agent",'
+    '"encoding":"$sent_http_content_encoding"}}';
+  access_log {d}/access.log heed;
+  client_body_temp_path {d}/body;
+  proxy_temp_path {d}/proxy;
+  fastcgi_temp_path {d}/fastcgi;
+  uwsgi_temp_path {d}/uwsgi;
+  scgi_temp_path {d}/scgi;
+  types {{ text/plain txt; }}
+  gzip on;
+  gzip_types text/plain;
+  gzip_min_length 1;
+  server {{
+    listen {address}:{port} ssl http2;
+    ssl_certificate {cert[0]};
+    ssl_certificate_key {cert[1]};
+    root {www};
+  }}
+}}
+""")
+        self.proc = subprocess.Popen(
+            ["nginx", "-p", d, "-c", conf, "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("nginx exited: " +
+                                   self.proc.stderr.read().decode())
+            try:
+                with socket.create_connection((address, port), 0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not start")
+
+    def access(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -4,10 +4,13 @@ qualify` against dnsmasq giving one host several 127.0.0.x addresses and a
 scripted HTTP server on each."""
 
 import gzip
+import os
+import tempfile
 import time
 
-from heedtest import Checks, run_heed
-from sitefixture import HOST, assert_spaced, gaps, site, JITTER
+from heedtest import Checks, Nginx, run_heed
+from sitefixture import (HOST, JITTER, assert_spaced, gaps, self_signed_cert,
+                         site)
 
 A, B, C = "127.0.0.2", "127.0.0.3", "127.0.0.4"
 ROBOTS = b"User-agent: *\nDisallow: /private\n"
@@ -197,6 +200,30 @@ def tls_failure_is_a_low_level_error():
         assert rep["reason"] == "no-answer" and "tls" in rep["detail"], rep
 
 
+def https_http2_and_gzip_through_nginx():
+    # Real TLS with a certificate heed is told to trust (net.ca_file),
+    # HTTP/2 negotiated by ALPN, gzip decoded: nginx's log is the witness.
+    tmp = tempfile.mkdtemp(prefix="heed-tls-")
+    cert = self_signed_cert(tmp)
+    www = os.path.join(tmp, "www")
+    os.mkdir(www)
+    with open(os.path.join(www, "robots.txt"), "wb") as f:
+        f.write(ROBOTS + b"# padding so that gzip is worth it\n" * 20)
+    with site({A: None}) as s:
+        with Nginx(A, s.port, www, cert) as nginx:
+            s.qualify(url=f"https://{HOST}:{s.port}/",
+                      settings=[f"net.ca_file={cert[0]}"], check=0)
+            hits = nginx.access()
+            assert len(hits) == 1, hits
+            assert hits[0]["protocol"] == "HTTP/2.0", hits
+            assert hits[0]["encoding"] == "gzip", hits
+            assert "heed.test/bot" in hits[0]["user_agent"], hits
+            rep = s.report()
+            assert rep["site"] == f"https://{HOST}:{s.port}", rep
+            assert rep["state"] == "qualified-rules", rep
+            assert rep["rules"][0]["value"] == "/private", rep
+
+
 def redirect_loop_stops_after_5_hops():
     script = {"/robots.txt": ("redirect", 301, "/r1")}
     for i in range(1, 10):
@@ -290,6 +317,7 @@ Checks().main([five_xx_and_reset_then_200_on_the_next_address,
                gzip_robots_is_decoded,
                gzip_bomb_stops_at_500_kib,
                tls_failure_is_a_low_level_error,
+               https_http2_and_gzip_through_nginx,
                redirect_loop_stops_after_5_hops,
                redirect_followed_to_the_rules,
                first_byte_timeout_is_a_low_level_error,
