@@ -42,6 +42,17 @@ def free_port_both(host="127.0.0.1"):
     raise RuntimeError("no free port")
 
 
+def stop_process(proc):
+    """Terminates a server the test started (kill after 5 s) and reaps it."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def run_heed(*args, input=None, timeout=120, check=None, env=None):
     """Runs the heed binary; returns CompletedProcess with text output.
     check=N asserts the exit status is N."""
@@ -118,13 +129,7 @@ class Dnsmasq:
         return out
 
     def close(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
@@ -429,13 +434,7 @@ http {{
             return [json.loads(line) for line in f if line.strip()]
 
     def close(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
