@@ -393,6 +393,21 @@ static const char *next_attempt_text(const struct heed_site_record *r)
 	return "any time";
 }
 
+/* A body as text, with control bytes shown as \xNN: a hostile robots.txt
+ * must not drive the operator's terminal. */
+static void print_text(const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
+
 static void report_text(const struct heed_store_site *s, const char *ua,
                         const struct heed_polite_backoff *b)
 {
@@ -447,8 +462,8 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 		printf("robots.txt:     %s (%zu bytes)\n", s->robots_url,
 		       s->robots_body_len);
 	if (s->robots_body) {
-		printf("----- robots.txt -----\n%.*s", (int)s->robots_body_len,
-		       s->robots_body);
+		fputs("----- robots.txt -----\n", stdout);
+		print_text(s->robots_body, s->robots_body_len);
 		if (s->robots_body_len &&
 		    s->robots_body[s->robots_body_len - 1] != '\n')
 			putchar('\n');

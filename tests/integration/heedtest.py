@@ -190,7 +190,8 @@ class Checks:
 
 
 class ScriptedHttpServer:
-    """A scripted HTTP/1.1 server bound to one loopback address and port,
+    """A scripted HTTP/1.1 server bound to one loopback address (IPv4 or
+    IPv6) and port,
     keeping an access log: the witness for courtesy assertions.
 
         srv = ScriptedHttpServer("127.0.0.2", port, {
@@ -226,7 +227,8 @@ class ScriptedHttpServer:
         self._log = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((address, port))
         self.sock.listen(64)
@@ -363,7 +365,8 @@ def free_port_on(addresses):
         port = free_port(addresses[0])
         try:
             for a in addresses[1:]:
-                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                family = socket.AF_INET6 if ":" in a else socket.AF_INET
+                with socket.socket(family, socket.SOCK_STREAM) as s:
                     s.bind((a, port))
             return port
         except OSError:

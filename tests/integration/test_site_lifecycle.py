@@ -109,6 +109,21 @@ def never_connected_attempts_do_not_wait():
         assert s.report()["state"] == "qualified-no-rules"
 
 
+def ipv6_address_is_tried_too():
+    # A and AAAA records alike: pass 1 fails on both, and whichever comes
+    # first in pass 2, the IPv6 server ends up answering 200.
+    six = "::1"
+    with site({A: {"/robots.txt": "reset"},
+               six: {"/robots.txt": [("status", 503, b"busy"),
+                                     ("status", 200, ROBOTS)]}}) as s:
+        s.qualify(check=0)
+        log = s.log()
+        assert [e["address"] for e in log].count(six) == 2, log
+        assert log[-1]["address"] == six, log
+        assert_spaced(log)
+        assert s.report()["state"] == "qualified-rules"
+
+
 def status_404_410_400_qualify_without_rules():
     for code in (404, 410, 400):
         with site({A: robots(b"nothing", code),
@@ -309,6 +324,7 @@ Checks().main([five_xx_and_reset_then_200_on_the_next_address,
                every_address_twice_with_a_2_second_pause,
                five_xx_everywhere_is_no_status_below_500,
                never_connected_attempts_do_not_wait,
+               ipv6_address_is_tried_too,
                status_404_410_400_qualify_without_rules,
                status_401_403_429_disqualify_and_stop_trying_addresses,
                truncated_200_disqualifies,
