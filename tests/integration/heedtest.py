@@ -203,6 +203,7 @@ class ScriptedHttpServer:
       ("truncated", code, body, announced)    Content-Length: announced,
                                               then body (shorter), then close
       ("redirect", code, location)            a redirect
+      ("delay", seconds, action)              wait, then answer with action
       "reset"    read the request, then close with a TCP reset
       "timeout"  read the request, never answer (until close())
     A path not in the script gets 404. Every connection gets
@@ -326,6 +327,10 @@ class ScriptedHttpServer:
             self._stop.wait(120)
             return
         kind = action[0]
+        if kind == "delay":
+            self._stop.wait(action[1])
+            self._answer(conn, action[2])
+            return
         if kind == "redirect":
             code, location = action[1], action[2]
             head = (f"HTTP/1.1 {code} Moved\r\nLocation: {location}\r\n"

@@ -129,6 +129,21 @@ def one_site_is_qualified_once_per_run():
         assert len(s.log()) == 1
 
 
+def host_names_on_one_address_share_its_budget():
+    # Two sites on one server: at most one request in flight per address
+    # (politeness.address_concurrency = 1), then an address delay if set.
+    slow = {"/robots.txt": ("delay", 0.6, ("status", 200, ROBOTS))}
+    names = {"a.test": [A], "b.test": [A]}
+    for settings, least in (([], 0.6), (["politeness.address_delay_ms=1500"],
+                                        1.5)):
+        with site({A: slow}, extra_hosts=names) as s:
+            s.qualify(f"http://a.test:{s.port}/", url=f"http://b.test:{s.port}/",
+                      settings=settings, check=0)
+            log = s.log()
+            assert len(log) == 2, log
+            assert gaps(log)[0] >= least - JITTER, (settings, gaps(log))
+
+
 def report_shows_what_an_administrator_needs():
     with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
         s.qualify(check=0)
@@ -163,5 +178,6 @@ Checks().main([retry_interval_max_failures_and_reset,
                retry_after_http_date_is_honoured,
                five_oh_three_backs_off_exponentially,
                one_site_is_qualified_once_per_run,
+               host_names_on_one_address_share_its_budget,
                report_shows_what_an_administrator_needs,
                bad_options_are_usage_errors])
