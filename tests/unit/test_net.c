@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "heed/net.h"
+#include "heed/qualify.h"
 
 static struct heed_dns_addr addr_of(const char *text)
 {
@@ -300,6 +301,64 @@ static void test_body_cap(void **state)
 	assert_int_equal(f.body_len, 1000);
 }
 
+static const struct site_case {
+	const char *name, *url, *site, *host;
+	heed_status want;
+} site_cases[] = {
+        {"RFC 9309 2.3: scheme and host, lower case", "HTTP://Example.ORG/x",
+         "http://example.org", "example.org", HEED_OK},
+        {"a default port written out is dropped", "https://a.test:443/r",
+         "https://a.test", "a.test", HEED_OK},
+        {"another port is part of the site", "http://a.test:8080/",
+         "http://a.test:8080", "a.test", HEED_OK},
+        {"IPv6 literal: bracketed site, bare host", "http://[::1]:8080/",
+         "http://[::1]:8080", "::1", HEED_OK},
+        {"query and fragment ignored", "http://a.test/p?q=1#f", "http://a.test",
+         "a.test", HEED_OK},
+        {"not http(s)", "ftp://a.test/", NULL, NULL, HEED_EINVAL},
+        {"no scheme", "a.test/robots.txt", NULL, NULL, HEED_EINVAL},
+        {"not a URL", "http://", NULL, NULL, HEED_EINVAL},
+};
+
+static void test_site_of(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HEED_ARRAY_SIZE(site_cases); i++) {
+		const struct site_case *c = &site_cases[i];
+		char site[128] = "", host[64] = "";
+		heed_status rc = heed_qualify_site_of(
+		        c->url, site, sizeof(site), host, sizeof(host));
+		if (rc != c->want ||
+		    (rc == HEED_OK && (strcmp(site, c->site) != 0 ||
+		                       strcmp(host, c->host) != 0)))
+			fail_msg("%s: %s '%s' '%s'", c->name,
+			         heed_status_name(rc), site, host);
+	}
+}
+
+static void test_qualify_new_oom(void **state)
+{
+	struct heed_qualify_options opt = {.agent = "heed"};
+	unsigned long n;
+
+	(void)state;
+	heed_site_options_default(&opt.site);
+	for (n = 0;; n++) {
+		struct heed_test_fail f = {.fail_at = n};
+		heed_qualify *q = NULL;
+		heed_status rc =
+		        heed_qualify_new(&q, NULL, NULL, NULL, &opt, NULL,
+		                         heed_test_failing_allocator(&f));
+		heed_qualify_free(q);
+		if (rc == HEED_OK)
+			break;
+		assert_int_equal(rc, HEED_ENOMEM);
+		assert_null(q);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +369,8 @@ int main(void)
 	        cmocka_unit_test(test_no_user_agent),
 	        cmocka_unit_test(test_headers_hook_aborts),
 	        cmocka_unit_test(test_body_cap),
+	        cmocka_unit_test(test_site_of),
+	        cmocka_unit_test(test_qualify_new_oom),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
