@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
+#include "cli/cli_text.h"
 #include "heed/qualify.h"
 #include "heed/robots.h"
 #include "heed/store_sites.h"
@@ -172,8 +173,9 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 	json_object_object_add(o, "reason",
 	                       json_object_new_string(heed_site_reason_name(
 	                               r->record.reason)));
-	json_object_object_add(o, "detail",
-	                       json_object_new_string(r->record.detail));
+	json_object_object_add(
+	        o, "detail",
+	        heed_cli_json_text(r->record.detail, strlen(r->record.detail)));
 	json_object_object_add(o, "http_status",
 	                       json_object_new_int(r->record.http_status));
 	json_object_object_add(o, "contacted",
@@ -393,21 +395,6 @@ static const char *next_attempt_text(const struct heed_site_record *r)
 	return "any time";
 }
 
-/* A body as text, with control bytes shown as \xNN: a hostile robots.txt
- * must not drive the operator's terminal. */
-static void print_text(const char *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
-		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
-			printf("\\x%02x", c);
-		else
-			putchar(c);
-	}
-}
-
 static void report_text(const struct heed_store_site *s, const char *ua,
                         const struct heed_polite_backoff *b)
 {
@@ -463,7 +450,7 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 		       s->robots_body_len);
 	if (s->robots_body) {
 		fputs("----- robots.txt -----\n", stdout);
-		print_text(s->robots_body, s->robots_body_len);
+		heed_cli_print_text(s->robots_body, s->robots_body_len);
 		if (s->robots_body_len &&
 		    s->robots_body[s->robots_body_len - 1] != '\n')
 			putchar('\n');
@@ -471,11 +458,11 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 	}
 }
 
+/* Text from the network (or NULL) as a JSON string that stays valid. */
 static void add_opt_string(json_object *o, const char *key, const char *v,
                            size_t len)
 {
-	json_object_object_add(
-	        o, key, v ? json_object_new_string_len(v, (int)len) : NULL);
+	json_object_object_add(o, key, v ? heed_cli_json_text(v, len) : NULL);
 }
 
 static json_object *report_json(const struct heed_store_site *s, const char *ua,
@@ -494,7 +481,7 @@ static json_object *report_json(const struct heed_store_site *s, const char *ua,
 	json_object_object_add(
 	        o, "reason",
 	        json_object_new_string(heed_site_reason_name(r->reason)));
-	json_object_object_add(o, "detail", json_object_new_string(r->detail));
+	add_opt_string(o, "detail", r->detail, strlen(r->detail));
 	json_object_object_add(o, "http_status",
 	                       json_object_new_int(r->http_status));
 	json_object_object_add(o, "robots_date",

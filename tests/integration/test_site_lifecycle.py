@@ -167,6 +167,26 @@ def html_200_qualifies_without_rules():
         assert rep["reason"] == "not-robots" and rep["rules"] is None, rep
 
 
+def binary_and_undecodable_200_qualify_without_rules():
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256))
+    latin = bytes(range(0x80, 0x100)) * 8 + b"\nDisallow: /x\n"
+    for body in (png, latin):
+        with site({A: robots(body, 200, {"Content-Type": "text/plain"})}) as s:
+            s.qualify(check=0)
+            rep = s.report()
+            assert rep["state"] == "qualified-no-rules", rep
+            assert rep["reason"] == "not-robots", rep
+
+
+def one_bad_line_keeps_the_other_rules():
+    body = b"User-agent: *\nthis is not a record\nDisallow: /private\n"
+    with site({A: robots(body)}) as s:
+        s.qualify(check=0)
+        rep = s.report()
+        assert rep["state"] == "qualified-rules", rep
+        assert [r["value"] for r in rep["rules"]] == ["/private"], rep
+
+
 def over_500_kib_parses_the_first_500_kib():
     pad = b"# " + b"x" * 1000 + b"\n"
     body = (b"User-agent: *\nDisallow: /early\n" + pad * 520 +
@@ -329,6 +349,8 @@ Checks().main([five_xx_and_reset_then_200_on_the_next_address,
                status_401_403_429_disqualify_and_stop_trying_addresses,
                truncated_200_disqualifies,
                html_200_qualifies_without_rules,
+               binary_and_undecodable_200_qualify_without_rules,
+               one_bad_line_keeps_the_other_rules,
                over_500_kib_parses_the_first_500_kib,
                gzip_robots_is_decoded,
                gzip_bomb_stops_at_500_kib,
