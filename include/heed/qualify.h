@@ -47,7 +47,9 @@ struct heed_qualify_result {
 	bool has_rules;         /* body holds the rules now in force */
 	int64_t crawl_delay_ms; /* of those rules for heed, 0 none */
 	struct heed_polite_backoff backoff; /* host's, to store */
-	unsigned attempts;                  /* fetches started in this run */
+	int64_t last_request_ms; /* Unix ms of the host's last request that
+	                            connected (to store), 0 when none */
+	unsigned attempts;       /* fetches started in this run */
 };
 
 typedef void heed_qualify_done_fn(void *ud,

@@ -133,10 +133,10 @@ static void save_result(struct site_cli *sc,
 			upd.rules_body_len = r->has_rules ? r->body_len : 0;
 			upd.crawl_delay_ms = r->crawl_delay_ms;
 		}
+		struct heed_store_host h = {r->backoff, r->last_request_ms};
 		rc = heed_store_site_put(sc->store, &upd);
 		if (rc == HEED_OK)
-			rc = heed_store_backoff_put(sc->store, r->host,
-			                            &r->backoff);
+			rc = heed_store_host_put(sc->store, r->host, &h);
 		heed_store_site_clear(sc->store, &row);
 	}
 	if (rc == HEED_OK)
@@ -237,13 +237,33 @@ static void options_from_config(const struct heed_config *c,
 	no->ca_file = c->net_ca_file;
 }
 
+/* Gives politeness what a previous heed process left for host: its
+ * back-off, and its last request moved onto this process's monotonic clock
+ * (so a quick restart still keeps the host's delay). */
+static void restore_host(heed_polite *p, const char *host,
+                         const struct heed_store_host *h)
+{
+	struct timespec wall, mono;
+	int64_t now_wall_ms, now_mono_ms;
+
+	heed_polite_set_backoff(p, host, &h->backoff);
+	if (!h->last_request_ms)
+		return;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	now_wall_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
+	now_mono_ms = (int64_t)mono.tv_sec * 1000 + mono.tv_nsec / 1000000;
+	heed_polite_set_last_start(
+	        p, host, now_mono_ms - (now_wall_ms - h->last_request_ms));
+}
+
 /* Starts one URL's site unless it was already started in this run. */
 static void start_url(struct site_cli *sc, heed_qualify *q, heed_polite *p,
                       const char *url, json_object *seen)
 {
 	char site[512], host[256];
 	struct heed_store_site row;
-	struct heed_polite_backoff b;
+	struct heed_store_host h;
 	heed_status rc;
 
 	if (heed_qualify_site_of(url, site, sizeof(site), host, sizeof(host)) !=
@@ -261,8 +281,8 @@ static void start_url(struct site_cli *sc, heed_qualify *q, heed_polite *p,
 		sc->failures++;
 		return;
 	}
-	if (heed_store_backoff_get(sc->store, host, &b) == HEED_OK)
-		heed_polite_set_backoff(p, host, &b);
+	if (heed_store_host_get(sc->store, host, &h) == HEED_OK)
+		restore_host(p, host, &h);
 	if (heed_qualify_start(q, site, &row.record, on_qualified, sc) !=
 	    HEED_OK) {
 		heed_cli_error("%s: out of memory", site);
@@ -539,15 +559,16 @@ struct report_ctx {
 static void on_site_row(void *ud, const struct heed_store_site *s)
 {
 	struct report_ctx *rc = ud;
-	struct heed_polite_backoff b;
+	struct heed_store_host h;
 
-	heed_store_backoff_get(rc->sc->store, s->host, &b);
+	heed_store_host_get(rc->sc->store, s->host, &h);
 	if (rc->sc->json) {
-		json_object_array_add(rc->sc->out, report_json(s, rc->ua, &b));
+		json_object_array_add(rc->sc->out,
+		                      report_json(s, rc->ua, &h.backoff));
 	} else {
 		if (rc->shown)
 			putchar('\n');
-		report_text(s, rc->ua, &b);
+		report_text(s, rc->ua, &h.backoff);
 	}
 	rc->shown++;
 }

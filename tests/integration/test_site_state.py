@@ -7,7 +7,7 @@ the stored state (docs/robots-lifecycle.md)."""
 import email.utils
 import time
 
-from heedtest import Checks, run_heed
+from heedtest import Checks, ScriptedHttpServer, free_port_on, run_heed
 from sitefixture import HOST, JITTER, assert_spaced, gaps, site
 
 A = "127.0.0.2"
@@ -144,6 +144,20 @@ def host_names_on_one_address_share_its_budget():
             assert gaps(log)[0] >= least - JITTER, (settings, gaps(log))
 
 
+def a_restarted_heed_keeps_the_host_delay():
+    # Two sites of one host (two ports), qualified by two heed processes
+    # started back to back: the second request still waits the 1 s delay.
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
+        port2 = free_port_on([A])
+        with ScriptedHttpServer(A, port2, {"/robots.txt": (
+                "status", 404, b"")}) as other:
+            s.qualify(check=0)
+            s.qualify(url=f"http://{HOST}:{port2}/", check=0)
+            log = sorted(s.log() + other.log(), key=lambda e: e["t"])
+            assert len(log) == 2, log
+            assert_spaced(log)
+
+
 def report_shows_what_an_administrator_needs():
     with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
         s.qualify(check=0)
@@ -179,5 +193,6 @@ Checks().main([retry_interval_max_failures_and_reset,
                five_oh_three_backs_off_exponentially,
                one_site_is_qualified_once_per_run,
                host_names_on_one_address_share_its_budget,
+               a_restarted_heed_keeps_the_host_delay,
                report_shows_what_an_administrator_needs,
                bad_options_are_usage_errors])
