@@ -5,6 +5,7 @@ and `heed site report`/`reset`, asserted from the server's access log and
 the stored state (docs/robots-lifecycle.md)."""
 
 import email.utils
+import json
 import time
 
 from heedtest import Checks, ScriptedHttpServer, free_port_on, run_heed
@@ -125,8 +126,12 @@ def five_oh_three_backs_off_exponentially():
 
 def one_site_is_qualified_once_per_run():
     with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
-        s.qualify(s.url + "a", s.url + "b?c", check=0)
+        proc = s.qualify("--json", s.url + "a", s.url + "b?c", check=0)
         assert len(s.log()) == 1
+        out = json.loads(proc.stdout)
+        assert len(out) == 1 and out[0]["site"] == s.url.rstrip("/"), out
+        assert out[0]["state"] == "qualified-rules", out
+        assert out[0]["contacted"] and out[0]["attempts"] == 1, out
 
 
 def host_names_on_one_address_share_its_budget():
