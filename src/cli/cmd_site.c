@@ -415,19 +415,9 @@ static const char *next_attempt_text(const struct heed_site_record *r)
 	return "any time";
 }
 
-static void report_text(const struct heed_store_site *s, const char *ua,
+static void print_dates(const struct heed_site_record *r,
                         const struct heed_polite_backoff *b)
 {
-	const struct heed_site_record *r = &s->record;
-	struct rules_view v;
-	size_t i;
-
-	printf("site:           %s\n", s->site);
-	printf("state:          %s\n", heed_site_state_name(r->state));
-	printf("reason:         %s: %s\n", heed_site_reason_name(r->reason),
-	       r->detail);
-	if (r->http_status)
-		printf("HTTP status:    %d\n", r->http_status);
 	fputs("last attempt:   ", stdout);
 	print_time(stdout, r->robots_date_s, "never");
 	fputs("\nnext attempt:   ", stdout);
@@ -443,39 +433,68 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 		print_time(stdout, b->until_s, "-");
 		putchar('\n');
 	}
+}
+
+/* The rules in force for heed, one per line, as the crawler reads them. */
+static void print_rules(const struct heed_store_site *s, const char *ua)
+{
+	struct rules_view v;
+	size_t i;
+
 	if (!rules_open(&v, s, ua)) {
 		printf("rules in force: %s\n",
-		       heed_site_state_qualified(r->state)
+		       heed_site_state_qualified(s->record.state)
 		               ? "none (everything may be crawled)"
 		               : "none (the site is not crawled)");
-	} else {
-		printf("rules in force for %s (%s):\n",
-		       heed_robots_agent_token(v.agent),
-		       heed_robots_agent_explicit(v.agent) ? "named in the file"
-		                                           : "the '*' groups");
-		for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
-			const struct heed_robots_rule *rule =
-			        heed_robots_agent_rule(v.agent, i);
-			printf("  line %u: %s: %.*s\n", rule->line,
-			       heed_robots_rule_kind_name(rule->kind),
-			       (int)rule->value_len, rule->value);
-		}
-		if (s->crawl_delay_ms)
-			printf("  Crawl-delay: %lld ms\n",
-			       (long long)s->crawl_delay_ms);
-		rules_close(&v);
+		return;
 	}
+	printf("rules in force for %s (%s):\n",
+	       heed_robots_agent_token(v.agent),
+	       heed_robots_agent_explicit(v.agent) ? "named in the file"
+	                                           : "the '*' groups");
+	for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
+		const struct heed_robots_rule *rule =
+		        heed_robots_agent_rule(v.agent, i);
+		printf("  line %u: %s: ", rule->line,
+		       heed_robots_rule_kind_name(rule->kind));
+		heed_cli_print_text(rule->value, rule->value_len);
+		putchar('\n');
+	}
+	if (s->crawl_delay_ms)
+		printf("  Crawl-delay: %lld ms\n",
+		       (long long)s->crawl_delay_ms);
+	rules_close(&v);
+}
+
+static void print_body(const struct heed_store_site *s)
+{
 	if (s->robots_url)
 		printf("robots.txt:     %s (%zu bytes)\n", s->robots_url,
 		       s->robots_body_len);
-	if (s->robots_body) {
-		fputs("----- robots.txt -----\n", stdout);
-		heed_cli_print_text(s->robots_body, s->robots_body_len);
-		if (s->robots_body_len &&
-		    s->robots_body[s->robots_body_len - 1] != '\n')
-			putchar('\n');
-		puts("----- end -----");
-	}
+	if (!s->robots_body)
+		return;
+	fputs("----- robots.txt -----\n", stdout);
+	heed_cli_print_text(s->robots_body, s->robots_body_len);
+	if (s->robots_body_len &&
+	    s->robots_body[s->robots_body_len - 1] != '\n')
+		putchar('\n');
+	puts("----- end -----");
+}
+
+static void report_text(const struct heed_store_site *s, const char *ua,
+                        const struct heed_polite_backoff *b)
+{
+	const struct heed_site_record *r = &s->record;
+
+	printf("site:           %s\n", s->site);
+	printf("state:          %s\n", heed_site_state_name(r->state));
+	printf("reason:         %s: %s\n", heed_site_reason_name(r->reason),
+	       r->detail);
+	if (r->http_status)
+		printf("HTTP status:    %d\n", r->http_status);
+	print_dates(r, b);
+	print_rules(s, ua);
+	print_body(s);
 }
 
 /* Text from the network (or NULL) as a JSON string that stays valid. */
@@ -485,13 +504,38 @@ static void add_opt_string(json_object *o, const char *key, const char *v,
 	json_object_object_add(o, key, v ? heed_cli_json_text(v, len) : NULL);
 }
 
+/* The rules in force for heed as a JSON array, or NULL when none. */
+static json_object *rules_json(const struct heed_store_site *s, const char *ua)
+{
+	json_object *rules;
+	struct rules_view v;
+	size_t i;
+
+	if (!rules_open(&v, s, ua))
+		return NULL;
+	rules = json_object_new_array();
+	for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
+		const struct heed_robots_rule *rule =
+		        heed_robots_agent_rule(v.agent, i);
+		json_object *j = json_object_new_object();
+		json_object_object_add(
+		        j, "kind",
+		        json_object_new_string(
+		                heed_robots_rule_kind_name(rule->kind)));
+		add_opt_string(j, "value", rule->value, rule->value_len);
+		json_object_object_add(j, "line",
+		                       json_object_new_int((int)rule->line));
+		json_object_array_add(rules, j);
+	}
+	rules_close(&v);
+	return rules;
+}
+
 static json_object *report_json(const struct heed_store_site *s, const char *ua,
                                 const struct heed_polite_backoff *b)
 {
 	const struct heed_site_record *r = &s->record;
-	json_object *o = json_object_new_object(), *rules = NULL, *bo;
-	struct rules_view v;
-	size_t i;
+	json_object *o = json_object_new_object(), *rules, *bo;
 
 	json_object_object_add(o, "site", json_object_new_string(s->site));
 	json_object_object_add(o, "host", json_object_new_string(s->host));
@@ -525,26 +569,7 @@ static json_object *report_json(const struct heed_store_site *s, const char *ua,
 	add_opt_string(o, "robots_txt", s->robots_body, s->robots_body_len);
 	json_object_object_add(o, "crawl_delay_ms",
 	                       json_object_new_int64(s->crawl_delay_ms));
-	if (rules_open(&v, s, ua)) {
-		rules = json_object_new_array();
-		for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
-			const struct heed_robots_rule *rule =
-			        heed_robots_agent_rule(v.agent, i);
-			json_object *j = json_object_new_object();
-			json_object_object_add(
-			        j, "kind",
-			        json_object_new_string(
-			                heed_robots_rule_kind_name(
-			                        rule->kind)));
-			add_opt_string(j, "value", rule->value,
-			               rule->value_len);
-			json_object_object_add(
-			        j, "line",
-			        json_object_new_int((int)rule->line));
-			json_object_array_add(rules, j);
-		}
-		rules_close(&v);
-	}
+	rules = rules_json(s, ua);
 	/* null: no rules in force (qualified without rules, or not crawled) */
 	json_object_object_add(o, "rules", rules);
 	return o;
