@@ -103,9 +103,9 @@ def never_connected_attempts_do_not_wait():
         assert order == [A, B], proc.stderr
         assert f"via {A}: connect" in proc.stderr, proc.stderr
         assert [e["address"] for e in s.log()][-1] == B
-        # One refused connect and one 404: far below the 1 s delay, even
-        # on a loaded machine (heed's start-up included).
-        assert took < 0.9, took
+        # Had the refused attempt counted, B would start 1 s after it: the
+        # whole run (heed's start-up included) stays below that.
+        assert took < 1.0, took
         assert s.report()["state"] == "qualified-no-rules"
 
 
