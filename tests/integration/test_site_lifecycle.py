@@ -158,6 +158,15 @@ def truncated_200_disqualifies():
         assert rep["reason"] == "truncated", rep
 
 
+def stalled_200_body_is_truncated_by_the_total_timeout():
+    body = b"User-agent: *\nDisallow: /"
+    with site({A: {"/robots.txt": ("stall", 200, body, 4000)}}) as s:
+        s.qualify(settings=["net.total_timeout_ms=1500"], check=1)
+        assert len(s.log()) == 1
+        rep = s.report()
+        assert rep["reason"] == "truncated", rep
+
+
 def html_200_qualifies_without_rules():
     page = b"<!DOCTYPE html>\n<html><body>Disallow: /</body></html>\n"
     with site({A: robots(page, 200, {"Content-Type": "text/html"})}) as s:
@@ -348,6 +357,7 @@ Checks().main([five_xx_and_reset_then_200_on_the_next_address,
                status_404_410_400_qualify_without_rules,
                status_401_403_429_disqualify_and_stop_trying_addresses,
                truncated_200_disqualifies,
+               stalled_200_body_is_truncated_by_the_total_timeout,
                html_200_qualifies_without_rules,
                binary_and_undecodable_200_qualify_without_rules,
                one_bad_line_keeps_the_other_rules,

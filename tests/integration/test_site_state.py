@@ -6,9 +6,11 @@ the stored state (docs/robots-lifecycle.md)."""
 
 import email.utils
 import json
+import os
 import time
 
-from heedtest import Checks, ScriptedHttpServer, free_port_on, run_heed
+from heedtest import (Checks, ScriptedHttpServer, free_port_on, run_heed,
+                      run_heed_json)
 from sitefixture import HOST, JITTER, assert_spaced, gaps, site
 
 A = "127.0.0.2"
@@ -180,6 +182,31 @@ def report_shows_what_an_administrator_needs():
         run_heed("site", "report", "--store", s.store, check=2)
 
 
+def settings_from_a_config_file():
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}},
+              extra_hosts={"a.test": [A]}) as s:
+        ini = os.path.join(os.path.dirname(s.store), "heed.ini")
+        with open(ini, "w") as f:
+            f.write(f"""[identity]
+contact_email = ops@heed.test
+[store]
+location = {s.store}
+[net]
+allow_private = true
+dns_server = {s.dns.server}
+""")
+        proc = run_heed("site", "qualify", "--config", ini, s.url, check=0)
+        assert "warning" not in proc.stderr, proc.stderr
+        assert s.log()[0]["user_agent"].endswith("(ops@heed.test)"), s.log()
+        # The command line wins over the file.
+        proc = run_heed("site", "qualify", "--config", ini, "--set",
+                        "net.allow_private=false", f"http://a.test:{s.port}/",
+                        check=1)
+        rep = run_heed_json("site", "report", "--json", "--config", ini,
+                            "a.test", check=0)[1][0]
+        assert "--allow-private" in rep["detail"], rep
+
+
 def bad_options_are_usage_errors():
     run_heed("site", "qualify", "--set", "nope.key=1", "http://a.test/",
              check=2)
@@ -200,4 +227,5 @@ Checks().main([retry_interval_max_failures_and_reset,
                host_names_on_one_address_share_its_budget,
                a_restarted_heed_keeps_the_host_delay,
                report_shows_what_an_administrator_needs,
+               settings_from_a_config_file,
                bad_options_are_usage_errors])
