@@ -8,7 +8,7 @@ import os
 import tempfile
 import time
 
-from heedtest import Checks, Nginx, run_heed
+from heedtest import Checks, Nginx, SilentUdpServer, run_heed
 from sitefixture import (HOST, JITTER, assert_spaced, gaps, self_signed_cert,
                          site)
 
@@ -314,6 +314,19 @@ def dns_failure_is_a_failure_without_requests():
         assert "disqualified" in proc.stdout
 
 
+def dns_timeout_is_a_failure_in_bounded_time():
+    with site({A: robots()}) as s, SilentUdpServer() as silent:
+        start = time.monotonic()
+        run_heed("site", "qualify", "--store", s.store, "--dns-server",
+                 silent.server, "--allow-private", "--set",
+                 "net.dns_timeout_ms=300", "--set", "net.dns_tries=1", s.url,
+                 check=1)
+        assert time.monotonic() - start < 20
+        assert s.log() == []
+        rep = s.report()
+        assert rep["reason"] == "dns" and "timeout" in rep["detail"], rep
+
+
 def private_addresses_refused_without_allow_private():
     with site({A: robots()}) as s:
         proc = run_heed("site", "qualify", "--store", s.store,
@@ -370,6 +383,7 @@ Checks().main([five_xx_and_reset_then_200_on_the_next_address,
                redirect_followed_to_the_rules,
                first_byte_timeout_is_a_low_level_error,
                dns_failure_is_a_failure_without_requests,
+               dns_timeout_is_a_failure_in_bounded_time,
                private_addresses_refused_without_allow_private,
                crawl_delay_above_the_cap_skips_the_site,
                crawl_delay_within_the_cap_is_kept,
