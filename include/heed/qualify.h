@@ -62,7 +62,8 @@ struct heed_qualify_options {
 };
 
 /*
- * A qualifier over dns, net and polite (all borrowed: they must outlive it).
+ * A qualifier over dns, net and polite (all borrowed: they must stay alive
+ * while runs are pending; see heed_qualify_free for the order of frees).
  * opt is copied. logger and alloc may be NULL. HEED_OK or HEED_ENOMEM.
  */
 heed_status heed_qualify_new(heed_qualify **out, heed_dns *dns, heed_net *net,
@@ -71,8 +72,10 @@ heed_status heed_qualify_new(heed_qualify **out, heed_dns *dns, heed_net *net,
                              const struct heed_logger *logger,
                              const struct heed_allocator *alloc);
 
-/* Stops every run (without callbacks) and frees. Free it before dns and
- * net. NULL does nothing. */
+/* Stops every run (without callbacks) and frees. Free it after dns and
+ * net: freeing them cancels the lookups and fetches of unfinished runs, and
+ * those callbacks still reach the runs (which then ignore them). NULL does
+ * nothing. */
 void heed_qualify_free(heed_qualify *q);
 
 /*
