@@ -54,54 +54,12 @@ void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
                                size_t *len, int *truncated);
 
-/*
- * --config FILE and --set section.key=value, shared by every command that
- * reads settings (cli_config.c). Add HEED_CLI_CONFIG_LONGOPTS to the
- * command's getopt_long table, hand every option to heed_cli_config_option,
- * then load with heed_cli_config_load.
- */
-enum {
-	HEED_CLI_OPT_CONFIG = 0x100, /* getopt_long values past any char */
-	HEED_CLI_OPT_SET,
-};
-
-#define HEED_CLI_CONFIG_LONGOPTS                                  \
-	{"config", required_argument, NULL, HEED_CLI_OPT_CONFIG}, \
-	{                                                         \
-		"set", required_argument, NULL, HEED_CLI_OPT_SET  \
-	}
-
-#define HEED_CLI_CONFIG_HELP                                                  \
-	"      --config FILE    read settings from FILE (default: heed.ini\n" \
-	"                       in the current folder, when it exists)\n"     \
-	"      --set SECTION.KEY=VALUE  override a setting\n"                 \
-	"                       (repeatable; see docs/configuration.md)\n"
-
-struct heed_cli_config {
-	const char *file; /* --config, or NULL */
-	char **sets; /* --set arguments in order (argv strings); malloc'd */
-	size_t set_count;
-};
-
-/* Takes opt if it is --config or --set: returns 1 when taken, 0 when not
- * one of them, -1 when out of memory (after saying so on stderr). arg must
- * outlive cc (argv does). */
-int heed_cli_config_option(struct heed_cli_config *cc, int opt, char *arg);
-
-/* Frees what heed_cli_config_option allocated. */
-void heed_cli_config_free(struct heed_cli_config *cc);
-
-/* Fills cfg: defaults, then the file, then every --set in order. Prints
- * what went wrong and returns its exit status, or HEED_EXIT_OK. The caller
- * frees cfg with heed_config_free in every case. */
-int heed_cli_config_load(const char *name, const struct heed_cli_config *cc,
-                         struct heed_config *cfg);
-
 /* The subcommands; each lives in its own cmd_<name>.c. */
 int heed_cmd_dns(int argc, char **argv);
 int heed_cmd_page(int argc, char **argv);
 int heed_cmd_verify(int argc, char **argv);
 int heed_cmd_version(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
+int heed_cmd_site(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

@@ -1,8 +1,5 @@
 /*
- * What every command that reads settings shares: `--config FILE` and
- * `--set section.key=value`, applied on top of the defaults in that order
- * (docs/configuration.md: the command line wins over the file). Without
- * --config, heed.ini in the current folder is read when it exists.
+ * The shared settings options of heed's commands (see cli_config.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,89 +7,128 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_config.h"
 
-#define DEFAULT_CONFIG_FILE "heed.ini"
-
-int heed_cli_config_option(struct heed_cli_config *cc, int opt, char *arg)
+static int add(struct heed_cli_config *cc, const char *name, const char *value)
 {
-	char **sets;
+	const char **names, **values;
 
-	if (opt == HEED_CLI_OPT_CONFIG) {
-		cc->file = arg;
-		return 1;
-	}
-	if (opt != HEED_CLI_OPT_SET)
-		return 0;
-	sets = realloc(cc->sets, (cc->set_count + 1) * sizeof(*sets));
-	if (!sets) {
-		heed_cli_error("out of memory");
+	names = realloc(cc->names, (cc->count + 1) * sizeof(*names));
+	if (!names)
+		return -1;
+	cc->names = names;
+	values = realloc(cc->values, (cc->count + 1) * sizeof(*values));
+	if (!values)
+		return -1;
+	cc->values = values;
+	cc->names[cc->count] = name;
+	cc->values[cc->count] = value;
+	cc->count++;
+	return 1;
+}
+
+/* --set section.key=value: the name is copied, the value points into arg. */
+static int add_set(struct heed_cli_config *cc, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char **owned, *name;
+
+	if (!eq || eq == arg) {
+		heed_cli_error("--set needs SECTION.KEY=VALUE, not '%s'", arg);
 		return -1;
 	}
-	cc->sets = sets;
-	cc->sets[cc->set_count++] = arg;
-	return 1;
+	owned = realloc(cc->owned, (cc->owned_count + 1) * sizeof(*owned));
+	if (!owned)
+		return -1;
+	cc->owned = owned;
+	name = strndup(arg, (size_t)(eq - arg));
+	if (!name)
+		return -1;
+	cc->owned[cc->owned_count++] = name;
+	return add(cc, name, eq + 1);
+}
+
+int heed_cli_config_option(struct heed_cli_config *cc, int c, const char *arg)
+{
+	switch (c) {
+	case HEED_CLI_OPT_CONFIG:
+		cc->file = arg;
+		return 1;
+	case HEED_CLI_OPT_SET:
+		return add_set(cc, arg);
+	case HEED_CLI_OPT_STORE:
+		return add(cc, "store.location", arg);
+	case HEED_CLI_OPT_DNS_SERVER:
+		return add(cc, "net.dns_server", arg);
+	case HEED_CLI_OPT_ALLOW_PRIVATE:
+		return add(cc, "net.allow_private", "true");
+	case HEED_CLI_OPT_CONTACT_URL:
+		return add(cc, "identity.contact_url", arg);
+	case HEED_CLI_OPT_CONTACT_EMAIL:
+		return add(cc, "identity.contact_email", arg);
+	default:
+		return 0;
+	}
+}
+
+bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
+                          const char *command)
+{
+	struct heed_diag diag = {0};
+	const char *file = cc->file;
+	size_t i;
+
+	if (heed_config_init(cfg) != HEED_OK) {
+		heed_cli_error("out of memory");
+		return false;
+	}
+	if (!file && access("heed.ini", R_OK) == 0)
+		file = "heed.ini";
+	if (file && heed_config_load_file(cfg, file, &diag) != HEED_OK) {
+		if (diag.line)
+			heed_cli_error("%s:%u: %s", file, diag.line,
+			               diag.message);
+		else
+			heed_cli_error("%s: %s", file, diag.message);
+		return false;
+	}
+	for (i = 0; i < cc->count; i++) {
+		if (heed_config_set(cfg, cc->names[i], cc->values[i], &diag) !=
+		    HEED_OK) {
+			heed_cli_usage(command, "%s", diag.message);
+			return false;
+		}
+	}
+	return true;
 }
 
 void heed_cli_config_free(struct heed_cli_config *cc)
 {
-	free(cc->sets);
+	size_t i;
+
+	for (i = 0; i < cc->owned_count; i++)
+		free(cc->owned[i]);
+	free(cc->owned);
+	free(cc->names);
+	free(cc->values);
 	memset(cc, 0, sizeof(*cc));
 }
 
-/* Applies one "section.key=value". */
-static int apply_set(const char *name, struct heed_config *cfg, char *arg)
+static void log_to_stderr(void *ud, heed_log_level level, const char *module,
+                          const char *message)
 {
-	struct heed_diag diag = {0};
-	char *eq = strchr(arg, '=');
-	heed_status rc;
-
-	if (!eq)
-		return heed_cli_usage(name,
-		                      "--set needs section.key=value, "
-		                      "not '%s'",
-		                      arg);
-	*eq = '\0';
-	rc = heed_config_set(cfg, arg, eq + 1, &diag);
-	*eq = '=';
-	if (rc == HEED_ENOMEM) {
-		heed_cli_error("out of memory");
-		return HEED_EXIT_FAIL;
-	}
-	if (rc != HEED_OK)
-		return heed_cli_usage(name, "--set: %s", diag.message);
-	return HEED_EXIT_OK;
+	(void)ud;
+	fprintf(stderr, "heed: [%s] %s%s\n", module,
+	        level == HEED_LOG_ERROR  ? "error: "
+	        : level == HEED_LOG_WARN ? "warning: "
+	                                 : "",
+	        message);
 }
 
-int heed_cli_config_load(const char *name, const struct heed_cli_config *cc,
-                         struct heed_config *cfg)
+struct heed_logger heed_cli_logger(const struct heed_config *cfg)
 {
-	struct heed_diag diag = {0};
-	const char *file = cc->file;
-	heed_status rc;
-	size_t i;
-	int status;
+	struct heed_logger l = {log_to_stderr, NULL,
+	                        (heed_log_level)cfg->log_level};
 
-	if (heed_config_init(cfg) != HEED_OK) {
-		heed_cli_error("out of memory");
-		return HEED_EXIT_FAIL;
-	}
-	if (!file && access(DEFAULT_CONFIG_FILE, F_OK) == 0)
-		file = DEFAULT_CONFIG_FILE;
-	if (file) {
-		rc = heed_config_load_file(cfg, file, &diag);
-		if (rc != HEED_OK) {
-			if (diag.line)
-				heed_cli_error("%s:%u: %s", file, diag.line,
-				               diag.message);
-			else
-				heed_cli_error("%s: %s", file, diag.message);
-			return HEED_EXIT_USAGE;
-		}
-	}
-	for (i = 0; i < cc->set_count; i++) {
-		status = apply_set(name, cfg, cc->sets[i]);
-		if (status != HEED_EXIT_OK)
-			return status;
-	}
-	return HEED_EXIT_OK;
+	return l;
 }

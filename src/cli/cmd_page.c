@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_config.h"
 #include "heed/verify.h"
 
 static int parse_format(const char *s, heed_verify_page_format *format)
@@ -84,7 +85,7 @@ static int parse_args(int argc, char **argv, struct page_args *a)
 	while ((c = getopt_long(argc, argv, "f:o:h", longopts, NULL)) != -1) {
 		taken = heed_cli_config_option(&a->cc, c, optarg);
 		if (taken < 0)
-			return HEED_EXIT_FAIL;
+			return HEED_EXIT_USAGE;
 		if (taken)
 			continue;
 		switch (c) {
@@ -124,9 +125,10 @@ int heed_cmd_page(int argc, char **argv)
 	status = parse_args(argc, argv, &a);
 	if (status >= 0)
 		goto out;
-	status = heed_cli_config_load("page", &a.cc, &cfg);
-	if (status != HEED_EXIT_OK)
+	if (!heed_cli_config_load(&a.cc, &cfg, "page")) {
+		status = HEED_EXIT_USAGE;
 		goto out;
+	}
 	if (heed_verify_page_render(&cfg, a.format, NULL, &page, &len) !=
 	    HEED_OK) {
 		heed_cli_error("cannot render the page: out of memory, or a "

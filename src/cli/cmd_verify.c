@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/cli_config.h"
 #include "heed/verify.h"
 
 /* Checks in flight at once: enough to overlap DNS round trips, few enough
@@ -400,7 +401,7 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 	       -1) {
 		taken = heed_cli_config_option(&a->cc, c, optarg);
 		if (taken < 0)
-			return HEED_EXIT_FAIL;
+			return HEED_EXIT_USAGE;
 		if (taken)
 			continue;
 		switch (c) {
@@ -447,7 +448,7 @@ static int make_verifier(const struct verify_args *a,
 		return heed_cli_usage("verify",
 		                      "no domain to verify against: give "
 		                      "--domain or set verify.domain");
-	opt.dns.servers = a->dns_server;
+	opt.dns.servers = a->dns_server ? a->dns_server : cfg->net_dns_server;
 	rc = heed_verifier_new(v, &opt, NULL, &diag);
 	if (rc == HEED_ENOMEM) {
 		heed_cli_error("out of memory");
@@ -478,9 +479,10 @@ int heed_cmd_verify(int argc, char **argv)
 	status = parse_args(argc, argv, &a);
 	if (status >= 0)
 		goto out;
-	status = heed_cli_config_load("verify", &a.cc, &cfg);
-	if (status != HEED_EXIT_OK)
+	if (!heed_cli_config_load(&a.cc, &cfg, "verify")) {
+		status = HEED_EXIT_USAGE;
 		goto out;
+	}
 	run.json = a.json;
 	run.ranges_file =
 	        a.ranges_file ? a.ranges_file : cfg.verify_ranges_file;

@@ -3,6 +3,7 @@
  * prototype in cli.h and its cmd_<name>.c file.
  */
 #include "cli/cli.h"
+#include "cli/cli_config.h"
 
 #define DNS_HELP                                                              \
 	"Usage: heed dns [--dns-server ADDR:PORT] [--json] NAME|ADDRESS...\n" \
@@ -52,6 +53,25 @@
 	"\n"                                                                 \
 	"Exit status: 0 if every IP verified, 1 if not, 2 usage error.\n"
 
+#define SITE_HELP                                                              \
+	"Usage: heed site qualify [OPTIONS] URL...\n"                          \
+	"       heed site report [--json] [OPTIONS] HOST...\n"                 \
+	"       heed site reset [OPTIONS] HOST...\n"                           \
+	"Run the robots.txt lifecycle of the sites of URLs now (every "        \
+	"address,\n"                                                           \
+	"two passes, statuses, redirects, retry and re-check intervals) and\n" \
+	"store the outcome; show what heed knows of a host's sites "           \
+	"(robots.txt,\n"                                                       \
+	"rules in force, last and next attempt, failures, state and "          \
+	"reason);\n"                                                           \
+	"or clear a host's failure state. See docs/robots-lifecycle.md.\n"     \
+	"\n"                                                                   \
+	"  -j, --json             print JSON\n" HEED_CLI_CONFIG_HELP           \
+	"  -h, --help             show this help\n"                            \
+	"\n"                                                                   \
+	"Exit status: qualify 0 when every site is qualified, 1 otherwise;\n"  \
+	"report and reset 1 when a host has no site in the store; 2 usage.\n"
+
 #define VERSION_HELP            \
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
@@ -80,14 +100,16 @@
 	"unreadable FILE, 2 usage error. See docs/robots.md.\n"
 
 const struct heed_cli_command heed_cli_commands[] = {
-        {"dns", "look up names and addresses as heed does", DNS_HELP,
-         heed_cmd_dns},
-        {"page", "write the operator's crawler page", PAGE_HELP, heed_cmd_page},
-        {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,
-         heed_cmd_verify},
-        {"version", "print versions and exit", VERSION_HELP, heed_cmd_version},
         {"robots", "check URLs against a robots.txt, or lint it", ROBOTS_HELP,
          heed_cmd_robots},
+        {"site", "qualify sites (robots.txt lifecycle), report, reset",
+         SITE_HELP, heed_cmd_site},
+        {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,
+         heed_cmd_verify},
+        {"page", "write the operator's crawler page", PAGE_HELP, heed_cmd_page},
+        {"dns", "look up names and addresses as heed does", DNS_HELP,
+         heed_cmd_dns},
+        {"version", "print versions and exit", VERSION_HELP, heed_cmd_version},
 };
 
 const size_t heed_cli_command_count = HEED_ARRAY_SIZE(heed_cli_commands);
