@@ -238,7 +238,11 @@ static const char *resolve(struct parse *p, const char *raw)
 
 	if (!raw)
 		return NULL;
-	rc = heed_url_resolve(&u, p->base, raw, strlen(raw));
+	/* sitemaps.org: "fully-qualified" URLs only; feeds may be relative. */
+	if (p->f->kind >= HEED_FEED_SITEMAP)
+		rc = heed_url_parse(&u, raw, strlen(raw), p->f->alloc);
+	else
+		rc = heed_url_resolve(&u, p->base, raw, strlen(raw));
 	if (rc != HEED_OK) {
 		if (rc == HEED_ENOMEM)
 			p->oom = rc;
@@ -321,6 +325,40 @@ static void first(const char **dst, const char *v)
 		*dst = v;
 }
 
+/* Removes markup from text in place: feeds put HTML in descriptions and
+ * titles (RSS 2.0 allows entity-encoded HTML; Atom type="html"), and the
+ * record keeps plain text. Tags become spaces; collapse() is not needed
+ * because the caller trims and later consumers see single spaces. */
+static size_t strip_markup(char *s, size_t len)
+{
+	size_t o = 0;
+	bool space = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char n = i + 1 < len ? (char)(s[i + 1] | 0x20) : '\0';
+		if (c == '<' &&
+		    (n == '/' || n == '!' || (n >= 'a' && n <= 'z'))) {
+			char *gt = memchr(s + i, '>', len - i);
+			if (gt) {
+				i = (size_t)(gt - s);
+				space = o > 0;
+				continue;
+			}
+		}
+		if (c <= ' ') {
+			space = o > 0;
+			continue;
+		}
+		if (space)
+			s[o++] = ' ';
+		space = false;
+		s[o++] = (char)c;
+	}
+	s[o] = '\0';
+	return o;
+}
+
 /* Stores the text of a finished slot. */
 static void finish_slot(struct parse *p)
 {
@@ -338,6 +376,11 @@ static void finish_slot(struct parse *p)
 		p->oom = HEED_ENOMEM;
 		return;
 	}
+	if (p->slot == S_DESCRIPTION || p->slot == S_TITLE ||
+	    p->slot == S_FEED_TITLE)
+		len = strip_markup(v, len);
+	if (!len)
+		return;
 	switch (p->slot) {
 	case S_FEED_TITLE:
 		first(&p->f->title, v);
