@@ -352,6 +352,8 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	heed_status rc;
 	heed_url *u;
 
+	if (port == 0) /* curl accepts ":0"; no server listens there */
+		return HEED_EINVAL;
 	if (port != dflt)
 		snprintf(portbuf, sizeof(portbuf), ":%u", port);
 	if (psl && p->host[0] != '[' && !is_ipv4(p->host))

@@ -138,6 +138,8 @@ static const struct norm_case norm_cases[] = {
         {"no host", "http://", NULL, NULL, NULL, HEED_EINVAL},
         {"bad host", "http://exa mple.com/", NULL, NULL, NULL, HEED_EINVAL},
         {"bad port", "http://e.com:99999/", NULL, NULL, NULL, HEED_EINVAL},
+        {"port zero (fuzz repro)", "http://e.com:0/", NULL, NULL, NULL,
+         HEED_EINVAL},
 };
 
 static void test_url_normalize(void **state)
