@@ -106,10 +106,11 @@ static const char *const media_ext[] = {
 };
 
 /* True when the URL's path ends in a media file's extension: following
- * such a link would download media, which heed never does. */
-static bool looks_media(const heed_url *u)
+ * such a link would download media, which heed never does. url is
+ * normalised, so its path starts at the first '/' after "://". */
+static bool looks_media(const char *url)
 {
-	const char *t = heed_url_target(u);
+	const char *t = strchr(strstr(url, "://") + 3, '/');
 	size_t n = strcspn(t, "?");
 	const char *dot = NULL;
 
@@ -131,9 +132,10 @@ static bool looks_media(const heed_url *u)
 static const char *resolve(struct builder *b, const heed_url *base,
                            const char *raw, bool *media)
 {
-	heed_url *u = NULL;
-	const char *s;
-	heed_status rc = heed_url_resolve(&u, base, raw, strlen(raw));
+	char url[HEED_URL_MAX_BYTES + 1];
+	size_t len;
+	heed_status rc = heed_url_resolve_buf(base, raw, strlen(raw), url,
+	                                      sizeof(url), &len);
 
 	if (rc != HEED_OK) {
 		if (rc == HEED_ENOMEM)
@@ -141,10 +143,8 @@ static const char *resolve(struct builder *b, const heed_url *base,
 		return NULL;
 	}
 	if (media)
-		*media = looks_media(u);
-	s = heed__strdup_arena(b, heed_url_get(u), strlen(heed_url_get(u)));
-	heed_url_free(u);
-	return s;
+		*media = looks_media(url);
+	return heed__strdup_arena(b, url, len);
 }
 
 static size_t hash_str(const char *s)

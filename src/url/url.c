@@ -468,6 +468,96 @@ heed_status heed_url_resolve(heed_url **out, const heed_url *base,
 	return parse_with(out, base, ref, len, base->alloc);
 }
 
+/* Bytes a fast-path reference may hold: unreserved and sub-delims plus
+ * '/', '?', ':', '@' (RFC 3986 3.3, 3.4), but no '%', '\\', '#' or
+ * anything that needs encoding or case folding. */
+static bool fast_char(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c) || strchr("-._~!$&'()*+,;=/?:@", c);
+}
+
+/*
+ * The fast path of heed_url_resolve_buf(): a reference that is a path
+ * (absolute "/a/b" or relative "a/b"), or a query ("?q"), made only of
+ * fast_char()s and without dot segments, resolves by concatenation
+ * (RFC 3986 5.2.2 and 5.2.3: merge, and remove_dot_segments() has nothing
+ * to remove). Returns false when the slow path must decide.
+ */
+static size_t resolve_fast(const heed_url *base, const char *ref, size_t len,
+                           char *buf, size_t size)
+{
+	const char *q, *slash;
+	size_t dir;
+
+	if (len == 0 || (ref[0] == '/' && len > 1 && ref[1] == '/') ||
+	    ref[0] == '.')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (!ref[i] || !fast_char((unsigned char)ref[i]))
+			return 0;
+		/* ':' before any '/' or '?' would make it a scheme. */
+		if (ref[i] == ':' && !memchr(ref, '/', i) &&
+		    !memchr(ref, '?', i))
+			return 0;
+		if (ref[i] == '.' && i > 0 && ref[i - 1] == '/')
+			return 0;
+	}
+	q = strchr(base->target, '?');
+	if (ref[0] == '/') {
+		dir = (size_t)(base->target - base->full);
+	} else if (ref[0] == '?') {
+		dir = q ? (size_t)(q - base->full) : strlen(base->full);
+	} else {
+		const char *end = q ? q : base->target + strlen(base->target);
+		slash = base->target;
+		for (const char *p = base->target; p < end; p++)
+			if (*p == '/')
+				slash = p;
+		dir = (size_t)(slash + 1 - base->full);
+	}
+	if (dir + len >= size || dir + len > HEED_URL_MAX_BYTES)
+		return 0;
+	memcpy(buf, base->full, dir);
+	memcpy(buf + dir, ref, len);
+	buf[dir + len] = '\0';
+	return dir + len;
+}
+
+heed_status heed_url_resolve_buf(const heed_url *base, const char *ref,
+                                 size_t len, char *buf, size_t size,
+                                 size_t *out_len)
+{
+	heed_url *u = NULL;
+	heed_status rc;
+	const char *s;
+	size_t n;
+
+	/* Trimming and the fragment cut come first, as in the slow path. */
+	while (len && (unsigned char)ref[0] <= 0x20)
+		ref++, len--;
+	while (len && (unsigned char)ref[len - 1] <= 0x20)
+		len--;
+	n = 0;
+	while (n < len && ref[n] != '#')
+		n++;
+	*out_len = resolve_fast(base, ref, n, buf, size);
+	if (*out_len)
+		return HEED_OK;
+	rc = heed_url_resolve(&u, base, ref, len);
+	if (rc != HEED_OK)
+		return rc;
+	s = heed_url_get(u);
+	n = strlen(s);
+	if (n >= size) {
+		heed_url_free(u);
+		return HEED_ETOOBIG;
+	}
+	memcpy(buf, s, n + 1);
+	*out_len = n;
+	heed_url_free(u);
+	return HEED_OK;
+}
+
 heed_url *heed_url_dup(const heed_url *u)
 {
 	size_t size = u->text_bytes;
