@@ -114,8 +114,13 @@ static heed_status add_host(struct heed_buf *out, const char *h, size_t len)
 	heed_status rc;
 	int irc;
 
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len; i++) {
 		ascii = ascii && (unsigned char)h[i] < 0x80;
+		/* Percent-encoded hosts are decoded by curl after its checks
+		 * ("%32" became "2", not 0.0.0.2); nobody needs them. */
+		if (h[i] == '%')
+			return HEED_EINVAL;
+	}
 	if (ascii) {
 		for (size_t i = 0; i < len; i++) {
 			rc = heed__buf_addc(out, heed__ascii_lower(h[i]));
@@ -250,7 +255,7 @@ static heed_status clean_ref(struct heed_buf *out, const char *s, size_t len)
  * without userinfo and with a punycode host, path and query encoded. */
 static heed_status encode_ref(struct heed_buf *out, const char *s, size_t len)
 {
-	size_t p = scheme_len(s, len), alen;
+	size_t p = scheme_len(s, len), slashes = 0, alen;
 	heed_status rc = HEED_OK;
 
 	if (p) {
@@ -258,9 +263,17 @@ static heed_status encode_ref(struct heed_buf *out, const char *s, size_t len)
 			rc = heed__buf_addc(out, heed__ascii_lower(s[i]));
 		p++;
 	}
-	if (rc == HEED_OK && len - p >= 2 && (s[p] == '/' || s[p] == '\\') &&
-	    (s[p + 1] == '/' || s[p + 1] == '\\')) {
-		p += 2;
+	while (p + slashes < len &&
+	       (s[p + slashes] == '/' || s[p + slashes] == '\\'))
+		slashes++;
+	/* After "http:" any number of slashes introduces the authority, as
+	 * browsers read it ("http:/h", "http:///h"); "http:g" is refused
+	 * (RFC 3986 5.4.2 allows either reading; strict is safer). Without a
+	 * scheme only "//" does (a network-path reference). */
+	if (p && slashes == 0)
+		return HEED_EINVAL;
+	if (rc == HEED_OK && (p ? slashes > 0 : slashes >= 2)) {
+		p += p ? slashes : 2;
 		alen = strcspn(s + p, "/\\?");
 		if (p + alen > len)
 			alen = len - p;
@@ -272,6 +285,21 @@ static heed_status encode_ref(struct heed_buf *out, const char *s, size_t len)
 	if (rc == HEED_OK)
 		rc = add_path_query(out, s + p, len - p);
 	return rc;
+}
+
+/* A host curl accepted is still refused unless it is a name of letters,
+ * digits, '-', '.' and '_' or a bracketed IPv6 literal: curl decodes
+ * "%B0" in hosts, and such bytes have no place in a host key. */
+static bool valid_host(const char *h)
+{
+	if (h[0] == '[')
+		return h[strspn(h, "[]0123456789abcdef:.")] == '\0';
+	for (; *h; h++)
+		if (!is_alpha((unsigned char)*h) &&
+		    !is_digit((unsigned char)*h) && *h != '-' && *h != '.' &&
+		    *h != '_')
+			return false;
+	return true;
 }
 
 static heed_status from_curl(CURLUcode uc)
@@ -353,6 +381,12 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	heed_url *u;
 
 	if (port == 0) /* curl accepts ":0"; no server listens there */
+		return HEED_EINVAL;
+	/* Hosts that reached curl without "//" ("http:/Host/") escaped
+	 * add_authority(): fold them here too (RFC 3986 6.2.2.1). */
+	for (char *h = p->host; *h; h++)
+		*h = heed__ascii_lower(*h);
+	if (!valid_host(p->host))
 		return HEED_EINVAL;
 	if (port != dflt)
 		snprintf(portbuf, sizeof(portbuf), ":%u", port);

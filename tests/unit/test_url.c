@@ -136,6 +136,8 @@ static const struct norm_case norm_cases[] = {
         {"extra slashes read as browsers do", "http:///x", "http://x/", "x",
          NULL, HEED_OK},
         {"no host", "http://", NULL, NULL, NULL, HEED_EINVAL},
+        {"one slash: host still folded (fuzz repro)", "http:/AbC/x",
+         "http://abc/x", "abc", NULL, HEED_OK},
         {"bad host", "http://exa mple.com/", NULL, NULL, NULL, HEED_EINVAL},
         {"bad port", "http://e.com:99999/", NULL, NULL, NULL, HEED_EINVAL},
         {"port zero (fuzz repro)", "http://e.com:0/", NULL, NULL, NULL,
