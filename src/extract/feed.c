@@ -576,7 +576,9 @@ static void parse_xml(struct parse *p, const char *s, size_t len)
 	ctxt->userData = p;
 	p->ctxt = ctxt;
 	xmlCtxtUseOptions(ctxt, XML_PARSE_RECOVER | XML_PARSE_NOERROR |
-	                                XML_PARSE_NOWARNING | XML_PARSE_NONET);
+	                                XML_PARSE_NOWARNING | XML_PARSE_NONET |
+	                                XML_PARSE_IGNORE_ENC);
+	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
 	xmlParseDocument(ctxt);
 	xmlFreeParserCtxt(ctxt);
 	p->ctxt = NULL;
@@ -663,34 +665,45 @@ static heed_status gunzip(struct heed_buf *out, const char *s, size_t len,
 	return rc;
 }
 
-/* True when the XML declaration names an encoding other than UTF-8, which
- * libxml2 then converts itself. */
-static bool declares_other_encoding(const char *s, size_t len)
+/* The encoding label of the XML declaration, or NULL; *n gets its
+ * length. */
+static const char *declared_encoding(const char *s, size_t len, size_t *n)
 {
-	size_t n = len < 200 ? len : 200;
 	const char *end;
 
-	if (n < 5 || memcmp(s, "<?xml", 5) != 0)
-		return false;
-	end = memchr(s, '>', n);
-	for (const char *p = s; end && p + 9 < end; p++)
-		if (memcmp(p, "encoding", 8) == 0) {
-			p += 8;
-			while (p < end && (*p == ' ' || *p == '=' ||
-			                   *p == '"' || *p == '\''))
-				p++;
-			return !(end - p >= 5 &&
-			         heed__ascii_ieq(p, 5, "utf-8")) &&
-			       !(end - p >= 4 && heed__ascii_ieq(p, 4, "utf8"));
-		}
-	return false;
+	len = len < 200 ? len : 200;
+	if (len < 5 || memcmp(s, "<?xml", 5) != 0 ||
+	    !(end = memchr(s, '>', len)))
+		return NULL;
+	for (const char *p = s; p + 9 < end; p++) {
+		if (memcmp(p, "encoding", 8) != 0)
+			continue;
+		p += 8;
+		while (p < end &&
+		       (*p == ' ' || *p == '=' || *p == '"' || *p == '\''))
+			p++;
+		*n = 0;
+		while (p + *n < end && !strchr("\"' ?", p[*n]))
+			(*n)++;
+		return *n ? p : NULL;
+	}
+	return NULL;
 }
 
+/*
+ * XML goes through the same conversion as HTML (charset.c): the declared
+ * encoding, else a BOM, else UTF-8 if valid, else windows-1252, with bad
+ * bytes replaced. libxml2 then parses UTF-8 and ignores the declaration,
+ * so it never converts, and never prints a conversion error to stderr
+ * (libheed never prints).
+ */
 static heed_status parse_body(struct parse *p, const char *s, size_t len,
                               const struct heed_allocator *a)
 {
 	struct heed_buf clean;
-	size_t i = 0;
+	const char *label, *used;
+	size_t i = 0, llen = 0;
+	heed_status rc;
 
 	while (i < len && (unsigned char)s[i] <= ' ')
 		i++;
@@ -700,18 +713,23 @@ static heed_status parse_body(struct parse *p, const char *s, size_t len,
 		parse_text(p, s, len);
 		return p->oom;
 	}
-	if (declares_other_encoding(s + i, len - i)) {
-		parse_xml(p, s, len);
-		return p->oom;
+	label = declared_encoding(s + i, len - i, &llen);
+	/* XML 1.0 4.3.3: without a declaration or a BOM, it is UTF-8. */
+	if (!label && (unsigned char)s[i] != 0xFE &&
+	    (unsigned char)s[i] != 0xFF) {
+		label = "utf-8";
+		llen = 5;
 	}
-	heed__buf_init(&clean, a, 2 * (size_t)HEED_SITEMAP_MAX_BYTES);
-	if (heed__utf8_sanitize(&clean, s, len) != HEED_OK) {
-		heed__buf_free(&clean);
-		return HEED_ENOMEM;
+	heed__buf_init(&clean, a, 3 * (size_t)HEED_SITEMAP_MAX_BYTES);
+	rc = heed__to_utf8(&clean, s, len, label, llen, &used);
+	if (rc == HEED_ETOOBIG) {
+		p->f->truncated = true;
+		rc = HEED_OK;
 	}
-	parse_xml(p, heed__buf_str(&clean), clean.len);
+	if (rc == HEED_OK)
+		parse_xml(p, heed__buf_str(&clean), clean.len);
 	heed__buf_free(&clean);
-	return p->oom;
+	return rc == HEED_OK ? p->oom : rc;
 }
 
 static heed_status run(struct parse *p, const struct heed_extract_input *in,

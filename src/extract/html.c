@@ -138,8 +138,7 @@ static bool has_token(const char *list, const char *token)
 
 	while (list && *list) {
 		size_t n;
-		while (*list == ' ' || *list == '\t' || *list == '\n')
-			list++;
+		list += strspn(list, " \t\n\r\f");
 		n = strcspn(list, " \t\n\r\f");
 		if (n == tlen && heed__ascii_ieq(list, n, token))
 			return true;

@@ -131,6 +131,15 @@ static const struct feed_case cases[] = {
          HEED_OK,
          "rss2||skipped=0\nhttps://a.example/c|caf\xEF\xBF\xBD ok|||-1|-1|"
          "||||\n"},
+        {"declared ISO-8859-1 converted by heed, not libxml2", NULL,
+         "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss><channel>"
+         "<title>Caf\xE9</title><item><link>https://a.example/x</link>"
+         "<title>\x93q\x94 \xD9"
+         "dc=</title></item></channel></rss>",
+         HEED_OK,
+         "rss2|Caf\xC3\xA9|skipped=0\nhttps://a.example/x|"
+         "\xE2\x80\x9Cq\xE2\x80\x9D \xC3\x99"
+         "dc=|||-1|-1|||||\n"},
         {"HTML is not a feed", NULL, "<html><title>x</title></html>",
          HEED_EPARSE, NULL},
         {"empty body is an empty text sitemap", NULL, "", HEED_OK,
