@@ -9,32 +9,10 @@
  * must be absent, so a case states only what it is about.
  */
 #include "heed_test.h"
+#include "test_data.h"
 
 #include "extract/extract-int.h"
 #include "heed/extract.h"
-
-#define DATA HEED_SOURCE_ROOT "/tests/unit/data/extract/"
-
-static char *read_data(const char *name, size_t *len)
-{
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), DATA "%s", name);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 static void line(struct heed_buf *b, const char *key,
                  const struct heed_field *f)

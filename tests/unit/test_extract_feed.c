@@ -8,32 +8,10 @@
 #include <zlib.h>
 
 #include "heed_test.h"
+#include "test_data.h"
 
 #include "common/common-int.h"
 #include "heed/extract.h"
-
-#define DATA HEED_SOURCE_ROOT "/tests/unit/data/extract/"
-
-static char *read_data(const char *name, size_t *len)
-{
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), DATA "%s", name);
-	f = fopen(path, "rb");
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 static const char *s(const char *v)
 {
