@@ -60,6 +60,13 @@ static bool bad_control(unsigned char c)
 	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f';
 }
 
+/* ASCII bytes that pass unchanged: printable, tab, LF, FF, CR. */
+static bool plain_ascii(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x80) || c == '\t' || c == '\n' || c == '\r' ||
+	       c == '\f';
+}
+
 heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -67,10 +74,13 @@ heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s, size_t len)
 	heed_status rc = HEED_OK;
 
 	while (i < len && rc == HEED_OK) {
-		unsigned char c = p[i];
-		size_t n = bad_control(c)
-		                   ? 0
-		                   : (c < 0x80 ? 1 : utf8_seq(p + i, len - i));
+		size_t n;
+		/* Most of a page is plain ASCII: skip it in a tight loop. */
+		while (i < len && plain_ascii(p[i]))
+			i++, run++;
+		if (i == len)
+			break;
+		n = bad_control(p[i]) ? 0 : utf8_seq(p + i, len - i);
 		if (n) {
 			i += n;
 			run += n;
