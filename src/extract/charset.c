@@ -97,6 +97,26 @@ heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s, size_t len)
 	return rc;
 }
 
+/* True when s needs no change at all: valid UTF-8 without NULs or C0
+ * controls. Most pages are, and then they are parsed in place. */
+static bool clean_utf8(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n;
+		while (i < len && plain_ascii(p[i]))
+			i++;
+		if (i == len)
+			break;
+		n = bad_control(p[i]) ? 0 : utf8_seq(p + i, len - i);
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
 static bool valid_utf8(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -249,8 +269,11 @@ static heed_status convert(struct heed_buf *out, const char *s, size_t len,
 }
 
 heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
-                          const char *hc, size_t hc_len, const char **used)
+                          const char *hc, size_t hc_len, const char **used,
+                          const char **res, size_t *res_len)
 {
+	heed_status rc;
+
 	const char *name = NULL, *label = NULL;
 	size_t llen = 0;
 	bool known = false;
@@ -283,6 +306,14 @@ heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
 		body += 2;
 		len -= 2;
 	}
-	return name ? convert(out, body, len, name)
-	            : heed__utf8_sanitize(out, body, len);
+	if (!name && clean_utf8(body, len)) {
+		*res = body;
+		*res_len = len;
+		return HEED_OK;
+	}
+	rc = name ? convert(out, body, len, name)
+	          : heed__utf8_sanitize(out, body, len);
+	*res = heed__buf_str(out);
+	*res_len = out->len;
+	return rc;
 }

@@ -701,8 +701,8 @@ static heed_status parse_body(struct parse *p, const char *s, size_t len,
                               const struct heed_allocator *a)
 {
 	struct heed_buf clean;
-	const char *label, *used;
-	size_t i = 0, llen = 0;
+	const char *label, *used, *text = NULL;
+	size_t i = 0, llen = 0, text_len = 0;
 	heed_status rc;
 
 	while (i < len && (unsigned char)s[i] <= ' ')
@@ -721,13 +721,15 @@ static heed_status parse_body(struct parse *p, const char *s, size_t len,
 		llen = 5;
 	}
 	heed__buf_init(&clean, a, 3 * (size_t)HEED_SITEMAP_MAX_BYTES);
-	rc = heed__to_utf8(&clean, s, len, label, llen, &used);
+	rc = heed__to_utf8(&clean, s, len, label, llen, &used, &text,
+	                   &text_len);
 	if (rc == HEED_ETOOBIG) {
 		p->f->truncated = true;
 		rc = HEED_OK;
 	}
 	if (rc == HEED_OK)
-		parse_xml(p, heed__buf_str(&clean), clean.len);
+		parse_xml(p, text ? text : heed__buf_str(&clean),
+		          text ? text_len : clean.len);
 	heed__buf_free(&clean);
 	return rc == HEED_OK ? p->oom : rc;
 }

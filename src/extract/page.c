@@ -293,8 +293,8 @@ heed_status heed_extract_html(heed_page **out,
 	        alloc ? alloc : heed_allocator_default();
 	struct builder b;
 	struct heed_buf utf8;
-	const char *hc, *used = "UTF-8";
-	size_t hc_len = 0, len = in->body_len;
+	const char *hc, *used = "UTF-8", *text = NULL;
+	size_t hc_len = 0, len = in->body_len, text_len = 0;
 	heed_status rc;
 
 	*out = NULL;
@@ -316,11 +316,11 @@ heed_status heed_extract_html(heed_page **out,
 	                                      : header(in, "Content-Type"),
 	                              "charset", &hc_len);
 	rc = heed__to_utf8(&utf8, in->body ? in->body : "", len, hc, hc_len,
-	                   &used);
+	                   &used, &text, &text_len);
 	if (rc == HEED_OK) {
 		b.rec.charset.value = used;
 		b.rec.charset.source = hc ? HEED_SOURCE_HTTP : HEED_SOURCE_HTML;
-		rc = heed__html_parse(&b, heed__buf_str(&utf8), utf8.len);
+		rc = heed__html_parse(&b, text, text_len);
 	}
 	heed__buf_free(&utf8);
 	heed__jsonld_apply(&b);
