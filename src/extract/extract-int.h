@@ -112,6 +112,9 @@ void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
 void heed__add_link(struct builder *b, const char *href, const char *rel,
                     bool nofollow, bool feed);
 char *heed__strdup_arena(struct builder *b, const char *s, size_t len);
+/* True when a normalised URL's path ends in a media file's extension
+ * (.jpg, .mp4, .m3u8, ...): following it would download media. */
+bool heed__url_looks_media(const char *url);
 heed_source heed__origin_source(enum origin o);
 
 /* values.c: value parsers. Each returns false when s is not valid. */

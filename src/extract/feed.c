@@ -99,7 +99,8 @@ static enum ns ns_of(const xmlChar *uri, const xmlChar *prefix)
 		    (!uri && prefix &&
 		     strcmp((const char *)prefix, map[i].prefix) == 0))
 			return map[i].ns;
-	return uri && prefix ? NS_OTHER : NS_PLAIN;
+	/* An unknown prefix (image:loc) is never a sitemap or feed field. */
+	return prefix ? NS_OTHER : NS_PLAIN;
 }
 
 /* The value of attribute name from SAX2's (localname, prefix, URI, value,
@@ -282,7 +283,7 @@ static void finish_entry(struct parse *p)
 	p->e.url = resolve(p, p->raw_url);
 	if (!p->e.url)
 		p->e.url = resolve(p, p->guid);
-	if (!p->e.url) {
+	if (!p->e.url || heed__url_looks_media(p->e.url)) {
 		p->f->skipped++;
 		return;
 	}

@@ -556,18 +556,20 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 	struct html *h = ctx;
 	enum tag tag = tag_of((const char *)name);
 	const char *props = attr(atts, "itemprop");
-	bool scope = attr(atts, "itemscope") != NULL && !h->foreign;
+	/* Past the tracked depth nothing opens, since nothing could close. */
+	bool tracked = h->depth < EXTRACT_MAX_DEPTH;
+	bool scope = tracked && attr(atts, "itemscope") != NULL && !h->foreign;
 
 	if (props && !h->foreign)
 		on_itemprop(h, tag, atts, props, scope);
 	on_start_tag(h, tag, atts);
 	if (scope)
 		open_scope(h, atts);
-	if (tag == T_FOREIGN)
+	if (tag == T_FOREIGN && tracked)
 		h->foreign++;
-	if (tag == T_MEDIA)
+	if (tag == T_MEDIA && tracked)
 		h->media++;
-	if (h->depth < EXTRACT_MAX_DEPTH)
+	if (tracked)
 		h->stack[h->depth] = (struct el){(unsigned char)tag, scope};
 	h->depth++;
 }

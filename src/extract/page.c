@@ -108,7 +108,7 @@ static const char *const media_ext[] = {
 /* True when the URL's path ends in a media file's extension: following
  * such a link would download media, which heed never does. url is
  * normalised, so its path starts at the first '/' after "://". */
-static bool looks_media(const char *url)
+bool heed__url_looks_media(const char *url)
 {
 	const char *t = strchr(strstr(url, "://") + 3, '/');
 	size_t n = strcspn(t, "?");
@@ -143,7 +143,7 @@ static const char *resolve(struct builder *b, const heed_url *base,
 		return NULL;
 	}
 	if (media)
-		*media = looks_media(url);
+		*media = heed__url_looks_media(url);
 	return heed__strdup_arena(b, url, len);
 }
 

@@ -263,6 +263,12 @@ static const struct page_case cases[] = {
          "<meta name=dc.title content=\"DC title\">"
          "<meta name=dcterms.abstract content=\"DC abstract\">",
          0, NULL, "title=meta:DC title\ndescription=meta:DC abstract\n"},
+        {"tags: video:tag, keywords split on ';', case-folded duplicates", NULL,
+         "<meta property=video:tag content=\"Jazz\">"
+         "<meta name=keywords content=\"jazz; Live Music ;;  Ελλάδα\">"
+         "<div itemscope><meta itemprop=keywords content=\"LIVE MUSIC\">"
+         "</div>",
+         0, NULL, "tags=jazz:og|live music:meta|ελλάδα:meta\n"},
         {"legacy interactionCount UserPlays", NULL,
          "<script type=application/ld+json>{\"@type\":\"VideoObject\","
          "\"interactionCount\":\"UserPlays:4321\"}</script>",

@@ -91,6 +91,15 @@ static const struct feed_case cases[] = {
          "<video:title>T</video:title><video:view_count>7</video:view_count>"
          "</video:video></url></urlset>",
          HEED_OK, "sitemap||skipped=0\nhttps://a.example/v|T|||7|-1|||||\n"},
+        {"media links and unknown prefixes skipped", NULL,
+         "<rss><channel><item><link>https://a.example/ep1.mp3</link></item>"
+         "<item><link>https://a.example/ep2</link></item></channel></rss>",
+         HEED_OK, "rss2||skipped=1\nhttps://a.example/ep2||||-1|-1|||||\n"},
+        {"image:loc with an undeclared prefix is not the loc", NULL,
+         "<urlset><url><image:image><image:loc>https://a.example/i.jpg"
+         "</image:loc></image:image><loc>https://a.example/p</loc></url>"
+         "</urlset>",
+         HEED_OK, "sitemap||skipped=0\nhttps://a.example/p||||-1|-1|||||\n"},
         {"entity bomb is not expanded", NULL,
          "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a "
          "\"aaaaaaaaaaaaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">"
