@@ -14,8 +14,8 @@
  *   process locale, and fails with CURLUE_OUT_OF_MEMORY in the "C" locale
  *   that a library cannot change, so hosts go through idn2_lookup_u8();
  * - case and default ports (RFC 3986 6.2.2.1 and 6.2.3).
- * Percent-encoding is normalised by one function, pct_normalize(), so that
- * a shared implementation can replace it in one place.
+ * Percent-encoding goes through the shared normaliser of src/common/pct.c
+ * (pct_normalize() below), which robots.txt matching uses too.
  */
 #include <curl/curl.h>
 #include <idn2.h>
@@ -44,64 +44,29 @@ static bool is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
-static int hex_value(unsigned char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	c = (unsigned char)heed__ascii_lower((char)c);
-	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
-static bool is_unreserved(unsigned char c)
-{
-	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' ||
-	       c == '~';
-}
-
-/* Bytes that may not appear raw in a path or query (RFC 3986 3.3, 3.4),
- * '%' aside, which pct_normalize() handles. */
-static bool must_encode(unsigned char c)
-{
-	return c <= 0x20 || c >= 0x7f || strchr("\"<>\\^`{|}[]", c) != NULL;
-}
-
 /*
  * Appends len bytes of path-and-query s to out with percent-encoding
- * normalised (RFC 3986 6.2.2.1 and 6.2.2.2): "%7e" becomes "~", "%2f" stays
- * encoded as "%2F", a '%' not followed by two hex digits becomes "%25", and
- * bytes not allowed raw are encoded. The one place to swap in a shared
- * percent-encoding normaliser.
+ * normalised by the shared normaliser (src/common/pct.c, RFC 3986 6.2.2.1
+ * and 6.2.2.2): "%7e" becomes "~", "%2f" stays encoded as "%2F", a '%' not
+ * followed by two hex digits becomes "%25", and bytes not allowed raw are
+ * encoded. The robots.txt matcher uses the same function, so a URL and a
+ * rule spell the same path the same way.
  */
 static heed_status pct_normalize(struct heed_buf *out, const char *s,
                                  size_t len)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	heed_status rc = HEED_OK;
+	char small[1024], *tmp;
+	size_t n = heed__pct_normalize(small, sizeof(small), s, len, 0);
+	heed_status rc;
 
-	for (size_t i = 0; i < len && rc == HEED_OK; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '%' && i + 2 < len &&
-		    hex_value((unsigned char)s[i + 1]) >= 0 &&
-		    hex_value((unsigned char)s[i + 2]) >= 0) {
-			unsigned char d =
-			        (unsigned char)(hex_value((unsigned char)
-			                                          s[i + 1]) *
-			                                16 +
-			                        hex_value((unsigned char)
-			                                          s[i + 2]));
-			if (is_unreserved(d))
-				rc = heed__buf_addc(out, (char)d);
-			else
-				rc = heed__buf_addf(out, "%%%c%c", hex[d >> 4],
-				                    hex[d & 15]);
-			i += 2;
-		} else if (c == '%' || must_encode(c)) {
-			rc = heed__buf_addf(out, "%%%c%c", hex[c >> 4],
-			                    hex[c & 15]);
-		} else {
-			rc = heed__buf_addc(out, (char)c);
-		}
-	}
+	if (n < sizeof(small))
+		return heed__buf_add(out, small, n);
+	tmp = heed__malloc(out->alloc, n + 1);
+	if (!tmp)
+		return HEED_ENOMEM;
+	heed__pct_normalize(tmp, n + 1, s, len, 0);
+	rc = heed__buf_add(out, tmp, n);
+	heed__free(out->alloc, tmp);
 	return rc;
 }
 
