@@ -75,7 +75,7 @@ struct builder {
 	struct heed_field *tags;
 	size_t tag_count;
 	const char *agent;
-	struct heed_robots_directives robots;
+	struct heed_extract_robots robots;
 	heed_url *page_url;    /* the response URL */
 	const char *base_href; /* first <base href>, raw, in the arena */
 	const char *canonical_raw;
@@ -157,7 +157,7 @@ void heed__jsonld_add(struct builder *b, const char *s, size_t len);
 void heed__jsonld_apply(struct builder *b);
 
 /* robots_meta.c: applies a <meta name=robots> content. */
-void heed__robots_meta(struct heed_robots_directives *d, const char *s,
+void heed__robots_meta(struct heed_extract_robots *d, const char *s,
                        size_t len);
 
 /* tag case folding for tags (ASCII, Latin-1, Greek, Cyrillic). */

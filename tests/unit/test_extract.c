@@ -23,7 +23,7 @@ static void line(struct heed_buf *b, const char *key,
 }
 
 static void render_robots(struct heed_buf *b,
-                          const struct heed_robots_directives *d)
+                          const struct heed_extract_robots *d)
 {
 	heed__buf_addf(b, "robots=%s%s%s%s%s", d->noindex ? "noindex " : "",
 	               d->nofollow ? "nofollow " : "",
@@ -635,8 +635,8 @@ static void test_extract_robots_header(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(hdrs); i++) {
-		struct heed_robots_directives d;
-		heed_robots_directives_init(&d);
+		struct heed_extract_robots d;
+		heed_extract_robots_init(&d);
 		heed_extract_robots_header(&d, hdrs[i].value,
 		                           strlen(hdrs[i].value), "heed");
 		if (d.noindex != hdrs[i].noindex ||
