@@ -146,6 +146,8 @@ const char *heed__content_type_param(const char *ct, const char *param,
 heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
                           const char *header_charset, size_t hc_len,
                           const char **used, const char **res, size_t *res_len);
+/* True when heed knows the charset label (so a header's label decides). */
+bool heed__charset_known(const char *label, size_t len);
 /* Replaces invalid UTF-8, NUL and C0 controls (but tab, LF, FF, CR). */
 heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s,
                                 size_t len);

@@ -361,7 +361,10 @@ heed_status heed_extract_html(heed_page **out,
 	                   &used, &text, &text_len);
 	if (rc == HEED_OK) {
 		b.rec.charset.value = used;
-		b.rec.charset.source = hc ? HEED_SOURCE_HTTP : HEED_SOURCE_HTML;
+		/* An unknown label in the header decided nothing. */
+		b.rec.charset.source = hc && heed__charset_known(hc, hc_len)
+		                               ? HEED_SOURCE_HTTP
+		                               : HEED_SOURCE_HTML;
 		rc = heed__html_parse(&b, text, text_len);
 	}
 	heed__buf_free(&utf8);

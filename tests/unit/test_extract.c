@@ -393,6 +393,10 @@ static const struct page_case cases[] = {
          "<meta charset=iso-8859-1><title>\xC3\xA9t\xC3\xA9</title>", 0,
          "Content-Type: text/html; charset=UTF-8",
          "title=title:\xC3\xA9t\xC3\xA9\ncharset=http:UTF-8\n"},
+        {"unknown header charset: the page's meta decides", NULL,
+         "<meta charset=windows-1252><title>\x80</title>", 0,
+         "Content-Type: text/html; charset=x-unknown",
+         "title=title:\xE2\x82\xAC\ncharset=html:WINDOWS-1252\n"},
         {"windows-1252 from http-equiv", NULL,
          "<meta http-equiv=Content-Type content=\"text/html; "
          "charset=windows-1252\"><title>\x93quoted\x94 \x80</title>",
