@@ -59,6 +59,7 @@ int heed_cmd_dns(int argc, char **argv);
 int heed_cmd_page(int argc, char **argv);
 int heed_cmd_verify(int argc, char **argv);
 int heed_cmd_version(int argc, char **argv);
+int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
 int heed_cmd_site(int argc, char **argv);
 

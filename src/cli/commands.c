@@ -76,6 +76,19 @@
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
 
+#define EXTRACT_HELP                                                          \
+	"Usage: heed extract --url URL [--content-type TYPE]\n"               \
+	"                    [--header 'Name: value']... [--agent TOKEN]\n"   \
+	"                    [--html | --feed] FILE\n"                        \
+	"Print, as JSON, the metadata record, links and robots directives\n"  \
+	"heed would take from a page, or the entries of a feed or sitemap.\n" \
+	"FILE is the response body (- for standard input); nothing is\n"      \
+	"fetched. URL is the page's address (links resolve against it).\n"    \
+	"The charset in the Content-Type wins over the page's own.\n"         \
+	"  --agent TOKEN  apply <meta name=TOKEN> and TOKEN: X-Robots-Tag\n"  \
+	"  --html, --feed force the kind (default: Content-Type, then "       \
+	"sniff)\n"
+
 #define ROBOTS_HELP                                                            \
 	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \
 	"       heed robots lint [--json] FILE\n"                              \
@@ -104,6 +117,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          heed_cmd_robots},
         {"site", "qualify sites (robots.txt lifecycle), report, reset",
          SITE_HELP, heed_cmd_site},
+        {"extract", "show the metadata heed takes from a page or feed",
+         EXTRACT_HELP, heed_cmd_extract},
         {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,
          heed_cmd_verify},
         {"page", "write the operator's crawler page", PAGE_HELP, heed_cmd_page},
