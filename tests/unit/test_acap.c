@@ -1,0 +1,5 @@
+#include "heed_test.h"
+int main(void)
+{
+	return 0;
+}
