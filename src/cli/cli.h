@@ -55,5 +55,6 @@ heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
 
 /* The subcommands; each lives in its own cmd_<name>.c. */
 int heed_cmd_version(int argc, char **argv);
+int heed_cmd_robots(int argc, char **argv);
 
 #endif /* HEED_CLI_H */
