@@ -123,33 +123,21 @@ struct acap_sub {
 	size_t first_purpose, npurposes; /* into names */
 };
 
-/* Conventional records (RFC 9309 groups), see conventional.c. */
-struct acap_conv_rule {
-	bool allow;
-	const char *pattern;
-	unsigned line;
-};
-
-struct acap_conv_group {
-	size_t first_agent, nagents; /* into conv_agents */
-	size_t first_rule, nrules;   /* into conv_rules */
-};
-
 struct heed_acap {
 	struct heed_arena arena;
 	const struct heed_allocator *alloc;
 	struct acap_vec diags; /* struct heed_acap_diag */
 	size_t diags_dropped;
-	struct acap_vec qdefs;       /* struct acap_qdef */
-	struct acap_vec cdefs;       /* struct acap_cdef */
-	struct acap_vec rsets;       /* struct acap_rset */
-	struct acap_vec records;     /* struct acap_record */
-	struct acap_vec subs;        /* struct acap_sub */
-	struct acap_vec fields;      /* struct acap_field */
-	struct acap_vec names;       /* const char *: crawlers and purposes */
-	struct acap_vec conv_groups; /* struct acap_conv_group */
-	struct acap_vec conv_rules;  /* struct acap_conv_rule */
-	struct acap_vec conv_agents; /* const char * */
+	struct acap_vec qdefs;        /* struct acap_qdef */
+	struct acap_vec cdefs;        /* struct acap_cdef */
+	struct acap_vec rsets;        /* struct acap_rset */
+	struct acap_vec records;      /* struct acap_record */
+	struct acap_vec subs;         /* struct acap_sub */
+	struct acap_vec fields;       /* struct acap_field */
+	struct acap_vec names;        /* const char *: crawlers and purposes */
+	heed_robots *robots;          /* the conventional records */
+	struct acap_vec conv_ignored; /* unsigned: their lines inside ACAP
+	                                 records, in order (2.10.2) */
 	bool any_acap;
 	bool ignore_conventional;
 	bool version_declared;
@@ -202,29 +190,32 @@ enum acap_scope heed__acap_scope(const char *a, const char *b);
 bool heed__acap_record_for(const struct heed_acap *r, size_t i,
                            const char *crawler, bool *named);
 
-/* Conventional records: the lines of the file one by one, with whether the
- * line lies inside an ACAP record (2.10.2: then it is ignored). */
-struct acap_conv_state {
-	long group;     /* current group, -1 before the first User-agent */
-	bool in_agents; /* the last field was a User-agent line */
+/*
+ * Conventional records (conventional.c): parsed by the robots module from
+ * the same bytes; the ACAP parser notes the lines of Allow and Disallow
+ * fields inside ACAP records, which 2.10.2 ignores.
+ */
+heed_status heed__acap_conv_parse(struct heed_acap *r, const char *data,
+                                  size_t len);
+heed_status heed__acap_conv_ignore_line(struct heed_acap *r, unsigned line);
+
+/* The conventional rules that apply to one crawler, for one decision. */
+struct acap_conv {
+	heed_robots_agent *agent;
+	const struct heed_robots_rule **rules; /* minus the ignored lines */
+	bool *skip;                            /* overridden by ACAP (2.10.2) */
+	size_t n;
+	bool named; /* a group names the crawler (else "*" groups apply) */
 };
-heed_status heed__acap_conv_line(struct heed_acap *r, struct acap_conv_state *s,
-                                 const struct heed_robots_line *line,
-                                 bool in_acap_record);
-/* Whether the conventional agent line value names crawler (RFC 9309 2.2.1:
- * the product token, case-insensitively; "*" for any). */
-bool heed__acap_agent_matches(const char *agent, const char *crawler);
 
-/* The conventional rules for crawler: the groups naming it, else the "*"
- * groups. Fills idx with indexes into conv_rules (capacity for all rules)
- * and returns how many; *named says which kind of group applied. */
-size_t heed__acap_conv_rules_for(const struct heed_acap *r, const char *crawler,
-                                 size_t *idx, bool *named);
-
-/* RFC 9309 2.2.2 over the selected rules, minus those skip[] marks: the
- * longest match wins, allow on a tie. Returns the deciding rule index into
- * idx or -1 when none matches. */
-long heed__acap_conv_decide(const struct heed_acap *r, const size_t *idx,
-                            const bool *skip, size_t n, const char *path);
+heed_status heed__acap_conv_open(const struct heed_acap *r, const char *crawler,
+                                 struct acap_conv *out);
+void heed__acap_conv_close(const struct heed_acap *r, struct acap_conv *c);
+/* Whether rule i matches a normalised path (heed_robots_normalize). */
+bool heed__acap_conv_matches(const struct acap_conv *c, size_t i,
+                             const char *path);
+/* RFC 9309 2.2.2 over the rules not skipped: the index of the deciding
+ * rule, or -1 when none matches. */
+long heed__acap_conv_decide(const struct acap_conv *c, const char *path);
 
 #endif /* HEED_ACAP_INT_H */

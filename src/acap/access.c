@@ -20,9 +20,8 @@ void heed_acap_free(heed_acap *r)
 	heed__acap_vec_free(a, &r->subs);
 	heed__acap_vec_free(a, &r->fields);
 	heed__acap_vec_free(a, &r->names);
-	heed__acap_vec_free(a, &r->conv_groups);
-	heed__acap_vec_free(a, &r->conv_rules);
-	heed__acap_vec_free(a, &r->conv_agents);
+	heed__acap_vec_free(a, &r->conv_ignored);
+	heed_robots_free(r->robots);
 	heed__arena_free(&r->arena);
 	heed__free(a, r);
 }
@@ -84,6 +83,23 @@ size_t heed_acap_record_count(const heed_acap *r)
 	return r ? r->records.n : 0;
 }
 
+static bool token_char(char c)
+{
+	c = heed__ascii_lower(c);
+	return (c >= 'a' && c <= 'z') || c == '_' || c == '-';
+}
+
+/* Whether crawler's product token (RFC 9309 2.2.1: "heed" of "heed/0.1") is
+ * name, case-insensitively. */
+static bool token_is(const char *name, const char *crawler)
+{
+	size_t c = 0;
+
+	while (crawler[c] && token_char(crawler[c]))
+		c++;
+	return c > 0 && heed__ascii_ieq(crawler, c, name);
+}
+
 /* Whether a record's crawler name addresses crawler (2.3.1: names are not
  * case-sensitive; a name may be the product token of a longer string). */
 bool heed__acap_record_for(const struct heed_acap *r, size_t i,
@@ -98,7 +114,7 @@ bool heed__acap_record_for(const struct heed_acap *r, size_t i,
 		                                rec->first_crawler + k);
 		if (strcmp(name, "*") != 0 &&
 		    (heed__ascii_ieq(name, strlen(name), crawler) ||
-		     heed__acap_agent_matches(name, crawler)))
+		     token_is(name, crawler)))
 			*named = true;
 	}
 	return *named || rec->any;

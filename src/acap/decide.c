@@ -599,29 +599,29 @@ static heed_status acap_decide(struct ctx *c, bool *decided, bool *allow)
  * rule and the opposite verdict (2.10.2). A "*" ACAP record does not
  * override a conventional group that names the crawler. */
 static const struct cand *acap_twin(const struct ctx *c,
-                                    const struct acap_conv_rule *rule,
+                                    const struct heed_robots_rule *rule,
                                     bool named_group)
 {
 	const struct cand *k = c->cands.items;
+	bool allow = rule->kind == HEED_ROBOTS_ALLOW;
 
 	for (size_t i = 0; i < c->cands.n; i++) {
 		const struct acap_field *f = k[i].f;
 		bool same = false;
 
-		if (k[i].usage != HEED_ACAP_CRAWL ||
-		    k[i].allow == rule->allow ||
+		if (k[i].usage != HEED_ACAP_CRAWL || k[i].allow == allow ||
 		    (named_group && k[i].layer >= L_ANY_SUB))
 			continue;
 		if (f->rset < 0) {
-			same = heed__ascii_ieq(f->pattern, strlen(f->pattern),
-			                       rule->pattern);
+			same = heed__ascii_ieq(rule->pattern, rule->pattern_len,
+			                       f->pattern);
 		} else {
 			const struct acap_rset *s = ACAP_VEC_AT(
 			        &c->r->rsets, struct acap_rset, f->rset);
 			for (size_t p = 0; p < s->n && !same; p++)
-				same = heed__ascii_ieq(s->patterns[p],
-				                       strlen(s->patterns[p]),
-				                       rule->pattern);
+				same = heed__ascii_ieq(rule->pattern,
+				                       rule->pattern_len,
+				                       s->patterns[p]);
 		}
 		if (same)
 			return &k[i];
@@ -629,62 +629,61 @@ static const struct cand *acap_twin(const struct ctx *c,
 	return NULL;
 }
 
-/* Step 6: conventional records for crawl (2.10.2: "a Disallow: field in
- * conventional REP terms" means do not crawl). */
-static heed_status conventional(struct ctx *c, bool *decided, bool *allow)
+static heed_status conventional_overrides(struct ctx *c, struct acap_conv *cv)
 {
-	const struct heed_acap *r = c->r;
-	size_t *idx = NULL, n;
-	bool *skip = NULL, named;
-	long best;
-	heed_status rc = HEED_ENOMEM;
+	heed_status rc = HEED_OK;
 
-	*decided = false;
-	if (c->usage != HEED_ACAP_CRAWL || r->ignore_conventional ||
-	    r->conv_rules.n == 0)
-		return HEED_OK;
-	idx = heed__calloc(c->d->alloc, r->conv_rules.n, sizeof(*idx));
-	skip = heed__calloc(c->d->alloc, r->conv_rules.n, sizeof(*skip));
-	if (!idx || !skip)
-		goto out;
-	rc = HEED_OK;
-	n = heed__acap_conv_rules_for(r, c->crawler, idx, &named);
-	for (size_t k = 0; rc == HEED_OK && k < n; k++) {
-		const struct acap_conv_rule *rule = ACAP_VEC_AT(
-		        &r->conv_rules, struct acap_conv_rule, idx[k]);
+	for (size_t i = 0; rc == HEED_OK && i < cv->n; i++) {
+		const struct heed_robots_rule *rule = cv->rules[i];
 		const struct cand *twin;
 
-		if (!heed__acap_match(rule->pattern, c->path, false))
+		if (!heed__acap_conv_matches(cv, i, c->path))
 			continue;
-		twin = acap_twin(c, rule, named);
-		skip[k] = twin != NULL;
+		twin = acap_twin(c, rule, cv->named);
+		cv->skip[i] = twin != NULL;
 		if (twin)
 			rc = step(c, rule->line, HEED_ACAP_R_CONVENTIONAL_OFF,
 			          "Conventional '%s: %s' is ignored: line %u "
 			          "says "
 			          "the opposite for the same pattern (2.10.2).",
-			          rule->allow ? "Allow" : "Disallow",
-			          rule->pattern, twin->f->pub.line);
+			          heed_robots_rule_kind_name(rule->kind),
+			          rule->value, twin->f->pub.line);
 	}
-	best = rc == HEED_OK ? heed__acap_conv_decide(r, idx, skip, n, c->path)
-	                     : -1;
+	return rc;
+}
+
+/* Step 6: conventional records for crawl (2.10.2: "a Disallow: field in
+ * conventional REP terms" means do not crawl). */
+static heed_status conventional(struct ctx *c, bool *decided, bool *allow)
+{
+	const struct heed_acap *r = c->r;
+	const struct heed_robots_rule *rule;
+	struct acap_conv cv;
+	long best;
+	heed_status rc;
+
+	*decided = false;
+	if (c->usage != HEED_ACAP_CRAWL || r->ignore_conventional)
+		return HEED_OK;
+	rc = heed__acap_conv_open(r, c->crawler, &cv);
+	if (rc == HEED_OK)
+		rc = conventional_overrides(c, &cv);
+	best = rc == HEED_OK ? heed__acap_conv_decide(&cv, c->path) : -1;
 	if (best >= 0) {
-		const struct acap_conv_rule *rule = ACAP_VEC_AT(
-		        &r->conv_rules, struct acap_conv_rule, idx[best]);
+		rule = cv.rules[best];
 		*decided = true;
-		*allow = rule->allow;
+		*allow = rule->kind == HEED_ROBOTS_ALLOW;
 		rc = step(c, rule->line, HEED_ACAP_R_CONVENTIONAL,
 		          "Conventional '%s: %s' in the User-agent group %s "
 		          "%s crawling (RFC 9309; ACAP 2.10).",
-		          rule->allow ? "Allow" : "Disallow", rule->pattern,
-		          named ? "naming this crawler" : "for any crawler (*)",
-		          rule->allow ? "permits" : "prohibits");
-		if (!rule->allow)
+		          heed_robots_rule_kind_name(rule->kind), rule->value,
+		          cv.named ? "naming this crawler"
+		                   : "for any crawler (*)",
+		          *allow ? "permits" : "prohibits");
+		if (!*allow)
 			c->d->pub.line = rule->line;
 	}
-out:
-	heed__free(c->d->alloc, idx);
-	heed__free(c->d->alloc, skip);
+	heed__acap_conv_close(r, &cv);
 	return rc;
 }
 
@@ -779,6 +778,8 @@ heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
 {
 	struct ctx c = {0};
 	struct decision_impl *d;
+	char *norm;
+	size_t size;
 	heed_status rc;
 
 	if (!out)
@@ -799,7 +800,16 @@ heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
 	c.purposes = purposes;
 	c.npurposes = purpose_count;
 	c.usage = usage;
-	c.path = path;
+	/* Both sides of every match are percent-normalised (RFC 9309 2.2.2),
+	 * as the robots module does; ACAP patterns were at parse time. */
+	size = heed_robots_normalize(NULL, 0, path, strlen(path)) + 1;
+	norm = heed__arena_alloc(&d->arena, size);
+	if (!norm) {
+		heed_acap_decision_free(&d->pub);
+		return HEED_ENOMEM;
+	}
+	heed_robots_normalize(norm, size, path, strlen(path));
+	c.path = norm;
 	c.now = now;
 	c.d = d;
 	if (history)

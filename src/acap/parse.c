@@ -15,13 +15,13 @@
 
 struct parser {
 	struct heed_acap *r;
-	struct acap_conv_state conv;
 	long record;      /* current ACAP record, -1 outside one */
 	bool record_body; /* it has a field after its crawler lines */
 	long sub;         /* current sub-record, -1 for the record level */
 	bool sub_fields;  /* it has a permission or prohibition */
 	bool seen_acap;   /* an ACAP field other than the version */
 	bool seen_definition, seen_record;
+	bool seen_conventional;  /* a field that is not ACAP */
 	struct acap_vec scratch; /* const char * while a line is read */
 };
 
@@ -86,7 +86,7 @@ static heed_status on_comment(struct parser *p,
 	p->r->comment_version = dup(p, v, vlen);
 	if (!p->r->comment_version)
 		return HEED_ENOMEM;
-	if (p->seen_acap || p->r->conv_groups.n > 0)
+	if (p->seen_acap || p->seen_conventional)
 		return heed__acap_diag(p->r, ln->number, HEED_ACAP_NOTE,
 		                       "the ##ACAP comment is recommended to "
 		                       "come before any other record (2.10.3)");
@@ -363,6 +363,7 @@ static heed_status path_pattern(struct parser *p, unsigned line, const char *s,
 {
 	bool slash = n > 0 && s[0] != '/' && s[0] != '*';
 	char *copy;
+	size_t size;
 
 	*out = NULL;
 	if (n == 0)
@@ -382,12 +383,14 @@ static heed_status path_pattern(struct parser *p, unsigned line, const char *s,
 	                             "reads it as '/%.*s'",
 	                             (int)n, s, (int)n, s))
 		return HEED_ENOMEM;
-	copy = heed__arena_alloc(&p->r->arena, n + 2);
+	/* Percent-encoding as the path will be (RFC 9309 2.2.2), so that
+	 * "%7e" and "~" compare equal; '*' and '$' are reserved and stay. */
+	size = heed__pct_normalize(NULL, 0, s, n, 0) + 2;
+	copy = heed__arena_alloc(&p->r->arena, size);
 	if (!copy)
 		return HEED_ENOMEM;
 	copy[0] = '/';
-	memcpy(copy + slash, s, n);
-	copy[n + slash] = '\0';
+	heed__pct_normalize(copy + slash, size - slash, s, n, 0);
 	*out = copy;
 	return HEED_OK;
 }
@@ -850,25 +853,29 @@ static heed_status on_acap_field(struct parser *p,
 	                       (int)len, n);
 }
 
-/* A line that is not an ACAP field: conventional records (2.10). */
+/* A line that is not an ACAP field: conventional records (2.10). A
+ * User-agent line ends an ACAP record: the conventional record it starts is
+ * then read as one, the more restrictive reading of a file that mixes them.
+ */
 static heed_status on_conventional(struct parser *p,
                                    const struct heed_robots_line *ln)
 {
-	bool in_acap = p->record >= 0;
-
-	if (in_acap && heed__ascii_ieq(ln->name, ln->name_len, "user-agent")) {
+	p->seen_conventional = true;
+	if (p->record < 0)
+		return HEED_OK;
+	if (heed__ascii_ieq(ln->name, ln->name_len, "user-agent")) {
 		p->record = -1;
 		p->sub = -1;
-		in_acap = false;
-	} else if (in_acap &&
-	           (heed__ascii_ieq(ln->name, ln->name_len, "allow") ||
-	            heed__ascii_ieq(ln->name, ln->name_len, "disallow")) &&
-	           heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
-	                           "conventional fields inside an ACAP record "
-	                           "are ignored (2.10.2)")) {
-		return HEED_ENOMEM;
+		return HEED_OK;
 	}
-	return heed__acap_conv_line(p->r, &p->conv, ln, in_acap);
+	if (!heed__ascii_ieq(ln->name, ln->name_len, "allow") &&
+	    !heed__ascii_ieq(ln->name, ln->name_len, "disallow"))
+		return HEED_OK;
+	if (heed__acap_conv_ignore_line(p->r, ln->number))
+		return HEED_ENOMEM;
+	return heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
+	                       "conventional fields inside an ACAP record are "
+	                       "ignored (2.10.2)");
 }
 
 static heed_status on_line(struct parser *p, const struct heed_robots_line *ln)
@@ -885,8 +892,6 @@ static heed_status on_line(struct parser *p, const struct heed_robots_line *ln)
 		return HEED_OK;
 	if (ihas_prefix(ln->name, ln->name_len, "ACAP-", &rest, &rlen)) {
 		p->r->any_acap = true;
-		/* An ACAP field ends a run of User-agent lines. */
-		p->conv.in_agents = false;
 		return on_acap_field(p, ln, rest, rlen);
 	}
 	return on_conventional(p, ln);
@@ -982,7 +987,7 @@ static heed_status finish(struct parser *p, size_t skipped)
 heed_status heed_acap_parse(heed_acap **out, const struct heed_allocator *alloc,
                             const char *data, size_t len)
 {
-	struct parser p = {.record = -1, .sub = -1, .conv = {.group = -1}};
+	struct parser p = {.record = -1, .sub = -1};
 	struct heed_robots_lexer lx;
 	struct heed_robots_line ln;
 	struct heed_acap *r;
@@ -1006,6 +1011,8 @@ heed_status heed_acap_parse(heed_acap **out, const struct heed_allocator *alloc,
 		rc = on_line(&p, &ln);
 	if (rc == HEED_OK)
 		rc = finish(&p, len - n);
+	if (rc == HEED_OK)
+		rc = heed__acap_conv_parse(r, data, len);
 	heed__acap_vec_free(alloc, &p.scratch);
 	if (rc != HEED_OK) {
 		heed_acap_free(r);

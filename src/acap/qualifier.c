@@ -139,7 +139,8 @@ static enum tl_kind time_limit_kind(const char *v, int64_t *date,
 {
 	const char *rest;
 
-	if (ieq(v, "until-recrawled"))
+	/* 2.4.1.2's own example spells it "until-recrawl". */
+	if (ieq(v, "until-recrawled") || ieq(v, "until-recrawl"))
 		return TL_RECRAWLED;
 	if (ieq(v, "plus-terms"))
 		return TL_PLUS;
