@@ -528,7 +528,19 @@ static heed_status on_reference(struct parser *p,
 		return HEED_ENOMEM;
 	rec->reference = dup(p, ln->value, ln->value_len);
 	rec->reference_line = ln->number;
-	return rec->reference ? HEED_OK : HEED_ENOMEM;
+	if (!rec->reference)
+		return HEED_ENOMEM;
+	/* 2.3.2: "a permission reference definition field may not refer to a
+	 * resource that itself contains a permission reference definition
+	 * field"; this very file does. */
+	if (ln->value_len >= 11 &&
+	    heed__ascii_ieq(ln->value + ln->value_len - 11, 11, "/robots.txt"))
+		return heed__acap_diag(
+		        p->r, ln->number, HEED_ACAP_ERROR,
+		        "the permissions reference points back to "
+		        "robots.txt, which holds a reference "
+		        "itself: a circular reference (2.3.2)");
+	return HEED_OK;
 }
 
 /* ACAP-usage-purpose: pattern (2.3.3). The value is read before comment
@@ -878,10 +890,42 @@ static heed_status on_conventional(struct parser *p,
 	                       "ignored (2.10.2)");
 }
 
-static heed_status on_line(struct parser *p, const struct heed_robots_line *ln)
+/*
+ * "ACAP-allow-index /articles/ must-use-resource=the-acap:extract:..."
+ * (2.5.3.2 prints it without its colon): the lexer splits at the first
+ * colon, inside the value. A field name never holds white space, so such a
+ * line is re-split after its first word, as a line without a colon.
+ */
+static void resplit(const struct heed_robots_line *ln,
+                    struct heed_robots_line *out)
 {
+	size_t n = 0;
+	const char *end = ln->value + ln->value_len;
+	const char *raw_end = ln->raw_value + ln->raw_value_len;
+
+	*out = *ln;
+	while (n < ln->name_len && !heed__ascii_space(ln->name[n]))
+		n++;
+	if (n == ln->name_len)
+		return;
+	out->kind = HEED_ROBOTS_LINE_NO_COLON;
+	out->name_len = n;
+	out->value = ln->name + n;
+	while (out->value < end && heed__ascii_space(*out->value))
+		out->value++;
+	out->value_len = (size_t)(end - out->value);
+	out->raw_value = out->value;
+	out->raw_value_len = (size_t)(raw_end - out->value);
+}
+
+static heed_status on_line(struct parser *p, const struct heed_robots_line *in)
+{
+	struct heed_robots_line split;
+	const struct heed_robots_line *ln = &split;
 	const char *rest;
 	size_t rlen;
+
+	resplit(in, &split);
 
 	if (ln->kind == HEED_ROBOTS_LINE_COMMENT ||
 	    (ln->kind == HEED_ROBOTS_LINE_FIELD && ln->comment))

@@ -11,6 +11,8 @@
 #include "heed/acap.h"
 #include "heed/robots.h"
 
+#include "acap/acap-int.h"
+
 #define DAY 86400
 /* 2009-09-25 00:00:00 UTC, the day ACAP 1.1 was published. */
 #define T0 1253836800
@@ -279,10 +281,580 @@ static void test_spec_examples(void **state)
 	run_cases(spec_cases, HEED_ARRAY_SIZE(spec_cases));
 }
 
+/* 2.4.6, the method itself, on pairs of patterns. */
+static void test_scope(void **state)
+{
+	static const struct {
+		const char *a, *b;
+		enum acap_scope want;
+	} cases[] = {
+	        {"/a/b", "/a", ACAP_SCOPE_NARROWER}, /* the other ran out */
+	        {"/a", "/a/b", ACAP_SCOPE_WIDER},
+	        {"/News/", "/news/", ACAP_SCOPE_SAME}, /* 2.9 case */
+	        {"/a$", "/a*", ACAP_SCOPE_WIDER},      /* $ against * */
+	        {"/a*", "/a$", ACAP_SCOPE_NARROWER},
+	        {"/a*", "/ab", ACAP_SCOPE_WIDER}, /* * against a character */
+	        {"/ab", "/a*", ACAP_SCOPE_NARROWER},
+	        {"/a$", "/ab", ACAP_SCOPE_WIDER}, /* $ against a character */
+	        {"/a$", "/a", ACAP_SCOPE_NARROWER},
+	        {"/special/*.htm", "/special/", ACAP_SCOPE_NARROWER},
+	        {"/*a", "/*b", ACAP_SCOPE_UNORDERED},
+	        {"/x", "/y", ACAP_SCOPE_UNORDERED},
+	        {"*.gif", "/", ACAP_SCOPE_WIDER},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++)
+		if (heed__acap_scope(cases[i].a, cases[i].b) != cases[i].want)
+			fail_msg("scope(%s, %s) = %d, want %d", cases[i].a,
+			         cases[i].b,
+			         heed__acap_scope(cases[i].a, cases[i].b),
+			         cases[i].want);
+}
+
+/* 2.9: * anywhere, $ only at the end, a prefix otherwise, no case. */
+static void test_match(void **state)
+{
+	static const struct {
+		const char *pattern, *path;
+		bool want;
+	} cases[] = {
+	        {"/news/", "/news/a", true},
+	        {"/news/", "/NEWS/a", true},
+	        {"/news/", "/new", false},
+	        {"/special/*.htm", "/special/a/b.htm", true},
+	        {"/special/*.htm", "/special/a.html", true}, /* a prefix */
+	        {"/special/*.htm$", "/special/a.html", false},
+	        {"/special/*.htm$", "/special/a.htm", true},
+	        {"*.gif", "/a/b.gif", true},
+	        {"/a$b", "/a$b", true}, /* $ inside is a character */
+	        {"/a$", "/a/", false},
+	        {"/*", "/", true},
+	        {"/a*b*c", "/axxbyyc", true},
+	        {"/a*b*c", "/axxbyy", false},
+	        {"", "/anything", true},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++)
+		if (heed__acap_match(cases[i].pattern, cases[i].path, true) !=
+		    cases[i].want)
+			fail_msg("match(%s, %s) != %d", cases[i].pattern,
+			         cases[i].path, cases[i].want);
+	assert_true(heed__acap_match_whole("news", "NEWS"));
+	assert_false(heed__acap_match_whole("news", "newsletter"));
+	assert_true(heed__acap_match_whole("http://news.search.*",
+	                                   "http://news.search.example/"));
+}
+
+#define REC "ACAP-crawler: *\n"
+
+static const struct dcase scope_cases[] = {
+        {"2.4.6: the narrower prohibition wins",
+         REC "ACAP-allow-crawl: /a/\nACAP-disallow-crawl: /a/b\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a/b/c", false, 3},
+        {"2.4.6: the narrower permission wins",
+         REC "ACAP-disallow-crawl: /a/\nACAP-allow-crawl: /a/b\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a/b/c", true, 3},
+        {"2.4.6: * loses to a character",
+         REC "ACAP-disallow-crawl: /a/*\nACAP-allow-crawl: /a/x\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a/x", true, 3},
+        {"2.4.6: $ loses to *",
+         REC "ACAP-allow-crawl: /a$\nACAP-disallow-crawl: /a*\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a", false, 3},
+        {"2.4.6: the same pattern both ways: prohibited",
+         REC "ACAP-allow-index: /a/\nACAP-disallow-index: /a/\n", NULL, NULL,
+         HEED_ACAP_INDEX, "/a/b", false, 3},
+        {"2.4.6: scopes that cannot be ordered: prohibited",
+         REC "ACAP-allow-index: /*a\nACAP-disallow-index: /*b\n", NULL, NULL,
+         HEED_ACAP_INDEX, "/ab", false, 3},
+        {"2.4.6: two permissions never conflict",
+         REC "ACAP-allow-index: /*a\nACAP-allow-index: /*b\n", NULL, NULL,
+         HEED_ACAP_INDEX, "/ab", true, 0},
+        {"2.9: patterns are case-insensitive",
+         REC "ACAP-disallow-crawl: /Private/\n", NULL, NULL, HEED_ACAP_CRAWL,
+         "/private/x", false, 2},
+        {"2.9: percent-encoding is normalised on both sides",
+         REC "ACAP-disallow-crawl: /%7euser/\n", NULL, NULL, HEED_ACAP_CRAWL,
+         "/~user/a", false, 2},
+        {"2.4.6: fields for other usages do not conflict",
+         REC "ACAP-allow-crawl: /a\nACAP-disallow-index: /a/b\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a/b", true, 2},
+        {"2.4.5: a set's narrowest pattern decides",
+         "ACAP-resource-set: s /a/ /a/b/\n" REC "ACAP-disallow-index: /a/b\n"
+         "ACAP-allow-index: the-acap:resource-set:s\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/a/b/c", true, 4},
+};
+
+static void test_conflict_resolution(void **state)
+{
+	(void)state;
+	run_cases(scope_cases, HEED_ARRAY_SIZE(scope_cases));
+}
+
+static const char records_txt[] = "ACAP-crawler: *\n"                    /* 1 */
+                                  "ACAP-disallow-crawl: /\n"             /* 2 */
+                                  "ACAP-allow-index: /\n"                /* 3 */
+                                  "ACAP-usage-purpose: news\n"           /* 4 */
+                                  "ACAP-disallow-index: /\n"             /* 5 */
+                                  "ACAP-usage-purpose: archive\n"        /* 6 */
+                                  "ACAP-usage-purpose: http://a.org/*\n" /* 7 */
+                                  "ACAP-disallow-preserve: /old/\n"      /* 8 */
+                                  "ACAP-crawler: heed\n"                 /* 9 */
+                                  "ACAP-crawler: other-bot\n"    /* 10 */
+                                  "ACAP-allow-crawl: /public/\n" /* 11 */
+                                  "ACAP-disallow-present: /\n";  /* 12 */
+
+static const struct dcase record_cases[] = {
+        {"2.2.1: a named record overrides *", records_txt, "heed", NULL,
+         HEED_ACAP_CRAWL, "/public/a", true, 11},
+        {"2.2.1: ... only for the resources it matches", records_txt, "heed",
+         NULL, HEED_ACAP_CRAWL, "/private/a", false, 2},
+        {"2.3.1: a record may name several crawlers", records_txt, "Other-Bot",
+         NULL, HEED_ACAP_CRAWL, "/public/a", true, 11},
+        {"2.3.1: a product token names the crawler", records_txt,
+         "heed/0.1 (+https://example.org/heed)", NULL, HEED_ACAP_CRAWL,
+         "/public/a", true, 11},
+        {"2.3.1: an unnamed crawler gets *", records_txt, "slurp", NULL,
+         HEED_ACAP_CRAWL, "/public/a", false, 2},
+        {"2.2.1: a sub-record overrides its record", records_txt, "slurp",
+         "news", HEED_ACAP_INDEX, "/a", false, 5},
+        {"2.2.1: ... for its purposes only", records_txt, "slurp", "sports",
+         HEED_ACAP_INDEX, "/a", true, 3},
+        {"2.2.1: ... not without a purpose", records_txt, "slurp", NULL,
+         HEED_ACAP_INDEX, "/a", true, 3},
+        {"2.3: a sub-record may have several purposes", records_txt, "slurp",
+         "ARCHIVE", HEED_ACAP_PRESERVE, "/old/x", false, 8},
+        {"2.3.3: purpose URI pattern", records_txt, "slurp",
+         "http://a.org/preservation", HEED_ACAP_PRESERVE, "/old/x", false, 8},
+        {"2.2.1: named record against a sub-record of *: prohibited",
+         "ACAP-crawler: *\nACAP-usage-purpose: news\n"
+         "ACAP-disallow-index: /\nACAP-crawler: heed\nACAP-allow-index: /\n",
+         "heed", "news", HEED_ACAP_INDEX, "/a", false, 3},
+        {"2.2.1: a named prohibition of present is not lifted by * snippets",
+         "ACAP-crawler: *\nACAP-allow-present-snippet: /\n"
+         "ACAP-crawler: heed\nACAP-disallow-present: /\n",
+         "heed", NULL, HEED_ACAP_PRESENT_SNIPPET, "/a", false, 4},
+        {"2.5: a specific permission beats the general prohibition",
+         REC "ACAP-disallow-present: /\nACAP-allow-present-link: /\n", NULL,
+         NULL, HEED_ACAP_PRESENT_LINK, "/a", true, 3},
+        {"2.5: a specific prohibition beats the general permission",
+         REC "ACAP-allow-present: /\nACAP-disallow-present-link: /\n", NULL,
+         NULL, HEED_ACAP_PRESENT_LINK, "/a", false, 3},
+        {"2.3.1: * with a name applies to all",
+         "ACAP-crawler: *\nACAP-crawler: heed\nACAP-disallow-follow: /\n",
+         "slurp", NULL, HEED_ACAP_FOLLOW, "/a", false, 3},
+        {"2.3.2: a reference for * when no record names the crawler",
+         "ACAP-crawler: *\nACAP-permissions-reference: /acap.txt\n", "heed",
+         NULL, HEED_ACAP_INDEX, "/a", false, 2},
+        {"2.3.2: a named record without reference wins over *'s",
+         "ACAP-crawler: *\nACAP-permissions-reference: /acap.txt\n"
+         "ACAP-crawler: heed\nACAP-allow-index: /\n",
+         "heed", NULL, HEED_ACAP_INDEX, "/a", true, 4},
+};
+
+static void test_records(void **state)
+{
+	(void)state;
+	run_cases(record_cases, HEED_ARRAY_SIZE(record_cases));
+}
+
+static const struct dcase fallback_cases[] = {
+        {"2.4.3: a qualifier heed cannot interpret: prohibited",
+         REC "ACAP-allow-index: /a must-use-resource=/idx.txt\n", NULL, NULL,
+         HEED_ACAP_INDEX, "/a", false, 2},
+        {"2.4.3: an unknown qualifier type: prohibited",
+         REC "ACAP-allow-index: /a colour=blue\n", NULL, NULL, HEED_ACAP_INDEX,
+         "/a", false, 2},
+        {"2.4.3: an invalid time-limit: prohibited",
+         REC "ACAP-allow-index: /a time-limit=soon\n", NULL, NULL,
+         HEED_ACAP_INDEX, "/a", false, 2},
+        {"Annex A: max-length does not qualify present: prohibited",
+         REC "ACAP-allow-present: /a max-length=10-words\n", NULL, NULL,
+         HEED_ACAP_PRESENT, "/a", false, 2},
+        {"2.4.3: the fallback is a prohibition of the same usage only",
+         REC "ACAP-allow-index: /a must-use-resource=/idx.txt\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a", true, 0},
+        {"2.4.3: an unknown derived usage prohibits its basic usage",
+         REC "ACAP-disallow-present-hologram: /a\n", NULL, NULL,
+         HEED_ACAP_PRESENT_SNIPPET, "/a", false, 2},
+        {"2.4.3: ... a permission of it too",
+         REC "ACAP-allow-present-hologram: /a\n", NULL, NULL, HEED_ACAP_PRESENT,
+         "/a", false, 2},
+        {"2.4.3: an unknown usage prohibits crawling",
+         REC "ACAP-disallow-mine: /a\n", NULL, NULL, HEED_ACAP_CRAWL, "/a",
+         false, 2},
+        {"2.4.3: an undefined local usage prohibits crawling",
+         REC "ACAP-allow-(nothing): /a\n", NULL, NULL, HEED_ACAP_CRAWL, "/a",
+         false, 2},
+        {"2.4.2: qualifiers on a prohibition are dropped, it stands",
+         REC "ACAP-disallow-index: /a time-limit=3-days\n", NULL, NULL,
+         HEED_ACAP_INDEX, "/a", false, 2},
+        {"2.4.1.3: explicit qualifiers on a local usage: prohibited",
+         "ACAP-qualified-usage: q index time-limit=3-days\n" REC
+         "ACAP-allow-(q): /a max-length=3-words\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/a", false, 3},
+        {"2.4.2: a composite in a prohibition prohibits its parts",
+         "ACAP-composite-usage: c crawl index\n" REC "ACAP-disallow-(c): /a\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/a", false, 3},
+        {"2.5.6.1: other without usage-ref: prohibited",
+         REC "ACAP-allow-other: /a\n", NULL, NULL, HEED_ACAP_OTHER, "/a", false,
+         2},
+        {"2.7.2: a composite naming a composite: that part prohibits crawl",
+         "ACAP-composite-usage: a index\nACAP-composite-usage: b (a) "
+         "follow\n" REC "ACAP-allow-(b): /x\n",
+         NULL, NULL, HEED_ACAP_CRAWL, "/x", false, 4},
+        {"2.7.2: ... the valid parts stay permitted",
+         "ACAP-composite-usage: a index\nACAP-composite-usage: b (a) "
+         "follow\n" REC "ACAP-disallow-follow: /\nACAP-allow-(b): /x\n",
+         NULL, NULL, HEED_ACAP_FOLLOW, "/x", true, 5},
+        {"2.4.5: an undefined set in a prohibition covers the site",
+         REC "ACAP-disallow-index: the-acap:resource-set:nope\n", NULL, NULL,
+         HEED_ACAP_INDEX, "/any", false, 2},
+        {"2.4.5: an undefined set in a permission grants nothing",
+         REC "ACAP-disallow-index: /\n"
+             "ACAP-allow-index: the-acap:resource-set:nope\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/any", false, 2},
+        {"2.7: a use before the definition does not resolve",
+         REC "ACAP-allow-(late): /\nACAP-qualified-usage: late index "
+             "time-limit=3-days\n",
+         NULL, NULL, HEED_ACAP_CRAWL, "/a", false, 2},
+};
+
+static void test_fallback(void **state)
+{
+	(void)state;
+	run_cases(fallback_cases, HEED_ARRAY_SIZE(fallback_cases));
+}
+
+#define V11 "ACAP-version: 1.1\n"
+
+static const struct dcase version_cases[] = {
+        {"2.8: a 1.1 qualifier without a version field is ignored",
+         REC "ACAP-allow-present: /a "
+             "target-condition=permitteddomainlist:be,fr\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", true, 0},
+        {"2.8: ... with 'ACAP-version: 1.1' it is read (and falls back)",
+         V11 REC "ACAP-allow-present: /a "
+                 "target-condition=permitteddomainlist:be,fr\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+        {"2.8: 'ACAP-version: 1.0' ignores 1.1 features too",
+         "ACAP-version: 1.0\n" REC "ACAP-disallow-index: /\n"
+         "ACAP-allow-index: /a time-limit=until-recrawled "
+         "time-limit=3-days\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/a", false, 3},
+        {"2.8: a later minor version reads 1.1 features",
+         "ACAP-version: 1.4\n" REC "ACAP-disallow-index: /\n"
+         "ACAP-allow-index: /a time-limit=until-recrawled "
+         "time-limit=3-days\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/a", true, 4},
+        {"2.10.3: the comment alone does not enable 1.1",
+         "##ACAP version=1.1\n" REC "ACAP-allow-present: /a "
+         "target-condition=rulesref:http://x.org/r\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", true, 0},
+        {"2.8: an unknown major version: permissions become prohibitions",
+         "ACAP-version: 2.0\n" REC "ACAP-allow-crawl: /\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a", false, 3},
+        {"2.5.3.2: extract:class is ACAP 1.0 (read, falls back)",
+         REC "ACAP-allow-index: /articles/ "
+             "must-use-resource=the-acap:extract:class:abstract\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/articles/a", false, 2},
+        {"2.5.3.2: extract:taglist is 1.1: ignored without a version",
+         REC "ACAP-allow-index /articles/ "
+             "must-use-resource=the-acap:extract:taglist:p,h1,h2\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/articles/a", true, 0},
+        {"2.5.3.2: ... and read with one (no colon, as printed)",
+         V11 REC "ACAP-allow-index /articles/ "
+                 "must-use-resource=the-acap:extract:taglist:p,h1,h2\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/articles/a", false, 3},
+        {"2.5.3.2: page-image index resource",
+         REC "ACAP-allow-index: /page-image.pdf "
+             "must-use-resource=/page-image-index.txt\n",
+         NULL, NULL, HEED_ACAP_INDEX, "/page-image.pdf", false, 2},
+        {"2.5.5.6: must-include-resource credit: falls back",
+         REC "ACAP-allow-present: /img/ "
+             "must-include-resource=the-acap:credit:id:credit\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/img/a", false, 2},
+        {"2.5.5.9: ipaddressrangelist (1.1): falls back",
+         V11 REC "ACAP-allow-present: /a "
+                 "target-condition=ipaddressrangelist:1.2.3.1-1.2.3.50,"
+                 "1.2.4.1-1.2.2.255\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+        {"2.5.5.9: ipaddressmasklist (1.1): falls back",
+         V11 REC "ACAP-allow-present: /a "
+                 "target-condition=ipaddressmasklist:10.1.1.0/0.0.0.255\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+        {"2.5.5.9: prohibiteddomainlist (1.1): falls back",
+         V11 REC "ACAP-allow-present: /a "
+                 "target-condition=prohibiteddomainlist:be,fr\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+        {"2.5.5.9: permittedcountrylist (1.1): falls back",
+         V11 REC "ACAP-allow-present: /a "
+                 "target-condition=permittedcountrylist:BE,FR\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+        {"2.5.5.9: prohibitedcountrylist (1.1): falls back",
+         V11 REC "ACAP-allow-present: /a "
+                 "target-condition=prohibitedcountrylist:BE,FR\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+        {"2.5.5.9: rulesref (1.1): falls back",
+         V11 REC "ACAP-allow-present: /a target-condition=rulesref:"
+                 "http://www.mydomain.com/content-rules/\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+        {"2.5.5.8: within-user-frame is 1.1",
+         REC "ACAP-allow-present-original: /a "
+             "required-context=within-user-frame\n",
+         NULL, NULL, HEED_ACAP_PRESENT_ORIGINAL, "/a", true, 0},
+        {"2.5.5.5: appearance is 1.1",
+         REC "ACAP-allow-present: /a prohibited-modification=appearance\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", true, 0},
+        {"2.7: a field using a 1.1 definition is ignored",
+         "ACAP-qualified-usage: q present target-condition=rulesref:/r\n" REC
+         "ACAP-disallow-present: /\nACAP-allow-(q): /a\n",
+         NULL, NULL, HEED_ACAP_PRESENT, "/a", false, 3},
+};
+
+static void test_versions(void **state)
+{
+	(void)state;
+	run_cases(version_cases, HEED_ARRAY_SIZE(version_cases));
+}
+
+static const struct dcase conventional_cases[] = {
+        {"2.10: a conventional Disallow means do not crawl",
+         "User-agent: *\nDisallow: /private/\n", NULL, NULL, HEED_ACAP_CRAWL,
+         "/private/x", false, 2},
+        {"2.10: ... and nothing about indexing",
+         "User-agent: *\nDisallow: /private/\n", NULL, NULL, HEED_ACAP_INDEX,
+         "/private/x", true, 0},
+        {"2.10.2: ACAP wins over the same pattern",
+         "User-agent: *\nDisallow: /private/\n" REC
+         "ACAP-allow-crawl: /private/\n",
+         NULL, NULL, HEED_ACAP_CRAWL, "/private/x", true, 4},
+        {"2.10.2: both apply to different patterns",
+         "User-agent: *\nDisallow: /private/\n" REC
+         "ACAP-allow-crawl: /private/a\n",
+         NULL, NULL, HEED_ACAP_CRAWL, "/private/a", false, 2},
+        {"2.10.2: a * ACAP record does not override a named group",
+         "User-agent: heed\nDisallow: /private/\n" REC
+         "ACAP-allow-crawl: /private/\n",
+         NULL, NULL, HEED_ACAP_CRAWL, "/private/x", false, 2},
+        {"2.10.2: a named ACAP record does",
+         "User-agent: heed\nDisallow: /private/\n"
+         "ACAP-crawler: heed\nACAP-allow-crawl: /private/\n",
+         NULL, NULL, HEED_ACAP_CRAWL, "/private/x", true, 4},
+        {"2.10.2: an ACAP prohibition with a conventional Allow",
+         "User-agent: *\nAllow: /\n" REC "ACAP-disallow-crawl: /\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/x", false, 4},
+        {"2.10.1: ignored conventional records",
+         "ACAP-ignore-conventional-records\nUser-agent: *\nDisallow: /\n", NULL,
+         NULL, HEED_ACAP_CRAWL, "/x", true, 0},
+        {"2.10.2: conventional fields inside an ACAP record are ignored",
+         "User-agent: *\nAllow: /\n" REC "ACAP-allow-index: /\n"
+         "Disallow: /x\n",
+         NULL, NULL, HEED_ACAP_CRAWL, "/x", true, 0},
+        {"2.10: a User-agent line ends an ACAP record",
+         REC "ACAP-allow-crawl: /\nUser-agent: *\nDisallow: /x\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/x", false, 4},
+        {"2.10: a named group replaces * (RFC 9309)",
+         "User-agent: *\nDisallow: /\nUser-agent: heed\nAllow: /\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/x", true, 0},
+        {"2.10: the longest conventional rule wins (RFC 9309)",
+         "User-agent: *\nDisallow: /a\nAllow: /a/b\n", NULL, NULL,
+         HEED_ACAP_CRAWL, "/a/b", true, 0},
+};
+
+static void test_conventional(void **state)
+{
+	(void)state;
+	run_cases(conventional_cases, HEED_ARRAY_SIZE(conventional_cases));
+}
+
+struct tcase {
+	const char *name;
+	const char *txt;
+	heed_acap_usage usage;
+	int64_t now, first_indexed;
+	bool recrawled;
+	bool want;
+	bool until_recrawled;
+	int64_t expires; /* 0: INT64_MAX */
+	heed_acap_length_unit unit;
+	uint64_t count;
+};
+
+/* 2007-12-31 ends in UTC+14 at 2007-12-31 10:00 UTC. */
+#define END_2007 (1199145600 - 14 * 3600)
+
+static const struct tcase time_cases[] = {
+        {"2.5.3.1: until-recrawled, not yet",
+         REC "ACAP-allow-index: /public/ time-limit=until-recrawled\n",
+         HEED_ACAP_INDEX, T0, 0, false, true, true, 0},
+        {"2.5.3.1: until-recrawled, re-crawled",
+         REC "ACAP-allow-index: /public/ time-limit=until-recrawled\n",
+         HEED_ACAP_INDEX, T0, 0, true, false},
+        {"2.5.3.1: until a date, before it",
+         REC "ACAP-allow-index: /public/ time-limit=until-2007-12-31\n",
+         HEED_ACAP_INDEX, END_2007 - 1, 0, false, true, false, END_2007},
+        {"2.5.3.1: until a date, once over anywhere",
+         REC "ACAP-allow-index: /public/ time-limit=until-2007-12-31\n",
+         HEED_ACAP_INDEX, END_2007, 0, false, false},
+        {"2.5.3.1: n days from first indexed",
+         REC "ACAP-allow-index: /public/ time-limit=3-days\n", HEED_ACAP_INDEX,
+         T0 + 2 * DAY, T0, false, true, false, T0 + 3 * DAY},
+        {"2.5.3.1: n days passed",
+         REC "ACAP-allow-index: /public/ time-limit=3-days\n", HEED_ACAP_INDEX,
+         T0 + 3 * DAY, T0, false, false},
+        {"2.5.3.1: n days, never indexed: from now",
+         REC "ACAP-allow-index: /public/ time-limit=3-days\n", HEED_ACAP_INDEX,
+         T0, 0, false, true, false, T0 + 3 * DAY},
+        {"2.5.3.1 [V1.1]: until-recrawled with n days",
+         V11 REC "ACAP-allow-index: /public/ time-limit=until-recrawled "
+                 "time-limit=3-days\n",
+         HEED_ACAP_INDEX, T0, T0, false, true, true, T0 + 3 * DAY},
+        {"2.5.3.1 [V1.1]: ... re-crawled first",
+         V11 REC "ACAP-allow-index: /public/ time-limit=until-recrawled "
+                 "time-limit=3-days\n",
+         HEED_ACAP_INDEX, T0, T0, true, false},
+        {"2.5.3.1 [V1.1]: a date with n days: the sooner",
+         V11 REC "ACAP-allow-index: /public/ time-limit=3-days "
+                 "time-limit=until-2009-09-26\n",
+         HEED_ACAP_INDEX, T0, T0, false, true, false, T0 + 2 * DAY - 14 * 3600},
+        {"2.5.3.1 [V1.1]: two of a kind: the second is ignored",
+         V11 REC
+         "ACAP-allow-index: /public/ time-limit=3-days time-limit=1-days\n",
+         HEED_ACAP_INDEX, T0, T0, false, true, false, T0 + 3 * DAY},
+        {"2.5.3.1 [V1.1]: a third is ignored",
+         V11 REC "ACAP-allow-index: /public/ time-limit=3-days "
+                 "time-limit=until-recrawled time-limit=1-days\n",
+         HEED_ACAP_INDEX, T0, T0, false, true, true, T0 + 3 * DAY},
+        {"2.5.3.1 [V1.1]: plus-terms alone: falls back",
+         V11 REC "ACAP-allow-index: /public/ time-limit=plus-terms\n",
+         HEED_ACAP_INDEX, T0, T0, false, false},
+        {"2.5.3.1 [V1.1]: plus-terms with others is ignored",
+         V11 REC "ACAP-allow-index: /public/ time-limit=plus-terms "
+                 "time-limit=3-days\n",
+         HEED_ACAP_INDEX, T0, T0, false, true, false, T0 + 3 * DAY},
+        {"2.5.3.1: an impossible date: falls back",
+         REC "ACAP-allow-index: /public/ time-limit=until-2007-02-29\n",
+         HEED_ACAP_INDEX, T0, 0, false, false},
+        {"2.5.4.1: preserve until re-crawled",
+         REC "ACAP-allow-preserve: /public/ time-limit=until-recrawled\n",
+         HEED_ACAP_PRESERVE, T0, 0, false, true, true, 0},
+        {"2.5.4.1: preserve until a date",
+         REC "ACAP-allow-preserve: /news/2007/ time-limit=until-2007-12-31\n",
+         HEED_ACAP_PRESERVE, T0, 0, false, false},
+        {"2.5.4.1: preserve n days",
+         REC "ACAP-allow-preserve: /current-news/ time-limit=3-days\n",
+         HEED_ACAP_PRESERVE, T0, T0, false, true, false, T0 + 3 * DAY},
+        {"2.5.4.1 [V1.1]: preserve with two",
+         V11 REC
+         "ACAP-allow-preserve: /current-news/ time-limit=until-recrawled "
+         "time-limit=3-days\n",
+         HEED_ACAP_PRESERVE, T0, T0, false, true, true, T0 + 3 * DAY},
+        {"2.5.5.2: present until re-crawled",
+         REC "ACAP-allow-present: /public/ time-limit=until-recrawled\n",
+         HEED_ACAP_PRESENT, T0, 0, false, true, true, 0},
+        {"2.5.5.2: snippets for 3 days",
+         REC "ACAP-allow-present-snippet: /news/2007/ time-limit=3-days\n",
+         HEED_ACAP_PRESENT_SNIPPET, T0, T0, false, true, false, T0 + 3 * DAY},
+        {"2.5.5.2 [V1.1]: current copy with two",
+         V11 REC
+         "ACAP-allow-present-currentcopy: /news/ time-limit=until-recrawled "
+         "time-limit=3-days\n",
+         HEED_ACAP_PRESENT_CURRENTCOPY, T0, T0, false, true, true,
+         T0 + 3 * DAY},
+        {"2.5.5.4: snippets of at most 250 characters",
+         REC "ACAP-allow-present-snippet: /news/ max-length=250-chars\n",
+         HEED_ACAP_PRESENT_SNIPPET, T0, 0, false, true, false, 0,
+         HEED_ACAP_LENGTH_CHARS, 250},
+        {"2.5.5.4 [V1.1]: a second max-length is ignored",
+         V11 REC "ACAP-allow-present-oldsnippet: /news/ max-length=20-words "
+                 "max-length=5-words\n",
+         HEED_ACAP_PRESENT_OLDSNIPPET, T0, 0, false, true, false, 0,
+         HEED_ACAP_LENGTH_WORDS, 20},
+        {"2.7.1: my-present-snippet",
+         "ACAP-qualified-usage: my-present-snippet present-snippet "
+         "time-limit=5-days max-length=250-chars\n" REC
+         "ACAP-allow-(my-present-snippet): /public/\n",
+         HEED_ACAP_PRESENT_SNIPPET, T0, T0, false, true, false, T0 + 5 * DAY,
+         HEED_ACAP_LENGTH_CHARS, 250},
+        {"2.7.2: my-default-present gives 30-word snippets",
+         "ACAP-qualified-usage: present-30-word-snippet present-snippet "
+         "max-length=30-words\n"
+         "ACAP-composite-usage: my-default-present "
+         "(present-30-word-snippet) present-thumbnail\n" REC
+         "ACAP-allow-(my-default-present): /public/\n",
+         HEED_ACAP_PRESENT_SNIPPET, T0, 0, false, true, false, 0,
+         HEED_ACAP_LENGTH_WORDS, 30},
+        {"2.7.2: ... and unqualified thumbnails",
+         "ACAP-qualified-usage: present-30-word-snippet present-snippet "
+         "max-length=30-words\n"
+         "ACAP-composite-usage: my-default-present "
+         "(present-30-word-snippet) present-thumbnail\n" REC
+         "ACAP-disallow-present: /\n"
+         "ACAP-allow-(my-default-present): /public/\n",
+         HEED_ACAP_PRESENT_THUMBNAIL, T0, 0, false, true},
+        {"2.4.6: tied permissions bind the tighter limits",
+         REC "ACAP-allow-index: /a time-limit=5-days\n"
+             "ACAP-allow-index: /a time-limit=2-days\n",
+         HEED_ACAP_INDEX, T0, T0, false, true, false, T0 + 2 * DAY},
+        {"2.4.6: the narrower permission's limits bind",
+         REC "ACAP-allow-index: /a time-limit=5-days\n"
+             "ACAP-allow-index: /a/b\n",
+         HEED_ACAP_INDEX, T0, T0, false, true},
+};
+
+static void test_time_limits(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(time_cases); i++) {
+		const struct tcase *c = &time_cases[i];
+		struct heed_acap_history h = {c->first_indexed, c->recrawled};
+		heed_acap *r = parse(c->txt);
+		struct heed_acap_decision *d;
+		const char *path =
+		        strstr(c->txt, "/public/")         ? "/public/x"
+		        : strstr(c->txt, "/news/2007/")    ? "/news/2007/x"
+		        : strstr(c->txt, "/news/")         ? "/news/x"
+		        : strstr(c->txt, "/current-news/") ? "/current-news/x"
+		                                           : "/a/b";
+		int64_t expires = c->expires ? c->expires : INT64_MAX;
+
+		d = decide_at(r, "heed", NULL, c->usage, path, c->now, &h);
+		if (d->permitted != c->want ||
+		    (c->want &&
+		     (d->time_limit.until_recrawled != c->until_recrawled ||
+		      d->time_limit.expires != expires ||
+		      d->max_length.unit != c->unit ||
+		      d->max_length.count != c->count))) {
+			print_chain(d);
+			fail_msg("%s: permitted %d recrawled %d expires %lld "
+			         "length %d/%llu",
+			         c->name, d->permitted,
+			         d->time_limit.until_recrawled,
+			         (long long)d->time_limit.expires,
+			         d->max_length.unit,
+			         (unsigned long long)d->max_length.count);
+		}
+		if (d->permitted)
+			assert_int_equal(d->time_limit.present,
+			                 c->until_recrawled ||
+			                         expires != INT64_MAX);
+		heed_acap_decision_free(d);
+		heed_acap_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_spec_examples),
+	        cmocka_unit_test(test_scope),
+	        cmocka_unit_test(test_match),
+	        cmocka_unit_test(test_conflict_resolution),
+	        cmocka_unit_test(test_records),
+	        cmocka_unit_test(test_fallback),
+	        cmocka_unit_test(test_versions),
+	        cmocka_unit_test(test_conventional),
+	        cmocka_unit_test(test_time_limits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
