@@ -843,6 +843,332 @@ static void test_time_limits(void **state)
 	}
 }
 
+struct diag_case {
+	const char *name;
+	const char *txt;
+	unsigned line;
+	heed_acap_severity severity;
+	const char *contains;
+};
+
+static const struct diag_case diag_cases[] = {
+        {"2.2.1: definitions come before records",
+         REC "ACAP-allow-crawl: /\nACAP-resource-set: s /a\n", 3,
+         HEED_ACAP_ERROR, "before all ACAP records"},
+        {"2.8: the version comes first",
+         REC "ACAP-allow-crawl: /\nACAP-version: 1.1\n", 3,
+         HEED_ACAP_WARNING, "must precede"},
+        {"2.8: a second version", V11 "ACAP-version: 1.1\n", 2,
+         HEED_ACAP_ERROR, "second ACAP-version"},
+        {"2.8: not a version", "ACAP-version: one\n", 1, HEED_ACAP_ERROR,
+         "not a version number"},
+        {"2.10.1: ignore-conventional before definitions",
+         "ACAP-resource-set: s /a\nACAP-ignore-conventional-records\n", 2,
+         HEED_ACAP_WARNING, "must come before"},
+        {"2.4.2: no qualifiers on prohibitions",
+         REC "ACAP-disallow-index: /a time-limit=3-days\n", 2,
+         HEED_ACAP_ERROR, "may not contain qualifiers"},
+        {"section 3: no composite in a prohibition",
+         "ACAP-composite-usage: c crawl\n" REC "ACAP-disallow-(c): /\n", 3,
+         HEED_ACAP_ERROR, "may not name a locally-defined usage"},
+        {"section 3: no two usages share a name",
+         "ACAP-qualified-usage: u index time-limit=3-days\n"
+         "ACAP-composite-usage: U crawl\n",
+         2, HEED_ACAP_ERROR, "already defined"},
+        {"section 3: resource set names are case-insensitive",
+         "ACAP-resource-set: Images *.gif\nACAP-resource-set: images "
+         "*.png\n",
+         2, HEED_ACAP_ERROR, "already defined"},
+        {"section 3: a name starts with a letter",
+         "ACAP-resource-set: 9s /a\n", 1, HEED_ACAP_ERROR,
+         "not a valid name"},
+        {"2.7: an undefined local usage", REC "ACAP-allow-(x): /\n", 2,
+         HEED_ACAP_ERROR, "not defined above"},
+        {"2.4.5: an undefined resource set",
+         REC "ACAP-allow-index: the-acap:resource-set:x\n", 2,
+         HEED_ACAP_ERROR, "not defined above"},
+        {"2.3.2: nothing after a permissions reference",
+         REC "ACAP-permissions-reference: /a.txt\nACAP-allow-crawl: /\n", 3,
+         HEED_ACAP_ERROR, "may follow ACAP-permissions-reference"},
+        {"2.3.2: a circular permissions reference",
+         REC "ACAP-permissions-reference: http://example.org/robots.txt\n",
+         2, HEED_ACAP_ERROR, "circular"},
+        {"2.3: no action requests in sub-records",
+         REC "ACAP-usage-purpose: news\nACAP-allow-index: /\n"
+             "ACAP-request-re-crawl: /a\n",
+         4, HEED_ACAP_ERROR, "may not contain action requests"},
+        {"2.3.1: * alone", "ACAP-crawler: *\nACAP-crawler: heed\n", 2,
+         HEED_ACAP_ERROR, "must not name others"},
+        {"2.3: fields need a record", "ACAP-allow-crawl: /\n", 1,
+         HEED_ACAP_ERROR, "outside an ACAP record"},
+        {"2.10.2: ACAP fields in conventional records",
+         "User-agent: *\nACAP-disallow-crawl: /\n", 2, HEED_ACAP_ERROR,
+         "outside an ACAP record"},
+        {"unknown ACAP field", REC "ACAP-forbid-crawl: /\n", 2,
+         HEED_ACAP_WARNING, "not an ACAP field"},
+        {"2.6: unknown action", REC "ACAP-request-delete: /a\n", 2,
+         HEED_ACAP_WARNING, "not an ACAP action"},
+        {"Annex A: max-length qualifies snippets only",
+         REC "ACAP-allow-index: /a max-length=3-words\n", 2,
+         HEED_ACAP_ERROR, "does not apply"},
+        {"Annex A: unknown qualifier", REC "ACAP-allow-index: /a x=y\n", 2,
+         HEED_ACAP_ERROR, "not a qualifier type"},
+        {"Annex A: bad value", REC "ACAP-allow-present-snippet: /a "
+                                   "max-length=many\n",
+         2, HEED_ACAP_ERROR, "not a valid value"},
+        {"2.4.1.2: a qualifier needs a value",
+         REC "ACAP-allow-index: /a time-limit\n", 2, HEED_ACAP_ERROR,
+         "not a qualifier"},
+        {"2.5.5.4: a repeated max-length is ignored",
+         V11 REC "ACAP-allow-present-snippet: /a max-length=3-words "
+                 "max-length=4-words\n",
+         3, HEED_ACAP_NOTE, "only the first"},
+        {"2.5.5.5: any overrides other modifications",
+         REC "ACAP-allow-present: /a prohibited-modification=style "
+             "prohibited-modification=any\n",
+         2, HEED_ACAP_NOTE, "overrides other values"},
+        {"2.5.5.9: rulesref alone",
+         V11 REC "ACAP-allow-present: /a target-condition=rulesref:/r "
+                 "target-condition=permitteddomainlist:be\n",
+         3, HEED_ACAP_NOTE, "rulesref must be the only"},
+        {"2.8: 1.1 features without a version",
+         REC "ACAP-allow-index: /a time-limit=plus-terms\n", 2,
+         HEED_ACAP_NOTE, "ACAP 1.1 features"},
+        {"2.10.3: the comment does not enable 1.1",
+         "##ACAP version=1.1\n" REC "ACAP-allow-crawl: /\n", 0,
+         HEED_ACAP_WARNING, "only an ACAP-version field"},
+        {"2.10.3: the comment comes first",
+         "User-agent: *\n##ACAP version=1.0\n", 2, HEED_ACAP_NOTE,
+         "recommended to come before"},
+        {"section 3: a missing colon", REC "ACAP-allow-crawl /\n", 2,
+         HEED_ACAP_WARNING, "':' is missing"},
+        {"2.3.3: a purpose is one word",
+         REC "ACAP-usage-purpose: http://news.search.* /\n", 2,
+         HEED_ACAP_WARNING, "one word"},
+        {"2.10.2: conventional fields inside ACAP records",
+         REC "ACAP-allow-crawl: /\nDisallow: /x\n", 3, HEED_ACAP_WARNING,
+         "ignored (2.10.2)"},
+        {"2.7.2: a composite names qualified usages only",
+         "ACAP-composite-usage: a crawl\nACAP-composite-usage: b (a)\n", 2,
+         HEED_ACAP_ERROR, "not the composite"},
+        {"2.4.4: an empty resource", REC "ACAP-allow-crawl:\n", 2,
+         HEED_ACAP_ERROR, "empty resource"},
+        {"2.4.4: an absolute URI is not a path",
+         REC "ACAP-allow-crawl: http://example.org/a\n", 2, HEED_ACAP_ERROR,
+         "not a path"},
+        {"2.4.4: a path without its slash",
+         REC "ACAP-allow-crawl: news/\n", 2, HEED_ACAP_WARNING,
+         "does not start with '/'"},
+        {"2.5: an unknown usage", REC "ACAP-disallow-archive: /\n", 2,
+         HEED_ACAP_ERROR, "not an ACAP usage type"},
+        {"2.5.6.1: allow-other without usage-ref",
+         REC "ACAP-allow-other: /\n", 2, HEED_ACAP_ERROR, "usage-ref"},
+        {"2.7.1: a qualified usage of an unknown usage",
+         "ACAP-qualified-usage: q archive time-limit=3-days\n", 1,
+         HEED_ACAP_ERROR, "not an ACAP usage type"},
+};
+
+static void test_diagnostics(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(diag_cases); i++) {
+		const struct diag_case *c = &diag_cases[i];
+		heed_acap *r = parse(c->txt);
+		bool found = false;
+		unsigned last = 0;
+
+		for (size_t k = 0; k < heed_acap_diag_count(r); k++) {
+			const struct heed_acap_diag *d = heed_acap_diag_get(r, k);
+			found |= d->line == c->line &&
+			         d->severity == c->severity &&
+			         strstr(d->message, c->contains) != NULL;
+			assert_true(d->line >= last || d->line == 0);
+			last = d->line ? d->line : last;
+		}
+		if (!found) {
+			for (size_t k = 0; k < heed_acap_diag_count(r); k++)
+				print_message("  %u %s: %s\n",
+				              heed_acap_diag_get(r, k)->line,
+				              heed_acap_severity_name(
+				                      heed_acap_diag_get(r, k)
+				                              ->severity),
+				              heed_acap_diag_get(r, k)->message);
+			fail_msg("%s: no %s on line %u containing '%s'",
+			         c->name, heed_acap_severity_name(c->severity),
+			         c->line, c->contains);
+		}
+		heed_acap_free(r);
+	}
+}
+
+/* A clean file gets no diagnostics at all. */
+static void test_clean_file(void **state)
+{
+	heed_acap *r;
+
+	(void)state;
+	r = parse("##ACAP version=1.1\nACAP-version: 1.1\n"
+	          "ACAP-ignore-conventional-records\n"
+	          "ACAP-resource-set: s /a/ /b/\n"
+	          "ACAP-qualified-usage: q present-snippet max-length=9-words "
+	          "time-limit=until-recrawled time-limit=3-days\n"
+	          "ACAP-composite-usage: c crawl (q) index\n"
+	          "ACAP-crawler: heed\nACAP-allow-(c): the-acap:resource-set:s\n"
+	          "ACAP-disallow-other: /\nACAP-request-take-down: /gone\n"
+	          "ACAP-usage-purpose: news\nACAP-disallow-index: /b/\n");
+	for (size_t k = 0; k < heed_acap_diag_count(r); k++)
+		print_message("  %u: %s\n", heed_acap_diag_get(r, k)->line,
+		              heed_acap_diag_get(r, k)->message);
+	assert_int_equal(heed_acap_diag_count(r), 0);
+	heed_acap_free(r);
+}
+
+/* 2.6: requests for the crawler, by name and for any crawler. */
+static void test_requests(void **state)
+{
+	static const char txt[] =
+	        "ACAP-crawler: *\n"
+	        "ACAP-request-take-down: /news/bad-story.htm\n"
+	        "ACAP-crawler: heed\n"
+	        "ACAP-request-re-crawl: /news/fixed.htm\n"
+	        "ACAP-allow-crawl: /\n"
+	        "ACAP-usage-purpose: news\n"
+	        "ACAP-allow-index: /\n"
+	        "ACAP-request-take-down: /in-sub-record\n"
+	        "ACAP-crawler: other\n"
+	        "ACAP-request-re-crawl: /other\n";
+	struct heed_acap_request req[4];
+	heed_acap *r = parse(txt);
+	size_t n;
+
+	(void)state;
+	n = heed_acap_requests(r, "heed", req, HEED_ARRAY_SIZE(req));
+	assert_int_equal(n, 2);
+	assert_int_equal(req[0].action, HEED_ACAP_TAKE_DOWN);
+	assert_string_equal(req[0].path, "/news/bad-story.htm");
+	assert_int_equal(req[0].line, 2);
+	assert_int_equal(req[1].action, HEED_ACAP_RE_CRAWL);
+	assert_string_equal(req[1].path, "/news/fixed.htm");
+	assert_int_equal(heed_acap_requests(r, "slurp", NULL, 0), 1);
+	assert_int_equal(heed_acap_requests(r, "heed", req, 1), 2);
+	heed_acap_free(r);
+}
+
+/* The accessors a linter or lister uses. */
+static void test_accessors(void **state)
+{
+	heed_acap *r = parse(spec_2_1);
+	const struct heed_acap_field *f;
+	unsigned major, minor;
+	bool declared;
+
+	(void)state;
+	assert_true(heed_acap_present(r));
+	assert_false(heed_acap_ignores_conventional(r));
+	assert_string_equal(heed_acap_comment_version(r), "1.0");
+	heed_acap_version(r, &major, &minor, &declared);
+	assert_int_equal(major, 1);
+	assert_int_equal(minor, 0);
+	assert_false(declared);
+	assert_int_equal(heed_acap_record_count(r), 2);
+	assert_true(heed_acap_record_names(r, 0, "*"));
+	assert_false(heed_acap_record_names(r, 0, "heed"));
+	assert_true(heed_acap_record_names(r, 1, "NAMED-CRAWLER"));
+	assert_int_equal(heed_acap_field_count(r), 2);
+	f = heed_acap_field_get(r, 1);
+	assert_int_equal(f->line, 23);
+	assert_int_equal(f->kind, HEED_ACAP_FIELD_ALLOW);
+	assert_string_equal(f->usage, "(basic-usages)");
+	assert_string_equal(f->resource, "the-acap:resource-set:crawlable");
+	assert_int_equal(f->record, 1);
+	assert_false(f->in_subrecord);
+	assert_null(heed_acap_field_get(r, 2));
+	assert_null(heed_acap_diag_get(r, heed_acap_diag_count(r)));
+	heed_acap_free(r);
+
+	r = parse("User-agent: *\nDisallow: /\n");
+	assert_false(heed_acap_present(r));
+	heed_acap_free(r);
+}
+
+static void test_names(void **state)
+{
+	heed_acap_usage u;
+
+	(void)state;
+	for (unsigned i = 0; i < HEED_ACAP_USAGE_COUNT; i++) {
+		const char *name = heed_acap_usage_name(i);
+		assert_true(heed_acap_usage_from_name(name, strlen(name), &u));
+		assert_int_equal(u, i);
+	}
+	assert_true(heed_acap_usage_from_name("Present-Snippet", 15, &u));
+	assert_int_equal(heed_acap_usage_basic(u), HEED_ACAP_PRESENT);
+	assert_int_equal(heed_acap_usage_basic(HEED_ACAP_OTHER),
+	                 HEED_ACAP_OTHER);
+	assert_false(heed_acap_usage_from_name("present-", 8, &u));
+	assert_null(heed_acap_usage_name(HEED_ACAP_USAGE_COUNT));
+	assert_string_equal(heed_acap_qualifier_name(HEED_ACAP_Q_USAGE_REF),
+	                    "usage-ref");
+	assert_true(HEED_ACAP_INTERPRETED_QUALIFIERS &
+	            (1u << HEED_ACAP_Q_TIME_LIMIT));
+	assert_false(HEED_ACAP_INTERPRETED_QUALIFIERS &
+	             (1u << HEED_ACAP_Q_MUST_USE_RESOURCE));
+}
+
+static void test_bad_arguments(void **state)
+{
+	heed_acap *r = NULL;
+	struct heed_acap_decision *d = NULL;
+
+	(void)state;
+	assert_int_equal(heed_acap_parse(NULL, NULL, "", 0), HEED_EINVAL);
+	assert_int_equal(heed_acap_parse(&r, NULL, NULL, 3), HEED_EINVAL);
+	assert_int_equal(heed_acap_parse(&r, heed_test_allocator(), NULL, 0),
+	                 HEED_OK);
+	assert_int_equal(heed_acap_decide(r, NULL, NULL, 0, HEED_ACAP_CRAWL,
+	                                  "/", 0, NULL, &d),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_acap_decide(r, "heed", NULL, 1, HEED_ACAP_CRAWL,
+	                                  "/", 0, NULL, &d),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_acap_decide(r, "heed", NULL, 0,
+	                                  HEED_ACAP_USAGE_COUNT, "/", 0, NULL,
+	                                  &d),
+	                 HEED_EINVAL);
+	assert_null(d);
+	heed_acap_free(r);
+	heed_acap_free(NULL);
+	heed_acap_decision_free(NULL);
+}
+
+/* Every allocation of parse and decide fails in turn: each failure is
+ * HEED_ENOMEM and leaks nothing (the allocator checks). */
+static void test_oom(void **state)
+{
+	const char *const purposes[] = {"news"};
+	heed_status rc;
+
+	(void)state;
+	for (unsigned long n = 0;; n++) {
+		struct heed_test_fail f = {.fail_at = n};
+		const struct heed_allocator *a = heed_test_failing_allocator(&f);
+		heed_acap *r = NULL;
+		struct heed_acap_decision *d = NULL;
+
+		rc = heed_acap_parse(&r, a, spec_2_1, strlen(spec_2_1));
+		if (rc == HEED_OK)
+			rc = heed_acap_decide(r, "named-crawler", purposes, 1,
+			                      HEED_ACAP_CRAWL, "/public/x", T0,
+			                      NULL, &d);
+		heed_acap_decision_free(d);
+		heed_acap_free(r);
+		if (rc == HEED_OK)
+			break;
+		assert_int_equal(rc, HEED_ENOMEM);
+		assert_true(n < 100000);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -855,6 +1181,13 @@ int main(void)
 	        cmocka_unit_test(test_versions),
 	        cmocka_unit_test(test_conventional),
 	        cmocka_unit_test(test_time_limits),
+	        cmocka_unit_test(test_diagnostics),
+	        cmocka_unit_test(test_clean_file),
+	        cmocka_unit_test(test_requests),
+	        cmocka_unit_test(test_accessors),
+	        cmocka_unit_test(test_names),
+	        cmocka_unit_test(test_bad_arguments),
+	        cmocka_unit_test(test_oom),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
