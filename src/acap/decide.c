@@ -54,6 +54,8 @@ struct ctx {
 	struct acap_vec cands; /* struct cand */
 	struct acap_vec steps; /* struct heed_acap_step */
 	struct acap_vec quals; /* struct heed_acap_qualifier */
+	const char **set_best; /* per resource set: its deciding pattern */
+	bool *set_done;        /* per resource set: set_best is computed */
 	struct decision_impl *d;
 };
 
@@ -145,11 +147,16 @@ static int tier_of(const struct ctx *c, heed_acap_usage u, bool allow,
 
 /* The pattern of a resource set that decides for this path: the narrowest
  * of those that match (2.4.6), the longest where they cannot be ordered. */
-static const char *set_pattern(const struct ctx *c, long rset)
+static const char *set_pattern(struct ctx *c, long rset)
 {
 	const struct acap_rset *s =
 	        ACAP_VEC_AT(&c->r->rsets, struct acap_rset, rset);
 	const char *best = NULL;
+
+	/* Many fields may name one large set: match it once per decision. */
+	if (c->set_done[rset])
+		return c->set_best[rset];
+	c->set_done[rset] = true;
 
 	for (size_t i = 0; i < s->n; i++) {
 		enum acap_scope sc;
@@ -163,6 +170,7 @@ static const char *set_pattern(const struct ctx *c, long rset)
 		     strlen(s->patterns[i]) > strlen(best)))
 			best = s->patterns[i];
 	}
+	c->set_best[rset] = best;
 	return best;
 }
 
@@ -535,18 +543,16 @@ static heed_status permit(struct ctx *c, const struct outcome *o, bool *allow)
 	return HEED_OK;
 }
 
-/* A named record's prohibition of a less specific usage is not lifted by a
- * more specific permission addressed to any crawler. */
-static const struct cand *named_veto(const struct ctx *c,
-                                     const struct outcome *o)
+/* A prohibition of a less specific usage in a record or sub-record that
+ * ranks higher (2.2.1: sub-record over record, named over "*") is not lifted
+ * by a more specific permission that ranks lower. */
+static const struct cand *veto_of(const struct ctx *c, const struct outcome *o)
 {
 	const struct cand *k = c->cands.items;
 
-	if (o->winner->layer < L_ANY_SUB)
-		return NULL;
 	for (size_t i = 0; i < c->cands.n; i++)
-		if (k[i].layer < L_ANY_SUB && k[i].tier > o->winner->tier &&
-		    !k[i].allow)
+		if (k[i].layer < o->winner->layer &&
+		    k[i].tier > o->winner->tier && !k[i].allow)
 			return &k[i];
 	return NULL;
 }
@@ -580,7 +586,7 @@ static heed_status acap_decide(struct ctx *c, bool *decided, bool *allow)
 		        heed_acap_usage_name(c->usage));
 	*allow = o.allow;
 	c->d->pub.line = o.winner->f->pub.line;
-	veto = o.allow ? named_veto(c, &o) : NULL;
+	veto = o.allow ? veto_of(c, &o) : NULL;
 	if (rc == HEED_OK && veto) {
 		*allow = false;
 		c->d->pub.line = veto->f->pub.line;
@@ -814,6 +820,14 @@ heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
 	c.d = d;
 	if (history)
 		c.hist = *history;
+	c.set_best = heed__arena_alloc(&d->arena, (rules->rsets.n + 1) *
+	                                                  sizeof(*c.set_best));
+	c.set_done = heed__arena_alloc(&d->arena, rules->rsets.n + 1);
+	if (!c.set_best || !c.set_done) {
+		heed_acap_decision_free(&d->pub);
+		return HEED_ENOMEM;
+	}
+	memset(c.set_done, 0, rules->rsets.n + 1);
 	rc = run(&c);
 	if (rc == HEED_OK)
 		rc = finish(&c);

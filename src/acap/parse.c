@@ -153,32 +153,28 @@ static heed_status on_ignore_conventional(struct parser *p,
 	return HEED_OK;
 }
 
-static long find_def(const struct acap_vec *v, size_t stride, const char *s,
-                     size_t n)
+static long find_kind(const struct heed_acap *r, int space, int want,
+                      const char *s, size_t n)
 {
-	for (size_t i = 0; i < v->n; i++) {
-		const char *name =
-		        *(const char *const *)((const char *)v->items +
-		                               i * stride);
-		if (heed__ascii_ieq(s, n, name))
-			return (long)i;
-	}
-	return -1;
+	int kind;
+	long i = heed__acap_index_get(&r->defs, space, s, n, &kind);
+
+	return i >= 0 && kind == want ? i : -1;
 }
 
 static long find_qdef(const struct heed_acap *r, const char *s, size_t n)
 {
-	return find_def(&r->qdefs, sizeof(struct acap_qdef), s, n);
+	return find_kind(r, ACAP_SPACE_USAGE, ACAP_DEF_QUALIFIED, s, n);
 }
 
 static long find_cdef(const struct heed_acap *r, const char *s, size_t n)
 {
-	return find_def(&r->cdefs, sizeof(struct acap_cdef), s, n);
+	return find_kind(r, ACAP_SPACE_USAGE, ACAP_DEF_COMPOSITE, s, n);
 }
 
 static long find_rset(const struct heed_acap *r, const char *s, size_t n)
 {
-	return find_def(&r->rsets, sizeof(struct acap_rset), s, n);
+	return find_kind(r, ACAP_SPACE_SET, ACAP_DEF_SET, s, n);
 }
 
 /* Checks a definition's name: valid and not taken (section 3 NOTEs). */
@@ -186,8 +182,9 @@ static heed_status def_name_ok(struct parser *p, unsigned line, const char *s,
                                size_t n, bool usage, bool *ok)
 {
 	bool taken =
-	        usage ? find_qdef(p->r, s, n) >= 0 || find_cdef(p->r, s, n) >= 0
-	              : find_rset(p->r, s, n) >= 0;
+	        heed__acap_index_get(&p->r->defs,
+	                             usage ? ACAP_SPACE_USAGE : ACAP_SPACE_SET,
+	                             s, n, NULL) >= 0;
 
 	*ok = false;
 	if (!heed__acap_name_ok(s, n))
@@ -243,7 +240,9 @@ static heed_status on_qualified(struct parser *p,
 		return HEED_ENOMEM;
 	d->line = ln->number;
 	d->name = dup(p, name, nlen);
-	if (!d->name)
+	if (!d->name || heed__acap_index_put(
+	                        p->r->alloc, &p->r->defs, ACAP_SPACE_USAGE,
+	                        ACAP_DEF_QUALIFIED, d->name, p->r->qdefs.n - 1))
 		return HEED_ENOMEM;
 	d->usage_known = heed_acap_usage_from_name(usage, ulen, &d->usage);
 	if (!d->usage_known)
@@ -324,7 +323,11 @@ static heed_status on_composite(struct parser *p,
 		return HEED_ENOMEM;
 	d->line = ln->number;
 	d->name = dup(p, name, nlen);
-	while (rc == HEED_OK && d->name && next_token(&s, end, &t, &tlen)) {
+	if (!d->name || heed__acap_index_put(
+	                        p->r->alloc, &p->r->defs, ACAP_SPACE_USAGE,
+	                        ACAP_DEF_COMPOSITE, d->name, p->r->cdefs.n - 1))
+		return HEED_ENOMEM;
+	while (rc == HEED_OK && next_token(&s, end, &t, &tlen)) {
 		struct acap_part *part;
 
 		rc = heed__acap_vec_push(p->r->alloc, &parts, sizeof(*part),
@@ -336,8 +339,6 @@ static heed_status on_composite(struct parser *p,
 			                      part->qdef)
 			                  ->quals.v11;
 	}
-	if (!d->name)
-		rc = HEED_ENOMEM;
 	d->nparts = parts.n;
 	d->parts = heed__acap_arena_copy(p->r, parts.items,
 	                                 parts.n * sizeof(struct acap_part));
@@ -436,7 +437,9 @@ static heed_status on_resource_set(struct parser *p,
 	d->n = p->scratch.n;
 	d->patterns = heed__acap_arena_copy(p->r, p->scratch.items,
 	                                    d->n * sizeof(char *));
-	if (!d->name || (d->n > 0 && !d->patterns))
+	if (!d->name || (d->n > 0 && !d->patterns) ||
+	    heed__acap_index_put(p->r->alloc, &p->r->defs, ACAP_SPACE_SET,
+	                         ACAP_DEF_SET, d->name, p->r->rsets.n - 1))
 		return HEED_ENOMEM;
 	if (d->n == 0)
 		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
