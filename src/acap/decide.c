@@ -56,6 +56,7 @@ struct ctx {
 	struct acap_vec quals; /* struct heed_acap_qualifier */
 	const char **set_best; /* per resource set: its deciding pattern */
 	bool *set_done;        /* per resource set: set_best is computed */
+	signed char *rec_for;  /* per record: -1 not for us, 0 "*", 1 named */
 	struct decision_impl *d;
 };
 
@@ -286,14 +287,12 @@ static heed_status gather(struct ctx *c)
 		        ACAP_VEC_AT(&r->fields, struct acap_field, i);
 		const struct acap_record *rec = ACAP_VEC_AT(
 		        &r->records, struct acap_record, f->pub.record);
-		bool named;
+		bool named = c->rec_for[f->pub.record] > 0;
 		int layer;
 
 		if ((f->pub.kind != HEED_ACAP_FIELD_ALLOW &&
 		     f->pub.kind != HEED_ACAP_FIELD_DISALLOW) ||
-		    rec->reference ||
-		    !heed__acap_record_for(r, f->pub.record, c->crawler,
-		                           &named) ||
+		    rec->reference || c->rec_for[f->pub.record] < 0 ||
 		    (f->sub >= 0 && !sub_applies(c, f->sub)))
 			continue;
 		if (f->pub.ignored) {
@@ -702,9 +701,9 @@ static const struct acap_record *reference_for(const struct ctx *c)
 	for (size_t i = 0; i < c->r->records.n; i++) {
 		const struct acap_record *rec =
 		        ACAP_VEC_AT(&c->r->records, struct acap_record, i);
-		bool named;
+		bool named = c->rec_for[i] > 0;
 
-		if (!heed__acap_record_for(c->r, i, c->crawler, &named))
+		if (c->rec_for[i] < 0)
 			continue;
 		named_seen |= named;
 		if (rec->reference && named)
@@ -740,14 +739,33 @@ static heed_status finish(struct ctx *c)
 	return HEED_OK;
 }
 
+/* Which records address the crawler, once per decision. */
+static heed_status records_for(struct ctx *c)
+{
+	const struct heed_acap *r = c->r;
+
+	c->rec_for = heed__arena_alloc(&c->d->arena, r->records.n + 1);
+	if (!c->rec_for)
+		return HEED_ENOMEM;
+	for (size_t i = 0; i < r->records.n; i++) {
+		bool named;
+		bool hit = heed__acap_record_for(r, i, c->crawler, &named);
+		c->rec_for[i] = (signed char)(hit ? named : -1);
+	}
+	return HEED_OK;
+}
+
 static heed_status run(struct ctx *c)
 {
 	struct heed_acap_decision *d = &c->d->pub;
-	const struct acap_record *ref = reference_for(c);
+	const struct acap_record *ref;
 	bool acap_decided = false, acap_allow = true;
 	bool conv_decided = false, conv_allow = true;
-	heed_status rc;
+	heed_status rc = records_for(c);
 
+	if (rc != HEED_OK)
+		return rc;
+	ref = reference_for(c);
 	if (ref) {
 		d->permitted = false;
 		d->line = ref->reference_line;
