@@ -416,6 +416,8 @@ static int parse_options(int argc, char **argv, struct robots_opts *o)
 	        {"usage", required_argument, NULL, HEED_CLI_OPT_USAGE},
 	        {"purpose", required_argument, NULL, HEED_CLI_OPT_PURPOSE},
 	        {"now", required_argument, NULL, HEED_CLI_OPT_NOW},
+	        {"first-indexed", required_argument, NULL,
+	         HEED_CLI_OPT_FIRST_INDEXED},
 	        {"help", no_argument, NULL, 'h'},
 	        {NULL, 0, NULL, 0},
 	};

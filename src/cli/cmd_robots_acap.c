@@ -59,15 +59,15 @@ bool heed_cli_acap_option(struct heed_cli_acap_opts *o, int c, const char *arg,
 		o->purposes[o->npurposes++] = arg;
 		return true;
 	case HEED_CLI_OPT_NOW:
+	case HEED_CLI_OPT_FIRST_INDEXED:
 		errno = 0;
 		v = strtoll(arg, &end, 10);
-		if (errno || end == arg || *end)
-			*status =
-			        heed_cli_usage("robots",
-			                       "--now wants Unix seconds, not "
-			                       "'%s'",
-			                       arg);
-		o->now = v;
+		if (errno || end == arg || *end || v <= 0)
+			*status = heed_cli_usage("robots",
+			                         "'%s' is not a time in Unix "
+			                         "seconds",
+			                         arg);
+		*(c == HEED_CLI_OPT_NOW ? &o->now : &o->first_indexed) = v;
 		return true;
 	default:
 		return false;
@@ -121,9 +121,10 @@ static heed_status decide(const struct heed_cli_acap_opts *o,
                           const heed_acap *r, const char *url,
                           struct heed_acap_decision **d)
 {
+	struct heed_acap_history h = {o->first_indexed, false};
 	heed_status rc =
 	        heed_acap_decide(r, o->agent, o->purposes, o->npurposes,
-	                         usage_of(o), url, now_of(o), NULL, d);
+	                         usage_of(o), url, now_of(o), &h, d);
 	if (rc != HEED_OK)
 		heed_cli_error("%s: %s", url, heed_strerror(rc));
 	return rc;

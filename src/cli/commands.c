@@ -40,6 +40,8 @@
 	"      --purpose P   a usage purpose (ACAP-usage-purpose), "           \
 	"repeatable\n"                                                         \
 	"      --now SECONDS the time for ACAP time limits (Unix seconds)\n"   \
+	"      --first-indexed SECONDS  when the resource was first indexed\n" \
+	"                    (for time-limit=n-days; default: now)\n"          \
 	"      --json        print one JSON document instead of text\n"        \
 	"  -h, --help        print this help\n"                                \
 	"\n"                                                                   \

@@ -20,17 +20,24 @@ struct heed_cli_acap_opts {
 	heed_acap_usage usage;
 	const char **purposes; /* --purpose, repeatable; malloc'd */
 	size_t npurposes;
-	int64_t now; /* --now, or the clock (Unix seconds) */
+	int64_t now;           /* --now, or the clock (Unix seconds) */
+	int64_t first_indexed; /* --first-indexed, for n-days time limits */
 };
 
-/* Handles --usage, --purpose and --now for getopt_long: true when c was one
- * of them (then *status is -1, or HEED_EXIT_USAGE on a bad value). */
+/* Handles --usage, --purpose, --now and --first-indexed for getopt_long: true
+ * when c was one of them (then *status is -1, or HEED_EXIT_USAGE on a bad
+ * value). */
 bool heed_cli_acap_option(struct heed_cli_acap_opts *o, int c, const char *arg,
                           int *status);
 void heed_cli_acap_opts_free(struct heed_cli_acap_opts *o);
 
 /* The getopt_long codes of those options. */
-enum { HEED_CLI_OPT_USAGE = 0x100, HEED_CLI_OPT_PURPOSE, HEED_CLI_OPT_NOW };
+enum {
+	HEED_CLI_OPT_USAGE = 0x100,
+	HEED_CLI_OPT_PURPOSE,
+	HEED_CLI_OPT_NOW,
+	HEED_CLI_OPT_FIRST_INDEXED,
+};
 
 /* Whether check should answer through ACAP: an ACAP option was given or
  * the file holds ACAP fields. */
