@@ -19,42 +19,31 @@
 
 static const char hex_digits[] = "0123456789ABCDEF";
 
-/* What a byte is to RFC 3986 section 2. */
+/* What an octet is to RFC 3986 section 2. */
 enum octet_class {
-	OCTET_ENCODE,     /* must be percent-encoded */
-	OCTET_UNRESERVED, /* ALPHA DIGIT - . _ ~ */
-	OCTET_RESERVED,   /* gen-delims and sub-delims */
+	E, /* must be percent-encoded */
+	U, /* unreserved: ALPHA DIGIT - . _ ~ */
+	R, /* reserved: gen-delims and sub-delims but '#' */
+	P, /* '%': an escape, or a '%' to encode */
+	H, /* '#': reserved, and the start of a fragment */
+};
+
+/* The classes of ASCII; every octet from 0x80 up is E. A table, because
+ * this loop runs over every octet of every rule and every URL. */
+static const unsigned char ascii_class[128] = {
+        E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, /* 0x00 */
+        E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, /* 0x10 */
+        E, R, E, H, R, P, R, R, R, R, R, R, R, U, U, R, /* 0x20 */
+        U, U, U, U, U, U, U, U, U, U, R, R, E, R, E, R, /* 0x30 */
+        R, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U, /* 0x40 */
+        U, U, U, U, U, U, U, U, U, U, U, R, E, R, E, U, /* 0x50 */
+        E, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U, /* 0x60 */
+        U, U, U, U, U, U, U, U, U, U, U, E, E, E, U, E, /* 0x70 */
 };
 
 static enum octet_class classify(unsigned char c)
 {
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-	    c == '~')
-		return OCTET_UNRESERVED;
-	switch (c) {
-	case ':':
-	case '/':
-	case '?':
-	case '#':
-	case '[':
-	case ']':
-	case '@':
-	case '!':
-	case '$':
-	case '&':
-	case '\'':
-	case '(':
-	case ')':
-	case '*':
-	case '+':
-	case ',':
-	case ';':
-	case '=':
-		return OCTET_RESERVED;
-	default:
-		return OCTET_ENCODE;
-	}
+	return c < 0x80 ? (enum octet_class)ascii_class[c] : E;
 }
 
 static int hex_value(char c)
@@ -102,34 +91,64 @@ static size_t put_percent(struct sink *s, const char *in, size_t len, size_t i)
 		return 1;
 	}
 	c = (unsigned char)(hi << 4 | lo);
-	if (classify(c) == OCTET_UNRESERVED)
+	if (classify(c) == U)
 		put(s, (char)c);
 	else
 		put_escape(s, c);
 	return 3;
 }
 
+/* Copies n octets that need no change. */
+static void put_run(struct sink *s, const char *p, size_t n)
+{
+	if (s->len + n < s->size) {
+		memcpy(s->out + s->len, p, n);
+		s->len += n;
+		return;
+	}
+	while (n--)
+		put(s, *p++);
+}
+
+/* How many octets from in[i] on stay as they are. */
+static size_t plain_run(const char *in, size_t len, size_t i,
+                        bool drop_fragment)
+{
+	size_t start = i;
+
+	for (; i < len; i++) {
+		enum octet_class c = classify((unsigned char)in[i]);
+		if (c != U && c != R && (c != H || drop_fragment))
+			break;
+	}
+	return i - start;
+}
+
+size_t heed__pct_plain_len(const char *in, size_t len)
+{
+	return plain_run(in, len, 0, true);
+}
+
 size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
                            size_t len, unsigned flags)
 {
 	struct sink s = {out, out_size, 0};
-	size_t i = 0;
+	bool drop_fragment = flags & HEED_PCT_DROP_FRAGMENT;
+	size_t i = 0, run;
 
 	if ((flags & HEED_PCT_SLASH_EMPTY) && (len == 0 || in[0] != '/'))
 		put(&s, '/');
 	while (i < len) {
-		unsigned char c = (unsigned char)in[i];
-		if (c == '#' && (flags & HEED_PCT_DROP_FRAGMENT))
+		/* Most octets stay as they are: copy them in runs. */
+		run = plain_run(in, len, i, drop_fragment);
+		put_run(&s, in + i, run);
+		i += run;
+		if (i == len || in[i] == '#')
 			break;
-		if (c == '%') {
+		if (in[i] == '%')
 			i += put_percent(&s, in, len, i);
-			continue;
-		}
-		if (classify(c) == OCTET_ENCODE)
-			put_escape(&s, c);
 		else
-			put(&s, (char)c);
-		i++;
+			put_escape(&s, (unsigned char)in[i++]);
 	}
 	if (out_size > 0)
 		out[s.len < out_size ? s.len : out_size - 1] = '\0';

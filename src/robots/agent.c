@@ -234,14 +234,14 @@ bool heed_robots_agent_crawl_delay(const heed_robots_agent *agent,
 /* The first rule of a bucket that matches: the bucket's best. */
 static const struct robots_rule *first_match(const heed_robots_agent *agent,
                                              size_t bucket, const char *path,
-                                             size_t path_len)
+                                             size_t path_len, uint64_t mask)
 {
 	size_t i;
 
 	for (i = agent->bucket_start[bucket];
 	     i < agent->bucket_start[bucket + 1]; i++)
-		if (heed__robots_rule_match(agent->by_bucket[i], path,
-		                            path_len))
+		if (heed__robots_rule_match(agent->by_bucket[i], path, path_len,
+		                            mask))
 			return agent->by_bucket[i];
 	return NULL;
 }
@@ -250,6 +250,7 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
                              size_t path_len, struct heed_robots_decision *out)
 {
 	const struct robots_rule *any, *best = NULL;
+	uint64_t mask;
 
 	memset(out, 0, sizeof(*out));
 	out->allowed = true;
@@ -258,10 +259,11 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 		out->implicit = true;
 		return;
 	}
+	mask = heed__robots_octet_mask(path, path_len);
 	if (path_len >= 2)
 		best = first_match(agent, (unsigned char)path[1], path,
-		                   path_len);
-	any = first_match(agent, BUCKET_ANY, path, path_len);
+		                   path_len, mask);
+	any = first_match(agent, BUCKET_ANY, path, path_len, mask);
 	if (!best || (any && by_priority(&any, &best) < 0))
 		best = any;
 	if (!best)
