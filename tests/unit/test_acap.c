@@ -1226,6 +1226,112 @@ static void test_large_file(void **state)
 	free(txt);
 }
 
+/* Annex A: each qualifier's value grammar, usage types and version. */
+static void test_qualifier_values(void **state)
+{
+	enum { Q_BAD, Q_10, Q_11 };
+	static const struct {
+		heed_acap_usage usage;
+		const char *quals;
+		int want;           /* Q_BAD: an error diagnostic */
+		bool interpretable; /* when not Q_BAD */
+	} cases[] = {
+	        {HEED_ACAP_INDEX, "time-limit=until-recrawled", Q_10, true},
+	        {HEED_ACAP_INDEX, "time-limit = until-recrawled", Q_10, true},
+	        {HEED_ACAP_INDEX, "TIME-LIMIT=UNTIL-2009-12-31", Q_10, true},
+	        {HEED_ACAP_INDEX, "time-limit=until-2009-13-01", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit=until-2009-1-01", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit=0-days", Q_10, true},
+	        {HEED_ACAP_INDEX, "time-limit=-3-days", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit=plus-terms", Q_11, false},
+	        {HEED_ACAP_CRAWL, "time-limit=3-days", Q_BAD},
+	        {HEED_ACAP_PRESENT_LINK, "time-limit=3-days", Q_10, true},
+	        {HEED_ACAP_PRESENT_SNIPPET, "max-length=250-chars", Q_10, true},
+	        {HEED_ACAP_PRESENT_OLDSNIPPET, "max-length=30-words", Q_10,
+	         true},
+	        {HEED_ACAP_PRESENT_SNIPPET, "max-length=250", Q_BAD},
+	        {HEED_ACAP_INDEX, "max-length=250-chars", Q_BAD},
+	        {HEED_ACAP_INDEX, "must-use-resource=/idx.txt", Q_10, false},
+	        {HEED_ACAP_INDEX, "must-use-resource=the-acap:extract:id:main",
+	         Q_10, false},
+	        {HEED_ACAP_INDEX,
+	         "must-use-resource=the-acap:extract:meta:description", Q_10,
+	         false},
+	        {HEED_ACAP_INDEX,
+	         "must-use-resource=the-acap:extract:idlist:a,b", Q_11, false},
+	        {HEED_ACAP_INDEX,
+	         "must-use-resource=the-acap:extract:classlist:a,b", Q_11,
+	         false},
+	        {HEED_ACAP_INDEX, "must-use-resource=the-acap:text:hello%20you",
+	         Q_11, false},
+	        {HEED_ACAP_INDEX, "must-use-resource=the-acap:extract:bogus:x",
+	         Q_BAD},
+	        {HEED_ACAP_PRESENT_ORIGINAL, "must-use-resource=/x", Q_BAD},
+	        {HEED_ACAP_PRESENT, "must-include-resource=plus-terms", Q_11,
+	         false},
+	        {HEED_ACAP_PRESENT,
+	         "must-include-resource=the-acap:license-link:http://x.org/l",
+	         Q_11, false},
+	        {HEED_ACAP_PRESENT_SNIPPET,
+	         "must-include-resource=the-acap:link:class:c", Q_10, false},
+	        {HEED_ACAP_PRESENT,
+	         "must-include-resource=the-acap:extract:text:abc", Q_11,
+	         false},
+	        {HEED_ACAP_PRESENT, "must-include-resource=the-acap:nope:id:x",
+	         Q_BAD},
+	        {HEED_ACAP_PRESENT, "must-include-resource=http://x.org/c",
+	         Q_10, false},
+	        {HEED_ACAP_PRESENT, "prohibited-modification=translation", Q_10,
+	         false},
+	        {HEED_ACAP_PRESENT_OLDCOPY, "prohibited-modification=structure",
+	         Q_11, false},
+	        {HEED_ACAP_PRESENT, "prohibited-modification=colour", Q_BAD},
+	        {HEED_ACAP_PRESENT_SNIPPET, "prohibited-modification=any",
+	         Q_BAD},
+	        {HEED_ACAP_PRESENT_ORIGINAL,
+	         "prohibited-context=within-user-frame", Q_10, false},
+	        {HEED_ACAP_PRESENT_CURRENTCOPY,
+	         "required-context=within-original-frame", Q_10, false},
+	        {HEED_ACAP_PRESENT_CURRENTCOPY,
+	         "required-context=within-user-frame", Q_11, false},
+	        {HEED_ACAP_PRESENT, "target-condition=permitteddomainlist:be",
+	         Q_11, false},
+	        {HEED_ACAP_PRESENT, "target-condition=be,fr", Q_BAD},
+	        {HEED_ACAP_PRESENT_LINK, "target-condition=rulesref:/r", Q_BAD},
+	        {HEED_ACAP_OTHER, "usage-ref=http://x.org/terms", Q_11, false},
+	        {HEED_ACAP_OTHER,
+	         "usage-ref=the-acap:permission-link:meta:perm", Q_11, false},
+	        {HEED_ACAP_OTHER, "usage-ref=the-acap:menu:id:x", Q_BAD},
+	        {HEED_ACAP_INDEX, "must-use-resource=/a\"b", Q_BAD},
+	        {HEED_ACAP_INDEX, "colour=blue", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit", Q_BAD},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		heed_acap *r = parse("");
+		struct acap_qualset qs;
+		int got;
+
+		assert_int_equal(heed__acap_quals_parse(r, cases[i].quals,
+		                                        strlen(cases[i].quals),
+		                                        1, cases[i].usage, &qs),
+		                 HEED_OK);
+		got = heed_acap_diag_count(r) > 0 ? Q_BAD
+		      : qs.v11                    ? Q_11
+		                                  : Q_10;
+		if (got != cases[i].want ||
+		    (got != Q_BAD &&
+		     qs.interpretable != cases[i].interpretable))
+			fail_msg("%s on %s: got %d interpretable %d",
+			         cases[i].quals,
+			         heed_acap_usage_name(cases[i].usage), got,
+			         qs.interpretable);
+		if (got == Q_BAD)
+			assert_false(qs.interpretable);
+		heed_acap_free(r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1246,6 +1352,7 @@ int main(void)
 	        cmocka_unit_test(test_bad_arguments),
 	        cmocka_unit_test(test_oom),
 	        cmocka_unit_test(test_large_file),
+	        cmocka_unit_test(test_qualifier_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
