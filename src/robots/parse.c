@@ -17,6 +17,12 @@
  * Workload: most files are a few KiB; some run to the 500 KiB limit with tens
  * of thousands of rules. One pass; rules are normalised and compiled here so
  * that matching never allocates.
+ *
+ * Memory: the parsed part of the input is copied once into the result's
+ * arena and lexed there; a rule's value stays in that copy (NUL-terminated
+ * in place), and so do its pattern and literal when they equal it, as they
+ * do for most rules. Everything is bounded by the 500 KiB limit, and the
+ * kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -218,7 +224,8 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 		p->group->first_rule = p->r->rules.len;
 		p->group_has_rules = false;
 	}
-	if (l->value_len > 0 && l->value[0] == '*') {
+	if (l->value_len > 0 && l->value[0] == '*' &&
+	    (l->value_len == 1 || heed__ascii_space(l->value[1]))) {
 		n = 1; /* "* anything" is the global group, as in google's */
 	} else {
 		while (n < l->value_len &&

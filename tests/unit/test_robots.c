@@ -81,6 +81,8 @@ static const struct decide_case decide_cases[] = {
          2},
         {"google: user-agent 'FooBot/1.2' is FooBot",
          "User-agent: FooBot/1.2\nDisallow: /\n", "foobot", "/", DISALLOW, 2},
+        {"google: '*bot' names nobody", "User-agent: *bot\nDisallow: /\n",
+         "heed", "/", ALLOW, 0},
         {"google: '* text' is the global group",
          "User-agent: * (everyone)\nDisallow: /\n", "heed", "/", DISALLOW, 2},
         {"google groups: FooBot x", GROUPS_TXT, "FooBot", "/x/b", ALLOW, 4},
