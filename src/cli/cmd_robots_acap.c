@@ -313,6 +313,24 @@ static void print_version(const heed_acap *r)
 		       "(ACAP-ignore-conventional-records)\n");
 }
 
+/* The action requests addressed to the agent (2.6), which explain lists
+ * for the site administrator to see what heed will act on. */
+static void print_requests(const struct heed_cli_acap_opts *o,
+                           const heed_acap *r)
+{
+	struct heed_acap_request req[16];
+	size_t n = heed_acap_requests(r, o->agent, req, HEED_ARRAY_SIZE(req));
+
+	for (size_t i = 0; i < n && i < HEED_ARRAY_SIZE(req); i++)
+		printf("Request on line %u: %s %s\n", req[i].line,
+		       req[i].action == HEED_ACAP_TAKE_DOWN ? "take down"
+		                                            : "re-crawl",
+		       req[i].path);
+	if (n > HEED_ARRAY_SIZE(req))
+		printf("(%zu more action requests)\n",
+		       n - HEED_ARRAY_SIZE(req));
+}
+
 int heed_cli_acap_explain(const struct heed_cli_acap_opts *o, const char *name,
                           const char *data, size_t len, const char *url)
 {
@@ -344,6 +362,7 @@ int heed_cli_acap_explain(const struct heed_cli_acap_opts *o, const char *name,
 		printf("Answer: %s\n",
 		       d->permitted ? "permitted" : "prohibited");
 		print_qualifiers(d);
+		print_requests(o, r);
 	}
 	heed_acap_decision_free(d);
 	heed_acap_free(r);

@@ -26,6 +26,7 @@ ACAP-usage-purpose: archive
 ACAP-disallow-preserve: /
 ACAP-crawler: heed
 ACAP-allow-crawl: /private/
+ACAP-request-re-crawl: /news/fixed.htm
 """
 
 
@@ -85,6 +86,8 @@ def test_explain(path):
     rc, out, _ = heed("explain", "--usage", "crawl",
                       "https://example.org/private/a", path)
     expect("explain permitted", rc == 0 and "Answer: permitted" in out, out)
+    expect("explain lists the action requests",
+           "Request on line 17: re-crawl /news/fixed.htm" in out, out)
     expect("explain names the override",
            "line 4: Conventional 'Disallow: /private/' is ignored" in out and
            "overrides line 9" in out, out)
