@@ -793,6 +793,28 @@ static heed_status run(struct ctx *c)
 	            heed_acap_usage_name(c->usage), c->path);
 }
 
+/* The decision's own memory: the normalised path and the per-set cache. */
+static heed_status prepare(struct ctx *c, const char *path)
+{
+	struct heed_arena *ar = &c->d->arena;
+	size_t sets = c->r->rsets.n + 1;
+	size_t size = heed_robots_normalize(NULL, 0, path, strlen(path)) + 1;
+	char *norm = heed__arena_alloc(ar, size);
+
+	/* Both sides of every match are percent-normalised (RFC 9309 2.2.2),
+	 * as the robots module does; ACAP patterns were at parse time. */
+	if (!norm)
+		return HEED_ENOMEM;
+	heed_robots_normalize(norm, size, path, strlen(path));
+	c->path = norm;
+	c->set_best = heed__arena_alloc(ar, sets * sizeof(*c->set_best));
+	c->set_done = heed__arena_alloc(ar, sets);
+	if (!c->set_best || !c->set_done)
+		return HEED_ENOMEM;
+	memset(c->set_done, 0, sets);
+	return HEED_OK;
+}
+
 heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
                              const char *const *purposes, size_t purpose_count,
                              heed_acap_usage usage, const char *path,
@@ -802,8 +824,6 @@ heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
 {
 	struct ctx c = {0};
 	struct decision_impl *d;
-	char *norm;
-	size_t size;
 	heed_status rc;
 
 	if (!out)
@@ -819,34 +839,18 @@ heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
 	d->alloc = rules->alloc;
 	heed__arena_init(&d->arena, rules->alloc);
 	d->pub.time_limit.expires = INT64_MAX;
-	c.r = rules;
-	c.crawler = crawler;
-	c.purposes = purposes;
-	c.npurposes = purpose_count;
-	c.usage = usage;
-	/* Both sides of every match are percent-normalised (RFC 9309 2.2.2),
-	 * as the robots module does; ACAP patterns were at parse time. */
-	size = heed_robots_normalize(NULL, 0, path, strlen(path)) + 1;
-	norm = heed__arena_alloc(&d->arena, size);
-	if (!norm) {
-		heed_acap_decision_free(&d->pub);
-		return HEED_ENOMEM;
-	}
-	heed_robots_normalize(norm, size, path, strlen(path));
-	c.path = norm;
-	c.now = now;
-	c.d = d;
+	c = (struct ctx){.r = rules,
+	                 .crawler = crawler,
+	                 .purposes = purposes,
+	                 .npurposes = purpose_count,
+	                 .usage = usage,
+	                 .now = now,
+	                 .d = d};
 	if (history)
 		c.hist = *history;
-	c.set_best = heed__arena_alloc(&d->arena, (rules->rsets.n + 1) *
-	                                                  sizeof(*c.set_best));
-	c.set_done = heed__arena_alloc(&d->arena, rules->rsets.n + 1);
-	if (!c.set_best || !c.set_done) {
-		heed_acap_decision_free(&d->pub);
-		return HEED_ENOMEM;
-	}
-	memset(c.set_done, 0, rules->rsets.n + 1);
-	rc = run(&c);
+	rc = prepare(&c, path);
+	if (rc == HEED_OK)
+		rc = run(&c);
 	if (rc == HEED_OK)
 		rc = finish(&c);
 	heed__acap_vec_free(d->alloc, &c.cands);

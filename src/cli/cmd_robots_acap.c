@@ -167,29 +167,10 @@ static void print_qualifiers(const struct heed_acap_decision *d)
 		               : "words");
 }
 
-static json_object *decision_json(const struct heed_cli_acap_opts *o,
-                                  const char *url,
-                                  const struct heed_acap_decision *d)
+static json_object *qualifiers_json(const struct heed_acap_decision *d)
 {
-	json_object *j = json_object_new_object(), *chain, *quals, *purposes;
+	json_object *quals = json_object_new_array();
 
-	json_object_object_add(j, "url", json_object_new_string(url));
-	json_object_object_add(j, "agent", json_object_new_string(o->agent));
-	json_object_object_add(
-	        j, "usage",
-	        json_object_new_string(heed_acap_usage_name(usage_of(o))));
-	purposes = json_object_new_array();
-	for (size_t i = 0; i < o->npurposes; i++)
-		json_object_array_add(purposes,
-		                      json_object_new_string(o->purposes[i]));
-	json_object_object_add(j, "purposes", purposes);
-	json_object_object_add(j, "allowed",
-	                       json_object_new_boolean(d->permitted));
-	json_object_object_add(j, "line", json_object_new_int64(d->line));
-	json_object_object_add(
-	        j, "reference",
-	        d->reference ? json_object_new_string(d->reference) : NULL);
-	quals = json_object_new_array();
 	for (size_t i = 0; i < d->qualifier_count; i++) {
 		json_object *q = json_object_new_object();
 		json_object_object_add(
@@ -203,29 +184,13 @@ static json_object *decision_json(const struct heed_cli_acap_opts *o,
 		        json_object_new_int64(d->qualifiers[i].line));
 		json_object_array_add(quals, q);
 	}
-	json_object_object_add(j, "qualifiers", quals);
-	json_object_object_add(
-	        j, "expires",
-	        d->time_limit.present && d->time_limit.expires != INT64_MAX
-	                ? json_object_new_int64(d->time_limit.expires)
-	                : NULL);
-	json_object_object_add(
-	        j, "until_recrawled",
-	        json_object_new_boolean(d->time_limit.until_recrawled));
-	json_object_object_add(
-	        j, "max_length",
-	        d->max_length.unit == HEED_ACAP_LENGTH_NONE
-	                ? NULL
-	                : json_object_new_int64((int64_t)d->max_length.count));
-	json_object_object_add(
-	        j, "max_length_unit",
-	        d->max_length.unit == HEED_ACAP_LENGTH_NONE
-	                ? NULL
-	                : json_object_new_string(
-	                          d->max_length.unit == HEED_ACAP_LENGTH_CHARS
-	                                  ? "chars"
-	                                  : "words"));
-	chain = json_object_new_array();
+	return quals;
+}
+
+static json_object *chain_json(const struct heed_acap_decision *d)
+{
+	json_object *chain = json_object_new_array();
+
 	for (size_t i = 0; i < d->step_count; i++) {
 		json_object *s = json_object_new_object();
 		json_object_object_add(s, "line",
@@ -238,7 +203,60 @@ static json_object *decision_json(const struct heed_cli_acap_opts *o,
 		        s, "text", json_object_new_string(d->steps[i].text));
 		json_object_array_add(chain, s);
 	}
-	json_object_object_add(j, "chain", chain);
+	return chain;
+}
+
+/* The limits that bind a permission: time limit and maximum length. */
+static void limits_json(json_object *j, const struct heed_acap_decision *d)
+{
+	bool length = d->max_length.unit != HEED_ACAP_LENGTH_NONE;
+
+	json_object_object_add(
+	        j, "expires",
+	        d->time_limit.present && d->time_limit.expires != INT64_MAX
+	                ? json_object_new_int64(d->time_limit.expires)
+	                : NULL);
+	json_object_object_add(
+	        j, "until_recrawled",
+	        json_object_new_boolean(d->time_limit.until_recrawled));
+	json_object_object_add(
+	        j, "max_length",
+	        length ? json_object_new_int64((int64_t)d->max_length.count)
+	               : NULL);
+	json_object_object_add(
+	        j, "max_length_unit",
+	        length ? json_object_new_string(
+	                         d->max_length.unit == HEED_ACAP_LENGTH_CHARS
+	                                 ? "chars"
+	                                 : "words")
+	               : NULL);
+}
+
+static json_object *decision_json(const struct heed_cli_acap_opts *o,
+                                  const char *url,
+                                  const struct heed_acap_decision *d)
+{
+	json_object *j = json_object_new_object();
+	json_object *purposes = json_object_new_array();
+
+	for (size_t i = 0; i < o->npurposes; i++)
+		json_object_array_add(purposes,
+		                      json_object_new_string(o->purposes[i]));
+	json_object_object_add(j, "url", json_object_new_string(url));
+	json_object_object_add(j, "agent", json_object_new_string(o->agent));
+	json_object_object_add(
+	        j, "usage",
+	        json_object_new_string(heed_acap_usage_name(usage_of(o))));
+	json_object_object_add(j, "purposes", purposes);
+	json_object_object_add(j, "allowed",
+	                       json_object_new_boolean(d->permitted));
+	json_object_object_add(j, "line", json_object_new_int64(d->line));
+	json_object_object_add(
+	        j, "reference",
+	        d->reference ? json_object_new_string(d->reference) : NULL);
+	json_object_object_add(j, "qualifiers", qualifiers_json(d));
+	limits_json(j, d);
+	json_object_object_add(j, "chain", chain_json(d));
 	return j;
 }
 
