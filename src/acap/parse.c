@@ -1014,14 +1014,13 @@ static heed_status apply_version(struct parser *p)
  * stable merge puts them all in line order. */
 static heed_status merge_diags(struct heed_acap *r, size_t from, size_t split)
 {
-	struct heed_acap_diag *d =
-	        (struct heed_acap_diag *)r->diags.items + from;
-	struct heed_acap_diag *tmp;
+	struct heed_acap_diag *d, *tmp;
 	size_t n = r->diags.n - from, i = 0, j = split - from, k = 0;
 
 	split -= from;
 	if (split == 0 || split == n)
 		return HEED_OK;
+	d = (struct heed_acap_diag *)r->diags.items + from;
 	tmp = heed__calloc(r->alloc, n, sizeof(*tmp));
 	if (!tmp)
 		return HEED_ENOMEM;
