@@ -65,6 +65,12 @@ static const struct robots_subcommand subcommands[] = {
         {"explain", 2, 2, run_explain, true},
 };
 
+static void unload(struct robots_file *f)
+{
+	heed_robots_free(f->robots);
+	free(f->data);
+}
+
 /* Reads and parses path ("-": standard input). Prints the error and returns
  * false when it cannot. Past the parse limit only one byte more is read:
  * enough for the parser to report the file as over-long. */
@@ -85,15 +91,10 @@ static bool load(const char *path, struct robots_file *f)
 		rc = heed_robots_parse(&f->robots, NULL, f->data, f->len, NULL);
 	if (rc != HEED_OK) {
 		heed_cli_error("%s: %s", f->name, heed_strerror(rc));
+		unload(f);
 		return false;
 	}
 	return true;
-}
-
-static void unload(struct robots_file *f)
-{
-	heed_robots_free(f->robots);
-	free(f->data);
 }
 
 /* Prints obj on stdout and frees it. */

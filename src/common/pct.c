@@ -19,18 +19,19 @@
 
 static const char hex_digits[] = "0123456789ABCDEF";
 
-/* What an octet is to RFC 3986 section 2. */
+/* What an octet is to RFC 3986 section 2, as bits so that a loop can test
+ * "one of these classes" with one AND. */
 enum octet_class {
-	E, /* must be percent-encoded */
-	U, /* unreserved: ALPHA DIGIT - . _ ~ */
-	R, /* reserved: gen-delims and sub-delims but '#' */
-	P, /* '%': an escape, or a '%' to encode */
-	H, /* '#': reserved, and the start of a fragment */
+	E = 0, /* must be percent-encoded */
+	U = 1, /* unreserved: ALPHA DIGIT - . _ ~ */
+	R = 2, /* reserved: gen-delims and sub-delims but '#' */
+	P = 4, /* '%': an escape, or a '%' to encode */
+	H = 8, /* '#': reserved, and the start of a fragment */
 };
 
-/* The classes of ASCII; every octet from 0x80 up is E. A table, because
- * this loop runs over every octet of every rule and every URL. */
-static const unsigned char ascii_class[128] = {
+/* The class of every octet (0x80 and up: E). A table, because this loop
+ * runs over every octet of every rule and every URL. */
+static const unsigned char octet_class[256] = {
         E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, /* 0x00 */
         E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, /* 0x10 */
         E, R, E, H, R, P, R, R, R, R, R, R, R, U, U, R, /* 0x20 */
@@ -39,11 +40,12 @@ static const unsigned char ascii_class[128] = {
         U, U, U, U, U, U, U, U, U, U, U, R, E, R, E, U, /* 0x50 */
         E, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U, /* 0x60 */
         U, U, U, U, U, U, U, U, U, U, U, E, E, E, U, E, /* 0x70 */
+        /* 0x80 to 0xFF: E (0) */
 };
 
 static enum octet_class classify(unsigned char c)
 {
-	return c < 0x80 ? (enum octet_class)ascii_class[c] : E;
+	return (enum octet_class)octet_class[c];
 }
 
 static int hex_value(char c)
@@ -114,13 +116,11 @@ static void put_run(struct sink *s, const char *p, size_t n)
 static size_t plain_run(const char *in, size_t len, size_t i,
                         bool drop_fragment)
 {
+	unsigned keep = drop_fragment ? U | R : U | R | H;
 	size_t start = i;
 
-	for (; i < len; i++) {
-		enum octet_class c = classify((unsigned char)in[i]);
-		if (c != U && c != R && (c != H || drop_fragment))
-			break;
-	}
+	while (i < len && (octet_class[(unsigned char)in[i]] & keep))
+		i++;
 	return i - start;
 }
 

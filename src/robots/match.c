@@ -77,7 +77,7 @@ static heed_status compile_escaped(struct heed_arena *arena,
 }
 
 heed_status heed__robots_compile(struct heed_arena *arena,
-                                 struct robots_rule *rule)
+                                 struct robots_rule *rule, bool may_escape)
 {
 	const char *p = rule->pub.pattern, *star, *pct;
 	size_t n = rule->pub.pattern_len;
@@ -95,7 +95,7 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 	rule->wild = '*';
 	star = memchr(p, '*', n);
 	rule->first_len = star ? (size_t)(star - p) : n;
-	for (pct = memchr(p, '%', n); pct;
+	for (pct = may_escape ? memchr(p, '%', n) : NULL; pct;
 	     pct = memchr(pct + 1, '%', n - (size_t)(pct + 1 - p))) {
 		size_t at = (size_t)(pct - p);
 		if (escape_at(p, n, at, "%2A") || escape_at(p, n, at, "%24")) {
@@ -103,15 +103,10 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 			break;
 		}
 	}
-	/* The octet mask pays off for wildcard rules, whose later segments
-	 * are searched for; a plain prefix is one memcmp anyway. */
-	if (rule->first_len < rule->lit_len)
-		rule->need = heed__robots_octet_mask(
-		                     rule->lit + rule->first_len,
-		                     rule->lit_len - rule->first_len) &
-		             ~((uint64_t)1 << (rule->wild & 63));
-	else
-		rule->need = 0;
+	/* Rules are many and mostly fail: the mask rejects most of them
+	 * before a memcmp. The wildcard itself is no octet a path needs. */
+	rule->need = heed__robots_octet_mask(rule->lit, rule->lit_len) &
+	             ~((uint64_t)1 << (rule->wild & 63));
 	return rc;
 }
 

@@ -279,11 +279,13 @@ static bool bad_octets(const char *s, size_t len)
  * already normal: then value itself is returned, and nothing is copied.
  * NULL on OOM. */
 static char *normalize(struct parser *p, const char *value, size_t len,
-                       unsigned flags, size_t *out_len)
+                       unsigned flags, size_t *out_len, bool *plain)
 {
 	size_t need = 3 * len + 2;
 
-	if (flags == 0 && heed__pct_plain_len(value, len) == len) {
+	/* Plain: not a '%' in it, so no escape to decode later either. */
+	*plain = flags == 0 && heed__pct_plain_len(value, len) == len;
+	if (*plain) {
 		*out_len = len;
 		return (char *)value;
 	}
@@ -308,6 +310,7 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 {
 	struct robots_rule *r;
 	unsigned flags = 0;
+	bool plain;
 	char q[QUOTE_MAX + 4];
 
 	if (!p->group) {
@@ -337,7 +340,7 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 	r->pub.value = l->value;
 	r->pub.value_len = l->value_len;
 	r->pub.pattern = normalize(p, r->pub.value, l->value_len, flags,
-	                           &r->pub.pattern_len);
+	                           &r->pub.pattern_len, &plain);
 	/* Only a value that normalisation changed can hold such octets. */
 	if (r->pub.pattern != r->pub.value &&
 	    bad_octets(l->value, l->value_len))
@@ -345,7 +348,8 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 		     "%s path holds control octets or invalid UTF-8; they are "
 		     "matched percent-encoded",
 		     heed_robots_rule_kind_name(kind));
-	if (r->pub.pattern && heed__robots_compile(&p->r->arena, r) != HEED_OK)
+	if (r->pub.pattern &&
+	    heed__robots_compile(&p->r->arena, r, !plain) != HEED_OK)
 		p->rc = HEED_ENOMEM;
 }
 

@@ -83,10 +83,11 @@ static inline bool heed__robots_token_octet(char c)
 	       c == '_';
 }
 
-/* Fills rule's compiled fields from rule->pub.pattern, in the arena.
- * Returns HEED_OK or HEED_ENOMEM. */
+/* Fills rule's compiled fields from rule->pub.pattern, in the arena when a
+ * copy is needed. may_escape false promises the pattern holds no '%', which
+ * saves a search. Returns HEED_OK or HEED_ENOMEM. */
 heed_status heed__robots_compile(struct heed_arena *arena,
-                                 struct robots_rule *rule);
+                                 struct robots_rule *rule, bool may_escape);
 
 /* A 64-bit summary of which octets occur in s (octet c sets bit c % 64):
  * a rule needing an octet the path lacks is skipped without a search. */

@@ -386,6 +386,27 @@ static void test_normalize_truncates(void **state)
 	assert_string_equal(small, "/ab");
 }
 
+/* The parser's fast path trusts heed__pct_plain_len: whatever it calls
+ * plain must come out of normalisation unchanged, for every octet. */
+static void test_plain_len_agrees(void **state)
+{
+	unsigned b;
+
+	(void)state;
+	for (b = 0; b < 256; b++) {
+		char in[3] = {'/', (char)b, 'a'}, out[16];
+		size_t n = heed__pct_normalize(out, sizeof(out), in, 3, 0);
+		bool same = n == 3 && memcmp(out, in, 3) == 0;
+		if (heed__pct_plain_len(in, 3) == 3 && !same)
+			fail_msg("octet 0x%02X called plain but normalised", b);
+		if (b != '%' && b != '#' &&
+		    same != (heed__pct_plain_len(in, 3) == 3))
+			fail_msg("octet 0x%02X: plain_len disagrees", b);
+	}
+	assert_int_equal(heed__pct_plain_len("/a%41", 5), 2);
+	assert_int_equal(heed__pct_plain_len("/a#b", 4), 2);
+}
+
 /* ---- the matcher against a slow obvious reference -------------------- */
 
 enum { REF_WILD = 256 };
@@ -1149,6 +1170,7 @@ int main(void)
 	        cmocka_unit_test(test_decide_table),
 	        cmocka_unit_test(test_normalize_table),
 	        cmocka_unit_test(test_normalize_truncates),
+	        cmocka_unit_test(test_plain_len_agrees),
 	        cmocka_unit_test(test_differential),
 	        cmocka_unit_test(test_hostile_pattern),
 	        cmocka_unit_test(test_diag_table),
