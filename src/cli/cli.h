@@ -6,10 +6,13 @@
 #ifndef HEED_CLI_H
 #define HEED_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "heed/common.h"
+#include "heed/config.h"
+#include "heed/store.h"
 
 /* Exit statuses, as GNU programs use them. */
 enum {
@@ -53,7 +56,45 @@ void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
                                size_t *len, int *truncated);
 
+/*
+ * The settings a command was given: --config FILE and each --set
+ * section.key=value (cli_config.c). Commands add HEED_CLI_SETTINGS_OPTIONS
+ * to their getopt table and pass those two options here.
+ */
+enum { HEED_CLI_OPT_CONFIG = 0x1000, HEED_CLI_OPT_SET };
+#define HEED_CLI_SETTINGS_OPTIONS                                 \
+	{"config", required_argument, NULL, HEED_CLI_OPT_CONFIG}, \
+	{                                                         \
+		"set", required_argument, NULL, HEED_CLI_OPT_SET  \
+	}
+struct heed_cli_settings {
+	const char *file;     /* --config, or NULL for ./heed.ini if present */
+	const char *sets[64]; /* --set arguments, in order */
+	size_t nsets;
+};
+
+/* Records one --set; HEED_ETOOBIG past 64 of them. */
+heed_status heed_cli_settings_add(struct heed_cli_settings *s, const char *arg);
+
+/* Fills cfg: defaults, the file, then the --set values. Returns an exit
+ * status (HEED_EXIT_OK, or USAGE/FAIL after printing why); on success the
+ * caller frees cfg with heed_config_free. */
+int heed_cli_settings_load(const char *cmd, const struct heed_cli_settings *s,
+                           struct heed_config *cfg);
+
+/* Handles opt when it is --config or --set (true; *ex is the exit status
+ * to return unless HEED_EXIT_OK); false for any other option. */
+bool heed_cli_settings_option(const char *cmd, struct heed_cli_settings *s,
+                              int opt, const char *arg, int *ex);
+
+/* Loads the settings and opens the store at path (NULL: store.location).
+ * Returns an exit status; on HEED_EXIT_OK the caller closes *out. */
+int heed_cli_open_store(const char *cmd, const struct heed_cli_settings *s,
+                        const char *path, heed_store **out);
+
 /* The subcommands; each lives in its own cmd_<name>.c. */
 int heed_cmd_version(int argc, char **argv);
+int heed_cmd_irc(int argc, char **argv);
+int heed_cmd_export(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

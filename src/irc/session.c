@@ -447,6 +447,7 @@ static void emit_preference(heed_irc_session *s)
 	memset(&a, 0, sizeof(a));
 	a.kind = HEED_IRC_ACT_PREFERENCE;
 	a.pref = s->pref;
+	a.server_name = s->server_name;
 	if (heed_irc_isupport_get(s->isupport, "CRAWLER", &raw, &has))
 		a.raw_value = raw;
 	s->emit(s->ud, &a);

@@ -158,11 +158,11 @@ static void test_store_irc_flow(void **state)
 	assert_int_equal(port, 0);
 	heed_store_close(st);
 	unlink(path);
-	strcat(path, "-wal");
-	unlink(path);
-	path[strlen(path) - 4] = '\0';
-	strcat(path, "-shm");
-	unlink(path);
+	for (int i = 0; i < 2; i++) {
+		char side[64];
+		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
+		unlink(side);
+	}
 }
 
 int main(void)
