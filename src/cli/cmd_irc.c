@@ -154,7 +154,9 @@ static void on_crawl_result(void *ud, const struct heed_irc_crawl_result *r)
 		printf("  network: %s, server %s %s\n",
 		       r->network_name[0] ? r->network_name : "(unnamed)",
 		       r->server_name, r->server_version);
-	print_pref(r);
+	if (r->status != HEED_IRC_VISIT_FAILED &&
+	    r->status != HEED_IRC_VISIT_BANNED)
+		print_pref(r);
 	printf("  %llu channels, %llu servers listed; next visit %s\n",
 	       (unsigned long long)r->channels, (unsigned long long)r->servers,
 	       when);

@@ -324,6 +324,8 @@ static void opened(struct conn *k)
 	heed_irc_session_connected(k->session, now_ms());
 }
 
+static void handshake(struct conn *k);
+
 static void on_connected(struct conn *k)
 {
 	int err = 0;
@@ -338,8 +340,11 @@ static void on_connected(struct conn *k)
 		opened(k);
 		return;
 	}
-	if (!start_tls(k))
+	if (!start_tls(k)) {
 		fail_connection(k, "TLS setup failed");
+		return;
+	}
+	handshake(k); /* sends the ClientHello */
 }
 
 static void handshake(struct conn *k)
@@ -462,6 +467,11 @@ static struct heed_irc_session_config session_config(const struct conn *k)
 	cfg.require_consent = o->require_consent;
 	cfg.pace_ms = o->pace_ms;
 	cfg.visit_limit_ms = o->visit_limit_ms;
+	/* Registration gets half the visit, at most the usual minute. */
+	cfg.register_limit_ms =
+	        o->visit_limit_ms > 0 && o->visit_limit_ms < 120000
+	                ? o->visit_limit_ms / 2
+	                : 60000;
 	return cfg;
 }
 
