@@ -187,10 +187,11 @@ static void on_check_result(void *ud, const struct heed_irc_crawl_result *r)
 		run->failures++;
 		return;
 	}
-	printf("  network: %s, server %s %s%s\n",
-	       r->network_name[0] ? r->network_name : "(unnamed)",
-	       r->server_name, r->server_version,
-	       r->tls_verified ? ", TLS verified" : "");
+	if (r->server_name[0])
+		printf("  network: %s, server %s %s%s\n",
+		       r->network_name[0] ? r->network_name : "(unnamed)",
+		       r->server_name, r->server_version,
+		       r->tls_verified ? ", TLS verified" : "");
 	print_pref(r);
 	if (heed_irc_crawler_denies(&r->pref))
 		printf("  heed will not index this network; it checks the "

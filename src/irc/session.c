@@ -314,7 +314,10 @@ heed_status heed_irc_session_new(heed_irc_session **out,
 	heed_irc_reader_init(&s->reader);
 	heed_irc_crawler_parse(NULL, 0, false, &s->pref);
 	s->pref.problems = 0;
+	/* Nothing known yet: merging keeps the longest cooldown seen, so start
+	 * below any the network may state. */
 	s->merged = s->pref;
+	s->merged.cooldown_s = 0;
 	s->list_delay_s = -1;
 	s->visit_deadline_ms = INT64_MAX;
 	s->register_deadline_ms = INT64_MAX;

@@ -116,6 +116,7 @@ def heed(lab, *args, store=None, timeout=300, check=None):
     shown = out if len(out) < 1500 else out[:1500] + "[...]\n"
     sys.stdout.write(f"$ {' '.join(argv)}  ({took:.1f}s, exit {p.returncode})\n"
                      f"{shown}{err[-4000:]}")
+    lab.last_stderr = err
     if check is not None and p.returncode != check:
         raise AssertionError(f"heed exited {p.returncode}, wanted {check}")
     return p.returncode, out
