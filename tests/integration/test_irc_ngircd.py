@@ -94,7 +94,8 @@ def test_truncated_list_is_partial():
     with Lab() as lab:
         store = lab.path("heed.db")
         c = NgircdServer(lab, "c.ngircd.test", "Trunc", max_list=2).start()
-        client = Client(c.port, "carol")
+        # The client holds the nick heed wants: heed must pick another.
+        client = Client(c.port, "heed")
         for i in range(4):
             client.channel(f"#chan{i}", f"topic {i}")
         client.start_ponging()
