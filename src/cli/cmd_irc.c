@@ -9,6 +9,7 @@
  *   list               print the stored public list
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -459,6 +460,9 @@ static int irc_list(int argc, char **argv)
 
 int heed_cmd_irc(int argc, char **argv)
 {
+	/* A server that resets the connection while OpenSSL writes must not
+	 * kill heed with SIGPIPE: the write fails and the visit ends. */
+	signal(SIGPIPE, SIG_IGN);
 	static const struct {
 		const char *name;
 		int (*fn)(int, char **);

@@ -135,7 +135,10 @@ def test_cooldown_expires():
         store = lab.path("heed.db")
         s = ScriptedServer(lab, "short.test", channels=CHANNELS,
                            isupport=["CRAWLER=index:allow,cooldown:4"])
-        args = ("irc", "crawl", "--set", "irc.min_revisit=0", key(s))
+        networks = lab.path("networks.txt")
+        with open(networks, "w") as f:
+            f.write(f"# the demo network\n  {key(s)}   # short cooldown\n\n")
+        args = ("irc", "crawl", "--set", "irc.min_revisit=0", "-f", networks)
         heed(lab, *args, store=store, check=0)
         ended = time.monotonic()
         heed(lab, *args, store=store, check=0)

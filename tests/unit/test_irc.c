@@ -7,6 +7,7 @@
 #include "heed_test.h"
 
 #include "heed/irc.h"
+#include "heed/irc_crawl.h"
 
 /* ---- Messages ------------------------------------------------------------
  */
@@ -742,6 +743,54 @@ static void test_session_oom(void **state)
 	}
 }
 
+static const struct target_case {
+	const char *text;
+	heed_status want;
+	const char *host, *key;
+	int port;
+	bool tls;
+} target_cases[] = {
+        {"irc.Example.net", HEED_OK, "irc.example.net", "irc.example.net:6667",
+         6667, false},
+        {"irc.example.net:7000", HEED_OK, "irc.example.net",
+         "irc.example.net:7000", 7000, false},
+        {"ircs://irc.example.net", HEED_OK, "irc.example.net",
+         "irc.example.net:6697", 6697, true},
+        {"ircs://127.0.0.1:7001/", HEED_OK, "127.0.0.1", "127.0.0.1:7001", 7001,
+         true},
+        {"irc://[::1]:6668", HEED_OK, "::1", "[::1]:6668", 6668, false},
+        {"::1", HEED_OK, "::1", "[::1]:6667", 6667, false},
+        {"", HEED_EINVAL, NULL, NULL, 0, false},
+        {"host:0", HEED_EINVAL, NULL, NULL, 0, false},
+        {"host:70000", HEED_EINVAL, NULL, NULL, 0, false},
+        {"host:12a", HEED_EINVAL, NULL, NULL, 0, false},
+        {"http://host", HEED_EINVAL, NULL, NULL, 0, false},
+        {"ho st", HEED_EINVAL, NULL, NULL, 0, false},
+        {"[::1", HEED_EINVAL, NULL, NULL, 0, false},
+};
+
+static void test_target_parse(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(target_cases); i++) {
+		const struct target_case *c = &target_cases[i];
+		struct heed_irc_target t;
+		struct heed_diag d = {0};
+		heed_status rc = heed_irc_target_parse(c->text, &t, &d);
+		if (rc != c->want)
+			fail_msg("'%s': %s", c->text, heed_status_name(rc));
+		if (rc != HEED_OK) {
+			if (!d.message[0])
+				fail_msg("'%s': no reason given", c->text);
+			continue;
+		}
+		if (strcmp(t.host, c->host) || strcmp(t.key, c->key) ||
+		    t.port != c->port || t.tls != c->tls)
+			fail_msg("'%s': %s %s %d %d", c->text, t.host, t.key,
+			         t.port, t.tls);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -757,6 +806,7 @@ int main(void)
 	        cmocka_unit_test(test_session),
 	        cmocka_unit_test(test_session_links),
 	        cmocka_unit_test(test_session_oom),
+	        cmocka_unit_test(test_target_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
