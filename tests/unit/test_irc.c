@@ -193,11 +193,11 @@ static void test_isupport_forms(void **state)
 {
 	static const char *const lines[] = {
 	        ":a.ngircd.test 005 crawlr NETWORK=NgLab :is my network name",
-	        ":s 005 me AWAYLEN=200 BOT=B CASEMAPPING=rfc1459 CHANTYPES=# "
-	        "ELIST=CMNTU NICKLEN=30 SAFELIST EMPTY= MAXTARGETS=20 "
-	        "ESC=a\\x20b\\x3Dc\\x5C\\xZZ :are supported by this server",
-	        ":s 005 me -AWAYLEN -NEVERSEEN NETWORK=Insp\\x20Lab bad!name "
-	        ":are supported by this server",
+	        (":s 005 me AWAYLEN=200 BOT=B CASEMAPPING=rfc1459 CHANTYPES=# "
+	         "ELIST=CMNTU NICKLEN=30 SAFELIST EMPTY= MAXTARGETS=20 "
+	         "ESC=a\\x20b\\x3Dc\\x5C\\xZZ :are supported by this server"),
+	        (":s 005 me -AWAYLEN -NEVERSEEN NETWORK=Insp\\x20Lab bad!name "
+	         ":are supported by this server"),
 	        ":other 105 me CRAWLER=index:deny :are supported by remote",
 	};
 	heed_irc_isupport *is = isupport_of(lines, HEED_ARRAY_SIZE(lines));
