@@ -126,11 +126,12 @@ def heed(lab, *args, store=None, timeout=300, check=None):
 
 class NgircdServer:
     def __init__(self, lab, name, network="NgLab", tls=False, link=None,
-                 max_list=None):
+                 max_list=None, operator=False):
         self.lab, self.name = lab, name
         self.port = free_port()
         self.tls_port = free_port() if tls else None
         self.network, self.link, self.max_list = network, link, max_list
+        self.operator = operator
         self.my_pass = f"{name}-pass"
 
     def config(self):
@@ -162,6 +163,8 @@ class NgircdServer:
                       f"PeerPassword = {peer.name}-{self.name}"]
             if connect:
                 lines += [f"Host = {LOOPBACK}", f"Port = {peer.port}"]
+        if self.operator:
+            lines += ["[Operator]", "Name = oper", "Password = operpass"]
         path = os.path.join(d, "ngircd.conf")
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")

@@ -112,5 +112,30 @@ def test_truncated_list_is_partial():
             client.close()
 
 
+def test_kline_is_a_ban():
+    with Lab() as lab:
+        store = lab.path("heed.db")
+        k = NgircdServer(lab, "k.ngircd.test", "KLab", operator=True).start()
+        oper = Client(k.port, "opy")
+        oper.send("OPER oper operpass")
+        oper.wait_for(" 381 ")
+        oper.send("KLINE *!*@127.0.0.1 300 :lab kline")
+        oper.wait_for("K-Line")
+        t0 = time.time()
+        code, out = heed(lab, "irc", "crawl", f"127.0.0.1:{k.port}",
+                         store=store)
+        assert code == 1
+        assert f"127.0.0.1:{k.port}: banned: " in out and "K-Line" in out
+        net = next(r for r in export(lab, store)
+                   if r["type"] == "irc_network")
+        assert net["last_status"] == "banned"
+        # Backs off for days, and a second run does not knock again.
+        assert net["next_visit"] - t0 > 6 * 86400
+        _, out = heed(lab, "irc", "crawl", f"127.0.0.1:{k.port}",
+                      store=store, check=0)
+        assert "skipped: in cooldown" in out
+
+
 if __name__ == "__main__":
-    run_checks([test_linked_network_and_tls, test_truncated_list_is_partial])
+    run_checks([test_linked_network_and_tls, test_truncated_list_is_partial,
+                test_kline_is_a_ban])

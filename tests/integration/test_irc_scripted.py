@@ -227,6 +227,22 @@ def test_sts_and_tls():
         assert other.commands() == [], "spoke IRC over an unverified link"
 
 
+def test_require_consent():
+    with Lab() as lab:
+        store = lab.path("heed.db")
+        silent = ScriptedServer(lab, "silent.test", channels=CHANNELS)
+        allow = ScriptedServer(lab, "allow.test", channels=CHANNELS,
+                               isupport=["CRAWLER=index:allow"])
+        _, out = heed(lab, "irc", "crawl", "--require-consent", key(silent),
+                      key(allow), store=store, check=0)
+        assert_not_crawled(silent)
+        assert f"{key(silent)}: no-consent" in out
+        assert allow.commands().count("LIST") == 1
+        records = export(lab, store)
+        assert channels_of(records, key(silent)) == {}
+        assert channels_of(records, key(allow)) == PUBLIC
+
+
 if __name__ == "__main__":
     run_checks([test_crawler_token_variants, test_cooldown_expires,
-                test_list_troubles, test_sts_and_tls])
+                test_list_troubles, test_sts_and_tls, test_require_consent])
