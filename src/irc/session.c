@@ -169,6 +169,10 @@ static void sendf(heed_irc_session *s, const char *fmt, ...)
 		return;
 	if (n > HEED_IRC_LINE_MAX - 2)
 		n = HEED_IRC_LINE_MAX - 2;
+	/* Text echoed from the server (a PING token, our nick from 001) may
+	 * hold a bare CR: cut there, so a hostile server can never make heed
+	 * send a second command of its choosing. */
+	n = (int)strcspn(line, "\r\n");
 	line[n++] = '\r';
 	line[n++] = '\n';
 	line[n] = '\0';

@@ -15,6 +15,7 @@ only.
 """
 
 import os
+import resource
 import shutil
 import socket
 import ssl
@@ -45,6 +46,10 @@ def wait_port(port, timeout=15.0):
     raise RuntimeError(f"nothing listens on port {port} after {timeout}s")
 
 
+def no_core_files():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
 class Lab:
     """A temporary folder and the processes started in it."""
 
@@ -70,8 +75,11 @@ class Lab:
 
     def spawn(self, argv, log_name):
         log = open(self.path(log_name), "wb")
+        # No core files from servers stopped mid-way (InspIRCd may dump one
+        # on SIGTERM), and whatever they write stays in the lab folder.
         p = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL)
+                             stdin=subprocess.DEVNULL, cwd=self.dir,
+                             preexec_fn=no_core_files)
         self.procs.append(p)
         return p
 

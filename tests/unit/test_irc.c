@@ -633,6 +633,9 @@ static const struct session_case {
         {"visit time limit: partial", false, false, false, 20000, WELCOME MOTD,
          LINKS_OK, ":s 321 heed C :U\n:s 322 heed #a 3 :t\n", NULL,
          HEED_IRC_VISIT_PARTIAL, "QUIT", NULL, "#a 3 t|", 1},
+        {"a CR in a PING token cannot inject a command", false, false, false, 0,
+         "PING :a\rQUIT :injected\n", NULL, NULL, NULL, HEED_IRC_VISIT_FAILED,
+         "PONG :a\r\n", "injected", "", 0},
         {"closed before 001: failed", false, false, false, 0, "CLOSE", NULL,
          NULL, NULL, HEED_IRC_VISIT_FAILED, "NICK", "LUSERS", "", 0},
 };
