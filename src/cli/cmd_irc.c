@@ -194,7 +194,10 @@ static void on_check_result(void *ud, const struct heed_irc_crawl_result *r)
 		       r->server_name, r->server_version,
 		       r->tls_verified ? ", TLS verified" : "");
 	print_pref(r);
-	if (heed_irc_crawler_denies(&r->pref))
+	if (r->status == HEED_IRC_VISIT_NO_CONSENT)
+		printf("  heed does not index this network: consent is "
+		       "required and it does not say index:allow\n");
+	else if (heed_irc_crawler_denies(&r->pref))
 		printf("  heed will not index this network; it checks the "
 		       "token again after %s\n",
 		       when);

@@ -41,6 +41,9 @@
 #define REPLY_IDLE_MS 60000
 /* After QUIT, how long to wait for the server's ERROR and close. */
 #define QUIT_WAIT_MS 5000
+/* A burst with no numeric after it (no LUSERS, no MOTD) ends when the
+ * server has been quiet this long. */
+#define BURST_QUIET_MS 5000
 /* Delay before a LIST retry when the server names none (Solanum paces
  * LIST at 10 s). */
 #define LIST_RETRY_DEFAULT_S 15
@@ -109,6 +112,7 @@ struct heed_irc_session {
 
 	int64_t visit_deadline_ms, register_deadline_ms, motd_deadline_ms;
 	int64_t next_cmd_ms, wait_deadline_ms, quit_deadline_ms;
+	int64_t last_line_ms; /* when the server last sent a line */
 
 	int list_tries;
 	uint64_t list_channels; /* channels of the current LIST */
@@ -945,6 +949,7 @@ void heed_irc_session_line(heed_irc_session *s, const char *line, size_t len,
 		s->bad_lines++;
 	if (s->wait != WAIT_NONE)
 		s->wait_deadline_ms = now_ms + REPLY_IDLE_MS;
+	s->last_line_ms = now_ms;
 	dispatch(s, &s->msg, now_ms);
 	if (s->state != ST_DONE)
 		heed_irc_session_tick(s, now_ms);
@@ -1029,6 +1034,11 @@ void heed_irc_session_tick(heed_irc_session *s, int64_t now_ms)
 	switch (s->state) {
 	case ST_REGISTERING:
 	case ST_BURST:
+		if (s->state == ST_BURST &&
+		    now_ms >= s->last_line_ms + BURST_QUIET_MS) {
+			end_of_burst(s, now_ms);
+			return;
+		}
 		if (now_ms >= s->register_deadline_ms) {
 			set_reason(s, "registration did not finish in %lld s",
 			           (long long)s->cfg.register_limit_ms / 1000);

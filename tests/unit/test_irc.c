@@ -636,6 +636,10 @@ static const struct session_case {
         {"a CR in a PING token cannot inject a command", false, false, false, 0,
          "PING :a\rQUIT :injected\n", NULL, NULL, NULL, HEED_IRC_VISIT_FAILED,
          "PONG :a\r\n", "injected", "", 0},
+        {"a burst with no LUSERS or MOTD ends when the server is quiet", false,
+         false, false, 0,
+         ":s 001 heed :hi\n:s 005 heed CRAWLER=index:allow :are\n", LINKS_OK,
+         LIST_OK, NULL, HEED_IRC_VISIT_COMPLETE, "LIST", NULL, CHANNELS_OK, 1},
         {"closed before 001: failed", false, false, false, 0, "CLOSE", NULL,
          NULL, NULL, HEED_IRC_VISIT_FAILED, "NICK", "LUSERS", "", 0},
 };
