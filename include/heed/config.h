@@ -83,6 +83,13 @@ struct heed_config {
 	char *net_dns_server;              /* "ADDR[:PORT],..."; unset */
 	int64_t net_dns_timeout_ms;        /* 2000 */
 	int64_t net_dns_tries;             /* 2 */
+
+	/* [irc]: the IRC crawler (docs/irc.md). */
+	char *irc_nick;              /* "heed" */
+	bool irc_require_consent;    /* crawl only CRAWLER=index:allow */
+	int64_t irc_visit_limit;     /* seconds per visit; 300 */
+	int64_t irc_min_revisit;     /* seconds between visits; 3600 */
+	int64_t irc_max_connections; /* networks at once; 8 */
 };
 
 /* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on

@@ -6,6 +6,7 @@
 #ifndef HEED_CLI_H
 #define HEED_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -54,6 +55,12 @@ void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
                                size_t *len, int *truncated);
 
+/* Opens the store at override, or else at the settings' store.location;
+ * prints why and returns NULL when it cannot. */
+struct heed_store;
+struct heed_store *heed_cli_open_store(const struct heed_config *cfg,
+                                       const char *override);
+
 /* The subcommands; each lives in its own cmd_<name>.c. */
 int heed_cmd_dns(int argc, char **argv);
 int heed_cmd_page(int argc, char **argv);
@@ -62,5 +69,7 @@ int heed_cmd_version(int argc, char **argv);
 int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
 int heed_cmd_site(int argc, char **argv);
+int heed_cmd_irc(int argc, char **argv);
+int heed_cmd_export(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

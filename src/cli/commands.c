@@ -131,6 +131,53 @@
 	"Exit status: 0 allowed / clean, 1 disallowed / diagnostics or an\n"   \
 	"unreadable FILE, 2 usage error. See docs/robots.md, docs/acap.md.\n"
 
+#define IRC_HELP                                                               \
+	"Usage: heed irc crawl [OPTIONS] NETWORK...\n"                         \
+	"       heed irc check [OPTIONS] HOST[:PORT]\n"                        \
+	"       heed irc list [--store PATH] [--network KEY]\n"                \
+	"Build the public list of IRC networks, servers and channels,\n"       \
+	"honouring each network's CRAWLER token (docs/irc.md).\n"              \
+	"\n"                                                                   \
+	"NETWORK is host, host:port, irc://host[:port] or "                    \
+	"ircs://host[:port]\n"                                                 \
+	"(TLS with certificate verification, port 6697 by default).\n"         \
+	"\n"                                                                   \
+	"  crawl    visit each network (one connection each, several at\n"     \
+	"           once), read LUSERS, LINKS and LIST, store them; "          \
+	"networks\n"                                                           \
+	"           inside their cooldown are skipped and reported\n"          \
+	"  check    read the 005 burst only and print how heed reads the\n"    \
+	"           CRAWLER token and when it would come back; stores "        \
+	"nothing\n"                                                            \
+	"  list     print the stored networks and public channel list\n"       \
+	"\n"                                                                   \
+	"Options:\n"                                                           \
+	"  -f, --networks FILE   more networks, one per line ('#' comments)\n" \
+	"      --store PATH      the store (default: store.location)\n"        \
+	"      --nick NICK       the nick to ask for (default: irc.nick)\n"    \
+	"      --require-consent crawl only networks saying index:allow\n"     \
+	"      --insecure        TLS without certificate checks (test "        \
+	"servers)\n"                                                           \
+	"      --config FILE     settings file (default: ./heed.ini if any)\n" \
+	"      --set KEY=VALUE   one setting, e.g. irc.visit_limit=2m\n"       \
+	"  -h, --help            this help\n"                                  \
+	"Exit status: 0 when every network was visited or skipped for its\n"   \
+	"cooldown, 1 when one failed or was banned, 2 for usage errors.\n"
+
+#define EXPORT_HELP                                                         \
+	"Usage: heed export --irc [--format jsonl|csv] [--store PATH]\n"    \
+	"Print the public records on standard output.\n"                    \
+	"\n"                                                                \
+	"  --irc              IRC networks, servers and channels; JSON "    \
+	"Lines\n"                                                           \
+	"                     has one object per line with a \"type\" of\n" \
+	"                     irc_network, irc_server or irc_channel; CSV " \
+	"has\n"                                                             \
+	"                     the channels only\n"                          \
+	"  --format FORMAT    jsonl (default) or csv\n"                     \
+	"  --store PATH       the store (default: store.location)\n"        \
+	"  --config FILE, --set KEY=VALUE   settings, as for every command\n"
+
 const struct heed_cli_command heed_cli_commands[] = {
         {"robots", "check URLs against a robots.txt, or lint it", ROBOTS_HELP,
          heed_cmd_robots},
@@ -138,6 +185,10 @@ const struct heed_cli_command heed_cli_commands[] = {
          SITE_HELP, heed_cmd_site},
         {"extract", "show the metadata heed takes from a page or feed",
          EXTRACT_HELP, heed_cmd_extract},
+        {"irc", "crawl IRC networks, check their CRAWLER token, list them",
+         IRC_HELP, heed_cmd_irc},
+        {"export", "print the public records as JSON Lines or CSV", EXPORT_HELP,
+         heed_cmd_export},
         {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,
          heed_cmd_verify},
         {"page", "write the operator's crawler page", PAGE_HELP, heed_cmd_page},

@@ -187,6 +187,33 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(net_dns_tries),
          1,
          10},
+        {{"irc.nick", HEED_CONFIG_STRING, "heed",
+          "The nick heed asks for on IRC networks (a digit is appended when "
+          "it is taken)."},
+         FIELD(irc_nick),
+         1,
+         0},
+        {{"irc.require_consent", HEED_CONFIG_BOOL, "false",
+          "Crawl only IRC networks whose CRAWLER token says index:allow."},
+         FIELD(irc_require_consent),
+         0,
+         0},
+        {{"irc.visit_limit", HEED_CONFIG_DURATION, "5m",
+          "The longest an IRC visit may last, connection to QUIT."},
+         FIELD(irc_visit_limit),
+         10,
+         86400},
+        {{"irc.min_revisit", HEED_CONFIG_DURATION, "1h",
+          "The shortest time between two visits of one IRC network; a longer "
+          "CRAWLER cooldown wins."},
+         FIELD(irc_min_revisit),
+         0,
+         31536000},
+        {{"irc.max_connections", HEED_CONFIG_INT, "8",
+          "How many IRC networks heed visits at once (one connection each)."},
+         FIELD(irc_max_connections),
+         1,
+         256},
 };
 
 const size_t heed__config_option_count = HEED_ARRAY_SIZE(heed__config_options);

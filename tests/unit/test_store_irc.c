@@ -1,0 +1,174 @@
+/*
+ * Unit tests of the store's "irc" area on SQLite: networks and their next
+ * allowed visit (kept across a reopen), visits, servers and channels with
+ * first-seen/last-seen, and the public list's rules (latest complete visit;
+ * networks that deny are left out).
+ */
+#include "heed_test.h"
+
+#include <unistd.h>
+
+#include "heed/store_irc.h"
+
+struct seen {
+	char text[1024];
+	int rows;
+};
+
+static int on_channel(void *ud, const struct heed_store_irc_channel_row *r)
+{
+	struct seen *s = ud;
+	size_t n = strlen(s->text);
+
+	snprintf(s->text + n, sizeof(s->text) - n, "%s %s %lld %.*s %lld-%lld|",
+	         r->network_key, r->name, (long long)r->users,
+	         (int)r->topic_len, r->topic, (long long)r->first_seen_s,
+	         (long long)r->last_seen_s);
+	s->rows++;
+	return 0;
+}
+
+static int on_server(void *ud, const struct heed_store_irc_server_row *r)
+{
+	struct seen *s = ud;
+	size_t n = strlen(s->text);
+
+	snprintf(s->text + n, sizeof(s->text) - n, "%s<%s:%d|", r->name, r->hub,
+	         r->hops);
+	s->rows++;
+	return 0;
+}
+
+static int on_network(void *ud, const struct heed_store_irc_network_row *r)
+{
+	struct seen *s = ud;
+	size_t n = strlen(s->text);
+
+	snprintf(s->text + n, sizeof(s->text) - n, "%s %s %s %s %lld %lld|",
+	         r->key, r->name, r->last_status, r->verdict,
+	         (long long)r->next_visit_s, (long long)r->channels);
+	s->rows++;
+	return 0;
+}
+
+/* One visit: the channels given as "name users topic;...". */
+static void visit(heed_store_irc *w, const char *key, int64_t t,
+                  heed_irc_visit_status status, heed_irc_crawler_verdict v,
+                  const char *const *channels, size_t n)
+{
+	struct heed_irc_crawler_pref pref = {v, 60, 0};
+	struct heed_irc_lusers l = {3, 1, 2, -1, -1, 4, -1, -1};
+	int64_t net, vid, next;
+
+	assert_int_equal(heed_store_irc_network(w, key, t, &net, &next),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
+	                                            false, t, &vid),
+	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_irc_visit_server(w, vid, "s.test", "v1", "TestNet"),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_preference(w, net, vid, "s.test",
+	                                           "index:allow", &pref, t),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_lusers(w, vid, &l), HEED_OK);
+	assert_int_equal(heed_store_irc_server(w, net, vid, "s.test", "s.test",
+	                                       0, "Server S", t),
+	                 HEED_OK);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(
+		        heed_store_irc_channel(w, net, vid, channels[i],
+		                               (int64_t)i + 1, "topic", 5, t),
+		        HEED_OK);
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid, status, "r",
+	                                          &pref, t + 1, t + 61),
+	                 HEED_OK);
+}
+
+static void test_store_irc_flow(void **state)
+{
+	static const char *const first[] = {"#a", "#b"};
+	static const char *const second[] = {"#b", "#c"};
+	char path[] = "/tmp/heed-store-irc-XXXXXX";
+	int fd = mkstemp(path);
+	heed_store *st;
+	heed_store_irc *w;
+	struct seen s = {{0}, 0};
+	int64_t id, next;
+	int port;
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(
+	        heed_store_open(&st, path, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_new(&w, st), HEED_OK);
+	visit(w, "irc.a:6667", 1000, HEED_IRC_VISIT_COMPLETE,
+	      HEED_IRC_CRAWLER_ALLOW, first, 2);
+	visit(w, "irc.a:6667", 2000, HEED_IRC_VISIT_COMPLETE,
+	      HEED_IRC_CRAWLER_ALLOW, second, 2);
+	/* A partial visit adds what it saw and hides nothing. */
+	visit(w, "irc.a:6667", 3000, HEED_IRC_VISIT_PARTIAL,
+	      HEED_IRC_CRAWLER_ALLOW, first, 1);
+	visit(w, "irc.deny:6667", 1000, HEED_IRC_VISIT_COMPLETE,
+	      HEED_IRC_CRAWLER_ALLOW, first, 1);
+	visit(w, "irc.deny:6667", 2000, HEED_IRC_VISIT_DENIED,
+	      HEED_IRC_CRAWLER_DENY, NULL, 0);
+	assert_int_equal(heed_store_irc_sts_set(w, "irc.a", 6697, 5000),
+	                 HEED_OK);
+	heed_store_irc_free(w);
+
+	assert_int_equal(heed_store_irc_each_channel(st, NULL, on_channel, &s),
+	                 HEED_OK);
+	assert_string_equal(s.text, "irc.a:6667 #a 1 topic 1000-3000|"
+	                            "irc.a:6667 #b 1 topic 1000-2000|"
+	                            "irc.a:6667 #c 2 topic 2000-2000|");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(
+	        heed_store_irc_each_server(st, "irc.a:6667", on_server, &s),
+	        HEED_OK);
+	assert_string_equal(s.text, "s.test<s.test:0|");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(heed_store_irc_each_network(st, on_network, &s),
+	                 HEED_OK);
+	assert_string_equal(s.text,
+	                    "irc.a:6667 TestNet partial allow 3061 2|"
+	                    "irc.deny:6667 TestNet denied deny 2061 1|");
+	heed_store_close(st);
+
+	/* The next allowed visit survives a restart. */
+	assert_int_equal(
+	        heed_store_open(&st, path, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_new(&w, st), HEED_OK);
+	assert_int_equal(
+	        heed_store_irc_network(w, "irc.deny:6667", 9, &id, &next),
+	        HEED_OK);
+	assert_int_equal(next, 2061);
+	assert_int_equal(heed_store_irc_network(w, "new:1", 9, &id, &next),
+	                 HEED_OK);
+	assert_int_equal(next, 0);
+	heed_store_irc_free(w);
+	assert_int_equal(heed_store_irc_sts_get(st, "irc.a", 4000, &port),
+	                 HEED_OK);
+	assert_int_equal(port, 6697);
+	assert_int_equal(heed_store_irc_sts_get(st, "irc.a", 5000, &port),
+	                 HEED_OK);
+	assert_int_equal(port, 0);
+	heed_store_close(st);
+	unlink(path);
+	for (int i = 0; i < 2; i++) {
+		char side[64];
+		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
+		unlink(side);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_store_irc_flow),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
