@@ -21,6 +21,8 @@ static const struct heed_store_area core_area = {
 
 const struct heed_store_area *const heed__store_areas[] = {
         &core_area,
+        &heed__store_pages_area,
+        &heed__store_frontier_area,
 };
 const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas);
 
