@@ -17,6 +17,38 @@
 	"\n"                                                                  \
 	"Exit status: 0 if every lookup found an answer, 1 if not, 2 usage.\n"
 
+#define SETTINGS_HELP                                                          \
+	"  -d, --store PATH    the store (default: store.location, heed.db)\n" \
+	"  -c, --config FILE   read settings from this INI file\n"             \
+	"  -S, --set SECTION.KEY=VALUE  override one setting (repeatable)\n"
+
+#define EXPORT_HELP                                                           \
+	"Usage: heed export [--format jsonl|csv] [--site HOST] [--since "     \
+	"DATE]\n"                                                             \
+	"                   [--output FILE] [--store PATH]\n"                 \
+	"Write the stored page records: one JSON object per line (jsonl, "    \
+	"the\n"                                                               \
+	"default: every column and the whole extraction record) or CSV with " \
+	"a\n"                                                                 \
+	"header row (url, final_url, host, status, fetched_at, title,\n"      \
+	"description, views, tags, published, modified, language, mode).\n"   \
+	"\n"                                                                  \
+	"  -f, --format FMT    jsonl or csv\n"                                \
+	"  -s, --site HOST     only this site (host or host:port)\n"          \
+	"      --since DATE    only pages fetched at or after DATE\n"         \
+	"                      (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or @UNIX)\n" \
+	"  -o, --output FILE   write there instead of standard "              \
+	"output\n" SETTINGS_HELP "  -h, --help          show this help\n"
+
+#define STATS_HELP                                                            \
+	"Usage: heed stats [--json] [--store PATH]\n"                         \
+	"Print what the store holds: pages per site and HTTP status, how "    \
+	"many\n"                                                              \
+	"carry a view count, the frontier's queue and the last crawl runs.\n" \
+	"\n"                                                                  \
+	"  -j, --json          print JSON\n" SETTINGS_HELP                    \
+	"  -h, --help          show this help\n"
+
 #define VERSION_HELP            \
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
@@ -24,6 +56,10 @@
 const struct heed_cli_command heed_cli_commands[] = {
         {"dns", "look up names and addresses as heed does", DNS_HELP,
          heed_cmd_dns},
+        {"export", "write stored page records as JSON lines or CSV",
+         EXPORT_HELP, heed_cmd_export},
+        {"stats", "count stored pages per site and status", STATS_HELP,
+         heed_cmd_stats},
         {"version", "print versions and exit", VERSION_HELP, heed_cmd_version},
 };
 

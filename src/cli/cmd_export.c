@@ -1,0 +1,310 @@
+/*
+ * `heed export --format jsonl|csv [--site HOST] [--since DATE]`: the stored
+ * page records (issue 8, "heed export"), one JSON object per line or one
+ * CSV row (RFC 4180) per page, ordered by host then URL.
+ *
+ * The web part lives in functions named export_web_*, so that other record
+ * kinds (IRC) can sit beside it in this file.
+ */
+#include <getopt.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "heed/store_pages.h"
+
+struct export_web {
+	FILE *out;
+	int csv;
+	int64_t rows;
+};
+
+/* A JSON column as an object, or as a string when it does not parse. */
+static json_object *export_web_json_column(const char *text)
+{
+	json_object *o;
+
+	if (!text)
+		return NULL;
+	o = json_tokener_parse(text);
+	return o ? o : json_object_new_string(text);
+}
+
+static void export_web_add_text(json_object *o, const char *key,
+                                const char *value)
+{
+	json_object_object_add(o, key,
+	                       value ? json_object_new_string(value) : NULL);
+}
+
+static void export_web_add_date(json_object *o, const char *key, int64_t unix_s)
+{
+	char buf[32];
+
+	if (unix_s == HEED_STORE_NO_DATE) {
+		json_object_object_add(o, key, NULL);
+		return;
+	}
+	export_web_add_text(o, key,
+	                    heed_cli_format_date(unix_s, buf, sizeof(buf)));
+}
+
+static json_object *export_web_object(const struct heed_stored_page *p)
+{
+	json_object *o = json_object_new_object();
+
+	export_web_add_text(o, "url", p->url);
+	export_web_add_text(o, "final_url", p->final_url);
+	export_web_add_text(o, "host", p->host);
+	json_object_object_add(o, "status", json_object_new_int(p->status));
+	export_web_add_date(o, "fetched_at", p->fetched_at);
+	export_web_add_date(o, "checked_at", p->checked_at);
+	export_web_add_text(o, "title", p->title);
+	json_object_object_add(o, "views",
+	                       p->views >= 0 ? json_object_new_int64(p->views)
+	                                     : NULL);
+	export_web_add_text(o, "published", p->published);
+	export_web_add_text(o, "modified", p->modified);
+	export_web_add_text(o, "etag", p->etag);
+	export_web_add_text(o, "last_modified", p->last_modified);
+	export_web_add_date(o, "source_lastmod", p->source_lastmod);
+	export_web_add_text(o, "mode", p->mode);
+	json_object_object_add(o, "permissions",
+	                       export_web_json_column(p->permissions));
+	json_object_object_add(o, "record", export_web_json_column(p->record));
+	return o;
+}
+
+/* A field of the record: a string, or an object whose "value" is one. */
+static const char *export_web_record_text(json_object *record, const char *key)
+{
+	json_object *v;
+
+	if (!record || !json_object_object_get_ex(record, key, &v))
+		return NULL;
+	if (json_object_is_type(v, json_type_object) &&
+	    !json_object_object_get_ex(v, "value", &v))
+		return NULL;
+	return json_object_is_type(v, json_type_string)
+	               ? json_object_get_string(v)
+	               : NULL;
+}
+
+static void export_web_csv_field(FILE *out, const char *s, int last)
+{
+	if (s && strpbrk(s, ",\"\r\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else if (s) {
+		fputs(s, out);
+	}
+	fputs(last ? "\r\n" : ",", out);
+}
+
+/* The record's tags joined with "; ", into buf. */
+static const char *export_web_tags(json_object *record, char *buf, size_t size)
+{
+	json_object *tags;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!record || !json_object_object_get_ex(record, "tags", &tags) ||
+	    !json_object_is_type(tags, json_type_array))
+		return buf;
+	for (size_t i = 0; i < json_object_array_length(tags); i++) {
+		json_object *t = json_object_array_get_idx(tags, i);
+		const char *s;
+		if (json_object_is_type(t, json_type_object))
+			json_object_object_get_ex(t, "value", &t);
+		s = json_object_get_string(t);
+		if (!s)
+			continue;
+		int n = snprintf(buf + used, size - used, "%s%s",
+		                 used ? "; " : "", s);
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+static const char *const export_web_csv_columns[] = {
+        "url",      "final_url",   "host",  "status", "fetched_at",
+        "title",    "description", "views", "tags",   "published",
+        "modified", "language",    "mode",
+};
+
+static void export_web_csv_row(FILE *out, const struct heed_stored_page *p)
+{
+	json_object *record = p->record ? json_tokener_parse(p->record) : NULL;
+	char status[16], views[24], fetched[32], tags[4096];
+	const char *cells[HEED_ARRAY_SIZE(export_web_csv_columns)];
+	size_t n = 0;
+
+	snprintf(status, sizeof(status), "%d", p->status);
+	snprintf(views, sizeof(views), "%lld", (long long)p->views);
+	cells[n++] = p->url;
+	cells[n++] = p->final_url;
+	cells[n++] = p->host;
+	cells[n++] = status;
+	cells[n++] =
+	        heed_cli_format_date(p->fetched_at, fetched, sizeof(fetched));
+	cells[n++] = p->title;
+	cells[n++] = export_web_record_text(record, "description");
+	cells[n++] = p->views >= 0 ? views : NULL;
+	cells[n++] = export_web_tags(record, tags, sizeof(tags));
+	cells[n++] = p->published;
+	cells[n++] = p->modified;
+	cells[n++] = export_web_record_text(record, "language");
+	cells[n++] = p->mode;
+	for (size_t i = 0; i < n; i++)
+		export_web_csv_field(out, cells[i], i + 1 == n);
+	json_object_put(record);
+}
+
+static int export_web_row(void *ud, const struct heed_stored_page *p)
+{
+	struct export_web *x = ud;
+
+	if (x->csv) {
+		export_web_csv_row(x->out, p);
+	} else {
+		json_object *o = export_web_object(p);
+		fputs(json_object_to_json_string_ext(
+		              o, JSON_C_TO_STRING_PLAIN |
+		                         JSON_C_TO_STRING_NOSLASHESCAPE),
+		      x->out);
+		fputc('\n', x->out);
+		json_object_put(o);
+	}
+	x->rows++;
+	return ferror(x->out) ? 1 : 0;
+}
+
+static int export_web_run(heed_store *store, struct export_web *x,
+                          const char *site, int64_t since)
+{
+	heed_status rc;
+
+	if (x->csv)
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(export_web_csv_columns);
+		     i++)
+			export_web_csv_field(
+			        x->out, export_web_csv_columns[i],
+			        i + 1 == HEED_ARRAY_SIZE(
+			                         export_web_csv_columns));
+	rc = heed_store_pages_each(store, site, since, export_web_row, x);
+	if (rc != HEED_OK) {
+		heed_cli_error("export: %s", heed_store_errmsg(store));
+		return HEED_EXIT_FAIL;
+	}
+	if (fflush(x->out) != 0 || ferror(x->out)) {
+		heed_cli_error("export: write error");
+		return HEED_EXIT_FAIL;
+	}
+	return HEED_EXIT_OK;
+}
+
+struct export_args {
+	struct heed_cli_settings settings;
+	const char *format, *site, *since, *output, *store;
+};
+
+static int export_web_parse(int argc, char **argv, struct export_args *a)
+{
+	static const struct option longopts[] = {
+	        {"format", required_argument, NULL, 'f'},
+	        {"site", required_argument, NULL, 's'},
+	        {"since", required_argument, NULL, 'n'},
+	        {"output", required_argument, NULL, 'o'},
+	        {"store", required_argument, NULL, 'd'},
+	        {"config", required_argument, NULL, 'c'},
+	        {"set", required_argument, NULL, 'S'},
+	        {"help", no_argument, NULL, 'h'},
+	        {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "f:s:o:d:c:S:h", longopts, NULL)) !=
+	       -1) {
+		switch (c) {
+		case 'f':
+			a->format = optarg;
+			break;
+		case 's':
+			a->site = optarg;
+			break;
+		case 'n':
+			a->since = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'd':
+			a->store = optarg;
+			break;
+		case 'c':
+			a->settings.config_file = optarg;
+			break;
+		case 'S':
+			heed_cli_settings_add(&a->settings, optarg);
+			break;
+		case 'h':
+			heed_cli_print_help(stdout, heed_cli_find("export"));
+			return -1;
+		default:
+			return HEED_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return heed_cli_usage("export", "unexpected argument '%s'",
+		                      argv[optind]);
+	if (strcmp(a->format, "jsonl") != 0 && strcmp(a->format, "csv") != 0)
+		return heed_cli_usage("export",
+		                      "--format is jsonl or csv, not '%s'",
+		                      a->format);
+	return HEED_EXIT_OK;
+}
+
+int heed_cmd_export(int argc, char **argv)
+{
+	struct export_args a = {.format = "jsonl"};
+	struct export_web x = {stdout, 0, 0};
+	struct heed_config cfg;
+	int64_t since = HEED_STORE_NO_DATE;
+	heed_store *store;
+	int ex = export_web_parse(argc, argv, &a);
+
+	if (ex != HEED_EXIT_OK)
+		return ex < 0 ? HEED_EXIT_OK : ex;
+	if (a.since && heed_cli_parse_date(a.since, &since) != 0)
+		return heed_cli_usage(
+		        "export",
+		        "--since wants YYYY-MM-DD[THH:MM:SSZ], not "
+		        "'%s'",
+		        a.since);
+	ex = heed_cli_settings_apply(&a.settings, &cfg, "export");
+	if (ex != HEED_EXIT_OK)
+		return ex;
+	store = heed_cli_open_store(&cfg, a.store);
+	heed_config_free(&cfg);
+	if (!store)
+		return HEED_EXIT_FAIL;
+	if (a.output && !(x.out = fopen(a.output, "w"))) {
+		heed_cli_error("cannot write '%s'", a.output);
+		heed_store_close(store);
+		return HEED_EXIT_FAIL;
+	}
+	x.csv = strcmp(a.format, "csv") == 0;
+	ex = export_web_run(store, &x, a.site, since);
+	if (x.out != stdout && fclose(x.out) != 0)
+		ex = HEED_EXIT_FAIL;
+	heed_store_close(store);
+	return ex;
+}
