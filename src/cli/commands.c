@@ -53,11 +53,26 @@
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
 
+#define EXTRACT_HELP                                                          \
+	"Usage: heed extract --url URL [--content-type TYPE]\n"               \
+	"                    [--header 'Name: value']... [--agent TOKEN]\n"   \
+	"                    [--html | --feed] FILE\n"                        \
+	"Print, as JSON, the metadata record, links and robots directives\n"  \
+	"heed would take from a page, or the entries of a feed or sitemap.\n" \
+	"FILE is the response body (- for standard input); nothing is\n"      \
+	"fetched. URL is the page's address (links resolve against it).\n"    \
+	"The charset in the Content-Type wins over the page's own.\n"         \
+	"  --agent TOKEN  apply <meta name=TOKEN> and TOKEN: X-Robots-Tag\n"  \
+	"  --html, --feed force the kind (default: Content-Type, then "       \
+	"sniff)\n"
+
 const struct heed_cli_command heed_cli_commands[] = {
         {"dns", "look up names and addresses as heed does", DNS_HELP,
          heed_cmd_dns},
         {"export", "write stored page records as JSON lines or CSV",
          EXPORT_HELP, heed_cmd_export},
+        {"extract", "show the metadata heed takes from a page or feed",
+         EXTRACT_HELP, heed_cmd_extract},
         {"stats", "count stored pages per site and status", STATS_HELP,
          heed_cmd_stats},
         {"version", "print versions and exit", VERSION_HELP, heed_cmd_version},

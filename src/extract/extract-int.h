@@ -1,0 +1,164 @@
+/*
+ * Internals of src/extract: the record builder with its precedence table,
+ * value parsers (dates, durations, counts), charset conversion, JSON-LD and
+ * robots directives. Not installed.
+ */
+#ifndef HEED_EXTRACT_INT_H
+#define HEED_EXTRACT_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <limits.h>
+
+#include "common/common-int.h"
+#include "heed/extract.h"
+#include "heed/url.h"
+
+/* Ceilings for one page (each a named limit, curl's habit). */
+#define EXTRACT_MAX_TEXT          65536         /* one captured text */
+#define EXTRACT_MAX_JSONLD        (1024 * 1024) /* one JSON-LD block */
+#define EXTRACT_MAX_JSONLD_BLOCKS 32            /* JSON-LD blocks parsed */
+#define EXTRACT_JSONLD_DEPTH      128           /* json-c's default is 32 */
+#define EXTRACT_MAX_JSONLD_NODES  64            /* typed objects considered */
+#define EXTRACT_MAX_TAGS          256           /* tags kept per page */
+#define EXTRACT_MAX_LINKS         20000         /* links kept per page */
+#define EXTRACT_MAX_DEPTH         4096          /* element stack tracked */
+
+/* Fields that take one value chosen by precedence. */
+enum field {
+	F_TITLE,
+	F_DESCRIPTION,
+	F_AUTHOR,
+	F_CANONICAL,
+	F_LANGUAGE,
+	F_PUBLISHED,
+	F_MODIFIED,
+	F_THUMBNAIL,
+	F_OG_TYPE,
+	F_SCHEMA_TYPE,
+	F_SITE_NAME,
+	F_DURATION,
+	F_VIEWS,
+	F_COUNT,
+};
+
+/* Where a candidate came from, finer than heed_source: the precedence
+ * table in record.c orders these per field. */
+enum origin {
+	O_OG,        /* og:*, article:*, video:* */
+	O_TWITTER,   /* twitter:* */
+	O_TITLE_TAG, /* <title> */
+	O_JSONLD,
+	O_META, /* <meta name=description|author|keywords> */
+	O_DC,   /* Dublin Core, citation_*, parsely-*, sailthru.* */
+	O_MICRODATA,
+	O_H1,
+	O_HTML, /* <html lang>, rel=tag */
+	O_LINK, /* <link rel=canonical> */
+	O_HTTP,
+	O_COUNT,
+};
+
+struct cand {
+	const char *value; /* in the arena; NULL when empty */
+	int rank;          /* lower wins */
+	int64_t num;       /* dates: Unix seconds; duration, views */
+	enum origin origin;
+};
+
+/* The page being built. */
+struct builder {
+	const struct heed_allocator *alloc;
+	struct heed_arena arena;
+	struct cand cand[F_COUNT];
+	struct heed_field *tags;
+	size_t tag_count;
+	const char *agent;
+	struct heed_robots_directives robots;
+	heed_url *page_url;    /* the response URL */
+	const char *base_href; /* first <base href>, raw, in the arena */
+	const char *canonical_raw;
+	bool canonical_conflict;
+	unsigned h1_count;
+	struct heed_record rec;
+	/* Links as found: resolved at the end, once <base> is known. */
+	struct raw_link *links;
+	size_t link_count, link_cap;
+	/* JSON-LD objects kept until the end, to be ranked together. */
+	void *jsonld_roots[EXTRACT_MAX_JSONLD_BLOCKS];
+	size_t jsonld_root_count;
+	heed_status oom; /* HEED_ENOMEM once an allocation failed */
+};
+
+struct raw_link {
+	const char *href, *rel;
+	bool nofollow, feed;
+};
+
+/* record.c */
+heed_status heed__builder_init(struct builder *b,
+                               const struct heed_allocator *a,
+                               const struct heed_extract_input *in);
+void heed__builder_release(struct builder *b);
+/* Offers a candidate for f; whitespace is collapsed, empties ignored.
+ * sub orders candidates of one origin (og:image:secure_url before
+ * og:image); equal ranks keep the first (the Open Graph rule). */
+void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
+                const char *s, size_t len);
+/* Splits a keyword list and adds each tag (de-duplicated, case-folded). */
+void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
+                bool split);
+void heed__add_link(struct builder *b, const char *href, const char *rel,
+                    bool nofollow, bool feed);
+char *heed__strdup_arena(struct builder *b, const char *s, size_t len);
+heed_source heed__origin_source(enum origin o);
+
+/* values.c: value parsers. Each returns false when s is not valid. */
+/* ISO 8601, RFC 822/1123/850 and asctime dates; *consumed (may be NULL)
+ * gets the bytes read. iso gets "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ". */
+bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
+                      size_t *consumed);
+/* ISO 8601 durations ("PT1H2M3S", "P1DT2H"), plain seconds ("754") and
+ * clock times ("12:34", "1:02:03"). */
+bool heed__parse_duration(const char *s, size_t len, int64_t *seconds);
+/* A non-negative count: "1234", "1,234", "1.234.567", "1 234". */
+bool heed__parse_count(const char *s, size_t len, int64_t *count);
+/* "UserPlays:1234" and friends (schema.org's superseded interactionCount
+ * strings), or a plain count. */
+bool heed__parse_interaction_count(const char *s, size_t len, int64_t *n);
+/* Trims ASCII white space on both ends. */
+void heed__trim(const char **s, size_t *len);
+
+/* charset.c */
+/* The charset label in a Content-Type value ("utf-8"), or NULL; *len set. */
+const char *heed__content_type_param(const char *ct, const char *param,
+                                     size_t *len);
+/* Converts body to UTF-8 in out: charset from header_charset (may be
+ * NULL), else BOM, else <meta> prescan, else UTF-8 if valid, else
+ * windows-1252. NULs, C0 controls and invalid sequences become U+FFFD.
+ * *used gets the charset chosen (static string). */
+heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
+                          const char *header_charset, size_t hc_len,
+                          const char **used);
+/* Replaces invalid UTF-8, NUL and C0 controls (but tab, LF, FF, CR). */
+heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s,
+                                size_t len);
+
+/* jsonld.c */
+/* Parses one JSON-LD block and keeps it for heed__jsonld_apply(). */
+void heed__jsonld_add(struct builder *b, const char *s, size_t len);
+/* Offers the kept blocks' values, best typed object first, and frees them. */
+void heed__jsonld_apply(struct builder *b);
+
+/* robots_meta.c: applies a <meta name=robots> content. */
+void heed__robots_meta(struct heed_robots_directives *d, const char *s,
+                       size_t len);
+
+/* tag case folding for tags (ASCII, Latin-1, Greek, Cyrillic). */
+size_t heed__fold_case(char *s, size_t len);
+
+/* html.c: runs the SAX parse of sanitised UTF-8. */
+heed_status heed__html_parse(struct builder *b, const char *utf8, size_t len);
+
+#endif /* HEED_EXTRACT_INT_H */

@@ -1,0 +1,682 @@
+/*
+ * The HTML pass: libxml2's HTML SAX parser over the whole sanitised UTF-8
+ * body in one call (htmlParseDocument on a memory context; never
+ * htmlParseChunk, which in libxml2 2.9.14 loses everything after a <script>
+ * at some chunk boundaries, notes 2.4). The handlers keep an explicit
+ * element stack, so memory is bounded and nothing recurses over the
+ * document: 10,000-deep nesting costs a counter, not a stack frame.
+ *
+ * What is read (issue 7; docs/metadata.md has the precedence):
+ * - <meta name|property=KEY content> for Open Graph, Twitter cards, Dublin
+ *   Core and friends, keywords and robots directives;
+ * - <title> (never one inside <svg> or <math>), a lone <h1>, <html lang>,
+ *   <base href>, <link rel=canonical|next|prev|alternate>, <a href> and
+ *   <area href> with rel=nofollow|ugc|sponsored|tag;
+ * - microdata: itemprop values on the outermost item, its author's name
+ *   and its InteractionCounter;
+ * - <script type="application/ld+json"> blocks, handed to jsonld.c.
+ * Links inside media elements (video, audio, object, picture) are never
+ * returned, nor are img/source/track/embed URLs, which are not links.
+ */
+#include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
+
+#include "extract/extract-int.h"
+
+#define MAX_CAPTURES 8
+#define MAX_SCOPES   32
+#define MAX_KEY      64
+
+enum tag {
+	T_OTHER,
+	T_HTML,
+	T_BASE,
+	T_META,
+	T_LINK,
+	T_TITLE,
+	T_H1,
+	T_A,
+	T_AREA,
+	T_SCRIPT,
+	T_FOREIGN,    /* svg, math */
+	T_MEDIA,      /* video, audio, object, picture: links inside skipped */
+	T_MEDIA_VOID, /* img, source, track, embed */
+	T_TIME,
+	T_DATA, /* data, meter */
+};
+
+enum cap_kind { CAP_TITLE, CAP_H1, CAP_TAG_LINK, CAP_PROP, CAP_JSONLD };
+
+struct capture {
+	enum cap_kind kind;
+	size_t depth;     /* element depth that ends the capture */
+	const char *prop; /* CAP_PROP: the itemprop name (arena) */
+	size_t scope;     /* CAP_PROP: scopes open at the element */
+	struct heed_buf text;
+};
+
+/* An item (itemscope) being read. */
+struct scope {
+	const char *prop; /* the itemprop that opened it, or NULL */
+	bool view_type;   /* interactionType is a Watch/View/Listen action */
+	bool has_count;
+	int64_t count; /* a pending userInteractionCount */
+};
+
+struct el {
+	unsigned char tag;
+	bool scope; /* opened an itemscope */
+};
+
+struct html {
+	struct builder *b;
+	struct el *stack;
+	size_t depth; /* elements open, including those past the stack */
+	unsigned foreign, media;
+	struct scope scopes[MAX_SCOPES];
+	size_t nscopes; /* open, including those past MAX_SCOPES */
+	struct capture caps[MAX_CAPTURES];
+	size_t ncaps;
+	bool title_done;
+	const char *h1;
+};
+
+static enum tag tag_of(const char *n)
+{
+	static const struct {
+		const char *name;
+		enum tag tag;
+	} tags[] = {
+	        {"a", T_A},
+	        {"area", T_AREA},
+	        {"audio", T_MEDIA},
+	        {"base", T_BASE},
+	        {"data", T_DATA},
+	        {"embed", T_MEDIA_VOID},
+	        {"h1", T_H1},
+	        {"html", T_HTML},
+	        {"img", T_MEDIA_VOID},
+	        {"link", T_LINK},
+	        {"math", T_FOREIGN},
+	        {"meta", T_META},
+	        {"meter", T_DATA},
+	        {"object", T_MEDIA},
+	        {"picture", T_MEDIA},
+	        {"script", T_SCRIPT},
+	        {"source", T_MEDIA_VOID},
+	        {"svg", T_FOREIGN},
+	        {"time", T_TIME},
+	        {"title", T_TITLE},
+	        {"track", T_MEDIA_VOID},
+	        {"video", T_MEDIA},
+	};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags); i++)
+		if (n[0] == tags[i].name[0] && strcmp(n, tags[i].name) == 0)
+			return tags[i].tag;
+	return T_OTHER;
+}
+
+/* The first value of attribute name (libxml2 lower-cases HTML attribute
+ * names); NULL when absent. A present attribute without a value is "". */
+static const char *attr(const xmlChar **atts, const char *name)
+{
+	for (size_t i = 0; atts && atts[i]; i += 2)
+		if (strcmp((const char *)atts[i], name) == 0)
+			return atts[i + 1] ? (const char *)atts[i + 1] : "";
+	return NULL;
+}
+
+/* True when the space-separated list has token (ASCII case-insensitive). */
+static bool has_token(const char *list, const char *token)
+{
+	size_t tlen = strlen(token);
+
+	while (list && *list) {
+		size_t n;
+		while (*list == ' ' || *list == '\t' || *list == '\n')
+			list++;
+		n = strcspn(list, " \t\n\r\f");
+		if (n == tlen && heed__ascii_ieq(list, n, token))
+			return true;
+		list += n;
+	}
+	return false;
+}
+
+/* The last path segment of a schema.org type or action URL. */
+static const char *schema_name(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+
+	return slash ? slash + 1 : s;
+}
+
+static void start_capture(struct html *h, enum cap_kind kind, const char *prop)
+{
+	struct capture *c;
+
+	if (h->ncaps == MAX_CAPTURES)
+		return;
+	c = &h->caps[h->ncaps++];
+	c->kind = kind;
+	c->depth = h->depth + 1; /* the element about to be pushed */
+	c->prop = prop;
+	c->scope = h->nscopes;
+	heed__buf_init(&c->text, h->b->alloc,
+	               kind == CAP_JSONLD ? EXTRACT_MAX_JSONLD
+	                                  : EXTRACT_MAX_TEXT);
+}
+
+enum meta_action { M_FIELD, M_TAGS, M_ROBOTS, M_AUTHOR_OG };
+
+static const struct meta_key {
+	const char *key;
+	enum meta_action action;
+	enum field field;
+	enum origin origin;
+	int sub;
+} meta_keys[] = {
+        {"og:title", M_FIELD, F_TITLE, O_OG, 0},
+        {"twitter:title", M_FIELD, F_TITLE, O_TWITTER, 0},
+        {"dc.title", M_FIELD, F_TITLE, O_DC, 0},
+        {"dcterms.title", M_FIELD, F_TITLE, O_DC, 0},
+        {"citation_title", M_FIELD, F_TITLE, O_DC, 1},
+        {"parsely-title", M_FIELD, F_TITLE, O_DC, 2},
+        {"sailthru.title", M_FIELD, F_TITLE, O_DC, 2},
+        {"headline", M_FIELD, F_TITLE, O_DC, 3},
+        {"og:description", M_FIELD, F_DESCRIPTION, O_OG, 0},
+        {"twitter:description", M_FIELD, F_DESCRIPTION, O_TWITTER, 0},
+        {"description", M_FIELD, F_DESCRIPTION, O_META, 0},
+        {"dc.description", M_FIELD, F_DESCRIPTION, O_DC, 0},
+        {"dcterms.description", M_FIELD, F_DESCRIPTION, O_DC, 0},
+        {"dcterms.abstract", M_FIELD, F_DESCRIPTION, O_DC, 1},
+        {"sailthru.description", M_FIELD, F_DESCRIPTION, O_DC, 2},
+        {"author", M_FIELD, F_AUTHOR, O_META, 0},
+        {"article:author", M_AUTHOR_OG, F_AUTHOR, O_OG, 0},
+        {"dc.creator", M_FIELD, F_AUTHOR, O_DC, 0},
+        {"dcterms.creator", M_FIELD, F_AUTHOR, O_DC, 0},
+        {"citation_author", M_FIELD, F_AUTHOR, O_DC, 1},
+        {"parsely-author", M_FIELD, F_AUTHOR, O_DC, 2},
+        {"sailthru.author", M_FIELD, F_AUTHOR, O_DC, 2},
+        {"twitter:creator", M_FIELD, F_AUTHOR, O_TWITTER, 0},
+        {"og:url", M_FIELD, F_CANONICAL, O_OG, 0},
+        {"twitter:url", M_FIELD, F_CANONICAL, O_TWITTER, 0},
+        {"og:locale", M_FIELD, F_LANGUAGE, O_OG, 0},
+        {"content-language", M_FIELD, F_LANGUAGE, O_META, 0},
+        {"dc.language", M_FIELD, F_LANGUAGE, O_META, 1},
+        {"language", M_FIELD, F_LANGUAGE, O_META, 2},
+        {"article:published_time", M_FIELD, F_PUBLISHED, O_OG, 0},
+        {"video:release_date", M_FIELD, F_PUBLISHED, O_OG, 1},
+        {"og:published_time", M_FIELD, F_PUBLISHED, O_OG, 2},
+        {"dc.date.issued", M_FIELD, F_PUBLISHED, O_DC, 0},
+        {"dcterms.issued", M_FIELD, F_PUBLISHED, O_DC, 0},
+        {"citation_publication_date", M_FIELD, F_PUBLISHED, O_DC, 1},
+        {"citation_date", M_FIELD, F_PUBLISHED, O_DC, 2},
+        {"dcterms.created", M_FIELD, F_PUBLISHED, O_DC, 2},
+        {"dc.date", M_FIELD, F_PUBLISHED, O_DC, 3},
+        {"dcterms.date", M_FIELD, F_PUBLISHED, O_DC, 3},
+        {"parsely-pub-date", M_FIELD, F_PUBLISHED, O_DC, 4},
+        {"sailthru.date", M_FIELD, F_PUBLISHED, O_DC, 4},
+        {"pubdate", M_FIELD, F_PUBLISHED, O_DC, 5},
+        {"publish-date", M_FIELD, F_PUBLISHED, O_DC, 5},
+        {"date", M_FIELD, F_PUBLISHED, O_DC, 6},
+        {"article:modified_time", M_FIELD, F_MODIFIED, O_OG, 0},
+        {"og:updated_time", M_FIELD, F_MODIFIED, O_OG, 1},
+        {"dcterms.modified", M_FIELD, F_MODIFIED, O_DC, 0},
+        {"last-modified", M_FIELD, F_MODIFIED, O_DC, 1},
+        {"og:image:secure_url", M_FIELD, F_THUMBNAIL, O_OG, 0},
+        {"og:image:url", M_FIELD, F_THUMBNAIL, O_OG, 1},
+        {"og:image", M_FIELD, F_THUMBNAIL, O_OG, 2},
+        {"twitter:image:src", M_FIELD, F_THUMBNAIL, O_TWITTER, 0},
+        {"twitter:image", M_FIELD, F_THUMBNAIL, O_TWITTER, 1},
+        {"og:type", M_FIELD, F_OG_TYPE, O_OG, 0},
+        {"og:site_name", M_FIELD, F_SITE_NAME, O_OG, 0},
+        {"application-name", M_FIELD, F_SITE_NAME, O_META, 0},
+        {"video:duration", M_FIELD, F_DURATION, O_OG, 0},
+        {"og:video:duration", M_FIELD, F_DURATION, O_OG, 1},
+        {"keywords", M_TAGS, F_COUNT, O_META, 0},
+        {"news_keywords", M_TAGS, F_COUNT, O_META, 0},
+        {"article:tag", M_TAGS, F_COUNT, O_OG, 0},
+        {"video:tag", M_TAGS, F_COUNT, O_OG, 0},
+        {"og:video:tag", M_TAGS, F_COUNT, O_OG, 0},
+        {"book:tag", M_TAGS, F_COUNT, O_OG, 0},
+        {"citation_keywords", M_TAGS, F_COUNT, O_DC, 0},
+        {"dc.subject", M_TAGS, F_COUNT, O_DC, 0},
+        {"dcterms.subject", M_TAGS, F_COUNT, O_DC, 0},
+        {"parsely-tags", M_TAGS, F_COUNT, O_DC, 0},
+        {"shareaholic:keywords", M_TAGS, F_COUNT, O_DC, 0},
+        {"robots", M_ROBOTS, F_COUNT, O_META, 0},
+};
+
+static bool is_url(const char *s)
+{
+	size_t n = strlen(s);
+
+	return (n >= 7 && heed__ascii_ieq(s, 7, "http://")) ||
+	       (n >= 8 && heed__ascii_ieq(s, 8, "https://")) ||
+	       (n >= 2 && s[0] == '/' && s[1] == '/');
+}
+
+static void apply_meta(struct html *h, const struct meta_key *k,
+                       const char *content)
+{
+	size_t len = strlen(content);
+
+	switch (k->action) {
+	case M_FIELD:
+		heed__cand(h->b, k->field, k->origin, k->sub, content, len);
+		break;
+	case M_AUTHOR_OG: /* often a profile URL, which is not a name */
+		if (!is_url(content))
+			heed__cand(h->b, k->field, k->origin, k->sub, content,
+			           len);
+		break;
+	case M_TAGS:
+		heed__tags(h->b, k->origin, content, len, true);
+		break;
+	case M_ROBOTS:
+		heed__robots_meta(&h->b->robots, content, len);
+		break;
+	}
+}
+
+static void on_meta(struct html *h, const xmlChar **atts)
+{
+	const char *key = attr(atts, "property"), *content;
+	char lower[MAX_KEY];
+	size_t n;
+
+	if (!key || !*key)
+		key = attr(atts, "name");
+	if (!key || !*key)
+		key = attr(atts, "http-equiv");
+	content = attr(atts, "content");
+	if (!key || !content)
+		return;
+	n = strlen(key);
+	if (n >= MAX_KEY)
+		return;
+	for (size_t i = 0; i <= n; i++)
+		lower[i] = heed__ascii_lower(key[i]);
+	/* <meta name=AGENT>: the robots directives for us alone. */
+	if (h->b->agent && strcmp(lower, "robots") != 0 &&
+	    heed__ascii_ieq(key, n, h->b->agent)) {
+		heed__robots_meta(&h->b->robots, content, strlen(content));
+		return;
+	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(meta_keys); i++)
+		if (lower[0] == meta_keys[i].key[0] &&
+		    strcmp(lower, meta_keys[i].key) == 0) {
+			apply_meta(h, &meta_keys[i], content);
+			return;
+		}
+}
+
+static void on_link(struct html *h, const xmlChar **atts)
+{
+	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
+	const char *type = attr(atts, "type");
+	bool nofollow;
+
+	if (!rel || !href || h->foreign || h->media)
+		return;
+	if (has_token(rel, "canonical")) {
+		struct builder *b = h->b;
+		if (!b->canonical_raw)
+			b->canonical_raw =
+			        heed__strdup_arena(b, href, strlen(href));
+		else if (strcmp(b->canonical_raw, href) != 0)
+			b->canonical_conflict = true;
+		return;
+	}
+	nofollow = has_token(rel, "nofollow");
+	if (has_token(rel, "next"))
+		heed__add_link(h->b, href, "next", nofollow, false);
+	else if (has_token(rel, "prev") || has_token(rel, "previous"))
+		heed__add_link(h->b, href, "prev", nofollow, false);
+	else if (has_token(rel, "alternate"))
+		heed__add_link(
+		        h->b, href, "alternate", nofollow,
+		        type && (heed__ascii_ieq(type, strlen(type),
+		                                 "application/rss+xml") ||
+		                 heed__ascii_ieq(type, strlen(type),
+		                                 "application/atom+xml")));
+}
+
+static void on_anchor(struct html *h, const xmlChar **atts)
+{
+	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
+	bool nofollow =
+	        rel && (has_token(rel, "nofollow") || has_token(rel, "ugc") ||
+	                has_token(rel, "sponsored"));
+
+	if (!href || h->foreign || h->media)
+		return;
+	heed__add_link(h->b, href, "a", nofollow, false);
+	if (rel && has_token(rel, "tag"))
+		start_capture(h, CAP_TAG_LINK, NULL);
+}
+
+static struct scope *top_scope(struct html *h)
+{
+	return h->nscopes && h->nscopes <= MAX_SCOPES
+	               ? &h->scopes[h->nscopes - 1]
+	               : NULL;
+}
+
+/* One microdata property value. nscopes is the number of items open
+ * around the element that carries it. */
+static void apply_prop(struct html *h, const char *prop, size_t nscopes,
+                       const char *v)
+{
+	struct builder *b = h->b;
+	size_t len = strlen(v);
+	const char *parent;
+
+	if (nscopes == 1) {
+		static const struct {
+			const char *prop;
+			enum field field;
+			int sub;
+		} props[] = {
+		        {"headline", F_TITLE, 0},
+		        {"name", F_TITLE, 1},
+		        {"description", F_DESCRIPTION, 0},
+		        {"interactionCount", F_VIEWS, 1},
+		        {"datePublished", F_PUBLISHED, 0},
+		        {"uploadDate", F_PUBLISHED, 1},
+		        {"dateCreated", F_PUBLISHED, 2},
+		        {"dateModified", F_MODIFIED, 0},
+		        {"duration", F_DURATION, 0},
+		        {"thumbnailUrl", F_THUMBNAIL, 0},
+		        {"thumbnailURL", F_THUMBNAIL, 0},
+		        {"image", F_THUMBNAIL, 1},
+		        {"author", F_AUTHOR, 1},
+		};
+		if (strcmp(prop, "keywords") == 0) {
+			heed__tags(b, O_MICRODATA, v, len, true);
+			return;
+		}
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(props); i++)
+			if (strcmp(prop, props[i].prop) == 0)
+				heed__cand(b, props[i].field, O_MICRODATA,
+				           props[i].sub, v, len);
+		return;
+	}
+	if (nscopes != 2 || nscopes > MAX_SCOPES)
+		return;
+	parent = h->scopes[1].prop ? h->scopes[1].prop : "";
+	if (strcmp(prop, "name") == 0 &&
+	    (strcmp(parent, "author") == 0 || strcmp(parent, "creator") == 0))
+		heed__cand(b, F_AUTHOR, O_MICRODATA, 0, v, len);
+	else if (strcmp(parent, "interactionStatistic") == 0 &&
+	         strcmp(prop, "interactionType") == 0)
+		h->scopes[1].view_type =
+		        strcmp(schema_name(v), "WatchAction") == 0 ||
+		        strcmp(schema_name(v), "ViewAction") == 0 ||
+		        strcmp(schema_name(v), "ListenAction") == 0;
+	else if (strcmp(parent, "interactionStatistic") == 0 &&
+	         strcmp(prop, "userInteractionCount") == 0)
+		h->scopes[1].has_count =
+		        heed__parse_count(v, len, &h->scopes[1].count);
+}
+
+/* The value an element gives its itemprop without reading its text
+ * (extruct's w3cmicrodata rules); NULL when the text is the value. */
+static const char *prop_value(enum tag tag, const xmlChar **atts)
+{
+	const char *v = attr(atts, "content");
+
+	if (v)
+		return v;
+	switch (tag) {
+	case T_META:
+		return "";
+	case T_A:
+	case T_AREA:
+	case T_LINK:
+		return attr(atts, "href");
+	case T_MEDIA:
+	case T_MEDIA_VOID:
+		return attr(atts, "src");
+	case T_TIME:
+		return attr(atts, "datetime");
+	case T_DATA:
+		return attr(atts, "value");
+	default:
+		return NULL;
+	}
+}
+
+static void on_itemprop(struct html *h, enum tag tag, const xmlChar **atts,
+                        const char *props, bool opens_scope)
+{
+	const char *v;
+	char *copy;
+
+	if (opens_scope || !h->nscopes)
+		return;
+	v = prop_value(tag, atts);
+	/* One element may carry several properties: "name headline". */
+	for (const char *p = props; *p;) {
+		size_t n = strcspn(p, " \t\n\r\f");
+		if (n) {
+			copy = heed__strdup_arena(h->b, p, n);
+			if (!copy)
+				return;
+			if (v)
+				apply_prop(h, copy, h->nscopes, v);
+			else
+				start_capture(h, CAP_PROP, copy);
+		}
+		p += n;
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
+		       *p == '\f')
+			p++;
+	}
+}
+
+static void open_scope(struct html *h, const xmlChar **atts)
+{
+	const char *type = attr(atts, "itemtype"),
+	           *prop = attr(atts, "itemprop");
+	struct scope *s;
+
+	if (h->nscopes++ >= MAX_SCOPES)
+		return;
+	s = &h->scopes[h->nscopes - 1];
+	memset(s, 0, sizeof(*s));
+	if (prop)
+		s->prop = heed__strdup_arena(h->b, prop, strlen(prop));
+	if (h->nscopes == 1 && type && *type)
+		heed__cand(h->b, F_SCHEMA_TYPE, O_MICRODATA, 0,
+		           schema_name(type), strlen(schema_name(type)));
+}
+
+static void close_scope(struct html *h)
+{
+	struct scope *s = top_scope(h);
+	char num[24];
+
+	if (s && h->nscopes == 2 && s->has_count && s->view_type) {
+		snprintf(num, sizeof(num), "%lld", (long long)s->count);
+		heed__cand(h->b, F_VIEWS, O_MICRODATA, 0, num, strlen(num));
+	}
+	h->nscopes--;
+}
+
+static void on_start_tag(struct html *h, enum tag tag, const xmlChar **atts)
+{
+	const char *v;
+
+	switch (tag) {
+	case T_HTML:
+		if ((v = attr(atts, "lang")) || (v = attr(atts, "xml:lang")))
+			heed__cand(h->b, F_LANGUAGE, O_HTML, 0, v, strlen(v));
+		break;
+	case T_BASE:
+		if ((v = attr(atts, "href")) && !h->b->base_href)
+			h->b->base_href =
+			        heed__strdup_arena(h->b, v, strlen(v));
+		break;
+	case T_META:
+		on_meta(h, atts);
+		break;
+	case T_LINK:
+		on_link(h, atts);
+		break;
+	case T_TITLE:
+		if (!h->title_done && !h->foreign)
+			start_capture(h, CAP_TITLE, NULL);
+		break;
+	case T_H1:
+		if (++h->b->h1_count == 1 && !h->foreign)
+			start_capture(h, CAP_H1, NULL);
+		break;
+	case T_A:
+	case T_AREA:
+		on_anchor(h, atts);
+		break;
+	case T_SCRIPT:
+		v = attr(atts, "type");
+		if (v && heed__ascii_ieq(v, strlen(v), "application/ld+json"))
+			start_capture(h, CAP_JSONLD, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
+{
+	struct html *h = ctx;
+	enum tag tag = tag_of((const char *)name);
+	const char *props = attr(atts, "itemprop");
+	bool scope = attr(atts, "itemscope") != NULL && !h->foreign;
+
+	if (props && !h->foreign)
+		on_itemprop(h, tag, atts, props, scope);
+	on_start_tag(h, tag, atts);
+	if (scope)
+		open_scope(h, atts);
+	if (tag == T_FOREIGN)
+		h->foreign++;
+	if (tag == T_MEDIA)
+		h->media++;
+	if (h->depth < EXTRACT_MAX_DEPTH)
+		h->stack[h->depth] = (struct el){(unsigned char)tag, scope};
+	h->depth++;
+}
+
+static void finish_capture(struct html *h, struct capture *c)
+{
+	const char *s = heed__buf_str(&c->text);
+	size_t len = c->text.len;
+	struct builder *b = h->b;
+
+	switch (c->kind) {
+	case CAP_TITLE:
+		heed__cand(b, F_TITLE, O_TITLE_TAG, 0, s, len);
+		h->title_done = b->cand[F_TITLE].value != NULL;
+		break;
+	case CAP_H1:
+		h->h1 = heed__strdup_arena(b, s, len);
+		break;
+	case CAP_TAG_LINK:
+		heed__tags(b, O_HTML, s, len, false);
+		break;
+	case CAP_PROP:
+		heed__trim(&s, &len);
+		if (len && h->nscopes == c->scope)
+			apply_prop(h, c->prop, c->scope, s);
+		break;
+	case CAP_JSONLD:
+		heed__jsonld_add(b, s, len);
+		break;
+	}
+	heed__buf_free(&c->text);
+}
+
+static void on_end(void *ctx, const xmlChar *name)
+{
+	struct html *h = ctx;
+	struct el el = {T_OTHER, false};
+
+	(void)name; /* libxml2 balances every start with an end */
+	if (!h->depth)
+		return;
+	h->depth--;
+	if (h->depth < EXTRACT_MAX_DEPTH)
+		el = h->stack[h->depth];
+	while (h->ncaps && h->caps[h->ncaps - 1].depth > h->depth)
+		finish_capture(h, &h->caps[--h->ncaps]);
+	if (el.scope)
+		close_scope(h);
+	if (el.tag == T_FOREIGN && h->foreign)
+		h->foreign--;
+	if (el.tag == T_MEDIA && h->media)
+		h->media--;
+}
+
+static void on_text(void *ctx, const xmlChar *ch, int len)
+{
+	struct html *h = ctx;
+
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind != CAP_JSONLD)
+			(void)heed__buf_add(&h->caps[i].text, ch, (size_t)len);
+}
+
+/* Script and style bodies: only JSON-LD wants them. */
+static void on_cdata(void *ctx, const xmlChar *ch, int len)
+{
+	struct html *h = ctx;
+
+	if (h->ncaps && h->caps[h->ncaps - 1].kind == CAP_JSONLD)
+		(void)heed__buf_add(&h->caps[h->ncaps - 1].text, ch,
+		                    (size_t)len);
+}
+
+heed_status heed__html_parse(struct builder *b, const char *utf8, size_t len)
+{
+	struct html h = {.b = b};
+	htmlSAXHandler sax;
+	htmlParserCtxtPtr ctxt;
+
+	if (len > INT_MAX)
+		len = INT_MAX;
+	h.stack = heed__malloc(b->alloc, EXTRACT_MAX_DEPTH * sizeof(*h.stack));
+	if (!h.stack)
+		return HEED_ENOMEM;
+	xmlInitParser();
+	ctxt = htmlCreateMemoryParserCtxt(len ? utf8 : " ", len ? (int)len : 1);
+	if (!ctxt) {
+		heed__free(b->alloc, h.stack);
+		return HEED_ENOMEM;
+	}
+	memset(&sax, 0, sizeof(sax));
+	sax.startElement = on_start;
+	sax.endElement = on_end;
+	sax.characters = on_text;
+	sax.ignorableWhitespace = on_text;
+	sax.cdataBlock = on_cdata;
+	/* The context owns its SAX block: overwrite it, keep the pointer. */
+	memcpy(ctxt->sax, &sax, sizeof(sax));
+	ctxt->userData = &h;
+	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
+	                                 HTML_PARSE_NOWARNING |
+	                                 HTML_PARSE_NONET |
+	                                 HTML_PARSE_IGNORE_ENC);
+	/* The body is already UTF-8 (charset.c); never let a <meta> switch. */
+	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+	htmlParseDocument(ctxt);
+	htmlFreeParserCtxt(ctxt);
+	/* Unclosed elements at the end: finish what they captured. */
+	while (h.ncaps)
+		finish_capture(&h, &h.caps[--h.ncaps]);
+	if (b->h1_count == 1 && h.h1)
+		heed__cand(b, F_TITLE, O_H1, 0, h.h1, strlen(h.h1));
+	heed__free(b->alloc, h.stack);
+	return b->oom;
+}

@@ -1,0 +1,364 @@
+/*
+ * heed_extract_html(): the pipeline of one page (headers, charset
+ * conversion, the one SAX parse, JSON-LD, precedence) and the heed_page it
+ * returns. Links are resolved only at the end, against <base href> when the
+ * page has one (HTML 4.2.3: it applies to the whole document, even to links
+ * before it), and de-duplicated.
+ */
+#include "extract/extract-int.h"
+
+struct heed_page {
+	const struct heed_allocator *alloc;
+	struct heed_arena arena;
+	struct heed_record rec;
+	struct heed_link *links;
+	size_t link_count;
+	struct heed_robots_directives robots;
+};
+
+static const char *header(const struct heed_extract_input *in, const char *name)
+{
+	for (size_t i = 0; i < in->header_count; i++)
+		if (in->headers[i].name && in->headers[i].value &&
+		    heed__ascii_ieq(in->headers[i].name,
+		                    strlen(in->headers[i].name), name))
+			return in->headers[i].value;
+	return NULL;
+}
+
+heed_status heed__builder_init(struct builder *b,
+                               const struct heed_allocator *a,
+                               const struct heed_extract_input *in)
+{
+	heed_status rc;
+
+	memset(b, 0, sizeof(*b));
+	b->alloc = a;
+	b->agent = in->agent;
+	heed__arena_init(&b->arena, a);
+	heed_robots_directives_init(&b->robots);
+	b->rec.views = -1;
+	b->rec.duration_s = -1;
+	b->rec.published_s = b->rec.modified_s = HEED_NO_DATE;
+	b->rec.last_modified_s = HEED_NO_DATE;
+	rc = in->url ? heed_url_parse(&b->page_url, in->url, strlen(in->url), a)
+	             : HEED_EINVAL;
+	return rc == HEED_ETOOBIG ? HEED_EINVAL : rc;
+}
+
+void heed__builder_release(struct builder *b)
+{
+	heed_url_free(b->page_url);
+	heed__free(b->alloc, b->links);
+	heed__arena_free(&b->arena);
+}
+
+/* Media types ("text/html"), lower case, without parameters. */
+static const char *media_type(struct builder *b, const char *ct)
+{
+	size_t n;
+	char *d;
+
+	if (!ct)
+		return NULL;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	n = strcspn(ct, "; \t");
+	d = n ? heed__strdup_arena(b, ct, n) : NULL;
+	for (char *p = d; p && *p; p++)
+		*p = heed__ascii_lower(*p);
+	return d;
+}
+
+static void read_headers(struct builder *b, const struct heed_extract_input *in)
+{
+	const char *lm = header(in, "Last-Modified");
+	const char *etag = header(in, "ETag");
+	const char *lang = header(in, "Content-Language");
+	char iso[32];
+
+	b->rec.content_type =
+	        media_type(b, in->content_type ? in->content_type
+	                                       : header(in, "Content-Type"));
+	if (lm && heed__parse_date(lm, strlen(lm), &b->rec.last_modified_s, iso,
+	                           NULL))
+		b->rec.last_modified = heed__strdup_arena(b, iso, strlen(iso));
+	if (etag)
+		b->rec.etag = heed__strdup_arena(b, etag, strlen(etag));
+	if (lang)
+		heed__cand(b, F_LANGUAGE, O_HTTP, 0, lang, strlen(lang));
+	for (size_t i = 0; i < in->header_count; i++)
+		if (in->headers[i].name && in->headers[i].value &&
+		    heed__ascii_ieq(in->headers[i].name,
+		                    strlen(in->headers[i].name),
+		                    "X-Robots-Tag"))
+			heed_extract_robots_header(
+			        &b->robots, in->headers[i].value,
+			        strlen(in->headers[i].value), in->agent);
+}
+
+static const char *const media_ext[] = {
+        "jpg",  "jpeg",  "png",  "gif",  "webp", "avif", "bmp",  "svg", "ico",
+        "tif",  "tiff",  "heic", "mp4",  "m4v",  "mov",  "webm", "mkv", "avi",
+        "wmv",  "flv",   "mpg",  "mpeg", "m3u8", "mpd",  "ts",   "mp3", "m4a",
+        "aac",  "ogg",   "oga",  "ogv",  "opus", "flac", "wav",  "wma", "mid",
+        "woff", "woff2", "ttf",  "otf",  "eot",  "3gp",  "f4v",  "m4s",
+};
+
+/* True when the URL's path ends in a media file's extension: following
+ * such a link would download media, which heed never does. */
+static bool looks_media(const heed_url *u)
+{
+	const char *t = heed_url_target(u);
+	size_t n = strcspn(t, "?");
+	const char *dot = NULL;
+
+	for (size_t i = n; i > 0 && t[i - 1] != '/'; i--)
+		if (t[i - 1] == '.') {
+			dot = t + i;
+			break;
+		}
+	if (!dot)
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(media_ext); i++)
+		if (heed__ascii_ieq(dot, (size_t)(t + n - dot), media_ext[i]))
+			return true;
+	return false;
+}
+
+/* Resolves a raw reference into an arena string; NULL when it is not a
+ * usable http(s) URL. *media tells whether it points at a media file. */
+static const char *resolve(struct builder *b, const heed_url *base,
+                           const char *raw, bool *media)
+{
+	heed_url *u = NULL;
+	const char *s;
+	heed_status rc = heed_url_resolve(&u, base, raw, strlen(raw));
+
+	if (rc != HEED_OK) {
+		if (rc == HEED_ENOMEM)
+			b->oom = rc;
+		return NULL;
+	}
+	if (media)
+		*media = looks_media(u);
+	s = heed__strdup_arena(b, heed_url_get(u), strlen(heed_url_get(u)));
+	heed_url_free(u);
+	return s;
+}
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 14695981039346656037u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return h;
+}
+
+/* Resolves, filters and de-duplicates links: a URL found several times
+ * is followable when any occurrence is, and a feed when any says so. */
+static heed_status finish_links(struct builder *b, heed_page *p,
+                                const heed_url *base)
+{
+	size_t slots = 1, n = 0;
+	size_t *table;
+
+	while (slots < 2 * b->link_count)
+		slots *= 2;
+	table = heed__calloc(b->alloc, slots, sizeof(*table));
+	p->links = heed__arena_alloc(&b->arena,
+	                             (b->link_count + 1) * sizeof(*p->links));
+	if (!table || !p->links) {
+		heed__free(b->alloc, table);
+		return HEED_ENOMEM;
+	}
+	for (size_t i = 0; i < b->link_count; i++) {
+		const struct raw_link *r = &b->links[i];
+		bool media = false;
+		const char *url = resolve(b, base, r->href, &media);
+		size_t h;
+		if (!url || media)
+			continue;
+		h = hash_str(url) & (slots - 1);
+		while (table[h] && strcmp(p->links[table[h] - 1].url, url))
+			h = (h + 1) & (slots - 1);
+		if (table[h]) {
+			struct heed_link *l = &p->links[table[h] - 1];
+			l->nofollow = l->nofollow && r->nofollow;
+			l->feed = l->feed || r->feed;
+			continue;
+		}
+		p->links[n] =
+		        (struct heed_link){url, r->rel, r->nofollow, r->feed};
+		table[h] = ++n;
+	}
+	heed__free(b->alloc, table);
+	p->link_count = n;
+	return b->oom;
+}
+
+static void take_field(struct builder *b, struct heed_field *out, enum field f)
+{
+	out->value = b->cand[f].value;
+	out->source = out->value ? heed__origin_source(b->cand[f].origin)
+	                         : HEED_SOURCE_NONE;
+}
+
+/* Fields that hold URLs are resolved against the base. */
+static void take_url_field(struct builder *b, struct heed_field *out,
+                           enum field f, const heed_url *base)
+{
+	take_field(b, out, f);
+	if (out->value)
+		out->value = resolve(b, base, out->value, NULL);
+	if (!out->value)
+		out->source = HEED_SOURCE_NONE;
+}
+
+static void finish_record(struct builder *b, const heed_url *base)
+{
+	struct heed_record *r = &b->rec;
+
+	/* "If several differ, ignore them all": a page that names two
+	 * canonical URLs gives no answer (Google does the same). */
+	if (b->canonical_raw && !b->canonical_conflict)
+		heed__cand(b, F_CANONICAL, O_LINK, 0, b->canonical_raw,
+		           strlen(b->canonical_raw));
+	take_field(b, &r->title, F_TITLE);
+	take_field(b, &r->description, F_DESCRIPTION);
+	take_field(b, &r->author, F_AUTHOR);
+	take_url_field(b, &r->canonical, F_CANONICAL, base);
+	take_field(b, &r->language, F_LANGUAGE);
+	take_field(b, &r->published, F_PUBLISHED);
+	take_field(b, &r->modified, F_MODIFIED);
+	take_url_field(b, &r->thumbnail, F_THUMBNAIL, base);
+	take_field(b, &r->og_type, F_OG_TYPE);
+	take_field(b, &r->schema_type, F_SCHEMA_TYPE);
+	take_field(b, &r->site_name, F_SITE_NAME);
+	take_field(b, &r->duration, F_DURATION);
+	if (r->published.value)
+		r->published_s = b->cand[F_PUBLISHED].num;
+	if (r->modified.value)
+		r->modified_s = b->cand[F_MODIFIED].num;
+	if (r->duration.value)
+		r->duration_s = b->cand[F_DURATION].num;
+	if (b->cand[F_VIEWS].value) {
+		r->views = b->cand[F_VIEWS].num;
+		r->views_source = heed__origin_source(b->cand[F_VIEWS].origin);
+	}
+	r->tags = b->tags;
+	r->tag_count = b->tag_count;
+}
+
+/* Moves everything the page keeps out of the builder. */
+static heed_status finish(struct builder *b, heed_page **out)
+{
+	heed_url *base = NULL;
+	heed_page *p = heed__calloc(b->alloc, 1, sizeof(*p));
+	heed_status rc;
+
+	if (!p)
+		return HEED_ENOMEM;
+	p->alloc = b->alloc;
+	heed__arena_init(&p->arena, b->alloc);
+	if (b->base_href &&
+	    heed_url_resolve(&base, b->page_url, b->base_href,
+	                     strlen(b->base_href)) == HEED_ENOMEM)
+		b->oom = HEED_ENOMEM;
+	finish_record(b, base ? base : b->page_url);
+	rc = finish_links(b, p, base ? base : b->page_url);
+	heed_url_free(base);
+	if (rc == HEED_OK)
+		rc = b->oom;
+	if (rc != HEED_OK) {
+		heed_page_free(p);
+		return rc;
+	}
+	p->rec = b->rec;
+	p->robots = b->robots;
+	/* The page's strings live in the builder's arena: hand it over. */
+	p->arena = b->arena;
+	heed__arena_init(&b->arena, b->alloc);
+	*out = p;
+	return HEED_OK;
+}
+
+heed_status heed_extract_html(heed_page **out,
+                              const struct heed_extract_input *in,
+                              const struct heed_allocator *alloc,
+                              struct heed_diag *diag)
+{
+	const struct heed_allocator *a =
+	        alloc ? alloc : heed_allocator_default();
+	struct builder b;
+	struct heed_buf utf8;
+	const char *hc, *used = "UTF-8";
+	size_t hc_len = 0, len = in->body_len;
+	heed_status rc;
+
+	*out = NULL;
+	rc = heed__builder_init(&b, a, in);
+	heed__buf_init(&utf8, a, 4 * (size_t)HEED_EXTRACT_MAX_HTML_BYTES);
+	if (rc != HEED_OK) {
+		heed__builder_release(&b);
+		return heed_diag_set(diag, rc, 0, 0, "page URL %s unusable",
+		                     in->url ? in->url : "(none)");
+	}
+	read_headers(&b, in);
+	b.rec.byte_size = in->body_len;
+	if (len > HEED_EXTRACT_MAX_HTML_BYTES) {
+		len = HEED_EXTRACT_MAX_HTML_BYTES;
+		b.rec.truncated = true;
+	}
+	hc = heed__content_type_param(in->content_type
+	                                      ? in->content_type
+	                                      : header(in, "Content-Type"),
+	                              "charset", &hc_len);
+	rc = heed__to_utf8(&utf8, in->body ? in->body : "", len, hc, hc_len,
+	                   &used);
+	if (rc == HEED_OK) {
+		b.rec.charset.value = used;
+		b.rec.charset.source = hc ? HEED_SOURCE_HTTP : HEED_SOURCE_HTML;
+		rc = heed__html_parse(&b, heed__buf_str(&utf8), utf8.len);
+	}
+	heed__buf_free(&utf8);
+	heed__jsonld_apply(&b);
+	if (rc == HEED_OK)
+		rc = b.oom;
+	if (rc == HEED_OK)
+		rc = finish(&b, out);
+	heed__builder_release(&b);
+	if (rc != HEED_OK)
+		heed_diag_set(diag, rc, 0, 0, "extraction failed: %s",
+		              heed_strerror(rc));
+	return rc;
+}
+
+const struct heed_record *heed_page_record(const heed_page *p)
+{
+	return &p->rec;
+}
+
+size_t heed_page_link_count(const heed_page *p)
+{
+	return p->link_count;
+}
+
+const struct heed_link *heed_page_link(const heed_page *p, size_t i)
+{
+	return i < p->link_count ? &p->links[i] : NULL;
+}
+
+const struct heed_robots_directives *heed_page_robots(const heed_page *p)
+{
+	return &p->robots;
+}
+
+void heed_page_free(heed_page *p)
+{
+	if (!p)
+		return;
+	heed__arena_free(&p->arena);
+	heed__free(p->alloc, p);
+}

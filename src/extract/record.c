@@ -1,0 +1,277 @@
+/*
+ * The record builder: candidates for each field from every source, the
+ * precedence that picks one, the tag union, link collection, and the final
+ * heed_page with its accessors.
+ *
+ * Precedence (docs/metadata.md explains the choices): for each field the
+ * origins are listed best first, learned from metascraper, trafilatura,
+ * htmldate, extruct and yt-dlp (notes/metadata-verify-scale.md 1.2). Within
+ * one origin a sub-rank orders variants (og:image:secure_url before
+ * og:image), and between equal ranks the first value in the document wins,
+ * as the Open Graph protocol says for repeated tags.
+ */
+#include <limits.h>
+
+#include "extract/extract-int.h"
+
+#define END O_COUNT
+
+static const enum origin order[F_COUNT][9] = {
+        [F_TITLE] = {O_OG, O_TWITTER, O_TITLE_TAG, O_JSONLD, O_DC, O_MICRODATA,
+                     O_H1, END},
+        [F_DESCRIPTION] = {O_OG, O_TWITTER, O_META, O_DC, O_MICRODATA, O_JSONLD,
+                           END},
+        [F_AUTHOR] = {O_JSONLD, O_META, O_OG, O_MICRODATA, O_DC, O_TWITTER,
+                      END},
+        [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
+        [F_LANGUAGE] = {O_HTML, O_JSONLD, O_OG, O_META, O_HTTP, END},
+        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, END},
+        [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, END},
+        [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, END},
+        [F_OG_TYPE] = {O_OG, END},
+        [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
+        [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, END},
+        [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
+        [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
+};
+
+/* Sub-ranks stay below this, so origins never interleave. */
+#define SUB_RANKS 16
+
+heed_source heed__origin_source(enum origin o)
+{
+	static const heed_source map[O_COUNT] = {
+	        [O_OG] = HEED_SOURCE_OG,
+	        [O_TWITTER] = HEED_SOURCE_TWITTER,
+	        [O_TITLE_TAG] = HEED_SOURCE_TITLE,
+	        [O_JSONLD] = HEED_SOURCE_JSONLD,
+	        [O_META] = HEED_SOURCE_META,
+	        [O_DC] = HEED_SOURCE_META,
+	        [O_MICRODATA] = HEED_SOURCE_MICRODATA,
+	        [O_H1] = HEED_SOURCE_H1,
+	        [O_HTML] = HEED_SOURCE_HTML,
+	        [O_LINK] = HEED_SOURCE_LINK,
+	        [O_HTTP] = HEED_SOURCE_HTTP,
+	};
+	return o < O_COUNT ? map[o] : HEED_SOURCE_NONE;
+}
+
+const char *heed_source_name(heed_source source)
+{
+	static const char *const names[] = {
+	        "none",      "jsonld", "og",     "twitter", "meta",
+	        "microdata", "title",  "h1",     "html",    "link",
+	        "http",      "feed",   "sitemap"};
+	return (size_t)source < HEED_ARRAY_SIZE(names) ? names[source]
+	                                               : "unknown";
+}
+
+char *heed__strdup_arena(struct builder *b, const char *s, size_t len)
+{
+	char *d = heed__arena_strndup(&b->arena, s, len);
+
+	if (!d)
+		b->oom = HEED_ENOMEM;
+	return d;
+}
+
+/* A copy with white space runs collapsed to one space and trimmed; NULL
+ * when nothing is left (or on OOM, recorded in b->oom). */
+static char *collapse(struct builder *b, const char *s, size_t len)
+{
+	char *d, *o;
+	bool space = false;
+
+	heed__trim(&s, &len);
+	if (!len)
+		return NULL;
+	d = heed__arena_alloc(&b->arena, len + 1);
+	if (!d) {
+		b->oom = HEED_ENOMEM;
+		return NULL;
+	}
+	o = d;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c <= ' ') {
+			space = true;
+			continue;
+		}
+		if (space)
+			*o++ = ' ';
+		space = false;
+		*o++ = (char)c;
+	}
+	*o = '\0';
+	return d;
+}
+
+static int rank_of(enum field f, enum origin o, int sub)
+{
+	for (int i = 0; order[f][i] != END; i++)
+		if (order[f][i] == o)
+			return i * SUB_RANKS +
+			       (sub < SUB_RANKS ? sub : SUB_RANKS - 1);
+	return -1;
+}
+
+/* "en_GB" -> "en-GB"; only the first of a list ("en, fr"). */
+static void bcp47(char *s)
+{
+	s[strcspn(s, ", ;")] = '\0';
+	for (; *s; s++)
+		if (*s == '_')
+			*s = '-';
+}
+
+void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
+                const char *s, size_t len)
+{
+	int rank = rank_of(f, o, sub);
+	struct cand *c = &b->cand[f];
+	int64_t num = 0;
+	char iso[32];
+	char *v;
+
+	if (rank < 0 || (c->value && c->rank <= rank))
+		return;
+	if (f == F_PUBLISHED || f == F_MODIFIED) {
+		if (!heed__parse_date(s, len, &num, iso, NULL))
+			return;
+		s = iso;
+		len = strlen(iso);
+	} else if (f == F_DURATION) {
+		if (!heed__parse_duration(s, len, &num) || num <= 0)
+			return;
+	} else if (f == F_VIEWS) {
+		if (!heed__parse_interaction_count(s, len, &num))
+			return;
+	}
+	v = collapse(b, s, len);
+	if (!v)
+		return;
+	if (f == F_LANGUAGE)
+		bcp47(v);
+	if (!*v)
+		return;
+	c->value = v;
+	c->rank = rank;
+	c->origin = o;
+	c->num = num;
+}
+
+size_t heed__fold_case(char *s, size_t len)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	for (size_t i = 0; i < len; i++) {
+		if (p[i] >= 'A' && p[i] <= 'Z') {
+			p[i] += 32;
+		} else if (i + 1 < len && p[i] == 0xC3 && p[i + 1] >= 0x80 &&
+		           p[i + 1] <= 0x9E && p[i + 1] != 0x97) {
+			p[++i] += 0x20; /* Latin-1: U+00C0..U+00DE */
+		} else if (i + 1 < len && p[i] == 0xCE && p[i + 1] >= 0x91 &&
+		           p[i + 1] <= 0xA9 && p[i + 1] != 0xA2) {
+			/* Greek capitals U+0391..U+03A9 */
+			if (p[i + 1] <= 0x9F) {
+				p[i + 1] += 0x20;
+			} else {
+				p[i] = 0xCF;
+				p[i + 1] -= 0x20;
+			}
+			i++;
+		} else if (i + 1 < len && p[i] == 0xD0 && p[i + 1] >= 0x80 &&
+		           p[i + 1] <= 0xAF) {
+			/* Cyrillic capitals U+0400..U+042F */
+			if (p[i + 1] <= 0x8F) {
+				p[i] = 0xD1;
+				p[i + 1] += 0x10;
+			} else if (p[i + 1] <= 0x9F) {
+				p[i + 1] += 0x20;
+			} else {
+				p[i] = 0xD1;
+				p[i + 1] -= 0x20;
+			}
+			i++;
+		}
+	}
+	return len;
+}
+
+static void add_tag(struct builder *b, enum origin o, const char *s, size_t len)
+{
+	struct heed_field *t;
+	char *v;
+
+	if (b->tag_count >= EXTRACT_MAX_TAGS)
+		return;
+	v = collapse(b, s, len);
+	if (!v)
+		return;
+	heed__fold_case(v, strlen(v));
+	for (size_t i = 0; i < b->tag_count; i++)
+		if (strcmp(b->tags[i].value, v) == 0)
+			return;
+	if (!b->tags) {
+		b->tags = heed__arena_alloc(
+		        &b->arena, EXTRACT_MAX_TAGS * sizeof(*b->tags));
+		if (!b->tags) {
+			b->oom = HEED_ENOMEM;
+			return;
+		}
+	}
+	t = &b->tags[b->tag_count++];
+	t->value = v;
+	t->source = heed__origin_source(o);
+}
+
+void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
+                bool split)
+{
+	char sep = ',';
+
+	if (!split) {
+		add_tag(b, o, s, len);
+		return;
+	}
+	/* Split on ',' and, in a list without commas, on ';' or '|'. */
+	if (!memchr(s, ',', len))
+		sep = memchr(s, ';', len) ? ';'
+		                          : (memchr(s, '|', len) ? '|' : ',');
+	while (len) {
+		const char *e = memchr(s, sep, len);
+		size_t n = e ? (size_t)(e - s) : len;
+		add_tag(b, o, s, n);
+		if (!e)
+			break;
+		len -= n + 1;
+		s = e + 1;
+	}
+}
+
+void heed__add_link(struct builder *b, const char *href, const char *rel,
+                    bool nofollow, bool feed)
+{
+	struct raw_link *l;
+
+	if (b->link_count >= EXTRACT_MAX_LINKS)
+		return;
+	if (b->link_count == b->link_cap) {
+		size_t ncap = b->link_cap ? b->link_cap * 2 : 64;
+		struct raw_link *n =
+		        heed__realloc(b->alloc, b->links, ncap * sizeof(*n));
+		if (!n) {
+			b->oom = HEED_ENOMEM;
+			return;
+		}
+		b->links = n;
+		b->link_cap = ncap;
+	}
+	l = &b->links[b->link_count];
+	l->href = heed__strdup_arena(b, href, strlen(href));
+	l->rel = rel;
+	l->nofollow = nofollow;
+	l->feed = feed;
+	if (l->href)
+		b->link_count++;
+}

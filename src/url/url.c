@@ -1,0 +1,526 @@
+/*
+ * URL parsing, resolution and normalisation (RFC 3986 sections 5 and 6).
+ *
+ * libcurl's URL API (curl_url) does the parsing, the reference resolution
+ * of RFC 3986 5.2 and the removal of dot segments (5.2.4). Around it this
+ * file does what curl 7.88 does not do for us, measured on Debian bookworm:
+ * - browsers' clean-up of hrefs (spaces and controls trimmed, tabs and line
+ *   breaks removed, backslashes in paths read as slashes) and
+ *   percent-encoding of what curl would reject (spaces, non-ASCII bytes);
+ * - the fragment is cut before curl sees the reference, because curl
+ *   resolves "" and "#s" against "http://a/b/c/d;p?q" to "http://a/b/c/"
+ *   instead of the base itself (RFC 3986 5.4.1);
+ * - IDN: curl's CURLU_PUNYCODE calls idn2_lookup_ul(), which reads the
+ *   process locale, and fails with CURLUE_OUT_OF_MEMORY in the "C" locale
+ *   that a library cannot change, so hosts go through idn2_lookup_u8();
+ * - case and default ports (RFC 3986 6.2.2.1 and 6.2.3).
+ * Percent-encoding is normalised by one function, pct_normalize(), so that
+ * a shared implementation can replace it in one place.
+ */
+#include <curl/curl.h>
+#include <idn2.h>
+#include <libpsl.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "common/common-int.h"
+#include "heed/url.h"
+
+struct heed_url {
+	const struct heed_allocator *alloc;
+	unsigned port;
+	size_t text_bytes; /* size of text[] */
+	const char *full, *scheme, *host, *target, *host_key, *regdom;
+	char text[]; /* every string above, NUL-separated */
+};
+
+static bool is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int hex_value(unsigned char c)
+{
+	if (is_digit(c))
+		return c - '0';
+	c = (unsigned char)heed__ascii_lower((char)c);
+	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
+}
+
+static bool is_unreserved(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' ||
+	       c == '~';
+}
+
+/* Bytes that may not appear raw in a path or query (RFC 3986 3.3, 3.4),
+ * '%' aside, which pct_normalize() handles. */
+static bool must_encode(unsigned char c)
+{
+	return c <= 0x20 || c >= 0x7f || strchr("\"<>\\^`{|}[]", c) != NULL;
+}
+
+/*
+ * Appends len bytes of path-and-query s to out with percent-encoding
+ * normalised (RFC 3986 6.2.2.1 and 6.2.2.2): "%7e" becomes "~", "%2f" stays
+ * encoded as "%2F", a '%' not followed by two hex digits becomes "%25", and
+ * bytes not allowed raw are encoded. The one place to swap in a shared
+ * percent-encoding normaliser.
+ */
+static heed_status pct_normalize(struct heed_buf *out, const char *s,
+                                 size_t len)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; i < len && rc == HEED_OK; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '%' && i + 2 < len &&
+		    hex_value((unsigned char)s[i + 1]) >= 0 &&
+		    hex_value((unsigned char)s[i + 2]) >= 0) {
+			unsigned char d =
+			        (unsigned char)(hex_value((unsigned char)
+			                                          s[i + 1]) *
+			                                16 +
+			                        hex_value((unsigned char)
+			                                          s[i + 2]));
+			if (is_unreserved(d))
+				rc = heed__buf_addc(out, (char)d);
+			else
+				rc = heed__buf_addf(out, "%%%c%c", hex[d >> 4],
+				                    hex[d & 15]);
+			i += 2;
+		} else if (c == '%' || must_encode(c)) {
+			rc = heed__buf_addf(out, "%%%c%c", hex[c >> 4],
+			                    hex[c & 15]);
+		} else {
+			rc = heed__buf_addc(out, (char)c);
+		}
+	}
+	return rc;
+}
+
+/* Appends the host of an authority, lower case, IDN labels in punycode. */
+static heed_status add_host(struct heed_buf *out, const char *h, size_t len)
+{
+	bool ascii = true;
+	uint8_t *puny = NULL;
+	char *u8;
+	heed_status rc;
+	int irc;
+
+	for (size_t i = 0; i < len; i++)
+		ascii = ascii && (unsigned char)h[i] < 0x80;
+	if (ascii) {
+		for (size_t i = 0; i < len; i++) {
+			rc = heed__buf_addc(out, heed__ascii_lower(h[i]));
+			if (rc != HEED_OK)
+				return rc;
+		}
+		return HEED_OK;
+	}
+	u8 = heed__strndup(out->alloc, h, len);
+	if (!u8)
+		return HEED_ENOMEM;
+	/* The flags curl uses: UTS #46 non-transitional, then transitional
+	 * for IDNA 2003 names such as "faß.de". */
+	irc = idn2_lookup_u8((const uint8_t *)u8, &puny,
+	                     IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
+	if (irc != IDN2_OK)
+		irc = idn2_lookup_u8((const uint8_t *)u8, &puny,
+		                     IDN2_NFC_INPUT | IDN2_TRANSITIONAL);
+	heed__free(out->alloc, u8);
+	if (irc != IDN2_OK)
+		return HEED_EINVAL;
+	rc = add_host(out, (const char *)puny, strlen((const char *)puny));
+	idn2_free(puny);
+	return rc;
+}
+
+/* Appends an authority without its user information ("user:pw@" is never
+ * sent by a crawler and would leak into logs and the index). */
+static heed_status add_authority(struct heed_buf *out, const char *a,
+                                 size_t len)
+{
+	const char *at = NULL, *port;
+	size_t hlen;
+	heed_status rc;
+
+	for (size_t i = 0; i < len; i++)
+		if (a[i] == '@')
+			at = a + i;
+	if (at) {
+		len -= (size_t)(at + 1 - a);
+		a = at + 1;
+	}
+	if (len && a[0] == '[') { /* IPv6 literal: curl checks it */
+		for (size_t i = 0; i < len; i++) {
+			rc = heed__buf_addc(out, heed__ascii_lower(a[i]));
+			if (rc != HEED_OK)
+				return rc;
+		}
+		return HEED_OK;
+	}
+	port = memchr(a, ':', len);
+	hlen = port ? (size_t)(port - a) : len;
+	rc = add_host(out, a, hlen);
+	if (rc == HEED_OK && port)
+		rc = heed__buf_add(out, port, len - hlen);
+	return rc;
+}
+
+/* Length of a scheme followed by ':' at the start of s, or 0. */
+static size_t scheme_len(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (len == 0 || !is_alpha((unsigned char)s[0]))
+		return 0;
+	while (i < len && (is_alpha((unsigned char)s[i]) ||
+	                   is_digit((unsigned char)s[i]) || s[i] == '+' ||
+	                   s[i] == '-' || s[i] == '.'))
+		i++;
+	return (i < len && s[i] == ':') ? i : 0;
+}
+
+/* Appends path and query, reading '\' as '/' in the path as browsers do
+ * for http(s), then normalising percent-encoding. */
+static heed_status add_path_query(struct heed_buf *out, const char *s,
+                                  size_t len)
+{
+	size_t i = 0;
+	heed_status rc = HEED_OK;
+
+	while (i < len && s[i] != '?' && rc == HEED_OK) {
+		size_t run = strcspn(s + i, "\\?");
+		if (s[i] == '\\') {
+			rc = heed__buf_addc(out, '/');
+			i++;
+			continue;
+		}
+		if (run > len - i)
+			run = len - i;
+		if (run == 0) /* a NUL byte */
+			run = 1;
+		rc = pct_normalize(out, s + i, run);
+		i += run;
+	}
+	if (rc == HEED_OK && i < len) {
+		rc = heed__buf_addc(out, '?');
+		if (rc == HEED_OK)
+			rc = pct_normalize(out, s + i + 1, len - i - 1);
+	}
+	return rc;
+}
+
+/*
+ * Cleans a reference as a browser does before parsing (WHATWG URL: strip
+ * leading and trailing C0 controls and spaces, remove tabs and newlines)
+ * and cuts the fragment. Refuses schemes other than http(s).
+ */
+static heed_status clean_ref(struct heed_buf *out, const char *s, size_t len)
+{
+	size_t slen, i;
+	heed_status rc = HEED_OK;
+
+	while (len && (unsigned char)s[0] <= 0x20) {
+		s++;
+		len--;
+	}
+	while (len && (unsigned char)s[len - 1] <= 0x20)
+		len--;
+	for (i = 0; i < len && s[i] != '#' && rc == HEED_OK; i++)
+		if (s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			rc = heed__buf_addc(out, s[i]);
+	if (rc != HEED_OK)
+		return rc;
+	slen = scheme_len(out->data ? out->data : "", out->len);
+	if (slen && !heed__ascii_ieq(out->data, slen, "http") &&
+	    !heed__ascii_ieq(out->data, slen, "https"))
+		return HEED_EINVAL;
+	return HEED_OK;
+}
+
+/* Rewrites a cleaned reference into a form curl accepts: authority
+ * without userinfo and with a punycode host, path and query encoded. */
+static heed_status encode_ref(struct heed_buf *out, const char *s, size_t len)
+{
+	size_t p = scheme_len(s, len), alen;
+	heed_status rc = HEED_OK;
+
+	if (p) {
+		for (size_t i = 0; i <= p && rc == HEED_OK; i++)
+			rc = heed__buf_addc(out, heed__ascii_lower(s[i]));
+		p++;
+	}
+	if (rc == HEED_OK && len - p >= 2 && (s[p] == '/' || s[p] == '\\') &&
+	    (s[p + 1] == '/' || s[p + 1] == '\\')) {
+		p += 2;
+		alen = strcspn(s + p, "/\\?");
+		if (p + alen > len)
+			alen = len - p;
+		rc = heed__buf_add(out, "//", 2);
+		if (rc == HEED_OK)
+			rc = add_authority(out, s + p, alen);
+		p += alen;
+	}
+	if (rc == HEED_OK)
+		rc = add_path_query(out, s + p, len - p);
+	return rc;
+}
+
+static heed_status from_curl(CURLUcode uc)
+{
+	if (uc == CURLUE_OK)
+		return HEED_OK;
+	return uc == CURLUE_OUT_OF_MEMORY ? HEED_ENOMEM : HEED_EINVAL;
+}
+
+static bool is_ipv4(const char *h)
+{
+	return h[strspn(h, "0123456789.")] == '\0';
+}
+
+/* Parts of a URL as curl returns them; each freed with curl_free(). */
+struct parts {
+	char *scheme, *host, *port, *path, *query;
+};
+
+static void parts_free(struct parts *p)
+{
+	curl_free(p->scheme);
+	curl_free(p->host);
+	curl_free(p->port);
+	curl_free(p->path);
+	curl_free(p->query);
+}
+
+static heed_status get_parts(CURLU *h, struct parts *p)
+{
+	CURLUcode uc = curl_url_get(h, CURLUPART_SCHEME, &p->scheme, 0);
+
+	if (uc == CURLUE_OK)
+		uc = curl_url_get(h, CURLUPART_HOST, &p->host, 0);
+	if (uc == CURLUE_OK)
+		uc = curl_url_get(h, CURLUPART_PATH, &p->path, 0);
+	if (uc == CURLUE_OK) {
+		uc = curl_url_get(h, CURLUPART_PORT, &p->port, 0);
+		if (uc == CURLUE_NO_PORT)
+			uc = CURLUE_OK;
+	}
+	if (uc == CURLUE_OK) {
+		uc = curl_url_get(h, CURLUPART_QUERY, &p->query, 0);
+		if (uc == CURLUE_NO_QUERY)
+			uc = CURLUE_OK;
+	}
+	return from_curl(uc);
+}
+
+static unsigned parse_port(const char *s)
+{
+	unsigned long v = 0;
+
+	for (; *s; s++)
+		v = v * 10 + (unsigned long)(*s - '0');
+	return (unsigned)v;
+}
+
+/* Appends s and its NUL to b; *off is where s starts. */
+static heed_status add_str(struct heed_buf *b, const char *s, size_t *off)
+{
+	*off = b->len;
+	return heed__buf_add(b, s, strlen(s) + 1);
+}
+
+/* Builds the heed_url from curl's parts: every string in one block. */
+static heed_status build(heed_url **out, const struct heed_allocator *a,
+                         const struct parts *p)
+{
+	bool https = strcmp(p->scheme, "https") == 0;
+	unsigned dflt = https ? 443 : 80;
+	unsigned port = p->port ? parse_port(p->port) : dflt;
+	char portbuf[16] = "";
+	const psl_ctx_t *psl = psl_builtin();
+	const char *rd = NULL;
+	struct heed_buf b;
+	size_t off[6] = {0};
+	heed_status rc;
+	heed_url *u;
+
+	if (port != dflt)
+		snprintf(portbuf, sizeof(portbuf), ":%u", port);
+	if (psl && p->host[0] != '[' && !is_ipv4(p->host))
+		rd = psl_registrable_domain(psl, p->host);
+	heed__buf_init(&b, a, 6 * HEED_URL_MAX_BYTES);
+	rc = heed__buf_addf(&b, "%s://%s%s", p->scheme, p->host, portbuf);
+	off[1] = b.len;
+	if (rc == HEED_OK)
+		rc = heed__buf_addf(&b, "%s%s%s", p->path, p->query ? "?" : "",
+		                    p->query ? p->query : "");
+	if (rc == HEED_OK && b.len > HEED_URL_MAX_BYTES)
+		rc = HEED_ETOOBIG;
+	if (rc == HEED_OK)
+		rc = heed__buf_addc(&b, '\0');
+	if (rc == HEED_OK)
+		rc = add_str(&b, p->scheme, &off[2]);
+	if (rc == HEED_OK)
+		rc = add_str(&b, p->host, &off[3]);
+	if (rc == HEED_OK)
+		rc = heed__buf_addf(&b, "%s%s%c", p->host, portbuf, '\0');
+	off[4] = off[3] + strlen(p->host) + 1;
+	if (rc == HEED_OK)
+		rc = add_str(&b, rd ? rd : "", &off[5]);
+	u = rc == HEED_OK ? heed__malloc(a, sizeof(*u) + b.len) : NULL;
+	if (!u) {
+		heed__buf_free(&b);
+		return rc == HEED_OK ? HEED_ENOMEM : rc;
+	}
+	memcpy(u->text, b.data, b.len);
+	u->text_bytes = b.len;
+	heed__buf_free(&b);
+	u->alloc = a;
+	u->port = port;
+	u->full = u->text;
+	u->target = u->text + off[1]; /* a suffix of full */
+	u->scheme = u->text + off[2];
+	u->host = u->text + off[3];
+	u->host_key = u->text + off[4];
+	u->regdom = rd ? u->text + off[5] : NULL;
+	*out = u;
+	return HEED_OK;
+}
+
+/* Sets h from a reference already cleaned and encoded; when base is not
+ * NULL the reference is resolved against it. */
+static heed_status curl_set(CURLU *h, const heed_url *base, const char *ref)
+{
+	if (base) {
+		CURLUcode uc = curl_url_set(h, CURLUPART_URL, base->full, 0);
+		if (uc != CURLUE_OK)
+			return from_curl(uc);
+	}
+	return from_curl(curl_url_set(h, CURLUPART_URL, ref, 0));
+}
+
+static heed_status parse_with(heed_url **out, const heed_url *base,
+                              const char *text, size_t len,
+                              const struct heed_allocator *a)
+{
+	struct heed_buf clean, enc;
+	struct parts p = {0};
+	CURLU *h = NULL;
+	heed_status rc;
+
+	*out = NULL;
+	if (len > HEED_URL_MAX_BYTES)
+		return HEED_ETOOBIG;
+	heed__buf_init(&clean, a, HEED_URL_MAX_BYTES);
+	heed__buf_init(&enc, a, 3 * HEED_URL_MAX_BYTES);
+	rc = clean_ref(&clean, text, len);
+	if (rc == HEED_OK && base && clean.len == 0) {
+		/* RFC 3986 5.2.2: an empty reference is the base itself. */
+		*out = heed_url_dup(base);
+		rc = *out ? HEED_OK : HEED_ENOMEM;
+		goto out;
+	}
+	if (rc == HEED_OK && !base &&
+	    !scheme_len(heed__buf_str(&clean), clean.len))
+		rc = HEED_EINVAL;
+	if (rc == HEED_OK)
+		rc = encode_ref(&enc, heed__buf_str(&clean), clean.len);
+	if (rc == HEED_ETOOBIG)
+		goto out;
+	if (rc == HEED_OK) {
+		h = curl_url();
+		rc = h ? curl_set(h, base, heed__buf_str(&enc)) : HEED_ENOMEM;
+	}
+	if (rc == HEED_OK)
+		rc = get_parts(h, &p);
+	if (rc == HEED_OK && p.host[0] == '\0')
+		rc = HEED_EINVAL;
+	if (rc == HEED_OK)
+		rc = build(out, a, &p);
+out:
+	parts_free(&p);
+	curl_url_cleanup(h);
+	heed__buf_free(&clean);
+	heed__buf_free(&enc);
+	return rc;
+}
+
+heed_status heed_url_parse(heed_url **out, const char *text, size_t len,
+                           const struct heed_allocator *alloc)
+{
+	return parse_with(out, NULL, text, len,
+	                  alloc ? alloc : heed_allocator_default());
+}
+
+heed_status heed_url_resolve(heed_url **out, const heed_url *base,
+                             const char *ref, size_t len)
+{
+	return parse_with(out, base, ref, len, base->alloc);
+}
+
+heed_url *heed_url_dup(const heed_url *u)
+{
+	size_t size = u->text_bytes;
+	heed_url *d;
+
+	d = heed__malloc(u->alloc, sizeof(*d) + size);
+	if (!d)
+		return NULL;
+	memcpy(d, u, sizeof(*d) + size);
+	d->full = d->text;
+	d->target = d->text + (u->target - u->text);
+	d->scheme = d->text + (u->scheme - u->text);
+	d->host = d->text + (u->host - u->text);
+	d->host_key = d->text + (u->host_key - u->text);
+	d->regdom = u->regdom ? d->text + (u->regdom - u->text) : NULL;
+	return d;
+}
+
+void heed_url_free(heed_url *u)
+{
+	if (u)
+		heed__free(u->alloc, u);
+}
+
+const char *heed_url_get(const heed_url *u)
+{
+	return u->full;
+}
+
+const char *heed_url_scheme(const heed_url *u)
+{
+	return u->scheme;
+}
+
+const char *heed_url_host(const heed_url *u)
+{
+	return u->host;
+}
+
+unsigned heed_url_port(const heed_url *u)
+{
+	return u->port;
+}
+
+const char *heed_url_target(const heed_url *u)
+{
+	return u->target;
+}
+
+const char *heed_url_host_key(const heed_url *u)
+{
+	return u->host_key;
+}
+
+const char *heed_url_registrable_domain(const heed_url *u)
+{
+	return u->regdom;
+}

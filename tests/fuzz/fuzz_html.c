@@ -1,0 +1,50 @@
+/*
+ * Fuzz target: HTML extraction (src/extract). Calls every accessor and
+ * checks invariants: links are absolute http(s) URLs, tags are unique,
+ * every present field names a source, counts are -1 or non-negative.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "heed/extract.h"
+
+static void check_field(const struct heed_field *f)
+{
+	if ((f->value != NULL) != (f->source != HEED_SOURCE_NONE))
+		abort();
+	if (f->value)
+		(void)strlen(f->value);
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	const struct heed_header hdr[] = {{"X-Robots-Tag", "heed: noindex"}};
+	struct heed_extract_input in = {(const char *)data,
+	                                size,
+	                                "https://fuzz.example/a/b?c",
+	                                hdr,
+	                                1,
+	                                "text/html",
+	                                "heed",
+	                                0};
+	const struct heed_record *r;
+	heed_page *p = NULL;
+
+	if (heed_extract_html(&p, &in, NULL, NULL) != HEED_OK)
+		abort(); /* a valid page URL never fails but on OOM */
+	r = heed_page_record(p);
+	for (const struct heed_field *f = &r->title; f <= &r->charset; f++)
+		check_field(f);
+	for (size_t i = 0; i < r->tag_count; i++)
+		for (size_t j = i + 1; j < r->tag_count; j++)
+			if (strcmp(r->tags[i].value, r->tags[j].value) == 0)
+				abort();
+	for (size_t i = 0; i < heed_page_link_count(p); i++)
+		if (strncmp(heed_page_link(p, i)->url, "http", 4) != 0)
+			abort();
+	if (r->views < -1 || r->duration_s < -1 ||
+	    !heed_page_robots(p)->noindex)
+		abort();
+	heed_page_free(p);
+	return 0;
+}
