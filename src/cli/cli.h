@@ -99,5 +99,6 @@ int heed_cmd_export(int argc, char **argv);
 int heed_cmd_stats(int argc, char **argv);
 int heed_cmd_version(int argc, char **argv);
 int heed_cmd_extract(int argc, char **argv);
+int heed_cmd_robots(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

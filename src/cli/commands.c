@@ -65,6 +65,28 @@
 	"  --agent TOKEN  apply <meta name=TOKEN> and TOKEN: X-Robots-Tag\n"  \
 	"  --html, --feed force the kind (default: Content-Type, then "       \
 	"sniff)\n"
+#define ROBOTS_HELP                                                            \
+	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \
+	"       heed robots lint [--json] FILE\n"                              \
+	"What heed makes of a robots.txt file (RFC 9309). FILE - is standard " \
+	"input.\n"                                                             \
+	"\n"                                                                   \
+	"  check   print, for each URL, allowed or disallowed and the rule\n"  \
+	"          that decided it (FILE:LINE: Disallow: /private/); exit 0\n" \
+	"          when every URL is allowed, 1 when any is disallowed\n"      \
+	"  lint    print every diagnostic as FILE:LINE: message (unknown\n"    \
+	"          field, missing colon, rule before any user-agent, "         \
+	"invalid\n"                                                            \
+	"          Crawl-delay, file over 500 KiB...); exit 1 if there are "   \
+	"any\n"                                                                \
+	"\n"                                                                   \
+	"  -a, --agent NAME  the crawler's product token or User-Agent\n"      \
+	"                    (default: heed)\n"                                \
+	"      --json        print one JSON document instead of text\n"        \
+	"  -h, --help        print this help\n"                                \
+	"\n"                                                                   \
+	"Exit status: 0 allowed / clean, 1 disallowed / diagnostics or an\n"   \
+	"unreadable FILE, 2 usage error. See docs/robots.md.\n"
 
 const struct heed_cli_command heed_cli_commands[] = {
         {"dns", "look up names and addresses as heed does", DNS_HELP,
@@ -73,6 +95,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          EXPORT_HELP, heed_cmd_export},
         {"extract", "show the metadata heed takes from a page or feed",
          EXTRACT_HELP, heed_cmd_extract},
+        {"robots", "check URLs against a robots.txt, or lint it", ROBOTS_HELP,
+         heed_cmd_robots},
         {"stats", "count stored pages per site and status", STATS_HELP,
          heed_cmd_stats},
         {"version", "print versions and exit", VERSION_HELP, heed_cmd_version},

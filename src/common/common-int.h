@@ -85,4 +85,24 @@ static inline bool heed__ascii_space(char c)
  * NUL-terminated one: true when they are equal. */
 bool heed__ascii_ieq(const char *s, size_t len, const char *lit);
 
+/*
+ * Percent-encoding normalisation of a URL's path and query (RFC 3986 2.1-2.4,
+ * 6.2.2; RFC 9309 2.2.2), so that equivalent spellings compare equal bytewise:
+ * octets outside ASCII, controls and characters RFC 3986 forbids (space, '"',
+ * '<', '>', '\\', '^', '`', '{', '|', '}', and a '%' not starting an escape)
+ * are percent-encoded; hex digits of escapes are upper-cased; escapes of
+ * unreserved characters (ALPHA DIGIT - . _ ~) are decoded; escapes of anything
+ * else, reserved characters included ("%2F" is not "/"), are kept.
+ *
+ * Writes at most out_size - 1 bytes and a NUL (nothing when out_size is 0)
+ * and returns the full length, like snprintf: the output never needs more
+ * than 3 * len + 1 bytes. out and in must not overlap.
+ */
+/* Flags: '#' ends the input (a URL's fragment is dropped); an output that
+ * would not start with '/' (empty, or "?q") gets one in front. */
+#define HEED_PCT_DROP_FRAGMENT 0x1u
+#define HEED_PCT_SLASH_EMPTY   0x2u
+size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
+                           size_t len, unsigned flags);
+
 #endif /* HEED_COMMON_INT_H */

@@ -1,0 +1,1067 @@
+/*
+ * The ACAP parser: robots.txt lines (from the robots lexer) to records,
+ * sub-records, definitions and fields (sections 2.2 to 2.10 and the grammar
+ * of section 3).
+ *
+ * One pass over the lines. A record starts at an ACAP-crawler line that
+ * follows some other field (2.3); a sub-record at an ACAP-usage-purpose line
+ * that follows a permission (2.3). Definitions are resolved when they are
+ * used, so a use before its definition does not resolve ("All definition
+ * fields must occur before all ACAP records", 2.2.1). Breaking a rule of the
+ * text gives a diagnostic and the most restrictive reading heed can make;
+ * docs/acap.md lists them. A 500 KiB file costs O(bytes) time and memory.
+ */
+#include "acap/acap-int.h"
+
+struct parser {
+	struct heed_acap *r;
+	long record;      /* current ACAP record, -1 outside one */
+	bool record_body; /* it has a field after its crawler lines */
+	long sub;         /* current sub-record, -1 for the record level */
+	bool sub_fields;  /* it has a permission or prohibition */
+	bool seen_acap;   /* an ACAP field other than the version */
+	bool seen_definition, seen_record;
+	bool seen_conventional;  /* a field that is not ACAP */
+	struct acap_vec scratch; /* const char * while a line is read */
+};
+
+/* A field's name and value as the grammar sees them. */
+struct acap_line {
+	const struct heed_robots_line *ln;
+	const char *rest; /* the name after "ACAP-" */
+	size_t rest_len;
+};
+
+static bool next_token(const char **s, const char *end, const char **tok,
+                       size_t *len)
+{
+	const char *p = *s;
+
+	while (p < end && heed__ascii_space(*p))
+		p++;
+	if (p == end)
+		return false;
+	*tok = p;
+	while (p < end && !heed__ascii_space(*p))
+		p++;
+	*len = (size_t)(p - *tok);
+	*s = p;
+	return true;
+}
+
+static char *dup(struct parser *p, const char *s, size_t n)
+{
+	return heed__arena_strndup(&p->r->arena, s, n);
+}
+
+static heed_status push_name(struct heed_acap *r, const char *s, size_t n)
+{
+	const char **slot;
+	char *copy = heed__arena_strndup(&r->arena, s, n);
+
+	if (!copy || heed__acap_vec_push(r->alloc, &r->names, sizeof(*slot),
+	                                 (void **)&slot))
+		return HEED_ENOMEM;
+	*slot = copy;
+	return HEED_OK;
+}
+
+/* "##ACAP version=1.1" (2.10.3): the lexer hands us "#ACAP version=1.1". */
+static heed_status on_comment(struct parser *p,
+                              const struct heed_robots_line *ln)
+{
+	static const char tag[] = "#ACAP version=";
+	size_t n = sizeof(tag) - 1;
+	const char *v;
+	size_t vlen;
+
+	if (ln->comment_len < n || !heed__ascii_ieq(ln->comment, n, tag))
+		return HEED_OK;
+	v = ln->comment + n;
+	vlen = ln->comment_len - n;
+	while (vlen && heed__ascii_space(v[vlen - 1]))
+		vlen--;
+	if (p->r->comment_version)
+		return HEED_OK;
+	p->r->comment_version = dup(p, v, vlen);
+	if (!p->r->comment_version)
+		return HEED_ENOMEM;
+	if (p->seen_acap || p->seen_conventional)
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_NOTE,
+		                       "the ##ACAP comment is recommended to "
+		                       "come before any other record (2.10.3)");
+	return HEED_OK;
+}
+
+/* ACAP-version: n.m (2.8) */
+static heed_status on_version(struct parser *p,
+                              const struct heed_robots_line *ln)
+{
+	struct heed_acap *r = p->r;
+	unsigned major = 0, minor = 0;
+	size_t i = 0, n = ln->value_len;
+	const char *v = ln->value;
+	bool ok;
+
+	if (r->version_declared)
+		return heed__acap_diag(r, ln->number, HEED_ACAP_ERROR,
+		                       "a second ACAP-version field is ignored "
+		                       "(2.8)");
+	for (; i < n && v[i] >= '0' && v[i] <= '9' && major < 100000; i++)
+		major = major * 10 + (unsigned)(v[i] - '0');
+	ok = i > 0 && i < n && v[i] == '.';
+	for (size_t j = ++i; ok && j < n; j++) {
+		ok = v[j] >= '0' && v[j] <= '9' && minor < 100000;
+		minor = ok ? minor * 10 + (unsigned)(v[j] - '0') : minor;
+	}
+	if (!ok || i >= n)
+		return heed__acap_diag(r, ln->number, HEED_ACAP_ERROR,
+		                       "'%.*s' is not a version number n.m "
+		                       "(2.8); heed reads the file as ACAP 1.0",
+		                       (int)n, v);
+	r->version_declared = true;
+	r->version_major = major;
+	r->version_minor = minor;
+	if (p->seen_acap &&
+	    heed__acap_diag(r, ln->number, HEED_ACAP_WARNING,
+	                    "the ACAP-version field must precede all other "
+	                    "ACAP fields (2.8)"))
+		return HEED_ENOMEM;
+	if (major != 1)
+		return heed__acap_diag(
+		        r, ln->number, HEED_ACAP_ERROR,
+		        "heed knows ACAP 1.0 and 1.1 only: it reads "
+		        "every permission of ACAP %u.%u as a "
+		        "prohibition (2.4.3)",
+		        major, minor);
+	return HEED_OK;
+}
+
+static heed_status on_ignore_conventional(struct parser *p,
+                                          const struct heed_robots_line *ln)
+{
+	p->r->ignore_conventional = true;
+	if (ln->value_len > 0 &&
+	    heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
+	                    "ACAP-ignore-conventional-records takes no value"))
+		return HEED_ENOMEM;
+	if (p->seen_definition || p->seen_record)
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
+		                       "ACAP-ignore-conventional-records must "
+		                       "come before all other ACAP fields but "
+		                       "the version (2.2.1, 2.10.1)");
+	return HEED_OK;
+}
+
+static long find_def(const struct acap_vec *v, size_t stride, const char *s,
+                     size_t n)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		const char *name =
+		        *(const char *const *)((const char *)v->items +
+		                               i * stride);
+		if (heed__ascii_ieq(s, n, name))
+			return (long)i;
+	}
+	return -1;
+}
+
+static long find_qdef(const struct heed_acap *r, const char *s, size_t n)
+{
+	return find_def(&r->qdefs, sizeof(struct acap_qdef), s, n);
+}
+
+static long find_cdef(const struct heed_acap *r, const char *s, size_t n)
+{
+	return find_def(&r->cdefs, sizeof(struct acap_cdef), s, n);
+}
+
+static long find_rset(const struct heed_acap *r, const char *s, size_t n)
+{
+	return find_def(&r->rsets, sizeof(struct acap_rset), s, n);
+}
+
+/* Checks a definition's name: valid and not taken (section 3 NOTEs). */
+static heed_status def_name_ok(struct parser *p, unsigned line, const char *s,
+                               size_t n, bool usage, bool *ok)
+{
+	bool taken =
+	        usage ? find_qdef(p->r, s, n) >= 0 || find_cdef(p->r, s, n) >= 0
+	              : find_rset(p->r, s, n) >= 0;
+
+	*ok = false;
+	if (!heed__acap_name_ok(s, n))
+		return heed__acap_diag(
+		        p->r, line, HEED_ACAP_ERROR,
+		        "'%.*s' is not a valid name (section 3); "
+		        "the definition is ignored",
+		        (int)n, s);
+	if (taken)
+		return heed__acap_diag(
+		        p->r, line, HEED_ACAP_ERROR,
+		        "'%.*s' is already defined (section 3: no "
+		        "two may share a name); the first "
+		        "definition stands",
+		        (int)n, s);
+	*ok = true;
+	return HEED_OK;
+}
+
+static heed_status definition_placement(struct parser *p, unsigned line)
+{
+	p->seen_definition = true;
+	if (!p->seen_record)
+		return HEED_OK;
+	return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+	                       "definitions must come before all ACAP records "
+	                       "(2.2.1); records above cannot use this one");
+}
+
+/* ACAP-qualified-usage: name usage qualifiers (2.7.1) */
+static heed_status on_qualified(struct parser *p,
+                                const struct heed_robots_line *ln)
+{
+	const char *s = ln->value, *end = ln->value + ln->value_len;
+	const char *name, *usage;
+	size_t nlen, ulen;
+	struct acap_qdef *d;
+	bool ok;
+	heed_status rc = definition_placement(p, ln->number);
+
+	if (rc != HEED_OK)
+		return rc;
+	if (!next_token(&s, end, &name, &nlen) ||
+	    !next_token(&s, end, &usage, &ulen))
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "ACAP-qualified-usage needs a name, a "
+		                       "usage and qualifiers (2.7.1)");
+	rc = def_name_ok(p, ln->number, name, nlen, true, &ok);
+	if (rc != HEED_OK || !ok)
+		return rc;
+	if (heed__acap_vec_push(p->r->alloc, &p->r->qdefs, sizeof(*d),
+	                        (void **)&d))
+		return HEED_ENOMEM;
+	d->line = ln->number;
+	d->name = dup(p, name, nlen);
+	if (!d->name)
+		return HEED_ENOMEM;
+	d->usage_known = heed_acap_usage_from_name(usage, ulen, &d->usage);
+	if (!d->usage_known)
+		return heed__acap_diag(
+		        p->r, ln->number, HEED_ACAP_ERROR,
+		        "'%.*s' is not an ACAP usage type (2.5); "
+		        "permissions using (%s) are read as "
+		        "prohibitions to crawl",
+		        (int)ulen, usage, d->name);
+	rc = heed__acap_quals_parse(p->r, s, (size_t)(end - s), ln->number,
+	                            d->usage, &d->quals);
+	if (rc == HEED_OK && d->quals.n == 0)
+		rc = heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
+		                     "qualified usage '%s' has no qualifiers "
+		                     "(2.7.1)",
+		                     d->name);
+	return rc;
+}
+
+/* One usage of a composite: a standard usage or (qualified-usage). */
+static heed_status composite_part(struct parser *p, unsigned line,
+                                  const char *t, size_t n,
+                                  struct acap_part *part)
+{
+	long q;
+
+	part->qdef = -1;
+	if (heed_acap_usage_from_name(t, n, &part->usage))
+		return HEED_OK;
+	part->usage = HEED_ACAP_CRAWL;
+	part->broken = true;
+	if (n < 2 || t[0] != '(' || t[n - 1] != ')')
+		return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+		                       "'%.*s' is not an ACAP usage type (2.5)",
+		                       (int)n, t);
+	q = find_qdef(p->r, t + 1, n - 2);
+	if (q >= 0) {
+		const struct acap_qdef *d =
+		        ACAP_VEC_AT(&p->r->qdefs, struct acap_qdef, q);
+		part->qdef = q;
+		part->broken = !d->usage_known;
+		part->usage = d->usage_known ? d->usage : HEED_ACAP_CRAWL;
+		return HEED_OK;
+	}
+	if (find_cdef(p->r, t + 1, n - 2) >= 0)
+		return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+		                       "a composite usage may only name "
+		                       "qualified usages, not the composite "
+		                       "%.*s (section 3)",
+		                       (int)n, t);
+	return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+	                       "%.*s is not defined above (2.7)", (int)n, t);
+}
+
+/* ACAP-composite-usage: name usage... (2.7.2) */
+static heed_status on_composite(struct parser *p,
+                                const struct heed_robots_line *ln)
+{
+	const char *s = ln->value, *end = ln->value + ln->value_len;
+	const char *name, *t;
+	size_t nlen, tlen;
+	struct acap_vec parts = {0};
+	struct acap_cdef *d;
+	bool ok;
+	heed_status rc = definition_placement(p, ln->number);
+
+	if (rc != HEED_OK)
+		return rc;
+	if (!next_token(&s, end, &name, &nlen))
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "ACAP-composite-usage needs a name and "
+		                       "usages (2.7.2)");
+	rc = def_name_ok(p, ln->number, name, nlen, true, &ok);
+	if (rc != HEED_OK || !ok)
+		return rc;
+	if (heed__acap_vec_push(p->r->alloc, &p->r->cdefs, sizeof(*d),
+	                        (void **)&d))
+		return HEED_ENOMEM;
+	d->line = ln->number;
+	d->name = dup(p, name, nlen);
+	while (rc == HEED_OK && d->name && next_token(&s, end, &t, &tlen)) {
+		struct acap_part *part;
+
+		rc = heed__acap_vec_push(p->r->alloc, &parts, sizeof(*part),
+		                         (void **)&part);
+		if (rc == HEED_OK)
+			rc = composite_part(p, ln->number, t, tlen, part);
+		if (rc == HEED_OK && part->qdef >= 0)
+			d->v11 |= ACAP_VEC_AT(&p->r->qdefs, struct acap_qdef,
+			                      part->qdef)
+			                  ->quals.v11;
+	}
+	if (!d->name)
+		rc = HEED_ENOMEM;
+	d->nparts = parts.n;
+	d->parts = heed__acap_arena_copy(p->r, parts.items,
+	                                 parts.n * sizeof(struct acap_part));
+	if (rc == HEED_OK && parts.n > 0 && !d->parts)
+		rc = HEED_ENOMEM;
+	heed__acap_vec_free(p->r->alloc, &parts);
+	if (rc == HEED_OK && d->nparts == 0)
+		rc = heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                     "composite usage '%s' names no usages "
+		                     "(2.7.2)",
+		                     d->name);
+	return rc;
+}
+
+/*
+ * A resource path pattern as heed matches it. Paths start with "/": a
+ * pattern that starts with neither "/" nor "*" gets a "/" in front (as the
+ * major crawlers do with conventional rules) and a warning. NULL (no
+ * diagnostic needed beyond the one given) when the pattern is unusable.
+ */
+static heed_status path_pattern(struct parser *p, unsigned line, const char *s,
+                                size_t n, const char **out)
+{
+	bool slash = n > 0 && s[0] != '/' && s[0] != '*';
+	char *copy;
+	size_t size;
+
+	*out = NULL;
+	if (n == 0)
+		return heed__acap_diag(
+		        p->r, line, HEED_ACAP_ERROR,
+		        "empty resource specification; the field "
+		        "is ignored (2.4.4)");
+	if (memchr(s, ':', n) && memchr(s, '/', n) &&
+	    (size_t)((const char *)memchr(s, ':', n) - s) <
+	            (size_t)((const char *)memchr(s, '/', n) - s))
+		return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+		                       "'%.*s' is not a path relative to the "
+		                       "site (2.4.4); the field is ignored",
+		                       (int)n, s);
+	if (slash && heed__acap_diag(p->r, line, HEED_ACAP_WARNING,
+	                             "'%.*s' does not start with '/'; heed "
+	                             "reads it as '/%.*s'",
+	                             (int)n, s, (int)n, s))
+		return HEED_ENOMEM;
+	/* Percent-encoding as the path will be (RFC 9309 2.2.2), so that
+	 * "%7e" and "~" compare equal; '*' and '$' are reserved and stay. */
+	size = heed__pct_normalize(NULL, 0, s, n, 0) + 2;
+	copy = heed__arena_alloc(&p->r->arena, size);
+	if (!copy)
+		return HEED_ENOMEM;
+	copy[0] = '/';
+	heed__pct_normalize(copy + slash, size - slash, s, n, 0);
+	*out = copy;
+	return HEED_OK;
+}
+
+/* ACAP-resource-set: name pattern... (2.7.3) */
+static heed_status on_resource_set(struct parser *p,
+                                   const struct heed_robots_line *ln)
+{
+	const char *s = ln->value, *end = ln->value + ln->value_len;
+	const char *name, *t;
+	size_t nlen, tlen;
+	struct acap_rset *d;
+	bool ok;
+	heed_status rc = definition_placement(p, ln->number);
+
+	if (rc != HEED_OK)
+		return rc;
+	if (!next_token(&s, end, &name, &nlen))
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "ACAP-resource-set needs a name and "
+		                       "patterns (2.7.3)");
+	rc = def_name_ok(p, ln->number, name, nlen, false, &ok);
+	if (rc != HEED_OK || !ok)
+		return rc;
+	p->scratch.n = 0;
+	while (rc == HEED_OK && next_token(&s, end, &t, &tlen)) {
+		const char *pat, **slot;
+
+		rc = path_pattern(p, ln->number, t, tlen, &pat);
+		if (rc == HEED_OK && pat)
+			rc = heed__acap_vec_push(p->r->alloc, &p->scratch,
+			                         sizeof(*slot), (void **)&slot);
+		if (rc == HEED_OK && pat)
+			*slot = pat;
+	}
+	if (rc != HEED_OK)
+		return rc;
+	if (heed__acap_vec_push(p->r->alloc, &p->r->rsets, sizeof(*d),
+	                        (void **)&d))
+		return HEED_ENOMEM;
+	d->line = ln->number;
+	d->name = dup(p, name, nlen);
+	d->n = p->scratch.n;
+	d->patterns = heed__acap_arena_copy(p->r, p->scratch.items,
+	                                    d->n * sizeof(char *));
+	if (!d->name || (d->n > 0 && !d->patterns))
+		return HEED_ENOMEM;
+	if (d->n == 0)
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "resource set '%s' has no patterns "
+		                       "(2.7.3)",
+		                       d->name);
+	return HEED_OK;
+}
+
+/* ACAP-crawler: name (2.3.1) */
+static heed_status on_crawler(struct parser *p,
+                              const struct heed_robots_line *ln)
+{
+	struct heed_acap *r = p->r;
+	struct acap_record *rec;
+	bool any = ln->value_len == 1 && ln->value[0] == '*';
+
+	if (ln->value_len == 0)
+		return heed__acap_diag(r, ln->number, HEED_ACAP_ERROR,
+		                       "ACAP-crawler without a name is ignored "
+		                       "(2.3.1)");
+	if (p->record < 0 || p->record_body) {
+		if (heed__acap_vec_push(r->alloc, &r->records, sizeof(*rec),
+		                        (void **)&rec))
+			return HEED_ENOMEM;
+		rec->line = ln->number;
+		rec->first_crawler = r->names.n;
+		p->record = (long)r->records.n - 1;
+		p->record_body = false;
+		p->sub = -1;
+		p->seen_record = true;
+	}
+	rec = ACAP_VEC_AT(&r->records, struct acap_record, p->record);
+	if (push_name(r, ln->value, ln->value_len))
+		return HEED_ENOMEM;
+	rec->ncrawlers++;
+	rec->any |= any;
+	if (rec->any && rec->ncrawlers > 1)
+		return heed__acap_diag(r, ln->number, HEED_ACAP_ERROR,
+		                       "a record addressed to any crawler (*) "
+		                       "must not name others (2.3.1); heed "
+		                       "applies it to all of them");
+	return HEED_OK;
+}
+
+static heed_status outside_record(struct parser *p, unsigned line,
+                                  const char *what)
+{
+	return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+	                       "%s outside an ACAP record (no ACAP-crawler "
+	                       "line above) is ignored (2.3)",
+	                       what);
+}
+
+/* Marks the current record as having a body; complains after a reference. */
+static heed_status record_body(struct parser *p, unsigned line)
+{
+	const struct acap_record *rec =
+	        ACAP_VEC_AT(&p->r->records, struct acap_record, p->record);
+
+	p->record_body = true;
+	if (!rec->reference)
+		return HEED_OK;
+	return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+	                       "no field may follow ACAP-permissions-reference "
+	                       "in its record (2.3)");
+}
+
+/* ACAP-permissions-reference: locator (2.3.2) */
+static heed_status on_reference(struct parser *p,
+                                const struct heed_robots_line *ln)
+{
+	struct acap_record *rec;
+	heed_status rc;
+
+	if (p->record < 0)
+		return outside_record(p, ln->number,
+		                      "ACAP-permissions-reference");
+	rc = record_body(p, ln->number);
+	rec = ACAP_VEC_AT(&p->r->records, struct acap_record, p->record);
+	if (rc != HEED_OK || rec->reference)
+		return rc;
+	if (p->r->fields.n > 0 &&
+	    ACAP_VEC_AT(&p->r->fields, struct acap_field, p->r->fields.n - 1)
+	                    ->pub.record == (size_t)p->record &&
+	    heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+	                    "ACAP-permissions-reference must follow the "
+	                    "crawler lines directly (2.3)"))
+		return HEED_ENOMEM;
+	rec->reference = dup(p, ln->value, ln->value_len);
+	rec->reference_line = ln->number;
+	if (!rec->reference)
+		return HEED_ENOMEM;
+	/* 2.3.2: "a permission reference definition field may not refer to a
+	 * resource that itself contains a permission reference definition
+	 * field"; this very file does. */
+	if (ln->value_len >= 11 &&
+	    heed__ascii_ieq(ln->value + ln->value_len - 11, 11, "/robots.txt"))
+		return heed__acap_diag(
+		        p->r, ln->number, HEED_ACAP_ERROR,
+		        "the permissions reference points back to "
+		        "robots.txt, which holds a reference "
+		        "itself: a circular reference (2.3.2)");
+	return HEED_OK;
+}
+
+/* ACAP-usage-purpose: pattern (2.3.3). The value is read before comment
+ * removal up to white space: 2.3.3's own example is a URI with "#". */
+static heed_status on_purpose(struct parser *p,
+                              const struct heed_robots_line *ln)
+{
+	struct heed_acap *r = p->r;
+	const char *s = ln->raw_value, *end = s + ln->raw_value_len, *t;
+	size_t tlen;
+	struct acap_sub *sub;
+	heed_status rc;
+
+	if (p->record < 0)
+		return outside_record(p, ln->number, "ACAP-usage-purpose");
+	rc = record_body(p, ln->number);
+	if (rc != HEED_OK)
+		return rc;
+	if (!next_token(&s, end, &t, &tlen) || t[0] == '#')
+		return heed__acap_diag(
+		        r, ln->number, HEED_ACAP_ERROR,
+		        "ACAP-usage-purpose without a pattern is "
+		        "ignored (2.3.3)");
+	if (p->sub < 0 || p->sub_fields) {
+		if (heed__acap_vec_push(r->alloc, &r->subs, sizeof(*sub),
+		                        (void **)&sub))
+			return HEED_ENOMEM;
+		sub->record = (size_t)p->record;
+		sub->line = ln->number;
+		sub->first_purpose = r->names.n;
+		p->sub = (long)r->subs.n - 1;
+		p->sub_fields = false;
+	}
+	sub = ACAP_VEC_AT(&r->subs, struct acap_sub, p->sub);
+	if (push_name(r, t, tlen))
+		return HEED_ENOMEM;
+	sub->npurposes++;
+	if (next_token(&s, end, &t, &tlen) && t[0] != '#')
+		return heed__acap_diag(r, ln->number, HEED_ACAP_WARNING,
+		                       "a usage purpose pattern is one word: "
+		                       "heed ignores '%.*s' and what follows",
+		                       (int)tlen, t);
+	return HEED_OK;
+}
+
+/* The usage in "ACAP-allow-<usage>" / "ACAP-disallow-<usage>". */
+static heed_status field_usage(struct parser *p, struct acap_field *f,
+                               const char *u, size_t n)
+{
+	struct heed_acap *r = p->r;
+	bool allow = f->pub.kind == HEED_ACAP_FIELD_ALLOW;
+	long d;
+
+	if (heed_acap_usage_from_name(u, n, &f->usage))
+		return HEED_OK;
+	if (n >= 2 && u[0] == '(' && u[n - 1] == ')') {
+		if ((d = find_qdef(r, u + 1, n - 2)) >= 0)
+			f->ukind = ACAP_U_QUALIFIED;
+		else if ((d = find_cdef(r, u + 1, n - 2)) >= 0)
+			f->ukind = ACAP_U_COMPOSITE;
+		else
+			f->ukind = ACAP_U_UNKNOWN;
+		f->def = d >= 0 ? (size_t)d : 0;
+		if (f->ukind == ACAP_U_UNKNOWN)
+			return heed__acap_diag(
+			        r, f->pub.line, HEED_ACAP_ERROR,
+			        "%.*s is not defined above (2.7); "
+			        "heed reads the field as a "
+			        "prohibition to crawl",
+			        (int)n, u);
+		if (!allow)
+			return heed__acap_diag(
+			        r, f->pub.line, HEED_ACAP_ERROR,
+			        "a prohibition may not name a "
+			        "locally-defined usage (2.4.2); heed "
+			        "prohibits each usage it stands for");
+		return HEED_OK;
+	}
+	/* 2.4.3: a derived usage heed does not know falls back to its basic
+	 * usage; anything else to the most basic prohibition, crawl. */
+	if (n > 8 && heed__ascii_ieq(u, 8, "present-")) {
+		f->usage = HEED_ACAP_PRESENT;
+		f->malformed = allow;
+		f->why = "its usage type is not one ACAP defines";
+		return heed__acap_diag(
+		        r, f->pub.line, HEED_ACAP_ERROR,
+		        "'%.*s' is not an ACAP usage type (2.5); "
+		        "heed reads the field as a prohibition "
+		        "to present (2.4.3)",
+		        (int)n, u);
+	}
+	f->ukind = ACAP_U_UNKNOWN;
+	return heed__acap_diag(r, f->pub.line, HEED_ACAP_ERROR,
+	                       "'%.*s' is not an ACAP usage type (2.5); heed "
+	                       "reads the field as a prohibition to crawl "
+	                       "(2.4.3)",
+	                       (int)n, u);
+}
+
+/* The resource specification: a path pattern or a resource set (2.4.4). */
+static heed_status field_resource(struct parser *p, struct acap_field *f,
+                                  const char *t, size_t n)
+{
+	static const char set[] = "the-acap:resource-set:";
+	size_t sn = sizeof(set) - 1;
+
+	f->rset = -1;
+	f->pub.resource = dup(p, t, n);
+	if (!f->pub.resource)
+		return HEED_ENOMEM;
+	if (n < sn || !heed__ascii_ieq(t, sn, set))
+		return path_pattern(p, f->pub.line, t, n, &f->pattern);
+	f->rset = find_rset(p->r, t + sn, n - sn);
+	if (f->rset >= 0)
+		return HEED_OK;
+	if (f->pub.kind == HEED_ACAP_FIELD_DISALLOW) {
+		f->pattern = "/";
+		return heed__acap_diag(p->r, f->pub.line, HEED_ACAP_ERROR,
+		                       "resource set '%.*s' is not defined "
+		                       "above (2.4.5); heed applies the "
+		                       "prohibition to the whole site",
+		                       (int)(n - sn), t + sn);
+	}
+	return heed__acap_diag(p->r, f->pub.line, HEED_ACAP_ERROR,
+	                       "resource set '%.*s' is not defined above "
+	                       "(2.4.5); the permission is ignored",
+	                       (int)(n - sn), t + sn);
+}
+
+/* Qualifiers after the resource specification (2.4.1.2, 2.4.2). */
+static heed_status field_qualifiers(struct parser *p, struct acap_field *f,
+                                    const char *s, const char *end)
+{
+	const char *t;
+	size_t tlen;
+	const char *probe = s;
+
+	if (!next_token(&probe, end, &t, &tlen))
+		return f->pub.kind == HEED_ACAP_FIELD_ALLOW &&
+		                       f->ukind == ACAP_U_STANDARD &&
+		                       f->usage == HEED_ACAP_OTHER
+		               ? (f->malformed = true,
+		                  f->why = "a permission for other needs "
+		                           "usage-ref",
+		                  heed__acap_diag(p->r, f->pub.line,
+		                                  HEED_ACAP_ERROR,
+		                                  "ACAP-allow-other needs a "
+		                                  "usage-ref qualifier "
+		                                  "(2.5.6.1); heed reads it as "
+		                                  "a prohibition"))
+		               : HEED_OK;
+	if (f->pub.kind == HEED_ACAP_FIELD_DISALLOW)
+		return heed__acap_diag(
+		        p->r, f->pub.line, HEED_ACAP_ERROR,
+		        "a prohibition may not contain qualifiers "
+		        "(2.4.2); heed ignores them and keeps the "
+		        "prohibition");
+	if (f->ukind != ACAP_U_STANDARD) {
+		f->malformed = true;
+		f->why = "a locally-defined usage may not carry qualifiers";
+		return heed__acap_diag(p->r, f->pub.line, HEED_ACAP_ERROR,
+		                       "no explicit qualifiers may follow a "
+		                       "locally-defined usage (2.4.1.3); heed "
+		                       "reads the field as a prohibition");
+	}
+	return heed__acap_quals_parse(p->r, s, (size_t)(end - s), f->pub.line,
+	                              f->usage, &f->quals);
+}
+
+/* ACAP-allow-<usage> / ACAP-disallow-<usage> (2.4) */
+static heed_status on_permission(struct parser *p,
+                                 const struct heed_robots_line *ln,
+                                 const char *u, size_t ulen, bool allow)
+{
+	struct heed_acap *r = p->r;
+	const char *s = ln->value, *end = s + ln->value_len, *t = "";
+	size_t tlen = 0;
+	struct acap_field *f;
+	heed_status rc;
+
+	if (p->record < 0)
+		return outside_record(p, ln->number, "a permission field");
+	rc = record_body(p, ln->number);
+	if (rc != HEED_OK)
+		return rc;
+	if (heed__acap_vec_push(r->alloc, &r->fields, sizeof(*f), (void **)&f))
+		return HEED_ENOMEM;
+	f->pub.line = ln->number;
+	f->pub.kind = allow ? HEED_ACAP_FIELD_ALLOW : HEED_ACAP_FIELD_DISALLOW;
+	f->pub.record = (size_t)p->record;
+	f->pub.in_subrecord = p->sub >= 0;
+	f->sub = p->sub;
+	p->sub_fields = p->sub >= 0;
+	f->pub.usage = dup(p, u, ulen);
+	f->quals.interpretable = true;
+	if (!f->pub.usage)
+		return HEED_ENOMEM;
+	rc = field_usage(p, f, u, ulen);
+	next_token(&s, end, &t, &tlen);
+	if (rc == HEED_OK)
+		rc = field_resource(p, f, t, tlen);
+	if (rc == HEED_OK)
+		rc = field_qualifiers(p, f, s, end);
+	f->pub.qualifier_count = f->quals.n;
+	/* A field that matches nothing stays listed but never decides. */
+	if (rc == HEED_OK && f->rset < 0 && !f->pattern)
+		f->pub.ignored = true;
+	return rc;
+}
+
+/* ACAP-request-take-down / ACAP-request-re-crawl: path (2.6) */
+static heed_status on_request(struct parser *p,
+                              const struct heed_robots_line *ln,
+                              const char *action, size_t alen)
+{
+	struct heed_acap *r = p->r;
+	struct acap_field *f;
+	heed_acap_field_kind kind;
+	heed_status rc;
+
+	if (heed__ascii_ieq(action, alen, "take-down"))
+		kind = HEED_ACAP_FIELD_TAKE_DOWN;
+	else if (heed__ascii_ieq(action, alen, "re-crawl"))
+		kind = HEED_ACAP_FIELD_RE_CRAWL;
+	else
+		return heed__acap_diag(r, ln->number, HEED_ACAP_WARNING,
+		                       "'%.*s' is not an ACAP action "
+		                       "(take-down, re-crawl; 2.6); ignored",
+		                       (int)alen, action);
+	if (p->record < 0)
+		return outside_record(p, ln->number, "an action request");
+	if (p->sub >= 0)
+		return heed__acap_diag(r, ln->number, HEED_ACAP_ERROR,
+		                       "a sub-record may not contain action "
+		                       "requests (2.3); ignored");
+	rc = record_body(p, ln->number);
+	if (rc != HEED_OK)
+		return rc;
+	if (ln->value_len == 0 || ln->value[0] != '/')
+		return heed__acap_diag(
+		        r, ln->number, HEED_ACAP_ERROR,
+		        "an action request needs a path starting "
+		        "with '/' (2.6); ignored");
+	if (heed__acap_vec_push(r->alloc, &r->fields, sizeof(*f), (void **)&f))
+		return HEED_ENOMEM;
+	f->pub.line = ln->number;
+	f->pub.kind = kind;
+	f->pub.record = (size_t)p->record;
+	f->sub = -1;
+	f->rset = -1;
+	f->quals.interpretable = true;
+	f->pub.usage =
+	        kind == HEED_ACAP_FIELD_TAKE_DOWN ? "take-down" : "re-crawl";
+	f->pattern = f->pub.resource = dup(p, ln->value, ln->value_len);
+	return f->pattern ? HEED_OK : HEED_ENOMEM;
+}
+
+static bool ihas_prefix(const char *s, size_t n, const char *lit,
+                        const char **rest, size_t *rest_len)
+{
+	size_t k = strlen(lit);
+
+	if (n < k || !heed__ascii_ieq(s, k, lit))
+		return false;
+	*rest = s + k;
+	*rest_len = n - k;
+	return true;
+}
+
+/* Fields that may appear before the records. */
+static heed_status on_preamble_field(struct parser *p,
+                                     const struct heed_robots_line *ln,
+                                     const char *n, size_t len, bool *done)
+{
+	*done = true;
+	if (heed__ascii_ieq(n, len, "version"))
+		return on_version(p, ln);
+	if (heed__ascii_ieq(n, len, "ignore-conventional-records"))
+		return on_ignore_conventional(p, ln);
+	if (heed__ascii_ieq(n, len, "qualified-usage"))
+		return on_qualified(p, ln);
+	if (heed__ascii_ieq(n, len, "composite-usage"))
+		return on_composite(p, ln);
+	if (heed__ascii_ieq(n, len, "resource-set"))
+		return on_resource_set(p, ln);
+	*done = false;
+	return HEED_OK;
+}
+
+static heed_status on_acap_field(struct parser *p,
+                                 const struct heed_robots_line *ln,
+                                 const char *n, size_t len)
+{
+	const char *rest;
+	size_t rlen;
+	bool done;
+	heed_status rc = on_preamble_field(p, ln, n, len, &done);
+
+	if (!heed__ascii_ieq(n, len, "version"))
+		p->seen_acap = true;
+	if (done)
+		return rc;
+	if (ln->kind == HEED_ROBOTS_LINE_NO_COLON &&
+	    heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
+	                    "a ':' is missing after the field name (section "
+	                    "3); heed reads the line anyway"))
+		return HEED_ENOMEM;
+	if (heed__ascii_ieq(n, len, "crawler"))
+		return on_crawler(p, ln);
+	if (heed__ascii_ieq(n, len, "permissions-reference"))
+		return on_reference(p, ln);
+	if (heed__ascii_ieq(n, len, "usage-purpose"))
+		return on_purpose(p, ln);
+	if (ihas_prefix(n, len, "allow-", &rest, &rlen))
+		return on_permission(p, ln, rest, rlen, true);
+	if (ihas_prefix(n, len, "disallow-", &rest, &rlen))
+		return on_permission(p, ln, rest, rlen, false);
+	if (ihas_prefix(n, len, "request-", &rest, &rlen))
+		return on_request(p, ln, rest, rlen);
+	return heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
+	                       "'ACAP-%.*s' is not an ACAP field; ignored",
+	                       (int)len, n);
+}
+
+/* A line that is not an ACAP field: conventional records (2.10). A
+ * User-agent line ends an ACAP record: the conventional record it starts is
+ * then read as one, the more restrictive reading of a file that mixes them.
+ */
+static heed_status on_conventional(struct parser *p,
+                                   const struct heed_robots_line *ln)
+{
+	p->seen_conventional = true;
+	if (p->record < 0)
+		return HEED_OK;
+	if (heed__ascii_ieq(ln->name, ln->name_len, "user-agent")) {
+		p->record = -1;
+		p->sub = -1;
+		return HEED_OK;
+	}
+	if (!heed__ascii_ieq(ln->name, ln->name_len, "allow") &&
+	    !heed__ascii_ieq(ln->name, ln->name_len, "disallow"))
+		return HEED_OK;
+	if (heed__acap_conv_ignore_line(p->r, ln->number))
+		return HEED_ENOMEM;
+	return heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
+	                       "conventional fields inside an ACAP record are "
+	                       "ignored (2.10.2)");
+}
+
+/*
+ * "ACAP-allow-index /articles/ must-use-resource=the-acap:extract:..."
+ * (2.5.3.2 prints it without its colon): the lexer splits at the first
+ * colon, inside the value. A field name never holds white space, so such a
+ * line is re-split after its first word, as a line without a colon.
+ */
+static void resplit(const struct heed_robots_line *ln,
+                    struct heed_robots_line *out)
+{
+	size_t n = 0;
+	const char *end = ln->value + ln->value_len;
+	const char *raw_end = ln->raw_value + ln->raw_value_len;
+
+	*out = *ln;
+	while (n < ln->name_len && !heed__ascii_space(ln->name[n]))
+		n++;
+	if (n == ln->name_len)
+		return;
+	out->kind = HEED_ROBOTS_LINE_NO_COLON;
+	out->name_len = n;
+	out->value = ln->name + n;
+	while (out->value < end && heed__ascii_space(*out->value))
+		out->value++;
+	out->value_len = (size_t)(end - out->value);
+	out->raw_value = out->value;
+	out->raw_value_len = (size_t)(raw_end - out->value);
+}
+
+static heed_status on_line(struct parser *p, const struct heed_robots_line *in)
+{
+	struct heed_robots_line split;
+	const struct heed_robots_line *ln = &split;
+	const char *rest;
+	size_t rlen;
+
+	resplit(in, &split);
+
+	if (ln->kind == HEED_ROBOTS_LINE_COMMENT ||
+	    (ln->kind == HEED_ROBOTS_LINE_FIELD && ln->comment))
+		if (on_comment(p, ln))
+			return HEED_ENOMEM;
+	if (ln->kind == HEED_ROBOTS_LINE_BLANK ||
+	    ln->kind == HEED_ROBOTS_LINE_COMMENT)
+		return HEED_OK;
+	if (ihas_prefix(ln->name, ln->name_len, "ACAP-", &rest, &rlen)) {
+		p->r->any_acap = true;
+		return on_acap_field(p, ln, rest, rlen);
+	}
+	return on_conventional(p, ln);
+}
+
+/* 2.8: without a version field, or with 1.0, fields using 1.1 features are
+ * ignored. */
+static heed_status apply_version(struct heed_acap *r)
+{
+	bool v11 = r->version_declared &&
+	           (r->version_major > 1 ||
+	            (r->version_major == 1 && r->version_minor >= 1));
+
+	for (size_t i = 0; !v11 && i < r->fields.n; i++) {
+		struct acap_field *f =
+		        ACAP_VEC_AT(&r->fields, struct acap_field, i);
+		bool uses =
+		        f->quals.v11 ||
+		        (f->ukind == ACAP_U_QUALIFIED &&
+		         ACAP_VEC_AT(&r->qdefs, struct acap_qdef, f->def)
+		                 ->quals.v11) ||
+		        (f->ukind == ACAP_U_COMPOSITE &&
+		         ACAP_VEC_AT(&r->cdefs, struct acap_cdef, f->def)->v11);
+
+		if (!uses || f->pub.ignored)
+			continue;
+		f->pub.ignored = true;
+		if (heed__acap_diag(
+		            r, f->pub.line, HEED_ACAP_NOTE,
+		            "this field uses ACAP 1.1 features but the "
+		            "file has no 'ACAP-version: 1.1' field; it is "
+		            "ignored (2.8)"))
+			return HEED_ENOMEM;
+	}
+	if (!r->version_declared && r->comment_version &&
+	    strcmp(r->comment_version, "1.0") != 0)
+		return heed__acap_diag(r, 0, HEED_ACAP_WARNING,
+		                       "the ##ACAP comment says version %s but "
+		                       "only an ACAP-version field enables its "
+		                       "features (2.8)",
+		                       r->comment_version);
+	return HEED_OK;
+}
+
+/* Diagnostics made while reading lines are in line order; those made at the
+ * end (versions, the file as a whole) are in order among themselves. One
+ * stable merge puts them all in line order. */
+static heed_status merge_diags(struct heed_acap *r, size_t split)
+{
+	struct heed_acap_diag *d = r->diags.items, *tmp;
+	size_t n = r->diags.n, i = 0, j = split, k = 0;
+
+	if (split == 0 || split == n)
+		return HEED_OK;
+	tmp = heed__calloc(r->alloc, n, sizeof(*tmp));
+	if (!tmp)
+		return HEED_ENOMEM;
+	while (i < split || j < n) {
+		bool left = j == n || (i < split && d[i].line <= d[j].line);
+		tmp[k++] = left ? d[i++] : d[j++];
+	}
+	memcpy(d, tmp, n * sizeof(*tmp));
+	heed__free(r->alloc, tmp);
+	return HEED_OK;
+}
+
+static heed_status finish(struct parser *p, size_t skipped)
+{
+	struct heed_acap *r = p->r;
+	size_t split = r->diags.n;
+	heed_status rc = apply_version(r);
+	struct heed_acap_diag *d;
+
+	if (rc == HEED_OK && skipped > 0)
+		rc = heed__acap_diag(r, 0, HEED_ACAP_WARNING,
+		                     "the file is longer than %u bytes; heed "
+		                     "reads only the first %u (RFC 9309 2.5)",
+		                     HEED_ROBOTS_PARSE_LIMIT_BYTES,
+		                     HEED_ROBOTS_PARSE_LIMIT_BYTES);
+	if (rc == HEED_OK)
+		rc = merge_diags(r, split);
+	if (rc != HEED_OK || r->diags_dropped == 0)
+		return rc;
+	/* Past the cap on purpose: the reader must know some are missing. */
+	if (heed__acap_vec_push(r->alloc, &r->diags, sizeof(*d), (void **)&d))
+		return HEED_ENOMEM;
+	d->severity = HEED_ACAP_NOTE;
+	d->message = "more diagnostics were found but not kept";
+	d->line = 0;
+	return HEED_OK;
+}
+
+heed_status heed_acap_parse(heed_acap **out, const struct heed_allocator *alloc,
+                            const char *data, size_t len)
+{
+	struct parser p = {.record = -1, .sub = -1};
+	struct heed_robots_lexer lx;
+	struct heed_robots_line ln;
+	struct heed_acap *r;
+	size_t n;
+	heed_status rc = HEED_OK;
+
+	if (!out || (!data && len > 0))
+		return HEED_EINVAL;
+	*out = NULL;
+	alloc = alloc ? alloc : heed_allocator_default();
+	r = heed__calloc(alloc, 1, sizeof(*r));
+	if (!r)
+		return HEED_ENOMEM;
+	r->alloc = alloc;
+	r->version_major = 1;
+	heed__arena_init(&r->arena, alloc);
+	p.r = r;
+	n = data ? heed_robots_parse_limit(data, len) : 0;
+	heed_robots_lex_init(&lx, data ? data : "", n);
+	while (rc == HEED_OK && heed_robots_lex_next(&lx, &ln))
+		rc = on_line(&p, &ln);
+	if (rc == HEED_OK)
+		rc = finish(&p, len - n);
+	if (rc == HEED_OK)
+		rc = heed__acap_conv_parse(r, data, len);
+	heed__acap_vec_free(alloc, &p.scratch);
+	if (rc != HEED_OK) {
+		heed_acap_free(r);
+		return rc;
+	}
+	*out = r;
+	return HEED_OK;
+}

@@ -1,0 +1,542 @@
+/*
+ * robots.txt records to groups (RFC 9309 2.1, 2.2, 2.2.1, 2.2.4, 2.5), on
+ * top of the lexer.
+ *
+ * A group is one or more user-agent lines followed by rules. As in
+ * google/robotstxt (and as 2.2.4 demands: other records "MUST NOT interfere
+ * with the parsing of explicitly defined records"), a user-agent line only
+ * starts a new group after the open group has had an allow or disallow
+ * line; Sitemap, Crawl-delay, unknown and blank lines never end a group.
+ *
+ * Leniency (2.2.4: crawlers "MAY be lenient"), each reported: common
+ * misspellings of record names, a missing colon after a known name, a
+ * user-agent value matched on its leading product token ("FooBot/1.2" is
+ * FooBot), a rule without its leading "/" read with one. Everything odd is
+ * a diagnostic with a line number, never a failure.
+ *
+ * Workload: most files are a few KiB; some run to the 500 KiB limit with tens
+ * of thousands of rules. One pass; rules are normalised and compiled here so
+ * that matching never allocates.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "robots/robots-int.h"
+
+/* Diagnostics quote at most this many octets of the offending text. */
+#define QUOTE_MAX 60
+
+enum record {
+	RECORD_UNKNOWN,
+	RECORD_USER_AGENT,
+	RECORD_ALLOW,
+	RECORD_DISALLOW,
+	RECORD_SITEMAP,
+	RECORD_CRAWL_DELAY,
+};
+
+/* Record names, lower case. The misspellings are those google/robotstxt and
+ * crawler-commons accept, seen in real files. */
+static const struct record_name {
+	const char *name;
+	enum record record;
+	bool misspelled;
+} record_names[] = {
+        {"user-agent", RECORD_USER_AGENT, false},
+        {"allow", RECORD_ALLOW, false},
+        {"disallow", RECORD_DISALLOW, false},
+        {"sitemap", RECORD_SITEMAP, false},
+        {"crawl-delay", RECORD_CRAWL_DELAY, false},
+        {"useragent", RECORD_USER_AGENT, true},
+        {"user agent", RECORD_USER_AGENT, true},
+        {"user_agent", RECORD_USER_AGENT, true},
+        {"dissallow", RECORD_DISALLOW, true},
+        {"dissalow", RECORD_DISALLOW, true},
+        {"disalow", RECORD_DISALLOW, true},
+        {"diasllow", RECORD_DISALLOW, true},
+        {"disallaw", RECORD_DISALLOW, true},
+        {"desallow", RECORD_DISALLOW, true},
+        {"site-map", RECORD_SITEMAP, true},
+        {"crawldelay", RECORD_CRAWL_DELAY, true},
+        {"crawl_delay", RECORD_CRAWL_DELAY, true},
+};
+
+static const char *const diag_code_names[] = {
+        [HEED_ROBOTS_DIAG_SYNTAX] = "syntax",
+        [HEED_ROBOTS_DIAG_MISSING_COLON] = "missing-colon",
+        [HEED_ROBOTS_DIAG_UNKNOWN_FIELD] = "unknown-field",
+        [HEED_ROBOTS_DIAG_MISSPELLED_FIELD] = "misspelled-field",
+        [HEED_ROBOTS_DIAG_RULE_OUTSIDE_GROUP] = "rule-outside-group",
+        [HEED_ROBOTS_DIAG_EMPTY_USER_AGENT] = "empty-user-agent",
+        [HEED_ROBOTS_DIAG_BAD_USER_AGENT] = "bad-user-agent",
+        [HEED_ROBOTS_DIAG_BAD_PATH] = "bad-path",
+        [HEED_ROBOTS_DIAG_BAD_OCTETS] = "bad-octets",
+        [HEED_ROBOTS_DIAG_INVALID_CRAWL_DELAY] = "invalid-crawl-delay",
+        [HEED_ROBOTS_DIAG_CRAWL_DELAY_CLAMPED] = "crawl-delay-clamped",
+        [HEED_ROBOTS_DIAG_DUPLICATE_CRAWL_DELAY] = "duplicate-crawl-delay",
+        [HEED_ROBOTS_DIAG_CRAWL_DELAY_OUTSIDE_GROUP] =
+                "crawl-delay-outside-group",
+        [HEED_ROBOTS_DIAG_BAD_SITEMAP] = "bad-sitemap",
+        [HEED_ROBOTS_DIAG_TOO_BIG] = "too-big",
+};
+
+const char *heed_robots_diag_code_name(heed_robots_diag_code code)
+{
+	if ((size_t)code >= HEED_ARRAY_SIZE(diag_code_names))
+		return "unknown";
+	return diag_code_names[code];
+}
+
+const char *heed_robots_rule_kind_name(heed_robots_rule_kind kind)
+{
+	return kind == HEED_ROBOTS_ALLOW ? "Allow" : "Disallow";
+}
+
+struct parser {
+	heed_robots *r;
+	const struct heed_robots_parse_options *opts;
+	struct robots_group *group; /* the open group, or NULL */
+	bool group_has_rules; /* the next user-agent line starts a group */
+	char *scratch;        /* normalisation output, reused */
+	size_t scratch_cap;
+	heed_status rc; /* first failure (only ever HEED_ENOMEM) */
+};
+
+/* Appends a zeroed element; NULL (and p->rc set) when memory runs out. */
+static void *vec_push(struct parser *p, struct robots_vec *v, size_t elem_size)
+{
+	char *slot;
+
+	if (v->len == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 16;
+		void *data =
+		        heed__realloc(p->r->alloc, v->data, cap * elem_size);
+		if (!data) {
+			p->rc = HEED_ENOMEM;
+			return NULL;
+		}
+		v->data = data;
+		v->cap = cap;
+	}
+	slot = (char *)v->data + v->len++ * elem_size;
+	memset(slot, 0, elem_size);
+	return slot;
+}
+
+static char *copy(struct parser *p, const char *s, size_t len)
+{
+	char *c = heed__arena_strndup(&p->r->arena, s, len);
+
+	if (!c)
+		p->rc = HEED_ENOMEM;
+	return c;
+}
+
+/* Writes a printable excerpt of s into out: controls and non-ASCII octets
+ * become '?', and "..." marks a cut. */
+static const char *quote(char out[QUOTE_MAX + 4], const char *s, size_t len)
+{
+	size_t n = len < QUOTE_MAX ? len : QUOTE_MAX, i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		out[i] = (c < 0x20 || c >= 0x7F) ? '?' : (char)c;
+	}
+	if (len > QUOTE_MAX) {
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void diag(struct parser *p, unsigned line, heed_robots_diag_code code,
+                 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void diag(struct parser *p, unsigned line, heed_robots_diag_code code,
+                 const char *fmt, ...)
+{
+	char msg[HEED_DIAG_SIZE];
+	struct heed_robots_diagnostic d = {line, code, msg};
+	struct heed_robots_diagnostic *kept;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->r->diag_total++;
+	if (p->opts && p->opts->on_diag)
+		p->opts->on_diag(p->opts->ud, &d);
+	if (p->r->diags.len >= HEED_ROBOTS_MAX_DIAGNOSTICS)
+		return;
+	kept = vec_push(p, &p->r->diags, sizeof(*kept));
+	if (!kept)
+		return;
+	*kept = d;
+	kept->message = copy(p, msg, strlen(msg));
+}
+
+static const struct record_name *find_record(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < HEED_ARRAY_SIZE(record_names); i++)
+		if (heed__ascii_ieq(name, len, record_names[i].name))
+			return &record_names[i];
+	return NULL;
+}
+
+static void user_agent(struct parser *p, const struct heed_robots_line *l)
+{
+	size_t n = 0;
+	const char **slot;
+	char q[QUOTE_MAX + 4];
+
+	if (!p->group || p->group_has_rules) {
+		p->group = vec_push(p, &p->r->groups, sizeof(*p->group));
+		if (!p->group)
+			return;
+		p->group->line = l->number;
+		p->group->first_agent = p->r->agents.len;
+		p->group->first_rule = p->r->rules.len;
+		p->group_has_rules = false;
+	}
+	if (l->value_len > 0 && l->value[0] == '*') {
+		n = 1; /* "* anything" is the global group, as in google's */
+	} else {
+		while (n < l->value_len &&
+		       heed__robots_token_octet(l->value[n]))
+			n++;
+	}
+	if (l->value_len == 0)
+		diag(p, l->number, HEED_ROBOTS_DIAG_EMPTY_USER_AGENT,
+		     "empty user-agent: the line names no crawler");
+	else if (n == 0)
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_USER_AGENT,
+		     "user-agent '%s' does not start with a product token "
+		     "(letters, '-', '_'); it names no crawler",
+		     quote(q, l->value, l->value_len));
+	else if (n < l->value_len)
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_USER_AGENT,
+		     "user-agent '%s' is not a product token; matched as "
+		     "'%.*s'",
+		     quote(q, l->value, l->value_len), (int)n, l->value);
+	slot = vec_push(p, &p->r->agents, sizeof(*slot));
+	if (!slot)
+		return;
+	*slot = copy(p, l->value, n);
+	p->group->agent_count++;
+}
+
+/* Whether s holds a control octet or is not valid UTF-8 (RFC 9309 2.2's
+ * path-pattern is UTF8-char-noctl). Overlong forms and surrogates are let
+ * through: they get percent-encoded like any other non-ASCII octet. */
+static bool bad_octets(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t follow = c < 0x80    ? 0
+		                : c >= 0xF0 ? 3
+		                : c >= 0xE0 ? 2
+		                            : 1;
+		if (c < 0x20 || c == 0x7F || (c >= 0x80 && c < 0xC0) ||
+		    c > 0xF4)
+			return true;
+		for (i++; follow > 0; follow--, i++)
+			if (i >= len || ((unsigned char)s[i] & 0xC0) != 0x80)
+				return true;
+	}
+	return false;
+}
+
+/* Normalises value into the arena (RFC 9309 2.2.2); NULL on OOM. */
+static char *normalize(struct parser *p, const char *value, size_t len,
+                       unsigned flags, size_t *out_len)
+{
+	size_t need = 3 * len + 2;
+
+	if (need > p->scratch_cap) {
+		char *s = heed__realloc(p->r->alloc, p->scratch, need);
+		if (!s) {
+			p->rc = HEED_ENOMEM;
+			return NULL;
+		}
+		p->scratch = s;
+		p->scratch_cap = need;
+	}
+	*out_len = heed__pct_normalize(p->scratch, p->scratch_cap, value, len,
+	                               flags);
+	return copy(p, p->scratch, *out_len);
+}
+
+static void rule(struct parser *p, const struct heed_robots_line *l,
+                 heed_robots_rule_kind kind)
+{
+	struct robots_rule *r;
+	unsigned flags = 0;
+	char q[QUOTE_MAX + 4];
+
+	if (!p->group) {
+		diag(p, l->number, HEED_ROBOTS_DIAG_RULE_OUTSIDE_GROUP,
+		     "%s before any user-agent line; ignored",
+		     heed_robots_rule_kind_name(kind));
+		return;
+	}
+	p->group_has_rules = true;
+	if (l->value_len > 0 && l->value[0] != '/' && l->value[0] != '*') {
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_PATH,
+		     "%s path '%s' does not start with '/'; read as '/%s'",
+		     heed_robots_rule_kind_name(kind),
+		     quote(q, l->value, l->value_len), q);
+		flags = HEED_PCT_SLASH_EMPTY;
+	}
+	if (bad_octets(l->value, l->value_len))
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_OCTETS,
+		     "%s path holds control octets or invalid UTF-8; they are "
+		     "matched percent-encoded",
+		     heed_robots_rule_kind_name(kind));
+	r = vec_push(p, &p->r->rules, sizeof(*r));
+	if (!r)
+		return;
+	p->group->rule_count++;
+	r->pub.kind = kind;
+	r->pub.line = l->number;
+	r->pub.value = copy(p, l->value, l->value_len);
+	r->pub.value_len = l->value_len;
+	r->pub.pattern = normalize(p, l->value, l->value_len, flags,
+	                           &r->pub.pattern_len);
+	if (r->pub.pattern && heed__robots_compile(&p->r->arena, r) != HEED_OK)
+		p->rc = HEED_ENOMEM;
+}
+
+/*
+ * Parses a Crawl-delay value in seconds: digits, optionally a '.' and more
+ * digits (".5" and "2." too). Fractions of a millisecond round up. Returns
+ * false for anything else; *clamped when it was over the maximum.
+ */
+static bool parse_delay(const char *s, size_t len, uint32_t *ms, bool *clamped)
+{
+	uint64_t whole = 0, frac = 0, scale = 1000;
+	size_t i = 0, digits = 0;
+
+	*clamped = false;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, digits++)
+		if (whole <= HEED_ROBOTS_MAX_CRAWL_DELAY_MS)
+			whole = whole * 10 + (uint64_t)(s[i] - '0');
+	if (i < len && s[i] == '.')
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9';
+		     i++, digits++) {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (uint64_t)(s[i] - '0') * scale;
+			} else if (s[i] != '0') {
+				frac = frac + 1; /* round up what is left */
+				scale = 0;
+			}
+		}
+	if (digits == 0 || i != len)
+		return false;
+	whole = whole * 1000 + frac;
+	if (whole > HEED_ROBOTS_MAX_CRAWL_DELAY_MS) {
+		whole = HEED_ROBOTS_MAX_CRAWL_DELAY_MS;
+		*clamped = true;
+	}
+	*ms = (uint32_t)whole;
+	return true;
+}
+
+static void crawl_delay(struct parser *p, const struct heed_robots_line *l)
+{
+	uint32_t ms;
+	bool clamped;
+	char q[QUOTE_MAX + 4];
+
+	if (!p->group) {
+		diag(p, l->number, HEED_ROBOTS_DIAG_CRAWL_DELAY_OUTSIDE_GROUP,
+		     "Crawl-delay before any user-agent line; ignored");
+		return;
+	}
+	if (!parse_delay(l->value, l->value_len, &ms, &clamped)) {
+		diag(p, l->number, HEED_ROBOTS_DIAG_INVALID_CRAWL_DELAY,
+		     "invalid Crawl-delay '%s': want a number of seconds such "
+		     "as 2 or 0.5; ignored",
+		     quote(q, l->value, l->value_len));
+		return;
+	}
+	if (clamped)
+		diag(p, l->number, HEED_ROBOTS_DIAG_CRAWL_DELAY_CLAMPED,
+		     "Crawl-delay '%s' is over a day; read as %u seconds",
+		     quote(q, l->value, l->value_len),
+		     HEED_ROBOTS_MAX_CRAWL_DELAY_MS / 1000);
+	if (p->group->has_delay) {
+		diag(p, l->number, HEED_ROBOTS_DIAG_DUPLICATE_CRAWL_DELAY,
+		     "second Crawl-delay in the group of line %u (first on "
+		     "line "
+		     "%u); the longer one applies",
+		     p->group->line, p->group->delay_line);
+		if (ms <= p->group->delay_ms)
+			return;
+	}
+	p->group->has_delay = true;
+	p->group->delay_ms = ms;
+	p->group->delay_line = l->number;
+}
+
+static void sitemap(struct parser *p, const struct heed_robots_line *l)
+{
+	struct heed_robots_sitemap *s;
+	char q[QUOTE_MAX + 4];
+
+	if (l->value_len == 0) {
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_SITEMAP,
+		     "empty Sitemap; ignored");
+		return;
+	}
+	if (!(l->value_len > 7 && heed__ascii_ieq(l->value, 7, "http://")) &&
+	    !(l->value_len > 8 && heed__ascii_ieq(l->value, 8, "https://")))
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_SITEMAP,
+		     "Sitemap '%s' is not an absolute http(s) URL",
+		     quote(q, l->value, l->value_len));
+	s = vec_push(p, &p->r->sitemaps, sizeof(*s));
+	if (!s)
+		return;
+	s->line = l->number;
+	s->url = copy(p, l->value, l->value_len);
+	s->url_len = l->value_len;
+}
+
+static void unknown(struct parser *p, const struct heed_robots_line *l)
+{
+	struct heed_robots_field *f;
+	char q[QUOTE_MAX + 4];
+
+	diag(p, l->number, HEED_ROBOTS_DIAG_UNKNOWN_FIELD,
+	     "unknown field '%s'; ignored", quote(q, l->name, l->name_len));
+	f = vec_push(p, &p->r->fields, sizeof(*f));
+	if (!f)
+		return;
+	f->line = l->number;
+	f->group = p->group ? (size_t)(p->group -
+	                               (struct robots_group *)p->r->groups.data)
+	                    : HEED_ROBOTS_NO_GROUP;
+	f->name = copy(p, l->name, l->name_len);
+	f->name_len = l->name_len;
+	f->value = copy(p, l->value, l->value_len);
+	f->value_len = l->value_len;
+	f->raw_value = copy(p, l->raw_value, l->raw_value_len);
+	f->raw_value_len = l->raw_value_len;
+}
+
+static void record(struct parser *p, const struct heed_robots_line *l)
+{
+	const struct record_name *rn = find_record(l->name, l->name_len);
+	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
+
+	if (l->kind == HEED_ROBOTS_LINE_NO_COLON) {
+		if (!rn) {
+			diag(p, l->number, HEED_ROBOTS_DIAG_SYNTAX,
+			     "'%s' is not a 'name: value' record; ignored",
+			     quote(q, l->line, l->line_len));
+			return;
+		}
+		diag(p, l->number, HEED_ROBOTS_DIAG_MISSING_COLON,
+		     "missing ':' after '%s'; read as '%s: %s'",
+		     quote(q, l->name, l->name_len), q,
+		     quote(q2, l->value, l->value_len));
+	}
+	if (rn && rn->misspelled)
+		diag(p, l->number, HEED_ROBOTS_DIAG_MISSPELLED_FIELD,
+		     "'%s' is misspelled; read as a record of that meaning",
+		     quote(q, l->name, l->name_len));
+	switch (rn ? rn->record : RECORD_UNKNOWN) {
+	case RECORD_USER_AGENT:
+		user_agent(p, l);
+		break;
+	case RECORD_ALLOW:
+		rule(p, l, HEED_ROBOTS_ALLOW);
+		break;
+	case RECORD_DISALLOW:
+		rule(p, l, HEED_ROBOTS_DISALLOW);
+		break;
+	case RECORD_SITEMAP:
+		sitemap(p, l);
+		break;
+	case RECORD_CRAWL_DELAY:
+		crawl_delay(p, l);
+		break;
+	case RECORD_UNKNOWN:
+		unknown(p, l);
+		break;
+	}
+}
+
+static void parse_lines(struct parser *p, const char *data)
+{
+	struct heed_robots_lexer lx;
+	struct heed_robots_line l;
+	unsigned last = 0;
+
+	heed_robots_lex_init(&lx, data, p->r->parsed_bytes);
+	while (p->rc == HEED_OK && heed_robots_lex_next(&lx, &l)) {
+		last = l.number;
+		if (l.kind == HEED_ROBOTS_LINE_FIELD ||
+		    l.kind == HEED_ROBOTS_LINE_NO_COLON)
+			record(p, &l);
+	}
+	if (p->r->truncated)
+		diag(p, last + 1, HEED_ROBOTS_DIAG_TOO_BIG,
+		     "robots.txt is over the %u KiB limit of RFC 9309 2.5; "
+		     "only lines 1-%u (%zu bytes) were parsed, the rest is "
+		     "ignored",
+		     HEED_ROBOTS_PARSE_LIMIT_BYTES / 1024, last,
+		     p->r->parsed_bytes);
+}
+
+heed_status heed_robots_parse(heed_robots **out,
+                              const struct heed_allocator *alloc,
+                              const char *data, size_t len,
+                              const struct heed_robots_parse_options *opts)
+{
+	struct parser p = {0};
+	heed_robots *r;
+
+	if (!out)
+		return HEED_EINVAL;
+	*out = NULL;
+	if (!data && len > 0)
+		return HEED_EINVAL;
+	alloc = alloc ? alloc : heed_allocator_default();
+	r = heed__calloc(alloc, 1, sizeof(*r));
+	if (!r)
+		return HEED_ENOMEM;
+	r->alloc = alloc;
+	heed__arena_init(&r->arena, alloc);
+	r->parsed_bytes = data ? heed_robots_parse_limit(data, len) : 0;
+	r->truncated = r->parsed_bytes < len;
+	p.r = r;
+	p.opts = opts;
+	parse_lines(&p, data ? data : "");
+	heed__free(alloc, p.scratch);
+	if (p.rc != HEED_OK) {
+		heed_robots_free(r);
+		return p.rc;
+	}
+	*out = r;
+	return HEED_OK;
+}
+
+void heed_robots_free(heed_robots *r)
+{
+	if (!r)
+		return;
+	heed__free(r->alloc, r->rules.data);
+	heed__free(r->alloc, r->groups.data);
+	heed__free(r->alloc, r->agents.data);
+	heed__free(r->alloc, r->sitemaps.data);
+	heed__free(r->alloc, r->fields.data);
+	heed__free(r->alloc, r->diags.data);
+	heed__arena_free(&r->arena);
+	heed__free(r->alloc, r);
+}
