@@ -46,6 +46,32 @@ struct heed_config {
 
 	/* [log] */
 	int64_t log_level; /* heed_log_level; 2 (info) */
+
+	/* [site]: the robots.txt lifecycle (docs/robots-lifecycle.md). */
+	int64_t site_retry_interval;   /* seconds; 1h */
+	int64_t site_recheck_interval; /* seconds; 24h */
+	int64_t site_max_failures;     /* 24 */
+	int64_t site_pass_pause_ms;    /* 2000 */
+	int64_t site_max_redirects;    /* 5 */
+
+	/* [politeness] */
+	int64_t polite_delay_ms;            /* 1000 */
+	int64_t polite_crawl_delay_cap;     /* seconds; 30 */
+	bool polite_per_address;            /* true */
+	int64_t polite_address_concurrency; /* 1 */
+	int64_t polite_address_delay_ms;    /* 0 */
+	int64_t polite_backoff_base;        /* seconds; 60 */
+	int64_t polite_backoff_max;         /* seconds; 1d */
+
+	/* [net] */
+	int64_t net_connect_timeout_ms;    /* 10000 */
+	int64_t net_first_byte_timeout_ms; /* 20000 */
+	int64_t net_total_timeout_ms;      /* 60000 */
+	int64_t net_max_body_bytes;        /* 5 MiB, decoded */
+	bool net_allow_private;            /* false */
+	char *net_dns_server;              /* "ADDR[:PORT],..."; unset */
+	int64_t net_dns_timeout_ms;        /* 2000 */
+	int64_t net_dns_tries;             /* 2 */
 };
 
 /* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on

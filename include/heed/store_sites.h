@@ -1,0 +1,90 @@
+/*
+ * heed/store_sites.h: the durable state of sites (the robots.txt lifecycle's
+ * record, the robots.txt body and the rules in force) and of hosts (the
+ * politeness back-off), in the store opened with heed_store_open.
+ *
+ * A site is an origin, "scheme://host[:port]" with the port only when it is
+ * not the scheme's default: RFC 9309 2.3 scopes a robots.txt to exactly
+ * that. Its host is kept beside it so that `heed site report HOST` finds
+ * every site of a host. The back-off is per host, as politeness keeps it.
+ * docs/storage.md describes the tables.
+ */
+#ifndef HEED_STORE_SITES_H
+#define HEED_STORE_SITES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "heed/politeness.h"
+#include "heed/sitepolicy.h"
+#include "heed/store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * One site row. The strings and bodies belong to the struct once filled by
+ * heed_store_site_get (release them with heed_store_site_clear); for
+ * heed_store_site_put they are the caller's and are copied.
+ */
+struct heed_store_site {
+	char *site; /* "http://host:port", the key */
+	char *host; /* "host" */
+	struct heed_site_record record;
+	char *robots_url;       /* the URL the last answer came from, or NULL */
+	char *robots_body;      /* the last 2xx body, or NULL */
+	size_t robots_body_len; /* bytes */
+	char *rules_body;       /* the robots.txt in force; NULL: no rules */
+	size_t rules_body_len;  /* bytes */
+	int64_t crawl_delay_ms; /* from the rules in force; 0 none */
+};
+
+/*
+ * Reads site's row into *out (zeroed first). HEED_ENOTFOUND when the store
+ * has no such site (*out is then zeroed, a valid new record),
+ * HEED_ESTORE, HEED_ENOMEM. Release with heed_store_site_clear.
+ */
+heed_status heed_store_site_get(heed_store *store, const char *site,
+                                struct heed_store_site *out);
+
+/* Writes (inserts or replaces) the row in->site; everything is copied.
+ * HEED_OK or HEED_ESTORE. */
+heed_status heed_store_site_put(heed_store *store,
+                                const struct heed_store_site *in);
+
+/* Frees what heed_store_site_get put in *s and zeroes it. */
+void heed_store_site_clear(heed_store *store, struct heed_store_site *s);
+
+typedef void heed_store_site_fn(void *ud, const struct heed_store_site *s);
+
+/*
+ * Calls fn for every site of host (in site order); the row is valid only
+ * during the call. host NULL lists every site. *count (may be NULL) gets
+ * the number of rows. HEED_OK, HEED_ESTORE or HEED_ENOMEM.
+ */
+heed_status heed_store_site_each(heed_store *store, const char *host,
+                                 heed_store_site_fn *fn, void *ud,
+                                 size_t *count);
+
+/*
+ * Clears the failure state of every site of host (heed_site_record_reset)
+ * and its back-off, in one transaction. *count gets the number of sites
+ * reset. HEED_OK (also for none), HEED_ESTORE.
+ */
+heed_status heed_store_site_reset_host(heed_store *store, const char *host,
+                                       size_t *count);
+
+/* host's stored back-off; zeroed when none. HEED_OK or HEED_ESTORE. */
+heed_status heed_store_backoff_get(heed_store *store, const char *host,
+                                   struct heed_polite_backoff *out);
+
+/* Stores host's back-off (a zeroed one deletes the row). */
+heed_status heed_store_backoff_put(heed_store *store, const char *host,
+                                   const struct heed_polite_backoff *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEED_STORE_SITES_H */

@@ -1,0 +1,327 @@
+/*
+ * The "sites" area of the store on SQLite: one row per site (origin) with
+ * the robots.txt lifecycle's durable record (seed: robots date, failure
+ * count; issue: last success, state, reason, next attempt, body and rules in
+ * force) and one row per host with its politeness back-off. States and
+ * reasons are stored by name so that the database reads without heed.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "heed/store_sites.h"
+#include "store/store-int.h"
+
+static const char *const sites_migrations[] = {
+        "CREATE TABLE sites ("
+        "  site TEXT PRIMARY KEY,"
+        "  host TEXT NOT NULL,"
+        "  state TEXT NOT NULL DEFAULT 'unknown',"
+        "  reason TEXT NOT NULL DEFAULT 'none',"
+        "  detail TEXT NOT NULL DEFAULT '',"
+        "  http_status INTEGER NOT NULL DEFAULT 0,"
+        "  robots_date INTEGER NOT NULL DEFAULT 0,"
+        "  last_success INTEGER NOT NULL DEFAULT 0,"
+        "  next_attempt INTEGER NOT NULL DEFAULT 0,"
+        "  failures INTEGER NOT NULL DEFAULT 0,"
+        "  robots_url TEXT,"
+        "  robots_body BLOB,"
+        "  rules_body BLOB,"
+        "  crawl_delay_ms INTEGER NOT NULL DEFAULT 0);"
+        "CREATE INDEX sites_by_host ON sites(host);"
+        "CREATE TABLE host_backoff ("
+        "  host TEXT PRIMARY KEY,"
+        "  level INTEGER NOT NULL,"
+        "  until INTEGER NOT NULL);",
+};
+
+const struct heed_store_area heed__store_sites_area = {
+        "sites",
+        sites_migrations,
+        (int)HEED_ARRAY_SIZE(sites_migrations),
+};
+
+#define SITE_COLUMNS                                                      \
+	"site, host, state, reason, detail, http_status, robots_date, "   \
+	"last_success, next_attempt, failures, robots_url, robots_body, " \
+	"rules_body, crawl_delay_ms"
+
+static char *column_dup(heed_store *store, sqlite3_stmt *st, int col,
+                        size_t *len, bool *oom)
+{
+	const void *p = sqlite3_column_blob(st, col);
+	size_t n = (size_t)sqlite3_column_bytes(st, col);
+	char *copy;
+
+	if (len)
+		*len = n;
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return NULL;
+	copy = heed__strndup(store->alloc, p ? p : "", n);
+	if (!copy)
+		*oom = true;
+	return copy;
+}
+
+/* Fills *out from the current row; HEED_ENOMEM leaves *out clearable. */
+static heed_status read_row(heed_store *store, sqlite3_stmt *st,
+                            struct heed_store_site *out)
+{
+	struct heed_site_record *r = &out->record;
+	bool oom = false;
+
+	out->site = column_dup(store, st, 0, NULL, &oom);
+	out->host = column_dup(store, st, 1, NULL, &oom);
+	if (heed_site_state_parse((const char *)sqlite3_column_text(st, 2),
+	                          &r->state) != HEED_OK ||
+	    r->state > HEED_SITE_DISQUALIFIED_RESET)
+		r->state = HEED_SITE_UNKNOWN;
+	if (heed_site_reason_parse((const char *)sqlite3_column_text(st, 3),
+	                           &r->reason) != HEED_OK)
+		r->reason = HEED_SITE_R_NONE;
+	snprintf(r->detail, sizeof(r->detail), "%s",
+	         (const char *)sqlite3_column_text(st, 4));
+	r->http_status = sqlite3_column_int(st, 5);
+	r->robots_date_s = sqlite3_column_int64(st, 6);
+	r->last_success_s = sqlite3_column_int64(st, 7);
+	r->next_attempt_s = sqlite3_column_int64(st, 8);
+	r->failures = (uint32_t)sqlite3_column_int64(st, 9);
+	out->robots_url = column_dup(store, st, 10, NULL, &oom);
+	out->robots_body =
+	        column_dup(store, st, 11, &out->robots_body_len, &oom);
+	out->rules_body = column_dup(store, st, 12, &out->rules_body_len, &oom);
+	out->crawl_delay_ms = sqlite3_column_int64(st, 13);
+	return oom ? HEED_ENOMEM : HEED_OK;
+}
+
+void heed_store_site_clear(heed_store *store, struct heed_store_site *s)
+{
+	heed__free(store->alloc, s->site);
+	heed__free(store->alloc, s->host);
+	heed__free(store->alloc, s->robots_url);
+	heed__free(store->alloc, s->robots_body);
+	heed__free(store->alloc, s->rules_body);
+	memset(s, 0, sizeof(*s));
+}
+
+heed_status heed_store_site_get(heed_store *store, const char *site,
+                                struct heed_store_site *out)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT " SITE_COLUMNS " FROM sites WHERE site = ?1;");
+	heed_status rc;
+	int step;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		rc = read_row(store, st, out);
+	else if (step == SQLITE_DONE)
+		rc = HEED_ENOTFOUND;
+	else
+		rc = heed__store_fail(store, NULL, "reading a site");
+	sqlite3_finalize(st);
+	if (rc == HEED_ENOMEM)
+		heed_store_site_clear(store, out);
+	return rc;
+}
+
+static void bind_blob(sqlite3_stmt *st, int col, const char *p, size_t len)
+{
+	if (p)
+		sqlite3_bind_blob64(st, col, p, len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+heed_status heed_store_site_put(heed_store *store,
+                                const struct heed_store_site *in)
+{
+	const struct heed_site_record *r = &in->record;
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "INSERT OR REPLACE INTO sites (" SITE_COLUMNS
+	               ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+	               "?11, ?12, ?13, ?14);");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, in->site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, in->host, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, heed_site_state_name(r->state), -1,
+	                  SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, heed_site_reason_name(r->reason), -1,
+	                  SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, r->detail, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 6, r->http_status);
+	sqlite3_bind_int64(st, 7, r->robots_date_s);
+	sqlite3_bind_int64(st, 8, r->last_success_s);
+	sqlite3_bind_int64(st, 9, r->next_attempt_s);
+	sqlite3_bind_int64(st, 10, r->failures);
+	if (in->robots_url)
+		sqlite3_bind_text(st, 11, in->robots_url, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 11);
+	bind_blob(st, 12, in->robots_body, in->robots_body_len);
+	bind_blob(st, 13, in->rules_body, in->rules_body_len);
+	sqlite3_bind_int64(st, 14, in->crawl_delay_ms);
+	rc = heed__sqlite_step_done(store, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+heed_status heed_store_site_each(heed_store *store, const char *host,
+                                 heed_store_site_fn *fn, void *ud,
+                                 size_t *count)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT " SITE_COLUMNS " FROM sites WHERE ?1 IS NULL "
+	               "OR host = ?1 ORDER BY site;");
+	struct heed_store_site row;
+	heed_status rc = HEED_OK;
+	size_t n = 0;
+	int step;
+
+	if (count)
+		*count = 0;
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&row, 0, sizeof(row));
+		rc = read_row(store, st, &row);
+		if (rc == HEED_OK) {
+			fn(ud, &row);
+			n++;
+		}
+		heed_store_site_clear(store, &row);
+		if (rc != HEED_OK)
+			break;
+	}
+	if (rc == HEED_OK && step != SQLITE_DONE)
+		rc = heed__store_fail(store, NULL, "listing sites");
+	sqlite3_finalize(st);
+	if (count)
+		*count = n;
+	return rc;
+}
+
+heed_status heed_store_backoff_get(heed_store *store, const char *host,
+                                   struct heed_polite_backoff *out)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "SELECT level, until FROM host_backoff WHERE host = ?1;");
+	int step;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		out->level = (uint32_t)sqlite3_column_int64(st, 0);
+		out->until_s = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW || step == SQLITE_DONE
+	               ? HEED_OK
+	               : heed__store_fail(store, NULL, "reading a back-off");
+}
+
+heed_status heed_store_backoff_put(heed_store *store, const char *host,
+                                   const struct heed_polite_backoff *b)
+{
+	bool none = b->level == 0 && b->until_s == 0;
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, none ? "DELETE FROM host_backoff WHERE host = ?1;"
+	                    : "INSERT OR REPLACE INTO host_backoff (host, "
+	                      "level, until) VALUES (?1, ?2, ?3);");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
+	if (!none) {
+		sqlite3_bind_int64(st, 2, b->level);
+		sqlite3_bind_int64(st, 3, b->until_s);
+	}
+	rc = heed__sqlite_step_done(store, st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* The reset of one site, applied to a copy of its row. */
+static heed_status reset_site(heed_store *store, const char *site)
+{
+	struct heed_store_site row;
+	heed_status rc = heed_store_site_get(store, site, &row);
+
+	if (rc != HEED_OK)
+		return rc;
+	heed_site_record_reset(&row.record);
+	rc = heed_store_site_put(store, &row);
+	heed_store_site_clear(store, &row);
+	return rc;
+}
+
+struct name_list {
+	heed_store *store;
+	char **names;
+	size_t count;
+	bool oom;
+};
+
+static void collect_site(void *ud, const struct heed_store_site *s)
+{
+	struct name_list *l = ud;
+	char **grown;
+
+	if (l->oom)
+		return;
+	grown = heed__realloc(l->store->alloc, l->names,
+	                      (l->count + 1) * sizeof(*grown));
+	if (!grown) {
+		l->oom = true;
+		return;
+	}
+	l->names = grown;
+	l->names[l->count] =
+	        heed__strndup(l->store->alloc, s->site, strlen(s->site));
+	if (!l->names[l->count])
+		l->oom = true;
+	else
+		l->count++;
+}
+
+heed_status heed_store_site_reset_host(heed_store *store, const char *host,
+                                       size_t *count)
+{
+	struct name_list l = {store, NULL, 0, false};
+	struct heed_polite_backoff none = {0};
+	heed_status rc;
+	size_t i;
+
+	*count = 0;
+	rc = heed_store_begin(store);
+	if (rc != HEED_OK)
+		return rc;
+	rc = heed_store_site_each(store, host, collect_site, &l, NULL);
+	if (rc == HEED_OK && l.oom)
+		rc = HEED_ENOMEM;
+	for (i = 0; rc == HEED_OK && i < l.count; i++)
+		rc = reset_site(store, l.names[i]);
+	if (rc == HEED_OK)
+		rc = heed_store_backoff_put(store, host, &none);
+	for (i = 0; i < l.count; i++)
+		heed__free(store->alloc, l.names[i]);
+	heed__free(store->alloc, l.names);
+	if (rc != HEED_OK) {
+		heed_store_rollback(store);
+		return rc;
+	}
+	*count = l.count;
+	return heed_store_commit(store);
+}

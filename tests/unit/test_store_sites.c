@@ -1,0 +1,183 @@
+/*
+ * Unit tests for the store's sites area: a site's record, bodies and rules
+ * survive a close and reopen, listing by host, reset, and the back-off.
+ */
+#include "heed_test.h"
+
+#include <unistd.h>
+
+#include "heed/store_sites.h"
+
+static char path[64];
+
+static int make_file(void **state)
+{
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/heed-sites-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	unlink(path);
+	return 0;
+}
+
+static int remove_file(void **state)
+{
+	char p[96];
+
+	(void)state;
+	unlink(path);
+	snprintf(p, sizeof(p), "%s-wal", path);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s-shm", path);
+	unlink(p);
+	return 0;
+}
+
+static heed_store *open_store(void)
+{
+	heed_store *s = NULL;
+
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	return s;
+}
+
+static void put_site(heed_store *s, const char *site, const char *host,
+                     heed_site_state state, uint32_t failures)
+{
+	static const char body[] = "User-agent: *\nDisallow: /x\n\0binary";
+	struct heed_store_site row = {0};
+
+	row.site = (char *)site;
+	row.host = (char *)host;
+	row.record.state = state;
+	row.record.reason = HEED_SITE_R_STATUS;
+	row.record.http_status = 403;
+	row.record.robots_date_s = 1000;
+	row.record.last_success_s = 900;
+	row.record.next_attempt_s = 4600;
+	row.record.failures = failures;
+	snprintf(row.record.detail, sizeof(row.record.detail), "HTTP 403");
+	row.robots_url = "http://a.test/robots.txt";
+	row.robots_body = (char *)body;
+	row.robots_body_len = sizeof(body);
+	row.rules_body = (char *)body;
+	row.rules_body_len = 27;
+	row.crawl_delay_ms = 2500;
+	assert_int_equal(heed_store_site_put(s, &row), HEED_OK);
+}
+
+static void test_round_trip_across_reopen(void **state)
+{
+	struct heed_store_site row;
+	heed_store *s = open_store();
+	int v = 0;
+
+	(void)state;
+	assert_int_equal(heed_store_schema_version(s, "sites", &v), HEED_OK);
+	assert_int_equal(v, 1);
+	put_site(s, "http://a.test:8080", "a.test", HEED_SITE_DISQUALIFIED, 3);
+	heed_store_close(s);
+	s = open_store();
+	assert_int_equal(heed_store_site_get(s, "http://a.test:8080", &row),
+	                 HEED_OK);
+	assert_string_equal(row.host, "a.test");
+	assert_int_equal(row.record.state, HEED_SITE_DISQUALIFIED);
+	assert_int_equal(row.record.reason, HEED_SITE_R_STATUS);
+	assert_int_equal(row.record.http_status, 403);
+	assert_int_equal(row.record.robots_date_s, 1000);
+	assert_int_equal(row.record.last_success_s, 900);
+	assert_int_equal(row.record.next_attempt_s, 4600);
+	assert_int_equal(row.record.failures, 3);
+	assert_string_equal(row.record.detail, "HTTP 403");
+	assert_string_equal(row.robots_url, "http://a.test/robots.txt");
+	/* Bodies are bytes: a NUL inside survives. */
+	assert_int_equal(row.robots_body_len, 35);
+	assert_memory_equal(row.robots_body + 28, "binary", 6);
+	assert_int_equal(row.rules_body_len, 27);
+	assert_int_equal(row.crawl_delay_ms, 2500);
+	heed_store_site_clear(s, &row);
+	assert_int_equal(heed_store_site_get(s, "http://nope.test", &row),
+	                 HEED_ENOTFOUND);
+	assert_null(row.site);
+	heed_store_close(s);
+}
+
+static void count_site(void *ud, const struct heed_store_site *s)
+{
+	(void)s;
+	(*(int *)ud)++;
+}
+
+static void test_each_and_reset_by_host(void **state)
+{
+	struct heed_polite_backoff b = {3, 99999};
+	struct heed_store_site row;
+	heed_store *s = open_store();
+	size_t n = 0;
+	int seen = 0;
+
+	(void)state;
+	put_site(s, "http://b.test", "b.test", HEED_SITE_DISQUALIFIED_RESET,
+	         24);
+	put_site(s, "https://b.test", "b.test", HEED_SITE_DISQUALIFIED, 2);
+	put_site(s, "http://c.test", "c.test", HEED_SITE_DISQUALIFIED, 2);
+	assert_int_equal(heed_store_backoff_put(s, "b.test", &b), HEED_OK);
+	assert_int_equal(
+	        heed_store_site_each(s, "b.test", count_site, &seen, &n),
+	        HEED_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(seen, 2);
+	assert_int_equal(heed_store_site_reset_host(s, "b.test", &n), HEED_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(heed_store_site_get(s, "http://b.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.state, HEED_SITE_UNKNOWN);
+	assert_int_equal(row.record.reason, HEED_SITE_R_RESET);
+	assert_int_equal(row.record.failures, 0);
+	assert_int_equal(row.record.robots_date_s, 1000);
+	heed_store_site_clear(s, &row);
+	assert_int_equal(heed_store_backoff_get(s, "b.test", &b), HEED_OK);
+	assert_int_equal(b.level, 0);
+	/* The other host is untouched. */
+	assert_int_equal(heed_store_site_get(s, "http://c.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.failures, 2);
+	heed_store_site_clear(s, &row);
+	heed_store_close(s);
+}
+
+static void test_backoff_survives_reopen(void **state)
+{
+	struct heed_polite_backoff b = {2, 1234567};
+	heed_store *s = open_store();
+
+	(void)state;
+	assert_int_equal(heed_store_backoff_put(s, "d.test", &b), HEED_OK);
+	heed_store_close(s);
+	s = open_store();
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(heed_store_backoff_get(s, "d.test", &b), HEED_OK);
+	assert_int_equal(b.level, 2);
+	assert_int_equal(b.until_s, 1234567);
+	assert_int_equal(heed_store_backoff_get(s, "none.test", &b), HEED_OK);
+	assert_int_equal(b.level, 0);
+	heed_store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test_setup_teardown(test_round_trip_across_reopen,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_each_and_reset_by_host,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_backoff_survives_reopen,
+	                                        make_file, remove_file),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
