@@ -1,0 +1,163 @@
+/*
+ * heed/net.h: HTTP fetches for heed, on libcurl's multi interface.
+ *
+ * Many fetches run at once in one thread. Each fetch is pinned to one
+ * address that the caller resolved (heed_dns), so that "try every address"
+ * means exactly that: libcurl never resolves a name and never picks another
+ * address (CURLOPT_CONNECT_TO plus a check when the socket opens). Private,
+ * loopback and link-local addresses are refused unless allowed. heed follows
+ * redirects itself (a 3xx comes back with its absolute Location), so each
+ * hop is checked like the first one. Bodies are decoded (gzip, deflate,
+ * brotli, zstd) and capped after decoding; a hook sees the headers and may
+ * stop the transfer before the body (the media ban).
+ *
+ * The caller's event loop asks which sockets to watch (heed_net_pollfds),
+ * for how long (heed_net_timeout_ms), and hands the ready ones back
+ * (heed_net_process), the same way as heed_dns, so one poll() serves both.
+ * Callbacks run only from inside heed_net_process and heed_net_free.
+ */
+#ifndef HEED_NET_H
+#define HEED_NET_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "heed/common.h"
+#include "heed/dns.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct heed_net heed_net;
+
+struct heed_net_options {
+	const char *user_agent;        /* copied; heed_config_user_agent() */
+	int64_t connect_timeout_ms;    /* TCP + TLS; 0 means 10000 */
+	int64_t first_byte_timeout_ms; /* start to first byte; 0: 20000 */
+	int64_t total_timeout_ms;      /* whole attempt; 0 means 60000 */
+	size_t max_body_bytes;         /* decoded; 0 means 5 MiB */
+	bool allow_private;            /* allow private/loopback/link-local */
+};
+
+/* How a fetch ended. */
+typedef enum heed_net_error {
+	HEED_NET_OK = 0,             /* a whole answer (any status) */
+	HEED_NET_CONNECT,            /* refused, unreachable */
+	HEED_NET_CONNECT_TIMEOUT,    /* no connection in time */
+	HEED_NET_FIRST_BYTE_TIMEOUT, /* connected, no answer in time */
+	HEED_NET_TOTAL_TIMEOUT,      /* the whole attempt took too long */
+	HEED_NET_TLS,                /* handshake or certificate failure */
+	HEED_NET_RESET,              /* connection broken or closed early */
+	HEED_NET_TRUNCATED,          /* fewer body bytes than announced */
+	HEED_NET_TOO_BIG,            /* body over the cap: first bytes kept */
+	HEED_NET_ABORTED,            /* the headers hook said stop */
+	HEED_NET_DENIED,             /* a private address, not allowed */
+	HEED_NET_PROTOCOL,           /* malformed HTTP or content encoding */
+	HEED_NET_CANCELLED,          /* heed_net_free ran first */
+	HEED_NET_OTHER,              /* anything else (out of memory...) */
+} heed_net_error;
+
+/* "ok", "connect", "connect-timeout", ... Static. */
+const char *heed_net_error_name(heed_net_error error);
+
+/* What came back. Every pointer lives only during the callback. */
+struct heed_net_response {
+	heed_net_error error;
+	const char *error_text;   /* libcurl's words, "" when OK */
+	const char *url;          /* as requested */
+	const char *address;      /* the pinned address, as text */
+	bool connected;           /* a connection was made (a request may have
+	                             reached the server) */
+	int status;               /* HTTP status, 0 when none arrived */
+	int http_version;         /* 10, 11, 20; 0 when none */
+	const char *location;     /* 3xx: the absolute target, else NULL */
+	const char *content_type; /* or NULL */
+	const char *retry_after;  /* the raw header value, or NULL */
+	const char *body;         /* decoded bytes (NUL-terminated), or NULL */
+	size_t body_len;
+	bool truncated; /* a status arrived, then the body was cut short */
+	int64_t elapsed_ms;
+};
+
+/* Called once the final headers are in (status >= 200); return false to
+ * stop the transfer before its body (the fetch then ends ABORTED). The
+ * response has no body yet. */
+typedef bool heed_net_headers_fn(void *ud, const struct heed_net_response *r);
+
+/* Called exactly once per started fetch. */
+typedef void heed_net_done_fn(void *ud, const struct heed_net_response *r);
+
+struct heed_net_request {
+	const char *url;                  /* http:// or https://; copied */
+	const struct heed_dns_addr *addr; /* connect only here; copied */
+	size_t max_body_bytes;            /* 0: the options' cap */
+	heed_net_headers_fn *on_headers;  /* may be NULL */
+	heed_net_done_fn *on_done;        /* required */
+	void *ud;
+};
+
+/*
+ * Creates a fetcher. opt is copied; logger may be NULL, alloc may be NULL.
+ * HEED_OK, HEED_ENOMEM, or HEED_ECONFIG with the reason in diag (no
+ * User-Agent, libcurl refused to start). Free with heed_net_free.
+ */
+heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
+                         const struct heed_logger *logger,
+                         const struct heed_allocator *alloc,
+                         struct heed_diag *diag);
+
+/* Cancels running fetches (their on_done runs with HEED_NET_CANCELLED) and
+ * frees the fetcher. NULL does nothing. */
+void heed_net_free(heed_net *net);
+
+/*
+ * Starts a GET of req->url pinned to req->addr. On HEED_OK, on_done runs
+ * exactly once later. HEED_EDENIED (callback never runs) when the address
+ * is private, loopback or link-local and not allowed; HEED_EINVAL for a URL
+ * that is not http(s); HEED_ENOMEM.
+ */
+heed_status heed_net_start(heed_net *net, const struct heed_net_request *req);
+
+/* Fetches started and not yet done. */
+size_t heed_net_pending(const heed_net *net);
+
+/* Fills up to max pollfds with the sockets to watch; returns how many. */
+int heed_net_pollfds(heed_net *net, struct pollfd *fds, int max);
+
+/* Milliseconds until heed_net_process must run even without socket
+ * activity (timeouts), at most max_ms; 0 when it is due now. */
+int heed_net_timeout_ms(heed_net *net, int max_ms);
+
+/* Handles the sockets poll() reported (fds may include other sockets: they
+ * are ignored) and due timeouts; runs the callbacks of finished fetches. */
+void heed_net_process(heed_net *net, const struct pollfd *fds, int count);
+
+/* What kind of address a is, for the private-address refusal. */
+typedef enum heed_net_addr_kind {
+	HEED_NET_ADDR_PUBLIC = 0,
+	HEED_NET_ADDR_PRIVATE,    /* 10/8, 172.16/12, 192.168/16, 100.64/10,
+	                             fc00::/7 */
+	HEED_NET_ADDR_LOOPBACK,   /* 127/8, ::1 */
+	HEED_NET_ADDR_LINK_LOCAL, /* 169.254/16, fe80::/10 */
+	HEED_NET_ADDR_RESERVED,   /* unspecified, multicast, broadcast,
+	                             0/8, 240/4, documentation ranges */
+} heed_net_addr_kind;
+
+/* IPv4-mapped IPv6 addresses are judged by their IPv4 part. Pure. */
+heed_net_addr_kind heed_net_addr_classify(const struct heed_dns_addr *a);
+
+/* "public", "private", "loopback", "link-local", "reserved". Static. */
+const char *heed_net_addr_kind_name(heed_net_addr_kind kind);
+
+/* True when heed may connect to a: public, or any kind but reserved when
+ * allow_private is set. */
+bool heed_net_addr_allowed(const struct heed_dns_addr *a, bool allow_private);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEED_NET_H */

@@ -1,0 +1,618 @@
+/*
+ * The fetcher: libcurl's multi interface driven by the caller's poll loop
+ * (CURLMOPT_SOCKETFUNCTION / TIMERFUNCTION), one easy handle per fetch.
+ *
+ * Invariants: every started fetch is in the running list until finish()
+ * removes it and calls on_done exactly once; a fetch connects only to its
+ * pinned address (CURLOPT_CONNECT_TO, and on_opensocket refuses any other);
+ * a body never grows past its cap (counted after decoding, so a compressed
+ * bomb stops at the cap too). libcurl follows no redirect and uses no
+ * proxy from the environment.
+ */
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "net/net-int.h"
+
+#define DEFAULT_CONNECT_MS    10000
+#define DEFAULT_FIRST_BYTE_MS 20000
+#define DEFAULT_TOTAL_MS      60000
+#define DEFAULT_MAX_BODY      (5 * 1024 * 1024)
+
+struct xfer {
+	struct xfer *next;
+	heed_net *net;
+	CURL *easy;
+	struct curl_slist *connect_to;
+	char *url;
+	struct heed_dns_addr addr;
+	heed_net_headers_fn *on_headers;
+	heed_net_done_fn *on_done;
+	void *ud;
+	struct heed_buf body;
+	bool got_byte;     /* anything at all came back */
+	bool headers_done; /* the final (>= 200) header block ended */
+	bool too_big, aborted, first_byte_timeout;
+	int64_t start_ms;
+	char retry_after[128];
+	bool has_retry_after;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+struct sock {
+	curl_socket_t fd;
+	int what; /* CURL_POLL_IN / OUT / INOUT */
+};
+
+struct heed_net {
+	const struct heed_allocator *alloc;
+	struct heed_logger logger;
+	struct heed_net_options opt;
+	char *user_agent;
+	CURLM *multi;
+	struct sock *socks;
+	size_t sock_count, sock_cap;
+	int64_t timer_deadline_ms; /* -1: none */
+	struct xfer *running;
+	size_t pending;
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+const char *heed_net_error_name(heed_net_error error)
+{
+	static const char *const names[] = {
+	        "ok",        "connect", "connect-timeout", "first-byte-timeout",
+	        "timeout",   "tls",     "reset",           "truncated",
+	        "too-big",   "aborted", "denied",          "protocol",
+	        "cancelled", "other",
+	};
+
+	return (size_t)error < HEED_ARRAY_SIZE(names) ? names[error]
+	                                              : "invalid";
+}
+
+/* ---- sockets and timer, as libcurl asks for them ---- */
+
+static struct sock *find_sock(heed_net *net, curl_socket_t fd)
+{
+	size_t i;
+
+	for (i = 0; i < net->sock_count; i++)
+		if (net->socks[i].fd == fd)
+			return &net->socks[i];
+	return NULL;
+}
+
+static int on_socket(CURL *easy, curl_socket_t fd, int what, void *userp,
+                     void *socketp)
+{
+	heed_net *net = userp;
+	struct sock *s = find_sock(net, fd);
+
+	(void)easy;
+	(void)socketp;
+	if (what == CURL_POLL_REMOVE) {
+		if (s)
+			*s = net->socks[--net->sock_count];
+		return 0;
+	}
+	if (!s) {
+		if (net->sock_count == net->sock_cap) {
+			size_t cap = net->sock_cap ? net->sock_cap * 2 : 16;
+			struct sock *grown = heed__realloc(
+			        net->alloc, net->socks, cap * sizeof(*grown));
+			if (!grown)
+				return -1;
+			net->socks = grown;
+			net->sock_cap = cap;
+		}
+		s = &net->socks[net->sock_count++];
+		s->fd = fd;
+	}
+	s->what = what;
+	return 0;
+}
+
+static int on_timer(CURLM *multi, long timeout_ms, void *userp)
+{
+	heed_net *net = userp;
+
+	(void)multi;
+	net->timer_deadline_ms = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	return 0;
+}
+
+/* ---- one fetch ---- */
+
+/* Only the pinned address: a second line of defence behind CONNECT_TO,
+ * so that no libcurl behaviour can make "try every address" a lie or reach
+ * an address the private-address check did not see. */
+static curl_socket_t on_opensocket(void *ud, curlsocktype purpose,
+                                   struct curl_sockaddr *a)
+{
+	struct xfer *x = ud;
+	const void *bytes = NULL;
+	size_t len = 0;
+
+	if (purpose != CURLSOCKTYPE_IPCXN || a->family != x->addr.family)
+		return CURL_SOCKET_BAD;
+	if (a->family == AF_INET) {
+		bytes = &((const struct sockaddr_in *)&a->addr)->sin_addr;
+		len = 4;
+	} else if (a->family == AF_INET6) {
+		bytes = &((const struct sockaddr_in6 *)&a->addr)->sin6_addr;
+		len = 16;
+	}
+	if (!bytes || memcmp(bytes, x->addr.bytes, len) != 0) {
+		heed_log(&x->net->logger, HEED_LOG_ERROR, "net",
+		         "%s: refused a connection not to %s", x->url,
+		         x->addr.text);
+		return CURL_SOCKET_BAD;
+	}
+	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+}
+
+static size_t on_write(char *p, size_t size, size_t n, void *ud)
+{
+	struct xfer *x = ud;
+	size_t len = size * n, room = x->body.max_bytes - x->body.len;
+
+	x->got_byte = true;
+	if (len > room) {
+		/* Keep what fits: a robots.txt over the cap is parsed up to
+		 * it, not thrown away. */
+		if (room && heed__buf_add(&x->body, p, room) != HEED_OK)
+			return 0;
+		x->too_big = true;
+		return 0;
+	}
+	if (len && heed__buf_add(&x->body, p, len) != HEED_OK)
+		return 0;
+	return len;
+}
+
+static void fill_response(struct xfer *x, struct heed_net_response *r)
+{
+	long code = 0, version = 0;
+	curl_off_t connect_us = 0;
+	char *ct = NULL;
+
+	memset(r, 0, sizeof(*r));
+	r->url = x->url;
+	r->address = x->addr.text;
+	r->error_text = "";
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
+	curl_easy_getinfo(x->easy, CURLINFO_HTTP_VERSION, &version);
+	curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
+	r->status = (int)code;
+	r->http_version = version == CURL_HTTP_VERSION_1_0   ? 10
+	                  : version == CURL_HTTP_VERSION_1_1 ? 11
+	                  : version == CURL_HTTP_VERSION_2_0 ? 20
+	                                                     : 0;
+	r->content_type = ct;
+	r->retry_after = x->has_retry_after ? x->retry_after : NULL;
+	curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
+	/* Connected means a request may have reached the server: the next
+	 * attempt on the host must wait its delay. */
+	r->connected = r->status > 0 || x->got_byte || connect_us > 0;
+	r->elapsed_ms = now_ms() - x->start_ms;
+}
+
+static bool header_is(const char *p, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	return len > n && p[n] == ':' && heed__ascii_ieq(p, n, name);
+}
+
+static void keep_retry_after(struct xfer *x, const char *p, size_t len)
+{
+	size_t start = strlen("Retry-After:");
+
+	while (len > start && (p[len - 1] == '\r' || p[len - 1] == '\n'))
+		len--;
+	while (start < len && heed__ascii_space(p[start]))
+		start++;
+	snprintf(x->retry_after, sizeof(x->retry_after), "%.*s",
+	         (int)(len - start), p + start);
+	x->has_retry_after = true;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ud)
+{
+	struct xfer *x = ud;
+	size_t len = size * n;
+	struct heed_net_response r;
+
+	x->got_byte = true;
+	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
+		/* A new header block (after a 1xx): forget the last one. */
+		x->has_retry_after = false;
+		return len;
+	}
+	if (header_is(p, len, "Retry-After")) {
+		keep_retry_after(x, p, len);
+		return len;
+	}
+	if (!(len <= 2 && (p[0] == '\r' || p[0] == '\n')))
+		return len;
+	fill_response(x, &r);
+	if (r.status < 200)
+		return len;
+	x->headers_done = true;
+	if (x->on_headers && !x->on_headers(x->ud, &r)) {
+		x->aborted = true;
+		return 0;
+	}
+	return len;
+}
+
+static heed_net_error map_error(const struct xfer *x, CURLcode code,
+                                bool connected)
+{
+	if (x->first_byte_timeout)
+		return HEED_NET_FIRST_BYTE_TIMEOUT;
+	if (x->too_big)
+		return HEED_NET_TOO_BIG;
+	if (x->aborted)
+		return HEED_NET_ABORTED;
+	switch (code) {
+	case CURLE_OK:
+		return HEED_NET_OK;
+	case CURLE_COULDNT_CONNECT:
+		return HEED_NET_CONNECT;
+	case CURLE_OPERATION_TIMEDOUT:
+		return connected ? HEED_NET_TOTAL_TIMEOUT
+		                 : HEED_NET_CONNECT_TIMEOUT;
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SSL_CERTPROBLEM:
+	case CURLE_SSL_CIPHER:
+	case CURLE_SSL_CACERT_BADFILE:
+	case CURLE_SSL_ISSUER_ERROR:
+		return HEED_NET_TLS;
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+		return HEED_NET_RESET;
+	case CURLE_PARTIAL_FILE:
+		return HEED_NET_TRUNCATED;
+	case CURLE_WEIRD_SERVER_REPLY:
+	case CURLE_BAD_CONTENT_ENCODING:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		return HEED_NET_PROTOCOL;
+	default:
+		return HEED_NET_OTHER;
+	}
+}
+
+static void free_xfer(heed_net *net, struct xfer *x)
+{
+	if (x->easy)
+		curl_easy_cleanup(x->easy);
+	curl_slist_free_all(x->connect_to);
+	heed__buf_free(&x->body);
+	heed__free(net->alloc, x->url);
+	heed__free(net->alloc, x);
+}
+
+static void unlink_xfer(heed_net *net, struct xfer *x)
+{
+	struct xfer **pp;
+
+	for (pp = &net->running; *pp; pp = &(*pp)->next) {
+		if (*pp == x) {
+			*pp = x->next;
+			net->pending--;
+			return;
+		}
+	}
+}
+
+/* Ends a fetch: reads what libcurl knows, takes the handle out of the
+ * multi, calls on_done once, frees everything. */
+static void finish(heed_net *net, struct xfer *x, CURLcode code,
+                   heed_net_error forced)
+{
+	struct heed_net_response r;
+	char *location = NULL;
+
+	fill_response(x, &r);
+	r.error = forced != HEED_NET_OK ? forced
+	                                : map_error(x, code, r.connected);
+	r.error_text = x->errbuf[0] ? x->errbuf
+	               : code       ? curl_easy_strerror(code)
+	                            : "";
+	if (r.error == HEED_NET_FIRST_BYTE_TIMEOUT)
+		r.error_text = "no answer within the first-byte timeout";
+	if (r.error == HEED_NET_CANCELLED)
+		r.error_text = "cancelled";
+	if (r.status >= 300 && r.status < 400 &&
+	    curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_URL, &location) ==
+	            CURLE_OK)
+		r.location = location;
+	r.body = x->body.len ? heed__buf_str(&x->body) : NULL;
+	r.body_len = x->body.len;
+	r.truncated = x->headers_done && (r.error == HEED_NET_TRUNCATED ||
+	                                  r.error == HEED_NET_RESET ||
+	                                  r.error == HEED_NET_TOTAL_TIMEOUT ||
+	                                  r.error == HEED_NET_PROTOCOL);
+	heed_log(&net->logger, HEED_LOG_DEBUG, "net",
+	         "GET %s via %s: %s, status %d, %zu bytes, %lld ms", x->url,
+	         x->addr.text, heed_net_error_name(r.error), r.status,
+	         r.body_len, (long long)r.elapsed_ms);
+	curl_multi_remove_handle(net->multi, x->easy);
+	unlink_xfer(net, x);
+	x->on_done(x->ud, &r);
+	free_xfer(net, x);
+}
+
+static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
+{
+	CURL *e = x->easy;
+	char pin[64];
+
+	snprintf(
+	        pin, sizeof(pin),
+	        x->addr.family == AF_INET6 ? "::[%s]:" : "::%s:", x->addr.text);
+	x->connect_to = curl_slist_append(NULL, pin);
+	if (!x->connect_to)
+		return false;
+	heed__buf_init(&x->body, net->alloc, max_body);
+	return curl_easy_setopt(e, CURLOPT_URL, x->url) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_PRIVATE, x) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_CONNECT_TO, x->connect_to) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_opensocket) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https") ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_USERAGENT, net->user_agent) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "") == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_PROXY, "") == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
+	                        (long)CURL_HTTP_VERSION_2TLS) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS,
+	                        (long)net->opt.connect_timeout_ms) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_TIMEOUT_MS,
+	                        (long)net->opt.total_timeout_ms) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_write) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_WRITEDATA, x) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_HEADERDATA, x) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf) == CURLE_OK;
+}
+
+static bool http_url(const char *url)
+{
+	return strncmp(url, "http://", 7) == 0 ||
+	       strncmp(url, "https://", 8) == 0;
+}
+
+heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
+{
+	struct xfer *x;
+
+	if (!req->url || !http_url(req->url) || !req->addr || !req->on_done)
+		return HEED_EINVAL;
+	if (!heed_net_addr_allowed(req->addr, net->opt.allow_private)) {
+		heed_log(&net->logger, HEED_LOG_WARN, "net",
+		         "%s: refused %s address %s", req->url,
+		         heed_net_addr_kind_name(
+		                 heed_net_addr_classify(req->addr)),
+		         req->addr->text);
+		return HEED_EDENIED;
+	}
+	x = heed__calloc(net->alloc, 1, sizeof(*x));
+	if (!x)
+		return HEED_ENOMEM;
+	x->net = net;
+	x->addr = *req->addr;
+	x->on_headers = req->on_headers;
+	x->on_done = req->on_done;
+	x->ud = req->ud;
+	x->url = heed__strndup(net->alloc, req->url, strlen(req->url));
+	x->easy = curl_easy_init();
+	if (!x->url || !x->easy ||
+	    !easy_setup(net, x,
+	                req->max_body_bytes ? req->max_body_bytes
+	                                    : net->opt.max_body_bytes) ||
+	    curl_multi_add_handle(net->multi, x->easy) != CURLM_OK) {
+		free_xfer(net, x);
+		return HEED_ENOMEM;
+	}
+	x->start_ms = now_ms();
+	x->next = net->running;
+	net->running = x;
+	net->pending++;
+	heed_log(&net->logger, HEED_LOG_DEBUG, "net", "GET %s via %s", req->url,
+	         x->addr.text);
+	return HEED_OK;
+}
+
+/* ---- the loop ---- */
+
+size_t heed_net_pending(const heed_net *net)
+{
+	return net->pending;
+}
+
+int heed_net_pollfds(heed_net *net, struct pollfd *fds, int max)
+{
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < net->sock_count && n < max; i++) {
+		fds[n].fd = net->socks[i].fd;
+		fds[n].events =
+		        (short)(((net->socks[i].what & CURL_POLL_IN) ? POLLIN
+		                                                     : 0) |
+		                ((net->socks[i].what & CURL_POLL_OUT) ? POLLOUT
+		                                                      : 0));
+		fds[n].revents = 0;
+		n++;
+	}
+	return n;
+}
+
+int heed_net_timeout_ms(heed_net *net, int max_ms)
+{
+	int64_t now = now_ms(), t = max_ms;
+	const struct xfer *x;
+
+	if (net->timer_deadline_ms >= 0 && net->timer_deadline_ms - now < t)
+		t = net->timer_deadline_ms - now;
+	for (x = net->running; x; x = x->next)
+		if (!x->got_byte &&
+		    x->start_ms + net->opt.first_byte_timeout_ms - now < t)
+			t = x->start_ms + net->opt.first_byte_timeout_ms - now;
+	return t < 0 ? 0 : (int)t;
+}
+
+/* libcurl has no first-byte timeout: heed keeps one per fetch. */
+static void check_first_byte(heed_net *net)
+{
+	int64_t now = now_ms();
+	struct xfer *x = net->running, *next;
+
+	for (; x; x = next) {
+		next = x->next;
+		if (x->got_byte ||
+		    now - x->start_ms < net->opt.first_byte_timeout_ms)
+			continue;
+		x->first_byte_timeout = true;
+		finish(net, x, CURLE_OPERATION_TIMEDOUT,
+		       HEED_NET_FIRST_BYTE_TIMEOUT);
+		next = net->running; /* on_done may have started others */
+	}
+}
+
+static void read_done(heed_net *net)
+{
+	CURLMsg *msg;
+	int left;
+
+	while ((msg = curl_multi_info_read(net->multi, &left))) {
+		struct xfer *x = NULL;
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &x);
+		if (x)
+			finish(net, x, msg->data.result, HEED_NET_OK);
+	}
+}
+
+void heed_net_process(heed_net *net, const struct pollfd *fds, int count)
+{
+	int running = 0, i;
+
+	for (i = 0; i < count; i++) {
+		int mask = 0;
+		if (!fds[i].revents || !find_sock(net, fds[i].fd))
+			continue;
+		if (fds[i].revents & POLLIN)
+			mask |= CURL_CSELECT_IN;
+		if (fds[i].revents & POLLOUT)
+			mask |= CURL_CSELECT_OUT;
+		if (fds[i].revents & (POLLERR | POLLHUP | POLLNVAL))
+			mask |= CURL_CSELECT_ERR;
+		curl_multi_socket_action(net->multi, fds[i].fd, mask, &running);
+	}
+	if (net->timer_deadline_ms >= 0 && now_ms() >= net->timer_deadline_ms) {
+		net->timer_deadline_ms = -1;
+		curl_multi_socket_action(net->multi, CURL_SOCKET_TIMEOUT, 0,
+		                         &running);
+	}
+	read_done(net);
+	check_first_byte(net);
+}
+
+/* ---- life ---- */
+
+heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
+                         const struct heed_logger *logger,
+                         const struct heed_allocator *alloc,
+                         struct heed_diag *diag)
+{
+	heed_net *net;
+
+	*out = NULL;
+	if (!opt->user_agent || !*opt->user_agent)
+		return heed_diag_set(diag, HEED_ECONFIG, 0, 0,
+		                     "no User-Agent for HTTP requests");
+	alloc = alloc ? alloc : heed_allocator_default();
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return heed_diag_set(diag, HEED_ECONFIG, 0, 0,
+		                     "libcurl failed to initialise");
+	net = heed__calloc(alloc, 1, sizeof(*net));
+	if (!net) {
+		curl_global_cleanup();
+		return HEED_ENOMEM;
+	}
+	net->alloc = alloc;
+	if (logger)
+		net->logger = *logger;
+	net->opt = *opt;
+	net->opt.user_agent = NULL;
+	if (net->opt.connect_timeout_ms <= 0)
+		net->opt.connect_timeout_ms = DEFAULT_CONNECT_MS;
+	if (net->opt.first_byte_timeout_ms <= 0)
+		net->opt.first_byte_timeout_ms = DEFAULT_FIRST_BYTE_MS;
+	if (net->opt.total_timeout_ms <= 0)
+		net->opt.total_timeout_ms = DEFAULT_TOTAL_MS;
+	if (!net->opt.max_body_bytes)
+		net->opt.max_body_bytes = DEFAULT_MAX_BODY;
+	net->timer_deadline_ms = -1;
+	net->user_agent =
+	        heed__strndup(alloc, opt->user_agent, strlen(opt->user_agent));
+	net->multi = curl_multi_init();
+	if (!net->user_agent || !net->multi ||
+	    curl_multi_setopt(net->multi, CURLMOPT_SOCKETFUNCTION, on_socket) !=
+	            CURLM_OK ||
+	    curl_multi_setopt(net->multi, CURLMOPT_SOCKETDATA, net) !=
+	            CURLM_OK ||
+	    curl_multi_setopt(net->multi, CURLMOPT_TIMERFUNCTION, on_timer) !=
+	            CURLM_OK ||
+	    curl_multi_setopt(net->multi, CURLMOPT_TIMERDATA, net) !=
+	            CURLM_OK) {
+		heed_net_free(net);
+		return HEED_ENOMEM;
+	}
+	*out = net;
+	return HEED_OK;
+}
+
+void heed_net_free(heed_net *net)
+{
+	if (!net)
+		return;
+	while (net->running)
+		finish(net, net->running, CURLE_OK, HEED_NET_CANCELLED);
+	if (net->multi)
+		curl_multi_cleanup(net->multi);
+	heed__free(net->alloc, net->socks);
+	heed__free(net->alloc, net->user_agent);
+	heed__free(net->alloc, net);
+	curl_global_cleanup();
+}
