@@ -151,6 +151,14 @@ heed_status heed_sched_host_more(heed_sched *s, const char *host,
 heed_status heed_sched_push(heed_sched *s, const struct heed_sched_job *job,
                             bool front);
 
+/* Holds host (held: only robots.txt jobs pushed to its front may start,
+ * while its qualification runs) or releases it. */
+heed_status heed_sched_hold(heed_sched *s, const char *host, bool held);
+
+/* Forgets every queued job of host and never hands it out again (a site
+ * that is not qualified). A fetch in flight still ends with done(). */
+heed_status heed_sched_drop(heed_sched *s, const char *host);
+
 /* Ends a refill: more says whether the store still holds queued URLs of
  * host beyond those pushed. */
 heed_status heed_sched_refilled(heed_sched *s, const char *host, bool more);

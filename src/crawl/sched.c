@@ -34,6 +34,7 @@ struct sched_host {
 	                             window */
 	bool refilling;           /* REFILL handed out, refilled() pending */
 	bool dropped;             /* page limit reached */
+	bool held;                /* only a robots.txt job may start */
 };
 
 struct heed_sched {
@@ -180,6 +181,10 @@ static heed_status heap_offer(heed_sched *s, struct sched_host *h,
 {
 	if (h->heap_index >= 0 || h->current || h->refilling || !has_work(h))
 		return HEED_OK;
+	/* A held host waits for its qualification: only its robots.txt
+	 * fetches, which are pushed to the front, may go. */
+	if (h->held && !(h->head && h->head->job.kind == HEED_JOB_ROBOTS))
+		return HEED_OK;
 	if (s->heap_len == s->heap_cap) {
 		size_t cap = s->heap_cap ? s->heap_cap * 2 : 64;
 		struct sched_host **heap =
@@ -305,6 +310,44 @@ heed_status heed_sched_push(heed_sched *s, const struct heed_sched_job *job,
 	return heap_offer(s, h, s->clock_ms);
 }
 
+static void drop_window(heed_sched *s, struct sched_host *h)
+{
+	s->window_jobs -= h->window_len;
+	free_jobs(s, h->head);
+	h->head = h->tail = NULL;
+	h->window_len = 0;
+	h->more = false;
+	h->dropped = true;
+}
+
+heed_status heed_sched_hold(heed_sched *s, const char *host, bool held)
+{
+	struct sched_host *h = host_get(s, host);
+
+	if (!h)
+		return HEED_ENOMEM;
+	h->held = held;
+	if (held) {
+		if (h->heap_index >= 0 &&
+		    !(h->head && h->head->job.kind == HEED_JOB_ROBOTS))
+			heap_remove(s, h);
+		return HEED_OK;
+	}
+	return heap_offer(s, h, s->clock_ms);
+}
+
+heed_status heed_sched_drop(heed_sched *s, const char *host)
+{
+	struct sched_host *h = host_get(s, host);
+
+	if (!h)
+		return HEED_ENOMEM;
+	if (h->heap_index >= 0)
+		heap_remove(s, h);
+	drop_window(s, h);
+	return HEED_OK;
+}
+
 heed_status heed_sched_refilled(heed_sched *s, const char *host, bool more)
 {
 	struct sched_host *h = host_find(s, host);
@@ -314,16 +357,6 @@ heed_status heed_sched_refilled(heed_sched *s, const char *host, bool more)
 	h->refilling = false;
 	h->more = more;
 	return heap_offer(s, h, s->clock_ms);
-}
-
-static void drop_window(heed_sched *s, struct sched_host *h)
-{
-	s->window_jobs -= h->window_len;
-	free_jobs(s, h->head);
-	h->head = h->tail = NULL;
-	h->window_len = 0;
-	h->more = false;
-	h->dropped = true;
 }
 
 static bool run_over(const heed_sched *s, int64_t now_ms)

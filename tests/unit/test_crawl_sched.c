@@ -340,6 +340,44 @@ static void test_resumed_pages_count_against_limit(void **state)
 	heed_sched_free(s);
 }
 
+static void test_held_host_lets_only_robots_go(void **state)
+{
+	struct heed_crawl_limits l;
+	struct heed_crawl_politeness none = {0};
+	struct heed_sched_job job, page = {1, "http://a.test/1", "a.test",
+	                                   0, HEED_JOB_PAGE,     INT64_MIN};
+	struct heed_sched_job robots = {0,
+	                                "http://a.test/robots.txt",
+	                                "a.test",
+	                                0,
+	                                HEED_JOB_ROBOTS,
+	                                INT64_MIN};
+	const char *host;
+	heed_sched *s;
+
+	(void)state;
+	heed_crawl_limits_default(&l);
+	s = new_sched(&l, &none);
+	assert_int_equal(heed_sched_hold(s, "a.test", true), HEED_OK);
+	assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
+	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
+	assert_int_equal(heed_sched_push(s, &robots, true), HEED_OK);
+	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_FETCH);
+	assert_int_equal(job.kind, HEED_JOB_ROBOTS);
+	heed_sched_done(s, "a.test", 0, 200);
+	/* Still held: the page waits for the qualification to end. */
+	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
+	assert_int_equal(heed_sched_hold(s, "a.test", false), HEED_OK);
+	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_FETCH);
+	assert_int_equal(job.kind, HEED_JOB_PAGE);
+	heed_sched_done(s, "a.test", 0, 200);
+	/* A site that is not qualified is dropped with its queue. */
+	assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
+	assert_int_equal(heed_sched_drop(s, "a.test"), HEED_OK);
+	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
+	heed_sched_free(s);
+}
+
 static void test_run_time_and_stop(void **state)
 {
 	struct heed_crawl_limits l;
@@ -440,6 +478,7 @@ int main(void)
 	        cmocka_unit_test(test_refill_window_from_store),
 	        cmocka_unit_test(test_robots_first_and_page_limit),
 	        cmocka_unit_test(test_resumed_pages_count_against_limit),
+	        cmocka_unit_test(test_held_host_lets_only_robots_go),
 	        cmocka_unit_test(test_run_time_and_stop),
 	        cmocka_unit_test(test_many_hosts_grow_tables),
 	        cmocka_unit_test(test_oom),
