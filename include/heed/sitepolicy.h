@@ -215,6 +215,28 @@ void heed_site_record_reset(struct heed_site_record *record);
 heed_site_body_verdict heed_site_judge_body(const char *body, size_t len,
                                             const char *content_type);
 
+/* What the lifecycle takes from a 2xx body: its verdict and, when it is a
+ * robots.txt, the Crawl-delay that applies to heed. */
+struct heed_site_robots {
+	heed_site_body_verdict verdict;
+	int64_t crawl_delay_ms; /* 0 when none applies */
+	size_t groups;          /* groups in the file */
+	size_t diagnostics;     /* the parser's diagnostics, all of them */
+};
+
+/*
+ * Reads a 2xx robots.txt body (at most its first 500 KiB, RFC 9309 2.5)
+ * with the RFC 9309 parser and decides "parsed with errors": NOT_ROBOTS
+ * when heed_site_judge_body says so, or when the parser found no group, no
+ * Sitemap and no other record but only lines it could not read. agent is
+ * the User-Agent or product token whose Crawl-delay counts. Pure. HEED_OK
+ * or HEED_ENOMEM; alloc may be NULL.
+ */
+heed_status heed_site_read_robots(const char *body, size_t len,
+                                  const char *content_type, const char *agent,
+                                  const struct heed_allocator *alloc,
+                                  struct heed_site_robots *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -55,31 +55,6 @@ void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
                                size_t *len, int *truncated);
 
-/*
- * The settings options every command that needs settings takes:
- * -c/--config FILE and -S/--set SECTION.KEY=VALUE (repeatable). Commands
- * collect them while parsing and apply them once (cli_config.c).
- */
-struct heed_cli_settings {
-	const char *config_file;
-	const char *sets[64];
-	size_t set_count;
-	int overflow;
-};
-
-/* Remembers one --set (the string must outlive the settings). */
-void heed_cli_settings_add(struct heed_cli_settings *s, const char *assignment);
-
-/* Initialises cfg with the defaults, then the file, then the --set values.
- * Returns HEED_EXIT_OK (cfg is then the caller's to free) or an exit code
- * after printing why (cfg is then freed). */
-int heed_cli_settings_apply(const struct heed_cli_settings *s,
-                            struct heed_config *cfg, const char *cmd);
-
-/* heed_config_set for a command's own option; prints a usage error. */
-int heed_cli_config_set(struct heed_config *cfg, const char *cmd,
-                        const char *name, const char *value);
-
 /* Parses "2026-11-21", "2026-11-21T18:00:00Z" (UTC) or "@UNIXSECONDS"
  * into Unix seconds. Returns 0, or -1 for anything else. */
 int heed_cli_parse_date(const char *text, int64_t *unix_s);
@@ -100,5 +75,6 @@ int heed_cmd_stats(int argc, char **argv);
 int heed_cmd_version(int argc, char **argv);
 int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
+int heed_cmd_site(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

@@ -1,105 +1,134 @@
 /*
- * Settings for commands that need them: the defaults, then --config FILE,
- * then each --set section.key=value in order, then the command's own
- * options (which the command applies itself with heed_config_set). The
- * command line overrides the file (issue 8: "the command line overrides
- * it").
+ * The shared settings options of heed's commands (see cli_config.h).
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
-#include "heed/store.h"
+#include "cli/cli_config.h"
 
-void heed_cli_settings_add(struct heed_cli_settings *s, const char *assignment)
+static int add(struct heed_cli_config *cc, const char *name, const char *value)
 {
-	if (s->set_count < HEED_ARRAY_SIZE(s->sets))
-		s->sets[s->set_count++] = assignment;
-	else
-		s->overflow = 1;
+	const char **names, **values;
+
+	names = realloc(cc->names, (cc->count + 1) * sizeof(*names));
+	if (!names)
+		return -1;
+	cc->names = names;
+	values = realloc(cc->values, (cc->count + 1) * sizeof(*values));
+	if (!values)
+		return -1;
+	cc->values = values;
+	cc->names[cc->count] = name;
+	cc->values[cc->count] = value;
+	cc->count++;
+	return 1;
 }
 
-static int apply_set(struct heed_config *cfg, const char *cmd,
-                     const char *assignment)
+/* --set section.key=value: the name is copied, the value points into arg. */
+static int add_set(struct heed_cli_config *cc, const char *arg)
 {
-	const char *eq = strchr(assignment, '=');
-	struct heed_diag d = {0};
-	char name[128];
-	heed_status rc;
+	const char *eq = strchr(arg, '=');
+	char **owned, *name;
 
-	if (!eq || eq == assignment ||
-	    (size_t)(eq - assignment) >= sizeof(name))
-		return heed_cli_usage(cmd,
-		                      "--set wants SECTION.KEY=VALUE, not '%s'",
-		                      assignment);
-	memcpy(name, assignment, (size_t)(eq - assignment));
-	name[eq - assignment] = '\0';
-	rc = heed_config_set(cfg, name, eq + 1, &d);
-	if (rc == HEED_ENOTFOUND)
-		return heed_cli_usage(cmd, "no such setting '%s'", name);
-	if (rc != HEED_OK)
-		return heed_cli_usage(cmd, "%s: %s", name,
-		                      d.message[0] ? d.message
-		                                   : heed_strerror(rc));
-	return HEED_EXIT_OK;
+	if (!eq || eq == arg) {
+		heed_cli_error("--set needs SECTION.KEY=VALUE, not '%s'", arg);
+		return -1;
+	}
+	owned = realloc(cc->owned, (cc->owned_count + 1) * sizeof(*owned));
+	if (!owned)
+		return -1;
+	cc->owned = owned;
+	name = strndup(arg, (size_t)(eq - arg));
+	if (!name)
+		return -1;
+	cc->owned[cc->owned_count++] = name;
+	return add(cc, name, eq + 1);
 }
 
-int heed_cli_settings_apply(const struct heed_cli_settings *s,
-                            struct heed_config *cfg, const char *cmd)
+int heed_cli_config_option(struct heed_cli_config *cc, int c, const char *arg)
 {
-	struct heed_diag d = {0};
-	heed_status rc;
-	int ex;
+	switch (c) {
+	case HEED_CLI_OPT_CONFIG:
+		cc->file = arg;
+		return 1;
+	case HEED_CLI_OPT_SET:
+		return add_set(cc, arg);
+	case HEED_CLI_OPT_STORE:
+		return add(cc, "store.location", arg);
+	case HEED_CLI_OPT_DNS_SERVER:
+		return add(cc, "net.dns_server", arg);
+	case HEED_CLI_OPT_ALLOW_PRIVATE:
+		return add(cc, "net.allow_private", "true");
+	case HEED_CLI_OPT_CONTACT_URL:
+		return add(cc, "identity.contact_url", arg);
+	case HEED_CLI_OPT_CONTACT_EMAIL:
+		return add(cc, "identity.contact_email", arg);
+	default:
+		return 0;
+	}
+}
+
+bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
+                          const char *command)
+{
+	struct heed_diag diag = {0};
+	const char *file = cc->file;
+	size_t i;
 
 	if (heed_config_init(cfg) != HEED_OK) {
 		heed_cli_error("out of memory");
-		return HEED_EXIT_FAIL;
+		return false;
 	}
-	if (s->overflow) {
-		heed_config_free(cfg);
-		return heed_cli_usage(cmd, "too many --set options");
+	if (!file && access("heed.ini", R_OK) == 0)
+		file = "heed.ini";
+	if (file && heed_config_load_file(cfg, file, &diag) != HEED_OK) {
+		if (diag.line)
+			heed_cli_error("%s:%u: %s", file, diag.line,
+			               diag.message);
+		else
+			heed_cli_error("%s: %s", file, diag.message);
+		return false;
 	}
-	if (s->config_file) {
-		rc = heed_config_load_file(cfg, s->config_file, &d);
-		if (rc != HEED_OK) {
-			heed_cli_error("%s:%u: %s", s->config_file, d.line,
-			               d.message[0] ? d.message
-			                            : heed_strerror(rc));
-			heed_config_free(cfg);
-			return HEED_EXIT_FAIL;
+	for (i = 0; i < cc->count; i++) {
+		if (heed_config_set(cfg, cc->names[i], cc->values[i], &diag) !=
+		    HEED_OK) {
+			heed_cli_usage(command, "%s", diag.message);
+			return false;
 		}
 	}
-	for (size_t i = 0; i < s->set_count; i++) {
-		ex = apply_set(cfg, cmd, s->sets[i]);
-		if (ex != HEED_EXIT_OK) {
-			heed_config_free(cfg);
-			return ex;
-		}
-	}
-	return HEED_EXIT_OK;
+	return true;
 }
 
-int heed_cli_config_set(struct heed_config *cfg, const char *cmd,
-                        const char *name, const char *value)
+void heed_cli_config_free(struct heed_cli_config *cc)
 {
-	struct heed_diag d = {0};
-	heed_status rc = heed_config_set(cfg, name, value, &d);
+	size_t i;
 
-	if (rc == HEED_OK)
-		return HEED_EXIT_OK;
-	return heed_cli_usage(cmd, "%s: %s", name,
-	                      d.message[0] ? d.message : heed_strerror(rc));
+	for (i = 0; i < cc->owned_count; i++)
+		free(cc->owned[i]);
+	free(cc->owned);
+	free(cc->names);
+	free(cc->values);
+	memset(cc, 0, sizeof(*cc));
 }
 
-/* Opens the store named by --store or the settings. */
-heed_store *heed_cli_open_store(const struct heed_config *cfg,
-                                const char *override)
+static void log_to_stderr(void *ud, heed_log_level level, const char *module,
+                          const char *message)
 {
-	const char *where = override ? override : cfg->store_location;
-	struct heed_diag d = {0};
-	heed_store *store = NULL;
+	(void)ud;
+	fprintf(stderr, "heed: [%s] %s%s\n", module,
+	        level == HEED_LOG_ERROR  ? "error: "
+	        : level == HEED_LOG_WARN ? "warning: "
+	                                 : "",
+	        message);
+}
 
-	if (heed_store_open(&store, where, NULL, &d) != HEED_OK)
-		heed_cli_error("cannot open the store '%s': %s", where,
-		               d.message);
-	return store;
+struct heed_logger heed_cli_logger(const struct heed_config *cfg)
+{
+	struct heed_logger l = {log_to_stderr, NULL,
+	                        (heed_log_level)cfg->log_level};
+
+	return l;
 }

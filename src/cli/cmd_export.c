@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_config.h"
 #include "heed/store_pages.h"
 
 struct export_web {
@@ -212,8 +213,8 @@ static int export_web_run(heed_store *store, struct export_web *x,
 }
 
 struct export_args {
-	struct heed_cli_settings settings;
-	const char *format, *site, *since, *output, *store;
+	struct heed_cli_config cc;
+	const char *format, *site, *since, *output;
 };
 
 static int export_web_parse(int argc, char **argv, struct export_args *a)
@@ -223,16 +224,18 @@ static int export_web_parse(int argc, char **argv, struct export_args *a)
 	        {"site", required_argument, NULL, 's'},
 	        {"since", required_argument, NULL, 'n'},
 	        {"output", required_argument, NULL, 'o'},
-	        {"store", required_argument, NULL, 'd'},
-	        {"config", required_argument, NULL, 'c'},
-	        {"set", required_argument, NULL, 'S'},
 	        {"help", no_argument, NULL, 'h'},
+	        HEED_CLI_CONFIG_LONGOPTS,
 	        {NULL, 0, NULL, 0},
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "f:s:o:d:c:S:h", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "f:s:o:h", longopts, NULL)) != -1) {
+		int shared = heed_cli_config_option(&a->cc, c, optarg);
+		if (shared < 0)
+			return HEED_EXIT_USAGE;
+		if (shared)
+			continue;
 		switch (c) {
 		case 'f':
 			a->format = optarg;
@@ -245,15 +248,6 @@ static int export_web_parse(int argc, char **argv, struct export_args *a)
 			break;
 		case 'o':
 			a->output = optarg;
-			break;
-		case 'd':
-			a->store = optarg;
-			break;
-		case 'c':
-			a->settings.config_file = optarg;
-			break;
-		case 'S':
-			heed_cli_settings_add(&a->settings, optarg);
 			break;
 		case 'h':
 			heed_cli_print_help(stdout, heed_cli_find("export"));
@@ -281,19 +275,21 @@ int heed_cmd_export(int argc, char **argv)
 	heed_store *store;
 	int ex = export_web_parse(argc, argv, &a);
 
-	if (ex != HEED_EXIT_OK)
+	if (ex == HEED_EXIT_OK && a.since &&
+	    heed_cli_parse_date(a.since, &since) != 0)
+		ex = heed_cli_usage("export",
+		                    "--since wants YYYY-MM-DD[THH:MM:SSZ], not "
+		                    "'%s'",
+		                    a.since);
+	if (ex != HEED_EXIT_OK) {
+		heed_cli_config_free(&a.cc);
 		return ex < 0 ? HEED_EXIT_OK : ex;
-	if (a.since && heed_cli_parse_date(a.since, &since) != 0)
-		return heed_cli_usage(
-		        "export",
-		        "--since wants YYYY-MM-DD[THH:MM:SSZ], not "
-		        "'%s'",
-		        a.since);
-	ex = heed_cli_settings_apply(&a.settings, &cfg, "export");
-	if (ex != HEED_EXIT_OK)
-		return ex;
-	store = heed_cli_open_store(&cfg, a.store);
+	}
+	store = heed_cli_config_load(&a.cc, &cfg, "export")
+	                ? heed_cli_open_store(&cfg, NULL)
+	                : NULL;
 	heed_config_free(&cfg);
+	heed_cli_config_free(&a.cc);
 	if (!store)
 		return HEED_EXIT_FAIL;
 	if (a.output && !(x.out = fopen(a.output, "w"))) {

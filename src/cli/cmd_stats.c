@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_config.h"
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
 
@@ -135,48 +136,39 @@ int heed_cmd_stats(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	        {"json", no_argument, NULL, 'j'},
-	        {"store", required_argument, NULL, 'd'},
-	        {"config", required_argument, NULL, 'c'},
-	        {"set", required_argument, NULL, 'S'},
 	        {"help", no_argument, NULL, 'h'},
+	        HEED_CLI_CONFIG_LONGOPTS,
 	        {NULL, 0, NULL, 0},
 	};
-	struct heed_cli_settings settings = {0};
+	struct heed_cli_config cc = {0};
 	struct heed_config cfg;
-	const char *store_path = NULL;
 	heed_store *store;
 	int c, json = 0, ex;
 
-	while ((c = getopt_long(argc, argv, "jd:c:S:h", longopts, NULL)) !=
-	       -1) {
-		switch (c) {
-		case 'j':
-			json = 1;
-			break;
-		case 'd':
-			store_path = optarg;
-			break;
-		case 'c':
-			settings.config_file = optarg;
-			break;
-		case 'S':
-			heed_cli_settings_add(&settings, optarg);
-			break;
-		case 'h':
-			heed_cli_print_help(stdout, heed_cli_find("stats"));
-			return HEED_EXIT_OK;
-		default:
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		int shared = heed_cli_config_option(&cc, c, optarg);
+		if (shared < 0 || (!shared && c != 'j' && c != 'h')) {
+			heed_cli_config_free(&cc);
 			return HEED_EXIT_USAGE;
 		}
+		if (c == 'j')
+			json = 1;
+		if (c == 'h') {
+			heed_cli_config_free(&cc);
+			heed_cli_print_help(stdout, heed_cli_find("stats"));
+			return HEED_EXIT_OK;
+		}
 	}
-	if (optind < argc)
+	if (optind < argc) {
+		heed_cli_config_free(&cc);
 		return heed_cli_usage("stats", "unexpected argument '%s'",
 		                      argv[optind]);
-	ex = heed_cli_settings_apply(&settings, &cfg, "stats");
-	if (ex != HEED_EXIT_OK)
-		return ex;
-	store = heed_cli_open_store(&cfg, store_path);
+	}
+	store = heed_cli_config_load(&cc, &cfg, "stats")
+	                ? heed_cli_open_store(&cfg, NULL)
+	                : NULL;
 	heed_config_free(&cfg);
+	heed_cli_config_free(&cc);
 	if (!store)
 		return HEED_EXIT_FAIL;
 	ex = stats_print(store, json);

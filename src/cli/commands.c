@@ -3,6 +3,7 @@
  * prototype in cli.h and its cmd_<name>.c file.
  */
 #include "cli/cli.h"
+#include "cli/cli_config.h"
 
 #define DNS_HELP                                                              \
 	"Usage: heed dns [--dns-server ADDR:PORT] [--json] NAME|ADDRESS...\n" \
@@ -16,11 +17,6 @@
 	"  -h, --help          show this help\n"                              \
 	"\n"                                                                  \
 	"Exit status: 0 if every lookup found an answer, 1 if not, 2 usage.\n"
-
-#define SETTINGS_HELP                                                          \
-	"  -d, --store PATH    the store (default: store.location, heed.db)\n" \
-	"  -c, --config FILE   read settings from this INI file\n"             \
-	"  -S, --set SECTION.KEY=VALUE  override one setting (repeatable)\n"
 
 #define EXPORT_HELP                                                           \
 	"Usage: heed export [--format jsonl|csv] [--site HOST] [--since "     \
@@ -38,7 +34,8 @@
 	"      --since DATE    only pages fetched at or after DATE\n"         \
 	"                      (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or @UNIX)\n" \
 	"  -o, --output FILE   write there instead of standard "              \
-	"output\n" SETTINGS_HELP "  -h, --help          show this help\n"
+	"output\n" HEED_CLI_CONFIG_HELP                                       \
+	"  -h, --help          show this help\n"
 
 #define STATS_HELP                                                            \
 	"Usage: heed stats [--json] [--store PATH]\n"                         \
@@ -46,8 +43,26 @@
 	"many\n"                                                              \
 	"carry a view count, the frontier's queue and the last crawl runs.\n" \
 	"\n"                                                                  \
-	"  -j, --json          print JSON\n" SETTINGS_HELP                    \
+	"  -j, --json          print JSON\n" HEED_CLI_CONFIG_HELP             \
 	"  -h, --help          show this help\n"
+#define SITE_HELP                                                              \
+	"Usage: heed site qualify [OPTIONS] URL...\n"                          \
+	"       heed site report [--json] [OPTIONS] HOST...\n"                 \
+	"       heed site reset [OPTIONS] HOST...\n"                           \
+	"Run the robots.txt lifecycle of the sites of URLs now (every "        \
+	"address,\n"                                                           \
+	"two passes, statuses, redirects, retry and re-check intervals) and\n" \
+	"store the outcome; show what heed knows of a host's sites "           \
+	"(robots.txt,\n"                                                       \
+	"rules in force, last and next attempt, failures, state and "          \
+	"reason);\n"                                                           \
+	"or clear a host's failure state. See docs/robots-lifecycle.md.\n"     \
+	"\n"                                                                   \
+	"  -j, --json             print JSON\n" HEED_CLI_CONFIG_HELP           \
+	"  -h, --help             show this help\n"                            \
+	"\n"                                                                   \
+	"Exit status: qualify 0 when every site is qualified, 1 otherwise;\n"  \
+	"report and reset 1 when a host has no site in the store; 2 usage.\n"
 
 #define VERSION_HELP            \
 	"Usage: heed version\n" \
@@ -97,6 +112,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          EXTRACT_HELP, heed_cmd_extract},
         {"robots", "check URLs against a robots.txt, or lint it", ROBOTS_HELP,
          heed_cmd_robots},
+        {"site", "qualify sites (robots.txt lifecycle), report, reset",
+         SITE_HELP, heed_cmd_site},
         {"stats", "count stored pages per site and status", STATS_HELP,
          heed_cmd_stats},
         {"version", "print versions and exit", VERSION_HELP, heed_cmd_version},

@@ -155,3 +155,49 @@ heed_site_body_verdict heed_site_judge_body(const char *body, size_t len,
 		return HEED_SITE_BODY_NOT_ROBOTS;
 	return HEED_SITE_BODY_RULES;
 }
+
+/* Lines the parser could not read at all, as opposed to records it read
+ * leniently or knowingly ignored. */
+static void count_unreadable(void *ud, const struct heed_robots_diagnostic *d)
+{
+	if (d->code == HEED_ROBOTS_DIAG_SYNTAX ||
+	    d->code == HEED_ROBOTS_DIAG_BAD_OCTETS)
+		(*(size_t *)ud)++;
+}
+
+heed_status heed_site_read_robots(const char *body, size_t len,
+                                  const char *content_type, const char *agent,
+                                  const struct heed_allocator *alloc,
+                                  struct heed_site_robots *out)
+{
+	size_t unreadable = 0;
+	struct heed_robots_parse_options opts = {count_unreadable, &unreadable};
+	heed_robots_agent *who = NULL;
+	heed_robots *r = NULL;
+	uint32_t delay_ms = 0;
+	heed_status rc;
+
+	memset(out, 0, sizeof(*out));
+	out->verdict = heed_site_judge_body(body, len, content_type);
+	if (out->verdict == HEED_SITE_BODY_NOT_ROBOTS)
+		return HEED_OK;
+	rc = heed_robots_parse(&r, alloc, body ? body : "", body ? len : 0,
+	                       &opts);
+	if (rc != HEED_OK)
+		return rc;
+	out->groups = heed_robots_group_count(r);
+	out->diagnostics = heed_robots_diag_total(r);
+	if (out->groups == 0 && heed_robots_sitemap_count(r) == 0 &&
+	    heed_robots_field_count(r) == 0 && unreadable > 0) {
+		out->verdict = HEED_SITE_BODY_NOT_ROBOTS;
+		heed_robots_free(r);
+		return HEED_OK;
+	}
+	rc = heed_robots_agent_new(&who, r, agent, strlen(agent));
+	if (rc == HEED_OK &&
+	    heed_robots_agent_crawl_delay(who, &delay_ms, NULL))
+		out->crawl_delay_ms = delay_ms;
+	heed_robots_agent_free(who);
+	heed_robots_free(r);
+	return rc;
+}

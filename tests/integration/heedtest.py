@@ -182,3 +182,158 @@ class Checks:
             self.run(fn)
         print(f"{self.passed} passed, {self.failed} failed")
         sys.exit(1 if self.failed else 0)
+
+
+class ScriptedHttpServer:
+    """A scripted HTTP/1.1 server bound to one loopback address and port,
+    keeping an access log: the witness for courtesy assertions.
+
+        srv = ScriptedHttpServer("127.0.0.2", port, {
+            "/robots.txt": ["reset", ("status", 200, b"User-agent: *\\n")]})
+
+    script maps a path to an action or a list of actions (one per request,
+    the last one repeating). Actions:
+      ("status", code, body=b"", headers={})  a whole answer
+      ("truncated", code, body, announced)    Content-Length: announced,
+                                              then body (shorter), then close
+      ("redirect", code, location)            a redirect
+      "reset"    read the request, then close with a TCP reset
+      "timeout"  read the request, never answer (until close())
+    A path not in the script gets 404. Every connection gets
+    "Connection: close". log() returns [{"t": monotonic seconds, "address",
+    "path", "method", "user_agent"}] of every request received.
+    """
+
+    def __init__(self, address, port, script=None):
+        import threading
+        self.address = address
+        self.port = port
+        self.script = dict(script or {})
+        self._served = {}
+        self._log = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind((address, port))
+        self.sock.listen(64)
+        self.sock.settimeout(0.2)
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+        self._thread.start()
+
+    def log(self):
+        with self._lock:
+            return list(self._log)
+
+    def _next_action(self, path):
+        with self._lock:
+            actions = self.script.get(path, ("status", 404, b"not found\n"))
+            if not isinstance(actions, list):
+                return actions
+            n = self._served.get(path, 0)
+            self._served[path] = n + 1
+            return actions[min(n, len(actions) - 1)]
+
+    def _accept(self):
+        import threading
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except (socket.timeout, OSError):
+                continue
+            threading.Thread(target=self._serve, args=(conn,),
+                             daemon=True).start()
+
+    def _read_request(self, conn):
+        data = b""
+        conn.settimeout(5)
+        while b"\r\n\r\n" not in data and len(data) < 65536:
+            chunk = conn.recv(4096)
+            if not chunk:
+                return None
+            data += chunk
+        head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+        lines = head.split("\r\n")
+        parts = lines[0].split(" ")
+        headers = {}
+        for line in lines[1:]:
+            if ":" in line:
+                k, v = line.split(":", 1)
+                headers[k.strip().lower()] = v.strip()
+        return parts[0], parts[1] if len(parts) > 1 else "", headers
+
+    def _serve(self, conn):
+        try:
+            req = self._read_request(conn)
+            if req is None:
+                return
+            method, path, headers = req
+            with self._lock:
+                self._log.append({"t": time.monotonic(),
+                                  "address": self.address, "path": path,
+                                  "method": method,
+                                  "user_agent": headers.get("user-agent")})
+            self._answer(conn, self._next_action(path))
+        except OSError:
+            pass
+        finally:
+            try:
+                conn.close()
+            except OSError:
+                pass
+
+    def _answer(self, conn, action):
+        import struct
+        if action == "reset":
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                            struct.pack("ii", 1, 0))
+            return
+        if action == "timeout":
+            self._stop.wait(120)
+            return
+        kind = action[0]
+        if kind == "redirect":
+            code, location = action[1], action[2]
+            head = (f"HTTP/1.1 {code} Moved\r\nLocation: {location}\r\n"
+                    "Content-Length: 0\r\nConnection: close\r\n\r\n")
+            conn.sendall(head.encode())
+            return
+        code, body = action[1], action[2] if len(action) > 2 else b""
+        extra = action[3] if len(action) > 3 else {}
+        length = len(body)
+        if kind == "truncated":
+            length = action[3]
+            extra = {}
+        head = f"HTTP/1.1 {code} X\r\nContent-Length: {length}\r\n"
+        if "Content-Type" not in extra:
+            head += "Content-Type: text/plain\r\n"
+        for k, v in extra.items():
+            head += f"{k}: {v}\r\n"
+        head += "Connection: close\r\n\r\n"
+        conn.sendall(head.encode("latin-1") + body)
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(5)
+        self.sock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def free_port_on(addresses):
+    """A TCP port free on every one of addresses (servers on several
+    127.0.0.x addresses must share one port: a URL names one port)."""
+    for _ in range(100):
+        port = free_port(addresses[0])
+        try:
+            for a in addresses[1:]:
+                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                    s.bind((a, port))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError("no port free on every address")

@@ -619,6 +619,41 @@ static void test_judge_body(void **state)
 	}
 }
 
+static void test_read_robots(void **state)
+{
+	static const char txt[] =
+	        "User-agent: other\nCrawl-delay: 9\nDisallow: /o\n"
+	        "User-agent: heed\nCrawl-delay: 2.5\n"
+	        "Disallow: /private\nbad line here\n";
+	struct heed_site_robots out;
+
+	(void)state;
+	assert_int_equal(heed_site_read_robots(txt, sizeof(txt) - 1,
+	                                       "text/plain",
+	                                       "heed/0.1.0 (+https://x.test)",
+	                                       heed_test_allocator(), &out),
+	                 HEED_OK);
+	assert_int_equal(out.verdict, HEED_SITE_BODY_RULES);
+	assert_int_equal(out.crawl_delay_ms, 2500);
+	assert_int_equal(out.groups, 2);
+	assert_true(out.diagnostics >= 1);
+	/* Only "*" applies to heed here, and it has no Crawl-delay. */
+	assert_int_equal(heed_site_read_robots("User-agent: *\nAllow: /\n", 23,
+	                                       NULL, "heed",
+	                                       heed_test_allocator(), &out),
+	                 HEED_OK);
+	assert_int_equal(out.crawl_delay_ms, 0);
+	assert_int_equal(heed_site_read_robots("<html></html>", 13, NULL,
+	                                       "heed", heed_test_allocator(),
+	                                       &out),
+	                 HEED_OK);
+	assert_int_equal(out.verdict, HEED_SITE_BODY_NOT_ROBOTS);
+	assert_int_equal(heed_site_read_robots(NULL, 0, NULL, "heed",
+	                                       heed_test_allocator(), &out),
+	                 HEED_OK);
+	assert_int_equal(out.verdict, HEED_SITE_BODY_RULES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -630,6 +665,7 @@ int main(void)
 	        cmocka_unit_test(test_record_reset),
 	        cmocka_unit_test(test_new_oom),
 	        cmocka_unit_test(test_judge_body),
+	        cmocka_unit_test(test_read_robots),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

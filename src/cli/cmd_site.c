@@ -1,0 +1,655 @@
+/*
+ * `heed site qualify URL...`, `heed site report HOST`, `heed site reset
+ * HOST`: the robots.txt lifecycle (docs/robots-lifecycle.md) on demand, the
+ * site report the seed's troubleshooting tip asks for, and the operator's
+ * reset of a site disqualified until reset. The lifecycle itself runs in
+ * libheed (heed/qualify.h); this file wires settings, store and output.
+ */
+#include <getopt.h>
+#include <json-c/json.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "cli/cli_config.h"
+#include "heed/qualify.h"
+#include "heed/robots.h"
+#include "heed/store_sites.h"
+
+#define MAX_POLLFDS 128
+
+struct site_cli {
+	struct heed_cli_config cc;
+	struct heed_config cfg;
+	int json;
+	heed_store *store;
+	json_object *out;  /* array, with --json */
+	int not_qualified; /* sites that ended anything but qualified */
+	int failures;      /* store or other errors */
+};
+
+static void print_time(FILE *f, int64_t t, const char *zero)
+{
+	char buf[64];
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t == 0 || !gmtime_r(&tt, &tm)) {
+		fputs(zero, f);
+		return;
+	}
+	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	fputs(buf, f);
+}
+
+static json_object *json_time(int64_t t)
+{
+	char buf[64];
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (t == 0 || !gmtime_r(&tt, &tm))
+		return NULL;
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return json_object_new_string(buf);
+}
+
+/* ---- common setup ---- */
+
+static int parse_args(struct site_cli *sc, int argc, char **argv,
+                      const char *name)
+{
+	static const struct option longopts[] = {
+	        HEED_CLI_CONFIG_LONGOPTS,
+	        {"json", no_argument, NULL, 'j'},
+	        {"help", no_argument, NULL, 'h'},
+	        {NULL, 0, NULL, 0},
+	};
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
+		r = heed_cli_config_option(&sc->cc, c, optarg);
+		if (r < 0)
+			return HEED_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'j':
+			sc->json = 1;
+			break;
+		case 'h':
+			heed_cli_print_help(stdout, heed_cli_find("site"));
+			return HEED_EXIT_OK;
+		default:
+			return heed_cli_usage(name, "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return heed_cli_usage(
+		        name, "%s missing",
+		        strcmp(name, "site qualify") == 0 ? "URL" : "HOST");
+	if (!heed_cli_config_load(&sc->cc, &sc->cfg, name))
+		return HEED_EXIT_USAGE;
+	return -1;
+}
+
+static bool open_store(struct site_cli *sc)
+{
+	struct heed_diag diag = {0};
+
+	if (heed_store_open(&sc->store, sc->cfg.store_location, NULL, &diag) ==
+	    HEED_OK)
+		return true;
+	heed_cli_error("store '%s': %s", sc->cfg.store_location, diag.message);
+	return false;
+}
+
+/* ---- qualify ---- */
+
+static void save_result(struct site_cli *sc,
+                        const struct heed_qualify_result *r)
+{
+	struct heed_store_site row;
+	heed_status rc = heed_store_begin(sc->store);
+
+	if (rc == HEED_OK) {
+		rc = heed_store_site_get(sc->store, r->site, &row);
+		if (rc == HEED_ENOTFOUND)
+			rc = HEED_OK;
+	}
+	if (rc == HEED_OK) {
+		struct heed_store_site upd = row;
+		upd.site = (char *)r->site;
+		upd.host = (char *)r->host;
+		upd.record = r->record;
+		if (r->fetched) {
+			upd.robots_url = (char *)r->robots_url;
+			upd.robots_body = (char *)r->body;
+			upd.robots_body_len = r->body_len;
+			upd.rules_body = r->has_rules ? (char *)r->body : NULL;
+			upd.rules_body_len = r->has_rules ? r->body_len : 0;
+			upd.crawl_delay_ms = r->crawl_delay_ms;
+		}
+		rc = heed_store_site_put(sc->store, &upd);
+		if (rc == HEED_OK)
+			rc = heed_store_backoff_put(sc->store, r->host,
+			                            &r->backoff);
+		heed_store_site_clear(sc->store, &row);
+	}
+	if (rc == HEED_OK)
+		rc = heed_store_commit(sc->store);
+	else
+		heed_store_rollback(sc->store);
+	if (rc != HEED_OK) {
+		heed_cli_error("%s: saving the site failed: %s", r->site,
+		               heed_store_errmsg(sc->store));
+		sc->failures++;
+	}
+}
+
+static void on_qualified(void *ud, const struct heed_qualify_result *r)
+{
+	struct site_cli *sc = ud;
+	json_object *o;
+
+	save_result(sc, r);
+	if (!heed_site_state_qualified(r->record.state))
+		sc->not_qualified++;
+	if (!sc->json) {
+		printf("%s: %s (%s)%s\n", r->site,
+		       heed_site_state_name(r->record.state), r->record.detail,
+		       r->fetched ? "" : " [not contacted]");
+		fflush(stdout);
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "site", json_object_new_string(r->site));
+	json_object_object_add(
+	        o, "state",
+	        json_object_new_string(heed_site_state_name(r->record.state)));
+	json_object_object_add(o, "reason",
+	                       json_object_new_string(heed_site_reason_name(
+	                               r->record.reason)));
+	json_object_object_add(o, "detail",
+	                       json_object_new_string(r->record.detail));
+	json_object_object_add(o, "http_status",
+	                       json_object_new_int(r->record.http_status));
+	json_object_object_add(o, "contacted",
+	                       json_object_new_boolean(r->fetched));
+	json_object_object_add(o, "attempts",
+	                       json_object_new_int((int)r->attempts));
+	json_object_object_add(o, "failures",
+	                       json_object_new_int64(r->record.failures));
+	json_object_array_add(sc->out, o);
+}
+
+static void run_loop(heed_dns *dns, heed_net *net, heed_qualify *q)
+{
+	struct pollfd fds[MAX_POLLFDS];
+	int n, t;
+
+	while (heed_qualify_pending(q)) {
+		n = heed_dns_pollfds(dns, fds, MAX_POLLFDS);
+		n += heed_net_pollfds(net, fds + n, MAX_POLLFDS - n);
+		t = heed_dns_timeout_ms(dns, 1000);
+		t = heed_net_timeout_ms(net, t);
+		t = heed_qualify_timeout_ms(q, t);
+		if (poll(fds, (nfds_t)n, t) < 0)
+			continue;
+		heed_dns_process(dns, fds, n);
+		heed_net_process(net, fds, n);
+		heed_qualify_process(q);
+	}
+}
+
+static void options_from_config(const struct heed_config *c,
+                                struct heed_qualify_options *qo,
+                                struct heed_polite_options *po,
+                                struct heed_net_options *no)
+{
+	heed_site_options_default(&qo->site);
+	qo->site.retry_interval_s = c->site_retry_interval;
+	qo->site.recheck_interval_s = c->site_recheck_interval;
+	qo->site.max_failures = (uint32_t)c->site_max_failures;
+	qo->site.pass_pause_ms = c->site_pass_pause_ms;
+	qo->site.max_redirects = (unsigned)c->site_max_redirects;
+	qo->site.crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
+	qo->allow_private = c->net_allow_private;
+	heed_polite_options_default(po);
+	po->default_delay_ms = c->polite_delay_ms;
+	po->crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
+	po->per_address = c->polite_per_address;
+	po->address_concurrency = (unsigned)c->polite_address_concurrency;
+	po->address_delay_ms = c->polite_address_delay_ms;
+	po->backoff_base_s = c->polite_backoff_base;
+	po->backoff_max_s = c->polite_backoff_max;
+	no->connect_timeout_ms = c->net_connect_timeout_ms;
+	no->first_byte_timeout_ms = c->net_first_byte_timeout_ms;
+	no->total_timeout_ms = c->net_total_timeout_ms;
+	no->max_body_bytes = (size_t)c->net_max_body_bytes;
+	no->allow_private = c->net_allow_private;
+}
+
+/* Starts one URL's site unless it was already started in this run. */
+static void start_url(struct site_cli *sc, heed_qualify *q, heed_polite *p,
+                      const char *url, json_object *seen)
+{
+	char site[512], host[256];
+	struct heed_store_site row;
+	struct heed_polite_backoff b;
+	heed_status rc;
+
+	if (heed_qualify_site_of(url, site, sizeof(site), host, sizeof(host)) !=
+	    HEED_OK) {
+		heed_cli_error("'%s' is not an http(s) URL", url);
+		sc->failures++;
+		return;
+	}
+	if (json_object_object_get_ex(seen, site, NULL))
+		return;
+	json_object_object_add(seen, site, NULL);
+	rc = heed_store_site_get(sc->store, site, &row);
+	if (rc != HEED_OK && rc != HEED_ENOTFOUND) {
+		heed_cli_error("%s: %s", site, heed_store_errmsg(sc->store));
+		sc->failures++;
+		return;
+	}
+	if (heed_store_backoff_get(sc->store, host, &b) == HEED_OK)
+		heed_polite_set_backoff(p, host, &b);
+	if (heed_qualify_start(q, site, &row.record, on_qualified, sc) !=
+	    HEED_OK) {
+		heed_cli_error("%s: out of memory", site);
+		sc->failures++;
+	}
+	heed_store_site_clear(sc->store, &row);
+}
+
+static void warn_contact(const struct heed_config *cfg)
+{
+	if (heed_config_lacks_contact(cfg))
+		heed_cli_error(
+		        "warning: no operator contact in the User-Agent: set "
+		        "--contact-url/--contact-email (identity.contact_url, "
+		        "identity.contact_email) so site administrators can "
+		        "reach you");
+}
+
+static int qualify(struct site_cli *sc, int argc, char **argv)
+{
+	struct heed_logger log = heed_cli_logger(&sc->cfg);
+	struct heed_dns_options dopt = {sc->cfg.net_dns_server,
+	                                (int)sc->cfg.net_dns_timeout_ms,
+	                                (int)sc->cfg.net_dns_tries};
+	struct heed_qualify_options qo = {0};
+	struct heed_polite_options po;
+	struct heed_net_options no = {0};
+	struct heed_diag diag = {0};
+	heed_dns *dns = NULL;
+	heed_net *net = NULL;
+	heed_polite *polite = NULL;
+	heed_qualify *q = NULL;
+	json_object *seen = json_object_new_object();
+	char ua[512];
+	int i, rc = HEED_EXIT_FAIL;
+
+	warn_contact(&sc->cfg);
+	heed_config_user_agent(&sc->cfg, ua, sizeof(ua));
+	options_from_config(&sc->cfg, &qo, &po, &no);
+	no.user_agent = ua;
+	qo.agent = ua;
+	if (heed_dns_new(&dns, &dopt, NULL, &diag) != HEED_OK) {
+		heed_cli_error("%s", diag.message);
+		rc = HEED_EXIT_USAGE;
+		goto out;
+	}
+	if (heed_net_new(&net, &no, &log, NULL, &diag) != HEED_OK ||
+	    heed_polite_new(&polite, &po, NULL) != HEED_OK ||
+	    heed_qualify_new(&q, dns, net, polite, &qo, &log, NULL) !=
+	            HEED_OK) {
+		heed_cli_error("cannot start: %s", diag.message[0]
+		                                           ? diag.message
+		                                           : "out of memory");
+		goto out;
+	}
+	for (i = optind; i < argc; i++)
+		start_url(sc, q, polite, argv[i], seen);
+	run_loop(dns, net, q);
+	rc = sc->failures || sc->not_qualified ? HEED_EXIT_FAIL : HEED_EXIT_OK;
+out:
+	heed_dns_free(dns);
+	heed_net_free(net);
+	heed_qualify_free(q);
+	heed_polite_free(polite);
+	json_object_put(seen);
+	return rc;
+}
+
+/* ---- report ---- */
+
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* HOST, HOST:PORT or a URL: the host name, in lower case. */
+static bool host_of(const char *arg, char *host, size_t size)
+{
+	char site[512];
+	size_t i, n;
+
+	if (strstr(arg, "://"))
+		return heed_qualify_site_of(arg, site, sizeof(site), host,
+		                            size) == HEED_OK;
+	n = strcspn(arg, arg[0] == '[' ? "]" : ":/");
+	if (arg[0] == '[')
+		arg++, n--;
+	if (n == 0 || n >= size)
+		return false;
+	for (i = 0; i < n; i++)
+		host[i] = ascii_lower(arg[i]);
+	host[n] = '\0';
+	return true;
+}
+
+/* The rules of the robots.txt in force that apply to heed, as the
+ * crawler will read them. */
+struct rules_view {
+	heed_robots *robots;
+	heed_robots_agent *agent;
+};
+
+static bool rules_open(struct rules_view *v, const struct heed_store_site *s,
+                       const char *ua)
+{
+	memset(v, 0, sizeof(*v));
+	if (!s->rules_body)
+		return false;
+	if (heed_robots_parse(&v->robots, NULL, s->rules_body,
+	                      s->rules_body_len, NULL) != HEED_OK ||
+	    heed_robots_agent_new(&v->agent, v->robots, ua, strlen(ua)) !=
+	            HEED_OK) {
+		heed_robots_free(v->robots);
+		v->robots = NULL;
+		return false;
+	}
+	return true;
+}
+
+static void rules_close(struct rules_view *v)
+{
+	heed_robots_agent_free(v->agent);
+	heed_robots_free(v->robots);
+}
+
+static const char *next_attempt_text(const struct heed_site_record *r)
+{
+	if (r->state == HEED_SITE_DISQUALIFIED_RESET)
+		return "not until 'heed site reset'";
+	return "any time";
+}
+
+static void report_text(const struct heed_store_site *s, const char *ua,
+                        const struct heed_polite_backoff *b)
+{
+	const struct heed_site_record *r = &s->record;
+	struct rules_view v;
+	size_t i;
+
+	printf("site:           %s\n", s->site);
+	printf("state:          %s\n", heed_site_state_name(r->state));
+	printf("reason:         %s: %s\n", heed_site_reason_name(r->reason),
+	       r->detail);
+	if (r->http_status)
+		printf("HTTP status:    %d\n", r->http_status);
+	fputs("last attempt:   ", stdout);
+	print_time(stdout, r->robots_date_s, "never");
+	fputs("\nnext attempt:   ", stdout);
+	if (r->state == HEED_SITE_DISQUALIFIED_RESET)
+		fputs(next_attempt_text(r), stdout);
+	else
+		print_time(stdout, r->next_attempt_s, next_attempt_text(r));
+	fputs("\nlast success:   ", stdout);
+	print_time(stdout, r->last_success_s, "never");
+	printf("\nfailures:       %u in a row\n", (unsigned)r->failures);
+	if (b->until_s) {
+		printf("back-off:       level %u, until ", (unsigned)b->level);
+		print_time(stdout, b->until_s, "-");
+		putchar('\n');
+	}
+	if (!rules_open(&v, s, ua)) {
+		printf("rules in force: %s\n",
+		       heed_site_state_qualified(r->state)
+		               ? "none (everything may be crawled)"
+		               : "none (the site is not crawled)");
+	} else {
+		printf("rules in force for %s (%s):\n",
+		       heed_robots_agent_token(v.agent),
+		       heed_robots_agent_explicit(v.agent) ? "named in the file"
+		                                           : "the '*' groups");
+		for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
+			const struct heed_robots_rule *rule =
+			        heed_robots_agent_rule(v.agent, i);
+			printf("  line %u: %s: %.*s\n", rule->line,
+			       heed_robots_rule_kind_name(rule->kind),
+			       (int)rule->value_len, rule->value);
+		}
+		if (s->crawl_delay_ms)
+			printf("  Crawl-delay: %lld ms\n",
+			       (long long)s->crawl_delay_ms);
+		rules_close(&v);
+	}
+	if (s->robots_url)
+		printf("robots.txt:     %s (%zu bytes)\n", s->robots_url,
+		       s->robots_body_len);
+	if (s->robots_body) {
+		printf("----- robots.txt -----\n%.*s", (int)s->robots_body_len,
+		       s->robots_body);
+		if (s->robots_body_len &&
+		    s->robots_body[s->robots_body_len - 1] != '\n')
+			putchar('\n');
+		puts("----- end -----");
+	}
+}
+
+static void add_opt_string(json_object *o, const char *key, const char *v,
+                           size_t len)
+{
+	json_object_object_add(
+	        o, key, v ? json_object_new_string_len(v, (int)len) : NULL);
+}
+
+static json_object *report_json(const struct heed_store_site *s, const char *ua,
+                                const struct heed_polite_backoff *b)
+{
+	const struct heed_site_record *r = &s->record;
+	json_object *o = json_object_new_object(), *rules = NULL, *bo;
+	struct rules_view v;
+	size_t i;
+
+	json_object_object_add(o, "site", json_object_new_string(s->site));
+	json_object_object_add(o, "host", json_object_new_string(s->host));
+	json_object_object_add(
+	        o, "state",
+	        json_object_new_string(heed_site_state_name(r->state)));
+	json_object_object_add(
+	        o, "reason",
+	        json_object_new_string(heed_site_reason_name(r->reason)));
+	json_object_object_add(o, "detail", json_object_new_string(r->detail));
+	json_object_object_add(o, "http_status",
+	                       json_object_new_int(r->http_status));
+	json_object_object_add(o, "robots_date",
+	                       json_object_new_int64(r->robots_date_s));
+	json_object_object_add(o, "last_attempt", json_time(r->robots_date_s));
+	json_object_object_add(o, "next_attempt_unix",
+	                       json_object_new_int64(r->next_attempt_s));
+	json_object_object_add(o, "next_attempt",
+	                       r->state == HEED_SITE_DISQUALIFIED_RESET
+	                               ? NULL
+	                               : json_time(r->next_attempt_s));
+	json_object_object_add(o, "last_success", json_time(r->last_success_s));
+	json_object_object_add(o, "failures",
+	                       json_object_new_int64(r->failures));
+	bo = json_object_new_object();
+	json_object_object_add(bo, "level", json_object_new_int64(b->level));
+	json_object_object_add(bo, "until", json_object_new_int64(b->until_s));
+	json_object_object_add(o, "backoff", bo);
+	add_opt_string(o, "robots_url", s->robots_url,
+	               s->robots_url ? strlen(s->robots_url) : 0);
+	add_opt_string(o, "robots_txt", s->robots_body, s->robots_body_len);
+	json_object_object_add(o, "crawl_delay_ms",
+	                       json_object_new_int64(s->crawl_delay_ms));
+	if (rules_open(&v, s, ua)) {
+		rules = json_object_new_array();
+		for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
+			const struct heed_robots_rule *rule =
+			        heed_robots_agent_rule(v.agent, i);
+			json_object *j = json_object_new_object();
+			json_object_object_add(
+			        j, "kind",
+			        json_object_new_string(
+			                heed_robots_rule_kind_name(
+			                        rule->kind)));
+			add_opt_string(j, "value", rule->value,
+			               rule->value_len);
+			json_object_object_add(
+			        j, "line",
+			        json_object_new_int((int)rule->line));
+			json_object_array_add(rules, j);
+		}
+		rules_close(&v);
+	}
+	/* null: no rules in force (qualified without rules, or not crawled) */
+	json_object_object_add(o, "rules", rules);
+	return o;
+}
+
+struct report_ctx {
+	struct site_cli *sc;
+	const char *ua;
+	int shown;
+};
+
+static void on_site_row(void *ud, const struct heed_store_site *s)
+{
+	struct report_ctx *rc = ud;
+	struct heed_polite_backoff b;
+
+	heed_store_backoff_get(rc->sc->store, s->host, &b);
+	if (rc->sc->json) {
+		json_object_array_add(rc->sc->out, report_json(s, rc->ua, &b));
+	} else {
+		if (rc->shown)
+			putchar('\n');
+		report_text(s, rc->ua, &b);
+	}
+	rc->shown++;
+}
+
+static int report(struct site_cli *sc, int argc, char **argv)
+{
+	char host[256], ua[512];
+	struct report_ctx ctx = {sc, ua, 0};
+	int i, missing = 0;
+
+	heed_config_user_agent(&sc->cfg, ua, sizeof(ua));
+	for (i = optind; i < argc; i++) {
+		int before = ctx.shown;
+		if (!host_of(argv[i], host, sizeof(host))) {
+			heed_cli_error("'%s' is not a host name", argv[i]);
+			missing++;
+			continue;
+		}
+		if (heed_store_site_each(sc->store, host, on_site_row, &ctx,
+		                         NULL) != HEED_OK) {
+			heed_cli_error("%s", heed_store_errmsg(sc->store));
+			return HEED_EXIT_FAIL;
+		}
+		if (ctx.shown == before) {
+			heed_cli_error("no site of %s in the store", host);
+			missing++;
+		}
+	}
+	return missing ? HEED_EXIT_FAIL : HEED_EXIT_OK;
+}
+
+/* ---- reset ---- */
+
+static int reset(struct site_cli *sc, int argc, char **argv)
+{
+	char host[256];
+	size_t n;
+	int i, missing = 0;
+
+	for (i = optind; i < argc; i++) {
+		if (!host_of(argv[i], host, sizeof(host))) {
+			heed_cli_error("'%s' is not a host name", argv[i]);
+			missing++;
+			continue;
+		}
+		if (heed_store_site_reset_host(sc->store, host, &n) !=
+		    HEED_OK) {
+			heed_cli_error("%s", heed_store_errmsg(sc->store));
+			return HEED_EXIT_FAIL;
+		}
+		if (n == 0) {
+			heed_cli_error("no site of %s in the store", host);
+			missing++;
+			continue;
+		}
+		printf("%s: %zu site(s) reset; the next qualification "
+		       "fetches robots.txt at once\n",
+		       host, n);
+	}
+	return missing ? HEED_EXIT_FAIL : HEED_EXIT_OK;
+}
+
+int heed_cmd_site(int argc, char **argv)
+{
+	static const struct {
+		const char *name, *full;
+		int (*fn)(struct site_cli *, int, char **);
+	} subs[] = {
+	        {"qualify", "site qualify", qualify},
+	        {"report", "site report", report},
+	        {"reset", "site reset", reset},
+	};
+	struct site_cli sc = {0};
+	size_t k;
+	int rc;
+
+	if (argc < 2) {
+		if (argc == 1)
+			return heed_cli_usage("site", "qualify, report or "
+			                              "reset missing");
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		heed_cli_print_help(stdout, heed_cli_find("site"));
+		return HEED_EXIT_OK;
+	}
+	for (k = 0; k < HEED_ARRAY_SIZE(subs); k++)
+		if (strcmp(argv[1], subs[k].name) == 0)
+			break;
+	if (k == HEED_ARRAY_SIZE(subs))
+		return heed_cli_usage("site", "unknown subcommand '%s'",
+		                      argv[1]);
+	rc = parse_args(&sc, argc - 1, argv + 1, subs[k].full);
+	if (rc >= 0)
+		goto out;
+	rc = HEED_EXIT_FAIL;
+	if (!open_store(&sc))
+		goto out;
+	sc.out = json_object_new_array();
+	rc = subs[k].fn(&sc, argc - 1, argv + 1);
+	if (sc.json)
+		puts(json_object_to_json_string_ext(
+		        sc.out, JSON_C_TO_STRING_PRETTY |
+		                        JSON_C_TO_STRING_NOSLASHESCAPE));
+out:
+	json_object_put(sc.out);
+	heed_store_close(sc.store);
+	heed_config_free(&sc.cfg);
+	heed_cli_config_free(&sc.cc);
+	return rc;
+}
