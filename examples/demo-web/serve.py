@@ -104,6 +104,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return full if os.path.isfile(full) else None
 
     def answer(self, head_only):
+        started = time.time()  # the request's arrival, for courtesy checks
         web = self.server.web
         addr, site = self.site()
         status = 404
@@ -117,13 +118,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header(k, v)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if not head_only and status == 200:
+        if not head_only and status != 304:
             try:
                 self.wfile.write(body)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # a client that aborts a media body is expected
         web.record({
-            "time": time.time(), "addr": addr, "site": site,
+            "time": started, "addr": addr, "site": site,
             "method": self.command, "path": self.path, "status": status,
             "user_agent": self.headers.get("User-Agent", ""),
             "if_none_match": self.headers.get("If-None-Match"),

@@ -72,6 +72,18 @@ struct heed_config {
 	char *net_dns_server;              /* "ADDR[:PORT],..."; unset */
 	int64_t net_dns_timeout_ms;        /* 2000 */
 	int64_t net_dns_tries;             /* 2 */
+
+	/* [crawl]: `heed crawl` (docs/crawling.md). */
+	struct heed_config_list crawl_seeds; /* start URLs */
+	char *crawl_sites_file;              /* one start URL per line */
+	bool crawl_incremental;              /* false: the default mode */
+	int64_t crawl_max_pages;             /* per site; 10000 */
+	int64_t crawl_max_depth;             /* links from a seed; 20 */
+	int64_t crawl_max_url_bytes;         /* 2048 */
+	int64_t crawl_max_path_repeat;       /* a segment at most; 3 */
+	int64_t crawl_max_run_time;          /* seconds; 0: none */
+	int64_t crawl_concurrency;           /* fetches in flight; 64 */
+	int64_t crawl_window;                /* URLs in memory per host; 16 */
 };
 
 /* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on

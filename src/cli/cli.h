@@ -69,6 +69,7 @@ struct heed_store *heed_cli_open_store(const struct heed_config *cfg,
                                        const char *override);
 
 /* The subcommands; each lives in its own cmd_<name>.c. */
+int heed_cmd_crawl(int argc, char **argv);
 int heed_cmd_dns(int argc, char **argv);
 int heed_cmd_export(int argc, char **argv);
 int heed_cmd_stats(int argc, char **argv);

@@ -18,6 +18,33 @@
 	"\n"                                                                  \
 	"Exit status: 0 if every lookup found an answer, 1 if not, 2 usage.\n"
 
+#define CRAWL_HELP                                                             \
+	"Usage: heed crawl [--incremental] [OPTION]... [URL]...\n"             \
+	"Crawl the sites of the start URLs politely (one request per second\n" \
+	"per site at most, robots.txt and ACAP obeyed, media never\n"          \
+	"requested) and store one metadata record per page.\n"                 \
+	"Default mode: follow public links within the limits. Incremental\n"   \
+	"mode: read sitemaps (robots.txt, /sitemap.xml) and feeds, fetch "     \
+	"only\n"                                                               \
+	"new and changed entries (dates, conditional GET). A run that was\n"   \
+	"stopped or killed is resumed by the next `heed crawl`.\n"             \
+	"\n"                                                                   \
+	"  -i, --incremental      the incremental mode (crawl.incremental)\n"  \
+	"      --sites FILE       start URLs, one per line "                   \
+	"(crawl.sites_file)\n"                                                 \
+	"      --max-pages N      pages per site (crawl.max_pages)\n"          \
+	"      --max-depth N      links from a start URL (crawl.max_depth)\n"  \
+	"      --max-url-length N longest URL queued (crawl.max_url_bytes)\n"  \
+	"      --max-repeat N     path segment repeats "                       \
+	"(crawl.max_path_repeat)\n"                                            \
+	"      --max-time DUR     longest run, e.g. 2h (crawl.max_run_time)\n" \
+	"      --concurrency N    requests in flight (crawl.concurrency)\n"    \
+	"      --restart          start afresh instead of resuming\n"          \
+	"  -q, --quiet            no progress line, no summary\n"              \
+	"      --log json|text    log format on standard "                     \
+	"error\n" HEED_CLI_CONFIG_HELP                                         \
+	"  -h, --help             show this help\n"
+
 #define EXPORT_HELP                                                           \
 	"Usage: heed export [--format jsonl|csv] [--site HOST] [--since "     \
 	"DATE]\n"                                                             \
@@ -104,6 +131,8 @@
 	"unreadable FILE, 2 usage error. See docs/robots.md.\n"
 
 const struct heed_cli_command heed_cli_commands[] = {
+        {"crawl", "crawl sites and store their pages' metadata", CRAWL_HELP,
+         heed_cmd_crawl},
         {"dns", "look up names and addresses as heed does", DNS_HELP,
          heed_cmd_dns},
         {"export", "write stored page records as JSON lines or CSV",
