@@ -309,8 +309,10 @@ static void add_validators(struct crawl_fetch *f)
 	struct heed_page_validators v;
 	struct heed_buf b;
 
+	/* A start page is always read whole: the feeds it announces are the
+	 * incremental mode's sources. */
 	if (f->e->mode != HEED_CRAWL_INCREMENTAL ||
-	    f->job.kind != HEED_JOB_PAGE ||
+	    f->job.kind != HEED_JOB_PAGE || f->job.depth == 0 ||
 	    heed_store_page_validators(f->e->store, f->url, &v) != HEED_OK ||
 	    v.status != 200)
 		return;
