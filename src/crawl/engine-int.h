@@ -87,6 +87,7 @@ struct crawl_engine {
 	int tx_writes;
 	int64_t tx_start_ms;
 	int64_t run_pages, run_errors; /* added to the run row per batch */
+	int64_t last_request_unix_ms;  /* saved with each batch */
 	heed_status failed;            /* a store error ends the run */
 	size_t qualifying, resolving;  /* hosts waiting on those */
 	struct heed_crawl_progress p;

@@ -36,6 +36,14 @@ int64_t heed__crawl_unix_s(void)
 	return (int64_t)time(NULL);
 }
 
+static int64_t unix_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 const char *heed_crawl_mode_name(heed_crawl_mode mode)
 {
 	return mode == HEED_CRAWL_INCREMENTAL ? "incremental" : "full";
@@ -81,6 +89,9 @@ static void commit(struct crawl_engine *e)
 		return;
 	if (heed_store_run_add(e->store, e->run_id, e->run_pages,
 	                       e->run_errors) != HEED_OK ||
+	    (e->last_request_unix_ms &&
+	     heed_store_run_set_last_request(
+	             e->store, e->last_request_unix_ms) != HEED_OK) ||
 	    heed_store_commit(e->store) != HEED_OK) {
 		heed__crawl_store_failed(e, "committing a batch");
 		heed_store_rollback(e->store);
@@ -397,6 +408,7 @@ static void start_fetch(struct crawl_engine *e, const struct heed_sched_job *j)
 		return;
 	}
 	e->p.requests++;
+	e->last_request_unix_ms = unix_ms();
 }
 
 /* Keeps the host's 429/503 back-off in the store while it lasts, and
@@ -671,6 +683,27 @@ static void finish_run(struct crawl_engine *e, bool stopped)
 		heed__crawl_store_failed(e, "closing the run");
 }
 
+/* A crawl started right after another (or after a kill) waits until the
+ * other's last request is a delay old: the budget spans processes. The
+ * batch time is added because a killed run may have started requests
+ * after its last commit. */
+static void wait_for_previous_run(struct crawl_engine *e)
+{
+	int64_t last = 0, due, now = unix_ms();
+	struct timespec ts;
+
+	if (heed_store_run_get_last_request(e->store, &last) != HEED_OK ||
+	    !last)
+		return;
+	due = last + e->opt->polite.default_delay_ms + ENGINE_BATCH_MS +
+	      POLITE_MARGIN_MS;
+	if (due <= now || due - now > 60000)
+		return;
+	ts.tv_sec = (time_t)((due - now) / 1000);
+	ts.tv_nsec = (long)((due - now) % 1000) * 1000000;
+	nanosleep(&ts, NULL);
+}
+
 heed_status heed_crawl_run(heed_store *store,
                            const struct heed_crawl_options *opt,
                            struct heed_crawl_progress *summary,
@@ -697,6 +730,7 @@ heed_status heed_crawl_run(heed_store *store,
 		                             ? diag->message
 		                             : "the crawl could not start");
 	}
+	wait_for_previous_run(&e);
 	rc = start_run(&e, diag);
 	if (rc == HEED_OK && (opt->restart || !e.p.queued))
 		rc = seed(&e, diag);
