@@ -53,6 +53,7 @@ struct crawl_host {
 	bool has_source;        /* incremental: a sitemap or feed answered */
 	bool in_scope;          /* a seed host: links to it are followed */
 	bool backoff;           /* a 429/503 back-off is stored for it */
+	int64_t last_begin_ms;  /* monotonic start of its last page request */
 };
 
 /* One fetch in flight. */

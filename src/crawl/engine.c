@@ -217,16 +217,24 @@ static int64_t polite_next_ms(void *ud, const char *key, int64_t last_ms,
 		return now_ms;
 	if (h->addr_count)
 		addr = h->addrs[h->addr_next % h->addr_count].text;
-	floor_ms = last_ms == INT64_MIN
-	                   ? now_ms
-	                   : last_ms + POLITE_MARGIN_MS +
-	                             heed_polite_delay_ms(e->polite, h->name);
+	/* The floor counts from when heed really began its last page
+	 * request (the scheduler's time is the start of the loop turn). */
+	(void)last_ms;
+	floor_ms = h->last_begin_ms
+	                   ? h->last_begin_ms + POLITE_MARGIN_MS +
+	                             heed_polite_delay_ms(e->polite, h->name)
+	                   : now_ms;
 	switch (heed_polite_check(e->polite, h->name, addr, &clock, 0,
 	                          &wait_ms)) {
 	case HEED_POLITE_READY:
 		return floor_ms > now_ms ? floor_ms : now_ms;
 	case HEED_POLITE_WAIT:
-		return now_ms + wait_ms + POLITE_MARGIN_MS;
+		/* After a robots.txt fetch of the qualifier there is no floor
+		 * yet: the margin goes on the wait itself. */
+		if (!h->last_begin_ms)
+			return now_ms + wait_ms + POLITE_MARGIN_MS;
+		return floor_ms > now_ms + wait_ms ? floor_ms
+		                                   : now_ms + wait_ms;
 	default:
 		return now_ms + 50; /* the address is busy: look again */
 	}
@@ -409,6 +417,7 @@ static void start_fetch(struct crawl_engine *e, const struct heed_sched_job *j)
 	}
 	e->p.requests++;
 	e->last_request_unix_ms = unix_ms();
+	h->last_begin_ms = clock.mono_ms;
 }
 
 /* Keeps the host's 429/503 back-off in the store while it lasts, and
