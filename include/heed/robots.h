@@ -287,7 +287,8 @@ const char *heed_robots_agent_token(const heed_robots_agent *agent);
 /* True when some group names this agent; false when only "*" groups (or
  * none) apply. */
 bool heed_robots_agent_explicit(const heed_robots_agent *agent);
-/* The indexes of the groups that apply, in file order. */
+/* The indexes of the groups that apply, in file order;
+ * HEED_ROBOTS_NO_GROUP for i >= count. */
 size_t heed_robots_agent_group_count(const heed_robots_agent *agent);
 size_t heed_robots_agent_group(const heed_robots_agent *agent, size_t i);
 /* The rules of those groups merged, in file order. NULL for i >= count. */

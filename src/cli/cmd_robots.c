@@ -55,6 +55,12 @@ static const struct robots_subcommand subcommands[] = {
         {"lint", 1, 1, run_lint},
 };
 
+static void unload(struct robots_file *f)
+{
+	heed_robots_free(f->robots);
+	free(f->data);
+}
+
 /* Reads and parses path ("-": standard input). Prints the error and returns
  * false when it cannot. Past the parse limit only one byte more is read:
  * enough for the parser to report the file as over-long. */
@@ -75,15 +81,10 @@ static bool load(const char *path, struct robots_file *f)
 		rc = heed_robots_parse(&f->robots, NULL, f->data, f->len, NULL);
 	if (rc != HEED_OK) {
 		heed_cli_error("%s: %s", f->name, heed_strerror(rc));
+		unload(f);
 		return false;
 	}
 	return true;
-}
-
-static void unload(struct robots_file *f)
-{
-	heed_robots_free(f->robots);
-	free(f->data);
 }
 
 /* Prints obj on stdout and frees it. */
@@ -94,9 +95,64 @@ static void print_json(json_object *obj)
 	json_object_put(obj);
 }
 
+/* Length of the valid UTF-8 sequence at s[0] (of n octets), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t want = s[0] < 0x80   ? 1
+	              : s[0] < 0xC2 ? 0
+	              : s[0] < 0xE0 ? 2
+	              : s[0] < 0xF0 ? 3
+	              : s[0] < 0xF5 ? 4
+	                            : 0;
+	size_t i;
+
+	if (want == 0 || want > n)
+		return 0;
+	for (i = 1; i < want; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return want;
+}
+
+/*
+ * A JSON string of len octets of robots.txt text, which may hold anything:
+ * invalid UTF-8 becomes U+FFFD so that every JSON parser accepts the
+ * document (json-c escapes control octets itself).
+ */
 static json_object *json_str(const char *s, size_t len)
 {
-	return json_object_new_string_len(s, (int)len);
+	char *clean = malloc(3 * len + 1);
+	size_t i = 0, n = 0;
+	json_object *o;
+
+	if (!clean)
+		return NULL;
+	while (i < len) {
+		size_t k = utf8_len((const unsigned char *)s + i, len - i);
+		if (k == 0) {
+			memcpy(clean + n, "\xEF\xBF\xBD", 3);
+			n += 3;
+			i++;
+			continue;
+		}
+		memcpy(clean + n, s + i, k);
+		n += k;
+		i += k;
+	}
+	o = json_object_new_string_len(clean, (int)n);
+	free(clean);
+	return o;
+}
+
+/* Prints len octets of robots.txt text with control octets as '?', so that
+ * a hostile file cannot drive the terminal. */
+static void print_text(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7F ? '?'
+		                                                   : s[i]);
 }
 
 /* ---- check ----------------------------------------------------------- */
@@ -130,13 +186,16 @@ static void print_decision(const struct robots_file *f, const char *url,
                            const struct heed_robots_decision *d)
 {
 	printf("%s: %s\n", url, d->allowed ? "allowed" : "disallowed");
-	if (d->implicit)
+	if (d->implicit) {
 		printf("  /robots.txt is always allowed (RFC 9309 2.2.2)\n");
-	else if (!d->matched)
+	} else if (!d->matched) {
 		printf("  no rule matches; allowed\n");
-	else
-		printf("  %s:%u: %s: %s\n", f->name, d->line,
-		       heed_robots_rule_kind_name(d->kind), d->value);
+	} else {
+		printf("  %s:%u: %s: ", f->name, d->line,
+		       heed_robots_rule_kind_name(d->kind));
+		print_text(d->value, d->rule->value_len);
+		putchar('\n');
+	}
 }
 
 static json_object *decision_json(const char *url,
@@ -146,7 +205,7 @@ static json_object *decision_json(const char *url,
 	char path[2048];
 	size_t n = heed_robots_normalize(path, sizeof(path), url, strlen(url));
 
-	json_object_object_add(o, "url", json_object_new_string(url));
+	json_object_object_add(o, "url", json_str(url, strlen(url)));
 	json_object_object_add(
 	        o, "path",
 	        json_str(path, n < sizeof(path) ? n : sizeof(path) - 1));
@@ -293,8 +352,8 @@ static json_object *lint_json(const struct robots_file *f)
 		        o, "code",
 		        json_object_new_string(
 		                heed_robots_diag_code_name(d->code)));
-		json_object_object_add(o, "message",
-		                       json_object_new_string(d->message));
+		json_object_object_add(
+		        o, "message", json_str(d->message, strlen(d->message)));
 		json_object_array_add(diags, o);
 	}
 	for (i = 0; i < heed_robots_sitemap_count(r); i++) {

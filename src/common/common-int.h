@@ -105,4 +105,9 @@ bool heed__ascii_ieq(const char *s, size_t len, const char *lit);
 size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
                            size_t len, unsigned flags);
 
+/* How many octets at the start of in normalisation leaves as they are (no
+ * '%', '#' or octet to encode): len means in is already normal, whatever
+ * the flags, unless HEED_PCT_SLASH_EMPTY applies. A fast path for callers. */
+size_t heed__pct_plain_len(const char *in, size_t len);
+
 #endif /* HEED_COMMON_INT_H */

@@ -19,42 +19,33 @@
 
 static const char hex_digits[] = "0123456789ABCDEF";
 
-/* What a byte is to RFC 3986 section 2. */
+/* What an octet is to RFC 3986 section 2, as bits so that a loop can test
+ * "one of these classes" with one AND. */
 enum octet_class {
-	OCTET_ENCODE,     /* must be percent-encoded */
-	OCTET_UNRESERVED, /* ALPHA DIGIT - . _ ~ */
-	OCTET_RESERVED,   /* gen-delims and sub-delims */
+	E = 0, /* must be percent-encoded */
+	U = 1, /* unreserved: ALPHA DIGIT - . _ ~ */
+	R = 2, /* reserved: gen-delims and sub-delims but '#' */
+	P = 4, /* '%': an escape, or a '%' to encode */
+	H = 8, /* '#': reserved, and the start of a fragment */
+};
+
+/* The class of every octet (0x80 and up: E). A table, because this loop
+ * runs over every octet of every rule and every URL. */
+static const unsigned char octet_class[256] = {
+        E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, /* 0x00 */
+        E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, E, /* 0x10 */
+        E, R, E, H, R, P, R, R, R, R, R, R, R, U, U, R, /* 0x20 */
+        U, U, U, U, U, U, U, U, U, U, R, R, E, R, E, R, /* 0x30 */
+        R, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U, /* 0x40 */
+        U, U, U, U, U, U, U, U, U, U, U, R, E, R, E, U, /* 0x50 */
+        E, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U, /* 0x60 */
+        U, U, U, U, U, U, U, U, U, U, U, E, E, E, U, E, /* 0x70 */
+        /* 0x80 to 0xFF: E (0) */
 };
 
 static enum octet_class classify(unsigned char c)
 {
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-	    c == '~')
-		return OCTET_UNRESERVED;
-	switch (c) {
-	case ':':
-	case '/':
-	case '?':
-	case '#':
-	case '[':
-	case ']':
-	case '@':
-	case '!':
-	case '$':
-	case '&':
-	case '\'':
-	case '(':
-	case ')':
-	case '*':
-	case '+':
-	case ',':
-	case ';':
-	case '=':
-		return OCTET_RESERVED;
-	default:
-		return OCTET_ENCODE;
-	}
+	return (enum octet_class)octet_class[c];
 }
 
 static int hex_value(char c)
@@ -102,34 +93,62 @@ static size_t put_percent(struct sink *s, const char *in, size_t len, size_t i)
 		return 1;
 	}
 	c = (unsigned char)(hi << 4 | lo);
-	if (classify(c) == OCTET_UNRESERVED)
+	if (classify(c) == U)
 		put(s, (char)c);
 	else
 		put_escape(s, c);
 	return 3;
 }
 
+/* Copies n octets that need no change. */
+static void put_run(struct sink *s, const char *p, size_t n)
+{
+	if (s->len + n < s->size) {
+		memcpy(s->out + s->len, p, n);
+		s->len += n;
+		return;
+	}
+	while (n--)
+		put(s, *p++);
+}
+
+/* How many octets from in[i] on stay as they are. */
+static size_t plain_run(const char *in, size_t len, size_t i,
+                        bool drop_fragment)
+{
+	unsigned keep = drop_fragment ? U | R : U | R | H;
+	size_t start = i;
+
+	while (i < len && (octet_class[(unsigned char)in[i]] & keep))
+		i++;
+	return i - start;
+}
+
+size_t heed__pct_plain_len(const char *in, size_t len)
+{
+	return plain_run(in, len, 0, true);
+}
+
 size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
                            size_t len, unsigned flags)
 {
 	struct sink s = {out, out_size, 0};
-	size_t i = 0;
+	bool drop_fragment = flags & HEED_PCT_DROP_FRAGMENT;
+	size_t i = 0, run;
 
 	if ((flags & HEED_PCT_SLASH_EMPTY) && (len == 0 || in[0] != '/'))
 		put(&s, '/');
 	while (i < len) {
-		unsigned char c = (unsigned char)in[i];
-		if (c == '#' && (flags & HEED_PCT_DROP_FRAGMENT))
+		/* Most octets stay as they are: copy them in runs. */
+		run = plain_run(in, len, i, drop_fragment);
+		put_run(&s, in + i, run);
+		i += run;
+		if (i == len || in[i] == '#')
 			break;
-		if (c == '%') {
+		if (in[i] == '%')
 			i += put_percent(&s, in, len, i);
-			continue;
-		}
-		if (classify(c) == OCTET_ENCODE)
-			put_escape(&s, c);
 		else
-			put(&s, (char)c);
-		i++;
+			put_escape(&s, (unsigned char)in[i++]);
 	}
 	if (out_size > 0)
 		out[s.len < out_size ? s.len : out_size - 1] = '\0';

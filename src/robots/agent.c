@@ -29,6 +29,7 @@ struct heed_robots_agent {
 	size_t group_count;
 	const struct robots_rule **rules;     /* file order */
 	const struct robots_rule **by_bucket; /* sorted, grouped by bucket */
+	uint64_t *need; /* by_bucket[i]->need, kept dense for the scan */
 	size_t rule_count;
 	size_t bucket_start[BUCKET_COUNT + 1];
 };
@@ -106,8 +107,9 @@ static heed_status index_rules(heed_robots_agent *agent)
 		n += heed__robots_group(r, agent->groups[i])->rule_count;
 	agent->rules = heed__calloc(r->alloc, n + 1, sizeof(*agent->rules));
 	agent->by_bucket = heed__calloc(r->alloc, n + 1, sizeof(*sorted));
+	agent->need = heed__calloc(r->alloc, n + 1, sizeof(*agent->need));
 	sorted = heed__calloc(r->alloc, n + 1, sizeof(*sorted));
-	if (!agent->rules || !agent->by_bucket || !sorted) {
+	if (!agent->rules || !agent->by_bucket || !agent->need || !sorted) {
 		heed__free(r->alloc, sorted);
 		return HEED_ENOMEM;
 	}
@@ -128,8 +130,11 @@ static heed_status index_rules(heed_robots_agent *agent)
 		agent->bucket_start[i + 1] += agent->bucket_start[i];
 		fill[i] = agent->bucket_start[i];
 	}
-	for (i = 0; i < n; i++)
-		agent->by_bucket[fill[bucket_of(sorted[i])]++] = sorted[i];
+	for (i = 0; i < n; i++) {
+		size_t at = fill[bucket_of(sorted[i])]++;
+		agent->by_bucket[at] = sorted[i];
+		agent->need[at] = sorted[i]->need;
+	}
 	heed__free(r->alloc, sorted);
 	return HEED_OK;
 }
@@ -176,6 +181,7 @@ void heed_robots_agent_free(heed_robots_agent *agent)
 	heed__free(a, agent->groups);
 	heed__free(a, agent->rules);
 	heed__free(a, agent->by_bucket);
+	heed__free(a, agent->need);
 	heed__free(a, agent);
 }
 
@@ -231,18 +237,23 @@ bool heed_robots_agent_crawl_delay(const heed_robots_agent *agent,
 	return true;
 }
 
-/* The first rule of a bucket that matches: the bucket's best. */
+/* The first rule of a bucket that matches: the bucket's best. Most rules
+ * need an octet the path lacks: the dense mask array turns those away
+ * without touching the rule. */
 static const struct robots_rule *first_match(const heed_robots_agent *agent,
                                              size_t bucket, const char *path,
-                                             size_t path_len)
+                                             size_t path_len, uint64_t mask)
 {
 	size_t i;
 
 	for (i = agent->bucket_start[bucket];
-	     i < agent->bucket_start[bucket + 1]; i++)
-		if (heed__robots_rule_match(agent->by_bucket[i], path,
-		                            path_len))
+	     i < agent->bucket_start[bucket + 1]; i++) {
+		if (agent->need[i] & ~mask)
+			continue;
+		if (heed__robots_rule_match(agent->by_bucket[i], path, path_len,
+		                            mask))
 			return agent->by_bucket[i];
+	}
 	return NULL;
 }
 
@@ -250,6 +261,7 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
                              size_t path_len, struct heed_robots_decision *out)
 {
 	const struct robots_rule *any, *best = NULL;
+	uint64_t mask;
 
 	memset(out, 0, sizeof(*out));
 	out->allowed = true;
@@ -258,10 +270,11 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 		out->implicit = true;
 		return;
 	}
+	mask = heed__robots_octet_mask(path, path_len);
 	if (path_len >= 2)
 		best = first_match(agent, (unsigned char)path[1], path,
-		                   path_len);
-	any = first_match(agent, BUCKET_ANY, path, path_len);
+		                   path_len, mask);
+	any = first_match(agent, BUCKET_ANY, path, path_len, mask);
 	if (!best || (any && by_priority(&any, &best) < 0))
 		best = any;
 	if (!best)

@@ -33,7 +33,7 @@ void heed_robots_lex_init(struct heed_robots_lexer *lx, const char *data,
 }
 
 /* Trims spaces and tabs from both ends of [*s, *s + *len). */
-static void trim(const char **s, size_t *len)
+static inline void trim(const char **s, size_t *len)
 {
 	while (*len && heed__ascii_space(**s)) {
 		(*s)++;

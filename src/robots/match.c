@@ -28,18 +28,25 @@ static bool escape_at(const char *p, size_t n, size_t i, const char *esc)
 	return i + 3 <= n && memcmp(p + i, esc, 3) == 0;
 }
 
-heed_status heed__robots_compile(struct heed_arena *arena,
-                                 struct robots_rule *rule)
+uint64_t heed__robots_octet_mask(const char *s, size_t len)
 {
-	const char *p = rule->pub.pattern;
-	size_t n = rule->pub.pattern_len, i = 0, out = 0;
-	char *lit;
+	uint64_t mask = 0;
+	size_t i;
 
-	rule->empty = n == 0;
-	rule->anchored = n > 0 && p[n - 1] == '$';
-	if (rule->anchored)
-		n--;
-	lit = heed__arena_alloc(arena, n + 1);
+	for (i = 0; i < len; i++)
+		mask |= (uint64_t)1 << ((unsigned char)s[i] & 63);
+	return mask;
+}
+
+/* The literal of a pattern with "%2A"/"%24" escapes: a copy with those
+ * decoded and runs of '*' folded into one ROBOTS_WILD. */
+static heed_status compile_escaped(struct heed_arena *arena,
+                                   struct robots_rule *rule, const char *p,
+                                   size_t n)
+{
+	size_t i = 0, out = 0;
+	char *lit = heed__arena_alloc(arena, n + 1);
+
 	if (!lit)
 		return HEED_ENOMEM;
 	rule->first_len = SIZE_MAX;
@@ -65,23 +72,58 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 		rule->first_len = out;
 	rule->lit = lit;
 	rule->lit_len = out;
+	rule->wild = ROBOTS_WILD;
 	return HEED_OK;
 }
 
+heed_status heed__robots_compile(struct heed_arena *arena,
+                                 struct robots_rule *rule, bool may_escape)
+{
+	const char *p = rule->pub.pattern, *star, *pct;
+	size_t n = rule->pub.pattern_len;
+	heed_status rc = HEED_OK;
+
+	rule->empty = n == 0;
+	rule->anchored = n > 0 && p[n - 1] == '$';
+	if (rule->anchored)
+		n--;
+	/* Most patterns need no copy: '*' is the wildcard and every other
+	 * octet a literal. Only "%2A" and "%24" (a literal '*' and '$', RFC
+	 * 9309 2.2.3) need decoding, into a copy. */
+	rule->lit = p;
+	rule->lit_len = n;
+	rule->wild = '*';
+	star = memchr(p, '*', n);
+	rule->first_len = star ? (size_t)(star - p) : n;
+	for (pct = may_escape ? memchr(p, '%', n) : NULL; pct;
+	     pct = memchr(pct + 1, '%', n - (size_t)(pct + 1 - p))) {
+		size_t at = (size_t)(pct - p);
+		if (escape_at(p, n, at, "%2A") || escape_at(p, n, at, "%24")) {
+			rc = compile_escaped(arena, rule, p, n);
+			break;
+		}
+	}
+	/* Rules are many and mostly fail: the mask rejects most of them
+	 * before a memcmp. The wildcard itself is no octet a path needs. */
+	rule->need = heed__robots_octet_mask(rule->lit, rule->lit_len) &
+	             ~((uint64_t)1 << (rule->wild & 63));
+	return rc;
+}
+
 bool heed__robots_rule_match(const struct robots_rule *rule, const char *path,
-                             size_t path_len)
+                             size_t path_len, uint64_t path_mask)
 {
 	const char *seg, *end = rule->lit + rule->lit_len;
 	size_t pos = rule->first_len;
 
-	if (rule->empty || path_len < pos || memcmp(rule->lit, path, pos) != 0)
+	if (rule->empty || (rule->need & ~path_mask) || path_len < pos ||
+	    memcmp(rule->lit, path, pos) != 0)
 		return false;
 	if (pos == rule->lit_len)
 		return !rule->anchored || path_len == pos;
 	seg = rule->lit + pos + 1; /* past the first wildcard */
 	for (;;) {
-		const char *wild =
-		        memchr(seg, ROBOTS_WILD, (size_t)(end - seg));
+		const char *wild = memchr(seg, rule->wild, (size_t)(end - seg));
 		size_t seg_len = (size_t)((wild ? wild : end) - seg);
 		const char *found;
 

@@ -17,6 +17,12 @@
  * Workload: most files are a few KiB; some run to the 500 KiB limit with tens
  * of thousands of rules. One pass; rules are normalised and compiled here so
  * that matching never allocates.
+ *
+ * Memory: the parsed part of the input is copied once into the result's
+ * arena and lexed there; a rule's value stays in that copy (NUL-terminated
+ * in place), and so do its pattern and literal when they equal it, as they
+ * do for most rules. Everything is bounded by the 500 KiB limit, and the
+ * kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,28 +43,31 @@ enum record {
 
 /* Record names, lower case. The misspellings are those google/robotstxt and
  * crawler-commons accept, seen in real files. */
+#define NAME(s) s, sizeof(s) - 1
+
 static const struct record_name {
 	const char *name;
+	size_t len;
 	enum record record;
 	bool misspelled;
 } record_names[] = {
-        {"user-agent", RECORD_USER_AGENT, false},
-        {"allow", RECORD_ALLOW, false},
-        {"disallow", RECORD_DISALLOW, false},
-        {"sitemap", RECORD_SITEMAP, false},
-        {"crawl-delay", RECORD_CRAWL_DELAY, false},
-        {"useragent", RECORD_USER_AGENT, true},
-        {"user agent", RECORD_USER_AGENT, true},
-        {"user_agent", RECORD_USER_AGENT, true},
-        {"dissallow", RECORD_DISALLOW, true},
-        {"dissalow", RECORD_DISALLOW, true},
-        {"disalow", RECORD_DISALLOW, true},
-        {"diasllow", RECORD_DISALLOW, true},
-        {"disallaw", RECORD_DISALLOW, true},
-        {"desallow", RECORD_DISALLOW, true},
-        {"site-map", RECORD_SITEMAP, true},
-        {"crawldelay", RECORD_CRAWL_DELAY, true},
-        {"crawl_delay", RECORD_CRAWL_DELAY, true},
+        {NAME("user-agent"), RECORD_USER_AGENT, false},
+        {NAME("allow"), RECORD_ALLOW, false},
+        {NAME("disallow"), RECORD_DISALLOW, false},
+        {NAME("sitemap"), RECORD_SITEMAP, false},
+        {NAME("crawl-delay"), RECORD_CRAWL_DELAY, false},
+        {NAME("useragent"), RECORD_USER_AGENT, true},
+        {NAME("user agent"), RECORD_USER_AGENT, true},
+        {NAME("user_agent"), RECORD_USER_AGENT, true},
+        {NAME("dissallow"), RECORD_DISALLOW, true},
+        {NAME("dissalow"), RECORD_DISALLOW, true},
+        {NAME("disalow"), RECORD_DISALLOW, true},
+        {NAME("diasllow"), RECORD_DISALLOW, true},
+        {NAME("disallaw"), RECORD_DISALLOW, true},
+        {NAME("desallow"), RECORD_DISALLOW, true},
+        {NAME("site-map"), RECORD_SITEMAP, true},
+        {NAME("crawldelay"), RECORD_CRAWL_DELAY, true},
+        {NAME("crawl_delay"), RECORD_CRAWL_DELAY, true},
 };
 
 static const char *const diag_code_names[] = {
@@ -176,12 +185,26 @@ static void diag(struct parser *p, unsigned line, heed_robots_diag_code code,
 	kept->message = copy(p, msg, strlen(msg));
 }
 
+/* Whether name (len octets) is rn's lower-case name in any case. Inline:
+ * it runs for every line of every file. */
+static bool name_is(const char *name, size_t len, const struct record_name *rn)
+{
+	size_t i;
+
+	if (len != rn->len)
+		return false;
+	for (i = 0; i < len; i++)
+		if (heed__ascii_lower(name[i]) != rn->name[i])
+			return false;
+	return true;
+}
+
 static const struct record_name *find_record(const char *name, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < HEED_ARRAY_SIZE(record_names); i++)
-		if (heed__ascii_ieq(name, len, record_names[i].name))
+		if (name_is(name, len, &record_names[i]))
 			return &record_names[i];
 	return NULL;
 }
@@ -201,7 +224,8 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 		p->group->first_rule = p->r->rules.len;
 		p->group_has_rules = false;
 	}
-	if (l->value_len > 0 && l->value[0] == '*') {
+	if (l->value_len > 0 && l->value[0] == '*' &&
+	    (l->value_len == 1 || heed__ascii_space(l->value[1]))) {
 		n = 1; /* "* anything" is the global group, as in google's */
 	} else {
 		while (n < l->value_len &&
@@ -251,12 +275,20 @@ static bool bad_octets(const char *s, size_t len)
 	return false;
 }
 
-/* Normalises value into the arena (RFC 9309 2.2.2); NULL on OOM. */
+/* Normalises value, a copy in the arena (RFC 9309 2.2.2). Most values are
+ * already normal: then value itself is returned, and nothing is copied.
+ * NULL on OOM. */
 static char *normalize(struct parser *p, const char *value, size_t len,
-                       unsigned flags, size_t *out_len)
+                       unsigned flags, size_t *out_len, bool *plain)
 {
 	size_t need = 3 * len + 2;
 
+	/* Plain: not a '%' in it, so no escape to decode later either. */
+	*plain = flags == 0 && heed__pct_plain_len(value, len) == len;
+	if (*plain) {
+		*out_len = len;
+		return (char *)value;
+	}
 	if (need > p->scratch_cap) {
 		char *s = heed__realloc(p->r->alloc, p->scratch, need);
 		if (!s) {
@@ -268,6 +300,8 @@ static char *normalize(struct parser *p, const char *value, size_t len,
 	}
 	*out_len = heed__pct_normalize(p->scratch, p->scratch_cap, value, len,
 	                               flags);
+	if (*out_len == len && memcmp(p->scratch, value, len) == 0)
+		return (char *)value;
 	return copy(p, p->scratch, *out_len);
 }
 
@@ -276,6 +310,7 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 {
 	struct robots_rule *r;
 	unsigned flags = 0;
+	bool plain;
 	char q[QUOTE_MAX + 4];
 
 	if (!p->group) {
@@ -292,22 +327,29 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 		     quote(q, l->value, l->value_len), q);
 		flags = HEED_PCT_SLASH_EMPTY;
 	}
-	if (bad_octets(l->value, l->value_len))
-		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_OCTETS,
-		     "%s path holds control octets or invalid UTF-8; they are "
-		     "matched percent-encoded",
-		     heed_robots_rule_kind_name(kind));
 	r = vec_push(p, &p->r->rules, sizeof(*r));
 	if (!r)
 		return;
 	p->group->rule_count++;
 	r->pub.kind = kind;
 	r->pub.line = l->number;
-	r->pub.value = copy(p, l->value, l->value_len);
+	/* The value stays where it is, in the parser's copy of the input: the
+	 * octet after it (white space, '#' or a line end the lexer has passed)
+	 * becomes its NUL. Rules are most of a file; this saves a copy each. */
+	((char *)l->value)[l->value_len] = '\0';
+	r->pub.value = l->value;
 	r->pub.value_len = l->value_len;
-	r->pub.pattern = normalize(p, l->value, l->value_len, flags,
-	                           &r->pub.pattern_len);
-	if (r->pub.pattern && heed__robots_compile(&p->r->arena, r) != HEED_OK)
+	r->pub.pattern = normalize(p, r->pub.value, l->value_len, flags,
+	                           &r->pub.pattern_len, &plain);
+	/* Only a value that normalisation changed can hold such octets. */
+	if (r->pub.pattern != r->pub.value &&
+	    bad_octets(l->value, l->value_len))
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_OCTETS,
+		     "%s path holds control octets or invalid UTF-8; they are "
+		     "matched percent-encoded",
+		     heed_robots_rule_kind_name(kind));
+	if (r->pub.pattern &&
+	    heed__robots_compile(&p->r->arena, r, !plain) != HEED_OK)
 		p->rc = HEED_ENOMEM;
 }
 
@@ -501,6 +543,7 @@ heed_status heed_robots_parse(heed_robots **out,
 {
 	struct parser p = {0};
 	heed_robots *r;
+	char *text;
 
 	if (!out)
 		return HEED_EINVAL;
@@ -517,7 +560,13 @@ heed_status heed_robots_parse(heed_robots **out,
 	r->truncated = r->parsed_bytes < len;
 	p.r = r;
 	p.opts = opts;
-	parse_lines(&p, data ? data : "");
+	/* One copy of the input in the arena holds every rule's value. */
+	text = heed__arena_strndup(&r->arena, data ? data : "",
+	                           r->parsed_bytes);
+	if (text)
+		parse_lines(&p, text);
+	else
+		p.rc = HEED_ENOMEM;
 	heed__free(alloc, p.scratch);
 	if (p.rc != HEED_OK) {
 		heed_robots_free(r);

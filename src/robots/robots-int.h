@@ -9,21 +9,25 @@
 #include "common/common-int.h"
 #include "heed/robots.h"
 
-/* In a compiled pattern, the octet that stands for '*'. Normalised paths
- * never hold it: heed__pct_normalize encodes every control octet. */
+/* In a compiled pattern with literal '*' octets ("%2A"), the octet that
+ * stands for the wildcard. Normalised paths never hold it:
+ * heed__pct_normalize encodes every control octet. */
 #define ROBOTS_WILD '\x01'
 
 /*
  * A rule as the matcher wants it. pub comes first so that a pointer to it is
- * the public view. lit is the pattern with "%2A"/"%24" decoded to literal
- * octets, runs of '*' folded into one ROBOTS_WILD and a final '$' removed
- * (anchored says it was there).
+ * the public view. lit is the pattern as literal segments separated by the
+ * octet wild, without a final '$' (anchored says it was there). For most
+ * patterns lit is the pattern itself and wild is '*'; one with "%2A" or
+ * "%24" gets a copy with those decoded and wild ROBOTS_WILD.
  */
 struct robots_rule {
 	struct heed_robots_rule pub;
 	const char *lit;
 	size_t lit_len;
-	size_t first_len; /* octets before the first ROBOTS_WILD */
+	size_t first_len; /* octets before the first wildcard */
+	uint64_t need; /* heed__robots_octet_mask of lit: octets a path needs */
+	char wild;
 	bool anchored;
 	bool empty; /* "Disallow:" with no value: never matches */
 };
@@ -79,15 +83,21 @@ static inline bool heed__robots_token_octet(char c)
 	       c == '_';
 }
 
-/* Fills rule's compiled fields from rule->pub.pattern, in the arena.
- * Returns HEED_OK or HEED_ENOMEM. */
+/* Fills rule's compiled fields from rule->pub.pattern, in the arena when a
+ * copy is needed. may_escape false promises the pattern holds no '%', which
+ * saves a search. Returns HEED_OK or HEED_ENOMEM. */
 heed_status heed__robots_compile(struct heed_arena *arena,
-                                 struct robots_rule *rule);
+                                 struct robots_rule *rule, bool may_escape);
 
-/* Whether a compiled rule matches a normalised path. No allocation, no
- * backtracking: at most lit_len x path_len steps (memmem is linear). */
+/* A 64-bit summary of which octets occur in s (octet c sets bit c % 64):
+ * a rule needing an octet the path lacks is skipped without a search. */
+uint64_t heed__robots_octet_mask(const char *s, size_t len);
+
+/* Whether a compiled rule matches a normalised path whose octet mask is
+ * path_mask. No allocation, no backtracking: at most lit_len x path_len
+ * steps (memmem is linear). */
 bool heed__robots_rule_match(const struct robots_rule *rule, const char *path,
-                             size_t path_len);
+                             size_t path_len, uint64_t path_mask);
 
 /* The path-and-query part of a URL, a network-path reference or a path:
  * [*path, *path + *path_len) within url. */

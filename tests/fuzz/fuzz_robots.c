@@ -2,17 +2,19 @@
  * Fuzz target: the robots.txt parser, agents and matcher. The input is both
  * the file and, line by line, the URLs checked against it; every accessor
  * runs, and the invariants are asserted: a decision's rule belongs to the
- * agent and says what the decision says, normalising twice changes nothing,
- * and the compiled matcher agrees with the text matcher.
+ * agent and says what the decision says, the normalised path decides as
+ * the URL did, normalising twice changes nothing, and the compiled matcher
+ * agrees with the text matcher.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/common-int.h"
 #include "heed/robots.h"
 
 static void check_url(const heed_robots_agent *a, const char *u, size_t n)
 {
-	struct heed_robots_decision d;
+	struct heed_robots_decision d, again_d;
 	char norm[256], again[256];
 	size_t len = heed_robots_normalize(norm, sizeof(norm), u, n);
 
@@ -26,9 +28,15 @@ static void check_url(const heed_robots_agent *a, const char *u, size_t n)
 	    !heed_robots_pattern_match(d.rule->pattern, d.rule->pattern_len,
 	                               norm, len))
 		abort();
-	if (len < sizeof(norm) &&
-	    (heed_robots_normalize(again, sizeof(again), norm, len) != len ||
-	     memcmp(norm, again, len) != 0))
+	if (len >= sizeof(norm))
+		return;
+	/* The path decides as the URL did, and normalising it again (as a
+	 * path: "//x" is a path here, not an authority) changes nothing. */
+	heed_robots_decide_path(a, norm, len, &again_d);
+	if (again_d.allowed != d.allowed || again_d.line != d.line)
+		abort();
+	if (heed__pct_normalize(again, sizeof(again), norm, len, 0) != len ||
+	    memcmp(norm, again, len) != 0)
 		abort();
 }
 
@@ -42,8 +50,9 @@ static void visit(const heed_robots *r)
 		            heed_robots_diag_get(r, i)->code))
 			abort();
 	for (i = 0; i < heed_robots_sitemap_count(r); i++)
-		if (strlen(heed_robots_sitemap_get(r, i)->url) !=
-		    heed_robots_sitemap_get(r, i)->url_len)
+		if (heed_robots_sitemap_get(r, i)
+		            ->url[heed_robots_sitemap_get(r, i)->url_len] !=
+		    '\0')
 			abort();
 	for (i = 0; i < heed_robots_field_count(r); i++)
 		if (heed_robots_field_get(r, i)->group !=

@@ -99,8 +99,18 @@ def test_over_limit_and_garbage():
         expect("rules past the limit ignored", rc == 0, out)
     finally:
         os.unlink(path)
-    rc, out, _ = heed("check", "-", "/", stdin=os.urandom(3 * 1024 * 1024))
+    garbage = os.urandom(3 * 1024 * 1024)
+    rc, out, _ = heed("check", "-", "/", stdin=garbage)
     expect("garbage gives a decision", rc in (0, 1) and "/: " in out, out)
+    rc, out, _ = heed("lint", "--json", "-", stdin=garbage)
+    doc = json.loads(out)  # valid JSON even for invalid UTF-8 input
+    expect("garbage lint json", rc == 1 and doc["truncated"] and
+           doc["diagnostics_total"] > 0, out[:200])
+    rc, out, _ = heed("check", "--json", "-", "/%FF%1B",
+                      stdin=b"User-agent: *\nDisallow: /\xff\x1b\n")
+    doc = json.loads(out)
+    expect("json escapes hostile values", not doc["results"][0]["allowed"]
+           and doc["results"][0]["value"] == "/\ufffd\x1b", out)
 
 
 def test_usage_and_errors():

@@ -81,6 +81,8 @@ static const struct decide_case decide_cases[] = {
          2},
         {"google: user-agent 'FooBot/1.2' is FooBot",
          "User-agent: FooBot/1.2\nDisallow: /\n", "foobot", "/", DISALLOW, 2},
+        {"google: '*bot' names nobody", "User-agent: *bot\nDisallow: /\n",
+         "heed", "/", ALLOW, 0},
         {"google: '* text' is the global group",
          "User-agent: * (everyone)\nDisallow: /\n", "heed", "/", DISALLOW, 2},
         {"google groups: FooBot x", GROUPS_TXT, "FooBot", "/x/b", ALLOW, 4},
@@ -382,6 +384,27 @@ static void test_normalize_truncates(void **state)
 	                                       "https://e.com/ab#x", 18),
 	                 3);
 	assert_string_equal(small, "/ab");
+}
+
+/* The parser's fast path trusts heed__pct_plain_len: whatever it calls
+ * plain must come out of normalisation unchanged, for every octet. */
+static void test_plain_len_agrees(void **state)
+{
+	unsigned b;
+
+	(void)state;
+	for (b = 0; b < 256; b++) {
+		char in[3] = {'/', (char)b, 'a'}, out[16];
+		size_t n = heed__pct_normalize(out, sizeof(out), in, 3, 0);
+		bool same = n == 3 && memcmp(out, in, 3) == 0;
+		if (heed__pct_plain_len(in, 3) == 3 && !same)
+			fail_msg("octet 0x%02X called plain but normalised", b);
+		if (b != '%' && b != '#' &&
+		    same != (heed__pct_plain_len(in, 3) == 3))
+			fail_msg("octet 0x%02X: plain_len disagrees", b);
+	}
+	assert_int_equal(heed__pct_plain_len("/a%41", 5), 2);
+	assert_int_equal(heed__pct_plain_len("/a#b", 4), 2);
 }
 
 /* ---- the matcher against a slow obvious reference -------------------- */
@@ -1147,6 +1170,7 @@ int main(void)
 	        cmocka_unit_test(test_decide_table),
 	        cmocka_unit_test(test_normalize_table),
 	        cmocka_unit_test(test_normalize_truncates),
+	        cmocka_unit_test(test_plain_len_agrees),
 	        cmocka_unit_test(test_differential),
 	        cmocka_unit_test(test_hostile_pattern),
 	        cmocka_unit_test(test_diag_table),
