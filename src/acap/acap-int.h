@@ -32,6 +32,33 @@ heed_status heed__acap_vec_push(const struct heed_allocator *a,
                                 struct acap_vec *v, size_t elem, void **slot);
 void heed__acap_vec_free(const struct heed_allocator *a, struct acap_vec *v);
 
+/* Definitions by name (case-insensitive), so that a file of many
+ * definitions and uses parses in linear time. space separates usage names
+ * (qualified and composite share one, section 3) from resource set names. */
+enum { ACAP_SPACE_USAGE, ACAP_SPACE_SET };
+enum { ACAP_DEF_QUALIFIED, ACAP_DEF_COMPOSITE, ACAP_DEF_SET };
+
+struct acap_index_slot {
+	const char *name; /* NULL: empty slot */
+	int space, kind;
+	size_t idx;
+};
+
+struct acap_index {
+	struct acap_index_slot *slots;
+	size_t n, cap; /* cap is 0 or a power of two */
+};
+
+/* The index of name in space (and its kind), or -1. */
+long heed__acap_index_get(const struct acap_index *ix, int space, const char *s,
+                          size_t n, int *kind);
+/* Adds name (kept, not copied: an arena string). */
+heed_status heed__acap_index_put(const struct heed_allocator *a,
+                                 struct acap_index *ix, int space, int kind,
+                                 const char *name, size_t idx);
+void heed__acap_index_free(const struct heed_allocator *a,
+                           struct acap_index *ix);
+
 /* A time-limit as read from one field or definition (2.5.3.1). */
 struct acap_time_spec {
 	bool present;
@@ -135,6 +162,7 @@ struct heed_acap {
 	struct acap_vec subs;         /* struct acap_sub */
 	struct acap_vec fields;       /* struct acap_field */
 	struct acap_vec names;        /* const char *: crawlers and purposes */
+	struct acap_index defs;       /* qdefs, cdefs and rsets by name */
 	heed_robots *robots;          /* the conventional records */
 	struct acap_vec conv_ignored; /* unsigned: their lines inside ACAP
 	                                 records, in order (2.10.2) */

@@ -21,6 +21,7 @@ void heed_acap_free(heed_acap *r)
 	heed__acap_vec_free(a, &r->fields);
 	heed__acap_vec_free(a, &r->names);
 	heed__acap_vec_free(a, &r->conv_ignored);
+	heed__acap_index_free(a, &r->defs);
 	heed_robots_free(r->robots);
 	heed__arena_free(&r->arena);
 	heed__free(a, r);

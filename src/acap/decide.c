@@ -54,6 +54,9 @@ struct ctx {
 	struct acap_vec cands; /* struct cand */
 	struct acap_vec steps; /* struct heed_acap_step */
 	struct acap_vec quals; /* struct heed_acap_qualifier */
+	const char **set_best; /* per resource set: its deciding pattern */
+	bool *set_done;        /* per resource set: set_best is computed */
+	signed char *rec_for;  /* per record: -1 not for us, 0 "*", 1 named */
 	struct decision_impl *d;
 };
 
@@ -145,11 +148,16 @@ static int tier_of(const struct ctx *c, heed_acap_usage u, bool allow,
 
 /* The pattern of a resource set that decides for this path: the narrowest
  * of those that match (2.4.6), the longest where they cannot be ordered. */
-static const char *set_pattern(const struct ctx *c, long rset)
+static const char *set_pattern(struct ctx *c, long rset)
 {
 	const struct acap_rset *s =
 	        ACAP_VEC_AT(&c->r->rsets, struct acap_rset, rset);
 	const char *best = NULL;
+
+	/* Many fields may name one large set: match it once per decision. */
+	if (c->set_done[rset])
+		return c->set_best[rset];
+	c->set_done[rset] = true;
 
 	for (size_t i = 0; i < s->n; i++) {
 		enum acap_scope sc;
@@ -163,6 +171,7 @@ static const char *set_pattern(const struct ctx *c, long rset)
 		     strlen(s->patterns[i]) > strlen(best)))
 			best = s->patterns[i];
 	}
+	c->set_best[rset] = best;
 	return best;
 }
 
@@ -278,14 +287,12 @@ static heed_status gather(struct ctx *c)
 		        ACAP_VEC_AT(&r->fields, struct acap_field, i);
 		const struct acap_record *rec = ACAP_VEC_AT(
 		        &r->records, struct acap_record, f->pub.record);
-		bool named;
+		bool named = c->rec_for[f->pub.record] > 0;
 		int layer;
 
 		if ((f->pub.kind != HEED_ACAP_FIELD_ALLOW &&
 		     f->pub.kind != HEED_ACAP_FIELD_DISALLOW) ||
-		    rec->reference ||
-		    !heed__acap_record_for(r, f->pub.record, c->crawler,
-		                           &named) ||
+		    rec->reference || c->rec_for[f->pub.record] < 0 ||
 		    (f->sub >= 0 && !sub_applies(c, f->sub)))
 			continue;
 		if (f->pub.ignored) {
@@ -535,18 +542,16 @@ static heed_status permit(struct ctx *c, const struct outcome *o, bool *allow)
 	return HEED_OK;
 }
 
-/* A named record's prohibition of a less specific usage is not lifted by a
- * more specific permission addressed to any crawler. */
-static const struct cand *named_veto(const struct ctx *c,
-                                     const struct outcome *o)
+/* A prohibition of a less specific usage in a record or sub-record that
+ * ranks higher (2.2.1: sub-record over record, named over "*") is not lifted
+ * by a more specific permission that ranks lower. */
+static const struct cand *veto_of(const struct ctx *c, const struct outcome *o)
 {
 	const struct cand *k = c->cands.items;
 
-	if (o->winner->layer < L_ANY_SUB)
-		return NULL;
 	for (size_t i = 0; i < c->cands.n; i++)
-		if (k[i].layer < L_ANY_SUB && k[i].tier > o->winner->tier &&
-		    !k[i].allow)
+		if (k[i].layer < o->winner->layer &&
+		    k[i].tier > o->winner->tier && !k[i].allow)
 			return &k[i];
 	return NULL;
 }
@@ -580,7 +585,7 @@ static heed_status acap_decide(struct ctx *c, bool *decided, bool *allow)
 		        heed_acap_usage_name(c->usage));
 	*allow = o.allow;
 	c->d->pub.line = o.winner->f->pub.line;
-	veto = o.allow ? named_veto(c, &o) : NULL;
+	veto = o.allow ? veto_of(c, &o) : NULL;
 	if (rc == HEED_OK && veto) {
 		*allow = false;
 		c->d->pub.line = veto->f->pub.line;
@@ -696,9 +701,9 @@ static const struct acap_record *reference_for(const struct ctx *c)
 	for (size_t i = 0; i < c->r->records.n; i++) {
 		const struct acap_record *rec =
 		        ACAP_VEC_AT(&c->r->records, struct acap_record, i);
-		bool named;
+		bool named = c->rec_for[i] > 0;
 
-		if (!heed__acap_record_for(c->r, i, c->crawler, &named))
+		if (c->rec_for[i] < 0)
 			continue;
 		named_seen |= named;
 		if (rec->reference && named)
@@ -734,14 +739,33 @@ static heed_status finish(struct ctx *c)
 	return HEED_OK;
 }
 
+/* Which records address the crawler, once per decision. */
+static heed_status records_for(struct ctx *c)
+{
+	const struct heed_acap *r = c->r;
+
+	c->rec_for = heed__arena_alloc(&c->d->arena, r->records.n + 1);
+	if (!c->rec_for)
+		return HEED_ENOMEM;
+	for (size_t i = 0; i < r->records.n; i++) {
+		bool named;
+		bool hit = heed__acap_record_for(r, i, c->crawler, &named);
+		c->rec_for[i] = (signed char)(hit ? named : -1);
+	}
+	return HEED_OK;
+}
+
 static heed_status run(struct ctx *c)
 {
 	struct heed_acap_decision *d = &c->d->pub;
-	const struct acap_record *ref = reference_for(c);
+	const struct acap_record *ref;
 	bool acap_decided = false, acap_allow = true;
 	bool conv_decided = false, conv_allow = true;
-	heed_status rc;
+	heed_status rc = records_for(c);
 
+	if (rc != HEED_OK)
+		return rc;
+	ref = reference_for(c);
 	if (ref) {
 		d->permitted = false;
 		d->line = ref->reference_line;
@@ -769,6 +793,28 @@ static heed_status run(struct ctx *c)
 	            heed_acap_usage_name(c->usage), c->path);
 }
 
+/* The decision's own memory: the normalised path and the per-set cache. */
+static heed_status prepare(struct ctx *c, const char *path)
+{
+	struct heed_arena *ar = &c->d->arena;
+	size_t sets = c->r->rsets.n + 1;
+	size_t size = heed_robots_normalize(NULL, 0, path, strlen(path)) + 1;
+	char *norm = heed__arena_alloc(ar, size);
+
+	/* Both sides of every match are percent-normalised (RFC 9309 2.2.2),
+	 * as the robots module does; ACAP patterns were at parse time. */
+	if (!norm)
+		return HEED_ENOMEM;
+	heed_robots_normalize(norm, size, path, strlen(path));
+	c->path = norm;
+	c->set_best = heed__arena_alloc(ar, sets * sizeof(*c->set_best));
+	c->set_done = heed__arena_alloc(ar, sets);
+	if (!c->set_best || !c->set_done)
+		return HEED_ENOMEM;
+	memset(c->set_done, 0, sets);
+	return HEED_OK;
+}
+
 heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
                              const char *const *purposes, size_t purpose_count,
                              heed_acap_usage usage, const char *path,
@@ -778,8 +824,6 @@ heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
 {
 	struct ctx c = {0};
 	struct decision_impl *d;
-	char *norm;
-	size_t size;
 	heed_status rc;
 
 	if (!out)
@@ -795,26 +839,18 @@ heed_status heed_acap_decide(const heed_acap *rules, const char *crawler,
 	d->alloc = rules->alloc;
 	heed__arena_init(&d->arena, rules->alloc);
 	d->pub.time_limit.expires = INT64_MAX;
-	c.r = rules;
-	c.crawler = crawler;
-	c.purposes = purposes;
-	c.npurposes = purpose_count;
-	c.usage = usage;
-	/* Both sides of every match are percent-normalised (RFC 9309 2.2.2),
-	 * as the robots module does; ACAP patterns were at parse time. */
-	size = heed_robots_normalize(NULL, 0, path, strlen(path)) + 1;
-	norm = heed__arena_alloc(&d->arena, size);
-	if (!norm) {
-		heed_acap_decision_free(&d->pub);
-		return HEED_ENOMEM;
-	}
-	heed_robots_normalize(norm, size, path, strlen(path));
-	c.path = norm;
-	c.now = now;
-	c.d = d;
+	c = (struct ctx){.r = rules,
+	                 .crawler = crawler,
+	                 .purposes = purposes,
+	                 .npurposes = purpose_count,
+	                 .usage = usage,
+	                 .now = now,
+	                 .d = d};
 	if (history)
 		c.hist = *history;
-	rc = run(&c);
+	rc = prepare(&c, path);
+	if (rc == HEED_OK)
+		rc = run(&c);
 	if (rc == HEED_OK)
 		rc = finish(&c);
 	heed__acap_vec_free(d->alloc, &c.cands);

@@ -197,3 +197,82 @@ bool heed__acap_name_ok(const char *s, size_t len)
 	}
 	return true;
 }
+
+/* FNV-1a over the lower-cased name: names are case-insensitive. */
+static size_t name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)heed__ascii_lower(s[i]);
+		h *= 1099511628211ull;
+	}
+	return (size_t)h;
+}
+
+static heed_status index_grow(const struct heed_allocator *a,
+                              struct acap_index *ix)
+{
+	size_t cap = ix->cap ? ix->cap * 2 : 64;
+	struct acap_index_slot *slots = heed__calloc(a, cap, sizeof(*slots));
+
+	if (!slots)
+		return HEED_ENOMEM;
+	for (size_t i = 0; i < ix->cap; i++) {
+		size_t h;
+
+		if (!ix->slots[i].name)
+			continue;
+		h = name_hash(ix->slots[i].name, strlen(ix->slots[i].name));
+		while (slots[h & (cap - 1)].name)
+			h++;
+		slots[h & (cap - 1)] = ix->slots[i];
+	}
+	heed__free(a, ix->slots);
+	ix->slots = slots;
+	ix->cap = cap;
+	return HEED_OK;
+}
+
+long heed__acap_index_get(const struct acap_index *ix, int space, const char *s,
+                          size_t n, int *kind)
+{
+	size_t h;
+
+	if (ix->cap == 0)
+		return -1;
+	for (h = name_hash(s, n); ix->slots[h & (ix->cap - 1)].name; h++) {
+		const struct acap_index_slot *sl =
+		        &ix->slots[h & (ix->cap - 1)];
+		if (sl->space == space && heed__ascii_ieq(s, n, sl->name)) {
+			if (kind)
+				*kind = sl->kind;
+			return (long)sl->idx;
+		}
+	}
+	return -1;
+}
+
+heed_status heed__acap_index_put(const struct heed_allocator *a,
+                                 struct acap_index *ix, int space, int kind,
+                                 const char *name, size_t idx)
+{
+	size_t h;
+
+	if ((ix->n + 1) * 2 > ix->cap && index_grow(a, ix))
+		return HEED_ENOMEM;
+	for (h = name_hash(name, strlen(name));
+	     ix->slots[h & (ix->cap - 1)].name; h++)
+		;
+	ix->slots[h & (ix->cap - 1)] = (struct acap_index_slot){
+	        .name = name, .space = space, .kind = kind, .idx = idx};
+	ix->n++;
+	return HEED_OK;
+}
+
+void heed__acap_index_free(const struct heed_allocator *a,
+                           struct acap_index *ix)
+{
+	heed__free(a, ix->slots);
+	memset(ix, 0, sizeof(*ix));
+}

@@ -153,32 +153,28 @@ static heed_status on_ignore_conventional(struct parser *p,
 	return HEED_OK;
 }
 
-static long find_def(const struct acap_vec *v, size_t stride, const char *s,
-                     size_t n)
+static long find_kind(const struct heed_acap *r, int space, int want,
+                      const char *s, size_t n)
 {
-	for (size_t i = 0; i < v->n; i++) {
-		const char *name =
-		        *(const char *const *)((const char *)v->items +
-		                               i * stride);
-		if (heed__ascii_ieq(s, n, name))
-			return (long)i;
-	}
-	return -1;
+	int kind;
+	long i = heed__acap_index_get(&r->defs, space, s, n, &kind);
+
+	return i >= 0 && kind == want ? i : -1;
 }
 
 static long find_qdef(const struct heed_acap *r, const char *s, size_t n)
 {
-	return find_def(&r->qdefs, sizeof(struct acap_qdef), s, n);
+	return find_kind(r, ACAP_SPACE_USAGE, ACAP_DEF_QUALIFIED, s, n);
 }
 
 static long find_cdef(const struct heed_acap *r, const char *s, size_t n)
 {
-	return find_def(&r->cdefs, sizeof(struct acap_cdef), s, n);
+	return find_kind(r, ACAP_SPACE_USAGE, ACAP_DEF_COMPOSITE, s, n);
 }
 
 static long find_rset(const struct heed_acap *r, const char *s, size_t n)
 {
-	return find_def(&r->rsets, sizeof(struct acap_rset), s, n);
+	return find_kind(r, ACAP_SPACE_SET, ACAP_DEF_SET, s, n);
 }
 
 /* Checks a definition's name: valid and not taken (section 3 NOTEs). */
@@ -186,8 +182,9 @@ static heed_status def_name_ok(struct parser *p, unsigned line, const char *s,
                                size_t n, bool usage, bool *ok)
 {
 	bool taken =
-	        usage ? find_qdef(p->r, s, n) >= 0 || find_cdef(p->r, s, n) >= 0
-	              : find_rset(p->r, s, n) >= 0;
+	        heed__acap_index_get(&p->r->defs,
+	                             usage ? ACAP_SPACE_USAGE : ACAP_SPACE_SET,
+	                             s, n, NULL) >= 0;
 
 	*ok = false;
 	if (!heed__acap_name_ok(s, n))
@@ -217,34 +214,59 @@ static heed_status definition_placement(struct parser *p, unsigned line)
 	                       "(2.2.1); records above cannot use this one");
 }
 
+/*
+ * Starts a definition field: checks its place, reads its name (advancing
+ * *s) and adds an element of elem bytes to v with that name checked and
+ * indexed. *slot is the new element, NULL when the field is refused (a
+ * diagnostic, naming `what`, says why); *copy is the name in the arena.
+ */
+static heed_status define(struct parser *p, const struct heed_robots_line *ln,
+                          const char **s, int kind, const char *what,
+                          struct acap_vec *v, size_t elem, void **slot,
+                          const char **copy)
+{
+	int space = kind == ACAP_DEF_SET ? ACAP_SPACE_SET : ACAP_SPACE_USAGE;
+	const char *name;
+	size_t nlen;
+	bool ok;
+	heed_status rc = definition_placement(p, ln->number);
+
+	*slot = NULL;
+	if (rc != HEED_OK)
+		return rc;
+	if (!next_token(s, ln->value + ln->value_len, &name, &nlen))
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "%s needs a name (2.7)", what);
+	rc = def_name_ok(p, ln->number, name, nlen, space == ACAP_SPACE_USAGE,
+	                 &ok);
+	if (rc != HEED_OK || !ok)
+		return rc;
+	*copy = dup(p, name, nlen);
+	if (!*copy || heed__acap_vec_push(p->r->alloc, v, elem, slot) ||
+	    heed__acap_index_put(p->r->alloc, &p->r->defs, space, kind, *copy,
+	                         v->n - 1))
+		return HEED_ENOMEM;
+	return HEED_OK;
+}
+
 /* ACAP-qualified-usage: name usage qualifiers (2.7.1) */
 static heed_status on_qualified(struct parser *p,
                                 const struct heed_robots_line *ln)
 {
 	const char *s = ln->value, *end = ln->value + ln->value_len;
-	const char *name, *usage;
-	size_t nlen, ulen;
+	const char *usage, *copy;
+	size_t ulen = 0;
 	struct acap_qdef *d;
-	bool ok;
-	heed_status rc = definition_placement(p, ln->number);
+	heed_status rc =
+	        define(p, ln, &s, ACAP_DEF_QUALIFIED, "ACAP-qualified-usage",
+	               &p->r->qdefs, sizeof(*d), (void **)&d, &copy);
 
-	if (rc != HEED_OK)
+	if (rc != HEED_OK || !d)
 		return rc;
-	if (!next_token(&s, end, &name, &nlen) ||
-	    !next_token(&s, end, &usage, &ulen))
-		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
-		                       "ACAP-qualified-usage needs a name, a "
-		                       "usage and qualifiers (2.7.1)");
-	rc = def_name_ok(p, ln->number, name, nlen, true, &ok);
-	if (rc != HEED_OK || !ok)
-		return rc;
-	if (heed__acap_vec_push(p->r->alloc, &p->r->qdefs, sizeof(*d),
-	                        (void **)&d))
-		return HEED_ENOMEM;
 	d->line = ln->number;
-	d->name = dup(p, name, nlen);
-	if (!d->name)
-		return HEED_ENOMEM;
+	d->name = copy;
+	if (!next_token(&s, end, &usage, &ulen))
+		usage = "";
 	d->usage_known = heed_acap_usage_from_name(usage, ulen, &d->usage);
 	if (!d->usage_known)
 		return heed__acap_diag(
@@ -303,28 +325,19 @@ static heed_status on_composite(struct parser *p,
                                 const struct heed_robots_line *ln)
 {
 	const char *s = ln->value, *end = ln->value + ln->value_len;
-	const char *name, *t;
-	size_t nlen, tlen;
+	const char *t, *copy;
+	size_t tlen;
 	struct acap_vec parts = {0};
 	struct acap_cdef *d;
-	bool ok;
-	heed_status rc = definition_placement(p, ln->number);
+	heed_status rc =
+	        define(p, ln, &s, ACAP_DEF_COMPOSITE, "ACAP-composite-usage",
+	               &p->r->cdefs, sizeof(*d), (void **)&d, &copy);
 
-	if (rc != HEED_OK)
+	if (rc != HEED_OK || !d)
 		return rc;
-	if (!next_token(&s, end, &name, &nlen))
-		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
-		                       "ACAP-composite-usage needs a name and "
-		                       "usages (2.7.2)");
-	rc = def_name_ok(p, ln->number, name, nlen, true, &ok);
-	if (rc != HEED_OK || !ok)
-		return rc;
-	if (heed__acap_vec_push(p->r->alloc, &p->r->cdefs, sizeof(*d),
-	                        (void **)&d))
-		return HEED_ENOMEM;
 	d->line = ln->number;
-	d->name = dup(p, name, nlen);
-	while (rc == HEED_OK && d->name && next_token(&s, end, &t, &tlen)) {
+	d->name = copy;
+	while (rc == HEED_OK && next_token(&s, end, &t, &tlen)) {
 		struct acap_part *part;
 
 		rc = heed__acap_vec_push(p->r->alloc, &parts, sizeof(*part),
@@ -336,8 +349,6 @@ static heed_status on_composite(struct parser *p,
 			                      part->qdef)
 			                  ->quals.v11;
 	}
-	if (!d->name)
-		rc = HEED_ENOMEM;
 	d->nparts = parts.n;
 	d->parts = heed__acap_arena_copy(p->r, parts.items,
 	                                 parts.n * sizeof(struct acap_part));
@@ -400,21 +411,16 @@ static heed_status on_resource_set(struct parser *p,
                                    const struct heed_robots_line *ln)
 {
 	const char *s = ln->value, *end = ln->value + ln->value_len;
-	const char *name, *t;
-	size_t nlen, tlen;
+	const char *t, *copy;
+	size_t tlen;
 	struct acap_rset *d;
-	bool ok;
-	heed_status rc = definition_placement(p, ln->number);
+	heed_status rc = define(p, ln, &s, ACAP_DEF_SET, "ACAP-resource-set",
+	                        &p->r->rsets, sizeof(*d), (void **)&d, &copy);
 
-	if (rc != HEED_OK)
+	if (rc != HEED_OK || !d)
 		return rc;
-	if (!next_token(&s, end, &name, &nlen))
-		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
-		                       "ACAP-resource-set needs a name and "
-		                       "patterns (2.7.3)");
-	rc = def_name_ok(p, ln->number, name, nlen, false, &ok);
-	if (rc != HEED_OK || !ok)
-		return rc;
+	d->line = ln->number;
+	d->name = copy;
 	p->scratch.n = 0;
 	while (rc == HEED_OK && next_token(&s, end, &t, &tlen)) {
 		const char *pat, **slot;
@@ -428,15 +434,10 @@ static heed_status on_resource_set(struct parser *p,
 	}
 	if (rc != HEED_OK)
 		return rc;
-	if (heed__acap_vec_push(p->r->alloc, &p->r->rsets, sizeof(*d),
-	                        (void **)&d))
-		return HEED_ENOMEM;
-	d->line = ln->number;
-	d->name = dup(p, name, nlen);
 	d->n = p->scratch.n;
 	d->patterns = heed__acap_arena_copy(p->r, p->scratch.items,
 	                                    d->n * sizeof(char *));
-	if (!d->name || (d->n > 0 && !d->patterns))
+	if (d->n > 0 && !d->patterns)
 		return HEED_ENOMEM;
 	if (d->n == 0)
 		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,

@@ -4,6 +4,10 @@
  *   heed robots check [--agent NAME] [--json] FILE URL...
  *   heed robots lint [--json] FILE
  *
+ * With ACAP (cmd_robots_acap.c, docs/acap.md): check --usage USAGE
+ * [--purpose P]... [--now SECONDS], explain URL FILE, and ACAP diagnostics
+ * in lint.
+ *
  * FILE "-" is standard input. check exits 0 when every URL is allowed and 1
  * when any is disallowed; lint exits 0 for a file without diagnostics and 1
  * otherwise; both exit 1 when FILE cannot be read and 2 on a usage error.
@@ -22,12 +26,14 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/robots_acap.h"
 #include "heed/robots.h"
 
 /* Options of every `heed robots` subcommand. */
 struct robots_opts {
 	const char *agent; /* --agent: product token or User-Agent string */
 	bool json;         /* --json: one JSON document on stdout */
+	struct heed_cli_acap_opts acap; /* --usage, --purpose, --now */
 };
 
 /* FILE, read and parsed. */
@@ -43,16 +49,20 @@ struct robots_subcommand {
 	int min_args, max_args; /* operands after the name; -1: no limit */
 	int (*run)(const struct robots_opts *o, struct robots_file *f, int argc,
 	           char **argv);
+	bool file_last; /* FILE is the last operand (explain URL FILE) */
 };
 
 static int run_check(const struct robots_opts *o, struct robots_file *f,
                      int argc, char **argv);
 static int run_lint(const struct robots_opts *o, struct robots_file *f,
                     int argc, char **argv);
+static int run_explain(const struct robots_opts *o, struct robots_file *f,
+                       int argc, char **argv);
 
 static const struct robots_subcommand subcommands[] = {
-        {"check", 2, -1, run_check},
-        {"lint", 1, 1, run_lint},
+        {"check", 2, -1, run_check, false},
+        {"lint", 1, 1, run_lint, false},
+        {"explain", 2, 2, run_explain, true},
 };
 
 static void unload(struct robots_file *f)
@@ -266,6 +276,9 @@ static int run_check(const struct robots_opts *o, struct robots_file *f,
 	int i, status = HEED_EXIT_OK;
 	heed_status rc;
 
+	if (heed_cli_acap_wanted(&o->acap, f->data, f->len))
+		return heed_cli_acap_check(&o->acap, f->name, f->data, f->len,
+		                           argc - 1, argv + 1);
 	rc = heed_robots_agent_new(&a, f->robots, o->agent, strlen(o->agent));
 	if (rc != HEED_OK) {
 		heed_cli_error("%s", heed_strerror(rc));
@@ -334,18 +347,28 @@ static json_object *groups_json(const heed_robots *r)
 	return groups;
 }
 
-static json_object *lint_json(const struct robots_file *f)
+static bool acap_owned(const struct heed_robots_diagnostic *d,
+                       const bool *acap_lines, size_t n);
+
+static json_object *lint_json(const struct robots_file *f,
+                              const bool *acap_lines, size_t n)
 {
 	const heed_robots *r = f->robots;
 	json_object *doc = json_object_new_object();
 	json_object *diags = json_object_new_array();
 	json_object *sitemaps = json_object_new_array();
-	size_t i;
+	size_t i, skipped = 0;
 
 	for (i = 0; i < heed_robots_diag_count(r); i++) {
 		const struct heed_robots_diagnostic *d =
 		        heed_robots_diag_get(r, i);
-		json_object *o = json_object_new_object();
+		json_object *o;
+
+		if (acap_owned(d, acap_lines, n)) {
+			skipped++;
+			continue;
+		}
+		o = json_object_new_object();
 		json_object_object_add(o, "line",
 		                       json_object_new_int64(d->line));
 		json_object_object_add(
@@ -371,32 +394,63 @@ static json_object *lint_json(const struct robots_file *f)
 	json_object_object_add(doc, "diagnostics", diags);
 	json_object_object_add(
 	        doc, "diagnostics_total",
-	        json_object_new_int64((int64_t)heed_robots_diag_total(r)));
+	        json_object_new_int64(
+	                (int64_t)(heed_robots_diag_total(r) - skipped)));
 	json_object_object_add(doc, "groups", groups_json(r));
 	json_object_object_add(doc, "sitemaps", sitemaps);
 	return doc;
+}
+
+/* Whether robots diagnostic d is about an ACAP field, which the robots
+ * parser does not know and the ACAP parser reports on instead. */
+static bool acap_owned(const struct heed_robots_diagnostic *d,
+                       const bool *acap_lines, size_t n)
+{
+	return acap_lines && d->line < n && acap_lines[d->line] &&
+	       (d->code == HEED_ROBOTS_DIAG_UNKNOWN_FIELD ||
+	        d->code == HEED_ROBOTS_DIAG_MISSING_COLON ||
+	        d->code == HEED_ROBOTS_DIAG_SYNTAX);
 }
 
 static int run_lint(const struct robots_opts *o, struct robots_file *f,
                     int argc, char **argv)
 {
 	const heed_robots *r = f->robots;
-	size_t i, shown = heed_robots_diag_count(r);
+	size_t i, n, skipped = 0, shown = heed_robots_diag_count(r);
+	bool *acap_lines = heed_cli_acap_lines(f->data, f->len, &n);
+	json_object *doc = o->json ? lint_json(f, acap_lines, n) : NULL;
+	long acap;
 
 	(void)argc;
 	(void)argv;
-	if (o->json) {
-		print_json(lint_json(f));
-	} else {
-		for (i = 0; i < shown; i++)
-			printf("%s:%u: %s\n", f->name,
-			       heed_robots_diag_get(r, i)->line,
-			       heed_robots_diag_get(r, i)->message);
-		if (heed_robots_diag_total(r) > shown)
-			printf("%s: %zu more diagnostics not shown\n", f->name,
-			       heed_robots_diag_total(r) - shown);
+	for (i = 0; i < shown; i++) {
+		const struct heed_robots_diagnostic *d =
+		        heed_robots_diag_get(r, i);
+		if (acap_owned(d, acap_lines, n))
+			skipped++;
+		else if (!doc)
+			printf("%s:%u: %s\n", f->name, d->line, d->message);
 	}
-	return heed_robots_diag_total(r) ? HEED_EXIT_FAIL : HEED_EXIT_OK;
+	if (!doc && heed_robots_diag_total(r) > shown)
+		printf("%s: %zu more diagnostics not shown\n", f->name,
+		       heed_robots_diag_total(r) - shown);
+	acap = heed_cli_acap_lint(f->name, f->data, f->len, doc);
+	free(acap_lines);
+	if (doc)
+		print_json(doc);
+	if (acap < 0)
+		return HEED_EXIT_FAIL;
+	return heed_robots_diag_total(r) - skipped + (size_t)acap
+	               ? HEED_EXIT_FAIL
+	               : HEED_EXIT_OK;
+}
+
+static int run_explain(const struct robots_opts *o, struct robots_file *f,
+                       int argc, char **argv)
+{
+	(void)argc;
+	return heed_cli_acap_explain(&o->acap, f->name, f->data, f->len,
+	                             argv[1]);
 }
 
 /* ---- the command ----------------------------------------------------- */
@@ -418,10 +472,15 @@ static int parse_options(int argc, char **argv, struct robots_opts *o)
 	static const struct option long_options[] = {
 	        {"agent", required_argument, NULL, 'a'},
 	        {"json", no_argument, NULL, 'j'},
+	        {"usage", required_argument, NULL, HEED_CLI_OPT_USAGE},
+	        {"purpose", required_argument, NULL, HEED_CLI_OPT_PURPOSE},
+	        {"now", required_argument, NULL, HEED_CLI_OPT_NOW},
+	        {"first-indexed", required_argument, NULL,
+	         HEED_CLI_OPT_FIRST_INDEXED},
 	        {"help", no_argument, NULL, 'h'},
 	        {NULL, 0, NULL, 0},
 	};
-	int c;
+	int c, status;
 
 	o->agent = HEED_ROBOTS_PRODUCT_TOKEN;
 	o->json = false;
@@ -437,18 +496,23 @@ static int parse_options(int argc, char **argv, struct robots_opts *o)
 			heed_cli_print_help(stdout, heed_cli_find("robots"));
 			return HEED_EXIT_OK;
 		default:
-			return heed_cli_usage("robots", "unknown option");
+			if (!heed_cli_acap_option(&o->acap, c, optarg, &status))
+				return heed_cli_usage("robots",
+				                      "unknown option");
+			if (status >= 0)
+				return status;
 		}
 	}
+	o->acap.agent = o->agent;
+	o->acap.json = o->json;
 	return -1;
 }
 
-int heed_cmd_robots(int argc, char **argv)
+static int robots_main(int argc, char **argv, struct robots_opts *o)
 {
 	const struct robots_subcommand *sub;
-	struct robots_opts opts;
 	struct robots_file file;
-	int status = parse_options(argc, argv, &opts), operands;
+	int status = parse_options(argc, argv, o), operands;
 
 	if (status >= 0)
 		return status;
@@ -463,10 +527,25 @@ int heed_cmd_robots(int argc, char **argv)
 	    (sub->max_args >= 0 && operands > sub->max_args))
 		return heed_cli_usage("robots", "%s: wrong number of operands",
 		                      sub->name);
+	if (sub->file_last) {
+		/* "explain URL FILE": the subcommand still sees FILE first. */
+		char *tmp = argv[optind + 1];
+		argv[optind + 1] = argv[argc - 1];
+		argv[argc - 1] = tmp;
+	}
 	if (!load(argv[optind + 1], &file))
 		return HEED_EXIT_FAIL;
 	/* The subcommand sees FILE as its argv[0] and its operands after. */
-	status = sub->run(&opts, &file, operands, argv + optind + 1);
+	status = sub->run(o, &file, operands, argv + optind + 1);
 	unload(&file);
+	return status;
+}
+
+int heed_cmd_robots(int argc, char **argv)
+{
+	struct robots_opts opts = {0};
+	int status = robots_main(argc, argv, &opts);
+
+	heed_cli_acap_opts_free(&opts.acap);
 	return status;
 }

@@ -12,6 +12,7 @@
 #include "heed/robots.h"
 
 #include "acap/acap-int.h"
+#include "../../bench/acap_gen.h"
 
 #define DAY 86400
 /* 2009-09-25 00:00:00 UTC, the day ACAP 1.1 was published. */
@@ -433,6 +434,11 @@ static const struct dcase record_cases[] = {
          "ACAP-crawler: *\nACAP-allow-present-snippet: /\n"
          "ACAP-crawler: heed\nACAP-disallow-present: /\n",
          "heed", NULL, HEED_ACAP_PRESENT_SNIPPET, "/a", false, 4},
+        {"2.2.1: a sub-record's prohibition of present is not lifted by "
+         "record-level snippets",
+         REC "ACAP-allow-present-snippet: /\nACAP-usage-purpose: news\n"
+             "ACAP-disallow-present: /\n",
+         NULL, "news", HEED_ACAP_PRESENT_SNIPPET, "/a", false, 4},
         {"2.5: a specific permission beats the general prohibition",
          REC "ACAP-disallow-present: /\nACAP-allow-present-link: /\n", NULL,
          NULL, HEED_ACAP_PRESENT_LINK, "/a", true, 3},
@@ -856,18 +862,18 @@ static const struct diag_case diag_cases[] = {
          REC "ACAP-allow-crawl: /\nACAP-resource-set: s /a\n", 3,
          HEED_ACAP_ERROR, "before all ACAP records"},
         {"2.8: the version comes first",
-         REC "ACAP-allow-crawl: /\nACAP-version: 1.1\n", 3,
-         HEED_ACAP_WARNING, "must precede"},
-        {"2.8: a second version", V11 "ACAP-version: 1.1\n", 2,
-         HEED_ACAP_ERROR, "second ACAP-version"},
+         REC "ACAP-allow-crawl: /\nACAP-version: 1.1\n", 3, HEED_ACAP_WARNING,
+         "must precede"},
+        {"2.8: a second version", V11 "ACAP-version: 1.1\n", 2, HEED_ACAP_ERROR,
+         "second ACAP-version"},
         {"2.8: not a version", "ACAP-version: one\n", 1, HEED_ACAP_ERROR,
          "not a version number"},
         {"2.10.1: ignore-conventional before definitions",
          "ACAP-resource-set: s /a\nACAP-ignore-conventional-records\n", 2,
          HEED_ACAP_WARNING, "must come before"},
         {"2.4.2: no qualifiers on prohibitions",
-         REC "ACAP-disallow-index: /a time-limit=3-days\n", 2,
-         HEED_ACAP_ERROR, "may not contain qualifiers"},
+         REC "ACAP-disallow-index: /a time-limit=3-days\n", 2, HEED_ACAP_ERROR,
+         "may not contain qualifiers"},
         {"section 3: no composite in a prohibition",
          "ACAP-composite-usage: c crawl\n" REC "ACAP-disallow-(c): /\n", 3,
          HEED_ACAP_ERROR, "may not name a locally-defined usage"},
@@ -879,20 +885,19 @@ static const struct diag_case diag_cases[] = {
          "ACAP-resource-set: Images *.gif\nACAP-resource-set: images "
          "*.png\n",
          2, HEED_ACAP_ERROR, "already defined"},
-        {"section 3: a name starts with a letter",
-         "ACAP-resource-set: 9s /a\n", 1, HEED_ACAP_ERROR,
-         "not a valid name"},
+        {"section 3: a name starts with a letter", "ACAP-resource-set: 9s /a\n",
+         1, HEED_ACAP_ERROR, "not a valid name"},
         {"2.7: an undefined local usage", REC "ACAP-allow-(x): /\n", 2,
          HEED_ACAP_ERROR, "not defined above"},
         {"2.4.5: an undefined resource set",
-         REC "ACAP-allow-index: the-acap:resource-set:x\n", 2,
-         HEED_ACAP_ERROR, "not defined above"},
+         REC "ACAP-allow-index: the-acap:resource-set:x\n", 2, HEED_ACAP_ERROR,
+         "not defined above"},
         {"2.3.2: nothing after a permissions reference",
          REC "ACAP-permissions-reference: /a.txt\nACAP-allow-crawl: /\n", 3,
          HEED_ACAP_ERROR, "may follow ACAP-permissions-reference"},
         {"2.3.2: a circular permissions reference",
-         REC "ACAP-permissions-reference: http://example.org/robots.txt\n",
-         2, HEED_ACAP_ERROR, "circular"},
+         REC "ACAP-permissions-reference: http://example.org/robots.txt\n", 2,
+         HEED_ACAP_ERROR, "circular"},
         {"2.3: no action requests in sub-records",
          REC "ACAP-usage-purpose: news\nACAP-allow-index: /\n"
              "ACAP-request-re-crawl: /a\n",
@@ -909,12 +914,13 @@ static const struct diag_case diag_cases[] = {
         {"2.6: unknown action", REC "ACAP-request-delete: /a\n", 2,
          HEED_ACAP_WARNING, "not an ACAP action"},
         {"Annex A: max-length qualifies snippets only",
-         REC "ACAP-allow-index: /a max-length=3-words\n", 2,
-         HEED_ACAP_ERROR, "does not apply"},
+         REC "ACAP-allow-index: /a max-length=3-words\n", 2, HEED_ACAP_ERROR,
+         "does not apply"},
         {"Annex A: unknown qualifier", REC "ACAP-allow-index: /a x=y\n", 2,
          HEED_ACAP_ERROR, "not a qualifier type"},
-        {"Annex A: bad value", REC "ACAP-allow-present-snippet: /a "
-                                   "max-length=many\n",
+        {"Annex A: bad value",
+         REC "ACAP-allow-present-snippet: /a "
+             "max-length=many\n",
          2, HEED_ACAP_ERROR, "not a valid value"},
         {"2.4.1.2: a qualifier needs a value",
          REC "ACAP-allow-index: /a time-limit\n", 2, HEED_ACAP_ERROR,
@@ -932,8 +938,8 @@ static const struct diag_case diag_cases[] = {
                  "target-condition=permitteddomainlist:be\n",
          3, HEED_ACAP_NOTE, "rulesref must be the only"},
         {"2.8: 1.1 features without a version",
-         REC "ACAP-allow-index: /a time-limit=plus-terms\n", 2,
-         HEED_ACAP_NOTE, "ACAP 1.1 features"},
+         REC "ACAP-allow-index: /a time-limit=plus-terms\n", 2, HEED_ACAP_NOTE,
+         "ACAP 1.1 features"},
         {"2.10.3: the comment does not enable 1.1",
          "##ACAP version=1.1\n" REC "ACAP-allow-crawl: /\n", 0,
          HEED_ACAP_WARNING, "only an ACAP-version field"},
@@ -956,13 +962,12 @@ static const struct diag_case diag_cases[] = {
         {"2.4.4: an absolute URI is not a path",
          REC "ACAP-allow-crawl: http://example.org/a\n", 2, HEED_ACAP_ERROR,
          "not a path"},
-        {"2.4.4: a path without its slash",
-         REC "ACAP-allow-crawl: news/\n", 2, HEED_ACAP_WARNING,
-         "does not start with '/'"},
+        {"2.4.4: a path without its slash", REC "ACAP-allow-crawl: news/\n", 2,
+         HEED_ACAP_WARNING, "does not start with '/'"},
         {"2.5: an unknown usage", REC "ACAP-disallow-archive: /\n", 2,
          HEED_ACAP_ERROR, "not an ACAP usage type"},
-        {"2.5.6.1: allow-other without usage-ref",
-         REC "ACAP-allow-other: /\n", 2, HEED_ACAP_ERROR, "usage-ref"},
+        {"2.5.6.1: allow-other without usage-ref", REC "ACAP-allow-other: /\n",
+         2, HEED_ACAP_ERROR, "usage-ref"},
         {"2.7.1: a qualified usage of an unknown usage",
          "ACAP-qualified-usage: q archive time-limit=3-days\n", 1,
          HEED_ACAP_ERROR, "not an ACAP usage type"},
@@ -978,7 +983,8 @@ static void test_diagnostics(void **state)
 		unsigned last = 0;
 
 		for (size_t k = 0; k < heed_acap_diag_count(r); k++) {
-			const struct heed_acap_diag *d = heed_acap_diag_get(r, k);
+			const struct heed_acap_diag *d =
+			        heed_acap_diag_get(r, k);
 			found |= d->line == c->line &&
 			         d->severity == c->severity &&
 			         strstr(d->message, c->contains) != NULL;
@@ -987,12 +993,13 @@ static void test_diagnostics(void **state)
 		}
 		if (!found) {
 			for (size_t k = 0; k < heed_acap_diag_count(r); k++)
-				print_message("  %u %s: %s\n",
-				              heed_acap_diag_get(r, k)->line,
-				              heed_acap_severity_name(
-				                      heed_acap_diag_get(r, k)
-				                              ->severity),
-				              heed_acap_diag_get(r, k)->message);
+				print_message(
+				        "  %u %s: %s\n",
+				        heed_acap_diag_get(r, k)->line,
+				        heed_acap_severity_name(
+				                heed_acap_diag_get(r, k)
+				                        ->severity),
+				        heed_acap_diag_get(r, k)->message);
 			fail_msg("%s: no %s on line %u containing '%s'",
 			         c->name, heed_acap_severity_name(c->severity),
 			         c->line, c->contains);
@@ -1007,15 +1014,16 @@ static void test_clean_file(void **state)
 	heed_acap *r;
 
 	(void)state;
-	r = parse("##ACAP version=1.1\nACAP-version: 1.1\n"
-	          "ACAP-ignore-conventional-records\n"
-	          "ACAP-resource-set: s /a/ /b/\n"
-	          "ACAP-qualified-usage: q present-snippet max-length=9-words "
-	          "time-limit=until-recrawled time-limit=3-days\n"
-	          "ACAP-composite-usage: c crawl (q) index\n"
-	          "ACAP-crawler: heed\nACAP-allow-(c): the-acap:resource-set:s\n"
-	          "ACAP-disallow-other: /\nACAP-request-take-down: /gone\n"
-	          "ACAP-usage-purpose: news\nACAP-disallow-index: /b/\n");
+	r = parse(
+	        "##ACAP version=1.1\nACAP-version: 1.1\n"
+	        "ACAP-ignore-conventional-records\n"
+	        "ACAP-resource-set: s /a/ /b/\n"
+	        "ACAP-qualified-usage: q present-snippet max-length=9-words "
+	        "time-limit=until-recrawled time-limit=3-days\n"
+	        "ACAP-composite-usage: c crawl (q) index\n"
+	        "ACAP-crawler: heed\nACAP-allow-(c): the-acap:resource-set:s\n"
+	        "ACAP-disallow-other: /\nACAP-request-take-down: /gone\n"
+	        "ACAP-usage-purpose: news\nACAP-disallow-index: /b/\n");
 	for (size_t k = 0; k < heed_acap_diag_count(r); k++)
 		print_message("  %u: %s\n", heed_acap_diag_get(r, k)->line,
 		              heed_acap_diag_get(r, k)->message);
@@ -1151,7 +1159,8 @@ static void test_oom(void **state)
 	(void)state;
 	for (unsigned long n = 0;; n++) {
 		struct heed_test_fail f = {.fail_at = n};
-		const struct heed_allocator *a = heed_test_failing_allocator(&f);
+		const struct heed_allocator *a =
+		        heed_test_failing_allocator(&f);
 		heed_acap *r = NULL;
 		struct heed_acap_decision *d = NULL;
 
@@ -1166,6 +1175,160 @@ static void test_oom(void **state)
 			break;
 		assert_int_equal(rc, HEED_ENOMEM);
 		assert_true(n < 100000);
+	}
+}
+
+/* A 500 KiB file of definitions and records parses completely, without a
+ * diagnostic, in memory proportional to its size (the time is measured by
+ * bench/bench_acap, never asserted here). */
+static void test_large_file(void **state)
+{
+	size_t len = 0, held;
+	unsigned records = 0;
+	char *txt = acap_gen(HEED_ROBOTS_PARSE_LIMIT_BYTES, &len, &records);
+	heed_acap *r = NULL;
+	struct heed_acap_decision *d;
+	const char *news[] = {"news7"};
+
+	(void)state;
+	assert_non_null(txt);
+	assert_true(len > HEED_ROBOTS_PARSE_LIMIT_BYTES - 200);
+	assert_int_equal(heed_acap_parse(&r, heed_test_allocator(), txt, len),
+	                 HEED_OK);
+	for (size_t k = 0; k < heed_acap_diag_count(r) && k < 5; k++)
+		print_message("  %u: %s\n", heed_acap_diag_get(r, k)->line,
+		              heed_acap_diag_get(r, k)->message);
+	assert_int_equal(heed_acap_diag_count(r), 0);
+	assert_int_equal(heed_acap_record_count(r), records);
+	assert_int_equal(heed_acap_field_count(r), 3 * (size_t)records);
+	held = r->arena.used_bytes + r->fields.cap * sizeof(struct acap_field) +
+	       r->records.cap * sizeof(struct acap_record) +
+	       r->names.cap * sizeof(char *) + r->defs.cap * 32;
+	print_message("  %zu bytes, %u records: %zu bytes held\n", len, records,
+	              held);
+	assert_true(held < 16 * len);
+
+	assert_int_equal(heed_acap_decide(r, "bot1007", news, 1,
+	                                  HEED_ACAP_PRESENT_SNIPPET,
+	                                  "/d7/a/page", T0, NULL, &d),
+	                 HEED_OK);
+	assert_false(d->permitted); /* the sub-record for news7 */
+	heed_acap_decision_free(d);
+	assert_int_equal(heed_acap_decide(r, "bot1007", NULL, 0,
+	                                  HEED_ACAP_PRESENT_SNIPPET,
+	                                  "/d7/a/page", T0, NULL, &d),
+	                 HEED_OK);
+	assert_true(d->permitted); /* (q7) through c7 */
+	assert_int_equal(d->max_length.unit, HEED_ACAP_LENGTH_WORDS);
+	assert_int_equal(d->max_length.count, 7);
+	heed_acap_decision_free(d);
+	heed_acap_free(r);
+	free(txt);
+}
+
+/* Annex A: each qualifier's value grammar, usage types and version. */
+static void test_qualifier_values(void **state)
+{
+	enum { Q_BAD, Q_10, Q_11 };
+	static const struct {
+		heed_acap_usage usage;
+		const char *quals;
+		int want;           /* Q_BAD: an error diagnostic */
+		bool interpretable; /* when not Q_BAD */
+	} cases[] = {
+	        {HEED_ACAP_INDEX, "time-limit=until-recrawled", Q_10, true},
+	        {HEED_ACAP_INDEX, "time-limit = until-recrawled", Q_10, true},
+	        {HEED_ACAP_INDEX, "TIME-LIMIT=UNTIL-2009-12-31", Q_10, true},
+	        {HEED_ACAP_INDEX, "time-limit=until-2009-13-01", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit=until-2009-1-01", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit=0-days", Q_10, true},
+	        {HEED_ACAP_INDEX, "time-limit=-3-days", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit=plus-terms", Q_11, false},
+	        {HEED_ACAP_CRAWL, "time-limit=3-days", Q_BAD},
+	        {HEED_ACAP_PRESENT_LINK, "time-limit=3-days", Q_10, true},
+	        {HEED_ACAP_PRESENT_SNIPPET, "max-length=250-chars", Q_10, true},
+	        {HEED_ACAP_PRESENT_OLDSNIPPET, "max-length=30-words", Q_10,
+	         true},
+	        {HEED_ACAP_PRESENT_SNIPPET, "max-length=250", Q_BAD},
+	        {HEED_ACAP_INDEX, "max-length=250-chars", Q_BAD},
+	        {HEED_ACAP_INDEX, "must-use-resource=/idx.txt", Q_10, false},
+	        {HEED_ACAP_INDEX, "must-use-resource=the-acap:extract:id:main",
+	         Q_10, false},
+	        {HEED_ACAP_INDEX,
+	         "must-use-resource=the-acap:extract:meta:description", Q_10,
+	         false},
+	        {HEED_ACAP_INDEX,
+	         "must-use-resource=the-acap:extract:idlist:a,b", Q_11, false},
+	        {HEED_ACAP_INDEX,
+	         "must-use-resource=the-acap:extract:classlist:a,b", Q_11,
+	         false},
+	        {HEED_ACAP_INDEX, "must-use-resource=the-acap:text:hello%20you",
+	         Q_11, false},
+	        {HEED_ACAP_INDEX, "must-use-resource=the-acap:extract:bogus:x",
+	         Q_BAD},
+	        {HEED_ACAP_PRESENT_ORIGINAL, "must-use-resource=/x", Q_BAD},
+	        {HEED_ACAP_PRESENT, "must-include-resource=plus-terms", Q_11,
+	         false},
+	        {HEED_ACAP_PRESENT,
+	         "must-include-resource=the-acap:license-link:http://x.org/l",
+	         Q_11, false},
+	        {HEED_ACAP_PRESENT_SNIPPET,
+	         "must-include-resource=the-acap:link:class:c", Q_10, false},
+	        {HEED_ACAP_PRESENT,
+	         "must-include-resource=the-acap:extract:text:abc", Q_11,
+	         false},
+	        {HEED_ACAP_PRESENT, "must-include-resource=the-acap:nope:id:x",
+	         Q_BAD},
+	        {HEED_ACAP_PRESENT, "must-include-resource=http://x.org/c",
+	         Q_10, false},
+	        {HEED_ACAP_PRESENT, "prohibited-modification=translation", Q_10,
+	         false},
+	        {HEED_ACAP_PRESENT_OLDCOPY, "prohibited-modification=structure",
+	         Q_11, false},
+	        {HEED_ACAP_PRESENT, "prohibited-modification=colour", Q_BAD},
+	        {HEED_ACAP_PRESENT_SNIPPET, "prohibited-modification=any",
+	         Q_BAD},
+	        {HEED_ACAP_PRESENT_ORIGINAL,
+	         "prohibited-context=within-user-frame", Q_10, false},
+	        {HEED_ACAP_PRESENT_CURRENTCOPY,
+	         "required-context=within-original-frame", Q_10, false},
+	        {HEED_ACAP_PRESENT_CURRENTCOPY,
+	         "required-context=within-user-frame", Q_11, false},
+	        {HEED_ACAP_PRESENT, "target-condition=permitteddomainlist:be",
+	         Q_11, false},
+	        {HEED_ACAP_PRESENT, "target-condition=be,fr", Q_BAD},
+	        {HEED_ACAP_PRESENT_LINK, "target-condition=rulesref:/r", Q_BAD},
+	        {HEED_ACAP_OTHER, "usage-ref=http://x.org/terms", Q_11, false},
+	        {HEED_ACAP_OTHER,
+	         "usage-ref=the-acap:permission-link:meta:perm", Q_11, false},
+	        {HEED_ACAP_OTHER, "usage-ref=the-acap:menu:id:x", Q_BAD},
+	        {HEED_ACAP_INDEX, "must-use-resource=/a\"b", Q_BAD},
+	        {HEED_ACAP_INDEX, "colour=blue", Q_BAD},
+	        {HEED_ACAP_INDEX, "time-limit", Q_BAD},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		heed_acap *r = parse("");
+		struct acap_qualset qs;
+		int got;
+
+		assert_int_equal(heed__acap_quals_parse(r, cases[i].quals,
+		                                        strlen(cases[i].quals),
+		                                        1, cases[i].usage, &qs),
+		                 HEED_OK);
+		got = heed_acap_diag_count(r) > 0 ? Q_BAD
+		      : qs.v11                    ? Q_11
+		                                  : Q_10;
+		if (got != cases[i].want ||
+		    (got != Q_BAD &&
+		     qs.interpretable != cases[i].interpretable))
+			fail_msg("%s on %s: got %d interpretable %d",
+			         cases[i].quals,
+			         heed_acap_usage_name(cases[i].usage), got,
+			         qs.interpretable);
+		if (got == Q_BAD)
+			assert_false(qs.interpretable);
+		heed_acap_free(r);
 	}
 }
 
@@ -1188,6 +1351,8 @@ int main(void)
 	        cmocka_unit_test(test_names),
 	        cmocka_unit_test(test_bad_arguments),
 	        cmocka_unit_test(test_oom),
+	        cmocka_unit_test(test_large_file),
+	        cmocka_unit_test(test_qualifier_values),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,139 @@
+"""`heed robots check --usage`, `explain` and `lint` on ACAP 1.1 files, end
+to end: text, JSON and exit statuses (docs/acap.md)."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HEED = os.environ["HEED"]
+T0 = "1253836800"  # 2009-09-25 00:00:00 UTC
+failures = []
+
+FILE = b"""##ACAP version=1.1
+ACAP-version: 1.1
+User-agent: *
+Disallow: /private/
+
+ACAP-resource-set: news /news/ /current-news/
+ACAP-qualified-usage: short-snippet present-snippet max-length=30-words time-limit=7-days
+ACAP-crawler: *
+ACAP-allow-crawl: /
+ACAP-disallow-index: /drafts/
+ACAP-allow-(short-snippet): the-acap:resource-set:news
+ACAP-allow-present-thumbnail: /img/ must-use-resource=/cover.jpg
+ACAP-usage-purpose: archive
+ACAP-disallow-preserve: /
+ACAP-crawler: heed
+ACAP-allow-crawl: /private/
+ACAP-request-re-crawl: /news/fixed.htm
+"""
+
+
+def heed(*args, stdin=None):
+    p = subprocess.run([HEED, "robots", *args], input=stdin,
+                       capture_output=True, timeout=60)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def expect(name, cond, detail=""):
+    if not cond:
+        failures.append(f"{name}: {detail}")
+
+
+def test_check(path):
+    rc, out, _ = heed("check", path, "https://example.org/private/a")
+    expect("crawl by default, named ACAP record wins over conventional *",
+           rc == 0 and "allowed (crawl)" in out and f"{path}:16:" in out,
+           out)
+    rc, out, _ = heed("check", "--agent", "slurp", path, "/private/a")
+    expect("conventional Disallow still binds other crawlers",
+           rc == 1 and f"{path}:4:" in out and "disallowed" in out, out)
+    rc, out, _ = heed("check", "--usage", "index", path, "/drafts/x", "/a")
+    expect("any prohibited exits 1", rc == 1 and
+           "/drafts/x: disallowed (index)" in out and
+           "/a: allowed (index)" in out, out)
+    rc, out, _ = heed("check", "--usage", "preserve", "--purpose", "archive",
+                      path, "/a")
+    expect("purpose selects the sub-record", rc == 1 and f"{path}:14:" in out,
+           out)
+    rc, out, _ = heed("check", "--usage", "preserve", path, "/a")
+    expect("no purpose, no sub-record", rc == 0, out)
+    rc, out, _ = heed("check", "--usage", "present-thumbnail", path, "/img/a")
+    expect("uninterpreted qualifier falls back to a prohibition",
+           rc == 1 and f"{path}:12:" in out, out)
+    rc, _, err = heed("check", "--usage", "snippets", path, "/a")
+    expect("bad usage is a usage error", rc == 2 and "not an ACAP usage" in
+           err, err)
+
+
+def test_check_json(path):
+    rc, out, _ = heed("check", "--json", "--usage", "present-snippet",
+                      "--now", T0, path, "/news/a")
+    doc = json.loads(out)
+    r = doc["results"][0]
+    expect("json permitted", rc == 0 and r["allowed"] and r["line"] == 11,
+           out)
+    expect("json binding qualifiers", r["max_length"] == 30 and
+           r["max_length_unit"] == "words" and
+           r["expires"] == int(T0) + 7 * 86400 and
+           [q["type"] for q in r["qualifiers"]] == ["max-length",
+                                                    "time-limit"], out)
+    expect("json chain", r["chain"][0]["reason"] == "definition", out)
+
+
+def test_explain(path):
+    rc, out, _ = heed("explain", "--usage", "crawl",
+                      "https://example.org/private/a", path)
+    expect("explain permitted", rc == 0 and "Answer: permitted" in out, out)
+    expect("explain lists the action requests",
+           "Request on line 17: re-crawl /news/fixed.htm" in out, out)
+    expect("explain names the override",
+           "line 4: Conventional 'Disallow: /private/' is ignored" in out and
+           "overrides line 9" in out, out)
+    rc, out, _ = heed("explain", "--agent", "slurp", "--usage",
+                      "present-thumbnail", "/img/x", path)
+    expect("explain fallback", rc == 1 and "(2.4.3)" in out and
+           "Answer: prohibited" in out, out)
+    rc, out, _ = heed("explain", "--usage", "present-snippet", "--now",
+                      str(int(T0) + 8 * 86400), "--first-indexed", T0,
+                      "/news/a", "-", stdin=FILE)
+    expect("explain time limit passed", rc == 1 and "time limit" in out,
+           out)
+
+
+def test_lint(path):
+    rc, out, _ = heed("lint", path)
+    expect("clean ACAP file lints clean", rc == 0 and out == "", out)
+    broken = (b"ACAP-crawler: *\nACAP-disallow-index: /a time-limit=3-days\n"
+              b"ACAP-resource-set: late /x\nACAP-bogus: 1\n")
+    rc, out, _ = heed("lint", "-", stdin=broken)
+    expect("lint reports ACAP errors with lines", rc == 1 and
+           "<stdin>:2: ACAP error:" in out and
+           "<stdin>:3: ACAP error:" in out and
+           "<stdin>:4: ACAP warning:" in out, out)
+    expect("no robots unknown-field noise for ACAP lines",
+           "unknown field" not in out, out)
+    rc, out, _ = heed("lint", "--json", "-", stdin=broken)
+    doc = json.loads(out)
+    expect("lint json", rc == 1 and
+           [d["line"] for d in doc["acap_diagnostics"]] == [2, 3, 4] and
+           doc["diagnostics_total"] == 0, out)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "robots.txt")
+        with open(path, "wb") as f:
+            f.write(FILE)
+        test_check(path)
+        test_check_json(path)
+        test_explain(path)
+        test_lint(path)
+    for f in failures:
+        print("FAIL", f)
+    print(f"acap_cli: {len(failures)} failures")
+    sys.exit(1 if failures else 0)
+
+
+main()
