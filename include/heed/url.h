@@ -52,6 +52,18 @@ heed_status heed_url_parse(heed_url **out, const char *text, size_t len,
 heed_status heed_url_resolve(heed_url **out, const heed_url *base,
                              const char *ref, size_t len);
 
+/*
+ * Resolves ref against base like heed_url_resolve(), but writes only the
+ * normalised URL, NUL-terminated, into buf (size bytes; HEED_URL_MAX_BYTES
+ * + 1 always suffice) and sets *out_len. Common references (a path with no
+ * dot segments, escapes or non-ASCII bytes) are resolved without any
+ * allocation; this is what makes link extraction cheap. Returns what
+ * heed_url_resolve() returns.
+ */
+heed_status heed_url_resolve_buf(const heed_url *base, const char *ref,
+                                 size_t len, char *buf, size_t size,
+                                 size_t *out_len);
+
 /* A copy of u with u's allocator, or NULL when the allocator fails. */
 heed_url *heed_url_dup(const heed_url *u);
 

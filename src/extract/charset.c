@@ -60,6 +60,13 @@ static bool bad_control(unsigned char c)
 	return c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f';
 }
 
+/* ASCII bytes that pass unchanged: printable, tab, LF, FF, CR. */
+static bool plain_ascii(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x80) || c == '\t' || c == '\n' || c == '\r' ||
+	       c == '\f';
+}
+
 heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -67,10 +74,13 @@ heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s, size_t len)
 	heed_status rc = HEED_OK;
 
 	while (i < len && rc == HEED_OK) {
-		unsigned char c = p[i];
-		size_t n = bad_control(c)
-		                   ? 0
-		                   : (c < 0x80 ? 1 : utf8_seq(p + i, len - i));
+		size_t n;
+		/* Most of a page is plain ASCII: skip it in a tight loop. */
+		while (i < len && plain_ascii(p[i]))
+			i++, run++;
+		if (i == len)
+			break;
+		n = bad_control(p[i]) ? 0 : utf8_seq(p + i, len - i);
 		if (n) {
 			i += n;
 			run += n;
@@ -85,6 +95,26 @@ heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s, size_t len)
 	if (rc == HEED_OK)
 		rc = heed__buf_add(out, s + i - run, run);
 	return rc;
+}
+
+/* True when s needs no change at all: valid UTF-8 without NULs or C0
+ * controls. Most pages are, and then they are parsed in place. */
+static bool clean_utf8(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len;) {
+		size_t n;
+		while (i < len && plain_ascii(p[i]))
+			i++;
+		if (i == len)
+			break;
+		n = bad_control(p[i]) ? 0 : utf8_seq(p + i, len - i);
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
 }
 
 static bool valid_utf8(const char *s, size_t len)
@@ -239,8 +269,11 @@ static heed_status convert(struct heed_buf *out, const char *s, size_t len,
 }
 
 heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
-                          const char *hc, size_t hc_len, const char **used)
+                          const char *hc, size_t hc_len, const char **used,
+                          const char **res, size_t *res_len)
 {
+	heed_status rc;
+
 	const char *name = NULL, *label = NULL;
 	size_t llen = 0;
 	bool known = false;
@@ -273,6 +306,14 @@ heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
 		body += 2;
 		len -= 2;
 	}
-	return name ? convert(out, body, len, name)
-	            : heed__utf8_sanitize(out, body, len);
+	if (!name && clean_utf8(body, len)) {
+		*res = body;
+		*res_len = len;
+		return HEED_OK;
+	}
+	rc = name ? convert(out, body, len, name)
+	          : heed__utf8_sanitize(out, body, len);
+	*res = heed__buf_str(out);
+	*res_len = out->len;
+	return rc;
 }

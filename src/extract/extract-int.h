@@ -112,6 +112,9 @@ void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
 void heed__add_link(struct builder *b, const char *href, const char *rel,
                     bool nofollow, bool feed);
 char *heed__strdup_arena(struct builder *b, const char *s, size_t len);
+/* True when a normalised URL's path ends in a media file's extension
+ * (.jpg, .mp4, .m3u8, ...): following it would download media. */
+bool heed__url_looks_media(const char *url);
 heed_source heed__origin_source(enum origin o);
 
 /* values.c: value parsers. Each returns false when s is not valid. */
@@ -134,13 +137,15 @@ void heed__trim(const char **s, size_t *len);
 /* The charset label in a Content-Type value ("utf-8"), or NULL; *len set. */
 const char *heed__content_type_param(const char *ct, const char *param,
                                      size_t *len);
-/* Converts body to UTF-8 in out: charset from header_charset (may be
- * NULL), else BOM, else <meta> prescan, else UTF-8 if valid, else
- * windows-1252. NULs, C0 controls and invalid sequences become U+FFFD.
- * *used gets the charset chosen (static string). */
+/* Converts body to UTF-8: charset from header_charset (may be NULL),
+ * else BOM, else <meta> prescan, else UTF-8 if valid, else windows-1252.
+ * NULs, C0 controls and invalid sequences become U+FFFD. *res and
+ * *res_len get the result: body itself when it is already clean UTF-8
+ * (not NUL-terminated then), else out's content. *used gets the charset
+ * chosen (a static string). */
 heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
                           const char *header_charset, size_t hc_len,
-                          const char **used);
+                          const char **used, const char **res, size_t *res_len);
 /* Replaces invalid UTF-8, NUL and C0 controls (but tab, LF, FF, CR). */
 heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s,
                                 size_t len);

@@ -99,7 +99,8 @@ static enum ns ns_of(const xmlChar *uri, const xmlChar *prefix)
 		    (!uri && prefix &&
 		     strcmp((const char *)prefix, map[i].prefix) == 0))
 			return map[i].ns;
-	return uri && prefix ? NS_OTHER : NS_PLAIN;
+	/* An unknown prefix (image:loc) is never a sitemap or feed field. */
+	return prefix ? NS_OTHER : NS_PLAIN;
 }
 
 /* The value of attribute name from SAX2's (localname, prefix, URI, value,
@@ -238,7 +239,11 @@ static const char *resolve(struct parse *p, const char *raw)
 
 	if (!raw)
 		return NULL;
-	rc = heed_url_resolve(&u, p->base, raw, strlen(raw));
+	/* sitemaps.org: "fully-qualified" URLs only; feeds may be relative. */
+	if (p->f->kind >= HEED_FEED_SITEMAP)
+		rc = heed_url_parse(&u, raw, strlen(raw), p->f->alloc);
+	else
+		rc = heed_url_resolve(&u, p->base, raw, strlen(raw));
 	if (rc != HEED_OK) {
 		if (rc == HEED_ENOMEM)
 			p->oom = rc;
@@ -278,7 +283,7 @@ static void finish_entry(struct parse *p)
 	p->e.url = resolve(p, p->raw_url);
 	if (!p->e.url)
 		p->e.url = resolve(p, p->guid);
-	if (!p->e.url) {
+	if (!p->e.url || heed__url_looks_media(p->e.url)) {
 		p->f->skipped++;
 		return;
 	}
@@ -321,6 +326,40 @@ static void first(const char **dst, const char *v)
 		*dst = v;
 }
 
+/* Removes markup from text in place: feeds put HTML in descriptions and
+ * titles (RSS 2.0 allows entity-encoded HTML; Atom type="html"), and the
+ * record keeps plain text. Tags become spaces; collapse() is not needed
+ * because the caller trims and later consumers see single spaces. */
+static size_t strip_markup(char *s, size_t len)
+{
+	size_t o = 0;
+	bool space = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char n = i + 1 < len ? (char)(s[i + 1] | 0x20) : '\0';
+		if (c == '<' &&
+		    (n == '/' || n == '!' || (n >= 'a' && n <= 'z'))) {
+			char *gt = memchr(s + i, '>', len - i);
+			if (gt) {
+				i = (size_t)(gt - s);
+				space = o > 0;
+				continue;
+			}
+		}
+		if (c <= ' ') {
+			space = o > 0;
+			continue;
+		}
+		if (space)
+			s[o++] = ' ';
+		space = false;
+		s[o++] = (char)c;
+	}
+	s[o] = '\0';
+	return o;
+}
+
 /* Stores the text of a finished slot. */
 static void finish_slot(struct parse *p)
 {
@@ -338,6 +377,11 @@ static void finish_slot(struct parse *p)
 		p->oom = HEED_ENOMEM;
 		return;
 	}
+	if (p->slot == S_DESCRIPTION || p->slot == S_TITLE ||
+	    p->slot == S_FEED_TITLE)
+		len = strip_markup(v, len);
+	if (!len)
+		return;
 	switch (p->slot) {
 	case S_FEED_TITLE:
 		first(&p->f->title, v);
@@ -533,7 +577,9 @@ static void parse_xml(struct parse *p, const char *s, size_t len)
 	ctxt->userData = p;
 	p->ctxt = ctxt;
 	xmlCtxtUseOptions(ctxt, XML_PARSE_RECOVER | XML_PARSE_NOERROR |
-	                                XML_PARSE_NOWARNING | XML_PARSE_NONET);
+	                                XML_PARSE_NOWARNING | XML_PARSE_NONET |
+	                                XML_PARSE_IGNORE_ENC);
+	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
 	xmlParseDocument(ctxt);
 	xmlFreeParserCtxt(ctxt);
 	p->ctxt = NULL;
@@ -620,34 +666,45 @@ static heed_status gunzip(struct heed_buf *out, const char *s, size_t len,
 	return rc;
 }
 
-/* True when the XML declaration names an encoding other than UTF-8, which
- * libxml2 then converts itself. */
-static bool declares_other_encoding(const char *s, size_t len)
+/* The encoding label of the XML declaration, or NULL; *n gets its
+ * length. */
+static const char *declared_encoding(const char *s, size_t len, size_t *n)
 {
-	size_t n = len < 200 ? len : 200;
 	const char *end;
 
-	if (n < 5 || memcmp(s, "<?xml", 5) != 0)
-		return false;
-	end = memchr(s, '>', n);
-	for (const char *p = s; end && p + 9 < end; p++)
-		if (memcmp(p, "encoding", 8) == 0) {
-			p += 8;
-			while (p < end && (*p == ' ' || *p == '=' ||
-			                   *p == '"' || *p == '\''))
-				p++;
-			return !(end - p >= 5 &&
-			         heed__ascii_ieq(p, 5, "utf-8")) &&
-			       !(end - p >= 4 && heed__ascii_ieq(p, 4, "utf8"));
-		}
-	return false;
+	len = len < 200 ? len : 200;
+	if (len < 5 || memcmp(s, "<?xml", 5) != 0 ||
+	    !(end = memchr(s, '>', len)))
+		return NULL;
+	for (const char *p = s; p + 9 < end; p++) {
+		if (memcmp(p, "encoding", 8) != 0)
+			continue;
+		p += 8;
+		while (p < end &&
+		       (*p == ' ' || *p == '=' || *p == '"' || *p == '\''))
+			p++;
+		*n = 0;
+		while (p + *n < end && !strchr("\"' ?", p[*n]))
+			(*n)++;
+		return *n ? p : NULL;
+	}
+	return NULL;
 }
 
+/*
+ * XML goes through the same conversion as HTML (charset.c): the declared
+ * encoding, else a BOM, else UTF-8 if valid, else windows-1252, with bad
+ * bytes replaced. libxml2 then parses UTF-8 and ignores the declaration,
+ * so it never converts, and never prints a conversion error to stderr
+ * (libheed never prints).
+ */
 static heed_status parse_body(struct parse *p, const char *s, size_t len,
                               const struct heed_allocator *a)
 {
 	struct heed_buf clean;
-	size_t i = 0;
+	const char *label, *used, *text = NULL;
+	size_t i = 0, llen = 0, text_len = 0;
+	heed_status rc;
 
 	while (i < len && (unsigned char)s[i] <= ' ')
 		i++;
@@ -657,18 +714,25 @@ static heed_status parse_body(struct parse *p, const char *s, size_t len,
 		parse_text(p, s, len);
 		return p->oom;
 	}
-	if (declares_other_encoding(s + i, len - i)) {
-		parse_xml(p, s, len);
-		return p->oom;
+	label = declared_encoding(s + i, len - i, &llen);
+	/* XML 1.0 4.3.3: without a declaration or a BOM, it is UTF-8. */
+	if (!label && (unsigned char)s[i] != 0xFE &&
+	    (unsigned char)s[i] != 0xFF) {
+		label = "utf-8";
+		llen = 5;
 	}
-	heed__buf_init(&clean, a, 2 * (size_t)HEED_SITEMAP_MAX_BYTES);
-	if (heed__utf8_sanitize(&clean, s, len) != HEED_OK) {
-		heed__buf_free(&clean);
-		return HEED_ENOMEM;
+	heed__buf_init(&clean, a, 3 * (size_t)HEED_SITEMAP_MAX_BYTES);
+	rc = heed__to_utf8(&clean, s, len, label, llen, &used, &text,
+	                   &text_len);
+	if (rc == HEED_ETOOBIG) {
+		p->f->truncated = true;
+		rc = HEED_OK;
 	}
-	parse_xml(p, heed__buf_str(&clean), clean.len);
+	if (rc == HEED_OK)
+		parse_xml(p, text ? text : heed__buf_str(&clean),
+		          text ? text_len : clean.len);
 	heed__buf_free(&clean);
-	return p->oom;
+	return rc == HEED_OK ? p->oom : rc;
 }
 
 static heed_status run(struct parse *p, const struct heed_extract_input *in,

@@ -111,6 +111,10 @@ static enum tag tag_of(const char *n)
 	        {"video", T_MEDIA},
 	};
 
+	/* Most elements are div, span, li, p: rule them out by first letter
+	 * before any string comparison. */
+	if (!strchr("abdehlmopstv", n[0]))
+		return T_OTHER;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags); i++)
 		if (n[0] == tags[i].name[0] && strcmp(n, tags[i].name) == 0)
 			return tags[i].tag;
@@ -134,8 +138,7 @@ static bool has_token(const char *list, const char *token)
 
 	while (list && *list) {
 		size_t n;
-		while (*list == ' ' || *list == '\t' || *list == '\n')
-			list++;
+		list += strspn(list, " \t\n\r\f");
 		n = strcspn(list, " \t\n\r\f");
 		if (n == tlen && heed__ascii_ieq(list, n, token))
 			return true;
@@ -553,18 +556,20 @@ static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 	struct html *h = ctx;
 	enum tag tag = tag_of((const char *)name);
 	const char *props = attr(atts, "itemprop");
-	bool scope = attr(atts, "itemscope") != NULL && !h->foreign;
+	/* Past the tracked depth nothing opens, since nothing could close. */
+	bool tracked = h->depth < EXTRACT_MAX_DEPTH;
+	bool scope = tracked && attr(atts, "itemscope") != NULL && !h->foreign;
 
 	if (props && !h->foreign)
 		on_itemprop(h, tag, atts, props, scope);
 	on_start_tag(h, tag, atts);
 	if (scope)
 		open_scope(h, atts);
-	if (tag == T_FOREIGN)
+	if (tag == T_FOREIGN && tracked)
 		h->foreign++;
-	if (tag == T_MEDIA)
+	if (tag == T_MEDIA && tracked)
 		h->media++;
-	if (h->depth < EXTRACT_MAX_DEPTH)
+	if (tracked)
 		h->stack[h->depth] = (struct el){(unsigned char)tag, scope};
 	h->depth++;
 }

@@ -106,10 +106,11 @@ static const char *const media_ext[] = {
 };
 
 /* True when the URL's path ends in a media file's extension: following
- * such a link would download media, which heed never does. */
-static bool looks_media(const heed_url *u)
+ * such a link would download media, which heed never does. url is
+ * normalised, so its path starts at the first '/' after "://". */
+bool heed__url_looks_media(const char *url)
 {
-	const char *t = heed_url_target(u);
+	const char *t = strchr(strstr(url, "://") + 3, '/');
 	size_t n = strcspn(t, "?");
 	const char *dot = NULL;
 
@@ -131,9 +132,10 @@ static bool looks_media(const heed_url *u)
 static const char *resolve(struct builder *b, const heed_url *base,
                            const char *raw, bool *media)
 {
-	heed_url *u = NULL;
-	const char *s;
-	heed_status rc = heed_url_resolve(&u, base, raw, strlen(raw));
+	char url[HEED_URL_MAX_BYTES + 1];
+	size_t len;
+	heed_status rc = heed_url_resolve_buf(base, raw, strlen(raw), url,
+	                                      sizeof(url), &len);
 
 	if (rc != HEED_OK) {
 		if (rc == HEED_ENOMEM)
@@ -141,10 +143,8 @@ static const char *resolve(struct builder *b, const heed_url *base,
 		return NULL;
 	}
 	if (media)
-		*media = looks_media(u);
-	s = heed__strdup_arena(b, heed_url_get(u), strlen(heed_url_get(u)));
-	heed_url_free(u);
-	return s;
+		*media = heed__url_looks_media(url);
+	return heed__strdup_arena(b, url, len);
 }
 
 static size_t hash_str(const char *s)
@@ -156,44 +156,86 @@ static size_t hash_str(const char *s)
 	return h;
 }
 
-/* Resolves, filters and de-duplicates links: a URL found several times
- * is followable when any occurrence is, and a feed when any says so. */
+/* Open addressing over indexes + 1 (0 is empty): finds the slot of key,
+ * or the empty slot where it belongs. key_of(i) names entry i's key. */
+static size_t probe(const size_t *table, size_t slots, const char *key,
+                    const char *(*key_of)(const void *, size_t),
+                    const void *ctx)
+{
+	size_t h = hash_str(key) & (slots - 1);
+
+	while (table[h] && strcmp(key_of(ctx, table[h] - 1), key) != 0)
+		h = (h + 1) & (slots - 1);
+	return h;
+}
+
+static const char *raw_key(const void *ctx, size_t i)
+{
+	return ((const struct raw_link *)ctx)[i].href;
+}
+
+static const char *url_key(const void *ctx, size_t i)
+{
+	return ((const struct heed_link *)ctx)[i].url;
+}
+
+static void merge(struct heed_link *l, const struct raw_link *r)
+{
+	l->nofollow = l->nofollow && r->nofollow;
+	l->feed = l->feed || r->feed;
+}
+
+/*
+ * Resolves, filters and de-duplicates links: a URL found several times is
+ * followable when any occurrence is, and a feed when any says so. Raw
+ * hrefs are de-duplicated before resolution (listings repeat each one two
+ * or three times), URLs after it.
+ */
 static heed_status finish_links(struct builder *b, heed_page *p,
                                 const heed_url *base)
 {
 	size_t slots = 1, n = 0;
-	size_t *table;
+	size_t *raw_tab, *url_tab, *out_of;
 
 	while (slots < 2 * b->link_count)
 		slots *= 2;
-	table = heed__calloc(b->alloc, slots, sizeof(*table));
+	raw_tab = heed__calloc(b->alloc, 2 * slots + b->link_count + 1,
+	                       sizeof(*raw_tab));
 	p->links = heed__arena_alloc(&b->arena,
 	                             (b->link_count + 1) * sizeof(*p->links));
-	if (!table || !p->links) {
-		heed__free(b->alloc, table);
+	if (!raw_tab || !p->links) {
+		heed__free(b->alloc, raw_tab);
 		return HEED_ENOMEM;
 	}
+	url_tab = raw_tab + slots;
+	out_of = url_tab + slots; /* raw index -> output index + 1, 0: none */
 	for (size_t i = 0; i < b->link_count; i++) {
 		const struct raw_link *r = &b->links[i];
+		size_t hr = probe(raw_tab, slots, r->href, raw_key, b->links),
+		       hu;
 		bool media = false;
-		const char *url = resolve(b, base, r->href, &media);
-		size_t h;
+		const char *url;
+		if (raw_tab[hr]) {
+			out_of[i] = out_of[raw_tab[hr] - 1];
+			if (out_of[i])
+				merge(&p->links[out_of[i] - 1], r);
+			continue;
+		}
+		raw_tab[hr] = i + 1;
+		url = resolve(b, base, r->href, &media);
 		if (!url || media)
 			continue;
-		h = hash_str(url) & (slots - 1);
-		while (table[h] && strcmp(p->links[table[h] - 1].url, url))
-			h = (h + 1) & (slots - 1);
-		if (table[h]) {
-			struct heed_link *l = &p->links[table[h] - 1];
-			l->nofollow = l->nofollow && r->nofollow;
-			l->feed = l->feed || r->feed;
+		hu = probe(url_tab, slots, url, url_key, p->links);
+		if (url_tab[hu]) {
+			out_of[i] = url_tab[hu];
+			merge(&p->links[url_tab[hu] - 1], r);
 			continue;
 		}
 		p->links[n] =
 		        (struct heed_link){url, r->rel, r->nofollow, r->feed};
-		table[h] = ++n;
+		url_tab[hu] = out_of[i] = ++n;
 	}
-	heed__free(b->alloc, table);
+	heed__free(b->alloc, raw_tab);
 	p->link_count = n;
 	return b->oom;
 }
@@ -293,8 +335,8 @@ heed_status heed_extract_html(heed_page **out,
 	        alloc ? alloc : heed_allocator_default();
 	struct builder b;
 	struct heed_buf utf8;
-	const char *hc, *used = "UTF-8";
-	size_t hc_len = 0, len = in->body_len;
+	const char *hc, *used = "UTF-8", *text = NULL;
+	size_t hc_len = 0, len = in->body_len, text_len = 0;
 	heed_status rc;
 
 	*out = NULL;
@@ -316,11 +358,11 @@ heed_status heed_extract_html(heed_page **out,
 	                                      : header(in, "Content-Type"),
 	                              "charset", &hc_len);
 	rc = heed__to_utf8(&utf8, in->body ? in->body : "", len, hc, hc_len,
-	                   &used);
+	                   &used, &text, &text_len);
 	if (rc == HEED_OK) {
 		b.rec.charset.value = used;
 		b.rec.charset.source = hc ? HEED_SOURCE_HTTP : HEED_SOURCE_HTML;
-		rc = heed__html_parse(&b, heed__buf_str(&utf8), utf8.len);
+		rc = heed__html_parse(&b, text, text_len);
 	}
 	heed__buf_free(&utf8);
 	heed__jsonld_apply(&b);

@@ -416,7 +416,7 @@ bool heed__parse_count(const char *s, size_t len, int64_t *count)
 		}
 		if (*p < '0' || *p > '9')
 			return false;
-		if (v > (INT64_MAX - 9) / 10)
+		if (v > (INT64_MAX - (*p - '0')) / 10)
 			return false;
 		v = v * 10 + (*p++ - '0');
 		group++;

@@ -14,8 +14,8 @@
  *   process locale, and fails with CURLUE_OUT_OF_MEMORY in the "C" locale
  *   that a library cannot change, so hosts go through idn2_lookup_u8();
  * - case and default ports (RFC 3986 6.2.2.1 and 6.2.3).
- * Percent-encoding is normalised by one function, pct_normalize(), so that
- * a shared implementation can replace it in one place.
+ * Percent-encoding goes through the shared normaliser of src/common/pct.c
+ * (pct_normalize() below), which robots.txt matching uses too.
  */
 #include <curl/curl.h>
 #include <idn2.h>
@@ -44,64 +44,29 @@ static bool is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
-static int hex_value(unsigned char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	c = (unsigned char)heed__ascii_lower((char)c);
-	return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
-static bool is_unreserved(unsigned char c)
-{
-	return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' ||
-	       c == '~';
-}
-
-/* Bytes that may not appear raw in a path or query (RFC 3986 3.3, 3.4),
- * '%' aside, which pct_normalize() handles. */
-static bool must_encode(unsigned char c)
-{
-	return c <= 0x20 || c >= 0x7f || strchr("\"<>\\^`{|}[]", c) != NULL;
-}
-
 /*
  * Appends len bytes of path-and-query s to out with percent-encoding
- * normalised (RFC 3986 6.2.2.1 and 6.2.2.2): "%7e" becomes "~", "%2f" stays
- * encoded as "%2F", a '%' not followed by two hex digits becomes "%25", and
- * bytes not allowed raw are encoded. The one place to swap in a shared
- * percent-encoding normaliser.
+ * normalised by the shared normaliser (src/common/pct.c, RFC 3986 6.2.2.1
+ * and 6.2.2.2): "%7e" becomes "~", "%2f" stays encoded as "%2F", a '%' not
+ * followed by two hex digits becomes "%25", and bytes not allowed raw are
+ * encoded. The robots.txt matcher uses the same function, so a URL and a
+ * rule spell the same path the same way.
  */
 static heed_status pct_normalize(struct heed_buf *out, const char *s,
                                  size_t len)
 {
-	static const char hex[] = "0123456789ABCDEF";
-	heed_status rc = HEED_OK;
+	char small[1024], *tmp;
+	size_t n = heed__pct_normalize(small, sizeof(small), s, len, 0);
+	heed_status rc;
 
-	for (size_t i = 0; i < len && rc == HEED_OK; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '%' && i + 2 < len &&
-		    hex_value((unsigned char)s[i + 1]) >= 0 &&
-		    hex_value((unsigned char)s[i + 2]) >= 0) {
-			unsigned char d =
-			        (unsigned char)(hex_value((unsigned char)
-			                                          s[i + 1]) *
-			                                16 +
-			                        hex_value((unsigned char)
-			                                          s[i + 2]));
-			if (is_unreserved(d))
-				rc = heed__buf_addc(out, (char)d);
-			else
-				rc = heed__buf_addf(out, "%%%c%c", hex[d >> 4],
-				                    hex[d & 15]);
-			i += 2;
-		} else if (c == '%' || must_encode(c)) {
-			rc = heed__buf_addf(out, "%%%c%c", hex[c >> 4],
-			                    hex[c & 15]);
-		} else {
-			rc = heed__buf_addc(out, (char)c);
-		}
-	}
+	if (n < sizeof(small))
+		return heed__buf_add(out, small, n);
+	tmp = heed__malloc(out->alloc, n + 1);
+	if (!tmp)
+		return HEED_ENOMEM;
+	heed__pct_normalize(tmp, n + 1, s, len, 0);
+	rc = heed__buf_add(out, tmp, n);
+	heed__free(out->alloc, tmp);
 	return rc;
 }
 
@@ -114,8 +79,13 @@ static heed_status add_host(struct heed_buf *out, const char *h, size_t len)
 	heed_status rc;
 	int irc;
 
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len; i++) {
 		ascii = ascii && (unsigned char)h[i] < 0x80;
+		/* Percent-encoded hosts are decoded by curl after its checks
+		 * ("%32" became "2", not 0.0.0.2); nobody needs them. */
+		if (h[i] == '%')
+			return HEED_EINVAL;
+	}
 	if (ascii) {
 		for (size_t i = 0; i < len; i++) {
 			rc = heed__buf_addc(out, heed__ascii_lower(h[i]));
@@ -250,7 +220,7 @@ static heed_status clean_ref(struct heed_buf *out, const char *s, size_t len)
  * without userinfo and with a punycode host, path and query encoded. */
 static heed_status encode_ref(struct heed_buf *out, const char *s, size_t len)
 {
-	size_t p = scheme_len(s, len), alen;
+	size_t p = scheme_len(s, len), slashes = 0, alen;
 	heed_status rc = HEED_OK;
 
 	if (p) {
@@ -258,9 +228,17 @@ static heed_status encode_ref(struct heed_buf *out, const char *s, size_t len)
 			rc = heed__buf_addc(out, heed__ascii_lower(s[i]));
 		p++;
 	}
-	if (rc == HEED_OK && len - p >= 2 && (s[p] == '/' || s[p] == '\\') &&
-	    (s[p + 1] == '/' || s[p + 1] == '\\')) {
-		p += 2;
+	while (p + slashes < len &&
+	       (s[p + slashes] == '/' || s[p + slashes] == '\\'))
+		slashes++;
+	/* After "http:" any number of slashes introduces the authority, as
+	 * browsers read it ("http:/h", "http:///h"); "http:g" is refused
+	 * (RFC 3986 5.4.2 allows either reading; strict is safer). Without a
+	 * scheme only "//" does (a network-path reference). */
+	if (p && slashes == 0)
+		return HEED_EINVAL;
+	if (rc == HEED_OK && (p ? slashes > 0 : slashes >= 2)) {
+		p += p ? slashes : 2;
 		alen = strcspn(s + p, "/\\?");
 		if (p + alen > len)
 			alen = len - p;
@@ -272,6 +250,21 @@ static heed_status encode_ref(struct heed_buf *out, const char *s, size_t len)
 	if (rc == HEED_OK)
 		rc = add_path_query(out, s + p, len - p);
 	return rc;
+}
+
+/* A host curl accepted is still refused unless it is a name of letters,
+ * digits, '-', '.' and '_' or a bracketed IPv6 literal: curl decodes
+ * "%B0" in hosts, and such bytes have no place in a host key. */
+static bool valid_host(const char *h)
+{
+	if (h[0] == '[')
+		return h[strspn(h, "[]0123456789abcdef:.")] == '\0';
+	for (; *h; h++)
+		if (!is_alpha((unsigned char)*h) &&
+		    !is_digit((unsigned char)*h) && *h != '-' && *h != '.' &&
+		    *h != '_')
+			return false;
+	return true;
 }
 
 static heed_status from_curl(CURLUcode uc)
@@ -352,6 +345,14 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	heed_status rc;
 	heed_url *u;
 
+	if (port == 0) /* curl accepts ":0"; no server listens there */
+		return HEED_EINVAL;
+	/* Hosts that reached curl without "//" ("http:/Host/") escaped
+	 * add_authority(): fold them here too (RFC 3986 6.2.2.1). */
+	for (char *h = p->host; *h; h++)
+		*h = heed__ascii_lower(*h);
+	if (!valid_host(p->host))
+		return HEED_EINVAL;
 	if (port != dflt)
 		snprintf(portbuf, sizeof(portbuf), ":%u", port);
 	if (psl && p->host[0] != '[' && !is_ipv4(p->host))
@@ -464,6 +465,96 @@ heed_status heed_url_resolve(heed_url **out, const heed_url *base,
                              const char *ref, size_t len)
 {
 	return parse_with(out, base, ref, len, base->alloc);
+}
+
+/* Bytes a fast-path reference may hold: unreserved and sub-delims plus
+ * '/', '?', ':', '@' (RFC 3986 3.3, 3.4), but no '%', '\\', '#' or
+ * anything that needs encoding or case folding. */
+static bool fast_char(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c) || strchr("-._~!$&'()*+,;=/?:@", c);
+}
+
+/*
+ * The fast path of heed_url_resolve_buf(): a reference that is a path
+ * (absolute "/a/b" or relative "a/b"), or a query ("?q"), made only of
+ * fast_char()s and without dot segments, resolves by concatenation
+ * (RFC 3986 5.2.2 and 5.2.3: merge, and remove_dot_segments() has nothing
+ * to remove). Returns false when the slow path must decide.
+ */
+static size_t resolve_fast(const heed_url *base, const char *ref, size_t len,
+                           char *buf, size_t size)
+{
+	const char *q, *slash;
+	size_t dir;
+
+	if (len == 0 || (ref[0] == '/' && len > 1 && ref[1] == '/') ||
+	    ref[0] == '.')
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		if (!ref[i] || !fast_char((unsigned char)ref[i]))
+			return 0;
+		/* ':' before any '/' or '?' would make it a scheme. */
+		if (ref[i] == ':' && !memchr(ref, '/', i) &&
+		    !memchr(ref, '?', i))
+			return 0;
+		if (ref[i] == '.' && i > 0 && ref[i - 1] == '/')
+			return 0;
+	}
+	q = strchr(base->target, '?');
+	if (ref[0] == '/') {
+		dir = (size_t)(base->target - base->full);
+	} else if (ref[0] == '?') {
+		dir = q ? (size_t)(q - base->full) : strlen(base->full);
+	} else {
+		const char *end = q ? q : base->target + strlen(base->target);
+		slash = base->target;
+		for (const char *p = base->target; p < end; p++)
+			if (*p == '/')
+				slash = p;
+		dir = (size_t)(slash + 1 - base->full);
+	}
+	if (dir + len >= size || dir + len > HEED_URL_MAX_BYTES)
+		return 0;
+	memcpy(buf, base->full, dir);
+	memcpy(buf + dir, ref, len);
+	buf[dir + len] = '\0';
+	return dir + len;
+}
+
+heed_status heed_url_resolve_buf(const heed_url *base, const char *ref,
+                                 size_t len, char *buf, size_t size,
+                                 size_t *out_len)
+{
+	heed_url *u = NULL;
+	heed_status rc;
+	const char *s;
+	size_t n;
+
+	/* Trimming and the fragment cut come first, as in the slow path. */
+	while (len && (unsigned char)ref[0] <= 0x20)
+		ref++, len--;
+	while (len && (unsigned char)ref[len - 1] <= 0x20)
+		len--;
+	n = 0;
+	while (n < len && ref[n] != '#')
+		n++;
+	*out_len = resolve_fast(base, ref, n, buf, size);
+	if (*out_len)
+		return HEED_OK;
+	rc = heed_url_resolve(&u, base, ref, len);
+	if (rc != HEED_OK)
+		return rc;
+	s = heed_url_get(u);
+	n = strlen(s);
+	if (n >= size) {
+		heed_url_free(u);
+		return HEED_ETOOBIG;
+	}
+	memcpy(buf, s, n + 1);
+	*out_len = n;
+	heed_url_free(u);
+	return HEED_OK;
 }
 
 heed_url *heed_url_dup(const heed_url *u)

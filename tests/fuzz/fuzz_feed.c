@@ -1,7 +1,8 @@
 /*
  * Fuzz target: feeds and sitemaps (src/extract/feed.c): RSS, Atom,
  * urlset, sitemapindex and text. Every entry has an absolute URL, dates
- * are set together with their Unix seconds, and limits hold.
+ * are set together with their Unix seconds, and limits hold. Built twice:
+ * as "feed" and as "sitemap", each with its own corpus and dictionary.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,8 @@
  * Fuzz target: URL parsing and resolution (src/url). The input is split at
  * the first newline into a base and a reference. Invariants: a parsed URL
  * re-parses to itself (normalisation is idempotent), its accessors agree
- * with the whole, and a resolved URL is itself normalised.
+ * with the whole, a resolved URL is itself normalised, and the
+ * allocation-free heed_url_resolve_buf() agrees with heed_url_resolve().
  */
 #include <stdlib.h>
 #include <string.h>

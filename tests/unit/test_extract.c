@@ -1,1 +1,684 @@
-int main(void){return 0;}
+/*
+ * Unit tests for src/extract's HTML side: tables of pages (files under
+ * tests/unit/data/extract/ and inline snippets) with the record, links and
+ * robots directives they must give; value parsers; X-Robots-Tag; the
+ * content-type test; hostile input; the OOM loop.
+ *
+ * A page's result is rendered as "key=value" lines (render() below) and
+ * each case lists lines that must be present, or "-key" for keys that
+ * must be absent, so a case states only what it is about.
+ */
+#include "heed_test.h"
+#include "test_data.h"
+
+#include "extract/extract-int.h"
+#include "heed/extract.h"
+
+static void line(struct heed_buf *b, const char *key,
+                 const struct heed_field *f)
+{
+	if (f->value)
+		heed__buf_addf(b, "%s=%s:%s\n", key,
+		               heed_source_name(f->source), f->value);
+}
+
+static void render_robots(struct heed_buf *b,
+                          const struct heed_robots_directives *d)
+{
+	heed__buf_addf(b, "robots=%s%s%s%s%s", d->noindex ? "noindex " : "",
+	               d->nofollow ? "nofollow " : "",
+	               d->noarchive ? "noarchive " : "",
+	               d->nosnippet ? "nosnippet " : "",
+	               d->noimageindex ? "noimageindex " : "");
+	if (d->max_snippet >= 0)
+		heed__buf_addf(b, "max-snippet=%lld ",
+		               (long long)d->max_snippet);
+	if (d->unavailable_after_s != HEED_NO_DATE)
+		heed__buf_addf(b, "until=%lld ",
+		               (long long)d->unavailable_after_s);
+	heed__buf_addf(b, "\n");
+}
+
+/* Every fact about a page, one per line. */
+static void render(struct heed_buf *b, const heed_page *p)
+{
+	const struct heed_record *r = heed_page_record(p);
+
+	line(b, "title", &r->title);
+	line(b, "description", &r->description);
+	line(b, "author", &r->author);
+	line(b, "canonical", &r->canonical);
+	line(b, "language", &r->language);
+	line(b, "published", &r->published);
+	line(b, "modified", &r->modified);
+	line(b, "thumbnail", &r->thumbnail);
+	line(b, "og_type", &r->og_type);
+	line(b, "schema_type", &r->schema_type);
+	line(b, "site_name", &r->site_name);
+	line(b, "duration", &r->duration);
+	line(b, "charset", &r->charset);
+	if (r->duration_s >= 0)
+		heed__buf_addf(b, "duration_s=%lld\n",
+		               (long long)r->duration_s);
+	if (r->views >= 0)
+		heed__buf_addf(b, "views=%s:%lld\n",
+		               heed_source_name(r->views_source),
+		               (long long)r->views);
+	if (r->published_s != HEED_NO_DATE)
+		heed__buf_addf(b, "published_s=%lld\n",
+		               (long long)r->published_s);
+	if (r->tag_count) {
+		heed__buf_addf(b, "tags=");
+		for (size_t i = 0; i < r->tag_count; i++)
+			heed__buf_addf(b, "%s%s:%s", i ? "|" : "",
+			               r->tags[i].value,
+			               heed_source_name(r->tags[i].source));
+		heed__buf_addf(b, "\n");
+	}
+	if (r->last_modified)
+		heed__buf_addf(b, "last_modified=%s\n", r->last_modified);
+	heed__buf_addf(b, "jsonld=%u/%u\n", r->jsonld_blocks, r->jsonld_errors);
+	if (r->truncated)
+		heed__buf_addf(b, "truncated\n");
+	render_robots(b, heed_page_robots(p));
+	for (size_t i = 0; i < heed_page_link_count(p); i++) {
+		const struct heed_link *l = heed_page_link(p, i);
+		heed__buf_addf(b, "link=%s %s%s%s\n", l->url, l->rel,
+		               l->nofollow ? " nofollow" : "",
+		               l->feed ? " feed" : "");
+	}
+}
+
+/* True when got has l as a whole line ("-key" lines: as a line prefix). */
+static bool has_line(const char *got, const char *l, bool prefix)
+{
+	size_t n = strlen(l);
+
+	for (const char *p = got; *p; p += strcspn(p, "\n") + 1) {
+		if (strncmp(p, l, n) == 0 && (prefix || p[n] == '\n'))
+			return true;
+		if (!p[strcspn(p, "\n")])
+			break;
+	}
+	return false;
+}
+
+/* Checks want ("line\nline\n-key\n...") against the rendering. */
+static void expect(const char *name, const char *got, const char *want)
+{
+	while (*want) {
+		size_t n = strcspn(want, "\n");
+		char l[1024];
+		snprintf(l, sizeof(l), "%.*s", (int)n, want);
+		if (l[0] == '-' && has_line(got, l + 1, true))
+			fail_msg("%s: unexpected %s in\n%s", name, l + 1, got);
+		if (l[0] != '-' && !has_line(got, l, false))
+			fail_msg("%s: missing \"%s\" in\n%s", name, l, got);
+		want += n + (want[n] == '\n');
+	}
+}
+
+struct page_case {
+	const char *name;
+	const char *file;    /* under tests/unit/data/extract/, or NULL */
+	const char *html;    /* when file is NULL */
+	size_t len;          /* 0: strlen(html) */
+	const char *headers; /* "Name: value\n" lines */
+	const char *want;
+};
+
+static heed_page *extract(const struct page_case *c,
+                          const struct heed_allocator *a, heed_status *rc)
+{
+	struct heed_header h[8];
+	char hbuf[1024];
+	size_t nh = 0, len = c->len;
+	char *body = NULL;
+	const char *html = c->html;
+	struct heed_extract_input in = {0};
+	heed_page *p = NULL;
+
+	snprintf(hbuf, sizeof(hbuf), "%s", c->headers ? c->headers : "");
+	for (char *s = hbuf; *s && nh < 8;) {
+		char *nl = strchr(s, '\n'), *colon = strchr(s, ':');
+		if (nl)
+			*nl = '\0';
+		*colon = '\0';
+		h[nh].name = s;
+		h[nh++].value = colon + 2;
+		s = nl ? nl + 1 : s + strlen(s);
+	}
+	if (c->file)
+		html = body = read_data(c->file, &len);
+	in.body = html;
+	in.body_len = len ? len : strlen(html);
+	in.url = "https://site.example/dir/page.html";
+	in.headers = h;
+	in.header_count = nh;
+	in.agent = "heed";
+	*rc = heed_extract_html(&p, &in, a, NULL);
+	free(body);
+	return p;
+}
+
+#define NUL_PAGE                                                          \
+	"<a href=\"/a\0b\">x</a><meta name=description content=\"d\0e\">" \
+	"<a href=/after>y</a>"
+#define UTF16_PAGE "\xFF\xFE<\0t\0i\0t\0l\0e\0>\0O\0K\0<\0/\0t\0i\0t\0l\0e\0>\0"
+
+static const struct page_case cases[] = {
+        {"video page: every source at once", "video.html", NULL, 0,
+         "Content-Type: text/html; charset=utf-8\n"
+         "Last-Modified: Wed, 06 Mar 2024 08:00:00 GMT\n"
+         "X-Robots-Tag: otherbot: noindex\n"
+         "X-Robots-Tag: heed: nofollow",
+         "title=og:Sunset timelapse over the bay\n"
+         "description=og:Four hours of sunset in 3 minutes.\n"
+         "author=jsonld:Ana Lopez\n"
+         "canonical=link:https://site.example/v/123\n"
+         "language=html:en-US\n"
+         "published=jsonld:2024-03-05T09:00:00Z\n"
+         "published_s=1709629200\n"
+         "modified=jsonld:2024-03-06\n"
+         "thumbnail=og:https://cdn.cliphub.example/thumbs/123-secure.jpg\n"
+         "og_type=og:video.other\n"
+         "schema_type=jsonld:VideoObject\n"
+         "site_name=og:ClipHub\n"
+         "duration=jsonld:PT3M1S\nduration_s=181\n"
+         "views=jsonld:9007199254740993\n"
+         "charset=http:UTF-8\n"
+         "tags=sunset:og|timelapse:og|bay:meta|nature:meta|beach:html|"
+         "golden hour:jsonld\n"
+         "last_modified=2024-03-06T08:00:00Z\n"
+         "jsonld=1/0\n"
+         "robots=nofollow noarchive max-snippet=120 \n"
+         "link=https://site.example/feeds/latest.rss alternate feed\n"
+         "link=https://site.example/v/124 next\n"
+         "link=https://site.example/tag/sunset a\n"
+         "link=https://site.example/v/125 a\n"
+         "link=https://ads.example/x a nofollow\n"
+         "-link=https://site.example/fake\n"
+         "-link=https://site.example/svg-link\n"
+         "-link=https://site.example/download/123\n"
+         "-link=https://site.example/v/123.mp4\n"
+         "-link=https://site.example/site.css\n"},
+        {"article: twitter, meta, base href, canonical conflict",
+         "article.html", NULL, 0, NULL,
+         "title=twitter:Crawler-Etikette erklärt\n"
+         "description=meta:Meta description wins over DC and JSON-LD.\n"
+         "author=jsonld:Jana Weber; Tom Berg\n"
+         "canonical=og:https://news.example/de/artikel/etikette\n"
+         "language=html:de-DE\n"
+         "published=jsonld:2024-01-01T01:30:00Z\n"
+         "modified=og:2024-01-02T08:00:00Z\n"
+         "schema_type=jsonld:NewsArticle\n"
+         "site_name=jsonld:News Example GmbH\n"
+         "tags=robots:og|höflichkeit:og|crawler:jsonld|etikette:jsonld\n"
+         "jsonld=2/1\n"
+         "link=https://news.example/de/artikel/vorher prev\n"
+         "link=https://news.example/en/article/etiquette alternate\n"
+         "link=https://news.example/feed.atom alternate feed\n"
+         "link=https://news.example/de/artikel/naechster a\n"
+         "link=https://news.example/kommentare a\n"
+         "link=https://news.example/de/karte/nord a\n"
+         "-link=https://news.example/inside-picture\n"
+         "-link=https://news.example/inside-audio\n"
+         "-link=https://news.example/inside-object\n"
+         "-link=https://news.example/favicon.ico\n"},
+        {"microdata video in Latin-1", "microdata.html", NULL, 0, NULL,
+         "title=microdata:Microdata video name\n"
+         "description=microdata:Microdata description.\n"
+         "author=microdata:Mia Keller\n"
+         "published=microdata:2022-07-01\n"
+         "thumbnail=microdata:https://site.example/thumbs/m.jpg\n"
+         "schema_type=microdata:VideoObject\n"
+         "duration=microdata:PT1H2M3S\nduration_s=3723\n"
+         "views=microdata:1234567\n"
+         "tags=café:microdata|music:microdata\n"
+         "charset=html:WINDOWS-1252\n"},
+        {"title tag beats JSON-LD and h1", NULL,
+         "<title> Plain   title </title><h1>Heading</h1>"
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"headline\":\"LD\"}</script>",
+         0, NULL, "title=title:Plain title\n"},
+        {"JSON-LD headline beats a lone h1", NULL,
+         "<h1>Heading</h1><script type=application/ld+json>{\"@type\":"
+         "\"Article\",\"name\":\"LD name\"}</script>",
+         0, NULL, "title=jsonld:LD name\n"},
+        {"lone h1 is the last resort", NULL,
+         "<body><h1>Only <b>heading</b></h1>", 0, NULL,
+         "title=h1:Only heading\n"},
+        {"two h1: none is the title", NULL, "<h1>One</h1><h1>Two</h1>", 0, NULL,
+         "-title\n"},
+        {"svg title is not the page title", NULL,
+         "<body><svg><title>Icon</title></svg><title>Real</title>", 0, NULL,
+         "title=title:Real\n"},
+        {"math title is not the page title either", NULL,
+         "<math><title>F</title></math>", 0, NULL, "-title\n"},
+        {"og via name=, upper-case keys; first og:title wins", NULL,
+         "<meta NAME=\"OG:TITLE\" content=\"Upper\">"
+         "<meta property=og:title content=Second>",
+         0, NULL, "title=og:Upper\n"},
+        {"Dublin Core description and title", NULL,
+         "<meta name=dc.title content=\"DC title\">"
+         "<meta name=dcterms.abstract content=\"DC abstract\">",
+         0, NULL, "title=meta:DC title\ndescription=meta:DC abstract\n"},
+        {"tags: video:tag, keywords split on ';', case-folded duplicates", NULL,
+         "<meta property=video:tag content=\"Jazz\">"
+         "<meta name=keywords content=\"jazz; Live Music ;;  Ελλάδα\">"
+         "<div itemscope><meta itemprop=keywords content=\"LIVE MUSIC\">"
+         "</div>",
+         0, NULL, "tags=jazz:og|live music:meta|ελλάδα:meta\n"},
+        {"legacy interactionCount UserPlays", NULL,
+         "<script type=application/ld+json>{\"@type\":\"VideoObject\","
+         "\"interactionCount\":\"UserPlays:4321\"}</script>",
+         0, NULL, "views=jsonld:4321\n"},
+        {"interactionStatistic count as string with separators", NULL,
+         "<script type=application/ld+json>{\"@type\":\"VideoObject\","
+         "\"interactionStatistic\":{\"@type\":\"InteractionCounter\","
+         "\"interactionType\":\"ViewAction\",\"userInteractionCount\":"
+         "\"7,890\"}}</script>",
+         0, NULL, "views=jsonld:7890\n"},
+        {"decimal views are not a count", NULL,
+         "<script type=application/ld+json>{\"@type\":\"VideoObject\","
+         "\"interactionCount\":\"1.5\"}</script>",
+         0, NULL, "-views\n"},
+        {"microdata interactionCount with a space separator", NULL,
+         "<div itemscope><meta itemprop=interactionCount content=\"5 678\">"
+         "</div>",
+         0, NULL, "views=microdata:5678\n"},
+        {"visible view text is never scraped", NULL,
+         "<p class=views>1.2M views</p><span>12,345 views</span>", 0, NULL,
+         "-views\n"},
+        {"JSON-LD: arrays of blocks, @type array, comments, trailing comma",
+         NULL,
+         "<script type=\"application/ld+json\">[{\"@type\":\"Person\","
+         "\"name\":\"P\"}, /* c */ {\"@type\":[\"Thing\",\"Episode\"],"
+         "\"name\":\"Ep\",}]</script>",
+         0, NULL, "title=jsonld:Ep\nschema_type=jsonld:Thing\njsonld=1/0\n"},
+        {"JSON-LD mainEntity of a WebPage", NULL,
+         "<script type=application/ld+json>{\"@type\":\"WebPage\",\"name\":"
+         "\"Page\",\"mainEntity\":{\"@type\":\"Movie\",\"name\":\"Film\","
+         "\"duration\":\"PT1H\"}}</script>",
+         0, NULL, "title=jsonld:Film\nduration_s=3600\n"},
+        {"JSON-LD deeper than json-c's default limit", NULL,
+         "<script type=application/ld+json>{\"@type\":\"VideoObject\","
+         "\"name\":\"Deep\",\"x\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+         "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}</script>",
+         0, NULL, "title=jsonld:Deep\njsonld=1/0\n"},
+        {"broken JSON-LD skipped and counted", NULL,
+         "<script type=application/ld+json>{\"name\": oops</script>"
+         "<script type=application/ld+json></script>",
+         0, NULL, "jsonld=2/2\n-title\n"},
+        {"author: article:author URL rejected, name kept", NULL,
+         "<meta property=article:author content=\"https://fb.example/x\">"
+         "<meta property=article:author content=\"Jane Doe\">",
+         0, NULL, "author=og:Jane Doe\n"},
+        {"language from og:locale beats Content-Language", NULL,
+         "<meta property=og:locale content=fr_FR>", 0, "Content-Language: de",
+         "language=og:fr-FR\n"},
+        {"language from the HTTP header", NULL, "<p>x", 0,
+         "Content-Language: nl-BE, en", "language=http:nl-BE\n"},
+        {"og duration of 00:00 is no duration", NULL,
+         "<meta property=video:duration content=\"00:00\">", 0, NULL,
+         "-duration\n"},
+        {"og:video duration in seconds", NULL,
+         "<meta property=og:video:duration content=\"754\">", 0, NULL,
+         "duration=og:754\nduration_s=754\n"},
+        {"published from htmldate's meta names", NULL,
+         "<meta name=citation_publication_date content=\"2021/07/03\">"
+         "<meta name=parsely-pub-date content=\"2021-07-04T10:00:00Z\">",
+         0, NULL, "published=meta:2021-07-04T10:00:00Z\n"},
+        {"twitter card image and url", NULL,
+         "<meta name=twitter:image content=\"/t.png\">"
+         "<meta name=twitter:url content=\"https://site.example/c\">",
+         0, NULL,
+         "thumbnail=twitter:https://site.example/t.png\n"
+         "canonical=twitter:https://site.example/c\n"},
+        {"meta robots none, meta name=heed, other agents ignored", NULL,
+         "<meta name=robots content=\"NONE\">"
+         "<meta name=heed content=\"nosnippet, unavailable_after: "
+         "2030-01-01\">"
+         "<meta name=googlebot content=noimageindex>",
+         0, NULL, "robots=noindex nofollow nosnippet until=1893456000 \n"},
+        {"X-Robots-Tag: generic, agent-prefixed and RFC 850 date", NULL, "<p>",
+         0,
+         "X-Robots-Tag: noarchive, heed: noindex\n"
+         "X-Robots-Tag: unavailable_after: Sunday, 06-Nov-94 08:49:37 GMT, "
+         "max-snippet: 50\n"
+         "X-Robots-Tag: otherbot: nofollow",
+         "robots=noindex noarchive max-snippet=50 until=784111777 \n"},
+        {"links: base href applies to earlier links, fragments cut", NULL,
+         "<a href=\"a#x\">a</a><base href=\"https://other.example/b/\">"
+         "<a href=\"../c\">c</a><a href=\"#top\">top</a>",
+         0, NULL,
+         "link=https://other.example/b/a a\n"
+         "link=https://other.example/c a\n"},
+        {"links: duplicate merges nofollow with AND", NULL,
+         "<a href=/x rel=nofollow>1</a><a href=/x>2</a><a href=/y "
+         "rel=nofollow>3</a>",
+         0, NULL,
+         "link=https://site.example/x a\nlink=https://site.example/y a "
+         "nofollow\n"},
+        {"links: media elements and media files never returned", NULL,
+         "<img src=/i.jpg><video src=/v.webm><a href=/in-video>x</a></video>"
+         "<a href=/song.MP3>s</a><a href=\"/doc.pdf\">d</a>"
+         "<a href=/list.m3u8?x=1>l</a>",
+         0, NULL,
+         "link=https://site.example/doc.pdf a\n"
+         "-link=https://site.example/in-video\n"
+         "-link=https://site.example/song.MP3\n"
+         "-link=https://site.example/list.m3u8?x=1\n"},
+        {"script strings do not make links", NULL,
+         "<script>var a = \"<a href='/in-script'>\"; if (a<b) {}</script>"
+         "<a href=/real>r</a>",
+         0, NULL,
+         "link=https://site.example/real a\n"
+         "-link=https://site.example/in-script\n"},
+        {"unclosed title ends at the next tag", NULL,
+         "<title>Broken<meta name=description content=Kept><a href=/z>z</a>", 0,
+         NULL, "description=meta:Kept\nlink=https://site.example/z a\n"},
+        {"NUL in an attribute does not lose later links", NULL, NUL_PAGE,
+         sizeof(NUL_PAGE) - 1, NULL,
+         "link=https://site.example/after a\n"
+         "description=meta:d\xEF\xBF\xBD"
+         "e\n"},
+        {"invalid UTF-8 stays local", NULL,
+         "<title>caf\xC3 ok</title><meta name=description "
+         "content=\"\xC3\xA9t\xC3\xA9\">",
+         0, "Content-Type: text/html; charset=utf-8",
+         "title=title:caf\xEF\xBF\xBD ok\n"
+         "description=meta:\xC3\xA9t\xC3\xA9\n"},
+        {"header charset wins over the page's meta", NULL,
+         "<meta charset=iso-8859-1><title>\xC3\xA9t\xC3\xA9</title>", 0,
+         "Content-Type: text/html; charset=UTF-8",
+         "title=title:\xC3\xA9t\xC3\xA9\ncharset=http:UTF-8\n"},
+        {"windows-1252 from http-equiv", NULL,
+         "<meta http-equiv=Content-Type content=\"text/html; "
+         "charset=windows-1252\"><title>\x93quoted\x94 \x80</title>",
+         0, NULL, "title=title:\xE2\x80\x9Cquoted\xE2\x80\x9D \xE2\x82\xAC\n"},
+        {"undeclared Latin-1 guessed", NULL, "<title>Caf\xE9</title>", 0, NULL,
+         "title=title:Caf\xC3\xA9\n"},
+        {"UTF-16LE with BOM", NULL, UTF16_PAGE, sizeof(UTF16_PAGE) - 1, NULL,
+         "title=title:OK\n"},
+        {"entity bomb in a DOCTYPE does nothing", NULL,
+         "<!DOCTYPE html [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b "
+         "\"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c "
+         "\"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\">]><title>&c;&c;&c;</title>"
+         "<a href=/ok>x</a>",
+         0, NULL, "link=https://site.example/ok a\n"},
+};
+
+static void test_extract_pages(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		struct heed_buf b;
+		heed_status rc;
+		heed_page *p = extract(&cases[i], heed_test_allocator(), &rc);
+		if (rc != HEED_OK)
+			fail_msg("%s: %s", cases[i].name, heed_status_name(rc));
+		heed__buf_init(&b, heed_allocator_default(), 1 << 20);
+		render(&b, p);
+		expect(cases[i].name, heed__buf_str(&b), cases[i].want);
+		heed__buf_free(&b);
+		heed_page_free(p);
+	}
+}
+
+/* Hostile shapes: 10,000-deep nesting and a body past the size cap. */
+static void test_extract_hostile(void **state)
+{
+	struct heed_buf html;
+	heed_page *p = NULL;
+	struct heed_extract_input in = {0};
+	(void)state;
+
+	heed__buf_init(&html, heed_allocator_default(), 64 << 20);
+	for (int i = 0; i < 10000; i++)
+		heed__buf_add(&html, "<div><span>", 11);
+	heed__buf_addf(&html, "<a href=/deep>d</a><title>Deep</title>");
+	in.body = html.data;
+	in.body_len = html.len;
+	in.url = "http://site.example/";
+	assert_int_equal(
+	        heed_extract_html(&p, &in, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_page_link_count(p), 1);
+	assert_string_equal(heed_page_link(p, 0)->url,
+	                    "http://site.example/deep");
+	assert_null(heed_page_link(p, 1));
+	heed_page_free(p);
+
+	heed__buf_reset(&html);
+	heed__buf_addf(&html, "<title>Big</title>");
+	while (html.len <= HEED_EXTRACT_MAX_HTML_BYTES)
+		heed__buf_addf(&html, "<p>%0100d</p>", 7);
+	heed__buf_addf(&html, "<a href=/past-the-cap>x</a>");
+	in.body = html.data;
+	in.body_len = html.len;
+	assert_int_equal(
+	        heed_extract_html(&p, &in, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_true(heed_page_record(p)->truncated);
+	assert_int_equal(heed_page_record(p)->byte_size, html.len);
+	assert_string_equal(heed_page_record(p)->title.value, "Big");
+	assert_int_equal(heed_page_link_count(p), 0);
+	heed_page_free(p);
+	heed__buf_free(&html);
+
+	in.url = "ftp://site.example/";
+	assert_int_equal(
+	        heed_extract_html(&p, &in, heed_test_allocator(), NULL),
+	        HEED_EINVAL);
+	assert_null(p);
+}
+
+struct date_case {
+	const char *in, *iso;
+	long long unix_s; /* ignored when iso is NULL (invalid) */
+};
+
+static const struct date_case dates[] = {
+        {"2024-03-05", "2024-03-05", 1709596800},
+        {"20240305", "2024-03-05", 1709596800},
+        {"2024-03-05T10:00:00+01:00", "2024-03-05T09:00:00Z", 1709629200},
+        {"2024-03-05T10:00+0100", "2024-03-05T09:00:00Z", 1709629200},
+        {"2024-03-05 10:00:00.123Z", "2024-03-05T10:00:00Z", 1709632800},
+        {"2023-12-31T23:30:00-02:00", "2024-01-01T01:30:00Z", 1704072600},
+        {"Tue, 05 Mar 2024 10:00:00 +0100", "2024-03-05T09:00:00Z", 1709629200},
+        {"5 Mar 2024 10:00 PST", "2024-03-05T18:00:00Z", 1709661600},
+        {"Sunday, 06-Nov-94 08:49:37 GMT", "1994-11-06T08:49:37Z", 784111777},
+        {"Sun Nov  6 08:49:37 1994", "1994-11-06T08:49:37Z", 784111777},
+        {"2024-02-30", NULL, 0},
+        {"2023-02-29", NULL, 0},
+        {"2024", NULL, 0},
+        {"yesterday", NULL, 0},
+        {"2024-13-01", NULL, 0},
+        {"", NULL, 0},
+};
+
+static void test_extract_dates(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(dates); i++) {
+		int64_t t = 0;
+		char iso[32] = "";
+		bool ok = heed__parse_date(dates[i].in, strlen(dates[i].in), &t,
+		                           iso, NULL);
+		if (ok != (dates[i].iso != NULL))
+			fail_msg("%s: ok=%d", dates[i].in, ok);
+		if (ok && (strcmp(iso, dates[i].iso) || t != dates[i].unix_s))
+			fail_msg("%s: got %s %lld", dates[i].in, iso,
+			         (long long)t);
+	}
+}
+
+struct num_case {
+	const char *in;
+	long long want; /* -1: invalid */
+};
+
+static void check_nums(const struct num_case *c, size_t n,
+                       bool (*fn)(const char *, size_t, int64_t *))
+{
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = -1;
+		bool ok = fn(c[i].in, strlen(c[i].in), &v);
+		if (ok != (c[i].want >= 0) || (ok && v != c[i].want))
+			fail_msg("\"%s\": ok=%d got %lld want %lld", c[i].in,
+			         ok, (long long)v, c[i].want);
+	}
+}
+
+static void test_extract_numbers(void **state)
+{
+	static const struct num_case counts[] = {
+	        {"1234", 1234},
+	        {"1,234", 1234},
+	        {"1.234.567", 1234567},
+	        {"1 234", 1234},
+	        {"12\xC2\xA0"
+	         "345",
+	         12345},
+	        {"9223372036854775807", 9223372036854775807LL},
+	        {"9223372036854775808", -1},
+	        {"1.5", -1},
+	        {"1,23", -1},
+	        {"1234,567", -1},
+	        {"-5", -1},
+	        {"1.2M", -1},
+	        {"", -1},
+	};
+	static const struct num_case durations[] = {
+	        {"PT12M34S", 754}, {"PT754S", 754},   {"P0DT1H0M3S", 3603},
+	        {"P1D", 86400},    {"PT1.5S", 1},     {"754", 754},
+	        {"12:34", 754},    {"1:02:03", 3723}, {"PT", -1},
+	        {"P1X", -1},       {"12 min", -1},
+	};
+	static const struct num_case plays[] = {
+	        {"UserPlays:1234", 1234},
+	        {"UserPageVisits: 99", 99},
+	        {"42", 42},
+	        {"UserLikes:3", -1},
+	};
+	(void)state;
+	check_nums(counts, HEED_ARRAY_SIZE(counts), heed__parse_count);
+	check_nums(durations, HEED_ARRAY_SIZE(durations), heed__parse_duration);
+	check_nums(plays, HEED_ARRAY_SIZE(plays),
+	           heed__parse_interaction_count);
+}
+
+static void test_extract_content_kind(void **state)
+{
+	static const struct {
+		const char *ct;
+		heed_content_kind want;
+	} kinds[] = {
+	        {"text/html; charset=utf-8", HEED_CONTENT_HTML},
+	        {"TEXT/HTML", HEED_CONTENT_HTML},
+	        {"application/xhtml+xml", HEED_CONTENT_XHTML},
+	        {"application/rss+xml", HEED_CONTENT_FEED},
+	        {"application/atom+xml;type=feed", HEED_CONTENT_FEED},
+	        {"text/xml", HEED_CONTENT_XML},
+	        {"application/xml", HEED_CONTENT_XML},
+	        {"application/vnd.example+xml", HEED_CONTENT_XML},
+	        {"text/plain", HEED_CONTENT_TEXT},
+	        {"application/x-gzip", HEED_CONTENT_GZIP},
+	        {"video/mp4", HEED_CONTENT_MEDIA},
+	        {"image/jpeg", HEED_CONTENT_MEDIA},
+	        {"audio/mpeg", HEED_CONTENT_MEDIA},
+	        {"application/vnd.apple.mpegurl", HEED_CONTENT_MEDIA},
+	        {"application/dash+xml", HEED_CONTENT_MEDIA},
+	        {"font/woff2", HEED_CONTENT_MEDIA},
+	        {"application/pdf", HEED_CONTENT_OTHER},
+	        {"application/octet-stream", HEED_CONTENT_OTHER},
+	        {"nonsense", HEED_CONTENT_UNKNOWN},
+	        {"", HEED_CONTENT_UNKNOWN},
+	        {NULL, HEED_CONTENT_UNKNOWN},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(kinds); i++)
+		if (heed_extract_content_kind(kinds[i].ct) != kinds[i].want)
+			fail_msg("%s: got %s",
+			         kinds[i].ct ? kinds[i].ct : "NULL",
+			         heed_content_kind_name(
+			                 heed_extract_content_kind(
+			                         kinds[i].ct)));
+}
+
+static void test_extract_robots_header(void **state)
+{
+	static const struct {
+		const char *name, *value;
+		bool noindex, nofollow;
+		long long max_snippet, until;
+	} hdrs[] = {
+	        {"plain list", "noindex, nofollow", true, true, -1, 0},
+	        {"none", "none", true, true, -1, 0},
+	        {"all is a no-op", "all", false, false, -1, 0},
+	        {"our agent", "heed: noindex", true, false, -1, 0},
+	        {"agent without case", "HEED: nofollow", false, true, -1, 0},
+	        {"another agent", "googlebot: noindex", false, false, -1, 0},
+	        {"prefix scopes what follows",
+	         "googlebot: noindex, heed: nofollow", false, true, -1, 0},
+	        {"generic then agent", "noindex, otherbot: nofollow", true,
+	         false, -1, 0},
+	        {"max-snippet smallest wins", "max-snippet: 80, max-snippet:20",
+	         false, false, 20, 0},
+	        {"unavailable_after RFC 822",
+	         "unavailable_after: 25 Jun 2010 15:00:00 PST, noindex", true,
+	         false, -1, 1277506800},
+	        {"unavailable_after ISO", "unavailable_after: 2030-01-01",
+	         false, false, -1, 1893456000},
+	        {"garbage", ":::,,,\"\x01", false, false, -1, 0},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(hdrs); i++) {
+		struct heed_robots_directives d;
+		heed_robots_directives_init(&d);
+		heed_extract_robots_header(&d, hdrs[i].value,
+		                           strlen(hdrs[i].value), "heed");
+		if (d.noindex != hdrs[i].noindex ||
+		    d.nofollow != hdrs[i].nofollow ||
+		    d.max_snippet != hdrs[i].max_snippet ||
+		    (hdrs[i].until ? d.unavailable_after_s != hdrs[i].until
+		                   : d.unavailable_after_s != HEED_NO_DATE))
+			fail_msg(
+			        "%s: noindex %d nofollow %d snippet %lld until "
+			        "%lld",
+			        hdrs[i].name, d.noindex, d.nofollow,
+			        (long long)d.max_snippet,
+			        (long long)d.unavailable_after_s);
+	}
+}
+
+static void test_extract_oom(void **state)
+{
+	const struct page_case *c = &cases[0];
+	(void)state;
+	for (unsigned long n = 0;; n++) {
+		struct heed_test_fail f = {.fail_at = n};
+		heed_status rc;
+		heed_page *p = extract(c, heed_test_failing_allocator(&f), &rc);
+		heed_page_free(p);
+		if (rc == HEED_OK)
+			break;
+		assert_int_equal(rc, HEED_ENOMEM);
+		assert_null(p);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_extract_pages),
+	        cmocka_unit_test(test_extract_hostile),
+	        cmocka_unit_test(test_extract_dates),
+	        cmocka_unit_test(test_extract_numbers),
+	        cmocka_unit_test(test_extract_content_kind),
+	        cmocka_unit_test(test_extract_robots_header),
+	        cmocka_unit_test(test_extract_oom),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,1 +1,290 @@
-int main(void){return 0;}
+/*
+ * Unit tests for feeds and sitemaps (src/extract/feed.c): RSS 2.0, RSS 1.0,
+ * Atom, urlset with the video and news extensions, sitemapindex, plain
+ * text, gzip, and the limits (50,000 URLs, 50 MiB inflated, index depth).
+ * Entries are rendered one per line as "url|title|published|updated|
+ * views|duration|tags|extra" and compared whole.
+ */
+#include <zlib.h>
+
+#include "heed_test.h"
+#include "test_data.h"
+
+#include "common/common-int.h"
+#include "heed/extract.h"
+
+static const char *s(const char *v)
+{
+	return v ? v : "";
+}
+
+static void render(struct heed_buf *b, const heed_feed *f)
+{
+	heed__buf_addf(b, "%s|%s|skipped=%u%s\n",
+	               heed_feed_kind_name(heed_feed_kind_get(f)),
+	               s(heed_feed_title(f)), heed_feed_skipped(f),
+	               heed_feed_truncated(f) ? "|truncated" : "");
+	for (size_t i = 0; i < heed_feed_entry_count(f); i++) {
+		const struct heed_feed_entry *e = heed_feed_entry(f, i);
+		heed__buf_addf(b, "%s|%s|%s|%s|%lld|%lld|", e->url, s(e->title),
+		               s(e->published), s(e->updated),
+		               (long long)e->views, (long long)e->duration_s);
+		for (size_t t = 0; t < e->tag_count; t++)
+			heed__buf_addf(b, "%s%s", t ? "," : "", e->tags[t]);
+		heed__buf_addf(b, "|%s|%s|%s|%s\n", s(e->description),
+		               s(e->author), s(e->thumbnail),
+		               s(e->news_publication));
+	}
+}
+
+struct feed_case {
+	const char *name, *file, *text; /* file, else inline text */
+	heed_status rc;
+	const char *want;
+};
+
+static const struct feed_case cases[] = {
+        {"RSS 2.0: CDATA, HTML stripped, guid, RFC 822 and 850 dates",
+         "rss2.xml", NULL, HEED_OK,
+         "rss2|ClipHub latest|skipped=1\n"
+         "https://cliphub.example/v/123|Sunset & sea|2024-03-05T09:00:00Z||"
+         "-1|-1|nature,sunset|Four hours of sunset|Ana Lopez|"
+         "https://cdn.cliphub.example/t/123.jpg|\n"
+         "https://cliphub.example/v/124|No link, permalink guid|"
+         "2024-03-06T08:49:37Z||-1|-1|||||\n"},
+        {"Atom: alternate link, author name, category terms", "atom.xml", NULL,
+         HEED_OK,
+         "atom|Example Blog|skipped=0\n"
+         "https://blog.example/2024/03/post|Atom post|2024-03-01T12:00:00Z|"
+         "2024-03-02T17:00:00Z|-1|-1|c,crawling|Short summary|Bo Chen||\n"},
+        {"RSS 1.0: rdf:about and Dublin Core", "rss1.xml", NULL, HEED_OK,
+         "rss1|Old site|skipped=0\n"
+         "https://old.example/a|RSS one item|2003-12-13T18:30:02Z||-1|-1|"
+         "history|desc|||\n"},
+        {"sitemap with video and news extensions", "sitemap-video.xml", NULL,
+         HEED_OK,
+         "sitemap||skipped=1\n"
+         "https://cliphub.example/v/123|Sunset timelapse|"
+         "2024-03-05T09:00:00Z|2024-03-06|12345|181|sunset,timelapse|"
+         "Four hours of sunset.||https://cdn.cliphub.example/t/123.jpg|\n"
+         "https://cliphub.example/news/1|Big news|2024-03-07||-1|-1|"
+         "crawlers,robots||||ClipHub News\n"},
+        {"gzip sitemap inflates to the same entries", "sitemap-video.xml.gz",
+         NULL, HEED_OK,
+         "sitemap||skipped=1\n"
+         "https://cliphub.example/v/123|Sunset timelapse|"
+         "2024-03-05T09:00:00Z|2024-03-06|12345|181|sunset,timelapse|"
+         "Four hours of sunset.||https://cdn.cliphub.example/t/123.jpg|\n"
+         "https://cliphub.example/news/1|Big news|2024-03-07||-1|-1|"
+         "crawlers,robots||||ClipHub News\n"},
+        {"sitemap index keeps lastmod", "sitemap-index.xml", NULL, HEED_OK,
+         "sitemapindex||skipped=0\n"
+         "https://cliphub.example/sitemap-1.xml.gz|||2024-03-01T00:00:00Z|"
+         "-1|-1|||||\n"
+         "https://cliphub.example/sitemap-2.xml||||-1|-1|||||\n"},
+        {"text sitemap: absolute URLs only", "sitemap.txt", NULL, HEED_OK,
+         "text||skipped=1\n"
+         "https://cliphub.example/a||||-1|-1|||||\n"
+         "https://cliphub.example/b||||-1|-1|||||\n"},
+        {"undeclared video prefix still read", NULL,
+         "<urlset><url><loc>https://a.example/v</loc><video:video>"
+         "<video:title>T</video:title><video:view_count>7</video:view_count>"
+         "</video:video></url></urlset>",
+         HEED_OK, "sitemap||skipped=0\nhttps://a.example/v|T|||7|-1|||||\n"},
+        {"media links and unknown prefixes skipped", NULL,
+         "<rss><channel><item><link>https://a.example/ep1.mp3</link></item>"
+         "<item><link>https://a.example/ep2</link></item></channel></rss>",
+         HEED_OK, "rss2||skipped=1\nhttps://a.example/ep2||||-1|-1|||||\n"},
+        {"image:loc with an undeclared prefix is not the loc", NULL,
+         "<urlset><url><image:image><image:loc>https://a.example/i.jpg"
+         "</image:loc></image:image><loc>https://a.example/p</loc></url>"
+         "</urlset>",
+         HEED_OK, "sitemap||skipped=0\nhttps://a.example/p||||-1|-1|||||\n"},
+        {"entity bomb is not expanded", NULL,
+         "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a "
+         "\"aaaaaaaaaaaaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">"
+         "<!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;\">]><rss><channel><item>"
+         "<title>&c;&c;</title><link>https://a.example/x</link></item>"
+         "</channel></rss>",
+         HEED_OK, "rss2||skipped=0\nhttps://a.example/x||||-1|-1|||||\n"},
+        {"external entity never loaded", NULL,
+         "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM "
+         "\"file:///etc/passwd\">]><urlset><url><loc>https://a.example/&x;"
+         "</loc></url></urlset>",
+         HEED_OK, "sitemap||skipped=0\nhttps://a.example/||||-1|-1|||||\n"},
+        {"invalid UTF-8 in a feed is replaced, not fatal", NULL,
+         "<rss><channel><item><title>caf\xC3 ok</title>"
+         "<link>https://a.example/c</link></item></channel></rss>",
+         HEED_OK,
+         "rss2||skipped=0\nhttps://a.example/c|caf\xEF\xBF\xBD ok|||-1|-1|"
+         "||||\n"},
+        {"declared ISO-8859-1 converted by heed, not libxml2", NULL,
+         "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><rss><channel>"
+         "<title>Caf\xE9</title><item><link>https://a.example/x</link>"
+         "<title>\x93q\x94 \xD9"
+         "dc=</title></item></channel></rss>",
+         HEED_OK,
+         "rss2|Caf\xC3\xA9|skipped=0\nhttps://a.example/x|"
+         "\xE2\x80\x9Cq\xE2\x80\x9D \xC3\x99"
+         "dc=|||-1|-1|||||\n"},
+        {"HTML is not a feed", NULL, "<html><title>x</title></html>",
+         HEED_EPARSE, NULL},
+        {"empty body is an empty text sitemap", NULL, "", HEED_OK,
+         "text||skipped=0\n"},
+};
+
+static heed_status parse(const char *body, size_t len, unsigned depth,
+                         const struct heed_allocator *a, heed_feed **f)
+{
+	struct heed_extract_input in = {0};
+
+	in.body = body;
+	in.body_len = len;
+	in.url = "https://cliphub.example/feed";
+	in.sitemap_depth = depth;
+	return heed_extract_feed(f, &in, a, NULL);
+}
+
+static void test_feed_cases(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		const struct feed_case *c = &cases[i];
+		size_t len = c->text ? strlen(c->text) : 0;
+		char *body = c->file ? read_data(c->file, &len) : NULL;
+		heed_feed *f = NULL;
+		struct heed_buf b;
+		heed_status rc = parse(body ? body : c->text, len, 0,
+		                       heed_test_allocator(), &f);
+		free(body);
+		if (rc != c->rc)
+			fail_msg("%s: got %s", c->name, heed_status_name(rc));
+		if (rc != HEED_OK) {
+			assert_null(f);
+			continue;
+		}
+		heed__buf_init(&b, heed_allocator_default(), 1 << 20);
+		render(&b, f);
+		if (strcmp(heed__buf_str(&b), c->want) != 0)
+			fail_msg("%s: got\n%s\nwant\n%s", c->name,
+			         heed__buf_str(&b), c->want);
+		heed__buf_free(&b);
+		heed_feed_free(f);
+	}
+}
+
+/* Compresses len bytes of s with gzip framing into a malloc'd buffer. */
+static char *gzip(const char *s, size_t len, size_t *out_len)
+{
+	z_stream z = {0};
+	size_t cap = compressBound((uLong)len) + 64;
+	char *out = malloc(cap);
+
+	assert_non_null(out);
+	assert_int_equal(
+	        deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY),
+	        Z_OK);
+	z.next_in = (Bytef *)s;
+	z.avail_in = (uInt)len;
+	z.next_out = (Bytef *)out;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*out_len = z.total_out;
+	deflateEnd(&z);
+	return out;
+}
+
+/* 60,000 URLs: 50,000 kept, marked truncated. */
+static void test_feed_url_limit(void **state)
+{
+	struct heed_buf b;
+	heed_feed *f = NULL;
+	(void)state;
+
+	heed__buf_init(&b, heed_allocator_default(), 64 << 20);
+	heed__buf_addf(&b, "<urlset>");
+	for (int i = 0; i < 60000; i++)
+		heed__buf_addf(&b, "<url><loc>https://a.example/%d</loc></url>",
+		               i);
+	heed__buf_addf(&b, "</urlset>");
+	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_OK);
+	assert_int_equal(heed_feed_entry_count(f), HEED_SITEMAP_MAX_URLS);
+	assert_true(heed_feed_truncated(f));
+	assert_string_equal(heed_feed_entry(f, 49999)->url,
+	                    "https://a.example/49999");
+	heed_feed_free(f);
+	heed__buf_free(&b);
+}
+
+/* A gzip bomb: 80 MiB of zeros after a sitemap start inflates to at most
+ * HEED_SITEMAP_MAX_BYTES, keeps what came before and says truncated. */
+static void test_feed_gzip_bomb(void **state)
+{
+	size_t n = 80u << 20, zlen;
+	char *plain = calloc(1, n), *z;
+	const char *head = "<urlset><url><loc>https://a.example/first</loc>"
+	                   "</url><url><loc>";
+	heed_feed *f = NULL;
+	(void)state;
+
+	assert_non_null(plain);
+	memcpy(plain, head, strlen(head));
+	memset(plain + strlen(head), ' ', n - strlen(head));
+	z = gzip(plain, n, &zlen);
+	free(plain);
+	assert_true(zlen < (1u << 20));
+	assert_int_equal(parse(z, zlen, 0, NULL, &f), HEED_OK);
+	assert_true(heed_feed_truncated(f));
+	assert_int_equal(heed_feed_entry_count(f), 1);
+	heed_feed_free(f);
+	free(z);
+}
+
+static void test_feed_index_depth(void **state)
+{
+	static const char index[] = "<sitemapindex><sitemap><loc>https://"
+	                            "a.example/s.xml</loc></sitemap>"
+	                            "</sitemapindex>";
+	heed_feed *f = NULL;
+	(void)state;
+
+	assert_int_equal(parse(index, strlen(index), HEED_SITEMAP_MAX_DEPTH - 1,
+	                       heed_test_allocator(), &f),
+	                 HEED_OK);
+	heed_feed_free(f);
+	assert_int_equal(parse(index, strlen(index), HEED_SITEMAP_MAX_DEPTH,
+	                       heed_test_allocator(), &f),
+	                 HEED_EDENIED);
+	assert_null(f);
+}
+
+static void test_feed_oom(void **state)
+{
+	size_t len;
+	char *body = read_data("sitemap-video.xml.gz", &len);
+	(void)state;
+
+	for (unsigned long n = 0;; n++) {
+		struct heed_test_fail fail = {.fail_at = n};
+		heed_feed *f = NULL;
+		heed_status rc = parse(body, len, 0,
+		                       heed_test_failing_allocator(&fail), &f);
+		heed_feed_free(f);
+		if (rc == HEED_OK)
+			break;
+		assert_int_equal(rc, HEED_ENOMEM);
+	}
+	free(body);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_feed_cases),
+	        cmocka_unit_test(test_feed_url_limit),
+	        cmocka_unit_test(test_feed_gzip_bomb),
+	        cmocka_unit_test(test_feed_index_depth),
+	        cmocka_unit_test(test_feed_oom),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

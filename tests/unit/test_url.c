@@ -136,8 +136,12 @@ static const struct norm_case norm_cases[] = {
         {"extra slashes read as browsers do", "http:///x", "http://x/", "x",
          NULL, HEED_OK},
         {"no host", "http://", NULL, NULL, NULL, HEED_EINVAL},
+        {"one slash: host still folded (fuzz repro)", "http:/AbC/x",
+         "http://abc/x", "abc", NULL, HEED_OK},
         {"bad host", "http://exa mple.com/", NULL, NULL, NULL, HEED_EINVAL},
         {"bad port", "http://e.com:99999/", NULL, NULL, NULL, HEED_EINVAL},
+        {"port zero (fuzz repro)", "http://e.com:0/", NULL, NULL, NULL,
+         HEED_EINVAL},
 };
 
 static void test_url_normalize(void **state)
@@ -194,6 +198,34 @@ static void test_url_parts(void **state)
 	heed_url_free(NULL);
 }
 
+/* heed_url_resolve_buf() gives what heed_url_resolve() gives, on the fast
+ * path (plain references) and the slow one (everything else). */
+static void test_url_resolve_buf(void **state)
+{
+	heed_url *base;
+	char buf[HEED_URL_MAX_BYTES + 1];
+	(void)state;
+
+	assert_int_equal(heed_url_parse(&base, "http://a/b/c/d;p?q", 18,
+	                                heed_test_allocator()),
+	                 HEED_OK);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(rfc_cases); i++) {
+		const struct resolve_case *c = &rfc_cases[i];
+		size_t len = 0;
+		heed_status rc = heed_url_resolve_buf(
+		        base, c->ref, strlen(c->ref), buf, sizeof(buf), &len);
+		if (c->want ? (rc != HEED_OK || strcmp(buf, c->want) != 0 ||
+		               len != strlen(c->want))
+		            : rc != HEED_EINVAL)
+			fail_msg("%s: got %s %s", c->name, heed_status_name(rc),
+			         rc == HEED_OK ? buf : "");
+	}
+	assert_int_equal(heed_url_resolve_buf(base, "/long/path", 10, buf, 10,
+	                                      &(size_t){0}),
+	                 HEED_ETOOBIG);
+	heed_url_free(base);
+}
+
 static void test_url_limits(void **state)
 {
 	static char big[HEED_URL_MAX_BYTES + 64];
@@ -238,6 +270,7 @@ int main(void)
 	        cmocka_unit_test(test_url_resolve_rfc3986),
 	        cmocka_unit_test(test_url_normalize),
 	        cmocka_unit_test(test_url_parts),
+	        cmocka_unit_test(test_url_resolve_buf),
 	        cmocka_unit_test(test_url_limits),
 	        cmocka_unit_test(test_url_oom),
 	};
