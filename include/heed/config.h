@@ -69,6 +69,7 @@ struct heed_config {
 	int64_t net_total_timeout_ms;      /* 60000 */
 	int64_t net_max_body_bytes;        /* 5 MiB, decoded */
 	bool net_allow_private;            /* false */
+	char *net_ca_file;                 /* PEM CA bundle; unset: system */
 	char *net_dns_server;              /* "ADDR[:PORT],..."; unset */
 	int64_t net_dns_timeout_ms;        /* 2000 */
 	int64_t net_dns_tries;             /* 2 */

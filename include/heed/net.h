@@ -40,6 +40,7 @@ struct heed_net_options {
 	int64_t total_timeout_ms;      /* whole attempt; 0 means 60000 */
 	size_t max_body_bytes;         /* decoded; 0 means 5 MiB */
 	bool allow_private;            /* allow private/loopback/link-local */
+	const char *ca_file; /* PEM CAs to trust; NULL: the system's; copied */
 };
 
 /* How a fetch ended. */

@@ -8,13 +8,13 @@
  * The loop, with dns, net and the qualifier sharing one poll():
  *
  *   while (heed_qualify_pending(q)) {
- *       n = heed_dns_pollfds(dns, fds, 64);
- *       n += heed_net_pollfds(net, fds + n, 64 - n);
+ *       nd = heed_dns_pollfds(dns, fds, 32);
+ *       nn = heed_net_pollfds(net, fds + nd, 96);
  *       t = heed_qualify_timeout_ms(q, heed_net_timeout_ms(net,
  *               heed_dns_timeout_ms(dns, 1000)));
- *       poll(fds, n, t);
- *       heed_dns_process(dns, fds, n);
- *       heed_net_process(net, fds, n);
+ *       poll(fds, nd + nn, t);
+ *       heed_dns_process(dns, fds, nd);
+ *       heed_net_process(net, fds + nd, nn);
  *       heed_qualify_process(q);
  *   }
  */

@@ -162,4 +162,5 @@ void heed_cli_net_options(const struct heed_config *c,
 	no->total_timeout_ms = c->net_total_timeout_ms;
 	no->max_body_bytes = (size_t)c->net_max_body_bytes;
 	no->allow_private = c->net_allow_private;
+	no->ca_file = c->net_ca_file;
 }

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
+#include "cli/cli_text.h"
 #include "heed/qualify.h"
 #include "heed/robots.h"
 #include "heed/store_sites.h"
@@ -172,8 +173,9 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 	json_object_object_add(o, "reason",
 	                       json_object_new_string(heed_site_reason_name(
 	                               r->record.reason)));
-	json_object_object_add(o, "detail",
-	                       json_object_new_string(r->record.detail));
+	json_object_object_add(
+	        o, "detail",
+	        heed_cli_json_text(r->record.detail, strlen(r->record.detail)));
 	json_object_object_add(o, "http_status",
 	                       json_object_new_int(r->record.http_status));
 	json_object_object_add(o, "contacted",
@@ -188,18 +190,20 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 static void run_loop(heed_dns *dns, heed_net *net, heed_qualify *q)
 {
 	struct pollfd fds[MAX_POLLFDS];
-	int n, t;
+	int nd, nn, t;
 
 	while (heed_qualify_pending(q)) {
-		n = heed_dns_pollfds(dns, fds, MAX_POLLFDS);
-		n += heed_net_pollfds(net, fds + n, MAX_POLLFDS - n);
+		nd = heed_dns_pollfds(dns, fds, MAX_POLLFDS / 2);
+		nn = heed_net_pollfds(net, fds + nd, MAX_POLLFDS - nd);
 		t = heed_dns_timeout_ms(dns, 1000);
 		t = heed_net_timeout_ms(net, t);
 		t = heed_qualify_timeout_ms(q, t);
-		if (poll(fds, (nfds_t)n, t) < 0)
-			continue;
-		heed_dns_process(dns, fds, n);
-		heed_net_process(net, fds, n);
+		/* On a poll error, process anyway: every wait has a deadline,
+		 * so the loop stays bounded. */
+		if (poll(fds, (nfds_t)(nd + nn), t) < 0)
+			memset(fds, 0, sizeof(fds));
+		heed_dns_process(dns, fds, nd);
+		heed_net_process(net, fds + nd, nn);
 		heed_qualify_process(q);
 	}
 }
@@ -416,8 +420,8 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 		printf("robots.txt:     %s (%zu bytes)\n", s->robots_url,
 		       s->robots_body_len);
 	if (s->robots_body) {
-		printf("----- robots.txt -----\n%.*s", (int)s->robots_body_len,
-		       s->robots_body);
+		fputs("----- robots.txt -----\n", stdout);
+		heed_cli_print_text(s->robots_body, s->robots_body_len);
 		if (s->robots_body_len &&
 		    s->robots_body[s->robots_body_len - 1] != '\n')
 			putchar('\n');
@@ -425,11 +429,11 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 	}
 }
 
+/* Text from the network (or NULL) as a JSON string that stays valid. */
 static void add_opt_string(json_object *o, const char *key, const char *v,
                            size_t len)
 {
-	json_object_object_add(
-	        o, key, v ? json_object_new_string_len(v, (int)len) : NULL);
+	json_object_object_add(o, key, v ? heed_cli_json_text(v, len) : NULL);
 }
 
 static json_object *report_json(const struct heed_store_site *s, const char *ua,
@@ -448,7 +452,7 @@ static json_object *report_json(const struct heed_store_site *s, const char *ua,
 	json_object_object_add(
 	        o, "reason",
 	        json_object_new_string(heed_site_reason_name(r->reason)));
-	json_object_object_add(o, "detail", json_object_new_string(r->detail));
+	add_opt_string(o, "detail", r->detail, strlen(r->detail));
 	json_object_object_add(o, "http_status",
 	                       json_object_new_int(r->http_status));
 	json_object_object_add(o, "robots_date",

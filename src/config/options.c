@@ -135,6 +135,12 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(net_allow_private),
          0,
          0},
+        {{"net.ca_file", HEED_CONFIG_STRING, "",
+          "A PEM file of certificate authorities to trust for HTTPS instead "
+          "of the system's."},
+         FIELD(net_ca_file),
+         0,
+         0},
         {{"net.dns_server", HEED_CONFIG_STRING, "",
           "DNS servers to ask, `ADDR[:PORT],...`; unset uses "
           "/etc/resolv.conf."},

@@ -57,6 +57,7 @@ struct heed_net {
 	struct heed_logger logger;
 	struct heed_net_options opt;
 	char *user_agent;
+	char *ca_file; /* NULL: libcurl's default bundle */
 	CURLM *multi;
 	struct sock *socks;
 	size_t sock_count, sock_cap;
@@ -449,7 +450,10 @@ static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 	       curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header) ==
 	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_HEADERDATA, x) == CURLE_OK &&
-	       curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf) == CURLE_OK;
+	       curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf) ==
+	               CURLE_OK &&
+	       (!net->ca_file ||
+	        curl_easy_setopt(e, CURLOPT_CAINFO, net->ca_file) == CURLE_OK);
 }
 
 static bool http_url(const char *url)
@@ -637,6 +641,15 @@ heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
 		net->logger = *logger;
 	net->opt = *opt;
 	net->opt.user_agent = NULL;
+	net->opt.ca_file = NULL;
+	if (opt->ca_file && *opt->ca_file) {
+		net->ca_file = heed__strndup(alloc, opt->ca_file,
+		                             strlen(opt->ca_file));
+		if (!net->ca_file) {
+			heed_net_free(net);
+			return HEED_ENOMEM;
+		}
+	}
 	if (net->opt.connect_timeout_ms <= 0)
 		net->opt.connect_timeout_ms = DEFAULT_CONNECT_MS;
 	if (net->opt.first_byte_timeout_ms <= 0)
@@ -675,6 +688,7 @@ void heed_net_free(heed_net *net)
 		curl_multi_cleanup(net->multi);
 	heed__free(net->alloc, net->socks);
 	heed__free(net->alloc, net->user_agent);
+	heed__free(net->alloc, net->ca_file);
 	heed__free(net->alloc, net);
 	curl_global_cleanup();
 }

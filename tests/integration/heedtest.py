@@ -42,6 +42,17 @@ def free_port_both(host="127.0.0.1"):
     raise RuntimeError("no free port")
 
 
+def stop_process(proc):
+    """Terminates a server the test started (kill after 5 s) and reaps it."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def run_heed(*args, input=None, timeout=120, check=None, env=None):
     """Runs the heed binary; returns CompletedProcess with text output.
     check=N asserts the exit status is N."""
@@ -118,13 +129,7 @@ class Dnsmasq:
         return out
 
     def close(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop_process(self.proc)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def __enter__(self):
@@ -185,7 +190,8 @@ class Checks:
 
 
 class ScriptedHttpServer:
-    """A scripted HTTP/1.1 server bound to one loopback address and port,
+    """A scripted HTTP/1.1 server bound to one loopback address (IPv4 or
+    IPv6) and port,
     keeping an access log: the witness for courtesy assertions.
 
         srv = ScriptedHttpServer("127.0.0.2", port, {
@@ -197,15 +203,24 @@ class ScriptedHttpServer:
       ("truncated", code, body, announced)    Content-Length: announced,
                                               then body (shorter), then close
       ("redirect", code, location)            a redirect
+      ("delay", seconds, action)              wait, then answer with action
       "reset"    read the request, then close with a TCP reset
       "timeout"  read the request, never answer (until close())
     A path not in the script gets 404. Every connection gets
     "Connection: close". log() returns [{"t": monotonic seconds, "address",
-    "path", "method", "user_agent"}] of every request received.
+    "path", "method", "user_agent"}] of every request received. With
+    tls=(certfile, keyfile) it speaks HTTPS; handshakes() then lists
+    [(t, ok)] of every TLS handshake, including those that failed.
     """
 
-    def __init__(self, address, port, script=None):
+    def __init__(self, address, port, script=None, tls=None):
         import threading
+        self.tls = None
+        if tls:
+            import ssl
+            self.tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            self.tls.load_cert_chain(*tls)
+        self._handshakes = []
         self.address = address
         self.port = port
         self.script = dict(script or {})
@@ -213,7 +228,8 @@ class ScriptedHttpServer:
         self._log = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        self.sock = socket.socket(family, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((address, port))
         self.sock.listen(64)
@@ -224,6 +240,10 @@ class ScriptedHttpServer:
     def log(self):
         with self._lock:
             return list(self._log)
+
+    def handshakes(self):
+        with self._lock:
+            return list(self._handshakes)
 
     def _next_action(self, path):
         with self._lock:
@@ -262,8 +282,23 @@ class ScriptedHttpServer:
                 headers[k.strip().lower()] = v.strip()
         return parts[0], parts[1] if len(parts) > 1 else "", headers
 
+    def _handshake(self, conn):
+        import ssl
+        try:
+            conn.settimeout(5)
+            tls = self.tls.wrap_socket(conn, server_side=True)
+        except (ssl.SSLError, OSError):
+            with self._lock:
+                self._handshakes.append((time.monotonic(), False))
+            raise
+        with self._lock:
+            self._handshakes.append((time.monotonic(), True))
+        return tls
+
     def _serve(self, conn):
         try:
+            if self.tls:
+                conn = self._handshake(conn)
             req = self._read_request(conn)
             if req is None:
                 return
@@ -292,6 +327,10 @@ class ScriptedHttpServer:
             self._stop.wait(120)
             return
         kind = action[0]
+        if kind == "delay":
+            self._stop.wait(action[1])
+            self._answer(conn, action[2])
+            return
         if kind == "redirect":
             code, location = action[1], action[2]
             head = (f"HTTP/1.1 {code} Moved\r\nLocation: {location}\r\n"
@@ -331,9 +370,83 @@ def free_port_on(addresses):
         port = free_port(addresses[0])
         try:
             for a in addresses[1:]:
-                with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                family = socket.AF_INET6 if ":" in a else socket.AF_INET
+                with socket.socket(family, socket.SOCK_STREAM) as s:
                     s.bind((a, port))
             return port
         except OSError:
             continue
     raise RuntimeError("no port free on every address")
+
+
+class Nginx:
+    """nginx serving folder `www` over HTTPS with HTTP/2 on address:port,
+    with gzip for text, logging every request as a dict (access()):
+    {"t", "address", "protocol", "request", "status", "user_agent",
+    "encoding"}. cert is (certfile, keyfile)."""
+
+    def __init__(self, address, port, www, cert):
+        self.dir = tempfile.mkdtemp(prefix="heed-nginx-")
+        self.log = os.path.join(self.dir, "access.log")
+        conf = os.path.join(self.dir, "nginx.conf")
+        d = self.dir
+        with open(conf, "w") as f:
+            f.write(f"""
+user root root;
+worker_processes 1;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 64; }}
+http {{
+  log_format heed escape=json '{{"t":$msec,"address":"$server_addr",'
+    '"protocol":"$server_protocol","request":"$request","status":$status,'
+    '"user_agent":"$http_user_agent",'
+    '"encoding":"$sent_http_content_encoding"}}';
+  access_log {d}/access.log heed;
+  client_body_temp_path {d}/body;
+  proxy_temp_path {d}/proxy;
+  fastcgi_temp_path {d}/fastcgi;
+  uwsgi_temp_path {d}/uwsgi;
+  scgi_temp_path {d}/scgi;
+  types {{ text/plain txt; }}
+  gzip on;
+  gzip_types text/plain;
+  gzip_min_length 1;
+  server {{
+    listen {address}:{port} ssl http2;
+    ssl_certificate {cert[0]};
+    ssl_certificate_key {cert[1]};
+    root {www};
+  }}
+}}
+""")
+        self.proc = subprocess.Popen(
+            ["nginx", "-p", d, "-c", conf, "-g", "daemon off;"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("nginx exited: " +
+                                   self.proc.stderr.read().decode())
+            try:
+                with socket.create_connection((address, port), 0.2):
+                    return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not start")
+
+    def access(self):
+        if not os.path.exists(self.log):
+            return []
+        with open(self.log) as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def close(self):
+        stop_process(self.proc)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -7,9 +7,14 @@
 #include "heed_test.h"
 
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "heed/net.h"
+#include "heed/qualify.h"
 
 static struct heed_dns_addr addr_of(const char *text)
 {
@@ -148,6 +153,212 @@ static void test_no_user_agent(void **state)
 	assert_non_null(strstr(diag.message, "User-Agent"));
 }
 
+/* A one-shot HTTP server on 127.0.0.1: answers one request with a 200 of
+ * body_len bytes of 'x', then closes. */
+struct one_shot {
+	int fd;
+	int port;
+	size_t body_len;
+	char ua[128];
+};
+
+static void *serve_once(void *arg)
+{
+	struct one_shot *o = arg;
+	char req[2048], head[256];
+	static char body[256 * 1024];
+	int c = accept(o->fd, NULL, NULL);
+	ssize_t n;
+	char *ua;
+
+	if (c < 0)
+		return NULL;
+	n = read(c, req, sizeof(req) - 1);
+	req[n > 0 ? n : 0] = '\0';
+	ua = strstr(req, "User-Agent: ");
+	if (ua)
+		snprintf(o->ua, sizeof(o->ua), "%.*s",
+		         (int)strcspn(ua + 12, "\r\n"), ua + 12);
+	memset(body, 'x', sizeof(body));
+	snprintf(head, sizeof(head),
+	         "HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\n"
+	         "Content-Length: %zu\r\nConnection: close\r\n\r\n",
+	         o->body_len);
+	if (write(c, head, strlen(head)) < 0 || write(c, body, o->body_len) < 0)
+		o->body_len = 0;
+	close(c);
+	return NULL;
+}
+
+static void start_server(struct one_shot *o, pthread_t *t)
+{
+	struct sockaddr_in a = {0};
+	socklen_t len = sizeof(a);
+
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	o->fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(o->fd >= 0);
+	assert_int_equal(bind(o->fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(o->fd, 4), 0);
+	getsockname(o->fd, (struct sockaddr *)&a, &len);
+	o->port = ntohs(a.sin_port);
+	pthread_create(t, NULL, serve_once, o);
+}
+
+struct fetched {
+	int calls;
+	heed_net_error error;
+	int status;
+	size_t body_len;
+	char content_type[64];
+};
+
+static bool no_media(void *ud, const struct heed_net_response *r)
+{
+	(void)ud;
+	return !(r->content_type && strncmp(r->content_type, "video/", 6) == 0);
+}
+
+static void on_fetched(void *ud, const struct heed_net_response *r)
+{
+	struct fetched *f = ud;
+
+	f->calls++;
+	f->error = r->error;
+	f->status = r->status;
+	f->body_len = r->body_len;
+	snprintf(f->content_type, sizeof(f->content_type), "%s",
+	         r->content_type ? r->content_type : "");
+}
+
+static void run(heed_net *net)
+{
+	struct pollfd fds[16];
+	int rounds = 0;
+
+	while (heed_net_pending(net) && rounds++ < 1000) {
+		int n = heed_net_pollfds(net, fds, 16);
+		poll(fds, (nfds_t)n, heed_net_timeout_ms(net, 100));
+		heed_net_process(net, fds, n);
+	}
+}
+
+static void fetch_once(size_t body_len, size_t cap, heed_net_headers_fn *hook,
+                       struct fetched *f, char *ua_seen)
+{
+	struct heed_net_options opt = {.user_agent = "heed-test/1 (+x)",
+	                               .allow_private = true};
+	struct heed_dns_addr lo = addr_of("127.0.0.1");
+	struct one_shot o = {.body_len = body_len};
+	char url[64];
+	pthread_t t;
+	heed_net *net;
+
+	start_server(&o, &t);
+	snprintf(url, sizeof(url), "http://media.test:%d/v.mp4", o.port);
+	struct heed_net_request req = {url, &lo, cap, hook, on_fetched, f};
+	assert_int_equal(
+	        heed_net_new(&net, &opt, NULL, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_net_start(net, &req), HEED_OK);
+	run(net);
+	heed_net_free(net);
+	pthread_join(t, NULL);
+	close(o.fd);
+	if (ua_seen)
+		snprintf(ua_seen, 128, "%s", o.ua);
+}
+
+/* The media ban's hook: the transfer stops after the headers. */
+static void test_headers_hook_aborts(void **state)
+{
+	struct fetched f = {0};
+	char ua[128];
+
+	(void)state;
+	fetch_once(200 * 1024, 0, no_media, &f, ua);
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(f.error, HEED_NET_ABORTED);
+	assert_int_equal(f.status, 200);
+	assert_int_equal(f.body_len, 0);
+	assert_string_equal(f.content_type, "video/mp4");
+	assert_string_equal(ua, "heed-test/1 (+x)");
+}
+
+/* A body over its cap keeps exactly the cap's bytes. */
+static void test_body_cap(void **state)
+{
+	struct fetched f = {0};
+
+	(void)state;
+	fetch_once(200 * 1024, 1000, NULL, &f, NULL);
+	assert_int_equal(f.error, HEED_NET_TOO_BIG);
+	assert_int_equal(f.body_len, 1000);
+	memset(&f, 0, sizeof(f));
+	fetch_once(1000, 1000, NULL, &f, NULL);
+	assert_int_equal(f.error, HEED_NET_OK);
+	assert_int_equal(f.body_len, 1000);
+}
+
+static const struct site_case {
+	const char *name, *url, *site, *host;
+	heed_status want;
+} site_cases[] = {
+        {"RFC 9309 2.3: scheme and host, lower case", "HTTP://Example.ORG/x",
+         "http://example.org", "example.org", HEED_OK},
+        {"a default port written out is dropped", "https://a.test:443/r",
+         "https://a.test", "a.test", HEED_OK},
+        {"another port is part of the site", "http://a.test:8080/",
+         "http://a.test:8080", "a.test", HEED_OK},
+        {"IPv6 literal: bracketed site, bare host", "http://[::1]:8080/",
+         "http://[::1]:8080", "::1", HEED_OK},
+        {"query and fragment ignored", "http://a.test/p?q=1#f", "http://a.test",
+         "a.test", HEED_OK},
+        {"not http(s)", "ftp://a.test/", NULL, NULL, HEED_EINVAL},
+        {"no scheme", "a.test/robots.txt", NULL, NULL, HEED_EINVAL},
+        {"not a URL", "http://", NULL, NULL, HEED_EINVAL},
+};
+
+static void test_site_of(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < HEED_ARRAY_SIZE(site_cases); i++) {
+		const struct site_case *c = &site_cases[i];
+		char site[128] = "", host[64] = "";
+		heed_status rc = heed_qualify_site_of(
+		        c->url, site, sizeof(site), host, sizeof(host));
+		if (rc != c->want ||
+		    (rc == HEED_OK && (strcmp(site, c->site) != 0 ||
+		                       strcmp(host, c->host) != 0)))
+			fail_msg("%s: %s '%s' '%s'", c->name,
+			         heed_status_name(rc), site, host);
+	}
+}
+
+static void test_qualify_new_oom(void **state)
+{
+	struct heed_qualify_options opt = {.agent = "heed"};
+	unsigned long n;
+
+	(void)state;
+	heed_site_options_default(&opt.site);
+	for (n = 0;; n++) {
+		struct heed_test_fail f = {.fail_at = n};
+		heed_qualify *q = NULL;
+		heed_status rc =
+		        heed_qualify_new(&q, NULL, NULL, NULL, &opt, NULL,
+		                         heed_test_failing_allocator(&f));
+		heed_qualify_free(q);
+		if (rc == HEED_OK)
+			break;
+		assert_int_equal(rc, HEED_ENOMEM);
+		assert_null(q);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +367,10 @@ int main(void)
 	        cmocka_unit_test(test_refused_starts_never_call_back),
 	        cmocka_unit_test(test_free_cancels_once),
 	        cmocka_unit_test(test_no_user_agent),
+	        cmocka_unit_test(test_headers_hook_aborts),
+	        cmocka_unit_test(test_body_cap),
+	        cmocka_unit_test(test_site_of),
+	        cmocka_unit_test(test_qualify_new_oom),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,183 @@
+"""The robots.txt lifecycle across separate runs of heed: the retry
+interval, the maximum number of failures and the operator's reset, the
+re-check interval, the 429/503 back-off with Retry-After kept in the store,
+and `heed site report`/`reset`, asserted from the server's access log and
+the stored state (docs/robots-lifecycle.md)."""
+
+import email.utils
+import time
+
+from heedtest import Checks, run_heed
+from sitefixture import HOST, JITTER, assert_spaced, gaps, site
+
+A = "127.0.0.2"
+ROBOTS = b"User-agent: *\nDisallow: /private\n"
+RETRY = 3  # site.retry_interval in sitefixture.SETTINGS
+
+
+def wait_past(seconds):
+    time.sleep(seconds + 0.2)
+
+
+def retry_interval_max_failures_and_reset():
+    with site({A: {"/robots.txt": ("status", 403, b"no")}}) as s:
+        s.qualify(check=1)
+        assert len(s.log()) == 1
+        # Before the retry interval: nothing is sent.
+        proc = s.qualify(check=1)
+        assert "not contacted" in proc.stdout, proc.stdout
+        assert len(s.log()) == 1
+        assert s.report()["failures"] == 1
+        wait_past(RETRY)
+        s.qualify(check=1)
+        assert len(s.log()) == 2 and s.report()["failures"] == 2
+        wait_past(RETRY)
+        s.qualify(check=1)
+        rep = s.report()
+        assert rep["state"] == "disqualified-until-reset", rep
+        assert rep["reason"] == "max-failures" and rep["failures"] == 3
+        assert rep["next_attempt"] is None, rep
+        # However long one waits, nothing more until the operator resets.
+        wait_past(RETRY)
+        s.qualify(check=1)
+        assert len(s.log()) == 3
+        # No two requests closer than the retry interval.
+        assert all(g >= RETRY - JITTER for g in gaps(s.log())), gaps(s.log())
+        proc = run_heed("site", "reset", "--store", s.store, HOST, check=0)
+        assert "1 site(s) reset" in proc.stdout, proc.stdout
+        rep = s.report()
+        assert rep["state"] == "unknown" and rep["reason"] == "reset", rep
+        assert rep["failures"] == 0 and rep["last_attempt"], rep
+        s.qualify(check=1)
+        assert len(s.log()) == 4
+        assert s.report()["failures"] == 1
+
+
+def success_resets_the_failure_count():
+    script = [("status", 403, b"no"), ("status", 403, b"no"),
+              ("status", 200, ROBOTS)]
+    with site({A: {"/robots.txt": script}}) as s:
+        s.qualify(check=1)
+        wait_past(RETRY)
+        s.qualify(check=1)
+        assert s.report()["failures"] == 2
+        wait_past(RETRY)
+        s.qualify(check=0)
+        rep = s.report()
+        assert rep["state"] == "qualified-rules" and rep["failures"] == 0
+        assert rep["last_success"] and rep["last_attempt"], rep
+        assert len(s.log()) == 3
+
+
+def qualified_results_are_used_until_the_recheck_interval():
+    recheck = ["site.recheck_interval=2"]
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
+        s.qualify(settings=recheck, check=0)
+        proc = s.qualify(settings=recheck, check=0)
+        assert "not contacted" in proc.stdout
+        assert len(s.log()) == 1
+        wait_past(2)
+        s.qualify(settings=recheck, check=0)
+        assert len(s.log()) == 2
+        assert_spaced(s.log(), 2)
+
+
+def retry_after_seconds_holds_back_the_next_run():
+    settings = ["site.retry_interval=1", "politeness.backoff_base=2"]
+    with site({A: {"/robots.txt": ("status", 429, b"slow down",
+                                   {"Retry-After": "6"})}}) as s:
+        s.qualify(settings=settings, check=1)
+        rep = s.report()
+        wait = rep["next_attempt_unix"] - rep["robots_date"]
+        assert 6 <= wait <= 7, rep
+        assert rep["backoff"]["level"] == 1, rep
+        # A new heed process, past the retry interval but inside
+        # Retry-After: the stored back-off keeps it away.
+        wait_past(1)
+        s.qualify(settings=settings, check=1)
+        assert len(s.log()) == 1
+
+
+def retry_after_http_date_is_honoured():
+    settings = ["site.retry_interval=1", "politeness.backoff_base=2"]
+    when = email.utils.formatdate(time.time() + 8, usegmt=True)
+    with site({A: {"/robots.txt": ("status", 429, b"slow down",
+                                   {"Retry-After": when})}}) as s:
+        s.qualify(settings=settings, check=1)
+        rep = s.report()
+        wait = rep["next_attempt_unix"] - rep["robots_date"]
+        assert 6 <= wait <= 9, (when, rep)
+
+
+def five_oh_three_backs_off_exponentially():
+    settings = ["site.retry_interval=1", "politeness.backoff_base=5"]
+    with site({A: {"/robots.txt": ("status", 503, b"busy")}}) as s:
+        s.qualify(settings=settings, check=1)
+        rep = s.report()
+        # Two 503s (one per pass): 5 s, then 10 s.
+        assert rep["backoff"]["level"] == 2, rep
+        assert rep["next_attempt_unix"] >= rep["backoff"]["until"], rep
+        assert rep["next_attempt_unix"] - rep["robots_date"] >= 10, rep
+        wait_past(1)
+        s.qualify(settings=settings, check=1)
+        assert len(s.log()) == 2
+
+
+def one_site_is_qualified_once_per_run():
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
+        s.qualify(s.url + "a", s.url + "b?c", check=0)
+        assert len(s.log()) == 1
+
+
+def host_names_on_one_address_share_its_budget():
+    # Two sites on one server: at most one request in flight per address
+    # (politeness.address_concurrency = 1), then an address delay if set.
+    slow = {"/robots.txt": ("delay", 0.6, ("status", 200, ROBOTS))}
+    names = {"a.test": [A], "b.test": [A]}
+    for settings, least in (([], 0.6), (["politeness.address_delay_ms=1500"],
+                                        1.5)):
+        with site({A: slow}, extra_hosts=names) as s:
+            s.qualify(f"http://a.test:{s.port}/", url=f"http://b.test:{s.port}/",
+                      settings=settings, check=0)
+            log = s.log()
+            assert len(log) == 2, log
+            assert gaps(log)[0] >= least - JITTER, (settings, gaps(log))
+
+
+def report_shows_what_an_administrator_needs():
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
+        s.qualify(check=0)
+        proc = run_heed("site", "report", "--store", s.store, HOST, check=0)
+        out = proc.stdout
+        for want in ("state:          qualified-rules", "last attempt:",
+                     "next attempt:", "failures:       0 in a row",
+                     "line 2: Disallow: /private", "----- robots.txt",
+                     "User-agent: *", "UTC"):
+            assert want in out, (want, out)
+        proc = run_heed("site", "report", "--store", s.store, "other.test",
+                        check=1)
+        assert "no site of other.test" in proc.stderr
+        run_heed("site", "reset", "--store", s.store, "other.test", check=1)
+        run_heed("site", "report", "--store", s.store, check=2)
+
+
+def bad_options_are_usage_errors():
+    run_heed("site", "qualify", "--set", "nope.key=1", "http://a.test/",
+             check=2)
+    run_heed("site", "qualify", "--set", "site.max_failures=x",
+             "http://a.test/", check=2)
+    run_heed("site", "frobnicate", check=2)
+    proc = run_heed("site", "--help", check=0)
+    assert "--allow-private" in proc.stdout and "--dns-server" in proc.stdout
+
+
+Checks().main([retry_interval_max_failures_and_reset,
+               success_resets_the_failure_count,
+               qualified_results_are_used_until_the_recheck_interval,
+               retry_after_seconds_holds_back_the_next_run,
+               retry_after_http_date_is_honoured,
+               five_oh_three_backs_off_exponentially,
+               one_site_is_qualified_once_per_run,
+               host_names_on_one_address_share_its_budget,
+               report_shows_what_an_administrator_needs,
+               bad_options_are_usage_errors])
