@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "heed/store.h"
+#include "heed/store_pages.h" /* HEED_STORE_NO_DATE */
 
 #ifdef __cplusplus
 extern "C" {
