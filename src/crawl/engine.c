@@ -190,6 +190,7 @@ static void drop_host(struct crawl_engine *e, const char *key)
 	if (heed__crawl_tx(e) &&
 	    heed_store_frontier_drop_host(e->store, key, &n) != HEED_OK)
 		heed__crawl_store_failed(e, "dropping a queue");
+	e->p.queued = e->p.queued > n ? e->p.queued - n : 0;
 	heed_log(&e->log, HEED_LOG_INFO, "crawl",
 	         "%s: page limit (%lld) reached, %lld queued URLs dropped", key,
 	         (long long)e->opt->limits.max_pages, (long long)n);
@@ -352,6 +353,8 @@ static void add_validators(struct crawl_fetch *f)
 static void job_refused(struct crawl_engine *e, const struct heed_sched_job *j,
                         int outcome)
 {
+	if (j->id && e->p.queued > 0)
+		e->p.queued--;
 	if (j->id && heed__crawl_tx(e) &&
 	    heed_store_frontier_set_state(e->store, j->id, HEED_FRONTIER_DONE,
 	                                  outcome) != HEED_OK)

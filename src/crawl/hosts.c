@@ -138,6 +138,7 @@ static void host_out(struct crawl_engine *e, struct crawl_host *h,
 	if (heed__crawl_tx(e) && heed_store_frontier_drop_host(
 	                                 e->store, h->key, &dropped) != HEED_OK)
 		heed__crawl_store_failed(e, "dropping a site's queue");
+	e->p.queued = e->p.queued > dropped ? e->p.queued - dropped : 0;
 	heed_log(&e->log, HEED_LOG_WARN, "crawl",
 	         "%s: not crawled: %s (%lld queued URLs dropped)", h->origin,
 	         why, (long long)dropped);

@@ -86,6 +86,20 @@ first_rows = web.requests(since=mark)
 mark = web.mark()
 second = crawl("--incremental")
 second_rows = web.requests(since=mark)
+# ACAP action requests, seen when robots.txt is fetched again.
+with open(os.path.join(root, "robots.txt")) as f:
+    robots = f.read()
+web.write("videos", "robots.txt", robots.replace(
+    "ACAP-allow-crawl: /\n",
+    "ACAP-allow-crawl: /\nACAP-request-take-down: /about.html\n"
+    "ACAP-request-re-crawl: /videos/1.html\n"))
+about_before = record("videos", "/about.html")
+# The operator resets the site, so its robots.txt is read again now
+# rather than at the daily re-check.
+run_heed("site", "reset", "--store", store, "127.0.0.11", check=0)
+mark = web.mark()
+third = crawl("--incremental")
+third_rows = web.requests(since=mark)
 web.stop()
 
 
@@ -125,6 +139,15 @@ def check_nothing_new_nothing_fetched():
     assert "3 pages stored" in second.stdout, second.stdout
 
 
+def check_acap_take_down_and_re_crawl():
+    assert about_before is not None
+    assert record("videos", "/about.html") is None, [r["path"] for r in third_rows]
+    assert "ACAP take-down: 1 records deleted" in third.stdout, third.stdout
+    got = [r["path"] for r in third_rows if r["site"] == "videos"]
+    assert "/robots.txt" in got and "/videos/1.html" in got, got
+    assert "/about.html" not in got, got
+
+
 def check_politeness_across_runs():
     bad = {a: g for a, g in min_gaps(web.requests()).items() if g < 1.0}
     assert not bad, bad
@@ -136,5 +159,6 @@ Checks().main([
     check_changed_and_new_records_stored,
     check_site_without_sources_reported_not_crawled,
     check_nothing_new_nothing_fetched,
+    check_acap_take_down_and_re_crawl,
     check_politeness_across_runs,
 ])
