@@ -80,11 +80,11 @@ def start_nginx(base, site, sites, port):
                       for i in range(sites))
     with open(conf, "w") as f:
         f.write("""worker_processes 1;
-worker_rlimit_nofile 16384;
+worker_rlimit_nofile %(nofile)d;
 pid %(base)s/nginx.pid;
 error_log %(base)s/error.log;
 daemon off;
-events { worker_connections 8192; }
+events { worker_connections %(conns)d; }
 http {
   log_format timed '$msec $server_addr $status $request_uri';
   access_log %(base)s/access.log timed;
@@ -98,13 +98,16 @@ http {
 %(listens)s    root %(site)s;
   }
 }
-""" % {"base": base, "listens": listens, "site": site})
+""" % {"base": base, "listens": listens, "site": site,
+       "conns": sites + 4096, "nofile": min(2 * sites + 8192, 19000)})
     os.makedirs(os.path.join(base, "tmp"))
     proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", base],
                             stderr=subprocess.DEVNULL)
     # Ready when the last address accepts a connection.
     last = address(sites - 1)
     for _ in range(300):
+        if proc.poll() is not None:
+            raise SystemExit("nginx did not start: see %s" % conf)
         try:
             socket.create_connection((last, port), timeout=1).close()
             break

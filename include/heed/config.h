@@ -85,6 +85,8 @@ struct heed_config {
 	int64_t crawl_max_run_time;          /* seconds; 0: none */
 	int64_t crawl_concurrency;           /* fetches in flight; 64 */
 	int64_t crawl_window;                /* URLs in memory per host; 16 */
+	int64_t crawl_full_interval;         /* --schedule: seconds; 7d */
+	int64_t crawl_incremental_interval;  /* --schedule: seconds; 6h */
 };
 
 /* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on

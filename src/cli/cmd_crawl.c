@@ -20,6 +20,7 @@
 #include "cli/cli_config.h"
 #include "heed/crawl_engine.h"
 #include "heed/qualify.h"
+#include "heed/store_frontier.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -39,6 +40,7 @@ enum {
 	OPT_CONCURRENCY,
 	OPT_RESTART,
 	OPT_LOG,
+	OPT_SCHEDULE,
 };
 
 /* Command-line overrides, applied after the file and --set. */
@@ -46,7 +48,7 @@ struct crawl_args {
 	struct heed_cli_config cc;
 	const char *names[16], *values[16];
 	size_t count;
-	int quiet, json_log, restart;
+	int quiet, json_log, restart, schedule;
 };
 
 static const struct {
@@ -107,6 +109,7 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	        {"restart", no_argument, NULL, OPT_RESTART},
 	        {"quiet", no_argument, NULL, 'q'},
 	        {"log", required_argument, NULL, OPT_LOG},
+	        {"schedule", no_argument, NULL, OPT_SCHEDULE},
 	        {"help", no_argument, NULL, 'h'},
 	        HEED_CLI_CONFIG_LONGOPTS,
 	        {NULL, 0, NULL, 0},
@@ -340,6 +343,63 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	return HEED_EXIT_OK;
 }
 
+/* When the next crawl is due, from the store's finished runs: a full one
+ * full_interval after the last full one, else an incremental one
+ * incremental_interval after the last run of either mode. An open run is
+ * due now. Returns the Unix time and sets *full. */
+static int64_t next_due(heed_store *store, const struct heed_config *cfg,
+                        bool *full)
+{
+	struct heed_crawl_run full_run, any_run;
+	int64_t due_full, due_inc;
+
+	*full = false;
+	if (heed_store_run_open(store, &any_run) == HEED_OK) {
+		*full = strcmp(any_run.mode, "full") == 0;
+		return 0;
+	}
+	if (heed_store_run_last(store, "full", &full_run) != HEED_OK) {
+		*full = true;
+		return 0;
+	}
+	heed_store_run_last(store, NULL, &any_run);
+	due_full = full_run.finished_at + cfg->crawl_full_interval;
+	due_inc = any_run.finished_at + cfg->crawl_incremental_interval;
+	*full = due_full <= due_inc;
+	return *full ? due_full : due_inc;
+}
+
+/* --schedule: full crawls at most every crawl.full_interval, incremental
+ * ones every crawl.incremental_interval in between, until SIGINT/SIGTERM
+ * (issue 8, "Periodic operation"). */
+static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
+                    size_t seed_count)
+{
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop_requested) {
+		heed_store *store = heed_cli_open_store(cfg, NULL);
+		bool full;
+		int64_t due;
+
+		if (!store)
+			return HEED_EXIT_FAIL;
+		due = next_due(store, cfg, &full);
+		heed_store_close(store);
+		if (due > (int64_t)time(NULL)) {
+			sleep(1); /* wakes for signals; the next turn re-reads
+			           */
+			continue;
+		}
+		cfg->crawl_incremental = !full;
+		if (run(a, cfg, seeds, seed_count) != HEED_EXIT_OK)
+			return HEED_EXIT_FAIL;
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+	}
+	return HEED_EXIT_OK;
+}
+
 int heed_cmd_crawl(int argc, char **argv)
 {
 	struct crawl_args a = {0};
@@ -365,7 +425,8 @@ int heed_cmd_crawl(int argc, char **argv)
 	}
 	if (gather_seeds(&cfg, argc, argv, &seeds, &seed_count) != 0)
 		goto out;
-	ex = run(&a, &cfg, seeds, seed_count);
+	ex = a.schedule ? schedule(&a, &cfg, seeds, seed_count)
+	                : run(&a, &cfg, seeds, seed_count);
 out:
 	for (size_t i = 0; i < seed_count; i++)
 		free(seeds[i]);

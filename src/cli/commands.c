@@ -40,6 +40,10 @@
 	"      --max-time DUR     longest run, e.g. 2h (crawl.max_run_time)\n" \
 	"      --concurrency N    requests in flight (crawl.concurrency)\n"    \
 	"      --restart          start afresh instead of resuming\n"          \
+	"      --schedule         keep running: a full crawl every\n"          \
+	"                         crawl.full_interval (7d), incremental\n"     \
+	"                         ones every crawl.incremental_interval\n"     \
+	"                         (6h)\n"                                      \
 	"  -q, --quiet            no progress line, no summary\n"              \
 	"      --log json|text    log format on standard "                     \
 	"error\n" HEED_CLI_CONFIG_HELP                                         \

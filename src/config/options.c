@@ -211,6 +211,17 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(crawl_window),
          1,
          10000},
+        {{"crawl.full_interval", HEED_CONFIG_DURATION, "7d",
+          "With `heed crawl --schedule`: a full crawl at most this often."},
+         FIELD(crawl_full_interval),
+         1,
+         INT64_MAX},
+        {{"crawl.incremental_interval", HEED_CONFIG_DURATION, "6h",
+          "With `heed crawl --schedule`: an incremental crawl this long "
+          "after the last crawl of either mode."},
+         FIELD(crawl_incremental_interval),
+         1,
+         INT64_MAX},
 };
 
 const size_t heed__config_option_count = HEED_ARRAY_SIZE(heed__config_options);

@@ -37,12 +37,13 @@ typedef enum host_state {
 } host_state;
 
 struct crawl_host {
-	struct crawl_host *next; /* hash chain */
-	struct crawl_engine *e;  /* for callbacks */
-	char *key;               /* politeness key "host[:port]" */
-	char *origin;            /* "http://host[:port]" */
-	char *name;              /* host name or address, for DNS */
-	char site[300];          /* heed_qualify_site_of key */
+	struct crawl_host *next;      /* hash chain */
+	struct crawl_engine *e;       /* for callbacks */
+	struct crawl_host *wait_next; /* waiting for a qualification slot */
+	char *key;                    /* politeness key "host[:port]" */
+	char *origin;                 /* "http://host[:port]" */
+	char *name;                   /* host name or address, for DNS */
+	char site[300];               /* heed_qualify_site_of key */
 	host_state state;
 	heed_robots *robots; /* rules in force, or NULL: none */
 	heed_robots_agent *agent;
@@ -91,6 +92,11 @@ struct crawl_engine {
 	int64_t last_request_unix_ms;  /* saved with each batch */
 	heed_status failed;            /* a store error ends the run */
 	size_t qualifying, resolving;  /* hosts waiting on those */
+	/* Hosts whose qualification waits for a slot: at most max_active run
+	 * at once, so memory (one HTTP handle each) stays bounded. */
+	struct crawl_host *wait_head, *wait_tail;
+	size_t waiting_qualification;
+	bool starting_waiting; /* start_waiting() is running */
 	struct heed_crawl_progress p;
 };
 

@@ -283,7 +283,8 @@ static void progress(struct crawl_engine *e, int64_t now_ms, bool final)
 	heed_sched_stats_get(e->sched, &st);
 	e->p.elapsed_ms = now_ms - e->start_ms;
 	e->p.sites_active = st.hosts_active;
-	e->p.sites_waiting = st.hosts_waiting + e->qualifying + e->resolving;
+	e->p.sites_waiting = st.hosts_waiting + e->qualifying + e->resolving +
+	                     e->waiting_qualification;
 	e->p.sites_done =
 	        e->p.sites > e->p.sites_active + e->p.sites_waiting
 	                ? e->p.sites - e->p.sites_active - e->p.sites_waiting
@@ -490,7 +491,8 @@ static int dispatch(struct crawl_engine *e, int64_t now_ms, bool *finished)
 		case HEED_SCHED_DONE:
 			*finished = heed_net_pending(e->net) == 0 &&
 			            heed_qualify_pending(e->qualify) == 0 &&
-			            e->qualifying == 0 && e->resolving == 0;
+			            e->qualifying == 0 && e->resolving == 0 &&
+			            e->waiting_qualification == 0;
 			return ENGINE_TICK_MS;
 		default:
 			return ENGINE_TICK_MS;

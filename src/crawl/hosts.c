@@ -294,6 +294,8 @@ static bool take_rules(struct crawl_engine *e, struct crawl_host *h,
 	return ok;
 }
 
+static void start_waiting(struct crawl_engine *e);
+
 static void on_qualified(void *ud, const struct heed_qualify_result *r)
 {
 	struct crawl_host *h = ud;
@@ -301,6 +303,7 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 	int64_t delay_ms = 0;
 
 	e->qualifying--;
+	start_waiting(e);
 	if (r->fetched)
 		save_site(e, h, r);
 	if (!heed_site_state_qualified(r->record.state)) {
@@ -329,16 +332,14 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 	heed_dns_resolve(e->dns, h->name, AF_UNSPEC, on_resolved, h);
 }
 
-/* Starts the qualification of a new host from its stored record. */
-static bool host_start(struct crawl_engine *e, struct crawl_host *h)
+/* Starts the qualification of a host from its stored record. */
+static bool qualify_now(struct crawl_engine *e, struct crawl_host *h)
 {
 	struct heed_store_site row = {0};
 	struct heed_site_record record = {0};
 	struct heed_polite_backoff b;
 	heed_status rc;
 
-	if (heed_sched_hold(e->sched, h->key, true) != HEED_OK)
-		return false;
 	/* "the back-off state survives restarts" (issue 4). */
 	if (heed_store_backoff_get(e->store, h->name, &b) == HEED_OK &&
 	    heed_polite_set_backoff(e->polite, h->name, &b) != HEED_OK)
@@ -358,6 +359,45 @@ static bool host_start(struct crawl_engine *e, struct crawl_host *h)
 		return false;
 	}
 	return true;
+}
+
+/* Holds a new host's pages and starts its qualification, or queues it
+ * when max_active qualifications already run. */
+static bool host_start(struct crawl_engine *e, struct crawl_host *h)
+{
+	if (heed_sched_hold(e->sched, h->key, true) != HEED_OK)
+		return false;
+	h->state = HOST_QUALIFYING;
+	if (e->qualifying < e->opt->limits.max_active)
+		return qualify_now(e, h);
+	if (e->wait_tail)
+		e->wait_tail->wait_next = h;
+	else
+		e->wait_head = h;
+	e->wait_tail = h;
+	e->waiting_qualification++;
+	return true;
+}
+
+/* Starts waiting qualifications while slots are free. A qualification
+ * may end inside heed_qualify_start (a site not due) and call this again:
+ * the guard turns that into one more turn of this loop, not recursion. */
+static void start_waiting(struct crawl_engine *e)
+{
+	if (e->starting_waiting)
+		return;
+	e->starting_waiting = true;
+	while (e->wait_head && e->qualifying < e->opt->limits.max_active &&
+	       e->failed == HEED_OK) {
+		struct crawl_host *h = e->wait_head;
+		e->wait_head = h->wait_next;
+		if (!e->wait_head)
+			e->wait_tail = NULL;
+		e->waiting_qualification--;
+		if (!qualify_now(e, h))
+			e->failed = HEED_ENOMEM;
+	}
+	e->starting_waiting = false;
 }
 
 struct crawl_host *heed__crawl_host_get(struct crawl_engine *e, const char *url,
