@@ -79,6 +79,9 @@ static int take_option(struct crawl_args *a, int c, const char *arg)
 	case 'q':
 		a->quiet = 1;
 		return 1;
+	case OPT_SCHEDULE:
+		a->schedule = 1;
+		return 1;
 	case OPT_RESTART:
 		a->restart = 1;
 		return 1;

@@ -30,14 +30,16 @@ MEDIA_EXTENSIONS = ("mp4", "webm", "mp3", "jpg", "jpeg", "png", "gif", "pdf",
 
 class DemoWeb:
     """Sites {name: address} served from a copy of root (default: the demo
-    web); files() writes more. Stops by itself after max_seconds."""
+    web; demo=False starts empty); write() adds files. Stops by itself
+    after max_seconds."""
 
-    def __init__(self, sites=None, root=None, port=0, max_seconds=600):
+    def __init__(self, sites=None, root=None, port=0, max_seconds=600,
+                 demo=True):
         self.sites = dict(sites or DEFAULT_SITES)
         self.dir = tempfile.mkdtemp(prefix="heed-demoweb-")
         self.root = os.path.join(self.dir, "sites")
         self.log_path = os.path.join(self.dir, "access.log")
-        if root is not None or sites is None:
+        if root is not None or demo:
             shutil.copytree(root or DEMO_SITES, self.root)
         os.makedirs(self.root, exist_ok=True)
         self.port = port

@@ -49,7 +49,7 @@ def records(db):
 tmp = tempfile.mkdtemp(prefix="heed-resume-")
 
 # The uninterrupted crawl.
-web_a = DemoWeb(sites=SITES)
+web_a = DemoWeb(sites=SITES, demo=False)
 build(web_a)
 web_a.start()
 db_a = os.path.join(tmp, "a.db")
@@ -58,7 +58,7 @@ run_heed("crawl", "--store", db_a, "--allow-private", *CONTACT,
 web_a.close()
 
 # The same web, killed mid-crawl, then resumed.
-web_b = DemoWeb(sites=SITES)
+web_b = DemoWeb(sites=SITES, demo=False)
 build(web_b)
 web_b.start()
 db_b = os.path.join(tmp, "b.db")
