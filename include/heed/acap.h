@@ -144,7 +144,9 @@ typedef enum heed_acap_severity {
 const char *heed_acap_severity_name(heed_acap_severity severity);
 
 struct heed_acap_diag {
-	unsigned line; /* 1-based; 0 for the file as a whole */
+	const char *source; /* NULL: this file; else the locator of a file
+	                       added with heed_acap_add_reference */
+	unsigned line;      /* 1-based; 0 for the file as a whole */
 	heed_acap_severity severity;
 	const char *message; /* a sentence; lives as long as the rules */
 };
@@ -167,6 +169,7 @@ typedef enum heed_acap_field_kind {
  * linting. Strings live as long as the rules.
  */
 struct heed_acap_field {
+	const char *source; /* NULL, or the locator of a referenced file */
 	unsigned line;
 	heed_acap_field_kind kind;
 	const char *usage;      /* as written: "index", "(my-usage)" */
@@ -187,6 +190,32 @@ const struct heed_acap_field *heed_acap_field_get(const heed_acap *rules,
 size_t heed_acap_record_count(const heed_acap *rules);
 bool heed_acap_record_names(const heed_acap *rules, size_t i,
                             const char *crawler);
+
+/*
+ * Permissions references (2.3.2): the locators of ACAP-permissions-reference
+ * fields, in file order, for the caller to fetch (a path on the same site or
+ * a URI). NULL past the end. A locator written twice is listed twice.
+ */
+size_t heed_acap_reference_count(const heed_acap *rules);
+const char *heed_acap_reference_get(const heed_acap *rules, size_t i);
+
+/*
+ * Adds the file an ACAP-permissions-reference field names (2.3.2), fetched
+ * by the caller: len bytes in robots.txt format, copied. Its ACAP records
+ * apply, in place of the reference, to the crawlers of the records that
+ * refer to locator (compared as written); its fields may use this file's
+ * definitions (2.4.1.3); its ACAP-version field governs its own fields; its
+ * conventional records are not read. A permissions reference inside it is
+ * circular (2.3.2): reported and ignored. Until a reference is added,
+ * decisions for its crawlers are prohibitions.
+ *
+ * Returns HEED_OK (problems are diagnostics whose source is locator),
+ * HEED_ENOTFOUND when no record refers to locator, HEED_EINVAL for NULL
+ * arguments or a locator added already, HEED_ENOMEM (then rules may hold
+ * part of the file: free them).
+ */
+heed_status heed_acap_add_reference(heed_acap *rules, const char *locator,
+                                    const char *data, size_t len);
 
 /* What an action request asks (2.6). */
 typedef enum heed_acap_action {
@@ -243,6 +272,7 @@ const char *heed_acap_reason_name(heed_acap_reason reason);
 
 /* One link of the chain: a field (line > 0) or a conclusion (line 0). */
 struct heed_acap_step {
+	const char *source; /* NULL, or the locator of a referenced file */
 	unsigned line;
 	heed_acap_reason reason;
 	const char *text; /* a sentence for a site administrator */
@@ -278,8 +308,9 @@ struct heed_acap_decision {
 	size_t qualifier_count;
 	const struct heed_acap_step *steps; /* the chain, in order */
 	size_t step_count;
-	const char *reference; /* an ACAP-permissions-reference that was not
-	                          followed, or NULL */
+	const char *reference; /* an ACAP-permissions-reference whose file was
+	                          not added (heed_acap_add_reference): the
+	                          decision is a prohibition; or NULL */
 };
 
 /*

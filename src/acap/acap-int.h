@@ -131,8 +131,8 @@ struct acap_field {
 	const char *pattern;   /* when rset is -1 */
 	long sub;              /* sub-record index, or -1 */
 	struct acap_qualset quals;
-	bool malformed; /* breaks the grammar: any permission is a prohibition
-	                 */
+	bool malformed;       /* breaks the grammar: permissions prohibit */
+	bool foreign_version; /* its file declares a major version but 1 */
 	const char *why;
 };
 
@@ -142,6 +142,12 @@ struct acap_record {
 	bool any;
 	const char *reference; /* ACAP-permissions-reference, or NULL */
 	unsigned reference_line;
+	long source; /* index into sources: the file it came from, -1: this */
+};
+
+/* A file added with heed_acap_add_reference (2.3.2). */
+struct acap_source {
+	const char *locator;
 };
 
 struct acap_sub {
@@ -163,6 +169,8 @@ struct heed_acap {
 	struct acap_vec fields;       /* struct acap_field */
 	struct acap_vec names;        /* const char *: crawlers and purposes */
 	struct acap_index defs;       /* qdefs, cdefs and rsets by name */
+	struct acap_vec sources;      /* struct acap_source */
+	const char *cur_source;       /* tags diagnostics while parsing */
 	heed_robots *robots;          /* the conventional records */
 	struct acap_vec conv_ignored; /* unsigned: their lines inside ACAP
 	                                 records, in order (2.10.2) */
@@ -217,6 +225,16 @@ enum acap_scope heed__acap_scope(const char *a, const char *b);
  * than only "*"). */
 bool heed__acap_record_for(const struct heed_acap *r, size_t i,
                            const char *crawler, bool *named);
+
+/* For the records of referenced file s (2.3.2): -1 when no robots.txt
+ * record referring to it applies to crawler, 0 when only "*" ones do, 1 when
+ * one names it. */
+int heed__acap_source_for(const struct heed_acap *r, long s,
+                          const char *crawler);
+/* heed__acap_record_for, and for a record of a referenced file also its
+ * referrer (via, from heed__acap_source_for). */
+bool heed__acap_record_applies(const struct heed_acap *r, size_t i,
+                               const char *crawler, int via, bool *named);
 
 /*
  * Conventional records (conventional.c): parsed by the robots module from

@@ -22,6 +22,7 @@ void heed_acap_free(heed_acap *r)
 	heed__acap_vec_free(a, &r->names);
 	heed__acap_vec_free(a, &r->conv_ignored);
 	heed__acap_index_free(a, &r->defs);
+	heed__acap_vec_free(a, &r->sources);
 	heed_robots_free(r->robots);
 	heed__arena_free(&r->arena);
 	heed__free(a, r);
@@ -121,6 +122,44 @@ bool heed__acap_record_for(const struct heed_acap *r, size_t i,
 	return *named || rec->any;
 }
 
+int heed__acap_source_for(const struct heed_acap *r, long s,
+                          const char *crawler)
+{
+	const char *loc =
+	        ACAP_VEC_AT(&r->sources, struct acap_source, s)->locator;
+	int best = -1;
+	bool named;
+
+	for (size_t i = 0; i < r->records.n; i++) {
+		const struct acap_record *rec =
+		        ACAP_VEC_AT(&r->records, struct acap_record, i);
+
+		if (rec->source >= 0 || !rec->reference ||
+		    strcmp(rec->reference, loc) != 0 ||
+		    !heed__acap_record_for(r, i, crawler, &named))
+			continue;
+		if (named)
+			return 1;
+		best = 0;
+	}
+	return best;
+}
+
+bool heed__acap_record_applies(const struct heed_acap *r, size_t i,
+                               const char *crawler, int via, bool *named)
+{
+	const struct acap_record *rec =
+	        ACAP_VEC_AT(&r->records, struct acap_record, i);
+	bool hit = heed__acap_record_for(r, i, crawler, named);
+
+	if (rec->source < 0)
+		return hit;
+	/* 2.3.2: a referenced file speaks to the crawlers that were sent to
+	 * it, with the voice of the record that sent them. */
+	*named = hit && (*named || via > 0);
+	return hit && via >= 0;
+}
+
 bool heed_acap_record_names(const heed_acap *r, size_t i, const char *crawler)
 {
 	bool named;
@@ -130,6 +169,17 @@ bool heed_acap_record_names(const heed_acap *r, size_t i, const char *crawler)
 	if (strcmp(crawler, "*") == 0)
 		return ACAP_VEC_AT(&r->records, struct acap_record, i)->any;
 	return heed__acap_record_for(r, i, crawler, &named) && named;
+}
+
+/* heed__acap_source_for for the file field f came from (0 for robots.txt,
+ * which needs none). */
+static int source_of(const struct heed_acap *r, const struct acap_field *f,
+                     const char *crawler)
+{
+	long s = ACAP_VEC_AT(&r->records, struct acap_record, f->pub.record)
+	                 ->source;
+
+	return s < 0 ? 0 : heed__acap_source_for(r, s, crawler);
 }
 
 size_t heed_acap_requests(const heed_acap *r, const char *crawler,
@@ -146,7 +196,9 @@ size_t heed_acap_requests(const heed_acap *r, const char *crawler,
 
 		if ((f->pub.kind != HEED_ACAP_FIELD_TAKE_DOWN &&
 		     f->pub.kind != HEED_ACAP_FIELD_RE_CRAWL) ||
-		    !heed__acap_record_for(r, f->pub.record, crawler, &named))
+		    !heed__acap_record_applies(r, f->pub.record, crawler,
+		                               source_of(r, f, crawler),
+		                               &named))
 			continue;
 		if (out && n < max) {
 			out[n].action = f->pub.kind == HEED_ACAP_FIELD_TAKE_DOWN

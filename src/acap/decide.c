@@ -67,6 +67,25 @@ struct outcome {
 	size_t count;
 };
 
+static heed_status vstep(struct ctx *c, const char *source, unsigned line,
+                         heed_acap_reason reason, const char *fmt, va_list ap)
+{
+	struct heed_acap_step *s;
+	char text[640];
+	int n = vsnprintf(text, sizeof(text), fmt, ap);
+
+	n = n < 0 ? 0 : n >= (int)sizeof(text) ? (int)sizeof(text) - 1 : n;
+	if (heed__acap_vec_push(c->d->alloc, &c->steps, sizeof(*s),
+	                        (void **)&s))
+		return HEED_ENOMEM;
+	s->source = source;
+	s->line = line;
+	s->reason = reason;
+	s->text = heed__arena_strndup(&c->d->arena, text, (size_t)n);
+	return s->text ? HEED_OK : HEED_ENOMEM;
+}
+
+/* A step about line of robots.txt itself (0: about no line). */
 static heed_status step(struct ctx *c, unsigned line, heed_acap_reason reason,
                         const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
@@ -74,22 +93,30 @@ static heed_status step(struct ctx *c, unsigned line, heed_acap_reason reason,
 static heed_status step(struct ctx *c, unsigned line, heed_acap_reason reason,
                         const char *fmt, ...)
 {
-	struct heed_acap_step *s;
-	char text[640];
 	va_list ap;
-	int n;
+	heed_status rc;
 
 	va_start(ap, fmt);
-	n = vsnprintf(text, sizeof(text), fmt, ap);
+	rc = vstep(c, NULL, line, reason, fmt, ap);
 	va_end(ap);
-	n = n < 0 ? 0 : n >= (int)sizeof(text) ? (int)sizeof(text) - 1 : n;
-	if (heed__acap_vec_push(c->d->alloc, &c->steps, sizeof(*s),
-	                        (void **)&s))
-		return HEED_ENOMEM;
-	s->line = line;
-	s->reason = reason;
-	s->text = heed__arena_strndup(&c->d->arena, text, (size_t)n);
-	return s->text ? HEED_OK : HEED_ENOMEM;
+	return rc;
+}
+
+/* A step about field f, in whichever file it was written. */
+static heed_status fstep(struct ctx *c, const struct acap_field *f,
+                         heed_acap_reason reason, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+
+static heed_status fstep(struct ctx *c, const struct acap_field *f,
+                         heed_acap_reason reason, const char *fmt, ...)
+{
+	va_list ap;
+	heed_status rc;
+
+	va_start(ap, fmt);
+	rc = vstep(c, f->pub.source, f->pub.line, reason, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* "ACAP-disallow-crawl: /private/" for a field, as written. */
@@ -175,7 +202,7 @@ static const char *set_pattern(struct ctx *c, long rset)
 	return best;
 }
 
-static const char *fallback_of(const struct ctx *c, const struct acap_field *f,
+static const char *fallback_of(const struct acap_field *f,
                                const struct acap_qualset *qs, bool broken)
 {
 	if (broken || f->ukind == ACAP_U_UNKNOWN)
@@ -184,7 +211,7 @@ static const char *fallback_of(const struct ctx *c, const struct acap_field *f,
 		return f->why;
 	if (qs && !qs->interpretable)
 		return qs->why;
-	if (c->r->version_major != 1)
+	if (f->foreign_version)
 		return "the file is written for an ACAP version heed does not "
 		       "know";
 	return NULL;
@@ -198,7 +225,7 @@ static heed_status add_cand(struct ctx *c, const struct acap_field *f,
 	struct cand *k;
 	const char *pattern;
 	bool allow = f->pub.kind == HEED_ACAP_FIELD_ALLOW, dfb;
-	const char *fb = allow ? fallback_of(c, f, qs, broken) : NULL;
+	const char *fb = allow ? fallback_of(f, qs, broken) : NULL;
 	int tier;
 
 	if (broken)
@@ -271,10 +298,10 @@ static heed_status note_ignored(struct ctx *c, const struct acap_field *f)
 	    tier_of(c, u, false, &dfb) < 0 ||
 	    !heed__acap_match(f->pattern, c->path, true))
 		return HEED_OK;
-	return step(c, f->pub.line, HEED_ACAP_R_VERSION,
-	            "ACAP-%s-%s: %s is ignored: it uses ACAP 1.1 features and "
-	            "the file has no 'ACAP-version: 1.1' field (2.8).",
-	            verb(f), f->pub.usage, f->pub.resource);
+	return fstep(c, f, HEED_ACAP_R_VERSION,
+	             "ACAP-%s-%s: %s is ignored: it uses ACAP 1.1 features and "
+	             "the file has no 'ACAP-version: 1.1' field (2.8).",
+	             verb(f), f->pub.usage, f->pub.resource);
 }
 
 static heed_status gather(struct ctx *c)
@@ -371,42 +398,43 @@ static heed_status explain(struct ctx *c, const struct outcome *o)
 	heed_status rc = HEED_OK;
 
 	if (w->via)
-		rc = step(c, w->f->pub.line, HEED_ACAP_R_EXPANDED,
-		          "(%s) stands for %s here (2.7).", w->via,
-		          heed_acap_usage_name(w->usage));
+		rc = fstep(c, w->f, HEED_ACAP_R_EXPANDED,
+		           "(%s) stands for %s here (2.7).", w->via,
+		           heed_acap_usage_name(w->usage));
 	if (rc == HEED_OK && w->fallback)
-		rc = step(
-		        c, w->f->pub.line, HEED_ACAP_R_FALLBACK,
+		rc = fstep(
+		        c, w->f, HEED_ACAP_R_FALLBACK,
 		        "The permission is read as a prohibition of %s because "
 		        "%s (2.4.3).",
 		        heed_acap_usage_name(w->usage), w->fallback);
 	if (rc == HEED_OK && w->derived_fallback)
-		rc = step(c, w->f->pub.line, HEED_ACAP_R_FALLBACK,
-		          "A prohibition of %s counts as a prohibition of "
-		          "present "
-		          "when the question is presenting in general (2.4.3).",
-		          heed_acap_usage_name(w->usage));
+		rc = fstep(
+		        c, w->f, HEED_ACAP_R_FALLBACK,
+		        "A prohibition of %s counts as a prohibition of "
+		        "present "
+		        "when the question is presenting in general (2.4.3).",
+		        heed_acap_usage_name(w->usage));
 	if (rc != HEED_OK)
 		return rc;
 	record_words(c, w, where, sizeof(where));
 	if (o->undecidable)
-		return step(c, w->f->pub.line, HEED_ACAP_R_UNDECIDABLE,
-		            "ACAP-%s-%s: %s in %s and line %u (%s) match with "
-		            "scopes heed cannot order, so the usage is "
-		            "prohibited (2.4.6).",
-		            verb(w->f), w->f->pub.usage, w->pattern, where,
-		            o->rival->f->pub.line, o->rival->pattern);
+		return fstep(c, w->f, HEED_ACAP_R_UNDECIDABLE,
+		             "ACAP-%s-%s: %s in %s and line %u (%s) match with "
+		             "scopes heed cannot order, so the usage is "
+		             "prohibited (2.4.6).",
+		             verb(w->f), w->f->pub.usage, w->pattern, where,
+		             o->rival->f->pub.line, o->rival->pattern);
 	if (o->count > 1)
-		return step(
-		        c, w->f->pub.line, HEED_ACAP_R_NARROWEST,
+		return fstep(
+		        c, w->f, HEED_ACAP_R_NARROWEST,
 		        "ACAP-%s-%s: %s in %s is the narrowest of %zu matching "
 		        "fields (2.4.6): %s.",
 		        verb(w->f), w->f->pub.usage, w->pattern, where,
 		        o->count, w->allow ? "permitted" : "prohibited");
-	return step(c, w->f->pub.line, HEED_ACAP_R_MATCH,
-	            "ACAP-%s-%s: %s in %s matches: %s.", verb(w->f),
-	            w->f->pub.usage, w->pattern, where,
-	            w->allow ? "permitted" : "prohibited");
+	return fstep(c, w->f, HEED_ACAP_R_MATCH,
+	             "ACAP-%s-%s: %s in %s matches: %s.", verb(w->f),
+	             w->f->pub.usage, w->pattern, where,
+	             w->allow ? "permitted" : "prohibited");
 }
 
 /* Sub-record over record (2.2.1) within named or within "*" records. */
@@ -418,10 +446,10 @@ static heed_status layered(struct ctx *c, int tier, int sub, struct outcome *o)
 	*o = in_sub.found ? in_sub : whole;
 	if (!in_sub.found || !whole.found)
 		return HEED_OK;
-	return step(c, whole.winner->f->pub.line, HEED_ACAP_R_SUBRECORD,
-	            "The sub-record for this usage purpose overrides line %u "
-	            "of its record (2.2.1).",
-	            whole.winner->f->pub.line);
+	return fstep(c, whole.winner->f, HEED_ACAP_R_SUBRECORD,
+	             "The sub-record for this usage purpose overrides line %u "
+	             "of its record (2.2.1).",
+	             whole.winner->f->pub.line);
 }
 
 /* The outcome of one tier: named records over "*" (2.2.1). */
@@ -453,10 +481,10 @@ static heed_status decide_tier(struct ctx *c, int tier, struct outcome *o)
 	rc = explain(c, o);
 	if (rc != HEED_OK)
 		return rc;
-	return step(c, any.winner->f->pub.line, HEED_ACAP_R_NAMED_OVERRIDE,
-	            "The record naming this crawler overrides line %u of the "
-	            "record for any crawler (2.2.1).",
-	            any.winner->f->pub.line);
+	return fstep(c, any.winner->f, HEED_ACAP_R_NAMED_OVERRIDE,
+	             "The record naming this crawler overrides line %u of the "
+	             "record for any crawler (2.2.1).",
+	             any.winner->f->pub.line);
 }
 
 static int64_t add_days(int64_t base, uint64_t days)
@@ -528,16 +556,16 @@ static heed_status permit(struct ctx *c, const struct outcome *o, bool *allow)
 		return rc;
 	if (tl->until_recrawled && c->hist.recrawled) {
 		*allow = false;
-		return step(c, o->winner->f->pub.line, HEED_ACAP_R_TIME_LIMIT,
-		            "The permission lasts until the resource is "
-		            "re-crawled, and it has been.");
+		return fstep(c, o->winner->f, HEED_ACAP_R_TIME_LIMIT,
+		             "The permission lasts until the resource is "
+		             "re-crawled, and it has been.");
 	}
 	if (c->now >= tl->expires) {
 		*allow = false;
-		return step(c, o->winner->f->pub.line, HEED_ACAP_R_TIME_LIMIT,
-		            "The permission's time limit ended at %lld (Unix "
-		            "time); it is now %lld.",
-		            (long long)tl->expires, (long long)c->now);
+		return fstep(c, o->winner->f, HEED_ACAP_R_TIME_LIMIT,
+		             "The permission's time limit ended at %lld (Unix "
+		             "time); it is now %lld.",
+		             (long long)tl->expires, (long long)c->now);
 	}
 	return HEED_OK;
 }
@@ -589,11 +617,15 @@ static heed_status acap_decide(struct ctx *c, bool *decided, bool *allow)
 	if (rc == HEED_OK && veto) {
 		*allow = false;
 		c->d->pub.line = veto->f->pub.line;
-		return step(
-		        c, veto->f->pub.line, HEED_ACAP_R_NAMED_OVERRIDE,
-		        "ACAP-disallow-%s: %s in a record naming this crawler "
-		        "still prohibits it (2.2.1).",
-		        veto->f->pub.usage, veto->pattern);
+		return fstep(
+		        c, veto->f,
+		        veto->layer == L_NAMED_SUB || veto->layer == L_ANY_SUB
+		                ? HEED_ACAP_R_SUBRECORD
+		                : HEED_ACAP_R_NAMED_OVERRIDE,
+		        "ACAP-disallow-%s: %s in %s still prohibits it: it "
+		        "ranks above line %u (2.2.1).",
+		        veto->f->pub.usage, veto->pattern,
+		        layer_name(veto->layer), o.winner->f->pub.line);
 	}
 	if (rc == HEED_OK && o.allow)
 		rc = permit(c, &o, allow);
@@ -693,6 +725,16 @@ static heed_status conventional(struct ctx *c, bool *decided, bool *allow)
 }
 
 /* Step 1: a record for this crawler that points elsewhere (2.3.2). */
+static bool attached(const struct heed_acap *r, const char *locator)
+{
+	for (size_t s = 0; s < r->sources.n; s++)
+		if (strcmp(ACAP_VEC_AT(&r->sources, struct acap_source, s)
+		                   ->locator,
+		           locator) == 0)
+			return true;
+	return false;
+}
+
 static const struct acap_record *reference_for(const struct ctx *c)
 {
 	const struct acap_record *any = NULL;
@@ -706,9 +748,11 @@ static const struct acap_record *reference_for(const struct ctx *c)
 		if (c->rec_for[i] < 0)
 			continue;
 		named_seen |= named;
-		if (rec->reference && named)
+		if (!rec->reference || attached(c->r, rec->reference))
+			continue;
+		if (named)
 			return rec;
-		if (rec->reference && !any)
+		if (!any)
 			any = rec;
 	}
 	return named_seen ? NULL : any;
@@ -743,13 +787,20 @@ static heed_status finish(struct ctx *c)
 static heed_status records_for(struct ctx *c)
 {
 	const struct heed_acap *r = c->r;
+	signed char *via = heed__arena_alloc(&c->d->arena, r->sources.n + 1);
 
 	c->rec_for = heed__arena_alloc(&c->d->arena, r->records.n + 1);
-	if (!c->rec_for)
+	if (!c->rec_for || !via)
 		return HEED_ENOMEM;
+	for (size_t s = 0; s < r->sources.n; s++)
+		via[s] = (signed char)heed__acap_source_for(r, (long)s,
+		                                            c->crawler);
 	for (size_t i = 0; i < r->records.n; i++) {
+		long s =
+		        ACAP_VEC_AT(&r->records, struct acap_record, i)->source;
 		bool named;
-		bool hit = heed__acap_record_for(r, i, c->crawler, &named);
+		bool hit = heed__acap_record_applies(
+		        r, i, c->crawler, s < 0 ? 0 : via[s], &named);
 		c->rec_for[i] = (signed char)(hit ? named : -1);
 	}
 	return HEED_OK;

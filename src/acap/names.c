@@ -173,6 +173,7 @@ heed_status heed__acap_diag(struct heed_acap *r, unsigned line,
 		n = sizeof(msg) - 1;
 	if (heed__acap_vec_push(r->alloc, &r->diags, sizeof(*d), (void **)&d))
 		return HEED_ENOMEM;
+	d->source = r->cur_source;
 	d->line = line;
 	d->severity = sev;
 	d->message = heed__arena_strndup(&r->arena, msg, (size_t)n);

@@ -23,6 +23,11 @@ struct parser {
 	bool seen_definition, seen_record;
 	bool seen_conventional;  /* a field that is not ACAP */
 	struct acap_vec scratch; /* const char * while a line is read */
+	long source;             /* -1: the robots.txt file; else a referenced
+	                            file (index into sources, 2.3.2) */
+	size_t first_field;      /* the first field this parse added */
+	bool vdeclared;          /* this file's ACAP-version (2.8) */
+	unsigned vmajor, vminor;
 };
 
 /* A field's name and value as the grammar sees them. */
@@ -103,7 +108,7 @@ static heed_status on_version(struct parser *p,
 	const char *v = ln->value;
 	bool ok;
 
-	if (r->version_declared)
+	if (p->vdeclared)
 		return heed__acap_diag(r, ln->number, HEED_ACAP_ERROR,
 		                       "a second ACAP-version field is ignored "
 		                       "(2.8)");
@@ -119,9 +124,9 @@ static heed_status on_version(struct parser *p,
 		                       "'%.*s' is not a version number n.m "
 		                       "(2.8); heed reads the file as ACAP 1.0",
 		                       (int)n, v);
-	r->version_declared = true;
-	r->version_major = major;
-	r->version_minor = minor;
+	p->vdeclared = true;
+	p->vmajor = major;
+	p->vminor = minor;
 	if (p->seen_acap &&
 	    heed__acap_diag(r, ln->number, HEED_ACAP_WARNING,
 	                    "the ACAP-version field must precede all other "
@@ -140,6 +145,12 @@ static heed_status on_version(struct parser *p,
 static heed_status on_ignore_conventional(struct parser *p,
                                           const struct heed_robots_line *ln)
 {
+	if (p->source >= 0)
+		return heed__acap_diag(
+		        p->r, ln->number, HEED_ACAP_NOTE,
+		        "a referenced file's conventional records "
+		        "are never read; this field changes "
+		        "nothing (2.3.2)");
 	p->r->ignore_conventional = true;
 	if (ln->value_len > 0 &&
 	    heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
@@ -465,6 +476,7 @@ static heed_status on_crawler(struct parser *p,
 			return HEED_ENOMEM;
 		rec->line = ln->number;
 		rec->first_crawler = r->names.n;
+		rec->source = p->source;
 		p->record = (long)r->records.n - 1;
 		p->record_body = false;
 		p->sub = -1;
@@ -516,6 +528,11 @@ static heed_status on_reference(struct parser *p,
 	if (p->record < 0)
 		return outside_record(p, ln->number,
 		                      "ACAP-permissions-reference");
+	if (p->source >= 0)
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "a file reached through a permissions "
+		                       "reference may not refer further: a "
+		                       "circular reference (2.3.2); ignored");
 	rc = record_body(p, ln->number);
 	rec = ACAP_VEC_AT(&p->r->records, struct acap_record, p->record);
 	if (rc != HEED_OK || rec->reference)
@@ -730,6 +747,7 @@ static heed_status on_permission(struct parser *p,
 	if (heed__acap_vec_push(r->alloc, &r->fields, sizeof(*f), (void **)&f))
 		return HEED_ENOMEM;
 	f->pub.line = ln->number;
+	f->pub.source = r->cur_source;
 	f->pub.kind = allow ? HEED_ACAP_FIELD_ALLOW : HEED_ACAP_FIELD_DISALLOW;
 	f->pub.record = (size_t)p->record;
 	f->pub.in_subrecord = p->sub >= 0;
@@ -788,6 +806,7 @@ static heed_status on_request(struct parser *p,
 	if (heed__acap_vec_push(r->alloc, &r->fields, sizeof(*f), (void **)&f))
 		return HEED_ENOMEM;
 	f->pub.line = ln->number;
+	f->pub.source = r->cur_source;
 	f->pub.kind = kind;
 	f->pub.record = (size_t)p->record;
 	f->sub = -1;
@@ -884,7 +903,7 @@ static heed_status on_conventional(struct parser *p,
 	if (!heed__ascii_ieq(ln->name, ln->name_len, "allow") &&
 	    !heed__ascii_ieq(ln->name, ln->name_len, "disallow"))
 		return HEED_OK;
-	if (heed__acap_conv_ignore_line(p->r, ln->number))
+	if (p->source < 0 && heed__acap_conv_ignore_line(p->r, ln->number))
 		return HEED_ENOMEM;
 	return heed__acap_diag(p->r, ln->number, HEED_ACAP_WARNING,
 	                       "conventional fields inside an ACAP record are "
@@ -942,26 +961,35 @@ static heed_status on_line(struct parser *p, const struct heed_robots_line *in)
 	return on_conventional(p, ln);
 }
 
-/* 2.8: without a version field, or with 1.0, fields using 1.1 features are
- * ignored. */
-static heed_status apply_version(struct heed_acap *r)
+/* Whether field f uses a feature of ACAP 1.1 (2.8), itself or through a
+ * definition. */
+static bool uses_v11(const struct heed_acap *r, const struct acap_field *f)
 {
-	bool v11 = r->version_declared &&
-	           (r->version_major > 1 ||
-	            (r->version_major == 1 && r->version_minor >= 1));
+	if (f->quals.v11)
+		return true;
+	if (f->ukind == ACAP_U_QUALIFIED)
+		return ACAP_VEC_AT(&r->qdefs, struct acap_qdef, f->def)
+		        ->quals.v11;
+	if (f->ukind == ACAP_U_COMPOSITE)
+		return ACAP_VEC_AT(&r->cdefs, struct acap_cdef, f->def)->v11;
+	return false;
+}
 
-	for (size_t i = 0; !v11 && i < r->fields.n; i++) {
+/* 2.8: without a version field, or with 1.0, fields using 1.1 features are
+ * ignored; with a major version other than 1, heed knows no field. Applies
+ * to the fields this parse added. */
+static heed_status apply_version(struct parser *p)
+{
+	struct heed_acap *r = p->r;
+	bool v11 = p->vdeclared &&
+	           (p->vmajor > 1 || (p->vmajor == 1 && p->vminor >= 1));
+
+	for (size_t i = p->first_field; i < r->fields.n; i++) {
 		struct acap_field *f =
 		        ACAP_VEC_AT(&r->fields, struct acap_field, i);
-		bool uses =
-		        f->quals.v11 ||
-		        (f->ukind == ACAP_U_QUALIFIED &&
-		         ACAP_VEC_AT(&r->qdefs, struct acap_qdef, f->def)
-		                 ->quals.v11) ||
-		        (f->ukind == ACAP_U_COMPOSITE &&
-		         ACAP_VEC_AT(&r->cdefs, struct acap_cdef, f->def)->v11);
 
-		if (!uses || f->pub.ignored)
+		f->foreign_version = p->vdeclared && p->vmajor != 1;
+		if (v11 || !uses_v11(r, f) || f->pub.ignored)
 			continue;
 		f->pub.ignored = true;
 		if (heed__acap_diag(
@@ -971,7 +999,7 @@ static heed_status apply_version(struct heed_acap *r)
 		            "ignored (2.8)"))
 			return HEED_ENOMEM;
 	}
-	if (!r->version_declared && r->comment_version &&
+	if (p->source < 0 && !p->vdeclared && r->comment_version &&
 	    strcmp(r->comment_version, "1.0") != 0)
 		return heed__acap_diag(r, 0, HEED_ACAP_WARNING,
 		                       "the ##ACAP comment says version %s but "
@@ -984,13 +1012,15 @@ static heed_status apply_version(struct heed_acap *r)
 /* Diagnostics made while reading lines are in line order; those made at the
  * end (versions, the file as a whole) are in order among themselves. One
  * stable merge puts them all in line order. */
-static heed_status merge_diags(struct heed_acap *r, size_t split)
+static heed_status merge_diags(struct heed_acap *r, size_t from, size_t split)
 {
-	struct heed_acap_diag *d = r->diags.items, *tmp;
-	size_t n = r->diags.n, i = 0, j = split, k = 0;
+	struct heed_acap_diag *d, *tmp;
+	size_t n = r->diags.n - from, i = 0, j = split - from, k = 0;
 
+	split -= from;
 	if (split == 0 || split == n)
 		return HEED_OK;
+	d = (struct heed_acap_diag *)r->diags.items + from;
 	tmp = heed__calloc(r->alloc, n, sizeof(*tmp));
 	if (!tmp)
 		return HEED_ENOMEM;
@@ -1003,11 +1033,11 @@ static heed_status merge_diags(struct heed_acap *r, size_t split)
 	return HEED_OK;
 }
 
-static heed_status finish(struct parser *p, size_t skipped)
+static heed_status finish(struct parser *p, size_t skipped, size_t from)
 {
 	struct heed_acap *r = p->r;
 	size_t split = r->diags.n;
-	heed_status rc = apply_version(r);
+	heed_status rc = apply_version(p);
 	struct heed_acap_diag *d;
 
 	if (rc == HEED_OK && skipped > 0)
@@ -1017,7 +1047,7 @@ static heed_status finish(struct parser *p, size_t skipped)
 		                     HEED_ROBOTS_PARSE_LIMIT_BYTES,
 		                     HEED_ROBOTS_PARSE_LIMIT_BYTES);
 	if (rc == HEED_OK)
-		rc = merge_diags(r, split);
+		rc = merge_diags(r, from, split);
 	if (rc != HEED_OK || r->diags_dropped == 0)
 		return rc;
 	/* Past the cap on purpose: the reader must know some are missing. */
@@ -1026,18 +1056,36 @@ static heed_status finish(struct parser *p, size_t skipped)
 	d->severity = HEED_ACAP_NOTE;
 	d->message = "more diagnostics were found but not kept";
 	d->line = 0;
+	d->source = r->cur_source;
+	r->diags_dropped = 0;
 	return HEED_OK;
+}
+
+/* Reads every line of data (at most the parse limit) into p->r. */
+static heed_status read_lines(struct parser *p, const char *data, size_t len)
+{
+	struct heed_robots_lexer lx;
+	struct heed_robots_line ln;
+	size_t n = data ? heed_robots_parse_limit(data, len) : 0;
+	size_t from = p->r->diags.n;
+	heed_status rc = HEED_OK;
+
+	p->first_field = p->r->fields.n;
+	heed_robots_lex_init(&lx, data ? data : "", n);
+	while (rc == HEED_OK && heed_robots_lex_next(&lx, &ln))
+		rc = on_line(p, &ln);
+	if (rc == HEED_OK)
+		rc = finish(p, len - n, from);
+	heed__acap_vec_free(p->r->alloc, &p->scratch);
+	return rc;
 }
 
 heed_status heed_acap_parse(heed_acap **out, const struct heed_allocator *alloc,
                             const char *data, size_t len)
 {
-	struct parser p = {.record = -1, .sub = -1};
-	struct heed_robots_lexer lx;
-	struct heed_robots_line ln;
+	struct parser p = {.record = -1, .sub = -1, .source = -1};
 	struct heed_acap *r;
-	size_t n;
-	heed_status rc = HEED_OK;
+	heed_status rc;
 
 	if (!out || (!data && len > 0))
 		return HEED_EINVAL;
@@ -1047,22 +1095,85 @@ heed_status heed_acap_parse(heed_acap **out, const struct heed_allocator *alloc,
 	if (!r)
 		return HEED_ENOMEM;
 	r->alloc = alloc;
-	r->version_major = 1;
 	heed__arena_init(&r->arena, alloc);
 	p.r = r;
-	n = data ? heed_robots_parse_limit(data, len) : 0;
-	heed_robots_lex_init(&lx, data ? data : "", n);
-	while (rc == HEED_OK && heed_robots_lex_next(&lx, &ln))
-		rc = on_line(&p, &ln);
-	if (rc == HEED_OK)
-		rc = finish(&p, len - n);
+	rc = read_lines(&p, data, len);
+	r->version_declared = p.vdeclared;
+	r->version_major = p.vdeclared ? p.vmajor : 1;
+	r->version_minor = p.vdeclared ? p.vminor : 0;
 	if (rc == HEED_OK)
 		rc = heed__acap_conv_parse(r, data, len);
-	heed__acap_vec_free(alloc, &p.scratch);
 	if (rc != HEED_OK) {
 		heed_acap_free(r);
 		return rc;
 	}
 	*out = r;
 	return HEED_OK;
+}
+
+static bool referred_to(const struct heed_acap *r, const char *locator)
+{
+	for (size_t i = 0; i < r->records.n; i++) {
+		const struct acap_record *rec =
+		        ACAP_VEC_AT(&r->records, struct acap_record, i);
+		if (rec->source < 0 && rec->reference &&
+		    strcmp(rec->reference, locator) == 0)
+			return true;
+	}
+	return false;
+}
+
+heed_status heed_acap_add_reference(heed_acap *r, const char *locator,
+                                    const char *data, size_t len)
+{
+	struct parser p = {.r = r, .record = -1, .sub = -1};
+	struct acap_source *src;
+	heed_status rc;
+
+	if (!r || !locator || (!data && len > 0))
+		return HEED_EINVAL;
+	for (size_t i = 0; i < r->sources.n; i++)
+		if (strcmp(ACAP_VEC_AT(&r->sources, struct acap_source, i)
+		                   ->locator,
+		           locator) == 0)
+			return HEED_EINVAL;
+	if (!referred_to(r, locator))
+		return HEED_ENOTFOUND;
+	if (heed__acap_vec_push(r->alloc, &r->sources, sizeof(*src),
+	                        (void **)&src))
+		return HEED_ENOMEM;
+	src->locator = dup(&p, locator, strlen(locator));
+	if (!src->locator) {
+		r->sources.n--;
+		return HEED_ENOMEM;
+	}
+	p.source = (long)r->sources.n - 1;
+	r->cur_source = src->locator;
+	rc = read_lines(&p, data, len);
+	r->cur_source = NULL;
+	return rc;
+}
+
+size_t heed_acap_reference_count(const heed_acap *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; r && i < r->records.n; i++)
+		n += ACAP_VEC_AT(&r->records, struct acap_record, i)->source <
+		             0 &&
+		     ACAP_VEC_AT(&r->records, struct acap_record, i)->reference;
+	return n;
+}
+
+const char *heed_acap_reference_get(const heed_acap *r, size_t i)
+{
+	for (size_t k = 0; r && k < r->records.n; k++) {
+		const struct acap_record *rec =
+		        ACAP_VEC_AT(&r->records, struct acap_record, k);
+		if (rec->source >= 0 || !rec->reference)
+			continue;
+		if (i-- == 0)
+			return rec->reference;
+	}
+	return NULL;
 }

@@ -477,6 +477,7 @@ static int parse_options(int argc, char **argv, struct robots_opts *o)
 	        {"now", required_argument, NULL, HEED_CLI_OPT_NOW},
 	        {"first-indexed", required_argument, NULL,
 	         HEED_CLI_OPT_FIRST_INDEXED},
+	        {"reference", required_argument, NULL, HEED_CLI_OPT_REFERENCE},
 	        {"help", no_argument, NULL, 'h'},
 	        {NULL, 0, NULL, 0},
 	};

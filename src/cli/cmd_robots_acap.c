@@ -33,10 +33,23 @@ static int bad_usage(const char *arg)
 	                      names);
 }
 
+/* Appends arg to a growing array; -1, or the exit status on failure. */
+static int push_arg(const char ***v, size_t *n, const char *arg)
+{
+	const char **grown = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!grown) {
+		heed_cli_error("%s", heed_strerror(HEED_ENOMEM));
+		return HEED_EXIT_FAIL;
+	}
+	*v = grown;
+	grown[(*n)++] = arg;
+	return -1;
+}
+
 bool heed_cli_acap_option(struct heed_cli_acap_opts *o, int c, const char *arg,
                           int *status)
 {
-	const char **grown;
 	char *end;
 	long long v;
 
@@ -48,15 +61,17 @@ bool heed_cli_acap_option(struct heed_cli_acap_opts *o, int c, const char *arg,
 			*status = bad_usage(arg);
 		return true;
 	case HEED_CLI_OPT_PURPOSE:
-		grown = realloc(o->purposes,
-		                (o->npurposes + 1) * sizeof(*o->purposes));
-		if (!grown) {
-			heed_cli_error("%s", heed_strerror(HEED_ENOMEM));
-			*status = HEED_EXIT_FAIL;
-			return true;
-		}
-		o->purposes = grown;
-		o->purposes[o->npurposes++] = arg;
+		*status = push_arg(&o->purposes, &o->npurposes, arg);
+		return true;
+	case HEED_CLI_OPT_REFERENCE:
+		if (!strchr(arg, '=') || arg[0] == '=')
+			*status = heed_cli_usage(
+			        "robots",
+			        "--reference wants LOCATOR=FILE, "
+			        "not '%s'",
+			        arg);
+		else
+			*status = push_arg(&o->refs, &o->nrefs, arg);
 		return true;
 	case HEED_CLI_OPT_NOW:
 	case HEED_CLI_OPT_FIRST_INDEXED:
@@ -77,8 +92,10 @@ bool heed_cli_acap_option(struct heed_cli_acap_opts *o, int c, const char *arg,
 void heed_cli_acap_opts_free(struct heed_cli_acap_opts *o)
 {
 	free(o->purposes);
+	free(o->refs);
 	o->purposes = NULL;
-	o->npurposes = 0;
+	o->refs = NULL;
+	o->npurposes = o->nrefs = 0;
 }
 
 static int64_t now_of(const struct heed_cli_acap_opts *o)
@@ -106,14 +123,50 @@ bool heed_cli_acap_wanted(const struct heed_cli_acap_opts *o, const char *data,
 	return any;
 }
 
-static heed_acap *parse_or_complain(const char *name, const char *data,
+/* --reference LOCATOR=FILE: reads FILE into r for LOCATOR (2.3.2). */
+static bool add_reference(heed_acap *r, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	char *locator = strndup(spec, (size_t)(eq - spec)), *data = NULL;
+	size_t len;
+	int truncated;
+	heed_status rc =
+	        locator ? heed_cli_read_file(eq + 1,
+	                                     HEED_ROBOTS_PARSE_LIMIT_BYTES,
+	                                     &data, &len, &truncated)
+	                : HEED_ENOMEM;
+
+	if (rc == HEED_EIO)
+		heed_cli_error("%s: %m", eq + 1);
+	else if (rc == HEED_OK)
+		rc = heed_acap_add_reference(r, locator, data, len);
+	if (rc == HEED_ENOTFOUND)
+		heed_cli_error("%s: no ACAP-permissions-reference names it",
+		               locator);
+	else if (rc != HEED_OK && rc != HEED_EIO)
+		heed_cli_error("%s: %s", spec, heed_strerror(rc));
+	free(locator);
+	free(data);
+	return rc == HEED_OK;
+}
+
+static heed_acap *parse_or_complain(const struct heed_cli_acap_opts *o,
+                                    const char *name, const char *data,
                                     size_t len)
 {
 	heed_acap *r = NULL;
 	heed_status rc = heed_acap_parse(&r, NULL, data, len);
 
-	if (rc != HEED_OK)
+	if (rc != HEED_OK) {
 		heed_cli_error("%s: %s", name, heed_strerror(rc));
+		return NULL;
+	}
+	for (size_t i = 0; o && i < o->nrefs; i++) {
+		if (!add_reference(r, o->refs[i])) {
+			heed_acap_free(r);
+			return NULL;
+		}
+	}
 	return r;
 }
 
@@ -196,6 +249,11 @@ static json_object *chain_json(const struct heed_acap_decision *d)
 		json_object_object_add(s, "line",
 		                       json_object_new_int64(d->steps[i].line));
 		json_object_object_add(
+		        s, "source",
+		        d->steps[i].source
+		                ? json_object_new_string(d->steps[i].source)
+		                : NULL);
+		json_object_object_add(
 		        s, "reason",
 		        json_object_new_string(
 		                heed_acap_reason_name(d->steps[i].reason)));
@@ -270,7 +328,7 @@ static void print_doc(json_object *doc)
 int heed_cli_acap_check(const struct heed_cli_acap_opts *o, const char *name,
                         const char *data, size_t len, int nurls, char **urls)
 {
-	heed_acap *r = parse_or_complain(name, data, len);
+	heed_acap *r = parse_or_complain(o, name, data, len);
 	json_object *doc = NULL, *results = NULL;
 	int status = HEED_EXIT_OK;
 
@@ -303,7 +361,8 @@ int heed_cli_acap_check(const struct heed_cli_acap_opts *o, const char *name,
 			printf("%s: %s (%s)\n", urls[i],
 			       d->permitted ? "allowed" : "disallowed",
 			       heed_acap_usage_name(usage_of(o)));
-			printf("  %s:%u: %s\n", name, s->line, s->text);
+			printf("  %s:%u: %s\n", s->source ? s->source : name,
+			       s->line, s->text);
 			print_qualifiers(d);
 		}
 		heed_acap_decision_free(d);
@@ -352,7 +411,7 @@ static void print_requests(const struct heed_cli_acap_opts *o,
 int heed_cli_acap_explain(const struct heed_cli_acap_opts *o, const char *name,
                           const char *data, size_t len, const char *url)
 {
-	heed_acap *r = parse_or_complain(name, data, len);
+	heed_acap *r = parse_or_complain(o, name, data, len);
 	struct heed_acap_decision *d;
 	int status;
 
@@ -371,7 +430,11 @@ int heed_cli_acap_explain(const struct heed_cli_acap_opts *o, const char *name,
 		printf("%s: ", name);
 		print_version(r);
 		for (size_t i = 0; i < d->step_count; i++) {
-			if (d->steps[i].line)
+			if (d->steps[i].source)
+				printf("  line %u of %s: %s\n",
+				       d->steps[i].line, d->steps[i].source,
+				       d->steps[i].text);
+			else if (d->steps[i].line)
 				printf("  line %u: %s\n", d->steps[i].line,
 				       d->steps[i].text);
 			else
@@ -412,7 +475,7 @@ bool *heed_cli_acap_lines(const char *data, size_t len, size_t *n)
 long heed_cli_acap_lint(const char *name, const char *data, size_t len,
                         json_object *doc)
 {
-	heed_acap *r = parse_or_complain(name, data, len);
+	heed_acap *r = parse_or_complain(NULL, name, data, len);
 	json_object *diags = doc ? json_object_new_array() : NULL;
 	long serious = 0;
 

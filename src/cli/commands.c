@@ -145,6 +145,8 @@
 	"      --now SECONDS the time for ACAP time limits (Unix seconds)\n"   \
 	"      --first-indexed SECONDS  when the resource was first indexed\n" \
 	"                    (for time-limit=n-days; default: now)\n"          \
+	"      --reference LOCATOR=FILE  read FILE as the file an\n"           \
+	"                    ACAP-permissions-reference LOCATOR names\n"       \
 	"      --json        print one JSON document instead of text\n"        \
 	"  -h, --help        print this help\n"                                \
 	"\n"                                                                   \

@@ -22,6 +22,8 @@ struct heed_cli_acap_opts {
 	size_t npurposes;
 	int64_t now;           /* --now, or the clock (Unix seconds) */
 	int64_t first_indexed; /* --first-indexed, for n-days time limits */
+	const char **refs; /* --reference LOCATOR=FILE, repeatable; malloc'd */
+	size_t nrefs;
 };
 
 /* Handles --usage, --purpose, --now and --first-indexed for getopt_long: true
@@ -37,6 +39,7 @@ enum {
 	HEED_CLI_OPT_PURPOSE,
 	HEED_CLI_OPT_NOW,
 	HEED_CLI_OPT_FIRST_INDEXED,
+	HEED_CLI_OPT_REFERENCE,
 };
 
 /* Whether check should answer through ACAP: an ACAP option was given or

@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct heed_acap_request req[4];
 	heed_acap *r = NULL;
+	const char *source = NULL, *ref;
 	unsigned last = 0, major, minor, lines = 1;
 	bool declared;
 
@@ -41,8 +42,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lines += data[i] == '\n' || data[i] == '\r';
 	if (heed_acap_parse(&r, NULL, (const char *)data, size) != HEED_OK)
 		return 0;
+	/* The file as its own referenced file (2.3.2): its references are
+	 * then circular, and its definitions are defined twice. */
+	ref = heed_acap_reference_get(r, 0);
+	if (ref && heed_acap_add_reference(r, ref, (const char *)data, size) ==
+	                   HEED_ENOMEM) {
+		heed_acap_free(r);
+		return 0;
+	}
 	for (size_t i = 0; i < heed_acap_diag_count(r); i++) {
 		const struct heed_acap_diag *d = heed_acap_diag_get(r, i);
+		if (d->source != source)
+			last = 0; /* each file's diagnostics are in line order
+			           */
+		source = d->source;
 		if (!d->message || (d->line && d->line < last) ||
 		    d->line > lines)
 			abort();

@@ -121,6 +121,29 @@ def test_lint(path):
            doc["diagnostics_total"] == 0, out)
 
 
+def test_reference(tmp):
+    main = os.path.join(tmp, "main.txt")
+    ref = os.path.join(tmp, "searchbot.txt")
+    with open(main, "wb") as f:
+        f.write(b"ACAP-crawler: *\nACAP-disallow-index: /\n"
+                b"ACAP-crawler: searchbot\n"
+                b"ACAP-permissions-reference: /searchbot.txt\n")
+    with open(ref, "wb") as f:
+        f.write(b"ACAP-crawler: *\nACAP-allow-index: /news/\n")
+    rc, out, _ = heed("explain", "--agent", "searchbot", "--usage", "index",
+                      "/news/a", main)
+    expect("reference not added: prohibited", rc == 1 and
+           "/searchbot.txt (2.3.2)" in out, out)
+    rc, out, _ = heed("explain", "--agent", "searchbot", "--usage", "index",
+                      "--reference", "/searchbot.txt=" + ref, "/news/a", main)
+    expect("reference added: its fields decide", rc == 0 and
+           "line 2 of /searchbot.txt:" in out, out)
+    rc, _, err = heed("check", "--usage", "index", "--reference",
+                      "/other.txt=" + ref, main, "/a")
+    expect("unknown locator", rc == 1 and "no ACAP-permissions-reference"
+           in err, err)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "robots.txt")
@@ -130,6 +153,7 @@ def main():
         test_check_json(path)
         test_explain(path)
         test_lint(path)
+        test_reference(tmp)
     for f in failures:
         print("FAIL", f)
     print(f"acap_cli: {len(failures)} failures")

@@ -1332,6 +1332,95 @@ static void test_qualifier_values(void **state)
 	}
 }
 
+/* 2.3.2: a permissions reference, followed. */
+static void test_references(void **state)
+{
+	static const char main_txt[] =
+	        "ACAP-qualified-usage: q index time-limit=3-days\n"
+	        "ACAP-crawler: *\n"
+	        "ACAP-disallow-index: /\n"
+	        "ACAP-crawler: searchbot\n"
+	        "ACAP-permissions-reference: /searchbot.txt\n";
+	static const char ref_txt[] =
+	        "ACAP-version: 1.1\n"
+	        "ACAP-crawler: *\n"
+	        "ACAP-allow-(q): /news/\n"
+	        "ACAP-allow-index: /a time-limit=until-recrawled "
+	        "time-limit=3-days\n"
+	        "ACAP-permissions-reference: /other.txt\n"
+	        "ACAP-request-take-down: /gone\n"
+	        "User-agent: *\n"
+	        "Disallow: /news/\n";
+	heed_acap *r = parse(main_txt);
+	struct heed_acap_decision *d;
+	bool circular = false;
+
+	(void)state;
+	assert_int_equal(heed_acap_reference_count(r), 1);
+	assert_string_equal(heed_acap_reference_get(r, 0), "/searchbot.txt");
+	assert_null(heed_acap_reference_get(r, 1));
+	d = decide_at(r, "searchbot", NULL, HEED_ACAP_INDEX, "/news/x", T0,
+	              NULL);
+	assert_false(d->permitted);
+	assert_string_equal(d->reference, "/searchbot.txt");
+	heed_acap_decision_free(d);
+
+	assert_int_equal(heed_acap_add_reference(r, "/nope.txt", "", 0),
+	                 HEED_ENOTFOUND);
+	assert_int_equal(heed_acap_add_reference(r, "/searchbot.txt", ref_txt,
+	                                         strlen(ref_txt)),
+	                 HEED_OK);
+	assert_int_equal(heed_acap_add_reference(r, "/searchbot.txt", ref_txt,
+	                                         strlen(ref_txt)),
+	                 HEED_EINVAL);
+
+	/* Its records speak for searchbot, with this file's definitions. */
+	d = decide_at(r, "searchbot", NULL, HEED_ACAP_INDEX, "/news/x", T0,
+	              NULL);
+	assert_true(d->permitted);
+	assert_int_equal(d->line, 3);
+	assert_null(d->reference);
+	assert_string_equal(d->steps[0].source, "/searchbot.txt");
+	assert_null(d->steps[d->step_count - 1].source); /* line 3 here */
+	assert_int_equal(d->time_limit.expires, T0 + 3 * DAY);
+	heed_acap_decision_free(d);
+	/* ... with its own version (1.1), whatever this file's. */
+	d = decide_at(r, "searchbot", NULL, HEED_ACAP_INDEX, "/a", T0, NULL);
+	assert_true(d->permitted);
+	assert_true(d->time_limit.until_recrawled);
+	heed_acap_decision_free(d);
+	/* Where it says nothing, this file's "*" record still applies. */
+	d = decide_at(r, "searchbot", NULL, HEED_ACAP_INDEX, "/private", T0,
+	              NULL);
+	assert_false(d->permitted);
+	assert_null(d->steps[0].source);
+	heed_acap_decision_free(d);
+	/* It does not speak to crawlers that were not sent to it. */
+	d = decide_at(r, "heed", NULL, HEED_ACAP_INDEX, "/news/x", T0, NULL);
+	assert_false(d->permitted);
+	heed_acap_decision_free(d);
+	/* Its conventional records are not read. */
+	d = decide_at(r, "searchbot", NULL, HEED_ACAP_CRAWL, "/news/x", T0,
+	              NULL);
+	assert_true(d->permitted);
+	heed_acap_decision_free(d);
+
+	assert_int_equal(heed_acap_requests(r, "searchbot", NULL, 0), 1);
+	assert_int_equal(heed_acap_requests(r, "heed", NULL, 0), 0);
+	for (size_t i = 0; i < heed_acap_diag_count(r); i++) {
+		const struct heed_acap_diag *g = heed_acap_diag_get(r, i);
+		circular |= g->source &&
+		            strcmp(g->source, "/searchbot.txt") == 0 &&
+		            g->line == 5 && strstr(g->message, "circular");
+	}
+	assert_true(circular);
+	assert_string_equal(heed_acap_field_get(r, 1)->source,
+	                    "/searchbot.txt");
+	assert_null(heed_acap_field_get(r, 0)->source);
+	assert_int_equal(heed_acap_reference_count(r), 1);
+	heed_acap_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1353,6 +1442,7 @@ int main(void)
 	        cmocka_unit_test(test_oom),
 	        cmocka_unit_test(test_large_file),
 	        cmocka_unit_test(test_qualifier_values),
+	        cmocka_unit_test(test_references),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
