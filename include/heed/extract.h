@@ -129,7 +129,7 @@ struct heed_link {
 
 /* Robots directives from <meta name=robots>, <meta name=AGENT> and
  * X-Robots-Tag, merged: the most restrictive wins. */
-struct heed_robots_directives {
+struct heed_extract_robots {
 	bool noindex, nofollow, noarchive, nosnippet, noimageindex;
 	int64_t max_snippet;         /* characters; -1 when unlimited */
 	int64_t unavailable_after_s; /* Unix seconds; HEED_NO_DATE if none */
@@ -137,7 +137,7 @@ struct heed_robots_directives {
 };
 
 /* Sets d to "everything allowed". */
-void heed_robots_directives_init(struct heed_robots_directives *d);
+void heed_extract_robots_init(struct heed_extract_robots *d);
 
 /*
  * Merges one X-Robots-Tag header value into d (RFC-less, as Google and Bing
@@ -146,7 +146,7 @@ void heed_robots_directives_init(struct heed_robots_directives *d);
  * case). agent may be NULL (only unprefixed directives apply). Never fails:
  * unknown directives are skipped.
  */
-void heed_extract_robots_header(struct heed_robots_directives *d,
+void heed_extract_robots_header(struct heed_extract_robots *d,
                                 const char *value, size_t len,
                                 const char *agent);
 
@@ -193,7 +193,7 @@ const struct heed_record *heed_page_record(const heed_page *p);
 size_t heed_page_link_count(const heed_page *p);
 /* NULL when i >= heed_page_link_count(p). */
 const struct heed_link *heed_page_link(const heed_page *p, size_t i);
-const struct heed_robots_directives *heed_page_robots(const heed_page *p);
+const struct heed_extract_robots *heed_page_robots(const heed_page *p);
 /* Frees p; NULL does nothing. */
 void heed_page_free(heed_page *p);
 

@@ -97,7 +97,7 @@ static json_object *record_json(const struct heed_record *r)
 	return o;
 }
 
-static json_object *robots_json(const struct heed_robots_directives *d)
+static json_object *robots_json(const struct heed_extract_robots *d)
 {
 	json_object *o = json_object_new_object();
 

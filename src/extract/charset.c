@@ -213,6 +213,14 @@ static const char *iconv_name(const char *label, size_t len, bool *known)
 	return NULL;
 }
 
+bool heed__charset_known(const char *label, size_t len)
+{
+	bool known;
+
+	(void)iconv_name(label, len, &known);
+	return known;
+}
+
 /* Finds charset= (in <meta charset> or an http-equiv Content-Type) in the
  * first PRESCAN_BYTES; *len gets the label's length. */
 static const char *prescan(const char *s, size_t len, size_t *llen)

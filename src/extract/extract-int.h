@@ -75,7 +75,7 @@ struct builder {
 	struct heed_field *tags;
 	size_t tag_count;
 	const char *agent;
-	struct heed_robots_directives robots;
+	struct heed_extract_robots robots;
 	heed_url *page_url;    /* the response URL */
 	const char *base_href; /* first <base href>, raw, in the arena */
 	const char *canonical_raw;
@@ -146,6 +146,8 @@ const char *heed__content_type_param(const char *ct, const char *param,
 heed_status heed__to_utf8(struct heed_buf *out, const char *body, size_t len,
                           const char *header_charset, size_t hc_len,
                           const char **used, const char **res, size_t *res_len);
+/* True when heed knows the charset label (so a header's label decides). */
+bool heed__charset_known(const char *label, size_t len);
 /* Replaces invalid UTF-8, NUL and C0 controls (but tab, LF, FF, CR). */
 heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s,
                                 size_t len);
@@ -157,7 +159,7 @@ void heed__jsonld_add(struct builder *b, const char *s, size_t len);
 void heed__jsonld_apply(struct builder *b);
 
 /* robots_meta.c: applies a <meta name=robots> content. */
-void heed__robots_meta(struct heed_robots_directives *d, const char *s,
+void heed__robots_meta(struct heed_extract_robots *d, const char *s,
                        size_t len);
 
 /* tag case folding for tags (ASCII, Latin-1, Greek, Cyrillic). */

@@ -551,14 +551,34 @@ static void on_start_tag(struct html *h, enum tag tag, const xmlChar **atts)
 	}
 }
 
+/* The itemprop value and whether itemscope is present, in one pass over
+ * the attributes (this runs for every element of every page). */
+static const char *item_attrs(const xmlChar **atts, bool *itemscope)
+{
+	const char *props = NULL;
+
+	*itemscope = false;
+	for (size_t i = 0; atts && atts[i]; i += 2) {
+		const char *n = (const char *)atts[i];
+		if (n[0] != 'i' || n[1] != 't')
+			continue;
+		if (!props && strcmp(n, "itemprop") == 0)
+			props = atts[i + 1] ? (const char *)atts[i + 1] : "";
+		else if (strcmp(n, "itemscope") == 0)
+			*itemscope = true;
+	}
+	return props;
+}
+
 static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
 	struct html *h = ctx;
 	enum tag tag = tag_of((const char *)name);
-	const char *props = attr(atts, "itemprop");
+	bool itemscope;
+	const char *props = item_attrs(atts, &itemscope);
 	/* Past the tracked depth nothing opens, since nothing could close. */
 	bool tracked = h->depth < EXTRACT_MAX_DEPTH;
-	bool scope = tracked && attr(atts, "itemscope") != NULL && !h->foreign;
+	bool scope = tracked && itemscope && !h->foreign;
 
 	if (props && !h->foreign)
 		on_itemprop(h, tag, atts, props, scope);

@@ -13,7 +13,7 @@ struct heed_page {
 	struct heed_record rec;
 	struct heed_link *links;
 	size_t link_count;
-	struct heed_robots_directives robots;
+	struct heed_extract_robots robots;
 };
 
 static const char *header(const struct heed_extract_input *in, const char *name)
@@ -36,7 +36,7 @@ heed_status heed__builder_init(struct builder *b,
 	b->alloc = a;
 	b->agent = in->agent;
 	heed__arena_init(&b->arena, a);
-	heed_robots_directives_init(&b->robots);
+	heed_extract_robots_init(&b->robots);
 	b->rec.views = -1;
 	b->rec.duration_s = -1;
 	b->rec.published_s = b->rec.modified_s = HEED_NO_DATE;
@@ -361,7 +361,10 @@ heed_status heed_extract_html(heed_page **out,
 	                   &used, &text, &text_len);
 	if (rc == HEED_OK) {
 		b.rec.charset.value = used;
-		b.rec.charset.source = hc ? HEED_SOURCE_HTTP : HEED_SOURCE_HTML;
+		/* An unknown label in the header decided nothing. */
+		b.rec.charset.source = hc && heed__charset_known(hc, hc_len)
+		                               ? HEED_SOURCE_HTTP
+		                               : HEED_SOURCE_HTML;
 		rc = heed__html_parse(&b, text, text_len);
 	}
 	heed__buf_free(&utf8);
@@ -392,7 +395,7 @@ const struct heed_link *heed_page_link(const heed_page *p, size_t i)
 	return i < p->link_count ? &p->links[i] : NULL;
 }
 
-const struct heed_robots_directives *heed_page_robots(const heed_page *p)
+const struct heed_extract_robots *heed_page_robots(const heed_page *p)
 {
 	return &p->robots;
 }

@@ -13,7 +13,7 @@
  */
 #include "extract/extract-int.h"
 
-void heed_robots_directives_init(struct heed_robots_directives *d)
+void heed_extract_robots_init(struct heed_extract_robots *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->max_snippet = -1;
@@ -33,7 +33,7 @@ static bool is_sep(char c)
 	       c == '\n';
 }
 
-static void flag(struct heed_robots_directives *d, bool *f, bool apply)
+static void flag(struct heed_extract_robots *d, bool *f, bool apply)
 {
 	if (apply) {
 		*f = true;
@@ -42,7 +42,7 @@ static void flag(struct heed_robots_directives *d, bool *f, bool apply)
 }
 
 /* Applies a valueless directive; false when name is not one. */
-static bool simple(struct heed_robots_directives *d, const char *n, size_t len,
+static bool simple(struct heed_extract_robots *d, const char *n, size_t len,
                    bool apply)
 {
 	if (heed__ascii_ieq(n, len, "noindex"))
@@ -75,8 +75,8 @@ static bool valued(const char *n, size_t len)
 }
 
 /* Reads the value of a valued directive at *p; returns the bytes used. */
-static size_t value(struct heed_robots_directives *d, const char *n,
-                    size_t nlen, const char *p, size_t left, bool apply)
+static size_t value(struct heed_extract_robots *d, const char *n, size_t nlen,
+                    const char *p, size_t left, bool apply)
 {
 	size_t used = 0;
 
@@ -114,7 +114,7 @@ static size_t value(struct heed_robots_directives *d, const char *n,
 }
 
 /* The shared tokenizer; header mode reads agent prefixes. */
-static void parse(struct heed_robots_directives *d, const char *s, size_t len,
+static void parse(struct heed_extract_robots *d, const char *s, size_t len,
                   const char *agent, bool header)
 {
 	bool apply = true;
@@ -150,13 +150,12 @@ static void parse(struct heed_robots_directives *d, const char *s, size_t len,
 	}
 }
 
-void heed__robots_meta(struct heed_robots_directives *d, const char *s,
-                       size_t len)
+void heed__robots_meta(struct heed_extract_robots *d, const char *s, size_t len)
 {
 	parse(d, s, len, NULL, false);
 }
 
-void heed_extract_robots_header(struct heed_robots_directives *d,
+void heed_extract_robots_header(struct heed_extract_robots *d,
                                 const char *value, size_t len,
                                 const char *agent)
 {

@@ -10,9 +10,9 @@
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	struct heed_robots_directives once, twice;
+	struct heed_extract_robots once, twice;
 
-	heed_robots_directives_init(&once);
+	heed_extract_robots_init(&once);
 	heed_extract_robots_header(&once, (const char *)data, size, "heed");
 	twice = once;
 	heed_extract_robots_header(&twice, (const char *)data, size, "heed");

@@ -23,7 +23,7 @@ static void line(struct heed_buf *b, const char *key,
 }
 
 static void render_robots(struct heed_buf *b,
-                          const struct heed_robots_directives *d)
+                          const struct heed_extract_robots *d)
 {
 	heed__buf_addf(b, "robots=%s%s%s%s%s", d->noindex ? "noindex " : "",
 	               d->nofollow ? "nofollow " : "",
@@ -393,6 +393,10 @@ static const struct page_case cases[] = {
          "<meta charset=iso-8859-1><title>\xC3\xA9t\xC3\xA9</title>", 0,
          "Content-Type: text/html; charset=UTF-8",
          "title=title:\xC3\xA9t\xC3\xA9\ncharset=http:UTF-8\n"},
+        {"unknown header charset: the page's meta decides", NULL,
+         "<meta charset=windows-1252><title>\x80</title>", 0,
+         "Content-Type: text/html; charset=x-unknown",
+         "title=title:\xE2\x82\xAC\ncharset=html:WINDOWS-1252\n"},
         {"windows-1252 from http-equiv", NULL,
          "<meta http-equiv=Content-Type content=\"text/html; "
          "charset=windows-1252\"><title>\x93quoted\x94 \x80</title>",
@@ -635,8 +639,8 @@ static void test_extract_robots_header(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(hdrs); i++) {
-		struct heed_robots_directives d;
-		heed_robots_directives_init(&d);
+		struct heed_extract_robots d;
+		heed_extract_robots_init(&d);
 		heed_extract_robots_header(&d, hdrs[i].value,
 		                           strlen(hdrs[i].value), "heed");
 		if (d.noindex != hdrs[i].noindex ||
