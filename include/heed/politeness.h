@@ -138,6 +138,17 @@ void heed_polite_get_backoff(const heed_polite *p, const char *host,
 heed_status heed_polite_set_backoff(heed_polite *p, const char *host,
                                     const struct heed_polite_backoff *b);
 
+/* The start of host's last request that connected, on the caller's
+ * monotonic clock: false (and *mono_ms untouched) when none is known. */
+bool heed_polite_get_last_start(const heed_polite *p, const char *host,
+                                int64_t *mono_ms);
+
+/* Restores host's last request start, as stored by a previous process and
+ * converted to this process's monotonic clock; a later start already known
+ * wins. HEED_ENOMEM. */
+heed_status heed_polite_set_last_start(heed_polite *p, const char *host,
+                                       int64_t mono_ms);
+
 /*
  * Parses an HTTP date (RFC 9110 5.6.7): IMF-fixdate "Sun, 06 Nov 1994
  * 08:49:37 GMT", and the obsolete RFC 850 ("Sunday, 06-Nov-94 08:49:37

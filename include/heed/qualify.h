@@ -47,7 +47,9 @@ struct heed_qualify_result {
 	bool has_rules;         /* body holds the rules now in force */
 	int64_t crawl_delay_ms; /* of those rules for heed, 0 none */
 	struct heed_polite_backoff backoff; /* host's, to store */
-	unsigned attempts;                  /* fetches started in this run */
+	int64_t last_request_ms; /* Unix ms of the host's last request that
+	                            connected (to store), 0 when none */
+	unsigned attempts;       /* fetches started in this run */
 };
 
 typedef void heed_qualify_done_fn(void *ud,
@@ -60,7 +62,8 @@ struct heed_qualify_options {
 };
 
 /*
- * A qualifier over dns, net and polite (all borrowed: they must outlive it).
+ * A qualifier over dns, net and polite (all borrowed: they must stay alive
+ * while runs are pending; see heed_qualify_free for the order of frees).
  * opt is copied. logger and alloc may be NULL. HEED_OK or HEED_ENOMEM.
  */
 heed_status heed_qualify_new(heed_qualify **out, heed_dns *dns, heed_net *net,
@@ -69,8 +72,10 @@ heed_status heed_qualify_new(heed_qualify **out, heed_dns *dns, heed_net *net,
                              const struct heed_logger *logger,
                              const struct heed_allocator *alloc);
 
-/* Stops every run (without callbacks) and frees. Free it before dns and
- * net. NULL does nothing. */
+/* Stops every run (without callbacks) and frees. Free it after dns and
+ * net: freeing them cancels the lookups and fetches of unfinished runs, and
+ * those callbacks still reach the runs (which then ignore them). NULL does
+ * nothing. */
 void heed_qualify_free(heed_qualify *q);
 
 /*

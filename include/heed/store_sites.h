@@ -6,7 +6,8 @@
  * A site is an origin, "scheme://host[:port]" with the port only when it is
  * not the scheme's default: RFC 9309 2.3 scopes a robots.txt to exactly
  * that. Its host is kept beside it so that `heed site report HOST` finds
- * every site of a host. The back-off is per host, as politeness keeps it.
+ * every site of a host. The back-off and the time of the last request are
+ * per host, as politeness keeps them.
  * docs/storage.md describes the tables.
  */
 #ifndef HEED_STORE_SITES_H
@@ -69,19 +70,28 @@ heed_status heed_store_site_each(heed_store *store, const char *host,
 
 /*
  * Clears the failure state of every site of host (heed_site_record_reset)
- * and its back-off, in one transaction. *count gets the number of sites
- * reset. HEED_OK (also for none), HEED_ESTORE.
+ * and its back-off (not its last request time), in one transaction. *count gets
+ * the number of sites reset. HEED_OK (also for none), HEED_ESTORE.
  */
 heed_status heed_store_site_reset_host(heed_store *store, const char *host,
                                        size_t *count);
 
-/* host's stored back-off; zeroed when none. HEED_OK or HEED_ESTORE. */
-heed_status heed_store_backoff_get(heed_store *store, const char *host,
-                                   struct heed_polite_backoff *out);
+/* A host's politeness state, kept between runs so that a restarted heed
+ * neither forgets a back-off nor sends a request less than the host's delay
+ * after the previous process's last one. */
+struct heed_store_host {
+	struct heed_polite_backoff backoff;
+	int64_t last_request_ms; /* Unix ms of the last request that reached
+	                            the host (connected); 0 none */
+};
 
-/* Stores host's back-off (a zeroed one deletes the row). */
-heed_status heed_store_backoff_put(heed_store *store, const char *host,
-                                   const struct heed_polite_backoff *b);
+/* host's stored state; zeroed when none. HEED_OK or HEED_ESTORE. */
+heed_status heed_store_host_get(heed_store *store, const char *host,
+                                struct heed_store_host *out);
+
+/* Stores host's state (inserted or replaced). HEED_OK or HEED_ESTORE. */
+heed_status heed_store_host_put(heed_store *store, const char *host,
+                                const struct heed_store_host *in);
 
 #ifdef __cplusplus
 }

@@ -133,10 +133,10 @@ static void save_result(struct site_cli *sc,
 			upd.rules_body_len = r->has_rules ? r->body_len : 0;
 			upd.crawl_delay_ms = r->crawl_delay_ms;
 		}
+		struct heed_store_host h = {r->backoff, r->last_request_ms};
 		rc = heed_store_site_put(sc->store, &upd);
 		if (rc == HEED_OK)
-			rc = heed_store_backoff_put(sc->store, r->host,
-			                            &r->backoff);
+			rc = heed_store_host_put(sc->store, r->host, &h);
 		heed_store_site_clear(sc->store, &row);
 	}
 	if (rc == HEED_OK)
@@ -208,13 +208,33 @@ static void run_loop(heed_dns *dns, heed_net *net, heed_qualify *q)
 	}
 }
 
+/* Gives politeness what a previous heed process left for host: its
+ * back-off, and its last request moved onto this process's monotonic clock
+ * (so a quick restart still keeps the host's delay). */
+static void restore_host(heed_polite *p, const char *host,
+                         const struct heed_store_host *h)
+{
+	struct timespec wall, mono;
+	int64_t now_wall_ms, now_mono_ms;
+
+	heed_polite_set_backoff(p, host, &h->backoff);
+	if (!h->last_request_ms)
+		return;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	now_wall_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
+	now_mono_ms = (int64_t)mono.tv_sec * 1000 + mono.tv_nsec / 1000000;
+	heed_polite_set_last_start(
+	        p, host, now_mono_ms - (now_wall_ms - h->last_request_ms));
+}
+
 /* Starts one URL's site unless it was already started in this run. */
 static void start_url(struct site_cli *sc, heed_qualify *q, heed_polite *p,
                       const char *url, json_object *seen)
 {
 	char site[512], host[256];
 	struct heed_store_site row;
-	struct heed_polite_backoff b;
+	struct heed_store_host h;
 	heed_status rc;
 
 	if (heed_qualify_site_of(url, site, sizeof(site), host, sizeof(host)) !=
@@ -232,8 +252,8 @@ static void start_url(struct site_cli *sc, heed_qualify *q, heed_polite *p,
 		sc->failures++;
 		return;
 	}
-	if (heed_store_backoff_get(sc->store, host, &b) == HEED_OK)
-		heed_polite_set_backoff(p, host, &b);
+	if (heed_store_host_get(sc->store, host, &h) == HEED_OK)
+		restore_host(p, host, &h);
 	if (heed_qualify_start(q, site, &row.record, on_qualified, sc) !=
 	    HEED_OK) {
 		heed_cli_error("%s: out of memory", site);
@@ -366,19 +386,9 @@ static const char *next_attempt_text(const struct heed_site_record *r)
 	return "any time";
 }
 
-static void report_text(const struct heed_store_site *s, const char *ua,
+static void print_dates(const struct heed_site_record *r,
                         const struct heed_polite_backoff *b)
 {
-	const struct heed_site_record *r = &s->record;
-	struct rules_view v;
-	size_t i;
-
-	printf("site:           %s\n", s->site);
-	printf("state:          %s\n", heed_site_state_name(r->state));
-	printf("reason:         %s: %s\n", heed_site_reason_name(r->reason),
-	       r->detail);
-	if (r->http_status)
-		printf("HTTP status:    %d\n", r->http_status);
 	fputs("last attempt:   ", stdout);
 	print_time(stdout, r->robots_date_s, "never");
 	fputs("\nnext attempt:   ", stdout);
@@ -394,39 +404,68 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 		print_time(stdout, b->until_s, "-");
 		putchar('\n');
 	}
+}
+
+/* The rules in force for heed, one per line, as the crawler reads them. */
+static void print_rules(const struct heed_store_site *s, const char *ua)
+{
+	struct rules_view v;
+	size_t i;
+
 	if (!rules_open(&v, s, ua)) {
 		printf("rules in force: %s\n",
-		       heed_site_state_qualified(r->state)
+		       heed_site_state_qualified(s->record.state)
 		               ? "none (everything may be crawled)"
 		               : "none (the site is not crawled)");
-	} else {
-		printf("rules in force for %s (%s):\n",
-		       heed_robots_agent_token(v.agent),
-		       heed_robots_agent_explicit(v.agent) ? "named in the file"
-		                                           : "the '*' groups");
-		for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
-			const struct heed_robots_rule *rule =
-			        heed_robots_agent_rule(v.agent, i);
-			printf("  line %u: %s: %.*s\n", rule->line,
-			       heed_robots_rule_kind_name(rule->kind),
-			       (int)rule->value_len, rule->value);
-		}
-		if (s->crawl_delay_ms)
-			printf("  Crawl-delay: %lld ms\n",
-			       (long long)s->crawl_delay_ms);
-		rules_close(&v);
+		return;
 	}
+	printf("rules in force for %s (%s):\n",
+	       heed_robots_agent_token(v.agent),
+	       heed_robots_agent_explicit(v.agent) ? "named in the file"
+	                                           : "the '*' groups");
+	for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
+		const struct heed_robots_rule *rule =
+		        heed_robots_agent_rule(v.agent, i);
+		printf("  line %u: %s: ", rule->line,
+		       heed_robots_rule_kind_name(rule->kind));
+		heed_cli_print_text(rule->value, rule->value_len);
+		putchar('\n');
+	}
+	if (s->crawl_delay_ms)
+		printf("  Crawl-delay: %lld ms\n",
+		       (long long)s->crawl_delay_ms);
+	rules_close(&v);
+}
+
+static void print_body(const struct heed_store_site *s)
+{
 	if (s->robots_url)
 		printf("robots.txt:     %s (%zu bytes)\n", s->robots_url,
 		       s->robots_body_len);
-	if (s->robots_body) {
-		fputs("----- robots.txt -----\n", stdout);
-		heed_cli_print_text(s->robots_body, s->robots_body_len);
-		if (s->robots_body_len &&
-		    s->robots_body[s->robots_body_len - 1] != '\n')
-			putchar('\n');
-		puts("----- end -----");
-	}
+	if (!s->robots_body)
+		return;
+	fputs("----- robots.txt -----\n", stdout);
+	heed_cli_print_text(s->robots_body, s->robots_body_len);
+	if (s->robots_body_len &&
+	    s->robots_body[s->robots_body_len - 1] != '\n')
+		putchar('\n');
+	puts("----- end -----");
+}
+
+static void report_text(const struct heed_store_site *s, const char *ua,
+                        const struct heed_polite_backoff *b)
+{
+	const struct heed_site_record *r = &s->record;
+
+	printf("site:           %s\n", s->site);
+	printf("state:          %s\n", heed_site_state_name(r->state));
+	printf("reason:         %s: %s\n", heed_site_reason_name(r->reason),
+	       r->detail);
+	if (r->http_status)
+		printf("HTTP status:    %d\n", r->http_status);
+	print_dates(r, b);
+	print_rules(s, ua);
+	print_body(s);
 }
 
 /* Text from the network (or NULL) as a JSON string that stays valid. */
@@ -436,13 +475,38 @@ static void add_opt_string(json_object *o, const char *key, const char *v,
 	json_object_object_add(o, key, v ? heed_cli_json_text(v, len) : NULL);
 }
 
+/* The rules in force for heed as a JSON array, or NULL when none. */
+static json_object *rules_json(const struct heed_store_site *s, const char *ua)
+{
+	json_object *rules;
+	struct rules_view v;
+	size_t i;
+
+	if (!rules_open(&v, s, ua))
+		return NULL;
+	rules = json_object_new_array();
+	for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
+		const struct heed_robots_rule *rule =
+		        heed_robots_agent_rule(v.agent, i);
+		json_object *j = json_object_new_object();
+		json_object_object_add(
+		        j, "kind",
+		        json_object_new_string(
+		                heed_robots_rule_kind_name(rule->kind)));
+		add_opt_string(j, "value", rule->value, rule->value_len);
+		json_object_object_add(j, "line",
+		                       json_object_new_int((int)rule->line));
+		json_object_array_add(rules, j);
+	}
+	rules_close(&v);
+	return rules;
+}
+
 static json_object *report_json(const struct heed_store_site *s, const char *ua,
                                 const struct heed_polite_backoff *b)
 {
 	const struct heed_site_record *r = &s->record;
-	json_object *o = json_object_new_object(), *rules = NULL, *bo;
-	struct rules_view v;
-	size_t i;
+	json_object *o = json_object_new_object(), *rules, *bo;
 
 	json_object_object_add(o, "site", json_object_new_string(s->site));
 	json_object_object_add(o, "host", json_object_new_string(s->host));
@@ -476,26 +540,7 @@ static json_object *report_json(const struct heed_store_site *s, const char *ua,
 	add_opt_string(o, "robots_txt", s->robots_body, s->robots_body_len);
 	json_object_object_add(o, "crawl_delay_ms",
 	                       json_object_new_int64(s->crawl_delay_ms));
-	if (rules_open(&v, s, ua)) {
-		rules = json_object_new_array();
-		for (i = 0; i < heed_robots_agent_rule_count(v.agent); i++) {
-			const struct heed_robots_rule *rule =
-			        heed_robots_agent_rule(v.agent, i);
-			json_object *j = json_object_new_object();
-			json_object_object_add(
-			        j, "kind",
-			        json_object_new_string(
-			                heed_robots_rule_kind_name(
-			                        rule->kind)));
-			add_opt_string(j, "value", rule->value,
-			               rule->value_len);
-			json_object_object_add(
-			        j, "line",
-			        json_object_new_int((int)rule->line));
-			json_object_array_add(rules, j);
-		}
-		rules_close(&v);
-	}
+	rules = rules_json(s, ua);
 	/* null: no rules in force (qualified without rules, or not crawled) */
 	json_object_object_add(o, "rules", rules);
 	return o;
@@ -510,15 +555,16 @@ struct report_ctx {
 static void on_site_row(void *ud, const struct heed_store_site *s)
 {
 	struct report_ctx *rc = ud;
-	struct heed_polite_backoff b;
+	struct heed_store_host h;
 
-	heed_store_backoff_get(rc->sc->store, s->host, &b);
+	heed_store_host_get(rc->sc->store, s->host, &h);
 	if (rc->sc->json) {
-		json_object_array_add(rc->sc->out, report_json(s, rc->ua, &b));
+		json_object_array_add(rc->sc->out,
+		                      report_json(s, rc->ua, &h.backoff));
 	} else {
 		if (rc->shown)
 			putchar('\n');
-		report_text(s, rc->ua, &b);
+		report_text(s, rc->ua, &h.backoff);
 	}
 	rc->shown++;
 }

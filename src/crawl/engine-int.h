@@ -103,6 +103,7 @@ struct crawl_engine {
 /* Clocks. */
 int64_t heed__crawl_mono_ms(void);
 int64_t heed__crawl_unix_s(void);
+int64_t heed__crawl_unix_ms(void); /* wall clock, milliseconds */
 
 /* The host of url. A seed's host is created (in scope, its qualification
  * started) when new; for other URLs NULL means "not a host of this
@@ -139,7 +140,7 @@ char *heed__crawl_record_json(const struct heed_allocator *a,
                               const struct heed_record *rec, size_t link_count);
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct crawl_host *h, const char *url,
-                                   const struct heed_robots_directives *d,
+                                   const struct heed_extract_robots *d,
                                    const char *agent, int64_t now_s);
 
 /* The ACAP answer for usage on url's path: true when no ACAP fields

@@ -36,7 +36,7 @@ int64_t heed__crawl_unix_s(void)
 	return (int64_t)time(NULL);
 }
 
-static int64_t unix_ms(void)
+int64_t heed__crawl_unix_ms(void)
 {
 	struct timespec ts;
 
@@ -420,7 +420,7 @@ static void start_fetch(struct crawl_engine *e, const struct heed_sched_job *j)
 		return;
 	}
 	e->p.requests++;
-	e->last_request_unix_ms = unix_ms();
+	e->last_request_unix_ms = heed__crawl_unix_ms();
 	h->last_begin_ms = clock.mono_ms;
 }
 
@@ -429,14 +429,14 @@ static void start_fetch(struct crawl_engine *e, const struct heed_sched_job *j)
 static void save_backoff(struct crawl_engine *e, struct crawl_host *h,
                          int status)
 {
-	struct heed_polite_backoff b;
+	struct heed_store_host hs = {{0}, e->last_request_unix_ms};
 
 	if (status != 429 && status != 503 && !h->backoff)
 		return;
-	heed_polite_get_backoff(e->polite, h->name, &b);
-	h->backoff = b.level > 0;
+	heed_polite_get_backoff(e->polite, h->name, &hs.backoff);
+	h->backoff = hs.backoff.level > 0;
 	if (heed__crawl_tx(e) &&
-	    heed_store_backoff_put(e->store, h->name, &b) != HEED_OK)
+	    heed_store_host_put(e->store, h->name, &hs) != HEED_OK)
 		heed__crawl_store_failed(e, "saving a back-off");
 }
 
@@ -703,7 +703,7 @@ static void finish_run(struct crawl_engine *e, bool stopped)
  * after its last commit. */
 static void wait_for_previous_run(struct crawl_engine *e)
 {
-	int64_t last = 0, due, now = unix_ms();
+	int64_t last = 0, due, now = heed__crawl_unix_ms();
 	struct timespec ts;
 
 	if (heed_store_run_get_last_request(e->store, &last) != HEED_OK ||

@@ -257,6 +257,7 @@ static void save_site(struct crawl_engine *e, struct crawl_host *h,
                       const struct heed_qualify_result *r)
 {
 	struct heed_store_site row = {0};
+	struct heed_store_host hs = {r->backoff, r->last_request_ms};
 
 	row.site = h->site;
 	row.host = (char *)r->host;
@@ -269,7 +270,7 @@ static void save_site(struct crawl_engine *e, struct crawl_host *h,
 	row.crawl_delay_ms = r->crawl_delay_ms;
 	if (!heed__crawl_tx(e) ||
 	    heed_store_site_put(e->store, &row) != HEED_OK ||
-	    heed_store_backoff_put(e->store, h->name, &r->backoff) != HEED_OK)
+	    heed_store_host_put(e->store, h->name, &hs) != HEED_OK)
 		heed__crawl_store_failed(e, "saving a site's state");
 }
 
@@ -332,17 +333,34 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 	heed_dns_resolve(e->dns, h->name, AF_UNSPEC, on_resolved, h);
 }
 
+/* "the back-off state survives restarts" (issue 4), and so does the time
+ * of the host's last request, moved onto this process's monotonic clock. */
+static bool restore_host(struct crawl_engine *e, struct crawl_host *h)
+{
+	struct heed_store_host hs;
+	int64_t mono_ms = heed__crawl_mono_ms();
+
+	if (heed_store_host_get(e->store, h->name, &hs) != HEED_OK)
+		return true; /* nothing stored, or unreadable: start afresh */
+	if (heed_polite_set_backoff(e->polite, h->name, &hs.backoff) != HEED_OK)
+		return false;
+	h->backoff = hs.backoff.level > 0;
+	if (!hs.last_request_ms)
+		return true;
+	return heed_polite_set_last_start(e->polite, h->name,
+	                                  mono_ms - (heed__crawl_unix_ms() -
+	                                             hs.last_request_ms)) ==
+	       HEED_OK;
+}
+
 /* Starts the qualification of a host from its stored record. */
 static bool qualify_now(struct crawl_engine *e, struct crawl_host *h)
 {
 	struct heed_store_site row = {0};
 	struct heed_site_record record = {0};
-	struct heed_polite_backoff b;
 	heed_status rc;
 
-	/* "the back-off state survives restarts" (issue 4). */
-	if (heed_store_backoff_get(e->store, h->name, &b) == HEED_OK &&
-	    heed_polite_set_backoff(e->polite, h->name, &b) != HEED_OK)
+	if (!restore_host(e, h))
 		return false;
 	rc = heed_store_site_get(e->store, h->site, &row);
 	if (rc == HEED_OK) {

@@ -153,7 +153,7 @@ static void process_page(struct crawl_fetch *f,
 	                                agent,
 	                                0};
 	int64_t now = heed__crawl_unix_s();
-	const struct heed_robots_directives *d;
+	const struct heed_extract_robots *d;
 	heed_page *page = NULL;
 	char *record, *permissions;
 	bool index, follow;

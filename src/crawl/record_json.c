@@ -154,7 +154,7 @@ static json_object *acap_json(const struct crawl_host *h, const char *agent,
 	return o;
 }
 
-static json_object *meta_json(const struct heed_robots_directives *d)
+static json_object *meta_json(const struct heed_extract_robots *d)
 {
 	json_object *o = json_object_new_object();
 
@@ -171,7 +171,7 @@ static json_object *meta_json(const struct heed_robots_directives *d)
 
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct crawl_host *h, const char *url,
-                                   const struct heed_robots_directives *d,
+                                   const struct heed_extract_robots *d,
                                    const char *agent, int64_t now_s)
 {
 	json_object *o = json_object_new_object();

@@ -120,6 +120,22 @@ static void unlink_job(heed_qualify *q, struct job *j)
 	}
 }
 
+/* The host's last request as Unix milliseconds, for the store: the
+ * monotonic time politeness knows, moved onto the wall clock. */
+static int64_t last_request_unix_ms(heed_qualify *q, const char *host)
+{
+	struct heed_site_clock now;
+	struct timespec ts;
+	int64_t mono = 0;
+
+	if (!heed_polite_get_last_start(q->polite, host, &mono))
+		return 0;
+	clock_now(&now);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 -
+	       (now.mono_ms - mono);
+}
+
 /* The run is over: hand the result over, then forget the job. */
 static void finish(struct job *j)
 {
@@ -141,6 +157,7 @@ static void finish(struct job *j)
 		heed_polite_set_crawl_delay(q->polite, j->host,
 		                            r.crawl_delay_ms);
 	heed_polite_get_backoff(q->polite, j->host, &r.backoff);
+	r.last_request_ms = last_request_unix_ms(q, j->host);
 	/* A 429/503 back-off also holds back the next robots.txt attempt. */
 	if (r.record.state == HEED_SITE_DISQUALIFIED &&
 	    r.backoff.until_s > r.record.next_attempt_s)

@@ -223,3 +223,29 @@ heed_status heed_polite_set_backoff(heed_polite *p, const char *host,
 	h->backoff = *b;
 	return HEED_OK;
 }
+
+bool heed_polite_get_last_start(const heed_polite *p, const char *host,
+                                int64_t *mono_ms)
+{
+	const struct heed__polite_entry *h = heed__polite_find(&p->hosts, host);
+
+	if (!h || !h->started)
+		return false;
+	*mono_ms = h->last_start_ms;
+	return true;
+}
+
+heed_status heed_polite_set_last_start(heed_polite *p, const char *host,
+                                       int64_t mono_ms)
+{
+	struct heed__polite_entry *h =
+	        heed__polite_get(&p->hosts, host, p->alloc);
+
+	if (!h)
+		return HEED_ENOMEM;
+	if (!h->started || mono_ms > h->last_start_ms) {
+		h->started = true;
+		h->last_start_ms = mono_ms;
+	}
+	return HEED_OK;
+}

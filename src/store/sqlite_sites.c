@@ -2,7 +2,8 @@
  * The "sites" area of the store on SQLite: one row per site (origin) with
  * the robots.txt lifecycle's durable record (seed: robots date, failure
  * count; issue: last success, state, reason, next attempt, body and rules in
- * force) and one row per host with its politeness back-off. States and
+ * force) and one row per host with its politeness state (back-off, last
+ * request). States and
  * reasons are stored by name so that the database reads without heed.
  */
 #include <stdio.h>
@@ -28,10 +29,11 @@ static const char *const sites_migrations[] = {
         "  rules_body BLOB,"
         "  crawl_delay_ms INTEGER NOT NULL DEFAULT 0);"
         "CREATE INDEX sites_by_host ON sites(host);"
-        "CREATE TABLE host_backoff ("
+        "CREATE TABLE hosts ("
         "  host TEXT PRIMARY KEY,"
-        "  level INTEGER NOT NULL,"
-        "  until INTEGER NOT NULL);",
+        "  backoff_level INTEGER NOT NULL DEFAULT 0,"
+        "  backoff_until INTEGER NOT NULL DEFAULT 0,"
+        "  last_request_ms INTEGER NOT NULL DEFAULT 0);",
 };
 
 const struct heed_store_area heed__store_sites_area = {
@@ -208,12 +210,12 @@ heed_status heed_store_site_each(heed_store *store, const char *host,
 	return rc;
 }
 
-heed_status heed_store_backoff_get(heed_store *store, const char *host,
-                                   struct heed_polite_backoff *out)
+heed_status heed_store_host_get(heed_store *store, const char *host,
+                                struct heed_store_host *out)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store,
-	        "SELECT level, until FROM host_backoff WHERE host = ?1;");
+	        store, "SELECT backoff_level, backoff_until, last_request_ms "
+	               "FROM hosts WHERE host = ?1;");
 	int step;
 
 	memset(out, 0, sizeof(*out));
@@ -222,32 +224,31 @@ heed_status heed_store_backoff_get(heed_store *store, const char *host,
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW) {
-		out->level = (uint32_t)sqlite3_column_int64(st, 0);
-		out->until_s = sqlite3_column_int64(st, 1);
+		out->backoff.level = (uint32_t)sqlite3_column_int64(st, 0);
+		out->backoff.until_s = sqlite3_column_int64(st, 1);
+		out->last_request_ms = sqlite3_column_int64(st, 2);
 	}
 	sqlite3_finalize(st);
 	return step == SQLITE_ROW || step == SQLITE_DONE
 	               ? HEED_OK
-	               : heed__store_fail(store, NULL, "reading a back-off");
+	               : heed__store_fail(store, NULL, "reading a host");
 }
 
-heed_status heed_store_backoff_put(heed_store *store, const char *host,
-                                   const struct heed_polite_backoff *b)
+heed_status heed_store_host_put(heed_store *store, const char *host,
+                                const struct heed_store_host *in)
 {
-	bool none = b->level == 0 && b->until_s == 0;
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, none ? "DELETE FROM host_backoff WHERE host = ?1;"
-	                    : "INSERT OR REPLACE INTO host_backoff (host, "
-	                      "level, until) VALUES (?1, ?2, ?3);");
+	        store, "INSERT OR REPLACE INTO hosts (host, backoff_level, "
+	               "backoff_until, last_request_ms) VALUES (?1, ?2, ?3, "
+	               "?4);");
 	heed_status rc;
 
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
-	if (!none) {
-		sqlite3_bind_int64(st, 2, b->level);
-		sqlite3_bind_int64(st, 3, b->until_s);
-	}
+	sqlite3_bind_int64(st, 2, in->backoff.level);
+	sqlite3_bind_int64(st, 3, in->backoff.until_s);
+	sqlite3_bind_int64(st, 4, in->last_request_ms);
 	rc = heed__sqlite_step_done(store, st);
 	sqlite3_finalize(st);
 	return rc;
@@ -300,7 +301,7 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
                                        size_t *count)
 {
 	struct name_list l = {store, NULL, 0, false};
-	struct heed_polite_backoff none = {0};
+	struct heed_store_host h;
 	heed_status rc;
 	size_t i;
 
@@ -314,7 +315,11 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
 	for (i = 0; rc == HEED_OK && i < l.count; i++)
 		rc = reset_site(store, l.names[i]);
 	if (rc == HEED_OK)
-		rc = heed_store_backoff_put(store, host, &none);
+		rc = heed_store_host_get(store, host, &h);
+	if (rc == HEED_OK && (h.backoff.level || h.backoff.until_s)) {
+		memset(&h.backoff, 0, sizeof(h.backoff));
+		rc = heed_store_host_put(store, host, &h);
+	}
 	for (i = 0; i < l.count; i++)
 		heed__free(store->alloc, l.names[i]);
 	heed__free(store->alloc, l.names);

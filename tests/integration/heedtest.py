@@ -204,6 +204,8 @@ class ScriptedHttpServer:
                                               then body (shorter), then close
       ("redirect", code, location)            a redirect
       ("delay", seconds, action)              wait, then answer with action
+      ("stall", code, body, announced)        headers and part of the body,
+                                              then silence (until close())
       "reset"    read the request, then close with a TCP reset
       "timeout"  read the request, never answer (until close())
     A path not in the script gets 404. Every connection gets
@@ -330,6 +332,12 @@ class ScriptedHttpServer:
         if kind == "delay":
             self._stop.wait(action[1])
             self._answer(conn, action[2])
+            return
+        if kind == "stall":
+            conn.sendall(f"HTTP/1.1 {action[1]} X\r\nContent-Length: "
+                         f"{action[3]}\r\nContent-Type: text/plain\r\n"
+                         "\r\n".encode() + action[2])
+            self._stop.wait(120)
             return
         if kind == "redirect":
             code, location = action[1], action[2]

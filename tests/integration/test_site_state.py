@@ -5,9 +5,12 @@ and `heed site report`/`reset`, asserted from the server's access log and
 the stored state (docs/robots-lifecycle.md)."""
 
 import email.utils
+import json
+import os
 import time
 
-from heedtest import Checks, run_heed
+from heedtest import (Checks, ScriptedHttpServer, free_port_on, run_heed,
+                      run_heed_json)
 from sitefixture import HOST, JITTER, assert_spaced, gaps, site
 
 A = "127.0.0.2"
@@ -125,8 +128,12 @@ def five_oh_three_backs_off_exponentially():
 
 def one_site_is_qualified_once_per_run():
     with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
-        s.qualify(s.url + "a", s.url + "b?c", check=0)
+        proc = s.qualify("--json", s.url + "a", s.url + "b?c", check=0)
         assert len(s.log()) == 1
+        out = json.loads(proc.stdout)
+        assert len(out) == 1 and out[0]["site"] == s.url.rstrip("/"), out
+        assert out[0]["state"] == "qualified-rules", out
+        assert out[0]["contacted"] and out[0]["attempts"] == 1, out
 
 
 def host_names_on_one_address_share_its_budget():
@@ -144,6 +151,20 @@ def host_names_on_one_address_share_its_budget():
             assert gaps(log)[0] >= least - JITTER, (settings, gaps(log))
 
 
+def a_restarted_heed_keeps_the_host_delay():
+    # Two sites of one host (two ports), qualified by two heed processes
+    # started back to back: the second request still waits the 1 s delay.
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
+        port2 = free_port_on([A])
+        with ScriptedHttpServer(A, port2, {"/robots.txt": (
+                "status", 404, b"")}) as other:
+            s.qualify(check=0)
+            s.qualify(url=f"http://{HOST}:{port2}/", check=0)
+            log = sorted(s.log() + other.log(), key=lambda e: e["t"])
+            assert len(log) == 2, log
+            assert_spaced(log)
+
+
 def report_shows_what_an_administrator_needs():
     with site({A: {"/robots.txt": ("status", 200, ROBOTS)}}) as s:
         s.qualify(check=0)
@@ -159,6 +180,31 @@ def report_shows_what_an_administrator_needs():
         assert "no site of other.test" in proc.stderr
         run_heed("site", "reset", "--store", s.store, "other.test", check=1)
         run_heed("site", "report", "--store", s.store, check=2)
+
+
+def settings_from_a_config_file():
+    with site({A: {"/robots.txt": ("status", 200, ROBOTS)}},
+              extra_hosts={"a.test": [A]}) as s:
+        ini = os.path.join(os.path.dirname(s.store), "heed.ini")
+        with open(ini, "w") as f:
+            f.write(f"""[identity]
+contact_email = ops@heed.test
+[store]
+location = {s.store}
+[net]
+allow_private = true
+dns_server = {s.dns.server}
+""")
+        proc = run_heed("site", "qualify", "--config", ini, s.url, check=0)
+        assert "warning" not in proc.stderr, proc.stderr
+        assert s.log()[0]["user_agent"].endswith("(ops@heed.test)"), s.log()
+        # The command line wins over the file.
+        proc = run_heed("site", "qualify", "--config", ini, "--set",
+                        "net.allow_private=false", f"http://a.test:{s.port}/",
+                        check=1)
+        rep = run_heed_json("site", "report", "--json", "--config", ini,
+                            "a.test", check=0)[1][0]
+        assert "--allow-private" in rep["detail"], rep
 
 
 def bad_options_are_usage_errors():
@@ -179,5 +225,7 @@ Checks().main([retry_interval_max_failures_and_reset,
                five_oh_three_backs_off_exponentially,
                one_site_is_qualified_once_per_run,
                host_names_on_one_address_share_its_budget,
+               a_restarted_heed_keeps_the_host_delay,
                report_shows_what_an_administrator_needs,
+               settings_from_a_config_file,
                bad_options_are_usage_errors])

@@ -211,6 +211,29 @@ static void test_backoff_round_trip(void **state)
 	heed_polite_free(p);
 }
 
+/* A previous process's last request, restored: the delay still holds. */
+static void test_last_start_restored(void **state)
+{
+	struct heed_polite_clock now = {1000, 50000};
+	int64_t wait = 0, got = 0;
+	heed_polite *p;
+
+	(void)state;
+	assert_int_equal(
+	        heed_polite_new(&p, &test_options, heed_test_allocator()),
+	        HEED_OK);
+	assert_false(heed_polite_get_last_start(p, H, &got));
+	assert_int_equal(heed_polite_set_last_start(p, H, 49700), HEED_OK);
+	assert_int_equal(heed_polite_check(p, H, IP, &now, 0, &wait),
+	                 HEED_POLITE_WAIT);
+	assert_int_equal(wait, 700);
+	/* An older time never moves a known start back. */
+	assert_int_equal(heed_polite_set_last_start(p, H, 10), HEED_OK);
+	assert_true(heed_polite_get_last_start(p, H, &got));
+	assert_int_equal(got, 49700);
+	heed_polite_free(p);
+}
+
 /* Thousands of hosts: the table grows and finds every one. */
 static void test_many_hosts(void **state)
 {
@@ -350,6 +373,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_politeness_scripts),
 	        cmocka_unit_test(test_backoff_round_trip),
+	        cmocka_unit_test(test_last_start_restored),
 	        cmocka_unit_test(test_many_hosts),
 	        cmocka_unit_test(test_oom),
 	        cmocka_unit_test(test_http_dates),

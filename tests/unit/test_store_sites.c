@@ -1,6 +1,7 @@
 /*
  * Unit tests for the store's sites area: a site's record, bodies and rules
- * survive a close and reopen, listing by host, reset, and the back-off.
+ * survive a close and reopen, listing by host, reset, and the host state
+ * (back-off, last request).
  */
 #include "heed_test.h"
 
@@ -115,7 +116,7 @@ static void count_site(void *ud, const struct heed_store_site *s)
 
 static void test_each_and_reset_by_host(void **state)
 {
-	struct heed_polite_backoff b = {3, 99999};
+	struct heed_store_host h = {{3, 99999}, 5000};
 	struct heed_store_site row;
 	heed_store *s = open_store();
 	size_t n = 0;
@@ -126,7 +127,7 @@ static void test_each_and_reset_by_host(void **state)
 	         24);
 	put_site(s, "https://b.test", "b.test", HEED_SITE_DISQUALIFIED, 2);
 	put_site(s, "http://c.test", "c.test", HEED_SITE_DISQUALIFIED, 2);
-	assert_int_equal(heed_store_backoff_put(s, "b.test", &b), HEED_OK);
+	assert_int_equal(heed_store_host_put(s, "b.test", &h), HEED_OK);
 	assert_int_equal(
 	        heed_store_site_each(s, "b.test", count_site, &seen, &n),
 	        HEED_OK);
@@ -141,8 +142,11 @@ static void test_each_and_reset_by_host(void **state)
 	assert_int_equal(row.record.failures, 0);
 	assert_int_equal(row.record.robots_date_s, 1000);
 	heed_store_site_clear(s, &row);
-	assert_int_equal(heed_store_backoff_get(s, "b.test", &b), HEED_OK);
-	assert_int_equal(b.level, 0);
+	assert_int_equal(heed_store_host_get(s, "b.test", &h), HEED_OK);
+	assert_int_equal(h.backoff.level, 0);
+	assert_int_equal(h.backoff.until_s, 0);
+	/* The last request time stays: the delay still holds after a reset. */
+	assert_int_equal(h.last_request_ms, 5000);
 	/* The other host is untouched. */
 	assert_int_equal(heed_store_site_get(s, "http://c.test", &row),
 	                 HEED_OK);
@@ -151,21 +155,23 @@ static void test_each_and_reset_by_host(void **state)
 	heed_store_close(s);
 }
 
-static void test_backoff_survives_reopen(void **state)
+static void test_host_state_survives_reopen(void **state)
 {
-	struct heed_polite_backoff b = {2, 1234567};
+	struct heed_store_host h = {{2, 1234567}, 1700000000123};
 	heed_store *s = open_store();
 
 	(void)state;
-	assert_int_equal(heed_store_backoff_put(s, "d.test", &b), HEED_OK);
+	assert_int_equal(heed_store_host_put(s, "d.test", &h), HEED_OK);
 	heed_store_close(s);
 	s = open_store();
-	memset(&b, 0, sizeof(b));
-	assert_int_equal(heed_store_backoff_get(s, "d.test", &b), HEED_OK);
-	assert_int_equal(b.level, 2);
-	assert_int_equal(b.until_s, 1234567);
-	assert_int_equal(heed_store_backoff_get(s, "none.test", &b), HEED_OK);
-	assert_int_equal(b.level, 0);
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(heed_store_host_get(s, "d.test", &h), HEED_OK);
+	assert_int_equal(h.backoff.level, 2);
+	assert_int_equal(h.backoff.until_s, 1234567);
+	assert_int_equal(h.last_request_ms, 1700000000123);
+	assert_int_equal(heed_store_host_get(s, "none.test", &h), HEED_OK);
+	assert_int_equal(h.backoff.level, 0);
+	assert_int_equal(h.last_request_ms, 0);
 	heed_store_close(s);
 }
 
@@ -176,7 +182,7 @@ int main(void)
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_each_and_reset_by_host,
 	                                        make_file, remove_file),
-	        cmocka_unit_test_setup_teardown(test_backoff_survives_reopen,
+	        cmocka_unit_test_setup_teardown(test_host_state_survives_reopen,
 	                                        make_file, remove_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
