@@ -126,6 +126,13 @@ def check_stats():
     assert stats["open_run"] is None
 
 
+def check_example_config_loads():
+    ini = os.path.join(os.environ.get("HEED_SOURCE_ROOT", "."), "examples",
+                       "heed.ini")
+    out = run_heed("stats", "--config", ini, "--store", store, check=0)
+    assert "total:" in out.stdout, out
+
+
 Checks().main([
     check_no_request_to_disallowed_urls,
     check_no_media_url_requested,
@@ -138,4 +145,5 @@ Checks().main([
     check_feed_found_from_page,
     check_export_csv_and_filters,
     check_stats,
+    check_example_config_loads,
 ])
