@@ -42,11 +42,6 @@ struct heed_config {
 	char *contact_email; /* operator's address for site administrators */
 	char *operator_name; /* who runs the crawler; NULL: product_token */
 
-	/* [crawl]: how often each crawl mode runs (the crawler page says so).
-	 */
-	int64_t full_interval_s;        /* full crawl of a site; 7 days */
-	int64_t incremental_interval_s; /* recent entries only; 6 hours */
-
 	/* [verify]: proof that an address is the operator's crawler. */
 	struct heed_config_list verify_domains; /* PTR name suffixes */
 	char *verify_ranges_file; /* published ranges (JSON), or NULL */
@@ -90,6 +85,19 @@ struct heed_config {
 	int64_t irc_visit_limit;     /* seconds per visit; 300 */
 	int64_t irc_min_revisit;     /* seconds between visits; 3600 */
 	int64_t irc_max_connections; /* networks at once; 8 */
+	/* [crawl]: `heed crawl` (docs/crawling.md). */
+	struct heed_config_list crawl_seeds; /* start URLs */
+	char *crawl_sites_file;              /* one start URL per line */
+	bool crawl_incremental;              /* false: the default mode */
+	int64_t crawl_max_pages;             /* per site; 10000 */
+	int64_t crawl_max_depth;             /* links from a seed; 20 */
+	int64_t crawl_max_url_bytes;         /* 2048 */
+	int64_t crawl_max_path_repeat;       /* a segment at most; 3 */
+	int64_t crawl_max_run_time;          /* seconds; 0: none */
+	int64_t crawl_concurrency;           /* fetches in flight; 64 */
+	int64_t crawl_window;                /* URLs in memory per host; 16 */
+	int64_t crawl_full_interval;         /* --schedule: seconds; 7d */
+	int64_t crawl_incremental_interval;  /* --schedule: seconds; 6h */
 };
 
 /* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on

@@ -77,7 +77,10 @@ struct heed_net_response {
 	const char *location;     /* 3xx: the absolute target, else NULL */
 	const char *content_type; /* or NULL */
 	const char *retry_after;  /* the raw header value, or NULL */
-	const char *body;         /* decoded bytes (NUL-terminated), or NULL */
+	/* Validators for the next conditional GET and the X-Robots-Tag
+	 * directives (all X-Robots-Tag headers joined with ", "), or NULL. */
+	const char *etag, *last_modified, *x_robots_tag;
+	const char *body; /* decoded bytes (NUL-terminated), or NULL */
 	size_t body_len;
 	bool truncated; /* a status arrived, then the body was cut short */
 	int64_t elapsed_ms;
@@ -98,6 +101,10 @@ struct heed_net_request {
 	heed_net_headers_fn *on_headers;  /* may be NULL */
 	heed_net_done_fn *on_done;        /* required */
 	void *ud;
+	/* Extra request headers, "Name: value" (If-None-Match,
+	 * If-Modified-Since for a conditional GET); copied. */
+	const char *const *headers;
+	size_t header_count;
 };
 
 /*

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "heed/common.h"
@@ -55,6 +56,13 @@ void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 heed_status heed_cli_read_file(const char *path, size_t max_bytes, char **data,
                                size_t *len, int *truncated);
 
+/* Parses "2026-11-21", "2026-11-21T18:00:00Z" (UTC) or "@UNIXSECONDS"
+ * into Unix seconds. Returns 0, or -1 for anything else. */
+int heed_cli_parse_date(const char *text, int64_t *unix_s);
+
+/* Writes unix_s as "2026-11-21T18:00:00Z" into buf and returns buf. */
+const char *heed_cli_format_date(int64_t unix_s, char *buf, size_t size);
+
 /* Opens the store at override, or else at the settings' store.location;
  * prints why and returns NULL when it cannot. */
 struct heed_store;
@@ -62,14 +70,16 @@ struct heed_store *heed_cli_open_store(const struct heed_config *cfg,
                                        const char *override);
 
 /* The subcommands; each lives in its own cmd_<name>.c. */
+int heed_cmd_crawl(int argc, char **argv);
 int heed_cmd_dns(int argc, char **argv);
 int heed_cmd_page(int argc, char **argv);
 int heed_cmd_verify(int argc, char **argv);
+int heed_cmd_export(int argc, char **argv);
+int heed_cmd_stats(int argc, char **argv);
 int heed_cmd_version(int argc, char **argv);
 int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
 int heed_cmd_site(int argc, char **argv);
 int heed_cmd_irc(int argc, char **argv);
-int heed_cmd_export(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

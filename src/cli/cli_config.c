@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
+#include "heed/qualify.h"
 
 static int add(struct heed_cli_config *cc, const char *name, const char *value)
 {
@@ -131,4 +132,35 @@ struct heed_logger heed_cli_logger(const struct heed_config *cfg)
 	                        (heed_log_level)cfg->log_level};
 
 	return l;
+}
+
+/* The lifecycle, politeness and network settings as the libraries take
+ * them (shared by `heed site` and `heed crawl`). */
+void heed_cli_net_options(const struct heed_config *c,
+                          struct heed_qualify_options *qo,
+                          struct heed_polite_options *po,
+                          struct heed_net_options *no)
+{
+	heed_site_options_default(&qo->site);
+	qo->site.retry_interval_s = c->site_retry_interval;
+	qo->site.recheck_interval_s = c->site_recheck_interval;
+	qo->site.max_failures = (uint32_t)c->site_max_failures;
+	qo->site.pass_pause_ms = c->site_pass_pause_ms;
+	qo->site.max_redirects = (unsigned)c->site_max_redirects;
+	qo->site.crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
+	qo->allow_private = c->net_allow_private;
+	heed_polite_options_default(po);
+	po->default_delay_ms = c->polite_delay_ms;
+	po->crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
+	po->per_address = c->polite_per_address;
+	po->address_concurrency = (unsigned)c->polite_address_concurrency;
+	po->address_delay_ms = c->polite_address_delay_ms;
+	po->backoff_base_s = c->polite_backoff_base;
+	po->backoff_max_s = c->polite_backoff_max;
+	no->connect_timeout_ms = c->net_connect_timeout_ms;
+	no->first_byte_timeout_ms = c->net_first_byte_timeout_ms;
+	no->total_timeout_ms = c->net_total_timeout_ms;
+	no->max_body_bytes = (size_t)c->net_max_body_bytes;
+	no->allow_private = c->net_allow_private;
+	no->ca_file = c->net_ca_file;
 }

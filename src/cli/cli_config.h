@@ -80,6 +80,16 @@ bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
 /* Frees what the gathering kept. */
 void heed_cli_config_free(struct heed_cli_config *cc);
 
+struct heed_qualify_options;
+struct heed_polite_options;
+struct heed_net_options;
+
+/* Fills the qualifier's, politeness and network options from cfg. */
+void heed_cli_net_options(const struct heed_config *c,
+                          struct heed_qualify_options *qo,
+                          struct heed_polite_options *po,
+                          struct heed_net_options *no);
+
 /* A logger that prints "heed: [module] message" on stderr up to the
  * configured level. */
 struct heed_logger heed_cli_logger(const struct heed_config *cfg);

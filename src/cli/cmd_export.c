@@ -1,26 +1,28 @@
 /*
- * `heed export`: the public records as JSON Lines or CSV on standard output.
+ * `heed export --format jsonl|csv [--site HOST] [--since DATE]` and
+ * `heed export --irc`: the public records, one JSON object per line or one
+ * CSV row (RFC 4180) per record.
  *
- * So far only `--irc`: IRC networks, servers and channels as the public list
- * shows them (docs/storage.md "IRC": the latest complete visit and later;
- * networks that deny indexing appear with their preference only). The web
- * records join this command when the crawl engine lands.
+ * Web records (issue 8): the stored page records, ordered by host then URL;
+ * that part lives in functions named export_web_*.
  *
+ * IRC records (issue 6, --irc): networks, servers and channels as the public
+ * list shows them (docs/storage.md "IRC": the latest complete visit and
+ * later; networks that deny indexing appear with their preference only).
  * JSON strings must be UTF-8, while IRC topics are whatever bytes the server
  * sent, so invalid sequences become U+FFFD in JSON; CSV keeps the bytes.
  */
 #include <getopt.h>
+#include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "cli/cli.h"
 #include "cli/cli_config.h"
 #include "heed/store_irc.h"
-
-enum format { FORMAT_JSONL, FORMAT_CSV };
+#include "heed/store_pages.h"
 
 /* The length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
 static size_t utf8_len(const unsigned char *p, size_t n)
@@ -81,10 +83,13 @@ static void add_int(json_object *o, const char *key, int64_t v)
 	json_object_object_add(o, key, v < 0 ? NULL : json_object_new_int64(v));
 }
 
-static void print_json(json_object *o)
+static void print_json(FILE *out, json_object *o)
 {
-	puts(json_object_to_json_string_ext(
-	        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	fputs(json_object_to_json_string_ext(
+	              o,
+	              JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
+	      out);
+	fputc('\n', out);
 	json_object_put(o);
 }
 
@@ -92,7 +97,6 @@ static int json_network(void *ud, const struct heed_store_irc_network_row *r)
 {
 	json_object *o = json_object_new_object();
 
-	(void)ud;
 	add_text(o, "type", "irc_network");
 	add_text(o, "network", r->key);
 	add_text(o, "name", r->name);
@@ -107,7 +111,7 @@ static int json_network(void *ud, const struct heed_store_irc_network_row *r)
 		add_int(o, "servers", r->servers);
 		add_int(o, "channels", r->channels);
 	}
-	print_json(o);
+	print_json(ud, o);
 	return 0;
 }
 
@@ -115,7 +119,6 @@ static int json_server(void *ud, const struct heed_store_irc_server_row *r)
 {
 	json_object *o = json_object_new_object();
 
-	(void)ud;
 	add_text(o, "type", "irc_server");
 	add_text(o, "network", r->network_key);
 	add_text(o, "name", r->name);
@@ -124,7 +127,7 @@ static int json_server(void *ud, const struct heed_store_irc_server_row *r)
 	add_text(o, "description", r->description);
 	add_int(o, "first_seen", r->first_seen_s);
 	add_int(o, "last_seen", r->last_seen_s);
-	print_json(o);
+	print_json(ud, o);
 	return 0;
 }
 
@@ -132,7 +135,6 @@ static int json_channel(void *ud, const struct heed_store_irc_channel_row *r)
 {
 	json_object *o = json_object_new_object();
 
-	(void)ud;
 	add_text(o, "type", "irc_channel");
 	add_text(o, "network", r->network_key);
 	add_text(o, "network_name", r->network_name);
@@ -141,126 +143,372 @@ static int json_channel(void *ud, const struct heed_store_irc_channel_row *r)
 	json_object_object_add(o, "topic", json_text(r->topic, r->topic_len));
 	add_int(o, "first_seen", r->first_seen_s);
 	add_int(o, "last_seen", r->last_seen_s);
-	print_json(o);
+	print_json(ud, o);
 	return 0;
 }
 
 /* An RFC 4180 field: quoted when it holds a comma, quote or line break. */
-static void csv_field(const char *s, size_t len, bool last)
+static void csv_field(FILE *out, const char *s, size_t len, bool last)
 {
 	if (strcspn(s, ",\"\r\n") >= len) {
-		fwrite(s, 1, len, stdout);
+		fwrite(s, 1, len, out);
 	} else {
-		putchar('"');
+		fputc('"', out);
 		for (size_t i = 0; i < len; i++) {
 			if (s[i] == '"')
-				putchar('"');
-			putchar(s[i]);
+				fputc('"', out);
+			fputc(s[i], out);
 		}
-		putchar('"');
+		fputc('"', out);
 	}
-	fputs(last ? "\r\n" : ",", stdout);
+	fputs(last ? "\r\n" : ",", out);
 }
 
 static int csv_channel(void *ud, const struct heed_store_irc_channel_row *r)
 {
 	char num[3][24];
 
-	(void)ud;
 	snprintf(num[0], sizeof(num[0]), "%lld", (long long)r->users);
 	snprintf(num[1], sizeof(num[1]), "%lld", (long long)r->first_seen_s);
 	snprintf(num[2], sizeof(num[2]), "%lld", (long long)r->last_seen_s);
-	csv_field(r->network_key, strlen(r->network_key), false);
-	csv_field(r->network_name, strlen(r->network_name), false);
-	csv_field(r->name, strlen(r->name), false);
-	csv_field(r->users >= 0 ? num[0] : "",
+	csv_field(ud, r->network_key, strlen(r->network_key), false);
+	csv_field(ud, r->network_name, strlen(r->network_name), false);
+	csv_field(ud, r->name, strlen(r->name), false);
+	csv_field(ud, r->users >= 0 ? num[0] : "",
 	          r->users >= 0 ? strlen(num[0]) : 0, false);
-	csv_field(r->topic, r->topic_len, false);
-	csv_field(num[1], strlen(num[1]), false);
-	csv_field(num[2], strlen(num[2]), true);
+	csv_field(ud, r->topic, r->topic_len, false);
+	csv_field(ud, num[1], strlen(num[1]), false);
+	csv_field(ud, num[2], strlen(num[2]), true);
 	return 0;
 }
 
-static heed_status export_irc(heed_store *store, enum format format)
+/* Writes the IRC public list to out: networks, servers and channels as
+ * JSON Lines, or the channels as CSV. */
+static heed_status export_irc(heed_store *store, FILE *out, int csv)
 {
 	heed_status rc;
 
-	if (format == FORMAT_CSV) {
+	if (csv) {
 		fputs("network,network_name,channel,users,topic,first_seen,"
 		      "last_seen\r\n",
-		      stdout);
+		      out);
 		return heed_store_irc_each_channel(store, NULL, csv_channel,
-		                                   NULL);
+		                                   out);
 	}
-	rc = heed_store_irc_each_network(store, json_network, NULL);
+	rc = heed_store_irc_each_network(store, json_network, out);
 	if (rc == HEED_OK)
-		rc = heed_store_irc_each_server(store, NULL, json_server, NULL);
+		rc = heed_store_irc_each_server(store, NULL, json_server, out);
 	if (rc == HEED_OK)
 		rc = heed_store_irc_each_channel(store, NULL, json_channel,
-		                                 NULL);
+		                                 out);
 	return rc;
 }
 
-int heed_cmd_export(int argc, char **argv)
+struct export_web {
+	FILE *out;
+	int csv;
+	int64_t rows;
+};
+
+/* A JSON column as an object, or as a string when it does not parse. */
+static json_object *export_web_json_column(const char *text)
 {
-	static const struct option opts[] = {
+	json_object *o;
+
+	if (!text)
+		return NULL;
+	o = json_tokener_parse(text);
+	return o ? o : json_object_new_string(text);
+}
+
+static void export_web_add_text(json_object *o, const char *key,
+                                const char *value)
+{
+	json_object_object_add(o, key,
+	                       value ? json_object_new_string(value) : NULL);
+}
+
+static void export_web_add_date(json_object *o, const char *key, int64_t unix_s)
+{
+	char buf[32];
+
+	if (unix_s == HEED_STORE_NO_DATE) {
+		json_object_object_add(o, key, NULL);
+		return;
+	}
+	export_web_add_text(o, key,
+	                    heed_cli_format_date(unix_s, buf, sizeof(buf)));
+}
+
+static json_object *export_web_object(const struct heed_stored_page *p)
+{
+	json_object *o = json_object_new_object();
+
+	export_web_add_text(o, "url", p->url);
+	export_web_add_text(o, "final_url", p->final_url);
+	export_web_add_text(o, "host", p->host);
+	json_object_object_add(o, "status", json_object_new_int(p->status));
+	export_web_add_date(o, "fetched_at", p->fetched_at);
+	export_web_add_date(o, "checked_at", p->checked_at);
+	export_web_add_text(o, "title", p->title);
+	json_object_object_add(o, "views",
+	                       p->views >= 0 ? json_object_new_int64(p->views)
+	                                     : NULL);
+	export_web_add_text(o, "published", p->published);
+	export_web_add_text(o, "modified", p->modified);
+	export_web_add_text(o, "etag", p->etag);
+	export_web_add_text(o, "last_modified", p->last_modified);
+	export_web_add_date(o, "source_lastmod", p->source_lastmod);
+	export_web_add_text(o, "mode", p->mode);
+	json_object_object_add(o, "permissions",
+	                       export_web_json_column(p->permissions));
+	json_object_object_add(o, "record", export_web_json_column(p->record));
+	return o;
+}
+
+/* A field of the record: a string, or an object whose "value" is one. */
+static const char *export_web_record_text(json_object *record, const char *key)
+{
+	json_object *v;
+
+	if (!record || !json_object_object_get_ex(record, key, &v))
+		return NULL;
+	if (json_object_is_type(v, json_type_object) &&
+	    !json_object_object_get_ex(v, "value", &v))
+		return NULL;
+	return json_object_is_type(v, json_type_string)
+	               ? json_object_get_string(v)
+	               : NULL;
+}
+
+static void export_web_csv_field(FILE *out, const char *s, int last)
+{
+	if (s && strpbrk(s, ",\"\r\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else if (s) {
+		fputs(s, out);
+	}
+	fputs(last ? "\r\n" : ",", out);
+}
+
+/* The record's tags joined with "; ", into buf. */
+static const char *export_web_tags(json_object *record, char *buf, size_t size)
+{
+	json_object *tags;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!record || !json_object_object_get_ex(record, "tags", &tags) ||
+	    !json_object_is_type(tags, json_type_array))
+		return buf;
+	for (size_t i = 0; i < json_object_array_length(tags); i++) {
+		json_object *t = json_object_array_get_idx(tags, i);
+		const char *s;
+		if (json_object_is_type(t, json_type_object))
+			json_object_object_get_ex(t, "value", &t);
+		s = json_object_get_string(t);
+		if (!s)
+			continue;
+		int n = snprintf(buf + used, size - used, "%s%s",
+		                 used ? "; " : "", s);
+		if (n < 0 || (size_t)n >= size - used)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+static const char *const export_web_csv_columns[] = {
+        "url",      "final_url",   "host",  "status", "fetched_at",
+        "title",    "description", "views", "tags",   "published",
+        "modified", "language",    "mode",
+};
+
+static void export_web_csv_row(FILE *out, const struct heed_stored_page *p)
+{
+	json_object *record = p->record ? json_tokener_parse(p->record) : NULL;
+	char status[16], views[24], fetched[32], tags[4096];
+	const char *cells[HEED_ARRAY_SIZE(export_web_csv_columns)];
+	size_t n = 0;
+
+	snprintf(status, sizeof(status), "%d", p->status);
+	snprintf(views, sizeof(views), "%lld", (long long)p->views);
+	cells[n++] = p->url;
+	cells[n++] = p->final_url;
+	cells[n++] = p->host;
+	cells[n++] = status;
+	cells[n++] =
+	        heed_cli_format_date(p->fetched_at, fetched, sizeof(fetched));
+	cells[n++] = p->title;
+	cells[n++] = export_web_record_text(record, "description");
+	cells[n++] = p->views >= 0 ? views : NULL;
+	cells[n++] = export_web_tags(record, tags, sizeof(tags));
+	cells[n++] = p->published;
+	cells[n++] = p->modified;
+	cells[n++] = export_web_record_text(record, "language");
+	cells[n++] = p->mode;
+	for (size_t i = 0; i < n; i++)
+		export_web_csv_field(out, cells[i], i + 1 == n);
+	json_object_put(record);
+}
+
+static int export_web_row(void *ud, const struct heed_stored_page *p)
+{
+	struct export_web *x = ud;
+
+	if (x->csv) {
+		export_web_csv_row(x->out, p);
+	} else {
+		json_object *o = export_web_object(p);
+		fputs(json_object_to_json_string_ext(
+		              o, JSON_C_TO_STRING_PLAIN |
+		                         JSON_C_TO_STRING_NOSLASHESCAPE),
+		      x->out);
+		fputc('\n', x->out);
+		json_object_put(o);
+	}
+	x->rows++;
+	return ferror(x->out) ? 1 : 0;
+}
+
+static int export_web_run(heed_store *store, struct export_web *x,
+                          const char *site, int64_t since)
+{
+	heed_status rc;
+
+	if (x->csv)
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(export_web_csv_columns);
+		     i++)
+			export_web_csv_field(
+			        x->out, export_web_csv_columns[i],
+			        i + 1 == HEED_ARRAY_SIZE(
+			                         export_web_csv_columns));
+	rc = heed_store_pages_each(store, site, since, export_web_row, x);
+	if (rc != HEED_OK) {
+		heed_cli_error("export: %s", heed_store_errmsg(store));
+		return HEED_EXIT_FAIL;
+	}
+	if (fflush(x->out) != 0 || ferror(x->out)) {
+		heed_cli_error("export: write error");
+		return HEED_EXIT_FAIL;
+	}
+	return HEED_EXIT_OK;
+}
+
+struct export_args {
+	struct heed_cli_config cc;
+	const char *format, *site, *since, *output;
+	bool irc; /* --irc: the IRC public list instead of web records */
+};
+
+static int export_web_parse(int argc, char **argv, struct export_args *a)
+{
+	static const struct option longopts[] = {
+	        {"format", required_argument, NULL, 'f'},
+	        {"site", required_argument, NULL, 's'},
+	        {"since", required_argument, NULL, 'n'},
+	        {"output", required_argument, NULL, 'o'},
+	        {"irc", no_argument, NULL, 'i'},
 	        {"help", no_argument, NULL, 'h'},
 	        HEED_CLI_CONFIG_LONGOPTS,
-	        {"irc", no_argument, NULL, 'i'},
-	        {"format", required_argument, NULL, 'F'},
 	        {NULL, 0, NULL, 0},
 	};
-	struct heed_cli_config cc = {0};
-	struct heed_config cfg;
-	enum format format = FORMAT_JSONL;
-	bool irc = false;
-	heed_store *store = NULL;
-	heed_status rc;
-	int c, taken;
+	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		taken = heed_cli_config_option(&cc, c, optarg);
-		if (taken < 0)
+	while ((c = getopt_long(argc, argv, "f:s:o:h", longopts, NULL)) != -1) {
+		int shared = heed_cli_config_option(&a->cc, c, optarg);
+		if (shared < 0)
 			return HEED_EXIT_USAGE;
-		if (taken)
+		if (shared)
 			continue;
 		switch (c) {
+		case 'f':
+			a->format = optarg;
+			break;
+		case 's':
+			a->site = optarg;
+			break;
+		case 'n':
+			a->since = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'i':
+			a->irc = true;
+			break;
 		case 'h':
 			heed_cli_print_help(stdout, heed_cli_find("export"));
-			return HEED_EXIT_OK;
-		case 'i':
-			irc = true;
-			break;
-		case 'F':
-			if (strcmp(optarg, "jsonl") == 0)
-				format = FORMAT_JSONL;
-			else if (strcmp(optarg, "csv") == 0)
-				format = FORMAT_CSV;
-			else
-				return heed_cli_usage(
-				        "export", "--format is jsonl or csv");
-			break;
+			return -1;
 		default:
 			return HEED_EXIT_USAGE;
 		}
 	}
-	if (optind != argc)
-		return heed_cli_usage("export", "takes no arguments");
-	if (!irc)
-		return heed_cli_usage("export", "say what to export: --irc");
-	if (heed_cli_config_load(&cc, &cfg, "export"))
-		store = heed_cli_open_store(&cfg, NULL);
+	if (optind < argc)
+		return heed_cli_usage("export", "unexpected argument '%s'",
+		                      argv[optind]);
+	if (a->irc && (a->site || a->since))
+		return heed_cli_usage("export", "--site and --since select web "
+		                                "records, not --irc");
+	if (strcmp(a->format, "jsonl") != 0 && strcmp(a->format, "csv") != 0)
+		return heed_cli_usage("export",
+		                      "--format is jsonl or csv, not '%s'",
+		                      a->format);
+	return HEED_EXIT_OK;
+}
+
+int heed_cmd_export(int argc, char **argv)
+{
+	struct export_args a = {.format = "jsonl"};
+	struct export_web x = {stdout, 0, 0};
+	struct heed_config cfg;
+	int64_t since = HEED_STORE_NO_DATE;
+	heed_store *store;
+	int ex = export_web_parse(argc, argv, &a);
+
+	if (ex == HEED_EXIT_OK && a.since &&
+	    heed_cli_parse_date(a.since, &since) != 0)
+		ex = heed_cli_usage("export",
+		                    "--since wants YYYY-MM-DD[THH:MM:SSZ], not "
+		                    "'%s'",
+		                    a.since);
+	if (ex != HEED_EXIT_OK) {
+		heed_cli_config_free(&a.cc);
+		return ex < 0 ? HEED_EXIT_OK : ex;
+	}
+	store = heed_cli_config_load(&a.cc, &cfg, "export")
+	                ? heed_cli_open_store(&cfg, NULL)
+	                : NULL;
 	heed_config_free(&cfg);
-	heed_cli_config_free(&cc);
+	heed_cli_config_free(&a.cc);
 	if (!store)
 		return HEED_EXIT_FAIL;
-	rc = export_irc(store, format);
-	if (rc != HEED_OK)
-		heed_cli_error("export failed: %s", heed_store_errmsg(store));
-	heed_store_close(store);
-	if (fflush(stdout) != 0) {
-		heed_cli_error("cannot write the export");
+	if (a.output && !(x.out = fopen(a.output, "w"))) {
+		heed_cli_error("cannot write '%s'", a.output);
+		heed_store_close(store);
 		return HEED_EXIT_FAIL;
 	}
-	return rc == HEED_OK ? HEED_EXIT_OK : HEED_EXIT_FAIL;
+	x.csv = strcmp(a.format, "csv") == 0;
+	if (a.irc) {
+		ex = HEED_EXIT_OK;
+		if (export_irc(store, x.out, x.csv) != HEED_OK) {
+			heed_cli_error("export failed: %s",
+			               heed_store_errmsg(store));
+			ex = HEED_EXIT_FAIL;
+		}
+	} else {
+		ex = export_web_run(store, &x, a.site, since);
+	}
+	if (fflush(x.out) != 0)
+		ex = HEED_EXIT_FAIL;
+	if (x.out != stdout && fclose(x.out) != 0)
+		ex = HEED_EXIT_FAIL;
+	heed_store_close(store);
+	return ex;
 }

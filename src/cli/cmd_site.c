@@ -208,35 +208,6 @@ static void run_loop(heed_dns *dns, heed_net *net, heed_qualify *q)
 	}
 }
 
-static void options_from_config(const struct heed_config *c,
-                                struct heed_qualify_options *qo,
-                                struct heed_polite_options *po,
-                                struct heed_net_options *no)
-{
-	heed_site_options_default(&qo->site);
-	qo->site.retry_interval_s = c->site_retry_interval;
-	qo->site.recheck_interval_s = c->site_recheck_interval;
-	qo->site.max_failures = (uint32_t)c->site_max_failures;
-	qo->site.pass_pause_ms = c->site_pass_pause_ms;
-	qo->site.max_redirects = (unsigned)c->site_max_redirects;
-	qo->site.crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
-	qo->allow_private = c->net_allow_private;
-	heed_polite_options_default(po);
-	po->default_delay_ms = c->polite_delay_ms;
-	po->crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
-	po->per_address = c->polite_per_address;
-	po->address_concurrency = (unsigned)c->polite_address_concurrency;
-	po->address_delay_ms = c->polite_address_delay_ms;
-	po->backoff_base_s = c->polite_backoff_base;
-	po->backoff_max_s = c->polite_backoff_max;
-	no->connect_timeout_ms = c->net_connect_timeout_ms;
-	no->first_byte_timeout_ms = c->net_first_byte_timeout_ms;
-	no->total_timeout_ms = c->net_total_timeout_ms;
-	no->max_body_bytes = (size_t)c->net_max_body_bytes;
-	no->allow_private = c->net_allow_private;
-	no->ca_file = c->net_ca_file;
-}
-
 /* Gives politeness what a previous heed process left for host: its
  * back-off, and its last request moved onto this process's monotonic clock
  * (so a quick restart still keeps the host's delay). */
@@ -321,7 +292,7 @@ static int qualify(struct site_cli *sc, int argc, char **argv)
 
 	warn_contact(&sc->cfg);
 	heed_config_user_agent(&sc->cfg, ua, sizeof(ua));
-	options_from_config(&sc->cfg, &qo, &po, &no);
+	heed_cli_net_options(&sc->cfg, &qo, &po, &no);
 	no.user_agent = ua;
 	qo.agent = ua;
 	if (heed_dns_new(&dns, &dopt, NULL, &diag) != HEED_OK) {

@@ -53,6 +53,69 @@
 	"\n"                                                                 \
 	"Exit status: 0 if every IP verified, 1 if not, 2 usage error.\n"
 
+#define CRAWL_HELP                                                             \
+	"Usage: heed crawl [--incremental] [OPTION]... [URL]...\n"             \
+	"Crawl the sites of the start URLs politely (one request per second\n" \
+	"per site at most, robots.txt and ACAP obeyed, media never\n"          \
+	"requested) and store one metadata record per page.\n"                 \
+	"Default mode: follow public links within the limits. Incremental\n"   \
+	"mode: read sitemaps (robots.txt, /sitemap.xml) and feeds, fetch "     \
+	"only\n"                                                               \
+	"new and changed entries (dates, conditional GET). A run that was\n"   \
+	"stopped or killed is resumed by the next `heed crawl`.\n"             \
+	"\n"                                                                   \
+	"  -i, --incremental      the incremental mode (crawl.incremental)\n"  \
+	"      --sites FILE       start URLs, one per line "                   \
+	"(crawl.sites_file)\n"                                                 \
+	"      --max-pages N      pages per site (crawl.max_pages)\n"          \
+	"      --max-depth N      links from a start URL (crawl.max_depth)\n"  \
+	"      --max-url-length N longest URL queued (crawl.max_url_bytes)\n"  \
+	"      --max-repeat N     path segment repeats "                       \
+	"(crawl.max_path_repeat)\n"                                            \
+	"      --max-time DUR     longest run, e.g. 2h (crawl.max_run_time)\n" \
+	"      --concurrency N    requests in flight (crawl.concurrency)\n"    \
+	"      --restart          start afresh instead of resuming\n"          \
+	"      --schedule         keep running: a full crawl every\n"          \
+	"                         crawl.full_interval (7d), incremental\n"     \
+	"                         ones every crawl.incremental_interval\n"     \
+	"                         (6h)\n"                                      \
+	"  -q, --quiet            no progress line, no summary\n"              \
+	"      --log json|text    log format on standard "                     \
+	"error\n" HEED_CLI_CONFIG_HELP                                         \
+	"  -h, --help             show this help\n"
+
+#define EXPORT_HELP                                                            \
+	"Usage: heed export [--format jsonl|csv] [--site HOST] [--since "      \
+	"DATE]\n"                                                              \
+	"                   [--output FILE] [--store PATH]\n"                  \
+	"       heed export --irc [--format jsonl|csv] [--output FILE]\n"      \
+	"Write the stored page records: one JSON object per line (jsonl, "     \
+	"the\n"                                                                \
+	"default: every column and the whole extraction record) or CSV with "  \
+	"a\n"                                                                  \
+	"header row (url, final_url, host, status, fetched_at, title,\n"       \
+	"description, views, tags, published, modified, language, mode).\n"    \
+	"With --irc, the public IRC list instead: JSON Lines objects with a\n" \
+	"\"type\" of irc_network, irc_server or irc_channel; CSV has the\n"    \
+	"channels only.\n"                                                     \
+	"\n"                                                                   \
+	"  -f, --format FMT    jsonl or csv\n"                                 \
+	"  -s, --site HOST     only this site (host or host:port)\n"           \
+	"      --since DATE    only pages fetched at or after DATE\n"          \
+	"                      (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or @UNIX)\n"  \
+	"      --irc           the IRC networks, servers and channels\n"       \
+	"  -o, --output FILE   write there instead of standard "               \
+	"output\n" HEED_CLI_CONFIG_HELP                                        \
+	"  -h, --help          show this help\n"
+
+#define STATS_HELP                                                            \
+	"Usage: heed stats [--json] [--store PATH]\n"                         \
+	"Print what the store holds: pages per site and HTTP status, how "    \
+	"many\n"                                                              \
+	"carry a view count, the frontier's queue and the last crawl runs.\n" \
+	"\n"                                                                  \
+	"  -j, --json          print JSON\n" HEED_CLI_CONFIG_HELP             \
+	"  -h, --help          show this help\n"
 #define SITE_HELP                                                              \
 	"Usage: heed site qualify [OPTIONS] URL...\n"                          \
 	"       heed site report [--json] [OPTIONS] HOST...\n"                 \
@@ -88,7 +151,6 @@
 	"  --agent TOKEN  apply <meta name=TOKEN> and TOKEN: X-Robots-Tag\n"  \
 	"  --html, --feed force the kind (default: Content-Type, then "       \
 	"sniff)\n"
-
 #define ROBOTS_HELP                                                            \
 	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \
 	"       heed robots check --usage USAGE [--purpose P]... FILE "        \
@@ -164,31 +226,21 @@
 	"Exit status: 0 when every network was visited or skipped for its\n"   \
 	"cooldown, 1 when one failed or was banned, 2 for usage errors.\n"
 
-#define EXPORT_HELP                                                         \
-	"Usage: heed export --irc [--format jsonl|csv] [--store PATH]\n"    \
-	"Print the public records on standard output.\n"                    \
-	"\n"                                                                \
-	"  --irc              IRC networks, servers and channels; JSON "    \
-	"Lines\n"                                                           \
-	"                     has one object per line with a \"type\" of\n" \
-	"                     irc_network, irc_server or irc_channel; CSV " \
-	"has\n"                                                             \
-	"                     the channels only\n"                          \
-	"  --format FORMAT    jsonl (default) or csv\n"                     \
-	"  --store PATH       the store (default: store.location)\n"        \
-	"  --config FILE, --set KEY=VALUE   settings, as for every command\n"
-
 const struct heed_cli_command heed_cli_commands[] = {
+        {"crawl", "crawl sites and store their pages' metadata", CRAWL_HELP,
+         heed_cmd_crawl},
+        {"export", "write stored records (web pages, IRC) as JSON Lines or CSV",
+         EXPORT_HELP, heed_cmd_export},
+        {"stats", "count stored pages per site and status", STATS_HELP,
+         heed_cmd_stats},
+        {"irc", "crawl IRC networks, check their CRAWLER token, list them",
+         IRC_HELP, heed_cmd_irc},
         {"robots", "check URLs against a robots.txt, or lint it", ROBOTS_HELP,
          heed_cmd_robots},
         {"site", "qualify sites (robots.txt lifecycle), report, reset",
          SITE_HELP, heed_cmd_site},
         {"extract", "show the metadata heed takes from a page or feed",
          EXTRACT_HELP, heed_cmd_extract},
-        {"irc", "crawl IRC networks, check their CRAWLER token, list them",
-         IRC_HELP, heed_cmd_irc},
-        {"export", "print the public records as JSON Lines or CSV", EXPORT_HELP,
-         heed_cmd_export},
         {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,
          heed_cmd_verify},
         {"page", "write the operator's crawler page", PAGE_HELP, heed_cmd_page},

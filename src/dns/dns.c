@@ -264,12 +264,44 @@ static void on_addrinfo(void *arg, int status, int timeouts,
 		ares_freeaddrinfo(ai);
 }
 
+/* An address literal answers itself, as heed/dns.h promises: c-ares 1.18
+ * would send "127.0.0.11" to the servers as a name (A and AAAA queries),
+ * which costs their timeouts and leaks a loopback crawl to the network. */
+static bool answer_literal(const char *host, int family, heed_dns_cb *cb,
+                           void *ud)
+{
+	struct heed_dns_addr a;
+	struct heed_dns_result res;
+
+	memset(&a, 0, sizeof(a));
+	if ((family == AF_UNSPEC || family == AF_INET) &&
+	    inet_pton(AF_INET, host, a.bytes) == 1)
+		a.family = AF_INET;
+	else if ((family == AF_UNSPEC || family == AF_INET6) &&
+	         inet_pton(AF_INET6, host, a.bytes) == 1)
+		a.family = AF_INET6;
+	else
+		return false;
+	inet_ntop(a.family, a.bytes, a.text, sizeof(a.text));
+	memset(&res, 0, sizeof(res));
+	res.outcome = HEED_DNS_FOUND;
+	res.detail = "address literal";
+	res.query = host;
+	res.addrs = &a;
+	res.addr_count = 1;
+	cb(ud, &res);
+	return true;
+}
+
 void heed_dns_resolve(heed_dns *dns, const char *host, int family,
                       heed_dns_cb *cb, void *ud)
 {
 	struct ares_addrinfo_hints hints;
-	struct dns_request *req = request_new(dns, host, cb, ud);
+	struct dns_request *req;
 
+	if (answer_literal(host, family, cb, ud))
+		return;
+	req = request_new(dns, host, cb, ud);
 	if (!req) {
 		fail_now(host, cb, ud);
 		return;

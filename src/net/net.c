@@ -29,6 +29,7 @@ struct xfer {
 	heed_net *net;
 	CURL *easy;
 	struct curl_slist *connect_to;
+	struct curl_slist *headers; /* the request's extra headers */
 	char *url;
 	struct heed_dns_addr addr;
 	heed_net_headers_fn *on_headers;
@@ -41,6 +42,8 @@ struct xfer {
 	int64_t start_ms;
 	char retry_after[128];
 	bool has_retry_after;
+	/* Copies of response headers the crawl engine needs. */
+	char etag[256], last_modified[64], x_robots_tag[512];
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -204,6 +207,9 @@ static void fill_response(struct xfer *x, struct heed_net_response *r)
 	                                                     : 0;
 	r->content_type = ct;
 	r->retry_after = x->has_retry_after ? x->retry_after : NULL;
+	r->etag = x->etag[0] ? x->etag : NULL;
+	r->last_modified = x->last_modified[0] ? x->last_modified : NULL;
+	r->x_robots_tag = x->x_robots_tag[0] ? x->x_robots_tag : NULL;
 	curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
 	/* Connected means a request may have reached the server: the next
 	 * attempt on the host must wait its delay. */
@@ -231,6 +237,44 @@ static void keep_retry_after(struct xfer *x, const char *p, size_t len)
 	x->has_retry_after = true;
 }
 
+/* Copies the value of one header line into dst; appends with ", " when
+ * append is set and dst already holds a value (repeated X-Robots-Tag). */
+static void keep_header(char *dst, size_t size, const char *p, size_t len,
+                        bool append)
+{
+	const char *v = memchr(p, ':', len);
+	size_t used = append ? strlen(dst) : 0;
+
+	if (!v)
+		return;
+	v++;
+	while (len > 0 && (p[len - 1] == '\r' || p[len - 1] == '\n'))
+		len--;
+	while (v < p + len && heed__ascii_space(*v))
+		v++;
+	if (used && used + 2 < size)
+		used += (size_t)snprintf(dst + used, size - used, ", ");
+	if (used < size)
+		snprintf(dst + used, size - used, "%.*s", (int)(p + len - v),
+		         v);
+}
+
+/* Keeps the validators and robots directives; false for other lines. */
+static bool keep_crawl_header(struct xfer *x, const char *p, size_t len)
+{
+	if (header_is(p, len, "ETag"))
+		keep_header(x->etag, sizeof(x->etag), p, len, false);
+	else if (header_is(p, len, "Last-Modified"))
+		keep_header(x->last_modified, sizeof(x->last_modified), p, len,
+		            false);
+	else if (header_is(p, len, "X-Robots-Tag"))
+		keep_header(x->x_robots_tag, sizeof(x->x_robots_tag), p, len,
+		            true);
+	else
+		return false;
+	return true;
+}
+
 static size_t on_header(char *p, size_t size, size_t n, void *ud)
 {
 	struct xfer *x = ud;
@@ -241,8 +285,11 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
 		/* A new header block (after a 1xx): forget the last one. */
 		x->has_retry_after = false;
+		x->etag[0] = x->last_modified[0] = x->x_robots_tag[0] = '\0';
 		return len;
 	}
+	if (keep_crawl_header(x, p, len))
+		return len;
 	if (header_is(p, len, "Retry-After")) {
 		keep_retry_after(x, p, len);
 		return len;
@@ -306,6 +353,7 @@ static void free_xfer(heed_net *net, struct xfer *x)
 	if (x->easy)
 		curl_easy_cleanup(x->easy);
 	curl_slist_free_all(x->connect_to);
+	curl_slist_free_all(x->headers);
 	heed__buf_free(&x->body);
 	heed__free(net->alloc, x->url);
 	heed__free(net->alloc, x);
@@ -414,6 +462,20 @@ static bool http_url(const char *url)
 	       strncmp(url, "https://", 8) == 0;
 }
 
+/* Sets the request's extra headers (copied by curl_slist_append). */
+static bool add_headers(struct xfer *x, const struct heed_net_request *req)
+{
+	for (size_t i = 0; i < req->header_count; i++) {
+		struct curl_slist *l =
+		        curl_slist_append(x->headers, req->headers[i]);
+		if (!l)
+			return false;
+		x->headers = l;
+	}
+	return !x->headers || curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER,
+	                                       x->headers) == CURLE_OK;
+}
+
 heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 {
 	struct xfer *x;
@@ -438,7 +500,7 @@ heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 	x->ud = req->ud;
 	x->url = heed__strndup(net->alloc, req->url, strlen(req->url));
 	x->easy = curl_easy_init();
-	if (!x->url || !x->easy ||
+	if (!x->url || !x->easy || !add_headers(x, req) ||
 	    !easy_setup(net, x,
 	                req->max_body_bytes ? req->max_body_bytes
 	                                    : net->opt.max_body_bytes) ||

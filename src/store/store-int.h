@@ -42,6 +42,12 @@ struct heed_store {
 
 extern const struct heed_store_backend heed__sqlite_backend;
 
+/* The areas, each defined in its src/store/sqlite_<area>.c. */
+extern const struct heed_store_area heed__store_sites_area;
+extern const struct heed_store_area heed__store_irc_area;
+extern const struct heed_store_area heed__store_pages_area;
+extern const struct heed_store_area heed__store_frontier_area;
+
 /* Every schema area, in the order they are migrated. */
 extern const struct heed_store_area *const heed__store_areas[];
 extern const int heed__store_area_count;

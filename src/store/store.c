@@ -19,13 +19,12 @@ static const struct heed_store_area core_area = {
         (int)HEED_ARRAY_SIZE(core_migrations),
 };
 
-extern const struct heed_store_area heed__store_sites_area;
-extern const struct heed_store_area heed__store_irc_area;
-
 const struct heed_store_area *const heed__store_areas[] = {
         &core_area,
         &heed__store_sites_area,
         &heed__store_irc_area,
+        &heed__store_pages_area,
+        &heed__store_frontier_area,
 };
 const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas);
 

@@ -335,7 +335,7 @@ static void section_modes(struct page *p, const struct heed_config *cfg)
 	item_text(p, "Used for the first indexing of a site.");
 	item(p);
 	text(p, "Runs at most once every ");
-	duration(p, cfg->full_interval_s);
+	duration(p, cfg->crawl_full_interval);
 	text(p, " per site.");
 	item_end(p);
 	list_end(p);
@@ -346,7 +346,7 @@ static void section_modes(struct page *p, const struct heed_config *cfg)
 	item_text(p, "Fetches newly published entries only.");
 	item(p);
 	text(p, "Runs at most once every ");
-	duration(p, cfg->incremental_interval_s);
+	duration(p, cfg->crawl_incremental_interval);
 	text(p, " per site.");
 	item_end(p);
 	list_end(p);

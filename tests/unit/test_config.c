@@ -167,6 +167,21 @@ static void test_every_option_documented(void **state)
 	}
 }
 
+/* Two rows with one name would shadow each other (heed_config_set finds
+ * the first), which a merge of two branches can do silently. */
+static void test_option_names_unique(void **state)
+{
+	const struct heed_config_option_info *a, *b;
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; (a = heed_config_option_at(i)); i++)
+		for (j = i + 1; (b = heed_config_option_at(j)); j++)
+			if (strcmp(a->name, b->name) == 0)
+				fail_msg("setting %s is defined twice",
+				         a->name);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +191,7 @@ int main(void)
 	        cmocka_unit_test(test_durations),
 	        cmocka_unit_test(test_ini_file),
 	        cmocka_unit_test(test_every_option_documented),
+	        cmocka_unit_test(test_option_names_unique),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,162 @@
+/*
+ * heed/store_frontier.h: the "frontier" area of the store, the crawl's URLs
+ * to fetch, the seen set and the crawl runs (issue 8: "frontier and seen-URL
+ * set on disk in the store, so memory stays bounded on long crawls and
+ * kill -9 at any moment loses no stored page and re-fetches at most the
+ * pages that were in flight; a restarted crawl resumes").
+ *
+ * Every URL a run discovered is one row, unique by URL: the table is both
+ * the queue and the seen set. A row is queued, then in flight while heed
+ * fetches it, then done (or dropped when a site limit ended its host's
+ * crawl). The crawl engine marks a row done in the same transaction that
+ * stores the page, so after a crash a row is either done with its page
+ * stored or still to fetch; heed_store_frontier_recover() puts the rows
+ * that were in flight back in the queue.
+ */
+#ifndef HEED_STORE_FRONTIER_H
+#define HEED_STORE_FRONTIER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "heed/store.h"
+#include "heed/store_pages.h" /* HEED_STORE_NO_DATE */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum heed_frontier_state {
+	HEED_FRONTIER_QUEUED = 0,    /* waiting for its host's turn */
+	HEED_FRONTIER_IN_FLIGHT = 1, /* being fetched */
+	HEED_FRONTIER_DONE = 2,      /* fetched (or refused) and recorded */
+	HEED_FRONTIER_DROPPED = 3,   /* not fetched: a site limit was reached */
+} heed_frontier_state;
+
+/* "queued", "in-flight", "done", "dropped". Static. */
+const char *heed_frontier_state_name(heed_frontier_state state);
+
+typedef enum heed_frontier_kind {
+	HEED_FRONTIER_PAGE = 0,    /* an HTML page: a record is stored */
+	HEED_FRONTIER_SITEMAP = 1, /* a sitemap or sitemap index */
+	HEED_FRONTIER_FEED = 2,    /* an RSS or Atom feed */
+} heed_frontier_kind;
+
+/* "page", "sitemap", "feed". Static. */
+const char *heed_frontier_kind_name(heed_frontier_kind kind);
+
+/* One URL of the frontier. Strings handed to a callback live only during
+ * the callback. */
+struct heed_frontier_entry {
+	int64_t id; /* assigned by the store, increasing */
+	const char *url;
+	const char *host; /* the politeness key */
+	int depth;        /* links followed from a seed */
+	heed_frontier_kind kind;
+	const char *discovered_from; /* the page that linked here, or NULL */
+	int64_t lastmod; /* sitemap/feed date, Unix s; HEED_STORE_NO_DATE */
+};
+
+/*
+ * Adds e unless its URL was seen before in this run (any state): *added
+ * (may be NULL) says which. e->id is ignored. Returns HEED_OK or
+ * HEED_ESTORE.
+ */
+heed_status heed_store_frontier_add(heed_store *store,
+                                    const struct heed_frontier_entry *e,
+                                    bool *added);
+
+/*
+ * Puts url back in the queue even if it was done (an ACAP re-crawl request,
+ * a redirect to a seen URL does not): the row gets a new, larger id so
+ * windows loaded with heed_store_frontier_queued see it.
+ */
+heed_status heed_store_frontier_requeue(heed_store *store,
+                                        const struct heed_frontier_entry *e);
+
+typedef int heed_store_frontier_fn(void *ud,
+                                   const struct heed_frontier_entry *e);
+
+/*
+ * Calls fn for at most max queued entries of host whose id is above
+ * after_id, oldest first: the window the scheduler keeps in memory.
+ */
+heed_status heed_store_frontier_queued(heed_store *store, const char *host,
+                                       int64_t after_id, int max,
+                                       heed_store_frontier_fn *fn, void *ud);
+
+/* Sets the state of entry id; outcome is the HTTP status, or a negative
+ * heed_status for a failure or refusal, or 0. */
+heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
+                                          heed_frontier_state state,
+                                          int outcome);
+
+/* Puts every in-flight entry back in the queue (after a crash); *requeued
+ * (may be NULL) receives the count. */
+heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued);
+
+/* Marks every queued entry of host dropped; *dropped may be NULL. */
+heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
+                                          int64_t *dropped);
+
+/* One host of the frontier, as a resumed crawl needs it. */
+struct heed_frontier_host {
+	const char *host;
+	int64_t queued;     /* entries waiting */
+	int64_t pages_done; /* pages fetched in this run */
+};
+
+typedef int heed_store_frontier_host_fn(void *ud,
+                                        const struct heed_frontier_host *h);
+
+/* Calls fn for every host with at least one entry, ordered by host. */
+heed_status heed_store_frontier_hosts(heed_store *store,
+                                      heed_store_frontier_host_fn *fn,
+                                      void *ud);
+
+/* Entries per state, indexed by heed_frontier_state. */
+heed_status heed_store_frontier_counts(heed_store *store, int64_t counts[4]);
+
+/* Forgets every entry: the next run starts with an empty seen set. */
+heed_status heed_store_frontier_clear(heed_store *store);
+
+/* A crawl run, from its start to its summary. */
+struct heed_crawl_run {
+	int64_t id;
+	char mode[16];                   /* "full" or "incremental" */
+	int64_t started_at, finished_at; /* Unix s; finished 0 while open */
+	int64_t pages, errors;
+};
+
+/* Starts a run: *id receives its number. */
+heed_status heed_store_run_begin(heed_store *store, const char *mode,
+                                 int64_t started_at, int64_t *id);
+
+/* The latest run that never finished (a crash, a kill, a time limit):
+ * HEED_ENOTFOUND when every run finished. */
+heed_status heed_store_run_open(heed_store *store, struct heed_crawl_run *run);
+
+/* The latest finished run of mode (NULL: any), HEED_ENOTFOUND if none. */
+heed_status heed_store_run_last(heed_store *store, const char *mode,
+                                struct heed_crawl_run *run);
+
+/* Adds to a run's counters (called with each batch). */
+heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,
+                               int64_t errors);
+
+/* Closes a run at finished_at. */
+heed_status heed_store_run_finish(heed_store *store, int64_t id,
+                                  int64_t finished_at);
+
+/* When the latest request of any crawl started (Unix milliseconds, 0 if
+ * never), so that a crawl started right after another one (or after a
+ * kill) still waits its delay before its first request. */
+heed_status heed_store_run_get_last_request(heed_store *store,
+                                            int64_t *unix_ms);
+heed_status heed_store_run_set_last_request(heed_store *store, int64_t unix_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEED_STORE_FRONTIER_H */

@@ -1,0 +1,440 @@
+/*
+ * `heed crawl [--incremental] [URL...]`: heed's main job (issue 8). Reads
+ * the settings (file, then command line), gathers the start URLs (command
+ * line, crawl.seeds, crawl.sites_file), runs the engine of
+ * heed/crawl_engine.h into the store, shows a progress line on a terminal
+ * (or JSON logs with --log json), and prints a summary at the end. SIGINT
+ * or SIGTERM stop it cleanly; the next `heed crawl` resumes the run.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cli_config.h"
+#include "heed/crawl_engine.h"
+#include "heed/qualify.h"
+#include "heed/store_frontier.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+enum {
+	OPT_SITES = 0x200,
+	OPT_MAX_PAGES,
+	OPT_MAX_DEPTH,
+	OPT_MAX_URL,
+	OPT_MAX_REPEAT,
+	OPT_MAX_TIME,
+	OPT_CONCURRENCY,
+	OPT_RESTART,
+	OPT_LOG,
+	OPT_SCHEDULE,
+};
+
+/* Command-line overrides, applied after the file and --set. */
+struct crawl_args {
+	struct heed_cli_config cc;
+	const char *names[16], *values[16];
+	size_t count;
+	int quiet, json_log, restart, schedule;
+};
+
+static const struct {
+	int opt;
+	const char *name;
+} overrides[] = {
+        {OPT_SITES, "crawl.sites_file"},
+        {OPT_MAX_PAGES, "crawl.max_pages"},
+        {OPT_MAX_DEPTH, "crawl.max_depth"},
+        {OPT_MAX_URL, "crawl.max_url_bytes"},
+        {OPT_MAX_REPEAT, "crawl.max_path_repeat"},
+        {OPT_MAX_TIME, "crawl.max_run_time"},
+        {OPT_CONCURRENCY, "crawl.concurrency"},
+        {'i', "crawl.incremental"},
+};
+
+static int take_option(struct crawl_args *a, int c, const char *arg)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(overrides); i++) {
+		if (overrides[i].opt != c ||
+		    a->count == HEED_ARRAY_SIZE(a->names))
+			continue;
+		a->names[a->count] = overrides[i].name;
+		a->values[a->count++] = c == 'i' ? "true" : arg;
+		return 1;
+	}
+	switch (c) {
+	case 'q':
+		a->quiet = 1;
+		return 1;
+	case OPT_SCHEDULE:
+		a->schedule = 1;
+		return 1;
+	case OPT_RESTART:
+		a->restart = 1;
+		return 1;
+	case OPT_LOG:
+		if (strcmp(arg, "json") == 0 || strcmp(arg, "text") == 0) {
+			a->json_log = strcmp(arg, "json") == 0;
+			return 1;
+		}
+		heed_cli_usage("crawl", "--log is json or text, not '%s'", arg);
+		return -1;
+	default:
+		return 0;
+	}
+}
+
+/* Parses argv; returns an exit code, or -1 to go on. */
+static int parse_args(int argc, char **argv, struct crawl_args *a)
+{
+	static const struct option longopts[] = {
+	        {"incremental", no_argument, NULL, 'i'},
+	        {"sites", required_argument, NULL, OPT_SITES},
+	        {"max-pages", required_argument, NULL, OPT_MAX_PAGES},
+	        {"max-depth", required_argument, NULL, OPT_MAX_DEPTH},
+	        {"max-url-length", required_argument, NULL, OPT_MAX_URL},
+	        {"max-repeat", required_argument, NULL, OPT_MAX_REPEAT},
+	        {"max-time", required_argument, NULL, OPT_MAX_TIME},
+	        {"concurrency", required_argument, NULL, OPT_CONCURRENCY},
+	        {"restart", no_argument, NULL, OPT_RESTART},
+	        {"quiet", no_argument, NULL, 'q'},
+	        {"log", required_argument, NULL, OPT_LOG},
+	        {"schedule", no_argument, NULL, OPT_SCHEDULE},
+	        {"help", no_argument, NULL, 'h'},
+	        HEED_CLI_CONFIG_LONGOPTS,
+	        {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "iqh", longopts, NULL)) != -1) {
+		int taken = heed_cli_config_option(&a->cc, c, optarg);
+		if (!taken)
+			taken = take_option(a, c, optarg);
+		if (taken > 0)
+			continue;
+		if (c == 'h') {
+			heed_cli_print_help(stdout, heed_cli_find("crawl"));
+			return HEED_EXIT_OK;
+		}
+		return HEED_EXIT_USAGE;
+	}
+	return -1;
+}
+
+/* One JSON object per log line on stderr (--log json). */
+static void log_json(void *ud, heed_log_level level, const char *module,
+                     const char *message)
+{
+	json_object *o = json_object_new_object();
+	char when[32];
+
+	(void)ud;
+	json_object_object_add(
+	        o, "time",
+	        json_object_new_string(heed_cli_format_date(
+	                (int64_t)time(NULL), when, sizeof(when))));
+	json_object_object_add(
+	        o, "level", json_object_new_string(heed_log_level_name(level)));
+	json_object_object_add(o, "module", json_object_new_string(module));
+	json_object_object_add(o, "message", json_object_new_string(message));
+	fprintf(stderr, "%s\n",
+	        json_object_to_json_string_ext(
+	                o, JSON_C_TO_STRING_PLAIN |
+	                           JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* Reads a sites file: one URL per line, blank lines and # comments
+ * skipped. The strings are appended to seeds (freed by the caller). */
+static int read_sites(const char *path, char ***seeds, size_t *count)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char line[4096];
+
+	if (!f) {
+		heed_cli_error("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *s = line + strspn(line, " \t");
+		char **grown;
+		s[strcspn(s, " \t\r\n#")] = '\0';
+		if (!*s)
+			continue;
+		grown = realloc(*seeds, (*count + 1) * sizeof(**seeds));
+		if (!grown || !(grown[*count] = strdup(s))) {
+			free(grown ? grown : *seeds);
+			*seeds = NULL;
+			break;
+		}
+		*seeds = grown;
+		(*count)++;
+	}
+	if (f != stdin)
+		fclose(f);
+	return *seeds || !*count ? 0 : -1;
+}
+
+static int gather_seeds(const struct heed_config *cfg, int argc, char **argv,
+                        char ***seeds, size_t *count)
+{
+	for (int i = optind; i < argc; i++)
+		if (!(*seeds = realloc(*seeds,
+		                       (*count + 1) * sizeof(**seeds))) ||
+		    !((*seeds)[(*count)++] = strdup(argv[i])))
+			return -1;
+	for (size_t i = 0; i < cfg->crawl_seeds.count; i++)
+		if (!(*seeds = realloc(*seeds,
+		                       (*count + 1) * sizeof(**seeds))) ||
+		    !((*seeds)[(*count)++] = strdup(cfg->crawl_seeds.items[i])))
+			return -1;
+	if (cfg->crawl_sites_file && *cfg->crawl_sites_file)
+		return read_sites(cfg->crawl_sites_file, seeds, count);
+	return 0;
+}
+
+struct progress_out {
+	int tty_line; /* a progress line on the terminal */
+	int json;     /* progress as JSON log lines */
+	int64_t last_json_ms;
+};
+
+static void print_progress(void *ud, const struct heed_crawl_progress *p)
+{
+	struct progress_out *o = ud;
+	double s = (double)p->elapsed_ms / 1000.0;
+	double rate = s > 0 ? (double)p->requests / s : 0;
+
+	if (o->tty_line) {
+		fprintf(stderr,
+		        "\r\033[K%lld pages | sites %zu active, %zu waiting, "
+		        "%zu done | %.1f req/s | queue %lld | errors %lld | "
+		        "%lld:%02lld",
+		        (long long)p->pages, p->sites_active, p->sites_waiting,
+		        p->sites_done, rate, (long long)p->queued,
+		        (long long)p->errors,
+		        (long long)(p->elapsed_ms / 60000),
+		        (long long)(p->elapsed_ms / 1000 % 60));
+		fflush(stderr);
+	}
+	if (o->json && p->elapsed_ms - o->last_json_ms >= 10000) {
+		char msg[256];
+		o->last_json_ms = p->elapsed_ms;
+		snprintf(msg, sizeof(msg),
+		         "progress: %lld pages, %lld requests, %zu sites "
+		         "active, "
+		         "queue %lld, errors %lld",
+		         (long long)p->pages, (long long)p->requests,
+		         p->sites_active, (long long)p->queued,
+		         (long long)p->errors);
+		log_json(NULL, HEED_LOG_INFO, "crawl", msg);
+	}
+}
+
+static void print_summary(FILE *out, heed_crawl_mode mode,
+                          const struct heed_crawl_progress *p)
+{
+	double s = (double)p->elapsed_ms / 1000.0;
+
+	fprintf(out,
+	        "heed crawl (%s): %lld pages stored, %lld unchanged, %lld not "
+	        "indexed (noindex), %lld refused by robots.txt/ACAP, %lld "
+	        "links skipped (limits, media, other sites), %lld media "
+	        "responses aborted, %lld errors\n",
+	        heed_crawl_mode_name(mode), (long long)p->pages,
+	        (long long)p->unchanged, (long long)p->not_indexed,
+	        (long long)p->refused, (long long)p->skipped,
+	        (long long)p->media_aborted, (long long)p->errors);
+	fprintf(out,
+	        "sites: %zu seen, %zu not qualified, %zu without sitemap or "
+	        "feed; %lld requests in %.1f s (%.2f/s); %lld URLs left in "
+	        "the queue%s\n",
+	        p->sites, p->sites_disqualified, p->sites_without_sources,
+	        (long long)p->requests, s, s > 0 ? (double)p->requests / s : 0,
+	        (long long)p->queued,
+	        p->queued ? " (run `heed crawl` again to resume)" : "");
+	if (p->taken_down)
+		fprintf(out, "ACAP take-down: %lld records deleted\n",
+		        (long long)p->taken_down);
+}
+
+static void engine_options(const struct heed_config *cfg,
+                           struct heed_crawl_options *o, const char *ua)
+{
+	struct heed_qualify_options qo = {0};
+
+	heed_crawl_options_default(o);
+	heed_cli_net_options(cfg, &qo, &o->polite, &o->net);
+	o->site = qo.site;
+	o->user_agent = ua;
+	o->agent_token = cfg->product_token;
+	o->mode = cfg->crawl_incremental ? HEED_CRAWL_INCREMENTAL
+	                                 : HEED_CRAWL_FULL;
+	o->limits.max_pages = cfg->crawl_max_pages;
+	o->limits.max_depth = (int)cfg->crawl_max_depth;
+	o->limits.max_url_bytes = (size_t)cfg->crawl_max_url_bytes;
+	o->limits.max_path_repeat = (int)cfg->crawl_max_path_repeat;
+	o->limits.max_run_ms = cfg->crawl_max_run_time * 1000;
+	o->limits.max_active = (unsigned)cfg->crawl_concurrency;
+	o->limits.window = (unsigned)cfg->crawl_window;
+	o->dns.servers = cfg->net_dns_server;
+	o->dns.timeout_ms = (int)cfg->net_dns_timeout_ms;
+	o->dns.tries = (int)cfg->net_dns_tries;
+}
+
+static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
+               size_t seed_count)
+{
+	struct heed_crawl_options o;
+	struct heed_crawl_progress summary = {0};
+	struct progress_out po = {0};
+	struct heed_logger logger = heed_cli_logger(cfg);
+	struct heed_diag d = {0};
+	char ua[512];
+	heed_store *store;
+	heed_status rc;
+
+	heed_config_user_agent(cfg, ua, sizeof(ua));
+	if (heed_config_lacks_contact(cfg))
+		heed_cli_error("warning: no contact in the User-Agent: set "
+		               "identity.contact_url or identity.contact_email "
+		               "(--contact-url, --contact-email) so site "
+		               "administrators can reach you");
+	store = heed_cli_open_store(cfg, NULL);
+	if (!store)
+		return HEED_EXIT_FAIL;
+	engine_options(cfg, &o, ua);
+	o.seeds = (const char *const *)seeds;
+	o.seed_count = seed_count;
+	o.restart = a->restart;
+	o.stop = &stop_requested;
+	if (a->json_log)
+		logger.fn = log_json;
+	o.logger = &logger;
+	po.tty_line = !a->quiet && !a->json_log && isatty(STDERR_FILENO);
+	po.json = a->json_log && !a->quiet;
+	o.on_progress = print_progress;
+	o.progress_ud = &po;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	rc = heed_crawl_run(store, &o, &summary, NULL, &d);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (po.tty_line)
+		fputc('\n', stderr);
+	heed_store_close(store);
+	if (rc != HEED_OK) {
+		heed_cli_error("crawl: %s",
+		               d.message[0] ? d.message : heed_strerror(rc));
+		return HEED_EXIT_FAIL;
+	}
+	if (!a->quiet)
+		print_summary(stdout, o.mode, &summary);
+	return HEED_EXIT_OK;
+}
+
+/* When the next crawl is due, from the store's finished runs: a full one
+ * full_interval after the last full one, else an incremental one
+ * incremental_interval after the last run of either mode. An open run is
+ * due now. Returns the Unix time and sets *full. */
+static int64_t next_due(heed_store *store, const struct heed_config *cfg,
+                        bool *full)
+{
+	struct heed_crawl_run full_run, any_run;
+	int64_t due_full, due_inc;
+
+	*full = false;
+	if (heed_store_run_open(store, &any_run) == HEED_OK) {
+		*full = strcmp(any_run.mode, "full") == 0;
+		return 0;
+	}
+	if (heed_store_run_last(store, "full", &full_run) != HEED_OK) {
+		*full = true;
+		return 0;
+	}
+	heed_store_run_last(store, NULL, &any_run);
+	due_full = full_run.finished_at + cfg->crawl_full_interval;
+	due_inc = any_run.finished_at + cfg->crawl_incremental_interval;
+	*full = due_full <= due_inc;
+	return *full ? due_full : due_inc;
+}
+
+/* --schedule: full crawls at most every crawl.full_interval, incremental
+ * ones every crawl.incremental_interval in between, until SIGINT/SIGTERM
+ * (issue 8, "Periodic operation"). */
+static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
+                    size_t seed_count)
+{
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop_requested) {
+		heed_store *store = heed_cli_open_store(cfg, NULL);
+		bool full;
+		int64_t due;
+
+		if (!store)
+			return HEED_EXIT_FAIL;
+		due = next_due(store, cfg, &full);
+		heed_store_close(store);
+		if (due > (int64_t)time(NULL)) {
+			sleep(1); /* wakes for signals; the next turn re-reads
+			           */
+			continue;
+		}
+		cfg->crawl_incremental = !full;
+		if (run(a, cfg, seeds, seed_count) != HEED_EXIT_OK)
+			return HEED_EXIT_FAIL;
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+	}
+	return HEED_EXIT_OK;
+}
+
+int heed_cmd_crawl(int argc, char **argv)
+{
+	struct crawl_args a = {0};
+	struct heed_config cfg;
+	char **seeds = NULL;
+	size_t seed_count = 0;
+	int ex = parse_args(argc, argv, &a);
+
+	if (ex >= 0) {
+		heed_cli_config_free(&a.cc);
+		return ex;
+	}
+	ex = HEED_EXIT_FAIL;
+	if (!heed_cli_config_load(&a.cc, &cfg, "crawl"))
+		goto out;
+	for (size_t i = 0; i < a.count; i++) {
+		struct heed_diag d = {0};
+		if (heed_config_set(&cfg, a.names[i], a.values[i], &d) !=
+		    HEED_OK) {
+			ex = heed_cli_usage("crawl", "%s", d.message);
+			goto out;
+		}
+	}
+	if (gather_seeds(&cfg, argc, argv, &seeds, &seed_count) != 0)
+		goto out;
+	ex = a.schedule ? schedule(&a, &cfg, seeds, seed_count)
+	                : run(&a, &cfg, seeds, seed_count);
+out:
+	for (size_t i = 0; i < seed_count; i++)
+		free(seeds[i]);
+	free(seeds);
+	heed_config_free(&cfg);
+	heed_cli_config_free(&a.cc);
+	return ex;
+}

@@ -1,0 +1,21 @@
+/*
+ * Small SQLite helpers shared by the pages and frontier areas: binding
+ * values that may be absent (NULL strings, HEED_STORE_NO_DATE dates) and
+ * reading them back, so every area maps "absent" to SQL NULL the same way.
+ */
+#ifndef HEED_SQLITE_ROWS_INT_H
+#define HEED_SQLITE_ROWS_INT_H
+
+#include "heed/store_pages.h"
+#include "store/store-int.h"
+
+/* Binds s, or NULL when s is NULL. The text must outlive the step. */
+void heed__sqlite_bind_text(sqlite3_stmt *st, int col, const char *s);
+/* Binds v, or NULL when v is HEED_STORE_NO_DATE. */
+void heed__sqlite_bind_date(sqlite3_stmt *st, int col, int64_t v);
+/* Column col as text, or NULL for SQL NULL. Lives until the next step. */
+const char *heed__sqlite_text(sqlite3_stmt *st, int col);
+/* Column col as an integer, or absent (for SQL NULL). */
+int64_t heed__sqlite_int(sqlite3_stmt *st, int col, int64_t absent);
+
+#endif /* HEED_SQLITE_ROWS_INT_H */

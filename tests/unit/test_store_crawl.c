@@ -1,0 +1,456 @@
+/*
+ * Unit tests for the store's "pages" and "frontier" areas (issue 8): one
+ * record per page, the seen set, windows of a host's queue, recovery of
+ * in-flight rows after a crash (a real child process killed mid-batch).
+ */
+#include "heed_test.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "heed/store_frontier.h"
+#include "heed/store_pages.h"
+
+static char dir[64];
+
+static int make_dir(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/heed-crawlstore-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static heed_store *open_memory(void)
+{
+	heed_store *s = NULL;
+
+	assert_int_equal(
+	        heed_store_open(&s, ":memory:", heed_test_allocator(), NULL),
+	        HEED_OK);
+	return s;
+}
+
+static struct heed_stored_page page(const char *url, const char *host,
+                                    int status, int64_t fetched_at)
+{
+	struct heed_stored_page p = {
+	        .url = url,
+	        .final_url = url,
+	        .host = host,
+	        .status = status,
+	        .fetched_at = fetched_at,
+	        .checked_at = fetched_at,
+	        .title = "A title",
+	        .views = -1,
+	        .etag = "\"v1\"",
+	        .last_modified = "Sat, 21 Nov 2026 10:00:00 GMT",
+	        .source_lastmod = HEED_STORE_NO_DATE,
+	        .mode = "full",
+	        .record = "{}",
+	};
+	return p;
+}
+
+static int count_rows(void *ud, const struct heed_stored_page *p)
+{
+	(*(int *)ud)++;
+	assert_non_null(p->url);
+	return 0;
+}
+
+static void test_page_put_replaces(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_stored_page p = page("http://a.test/x", "a.test", 200, 100);
+	struct heed_page_validators v;
+	int64_t n = 0;
+
+	(void)state;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	p.views = 1234;
+	p.etag = "\"v2\"";
+	p.fetched_at = 200;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(heed_store_page_validators(s, p.url, &v), HEED_OK);
+	assert_string_equal(v.etag, "\"v2\"");
+	assert_int_equal(v.fetched_at, 200);
+	assert_int_equal(v.source_lastmod, HEED_STORE_NO_DATE);
+	assert_int_equal(heed_store_page_validators(s, "http://a.test/no", &v),
+	                 HEED_ENOTFOUND);
+	p.url = NULL;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_EINVAL);
+	heed_store_close(s);
+}
+
+static void test_page_unchanged_touches_only_dates(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_stored_page p = page("http://a.test/x", "a.test", 200, 100);
+	struct heed_page_validators v;
+
+	(void)state;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	assert_int_equal(heed_store_page_unchanged(s, p.url, 500, 450),
+	                 HEED_OK);
+	assert_int_equal(heed_store_page_validators(s, p.url, &v), HEED_OK);
+	assert_int_equal(v.fetched_at, 100);
+	assert_int_equal(v.source_lastmod, 450);
+	assert_string_equal(v.etag, "\"v1\"");
+	assert_int_equal(heed_store_page_unchanged(s, "http://a.test/y", 5,
+	                                           HEED_STORE_NO_DATE),
+	                 HEED_ENOTFOUND);
+	heed_store_close(s);
+}
+
+static void test_page_filters_and_delete(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_stored_page a = page("http://a.test/1", "a.test", 200, 10);
+	struct heed_stored_page b =
+	        page("http://a.test/d/2", "a.test", 404, 20);
+	struct heed_stored_page c =
+	        page("http://a.test/d/3", "a.test", 200, 30);
+	struct heed_stored_page d = page("http://b.test/%_", "b.test", 200, 40);
+	int rows = 0;
+	int64_t deleted = 0;
+
+	(void)state;
+	assert_int_equal(heed_store_page_put(s, &a), HEED_OK);
+	assert_int_equal(heed_store_page_put(s, &b), HEED_OK);
+	assert_int_equal(heed_store_page_put(s, &c), HEED_OK);
+	assert_int_equal(heed_store_page_put(s, &d), HEED_OK);
+	assert_int_equal(heed_store_pages_each(s, "a.test", HEED_STORE_NO_DATE,
+	                                       count_rows, &rows),
+	                 HEED_OK);
+	assert_int_equal(rows, 3);
+	rows = 0;
+	assert_int_equal(heed_store_pages_each(s, NULL, 20, count_rows, &rows),
+	                 HEED_OK);
+	assert_int_equal(rows, 3);
+	/* ACAP take-down of a folder: a prefix, with no LIKE wildcards. */
+	assert_int_equal(
+	        heed_store_page_delete(s, "http://a.test/d/", true, &deleted),
+	        HEED_OK);
+	assert_int_equal(deleted, 2);
+	assert_int_equal(
+	        heed_store_page_delete(s, "http://b.test/%", true, &deleted),
+	        HEED_OK);
+	assert_int_equal(deleted, 1);
+	assert_int_equal(
+	        heed_store_page_delete(s, "http://a.test/1", false, &deleted),
+	        HEED_OK);
+	assert_int_equal(deleted, 1);
+	heed_store_close(s);
+}
+
+struct stat_row {
+	char host[32];
+	int status;
+	int64_t pages, with_views;
+};
+
+struct stat_rows {
+	struct stat_row rows[8];
+	int n;
+};
+
+static int collect_stat(void *ud, const struct heed_store_page_count *c)
+{
+	struct stat_rows *r = ud;
+	struct stat_row *row = &r->rows[r->n++];
+
+	snprintf(row->host, sizeof(row->host), "%s", c->host);
+	row->status = c->status;
+	row->pages = c->pages;
+	row->with_views = c->with_views;
+	return r->n == 8;
+}
+
+static void test_page_stats(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_stored_page p = page("http://a.test/1", "a.test", 200, 10);
+	struct stat_rows r = {0};
+
+	(void)state;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	p.url = "http://a.test/2";
+	p.views = 7;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	p.url = "http://a.test/3";
+	p.status = 404;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	p.url = "http://b.test/";
+	p.host = "b.test";
+	p.status = 200;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	assert_int_equal(heed_store_pages_stats(s, collect_stat, &r), HEED_OK);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.rows[0].host, "a.test");
+	assert_int_equal(r.rows[0].status, 200);
+	assert_int_equal(r.rows[0].pages, 2);
+	assert_int_equal(r.rows[0].with_views, 1);
+	assert_int_equal(r.rows[1].status, 404);
+	assert_string_equal(r.rows[2].host, "b.test");
+	heed_store_close(s);
+}
+
+static struct heed_frontier_entry entry(const char *url, const char *host,
+                                        int depth)
+{
+	struct heed_frontier_entry e = {0,
+	                                url,
+	                                host,
+	                                depth,
+	                                HEED_FRONTIER_PAGE,
+	                                NULL,
+	                                HEED_STORE_NO_DATE};
+	return e;
+}
+
+struct window {
+	int64_t ids[8];
+	char urls[8][64];
+	int n;
+};
+
+static int collect_entry(void *ud, const struct heed_frontier_entry *e)
+{
+	struct window *w = ud;
+
+	w->ids[w->n] = e->id;
+	snprintf(w->urls[w->n], sizeof(w->urls[0]), "%s", e->url);
+	w->n++;
+	return w->n == 8;
+}
+
+static void test_frontier_seen_set_and_window(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
+	struct window w = {0};
+	bool added = false;
+	char url[64];
+
+	(void)state;
+	assert_int_equal(heed_store_frontier_add(s, &e, &added), HEED_OK);
+	assert_true(added);
+	assert_int_equal(heed_store_frontier_add(s, &e, &added), HEED_OK);
+	assert_false(added);
+	for (int i = 2; i <= 6; i++) {
+		snprintf(url, sizeof(url), "http://a.test/%d", i);
+		e.url = url;
+		assert_int_equal(heed_store_frontier_add(s, &e, &added),
+		                 HEED_OK);
+		assert_true(added);
+	}
+	e = entry("http://b.test/", "b.test", 0);
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 4,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 4);
+	assert_string_equal(w.urls[0], "http://a.test/1");
+	assert_string_equal(w.urls[3], "http://a.test/4");
+	/* The next window starts above the last id loaded. */
+	{
+		struct window next = {0};
+		assert_int_equal(
+		        heed_store_frontier_queued(s, "a.test", w.ids[3], 4,
+		                                   collect_entry, &next),
+		        HEED_OK);
+		assert_int_equal(next.n, 2);
+		assert_string_equal(next.urls[0], "http://a.test/5");
+	}
+	heed_store_close(s);
+}
+
+static void test_frontier_states_and_drop(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
+	struct window w = {0};
+	int64_t counts[4], n = 0;
+
+	(void)state;
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e.url = "http://a.test/2";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e.url = "http://a.test/3";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, w.ids[0],
+	                                               HEED_FRONTIER_DONE, 200),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(
+	                         s, w.ids[1], HEED_FRONTIER_IN_FLIGHT, 0),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 1);
+	assert_int_equal(counts[HEED_FRONTIER_IN_FLIGHT], 1);
+	assert_int_equal(counts[HEED_FRONTIER_DONE], 1);
+	assert_int_equal(heed_store_frontier_drop_host(s, "a.test", &n),
+	                 HEED_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(heed_store_frontier_recover(s, &n), HEED_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 1);
+	assert_int_equal(counts[HEED_FRONTIER_DROPPED], 1);
+	/* A re-crawl request brings a done URL back with a larger id. */
+	e.url = "http://a.test/1";
+	assert_int_equal(heed_store_frontier_requeue(s, &e), HEED_OK);
+	w.n = 0;
+	assert_int_equal(heed_store_frontier_queued(s, "a.test", w.ids[2], 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.urls[0], "http://a.test/1");
+	assert_int_equal(heed_store_frontier_clear(s), HEED_OK);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 0);
+	assert_string_equal(heed_frontier_state_name(HEED_FRONTIER_DROPPED),
+	                    "dropped");
+	assert_string_equal(heed_frontier_kind_name(HEED_FRONTIER_FEED),
+	                    "feed");
+	heed_store_close(s);
+}
+
+static int collect_host(void *ud, const struct heed_frontier_host *h)
+{
+	struct heed_frontier_host *out = ud;
+
+	if (strcmp(h->host, "a.test") == 0) {
+		out->queued = h->queued;
+		out->pages_done = h->pages_done;
+	}
+	return 0;
+}
+
+static void test_runs(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_crawl_run run;
+	int64_t id = 0, id2 = 0;
+
+	(void)state;
+	assert_int_equal(heed_store_run_open(s, &run), HEED_ENOTFOUND);
+	assert_int_equal(heed_store_run_begin(s, "full", 100, &id), HEED_OK);
+	assert_int_equal(heed_store_run_add(s, id, 5, 1), HEED_OK);
+	assert_int_equal(heed_store_run_open(s, &run), HEED_OK);
+	assert_int_equal(run.id, id);
+	assert_string_equal(run.mode, "full");
+	assert_int_equal(run.pages, 5);
+	assert_int_equal(heed_store_run_finish(s, id, 150), HEED_OK);
+	assert_int_equal(heed_store_run_open(s, &run), HEED_ENOTFOUND);
+	assert_int_equal(heed_store_run_begin(s, "incremental", 200, &id2),
+	                 HEED_OK);
+	assert_int_equal(heed_store_run_finish(s, id2, 210), HEED_OK);
+	assert_int_equal(heed_store_run_last(s, "full", &run), HEED_OK);
+	assert_int_equal(run.finished_at, 150);
+	assert_int_equal(heed_store_run_last(s, NULL, &run), HEED_OK);
+	assert_int_equal(run.id, id2);
+	heed_store_close(s);
+}
+
+/* The engine's batch: the page stored and its frontier row done in one
+ * transaction, the next URL in flight. */
+static void store_batch(heed_store *s, int first, int count)
+{
+	char url[64];
+
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	for (int i = first; i < first + count; i++) {
+		struct heed_stored_page p;
+		snprintf(url, sizeof(url), "http://a.test/%d", i);
+		p = page(url, "a.test", 200, 100 + i);
+		assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+		assert_int_equal(heed_store_frontier_set_state(
+		                         s, i, HEED_FRONTIER_DONE, 200),
+		                 HEED_OK);
+	}
+	if (first + count <= 10)
+		assert_int_equal(
+		        heed_store_frontier_set_state(
+		                s, first + count, HEED_FRONTIER_IN_FLIGHT, 0),
+		        HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+}
+
+static void test_kill_mid_batch_loses_nothing_stored(void **state)
+{
+	char path[128], url[64];
+	heed_store *s = NULL;
+	struct heed_frontier_host h = {0};
+	int64_t n = 0, requeued = 0;
+	pid_t child;
+	int wstatus;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kill.db", dir);
+	assert_int_equal(heed_store_open(&s, path, NULL, NULL), HEED_OK);
+	for (int i = 1; i <= 10; i++) {
+		struct heed_frontier_entry e = entry(url, "a.test", 1);
+		snprintf(url, sizeof(url), "http://a.test/%d", i);
+		assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	}
+	heed_store_close(s);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		/* Two committed batches, then death inside the third. */
+		heed_store *c = NULL;
+		if (heed_store_open(&c, path, NULL, NULL) != HEED_OK)
+			_exit(3);
+		store_batch(c, 1, 3);
+		store_batch(c, 4, 3);
+		heed_store_begin(c);
+		struct heed_stored_page p =
+		        page("http://a.test/7", "a.test", 200, 1);
+		heed_store_page_put(c, &p);
+		raise(SIGKILL);
+		_exit(4);
+	}
+	assert_int_equal(waitpid(child, &wstatus, 0), child);
+	assert_true(WIFSIGNALED(wstatus));
+	assert_int_equal(WTERMSIG(wstatus), SIGKILL);
+	assert_int_equal(heed_store_open(&s, path, NULL, NULL), HEED_OK);
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
+	assert_int_equal(n, 6);
+	assert_int_equal(heed_store_frontier_recover(s, &requeued), HEED_OK);
+	assert_int_equal(requeued, 1);
+	assert_int_equal(heed_store_frontier_hosts(s, collect_host, &h),
+	                 HEED_OK);
+	assert_int_equal(h.queued, 4);
+	assert_int_equal(h.pages_done, 6);
+	heed_store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_page_put_replaces),
+	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
+	        cmocka_unit_test(test_page_filters_and_delete),
+	        cmocka_unit_test(test_page_stats),
+	        cmocka_unit_test(test_frontier_seen_set_and_window),
+	        cmocka_unit_test(test_frontier_states_and_drop),
+	        cmocka_unit_test(test_runs),
+	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
+	};
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
