@@ -5,10 +5,10 @@
  *
  * It lexes a robots.txt given on standard input and prints each field with
  * its line number. scripts/test builds it against a DESTDIR install to prove
- * that the installed headers and heed.pc work on their own.
+ * that the installed headers (all of them, through heed/heed.h) and heed.pc
+ * work on their own.
  */
-#include <heed/common.h>
-#include <heed/robots.h>
+#include <heed/heed.h>
 #include <stdio.h>
 
 int main(void)

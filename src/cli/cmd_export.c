@@ -21,61 +21,14 @@
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
+#include "cli/cli_text.h"
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
 
-/* The length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len = p[0] < 0x80                   ? 1
-	             : p[0] >= 0xC2 && p[0] < 0xE0 ? 2
-	             : p[0] >= 0xE0 && p[0] < 0xF0 ? 3
-	             : p[0] >= 0xF0 && p[0] < 0xF5 ? 4
-	                                           : 0;
-
-	if (len == 0 || len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-	/* Overlong 3/4-byte forms, surrogates and values past U+10FFFF. */
-	if ((len == 3 && p[0] == 0xE0 && p[1] < 0xA0) ||
-	    (len == 3 && p[0] == 0xED && p[1] >= 0xA0) ||
-	    (len == 4 && p[0] == 0xF0 && p[1] < 0x90) ||
-	    (len == 4 && p[0] == 0xF4 && p[1] >= 0x90))
-		return 0;
-	return len;
-}
-
-/* A JSON string of len bytes of s, invalid UTF-8 replaced by U+FFFD. */
-static json_object *json_text(const char *s, size_t len)
-{
-	char *clean = malloc(len * 3 + 1);
-	size_t n = 0;
-	json_object *o;
-
-	if (!clean)
-		return NULL;
-	for (size_t i = 0; i < len;) {
-		size_t l = utf8_len((const unsigned char *)s + i, len - i);
-		if (l == 0) {
-			memcpy(clean + n, "\xEF\xBF\xBD", 3);
-			n += 3;
-			i++;
-			continue;
-		}
-		memcpy(clean + n, s + i, l);
-		n += l;
-		i += l;
-	}
-	o = json_object_new_string_len(clean, (int)n);
-	free(clean);
-	return o;
-}
-
 static void add_text(json_object *o, const char *key, const char *value)
 {
-	json_object_object_add(o, key, json_text(value, strlen(value)));
+	json_object_object_add(o, key,
+	                       heed_cli_json_text(value, strlen(value)));
 }
 
 static void add_int(json_object *o, const char *key, int64_t v)
@@ -140,7 +93,8 @@ static int json_channel(void *ud, const struct heed_store_irc_channel_row *r)
 	add_text(o, "network_name", r->network_name);
 	add_text(o, "channel", r->name);
 	add_int(o, "users", r->users);
-	json_object_object_add(o, "topic", json_text(r->topic, r->topic_len));
+	json_object_object_add(o, "topic",
+	                       heed_cli_json_text(r->topic, r->topic_len));
 	add_int(o, "first_seen", r->first_seen_s);
 	add_int(o, "last_seen", r->last_seen_s);
 	print_json(ud, o);

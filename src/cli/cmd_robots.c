@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_text.h"
 #include "cli/robots_acap.h"
 #include "heed/robots.h"
 
@@ -105,66 +106,6 @@ static void print_json(json_object *obj)
 	json_object_put(obj);
 }
 
-/* Length of the valid UTF-8 sequence at s[0] (of n octets), 0 if none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t want = s[0] < 0x80   ? 1
-	              : s[0] < 0xC2 ? 0
-	              : s[0] < 0xE0 ? 2
-	              : s[0] < 0xF0 ? 3
-	              : s[0] < 0xF5 ? 4
-	                            : 0;
-	size_t i;
-
-	if (want == 0 || want > n)
-		return 0;
-	for (i = 1; i < want; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return want;
-}
-
-/*
- * A JSON string of len octets of robots.txt text, which may hold anything:
- * invalid UTF-8 becomes U+FFFD so that every JSON parser accepts the
- * document (json-c escapes control octets itself).
- */
-static json_object *json_str(const char *s, size_t len)
-{
-	char *clean = malloc(3 * len + 1);
-	size_t i = 0, n = 0;
-	json_object *o;
-
-	if (!clean)
-		return NULL;
-	while (i < len) {
-		size_t k = utf8_len((const unsigned char *)s + i, len - i);
-		if (k == 0) {
-			memcpy(clean + n, "\xEF\xBF\xBD", 3);
-			n += 3;
-			i++;
-			continue;
-		}
-		memcpy(clean + n, s + i, k);
-		n += k;
-		i += k;
-	}
-	o = json_object_new_string_len(clean, (int)n);
-	free(clean);
-	return o;
-}
-
-/* Prints len octets of robots.txt text with control octets as '?', so that
- * a hostile file cannot drive the terminal. */
-static void print_text(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7F ? '?'
-		                                                   : s[i]);
-}
-
 /* ---- check ----------------------------------------------------------- */
 
 /* Which groups apply, as a line of text ("its own group (line 4)"). */
@@ -203,7 +144,7 @@ static void print_decision(const struct robots_file *f, const char *url,
 	} else {
 		printf("  %s:%u: %s: ", f->name, d->line,
 		       heed_robots_rule_kind_name(d->kind));
-		print_text(d->value, d->rule->value_len);
+		heed_cli_print_text(d->value, d->rule->value_len);
 		putchar('\n');
 	}
 }
@@ -215,10 +156,11 @@ static json_object *decision_json(const char *url,
 	char path[2048];
 	size_t n = heed_robots_normalize(path, sizeof(path), url, strlen(url));
 
-	json_object_object_add(o, "url", json_str(url, strlen(url)));
+	json_object_object_add(o, "url", heed_cli_json_text(url, strlen(url)));
 	json_object_object_add(
 	        o, "path",
-	        json_str(path, n < sizeof(path) ? n : sizeof(path) - 1));
+	        heed_cli_json_text(path,
+	                           n < sizeof(path) ? n : sizeof(path) - 1));
 	json_object_object_add(o, "allowed",
 	                       json_object_new_boolean(d->allowed));
 	json_object_object_add(o, "matched",
@@ -232,11 +174,13 @@ static json_object *decision_json(const char *url,
 		        o, "rule",
 		        json_object_new_string(
 		                heed_robots_rule_kind_name(d->kind)));
-		json_object_object_add(o, "value",
-		                       json_str(d->value, d->rule->value_len));
+		json_object_object_add(
+		        o, "value",
+		        heed_cli_json_text(d->value, d->rule->value_len));
 		json_object_object_add(
 		        o, "pattern",
-		        json_str(d->rule->pattern, d->rule->pattern_len));
+		        heed_cli_json_text(d->rule->pattern,
+		                           d->rule->pattern_len));
 	}
 	return o;
 }
@@ -376,13 +320,15 @@ static json_object *lint_json(const struct robots_file *f,
 		        json_object_new_string(
 		                heed_robots_diag_code_name(d->code)));
 		json_object_object_add(
-		        o, "message", json_str(d->message, strlen(d->message)));
+		        o, "message",
+		        heed_cli_json_text(d->message, strlen(d->message)));
 		json_object_array_add(diags, o);
 	}
 	for (i = 0; i < heed_robots_sitemap_count(r); i++) {
 		const struct heed_robots_sitemap *s =
 		        heed_robots_sitemap_get(r, i);
-		json_object_array_add(sitemaps, json_str(s->url, s->url_len));
+		json_object_array_add(sitemaps,
+		                      heed_cli_json_text(s->url, s->url_len));
 	}
 	json_object_object_add(doc, "file", json_object_new_string(f->name));
 	json_object_object_add(
