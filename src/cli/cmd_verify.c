@@ -378,7 +378,6 @@ struct verify_args {
 	const char **domains; /* --domain values (argv strings) */
 	size_t domain_count;
 	const char *ranges_file;
-	const char *dns_server;
 	int json;
 };
 
@@ -389,7 +388,6 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 	static const struct option longopts[] = {
 	        {"domain", required_argument, NULL, 'd'},
 	        {"ranges", required_argument, NULL, 'r'},
-	        {"dns-server", required_argument, NULL, 's'},
 	        {"json", no_argument, NULL, 'j'},
 	        {"help", no_argument, NULL, 'h'},
 	        HEED_CLI_CONFIG_LONGOPTS,
@@ -413,7 +411,11 @@ static int parse_args(int argc, char **argv, struct verify_args *a)
 			a->ranges_file = optarg;
 			break;
 		case 's':
-			a->dns_server = optarg;
+			/* -s is the short form of the shared --dns-server. */
+			if (heed_cli_config_option(&a->cc,
+			                           HEED_CLI_OPT_DNS_SERVER,
+			                           optarg) < 0)
+				return HEED_EXIT_USAGE;
 			break;
 		case 'j':
 			a->json = 1;
@@ -448,7 +450,7 @@ static int make_verifier(const struct verify_args *a,
 		return heed_cli_usage("verify",
 		                      "no domain to verify against: give "
 		                      "--domain or set verify.domain");
-	opt.dns.servers = a->dns_server ? a->dns_server : cfg->net_dns_server;
+	opt.dns.servers = cfg->net_dns_server;
 	rc = heed_verifier_new(v, &opt, NULL, &diag);
 	if (rc == HEED_ENOMEM) {
 		heed_cli_error("out of memory");

@@ -46,8 +46,7 @@
 	"                       default: the verify.domain setting)\n"       \
 	"  -r, --ranges FILE    published ranges, JSON with ipv4Prefix /\n"  \
 	"                       ipv6Prefix (default: verify.ranges_file)\n"  \
-	"  -s, --dns-server ADDR[:PORT][,...]  ask these servers only\n"     \
-	"                       (default: /etc/resolv.conf)\n"               \
+	"  -s ADDR[:PORT][,...] short for --dns-server (below)\n"            \
 	"  -j, --json           print JSON\n" HEED_CLI_CONFIG_HELP           \
 	"  -h, --help           show this help\n"                            \
 	"\n"                                                                 \
