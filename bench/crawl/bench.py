@@ -86,7 +86,7 @@ error_log %(base)s/error.log;
 daemon off;
 events { worker_connections %(conns)d; }
 http {
-  log_format timed '$msec $server_addr $status $request_uri';
+  log_format timed '$msec $server_addr $status $request_uri $connection_requests';
   access_log %(base)s/access.log timed;
   client_body_temp_path %(base)s/tmp;
   proxy_temp_path %(base)s/tmp;
@@ -152,12 +152,16 @@ def main():
     pages = con.execute("SELECT count(*) FROM pages").fetchone()[0]
     views = con.execute("SELECT count(views) FROM pages").fetchone()[0]
     con.close()
+    requests = connections = 0
     with open(os.path.join(base, "access.log")) as f:
-        requests = sum(1 for _ in f)
+        for line in f:
+            requests += 1
+            connections += line.rsplit(" ", 1)[1].strip() == "1"
+
     print("sites %d, pages/site %d (+ index), page size %d KB" %
           (a.sites, a.pages, page_bytes // 1024))
-    print("requests %d (nginx log), pages stored %d (%d with views)" %
-          (requests, pages, views))
+    print("requests %d on %d connections (nginx log), pages stored %d "
+          "(%d with views)" % (requests, connections, pages, views))
     print("wall %.1f s, pages/s %.0f, ideal at 1 req/s/site %.0f" %
           (wall, pages / wall, a.sites * 1.0))
     print("cpu %.2f s, cpu per 1000 pages %.2f s, peak RSS %.1f MB" %

@@ -41,6 +41,12 @@ struct heed_net_options {
 	size_t max_body_bytes;         /* decoded; 0 means 5 MiB */
 	bool allow_private;            /* allow private/loopback/link-local */
 	const char *ca_file; /* PEM CAs to trust; NULL: the system's; copied */
+	/* Connections kept open between fetches, for the next fetch to the
+	 * same host and address; 0 means half the process's open-file limit
+	 * (at most 65536). A crawler at one request per second per site
+	 * reuses a site's connection only if it is still kept a second later,
+	 * so this should be at least the number of sites crawled at once. */
+	long max_idle_connections;
 };
 
 /* How a fetch ended. */

@@ -19,8 +19,7 @@ void heed__buf_init(struct heed_buf *b, const struct heed_allocator *a,
 	b->alloc = a ? a : heed_allocator_default();
 }
 
-/* Makes room for extra more bytes plus the NUL. */
-static heed_status buf_reserve(struct heed_buf *b, size_t extra)
+heed_status heed__buf_reserve(struct heed_buf *b, size_t extra)
 {
 	size_t need, cap;
 	char *p;
@@ -46,7 +45,7 @@ static heed_status buf_reserve(struct heed_buf *b, size_t extra)
 
 heed_status heed__buf_add(struct heed_buf *b, const void *bytes, size_t len)
 {
-	heed_status rc = buf_reserve(b, len);
+	heed_status rc = heed__buf_reserve(b, len);
 
 	if (rc != HEED_OK)
 		return rc;
@@ -76,7 +75,7 @@ heed_status heed__buf_addf(struct heed_buf *b, const char *fmt, ...)
 		va_end(ap2);
 		return HEED_EINVAL;
 	}
-	rc = buf_reserve(b, (size_t)n);
+	rc = heed__buf_reserve(b, (size_t)n);
 	if (rc == HEED_OK) {
 		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
 		b->len += (size_t)n;

@@ -40,6 +40,9 @@ struct heed_buf {
 void heed__buf_init(struct heed_buf *b, const struct heed_allocator *a,
                     size_t max_bytes);
 heed_status heed__buf_add(struct heed_buf *b, const void *bytes, size_t len);
+/* Makes room for extra more bytes (and the NUL) in one allocation, as when
+ * the size to come is known; HEED_ETOOBIG past the ceiling. */
+heed_status heed__buf_reserve(struct heed_buf *b, size_t extra);
 heed_status heed__buf_addc(struct heed_buf *b, char c);
 heed_status heed__buf_addf(struct heed_buf *b, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));

@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -168,12 +169,31 @@ static curl_socket_t on_opensocket(void *ud, curlsocktype purpose,
 	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
 }
 
+/* One allocation for the announced body instead of a dozen doublings (a
+ * 56 KB page cost ten reallocs and their copies). Content-Length counts
+ * encoded bytes, so it is a hint: the buffer still grows past it. */
+static void reserve_body(struct xfer *x)
+{
+	curl_off_t announced = -1;
+	size_t want;
+
+	if (curl_easy_getinfo(x->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+	                      &announced) != CURLE_OK ||
+	    announced <= 0)
+		return;
+	want = (uint64_t)announced < x->body.max_bytes ? (size_t)announced
+	                                               : x->body.max_bytes;
+	(void)heed__buf_reserve(&x->body, want);
+}
+
 static size_t on_write(char *p, size_t size, size_t n, void *ud)
 {
 	struct xfer *x = ud;
 	size_t len = size * n, room = x->body.max_bytes - x->body.len;
 
 	x->got_byte = true;
+	if (!x->body.cap)
+		reserve_body(x);
 	if (len > room) {
 		/* Keep what fits: a robots.txt over the cap is parsed up to
 		 * it, not thrown away. */
@@ -408,6 +428,23 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
 	unlink_xfer(net, x);
 	x->on_done(x->ud, &r);
 	free_xfer(net, x);
+}
+
+/* libcurl's default keeps 4 connections per running fetch, and closes
+ * the oldest beyond that: with a thousand sites each fetched once a
+ * second and a hundred fetches running, a site's connection was always
+ * gone when its next fetch came (20,174 connections for 23,000 requests
+ * in bench/crawl). Keeping one per site saves the site a handshake per
+ * request and the crawler a connect and a close. */
+static long idle_connections(const struct heed_net_options *opt)
+{
+	struct rlimit rl;
+
+	if (opt->max_idle_connections > 0)
+		return opt->max_idle_connections;
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 65536;
+	return rl.rlim_cur / 2 > 65536 ? 65536 : (long)(rl.rlim_cur / 2);
 }
 
 static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
@@ -670,7 +707,9 @@ heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
 	    curl_multi_setopt(net->multi, CURLMOPT_TIMERFUNCTION, on_timer) !=
 	            CURLM_OK ||
 	    curl_multi_setopt(net->multi, CURLMOPT_TIMERDATA, net) !=
-	            CURLM_OK) {
+	            CURLM_OK ||
+	    curl_multi_setopt(net->multi, CURLMOPT_MAXCONNECTS,
+	                      idle_connections(opt)) != CURLM_OK) {
 		heed_net_free(net);
 		return HEED_ENOMEM;
 	}

@@ -53,6 +53,9 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 
 static void sqlite_close(heed_store *store)
 {
+	for (int i = 0; i < store->nstmts; i++)
+		sqlite3_finalize(store->stmts[i].st);
+	store->nstmts = 0;
 	/* sqlite3_close_v2 defers the close until stray statements finish, so a
 	 * forgotten finalize cannot make close fail and leak the connection. */
 	sqlite3_close_v2(store->db);
@@ -73,20 +76,65 @@ static heed_status sqlite_schema_version(heed_store *store, const char *area,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*version = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? HEED_OK : HEED_ESTORE;
+}
+
+/* The free kept statement for sql, or NULL. Callers pass string literals,
+ * so the address finds it; the text comparison covers SQL built at run
+ * time (a stale address with other text never matches). */
+static struct heed_store_stmt *kept_stmt(heed_store *store, const char *sql)
+{
+	for (int i = 0; i < store->nstmts; i++) {
+		struct heed_store_stmt *k = &store->stmts[i];
+		if (!k->busy && k->sql == sql &&
+		    !strcmp(sqlite3_sql(k->st), sql))
+			return k;
+	}
+	for (int i = 0; i < store->nstmts; i++) {
+		struct heed_store_stmt *k = &store->stmts[i];
+		if (!k->busy && !strcmp(sqlite3_sql(k->st), sql))
+			return k;
+	}
+	return NULL;
 }
 
 sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql)
 {
+	struct heed_store_stmt *k = kept_stmt(store, sql);
 	sqlite3_stmt *st = NULL;
 
-	if (sqlite3_prepare_v2(store->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (k) {
+		k->busy = true;
+		k->sql = sql;
+		return k->st;
+	}
+	if (sqlite3_prepare_v3(store->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+	                       &st, NULL) != SQLITE_OK) {
 		snprintf(store->errmsg, sizeof(store->errmsg), "%s",
 		         sqlite3_errmsg(store->db));
 		return NULL;
 	}
+	if (store->nstmts < HEED_STORE_STMT_CACHE)
+		store->stmts[store->nstmts++] =
+		        (struct heed_store_stmt){sql, st, true};
 	return st;
+}
+
+void heed__sqlite_release(heed_store *store, sqlite3_stmt *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < store->nstmts; i++)
+		if (store->stmts[i].st == st) {
+			/* reset ends the statement's read of the database, so
+			 * a kept SELECT never pins an old WAL snapshot. */
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			store->stmts[i].busy = false;
+			return;
+		}
+	sqlite3_finalize(st);
 }
 
 heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt)

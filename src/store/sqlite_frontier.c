@@ -74,7 +74,7 @@ static heed_status write_entry(heed_store *store, const char *sql,
 	heed__sqlite_bind_text(st, 5, e->discovered_from);
 	heed__sqlite_bind_date(st, 6, e->lastmod);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc;
 }
 
@@ -114,7 +114,7 @@ heed_status heed_store_frontier_requeue(heed_store *store,
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, e->url, -1, SQLITE_STATIC);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc != HEED_OK)
 		return rc;
 	return heed_store_frontier_add(store, e, NULL);
@@ -134,7 +134,7 @@ static void read_entry(sqlite3_stmt *st, struct heed_frontier_entry *e)
 /* Steps st to its end; fn may stop it. Finalizes st. */
 static heed_status finish_rows(heed_store *store, sqlite3_stmt *st, int rc)
 {
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return heed__store_fail(store, NULL, "reading the frontier");
 	return HEED_OK;
@@ -183,7 +183,7 @@ static heed_status change_rows(heed_store *store, const char *sql,
 		sqlite3_bind_int64(st, 1, a);
 	sqlite3_bind_int64(st, 2, b);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc == HEED_OK && changed)
 		*changed = sqlite3_changes(store->db);
 	return rc;
@@ -204,7 +204,7 @@ heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
 	sqlite3_bind_int(st, 2, (int)state);
 	sqlite3_bind_int(st, 3, outcome);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc;
 }
 
@@ -283,7 +283,7 @@ heed_status heed_store_run_begin(heed_store *store, const char *mode,
 	sqlite3_bind_text(st, 1, mode, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, started_at);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc == HEED_OK)
 		*id = sqlite3_last_insert_rowid(store->db);
 	return rc;
@@ -304,7 +304,7 @@ static heed_status read_run(heed_store *store, sqlite3_stmt *st,
 		run->pages = sqlite3_column_int64(st, 4);
 		run->errors = sqlite3_column_int64(st, 5);
 	}
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc == SQLITE_ROW)
 		return HEED_OK;
 	if (rc == SQLITE_DONE)
@@ -354,7 +354,7 @@ heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,
 	sqlite3_bind_int64(st, 2, pages);
 	sqlite3_bind_int64(st, 3, errors);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc;
 }
 
@@ -396,6 +396,6 @@ heed_status heed_store_run_set_last_request(heed_store *store, int64_t unix_ms)
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, unix_ms);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc;
 }

@@ -145,7 +145,6 @@ static const char *const stmt_sql[S_COUNT] = {
 
 struct heed_store_irc {
 	heed_store *store;
-	sqlite3_stmt *stmts[S_COUNT];
 	bool in_tx;
 	int pending;
 };
@@ -177,24 +176,13 @@ void heed_store_irc_free(heed_store_irc *w)
 	if (!w)
 		return;
 	heed_store_irc_flush(w);
-	for (int i = 0; i < S_COUNT; i++)
-		sqlite3_finalize(w->stmts[i]);
 	heed__free(w->store->alloc, w);
 }
 
-/* The statement, prepared once and reset for a new use; NULL on error. */
+/* The statement, kept prepared by the store; NULL on error. */
 static sqlite3_stmt *stmt(heed_store_irc *w, enum stmt which)
 {
-	sqlite3_stmt *st = w->stmts[which];
-
-	if (!st) {
-		st = heed__sqlite_prepare(w->store, stmt_sql[which]);
-		w->stmts[which] = st;
-		return st;
-	}
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return st;
+	return heed__sqlite_prepare(w->store, stmt_sql[which]);
 }
 
 /* Opens the batch transaction when none is open. */
@@ -213,7 +201,7 @@ static heed_status run(heed_store_irc *w, sqlite3_stmt *st)
 {
 	heed_status rc = heed__sqlite_step_done(w->store, st);
 
-	sqlite3_reset(st);
+	heed__sqlite_release(w->store, st);
 	if (rc != HEED_OK)
 		return rc;
 	if (++w->pending >= BATCH_ROWS)
@@ -249,13 +237,13 @@ heed_status heed_store_irc_network(heed_store_irc *w, const char *key,
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	step = sqlite3_step(st);
 	if (step != SQLITE_ROW) {
-		sqlite3_reset(st);
+		heed__sqlite_release(w->store, st);
 		return HEED_ESTORE;
 	}
 	*id = sqlite3_column_int64(st, 0);
 	if (next_visit_s)
 		*next_visit_s = sqlite3_column_int64(st, 1);
-	sqlite3_reset(st);
+	heed__sqlite_release(w->store, st);
 	return HEED_OK;
 }
 
@@ -449,7 +437,7 @@ heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*port = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? HEED_OK : HEED_ESTORE;
 }
 
@@ -491,10 +479,10 @@ static heed_status each_row(heed_store *store, sqlite3_stmt *st,
 			break;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		heed__store_fail(store, NULL, "reading IRC records");
-		sqlite3_finalize(st);
+		heed__sqlite_release(store, st);
 		return HEED_ESTORE;
 	}
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return HEED_OK;
 }
 

@@ -78,7 +78,7 @@ heed_status heed_store_page_put(heed_store *store,
 	heed__sqlite_bind_text(st, 15, p->mode);
 	heed__sqlite_bind_text(st, 16, p->record);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc;
 }
 
@@ -98,7 +98,7 @@ heed_status heed_store_page_unchanged(heed_store *store, const char *url,
 	sqlite3_bind_int64(st, 2, checked_at);
 	heed__sqlite_bind_date(st, 3, source_lastmod);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc == HEED_OK && sqlite3_changes(store->db) == 0)
 		return HEED_ENOTFOUND;
 	return rc;
@@ -135,7 +135,7 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 		v->source_lastmod = heed__sqlite_int(st, 3, HEED_STORE_NO_DATE);
 		v->status = sqlite3_column_int(st, 4);
 	}
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc == SQLITE_ROW)
 		return HEED_OK;
 	return rc == SQLITE_DONE ? HEED_ENOTFOUND : HEED_ESTORE;
@@ -157,7 +157,7 @@ heed_status heed_store_page_delete(heed_store *store, const char *url,
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc == HEED_OK && deleted)
 		*deleted = sqlite3_changes(store->db);
 	return rc;
@@ -195,10 +195,10 @@ static heed_status each_row(heed_store *store, sqlite3_stmt *st,
 			break;
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		heed__store_fail(store, NULL, "reading pages");
-		sqlite3_finalize(st);
+		heed__sqlite_release(store, st);
 		return HEED_ESTORE;
 	}
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return HEED_OK;
 }
 
@@ -280,6 +280,6 @@ heed_status heed_store_pages_count(heed_store *store, const char *host,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*count = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc == SQLITE_ROW ? HEED_OK : HEED_ESTORE;
 }

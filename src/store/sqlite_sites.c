@@ -124,7 +124,7 @@ heed_status heed_store_site_get(heed_store *store, const char *site,
 		rc = HEED_ENOTFOUND;
 	else
 		rc = heed__store_fail(store, NULL, "reading a site");
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (rc == HEED_ENOMEM)
 		heed_store_site_clear(store, out);
 	return rc;
@@ -170,7 +170,7 @@ heed_status heed_store_site_put(heed_store *store,
 	bind_blob(st, 13, in->rules_body, in->rules_body_len);
 	sqlite3_bind_int64(st, 14, in->crawl_delay_ms);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc;
 }
 
@@ -204,7 +204,7 @@ heed_status heed_store_site_each(heed_store *store, const char *host,
 	}
 	if (rc == HEED_OK && step != SQLITE_DONE)
 		rc = heed__store_fail(store, NULL, "listing sites");
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	if (count)
 		*count = n;
 	return rc;
@@ -228,7 +228,7 @@ heed_status heed_store_host_get(heed_store *store, const char *host,
 		out->backoff.until_s = sqlite3_column_int64(st, 1);
 		out->last_request_ms = sqlite3_column_int64(st, 2);
 	}
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return step == SQLITE_ROW || step == SQLITE_DONE
 	               ? HEED_OK
 	               : heed__store_fail(store, NULL, "reading a host");
@@ -250,7 +250,7 @@ heed_status heed_store_host_put(heed_store *store, const char *host,
 	sqlite3_bind_int64(st, 3, in->backoff.until_s);
 	sqlite3_bind_int64(st, 4, in->last_request_ms);
 	rc = heed__sqlite_step_done(store, st);
-	sqlite3_finalize(st);
+	heed__sqlite_release(store, st);
 	return rc;
 }
 

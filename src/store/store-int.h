@@ -33,11 +33,24 @@ struct heed_store_backend {
 	                              int *version);
 };
 
+/* Statements kept prepared per store (heed__sqlite_prepare). heed runs
+ * a few dozen distinct statements; more are prepared and finalized each
+ * time. */
+#define HEED_STORE_STMT_CACHE 64
+
+struct heed_store_stmt {
+	const char *sql; /* the caller's text, compared by address first */
+	sqlite3_stmt *st;
+	bool busy; /* handed out and not yet released */
+};
+
 struct heed_store {
 	const struct heed_store_backend *backend;
 	const struct heed_allocator *alloc;
 	sqlite3 *db;                 /* the SQLite backend's connection */
 	char errmsg[HEED_DIAG_SIZE]; /* last error, for heed_store_errmsg */
+	struct heed_store_stmt stmts[HEED_STORE_STMT_CACHE];
+	int nstmts;
 };
 
 extern const struct heed_store_backend heed__sqlite_backend;
@@ -58,8 +71,16 @@ heed_status heed__store_fail(heed_store *store, struct heed_diag *diag,
                              const char *what);
 
 /* SQLite helpers shared by the area files: prepare a statement (NULL and a
- * recorded error on failure), and step one that returns no rows. */
+ * recorded error on failure), and step one that returns no rows.
+ *
+ * heed__sqlite_prepare hands out the store's kept statement for sql when
+ * one is free (reset, no bindings), else prepares one; either way the
+ * caller gives it back with heed__sqlite_release, never sqlite3_finalize.
+ * Compiling SQL costs more than running most of heed's statements: the
+ * crawl inserts every link it finds, and preparing each insert took 15 %
+ * of the crawl's CPU (docs/performance.md). */
 sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql);
+void heed__sqlite_release(heed_store *store, sqlite3_stmt *st);
 heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt);
 
 #endif /* HEED_STORE_INT_H */
