@@ -42,10 +42,10 @@ struct heed_net_options {
 	bool allow_private;            /* allow private/loopback/link-local */
 	const char *ca_file; /* PEM CAs to trust; NULL: the system's; copied */
 	/* Connections kept open between fetches, for the next fetch to the
-	 * same host and address; 0 means half the process's open-file limit
-	 * (at most 65536). A crawler at one request per second per site
-	 * reuses a site's connection only if it is still kept a second later,
-	 * so this should be at least the number of sites crawled at once. */
+	 * same host and address; 0 means the process's open-file limit less
+	 * 1,024 (at least 64, at most 65,536). Beyond it the connection idle
+	 * longest is closed, so a crawler that visits N sites in turn reuses
+	 * nothing unless this exceeds N. */
 	long max_idle_connections;
 };
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -403,6 +404,19 @@ static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	return HEED_EXIT_OK;
 }
 
+/* A crawl keeps one connection per site between its requests (libheed
+ * sizes that pool from this limit): lift the soft limit to the hard one,
+ * as Debian's soft default of 1,024 would close them all on a large crawl. */
+static void raise_open_file_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int heed_cmd_crawl(int argc, char **argv)
 {
 	struct crawl_args a = {0};
@@ -428,6 +442,7 @@ int heed_cmd_crawl(int argc, char **argv)
 	}
 	if (gather_seeds(&cfg, argc, argv, &seeds, &seed_count) != 0)
 		goto out;
+	raise_open_file_limit();
 	ex = a.schedule ? schedule(&a, &cfg, seeds, seed_count)
 	                : run(&a, &cfg, seeds, seed_count);
 out:

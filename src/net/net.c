@@ -10,13 +10,16 @@
  * proxy from the environment.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <curl/curl.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "net/net-int.h"
 
@@ -24,6 +27,9 @@
 #define DEFAULT_FIRST_BYTE_MS 20000
 #define DEFAULT_TOTAL_MS      60000
 #define DEFAULT_MAX_BODY      (5 * 1024 * 1024)
+#define NET_EVENT_BATCH       256   /* epoll events read per call */
+#define NET_MAX_IDLE          65536 /* default cap on kept connections */
+#define NET_FD_RESERVE        1024  /* descriptors left for other uses */
 
 struct xfer {
 	struct xfer *next;
@@ -48,11 +54,6 @@ struct xfer {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
-struct sock {
-	curl_socket_t fd;
-	int what; /* CURL_POLL_IN / OUT / INOUT */
-};
-
 struct heed_net {
 	const struct heed_allocator *alloc;
 	struct heed_logger logger;
@@ -60,8 +61,10 @@ struct heed_net {
 	char *user_agent;
 	char *ca_file; /* NULL: libcurl's default bundle */
 	CURLM *multi;
-	struct sock *socks;
-	size_t sock_count, sock_cap;
+	/* libcurl's sockets live in one epoll set, and the caller's poll()
+	 * watches only its descriptor: with thousands of connections, a
+	 * poll() over each of them cost 28 % of a crawl's CPU. */
+	int epfd;
 	int64_t timer_deadline_ms; /* -1: none */
 	struct xfer *running;
 	size_t pending;
@@ -90,44 +93,28 @@ const char *heed_net_error_name(heed_net_error error)
 
 /* ---- sockets and timer, as libcurl asks for them ---- */
 
-static struct sock *find_sock(heed_net *net, curl_socket_t fd)
-{
-	size_t i;
-
-	for (i = 0; i < net->sock_count; i++)
-		if (net->socks[i].fd == fd)
-			return &net->socks[i];
-	return NULL;
-}
-
+/* libcurl says which sockets to watch; socketp marks those already in
+ * the epoll set. */
 static int on_socket(CURL *easy, curl_socket_t fd, int what, void *userp,
                      void *socketp)
 {
 	heed_net *net = userp;
-	struct sock *s = find_sock(net, fd);
+	struct epoll_event ev = {0};
 
 	(void)easy;
-	(void)socketp;
 	if (what == CURL_POLL_REMOVE) {
-		if (s)
-			*s = net->socks[--net->sock_count];
+		/* libcurl may have closed it already, which removed it. */
+		epoll_ctl(net->epfd, EPOLL_CTL_DEL, fd, NULL);
+		curl_multi_assign(net->multi, fd, NULL);
 		return 0;
 	}
-	if (!s) {
-		if (net->sock_count == net->sock_cap) {
-			size_t cap = net->sock_cap ? net->sock_cap * 2 : 16;
-			struct sock *grown = heed__realloc(
-			        net->alloc, net->socks, cap * sizeof(*grown));
-			if (!grown)
-				return -1;
-			net->socks = grown;
-			net->sock_cap = cap;
-		}
-		s = &net->socks[net->sock_count++];
-		s->fd = fd;
-	}
-	s->what = what;
-	return 0;
+	ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0) |
+	            ((what & CURL_POLL_OUT) ? EPOLLOUT : 0);
+	ev.data.fd = fd;
+	if (epoll_ctl(net->epfd, socketp ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd,
+	              &ev) != 0)
+		return -1;
+	return curl_multi_assign(net->multi, fd, net) == CURLM_OK ? 0 : -1;
 }
 
 static int on_timer(CURLM *multi, long timeout_ms, void *userp)
@@ -439,12 +426,16 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
 static long idle_connections(const struct heed_net_options *opt)
 {
 	struct rlimit rl;
+	rlim_t spare;
 
 	if (opt->max_idle_connections > 0)
 		return opt->max_idle_connections;
 	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
-		return 65536;
-	return rl.rlim_cur / 2 > 65536 ? 65536 : (long)(rl.rlim_cur / 2);
+		return NET_MAX_IDLE;
+	/* Leave room for the running fetches, the store and DNS. */
+	spare = rl.rlim_cur > NET_FD_RESERVE + 64 ? rl.rlim_cur - NET_FD_RESERVE
+	                                          : 64;
+	return spare > NET_MAX_IDLE ? NET_MAX_IDLE : (long)spare;
 }
 
 static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
@@ -563,20 +554,10 @@ size_t heed_net_pending(const heed_net *net)
 
 int heed_net_pollfds(heed_net *net, struct pollfd *fds, int max)
 {
-	int n = 0;
-	size_t i;
-
-	for (i = 0; i < net->sock_count && n < max; i++) {
-		fds[n].fd = net->socks[i].fd;
-		fds[n].events =
-		        (short)(((net->socks[i].what & CURL_POLL_IN) ? POLLIN
-		                                                     : 0) |
-		                ((net->socks[i].what & CURL_POLL_OUT) ? POLLOUT
-		                                                      : 0));
-		fds[n].revents = 0;
-		n++;
-	}
-	return n;
+	if (max < 1)
+		return 0;
+	fds[0] = (struct pollfd){.fd = net->epfd, .events = POLLIN};
+	return 1;
 }
 
 int heed_net_timeout_ms(heed_net *net, int max_ms)
@@ -626,22 +607,36 @@ static void read_done(heed_net *net)
 	}
 }
 
+/* Hands libcurl every socket the epoll set reports, a batch at a time,
+ * for as long as it reports a full batch. */
+static void process_sockets(heed_net *net)
+{
+	struct epoll_event ev[NET_EVENT_BATCH];
+	int n, running = 0;
+
+	do {
+		n = epoll_wait(net->epfd, ev, NET_EVENT_BATCH, 0);
+		for (int i = 0; i < n; i++) {
+			int mask = 0;
+			if (ev[i].events & EPOLLIN)
+				mask |= CURL_CSELECT_IN;
+			if (ev[i].events & EPOLLOUT)
+				mask |= CURL_CSELECT_OUT;
+			if (ev[i].events & (EPOLLERR | EPOLLHUP))
+				mask |= CURL_CSELECT_ERR;
+			curl_multi_socket_action(net->multi, ev[i].data.fd,
+			                         mask, &running);
+		}
+	} while (n == NET_EVENT_BATCH);
+}
+
 void heed_net_process(heed_net *net, const struct pollfd *fds, int count)
 {
-	int running = 0, i;
+	int running = 0;
 
-	for (i = 0; i < count; i++) {
-		int mask = 0;
-		if (!fds[i].revents || !find_sock(net, fds[i].fd))
-			continue;
-		if (fds[i].revents & POLLIN)
-			mask |= CURL_CSELECT_IN;
-		if (fds[i].revents & POLLOUT)
-			mask |= CURL_CSELECT_OUT;
-		if (fds[i].revents & (POLLERR | POLLHUP | POLLNVAL))
-			mask |= CURL_CSELECT_ERR;
-		curl_multi_socket_action(net->multi, fds[i].fd, mask, &running);
-	}
+	for (int i = 0; i < count; i++)
+		if (fds[i].fd == net->epfd && fds[i].revents)
+			process_sockets(net);
 	if (net->timer_deadline_ms >= 0 && now_ms() >= net->timer_deadline_ms) {
 		net->timer_deadline_ms = -1;
 		curl_multi_socket_action(net->multi, CURL_SOCKET_TIMEOUT, 0,
@@ -674,6 +669,12 @@ heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
 		return HEED_ENOMEM;
 	}
 	net->alloc = alloc;
+	net->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (net->epfd < 0) {
+		heed_net_free(net);
+		return heed_diag_set(diag, HEED_ENOMEM, 0, 0,
+		                     "epoll_create1: %s", strerror(errno));
+	}
 	if (logger)
 		net->logger = *logger;
 	net->opt = *opt;
@@ -725,7 +726,8 @@ void heed_net_free(heed_net *net)
 		finish(net, net->running, CURLE_OK, HEED_NET_CANCELLED);
 	if (net->multi)
 		curl_multi_cleanup(net->multi);
-	heed__free(net->alloc, net->socks);
+	if (net->epfd >= 0)
+		close(net->epfd);
 	heed__free(net->alloc, net->user_agent);
 	heed__free(net->alloc, net->ca_file);
 	heed__free(net->alloc, net);
