@@ -99,7 +99,10 @@ http {
   }
 }
 """ % {"base": base, "listens": listens, "site": site,
-       "conns": sites + 4096, "nofile": min(2 * sites + 8192, 19000)})
+       # Each listening address takes a connection slot too: with fewer
+       # slots than addresses plus kept connections, nginx silently closes
+       # kept connections ("worker_connections are not enough").
+       "conns": 2 * sites + 4096, "nofile": 2 * sites + 8192})
     os.makedirs(os.path.join(base, "tmp"))
     proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", base],
                             stderr=subprocess.DEVNULL)
