@@ -199,16 +199,10 @@ bool heed__acap_name_ok(const char *s, size_t len)
 	return true;
 }
 
-/* FNV-1a over the lower-cased name: names are case-insensitive. */
+/* Names are case-insensitive. */
 static size_t name_hash(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)heed__ascii_lower(s[i]);
-		h *= 1099511628211ull;
-	}
-	return (size_t)h;
+	return (size_t)heed__hash_lower(s, n);
 }
 
 static heed_status index_grow(const struct heed_allocator *a,

@@ -79,6 +79,13 @@ static inline char heed__ascii_lower(char c)
 	return (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
 }
 
+/* Hashes for the hash tables (hash.c): every bit of the result depends on
+ * every input byte, so a table may index with the low bits. _lower hashes
+ * the ASCII lower-case of s, for case-insensitive names. */
+uint64_t heed__hash(const void *data, size_t len);
+uint64_t heed__hash_str(const char *s);
+uint64_t heed__hash_lower(const char *s, size_t len);
+
 static inline bool heed__ascii_space(char c)
 {
 	return c == ' ' || c == '\t';

@@ -14,15 +14,6 @@
 #include "heed/store_sites.h"
 #include "heed/url.h"
 
-static size_t hash_key(const char *s)
-{
-	size_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 struct crawl_host *heed__crawl_host_find(struct crawl_engine *e,
                                          const char *key)
 {
@@ -30,7 +21,7 @@ struct crawl_host *heed__crawl_host_find(struct crawl_engine *e,
 
 	if (!e->host_buckets)
 		return NULL;
-	h = e->hosts[hash_key(key) % e->host_buckets];
+	h = e->hosts[(size_t)heed__hash_str(key) % e->host_buckets];
 	while (h && strcmp(h->key, key) != 0)
 		h = h->next;
 	return h;
@@ -74,7 +65,7 @@ static bool hosts_grow(struct crawl_engine *e)
 		struct crawl_host *h = e->hosts[i];
 		while (h) {
 			struct crawl_host *next = h->next;
-			size_t b = hash_key(h->key) % n;
+			size_t b = (size_t)heed__hash_str(h->key) % n;
 			h->next = t[b];
 			t[b] = h;
 			h = next;
@@ -441,7 +432,7 @@ struct crawl_host *heed__crawl_host_get(struct crawl_engine *e, const char *url,
 	if (!h)
 		return NULL;
 	h->in_scope = true;
-	b = hash_key(h->key) % e->host_buckets;
+	b = (size_t)heed__hash_str(h->key) % e->host_buckets;
 	h->next = e->hosts[b];
 	e->hosts[b] = h;
 	e->host_count++;

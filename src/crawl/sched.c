@@ -52,20 +52,10 @@ struct heed_sched {
 	int64_t pages_started, requests;
 };
 
-/* FNV-1a: host names are short and trusted to be normalised. */
-static size_t hash_name(const char *s)
-{
-	size_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 static struct sched_host **table_slot(struct sched_host **table, size_t size,
                                       const char *name)
 {
-	size_t i = hash_name(name) & (size - 1);
+	size_t i = (size_t)heed__hash_str(name) & (size - 1);
 
 	while (table[i] && strcmp(table[i]->name, name) != 0)
 		i = (i + 1) & (size - 1);

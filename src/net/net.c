@@ -30,10 +30,13 @@
 #define NET_EVENT_BATCH       256   /* epoll events read per call */
 #define NET_MAX_IDLE          65536 /* default cap on kept connections */
 #define NET_FD_RESERVE        1024  /* descriptors left for other uses */
+#define NET_MAX_SHARDS        64    /* multi handles at most */
+#define NET_SHARD_CONNS       256   /* kept connections per multi handle */
 
 struct xfer {
 	struct xfer *next;
 	heed_net *net;
+	struct shard *shard;
 	CURL *easy;
 	struct curl_slist *connect_to;
 	struct curl_slist *headers; /* the request's extra headers */
@@ -54,18 +57,30 @@ struct xfer {
 	char errbuf[CURL_ERROR_SIZE];
 };
 
+struct shard {
+	heed_net *net;
+	CURLM *multi;
+	int index;
+	int64_t timer_deadline_ms; /* -1: none */
+};
+
 struct heed_net {
 	const struct heed_allocator *alloc;
 	struct heed_logger logger;
 	struct heed_net_options opt;
 	char *user_agent;
 	char *ca_file; /* NULL: libcurl's default bundle */
-	CURLM *multi;
+	/* Fetches are spread over several multi handles by host and address,
+	 * so each keeps a share of the connections: libcurl 7.88 walks its
+	 * whole connection cache whenever a fetch ends
+	 * (curl_multi_remove_handle), which with 10,000 kept connections
+	 * took a third of a crawl's CPU. */
+	struct shard shards[NET_MAX_SHARDS];
+	int nshards;
 	/* libcurl's sockets live in one epoll set, and the caller's poll()
 	 * watches only its descriptor: with thousands of connections, a
 	 * poll() over each of them cost 28 % of a crawl's CPU. */
 	int epfd;
-	int64_t timer_deadline_ms; /* -1: none */
 	struct xfer *running;
 	size_t pending;
 };
@@ -98,31 +113,31 @@ const char *heed_net_error_name(heed_net_error error)
 static int on_socket(CURL *easy, curl_socket_t fd, int what, void *userp,
                      void *socketp)
 {
-	heed_net *net = userp;
+	struct shard *sh = userp;
 	struct epoll_event ev = {0};
 
 	(void)easy;
 	if (what == CURL_POLL_REMOVE) {
 		/* libcurl may have closed it already, which removed it. */
-		epoll_ctl(net->epfd, EPOLL_CTL_DEL, fd, NULL);
-		curl_multi_assign(net->multi, fd, NULL);
+		epoll_ctl(sh->net->epfd, EPOLL_CTL_DEL, fd, NULL);
+		curl_multi_assign(sh->multi, fd, NULL);
 		return 0;
 	}
 	ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0) |
 	            ((what & CURL_POLL_OUT) ? EPOLLOUT : 0);
-	ev.data.fd = fd;
-	if (epoll_ctl(net->epfd, socketp ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd,
-	              &ev) != 0)
+	ev.data.u64 = (uint64_t)sh->index << 32 | (uint32_t)fd;
+	if (epoll_ctl(sh->net->epfd, socketp ? EPOLL_CTL_MOD : EPOLL_CTL_ADD,
+	              fd, &ev) != 0)
 		return -1;
-	return curl_multi_assign(net->multi, fd, net) == CURLM_OK ? 0 : -1;
+	return curl_multi_assign(sh->multi, fd, sh) == CURLM_OK ? 0 : -1;
 }
 
 static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 {
-	heed_net *net = userp;
+	struct shard *sh = userp;
 
 	(void)multi;
-	net->timer_deadline_ms = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	sh->timer_deadline_ms = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	return 0;
 }
 
@@ -411,7 +426,7 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
 	         "GET %s via %s: %s, status %d, %zu bytes, %lld ms", x->url,
 	         x->addr.text, heed_net_error_name(r.error), r.status,
 	         r.body_len, (long long)r.elapsed_ms);
-	curl_multi_remove_handle(net->multi, x->easy);
+	curl_multi_remove_handle(x->shard->multi, x->easy);
 	unlink_xfer(net, x);
 	x->on_done(x->ud, &r);
 	free_xfer(net, x);
@@ -504,6 +519,21 @@ static bool add_headers(struct xfer *x, const struct heed_net_request *req)
 	                                       x->headers) == CURLE_OK;
 }
 
+/* The multi handle for a fetch: the same for every fetch to one host at
+ * one address, so that they share its kept connection. */
+static struct shard *shard_of(heed_net *net, const char *url,
+                              const struct heed_dns_addr *addr)
+{
+	const char *host = strstr(url, "://");
+	size_t len;
+
+	host = host ? host + 3 : url;
+	len = strcspn(host, "/?#");
+	return &net->shards[(heed__hash(host, len) ^
+	                     heed__hash_str(addr->text)) %
+	                    (uint64_t)net->nshards];
+}
+
 heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 {
 	struct xfer *x;
@@ -528,11 +558,13 @@ heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 	x->ud = req->ud;
 	x->url = heed__strndup(net->alloc, req->url, strlen(req->url));
 	x->easy = curl_easy_init();
+	if (x->url)
+		x->shard = shard_of(net, x->url, &x->addr);
 	if (!x->url || !x->easy || !add_headers(x, req) ||
 	    !easy_setup(net, x,
 	                req->max_body_bytes ? req->max_body_bytes
 	                                    : net->opt.max_body_bytes) ||
-	    curl_multi_add_handle(net->multi, x->easy) != CURLM_OK) {
+	    curl_multi_add_handle(x->shard->multi, x->easy) != CURLM_OK) {
 		free_xfer(net, x);
 		return HEED_ENOMEM;
 	}
@@ -565,8 +597,11 @@ int heed_net_timeout_ms(heed_net *net, int max_ms)
 	int64_t now = now_ms(), t = max_ms;
 	const struct xfer *x;
 
-	if (net->timer_deadline_ms >= 0 && net->timer_deadline_ms - now < t)
-		t = net->timer_deadline_ms - now;
+	for (int i = 0; i < net->nshards; i++) {
+		int64_t d = net->shards[i].timer_deadline_ms;
+		if (d >= 0 && d - now < t)
+			t = d - now;
+	}
 	for (x = net->running; x; x = x->next)
 		if (!x->got_byte &&
 		    x->start_ms + net->opt.first_byte_timeout_ms - now < t)
@@ -597,14 +632,17 @@ static void read_done(heed_net *net)
 	CURLMsg *msg;
 	int left;
 
-	while ((msg = curl_multi_info_read(net->multi, &left))) {
-		struct xfer *x = NULL;
-		if (msg->msg != CURLMSG_DONE)
-			continue;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &x);
-		if (x)
-			finish(net, x, msg->data.result, HEED_NET_OK);
-	}
+	for (int i = 0; i < net->nshards; i++)
+		while ((msg = curl_multi_info_read(net->shards[i].multi,
+		                                   &left))) {
+			struct xfer *x = NULL;
+			if (msg->msg != CURLMSG_DONE)
+				continue;
+			curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE,
+			                  &x);
+			if (x)
+				finish(net, x, msg->data.result, HEED_NET_OK);
+		}
 }
 
 /* Hands libcurl every socket the epoll set reports, a batch at a time,
@@ -624,8 +662,10 @@ static void process_sockets(heed_net *net)
 				mask |= CURL_CSELECT_OUT;
 			if (ev[i].events & (EPOLLERR | EPOLLHUP))
 				mask |= CURL_CSELECT_ERR;
-			curl_multi_socket_action(net->multi, ev[i].data.fd,
-			                         mask, &running);
+			curl_multi_socket_action(
+			        net->shards[ev[i].data.u64 >> 32].multi,
+			        (curl_socket_t)(uint32_t)ev[i].data.u64, mask,
+			        &running);
 		}
 	} while (n == NET_EVENT_BATCH);
 }
@@ -637,16 +677,50 @@ void heed_net_process(heed_net *net, const struct pollfd *fds, int count)
 	for (int i = 0; i < count; i++)
 		if (fds[i].fd == net->epfd && fds[i].revents)
 			process_sockets(net);
-	if (net->timer_deadline_ms >= 0 && now_ms() >= net->timer_deadline_ms) {
-		net->timer_deadline_ms = -1;
-		curl_multi_socket_action(net->multi, CURL_SOCKET_TIMEOUT, 0,
-		                         &running);
+	for (int i = 0; i < net->nshards; i++) {
+		struct shard *sh = &net->shards[i];
+		if (sh->timer_deadline_ms >= 0 &&
+		    now_ms() >= sh->timer_deadline_ms) {
+			sh->timer_deadline_ms = -1;
+			curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT,
+			                         0, &running);
+		}
 	}
 	read_done(net);
 	check_first_byte(net);
 }
 
 /* ---- life ---- */
+
+/* One multi handle per NET_SHARD_CONNS kept connections, each keeping
+ * its share of them. */
+static bool make_shards(heed_net *net, long idle)
+{
+	int want = (int)((idle + NET_SHARD_CONNS - 1) / NET_SHARD_CONNS);
+	long each;
+
+	want = want < 1 ? 1 : want > NET_MAX_SHARDS ? NET_MAX_SHARDS : want;
+	each = idle / want > 4 ? idle / want : 4;
+	for (int i = 0; i < want; i++) {
+		struct shard *sh = &net->shards[i];
+		*sh = (struct shard){net, curl_multi_init(), i, -1};
+		if (!sh->multi)
+			return false;
+		net->nshards++;
+		if (curl_multi_setopt(sh->multi, CURLMOPT_SOCKETFUNCTION,
+		                      on_socket) != CURLM_OK ||
+		    curl_multi_setopt(sh->multi, CURLMOPT_SOCKETDATA, sh) !=
+		            CURLM_OK ||
+		    curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION,
+		                      on_timer) != CURLM_OK ||
+		    curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh) !=
+		            CURLM_OK ||
+		    curl_multi_setopt(sh->multi, CURLMOPT_MAXCONNECTS, each) !=
+		            CURLM_OK)
+			return false;
+	}
+	return true;
+}
 
 heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
                          const struct heed_logger *logger,
@@ -696,21 +770,9 @@ heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
 		net->opt.total_timeout_ms = DEFAULT_TOTAL_MS;
 	if (!net->opt.max_body_bytes)
 		net->opt.max_body_bytes = DEFAULT_MAX_BODY;
-	net->timer_deadline_ms = -1;
 	net->user_agent =
 	        heed__strndup(alloc, opt->user_agent, strlen(opt->user_agent));
-	net->multi = curl_multi_init();
-	if (!net->user_agent || !net->multi ||
-	    curl_multi_setopt(net->multi, CURLMOPT_SOCKETFUNCTION, on_socket) !=
-	            CURLM_OK ||
-	    curl_multi_setopt(net->multi, CURLMOPT_SOCKETDATA, net) !=
-	            CURLM_OK ||
-	    curl_multi_setopt(net->multi, CURLMOPT_TIMERFUNCTION, on_timer) !=
-	            CURLM_OK ||
-	    curl_multi_setopt(net->multi, CURLMOPT_TIMERDATA, net) !=
-	            CURLM_OK ||
-	    curl_multi_setopt(net->multi, CURLMOPT_MAXCONNECTS,
-	                      idle_connections(opt)) != CURLM_OK) {
+	if (!net->user_agent || !make_shards(net, idle_connections(opt))) {
 		heed_net_free(net);
 		return HEED_ENOMEM;
 	}
@@ -724,8 +786,8 @@ void heed_net_free(heed_net *net)
 		return;
 	while (net->running)
 		finish(net, net->running, CURLE_OK, HEED_NET_CANCELLED);
-	if (net->multi)
-		curl_multi_cleanup(net->multi);
+	for (int i = 0; i < net->nshards; i++)
+		curl_multi_cleanup(net->shards[i].multi);
 	if (net->epfd >= 0)
 		close(net->epfd);
 	heed__free(net->alloc, net->user_agent);

@@ -1,24 +1,13 @@
 /*
  * The politeness table: host and address names to timing entries, a chained
- * hash (FNV-1a) doubled when it holds more entries than buckets, so lookups
- * stay O(1) for the hundreds of thousands of hosts a crawl meets.
+ * hash (heed__hash_str) doubled when it holds more entries than buckets, so
+ * lookups stay O(1) for the hundreds of thousands of hosts a crawl meets.
  */
 #include <string.h>
 
 #include "politeness/politeness-int.h"
 
 #define FIRST_BUCKETS 64
-
-static size_t fnv1a(const char *s)
-{
-	uint64_t h = 14695981039346656037ULL;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 1099511628211ULL;
-	}
-	return (size_t)h;
-}
 
 struct heed__polite_entry *heed__polite_find(const struct heed__polite_table *t,
                                              const char *name)
@@ -27,7 +16,7 @@ struct heed__polite_entry *heed__polite_find(const struct heed__polite_table *t,
 
 	if (!t->bucket_count || !name)
 		return NULL;
-	for (e = t->buckets[fnv1a(name) & (t->bucket_count - 1)]; e;
+	for (e = t->buckets[heed__hash_str(name) & (t->bucket_count - 1)]; e;
 	     e = e->next)
 		if (strcmp(e->name, name) == 0)
 			return e;
@@ -45,7 +34,7 @@ static bool grow(struct heed__polite_table *t, const struct heed_allocator *a)
 	for (i = 0; i < t->bucket_count; i++) {
 		struct heed__polite_entry *e = t->buckets[i], *next;
 		for (; e; e = next) {
-			size_t k = fnv1a(e->name) & (n - 1);
+			size_t k = heed__hash_str(e->name) & (n - 1);
 			next = e->next;
 			e->next = b[k];
 			b[k] = e;
@@ -76,7 +65,7 @@ struct heed__polite_entry *heed__polite_get(struct heed__polite_table *t,
 		heed__free(a, e);
 		return NULL;
 	}
-	k = fnv1a(name) & (t->bucket_count - 1);
+	k = heed__hash_str(name) & (t->bucket_count - 1);
 	e->next = t->buckets[k];
 	t->buckets[k] = e;
 	t->count++;
