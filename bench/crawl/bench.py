@@ -2,7 +2,7 @@
 """bench/crawl: heed crawl over a synthetic web served by nginx on loopback.
 
 SITES sites, each on its own address 127.1.x.y (all on one port, one
-docroot), each with PAGES pages of about 50 KB of realistic markup (og
+docroot, one nginx per 4,000 sites), each with PAGES pages of about 50 KB of realistic markup (og
 tags, JSON-LD VideoObject with views and tags, navigation, paragraphs):
 heed fetches robots.txt, then the pages, at one request per second per
 site at most. Prints pages/s, CPU seconds per 1,000 pages and peak RSS of
@@ -74,40 +74,48 @@ def make_web(base, pages):
     return site, size // max(pages, 1)
 
 
-def start_nginx(base, site, sites, port):
-    conf = os.path.join(base, "nginx.conf")
+# Sites per nginx: each site costs nginx a listening socket and a kept
+# connection, and one process may hold only as many descriptors as the
+# hard limit allows (20,000 on the build machine).
+SITES_PER_NGINX = 4000
+
+
+def start_nginx(base, site, first, count, port):
+    """One nginx serving sites first .. first+count-1, logging to its own
+    access log; returns the process once the last address answers."""
+    run = os.path.join(base, "nginx%d" % first)
+    os.makedirs(os.path.join(run, "tmp"))
+    conf = os.path.join(run, "nginx.conf")
     listens = "".join("    listen %s:%d;\n" % (address(i), port)
-                      for i in range(sites))
+                      for i in range(first, first + count))
     with open(conf, "w") as f:
         f.write("""worker_processes 1;
 worker_rlimit_nofile %(nofile)d;
-pid %(base)s/nginx.pid;
-error_log %(base)s/error.log;
+pid %(run)s/nginx.pid;
+error_log %(run)s/error.log;
 daemon off;
 events { worker_connections %(conns)d; }
 http {
   log_format timed '$msec $server_addr $status $request_uri $connection_requests';
-  access_log %(base)s/access.log timed;
-  client_body_temp_path %(base)s/tmp;
-  proxy_temp_path %(base)s/tmp;
-  fastcgi_temp_path %(base)s/tmp;
-  uwsgi_temp_path %(base)s/tmp;
-  scgi_temp_path %(base)s/tmp;
+  access_log %(run)s/access.log timed;
+  client_body_temp_path %(run)s/tmp;
+  proxy_temp_path %(run)s/tmp;
+  fastcgi_temp_path %(run)s/tmp;
+  uwsgi_temp_path %(run)s/tmp;
+  scgi_temp_path %(run)s/tmp;
   types { text/html html; text/plain txt; }
   server {
 %(listens)s    root %(site)s;
   }
 }
-""" % {"base": base, "listens": listens, "site": site,
+""" % {"run": run, "listens": listens, "site": site,
        # Each listening address takes a connection slot too: with fewer
        # slots than addresses plus kept connections, nginx silently closes
        # kept connections ("worker_connections are not enough").
-       "conns": 2 * sites + 4096, "nofile": 2 * sites + 8192})
-    os.makedirs(os.path.join(base, "tmp"))
-    proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", base],
+       "conns": 2 * count + 1024, "nofile": 3 * count + 1024})
+    proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", run],
                             stderr=subprocess.DEVNULL)
-    # Ready when the last address accepts a connection.
-    last = address(sites - 1)
+    last = address(first + count - 1)
     for _ in range(300):
         if proc.poll() is not None:
             raise SystemExit("nginx did not start: see %s" % conf)
@@ -116,7 +124,7 @@ http {
             break
         except OSError:
             time.sleep(0.05)
-    return proc
+    return proc, os.path.join(run, "access.log")
 
 
 def main():
@@ -130,7 +138,9 @@ def main():
     base = tempfile.mkdtemp(prefix="heed-bench-crawl-")
     os.chmod(base, 0o755)  # nginx workers may run as another user
     site, page_bytes = make_web(base, a.pages)
-    nginx = start_nginx(base, site, a.sites, a.port)
+    servers = [start_nginx(base, site, first,
+                           min(SITES_PER_NGINX, a.sites - first), a.port)
+               for first in range(0, a.sites, SITES_PER_NGINX)]
     seeds = os.path.join(base, "sites.txt")
     with open(seeds, "w") as f:
         for i in range(a.sites):
@@ -148,18 +158,20 @@ def main():
         wall = time.monotonic() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     finally:
-        nginx.terminate()
-        nginx.wait()
+        for proc, _ in servers:
+            proc.terminate()
+            proc.wait()
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     con = sqlite3.connect(store)
     pages = con.execute("SELECT count(*) FROM pages").fetchone()[0]
     views = con.execute("SELECT count(views) FROM pages").fetchone()[0]
     con.close()
     requests = connections = 0
-    with open(os.path.join(base, "access.log")) as f:
-        for line in f:
-            requests += 1
-            connections += line.rsplit(" ", 1)[1].strip() == "1"
+    for _, log in servers:
+        with open(log) as f:
+            for line in f:
+                requests += 1
+                connections += line.rsplit(" ", 1)[1].strip() == "1"
 
     print("sites %d, pages/site %d (+ index), page size %d KB" %
           (a.sites, a.pages, page_bytes // 1024))
