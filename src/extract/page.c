@@ -331,6 +331,14 @@ heed_status heed_extract_html(heed_page **out,
                               const struct heed_allocator *alloc,
                               struct heed_diag *diag)
 {
+	return heed__extract_html_with(out, in, alloc, diag, heed__html_parse);
+}
+
+heed_status heed__extract_html_with(
+        heed_page **out, const struct heed_extract_input *in,
+        const struct heed_allocator *alloc, struct heed_diag *diag,
+        heed_status (*parse)(struct builder *b, const char *utf8, size_t len))
+{
 	const struct heed_allocator *a =
 	        alloc ? alloc : heed_allocator_default();
 	struct builder b;
@@ -365,7 +373,7 @@ heed_status heed_extract_html(heed_page **out,
 		b.rec.charset.source = hc && heed__charset_known(hc, hc_len)
 		                               ? HEED_SOURCE_HTTP
 		                               : HEED_SOURCE_HTML;
-		rc = heed__html_parse(&b, text, text_len);
+		rc = parse(&b, text, text_len);
 	}
 	heed__buf_free(&utf8);
 	heed__jsonld_apply(&b);
