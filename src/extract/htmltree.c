@@ -33,8 +33,6 @@
  * stays linear; the stack itself is capped at EXTRACT_MAX_DEPTH, past
  * which elements open and close at once.
  */
-#include <stdlib.h>
-
 #include "extract/extract-int.h"
 #include "extract/htmltok.h"
 
@@ -78,8 +76,14 @@ enum el_id {
 
 struct el_info {
 	const char *name;
+	size_t len;
 	unsigned char id, flags;
 };
+
+#define EL(name, id, flags)                       \
+	{                                         \
+		name, sizeof(name) - 1, id, flags \
+	}
 
 #define SP E_SPECIAL
 #define CP E_CLOSES_P
@@ -88,118 +92,118 @@ struct el_info {
 
 /* Sorted by name, for bsearch. */
 static const struct el_info elements[] = {
-        {"a", ID_A, 0},
-        {"address", 0, SP | CP},
-        {"applet", 0, SP | E_SCOPE},
-        {"area", 0, SP | E_VOID},
-        {"article", 0, SP | CP},
-        {"aside", 0, SP | CP},
-        {"b", 0, BO},
-        {"base", 0, SP | E_VOID | HO},
-        {"basefont", 0, SP | E_VOID | HO},
-        {"bgsound", 0, SP | E_VOID | HO},
-        {"big", 0, BO},
-        {"blockquote", 0, SP | CP | BO},
-        {"body", ID_BODY, SP | BO},
-        {"br", 0, SP | E_VOID | BO},
-        {"button", ID_BUTTON, SP},
-        {"caption", ID_TABLE_OTHER, SP | E_SCOPE},
-        {"center", 0, SP | CP | BO},
-        {"code", 0, BO},
-        {"col", ID_TABLE_OTHER, SP | E_VOID},
-        {"colgroup", ID_TABLE_OTHER, SP},
-        {"dd", ID_DD_DT, SP | CP | BO},
-        {"details", 0, SP | CP},
-        {"dialog", 0, CP},
-        {"dir", 0, SP | CP},
-        {"div", 0, SP | CP | BO},
-        {"dl", 0, SP | CP | BO},
-        {"dt", ID_DD_DT, SP | CP | BO},
-        {"em", 0, BO},
-        {"embed", 0, SP | E_VOID | BO},
-        {"fieldset", 0, SP | CP},
-        {"figcaption", 0, SP | CP},
-        {"figure", 0, SP | CP},
-        {"font", ID_FONT, 0},
-        {"footer", 0, SP | CP},
-        {"form", 0, SP | CP},
-        {"frame", 0, SP | E_VOID},
-        {"frameset", 0, SP},
-        {"h1", 0, SP | CP | BO | E_HEADING},
-        {"h2", 0, SP | CP | BO | E_HEADING},
-        {"h3", 0, SP | CP | BO | E_HEADING},
-        {"h4", 0, SP | CP | BO | E_HEADING},
-        {"h5", 0, SP | CP | BO | E_HEADING},
-        {"h6", 0, SP | CP | BO | E_HEADING},
-        {"head", ID_HEAD, SP | BO | HO},
-        {"header", 0, SP | CP},
-        {"hgroup", 0, SP | CP},
-        {"hr", 0, SP | E_VOID | CP | BO},
-        {"html", ID_HTML, SP | E_SCOPE | HO},
-        {"i", 0, BO},
-        {"iframe", 0, SP},
-        {"img", 0, SP | E_VOID | BO},
-        {"input", 0, SP | E_VOID},
-        {"keygen", 0, SP | E_VOID},
-        {"li", ID_LI, SP | CP | BO},
-        {"link", 0, SP | E_VOID | HO},
-        {"listing", 0, SP | CP | BO},
-        {"main", 0, SP | CP},
-        {"marquee", 0, SP | E_SCOPE},
-        {"menu", 0, SP | CP | BO},
-        {"meta", 0, SP | E_VOID | HO | BO},
-        {"nav", 0, SP | CP},
-        {"nobr", 0, BO},
-        {"noembed", 0, SP},
-        {"noframes", 0, SP | HO},
-        {"noscript", 0, SP | HO},
-        {"object", 0, SP | E_SCOPE},
-        {"ol", ID_LIST, SP | CP | BO},
-        {"optgroup", ID_OPTGROUP, 0},
-        {"option", ID_OPTION, 0},
-        {"p", ID_P, SP | CP | BO},
-        {"param", 0, SP | E_VOID},
-        {"plaintext", 0, SP | CP},
-        {"pre", 0, SP | CP | BO},
-        {"ruby", 0, BO},
-        {"s", 0, BO},
-        {"script", 0, SP | HO},
-        {"search", 0, SP | CP},
-        {"section", 0, SP | CP},
-        {"select", 0, SP},
-        {"small", 0, BO},
-        {"source", 0, SP | E_VOID},
-        {"span", 0, BO},
-        {"strike", 0, BO},
-        {"strong", 0, BO},
-        {"style", 0, SP | HO},
-        {"sub", 0, BO},
-        {"summary", 0, SP | CP},
-        {"sup", 0, BO},
-        {"table", ID_TABLE, SP | CP | E_SCOPE | BO},
-        {"tbody", ID_ROWGROUP, SP},
-        {"td", ID_CELL, SP | E_SCOPE},
-        {"template", 0, SP | E_SCOPE | HO},
-        {"textarea", 0, SP},
-        {"tfoot", ID_ROWGROUP, SP},
-        {"th", ID_CELL, SP | E_SCOPE},
-        {"thead", ID_ROWGROUP, SP},
-        {"title", 0, SP | HO},
-        {"tr", ID_ROW, SP},
-        {"track", 0, SP | E_VOID},
-        {"tt", 0, BO},
-        {"u", 0, BO},
-        {"ul", ID_LIST, SP | CP | BO},
-        {"var", 0, BO},
-        {"wbr", 0, SP | E_VOID},
-        {"xmp", 0, SP | CP},
+        EL("a", ID_A, 0),
+        EL("address", 0, SP | CP),
+        EL("applet", 0, SP | E_SCOPE),
+        EL("area", 0, SP | E_VOID),
+        EL("article", 0, SP | CP),
+        EL("aside", 0, SP | CP),
+        EL("b", 0, BO),
+        EL("base", 0, SP | E_VOID | HO),
+        EL("basefont", 0, SP | E_VOID | HO),
+        EL("bgsound", 0, SP | E_VOID | HO),
+        EL("big", 0, BO),
+        EL("blockquote", 0, SP | CP | BO),
+        EL("body", ID_BODY, SP | BO),
+        EL("br", 0, SP | E_VOID | BO),
+        EL("button", ID_BUTTON, SP),
+        EL("caption", ID_TABLE_OTHER, SP | E_SCOPE),
+        EL("center", 0, SP | CP | BO),
+        EL("code", 0, BO),
+        EL("col", ID_TABLE_OTHER, SP | E_VOID),
+        EL("colgroup", ID_TABLE_OTHER, SP),
+        EL("dd", ID_DD_DT, SP | CP | BO),
+        EL("details", 0, SP | CP),
+        EL("dialog", 0, CP),
+        EL("dir", 0, SP | CP),
+        EL("div", 0, SP | CP | BO),
+        EL("dl", 0, SP | CP | BO),
+        EL("dt", ID_DD_DT, SP | CP | BO),
+        EL("em", 0, BO),
+        EL("embed", 0, SP | E_VOID | BO),
+        EL("fieldset", 0, SP | CP),
+        EL("figcaption", 0, SP | CP),
+        EL("figure", 0, SP | CP),
+        EL("font", ID_FONT, 0),
+        EL("footer", 0, SP | CP),
+        EL("form", 0, SP | CP),
+        EL("frame", 0, SP | E_VOID),
+        EL("frameset", 0, SP),
+        EL("h1", 0, SP | CP | BO | E_HEADING),
+        EL("h2", 0, SP | CP | BO | E_HEADING),
+        EL("h3", 0, SP | CP | BO | E_HEADING),
+        EL("h4", 0, SP | CP | BO | E_HEADING),
+        EL("h5", 0, SP | CP | BO | E_HEADING),
+        EL("h6", 0, SP | CP | BO | E_HEADING),
+        EL("head", ID_HEAD, SP | BO | HO),
+        EL("header", 0, SP | CP),
+        EL("hgroup", 0, SP | CP),
+        EL("hr", 0, SP | E_VOID | CP | BO),
+        EL("html", ID_HTML, SP | E_SCOPE | HO),
+        EL("i", 0, BO),
+        EL("iframe", 0, SP),
+        EL("img", 0, SP | E_VOID | BO),
+        EL("input", 0, SP | E_VOID),
+        EL("keygen", 0, SP | E_VOID),
+        EL("li", ID_LI, SP | CP | BO),
+        EL("link", 0, SP | E_VOID | HO),
+        EL("listing", 0, SP | CP | BO),
+        EL("main", 0, SP | CP),
+        EL("marquee", 0, SP | E_SCOPE),
+        EL("menu", 0, SP | CP | BO),
+        EL("meta", 0, SP | E_VOID | HO | BO),
+        EL("nav", 0, SP | CP),
+        EL("nobr", 0, BO),
+        EL("noembed", 0, SP),
+        EL("noframes", 0, SP | HO),
+        EL("noscript", 0, SP | HO),
+        EL("object", 0, SP | E_SCOPE),
+        EL("ol", ID_LIST, SP | CP | BO),
+        EL("optgroup", ID_OPTGROUP, 0),
+        EL("option", ID_OPTION, 0),
+        EL("p", ID_P, SP | CP | BO),
+        EL("param", 0, SP | E_VOID),
+        EL("plaintext", 0, SP | CP),
+        EL("pre", 0, SP | CP | BO),
+        EL("ruby", 0, BO),
+        EL("s", 0, BO),
+        EL("script", 0, SP | HO),
+        EL("search", 0, SP | CP),
+        EL("section", 0, SP | CP),
+        EL("select", 0, SP),
+        EL("small", 0, BO),
+        EL("source", 0, SP | E_VOID),
+        EL("span", 0, BO),
+        EL("strike", 0, BO),
+        EL("strong", 0, BO),
+        EL("style", 0, SP | HO),
+        EL("sub", 0, BO),
+        EL("summary", 0, SP | CP),
+        EL("sup", 0, BO),
+        EL("table", ID_TABLE, SP | CP | E_SCOPE | BO),
+        EL("tbody", ID_ROWGROUP, SP),
+        EL("td", ID_CELL, SP | E_SCOPE),
+        EL("template", 0, SP | E_SCOPE | HO),
+        EL("textarea", 0, SP),
+        EL("tfoot", ID_ROWGROUP, SP),
+        EL("th", ID_CELL, SP | E_SCOPE),
+        EL("thead", ID_ROWGROUP, SP),
+        EL("title", 0, SP | HO),
+        EL("tr", ID_ROW, SP),
+        EL("track", 0, SP | E_VOID),
+        EL("tt", 0, BO),
+        EL("u", 0, BO),
+        EL("ul", ID_LIST, SP | CP | BO),
+        EL("var", 0, BO),
+        EL("wbr", 0, SP | E_VOID),
+        EL("xmp", 0, SP | CP),
 };
 
 enum ns { NS_HTML, NS_SVG, NS_MATHML };
 
 struct open_el {
 	size_t name_off; /* in tree.names */
-	unsigned char id, flags, ns;
+	unsigned char name_len, id, flags, ns;
 };
 
 struct tree {
@@ -215,17 +219,33 @@ struct tree {
 	heed_status rc;
 };
 
-static int cmp_el(const void *key, const void *el)
+/* The table entry of a name: the first entry with its first letter by
+ * bisection, then length and bytes among the few that share it. */
+static const struct el_info *lookup(const char *name, size_t len)
 {
-	return strcmp(key, ((const struct el_info *)el)->name);
+	size_t lo = 0, hi = HEED_ARRAY_SIZE(elements);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if ((unsigned char)elements[mid].name[0] <
+		    (unsigned char)name[0])
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (;
+	     lo < HEED_ARRAY_SIZE(elements) && elements[lo].name[0] == name[0];
+	     lo++)
+		if (elements[lo].len == len &&
+		    memcmp(elements[lo].name, name, len) == 0)
+			return &elements[lo];
+	return NULL;
 }
 
-static struct el_info info_of(const char *name, enum ns ns)
+static struct el_info info_of(const char *name, size_t len, enum ns ns)
 {
-	const struct el_info *e =
-	        bsearch(name, elements, HEED_ARRAY_SIZE(elements),
-	                sizeof(elements[0]), cmp_el);
-	struct el_info in = e ? *e : (struct el_info){name, ID_OTHER, 0};
+	const struct el_info *e = lookup(name, len);
+	struct el_info in = e ? *e : (struct el_info){name, len, ID_OTHER, 0};
 
 	if (ns == NS_HTML)
 		return in;
@@ -433,7 +453,8 @@ static void push(struct tree *t, const struct el_info *in, enum ns ns)
 		return;
 	}
 	t->stack[t->depth++] =
-	        (struct open_el){off, in->id, in->flags, (unsigned char)ns};
+	        (struct open_el){off, (unsigned char)tok->name_len, in->id,
+	                         in->flags, (unsigned char)ns};
 	n = counter(t, in->id);
 	if (n)
 		(*n)++;
@@ -446,9 +467,10 @@ static void start_tag(struct tree *t)
 	struct el_info in;
 
 	if (t->tok.foreign) {
-		in = info_of(t->tok.name, NS_HTML);
+		in = info_of(t->tok.name, t->tok.name_len, NS_HTML);
 		if (!breaks_out(&t->tok, &in)) {
-			in = info_of(t->tok.name, (enum ns)c->ns);
+			in = info_of(t->tok.name, t->tok.name_len,
+			             (enum ns)c->ns);
 			push(t, &in, (enum ns)c->ns);
 			return;
 		}
@@ -456,7 +478,7 @@ static void start_tag(struct tree *t)
 		       !(current(t)->flags & E_INTEGRATION))
 			pop(t);
 	}
-	in = info_of(t->tok.name, NS_HTML);
+	in = info_of(t->tok.name, t->tok.name_len, NS_HTML);
 	if (!implied_ends(t, &in))
 		return;
 	if (in.id == ID_HEAD)
@@ -468,7 +490,7 @@ static void start_tag(struct tree *t)
 	else if (strcmp(t->tok.name, "math") == 0)
 		ns = NS_MATHML;
 	if (ns != NS_HTML)
-		in = info_of(t->tok.name, ns);
+		in = info_of(t->tok.name, t->tok.name_len, ns);
 	push(t, &in, ns);
 }
 
@@ -477,7 +499,7 @@ static void start_tag(struct tree *t)
 static void end_tag(struct tree *t)
 {
 	const char *name = t->tok.name;
-	struct el_info in = info_of(name, NS_HTML);
+	struct el_info in = info_of(name, t->tok.name_len, NS_HTML);
 	unsigned stop = (in.flags & E_SPECIAL) ? E_SCOPE : E_SPECIAL;
 
 	if (in.id == ID_BODY || in.id == ID_HTML)
@@ -485,7 +507,8 @@ static void end_tag(struct tree *t)
 	for (size_t k = 0; k < t->depth && k < MAX_WALK; k++) {
 		size_t i = t->depth - 1 - k;
 		const struct open_el *e = &t->stack[i];
-		if (strcmp(name_at(t, i), name) == 0) {
+		if (e->name_len == t->tok.name_len &&
+		    memcmp(name_at(t, i), name, e->name_len) == 0) {
 			pop_to(t, i);
 			return;
 		}
