@@ -111,11 +111,10 @@ static enum tag tag_of(const char *n)
 	        {"video", T_MEDIA},
 	};
 
-	/* Most elements are div, span, li, p: rule them out by first letter
-	 * before any string comparison. */
-	if (!strchr("abdehlmopstv", n[0]))
-		return T_OTHER;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags); i++)
+	/* Most elements are div, span, li, p: the table is sorted, so the
+	 * scan stops at the first name past n's first letter. */
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags) && tags[i].name[0] <= n[0];
+	     i++)
 		if (n[0] == tags[i].name[0] && strcmp(n, tags[i].name) == 0)
 			return tags[i].tag;
 	return T_OTHER;

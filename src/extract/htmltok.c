@@ -281,6 +281,9 @@ enum htmltok_mode heed__htmltok_mode_for(const char *name, size_t len)
 	        {"plaintext", 9, HTMLTOK_PLAINTEXT},
 	};
 
+	/* Most tags are none of these: rule them out by length. */
+	if (len < 3 || len > 9)
+		return HTMLTOK_DATA;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(modes); i++)
 		if (len == modes[i].len && name[0] == modes[i].name[0] &&
 		    memcmp(name, modes[i].name, len) == 0)
@@ -472,6 +475,7 @@ static heed_status tag(struct heed_htmltok *t, size_t lt, size_t i, bool end)
 
 	while (j < n && !ends_name((unsigned char)b[j]))
 		j++;
+	t->name_len = j - i < HTMLTOK_MAX_NAME ? j - i : HTMLTOK_MAX_NAME;
 	t->scratch_len = 0;
 	t->natts = 0;
 	t->self_closing = false;
@@ -489,7 +493,6 @@ static heed_status tag(struct heed_htmltok *t, size_t lt, size_t i, bool end)
 	t->start = lt;
 	t->end = t->pos = j;
 	t->name = t->scratch;
-	t->name_len = strlen(t->scratch);
 	if (end)
 		t->natts = 0; /* end tags' attributes are parse errors */
 	for (size_t k = 0; k < 2 * t->natts; k++)

@@ -63,10 +63,10 @@ enum el_id {
 	ID_LI,
 	ID_LIST, /* ol, ul: bound the li search */
 	ID_MATH,
+	ID_SVG,
 	ID_OPTGROUP,
 	ID_OPTION,
 	ID_P,
-	ID_SVG,
 	ID_TABLE,
 	ID_CELL,        /* td, th */
 	ID_ROW,         /* tr */
@@ -150,6 +150,7 @@ static const struct el_info elements[] = {
         EL("listing", 0, SP | CP | BO),
         EL("main", 0, SP | CP),
         EL("marquee", 0, SP | E_SCOPE),
+        EL("math", ID_MATH, 0),
         EL("menu", 0, SP | CP | BO),
         EL("meta", 0, SP | E_VOID | HO | BO),
         EL("nav", 0, SP | CP),
@@ -180,6 +181,7 @@ static const struct el_info elements[] = {
         EL("sub", 0, BO),
         EL("summary", 0, SP | CP),
         EL("sup", 0, BO),
+        EL("svg", ID_SVG, 0),
         EL("table", ID_TABLE, SP | CP | E_SCOPE | BO),
         EL("tbody", ID_ROWGROUP, SP),
         EL("td", ID_CELL, SP | E_SCOPE),
@@ -208,9 +210,10 @@ struct open_el {
 
 struct tree {
 	struct heed_htmltok tok;
+	const struct heed_allocator *alloc;
 	struct html *h;
 	struct open_el *stack;
-	size_t depth;
+	size_t depth, cap; /* cap grows to EXTRACT_MAX_DEPTH */
 	struct heed_buf names; /* the open elements' names, NUL-separated */
 	struct heed_buf text;  /* decoded text, reused */
 	bool head_seen, body_seen;
@@ -219,26 +222,21 @@ struct tree {
 	heed_status rc;
 };
 
-/* The table entry of a name: the first entry with its first letter by
- * bisection, then length and bytes among the few that share it. */
+/* Where the names of each first letter start in elements[] (the last
+ * entry is the table's size); a unit test looks up every name. */
+static const unsigned char first_letter[27] = {0, 6, 15, 20, 27, 29, 37, 37, 48, 52, 52, 53, 56, 61, 66, 70, 74, 74, 75, 90, 102, 104, 105, 106, 107, 107, 107};
+
+/* The table entry of a name, or NULL. */
 static const struct el_info *lookup(const char *name, size_t len)
 {
-	size_t lo = 0, hi = HEED_ARRAY_SIZE(elements);
+	unsigned c = (unsigned char)name[0] - 'a';
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if ((unsigned char)elements[mid].name[0] <
-		    (unsigned char)name[0])
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (;
-	     lo < HEED_ARRAY_SIZE(elements) && elements[lo].name[0] == name[0];
-	     lo++)
-		if (elements[lo].len == len &&
-		    memcmp(elements[lo].name, name, len) == 0)
-			return &elements[lo];
+	if (c >= 26)
+		return NULL;
+	for (size_t i = first_letter[c]; i < first_letter[c + 1]; i++)
+		if (elements[i].len == len &&
+		    memcmp(elements[i].name, name, len) == 0)
+			return &elements[i];
 	return NULL;
 }
 
@@ -434,6 +432,23 @@ static bool breaks_out(const struct heed_htmltok *tok, const struct el_info *in)
 	return false;
 }
 
+/* Room for one more open element. */
+static heed_status grow(struct tree *t)
+{
+	size_t cap = t->cap ? 2 * t->cap : 64;
+	struct open_el *s;
+
+	if (t->depth < t->cap)
+		return HEED_OK;
+	cap = cap < EXTRACT_MAX_DEPTH ? cap : EXTRACT_MAX_DEPTH;
+	s = heed__realloc(t->alloc, t->stack, cap * sizeof(*s));
+	if (!s)
+		return HEED_ENOMEM;
+	t->stack = s;
+	t->cap = cap;
+	return HEED_OK;
+}
+
 static void push(struct tree *t, const struct el_info *in, enum ns ns)
 {
 	const struct heed_htmltok *tok = &t->tok;
@@ -445,6 +460,8 @@ static void push(struct tree *t, const struct el_info *in, enum ns ns)
 	heed__html_start(t->h, tok->name, tok->atts);
 	/* Past the stack's cap the element opens and closes at once. */
 	if (!closes && t->depth < EXTRACT_MAX_DEPTH)
+		rc = grow(t);
+	if (rc == HEED_OK && !closes && t->depth < EXTRACT_MAX_DEPTH)
 		rc = heed__buf_add(&t->names, tok->name, tok->name_len + 1);
 	if (rc == HEED_ENOMEM)
 		t->rc = rc;
@@ -485,9 +502,9 @@ static void start_tag(struct tree *t)
 		t->head_seen = true;
 	if (in.id == ID_BODY)
 		t->head_seen = t->body_seen = true;
-	if (strcmp(t->tok.name, "svg") == 0)
+	if (in.id == ID_SVG)
 		ns = NS_SVG;
-	else if (strcmp(t->tok.name, "math") == 0)
+	else if (in.id == ID_MATH)
 		ns = NS_MATHML;
 	if (ns != NS_HTML)
 		in = info_of(t->tok.name, t->tok.name_len, ns);
@@ -499,9 +516,19 @@ static void start_tag(struct tree *t)
 static void end_tag(struct tree *t)
 {
 	const char *name = t->tok.name;
-	struct el_info in = info_of(name, t->tok.name_len, NS_HTML);
-	unsigned stop = (in.flags & E_SPECIAL) ? E_SCOPE : E_SPECIAL;
+	const struct open_el *c = current(t);
+	struct el_info in;
+	unsigned stop;
 
+	/* Most end tags close the current node. */
+	if (c && c->name_len == t->tok.name_len && c->id != ID_BODY &&
+	    c->id != ID_HTML &&
+	    memcmp(name_at(t, t->depth - 1), name, c->name_len) == 0) {
+		pop(t);
+		return;
+	}
+	in = info_of(name, t->tok.name_len, NS_HTML);
+	stop = (in.flags & E_SPECIAL) ? E_SCOPE : E_SPECIAL;
 	if (in.id == ID_BODY || in.id == ID_HTML)
 		return;
 	for (size_t k = 0; k < t->depth && k < MAX_WALK; k++) {
@@ -567,17 +594,12 @@ static void run(struct tree *t)
 
 heed_status heed__html_parse(struct builder *b, const char *utf8, size_t len)
 {
-	struct tree t = {0};
+	struct tree t = {.alloc = b->alloc};
 	heed_status rc;
 
 	rc = heed__html_new(&t.h, b);
 	if (rc != HEED_OK)
 		return rc;
-	t.stack = heed__malloc(b->alloc, EXTRACT_MAX_DEPTH * sizeof(*t.stack));
-	if (!t.stack) {
-		heed__html_done(t.h);
-		return HEED_ENOMEM;
-	}
 	heed__buf_init(&t.names, b->alloc,
 	               EXTRACT_MAX_DEPTH * (HTMLTOK_MAX_NAME + 1));
 	heed__buf_init(&t.text, b->alloc, EXTRACT_MAX_TEXT);
