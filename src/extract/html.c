@@ -85,37 +85,39 @@ static enum tag tag_of(const char *n)
 {
 	static const struct {
 		const char *name;
+		size_t len;
 		enum tag tag;
 	} tags[] = {
-	        {"a", T_A},
-	        {"area", T_AREA},
-	        {"audio", T_MEDIA},
-	        {"base", T_BASE},
-	        {"data", T_DATA},
-	        {"embed", T_MEDIA_VOID},
-	        {"h1", T_H1},
-	        {"html", T_HTML},
-	        {"img", T_MEDIA_VOID},
-	        {"link", T_LINK},
-	        {"math", T_FOREIGN},
-	        {"meta", T_META},
-	        {"meter", T_DATA},
-	        {"object", T_MEDIA},
-	        {"picture", T_MEDIA},
-	        {"script", T_SCRIPT},
-	        {"source", T_MEDIA_VOID},
-	        {"svg", T_FOREIGN},
-	        {"time", T_TIME},
-	        {"title", T_TITLE},
-	        {"track", T_MEDIA_VOID},
-	        {"video", T_MEDIA},
+	        {"a", sizeof("a") - 1, T_A},
+	        {"area", sizeof("area") - 1, T_AREA},
+	        {"audio", sizeof("audio") - 1, T_MEDIA},
+	        {"base", sizeof("base") - 1, T_BASE},
+	        {"data", sizeof("data") - 1, T_DATA},
+	        {"embed", sizeof("embed") - 1, T_MEDIA_VOID},
+	        {"h1", sizeof("h1") - 1, T_H1},
+	        {"html", sizeof("html") - 1, T_HTML},
+	        {"img", sizeof("img") - 1, T_MEDIA_VOID},
+	        {"link", sizeof("link") - 1, T_LINK},
+	        {"math", sizeof("math") - 1, T_FOREIGN},
+	        {"meta", sizeof("meta") - 1, T_META},
+	        {"meter", sizeof("meter") - 1, T_DATA},
+	        {"object", sizeof("object") - 1, T_MEDIA},
+	        {"picture", sizeof("picture") - 1, T_MEDIA},
+	        {"script", sizeof("script") - 1, T_SCRIPT},
+	        {"source", sizeof("source") - 1, T_MEDIA_VOID},
+	        {"svg", sizeof("svg") - 1, T_FOREIGN},
+	        {"time", sizeof("time") - 1, T_TIME},
+	        {"title", sizeof("title") - 1, T_TITLE},
+	        {"track", sizeof("track") - 1, T_MEDIA_VOID},
+	        {"video", sizeof("video") - 1, T_MEDIA},
 	};
+	size_t len = strlen(n);
 
 	/* Most elements are div, span, li, p: the table is sorted, so the
 	 * scan stops at the first name past n's first letter. */
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags) && tags[i].name[0] <= n[0];
 	     i++)
-		if (n[0] == tags[i].name[0] && strcmp(n, tags[i].name) == 0)
+		if (len == tags[i].len && memcmp(n, tags[i].name, len) == 0)
 			return tags[i].tag;
 	return T_OTHER;
 }
