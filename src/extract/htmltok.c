@@ -294,6 +294,10 @@ enum htmltok_mode heed__htmltok_mode_for(const char *name, size_t len)
 void heed__htmltok_set_mode(struct heed_htmltok *t, enum htmltok_mode mode)
 {
 	t->mode = mode;
+	if (t->kind == HTMLTOK_START && t->name_len < sizeof(t->last_start)) {
+		memcpy(t->last_start, t->name, t->name_len + 1);
+		t->last_start_len = t->name_len;
+	}
 }
 
 /* Room for n more bytes of scratch: a pointer to them, or NULL (*rc says
@@ -493,17 +497,17 @@ static heed_status tag(struct heed_htmltok *t, size_t lt, size_t i, bool end)
 	t->start = lt;
 	t->end = t->pos = j;
 	t->name = t->scratch;
-	if (end)
-		t->natts = 0; /* end tags' attributes are parse errors */
+	if (end) { /* end tags' attributes and '/' are parse errors */
+		t->natts = 0;
+		t->self_closing = false;
+	}
 	for (size_t k = 0; k < 2 * t->natts; k++)
 		t->atts[k] = t->scratch + t->offs[k];
 	t->atts[2 * t->natts] = NULL;
 	if (!end && !t->foreign) {
 		t->mode = heed__htmltok_mode_for(t->name, t->name_len);
 		if (t->mode != HTMLTOK_DATA) {
-			/* Every such name is short: see mode_for(). */
-			memcpy(t->last_start, t->name, t->name_len + 1);
-			t->last_start_len = t->name_len;
+			heed__htmltok_set_mode(t, t->mode);
 		}
 	}
 	return HEED_OK;

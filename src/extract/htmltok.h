@@ -96,8 +96,9 @@ void heed__htmltok_init(struct heed_htmltok *t, const char *buf, size_t len,
  * end). */
 heed_status heed__htmltok_next(struct heed_htmltok *t);
 void heed__htmltok_free(struct heed_htmltok *t);
-/* Switches the text state, as the tree construction stage does; the
- * appropriate end tag is the last start tag's name. */
+/* Switches the text state, as the tree construction stage does; call it
+ * right after a start tag, whose name becomes the appropriate end tag
+ * (names of 16 bytes or more keep the previous one). */
 void heed__htmltok_set_mode(struct heed_htmltok *t, enum htmltok_mode mode);
 /* The text state an HTML start tag of that name switches to. */
 enum htmltok_mode heed__htmltok_mode_for(const char *name, size_t len);

@@ -213,7 +213,7 @@ struct tree {
 	const struct heed_allocator *alloc;
 	struct html *h;
 	struct open_el *stack;
-	size_t depth, cap; /* cap grows to EXTRACT_MAX_DEPTH */
+	size_t depth, cap;     /* cap grows to EXTRACT_MAX_DEPTH */
 	struct heed_buf names; /* the open elements' names, NUL-separated */
 	struct heed_buf text;  /* decoded text, reused */
 	bool head_seen, body_seen;
@@ -224,7 +224,9 @@ struct tree {
 
 /* Where the names of each first letter start in elements[] (the last
  * entry is the table's size); a unit test looks up every name. */
-static const unsigned char first_letter[27] = {0, 6, 15, 20, 27, 29, 37, 37, 48, 52, 52, 53, 56, 61, 66, 70, 74, 74, 75, 90, 102, 104, 105, 106, 107, 107, 107};
+static const unsigned char first_letter[27] = {
+        0,  6,  15, 20, 27, 29, 37,  37,  48,  52,  52,  53,  56, 61,
+        66, 70, 74, 74, 75, 90, 102, 104, 105, 106, 107, 107, 107};
 
 /* The table entry of a name, or NULL. */
 static const struct el_info *lookup(const char *name, size_t len)
