@@ -34,25 +34,51 @@
 
 #define MAX_ENTITY_NAME 32 /* longer than any name in the table */
 
+/* Character classes of the tokenizer's loops, one table look-up each. */
+enum {
+	C_SPACE = 1, /* ASCII white space (13.2.5.33: tab, LF, FF, CR, ' ') */
+	C_NAME_END = 2,  /* ends a tag name: white space, '/', '>' */
+	C_ATTR_END = 4,  /* ends an attribute name: those and '=' */
+	C_VALUE_END = 8, /* ends an unquoted value: white space, '>' */
+	C_ALPHA = 16,
+	C_ALNUM = 32,
+};
+
+#define WS (C_SPACE | C_NAME_END | C_ATTR_END | C_VALUE_END)
+
+static const unsigned char cls[256] = {
+        ['\t'] = WS,
+        ['\n'] = WS,
+        ['\f'] = WS,
+        ['\r'] = WS,
+        [' '] = WS,
+        ['/'] = C_NAME_END | C_ATTR_END,
+        ['>'] = C_NAME_END | C_ATTR_END | C_VALUE_END,
+        ['='] = C_ATTR_END,
+        ['0' ... '9'] = C_ALNUM,
+        ['A' ... 'Z'] = C_ALPHA | C_ALNUM,
+        ['a' ... 'z'] = C_ALPHA | C_ALNUM,
+};
+
 static bool is_alpha(unsigned char c)
 {
-	return (unsigned char)((c | 0x20) - 'a') < 26;
+	return cls[c] & C_ALPHA;
 }
 
 static bool is_alnum(unsigned char c)
 {
-	return is_alpha(c) || (unsigned char)(c - '0') < 10;
+	return cls[c] & C_ALNUM;
 }
 
 static bool is_space(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+	return cls[c] & C_SPACE;
 }
 
 /* Ends a tag name or attribute name (13.2.5.8, 13.2.5.33). */
 static bool ends_name(unsigned char c)
 {
-	return is_space(c) || c == '/' || c == '>';
+	return cls[c] & C_NAME_END;
 }
 
 static size_t put_utf8(char *out, unsigned long cp)
@@ -411,7 +437,7 @@ static size_t attr_value(const char *b, size_t i, size_t n, size_t *vs,
 		*vlen = 0;
 		return i;
 	}
-	for (j = i; j < n && !is_space((unsigned char)b[j]) && b[j] != '>';)
+	for (j = i; j < n && !(cls[(unsigned char)b[j]] & C_VALUE_END);)
 		j++;
 	*vs = i;
 	*vlen = j - i;
