@@ -117,7 +117,7 @@ static enum tag tag_of(const char *n)
 	 * scan stops at the first name past n's first letter. */
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags) && tags[i].name[0] <= n[0];
 	     i++)
-		if (len == tags[i].len && memcmp(n, tags[i].name, len) == 0)
+		if (len == tags[i].len && strcmp(n, tags[i].name) == 0)
 			return tags[i].tag;
 	return T_OTHER;
 }

@@ -623,7 +623,9 @@ static heed_status data(struct heed_htmltok *t)
 	size_t n = t->len, from = t->pos, i = t->pos;
 
 	while (i < n) {
-		const char *lt = memchr(b + i, '<', n - i);
+		/* A tag often follows a tag: no call for that. */
+		const char *lt =
+		        b[i] == '<' ? b + i : memchr(b + i, '<', n - i);
 		enum lt_kind k;
 
 		if (!lt)

@@ -228,6 +228,15 @@ static const unsigned char first_letter[27] = {
         0,  6,  15, 20, 27, 29, 37,  37,  48,  52,  52,  53,  56, 61,
         66, 70, 74, 74, 75, 90, 102, 104, 105, 106, 107, 107, 107};
 
+/* memcmp() for the short names of tags, without a call. */
+static bool same(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /* The table entry of a name, or NULL. */
 static const struct el_info *lookup(const char *name, size_t len)
 {
@@ -236,8 +245,7 @@ static const struct el_info *lookup(const char *name, size_t len)
 	if (c >= 26)
 		return NULL;
 	for (size_t i = first_letter[c]; i < first_letter[c + 1]; i++)
-		if (elements[i].len == len &&
-		    memcmp(elements[i].name, name, len) == 0)
+		if (elements[i].len == len && same(elements[i].name, name, len))
 			return &elements[i];
 	return NULL;
 }
@@ -525,7 +533,7 @@ static void end_tag(struct tree *t)
 	/* Most end tags close the current node. */
 	if (c && c->name_len == t->tok.name_len && c->id != ID_BODY &&
 	    c->id != ID_HTML &&
-	    memcmp(name_at(t, t->depth - 1), name, c->name_len) == 0) {
+	    same(name_at(t, t->depth - 1), name, c->name_len)) {
 		pop(t);
 		return;
 	}
@@ -537,7 +545,7 @@ static void end_tag(struct tree *t)
 		size_t i = t->depth - 1 - k;
 		const struct open_el *e = &t->stack[i];
 		if (e->name_len == t->tok.name_len &&
-		    memcmp(name_at(t, i), name, e->name_len) == 0) {
+		    same(name_at(t, i), name, e->name_len)) {
 			pop_to(t, i);
 			return;
 		}
