@@ -81,6 +81,14 @@ struct html {
 	const char *h1;
 };
 
+/* strcmp() for the short names of tags and attributes, without a call. */
+static bool same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 static enum tag tag_of(const char *n)
 {
 	static const struct {
@@ -117,7 +125,7 @@ static enum tag tag_of(const char *n)
 	 * scan stops at the first name past n's first letter. */
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags) && tags[i].name[0] <= n[0];
 	     i++)
-		if (len == tags[i].len && strcmp(n, tags[i].name) == 0)
+		if (len == tags[i].len && same(n, tags[i].name))
 			return tags[i].tag;
 	return T_OTHER;
 }
@@ -127,7 +135,7 @@ static enum tag tag_of(const char *n)
 static const char *attr(const char *const *atts, const char *name)
 {
 	for (size_t i = 0; atts && atts[i]; i += 2)
-		if (atts[i][0] == name[0] && strcmp(atts[i], name) == 0)
+		if (same(atts[i], name))
 			return atts[i + 1] ? atts[i + 1] : "";
 	return NULL;
 }

@@ -326,20 +326,16 @@ void heed__htmltok_set_mode(struct heed_htmltok *t, enum htmltok_mode mode)
 	}
 }
 
-/* Room for n more bytes of scratch: a pointer to them, or NULL (*rc says
- * whether the tag's ceiling or the allocator refused). */
-static char *reserve(struct heed_htmltok *t, size_t n, heed_status *rc)
+/* reserve()'s slow path: grows the scratch buffer. */
+static char *grow_scratch(struct heed_htmltok *t, size_t need, heed_status *rc)
 {
-	size_t need = t->scratch_len + n, cap = t->scratch_cap;
+	size_t cap = t->scratch_cap ? t->scratch_cap : 4096;
 	char *p;
 
-	if (need <= cap)
-		return t->scratch + t->scratch_len;
 	if (need > HTMLTOK_MAX_TAG_BYTES) {
 		*rc = HEED_ETOOBIG;
 		return NULL;
 	}
-	cap = cap ? cap : 4096;
 	while (cap < need)
 		cap *= 2;
 	p = heed__realloc(t->alloc, t->scratch, cap);
@@ -350,6 +346,15 @@ static char *reserve(struct heed_htmltok *t, size_t n, heed_status *rc)
 	t->scratch = p;
 	t->scratch_cap = cap;
 	return t->scratch + t->scratch_len;
+}
+
+/* Room for n more bytes of scratch: a pointer to them, or NULL (*rc says
+ * whether the tag's ceiling or the allocator refused). */
+static inline char *reserve(struct heed_htmltok *t, size_t n, heed_status *rc)
+{
+	if (t->scratch_len + n <= t->scratch_cap)
+		return t->scratch + t->scratch_len;
+	return grow_scratch(t, t->scratch_len + n, rc);
 }
 
 /* Copies a name lower-cased (at most HTMLTOK_MAX_NAME bytes) with a NUL. */
@@ -372,9 +377,15 @@ static heed_status add_name(struct heed_htmltok *t, const char *s, size_t n)
 /* True when the attribute named at scratch offset off is already there. */
 static bool duplicate(const struct heed_htmltok *t, size_t off)
 {
-	for (size_t i = 0; i < t->natts; i++)
-		if (strcmp(t->scratch + t->offs[2 * i], t->scratch + off) == 0)
+	const char *name = t->scratch + off;
+
+	for (size_t i = 0; i < t->natts; i++) {
+		const char *a = t->scratch + t->offs[2 * i], *b = name;
+		while (*a && *a == *b)
+			a++, b++;
+		if (*a == *b)
 			return true;
+	}
 	return false;
 }
 
