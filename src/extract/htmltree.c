@@ -33,6 +33,8 @@
  * stays linear; the stack itself is capped at EXTRACT_MAX_DEPTH, past
  * which elements open and close at once.
  */
+#include <assert.h>
+
 #include "extract/extract-int.h"
 #include "extract/htmltok.h"
 
@@ -223,10 +225,23 @@ struct tree {
 };
 
 /* Where the names of each first letter start in elements[] (the last
- * entry is the table's size); a unit test looks up every name. */
+ * entry is the table's size); debug builds check it on every parse. */
 static const unsigned char first_letter[27] = {
         0,  6,  15, 20, 27, 29, 37,  37,  48,  52,  52,  53,  56, 61,
         66, 70, 74, 74, 75, 90, 102, 104, 105, 106, 107, 107, 107};
+
+#ifndef NDEBUG
+/* first_letter[] matches elements[] (checked on every parse in debug
+ * builds, the unit tests' kind). */
+static bool first_letter_sane(void)
+{
+	for (unsigned c = 0; c < 26; c++)
+		for (size_t i = first_letter[c]; i < first_letter[c + 1]; i++)
+			if (elements[i].name[0] != (char)('a' + c))
+				return false;
+	return first_letter[26] == HEED_ARRAY_SIZE(elements);
+}
+#endif
 
 /* memcmp() for the short names of tags, without a call. */
 static bool same(const char *a, const char *b, size_t n)
@@ -607,6 +622,7 @@ heed_status heed__html_parse(struct builder *b, const char *utf8, size_t len)
 	struct tree t = {.alloc = b->alloc};
 	heed_status rc;
 
+	assert(first_letter_sane());
 	rc = heed__html_new(&t.h, b);
 	if (rc != HEED_OK)
 		return rc;

@@ -649,7 +649,8 @@ static void test_extract_drivers(void **state)
 		fail_msg("%u unexplained differences", unknown);
 }
 
-/* Hostile shapes: 10,000-deep nesting and a body past the size cap. */
+/* Hostile shapes: 10,000-deep nesting, a body past the size cap, deep
+ * stacks searched by many tags. */
 static void test_extract_hostile(void **state)
 {
 	struct heed_buf html;
@@ -689,6 +690,26 @@ static void test_extract_hostile(void **state)
 	assert_int_equal(heed_page_link_count(p), 0);
 	heed_page_free(p);
 	heed__buf_free(&html);
+
+	/* Searches down the open elements are bounded: 5,000 open spans,
+	 * then 200,000 list items and table cells that each search past
+	 * them, stay linear (this runs in milliseconds, not minutes). */
+	heed__buf_reset(&html);
+	for (int i = 0; i < 5000; i++)
+		heed__buf_add(&html, "<span>", 6);
+	heed__buf_addf(&html, "<table><tr>");
+	for (int i = 0; i < 100000; i++)
+		heed__buf_addf(&html, "<li></li><td></span></div>");
+	heed__buf_addf(&html, "<a href=/end>e</a>");
+	in.body = html.data;
+	in.body_len = html.len;
+	assert_int_equal(
+	        heed_extract_html(&p, &in, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_page_link_count(p), 1);
+	assert_string_equal(heed_page_link(p, 0)->url,
+	                    "http://site.example/end");
+	heed_page_free(p);
 
 	in.url = "ftp://site.example/";
 	assert_int_equal(
