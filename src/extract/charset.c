@@ -84,8 +84,16 @@ static size_t skip_plain(const unsigned char *p, size_t i, size_t len)
 		bad = (v >= 0x80) | ((v < 0x20) & (v != '\t') & (v != '\n') &
 		                     (v != '\f') & (v != '\r'));
 		memcpy(half, &bad, 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		/* Lane k is byte k of the halves: the first bad byte. */
+		if (half[0])
+			return i + (size_t)__builtin_ctzll(half[0]) / 8;
+		if (half[1])
+			return i + 8 + (size_t)__builtin_ctzll(half[1]) / 8;
+#else
 		if (half[0] | half[1])
 			break;
+#endif
 		i += 16;
 	}
 	while (i < len && plain_ascii(p[i]))

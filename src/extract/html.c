@@ -89,44 +89,38 @@ static bool same(const char *a, const char *b)
 	return *a == *b;
 }
 
+/* The elements the handlers know, by first letter: a tag name costs a
+ * look-up and a compare or two (this runs for every element). */
 static enum tag tag_of(const char *n)
 {
 	static const struct {
-		const char *name;
-		size_t len;
-		enum tag tag;
-	} tags[] = {
-	        {"a", sizeof("a") - 1, T_A},
-	        {"area", sizeof("area") - 1, T_AREA},
-	        {"audio", sizeof("audio") - 1, T_MEDIA},
-	        {"base", sizeof("base") - 1, T_BASE},
-	        {"data", sizeof("data") - 1, T_DATA},
-	        {"embed", sizeof("embed") - 1, T_MEDIA_VOID},
-	        {"h1", sizeof("h1") - 1, T_H1},
-	        {"html", sizeof("html") - 1, T_HTML},
-	        {"img", sizeof("img") - 1, T_MEDIA_VOID},
-	        {"link", sizeof("link") - 1, T_LINK},
-	        {"math", sizeof("math") - 1, T_FOREIGN},
-	        {"meta", sizeof("meta") - 1, T_META},
-	        {"meter", sizeof("meter") - 1, T_DATA},
-	        {"object", sizeof("object") - 1, T_MEDIA},
-	        {"picture", sizeof("picture") - 1, T_MEDIA},
-	        {"script", sizeof("script") - 1, T_SCRIPT},
-	        {"source", sizeof("source") - 1, T_MEDIA_VOID},
-	        {"svg", sizeof("svg") - 1, T_FOREIGN},
-	        {"time", sizeof("time") - 1, T_TIME},
-	        {"title", sizeof("title") - 1, T_TITLE},
-	        {"track", sizeof("track") - 1, T_MEDIA_VOID},
-	        {"video", sizeof("video") - 1, T_MEDIA},
+		const char *name[3];
+		unsigned char tag[3];
+	} by_letter[26] = {
+	        ['a' - 'a'] = {{"a", "area", "audio"}, {T_A, T_AREA, T_MEDIA}},
+	        ['b' - 'a'] = {{"base"}, {T_BASE}},
+	        ['d' - 'a'] = {{"data"}, {T_DATA}},
+	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
+	        ['h' - 'a'] = {{"h1", "html"}, {T_H1, T_HTML}},
+	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
+	        ['l' - 'a'] = {{"link"}, {T_LINK}},
+	        ['m' - 'a'] = {{"meta", "math", "meter"},
+	                       {T_META, T_FOREIGN, T_DATA}},
+	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
+	        ['p' - 'a'] = {{"picture"}, {T_MEDIA}},
+	        ['s' - 'a'] = {{"script", "source", "svg"},
+	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN}},
+	        ['t' - 'a'] = {{"title", "time", "track"},
+	                       {T_TITLE, T_TIME, T_MEDIA_VOID}},
+	        ['v' - 'a'] = {{"video"}, {T_MEDIA}},
 	};
-	size_t len = strlen(n);
+	unsigned c = (unsigned char)n[0] - 'a';
 
-	/* Most elements are div, span, li, p: the table is sorted, so the
-	 * scan stops at the first name past n's first letter. */
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags) && tags[i].name[0] <= n[0];
-	     i++)
-		if (len == tags[i].len && same(n, tags[i].name))
-			return tags[i].tag;
+	if (c >= 26)
+		return T_OTHER;
+	for (size_t i = 0; i < 3 && by_letter[c].name[i]; i++)
+		if (same(n, by_letter[c].name[i]))
+			return (enum tag)by_letter[c].tag[i];
 	return T_OTHER;
 }
 
