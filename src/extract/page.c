@@ -110,7 +110,8 @@ static const char *const media_ext[] = {
  * normalised, so its path starts at the first '/' after "://". */
 bool heed__url_looks_media(const char *url)
 {
-	const char *t = strchr(strstr(url, "://") + 3, '/');
+	/* url is normalised: its scheme's "://" follows the first ':'. */
+	const char *t = strchr(strchr(url, ':') + 3, '/');
 	size_t n = strcspn(t, "?");
 	const char *dot = NULL;
 
