@@ -1,6 +1,6 @@
 /*
  * heed_extract_html(): the pipeline of one page (headers, charset
- * conversion, the one SAX parse, JSON-LD, precedence) and the heed_page it
+ * conversion, the one HTML pass, JSON-LD, precedence) and the heed_page it
  * returns. Links are resolved only at the end, against <base href> when the
  * page has one (HTML 4.2.3: it applies to the whole document, even to links
  * before it), and de-duplicated.
