@@ -360,12 +360,14 @@ static size_t find(const struct tree *t, unsigned char id, unsigned stop)
 /* "Close a p element" when one is in button scope. */
 static void close_p(struct tree *t)
 {
-	size_t i;
+	size_t i, button;
 
 	if (!t->open_p)
 		return;
 	i = find(t, ID_P, E_SCOPE);
-	if (i < t->depth && find(t, ID_BUTTON, E_SCOPE) > i)
+	/* Button scope: a button above the p hides it. */
+	button = find(t, ID_BUTTON, E_SCOPE);
+	if (i < t->depth && (button == t->depth || button < i))
 		pop_to(t, i);
 }
 

@@ -433,6 +433,11 @@ static const struct page_case cases[] = {
         {"HTML 13.2.6.4.7: a block start tag closes an open p", NULL,
          "<div itemscope><p itemprop=name>Name<div>Not it</div></div>", 0, NULL,
          "title=microdata:Name\n"},
+        {"HTML 13.2.4.2: a p hidden by a button (button scope) stays open",
+         NULL,
+         "<div itemscope><p itemprop=name>Name<button>B<div>in button</div>"
+         "</button>end</p></div>",
+         0, NULL, "title=microdata:NameBin buttonend\n"},
         {"HTML 13.2.6.4.7: dd closes dt, option closes option", NULL,
          "<dl itemscope><dt itemprop=name>Term<dd>Def</dl>"
          "<select><option>a<option>b</select>",
