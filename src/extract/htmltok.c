@@ -475,8 +475,7 @@ static size_t attributes(struct heed_htmltok *t, size_t i, heed_status *rc)
 			continue;
 		}
 		/* A leading '=' is part of the name (13.2.5.32). */
-		for (i++;
-		     i < n && !ends_name((unsigned char)b[i]) && b[i] != '=';)
+		for (i++; i < n && !(cls[(unsigned char)b[i]] & C_ATTR_END);)
 			i++;
 		ne = i;
 		i = skip_space(b, i, n);
@@ -528,7 +527,7 @@ static heed_status tag(struct heed_htmltok *t, size_t lt, size_t i, bool end)
 		 * (13.2.5.8 and the states after it). */
 		t->pos = t->start = t->end = n;
 		t->kind = HTMLTOK_EOF;
-		return rc == HEED_ETOOBIG ? HEED_OK : rc;
+		return rc; /* HEED_OK, or HEED_ENOMEM */
 	}
 	t->kind = end ? HTMLTOK_END : HTMLTOK_START;
 	t->start = lt;
@@ -542,10 +541,10 @@ static heed_status tag(struct heed_htmltok *t, size_t lt, size_t i, bool end)
 		t->atts[k] = t->scratch + t->offs[k];
 	t->atts[2 * t->natts] = NULL;
 	if (!end && !t->foreign) {
-		t->mode = heed__htmltok_mode_for(t->name, t->name_len);
-		if (t->mode != HTMLTOK_DATA) {
-			heed__htmltok_set_mode(t, t->mode);
-		}
+		enum htmltok_mode m =
+		        heed__htmltok_mode_for(t->name, t->name_len);
+		if (m != HTMLTOK_DATA)
+			heed__htmltok_set_mode(t, m);
 	}
 	return HEED_OK;
 }
