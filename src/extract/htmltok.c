@@ -32,7 +32,8 @@
 
 #include "extract/htmltok.h"
 
-#define MAX_ENTITY_NAME 32 /* longer than any name in the table */
+#define MAX_ENTITY_NAME       32 /* scanned for a ';' after a name */
+#define HTML4_MAX_ENTITY_NAME 8  /* "thetasym", the longest in the table */
 
 /* Character classes of the tokenizer's loops, one table look-up each. */
 enum {
@@ -152,8 +153,10 @@ static size_t numeric_ref(const char *s, size_t n, char *out, size_t *olen)
 
 /* The code point of a named reference (without its ';'), or 0. legacy:
  * only the names the spec lets go without ';' (the Latin-1 ones and amp,
- * lt, gt, quot, in both cases for the last four and COPY, REG). */
-static unsigned long entity(const char *name, size_t len, bool legacy)
+ * lt, gt, quot, in both cases for the last four and COPY, REG). Each
+ * look-up in libxml2's table (a linear search) spends one of *budget. */
+static unsigned long entity(const char *name, size_t len, bool legacy,
+                            size_t *budget)
 {
 	static const char *const upper[] = {"AMP",  "LT",   "GT",
 	                                    "QUOT", "COPY", "REG"};
@@ -164,6 +167,13 @@ static unsigned long entity(const char *name, size_t len, bool legacy)
 		return '&';
 	if (len == 2 && (name[0] == 'l' || name[0] == 'g') && name[1] == 't')
 		return name[0] == 'l' ? '<' : '>';
+	if (len == 4 && memcmp(name, "quot", 4) == 0)
+		return '"';
+	if (len == 4 && memcmp(name, "nbsp", 4) == 0)
+		return 0xA0;
+	if (len > HTML4_MAX_ENTITY_NAME || !*budget)
+		return 0;
+	(*budget)--;
 	memcpy(key, name, len);
 	key[len] = '\0';
 	/* HTML5's upper-case spellings of a few legacy names. */
@@ -183,8 +193,8 @@ static unsigned long entity(const char *name, size_t len, bool legacy)
 
 /* The character reference at s (s[0] is '&'): bytes consumed, its UTF-8
  * in out (at most 4 bytes); 0 when it is no reference. */
-static size_t char_ref(const char *s, size_t n, bool attr, char *out,
-                       size_t *olen)
+static size_t char_ref(const char *s, size_t n, bool attr, size_t *budget,
+                       char *out, size_t *olen)
 {
 	size_t name_len = 0;
 	unsigned long cp;
@@ -197,13 +207,13 @@ static size_t char_ref(const char *s, size_t n, bool attr, char *out,
 	if (!name_len)
 		return 0;
 	if (1 + name_len < n && s[1 + name_len] == ';' &&
-	    (cp = entity(s + 1, name_len, false))) {
+	    (cp = entity(s + 1, name_len, false, budget))) {
 		*olen = put_utf8(out, cp);
 		return name_len + 2;
 	}
 	/* The longest legacy name the run starts with ("&notit" is "¬it"). */
 	for (size_t k = name_len < 6 ? name_len : 6; k >= 2; k--) {
-		if (!(cp = entity(s + 1, k, true)))
+		if (!(cp = entity(s + 1, k, true, budget)))
 			continue;
 		/* 13.2.5.73: "for historical reasons", in an attribute
 		 * "&amp=" and "&ampx" stay as they are. */
@@ -218,7 +228,7 @@ static size_t char_ref(const char *s, size_t n, bool attr, char *out,
 
 /* Decodes s[0..len) into out, which has room for len bytes (a reference
  * never grows: "&#0" is 3 bytes and so is U+FFFD). Returns the length. */
-static size_t decode_into(char *out, const char *s, size_t len, bool attr)
+static size_t decode_into(char *out, const char *s, size_t len, size_t *budget)
 {
 	size_t o = 0;
 
@@ -232,7 +242,7 @@ static size_t decode_into(char *out, const char *s, size_t len, bool attr)
 		i += run;
 		if (i == len)
 			break;
-		used = char_ref(s + i, len - i, attr, ch, &olen);
+		used = char_ref(s + i, len - i, true, budget, ch, &olen);
 		if (!used) {
 			out[o++] = '&';
 			i++;
@@ -245,8 +255,8 @@ static size_t decode_into(char *out, const char *s, size_t len, bool attr)
 	return o;
 }
 
-heed_status heed__htmltok_decode(struct heed_buf *out, const char *s,
-                                 size_t len)
+heed_status heed__htmltok_decode(struct heed_htmltok *t, struct heed_buf *out,
+                                 const char *s, size_t len)
 {
 	heed_status rc = HEED_OK;
 
@@ -259,7 +269,8 @@ heed_status heed__htmltok_decode(struct heed_buf *out, const char *s,
 		i += run;
 		if (i == len || rc != HEED_OK)
 			break;
-		used = char_ref(s + i, len - i, false, ch, &olen);
+		used = char_ref(s + i, len - i, false, &t->lookups_left, ch,
+		                &olen);
 		if (!used) {
 			rc = heed__buf_addc(out, '&');
 			i++;
@@ -278,6 +289,7 @@ void heed__htmltok_init(struct heed_htmltok *t, const char *buf, size_t len,
 	t->buf = buf;
 	t->len = len;
 	t->alloc = a;
+	t->lookups_left = HTMLTOK_MAX_ENTITY_LOOKUPS;
 }
 
 void heed__htmltok_free(struct heed_htmltok *t)
@@ -410,7 +422,7 @@ static heed_status add_attr(struct heed_htmltok *t, const char *n, size_t nlen,
 		return rc == HEED_ENOMEM ? rc : HEED_OK;
 	}
 	if (memchr(v, '&', vlen))
-		vlen = decode_into(d, v, vlen, true);
+		vlen = decode_into(d, v, vlen, &t->lookups_left);
 	else
 		memcpy(d, v, vlen);
 	d[vlen] = '\0';
