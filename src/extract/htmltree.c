@@ -21,7 +21,8 @@
  *   cells, rows and row groups ("clear the stack back to a table
  *   context"), and they are ignored outside a table;
  * - the head is closed by any start tag that does not belong in it;
- *   second <html>, <head> and <body> tags open nothing;
+ *   second <html>, <head> and <body> tags open nothing (a later <html>
+ *   only adds its attributes);
  * - svg and math open foreign content, where the tokenizer reads CDATA and
  *   switches no text state, until an HTML integration point or a breakout
  *   tag (13.2.6.5: b, div, p, ...) pops back to HTML.
@@ -523,8 +524,16 @@ static void start_tag(struct tree *t)
 			pop(t);
 	}
 	in = info_of(t->tok.name, t->tok.name_len, NS_HTML);
-	if (!implied_ends(t, &in))
+	if (!implied_ends(t, &in)) {
+		/* A later <html> still lends the root its attributes "if the
+		 * attribute is not already present" (13.2.6.4.7): the
+		 * handlers keep the first value of each. */
+		if (in.id == ID_HTML) {
+			heed__html_start(t->h, t->tok.name, t->tok.atts);
+			heed__html_end(t->h);
+		}
 		return;
+	}
 	if (in.id == ID_HEAD)
 		t->head_seen = true;
 	if (in.id == ID_BODY)

@@ -438,6 +438,8 @@ static const struct page_case cases[] = {
          "<div itemscope><p itemprop=name>Name<button>B<div>in button</div>"
          "</button>end</p></div>",
          0, NULL, "title=microdata:NameBin buttonend\n"},
+        {"HTML 13.2.6.4.7: a misplaced <html> lends the root its lang", NULL,
+         "<div><html lang=fr><p>x</p></div>", 0, NULL, "language=html:fr\n"},
         {"HTML 13.2.6.4.7: dd closes dt, option closes option", NULL,
          "<dl itemscope><dt itemprop=name>Term<dd>Def</dl>"
          "<select><option>a<option>b</select>",
@@ -517,6 +519,10 @@ static const struct driver_diff {
          "description=meta:Kept", "the meta is title text in HTML5"},
         {"HTML 13.2.5.2: an unclosed title holds the rest of the page", NULL,
          "link=https://site.example/z a", "the link is title text in HTML5"},
+        {"HTML 13.2.6.4.7: a misplaced <html> lends the root its lang",
+         "language=html:fr", NULL,
+         "13.2.6.4.7: a later html start tag adds its attributes to the "
+         "root; libxml2 2.9 drops the tag"},
         {"HTML 13.2.6.4.7: a new li closes the open li and its a",
          "tags=one:html", "tags=onetwo:html",
          "13.2.6.4.7 li: the new li pops the open li and the a in it; "
