@@ -165,7 +165,38 @@ void heed__robots_meta(struct heed_extract_robots *d, const char *s,
 /* tag case folding for tags (ASCII, Latin-1, Greek, Cyrillic). */
 size_t heed__fold_case(char *s, size_t len);
 
-/* html.c: runs the SAX parse of sanitised UTF-8. */
+/* html.c: the HTML handlers, fed by a driver (htmltree.c, or libxml2's
+ * SAX parser in the unit tests) that balances elements: every start gets
+ * its end, innermost first. Names and attribute names are lower-case;
+ * atts is name/value pairs ending in NULL (NULL itself for none). */
+struct html;
+/* The handlers' state for b's page; *h is freed by heed__html_done(). */
+heed_status heed__html_new(struct html **h, struct builder *b);
+void heed__html_start(struct html *h, const char *name,
+                      const char *const *atts);
+/* The end of the innermost open element. */
+void heed__html_end(struct html *h);
+/* True when some capture wants decoded text (title, h1, itemprop). */
+bool heed__html_wants_text(const struct html *h);
+/* Character data, references decoded. */
+void heed__html_text(struct html *h, const char *s, size_t len);
+/* True when a JSON-LD script is open. */
+bool heed__html_wants_raw(const struct html *h);
+/* Script and style contents. */
+void heed__html_raw(struct html *h, const char *s, size_t len);
+/* Finishes what open elements captured, offers the lone h1, frees h
+ * (NULL is fine). */
+void heed__html_done(struct html *h);
+
+/* htmltree.c: tokenizes sanitised UTF-8 (htmltok.c), balances the
+ * elements and feeds the handlers. HEED_OK or HEED_ENOMEM. */
 heed_status heed__html_parse(struct builder *b, const char *utf8, size_t len);
+
+/* page.c: heed_extract_html() with another HTML driver (the tests' libxml2
+ * one); parse is called once with the sanitised UTF-8 body. */
+heed_status heed__extract_html_with(
+        heed_page **out, const struct heed_extract_input *in,
+        const struct heed_allocator *alloc, struct heed_diag *diag,
+        heed_status (*parse)(struct builder *b, const char *utf8, size_t len));
 
 #endif /* HEED_EXTRACT_INT_H */

@@ -1,10 +1,11 @@
 /*
- * The HTML pass: libxml2's HTML SAX parser over the whole sanitised UTF-8
- * body in one call (htmlParseDocument on a memory context; never
- * htmlParseChunk, which in libxml2 2.9.14 loses everything after a <script>
- * at some chunk boundaries, notes 2.4). The handlers keep an explicit
- * element stack, so memory is bounded and nothing recurses over the
- * document: 10,000-deep nesting costs a counter, not a stack frame.
+ * The HTML handlers: what heed reads from the elements of a page, fed by a
+ * driver through the event interface in extract-int.h (start, end, text,
+ * raw text). The library's driver is htmltree.c over heed's own tokenizer
+ * (htmltok.c); the unit tests also feed libxml2's SAX parser through a
+ * driver of their own, to compare the two. Drivers balance elements, so
+ * the handlers keep a plain explicit stack: memory is bounded and nothing
+ * recurses over the document, 10,000-deep nesting costs a counter.
  *
  * What is read (issue 7; docs/metadata.md has the precedence):
  * - <meta name|property=KEY content> for Open Graph, Twitter cards, Dublin
@@ -18,8 +19,7 @@
  * Links inside media elements (video, audio, object, picture) are never
  * returned, nor are img/source/track/embed URLs, which are not links.
  */
-#include <libxml/HTMLparser.h>
-#include <libxml/parserInternals.h>
+#include <stdio.h>
 
 #include "extract/extract-int.h"
 
@@ -81,53 +81,56 @@ struct html {
 	const char *h1;
 };
 
+/* strcmp() for the short names of tags and attributes, without a call. */
+static bool same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
+/* The elements the handlers know, by first letter: a tag name costs a
+ * look-up and a compare or two (this runs for every element). */
 static enum tag tag_of(const char *n)
 {
 	static const struct {
-		const char *name;
-		enum tag tag;
-	} tags[] = {
-	        {"a", T_A},
-	        {"area", T_AREA},
-	        {"audio", T_MEDIA},
-	        {"base", T_BASE},
-	        {"data", T_DATA},
-	        {"embed", T_MEDIA_VOID},
-	        {"h1", T_H1},
-	        {"html", T_HTML},
-	        {"img", T_MEDIA_VOID},
-	        {"link", T_LINK},
-	        {"math", T_FOREIGN},
-	        {"meta", T_META},
-	        {"meter", T_DATA},
-	        {"object", T_MEDIA},
-	        {"picture", T_MEDIA},
-	        {"script", T_SCRIPT},
-	        {"source", T_MEDIA_VOID},
-	        {"svg", T_FOREIGN},
-	        {"time", T_TIME},
-	        {"title", T_TITLE},
-	        {"track", T_MEDIA_VOID},
-	        {"video", T_MEDIA},
+		const char *name[3];
+		unsigned char tag[3];
+	} by_letter[26] = {
+	        ['a' - 'a'] = {{"a", "area", "audio"}, {T_A, T_AREA, T_MEDIA}},
+	        ['b' - 'a'] = {{"base"}, {T_BASE}},
+	        ['d' - 'a'] = {{"data"}, {T_DATA}},
+	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
+	        ['h' - 'a'] = {{"h1", "html"}, {T_H1, T_HTML}},
+	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
+	        ['l' - 'a'] = {{"link"}, {T_LINK}},
+	        ['m' - 'a'] = {{"meta", "math", "meter"},
+	                       {T_META, T_FOREIGN, T_DATA}},
+	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
+	        ['p' - 'a'] = {{"picture"}, {T_MEDIA}},
+	        ['s' - 'a'] = {{"script", "source", "svg"},
+	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN}},
+	        ['t' - 'a'] = {{"title", "time", "track"},
+	                       {T_TITLE, T_TIME, T_MEDIA_VOID}},
+	        ['v' - 'a'] = {{"video"}, {T_MEDIA}},
 	};
+	unsigned c = (unsigned char)n[0] - 'a';
 
-	/* Most elements are div, span, li, p: rule them out by first letter
-	 * before any string comparison. */
-	if (!strchr("abdehlmopstv", n[0]))
+	if (c >= 26)
 		return T_OTHER;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(tags); i++)
-		if (n[0] == tags[i].name[0] && strcmp(n, tags[i].name) == 0)
-			return tags[i].tag;
+	for (size_t i = 0; i < 3 && by_letter[c].name[i]; i++)
+		if (same(n, by_letter[c].name[i]))
+			return (enum tag)by_letter[c].tag[i];
 	return T_OTHER;
 }
 
-/* The first value of attribute name (libxml2 lower-cases HTML attribute
- * names); NULL when absent. A present attribute without a value is "". */
-static const char *attr(const xmlChar **atts, const char *name)
+/* The first value of attribute name (drivers give lower-cased names);
+ * NULL when absent. A present attribute without a value is "". */
+static const char *attr(const char *const *atts, const char *name)
 {
 	for (size_t i = 0; atts && atts[i]; i += 2)
-		if (strcmp((const char *)atts[i], name) == 0)
-			return atts[i + 1] ? (const char *)atts[i + 1] : "";
+		if (same(atts[i], name))
+			return atts[i + 1] ? atts[i + 1] : "";
 	return NULL;
 }
 
@@ -284,7 +287,7 @@ static void apply_meta(struct html *h, const struct meta_key *k,
 	}
 }
 
-static void on_meta(struct html *h, const xmlChar **atts)
+static void on_meta(struct html *h, const char *const *atts)
 {
 	const char *key = attr(atts, "property"), *content;
 	char lower[MAX_KEY];
@@ -316,7 +319,7 @@ static void on_meta(struct html *h, const xmlChar **atts)
 		}
 }
 
-static void on_link(struct html *h, const xmlChar **atts)
+static void on_link(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
 	const char *type = attr(atts, "type");
@@ -347,7 +350,7 @@ static void on_link(struct html *h, const xmlChar **atts)
 		                                 "application/atom+xml")));
 }
 
-static void on_anchor(struct html *h, const xmlChar **atts)
+static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
 	bool nofollow =
@@ -427,7 +430,7 @@ static void apply_prop(struct html *h, const char *prop, size_t nscopes,
 
 /* The value an element gives its itemprop without reading its text
  * (extruct's w3cmicrodata rules); NULL when the text is the value. */
-static const char *prop_value(enum tag tag, const xmlChar **atts)
+static const char *prop_value(enum tag tag, const char *const *atts)
 {
 	const char *v = attr(atts, "content");
 
@@ -452,7 +455,7 @@ static const char *prop_value(enum tag tag, const xmlChar **atts)
 	}
 }
 
-static void on_itemprop(struct html *h, enum tag tag, const xmlChar **atts,
+static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
                         const char *props, bool opens_scope)
 {
 	const char *v;
@@ -480,7 +483,7 @@ static void on_itemprop(struct html *h, enum tag tag, const xmlChar **atts,
 	}
 }
 
-static void open_scope(struct html *h, const xmlChar **atts)
+static void open_scope(struct html *h, const char *const *atts)
 {
 	const char *type = attr(atts, "itemtype"),
 	           *prop = attr(atts, "itemprop");
@@ -509,7 +512,7 @@ static void close_scope(struct html *h)
 	h->nscopes--;
 }
 
-static void on_start_tag(struct html *h, enum tag tag, const xmlChar **atts)
+static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
 
@@ -553,27 +556,26 @@ static void on_start_tag(struct html *h, enum tag tag, const xmlChar **atts)
 
 /* The itemprop value and whether itemscope is present, in one pass over
  * the attributes (this runs for every element of every page). */
-static const char *item_attrs(const xmlChar **atts, bool *itemscope)
+static const char *item_attrs(const char *const *atts, bool *itemscope)
 {
 	const char *props = NULL;
 
 	*itemscope = false;
 	for (size_t i = 0; atts && atts[i]; i += 2) {
-		const char *n = (const char *)atts[i];
+		const char *n = atts[i];
 		if (n[0] != 'i' || n[1] != 't')
 			continue;
 		if (!props && strcmp(n, "itemprop") == 0)
-			props = atts[i + 1] ? (const char *)atts[i + 1] : "";
+			props = atts[i + 1] ? atts[i + 1] : "";
 		else if (strcmp(n, "itemscope") == 0)
 			*itemscope = true;
 	}
 	return props;
 }
 
-static void on_start(void *ctx, const xmlChar *name, const xmlChar **atts)
+void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
-	struct html *h = ctx;
-	enum tag tag = tag_of((const char *)name);
+	enum tag tag = tag_of(name);
 	bool itemscope;
 	const char *props = item_attrs(atts, &itemscope);
 	/* Past the tracked depth nothing opens, since nothing could close. */
@@ -623,12 +625,10 @@ static void finish_capture(struct html *h, struct capture *c)
 	heed__buf_free(&c->text);
 }
 
-static void on_end(void *ctx, const xmlChar *name)
+void heed__html_end(struct html *h)
 {
-	struct html *h = ctx;
 	struct el el = {T_OTHER, false};
 
-	(void)name; /* libxml2 balances every start with an end */
 	if (!h->depth)
 		return;
 	h->depth--;
@@ -644,64 +644,63 @@ static void on_end(void *ctx, const xmlChar *name)
 		h->media--;
 }
 
-static void on_text(void *ctx, const xmlChar *ch, int len)
+bool heed__html_wants_text(const struct html *h)
 {
-	struct html *h = ctx;
-
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (h->caps[i].kind != CAP_JSONLD)
-			(void)heed__buf_add(&h->caps[i].text, ch, (size_t)len);
+			return true;
+	return false;
+}
+
+void heed__html_text(struct html *h, const char *s, size_t len)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind != CAP_JSONLD)
+			(void)heed__buf_add(&h->caps[i].text, s, len);
+}
+
+bool heed__html_wants_raw(const struct html *h)
+{
+	return h->ncaps && h->caps[h->ncaps - 1].kind == CAP_JSONLD;
 }
 
 /* Script and style bodies: only JSON-LD wants them. */
-static void on_cdata(void *ctx, const xmlChar *ch, int len)
+void heed__html_raw(struct html *h, const char *s, size_t len)
 {
-	struct html *h = ctx;
-
-	if (h->ncaps && h->caps[h->ncaps - 1].kind == CAP_JSONLD)
-		(void)heed__buf_add(&h->caps[h->ncaps - 1].text, ch,
-		                    (size_t)len);
+	if (heed__html_wants_raw(h))
+		(void)heed__buf_add(&h->caps[h->ncaps - 1].text, s, len);
 }
 
-heed_status heed__html_parse(struct builder *b, const char *utf8, size_t len)
+heed_status heed__html_new(struct html **out, struct builder *b)
 {
-	struct html h = {.b = b};
-	htmlSAXHandler sax;
-	htmlParserCtxtPtr ctxt;
+	struct html *h = heed__calloc(b->alloc, 1, sizeof(*h));
 
-	if (len > INT_MAX)
-		len = INT_MAX;
-	h.stack = heed__malloc(b->alloc, EXTRACT_MAX_DEPTH * sizeof(*h.stack));
-	if (!h.stack)
+	*out = h;
+	if (!h)
 		return HEED_ENOMEM;
-	xmlInitParser();
-	ctxt = htmlCreateMemoryParserCtxt(len ? utf8 : " ", len ? (int)len : 1);
-	if (!ctxt) {
-		heed__free(b->alloc, h.stack);
+	h->b = b;
+	h->stack =
+	        heed__malloc(b->alloc, EXTRACT_MAX_DEPTH * sizeof(*h->stack));
+	if (!h->stack) {
+		heed__free(b->alloc, h);
+		*out = NULL;
 		return HEED_ENOMEM;
 	}
-	memset(&sax, 0, sizeof(sax));
-	sax.startElement = on_start;
-	sax.endElement = on_end;
-	sax.characters = on_text;
-	sax.ignorableWhitespace = on_text;
-	sax.cdataBlock = on_cdata;
-	/* The context owns its SAX block: overwrite it, keep the pointer. */
-	memcpy(ctxt->sax, &sax, sizeof(sax));
-	ctxt->userData = &h;
-	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-	                                 HTML_PARSE_NOWARNING |
-	                                 HTML_PARSE_NONET |
-	                                 HTML_PARSE_IGNORE_ENC);
-	/* The body is already UTF-8 (charset.c); never let a <meta> switch. */
-	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
-	htmlParseDocument(ctxt);
-	htmlFreeParserCtxt(ctxt);
+	return HEED_OK;
+}
+
+void heed__html_done(struct html *h)
+{
+	struct builder *b;
+
+	if (!h)
+		return;
+	b = h->b;
 	/* Unclosed elements at the end: finish what they captured. */
-	while (h.ncaps)
-		finish_capture(&h, &h.caps[--h.ncaps]);
-	if (b->h1_count == 1 && h.h1)
-		heed__cand(b, F_TITLE, O_H1, 0, h.h1, strlen(h.h1));
-	heed__free(b->alloc, h.stack);
-	return b->oom;
+	while (h->ncaps)
+		finish_capture(h, &h->caps[--h->ncaps]);
+	if (b->h1_count == 1 && h->h1)
+		heed__cand(b, F_TITLE, O_H1, 0, h->h1, strlen(h->h1));
+	heed__free(b->alloc, h->stack);
+	heed__free(b->alloc, h);
 }

@@ -1,6 +1,6 @@
 /*
  * heed_extract_html(): the pipeline of one page (headers, charset
- * conversion, the one SAX parse, JSON-LD, precedence) and the heed_page it
+ * conversion, the one HTML pass, JSON-LD, precedence) and the heed_page it
  * returns. Links are resolved only at the end, against <base href> when the
  * page has one (HTML 4.2.3: it applies to the whole document, even to links
  * before it), and de-duplicated.
@@ -110,7 +110,8 @@ static const char *const media_ext[] = {
  * normalised, so its path starts at the first '/' after "://". */
 bool heed__url_looks_media(const char *url)
 {
-	const char *t = strchr(strstr(url, "://") + 3, '/');
+	/* url is normalised: its scheme's "://" follows the first ':'. */
+	const char *t = strchr(strchr(url, ':') + 3, '/');
 	size_t n = strcspn(t, "?");
 	const char *dot = NULL;
 
@@ -147,13 +148,24 @@ static const char *resolve(struct builder *b, const heed_url *base,
 	return heed__strdup_arena(b, url, len);
 }
 
+/* A string hash eight bytes at a time (a page has hundreds of links):
+ * multiply and fold, with the high bits folded down since the table
+ * index takes the low ones. */
 static size_t hash_str(const char *s)
 {
-	size_t h = 14695981039346656037u;
+	const uint64_t k = 0xff51afd7ed558ccdu;
+	size_t n = strlen(s);
+	uint64_t h = 0x9E3779B97F4A7C15u ^ n, w = 0;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return h;
+	for (; n >= 8; s += 8, n -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * k;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * k;
+	return (size_t)(h ^ (h >> 29));
 }
 
 /* Open addressing over indexes + 1 (0 is empty): finds the slot of key,
@@ -331,6 +343,14 @@ heed_status heed_extract_html(heed_page **out,
                               const struct heed_allocator *alloc,
                               struct heed_diag *diag)
 {
+	return heed__extract_html_with(out, in, alloc, diag, heed__html_parse);
+}
+
+heed_status heed__extract_html_with(
+        heed_page **out, const struct heed_extract_input *in,
+        const struct heed_allocator *alloc, struct heed_diag *diag,
+        heed_status (*parse)(struct builder *b, const char *utf8, size_t len))
+{
 	const struct heed_allocator *a =
 	        alloc ? alloc : heed_allocator_default();
 	struct builder b;
@@ -365,7 +385,7 @@ heed_status heed_extract_html(heed_page **out,
 		b.rec.charset.source = hc && heed__charset_known(hc, hc_len)
 		                               ? HEED_SOURCE_HTTP
 		                               : HEED_SOURCE_HTML;
-		rc = heed__html_parse(&b, text, text_len);
+		rc = parse(&b, text, text_len);
 	}
 	heed__buf_free(&utf8);
 	heed__jsonld_apply(&b);

@@ -210,7 +210,8 @@ static void add_tag(struct builder *b, enum origin o, const char *s, size_t len)
 		return;
 	heed__fold_case(v, strlen(v));
 	for (size_t i = 0; i < b->tag_count; i++)
-		if (strcmp(b->tags[i].value, v) == 0)
+		if (b->tags[i].value[0] == v[0] &&
+		    strcmp(b->tags[i].value, v) == 0)
 			return;
 	if (!b->tags) {
 		b->tags = heed__arena_alloc(
