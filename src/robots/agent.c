@@ -2,12 +2,16 @@
  * Agents and decisions (RFC 9309 2.2.1, 2.2.2), and the result accessors.
  *
  * An agent is resolved once: the groups naming its product token (compared
- * case-insensitively) are merged, or else the "*" groups are. Its rules are
- * then sorted by specificity (most octets first, allow before disallow on a
- * tie, as 2.2.2 says) so that the first rule that matches decides, and
- * bucketed by the octet after the leading '/' so that a check only looks at
- * rules that can match: a 5,000-rule file costs a few dozen comparisons per
- * URL. Deciding never allocates (unless the URL's path is over 4 KiB).
+ * case-insensitively) are merged, or else the "*" groups are. Their rules
+ * are compiled for matching here, into the agent, not at parse time: a file
+ * has many groups and a crawler uses one or two, and the parse stays
+ * immutable, so agents resolved on several threads never share a write.
+ * The rules are then sorted by specificity (most octets first, allow before
+ * disallow on a tie, as 2.2.2 says) so that the first rule that matches
+ * decides, and bucketed by the octet after the leading '/' so that a check only
+ * looks at rules that can match: a 5,000-rule file costs a few dozen
+ * comparisons per URL. Deciding never allocates (unless the URL's path is over
+ * 4 KiB).
  */
 #include <stdlib.h>
 
@@ -27,8 +31,9 @@ struct heed_robots_agent {
 	bool explicit;
 	size_t *groups; /* indexes into r's groups, file order */
 	size_t group_count;
-	const struct robots_rule **rules;     /* file order */
+	struct robots_rule *rules;            /* compiled, file order */
 	const struct robots_rule **by_bucket; /* sorted, grouped by bucket */
+	struct heed_arena arena; /* literals of rules with "%2A"/"%24" */
 	uint64_t *need; /* by_bucket[i]->need, kept dense for the scan */
 	size_t rule_count;
 	size_t bucket_start[BUCKET_COUNT + 1];
@@ -90,11 +95,11 @@ static int by_priority(const void *a, const void *b)
 	const struct robots_rule *x = *(const struct robots_rule *const *)a;
 	const struct robots_rule *y = *(const struct robots_rule *const *)b;
 
-	if (x->pub.pattern_len != y->pub.pattern_len)
-		return x->pub.pattern_len > y->pub.pattern_len ? -1 : 1;
-	if (x->pub.kind != y->pub.kind)
-		return x->pub.kind == HEED_ROBOTS_ALLOW ? -1 : 1;
-	return x->pub.line < y->pub.line ? -1 : x->pub.line > y->pub.line;
+	if (x->pub->pattern_len != y->pub->pattern_len)
+		return x->pub->pattern_len > y->pub->pattern_len ? -1 : 1;
+	if (x->pub->kind != y->pub->kind)
+		return x->pub->kind == HEED_ROBOTS_ALLOW ? -1 : 1;
+	return x->pub->line < y->pub->line ? -1 : x->pub->line > y->pub->line;
 }
 
 static heed_status index_rules(heed_robots_agent *agent)
@@ -116,11 +121,19 @@ static heed_status index_rules(heed_robots_agent *agent)
 	for (i = 0; i < agent->group_count; i++) {
 		const struct robots_group *g =
 		        heed__robots_group(r, agent->groups[i]);
-		for (j = 0; j < g->rule_count; j++)
-			agent->rules[agent->rule_count++] =
-			        heed__robots_rule(r, g->first_rule + j);
+		for (j = 0; j < g->rule_count; j++) {
+			struct robots_rule *rule =
+			        &agent->rules[agent->rule_count++];
+			sorted[agent->rule_count - 1] = rule;
+			if (heed__robots_compile(
+			            &agent->arena, rule,
+			            heed__robots_rule(r, g->first_rule + j)) !=
+			    HEED_OK) {
+				heed__free(r->alloc, sorted);
+				return HEED_ENOMEM;
+			}
+		}
 	}
-	memcpy(sorted, agent->rules, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), by_priority);
 	/* A counting sort by bucket keeps the priority order in each. */
 	memset(agent->bucket_start, 0, sizeof(agent->bucket_start));
@@ -158,6 +171,7 @@ heed_status heed_robots_agent_new(heed_robots_agent **out, const heed_robots *r,
 	if (!agent)
 		return HEED_ENOMEM;
 	agent->r = r;
+	heed__arena_init(&agent->arena, r->alloc);
 	agent->token = heed__strndup(r->alloc, name ? name : "", token_len);
 	rc = agent->token ? resolve_groups(agent, token_len) : HEED_ENOMEM;
 	if (rc == HEED_OK)
@@ -182,6 +196,7 @@ void heed_robots_agent_free(heed_robots_agent *agent)
 	heed__free(a, agent->rules);
 	heed__free(a, agent->by_bucket);
 	heed__free(a, agent->need);
+	heed__arena_free(&agent->arena);
 	heed__free(a, agent);
 }
 
@@ -213,7 +228,7 @@ size_t heed_robots_agent_rule_count(const heed_robots_agent *agent)
 const struct heed_robots_rule *
 heed_robots_agent_rule(const heed_robots_agent *agent, size_t i)
 {
-	return i < agent->rule_count ? &agent->rules[i]->pub : NULL;
+	return i < agent->rule_count ? agent->rules[i].pub : NULL;
 }
 
 bool heed_robots_agent_crawl_delay(const heed_robots_agent *agent,
@@ -280,11 +295,11 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 	if (!best)
 		return;
 	out->matched = true;
-	out->allowed = best->pub.kind == HEED_ROBOTS_ALLOW;
-	out->line = best->pub.line;
-	out->kind = best->pub.kind;
-	out->value = best->pub.value;
-	out->rule = &best->pub;
+	out->allowed = best->pub->kind == HEED_ROBOTS_ALLOW;
+	out->line = best->pub->line;
+	out->kind = best->pub->kind;
+	out->value = best->pub->value;
+	out->rule = best->pub;
 }
 
 heed_status heed_robots_decide(const heed_robots_agent *agent, const char *url,
@@ -410,7 +425,7 @@ const struct heed_robots_rule *heed_robots_group_rule(const heed_robots *r,
 
 	if (!g || i >= g->rule_count)
 		return NULL;
-	return &heed__robots_rule(r, g->first_rule + i)->pub;
+	return heed__robots_rule(r, g->first_rule + i);
 }
 
 bool heed_robots_group_crawl_delay(const heed_robots *r, size_t group,

@@ -77,12 +77,14 @@ static heed_status compile_escaped(struct heed_arena *arena,
 }
 
 heed_status heed__robots_compile(struct heed_arena *arena,
-                                 struct robots_rule *rule, bool may_escape)
+                                 struct robots_rule *rule,
+                                 const struct heed_robots_rule *pub)
 {
-	const char *p = rule->pub.pattern, *star, *pct;
-	size_t n = rule->pub.pattern_len;
+	const char *p = pub->pattern, *star, *pct;
+	size_t n = pub->pattern_len;
 	heed_status rc = HEED_OK;
 
+	rule->pub = pub;
 	rule->empty = n == 0;
 	rule->anchored = n > 0 && p[n - 1] == '$';
 	if (rule->anchored)
@@ -95,7 +97,7 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 	rule->wild = '*';
 	star = memchr(p, '*', n);
 	rule->first_len = star ? (size_t)(star - p) : n;
-	for (pct = may_escape ? memchr(p, '%', n) : NULL; pct;
+	for (pct = memchr(p, '%', n); pct;
 	     pct = memchr(pct + 1, '%', n - (size_t)(pct + 1 - p))) {
 		size_t at = (size_t)(pct - p);
 		if (escape_at(p, n, at, "%2A") || escape_at(p, n, at, "%24")) {

@@ -15,14 +15,19 @@
  * a diagnostic with a line number, never a failure.
  *
  * Workload: most files are a few KiB; some run to the 500 KiB limit with tens
- * of thousands of rules. One pass; rules are normalised and compiled here so
- * that matching never allocates.
+ * of thousands of rules in a dozen groups, of which a crawler uses one or
+ * two. So the parse does only what every reader needs: one pass of the
+ * lexer, the record's kind from its length and two word compares, every
+ * diagnostic, and each rule's normalised pattern, which for most rules is
+ * the value itself (the lexer's scan already tells). Compiling rules for
+ * matching waits for heed_robots_agent_new, which compiles only the groups
+ * that apply, into the agent (agent.c).
  *
  * Memory: the parsed part of the input is copied once into the result's
- * arena and lexed there; a rule's value stays in that copy (NUL-terminated
- * in place), and so do its pattern and literal when they equal it, as they
- * do for most rules. Everything is bounded by the 500 KiB limit, and the
- * kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
+ * arena and lexed there; a rule's value and a user-agent's product token
+ * stay in that copy (NUL-terminated in place), and so does a rule's pattern
+ * when it equals the value. Everything is bounded by the 500 KiB limit, and
+ * the kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,8 +46,9 @@ enum record {
 	RECORD_CRAWL_DELAY,
 };
 
-/* Record names, lower case. The misspellings are those google/robotstxt and
- * crawler-commons accept, seen in real files. */
+/* Record names, lower case: the five of RFC 9309 first, in the order of
+ * enum record from 1 (find_record relies on it), then the misspellings
+ * google/robotstxt and crawler-commons accept, seen in real files. */
 #define NAME(s) s, sizeof(s) - 1
 
 static const struct record_name {
@@ -106,6 +112,7 @@ struct parser {
 	const struct heed_robots_parse_options *opts;
 	struct robots_group *group; /* the open group, or NULL */
 	bool group_has_rules; /* the next user-agent line starts a group */
+	bool maybe_odd;       /* the lexer's word on the line's value */
 	char *scratch;        /* normalisation output, reused */
 	size_t scratch_cap;
 	heed_status rc; /* first failure (only ever HEED_ENOMEM) */
@@ -185,8 +192,7 @@ static void diag(struct parser *p, unsigned line, heed_robots_diag_code code,
 	kept->message = copy(p, msg, strlen(msg));
 }
 
-/* Whether name (len octets) is rn's lower-case name in any case. Inline:
- * it runs for every line of every file. */
+/* Whether name (len octets) is rn's lower-case name in any case. */
 static bool name_is(const char *name, size_t len, const struct record_name *rn)
 {
 	size_t i;
@@ -199,11 +205,67 @@ static bool name_is(const char *name, size_t len, const struct record_name *rn)
 	return true;
 }
 
+static inline uint64_t load8(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, sizeof(w));
+	return w;
+}
+
+static inline uint32_t load4(const char *s)
+{
+	uint32_t w;
+
+	memcpy(&w, s, sizeof(w));
+	return w;
+}
+
+/*
+ * name_is for lit of 4 to 16 octets, letters and '-' only, with two
+ * overlapping word compares: it runs for every line. OR-ing 0x20 into an
+ * octet folds an upper-case letter to lower case; it also turns a CR into
+ * '-', but a name never holds a line end.
+ */
+static bool fold_eq(const char *name, const char *lit, size_t len)
+{
+	const uint64_t f8 = 0x2020202020202020u;
+	const uint32_t f4 = 0x20202020u;
+
+	if (len >= 8)
+		return (load8(name) | f8) == load8(lit) &&
+		       (load8(name + len - 8) | f8) == load8(lit + len - 8);
+	return (load4(name) | f4) == load4(lit) &&
+	       (load4(name + len - 4) | f4) == load4(lit + len - 4);
+}
+
 static const struct record_name *find_record(const char *name, size_t len)
 {
+	enum record guess = RECORD_UNKNOWN;
 	size_t i;
 
-	for (i = 0; i < HEED_ARRAY_SIZE(record_names); i++)
+	/* The five names have five lengths: one compare tells. */
+	switch (len) {
+	case 10:
+		guess = RECORD_USER_AGENT;
+		break;
+	case 5:
+		guess = RECORD_ALLOW;
+		break;
+	case 8:
+		guess = RECORD_DISALLOW;
+		break;
+	case 7:
+		guess = RECORD_SITEMAP;
+		break;
+	case 11:
+		guess = RECORD_CRAWL_DELAY;
+		break;
+	}
+	if (guess != RECORD_UNKNOWN &&
+	    fold_eq(name, record_names[guess - 1].name, len))
+		return &record_names[guess - 1];
+	for (i = RECORD_CRAWL_DELAY; i < HEED_ARRAY_SIZE(record_names); i++)
 		if (name_is(name, len, &record_names[i]))
 			return &record_names[i];
 	return NULL;
@@ -248,7 +310,10 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 	slot = vec_push(p, &p->r->agents, sizeof(*slot));
 	if (!slot)
 		return;
-	*slot = copy(p, l->value, n);
+	/* The token stays in the parser's copy of the input: the octet after
+	 * it is no longer needed (the diagnostics above have quoted it). */
+	((char *)l->value)[n] = '\0';
+	*slot = l->value;
 	p->group->agent_count++;
 }
 
@@ -279,13 +344,14 @@ static bool bad_octets(const char *s, size_t len)
  * already normal: then value itself is returned, and nothing is copied.
  * NULL on OOM. */
 static char *normalize(struct parser *p, const char *value, size_t len,
-                       unsigned flags, size_t *out_len, bool *plain)
+                       unsigned flags, size_t *out_len)
 {
 	size_t need = 3 * len + 2;
 
-	/* Plain: not a '%' in it, so no escape to decode later either. */
-	*plain = flags == 0 && heed__pct_plain_len(value, len) == len;
-	if (*plain) {
+	/* Plain: nothing to change. The lexer's scan has ruled out most
+	 * rules that are not. */
+	if (flags == 0 &&
+	    (!p->maybe_odd || heed__pct_plain_len(value, len) == len)) {
 		*out_len = len;
 		return (char *)value;
 	}
@@ -308,9 +374,8 @@ static char *normalize(struct parser *p, const char *value, size_t len,
 static void rule(struct parser *p, const struct heed_robots_line *l,
                  heed_robots_rule_kind kind)
 {
-	struct robots_rule *r;
+	struct heed_robots_rule *r;
 	unsigned flags = 0;
-	bool plain;
 	char q[QUOTE_MAX + 4];
 
 	if (!p->group) {
@@ -331,26 +396,22 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 	if (!r)
 		return;
 	p->group->rule_count++;
-	r->pub.kind = kind;
-	r->pub.line = l->number;
+	r->kind = kind;
+	r->line = l->number;
 	/* The value stays where it is, in the parser's copy of the input: the
 	 * octet after it (white space, '#' or a line end the lexer has passed)
 	 * becomes its NUL. Rules are most of a file; this saves a copy each. */
 	((char *)l->value)[l->value_len] = '\0';
-	r->pub.value = l->value;
-	r->pub.value_len = l->value_len;
-	r->pub.pattern = normalize(p, r->pub.value, l->value_len, flags,
-	                           &r->pub.pattern_len, &plain);
+	r->value = l->value;
+	r->value_len = l->value_len;
+	r->pattern =
+	        normalize(p, r->value, l->value_len, flags, &r->pattern_len);
 	/* Only a value that normalisation changed can hold such octets. */
-	if (r->pub.pattern != r->pub.value &&
-	    bad_octets(l->value, l->value_len))
+	if (r->pattern != r->value && bad_octets(l->value, l->value_len))
 		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_OCTETS,
 		     "%s path holds control octets or invalid UTF-8; they are "
 		     "matched percent-encoded",
 		     heed_robots_rule_kind_name(kind));
-	if (r->pub.pattern &&
-	    heed__robots_compile(&p->r->arena, r, !plain) != HEED_OK)
-		p->rc = HEED_ENOMEM;
 }
 
 /*
@@ -521,7 +582,8 @@ static void parse_lines(struct parser *p, const char *data)
 	unsigned last = 0;
 
 	heed_robots_lex_init(&lx, data, p->r->parsed_bytes);
-	while (p->rc == HEED_OK && heed_robots_lex_next(&lx, &l)) {
+	while (p->rc == HEED_OK &&
+	       heed__robots_lex_line(&lx, &l, &p->maybe_odd)) {
 		last = l.number;
 		if (l.kind == HEED_ROBOTS_LINE_FIELD ||
 		    l.kind == HEED_ROBOTS_LINE_NO_COLON)

@@ -15,14 +15,15 @@
 #define ROBOTS_WILD '\x01'
 
 /*
- * A rule as the matcher wants it. pub comes first so that a pointer to it is
- * the public view. lit is the pattern as literal segments separated by the
- * octet wild, without a final '$' (anchored says it was there). For most
- * patterns lit is the pattern itself and wild is '*'; one with "%2A" or
- * "%24" gets a copy with those decoded and wild ROBOTS_WILD.
+ * A rule as the matcher wants it, compiled from the parse's public rule
+ * when an agent is resolved (agent.c) and owned by that agent: the parse
+ * itself stays immutable. lit is the pattern as literal segments separated
+ * by the octet wild, without a final '$' (anchored says it was there). For
+ * most patterns lit is the pattern itself and wild is '*'; one with "%2A"
+ * or "%24" gets a copy with those decoded and wild ROBOTS_WILD.
  */
 struct robots_rule {
-	struct heed_robots_rule pub;
+	const struct heed_robots_rule *pub;
 	const char *lit;
 	size_t lit_len;
 	size_t first_len; /* octets before the first wildcard */
@@ -50,7 +51,7 @@ struct robots_vec {
 struct heed_robots {
 	const struct heed_allocator *alloc;
 	struct heed_arena arena;    /* every string */
-	struct robots_vec rules;    /* struct robots_rule, file order */
+	struct robots_vec rules;    /* struct heed_robots_rule, file order */
 	struct robots_vec groups;   /* struct robots_group */
 	struct robots_vec agents;   /* const char *: product tokens */
 	struct robots_vec sitemaps; /* struct heed_robots_sitemap */
@@ -69,11 +70,18 @@ heed__robots_group(const heed_robots *r, size_t i)
 	               : NULL;
 }
 
-static inline const struct robots_rule *heed__robots_rule(const heed_robots *r,
-                                                          size_t i)
+static inline const struct heed_robots_rule *
+heed__robots_rule(const heed_robots *r, size_t i)
 {
-	return (const struct robots_rule *)r->rules.data + i;
+	return (const struct heed_robots_rule *)r->rules.data + i;
 }
+
+/* heed_robots_lex_next, telling the parser more: *maybe_odd false promises
+ * that a FIELD line's value is left as it is by percent-encoding
+ * normalisation (heed__pct_plain_len(value) == value_len), found in the
+ * same scan. */
+bool heed__robots_lex_line(struct heed_robots_lexer *lx,
+                           struct heed_robots_line *out, bool *maybe_odd);
 
 /* RFC 9309 2.2.1: product-token = identifier / "*", identifier =
  * 1*(%x2D / %x41-5A / %x5F / %x61-7A). */
@@ -83,11 +91,11 @@ static inline bool heed__robots_token_octet(char c)
 	       c == '_';
 }
 
-/* Fills rule's compiled fields from rule->pub.pattern, in the arena when a
- * copy is needed. may_escape false promises the pattern holds no '%', which
- * saves a search. Returns HEED_OK or HEED_ENOMEM. */
+/* Compiles pub into *rule, copying into the arena only a pattern with
+ * "%2A" or "%24". Returns HEED_OK or HEED_ENOMEM. */
 heed_status heed__robots_compile(struct heed_arena *arena,
-                                 struct robots_rule *rule, bool may_escape);
+                                 struct robots_rule *rule,
+                                 const struct heed_robots_rule *pub);
 
 /* A 64-bit summary of which octets occur in s (octet c sets bit c % 64):
  * a rule needing an octet the path lacks is skipped without a search. */
