@@ -273,6 +273,9 @@ bool heed__robots_lex_line(struct heed_robots_lexer *lx,
 		/* An empty value sits right after the colon. */
 		out->value = value < value_end ? value : stop + 1;
 		out->value_len = (size_t)(value_end - value);
+		/* Without a comment, the raw value is the value. */
+		out->raw_value = value;
+		out->raw_value_len = out->value_len;
 	} else {
 		const char *text_end = rtrim(p, stop);
 		eol = stop;
@@ -292,8 +295,8 @@ bool heed__robots_lex_line(struct heed_robots_lexer *lx,
 		eol = scan_eol(eol + 1, end);
 		out->comment_len = (size_t)(eol - out->comment);
 	}
-	if (out->kind == HEED_ROBOTS_LINE_FIELD ||
-	    out->kind == HEED_ROBOTS_LINE_NO_COLON) {
+	if (out->kind == HEED_ROBOTS_LINE_NO_COLON ||
+	    (out->kind == HEED_ROBOTS_LINE_FIELD && out->comment)) {
 		/* The raw value runs from the value to the end of the line. */
 		value = skip_space(value, eol);
 		out->raw_value = value;

@@ -37,6 +37,9 @@
 /* Diagnostics quote at most this many octets of the offending text. */
 #define QUOTE_MAX 60
 
+/* Octets of input per rule, for sizing the rule array before the parse. */
+#define RULE_BYTES_GUESS 24
+
 enum record {
 	RECORD_UNKNOWN,
 	RECORD_USER_AGENT,
@@ -118,22 +121,35 @@ struct parser {
 	heed_status rc; /* first failure (only ever HEED_ENOMEM) */
 };
 
-/* Appends a zeroed element; NULL (and p->rc set) when memory runs out. */
-static void *vec_push(struct parser *p, struct robots_vec *v, size_t elem_size)
+/* Makes room for at least cap elements; false (and p->rc set) when memory
+ * runs out. */
+static bool vec_reserve(struct parser *p, struct robots_vec *v, size_t cap,
+                        size_t elem_size)
+{
+	void *data;
+
+	if (cap <= v->cap)
+		return true;
+	data = heed__realloc(p->r->alloc, v->data, cap * elem_size);
+	if (!data) {
+		p->rc = HEED_ENOMEM;
+		return false;
+	}
+	v->data = data;
+	v->cap = cap;
+	return true;
+}
+
+/* Appends a zeroed element; NULL (and p->rc set) when memory runs out.
+ * Inline: it runs for most lines. */
+static inline void *vec_push(struct parser *p, struct robots_vec *v,
+                             size_t elem_size)
 {
 	char *slot;
 
-	if (v->len == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		void *data =
-		        heed__realloc(p->r->alloc, v->data, cap * elem_size);
-		if (!data) {
-			p->rc = HEED_ENOMEM;
-			return NULL;
-		}
-		v->data = data;
-		v->cap = cap;
-	}
+	if (v->len == v->cap &&
+	    !vec_reserve(p, v, v->cap ? v->cap * 2 : 16, elem_size))
+		return NULL;
 	slot = (char *)v->data + v->len++ * elem_size;
 	memset(slot, 0, elem_size);
 	return slot;
@@ -348,10 +364,9 @@ static char *normalize(struct parser *p, const char *value, size_t len,
 {
 	size_t need = 3 * len + 2;
 
-	/* Plain: nothing to change. The lexer's scan has ruled out most
-	 * rules that are not. */
-	if (flags == 0 &&
-	    (!p->maybe_odd || heed__pct_plain_len(value, len) == len)) {
+	/* Nothing to change: the lexer's scan says so for most rules, and
+	 * a check that writes nothing for most of the others. */
+	if (flags == 0 && (!p->maybe_odd || heed__pct_is_normal(value, len))) {
 		*out_len = len;
 		return (char *)value;
 	}
@@ -625,7 +640,11 @@ heed_status heed_robots_parse(heed_robots **out,
 	/* One copy of the input in the arena holds every rule's value. */
 	text = heed__arena_strndup(&r->arena, data ? data : "",
 	                           r->parsed_bytes);
-	if (text)
+	/* Rule lines are most of a file, typically this long or longer: room
+	 * for them up front saves copying the array as it grows. */
+	if (text &&
+	    vec_reserve(&p, &r->rules, r->parsed_bytes / RULE_BYTES_GUESS + 16,
+	                sizeof(struct heed_robots_rule)))
 		parse_lines(&p, text);
 	else
 		p.rc = HEED_ENOMEM;
