@@ -23,10 +23,11 @@
  * matching waits for heed_robots_agent_new, which compiles only the groups
  * that apply, into the agent (agent.c).
  *
- * Memory: the parsed part of the input is copied once into the result's
- * arena and lexed there; a rule's value and a user-agent's product token
- * stay in that copy (NUL-terminated in place), and so does a rule's pattern
- * when it equals the value. Everything is bounded by the 500 KiB limit, and
+ * Memory: the parsed part of the input is copied once, into a block of its
+ * own (in the arena, the next block would double its size), and lexed
+ * there; a rule's value and a user-agent's product token stay in that copy
+ * (NUL-terminated in place), and so does a rule's pattern when it equals
+ * the value. Everything is bounded by the 500 KiB limit, and
  * the kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
  */
 #include <stdarg.h>
@@ -130,13 +131,20 @@ static bool vec_reserve(struct parser *p, struct robots_vec *v, size_t cap,
 
 	if (cap <= v->cap)
 		return true;
-	data = heed__realloc(p->r->alloc, v->data, cap * elem_size);
+	if (v->in_block) {
+		data = heed__malloc(p->r->alloc, cap * elem_size);
+		if (data)
+			memcpy(data, v->data, v->len * elem_size);
+	} else {
+		data = heed__realloc(p->r->alloc, v->data, cap * elem_size);
+	}
 	if (!data) {
 		p->rc = HEED_ENOMEM;
 		return false;
 	}
 	v->data = data;
 	v->cap = cap;
+	v->in_block = false;
 	return true;
 }
 
@@ -521,7 +529,9 @@ static void sitemap(struct parser *p, const struct heed_robots_line *l)
 	if (!s)
 		return;
 	s->line = l->number;
-	s->url = copy(p, l->value, l->value_len);
+	/* In place, as rule values are. */
+	((char *)l->value)[l->value_len] = '\0';
+	s->url = l->value;
 	s->url_len = l->value_len;
 }
 
@@ -613,6 +623,34 @@ static void parse_lines(struct parser *p, const char *data)
 		     p->r->parsed_bytes);
 }
 
+/* Allocates the result's block (see robots-int.h) for parsed input bytes
+ * and copies them in. NULL on OOM. */
+static heed_robots *new_result(const struct heed_allocator *alloc,
+                               const char *data, size_t parsed)
+{
+	/* Rule lines are most of a file, typically this long or longer. */
+	size_t rule_cap = parsed / RULE_BYTES_GUESS + 16;
+	size_t rules_at = (sizeof(heed_robots) + 15) & ~(size_t)15;
+	size_t text_at = rules_at + rule_cap * sizeof(struct heed_robots_rule);
+	char *block = heed__malloc(alloc, text_at + parsed + 1);
+	heed_robots *r = (heed_robots *)(void *)block;
+
+	if (!block)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->alloc = alloc;
+	heed__arena_init(&r->arena, alloc);
+	r->rules.data = block + rules_at;
+	r->rules.cap = rule_cap;
+	r->rules.in_block = true;
+	r->text = block + text_at;
+	if (parsed)
+		memcpy(r->text, data, parsed);
+	r->text[parsed] = '\0';
+	r->parsed_bytes = parsed;
+	return r;
+}
+
 heed_status heed_robots_parse(heed_robots **out,
                               const struct heed_allocator *alloc,
                               const char *data, size_t len,
@@ -620,7 +658,6 @@ heed_status heed_robots_parse(heed_robots **out,
 {
 	struct parser p = {0};
 	heed_robots *r;
-	char *text;
 
 	if (!out)
 		return HEED_EINVAL;
@@ -628,26 +665,14 @@ heed_status heed_robots_parse(heed_robots **out,
 	if (!data && len > 0)
 		return HEED_EINVAL;
 	alloc = alloc ? alloc : heed_allocator_default();
-	r = heed__calloc(alloc, 1, sizeof(*r));
+	r = new_result(alloc, data,
+	               data ? heed_robots_parse_limit(data, len) : 0);
 	if (!r)
 		return HEED_ENOMEM;
-	r->alloc = alloc;
-	heed__arena_init(&r->arena, alloc);
-	r->parsed_bytes = data ? heed_robots_parse_limit(data, len) : 0;
 	r->truncated = r->parsed_bytes < len;
 	p.r = r;
 	p.opts = opts;
-	/* One copy of the input in the arena holds every rule's value. */
-	text = heed__arena_strndup(&r->arena, data ? data : "",
-	                           r->parsed_bytes);
-	/* Rule lines are most of a file, typically this long or longer: room
-	 * for them up front saves copying the array as it grows. */
-	if (text &&
-	    vec_reserve(&p, &r->rules, r->parsed_bytes / RULE_BYTES_GUESS + 16,
-	                sizeof(struct heed_robots_rule)))
-		parse_lines(&p, text);
-	else
-		p.rc = HEED_ENOMEM;
+	parse_lines(&p, r->text);
 	heed__free(alloc, p.scratch);
 	if (p.rc != HEED_OK) {
 		heed_robots_free(r);
@@ -657,16 +682,23 @@ heed_status heed_robots_parse(heed_robots **out,
 	return HEED_OK;
 }
 
+/* Frees a vector's array unless it is part of the block. */
+static void vec_free(const heed_robots *r, struct robots_vec *v)
+{
+	if (!v->in_block)
+		heed__free(r->alloc, v->data);
+}
+
 void heed_robots_free(heed_robots *r)
 {
 	if (!r)
 		return;
-	heed__free(r->alloc, r->rules.data);
-	heed__free(r->alloc, r->groups.data);
-	heed__free(r->alloc, r->agents.data);
-	heed__free(r->alloc, r->sitemaps.data);
-	heed__free(r->alloc, r->fields.data);
-	heed__free(r->alloc, r->diags.data);
+	vec_free(r, &r->rules);
+	vec_free(r, &r->groups);
+	vec_free(r, &r->agents);
+	vec_free(r, &r->sitemaps);
+	vec_free(r, &r->fields);
+	vec_free(r, &r->diags);
 	heed__arena_free(&r->arena);
-	heed__free(r->alloc, r);
+	heed__free(r->alloc, r); /* the block */
 }

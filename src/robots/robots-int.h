@@ -46,11 +46,20 @@ struct robots_group {
 struct robots_vec {
 	void *data;
 	size_t len, cap;
+	bool in_block; /* data is part of the result's block: never freed */
 };
 
+/*
+ * A parse result. It is the head of one block that also holds the first
+ * rules (as many as the input's length suggests) and the copy of the input
+ * that rule values point into: one allocation for most of a parse, which
+ * also keeps malloc from returning the memory to the kernel and faulting
+ * it back in on every parse of a big file.
+ */
 struct heed_robots {
 	const struct heed_allocator *alloc;
-	struct heed_arena arena;    /* every string */
+	char *text; /* the parsed input, NUL-terminated: values, tokens */
+	struct heed_arena arena;    /* every other string */
 	struct robots_vec rules;    /* struct heed_robots_rule, file order */
 	struct robots_vec groups;   /* struct robots_group */
 	struct robots_vec agents;   /* const char *: product tokens */
