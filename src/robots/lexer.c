@@ -246,6 +246,66 @@ static const char *split_words(struct heed_robots_line *out, const char *text,
 	return value;
 }
 
+/* Moves the lexer past the line that ends at eol (CRLF counts once). */
+static inline void next_line(struct heed_robots_lexer *lx,
+                             struct heed_robots_line *out, const char *eol)
+{
+	const char *end = lx->data + lx->len;
+
+	out->line_len = (size_t)(eol - out->line);
+	lx->pos += out->line_len;
+	if (eol < end)
+		lx->pos += eol[0] == '\r' && eol + 1 < end && eol[1] == '\n'
+		                   ? 2
+		                   : 1;
+}
+
+/*
+ * The common line, "name: value" without a comment, on the shortest path:
+ * scan_name finds the colon, scan_value the value's end and the octets the
+ * parser must look at twice, and white space is looked at only where the
+ * common line has none or one space. Returns false, having changed
+ * nothing, for any other line (leading white space, a comment, no colon):
+ * heed__robots_lex_line's general path takes those.
+ */
+static bool lex_field(struct heed_robots_lexer *lx,
+                      struct heed_robots_line *out, bool *maybe_odd)
+{
+	const char *start = lx->data + lx->pos, *end = lx->data + lx->len;
+	const char *colon, *value, *eol, *name_end;
+	unsigned seen;
+
+	if (heed__ascii_space(*start))
+		return false;
+	colon = scan_name(start, end);
+	if (colon == end || *colon != ':')
+		return false;
+	value = colon + 1;
+	if (value < end && *value == ' ')
+		value++;
+	if (value < end && heed__ascii_space(*value))
+		return false;
+	eol = scan_value(value, end, &seen);
+	if (eol < end && *eol == '#')
+		return false;
+	name_end = rtrim(start, colon);
+	out->number = ++lx->line;
+	out->line = start;
+	out->kind = HEED_ROBOTS_LINE_FIELD;
+	out->name = start;
+	out->name_len = (size_t)(name_end - start);
+	out->value_len = (size_t)(rtrim(value, eol) - value);
+	/* An empty value sits right after the colon. */
+	out->value = out->value_len ? value : colon + 1;
+	out->raw_value = value;
+	out->raw_value_len = out->value_len;
+	out->comment = NULL;
+	out->comment_len = 0;
+	*maybe_odd = seen & C_ODD;
+	next_line(lx, out, eol);
+	return true;
+}
+
 bool heed__robots_lex_line(struct heed_robots_lexer *lx,
                            struct heed_robots_line *out, bool *maybe_odd)
 {
@@ -254,6 +314,8 @@ bool heed__robots_lex_line(struct heed_robots_lexer *lx,
 
 	if (lx->pos >= lx->len)
 		return false;
+	if (lex_field(lx, out, maybe_odd))
+		return true;
 	start = lx->data + lx->pos;
 	end = lx->data + lx->len;
 	out->number = ++lx->line;
@@ -303,14 +365,7 @@ bool heed__robots_lex_line(struct heed_robots_lexer *lx,
 		out->raw_value_len = (size_t)(rtrim(value, eol) - value);
 	}
 	*maybe_odd = seen & C_ODD;
-	out->line_len = (size_t)(eol - start);
-	lx->pos += out->line_len;
-	if (eol < end) {
-		/* Consume the line end: CRLF as one, a lone CR or LF as one. */
-		lx->pos += eol[0] == '\r' && eol + 1 < end && eol[1] == '\n'
-		                   ? 2
-		                   : 1;
-	}
+	next_line(lx, out, eol);
 	return true;
 }
 

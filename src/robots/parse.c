@@ -623,6 +623,22 @@ static void parse_lines(struct parser *p, const char *data)
 		     p->r->parsed_bytes);
 }
 
+/* Room for this many groups, product tokens and sitemaps comes with the
+ * block: most files need no more, and then no other allocation. */
+#define BLOCK_GROUPS   16
+#define BLOCK_AGENTS   32
+#define BLOCK_SITEMAPS 4
+
+/* Gives v room for cap elements of elem_size at *at in block. */
+static void carve(char *block, size_t *at, struct robots_vec *v, size_t cap,
+                  size_t elem_size)
+{
+	v->data = block + *at;
+	v->cap = cap;
+	v->in_block = true;
+	*at += (cap * elem_size + 15) & ~(size_t)15;
+}
+
 /* Allocates the result's block (see robots-int.h) for parsed input bytes
  * and copies them in. NULL on OOM. */
 static heed_robots *new_result(const struct heed_allocator *alloc,
@@ -630,9 +646,13 @@ static heed_robots *new_result(const struct heed_allocator *alloc,
 {
 	/* Rule lines are most of a file, typically this long or longer. */
 	size_t rule_cap = parsed / RULE_BYTES_GUESS + 16;
-	size_t rules_at = (sizeof(heed_robots) + 15) & ~(size_t)15;
-	size_t text_at = rules_at + rule_cap * sizeof(struct heed_robots_rule);
-	char *block = heed__malloc(alloc, text_at + parsed + 1);
+	size_t at = (sizeof(heed_robots) + 15) & ~(size_t)15;
+	size_t size = at + rule_cap * sizeof(struct heed_robots_rule) +
+	              BLOCK_GROUPS * sizeof(struct robots_group) +
+	              BLOCK_AGENTS * sizeof(const char *) +
+	              BLOCK_SITEMAPS * sizeof(struct heed_robots_sitemap) +
+	              4 * 15 + parsed + 1;
+	char *block = heed__malloc(alloc, size);
 	heed_robots *r = (heed_robots *)(void *)block;
 
 	if (!block)
@@ -640,10 +660,13 @@ static heed_robots *new_result(const struct heed_allocator *alloc,
 	memset(r, 0, sizeof(*r));
 	r->alloc = alloc;
 	heed__arena_init(&r->arena, alloc);
-	r->rules.data = block + rules_at;
-	r->rules.cap = rule_cap;
-	r->rules.in_block = true;
-	r->text = block + text_at;
+	carve(block, &at, &r->rules, rule_cap, sizeof(struct heed_robots_rule));
+	carve(block, &at, &r->groups, BLOCK_GROUPS,
+	      sizeof(struct robots_group));
+	carve(block, &at, &r->agents, BLOCK_AGENTS, sizeof(const char *));
+	carve(block, &at, &r->sitemaps, BLOCK_SITEMAPS,
+	      sizeof(struct heed_robots_sitemap));
+	r->text = block + at;
 	if (parsed)
 		memcpy(r->text, data, parsed);
 	r->text[parsed] = '\0';
