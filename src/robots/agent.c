@@ -95,11 +95,11 @@ static int by_priority(const void *a, const void *b)
 	const struct robots_rule *x = *(const struct robots_rule *const *)a;
 	const struct robots_rule *y = *(const struct robots_rule *const *)b;
 
-	if (x->pub->pattern_len != y->pub->pattern_len)
-		return x->pub->pattern_len > y->pub->pattern_len ? -1 : 1;
-	if (x->pub->kind != y->pub->kind)
-		return x->pub->kind == HEED_ROBOTS_ALLOW ? -1 : 1;
-	return x->pub->line < y->pub->line ? -1 : x->pub->line > y->pub->line;
+	if (x->octets != y->octets)
+		return x->octets > y->octets ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind == HEED_ROBOTS_ALLOW ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
 }
 
 static heed_status index_rules(heed_robots_agent *agent)
@@ -295,9 +295,9 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 	if (!best)
 		return;
 	out->matched = true;
-	out->allowed = best->pub->kind == HEED_ROBOTS_ALLOW;
-	out->line = best->pub->line;
-	out->kind = best->pub->kind;
+	out->allowed = best->kind == HEED_ROBOTS_ALLOW;
+	out->line = best->line;
+	out->kind = best->kind;
 	out->value = best->pub->value;
 	out->rule = best->pub;
 }

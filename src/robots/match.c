@@ -85,6 +85,9 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 	heed_status rc = HEED_OK;
 
 	rule->pub = pub;
+	rule->octets = pub->pattern_len;
+	rule->kind = pub->kind;
+	rule->line = pub->line;
 	rule->empty = n == 0;
 	rule->anchored = n > 0 && p[n - 1] == '$';
 	if (rule->anchored)

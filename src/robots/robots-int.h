@@ -24,6 +24,9 @@
  */
 struct robots_rule {
 	const struct heed_robots_rule *pub;
+	size_t octets; /* pub->pattern_len, kind and line, copied so that */
+	heed_robots_rule_kind kind; /* ranking and deciding read one */
+	unsigned line;              /* structure */
 	const char *lit;
 	size_t lit_len;
 	size_t first_len; /* octets before the first wildcard */
