@@ -127,22 +127,35 @@ static inline unsigned block_name_stop(const char *p)
 	return (unsigned)_mm_movemask_epi8(m);
 }
 
-/* Bits of the octets of p[0..15] that may be C_ODD, a superset: every
- * octet below '&' (controls, space, '"', '#', '%'; also '!' and '$'),
- * above 'z' (signed: 0x80 and up are below '&'), and '<' '>' '\\' '^' '`'.
- * The byte loop sorts out the octets it flags. */
-static inline unsigned block_maybe_odd(const char *p)
+/* Bits of the octets of p[0..15] that are C_ODD, exactly as octet_class
+ * has them: below '!' (signed: 0x80 and up too), above 'z' but '~', and
+ * '"' '#' '%' '<' '>' '\\' '^' '`'. Exact, so that the parser checks
+ * only values that need it, and without a branch per octet: a value's
+ * octets are data the branch predictor cannot learn. */
+static inline unsigned block_odd(__m128i x)
 {
-	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
-	__m128i m = _mm_or_si128(_mm_cmplt_epi8(x, _mm_set1_epi8('&')),
-	                         _mm_cmpgt_epi8(x, _mm_set1_epi8('z')));
+	__m128i m = _mm_or_si128(
+	        _mm_cmplt_epi8(x, _mm_set1_epi8('!')),
+	        _mm_andnot_si128(block_eq(x, '~'),
+	                         _mm_cmpgt_epi8(x, _mm_set1_epi8('z'))));
 
+	m = _mm_or_si128(m, block_eq(x, '"'));
+	m = _mm_or_si128(m, block_eq(x, '#'));
+	m = _mm_or_si128(m, block_eq(x, '%'));
 	m = _mm_or_si128(m, block_eq(x, '<'));
 	m = _mm_or_si128(m, block_eq(x, '>'));
 	m = _mm_or_si128(m, block_eq(x, '\\'));
 	m = _mm_or_si128(m, block_eq(x, '^'));
 	m = _mm_or_si128(m, block_eq(x, '`'));
 	return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* Bits of the octets of p[0..15] that end a value: '#', a line end. */
+static inline unsigned block_value_stop(__m128i x)
+{
+	return (unsigned)_mm_movemask_epi8(
+	        _mm_or_si128(_mm_or_si128(block_eq(x, '\n'), block_eq(x, '\r')),
+	                     block_eq(x, '#')));
 }
 
 typedef unsigned block_fn(const char *p);
@@ -175,7 +188,6 @@ static inline const char *block_skip(const char *p, const char *end,
 
 #define block_name_stop NULL
 #define block_eol       NULL
-#define block_maybe_odd NULL
 #endif
 
 /* The first ':', '#' or line end in [p, end), or end. */
@@ -192,24 +204,32 @@ static inline const char *scan_eol(const char *p, const char *end)
 	return scan(p, end, C_EOL);
 }
 
-/* The first '#' or line end in [p, end), or end; *seen gets the classes of
- * the octets before it OR-ed together. */
-static inline const char *scan_value(const char *p, const char *end,
-                                     unsigned *seen)
+/* The first '#' or line end in [p, end), or end; *odd tells whether a C_ODD
+ * octet comes before it. */
+static inline const char *scan_value(const char *p, const char *end, bool *odd)
 {
 	unsigned acc = 0, c;
 
-	for (;;) {
-		p = block_skip(p, end, block_maybe_odd);
-		if (p >= end)
-			break;
+#ifdef __SSE2__
+	while (end - p >= 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+		unsigned stop = block_value_stop(x), bits = block_odd(x);
+		if (stop) {
+			unsigned at = (unsigned)__builtin_ctz(stop);
+			*odd = acc || (bits & ((1u << at) - 1));
+			return p + at;
+		}
+		acc |= bits;
+		p += 16;
+	}
+#endif
+	for (; p < end; p++) {
 		c = cls(p);
 		if (c & (C_EOL | C_HASH))
 			break;
-		acc |= c;
-		p++;
+		acc |= c & C_ODD;
 	}
-	*seen = acc;
+	*odd = acc;
 	return p;
 }
 
@@ -264,8 +284,8 @@ static inline void next_line(struct heed_robots_lexer *lx,
  * The common line, "name: value" without a comment, on the shortest path:
  * scan_name finds the colon, scan_value the value's end and the octets the
  * parser must look at twice, and white space is looked at only where the
- * common line has none or one space. Returns false, having changed
- * nothing, for any other line (leading white space, a comment, no colon):
+ * common line has none or one space. Returns false, leaving lx as it was,
+ * for any other line (leading white space, a comment, no colon):
  * heed__robots_lex_line's general path takes those.
  */
 static bool lex_field(struct heed_robots_lexer *lx,
@@ -273,7 +293,6 @@ static bool lex_field(struct heed_robots_lexer *lx,
 {
 	const char *start = lx->data + lx->pos, *end = lx->data + lx->len;
 	const char *colon, *value, *eol, *name_end;
-	unsigned seen;
 
 	if (heed__ascii_space(*start))
 		return false;
@@ -285,7 +304,7 @@ static bool lex_field(struct heed_robots_lexer *lx,
 		value++;
 	if (value < end && heed__ascii_space(*value))
 		return false;
-	eol = scan_value(value, end, &seen);
+	eol = scan_value(value, end, maybe_odd);
 	if (eol < end && *eol == '#')
 		return false;
 	name_end = rtrim(start, colon);
@@ -301,7 +320,6 @@ static bool lex_field(struct heed_robots_lexer *lx,
 	out->raw_value_len = out->value_len;
 	out->comment = NULL;
 	out->comment_len = 0;
-	*maybe_odd = seen & C_ODD;
 	next_line(lx, out, eol);
 	return true;
 }
@@ -310,7 +328,7 @@ bool heed__robots_lex_line(struct heed_robots_lexer *lx,
                            struct heed_robots_line *out, bool *maybe_odd)
 {
 	const char *start, *end, *p, *stop, *value = NULL, *value_end, *eol;
-	unsigned seen = C_ODD;
+	bool odd = true;
 
 	if (lx->pos >= lx->len)
 		return false;
@@ -330,7 +348,7 @@ bool heed__robots_lex_line(struct heed_robots_lexer *lx,
 		out->name = p;
 		out->name_len = (size_t)(rtrim(p, stop) - p);
 		value = skip_space(stop + 1, end);
-		eol = scan_value(value, end, &seen);
+		eol = scan_value(value, end, &odd);
 		value_end = rtrim(value, eol);
 		/* An empty value sits right after the colon. */
 		out->value = value < value_end ? value : stop + 1;
@@ -364,7 +382,7 @@ bool heed__robots_lex_line(struct heed_robots_lexer *lx,
 		out->raw_value = value;
 		out->raw_value_len = (size_t)(rtrim(value, eol) - value);
 	}
-	*maybe_odd = seen & C_ODD;
+	*maybe_odd = odd;
 	next_line(lx, out, eol);
 	return true;
 }

@@ -38,6 +38,10 @@
 /* Diagnostics quote at most this many octets of the offending text. */
 #define QUOTE_MAX 60
 
+/* Zero octets after the text's NUL, so that fold_eq may read two words at
+ * any name. */
+#define TEXT_PAD 16
+
 /* Octets of input per rule, for sizing the rule array before the parse. */
 #define RULE_BYTES_GUESS 24
 
@@ -237,57 +241,53 @@ static inline uint64_t load8(const char *s)
 	return w;
 }
 
-static inline uint32_t load4(const char *s)
-{
-	uint32_t w;
+/* The five names of RFC 9309 by enum record, zero-padded to two words. */
+static const char canonical[][16] = {
+        [RECORD_USER_AGENT] = "user-agent",   [RECORD_ALLOW] = "allow",
+        [RECORD_DISALLOW] = "disallow",       [RECORD_SITEMAP] = "sitemap",
+        [RECORD_CRAWL_DELAY] = "crawl-delay",
+};
 
-	memcpy(&w, s, sizeof(w));
-	return w;
-}
+/* The five have five lengths: the one a name of this length can be. */
+static const unsigned char record_by_len[16] = {
+        [10] = RECORD_USER_AGENT,  [5] = RECORD_ALLOW,
+        [8] = RECORD_DISALLOW,     [7] = RECORD_SITEMAP,
+        [11] = RECORD_CRAWL_DELAY,
+};
+
+/* load8(keep + 16 - n) keeps the first n octets of a word (n <= 16), and
+ * load8(keep + 24 - n) the first n - 8 of the next: in memory order, so
+ * whatever the machine's byte order. */
+static const unsigned char keep[32] = {
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
 
 /*
- * name_is for lit of 4 to 16 octets, letters and '-' only, with two
- * overlapping word compares: it runs for every line. OR-ing 0x20 into an
- * octet folds an upper-case letter to lower case; it also turns a CR into
- * '-', but a name never holds a line end.
+ * name_is for the canonical name of a record, without a branch on the
+ * name's length (allow and disallow alternate unpredictably): two word
+ * compares, masked to len octets. OR-ing 0x20 into an octet folds an
+ * upper-case letter to lower case; it also turns a CR into '-', but a name
+ * never holds a line end. Reads 16 octets at name: the text has room after
+ * it (TEXT_PAD).
  */
-static bool fold_eq(const char *name, const char *lit, size_t len)
+static bool fold_eq(const char *name, size_t len, const char lit[16])
 {
-	const uint64_t f8 = 0x2020202020202020u;
-	const uint32_t f4 = 0x20202020u;
+	const uint64_t f = 0x2020202020202020u;
+	const char *k = (const char *)keep;
+	uint64_t d0 = ((load8(name) | f) ^ load8(lit)) & load8(k + 16 - len);
+	uint64_t d1 =
+	        ((load8(name + 8) | f) ^ load8(lit + 8)) & load8(k + 24 - len);
 
-	if (len >= 8)
-		return (load8(name) | f8) == load8(lit) &&
-		       (load8(name + len - 8) | f8) == load8(lit + len - 8);
-	return (load4(name) | f4) == load4(lit) &&
-	       (load4(name + len - 4) | f4) == load4(lit + len - 4);
+	return (d0 | d1) == 0;
 }
 
 static const struct record_name *find_record(const char *name, size_t len)
 {
-	enum record guess = RECORD_UNKNOWN;
+	enum record guess = len < 16 ? record_by_len[len] : RECORD_UNKNOWN;
 	size_t i;
 
-	/* The five names have five lengths: one compare tells. */
-	switch (len) {
-	case 10:
-		guess = RECORD_USER_AGENT;
-		break;
-	case 5:
-		guess = RECORD_ALLOW;
-		break;
-	case 8:
-		guess = RECORD_DISALLOW;
-		break;
-	case 7:
-		guess = RECORD_SITEMAP;
-		break;
-	case 11:
-		guess = RECORD_CRAWL_DELAY;
-		break;
-	}
-	if (guess != RECORD_UNKNOWN &&
-	    fold_eq(name, record_names[guess - 1].name, len))
+	if (guess != RECORD_UNKNOWN && fold_eq(name, len, canonical[guess]))
 		return &record_names[guess - 1];
 	for (i = RECORD_CRAWL_DELAY; i < HEED_ARRAY_SIZE(record_names); i++)
 		if (name_is(name, len, &record_names[i]))
@@ -583,10 +583,11 @@ static void record(struct parser *p, const struct heed_robots_line *l)
 		user_agent(p, l);
 		break;
 	case RECORD_ALLOW:
-		rule(p, l, HEED_ROBOTS_ALLOW);
-		break;
 	case RECORD_DISALLOW:
-		rule(p, l, HEED_ROBOTS_DISALLOW);
+		/* One case: which of the two a rule is, is data. */
+		rule(p, l,
+		     rn->record == RECORD_ALLOW ? HEED_ROBOTS_ALLOW
+		                                : HEED_ROBOTS_DISALLOW);
 		break;
 	case RECORD_SITEMAP:
 		sitemap(p, l);
@@ -651,7 +652,7 @@ static heed_robots *new_result(const struct heed_allocator *alloc,
 	              BLOCK_GROUPS * sizeof(struct robots_group) +
 	              BLOCK_AGENTS * sizeof(const char *) +
 	              BLOCK_SITEMAPS * sizeof(struct heed_robots_sitemap) +
-	              4 * 15 + parsed + 1;
+	              4 * 15 + parsed + 1 + TEXT_PAD;
 	char *block = heed__malloc(alloc, size);
 	heed_robots *r = (heed_robots *)(void *)block;
 
@@ -669,7 +670,7 @@ static heed_robots *new_result(const struct heed_allocator *alloc,
 	r->text = block + at;
 	if (parsed)
 		memcpy(r->text, data, parsed);
-	r->text[parsed] = '\0';
+	memset(r->text + parsed, 0, 1 + TEXT_PAD);
 	r->parsed_bytes = parsed;
 	return r;
 }
