@@ -33,7 +33,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "robots/robots-int.h"
+#include "robots/lexer-int.h"
 
 /* Diagnostics quote at most this many octets of the offending text. */
 #define QUOTE_MAX 60
@@ -608,8 +608,7 @@ static void parse_lines(struct parser *p, const char *data)
 	unsigned last = 0;
 
 	heed_robots_lex_init(&lx, data, p->r->parsed_bytes);
-	while (p->rc == HEED_OK &&
-	       heed__robots_lex_line(&lx, &l, &p->maybe_odd)) {
+	while (p->rc == HEED_OK && robots_lex_line(&lx, &l, &p->maybe_odd)) {
 		last = l.number;
 		if (l.kind == HEED_ROBOTS_LINE_FIELD ||
 		    l.kind == HEED_ROBOTS_LINE_NO_COLON)

@@ -88,13 +88,6 @@ heed__robots_rule(const heed_robots *r, size_t i)
 	return (const struct heed_robots_rule *)r->rules.data + i;
 }
 
-/* heed_robots_lex_next, telling the parser more: *maybe_odd false promises
- * that a FIELD line's value is left as it is by percent-encoding
- * normalisation (heed__pct_plain_len(value) == value_len), found in the
- * same scan. */
-bool heed__robots_lex_line(struct heed_robots_lexer *lx,
-                           struct heed_robots_line *out, bool *maybe_odd);
-
 /* RFC 9309 2.2.1: product-token = identifier / "*", identifier =
  * 1*(%x2D / %x41-5A / %x5F / %x61-7A). */
 static inline bool heed__robots_token_octet(char c)
