@@ -135,36 +135,41 @@ static inline unsigned block_value_stop(__m128i x)
 	                     block_eq(x, '#')));
 }
 
+#else
+#define block_name_stop NULL
+#define block_eol       NULL
 #endif
 
-/* The first ':', '#' or line end in [p, end), or end. */
-static inline const char *scan_name(const char *p, const char *end)
+/* The first octet in [p, end) of a class in stop, or end; block gives the
+ * bits of sixteen octets with those classes. */
+static inline const char *scan_blocks(const char *p, const char *end,
+                                      unsigned (*block)(const char *p),
+                                      unsigned stop)
 {
 #ifdef __SSE2__
 	unsigned bits;
 
 	for (; end - p >= 16; p += 16) {
-		bits = block_name_stop(p);
+		bits = block(p);
 		if (bits)
 			return p + __builtin_ctz(bits);
 	}
+#else
+	(void)block;
 #endif
-	return scan(p, end, C_EOL | C_HASH | C_COLON);
+	return scan(p, end, stop);
+}
+
+/* The first ':', '#' or line end in [p, end), or end. */
+static inline const char *scan_name(const char *p, const char *end)
+{
+	return scan_blocks(p, end, block_name_stop, C_EOL | C_HASH | C_COLON);
 }
 
 /* The first line end in [p, end), or end. */
 static inline const char *scan_eol(const char *p, const char *end)
 {
-#ifdef __SSE2__
-	unsigned bits;
-
-	for (; end - p >= 16; p += 16) {
-		bits = block_eol(p);
-		if (bits)
-			return p + __builtin_ctz(bits);
-	}
-#endif
-	return scan(p, end, C_EOL);
+	return scan_blocks(p, end, block_eol, C_EOL);
 }
 
 /* The first '#' or line end in [p, end), or end; *odd tells whether a C_ODD
