@@ -152,8 +152,8 @@ static bool vec_reserve(struct parser *p, struct robots_vec *v, size_t cap,
 	return true;
 }
 
-/* Appends a zeroed element; NULL (and p->rc set) when memory runs out.
- * Inline: it runs for most lines. */
+/* Appends an element for the caller to fill in; NULL (and p->rc set) when
+ * memory runs out. Inline: it runs for most lines. */
 static inline void *vec_push(struct parser *p, struct robots_vec *v,
                              size_t elem_size)
 {
@@ -163,7 +163,6 @@ static inline void *vec_push(struct parser *p, struct robots_vec *v,
 	    !vec_reserve(p, v, v->cap ? v->cap * 2 : 16, elem_size))
 		return NULL;
 	slot = (char *)v->data + v->len++ * elem_size;
-	memset(slot, 0, elem_size);
 	return slot;
 }
 
@@ -305,9 +304,11 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 		p->group = vec_push(p, &p->r->groups, sizeof(*p->group));
 		if (!p->group)
 			return;
-		p->group->line = l->number;
-		p->group->first_agent = p->r->agents.len;
-		p->group->first_rule = p->r->rules.len;
+		*p->group = (struct robots_group){
+		        .line = l->number,
+		        .first_agent = p->r->agents.len,
+		        .first_rule = p->r->rules.len,
+		};
 		p->group_has_rules = false;
 	}
 	if (l->value_len > 0 && l->value[0] == '*' &&
@@ -510,6 +511,17 @@ static void crawl_delay(struct parser *p, const struct heed_robots_line *l)
 	p->group->delay_line = l->number;
 }
 
+/* Whether s (len octets) is lit (lower case) in any case and more. */
+static bool starts_ci(const char *s, size_t len, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; lit[i]; i++)
+		if (i >= len || heed__ascii_lower(s[i]) != lit[i])
+			return false;
+	return len > i;
+}
+
 static void sitemap(struct parser *p, const struct heed_robots_line *l)
 {
 	struct heed_robots_sitemap *s;
@@ -520,8 +532,8 @@ static void sitemap(struct parser *p, const struct heed_robots_line *l)
 		     "empty Sitemap; ignored");
 		return;
 	}
-	if (!(l->value_len > 7 && heed__ascii_ieq(l->value, 7, "http://")) &&
-	    !(l->value_len > 8 && heed__ascii_ieq(l->value, 8, "https://")))
+	if (!starts_ci(l->value, l->value_len, "http://") &&
+	    !starts_ci(l->value, l->value_len, "https://"))
 		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_SITEMAP,
 		     "Sitemap '%s' is not an absolute http(s) URL",
 		     quote(q, l->value, l->value_len));

@@ -92,8 +92,8 @@ heed__robots_rule(const heed_robots *r, size_t i)
  * 1*(%x2D / %x41-5A / %x5F / %x61-7A). */
 static inline bool heed__robots_token_octet(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
-	       c == '_';
+	/* OR-ing 0x20 folds upper case to lower: one range test for both. */
+	return (unsigned char)((c | 0x20) - 'a') < 26 || c == '-' || c == '_';
 }
 
 /* Compiles pub into *rule, copying into the arena only a pattern with
