@@ -201,9 +201,14 @@ static inline const char *scan_value(const char *p, const char *end, bool *odd)
 	return p;
 }
 
+static inline bool is_space(const char *p)
+{
+	return cls(p) & C_SPACE;
+}
+
 static inline const char *skip_space(const char *p, const char *end)
 {
-	while (p < end && heed__ascii_space(*p))
+	while (p < end && is_space(p))
 		p++;
 	return p;
 }
@@ -211,7 +216,7 @@ static inline const char *skip_space(const char *p, const char *end)
 /* The end of [start, end) without its trailing white space. */
 static inline const char *rtrim(const char *start, const char *end)
 {
-	while (end > start && heed__ascii_space(end[-1]))
+	while (end > start && is_space(end - 1))
 		end--;
 	return end;
 }
@@ -262,7 +267,7 @@ static inline bool lex_field(struct heed_robots_lexer *lx,
 	const char *start = lx->data + lx->pos, *end = lx->data + lx->len;
 	const char *colon, *value, *eol, *name_end;
 
-	if (heed__ascii_space(*start))
+	if (is_space(start))
 		return false;
 	colon = scan_name(start, end);
 	if (colon == end || *colon != ':')
@@ -270,7 +275,7 @@ static inline bool lex_field(struct heed_robots_lexer *lx,
 	value = colon + 1;
 	if (value < end && *value == ' ')
 		value++;
-	if (value < end && heed__ascii_space(*value))
+	if (value < end && is_space(value))
 		return false;
 	eol = scan_value(value, end, maybe_odd);
 	if (eol < end && *eol == '#')
@@ -281,7 +286,9 @@ static inline bool lex_field(struct heed_robots_lexer *lx,
 	out->kind = HEED_ROBOTS_LINE_FIELD;
 	out->name = start;
 	out->name_len = (size_t)(name_end - start);
-	out->value_len = (size_t)(rtrim(value, eol) - value);
+	/* White space is C_ODD: without it, nothing to trim. */
+	out->value_len =
+	        (size_t)((*maybe_odd ? rtrim(value, eol) : eol) - value);
 	/* An empty value sits right after the colon. */
 	out->value = out->value_len ? value : colon + 1;
 	out->raw_value = value;
