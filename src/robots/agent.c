@@ -25,6 +25,7 @@
 #define BUCKET_ANY   256
 #define BUCKET_COUNT 257
 
+/* An agent is one block: this head, then its arrays and token. */
 struct heed_robots_agent {
 	const heed_robots *r;
 	char *token;
@@ -33,10 +34,12 @@ struct heed_robots_agent {
 	size_t group_count;
 	struct robots_rule *rules;            /* compiled, file order */
 	const struct robots_rule **by_bucket; /* sorted, grouped by bucket */
-	struct heed_arena arena; /* literals of rules with "%2A"/"%24" */
 	uint64_t *need; /* by_bucket[i]->need, kept dense for the scan */
 	size_t rule_count;
-	size_t bucket_start[BUCKET_COUNT + 1];
+	struct heed_arena arena; /* literals of rules with "%2A"/"%24" */
+	/* by_bucket[bucket_start[b] .. bucket_start[b + 1]) is bucket b; 32
+	 * bits are plenty (500 KiB hold fewer rules) and halve the zeroing. */
+	uint32_t bucket_start[BUCKET_COUNT + 1];
 };
 
 /* Whether group names token (token "" names nobody) or, when star, "*". */
@@ -56,32 +59,25 @@ static bool group_names(const heed_robots *r, const struct robots_group *g,
 	return false;
 }
 
-/* Appends to agent->groups every group naming the agent (or "*"). */
-static void collect_groups(heed_robots_agent *agent, size_t token_len,
-                           bool star)
+/* Finds every group naming token (or, when star, "*"), writing their
+ * indexes to groups unless it is NULL; returns how many there are and
+ * adds their rules to *rules. */
+static size_t find_groups(const heed_robots *r, const char *token,
+                          size_t token_len, bool star, size_t *groups,
+                          size_t *rules)
 {
-	const heed_robots *r = agent->r;
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < r->groups.len; i++)
-		if (group_names(r, heed__robots_group(r, i), agent->token,
-		                token_len, star))
-			agent->groups[agent->group_count++] = i;
-}
-
-/* RFC 9309 2.2.1: the groups naming the product token, merged; failing
- * those, the "*" groups; failing those, none. */
-static heed_status resolve_groups(heed_robots_agent *agent, size_t token_len)
-{
-	agent->groups = heed__calloc(agent->r->alloc, agent->r->groups.len + 1,
-	                             sizeof(*agent->groups));
-	if (!agent->groups)
-		return HEED_ENOMEM;
-	collect_groups(agent, token_len, false);
-	agent->explicit = agent->group_count > 0;
-	if (!agent->explicit)
-		collect_groups(agent, token_len, true);
-	return HEED_OK;
+	for (i = 0; i < r->groups.len; i++) {
+		const struct robots_group *g = heed__robots_group(r, i);
+		if (!group_names(r, g, token, token_len, star))
+			continue;
+		if (groups)
+			groups[n] = i;
+		*rules += g->rule_count;
+		n++;
+	}
+	return n;
 }
 
 static size_t bucket_of(const struct robots_rule *rule)
@@ -102,60 +98,105 @@ static int by_priority(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
-static heed_status index_rules(heed_robots_agent *agent)
+/* Compiles the rules of the agent's groups into agent->rules, sorts them
+ * by priority and groups them by bucket; sorted is room for rule_count
+ * pointers. Returns HEED_OK or HEED_ENOMEM. */
+static heed_status index_rules(heed_robots_agent *agent,
+                               const struct robots_rule **sorted)
 {
 	const heed_robots *r = agent->r;
-	size_t i, j, n = 0, fill[BUCKET_COUNT];
-	const struct robots_rule **sorted;
+	size_t i, j, n = 0, b;
 
-	for (i = 0; i < agent->group_count; i++)
-		n += heed__robots_group(r, agent->groups[i])->rule_count;
-	agent->rules = heed__calloc(r->alloc, n + 1, sizeof(*agent->rules));
-	agent->by_bucket = heed__calloc(r->alloc, n + 1, sizeof(*sorted));
-	agent->need = heed__calloc(r->alloc, n + 1, sizeof(*agent->need));
-	sorted = heed__calloc(r->alloc, n + 1, sizeof(*sorted));
-	if (!agent->rules || !agent->by_bucket || !agent->need || !sorted) {
-		heed__free(r->alloc, sorted);
-		return HEED_ENOMEM;
-	}
 	for (i = 0; i < agent->group_count; i++) {
 		const struct robots_group *g =
 		        heed__robots_group(r, agent->groups[i]);
-		for (j = 0; j < g->rule_count; j++) {
-			struct robots_rule *rule =
-			        &agent->rules[agent->rule_count++];
-			sorted[agent->rule_count - 1] = rule;
+		for (j = 0; j < g->rule_count; j++, n++) {
+			sorted[n] = &agent->rules[n];
 			if (heed__robots_compile(
-			            &agent->arena, rule,
+			            &agent->arena, &agent->rules[n],
 			            heed__robots_rule(r, g->first_rule + j)) !=
-			    HEED_OK) {
-				heed__free(r->alloc, sorted);
+			    HEED_OK)
 				return HEED_ENOMEM;
-			}
 		}
 	}
 	qsort(sorted, n, sizeof(*sorted), by_priority);
-	/* A counting sort by bucket keeps the priority order in each. */
-	memset(agent->bucket_start, 0, sizeof(agent->bucket_start));
+	/* A counting sort by bucket, placing from the last rule back, keeps
+	 * the priority order in each bucket and leaves each bucket's start
+	 * in bucket_start (zero from the block's head). */
 	for (i = 0; i < n; i++)
-		agent->bucket_start[bucket_of(sorted[i]) + 1]++;
-	for (i = 0; i < BUCKET_COUNT; i++) {
-		agent->bucket_start[i + 1] += agent->bucket_start[i];
-		fill[i] = agent->bucket_start[i];
-	}
-	for (i = 0; i < n; i++) {
-		size_t at = fill[bucket_of(sorted[i])]++;
+		agent->bucket_start[bucket_of(sorted[i])]++;
+	for (b = 1; b < BUCKET_COUNT; b++)
+		agent->bucket_start[b] += agent->bucket_start[b - 1];
+	agent->bucket_start[BUCKET_COUNT] = (uint32_t)n;
+	for (i = n; i-- > 0;) {
+		uint32_t at = --agent->bucket_start[bucket_of(sorted[i])];
 		agent->by_bucket[at] = sorted[i];
 		agent->need[at] = sorted[i]->need;
 	}
-	heed__free(r->alloc, sorted);
 	return HEED_OK;
+}
+
+/* Room for n objects of size after *at in a block, aligned for any of
+ * them; returns their offset. */
+static size_t take(size_t *at, size_t n, size_t size)
+{
+	size_t off = (*at + 15) & ~(size_t)15;
+
+	*at = off + n * size;
+	return off;
+}
+
+/* RFC 9309 2.2.1: the groups naming the product token, merged; failing
+ * those, the "*" groups; failing those, none. Allocates the agent's block
+ * for them and fills in everything but the rules. */
+static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
+                                    size_t token_len,
+                                    const struct robots_rule ***sorted)
+{
+	size_t rules = 0, at = sizeof(heed_robots_agent);
+	size_t count = find_groups(r, name, token_len, false, NULL, &rules);
+	bool explicit = count > 0;
+	size_t groups_at, rules_at, bucket_at, need_at, sorted_at, token_at;
+	heed_robots_agent *agent;
+	char *block;
+
+	if (!explicit)
+		count = find_groups(r, name, token_len, true, NULL, &rules);
+	groups_at = take(&at, count, sizeof(size_t));
+	rules_at = take(&at, rules, sizeof(struct robots_rule));
+	bucket_at = take(&at, rules, sizeof(struct robots_rule *));
+	need_at = take(&at, rules, sizeof(uint64_t));
+	sorted_at = take(&at, rules, sizeof(struct robots_rule *));
+	token_at = take(&at, token_len + 1, 1);
+	block = heed__malloc(r->alloc, at);
+	if (!block)
+		return NULL;
+	agent = (heed_robots_agent *)(void *)block;
+	memset(agent, 0, sizeof(*agent));
+	agent->r = r;
+	heed__arena_init(&agent->arena, r->alloc);
+	agent->explicit = explicit;
+	agent->groups = (size_t *)(void *)(block + groups_at);
+	rules = 0;
+	agent->group_count = find_groups(r, name, token_len, !explicit,
+	                                 agent->groups, &rules);
+	agent->rules = (struct robots_rule *)(void *)(block + rules_at);
+	agent->by_bucket =
+	        (const struct robots_rule **)(void *)(block + bucket_at);
+	agent->need = (uint64_t *)(void *)(block + need_at);
+	agent->rule_count = rules;
+	agent->token = block + token_at;
+	memcpy(agent->token, name, token_len);
+	agent->token[token_len] = '\0';
+	*sorted = (const struct robots_rule **)(void *)(block + sorted_at);
+	return agent;
 }
 
 heed_status heed_robots_agent_new(heed_robots_agent **out, const heed_robots *r,
                                   const char *name, size_t name_len)
 {
 	heed_robots_agent *agent;
+	const struct robots_rule **sorted;
 	size_t token_len = 0;
 	heed_status rc;
 
@@ -167,15 +208,10 @@ heed_status heed_robots_agent_new(heed_robots_agent **out, const heed_robots *r,
 	while (token_len < name_len &&
 	       heed__robots_token_octet(name[token_len]))
 		token_len++;
-	agent = heed__calloc(r->alloc, 1, sizeof(*agent));
+	agent = new_agent(r, name ? name : "", token_len, &sorted);
 	if (!agent)
 		return HEED_ENOMEM;
-	agent->r = r;
-	heed__arena_init(&agent->arena, r->alloc);
-	agent->token = heed__strndup(r->alloc, name ? name : "", token_len);
-	rc = agent->token ? resolve_groups(agent, token_len) : HEED_ENOMEM;
-	if (rc == HEED_OK)
-		rc = index_rules(agent);
+	rc = index_rules(agent, sorted);
 	if (rc != HEED_OK) {
 		heed_robots_agent_free(agent);
 		return rc;
@@ -191,13 +227,8 @@ void heed_robots_agent_free(heed_robots_agent *agent)
 	if (!agent)
 		return;
 	a = agent->r->alloc;
-	heed__free(a, agent->token);
-	heed__free(a, agent->groups);
-	heed__free(a, agent->rules);
-	heed__free(a, agent->by_bucket);
-	heed__free(a, agent->need);
 	heed__arena_free(&agent->arena);
-	heed__free(a, agent);
+	heed__free(a, agent); /* the block */
 }
 
 const char *heed_robots_agent_token(const heed_robots_agent *agent)

@@ -1161,7 +1161,10 @@ static void test_oom(void **state)
 		assert_int_equal(rc, HEED_ENOMEM);
 		assert_null(a);
 	}
-	assert_true(n > 5);
+	/* The parse's block, its diagnostics and fields arrays, its arena
+	 * (messages, field strings) and the agent's block: each one failed
+	 * once above. */
+	assert_true(n >= 5);
 }
 
 int main(void)
