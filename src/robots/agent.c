@@ -290,11 +290,11 @@ static const struct robots_rule *first_match(const heed_robots_agent *agent,
                                              size_t bucket, const char *path,
                                              size_t path_len, uint64_t mask)
 {
-	size_t i;
+	size_t i, end = agent->bucket_start[bucket + 1];
+	const uint64_t *need = agent->need;
 
-	for (i = agent->bucket_start[bucket];
-	     i < agent->bucket_start[bucket + 1]; i++) {
-		if (agent->need[i] & ~mask)
+	for (i = agent->bucket_start[bucket]; i < end; i++) {
+		if (need[i] & ~mask)
 			continue;
 		if (heed__robots_rule_match(agent->by_bucket[i], path, path_len,
 		                            mask))
