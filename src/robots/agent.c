@@ -37,9 +37,12 @@ struct heed_robots_agent {
 	uint64_t *need; /* by_bucket[i]->need, kept dense for the scan */
 	size_t rule_count;
 	struct heed_arena arena; /* literals of rules with "%2A"/"%24" */
-	/* by_bucket[bucket_start[b] .. bucket_start[b + 1]) is bucket b; 32
-	 * bits are plenty (500 KiB hold fewer rules) and halve the zeroing. */
-	uint32_t bucket_start[BUCKET_COUNT + 1];
+	/* Bucket b is by_bucket[start, end) of buckets[b]; an empty one is
+	 * {0, 0}, as the block's head is zeroed. 32 bits are plenty: 500 KiB
+	 * hold fewer rules. */
+	struct {
+		uint32_t start, end;
+	} buckets[BUCKET_COUNT];
 };
 
 /* Whether group names token (token "" names nobody) or, when star, "*". */
@@ -98,14 +101,42 @@ static int by_priority(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* By bucket, then by priority within each. */
+static int by_bucket_priority(const void *a, const void *b)
+{
+	size_t x = bucket_of(*(const struct robots_rule *const *)a);
+	size_t y = bucket_of(*(const struct robots_rule *const *)b);
+
+	return x != y ? (x < y ? -1 : 1) : by_priority(a, b);
+}
+
+/* Sorts n rules by bucket and priority: an insertion sort for the few
+ * rules of most files (qsort's set-up costs more than their sort), qsort
+ * beyond. */
+static void sort_rules(const struct robots_rule **v, size_t n)
+{
+	size_t i, j;
+
+	if (n > 16) {
+		qsort(v, n, sizeof(*v), by_bucket_priority);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		const struct robots_rule *x = v[i];
+		for (j = i; j > 0 && by_bucket_priority(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
 /* Compiles the rules of the agent's groups into agent->rules, sorts them
- * by priority and groups them by bucket; sorted is room for rule_count
- * pointers. Returns HEED_OK or HEED_ENOMEM. */
-static heed_status index_rules(heed_robots_agent *agent,
-                               const struct robots_rule **sorted)
+ * by bucket and priority into by_bucket and notes where each bucket is.
+ * Returns HEED_OK or HEED_ENOMEM. */
+static heed_status index_rules(heed_robots_agent *agent)
 {
 	const heed_robots *r = agent->r;
-	size_t i, j, n = 0, b;
+	const struct robots_rule **sorted = agent->by_bucket;
+	size_t i, j, n = 0;
 
 	for (i = 0; i < agent->group_count; i++) {
 		const struct robots_group *g =
@@ -119,19 +150,13 @@ static heed_status index_rules(heed_robots_agent *agent,
 				return HEED_ENOMEM;
 		}
 	}
-	qsort(sorted, n, sizeof(*sorted), by_priority);
-	/* A counting sort by bucket, placing from the last rule back, keeps
-	 * the priority order in each bucket and leaves each bucket's start
-	 * in bucket_start (zero from the block's head). */
-	for (i = 0; i < n; i++)
-		agent->bucket_start[bucket_of(sorted[i])]++;
-	for (b = 1; b < BUCKET_COUNT; b++)
-		agent->bucket_start[b] += agent->bucket_start[b - 1];
-	agent->bucket_start[BUCKET_COUNT] = (uint32_t)n;
-	for (i = n; i-- > 0;) {
-		uint32_t at = --agent->bucket_start[bucket_of(sorted[i])];
-		agent->by_bucket[at] = sorted[i];
-		agent->need[at] = sorted[i]->need;
+	sort_rules(sorted, n);
+	for (i = 0; i < n; i++) {
+		size_t b = bucket_of(sorted[i]);
+		if (agent->buckets[b].end == 0)
+			agent->buckets[b].start = (uint32_t)i;
+		agent->buckets[b].end = (uint32_t)(i + 1);
+		agent->need[i] = sorted[i]->need;
 	}
 	return HEED_OK;
 }
@@ -150,13 +175,12 @@ static size_t take(size_t *at, size_t n, size_t size)
  * those, the "*" groups; failing those, none. Allocates the agent's block
  * for them and fills in everything but the rules. */
 static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
-                                    size_t token_len,
-                                    const struct robots_rule ***sorted)
+                                    size_t token_len)
 {
 	size_t rules = 0, at = sizeof(heed_robots_agent);
 	size_t count = find_groups(r, name, token_len, false, NULL, &rules);
 	bool explicit = count > 0;
-	size_t groups_at, rules_at, bucket_at, need_at, sorted_at, token_at;
+	size_t groups_at, rules_at, bucket_at, need_at, token_at;
 	heed_robots_agent *agent;
 	char *block;
 
@@ -166,7 +190,6 @@ static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
 	rules_at = take(&at, rules, sizeof(struct robots_rule));
 	bucket_at = take(&at, rules, sizeof(struct robots_rule *));
 	need_at = take(&at, rules, sizeof(uint64_t));
-	sorted_at = take(&at, rules, sizeof(struct robots_rule *));
 	token_at = take(&at, token_len + 1, 1);
 	block = heed__malloc(r->alloc, at);
 	if (!block)
@@ -188,7 +211,6 @@ static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
 	agent->token = block + token_at;
 	memcpy(agent->token, name, token_len);
 	agent->token[token_len] = '\0';
-	*sorted = (const struct robots_rule **)(void *)(block + sorted_at);
 	return agent;
 }
 
@@ -196,7 +218,6 @@ heed_status heed_robots_agent_new(heed_robots_agent **out, const heed_robots *r,
                                   const char *name, size_t name_len)
 {
 	heed_robots_agent *agent;
-	const struct robots_rule **sorted;
 	size_t token_len = 0;
 	heed_status rc;
 
@@ -208,10 +229,10 @@ heed_status heed_robots_agent_new(heed_robots_agent **out, const heed_robots *r,
 	while (token_len < name_len &&
 	       heed__robots_token_octet(name[token_len]))
 		token_len++;
-	agent = new_agent(r, name ? name : "", token_len, &sorted);
+	agent = new_agent(r, name ? name : "", token_len);
 	if (!agent)
 		return HEED_ENOMEM;
-	rc = index_rules(agent, sorted);
+	rc = index_rules(agent);
 	if (rc != HEED_OK) {
 		heed_robots_agent_free(agent);
 		return rc;
@@ -290,10 +311,10 @@ static const struct robots_rule *first_match(const heed_robots_agent *agent,
                                              size_t bucket, const char *path,
                                              size_t path_len, uint64_t mask)
 {
-	size_t i, end = agent->bucket_start[bucket + 1];
+	size_t i, end = agent->buckets[bucket].end;
 	const uint64_t *need = agent->need;
 
-	for (i = agent->bucket_start[bucket]; i < end; i++) {
+	for (i = agent->buckets[bucket].start; i < end; i++) {
 		if (need[i] & ~mask)
 			continue;
 		if (heed__robots_rule_match(agent->by_bucket[i], path, path_len,
