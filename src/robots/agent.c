@@ -104,8 +104,8 @@ static int by_priority(const void *a, const void *b)
 /* By bucket, then by priority within each. */
 static int by_bucket_priority(const void *a, const void *b)
 {
-	size_t x = bucket_of(*(const struct robots_rule *const *)a);
-	size_t y = bucket_of(*(const struct robots_rule *const *)b);
+	unsigned x = (*(const struct robots_rule *const *)a)->bucket;
+	unsigned y = (*(const struct robots_rule *const *)b)->bucket;
 
 	return x != y ? (x < y ? -1 : 1) : by_priority(a, b);
 }
@@ -148,11 +148,13 @@ static heed_status index_rules(heed_robots_agent *agent)
 			            heed__robots_rule(r, g->first_rule + j)) !=
 			    HEED_OK)
 				return HEED_ENOMEM;
+			agent->rules[n].bucket =
+			        (uint16_t)bucket_of(&agent->rules[n]);
 		}
 	}
 	sort_rules(sorted, n);
 	for (i = 0; i < n; i++) {
-		size_t b = bucket_of(sorted[i]);
+		size_t b = sorted[i]->bucket;
 		if (agent->buckets[b].end == 0)
 			agent->buckets[b].start = (uint32_t)i;
 		agent->buckets[b].end = (uint32_t)(i + 1);

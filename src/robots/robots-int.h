@@ -33,7 +33,8 @@ struct robots_rule {
 	uint64_t need; /* heed__robots_octet_mask of lit: octets a path needs */
 	char wild;
 	bool anchored;
-	bool empty; /* "Disallow:" with no value: never matches */
+	bool empty;      /* "Disallow:" with no value: never matches */
+	uint16_t bucket; /* the agent's index (agent.c), set there */
 };
 
 struct robots_group {
