@@ -30,12 +30,20 @@ static bool escape_at(const char *p, size_t n, size_t i, const char *esc)
 
 uint64_t heed__robots_octet_mask(const char *s, size_t len)
 {
-	uint64_t mask = 0;
-	size_t i;
+	uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++)
-		mask |= (uint64_t)1 << ((unsigned char)s[i] & 63);
-	return mask;
+	/* Four at a time into four words: it runs for every rule an agent
+	 * compiles and every path it checks. */
+	for (; i + 4 <= len; i += 4) {
+		m0 |= (uint64_t)1 << ((unsigned char)s[i] & 63);
+		m1 |= (uint64_t)1 << ((unsigned char)s[i + 1] & 63);
+		m2 |= (uint64_t)1 << ((unsigned char)s[i + 2] & 63);
+		m3 |= (uint64_t)1 << ((unsigned char)s[i + 3] & 63);
+	}
+	for (; i < len; i++)
+		m0 |= (uint64_t)1 << ((unsigned char)s[i] & 63);
+	return m0 | m1 | m2 | m3;
 }
 
 /* The literal of a pattern with "%2A"/"%24" escapes: a copy with those
