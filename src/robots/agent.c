@@ -52,13 +52,12 @@ static bool group_names(const heed_robots *r, const struct robots_group *g,
 	const char *const *agents = (const char *const *)r->agents.data;
 	size_t i;
 
-	for (i = 0; i < g->agent_count; i++) {
-		const char *a = agents[g->first_agent + i];
-		if (star ? strcmp(a, "*") == 0
-		         : token_len > 0 &&
-		                    heed__ascii_ieq(token, token_len, a))
+	if (star || token_len == 0)
+		return star && g->star;
+	for (i = 0; i < g->agent_count; i++)
+		if (heed__ascii_ieq(token, token_len,
+		                    agents[g->first_agent + i]))
 			return true;
-	}
 	return false;
 }
 

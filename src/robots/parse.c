@@ -314,6 +314,7 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 	if (l->value_len > 0 && l->value[0] == '*' &&
 	    (l->value_len == 1 || heed__ascii_space(l->value[1]))) {
 		n = 1; /* "* anything" is the global group, as in google's */
+		p->group->star = true;
 	} else {
 		while (n < l->value_len &&
 		       heed__robots_token_octet(l->value[n]))

@@ -41,6 +41,7 @@ struct robots_group {
 	unsigned line;
 	size_t first_agent, agent_count; /* range of heed_robots.agents */
 	size_t first_rule, rule_count;   /* range of heed_robots.rules */
+	bool star; /* one of its user-agent lines is "*" */
 	bool has_delay;
 	uint32_t delay_ms;
 	unsigned delay_line;
