@@ -351,7 +351,7 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 	out->allowed = best->kind == HEED_ROBOTS_ALLOW;
 	out->line = best->line;
 	out->kind = best->kind;
-	out->value = best->pub->value;
+	out->value = best->value;
 	out->rule = best->pub;
 }
 

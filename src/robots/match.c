@@ -96,6 +96,7 @@ heed_status heed__robots_compile(struct heed_arena *arena,
 	rule->octets = pub->pattern_len;
 	rule->kind = pub->kind;
 	rule->line = pub->line;
+	rule->value = pub->value;
 	rule->empty = n == 0;
 	rule->anchored = n > 0 && p[n - 1] == '$';
 	if (rule->anchored)

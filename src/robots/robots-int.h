@@ -24,9 +24,13 @@
  */
 struct robots_rule {
 	const struct heed_robots_rule *pub;
-	size_t octets; /* pub->pattern_len, kind and line, copied so that */
-	heed_robots_rule_kind kind; /* ranking and deciding read one */
-	unsigned line;              /* structure */
+	/* pub's pattern_len, kind, line and value, copied so that ranking
+	 * and deciding read this structure alone: the parse's rules are cold
+	 * by the time a big file's URLs are checked. */
+	size_t octets;
+	heed_robots_rule_kind kind;
+	unsigned line;
+	const char *value;
 	const char *lit;
 	size_t lit_len;
 	size_t first_len; /* octets before the first wildcard */
