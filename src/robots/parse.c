@@ -23,12 +23,12 @@
  * matching waits for heed_robots_agent_new, which compiles only the groups
  * that apply, into the agent (agent.c).
  *
- * Memory: the parsed part of the input is copied once, into a block of its
- * own (in the arena, the next block would double its size), and lexed
- * there; a rule's value and a user-agent's product token stay in that copy
- * (NUL-terminated in place), and so does a rule's pattern when it equals
- * the value. Everything is bounded by the 500 KiB limit, and
- * the kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
+ * Memory: the result, its first rules, groups, tokens and sitemaps, and one
+ * copy of the parsed input share one block (new_result); the input is
+ * lexed in that copy, and a rule's value, a user-agent's product token and
+ * a sitemap's URL stay there (NUL-terminated in place), as does a rule's
+ * pattern when it equals the value. Everything is bounded by the 500 KiB
+ * limit, and the kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
  */
 #include <stdarg.h>
 #include <stdio.h>

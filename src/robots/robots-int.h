@@ -60,10 +60,12 @@ struct robots_vec {
 
 /*
  * A parse result. It is the head of one block that also holds the first
- * rules (as many as the input's length suggests) and the copy of the input
- * that rule values point into: one allocation for most of a parse, which
- * also keeps malloc from returning the memory to the kernel and faulting
- * it back in on every parse of a big file.
+ * rules (as many as the input's length suggests), groups, tokens and
+ * sitemaps, and the copy of the input that values point into: one
+ * allocation for most of a parse, which also keeps malloc from returning
+ * the memory to the kernel and faulting it back in on every parse of a big
+ * file. A vector that outgrows its part of the block moves to its own
+ * allocation (in_block turns false).
  */
 struct heed_robots {
 	const struct heed_allocator *alloc;
