@@ -1,8 +1,10 @@
 /*
- * bench_robots: robots.txt parse throughput (MB/s) and URL checks per second
- * on a generated corpus of realistic files: small hand-written-style files,
- * large generated ones with thousands of rules and wildcards, and files near
- * the 500 KiB parse limit, each checked against realistic URLs.
+ * bench_robots: robots.txt parse throughput (MB/s), parse plus resolving the
+ * agent "heed" (what a crawler pays before its first check, MB/s), and URL
+ * checks per second on a generated corpus of realistic files: small
+ * hand-written-style files, large generated ones with thousands of rules and
+ * wildcards, and files near the 500 KiB parse limit, each checked against
+ * realistic URLs.
  *
  *   ninja -C build bench/bench_robots && ./build/bench/bench_robots
  *   ./build/bench/bench_robots --write-corpus DIR   (files for other tools)
@@ -206,6 +208,27 @@ static double bench_parse(const struct text *t)
 	return (double)(t->len * runs) / elapsed / 1e6;
 }
 
+/* Parses the file and resolves the agent "heed" (compiling the rules of the
+ * groups that apply) repeatedly for RUN_SECONDS; returns MB/s. */
+static double bench_parse_agent(const struct text *t)
+{
+	double start = now_s(), elapsed;
+	size_t runs = 0;
+
+	do {
+		heed_robots *r;
+		heed_robots_agent *a;
+		if (heed_robots_parse(&r, NULL, t->s, t->len, NULL) !=
+		            HEED_OK ||
+		    heed_robots_agent_new(&a, r, "heed", 4) != HEED_OK)
+			fail("parse");
+		heed_robots_agent_free(a);
+		heed_robots_free(r);
+		runs++;
+	} while ((elapsed = now_s() - start) < RUN_SECONDS);
+	return (double)(t->len * runs) / elapsed / 1e6;
+}
+
 /* Checks the URLs against one resolved agent; returns checks/s and counts
  * the disallowed ones. */
 static double bench_check(const struct text *t, char **urls, size_t n,
@@ -305,23 +328,24 @@ int main(int argc, char **argv)
 		free(u.s);
 		return 0;
 	}
-	printf("%-38s %9s %10s %14s %16s\n", "corpus", "bytes", "parse MB/s",
-	       "checks/s", "parse+check/s");
+	printf("%-38s %9s %10s %12s %14s %16s\n", "corpus", "bytes",
+	       "parse MB/s", "+agent MB/s", "checks/s", "parse+check/s");
 	for (s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
 		struct text t = make_file(shapes[s].groups, shapes[s].rules);
 		size_t disallowed, rep;
-		double mbs = 0, cps = 0, ppc = 0;
+		double mbs = 0, pas = 0, cps = 0, ppc = 0;
 
 		for (rep = 0; rep < REPEATS; rep++) {
 			mbs = best(mbs, bench_parse(&t));
+			pas = best(pas, bench_parse_agent(&t));
 			cps = best(cps, bench_check(&t, urls, MAX_URLS,
 			                            &disallowed));
 			ppc = best(ppc,
 			           bench_parse_per_check(&t, urls, MAX_URLS));
 		}
 
-		printf("%-38s %9zu %10.1f %14.0f %16.0f\n", shapes[s].name,
-		       t.len, mbs, cps, ppc);
+		printf("%-38s %9zu %10.1f %12.1f %14.0f %16.0f\n",
+		       shapes[s].name, t.len, mbs, pas, cps, ppc);
 		if (disallowed == 0)
 			fail("corpus: no URL disallowed");
 		free(t.s);

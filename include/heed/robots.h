@@ -2,8 +2,9 @@
  * heed/robots.h: robots.txt as RFC 9309 defines it.
  *
  * The lexer splits a robots.txt body into lines of `name: value` without
- * interpreting them; the parser builds groups of compiled rules on it, and
- * agents resolved from a parse decide URLs (compile once, match many). The
+ * interpreting them; the parser builds groups of normalised rules on it,
+ * and agents resolved from a parse compile the rules of their groups and
+ * decide URLs (compile once per agent, match many). The
  * ACAP module builds on the same parse through the field accessors. All of
  * it is pure: bytes in, decisions out. See docs/robots.md.
  */
@@ -90,11 +91,12 @@ bool heed_robots_lex_next(struct heed_robots_lexer *lx,
 size_t heed_robots_parse_limit(const char *data, size_t len);
 
 /* ---------------------------------------------------------------------------
- * The parser: bytes to groups of rules (RFC 9309 2.1-2.2), compiled once.
+ * The parser: bytes to groups of rules (RFC 9309 2.1-2.2), normalised once.
  * ------------------------------------------------------------------------ */
 
 /* A parsed robots.txt. Immutable after heed_robots_parse: any number of
- * threads may resolve agents and decide against it at once. */
+ * threads may resolve agents and decide against it at once (an agent
+ * compiles its rules into itself, never into the parse). */
 typedef struct heed_robots heed_robots;
 
 /* The rules that apply to one crawler, resolved once (RFC 9309 2.2.1). */
@@ -270,8 +272,10 @@ bool heed_robots_group_crawl_delay(const heed_robots *r, size_t group,
  * product token, or a whole User-Agent string whose leading product token is
  * used ("heed/0.1 (+https://...)" is "heed"). Every group naming the token,
  * compared case-insensitively, applies and their rules are merged; when none
- * does, every "*" group applies; otherwise no rule applies. The rules are
- * indexed for matching here, once.
+ * does, every "*" group applies; otherwise no rule applies. The rules of
+ * those groups are compiled and indexed for matching here, once, into the
+ * agent: the parse compiles none, so a crawler pays only for the groups it
+ * uses.
  *
  * r must outlive the agent; name is not kept. Allocates with r's allocator.
  * Returns HEED_OK, HEED_EINVAL (a NULL argument) or HEED_ENOMEM.

@@ -120,4 +120,9 @@ size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
  * the flags, unless HEED_PCT_SLASH_EMPTY applies. A fast path for callers. */
 size_t heed__pct_plain_len(const char *in, size_t len);
 
+/* Whether heed__pct_normalize(..., in, len, 0) would return in unchanged:
+ * plain octets and escapes that stay ("%E3", not "%e3" nor "%7E"). Cheaper
+ * than normalising and comparing; nothing is written. */
+bool heed__pct_is_normal(const char *in, size_t len);
+
 #endif /* HEED_COMMON_INT_H */

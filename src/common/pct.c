@@ -129,6 +129,35 @@ size_t heed__pct_plain_len(const char *in, size_t len)
 	return plain_run(in, len, 0, true);
 }
 
+/* Whether put_percent would copy the escape at in[i] as it is: upper-case
+ * hex of an octet that stays escaped. */
+static bool escape_kept(const char *in, size_t len, size_t i)
+{
+	int hi, lo;
+
+	if (i + 2 >= len || (in[i + 1] >= 'a' && in[i + 1] <= 'f') ||
+	    (in[i + 2] >= 'a' && in[i + 2] <= 'f'))
+		return false;
+	hi = hex_value(in[i + 1]);
+	lo = hex_value(in[i + 2]);
+	return hi >= 0 && lo >= 0 &&
+	       classify((unsigned char)(hi << 4 | lo)) != U;
+}
+
+bool heed__pct_is_normal(const char *in, size_t len)
+{
+	size_t i = 0;
+
+	for (;;) {
+		i += plain_run(in, len, i, false);
+		if (i == len)
+			return true;
+		if (in[i] != '%' || !escape_kept(in, len, i))
+			return false;
+		i += 3;
+	}
+}
+
 size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
                            size_t len, unsigned flags)
 {

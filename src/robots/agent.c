@@ -2,12 +2,16 @@
  * Agents and decisions (RFC 9309 2.2.1, 2.2.2), and the result accessors.
  *
  * An agent is resolved once: the groups naming its product token (compared
- * case-insensitively) are merged, or else the "*" groups are. Its rules are
- * then sorted by specificity (most octets first, allow before disallow on a
- * tie, as 2.2.2 says) so that the first rule that matches decides, and
- * bucketed by the octet after the leading '/' so that a check only looks at
- * rules that can match: a 5,000-rule file costs a few dozen comparisons per
- * URL. Deciding never allocates (unless the URL's path is over 4 KiB).
+ * case-insensitively) are merged, or else the "*" groups are. Their rules
+ * are compiled for matching here, into the agent, not at parse time: a file
+ * has many groups and a crawler uses one or two, and the parse stays
+ * immutable, so agents resolved on several threads never share a write.
+ * The rules are then sorted by specificity (most octets first, allow before
+ * disallow on a tie, as 2.2.2 says) so that the first rule that matches
+ * decides, and bucketed by the octet after the leading '/' so that a check only
+ * looks at rules that can match: a 5,000-rule file costs a few dozen
+ * comparisons per URL. Deciding never allocates (unless the URL's path is over
+ * 4 KiB).
  */
 #include <stdlib.h>
 
@@ -21,17 +25,24 @@
 #define BUCKET_ANY   256
 #define BUCKET_COUNT 257
 
+/* An agent is one block: this head, then its arrays and token. */
 struct heed_robots_agent {
 	const heed_robots *r;
 	char *token;
 	bool explicit;
 	size_t *groups; /* indexes into r's groups, file order */
 	size_t group_count;
-	const struct robots_rule **rules;     /* file order */
+	struct robots_rule *rules;            /* compiled, file order */
 	const struct robots_rule **by_bucket; /* sorted, grouped by bucket */
 	uint64_t *need; /* by_bucket[i]->need, kept dense for the scan */
 	size_t rule_count;
-	size_t bucket_start[BUCKET_COUNT + 1];
+	struct heed_arena arena; /* literals of rules with "%2A"/"%24" */
+	/* Bucket b is by_bucket[start, end) of buckets[b]; an empty one is
+	 * {0, 0}, as the block's head is zeroed. 32 bits are plenty: 500 KiB
+	 * hold fewer rules. */
+	struct {
+		uint32_t start, end;
+	} buckets[BUCKET_COUNT];
 };
 
 /* Whether group names token (token "" names nobody) or, when star, "*". */
@@ -41,42 +52,34 @@ static bool group_names(const heed_robots *r, const struct robots_group *g,
 	const char *const *agents = (const char *const *)r->agents.data;
 	size_t i;
 
-	for (i = 0; i < g->agent_count; i++) {
-		const char *a = agents[g->first_agent + i];
-		if (star ? strcmp(a, "*") == 0
-		         : token_len > 0 &&
-		                    heed__ascii_ieq(token, token_len, a))
+	if (star || token_len == 0)
+		return star && g->star;
+	for (i = 0; i < g->agent_count; i++)
+		if (heed__ascii_ieq(token, token_len,
+		                    agents[g->first_agent + i]))
 			return true;
-	}
 	return false;
 }
 
-/* Appends to agent->groups every group naming the agent (or "*"). */
-static void collect_groups(heed_robots_agent *agent, size_t token_len,
-                           bool star)
+/* Finds every group naming token (or, when star, "*"), writing their
+ * indexes to groups unless it is NULL; returns how many there are and
+ * adds their rules to *rules. */
+static size_t find_groups(const heed_robots *r, const char *token,
+                          size_t token_len, bool star, size_t *groups,
+                          size_t *rules)
 {
-	const heed_robots *r = agent->r;
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < r->groups.len; i++)
-		if (group_names(r, heed__robots_group(r, i), agent->token,
-		                token_len, star))
-			agent->groups[agent->group_count++] = i;
-}
-
-/* RFC 9309 2.2.1: the groups naming the product token, merged; failing
- * those, the "*" groups; failing those, none. */
-static heed_status resolve_groups(heed_robots_agent *agent, size_t token_len)
-{
-	agent->groups = heed__calloc(agent->r->alloc, agent->r->groups.len + 1,
-	                             sizeof(*agent->groups));
-	if (!agent->groups)
-		return HEED_ENOMEM;
-	collect_groups(agent, token_len, false);
-	agent->explicit = agent->group_count > 0;
-	if (!agent->explicit)
-		collect_groups(agent, token_len, true);
-	return HEED_OK;
+	for (i = 0; i < r->groups.len; i++) {
+		const struct robots_group *g = heed__robots_group(r, i);
+		if (!group_names(r, g, token, token_len, star))
+			continue;
+		if (groups)
+			groups[n] = i;
+		*rules += g->rule_count;
+		n++;
+	}
+	return n;
 }
 
 static size_t bucket_of(const struct robots_rule *rule)
@@ -90,53 +93,126 @@ static int by_priority(const void *a, const void *b)
 	const struct robots_rule *x = *(const struct robots_rule *const *)a;
 	const struct robots_rule *y = *(const struct robots_rule *const *)b;
 
-	if (x->pub.pattern_len != y->pub.pattern_len)
-		return x->pub.pattern_len > y->pub.pattern_len ? -1 : 1;
-	if (x->pub.kind != y->pub.kind)
-		return x->pub.kind == HEED_ROBOTS_ALLOW ? -1 : 1;
-	return x->pub.line < y->pub.line ? -1 : x->pub.line > y->pub.line;
+	if (x->octets != y->octets)
+		return x->octets > y->octets ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind == HEED_ROBOTS_ALLOW ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* By bucket, then by priority within each. */
+static int by_bucket_priority(const void *a, const void *b)
+{
+	unsigned x = (*(const struct robots_rule *const *)a)->bucket;
+	unsigned y = (*(const struct robots_rule *const *)b)->bucket;
+
+	return x != y ? (x < y ? -1 : 1) : by_priority(a, b);
+}
+
+/* Sorts n rules by bucket and priority: an insertion sort for the few
+ * rules of most files (qsort's set-up costs more than their sort), qsort
+ * beyond. */
+static void sort_rules(const struct robots_rule **v, size_t n)
+{
+	size_t i, j;
+
+	if (n > 16) {
+		qsort(v, n, sizeof(*v), by_bucket_priority);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		const struct robots_rule *x = v[i];
+		for (j = i; j > 0 && by_bucket_priority(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+/* Compiles the rules of the agent's groups into agent->rules, sorts them
+ * by bucket and priority into by_bucket and notes where each bucket is.
+ * Returns HEED_OK or HEED_ENOMEM. */
 static heed_status index_rules(heed_robots_agent *agent)
 {
 	const heed_robots *r = agent->r;
-	size_t i, j, n = 0, fill[BUCKET_COUNT];
-	const struct robots_rule **sorted;
+	const struct robots_rule **sorted = agent->by_bucket;
+	size_t i, j, n = 0;
 
-	for (i = 0; i < agent->group_count; i++)
-		n += heed__robots_group(r, agent->groups[i])->rule_count;
-	agent->rules = heed__calloc(r->alloc, n + 1, sizeof(*agent->rules));
-	agent->by_bucket = heed__calloc(r->alloc, n + 1, sizeof(*sorted));
-	agent->need = heed__calloc(r->alloc, n + 1, sizeof(*agent->need));
-	sorted = heed__calloc(r->alloc, n + 1, sizeof(*sorted));
-	if (!agent->rules || !agent->by_bucket || !agent->need || !sorted) {
-		heed__free(r->alloc, sorted);
-		return HEED_ENOMEM;
-	}
 	for (i = 0; i < agent->group_count; i++) {
 		const struct robots_group *g =
 		        heed__robots_group(r, agent->groups[i]);
-		for (j = 0; j < g->rule_count; j++)
-			agent->rules[agent->rule_count++] =
-			        heed__robots_rule(r, g->first_rule + j);
+		for (j = 0; j < g->rule_count; j++, n++) {
+			sorted[n] = &agent->rules[n];
+			if (heed__robots_compile(
+			            &agent->arena, &agent->rules[n],
+			            heed__robots_rule(r, g->first_rule + j)) !=
+			    HEED_OK)
+				return HEED_ENOMEM;
+			agent->rules[n].bucket =
+			        (uint16_t)bucket_of(&agent->rules[n]);
+		}
 	}
-	memcpy(sorted, agent->rules, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), by_priority);
-	/* A counting sort by bucket keeps the priority order in each. */
-	memset(agent->bucket_start, 0, sizeof(agent->bucket_start));
-	for (i = 0; i < n; i++)
-		agent->bucket_start[bucket_of(sorted[i]) + 1]++;
-	for (i = 0; i < BUCKET_COUNT; i++) {
-		agent->bucket_start[i + 1] += agent->bucket_start[i];
-		fill[i] = agent->bucket_start[i];
-	}
+	sort_rules(sorted, n);
 	for (i = 0; i < n; i++) {
-		size_t at = fill[bucket_of(sorted[i])]++;
-		agent->by_bucket[at] = sorted[i];
-		agent->need[at] = sorted[i]->need;
+		size_t b = sorted[i]->bucket;
+		if (agent->buckets[b].end == 0)
+			agent->buckets[b].start = (uint32_t)i;
+		agent->buckets[b].end = (uint32_t)(i + 1);
+		agent->need[i] = sorted[i]->need;
 	}
-	heed__free(r->alloc, sorted);
 	return HEED_OK;
+}
+
+/* Room for n objects of size after *at in a block, aligned for any of
+ * them; returns their offset. */
+static size_t take(size_t *at, size_t n, size_t size)
+{
+	size_t off = (*at + 15) & ~(size_t)15;
+
+	*at = off + n * size;
+	return off;
+}
+
+/* RFC 9309 2.2.1: the groups naming the product token, merged; failing
+ * those, the "*" groups; failing those, none. Allocates the agent's block
+ * for them and fills in everything but the rules. */
+static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
+                                    size_t token_len)
+{
+	size_t rules = 0, at = sizeof(heed_robots_agent);
+	size_t count = find_groups(r, name, token_len, false, NULL, &rules);
+	bool explicit = count > 0;
+	size_t groups_at, rules_at, bucket_at, need_at, token_at;
+	heed_robots_agent *agent;
+	char *block;
+
+	if (!explicit)
+		count = find_groups(r, name, token_len, true, NULL, &rules);
+	groups_at = take(&at, count, sizeof(size_t));
+	rules_at = take(&at, rules, sizeof(struct robots_rule));
+	bucket_at = take(&at, rules, sizeof(struct robots_rule *));
+	need_at = take(&at, rules, sizeof(uint64_t));
+	token_at = take(&at, token_len + 1, 1);
+	block = heed__malloc(r->alloc, at);
+	if (!block)
+		return NULL;
+	agent = (heed_robots_agent *)(void *)block;
+	memset(agent, 0, sizeof(*agent));
+	agent->r = r;
+	heed__arena_init(&agent->arena, r->alloc);
+	agent->explicit = explicit;
+	agent->groups = (size_t *)(void *)(block + groups_at);
+	rules = 0;
+	agent->group_count = find_groups(r, name, token_len, !explicit,
+	                                 agent->groups, &rules);
+	agent->rules = (struct robots_rule *)(void *)(block + rules_at);
+	agent->by_bucket =
+	        (const struct robots_rule **)(void *)(block + bucket_at);
+	agent->need = (uint64_t *)(void *)(block + need_at);
+	agent->rule_count = rules;
+	agent->token = block + token_at;
+	memcpy(agent->token, name, token_len);
+	agent->token[token_len] = '\0';
+	return agent;
 }
 
 heed_status heed_robots_agent_new(heed_robots_agent **out, const heed_robots *r,
@@ -154,14 +230,10 @@ heed_status heed_robots_agent_new(heed_robots_agent **out, const heed_robots *r,
 	while (token_len < name_len &&
 	       heed__robots_token_octet(name[token_len]))
 		token_len++;
-	agent = heed__calloc(r->alloc, 1, sizeof(*agent));
+	agent = new_agent(r, name ? name : "", token_len);
 	if (!agent)
 		return HEED_ENOMEM;
-	agent->r = r;
-	agent->token = heed__strndup(r->alloc, name ? name : "", token_len);
-	rc = agent->token ? resolve_groups(agent, token_len) : HEED_ENOMEM;
-	if (rc == HEED_OK)
-		rc = index_rules(agent);
+	rc = index_rules(agent);
 	if (rc != HEED_OK) {
 		heed_robots_agent_free(agent);
 		return rc;
@@ -177,12 +249,8 @@ void heed_robots_agent_free(heed_robots_agent *agent)
 	if (!agent)
 		return;
 	a = agent->r->alloc;
-	heed__free(a, agent->token);
-	heed__free(a, agent->groups);
-	heed__free(a, agent->rules);
-	heed__free(a, agent->by_bucket);
-	heed__free(a, agent->need);
-	heed__free(a, agent);
+	heed__arena_free(&agent->arena);
+	heed__free(a, agent); /* the block */
 }
 
 const char *heed_robots_agent_token(const heed_robots_agent *agent)
@@ -213,7 +281,7 @@ size_t heed_robots_agent_rule_count(const heed_robots_agent *agent)
 const struct heed_robots_rule *
 heed_robots_agent_rule(const heed_robots_agent *agent, size_t i)
 {
-	return i < agent->rule_count ? &agent->rules[i]->pub : NULL;
+	return i < agent->rule_count ? agent->rules[i].pub : NULL;
 }
 
 bool heed_robots_agent_crawl_delay(const heed_robots_agent *agent,
@@ -244,11 +312,11 @@ static const struct robots_rule *first_match(const heed_robots_agent *agent,
                                              size_t bucket, const char *path,
                                              size_t path_len, uint64_t mask)
 {
-	size_t i;
+	size_t i, end = agent->buckets[bucket].end;
+	const uint64_t *need = agent->need;
 
-	for (i = agent->bucket_start[bucket];
-	     i < agent->bucket_start[bucket + 1]; i++) {
-		if (agent->need[i] & ~mask)
+	for (i = agent->buckets[bucket].start; i < end; i++) {
+		if (need[i] & ~mask)
 			continue;
 		if (heed__robots_rule_match(agent->by_bucket[i], path, path_len,
 		                            mask))
@@ -280,11 +348,11 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 	if (!best)
 		return;
 	out->matched = true;
-	out->allowed = best->pub.kind == HEED_ROBOTS_ALLOW;
-	out->line = best->pub.line;
-	out->kind = best->pub.kind;
-	out->value = best->pub.value;
-	out->rule = &best->pub;
+	out->allowed = best->kind == HEED_ROBOTS_ALLOW;
+	out->line = best->line;
+	out->kind = best->kind;
+	out->value = best->value;
+	out->rule = best->pub;
 }
 
 heed_status heed_robots_decide(const heed_robots_agent *agent, const char *url,
@@ -410,7 +478,7 @@ const struct heed_robots_rule *heed_robots_group_rule(const heed_robots *r,
 
 	if (!g || i >= g->rule_count)
 		return NULL;
-	return &heed__robots_rule(r, g->first_rule + i)->pub;
+	return heed__robots_rule(r, g->first_rule + i);
 }
 
 bool heed_robots_group_crawl_delay(const heed_robots *r, size_t group,

@@ -15,22 +15,35 @@
  * a diagnostic with a line number, never a failure.
  *
  * Workload: most files are a few KiB; some run to the 500 KiB limit with tens
- * of thousands of rules. One pass; rules are normalised and compiled here so
- * that matching never allocates.
+ * of thousands of rules in a dozen groups, of which a crawler uses one or
+ * two. So the parse does only what every reader needs: one pass of the
+ * lexer, the record's kind from its length and two word compares, every
+ * diagnostic, and each rule's normalised pattern, which for most rules is
+ * the value itself (the lexer's scan already tells). Compiling rules for
+ * matching waits for heed_robots_agent_new, which compiles only the groups
+ * that apply, into the agent (agent.c).
  *
- * Memory: the parsed part of the input is copied once into the result's
- * arena and lexed there; a rule's value stays in that copy (NUL-terminated
- * in place), and so do its pattern and literal when they equal it, as they
- * do for most rules. Everything is bounded by the 500 KiB limit, and the
- * kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
+ * Memory: the result, its first rules, groups, tokens and sitemaps, and one
+ * copy of the parsed input share one block (new_result); the input is
+ * lexed in that copy, and a rule's value, a user-agent's product token and
+ * a sitemap's URL stay there (NUL-terminated in place), as does a rule's
+ * pattern when it equals the value. Everything is bounded by the 500 KiB
+ * limit, and the kept diagnostics by HEED_ROBOTS_MAX_DIAGNOSTICS.
  */
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "robots/robots-int.h"
+#include "robots/lexer-int.h"
 
 /* Diagnostics quote at most this many octets of the offending text. */
 #define QUOTE_MAX 60
+
+/* Zero octets after the text's NUL, so that fold_eq may read two words at
+ * any name. */
+#define TEXT_PAD 16
+
+/* Octets of input per rule, for sizing the rule array before the parse. */
+#define RULE_BYTES_GUESS 24
 
 enum record {
 	RECORD_UNKNOWN,
@@ -41,8 +54,9 @@ enum record {
 	RECORD_CRAWL_DELAY,
 };
 
-/* Record names, lower case. The misspellings are those google/robotstxt and
- * crawler-commons accept, seen in real files. */
+/* Record names, lower case: the five of RFC 9309 first, in the order of
+ * enum record from 1 (find_record relies on it), then the misspellings
+ * google/robotstxt and crawler-commons accept, seen in real files. */
 #define NAME(s) s, sizeof(s) - 1
 
 static const struct record_name {
@@ -106,29 +120,49 @@ struct parser {
 	const struct heed_robots_parse_options *opts;
 	struct robots_group *group; /* the open group, or NULL */
 	bool group_has_rules; /* the next user-agent line starts a group */
+	bool maybe_odd;       /* the lexer's word on the line's value */
 	char *scratch;        /* normalisation output, reused */
 	size_t scratch_cap;
 	heed_status rc; /* first failure (only ever HEED_ENOMEM) */
 };
 
-/* Appends a zeroed element; NULL (and p->rc set) when memory runs out. */
-static void *vec_push(struct parser *p, struct robots_vec *v, size_t elem_size)
+/* Makes room for at least cap elements; false (and p->rc set) when memory
+ * runs out. */
+static bool vec_reserve(struct parser *p, struct robots_vec *v, size_t cap,
+                        size_t elem_size)
+{
+	void *data;
+
+	if (cap <= v->cap)
+		return true;
+	if (v->in_block) {
+		data = heed__malloc(p->r->alloc, cap * elem_size);
+		if (data)
+			memcpy(data, v->data, v->len * elem_size);
+	} else {
+		data = heed__realloc(p->r->alloc, v->data, cap * elem_size);
+	}
+	if (!data) {
+		p->rc = HEED_ENOMEM;
+		return false;
+	}
+	v->data = data;
+	v->cap = cap;
+	v->in_block = false;
+	return true;
+}
+
+/* Appends an element for the caller to fill in; NULL (and p->rc set) when
+ * memory runs out. Inline: it runs for most lines. */
+static inline void *vec_push(struct parser *p, struct robots_vec *v,
+                             size_t elem_size)
 {
 	char *slot;
 
-	if (v->len == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		void *data =
-		        heed__realloc(p->r->alloc, v->data, cap * elem_size);
-		if (!data) {
-			p->rc = HEED_ENOMEM;
-			return NULL;
-		}
-		v->data = data;
-		v->cap = cap;
-	}
+	if (v->len == v->cap &&
+	    !vec_reserve(p, v, v->cap ? v->cap * 2 : 16, elem_size))
+		return NULL;
 	slot = (char *)v->data + v->len++ * elem_size;
-	memset(slot, 0, elem_size);
 	return slot;
 }
 
@@ -185,8 +219,7 @@ static void diag(struct parser *p, unsigned line, heed_robots_diag_code code,
 	kept->message = copy(p, msg, strlen(msg));
 }
 
-/* Whether name (len octets) is rn's lower-case name in any case. Inline:
- * it runs for every line of every file. */
+/* Whether name (len octets) is rn's lower-case name in any case. */
 static bool name_is(const char *name, size_t len, const struct record_name *rn)
 {
 	size_t i;
@@ -199,11 +232,63 @@ static bool name_is(const char *name, size_t len, const struct record_name *rn)
 	return true;
 }
 
+static inline uint64_t load8(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, sizeof(w));
+	return w;
+}
+
+/* The five names of RFC 9309 by enum record, zero-padded to two words. */
+static const char canonical[][16] = {
+        [RECORD_USER_AGENT] = "user-agent",   [RECORD_ALLOW] = "allow",
+        [RECORD_DISALLOW] = "disallow",       [RECORD_SITEMAP] = "sitemap",
+        [RECORD_CRAWL_DELAY] = "crawl-delay",
+};
+
+/* The five have five lengths: the one a name of this length can be. */
+static const unsigned char record_by_len[16] = {
+        [10] = RECORD_USER_AGENT,  [5] = RECORD_ALLOW,
+        [8] = RECORD_DISALLOW,     [7] = RECORD_SITEMAP,
+        [11] = RECORD_CRAWL_DELAY,
+};
+
+/* load8(keep + 16 - n) keeps the first n octets of a word (n <= 16), and
+ * load8(keep + 24 - n) the first n - 8 of the next: in memory order, so
+ * whatever the machine's byte order. */
+static const unsigned char keep[32] = {
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
+
+/*
+ * name_is for the canonical name of a record, without a branch on the
+ * name's length (allow and disallow alternate unpredictably): two word
+ * compares, masked to len octets. OR-ing 0x20 into an octet folds an
+ * upper-case letter to lower case; it also turns a CR into '-', but a name
+ * never holds a line end. Reads 16 octets at name: the text has room after
+ * it (TEXT_PAD).
+ */
+static bool fold_eq(const char *name, size_t len, const char lit[16])
+{
+	const uint64_t f = 0x2020202020202020u;
+	const char *k = (const char *)keep;
+	uint64_t d0 = ((load8(name) | f) ^ load8(lit)) & load8(k + 16 - len);
+	uint64_t d1 =
+	        ((load8(name + 8) | f) ^ load8(lit + 8)) & load8(k + 24 - len);
+
+	return (d0 | d1) == 0;
+}
+
 static const struct record_name *find_record(const char *name, size_t len)
 {
+	enum record guess = len < 16 ? record_by_len[len] : RECORD_UNKNOWN;
 	size_t i;
 
-	for (i = 0; i < HEED_ARRAY_SIZE(record_names); i++)
+	if (guess != RECORD_UNKNOWN && fold_eq(name, len, canonical[guess]))
+		return &record_names[guess - 1];
+	for (i = RECORD_CRAWL_DELAY; i < HEED_ARRAY_SIZE(record_names); i++)
 		if (name_is(name, len, &record_names[i]))
 			return &record_names[i];
 	return NULL;
@@ -219,14 +304,17 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 		p->group = vec_push(p, &p->r->groups, sizeof(*p->group));
 		if (!p->group)
 			return;
-		p->group->line = l->number;
-		p->group->first_agent = p->r->agents.len;
-		p->group->first_rule = p->r->rules.len;
+		*p->group = (struct robots_group){
+		        .line = l->number,
+		        .first_agent = p->r->agents.len,
+		        .first_rule = p->r->rules.len,
+		};
 		p->group_has_rules = false;
 	}
 	if (l->value_len > 0 && l->value[0] == '*' &&
 	    (l->value_len == 1 || heed__ascii_space(l->value[1]))) {
 		n = 1; /* "* anything" is the global group, as in google's */
+		p->group->star = true;
 	} else {
 		while (n < l->value_len &&
 		       heed__robots_token_octet(l->value[n]))
@@ -248,7 +336,10 @@ static void user_agent(struct parser *p, const struct heed_robots_line *l)
 	slot = vec_push(p, &p->r->agents, sizeof(*slot));
 	if (!slot)
 		return;
-	*slot = copy(p, l->value, n);
+	/* The token stays in the parser's copy of the input: the octet after
+	 * it is no longer needed (the diagnostics above have quoted it). */
+	((char *)l->value)[n] = '\0';
+	*slot = l->value;
 	p->group->agent_count++;
 }
 
@@ -279,13 +370,13 @@ static bool bad_octets(const char *s, size_t len)
  * already normal: then value itself is returned, and nothing is copied.
  * NULL on OOM. */
 static char *normalize(struct parser *p, const char *value, size_t len,
-                       unsigned flags, size_t *out_len, bool *plain)
+                       unsigned flags, size_t *out_len)
 {
 	size_t need = 3 * len + 2;
 
-	/* Plain: not a '%' in it, so no escape to decode later either. */
-	*plain = flags == 0 && heed__pct_plain_len(value, len) == len;
-	if (*plain) {
+	/* Nothing to change: the lexer's scan says so for most rules, and
+	 * a check that writes nothing for most of the others. */
+	if (flags == 0 && (!p->maybe_odd || heed__pct_is_normal(value, len))) {
 		*out_len = len;
 		return (char *)value;
 	}
@@ -308,9 +399,8 @@ static char *normalize(struct parser *p, const char *value, size_t len,
 static void rule(struct parser *p, const struct heed_robots_line *l,
                  heed_robots_rule_kind kind)
 {
-	struct robots_rule *r;
+	struct heed_robots_rule *r;
 	unsigned flags = 0;
-	bool plain;
 	char q[QUOTE_MAX + 4];
 
 	if (!p->group) {
@@ -331,26 +421,22 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 	if (!r)
 		return;
 	p->group->rule_count++;
-	r->pub.kind = kind;
-	r->pub.line = l->number;
+	r->kind = kind;
+	r->line = l->number;
 	/* The value stays where it is, in the parser's copy of the input: the
 	 * octet after it (white space, '#' or a line end the lexer has passed)
 	 * becomes its NUL. Rules are most of a file; this saves a copy each. */
 	((char *)l->value)[l->value_len] = '\0';
-	r->pub.value = l->value;
-	r->pub.value_len = l->value_len;
-	r->pub.pattern = normalize(p, r->pub.value, l->value_len, flags,
-	                           &r->pub.pattern_len, &plain);
+	r->value = l->value;
+	r->value_len = l->value_len;
+	r->pattern =
+	        normalize(p, r->value, l->value_len, flags, &r->pattern_len);
 	/* Only a value that normalisation changed can hold such octets. */
-	if (r->pub.pattern != r->pub.value &&
-	    bad_octets(l->value, l->value_len))
+	if (r->pattern != r->value && bad_octets(l->value, l->value_len))
 		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_OCTETS,
 		     "%s path holds control octets or invalid UTF-8; they are "
 		     "matched percent-encoded",
 		     heed_robots_rule_kind_name(kind));
-	if (r->pub.pattern &&
-	    heed__robots_compile(&p->r->arena, r, !plain) != HEED_OK)
-		p->rc = HEED_ENOMEM;
 }
 
 /*
@@ -426,6 +512,17 @@ static void crawl_delay(struct parser *p, const struct heed_robots_line *l)
 	p->group->delay_line = l->number;
 }
 
+/* Whether s (len octets) is lit (lower case) in any case and more. */
+static bool starts_ci(const char *s, size_t len, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; lit[i]; i++)
+		if (i >= len || heed__ascii_lower(s[i]) != lit[i])
+			return false;
+	return len > i;
+}
+
 static void sitemap(struct parser *p, const struct heed_robots_line *l)
 {
 	struct heed_robots_sitemap *s;
@@ -436,8 +533,8 @@ static void sitemap(struct parser *p, const struct heed_robots_line *l)
 		     "empty Sitemap; ignored");
 		return;
 	}
-	if (!(l->value_len > 7 && heed__ascii_ieq(l->value, 7, "http://")) &&
-	    !(l->value_len > 8 && heed__ascii_ieq(l->value, 8, "https://")))
+	if (!starts_ci(l->value, l->value_len, "http://") &&
+	    !starts_ci(l->value, l->value_len, "https://"))
 		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_SITEMAP,
 		     "Sitemap '%s' is not an absolute http(s) URL",
 		     quote(q, l->value, l->value_len));
@@ -445,7 +542,9 @@ static void sitemap(struct parser *p, const struct heed_robots_line *l)
 	if (!s)
 		return;
 	s->line = l->number;
-	s->url = copy(p, l->value, l->value_len);
+	/* In place, as rule values are. */
+	((char *)l->value)[l->value_len] = '\0';
+	s->url = l->value;
 	s->url_len = l->value_len;
 }
 
@@ -497,10 +596,11 @@ static void record(struct parser *p, const struct heed_robots_line *l)
 		user_agent(p, l);
 		break;
 	case RECORD_ALLOW:
-		rule(p, l, HEED_ROBOTS_ALLOW);
-		break;
 	case RECORD_DISALLOW:
-		rule(p, l, HEED_ROBOTS_DISALLOW);
+		/* One case: which of the two a rule is, is data. */
+		rule(p, l,
+		     rn->record == RECORD_ALLOW ? HEED_ROBOTS_ALLOW
+		                                : HEED_ROBOTS_DISALLOW);
 		break;
 	case RECORD_SITEMAP:
 		sitemap(p, l);
@@ -521,7 +621,7 @@ static void parse_lines(struct parser *p, const char *data)
 	unsigned last = 0;
 
 	heed_robots_lex_init(&lx, data, p->r->parsed_bytes);
-	while (p->rc == HEED_OK && heed_robots_lex_next(&lx, &l)) {
+	while (p->rc == HEED_OK && robots_lex_line(&lx, &l, &p->maybe_odd)) {
 		last = l.number;
 		if (l.kind == HEED_ROBOTS_LINE_FIELD ||
 		    l.kind == HEED_ROBOTS_LINE_NO_COLON)
@@ -536,6 +636,57 @@ static void parse_lines(struct parser *p, const char *data)
 		     p->r->parsed_bytes);
 }
 
+/* Room for this many groups, product tokens and sitemaps comes with the
+ * block: most files need no more, and then no other allocation. */
+#define BLOCK_GROUPS   16
+#define BLOCK_AGENTS   32
+#define BLOCK_SITEMAPS 4
+
+/* Gives v room for cap elements of elem_size at *at in block. */
+static void carve(char *block, size_t *at, struct robots_vec *v, size_t cap,
+                  size_t elem_size)
+{
+	v->data = block + *at;
+	v->cap = cap;
+	v->in_block = true;
+	*at += (cap * elem_size + 15) & ~(size_t)15;
+}
+
+/* Allocates the result's block (see robots-int.h) for parsed input bytes
+ * and copies them in. NULL on OOM. */
+static heed_robots *new_result(const struct heed_allocator *alloc,
+                               const char *data, size_t parsed)
+{
+	/* Rule lines are most of a file, typically this long or longer. */
+	size_t rule_cap = parsed / RULE_BYTES_GUESS + 16;
+	size_t at = (sizeof(heed_robots) + 15) & ~(size_t)15;
+	size_t size = at + rule_cap * sizeof(struct heed_robots_rule) +
+	              BLOCK_GROUPS * sizeof(struct robots_group) +
+	              BLOCK_AGENTS * sizeof(const char *) +
+	              BLOCK_SITEMAPS * sizeof(struct heed_robots_sitemap) +
+	              4 * 15 + parsed + 1 + TEXT_PAD;
+	char *block = heed__malloc(alloc, size);
+	heed_robots *r = (heed_robots *)(void *)block;
+
+	if (!block)
+		return NULL;
+	memset(r, 0, sizeof(*r));
+	r->alloc = alloc;
+	heed__arena_init(&r->arena, alloc);
+	carve(block, &at, &r->rules, rule_cap, sizeof(struct heed_robots_rule));
+	carve(block, &at, &r->groups, BLOCK_GROUPS,
+	      sizeof(struct robots_group));
+	carve(block, &at, &r->agents, BLOCK_AGENTS, sizeof(const char *));
+	carve(block, &at, &r->sitemaps, BLOCK_SITEMAPS,
+	      sizeof(struct heed_robots_sitemap));
+	r->text = block + at;
+	if (parsed)
+		memcpy(r->text, data, parsed);
+	memset(r->text + parsed, 0, 1 + TEXT_PAD);
+	r->parsed_bytes = parsed;
+	return r;
+}
+
 heed_status heed_robots_parse(heed_robots **out,
                               const struct heed_allocator *alloc,
                               const char *data, size_t len,
@@ -543,7 +694,6 @@ heed_status heed_robots_parse(heed_robots **out,
 {
 	struct parser p = {0};
 	heed_robots *r;
-	char *text;
 
 	if (!out)
 		return HEED_EINVAL;
@@ -551,22 +701,14 @@ heed_status heed_robots_parse(heed_robots **out,
 	if (!data && len > 0)
 		return HEED_EINVAL;
 	alloc = alloc ? alloc : heed_allocator_default();
-	r = heed__calloc(alloc, 1, sizeof(*r));
+	r = new_result(alloc, data,
+	               data ? heed_robots_parse_limit(data, len) : 0);
 	if (!r)
 		return HEED_ENOMEM;
-	r->alloc = alloc;
-	heed__arena_init(&r->arena, alloc);
-	r->parsed_bytes = data ? heed_robots_parse_limit(data, len) : 0;
 	r->truncated = r->parsed_bytes < len;
 	p.r = r;
 	p.opts = opts;
-	/* One copy of the input in the arena holds every rule's value. */
-	text = heed__arena_strndup(&r->arena, data ? data : "",
-	                           r->parsed_bytes);
-	if (text)
-		parse_lines(&p, text);
-	else
-		p.rc = HEED_ENOMEM;
+	parse_lines(&p, r->text);
 	heed__free(alloc, p.scratch);
 	if (p.rc != HEED_OK) {
 		heed_robots_free(r);
@@ -576,16 +718,23 @@ heed_status heed_robots_parse(heed_robots **out,
 	return HEED_OK;
 }
 
+/* Frees a vector's array unless it is part of the block. */
+static void vec_free(const heed_robots *r, struct robots_vec *v)
+{
+	if (!v->in_block)
+		heed__free(r->alloc, v->data);
+}
+
 void heed_robots_free(heed_robots *r)
 {
 	if (!r)
 		return;
-	heed__free(r->alloc, r->rules.data);
-	heed__free(r->alloc, r->groups.data);
-	heed__free(r->alloc, r->agents.data);
-	heed__free(r->alloc, r->sitemaps.data);
-	heed__free(r->alloc, r->fields.data);
-	heed__free(r->alloc, r->diags.data);
+	vec_free(r, &r->rules);
+	vec_free(r, &r->groups);
+	vec_free(r, &r->agents);
+	vec_free(r, &r->sitemaps);
+	vec_free(r, &r->fields);
+	vec_free(r, &r->diags);
 	heed__arena_free(&r->arena);
-	heed__free(r->alloc, r);
+	heed__free(r->alloc, r); /* the block */
 }

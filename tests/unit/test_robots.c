@@ -8,6 +8,8 @@
  */
 #include "heed_test.h"
 
+#include <pthread.h>
+
 #include "common/common-int.h"
 #include "heed/robots.h"
 
@@ -1129,6 +1131,177 @@ static void test_bad_arguments(void **state)
 	assert_false(heed_robots_pattern_match("", 0, "/", 1));
 }
 
+/* ---- the parse's shortcuts ------------------------------------------ */
+
+/* The parse keeps a rule's value as its pattern when the lexer's scan says
+ * no octet of it can change: for every octet, at the start, in the middle
+ * and past the scanner's first and second 16-octet blocks, the pattern must
+ * be exactly what normalising the value gives (the lexer's own tests check
+ * its octet classes; this checks the parse relies on them rightly). */
+static void test_pattern_every_octet(void **state)
+{
+	static const char *const shapes[] = {"/%c", "/ab%cde",
+	                                     "/0123456789abcdef%c/x",
+	                                     "/0123456789abcdef0123456789%cz"};
+	unsigned c;
+	size_t s;
+
+	(void)state;
+	for (c = 1; c < 256; c++) {
+		if (c == '\n' || c == '\r' || c == '#')
+			continue;
+		for (s = 0; s < HEED_ARRAY_SIZE(shapes); s++) {
+			char value[64], txt[192], want[256];
+			heed_robots *r;
+			const struct heed_robots_rule *rule;
+			size_t vlen, wlen;
+			const char *v = value;
+
+			snprintf(value, sizeof(value), shapes[s], (int)c);
+			vlen = strlen(value);
+			/* The lexer trims white space: so must the expectation.
+			 */
+			while (vlen &&
+			       (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
+				vlen--;
+			/* A comment after the rule, so that the scanner's
+			 * blocks (not its byte loop) see the value's end. */
+			snprintf(txt, sizeof(txt),
+			         "User-agent: *\nDisallow: %s\n# %s\n", value,
+			         "padding past the last block of the rule");
+			assert_int_equal(heed_robots_parse(&r, NULL, txt,
+			                                   strlen(txt), NULL),
+			                 HEED_OK);
+			rule = heed_robots_group_rule(r, 0, 0);
+			assert_non_null(rule);
+			wlen = heed__pct_normalize(want, sizeof(want), v, vlen,
+			                           0);
+			if (rule->pattern_len != wlen ||
+			    memcmp(rule->pattern, want, wlen) != 0 ||
+			    rule->pattern[wlen] != '\0')
+				fail_msg("octet 0x%02X in '%s': pattern '%s', "
+				         "want "
+				         "'%s'",
+				         c, shapes[s], rule->pattern, want);
+			heed_robots_free(r);
+		}
+	}
+}
+
+/* ---- agents on several threads --------------------------------------- */
+
+#define THREAD_URLS 64
+
+struct thread_job {
+	const heed_robots *r;
+	const char *agent;
+	char urls[THREAD_URLS][48];
+	unsigned lines[THREAD_URLS]; /* the deciding rule's line, 0: none */
+	bool allowed[THREAD_URLS];
+	heed_status rc;
+};
+
+/* Resolves the agent a few times and decides every URL with it. */
+static void *thread_decide(void *arg)
+{
+	struct thread_job *job = arg;
+	int round;
+
+	for (round = 0; round < 20 && job->rc == HEED_OK; round++) {
+		heed_robots_agent *a;
+		size_t i;
+		job->rc = heed_robots_agent_new(&a, job->r, job->agent,
+		                                strlen(job->agent));
+		for (i = 0; job->rc == HEED_OK && i < THREAD_URLS; i++) {
+			struct heed_robots_decision d;
+			job->rc = heed_robots_decide(a, job->urls[i],
+			                             strlen(job->urls[i]), &d);
+			job->lines[i] = d.line;
+			job->allowed[i] = d.allowed;
+		}
+		heed_robots_agent_free(a);
+	}
+	return NULL;
+}
+
+/* A parse is immutable: agents resolved from it on two threads at once
+ * (each compiling its groups into itself) decide exactly as agents
+ * resolved alone, one per group, from files holding only that group. */
+static void test_agents_on_threads(void **state)
+{
+	static const char *const words[] = {"a", "news", "b", "x",  "%E3",
+	                                    "*", "c",    "$", "img"};
+	char txt[8192], solo[2][8192];
+	size_t n = 0, m[2] = {0, 0}, i, t;
+	struct thread_job jobs[2];
+	pthread_t th[2];
+	heed_robots *r;
+
+	(void)state;
+	memset(jobs, 0, sizeof(jobs));
+	jobs[0].agent = "heedbot/2.0";
+	jobs[1].agent = "other";
+	for (t = 0; t < 2; t++) {
+		const char *ua = t == 0 ? "HeedBot" : "*";
+		int k = snprintf(txt + n, sizeof(txt) - n, "User-agent: %s\n",
+		                 ua);
+		n += (size_t)k;
+		m[t] = (size_t)snprintf(solo[t], sizeof(solo[t]),
+		                        "User-agent: %s\n", ua);
+		for (i = 0; i < 60; i++) {
+			char line[64];
+			snprintf(line, sizeof(line), "%s: /%s/%s%s\n",
+			         rnd(3) ? "Disallow" : "Allow",
+			         words[rnd(HEED_ARRAY_SIZE(words))],
+			         words[rnd(HEED_ARRAY_SIZE(words))],
+			         rnd(5) ? "" : "$");
+			n += (size_t)snprintf(txt + n, sizeof(txt) - n, "%s",
+			                      line);
+			m[t] += (size_t)snprintf(solo[t] + m[t],
+			                         sizeof(solo[t]) - m[t], "%s",
+			                         line);
+		}
+	}
+	for (t = 0; t < 2; t++)
+		for (i = 0; i < THREAD_URLS; i++)
+			snprintf(jobs[t].urls[i], sizeof(jobs[t].urls[i]),
+			         "https://e.org/%s/%s%s",
+			         words[rnd(HEED_ARRAY_SIZE(words))],
+			         words[rnd(HEED_ARRAY_SIZE(words))],
+			         words[rnd(HEED_ARRAY_SIZE(words))]);
+	assert_int_equal(heed_robots_parse(&r, NULL, txt, n, NULL), HEED_OK);
+	for (t = 0; t < 2; t++) {
+		jobs[t].r = r;
+		assert_int_equal(
+		        pthread_create(&th[t], NULL, thread_decide, &jobs[t]),
+		        0);
+	}
+	for (t = 0; t < 2; t++)
+		assert_int_equal(pthread_join(th[t], NULL), 0);
+	for (t = 0; t < 2; t++) {
+		struct thread_job alone = jobs[t];
+		heed_robots *s;
+		assert_int_equal(jobs[t].rc, HEED_OK);
+		assert_int_equal(
+		        heed_robots_parse(&s, NULL, solo[t], m[t], NULL),
+		        HEED_OK);
+		alone.r = s;
+		thread_decide(&alone);
+		assert_int_equal(alone.rc, HEED_OK);
+		for (i = 0; i < THREAD_URLS; i++) {
+			/* The merged file has the "*" group 61 lines down. */
+			unsigned shift = t == 1 && alone.lines[i] ? 61 : 0;
+			if (jobs[t].allowed[i] != alone.allowed[i] ||
+			    jobs[t].lines[i] != alone.lines[i] + shift)
+				fail_msg("%s %s: line %u on a thread, %u alone",
+				         jobs[t].agent, jobs[t].urls[i],
+				         jobs[t].lines[i], alone.lines[i]);
+		}
+		heed_robots_free(s);
+	}
+	heed_robots_free(r);
+}
+
 /* libuv's OOM loop: fail each allocation in turn; every failure must be a
  * clean HEED_ENOMEM with nothing leaked (cmocka checks). */
 static void test_oom(void **state)
@@ -1161,7 +1334,10 @@ static void test_oom(void **state)
 		assert_int_equal(rc, HEED_ENOMEM);
 		assert_null(a);
 	}
-	assert_true(n > 5);
+	/* The parse's block, its diagnostics and fields arrays, its arena
+	 * (messages, field strings) and the agent's block: each one failed
+	 * once above. */
+	assert_true(n >= 5);
 }
 
 int main(void)
@@ -1188,6 +1364,8 @@ int main(void)
 	        cmocka_unit_test(test_many_diagnostics_capped),
 	        cmocka_unit_test(test_bad_arguments),
 	        cmocka_unit_test(test_oom),
+	        cmocka_unit_test(test_pattern_every_octet),
+	        cmocka_unit_test(test_agents_on_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,15 @@
 /*
- * Unit tests for the robots.txt lexer (src/robots/lexer.c): RFC 9309 2.2's
- * line grammar, line ends, comments, BOM and the 500 KiB parse limit.
+ * Unit tests for the robots.txt lexer (src/robots/lexer.c, lexer-int.h):
+ * RFC 9309 2.2's line grammar, line ends, comments, BOM and the 500 KiB
+ * parse limit; the one-pass scanner against a slow, obvious reference
+ * lexer; its octet table and SSE2 tests against the definitions they
+ * stand for.
  */
 #include "heed_test.h"
 
+#include "common/common-int.h"
 #include "heed/robots.h"
+#include "robots/lexer-int.h"
 
 struct lex_case {
 	const char *name;
@@ -94,6 +99,227 @@ static void render(struct rendered *out, const struct heed_robots_line *l)
 	put(out, l->raw_value, l->raw_value_len);
 }
 
+/* ---- the reference lexer --------------------------------------------- */
+
+/* The lexer as the RFC reads, one step at a time: find the line end, cut
+ * the comment, trim, split at the first colon (or the first white space),
+ * trim again. Slow and obvious; the scanner must agree to the pointer. */
+static bool ref_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static void ref_trim(const char **s, size_t *n)
+{
+	while (*n && ref_space(**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && ref_space((*s)[*n - 1]))
+		(*n)--;
+}
+
+static const char *ref_find(const char *s, size_t n, char c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] == c)
+			return s + i;
+	return NULL;
+}
+
+static void ref_split(struct heed_robots_line *o, const char *text, size_t len)
+{
+	const char *colon = ref_find(text, len, ':'), *split;
+	size_t name_len = 0;
+
+	if (colon) {
+		o->kind = HEED_ROBOTS_LINE_FIELD;
+		name_len = (size_t)(colon - text);
+		split = colon + 1;
+	} else {
+		o->kind = HEED_ROBOTS_LINE_NO_COLON;
+		while (name_len < len && !ref_space(text[name_len]))
+			name_len++;
+		split = text + name_len;
+	}
+	o->name = text;
+	o->name_len = name_len;
+	ref_trim(&o->name, &o->name_len);
+	o->value = split;
+	o->value_len = len - (size_t)(split - text);
+	ref_trim(&o->value, &o->value_len);
+}
+
+/* Lexes the line at *pos of data[0..len); false at the end. */
+static bool ref_lex(const char *data, size_t len, size_t *pos,
+                    struct heed_robots_line *o)
+{
+	const char *start = data + *pos, *hash, *text;
+	size_t n = 0, text_len;
+
+	if (*pos >= len)
+		return false;
+	while (*pos + n < len && start[n] != '\n' && start[n] != '\r')
+		n++;
+	o->line = start;
+	o->line_len = n;
+	*pos += n;
+	if (*pos < len)
+		*pos += data[*pos] == '\r' && *pos + 1 < len &&
+		                        data[*pos + 1] == '\n'
+		                ? 2
+		                : 1;
+	hash = ref_find(start, n, '#');
+	o->comment = hash ? hash + 1 : NULL;
+	o->comment_len = hash ? n - (size_t)(hash - start) - 1 : 0;
+	text = start;
+	text_len = hash ? (size_t)(hash - start) : n;
+	ref_trim(&text, &text_len);
+	if (text_len == 0) {
+		o->kind = hash ? HEED_ROBOTS_LINE_COMMENT
+		               : HEED_ROBOTS_LINE_BLANK;
+		o->name = o->value = o->raw_value = text;
+		o->name_len = o->value_len = o->raw_value_len = 0;
+		return true;
+	}
+	ref_split(o, text, text_len);
+	o->raw_value = o->value;
+	o->raw_value_len = n - (size_t)(o->value - start);
+	ref_trim(&o->raw_value, &o->raw_value_len);
+	return true;
+}
+
+static unsigned long rng_state = 4242;
+
+static unsigned rnd(unsigned n)
+{
+	rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)((rng_state >> 33) % n);
+}
+
+/* Random text that hits every branch of the scanner: names and values of
+ * every length around the 16-octet blocks, octets of every class, white
+ * space where the common line has none, comments, each kind of line end,
+ * NUL and non-ASCII octets. */
+static size_t random_robots(char *out, size_t size)
+{
+	static const char *const pieces[] = {"Disallow",   "allow",
+	                                     "User-agent", ":",
+	                                     ": ",         "  ",
+	                                     "\t",         "#",
+	                                     "/",          "/a/b/c",
+	                                     "*",          "$",
+	                                     "%2A",        "%e3",
+	                                     "?q=1",       "~",
+	                                     "<>",         "^",
+	                                     "\"",         "\xC3\xA9",
+	                                     "\x01",       "abcdefghijklmnopq",
+	                                     "\n",         "\r\n",
+	                                     "\r",         " : "};
+	size_t n = 0;
+
+	while (n + 32 < size && rnd(60)) {
+		const char *p = pieces[rnd(HEED_ARRAY_SIZE(pieces))];
+		size_t len = strlen(p);
+		if (rnd(40) == 0) {
+			out[n++] = '\0';
+			continue;
+		}
+		memcpy(out + n, p, len);
+		n += len;
+	}
+	return n;
+}
+
+static void expect_same(const char *what, const char *buf, unsigned number,
+                        const struct heed_robots_line *got,
+                        const struct heed_robots_line *want)
+{
+	if (got->kind != want->kind || got->number != number ||
+	    got->line != want->line || got->line_len != want->line_len ||
+	    got->name != want->name || got->name_len != want->name_len ||
+	    got->value != want->value || got->value_len != want->value_len ||
+	    got->raw_value != want->raw_value ||
+	    got->raw_value_len != want->raw_value_len ||
+	    got->comment != want->comment ||
+	    got->comment_len != want->comment_len)
+		fail_msg("%s: line %u differs (kind %d/%d, name "
+		         "%td+%zu/%td+%zu, "
+		         "value %td+%zu/%td+%zu)",
+		         what, number, got->kind, want->kind, got->name - buf,
+		         got->name_len, want->name - buf, want->name_len,
+		         got->value - buf, got->value_len, want->value - buf,
+		         want->value_len);
+}
+
+/* The scanner against the reference on thousands of random files, each
+ * also placed at every offset of a 16-octet block, so that lines end in
+ * and after blocks and near the end of the input. */
+static void test_lex_differential(void **state)
+{
+	static char buf[4096 + 16];
+	int round;
+
+	(void)state;
+	for (round = 0; round < 3000; round++) {
+		char text[2048];
+		size_t len = random_robots(text, sizeof(text)), shift;
+		for (shift = 0; shift < 16; shift += 1 + rnd(5)) {
+			struct heed_robots_lexer lx;
+			struct heed_robots_line got, want;
+			size_t pos = 0;
+			unsigned number = 0;
+			char *d = buf + shift;
+
+			memcpy(d, text, len);
+			heed_robots_lex_init(&lx, d, len);
+			while (ref_lex(d, len, &pos, &want)) {
+				assert_true(heed_robots_lex_next(&lx, &got));
+				expect_same("random", d, ++number, &got, &want);
+			}
+			assert_false(heed_robots_lex_next(&lx, &got));
+		}
+	}
+}
+
+/* The octet table says C_ODD for exactly the octets normalisation may
+ * change (heed__pct_plain_len refuses them); the SSE2 tests flag exactly
+ * the octets the table's classes say. */
+static void test_octet_classes(void **state)
+{
+	unsigned c;
+
+	(void)state;
+	for (c = 0; c < 256; c++) {
+		char one = (char)c;
+		unsigned cl = cls(&one);
+		assert_int_equal(!!(cl & C_ODD),
+		                 heed__pct_plain_len(&one, 1) == 0);
+		assert_int_equal(!!(cl & C_EOL), c == '\n' || c == '\r');
+		assert_int_equal(!!(cl & C_SPACE), c == ' ' || c == '\t');
+#ifdef __SSE2__
+		{
+			char block[16];
+			__m128i x;
+			unsigned all = 0xFFFF;
+
+			memset(block, one, sizeof(block));
+			x = _mm_loadu_si128((const __m128i *)(void *)block);
+			assert_int_equal(block_odd(x), cl & C_ODD ? all : 0);
+			assert_int_equal(block_value_stop(x),
+			                 cl & (C_EOL | C_HASH) ? all : 0);
+			assert_int_equal(block_name_stop(block),
+			                 cl & (C_EOL | C_HASH | C_COLON) ? all
+			                                                 : 0);
+			assert_int_equal(block_eol(block),
+			                 cl & C_EOL ? all : 0);
+		}
+#endif
+	}
+}
+
 static void test_lex_table(void **state)
 {
 	size_t i;
@@ -161,6 +387,8 @@ int main(void)
 	        cmocka_unit_test(test_lex_table),
 	        cmocka_unit_test(test_comment_text),
 	        cmocka_unit_test(test_parse_limit),
+	        cmocka_unit_test(test_lex_differential),
+	        cmocka_unit_test(test_octet_classes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
