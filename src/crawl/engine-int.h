@@ -20,13 +20,33 @@
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
 
-/* Writes per batch, and the longest a batch stays open. */
-#define ENGINE_BATCH_WRITES 256
+/* Writes per batch, and the longest a batch stays open. Time is the bound
+ * that matters for a kill (what the last batch held is fetched again);
+ * the count only caps a batch's size. Each commit rewrites the indexes'
+ * inner pages, so at 2,000 pages a second (three or four writes each)
+ * 256 writes a batch cost 15 % of the crawl's CPU in commits. */
+#define ENGINE_BATCH_WRITES 4096
 #define ENGINE_BATCH_MS     250
 /* Addresses kept per host for page fetches. */
 #define ENGINE_MAX_ADDRS 8
 /* Sitemaps and feeds are read up to this size (decoded). */
 #define ENGINE_MAX_FEED_BYTES (10u * 1024 * 1024)
+
+/* Sets of two URL fingerprints remembered by the seen-table (seen.c). */
+#define ENGINE_SEEN_SETS (1u << 19)
+
+/* URLs already given to the frontier in this run (seen.c). */
+struct heed__seen {
+	const struct heed_allocator *alloc;
+	uint64_t *slots; /* 2 * ENGINE_SEEN_SETS fingerprints, 0: empty */
+};
+
+heed_status heed__seen_init(struct heed__seen *s,
+                            const struct heed_allocator *a);
+void heed__seen_free(struct heed__seen *s);
+uint64_t heed__seen_fingerprint(const char *url);
+bool heed__seen_has(const struct heed__seen *s, uint64_t fp);
+void heed__seen_add(struct heed__seen *s, uint64_t fp);
 
 /* Where a host stands in this run. */
 typedef enum host_state {
@@ -80,6 +100,7 @@ struct crawl_engine {
 	heed_polite *polite;
 	heed_qualify *qualify;
 	struct crawl_host **hosts; /* chained hash table */
+	struct heed__seen seen;    /* URLs given to the frontier */
 	size_t host_buckets, host_count;
 	int64_t run_id;
 	heed_crawl_mode mode;

@@ -116,8 +116,13 @@ void heed__crawl_enqueue(struct crawl_engine *e, const char *url,
 	                                 kind, from, lastmod};
 	struct crawl_host *h;
 	heed_url_verdict v = HEED_URL_OK;
+	uint64_t fp = heed__seen_fingerprint(url);
 	bool added = false;
 
+	/* Queued (or found queued) before, or of a site out of this crawl:
+	 * the answer has not changed. */
+	if (heed__seen_has(&e->seen, fp))
+		return;
 	/* Sitemaps and feeds are asked for by robots.txt or pages; the limits
 	 * of links (depth, media extensions) apply to pages only. */
 	if (kind == HEED_FRONTIER_PAGE)
@@ -125,6 +130,10 @@ void heed__crawl_enqueue(struct crawl_engine *e, const char *url,
 	h = v == HEED_URL_OK ? heed__crawl_host_get(e, url, depth == 0 && !from)
 	                     : NULL;
 	if (!h || h->state == HOST_OUT) {
+		/* Hosts do not join or come back during a run, but a limit
+		 * may pass the same URL found at a lower depth. */
+		if (v == HEED_URL_OK)
+			heed__seen_add(&e->seen, fp);
 		e->p.skipped++;
 		heed_log(&e->log, HEED_LOG_DEBUG, "crawl",
 		         "not queued: %s (%s)", url,
@@ -139,6 +148,7 @@ void heed__crawl_enqueue(struct crawl_engine *e, const char *url,
 		heed__crawl_store_failed(e, "queueing a URL");
 		return;
 	}
+	heed__seen_add(&e->seen, fp);
 	if (added && heed_sched_host_more(e->sched, h->key, 0) != HEED_OK)
 		e->failed = HEED_ENOMEM;
 	if (added)
@@ -252,7 +262,8 @@ static bool engine_open(struct crawl_engine *e, struct heed_diag *diag)
 	net.user_agent = o->user_agent;
 	q.agent = o->agent_token;
 	e->start_ms = e->last_progress_ms = heed__crawl_mono_ms();
-	return heed_sched_new(&e->sched, &o->limits, &p, e->start_ms,
+	return heed__seen_init(&e->seen, e->alloc) == HEED_OK &&
+	       heed_sched_new(&e->sched, &o->limits, &p, e->start_ms,
 	                      e->alloc) == HEED_OK &&
 	       heed_polite_new(&e->polite, &o->polite, e->alloc) == HEED_OK &&
 	       heed_dns_new(&e->dns, &o->dns, e->alloc, diag) == HEED_OK &&
@@ -270,6 +281,7 @@ static void engine_close(struct crawl_engine *e)
 	heed__crawl_hosts_free(e);
 	heed_polite_free(e->polite);
 	heed_sched_free(e->sched);
+	heed__seen_free(&e->seen);
 }
 
 static void progress(struct crawl_engine *e, int64_t now_ms, bool final)

@@ -32,9 +32,20 @@
 #define NET_FD_RESERVE        1024  /* descriptors left for other uses */
 #define NET_MAX_SHARDS        64    /* multi handles at most */
 #define NET_SHARD_CONNS       256   /* kept connections per multi handle */
+#define NET_IDLE_EASY         64    /* easy handles kept for reuse */
+
+struct xfer_link {
+	struct xfer *prev, *next;
+};
+
+/* A list of fetches in the order they started, unlinked in O(1). */
+struct xfer_list {
+	struct xfer *head, *tail;
+};
 
 struct xfer {
-	struct xfer *next;
+	struct xfer_link running;  /* every fetch started, not finished */
+	struct xfer_link awaiting; /* those with no byte back yet */
 	heed_net *net;
 	struct shard *shard;
 	CURL *easy;
@@ -81,7 +92,14 @@ struct heed_net {
 	 * watches only its descriptor: with thousands of connections, a
 	 * poll() over each of them cost 28 % of a crawl's CPU. */
 	int epfd;
-	struct xfer *running;
+	struct xfer_list running;
+	/* The fetches still waiting for their first byte, oldest first: the
+	 * next first-byte deadline is the head's. */
+	struct xfer_list awaiting;
+	/* Easy handles of finished fetches, reset for the next ones: making
+	 * and freeing one per fetch cost more than resetting it. */
+	CURL *idle_easy[NET_IDLE_EASY];
+	int idle_easy_count;
 	size_t pending;
 };
 
@@ -104,6 +122,71 @@ const char *heed_net_error_name(heed_net_error error)
 
 	return (size_t)error < HEED_ARRAY_SIZE(names) ? names[error]
 	                                              : "invalid";
+}
+
+/* ---- the lists of fetches, and easy handles kept for reuse ---- */
+
+static void list_append(struct xfer_list *l, struct xfer *x,
+                        struct xfer_link *(*link)(struct xfer *))
+{
+	link(x)->prev = l->tail;
+	link(x)->next = NULL;
+	if (l->tail)
+		link(l->tail)->next = x;
+	else
+		l->head = x;
+	l->tail = x;
+}
+
+static void list_remove(struct xfer_list *l, struct xfer *x,
+                        struct xfer_link *(*link)(struct xfer *))
+{
+	struct xfer_link *k = link(x);
+
+	if (k->prev)
+		link(k->prev)->next = k->next;
+	else
+		l->head = k->next;
+	if (k->next)
+		link(k->next)->prev = k->prev;
+	else
+		l->tail = k->prev;
+	k->prev = k->next = NULL;
+}
+
+static struct xfer_link *running_link(struct xfer *x)
+{
+	return &x->running;
+}
+
+static struct xfer_link *awaiting_link(struct xfer *x)
+{
+	return &x->awaiting;
+}
+
+/* The first byte of an answer came: no first-byte deadline any more. */
+static void got_first_byte(struct xfer *x)
+{
+	if (x->got_byte)
+		return;
+	x->got_byte = true;
+	list_remove(&x->net->awaiting, x, awaiting_link);
+}
+
+static CURL *easy_get(heed_net *net)
+{
+	return net->idle_easy_count ? net->idle_easy[--net->idle_easy_count]
+	                            : curl_easy_init();
+}
+
+static void easy_put(heed_net *net, CURL *easy)
+{
+	if (net->idle_easy_count == NET_IDLE_EASY) {
+		curl_easy_cleanup(easy);
+		return;
+	}
+	curl_easy_reset(easy);
+	net->idle_easy[net->idle_easy_count++] = easy;
 }
 
 /* ---- sockets and timer, as libcurl asks for them ---- */
@@ -193,7 +276,7 @@ static size_t on_write(char *p, size_t size, size_t n, void *ud)
 	struct xfer *x = ud;
 	size_t len = size * n, room = x->body.max_bytes - x->body.len;
 
-	x->got_byte = true;
+	got_first_byte(x);
 	if (!x->body.cap)
 		reserve_body(x);
 	if (len > room) {
@@ -303,7 +386,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 	size_t len = size * n;
 	struct heed_net_response r;
 
-	x->got_byte = true;
+	got_first_byte(x);
 	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
 		/* A new header block (after a 1xx): forget the last one. */
 		x->has_retry_after = false;
@@ -373,7 +456,7 @@ static heed_net_error map_error(const struct xfer *x, CURLcode code,
 static void free_xfer(heed_net *net, struct xfer *x)
 {
 	if (x->easy)
-		curl_easy_cleanup(x->easy);
+		easy_put(net, x->easy);
 	curl_slist_free_all(x->connect_to);
 	curl_slist_free_all(x->headers);
 	heed__buf_free(&x->body);
@@ -383,15 +466,10 @@ static void free_xfer(heed_net *net, struct xfer *x)
 
 static void unlink_xfer(heed_net *net, struct xfer *x)
 {
-	struct xfer **pp;
-
-	for (pp = &net->running; *pp; pp = &(*pp)->next) {
-		if (*pp == x) {
-			*pp = x->next;
-			net->pending--;
-			return;
-		}
-	}
+	list_remove(&net->running, x, running_link);
+	if (!x->got_byte)
+		list_remove(&net->awaiting, x, awaiting_link);
+	net->pending--;
 }
 
 /* Ends a fetch: reads what libcurl knows, takes the handle out of the
@@ -557,7 +635,7 @@ heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 	x->on_done = req->on_done;
 	x->ud = req->ud;
 	x->url = heed__strndup(net->alloc, req->url, strlen(req->url));
-	x->easy = curl_easy_init();
+	x->easy = easy_get(net);
 	if (x->url)
 		x->shard = shard_of(net, x->url, &x->addr);
 	if (!x->url || !x->easy || !add_headers(x, req) ||
@@ -569,8 +647,8 @@ heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 		return HEED_ENOMEM;
 	}
 	x->start_ms = now_ms();
-	x->next = net->running;
-	net->running = x;
+	list_append(&net->running, x, running_link);
+	list_append(&net->awaiting, x, awaiting_link);
 	net->pending++;
 	heed_log(&net->logger, HEED_LOG_DEBUG, "net", "GET %s via %s", req->url,
 	         x->addr.text);
@@ -602,10 +680,9 @@ int heed_net_timeout_ms(heed_net *net, int max_ms)
 		if (d >= 0 && d - now < t)
 			t = d - now;
 	}
-	for (x = net->running; x; x = x->next)
-		if (!x->got_byte &&
-		    x->start_ms + net->opt.first_byte_timeout_ms - now < t)
-			t = x->start_ms + net->opt.first_byte_timeout_ms - now;
+	x = net->awaiting.head;
+	if (x && x->start_ms + net->opt.first_byte_timeout_ms - now < t)
+		t = x->start_ms + net->opt.first_byte_timeout_ms - now;
 	return t < 0 ? 0 : (int)t;
 }
 
@@ -613,17 +690,15 @@ int heed_net_timeout_ms(heed_net *net, int max_ms)
 static void check_first_byte(heed_net *net)
 {
 	int64_t now = now_ms();
-	struct xfer *x = net->running, *next;
+	struct xfer *x;
 
-	for (; x; x = next) {
-		next = x->next;
-		if (x->got_byte ||
-		    now - x->start_ms < net->opt.first_byte_timeout_ms)
-			continue;
+	/* Oldest first: the first one still within its time ends the scan.
+	 * on_done may start fetches, which join at the tail. */
+	while ((x = net->awaiting.head) &&
+	       now - x->start_ms >= net->opt.first_byte_timeout_ms) {
 		x->first_byte_timeout = true;
 		finish(net, x, CURLE_OPERATION_TIMEDOUT,
 		       HEED_NET_FIRST_BYTE_TIMEOUT);
-		next = net->running; /* on_done may have started others */
 	}
 }
 
@@ -784,8 +859,10 @@ void heed_net_free(heed_net *net)
 {
 	if (!net)
 		return;
-	while (net->running)
-		finish(net, net->running, CURLE_OK, HEED_NET_CANCELLED);
+	while (net->running.head)
+		finish(net, net->running.head, CURLE_OK, HEED_NET_CANCELLED);
+	while (net->idle_easy_count)
+		curl_easy_cleanup(net->idle_easy[--net->idle_easy_count]);
 	for (int i = 0; i < net->nshards; i++)
 		curl_multi_cleanup(net->shards[i].multi);
 	if (net->epfd >= 0)

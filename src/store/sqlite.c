@@ -4,6 +4,13 @@
  * synchronous=NORMAL (WAL keeps every committed transaction across a process
  * crash; only a power cut may lose the last ones) and a busy timeout so two
  * heed processes on one file wait for each other instead of failing.
+ *
+ * A crawl writes a page record and its frontier rows several hundred times
+ * a second: a 16 MiB page cache (SQLite's default is 2 MiB) keeps the
+ * indexes' inner pages from being read again, and checkpointing every
+ * 8,192 WAL pages instead of 1,000 copies each often-rewritten page into
+ * the database eight times less often (bench/crawl: 0.37 to 0.33
+ * CPU-seconds per 1,000 pages).
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +38,8 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 {
 	static const char setup[] = "PRAGMA journal_mode=WAL;"
 	                            "PRAGMA synchronous=NORMAL;"
+	                            "PRAGMA cache_size=-16384;"
+	                            "PRAGMA wal_autocheckpoint=8192;"
 	                            "PRAGMA foreign_keys=ON;"
 	                            "CREATE TABLE IF NOT EXISTS heed_schema ("
 	                            "  area TEXT PRIMARY KEY,"

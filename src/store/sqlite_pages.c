@@ -33,6 +33,39 @@ static const char *const pages_migrations[] = {
         ") WITHOUT ROWID;"
         "CREATE INDEX pages_host ON pages(host, status);"
         "CREATE INDEX pages_fetched ON pages(fetched_at);",
+        /* 2: rows in fetch order. Keyed by URL (WITHOUT ROWID), every
+         * record of a few kilobytes went to a random place in the table,
+         * reading and splitting its pages; now records are appended and
+         * only the small URL index takes random inserts. */
+        "CREATE TABLE pages_v2 ("
+        "  id INTEGER PRIMARY KEY,"
+        "  url TEXT NOT NULL UNIQUE,"
+        "  final_url TEXT,"
+        "  host TEXT NOT NULL,"
+        "  status INTEGER NOT NULL,"
+        "  fetched_at INTEGER NOT NULL,"
+        "  checked_at INTEGER NOT NULL,"
+        "  title TEXT,"
+        "  views INTEGER,"
+        "  published TEXT,"
+        "  modified TEXT,"
+        "  etag TEXT,"
+        "  last_modified TEXT,"
+        "  source_lastmod INTEGER,"
+        "  permissions TEXT,"
+        "  mode TEXT,"
+        "  record TEXT);"
+        "INSERT INTO pages_v2(url, final_url, host, status, fetched_at, "
+        "  checked_at, title, views, published, modified, etag, "
+        "  last_modified, source_lastmod, permissions, mode, record) "
+        "SELECT url, final_url, host, status, fetched_at, checked_at, "
+        "  title, views, published, modified, etag, last_modified, "
+        "  source_lastmod, permissions, mode, record "
+        "FROM pages ORDER BY fetched_at;"
+        "DROP TABLE pages;"
+        "ALTER TABLE pages_v2 RENAME TO pages;"
+        "CREATE INDEX pages_host ON pages(host, status);"
+        "CREATE INDEX pages_fetched ON pages(fetched_at);",
 };
 
 const struct heed_store_area heed__store_pages_area = {

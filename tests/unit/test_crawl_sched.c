@@ -5,6 +5,7 @@
  */
 #include "heed_test.h"
 
+#include "crawl/engine-int.h"
 #include "heed/crawl.h"
 
 static const struct url_case {
@@ -468,6 +469,38 @@ static void test_oom(void **state)
 	                    "drop-host");
 }
 
+/* The seen-table: remembered fingerprints answer yes, a set keeps the two
+ * most recent, and no URL's fingerprint is the empty-slot marker. */
+static void test_seen_table(void **state)
+{
+	const struct heed_allocator *a = heed_test_allocator();
+	struct heed__seen s;
+	/* Three fingerprints of one set (the set is fp modulo the sets). */
+	const uint64_t f1 = 1, f2 = 1 + ENGINE_SEEN_SETS,
+	               f3 = 1 + 2 * (uint64_t)ENGINE_SEEN_SETS;
+
+	(void)state;
+	assert_int_equal(heed__seen_init(&s, a), HEED_OK);
+	assert_false(heed__seen_has(&s, f1));
+	heed__seen_add(&s, f1);
+	heed__seen_add(&s, f2);
+	assert_true(heed__seen_has(&s, f1));
+	assert_true(heed__seen_has(&s, f2));
+	assert_false(heed__seen_has(&s, f3));
+	heed__seen_add(&s, f2); /* already first: f1 stays */
+	assert_true(heed__seen_has(&s, f1));
+	heed__seen_add(&s, f3); /* pushes out the older, f1 */
+	assert_true(heed__seen_has(&s, f3));
+	assert_true(heed__seen_has(&s, f2));
+	assert_false(heed__seen_has(&s, f1));
+	assert_int_not_equal(heed__seen_fingerprint(""), 0);
+	assert_int_equal(heed__seen_fingerprint("http://a.test/x"),
+	                 heed__seen_fingerprint("http://a.test/x"));
+	assert_int_not_equal(heed__seen_fingerprint("http://a.test/x"),
+	                     heed__seen_fingerprint("http://a.test/y"));
+	heed__seen_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +515,7 @@ int main(void)
 	        cmocka_unit_test(test_run_time_and_stop),
 	        cmocka_unit_test(test_many_hosts_grow_tables),
 	        cmocka_unit_test(test_oom),
+	        cmocka_unit_test(test_seen_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
