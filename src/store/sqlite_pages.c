@@ -12,25 +12,22 @@
 
 #include "store/sqlite-rows-int.h"
 
+#define PAGE_COLUMNS                                                    \
+	"url, final_url, host, status, fetched_at, checked_at, title, " \
+	"views, published, modified, etag, last_modified, "             \
+	"source_lastmod, permissions, mode, record"
+
+/* The columns after the key, the same in every version of the table. */
+#define PAGES_DATA_COLUMNS                                               \
+	"  final_url TEXT,  host TEXT NOT NULL,  status INTEGER NOT "    \
+	"NULL,  fetched_at INTEGER NOT NULL,  checked_at INTEGER NOT "   \
+	"NULL,  title TEXT,  views INTEGER,  published TEXT,  modified " \
+	"TEXT,  etag TEXT,  last_modified TEXT,  source_lastmod "        \
+	"INTEGER,  permissions TEXT,  mode TEXT,  record TEXT"
+
 static const char *const pages_migrations[] = {
         "CREATE TABLE pages ("
-        "  url TEXT PRIMARY KEY,"
-        "  final_url TEXT,"
-        "  host TEXT NOT NULL,"
-        "  status INTEGER NOT NULL,"
-        "  fetched_at INTEGER NOT NULL,"
-        "  checked_at INTEGER NOT NULL,"
-        "  title TEXT,"
-        "  views INTEGER,"
-        "  published TEXT,"
-        "  modified TEXT,"
-        "  etag TEXT,"
-        "  last_modified TEXT,"
-        "  source_lastmod INTEGER,"
-        "  permissions TEXT,"
-        "  mode TEXT,"
-        "  record TEXT"
-        ") WITHOUT ROWID;"
+        "  url TEXT PRIMARY KEY," PAGES_DATA_COLUMNS ") WITHOUT ROWID;"
         "CREATE INDEX pages_host ON pages(host, status);"
         "CREATE INDEX pages_fetched ON pages(fetched_at);",
         /* 2: rows in fetch order. Keyed by URL (WITHOUT ROWID), every
@@ -39,29 +36,9 @@ static const char *const pages_migrations[] = {
          * only the small URL index takes random inserts. */
         "CREATE TABLE pages_v2 ("
         "  id INTEGER PRIMARY KEY,"
-        "  url TEXT NOT NULL UNIQUE,"
-        "  final_url TEXT,"
-        "  host TEXT NOT NULL,"
-        "  status INTEGER NOT NULL,"
-        "  fetched_at INTEGER NOT NULL,"
-        "  checked_at INTEGER NOT NULL,"
-        "  title TEXT,"
-        "  views INTEGER,"
-        "  published TEXT,"
-        "  modified TEXT,"
-        "  etag TEXT,"
-        "  last_modified TEXT,"
-        "  source_lastmod INTEGER,"
-        "  permissions TEXT,"
-        "  mode TEXT,"
-        "  record TEXT);"
-        "INSERT INTO pages_v2(url, final_url, host, status, fetched_at, "
-        "  checked_at, title, views, published, modified, etag, "
-        "  last_modified, source_lastmod, permissions, mode, record) "
-        "SELECT url, final_url, host, status, fetched_at, checked_at, "
-        "  title, views, published, modified, etag, last_modified, "
-        "  source_lastmod, permissions, mode, record "
-        "FROM pages ORDER BY fetched_at;"
+        "  url TEXT NOT NULL UNIQUE," PAGES_DATA_COLUMNS ");"
+        "INSERT INTO pages_v2(" PAGE_COLUMNS ") "
+        "SELECT " PAGE_COLUMNS " FROM pages ORDER BY fetched_at;"
         "DROP TABLE pages;"
         "ALTER TABLE pages_v2 RENAME TO pages;"
         "CREATE INDEX pages_host ON pages(host, status);"
@@ -73,11 +50,6 @@ const struct heed_store_area heed__store_pages_area = {
         pages_migrations,
         (int)HEED_ARRAY_SIZE(pages_migrations),
 };
-
-#define PAGE_COLUMNS                                                    \
-	"url, final_url, host, status, fetched_at, checked_at, title, " \
-	"views, published, modified, etag, last_modified, "             \
-	"source_lastmod, permissions, mode, record"
 
 heed_status heed_store_page_put(heed_store *store,
                                 const struct heed_stored_page *p)

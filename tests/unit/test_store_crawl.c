@@ -6,6 +6,7 @@
 #include "heed_test.h"
 
 #include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -66,6 +67,69 @@ static int count_rows(void *ud, const struct heed_stored_page *p)
 	(*(int *)ud)++;
 	assert_non_null(p->url);
 	return 0;
+}
+
+/* A store written by version 1 of the pages area (keyed by URL, WITHOUT
+ * ROWID) keeps its records through migration 2, in fetch order. */
+static void test_pages_v1_migrates(void **state)
+{
+	static const char v1[] =
+	        "CREATE TABLE heed_schema (area TEXT PRIMARY KEY,"
+	        "  version INTEGER NOT NULL);"
+	        "INSERT INTO heed_schema VALUES('pages', 1);"
+	        "CREATE TABLE pages (url TEXT PRIMARY KEY, final_url TEXT,"
+	        "  host TEXT NOT NULL, status INTEGER NOT NULL,"
+	        "  fetched_at INTEGER NOT NULL, checked_at INTEGER NOT NULL,"
+	        "  title TEXT, views INTEGER, published TEXT, modified TEXT,"
+	        "  etag TEXT, last_modified TEXT, source_lastmod INTEGER,"
+	        "  permissions TEXT, mode TEXT, record TEXT) WITHOUT ROWID;"
+	        "CREATE INDEX pages_host ON pages(host, status);"
+	        "CREATE INDEX pages_fetched ON pages(fetched_at);"
+	        "INSERT INTO pages VALUES('http://a.test/a', NULL, 'a.test',"
+	        "  200, 300, 300, 'A', 5, NULL, NULL, '\"a\"', NULL, NULL,"
+	        "  NULL, 'full', '{}');"
+	        "INSERT INTO pages VALUES('http://a.test/b', NULL, 'a.test',"
+	        "  200, 100, 100, 'B', NULL, NULL, NULL, '\"b\"', NULL, NULL,"
+	        "  NULL, 'full', '{}');";
+	char path[128], *first = NULL;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	heed_store *s = NULL;
+	struct heed_stored_page p = page("http://a.test/a", "a.test", 200, 400);
+	struct heed_page_validators v;
+	int64_t n = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v1.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(heed_store_page_validators(s, "http://a.test/b", &v),
+	                 HEED_OK);
+	assert_string_equal(v.etag, "\"b\"");
+	/* Still one row per URL. */
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
+	assert_int_equal(n, 2);
+	heed_store_close(s);
+
+	/* Rows now in the order they were fetched: b (100), then a again. */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+	        sqlite3_prepare_v2(db, "SELECT url FROM pages ORDER BY id;", -1,
+	                           &st, NULL),
+	        SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	first = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	assert_string_equal(first, "http://a.test/b");
+	sqlite3_free(first);
 }
 
 static void test_page_put_replaces(void **state)
@@ -444,6 +508,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_page_put_replaces),
+	        cmocka_unit_test(test_pages_v1_migrates),
 	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
 	        cmocka_unit_test(test_page_filters_and_delete),
 	        cmocka_unit_test(test_page_stats),
