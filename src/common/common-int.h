@@ -79,6 +79,27 @@ static inline char heed__ascii_lower(char c)
 	return (c >= 'A' && c <= 'Z') ? (char)(c + ('a' - 'A')) : c;
 }
 
+/* A JSON text written into a heed_buf in document order (json.c): open
+ * '{' or '[', then key and value for each member (values alone in an
+ * array), then close with the matching bracket. rc keeps the first
+ * buffer error; the text is complete only when it is HEED_OK. Nesting
+ * deeper than 64 levels is not supported. */
+struct heed_json {
+	struct heed_buf *out;
+	heed_status rc;
+	unsigned depth;
+	uint64_t members; /* bit d: the container at depth d+1 has one */
+	bool after_key;
+};
+
+void heed__json_init(struct heed_json *j, struct heed_buf *out);
+void heed__json_open(struct heed_json *j, char bracket);
+void heed__json_close(struct heed_json *j, char bracket);
+void heed__json_key(struct heed_json *j, const char *key);
+void heed__json_string(struct heed_json *j, const char *s); /* NULL: null */
+void heed__json_int(struct heed_json *j, int64_t v);
+void heed__json_bool(struct heed_json *j, bool v);
+
 /* Hashes for the hash tables (hash.c): every bit of the result depends on
  * every input byte, so a table may index with the low bits. _lower hashes
  * the ASCII lower-case of s, for case-insensitive names. */

@@ -4,47 +4,46 @@
  * the permissions that applied when it was fetched (issue 8: "present
  * permissions and time limits stored with the record").
  */
-#include <json-c/json.h>
 #include <string.h>
 
 #include "crawl/engine-int.h"
 
-static char *take_json(const struct heed_allocator *a, json_object *o)
+/* The finished text, or NULL if the buffer failed; frees the buffer. */
+static char *take_text(struct heed_json *j, struct heed_buf *b)
 {
-	const char *s = json_object_to_json_string_ext(
-	        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *copy = s ? heed__strndup(a, s, strlen(s)) : NULL;
-
-	json_object_put(o);
-	return copy;
+	if (j->rc != HEED_OK) {
+		heed__buf_free(b);
+		return NULL;
+	}
+	return heed__buf_take(b);
 }
 
-static void add_field(json_object *o, const char *key,
+static void add_field(struct heed_json *j, const char *key,
                       const struct heed_field *f)
 {
-	json_object *v;
-
 	if (!f->value)
 		return;
-	v = json_object_new_object();
-	json_object_object_add(v, "value", json_object_new_string(f->value));
-	json_object_object_add(
-	        v, "source",
-	        json_object_new_string(heed_source_name(f->source)));
-	json_object_object_add(o, key, v);
+	heed__json_key(j, key);
+	heed__json_open(j, '{');
+	heed__json_key(j, "value");
+	heed__json_string(j, f->value);
+	heed__json_key(j, "source");
+	heed__json_string(j, heed_source_name(f->source));
+	heed__json_close(j, '}');
 }
 
-static void add_int(json_object *o, const char *key, int64_t v, int64_t none)
+static void add_int(struct heed_json *j, const char *key, int64_t v,
+                    int64_t none)
 {
-	if (v != none)
-		json_object_object_add(o, key, json_object_new_int64(v));
+	if (v == none)
+		return;
+	heed__json_key(j, key);
+	heed__json_int(j, v);
 }
 
 char *heed__crawl_record_json(const struct heed_allocator *a,
                               const struct heed_record *r, size_t link_count)
 {
-	json_object *o = json_object_new_object();
-	json_object *tags = json_object_new_array();
 	const struct {
 		const char *key;
 		const struct heed_field *f;
@@ -57,84 +56,81 @@ char *heed__crawl_record_json(const struct heed_allocator *a,
 	        {"site_name", &r->site_name}, {"duration", &r->duration},
 	        {"charset", &r->charset},
 	};
+	struct heed_buf b;
+	struct heed_json j;
 
+	heed__buf_init(&b, a, SIZE_MAX / 2);
+	heed__json_init(&j, &b);
+	heed__json_open(&j, '{');
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(fields); i++)
-		add_field(o, fields[i].key, fields[i].f);
-	add_int(o, "views", r->views, -1);
-	if (r->views >= 0)
-		json_object_object_add(o, "views_source",
-		                       json_object_new_string(heed_source_name(
-		                               r->views_source)));
-	add_int(o, "duration_s", r->duration_s, -1);
-	for (size_t i = 0; i < r->tag_count; i++) {
-		json_object *t = json_object_new_object();
-		json_object_object_add(
-		        t, "value", json_object_new_string(r->tags[i].value));
-		json_object_object_add(t, "source",
-		                       json_object_new_string(heed_source_name(
-		                               r->tags[i].source)));
-		json_object_array_add(tags, t);
+		add_field(&j, fields[i].key, fields[i].f);
+	add_int(&j, "views", r->views, -1);
+	if (r->views >= 0) {
+		heed__json_key(&j, "views_source");
+		heed__json_string(&j, heed_source_name(r->views_source));
 	}
-	json_object_object_add(o, "tags", tags);
-	if (r->content_type)
-		json_object_object_add(o, "content_type",
-		                       json_object_new_string(r->content_type));
-	json_object_object_add(o, "byte_size",
-	                       json_object_new_int64((int64_t)r->byte_size));
-	json_object_object_add(o, "links",
-	                       json_object_new_int64((int64_t)link_count));
-	if (r->jsonld_errors)
-		json_object_object_add(
-		        o, "jsonld_errors",
-		        json_object_new_int((int)r->jsonld_errors));
-	if (r->truncated)
-		json_object_object_add(o, "truncated",
-		                       json_object_new_boolean(1));
-	return take_json(a, o);
+	add_int(&j, "duration_s", r->duration_s, -1);
+	heed__json_key(&j, "tags");
+	heed__json_open(&j, '[');
+	for (size_t i = 0; i < r->tag_count; i++) {
+		heed__json_open(&j, '{');
+		heed__json_key(&j, "value");
+		heed__json_string(&j, r->tags[i].value);
+		heed__json_key(&j, "source");
+		heed__json_string(&j, heed_source_name(r->tags[i].source));
+		heed__json_close(&j, '}');
+	}
+	heed__json_close(&j, ']');
+	if (r->content_type) {
+		heed__json_key(&j, "content_type");
+		heed__json_string(&j, r->content_type);
+	}
+	add_int(&j, "byte_size", (int64_t)r->byte_size, -1);
+	add_int(&j, "links", (int64_t)link_count, -1);
+	add_int(&j, "jsonld_errors", (int64_t)r->jsonld_errors, 0);
+	if (r->truncated) {
+		heed__json_key(&j, "truncated");
+		heed__json_bool(&j, true);
+	}
+	heed__json_close(&j, '}');
+	return take_text(&j, &b);
 }
 
-static json_object *acap_usage_json(const struct crawl_host *h,
-                                    const char *agent, heed_acap_usage usage,
-                                    const char *path, int64_t now_s)
+static void acap_usage_json(struct heed_json *j, const struct crawl_host *h,
+                            const char *agent, heed_acap_usage usage,
+                            const char *path, int64_t now_s)
 {
 	struct heed_acap_decision *d = NULL;
-	json_object *o;
 
 	if (heed_acap_decide(h->acap, agent, NULL, 0, usage, path, now_s, NULL,
 	                     &d) != HEED_OK)
-		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "permitted",
-	                       json_object_new_boolean(d->permitted));
-	if (d->line)
-		json_object_object_add(o, "line",
-		                       json_object_new_int((int)d->line));
+		return;
+	heed__json_key(j, heed_acap_usage_name(usage));
+	heed__json_open(j, '{');
+	heed__json_key(j, "permitted");
+	heed__json_bool(j, d->permitted);
+	add_int(j, "line", (int64_t)d->line, 0);
 	if (d->time_limit.present) {
-		if (d->time_limit.until_recrawled)
-			json_object_object_add(o, "until_recrawled",
-			                       json_object_new_boolean(1));
-		if (d->time_limit.expires != INT64_MAX)
-			json_object_object_add(
-			        o, "expires",
-			        json_object_new_int64(d->time_limit.expires));
+		if (d->time_limit.until_recrawled) {
+			heed__json_key(j, "until_recrawled");
+			heed__json_bool(j, true);
+		}
+		add_int(j, "expires", d->time_limit.expires, INT64_MAX);
 	}
 	if (d->max_length.unit != HEED_ACAP_LENGTH_NONE) {
-		json_object_object_add(
-		        o, "max_length",
-		        json_object_new_int64((int64_t)d->max_length.count));
-		json_object_object_add(
-		        o, "max_length_unit",
-		        json_object_new_string(
-		                d->max_length.unit == HEED_ACAP_LENGTH_WORDS
-		                        ? "words"
-		                        : "chars"));
+		add_int(j, "max_length", (int64_t)d->max_length.count, -1);
+		heed__json_key(j, "max_length_unit");
+		heed__json_string(j,
+		                  d->max_length.unit == HEED_ACAP_LENGTH_WORDS
+		                          ? "words"
+		                          : "chars");
 	}
+	heed__json_close(j, '}');
 	heed_acap_decision_free(d);
-	return o;
 }
 
-static json_object *acap_json(const struct crawl_host *h, const char *agent,
-                              const char *url, int64_t now_s)
+static void acap_json(struct heed_json *j, const struct crawl_host *h,
+                      const char *agent, const char *url, int64_t now_s)
 {
 	static const heed_acap_usage usages[] = {
 	        HEED_ACAP_CRAWL,           HEED_ACAP_INDEX,
@@ -142,31 +138,25 @@ static json_object *acap_json(const struct crawl_host *h, const char *agent,
 	        HEED_ACAP_PRESENT_SNIPPET, HEED_ACAP_PRESENT_THUMBNAIL};
 	const char *p = strstr(url, "://");
 	const char *path = p && strchr(p + 3, '/') ? strchr(p + 3, '/') : "/";
-	json_object *o = json_object_new_object();
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(usages); i++) {
-		json_object *u =
-		        acap_usage_json(h, agent, usages[i], path, now_s);
-		if (u)
-			json_object_object_add(
-			        o, heed_acap_usage_name(usages[i]), u);
-	}
-	return o;
+	heed__json_open(j, '{');
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(usages); i++)
+		acap_usage_json(j, h, agent, usages[i], path, now_s);
+	heed__json_close(j, '}');
 }
 
-static json_object *meta_json(const struct heed_extract_robots *d)
+static void meta_json(struct heed_json *j, const struct heed_extract_robots *d)
 {
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "noarchive",
-	                       json_object_new_boolean(d->noarchive));
-	json_object_object_add(o, "nosnippet",
-	                       json_object_new_boolean(d->nosnippet));
-	json_object_object_add(o, "nofollow",
-	                       json_object_new_boolean(d->nofollow));
-	add_int(o, "max_snippet", d->max_snippet, -1);
-	add_int(o, "unavailable_after", d->unavailable_after_s, HEED_NO_DATE);
-	return o;
+	heed__json_open(j, '{');
+	heed__json_key(j, "noarchive");
+	heed__json_bool(j, d->noarchive);
+	heed__json_key(j, "nosnippet");
+	heed__json_bool(j, d->nosnippet);
+	heed__json_key(j, "nofollow");
+	heed__json_bool(j, d->nofollow);
+	add_int(j, "max_snippet", d->max_snippet, -1);
+	add_int(j, "unavailable_after", d->unavailable_after_s, HEED_NO_DATE);
+	heed__json_close(j, '}');
 }
 
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
@@ -174,23 +164,31 @@ char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct heed_extract_robots *d,
                                    const char *agent, int64_t now_s)
 {
-	json_object *o = json_object_new_object();
-	json_object *robots = json_object_new_object();
+	struct heed_buf b;
+	struct heed_json j;
 
-	json_object_object_add(robots, "rules",
-	                       json_object_new_boolean(h->robots != NULL));
+	heed__buf_init(&b, a, SIZE_MAX / 2);
+	heed__json_init(&j, &b);
+	heed__json_open(&j, '{');
+	heed__json_key(&j, "robots_txt");
+	heed__json_open(&j, '{');
+	heed__json_key(&j, "rules");
+	heed__json_bool(&j, h->robots != NULL);
 	if (h->agent) {
 		struct heed_robots_decision rd;
 		if (heed_robots_decide(h->agent, url, strlen(url), &rd) ==
 		            HEED_OK &&
 		    rd.matched)
-			json_object_object_add(
-			        robots, "line",
-			        json_object_new_int((int)rd.line));
+			add_int(&j, "line", (int64_t)rd.line, -1);
 	}
-	json_object_object_add(o, "robots_txt", robots);
-	json_object_object_add(
-	        o, "acap", h->acap ? acap_json(h, agent, url, now_s) : NULL);
-	json_object_object_add(o, "meta_robots", meta_json(d));
-	return take_json(a, o);
+	heed__json_close(&j, '}');
+	heed__json_key(&j, "acap");
+	if (h->acap)
+		acap_json(&j, h, agent, url, now_s);
+	else
+		heed__json_string(&j, NULL);
+	heed__json_key(&j, "meta_robots");
+	meta_json(&j, d);
+	heed__json_close(&j, '}');
+	return take_text(&j, &b);
 }

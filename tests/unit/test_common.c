@@ -4,6 +4,8 @@
  */
 #include "heed_test.h"
 
+#include <json-c/json.h>
+
 #include "common/common-int.h"
 
 static void test_status_names(void **state)
@@ -127,6 +129,79 @@ static void test_log_level_filter(void **state)
 	assert_string_equal(c.last, "shown 2");
 }
 
+/* The JSON writer: exact text for a small document, and json-c reads back
+ * every awkward string and number as written. */
+static void test_json_writer(void **state)
+{
+	static const char *const strings[] = {
+	        "",
+	        "plain",
+	        "quote \" and backslash \\",
+	        "tab\tnl\ncr\r",
+	        "\x01\x1f\x7f",
+	        "caf\xc3\xa9 \xe2\x80\x94 \xf0\x9f\x8e\xac",
+	        "</script>",
+	        "slash / stays",
+	};
+	struct heed_buf b;
+	struct heed_json j;
+	json_object *o, *arr, *v;
+
+	(void)state;
+	heed__buf_init(&b, heed_test_allocator(), 4096);
+	heed__json_init(&j, &b);
+	heed__json_open(&j, '{');
+	heed__json_key(&j, "a");
+	heed__json_int(&j, -1);
+	heed__json_key(&j, "b");
+	heed__json_open(&j, '[');
+	heed__json_bool(&j, true);
+	heed__json_open(&j, '{');
+	heed__json_close(&j, '}');
+	heed__json_string(&j, NULL);
+	heed__json_close(&j, ']');
+	heed__json_key(&j, "c");
+	heed__json_open(&j, '[');
+	heed__json_close(&j, ']');
+	heed__json_close(&j, '}');
+	assert_int_equal(j.rc, HEED_OK);
+	assert_string_equal(heed__buf_str(&b),
+	                    "{\"a\":-1,\"b\":[true,{},null],\"c\":[]}");
+
+	heed__buf_reset(&b);
+	heed__json_init(&j, &b);
+	heed__json_open(&j, '[');
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(strings); i++)
+		heed__json_string(&j, strings[i]);
+	heed__json_int(&j, INT64_MIN);
+	heed__json_int(&j, INT64_MAX);
+	heed__json_close(&j, ']');
+	assert_int_equal(j.rc, HEED_OK);
+	arr = json_tokener_parse(heed__buf_str(&b));
+	assert_non_null(arr);
+	assert_int_equal(json_object_array_length(arr),
+	                 HEED_ARRAY_SIZE(strings) + 2);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(strings); i++) {
+		v = json_object_array_get_idx(arr, i);
+		assert_string_equal(json_object_get_string(v), strings[i]);
+	}
+	o = json_object_array_get_idx(arr, HEED_ARRAY_SIZE(strings));
+	assert_true(json_object_get_int64(o) == INT64_MIN);
+	o = json_object_array_get_idx(arr, HEED_ARRAY_SIZE(strings) + 1);
+	assert_true(json_object_get_int64(o) == INT64_MAX);
+	json_object_put(arr);
+
+	/* A full buffer is an error kept in rc, never a truncated text. */
+	heed__buf_free(&b);
+	heed__buf_init(&b, heed_test_allocator(), 8);
+	heed__json_init(&j, &b);
+	heed__json_open(&j, '[');
+	heed__json_string(&j, "longer than eight");
+	heed__json_close(&j, ']');
+	assert_int_equal(j.rc, HEED_ETOOBIG);
+	heed__buf_free(&b);
+}
+
 static void test_ascii_ieq(void **state)
 {
 	(void)state;
@@ -146,6 +221,7 @@ int main(void)
 	        cmocka_unit_test(test_arena),
 	        cmocka_unit_test(test_log_level_filter),
 	        cmocka_unit_test(test_ascii_ieq),
+	        cmocka_unit_test(test_json_writer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
