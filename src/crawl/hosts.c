@@ -409,13 +409,54 @@ static void start_waiting(struct crawl_engine *e)
 	e->starting_waiting = false;
 }
 
+/* Normalised links skip heed_url_parse (engine-int.h). */
+bool heed__crawl_plain_host_key(const char *url, char key[256])
+{
+	const char *p = url;
+	size_t n = 0, colon = 0;
+	bool https = strncmp(p, "https://", 8) == 0;
+
+	if (!https && strncmp(p, "http://", 7) != 0)
+		return false;
+	p += https ? 8 : 7;
+	for (; *p && *p != '/' && *p != '?' && *p != '#'; p++) {
+		char c = *p;
+		if (n == 255)
+			return false;
+		if (c == ':' && !colon && n)
+			colon = n;
+		else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		           ((c == '.' || c == '-') && !colon) ||
+		           (colon && c >= '0' && c <= '9')))
+			return false;
+		key[n++] = c;
+	}
+	key[n] = '\0';
+	if (!n || key[n - 1] == '.' || colon == n - 1)
+		return false;
+	/* A port the normal form would drop or rewrite. */
+	if (colon && (key[colon + 1] == '0' ||
+	              strcmp(key + colon, https ? ":443" : ":80") == 0))
+		return false;
+	/* Path and query: nothing the normal form would escape. */
+	for (; *p; p++)
+		if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f ||
+		    *p == '\\')
+			return false;
+	return true;
+}
+
 struct crawl_host *heed__crawl_host_get(struct crawl_engine *e, const char *url,
                                         bool seed)
 {
 	heed_url *u = NULL;
 	struct crawl_host *h = NULL;
+	char key[256];
 	size_t b;
 
+	if (!seed && heed__crawl_plain_host_key(url, key) &&
+	    (h = heed__crawl_host_find(e, key)) != NULL)
+		return h;
 	if (heed_url_parse(&u, url, strlen(url), e->alloc) != HEED_OK)
 		return NULL;
 	h = heed__crawl_host_find(e, heed_url_host_key(u));

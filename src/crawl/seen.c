@@ -6,7 +6,7 @@
  * CPU (docs/performance.md, "Crawl").
  *
  * A fixed table of two-way sets, most recent first: memory stays the same
- * however many URLs a run meets (8 MiB, touched only as it fills), and a
+ * however many URLs a run meets (16 MiB, touched only as it fills), and a
  * URL pushed out is merely looked up in the store again. Two different
  * URLs share a fingerprint with odds of about 2^-64 per comparison, the
  * trade every large crawler's seen-set makes.

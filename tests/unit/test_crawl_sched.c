@@ -7,6 +7,7 @@
 
 #include "crawl/engine-int.h"
 #include "heed/crawl.h"
+#include "heed/url.h"
 
 static const struct url_case {
 	const char *name, *url;
@@ -501,6 +502,57 @@ static void test_seen_table(void **state)
 	heed__seen_free(&s);
 }
 
+/* The host key read off a URL string: when it gives one, the full parse
+ * gives the same; the URLs it turns down are the ones needing work. */
+static void test_plain_host_key(void **state)
+{
+	static const struct {
+		const char *url, *key; /* key NULL: left to heed_url_parse */
+	} cases[] = {
+	        {"http://a.test/x", "a.test"},
+	        {"https://a.test", "a.test"},
+	        {"http://127.1.0.5:18081/p/1.html", "127.1.0.5:18081"},
+	        {"https://a.test:8443/?q=1#f", "a.test:8443"},
+	        {"http://a-b.c.test/x?y", "a-b.c.test"},
+	        {"http://A.test/x", NULL},
+	        {"http://a.test:80/x", NULL},
+	        {"https://a.test:443/", NULL},
+	        {"http://a.test:080/", NULL},
+	        {"http://a.test:/", NULL},
+	        {"http://a.test./", NULL},
+	        {"http://u@a.test/", NULL},
+	        {"http://[::1]/", NULL},
+	        {"http://a%2Etest/", NULL},
+	        {"http://a.test/p q", NULL},
+	        {"http://a.test/caf\xc3\xa9", NULL},
+	        {"http://a.test/a\\b", NULL},
+	        {"ftp://a.test/", NULL},
+	        {"http://127.1/", "127.1"}, /* parse says 127.0.0.1: no host */
+	        {"http://", NULL},
+	};
+	char key[256];
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		bool got = heed__crawl_plain_host_key(cases[i].url, key);
+		heed_url *u = NULL;
+		if (!cases[i].key) {
+			assert_false(got);
+			continue;
+		}
+		assert_true(got);
+		assert_string_equal(key, cases[i].key);
+		if (strcmp(cases[i].url, "http://127.1/") == 0)
+			continue;
+		assert_int_equal(heed_url_parse(&u, cases[i].url,
+		                                strlen(cases[i].url),
+		                                heed_test_allocator()),
+		                 HEED_OK);
+		assert_string_equal(heed_url_host_key(u), key);
+		heed_url_free(u);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -516,6 +568,7 @@ int main(void)
 	        cmocka_unit_test(test_many_hosts_grow_tables),
 	        cmocka_unit_test(test_oom),
 	        cmocka_unit_test(test_seen_table),
+	        cmocka_unit_test(test_plain_host_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
