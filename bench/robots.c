@@ -8,6 +8,7 @@
  *
  *   ninja -C build bench/bench_robots && ./build/bench/bench_robots
  *   ./build/bench/bench_robots --write-corpus DIR   (files for other tools)
+ *   ./build/bench/bench_robots small   (only the corpora named so)
  *
  * Figures go to docs/performance.md. The corpus is generated from a fixed
  * seed, so runs compare. Each figure is the best of REPEATS runs of about
@@ -334,6 +335,12 @@ int main(int argc, char **argv)
 		struct text t = make_file(shapes[s].groups, shapes[s].rules);
 		size_t disallowed, rep;
 		double mbs = 0, pas = 0, cps = 0, ppc = 0;
+
+		if (argc == 2 &&
+		    strncmp(shapes[s].name, argv[1], strlen(argv[1])) != 0) {
+			free(t.s);
+			continue;
+		}
 
 		for (rep = 0; rep < REPEATS; rep++) {
 			mbs = best(mbs, bench_parse(&t));

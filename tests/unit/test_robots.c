@@ -504,15 +504,21 @@ static void random_path(char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* One random file of rules, many random paths: heed's decision must be the
- * reference's (longest matching pattern, allow on ties, then file order). */
-static void differential_round(void)
+/* Rules in a differential round: at most this many, so that agents fall on
+ * both sides of agent.c's INDEX_MIN_RULES (17): those under it try every
+ * rule, those at or over it look up a bucket index. */
+#define DIFF_MAX_RULES 40
+
+/* One random file of nrules rules, many random paths: heed's decision must
+ * be the reference's (longest matching pattern, allow on ties, then file
+ * order). */
+static void differential_round(size_t nrules)
 {
-	char txt[1024], patterns[8][32];
-	size_t nrules = 1 + rnd(8), i, n, p;
+	char txt[DIFF_MAX_RULES * 48], patterns[DIFF_MAX_RULES][32];
+	size_t i, n, p;
 	heed_robots *r;
 	heed_robots_agent *a;
-	bool allow[8];
+	bool allow[DIFF_MAX_RULES];
 
 	n = (size_t)snprintf(txt, sizeof(txt), "User-agent: *\n");
 	for (i = 0; i < nrules; i++) {
@@ -524,6 +530,7 @@ static void differential_round(void)
 	}
 	assert_int_equal(heed_robots_parse(&r, NULL, txt, n, NULL), HEED_OK);
 	assert_int_equal(heed_robots_agent_new(&a, r, "x", 1), HEED_OK);
+	assert_int_equal(heed_robots_agent_rule_count(a), nrules);
 	for (p = 0; p < 40; p++) {
 		char path[24];
 		struct heed_robots_decision d;
@@ -566,8 +573,9 @@ static void test_differential(void **state)
 	int round;
 
 	(void)state;
-	for (round = 0; round < 3000; round++)
-		differential_round();
+	/* Every size, 16 and 17 rules included, a hundred times over. */
+	for (round = 0; round < 4000; round++)
+		differential_round(1 + (size_t)round % DIFF_MAX_RULES);
 }
 
 /* A pattern that makes backtracking matchers explode: with at most pattern x
