@@ -578,6 +578,102 @@ static void test_differential(void **state)
 		differential_round(1 + (size_t)round % DIFF_MAX_RULES);
 }
 
+/* ---- the parser's short path for rule lines ---------------------------- */
+
+/* Fails unless a and b hold the same groups, rules, sitemaps and diagnostic
+ * codes and lines (messages may quote a line, which b has indented). */
+static void assert_same_parse(const char *txt, const heed_robots *a,
+                              const heed_robots *b)
+{
+	size_t g, i;
+
+	if (heed_robots_group_count(a) != heed_robots_group_count(b) ||
+	    heed_robots_diag_count(a) != heed_robots_diag_count(b) ||
+	    heed_robots_sitemap_count(a) != heed_robots_sitemap_count(b))
+		fail_msg("counts differ for '%s'", txt);
+	for (i = 0; i < heed_robots_diag_count(a); i++) {
+		const struct heed_robots_diagnostic *x =
+		        heed_robots_diag_get(a, i);
+		const struct heed_robots_diagnostic *y =
+		        heed_robots_diag_get(b, i);
+		if (x->code != y->code || x->line != y->line)
+			fail_msg("diagnostic %zu differs for '%s'", i, txt);
+	}
+	for (g = 0; g < heed_robots_group_count(a); g++) {
+		assert_int_equal(heed_robots_group_rule_count(a, g),
+		                 heed_robots_group_rule_count(b, g));
+		for (i = 0; i < heed_robots_group_rule_count(a, g); i++) {
+			const struct heed_robots_rule *x =
+			        heed_robots_group_rule(a, g, i);
+			const struct heed_robots_rule *y =
+			        heed_robots_group_rule(b, g, i);
+			if (x->kind != y->kind || x->line != y->line ||
+			    x->value_len != y->value_len ||
+			    x->pattern_len != y->pattern_len ||
+			    memcmp(x->value, y->value, x->value_len) != 0 ||
+			    memcmp(x->pattern, y->pattern, x->pattern_len) != 0)
+				fail_msg("rule %zu of group %zu differs for "
+				         "'%s'",
+				         i, g, txt);
+		}
+	}
+}
+
+/* "Disallow: /..." and "Allow: /..." lines take a short path in the parser
+ * (parse.c, fast_rule); indented, the same lines take the general one. Both
+ * must read every file alike: random files of rule lines in the shapes
+ * next to the short one (case, spacing, comments, odd octets, no group,
+ * line ends, no final line end). */
+static void test_fast_rule_path_agrees(void **state)
+{
+	static const char *const names[] = {
+	        "Disallow",  "disallow",   "DISALLOW", "Allow",
+	        "allow",     "aLLow",      "Disallo",  "Allows",
+	        "Dissallow", "User-agent", "Sitemap"};
+	static const char *const seps[] = {": ", ":", " : ", ":  ", ":\t", " "};
+	static const char *const values[] = {
+	        "/",    "/a",    "/a b", "/%E3%83%84", "/\xC3\xA9", "/x#c",
+	        "*x",   "x",     "",     "/a ",        "/a\t",      "/%2a$",
+	        "/a/*", "/\x01", "*",    "/a%"};
+	static const char *const ends[] = {"\n", "\r\n", "\r", "\n\n", "#c\n"};
+	int round;
+
+	(void)state;
+	for (round = 0; round < 3000; round++) {
+		char txt[1024], ind[2048];
+		size_t n = 0, m = 0, lines = 1 + rnd(12), i;
+		heed_robots *a, *b;
+
+		for (i = 0; i < lines; i++) {
+			int k = snprintf(
+			        txt + n, sizeof(txt) - n, "%s%s%s%s",
+			        names[rnd(HEED_ARRAY_SIZE(names))],
+			        seps[rnd(HEED_ARRAY_SIZE(seps))],
+			        values[rnd(HEED_ARRAY_SIZE(values))],
+			        i + 1 < lines || rnd(2)
+			                ? ends[rnd(HEED_ARRAY_SIZE(ends))]
+			                : "");
+			n += (size_t)k;
+		}
+		/* ind is txt with every line indented, whatever its end. */
+		for (i = 0; i < n; i++) {
+			if (i == 0 ||
+			    ((txt[i - 1] == '\n' ||
+			      (txt[i - 1] == '\r' && txt[i] != '\n'))))
+				ind[m++] = ' ';
+			ind[m++] = txt[i];
+		}
+		assert_int_equal(heed_robots_parse(&a, NULL, txt, n, NULL),
+		                 HEED_OK);
+		assert_int_equal(heed_robots_parse(&b, NULL, ind, m, NULL),
+		                 HEED_OK);
+		txt[n] = '\0';
+		assert_same_parse(txt, a, b);
+		heed_robots_free(a);
+		heed_robots_free(b);
+	}
+}
+
 /* A pattern that makes backtracking matchers explode: with at most pattern x
  * path steps this returns at once; a backtracking one would hang the test. */
 static void test_hostile_pattern(void **state)
@@ -1356,6 +1452,7 @@ int main(void)
 	        cmocka_unit_test(test_normalize_truncates),
 	        cmocka_unit_test(test_plain_len_agrees),
 	        cmocka_unit_test(test_differential),
+	        cmocka_unit_test(test_fast_rule_path_agrees),
 	        cmocka_unit_test(test_hostile_pattern),
 	        cmocka_unit_test(test_diag_table),
 	        cmocka_unit_test(test_clean_file_has_no_diagnostics),
