@@ -8,11 +8,10 @@
  * immutable, so agents resolved on several threads never share a write.
  * The rules are then sorted by specificity (most octets first, allow before
  * disallow on a tie, as 2.2.2 says) so that the first rule that matches
- * decides, and, when there are more than a few, bucketed by the octet after
- * the leading '/' so that a check only looks at rules that can match: a
- * 5,000-rule file costs a few dozen comparisons per URL; an agent with a
- * handful of rules just tries them all. Deciding never allocates (unless the
- * URL's path is over 4 KiB).
+ * decides, and bucketed by the octet after the leading '/' so that a check only
+ * looks at rules that can match: a 5,000-rule file costs a few dozen
+ * comparisons per URL. Deciding never allocates (unless the URL's path is over
+ * 4 KiB).
  */
 #include <stdlib.h>
 
@@ -26,17 +25,6 @@
 #define BUCKET_ANY   256
 #define BUCKET_COUNT 257
 
-/* Agents with at most this many rules get no bucket index: a check reads
- * all their octet masks, a few dozen instructions, and resolving the agent
- * saves sorting into, zeroing and filling 257 ranges, which is a fifth of
- * what a small file costs to parse and resolve. */
-#define INDEX_MIN_RULES 17
-
-/* by_bucket[start, end): a bucket's rules, or, unindexed, all of them. */
-struct rule_range {
-	uint32_t start, end; /* 32 bits are plenty: 500 KiB hold fewer rules */
-};
-
 /* An agent is one block: this head, then its arrays and token. */
 struct heed_robots_agent {
 	const heed_robots *r;
@@ -47,16 +35,14 @@ struct heed_robots_agent {
 	struct robots_rule *rules;            /* compiled, file order */
 	const struct robots_rule **by_bucket; /* sorted, grouped by bucket */
 	uint64_t *need; /* by_bucket[i]->need, kept dense for the scan */
-	/* Unindexed: by_bucket[i]->bucket, dense too, so that a scan of all
-	 * rules skips those for another octet after the '/' as cheaply as
-	 * an indexed agent never looks at them. */
-	uint16_t *bucket;
 	size_t rule_count;
 	struct heed_arena arena; /* literals of rules with "%2A"/"%24" */
-	/* Bucket b is by_bucket[buckets[b].start, buckets[b].end); an empty
-	 * one is {0, 0}. NULL for an agent under INDEX_MIN_RULES rules: then
-	 * by_bucket is sorted by priority alone and every rule is tried. */
-	struct rule_range *buckets;
+	/* Bucket b is by_bucket[start, end) of buckets[b]; an empty one is
+	 * {0, 0}, as the block's head is zeroed. 32 bits are plenty: 500 KiB
+	 * hold fewer rules. */
+	struct {
+		uint32_t start, end;
+	} buckets[BUCKET_COUNT];
 };
 
 /* Whether group names token (token "" names nobody) or, when star, "*". */
@@ -142,41 +128,28 @@ static int by_bucket_priority(const void *a, const void *b)
 	return x != y ? (x < y ? -1 : 1) : by_priority(a, b);
 }
 
-/* Sorts n rules with cmp: an insertion sort for the few rules of most files
- * (qsort's set-up costs more than their sort), qsort beyond. */
-static void sort_rules(const struct robots_rule **v, size_t n,
-                       int (*cmp)(const void *, const void *))
+/* Sorts n rules by bucket and priority: an insertion sort for the few
+ * rules of most files (qsort's set-up costs more than their sort), qsort
+ * beyond. */
+static void sort_rules(const struct robots_rule **v, size_t n)
 {
 	size_t i, j;
 
-	if (n >= INDEX_MIN_RULES) {
-		qsort(v, n, sizeof(*v), cmp);
+	if (n > 16) {
+		qsort(v, n, sizeof(*v), by_bucket_priority);
 		return;
 	}
 	for (i = 1; i < n; i++) {
 		const struct robots_rule *x = v[i];
-		for (j = i; j > 0 && cmp(&v[j - 1], &x) > 0; j--)
+		for (j = i; j > 0 && by_bucket_priority(&v[j - 1], &x) > 0; j--)
 			v[j] = v[j - 1];
 		v[j] = x;
 	}
 }
 
-/* Notes where each bucket of the sorted rules starts and ends. */
-static void fill_buckets(heed_robots_agent *agent)
-{
-	size_t i;
-
-	for (i = 0; i < agent->rule_count; i++) {
-		size_t b = agent->by_bucket[i]->bucket;
-		if (agent->buckets[b].end == 0)
-			agent->buckets[b].start = (uint32_t)i;
-		agent->buckets[b].end = (uint32_t)(i + 1);
-	}
-}
-
-/* Compiles the rules of the agent's groups into agent->rules and sorts them
- * into by_bucket: by bucket and priority when the agent is indexed, by
- * priority alone when not. Returns HEED_OK or HEED_ENOMEM. */
+/* Compiles the rules of the agent's groups into agent->rules, sorts them
+ * by bucket and priority into by_bucket and notes where each bucket is.
+ * Returns HEED_OK or HEED_ENOMEM. */
 static heed_status index_rules(heed_robots_agent *agent)
 {
 	const heed_robots *r = agent->r;
@@ -197,15 +170,14 @@ static heed_status index_rules(heed_robots_agent *agent)
 			        (uint16_t)bucket_of(&agent->rules[n]);
 		}
 	}
-	sort_rules(sorted, n,
-	           agent->buckets ? by_bucket_priority : by_priority);
-	if (agent->buckets)
-		fill_buckets(agent);
-	for (i = 0; i < n; i++)
+	sort_rules(sorted, n);
+	for (i = 0; i < n; i++) {
+		size_t b = sorted[i]->bucket;
+		if (agent->buckets[b].end == 0)
+			agent->buckets[b].start = (uint32_t)i;
+		agent->buckets[b].end = (uint32_t)(i + 1);
 		agent->need[i] = sorted[i]->need;
-	if (!agent->buckets)
-		for (i = 0; i < n; i++)
-			agent->bucket[i] = sorted[i]->bucket;
+	}
 	return HEED_OK;
 }
 
@@ -229,19 +201,15 @@ static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
 	bool explicit = c.named > 0;
 	size_t count = explicit ? c.named : c.star;
 	size_t rules = explicit ? c.named_rules : c.star_rules;
-	size_t buckets = rules >= INDEX_MIN_RULES ? BUCKET_COUNT : 0;
 	size_t at = sizeof(heed_robots_agent);
-	size_t groups_at, rules_at, sorted_at, need_at, buckets_at, bucket_at;
-	size_t token_at;
+	size_t groups_at, rules_at, bucket_at, need_at, token_at;
 	heed_robots_agent *agent;
 	char *block;
 
 	groups_at = take(&at, count, sizeof(size_t));
 	rules_at = take(&at, rules, sizeof(struct robots_rule));
-	sorted_at = take(&at, rules, sizeof(struct robots_rule *));
+	bucket_at = take(&at, rules, sizeof(struct robots_rule *));
 	need_at = take(&at, rules, sizeof(uint64_t));
-	buckets_at = take(&at, buckets, sizeof(struct rule_range));
-	bucket_at = take(&at, buckets ? 0 : rules, sizeof(uint16_t));
 	token_at = take(&at, token_len + 1, 1);
 	block = heed__malloc(r->alloc, at);
 	if (!block)
@@ -256,16 +224,9 @@ static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
 	        find_groups(r, name, token_len, !explicit, agent->groups);
 	agent->rules = (struct robots_rule *)(void *)(block + rules_at);
 	agent->by_bucket =
-	        (const struct robots_rule **)(void *)(block + sorted_at);
+	        (const struct robots_rule **)(void *)(block + bucket_at);
 	agent->need = (uint64_t *)(void *)(block + need_at);
 	agent->rule_count = rules;
-	if (buckets) {
-		agent->buckets =
-		        (struct rule_range *)(void *)(block + buckets_at);
-		memset(agent->buckets, 0, buckets * sizeof(*agent->buckets));
-	} else {
-		agent->bucket = (uint16_t *)(void *)(block + bucket_at);
-	}
 	agent->token = block + token_at;
 	memcpy(agent->token, name, token_len);
 	agent->token[token_len] = '\0';
@@ -362,18 +323,17 @@ bool heed_robots_agent_crawl_delay(const heed_robots_agent *agent,
 	return true;
 }
 
-/* The first rule of by_bucket[start, end) that matches: the range's best.
- * Most rules need an octet the path lacks: the dense mask array turns
- * those away without touching the rule. */
+/* The first rule of a bucket that matches: the bucket's best. Most rules
+ * need an octet the path lacks: the dense mask array turns those away
+ * without touching the rule. */
 static const struct robots_rule *first_match(const heed_robots_agent *agent,
-                                             struct rule_range range,
-                                             const char *path, size_t path_len,
-                                             uint64_t mask)
+                                             size_t bucket, const char *path,
+                                             size_t path_len, uint64_t mask)
 {
+	size_t i, end = agent->buckets[bucket].end;
 	const uint64_t *need = agent->need;
-	size_t i;
 
-	for (i = range.start; i < range.end; i++) {
+	for (i = agent->buckets[bucket].start; i < end; i++) {
 		if (need[i] & ~mask)
 			continue;
 		if (heed__robots_rule_match(agent->by_bucket[i], path, path_len,
@@ -383,51 +343,11 @@ static const struct robots_rule *first_match(const heed_robots_agent *agent,
 	return NULL;
 }
 
-/* first_match for an unindexed agent: its rules are sorted by priority
- * alone, and those of the path's bucket and BUCKET_ANY are tried. */
-static const struct robots_rule *
-first_match_unindexed(const heed_robots_agent *agent, const char *path,
-                      size_t path_len, uint64_t mask)
-{
-	unsigned b = path_len >= 2 ? (unsigned char)path[1] : BUCKET_ANY;
-	size_t i;
-
-	for (i = 0; i < agent->rule_count; i++) {
-		if ((agent->need[i] & ~mask) ||
-		    (agent->bucket[i] != b && agent->bucket[i] != BUCKET_ANY))
-			continue;
-		if (heed__robots_rule_match(agent->by_bucket[i], path, path_len,
-		                            mask))
-			return agent->by_bucket[i];
-	}
-	return NULL;
-}
-
-/* The best rule that matches path, from its bucket and the rules tried for
- * every path. */
-static const struct robots_rule *best_match(const heed_robots_agent *agent,
-                                            const char *path, size_t path_len,
-                                            uint64_t mask)
-{
-	const struct robots_rule *any, *best = NULL;
-
-	if (!agent->buckets)
-		return first_match_unindexed(agent, path, path_len, mask);
-	if (path_len >= 2)
-		best = first_match(agent,
-		                   agent->buckets[(unsigned char)path[1]], path,
-		                   path_len, mask);
-	any = first_match(agent, agent->buckets[BUCKET_ANY], path, path_len,
-	                  mask);
-	if (!best || (any && by_priority(&any, &best) < 0))
-		best = any;
-	return best;
-}
-
 void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
                              size_t path_len, struct heed_robots_decision *out)
 {
-	const struct robots_rule *best;
+	const struct robots_rule *any, *best = NULL;
+	uint64_t mask;
 
 	memset(out, 0, sizeof(*out));
 	out->allowed = true;
@@ -436,8 +356,13 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 		out->implicit = true;
 		return;
 	}
-	best = best_match(agent, path, path_len,
-	                  heed__robots_octet_mask(path, path_len));
+	mask = heed__robots_octet_mask(path, path_len);
+	if (path_len >= 2)
+		best = first_match(agent, (unsigned char)path[1], path,
+		                   path_len, mask);
+	any = first_match(agent, BUCKET_ANY, path, path_len, mask);
+	if (!best || (any && by_priority(&any, &best) < 0))
+		best = any;
 	if (!best)
 		return;
 	out->matched = true;

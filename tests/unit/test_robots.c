@@ -505,8 +505,8 @@ static void random_path(char *out, size_t size)
 }
 
 /* Rules in a differential round: at most this many, so that agents fall on
- * both sides of agent.c's INDEX_MIN_RULES (17): those under it try every
- * rule, those at or over it look up a bucket index. */
+ * both sides of agent.c's switch from an insertion sort (up to 16 rules) to
+ * qsort. */
 #define DIFF_MAX_RULES 40
 
 /* One random file of nrules rules, many random paths: heed's decision must
