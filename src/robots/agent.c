@@ -61,25 +61,44 @@ static bool group_names(const heed_robots *r, const struct robots_group *g,
 	return false;
 }
 
-/* Finds every group naming token (or, when star, "*"), writing their
- * indexes to groups unless it is NULL; returns how many there are and
- * adds their rules to *rules. */
+/* Writes the indexes of the groups naming token (or, when star, "*") to
+ * groups, file order; returns how many there are. */
 static size_t find_groups(const heed_robots *r, const char *token,
-                          size_t token_len, bool star, size_t *groups,
-                          size_t *rules)
+                          size_t token_len, bool star, size_t *groups)
 {
 	size_t i, n = 0;
 
+	for (i = 0; i < r->groups.len; i++)
+		if (group_names(r, heed__robots_group(r, i), token, token_len,
+		                star))
+			groups[n++] = i;
+	return n;
+}
+
+/* How many groups name token, and their rules; and the same for the "*"
+ * groups: one pass for both, as most agents fall back to "*". */
+struct group_counts {
+	size_t named, named_rules, star, star_rules;
+};
+
+static struct group_counts count_groups(const heed_robots *r, const char *token,
+                                        size_t token_len)
+{
+	struct group_counts c = {0, 0, 0, 0};
+	size_t i;
+
 	for (i = 0; i < r->groups.len; i++) {
 		const struct robots_group *g = heed__robots_group(r, i);
-		if (!group_names(r, g, token, token_len, star))
-			continue;
-		if (groups)
-			groups[n] = i;
-		*rules += g->rule_count;
-		n++;
+		if (group_names(r, g, token, token_len, false)) {
+			c.named++;
+			c.named_rules += g->rule_count;
+		}
+		if (g->star) {
+			c.star++;
+			c.star_rules += g->rule_count;
+		}
 	}
-	return n;
+	return c;
 }
 
 static size_t bucket_of(const struct robots_rule *rule)
@@ -178,15 +197,15 @@ static size_t take(size_t *at, size_t n, size_t size)
 static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
                                     size_t token_len)
 {
-	size_t rules = 0, at = sizeof(heed_robots_agent);
-	size_t count = find_groups(r, name, token_len, false, NULL, &rules);
-	bool explicit = count > 0;
+	struct group_counts c = count_groups(r, name, token_len);
+	bool explicit = c.named > 0;
+	size_t count = explicit ? c.named : c.star;
+	size_t rules = explicit ? c.named_rules : c.star_rules;
+	size_t at = sizeof(heed_robots_agent);
 	size_t groups_at, rules_at, bucket_at, need_at, token_at;
 	heed_robots_agent *agent;
 	char *block;
 
-	if (!explicit)
-		count = find_groups(r, name, token_len, true, NULL, &rules);
 	groups_at = take(&at, count, sizeof(size_t));
 	rules_at = take(&at, rules, sizeof(struct robots_rule));
 	bucket_at = take(&at, rules, sizeof(struct robots_rule *));
@@ -201,9 +220,8 @@ static heed_robots_agent *new_agent(const heed_robots *r, const char *name,
 	heed__arena_init(&agent->arena, r->alloc);
 	agent->explicit = explicit;
 	agent->groups = (size_t *)(void *)(block + groups_at);
-	rules = 0;
-	agent->group_count = find_groups(r, name, token_len, !explicit,
-	                                 agent->groups, &rules);
+	agent->group_count =
+	        find_groups(r, name, token_len, !explicit, agent->groups);
 	agent->rules = (struct robots_rule *)(void *)(block + rules_at);
 	agent->by_bucket =
 	        (const struct robots_rule **)(void *)(block + bucket_at);

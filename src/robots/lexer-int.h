@@ -254,6 +254,41 @@ static inline void next_line(struct heed_robots_lexer *lx,
 }
 
 /*
+ * Finishes a FIELD line whose name (name_len octets from the line's start)
+ * and colon (at colon_at) are known, and whose value starts at value_at with
+ * an octet that is no white space: only the value is left to scan. Returns
+ * false, leaving lx as it was, when the line has a comment.
+ */
+static inline bool lex_value_at(struct heed_robots_lexer *lx,
+                                struct heed_robots_line *out, size_t name_len,
+                                size_t colon_at, size_t value_at,
+                                bool *maybe_odd)
+{
+	const char *start = lx->data + lx->pos, *end = lx->data + lx->len;
+	const char *value = start + value_at;
+	const char *eol = scan_value(value, end, maybe_odd);
+
+	if (eol < end && *eol == '#')
+		return false;
+	out->number = ++lx->line;
+	out->line = start;
+	out->kind = HEED_ROBOTS_LINE_FIELD;
+	out->name = start;
+	out->name_len = name_len;
+	/* White space is C_ODD: without it, nothing to trim. */
+	out->value_len =
+	        (size_t)((*maybe_odd ? rtrim(value, eol) : eol) - value);
+	/* An empty value sits right after the colon. */
+	out->value = out->value_len ? value : start + colon_at + 1;
+	out->raw_value = value;
+	out->raw_value_len = out->value_len;
+	out->comment = NULL;
+	out->comment_len = 0;
+	next_line(lx, out, eol);
+	return true;
+}
+
+/*
  * The common line, "name: value" without a comment, on the shortest path:
  * scan_name finds the colon, scan_value the value's end and the octets the
  * parser must look at twice, and white space is looked at only where the
@@ -265,7 +300,7 @@ static inline bool lex_field(struct heed_robots_lexer *lx,
                              struct heed_robots_line *out, bool *maybe_odd)
 {
 	const char *start = lx->data + lx->pos, *end = lx->data + lx->len;
-	const char *colon, *value, *eol, *name_end;
+	const char *colon, *value;
 
 	if (is_space(start))
 		return false;
@@ -277,26 +312,9 @@ static inline bool lex_field(struct heed_robots_lexer *lx,
 		value++;
 	if (value < end && is_space(value))
 		return false;
-	eol = scan_value(value, end, maybe_odd);
-	if (eol < end && *eol == '#')
-		return false;
-	name_end = rtrim(start, colon);
-	out->number = ++lx->line;
-	out->line = start;
-	out->kind = HEED_ROBOTS_LINE_FIELD;
-	out->name = start;
-	out->name_len = (size_t)(name_end - start);
-	/* White space is C_ODD: without it, nothing to trim. */
-	out->value_len =
-	        (size_t)((*maybe_odd ? rtrim(value, eol) : eol) - value);
-	/* An empty value sits right after the colon. */
-	out->value = out->value_len ? value : colon + 1;
-	out->raw_value = value;
-	out->raw_value_len = out->value_len;
-	out->comment = NULL;
-	out->comment_len = 0;
-	next_line(lx, out, eol);
-	return true;
+	return lex_value_at(lx, out, (size_t)(rtrim(start, colon) - start),
+	                    (size_t)(colon - start), (size_t)(value - start),
+	                    maybe_odd);
 }
 
 /*

@@ -396,27 +396,14 @@ static char *normalize(struct parser *p, const char *value, size_t len,
 	return copy(p, p->scratch, *out_len);
 }
 
-static void rule(struct parser *p, const struct heed_robots_line *l,
-                 heed_robots_rule_kind kind)
+/* Adds the rule of line l to the open group; flags are for its
+ * normalisation. */
+static void add_rule(struct parser *p, const struct heed_robots_line *l,
+                     heed_robots_rule_kind kind, unsigned flags)
 {
 	struct heed_robots_rule *r;
-	unsigned flags = 0;
-	char q[QUOTE_MAX + 4];
 
-	if (!p->group) {
-		diag(p, l->number, HEED_ROBOTS_DIAG_RULE_OUTSIDE_GROUP,
-		     "%s before any user-agent line; ignored",
-		     heed_robots_rule_kind_name(kind));
-		return;
-	}
 	p->group_has_rules = true;
-	if (l->value_len > 0 && l->value[0] != '/' && l->value[0] != '*') {
-		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_PATH,
-		     "%s path '%s' does not start with '/'; read as '/%s'",
-		     heed_robots_rule_kind_name(kind),
-		     quote(q, l->value, l->value_len), q);
-		flags = HEED_PCT_SLASH_EMPTY;
-	}
 	r = vec_push(p, &p->r->rules, sizeof(*r));
 	if (!r)
 		return;
@@ -437,6 +424,60 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 		     "%s path holds control octets or invalid UTF-8; they are "
 		     "matched percent-encoded",
 		     heed_robots_rule_kind_name(kind));
+}
+
+static void rule(struct parser *p, const struct heed_robots_line *l,
+                 heed_robots_rule_kind kind)
+{
+	unsigned flags = 0;
+	char q[QUOTE_MAX + 4];
+
+	if (!p->group) {
+		diag(p, l->number, HEED_ROBOTS_DIAG_RULE_OUTSIDE_GROUP,
+		     "%s before any user-agent line; ignored",
+		     heed_robots_rule_kind_name(kind));
+		return;
+	}
+	if (l->value_len > 0 && l->value[0] != '/' && l->value[0] != '*') {
+		diag(p, l->number, HEED_ROBOTS_DIAG_BAD_PATH,
+		     "%s path '%s' does not start with '/'; read as '/%s'",
+		     heed_robots_rule_kind_name(kind),
+		     quote(q, l->value, l->value_len), q);
+		flags = HEED_PCT_SLASH_EMPTY;
+	}
+	add_rule(p, l, kind, flags);
+}
+
+/* A word holding the first 8 octets of s, which has at least 8. */
+#define WORD8(s) load8(s "\0\0\0\0\0\0\0")
+
+/*
+ * A rule line in its most common shape, "Disallow: /..." or "Allow: /..."
+ * in any case, one space, no comment, in an open group: recognised from
+ * its first 16 octets with word compares, without a branch on which of the
+ * two it is, and added without the general lexer and record dispatch. On
+ * a small file this is a fifth of the parse. False, having done nothing,
+ * for any other line. Reads 16 octets at the line's start: the text has
+ * room after it (TEXT_PAD), and those octets past the input are zero,
+ * which no compare below accepts.
+ */
+static bool fast_rule(struct parser *p, struct heed_robots_lexer *lx,
+                      struct heed_robots_line *l)
+{
+	const char *s = lx->data + lx->pos;
+	uint64_t w0 = load8(s), w1 = load8(s + 8);
+	/* OR-ing 0x20 into the letters' octets folds them to lower case;
+	 * the separator ": /" is compared exactly. */
+	bool dis = (w0 | WORD8("        ")) == WORD8("disallow") &&
+	           (w1 & load8((const char *)keep + 16 - 3)) == WORD8(": /");
+	bool allow = (w0 | WORD8("     ")) == WORD8("allow: /");
+
+	if (!p->group || !(dis || allow) ||
+	    !lex_value_at(lx, l, dis ? 8 : 5, dis ? 8 : 5, dis ? 10 : 7,
+	                  &p->maybe_odd))
+		return false;
+	add_rule(p, l, dis ? HEED_ROBOTS_DISALLOW : HEED_ROBOTS_ALLOW, 0);
+	return true;
 }
 
 /*
@@ -618,15 +659,19 @@ static void parse_lines(struct parser *p, const char *data)
 {
 	struct heed_robots_lexer lx;
 	struct heed_robots_line l;
-	unsigned last = 0;
+	unsigned last;
 
 	heed_robots_lex_init(&lx, data, p->r->parsed_bytes);
-	while (p->rc == HEED_OK && robots_lex_line(&lx, &l, &p->maybe_odd)) {
-		last = l.number;
+	while (p->rc == HEED_OK && lx.pos < lx.len) {
+		if (fast_rule(p, &lx, &l))
+			continue;
+		if (!robots_lex_line(&lx, &l, &p->maybe_odd))
+			break;
 		if (l.kind == HEED_ROBOTS_LINE_FIELD ||
 		    l.kind == HEED_ROBOTS_LINE_NO_COLON)
 			record(p, &l);
 	}
+	last = lx.line;
 	if (p->r->truncated)
 		diag(p, last + 1, HEED_ROBOTS_DIAG_TOO_BIG,
 		     "robots.txt is over the %u KiB limit of RFC 9309 2.5; "

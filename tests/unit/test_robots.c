@@ -504,15 +504,21 @@ static void random_path(char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* One random file of rules, many random paths: heed's decision must be the
- * reference's (longest matching pattern, allow on ties, then file order). */
-static void differential_round(void)
+/* Rules in a differential round: at most this many, so that agents fall on
+ * both sides of agent.c's switch from an insertion sort (up to 16 rules) to
+ * qsort. */
+#define DIFF_MAX_RULES 40
+
+/* One random file of nrules rules, many random paths: heed's decision must
+ * be the reference's (longest matching pattern, allow on ties, then file
+ * order). */
+static void differential_round(size_t nrules)
 {
-	char txt[1024], patterns[8][32];
-	size_t nrules = 1 + rnd(8), i, n, p;
+	char txt[DIFF_MAX_RULES * 48], patterns[DIFF_MAX_RULES][32];
+	size_t i, n, p;
 	heed_robots *r;
 	heed_robots_agent *a;
-	bool allow[8];
+	bool allow[DIFF_MAX_RULES];
 
 	n = (size_t)snprintf(txt, sizeof(txt), "User-agent: *\n");
 	for (i = 0; i < nrules; i++) {
@@ -524,6 +530,7 @@ static void differential_round(void)
 	}
 	assert_int_equal(heed_robots_parse(&r, NULL, txt, n, NULL), HEED_OK);
 	assert_int_equal(heed_robots_agent_new(&a, r, "x", 1), HEED_OK);
+	assert_int_equal(heed_robots_agent_rule_count(a), nrules);
 	for (p = 0; p < 40; p++) {
 		char path[24];
 		struct heed_robots_decision d;
@@ -566,8 +573,105 @@ static void test_differential(void **state)
 	int round;
 
 	(void)state;
-	for (round = 0; round < 3000; round++)
-		differential_round();
+	/* Every size, 16 and 17 rules included, a hundred times over. */
+	for (round = 0; round < 4000; round++)
+		differential_round(1 + (size_t)round % DIFF_MAX_RULES);
+}
+
+/* ---- the parser's short path for rule lines ---------------------------- */
+
+/* Fails unless a and b hold the same groups, rules, sitemaps and diagnostic
+ * codes and lines (messages may quote a line, which b has indented). */
+static void assert_same_parse(const char *txt, const heed_robots *a,
+                              const heed_robots *b)
+{
+	size_t g, i;
+
+	if (heed_robots_group_count(a) != heed_robots_group_count(b) ||
+	    heed_robots_diag_count(a) != heed_robots_diag_count(b) ||
+	    heed_robots_sitemap_count(a) != heed_robots_sitemap_count(b))
+		fail_msg("counts differ for '%s'", txt);
+	for (i = 0; i < heed_robots_diag_count(a); i++) {
+		const struct heed_robots_diagnostic *x =
+		        heed_robots_diag_get(a, i);
+		const struct heed_robots_diagnostic *y =
+		        heed_robots_diag_get(b, i);
+		if (x->code != y->code || x->line != y->line)
+			fail_msg("diagnostic %zu differs for '%s'", i, txt);
+	}
+	for (g = 0; g < heed_robots_group_count(a); g++) {
+		assert_int_equal(heed_robots_group_rule_count(a, g),
+		                 heed_robots_group_rule_count(b, g));
+		for (i = 0; i < heed_robots_group_rule_count(a, g); i++) {
+			const struct heed_robots_rule *x =
+			        heed_robots_group_rule(a, g, i);
+			const struct heed_robots_rule *y =
+			        heed_robots_group_rule(b, g, i);
+			if (x->kind != y->kind || x->line != y->line ||
+			    x->value_len != y->value_len ||
+			    x->pattern_len != y->pattern_len ||
+			    memcmp(x->value, y->value, x->value_len) != 0 ||
+			    memcmp(x->pattern, y->pattern, x->pattern_len) != 0)
+				fail_msg("rule %zu of group %zu differs for "
+				         "'%s'",
+				         i, g, txt);
+		}
+	}
+}
+
+/* "Disallow: /..." and "Allow: /..." lines take a short path in the parser
+ * (parse.c, fast_rule); indented, the same lines take the general one. Both
+ * must read every file alike: random files of rule lines in the shapes
+ * next to the short one (case, spacing, comments, odd octets, no group,
+ * line ends, no final line end). */
+static void test_fast_rule_path_agrees(void **state)
+{
+	static const char *const names[] = {
+	        "Disallow",  "disallow",   "DISALLOW", "Allow",
+	        "allow",     "aLLow",      "Disallo",  "Allows",
+	        "Dissallow", "User-agent", "Sitemap"};
+	static const char *const seps[] = {": ", ":", " : ", ":  ", ":\t", " "};
+	static const char *const values[] = {
+	        "/",    "/a",    "/a b", "/%E3%83%84", "/\xC3\xA9", "/x#c",
+	        "*x",   "x",     "",     "/a ",        "/a\t",      "/%2a$",
+	        "/a/*", "/\x01", "*",    "/a%"};
+	static const char *const ends[] = {"\n", "\r\n", "\r", "\n\n", "#c\n"};
+	int round;
+
+	(void)state;
+	for (round = 0; round < 3000; round++) {
+		char txt[1024], ind[2048];
+		size_t n = 0, m = 0, lines = 1 + rnd(12), i;
+		heed_robots *a, *b;
+
+		for (i = 0; i < lines; i++) {
+			int k = snprintf(
+			        txt + n, sizeof(txt) - n, "%s%s%s%s",
+			        names[rnd(HEED_ARRAY_SIZE(names))],
+			        seps[rnd(HEED_ARRAY_SIZE(seps))],
+			        values[rnd(HEED_ARRAY_SIZE(values))],
+			        i + 1 < lines || rnd(2)
+			                ? ends[rnd(HEED_ARRAY_SIZE(ends))]
+			                : "");
+			n += (size_t)k;
+		}
+		/* ind is txt with every line indented, whatever its end. */
+		for (i = 0; i < n; i++) {
+			if (i == 0 ||
+			    ((txt[i - 1] == '\n' ||
+			      (txt[i - 1] == '\r' && txt[i] != '\n'))))
+				ind[m++] = ' ';
+			ind[m++] = txt[i];
+		}
+		assert_int_equal(heed_robots_parse(&a, NULL, txt, n, NULL),
+		                 HEED_OK);
+		assert_int_equal(heed_robots_parse(&b, NULL, ind, m, NULL),
+		                 HEED_OK);
+		txt[n] = '\0';
+		assert_same_parse(txt, a, b);
+		heed_robots_free(a);
+		heed_robots_free(b);
+	}
 }
 
 /* A pattern that makes backtracking matchers explode: with at most pattern x
@@ -1348,6 +1452,7 @@ int main(void)
 	        cmocka_unit_test(test_normalize_truncates),
 	        cmocka_unit_test(test_plain_len_agrees),
 	        cmocka_unit_test(test_differential),
+	        cmocka_unit_test(test_fast_rule_path_agrees),
 	        cmocka_unit_test(test_hostile_pattern),
 	        cmocka_unit_test(test_diag_table),
 	        cmocka_unit_test(test_clean_file_has_no_diagnostics),
