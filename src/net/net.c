@@ -1,6 +1,8 @@
 /*
  * The fetcher: libcurl's multi interface driven by the caller's poll loop
- * (CURLMOPT_SOCKETFUNCTION / TIMERFUNCTION), one easy handle per fetch.
+ * (CURLMOPT_SOCKETFUNCTION / TIMERFUNCTION) through one epoll descriptor,
+ * one easy handle per fetch (reused once it ends), fetches spread over
+ * several multi handles by host so each keeps a share of the connections.
  *
  * Invariants: every started fetch is in the running list until finish()
  * removes it and calls on_done exactly once; a fetch connects only to its
