@@ -423,11 +423,12 @@ bool heed__crawl_plain_host_key(const char *url, char key[256])
 		char c = *p;
 		if (n == 255)
 			return false;
+		bool digit = c >= '0' && c <= '9';
 		if (c == ':' && !colon && n)
 			colon = n;
-		else if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-		           ((c == '.' || c == '-') && !colon) ||
-		           (colon && c >= '0' && c <= '9')))
+		else if (colon ? !digit
+		               : !(digit || (c >= 'a' && c <= 'z') ||
+		                   c == '.' || c == '-'))
 			return false;
 		key[n++] = c;
 	}

@@ -89,17 +89,9 @@ static heed_status sqlite_schema_version(heed_store *store, const char *area,
 	return (rc == SQLITE_ROW || rc == SQLITE_DONE) ? HEED_OK : HEED_ESTORE;
 }
 
-/* The free kept statement for sql, or NULL. Callers pass string literals,
- * so the address finds it; the text comparison covers SQL built at run
- * time (a stale address with other text never matches). */
+/* The free kept statement for sql, or NULL. */
 static struct heed_store_stmt *kept_stmt(heed_store *store, const char *sql)
 {
-	for (int i = 0; i < store->nstmts; i++) {
-		struct heed_store_stmt *k = &store->stmts[i];
-		if (!k->busy && k->sql == sql &&
-		    !strcmp(sqlite3_sql(k->st), sql))
-			return k;
-	}
 	for (int i = 0; i < store->nstmts; i++) {
 		struct heed_store_stmt *k = &store->stmts[i];
 		if (!k->busy && !strcmp(sqlite3_sql(k->st), sql))
@@ -115,7 +107,6 @@ sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql)
 
 	if (k) {
 		k->busy = true;
-		k->sql = sql;
 		return k->st;
 	}
 	if (sqlite3_prepare_v3(store->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
@@ -126,7 +117,7 @@ sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql)
 	}
 	if (store->nstmts < HEED_STORE_STMT_CACHE)
 		store->stmts[store->nstmts++] =
-		        (struct heed_store_stmt){sql, st, true};
+		        (struct heed_store_stmt){st, true};
 	return st;
 }
 

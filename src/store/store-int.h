@@ -39,9 +39,8 @@ struct heed_store_backend {
 #define HEED_STORE_STMT_CACHE 64
 
 struct heed_store_stmt {
-	const char *sql; /* the caller's text, compared by address first */
-	sqlite3_stmt *st;
-	bool busy; /* handed out and not yet released */
+	sqlite3_stmt *st; /* sqlite3_sql(st) is its text */
+	bool busy;        /* handed out and not yet released */
 };
 
 struct heed_store {
