@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "common/common-int.h"
+#include "xorshift.h"
 
 enum kind { VIDEO, ARTICLE, LISTING, BIG, BROKEN, KINDS };
 static const char *const kind_names[KINDS] = {"video", "article", "listing",
@@ -29,10 +30,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15u;
 
 static unsigned rnd(unsigned n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return xorshift_below(&rng, n);
 }
 
 static const char *const words[] = {

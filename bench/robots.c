@@ -23,19 +23,17 @@
 #include <time.h>
 
 #include "heed/robots.h"
+#include "xorshift.h"
 
 #define MAX_URLS    2000
 #define REPEATS     5
 #define RUN_SECONDS 0.3
 
-static unsigned long long rng = 88172645463325252ULL;
+static uint64_t rng = 88172645463325252ULL;
 
 static unsigned rnd(unsigned n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return xorshift_below(&rng, n);
 }
 
 static const char *const words[] = {

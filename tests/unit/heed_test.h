@@ -90,4 +90,12 @@ heed_test_failing_allocator(struct heed_test_fail *f)
 	return &f->alloc;
 }
 
+/* A number below n from a seeded LCG (Knuth's MMIX constants): random
+ * tests replay the same cases on every run. */
+static inline unsigned heed_test_rand(unsigned long *state, unsigned n)
+{
+	*state = *state * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)((*state >> 33) % n);
+}
+
 #endif /* HEED_TEST_H */

@@ -470,8 +470,7 @@ static unsigned long rng_state = 12345;
 
 static unsigned rnd(unsigned n)
 {
-	rng_state = rng_state * 6364136223846793005UL + 1442695040888963407UL;
-	return (unsigned)((rng_state >> 33) % n);
+	return heed_test_rand(&rng_state, n);
 }
 
 static void random_pattern(char *out, size_t size)
