@@ -37,7 +37,8 @@ extern "C" {
 	XX(ESTORE, 10, "storage error")                  \
 	XX(EDENIED, 11, "refused by policy")             \
 	XX(EPROTO, 12, "protocol violation by the peer") \
-	XX(ECONFIG, 13, "invalid configuration")
+	XX(ECONFIG, 13, "invalid configuration")         \
+	XX(EBUSY, 14, "in use by another process")
 
 typedef enum heed_status {
 #define HEED_XX(name, num, msg) HEED_##name = num,

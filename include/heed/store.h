@@ -31,8 +31,30 @@ heed_status heed_store_open(heed_store **out, const char *location,
                             const struct heed_allocator *alloc,
                             struct heed_diag *diag);
 
-/* Closes the store and frees it. NULL does nothing. */
+/* Closes the store and frees it, releasing its crawl lock if it holds it.
+ * NULL does nothing. */
 void heed_store_close(heed_store *store);
+
+/*
+ * Takes the store's exclusive crawl lock for as long as the store stays
+ * open (issue 18: one crawl per store). heed_store_close releases it, and
+ * so does the operating system when the process dies, so a killed crawl
+ * never blocks the next one. Only writers that must run alone (a crawl)
+ * take it; readers never do: stats, export and report keep reading during
+ * a crawl.
+ *
+ * Returns HEED_OK, also when this store already holds the lock and for an
+ * in-memory store, which has nothing to lock. Returns HEED_EBUSY when
+ * another open store holds it, in this process or another, with a message
+ * in diag naming the store and the holder's process id ("store 'heed.db'
+ * is in use by another heed process (pid 1234)"; without the pid when the
+ * holder has not written it yet); HEED_EIO when the lock file cannot be
+ * created or locked (the message says why); HEED_ENOMEM. store must not be
+ * NULL; diag may be NULL. With SQLite the lock is a file beside the
+ * database, PATH.lock, holding the holder's pid; it stays after the crawl
+ * and is never a sign of a crawl by itself.
+ */
+heed_status heed_store_lock(heed_store *store, struct heed_diag *diag);
 
 /* "sqlite", "postgres". Static. */
 const char *heed_store_backend_name(const heed_store *store);

@@ -7,11 +7,15 @@
  *
  * Every URL a run discovered is one row, unique by URL: the table is both
  * the queue and the seen set. A row is queued, then in flight while heed
- * fetches it, then done (or dropped when a site limit ended its host's
- * crawl). The crawl engine marks a row done in the same transaction that
- * stores the page, so after a crash a row is either done with its page
- * stored or still to fetch; heed_store_frontier_recover() puts the rows
- * that were in flight back in the queue.
+ * fetches it, then done (or dropped when a site limit ended its site's
+ * crawl); a transient failure puts it back in the queue for a later try in
+ * the same run (heed_store_frontier_retry). Rows are grouped by site, the
+ * origin "scheme://host[:port]" the crawl engine schedules by.
+ *
+ * The crawl engine marks a row done in the same transaction that stores
+ * the page, so after a crash a row is either done with its page stored or
+ * still to fetch; heed_store_frontier_recover() puts the rows that were in
+ * flight back in the queue.
  */
 #ifndef HEED_STORE_FRONTIER_H
 #define HEED_STORE_FRONTIER_H
@@ -27,7 +31,7 @@ extern "C" {
 #endif
 
 typedef enum heed_frontier_state {
-	HEED_FRONTIER_QUEUED = 0,    /* waiting for its host's turn */
+	HEED_FRONTIER_QUEUED = 0,    /* waiting for its site's turn */
 	HEED_FRONTIER_IN_FLIGHT = 1, /* being fetched */
 	HEED_FRONTIER_DONE = 2,      /* fetched (or refused) and recorded */
 	HEED_FRONTIER_DROPPED = 3,   /* not fetched: a site limit was reached */
@@ -50,16 +54,21 @@ const char *heed_frontier_kind_name(heed_frontier_kind kind);
 struct heed_frontier_entry {
 	int64_t id; /* assigned by the store, increasing */
 	const char *url;
-	const char *host; /* the politeness key */
-	int depth;        /* links followed from a seed */
+	/* The site (origin) "scheme://host[:port]" as the crawl engine names
+	 * it ("https://b.example", "http://a.example:8080"); the store keeps
+	 * what the caller passes and never computes it. */
+	const char *host;
+	int depth; /* links followed from a seed */
 	heed_frontier_kind kind;
 	const char *discovered_from; /* the page that linked here, or NULL */
 	int64_t lastmod; /* sitemap/feed date, Unix s; HEED_STORE_NO_DATE */
+	int tries;       /* attempts that ended in a transient failure */
 };
 
 /*
  * Adds e unless its URL was seen before in this run (any state): *added
- * (may be NULL) says which. e->id is ignored. Returns HEED_OK or
+ * (may be NULL) says which. e->id and e->tries are ignored: a new row
+ * starts with no tries. Returns HEED_OK, HEED_EINVAL (no url or host) or
  * HEED_ESTORE.
  */
 heed_status heed_store_frontier_add(heed_store *store,
@@ -69,7 +78,7 @@ heed_status heed_store_frontier_add(heed_store *store,
 /*
  * Puts url back in the queue even if it was done (an ACAP re-crawl request,
  * a redirect to a seen URL does not): the row gets a new, larger id so
- * windows loaded with heed_store_frontier_queued see it.
+ * windows loaded with heed_store_frontier_queued see it, and no tries.
  */
 heed_status heed_store_frontier_requeue(heed_store *store,
                                         const struct heed_frontier_entry *e);
@@ -78,8 +87,9 @@ typedef int heed_store_frontier_fn(void *ud,
                                    const struct heed_frontier_entry *e);
 
 /*
- * Calls fn for at most max queued entries of host whose id is above
- * after_id, oldest first: the window the scheduler keeps in memory.
+ * Calls fn for at most max queued entries of the site (origin) host whose
+ * id is above after_id, oldest first: the window the scheduler keeps in
+ * memory. Entries carry their tries.
  */
 heed_status heed_store_frontier_queued(heed_store *store, const char *host,
                                        int64_t after_id, int max,
@@ -91,17 +101,31 @@ heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
                                           heed_frontier_state state,
                                           int outcome);
 
+/*
+ * Puts entry id back in the queue after a transient failure (5xx, 429, a
+ * reset, a timeout) and adds one to its tries; *tries (may be NULL)
+ * receives the new count. The entry keeps its id, unlike
+ * heed_store_frontier_requeue: the caller keeps the job in its window and
+ * tries it again from there, so a window loaded above that id does not
+ * load it twice, while a restarted crawl, loading from id 0, finds it
+ * queued. The caller bounds the tries. Returns HEED_OK, HEED_ENOTFOUND
+ * when no entry has that id (*tries is then 0), or HEED_ESTORE.
+ */
+heed_status heed_store_frontier_retry(heed_store *store, int64_t id,
+                                      int *tries);
+
 /* Puts every in-flight entry back in the queue (after a crash); *requeued
  * (may be NULL) receives the count. */
 heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued);
 
-/* Marks every queued entry of host dropped; *dropped may be NULL. */
+/* Marks every queued entry of the site (origin) host dropped; *dropped
+ * (may be NULL) receives the count. */
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
                                           int64_t *dropped);
 
-/* One host of the frontier, as a resumed crawl needs it. */
+/* One site of the frontier, as a resumed crawl needs it. */
 struct heed_frontier_host {
-	const char *host;
+	const char *host;   /* the site (origin) "scheme://host[:port]" */
 	int64_t queued;     /* entries waiting */
 	int64_t pages_done; /* pages fetched in this run */
 };
@@ -109,7 +133,8 @@ struct heed_frontier_host {
 typedef int heed_store_frontier_host_fn(void *ud,
                                         const struct heed_frontier_host *h);
 
-/* Calls fn for every host with at least one entry, ordered by host. */
+/* Calls fn for every site (origin) with at least one entry, ordered by
+ * site; fn returns non-zero to stop. */
 heed_status heed_store_frontier_hosts(heed_store *store,
                                       heed_store_frontier_host_fn *fn,
                                       void *ud);

@@ -69,6 +69,21 @@ static void sqlite_close(heed_store *store)
 	 * forgotten finalize cannot make close fail and leak the connection. */
 	sqlite3_close_v2(store->db);
 	store->db = NULL;
+	/* After the database: the next crawl must not start while this one
+	 * still writes (closing checkpoints the WAL). */
+	heed__store_unlock(store);
+}
+
+static heed_status sqlite_lock(heed_store *store, struct heed_diag *diag)
+{
+	/* SQLite resolves the path (relative to the working directory at
+	 * open) and answers "" or NULL for ":memory:" and temporary
+	 * databases, which no other process can open: nothing to lock. */
+	const char *path = sqlite3_db_filename(store->db, "main");
+
+	if (!path || !*path)
+		return HEED_OK;
+	return heed__store_lock_file(store, path, diag);
 }
 
 static heed_status sqlite_schema_version(heed_store *store, const char *area,
@@ -149,5 +164,10 @@ heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt)
 }
 
 const struct heed_store_backend heed__sqlite_backend = {
-        "sqlite", sqlite_open, sqlite_close, sqlite_exec, sqlite_schema_version,
+        .name = "sqlite",
+        .open = sqlite_open,
+        .close = sqlite_close,
+        .exec = sqlite_exec,
+        .schema_version = sqlite_schema_version,
+        .lock = sqlite_lock,
 };

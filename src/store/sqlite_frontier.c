@@ -2,10 +2,12 @@
  * The "frontier" area on SQLite: the queue, seen set and runs of a crawl;
  * see include/heed/store_frontier.h.
  *
- * Workload: millions of rows across up to 100,000 hosts; the engine asks
- * for a small window of one host's queued rows at a time, so the index
+ * Workload: millions of rows across up to 100,000 sites; the engine asks
+ * for a small window of one site's queued rows at a time, so the index
  * (host, state, id) answers every refill without a scan, and the URL's
- * unique index is the seen set. Nothing here is kept in memory.
+ * unique index is the seen set. Nothing here is kept in memory. The column
+ * is named host for history: since schema version 2 it holds the site
+ * (origin) "scheme://host[:port]".
  */
 #include <string.h>
 
@@ -31,6 +33,17 @@ static const char *const frontier_migrations[] = {
         "  finished_at INTEGER,"
         "  pages INTEGER NOT NULL DEFAULT 0,"
         "  errors INTEGER NOT NULL DEFAULT 0);",
+        /* 2: tries counts transient failures retried in the same run, and
+         * host holds the site (origin) the crawl schedules by instead of
+         * the host key. A normalised URL always has a path, so its origin
+         * ends before the first '/' after "://": searching from byte 9
+         * skips "http://" and "https://" (and at most a host's first
+         * byte, never a '/'). */
+        "ALTER TABLE frontier ADD COLUMN tries INTEGER NOT NULL DEFAULT 0;"
+        "UPDATE frontier SET host = CASE"
+        "  WHEN instr(substr(url, 9), '/') > 0"
+        "  THEN substr(url, 1, instr(substr(url, 9), '/') + 7)"
+        "  ELSE url END;",
 };
 
 const struct heed_store_area heed__store_frontier_area = {
@@ -129,6 +142,7 @@ static void read_entry(sqlite3_stmt *st, struct heed_frontier_entry *e)
 	e->kind = (heed_frontier_kind)sqlite3_column_int(st, 4);
 	e->discovered_from = heed__sqlite_text(st, 5);
 	e->lastmod = heed__sqlite_int(st, 6, HEED_STORE_NO_DATE);
+	e->tries = sqlite3_column_int(st, 7);
 }
 
 /* Steps st to its end; fn may stop it. Finalizes st. */
@@ -146,8 +160,8 @@ heed_status heed_store_frontier_queued(heed_store *store, const char *host,
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT id, url, host, depth, kind, discovered_from, "
-	               "lastmod FROM frontier WHERE host = ?1 AND state = 0 "
-	               "AND id > ?2 ORDER BY id LIMIT ?3;");
+	               "lastmod, tries FROM frontier WHERE host = ?1 "
+	               "AND state = 0 AND id > ?2 ORDER BY id LIMIT ?3;");
 	int rc;
 
 	if (!st)
@@ -206,6 +220,40 @@ heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
 	rc = heed__sqlite_step_done(store, st);
 	heed__sqlite_release(store, st);
 	return rc;
+}
+
+heed_status heed_store_frontier_retry(heed_store *store, int64_t id, int *tries)
+{
+	int64_t changed = 0;
+	sqlite3_stmt *st;
+	heed_status rc;
+	int step;
+
+	if (tries)
+		*tries = 0;
+	/* The same id, not a new row as requeue makes: the engine keeps the
+	 * job in its window, and a new id would load it a second time. An
+	 * UPDATE, then a SELECT, rather than UPDATE ... RETURNING, which
+	 * needs SQLite 3.35. */
+	rc = change_rows(store,
+	                 "UPDATE frontier SET state = ?2, tries = tries + 1 "
+	                 "WHERE id = ?1;",
+	                 NULL, id, HEED_FRONTIER_QUEUED, &changed);
+	if (rc != HEED_OK)
+		return rc;
+	if (changed == 0)
+		return HEED_ENOTFOUND;
+	if (!tries)
+		return HEED_OK;
+	st = heed__sqlite_prepare(store,
+	                          "SELECT tries FROM frontier WHERE id = ?1;");
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*tries = sqlite3_column_int(st, 0);
+	return finish_rows(store, st, step);
 }
 
 heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued)

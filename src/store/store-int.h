@@ -31,6 +31,8 @@ struct heed_store_backend {
 	heed_status (*exec)(heed_store *store, const char *sql);
 	heed_status (*schema_version)(heed_store *store, const char *area,
 	                              int *version);
+	/* heed_store_lock's contract; close releases the lock. */
+	heed_status (*lock)(heed_store *store, struct heed_diag *diag);
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -46,13 +48,27 @@ struct heed_store_stmt {
 struct heed_store {
 	const struct heed_store_backend *backend;
 	const struct heed_allocator *alloc;
+	char *location;              /* as given to heed_store_open, owned */
 	sqlite3 *db;                 /* the SQLite backend's connection */
+	int lock_fd;                 /* the held crawl lock's file, or -1 */
 	char errmsg[HEED_DIAG_SIZE]; /* last error, for heed_store_errmsg */
 	struct heed_store_stmt stmts[HEED_STORE_STMT_CACHE];
 	int nstmts;
 };
 
 extern const struct heed_store_backend heed__sqlite_backend;
+
+/*
+ * The crawl lock on a file beside the store (src/store/lock.c): takes
+ * flock(LOCK_EX | LOCK_NB) on db_path + ".lock" and keeps the descriptor in
+ * store->lock_fd. Returns HEED_OK (also when already held), HEED_EBUSY
+ * naming store->location and the holder's pid in diag, HEED_EIO or
+ * HEED_ENOMEM. heed__store_unlock closes the descriptor, which releases the
+ * lock; it does nothing when no lock is held.
+ */
+heed_status heed__store_lock_file(heed_store *store, const char *db_path,
+                                  struct heed_diag *diag);
+void heed__store_unlock(heed_store *store);
 
 /* The areas, each defined in its src/store/sqlite_<area>.c. */
 extern const struct heed_store_area heed__store_sites_area;

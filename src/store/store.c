@@ -80,6 +80,7 @@ heed_status heed_store_open(heed_store **out, const char *location,
                             const struct heed_allocator *alloc,
                             struct heed_diag *diag)
 {
+	const char *name = location; /* as the user wrote it, for messages */
 	heed_store *store;
 	heed_status rc;
 	int i;
@@ -101,6 +102,12 @@ heed_status heed_store_open(heed_store **out, const char *location,
 	if (!store)
 		return HEED_ENOMEM;
 	store->alloc = alloc;
+	store->lock_fd = -1;
+	store->location = heed__strndup(alloc, name, strlen(name));
+	if (!store->location) {
+		heed__free(alloc, store);
+		return HEED_ENOMEM;
+	}
 	store->backend = &heed__sqlite_backend;
 	rc = store->backend->open(store, location, diag);
 	for (i = 0; rc == HEED_OK && i < heed__store_area_count; i++)
@@ -118,12 +125,18 @@ void heed_store_close(heed_store *store)
 	if (!store)
 		return;
 	store->backend->close(store);
+	heed__free(store->alloc, store->location);
 	heed__free(store->alloc, store);
 }
 
 const char *heed_store_backend_name(const heed_store *store)
 {
 	return store->backend->name;
+}
+
+heed_status heed_store_lock(heed_store *store, struct heed_diag *diag)
+{
+	return store->backend->lock(store, diag);
 }
 
 heed_status heed_store_begin(heed_store *store)

@@ -1,7 +1,8 @@
 /*
  * Unit tests for the store's "pages" and "frontier" areas (issue 8): one
- * record per page, the seen set, windows of a host's queue, recovery of
- * in-flight rows after a crash (a real child process killed mid-batch).
+ * record per page, the seen set, windows of a site's queue, retries of
+ * transient failures, recovery of in-flight rows after a crash (a real
+ * child process killed mid-batch), migrations of older stores.
  */
 #include "heed_test.h"
 
@@ -287,6 +288,7 @@ static struct heed_frontier_entry entry(const char *url, const char *host,
 struct window {
 	int64_t ids[8];
 	char urls[8][64];
+	int tries[8];
 	int n;
 };
 
@@ -296,6 +298,7 @@ static int collect_entry(void *ud, const struct heed_frontier_entry *e)
 
 	w->ids[w->n] = e->id;
 	snprintf(w->urls[w->n], sizeof(w->urls[0]), "%s", e->url);
+	w->tries[w->n] = e->tries;
 	w->n++;
 	return w->n == 8;
 }
@@ -391,6 +394,174 @@ static void test_frontier_states_and_drop(void **state)
 	                    "dropped");
 	assert_string_equal(heed_frontier_kind_name(HEED_FRONTIER_FEED),
 	                    "feed");
+	heed_store_close(s);
+}
+
+/* A transient failure goes back in the queue under the same id (the engine
+ * keeps the job in its window) and counts one more try. */
+static void test_frontier_retry(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_frontier_entry e =
+	        entry("https://a.test/1", "https://a.test", 0);
+	struct window w = {0};
+	int64_t counts[4];
+	int tries = -1;
+
+	(void)state;
+	e.tries = 7; /* ignored: a new row starts with no tries */
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e.url = "https://a.test/2";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "https://a.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 2);
+	assert_int_equal(w.tries[0], 0);
+	assert_int_equal(heed_store_frontier_set_state(
+	                         s, w.ids[0], HEED_FRONTIER_IN_FLIGHT, 0),
+	                 HEED_OK);
+
+	assert_int_equal(heed_store_frontier_retry(s, w.ids[0], &tries),
+	                 HEED_OK);
+	assert_int_equal(tries, 1);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 2);
+	assert_int_equal(counts[HEED_FRONTIER_IN_FLIGHT], 0);
+	assert_int_equal(heed_store_frontier_retry(s, w.ids[0], NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_retry(s, w.ids[0], &tries),
+	                 HEED_OK);
+	assert_int_equal(tries, 3);
+
+	/* Same id: a window above it does not see the row again, a window
+	 * from the start (a restarted crawl) finds it with its tries. */
+	{
+		struct window above = {0}, all = {0};
+		assert_int_equal(heed_store_frontier_queued(
+		                         s, "https://a.test", w.ids[1], 8,
+		                         collect_entry, &above),
+		                 HEED_OK);
+		assert_int_equal(above.n, 0);
+		assert_int_equal(heed_store_frontier_queued(s, "https://a.test",
+		                                            0, 8, collect_entry,
+		                                            &all),
+		                 HEED_OK);
+		assert_int_equal(all.n, 2);
+		assert_int_equal(all.ids[0], w.ids[0]);
+		assert_string_equal(all.urls[0], "https://a.test/1");
+		assert_int_equal(all.tries[0], 3);
+		assert_int_equal(all.tries[1], 0);
+	}
+
+	tries = -1;
+	assert_int_equal(heed_store_frontier_retry(s, 9999, &tries),
+	                 HEED_ENOTFOUND);
+	assert_int_equal(tries, 0);
+	assert_int_equal(heed_store_frontier_retry(s, 9999, NULL),
+	                 HEED_ENOTFOUND);
+
+	/* A re-crawl request makes a new row: its tries start again. */
+	e.url = "https://a.test/1";
+	assert_int_equal(heed_store_frontier_requeue(s, &e), HEED_OK);
+	w.n = 0;
+	assert_int_equal(heed_store_frontier_queued(s, "https://a.test",
+	                                            w.ids[1], 8, collect_entry,
+	                                            &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 1);
+	assert_int_equal(w.tries[0], 0);
+	heed_store_close(s);
+}
+
+struct site_list {
+	char sites[8][48];
+	int64_t queued[8];
+	int n;
+};
+
+static int collect_site(void *ud, const struct heed_frontier_host *h)
+{
+	struct site_list *l = ud;
+
+	snprintf(l->sites[l->n], sizeof(l->sites[0]), "%s", h->host);
+	l->queued[l->n] = h->queued;
+	l->n++;
+	return l->n == 8;
+}
+
+/* A store written by version 1 of the frontier area (rows keyed by the
+ * host key "host[:port]") is migrated to rows keyed by site (origin), so a
+ * run left open before the upgrade resumes after it. The origin is the URL
+ * up to the first '/' after "://", whatever the scheme, port or host. */
+static void test_frontier_v1_migrates_to_sites(void **state)
+{
+	static const char v1[] =
+	        "CREATE TABLE heed_schema (area TEXT PRIMARY KEY,"
+	        "  version INTEGER NOT NULL);"
+	        "INSERT INTO heed_schema VALUES('frontier', 1);"
+	        "CREATE TABLE frontier (id INTEGER PRIMARY KEY,"
+	        "  url TEXT NOT NULL UNIQUE, host TEXT NOT NULL,"
+	        "  depth INTEGER NOT NULL, kind INTEGER NOT NULL,"
+	        "  state INTEGER NOT NULL DEFAULT 0, discovered_from TEXT,"
+	        "  lastmod INTEGER, outcome INTEGER NOT NULL DEFAULT 0);"
+	        "CREATE INDEX frontier_queue ON frontier(host, state, id);"
+	        "CREATE TABLE crawl_runs (id INTEGER PRIMARY KEY,"
+	        "  mode TEXT NOT NULL, started_at INTEGER NOT NULL,"
+	        "  finished_at INTEGER, pages INTEGER NOT NULL DEFAULT 0,"
+	        "  errors INTEGER NOT NULL DEFAULT 0);"
+	        "INSERT INTO crawl_runs(mode, started_at) VALUES('full', 100);"
+	        "INSERT INTO frontier(url, host, depth, kind, state) VALUES"
+	        "  ('http://a.example:8080/x/y/z', 'a.example:8080', 1, 0, 0),"
+	        "  ('http://a.example:8080/', 'a.example:8080', 0, 0, 2),"
+	        "  ('https://b.example/', 'b.example', 0, 0, 0),"
+	        "  ('https://b.example/a//b/c?q=/d', 'b.example', 1, 0, 0),"
+	        "  ('http://[::1]:8080/p/q', '[::1]:8080', 0, 0, 0),"
+	        "  ('https://[2001:db8::1]/', '[2001:db8::1]', 0, 1, 0),"
+	        "  ('http://c/', 'c', 0, 0, 0),"
+	        "  ('https://d/e', 'd', 0, 0, 0),"
+	        "  ('https://e.example', 'e.example', 0, 0, 0);";
+	static const char *const want[] = {
+	        "http://[::1]:8080",     "http://a.example:8080", "http://c",
+	        "https://[2001:db8::1]", "https://b.example",     "https://d",
+	        "https://e.example",
+	};
+	char path[128];
+	sqlite3 *db;
+	heed_store *s = NULL;
+	struct site_list l = {0};
+	struct window w = {0};
+	struct heed_crawl_run run;
+	int v = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/frontier-v1.db", dir);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_schema_version(s, "frontier", &v), HEED_OK);
+	assert_int_equal(v, 2);
+	assert_int_equal(heed_store_frontier_hosts(s, collect_site, &l),
+	                 HEED_OK);
+	assert_int_equal(l.n, (int)HEED_ARRAY_SIZE(want));
+	for (int i = 0; i < l.n; i++)
+		if (strcmp(l.sites[i], want[i]) != 0)
+			fail_msg("site %d: got '%s', want '%s'", i, l.sites[i],
+			         want[i]);
+	assert_int_equal(l.queued[1], 1); /* a.example:8080: one done */
+	assert_int_equal(l.queued[4], 2);
+	/* The open run resumes: its queue is found by site, with no tries. */
+	assert_int_equal(heed_store_run_open(s, &run), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "http://a.example:8080",
+	                                            0, 8, collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.urls[0], "http://a.example:8080/x/y/z");
+	assert_int_equal(w.tries[0], 0);
+	assert_int_equal(heed_store_frontier_retry(s, w.ids[0], &v), HEED_OK);
+	assert_int_equal(v, 1);
 	heed_store_close(s);
 }
 
@@ -514,6 +685,8 @@ int main(void)
 	        cmocka_unit_test(test_page_stats),
 	        cmocka_unit_test(test_frontier_seen_set_and_window),
 	        cmocka_unit_test(test_frontier_states_and_drop),
+	        cmocka_unit_test(test_frontier_retry),
+	        cmocka_unit_test(test_frontier_v1_migrates_to_sites),
 	        cmocka_unit_test(test_runs),
 	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
 	};
