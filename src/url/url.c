@@ -31,6 +31,7 @@ struct heed_url {
 	unsigned port;
 	size_t text_bytes; /* size of text[] */
 	const char *full, *scheme, *host, *target, *host_key, *regdom;
+	const char *origin, *hostname;
 	char text[]; /* every string above, NUL-separated */
 };
 
@@ -341,7 +342,9 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	const psl_ctx_t *psl = psl_builtin();
 	const char *rd = NULL;
 	struct heed_buf b;
-	size_t off[6] = {0};
+	size_t off[8] = {0};
+	size_t host_len = strlen(p->host);
+	bool bracketed = host_len >= 2 && p->host[0] == '[';
 	heed_status rc;
 	heed_url *u;
 
@@ -376,6 +379,15 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	off[4] = off[3] + strlen(p->host) + 1;
 	if (rc == HEED_OK)
 		rc = add_str(&b, rd ? rd : "", &off[5]);
+	off[6] = b.len;
+	if (rc == HEED_OK)
+		rc = heed__buf_addf(&b, "%s://%s%s%c", p->scheme, p->host,
+		                    portbuf, '\0');
+	off[7] = b.len;
+	if (rc == HEED_OK)
+		rc = heed__buf_addf(&b, "%.*s%c",
+		                    (int)(bracketed ? host_len - 2 : host_len),
+		                    p->host + bracketed, '\0');
 	u = rc == HEED_OK ? heed__malloc(a, sizeof(*u) + b.len) : NULL;
 	if (!u) {
 		heed__buf_free(&b);
@@ -392,6 +404,8 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	u->host = u->text + off[3];
 	u->host_key = u->text + off[4];
 	u->regdom = rd ? u->text + off[5] : NULL;
+	u->origin = u->text + off[6];
+	u->hostname = u->text + off[7];
 	*out = u;
 	return HEED_OK;
 }
@@ -572,6 +586,8 @@ heed_url *heed_url_dup(const heed_url *u)
 	d->host = d->text + (u->host - u->text);
 	d->host_key = d->text + (u->host_key - u->text);
 	d->regdom = u->regdom ? d->text + (u->regdom - u->text) : NULL;
+	d->origin = d->text + (u->origin - u->text);
+	d->hostname = d->text + (u->hostname - u->text);
 	return d;
 }
 
@@ -609,6 +625,84 @@ const char *heed_url_target(const heed_url *u)
 const char *heed_url_host_key(const heed_url *u)
 {
 	return u->host_key;
+}
+
+const char *heed_url_origin(const heed_url *u)
+{
+	return u->origin;
+}
+
+const char *heed_url_hostname(const heed_url *u)
+{
+	return u->hostname;
+}
+
+/* A host of digits and dots is an IPv4 address, which the parse writes
+ * as a dotted quad ("127.1" is 127.0.0.1): only a dotted quad in that
+ * form may skip it. Other hosts pass. */
+static bool plain_numeric_host(const char *h, size_t len)
+{
+	unsigned parts = 0, digits = 0, value = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (h[i] != '.' && (h[i] < '0' || h[i] > '9'))
+			return true;
+	for (size_t i = 0; i <= len; i++) {
+		if (i == len || h[i] == '.') {
+			if (!digits || value > 255)
+				return false;
+			parts++;
+			digits = value = 0;
+			continue;
+		}
+		if (digits && value == 0) /* a leading zero */
+			return false;
+		value = value * 10 + (unsigned)(h[i] - '0');
+		digits++;
+	}
+	return parts == 4;
+}
+
+/* Normalised URLs skip heed_url_parse (heed/url.h). */
+heed_status heed_url_origin_fast(const char *text, char *buf, size_t size)
+{
+	const char *p = text;
+	size_t n = 0, colon = 0, start;
+	bool https = strncmp(p, "https://", 8) == 0;
+
+	if (!https && strncmp(p, "http://", 7) != 0)
+		return HEED_EINVAL;
+	start = https ? 8 : 7;
+	for (p += start; *p && *p != '/' && *p != '?' && *p != '#'; p++) {
+		char c = *p;
+		bool digit = c >= '0' && c <= '9';
+		if (c == ':' && !colon && n)
+			colon = n;
+		else if (colon ? !digit
+		               : !(digit || (c >= 'a' && c <= 'z') ||
+		                   c == '.' || c == '-'))
+			return HEED_EINVAL;
+		n++;
+	}
+	if (!n || n > 255 || p[-1] == '.' || (colon && colon == n - 1) ||
+	    *p != '/' || !plain_numeric_host(text + start, colon ? colon : n))
+		return HEED_EINVAL;
+	/* A port the normal form would drop or rewrite. */
+	if (colon && (text[start + colon + 1] == '0' ||
+	              (n - colon == (https ? 4 : 3) &&
+	               memcmp(text + start + colon, https ? ":443" : ":80",
+	                      n - colon) == 0)))
+		return HEED_EINVAL;
+	/* Path and query: nothing the normal form would escape. */
+	for (const char *q = p; *q; q++)
+		if ((unsigned char)*q <= ' ' || (unsigned char)*q >= 0x7f ||
+		    *q == '\\' || *q == '#')
+			return HEED_EINVAL;
+	if (start + n + 1 > size)
+		return HEED_ETOOBIG;
+	memcpy(buf, text, start + n);
+	buf[start + n] = '\0';
+	return HEED_OK;
 }
 
 const char *heed_url_registrable_domain(const heed_url *u)

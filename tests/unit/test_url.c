@@ -264,9 +264,101 @@ static void test_url_oom(void **state)
 	}
 }
 
+/* The origin read off a URL string: when it gives one, the full parse
+ * gives the same; the URLs it turns down are the ones needing work. */
+static void test_origin_fast(void **state)
+{
+	static const struct {
+		const char *url, *origin; /* NULL: left to heed_url_parse */
+	} cases[] = {
+	        {"http://a.test/x", "http://a.test"},
+	        {"https://a.test/", "https://a.test"},
+	        {"http://127.1.0.5:18081/p/1.html", "http://127.1.0.5:18081"},
+	        {"https://a.test:8443/?q=1", "https://a.test:8443"},
+	        {"http://a-b.c.test/x?y", "http://a-b.c.test"},
+	        {"http://0.0.0.0/", "http://0.0.0.0"},
+	        {"https://a.test", NULL},
+	        {"http://A.test/x", NULL},
+	        {"http://a.test:80/x", NULL},
+	        {"https://a.test:443/", NULL},
+	        {"http://a.test:080/", NULL},
+	        {"http://a.test:/", NULL},
+	        {"http://a.test./", NULL},
+	        {"http://u@a.test/", NULL},
+	        {"http://[::1]/", NULL},
+	        {"http://a%2Etest/", NULL},
+	        {"http://a.test/p q", NULL},
+	        {"http://a.test/caf\xc3\xa9", NULL},
+	        {"http://a.test/a\\b", NULL},
+	        {"http://a.test/#f", NULL},
+	        {"ftp://a.test/", NULL},
+	        {"http://127.1/", NULL},
+	        {"http://127.0.0.01/", NULL},
+	        {"http://1.2.3.256/", NULL},
+	        {"http://", NULL},
+	};
+	char origin[300];
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		heed_status rc = heed_url_origin_fast(cases[i].url, origin,
+		                                      sizeof(origin));
+		heed_url *u = NULL;
+		if (!cases[i].origin) {
+			if (rc != HEED_EINVAL)
+				fail_msg("%s: %s", cases[i].url,
+				         heed_status_name(rc));
+			continue;
+		}
+		assert_int_equal(rc, HEED_OK);
+		assert_string_equal(origin, cases[i].origin);
+		assert_int_equal(heed_url_parse(&u, cases[i].url,
+		                                strlen(cases[i].url),
+		                                heed_test_allocator()),
+		                 HEED_OK);
+		assert_string_equal(heed_url_origin(u), origin);
+		heed_url_free(u);
+	}
+	assert_int_equal(heed_url_origin_fast("http://a.test/", origin, 13),
+	                 HEED_ETOOBIG);
+}
+
+/* The site identity of parsed URLs: origin and host name. */
+static void test_origin_and_hostname(void **state)
+{
+	static const struct {
+		const char *url, *origin, *hostname;
+	} cases[] = {
+	        {"HTTP://A.Example:80/x", "http://a.example", "a.example"},
+	        {"https://a.example:8443/", "https://a.example:8443",
+	         "a.example"},
+	        {"http://[::1]:8080/", "http://[::1]:8080", "::1"},
+	        {"http://127.1/", "http://127.0.0.1", "127.0.0.1"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		heed_url *u = NULL, *d;
+		assert_int_equal(heed_url_parse(&u, cases[i].url,
+		                                strlen(cases[i].url),
+		                                heed_test_allocator()),
+		                 HEED_OK);
+		assert_string_equal(heed_url_origin(u), cases[i].origin);
+		assert_string_equal(heed_url_hostname(u), cases[i].hostname);
+		d = heed_url_dup(u);
+		assert_non_null(d);
+		assert_string_equal(heed_url_origin(d), cases[i].origin);
+		assert_string_equal(heed_url_hostname(d), cases[i].hostname);
+		heed_url_free(d);
+		heed_url_free(u);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_origin_fast),
+	        cmocka_unit_test(test_origin_and_hostname),
 	        cmocka_unit_test(test_url_resolve_rfc3986),
 	        cmocka_unit_test(test_url_normalize),
 	        cmocka_unit_test(test_url_parts),
