@@ -2,9 +2,11 @@
  * bench/crawl_frontier: the memory of many queued URLs (issue 8: "with many
  * URLs queued (10 million across 100,000 hosts), the memory used"). Queues
  * URLS URLs over HOSTS hosts in a SQLite store (the frontier lives on
- * disk), then runs the scheduler over all hosts with windows refilled from
- * the store, handing out DISPATCH fetches on a fake clock, and prints the
- * resident memory (VmRSS, VmHWM) after each phase, with the times.
+ * disk), then runs the lanes scheduler of the crawl controller (one lane
+ * per site) over all sites with windows refilled from the store, handing
+ * out DISPATCH fetches on a fake clock, and prints the resident memory
+ * (VmRSS, VmHWM) after each phase, with the times. A lane here is bare;
+ * the controller's site records (addresses, rules) come on top.
  *
  *   build/bench/bench_crawl_frontier [URLS [HOSTS [DISPATCH]]]
  */
@@ -14,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "heed/crawl.h"
+#include "crawl/crawl-int.h"
 #include "heed/store_frontier.h"
 
 static double now_s(void)
@@ -45,7 +47,8 @@ static void memory(const char *phase)
 }
 
 struct refill {
-	heed_sched *s;
+	struct heed__sched *s;
+	struct heed__lane *lane;
 	int count;
 	int64_t last_id;
 };
@@ -53,12 +56,12 @@ struct refill {
 static int push(void *ud, const struct heed_frontier_entry *e)
 {
 	struct refill *r = ud;
-	struct heed_sched_job j = {e->id,    e->url,        e->host,
-	                           e->depth, HEED_JOB_PAGE, e->lastmod};
+	struct heed__job j = {e->id,      e->url, e->depth, JOB_PAGE,
+	                      e->lastmod, 0,      0};
 
 	r->last_id = e->id;
 	r->count++;
-	return heed_sched_push(r->s, &j, false) != HEED_OK;
+	return heed__sched_push(r->s, r->lane, &j, false, 0) != HEED_OK;
 }
 
 static heed_status fill(heed_store *st, long urls, long hosts)
@@ -72,13 +75,15 @@ static heed_status fill(heed_store *st, long urls, long hosts)
 		                                1,
 		                                HEED_FRONTIER_PAGE,
 		                                NULL,
-		                                HEED_STORE_NO_DATE};
+		                                HEED_STORE_NO_DATE,
+		                                0};
 		if (i % 20000 == 0 &&
 		    (i ? heed_store_commit(st) : HEED_OK) != HEED_OK)
 			return HEED_ESTORE;
 		if (i % 20000 == 0 && heed_store_begin(st) != HEED_OK)
 			return HEED_ESTORE;
-		snprintf(host, sizeof(host), "site%ld.example", i % hosts);
+		snprintf(host, sizeof(host), "https://site%ld.example",
+		         i % hosts);
 		snprintf(url, sizeof(url),
 		         "https://site%ld.example/videos/%ld/a-title-of-some-"
 		         "length.html",
@@ -97,13 +102,11 @@ int main(int argc, char **argv)
 	char path[] = "/tmp/heed-bench-frontier-XXXXXX";
 	char db[64];
 	struct heed_crawl_limits l;
-	struct heed_crawl_politeness none = {0};
-	struct heed_sched_stats stats;
+	struct heed__sched s;
+	struct heed__lane *lanes;
 	heed_store *st = NULL;
-	heed_sched *s = NULL;
 	double t0;
 	long fetched = 0;
-	int64_t clock_ms = 0;
 
 	if (!mkdtemp(path))
 		return 1;
@@ -120,43 +123,50 @@ int main(int argc, char **argv)
 	       hosts, now_s() - t0, urls / (now_s() - t0));
 	memory("after queueing (on disk)");
 	heed_crawl_limits_default(&l);
-	l.max_active = 1000000;
-	if (heed_sched_new(&s, &l, &none, 0, NULL) != HEED_OK)
+	lanes = calloc((size_t)hosts, sizeof(*lanes));
+	if (!lanes)
 		return 1;
+	heed__sched_init(&s, heed_allocator_default(), 1000000, 0);
 	t0 = now_s();
 	for (long h = 0; h < hosts; h++) {
-		char host[64];
-		snprintf(host, sizeof(host), "site%ld.example", h);
-		heed_sched_host_more(s, host, 0);
+		heed__lane_init(&lanes[h]);
+		heed__sched_more(&s, &lanes[h], 0, 0);
 	}
-	/* Hand out fetches, host after host; each one done at once, so each
-	 * host's window is refilled from the store when it runs dry. */
+	/* Hand out fetches, site after site; each one done at once, so each
+	 * site's window is refilled from the store when it runs dry. */
 	while (fetched < dispatch) {
-		struct heed_sched_job job;
-		const char *host;
+		struct heed__lane *lane;
 		int64_t wait;
-		struct refill r = {s, 0, 0};
-		heed_sched_verdict v =
-		        heed_sched_next(s, clock_ms, &job, &host, &wait);
-		if (v == HEED_SCHED_REFILL) {
-			heed_store_frontier_queued(st, host, 0, (int)l.window,
+		char site[64];
+		struct refill r = {&s, NULL, 0, 0};
+		enum heed__sched_verdict v =
+		        heed__sched_next(&s, 0, &lane, &wait);
+		if (v == SCHED_REFILL) {
+			snprintf(site, sizeof(site), "https://site%ld.example",
+			         (long)(lane - lanes));
+			r.lane = lane;
+			heed_store_frontier_queued(st, site, 0, (int)l.window,
 			                           push, &r);
-			heed_sched_refilled(s, host, r.count == (int)l.window);
+			heed__sched_refilled(&s, lane, r.count == (int)l.window,
+			                     0);
 			continue;
 		}
-		if (v != HEED_SCHED_FETCH)
+		if (v != SCHED_CANDIDATE)
 			break;
-		heed_store_frontier_set_state(st, job.id, HEED_FRONTIER_DONE,
-		                              200);
-		heed_sched_done(s, job.host, clock_ms++, 200);
+		heed__sched_start(&s, lane);
+		heed_store_frontier_set_state(st, lane->current->job.id,
+		                              HEED_FRONTIER_DONE, 200);
+		heed__sched_done(&s, lane, 0);
 		fetched++;
 	}
-	heed_sched_stats_get(s, &stats);
-	printf("scheduled %ld fetches over %zu hosts in %.1f s, %zu jobs in "
+	printf("scheduled %ld fetches over %ld sites in %.1f s, %zu jobs in "
 	       "memory\n",
-	       fetched, stats.hosts, now_s() - t0, stats.window_jobs);
-	memory("with every host's window");
-	heed_sched_free(s);
+	       fetched, hosts, now_s() - t0, s.window_jobs);
+	memory("with every site's window");
+	for (long h = 0; h < hosts; h++)
+		heed__lane_free(&s, &lanes[h]);
+	heed__sched_free(&s);
+	free(lanes);
 	heed_store_close(st);
 	snprintf(db, sizeof(db), "rm -rf %s", path);
 	return system(db) == 0 ? 0 : 1;

@@ -113,9 +113,10 @@ static void bench_politeness(void)
 			snprintf(addr, sizeof(addr), "10.%d.%d.%d",
 			         (i >> 16) & 255, (i >> 8) & 255, i & 255);
 			if (heed_polite_check(p, host, addr, &now, 0, NULL) !=
-			    HEED_POLITE_READY)
+			            HEED_POLITE_READY ||
+			    heed_polite_begin(p, host, addr, &now, 0, NULL) !=
+			            HEED_POLITE_READY)
 				abort();
-			heed_polite_begin(p, host, addr, &now);
 			heed_polite_end(p, host, addr, &now, &ok);
 		}
 		dt = cpu_now() - t0;

@@ -63,9 +63,12 @@ struct heed_config {
 	int64_t polite_delay_ms;            /* 1000 */
 	int64_t polite_crawl_delay_cap;     /* seconds; 30 */
 	bool polite_per_address;            /* true */
-	int64_t polite_address_concurrency; /* 1 */
+	int64_t polite_address_concurrency; /* the largest window; 32 */
+	int64_t polite_address_window;      /* a new address's window; 2 */
 	int64_t polite_address_delay_ms;    /* 0 */
-	int64_t polite_backoff_base;        /* seconds; 60 */
+	int64_t polite_latency_factor;      /* 2 */
+	int64_t polite_slow_ms;             /* 250 */
+	int64_t polite_error_delay_max;     /* seconds; 5m */
 	int64_t polite_backoff_max;         /* seconds; 1d */
 
 	/* [net] */
@@ -78,6 +81,8 @@ struct heed_config {
 	char *net_dns_server;              /* "ADDR[:PORT],..."; unset */
 	int64_t net_dns_timeout_ms;        /* 2000 */
 	int64_t net_dns_tries;             /* 2 */
+	int64_t net_dns_concurrency;       /* look-ups at once; 32 */
+	int64_t net_dns_retries;           /* within a crawl; 3 */
 
 	/* [irc]: the IRC crawler (docs/irc.md). */
 	char *irc_nick;              /* "heed" */
@@ -96,6 +101,8 @@ struct heed_config {
 	int64_t crawl_max_run_time;          /* seconds; 0: none */
 	int64_t crawl_concurrency;           /* fetches in flight; 64 */
 	int64_t crawl_window;                /* URLs in memory per host; 16 */
+	int64_t crawl_retries;               /* after a passing failure; 2 */
+	int64_t crawl_max_wait;              /* seconds; 10m */
 	int64_t crawl_full_interval;         /* --schedule: seconds; 7d */
 	int64_t crawl_incremental_interval;  /* --schedule: seconds; 6h */
 };

@@ -1,15 +1,48 @@
 /*
- * heed/crawl.h: the crawl engine's pure core, the scheduler (issue 8,
- * "Scheduling across many sites").
+ * heed/crawl.h: the crawl controller, a pure core (issue 18, "The crawl
+ * controller as a pure core").
  *
- * One queue per host, a ready heap ordered by the time each host may next
- * be contacted (asked of a politeness function), at most one request in
- * flight per host, a global bound on requests in flight, and the per-site
- * limits an operator sets (pages, depth, URL length, path-repetition traps,
- * run time). The scheduler keeps only a window of each host's queue in
- * memory: when a window runs dry while the store holds more, next() asks
- * the caller to refill it. It reads no clock: every call takes now_ms, a
- * monotonic time in milliseconds.
+ * The controller decides everything a crawl does: which site is qualified
+ * (the robots.txt lifecycle of heed/sitepolicy.h), which URL is fetched
+ * when (heed/politeness.h is asked at the moment each request starts, and
+ * refuses a start that would break a courtesy rule), what an answer means
+ * (robots.txt and ACAP, meta robots, index and follow, the media ban), what
+ * is stored and what goes back to the frontier. It never touches a socket
+ * or reads a clock: the caller feeds it events (an address lookup answered,
+ * a fetch's headers arrived, a fetch ended) with the time, and carries out
+ * the actions it returns (look up a name, fetch a URL from one address,
+ * wait). Its durable memory is the store it is given (heed/store.h: the
+ * frontier, pages, sites and runs areas), written in batches whose timing
+ * follows the same injected clock. heed_crawl_run() in
+ * heed/crawl_engine.h is the I/O shell that runs it over DNS and HTTP; a
+ * test runs it over a simulated network and clock.
+ *
+ * The loop a shell runs:
+ *
+ *   heed_crawl_new(&c, store, &opt, &now, alloc, &diag);
+ *   heed_crawl_start(c, &now, &diag);
+ *   for (;;) {
+ *       now = <both clocks>;
+ *       switch (heed_crawl_next(c, &now, &a)) {
+ *       case HEED_CRAWL_RESOLVE: <look a.name up; later
+ *                                heed_crawl_resolved(c, a.req, ...)>
+ *       case HEED_CRAWL_FETCH:   <GET a.url from a.addr; later
+ *                                heed_crawl_headers() and
+ *                                heed_crawl_fetched(c, a.req, ...)>
+ *           continue;
+ *       case HEED_CRAWL_WAIT:    <wait for answers until a.until_ms>
+ *           continue;
+ *       case HEED_CRAWL_DONE:    break;
+ *       }
+ *   }
+ *   heed_crawl_finish(c, &now); heed_crawl_free(c);
+ *
+ * Every action of kind RESOLVE or FETCH must be answered exactly once,
+ * also when it is cancelled (with HEED_DNS_CANCELLED or
+ * HEED_NET_CANCELLED). Callbacks into the controller never re-enter it.
+ *
+ * The pure URL checks (limits, path-repetition traps, media extensions)
+ * are here too.
  */
 #ifndef HEED_CRAWL_H
 #define HEED_CRAWL_H
@@ -19,34 +52,15 @@
 #include <stdint.h>
 
 #include "heed/common.h"
+#include "heed/dns.h"
+#include "heed/net.h"
+#include "heed/politeness.h"
+#include "heed/sitepolicy.h"
+#include "heed/store.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*
- * The politeness decision the scheduler asks before it hands out a host:
- * next_ms returns the earliest monotonic time at which host may be sent a
- * request, given when the last request to it started (last_start_ms, or
- * INT64_MIN if never) and now. started tells that a request starts now;
- * finished that a response (HTTP status, 0 if none) came back. Either
- * callback may be NULL. src/politeness provides the full rules (Crawl-delay,
- * back-off, per-address budgets); heed_crawl_plain_politeness() is the
- * plain rule "one request per host per delay".
- */
-struct heed_crawl_politeness {
-	int64_t (*next_ms)(void *ud, const char *host, int64_t last_start_ms,
-	                   int64_t now_ms);
-	void (*started)(void *ud, const char *host, int64_t now_ms);
-	void (*finished)(void *ud, const char *host, int64_t now_ms,
-	                 int status);
-	void *ud;
-};
-
-/* The plain rule with a fixed delay: ud must point to an int64_t holding
- * the delay in milliseconds, which the caller keeps alive. */
-struct heed_crawl_politeness
-heed_crawl_plain_politeness(const int64_t *delay_ms);
 
 /* The default delay between two requests to one host (crawler operator
  * page: "Maximum: 1 request per second"). */
@@ -54,17 +68,29 @@ heed_crawl_plain_politeness(const int64_t *delay_ms);
 
 /* Limits an operator sets; 0 means "no limit" unless stated. */
 struct heed_crawl_limits {
-	unsigned max_active;  /* requests in flight over all hosts (>= 1) */
-	unsigned window;      /* queued URLs per host kept in memory (>= 1) */
+	unsigned max_active;  /* requests in flight over all sites (>= 1) */
+	unsigned window;      /* queued URLs per site kept in memory (>= 1) */
 	int64_t max_pages;    /* pages fetched per site */
 	int max_depth;        /* links from a seed; -1: no limit */
 	size_t max_url_bytes; /* longer URLs are not queued */
 	int max_path_repeat;  /* a path segment repeated more often: trap */
 	int64_t max_run_ms;   /* no request starts later than this */
+	unsigned retries;     /* a URL whose fetch failed for a passing
+	                         reason (5xx, 429, reset, timeout) is tried
+	                         again this many times later in the run */
+	int64_t max_wait_ms;  /* when every site left must wait longer than
+	                         this (a long Retry-After), the run ends and
+	                         stays open for the next one; 0: wait */
+	unsigned dns_concurrency; /* look-ups in flight at once (>= 1) */
+	unsigned dns_retries;     /* a look-up that timed out or failed at
+	                             the server is tried again this many
+	                             times before it counts as a failure */
 };
 
 /* Sensible defaults: 64 in flight, window 16, 10,000 pages per site,
- * depth 20, 2,048-byte URLs, a segment at most 3 times, no run limit. */
+ * depth 20, 2,048-byte URLs, a segment at most 3 times, no run limit,
+ * 2 retries, 10 minutes of waiting at most, 32 look-ups in flight, each
+ * tried up to 3 more times. */
 void heed_crawl_limits_default(struct heed_crawl_limits *limits);
 
 /* Why a discovered URL is not queued. */
@@ -88,114 +114,193 @@ heed_url_verdict heed_crawl_check_url(const struct heed_crawl_limits *limits,
  * font, archive or other non-text file (media is never requested). */
 bool heed_crawl_is_media_url(const char *url);
 
-/* What the engine fetches. Kinds match heed_frontier_kind, plus robots. */
-typedef enum heed_job_kind {
-	HEED_JOB_PAGE = 0,
-	HEED_JOB_SITEMAP = 1,
-	HEED_JOB_FEED = 2,
-	HEED_JOB_ROBOTS = 3, /* the site's robots.txt, before anything else */
-} heed_job_kind;
+typedef enum heed_crawl_mode {
+	HEED_CRAWL_FULL = 0,    /* follow public links within the limits */
+	HEED_CRAWL_INCREMENTAL, /* sitemaps and feeds: new and changed only */
+	HEED_CRAWL_QUALIFY,     /* only the robots.txt lifecycle of each
+	                           seed's site (`heed site qualify`): no run,
+	                           no page */
+} heed_crawl_mode;
 
-/* One fetch. Strings handed out by heed_sched_next() live until
- * heed_sched_done() for that host; pushed jobs are copied. */
-struct heed_sched_job {
-	int64_t id; /* the frontier row, 0 for none */
-	const char *url;
-	const char *host; /* the politeness key */
-	int depth;
-	heed_job_kind kind;
-	int64_t lastmod; /* sitemap or feed date; INT64_MIN if none */
+/* "full", "incremental", "qualify". Static. */
+const char *heed_crawl_mode_name(heed_crawl_mode mode);
+
+/* How a site's robots.txt lifecycle ended in this run (docs/robots-
+ * lifecycle.md), for `heed site qualify` and the logs. Pointers live only
+ * during the callback. */
+struct heed_crawl_site_result {
+	const char *site;               /* its origin, "http://host:port" */
+	struct heed_site_record record; /* the durable record, as stored */
+	bool contacted;                 /* robots.txt was requested */
+	unsigned attempts;              /* robots.txt requests sent */
 };
 
-typedef struct heed_sched heed_sched;
+typedef void heed_crawl_site_fn(void *ud,
+                                const struct heed_crawl_site_result *r);
 
-/* What heed_sched_next() asks the caller to do. */
-typedef enum heed_sched_verdict {
-	HEED_SCHED_FETCH,     /* fetch *job now */
-	HEED_SCHED_REFILL,    /* load the queue window of *host, then call
-	                         heed_sched_refilled() */
-	HEED_SCHED_DROP_HOST, /* *host reached its page limit: drop its rest */
-	HEED_SCHED_WAIT,      /* nothing due: call again within *wait_ms */
-	HEED_SCHED_BUSY,      /* max_active in flight: call after a done() */
-	HEED_SCHED_IDLE,      /* nothing queued, fetches in flight: wait */
-	HEED_SCHED_DONE,      /* nothing to fetch and nothing in flight, or
-	                         the run time is over */
-} heed_sched_verdict;
-
-/* "fetch", "refill", ... Static. */
-const char *heed_sched_verdict_name(heed_sched_verdict v);
-
-/*
- * Creates a scheduler. limits and polite are copied (polite->ud is kept).
- * now_ms starts the run clock for max_run_ms. alloc may be NULL. Returns
- * HEED_OK, HEED_EINVAL (max_active or window 0) or HEED_ENOMEM.
- */
-heed_status heed_sched_new(heed_sched **out,
-                           const struct heed_crawl_limits *limits,
-                           const struct heed_crawl_politeness *polite,
-                           int64_t now_ms, const struct heed_allocator *alloc);
-
-/* Frees s and every job it holds. NULL does nothing. */
-void heed_sched_free(heed_sched *s);
-
-/*
- * Tells that the store holds queued URLs of host (new, or on resume) and
- * that pages_done of its pages were already fetched in this run (count
- * against max_pages). The host becomes ready when its turn comes.
- */
-heed_status heed_sched_host_more(heed_sched *s, const char *host,
-                                 int64_t pages_done);
-
-/* Appends job to its host's in-memory window (a refill), or puts it first
- * (front: a robots.txt fetch). The job's strings are copied. */
-heed_status heed_sched_push(heed_sched *s, const struct heed_sched_job *job,
-                            bool front);
-
-/* Holds host (held: only robots.txt jobs pushed to its front may start,
- * while its qualification runs) or releases it. */
-heed_status heed_sched_hold(heed_sched *s, const char *host, bool held);
-
-/* Forgets every queued job of host and never hands it out again (a site
- * that is not qualified). A fetch in flight still ends with done(). */
-heed_status heed_sched_drop(heed_sched *s, const char *host);
-
-/* Ends a refill: more says whether the store still holds queued URLs of
- * host beyond those pushed. */
-heed_status heed_sched_refilled(heed_sched *s, const char *host, bool more);
-
-/*
- * The next thing to do at now_ms; see heed_sched_verdict. On FETCH *job
- * is filled and the host counts as in flight (politeness started() is
- * called); on REFILL and DROP_HOST *host names the host (valid until the
- * scheduler is freed); on WAIT *wait_ms > 0.
- */
-heed_sched_verdict heed_sched_next(heed_sched *s, int64_t now_ms,
-                                   struct heed_sched_job *job,
-                                   const char **host, int64_t *wait_ms);
-
-/*
- * Ends the fetch in flight for host with an HTTP status (0 for none);
- * politeness finished() is called. HEED_ENOTFOUND if host had none.
- */
-heed_status heed_sched_done(heed_sched *s, const char *host, int64_t now_ms,
-                            int status);
-
-/* Stops the run: next() answers DONE from now on (SIGINT, time limit). */
-void heed_sched_stop(heed_sched *s);
-
-/* Counters for the progress line. */
-struct heed_sched_stats {
-	size_t hosts;         /* every host seen */
-	size_t hosts_active;  /* with a fetch in flight */
-	size_t hosts_waiting; /* with work, waiting for their turn */
-	size_t hosts_done;    /* nothing left (or limit reached) */
-	size_t in_flight;
-	size_t window_jobs;    /* jobs held in memory */
-	int64_t pages_started; /* page fetches handed out */
-	int64_t requests;      /* every fetch handed out */
+/* Counters of a run, for the progress line and the summary. */
+struct heed_crawl_progress {
+	int64_t elapsed_ms;
+	int64_t requests;      /* HTTP requests sent (robots.txt included) */
+	int64_t pages;         /* page records stored or updated */
+	int64_t unchanged;     /* 304s and entries unchanged by their date */
+	int64_t not_indexed;   /* fetched, not stored: noindex, ACAP index */
+	int64_t refused;       /* not fetched: robots.txt or ACAP */
+	int64_t skipped;       /* not queued: limits, media, out of scope */
+	int64_t media_aborted; /* responses dropped after their headers */
+	int64_t retried;       /* fetches that failed for a passing reason
+	                          and went back to the frontier */
+	int64_t errors;        /* URLs given up: network errors, 5xx after
+	                          every retry, unusable answers */
+	int64_t taken_down;    /* records deleted by an ACAP take-down */
+	size_t sites, sites_active, sites_waiting, sites_done;
+	size_t sites_disqualified;
+	size_t sites_without_sources; /* incremental: no sitemap or feed */
+	int64_t queued;               /* URLs waiting (memory and store) */
 };
 
-void heed_sched_stats_get(const heed_sched *s, struct heed_sched_stats *st);
+/* Everything a crawl is told. Strings are borrowed for the controller's
+ * life. */
+struct heed_crawl_options {
+	heed_crawl_mode mode;
+	const char *const *seeds; /* start URLs; their sites are the scope */
+	size_t seed_count;
+	const char *user_agent;  /* the full User-Agent header (the shell) */
+	const char *agent_token; /* robots.txt/ACAP crawler name ("heed") */
+	struct heed_crawl_limits limits;
+	struct heed_polite_options polite;
+	struct heed_site_options site;
+	struct heed_net_options net; /* the shell's; the controller reads
+	                                allow_private and max_body_bytes */
+	struct heed_dns_options dns; /* the shell's */
+	bool restart;                /* start afresh even if a run is open */
+	int64_t progress_interval_ms;
+	void (*on_progress)(void *ud, const struct heed_crawl_progress *p);
+	void *progress_ud;
+	heed_crawl_site_fn *on_site; /* a site's lifecycle ended; may be NULL */
+	void *site_ud;
+	const struct heed_logger *logger; /* may be NULL */
+};
+
+/* Fills opt with the defaults of every part (modes, limits, delays). */
+void heed_crawl_options_default(struct heed_crawl_options *opt);
+
+/* The time of a call: both clocks, read once by the caller. */
+struct heed_crawl_clock {
+	int64_t mono_ms; /* monotonic: delays, timers, batches */
+	int64_t unix_ms; /* wall clock: stored dates, back-off deadlines */
+};
+
+typedef struct heed_crawl heed_crawl;
+
+/* An action in progress; the caller hands it back with its answer. */
+typedef struct heed_crawl_req heed_crawl_req;
+
+typedef enum heed_crawl_action_kind {
+	HEED_CRAWL_RESOLVE, /* look up every address of name (A and AAAA) */
+	HEED_CRAWL_FETCH,   /* GET url from addr (and nowhere else) */
+	HEED_CRAWL_WAIT,    /* nothing to start before until_ms, unless an
+	                       answer comes first */
+	HEED_CRAWL_DONE,    /* the run is over: call heed_crawl_finish */
+} heed_crawl_action_kind;
+
+/* "resolve", "fetch", "wait", "done". Static. */
+const char *heed_crawl_action_name(heed_crawl_action_kind kind);
+
+/* What heed_crawl_next() asks for. Pointers live until req is answered. */
+struct heed_crawl_action {
+	heed_crawl_action_kind kind;
+	heed_crawl_req *req;              /* RESOLVE, FETCH */
+	const char *name;                 /* RESOLVE: a host name or address */
+	const char *url;                  /* FETCH */
+	const struct heed_dns_addr *addr; /* FETCH */
+	size_t max_body_bytes;            /* FETCH: decoded */
+	const char *const *headers;       /* FETCH: "If-None-Match: ..." */
+	size_t header_count;
+	int64_t until_ms; /* WAIT: monotonic */
+};
+
+/*
+ * Creates a controller over store (borrowed; it must outlive the
+ * controller) with opt (borrowed likewise), at now. alloc may be NULL.
+ * Returns HEED_OK, HEED_EINVAL (no agent token, max_active, window or
+ * dns_concurrency 0: diag says which) or HEED_ENOMEM.
+ */
+heed_status heed_crawl_new(heed_crawl **out, heed_store *store,
+                           const struct heed_crawl_options *opt,
+                           const struct heed_crawl_clock *now,
+                           const struct heed_allocator *alloc,
+                           struct heed_diag *diag);
+
+/*
+ * Frees c and every action in progress. A batch not yet committed is
+ * rolled back: what a killed process would lose (call heed_crawl_finish
+ * first to keep it). NULL does nothing.
+ */
+void heed_crawl_free(heed_crawl *c);
+
+/*
+ * Opens the run: resumes the store's open run (unless opt->restart), or
+ * starts a new one from the seeds; in QUALIFY mode only registers the
+ * seeds' sites. Returns HEED_OK, HEED_EINVAL (no seeds and nothing to
+ * resume, a bad seed URL: diag says which) or HEED_ESTORE.
+ */
+heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
+                             struct heed_diag *diag);
+
+/*
+ * The next thing to do at now; fills *a. RESOLVE and FETCH hand out a req
+ * that must be answered; call again at once for more. WAIT: call again
+ * after an answer or at a->until_ms. DONE: nothing is in progress and
+ * nothing is left to start (or the run was stopped, its time is over, or
+ * every site left waits longer than max_wait_ms).
+ */
+heed_crawl_action_kind heed_crawl_next(heed_crawl *c,
+                                       const struct heed_crawl_clock *now,
+                                       struct heed_crawl_action *a);
+
+/* Answers a RESOLVE action; r lives only during the call. */
+void heed_crawl_resolved(heed_crawl *c, heed_crawl_req *req,
+                         const struct heed_dns_result *r,
+                         const struct heed_crawl_clock *now);
+
+/* The headers of a FETCH's answer have arrived (status >= 200, no body
+ * yet): false means stop the transfer before its body (media, other
+ * non-text types). Optional: a caller that never calls it reads every
+ * body, and the controller still drops what it must not keep. */
+bool heed_crawl_headers(heed_crawl *c, heed_crawl_req *req,
+                        const struct heed_net_response *r);
+
+/* Answers a FETCH action: the whole answer, or how it failed. r->sent_ms
+ * (the moment the request left, on the now->mono_ms clock) is when the
+ * request counts as started for courtesy. */
+void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
+                        const struct heed_net_response *r,
+                        const struct heed_crawl_clock *now);
+
+/* Stops the run: nothing new starts; next() answers DONE once every
+ * action in progress is answered. The run stays open when URLs are left. */
+void heed_crawl_stop(heed_crawl *c);
+
+/*
+ * Ends the run at now: commits the open batch, closes the run when
+ * nothing is left to fetch (a stopped, timed-out or waiting run stays open
+ * for the next `heed crawl`), reports sites without sources. Returns
+ * HEED_OK or the store error that ended the run (HEED_ESTORE, HEED_ENOMEM).
+ */
+heed_status heed_crawl_finish(heed_crawl *c,
+                              const struct heed_crawl_clock *now);
+
+/* The run's counters at now. */
+void heed_crawl_progress_get(heed_crawl *c, const struct heed_crawl_clock *now,
+                             struct heed_crawl_progress *p);
+
+/* The mode of the run (a resumed run keeps its own). */
+heed_crawl_mode heed_crawl_get_mode(const heed_crawl *c);
+
+/* The politeness state the controller keeps (for statistics: address
+ * windows). Lives as long as c. */
+const heed_polite *heed_crawl_politeness(const heed_crawl *c);
 
 #ifdef __cplusplus
 }

@@ -88,8 +88,12 @@ struct heed_net_response {
 	const char *etag, *last_modified, *x_robots_tag;
 	const char *body; /* decoded bytes (NUL-terminated), or NULL */
 	size_t body_len;
-	bool truncated; /* a status arrived, then the body was cut short */
-	int64_t elapsed_ms;
+	bool truncated;  /* a status arrived, then the body was cut short */
+	int64_t sent_ms; /* when the request left (after connecting), on
+	                    CLOCK_MONOTONIC in milliseconds; 0: never sent */
+	int64_t first_byte_ms; /* start to the first byte of the answer;
+	                          0 when none came */
+	int64_t elapsed_ms;    /* start to the end of the attempt */
 };
 
 /* Called once the final headers are in (status >= 200); return false to

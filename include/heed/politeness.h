@@ -1,18 +1,35 @@
 /*
  * heed/politeness.h: when heed may send the next request to a host, pure.
+ * This module is the one authority for courtesy: every request heed sends,
+ * robots.txt, sitemaps and feeds included, starts only when
+ * heed_polite_begin() says READY, and begin() refuses a start that would
+ * break a rule, so no caller can break one by construction.
  *
- * The rules (issue "Site qualification", ARCHITECTURE.md "Rules that hold
- * everywhere"):
- * - No two requests to one host start less than its delay apart: 1 second
- *   by default, longer when robots.txt asks with Crawl-delay (up to a cap,
- *   above which the site is skipped); robots.txt fetches count too.
+ * The rules (ARCHITECTURE.md "Rules that hold everywhere", issue 18;
+ * docs/crawling.md "Politeness" explains them for operators):
+ * - One request in flight per host, and no two request starts to one host
+ *   closer than its delay. The delay is the largest of: 1 second (the
+ *   operator page's "Maximum: 1 request per second"), robots.txt's
+ *   Crawl-delay (up to a cap, above which the site is skipped),
+ *   latency_factor times the duration of the host's last answer (a slow
+ *   site gets at least as much rest as the work it did for heed), and the
+ *   error back-off: each 5xx, 429 or broken answer in a row doubles the
+ *   delay (up to error_delay_max_ms); each good answer halves it again.
+ * - Retry-After (seconds or an HTTP date, on any 5xx or 429) holds every
+ *   request to the host until then, at most backoff_max_s. The back-off
+ *   (level and deadline) is kept in Unix seconds so that the caller can
+ *   store it and restore it after a restart.
  * - An attempt that never connected sent no request: it does not count.
- * - 429 and 503 back off exponentially, honouring Retry-After (seconds or
- *   an HTTP date); the back-off is kept in Unix seconds so that the caller
- *   can store it and restore it after a restart.
- * - Optionally per IP address too, so that many host names on one server
- *   share one budget: at most N requests in flight per address (1 by
- *   default) and an optional delay between them.
+ * - Per IP address, so that the many host names of one server (shared
+ *   hosting, CDNs) share its capacity: requests in flight to an address
+ *   are bounded by a window that follows the server (additive increase,
+ *   multiplicative decrease, as TCP does): it grows by one request per
+ *   window of fast, clean answers while the window is in use, and halves
+ *   (at most once per round trip) on a 5xx, a 429, a timeout, a reset, a
+ *   refused connection, or an answer whose time to first byte is slow:
+ *   more than twice the address's usual time plus slow_ms. It stays
+ *   between 1 and address_concurrency. An optional fixed delay between
+ *   starts to one address comes on top.
  *
  * The module keeps a table of hosts and addresses; it reads no clock: every
  * call takes the time (monotonic milliseconds for delays, Unix seconds for
@@ -32,14 +49,24 @@ extern "C" {
 #endif
 
 struct heed_polite_options {
-	int64_t default_delay_ms;     /* per host; default 1000 */
-	int64_t crawl_delay_cap_ms;   /* longer Crawl-delay: skip; 30000 */
-	bool per_address;             /* also limit per IP address; true */
-	unsigned address_concurrency; /* in flight per address; 1 */
-	int64_t address_delay_ms;     /* between starts per address; 0 */
-	int64_t backoff_base_s;       /* first back-off; 60 */
-	int64_t backoff_max_s;        /* longest back-off, also caps
-	                                 Retry-After; 86400 */
+	int64_t default_delay_ms;      /* per host, the floor; 1000 */
+	int64_t crawl_delay_cap_ms;    /* longer Crawl-delay: skip; 30000 */
+	unsigned latency_factor;       /* delay >= this x last answer's
+	                                  duration; 2 (0: off) */
+	int64_t error_delay_max_ms;    /* the error back-off's doubling stops
+	                                  here; 300000 */
+	int64_t backoff_max_s;         /* the most of a Retry-After honoured;
+	                                  86400 */
+	bool per_address;              /* also limit per IP address; true */
+	unsigned address_concurrency;  /* the largest window per address; 32
+	                                */
+	unsigned address_window_start; /* a new address's window; 2 */
+	int64_t address_delay_ms;      /* between starts per address; 0 */
+	int64_t slow_ms;               /* slack of the slow-answer test; 250 */
+	int64_t margin_ms; /* added to every host delay, so that clock
+	                      granularity and the jitter of a request's
+	                      way never show a gap under the delay in a
+	                      server's log; 10 */
 };
 
 /* Fills in the defaults above. */
@@ -53,8 +80,9 @@ struct heed_polite_clock {
 
 /* A host's back-off, as stored between runs. Zeroed: none. */
 struct heed_polite_backoff {
-	uint32_t level;  /* 429/503 answers in a row */
-	int64_t until_s; /* no request before this Unix time; 0 none */
+	uint32_t level;  /* the delay is doubled this many times */
+	int64_t until_s; /* no request before this Unix time (Retry-After);
+	                    0 none */
 };
 
 typedef struct heed_polite heed_polite;
@@ -68,17 +96,25 @@ heed_status heed_polite_new(heed_polite **out,
 void heed_polite_free(heed_polite *p);
 
 typedef enum heed_polite_verdict {
-	HEED_POLITE_READY = 0, /* start now */
-	HEED_POLITE_WAIT,      /* start in *wait_ms */
-	HEED_POLITE_BUSY,      /* the address has requests in flight: ask
-	                          again when one ends */
+	HEED_POLITE_READY = 0, /* start now (begin: started and recorded) */
+	HEED_POLITE_WAIT,      /* the host (or address delay) allows a start
+	                          in *wait_ms */
+	HEED_POLITE_BUSY,      /* the address's window is full: ask again
+	                          when a request to it ends */
+	HEED_POLITE_HOST_BUSY, /* the host has a request in flight: ask
+	                          again when it ends */
+	HEED_POLITE_NOMEM,     /* begin only: nothing recorded, no start */
 } heed_polite_verdict;
 
-/* Flags of heed_polite_check. */
+/* "ready", "wait", "busy", "host-busy", "nomem". Static. */
+const char *heed_polite_verdict_name(heed_polite_verdict v);
+
+/* Flags of heed_polite_check and heed_polite_begin. */
 enum {
-	/* The robots.txt lifecycle tries the next address right after a 503
-	 * (the seed calls it a bad connection); the host's delay still holds.
-	 */
+	/* The robots.txt lifecycle tries the host's other addresses after
+	 * a 503 (the seed calls it a bad connection): a Retry-After deadline
+	 * does not hold that back (it holds back the site's next attempt
+	 * instead); the delay, doubled by the error, still does. */
 	HEED_POLITE_IGNORE_BACKOFF = 1,
 };
 
@@ -86,48 +122,68 @@ enum {
  * May a request to host through address (text, may be NULL when unknown)
  * start at now? *wait_ms (may be NULL) gets how long to wait for WAIT, 0
  * otherwise. Names are case-sensitive; pass normalised host names. Never
- * allocates.
+ * allocates. A peek: begin() decides.
  */
 heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
                                       const char *address,
                                       const struct heed_polite_clock *now,
                                       unsigned flags, int64_t *wait_ms);
 
-/* Records that a request to host through address starts now (after
- * heed_polite_check said READY). HEED_OK or HEED_ENOMEM. */
-heed_status heed_polite_begin(heed_polite *p, const char *host,
-                              const char *address,
-                              const struct heed_polite_clock *now);
+/*
+ * Starts a request to host through address at now if, and only if, the
+ * rules allow it (the answer heed_polite_check would give): READY means the
+ * start is recorded and the caller must call heed_polite_end() when it
+ * ends; any other verdict records nothing (*wait_ms as for check). NOMEM
+ * when a new host or address could not be recorded.
+ */
+heed_polite_verdict heed_polite_begin(heed_polite *p, const char *host,
+                                      const char *address,
+                                      const struct heed_polite_clock *now,
+                                      unsigned flags, int64_t *wait_ms);
 
 /* How an attempt ended, for heed_polite_end. */
 struct heed_polite_result {
 	bool connected;        /* false: no request reached the server */
 	int status;            /* HTTP status, 0 when none */
+	bool failed;           /* connected, then reset, timed out or cut
+	                          short before a whole answer */
 	bool has_retry_after;  /* a valid Retry-After came with it */
 	int64_t retry_after_s; /* its delay in seconds (>= 0) */
+	int64_t sent_ms;       /* when the request left (after connecting),
+	                          on the mono_ms clock: the start that
+	                          counts from then on; 0: at begin */
+	int64_t first_byte_ms; /* start to the first byte of the answer */
+	int64_t elapsed_ms;    /* start to the end of the answer */
 };
 
 /*
- * Records the end of an attempt started with heed_polite_begin. An attempt
- * that never connected is forgotten, as if it had not started (the host's
- * previous start time is restored). 429 and 503 raise the back-off level
- * and push the back-off deadline to now + max(base * 2^(level-1),
- * Retry-After), at most backoff_max_s; any other status clears it.
+ * Records the end of an attempt begun with heed_polite_begin (READY). The
+ * host's last start becomes the moment its request was sent (a new
+ * connection's handshakes delay it), so that the server sees the delay
+ * between two requests, not only heed. An attempt that never connected is
+ * forgotten by the host, as if it had not started (its previous start time is
+ * restored), but counts against the address's window (a refused or timed-out
+ * connection is a sign of an overloaded server). A 5xx, a 429 or a failed
+ * answer doubles the host's delay and halves the address's window; Retry-After
+ * sets the host's deadline; any other status halves the host's error delay back
+ * and lets the window grow unless the answer was slow. Unknown names are
+ * ignored.
  */
 void heed_polite_end(heed_polite *p, const char *host, const char *address,
                      const struct heed_polite_clock *now,
                      const struct heed_polite_result *result);
 
 /*
- * Sets host's delay from robots.txt's Crawl-delay (0: back to the default;
- * a delay below the default never shortens it). Returns HEED_EDENIED, and
- * changes nothing, when delay_ms is above the cap: the caller skips the site
- * and reports it. HEED_ENOMEM.
+ * Sets host's Crawl-delay from robots.txt (0: none; one below the default
+ * delay never shortens it). Returns HEED_EDENIED, and changes nothing,
+ * when delay_ms is above the cap: the caller skips the site and reports
+ * it. HEED_ENOMEM.
  */
 heed_status heed_polite_set_crawl_delay(heed_polite *p, const char *host,
                                         int64_t delay_ms);
 
-/* host's delay between request starts, in milliseconds. */
+/* host's delay between request starts now, in milliseconds, every rule
+ * but the Retry-After deadline included. */
 int64_t heed_polite_delay_ms(const heed_polite *p, const char *host);
 
 /* host's back-off (zeroed when none). */
@@ -148,6 +204,21 @@ bool heed_polite_get_last_start(const heed_polite *p, const char *host,
  * wins. HEED_ENOMEM. */
 heed_status heed_polite_set_last_start(heed_polite *p, const char *host,
                                        int64_t mono_ms);
+
+/* What the window of an address stands at, for logs and benchmarks. */
+struct heed_polite_address_stats {
+	unsigned window;     /* requests that may be in flight now */
+	unsigned in_flight;  /* requests in flight */
+	int64_t base_ms;     /* its usual time to first byte (windowed
+	                        minimum), -1 before the first answer */
+	int64_t smoothed_ms; /* smoothed time to first byte, -1 likewise */
+	uint64_t decreases;  /* times the window was halved */
+};
+
+/* Fills *out for address; false (and a window of address_window_start)
+ * when no request to it was seen. */
+bool heed_polite_address_get(const heed_polite *p, const char *address,
+                             struct heed_polite_address_stats *out);
 
 /*
  * Parses an HTTP date (RFC 9110 5.6.7): IMF-fixdate "Sun, 06 Nov 1994

@@ -19,6 +19,8 @@ enum {
 	HEED_EXIT_OK = 0,    /* success; for checks: everything passed */
 	HEED_EXIT_FAIL = 1,  /* failure; for checks: something did not pass */
 	HEED_EXIT_USAGE = 2, /* the command line was wrong */
+	HEED_EXIT_BUSY = 75, /* another heed crawl holds the store: try later
+	                        (sysexits.h's EX_TEMPFAIL) */
 };
 
 /* A subcommand: `heed NAME ARGS...` runs fn with argv[0] == NAME. */

@@ -8,7 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
-#include "heed/qualify.h"
+#include "heed/crawl.h"
 
 static int add(struct heed_cli_config *cc, const char *name, const char *value)
 {
@@ -134,33 +134,55 @@ struct heed_logger heed_cli_logger(const struct heed_config *cfg)
 	return l;
 }
 
-/* The lifecycle, politeness and network settings as the libraries take
- * them (shared by `heed site` and `heed crawl`). */
-void heed_cli_net_options(const struct heed_config *c,
-                          struct heed_qualify_options *qo,
-                          struct heed_polite_options *po,
-                          struct heed_net_options *no)
+/* Every setting a crawl takes, as the controller takes them (shared by
+ * `heed site qualify` and `heed crawl`). */
+void heed_cli_crawl_options(const struct heed_config *c,
+                            struct heed_crawl_options *o,
+                            const char *user_agent)
 {
-	heed_site_options_default(&qo->site);
-	qo->site.retry_interval_s = c->site_retry_interval;
-	qo->site.recheck_interval_s = c->site_recheck_interval;
-	qo->site.max_failures = (uint32_t)c->site_max_failures;
-	qo->site.pass_pause_ms = c->site_pass_pause_ms;
-	qo->site.max_redirects = (unsigned)c->site_max_redirects;
-	qo->site.crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
-	qo->allow_private = c->net_allow_private;
-	heed_polite_options_default(po);
+	struct heed_polite_options *po = &o->polite;
+	struct heed_crawl_limits *l = &o->limits;
+
+	heed_crawl_options_default(o);
+	o->user_agent = user_agent;
+	o->agent_token = c->product_token;
+	o->site.retry_interval_s = c->site_retry_interval;
+	o->site.recheck_interval_s = c->site_recheck_interval;
+	o->site.max_failures = (uint32_t)c->site_max_failures;
+	o->site.pass_pause_ms = c->site_pass_pause_ms;
+	o->site.max_redirects = (unsigned)c->site_max_redirects;
+	o->site.crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
 	po->default_delay_ms = c->polite_delay_ms;
 	po->crawl_delay_cap_ms = c->polite_crawl_delay_cap * 1000;
 	po->per_address = c->polite_per_address;
 	po->address_concurrency = (unsigned)c->polite_address_concurrency;
+	po->address_window_start = (unsigned)c->polite_address_window;
 	po->address_delay_ms = c->polite_address_delay_ms;
-	po->backoff_base_s = c->polite_backoff_base;
+	po->latency_factor = (unsigned)c->polite_latency_factor;
+	po->slow_ms = c->polite_slow_ms;
+	po->error_delay_max_ms = c->polite_error_delay_max * 1000;
 	po->backoff_max_s = c->polite_backoff_max;
-	no->connect_timeout_ms = c->net_connect_timeout_ms;
-	no->first_byte_timeout_ms = c->net_first_byte_timeout_ms;
-	no->total_timeout_ms = c->net_total_timeout_ms;
-	no->max_body_bytes = (size_t)c->net_max_body_bytes;
-	no->allow_private = c->net_allow_private;
-	no->ca_file = c->net_ca_file;
+	o->net.connect_timeout_ms = c->net_connect_timeout_ms;
+	o->net.first_byte_timeout_ms = c->net_first_byte_timeout_ms;
+	o->net.total_timeout_ms = c->net_total_timeout_ms;
+	o->net.max_body_bytes = (size_t)c->net_max_body_bytes;
+	o->net.allow_private = c->net_allow_private;
+	o->net.ca_file = c->net_ca_file;
+	o->net.user_agent = user_agent;
+	o->dns.servers = c->net_dns_server;
+	o->dns.timeout_ms = (int)c->net_dns_timeout_ms;
+	o->dns.tries = (int)c->net_dns_tries;
+	o->mode =
+	        c->crawl_incremental ? HEED_CRAWL_INCREMENTAL : HEED_CRAWL_FULL;
+	l->max_pages = c->crawl_max_pages;
+	l->max_depth = (int)c->crawl_max_depth;
+	l->max_url_bytes = (size_t)c->crawl_max_url_bytes;
+	l->max_path_repeat = (int)c->crawl_max_path_repeat;
+	l->max_run_ms = c->crawl_max_run_time * 1000;
+	l->max_active = (unsigned)c->crawl_concurrency;
+	l->window = (unsigned)c->crawl_window;
+	l->retries = (unsigned)c->crawl_retries;
+	l->max_wait_ms = c->crawl_max_wait * 1000;
+	l->dns_concurrency = (unsigned)c->net_dns_concurrency;
+	l->dns_retries = (unsigned)c->net_dns_retries;
 }

@@ -80,15 +80,14 @@ bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
 /* Frees what the gathering kept. */
 void heed_cli_config_free(struct heed_cli_config *cc);
 
-struct heed_qualify_options;
-struct heed_polite_options;
-struct heed_net_options;
+struct heed_crawl_options;
 
-/* Fills the qualifier's, politeness and network options from cfg. */
-void heed_cli_net_options(const struct heed_config *c,
-                          struct heed_qualify_options *qo,
-                          struct heed_polite_options *po,
-                          struct heed_net_options *no);
+/* Fills every option a crawl takes (lifecycle, politeness, network, DNS,
+ * limits) from cfg, for `heed crawl` and `heed site qualify`; user_agent
+ * is borrowed. */
+void heed_cli_crawl_options(const struct heed_config *c,
+                            struct heed_crawl_options *o,
+                            const char *user_agent);
 
 /* A logger that prints "heed: [module] message" on stderr up to the
  * configured level. */

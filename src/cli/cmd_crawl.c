@@ -20,7 +20,6 @@
 #include "cli/cli.h"
 #include "cli/cli_config.h"
 #include "heed/crawl_engine.h"
-#include "heed/qualify.h"
 #include "heed/store_frontier.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -254,11 +253,12 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 	        "heed crawl (%s): %lld pages stored, %lld unchanged, %lld not "
 	        "indexed (noindex), %lld refused by robots.txt/ACAP, %lld "
 	        "links skipped (limits, media, other sites), %lld media "
-	        "responses aborted, %lld errors\n",
+	        "responses aborted, %lld tried again later, %lld errors\n",
 	        heed_crawl_mode_name(mode), (long long)p->pages,
 	        (long long)p->unchanged, (long long)p->not_indexed,
 	        (long long)p->refused, (long long)p->skipped,
-	        (long long)p->media_aborted, (long long)p->errors);
+	        (long long)p->media_aborted, (long long)p->retried,
+	        (long long)p->errors);
 	fprintf(out,
 	        "sites: %zu seen, %zu not qualified, %zu without sitemap or "
 	        "feed; %lld requests in %.1f s (%.2f/s); %lld URLs left in "
@@ -270,30 +270,6 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 	if (p->taken_down)
 		fprintf(out, "ACAP take-down: %lld records deleted\n",
 		        (long long)p->taken_down);
-}
-
-static void engine_options(const struct heed_config *cfg,
-                           struct heed_crawl_options *o, const char *ua)
-{
-	struct heed_qualify_options qo = {0};
-
-	heed_crawl_options_default(o);
-	heed_cli_net_options(cfg, &qo, &o->polite, &o->net);
-	o->site = qo.site;
-	o->user_agent = ua;
-	o->agent_token = cfg->product_token;
-	o->mode = cfg->crawl_incremental ? HEED_CRAWL_INCREMENTAL
-	                                 : HEED_CRAWL_FULL;
-	o->limits.max_pages = cfg->crawl_max_pages;
-	o->limits.max_depth = (int)cfg->crawl_max_depth;
-	o->limits.max_url_bytes = (size_t)cfg->crawl_max_url_bytes;
-	o->limits.max_path_repeat = (int)cfg->crawl_max_path_repeat;
-	o->limits.max_run_ms = cfg->crawl_max_run_time * 1000;
-	o->limits.max_active = (unsigned)cfg->crawl_concurrency;
-	o->limits.window = (unsigned)cfg->crawl_window;
-	o->dns.servers = cfg->net_dns_server;
-	o->dns.timeout_ms = (int)cfg->net_dns_timeout_ms;
-	o->dns.tries = (int)cfg->net_dns_tries;
 }
 
 static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
@@ -317,11 +293,10 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	store = heed_cli_open_store(cfg, NULL);
 	if (!store)
 		return HEED_EXIT_FAIL;
-	engine_options(cfg, &o, ua);
+	heed_cli_crawl_options(cfg, &o, ua);
 	o.seeds = (const char *const *)seeds;
 	o.seed_count = seed_count;
 	o.restart = a->restart;
-	o.stop = &stop_requested;
 	if (a->json_log)
 		logger.fn = log_json;
 	o.logger = &logger;
@@ -331,7 +306,7 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	o.progress_ud = &po;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	rc = heed_crawl_run(store, &o, &summary, NULL, &d);
+	rc = heed_crawl_run(store, &o, &stop_requested, &summary, NULL, &d);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	if (po.tty_line)
@@ -340,7 +315,9 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	if (rc != HEED_OK) {
 		heed_cli_error("crawl: %s",
 		               d.message[0] ? d.message : heed_strerror(rc));
-		return HEED_EXIT_FAIL;
+		/* Another crawl holds the store: a timer that fired while the
+		 * last run still goes tries again at its next turn. */
+		return rc == HEED_EBUSY ? HEED_EXIT_BUSY : HEED_EXIT_FAIL;
 	}
 	if (!a->quiet)
 		print_summary(stdout, o.mode, &summary);

@@ -3,23 +3,23 @@
  * HOST`: the robots.txt lifecycle (docs/robots-lifecycle.md) on demand, the
  * site report the seed's troubleshooting tip asks for, and the operator's
  * reset of a site disqualified until reset. The lifecycle itself runs in
- * libheed (heed/qualify.h); this file wires settings, store and output.
+ * libheed's crawl controller (heed/crawl.h, qualify mode); this file
+ * wires settings, store and output.
  */
 #include <getopt.h>
 #include <json-c/json.h>
-#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
 #include "cli/cli_text.h"
-#include "heed/qualify.h"
+#include "heed/crawl_engine.h"
+#include "heed/url.h"
 #include "heed/robots.h"
 #include "heed/store_sites.h"
-
-#define MAX_POLLFDS 128
 
 struct site_cli {
 	struct heed_cli_config cc;
@@ -109,59 +109,18 @@ static bool open_store(struct site_cli *sc)
 
 /* ---- qualify ---- */
 
-static void save_result(struct site_cli *sc,
-                        const struct heed_qualify_result *r)
-{
-	struct heed_store_site row;
-	heed_status rc = heed_store_begin(sc->store);
-
-	if (rc == HEED_OK) {
-		rc = heed_store_site_get(sc->store, r->site, &row);
-		if (rc == HEED_ENOTFOUND)
-			rc = HEED_OK;
-	}
-	if (rc == HEED_OK) {
-		struct heed_store_site upd = row;
-		upd.site = (char *)r->site;
-		upd.host = (char *)r->host;
-		upd.record = r->record;
-		if (r->fetched) {
-			upd.robots_url = (char *)r->robots_url;
-			upd.robots_body = (char *)r->body;
-			upd.robots_body_len = r->body_len;
-			upd.rules_body = r->has_rules ? (char *)r->body : NULL;
-			upd.rules_body_len = r->has_rules ? r->body_len : 0;
-			upd.crawl_delay_ms = r->crawl_delay_ms;
-		}
-		struct heed_store_host h = {r->backoff, r->last_request_ms};
-		rc = heed_store_site_put(sc->store, &upd);
-		if (rc == HEED_OK)
-			rc = heed_store_host_put(sc->store, r->host, &h);
-		heed_store_site_clear(sc->store, &row);
-	}
-	if (rc == HEED_OK)
-		rc = heed_store_commit(sc->store);
-	else
-		heed_store_rollback(sc->store);
-	if (rc != HEED_OK) {
-		heed_cli_error("%s: saving the site failed: %s", r->site,
-		               heed_store_errmsg(sc->store));
-		sc->failures++;
-	}
-}
-
-static void on_qualified(void *ud, const struct heed_qualify_result *r)
+/* A site's lifecycle ended (the controller stored it already). */
+static void on_site(void *ud, const struct heed_crawl_site_result *r)
 {
 	struct site_cli *sc = ud;
 	json_object *o;
 
-	save_result(sc, r);
 	if (!heed_site_state_qualified(r->record.state))
 		sc->not_qualified++;
 	if (!sc->json) {
 		printf("%s: %s (%s)%s\n", r->site,
 		       heed_site_state_name(r->record.state), r->record.detail,
-		       r->fetched ? "" : " [not contacted]");
+		       r->contacted ? "" : " [not contacted]");
 		fflush(stdout);
 		return;
 	}
@@ -179,87 +138,12 @@ static void on_qualified(void *ud, const struct heed_qualify_result *r)
 	json_object_object_add(o, "http_status",
 	                       json_object_new_int(r->record.http_status));
 	json_object_object_add(o, "contacted",
-	                       json_object_new_boolean(r->fetched));
+	                       json_object_new_boolean(r->contacted));
 	json_object_object_add(o, "attempts",
 	                       json_object_new_int((int)r->attempts));
 	json_object_object_add(o, "failures",
 	                       json_object_new_int64(r->record.failures));
 	json_object_array_add(sc->out, o);
-}
-
-static void run_loop(heed_dns *dns, heed_net *net, heed_qualify *q)
-{
-	struct pollfd fds[MAX_POLLFDS];
-	int nd, nn, t;
-
-	while (heed_qualify_pending(q)) {
-		nd = heed_dns_pollfds(dns, fds, MAX_POLLFDS / 2);
-		nn = heed_net_pollfds(net, fds + nd, MAX_POLLFDS - nd);
-		t = heed_dns_timeout_ms(dns, 1000);
-		t = heed_net_timeout_ms(net, t);
-		t = heed_qualify_timeout_ms(q, t);
-		/* On a poll error, process anyway: every wait has a deadline,
-		 * so the loop stays bounded. */
-		if (poll(fds, (nfds_t)(nd + nn), t) < 0)
-			memset(fds, 0, sizeof(fds));
-		heed_dns_process(dns, fds, nd);
-		heed_net_process(net, fds + nd, nn);
-		heed_qualify_process(q);
-	}
-}
-
-/* Gives politeness what a previous heed process left for host: its
- * back-off, and its last request moved onto this process's monotonic clock
- * (so a quick restart still keeps the host's delay). */
-static void restore_host(heed_polite *p, const char *host,
-                         const struct heed_store_host *h)
-{
-	struct timespec wall, mono;
-	int64_t now_wall_ms, now_mono_ms;
-
-	heed_polite_set_backoff(p, host, &h->backoff);
-	if (!h->last_request_ms)
-		return;
-	clock_gettime(CLOCK_REALTIME, &wall);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	now_wall_ms = (int64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
-	now_mono_ms = (int64_t)mono.tv_sec * 1000 + mono.tv_nsec / 1000000;
-	heed_polite_set_last_start(
-	        p, host, now_mono_ms - (now_wall_ms - h->last_request_ms));
-}
-
-/* Starts one URL's site unless it was already started in this run. */
-static void start_url(struct site_cli *sc, heed_qualify *q, heed_polite *p,
-                      const char *url, json_object *seen)
-{
-	char site[512], host[256];
-	struct heed_store_site row;
-	struct heed_store_host h;
-	heed_status rc;
-
-	if (heed_qualify_site_of(url, site, sizeof(site), host, sizeof(host)) !=
-	    HEED_OK) {
-		heed_cli_error("'%s' is not an http(s) URL", url);
-		sc->failures++;
-		return;
-	}
-	if (json_object_object_get_ex(seen, site, NULL))
-		return;
-	json_object_object_add(seen, site, NULL);
-	rc = heed_store_site_get(sc->store, site, &row);
-	if (rc != HEED_OK && rc != HEED_ENOTFOUND) {
-		heed_cli_error("%s: %s", site, heed_store_errmsg(sc->store));
-		sc->failures++;
-		return;
-	}
-	if (heed_store_host_get(sc->store, host, &h) == HEED_OK)
-		restore_host(p, host, &h);
-	if (heed_qualify_start(q, site, &row.record, on_qualified, sc) !=
-	    HEED_OK) {
-		heed_cli_error("%s: out of memory", site);
-		sc->failures++;
-	}
-	heed_store_site_clear(sc->store, &row);
 }
 
 static void warn_contact(const struct heed_config *cfg)
@@ -272,54 +156,61 @@ static void warn_contact(const struct heed_config *cfg)
 		        "reach you");
 }
 
+/* The URLs that name a site; each one that does not is reported. */
+static size_t usable_urls(struct site_cli *sc, int argc, char **argv,
+                          const char **urls)
+{
+	size_t n = 0;
+
+	for (int i = optind; i < argc; i++) {
+		heed_url *u = NULL;
+		if (heed_url_parse(&u, argv[i], strlen(argv[i]), NULL) !=
+		    HEED_OK) {
+			heed_cli_error("'%s' is not an http(s) URL", argv[i]);
+			sc->failures++;
+			continue;
+		}
+		heed_url_free(u);
+		urls[n++] = argv[i];
+	}
+	return n;
+}
+
+/* The lifecycle runs in the crawl controller (heed/crawl.h) in its
+ * qualify mode: the same robots.txt requests, under the same politeness
+ * and the same store lock, as a crawl's. */
 static int qualify(struct site_cli *sc, int argc, char **argv)
 {
 	struct heed_logger log = heed_cli_logger(&sc->cfg);
-	struct heed_dns_options dopt = {sc->cfg.net_dns_server,
-	                                (int)sc->cfg.net_dns_timeout_ms,
-	                                (int)sc->cfg.net_dns_tries};
-	struct heed_qualify_options qo = {0};
-	struct heed_polite_options po;
-	struct heed_net_options no = {0};
+	struct heed_crawl_options o;
 	struct heed_diag diag = {0};
-	heed_dns *dns = NULL;
-	heed_net *net = NULL;
-	heed_polite *polite = NULL;
-	heed_qualify *q = NULL;
-	json_object *seen = json_object_new_object();
+	const char **urls = calloc((size_t)argc, sizeof(*urls));
 	char ua[512];
-	int i, rc = HEED_EXIT_FAIL;
+	heed_status rc;
 
+	if (!urls)
+		return HEED_EXIT_FAIL;
 	warn_contact(&sc->cfg);
 	heed_config_user_agent(&sc->cfg, ua, sizeof(ua));
-	heed_cli_net_options(&sc->cfg, &qo, &po, &no);
-	no.user_agent = ua;
-	qo.agent = ua;
-	if (heed_dns_new(&dns, &dopt, NULL, &diag) != HEED_OK) {
-		heed_cli_error("%s", diag.message);
-		rc = HEED_EXIT_USAGE;
-		goto out;
-	}
-	if (heed_net_new(&net, &no, &log, NULL, &diag) != HEED_OK ||
-	    heed_polite_new(&polite, &po, NULL) != HEED_OK ||
-	    heed_qualify_new(&q, dns, net, polite, &qo, &log, NULL) !=
-	            HEED_OK) {
-		heed_cli_error("cannot start: %s", diag.message[0]
+	heed_cli_crawl_options(&sc->cfg, &o, ua);
+	o.mode = HEED_CRAWL_QUALIFY;
+	o.seeds = urls;
+	o.seed_count = usable_urls(sc, argc, argv, urls);
+	o.on_site = on_site;
+	o.site_ud = sc;
+	o.logger = &log;
+	rc = o.seed_count
+	             ? heed_crawl_run(sc->store, &o, NULL, NULL, NULL, &diag)
+	             : HEED_OK;
+	free(urls);
+	if (rc != HEED_OK) {
+		heed_cli_error("site qualify: %s", diag.message[0]
 		                                           ? diag.message
-		                                           : "out of memory");
-		goto out;
+		                                           : heed_strerror(rc));
+		return rc == HEED_EBUSY ? HEED_EXIT_BUSY : HEED_EXIT_FAIL;
 	}
-	for (i = optind; i < argc; i++)
-		start_url(sc, q, polite, argv[i], seen);
-	run_loop(dns, net, q);
-	rc = sc->failures || sc->not_qualified ? HEED_EXIT_FAIL : HEED_EXIT_OK;
-out:
-	heed_dns_free(dns);
-	heed_net_free(net);
-	heed_qualify_free(q);
-	heed_polite_free(polite);
-	json_object_put(seen);
-	return rc;
+	return sc->failures || sc->not_qualified ? HEED_EXIT_FAIL
+	                                         : HEED_EXIT_OK;
 }
 
 /* ---- report ---- */
@@ -332,12 +223,18 @@ static char ascii_lower(char c)
 /* HOST, HOST:PORT or a URL: the host name, in lower case. */
 static bool host_of(const char *arg, char *host, size_t size)
 {
-	char site[512];
 	size_t i, n;
 
-	if (strstr(arg, "://"))
-		return heed_qualify_site_of(arg, site, sizeof(site), host,
-		                            size) == HEED_OK;
+	if (strstr(arg, "://")) {
+		heed_url *u = NULL;
+		bool ok =
+		        heed_url_parse(&u, arg, strlen(arg), NULL) == HEED_OK &&
+		        strlen(heed_url_hostname(u)) < size;
+		if (ok)
+			snprintf(host, size, "%s", heed_url_hostname(u));
+		heed_url_free(u);
+		return ok;
+	}
 	n = strcspn(arg, arg[0] == '[' ? "]" : ":/");
 	if (arg[0] == '[')
 		arg++, n--;

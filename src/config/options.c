@@ -103,25 +103,46 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(polite_per_address),
          0,
          0},
-        {{"politeness.address_concurrency", HEED_CONFIG_INT, "1",
-          "Requests in flight at once to one IP address."},
+        {{"politeness.address_concurrency", HEED_CONFIG_INT, "32",
+          "The most requests in flight at once to one IP address; the window "
+          "grows up to it while the server answers fast and clean, and halves "
+          "on slow answers, 5xx, 429, timeouts and resets."},
          FIELD(polite_address_concurrency),
          1,
-         64},
+         1024},
+        {{"politeness.address_window_start", HEED_CONFIG_INT, "2",
+          "Requests in flight at once to an IP address heed has not seen "
+          "answer yet (the window it starts from)."},
+         FIELD(polite_address_window),
+         1,
+         1024},
         {{"politeness.address_delay_ms", HEED_CONFIG_INT, "0",
           "Least time between two requests to one IP address, in milliseconds "
-          "(0: only the concurrency limit)."},
+          "(0: only the window limits them)."},
          FIELD(polite_address_delay_ms),
          0,
          86400000},
-        {{"politeness.backoff_base", HEED_CONFIG_DURATION, "60s",
-          "First back-off after a 429 or 503 answer; it doubles with each one "
-          "in a row."},
-         FIELD(polite_backoff_base),
+        {{"politeness.latency_factor", HEED_CONFIG_INT, "2",
+          "A site's delay is at least this many times its last answer took, so "
+          "a slow site rests as long as it worked for heed (0: off)."},
+         FIELD(polite_latency_factor),
+         0,
+         100},
+        {{"politeness.slow_ms", HEED_CONFIG_INT, "250",
+          "An answer is slow, and halves its address's window, when it takes "
+          "more than twice the address's usual time plus this many "
+          "milliseconds."},
+         FIELD(polite_slow_ms),
+         0,
+         600000},
+        {{"politeness.error_delay_max", HEED_CONFIG_DURATION, "5m",
+          "Each 5xx, 429 or broken answer in a row doubles a site's delay, up "
+          "to this; each good answer halves it again."},
+         FIELD(polite_error_delay_max),
          1,
          86400},
         {{"politeness.backoff_max", HEED_CONFIG_DURATION, "1d",
-          "Longest back-off, also the most of a Retry-After heed honours."},
+          "The most of a Retry-After heed honours."},
          FIELD(polite_backoff_max),
          1,
          31536000},
@@ -174,6 +195,18 @@ const struct heed_config_option heed__config_options[] = {
         {{"net.dns_tries", HEED_CONFIG_INT, "2", "DNS tries per server."},
          FIELD(net_dns_tries),
          1,
+         10},
+        {{"net.dns_concurrency", HEED_CONFIG_INT, "32",
+          "Look-ups a crawl has in flight at once; more wait their turn."},
+         FIELD(net_dns_concurrency),
+         1,
+         4096},
+        {{"net.dns_retries", HEED_CONFIG_INT, "3",
+          "Times a crawl tries a look-up again (after 1 s, 2 s, 4 s...) when "
+          "it timed out or the server failed, before it counts as the site's "
+          "failure; NXDOMAIN counts at once."},
+         FIELD(net_dns_retries),
+         0,
          10},
         {{"irc.nick", HEED_CONFIG_STRING, "heed",
           "The nick heed asks for on IRC networks (a digit is appended when "
@@ -257,6 +290,20 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(crawl_window),
          1,
          10000},
+        {{"crawl.retries", HEED_CONFIG_INT, "2",
+          "Times a URL is tried again later in the run after a 5xx, a 429, a "
+          "reset or a timeout; then it is given up (an earlier record of it "
+          "is kept)."},
+         FIELD(crawl_retries),
+         0,
+         100},
+        {{"crawl.max_wait", HEED_CONFIG_DURATION, "10m",
+          "When every site left must wait longer than this (a long "
+          "Retry-After), the run ends and stays open for the next one (0: "
+          "wait)."},
+         FIELD(crawl_max_wait),
+         0,
+         INT64_MAX},
         {{"crawl.full_interval", HEED_CONFIG_DURATION, "7d",
           "How often a full crawl of a site (following its public links) "
           "runs at most under `heed crawl --schedule`; the crawler page "

@@ -1,11 +1,462 @@
 /*
- * Internals of the crawl module. The scheduler and the URL limits are pure
- * (src/crawl/sched.c, limits.c, polite_plain.c).
+ * Internals of the crawl controller (heed/crawl.h). Its files, from the
+ * bottom up; each calls only those above it in this list, never back:
+ *
+ *   limits.c, seen.c, rules.c, ledger.c, sched.c, record_json.c
+ *                  pure helpers: URL limits, the seen-table, a site's
+ *                  robots.txt and ACAP rules, the courtesy witness, the
+ *                  lanes scheduler, the JSON stored with a page
+ *   table.c        the registry: sites (origins) and hosts (names),
+ *                  parked lanes per address, timers, requests in progress
+ *   queue.c        the frontier: enqueue, refill, retry, finish, resume
+ *   lifecycle.c    robots.txt qualification of sites, and DNS
+ *   answer.c       what a page, feed or sitemap answer means
+ *   ctl.c          the public API: next() and the events
+ *
+ * Ownership: the controller owns every site, host, lane, timer and request
+ * (all freed by heed_crawl_free); a request lives from the action that
+ * handed it out to the event that answers it. Store writes go through one
+ * open transaction, committed in batches by the injected clock, so that a
+ * page and its frontier row are written together.
  */
 #ifndef HEED_CRAWL_INT_H
 #define HEED_CRAWL_INT_H
 
 #include "common/common-int.h"
+#include "heed/acap.h"
 #include "heed/crawl.h"
+#include "heed/extract.h"
+#include "heed/robots.h"
+#include "heed/store_frontier.h"
+#include "heed/store_pages.h"
+#include "heed/store_sites.h"
+
+/* Writes per batch, and the longest a batch stays open. Time is the bound
+ * that matters for a kill (what the last batch held is fetched again);
+ * the count only caps a batch's size. Each commit rewrites the indexes'
+ * inner pages, so at 2,000 pages a second (three or four writes each)
+ * 256 writes a batch cost 15 % of the crawl's CPU in commits. */
+#define CRAWL_BATCH_WRITES 4096
+#define CRAWL_BATCH_MS     250
+/* Sitemaps and feeds are read up to this size (decoded). */
+#define CRAWL_MAX_FEED_BYTES (10u * 1024 * 1024)
+/* Addresses kept per host: the robots.txt lifecycle tries each of them
+ * (sitepolicy stops at 32 too). */
+#define CRAWL_MAX_ADDRS 32
+/* The first pause before a look-up that timed out is tried again; it
+ * doubles with each try. */
+#define CRAWL_DNS_RETRY_MS 1000
+
+/* ---- pure helpers ---- */
+
+/* Sets of two URL fingerprints remembered by the seen-table (seen.c). */
+#define CRAWL_SEEN_SETS (1u << 20)
+
+/* URLs already given to the frontier in this run (seen.c). */
+struct heed__seen {
+	const struct heed_allocator *alloc;
+	uint64_t *slots; /* 2 * CRAWL_SEEN_SETS fingerprints, 0: empty */
+};
+
+heed_status heed__seen_init(struct heed__seen *s,
+                            const struct heed_allocator *a);
+void heed__seen_free(struct heed__seen *s);
+uint64_t heed__seen_fingerprint(const char *url);
+bool heed__seen_has(const struct heed__seen *s, uint64_t fp);
+void heed__seen_add(struct heed__seen *s, uint64_t fp);
+
+/* A site's rules in force (rules.c): RFC 9309 for heed's group and ACAP
+ * fields, both parsed from one robots.txt body; all NULL: no rules. */
+struct heed__rules {
+	heed_robots *robots;
+	heed_robots_agent *agent;
+	heed_acap *acap; /* NULL when the file has no ACAP field */
+};
+
+/* Parses body (len bytes; NULL: no rules) for agent. HEED_OK or
+ * HEED_ENOMEM (then r holds no rules). */
+heed_status heed__rules_load(struct heed__rules *r, const char *body,
+                             size_t len, const char *agent,
+                             const struct heed_allocator *a);
+void heed__rules_free(struct heed__rules *r);
+/* May heed fetch url? Both rule sets must agree (the more restrictive
+ * reading, docs/acap.md): RFC 9309's group for heed and ACAP's crawl. */
+bool heed__rules_may_crawl(const struct heed__rules *r, const char *agent,
+                           const char *url, int64_t now_s);
+/* ACAP's answer for usage on url: true when no ACAP field applies; false
+ * when the decision failed (out of memory: the polite answer). */
+bool heed__rules_acap_permits(const struct heed__rules *r, const char *agent,
+                              heed_acap_usage usage, const char *url,
+                              int64_t now_s);
+
+/* The JSON texts stored with a page (record_json.c; the caller frees
+ * them with the allocator), NULL when out of memory. */
+char *heed__crawl_record_json(const struct heed_allocator *a,
+                              const struct heed_record *rec, size_t link_count);
+char *heed__crawl_permissions_json(const struct heed_allocator *a,
+                                   const struct heed__rules *r, const char *url,
+                                   const struct heed_extract_robots *d,
+                                   const char *agent, int64_t now_s);
+
+/*
+ * The courtesy witness (ledger.c): an account of request starts per host,
+ * kept apart from the politeness module it checks. Every start is entered
+ * before it is handed out; a start under floor_ms after the host's last
+ * start that reached the server, or while the host has one in flight, is a
+ * breach. Test and debug builds abort on a breach (ctl.c).
+ */
+struct heed__ledger_entry;
+struct heed__ledger {
+	const struct heed_allocator *alloc;
+	int64_t floor_ms;
+	struct heed__ledger_entry **buckets;
+	size_t bucket_count, count;
+	uint64_t starts, breaches;
+};
+
+void heed__ledger_init(struct heed__ledger *l, int64_t floor_ms,
+                       const struct heed_allocator *a);
+void heed__ledger_free(struct heed__ledger *l);
+/* Enters a start to host at now_ms. false on a breach (*gap_ms: the gap
+ * to the last start, or -1 when one is still in flight) or when out of
+ * memory (*gap_ms 0: nothing could be checked, nothing is entered). */
+bool heed__ledger_start(struct heed__ledger *l, const char *host,
+                        int64_t now_ms, int64_t *gap_ms);
+/* The start entered last for host ended: it reached the server at
+ * sent_ms (connected), or never did (the previous start counts again). */
+void heed__ledger_end(struct heed__ledger *l, const char *host, bool connected,
+                      int64_t sent_ms);
+
+/* What a lane's job fetches. Pages, sitemaps and feeds match
+ * heed_frontier_kind. */
+enum heed__job_kind {
+	JOB_PAGE = HEED_FRONTIER_PAGE,
+	JOB_SITEMAP = HEED_FRONTIER_SITEMAP,
+	JOB_FEED = HEED_FRONTIER_FEED,
+	JOB_ROBOTS, /* the site's robots.txt, for its lifecycle */
+};
+
+struct heed__job {
+	int64_t id;      /* the frontier row; 0 for robots.txt */
+	const char *url; /* the node's copy */
+	int depth;
+	enum heed__job_kind kind;
+	int64_t lastmod; /* sitemap or feed date; HEED_STORE_NO_DATE */
+	int tries;       /* attempts that failed for a passing reason */
+	size_t address;  /* robots.txt: which of the target's addresses */
+};
+
+struct heed__job_node {
+	struct heed__job_node *next;
+	struct heed__job job;
+	char url[]; /* job.url points here */
+};
+
+/*
+ * A lane is a site's queue in the scheduler (sched.c): a window of jobs in
+ * memory (the rest wait in the store), at most one job in flight, and a
+ * place in the ready heap keyed by the earliest time it may be tried.
+ * Invariant: a lane is in the heap exactly when it has work, no job in
+ * flight, no refill pending, is not parked, held without a robots.txt job
+ * first, or dropped.
+ */
+struct heed__lane {
+	struct heed__job_node *head, *tail; /* the window */
+	size_t window_len;
+	struct heed__job_node *current; /* in flight, or NULL */
+	int64_t key_ms;                 /* heap key: not before */
+	uint64_t key_seq;               /* ties: first come first served */
+	int64_t pages;                  /* page jobs started in this run */
+	ptrdiff_t heap_index;           /* -1 when not in the heap */
+	struct heed__lane *park_next;   /* in an address's parked list */
+	bool more;      /* the store holds queued jobs beyond the window */
+	bool refilling; /* REFILL handed out, refilled() pending */
+	bool dropped;   /* never scheduled again */
+	bool held;      /* only a robots.txt job may start */
+	bool parked;    /* waiting for room at an address */
+	bool candidate; /* handed out by next(), its fate pending */
+};
+
+struct heed__sched {
+	const struct heed_allocator *alloc;
+	unsigned max_active;
+	int64_t max_pages;
+	struct heed__lane **heap;
+	size_t heap_len, heap_cap;
+	uint64_t next_seq;
+	size_t in_flight, window_jobs;
+	int64_t pages_started, requests;
+};
+
+/* What heed__sched_next() asks the caller to do. */
+enum heed__sched_verdict {
+	SCHED_CANDIDATE, /* *lane's head job may start: call start, defer,
+	                    park or take for it */
+	SCHED_REFILL,    /* load *lane's window, then call refilled() */
+	SCHED_DROP,      /* *lane reached its page limit: its rest goes */
+	SCHED_WAIT,      /* nothing due: call again within *wait_ms */
+	SCHED_BUSY,      /* max_active in flight: call after a done() */
+	SCHED_IDLE,      /* nothing ready, fetches in flight or lanes held */
+};
+
+void heed__sched_init(struct heed__sched *s, const struct heed_allocator *a,
+                      unsigned max_active, int64_t max_pages);
+void heed__sched_free(struct heed__sched *s);
+void heed__lane_init(struct heed__lane *l);
+/* Frees the lane's jobs (the lane itself is its owner's). */
+void heed__lane_free(struct heed__sched *s, struct heed__lane *l);
+/* The store holds queued jobs of l; pages_done of its pages were already
+ * fetched in this run (they count against max_pages). */
+heed_status heed__sched_more(struct heed__sched *s, struct heed__lane *l,
+                             int64_t pages_done, int64_t now_ms);
+/* Appends a copy of job to l's window (front: first, for robots.txt). */
+heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
+                             const struct heed__job *job, bool front,
+                             int64_t now_ms);
+heed_status heed__sched_hold(struct heed__sched *s, struct heed__lane *l,
+                             bool held, int64_t now_ms);
+/* Forgets l's window and never schedules it again. */
+void heed__sched_drop(struct heed__sched *s, struct heed__lane *l);
+heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
+                                 bool more, int64_t now_ms);
+enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
+                                          struct heed__lane **lane,
+                                          int64_t *wait_ms);
+/* The fate of a candidate: it starts (its head job is in flight); it is
+ * tried again at until_ms; it waits, parked, for offer(); or its head job
+ * is taken away unstarted (the caller frees the node) and the lane goes
+ * back to the heap. */
+void heed__sched_start(struct heed__sched *s, struct heed__lane *l);
+heed_status heed__sched_defer(struct heed__sched *s, struct heed__lane *l,
+                              int64_t until_ms);
+void heed__sched_park(struct heed__sched *s, struct heed__lane *l);
+struct heed__job_node *heed__sched_take(struct heed__sched *s,
+                                        struct heed__lane *l, int64_t now_ms);
+/* A parked lane stays out of the heap, whatever work comes, until
+ * unpark() (its address has room). */
+heed_status heed__sched_unpark(struct heed__sched *s, struct heed__lane *l,
+                               int64_t now_ms);
+/* Puts l back in the heap at now_ms if it may be scheduled (after a
+ * release, new work, its job's end). */
+heed_status heed__sched_offer(struct heed__sched *s, struct heed__lane *l,
+                              int64_t now_ms);
+/* Ends l's job in flight (freed); l is offered again at now_ms. */
+heed_status heed__sched_done(struct heed__sched *s, struct heed__lane *l,
+                             int64_t now_ms);
+bool heed__lane_has_work(const struct heed__lane *l);
+
+/* ---- the registry (table.c) ---- */
+
+enum heed__dns_state {
+	DNS_NONE = 0, /* never asked */
+	DNS_QUEUED,   /* waiting for a look-up slot (or its retry time) */
+	DNS_RUNNING,  /* a RESOLVE action is out */
+	DNS_DONE,     /* addresses known */
+	DNS_FAILED,   /* no usable address: dns_error says why */
+};
+
+/* A host name: what DNS resolves and politeness counts. */
+struct heed__host {
+	struct heed__host *next; /* hash chain */
+	char *name;              /* "a.example", "::1" */
+	struct heed_dns_addr *addrs;
+	size_t addr_count, addr_next; /* addr_next: the one pages use */
+	enum heed__dns_state dns;
+	unsigned dns_tries;
+	struct heed__host *dns_next; /* the look-up queue */
+	struct heed__site *waiting;  /* sites waiting for its addresses */
+	char dns_error[200];
+	bool restored;       /* its stored back-off is in politeness */
+	bool stored_backoff; /* the store holds a back-off or delay for it */
+};
+
+enum heed__site_state {
+	SITE_NEW = 0,    /* registered, lifecycle not started */
+	SITE_QUALIFYING, /* the robots.txt lifecycle runs */
+	SITE_RESOLVING,  /* qualified; waiting for its host's addresses */
+	SITE_READY,      /* its URLs may be fetched */
+	SITE_OUT,        /* not qualified, or no address: skipped */
+};
+
+/* The robots.txt lifecycle of a site, while it runs (lifecycle.c). */
+struct heed__life {
+	heed_site *machine;
+	char *url;                 /* the robots.txt URL asked now */
+	struct heed__host *target; /* its host */
+	char *answer_url;          /* the URL of the last answer */
+	char *body;                /* the last 2xx body */
+	size_t body_len;
+	char *content_type;
+	int64_t crawl_delay_ms;
+	unsigned attempts;
+	bool fetching; /* a robots.txt job is queued or in flight */
+};
+
+/* A site: an origin, the unit of robots.txt and of the queue. */
+struct heed__site {
+	struct heed__site *next; /* hash chain */
+	char *origin;            /* "http://a.example:8080" */
+	const char *host_key;    /* origin past "://" (the pages' host) */
+	struct heed__host *host;
+	struct heed__lane lane;
+	enum heed__site_state state;
+	struct heed__site *new_next;  /* the list of sites to start */
+	struct heed__site *wait_next; /* its host's waiting list */
+	struct heed__life *life;      /* while QUALIFYING */
+	struct heed__rules rules;
+	int64_t last_loaded_id; /* the frontier window loaded up to here */
+	bool in_scope;          /* a seed's site: its links are followed */
+	bool has_source;        /* incremental: a sitemap or feed answered */
+};
+
+/* Sites waiting for room at one address (BUSY), first come first served. */
+struct heed__addrq {
+	struct heed__addrq *next; /* hash chain */
+	struct heed__lane *head, *tail;
+	char text[46];
+};
+
+/* A timer: a site's lifecycle pause, or a host's look-up retry. */
+struct heed__timer {
+	int64_t at_ms;
+	struct heed__site *site; /* or NULL */
+	struct heed__host *host; /* or NULL */
+};
+
+/* An action in progress (heed_crawl_req in heed/crawl.h). */
+struct heed_crawl_req {
+	struct heed_crawl_req *prev, *next; /* c->reqs */
+	bool is_dns;
+	struct heed__host *host; /* DNS: the name; fetch: politeness key */
+	struct heed__site *site; /* fetch */
+	struct heed__job job;    /* fetch: a copy (url points into the
+	                            lane's current node) */
+	struct heed_dns_addr addr;
+	char *headers[2];
+	size_t header_count;
+	heed_content_kind kind; /* from the answer's Content-Type */
+};
+
+/* ---- the controller ---- */
+
+struct heed_crawl {
+	const struct heed_allocator *alloc;
+	const struct heed_crawl_options *opt;
+	struct heed_logger log;
+	heed_store *store;
+	heed_polite *polite;
+	struct heed__sched sched;
+	struct heed__seen seen;
+	struct heed__ledger ledger;
+	struct heed_crawl_clock now; /* of the call being handled */
+	heed_crawl_mode mode;
+	int64_t run_id;
+	int64_t start_ms;
+	int64_t prev_request_unix_ms; /* the last run's last request */
+	/* The registry. */
+	struct heed__site **sites;
+	size_t site_buckets, site_count;
+	struct heed__host **hosts;
+	size_t host_buckets, host_count;
+	struct heed__addrq **addrqs;
+	size_t addrq_buckets, addrq_count;
+	struct heed__site *new_head, *new_tail; /* sites to start */
+	struct heed__host *dns_head, *dns_tail; /* look-ups to start */
+	size_t dns_running;
+	struct heed__timer *timers; /* a min-heap by at_ms */
+	size_t timer_count, timer_cap;
+	struct heed_crawl_req *reqs; /* every request out */
+	size_t qualifying;           /* sites whose lifecycle runs */
+	size_t resolving;            /* sites waiting for addresses */
+	/* The open batch. */
+	bool in_tx;
+	int tx_writes;
+	int64_t tx_start_ms;
+	int64_t run_pages, run_errors; /* added to the run row per batch */
+	int64_t last_request_unix_ms;  /* saved with each batch */
+	heed_status failed;            /* a store error or OOM ends the run */
+	bool stopped, started, waited_out;
+	struct heed_crawl_progress p;
+};
+
+/* The clock of the call, in the units the parts take. */
+int64_t heed__crawl_unix_s(const heed_crawl *c);
+struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c);
+
+/* Opens the batch transaction when needed; false after a store error. */
+bool heed__crawl_tx(heed_crawl *c);
+/* Records a store failure: the run ends after the current call. */
+void heed__crawl_store_failed(heed_crawl *c, const char *what);
+void heed__crawl_oom(heed_crawl *c);
+
+/* The registry (table.c). */
+struct heed__site *heed__site_find(heed_crawl *c, const char *origin);
+/* The site of origin, created (state NEW, on the list of sites to start)
+ * when new: host is its host name. NULL on allocation failure. */
+struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
+                                  const char *hostname);
+/* The site of url (created only when create is set); NULL also for a URL
+ * that is not http(s). */
+struct heed__site *heed__site_of_url(heed_crawl *c, const char *url,
+                                     bool create);
+struct heed__site *heed__site_of_lane(struct heed__lane *l);
+struct heed__host *heed__host_get(heed_crawl *c, const char *name);
+/* Parks l until a request to address ends; wakes up to n lanes. */
+heed_status heed__addrq_park(heed_crawl *c, const char *address,
+                             struct heed__lane *l);
+void heed__addrq_wake(heed_crawl *c, const char *address, unsigned n);
+heed_status heed__timer_add(heed_crawl *c, int64_t at_ms,
+                            struct heed__site *site, struct heed__host *host);
+/* The earliest timer, or NULL. */
+const struct heed__timer *heed__timer_peek(const heed_crawl *c);
+void heed__timer_pop(heed_crawl *c, struct heed__timer *out);
+void heed__life_free(heed_crawl *c, struct heed__life *l);
+struct heed_crawl_req *heed__req_new(heed_crawl *c);
+void heed__req_free(heed_crawl *c, struct heed_crawl_req *r);
+void heed__table_free(heed_crawl *c);
+
+/* The frontier (queue.c). */
+/* Queues url (kind, depth, from may be NULL, lastmod) unless this run saw
+ * it; a seed (depth 0, no from) registers its site. Checks scope and
+ * limits; counts what it skips. */
+void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
+                     int depth, const char *from, int64_t lastmod);
+void heed__queue_refill(heed_crawl *c, struct heed__site *s);
+void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
+/* Sets the frontier row of job to done with outcome (an HTTP status, or
+ * a negative heed_status). */
+void heed__queue_finish(heed_crawl *c, const struct heed__job *job,
+                        int outcome);
+/* job failed for a passing reason: back in its lane for a later try, or
+ * given up (finished with outcome) after opt->limits.retries. true when
+ * it will be tried again. */
+bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
+                       const struct heed__job *job, int outcome);
+heed_status heed__queue_resume(heed_crawl *c);
+
+/* The lifecycle (lifecycle.c). */
+/* Starts the sites registered since the last call. */
+void heed__life_start_new(heed_crawl *c);
+/* A timer of site or host came due. */
+void heed__life_timer(heed_crawl *c, const struct heed__timer *t);
+/* Hands out the next look-up, if a slot is free: true and *a filled. */
+bool heed__life_next_lookup(heed_crawl *c, struct heed_crawl_action *a);
+void heed__life_resolved(heed_crawl *c, struct heed__host *h,
+                         const struct heed_dns_result *r);
+/* A robots.txt fetch of site s ended. */
+void heed__life_fetched(heed_crawl *c, struct heed__site *s,
+                        const struct heed_net_response *r);
+/* Saves host's politeness state (back-off, last request) to the store. */
+void heed__life_save_host(heed_crawl *c, struct heed__host *h);
+
+/* Answers (answer.c). */
+/* Should the body of this answer be read? (the media ban) */
+bool heed__answer_wanted(const struct heed__job *job,
+                         const struct heed_net_response *r,
+                         heed_content_kind *kind);
+/* A page, sitemap or feed fetch of site s ended. */
+void heed__answer(heed_crawl *c, struct heed__site *s,
+                  const struct heed__job *job,
+                  const struct heed_net_response *r);
 
 #endif /* HEED_CRAWL_INT_H */

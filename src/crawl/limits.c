@@ -24,6 +24,10 @@ void heed_crawl_limits_default(struct heed_crawl_limits *limits)
 	limits->max_url_bytes = 2048;
 	limits->max_path_repeat = 3;
 	limits->max_run_ms = 0;
+	limits->retries = 2;
+	limits->max_wait_ms = 600000;
+	limits->dns_concurrency = 32;
+	limits->dns_retries = 3;
 }
 
 const char *heed_url_verdict_name(heed_url_verdict v)

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "crawl/engine-int.h"
+#include "crawl/crawl-int.h"
 
 /* The finished text, or NULL if the buffer failed; frees the buffer. */
 static char *take_text(struct heed_json *j, struct heed_buf *b)
@@ -96,7 +96,7 @@ char *heed__crawl_record_json(const struct heed_allocator *a,
 	return take_text(&j, &b);
 }
 
-static void acap_usage_json(struct heed_json *j, const struct crawl_host *h,
+static void acap_usage_json(struct heed_json *j, const struct heed__rules *h,
                             const char *agent, heed_acap_usage usage,
                             const char *path, int64_t now_s)
 {
@@ -129,7 +129,7 @@ static void acap_usage_json(struct heed_json *j, const struct crawl_host *h,
 	heed_acap_decision_free(d);
 }
 
-static void acap_json(struct heed_json *j, const struct crawl_host *h,
+static void acap_json(struct heed_json *j, const struct heed__rules *h,
                       const char *agent, const char *url, int64_t now_s)
 {
 	static const heed_acap_usage usages[] = {
@@ -160,7 +160,7 @@ static void meta_json(struct heed_json *j, const struct heed_extract_robots *d)
 }
 
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
-                                   const struct crawl_host *h, const char *url,
+                                   const struct heed__rules *h, const char *url,
                                    const struct heed_extract_robots *d,
                                    const char *agent, int64_t now_s)
 {

@@ -1,119 +1,65 @@
 /*
- * The crawl scheduler (issue 8, "Scheduling across many sites"): one queue
- * window per host, a ready heap ordered by the time each host may next be
- * contacted, one request in flight per host, max_active in flight overall.
+ * The lanes scheduler (crawl-int.h): one queue window per site, a ready
+ * heap ordered by the earliest time each site may be tried, at most one
+ * job in flight per site and max_active over all of them.
  *
- * Invariants: a host is in the heap exactly when it has work (jobs in its
- * window, or more in the store), no fetch in flight, no refill pending and
- * no limit reached. Its key is the politeness answer computed when it
- * entered the heap, so a host never starts sooner than the politeness
- * function allows. Workload: thousands of hosts, each with a window of
- * at most limits.window jobs; hosts live until the scheduler is freed.
+ * It only orders work. Whether a job really starts is asked of the
+ * politeness module at that moment by the controller (ctl.c), which then
+ * decides the candidate's fate: start it, defer it to the time politeness
+ * named, park it until its address has room, or take it away (refused by
+ * the site's rules). So the heap's keys are hints: a lane offered "now"
+ * that may not start yet costs one more look at it, never a broken rule.
+ *
+ * Workload: thousands of lanes, each with a window of at most
+ * limits.window jobs; lanes belong to their sites, which live until the
+ * controller is freed.
  */
 #include <assert.h>
 #include <string.h>
 
 #include "crawl/crawl-int.h"
 
-struct job_node {
-	struct job_node *next;
-	struct heed_sched_job job;
-	char url[]; /* job.url points here */
-};
-
-struct sched_host {
-	char *name;
-	struct job_node *head, *tail; /* the in-memory window */
-	size_t window_len;
-	struct job_node *current; /* the fetch in flight, or NULL */
-	int64_t last_start_ms;    /* INT64_MIN before the first request */
-	int64_t ready_ms;         /* heap key */
-	int64_t pages;            /* pages fetched or started in this run */
-	ptrdiff_t heap_index;     /* -1 when not in the heap */
-	bool more;                /* the store holds queued jobs beyond the
-	                             window */
-	bool refilling;           /* REFILL handed out, refilled() pending */
-	bool dropped;             /* page limit reached */
-	bool held;                /* only a robots.txt job may start */
-};
-
-struct heed_sched {
-	const struct heed_allocator *alloc;
-	struct heed_crawl_limits limits;
-	struct heed_crawl_politeness polite;
-	int64_t start_ms;
-	int64_t clock_ms; /* the latest now_ms seen: pushes take no clock */
-	bool stopped;
-	struct sched_host **table; /* open addressing by name */
-	size_t table_size, host_count;
-	struct sched_host **heap;
-	size_t heap_len, heap_cap;
-	size_t in_flight, window_jobs;
-	int64_t pages_started, requests;
-};
-
-static struct sched_host **table_slot(struct sched_host **table, size_t size,
-                                      const char *name)
+void heed__sched_init(struct heed__sched *s, const struct heed_allocator *a,
+                      unsigned max_active, int64_t max_pages)
 {
-	size_t i = (size_t)heed__hash_str(name) & (size - 1);
-
-	while (table[i] && strcmp(table[i]->name, name) != 0)
-		i = (i + 1) & (size - 1);
-	return &table[i];
+	memset(s, 0, sizeof(*s));
+	s->alloc = a;
+	s->max_active = max_active;
+	s->max_pages = max_pages;
 }
 
-static heed_status table_grow(heed_sched *s)
+void heed__sched_free(struct heed__sched *s)
 {
-	size_t size = s->table_size ? s->table_size * 2 : 64;
-	struct sched_host **t = heed__calloc(s->alloc, size, sizeof(*t));
-
-	if (!t)
-		return HEED_ENOMEM;
-	for (size_t i = 0; i < s->table_size; i++)
-		if (s->table[i])
-			*table_slot(t, size, s->table[i]->name) = s->table[i];
-	heed__free(s->alloc, s->table);
-	s->table = t;
-	s->table_size = size;
-	return HEED_OK;
+	heed__free(s->alloc, s->heap);
+	s->heap = NULL;
+	s->heap_len = s->heap_cap = 0;
 }
 
-static struct sched_host *host_find(const heed_sched *s, const char *name)
+void heed__lane_init(struct heed__lane *l)
 {
-	if (!s->table_size)
-		return NULL;
-	return *table_slot(s->table, s->table_size, name);
+	memset(l, 0, sizeof(*l));
+	l->heap_index = -1;
 }
 
-/* The host called name, created when new; NULL on allocation failure. */
-static struct sched_host *host_get(heed_sched *s, const char *name)
+static void free_jobs(struct heed__sched *s, struct heed__job_node *n)
 {
-	struct sched_host *h = host_find(s, name);
-
-	if (h)
-		return h;
-	/* Keep the table at most 3/4 full so probes stay short. */
-	if ((s->host_count + 1) * 4 > s->table_size * 3 &&
-	    table_grow(s) != HEED_OK)
-		return NULL;
-	h = heed__calloc(s->alloc, 1, sizeof(*h));
-	if (!h)
-		return NULL;
-	h->name = heed__strndup(s->alloc, name, strlen(name));
-	if (!h->name) {
-		heed__free(s->alloc, h);
-		return NULL;
+	while (n) {
+		struct heed__job_node *next = n->next;
+		heed__free(s->alloc, n);
+		n = next;
 	}
-	h->last_start_ms = INT64_MIN;
-	h->heap_index = -1;
-	*table_slot(s->table, s->table_size, name) = h;
-	s->host_count++;
-	return h;
 }
 
-static void heap_swap(heed_sched *s, size_t a, size_t b)
+void heed__lane_free(struct heed__sched *s, struct heed__lane *l)
 {
-	struct sched_host *t = s->heap[a];
+	free_jobs(s, l->head);
+	free_jobs(s, l->current);
+	l->head = l->tail = l->current = NULL;
+}
+
+static void heap_swap(struct heed__sched *s, size_t a, size_t b)
+{
+	struct heed__lane *t = s->heap[a];
 
 	s->heap[a] = s->heap[b];
 	s->heap[b] = t;
@@ -121,23 +67,29 @@ static void heap_swap(heed_sched *s, size_t a, size_t b)
 	s->heap[b]->heap_index = (ptrdiff_t)b;
 }
 
-static void heap_up(heed_sched *s, size_t i)
+/* Earlier first; among lanes due at the same time, first come first
+ * served, so a busy millisecond never starves anyone. */
+static bool before(const struct heed__lane *a, const struct heed__lane *b)
 {
-	while (i > 0 && s->heap[(i - 1) / 2]->ready_ms > s->heap[i]->ready_ms) {
+	return a->key_ms < b->key_ms ||
+	       (a->key_ms == b->key_ms && a->key_seq < b->key_seq);
+}
+
+static void heap_up(struct heed__sched *s, size_t i)
+{
+	while (i > 0 && before(s->heap[i], s->heap[(i - 1) / 2])) {
 		heap_swap(s, i, (i - 1) / 2);
 		i = (i - 1) / 2;
 	}
 }
 
-static void heap_down(heed_sched *s, size_t i)
+static void heap_down(struct heed__sched *s, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < s->heap_len &&
-		    s->heap[l]->ready_ms < s->heap[m]->ready_ms)
+		if (l < s->heap_len && before(s->heap[l], s->heap[m]))
 			m = l;
-		if (r < s->heap_len &&
-		    s->heap[r]->ready_ms < s->heap[m]->ready_ms)
+		if (r < s->heap_len && before(s->heap[r], s->heap[m]))
 			m = r;
 		if (m == i)
 			return;
@@ -146,328 +98,252 @@ static void heap_down(heed_sched *s, size_t i)
 	}
 }
 
-static void heap_remove(heed_sched *s, struct sched_host *h)
+static void heap_remove(struct heed__sched *s, struct heed__lane *l)
 {
-	size_t i = (size_t)h->heap_index;
+	size_t i = (size_t)l->heap_index;
 
-	assert(h->heap_index >= 0);
+	assert(l->heap_index >= 0);
 	heap_swap(s, i, --s->heap_len);
-	h->heap_index = -1;
+	l->heap_index = -1;
 	if (i < s->heap_len) {
 		heap_up(s, i);
 		heap_down(s, i);
 	}
 }
 
-static bool has_work(const struct sched_host *h)
+bool heed__lane_has_work(const struct heed__lane *l)
 {
-	return !h->dropped && (h->head || h->more);
+	return !l->dropped && (l->head || l->more);
 }
 
-/* Puts h in the heap if it has work and may be scheduled, keyed by the
- * politeness answer at now. */
-static heed_status heap_offer(heed_sched *s, struct sched_host *h,
-                              int64_t now_ms)
+/* May l be in the heap at all? */
+static bool schedulable(const struct heed__lane *l)
 {
-	if (h->heap_index >= 0 || h->current || h->refilling || !has_work(h))
+	if (l->current || l->refilling || l->parked || l->candidate ||
+	    !heed__lane_has_work(l))
+		return false;
+	/* A held lane waits for its qualification: only its robots.txt
+	 * fetches, pushed to the front, may go. */
+	return !l->held || (l->head && l->head->job.kind == JOB_ROBOTS);
+}
+
+/* Puts l in the heap at key_ms, or moves it there if it is in already. */
+static heed_status heap_put(struct heed__sched *s, struct heed__lane *l,
+                            int64_t key_ms)
+{
+	l->key_seq = s->next_seq++;
+	if (l->heap_index >= 0) {
+		l->key_ms = key_ms;
+		heap_up(s, (size_t)l->heap_index);
+		heap_down(s, (size_t)l->heap_index);
 		return HEED_OK;
-	/* A held host waits for its qualification: only its robots.txt
-	 * fetches, which are pushed to the front, may go. */
-	if (h->held && !(h->head && h->head->job.kind == HEED_JOB_ROBOTS))
-		return HEED_OK;
+	}
 	if (s->heap_len == s->heap_cap) {
 		size_t cap = s->heap_cap ? s->heap_cap * 2 : 64;
-		struct sched_host **heap =
+		struct heed__lane **heap =
 		        heed__realloc(s->alloc, s->heap, cap * sizeof(*heap));
 		if (!heap)
 			return HEED_ENOMEM;
 		s->heap = heap;
 		s->heap_cap = cap;
 	}
-	h->ready_ms = now_ms;
-	if (s->polite.next_ms)
-		h->ready_ms = s->polite.next_ms(s->polite.ud, h->name,
-		                                h->last_start_ms, now_ms);
-	h->heap_index = (ptrdiff_t)s->heap_len;
-	s->heap[s->heap_len++] = h;
+	l->key_ms = key_ms;
+	l->heap_index = (ptrdiff_t)s->heap_len;
+	s->heap[s->heap_len++] = l;
 	heap_up(s, s->heap_len - 1);
 	return HEED_OK;
 }
 
-heed_status heed_sched_new(heed_sched **out,
-                           const struct heed_crawl_limits *limits,
-                           const struct heed_crawl_politeness *polite,
-                           int64_t now_ms, const struct heed_allocator *alloc)
+heed_status heed__sched_offer(struct heed__sched *s, struct heed__lane *l,
+                              int64_t now_ms)
 {
-	heed_sched *s;
-
-	*out = NULL;
-	if (!limits->max_active || !limits->window)
-		return HEED_EINVAL;
-	alloc = alloc ? alloc : heed_allocator_default();
-	s = heed__calloc(alloc, 1, sizeof(*s));
-	if (!s)
-		return HEED_ENOMEM;
-	s->alloc = alloc;
-	s->limits = *limits;
-	if (polite)
-		s->polite = *polite;
-	s->start_ms = s->clock_ms = now_ms;
-	*out = s;
-	return HEED_OK;
-}
-
-static void free_jobs(heed_sched *s, struct job_node *n)
-{
-	while (n) {
-		struct job_node *next = n->next;
-		heed__free(s->alloc, n);
-		n = next;
+	if (!schedulable(l)) {
+		if (l->heap_index >= 0)
+			heap_remove(s, l);
+		return HEED_OK;
 	}
+	/* Already waiting for a later time: an offer never brings a lane
+	 * forward past a wait politeness named (it would only be deferred
+	 * again), nor back. */
+	if (l->heap_index >= 0)
+		return HEED_OK;
+	return heap_put(s, l, now_ms);
 }
 
-void heed_sched_free(heed_sched *s)
+heed_status heed__sched_more(struct heed__sched *s, struct heed__lane *l,
+                             int64_t pages_done, int64_t now_ms)
 {
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->table_size; i++) {
-		struct sched_host *h = s->table[i];
-		if (!h)
-			continue;
-		free_jobs(s, h->head);
-		free_jobs(s, h->current);
-		heed__free(s->alloc, h->name);
-		heed__free(s->alloc, h);
-	}
-	heed__free(s->alloc, s->table);
-	heed__free(s->alloc, s->heap);
-	heed__free(s->alloc, s);
+	l->pages += pages_done;
+	l->more = true;
+	return heed__sched_offer(s, l, now_ms);
 }
 
-heed_status heed_sched_host_more(heed_sched *s, const char *host,
-                                 int64_t pages_done)
+heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
+                             const struct heed__job *job, bool front,
+                             int64_t now_ms)
 {
-	struct sched_host *h = host_get(s, host);
-
-	if (!h)
-		return HEED_ENOMEM;
-	h->pages += pages_done;
-	h->more = true;
-	return heap_offer(s, h, s->clock_ms);
-}
-
-static struct job_node *job_copy(heed_sched *s, const struct heed_sched_job *j,
-                                 const char *host_name)
-{
-	size_t len = strlen(j->url);
-	struct job_node *n = heed__malloc(s->alloc, sizeof(*n) + len + 1);
+	size_t len = strlen(job->url);
+	struct heed__job_node *n = heed__malloc(s->alloc, sizeof(*n) + len + 1);
 
 	if (!n)
-		return NULL;
+		return HEED_ENOMEM;
 	n->next = NULL;
-	n->job = *j;
-	memcpy(n->url, j->url, len + 1);
+	n->job = *job;
+	memcpy(n->url, job->url, len + 1);
 	n->job.url = n->url;
-	n->job.host = host_name;
+	if (front) {
+		n->next = l->head;
+		l->head = n;
+		if (!l->tail)
+			l->tail = n;
+	} else {
+		if (l->tail)
+			l->tail->next = n;
+		else
+			l->head = n;
+		l->tail = n;
+	}
+	l->window_len++;
+	s->window_jobs++;
+	return heed__sched_offer(s, l, now_ms);
+}
+
+static void drop_window(struct heed__sched *s, struct heed__lane *l)
+{
+	s->window_jobs -= l->window_len;
+	free_jobs(s, l->head);
+	l->head = l->tail = NULL;
+	l->window_len = 0;
+	l->more = false;
+	l->dropped = true;
+}
+
+heed_status heed__sched_hold(struct heed__sched *s, struct heed__lane *l,
+                             bool held, int64_t now_ms)
+{
+	l->held = held;
+	return heed__sched_offer(s, l, now_ms);
+}
+
+void heed__sched_drop(struct heed__sched *s, struct heed__lane *l)
+{
+	if (l->heap_index >= 0)
+		heap_remove(s, l);
+	l->candidate = false;
+	drop_window(s, l);
+}
+
+heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
+                                 bool more, int64_t now_ms)
+{
+	l->refilling = false;
+	l->more = more;
+	return heed__sched_offer(s, l, now_ms);
+}
+
+enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
+                                          struct heed__lane **lane,
+                                          int64_t *wait_ms)
+{
+	struct heed__lane *l;
+
+	*lane = NULL;
+	*wait_ms = 0;
+	if (!s->heap_len)
+		return SCHED_IDLE;
+	if (s->in_flight >= s->max_active)
+		return SCHED_BUSY;
+	l = s->heap[0];
+	if (l->key_ms > now_ms) {
+		*wait_ms = l->key_ms - now_ms;
+		return SCHED_WAIT;
+	}
+	heap_remove(s, l);
+	*lane = l;
+	if (!l->head) {
+		/* In the heap without a window: the store holds more. */
+		l->refilling = true;
+		return SCHED_REFILL;
+	}
+	if (l->head->job.kind == JOB_PAGE && s->max_pages > 0 &&
+	    l->pages >= s->max_pages) {
+		drop_window(s, l);
+		return SCHED_DROP;
+	}
+	l->candidate = true;
+	return SCHED_CANDIDATE;
+}
+
+void heed__sched_start(struct heed__sched *s, struct heed__lane *l)
+{
+	struct heed__job_node *n = l->head;
+
+	assert(l->candidate && n && !l->current);
+	l->candidate = false;
+	l->head = n->next;
+	if (!l->head)
+		l->tail = NULL;
+	n->next = NULL;
+	l->window_len--;
+	s->window_jobs--;
+	l->current = n;
+	s->in_flight++;
+	s->requests++;
+	if (n->job.kind == JOB_PAGE) {
+		l->pages++;
+		s->pages_started++;
+	}
+}
+
+heed_status heed__sched_defer(struct heed__sched *s, struct heed__lane *l,
+                              int64_t until_ms)
+{
+	l->candidate = false;
+	if (!schedulable(l))
+		return HEED_OK;
+	return heap_put(s, l, until_ms);
+}
+
+void heed__sched_park(struct heed__sched *s, struct heed__lane *l)
+{
+	(void)s;
+	l->candidate = false;
+	l->parked = true;
+}
+
+heed_status heed__sched_unpark(struct heed__sched *s, struct heed__lane *l,
+                               int64_t now_ms)
+{
+	l->parked = false;
+	return heed__sched_offer(s, l, now_ms);
+}
+
+struct heed__job_node *heed__sched_take(struct heed__sched *s,
+                                        struct heed__lane *l, int64_t now_ms)
+{
+	struct heed__job_node *n = l->head;
+
+	l->candidate = false;
+	if (!n)
+		return NULL;
+	l->head = n->next;
+	if (!l->head)
+		l->tail = NULL;
+	n->next = NULL;
+	l->window_len--;
+	s->window_jobs--;
+	/* The candidate left the heap in next(): its slot is free, so the
+	 * heap need not grow and this cannot fail. */
+	(void)heed__sched_offer(s, l, now_ms);
 	return n;
 }
 
-heed_status heed_sched_push(heed_sched *s, const struct heed_sched_job *job,
-                            bool front)
+heed_status heed__sched_done(struct heed__sched *s, struct heed__lane *l,
+                             int64_t now_ms)
 {
-	struct sched_host *h = host_get(s, job->host);
-	struct job_node *n;
-
-	if (!h)
-		return HEED_ENOMEM;
-	n = job_copy(s, job, h->name);
-	if (!n)
-		return HEED_ENOMEM;
-	if (front) {
-		n->next = h->head;
-		h->head = n;
-		if (!h->tail)
-			h->tail = n;
-	} else {
-		if (h->tail)
-			h->tail->next = n;
-		else
-			h->head = n;
-		h->tail = n;
-	}
-	h->window_len++;
-	s->window_jobs++;
-	return heap_offer(s, h, s->clock_ms);
-}
-
-static void drop_window(heed_sched *s, struct sched_host *h)
-{
-	s->window_jobs -= h->window_len;
-	free_jobs(s, h->head);
-	h->head = h->tail = NULL;
-	h->window_len = 0;
-	h->more = false;
-	h->dropped = true;
-}
-
-heed_status heed_sched_hold(heed_sched *s, const char *host, bool held)
-{
-	struct sched_host *h = host_get(s, host);
-
-	if (!h)
-		return HEED_ENOMEM;
-	h->held = held;
-	if (held) {
-		if (h->heap_index >= 0 &&
-		    !(h->head && h->head->job.kind == HEED_JOB_ROBOTS))
-			heap_remove(s, h);
-		return HEED_OK;
-	}
-	return heap_offer(s, h, s->clock_ms);
-}
-
-heed_status heed_sched_drop(heed_sched *s, const char *host)
-{
-	struct sched_host *h = host_get(s, host);
-
-	if (!h)
-		return HEED_ENOMEM;
-	if (h->heap_index >= 0)
-		heap_remove(s, h);
-	drop_window(s, h);
-	return HEED_OK;
-}
-
-heed_status heed_sched_refilled(heed_sched *s, const char *host, bool more)
-{
-	struct sched_host *h = host_find(s, host);
-
-	if (!h)
-		return HEED_ENOTFOUND;
-	h->refilling = false;
-	h->more = more;
-	return heap_offer(s, h, s->clock_ms);
-}
-
-static bool run_over(const heed_sched *s, int64_t now_ms)
-{
-	return s->stopped || (s->limits.max_run_ms > 0 &&
-	                      now_ms - s->start_ms >= s->limits.max_run_ms);
-}
-
-/* Hands out the first job of h, the top of the heap. */
-static void start_job(heed_sched *s, struct sched_host *h, int64_t now_ms,
-                      struct heed_sched_job *job)
-{
-	struct job_node *n = h->head;
-
-	h->head = n->next;
-	if (!h->head)
-		h->tail = NULL;
-	n->next = NULL;
-	h->window_len--;
-	s->window_jobs--;
-	h->current = n;
-	heap_remove(s, h);
-	h->last_start_ms = now_ms;
-	s->in_flight++;
-	s->requests++;
-	if (n->job.kind == HEED_JOB_PAGE) {
-		h->pages++;
-		s->pages_started++;
-	}
-	if (s->polite.started)
-		s->polite.started(s->polite.ud, h->name, now_ms);
-	*job = n->job;
-}
-
-heed_sched_verdict heed_sched_next(heed_sched *s, int64_t now_ms,
-                                   struct heed_sched_job *job,
-                                   const char **host, int64_t *wait_ms)
-{
-	struct sched_host *h;
-
-	*host = NULL;
-	*wait_ms = 0;
-	if (now_ms > s->clock_ms)
-		s->clock_ms = now_ms;
-	if (run_over(s, now_ms))
-		return HEED_SCHED_DONE;
-	if (!s->heap_len)
-		return s->in_flight ? HEED_SCHED_IDLE : HEED_SCHED_DONE;
-	if (s->in_flight >= s->limits.max_active)
-		return HEED_SCHED_BUSY;
-	h = s->heap[0];
-	if (h->ready_ms > now_ms) {
-		*wait_ms = h->ready_ms - now_ms;
-		return HEED_SCHED_WAIT;
-	}
-	*host = h->name;
-	if (!h->head) {
-		/* In the heap without a window: the store holds more. */
-		heap_remove(s, h);
-		h->refilling = true;
-		return HEED_SCHED_REFILL;
-	}
-	if (h->head->job.kind == HEED_JOB_PAGE && s->limits.max_pages > 0 &&
-	    h->pages >= s->limits.max_pages) {
-		heap_remove(s, h);
-		drop_window(s, h);
-		return HEED_SCHED_DROP_HOST;
-	}
-	start_job(s, h, now_ms, job);
-	return HEED_SCHED_FETCH;
-}
-
-heed_status heed_sched_done(heed_sched *s, const char *host, int64_t now_ms,
-                            int status)
-{
-	struct sched_host *h = host_find(s, host);
-
-	if (!h || !h->current)
-		return HEED_ENOTFOUND;
-	if (now_ms > s->clock_ms)
-		s->clock_ms = now_ms;
-	free_jobs(s, h->current);
-	h->current = NULL;
+	assert(l->current);
+	free_jobs(s, l->current);
+	l->current = NULL;
 	s->in_flight--;
-	if (s->polite.finished)
-		s->polite.finished(s->polite.ud, h->name, now_ms, status);
-	return heap_offer(s, h, now_ms);
-}
-
-void heed_sched_stop(heed_sched *s)
-{
-	s->stopped = true;
-}
-
-void heed_sched_stats_get(const heed_sched *s, struct heed_sched_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->hosts = s->host_count;
-	st->in_flight = s->in_flight;
-	st->window_jobs = s->window_jobs;
-	st->pages_started = s->pages_started;
-	st->requests = s->requests;
-	for (size_t i = 0; i < s->table_size; i++) {
-		const struct sched_host *h = s->table[i];
-		if (!h)
-			continue;
-		if (h->current)
-			st->hosts_active++;
-		else if (has_work(h))
-			st->hosts_waiting++;
-		else
-			st->hosts_done++;
-	}
-}
-
-const char *heed_sched_verdict_name(heed_sched_verdict v)
-{
-	static const char *const names[] = {
-	        "fetch", "refill", "drop-host", "wait", "busy", "idle", "done"};
-
-	if ((unsigned)v >= HEED_ARRAY_SIZE(names))
-		return "unknown";
-	return names[v];
+	return heed__sched_offer(s, l, now_ms);
 }

@@ -11,13 +11,13 @@
  * URLs share a fingerprint with odds of about 2^-64 per comparison, the
  * trade every large crawler's seen-set makes.
  */
-#include "crawl/engine-int.h"
+#include "crawl/crawl-int.h"
 
 heed_status heed__seen_init(struct heed__seen *s,
                             const struct heed_allocator *a)
 {
 	s->alloc = a;
-	s->slots = heed__calloc(a, 2 * ENGINE_SEEN_SETS, sizeof(*s->slots));
+	s->slots = heed__calloc(a, 2 * CRAWL_SEEN_SETS, sizeof(*s->slots));
 	return s->slots ? HEED_OK : HEED_ENOMEM;
 }
 
@@ -35,14 +35,14 @@ uint64_t heed__seen_fingerprint(const char *url)
 
 bool heed__seen_has(const struct heed__seen *s, uint64_t fp)
 {
-	const uint64_t *set = s->slots + 2 * (fp % ENGINE_SEEN_SETS);
+	const uint64_t *set = s->slots + 2 * (fp % CRAWL_SEEN_SETS);
 
 	return set[0] == fp || set[1] == fp;
 }
 
 void heed__seen_add(struct heed__seen *s, uint64_t fp)
 {
-	uint64_t *set = s->slots + 2 * (fp % ENGINE_SEEN_SETS);
+	uint64_t *set = s->slots + 2 * (fp % CRAWL_SEEN_SETS);
 
 	if (set[0] == fp)
 		return;

@@ -63,6 +63,8 @@ struct xfer {
 	bool headers_done; /* the final (>= 200) header block ended */
 	bool too_big, aborted, first_byte_timeout;
 	int64_t start_ms;
+	int64_t sent_ms;       /* the request left; 0: not yet */
+	int64_t first_byte_at; /* monotonic; 0: nothing came back */
 	char retry_after[128];
 	bool has_retry_after;
 	/* Copies of response headers the crawl engine needs. */
@@ -172,7 +174,25 @@ static void got_first_byte(struct xfer *x)
 	if (x->got_byte)
 		return;
 	x->got_byte = true;
+	x->first_byte_at = now_ms();
 	list_remove(&x->net->awaiting, x, awaiting_link);
+}
+
+/* libcurl is about to send the request on an established connection:
+ * this, not the moment heed asked for the fetch, is when the server sees
+ * a request begin, and the moment politeness counts from (a new
+ * connection's handshakes come before it, a kept one's do not). */
+static int on_prereq(void *ud, char *conn_primary_ip, char *conn_local_ip,
+                     int conn_primary_port, int conn_local_port)
+{
+	struct xfer *x = ud;
+
+	(void)conn_primary_ip;
+	(void)conn_local_ip;
+	(void)conn_primary_port;
+	(void)conn_local_port;
+	x->sent_ms = now_ms();
+	return CURL_PREREQFUNC_OK;
 }
 
 static CURL *easy_get(heed_net *net)
@@ -320,7 +340,11 @@ static void fill_response(struct xfer *x, struct heed_net_response *r)
 	curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
 	/* Connected means a request may have reached the server: the next
 	 * attempt on the host must wait its delay. */
-	r->connected = r->status > 0 || x->got_byte || connect_us > 0;
+	r->connected = r->status > 0 || x->got_byte || connect_us > 0 ||
+	               x->sent_ms > 0;
+	r->sent_ms = x->sent_ms;
+	r->first_byte_ms =
+	        x->first_byte_at ? x->first_byte_at - x->start_ms : 0;
 	r->elapsed_ms = now_ms() - x->start_ms;
 }
 
@@ -573,6 +597,9 @@ static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 	       curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header) ==
 	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_HEADERDATA, x) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_PREREQDATA, x) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf) ==
 	               CURLE_OK &&
 	       (!net->ca_file ||

@@ -1,9 +1,23 @@
 /*
  * Per-host and per-address timing (ARCHITECTURE.md "Rules that hold
- * everywhere"; issue "Politeness"). Pure: the time is an argument of every
- * call. Invariant: for every host, two request starts that connected are at
- * least the host's delay apart, provided the caller starts a request only
- * after heed_polite_check said READY and calls begin/end around it.
+ * everywhere"; issue 18 "One authority for courtesy" and "Load that
+ * follows the server"). Pure: the time is an argument of every call.
+ *
+ * Invariants, for every host: at most one request in flight, and two
+ * request starts that connected are at least the host's delay apart
+ * (the delay in force when the second starts). For every address: at most
+ * its window in flight. begin() is the only way to record a start and it
+ * refuses any start that would break these, so they hold whatever the
+ * caller does, provided it calls end() once for every READY begin().
+ *
+ * The address window is TCP's congestion window in miniature (RFC 5681
+ * congestion avoidance, without slow start): one more request per window
+ * of clean answers, half on a sign of trouble. Growth waits until the
+ * window was full, so a site that never uses its room does not pile up
+ * room it could later spend all at once. The slow-answer test compares
+ * each answer's time to first byte with the address's windowed minimum,
+ * as delay-based congestion control does (TCP Vegas, LEDBAT): a server
+ * that takes twice its usual time plus slow_ms is queueing requests.
  */
 #include <string.h>
 
@@ -11,6 +25,9 @@
 
 /* 2^30 * base is already decades: stop doubling there. */
 #define BACKOFF_MAX_LEVEL 30
+/* The shortest round trip between two window decreases: a burst of 503s
+ * answered within milliseconds of each other is one sign, not many. */
+#define MIN_ROUND_MS 50
 
 struct heed_polite {
 	const struct heed_allocator *alloc;
@@ -23,11 +40,25 @@ void heed_polite_options_default(struct heed_polite_options *opt)
 {
 	opt->default_delay_ms = 1000;
 	opt->crawl_delay_cap_ms = 30000;
-	opt->per_address = true;
-	opt->address_concurrency = 1;
-	opt->address_delay_ms = 0;
-	opt->backoff_base_s = 60;
+	opt->latency_factor = 2;
+	opt->error_delay_max_ms = 300000;
 	opt->backoff_max_s = 86400;
+	opt->per_address = true;
+	opt->address_concurrency = 32;
+	opt->address_window_start = 2;
+	opt->address_delay_ms = 0;
+	opt->slow_ms = 250;
+	opt->margin_ms = 10;
+}
+
+const char *heed_polite_verdict_name(heed_polite_verdict v)
+{
+	static const char *const names[] = {"ready", "wait", "busy",
+	                                    "host-busy", "nomem"};
+
+	if ((unsigned)v >= HEED_ARRAY_SIZE(names))
+		return "unknown";
+	return names[v];
 }
 
 heed_status heed_polite_new(heed_polite **out,
@@ -45,6 +76,10 @@ heed_status heed_polite_new(heed_polite **out,
 	p->opt = *opt;
 	if (p->opt.address_concurrency == 0)
 		p->opt.address_concurrency = 1;
+	if (p->opt.address_window_start == 0)
+		p->opt.address_window_start = 1;
+	if (p->opt.address_window_start > p->opt.address_concurrency)
+		p->opt.address_window_start = p->opt.address_concurrency;
 	*out = p;
 	return HEED_OK;
 }
@@ -58,17 +93,42 @@ void heed_polite_free(heed_polite *p)
 	heed__free(p->alloc, p);
 }
 
-static int64_t host_delay(const heed_polite *p,
-                          const struct heed__polite_entry *h)
-{
-	return h && h->delay_ms > p->opt.default_delay_ms
-	               ? h->delay_ms
-	               : p->opt.default_delay_ms;
-}
-
 static int64_t max64(int64_t a, int64_t b)
 {
 	return a > b ? a : b;
+}
+
+/* The host's delay: the floor and Crawl-delay, doubled level times (up to
+ * error_delay_max_ms, never below the floor), and at least latency_factor
+ * times its last answer, plus the margin. */
+static int64_t host_delay(const heed_polite *p,
+                          const struct heed__polite_entry *h)
+{
+	int64_t base = p->opt.default_delay_ms, delay, cap;
+
+	if (!h)
+		return base + p->opt.margin_ms;
+	base = max64(base, h->crawl_delay_ms);
+	cap = max64(base, p->opt.error_delay_max_ms);
+	delay = base;
+	for (uint32_t i = 0; i < h->backoff.level && delay < cap; i++)
+		delay *= 2;
+	if (delay > cap)
+		delay = cap;
+	return max64(delay,
+	             (int64_t)p->opt.latency_factor * h->last_elapsed_ms) +
+	       p->opt.margin_ms;
+}
+
+static unsigned address_window(const heed_polite *p,
+                               const struct heed__polite_entry *a)
+{
+	unsigned w;
+
+	if (!a)
+		return p->opt.address_window_start;
+	w = a->window < 1 ? 1 : (unsigned)a->window;
+	return w > p->opt.address_concurrency ? p->opt.address_concurrency : w;
 }
 
 heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
@@ -84,8 +144,8 @@ heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
 
 	if (wait_ms)
 		*wait_ms = 0;
-	if (a && a->in_flight >= p->opt.address_concurrency)
-		return HEED_POLITE_BUSY;
+	if (h && h->in_flight)
+		return HEED_POLITE_HOST_BUSY;
 	if (h && h->started)
 		ready = max64(ready, h->last_start_ms + host_delay(p, h));
 	if (a && a->started && p->opt.address_delay_ms > 0)
@@ -96,11 +156,14 @@ heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
 		ready = max64(ready, now->mono_ms + (h->backoff.until_s -
 		                                     now->unix_s) *
 		                                            1000);
-	if (ready <= now->mono_ms)
-		return HEED_POLITE_READY;
-	if (wait_ms)
-		*wait_ms = ready - now->mono_ms;
-	return HEED_POLITE_WAIT;
+	if (ready > now->mono_ms) {
+		if (wait_ms)
+			*wait_ms = ready - now->mono_ms;
+		return HEED_POLITE_WAIT;
+	}
+	if (a && a->in_flight >= address_window(p, a))
+		return HEED_POLITE_BUSY;
+	return HEED_POLITE_READY;
 }
 
 static void mark_start(struct heed__polite_entry *e, int64_t now_ms)
@@ -109,48 +172,145 @@ static void mark_start(struct heed__polite_entry *e, int64_t now_ms)
 	e->prev_start_ms = e->last_start_ms;
 	e->started = true;
 	e->last_start_ms = now_ms;
+	e->in_flight++;
 }
 
-heed_status heed_polite_begin(heed_polite *p, const char *host,
-                              const char *address,
-                              const struct heed_polite_clock *now)
+static void address_init(const heed_polite *p, struct heed__polite_entry *a)
 {
-	struct heed__polite_entry *h =
-	        heed__polite_get(&p->hosts, host, p->alloc);
-	struct heed__polite_entry *a = NULL;
+	a->window = p->opt.address_window_start;
+	a->epoch_min[0] = a->epoch_min[1] = -1;
+	a->smoothed_ms = -1;
+}
 
+heed_polite_verdict heed_polite_begin(heed_polite *p, const char *host,
+                                      const char *address,
+                                      const struct heed_polite_clock *now,
+                                      unsigned flags, int64_t *wait_ms)
+{
+	heed_polite_verdict v =
+	        heed_polite_check(p, host, address, now, flags, wait_ms);
+	struct heed__polite_entry *h, *a = NULL;
+	bool created = false;
+
+	if (v != HEED_POLITE_READY)
+		return v;
+	h = heed__polite_get(&p->hosts, host, p->alloc, NULL);
 	if (!h)
-		return HEED_ENOMEM;
+		return HEED_POLITE_NOMEM;
 	if (p->opt.per_address && address) {
-		a = heed__polite_get(&p->addresses, address, p->alloc);
+		a = heed__polite_get(&p->addresses, address, p->alloc,
+		                     &created);
 		if (!a)
-			return HEED_ENOMEM;
+			return HEED_POLITE_NOMEM;
+		if (created)
+			address_init(p, a);
 	}
 	mark_start(h, now->mono_ms);
 	if (a) {
 		mark_start(a, now->mono_ms);
-		a->in_flight++;
+		if (a->in_flight >= address_window(p, a))
+			a->window_full = true;
 	}
-	return HEED_OK;
+	return HEED_POLITE_READY;
 }
 
-/* "429 and 503 back off exponentially, honouring Retry-After". */
-static void back_off(const heed_polite *p, struct heed__polite_entry *h,
-                     const struct heed_polite_clock *now,
-                     const struct heed_polite_result *r)
+/* "5xx or 429, with or without Retry-After, lengthens that site's delay
+ * (doubling up to a cap)" (issue 18). */
+static void host_error(const heed_polite *p, struct heed__polite_entry *h,
+                       const struct heed_polite_clock *now,
+                       const struct heed_polite_result *r)
 {
-	int64_t wait = p->opt.backoff_base_s;
-	uint32_t i;
-
 	if (h->backoff.level < BACKOFF_MAX_LEVEL)
 		h->backoff.level++;
-	for (i = 1; i < h->backoff.level && wait < p->opt.backoff_max_s; i++)
-		wait *= 2;
-	if (r->has_retry_after && r->retry_after_s > wait)
-		wait = r->retry_after_s;
-	if (wait > p->opt.backoff_max_s)
-		wait = p->opt.backoff_max_s;
-	h->backoff.until_s = now->unix_s + wait;
+	if (r->has_retry_after) {
+		int64_t wait = r->retry_after_s < p->opt.backoff_max_s
+		                       ? r->retry_after_s
+		                       : p->opt.backoff_max_s;
+		h->backoff.until_s =
+		        max64(h->backoff.until_s, now->unix_s + wait);
+	}
+}
+
+static void host_good(struct heed__polite_entry *h,
+                      const struct heed_polite_clock *now)
+{
+	if (h->backoff.level > 0)
+		h->backoff.level--;
+	if (h->backoff.until_s <= now->unix_s)
+		h->backoff.until_s = 0;
+}
+
+/* The address's usual time to first byte: the least of the last two
+ * epochs' answers, -1 before the first. */
+static int64_t address_base(const struct heed__polite_entry *a)
+{
+	int64_t x = a->epoch_min[0], y = a->epoch_min[1];
+
+	if (x < 0)
+		return y;
+	return y < 0 || x < y ? x : y;
+}
+
+static void address_sample(struct heed__polite_entry *a, int64_t ms)
+{
+	if (a->epoch_samples++ == HEED__POLITE_EPOCH) {
+		a->epoch_min[1] = a->epoch_min[0];
+		a->epoch_min[0] = -1;
+		a->epoch_samples = 1;
+	}
+	if (a->epoch_min[0] < 0 || ms < a->epoch_min[0])
+		a->epoch_min[0] = ms;
+	a->smoothed_ms = a->smoothed_ms < 0
+	                         ? ms
+	                         : a->smoothed_ms + (ms - a->smoothed_ms) / 8;
+}
+
+static void address_decrease(struct heed__polite_entry *a, int64_t now_ms)
+{
+	int64_t round = max64(a->smoothed_ms, MIN_ROUND_MS);
+
+	if (a->last_decrease_ms && now_ms - a->last_decrease_ms < round)
+		return;
+	a->window = a->window / 2 < 1 ? 1 : a->window / 2;
+	a->window_full = false;
+	a->last_decrease_ms = now_ms;
+	a->decreases++;
+}
+
+static void address_increase(const heed_polite *p, struct heed__polite_entry *a)
+{
+	unsigned before = address_window(p, a);
+
+	if (!a->window_full || before >= p->opt.address_concurrency)
+		return;
+	a->window += 1.0 / a->window;
+	if (address_window(p, a) > before)
+		a->window_full = false;
+}
+
+/* A clean answer: was it slow? An answer that took more than twice the
+ * address's usual time (plus slow_ms of slack, for the jitter of networks
+ * and of heed's own loop) means requests queue at the server. */
+static void address_answer(const heed_polite *p, struct heed__polite_entry *a,
+                           const struct heed_polite_clock *now,
+                           const struct heed_polite_result *r)
+{
+	int64_t ms = r->first_byte_ms > 0 ? r->first_byte_ms : r->elapsed_ms;
+	int64_t base;
+
+	if (ms < 0)
+		ms = 0;
+	address_sample(a, ms);
+	base = address_base(a);
+	if (ms > 2 * base + p->opt.slow_ms)
+		address_decrease(a, now->mono_ms);
+	else
+		address_increase(p, a);
+}
+
+static bool is_error_status(int status)
+{
+	return status == 429 || status >= 500;
 }
 
 void heed_polite_end(heed_polite *p, const char *host, const char *address,
@@ -161,26 +321,32 @@ void heed_polite_end(heed_polite *p, const char *host, const char *address,
 	struct heed__polite_entry *a =
 	        p->opt.per_address ? heed__polite_find(&p->addresses, address)
 	                           : NULL;
+	bool trouble = !r->connected || r->failed || is_error_status(r->status);
 
 	if (a && a->in_flight > 0)
 		a->in_flight--;
+	if (a && trouble)
+		address_decrease(a, now->mono_ms);
+	else if (a)
+		address_answer(p, a, now, r);
 	if (!h)
 		return;
+	if (h->in_flight > 0)
+		h->in_flight--;
 	if (!r->connected) {
 		/* "an attempt that never connected sent no request and need
 		 * not wait". */
 		h->started = h->prev_started;
 		h->last_start_ms = h->prev_start_ms;
-		if (a) {
-			a->started = a->prev_started;
-			a->last_start_ms = a->prev_start_ms;
-		}
 		return;
 	}
-	if (r->status == 429 || r->status == 503)
-		back_off(p, h, now, r);
+	if (r->sent_ms > h->last_start_ms)
+		h->last_start_ms = r->sent_ms;
+	h->last_elapsed_ms = r->elapsed_ms > 0 ? r->elapsed_ms : 0;
+	if (r->failed || is_error_status(r->status))
+		host_error(p, h, now, r);
 	else if (r->status > 0)
-		memset(&h->backoff, 0, sizeof(h->backoff));
+		host_good(h, now);
 }
 
 heed_status heed_polite_set_crawl_delay(heed_polite *p, const char *host,
@@ -190,10 +356,10 @@ heed_status heed_polite_set_crawl_delay(heed_polite *p, const char *host,
 
 	if (delay_ms > p->opt.crawl_delay_cap_ms)
 		return HEED_EDENIED;
-	h = heed__polite_get(&p->hosts, host, p->alloc);
+	h = heed__polite_get(&p->hosts, host, p->alloc, NULL);
 	if (!h)
 		return HEED_ENOMEM;
-	h->delay_ms = delay_ms > 0 ? delay_ms : 0;
+	h->crawl_delay_ms = delay_ms > 0 ? delay_ms : 0;
 	return HEED_OK;
 }
 
@@ -216,11 +382,13 @@ heed_status heed_polite_set_backoff(heed_polite *p, const char *host,
                                     const struct heed_polite_backoff *b)
 {
 	struct heed__polite_entry *h =
-	        heed__polite_get(&p->hosts, host, p->alloc);
+	        heed__polite_get(&p->hosts, host, p->alloc, NULL);
 
 	if (!h)
 		return HEED_ENOMEM;
 	h->backoff = *b;
+	if (h->backoff.level > BACKOFF_MAX_LEVEL)
+		h->backoff.level = BACKOFF_MAX_LEVEL;
 	return HEED_OK;
 }
 
@@ -239,7 +407,7 @@ heed_status heed_polite_set_last_start(heed_polite *p, const char *host,
                                        int64_t mono_ms)
 {
 	struct heed__polite_entry *h =
-	        heed__polite_get(&p->hosts, host, p->alloc);
+	        heed__polite_get(&p->hosts, host, p->alloc, NULL);
 
 	if (!h)
 		return HEED_ENOMEM;
@@ -248,4 +416,22 @@ heed_status heed_polite_set_last_start(heed_polite *p, const char *host,
 		h->last_start_ms = mono_ms;
 	}
 	return HEED_OK;
+}
+
+bool heed_polite_address_get(const heed_polite *p, const char *address,
+                             struct heed_polite_address_stats *out)
+{
+	const struct heed__polite_entry *a =
+	        heed__polite_find(&p->addresses, address);
+
+	memset(out, 0, sizeof(*out));
+	out->window = address_window(p, a);
+	out->base_ms = out->smoothed_ms = -1;
+	if (!a)
+		return false;
+	out->in_flight = a->in_flight;
+	out->base_ms = address_base(a);
+	out->smoothed_ms = a->smoothed_ms;
+	out->decreases = a->decreases;
+	return true;
 }

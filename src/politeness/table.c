@@ -48,11 +48,14 @@ static bool grow(struct heed__polite_table *t, const struct heed_allocator *a)
 
 struct heed__polite_entry *heed__polite_get(struct heed__polite_table *t,
                                             const char *name,
-                                            const struct heed_allocator *a)
+                                            const struct heed_allocator *a,
+                                            bool *created)
 {
 	struct heed__polite_entry *e = heed__polite_find(t, name);
 	size_t k;
 
+	if (created)
+		*created = !e;
 	if (e)
 		return e;
 	if (t->count >= t->bucket_count && !grow(t, a))

@@ -86,7 +86,7 @@ def qualified_results_are_used_until_the_recheck_interval():
 
 
 def retry_after_seconds_holds_back_the_next_run():
-    settings = ["site.retry_interval=1", "politeness.backoff_base=2"]
+    settings = ["site.retry_interval=1"]
     with site({A: {"/robots.txt": ("status", 429, b"slow down",
                                    {"Retry-After": "6"})}}) as s:
         s.qualify(settings=settings, check=1)
@@ -102,7 +102,7 @@ def retry_after_seconds_holds_back_the_next_run():
 
 
 def retry_after_http_date_is_honoured():
-    settings = ["site.retry_interval=1", "politeness.backoff_base=2"]
+    settings = ["site.retry_interval=1"]
     when = email.utils.formatdate(time.time() + 8, usegmt=True)
     with site({A: {"/robots.txt": ("status", 429, b"slow down",
                                    {"Retry-After": when})}}) as s:
@@ -113,14 +113,19 @@ def retry_after_http_date_is_honoured():
 
 
 def five_oh_three_backs_off_exponentially():
-    settings = ["site.retry_interval=1", "politeness.backoff_base=5"]
+    settings = ["site.retry_interval=1"]
     with site({A: {"/robots.txt": ("status", 503, b"busy")}}) as s:
         s.qualify(settings=settings, check=1)
+        log = s.log()
         rep = s.report()
-        # Two 503s (one per pass): 5 s, then 10 s.
+        # Two 503s (one per pass): the host's 1 s delay doubled twice, to
+        # 4 s, and the second attempt already waited the first doubling.
         assert rep["backoff"]["level"] == 2, rep
+        assert len(log) == 2 and gaps(log)[0] >= 2 - JITTER, gaps(log)
         assert rep["next_attempt_unix"] >= rep["backoff"]["until"], rep
-        assert rep["next_attempt_unix"] - rep["robots_date"] >= 10, rep
+        # The next attempt waits the 4 s past the last request, more than
+        # the 1 s retry interval.
+        assert rep["next_attempt_unix"] - rep["robots_date"] >= 5, rep
         wait_past(1)
         s.qualify(settings=settings, check=1)
         assert len(s.log()) == 2
@@ -137,12 +142,15 @@ def one_site_is_qualified_once_per_run():
 
 
 def host_names_on_one_address_share_its_budget():
-    # Two sites on one server: at most one request in flight per address
-    # (politeness.address_concurrency = 1), then an address delay if set.
+    # Two sites on one server share its window: with at most one request
+    # in flight per address, the second waits for the first to end; an
+    # address delay, if set, comes on top.
     slow = {"/robots.txt": ("delay", 0.6, ("status", 200, ROBOTS))}
     names = {"a.test": [A], "b.test": [A]}
-    for settings, least in (([], 0.6), (["politeness.address_delay_ms=1500"],
-                                        1.5)):
+    one = "politeness.address_concurrency=1"
+    for settings, least in (([one], 0.6),
+                            ([one, "politeness.address_delay_ms=1500"],
+                             1.5)):
         with site({A: slow}, extra_hosts=names) as s:
             s.qualify(f"http://a.test:{s.port}/", url=f"http://b.test:{s.port}/",
                       settings=settings, check=0)

@@ -1,11 +1,12 @@
 /*
- * Unit tests for the crawl scheduler and URL limits (issue 8, "Scheduling
- * across many sites" and "within limits the operator sets"), driven by
- * tables and a fake clock: every time is an argument, nothing sleeps.
+ * Unit tests for the lanes scheduler, the URL limits and the seen-table
+ * (issue 8, "Scheduling across many sites" and "within limits the operator
+ * sets"; issue 18, the candidate protocol): every time is an argument,
+ * nothing sleeps. The whole controller is tested by test_crawl_sim.c.
  */
 #include "heed_test.h"
 
-#include "crawl/engine-int.h"
+#include "crawl/crawl-int.h"
 #include "heed/crawl.h"
 #include "heed/url.h"
 
@@ -68,417 +69,293 @@ static void test_url_too_long(void **state)
 	assert_int_equal(heed_crawl_check_url(&l, url, 0), HEED_URL_OK);
 }
 
-static const struct polite_case {
-	const char *name;
-	int64_t last_start_ms, now_ms, want;
-} polite_cases[] = {
-        {"never contacted: now", INT64_MIN, 5000, 5000},
-        {"999 ms after: wait", 4001, 5000, 5001},
-        {"exactly 1 s after: now", 4000, 5000, 5000},
-        {"long ago: now", 10, 5000, 5000},
+/* ---- the lanes scheduler ---- */
+
+struct lanes {
+	struct heed__sched s;
+	struct heed__lane lane[4];
 };
 
-static void test_plain_politeness(void **state)
+static void lanes_init(struct lanes *t, unsigned max_active, int64_t max_pages)
 {
-	int64_t delay = HEED_CRAWL_DELAY_MS;
-	struct heed_crawl_politeness p = heed_crawl_plain_politeness(&delay);
-
-	(void)state;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(polite_cases); i++) {
-		const struct polite_case *c = &polite_cases[i];
-		int64_t got =
-		        p.next_ms(p.ud, "a.test", c->last_start_ms, c->now_ms);
-		if (got != c->want)
-			fail_msg("%s: got %lld, want %lld", c->name,
-			         (long long)got, (long long)c->want);
-	}
+	heed__sched_init(&t->s, heed_test_allocator(), max_active, max_pages);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(t->lane); i++)
+		heed__lane_init(&t->lane[i]);
 }
 
-/* A simulated crawl: hosts x jobs, each fetch takes fetch_ms; the fake
- * clock jumps to the next event. Checks the invariants every step. */
-struct sim_case {
-	const char *name;
-	int hosts, jobs;
-	unsigned max_active;
-	int64_t fetch_ms;
-	int64_t want_end_ms; /* when the last fetch completes */
-};
+static void lanes_free(struct lanes *t)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(t->lane); i++)
+		heed__lane_free(&t->s, &t->lane[i]);
+	heed__sched_free(&t->s);
+}
 
-static const struct sim_case sim_cases[] = {
-        /* One host, 5 jobs: starts at 0, 1000, ..., 4000; ends 4100. */
-        {"one host waits 1 s between starts", 1, 5, 8, 100, 4100},
-        /* A slow fetch (1500 ms) pushes the next start past 1 s. */
-        {"one request in flight per host", 1, 3, 8, 1500, 4500},
-        /* Ten hosts in parallel still take 1 s per round. */
-        {"hosts crawl in parallel", 10, 3, 16, 100, 2100},
-        /* Two slots for 4 hosts: two rounds of 250 ms per second. */
-        {"global bound on requests in flight", 4, 2, 2, 250, 1500},
-};
-
-struct sim_host {
-	char name[16];
-	int64_t last_start;
-	int started, next_job;
-	int64_t done_at; /* when its fetch in flight completes, or -1 */
-};
-
-static void push_jobs(heed_sched *s, struct sim_host *h, int jobs)
+static void push(struct lanes *t, int lane, int64_t id, enum heed__job_kind k,
+                 bool front, int64_t now)
 {
 	char url[64];
+	struct heed__job j = {id, url, 1, k, HEED_STORE_NO_DATE, 0, 0};
 
-	for (int j = 0; j < jobs; j++) {
-		struct heed_sched_job job = {j + 1, url,           h->name,
-		                             0,     HEED_JOB_PAGE, INT64_MIN};
-		snprintf(url, sizeof(url), "http://%.15s/%d", h->name, j);
-		assert_int_equal(heed_sched_push(s, &job, false), HEED_OK);
-	}
+	snprintf(url, sizeof(url), "http://l%d.test/%lld", lane, (long long)id);
+	assert_int_equal(
+	        heed__sched_push(&t->s, &t->lane[lane], &j, front, now),
+	        HEED_OK);
 }
 
-static int64_t sim_next_event(struct sim_host *hosts, int n, int64_t now,
-                              int64_t wait)
+/* next() at now must answer want (and for a candidate, which lane). */
+static struct heed__lane *expect_next(struct lanes *t, int64_t now,
+                                      enum heed__sched_verdict want, int lane,
+                                      int64_t want_wait)
 {
-	int64_t next = wait > 0 ? now + wait : INT64_MAX;
+	struct heed__lane *l = NULL;
+	int64_t wait = -1;
+	enum heed__sched_verdict got = heed__sched_next(&t->s, now, &l, &wait);
 
-	for (int i = 0; i < n; i++)
-		if (hosts[i].done_at >= 0 && hosts[i].done_at < next)
-			next = hosts[i].done_at;
-	return next;
+	if (got != want)
+		fail_msg("at %lld: verdict %d, want %d", (long long)now, got,
+		         want);
+	if (lane >= 0 && l != &t->lane[lane])
+		fail_msg("at %lld: another lane than %d", (long long)now, lane);
+	if (want == SCHED_WAIT && wait != want_wait)
+		fail_msg("at %lld: wait %lld, want %lld", (long long)now,
+		         (long long)wait, (long long)want_wait);
+	return l;
 }
 
-static void check_fetch(const struct sim_case *c, struct sim_host *hosts,
-                        const struct heed_sched_job *job, int64_t now,
-                        size_t in_flight)
+static void test_candidate_start_done(void **state)
 {
-	int i = (int)strtol(job->host + 1, NULL, 10); /* "h12" */
-	struct sim_host *h = &hosts[i];
-	char want[64];
+	struct lanes t;
+	struct heed__lane *l;
 
-	if (h->started && now - h->last_start < HEED_CRAWL_DELAY_MS)
-		fail_msg("%s: %s started %lld ms after the last", c->name,
-		         h->name, (long long)(now - h->last_start));
-	if (h->done_at >= 0)
-		fail_msg("%s: two fetches in flight to %s", c->name, h->name);
-	if (in_flight > c->max_active)
-		fail_msg("%s: %zu in flight", c->name, in_flight);
-	snprintf(want, sizeof(want), "http://%s/%d", h->name, h->next_job++);
-	assert_string_equal(job->url, want); /* FIFO per host */
-	h->last_start = now;
-	h->started++;
-	h->done_at = now + c->fetch_ms;
+	(void)state;
+	lanes_init(&t, 8, 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 0, 2, JOB_PAGE, false, 0);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.id, 1);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(l->current->job.id, 1);
+	assert_int_equal(t.s.in_flight, 1);
+	/* One job in flight per lane: nothing else is ready. */
+	expect_next(&t, 0, SCHED_IDLE, -1, 0);
+	assert_int_equal(heed__sched_done(&t.s, l, 100), HEED_OK);
+	l = expect_next(&t, 100, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.id, 2);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(heed__sched_done(&t.s, l, 200), HEED_OK);
+	expect_next(&t, 200, SCHED_IDLE, -1, 0);
+	assert_int_equal(t.s.requests, 2);
+	assert_int_equal(t.s.pages_started, 2);
+	lanes_free(&t);
 }
 
-static void run_sim(const struct sim_case *c)
+static void test_defer_orders_by_time(void **state)
 {
-	struct heed_crawl_limits l;
-	int64_t delay = HEED_CRAWL_DELAY_MS, now = 0, wait, end = 0;
-	struct heed_crawl_politeness p = heed_crawl_plain_politeness(&delay);
-	struct sim_host hosts[16];
-	heed_sched *s = NULL;
-	struct heed_sched_stats st;
-	int steps = 0;
+	struct lanes t;
+	struct heed__lane *l;
 
-	heed_crawl_limits_default(&l);
-	l.max_active = c->max_active;
-	assert_int_equal(heed_sched_new(&s, &l, &p, 0, heed_test_allocator()),
-	                 HEED_OK);
-	for (int i = 0; i < c->hosts; i++) {
-		snprintf(hosts[i].name, sizeof(hosts[i].name), "h%d", i);
-		hosts[i].started = hosts[i].next_job = 0;
-		hosts[i].done_at = -1;
-		push_jobs(s, &hosts[i], c->jobs);
+	(void)state;
+	lanes_init(&t, 8, 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 1, 2, JOB_PAGE, false, 0);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(heed__sched_defer(&t.s, l, 900), HEED_OK);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 1, 0);
+	assert_int_equal(heed__sched_defer(&t.s, l, 400), HEED_OK);
+	expect_next(&t, 100, SCHED_WAIT, -1, 300);
+	expect_next(&t, 400, SCHED_CANDIDATE, 1, 0);
+	heed__sched_start(&t.s, &t.lane[1]);
+	expect_next(&t, 400, SCHED_WAIT, -1, 500);
+	/* An offer never moves a deferred lane forward. */
+	push(&t, 0, 3, JOB_PAGE, false, 450);
+	expect_next(&t, 450, SCHED_WAIT, -1, 450);
+	expect_next(&t, 900, SCHED_CANDIDATE, 0, 0);
+	lanes_free(&t);
+}
+
+static void test_park_until_unpark(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l;
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 0, 0);
+	heed__sched_park(&t.s, l);
+	/* New work does not wake a parked lane: only room at its address
+	 * does. */
+	push(&t, 0, 2, JOB_PAGE, false, 10);
+	assert_int_equal(heed__sched_more(&t.s, l, 0, 10), HEED_OK);
+	expect_next(&t, 10, SCHED_IDLE, -1, 0);
+	assert_int_equal(heed__sched_unpark(&t.s, l, 20), HEED_OK);
+	l = expect_next(&t, 20, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.id, 1);
+	lanes_free(&t);
+}
+
+static void test_held_lane_lets_only_robots_go(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l;
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	assert_int_equal(heed__sched_hold(&t.s, &t.lane[0], true, 0), HEED_OK);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	expect_next(&t, 0, SCHED_IDLE, -1, 0);
+	push(&t, 0, 0, JOB_ROBOTS, true, 0);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.kind, JOB_ROBOTS);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(heed__sched_done(&t.s, l, 50), HEED_OK);
+	expect_next(&t, 50, SCHED_IDLE, -1, 0);
+	assert_int_equal(heed__sched_hold(&t.s, l, false, 60), HEED_OK);
+	l = expect_next(&t, 60, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.kind, JOB_PAGE);
+	/* robots.txt costs a request, not a page. */
+	heed__sched_start(&t.s, l);
+	assert_int_equal(t.s.pages_started, 1);
+	assert_int_equal(t.s.requests, 2);
+	lanes_free(&t);
+}
+
+static void test_refill_and_page_limit(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l;
+
+	(void)state;
+	lanes_init(&t, 8, 2);
+	/* The store holds jobs of lane 0, one page of which a previous
+	 * process fetched in this run. */
+	assert_int_equal(heed__sched_more(&t.s, &t.lane[0], 1, 0), HEED_OK);
+	l = expect_next(&t, 0, SCHED_REFILL, 0, 0);
+	expect_next(&t, 0, SCHED_IDLE, -1, 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 0, 2, JOB_PAGE, false, 0);
+	assert_int_equal(heed__sched_refilled(&t.s, l, false, 0), HEED_OK);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 0, 0);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(heed__sched_done(&t.s, l, 10), HEED_OK);
+	/* Two pages now: the limit drops the rest. */
+	expect_next(&t, 10, SCHED_DROP, 0, 0);
+	assert_true(t.lane[0].dropped);
+	assert_int_equal(t.s.window_jobs, 0);
+	push(&t, 0, 3, JOB_PAGE, false, 20);
+	expect_next(&t, 20, SCHED_IDLE, -1, 0);
+	lanes_free(&t);
+}
+
+static void test_max_active_and_take(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l;
+	struct heed__job_node *n;
+
+	(void)state;
+	lanes_init(&t, 1, 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 1, 2, JOB_PAGE, false, 0);
+	push(&t, 1, 3, JOB_PAGE, false, 0);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 0, 0);
+	heed__sched_start(&t.s, l);
+	expect_next(&t, 0, SCHED_BUSY, -1, 0);
+	assert_int_equal(heed__sched_done(&t.s, l, 5), HEED_OK);
+	l = expect_next(&t, 5, SCHED_CANDIDATE, 1, 0);
+	/* Refused by the site's rules: taken away unstarted, and the lane
+	 * goes on with its next job. */
+	n = heed__sched_take(&t.s, l, 5);
+	assert_non_null(n);
+	assert_int_equal(n->job.id, 2);
+	test_free(n);
+	l = expect_next(&t, 5, SCHED_CANDIDATE, 1, 0);
+	assert_int_equal(l->head->job.id, 3);
+	assert_int_equal(t.s.in_flight, 0);
+	lanes_free(&t);
+}
+
+/* Many lanes deferred to random times come out in time order, each at
+ * its time, against a plain sorted reference. */
+static void test_heap_against_reference(void **state)
+{
+	enum { N = 2000 };
+	struct heed__sched s;
+	struct heed__lane *lanes = test_calloc(N, sizeof(*lanes));
+	int64_t *keys = test_calloc(N, sizeof(*keys));
+	unsigned long rng = 42;
+	int64_t last = -1;
+	int seen = 0;
+
+	(void)state;
+	heed__sched_init(&s, heed_test_allocator(), N, 0);
+	for (int i = 0; i < N; i++) {
+		struct heed__job j = {i + 1,    "http://x.test/",   0,
+		                      JOB_PAGE, HEED_STORE_NO_DATE, 0,
+		                      0};
+		struct heed__lane *l = NULL;
+		int64_t wait;
+		heed__lane_init(&lanes[i]);
+		assert_int_equal(heed__sched_push(&s, &lanes[i], &j, false, 0),
+		                 HEED_OK);
+		assert_int_equal(heed__sched_next(&s, 0, &l, &wait),
+		                 SCHED_CANDIDATE);
+		keys[i] = 1 + heed_test_rand(&rng, 100000);
+		assert_int_equal(heed__sched_defer(&s, l, keys[i]), HEED_OK);
 	}
 	for (;;) {
-		struct heed_sched_job job;
-		const char *host;
-		heed_sched_verdict v =
-		        heed_sched_next(s, now, &job, &host, &wait);
-		assert_true(++steps < 10000);
-		if (v == HEED_SCHED_DONE)
+		struct heed__lane *l = NULL;
+		int64_t wait = 0;
+		enum heed__sched_verdict v =
+		        heed__sched_next(&s, last < 0 ? 0 : last, &l, &wait);
+		if (v == SCHED_IDLE)
 			break;
-		if (v == HEED_SCHED_FETCH) {
-			heed_sched_stats_get(s, &st);
-			check_fetch(c, hosts, &job, now, st.in_flight);
+		if (v == SCHED_WAIT) {
+			last = (last < 0 ? 0 : last) + wait;
 			continue;
 		}
-		assert_true(v == HEED_SCHED_WAIT || v == HEED_SCHED_BUSY ||
-		            v == HEED_SCHED_IDLE);
-		now = sim_next_event(hosts, c->hosts, now, wait);
-		for (int i = 0; i < c->hosts; i++) {
-			if (hosts[i].done_at != now)
-				continue;
-			hosts[i].done_at = -1;
-			end = now;
-			assert_int_equal(
-			        heed_sched_done(s, hosts[i].name, now, 200),
-			        HEED_OK);
-		}
+		assert_int_equal(v, SCHED_CANDIDATE);
+		assert_int_equal(keys[l - lanes], last);
+		heed__sched_start(&s, l);
+		seen++;
 	}
-	for (int i = 0; i < c->hosts; i++)
-		assert_int_equal(hosts[i].started, c->jobs);
-	if (end != c->want_end_ms)
-		fail_msg("%s: ended at %lld, want %lld", c->name,
-		         (long long)end, (long long)c->want_end_ms);
-	heed_sched_stats_get(s, &st);
-	assert_int_equal(st.pages_started, c->hosts * c->jobs);
-	assert_int_equal(st.hosts_done, c->hosts);
-	heed_sched_free(s);
-}
-
-static void test_simulated_crawls(void **state)
-{
-	(void)state;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(sim_cases); i++)
-		run_sim(&sim_cases[i]);
-}
-
-static heed_sched *new_sched(const struct heed_crawl_limits *l,
-                             const struct heed_crawl_politeness *p)
-{
-	heed_sched *s = NULL;
-
-	assert_int_equal(heed_sched_new(&s, l, p, 0, heed_test_allocator()),
-	                 HEED_OK);
-	return s;
-}
-
-static heed_sched_verdict next(heed_sched *s, int64_t now,
-                               struct heed_sched_job *job, const char **host)
-{
-	int64_t wait;
-
-	return heed_sched_next(s, now, job, host, &wait);
-}
-
-static void test_refill_window_from_store(void **state)
-{
-	struct heed_crawl_limits l;
-	int64_t delay = HEED_CRAWL_DELAY_MS;
-	struct heed_crawl_politeness p = heed_crawl_plain_politeness(&delay);
-	struct heed_sched_job job, a = {7, "http://a.test/7", "a.test",
-	                                2, HEED_JOB_PAGE,     INT64_MIN};
-	const char *host;
-	heed_sched *s;
-
-	(void)state;
-	heed_crawl_limits_default(&l);
-	s = new_sched(&l, &p);
-	assert_int_equal(heed_sched_host_more(s, "a.test", 0), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_REFILL);
-	assert_string_equal(host, "a.test");
-	/* While the refill is pending the host is not handed out again. */
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
-	assert_int_equal(heed_sched_push(s, &a, false), HEED_OK);
-	assert_int_equal(heed_sched_refilled(s, "a.test", true), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_FETCH);
-	assert_int_equal(job.id, 7);
-	assert_int_equal(job.depth, 2);
-	assert_int_equal(next(s, 10, &job, &host), HEED_SCHED_IDLE);
-	assert_int_equal(heed_sched_done(s, "a.test", 50, 200), HEED_OK);
-	assert_int_equal(heed_sched_done(s, "a.test", 50, 200), HEED_ENOTFOUND);
-	/* More on disk: after the delay, another refill. */
-	assert_int_equal(next(s, 500, &job, &host), HEED_SCHED_WAIT);
-	assert_int_equal(next(s, 1000, &job, &host), HEED_SCHED_REFILL);
-	assert_int_equal(heed_sched_refilled(s, "a.test", false), HEED_OK);
-	assert_int_equal(next(s, 1000, &job, &host), HEED_SCHED_DONE);
-	heed_sched_free(s);
-}
-
-static void test_robots_first_and_page_limit(void **state)
-{
-	struct heed_crawl_limits l;
-	struct heed_crawl_politeness none = {0};
-	struct heed_sched_job job, page = {1, "http://a.test/1", "a.test",
-	                                   0, HEED_JOB_PAGE,     INT64_MIN};
-	struct heed_sched_job robots = {0,
-	                                "http://a.test/robots.txt",
-	                                "a.test",
-	                                0,
-	                                HEED_JOB_ROBOTS,
-	                                INT64_MIN};
-	const char *host;
-	heed_sched *s;
-
-	(void)state;
-	heed_crawl_limits_default(&l);
-	l.max_pages = 2;
-	s = new_sched(&l, &none);
-	for (int i = 0; i < 4; i++)
-		assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
-	assert_int_equal(heed_sched_push(s, &robots, true), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_FETCH);
-	assert_int_equal(job.kind, HEED_JOB_ROBOTS);
-	heed_sched_done(s, "a.test", 0, 200);
-	/* robots.txt does not count as a page: two pages, then the drop. */
-	for (int i = 0; i < 2; i++) {
-		assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_FETCH);
-		assert_int_equal(job.kind, HEED_JOB_PAGE);
-		heed_sched_done(s, "a.test", 0, 200);
-	}
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DROP_HOST);
-	assert_string_equal(host, "a.test");
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
-	/* New URLs for a dropped host are not fetched either. */
-	assert_int_equal(heed_sched_host_more(s, "a.test", 0), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
-	heed_sched_free(s);
-}
-
-static void test_resumed_pages_count_against_limit(void **state)
-{
-	struct heed_crawl_limits l;
-	struct heed_crawl_politeness none = {0};
-	struct heed_sched_job job, page = {1, "http://a.test/1", "a.test",
-	                                   0, HEED_JOB_PAGE,     INT64_MIN};
-	const char *host;
-	heed_sched *s;
-
-	(void)state;
-	heed_crawl_limits_default(&l);
-	l.max_pages = 3;
-	s = new_sched(&l, &none);
-	assert_int_equal(heed_sched_host_more(s, "a.test", 3), HEED_OK);
-	assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DROP_HOST);
-	heed_sched_free(s);
-}
-
-static void test_held_host_lets_only_robots_go(void **state)
-{
-	struct heed_crawl_limits l;
-	struct heed_crawl_politeness none = {0};
-	struct heed_sched_job job, page = {1, "http://a.test/1", "a.test",
-	                                   0, HEED_JOB_PAGE,     INT64_MIN};
-	struct heed_sched_job robots = {0,
-	                                "http://a.test/robots.txt",
-	                                "a.test",
-	                                0,
-	                                HEED_JOB_ROBOTS,
-	                                INT64_MIN};
-	const char *host;
-	heed_sched *s;
-
-	(void)state;
-	heed_crawl_limits_default(&l);
-	s = new_sched(&l, &none);
-	assert_int_equal(heed_sched_hold(s, "a.test", true), HEED_OK);
-	assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
-	assert_int_equal(heed_sched_push(s, &robots, true), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_FETCH);
-	assert_int_equal(job.kind, HEED_JOB_ROBOTS);
-	heed_sched_done(s, "a.test", 0, 200);
-	/* Still held: the page waits for the qualification to end. */
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
-	assert_int_equal(heed_sched_hold(s, "a.test", false), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_FETCH);
-	assert_int_equal(job.kind, HEED_JOB_PAGE);
-	heed_sched_done(s, "a.test", 0, 200);
-	/* A site that is not qualified is dropped with its queue. */
-	assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
-	assert_int_equal(heed_sched_drop(s, "a.test"), HEED_OK);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
-	heed_sched_free(s);
-}
-
-static void test_run_time_and_stop(void **state)
-{
-	struct heed_crawl_limits l;
-	struct heed_crawl_politeness none = {0};
-	struct heed_sched_job job, page = {1, "http://a.test/1", "a.test",
-	                                   0, HEED_JOB_PAGE,     INT64_MIN};
-	const char *host;
-	heed_sched *s;
-
-	(void)state;
-	heed_crawl_limits_default(&l);
-	l.max_run_ms = 60000;
-	s = new_sched(&l, &none);
-	assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
-	assert_int_equal(next(s, 60000, &job, &host), HEED_SCHED_DONE);
-	heed_sched_free(s);
-	l.max_run_ms = 0;
-	s = new_sched(&l, &none);
-	assert_int_equal(heed_sched_push(s, &page, false), HEED_OK);
-	heed_sched_stop(s);
-	assert_int_equal(next(s, 0, &job, &host), HEED_SCHED_DONE);
-	heed_sched_free(s);
-}
-
-static void test_many_hosts_grow_tables(void **state)
-{
-	struct heed_crawl_limits l;
-	struct heed_crawl_politeness none = {0};
-	struct heed_sched_job job;
-	struct heed_sched_stats st;
-	const char *host;
-	char name[32], url[64];
-	heed_sched *s;
-	int fetched = 0;
-
-	(void)state;
-	heed_crawl_limits_default(&l);
-	l.max_active = 5000;
-	s = new_sched(&l, &none);
-	for (int i = 0; i < 3000; i++) {
-		struct heed_sched_job j = {i, url,           name,
-		                           0, HEED_JOB_PAGE, INT64_MIN};
-		snprintf(name, sizeof(name), "site%d.test", i);
-		snprintf(url, sizeof(url), "http://site%d.test/", i);
-		assert_int_equal(heed_sched_push(s, &j, false), HEED_OK);
-	}
-	heed_sched_stats_get(s, &st);
-	assert_int_equal(st.hosts, 3000);
-	assert_int_equal(st.window_jobs, 3000);
-	while (next(s, 0, &job, &host) == HEED_SCHED_FETCH)
-		fetched++;
-	assert_int_equal(fetched, 3000);
-	heed_sched_stats_get(s, &st);
-	assert_int_equal(st.hosts_active, 3000);
-	heed_sched_free(s);
+	assert_int_equal(seen, N);
+	for (int i = 0; i < N; i++)
+		heed__lane_free(&s, &lanes[i]);
+	heed__sched_free(&s);
+	test_free(lanes);
+	test_free(keys);
 }
 
 static void test_oom(void **state)
 {
-	struct heed_crawl_limits l;
-	struct heed_crawl_politeness none = {0};
-	struct heed_sched_job page = {1, "http://a.test/1", "a.test",
-	                              0, HEED_JOB_PAGE,     INT64_MIN};
-
 	(void)state;
-	heed_crawl_limits_default(&l);
 	for (unsigned long n = 0;; n++) {
 		struct heed_test_fail f = {.fail_at = n};
-		heed_sched *s = NULL;
-		heed_status rc = heed_sched_new(
-		        &s, &l, &none, 0, heed_test_failing_allocator(&f));
-		if (rc == HEED_OK)
-			rc = heed_sched_push(s, &page, false);
-		if (rc == HEED_OK)
-			rc = heed_sched_host_more(s, "b.test", 0);
-		heed_sched_free(s);
+		struct heed__sched s;
+		struct heed__lane l;
+		struct heed__job j = {1,        "http://a.test/1",  0,
+		                      JOB_PAGE, HEED_STORE_NO_DATE, 0,
+		                      0};
+		heed_status rc;
+		heed__sched_init(&s, heed_test_failing_allocator(&f), 8, 0);
+		heed__lane_init(&l);
+		rc = heed__sched_push(&s, &l, &j, false, 0);
+		heed__lane_free(&s, &l);
+		heed__sched_free(&s);
 		if (rc == HEED_OK)
 			break;
 		assert_int_equal(rc, HEED_ENOMEM);
 	}
-	l.max_active = 0;
-	{
-		heed_sched *s = NULL;
-		assert_int_equal(heed_sched_new(&s, &l, &none, 0, NULL),
-		                 HEED_EINVAL);
-	}
-	assert_string_equal(heed_sched_verdict_name(HEED_SCHED_DROP_HOST),
-	                    "drop-host");
 }
 
-/* The seen-table: remembered fingerprints answer yes, a set keeps the two
- * most recent, and no URL's fingerprint is the empty-slot marker. */
 static void test_seen_table(void **state)
 {
 	const struct heed_allocator *a = heed_test_allocator();
 	struct heed__seen s;
 	/* Three fingerprints of one set (the set is fp modulo the sets). */
-	const uint64_t f1 = 1, f2 = 1 + ENGINE_SEEN_SETS,
-	               f3 = 1 + 2 * (uint64_t)ENGINE_SEEN_SETS;
+	const uint64_t f1 = 1, f2 = 1 + CRAWL_SEEN_SETS,
+	               f3 = 1 + 2 * (uint64_t)CRAWL_SEEN_SETS;
 
 	(void)state;
 	assert_int_equal(heed__seen_init(&s, a), HEED_OK);
@@ -502,73 +379,20 @@ static void test_seen_table(void **state)
 	heed__seen_free(&s);
 }
 
-/* The host key read off a URL string: when it gives one, the full parse
- * gives the same; the URLs it turns down are the ones needing work. */
-static void test_plain_host_key(void **state)
-{
-	static const struct {
-		const char *url, *key; /* key NULL: left to heed_url_parse */
-	} cases[] = {
-	        {"http://a.test/x", "a.test"},
-	        {"https://a.test", "a.test"},
-	        {"http://127.1.0.5:18081/p/1.html", "127.1.0.5:18081"},
-	        {"https://a.test:8443/?q=1#f", "a.test:8443"},
-	        {"http://a-b.c.test/x?y", "a-b.c.test"},
-	        {"http://A.test/x", NULL},
-	        {"http://a.test:80/x", NULL},
-	        {"https://a.test:443/", NULL},
-	        {"http://a.test:080/", NULL},
-	        {"http://a.test:/", NULL},
-	        {"http://a.test./", NULL},
-	        {"http://u@a.test/", NULL},
-	        {"http://[::1]/", NULL},
-	        {"http://a%2Etest/", NULL},
-	        {"http://a.test/p q", NULL},
-	        {"http://a.test/caf\xc3\xa9", NULL},
-	        {"http://a.test/a\\b", NULL},
-	        {"ftp://a.test/", NULL},
-	        {"http://127.1/", "127.1"}, /* parse says 127.0.0.1: no host */
-	        {"http://", NULL},
-	};
-	char key[256];
-
-	(void)state;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
-		bool got = heed__crawl_plain_host_key(cases[i].url, key);
-		heed_url *u = NULL;
-		if (!cases[i].key) {
-			assert_false(got);
-			continue;
-		}
-		assert_true(got);
-		assert_string_equal(key, cases[i].key);
-		if (strcmp(cases[i].url, "http://127.1/") == 0)
-			continue;
-		assert_int_equal(heed_url_parse(&u, cases[i].url,
-		                                strlen(cases[i].url),
-		                                heed_test_allocator()),
-		                 HEED_OK);
-		assert_string_equal(heed_url_host_key(u), key);
-		heed_url_free(u);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_check_url),
 	        cmocka_unit_test(test_url_too_long),
-	        cmocka_unit_test(test_plain_politeness),
-	        cmocka_unit_test(test_simulated_crawls),
-	        cmocka_unit_test(test_refill_window_from_store),
-	        cmocka_unit_test(test_robots_first_and_page_limit),
-	        cmocka_unit_test(test_resumed_pages_count_against_limit),
-	        cmocka_unit_test(test_held_host_lets_only_robots_go),
-	        cmocka_unit_test(test_run_time_and_stop),
-	        cmocka_unit_test(test_many_hosts_grow_tables),
+	        cmocka_unit_test(test_candidate_start_done),
+	        cmocka_unit_test(test_defer_orders_by_time),
+	        cmocka_unit_test(test_park_until_unpark),
+	        cmocka_unit_test(test_held_lane_lets_only_robots_go),
+	        cmocka_unit_test(test_refill_and_page_limit),
+	        cmocka_unit_test(test_max_active_and_take),
+	        cmocka_unit_test(test_heap_against_reference),
 	        cmocka_unit_test(test_oom),
 	        cmocka_unit_test(test_seen_table),
-	        cmocka_unit_test(test_plain_host_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,20 +15,20 @@ struct pstep {
 	enum op op;
 	const char *host, *addr;
 	int64_t unix_s, mono_ms;
-	/* END: how it ended; CRAWL_DELAY: delay in arg; RESTORE: level, until
-	 */
+	/* END: how it ended (elapsed in arg); CRAWL_DELAY: delay in arg;
+	 * RESTORE: level, until */
 	bool connected;
 	int status;
 	int64_t retry_after_s; /* -1: none */
 	int64_t arg, arg2;
-	/* CHECK: the verdict and wait; CRAWL_DELAY: the status */
+	/* CHECK, BEGIN: the verdict and wait; CRAWL_DELAY: the status */
 	int want;
 	int64_t want_wait_ms;
 };
 
 struct pscript {
 	const char *name;
-	struct pstep steps[12];
+	struct pstep steps[16];
 };
 
 #define H   "a.test"
@@ -40,13 +40,22 @@ struct pscript {
 		CHECK, host, addr, s, ms, .want = HEED_POLITE_##verdict, \
 		                          .want_wait_ms = wait           \
 	}
-#define B(host, addr, s, ms)             \
-	{                                \
-		BEGIN, host, addr, s, ms \
+#define B(host, addr, s, ms)                                        \
+	{                                                           \
+		BEGIN, host, addr, s, ms, .want = HEED_POLITE_READY \
+	}
+#define B_NO(host, addr, s, ms, verdict, wait)                           \
+	{                                                                \
+		BEGIN, host, addr, s, ms, .want = HEED_POLITE_##verdict, \
+		                          .want_wait_ms = wait           \
 	}
 #define E(host, addr, s, ms, conn, st)               \
 	{                                            \
 		END, host, addr, s, ms, conn, st, -1 \
+	}
+#define E_SLOW(host, addr, s, ms, elapsed)                            \
+	{                                                             \
+		END, host, addr, s, ms, true, 200, -1, .arg = elapsed \
 	}
 #define E_RA(host, addr, s, ms, st, ra)              \
 	{                                            \
@@ -58,9 +67,23 @@ static const struct pscript scripts[] = {
          {C(H, IP, 100, 0, READY, 0), B(H, IP, 100, 0),
           E(H, IP, 100, 50, true, 200), C(H, IP2, 100, 60, WAIT, 940),
           C(H, IP2, 100, 999, WAIT, 1), C(H, IP2, 101, 1000, READY, 0)}},
-        {"robots.txt 5xx then the next address waits the delay",
-         {B(H, IP, 100, 0), E(H, IP, 100, 10, true, 500),
-          C(H, IP2, 100, 10, WAIT, 990)}},
+        {"begin refuses, and records nothing, when check would",
+         {B(H, IP, 100, 0), B_NO(H, IP2, 100, 10, HOST_BUSY, 0),
+          E(H, IP, 100, 100, true, 200), B_NO(H, IP2, 100, 500, WAIT, 500),
+          B_NO(H, IP2, 100, 999, WAIT, 1), B(H, IP2, 101, 1000),
+          B_NO(H, IP2, 101, 3000, HOST_BUSY, 0)}},
+        {"one request in flight per host, even past its delay",
+         {B(H, IP, 100, 0), C(H, IP, 105, 5000, HOST_BUSY, 0),
+          E_SLOW(H, IP, 105, 5000, 5000), C(H, IP, 105, 5000, WAIT, 5000)}},
+        {"a slow answer: the next start waits twice its duration",
+         {B(H, IP, 100, 0), E_SLOW(H, IP, 101, 1500, 1500),
+          C(H, IP, 101, 1600, WAIT, 1400), C(H, IP, 103, 3000, READY, 0)}},
+        {"robots.txt 5xx: the next address waits the doubled delay",
+         {B(H, IP, 100, 0),
+          E(H, IP, 100, 10, true, 500),
+          {CHECK_IGNORE, H, IP2, 100, 10, .want = HEED_POLITE_WAIT,
+           .want_wait_ms = 1990},
+          C(H, IP2, 100, 10, WAIT, 1990)}},
         {"an attempt that never connected need not wait",
          {B(H, IP, 100, 0), E(H, IP, 100, 3, false, 0),
           C(H, IP2, 100, 3, READY, 0)}},
@@ -70,9 +93,13 @@ static const struct pscript scripts[] = {
           C(H, IP, 101, 999, WAIT, 1)}},
         {"hosts are independent",
          {B(H, IP, 100, 0), C(H2, IP2, 100, 1, READY, 0)}},
-        {"per address: one in flight at a time across host names",
+        {"per address: a full window refuses other host names",
          {B(H, IP, 100, 0), C(H2, IP, 100, 1, BUSY, 0),
-          E(H, IP, 100, 200, true, 200), C(H2, IP, 100, 201, READY, 0)}},
+          B_NO(H2, IP, 100, 1, BUSY, 0), E(H, IP, 100, 200, true, 200),
+          C(H2, IP, 100, 201, READY, 0)}},
+        {"a host's wait comes before the address's window",
+         {B(H, IP, 100, 0), E(H, IP, 100, 10, true, 200), B(H2, IP, 100, 20),
+          C(H, IP, 100, 30, WAIT, 970), C(H, IP, 101, 1000, BUSY, 0)}},
         {"Crawl-delay lengthens the delay",
          {{CRAWL_DELAY, H, NULL, .arg = 5000, .want = HEED_OK},
           B(H, IP, 100, 0),
@@ -89,50 +116,79 @@ static const struct pscript scripts[] = {
           B(H, IP, 100, 0),
           E(H, IP, 100, 0, true, 200),
           C(H, IP, 101, 1000, READY, 0)}},
-        {"429 backs off 60 s, then 120 s, then 240 s",
-         {E_RA(H, IP, 0, 0, 0, -1), B(H, IP, 100, 0),
-          E_RA(H, IP, 100, 10, 429, -1), C(H, IP, 101, 1010, WAIT, 59000),
-          C(H, IP, 160, 60010, READY, 0), B(H, IP, 160, 60010),
-          E_RA(H, IP, 160, 60020, 503, -1), C(H, IP, 160, 60020, WAIT, 120000),
-          B(H, IP, 280, 180020), E_RA(H, IP, 280, 180030, 429, -1),
-          C(H, IP, 280, 180030, WAIT, 240000)}},
-        {"Retry-After longer than the back-off is honoured",
+        {"each 5xx or 429 doubles the delay up to the cap",
+         {B(H, IP, 100, 0), E(H, IP, 100, 10, true, 503),
+          C(H, IP, 101, 1000, WAIT, 1000), B(H, IP, 102, 2000),
+          E(H, IP, 102, 2010, true, 500), C(H, IP, 103, 3000, WAIT, 3000),
+          B(H, IP, 106, 6000), E(H, IP, 106, 6010, true, 429),
+          C(H, IP, 107, 7000, WAIT, 7000), B(H, IP, 114, 14000),
+          E(H, IP, 114, 14010, true, 502), C(H, IP, 115, 15000, WAIT, 7000)}},
+        {"a good answer halves the error delay again",
+         {B(H, IP, 100, 0), E(H, IP, 100, 10, true, 503), B(H, IP, 102, 2000),
+          E(H, IP, 102, 2010, true, 503), B(H, IP, 106, 6000),
+          E(H, IP, 106, 6010, true, 200), C(H, IP, 107, 7000, WAIT, 1000),
+          B(H, IP, 108, 8000), E(H, IP, 108, 8010, true, 404),
+          C(H, IP, 108, 8500, WAIT, 500)}},
+        {"a broken answer counts as an error",
+         {B(H, IP, 100, 0),
+          {END, H, IP, 100, 10, true, 0, -1},
+          C(H, IP, 101, 1000, WAIT, 1000)}},
+        {"Retry-After holds every request until then",
          {B(H, IP, 100, 0), E_RA(H, IP, 100, 0, 429, 600),
           C(H, IP, 100, 1000, WAIT, 600000)}},
-        {"Retry-After is capped by the longest back-off",
+        {"Retry-After is capped by backoff_max",
          {B(H, IP, 100, 0), E_RA(H, IP, 100, 0, 503, 999999),
           C(H, IP, 100, 1000, WAIT, 86400000)}},
-        {"a success clears the back-off",
-         {B(H, IP, 100, 0), E_RA(H, IP, 100, 0, 429, -1), B(H, IP2, 101, 1000),
-          E(H, IP2, 101, 1000, true, 200), C(H, IP, 102, 2000, READY, 0)}},
         {"a back-off restored from the store holds after a restart",
          {{RESTORE, H, .arg = 2, .arg2 = 500},
           C(H, IP, 400, 0, WAIT, 100000),
           C(H, IP, 500, 7, READY, 0)}},
-        {"the lifecycle may ignore the back-off, not the delay",
+        {"the lifecycle may ignore Retry-After, not the delay",
          {B(H, IP, 100, 0),
-          E_RA(H, IP, 100, 10, 503, -1),
+          E_RA(H, IP, 100, 10, 503, 60),
           {CHECK_IGNORE, H, IP2, 100, 20, .want = HEED_POLITE_WAIT,
-           .want_wait_ms = 980},
-          {CHECK_IGNORE, H, IP2, 101, 1000, .want = HEED_POLITE_READY}}},
+           .want_wait_ms = 1980},
+          {CHECK_IGNORE, H, IP2, 102, 2000, .want = HEED_POLITE_READY},
+          C(H, IP2, 102, 2000, WAIT, 58000)}},
 };
 
 static const struct heed_polite_options test_options = {
         .default_delay_ms = 1000,
         .crawl_delay_cap_ms = 30000,
+        .latency_factor = 2,
+        .error_delay_max_ms = 8000,
+        .backoff_max_s = 86400,
         .per_address = true,
         .address_concurrency = 1,
+        .address_window_start = 1,
         .address_delay_ms = 0,
-        .backoff_base_s = 60,
-        .backoff_max_s = 86400,
+        .slow_ms = 100,
 };
+
+static void expect(const struct pscript *sc, size_t i, int got, int64_t wait)
+{
+	const struct pstep *s = &sc->steps[i];
+
+	if (got != s->want || wait != s->want_wait_ms)
+		fail_msg("%s, step %zu: verdict %s wait %lld, want %s %lld",
+		         sc->name, i, heed_polite_verdict_name(got),
+		         (long long)wait, heed_polite_verdict_name(s->want),
+		         (long long)s->want_wait_ms);
+}
 
 static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
 {
 	const struct pstep *s = &sc->steps[i];
 	struct heed_polite_clock now = {s->unix_s, s->mono_ms};
-	struct heed_polite_result r = {s->connected, s->status,
-	                               s->retry_after_s >= 0, s->retry_after_s};
+	struct heed_polite_result r = {
+	        .connected = s->connected,
+	        .status = s->status,
+	        .failed = s->connected && s->status == 0,
+	        .has_retry_after = s->retry_after_s >= 0,
+	        .retry_after_s = s->retry_after_s,
+	        .first_byte_ms = 5,
+	        .elapsed_ms = s->arg ? s->arg : 10,
+	};
 	struct heed_polite_backoff b = {(uint32_t)s->arg, s->arg2};
 	int64_t wait = -1;
 	int got;
@@ -144,15 +200,11 @@ static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
 		        p, s->host, s->addr, &now,
 		        s->op == CHECK_IGNORE ? HEED_POLITE_IGNORE_BACKOFF : 0,
 		        &wait);
-		if (got != s->want || wait != s->want_wait_ms)
-			fail_msg("%s, step %zu: verdict %d wait %lld, want %d "
-			         "%lld",
-			         sc->name, i, got, (long long)wait, s->want,
-			         (long long)s->want_wait_ms);
+		expect(sc, i, got, wait);
 		break;
 	case BEGIN:
-		assert_int_equal(heed_polite_begin(p, s->host, s->addr, &now),
-		                 HEED_OK);
+		got = heed_polite_begin(p, s->host, s->addr, &now, 0, &wait);
+		expect(sc, i, got, wait);
 		break;
 	case END:
 		heed_polite_end(p, s->host, s->addr, &now, &r);
@@ -188,10 +240,204 @@ static void test_politeness_scripts(void **state)
 	}
 }
 
+/* An address shared by many host names, driven one answer at a time: how
+ * its window moves. Host names are fresh for every request, so only the
+ * address's rules apply. */
+struct window_sim {
+	heed_polite *p;
+	int64_t now_ms;
+	int next_host;
+	char hosts[64][16];
+	int in_flight;
+};
+
+static void sim_init(struct window_sim *w, unsigned start, unsigned max)
+{
+	struct heed_polite_options o = test_options;
+
+	memset(w, 0, sizeof(*w));
+	o.address_window_start = start;
+	o.address_concurrency = max;
+	assert_int_equal(heed_polite_new(&w->p, &o, heed_test_allocator()),
+	                 HEED_OK);
+	w->now_ms = 1000;
+}
+
+/* Starts requests until the address refuses; returns how many started. */
+static int sim_fill(struct window_sim *w)
+{
+	struct heed_polite_clock now = {1, w->now_ms};
+	int n = 0;
+
+	for (;;) {
+		char *h = w->hosts[w->in_flight];
+		snprintf(h, sizeof(w->hosts[0]), "h%d.test", w->next_host);
+		if (heed_polite_begin(w->p, h, IP, &now, 0, NULL) !=
+		    HEED_POLITE_READY)
+			return n;
+		w->next_host++;
+		w->in_flight++;
+		n++;
+	}
+}
+
+/* Ends the oldest request in flight with status after first_byte_ms. */
+static void sim_end(struct window_sim *w, int status, int64_t first_byte_ms)
+{
+	struct heed_polite_clock now = {1, w->now_ms};
+	struct heed_polite_result r = {
+	        .connected = true,
+	        .status = status,
+	        .first_byte_ms = first_byte_ms,
+	        .elapsed_ms = first_byte_ms,
+	};
+
+	assert_true(w->in_flight > 0);
+	heed_polite_end(w->p, w->hosts[0], IP, &now, &r);
+	memmove(w->hosts[0], w->hosts[1],
+	        (size_t)(w->in_flight - 1) * sizeof(w->hosts[0]));
+	w->in_flight--;
+}
+
+static unsigned sim_window(struct window_sim *w)
+{
+	struct heed_polite_address_stats st;
+
+	heed_polite_address_get(w->p, IP, &st);
+	return st.window;
+}
+
+static void test_window_grows_when_used(void **state)
+{
+	struct window_sim w;
+	int answers = 0;
+
+	(void)state;
+	sim_init(&w, 2, 6);
+	assert_int_equal(sim_window(&w), 2);
+	assert_int_equal(sim_fill(&w), 2);
+	/* RFC 5681's congestion avoidance: one more per window of answers
+	 * (2 -> 3 takes 3 answers: 2.5, 2.9, 3.24). */
+	while (sim_window(&w) == 2) {
+		w.now_ms += 20;
+		sim_end(&w, 200, 20);
+		sim_fill(&w);
+		answers++;
+	}
+	assert_int_equal(answers, 3);
+	assert_int_equal(sim_window(&w), 3);
+	assert_int_equal(w.in_flight, 3);
+	/* It never passes the largest window. */
+	for (int i = 0; i < 200; i++) {
+		w.now_ms += 20;
+		sim_end(&w, 200, 20);
+		sim_fill(&w);
+	}
+	assert_int_equal(sim_window(&w), 6);
+	assert_int_equal(w.in_flight, 6);
+	heed_polite_free(w.p);
+}
+
+static void test_window_idle_does_not_grow(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_clock now = {1, 0};
+
+	(void)state;
+	sim_init(&w, 2, 6);
+	for (int i = 0; i < 100; i++) {
+		char *h = w.hosts[0];
+		snprintf(h, sizeof(w.hosts[0]), "h%d.test", i);
+		now.mono_ms = w.now_ms += 20;
+		assert_int_equal(heed_polite_begin(w.p, h, IP, &now, 0, NULL),
+		                 HEED_POLITE_READY);
+		w.in_flight = 1;
+		sim_end(&w, 200, 10);
+	}
+	assert_int_equal(sim_window(&w), 2);
+	heed_polite_free(w.p);
+}
+
+static void test_window_halves_once_per_round(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_address_stats st;
+
+	(void)state;
+	sim_init(&w, 8, 8);
+	assert_int_equal(sim_fill(&w), 8);
+	/* Eight 503s within a millisecond: one sign of overload. */
+	for (int i = 0; i < 8; i++)
+		sim_end(&w, 503, 1);
+	assert_int_equal(sim_window(&w), 4);
+	w.now_ms += 60;
+	assert_int_equal(sim_fill(&w), 4);
+	sim_end(&w, 429, 1);
+	assert_int_equal(sim_window(&w), 2);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.decreases, 2);
+	/* Never below one. */
+	for (int i = 0; i < 10; i++) {
+		w.now_ms += 60;
+		while (w.in_flight)
+			sim_end(&w, 500, 1);
+		sim_fill(&w);
+	}
+	assert_int_equal(sim_window(&w), 1);
+	assert_int_equal(w.in_flight, 1);
+	heed_polite_free(w.p);
+}
+
+static void test_window_halves_on_slow_answers(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_address_stats st;
+
+	(void)state;
+	sim_init(&w, 4, 8);
+	sim_fill(&w);
+	for (int i = 0; i < 4; i++) {
+		w.now_ms += 20;
+		sim_end(&w, 200, 20);
+	}
+	assert_int_equal(sim_window(&w), 4);
+	sim_fill(&w);
+	/* Usual 20 ms; twice that plus slow_ms (100) is 140: 140 is not
+	 * slow, 141 is. */
+	w.now_ms += 140;
+	sim_end(&w, 200, 140);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.decreases, 0);
+	w.now_ms += 141;
+	sim_end(&w, 200, 141);
+	assert_int_equal(sim_window(&w), 2);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.base_ms, 20);
+	heed_polite_free(w.p);
+}
+
+static void test_window_counts_refused_connections(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_clock now;
+	struct heed_polite_result refused = {.connected = false};
+
+	(void)state;
+	sim_init(&w, 4, 8);
+	sim_fill(&w);
+	now = (struct heed_polite_clock){1, w.now_ms};
+	heed_polite_end(w.p, w.hosts[0], IP, &now, &refused);
+	assert_int_equal(sim_window(&w), 2);
+	heed_polite_free(w.p);
+}
+
 static void test_backoff_round_trip(void **state)
 {
 	struct heed_polite_clock now = {1000, 0};
-	struct heed_polite_result r = {true, 429, true, 5};
+	struct heed_polite_result r = {.connected = true,
+	                               .status = 429,
+	                               .has_retry_after = true,
+	                               .retry_after_s = 60};
 	struct heed_polite_backoff b;
 	heed_polite *p;
 
@@ -202,12 +448,12 @@ static void test_backoff_round_trip(void **state)
 	heed_polite_get_backoff(p, "none.test", &b);
 	assert_int_equal(b.level, 0);
 	assert_int_equal(b.until_s, 0);
-	heed_polite_begin(p, H, IP, &now);
+	heed_polite_begin(p, H, IP, &now, 0, NULL);
 	heed_polite_end(p, H, IP, &now, &r);
 	heed_polite_get_backoff(p, H, &b);
 	assert_int_equal(b.level, 1);
 	assert_int_equal(b.until_s, 1060);
-	assert_int_equal(heed_polite_delay_ms(p, H), 1000);
+	assert_int_equal(heed_polite_delay_ms(p, H), 2000);
 	heed_polite_free(p);
 }
 
@@ -271,8 +517,10 @@ static void test_oom(void **state)
 		heed_polite *p = NULL;
 		heed_status rc = heed_polite_new(
 		        &p, &test_options, heed_test_failing_allocator(&f));
-		if (rc == HEED_OK)
-			rc = heed_polite_begin(p, H, IP, &now);
+		if (rc == HEED_OK &&
+		    heed_polite_begin(p, H, IP, &now, 0, NULL) ==
+		            HEED_POLITE_NOMEM)
+			rc = HEED_ENOMEM;
 		heed_polite_free(p);
 		if (rc == HEED_OK)
 			break;
@@ -372,6 +620,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_politeness_scripts),
+	        cmocka_unit_test(test_window_grows_when_used),
+	        cmocka_unit_test(test_window_idle_does_not_grow),
+	        cmocka_unit_test(test_window_halves_once_per_round),
+	        cmocka_unit_test(test_window_halves_on_slow_answers),
+	        cmocka_unit_test(test_window_counts_refused_connections),
 	        cmocka_unit_test(test_backoff_round_trip),
 	        cmocka_unit_test(test_last_start_restored),
 	        cmocka_unit_test(test_many_hosts),

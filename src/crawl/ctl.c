@@ -1,0 +1,735 @@
+/*
+ * The crawl controller's API (heed/crawl.h): next() hands out the actions
+ * (look-ups first, then fetches in the order the lanes scheduler gives,
+ * each one started only if politeness says READY at that moment), the
+ * events route answers to the lifecycle (robots.txt) or to answer.c, and
+ * the run is opened, batched and closed here.
+ *
+ * One authority: a fetch is handed out only after heed_polite_begin()
+ * recorded it, and the courtesy witness (ledger.c) checks every start on
+ * its own account; test and debug builds abort on a breach, so every test
+ * of a crawl proves the rule at every request.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "crawl/crawl-int.h"
+#include "heed/url.h"
+
+const char *heed_crawl_mode_name(heed_crawl_mode mode)
+{
+	static const char *const names[] = {"full", "incremental", "qualify"};
+
+	if ((unsigned)mode >= HEED_ARRAY_SIZE(names))
+		return "unknown";
+	return names[mode];
+}
+
+const char *heed_crawl_action_name(heed_crawl_action_kind kind)
+{
+	static const char *const names[] = {"resolve", "fetch", "wait", "done"};
+
+	if ((unsigned)kind >= HEED_ARRAY_SIZE(names))
+		return "unknown";
+	return names[kind];
+}
+
+void heed_crawl_options_default(struct heed_crawl_options *opt)
+{
+	memset(opt, 0, sizeof(*opt));
+	heed_crawl_limits_default(&opt->limits);
+	heed_polite_options_default(&opt->polite);
+	heed_site_options_default(&opt->site);
+	opt->agent_token = HEED_ROBOTS_PRODUCT_TOKEN;
+	opt->progress_interval_ms = 1000;
+}
+
+int64_t heed__crawl_unix_s(const heed_crawl *c)
+{
+	return c->now.unix_ms / 1000;
+}
+
+struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c)
+{
+	struct heed_polite_clock t = {heed__crawl_unix_s(c), c->now.mono_ms};
+
+	return t;
+}
+
+/* ---- failures and batches ---- */
+
+void heed__crawl_store_failed(heed_crawl *c, const char *what)
+{
+	if (c->failed == HEED_OK)
+		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "store: %s: %s",
+		         what, heed_store_errmsg(c->store));
+	if (c->failed == HEED_OK)
+		c->failed = HEED_ESTORE;
+}
+
+void heed__crawl_oom(heed_crawl *c)
+{
+	if (c->failed == HEED_OK)
+		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "out of memory");
+	if (c->failed == HEED_OK)
+		c->failed = HEED_ENOMEM;
+}
+
+bool heed__crawl_tx(heed_crawl *c)
+{
+	if (c->failed != HEED_OK)
+		return false;
+	c->tx_writes++;
+	if (c->in_tx)
+		return true;
+	if (heed_store_begin(c->store) != HEED_OK) {
+		heed__crawl_store_failed(c, "starting a batch");
+		return false;
+	}
+	c->in_tx = true;
+	c->tx_start_ms = c->now.mono_ms;
+	return true;
+}
+
+static void commit(heed_crawl *c)
+{
+	if (!c->in_tx)
+		return;
+	if ((c->run_id && heed_store_run_add(c->store, c->run_id, c->run_pages,
+	                                     c->run_errors) != HEED_OK) ||
+	    (c->last_request_unix_ms &&
+	     heed_store_run_set_last_request(
+	             c->store, c->last_request_unix_ms) != HEED_OK) ||
+	    heed_store_commit(c->store) != HEED_OK) {
+		heed__crawl_store_failed(c, "committing a batch");
+		heed_store_rollback(c->store);
+	}
+	c->run_pages = c->run_errors = 0;
+	c->in_tx = false;
+	c->tx_writes = 0;
+}
+
+static void commit_if_due(heed_crawl *c)
+{
+	if (c->in_tx && (c->tx_writes >= CRAWL_BATCH_WRITES ||
+	                 c->now.mono_ms - c->tx_start_ms >= CRAWL_BATCH_MS))
+		commit(c);
+}
+
+/* ---- creating and freeing ---- */
+
+heed_status heed_crawl_new(heed_crawl **out, heed_store *store,
+                           const struct heed_crawl_options *opt,
+                           const struct heed_crawl_clock *now,
+                           const struct heed_allocator *alloc,
+                           struct heed_diag *diag)
+{
+	const struct heed_crawl_limits *l = &opt->limits;
+	heed_crawl *c;
+
+	*out = NULL;
+	if (!opt->agent_token || !*opt->agent_token)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "no robots.txt agent token");
+	if (!l->max_active || !l->window || !l->dns_concurrency)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "crawl.concurrency, crawl.window and the "
+		                     "look-ups in flight must be at least 1");
+	alloc = alloc ? alloc : heed_allocator_default();
+	c = heed__calloc(alloc, 1, sizeof(*c));
+	if (!c)
+		return HEED_ENOMEM;
+	c->alloc = alloc;
+	c->opt = opt;
+	c->store = store;
+	c->now = *now;
+	c->mode = opt->mode;
+	c->start_ms = now->mono_ms;
+	c->failed = HEED_OK;
+	if (opt->logger)
+		c->log = *opt->logger;
+	heed__sched_init(&c->sched, alloc, l->max_active, l->max_pages);
+	heed__ledger_init(&c->ledger, opt->polite.default_delay_ms, alloc);
+	if (heed__seen_init(&c->seen, alloc) != HEED_OK ||
+	    heed_polite_new(&c->polite, &opt->polite, alloc) != HEED_OK) {
+		heed_crawl_free(c);
+		return HEED_ENOMEM;
+	}
+	*out = c;
+	return HEED_OK;
+}
+
+void heed_crawl_free(heed_crawl *c)
+{
+	if (!c)
+		return;
+	if (c->in_tx)
+		heed_store_rollback(c->store);
+	heed__table_free(c);
+	heed__sched_free(&c->sched);
+	heed__ledger_free(&c->ledger);
+	heed__seen_free(&c->seen);
+	heed_polite_free(c->polite);
+	heed__free(c->alloc, c);
+}
+
+/* ---- opening the run ---- */
+
+static heed_status store_error(heed_crawl *c, struct heed_diag *diag)
+{
+	return heed_diag_set(diag, HEED_ESTORE, 0, 0, "%s",
+	                     heed_store_errmsg(c->store));
+}
+
+static heed_status seed(heed_crawl *c, struct heed_diag *diag)
+{
+	for (size_t i = 0; i < c->opt->seed_count; i++) {
+		const char *s = c->opt->seeds[i];
+		heed_url *u = NULL;
+		if (heed_url_parse(&u, s, strlen(s), c->alloc) != HEED_OK)
+			return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+			                     "'%s' is not an http(s) URL", s);
+		if (c->mode == HEED_CRAWL_QUALIFY) {
+			struct heed__site *site = heed__site_get(
+			        c, heed_url_origin(u), heed_url_hostname(u));
+			if (site)
+				site->in_scope = true;
+			else
+				heed__crawl_oom(c);
+		} else {
+			heed__queue_add(c, heed_url_get(u), JOB_PAGE, 0, NULL,
+			                HEED_STORE_NO_DATE);
+		}
+		heed_url_free(u);
+	}
+	return c->failed;
+}
+
+/* Resumes the open run, or opens a new one. *resumed says which. */
+static heed_status open_run(heed_crawl *c, bool *resumed,
+                            struct heed_diag *diag)
+{
+	struct heed_crawl_run run;
+	int64_t requeued = 0;
+	heed_status rc = heed_store_run_open(c->store, &run);
+
+	*resumed = false;
+	if (rc == HEED_OK && !c->opt->restart) {
+		c->run_id = run.id;
+		c->mode = strcmp(run.mode, "incremental") == 0
+		                  ? HEED_CRAWL_INCREMENTAL
+		                  : HEED_CRAWL_FULL;
+		if (heed_store_frontier_recover(c->store, &requeued) !=
+		            HEED_OK ||
+		    heed__queue_resume(c) != HEED_OK)
+			return store_error(c, diag);
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "resuming %s run %lld (%lld URLs were in flight)",
+		         run.mode, (long long)run.id, (long long)requeued);
+		*resumed = c->p.queued > 0;
+		return c->failed;
+	}
+	if (rc != HEED_OK && rc != HEED_ENOTFOUND)
+		return store_error(c, diag);
+	if (!c->opt->seed_count)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "no seed URLs and no run to resume");
+	if ((rc == HEED_OK &&
+	     heed_store_run_finish(c->store, run.id, heed__crawl_unix_s(c)) !=
+	             HEED_OK) ||
+	    heed_store_frontier_clear(c->store) != HEED_OK ||
+	    heed_store_run_begin(c->store, heed_crawl_mode_name(c->mode),
+	                         heed__crawl_unix_s(c), &c->run_id) != HEED_OK)
+		return store_error(c, diag);
+	return HEED_OK;
+}
+
+heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
+                             struct heed_diag *diag)
+{
+	bool resumed = false;
+	heed_status rc;
+
+	c->now = *now;
+	if (c->started)
+		return HEED_EINVAL;
+	c->started = true;
+	if (heed_store_run_get_last_request(
+	            c->store, &c->prev_request_unix_ms) != HEED_OK)
+		return store_error(c, diag);
+	if (c->mode == HEED_CRAWL_QUALIFY) {
+		if (!c->opt->seed_count)
+			return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+			                     "no site to qualify");
+		return seed(c, diag);
+	}
+	rc = open_run(c, &resumed, diag);
+	if (rc == HEED_OK && (c->opt->restart || !resumed))
+		rc = seed(c, diag);
+	if (rc == HEED_OK)
+		commit(c);
+	return rc == HEED_OK ? c->failed : rc;
+}
+
+/* ---- handing out fetches ---- */
+
+/* Conditional GET in the incremental mode: the stored validators. */
+static void add_validators(heed_crawl *c, struct heed_crawl_req *req)
+{
+	struct heed_page_validators v;
+	struct heed_buf b;
+
+	/* A start page is always read whole: the feeds it announces are the
+	 * incremental mode's sources. */
+	if (c->mode != HEED_CRAWL_INCREMENTAL || req->job.kind != JOB_PAGE ||
+	    req->job.depth == 0 ||
+	    heed_store_page_validators(c->store, req->job.url, &v) != HEED_OK ||
+	    v.status != 200)
+		return;
+	heed__buf_init(&b, c->alloc, 512);
+	if (v.etag[0] &&
+	    heed__buf_addf(&b, "If-None-Match: %s", v.etag) == HEED_OK)
+		req->headers[req->header_count++] = heed__buf_take(&b);
+	if (v.last_modified[0] && heed__buf_addf(&b, "If-Modified-Since: %s",
+	                                         v.last_modified) == HEED_OK)
+		req->headers[req->header_count++] = heed__buf_take(&b);
+	heed__buf_free(&b);
+}
+
+static size_t body_cap(const heed_crawl *c, enum heed__job_kind kind)
+{
+	size_t cap = kind == JOB_ROBOTS ? HEED_ROBOTS_PARSE_LIMIT_BYTES
+	             : kind == JOB_PAGE ? HEED_EXTRACT_MAX_HTML_BYTES
+	                                : CRAWL_MAX_FEED_BYTES;
+	size_t set = c->opt->net.max_body_bytes;
+
+	/* robots.txt is read up to RFC 9309's limit whatever the setting:
+	 * the lifecycle judges a longer file by its first 500 KiB. */
+	return kind != JOB_ROBOTS && set && set < cap ? set : cap;
+}
+
+/* The witness's view of a start (ledger.c). */
+static void witness(heed_crawl *c, const struct heed__host *h)
+{
+	int64_t gap = 0;
+
+	if (heed__ledger_start(&c->ledger, h->name, c->now.mono_ms, &gap) ||
+	    gap == 0)
+		return;
+	heed_log(&c->log, HEED_LOG_ERROR, "crawl",
+	         "courtesy breach: a request to %s starts %lld ms after the "
+	         "last one (%s)",
+	         h->name, (long long)gap,
+	         gap < 0 ? "one is in flight" : "under the delay");
+	assert(!"courtesy breach: two request starts to one host under its "
+	        "delay, or two in flight");
+}
+
+/* The candidate lane's head job is refused by the site's rules: it costs
+ * no request and no delay. */
+static void refuse(heed_crawl *c, struct heed__site *s)
+{
+	struct heed__job_node *n =
+	        heed__sched_take(&c->sched, &s->lane, c->now.mono_ms);
+
+	if (!n)
+		return;
+	if (n->job.kind == JOB_PAGE || n->job.kind == JOB_FEED ||
+	    n->job.kind == JOB_SITEMAP) {
+		c->p.refused++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "refused by robots.txt: %s", n->job.url);
+	}
+	heed__queue_finish(c, &n->job, -HEED_EDENIED);
+	heed__free(c->alloc, n);
+}
+
+/* Asks politeness whether the candidate may start now; on any answer but
+ * READY the lane's fate is settled here (deferred or parked). */
+static bool may_start(heed_crawl *c, struct heed__site *s,
+                      const struct heed__host *h,
+                      const struct heed_dns_addr *addr, unsigned flags)
+{
+	struct heed_polite_clock now = heed__crawl_polite_clock(c);
+	int64_t wait = 0;
+
+	switch (heed_polite_begin(c->polite, h->name, addr->text, &now, flags,
+	                          &wait)) {
+	case HEED_POLITE_READY:
+		return true;
+	case HEED_POLITE_WAIT:
+		if (heed__sched_defer(&c->sched, &s->lane,
+		                      c->now.mono_ms + wait) != HEED_OK)
+			heed__crawl_oom(c);
+		return false;
+	case HEED_POLITE_HOST_BUSY:
+		/* Another site of the host name (another scheme or port)
+		 * has a request out; its end starts the delay again. */
+		if (heed__sched_defer(
+		            &c->sched, &s->lane,
+		            c->now.mono_ms +
+		                    heed_polite_delay_ms(c->polite, h->name)) !=
+		    HEED_OK)
+			heed__crawl_oom(c);
+		return false;
+	case HEED_POLITE_BUSY:
+		if (heed__addrq_park(c, addr->text, &s->lane) != HEED_OK)
+			heed__crawl_oom(c);
+		return false;
+	default:
+		heed__crawl_oom(c);
+		heed__sched_park(&c->sched, &s->lane);
+		return false;
+	}
+}
+
+static void fill_fetch(heed_crawl *c, struct heed_crawl_req *req,
+                       struct heed_crawl_action *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->kind = HEED_CRAWL_FETCH;
+	a->req = req;
+	a->url = req->job.url;
+	a->addr = &req->addr;
+	a->max_body_bytes = body_cap(c, req->job.kind);
+	a->headers = (const char *const *)req->headers;
+	a->header_count = req->header_count;
+}
+
+/* Tries the candidate lane of s: true and *a filled when its head job
+ * starts. */
+static bool try_start(heed_crawl *c, struct heed__site *s,
+                      struct heed_crawl_action *a)
+{
+	const struct heed__job *job = &s->lane.head->job;
+	struct heed__host *h = s->host;
+	const struct heed_dns_addr *addr;
+	struct heed_crawl_req *req;
+	unsigned flags = 0;
+
+	if (job->kind == JOB_ROBOTS) {
+		/* The lifecycle asked for this address of a host it saw
+		 * resolved. */
+		h = s->life->target;
+		assert(job->address < h->addr_count);
+		addr = &h->addrs[job->address];
+		flags = HEED_POLITE_IGNORE_BACKOFF;
+	} else if (s->state != SITE_READY || !h->addr_count ||
+	           !heed__rules_may_crawl(&s->rules, c->opt->agent_token,
+	                                  job->url, heed__crawl_unix_s(c))) {
+		/* "Before every fetch: ... URL permitted to crawl by RFC
+		 * 9309 and ACAP" (issue 8). */
+		refuse(c, s);
+		return false;
+	} else {
+		addr = &h->addrs[h->addr_next % h->addr_count];
+	}
+	req = heed__req_new(c);
+	if (!req) {
+		heed__crawl_oom(c);
+		heed__sched_park(&c->sched, &s->lane);
+		return false;
+	}
+	if (!may_start(c, s, h, addr, flags)) {
+		heed__req_free(c, req);
+		return false;
+	}
+	witness(c, h);
+	heed__sched_start(&c->sched, &s->lane);
+	req->site = s;
+	req->host = h;
+	req->addr = *addr;
+	req->job = s->lane.current->job;
+	if (job->kind == JOB_ROBOTS) {
+		s->life->attempts++;
+	} else if (req->job.id) {
+		if (heed__crawl_tx(c) &&
+		    heed_store_frontier_set_state(c->store, req->job.id,
+		                                  HEED_FRONTIER_IN_FLIGHT,
+		                                  0) != HEED_OK)
+			heed__crawl_store_failed(c, "marking a URL in flight");
+		add_validators(c, req);
+	}
+	c->p.requests++;
+	c->last_request_unix_ms = c->now.unix_ms;
+	fill_fetch(c, req, a);
+	return true;
+}
+
+/* Hands out the next fetch: true and *a filled; false with *wait_ms the
+ * time until the next lane is due (-1: none is). */
+static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
+                       int64_t *wait_ms)
+{
+	struct heed__lane *lane;
+	int64_t wait;
+
+	*wait_ms = -1;
+	while (c->failed == HEED_OK) {
+		struct heed__site *s;
+		switch (heed__sched_next(&c->sched, c->now.mono_ms, &lane,
+		                         &wait)) {
+		case SCHED_REFILL:
+			heed__queue_refill(c, heed__site_of_lane(lane));
+			continue;
+		case SCHED_DROP:
+			s = heed__site_of_lane(lane);
+			heed__queue_drop(c, s, "page limit reached");
+			continue;
+		case SCHED_CANDIDATE:
+			if (try_start(c, heed__site_of_lane(lane), a))
+				return true;
+			continue;
+		case SCHED_WAIT:
+			*wait_ms = wait;
+			return false;
+		default:
+			return false;
+		}
+	}
+	return false;
+}
+
+/* Due timers: lifecycle pauses and look-up retries. */
+static void run_timers(heed_crawl *c)
+{
+	const struct heed__timer *t;
+
+	while ((t = heed__timer_peek(c)) && t->at_ms <= c->now.mono_ms &&
+	       c->failed == HEED_OK) {
+		struct heed__timer due;
+		heed__timer_pop(c, &due);
+		heed__life_timer(c, &due);
+	}
+}
+
+static bool run_over(const heed_crawl *c)
+{
+	int64_t max = c->opt->limits.max_run_ms;
+
+	return max > 0 && c->now.mono_ms - c->start_ms >= max;
+}
+
+static int64_t min_wait(int64_t a, int64_t b)
+{
+	if (a < 0)
+		return b;
+	if (b < 0)
+		return a;
+	return a < b ? a : b;
+}
+
+/* Nothing to start now: how long to wait, or DONE. */
+static heed_crawl_action_kind wait_or_done(heed_crawl *c, int64_t fetch_wait,
+                                           struct heed_crawl_action *a)
+{
+	const struct heed__timer *t = heed__timer_peek(c);
+	int64_t wait = fetch_wait;
+
+	memset(a, 0, sizeof(*a));
+	if (t)
+		wait = min_wait(wait, t->at_ms > c->now.mono_ms
+		                              ? t->at_ms - c->now.mono_ms
+		                              : 0);
+	if (c->stopped)
+		wait = -1;
+	if (!c->reqs) {
+		/* Nothing out: nothing will happen before the next due
+		 * time, and with none the run is over. */
+		int64_t max = c->opt->limits.max_wait_ms;
+		if (wait < 0)
+			return a->kind = HEED_CRAWL_DONE;
+		if (max > 0 && wait > max) {
+			/* "A run is never held hostage by one site" (issue
+			 * 17): what is left waits for the next run. */
+			heed_log(&c->log, HEED_LOG_WARN, "crawl",
+			         "every site left must wait %lld s or more: "
+			         "ending the run, the next one resumes it",
+			         (long long)(wait / 1000));
+			c->waited_out = true;
+			return a->kind = HEED_CRAWL_DONE;
+		}
+	}
+	if (c->in_tx) {
+		int64_t due = c->tx_start_ms + CRAWL_BATCH_MS - c->now.mono_ms;
+		wait = min_wait(wait, due > 0 ? due : 0);
+	}
+	a->kind = HEED_CRAWL_WAIT;
+	a->until_ms = c->now.mono_ms + (wait < 0 ? 1000 : wait);
+	return a->kind;
+}
+
+heed_crawl_action_kind heed_crawl_next(heed_crawl *c,
+                                       const struct heed_crawl_clock *now,
+                                       struct heed_crawl_action *a)
+{
+	int64_t fetch_wait = -1;
+
+	c->now = *now;
+	if (c->failed != HEED_OK || run_over(c))
+		c->stopped = true;
+	commit_if_due(c);
+	if (!c->stopped) {
+		heed__life_start_new(c);
+		run_timers(c);
+	}
+	if (!c->stopped && heed__life_next_lookup(c, a))
+		return a->kind;
+	if (!c->stopped && next_fetch(c, a, &fetch_wait))
+		return a->kind;
+	return wait_or_done(c, fetch_wait, a);
+}
+
+/* ---- events ---- */
+
+void heed_crawl_resolved(heed_crawl *c, heed_crawl_req *req,
+                         const struct heed_dns_result *r,
+                         const struct heed_crawl_clock *now)
+{
+	struct heed__host *h = req->host;
+
+	c->now = *now;
+	heed__req_free(c, req);
+	heed__life_resolved(c, h, r);
+}
+
+bool heed_crawl_headers(heed_crawl *c, heed_crawl_req *req,
+                        const struct heed_net_response *r)
+{
+	(void)c;
+	return heed__answer_wanted(&req->job, r, &req->kind);
+}
+
+/* Tells politeness how the attempt ended, and wakes the lanes waiting for
+ * room at its address. */
+static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
+                       const struct heed_net_response *r)
+{
+	struct heed_polite_clock now = heed__crawl_polite_clock(c);
+	struct heed_polite_result pr = {
+	        .connected = r->connected,
+	        .status = r->status,
+	        .failed = r->connected && r->error != HEED_NET_OK &&
+	                  r->error != HEED_NET_TOO_BIG &&
+	                  r->error != HEED_NET_ABORTED &&
+	                  r->error != HEED_NET_CANCELLED,
+	        .sent_ms = r->sent_ms,
+	        .first_byte_ms = r->first_byte_ms,
+	        .elapsed_ms = r->elapsed_ms,
+	};
+	struct heed_polite_address_stats st;
+
+	if (r->retry_after &&
+	    heed_retry_after_parse(r->retry_after, strlen(r->retry_after),
+	                           now.unix_s, &pr.retry_after_s) == HEED_OK)
+		pr.has_retry_after = true;
+	heed_polite_end(c->polite, req->host->name, req->addr.text, &now, &pr);
+	heed__ledger_end(&c->ledger, req->host->name, r->connected, r->sent_ms);
+	heed_polite_address_get(c->polite, req->addr.text, &st);
+	if (st.window > st.in_flight)
+		heed__addrq_wake(c, req->addr.text, st.window - st.in_flight);
+}
+
+void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
+                        const struct heed_net_response *r,
+                        const struct heed_crawl_clock *now)
+{
+	struct heed__site *s = req->site;
+	struct heed__job job = req->job;
+
+	c->now = *now;
+	polite_end(c, req, r);
+	if (job.kind == JOB_ROBOTS)
+		heed__life_fetched(c, s, r);
+	else
+		heed__answer(c, s, &job, r);
+	/* job.url lives in the lane's current node: freed only now. */
+	if (heed__sched_done(&c->sched, &s->lane, c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
+	heed__req_free(c, req);
+}
+
+void heed_crawl_stop(heed_crawl *c)
+{
+	c->stopped = true;
+}
+
+/* ---- the end ---- */
+
+/* The incremental mode's report: sites with no sitemap or feed. */
+static void report_sources(heed_crawl *c)
+{
+	if (c->mode != HEED_CRAWL_INCREMENTAL)
+		return;
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			if (s->state != SITE_READY || s->has_source)
+				continue;
+			c->p.sites_without_sources++;
+			heed_log(&c->log, HEED_LOG_WARN, "crawl",
+			         "%s: no sitemap or feed: not crawled "
+			         "incrementally (run a full crawl)",
+			         s->origin);
+		}
+}
+
+heed_status heed_crawl_finish(heed_crawl *c, const struct heed_crawl_clock *now)
+{
+	int64_t counts[4];
+	bool left_open = c->stopped || c->waited_out || run_over(c);
+
+	c->now = *now;
+	commit(c);
+	if (c->mode == HEED_CRAWL_QUALIFY || c->failed != HEED_OK)
+		return c->failed;
+	report_sources(c);
+	if (heed_store_frontier_counts(c->store, counts) != HEED_OK) {
+		heed__crawl_store_failed(c, "counting the queue");
+		return c->failed;
+	}
+	c->p.queued =
+	        counts[HEED_FRONTIER_QUEUED] + counts[HEED_FRONTIER_IN_FLIGHT];
+	/* A stopped, timed-out or waiting run stays open: the next crawl
+	 * resumes it. */
+	if (left_open && c->p.queued > 0)
+		return HEED_OK;
+	if (heed_store_run_finish(c->store, c->run_id, heed__crawl_unix_s(c)) !=
+	    HEED_OK)
+		heed__crawl_store_failed(c, "closing the run");
+	return c->failed;
+}
+
+void heed_crawl_progress_get(heed_crawl *c, const struct heed_crawl_clock *now,
+                             struct heed_crawl_progress *p)
+{
+	size_t active = 0, waiting = 0;
+
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			if (s->lane.current)
+				active++;
+			else if (s->state == SITE_NEW ||
+			         s->state == SITE_QUALIFYING ||
+			         s->state == SITE_RESOLVING ||
+			         (s->state == SITE_READY &&
+			          heed__lane_has_work(&s->lane)))
+				waiting++;
+		}
+	c->p.elapsed_ms = now->mono_ms - c->start_ms;
+	c->p.sites_active = active;
+	c->p.sites_waiting = waiting;
+	c->p.sites_done = c->p.sites > active + waiting
+	                          ? c->p.sites - active - waiting
+	                          : 0;
+	*p = c->p;
+}
+
+heed_crawl_mode heed_crawl_get_mode(const heed_crawl *c)
+{
+	return c->mode;
+}
+
+const heed_polite *heed_crawl_politeness(const heed_crawl *c)
+{
+	return c->polite;
+}

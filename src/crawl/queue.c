@@ -1,0 +1,236 @@
+/*
+ * The frontier as the controller sees it (issue 8: "frontier and seen-URL
+ * set on disk in the store"): URLs go into the store's frontier area and
+ * come back a window at a time into their site's lane; every row ends
+ * done (fetched, refused, given up) or dropped (a site limit, a site not
+ * qualified); a URL that failed for a passing reason goes back into its
+ * lane for a later try (issue 18, "a transient failure never replaces a
+ * good record").
+ *
+ * Invariant: a row is marked in flight before its request starts and done
+ * only with its result, in the batch that stores the result, so after a
+ * kill at most the rows in flight and the last batch are fetched again.
+ */
+#include <string.h>
+
+#include "crawl/crawl-int.h"
+
+void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
+                     int depth, const char *from, int64_t lastmod)
+{
+	struct heed_frontier_entry fe = {
+	        0,    url,     NULL, depth, (heed_frontier_kind)kind,
+	        from, lastmod, 0};
+	struct heed__site *s;
+	heed_url_verdict v = HEED_URL_OK;
+	uint64_t fp = heed__seen_fingerprint(url);
+	bool added = false;
+
+	/* Queued (or found queued) before, or of a site out of this crawl:
+	 * the answer has not changed. */
+	if (heed__seen_has(&c->seen, fp))
+		return;
+	/* Sitemaps and feeds are asked for by robots.txt or pages; the limits
+	 * of links (depth, media extensions) apply to pages only. */
+	if (kind == JOB_PAGE)
+		v = heed_crawl_check_url(&c->opt->limits, url, depth);
+	s = v == HEED_URL_OK ? heed__site_of_url(c, url, depth == 0 && !from)
+	                     : NULL;
+	if (!s || s->state == SITE_OUT) {
+		/* Sites do not join or come back during a run, but a limit
+		 * may pass the same URL found at a lower depth. */
+		if (v == HEED_URL_OK)
+			heed__seen_add(&c->seen, fp);
+		c->p.skipped++;
+		heed_log(&c->log, HEED_LOG_DEBUG, "crawl",
+		         "not queued: %s (%s)", url,
+		         v == HEED_URL_OK ? "other site"
+		                          : heed_url_verdict_name(v));
+		return;
+	}
+	if (depth == 0 && !from)
+		s->in_scope = true;
+	fe.host = s->origin;
+	if (!heed__crawl_tx(c))
+		return;
+	if (heed_store_frontier_add(c->store, &fe, &added) != HEED_OK) {
+		heed__crawl_store_failed(c, "queueing a URL");
+		return;
+	}
+	heed__seen_add(&c->seen, fp);
+	if (!added)
+		return;
+	c->p.queued++;
+	if (heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
+}
+
+/* Loads the next window of a site's queue into its lane. */
+struct refill {
+	heed_crawl *c;
+	struct heed__site *s;
+	int count;
+};
+
+static int refill_one(void *ud, const struct heed_frontier_entry *fe)
+{
+	struct refill *r = ud;
+	struct heed__job job = {fe->id,
+	                        fe->url,
+	                        fe->depth,
+	                        (enum heed__job_kind)fe->kind,
+	                        fe->lastmod,
+	                        fe->tries,
+	                        0};
+
+	r->s->last_loaded_id = fe->id;
+	r->count++;
+	if (heed__sched_push(&r->c->sched, &r->s->lane, &job, false,
+	                     r->c->now.mono_ms) != HEED_OK) {
+		heed__crawl_oom(r->c);
+		return 1;
+	}
+	return 0;
+}
+
+void heed__queue_refill(heed_crawl *c, struct heed__site *s)
+{
+	struct refill r = {c, s, 0};
+	int window = (int)c->opt->limits.window;
+
+	if (heed_store_frontier_queued(c->store, s->origin, s->last_loaded_id,
+	                               window, refill_one, &r) != HEED_OK)
+		heed__crawl_store_failed(c, "loading a queue window");
+	if (heed__sched_refilled(&c->sched, &s->lane, r.count == window,
+	                         c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
+}
+
+void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
+{
+	int64_t n = 0;
+
+	heed__sched_drop(&c->sched, &s->lane);
+	if (heed__crawl_tx(c) &&
+	    heed_store_frontier_drop_host(c->store, s->origin, &n) != HEED_OK)
+		heed__crawl_store_failed(c, "dropping a queue");
+	c->p.queued = c->p.queued > n ? c->p.queued - n : 0;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl",
+	         "%s: %s, %lld queued URLs dropped", s->origin, why,
+	         (long long)n);
+}
+
+void heed__queue_finish(heed_crawl *c, const struct heed__job *job, int outcome)
+{
+	if (!job->id)
+		return;
+	if (c->p.queued > 0)
+		c->p.queued--;
+	if (heed__crawl_tx(c) &&
+	    heed_store_frontier_set_state(c->store, job->id, HEED_FRONTIER_DONE,
+	                                  outcome) != HEED_OK)
+		heed__crawl_store_failed(c, "finishing a URL");
+}
+
+bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
+                       const struct heed__job *job, int outcome)
+{
+	struct heed__job again = *job;
+	int tries = 0;
+
+	if (!job->id || (unsigned)job->tries >= c->opt->limits.retries ||
+	    s->lane.dropped) {
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: given up after %d attempts (%d)", job->url,
+		         job->tries + 1, outcome);
+		c->p.errors++;
+		c->run_errors++;
+		heed__queue_finish(c, job, outcome);
+		return false;
+	}
+	if (!heed__crawl_tx(c) ||
+	    heed_store_frontier_retry(c->store, job->id, &tries) != HEED_OK) {
+		heed__crawl_store_failed(c, "putting a URL back in the queue");
+		return false;
+	}
+	/* Last in its window: the site's politeness (its delay doubled by
+	 * the failure) decides when, the other URLs go first. */
+	again.tries = tries;
+	c->p.retried++;
+	if (heed__sched_push(&c->sched, &s->lane, &again, false,
+	                     c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
+	return true;
+}
+
+/* ---- resuming an open run ---- */
+
+/* A site of the open run, collected before any write: the store's reads
+ * finish before the sites' lifecycles start writing. */
+struct resumed {
+	char *origin;
+	int64_t queued, pages_done;
+};
+
+struct resume_list {
+	heed_crawl *c;
+	struct resumed *items;
+	size_t count, cap;
+};
+
+static int collect_site(void *ud, const struct heed_frontier_host *fh)
+{
+	struct resume_list *l = ud;
+	const struct heed_allocator *a = l->c->alloc;
+
+	if (fh->queued == 0)
+		return 0;
+	if (l->count == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct resumed *n =
+		        heed__realloc(a, l->items, cap * sizeof(*n));
+		if (!n)
+			return 1;
+		l->items = n;
+		l->cap = cap;
+	}
+	l->items[l->count] =
+	        (struct resumed){heed__strndup(a, fh->host, strlen(fh->host)),
+	                         fh->queued, fh->pages_done};
+	return l->items[l->count++].origin == NULL;
+}
+
+/* Registers a resumed site: its origin names it; a URL of it gives the
+ * host name (an origin is a URL without a path). */
+static void resume_site(heed_crawl *c, const struct resumed *r)
+{
+	struct heed__site *s = heed__site_of_url(c, r->origin, true);
+
+	if (!s) {
+		heed_log(&c->log, HEED_LOG_WARN, "crawl",
+		         "resuming: '%s' is not a site; its URLs are left",
+		         r->origin);
+		return;
+	}
+	s->in_scope = true;
+	if (heed__sched_more(&c->sched, &s->lane, r->pages_done,
+	                     c->now.mono_ms) != HEED_OK) {
+		heed__crawl_oom(c);
+		return;
+	}
+	c->p.queued += r->queued;
+}
+
+heed_status heed__queue_resume(heed_crawl *c)
+{
+	struct resume_list l = {c, NULL, 0, 0};
+	heed_status rc = heed_store_frontier_hosts(c->store, collect_site, &l);
+
+	for (size_t i = 0; i < l.count; i++) {
+		if (rc == HEED_OK && l.items[i].origin)
+			resume_site(c, &l.items[i]);
+		heed__free(c->alloc, l.items[i].origin);
+	}
+	heed__free(c->alloc, l.items);
+	return rc;
+}
