@@ -173,13 +173,6 @@ heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,
 heed_status heed_store_run_finish(heed_store *store, int64_t id,
                                   int64_t finished_at);
 
-/* When the latest request of any crawl started (Unix milliseconds, 0 if
- * never), so that a crawl started right after another one (or after a
- * kill) still waits its delay before its first request. */
-heed_status heed_store_run_get_last_request(heed_store *store,
-                                            int64_t *unix_ms);
-heed_status heed_store_run_set_last_request(heed_store *store, int64_t unix_ms);
-
 #ifdef __cplusplus
 }
 #endif

@@ -352,7 +352,6 @@ struct heed_crawl {
 	heed_crawl_mode mode;
 	int64_t run_id;
 	int64_t start_ms;
-	int64_t prev_request_unix_ms; /* the last run's last request */
 	/* The registry. */
 	struct heed__site **sites;
 	size_t site_buckets, site_count;
@@ -373,7 +372,6 @@ struct heed_crawl {
 	int tx_writes;
 	int64_t tx_start_ms;
 	int64_t run_pages, run_errors; /* added to the run row per batch */
-	int64_t last_request_unix_ms;  /* saved with each batch */
 	heed_status failed;            /* a store error or OOM ends the run */
 	bool stopped, started, waited_out;
 	struct heed_crawl_progress p;

@@ -97,9 +97,6 @@ static void commit(heed_crawl *c)
 		return;
 	if ((c->run_id && heed_store_run_add(c->store, c->run_id, c->run_pages,
 	                                     c->run_errors) != HEED_OK) ||
-	    (c->last_request_unix_ms &&
-	     heed_store_run_set_last_request(
-	             c->store, c->last_request_unix_ms) != HEED_OK) ||
 	    heed_store_commit(c->store) != HEED_OK) {
 		heed__crawl_store_failed(c, "committing a batch");
 		heed_store_rollback(c->store);
@@ -254,9 +251,6 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 	if (c->started)
 		return HEED_EINVAL;
 	c->started = true;
-	if (heed_store_run_get_last_request(
-	            c->store, &c->prev_request_unix_ms) != HEED_OK)
-		return store_error(c, diag);
 	if (c->mode == HEED_CRAWL_QUALIFY) {
 		if (!c->opt->seed_count)
 			return heed_diag_set(diag, HEED_EINVAL, 0, 0,
@@ -451,7 +445,6 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		add_validators(c, req);
 	}
 	c->p.requests++;
-	c->last_request_unix_ms = c->now.unix_ms;
 	fill_fetch(c, req, a);
 	return true;
 }

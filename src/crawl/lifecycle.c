@@ -52,13 +52,17 @@ static bool set_str(heed_crawl *c, char **slot, const char *s, size_t len)
 /* ---- hosts: restored, saved, resolved ---- */
 
 /* "the back-off state survives restarts" (issue 4), and so does the time
- * of the host's last request, moved onto this run's monotonic clock; the
- * previous run's last request holds for every host, so a run started right
- * after another one (or after a kill) still waits its delay. */
+ * of the host's last request, moved onto this run's monotonic clock. And
+ * every host counts as contacted when this process started: the store's
+ * lock was free then, so any earlier holder was gone, but it may have sent
+ * a request just before it died, after its last commit. Waiting one delay
+ * (or the host's Crawl-delay, once known) from the start makes that safe
+ * whatever the holder stored. */
 static void restore_host(heed_crawl *c, struct heed__host *h)
 {
 	struct heed_store_host hs;
-	int64_t last = c->prev_request_unix_ms;
+	int64_t start_unix_ms = c->now.unix_ms - (c->now.mono_ms - c->start_ms);
+	int64_t last = start_unix_ms;
 
 	if (h->restored)
 		return;
@@ -71,8 +75,7 @@ static void restore_host(heed_crawl *c, struct heed__host *h)
 		if (hs.last_request_ms > last)
 			last = hs.last_request_ms;
 	}
-	if (last &&
-	    heed_polite_set_last_start(
+	if (heed_polite_set_last_start(
 	            c->polite, h->name,
 	            c->now.mono_ms - (c->now.unix_ms - last)) != HEED_OK)
 		heed__crawl_oom(c);
