@@ -173,6 +173,17 @@ heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,
 heed_status heed_store_run_finish(heed_store *store, int64_t id,
                                   int64_t finished_at);
 
+/*
+ * The crawl lease: the time (Unix milliseconds, 0 never) until which the
+ * crawl holding the store may have requests on their way. A crawl commits
+ * a later lease before it starts a request that could leave after the
+ * current one, so a crawl killed between two commits still sent nothing
+ * past its lease; the next crawl counts every host as contacted at the
+ * lease's end (issue 18, "one crawl per store": courtesy across processes).
+ */
+heed_status heed_store_crawl_lease_get(heed_store *store, int64_t *until_ms);
+heed_status heed_store_crawl_lease_set(heed_store *store, int64_t until_ms);
+
 #ifdef __cplusplus
 }
 #endif

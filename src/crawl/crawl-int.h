@@ -43,6 +43,11 @@
 /* Addresses kept per host: the robots.txt lifecycle tries each of them
  * (sitepolicy stops at 32 too). */
 #define CRAWL_MAX_ADDRS 32
+/* The crawl lease (heed/store_frontier.h) reaches this far past the
+ * moment a request may still leave: a request leaves at most the connect
+ * timeout after it starts (0 in heed/net.h means 10 s). */
+#define CRAWL_LEASE_MS           5000
+#define CRAWL_CONNECT_DEFAULT_MS 10000
 /* The first pause before a look-up that timed out is tried again; it
  * doubles with each try. */
 #define CRAWL_DNS_RETRY_MS 1000
@@ -352,6 +357,8 @@ struct heed_crawl {
 	heed_crawl_mode mode;
 	int64_t run_id;
 	int64_t start_ms;
+	int64_t lease_ms;      /* our committed lease (Unix ms) */
+	int64_t prev_lease_ms; /* the last holder's, as found */
 	/* The registry. */
 	struct heed__site **sites;
 	size_t site_buckets, site_count;
@@ -393,8 +400,9 @@ struct heed__site *heed__site_find(heed_crawl *c, const char *origin);
  * when new: host is its host name. NULL on allocation failure. */
 struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
                                   const char *hostname);
-/* The site of url (created only when create is set); NULL also for a URL
- * that is not http(s). */
+/* The site of url, created (in scope) when create is set or when the
+ * crawl has the same host and port under the other scheme; NULL for
+ * another site, and for a URL that is not http(s). */
 struct heed__site *heed__site_of_url(heed_crawl *c, const char *url,
                                      bool create);
 struct heed__site *heed__site_of_lane(struct heed__lane *l);

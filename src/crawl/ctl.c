@@ -106,6 +106,32 @@ static void commit(heed_crawl *c)
 	c->tx_writes = 0;
 }
 
+/* Makes sure the committed lease covers a request starting now: the
+ * request may leave up to the connect timeout later. A renewal commits the
+ * batch, so a kill right after it still leaves the lease in the store. */
+static bool lease_covers_start(heed_crawl *c)
+{
+	int64_t connect = c->opt->net.connect_timeout_ms > 0
+	                          ? c->opt->net.connect_timeout_ms
+	                          : CRAWL_CONNECT_DEFAULT_MS;
+	int64_t until = c->now.unix_ms + connect;
+
+	if (c->lease_ms >= until)
+		return true;
+	if (!heed__crawl_tx(c))
+		return false;
+	if (heed_store_crawl_lease_set(c->store, until + CRAWL_LEASE_MS) !=
+	    HEED_OK) {
+		heed__crawl_store_failed(c, "renewing the crawl lease");
+		return false;
+	}
+	commit(c);
+	if (c->failed != HEED_OK)
+		return false;
+	c->lease_ms = until + CRAWL_LEASE_MS;
+	return true;
+}
+
 static void commit_if_due(heed_crawl *c)
 {
 	if (c->in_tx && (c->tx_writes >= CRAWL_BATCH_WRITES ||
@@ -251,6 +277,8 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 	if (c->started)
 		return HEED_EINVAL;
 	c->started = true;
+	if (heed_store_crawl_lease_get(c->store, &c->prev_lease_ms) != HEED_OK)
+		return store_error(c, diag);
 	if (c->mode == HEED_CRAWL_QUALIFY) {
 		if (!c->opt->seed_count)
 			return heed_diag_set(diag, HEED_EINVAL, 0, 0,
@@ -419,8 +447,11 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		addr = &h->addrs[h->addr_next % h->addr_count];
 	}
 	req = heed__req_new(c);
-	if (!req) {
-		heed__crawl_oom(c);
+	if (!req || !lease_covers_start(c)) {
+		if (!req)
+			heed__crawl_oom(c);
+		else
+			heed__req_free(c, req);
 		heed__sched_park(&c->sched, &s->lane);
 		return false;
 	}
@@ -672,6 +703,11 @@ heed_status heed_crawl_finish(heed_crawl *c, const struct heed_crawl_clock *now)
 	bool left_open = c->stopped || c->waited_out || run_over(c);
 
 	c->now = *now;
+	/* Nothing is on its way any more: the next crawl need not wait for
+	 * the rest of our lease. */
+	if (c->lease_ms && heed__crawl_tx(c) &&
+	    heed_store_crawl_lease_set(c->store, c->now.unix_ms) != HEED_OK)
+		heed__crawl_store_failed(c, "ending the crawl lease");
 	commit(c);
 	if (c->mode == HEED_CRAWL_QUALIFY || c->failed != HEED_OK)
 		return c->failed;

@@ -53,16 +53,13 @@ static bool set_str(heed_crawl *c, char **slot, const char *s, size_t len)
 
 /* "the back-off state survives restarts" (issue 4), and so does the time
  * of the host's last request, moved onto this run's monotonic clock. And
- * every host counts as contacted when this process started: the store's
- * lock was free then, so any earlier holder was gone, but it may have sent
- * a request just before it died, after its last commit. Waiting one delay
- * (or the host's Crawl-delay, once known) from the start makes that safe
- * whatever the holder stored. */
+ * every host counts as contacted at the end of the last crawl's lease:
+ * that crawl may have sent a request after its last commit, but none
+ * after its lease (ctl.c). */
 static void restore_host(heed_crawl *c, struct heed__host *h)
 {
 	struct heed_store_host hs;
-	int64_t start_unix_ms = c->now.unix_ms - (c->now.mono_ms - c->start_ms);
-	int64_t last = start_unix_ms;
+	int64_t last = c->prev_lease_ms;
 
 	if (h->restored)
 		return;
@@ -75,7 +72,8 @@ static void restore_host(heed_crawl *c, struct heed__host *h)
 		if (hs.last_request_ms > last)
 			last = hs.last_request_ms;
 	}
-	if (heed_polite_set_last_start(
+	if (last &&
+	    heed_polite_set_last_start(
 	            c->polite, h->name,
 	            c->now.mono_ms - (c->now.unix_ms - last)) != HEED_OK)
 		heed__crawl_oom(c);

@@ -154,6 +154,20 @@ struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
 	return s;
 }
 
+/* The site of u's host and port under the other scheme, if the crawl has
+ * it: http://a.example/ and https://a.example/ are two origins (two
+ * robots.txt), but one site to the people who run it, and most http sites
+ * now redirect to https. */
+static bool has_scheme_twin(heed_crawl *c, const heed_url *u)
+{
+	char twin[300];
+	bool https = strcmp(heed_url_scheme(u), "https") == 0;
+	int n = snprintf(twin, sizeof(twin), "%s://%s",
+	                 https ? "http" : "https", heed_url_host_key(u));
+
+	return n > 0 && (size_t)n < sizeof(twin) && heed__site_find(c, twin);
+}
+
 struct heed__site *heed__site_of_url(heed_crawl *c, const char *url,
                                      bool create)
 {
@@ -167,8 +181,11 @@ struct heed__site *heed__site_of_url(heed_crawl *c, const char *url,
 	if (heed_url_parse(&u, url, strlen(url), c->alloc) != HEED_OK)
 		return NULL;
 	s = heed__site_find(c, heed_url_origin(u));
-	if (!s && create)
+	if (!s && (create || has_scheme_twin(c, u))) {
 		s = heed__site_get(c, heed_url_origin(u), heed_url_hostname(u));
+		if (s)
+			s->in_scope = true;
+	}
 	heed_url_free(u);
 	return s;
 }

@@ -414,3 +414,36 @@ heed_status heed_store_run_finish(heed_store *store, int64_t id,
 	                   "WHERE id = ?1;",
 	                   NULL, id, finished_at, NULL);
 }
+
+heed_status heed_store_crawl_lease_get(heed_store *store, int64_t *until_ms)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT value FROM heed_meta "
+	               "WHERE key = 'crawl.lease_until_ms';");
+	int rc;
+
+	*until_ms = 0;
+	if (!st)
+		return HEED_ESTORE;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*until_ms = sqlite3_column_int64(st, 0);
+	return finish_rows(store, st, rc);
+}
+
+heed_status heed_store_crawl_lease_set(heed_store *store, int64_t until_ms)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "INSERT INTO heed_meta(key, value) "
+	        "VALUES('crawl.lease_until_ms', ?1) "
+	        "ON CONFLICT(key) DO UPDATE SET value = excluded.value;");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, until_ms);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
