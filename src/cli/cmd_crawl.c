@@ -362,6 +362,7 @@ static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 		heed_store *store = heed_cli_open_store(cfg, NULL);
 		bool full;
 		int64_t due;
+		int rc;
 
 		if (!store)
 			return HEED_EXIT_FAIL;
@@ -373,7 +374,12 @@ static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 			continue;
 		}
 		cfg->crawl_incremental = !full;
-		if (run(a, cfg, seeds, seed_count) != HEED_EXIT_OK)
+		rc = run(a, cfg, seeds, seed_count);
+		/* Another crawl holds the store (started by hand, or a timer):
+		 * its end is what this loop waits for anyway. */
+		if (rc == HEED_EXIT_BUSY)
+			sleep(10);
+		else if (rc != HEED_EXIT_OK)
 			return HEED_EXIT_FAIL;
 		signal(SIGINT, on_signal);
 		signal(SIGTERM, on_signal);
