@@ -2,8 +2,9 @@
  * heed/sitepolicy.h: the robots.txt download lifecycle of one site, as a pure
  * state machine (seed robots-txt-download-lifecycle.txt; RFC 9309 2.3.1).
  *
- * The machine never touches the network or the clock. The caller (the net
- * shell, `heed site qualify`, later the crawl engine) feeds it events (the
+ * The machine never touches the network or the clock. The caller (the
+ * crawl controller, src/crawl/lifecycle.c, for `heed crawl` and `heed
+ * site qualify`) feeds it events (the
  * site's addresses were resolved, an attempt failed, a status arrived, the
  * body was complete or truncated, the body parsed with or without errors)
  * together with the time, and performs the action it returns: resolve the
