@@ -1,20 +1,73 @@
 #!/usr/bin/env python3
-"""bench/crawl: heed crawl over a synthetic web served by nginx on loopback.
+"""bench/crawl: heed crawl (and peers) over a synthetic web served by nginx.
 
-SITES sites, each on its own address 127.1.x.y (all on one port, one
-docroot, one nginx per 4,000 sites), each with PAGES pages of about 50 KB of realistic markup (og
-tags, JSON-LD VideoObject with views and tags, navigation, paragraphs):
-heed fetches robots.txt, then the pages, at one request per second per
-site at most. Prints pages/s, CPU seconds per 1,000 pages and peak RSS of
-the heed process (getrusage of the child), with the numbers of requests
-nginx logged. Nothing leaves 127.0.0.0/8.
+Both webs have SITES sites sharing one docroot: a home page and PAGES
+pages of about 57 KB of realistic markup each (og tags, JSON-LD
+VideoObject with views and tags, a navigation bar linking every page, 90
+paragraphs), a robots.txt (`Disallow: /private/`) and no sitemap. Pages
+that exist: SITES x (PAGES + 1). Nothing leaves 127.0.0.0/8, and names
+are resolved only by a dnsmasq the bench starts (heed gets
+`--dns-server 127.0.0.1:PORT --allow-private` on both webs).
+
+The per-address web (`--web per-address`, the default) gives each site its
+own address 127.1.x.y on one port (one nginx per 4,000 sites, since each
+address costs a listening socket and a kept connection); seeds are
+http://127.1.x.y:PORT/ and a site is its server address. The shared web
+(`--web shared`) is what shared hosting and CDNs look like: SITES
+name-based virtual hosts s00000.bench.test ... on ONE address (--address,
+default 127.0.0.2) and ONE port of ONE nginx; dnsmasq maps every name to
+that address (addn-hosts), seeds are http://sNNNNN.bench.test:PORT/ and a
+site is the Host nginx logged.
+
+What is measured. From the peer's process: wall clock, CPU seconds
+(user + system, os.wait4 of the child, which counts the process tree it
+waited for) per 1,000 pages, and peak RSS (the largest VmHWM of the
+process tree, polled every 20 ms: wait4's ru_maxrss would include this
+script's own memory, see run_bounded). From heed's SQLite store:
+pages stored (rows, rows with status 200, rows with views) and coverage =
+rows with status 200 / pages that exist; for the peers, pages stored = the
+distinct page URLs nginx answered 200 (and Scrapy's items). Everything
+about courtesy comes from nginx's access log alone, never from the
+crawler (bench/crawl/accesslog.py): requests, TCP connections (distinct
+$connection), status counts, coverage from the log (distinct (site, page
+URL) answered 200 / pages that exist), and per site every gap between two
+consecutive request starts (start = $msec - $request_time): how many are
+under 1.000 s (and under 0.990 s, beyond millisecond rounding), the
+shortest, how many sites have one, the most requests to one site in any
+[t, t + 1 s), the most in flight to one site at once, and the requests in
+flight to the server at once (peak and time-weighted mean; on the shared
+web that is the one address). The dnsmasq query counts and nginx's error
+log lines are printed too.
+
+Peers (`--peer`, repeatable, run one after the other on the same web,
+each against a fresh nginx and fresh logs): heed (default settings; only
+--concurrency, when given, is passed on), wget2 and scrapy, installed from
+Debian when missing and configured as politely as they allow
+(bench/crawl/peers.py). Every run is bounded by --timeout and its process
+group killed at the end.
+
+Usage:
 
     python3 bench/crawl/bench.py --sites 1000 --pages 10 [--heed build/heed]
+    python3 bench/crawl/bench.py --web shared --sites 1000 --pages 10
+    python3 bench/crawl/bench.py --web shared --sites 200 --pages 5 \\
+        --peer heed --peer wget2 --peer scrapy [--json]
+
+    --web per-address|shared   --address ADDR (shared web; 127.0.0.2)
+    --port PORT (18081)        --concurrency N (passed on only when given)
+    --timeout S (1800)         --json (every figure, one JSON object)
+
+Environment: HEED_BENCH_ARGS (more arguments for heed crawl),
+HEED_BENCH_LOG (heed's log.level, default 0), HEED_BENCH_KEEP (keep the
+temporary directory: logs, store, configurations).
 """
 import argparse
+import json
 import os
+import re
 import resource
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -24,10 +77,17 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import accesslog  # noqa: E402
+import peers  # noqa: E402
 
 
 def address(i):
     return "127.1.%d.%d" % (i // 250, i % 250 + 1)
+
+
+def site_name(i):
+    return "s%05d.bench.test" % i
 
 
 FILLER = ("Notes from the workshop: the jig holds the blade at a steady "
@@ -74,116 +134,531 @@ def make_web(base, pages):
     return site, size // max(pages, 1)
 
 
-# Sites per nginx: each site costs nginx a listening socket and a kept
-# connection, and one process may hold only as many descriptors as the
-# hard limit allows (20,000 on the build machine).
+PAGE_URI = re.compile(r"^/(p/[0-9]+\.html)?$")
+
+
+def is_page(uri):
+    """The URIs of the pages that exist: / and /p/N.html."""
+    return PAGE_URI.match(uri) is not None
+
+
+# Sites per nginx process: each site costs nginx a kept connection (and, on
+# the per-address web, a listening socket), and one process may hold only
+# as many descriptors as the hard limit allows (20,000 on the build
+# machine). The shared web runs one nginx with one worker per this many
+# sites, all accepting on the one address (reuseport).
 SITES_PER_NGINX = 4000
 
-
-def start_nginx(base, site, first, count, port):
-    """One nginx serving sites first .. first+count-1, logging to its own
-    access log; returns the process once the last address answers."""
-    run = os.path.join(base, "nginx%d" % first)
-    os.makedirs(os.path.join(run, "tmp"))
-    conf = os.path.join(run, "nginx.conf")
-    listens = "".join("    listen %s:%d;\n" % (address(i), port)
-                      for i in range(first, first + count))
-    with open(conf, "w") as f:
-        f.write("""worker_processes 1;
+NGINX_CONF = """worker_processes %(workers)d;
 worker_rlimit_nofile %(nofile)d;
 pid %(run)s/nginx.pid;
-error_log %(run)s/error.log;
+error_log %(run)s/error.log warn;
 daemon off;
 events { worker_connections %(conns)d; }
 http {
-  log_format timed '$msec $server_addr $status $request_uri $connection_requests';
-  access_log %(run)s/access.log timed;
+  log_format bench '%(format)s';
+  access_log %(run)s/access.log bench;
   client_body_temp_path %(run)s/tmp;
   proxy_temp_path %(run)s/tmp;
   fastcgi_temp_path %(run)s/tmp;
   uwsgi_temp_path %(run)s/tmp;
   scgi_temp_path %(run)s/tmp;
   types { text/html html; text/plain txt; }
+  log_not_found off;  # 404s are in the access log; errors are trouble
+  # nginx 1.22's defaults, stated: a site's kept connection serves 1,000
+  # requests (a site here has PAGES + 3) and may idle 75 s (heed waits 1 s).
+  keepalive_requests 1000;
+  keepalive_timeout 75s;
   server {
-%(listens)s    root %(site)s;
+%(listens)s    server_name _;
+    root %(site)s;
   }
 }
-""" % {"run": run, "listens": listens, "site": site,
-       # Each listening address takes a connection slot too: with fewer
-       # slots than addresses plus kept connections, nginx silently closes
-       # kept connections ("worker_connections are not enough").
-       "conns": 2 * count + 1024, "nofile": 3 * count + 1024})
-    proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", run],
-                            stderr=subprocess.DEVNULL)
-    last = address(first + count - 1)
-    for _ in range(300):
-        if proc.poll() is not None:
-            raise SystemExit("nginx did not start: see %s" % conf)
-        try:
-            socket.create_connection((last, port), timeout=1).close()
-            break
-        except OSError:
+"""
+
+
+class Nginx:
+    """One nginx (master + workers) on the given listen lines, logging in
+    accesslog.FORMAT to its own directory; ready once probe answers.
+    sockets: the listening sockets or the kept connections expected,
+    whichever is more, spread over the workers."""
+
+    def __init__(self, run, site, listens, probe, sockets, workers=1):
+        self.run = run
+        os.makedirs(os.path.join(run, "tmp"))
+        conf = os.path.join(run, "nginx.conf")
+        per_worker = -(-sockets // workers)
+        with open(conf, "w") as f:
+            f.write(NGINX_CONF % {
+                "run": run, "site": site, "workers": workers,
+                "format": accesslog.FORMAT,
+                "listens": "".join("    %s\n" % line for line in listens),
+                # Each listening socket and each kept connection takes a
+                # connection slot: with fewer slots nginx silently closes
+                # kept connections ("worker_connections are not enough").
+                "conns": 2 * per_worker + 1024,
+                "nofile": 3 * per_worker + 1024})
+        self.access_log = os.path.join(run, "access.log")
+        self.error_log = os.path.join(run, "error.log")
+        self.proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", run],
+                                     stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                raise SystemExit("nginx did not start: see %s" % conf)
+            try:
+                socket.create_connection(probe, timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            raise SystemExit("nginx does not answer on %s:%d" % probe)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGQUIT)  # graceful: logs flushed
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def error_lines(self):
+        if not os.path.exists(self.error_log):
+            return []
+        with open(self.error_log, errors="replace") as f:
+            return [line.rstrip("\n") for line in f]
+
+
+class Dnsmasq:
+    """dnsmasq answering only from hosts (address, name) pairs, names under
+    .test it does not know being NXDOMAIN; queries() counts what it was
+    asked (its own query log). A copy of tests/integration's, not an
+    import: bench/ does not depend on tests/."""
+
+    def __init__(self, run, hosts, listen, port):
+        os.makedirs(run, exist_ok=True)
+        self.log = os.path.join(run, "dnsmasq-%s.log" % listen)
+        self.server = "%s:%d" % (listen, port)
+        hosts_file = os.path.join(run, "hosts")
+        with open(hosts_file, "w") as f:
+            f.writelines("%s %s\n" % pair for pair in hosts)
+        self.proc = subprocess.Popen(
+            ["dnsmasq", "--keep-in-foreground", "--no-resolv", "--no-hosts",
+             "--addn-hosts=" + hosts_file, "--port=%d" % port,
+             "--listen-address=" + listen, "--bind-interfaces",
+             "--local=/test/", "--local-ttl=300", "--pid-file=",
+             "--log-queries", "--log-facility=" + self.log,
+             "--user=root", "--group=root"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        for _ in range(200):
+            if self.proc.poll() is not None:
+                raise RuntimeError("dnsmasq on %s exited: %s" % (
+                    self.server, self.proc.stderr.read().decode().strip()))
+            if os.path.exists(self.log) and "started" in open(self.log).read():
+                return
             time.sleep(0.05)
-    return proc, os.path.join(run, "access.log")
+        self.close()
+        raise RuntimeError("dnsmasq on %s did not start" % self.server)
+
+    def queries(self):
+        with open(self.log, errors="replace") as f:
+            return sum(1 for line in f if "query[" in line)
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait()
+
+
+def free_port(host):
+    """A port free for both UDP and TCP on host (dnsmasq takes both)."""
+    for _ in range(50):
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as u:
+            u.bind((host, 0))
+            port = u.getsockname()[1]
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as t:
+                try:
+                    t.bind((host, port))
+                    return port
+                except OSError:
+                    continue
+    raise RuntimeError("no free port on " + host)
+
+
+def tree_pids(root):
+    """root and its descendants, from /proc (children of every thread)."""
+    pids, todo = [], [root]
+    while todo and len(pids) < 10000:
+        pid = todo.pop()
+        pids.append(pid)
+        try:
+            for task in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except OSError:
+            pass
+    return pids
+
+
+def high_water_kb(pid):
+    """VmHWM of a live process: the peak resident set of its own memory
+    since its last exec (0 once it is gone)."""
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def run_bounded(argv, timeout, log_path):
+    """Runs argv in its own process group, at most timeout seconds (then
+    SIGTERM, 5 s later SIGKILL to the whole group), its output to log_path
+    (None: to the bench's standard error). Returns wall seconds, CPU
+    seconds (os.wait4 of the child: the child and the descendants it
+    waited for), peak RSS, the exit status and whether it timed out.
+
+    Peak RSS is the largest VmHWM of the process tree, read every 20 ms
+    while it runs, not wait4's ru_maxrss: Linux carries the high-water
+    mark of the memory a process had before exec into its ru_maxrss, and
+    a child spawned by this script starts with this script's own (after a
+    big access log has been read, hundreds of MB; `sleep` would show as
+    much). ru_maxrss is kept in the figures for comparison."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.lower().endswith("_proxy")}
+    with open(log_path or os.devnull, "w") as out:
+        if log_path is None:
+            out = sys.stderr  # not stdout, which --json keeps for JSON
+        t0 = time.monotonic()
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, env=env,
+                                start_new_session=True)
+        deadline = t0 + timeout
+        timed_out = False
+        peak_kb = 0
+        while True:
+            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            peak_kb = max([peak_kb] + [high_water_kb(p)
+                                       for p in tree_pids(proc.pid)])
+            if time.monotonic() > deadline and not timed_out:
+                timed_out = True
+                os.killpg(proc.pid, signal.SIGTERM)
+                deadline = time.monotonic() + 5
+            elif timed_out and time.monotonic() > deadline:
+                os.killpg(proc.pid, signal.SIGKILL)
+                pid, status, ru = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
+        wall = time.monotonic() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    try:  # whatever the peer left behind in its group
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return {"wall_s": round(wall, 2),
+            "cpu_s": round(ru.ru_utime + ru.ru_stime, 2),
+            "peak_rss_mb": round(peak_kb / 1024, 1),
+            "ru_maxrss_mb": round(ru.ru_maxrss / 1024, 1),
+            "exit": proc.returncode, "timed_out": timed_out}
+
+
+class Web:
+    """The servers, names and seeds of one run of one peer."""
+
+    def __init__(self, a, run, site):
+        self.kind = a.web
+        self.port = a.port
+        self.servers = []
+        self.dns = []
+        if a.web == "shared":
+            self.seeds = ["http://%s:%d/" % (site_name(i), a.port)
+                          for i in range(a.sites)]
+            hosts = [(a.address, site_name(i)) for i in range(a.sites)]
+            workers = -(-a.sites // SITES_PER_NGINX)
+            listen = "listen %s:%d default_server backlog=4096%s;" % (
+                a.address, a.port, " reuseport" if workers > 1 else "")
+            self.servers.append(Nginx(
+                os.path.join(run, "nginx"), site, [listen],
+                (a.address, a.port), a.sites + 1, workers))
+        else:
+            self.seeds = ["http://%s:%d/" % (address(i), a.port)
+                          for i in range(a.sites)]
+            hosts = []
+            for first in range(0, a.sites, SITES_PER_NGINX):
+                count = min(SITES_PER_NGINX, a.sites - first)
+                listens = ["listen %s:%d;" % (address(i), a.port)
+                           for i in range(first, first + count)]
+                self.servers.append(Nginx(
+                    os.path.join(run, "nginx%d" % first), site, listens,
+                    (address(first + count - 1), a.port), count))
+        self.seeds_file = os.path.join(run, "sites.txt")
+        with open(self.seeds_file, "w") as f:
+            f.writelines(s + "\n" for s in self.seeds)
+        self.hosts = hosts
+
+    def start_dns(self, run, sandbox_dns):
+        """The dnsmasq heed and Scrapy ask (127.0.0.1, a free port) and,
+        for sandboxed peers, the one their resolv.conf names."""
+        self.dns.append(Dnsmasq(os.path.join(run, "dns"), self.hosts,
+                                "127.0.0.1", free_port("127.0.0.1")))
+        if sandbox_dns:
+            self.dns.append(Dnsmasq(os.path.join(run, "dns"), self.hosts,
+                                    peers.RESOLV_ADDR, 53))
+        return self.dns[0].server
+
+    def stop(self):
+        for s in self.servers:
+            s.stop()
+        for d in self.dns:
+            d.close()
+
+    def site_of(self, entry):
+        return entry.host if self.kind == "shared" else entry.server_addr
+
+
+def heed_figures(store):
+    con = sqlite3.connect(store)
+    rows, ok, views = con.execute(
+        "SELECT count(*), coalesce(sum(status = 200), 0), count(views) "
+        "FROM pages").fetchone()
+    con.close()
+    return {"store_rows": rows, "store_rows_200": ok, "store_views": views}
+
+
+def run_peer(peer, a, base, site, say):
+    """One peer over a fresh web: its process figures and the log's."""
+    run = os.path.join(base, peer)
+    os.makedirs(run)
+    sandboxed = peer != "heed"
+    if sandboxed and not peers.sandbox_works(run):
+        if a.web == "shared":
+            return {"peer": peer, "skipped": "no resolver sandbox (unshare "
+                    "--mount as root): %s cannot resolve the shared web's "
+                    "names without the system resolver" % peer}
+        say("%s: no resolver sandbox; on the per-address web its URLs "
+            "are addresses, so it runs without one" % peer)
+        sandboxed = False
+    web = Web(a, run, site)
+    try:
+        try:
+            dns = web.start_dns(run, sandboxed)
+        except RuntimeError as e:
+            return {"peer": peer, "skipped": str(e)}
+        out = os.path.join(run, "output.log")
+        if peer == "heed":
+            store = os.path.join(run, "heed.db")
+            argv = [a.heed, "crawl", "--quiet", "--store", store,
+                    "--dns-server", dns, "--allow-private",
+                    "--contact-email", "bench@example.org",
+                    "--sites", web.seeds_file]
+            if a.concurrency is not None:
+                argv += ["--concurrency", str(a.concurrency)]
+            argv += os.environ.get("HEED_BENCH_ARGS", "").split()
+            argv += ["--set", "log.level=" +
+                     os.environ.get("HEED_BENCH_LOG", "0")]
+        elif peer == "wget2":
+            argv = peers.wget2_argv(web.seeds_file, run,
+                                    a.concurrency or 5)
+        else:
+            argv, items = peers.scrapy_argv(web.seeds_file, run, dns,
+                                            a.concurrency or 256)
+        command = " ".join(argv)
+        if sandboxed:
+            argv = peers.sandbox(run, argv)
+        # HEED_BENCH_LOG: heed's log goes to the terminal, as it always did.
+        proc = run_bounded(argv, a.timeout, None if peer == "heed" and
+                           os.environ.get("HEED_BENCH_LOG") else out)
+    finally:
+        web.stop()
+    r = {"peer": peer, "command": command, "resolver_sandbox": sandboxed,
+         **proc}
+    if peer == "heed":
+        r.update(heed_figures(store))
+    if peer == "scrapy":
+        r["items"] = peers.count_lines(items)
+    r["dns_queries"] = web.dns[0].queries()
+    if len(web.dns) > 1:
+        r["dns_queries_sandbox"] = web.dns[1].queries()
+    r.update(log_figures(web))
+    exist = a.sites * (a.pages + 1)
+    r["pages_exist"] = exist
+    r["pages_stored"] = r["store_rows_200"] if peer == "heed" \
+        else r["log"]["pages_200"]
+    r["coverage_pct"] = round(100 * r["pages_stored"] / exist, 2)
+    r["coverage_log_pct"] = round(100 * r["log"]["pages_200"] / exist, 2)
+    r["pages_per_s"] = round(r["pages_stored"] / max(r["wall_s"], 1e-9), 1)
+    r["cpu_s_per_1000_pages"] = round(
+        1000 * r["cpu_s"] / max(r["pages_stored"], 1), 3)
+    r["output_tail"] = ""
+    if os.path.exists(out):
+        with open(out, errors="replace") as f:
+            r["output_tail"] = f.read()[-2000:]
+    return r
+
+
+def log_figures(web):
+    tuples, connections, bad, errors = [], set(), 0, []
+    for n, server in enumerate(web.servers):
+        entries, b = accesslog.read_log(server.access_log)
+        bad += b
+        for e in entries:
+            tuples.append((web.site_of(e), e.start_ms / 1000, e.end_ms / 1000,
+                           e.status, e.uri))
+            connections.add((n, e.connection))
+        errors += server.error_lines()
+    figures = accesslog.analyse(tuples, is_page)
+    figures["connections"] = len(connections)
+    figures["bad_lines"] = bad
+    return {"log": figures, "nginx_errors": len(errors),
+            "nginx_error_sample": errors[:3]}
+
+
+# Exit statuses that mean the crawl ran to its end: wget2 exits 8 when
+# any answer was an error (the 404s of the media links it follows).
+EXPECTED_EXIT = {"heed": (0,), "wget2": (0, 8), "scrapy": (0,)}
+
+
+def ok(r):
+    return "skipped" in r or (r["exit"] in EXPECTED_EXIT[r["peer"]]
+                              and not r["timed_out"]
+                              and r["pages_stored"] > 0)
+
+
+def fmt_s(v):
+    return "-" if v is None else "%.3f s" % v
+
+
+def report(web, r, say):
+    if "skipped" in r:
+        say("peer %s: skipped: %s" % (r["peer"], r["skipped"]))
+        return
+    g = r["log"]
+    say("peer %s%s: %s" % (r["peer"], " (in the resolver sandbox)"
+                           if r["resolver_sandbox"] else "", r["command"]))
+    if not ok(r):
+        say("  exit status %d%s; last output:\n%s" % (
+            r["exit"], " (timed out, killed)" if r["timed_out"] else "",
+            "\n".join("    " + line for line in
+                      r["output_tail"].splitlines()[-8:])))
+    say("  requests %d on %d TCP connections (nginx log); status %s" % (
+        g["requests"], g["connections"],
+        ", ".join("%s: %d" % kv for kv in g["statuses"].items()) or "-"))
+    if r["peer"] == "heed":
+        stored = "pages stored %d (store: %d rows, %d with status 200, " \
+                 "%d with views)" % (r["pages_stored"], r["store_rows"],
+                                     r["store_rows_200"], r["store_views"])
+    else:
+        stored = "pages stored %d (distinct pages answered 200%s)" % (
+            r["pages_stored"], ", %d items written" % r["items"]
+            if "items" in r else "")
+    say("  " + stored)
+    if r["pages_stored"] == 0:
+        say("  WARNING: nothing crawled; the peer's output is in "
+            "output.log (HEED_BENCH_KEEP=1 keeps it)")
+    say("  coverage %.1f %% of %d pages; from the log %.1f %% (%d distinct "
+        "pages answered 200)" % (r["coverage_pct"], r["pages_exist"],
+                                 r["coverage_log_pct"], g["pages_200"]))
+    say("  wall %.1f s, pages/s %.0f, cpu %.2f s, cpu per 1000 pages %.2f s,"
+        " peak RSS %.1f MB" % (r["wall_s"], r["pages_per_s"], r["cpu_s"],
+                               r["cpu_s_per_1000_pages"], r["peak_rss_mb"]))
+    say("  same-site gaps (site = %s): %d gaps, %d under 1.000 s (%d under "
+        "0.990 s) at %d of %d sites; shortest %s, median %s" % (
+            "Host" if web == "shared" else "server address", g["gaps"],
+            g["gaps_under_1s"], g["gaps_under_990ms"],
+            g["sites_with_gap_under_1s"], g["sites"],
+            fmt_s(g["shortest_gap_s"]), fmt_s(g["median_gap_s"])))
+    say("  most requests to one site in any 1 s window: %d; most in flight "
+        "to one site: %d" % (g["max_requests_one_site_1s"],
+                             g["max_in_flight_one_site"]))
+    say("  in flight to %s: peak %d, mean %s over %.1f s, mean found by "
+        "each request as it started %s" % (
+            "the one address" if web == "shared" else "all addresses",
+            g["peak_in_flight"], "-" if g["mean_in_flight"] is None
+            else "%.3f" % g["mean_in_flight"], g["span_s"],
+            "-" if g["mean_in_flight_at_start"] is None
+            else "%.2f" % g["mean_in_flight_at_start"]))
+    dns = "DNS queries to the bench's dnsmasq: %d" % r["dns_queries"]
+    if "dns_queries_sandbox" in r:
+        dns += " (+ %d through the sandbox's resolv.conf)" % \
+            r["dns_queries_sandbox"]
+    say("  %s; nginx error log: %d lines%s%s" % (
+        dns, r["nginx_errors"],
+        ("; e.g. " + r["nginx_error_sample"][0][:160])
+        if r["nginx_errors"] else "",
+        "; unparsed log lines: %d" % g["bad_lines"] if g["bad_lines"] else ""))
 
 
 def main():
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(
+        description="heed crawl and peers over a synthetic loopback web",
+        epilog="See the docstring of bench/crawl/bench.py.")
+    ap.add_argument("--web", choices=("per-address", "shared"),
+                    default="per-address")
     ap.add_argument("--sites", type=int, default=100)
     ap.add_argument("--pages", type=int, default=10)
     ap.add_argument("--port", type=int, default=18081)
-    ap.add_argument("--concurrency", type=int, default=256)
+    ap.add_argument("--address", default="127.0.0.2",
+                    help="the shared web's one address (127.0.0.0/8)")
+    ap.add_argument("--concurrency", type=int, default=None,
+                    help="requests in flight over all sites (default: each "
+                    "peer's own; heed gets --concurrency only when given)")
     ap.add_argument("--heed", default=os.path.join(ROOT, "build", "heed"))
+    ap.add_argument("--peer", action="append",
+                    choices=("heed", "wget2", "scrapy"),
+                    help="repeatable; default heed")
+    ap.add_argument("--timeout", type=float, default=1800,
+                    help="seconds per peer run (then killed)")
+    ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    if not a.address.startswith("127.") or a.sites < 1 or a.pages < 0:
+        ap.error("--address must be in 127.0.0.0/8, --sites >= 1")
+    if a.web == "per-address" and a.sites > 250 * 256:
+        ap.error("the per-address web has at most 64,000 addresses")
+    say = (lambda msg: print(msg, file=sys.stderr)) if a.json else print
+    chosen = list(dict.fromkeys(a.peer or ["heed"]))
+    for peer in chosen:
+        if peer != "heed":
+            peers.ensure_installed(peer, say)
+    # Each kept connection costs a descriptor on both sides.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
     base = tempfile.mkdtemp(prefix="heed-bench-crawl-")
     os.chmod(base, 0o755)  # nginx workers may run as another user
     site, page_bytes = make_web(base, a.pages)
-    servers = [start_nginx(base, site, first,
-                           min(SITES_PER_NGINX, a.sites - first), a.port)
-               for first in range(0, a.sites, SITES_PER_NGINX)]
-    seeds = os.path.join(base, "sites.txt")
-    with open(seeds, "w") as f:
-        for i in range(a.sites):
-            f.write("http://%s:%d/\n" % (address(i), a.port))
-    store = os.path.join(base, "heed.db")
+    head = {"web": a.web, "sites": a.sites, "pages_per_site": a.pages,
+            "pages_exist": a.sites * (a.pages + 1),
+            "page_kb": page_bytes // 1024, "port": a.port,
+            "address": a.address if a.web == "shared" else "127.1.x.y",
+            "concurrency": a.concurrency, "timeout_s": a.timeout}
+    if a.web == "shared":
+        say("web shared: %d sites (name-based virtual hosts sNNNNN.bench.test)"
+            " on %s:%d, one nginx; pages/site %d (+ index), page size %d KB"
+            % (a.sites, a.address, a.port, a.pages, page_bytes // 1024))
+    else:
+        say("web per-address: %d sites on 127.1.x.y:%d (one address each); "
+            "pages/site %d (+ index), page size %d KB" %
+            (a.sites, a.port, a.pages, page_bytes // 1024))
+    runs = []
     try:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.monotonic()
-        subprocess.run([a.heed, "crawl", "--quiet", "--store", store,
-                        "--allow-private", "--contact-email",
-                        "bench@example.org", "--sites", seeds,
-                        "--concurrency", str(a.concurrency),
-                        *os.environ.get("HEED_BENCH_ARGS", "").split(),
-                        "--set", "log.level=" + os.environ.get("HEED_BENCH_LOG", "0")], check=True)
-        wall = time.monotonic() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        for peer in chosen:
+            r = run_peer(peer, a, base, site, say)
+            runs.append(r)
+            report(a.web, r, say)
     finally:
-        for proc, _ in servers:
-            proc.terminate()
-            proc.wait()
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    con = sqlite3.connect(store)
-    pages = con.execute("SELECT count(*) FROM pages").fetchone()[0]
-    views = con.execute("SELECT count(views) FROM pages").fetchone()[0]
-    con.close()
-    requests = connections = 0
-    for _, log in servers:
-        with open(log) as f:
-            for line in f:
-                requests += 1
-                connections += line.rsplit(" ", 1)[1].strip() == "1"
-
-    print("sites %d, pages/site %d (+ index), page size %d KB" %
-          (a.sites, a.pages, page_bytes // 1024))
-    print("requests %d on %d connections (nginx log), pages stored %d "
-          "(%d with views)" % (requests, connections, pages, views))
-    print("wall %.1f s, pages/s %.0f, ideal at 1 req/s/site %.0f" %
-          (wall, pages / wall, a.sites * 1.0))
-    print("cpu %.2f s, cpu per 1000 pages %.2f s, peak RSS %.1f MB" %
-          (cpu, 1000 * cpu / max(pages, 1), after.ru_maxrss / 1024))
-    if not os.environ.get("HEED_BENCH_KEEP"):
-        shutil.rmtree(base, ignore_errors=True)
-    return 0
+        if os.environ.get("HEED_BENCH_KEEP"):
+            say("kept %s" % base)
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+    if a.json:
+        for r in runs:
+            r.pop("output_tail", None)
+        print(json.dumps({**head, "runs": runs}, indent=1))
+    return 0 if all(ok(r) for r in runs) else 1
 
 
 if __name__ == "__main__":
