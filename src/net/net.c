@@ -16,6 +16,7 @@
 #include <curl/curl.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -51,7 +52,7 @@ struct xfer {
 	heed_net *net;
 	struct shard *shard;
 	CURL *easy;
-	struct curl_slist *connect_to;
+	struct curl_slist *connect_to, *resolve;
 	struct curl_slist *headers; /* the request's extra headers */
 	char *url;
 	struct heed_dns_addr addr;
@@ -484,6 +485,7 @@ static void free_xfer(heed_net *net, struct xfer *x)
 	if (x->easy)
 		easy_put(net, x->easy);
 	curl_slist_free_all(x->connect_to);
+	curl_slist_free_all(x->resolve);
 	curl_slist_free_all(x->headers);
 	heed__buf_free(&x->body);
 	heed__free(net->alloc, x->url);
@@ -557,22 +559,76 @@ static long idle_connections(const struct heed_net_options *opt)
 	return spare > NET_MAX_IDLE ? NET_MAX_IDLE : (long)spare;
 }
 
+/* The port a URL connects to: the one it names, else its scheme's. */
+static unsigned url_port(const char *url)
+{
+	bool https = strncmp(url, "https://", 8) == 0;
+	const char *host = url + (https ? 8 : 7);
+	const char *end = host + strcspn(host, "/?#");
+	const char *colon = NULL;
+
+	/* The last ':' of the authority that is not inside an IPv6 literal. */
+	for (const char *p = host; p < end; p++)
+		if (*p == ':')
+			colon = p;
+		else if (*p == ']')
+			colon = NULL;
+	if (colon && colon + 1 < end)
+		return (unsigned)strtoul(colon + 1, NULL, 10);
+	return https ? 443 : 80;
+}
+
+/*
+ * Pins the fetch to x->addr. CONNECT_TO sends the connection to a name of
+ * heed's own, one per host and address ("h<hash>-<address>.heed.invalid"),
+ * which RESOLVE maps to the address in libcurl's cache, so libcurl never
+ * resolves a name itself. The name matters: libcurl 7.88 files kept
+ * connections in bundles by the connect-to host and walks a bundle, and
+ * checks each of its connections is alive, every time it looks for one to
+ * reuse; with the address itself as the name, the 10,000 sites of one
+ * shared server made one bundle, and those walks took half a crawl's CPU.
+ * A name per host and address keeps each bundle to one connection, and
+ * never lets a connection to one address serve a fetch pinned to another.
+ * The .invalid top-level domain (RFC 6761) resolves nowhere, should the
+ * name ever leave libcurl.
+ */
+static bool pin_address(struct xfer *x)
+{
+	const char *host = strstr(x->url, "://");
+	char addr[sizeof(x->addr.text)], name[96], pin[128], resolve[160];
+	size_t len, i;
+
+	host = host ? host + 3 : x->url;
+	len = strcspn(host, "/?#");
+	/* The address as a DNS label: dots and colons become dashes. */
+	for (i = 0; x->addr.text[i] && i + 1 < sizeof(addr); i++)
+		addr[i] = x->addr.text[i] == '.' || x->addr.text[i] == ':'
+		                  ? '-'
+		                  : x->addr.text[i];
+	addr[i] = '\0';
+	snprintf(name, sizeof(name), "h%016llx-%s.heed.invalid",
+	         (unsigned long long)heed__hash(host, len), addr);
+	snprintf(pin, sizeof(pin), "::%s:", name);
+	snprintf(resolve, sizeof(resolve),
+	         x->addr.family == AF_INET6 ? "%s:%u:[%s]" : "%s:%u:%s", name,
+	         url_port(x->url), x->addr.text);
+	x->connect_to = curl_slist_append(NULL, pin);
+	x->resolve = curl_slist_append(NULL, resolve);
+	return x->connect_to && x->resolve;
+}
+
 static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 {
 	CURL *e = x->easy;
-	char pin[64];
 
-	snprintf(
-	        pin, sizeof(pin),
-	        x->addr.family == AF_INET6 ? "::[%s]:" : "::%s:", x->addr.text);
-	x->connect_to = curl_slist_append(NULL, pin);
-	if (!x->connect_to)
+	if (!pin_address(x))
 		return false;
 	heed__buf_init(&x->body, net->alloc, max_body);
 	return curl_easy_setopt(e, CURLOPT_URL, x->url) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_PRIVATE, x) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_CONNECT_TO, x->connect_to) ==
 	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_RESOLVE, x->resolve) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_opensocket) ==
 	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x) == CURLE_OK &&
