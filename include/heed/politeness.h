@@ -58,7 +58,7 @@ struct heed_polite_options {
 	int64_t backoff_max_s;         /* the most of a Retry-After honoured;
 	                                  86400 */
 	bool per_address;              /* also limit per IP address; true */
-	unsigned address_concurrency;  /* the largest window per address; 32
+	unsigned address_concurrency;  /* the largest window per address; 64
 	                                */
 	unsigned address_window_start; /* a new address's window; 2 */
 	int64_t address_delay_ms;      /* between starts per address; 0 */

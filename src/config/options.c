@@ -103,7 +103,7 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(polite_per_address),
          0,
          0},
-        {{"politeness.address_concurrency", HEED_CONFIG_INT, "32",
+        {{"politeness.address_concurrency", HEED_CONFIG_INT, "64",
           "The most requests in flight at once to one IP address; the window "
           "grows up to it while the server answers fast and clean, and halves "
           "on slow answers, 5xx, 429, timeouts and resets."},

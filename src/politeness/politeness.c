@@ -44,7 +44,7 @@ void heed_polite_options_default(struct heed_polite_options *opt)
 	opt->error_delay_max_ms = 300000;
 	opt->backoff_max_s = 86400;
 	opt->per_address = true;
-	opt->address_concurrency = 32;
+	opt->address_concurrency = 64;
 	opt->address_window_start = 2;
 	opt->address_delay_ms = 0;
 	opt->slow_ms = 250;
