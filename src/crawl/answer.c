@@ -61,6 +61,22 @@ static size_t response_headers(const struct heed_net_response *r,
 	return n;
 }
 
+/* What extraction reads of an answer; headers[] must outlive *in. */
+static void extract_input(const struct heed_net_response *r,
+                          const struct heed__job *job, const char *agent,
+                          unsigned feed_depth, struct heed_header headers[4],
+                          struct heed_extract_input *in)
+{
+	*in = (struct heed_extract_input){r->body,
+	                                  r->body_len,
+	                                  job->url,
+	                                  headers,
+	                                  response_headers(r, headers),
+	                                  NULL,
+	                                  agent,
+	                                  feed_depth};
+}
+
 static void store_page(heed_crawl *c, struct heed__site *s,
                        const struct heed__job *job,
                        const struct heed_net_response *r,
@@ -119,20 +135,14 @@ static void page(heed_crawl *c, struct heed__site *s,
 {
 	const char *agent = c->opt->agent_token;
 	struct heed_header headers[4];
-	struct heed_extract_input in = {r->body,
-	                                r->body_len,
-	                                job->url,
-	                                headers,
-	                                response_headers(r, headers),
-	                                NULL,
-	                                agent,
-	                                0};
+	struct heed_extract_input in;
 	int64_t now = heed__crawl_unix_s(c);
 	const struct heed_extract_robots *d;
 	heed_page *pg = NULL;
 	char *record, *permissions;
 	bool index, follow;
 
+	extract_input(r, job, agent, 0, headers, &in);
 	if (heed_extract_html(&pg, &in, c->alloc, NULL) != HEED_OK) {
 		c->p.errors++;
 		c->run_errors++;
@@ -213,16 +223,13 @@ static void feed(heed_crawl *c, struct heed__site *s,
                  const struct heed__job *job, const struct heed_net_response *r)
 {
 	struct heed_header headers[4];
-	struct heed_extract_input in = {r->body,
-	                                r->body_len,
-	                                job->url,
-	                                headers,
-	                                response_headers(r, headers),
-	                                NULL,
-	                                c->opt->agent_token,
-	                                (unsigned)job->depth};
+	struct heed_extract_input in;
 	heed_feed *f = NULL;
-	heed_status rc = heed_extract_feed(&f, &in, c->alloc, NULL);
+	heed_status rc;
+
+	extract_input(r, job, c->opt->agent_token, (unsigned)job->depth,
+	              headers, &in);
+	rc = heed_extract_feed(&f, &in, c->alloc, NULL);
 
 	if (rc != HEED_OK) {
 		heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: not a %s (%s)",

@@ -274,18 +274,30 @@ enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
 	return SCHED_CANDIDATE;
 }
 
-void heed__sched_start(struct heed__sched *s, struct heed__lane *l)
+/* Takes l's first job out of its window. */
+static struct heed__job_node *pop_head(struct heed__sched *s,
+                                       struct heed__lane *l)
 {
 	struct heed__job_node *n = l->head;
 
-	assert(l->candidate && n && !l->current);
 	l->candidate = false;
+	if (!n)
+		return NULL;
 	l->head = n->next;
 	if (!l->head)
 		l->tail = NULL;
 	n->next = NULL;
 	l->window_len--;
 	s->window_jobs--;
+	return n;
+}
+
+void heed__sched_start(struct heed__sched *s, struct heed__lane *l)
+{
+	struct heed__job_node *n;
+
+	assert(l->candidate && l->head && !l->current);
+	n = pop_head(s, l);
 	l->current = n;
 	s->in_flight++;
 	s->requests++;
@@ -321,17 +333,10 @@ heed_status heed__sched_unpark(struct heed__sched *s, struct heed__lane *l,
 struct heed__job_node *heed__sched_take(struct heed__sched *s,
                                         struct heed__lane *l, int64_t now_ms)
 {
-	struct heed__job_node *n = l->head;
+	struct heed__job_node *n = pop_head(s, l);
 
-	l->candidate = false;
 	if (!n)
 		return NULL;
-	l->head = n->next;
-	if (!l->head)
-		l->tail = NULL;
-	n->next = NULL;
-	l->window_len--;
-	s->window_jobs--;
 	/* The candidate left the heap in next(): its slot is free, so the
 	 * heap need not grow and this cannot fail. */
 	(void)heed__sched_offer(s, l, now_ms);
