@@ -107,14 +107,14 @@ static void bench_politeness(void)
 	for (r = 0; r < REPEATS; r++) {
 		double t0 = cpu_now(), dt;
 		for (i = 0; i < HOSTS; i++) {
-			struct heed_polite_clock now = {1700000000,
+			struct heed_polite_clock now = {1700000000000,
 			                                (int64_t)r * 2000 + 1};
 			snprintf(host, sizeof(host), "h%d.example", i);
 			snprintf(addr, sizeof(addr), "10.%d.%d.%d",
 			         (i >> 16) & 255, (i >> 8) & 255, i & 255);
-			if (heed_polite_check(p, host, addr, &now, 0, NULL) !=
+			if (heed_polite_check(p, host, addr, &now, NULL) !=
 			            HEED_POLITE_READY ||
-			    heed_polite_begin(p, host, addr, &now, 0, NULL) !=
+			    heed_polite_begin(p, host, addr, &now, NULL) !=
 			            HEED_POLITE_READY)
 				abort();
 			heed_polite_end(p, host, addr, &now, &ok);

@@ -16,7 +16,8 @@
  *   error back-off: each 5xx, 429 or broken answer in a row doubles the
  *   delay (up to error_delay_max_ms); each good answer halves it again.
  * - Retry-After (seconds or an HTTP date, on any 5xx or 429) holds every
- *   request to the host until then, at most backoff_max_s. The back-off
+ *   request to the host until then, robots.txt included, at most
+ *   backoff_max_s; the deadline is rounded up to the second. The back-off
  *   (level and deadline) is kept in Unix seconds so that the caller can
  *   store it and restore it after a restart.
  * - An attempt that never connected sent no request: it does not count.
@@ -74,7 +75,7 @@ void heed_polite_options_default(struct heed_polite_options *opt);
 
 /* The time of a call, both clocks read once by the caller. */
 struct heed_polite_clock {
-	int64_t unix_s;  /* wall clock: back-off deadlines */
+	int64_t unix_ms; /* wall clock: back-off deadlines */
 	int64_t mono_ms; /* monotonic: delays */
 };
 
@@ -109,15 +110,6 @@ typedef enum heed_polite_verdict {
 /* "ready", "wait", "busy", "host-busy", "nomem". Static. */
 const char *heed_polite_verdict_name(heed_polite_verdict v);
 
-/* Flags of heed_polite_check and heed_polite_begin. */
-enum {
-	/* The robots.txt lifecycle tries the host's other addresses after
-	 * a 503 (the seed calls it a bad connection): a Retry-After deadline
-	 * does not hold that back (it holds back the site's next attempt
-	 * instead); the delay, doubled by the error, still does. */
-	HEED_POLITE_IGNORE_BACKOFF = 1,
-};
-
 /*
  * May a request to host through address (text, may be NULL when unknown)
  * start at now? *wait_ms (may be NULL) gets how long to wait for WAIT, 0
@@ -127,7 +119,7 @@ enum {
 heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
                                       const char *address,
                                       const struct heed_polite_clock *now,
-                                      unsigned flags, int64_t *wait_ms);
+                                      int64_t *wait_ms);
 
 /*
  * Starts a request to host through address at now if, and only if, the
@@ -139,7 +131,7 @@ heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
 heed_polite_verdict heed_polite_begin(heed_polite *p, const char *host,
                                       const char *address,
                                       const struct heed_polite_clock *now,
-                                      unsigned flags, int64_t *wait_ms);
+                                      int64_t *wait_ms);
 
 /* How an attempt ended, for heed_polite_end. */
 struct heed_polite_result {

@@ -284,17 +284,6 @@ static bool passing_failure(const struct heed_net_response *r)
 	       r->status >= 500;
 }
 
-/* The host's back-off is kept in the store while it lasts, and cleared
- * once good answers brought it down, so that it survives a restart. */
-static void keep_backoff(heed_crawl *c, struct heed__site *s)
-{
-	struct heed_polite_backoff b;
-
-	heed_polite_get_backoff(c->polite, s->host->name, &b);
-	if (b.level || b.until_s || s->host->stored_backoff)
-		heed__life_save_host(c, s->host);
-}
-
 void heed__answer(heed_crawl *c, struct heed__site *s,
                   const struct heed__job *job,
                   const struct heed_net_response *r)
@@ -304,7 +293,7 @@ void heed__answer(heed_crawl *c, struct heed__site *s,
 	         r->body_len);
 	if (r->error == HEED_NET_CANCELLED)
 		return; /* the row stays in flight: the next run fetches it */
-	keep_backoff(c, s);
+	heed__life_keep_backoff(c, s->host);
 	if (r->error == HEED_NET_ABORTED) {
 		c->p.media_aborted++;
 		heed__queue_finish(c, job, -HEED_EDENIED);

@@ -271,8 +271,9 @@ struct heed__host {
 	struct heed__host *dns_next; /* the look-up queue */
 	struct heed__site *waiting;  /* sites waiting for its addresses */
 	char dns_error[200];
-	bool restored;       /* its stored back-off is in politeness */
-	bool stored_backoff; /* the store holds a back-off or delay for it */
+	bool restored;          /* its stored back-off is in politeness */
+	int64_t crawl_delay_ms; /* the longest of its sites' Crawl-delays */
+	bool stored_backoff;    /* the store holds a back-off or delay for it */
 };
 
 enum heed__site_state {
@@ -310,6 +311,7 @@ struct heed__site {
 	struct heed__life *life;      /* while QUALIFYING */
 	struct heed__rules rules;
 	int64_t last_loaded_id; /* the frontier window loaded up to here */
+	bool listed;            /* on the list of sites to start */
 	bool in_scope;          /* a seed's site: its links are followed */
 	bool has_source;        /* incremental: a sitemap or feed answered */
 };
@@ -406,6 +408,8 @@ struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
 struct heed__site *heed__site_of_url(heed_crawl *c, const char *url,
                                      bool create);
 struct heed__site *heed__site_of_lane(struct heed__lane *l);
+/* Puts a site that is still NEW on the list of sites to start. */
+void heed__site_list_new(heed_crawl *c, struct heed__site *s);
 struct heed__host *heed__host_get(heed_crawl *c, const char *name);
 /* Parks l until a request to address ends; wakes up to n lanes. */
 heed_status heed__addrq_park(heed_crawl *c, const char *address,
@@ -449,11 +453,17 @@ void heed__life_timer(heed_crawl *c, const struct heed__timer *t);
 bool heed__life_next_lookup(heed_crawl *c, struct heed_crawl_action *a);
 void heed__life_resolved(heed_crawl *c, struct heed__host *h,
                          const struct heed_dns_result *r);
+/* Site s's robots.txt request could not be sent: host holds every
+ * request back for wait_ms, longer than the run waits. */
+void heed__life_not_sent(heed_crawl *c, struct heed__site *s,
+                         const struct heed__host *h, int64_t wait_ms);
 /* A robots.txt fetch of site s ended. */
 void heed__life_fetched(heed_crawl *c, struct heed__site *s,
                         const struct heed_net_response *r);
 /* Saves host's politeness state (back-off, last request) to the store. */
 void heed__life_save_host(heed_crawl *c, struct heed__host *h);
+/* Saves it while a back-off lasts, and once more when it is over. */
+void heed__life_keep_backoff(heed_crawl *c, struct heed__host *h);
 
 /* Answers (answer.c). */
 /* Should the body of this answer be read? (the media ban) */

@@ -51,7 +51,7 @@ int64_t heed__crawl_unix_s(const heed_crawl *c)
 
 struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c)
 {
-	struct heed_polite_clock t = {heed__crawl_unix_s(c), c->now.mono_ms};
+	struct heed_polite_clock t = {c->now.unix_ms, c->now.mono_ms};
 
 	return t;
 }
@@ -228,15 +228,13 @@ static heed_status seed(heed_crawl *c, struct heed_diag *diag)
 	return c->failed;
 }
 
-/* Resumes the open run, or opens a new one. *resumed says which. */
-static heed_status open_run(heed_crawl *c, bool *resumed,
-                            struct heed_diag *diag)
+/* Resumes the open run, or opens a new one. */
+static heed_status open_run(heed_crawl *c, struct heed_diag *diag)
 {
 	struct heed_crawl_run run;
 	int64_t requeued = 0;
 	heed_status rc = heed_store_run_open(c->store, &run);
 
-	*resumed = false;
 	if (rc == HEED_OK && !c->opt->restart) {
 		c->run_id = run.id;
 		c->mode = strcmp(run.mode, "incremental") == 0
@@ -249,7 +247,6 @@ static heed_status open_run(heed_crawl *c, bool *resumed,
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "resuming %s run %lld (%lld URLs were in flight)",
 		         run.mode, (long long)run.id, (long long)requeued);
-		*resumed = c->p.queued > 0;
 		return c->failed;
 	}
 	if (rc != HEED_OK && rc != HEED_ENOTFOUND)
@@ -270,7 +267,6 @@ static heed_status open_run(heed_crawl *c, bool *resumed,
 heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
                              struct heed_diag *diag)
 {
-	bool resumed = false;
 	heed_status rc;
 
 	c->now = *now;
@@ -285,8 +281,10 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 			                     "no site to qualify");
 		return seed(c, diag);
 	}
-	rc = open_run(c, &resumed, diag);
-	if (rc == HEED_OK && (c->opt->restart || !resumed))
+	rc = open_run(c, diag);
+	/* Start URLs given to a resumed run join it (those it already has
+	 * are not queued twice). */
+	if (rc == HEED_OK)
 		rc = seed(c, diag);
 	if (rc == HEED_OK)
 		commit(c);
@@ -368,18 +366,38 @@ static void refuse(heed_crawl *c, struct heed__site *s)
 
 /* Asks politeness whether the candidate may start now; on any answer but
  * READY the lane's fate is settled here (deferred or parked). */
+/* A robots.txt request the host's Retry-After holds back longer than a
+ * run waits: the lifecycle counts the attempt as failed at once (its next
+ * attempt is held back past the deadline), rather than keep the site, and
+ * `heed site qualify`, waiting. */
+static bool robots_held_too_long(heed_crawl *c, struct heed__site *s,
+                                 const struct heed__host *h, int64_t wait)
+{
+	int64_t max = c->opt->limits.max_wait_ms;
+	struct heed__job_node *n;
+
+	if (s->lane.head->job.kind != JOB_ROBOTS || max <= 0 || wait <= max)
+		return false;
+	n = heed__sched_take(&c->sched, &s->lane, c->now.mono_ms);
+	heed__free(c->alloc, n);
+	heed__life_not_sent(c, s, h, wait);
+	return true;
+}
+
 static bool may_start(heed_crawl *c, struct heed__site *s,
                       const struct heed__host *h,
-                      const struct heed_dns_addr *addr, unsigned flags)
+                      const struct heed_dns_addr *addr)
 {
 	struct heed_polite_clock now = heed__crawl_polite_clock(c);
 	int64_t wait = 0;
 
-	switch (heed_polite_begin(c->polite, h->name, addr->text, &now, flags,
+	switch (heed_polite_begin(c->polite, h->name, addr->text, &now,
 	                          &wait)) {
 	case HEED_POLITE_READY:
 		return true;
 	case HEED_POLITE_WAIT:
+		if (robots_held_too_long(c, s, h, wait))
+			return false;
 		if (heed__sched_defer(&c->sched, &s->lane,
 		                      c->now.mono_ms + wait) != HEED_OK)
 			heed__crawl_oom(c);
@@ -427,7 +445,6 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	struct heed__host *h = s->host;
 	const struct heed_dns_addr *addr;
 	struct heed_crawl_req *req;
-	unsigned flags = 0;
 
 	if (job->kind == JOB_ROBOTS) {
 		/* The lifecycle asked for this address of a host it saw
@@ -435,15 +452,16 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		h = s->life->target;
 		assert(job->address < h->addr_count);
 		addr = &h->addrs[job->address];
-		flags = HEED_POLITE_IGNORE_BACKOFF;
-	} else if (s->state != SITE_READY || !h->addr_count ||
-	           !heed__rules_may_crawl(&s->rules, c->opt->agent_token,
+	} else if (!heed__rules_may_crawl(&s->rules, c->opt->agent_token,
 	                                  job->url, heed__crawl_unix_s(c))) {
 		/* "Before every fetch: ... URL permitted to crawl by RFC
 		 * 9309 and ACAP" (issue 8). */
 		refuse(c, s);
 		return false;
 	} else {
+		/* A lane is released only once its site is ready, with an
+		 * address (lifecycle.c). */
+		assert(s->state == SITE_READY && h->addr_count);
 		addr = &h->addrs[h->addr_next % h->addr_count];
 	}
 	req = heed__req_new(c);
@@ -455,7 +473,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		heed__sched_park(&c->sched, &s->lane);
 		return false;
 	}
-	if (!may_start(c, s, h, addr, flags)) {
+	if (!may_start(c, s, h, addr)) {
 		heed__req_free(c, req);
 		return false;
 	}
@@ -645,7 +663,8 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 
 	if (r->retry_after &&
 	    heed_retry_after_parse(r->retry_after, strlen(r->retry_after),
-	                           now.unix_s, &pr.retry_after_s) == HEED_OK)
+	                           heed__crawl_unix_s(c),
+	                           &pr.retry_after_s) == HEED_OK)
 		pr.has_retry_after = true;
 	heed_polite_end(c->polite, req->host->name, req->addr.text, &now, &pr);
 	heed__ledger_end(&c->ledger, req->host->name, r->connected, r->sent_ms);
@@ -719,9 +738,16 @@ heed_status heed_crawl_finish(heed_crawl *c, const struct heed_crawl_clock *now)
 	c->p.queued =
 	        counts[HEED_FRONTIER_QUEUED] + counts[HEED_FRONTIER_IN_FLIGHT];
 	/* A stopped, timed-out or waiting run stays open: the next crawl
-	 * resumes it. */
-	if (left_open && c->p.queued > 0)
+	 * resumes it. So does one that ended with URLs still queued, which
+	 * only a fault of heed's own can leave: the next run fetches them
+	 * rather than lose them. */
+	if (c->p.queued > 0) {
+		if (!left_open)
+			heed_log(&c->log, HEED_LOG_WARN, "crawl",
+			         "%lld URLs left queued: the run stays open",
+			         (long long)c->p.queued);
 		return HEED_OK;
+	}
 	if (heed_store_run_finish(c->store, c->run_id, heed__crawl_unix_s(c)) !=
 	    HEED_OK)
 		heed__crawl_store_failed(c, "closing the run");

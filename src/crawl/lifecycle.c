@@ -93,6 +93,17 @@ void heed__life_save_host(heed_crawl *c, struct heed__host *h)
 		heed__crawl_store_failed(c, "saving a host's back-off");
 }
 
+/* A host's back-off is kept in the store while it lasts, and cleared
+ * once good answers brought it down, so that it survives a restart. */
+void heed__life_keep_backoff(heed_crawl *c, struct heed__host *h)
+{
+	struct heed_polite_backoff b;
+
+	heed_polite_get_backoff(c->polite, h->name, &b);
+	if (b.level || b.until_s || h->stored_backoff)
+		heed__life_save_host(c, h);
+}
+
 /* Asks for h's addresses unless known or asked. */
 static void want_addresses(heed_crawl *c, struct heed__host *h)
 {
@@ -401,7 +412,12 @@ void heed__life_start_new(heed_crawl *c)
 		if (!c->new_head)
 			c->new_tail = NULL;
 		s->new_next = NULL;
-		if (s->state == SITE_NEW)
+		s->listed = false;
+		/* A site of a resumed run with nothing queued is in scope for
+		 * its links, but waits for work before its robots.txt and
+		 * DNS cost anything (queue.c lists it again then). */
+		if (s->state == SITE_NEW && (c->mode == HEED_CRAWL_QUALIFY ||
+		                             heed__lane_has_work(&s->lane)))
 			start_one(c, s);
 	}
 }
@@ -473,6 +489,23 @@ static void judge_body(heed_crawl *c, struct heed__site *s,
 	step(c, s, &ev);
 }
 
+void heed__life_not_sent(heed_crawl *c, struct heed__site *s,
+                         const struct heed__host *h, int64_t wait_ms)
+{
+	struct heed_site_event ev = {.kind = HEED_SITE_EV_ATTEMPT_FAILED};
+	char detail[200];
+
+	if (s->state != SITE_QUALIFYING || !s->life)
+		return;
+	s->life->fetching = false;
+	snprintf(detail, sizeof(detail),
+	         "%s: not sent: the server asked for no request in the next "
+	         "%lld s (Retry-After)",
+	         h->name, (long long)(wait_ms / 1000));
+	ev.detail = detail;
+	step(c, s, &ev);
+}
+
 void heed__life_fetched(heed_crawl *c, struct heed__site *s,
                         const struct heed_net_response *r)
 {
@@ -484,6 +517,7 @@ void heed__life_fetched(heed_crawl *c, struct heed__site *s,
 	s->life->fetching = false;
 	if (r->error == HEED_NET_CANCELLED)
 		return;
+	heed__life_keep_backoff(c, s->life->target);
 	if (r->status == 0) {
 		snprintf(detail, sizeof(detail), "%s: %s (%s)",
 		         r->address ? r->address : "?",
@@ -652,10 +686,19 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 		heed__crawl_oom(c);
 		return;
 	}
-	if (heed_polite_set_crawl_delay(c->polite, s->host->name, delay_ms) ==
-	    HEED_EDENIED) {
+	if (delay_ms > c->opt->polite.crawl_delay_cap_ms) {
 		site_out(c, s,
 		         "its Crawl-delay is above politeness.crawl_delay_cap");
+		return;
+	}
+	/* Politeness counts per host name, and the sites of one name (its
+	 * ports and schemes) may each ask for a Crawl-delay: the longest
+	 * holds. */
+	if (delay_ms > s->host->crawl_delay_ms)
+		s->host->crawl_delay_ms = delay_ms;
+	if (heed_polite_set_crawl_delay(c->polite, s->host->name,
+	                                s->host->crawl_delay_ms) != HEED_OK) {
+		heed__crawl_oom(c);
 		return;
 	}
 	if (s->rules.acap && fetched)

@@ -63,6 +63,8 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 	c->p.queued++;
 	if (heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);
+	/* A site of a resumed run waits for its first URL to start. */
+	heed__site_list_new(c, s);
 }
 
 /* Loads the next window of a site's queue into its lane. */
@@ -183,8 +185,6 @@ static int collect_site(void *ud, const struct heed_frontier_host *fh)
 	struct resume_list *l = ud;
 	const struct heed_allocator *a = l->c->alloc;
 
-	if (fh->queued == 0)
-		return 0;
 	if (l->count == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 64;
 		struct resumed *n =
@@ -200,8 +200,9 @@ static int collect_site(void *ud, const struct heed_frontier_host *fh)
 	return l->items[l->count++].origin == NULL;
 }
 
-/* Registers a resumed site: its origin names it; a URL of it gives the
- * host name (an origin is a URL without a path). */
+/* Registers a site of the resumed run, in scope whether or not it still
+ * has URLs queued (links to it are followed), with its queued URLs when it
+ * has some. Its origin names it (an origin is a URL without a path). */
 static void resume_site(heed_crawl *c, const struct resumed *r)
 {
 	struct heed__site *s = heed__site_of_url(c, r->origin, true);
@@ -213,6 +214,10 @@ static void resume_site(heed_crawl *c, const struct resumed *r)
 		return;
 	}
 	s->in_scope = true;
+	if (!r->queued) {
+		s->lane.pages += r->pages_done;
+		return;
+	}
 	if (heed__sched_more(&c->sched, &s->lane, r->pages_done,
 	                     c->now.mono_ms) != HEED_OK) {
 		heed__crawl_oom(c);

@@ -132,6 +132,9 @@ struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
 	if (!s)
 		return NULL;
 	heed__lane_init(&s->lane);
+	/* Its URLs wait until it is qualified and its addresses known
+	 * (lifecycle.c releases the lane). */
+	s->lane.held = true;
 	s->origin = heed__strndup(c->alloc, origin, strlen(origin));
 	s->host = heed__host_get(c, hostname);
 	if (!s->origin || !s->host ||
@@ -143,15 +146,24 @@ struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
 	}
 	sep = strstr(s->origin, "://");
 	s->host_key = sep ? sep + 3 : s->origin;
-	/* Its lifecycle starts at the next turn of next(): creating a site
-	 * happens deep inside enqueueing, which must not run a lifecycle. */
+	c->p.sites++;
+	heed__site_list_new(c, s);
+	return s;
+}
+
+/* Its lifecycle starts at the next turn of next(): creating a site happens
+ * deep inside enqueueing, which must not run a lifecycle. */
+void heed__site_list_new(heed_crawl *c, struct heed__site *s)
+{
+	if (s->listed || s->state != SITE_NEW)
+		return;
+	s->listed = true;
+	s->new_next = NULL;
 	if (c->new_tail)
 		c->new_tail->new_next = s;
 	else
 		c->new_head = s;
 	c->new_tail = s;
-	c->p.sites++;
-	return s;
 }
 
 /* The site of u's host and port under the other scheme, if the crawl has

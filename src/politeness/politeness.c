@@ -134,7 +134,7 @@ static unsigned address_window(const heed_polite *p,
 heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
                                       const char *address,
                                       const struct heed_polite_clock *now,
-                                      unsigned flags, int64_t *wait_ms)
+                                      int64_t *wait_ms)
 {
 	const struct heed__polite_entry *h = heed__polite_find(&p->hosts, host);
 	const struct heed__polite_entry *a =
@@ -151,11 +151,9 @@ heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
 	if (a && a->started && p->opt.address_delay_ms > 0)
 		ready = max64(ready,
 		              a->last_start_ms + p->opt.address_delay_ms);
-	if (h && !(flags & HEED_POLITE_IGNORE_BACKOFF) &&
-	    h->backoff.until_s > now->unix_s)
-		ready = max64(ready, now->mono_ms + (h->backoff.until_s -
-		                                     now->unix_s) *
-		                                            1000);
+	if (h && h->backoff.until_s * 1000 > now->unix_ms)
+		ready = max64(ready, now->mono_ms + h->backoff.until_s * 1000 -
+		                             now->unix_ms);
 	if (ready > now->mono_ms) {
 		if (wait_ms)
 			*wait_ms = ready - now->mono_ms;
@@ -185,10 +183,9 @@ static void address_init(const heed_polite *p, struct heed__polite_entry *a)
 heed_polite_verdict heed_polite_begin(heed_polite *p, const char *host,
                                       const char *address,
                                       const struct heed_polite_clock *now,
-                                      unsigned flags, int64_t *wait_ms)
+                                      int64_t *wait_ms)
 {
-	heed_polite_verdict v =
-	        heed_polite_check(p, host, address, now, flags, wait_ms);
+	heed_polite_verdict v = heed_polite_check(p, host, address, now, wait_ms);
 	struct heed__polite_entry *h, *a = NULL;
 	bool created = false;
 
@@ -226,8 +223,11 @@ static void host_error(const heed_polite *p, struct heed__polite_entry *h,
 		int64_t wait = r->retry_after_s < p->opt.backoff_max_s
 		                       ? r->retry_after_s
 		                       : p->opt.backoff_max_s;
-		h->backoff.until_s =
-		        max64(h->backoff.until_s, now->unix_s + wait);
+		/* Up to the next whole second: the store keeps seconds,
+		 * and a deadline rounded down would let a request out as
+		 * much as 999 ms early. */
+		h->backoff.until_s = max64(h->backoff.until_s,
+		                           (now->unix_ms + 999) / 1000 + wait);
 	}
 }
 
@@ -236,7 +236,7 @@ static void host_good(struct heed__polite_entry *h,
 {
 	if (h->backoff.level > 0)
 		h->backoff.level--;
-	if (h->backoff.until_s <= now->unix_s)
+	if (h->backoff.until_s * 1000 <= now->unix_ms)
 		h->backoff.until_s = 0;
 }
 

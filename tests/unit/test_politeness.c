@@ -9,7 +9,7 @@
 
 #include "heed/politeness.h"
 
-enum op { CHECK, CHECK_IGNORE, BEGIN, END, CRAWL_DELAY, RESTORE };
+enum op { CHECK, BEGIN, END, CRAWL_DELAY, RESTORE };
 
 struct pstep {
 	enum op op;
@@ -24,6 +24,7 @@ struct pstep {
 	/* CHECK, BEGIN: the verdict and wait; CRAWL_DELAY: the status */
 	int want;
 	int64_t want_wait_ms;
+	int64_t unix_ms; /* when not 0: the wall clock to the millisecond */
 };
 
 struct pscript {
@@ -81,8 +82,6 @@ static const struct pscript scripts[] = {
         {"robots.txt 5xx: the next address waits the doubled delay",
          {B(H, IP, 100, 0),
           E(H, IP, 100, 10, true, 500),
-          {CHECK_IGNORE, H, IP2, 100, 10, .want = HEED_POLITE_WAIT,
-           .want_wait_ms = 1990},
           C(H, IP2, 100, 10, WAIT, 1990)}},
         {"an attempt that never connected need not wait",
          {B(H, IP, 100, 0), E(H, IP, 100, 3, false, 0),
@@ -143,13 +142,18 @@ static const struct pscript scripts[] = {
          {{RESTORE, H, .arg = 2, .arg2 = 500},
           C(H, IP, 400, 0, WAIT, 100000),
           C(H, IP, 500, 7, READY, 0)}},
-        {"the lifecycle may ignore Retry-After, not the delay",
+        {"Retry-After holds every address of the host",
          {B(H, IP, 100, 0),
           E_RA(H, IP, 100, 10, 503, 60),
-          {CHECK_IGNORE, H, IP2, 100, 20, .want = HEED_POLITE_WAIT,
-           .want_wait_ms = 1980},
-          {CHECK_IGNORE, H, IP2, 102, 2000, .want = HEED_POLITE_READY},
+          C(H, IP2, 100, 20, WAIT, 60000),
           C(H, IP2, 102, 2000, WAIT, 58000)}},
+        {"a Retry-After deadline is rounded up to the second",
+         {B(H, IP, 100, 0),
+          {END, H, IP, 100, 10, true, 503, 2, .unix_ms = 100400},
+          {CHECK, H, IP2, 100, 2010, .unix_ms = 101999,
+           .want = HEED_POLITE_WAIT, .want_wait_ms = 1001},
+          {CHECK, H, IP2, 103, 3011, .unix_ms = 103000,
+           .want = HEED_POLITE_READY}}},
 };
 
 static const struct heed_polite_options test_options = {
@@ -179,7 +183,8 @@ static void expect(const struct pscript *sc, size_t i, int got, int64_t wait)
 static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
 {
 	const struct pstep *s = &sc->steps[i];
-	struct heed_polite_clock now = {s->unix_s, s->mono_ms};
+	struct heed_polite_clock now = {s->unix_ms ? s->unix_ms : s->unix_s * 1000,
+	                                s->mono_ms};
 	struct heed_polite_result r = {
 	        .connected = s->connected,
 	        .status = s->status,
@@ -195,15 +200,11 @@ static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
 
 	switch (s->op) {
 	case CHECK:
-	case CHECK_IGNORE:
-		got = heed_polite_check(
-		        p, s->host, s->addr, &now,
-		        s->op == CHECK_IGNORE ? HEED_POLITE_IGNORE_BACKOFF : 0,
-		        &wait);
+		got = heed_polite_check(p, s->host, s->addr, &now, &wait);
 		expect(sc, i, got, wait);
 		break;
 	case BEGIN:
-		got = heed_polite_begin(p, s->host, s->addr, &now, 0, &wait);
+		got = heed_polite_begin(p, s->host, s->addr, &now, &wait);
 		expect(sc, i, got, wait);
 		break;
 	case END:
@@ -266,13 +267,13 @@ static void sim_init(struct window_sim *w, unsigned start, unsigned max)
 /* Starts requests until the address refuses; returns how many started. */
 static int sim_fill(struct window_sim *w)
 {
-	struct heed_polite_clock now = {1, w->now_ms};
+	struct heed_polite_clock now = {1000, w->now_ms};
 	int n = 0;
 
 	for (;;) {
 		char *h = w->hosts[w->in_flight];
 		snprintf(h, sizeof(w->hosts[0]), "h%d.test", w->next_host);
-		if (heed_polite_begin(w->p, h, IP, &now, 0, NULL) !=
+		if (heed_polite_begin(w->p, h, IP, &now, NULL) !=
 		    HEED_POLITE_READY)
 			return n;
 		w->next_host++;
@@ -284,7 +285,7 @@ static int sim_fill(struct window_sim *w)
 /* Ends the oldest request in flight with status after first_byte_ms. */
 static void sim_end(struct window_sim *w, int status, int64_t first_byte_ms)
 {
-	struct heed_polite_clock now = {1, w->now_ms};
+	struct heed_polite_clock now = {1000, w->now_ms};
 	struct heed_polite_result r = {
 	        .connected = true,
 	        .status = status,
@@ -341,7 +342,7 @@ static void test_window_grows_when_used(void **state)
 static void test_window_idle_does_not_grow(void **state)
 {
 	struct window_sim w;
-	struct heed_polite_clock now = {1, 0};
+	struct heed_polite_clock now = {1000, 0};
 
 	(void)state;
 	sim_init(&w, 2, 6);
@@ -349,7 +350,7 @@ static void test_window_idle_does_not_grow(void **state)
 		char *h = w.hosts[0];
 		snprintf(h, sizeof(w.hosts[0]), "h%d.test", i);
 		now.mono_ms = w.now_ms += 20;
-		assert_int_equal(heed_polite_begin(w.p, h, IP, &now, 0, NULL),
+		assert_int_equal(heed_polite_begin(w.p, h, IP, &now, NULL),
 		                 HEED_POLITE_READY);
 		w.in_flight = 1;
 		sim_end(&w, 200, 10);
@@ -425,7 +426,7 @@ static void test_window_counts_refused_connections(void **state)
 	(void)state;
 	sim_init(&w, 4, 8);
 	sim_fill(&w);
-	now = (struct heed_polite_clock){1, w.now_ms};
+	now = (struct heed_polite_clock){1000, w.now_ms};
 	heed_polite_end(w.p, w.hosts[0], IP, &now, &refused);
 	assert_int_equal(sim_window(&w), 2);
 	heed_polite_free(w.p);
@@ -433,7 +434,7 @@ static void test_window_counts_refused_connections(void **state)
 
 static void test_backoff_round_trip(void **state)
 {
-	struct heed_polite_clock now = {1000, 0};
+	struct heed_polite_clock now = {1000000, 0};
 	struct heed_polite_result r = {.connected = true,
 	                               .status = 429,
 	                               .has_retry_after = true,
@@ -448,7 +449,7 @@ static void test_backoff_round_trip(void **state)
 	heed_polite_get_backoff(p, "none.test", &b);
 	assert_int_equal(b.level, 0);
 	assert_int_equal(b.until_s, 0);
-	heed_polite_begin(p, H, IP, &now, 0, NULL);
+	heed_polite_begin(p, H, IP, &now, NULL);
 	heed_polite_end(p, H, IP, &now, &r);
 	heed_polite_get_backoff(p, H, &b);
 	assert_int_equal(b.level, 1);
@@ -460,7 +461,7 @@ static void test_backoff_round_trip(void **state)
 /* A previous process's last request, restored: the delay still holds. */
 static void test_last_start_restored(void **state)
 {
-	struct heed_polite_clock now = {1000, 50000};
+	struct heed_polite_clock now = {1000000, 50000};
 	int64_t wait = 0, got = 0;
 	heed_polite *p;
 
@@ -470,7 +471,7 @@ static void test_last_start_restored(void **state)
 	        HEED_OK);
 	assert_false(heed_polite_get_last_start(p, H, &got));
 	assert_int_equal(heed_polite_set_last_start(p, H, 49700), HEED_OK);
-	assert_int_equal(heed_polite_check(p, H, IP, &now, 0, &wait),
+	assert_int_equal(heed_polite_check(p, H, IP, &now, &wait),
 	                 HEED_POLITE_WAIT);
 	assert_int_equal(wait, 700);
 	/* An older time never moves a known start back. */
@@ -483,7 +484,7 @@ static void test_last_start_restored(void **state)
 /* Thousands of hosts: the table grows and finds every one. */
 static void test_many_hosts(void **state)
 {
-	struct heed_polite_clock now = {1, 0};
+	struct heed_polite_clock now = {1000, 0};
 	char name[32];
 	heed_polite *p;
 	int i;
@@ -501,14 +502,14 @@ static void test_many_hosts(void **state)
 		snprintf(name, sizeof(name), "h%d.test", i);
 		assert_int_equal(heed_polite_delay_ms(p, name), 2000 + i);
 	}
-	assert_int_equal(heed_polite_check(p, "h7.test", NULL, &now, 0, NULL),
+	assert_int_equal(heed_polite_check(p, "h7.test", NULL, &now, NULL),
 	                 HEED_POLITE_READY);
 	heed_polite_free(p);
 }
 
 static void test_oom(void **state)
 {
-	struct heed_polite_clock now = {1, 0};
+	struct heed_polite_clock now = {1000, 0};
 	unsigned long n;
 
 	(void)state;
@@ -518,7 +519,7 @@ static void test_oom(void **state)
 		heed_status rc = heed_polite_new(
 		        &p, &test_options, heed_test_failing_allocator(&f));
 		if (rc == HEED_OK &&
-		    heed_polite_begin(p, H, IP, &now, 0, NULL) ==
+		    heed_polite_begin(p, H, IP, &now, NULL) ==
 		            HEED_POLITE_NOMEM)
 			rc = HEED_ENOMEM;
 		heed_polite_free(p);

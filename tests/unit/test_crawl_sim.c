@@ -1,0 +1,2057 @@
+/*
+ * A simulation of the whole crawl controller (issue 18, point 3): a fake
+ * clock and a fake network drive heed/crawl.h over a real SQLite store,
+ * through thousands of sites on a handful of addresses, random latencies,
+ * resets, time-outs, refused connections, 429/503 with Retry-After,
+ * Crawl-delays, slow and flaky robots.txt, robots.txt redirected to
+ * another site, page redirects across sites, a few host names that serve
+ * two sites (port 80 and 8080, each with its own robots.txt), and kills
+ * with resumes.
+ *
+ * Everything comes from one seed (two xorshift64 streams: one builds the
+ * web, one rolls the network's dice), so a failing seed replays exactly:
+ * HEED_SIM_SEED=N runs it alone.
+ *
+ * The witness is the server's log, kept apart from everything the
+ * controller says about itself: per host name, no two requests that
+ * reached the server closer than 1 s (sent to sent), never two in flight,
+ * none before a Retry-After given to that host has passed; per site, none
+ * closer than its Crawl-delay once its rules were read; never a URL
+ * robots.txt
+ * disallows, never a page of a site before its robots.txt was asked for,
+ * never a host out of scope, never an address the host does not have. At
+ * the end: the crawl ended within bounds, every page reachable from a
+ * qualified seed through permitted pages is stored once with its status
+ * (and nothing else is), no page answered 200 twice unless a kill lost the
+ * first answer's batch, each site's qualification matches the robots.txt
+ * answers heed got, and DNS time-outs were retried.
+ *
+ * Steps are calls to heed_crawl_next() plus answers delivered. Knobs:
+ * HEED_SIM_SEED (one seed), HEED_SIM_SEEDS (seeds 1..N), HEED_SIM_SITES
+ * (sites per seed), HEED_SIM_KILLS (most kills per seed), and to study a
+ * failing seed: HEED_SIM_LOG (0-3: the controller's log on stderr; 3 adds
+ * every fetch, answer and WAIT), HEED_SIM_SHOW=N (site N's pages and
+ * links), HEED_SIM_KEEP (keep the store and print where).
+ */
+#include "heed_test.h"
+
+#include <sqlite3.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "heed/crawl.h"
+#include "heed/store.h"
+#include "heed/store_frontier.h"
+
+/* The fake clocks: the monotonic one starts here, Unix is this far ahead
+ * (2027). */
+#define SIM_MONO_START_MS  1000000
+#define SIM_UNIX_OFFSET_MS 1800000000000LL
+
+#define SIM_DEFAULT_SEEDS 3
+#define SIM_DEFAULT_SITES 1500
+#define SIM_MAX_ADDRS     8
+#define SIM_MAX_LINKS     8
+#define SIM_MAX_KILLS     5
+#define SIM_BODY_BYTES    4096
+/* Transient failures never make heed give up in the simulation. */
+#define SIM_RETRIES 50
+/* A DNS time-out is reported after this long (c-ares: 2 tries of 2 s). */
+#define SIM_DNS_TIMEOUT_MS 4000
+/* The crawl must end within an hour plus this much simulated time per URL
+ * of the web (runs take 70 ms or less per URL)... */
+#define SIM_MS_PER_URL 200
+/* ...and within this many steps per URL (runs take about 5), plus a
+ * million. */
+#define SIM_STEPS_PER_URL 200
+/* Consecutive WAITs that neither move the clock nor let an answer in. */
+#define SIM_MAX_IDLE_WAITS 1000
+
+/* ---- the seeded generator of heed's random tests (heed_test.h) ---- */
+
+struct rng {
+	unsigned long s;
+};
+
+/* Two streams per seed: the web, and the network's dice. */
+static void rng_init(struct rng *r, uint64_t seed, uint64_t stream)
+{
+	r->s = (unsigned long)(seed * 2 + stream);
+}
+
+/* A number below n (n >= 1). */
+static unsigned below(struct rng *r, unsigned n)
+{
+	return heed_test_rand(&r->s, n);
+}
+
+/* A number in [lo, hi]. */
+static int64_t between(struct rng *r, int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)heed_test_rand(&r->s, (unsigned)(hi - lo + 1));
+}
+
+static bool chance(struct rng *r, unsigned per_mille)
+{
+	return below(r, 1000) < per_mille;
+}
+
+/* ---- the simulated web ---- */
+
+/* Where a link or a redirect points. */
+enum target_kind {
+	TO_PAGE,  /* page `page` of seed site `site` */
+	TO_OFF,   /* a page of off-scope host `site` ("o3.off.test") */
+	TO_MEDIA, /* an image of the same site: never requested */
+};
+
+struct target {
+	enum target_kind kind;
+	unsigned site, page;
+};
+
+enum page_kind {
+	PAGE_HTML,     /* 200 text/html with links */
+	PAGE_REDIRECT, /* 301 to its target */
+	PAGE_DOC,      /* 200 application/pdf: aborted after the headers */
+	PAGE_GONE,     /* 404: stored with its status */
+};
+
+struct page {
+	char path[24];
+	enum page_kind kind;
+	bool noindex, nofollow; /* <meta name="robots"> */
+	unsigned fail_first;    /* this many 429/500s before the answer */
+	int fail_status;        /* 429, 500 or 503 */
+	unsigned fail_retry_s;  /* Retry-After with them; 0: none */
+	struct target links[SIM_MAX_LINKS];
+	unsigned link_count;
+	struct target to; /* PAGE_REDIRECT */
+	/* The server's count. */
+	unsigned hits;
+	/* The oracle. */
+	bool reached;         /* heed must fetch it */
+	bool reached_own;     /* ...through pages of its own site */
+	int expect_status;    /* 0: must not be stored */
+	int stored_status;    /* as found in the store, 0: absent */
+	unsigned answers_200; /* 200s delivered to heed */
+	unsigned lost_200;    /* of those, lost by a kill */
+};
+
+enum robots_mode {
+	ROBOTS_NORMAL,   /* 200 */
+	ROBOTS_MISSING,  /* 404: no rules */
+	ROBOTS_FLAKY,    /* 503 fail_first times, then 200 */
+	ROBOTS_SLOW,     /* 200 after seconds */
+	ROBOTS_REDIRECT, /* 301 to /robots-sN.txt on another site */
+};
+
+enum dns_mode {
+	DNS_MODE_OK,
+	DNS_MODE_NXDOMAIN,
+	DNS_MODE_DEAD, /* every look-up times out */
+};
+
+/* What the chain of robots.txt answers a site's lifecycle got last. */
+enum robots_seen {
+	SEEN_NONE = 0,
+	SEEN_GOOD,     /* 2xx or 4xx: it decides, qualified */
+	SEEN_FAILED,   /* 5xx, 429, no answer: try the next address */
+	SEEN_REDIRECT, /* 3xx: the target's answer decides */
+};
+
+/* The server's log of one host name. */
+struct hostlog {
+	bool has_last;
+	int64_t last_sent;   /* the last request that reached the server */
+	size_t last_fetch;   /* its fetch */
+	unsigned in_flight;  /* requests the server is answering */
+	int64_t retry_until; /* no request before (Retry-After given) */
+	size_t retry_fetch;  /* the answer that gave it */
+};
+
+/* A site is an origin. A few share their host name with another site, on
+ * port 8080 (a "twin"): one host, two robots.txt files. */
+struct site {
+	char name[32]; /* "s12.sim.test", "s12.sim.test:8080" */
+	unsigned host; /* the site whose host name it is (itself mostly) */
+	int twin;      /* the site on port 8080 of its host name, or -1 */
+	unsigned addrs[2], addr_count;
+	enum dns_mode dns;
+	unsigned dns_timeouts; /* the first look-ups time out */
+	enum robots_mode robots;
+	unsigned robots_fail_first;
+	unsigned redirect_to; /* ROBOTS_REDIRECT: the other site */
+	int64_t robots_slow_ms;
+	const char *disallow; /* a path prefix, or NULL */
+	bool heed_group;      /* the rules sit in a "User-agent: heed" group */
+	int64_t crawl_delay_ms;
+	int64_t latency_ms;
+	struct page *pages;
+	unsigned page_count;
+	/* The server. */
+	unsigned dns_queries, robots_hits;
+	struct hostlog log;    /* of its host name, when host is itself */
+	bool has_own_last;     /* the origin's last request, for its */
+	int64_t own_last_sent; /* Crawl-delay */
+	size_t own_last_fetch;
+	bool robots_requested; /* its own robots.txt reached the server */
+	/* The oracle. */
+	bool rules_known; /* a 2xx robots.txt answer of its reached heed */
+	enum robots_seen last_robots;
+	int last_robots_status;
+	unsigned dns_gen; /* the process of the counts */
+	unsigned dns_gen_lookups, dns_gen_timeouts;
+	heed_dns_outcome last_dns;
+	unsigned last_dns_timeouts; /* time-outs of the process that got it */
+	bool looked_up;
+	bool stored_qualified;
+	char stored_state[32];
+};
+
+/* An IP address and the server behind it. */
+struct address {
+	char text[46];            /* as heed_dns_addr keeps it */
+	unsigned capacity;        /* requests in flight; more get 503 */
+	unsigned connect_fail_pm; /* connections refused, per mille */
+	unsigned in_flight;
+};
+
+/* ---- the simulated network ---- */
+
+enum req_kind {
+	RQ_PAGE,       /* a page of the site */
+	RQ_ROBOTS,     /* its /robots.txt */
+	RQ_ROBOTS_FOR, /* /robots-sN.txt: site N's redirected robots.txt */
+	RQ_SITEMAP,    /* /sitemap.xml (404) */
+	RQ_MEDIA,      /* /img/...: heed must never ask */
+	RQ_UNKNOWN,    /* no such URL, or a host out of scope */
+};
+
+/* One FETCH action, from its start to its answer. */
+struct fetch {
+	heed_crawl_req *req;
+	char *url;
+	unsigned gen; /* the process that asked */
+	int site;     /* the seed site of the URL's host, -1: none */
+	bool off;     /* an off-scope host */
+	enum req_kind kind;
+	unsigned page;  /* RQ_PAGE */
+	unsigned owner; /* RQ_ROBOTS(_FOR): whose robots.txt it is */
+	size_t path_off;
+	unsigned addr;
+	bool addr_known;
+	int64_t start, sent, end;
+	int64_t first_byte_ms, elapsed_ms;
+	bool arrived, ended, connected;
+	int status;
+	heed_net_error error;
+	unsigned retry_after_s;
+};
+
+/* One RESOLVE action. */
+struct lookup {
+	heed_crawl_req *req;
+	int site;
+	heed_dns_outcome outcome;
+	char name[64];
+};
+
+enum ev_kind {
+	EV_LOOKUP, /* a look-up's answer reaches heed */
+	EV_ARRIVE, /* a request reaches the server (or fails to connect) */
+	EV_DONE,   /* a fetch's answer reaches heed */
+};
+
+struct event {
+	int64_t at;
+	uint64_t seq; /* ties: first scheduled first */
+	enum ev_kind kind;
+	size_t id;
+};
+
+/* ---- breaches: everything the test finds wrong ---- */
+
+#define BREACH_MAP(XX)                                                     \
+	XX(GAP, "two requests to one host under 1 s apart")                \
+	XX(CRAWL_DELAY, "two requests to one site under its Crawl-delay")  \
+	XX(IN_FLIGHT, "two requests in flight to one host")                \
+	XX(RETRY_AFTER, "a page request before the host's Retry-After")    \
+	XX(RETRY_AFTER_ROBOTS, "a robots.txt request before Retry-After")  \
+	XX(DISALLOWED, "a request for a URL robots.txt disallows")         \
+	XX(ROBOTS_FIRST, "a request to a site before its robots.txt")      \
+	XX(UNQUALIFIED, "a request to a site its robots.txt left out")     \
+	XX(OFF_SCOPE, "a request to a host that is no seed's")             \
+	XX(RESOLVE_SCOPE, "a look-up of a name that is no seed's")         \
+	XX(ADDRESS, "a fetch from an address the host does not have")      \
+	XX(URL, "a request for a media file or an unknown URL")            \
+	XX(DNS, "look-ups not retried, or repeated")                       \
+	XX(QUALIFY, "a site's qualification against its robots.txt")       \
+	XX(MISSING, "a reachable permitted page not stored")               \
+	XX(MISSING_CROSS, "a page reachable from another site not stored") \
+	XX(EXTRA, "a page stored that should not be")                      \
+	XX(STATUS, "a page stored with the wrong status")                  \
+	XX(TWICE, "a page answered 200 twice, both committed")             \
+	XX(FRONTIER, "frontier rows left queued or in flight")             \
+	XX(END, "the crawl did not end within bounds, or left its run")    \
+	XX(SPIN, "WAIT without time passing")                              \
+	XX(API, "a controller call failed")
+
+#define BREACH_ENUM(name, text) B_##name,
+enum breach_kind { BREACH_MAP(BREACH_ENUM) B_COUNT };
+#undef BREACH_ENUM
+
+#define BREACH_NAME(name, text) {#name, text},
+static const struct {
+	const char *name, *text;
+} breach_names[] = {BREACH_MAP(BREACH_NAME)};
+#undef BREACH_NAME
+
+struct breach {
+	uint64_t count;
+	char first[600];
+};
+
+/* ---- one seed's world ---- */
+
+struct sim {
+	uint64_t seed;
+	unsigned site_count, addr_count, off_count, max_kills;
+	struct rng web_rng, net_rng;
+	struct site *sites;
+	struct address addrs[SIM_MAX_ADDRS];
+	uint64_t url_count; /* pages of the web, robots.txt included */
+	/* The store, and a second connection that reads what is
+	 * committed. */
+	char dir[64], path[96];
+	heed_store *store;
+	sqlite3 *db;
+	sqlite3_stmt *frontier_state;
+	/* The process. */
+	struct heed_crawl_options opt;
+	struct heed_logger logger;
+	char **seed_urls;
+	heed_crawl *c;
+	unsigned gen;
+	int64_t now;
+	/* The network. */
+	struct event *heap;
+	size_t heap_len, heap_cap;
+	uint64_t seq;
+	struct fetch *fetches;
+	size_t fetch_len, fetch_cap;
+	struct lookup *lookups;
+	size_t lookup_len, lookup_cap;
+	size_t *ok_ids; /* fetches answered 200 in this process */
+	size_t ok_len, ok_cap;
+	/* Kills, at these steps. */
+	uint64_t kill_at[SIM_MAX_KILLS];
+	unsigned kill_count, kills;
+	/* Counters. */
+	uint64_t steps, max_steps, idle_waits;
+	int64_t max_ms;
+	uint64_t requests, arrivals, overloads, refused, resets, timeouts;
+	uint64_t pages_stored, lost;
+	uint64_t digest; /* of the server's log: reproducibility */
+	struct breach breaches[B_COUNT];
+	char body[SIM_BODY_BYTES];
+};
+
+/* The figures of a seed's run. */
+struct sim_result {
+	uint64_t steps, requests, pages_stored, digest, breaches;
+	int64_t sim_ms;
+};
+
+static void breach(struct sim *s, enum breach_kind k, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+static void breach(struct sim *s, enum breach_kind k, const char *fmt, ...)
+{
+	struct breach *b = &s->breaches[k];
+	va_list ap;
+
+	if (b->count++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->first, sizeof(b->first), fmt, ap);
+	va_end(ap);
+}
+
+static void *grow(void *p, size_t *cap, size_t len, size_t size)
+{
+	void *n;
+
+	if (len < *cap)
+		return p;
+	*cap = *cap ? *cap * 2 : 1024;
+	n = realloc(p, *cap * size);
+	assert_non_null(n);
+	return n;
+}
+
+/* Seconds, as "123.456", of a monotonic time of the simulation. */
+static double secs(int64_t mono_ms)
+{
+	return (double)(mono_ms - SIM_MONO_START_MS) / 1000.0;
+}
+
+static struct heed_crawl_clock sim_clock(const struct sim *s)
+{
+	struct heed_crawl_clock t = {s->now, SIM_UNIX_OFFSET_MS + s->now};
+
+	return t;
+}
+
+/* The simulation's own events beside the controller's log (HEED_SIM_LOG:
+ * kills from level 2, every fetch, answer and WAIT at 3). */
+static void trace(const struct sim *s, heed_log_level level, const char *fmt,
+                  ...) __attribute__((format(printf, 3, 4)));
+
+static void trace(const struct sim *s, heed_log_level level, const char *fmt,
+                  ...)
+{
+	va_list ap;
+
+	if (!s->logger.fn || s->logger.level < level)
+		return;
+	fprintf(stderr, "[seed %llu %.3f sim] ", (unsigned long long)s->seed,
+	        secs(s->now));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- building the web ---- */
+
+static const char *const disallow_prefixes[] = {"/x/", "/p/1", "/"};
+
+static void pick_rules(struct rng *r, struct site *st)
+{
+	unsigned roll = below(r, 1000);
+
+	if (roll < 150)
+		st->disallow = disallow_prefixes[0];
+	else if (roll < 230)
+		st->disallow = disallow_prefixes[1];
+	else if (roll < 240)
+		st->disallow = disallow_prefixes[2];
+	st->heed_group = st->disallow && chance(r, 250);
+	if (chance(r, 80))
+		st->crawl_delay_ms = between(r, 2, 5) * 1000;
+}
+
+static void pick_robots(struct sim *s, struct site *st)
+{
+	struct rng *r = &s->web_rng;
+	unsigned roll = below(r, 1000);
+
+	if (roll < 800) {
+		st->robots = ROBOTS_NORMAL;
+	} else if (roll < 880) {
+		st->robots = ROBOTS_MISSING;
+	} else if (roll < 930) {
+		st->robots = ROBOTS_FLAKY;
+		st->robots_fail_first = (unsigned)between(r, 1, 3);
+	} else if (roll < 970) {
+		st->robots = ROBOTS_SLOW;
+		st->robots_slow_ms = between(r, 2000, 8000);
+	} else {
+		st->robots = ROBOTS_REDIRECT;
+	}
+	if (st->robots != ROBOTS_MISSING)
+		pick_rules(r, st);
+}
+
+static void pick_dns(struct rng *r, struct site *st)
+{
+	unsigned roll = below(r, 1000);
+
+	if (roll < 10)
+		st->dns = DNS_MODE_NXDOMAIN;
+	else if (roll < 15)
+		st->dns = DNS_MODE_DEAD;
+	else if (roll < 85)
+		st->dns_timeouts = 1;
+	else if (roll < 115)
+		st->dns_timeouts = 2;
+}
+
+/* Addresses: the last one (with five or more) holds site 0 alone; the
+ * others share the rest, weighted 1, 2, 3... (shared hosting). */
+static void pick_addresses(struct sim *s, unsigned i, struct site *st)
+{
+	struct rng *r = &s->web_rng;
+	unsigned shared =
+	        s->addr_count >= 5 ? s->addr_count - 1 : s->addr_count;
+	unsigned total = shared * (shared + 1) / 2, roll;
+
+	if (shared < s->addr_count && i == 0) {
+		st->addrs[0] = s->addr_count - 1;
+		st->addr_count = 1;
+		return;
+	}
+	roll = below(r, total);
+	st->addrs[0] = 0;
+	for (unsigned k = 0, acc = 0; k < shared; k++) {
+		acc += k + 1;
+		if (roll < acc) {
+			st->addrs[0] = k;
+			break;
+		}
+	}
+	st->addr_count = 1;
+	if (shared > 1 && chance(r, 150)) {
+		st->addrs[1] =
+		        (st->addrs[0] + 1 + below(r, shared - 1)) % shared;
+		st->addr_count = 2;
+	}
+}
+
+static struct target random_target(struct sim *s, unsigned si, bool link)
+{
+	struct rng *r = &s->web_rng;
+	struct target t = {TO_PAGE, si, 0};
+	unsigned roll = below(r, 1000);
+
+	if (roll < (link ? 40u : 250u)) {
+		t.site = below(r, s->site_count);
+	} else if (roll < (link ? 80u : 400u)) {
+		t.kind = TO_OFF;
+		t.site = below(r, s->off_count);
+		t.page = below(r, 10);
+		return t;
+	} else if (link && roll < 120) {
+		t.kind = TO_MEDIA;
+		t.page = below(r, 10);
+		return t;
+	}
+	/* Pages of other sites are built later: pick an index now, fold it
+	 * into the site's count when it is known. */
+	t.page = below(r, UINT32_MAX);
+	return t;
+}
+
+static void build_page(struct sim *s, unsigned si, unsigned k, struct page *p)
+{
+	struct rng *r = &s->web_rng;
+	unsigned roll = below(r, 1000);
+
+	p->kind = PAGE_HTML;
+	if (k == 0)
+		snprintf(p->path, sizeof(p->path), "/");
+	else if (roll < 130)
+		snprintf(p->path, sizeof(p->path), "/x/%u.html", k);
+	else if (roll < 180) {
+		p->kind = PAGE_REDIRECT;
+		snprintf(p->path, sizeof(p->path), "/r/%u.html", k);
+	} else if (roll < 220) {
+		p->kind = PAGE_DOC;
+		snprintf(p->path, sizeof(p->path), "/doc/%u", k);
+	} else if (roll < 250) {
+		p->kind = PAGE_GONE;
+		snprintf(p->path, sizeof(p->path), "/gone/%u.html", k);
+	} else
+		snprintf(p->path, sizeof(p->path), "/p/%u.html", k);
+	if (p->kind == PAGE_HTML) {
+		p->noindex = chance(r, 20);
+		p->nofollow = chance(r, 20);
+		p->link_count = (unsigned)between(r, 2, SIM_MAX_LINKS - 2);
+		if (k == 0)
+			p->link_count = SIM_MAX_LINKS;
+		for (unsigned i = 0; i < p->link_count; i++)
+			p->links[i] = random_target(s, si, true);
+	}
+	if (p->kind == PAGE_REDIRECT)
+		p->to = random_target(s, si, false);
+	if (chance(r, 80)) {
+		static const int statuses[] = {429, 500, 503};
+		p->fail_first = (unsigned)between(r, 1, 2);
+		p->fail_status = statuses[below(r, 3)];
+		p->fail_retry_s =
+		        chance(r, 300) ? (unsigned)between(r, 1, 3) : 0;
+	}
+}
+
+/* Folds the page index of a target into its site's pages; a redirect never
+ * points at itself. */
+static void fix_target(struct sim *s, unsigned si, unsigned k, struct target *t)
+{
+	unsigned n;
+
+	if (t->kind != TO_PAGE)
+		return;
+	n = s->sites[t->site].page_count;
+	t->page %= n;
+	if (t->site == si && t->page == k)
+		t->page = (t->page + 1) % n;
+}
+
+/* Makes site i the twin of an earlier site, on port 8080 of its host;
+ * false when the pick has a twin already. */
+static bool make_twin(struct sim *s, unsigned i)
+{
+	unsigned j = below(&s->web_rng, i);
+	struct site *st = &s->sites[i], *of = &s->sites[j];
+
+	if (of->host != j || of->twin >= 0)
+		return false;
+	of->twin = (int)i;
+	st->host = j;
+	snprintf(st->name, sizeof(st->name), "s%u.sim.test:8080", j);
+	memcpy(st->addrs, of->addrs, sizeof(st->addrs));
+	st->addr_count = of->addr_count;
+	st->dns = of->dns;
+	return true;
+}
+
+static void build_site(struct sim *s, unsigned i)
+{
+	struct rng *r = &s->web_rng;
+	struct site *st = &s->sites[i];
+
+	st->twin = -1;
+	if (i == 0 || !chance(r, 30) || !make_twin(s, i)) {
+		st->host = i;
+		snprintf(st->name, sizeof(st->name), "s%u.sim.test", i);
+		pick_addresses(s, i, st);
+		pick_dns(r, st);
+	}
+	pick_robots(s, st);
+	st->latency_ms =
+	        chance(r, 50) ? between(r, 500, 2000) : between(r, 5, 300);
+	st->page_count = 1 + (unsigned)between(r, 5, 30);
+	st->pages = calloc(st->page_count, sizeof(*st->pages));
+	assert_non_null(st->pages);
+	for (unsigned k = 0; k < st->page_count; k++)
+		build_page(s, i, k, &st->pages[k]);
+	s->url_count += st->page_count + 2;
+}
+
+/* A robots.txt redirect points at a site whose own robots.txt is plain
+ * and whose name resolves. */
+static void pick_redirect(struct sim *s, unsigned i)
+{
+	struct site *st = &s->sites[i];
+
+	for (unsigned tries = 0; tries < 100; tries++) {
+		unsigned t = below(&s->web_rng, s->site_count);
+		const struct site *to = &s->sites[t];
+		if (t != i && to->dns == DNS_MODE_OK &&
+		    to->robots == ROBOTS_NORMAL) {
+			st->redirect_to = t;
+			return;
+		}
+	}
+	st->robots = ROBOTS_NORMAL;
+}
+
+static void build_web(struct sim *s)
+{
+	struct rng *r = &s->web_rng;
+
+	s->addr_count = (unsigned)between(r, 4, SIM_MAX_ADDRS);
+	for (unsigned a = 0; a < s->addr_count; a++) {
+		struct address *ad = &s->addrs[a];
+		snprintf(ad->text, sizeof(ad->text), "10.0.0.%u", a + 1);
+		ad->capacity = (unsigned)between(r, 2, 16);
+		ad->connect_fail_pm = a == 1 ? 30 : 3;
+	}
+	s->off_count = s->site_count / 20 + 1;
+	s->sites = calloc(s->site_count, sizeof(*s->sites));
+	assert_non_null(s->sites);
+	for (unsigned i = 0; i < s->site_count; i++)
+		build_site(s, i);
+	for (unsigned i = 0; i < s->site_count; i++) {
+		struct site *st = &s->sites[i];
+		if (st->robots == ROBOTS_REDIRECT)
+			pick_redirect(s, i);
+		for (unsigned k = 0; k < st->page_count; k++) {
+			struct page *p = &st->pages[k];
+			for (unsigned l = 0; l < p->link_count; l++)
+				fix_target(s, i, k, &p->links[l]);
+			if (p->kind == PAGE_REDIRECT)
+				fix_target(s, i, k, &p->to);
+		}
+	}
+}
+
+static void free_web(struct sim *s)
+{
+	for (unsigned i = 0; s->sites && i < s->site_count; i++)
+		free(s->sites[i].pages);
+	free(s->sites);
+	s->sites = NULL;
+}
+
+/* HEED_SIM_SHOW=N prints site N's pages and links, for a failing seed. */
+static void show_site(struct sim *s)
+{
+	const char *v = getenv("HEED_SIM_SHOW");
+	unsigned long i = v && *v ? strtoul(v, NULL, 10) : 0;
+	const struct site *st;
+
+	if (!v || !*v || i >= s->site_count)
+		return;
+	st = &s->sites[i];
+	printf("%s: twin %d, robots mode %d, disallow %s, delay %lld ms, "
+	       "addresses",
+	       st->name, st->twin, st->robots,
+	       st->disallow ? st->disallow : "-",
+	       (long long)st->crawl_delay_ms);
+	for (unsigned a = 0; a < st->addr_count; a++)
+		printf(" %s", s->addrs[st->addrs[a]].text);
+	printf("\n");
+	for (unsigned k = 0; k < st->page_count; k++) {
+		const struct page *p = &st->pages[k];
+		printf("  %s kind %d fail %u x %d:", p->path, p->kind,
+		       p->fail_first, p->fail_status);
+		for (unsigned l = 0; l < p->link_count; l++)
+			printf(" %d:%u/%u", p->links[l].kind, p->links[l].site,
+			       p->links[l].page);
+		if (p->kind == PAGE_REDIRECT)
+			printf(" -> %d:%u/%u", p->to.kind, p->to.site,
+			       p->to.page);
+		printf("\n");
+	}
+}
+
+static bool disallowed(const struct site *st, const char *path)
+{
+	return st->disallow &&
+	       strncmp(path, st->disallow, strlen(st->disallow)) == 0;
+}
+
+/* ---- bodies ---- */
+
+struct out {
+	char *buf;
+	size_t size, len;
+};
+
+static void out_add(struct out *o, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+static void out_add(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->len >= o->size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->size - o->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+	if (o->len >= o->size)
+		o->len = o->size - 1;
+}
+
+/* Writes t as a URL: a path for a page of site `from` unless absolute. */
+static void out_target(struct out *o, const struct sim *s, unsigned from,
+                       const struct target *t, bool absolute)
+{
+	const struct site *to;
+
+	switch (t->kind) {
+	case TO_OFF:
+		out_add(o, "http://o%u.off.test/p/%u.html", t->site, t->page);
+		return;
+	case TO_MEDIA:
+		out_add(o, "/img/%u.jpg", t->page);
+		return;
+	case TO_PAGE:
+		to = &s->sites[t->site];
+		if (absolute || t->site != from)
+			out_add(o, "http://%s", to->name);
+		out_add(o, "%s", to->pages[t->page].path);
+		return;
+	}
+}
+
+static size_t page_html(struct sim *s, unsigned si, unsigned k)
+{
+	const struct page *p = &s->sites[si].pages[k];
+	struct out o = {s->body, sizeof(s->body), 0};
+
+	out_add(&o, "<html><head><title>%s page %u</title>", s->sites[si].name,
+	        k);
+	if (p->noindex || p->nofollow)
+		out_add(&o, "<meta name=\"robots\" content=\"%s\">",
+		        p->noindex && p->nofollow ? "noindex, nofollow"
+		        : p->noindex              ? "noindex"
+		                                  : "nofollow");
+	out_add(&o, "</head><body><h1>Page %u</h1>\n", k);
+	for (unsigned l = 0; l < p->link_count; l++) {
+		out_add(&o, "<a href=\"");
+		out_target(&o, s, si, &p->links[l], false);
+		out_add(&o, "\">link %u</a>\n", l);
+	}
+	out_add(&o, "</body></html>\n");
+	return o.len;
+}
+
+static size_t robots_body(struct sim *s, const struct site *st)
+{
+	struct out o = {s->body, sizeof(s->body), 0};
+
+	out_add(&o, "# %s\n", st->name);
+	if (st->heed_group)
+		out_add(&o, "User-agent: heed\n");
+	else
+		out_add(&o, "User-agent: *\n");
+	if (st->crawl_delay_ms)
+		out_add(&o, "Crawl-delay: %lld\n",
+		        (long long)(st->crawl_delay_ms / 1000));
+	out_add(&o, "Disallow: %s\n", st->disallow ? st->disallow : "");
+	if (st->heed_group)
+		out_add(&o, "\nUser-agent: *\nDisallow: /\n");
+	return o.len;
+}
+
+/* ---- events ---- */
+
+static bool ev_before(const struct event *a, const struct event *b)
+{
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
+
+static void ev_push(struct sim *s, int64_t at, enum ev_kind kind, size_t id)
+{
+	size_t i;
+
+	assert_true(at >= s->now);
+	s->heap = grow(s->heap, &s->heap_cap, s->heap_len, sizeof(*s->heap));
+	i = s->heap_len++;
+	s->heap[i] = (struct event){at, s->seq++, kind, id};
+	while (i > 0) {
+		size_t up = (i - 1) / 2;
+		struct event t;
+		if (!ev_before(&s->heap[i], &s->heap[up]))
+			break;
+		t = s->heap[up];
+		s->heap[up] = s->heap[i];
+		s->heap[i] = t;
+		i = up;
+	}
+}
+
+static struct event ev_pop(struct sim *s)
+{
+	struct event top = s->heap[0];
+	size_t i = 0;
+
+	s->heap[0] = s->heap[--s->heap_len];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct event t;
+		if (l < s->heap_len && ev_before(&s->heap[l], &s->heap[m]))
+			m = l;
+		if (r < s->heap_len && ev_before(&s->heap[r], &s->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		t = s->heap[m];
+		s->heap[m] = s->heap[i];
+		s->heap[i] = t;
+		i = m;
+	}
+	return top;
+}
+
+/* ---- names and URLs ---- */
+
+static bool named(const struct site *st, const char *host, size_t len)
+{
+	return strlen(st->name) == len && memcmp(st->name, host, len) == 0;
+}
+
+/* The seed site named by host[:port] (len bytes), or -1; *off is set for
+ * an off-scope host. */
+static int host_site(const struct sim *s, const char *host, size_t len,
+                     bool *off)
+{
+	char *end;
+	unsigned long n;
+	int twin;
+
+	*off = false;
+	if (len < 2 || (host[0] != 's' && host[0] != 'o'))
+		return -1;
+	n = strtoul(host + 1, &end, 10);
+	if (host[0] == 'o') {
+		*off = (size_t)(end - host) + 9 == len &&
+		       strncmp(end, ".off.test", 9) == 0;
+		return -1;
+	}
+	if (n >= s->site_count)
+		return -1;
+	if (named(&s->sites[n], host, len))
+		return (int)n;
+	twin = s->sites[n].twin;
+	return twin >= 0 && named(&s->sites[twin], host, len) ? twin : -1;
+}
+
+/* Which resource of site si the path names. */
+static enum req_kind classify_path(const struct sim *s, unsigned si,
+                                   const char *path, unsigned *page,
+                                   unsigned *owner)
+{
+	const struct site *st = &s->sites[si];
+	unsigned long n;
+	char *end;
+
+	*owner = si;
+	if (strcmp(path, "/robots.txt") == 0)
+		return RQ_ROBOTS;
+	if (strncmp(path, "/robots-s", 9) == 0) {
+		n = strtoul(path + 9, &end, 10);
+		if (n < s->site_count && strcmp(end, ".txt") == 0 &&
+		    s->sites[n].robots == ROBOTS_REDIRECT &&
+		    s->sites[n].redirect_to == si) {
+			*owner = (unsigned)n;
+			return RQ_ROBOTS_FOR;
+		}
+		return RQ_UNKNOWN;
+	}
+	if (strcmp(path, "/sitemap.xml") == 0)
+		return RQ_SITEMAP;
+	if (strncmp(path, "/img/", 5) == 0)
+		return RQ_MEDIA;
+	for (unsigned k = 0; k < st->page_count; k++)
+		if (strcmp(path, st->pages[k].path) == 0) {
+			*page = k;
+			return RQ_PAGE;
+		}
+	return RQ_UNKNOWN;
+}
+
+/* ---- look-ups ---- */
+
+static void lookup_start(struct sim *s, const struct heed_crawl_action *a)
+{
+	struct rng *r = &s->net_rng;
+	struct lookup *l;
+	struct site *st;
+	bool off;
+	int64_t delay = between(r, 1, 50);
+
+	s->lookups = grow(s->lookups, &s->lookup_cap, s->lookup_len,
+	                  sizeof(*s->lookups));
+	l = &s->lookups[s->lookup_len];
+	memset(l, 0, sizeof(*l));
+	l->req = a->req;
+	snprintf(l->name, sizeof(l->name), "%s", a->name);
+	l->site = host_site(s, a->name, strlen(a->name), &off);
+	l->outcome = HEED_DNS_NXDOMAIN;
+	if (l->site < 0) {
+		breach(s, B_RESOLVE_SCOPE, "t=%.3f: RESOLVE %s", secs(s->now),
+		       a->name);
+		ev_push(s, s->now + delay, EV_LOOKUP, s->lookup_len++);
+		return;
+	}
+	st = &s->sites[l->site];
+	if (st->dns_gen != s->gen) {
+		st->dns_gen = s->gen;
+		st->dns_gen_lookups = st->dns_gen_timeouts = 0;
+	}
+	/* "One look-up per host name per run": again only after a
+	 * time-out. */
+	if (st->dns_gen_lookups++ > st->dns_gen_timeouts)
+		breach(s, B_DNS,
+		       "t=%.3f: %s looked up %u times in one process after "
+		       "%u time-outs",
+		       secs(s->now), st->name, st->dns_gen_lookups,
+		       st->dns_gen_timeouts);
+	st->dns_queries++;
+	st->looked_up = true;
+	if (st->dns == DNS_MODE_NXDOMAIN) {
+		l->outcome = HEED_DNS_NXDOMAIN;
+	} else if (st->dns == DNS_MODE_DEAD ||
+	           st->dns_queries <= st->dns_timeouts) {
+		l->outcome = HEED_DNS_TIMEOUT;
+		delay = SIM_DNS_TIMEOUT_MS;
+	} else {
+		l->outcome = HEED_DNS_FOUND;
+		if (chance(r, 50))
+			delay = between(r, 100, 800);
+	}
+	ev_push(s, s->now + delay, EV_LOOKUP, s->lookup_len++);
+}
+
+static void lookup_answer(struct sim *s, struct lookup *l)
+{
+	struct heed_dns_addr addrs[2];
+	struct heed_dns_result res = {0};
+	struct heed_crawl_clock now = sim_clock(s);
+
+	res.outcome = l->outcome;
+	res.detail = "simulated";
+	res.query = l->name;
+	res.addrs = addrs;
+	if (l->site >= 0) {
+		struct site *st = &s->sites[l->site];
+		st->last_dns = l->outcome;
+		if (l->outcome == HEED_DNS_TIMEOUT)
+			st->dns_gen_timeouts++;
+		st->last_dns_timeouts = st->dns_gen_timeouts;
+		for (unsigned i = 0;
+		     i < st->addr_count && l->outcome == HEED_DNS_FOUND; i++) {
+			const struct address *ad = &s->addrs[st->addrs[i]];
+			memset(&addrs[i], 0, sizeof(addrs[i]));
+			addrs[i].family = AF_INET;
+			addrs[i].bytes[0] = 10;
+			addrs[i].bytes[3] = (uint8_t)(st->addrs[i] + 1);
+			snprintf(addrs[i].text, sizeof(addrs[i].text), "%s",
+			         ad->text);
+			addrs[i].ttl_s = 300;
+			res.addr_count++;
+		}
+	}
+	s->steps++;
+	heed_crawl_resolved(s->c, l->req, &res, &now);
+}
+
+/* ---- fetches: the client's side ---- */
+
+static void fetch_start(struct sim *s, const struct heed_crawl_action *a)
+{
+	struct rng *r = &s->net_rng;
+	struct fetch *f;
+	const char *host, *path;
+	size_t id = s->fetch_len;
+
+	s->fetches = grow(s->fetches, &s->fetch_cap, s->fetch_len,
+	                  sizeof(*s->fetches));
+	f = &s->fetches[s->fetch_len++];
+	memset(f, 0, sizeof(*f));
+	f->req = a->req;
+	f->url = strdup(a->url);
+	assert_non_null(f->url);
+	f->gen = s->gen;
+	f->start = s->now;
+	f->kind = RQ_UNKNOWN;
+	f->site = -1;
+	s->requests++;
+	host = strncmp(a->url, "http://", 7) == 0 ? a->url + 7 : a->url;
+	path = strchr(host, '/');
+	if (!path)
+		path = host + strlen(host);
+	f->path_off = (size_t)(path - a->url);
+	f->site = host_site(s, host, (size_t)(path - host), &f->off);
+	if (f->site >= 0)
+		f->kind = classify_path(s, (unsigned)f->site, path, &f->page,
+		                        &f->owner);
+	for (unsigned i = 0; i < s->addr_count; i++)
+		if (strcmp(a->addr->text, s->addrs[i].text) == 0) {
+			f->addr = i;
+			f->addr_known = true;
+		}
+	if (f->site >= 0) {
+		const struct site *st = &s->sites[f->site];
+		bool mine = false;
+		for (unsigned i = 0; i < st->addr_count; i++)
+			mine = mine ||
+			       (f->addr_known && st->addrs[i] == f->addr);
+		if (!mine)
+			breach(s, B_ADDRESS, "t=%.3f: GET %s from %s",
+			       secs(s->now), f->url, a->addr->text);
+	}
+	/* A new connection: the request leaves after its handshake. */
+	f->sent = s->now + between(r, 1, 20);
+	trace(s, HEED_LOG_DEBUG, "FETCH %s from %s, sent at %.3f", f->url,
+	      a->addr->text, secs(f->sent));
+	ev_push(s, f->sent, EV_ARRIVE, id);
+}
+
+/* ---- the server ---- */
+
+static bool robots_kind(const struct fetch *f)
+{
+	return f->kind == RQ_ROBOTS || f->kind == RQ_ROBOTS_FOR;
+}
+
+/* The rules of a host name: 1 s between requests, one in flight, none
+ * before its Retry-After. */
+static void witness_host(struct sim *s, const struct fetch *f,
+                         const struct hostlog *h)
+{
+	const struct fetch *last = &s->fetches[h->last_fetch];
+	const struct fetch *ra = &s->fetches[h->retry_fetch];
+
+	if (h->in_flight)
+		breach(s, B_IN_FLIGHT,
+		       "t=%.3f: GET %s while GET %s (sent t=%.3f) is in "
+		       "flight",
+		       secs(f->sent), f->url, last->url, secs(h->last_sent));
+	if (h->has_last && f->sent - h->last_sent < HEED_CRAWL_DELAY_MS)
+		breach(s, B_GAP,
+		       "t=%.3f: GET %s %lld ms after GET %s (t=%.3f, process "
+		       "%u, now %u)",
+		       secs(f->sent), f->url,
+		       (long long)(f->sent - h->last_sent), last->url,
+		       secs(h->last_sent), last->gen, f->gen);
+	if (f->sent < h->retry_until)
+		breach(s, robots_kind(f) ? B_RETRY_AFTER_ROBOTS : B_RETRY_AFTER,
+		       "t=%.3f: GET %s %lld ms before the Retry-After: %u of "
+		       "GET %s (%d answered at t=%.3f)",
+		       secs(f->sent), f->url,
+		       (long long)(h->retry_until - f->sent), ra->retry_after_s,
+		       ra->url, ra->status, secs(ra->end));
+}
+
+/* The rules of a site (an origin): its Crawl-delay, robots.txt first and
+ * obeyed, nothing it does not link to. */
+static void witness_site(struct sim *s, const struct fetch *f,
+                         const struct site *st)
+{
+	const struct fetch *last = &s->fetches[st->own_last_fetch];
+	const char *path = f->url + f->path_off;
+
+	if (robots_kind(f))
+		return;
+	if (st->has_own_last && st->rules_known &&
+	    f->sent - st->own_last_sent < st->crawl_delay_ms)
+		breach(s, B_CRAWL_DELAY,
+		       "t=%.3f: GET %s %lld ms after GET %s (t=%.3f) under "
+		       "Crawl-delay: %lld",
+		       secs(f->sent), f->url,
+		       (long long)(f->sent - st->own_last_sent), last->url,
+		       secs(st->own_last_sent),
+		       (long long)(st->crawl_delay_ms / 1000));
+	if (!st->robots_requested)
+		breach(s, B_ROBOTS_FIRST, "t=%.3f: GET %s before %s/robots.txt",
+		       secs(f->sent), f->url, st->name);
+	else if (st->last_robots != SEEN_GOOD)
+		breach(s, B_UNQUALIFIED,
+		       "t=%.3f: GET %s after a robots.txt answer %d",
+		       secs(f->sent), f->url, st->last_robots_status);
+	if (st->rules_known && disallowed(st, path))
+		breach(s, B_DISALLOWED, "t=%.3f: GET %s (Disallow: %s%s)",
+		       secs(f->sent), f->url, st->disallow,
+		       st->heed_group ? " for heed" : "");
+	if (f->kind == RQ_MEDIA || f->kind == RQ_UNKNOWN)
+		breach(s, B_URL, "t=%.3f: GET %s", secs(f->sent), f->url);
+}
+
+/* The server's log: every rule is checked the moment a request arrives. */
+static void witness(struct sim *s, size_t id)
+{
+	const struct fetch *f = &s->fetches[id];
+	struct site *st;
+	struct hostlog *h;
+
+	if (f->site < 0) {
+		breach(s, B_OFF_SCOPE, "t=%.3f: GET %s", secs(f->sent), f->url);
+		return;
+	}
+	st = &s->sites[f->site];
+	h = &s->sites[st->host].log;
+	witness_host(s, f, h);
+	witness_site(s, f, st);
+	if (f->kind == RQ_ROBOTS)
+		st->robots_requested = true;
+	h->in_flight++;
+	h->has_last = st->has_own_last = true;
+	h->last_sent = st->own_last_sent = f->sent;
+	h->last_fetch = st->own_last_fetch = id;
+}
+
+/* The answer to a request that reached a server that had room. */
+static void content(struct sim *s, struct fetch *f, int64_t *ttfb)
+{
+	struct rng *r = &s->net_rng;
+	struct site *st = &s->sites[f->site];
+	struct page *p;
+
+	switch (f->kind) {
+	case RQ_ROBOTS:
+		st->robots_hits++;
+		if (st->robots == ROBOTS_FLAKY &&
+		    st->robots_hits <= st->robots_fail_first) {
+			f->status = 503;
+			f->retry_after_s =
+			        chance(r, 300) ? (unsigned)between(r, 1, 3) : 0;
+		} else if (st->robots == ROBOTS_MISSING) {
+			f->status = 404;
+		} else if (st->robots == ROBOTS_REDIRECT) {
+			f->status = 301;
+		} else if (st->robots == ROBOTS_SLOW) {
+			*ttfb += st->robots_slow_ms;
+		}
+		return;
+	case RQ_ROBOTS_FOR:
+		return;
+	case RQ_PAGE:
+		p = &st->pages[f->page];
+		if (++p->hits <= p->fail_first) {
+			f->status = p->fail_status;
+			f->retry_after_s = p->fail_retry_s;
+			return;
+		}
+		f->status = p->kind == PAGE_REDIRECT ? 301
+		            : p->kind == PAGE_GONE   ? 404
+		                                     : 200;
+		return;
+	default:
+		f->status = 404;
+		return;
+	}
+}
+
+static void arrive(struct sim *s, size_t id)
+{
+	struct rng *r = &s->net_rng;
+	struct fetch *f = &s->fetches[id];
+	struct address *ad = &s->addrs[f->addr];
+	int64_t ttfb, transfer = between(r, 1, 20);
+
+	if (!f->addr_known || chance(r, ad->connect_fail_pm)) {
+		/* Refused: nothing reached the server. */
+		f->error = HEED_NET_CONNECT;
+		f->elapsed_ms = f->sent - f->start;
+		f->end = f->sent;
+		s->refused++;
+		ev_push(s, f->end, EV_DONE, id);
+		return;
+	}
+	f->connected = f->arrived = true;
+	s->arrivals++;
+	witness(s, id);
+	ad->in_flight++;
+	ttfb = f->site >= 0 ? s->sites[f->site].latency_ms : 50;
+	ttfb = ttfb / 2 + between(r, 0, ttfb);
+	f->status = 200;
+	if (ad->in_flight > ad->capacity) {
+		f->status = 503;
+		f->retry_after_s =
+		        chance(r, 500) ? (unsigned)between(r, 1, 3) : 0;
+		ttfb = between(r, 1, 10);
+		s->overloads++;
+	} else if (chance(r, 10)) {
+		f->status = 0;
+		f->error = HEED_NET_RESET;
+		s->resets++;
+	} else if (chance(r, 3)) {
+		f->status = 0;
+		f->error = HEED_NET_TOTAL_TIMEOUT;
+		ttfb = between(r, 10000, 20000);
+		s->timeouts++;
+	} else if (f->site >= 0) {
+		content(s, f, &ttfb);
+	} else {
+		f->status = 404;
+	}
+	f->first_byte_ms = f->status ? (f->sent - f->start) + ttfb : 0;
+	f->elapsed_ms =
+	        (f->sent - f->start) + ttfb + (f->status ? transfer : 0);
+	f->end = f->start + f->elapsed_ms;
+	s->digest = (s->digest ^ (uint64_t)f->sent ^
+	             ((uint64_t)(f->site + 1) << 20) ^
+	             ((uint64_t)f->page << 40) ^ (uint64_t)f->status) *
+	            0x100000001B3ULL;
+	ev_push(s, f->end, EV_DONE, id);
+}
+
+/* The server is done with a request (answered, or the client went away). */
+static void server_end(struct sim *s, struct fetch *f)
+{
+	if (!f->arrived || f->ended)
+		return;
+	f->ended = true;
+	if (s->addrs[f->addr].in_flight)
+		s->addrs[f->addr].in_flight--;
+	if (f->site >= 0) {
+		struct hostlog *h = &s->sites[s->sites[f->site].host].log;
+		if (h->in_flight)
+			h->in_flight--;
+	}
+}
+
+/* ---- answers: back to the client ---- */
+
+static void note_robots(struct sim *s, const struct fetch *f)
+{
+	struct site *owner = &s->sites[f->owner];
+
+	owner->last_robots_status = f->status;
+	if (f->status >= 200 && f->status < 300) {
+		owner->last_robots = SEEN_GOOD;
+		owner->rules_known = true;
+	} else if (f->status >= 300 && f->status < 400) {
+		owner->last_robots = SEEN_REDIRECT;
+	} else if (f->status >= 400 && f->status < 500 && f->status != 429) {
+		owner->last_robots = SEEN_GOOD;
+	} else {
+		owner->last_robots = SEEN_FAILED;
+	}
+}
+
+/* Fills the body, type and Location of f's answer into r. */
+static void answer_body(struct sim *s, const struct fetch *f,
+                        struct heed_net_response *r, char *location,
+                        size_t location_size)
+{
+	struct out loc = {location, location_size, 0};
+	const struct site *st = f->site >= 0 ? &s->sites[f->site] : NULL;
+	const struct page *p = NULL;
+	static const char gone[] = "<html><body>not here</body></html>\n";
+
+	if (f->kind == RQ_PAGE)
+		p = &st->pages[f->page];
+	if (f->status == 404 || f->status == 429 || f->status >= 500) {
+		r->content_type = "text/html";
+		r->body = f->status == 404 ? gone : "";
+		r->body_len = f->status == 404 ? sizeof(gone) - 1 : 0;
+		return;
+	}
+	if (f->status == 301 && f->kind == RQ_ROBOTS) {
+		out_add(&loc, "http://%s/robots-s%d.txt",
+		        s->sites[st->redirect_to].name, f->site);
+		r->location = location;
+		return;
+	}
+	if (f->status == 301) {
+		out_target(&loc, s, (unsigned)f->site, &p->to, true);
+		r->location = location;
+		return;
+	}
+	if (f->kind == RQ_ROBOTS || f->kind == RQ_ROBOTS_FOR) {
+		r->content_type = "text/plain";
+		r->body_len = robots_body(s, &s->sites[f->owner]);
+	} else if (p->kind == PAGE_DOC) {
+		r->content_type = "application/pdf";
+		r->body_len = (size_t)snprintf(s->body, sizeof(s->body),
+		                               "%%PDF-1.4 %s", f->url);
+	} else {
+		r->content_type = "text/html; charset=utf-8";
+		r->body_len = page_html(s, (unsigned)f->site, f->page);
+	}
+	r->body = s->body;
+}
+
+/* A 200 for a page: "exactly once" is checked against the store. */
+static void note_ok(struct sim *s, size_t id)
+{
+	struct fetch *f = &s->fetches[id];
+
+	if (f->kind != RQ_PAGE || f->status != 200)
+		return;
+	s->sites[f->site].pages[f->page].answers_200++;
+	s->ok_ids = grow(s->ok_ids, &s->ok_cap, s->ok_len, sizeof(*s->ok_ids));
+	s->ok_ids[s->ok_len++] = id;
+}
+
+static void deliver(struct sim *s, size_t id)
+{
+	struct fetch *f = &s->fetches[id];
+	struct heed_net_response r = {0};
+	struct heed_crawl_clock now = sim_clock(s);
+	char location[128] = "", retry[16] = "";
+
+	server_end(s, f);
+	r.error = f->error;
+	r.error_text = "";
+	r.url = f->url;
+	r.address = s->addrs[f->addr].text;
+	r.connected = f->connected;
+	r.status = f->status;
+	r.http_version = f->status ? 11 : 0;
+	r.sent_ms = f->connected ? f->sent : 0;
+	r.first_byte_ms = f->first_byte_ms;
+	r.elapsed_ms = f->elapsed_ms;
+	if (f->retry_after_s && f->site >= 0) {
+		struct hostlog *h = &s->sites[s->sites[f->site].host].log;
+		int64_t until = s->now + (int64_t)f->retry_after_s * 1000;
+		snprintf(retry, sizeof(retry), "%u", f->retry_after_s);
+		r.retry_after = retry;
+		if (until > h->retry_until) {
+			h->retry_until = until;
+			h->retry_fetch = id;
+		}
+	}
+	if (f->status)
+		answer_body(s, f, &r, location, sizeof(location));
+	if (f->status >= 200 && f->error == HEED_NET_OK) {
+		struct heed_net_response head = r;
+		head.body = NULL;
+		head.body_len = 0;
+		if (!heed_crawl_headers(s->c, f->req, &head)) {
+			r.error = HEED_NET_ABORTED;
+			r.body = NULL;
+			r.body_len = 0;
+		}
+	}
+	if (robots_kind(f))
+		note_robots(s, f);
+	note_ok(s, id);
+	trace(s, HEED_LOG_DEBUG, "answer %s: %d %s%s%s (sent %.3f)", f->url,
+	      r.status, heed_net_error_name(r.error),
+	      r.retry_after ? " Retry-After " : "",
+	      r.retry_after ? r.retry_after : "", secs(f->sent));
+	s->steps++;
+	heed_crawl_fetched(s->c, f->req, &r, &now);
+}
+
+/* Runs every event due at the earliest time up to until_ms; true when
+ * an answer reached heed. */
+static bool run_due(struct sim *s, int64_t until_ms)
+{
+	bool answered = false;
+	int64_t at;
+
+	if (!s->heap_len || s->heap[0].at > until_ms)
+		return false;
+	at = s->heap[0].at > s->now ? s->heap[0].at : s->now;
+	s->now = at;
+	while (s->heap_len && s->heap[0].at <= at) {
+		struct event ev = ev_pop(s);
+		switch (ev.kind) {
+		case EV_LOOKUP:
+			lookup_answer(s, &s->lookups[ev.id]);
+			answered = true;
+			break;
+		case EV_ARRIVE:
+			arrive(s, ev.id);
+			break;
+		case EV_DONE:
+			deliver(s, ev.id);
+			answered = true;
+			break;
+		}
+	}
+	return answered;
+}
+
+/* WAIT: the clock runs to until_ms, or to the first answer before it. */
+static void wait_until(struct sim *s, int64_t until_ms)
+{
+	int64_t before = s->now;
+	bool answered = false;
+
+	while (!answered && s->heap_len && s->heap[0].at <= until_ms)
+		answered = run_due(s, until_ms);
+	if (!answered && until_ms > s->now)
+		s->now = until_ms;
+	if (answered || s->now > before) {
+		s->idle_waits = 0;
+		return;
+	}
+	if (++s->idle_waits < SIM_MAX_IDLE_WAITS)
+		return;
+	breach(s, B_SPIN,
+	       "t=%.3f: %u WAITs in a row until %.3f with nothing in "
+	       "flight due",
+	       secs(s->now), SIM_MAX_IDLE_WAITS, secs(until_ms));
+	s->now++;
+	s->idle_waits = 0;
+}
+
+/* ---- the store ---- */
+
+static void store_open(struct sim *s)
+{
+	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	struct heed_diag diag = {0};
+
+	snprintf(s->dir, sizeof(s->dir), "%s/heed-sim-XXXXXX", base);
+	assert_non_null(mkdtemp(s->dir));
+	snprintf(s->path, sizeof(s->path), "%s/heed.db", s->dir);
+	if (heed_store_open(&s->store, s->path, NULL, &diag) != HEED_OK)
+		fail_msg("store: %s", diag.message);
+	assert_int_equal(
+	        sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL),
+	        SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(s->db,
+	                                    "SELECT state FROM frontier "
+	                                    "WHERE url = ?1",
+	                                    -1, &s->frontier_state, NULL),
+	                 SQLITE_OK);
+}
+
+static void store_close(struct sim *s)
+{
+	static const char *const suffix[] = {"", "-wal", "-shm", ".lock"};
+	char path[128];
+
+	sqlite3_finalize(s->frontier_state);
+	sqlite3_close(s->db);
+	heed_store_close(s->store);
+	if (getenv("HEED_SIM_KEEP")) {
+		printf("seed %llu: the store is kept in %s\n",
+		       (unsigned long long)s->seed, s->path);
+		return;
+	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(suffix); i++) {
+		snprintf(path, sizeof(path), "%s%s", s->path, suffix[i]);
+		unlink(path);
+	}
+	rmdir(s->dir);
+}
+
+/* The committed state of url's frontier row, -1 when there is none. */
+static int frontier_state(struct sim *s, const char *url)
+{
+	int state = -1;
+
+	sqlite3_bind_text(s->frontier_state, 1, url, -1, SQLITE_STATIC);
+	if (sqlite3_step(s->frontier_state) == SQLITE_ROW)
+		state = sqlite3_column_int(s->frontier_state, 0);
+	sqlite3_reset(s->frontier_state);
+	return state;
+}
+
+/* ---- the process: start, kill, resume ---- */
+
+static void log_line(void *ud, heed_log_level level, const char *module,
+                     const char *message)
+{
+	const struct sim *s = ud;
+
+	fprintf(stderr, "[seed %llu %.3f %s %s] %s\n",
+	        (unsigned long long)s->seed, secs(s->now),
+	        heed_log_level_name(level), module, message);
+}
+
+static void options_init(struct sim *s)
+{
+	struct heed_crawl_options *o = &s->opt;
+	const char *log = getenv("HEED_SIM_LOG");
+
+	heed_crawl_options_default(o);
+	o->mode = HEED_CRAWL_FULL;
+	o->agent_token = "heed";
+	o->user_agent = "heed-sim";
+	o->net.allow_private = true;
+	o->limits.retries = SIM_RETRIES;
+	o->limits.max_wait_ms = 0;
+	/* Depth is counted from the first link that found a URL: with no
+	 * limit, the oracle needs no shortest paths. */
+	o->limits.max_depth = -1;
+	s->seed_urls = calloc(s->site_count, sizeof(*s->seed_urls));
+	assert_non_null(s->seed_urls);
+	for (unsigned i = 0; i < s->site_count; i++) {
+		char url[64];
+		snprintf(url, sizeof(url), "http://%s/", s->sites[i].name);
+		s->seed_urls[i] = strdup(url);
+		assert_non_null(s->seed_urls[i]);
+	}
+	o->seeds = (const char *const *)s->seed_urls;
+	o->seed_count = s->site_count;
+	if (log && *log) {
+		s->logger.fn = log_line;
+		s->logger.ud = s;
+		s->logger.level = (heed_log_level)strtoul(log, NULL, 10);
+		o->logger = &s->logger;
+	}
+}
+
+static bool process_start(struct sim *s)
+{
+	struct heed_crawl_clock now = sim_clock(s);
+	struct heed_diag diag = {0};
+	heed_status rc = heed_crawl_new(&s->c, s->store, &s->opt, &now,
+	                                heed_test_allocator(), &diag);
+
+	if (rc == HEED_OK)
+		rc = heed_crawl_start(s->c, &now, &diag);
+	if (rc == HEED_OK)
+		return true;
+	breach(s, B_API, "t=%.3f: process %u: heed_crawl_new/start: %s (%s)",
+	       secs(s->now), s->gen, heed_status_name(rc), diag.message);
+	heed_crawl_free(s->c);
+	s->c = NULL;
+	return false;
+}
+
+/* Which 200s of this process the store committed: the others were lost
+ * with the process, and may be answered again. */
+static void note_commits(struct sim *s)
+{
+	for (size_t i = 0; i < s->ok_len; i++) {
+		const struct fetch *f = &s->fetches[s->ok_ids[i]];
+		if (frontier_state(s, f->url) == HEED_FRONTIER_DONE)
+			continue;
+		s->sites[f->site].pages[f->page].lost_200++;
+		s->lost++;
+	}
+	s->ok_len = 0;
+}
+
+/* kill -9: what the process had in flight vanishes (the server saw it
+ * and closes it now); a new process resumes the run a few ms later. */
+static bool kill_and_resume(struct sim *s)
+{
+	trace(s, HEED_LOG_INFO, "kill -9 of process %u", s->gen);
+	note_commits(s);
+	heed_crawl_free(s->c);
+	s->c = NULL;
+	for (size_t i = 0; i < s->heap_len; i++)
+		if (s->heap[i].kind == EV_DONE)
+			server_end(s, &s->fetches[s->heap[i].id]);
+	s->heap_len = 0;
+	s->gen++;
+	s->kills++;
+	s->now += between(&s->net_rng, 1, 50);
+	return process_start(s);
+}
+
+/* Kills at random steps through the estimated run; half the seeds get
+ * one in the first few hundred steps, while robots.txt requests are all
+ * that is out. */
+static void plan_kills(struct sim *s)
+{
+	struct rng *r = &s->net_rng;
+	uint64_t est = s->url_count * 4;
+
+	s->kill_count = (unsigned)between(r, 2, SIM_MAX_KILLS);
+	if (s->kill_count > s->max_kills)
+		s->kill_count = s->max_kills;
+	for (unsigned i = 0; i < s->kill_count; i++)
+		s->kill_at[i] = est / 50 + below(r, (unsigned)(est - est / 50));
+	if (s->kill_count && chance(r, 500))
+		s->kill_at[0] = (uint64_t)between(r, 20, 400);
+	for (unsigned i = 1; i < s->kill_count; i++)
+		for (unsigned j = i; j > 0 && s->kill_at[j] < s->kill_at[j - 1];
+		     j--) {
+			uint64_t t = s->kill_at[j];
+			s->kill_at[j] = s->kill_at[j - 1];
+			s->kill_at[j - 1] = t;
+		}
+}
+
+/* The loop of heed/crawl.h until DONE; false when it did not end. */
+static bool crawl(struct sim *s)
+{
+	struct heed_crawl_action a;
+	struct heed_crawl_clock now;
+
+	if (!process_start(s))
+		return false;
+	for (;;) {
+		if (s->kills < s->kill_count &&
+		    s->steps >= s->kill_at[s->kills] && !kill_and_resume(s))
+			return false;
+		if (s->steps > s->max_steps ||
+		    s->now - SIM_MONO_START_MS > s->max_ms) {
+			breach(s, B_END,
+			       "no DONE after %llu steps and %.0f s simulated "
+			       "(%zu events pending)",
+			       (unsigned long long)s->steps, secs(s->now),
+			       s->heap_len);
+			return false;
+		}
+		now = sim_clock(s);
+		s->steps++;
+		switch (heed_crawl_next(s->c, &now, &a)) {
+		case HEED_CRAWL_RESOLVE:
+			lookup_start(s, &a);
+			break;
+		case HEED_CRAWL_FETCH:
+			fetch_start(s, &a);
+			break;
+		case HEED_CRAWL_WAIT:
+			trace(s, HEED_LOG_DEBUG, "WAIT until %.3f",
+			      secs(a.until_ms));
+			wait_until(s, a.until_ms);
+			break;
+		case HEED_CRAWL_DONE:
+			if (s->heap_len)
+				breach(s, B_END,
+				       "t=%.3f: DONE with %zu answers still "
+				       "to come",
+				       secs(s->now), s->heap_len);
+			return true;
+		}
+	}
+}
+
+/* ---- the oracle ---- */
+
+static void read_sites(struct sim *s)
+{
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(s->db,
+	                                    "SELECT site, state FROM sites", -1,
+	                                    &st, NULL),
+	                 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *site = (const char *)sqlite3_column_text(st, 0);
+		const char *state = (const char *)sqlite3_column_text(st, 1);
+		const char *host = site && strncmp(site, "http://", 7) == 0
+		                           ? site + 7
+		                           : "";
+		bool off;
+		int i = host_site(s, host, strlen(host), &off);
+		if (i < 0 || !state)
+			continue;
+		snprintf(s->sites[i].stored_state,
+		         sizeof(s->sites[i].stored_state), "%s", state);
+		s->sites[i].stored_qualified =
+		        strncmp(state, "qualified", 9) == 0;
+	}
+	sqlite3_finalize(st);
+}
+
+/* A site is qualified exactly when the last robots.txt answer its
+ * lifecycle got decided so (docs/robots-lifecycle.md): 2xx or 4xx; a
+ * failure on the last attempt of the second pass disqualifies it. */
+static void check_sites(struct sim *s)
+{
+	for (unsigned i = 0; i < s->site_count; i++) {
+		struct site *st = &s->sites[i];
+		bool want =
+		        st->dns == DNS_MODE_OK && st->last_robots == SEEN_GOOD;
+		if (want != st->stored_qualified)
+			breach(s, B_QUALIFY,
+			       "%s: stored '%s', but its last robots.txt "
+			       "answer was %d (%s; DNS %s, %u look-ups)",
+			       st->name,
+			       st->stored_state[0] ? st->stored_state
+			                           : "nothing",
+			       st->last_robots_status,
+			       st->last_robots == SEEN_NONE ? "none"
+			       : want                       ? "decisive"
+			                                    : "a failure",
+			       st->dns == DNS_MODE_OK         ? "ok"
+			       : st->dns == DNS_MODE_NXDOMAIN ? "NXDOMAIN"
+			                                      : "dead",
+			       s->sites[st->host].dns_queries);
+		/* Time-outs are retried limits.dns_retries times, no
+		 * more, no fewer. */
+		if (st->looked_up && st->last_dns == HEED_DNS_TIMEOUT &&
+		    st->last_dns_timeouts != s->opt.limits.dns_retries + 1)
+			breach(s, B_DNS,
+			       "%s: the last process gave up after %u "
+			       "time-outs (dns_retries %u)",
+			       st->name, st->last_dns_timeouts,
+			       s->opt.limits.dns_retries);
+	}
+}
+
+/* The pages heed must fetch: a breadth-first walk. */
+struct walk {
+	struct target *queue;
+	size_t head, tail;
+	bool cross; /* follow links and redirects to other sites */
+	unsigned from;
+};
+
+/* Queues t if heed must fetch it: a page of a qualified seed site that
+ * robots.txt permits, not queued before. */
+static void visit(struct sim *s, struct walk *w, const struct target *t)
+{
+	struct site *st;
+	struct page *p;
+
+	if (t->kind != TO_PAGE || (!w->cross && t->site != w->from))
+		return;
+	st = &s->sites[t->site];
+	p = &st->pages[t->page];
+	if (!st->stored_qualified || disallowed(st, p->path) ||
+	    (w->cross ? p->reached : p->reached_own))
+		return;
+	if (w->cross)
+		p->reached = true;
+	else
+		p->reached_own = true;
+	w->queue[w->tail++] = *t;
+}
+
+/* From each qualified seed's home page, through every permitted page's
+ * links (unless nofollow) and redirects: within its own site (cross
+ * false), or also into other qualified seed sites. */
+static void walk(struct sim *s, bool cross)
+{
+	struct walk w = {calloc(s->url_count + 1, sizeof(*w.queue)), 0, 0,
+	                 cross, 0};
+
+	assert_non_null(w.queue);
+	for (unsigned i = 0; i < s->site_count; i++) {
+		struct target home = {TO_PAGE, i, 0};
+		w.from = i;
+		visit(s, &w, &home);
+		while (w.head < w.tail) {
+			struct target t = w.queue[w.head++];
+			struct page *p = &s->sites[t.site].pages[t.page];
+			if (p->kind == PAGE_REDIRECT)
+				visit(s, &w, &p->to);
+			for (unsigned l = 0; l < p->link_count && !p->nofollow;
+			     l++)
+				visit(s, &w, &p->links[l]);
+		}
+	}
+	free(w.queue);
+}
+
+/* What heed must store: every page it must fetch that answers 200 and
+ * may be indexed, or 404. */
+static void reach(struct sim *s)
+{
+	walk(s, false);
+	walk(s, true);
+	for (unsigned i = 0; i < s->site_count; i++)
+		for (unsigned k = 0; k < s->sites[i].page_count; k++) {
+			struct page *p = &s->sites[i].pages[k];
+			if (p->reached && p->kind == PAGE_GONE)
+				p->expect_status = 404;
+			if (p->reached && p->kind == PAGE_HTML && !p->noindex)
+				p->expect_status = 200;
+		}
+}
+
+static void read_pages(struct sim *s)
+{
+	sqlite3_stmt *st = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(s->db,
+	                                    "SELECT url, status FROM pages", -1,
+	                                    &st, NULL),
+	                 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *url = (const char *)sqlite3_column_text(st, 0);
+		const char *host =
+		        url && strncmp(url, "http://", 7) == 0 ? url + 7 : "";
+		const char *path = strchr(host, '/');
+		unsigned page = 0, owner;
+		bool off;
+		int i = path ? host_site(s, host, (size_t)(path - host), &off)
+		             : -1;
+		s->pages_stored++;
+		if (i < 0 || classify_path(s, (unsigned)i, path, &page,
+		                           &owner) != RQ_PAGE) {
+			breach(s, B_EXTRA, "stored %s: no page of the web",
+			       url ? url : "(null)");
+			continue;
+		}
+		s->sites[i].pages[page].stored_status =
+		        sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+}
+
+static void check_pages(struct sim *s)
+{
+	for (unsigned i = 0; i < s->site_count; i++) {
+		const struct site *st = &s->sites[i];
+		for (unsigned k = 0; k < st->page_count; k++) {
+			const struct page *p = &st->pages[k];
+			if (p->expect_status && !p->stored_status)
+				breach(s,
+				       p->reached_own ? B_MISSING
+				                      : B_MISSING_CROSS,
+				       "http://%s%s (%s%s) not stored",
+				       st->name, p->path,
+				       p->kind == PAGE_GONE ? "404" : "200",
+				       p->answers_200 ? ", answered 200" : "");
+			else if (!p->expect_status && p->stored_status)
+				breach(s, B_EXTRA,
+				       "http://%s%s stored with %d (%s)",
+				       st->name, p->path, p->stored_status,
+				       !p->reached  ? "not reachable"
+				       : p->noindex ? "noindex"
+				                    : "not a page to keep");
+			else if (p->expect_status != p->stored_status)
+				breach(s, B_STATUS,
+				       "http://%s%s stored with %d, want %d",
+				       st->name, p->path, p->stored_status,
+				       p->expect_status);
+			if (p->answers_200 - p->lost_200 > 1)
+				breach(s, B_TWICE,
+				       "http://%s%s answered 200 %u times, %u "
+				       "of them lost by a kill",
+				       st->name, p->path, p->answers_200,
+				       p->lost_200);
+		}
+	}
+}
+
+static void check_frontier(struct sim *s)
+{
+	sqlite3_stmt *st = NULL;
+	struct heed_crawl_run run;
+
+	assert_int_equal(sqlite3_prepare_v2(s->db,
+	                                    "SELECT url, state FROM frontier "
+	                                    "WHERE state IN (0, 1)",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		breach(s, B_FRONTIER, "%s left in state %d",
+		       (const char *)sqlite3_column_text(st, 0),
+		       sqlite3_column_int(st, 1));
+	sqlite3_finalize(st);
+	if (heed_store_run_open(s->store, &run) != HEED_ENOTFOUND)
+		breach(s, B_END, "the run is still open after DONE");
+}
+
+/* ---- one seed ---- */
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoull(v, NULL, 10) : dflt;
+}
+
+static void sim_free(struct sim *s)
+{
+	for (size_t i = 0; i < s->fetch_len; i++)
+		free(s->fetches[i].url);
+	free(s->fetches);
+	free(s->lookups);
+	free(s->heap);
+	free(s->ok_ids);
+	for (unsigned i = 0; s->seed_urls && i < s->site_count; i++)
+		free(s->seed_urls[i]);
+	free(s->seed_urls);
+	free_web(s);
+}
+
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void report(const struct sim *s, double wall, uint64_t breaches)
+{
+	printf("seed %llu: %u sites, %u addresses, %llu requests (%llu "
+	       "reached servers), %llu pages stored, 503 share %.1f%%, "
+	       "%llu refused, %llu resets, %llu time-outs, %u kills (%llu "
+	       "200s lost), %llu steps, %.0f s simulated, %.2f s wall%s\n",
+	       (unsigned long long)s->seed, s->site_count, s->addr_count,
+	       (unsigned long long)s->requests, (unsigned long long)s->arrivals,
+	       (unsigned long long)s->pages_stored,
+	       s->arrivals ? 100.0 * (double)s->overloads / (double)s->arrivals
+	                   : 0.0,
+	       (unsigned long long)s->refused, (unsigned long long)s->resets,
+	       (unsigned long long)s->timeouts, s->kills,
+	       (unsigned long long)s->lost, (unsigned long long)s->steps,
+	       secs(s->now), wall, breaches ? ": FAILED" : "");
+	for (size_t k = 0; k < B_COUNT && breaches; k++)
+		if (s->breaches[k].count)
+			printf("  seed %llu %s (%s): %llu, first: %s\n",
+			       (unsigned long long)s->seed,
+			       breach_names[k].name, breach_names[k].text,
+			       (unsigned long long)s->breaches[k].count,
+			       s->breaches[k].first);
+	fflush(stdout);
+}
+
+/* Runs seed over sites sites; fills *res and returns the breaches. */
+static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
+                        struct sim_result *res)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	double wall = wall_s();
+	uint64_t breaches = 0;
+
+	assert_non_null(s);
+	s->seed = seed;
+	s->site_count = sites;
+	s->max_kills = max_kills;
+	s->now = SIM_MONO_START_MS;
+	rng_init(&s->web_rng, seed, 1);
+	rng_init(&s->net_rng, seed, 2);
+	build_web(s);
+	show_site(s);
+	s->max_steps = s->url_count * SIM_STEPS_PER_URL + 1000000;
+	s->max_ms = 3600 * 1000 + (int64_t)s->url_count * SIM_MS_PER_URL;
+	plan_kills(s);
+	options_init(s);
+	store_open(s);
+	if (crawl(s)) {
+		struct heed_crawl_clock now = sim_clock(s);
+		heed_status rc = heed_crawl_finish(s->c, &now);
+		if (rc != HEED_OK)
+			breach(s, B_API, "heed_crawl_finish: %s",
+			       heed_status_name(rc));
+		s->ok_len = 0;
+		heed_crawl_free(s->c);
+		s->c = NULL;
+		check_frontier(s);
+		read_sites(s);
+		check_sites(s);
+		reach(s);
+		read_pages(s);
+		check_pages(s);
+	} else {
+		heed_crawl_free(s->c);
+	}
+	for (size_t k = 0; k < B_COUNT; k++)
+		breaches += s->breaches[k].count;
+	report(s, wall_s() - wall, breaches);
+	*res = (struct sim_result){s->steps,        s->requests,
+	                           s->pages_stored, s->digest,
+	                           breaches,        s->now - SIM_MONO_START_MS};
+	store_close(s);
+	sim_free(s);
+	free(s);
+	return breaches;
+}
+
+/* ---- the tests ---- */
+
+/* Issue 18: "seeded and reproducible; a failing seed is printed". */
+static void test_sim_seeds(void **state)
+{
+	uint64_t one = env_u64("HEED_SIM_SEED", 0);
+	uint64_t first = one ? one : 1;
+	uint64_t count = one ? 1 : env_u64("HEED_SIM_SEEDS", SIM_DEFAULT_SEEDS);
+	unsigned sites = (unsigned)env_u64("HEED_SIM_SITES", SIM_DEFAULT_SITES);
+	unsigned kills = (unsigned)env_u64("HEED_SIM_KILLS", SIM_MAX_KILLS);
+	uint64_t steps = 0, failed = 0, failing = 0;
+	double wall = wall_s();
+
+	(void)state;
+	assert_true(sites >= 2);
+	for (uint64_t seed = first; seed < first + count; seed++) {
+		struct sim_result r;
+		if (sim_run(seed, sites, kills, &r)) {
+			if (!failed)
+				failing = seed;
+			failed++;
+		}
+		steps += r.steps;
+	}
+	printf("%llu seeds, %llu steps, %.2f s wall\n",
+	       (unsigned long long)count, (unsigned long long)steps,
+	       wall_s() - wall);
+	if (failed)
+		fail_msg("%llu of %llu seeds failed; replay the first with "
+		         "HEED_SIM_SEED=%llu HEED_SIM_SITES=%u "
+		         "HEED_SIM_KILLS=%u",
+		         (unsigned long long)failed, (unsigned long long)count,
+		         (unsigned long long)failing, sites, kills);
+}
+
+/* The same seed twice: the same server log, step for step. */
+static void test_sim_reproducible(void **state)
+{
+	struct sim_result a, b;
+
+	(void)state;
+	sim_run(7, 100, SIM_MAX_KILLS, &a);
+	sim_run(7, 100, SIM_MAX_KILLS, &b);
+	assert_int_equal(a.steps, b.steps);
+	assert_int_equal(a.requests, b.requests);
+	assert_int_equal(a.sim_ms, b.sim_ms);
+	assert_int_equal(a.digest, b.digest);
+	assert_int_equal(a.pages_stored, b.pages_stored);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_sim_reproducible),
+	        cmocka_unit_test(test_sim_seeds),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
