@@ -61,7 +61,8 @@
 	"mode: read sitemaps (robots.txt, /sitemap.xml) and feeds, fetch "     \
 	"only\n"                                                               \
 	"new and changed entries (dates, conditional GET). A run that was\n"   \
-	"stopped or killed is resumed by the next `heed crawl`.\n"             \
+	"stopped or killed is resumed by the next `heed crawl`; one crawl\n"   \
+	"runs on a store at a time.\n"                                         \
 	"\n"                                                                   \
 	"  -i, --incremental      the incremental mode (crawl.incremental)\n"  \
 	"      --sites FILE       start URLs, one per line "                   \
@@ -81,7 +82,10 @@
 	"  -q, --quiet            no progress line, no summary\n"              \
 	"      --log json|text    log format on standard "                     \
 	"error\n" HEED_CLI_CONFIG_HELP                                         \
-	"  -h, --help             show this help\n"
+	"  -h, --help             show this help\n"                            \
+	"\n"                                                                   \
+	"Exit status: 0 done, 1 failure, 2 usage or settings error, 75\n"      \
+	"another heed process is crawling into the store (try later).\n"
 
 #define EXPORT_HELP                                                            \
 	"Usage: heed export [--format jsonl|csv] [--site HOST] [--since "      \
@@ -131,8 +135,9 @@
 	"  -j, --json             print JSON\n" HEED_CLI_CONFIG_HELP           \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
-	"Exit status: qualify 0 when every site is qualified, 1 otherwise;\n"  \
-	"report and reset 1 when a host has no site in the store; 2 usage.\n"
+	"Exit status: qualify 0 when every site is qualified, 1 otherwise,\n"  \
+	"75 when a crawl holds the store; report and reset 1 when a host\n"    \
+	"has no site in the store; 2 usage.\n"
 
 #define VERSION_HELP            \
 	"Usage: heed version\n" \
