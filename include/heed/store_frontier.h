@@ -123,6 +123,12 @@ heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued);
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
                                           int64_t *dropped);
 
+/* Puts every dropped entry of the site host back in the queue (a site that
+ * was not qualified earlier in the run, and is now); *requeued may be
+ * NULL. */
+heed_status heed_store_frontier_undrop_host(heed_store *store, const char *host,
+                                            int64_t *requeued);
+
 /* One site of the frontier, as a resumed crawl needs it. */
 struct heed_frontier_host {
 	const char *host;   /* the site (origin) "scheme://host[:port]" */

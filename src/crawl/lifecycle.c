@@ -676,6 +676,25 @@ static void report(heed_crawl *c, struct heed__site *s,
 		c->opt->on_site(c->opt->site_ud, &r);
 }
 
+/* A site not qualified earlier in the run (by a process since killed)
+ * lost its queue; qualified now, it gets it back. What a page limit
+ * dropped comes back too, and is dropped again at once. */
+static void requeue_dropped(heed_crawl *c, struct heed__site *s)
+{
+	int64_t n = 0;
+
+	if (!heed__crawl_tx(c) || heed_store_frontier_undrop_host(
+	                                  c->store, s->origin, &n) != HEED_OK) {
+		heed__crawl_store_failed(c, "requeueing a site's URLs");
+		return;
+	}
+	if (!n)
+		return;
+	c->p.queued += n;
+	if (heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
+}
+
 static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
                       const struct heed_site_record *rec,
                       const struct heed_store_site *row)
@@ -710,6 +729,7 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 	}
 	if (s->in_scope)
 		queue_sitemaps(c, s);
+	requeue_dropped(c, s);
 	s->state = SITE_RESOLVING;
 	c->resolving++;
 	await_addresses(c, s, s->host);

@@ -36,9 +36,9 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		v = heed_crawl_check_url(&c->opt->limits, url, depth);
 	s = v == HEED_URL_OK ? heed__site_of_url(c, url, depth == 0 && !from)
 	                     : NULL;
-	if (!s || s->state == SITE_OUT) {
-		/* Sites do not join or come back during a run, but a limit
-		 * may pass the same URL found at a lower depth. */
+	if (!s) {
+		/* Sites do not join during a run, but a limit may pass the
+		 * same URL found at a lower depth. */
 		if (v == HEED_URL_OK)
 			heed__seen_add(&c->seen, fp);
 		c->p.skipped++;
@@ -58,6 +58,16 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		return;
 	}
 	heed__seen_add(&c->seen, fp);
+	if (added && s->state == SITE_OUT) {
+		/* Not qualified in this process: the URL is kept, dropped, so
+		 * that the site gets it back if a later process of the run
+		 * qualifies it (lifecycle.c). */
+		c->p.skipped++;
+		if (heed_store_frontier_drop_host(c->store, s->origin, NULL) !=
+		    HEED_OK)
+			heed__crawl_store_failed(c, "dropping a URL");
+		return;
+	}
 	if (!added)
 		return;
 	c->p.queued++;

@@ -272,6 +272,15 @@ heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
 	                   host, 0, HEED_FRONTIER_DROPPED, dropped);
 }
 
+heed_status heed_store_frontier_undrop_host(heed_store *store, const char *host,
+                                            int64_t *requeued)
+{
+	return change_rows(store,
+	                   "UPDATE frontier SET state = ?2 "
+	                   "WHERE host = ?1 AND state = 3;",
+	                   host, 0, HEED_FRONTIER_QUEUED, requeued);
+}
+
 heed_status heed_store_frontier_hosts(heed_store *store,
                                       heed_store_frontier_host_fn *fn, void *ud)
 {
