@@ -26,7 +26,6 @@
 #include "heed/dns.h"
 #include "heed/irc_crawl.h"
 #include "heed/net.h"
-#include "heed/qualify.h"
 #include "heed/store.h"
 #include "heed/store_frontier.h"
 #include "heed/store_irc.h"

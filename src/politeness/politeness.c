@@ -185,7 +185,8 @@ heed_polite_verdict heed_polite_begin(heed_polite *p, const char *host,
                                       const struct heed_polite_clock *now,
                                       int64_t *wait_ms)
 {
-	heed_polite_verdict v = heed_polite_check(p, host, address, now, wait_ms);
+	heed_polite_verdict v =
+	        heed_polite_check(p, host, address, now, wait_ms);
 	struct heed__polite_entry *h, *a = NULL;
 	bool created = false;
 

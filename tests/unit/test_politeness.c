@@ -80,8 +80,7 @@ static const struct pscript scripts[] = {
          {B(H, IP, 100, 0), E_SLOW(H, IP, 101, 1500, 1500),
           C(H, IP, 101, 1600, WAIT, 1400), C(H, IP, 103, 3000, READY, 0)}},
         {"robots.txt 5xx: the next address waits the doubled delay",
-         {B(H, IP, 100, 0),
-          E(H, IP, 100, 10, true, 500),
+         {B(H, IP, 100, 0), E(H, IP, 100, 10, true, 500),
           C(H, IP2, 100, 10, WAIT, 1990)}},
         {"an attempt that never connected need not wait",
          {B(H, IP, 100, 0), E(H, IP, 100, 3, false, 0),
@@ -143,10 +142,8 @@ static const struct pscript scripts[] = {
           C(H, IP, 400, 0, WAIT, 100000),
           C(H, IP, 500, 7, READY, 0)}},
         {"Retry-After holds every address of the host",
-         {B(H, IP, 100, 0),
-          E_RA(H, IP, 100, 10, 503, 60),
-          C(H, IP2, 100, 20, WAIT, 60000),
-          C(H, IP2, 102, 2000, WAIT, 58000)}},
+         {B(H, IP, 100, 0), E_RA(H, IP, 100, 10, 503, 60),
+          C(H, IP2, 100, 20, WAIT, 60000), C(H, IP2, 102, 2000, WAIT, 58000)}},
         {"a Retry-After deadline is rounded up to the second",
          {B(H, IP, 100, 0),
           {END, H, IP, 100, 10, true, 503, 2, .unix_ms = 100400},
@@ -183,8 +180,8 @@ static void expect(const struct pscript *sc, size_t i, int got, int64_t wait)
 static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
 {
 	const struct pstep *s = &sc->steps[i];
-	struct heed_polite_clock now = {s->unix_ms ? s->unix_ms : s->unix_s * 1000,
-	                                s->mono_ms};
+	struct heed_polite_clock now = {
+	        s->unix_ms ? s->unix_ms : s->unix_s * 1000, s->mono_ms};
 	struct heed_polite_result r = {
 	        .connected = s->connected,
 	        .status = s->status,
@@ -518,9 +515,8 @@ static void test_oom(void **state)
 		heed_polite *p = NULL;
 		heed_status rc = heed_polite_new(
 		        &p, &test_options, heed_test_failing_allocator(&f));
-		if (rc == HEED_OK &&
-		    heed_polite_begin(p, H, IP, &now, NULL) ==
-		            HEED_POLITE_NOMEM)
+		if (rc == HEED_OK && heed_polite_begin(p, H, IP, &now, NULL) ==
+		                             HEED_POLITE_NOMEM)
 			rc = HEED_ENOMEM;
 		heed_polite_free(p);
 		if (rc == HEED_OK)
