@@ -56,6 +56,7 @@ Usage:
     --web per-address|shared   --address ADDR (shared web; 127.0.0.2)
     --port PORT (18081)        --concurrency N (passed on only when given)
     --timeout S (1800)         --json (every figure, one JSON object)
+    --wget2-wait S (1)         wget2's --wait, per thread (0: none)
 
 Environment: HEED_BENCH_ARGS (more arguments for heed crawl),
 HEED_BENCH_LOG (heed's log.level, default 0), HEED_BENCH_KEEP (keep the
@@ -462,7 +463,7 @@ def run_peer(peer, a, base, site, say):
                      os.environ.get("HEED_BENCH_LOG", "0")]
         elif peer == "wget2":
             argv = peers.wget2_argv(web.seeds_file, run,
-                                    a.concurrency or 5)
+                                    a.concurrency or 5, a.wget2_wait)
         else:
             argv, items = peers.scrapy_argv(web.seeds_file, run, dns,
                                             a.concurrency or 256)
@@ -603,6 +604,9 @@ def main():
     ap.add_argument("--port", type=int, default=18081)
     ap.add_argument("--address", default="127.0.0.2",
                     help="the shared web's one address (127.0.0.0/8)")
+    ap.add_argument("--wget2-wait", type=float, default=1.0,
+                    help="wget2's --wait (per thread; 0: none, for a "
+                    "speed figure)")
     ap.add_argument("--concurrency", type=int, default=None,
                     help="requests in flight over all sites (default: each "
                     "peer's own; heed gets --concurrency only when given)")

@@ -105,13 +105,16 @@ def sandbox_works(run):
     return p.returncode == 0 and RESOLV_ADDR in p.stdout
 
 
-def wget2_argv(seeds, run, threads):
-    """Recursive, robots.txt obeyed, 1 s between a thread's downloads, no
-    random wait, bodies deleted once read for links. Not --spider: wget2
-    1.99.1's spider sends HEAD for each page and follows the links of only
-    a few of them (on a 20-site web it read 1 home page of 20)."""
+def wget2_argv(seeds, run, threads, wait=1):
+    """Recursive, robots.txt obeyed, `wait` seconds between a thread's
+    downloads (0: none, for a speed figure; wget2 has no per-site limit
+    either way), no random wait, bodies deleted once read for links. Not
+    --spider: wget2 1.99.1's spider sends HEAD for each page and follows
+    the links of only a few of them (on a 20-site web it read 1 home page
+    of 20)."""
     return ["wget2", "--recursive", "--no-parent", "--robots=on",
-            "--wait=1", "--random-wait=off", "--max-threads=%d" % threads,
+            "--wait=%g" % wait, "--random-wait=off",
+            "--max-threads=%d" % threads,
             "--delete-after", "--no-proxy", "--tries=2", "--timeout=30",
             "--no-verbose", "--output-file=" + os.path.join(run, "wget2.log"),
             "--directory-prefix=" + os.path.join(run, "wget2-files"),
