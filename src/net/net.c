@@ -65,6 +65,7 @@ struct xfer {
 	bool too_big, aborted, first_byte_timeout;
 	int64_t start_ms;
 	int64_t sent_ms;       /* the request left; 0: not yet */
+	bool resend_refused;   /* libcurl wanted to send it again */
 	int64_t first_byte_at; /* monotonic; 0: nothing came back */
 	char retry_after[128];
 	bool has_retry_after;
@@ -192,6 +193,15 @@ static int on_prereq(void *ud, char *conn_primary_ip, char *conn_local_ip,
 	(void)conn_local_ip;
 	(void)conn_primary_port;
 	(void)conn_local_port;
+	/* A second time for one fetch is libcurl resending the request on
+	 * a new connection after a kept one died under it: a request
+	 * politeness never saw, milliseconds after the first (issue 17). It
+	 * does not leave: the fetch fails as a reset, and the crawl tries
+	 * the URL again when politeness allows. */
+	if (x->sent_ms) {
+		x->resend_refused = true;
+		return CURL_PREREQFUNC_ABORT;
+	}
 	x->sent_ms = now_ms();
 	return CURL_PREREQFUNC_OK;
 }
@@ -448,6 +458,8 @@ static heed_net_error map_error(const struct xfer *x, CURLcode code,
 		return HEED_NET_TOO_BIG;
 	if (x->aborted)
 		return HEED_NET_ABORTED;
+	if (x->resend_refused)
+		return HEED_NET_RESET;
 	switch (code) {
 	case CURLE_OK:
 		return HEED_NET_OK;

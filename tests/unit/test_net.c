@@ -301,6 +301,112 @@ static void test_body_cap(void **state)
 	assert_int_equal(f.body_len, 1000);
 }
 
+/* A kept connection that dies under the second request: the server reads
+ * it, then closes without an answer. libcurl would send the request again
+ * on a new connection, a request politeness never saw (issue 17): heed
+ * refuses it, and the fetch fails as a reset. (Without the refusal the
+ * server counts 3 requests.) */
+struct dying_keepalive {
+	int fd, port;
+	int connections, requests;
+};
+
+static bool read_request(int c)
+{
+	char buf[4096];
+	size_t got = 0;
+
+	while (got < sizeof(buf) - 1) {
+		ssize_t n = read(c, buf + got, sizeof(buf) - 1 - got);
+		if (n <= 0)
+			return false;
+		got += (size_t)n;
+		buf[got] = '\0';
+		if (strstr(buf, "\r\n\r\n"))
+			return true;
+	}
+	return false;
+}
+
+static void *serve_dying(void *ud)
+{
+	static const char answer[] =
+	        "HTTP/1.1 200 OK\r\nContent-Type: "
+	        "text/plain\r\nContent-Length: 2\r\n\r\nok";
+	struct dying_keepalive *d = ud;
+	struct pollfd p = {d->fd, POLLIN, 0};
+	int c = accept(d->fd, NULL, NULL);
+
+	if (c < 0)
+		return NULL;
+	d->connections++;
+	if (read_request(c)) {
+		d->requests++;
+		if (write(c, answer, sizeof(answer) - 1) < 0)
+			d->requests = -100;
+	}
+	if (read_request(c))
+		d->requests++;
+	close(c);
+	/* A resend would come as a new connection: count it, for 1 s. */
+	while (poll(&p, 1, 1000) == 1) {
+		c = accept(d->fd, NULL, NULL);
+		if (c < 0)
+			break;
+		d->connections++;
+		if (read_request(c))
+			d->requests++;
+		close(c);
+	}
+	return NULL;
+}
+
+static void test_no_resend_on_a_dead_kept_connection(void **state)
+{
+	struct heed_net_options opt = {.user_agent = "heed-test/1",
+	                               .allow_private = true};
+	struct heed_dns_addr lo = addr_of("127.0.0.1");
+	struct dying_keepalive d = {0};
+	struct sockaddr_in a = {0};
+	socklen_t len = sizeof(a);
+	struct fetched first = {0}, second = {0};
+	char url[64];
+	pthread_t t;
+	heed_net *net;
+
+	(void)state;
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	d.fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(d.fd >= 0);
+	assert_int_equal(bind(d.fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(d.fd, 4), 0);
+	getsockname(d.fd, (struct sockaddr *)&a, &len);
+	d.port = ntohs(a.sin_port);
+	pthread_create(&t, NULL, serve_dying, &d);
+	snprintf(url, sizeof(url), "http://keep.test:%d/a", d.port);
+	struct heed_net_request req = {url, &lo, 0, NULL, on_fetched, &first};
+	assert_int_equal(
+	        heed_net_new(&net, &opt, NULL, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_net_start(net, &req), HEED_OK);
+	run(net);
+	assert_int_equal(first.error, HEED_NET_OK);
+	assert_int_equal(first.status, 200);
+	req.ud = &second;
+	assert_int_equal(heed_net_start(net, &req), HEED_OK);
+	run(net);
+	heed_net_free(net);
+	pthread_join(t, NULL);
+	close(d.fd);
+	assert_int_equal(second.calls, 1);
+	assert_int_equal(second.error, HEED_NET_RESET);
+	/* libcurl may open its new connection, but the request never
+	 * leaves on it. */
+	assert_int_equal(d.requests, 2);
+	assert_true(d.connections <= 2);
+}
+
 static const struct site_case {
 	const char *name, *url, *site, *host;
 	heed_status want;
@@ -354,6 +460,7 @@ int main(void)
 	        cmocka_unit_test(test_no_user_agent),
 	        cmocka_unit_test(test_headers_hook_aborts),
 	        cmocka_unit_test(test_body_cap),
+	        cmocka_unit_test(test_no_resend_on_a_dead_kept_connection),
 	        cmocka_unit_test(test_site_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
