@@ -272,6 +272,8 @@ struct heed__host {
 	struct heed__site *waiting;  /* sites waiting for its addresses */
 	char dns_error[200];
 	bool restored;          /* its stored back-off is in politeness */
+	bool refused;           /* failed because heed's own policy refuses its
+	                           addresses, not because of the host */
 	int64_t crawl_delay_ms; /* the longest of its sites' Crawl-delays */
 	bool stored_backoff;    /* the store holds a back-off or delay for it */
 };
@@ -287,10 +289,11 @@ enum heed__site_state {
 /* The robots.txt lifecycle of a site, while it runs (lifecycle.c). */
 struct heed__life {
 	heed_site *machine;
-	char *url;                 /* the robots.txt URL asked now */
-	struct heed__host *target; /* its host */
-	char *answer_url;          /* the URL of the last answer */
-	char *body;                /* the last 2xx body */
+	struct heed_site_record stored; /* as the store held it */
+	char *url;                      /* the robots.txt URL asked now */
+	struct heed__host *target;      /* its host */
+	char *answer_url;               /* the URL of the last answer */
+	char *body;                     /* the last 2xx body */
 	size_t body_len;
 	char *content_type;
 	int64_t crawl_delay_ms;

@@ -162,11 +162,18 @@ static void site_addresses_known(heed_crawl *c, struct heed__site *s)
 }
 
 /* A qualifying site whose robots.txt host's look-up ended. */
+static void refused_by_policy(heed_crawl *c, struct heed__site *s,
+                              const char *why);
+
 static void target_addresses_known(heed_crawl *c, struct heed__site *s)
 {
 	struct heed__host *h = s->life->target;
 	struct heed_site_event ev = {.kind = HEED_SITE_EV_RESOLVED};
 
+	if (h->dns == DNS_FAILED && h->refused) {
+		refused_by_policy(c, s, h->dns_error);
+		return;
+	}
 	if (h->dns == DNS_FAILED) {
 		ev.kind = HEED_SITE_EV_RESOLVE_FAILED;
 		ev.detail = h->dns_error;
@@ -241,6 +248,7 @@ static bool keep_addresses(heed_crawl *c, struct heed__host *h,
 	h->addr_count = n;
 	if (n)
 		return true;
+	h->refused = true;
 	snprintf(h->dns_error, sizeof(h->dns_error),
 	         "%s: every address is private, loopback, link-local or "
 	         "reserved (--allow-private allows the first three)",
@@ -370,6 +378,7 @@ static bool life_new(heed_crawl *c, struct heed__site *s,
 	if (!l)
 		return false;
 	s->life = l;
+	l->stored = *record;
 	heed__buf_init(&url, c->alloc, HEED_URL_MAX_BYTES);
 	if (heed__buf_addf(&url, "%s/robots.txt", s->origin) == HEED_OK)
 		l->url = heed__buf_take(&url);
@@ -733,6 +742,29 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 	s->state = SITE_RESOLVING;
 	c->resolving++;
 	await_addresses(c, s, s->host);
+}
+
+/* heed's own policy refuses every address of the robots.txt URL's host
+ * (private ones without --allow-private): a refusal of heed's, not the
+ * site's failure, so nothing about the site is stored and its next run
+ * with the setting changed starts afresh (issue 17). */
+static void refused_by_policy(heed_crawl *c, struct heed__site *s,
+                              const char *why)
+{
+	struct heed_crawl_site_result r = {s->origin, s->life->stored, false,
+	                                   s->life->attempts};
+
+	c->qualifying--;
+	snprintf(r.record.detail, sizeof(r.record.detail),
+	         "not contacted: %.*s", (int)(sizeof(r.record.detail) - 16),
+	         why);
+	heed_log(&c->log, HEED_LOG_WARN, "qualify", "%s: %s", s->origin,
+	         r.record.detail);
+	if (c->opt->on_site)
+		c->opt->on_site(c->opt->site_ud, &r);
+	heed__life_free(c, s->life);
+	s->life = NULL;
+	site_out(c, s, why);
 }
 
 /* A Retry-After deadline and the host's delay (doubled by each 5xx in a

@@ -328,11 +328,21 @@ def dns_timeout_is_a_failure_in_bounded_time():
 
 
 def private_addresses_refused_without_allow_private():
+    # A refusal of heed's own policy is not the site's failure (issue 17):
+    # nothing is stored, and the site is qualified at once with the
+    # setting changed.
     with site({A: robots()}) as s:
         proc = run_heed("site", "qualify", "--store", s.store,
                         "--dns-server", s.dns.server, s.url, check=1)
         assert s.log() == []
-        assert "--allow-private" in s.report()["detail"], proc.stdout
+        assert "not contacted" in proc.stdout, proc.stdout
+        assert "--allow-private" in proc.stdout, proc.stdout
+        out = run_heed("site", "report", "--json", "--store", s.store,
+                       HOST)
+        assert out.returncode == 1 and "no site" in out.stderr, out
+        s.qualify(check=0)
+        assert len(s.log()) == 1
+        assert s.report()["state"] == "qualified-rules", s.report()
 
 
 def crawl_delay_above_the_cap_skips_the_site():
