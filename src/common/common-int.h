@@ -82,8 +82,11 @@ static inline char heed__ascii_lower(char c)
 /* A JSON text written into a heed_buf in document order (json.c): open
  * '{' or '[', then key and value for each member (values alone in an
  * array), then close with the matching bracket. rc keeps the first
- * buffer error; the text is complete only when it is HEED_OK. Nesting
- * deeper than 64 levels is not supported. */
+ * error, and nothing more is written after it; the text is complete only
+ * when rc is HEED_OK. Opening a container deeper than
+ * HEED_JSON_MAX_DEPTH levels fails the text with HEED_ETOOBIG, closing
+ * one that is not open with HEED_EINVAL. */
+#define HEED_JSON_MAX_DEPTH 64
 struct heed_json {
 	struct heed_buf *out;
 	heed_status rc;

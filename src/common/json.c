@@ -33,7 +33,7 @@ static void put(struct heed_json *j, const char *s, size_t len)
 /* The comma before a member or element that is not the first. */
 static void separate(struct heed_json *j)
 {
-	uint64_t bit = j->depth ? UINT64_C(1) << ((j->depth - 1) % 64) : 0;
+	uint64_t bit = j->depth ? UINT64_C(1) << (j->depth - 1) : 0;
 
 	if (j->after_key) {
 		j->after_key = false;
@@ -44,19 +44,34 @@ static void separate(struct heed_json *j)
 	j->members |= bit;
 }
 
+/* One bit of members per open container: a 65th level would share a bit
+ * with the first and misplace commas, so it fails the text instead. */
 void heed__json_open(struct heed_json *j, char bracket)
 {
+	if (j->rc != HEED_OK)
+		return;
+	if (j->depth >= HEED_JSON_MAX_DEPTH) {
+		j->rc = HEED_ETOOBIG;
+		return;
+	}
 	separate(j);
 	put(j, &bracket, 1);
 	j->depth++;
-	j->members &= ~(UINT64_C(1) << ((j->depth - 1) % 64));
+	j->members &= ~(UINT64_C(1) << (j->depth - 1));
 }
 
+/* A close with nothing open is the caller's mistake: the text fails. */
 void heed__json_close(struct heed_json *j, char bracket)
 {
+	if (j->rc != HEED_OK)
+		return;
+	if (j->depth == 0) {
+		j->rc = HEED_EINVAL;
+		return;
+	}
 	put(j, &bracket, 1);
-	if (j->depth)
-		j->depth--;
+	j->depth--;
+	j->after_key = false;
 }
 
 static void quoted(struct heed_json *j, const char *s)

@@ -202,6 +202,79 @@ static void test_json_writer(void **state)
 	heed__buf_free(&b);
 }
 
+/* Issue 17: past 64 levels the writer shared a level's comma bit with
+ * another's and wrote invalid JSON with rc HEED_OK. Deep nesting must
+ * either come out right or fail in rc, never corrupt the text. */
+/* [depth, [depth - 1, ... [] ...], depth]: the innermost array empty. */
+static void nest(struct heed_json *j, unsigned depth)
+{
+	heed__json_open(j, '[');
+	if (depth > 1) {
+		heed__json_int(j, depth);
+		nest(j, depth - 1);
+		heed__json_int(j, depth);
+	}
+	heed__json_close(j, ']');
+}
+
+static void check_nested(json_object *o, unsigned depth)
+{
+	for (unsigned d = depth; d > 1; d--) {
+		assert_true(json_object_is_type(o, json_type_array));
+		assert_int_equal(json_object_array_length(o), 3);
+		assert_int_equal(
+		        json_object_get_int(json_object_array_get_idx(o, 0)),
+		        d);
+		assert_int_equal(
+		        json_object_get_int(json_object_array_get_idx(o, 2)),
+		        d);
+		o = json_object_array_get_idx(o, 1);
+	}
+	assert_true(json_object_is_type(o, json_type_array));
+	assert_int_equal(json_object_array_length(o), 0);
+}
+
+static void test_json_writer_depth(void **state)
+{
+	static const unsigned depths[] = {1, 63, 64, 65, 66, 129, 1000};
+	struct heed_buf b;
+	struct heed_json j;
+
+	(void)state;
+	heed__buf_init(&b, heed_test_allocator(), 1 << 20);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(depths); i++) {
+		json_tokener *tok = json_tokener_new_ex(2000);
+		json_object *o;
+		heed__buf_reset(&b);
+		heed__json_init(&j, &b);
+		nest(&j, depths[i]);
+		if (depths[i] <= HEED_JSON_MAX_DEPTH)
+			assert_int_equal(j.rc, HEED_OK);
+		if (j.rc != HEED_OK) {
+			assert_int_equal(j.rc, HEED_ETOOBIG);
+			json_tokener_free(tok);
+			continue;
+		}
+		o = json_tokener_parse_ex(tok, heed__buf_str(&b),
+		                          (int)b.len + 1);
+		if (!o)
+			fail_msg("depth %u: invalid JSON: %.200s", depths[i],
+			         heed__buf_str(&b));
+		check_nested(o, depths[i]);
+		json_object_put(o);
+		json_tokener_free(tok);
+	}
+	/* A close with nothing open fails the text too. */
+	heed__buf_reset(&b);
+	heed__json_init(&j, &b);
+	heed__json_open(&j, '[');
+	heed__json_close(&j, ']');
+	heed__json_close(&j, ']');
+	assert_int_equal(j.rc, HEED_EINVAL);
+	assert_string_equal(heed__buf_str(&b), "[]");
+	heed__buf_free(&b);
+}
+
 static void test_ascii_ieq(void **state)
 {
 	(void)state;
@@ -222,6 +295,7 @@ int main(void)
 	        cmocka_unit_test(test_log_level_filter),
 	        cmocka_unit_test(test_ascii_ieq),
 	        cmocka_unit_test(test_json_writer),
+	        cmocka_unit_test(test_json_writer_depth),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
