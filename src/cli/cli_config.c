@@ -86,11 +86,12 @@ bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
 	if (!file && access("heed.ini", R_OK) == 0)
 		file = "heed.ini";
 	if (file && heed_config_load_file(cfg, file, &diag) != HEED_OK) {
+		/* Without a line, the message names the file itself. */
 		if (diag.line)
 			heed_cli_error("%s:%u: %s", file, diag.line,
 			               diag.message);
 		else
-			heed_cli_error("%s: %s", file, diag.message);
+			heed_cli_error("%s", diag.message);
 		return false;
 	}
 	for (i = 0; i < cc->count; i++) {

@@ -7,8 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/config-int.h"
+
+/* Room for a value as heed__config_show writes it. */
+#define SHOW_SIZE 352
 
 static const struct heed_allocator *A(void)
 {
@@ -188,23 +192,31 @@ heed_status heed_config_set(struct heed_config *cfg, const char *name,
                             const char *value, struct heed_diag *diag)
 {
 	const struct heed_config_option *o = find(name);
+	char shown[SHOW_SIZE];
 	heed_status rc;
 
 	if (!o)
-		return heed_diag_set(diag, HEED_ENOTFOUND, 0, 0,
-		                     "unknown setting '%s'", name);
-	rc = set_value(cfg, o, value);
-	if (rc == HEED_ECONFIG) {
-		if (o->info.type == HEED_CONFIG_INT && (o->min || o->max))
-			return heed_diag_set(diag, rc, 0, 0,
-			                     "%s: '%s' is not a whole number "
-			                     "from %lld to %lld",
-			                     name, value, (long long)o->min,
-			                     (long long)o->max);
-		return heed_diag_set(diag, rc, 0, 0, "%s: '%s' is not %s", name,
-		                     value, type_hint(o->info.type));
+		return heed_diag_set(
+		        diag, HEED_ENOTFOUND, 0, 0, "unknown setting '%s'",
+		        heed__config_show(name, shown, sizeof(shown)));
+	/* "" unsets an optional string: nothing to check then. */
+	if (o->check && (*value || o->info.type == HEED_CONFIG_LIST)) {
+		rc = o->check(name, value, diag);
+		if (rc != HEED_OK)
+			return rc;
 	}
-	return rc;
+	rc = set_value(cfg, o, value);
+	if (rc != HEED_ECONFIG)
+		return rc;
+	heed__config_show(value, shown, sizeof(shown));
+	if (o->info.type == HEED_CONFIG_INT && (o->min || o->max))
+		return heed_diag_set(diag, rc, 0, 0,
+		                     "%s: '%s' is not a whole number "
+		                     "from %lld to %lld",
+		                     name, shown, (long long)o->min,
+		                     (long long)o->max);
+	return heed_diag_set(diag, rc, 0, 0, "%s: '%s' is not %s", name, shown,
+	                     type_hint(o->info.type));
 }
 
 heed_status heed_config_init(struct heed_config *cfg)
@@ -282,12 +294,33 @@ heed_status heed_config_load_file(struct heed_config *cfg, const char *path,
                                   struct heed_diag *diag)
 {
 	struct load_ctx ctx = {cfg, diag, HEED_OK};
-	int rc = ini_parse(path, on_ini_value, &ctx);
+	struct stat st;
+	FILE *f = fopen(path, "r");
+	int rc;
 
-	if (rc == -1)
+	if (!f)
 		return heed_diag_set(diag, HEED_EIO, 0, 0,
 		                     "cannot read '%s': %s", path,
 		                     strerror(errno));
+	/* fopen takes a folder, whose reads then fail: say so, instead of
+	 * reading no settings at all. */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return heed_diag_set(diag, HEED_EIO, 0, 0,
+		                     "cannot read '%s': it is a folder, not a "
+		                     "settings file",
+		                     path);
+	}
+	errno = 0;
+	rc = ini_parse_file(f, on_ini_value, &ctx);
+	if (ferror(f)) {
+		int err = errno;
+		fclose(f);
+		return heed_diag_set(diag, HEED_EIO, 0, 0,
+		                     "cannot read '%s': %s", path,
+		                     strerror(err ? err : EIO));
+	}
+	fclose(f);
 	if (rc == -2)
 		return heed_diag_set(diag, HEED_ENOMEM, 0, 0, "out of memory");
 	if (rc > 0 && ctx.rc == HEED_OK)

@@ -145,6 +145,208 @@ static void test_ini_file(void **state)
 	heed_config_free(&c);
 }
 
+/* Issue 17: identity values go into every request's User-Agent, IRC
+ * commands and the crawler page; they are checked where settings are
+ * read, with a message that names the setting. */
+static const struct check_case {
+	const char *name, *key, *value;
+	heed_status want;
+	const char *says; /* in the message when refused */
+} check_cases[] = {
+        {"CR LF in the e-mail starts a header", "identity.contact_email",
+         "a@b\r\nX-Evil: injected", HEED_ECONFIG, "control character"},
+        {"an address", "identity.contact_email", "bots@example.org", HEED_OK,
+         NULL},
+        {"UTF-8 is fine", "identity.contact_email",
+         "b\xc3\xb6t@b\xc3\xbc"
+         "cher.example",
+         HEED_OK, NULL},
+        {"no @", "identity.contact_email", "bots.example.org", HEED_ECONFIG,
+         "not an e-mail address"},
+        {"two @", "identity.contact_email", "a@b@example.org", HEED_ECONFIG,
+         "not an e-mail address"},
+        {"empty local part", "identity.contact_email", "@example.org",
+         HEED_ECONFIG, "not an e-mail address"},
+        {"empty domain", "identity.contact_email", "bots@", HEED_ECONFIG,
+         "not an e-mail address"},
+        {"space", "identity.contact_email", "bo ts@example.org", HEED_ECONFIG,
+         "space"},
+        {"angle brackets", "identity.contact_email", "<bots@example.org>",
+         HEED_ECONFIG, "not an e-mail address"},
+        {"a paren closes the User-Agent comment", "identity.contact_email",
+         "a)@example.org", HEED_ECONFIG, "not an e-mail address"},
+        {"RFC 9110 token", "identity.product_token", "heed-bot_2.0", HEED_OK,
+         NULL},
+        {"tchar includes the backtick", "identity.product_token", "a`b",
+         HEED_OK, NULL},
+        {"a space is not a tchar", "identity.product_token", "he ed",
+         HEED_ECONFIG, "not a product token"},
+        {"a slash is not a tchar", "identity.product_token", "heed/2",
+         HEED_ECONFIG, "RFC 9110 token"},
+        {"non-ASCII is not a tchar", "identity.product_token", "h\xc3\xa9",
+         HEED_ECONFIG, "not a product token"},
+        {"http URL", "identity.contact_url", "http://example.org/bots", HEED_OK,
+         NULL},
+        {"https URL with port and query", "identity.contact_url",
+         "https://example.org:8443/bots?x=1", HEED_OK, NULL},
+        {"relative URL", "identity.contact_url", "/bots", HEED_ECONFIG,
+         "absolute http(s) URL"},
+        {"other scheme", "identity.contact_url", "javascript:alert(1)",
+         HEED_ECONFIG, "absolute http(s) URL"},
+        {"mailto is not the page", "identity.contact_url",
+         "mailto:bots@example.org", HEED_ECONFIG, "absolute http(s) URL"},
+        {"LF in the URL", "identity.contact_url",
+         "https://example.org/\nX-Evil: 1", HEED_ECONFIG, "control character"},
+        {"space in the URL", "identity.contact_url", "https://example.org/a b",
+         HEED_ECONFIG, "space"},
+        {"operator with markup is escaped later", "identity.operator",
+         "<b>Example & Co</b>", HEED_OK, NULL},
+        {"operator with a tab", "identity.operator", "Example\tCo",
+         HEED_ECONFIG, "control character"},
+        {"nick", "irc.nick", "heedbot", HEED_OK, NULL},
+        {"nick with a space", "irc.nick", "heed bot", HEED_ECONFIG,
+         "not an IRC nick"},
+        {"nick with CR LF", "irc.nick", "heed\r\nQUIT", HEED_ECONFIG,
+         "not an IRC nick"},
+        {"verification domain", "verify.domain", "crawler.example.org", HEED_OK,
+         NULL},
+        {"a public suffix", "verify.domain", "com", HEED_ECONFIG,
+         "public suffix"},
+        {"a public suffix of two labels", "verify.domain", "co.uk",
+         HEED_ECONFIG, "public suffix"},
+        {"a public suffix with dots", "verify.domain", ".COM.", HEED_ECONFIG,
+         "public suffix"},
+        {"an empty domain", "verify.domain", "", HEED_ECONFIG, "not a domain"},
+        {"a URL is not a domain", "verify.domain", "https://example.org/",
+         HEED_ECONFIG, "not a domain"},
+};
+
+static void test_identity_checks(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(check_cases); i++) {
+		const struct check_case *k = &check_cases[i];
+		struct heed_config c;
+		struct heed_diag d = {0};
+		heed_status rc;
+		heed_config_init(&c);
+		rc = heed_config_set(&c, k->key, k->value, &d);
+		if (rc != k->want)
+			fail_msg("%s: got %s, want %s (%s)", k->name,
+			         heed_status_name(rc),
+			         heed_status_name(k->want), d.message);
+		if (rc != HEED_OK &&
+		    (!strstr(d.message, k->key) || !strstr(d.message, k->says)))
+			fail_msg("%s: message '%s' lacks '%s' or '%s'", k->name,
+			         d.message, k->key, k->says);
+		if (rc != HEED_OK && strpbrk(d.message, "\r\n\t"))
+			fail_msg("%s: control character in '%s'", k->name,
+			         d.message);
+		heed_config_free(&c);
+	}
+}
+
+/* A refused value leaves the setting as it was, and "" still unsets an
+ * optional one. */
+static void test_identity_refused_keeps(void **state)
+{
+	struct heed_config c;
+	char ua[256];
+
+	(void)state;
+	heed_config_init(&c);
+	assert_int_equal(heed_config_set(&c, "identity.contact_email",
+	                                 "bots@example.org", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_config_set(&c, "identity.contact_email",
+	                                 "a@b\r\nX-Evil: injected", NULL),
+	                 HEED_ECONFIG);
+	assert_int_equal(
+	        heed_config_set(&c, "identity.product_token", "he ed", NULL),
+	        HEED_ECONFIG);
+	heed_config_user_agent(&c, ua, sizeof(ua));
+	assert_string_equal(ua, "heed/" HEED_VERSION " (bots@example.org)");
+	assert_int_equal(
+	        heed_config_set(&c, "identity.contact_email", "", NULL),
+	        HEED_OK);
+	assert_null(c.contact_email);
+	heed_config_free(&c);
+}
+
+/* A 100 kB value is shown by its first 80 bytes, an ellipsis and its
+ * length, never cut by the message's size in the middle. */
+static void test_long_value_in_message(void **state)
+{
+	static char url[100001];
+	struct heed_config c;
+	struct heed_diag d = {0};
+	const char *dots;
+
+	(void)state;
+	memcpy(url, "http://", 7);
+	memset(url + 7, 'a', sizeof(url) - 8);
+	url[sizeof(url) - 1] = '\0';
+	url[50] = ' ';
+	heed_config_init(&c);
+	assert_int_equal(heed_config_set(&c, "identity.contact_url", url, &d),
+	                 HEED_ECONFIG);
+	dots = strstr(d.message, "\xE2\x80\xA6 (100000 bytes)'");
+	if (!dots)
+		fail_msg("not shortened: %s", d.message);
+	assert_int_equal(dots - strstr(d.message, "'http://") - 1, 80);
+	assert_non_null(strstr(d.message, "is not a URL"));
+	assert_int_equal(heed_config_set(&c, "log.level", url, &d),
+	                 HEED_ECONFIG);
+	assert_non_null(strstr(d.message, "(100000 bytes)' is not a whole"));
+	heed_config_free(&c);
+}
+
+/* A folder given as the settings file is an error, not an empty file. */
+static void test_file_is_folder(void **state)
+{
+	char dir[] = "/tmp/heed-config-dir-XXXXXX";
+	struct heed_config c;
+	struct heed_diag d = {0};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	heed_config_init(&c);
+	assert_int_equal(heed_config_load_file(&c, dir, &d), HEED_EIO);
+	assert_non_null(strstr(d.message, "folder"));
+	rmdir(dir);
+	heed_config_free(&c);
+}
+
+/* The file goes through the same checks, reported with the line. */
+static void test_file_identity_checked(void **state)
+{
+	char path[] = "/tmp/heed-config-XXXXXX";
+	int fd = mkstemp(path);
+	struct heed_config c;
+	struct heed_diag d = {0};
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("[identity]\ncontact_email = a@b.example\n"
+	      "product_token = he ed\n",
+	      f);
+	fclose(f);
+	heed_config_init(&c);
+	assert_int_equal(heed_config_load_file(&c, path, &d), HEED_ECONFIG);
+	assert_int_equal(d.line, 3);
+	assert_non_null(strstr(d.message, "identity.product_token"));
+	f = fopen(path, "w");
+	fputs("[verify]\ndomain = com\n", f);
+	fclose(f);
+	assert_int_equal(heed_config_load_file(&c, path, &d), HEED_ECONFIG);
+	assert_int_equal(d.line, 2);
+	assert_non_null(strstr(d.message, "public suffix"));
+	unlink(path);
+	heed_config_free(&c);
+}
+
 /* Every setting in the table must appear in docs/configuration.md. */
 static void test_every_option_documented(void **state)
 {
@@ -190,6 +392,11 @@ int main(void)
 	        cmocka_unit_test(test_bad_values),
 	        cmocka_unit_test(test_durations),
 	        cmocka_unit_test(test_ini_file),
+	        cmocka_unit_test(test_identity_checks),
+	        cmocka_unit_test(test_identity_refused_keeps),
+	        cmocka_unit_test(test_long_value_in_message),
+	        cmocka_unit_test(test_file_is_folder),
+	        cmocka_unit_test(test_file_identity_checked),
 	        cmocka_unit_test(test_every_option_documented),
 	        cmocka_unit_test(test_option_names_unique),
 	};
