@@ -21,6 +21,8 @@ enum {
 	HEED_EXIT_USAGE = 2, /* the command line was wrong */
 	HEED_EXIT_BUSY = 75, /* another heed crawl holds the store: try later
 	                        (sysexits.h's EX_TEMPFAIL) */
+	HEED_EXIT_INTERRUPTED = 130, /* SIGINT or SIGTERM, after a clean stop
+	                                (128 + SIGINT, as shells report it) */
 };
 
 /* A subcommand: `heed NAME ARGS...` runs fn with argv[0] == NAME. */

@@ -272,6 +272,22 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 		        (long long)p->taken_down);
 }
 
+/* The exit contract: 130 after a clean stop on SIGINT or SIGTERM (the
+ * run stays open); 1 when nothing could be done, every site of the run
+ * unreachable or not qualified; else 0 (some sites failing is what the
+ * summary reports). */
+static int crawl_exit(const struct heed_crawl_progress *p)
+{
+	if (stop_requested)
+		return HEED_EXIT_INTERRUPTED;
+	if (p->sites && p->sites_disqualified == p->sites && !p->pages) {
+		heed_cli_error("crawl: no site could be crawled (see the "
+		               "reasons above, or `heed site report`)");
+		return HEED_EXIT_FAIL;
+	}
+	return HEED_EXIT_OK;
+}
+
 static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
                size_t seed_count)
 {
@@ -316,12 +332,15 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 		heed_cli_error("crawl: %s",
 		               d.message[0] ? d.message : heed_strerror(rc));
 		/* Another crawl holds the store: a timer that fired while the
-		 * last run still goes tries again at its next turn. */
-		return rc == HEED_EBUSY ? HEED_EXIT_BUSY : HEED_EXIT_FAIL;
+		 * last run still goes tries again at its next turn. A start URL
+		 * heed cannot take is the command line's fault. */
+		return rc == HEED_EBUSY    ? HEED_EXIT_BUSY
+		       : rc == HEED_EINVAL ? HEED_EXIT_USAGE
+		                           : HEED_EXIT_FAIL;
 	}
 	if (!a->quiet)
 		print_summary(stdout, o.mode, &summary);
-	return HEED_EXIT_OK;
+	return crawl_exit(&summary);
 }
 
 /* When the next crawl is due, from the store's finished runs: a full one

@@ -84,8 +84,11 @@
 	"error\n" HEED_CLI_CONFIG_HELP                                         \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
-	"Exit status: 0 done, 1 failure, 2 usage or settings error, 75\n"      \
-	"another heed process is crawling into the store (try later).\n"
+	"Exit status: 0 done (some sites may have failed: see the summary),\n" \
+	"1 no site could be crawled or a failure, 2 usage or settings error\n" \
+	"or a start URL heed cannot take, 75 another heed process is\n"        \
+	"crawling into the store (try later), 130 stopped by SIGINT or\n"      \
+	"SIGTERM (the run stays open: the next crawl resumes it).\n"
 
 #define EXPORT_HELP                                                            \
 	"Usage: heed export [--format jsonl|csv] [--site HOST] [--since "      \

@@ -204,14 +204,41 @@ static heed_status store_error(heed_crawl *c, struct heed_diag *diag)
 	                     heed_store_errmsg(c->store));
 }
 
+/* A start URL as a message quotes it: a 100 kB one is cut, and says so. */
+static heed_status bad_seed(struct heed_diag *diag, const char *url,
+                            const char *why)
+{
+	size_t len = strlen(url);
+
+	if (len <= 80)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "start URL '%s': %s", url, why);
+	return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+	                     "start URL '%.60s...' (%zu bytes): %s", url, len,
+	                     why);
+}
+
 static heed_status seed(heed_crawl *c, struct heed_diag *diag)
 {
 	for (size_t i = 0; i < c->opt->seed_count; i++) {
 		const char *s = c->opt->seeds[i];
 		heed_url *u = NULL;
+		heed_url_verdict v;
 		if (heed_url_parse(&u, s, strlen(s), c->alloc) != HEED_OK)
-			return heed_diag_set(diag, HEED_EINVAL, 0, 0,
-			                     "'%s' is not an http(s) URL", s);
+			return bad_seed(diag, s, "not an http(s) URL");
+		/* A start URL the limits would skip is said, not counted as a
+		 * skipped link. */
+		v = heed_crawl_check_url(&c->opt->limits, heed_url_get(u), 0);
+		if (v != HEED_URL_OK && c->mode != HEED_CRAWL_QUALIFY) {
+			heed_url_free(u);
+			return bad_seed(
+			        diag, s,
+			        v == HEED_URL_TOO_LONG
+			                ? "longer than crawl.max_url_bytes"
+			        : v == HEED_URL_MEDIA
+			                ? "a media file, never requested"
+			                : heed_url_verdict_name(v));
+		}
 		if (c->mode == HEED_CRAWL_QUALIFY) {
 			struct heed__site *site = heed__site_get(
 			        c, heed_url_origin(u), heed_url_hostname(u));

@@ -72,6 +72,7 @@ struct xfer {
 	/* Copies of response headers the crawl engine needs. */
 	char etag[256], last_modified[64], x_robots_tag[512];
 	char errbuf[CURL_ERROR_SIZE];
+	char pin_name[96]; /* the name pin_address() gave libcurl */
 };
 
 struct shard {
@@ -512,6 +513,34 @@ static void unlink_xfer(heed_net *net, struct xfer *x)
 	net->pending--;
 }
 
+/* libcurl's message names the host it connected to, which is heed's pin
+ * name (pin_address()): the message a user reads names the address. */
+static const char *unpinned_error(struct xfer *x)
+{
+	char *at = strstr(x->errbuf, x->pin_name);
+	size_t name_len = strlen(x->pin_name), addr_len = strlen(x->addr.text);
+
+	if (at && x->pin_name[0] && addr_len <= name_len) {
+		memcpy(at, x->addr.text, addr_len);
+		memmove(at + addr_len, at + name_len,
+		        strlen(at + name_len) + 1);
+	}
+	return x->errbuf;
+}
+
+/* A refused or reset connection says so in the system's words
+ * ("Connection refused"), not in libcurl's longer ones. */
+static const char *os_error(struct xfer *x, const char *fallback)
+{
+	long os_errno = 0;
+
+	if (curl_easy_getinfo(x->easy, CURLINFO_OS_ERRNO, &os_errno) !=
+	            CURLE_OK ||
+	    !os_errno)
+		return fallback;
+	return strerror((int)os_errno);
+}
+
 /* Ends a fetch: reads what libcurl knows, takes the handle out of the
  * multi, calls on_done once, frees everything. */
 static void finish(heed_net *net, struct xfer *x, CURLcode code,
@@ -523,9 +552,11 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
 	fill_response(x, &r);
 	r.error = forced != HEED_NET_OK ? forced
 	                                : map_error(x, code, r.connected);
-	r.error_text = x->errbuf[0] ? x->errbuf
+	r.error_text = x->errbuf[0] ? unpinned_error(x)
 	               : code       ? curl_easy_strerror(code)
 	                            : "";
+	if (r.error == HEED_NET_CONNECT || r.error == HEED_NET_RESET)
+		r.error_text = os_error(x, r.error_text);
 	if (r.error == HEED_NET_FIRST_BYTE_TIMEOUT)
 		r.error_text = "no answer within the first-byte timeout";
 	if (r.error == HEED_NET_CANCELLED)
@@ -607,7 +638,8 @@ static unsigned url_port(const char *url)
 static bool pin_address(struct xfer *x)
 {
 	const char *host = strstr(x->url, "://");
-	char addr[sizeof(x->addr.text)], name[96], pin[128], resolve[160];
+	char addr[sizeof(x->addr.text)], pin[128], resolve[160];
+	char *name = x->pin_name;
 	size_t len, i;
 
 	host = host ? host + 3 : x->url;
@@ -618,7 +650,7 @@ static bool pin_address(struct xfer *x)
 		                  ? '-'
 		                  : x->addr.text[i];
 	addr[i] = '\0';
-	snprintf(name, sizeof(name), "h%016llx-%s.heed.invalid",
+	snprintf(name, sizeof(x->pin_name), "h%016llx-%s.heed.invalid",
 	         (unsigned long long)heed__hash(host, len), addr);
 	snprintf(pin, sizeof(pin), "::%s:", name);
 	snprintf(resolve, sizeof(resolve),

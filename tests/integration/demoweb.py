@@ -53,6 +53,18 @@ class DemoWeb:
         with open(full, "wb") as f:
             f.write(text if isinstance(text, bytes) else text.encode())
 
+    def write_small_site(self, site, pages):
+        """A home page linking to pages p/0.html ... each linking to the
+        next: pages + 1 pages in all."""
+        links = "".join(f'<a href="/p/{i}.html">page {i}</a> '
+                        for i in range(pages))
+        self.write(site, "index.html",
+                   f"<!doctype html><title>home</title>{links}")
+        for i in range(pages):
+            self.write(site, f"p/{i}.html",
+                       f"<!doctype html><title>page {i}</title>"
+                       f'<a href="/p/{(i + 1) % pages}.html">next</a>')
+
     def start(self):
         args = [sys.executable, SERVE, "--root", self.root,
                 "--log", self.log_path, "--max-seconds", str(self.max_seconds)]
@@ -102,6 +114,15 @@ class DemoWeb:
         with open(self.log_path) as f:
             rows = [json.loads(line) for line in f if line.strip()]
         return [r for r in rows if r["time"] >= since]
+
+    def wait_for_requests(self, n, seconds=20):
+        """True once n requests are logged; False after seconds."""
+        deadline = time.time() + seconds
+        while time.time() < deadline:
+            if len(self.requests()) >= n:
+                return True
+            time.sleep(0.1)
+        return False
 
     def mark(self):
         """A time to pass to requests(since=...) later."""

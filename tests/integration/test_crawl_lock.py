@@ -21,35 +21,16 @@ CONTACT = ["--contact-email", "ops@example.org"]
 BUSY = 75
 
 
-def build(web):
-    links = "".join(f'<a href="/p/{i}.html">page {i}</a> '
-                    for i in range(PAGES))
-    web.write("lock", "index.html", f"<!doctype html><title>home</title>{links}")
-    for i in range(PAGES):
-        web.write("lock", f"p/{i}.html",
-                  f"<!doctype html><title>page {i}</title>"
-                  f'<a href="/p/{(i + 1) % PAGES}.html">next</a>')
-
-
-def wait_for_requests(web, n, seconds=15):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if len(web.requests()) >= n:
-            return True
-        time.sleep(0.1)
-    return False
-
-
 tmp = tempfile.mkdtemp(prefix="heed-lock-")
 db = os.path.join(tmp, "heed.db")
 web = DemoWeb(sites=SITES, demo=False)
-build(web)
+web.write_small_site("lock", PAGES)
 web.start()
 first = subprocess.Popen([HEED, "crawl", "--store", db, "--allow-private",
                           *CONTACT, "--quiet", *web.seeds()],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          text=True)
-started = wait_for_requests(web, 3)
+started = web.wait_for_requests(3)
 t0 = time.monotonic()
 second = run_heed("crawl", "--store", db, "--allow-private", *CONTACT,
                   *web.seeds(), timeout=30)

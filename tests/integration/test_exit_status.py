@@ -1,0 +1,175 @@
+"""The exit statuses of `heed crawl` (issue 17, "Exit statuses"), each
+caused for real: 130 after SIGINT or SIGTERM with the run left open for
+the next crawl to resume; 1 when no site of the run could be crawled
+(nothing listens, or heed's address policy refuses every address), with
+the reason in the system's words; 0 when some sites could be crawled and
+others not; 2 for a start URL heed cannot take
+(not http(s), longer than the limit, a media file), said in a short
+message and with nothing sent. 75 (another crawl holds the store) is
+test_crawl_lock.py's. Judged from the site's access log, the store and
+heed's exit statuses."""
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+import time
+
+from demoweb import DemoWeb, min_gaps
+from heedtest import HEED, Checks, free_port_on, run_heed
+
+SITES = {"exit": "127.0.0.41"}
+SILENT = "127.0.0.42"  # nothing listens there
+PAGES = 8
+CONTACT = ["--contact-email", "ops@example.org"]
+INTERRUPTED, FAIL, USAGE = 130, 1, 2
+
+
+def crawl_until_signal(db, seeds, sig, requests_before):
+    """Starts a crawl, sends sig once the site has seen requests_before
+    requests; returns (exit status, seconds from signal to exit, stderr)."""
+    proc = subprocess.Popen([HEED, "crawl", "--store", db, "--allow-private",
+                             *CONTACT, *seeds],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        reached = web.wait_for_requests(requests_before)
+        t0 = time.monotonic()
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        return (proc.returncode if reached else None,
+                time.monotonic() - t0, err)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def open_run(db):
+    stats = run_heed("stats", "--store", db, "--json", check=0)
+    return json.loads(stats.stdout)["open_run"]
+
+
+tmp = tempfile.mkdtemp(prefix="heed-exit-")
+db = os.path.join(tmp, "heed.db")
+web = DemoWeb(sites=SITES, demo=False)
+web.write_small_site("exit", PAGES)
+web.start()
+silent_seed = f"http://{SILENT}:{free_port_on([SILENT])}/"
+try:
+    sigint = crawl_until_signal(db, web.seeds(), signal.SIGINT, 3)
+    open_after_sigint = open_run(db)
+    sigterm = crawl_until_signal(db, [], signal.SIGTERM, 5)
+    open_after_sigterm = open_run(db)
+    resumed = run_heed("crawl", "--store", db, "--allow-private", *CONTACT,
+                       timeout=120)
+    served_by_one_store = len(web.requests())
+    unreachable = run_heed("crawl", "--store",
+                           os.path.join(tmp, "unreachable.db"),
+                           "--allow-private", *CONTACT, silent_seed,
+                           timeout=60)
+    served_before_refused = len(web.requests())
+    refused = run_heed("crawl", "--store", os.path.join(tmp, "refused.db"),
+                       *CONTACT, web.seeds()[0], timeout=60)
+    served_after_refused = len(web.requests())
+    mixed = run_heed("crawl", "--store", os.path.join(tmp, "mixed.db"),
+                     "--allow-private", *CONTACT, web.seeds()[0],
+                     silent_seed, timeout=120)
+    served_before_bad = len(web.requests())
+    long_url = web.seeds()[0] + "a" * 10000
+    bad = {
+        "ftp": run_heed("crawl", "--store", os.path.join(tmp, "bad.db"),
+                        "--allow-private", *CONTACT, "ftp://example.test/"),
+        "long": run_heed("crawl", "--store", os.path.join(tmp, "bad.db"),
+                         "--allow-private", *CONTACT, long_url),
+        "media": run_heed("crawl", "--store", os.path.join(tmp, "bad.db"),
+                          "--allow-private", *CONTACT,
+                          web.seeds()[0] + "clip.mp4"),
+    }
+    served_after_bad = len(web.requests())
+finally:
+    web.stop()
+log = web.requests()
+
+
+def check_sigint_stops_cleanly_with_130():
+    status, seconds, err = sigint
+    assert status == INTERRUPTED, (status, err)
+    assert seconds < 10, seconds
+    assert open_after_sigint is not None, "SIGINT closed the run"
+
+
+def check_sigterm_stops_cleanly_with_130():
+    status, seconds, err = sigterm
+    assert status == INTERRUPTED, (status, err)
+    assert seconds < 10, seconds
+    assert open_after_sigterm is not None, "SIGTERM closed the run"
+
+
+def check_interrupted_run_resumes_to_the_end():
+    assert resumed.returncode == 0, (resumed.returncode, resumed.stderr)
+    assert open_run(db) is None
+    out = run_heed("export", "--store", db, check=0).stdout
+    urls = [json.loads(line)["url"] for line in out.splitlines()]
+    assert len(urls) == len(set(urls)) == PAGES + 1, urls
+
+
+def check_courtesy_across_the_signals():
+    bad = {a: g for a, g in min_gaps(log[:served_by_one_store]).items()
+           if g < 1.0}
+    assert not bad, bad
+
+
+def check_nothing_reachable_exits_1_with_the_reason():
+    assert unreachable.returncode == FAIL, (unreachable.returncode,
+                                            unreachable.stderr)
+    assert "no site could be crawled" in unreachable.stderr, \
+        unreachable.stderr
+    assert "Connection refused" in unreachable.stderr, unreachable.stderr
+    # The pin name heed gives libcurl never reaches the user.
+    assert ".invalid" not in unreachable.stderr, unreachable.stderr
+
+
+def check_every_site_refused_by_policy_exits_1():
+    # Loopback without --allow-private: heed's own refusal, nothing sent.
+    assert refused.returncode == FAIL, (refused.returncode, refused.stderr)
+    assert "private" in refused.stderr, refused.stderr
+    assert served_after_refused == served_before_refused
+
+
+def check_some_sites_crawled_exits_0():
+    assert mixed.returncode == 0, (mixed.returncode, mixed.stderr)
+    assert "not crawled" in mixed.stderr, mixed.stderr
+
+
+def check_bad_start_urls_exit_2_with_a_short_message():
+    for name, proc in bad.items():
+        assert proc.returncode == USAGE, (name, proc.returncode, proc.stderr)
+        assert "start URL" in proc.stderr, (name, proc.stderr)
+        longest = max(len(line) for line in proc.stderr.splitlines())
+        assert longest < 300, (name, longest)
+    assert "10" in bad["long"].stderr and "bytes" in bad["long"].stderr, \
+        bad["long"].stderr
+    assert "media" in bad["media"].stderr, bad["media"].stderr
+
+
+def check_bad_start_urls_send_nothing():
+    assert served_after_bad == served_before_bad, \
+        log[served_before_bad:served_after_bad]
+
+
+try:
+    Checks().main([
+        check_sigint_stops_cleanly_with_130,
+        check_sigterm_stops_cleanly_with_130,
+        check_interrupted_run_resumes_to_the_end,
+        check_courtesy_across_the_signals,
+        check_nothing_reachable_exits_1_with_the_reason,
+        check_every_site_refused_by_policy_exits_1,
+        check_some_sites_crawled_exits_0,
+        check_bad_start_urls_exit_2_with_a_short_message,
+        check_bad_start_urls_send_nothing,
+    ])
+finally:
+    web.close()
