@@ -486,8 +486,13 @@ static void hostile_config(struct heed_config *cfg)
 	                                 "<script>alert(1)</script> & *co*",
 	                                 NULL),
 	                 HEED_OK);
+	/* Refused where settings are read; the page escapes what is left. */
 	assert_int_equal(heed_config_set(cfg, "identity.contact_url",
 	                                 "javascript:alert(1)", NULL),
+	                 HEED_ECONFIG);
+	assert_int_equal(heed_config_set(cfg, "identity.contact_url",
+	                                 "https://example.org/a?b=1&c=\"x\"",
+	                                 NULL),
 	                 HEED_OK);
 	assert_int_equal(heed_config_set(cfg, "identity.contact_email",
 	                                 "bots@example.org", NULL),
@@ -525,6 +530,8 @@ static void test_page_html_escapes(void **state)
 	                             "&amp; *co*"));
 	/* Not a link: only http(s) and mailto: addresses become one. */
 	assert_null(strstr(page, "href=\"javascript:"));
+	assert_non_null(strstr(page, "a?b=1&amp;c=&quot;x&quot;"));
+	assert_null(strstr(page, "c=\"x\""));
 	assert_non_null(strstr(page, "href=\"mailto:bots@example.org\""));
 	assert_non_null(
 	        strstr(page, "heed verify --domain crawler.example.org"));
