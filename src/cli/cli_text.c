@@ -1,6 +1,7 @@
 /*
  * Network text for humans and JSON parsers (see cli_text.h).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,4 +63,44 @@ void heed_cli_print_text(const char *s, size_t len)
 		else
 			putchar(c);
 	}
+}
+
+#define SHORT_MAX 80
+
+const char *heed_cli_short(const char *s, char *buf, size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t total = strlen(s), in = 0, out = 0;
+
+	if (size < HEED_CLI_SHORT_SIZE) {
+		if (size)
+			buf[0] = '\0';
+		return buf;
+	}
+	while (in < total) {
+		unsigned char c = (unsigned char)s[in];
+		bool control = c < 0x20 || c == 0x7f;
+		size_t k = control ? 4
+		                   : utf8_len((const unsigned char *)s + in,
+		                              total - in);
+		if (k == 0)
+			k = 1; /* an invalid octet goes alone */
+		if (out + k > SHORT_MAX)
+			break;
+		if (control) {
+			buf[out++] = '\\';
+			buf[out++] = 'x';
+			buf[out++] = hex[c >> 4];
+			buf[out++] = hex[c & 15];
+		} else {
+			memcpy(buf + out, s + in, k);
+			out += k;
+		}
+		in += control ? 1 : k;
+	}
+	buf[out] = '\0';
+	if (in < total)
+		snprintf(buf + out, size - out, "\xE2\x80\xA6 (%zu bytes)",
+		         total);
+	return buf;
 }

@@ -17,4 +17,15 @@ json_object *heed_cli_json_text(const char *s, size_t len);
  * shown as \xNN. */
 void heed_cli_print_text(const char *s, size_t len);
 
+/* Room for what heed_cli_short writes. */
+#define HEED_CLI_SHORT_SIZE 128
+
+/* A value as a message shows it, in buf (at least HEED_CLI_SHORT_SIZE
+ * bytes): control octets as \xNN, and when that is longer than 80 bytes,
+ * its first 80 (never inside a UTF-8 sequence or an escape), then "…" and
+ * the value's length in bytes. A 100 kB URL thus ends a line cleanly
+ * instead of filling the terminal or being cut by a fixed buffer. Returns
+ * buf. */
+const char *heed_cli_short(const char *s, char *buf, size_t size);
+
 #endif /* HEED_CLI_TEXT_H */

@@ -8,11 +8,13 @@
 #include <arpa/inet.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "cli/cli.h"
+#include "cli/cli_text.h"
 #include "heed/dns.h"
 
 struct dns_run {
@@ -26,6 +28,31 @@ static int is_address(const char *s)
 	unsigned char b[16];
 
 	return inet_pton(AF_INET, s, b) == 1 || inet_pton(AF_INET6, s, b) == 1;
+}
+
+/* A name heed would look up: not empty and not the root ("" or "."),
+ * which a crawler never asks for, and no longer than DNS allows (RFC 1035
+ * 2.3.4: 253 octets written out, 254 with the root's dot). Prints why
+ * not and returns false. */
+static bool check_name(const char *name)
+{
+	char shown[HEED_CLI_SHORT_SIZE];
+	size_t n = strlen(name);
+
+	if (n == 0 || strcmp(name, ".") == 0) {
+		heed_cli_usage(
+		        "dns",
+		        "an empty name is the DNS root, not a host: give "
+		        "a host name or an address");
+		return false;
+	}
+	if (n > 254 || (n == 254 && name[253] != '.')) {
+		heed_cli_usage("dns",
+		               "'%s' is not a DNS name: longer than 253 bytes",
+		               heed_cli_short(name, shown, sizeof(shown)));
+		return false;
+	}
+	return true;
 }
 
 static json_object *result_json(const struct heed_dns_result *r)
@@ -123,6 +150,9 @@ int heed_cmd_dns(int argc, char **argv)
 	}
 	if (optind >= argc)
 		return heed_cli_usage("dns", "name or address missing");
+	for (i = optind; i < argc; i++)
+		if (!is_address(argv[i]) && !check_name(argv[i]))
+			return HEED_EXIT_USAGE;
 	if (heed_dns_new(&dns, &opt, NULL, &diag) != HEED_OK) {
 		heed_cli_error("%s", diag.message);
 		return HEED_EXIT_USAGE;

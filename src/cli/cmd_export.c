@@ -11,6 +11,10 @@
  * later; networks that deny indexing appear with their preference only).
  * JSON strings must be UTF-8, while IRC topics are whatever bytes the server
  * sent, so invalid sequences become U+FFFD in JSON; CSV keeps the bytes.
+ *
+ * CSV cells come from the web and IRC: a title "=HYPERLINK(...)" would be
+ * a formula in a spreadsheet. Cells starting with = + - @ TAB or CR get a
+ * leading ' (OWASP's advice for CSV injection) unless --csv-raw is given.
  */
 #include <getopt.h>
 #include <json-c/json.h>
@@ -18,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
@@ -101,45 +106,66 @@ static int json_channel(void *ud, const struct heed_store_irc_channel_row *r)
 	return 0;
 }
 
-/* An RFC 4180 field: quoted when it holds a comma, quote or line break. */
-static void csv_field(FILE *out, const char *s, size_t len, bool last)
+/* What a spreadsheet reads as a formula (OWASP, "CSV Injection"). */
+static bool csv_formula_start(const char *s, size_t len)
 {
-	if (strcspn(s, ",\"\r\n") >= len) {
-		fwrite(s, 1, len, out);
-	} else {
+	return len > 0 && strchr("=+-@\t\r", s[0]) && s[0] != '\0';
+}
+
+/* An RFC 4180 field: quoted when it holds a comma, quote or line break;
+ * a would-be formula gets a leading ' unless raw. */
+static void csv_field(FILE *out, bool raw, const char *s, size_t len, bool last)
+{
+	bool quote = false;
+
+	for (size_t i = 0; i < len && !quote; i++)
+		quote = strchr(",\"\r\n", s[i]) && s[i] != '\0';
+	if (quote)
 		fputc('"', out);
-		for (size_t i = 0; i < len; i++) {
-			if (s[i] == '"')
-				fputc('"', out);
-			fputc(s[i], out);
-		}
-		fputc('"', out);
+	if (!raw && csv_formula_start(s, len))
+		fputc('\'', out);
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"')
+			fputc('"', out);
+		fputc(s[i], out);
 	}
+	if (quote)
+		fputc('"', out);
 	fputs(last ? "\r\n" : ",", out);
 }
 
+/* Where CSV goes, and how. */
+struct csv_out {
+	FILE *out;
+	bool raw; /* --csv-raw: cells as stored, formulas and all */
+};
+
 static int csv_channel(void *ud, const struct heed_store_irc_channel_row *r)
 {
+	const struct csv_out *c = ud;
 	char num[3][24];
 
 	snprintf(num[0], sizeof(num[0]), "%lld", (long long)r->users);
 	snprintf(num[1], sizeof(num[1]), "%lld", (long long)r->first_seen_s);
 	snprintf(num[2], sizeof(num[2]), "%lld", (long long)r->last_seen_s);
-	csv_field(ud, r->network_key, strlen(r->network_key), false);
-	csv_field(ud, r->network_name, strlen(r->network_name), false);
-	csv_field(ud, r->name, strlen(r->name), false);
-	csv_field(ud, r->users >= 0 ? num[0] : "",
+	csv_field(c->out, c->raw, r->network_key, strlen(r->network_key),
+	          false);
+	csv_field(c->out, c->raw, r->network_name, strlen(r->network_name),
+	          false);
+	csv_field(c->out, c->raw, r->name, strlen(r->name), false);
+	csv_field(c->out, c->raw, r->users >= 0 ? num[0] : "",
 	          r->users >= 0 ? strlen(num[0]) : 0, false);
-	csv_field(ud, r->topic, r->topic_len, false);
-	csv_field(ud, num[1], strlen(num[1]), false);
-	csv_field(ud, num[2], strlen(num[2]), true);
+	csv_field(c->out, c->raw, r->topic, r->topic_len, false);
+	csv_field(c->out, c->raw, num[1], strlen(num[1]), false);
+	csv_field(c->out, c->raw, num[2], strlen(num[2]), true);
 	return 0;
 }
 
 /* Writes the IRC public list to out: networks, servers and channels as
  * JSON Lines, or the channels as CSV. */
-static heed_status export_irc(heed_store *store, FILE *out, int csv)
+static heed_status export_irc(heed_store *store, FILE *out, int csv, bool raw)
 {
+	struct csv_out c = {out, raw};
 	heed_status rc;
 
 	if (csv) {
@@ -147,7 +173,7 @@ static heed_status export_irc(heed_store *store, FILE *out, int csv)
 		      "last_seen\r\n",
 		      out);
 		return heed_store_irc_each_channel(store, NULL, csv_channel,
-		                                   out);
+		                                   &c);
 	}
 	rc = heed_store_irc_each_network(store, json_network, out);
 	if (rc == HEED_OK)
@@ -161,6 +187,8 @@ static heed_status export_irc(heed_store *store, FILE *out, int csv)
 struct export_web {
 	FILE *out;
 	int csv;
+	bool raw;         /* --csv-raw */
+	const char *site; /* --site HOST without a port: HOST on any port */
 	int64_t rows;
 };
 
@@ -235,20 +263,9 @@ static const char *export_web_record_text(json_object *record, const char *key)
 	               : NULL;
 }
 
-static void export_web_csv_field(FILE *out, const char *s, int last)
+static void export_web_csv_field(FILE *out, bool raw, const char *s, int last)
 {
-	if (s && strpbrk(s, ",\"\r\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out);
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else if (s) {
-		fputs(s, out);
-	}
-	fputs(last ? "\r\n" : ",", out);
+	csv_field(out, raw, s ? s : "", s ? strlen(s) : 0, last);
 }
 
 /* The record's tags joined with "; ", into buf. */
@@ -284,7 +301,8 @@ static const char *const export_web_csv_columns[] = {
         "modified", "language",    "mode",
 };
 
-static void export_web_csv_row(FILE *out, const struct heed_stored_page *p)
+static void export_web_csv_row(FILE *out, bool raw,
+                               const struct heed_stored_page *p)
 {
 	json_object *record = p->record ? json_tokener_parse(p->record) : NULL;
 	char status[16], views[24], fetched[32], tags[4096];
@@ -308,16 +326,34 @@ static void export_web_csv_row(FILE *out, const struct heed_stored_page *p)
 	cells[n++] = export_web_record_text(record, "language");
 	cells[n++] = p->mode;
 	for (size_t i = 0; i < n; i++)
-		export_web_csv_field(out, cells[i], i + 1 == n);
+		export_web_csv_field(out, raw, cells[i], i + 1 == n);
 	json_object_put(record);
+}
+
+/* Whether host (a stored host key, "host" or "host:port") is site's,
+ * where site names no port: "example.org" takes "example.org" and
+ * "example.org:8080". */
+static bool export_web_site_match(const char *site, const char *host)
+{
+	size_t n = strlen(site);
+
+	if (strncmp(host, site, n) != 0)
+		return false;
+	if (host[n] == '\0')
+		return true;
+	if (host[n] != ':' || host[n + 1] == '\0')
+		return false;
+	return strspn(host + n + 1, "0123456789") == strlen(host + n + 1);
 }
 
 static int export_web_row(void *ud, const struct heed_stored_page *p)
 {
 	struct export_web *x = ud;
 
+	if (x->site && !(p->host && export_web_site_match(x->site, p->host)))
+		return 0;
 	if (x->csv) {
-		export_web_csv_row(x->out, p);
+		export_web_csv_row(x->out, x->raw, p);
 	} else {
 		json_object *o = export_web_object(p);
 		fputs(json_object_to_json_string_ext(
@@ -340,10 +376,12 @@ static int export_web_run(heed_store *store, struct export_web *x,
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(export_web_csv_columns);
 		     i++)
 			export_web_csv_field(
-			        x->out, export_web_csv_columns[i],
+			        x->out, true, export_web_csv_columns[i],
 			        i + 1 == HEED_ARRAY_SIZE(
 			                         export_web_csv_columns));
-	rc = heed_store_pages_each(store, site, since, export_web_row, x);
+	/* A site without a port is matched here, on every port. */
+	rc = heed_store_pages_each(store, x->site ? NULL : site, since,
+	                           export_web_row, x);
 	if (rc != HEED_OK) {
 		heed_cli_error("export: %s", heed_store_errmsg(store));
 		return HEED_EXIT_FAIL;
@@ -358,8 +396,44 @@ static int export_web_run(heed_store *store, struct export_web *x,
 struct export_args {
 	struct heed_cli_config cc;
 	const char *format, *site, *since, *output;
-	bool irc; /* --irc: the IRC public list instead of web records */
+	bool irc;     /* --irc: the IRC public list instead of web records */
+	bool csv_raw; /* --csv-raw: no ' before would-be formulas */
+	char site_host[512]; /* --site in lower case, "[v6]" bracketed */
 };
+
+/*
+ * --site as the store keys hosts: lower case, an IPv6 address in
+ * brackets. Returns true when it names a port ("host:port"), which the
+ * store matches exactly; without one, every port of the host matches.
+ */
+static bool export_site_key(const char *site, char *buf, size_t size)
+{
+	const char *colon = strrchr(site, ':');
+	bool bare_v6 = colon && strchr(site, ':') != colon && site[0] != '[';
+
+	snprintf(buf, size, bare_v6 ? "[%s]" : "%s", site);
+	for (char *p = buf; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	if (bare_v6 || !colon)
+		return false;
+	return site[0] != '[' || colon > strchr(site, ']');
+}
+
+/* strptime takes day 31 of any month and timegm rolls it into the next
+ * one: a date must read back as it was written ("2026-02-30" is not). */
+static bool export_real_date(const char *text, int64_t unix_s)
+{
+	time_t t = (time_t)unix_s;
+	struct tm tm;
+	int y, m, d;
+
+	if (text[0] == '@')
+		return true;
+	if (sscanf(text, "%d-%d-%d", &y, &m, &d) != 3 || !gmtime_r(&t, &tm))
+		return false;
+	return tm.tm_year + 1900 == y && tm.tm_mon + 1 == m && tm.tm_mday == d;
+}
 
 static int export_web_parse(int argc, char **argv, struct export_args *a)
 {
@@ -369,10 +443,12 @@ static int export_web_parse(int argc, char **argv, struct export_args *a)
 	        {"since", required_argument, NULL, 'n'},
 	        {"output", required_argument, NULL, 'o'},
 	        {"irc", no_argument, NULL, 'i'},
+	        {"csv-raw", no_argument, NULL, 'r'},
 	        {"help", no_argument, NULL, 'h'},
 	        HEED_CLI_CONFIG_LONGOPTS,
 	        {NULL, 0, NULL, 0},
 	};
+	char shown[HEED_CLI_SHORT_SIZE];
 	int c;
 
 	while ((c = getopt_long(argc, argv, "f:s:o:h", longopts, NULL)) != -1) {
@@ -397,6 +473,9 @@ static int export_web_parse(int argc, char **argv, struct export_args *a)
 		case 'i':
 			a->irc = true;
 			break;
+		case 'r':
+			a->csv_raw = true;
+			break;
 		case 'h':
 			heed_cli_print_help(stdout, heed_cli_find("export"));
 			return -1;
@@ -405,59 +484,82 @@ static int export_web_parse(int argc, char **argv, struct export_args *a)
 		}
 	}
 	if (optind < argc)
-		return heed_cli_usage("export", "unexpected argument '%s'",
-		                      argv[optind]);
+		return heed_cli_usage(
+		        "export", "unexpected argument '%s'",
+		        heed_cli_short(argv[optind], shown, sizeof(shown)));
 	if (a->irc && (a->site || a->since))
 		return heed_cli_usage("export", "--site and --since select web "
 		                                "records, not --irc");
 	if (strcmp(a->format, "jsonl") != 0 && strcmp(a->format, "csv") != 0)
+		return heed_cli_usage(
+		        "export", "--format is jsonl or csv, not '%s'",
+		        heed_cli_short(a->format, shown, sizeof(shown)));
+	if (a->csv_raw && strcmp(a->format, "csv") != 0)
+		return heed_cli_usage("export", "--csv-raw goes with --format "
+		                                "csv");
+	if (a->site && !*a->site)
 		return heed_cli_usage("export",
-		                      "--format is jsonl or csv, not '%s'",
-		                      a->format);
+		                      "--site wants HOST or HOST:PORT, "
+		                      "not an empty name");
 	return HEED_EXIT_OK;
 }
 
 int heed_cmd_export(int argc, char **argv)
 {
 	struct export_args a = {.format = "jsonl"};
-	struct export_web x = {stdout, 0, 0};
+	struct export_web x = {stdout, 0, false, NULL, 0};
 	struct heed_config cfg;
+	char shown[HEED_CLI_SHORT_SIZE];
 	int64_t since = HEED_STORE_NO_DATE;
-	heed_store *store;
+	heed_store *store = NULL;
+	const char *site = NULL;
 	int ex = export_web_parse(argc, argv, &a);
 
 	if (ex == HEED_EXIT_OK && a.since &&
-	    heed_cli_parse_date(a.since, &since) != 0)
-		ex = heed_cli_usage("export",
-		                    "--since wants YYYY-MM-DD[THH:MM:SSZ], not "
-		                    "'%s'",
-		                    a.since);
+	    (heed_cli_parse_date(a.since, &since) != 0 ||
+	     !export_real_date(a.since, since)))
+		ex = heed_cli_usage(
+		        "export",
+		        "--since wants a real date, "
+		        "YYYY-MM-DD[THH:MM:SSZ] or @UNIXSECONDS, not "
+		        "'%s'",
+		        heed_cli_short(a.since, shown, sizeof(shown)));
 	if (ex != HEED_EXIT_OK) {
 		heed_cli_config_free(&a.cc);
 		return ex < 0 ? HEED_EXIT_OK : ex;
 	}
-	store = heed_cli_config_load(&a.cc, &cfg, "export")
-	                ? heed_cli_open_store(&cfg, NULL)
-	                : NULL;
+	if (a.site) {
+		bool port = export_site_key(a.site, a.site_host,
+		                            sizeof(a.site_host));
+		site = a.site_host;
+		x.site = port ? NULL : a.site_host;
+	}
+	/* A bad setting is the command line's (or the file's) fault. */
+	if (!heed_cli_config_load(&a.cc, &cfg, "export"))
+		ex = HEED_EXIT_USAGE;
+	else if (!(store = heed_cli_open_store(&cfg, NULL)))
+		ex = HEED_EXIT_FAIL;
 	heed_config_free(&cfg);
 	heed_cli_config_free(&a.cc);
 	if (!store)
-		return HEED_EXIT_FAIL;
+		return ex;
 	if (a.output && !(x.out = fopen(a.output, "w"))) {
-		heed_cli_error("cannot write '%s'", a.output);
+		heed_cli_error("cannot write '%s'",
+		               heed_cli_short(a.output, shown, sizeof(shown)));
 		heed_store_close(store);
 		return HEED_EXIT_FAIL;
 	}
 	x.csv = strcmp(a.format, "csv") == 0;
+	x.raw = a.csv_raw;
 	if (a.irc) {
 		ex = HEED_EXIT_OK;
-		if (export_irc(store, x.out, x.csv) != HEED_OK) {
+		if (export_irc(store, x.out, x.csv, x.raw) != HEED_OK) {
 			heed_cli_error("export failed: %s",
 			               heed_store_errmsg(store));
 			ex = HEED_EXIT_FAIL;
 		}
 	} else {
-		ex = export_web_run(store, &x, a.site, since);
+		ex = export_web_run(store, &x, site, since);
 	}
 	if (fflush(x.out) != 0)
 		ex = HEED_EXIT_FAIL;

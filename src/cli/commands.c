@@ -106,9 +106,14 @@
 	"channels only.\n"                                                     \
 	"\n"                                                                   \
 	"  -f, --format FMT    jsonl or csv\n"                                 \
-	"  -s, --site HOST     only this site (host or host:port)\n"           \
+	"  -s, --site HOST     only this site: HOST on any port, or\n"         \
+	"                      HOST:PORT on that port only\n"                  \
 	"      --since DATE    only pages fetched at or after DATE\n"          \
 	"                      (YYYY-MM-DD, YYYY-MM-DDTHH:MM:SSZ or @UNIX)\n"  \
+	"      --csv-raw       CSV cells as stored; without it a cell\n"       \
+	"                      starting with = + - @ TAB or CR gets a\n"       \
+	"                      leading ' (a spreadsheet shows, never runs\n"   \
+	"                      it)\n"                                          \
 	"      --irc           the IRC networks, servers and channels\n"       \
 	"  -o, --output FILE   write there instead of standard "               \
 	"output\n" HEED_CLI_CONFIG_HELP                                        \
