@@ -26,10 +26,61 @@ typedef struct heed_store heed_store;
  * schema migrations. On failure returns HEED_ESTORE (or HEED_ENOMEM /
  * HEED_ECONFIG) with the reason in diag (may be NULL), and *out is NULL.
  * alloc may be NULL. The caller closes the store with heed_store_close().
+ * A file that is not a heed store is refused untouched (heed_store_open_ex
+ * below says which). For commands that write; readers use
+ * heed_store_open_ex(..., HEED_STORE_OPEN_READONLY, ...).
  */
 heed_status heed_store_open(heed_store **out, const char *location,
                             const struct heed_allocator *alloc,
                             struct heed_diag *diag);
+
+/*
+ * A heed store marks itself: SQLite's PRAGMA application_id (the 32-bit
+ * integer at offset 68 of the database header) is this number, "heed" in
+ * ASCII, written in the same transaction as the store's first tables.
+ * `file heed.db` and other tools can read it without SQLite.
+ */
+#define HEED_STORE_APPLICATION_ID 0x68656564
+
+/* Flags of heed_store_open_ex(), or'ed. 0 is heed_store_open(). */
+enum heed_store_open_flags {
+	/* The store must exist already: a missing file (or an empty one,
+	 * or ":memory:") is refused with HEED_ENOTFOUND and "no store at
+	 * 'LOCATION'" in diag, and nothing is created. For writers that
+	 * have nothing to write into a new store (`heed site reset`). */
+	HEED_STORE_OPEN_EXISTING = 1u << 0,
+	/* Implies HEED_STORE_OPEN_EXISTING. The database is opened read-only
+	 * (SQLite's SQLITE_OPEN_READONLY): the store is never written, not
+	 * even migrated or marked. A store an older heed made (an area
+	 * below this heed's schema version) is refused with HEED_ESTORE and
+	 * a message to run a command that writes: the readers' queries are
+	 * written for the current schema, and guessing what an old one
+	 * holds would show wrong figures rather than fail. A store made
+	 * before heed marked its stores is read as it is. For readers
+	 * (`heed stats`, `heed export`, `heed site report`, `heed irc
+	 * list`); writes through it fail with HEED_ESTORE. */
+	HEED_STORE_OPEN_READONLY = 1u << 1,
+};
+
+/*
+ * heed_store_open() with flags (enum heed_store_open_flags). Whatever the
+ * flags, a file that is not a heed store is refused untouched with
+ * HEED_ESTORE and a message in diag naming it: a file that is not a SQLite
+ * database ("'X' is not a heed store: it is not a SQLite database"), a
+ * database marked by another application (its application_id is not
+ * HEED_STORE_APPLICATION_ID), and an unmarked database holding tables heed
+ * did not create ("'X' is not a heed store: it holds tables heed did not
+ * create (a, b)"). An unmarked database whose tables are all heed's, the
+ * table heed_schema among them, is a store made before the mark: it is read
+ * as it is, and marked when next opened by a writer.
+ *
+ * A writer applies every pending migration, and the mark, in ONE
+ * transaction: when any of it fails, the file is left as it was.
+ */
+heed_status heed_store_open_ex(heed_store **out, const char *location,
+                               unsigned flags,
+                               const struct heed_allocator *alloc,
+                               struct heed_diag *diag);
 
 /* Closes the store and frees it, releasing its crawl lock if it holds it.
  * NULL does nothing. */

@@ -73,6 +73,13 @@ struct heed_store;
 struct heed_store *heed_cli_open_store(const struct heed_config *cfg,
                                        const char *override);
 
+/* For commands that only read (stats, export, site report, irc list):
+ * opens the store read-only (HEED_STORE_OPEN_READONLY), never creating
+ * nor writing it; prints "no store at 'PATH'" and returns NULL when there
+ * is none, and likewise when it cannot open it. */
+struct heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
+                                                const char *override);
+
 /* The subcommands; each lives in its own cmd_<name>.c. */
 int heed_cmd_crawl(int argc, char **argv);
 int heed_cmd_dns(int argc, char **argv);

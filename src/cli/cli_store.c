@@ -1,21 +1,44 @@
 /*
  * Opening the store for a command: --store or the settings' store.location,
- * with the reason printed when it cannot be opened.
+ * with the reason printed when it cannot be opened. Commands that write
+ * open it with heed_cli_open_store (creating it when missing); commands
+ * that only read with heed_cli_open_store_existing, which never creates
+ * nor writes it (issue 17).
  */
+#include <string.h>
+
 #include "cli/cli.h"
 #include "heed/config.h"
 #include "heed/store.h"
+
+/* Opens where with flags, printing why it could not. libheed's refusals
+ * of the file itself ("no store at 'X'", "'X' is not a heed store: ...")
+ * name it already; other failures get it named here. */
+static heed_store *open_store(const char *where, unsigned flags)
+{
+	struct heed_diag d = {0};
+	heed_store *store = NULL;
+
+	if (heed_store_open_ex(&store, where, flags, NULL, &d) == HEED_OK)
+		return store;
+	if (strstr(d.message, where))
+		heed_cli_error("%s", d.message);
+	else
+		heed_cli_error("cannot open the store '%s': %s", where,
+		               d.message);
+	return NULL;
+}
 
 /* Opens the store named by --store or the settings. */
 heed_store *heed_cli_open_store(const struct heed_config *cfg,
                                 const char *override)
 {
-	const char *where = override ? override : cfg->store_location;
-	struct heed_diag d = {0};
-	heed_store *store = NULL;
+	return open_store(override ? override : cfg->store_location, 0);
+}
 
-	if (heed_store_open(&store, where, NULL, &d) != HEED_OK)
-		heed_cli_error("cannot open the store '%s': %s", where,
-		               d.message);
-	return store;
+heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
+                                         const char *override)
+{
+	return open_store(override ? override : cfg->store_location,
+	                  HEED_STORE_OPEN_READONLY);
 }

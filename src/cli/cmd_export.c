@@ -537,7 +537,7 @@ int heed_cmd_export(int argc, char **argv)
 	/* A bad setting is the command line's (or the file's) fault. */
 	if (!heed_cli_config_load(&a.cc, &cfg, "export"))
 		ex = HEED_EXIT_USAGE;
-	else if (!(store = heed_cli_open_store(&cfg, NULL)))
+	else if (!(store = heed_cli_open_store_existing(&cfg, NULL)))
 		ex = HEED_EXIT_FAIL;
 	heed_config_free(&cfg);
 	heed_cli_config_free(&a.cc);

@@ -440,7 +440,7 @@ static int irc_list(int argc, char **argv)
 	if (optind != argc)
 		return heed_cli_usage("irc list", "takes no arguments");
 	if (heed_cli_config_load(&cc, &cfg, "irc list"))
-		store = heed_cli_open_store(&cfg, NULL);
+		store = heed_cli_open_store_existing(&cfg, NULL);
 	heed_config_free(&cfg);
 	heed_cli_config_free(&cc);
 	if (!store)

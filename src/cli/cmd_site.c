@@ -96,14 +96,29 @@ static int parse_args(struct site_cli *sc, int argc, char **argv,
 	return -1;
 }
 
-static bool open_store(struct site_cli *sc)
+/* Opens the store for subcommand name: qualify creates it when missing,
+ * reset wants one that exists (it has nothing to reset in a new one) and
+ * report only reads (heed/store.h, HEED_STORE_OPEN_*). */
+static bool open_store(struct site_cli *sc, const char *name)
 {
+	const char *where = sc->cfg.store_location;
 	struct heed_diag diag = {0};
+	unsigned flags = 0;
 
-	if (heed_store_open(&sc->store, sc->cfg.store_location, NULL, &diag) ==
+	if (strcmp(name, "report") == 0) {
+		sc->store = heed_cli_open_store_existing(&sc->cfg, NULL);
+		return sc->store != NULL;
+	}
+	if (strcmp(name, "reset") == 0)
+		flags = HEED_STORE_OPEN_EXISTING;
+	if (heed_store_open_ex(&sc->store, where, flags, NULL, &diag) ==
 	    HEED_OK)
 		return true;
-	heed_cli_error("store '%s': %s", sc->cfg.store_location, diag.message);
+	/* libheed's refusals of the file itself name it already. */
+	if (strstr(diag.message, where))
+		heed_cli_error("%s", diag.message);
+	else
+		heed_cli_error("store '%s': %s", where, diag.message);
 	return false;
 }
 
@@ -557,7 +572,7 @@ int heed_cmd_site(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	rc = HEED_EXIT_FAIL;
-	if (!open_store(&sc))
+	if (!open_store(&sc, subs[k].name))
 		goto out;
 	sc.out = json_object_new_array();
 	rc = subs[k].fn(&sc, argc - 1, argv + 1);

@@ -165,7 +165,7 @@ int heed_cmd_stats(int argc, char **argv)
 		                      argv[optind]);
 	}
 	store = heed_cli_config_load(&cc, &cfg, "stats")
-	                ? heed_cli_open_store(&cfg, NULL)
+	                ? heed_cli_open_store_existing(&cfg, NULL)
 	                : NULL;
 	heed_config_free(&cfg);
 	heed_cli_config_free(&cc);

@@ -16,6 +16,13 @@
 #include "common/common-int.h"
 #include "heed/store.h"
 
+/* The table of versions, created by the first migration transaction (and
+ * in every store an earlier heed made). */
+#define HEED_SCHEMA_TABLE_SQL                      \
+	"CREATE TABLE IF NOT EXISTS heed_schema (" \
+	"  area TEXT PRIMARY KEY,"                 \
+	"  version INTEGER NOT NULL);"
+
 /* One area's schema: migrations[i] takes the area from version i to i + 1. */
 struct heed_store_area {
 	const char *name;
@@ -23,16 +30,35 @@ struct heed_store_area {
 	int count;
 };
 
+/* What the backend found at the location before heed wrote anything
+ * (heed__sqlite_backend.open's guard). */
+enum heed_store_found {
+	HEED_STORE_FOUND_NEW,      /* nothing yet: no tables, no mark */
+	HEED_STORE_FOUND_MARKED,   /* a heed store carrying heed's mark */
+	HEED_STORE_FOUND_UNMARKED, /* a heed store made before the mark: exactly
+	                              heed's tables (heed_schema among them) */
+};
+
 struct heed_store_backend {
 	const char *name;
+	/* Opens the location, then looks before it writes: a missing store
+	 * is refused with HEED_ENOTFOUND under HEED_STORE_OPEN_EXISTING or
+	 * _READONLY (and never created), anything that is not a heed store
+	 * with HEED_ESTORE, both untouched. Sets store->found. */
 	heed_status (*open)(heed_store *store, const char *location,
-	                    struct heed_diag *diag);
+	                    unsigned flags, struct heed_diag *diag);
 	void (*close)(heed_store *store);
 	heed_status (*exec)(heed_store *store, const char *sql);
 	heed_status (*schema_version)(heed_store *store, const char *area,
 	                              int *version);
 	/* heed_store_lock's contract; close releases the lock. */
 	heed_status (*lock)(heed_store *store, struct heed_diag *diag);
+	/* The statement that marks the store as heed's, run in the migration
+	 * transaction. */
+	const char *mark_sql;
+	/* Run by a writer once the store is migrated (it may write the file,
+	 * so never before): SQLite's WAL mode. */
+	const char *writer_sql;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -51,6 +77,8 @@ struct heed_store {
 	char *location;              /* as given to heed_store_open, owned */
 	sqlite3 *db;                 /* the SQLite backend's connection */
 	int lock_fd;                 /* the held crawl lock's file, or -1 */
+	unsigned flags;              /* HEED_STORE_OPEN_* as opened */
+	enum heed_store_found found; /* set by the backend's open */
 	char errmsg[HEED_DIAG_SIZE]; /* last error, for heed_store_errmsg */
 	struct heed_store_stmt stmts[HEED_STORE_STMT_CACHE];
 	int nstmts;

@@ -37,24 +37,36 @@ heed_status heed__store_fail(heed_store *store, struct heed_diag *diag,
 	return heed_diag_set(diag, HEED_ESTORE, 0, 0, "%s", store->errmsg);
 }
 
-/* Brings one area up to date, one transaction per migration so that a crash
- * mid-way leaves a consistent, resumable version. */
+/* The version of an area in this store, refusing one newer than this
+ * heed. 0 for a store that has no heed_schema yet. */
+static heed_status area_version(heed_store *store,
+                                const struct heed_store_area *area,
+                                int *version, struct heed_diag *diag)
+{
+	*version = 0;
+	if (store->found == HEED_STORE_FOUND_NEW)
+		return HEED_OK;
+	if (store->backend->schema_version(store, area->name, version) !=
+	    HEED_OK)
+		return heed__store_fail(store, diag, "reading schema version");
+	if (*version > area->count)
+		return heed_diag_set(diag, HEED_ESTORE, 0, 0,
+		                     "store area '%s' is at schema version %d, "
+		                     "newer than this heed (%d): upgrade heed",
+		                     area->name, *version, area->count);
+	return HEED_OK;
+}
+
+/* Applies an area's pending migrations, inside the caller's transaction. */
 static heed_status migrate_area(heed_store *store,
                                 const struct heed_store_area *area,
                                 struct heed_diag *diag)
 {
 	const struct heed_store_backend *be = store->backend;
-	int version = 0;
-	heed_status rc = be->schema_version(store, area->name, &version);
+	int version;
+	heed_status rc = area_version(store, area, &version, diag);
 
-	if (rc != HEED_OK)
-		return heed__store_fail(store, diag, "reading schema version");
-	if (version > area->count)
-		return heed_diag_set(diag, HEED_ESTORE, 0, 0,
-		                     "store area '%s' is at schema version %d, "
-		                     "newer than this heed (%d): upgrade heed",
-		                     area->name, version, area->count);
-	for (; version < area->count; version++) {
+	for (; rc == HEED_OK && version < area->count; version++) {
 		char record[160];
 		snprintf(record, sizeof(record),
 		         "INSERT INTO heed_schema(area, version) VALUES('%s', "
@@ -62,17 +74,83 @@ static heed_status migrate_area(heed_store *store,
 		         "ON CONFLICT(area) DO UPDATE SET version = "
 		         "excluded.version;",
 		         area->name, version + 1);
-		if (be->exec(store, "BEGIN IMMEDIATE;") != HEED_OK ||
-		    be->exec(store, area->migrations[version]) != HEED_OK ||
-		    be->exec(store, record) != HEED_OK) {
+		if (be->exec(store, area->migrations[version]) != HEED_OK ||
+		    be->exec(store, record) != HEED_OK)
 			rc = heed__store_fail(store, diag, "migrating schema");
-			be->exec(store, "ROLLBACK;");
-			return rc;
-		}
-		if (be->exec(store, "COMMIT;") != HEED_OK)
-			return heed__store_fail(store, diag,
-			                        "committing migration");
 	}
+	return rc;
+}
+
+/*
+ * Brings every area up to date and marks the store, all in ONE
+ * transaction: a failure anywhere (a table in the way, a full disk, a
+ * crash) leaves the file as it was, never half a schema. The versions are
+ * read again inside the transaction, so two heed processes opening one
+ * new store at once migrate it once. BEGIN IMMEDIATE takes the write lock
+ * at once, waiting the busy timeout for another writer.
+ */
+static heed_status migrate(heed_store *store, struct heed_diag *diag)
+{
+	const struct heed_store_backend *be = store->backend;
+	heed_status rc = HEED_OK;
+	int i;
+
+	if (be->exec(store, "BEGIN IMMEDIATE;") != HEED_OK)
+		return heed__store_fail(store, diag, "migrating schema");
+	if (be->exec(store, HEED_SCHEMA_TABLE_SQL) != HEED_OK)
+		rc = heed__store_fail(store, diag, "migrating schema");
+	/* heed_schema exists from here on, in this transaction. */
+	store->found = HEED_STORE_FOUND_UNMARKED;
+	for (i = 0; rc == HEED_OK && i < heed__store_area_count; i++)
+		rc = migrate_area(store, heed__store_areas[i], diag);
+	if (rc == HEED_OK && be->exec(store, be->mark_sql) != HEED_OK)
+		rc = heed__store_fail(store, diag, "marking the store");
+	if (rc == HEED_OK && be->exec(store, "COMMIT;") != HEED_OK)
+		rc = heed__store_fail(store, diag, "committing migrations");
+	if (rc != HEED_OK) {
+		be->exec(store, "ROLLBACK;");
+		return rc;
+	}
+	store->found = HEED_STORE_FOUND_MARKED;
+	return HEED_OK;
+}
+
+/*
+ * Decides what the opened store needs, reading only: refuses an area newer
+ * than this heed; for a reader, refuses an area older than this heed (see
+ * HEED_STORE_OPEN_READONLY); for a writer, migrates and marks when
+ * anything is pending, and writes nothing when nothing is.
+ */
+static heed_status settle(heed_store *store, struct heed_diag *diag)
+{
+	bool pending = store->found != HEED_STORE_FOUND_MARKED;
+	heed_status rc;
+	int i, version;
+
+	for (i = 0; i < heed__store_area_count; i++) {
+		const struct heed_store_area *area = heed__store_areas[i];
+		rc = area_version(store, area, &version, diag);
+		if (rc != HEED_OK)
+			return rc;
+		if (version < area->count &&
+		    (store->flags & HEED_STORE_OPEN_READONLY))
+			return heed_diag_set(
+			        diag, HEED_ESTORE, 0, 0,
+			        "'%s' was written by an older heed (area '%s' "
+			        "at schema version %d of %d): run a heed "
+			        "command "
+			        "that writes to it (heed crawl, heed site "
+			        "qualify or reset) to upgrade it",
+			        store->location, area->name, version,
+			        area->count);
+		pending = pending || version < area->count;
+	}
+	if (store->flags & HEED_STORE_OPEN_READONLY)
+		return HEED_OK;
+	if (pending && (rc = migrate(store, diag)) != HEED_OK)
+		return rc;
+	if (store->backend->exec(store, store->backend->writer_sql) != HEED_OK)
+		return heed__store_fail(store, diag, "setting up the store");
 	return HEED_OK;
 }
 
@@ -80,10 +158,17 @@ heed_status heed_store_open(heed_store **out, const char *location,
                             const struct heed_allocator *alloc,
                             struct heed_diag *diag)
 {
+	return heed_store_open_ex(out, location, 0, alloc, diag);
+}
+
+heed_status heed_store_open_ex(heed_store **out, const char *location,
+                               unsigned flags,
+                               const struct heed_allocator *alloc,
+                               struct heed_diag *diag)
+{
 	const char *name = location; /* as the user wrote it, for messages */
 	heed_store *store;
 	heed_status rc;
-	int i;
 
 	*out = NULL;
 	if (!location || !*location)
@@ -103,15 +188,16 @@ heed_status heed_store_open(heed_store **out, const char *location,
 		return HEED_ENOMEM;
 	store->alloc = alloc;
 	store->lock_fd = -1;
+	store->flags = flags;
 	store->location = heed__strndup(alloc, name, strlen(name));
 	if (!store->location) {
 		heed__free(alloc, store);
 		return HEED_ENOMEM;
 	}
 	store->backend = &heed__sqlite_backend;
-	rc = store->backend->open(store, location, diag);
-	for (i = 0; rc == HEED_OK && i < heed__store_area_count; i++)
-		rc = migrate_area(store, heed__store_areas[i], diag);
+	rc = store->backend->open(store, location, flags, diag);
+	if (rc == HEED_OK)
+		rc = settle(store, diag);
 	if (rc != HEED_OK) {
 		heed_store_close(store);
 		return rc;
