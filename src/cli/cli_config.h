@@ -72,8 +72,9 @@ struct heed_cli_config {
 int heed_cli_config_option(struct heed_cli_config *cc, int c, const char *arg);
 
 /* Fills cfg: defaults, the file, then the command line. Prints the reason
- * and returns false on a bad file or setting. cfg must be released with
- * heed_config_free, whatever the result. */
+ * and returns false on a bad file or setting, which every command reports
+ * with exit status 2 (HEED_EXIT_USAGE), wherever the setting came from.
+ * cfg must be released with heed_config_free, whatever the result. */
 bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
                           const char *command);
 

@@ -431,9 +431,11 @@ int heed_cmd_crawl(int argc, char **argv)
 		heed_cli_config_free(&a.cc);
 		return ex;
 	}
-	ex = HEED_EXIT_FAIL;
+	/* A bad setting is a settings error, from any source. */
+	ex = HEED_EXIT_USAGE;
 	if (!heed_cli_config_load(&a.cc, &cfg, "crawl"))
 		goto out;
+	ex = HEED_EXIT_FAIL;
 	for (size_t i = 0; i < a.count; i++) {
 		struct heed_diag d = {0};
 		if (heed_config_set(&cfg, a.names[i], a.values[i], &d) !=

@@ -142,7 +142,7 @@ int heed_cmd_stats(int argc, char **argv)
 	};
 	struct heed_cli_config cc = {0};
 	struct heed_config cfg;
-	heed_store *store;
+	heed_store *store = NULL;
 	int c, json = 0, ex;
 
 	while ((c = getopt_long(argc, argv, "jh", longopts, NULL)) != -1) {
@@ -164,13 +164,16 @@ int heed_cmd_stats(int argc, char **argv)
 		return heed_cli_usage("stats", "unexpected argument '%s'",
 		                      argv[optind]);
 	}
-	store = heed_cli_config_load(&cc, &cfg, "stats")
-	                ? heed_cli_open_store_existing(&cfg, NULL)
-	                : NULL;
+	/* A bad setting is a settings error, from any source. */
+	ex = HEED_EXIT_USAGE;
+	if (heed_cli_config_load(&cc, &cfg, "stats")) {
+		ex = HEED_EXIT_FAIL;
+		store = heed_cli_open_store_existing(&cfg, NULL);
+	}
 	heed_config_free(&cfg);
 	heed_cli_config_free(&cc);
 	if (!store)
-		return HEED_EXIT_FAIL;
+		return ex;
 	ex = stats_print(store, json);
 	heed_store_close(store);
 	return ex;

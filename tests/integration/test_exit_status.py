@@ -5,7 +5,9 @@ the next crawl to resume; 1 when no site of the run could be crawled
 the reason in the system's words; 0 when some sites could be crawled and
 others not; 2 for a start URL heed cannot take
 (not http(s), longer than the limit, a media file), said in a short
-message and with nothing sent. 75 (another crawl holds the store) is
+message and with nothing sent; and 2 for a setting heed cannot take, from
+--set or from the settings file, for every command that reads settings.
+75 (another crawl holds the store) is
 test_crawl_lock.py's. Judged from the site's access log, the store and
 heed's exit statuses."""
 
@@ -159,6 +161,35 @@ def check_bad_start_urls_send_nothing():
         log[served_before_bad:served_after_bad]
 
 
+def check_bad_settings_exit_2_from_every_source():
+    """A setting heed cannot take is a settings error, exit 2, whether it
+    came from --set or from the settings file, for every command that
+    reads settings; said before anything is done or created."""
+    tmp = tempfile.mkdtemp(prefix="heed-exit-settings-")
+    ini = os.path.join(tmp, "bad.ini")
+    with open(ini, "w") as f:
+        f.write("[net]\nno_such_key = 1\n")
+    db = os.path.join(tmp, "never.db")
+    # (the command's words, its arguments after the options)
+    commands = ((["crawl"], [web.origin("exit") + "/"]),
+                (["stats"], []), (["export"], []), (["page"], []),
+                (["site", "report"], [SITES["exit"]]), (["site", "qualify"],
+                                           [web.origin("exit") + "/"]),
+                (["verify"], ["--domain", "crawler.example.org",
+                              "192.0.2.1"]))
+    before = len(web.requests())
+    for words, args in commands:
+        for source in (["--set", "net.no_such_key=1"], ["--config", ini]):
+            proc = run_heed(*words, "--store", db, "--allow-private",
+                            *source, *args)
+            assert proc.returncode == USAGE, (words, source,
+                                              proc.returncode, proc.stderr)
+            assert "no_such_key" in proc.stderr, (words, source,
+                                                  proc.stderr)
+    assert not os.path.exists(db), "a settings error created the store"
+    assert len(web.requests()) == before, web.requests()[before:]
+
+
 try:
     Checks().main([
         check_sigint_stops_cleanly_with_130,
@@ -170,6 +201,7 @@ try:
         check_some_sites_crawled_exits_0,
         check_bad_start_urls_exit_2_with_a_short_message,
         check_bad_start_urls_send_nothing,
+        check_bad_settings_exit_2_from_every_source,
     ])
 finally:
     web.close()
