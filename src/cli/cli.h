@@ -6,6 +6,7 @@
 #ifndef HEED_CLI_H
 #define HEED_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,6 +80,16 @@ struct heed_store *heed_cli_open_store(const struct heed_config *cfg,
  * is none, and likewise when it cannot open it. */
 struct heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
                                                 const char *override);
+
+/* Set by SIGINT or SIGTERM while caught (cli_signal.c): a long command
+ * stops cleanly and exits HEED_EXIT_INTERRUPTED. */
+extern volatile sig_atomic_t heed_cli_stop;
+
+/* From here on, SIGINT and SIGTERM set heed_cli_stop instead of killing. */
+void heed_cli_catch_stop(void);
+
+/* Back to the default actions: a signal kills at once. */
+void heed_cli_release_stop(void);
 
 /* The subcommands; each lives in its own cmd_<name>.c. */
 int heed_cmd_crawl(int argc, char **argv);

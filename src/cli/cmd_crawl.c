@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,14 +20,6 @@
 #include "cli/cli_config.h"
 #include "heed/crawl_engine.h"
 #include "heed/store_frontier.h"
-
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
 
 enum {
 	OPT_SITES = 0x200,
@@ -278,7 +269,7 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
  * summary reports). */
 static int crawl_exit(const struct heed_crawl_progress *p)
 {
-	if (stop_requested)
+	if (heed_cli_stop)
 		return HEED_EXIT_INTERRUPTED;
 	if (p->sites && p->sites_disqualified == p->sites && !p->pages) {
 		heed_cli_error("crawl: no site could be crawled (see the "
@@ -320,11 +311,9 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	po.json = a->json_log && !a->quiet;
 	o.on_progress = print_progress;
 	o.progress_ud = &po;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	rc = heed_crawl_run(store, &o, &stop_requested, &summary, NULL, &d);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	heed_cli_catch_stop();
+	rc = heed_crawl_run(store, &o, &heed_cli_stop, &summary, NULL, &d);
+	heed_cli_release_stop();
 	if (po.tty_line)
 		fputc('\n', stderr);
 	heed_store_close(store);
@@ -371,13 +360,14 @@ static int64_t next_due(heed_store *store, const struct heed_config *cfg,
 
 /* --schedule: full crawls at most every crawl.full_interval, incremental
  * ones every crawl.incremental_interval in between, until SIGINT/SIGTERM
- * (issue 8, "Periodic operation"). */
+ * (issue 8, "Periodic operation"). Being stopped is how a schedule ends
+ * (a service's stop), so it exits 0, whether the signal came during a
+ * crawl (which stops cleanly, its run left open) or between two. */
 static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
                     size_t seed_count)
 {
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	while (!stop_requested) {
+	heed_cli_catch_stop();
+	while (!heed_cli_stop) {
 		heed_store *store = heed_cli_open_store(cfg, NULL);
 		bool full;
 		int64_t due;
@@ -394,15 +384,18 @@ static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 		}
 		cfg->crawl_incremental = !full;
 		rc = run(a, cfg, seeds, seed_count);
+		heed_cli_catch_stop();
 		/* Another crawl holds the store (started by hand, or a timer):
-		 * its end is what this loop waits for anyway. */
-		if (rc == HEED_EXIT_BUSY)
+		 * its end is what this loop waits for anyway. A run that could
+		 * crawl no site (the network down, say) is no reason to stop
+		 * either: the next turn tries again. A start URL heed cannot
+		 * take will not get better. */
+		if (rc == HEED_EXIT_USAGE)
+			return rc;
+		if (rc == HEED_EXIT_BUSY || rc == HEED_EXIT_FAIL)
 			sleep(10);
-		else if (rc != HEED_EXIT_OK)
-			return HEED_EXIT_FAIL;
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
 	}
+	heed_cli_release_stop();
 	return HEED_EXIT_OK;
 }
 

@@ -214,10 +214,14 @@ static int qualify(struct site_cli *sc, int argc, char **argv)
 	o.on_site = on_site;
 	o.site_ud = sc;
 	o.logger = &log;
-	rc = o.seed_count
-	             ? heed_crawl_run(sc->store, &o, NULL, NULL, NULL, &diag)
-	             : HEED_OK;
+	heed_cli_catch_stop();
+	rc = o.seed_count ? heed_crawl_run(sc->store, &o, &heed_cli_stop, NULL,
+	                                   NULL, &diag)
+	                  : HEED_OK;
+	heed_cli_release_stop();
 	free(urls);
+	if (rc == HEED_OK && heed_cli_stop)
+		return HEED_EXIT_INTERRUPTED;
 	if (rc != HEED_OK) {
 		heed_cli_error("site qualify: %s", diag.message[0]
 		                                           ? diag.message

@@ -88,7 +88,8 @@
 	"1 no site could be crawled or a failure, 2 usage or settings error\n" \
 	"or a start URL heed cannot take, 75 another heed process is\n"        \
 	"crawling into the store (try later), 130 stopped by SIGINT or\n"      \
-	"SIGTERM (the run stays open: the next crawl resumes it).\n"
+	"SIGTERM (the run stays open: the next crawl resumes it; with\n"       \
+	"--schedule, which ends that way, 0).\n"
 
 #define EXPORT_HELP                                                            \
 	"Usage: heed export [--format jsonl|csv] [--site HOST] [--since "      \
@@ -144,8 +145,9 @@
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
 	"Exit status: qualify 0 when every site is qualified, 1 otherwise,\n"  \
-	"75 when a crawl holds the store; report and reset 1 when a host\n"    \
-	"has no site in the store; 2 usage.\n"
+	"75 when a crawl holds the store, 130 stopped by SIGINT or SIGTERM;\n" \
+	"report and reset 1 when a host has no site in the store (or there\n"  \
+	"is no store); 2 usage or settings error.\n"
 
 #define VERSION_HELP            \
 	"Usage: heed version\n" \

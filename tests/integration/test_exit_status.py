@@ -19,7 +19,8 @@ import tempfile
 import time
 
 from demoweb import DemoWeb, min_gaps
-from heedtest import HEED, Checks, free_port_on, run_heed
+from heedtest import (HEED, Checks, ScriptedHttpServer, free_port_on,
+                      run_heed)
 
 SITES = {"exit": "127.0.0.41"}
 SILENT = "127.0.0.42"  # nothing listens there
@@ -59,6 +60,57 @@ web = DemoWeb(sites=SITES, demo=False)
 web.write_small_site("exit", PAGES)
 web.start()
 silent_seed = f"http://{SILENT}:{free_port_on([SILENT])}/"
+settings_db = os.path.join(tmp, "settings.db")
+
+
+def signal_when_served(argv, sig, served, seconds=20):
+    """Runs heed with argv, sends sig once served() is true; returns
+    (exit status, seconds from the signal to the exit)."""
+    proc = subprocess.Popen([HEED, *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + seconds
+        while not served() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not served():
+            proc.kill()
+            raise AssertionError("the server saw no request: "
+                                 + proc.communicate()[1][-2000:])
+        t0 = time.monotonic()
+        proc.send_signal(sig)
+        proc.communicate(timeout=30)
+        return proc.returncode, time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+SETTINGS_INI = os.path.join(tmp, "bad.ini")
+with open(SETTINGS_INI, "w") as f:
+    f.write("[net]\nno_such_key = 1\n")
+
+
+def bad_settings_runs():
+    """Every command that reads settings, with a setting it cannot take
+    from --set and from the settings file: [(words, source, process)]."""
+    seed = web.origin("exit") + "/"
+    # (the command's words, its arguments after the options)
+    commands = ((["crawl"], [seed]), (["stats"], []), (["export"], []),
+                (["page"], []), (["site", "report"], [SITES["exit"]]),
+                (["site", "qualify"], [seed]),
+                (["verify"], ["--domain", "crawler.example.org",
+                              "192.0.2.1"]))
+    runs = []
+    for words, args in commands:
+        for source in (["--set", "net.no_such_key=1"],
+                       ["--config", SETTINGS_INI]):
+            runs.append((words, source,
+                         run_heed(*words, "--store", settings_db,
+                                  "--allow-private", *source, *args)))
+    return runs
+
+
 try:
     sigint = crawl_until_signal(db, web.seeds(), signal.SIGINT, 3)
     open_after_sigint = open_run(db)
@@ -90,6 +142,13 @@ try:
                           web.seeds()[0] + "clip.mp4"),
     }
     served_after_bad = len(web.requests())
+    settings = bad_settings_runs()
+    served_after_settings = len(web.requests())
+    schedule_mark = len(web.requests())
+    schedule = signal_when_served(
+            ["crawl", "--schedule", "--store", os.path.join(tmp, "s.db"),
+             "--allow-private", *CONTACT, web.seeds()[0]],
+            signal.SIGTERM, lambda: len(web.requests()) > schedule_mark + 1)
 finally:
     web.stop()
 log = web.requests()
@@ -165,29 +224,45 @@ def check_bad_settings_exit_2_from_every_source():
     """A setting heed cannot take is a settings error, exit 2, whether it
     came from --set or from the settings file, for every command that
     reads settings; said before anything is done or created."""
-    tmp = tempfile.mkdtemp(prefix="heed-exit-settings-")
-    ini = os.path.join(tmp, "bad.ini")
-    with open(ini, "w") as f:
-        f.write("[net]\nno_such_key = 1\n")
-    db = os.path.join(tmp, "never.db")
-    # (the command's words, its arguments after the options)
-    commands = ((["crawl"], [web.origin("exit") + "/"]),
-                (["stats"], []), (["export"], []), (["page"], []),
-                (["site", "report"], [SITES["exit"]]), (["site", "qualify"],
-                                           [web.origin("exit") + "/"]),
-                (["verify"], ["--domain", "crawler.example.org",
-                              "192.0.2.1"]))
-    before = len(web.requests())
-    for words, args in commands:
-        for source in (["--set", "net.no_such_key=1"], ["--config", ini]):
-            proc = run_heed(*words, "--store", db, "--allow-private",
-                            *source, *args)
-            assert proc.returncode == USAGE, (words, source,
-                                              proc.returncode, proc.stderr)
-            assert "no_such_key" in proc.stderr, (words, source,
-                                                  proc.stderr)
-    assert not os.path.exists(db), "a settings error created the store"
-    assert len(web.requests()) == before, web.requests()[before:]
+    for words, source, proc in settings:
+        assert proc.returncode == USAGE, (words, source, proc.returncode,
+                                          proc.stderr)
+        assert "no_such_key" in proc.stderr, (words, source, proc.stderr)
+    assert not os.path.exists(settings_db), \
+        "a settings error created the store"
+    assert served_after_settings == served_after_bad, \
+        log[served_after_bad:served_after_settings]
+
+
+def check_site_qualify_stops_on_sigint_with_130():
+    """`heed site qualify` stopped by SIGINT while its robots.txt request
+    is in flight lets that request end (a clean stop: the answer is not
+    thrown away, nor stored as a failure), then exits 130; the next
+    qualify uses what was stored and sends nothing."""
+    port = free_port_on(["127.0.0.43"])
+    robots = ("delay", 2, ("status", 200, b"User-agent: *\nAllow: /\n"))
+    db = os.path.join(tempfile.mkdtemp(prefix="heed-exit-qualify-"),
+                      "q.db")
+    argv = ["site", "qualify", "--store", db, "--allow-private", *CONTACT,
+            f"http://127.0.0.43:{port}/"]
+    with ScriptedHttpServer("127.0.0.43", port,
+                            {"/robots.txt": robots}) as srv:
+        status, took = signal_when_served(argv, signal.SIGINT,
+                                          lambda: len(srv.log()) >= 1)
+        assert status == INTERRUPTED, status
+        assert took < 10, f"{took:.1f} s to stop"
+        proc = run_heed(*argv, check=0)
+        assert "qualified-rules" in proc.stdout, proc.stdout
+        assert len(srv.log()) == 1, srv.log()
+
+
+def check_schedule_stopped_during_a_crawl_exits_0():
+    """`heed crawl --schedule` ends by SIGINT or SIGTERM, as a service
+    does: 0, also when the signal stops a crawl in the middle (which alone
+    would be 130)."""
+    status, took = schedule
+    assert status == 0, status
+    assert took < 10, f"{took:.1f} s to stop"
 
 
 try:
@@ -202,6 +277,8 @@ try:
         check_bad_start_urls_exit_2_with_a_short_message,
         check_bad_start_urls_send_nothing,
         check_bad_settings_exit_2_from_every_source,
+        check_site_qualify_stops_on_sigint_with_130,
+        check_schedule_stopped_during_a_crawl_exits_0,
     ])
 finally:
     web.close()
