@@ -4,9 +4,9 @@ checked for structure (issue 17, "Docs that do not run").
 How a doc marks its examples
 ----------------------------
 
-An example is a fenced code block (```sh, ```console or a bare ```) with a
-line that starts with `heed ` or `$ heed `. Blocks without such a line
-(other shell commands, output, INI, C) are not examples and are not run.
+An example is a fenced code block (```sh, ```shell, ```console or a bare
+```) with a line that starts with `heed ` or `$ heed `. Other blocks (other
+shell commands, output, INI, C) are not examples and are not run.
 
 Every example runs unless an HTML comment on the line(s) just before its
 fence says otherwise (blank lines between are allowed):
@@ -148,6 +148,7 @@ def read(doc):
 FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*([\w-]*)")
 MARK = re.compile(r"^\s*<!--\s*example:\s*(.*?)\s*-->\s*$")
 HEED_LINE = re.compile(r"^(\$ )?heed( |$)")
+SHELL_LANGS = {"", "sh", "shell", "console"}
 
 
 class Block:
@@ -156,7 +157,8 @@ class Block:
         self.mark = mark  # the text after "example:", or None
 
     def is_example(self):
-        return any(HEED_LINE.match(l) for l in self.body)
+        return self.lang in SHELL_LANGS and \
+            any(HEED_LINE.match(l) for l in self.body)
 
     def where(self):
         return f"{self.doc}:{self.line}"
