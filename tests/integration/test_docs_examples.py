@@ -60,8 +60,11 @@ the test certificate. The runner refuses, and the test fails with a
 message naming the doc and line, an example that could reach the system
 resolver or a non-loopback address: a command that can use the network but
 whose --help lists no --dns-server, or a start URL naming a non-loopback
-IP address. If port 443 cannot be bound (not root), the sites use a free
-port and the runner adds it to their URLs and --site values.
+IP address. Its witness that --dns-server was obeyed is dnsmasq's own query
+log: a network command must have asked it for the host of every URL it was
+given (but a contact URL) and the reverse name of every IP address. If port
+443 cannot be bound (not root), the sites use a free port and the runner
+adds it to their URLs and --site values.
 
 The structural checks: every markdown table has as many cells in each row as
 in its header; every relative link points to a file that exists; every
@@ -85,7 +88,8 @@ import subprocess
 import tempfile
 import time
 
-from heedtest import HEED, Checks, Dnsmasq, ScriptedHttpServer, free_port_on
+from heedtest import (HEED, Checks, Dnsmasq, ScriptedHttpServer,
+                      free_port_on, reverse_name)
 
 SOURCE = os.environ.get("HEED_SOURCE_ROOT",
                         os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -528,6 +532,26 @@ def synopsis_hint(text):
     return ""
 
 
+def names_to_ask(argv):
+    """The names a network command must ask the test's dnsmasq about: the
+    host of each URL (but the contact's, which is only sent), the reverse
+    name of each IP address."""
+    names = set()
+    for before, a in zip([""] + argv, argv):
+        if before == "--contact-url" or a.startswith("identity."):
+            continue
+        for m in re.finditer(r"[a-z]+://(\[[^\]]*\]|[^/:\s]+)", a):
+            if not re.fullmatch(r"[\d.]+|\[.*\]", m.group(1)):
+                names.add(m.group(1).lower())
+        for family in (socket.AF_INET, socket.AF_INET6):
+            try:
+                socket.inet_pton(family, a)
+            except OSError:
+                continue
+            names.add(reverse_name(a))
+    return names
+
+
 def run_example(world, box, block, status):
     """Runs every command of block; returns a list of problems."""
     problems = []
@@ -541,6 +565,7 @@ def run_example(world, box, block, status):
             problems.append(f"{block.doc}:{line}: {kind}: {e}"
                             + synopsis_hint(text))
             continue
+        asked_before = len(world.dns.queries())
         t0 = time.monotonic()
         try:
             with open(os.path.join(box, stdin), "rb") if stdin else \
@@ -557,6 +582,16 @@ def run_example(world, box, block, status):
               f"({took:.1f} s): heed {' '.join(argv)}", flush=True)
         if p.returncode == 0 and sub in NEEDS_PRIVATE:
             world.crawled = True
+        if sub not in OFFLINE_COMMANDS:
+            # The witness that --dns-server was obeyed: dnsmasq's own log.
+            asked = {n.lower().rstrip(".")
+                     for _, n in world.dns.queries()[asked_before:]}
+            missing = names_to_ask(argv) - asked
+            if missing:
+                problems.append(
+                    f"{block.doc}:{line}: '{text}' did not ask the test's "
+                    f"dnsmasq for {sorted(missing)}: did it ask the system "
+                    "resolver?")
         if p.returncode != status:
             problems.append(
                 f"{block.doc}:{line}: '{text}' exited {p.returncode}, the "
