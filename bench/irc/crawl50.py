@@ -29,7 +29,8 @@ def main():
             for j in range(CHANNELS)]) for i in range(NETWORKS)]
         store = lab.path("bench.db")
         t0 = time.monotonic()
-        heed(lab, "irc", "crawl", "--set", f"irc.max_connections={NETWORKS}",
+        heed(lab, "irc", "crawl", "--allow-private",
+             "--set", f"irc.max_connections={NETWORKS}",
              "--set", "log.level=0",
              *[f"127.0.0.1:{s.port}" for s in servers], store=store,
              check=0)

@@ -274,9 +274,12 @@ typedef enum heed_irc_visit_status {
 	HEED_IRC_VISIT_FAILED = 6,      /* connection or registration failed */
 	HEED_IRC_VISIT_STS_UPGRADE = 7, /* reconnect with TLS (sts=port=) */
 	HEED_IRC_VISIT_CHECKED = 8,     /* check_only finished */
+	HEED_IRC_VISIT_UNREACHABLE = 9, /* no connection: refused, timed out */
+	HEED_IRC_VISIT_STOPPED = 10,    /* the operator stopped the run before
+	                                   anything was read */
 } heed_irc_visit_status;
 
-/* "running", "complete", "partial"... Static. */
+/* "running", "complete", "partial"... "unreachable", "stopped". Static. */
 const char *heed_irc_visit_status_name(heed_irc_visit_status s);
 
 typedef enum heed_irc_action_kind {
@@ -355,6 +358,22 @@ void heed_irc_session_tick(heed_irc_session *s, int64_t now_ms);
 void heed_irc_session_closed(heed_irc_session *s, const char *reason,
                              int64_t now_ms);
 
+/*
+ * No connection could be made (every address refused it, timed out or had
+ * no route): the visit ends UNREACHABLE with reason, which is copied. Only
+ * before heed_irc_session_connected; later it does nothing.
+ */
+void heed_irc_session_unreachable(heed_irc_session *s, const char *reason,
+                                  int64_t now_ms);
+
+/*
+ * The operator stops the run (SIGINT). Before the connection: END STOPPED
+ * at once. Registering or reading the burst: QUIT, then STOPPED. Welcomed
+ * or crawling: QUIT, then PARTIAL with what was listed. Quitting or done:
+ * nothing changes. The visit still ends through the usual END and CLOSE.
+ */
+void heed_irc_session_stop(heed_irc_session *s, int64_t now_ms);
+
 /* When tick must be called next (monotonic ms), or INT64_MAX if never. */
 int64_t heed_irc_session_next_tick_ms(const heed_irc_session *s);
 
@@ -377,15 +396,20 @@ uint64_t heed_irc_session_bad_lines(const heed_irc_session *s);
 /* The operator's revisit policy, all in seconds. */
 struct heed_irc_revisit_policy {
 	int64_t min_revisit_s; /* floor for every network (spec default 3600) */
-	int64_t failure_backoff_s; /* after FAILED */
-	int64_t ban_backoff_s;     /* after BANNED: days, never evade */
+	int64_t failure_backoff_s;   /* after FAILED */
+	int64_t ban_backoff_s;       /* after BANNED: days, never evade */
+	int64_t unreachable_retry_s; /* after UNREACHABLE: the network saw no
+	                                visit, so no floor applies */
 };
 
 /*
  * The Unix time before which the network must not be contacted again,
  * given a visit that ended at ended_s with status and the merged preference.
  * The cooldown counts from the end of the visit, and the operator's floor
- * applies on top (waiting longer is always compliant).
+ * applies on top (waiting longer is always compliant). UNREACHABLE waits
+ * unreachable_retry_s only; STOPPED, STS_UPGRADE and CHECKED add no wait
+ * of their own, but a STOPPED visit that read a token keeps its cooldown.
+ * A hold stored earlier is never shortened by the store (store_irc.h).
  */
 int64_t heed_irc_next_visit_s(const struct heed_irc_revisit_policy *policy,
                               heed_irc_visit_status status,

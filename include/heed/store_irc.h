@@ -99,6 +99,12 @@ heed_status heed_store_irc_sts_set(heed_store_irc *w, const char *host,
 heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
                                    int64_t now_s, int *port);
 
+/* The Unix time before which network key must not be contacted, read
+ * without creating it: 0 for any time, or a key the store does not hold.
+ * HEED_OK or HEED_ESTORE. */
+heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
+                                      int64_t *next_visit_s);
+
 /* ---- Reading the public list ------------------------------------------- */
 
 struct heed_store_irc_network_row {

@@ -7,6 +7,10 @@
  *   check HOST[:PORT]  read the 005 burst only; print how heed reads the
  *                      CRAWLER token and when it would come back
  *   list               print the stored public list
+ *
+ * Exit status (issue 17): 0 done; 1 failed or nothing done (a network
+ * failed, was unreachable, banned heed or was not contacted); 2 usage or
+ * settings; 130 after a clean stop on SIGINT or SIGTERM.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -23,6 +27,32 @@
 /* A networks file is a list of names, not a data set. */
 #define NETWORKS_FILE_MAX (1024 * 1024)
 #define MAX_TARGETS       100000
+/* A network that refused or ignored the connection saw no visit: heed
+ * tries again after this, or after irc.min_revisit when that is shorter
+ * (docs/irc.md "When heed comes back"). */
+#define UNREACHABLE_RETRY_S (10 * 60)
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* SIGINT and SIGTERM ask for a clean stop; a second one kills as usual
+ * (SA_RESETHAND), for an operator who will not wait for the QUITs. */
+static void catch_stop_signals(bool on)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on ? on_signal : SIG_DFL;
+	sa.sa_flags = on ? SA_RESETHAND : 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 static void fmt_time(int64_t t, char *buf, size_t size)
 {
@@ -134,6 +164,29 @@ static void print_pref(const struct heed_irc_crawl_result *r)
 		printf("  problems: %s\n", problems);
 }
 
+/* The visits that count as a failure for the exit status. */
+static bool visit_failed(heed_irc_visit_status status)
+{
+	return status == HEED_IRC_VISIT_FAILED ||
+	       status == HEED_IRC_VISIT_BANNED ||
+	       status == HEED_IRC_VISIT_UNREACHABLE;
+}
+
+/* A network heed did not try to reach (a name that does not resolve, an
+ * address heed's own policy refuses): said on stderr whatever log.level
+ * is, nothing stored, the next run tries it afresh. A network the stop
+ * came before is no failure. */
+static void not_contacted(struct run *run,
+                          const struct heed_irc_crawl_result *r)
+{
+	if (r->stopped) {
+		printf("%s: not contacted: %s\n", r->target->key, r->reason);
+		return;
+	}
+	heed_cli_error("%s: not contacted: %s", r->target->key, r->reason);
+	run->failures++;
+}
+
 static void on_crawl_result(void *ud, const struct heed_irc_crawl_result *r)
 {
 	struct run *run = ud;
@@ -145,9 +198,12 @@ static void on_crawl_result(void *ud, const struct heed_irc_crawl_result *r)
 		       when);
 		return;
 	}
+	if (r->not_contacted) {
+		not_contacted(run, r);
+		return;
+	}
 	run->runs++;
-	if (r->status == HEED_IRC_VISIT_FAILED ||
-	    r->status == HEED_IRC_VISIT_BANNED)
+	if (visit_failed(r->status))
 		run->failures++;
 	printf("%s: %s%s%s\n", r->target->key,
 	       heed_irc_visit_status_name(r->status), r->reason[0] ? ": " : "",
@@ -156,12 +212,16 @@ static void on_crawl_result(void *ud, const struct heed_irc_crawl_result *r)
 		printf("  network: %s, server %s %s\n",
 		       r->network_name[0] ? r->network_name : "(unnamed)",
 		       r->server_name, r->server_version);
-	if (r->status != HEED_IRC_VISIT_FAILED &&
-	    r->status != HEED_IRC_VISIT_BANNED)
+	if (!visit_failed(r->status) && r->status != HEED_IRC_VISIT_STOPPED)
 		print_pref(r);
 	printf("  %llu channels, %llu servers listed; next visit %s\n",
 	       (unsigned long long)r->channels, (unsigned long long)r->servers,
 	       when);
+	/* The wait after an unreachable server is heed's, not a cooldown the
+	 * network asked for: say so. */
+	if (r->status == HEED_IRC_VISIT_UNREACHABLE)
+		printf("  (heed's own retry wait, not the network's "
+		       "cooldown)\n");
 }
 
 static void on_check_result(void *ud, const struct heed_irc_crawl_result *r)
@@ -169,6 +229,10 @@ static void on_check_result(void *ud, const struct heed_irc_crawl_result *r)
 	struct run *run = ud;
 	char when[32];
 
+	if (r->not_contacted) {
+		not_contacted(run, r);
+		return;
+	}
 	run->runs++;
 	/* When a real visit ending now would let heed come back. */
 	fmt_time(heed_irc_next_visit_s(&run->opts.revisit,
@@ -287,10 +351,43 @@ static int configure(const char *sub, struct run *run, const char *nick)
 	run->opts.revisit.min_revisit_s = run->cfg.irc_min_revisit;
 	run->opts.revisit.failure_backoff_s = run->cfg.irc_min_revisit;
 	run->opts.revisit.ban_backoff_s = 7 * 86400;
+	run->opts.revisit.unreachable_retry_s =
+	        run->cfg.irc_min_revisit < UNREACHABLE_RETRY_S
+	                ? run->cfg.irc_min_revisit
+	                : UNREACHABLE_RETRY_S;
+	/* One DNS path and one address policy with `heed crawl`. */
+	run->opts.dns.servers = run->cfg.net_dns_server;
+	run->opts.dns.timeout_ms = (int)run->cfg.net_dns_timeout_ms;
+	run->opts.dns.tries = (int)run->cfg.net_dns_tries;
+	run->opts.allow_private = run->cfg.net_allow_private;
+	run->opts.stop = &stop_requested;
 	run->opts.log = &run->logger;
 	run->opts.ud = run;
 	run->store_path = run->cfg.store_location;
 	return HEED_EXIT_OK;
+}
+
+/* Runs the visits with SIGINT/SIGTERM asking for a clean stop. */
+static heed_status crawl_with_signals(struct run *run)
+{
+	heed_status rc;
+
+	stop_requested = 0;
+	catch_stop_signals(true);
+	rc = heed_irc_crawl(&run->opts, run->targets.items, run->targets.count);
+	catch_stop_signals(false);
+	return rc;
+}
+
+/* Ends a run that stopped before it crawled (usage, settings, --help):
+ * ex, or 0 for the help's -1. Leaves nothing for LeakSanitizer. */
+static int drop_run(struct run *run, int ex)
+{
+	heed_config_free(&run->cfg);
+	heed_cli_config_free(&run->cc);
+	free(run->targets.items);
+	free(run);
+	return ex < 0 ? HEED_EXIT_OK : ex;
 }
 
 static int finish_run(struct run *run, heed_store *store, heed_status rc)
@@ -301,7 +398,14 @@ static int finish_run(struct run *run, heed_store *store, heed_status rc)
 	free(run->targets.items);
 	if (rc != HEED_OK) {
 		heed_cli_error("IRC crawl failed: %s", heed_strerror(rc));
-		return HEED_EXIT_FAIL;
+		/* A resolver that cannot start is a setting's fault
+		 * (net.dns_server). */
+		return rc == HEED_ECONFIG ? HEED_EXIT_USAGE : HEED_EXIT_FAIL;
+	}
+	if (stop_requested) {
+		heed_cli_error("stopped: the visits under way ended with QUIT; "
+		               "networks not started were not contacted");
+		return HEED_EXIT_INTERRUPTED;
 	}
 	return run->failures ? HEED_EXIT_FAIL : HEED_EXIT_OK;
 }
@@ -326,19 +430,15 @@ static int irc_crawl(int argc, char **argv)
 		ex = heed_cli_usage("irc crawl", "name at least one network");
 	if (ex == HEED_EXIT_OK)
 		ex = configure("irc crawl", run, nick);
-	if (ex != HEED_EXIT_OK) {
-		free(run->targets.items);
-		free(run);
-		return ex < 0 ? HEED_EXIT_OK : ex;
-	}
+	if (ex != HEED_EXIT_OK)
+		return drop_run(run, ex);
 	if (heed_store_open(&store, run->store_path, NULL, &diag) != HEED_OK) {
 		heed_cli_error("%s", diag.message);
 		rc = HEED_ESTORE;
 	} else {
 		run->opts.store = store;
 		run->opts.on_result = on_crawl_result;
-		rc = heed_irc_crawl(&run->opts, run->targets.items,
-		                    run->targets.count);
+		rc = crawl_with_signals(run);
 	}
 	ex = finish_run(run, store, rc);
 	free(run);
@@ -361,15 +461,12 @@ static int irc_check(int argc, char **argv)
 		ex = add_target(&run->targets, argv[optind]);
 	if (ex == HEED_EXIT_OK)
 		ex = configure("irc check", run, nick);
-	if (ex != HEED_EXIT_OK) {
-		free(run->targets.items);
-		free(run);
-		return ex < 0 ? HEED_EXIT_OK : ex;
-	}
+	if (ex != HEED_EXIT_OK)
+		return drop_run(run, ex);
 	run->opts.check_only = true;
 	run->opts.on_result = on_check_result;
-	rc = heed_irc_crawl(&run->opts, run->targets.items, run->targets.count);
-	if (rc == HEED_OK && run->runs == 0)
+	rc = crawl_with_signals(run);
+	if (rc == HEED_OK && run->runs == 0 && !stop_requested)
 		run->failures++;
 	ex = finish_run(run, NULL, rc);
 	free(run);
@@ -439,8 +536,12 @@ static int irc_list(int argc, char **argv)
 	}
 	if (optind != argc)
 		return heed_cli_usage("irc list", "takes no arguments");
-	if (heed_cli_config_load(&cc, &cfg, "irc list"))
-		store = heed_cli_open_store_existing(&cfg, NULL);
+	if (!heed_cli_config_load(&cc, &cfg, "irc list")) {
+		heed_config_free(&cfg);
+		heed_cli_config_free(&cc);
+		return HEED_EXIT_USAGE;
+	}
+	store = heed_cli_open_store_existing(&cfg, NULL);
 	heed_config_free(&cfg);
 	heed_cli_config_free(&cc);
 	if (!store)

@@ -1,23 +1,32 @@
 /*
  * The IRC crawler's I/O shell (include/heed/irc_crawl.h; issue 6 "Client
- * and crawl"). Everything the protocol decides lives in session.c; this file
- * resolves, connects, speaks TLS, moves bytes between sockets and sessions,
- * and turns the sessions' actions into store rows and results.
+ * and crawl", issue 17 "IRC outside the web's rules"). Everything the
+ * protocol decides lives in session.c; this file resolves, connects, speaks
+ * TLS, moves bytes between sockets and sessions, and turns the sessions'
+ * actions into store rows and results.
  *
  * One poll() loop drives up to max_connections networks, one connection
- * each. A connection goes CONNECTING (non-blocking connect, each resolved
- * address in turn) -> HANDSHAKE (TLS only) -> OPEN, with a deadline on the
- * first two; once OPEN the session's own timers bound the visit. A plain
- * connection told by STS to use TLS is closed and the same network is
- * visited again over TLS on the port the policy names.
+ * each, and heed's resolver beside them. A connection goes RESOLVING
+ * (heed_dns, the operator's DNS servers) -> CONNECTING (non-blocking
+ * connect, each address in turn) -> HANDSHAKE (TLS only) -> OPEN, with a
+ * deadline on connecting and the handshake; once OPEN the session's own
+ * timers bound the visit. A plain connection told by STS to use TLS is
+ * closed and the same network is visited again over TLS on the port the
+ * policy names, at the addresses already resolved: one lookup per network.
+ *
+ * One address policy with the web (heed/net.h): each address is checked
+ * with heed_net_addr_allowed() right before connect(), and the socket
+ * address is built from the very bytes checked. A name that does not
+ * resolve, or whose every address is refused, is reported and nothing of it
+ * is stored: a refusal of heed's own is not the network's failure. A
+ * network that refuses or ignores the connection ends UNREACHABLE and is
+ * tried again after revisit.unreachable_retry_s.
  *
  * Courtesy lives in the store: a network whose next allowed visit is in
  * the future is never contacted, and each visit's end writes the next one
  * (the CRAWLER cooldown, the operator's floor, or the ban backoff).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -32,11 +41,17 @@
 #include <openssl/x509v3.h>
 
 #include "heed/irc_crawl.h"
+#include "heed/net.h"
 #include "heed/store_irc.h"
 #include "irc/irc-int.h"
 
 #define CONNECT_LIMIT_MS        30000
 #define DEFAULT_MAX_CONNECTIONS 8
+#define MAX_CONNECTIONS         256
+/* Addresses kept per name: each is tried in turn. */
+#define MAX_ADDRS 16
+/* Sockets the resolver may need at once. */
+#define MAX_DNS_FDS 16
 /* Outgoing bytes waiting for the socket: a visit sends a few short
  * commands, so this only fills if the peer stops reading. */
 #define OUT_MAX    16384
@@ -45,6 +60,7 @@
 
 enum phase {
 	PH_IDLE,       /* slot free */
+	PH_RESOLVING,  /* the name is being looked up */
 	PH_CONNECTING, /* non-blocking connect in progress */
 	PH_HANDSHAKE,  /* TLS handshake in progress */
 	PH_OPEN,       /* the session runs */
@@ -62,7 +78,14 @@ struct conn {
 	int64_t deadline_ms;
 	int fd;
 	SSL *ssl;
-	struct addrinfo *addrs, *next_addr;
+	/* The name's addresses as resolved, the refused ones included (each is
+	 * checked again right before its connect). */
+	struct heed_dns_addr addrs[MAX_ADDRS];
+	size_t addr_count, addr_next;
+	bool resolved;      /* addrs hold the lookup's answer */
+	bool not_contacted; /* ended before any connect: nothing stored */
+	char address[48];   /* the address of the current attempt */
+	char connect_error[TEXT_MAX]; /* why the last attempt failed */
 	heed_irc_session *session;
 	char out[OUT_MAX];
 	size_t out_len;
@@ -78,9 +101,11 @@ struct conn {
 struct crawl {
 	const struct heed_irc_crawl_options *opts;
 	SSL_CTX *ssl_ctx;
+	heed_dns *dns; /* NULL once stopping */
 	heed_store_irc *writer;
 	struct conn *conns;
 	int nconns;
+	bool stopping; /* *opts->stop was seen */
 	heed_status rc;
 };
 
@@ -257,34 +282,97 @@ static void fail_connection(struct conn *k, const char *why)
 	k->want_close = true;
 }
 
-static bool set_nonblocking(int fd)
+/* The visit's rows begin with the first connect: a network heed never
+ * tried to reach gets none. */
+static void begin_visit(struct conn *k)
 {
-	int flags = fcntl(fd, F_GETFL, 0);
+	struct crawl *c = k->crawl;
 
-	return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+	if (!c->writer || k->visit_id)
+		return;
+	if (heed_store_irc_network(c->writer, k->target->key, now_s(),
+	                           &k->network_id, NULL) != HEED_OK ||
+	    heed_store_irc_visit_begin(c->writer, k->network_id, k->host,
+	                               k->port, k->tls, now_s(),
+	                               &k->visit_id) != HEED_OK)
+		store_failed(c, "starting a visit");
 }
 
-/* Starts a non-blocking connect to the next resolved address. */
+/* The socket address of a at port, from the bytes that were checked. */
+static socklen_t sockaddr_of(const struct heed_dns_addr *a, int port,
+                             struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (a->family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)ss;
+		in->sin_family = AF_INET;
+		in->sin_port = htons((uint16_t)port);
+		memcpy(&in->sin_addr, a->bytes, 4);
+		return sizeof(*in);
+	}
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	in6->sin6_family = AF_INET6;
+	in6->sin6_port = htons((uint16_t)port);
+	memcpy(&in6->sin6_addr, a->bytes, 16);
+	return sizeof(*in6);
+}
+
+static void note_connect_error(struct conn *k, const char *why)
+{
+	snprintf(k->connect_error, sizeof(k->connect_error), "%s: %s",
+	         k->address, why);
+}
+
+/* Every address failed: the network could not be reached. */
+static void unreachable(struct conn *k)
+{
+	char why[2 * TEXT_MAX];
+
+	snprintf(why, sizeof(why), "could not connect to %s port %d (%s)",
+	         k->host, k->port,
+	         k->connect_error[0] ? k->connect_error : "no address");
+	heed_irc_session_unreachable(k->session, why, now_ms());
+	k->want_close = true;
+}
+
+/* Starts a non-blocking connect to the next address heed's policy allows:
+ * the check and the connect use the same bytes, so the address connected
+ * is the address checked. */
 static void connect_next(struct conn *k)
 {
-	while (k->next_addr) {
-		struct addrinfo *ai = k->next_addr;
-		k->next_addr = ai->ai_next;
-		k->fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
-		               ai->ai_protocol);
-		if (k->fd < 0)
+	bool allow_private = k->crawl->opts->allow_private;
+
+	while (k->addr_next < k->addr_count) {
+		const struct heed_dns_addr *a = &k->addrs[k->addr_next++];
+		struct sockaddr_storage ss;
+		socklen_t len;
+
+		if (!heed_net_addr_allowed(a, allow_private))
 			continue;
-		if (set_nonblocking(k->fd) &&
-		    (connect(k->fd, ai->ai_addr, ai->ai_addrlen) == 0 ||
-		     errno == EINPROGRESS)) {
+		len = sockaddr_of(a, k->port, &ss);
+		snprintf(k->address, sizeof(k->address), "%s", a->text);
+		begin_visit(k);
+		k->fd = socket(a->family,
+		               SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+		if (k->fd < 0) {
+			note_connect_error(k, strerror(errno));
+			continue;
+		}
+		if (connect(k->fd, (struct sockaddr *)&ss, len) == 0 ||
+		    errno == EINPROGRESS) {
 			k->phase = PH_CONNECTING;
 			k->deadline_ms = now_ms() + CONNECT_LIMIT_MS;
+			heed_log(k->crawl->opts->log, HEED_LOG_INFO, "irc",
+			         "%s: connecting to %s port %d%s",
+			         k->target->key, a->text, k->port,
+			         k->tls ? " (TLS)" : "");
 			return;
 		}
+		note_connect_error(k, strerror(errno));
 		close(k->fd);
 		k->fd = -1;
 	}
-	fail_connection(k, "could not connect to any address");
+	unreachable(k);
 }
 
 static bool is_ip_literal(const char *host)
@@ -332,6 +420,7 @@ static void on_connected(struct conn *k)
 	socklen_t len = sizeof(err);
 
 	if (getsockopt(k->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err) {
+		note_connect_error(k, strerror(err ? err : errno));
 		close_socket(k);
 		connect_next(k);
 		return;
@@ -433,25 +522,111 @@ static void write_some(struct conn *k)
 	}
 }
 
-static void resolve(struct conn *k)
+/* Ends the target before any connect: nothing stored, and the result
+ * carries the reason for the caller to say (logged at DEBUG only, so that
+ * it is not said twice). */
+static void not_contacted(struct conn *k, bool refused, bool stopped,
+                          const char *why)
 {
-	struct addrinfo hints = {0};
-	char port[16], why[TEXT_MAX];
-	int rc;
+	copy(k->reason, why);
+	k->not_contacted = true;
+	k->result.refused = refused;
+	k->result.stopped = stopped;
+	k->want_close = true;
+	heed_log(k->crawl->opts->log, HEED_LOG_DEBUG, "irc",
+	         "%s: not contacted: %s", k->target->key, why);
+}
 
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV;
-	snprintf(port, sizeof(port), "%d", k->port);
-	rc = getaddrinfo(k->host, port, &hints, &k->addrs);
-	if (rc != 0) {
-		snprintf(why, sizeof(why), "cannot resolve %s: %s", k->host,
-		         gai_strerror(rc));
-		fail_connection(k, why);
+/* Says why every address of r is refused. */
+static void refusal(const struct conn *k, const struct heed_dns_result *r,
+                    char *why, size_t size)
+{
+	const char *hint =
+	        k->crawl->opts->allow_private
+	                ? "reserved addresses are never contacted"
+	                : "--allow-private (net.allow_private) allows private, "
+	                  "loopback and link-local ones";
+	const struct heed_dns_addr *a = &r->addrs[0];
+	const char *kind = heed_net_addr_kind_name(heed_net_addr_classify(a));
+
+	if (r->addr_count == 1 && strcmp(a->text, k->host) == 0)
+		snprintf(why, size,
+		         "refused by heed's address policy: %s is a %s "
+		         "address; %s",
+		         a->text, kind, hint);
+	else
+		snprintf(
+		        why, size,
+		        "refused by heed's address policy: %s resolves only to "
+		        "refused addresses (%s: %s%s); %s",
+		        k->host, a->text, kind,
+		        r->addr_count > 1 ? ", ..." : "", hint);
+}
+
+static void on_resolved(void *ud, const struct heed_dns_result *r)
+{
+	struct conn *k = ud;
+	bool allow_private = k->crawl->opts->allow_private;
+	char why[TEXT_MAX];
+	size_t allowed = 0;
+
+	if (k->phase != PH_RESOLVING || k->want_close)
+		return;
+	if (r->outcome == HEED_DNS_CANCELLED) {
+		not_contacted(k, false, true,
+		              "stopped before the name was resolved");
 		return;
 	}
-	k->next_addr = k->addrs;
+	if (r->outcome != HEED_DNS_FOUND || r->addr_count == 0) {
+		snprintf(why, sizeof(why), "cannot resolve %s: %s (%s)",
+		         k->host, heed_dns_outcome_name(r->outcome),
+		         r->detail ? r->detail : "no address");
+		not_contacted(k, false, false, why);
+		return;
+	}
+	k->addr_count = 0;
+	for (size_t i = 0; i < r->addr_count && k->addr_count < MAX_ADDRS;
+	     i++) {
+		k->addrs[k->addr_count++] = r->addrs[i];
+		allowed += heed_net_addr_allowed(&r->addrs[i], allow_private);
+	}
+	if (allowed == 0) {
+		refusal(k, r, why, sizeof(why));
+		not_contacted(k, true, false, why);
+		return;
+	}
+	/* Some refused, some not: the refused ones are said once here. */
+	for (size_t i = 0; allowed < k->addr_count && i < k->addr_count; i++)
+		if (!heed_net_addr_allowed(&k->addrs[i], allow_private))
+			heed_log(k->crawl->opts->log, HEED_LOG_INFO, "irc",
+			         "%s: %s is %s: not contacted", k->target->key,
+			         k->addrs[i].text,
+			         heed_net_addr_kind_name(
+			                 heed_net_addr_classify(&k->addrs[i])));
+	k->resolved = true;
+	k->addr_next = 0;
 	connect_next(k);
+}
+
+/* Looks the name up once; an STS reconnection reuses the answer. */
+static void resolve(struct conn *k)
+{
+	struct crawl *c = k->crawl;
+
+	if (k->resolved) {
+		k->addr_next = 0;
+		connect_next(k);
+		return;
+	}
+	k->phase = PH_RESOLVING;
+	k->deadline_ms = INT64_MAX; /* the resolver bounds its own time */
+	if (!c->dns) {
+		not_contacted(k, false, true,
+		              "stopped before the name was resolved");
+		return;
+	}
+	/* The callback may run before this returns (address literals). */
+	heed_dns_resolve(c->dns, k->host, AF_UNSPEC, on_resolved, k);
 }
 
 static struct heed_irc_session_config session_config(const struct conn *k)
@@ -485,20 +660,15 @@ static void open_visit(struct conn *k)
 	k->out_len = 0;
 	k->want_close = k->ended = false;
 	k->sts_port = 0;
+	k->visit_id = 0;
 	if (heed_irc_session_new(&k->session, &cfg, on_action, k, NULL) !=
 	    HEED_OK) {
 		c->rc = HEED_ENOMEM;
 		k->phase = PH_IDLE;
 		return;
 	}
-	if (c->writer && heed_store_irc_visit_begin(
-	                         c->writer, k->network_id, k->host, k->port,
-	                         k->tls, now_s(), &k->visit_id) != HEED_OK)
-		store_failed(c, "starting a visit");
-	heed_log(c->opts->log, HEED_LOG_INFO, "irc",
-	         "%s: connecting to %s:%d%s", k->target->key, k->host, k->port,
-	         k->tls ? " (TLS)" : "");
-	k->phase = PH_CONNECTING;
+	heed_log(c->opts->log, HEED_LOG_DEBUG, "irc", "%s: visiting %s:%d%s",
+	         k->target->key, k->host, k->port, k->tls ? " (TLS)" : "");
 	resolve(k);
 }
 
@@ -507,7 +677,9 @@ static void report(struct conn *k)
 	const struct heed_irc_crawl_options *o = k->crawl->opts;
 
 	k->result.target = k->target;
+	k->result.not_contacted = k->not_contacted;
 	k->result.reason = k->reason;
+	k->result.address = k->address;
 	k->result.network_name = k->network_name;
 	k->result.server_name = k->server_name;
 	k->result.server_version = k->server_version;
@@ -523,13 +695,12 @@ static void report(struct conn *k)
 static void release(struct conn *k)
 {
 	bool upgrade = k->result.status == HEED_IRC_VISIT_STS_UPGRADE &&
-	               !k->sts_upgraded && k->sts_port > 0;
+	               !k->sts_upgraded && k->sts_port > 0 &&
+	               !k->crawl->stopping;
 
-	write_some(k); /* the QUIT, if the socket takes it */
+	if (k->fd >= 0)
+		write_some(k); /* the QUIT, if the socket takes it */
 	close_socket(k);
-	if (k->addrs)
-		freeaddrinfo(k->addrs);
-	k->addrs = k->next_addr = NULL;
 	if (!upgrade)
 		report(k);
 	heed_irc_session_free(k->session);
@@ -563,7 +734,7 @@ static void report_skip(struct crawl *c, const struct heed_irc_target *t,
 	r.skipped_cooldown = true;
 	r.next_visit_s = next;
 	r.reason = r.network_name = r.server_name = r.server_version = "";
-	r.raw_token = "";
+	r.raw_token = r.address = "";
 	heed_log(c->opts->log, HEED_LOG_INFO, "irc",
 	         "%s: in cooldown, not contacted", t->key);
 	if (c->opts->on_result)
@@ -585,8 +756,9 @@ static bool start_target(struct crawl *c, struct conn *k,
 	k->port = t->port;
 	k->tls = t->tls;
 	if (c->writer) {
-		if (heed_store_irc_network(c->writer, t->key, now_s(),
-		                           &k->network_id, &next) != HEED_OK) {
+		/* Read only: the network's row is made by its first connect. */
+		if (heed_store_irc_next_visit(c->opts->store, t->key, &next) !=
+		    HEED_OK) {
 			store_failed(c, "reading a network");
 			return false;
 		}
@@ -608,6 +780,8 @@ static bool start_target(struct crawl *c, struct conn *k,
 
 static short events_of(const struct conn *k)
 {
+	if (k->phase == PH_RESOLVING)
+		return 0;
 	if (k->phase == PH_CONNECTING)
 		return POLLOUT;
 	if (k->phase == PH_HANDSHAKE)
@@ -631,11 +805,14 @@ static void service(struct conn *k, short revents)
 
 static void timers(struct conn *k, int64_t t)
 {
-	if ((k->phase == PH_CONNECTING || k->phase == PH_HANDSHAKE) &&
-	    t >= k->deadline_ms && !k->want_close)
-		fail_connection(k, k->phase == PH_CONNECTING
-		                           ? "connection timed out"
-		                           : "TLS handshake timed out");
+	if (k->phase == PH_CONNECTING && t >= k->deadline_ms &&
+	    !k->want_close) {
+		note_connect_error(k, "timed out");
+		close_socket(k);
+		connect_next(k);
+	}
+	if (k->phase == PH_HANDSHAKE && t >= k->deadline_ms && !k->want_close)
+		fail_connection(k, "TLS handshake timed out");
 	if (k->phase == PH_OPEN && !k->want_close)
 		heed_irc_session_tick(k->session, t);
 	if (k->out_len && k->phase == PH_OPEN)
@@ -657,37 +834,78 @@ static int poll_timeout(const struct crawl *c)
 		if (k->phase != PH_IDLE && when < next)
 			next = when;
 	}
-	return next <= t ? 0 : (int)(next - t);
+	int ms = next <= t ? 0 : (int)(next - t);
+	return c->dns ? heed_dns_timeout_ms(c->dns, ms) : ms;
+}
+
+/* The operator asked to stop: nothing new starts, lookups are cancelled
+ * (those targets are reported not contacted), every visit under way says
+ * QUIT and ends as the session decides (heed_irc_session_stop). */
+static void begin_stop(struct crawl *c)
+{
+	int64_t t = now_ms();
+
+	c->stopping = true;
+	heed_log(c->opts->log, HEED_LOG_INFO, "irc",
+	         "stopping: visits under way say QUIT, no new one starts");
+	for (int i = 0; i < c->nconns; i++) {
+		struct conn *k = &c->conns[i];
+		if (k->phase != PH_IDLE && k->phase != PH_RESOLVING &&
+		    !k->want_close)
+			heed_irc_session_stop(k->session, t);
+	}
+	heed_dns_free(c->dns); /* runs the pending callbacks, cancelled */
+	c->dns = NULL;
+}
+
+static bool stop_asked(const struct crawl *c)
+{
+	return c->opts->stop && *c->opts->stop;
 }
 
 static heed_status run_loop(struct crawl *c, const struct heed_irc_target *t,
                             size_t n)
 {
-	struct pollfd pfd[256];
+	struct pollfd pfd[MAX_CONNECTIONS + MAX_DNS_FDS];
 	size_t next = 0;
 
 	for (;;) {
-		int active = 0;
+		int active = 0, ndns = 0;
+		if (stop_asked(c) && !c->stopping)
+			begin_stop(c);
 		for (int i = 0; i < c->nconns; i++) {
 			struct conn *k = &c->conns[i];
-			while (k->phase == PH_IDLE && next < n &&
-			       c->rc == HEED_OK) {
-				size_t at = next++;
-				if (!seen_before(t, at))
-					start_target(c, k, &t[at]);
-			}
-			if (k->phase != PH_IDLE && k->want_close)
+			/* A target may end as it starts (an address literal
+			 * heed refuses): its slot takes the next one at once,
+			 * not after a poll. Bounded by n. */
+			for (;;) {
+				while (k->phase == PH_IDLE && next < n &&
+				       c->rc == HEED_OK && !c->stopping) {
+					size_t at = next++;
+					if (!seen_before(t, at))
+						start_target(c, k, &t[at]);
+				}
+				if (k->phase == PH_IDLE || !k->want_close)
+					break;
 				release(k);
+			}
 			pfd[i].fd = k->phase == PH_IDLE ? -1 : k->fd;
 			pfd[i].events = k->phase == PH_IDLE ? 0 : events_of(k);
 			pfd[i].revents = 0;
 			active += k->phase != PH_IDLE;
 		}
-		if (active == 0 && (next >= n || c->rc != HEED_OK))
+		if (active == 0 &&
+		    (next >= n || c->rc != HEED_OK || c->stopping))
 			return c->rc;
-		if (poll(pfd, (nfds_t)c->nconns, poll_timeout(c)) < 0 &&
+		if (c->dns)
+			ndns = heed_dns_pollfds(c->dns, pfd + c->nconns,
+			                        MAX_DNS_FDS);
+		if (poll(pfd, (nfds_t)(c->nconns + ndns), poll_timeout(c)) <
+		            0 &&
 		    errno != EINTR)
 			return HEED_EIO;
+		if (c->dns)
+			heed_dns_process(c->dns, pfd + c->nconns, ndns);
 		int64_t tm = now_ms();
 		for (int i = 0; i < c->nconns; i++) {
 			struct conn *k = &c->conns[i];
@@ -721,14 +939,21 @@ heed_status heed_irc_crawl(const struct heed_irc_crawl_options *opts,
 {
 	struct crawl c = {0};
 	const struct heed_allocator *a = heed_allocator_default();
+	struct heed_diag diag = {0};
 	heed_status rc;
 
 	c.opts = opts;
 	c.rc = HEED_OK;
 	c.nconns = opts->max_connections > 0 ? opts->max_connections
 	                                     : DEFAULT_MAX_CONNECTIONS;
-	if (c.nconns > 256)
-		c.nconns = 256;
+	if (c.nconns > MAX_CONNECTIONS)
+		c.nconns = MAX_CONNECTIONS;
+	rc = heed_dns_new(&c.dns, &opts->dns, a, &diag);
+	if (rc != HEED_OK) {
+		heed_log(opts->log, HEED_LOG_ERROR, "irc", "DNS: %s",
+		         diag.message[0] ? diag.message : heed_strerror(rc));
+		return rc == HEED_ENOMEM ? HEED_ENOMEM : HEED_ECONFIG;
+	}
 	c.ssl_ctx = make_ssl_ctx(opts->insecure);
 	c.conns = heed__calloc(a, (size_t)c.nconns, sizeof(*c.conns));
 	if (!c.ssl_ctx || !c.conns ||
@@ -741,6 +966,7 @@ heed_status heed_irc_crawl(const struct heed_irc_crawl_options *opts,
 	if (c.writer && heed_store_irc_flush(c.writer) != HEED_OK)
 		rc = HEED_ESTORE;
 out:
+	heed_dns_free(c.dns); /* nothing is pending by now */
 	heed_store_irc_free(c.writer);
 	heed__free(a, c.conns);
 	SSL_CTX_free(c.ssl_ctx);

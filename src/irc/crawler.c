@@ -243,6 +243,18 @@ int64_t heed_irc_next_visit_s(const struct heed_irc_revisit_policy *policy,
 {
 	int64_t wait = policy->min_revisit_s;
 
+	/* Nothing reached the network: a short retry, whatever the floor. */
+	if (status == HEED_IRC_VISIT_UNREACHABLE)
+		return add_clamped(ended_s,
+		                   policy->unreachable_retry_s > 0
+		                           ? policy->unreachable_retry_s
+		                           : 0);
+	/* Stopped before the burst was read: no visit to count, but a token
+	 * already seen keeps its cooldown. */
+	if (status == HEED_IRC_VISIT_STOPPED)
+		return pref->verdict == HEED_IRC_CRAWLER_NONE
+		               ? ended_s
+		               : add_clamped(ended_s, pref->cooldown_s);
 	if (pref->verdict != HEED_IRC_CRAWLER_NONE && pref->cooldown_s > wait)
 		wait = pref->cooldown_s;
 	if (status == HEED_IRC_VISIT_BANNED && policy->ban_backoff_s > wait)

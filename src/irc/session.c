@@ -1095,6 +1095,39 @@ void heed_irc_session_closed(heed_irc_session *s, const char *reason,
 	}
 }
 
+void heed_irc_session_unreachable(heed_irc_session *s, const char *reason,
+                                  int64_t now_ms)
+{
+	(void)now_ms;
+	if (s->state != ST_CONNECTING)
+		return;
+	set_reason(s, "%s", reason ? reason : "could not connect");
+	finish(s, HEED_IRC_VISIT_UNREACHABLE);
+}
+
+void heed_irc_session_stop(heed_irc_session *s, int64_t now_ms)
+{
+	switch (s->state) {
+	case ST_CONNECTING:
+		set_reason(s, "stopped before the connection was made");
+		finish(s, HEED_IRC_VISIT_STOPPED);
+		return;
+	case ST_REGISTERING:
+	case ST_BURST:
+		set_reason(s, "stopped before the 005 burst was read");
+		quit(s, HEED_IRC_VISIT_STOPPED, s->cfg.quit_message, now_ms);
+		return;
+	case ST_WELCOME:
+	case ST_CRAWL:
+		s->partial = true;
+		set_reason(s, "stopped by the operator");
+		quit(s, crawl_status(s), s->cfg.quit_message, now_ms);
+		return;
+	default:
+		return;
+	}
+}
+
 static int64_t min64(int64_t a, int64_t b)
 {
 	return a < b ? a : b;
@@ -1148,8 +1181,9 @@ uint64_t heed_irc_session_bad_lines(const heed_irc_session *s)
 const char *heed_irc_visit_status_name(heed_irc_visit_status st)
 {
 	static const char *const names[] = {
-	        "running", "complete", "partial",     "denied",  "no-consent",
-	        "banned",  "failed",   "sts-upgrade", "checked",
+	        "running",    "complete",    "partial", "denied",
+	        "no-consent", "banned",      "failed",  "sts-upgrade",
+	        "checked",    "unreachable", "stopped",
 	};
 
 	return (size_t)st < HEED_ARRAY_SIZE(names) ? names[st] : "unknown";

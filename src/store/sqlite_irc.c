@@ -441,6 +441,25 @@ heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? HEED_OK : HEED_ESTORE;
 }
 
+heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
+                                      int64_t *next_visit_s)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "SELECT next_visit_at FROM irc_networks WHERE key = ?1;");
+	int rc;
+
+	*next_visit_s = 0;
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*next_visit_s = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? HEED_OK : HEED_ESTORE;
+}
+
 /* ---- Reading ------------------------------------------------------------ */
 
 static const char *col_text(sqlite3_stmt *st, int i)

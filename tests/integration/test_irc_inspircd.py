@@ -57,11 +57,13 @@ def test_crawler_token_from_inspircd():
         clients = [populated(deny, "dana"), populated(allow, "alan")]
         store = lab.path("heed.db")
         try:
-            _, out = heed(lab, "irc", "check", f"127.0.0.1:{deny.port}",
+            _, out = heed(lab, "irc", "check", "--allow-private",
+                          f"127.0.0.1:{deny.port}",
                           check=0)
             assert "CRAWLER: 'index:deny,cooldown:7200'" in out
             assert "heed will not index this network" in out
-            _, out = heed(lab, "irc", "crawl", "--set", "log.level=3",
+            _, out = heed(lab, "irc", "crawl", "--allow-private",
+                          "--set", "log.level=3",
                           f"127.0.0.1:{deny.port}",
                           f"127.0.0.1:{allow.port}", store=store, check=0)
             # securelist refused the first LIST; heed waited and retried.

@@ -50,7 +50,8 @@ def test_linked_network_and_tls():
         ca.start_ponging()
         cb.start_ponging()
         try:
-            heed(lab, "irc", "crawl", f"127.0.0.1:{a.port}", store=store,
+            heed(lab, "irc", "crawl", "--allow-private",
+                 f"127.0.0.1:{a.port}", store=store,
                  check=0)
             records = export(lab, store)
             key = f"127.0.0.1:{a.port}"
@@ -70,18 +71,19 @@ def test_linked_network_and_tls():
             assert net["servers"] == 2
 
             # The same server over TLS: verified fails, --insecure works.
-            code, out = heed(lab, "irc", "crawl",
+            code, out = heed(lab, "irc", "crawl", "--allow-private",
                              f"ircs://127.0.0.1:{a.tls_port}", store=store)
             assert code == 1 and "certificate" in out
             tls_store = lab.path("tls.db")
-            heed(lab, "irc", "crawl", "--insecure",
+            heed(lab, "irc", "crawl", "--allow-private", "--insecure",
                  f"ircs://127.0.0.1:{a.tls_port}", store=tls_store, check=0)
             tls_channels = {r["channel"] for r in export(lab, tls_store)
                             if r["type"] == "irc_channel"}
             assert tls_channels == set(want)
 
             # check: reads the burst only and stores nothing.
-            _, out = heed(lab, "irc", "check", f"127.0.0.1:{b.port}",
+            _, out = heed(lab, "irc", "check", "--allow-private",
+                          f"127.0.0.1:{b.port}",
                           check=0)
             assert "network: NgLab, server b.ngircd.test" in out
             assert "CRAWLER: not advertised" in out
@@ -100,7 +102,8 @@ def test_truncated_list_is_partial():
             client.channel(f"#chan{i}", f"topic {i}")
         client.start_ponging()
         try:
-            _, out = heed(lab, "irc", "crawl", f"127.0.0.1:{c.port}",
+            _, out = heed(lab, "irc", "crawl", "--allow-private",
+                          f"127.0.0.1:{c.port}",
                           store=store, check=0)
             assert "partial: LIST truncated by the server after 2" in out
             records = export(lab, store)
@@ -122,7 +125,8 @@ def test_kline_is_a_ban():
         oper.send("KLINE *!*@127.0.0.1 300 :lab kline")
         oper.wait_for("K-Line")
         t0 = time.time()
-        code, out = heed(lab, "irc", "crawl", f"127.0.0.1:{k.port}",
+        code, out = heed(lab, "irc", "crawl", "--allow-private",
+                         f"127.0.0.1:{k.port}",
                          store=store)
         assert code == 1
         assert f"127.0.0.1:{k.port}: banned: " in out and "K-Line" in out
@@ -131,7 +135,8 @@ def test_kline_is_a_ban():
         assert net["last_status"] == "banned"
         # Backs off for days, and a second run does not knock again.
         assert net["next_visit"] - t0 > 6 * 86400
-        _, out = heed(lab, "irc", "crawl", f"127.0.0.1:{k.port}",
+        _, out = heed(lab, "irc", "crawl", "--allow-private",
+                      f"127.0.0.1:{k.port}",
                       store=store, check=0)
         assert "skipped: in cooldown" in out
 

@@ -88,7 +88,8 @@ def test_crawler_token_variants():
             after_links_isupport="CRAWLER=index:deny,cooldown:900")
         targets = [key(s) for s in servers.values()]
         t0 = time.time()
-        heed(lab, "irc", "crawl", "--set", "irc.max_connections=16",
+        heed(lab, "irc", "crawl", "--allow-private",
+             "--set", "irc.max_connections=16",
              "--set", "identity.contact_email=ops@example.org", *targets,
              store=store, check=0)
 
@@ -124,7 +125,8 @@ def test_crawler_token_variants():
         assert 3500 < next_visit("bad_cooldown") < 3800
 
         # A second run inside every cooldown contacts nobody.
-        _, out = heed(lab, "irc", "crawl", *targets, store=store, check=0)
+        _, out = heed(lab, "irc", "crawl", "--allow-private",
+                      *targets, store=store, check=0)
         for name, s in servers.items():
             assert s.connections == 1, f"{name} reconnected inside cooldown"
         assert out.count("skipped: in cooldown until") == len(servers)
@@ -138,7 +140,8 @@ def test_cooldown_expires():
         networks = lab.path("networks.txt")
         with open(networks, "w") as f:
             f.write(f"# the demo network\n  {key(s)}   # short cooldown\n\n")
-        args = ("irc", "crawl", "--set", "irc.min_revisit=0", "-f", networks)
+        args = ("irc", "crawl", "--allow-private",
+                "--set", "irc.min_revisit=0", "-f", networks)
         heed(lab, *args, store=store, check=0)
         ended = time.monotonic()
         heed(lab, *args, store=store, check=0)
@@ -166,7 +169,8 @@ def test_list_troubles():
                                flood_count=100000)
         stuck = ScriptedServer(lab, "stuck.test", register=False)
         t0 = time.monotonic()
-        code, out = heed(lab, "irc", "crawl", "--set", "irc.visit_limit=40s",
+        code, out = heed(lab, "irc", "crawl", "--allow-private",
+                         "--set", "irc.visit_limit=40s",
                          key(refuse), key(refuse421), key(drop), key(flood),
                          key(stuck), store=store)
         took = time.monotonic() - t0
@@ -212,7 +216,8 @@ def test_sts_and_tls():
                                 tls=True)
         plain = ScriptedServer(lab, "plain.test", channels=CHANNELS,
                                cap_ls=f"sts=port={secure.port} multi-prefix")
-        heed(lab, "irc", "crawl", "--insecure", key(plain), store=store,
+        heed(lab, "irc", "crawl", "--allow-private",
+             "--insecure", key(plain), store=store,
              check=0)
         # STS: the plaintext connection stops after CAP LS; TLS crawls.
         assert "LIST" not in plain.commands()
@@ -221,7 +226,8 @@ def test_sts_and_tls():
         assert channels_of(export(lab, store), key(plain)) == PUBLIC
         # Without --insecure a self-signed certificate is refused.
         other = ScriptedServer(lab, "selfsigned.test", tls=True)
-        code, out = heed(lab, "irc", "crawl", f"ircs://127.0.0.1:{other.port}",
+        code, out = heed(lab, "irc", "crawl", "--allow-private",
+                         f"ircs://127.0.0.1:{other.port}",
                          store=store)
         assert code == 1 and "certificate" in out, out
         assert other.commands() == [], "spoke IRC over an unverified link"
@@ -233,7 +239,8 @@ def test_require_consent():
         silent = ScriptedServer(lab, "silent.test", channels=CHANNELS)
         allow = ScriptedServer(lab, "allow.test", channels=CHANNELS,
                                isupport=["CRAWLER=index:allow"])
-        _, out = heed(lab, "irc", "crawl", "--require-consent", key(silent),
+        _, out = heed(lab, "irc", "crawl", "--allow-private",
+                      "--require-consent", key(silent),
                       key(allow), store=store, check=0)
         assert_not_crawled(silent)
         assert f"{key(silent)}: no-consent" in out

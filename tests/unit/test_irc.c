@@ -411,11 +411,18 @@ static const struct revisit_case {
          HEED_IRC_CRAWLER_NONE, 3600, 0},
         {"huge cooldown saturates", HEED_IRC_VISIT_DENIED,
          HEED_IRC_CRAWLER_DENY, INT64_MAX, INT64_MAX - 1000},
+        /* issue 17: a server heed could not reach saw no visit */
+        {"unreachable: heed's short retry, under the floor",
+         HEED_IRC_VISIT_UNREACHABLE, HEED_IRC_CRAWLER_NONE, 3600, 300},
+        {"stopped before the burst: no wait of its own", HEED_IRC_VISIT_STOPPED,
+         HEED_IRC_CRAWLER_NONE, 3600, 0},
+        {"stopped after a token: its cooldown stays", HEED_IRC_VISIT_STOPPED,
+         HEED_IRC_CRAWLER_ALLOW, 7200, 7200},
 };
 
 static void test_next_visit(void **state)
 {
-	struct heed_irc_revisit_policy pol = {600, 1800, 604800};
+	struct heed_irc_revisit_policy pol = {600, 1800, 604800, 300};
 	(void)state;
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(revisit_cases); i++) {
@@ -732,6 +739,83 @@ static void test_session_links(void **state)
 	test_free(r);
 }
 
+/* Runs s until it ends (bounded at a minute of 250 ms ticks). */
+static void run_to_end(heed_irc_session *s, struct recorder *r)
+{
+	for (; r->now_ms < 60000 && !r->ends; r->now_ms += 250) {
+		const char *p = r->pending;
+		r->pending = NULL;
+		feed(s, r, p);
+		if (!r->ends)
+			heed_irc_session_tick(s, r->now_ms);
+	}
+}
+
+/* issue 17: a connection never made ends UNREACHABLE with nothing sent;
+ * the operator's stop QUITs politely whenever it comes. */
+static void test_session_unreachable_and_stop(void **state)
+{
+	struct heed_irc_session_config cfg = {0};
+	struct recorder *r = test_calloc(1, sizeof(*r));
+	heed_irc_session *s;
+	(void)state;
+
+	cfg.realname = "real";
+	assert_int_equal(heed_irc_session_new(&s, &cfg, record, r, NULL),
+	                 HEED_OK);
+	heed_irc_session_unreachable(s, "127.0.0.1: Connection refused", 0);
+	assert_int_equal(r->ends, 1);
+	assert_int_equal(r->status, HEED_IRC_VISIT_UNREACHABLE);
+	assert_string_equal(r->sent, "");
+	/* Only before the connection: later it changes nothing. */
+	heed_irc_session_unreachable(s, "again", 0);
+	heed_irc_session_stop(s, 0);
+	assert_int_equal(r->ends, 1);
+	heed_irc_session_free(s);
+
+	/* Stopped before the connection: nothing sent. */
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(heed_irc_session_new(&s, &cfg, record, r, NULL),
+	                 HEED_OK);
+	heed_irc_session_stop(s, 0);
+	assert_int_equal(r->ends, 1);
+	assert_int_equal(r->status, HEED_IRC_VISIT_STOPPED);
+	assert_string_equal(r->sent, "");
+	heed_irc_session_free(s);
+
+	/* Stopped while registering: QUIT, STOPPED, no crawl command. */
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(heed_irc_session_new(&s, &cfg, record, r, NULL),
+	                 HEED_OK);
+	heed_irc_session_connected(s, 0);
+	heed_irc_session_stop(s, 10);
+	run_to_end(s, r);
+	assert_int_equal(r->status, HEED_IRC_VISIT_STOPPED);
+	assert_non_null(strstr(r->sent, "QUIT"));
+	assert_null(strstr(r->sent, "LUSERS"));
+	heed_irc_session_free(s);
+
+	/* Stopped mid-crawl: QUIT, and what was listed counts as partial. */
+	memset(r, 0, sizeof(*r));
+	r->links_reply = LINKS_OK;
+	r->list_reply[0] = LIST_OK;
+	assert_int_equal(heed_irc_session_new(&s, &cfg, record, r, NULL),
+	                 HEED_OK);
+	heed_irc_session_connected(s, 0);
+	feed(s, r, WELCOME MOTD);
+	for (r->now_ms = 250; !strstr(r->sent, "LUSERS") && r->now_ms < 30000;
+	     r->now_ms += 250)
+		heed_irc_session_tick(s, r->now_ms);
+	heed_irc_session_stop(s, r->now_ms);
+	run_to_end(s, r);
+	assert_int_equal(r->ends, 1);
+	assert_int_equal(r->status, HEED_IRC_VISIT_PARTIAL);
+	assert_non_null(strstr(r->sent, "QUIT"));
+	assert_null(strstr(r->sent, "LIST\r\n"));
+	heed_irc_session_free(s);
+	test_free(r);
+}
+
 static void test_session_oom(void **state)
 {
 	struct heed_irc_session_config cfg = {0};
@@ -810,6 +894,7 @@ int main(void)
 	        cmocka_unit_test(test_crawler_from_isupport),
 	        cmocka_unit_test(test_crawler_merge),
 	        cmocka_unit_test(test_next_visit),
+	        cmocka_unit_test(test_session_unreachable_and_stop),
 	        cmocka_unit_test(test_session),
 	        cmocka_unit_test(test_session_links),
 	        cmocka_unit_test(test_session_oom),
