@@ -105,6 +105,18 @@ heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
 heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
                                       int64_t *next_visit_s);
 
+/*
+ * `heed irc reset`: drops heed's own hold on network key (the wait after a
+ * failure, an unreachable server or a ban, and the operator's
+ * irc.min_revisit) and keeps only what the network asked for: the end of
+ * each visit that read a CRAWLER token plus its cooldown, the latest of
+ * them. A hold is never lengthened. Visits stay for the record.
+ * HEED_ENOTFOUND when the store holds no network key; HEED_ESTORE.
+ * *next_visit_s (may be NULL) receives the hold left (0: any time).
+ */
+heed_status heed_store_irc_reset(heed_store *store, const char *key,
+                                 int64_t *next_visit_s);
+
 /* ---- Reading the public list ------------------------------------------- */
 
 struct heed_store_irc_network_row {

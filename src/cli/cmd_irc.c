@@ -1,12 +1,14 @@
 /*
- * `heed irc crawl|check|list`: the IRC crawler's front end (issue 6; the
- * network operators' side is docs/irc.md).
+ * `heed irc crawl|check|list|reset`: the IRC crawler's front end (issue 6;
+ * the network operators' side is docs/irc.md).
  *
  *   crawl NETWORK...   visit networks (host[:port], ircs://host[:port], or
  *                      -f FILE with one per line), store what they list
  *   check HOST[:PORT]  read the 005 burst only; print how heed reads the
  *                      CRAWLER token and when it would come back
  *   list               print the stored public list
+ *   reset NETWORK...   drop heed's own hold on networks (failure, ban,
+ *                      floor); their CRAWLER cooldown stays
  *
  * Exit status (issue 17): 0 done; 1 failed or nothing done (a network
  * failed, was unreachable, banned heed or was not contacted); 2 usage or
@@ -18,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
@@ -218,10 +221,11 @@ static void on_crawl_result(void *ud, const struct heed_irc_crawl_result *r)
 	       (unsigned long long)r->channels, (unsigned long long)r->servers,
 	       when);
 	/* The wait after an unreachable server is heed's, not a cooldown the
-	 * network asked for: say so. */
+	 * network asked for: say so, and how to lift it. */
 	if (r->status == HEED_IRC_VISIT_UNREACHABLE)
-		printf("  (heed's own retry wait, not the network's "
-		       "cooldown)\n");
+		printf("  (heed's own retry wait, not the network's cooldown: "
+		       "`heed irc reset %s` lifts it)\n",
+		       r->target->key);
 }
 
 static void on_check_result(void *ud, const struct heed_irc_crawl_result *r)
@@ -556,6 +560,95 @@ static int irc_list(int argc, char **argv)
 	return rc == HEED_OK ? HEED_EXIT_OK : HEED_EXIT_FAIL;
 }
 
+/* ---- heed irc reset ----------------------------------------------------- */
+
+/* Resets one network; 0, or 1 when the store does not hold it, or -1 when
+ * the store failed. */
+static int reset_one(heed_store *store, const struct heed_irc_target *t)
+{
+	int64_t next = 0;
+	char when[32];
+	heed_status rc = heed_store_irc_reset(store, t->key, &next);
+
+	if (rc == HEED_ENOTFOUND) {
+		heed_cli_error("no network %s in the store", t->key);
+		return 1;
+	}
+	if (rc != HEED_OK) {
+		heed_cli_error("%s", heed_store_errmsg(store));
+		return -1;
+	}
+	if (next <= (int64_t)time(NULL)) {
+		printf("%s: reset; heed may visit it at once\n", t->key);
+		return 0;
+	}
+	fmt_time(next, when, sizeof(when));
+	printf("%s: reset; its own CRAWLER cooldown holds it until %s\n",
+	       t->key, when);
+	return 0;
+}
+
+static int irc_reset(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	        {"help", no_argument, NULL, 'h'},
+	        HEED_CLI_CONFIG_LONGOPTS,
+	        {NULL, 0, NULL, 0},
+	};
+	struct heed_cli_config cc = {0};
+	struct heed_config cfg;
+	struct targets t = {0};
+	heed_store *store = NULL;
+	int c, taken, ex = HEED_EXIT_OK, missing = 0;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		taken = heed_cli_config_option(&cc, c, optarg);
+		if (taken > 0)
+			continue;
+		if (taken < 0 || c != 'h') {
+			ex = HEED_EXIT_USAGE;
+			goto out;
+		}
+		heed_cli_print_help(stdout, heed_cli_find("irc"));
+		goto out;
+	}
+	if (optind == argc)
+		ex = heed_cli_usage("irc reset", "name at least one network");
+	for (int i = optind; ex == HEED_EXIT_OK && i < argc; i++)
+		ex = add_target(&t, argv[i]);
+	if (ex != HEED_EXIT_OK)
+		goto out;
+	if (!heed_cli_config_load(&cc, &cfg, "irc reset")) {
+		ex = HEED_EXIT_USAGE;
+		goto out_cfg;
+	}
+	/* Nothing to reset in a store that does not exist: say so rather
+	 * than create an empty one. */
+	if (access(cfg.store_location, F_OK) != 0) {
+		heed_cli_error("no store at %s", cfg.store_location);
+		ex = HEED_EXIT_FAIL;
+		goto out_cfg;
+	}
+	store = heed_cli_open_store(&cfg, NULL);
+	for (size_t i = 0; store && i < t.count; i++) {
+		int r = reset_one(store, &t.items[i]);
+		if (r < 0) {
+			missing++;
+			break;
+		}
+		missing += r;
+	}
+	if (!store || missing)
+		ex = HEED_EXIT_FAIL;
+	heed_store_close(store);
+out_cfg:
+	heed_config_free(&cfg);
+out:
+	heed_cli_config_free(&cc);
+	free(t.items);
+	return ex;
+}
+
 int heed_cmd_irc(int argc, char **argv)
 {
 	/* A server that resets the connection while OpenSSL writes must not
@@ -568,6 +661,7 @@ int heed_cmd_irc(int argc, char **argv)
 	        {"crawl", irc_crawl},
 	        {"check", irc_check},
 	        {"list", irc_list},
+	        {"reset", irc_reset},
 	};
 
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||

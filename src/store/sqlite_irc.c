@@ -460,6 +460,39 @@ heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? HEED_OK : HEED_ESTORE;
 }
 
+/* What the network itself asked for: the end of each visit that read a
+ * CRAWLER token plus that token's cooldown, the latest of them. */
+#define NETWORK_OWN_HOLD                                                 \
+	"coalesce((SELECT max(v.ended_at + p.cooldown) "                 \
+	"FROM irc_preferences p JOIN irc_visits v ON v.id = p.visit_id " \
+	"WHERE p.network_id = irc_networks.id AND p.verdict <> 'none' "  \
+	"AND v.ended_at IS NOT NULL), 0)"
+
+heed_status heed_store_irc_reset(heed_store *store, const char *key,
+                                 int64_t *next_visit_s)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "UPDATE irc_networks SET next_visit_at = "
+	               "min(next_visit_at, " NETWORK_OWN_HOLD ") "
+	               "WHERE key = ?1;");
+	heed_status rc;
+
+	if (next_visit_s)
+		*next_visit_s = 0;
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	if (rc != HEED_OK)
+		return rc;
+	if (sqlite3_changes(store->db) == 0)
+		return HEED_ENOTFOUND;
+	return next_visit_s
+	               ? heed_store_irc_next_visit(store, key, next_visit_s)
+	               : HEED_OK;
+}
+
 /* ---- Reading ------------------------------------------------------------ */
 
 static const char *col_text(sqlite3_stmt *st, int i)

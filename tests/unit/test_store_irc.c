@@ -15,6 +15,32 @@ struct seen {
 	int rows;
 };
 
+/* A new store at a fresh name made from path (a mkstemp template). */
+static heed_store *temp_store(char *path)
+{
+	int fd = mkstemp(path);
+	heed_store *st;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(
+	        heed_store_open(&st, path, heed_test_allocator(), NULL),
+	        HEED_OK);
+	return st;
+}
+
+/* Closes st and removes its files. */
+static void drop_temp_store(heed_store *st, const char *path)
+{
+	heed_store_close(st);
+	unlink(path);
+	for (int i = 0; i < 2; i++) {
+		char side[64];
+		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
+		unlink(side);
+	}
+}
+
 static int on_channel(void *ud, const struct heed_store_irc_channel_row *r)
 {
 	struct seen *s = ud;
@@ -90,7 +116,6 @@ static void test_store_irc_flow(void **state)
 	static const char *const first[] = {"#a", "#b"};
 	static const char *const second[] = {"#b", "#c"};
 	char path[] = "/tmp/heed-store-irc-XXXXXX";
-	int fd = mkstemp(path);
 	heed_store *st;
 	heed_store_irc *w;
 	struct seen s = {{0}, 0};
@@ -98,11 +123,7 @@ static void test_store_irc_flow(void **state)
 	int port;
 	(void)state;
 
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(
-	        heed_store_open(&st, path, heed_test_allocator(), NULL),
-	        HEED_OK);
+	st = temp_store(path);
 	assert_int_equal(heed_store_irc_new(&w, st), HEED_OK);
 	visit(w, "irc.a:6667", 1000, HEED_IRC_VISIT_COMPLETE,
 	      HEED_IRC_CRAWLER_ALLOW, first, 2);
@@ -156,19 +177,103 @@ static void test_store_irc_flow(void **state)
 	assert_int_equal(heed_store_irc_sts_get(st, "irc.a", 5000, &port),
 	                 HEED_OK);
 	assert_int_equal(port, 0);
-	heed_store_close(st);
-	unlink(path);
-	for (int i = 0; i < 2; i++) {
-		char side[64];
-		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
-		unlink(side);
-	}
+	drop_temp_store(st, path);
+}
+
+/* One visit of key started at t, ended at t + 1 with status, having read
+ * the CRAWLER verdict v (NONE: no token) and cooldown, held to next. */
+static void held_visit(heed_store_irc *w, const char *key, int64_t t,
+                       heed_irc_visit_status status, heed_irc_crawler_verdict v,
+                       int64_t cooldown, int64_t next)
+{
+	struct heed_irc_crawler_pref pref = {v, cooldown, 0};
+	int64_t net, vid;
+
+	assert_int_equal(heed_store_irc_network(w, key, t, &net, NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
+	                                            false, t, &vid),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_preference(
+	                         w, net, vid, "s.test",
+	                         v == HEED_IRC_CRAWLER_NONE ? NULL : "token",
+	                         &pref, t),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid, status, "r",
+	                                          &pref, t + 1, next),
+	                 HEED_OK);
+}
+
+static int64_t reset(heed_store *st, const char *key)
+{
+	int64_t next = -1;
+
+	assert_int_equal(heed_store_irc_reset(st, key, &next), HEED_OK);
+	return next;
+}
+
+static int64_t next_visit(heed_store *st, const char *key)
+{
+	int64_t next = -1;
+
+	assert_int_equal(heed_store_irc_next_visit(st, key, &next), HEED_OK);
+	return next;
+}
+
+/* issue 17: `heed irc reset` drops heed's own holds (failure, unreachable,
+ * ban, the operator's floor) and keeps what the network asked for. */
+static void test_store_irc_reset(void **state)
+{
+	char path[] = "/tmp/heed-store-irc-XXXXXX";
+	heed_store *st;
+	heed_store_irc *w;
+	struct seen s = {{0}, 0};
+	(void)state;
+
+	st = temp_store(path);
+	assert_int_equal(heed_store_irc_new(&w, st), HEED_OK);
+	/* CRAWLER=index:allow,cooldown:100, the operator's floor 3600 s. */
+	held_visit(w, "tok:6667", 1000, HEED_IRC_VISIT_COMPLETE,
+	           HEED_IRC_CRAWLER_ALLOW, 100, 4601);
+	held_visit(w, "none:6667", 1000, HEED_IRC_VISIT_COMPLETE,
+	           HEED_IRC_CRAWLER_NONE, 3600, 4601);
+	held_visit(w, "gone:6667", 1000, HEED_IRC_VISIT_UNREACHABLE,
+	           HEED_IRC_CRAWLER_NONE, 3600, 1601);
+	held_visit(w, "deny:6667", 1000, HEED_IRC_VISIT_DENIED,
+	           HEED_IRC_CRAWLER_DENY, 31536000, 31537001);
+	heed_store_irc_free(w);
+
+	assert_int_equal(next_visit(st, "tok:6667"), 4601);
+	assert_int_equal(reset(st, "tok:6667"), 1101);
+	assert_int_equal(next_visit(st, "tok:6667"), 1101);
+	assert_int_equal(reset(st, "none:6667"), 0);
+	assert_int_equal(reset(st, "gone:6667"), 0);
+	/* A deny's cooldown is the network's own: a reset keeps it. */
+	assert_int_equal(reset(st, "deny:6667"), 31537001);
+
+	/* A later ban (no token read) is lifted, the token's cooldown kept. */
+	assert_int_equal(heed_store_irc_new(&w, st), HEED_OK);
+	held_visit(w, "tok:6667", 5000, HEED_IRC_VISIT_BANNED,
+	           HEED_IRC_CRAWLER_NONE, 3600, 5001 + 604800);
+	heed_store_irc_free(w);
+	assert_int_equal(reset(st, "tok:6667"), 1101);
+	assert_int_equal(reset(st, "tok:6667"), 1101);
+
+	/* Unknown keys: not found, and reading one creates nothing. */
+	assert_int_equal(heed_store_irc_reset(st, "nope:1", NULL),
+	                 HEED_ENOTFOUND);
+	assert_int_equal(next_visit(st, "nope:1"), 0);
+	assert_int_equal(heed_store_irc_each_network(st, on_network, &s),
+	                 HEED_OK);
+	assert_int_equal(s.rows, 4);
+	drop_temp_store(st, path);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_store_irc_flow),
+	        cmocka_unit_test(test_store_irc_reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
