@@ -211,12 +211,18 @@
 	"Usage: heed irc crawl [OPTIONS] NETWORK...\n"                         \
 	"       heed irc check [OPTIONS] HOST[:PORT]\n"                        \
 	"       heed irc list [--store PATH] [--network KEY]\n"                \
+	"       heed irc reset [--store PATH] NETWORK...\n"                    \
 	"Build the public list of IRC networks, servers and channels,\n"       \
 	"honouring each network's CRAWLER token (docs/irc.md).\n"              \
 	"\n"                                                                   \
 	"NETWORK is host, host:port, irc://host[:port] or "                    \
 	"ircs://host[:port]\n"                                                 \
 	"(TLS with certificate verification, port 6697 by default).\n"         \
+	"Names are resolved by heed's resolver (net.dns_server), and the\n"    \
+	"addresses `heed crawl` refuses are refused here too: private,\n"      \
+	"loopback and link-local ones unless --allow-private, reserved\n"      \
+	"ones always. A refused network is not contacted and nothing of it\n"  \
+	"is stored.\n"                                                         \
 	"\n"                                                                   \
 	"  crawl    visit each network (one connection each, several at\n"     \
 	"           once), read LUSERS, LINKS and LIST, store them; "          \
@@ -226,19 +232,26 @@
 	"           CRAWLER token and when it would come back; stores "        \
 	"nothing\n"                                                            \
 	"  list     print the stored networks and public channel list\n"       \
+	"  reset    lift heed's own hold on each network (the wait after a\n"  \
+	"           failure, an unreachable server or a ban, and\n"            \
+	"           irc.min_revisit); a cooldown the network asked for in\n"   \
+	"           its CRAWLER token stays\n"                                 \
 	"\n"                                                                   \
 	"Options:\n"                                                           \
 	"  -f, --networks FILE   more networks, one per line ('#' comments)\n" \
-	"      --store PATH      the store (default: store.location)\n"        \
 	"      --nick NICK       the nick to ask for (default: irc.nick)\n"    \
 	"      --require-consent crawl only networks saying index:allow\n"     \
 	"      --insecure        TLS without certificate checks (test "        \
-	"servers)\n"                                                           \
-	"      --config FILE     settings file (default: ./heed.ini if any)\n" \
-	"      --set KEY=VALUE   one setting, e.g. irc.visit_limit=2m\n"       \
+	"servers)\n" HEED_CLI_CONFIG_HELP                                      \
 	"  -h, --help            this help\n"                                  \
-	"Exit status: 0 when every network was visited or skipped for its\n"   \
-	"cooldown, 1 when one failed or was banned, 2 for usage errors.\n"
+	"\n"                                                                   \
+	"Exit status of crawl, check and reset: 0 done (every network\n"       \
+	"visited, or skipped for its cooldown; reset: every network reset),\n" \
+	"1 a failure or nothing done (a network failed, was unreachable,\n"    \
+	"banned heed, did not resolve or was refused by heed's address\n"      \
+	"policy; reset: a network not in the store), 2 usage or settings\n"    \
+	"error, 130 stopped by SIGINT or SIGTERM after the visits under way\n" \
+	"said QUIT and were stored.\n"
 
 const struct heed_cli_command heed_cli_commands[] = {
         {"crawl", "crawl sites and store their pages' metadata", CRAWL_HELP,
