@@ -4,7 +4,8 @@
 # listening on 127.0.0.1:PORT (default 16667). Prints the DIR; stop the
 # server with `examples/demo-irc/stop.sh DIR`.
 #
-#   dir=$(examples/demo-irc/start.sh) && heed irc crawl 127.0.0.1:16667
+#   dir=$(examples/demo-irc/start.sh)
+#   heed irc crawl --allow-private 127.0.0.1:16667
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 port=${PORT:-16667}
