@@ -4,7 +4,10 @@
  * between, then time runs on until the visit ends. Invariants: every line
  * heed sends is at most 512 bytes, ends in CRLF and holds no other CR, LF
  * or NUL; END and CLOSE come exactly once, END before CLOSE, and nothing
- * after CLOSE; the visit always ends, however the server behaves.
+ * after CLOSE; the visit always ends, however the server behaves. With
+ * bit 2 of the first byte the operator stops the run (SIGINT) before the
+ * chunk that the first byte's high bits name, and again after it: the
+ * visit still ends exactly once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +48,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (heed_irc_session_new(&s, &cfg, on_action, &w, NULL) != HEED_OK)
 		return 0;
 	heed_irc_session_connected(s, t);
-	for (size_t off = 0; off < size && !w.ends; off += 97) {
+	for (size_t off = 0, i = 0; off < size && !w.ends; off += 97, i++) {
 		size_t n = size - off < 97 ? size - off : 97;
+		if ((data[0] & 4) && i == (size_t)(data[0] >> 3))
+			heed_irc_session_stop(s, t);
 		heed_irc_session_recv(s, (const char *)data + off, n, t += 700);
 		heed_irc_session_tick(s, t);
+		if ((data[0] & 4) && i == (size_t)(data[0] >> 3))
+			heed_irc_session_stop(s, t);
 	}
 	while (!w.ends && t < 3600000)
 		heed_irc_session_tick(s, t += 1000);
