@@ -630,7 +630,11 @@ static int irc_reset(int argc, char **argv)
 		goto out_cfg;
 	}
 	store = heed_cli_open_store(&cfg, NULL);
-	for (size_t i = 0; store && i < t.count; i++) {
+	/* One network at a time, each reset whole: a signal stops between
+	 * two, with the exit status of every other command (130). */
+	stop_requested = 0;
+	catch_stop_signals(true);
+	for (size_t i = 0; store && i < t.count && !stop_requested; i++) {
 		int r = reset_one(store, &t.items[i]);
 		if (r < 0) {
 			missing++;
@@ -638,8 +642,11 @@ static int irc_reset(int argc, char **argv)
 		}
 		missing += r;
 	}
+	catch_stop_signals(false);
 	if (!store || missing)
 		ex = HEED_EXIT_FAIL;
+	if (stop_requested)
+		ex = HEED_EXIT_INTERRUPTED;
 	heed_store_close(store);
 out_cfg:
 	heed_config_free(&cfg);
