@@ -85,7 +85,8 @@ struct heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
  * stops cleanly and exits HEED_EXIT_INTERRUPTED. */
 extern volatile sig_atomic_t heed_cli_stop;
 
-/* From here on, SIGINT and SIGTERM set heed_cli_stop instead of killing. */
+/* From here on, the first SIGINT or SIGTERM sets heed_cli_stop instead of
+ * killing; a second one kills. */
 void heed_cli_catch_stop(void);
 
 /* Back to the default actions: a signal kills at once. */

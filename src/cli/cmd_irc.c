@@ -35,28 +35,6 @@
  * (docs/irc.md "When heed comes back"). */
 #define UNREACHABLE_RETRY_S (10 * 60)
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-/* SIGINT and SIGTERM ask for a clean stop; a second one kills as usual
- * (SA_RESETHAND), for an operator who will not wait for the QUITs. */
-static void catch_stop_signals(bool on)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on ? on_signal : SIG_DFL;
-	sa.sa_flags = on ? SA_RESETHAND : 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static void fmt_time(int64_t t, char *buf, size_t size)
 {
 	time_t tt = (time_t)t;
@@ -364,7 +342,7 @@ static int configure(const char *sub, struct run *run, const char *nick)
 	run->opts.dns.timeout_ms = (int)run->cfg.net_dns_timeout_ms;
 	run->opts.dns.tries = (int)run->cfg.net_dns_tries;
 	run->opts.allow_private = run->cfg.net_allow_private;
-	run->opts.stop = &stop_requested;
+	run->opts.stop = &heed_cli_stop;
 	run->opts.log = &run->logger;
 	run->opts.ud = run;
 	run->store_path = run->cfg.store_location;
@@ -376,10 +354,9 @@ static heed_status crawl_with_signals(struct run *run)
 {
 	heed_status rc;
 
-	stop_requested = 0;
-	catch_stop_signals(true);
+	heed_cli_catch_stop();
 	rc = heed_irc_crawl(&run->opts, run->targets.items, run->targets.count);
-	catch_stop_signals(false);
+	heed_cli_release_stop();
 	return rc;
 }
 
@@ -406,7 +383,7 @@ static int finish_run(struct run *run, heed_store *store, heed_status rc)
 		 * (net.dns_server). */
 		return rc == HEED_ECONFIG ? HEED_EXIT_USAGE : HEED_EXIT_FAIL;
 	}
-	if (stop_requested) {
+	if (heed_cli_stop) {
 		heed_cli_error("stopped: the visits under way ended with QUIT; "
 		               "networks not started were not contacted");
 		return HEED_EXIT_INTERRUPTED;
@@ -470,7 +447,7 @@ static int irc_check(int argc, char **argv)
 	run->opts.check_only = true;
 	run->opts.on_result = on_check_result;
 	rc = crawl_with_signals(run);
-	if (rc == HEED_OK && run->runs == 0 && !stop_requested)
+	if (rc == HEED_OK && run->runs == 0 && !heed_cli_stop)
 		run->failures++;
 	ex = finish_run(run, NULL, rc);
 	free(run);
@@ -632,9 +609,8 @@ static int irc_reset(int argc, char **argv)
 	store = heed_cli_open_store(&cfg, NULL);
 	/* One network at a time, each reset whole: a signal stops between
 	 * two, with the exit status of every other command (130). */
-	stop_requested = 0;
-	catch_stop_signals(true);
-	for (size_t i = 0; store && i < t.count && !stop_requested; i++) {
+	heed_cli_catch_stop();
+	for (size_t i = 0; store && i < t.count && !heed_cli_stop; i++) {
 		int r = reset_one(store, &t.items[i]);
 		if (r < 0) {
 			missing++;
@@ -642,10 +618,10 @@ static int irc_reset(int argc, char **argv)
 		}
 		missing += r;
 	}
-	catch_stop_signals(false);
+	heed_cli_release_stop();
 	if (!store || missing)
 		ex = HEED_EXIT_FAIL;
-	if (stop_requested)
+	if (heed_cli_stop)
 		ex = HEED_EXIT_INTERRUPTED;
 	heed_store_close(store);
 out_cfg:
