@@ -127,8 +127,10 @@ typedef enum heed_robots_diag_code {
 	HEED_ROBOTS_DIAG_CRAWL_DELAY_CLAMPED,   /* above the maximum */
 	HEED_ROBOTS_DIAG_DUPLICATE_CRAWL_DELAY, /* a group has two; max kept */
 	HEED_ROBOTS_DIAG_CRAWL_DELAY_OUTSIDE_GROUP, /* before any user-agent */
-	HEED_ROBOTS_DIAG_BAD_SITEMAP, /* not an absolute http(s) URL */
-	HEED_ROBOTS_DIAG_TOO_BIG,     /* over 500 KiB; the rest ignored */
+	HEED_ROBOTS_DIAG_BAD_SITEMAP,      /* not an absolute http(s) URL */
+	HEED_ROBOTS_DIAG_TOO_BIG,          /* over 500 KiB; the rest ignored */
+	HEED_ROBOTS_DIAG_EMPTY_GROUP,      /* user-agent lines and no rules */
+	HEED_ROBOTS_DIAG_MISPLACED_DOLLAR, /* '$' before a pattern's end */
 } heed_robots_diag_code;
 
 /* "unknown-field" for HEED_ROBOTS_DIAG_UNKNOWN_FIELD, and so on; "unknown"

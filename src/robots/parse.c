@@ -101,6 +101,8 @@ static const char *const diag_code_names[] = {
                 "crawl-delay-outside-group",
         [HEED_ROBOTS_DIAG_BAD_SITEMAP] = "bad-sitemap",
         [HEED_ROBOTS_DIAG_TOO_BIG] = "too-big",
+        [HEED_ROBOTS_DIAG_EMPTY_GROUP] = "empty-group",
+        [HEED_ROBOTS_DIAG_MISPLACED_DOLLAR] = "misplaced-dollar",
 };
 
 const char *heed_robots_diag_code_name(heed_robots_diag_code code)
@@ -396,6 +398,27 @@ static char *normalize(struct parser *p, const char *value, size_t len,
 	return copy(p, p->scratch, *out_len);
 }
 
+/*
+ * RFC 9309 2.2.3: '$' "designates the end of the match pattern", and a
+ * literal '$' is written "%24". The RFC says nothing of a '$' before the
+ * end; heed reads it as an octet, as google/robotstxt (the RFC authors'
+ * parser) and the major crawlers do, so that heed decides what they decide.
+ * It is rarely meant: the author wanted the end of a shorter pattern, or a
+ * literal '$' that should be written %24. Lint says so.
+ */
+static void misplaced_dollar(struct parser *p, const struct heed_robots_line *l,
+                             heed_robots_rule_kind kind)
+{
+	char q[QUOTE_MAX + 4];
+
+	diag(p, l->number, HEED_ROBOTS_DIAG_MISPLACED_DOLLAR,
+	     "%s path '%s' has '$' before its end: heed reads that '$' as a "
+	     "character, as major crawlers do; '$' only ends a pattern at "
+	     "its end, and a literal '$' is written %%24 (RFC 9309 2.2.3)",
+	     heed_robots_rule_kind_name(kind),
+	     quote(q, l->value, l->value_len));
+}
+
 /* Adds the rule of line l to the open group; flags are for its
  * normalisation. */
 static void add_rule(struct parser *p, const struct heed_robots_line *l,
@@ -424,6 +447,9 @@ static void add_rule(struct parser *p, const struct heed_robots_line *l,
 		     "%s path holds control octets or invalid UTF-8; they are "
 		     "matched percent-encoded",
 		     heed_robots_rule_kind_name(kind));
+	if (r->pattern && r->pattern_len > 1 &&
+	    memchr(r->pattern, '$', r->pattern_len - 1))
+		misplaced_dollar(p, l, kind);
 }
 
 static void rule(struct parser *p, const struct heed_robots_line *l,
@@ -655,6 +681,63 @@ static void record(struct parser *p, const struct heed_robots_line *l)
 	}
 }
 
+/* Whether some "*" group has a rule. */
+static bool star_rules(const struct parser *p)
+{
+	const struct robots_group *g = p->r->groups.data;
+
+	for (size_t i = 0; i < p->r->groups.len; i++)
+		if (g[i].star && g[i].rule_count > 0)
+			return true;
+	return false;
+}
+
+/*
+ * RFC 9309 2.2.1: a crawler obeys the group that names it, and the "*"
+ * group only if none does; so a group of user-agent lines without a rule
+ * lets the crawlers it names fetch everything, whatever the "*" group
+ * says. That is the RFC's reading, and heed's; but it is rarely meant
+ * (rules lost, or a User-agent line left at the end of the file), so lint
+ * says so: for a group with nothing at all, and for a named group with
+ * only a Crawl-delay that escapes the rules of a "*" group ("User-agent: *"
+ * with only a Crawl-delay is a common, clear way to allow everything
+ * slowly). Only the last group can be empty: a user-agent line joins the
+ * open group until that group has a rule. The diagnostic goes where its
+ * line sorts among those kept.
+ */
+static void empty_group(struct parser *p)
+{
+	struct heed_robots_diagnostic *d, x;
+	const struct robots_group *g = p->group;
+	bool escapes, many;
+	size_t i;
+	char q[QUOTE_MAX + 4];
+	const char *first;
+
+	if (!g || g->rule_count > 0 || p->rc != HEED_OK)
+		return;
+	escapes = !g->star && star_rules(p);
+	if (g->has_delay && !escapes)
+		return;
+	first = ((const char *const *)p->r->agents.data)[g->first_agent];
+	many = g->agent_count > 1;
+	diag(p, g->line, HEED_ROBOTS_DIAG_EMPTY_GROUP,
+	     "the group of user-agent '%s'%s has no rules: %s may fetch "
+	     "everything%s (RFC 9309 2.2.1)",
+	     g->star ? "*" : quote(q, first, strlen(first)),
+	     many ? " and others" : "", many ? "they" : "it",
+	     escapes ? ", and the rules of the '*' group do not apply" : "");
+	d = p->r->diags.data;
+	i = p->r->diags.len;
+	if (i == 0 || d[i - 1].code != HEED_ROBOTS_DIAG_EMPTY_GROUP ||
+	    d[i - 1].line != g->line)
+		return; /* not kept: over the cap */
+	x = d[--i];
+	for (; i > 0 && d[i - 1].line > x.line; i--)
+		d[i] = d[i - 1];
+	d[i] = x;
+}
+
 static void parse_lines(struct parser *p, const char *data)
 {
 	struct heed_robots_lexer lx;
@@ -672,6 +755,7 @@ static void parse_lines(struct parser *p, const char *data)
 			record(p, &l);
 	}
 	last = lx.line;
+	empty_group(p);
 	if (p->r->truncated)
 		diag(p, last + 1, HEED_ROBOTS_DIAG_TOO_BIG,
 		     "robots.txt is over the %u KiB limit of RFC 9309 2.5; "

@@ -711,11 +711,11 @@ struct diag_case {
 };
 
 static const struct diag_case diag_cases[] = {
-        {"9309 2.2: not a record", "User-agent: *\nhello world\n",
+        {"9309 2.2: not a record", "User-agent: *\nhello world\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_SYNTAX, 2},
         {"9309 2.2: missing colon", "User-agent: *\nDisallow /x\n",
          HEED_ROBOTS_DIAG_MISSING_COLON, 2},
-        {"9309 2.2.4: unknown field", "User-agent: *\nHost: e.com\n",
+        {"9309 2.2.4: unknown field", "User-agent: *\nHost: e.com\nAllow: /\n",
          HEED_ROBOTS_DIAG_UNKNOWN_FIELD, 2},
         {"9309 2.2.4: misspelling accepted", "User-agent: *\nDisalow: /x\n",
          HEED_ROBOTS_DIAG_MISSPELLED_FIELD, 2},
@@ -733,26 +733,47 @@ static const struct diag_case diag_cases[] = {
          HEED_ROBOTS_DIAG_BAD_OCTETS, 2},
         {"9309 2.2: invalid UTF-8", "User-agent: *\nDisallow: /\xC3(\n",
          HEED_ROBOTS_DIAG_BAD_OCTETS, 2},
-        {"crawl-delay: not a number", "User-agent: *\nCrawl-delay: soon\n",
+        {"crawl-delay: not a number",
+         "User-agent: *\nCrawl-delay: soon\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_INVALID_CRAWL_DELAY, 2},
-        {"crawl-delay: negative", "User-agent: *\nCrawl-delay: -1\n",
+        {"crawl-delay: negative",
+         "User-agent: *\nCrawl-delay: -1\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_INVALID_CRAWL_DELAY, 2},
-        {"crawl-delay: comma", "User-agent: *\nCrawl-delay: 1,5\n",
+        {"crawl-delay: comma",
+         "User-agent: *\nCrawl-delay: 1,5\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_INVALID_CRAWL_DELAY, 2},
-        {"crawl-delay: empty", "User-agent: *\nCrawl-delay:\n",
+        {"crawl-delay: empty", "User-agent: *\nCrawl-delay:\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_INVALID_CRAWL_DELAY, 2},
-        {"crawl-delay: lone dot", "User-agent: *\nCrawl-delay: .\n",
+        {"crawl-delay: lone dot",
+         "User-agent: *\nCrawl-delay: .\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_INVALID_CRAWL_DELAY, 2},
-        {"crawl-delay: too big", "User-agent: *\nCrawl-delay: 99999999999\n",
+        {"crawl-delay: too big",
+         "User-agent: *\nCrawl-delay: 99999999999\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_CRAWL_DELAY_CLAMPED, 2},
         {"crawl-delay: twice",
-         "User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\n",
+         "User-agent: *\nCrawl-delay: 1\nCrawl-delay: 2\nDisallow: /x\n",
          HEED_ROBOTS_DIAG_DUPLICATE_CRAWL_DELAY, 3},
         {"crawl-delay: before any user-agent", "Crawl-delay: 1\n",
          HEED_ROBOTS_DIAG_CRAWL_DELAY_OUTSIDE_GROUP, 1},
         {"sitemap: relative", "Sitemap: /sitemap.xml\n",
          HEED_ROBOTS_DIAG_BAD_SITEMAP, 1},
         {"sitemap: empty", "Sitemap:\n", HEED_ROBOTS_DIAG_BAD_SITEMAP, 1},
+        {"issue 17: a group without rules",
+         "User-agent: *\nDisallow: /x\n\nUser-agent: a\nUser-agent: b\n",
+         HEED_ROBOTS_DIAG_EMPTY_GROUP, 4},
+        {"issue 17: a lone user-agent line", "User-agent: *\n",
+         HEED_ROBOTS_DIAG_EMPTY_GROUP, 1},
+        {"issue 17: a named group with only a delay escapes '*'",
+         "User-agent: *\nDisallow: /\n\nUser-agent: a\nCrawl-delay: 5\n",
+         HEED_ROBOTS_DIAG_EMPTY_GROUP, 4},
+        {"issue 17: the empty group sorts before later lines",
+         "User-agent: *\nHost: e.com\n", HEED_ROBOTS_DIAG_EMPTY_GROUP, 1},
+        {"issue 17, 9309 2.2.3: '$' before a pattern's end",
+         "User-agent: *\nAllow: /a\nDisallow: /a$b\n",
+         HEED_ROBOTS_DIAG_MISPLACED_DOLLAR, 3},
+        {"issue 17: '$' right after a wildcard, mid-pattern",
+         "User-agent: *\nDisallow: /*$/x\n", HEED_ROBOTS_DIAG_MISPLACED_DOLLAR,
+         2},
 };
 
 /* Counts diagnostics seen through the callback. */
@@ -806,6 +827,55 @@ static void test_clean_file_has_no_diagnostics(void **state)
 	assert_null(heed_robots_diag_get(r, 0));
 	assert_false(heed_robots_truncated(r));
 	assert_int_equal(heed_robots_parsed_bytes(r), strlen(txt));
+	heed_robots_free(r);
+}
+
+/* Files issue 17's lint must leave alone: a "*" group with only a delay
+ * (allow everything, slowly), '$' at the end, a literal '$' as %24. */
+static void test_issue17_quiet(void **state)
+{
+	static const char *const quiet[] = {
+	        "User-agent: *\nCrawl-delay: 2\n",
+	        "User-agent: a\nCrawl-delay: 2\n",
+	        "User-agent: *\nDisallow: /a$\nDisallow: /b%24c\n",
+	        "User-agent: *\nDisallow: /a$  # '$' then a comment\n",
+	        "User-agent: a\nUser-agent: b\nDisallow: /x\n",
+	};
+	heed_robots *r;
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(quiet); i++) {
+		assert_int_equal(heed_robots_parse(&r, NULL, quiet[i],
+		                                   strlen(quiet[i]), NULL),
+		                 HEED_OK);
+		if (heed_robots_diag_total(r) != 0)
+			fail_msg("%s: %s", quiet[i],
+			         heed_robots_diag_get(r, 0)->message);
+		heed_robots_free(r);
+	}
+}
+
+/* A '$' before the end is linted but read as an octet, as google/robotstxt
+ * reads it (RFC 9309 2.2.3 defines only the final one). */
+static void test_misplaced_dollar_is_literal(void **state)
+{
+	static const char txt[] = "User-agent: *\nDisallow: /a$b\n";
+	heed_robots *r;
+	heed_robots_agent *a;
+	struct heed_robots_decision d;
+
+	(void)state;
+	assert_int_equal(heed_robots_parse(&r, NULL, txt, strlen(txt), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_robots_diag_total(r), 1);
+	assert_int_equal(heed_robots_agent_new(&a, r, "x", 1), HEED_OK);
+	heed_robots_decide_path(a, "/a$bc", 5, &d);
+	assert_true(d.matched);
+	heed_robots_decide_path(a, "/a", 2, &d);
+	assert_false(d.matched);
+	heed_robots_decide_path(a, "/ab", 3, &d);
+	assert_false(d.matched);
+	heed_robots_agent_free(a);
 	heed_robots_free(r);
 }
 
@@ -1455,6 +1525,8 @@ int main(void)
 	        cmocka_unit_test(test_hostile_pattern),
 	        cmocka_unit_test(test_diag_table),
 	        cmocka_unit_test(test_clean_file_has_no_diagnostics),
+	        cmocka_unit_test(test_issue17_quiet),
+	        cmocka_unit_test(test_misplaced_dollar_is_literal),
 	        cmocka_unit_test(test_crawl_delay_values),
 	        cmocka_unit_test(test_agent_crawl_delay),
 	        cmocka_unit_test(test_no_groups_apply),
