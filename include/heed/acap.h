@@ -176,7 +176,10 @@ struct heed_acap_field {
 	const char *resource;   /* the resource specification as written */
 	size_t record;          /* index of its record */
 	bool in_subrecord;      /* false: the record as a whole */
-	bool ignored;           /* the version rules (2.8) drop it */
+	bool ignored;           /* it never decides: the version rules (2.8)
+	                           drop it, it matches nothing, or it is a
+	                           permission after a purpose line without a
+	                           pattern (2.3.3) */
 	size_t qualifier_count; /* explicit qualifiers */
 };
 
@@ -265,6 +268,7 @@ typedef enum heed_acap_reason {
 	                               */
 	HEED_ACAP_R_REFERENCE,        /* rules are elsewhere (2.3.2) */
 	HEED_ACAP_R_DEFAULT,          /* nothing applies: permitted */
+	HEED_ACAP_R_IGNORED,          /* a field heed cannot place: ignored */
 } heed_acap_reason;
 
 /* "narrowest scope", "fallback"... Static. */

@@ -76,6 +76,9 @@ struct acap_qualset {
 	size_t n;
 	bool interpretable; /* heed can act on every used qualifier */
 	bool v11;           /* uses a feature of ACAP 1.1 */
+	bool broken;        /* a qualifier is no version's: an unknown type,
+	                       no value or a value not valid (2.8 cannot
+	                       ignore it; 2.4.3 prohibits) */
 	const char *why;    /* why not interpretable, for the chain */
 	struct acap_time_spec time;
 	struct heed_acap_max_length max_length;
@@ -133,7 +136,8 @@ struct acap_field {
 	struct acap_qualset quals;
 	bool malformed;       /* breaks the grammar: permissions prohibit */
 	bool foreign_version; /* its file declares a major version but 1 */
-	const char *why;
+	bool version_ignored; /* ignored for its 1.1 features (2.8) */
+	const char *why;      /* why it prohibits (malformed) or is ignored */
 };
 
 struct acap_record {

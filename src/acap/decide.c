@@ -287,21 +287,28 @@ static heed_status expand(struct ctx *c, const struct acap_field *f, int layer)
 	return HEED_OK;
 }
 
+/* Step of a field that is listed but never decides, when it would have
+ * matched: the administrator sees why it did not count. */
 static heed_status note_ignored(struct ctx *c, const struct acap_field *f)
 {
 	heed_acap_usage u;
 	bool dfb;
+	const char *pattern;
 
-	if (f->ukind != ACAP_U_STANDARD || f->rset >= 0 || !f->pattern ||
+	if (!f->why || f->ukind != ACAP_U_STANDARD ||
 	    !heed_acap_usage_from_name(f->pub.usage, strlen(f->pub.usage),
 	                               &u) ||
-	    tier_of(c, u, false, &dfb) < 0 ||
-	    !heed__acap_match(f->pattern, c->path, true))
+	    tier_of(c, u, false, &dfb) < 0)
 		return HEED_OK;
-	return fstep(c, f, HEED_ACAP_R_VERSION,
-	             "ACAP-%s-%s: %s is ignored: it uses ACAP 1.1 features and "
-	             "the file has no 'ACAP-version: 1.1' field (2.8).",
-	             verb(f), f->pub.usage, f->pub.resource);
+	pattern = f->rset >= 0 ? set_pattern(c, f->rset) : f->pattern;
+	if (!pattern ||
+	    (f->rset < 0 && !heed__acap_match(pattern, c->path, true)))
+		return HEED_OK;
+	return fstep(c, f,
+	             f->version_ignored ? HEED_ACAP_R_VERSION
+	                                : HEED_ACAP_R_IGNORED,
+	             "ACAP-%s-%s: %s is ignored: %s.", verb(f), f->pub.usage,
+	             f->pub.resource, f->why);
 }
 
 static heed_status gather(struct ctx *c)

@@ -100,6 +100,7 @@ const char *heed_acap_reason_name(heed_acap_reason reason)
 	        "conventional field overridden",
 	        "permissions reference",
 	        "default",
+	        "ignored",
 	};
 	if ((unsigned)reason >= HEED_ARRAY_SIZE(names))
 		return "unknown";

@@ -15,11 +15,14 @@
 
 struct parser {
 	struct heed_acap *r;
-	long record;      /* current ACAP record, -1 outside one */
-	bool record_body; /* it has a field after its crawler lines */
-	long sub;         /* current sub-record, -1 for the record level */
-	bool sub_fields;  /* it has a permission or prohibition */
-	bool seen_acap;   /* an ACAP field other than the version */
+	long record;        /* current ACAP record, -1 outside one */
+	bool record_body;   /* it has a field after its crawler lines */
+	long sub;           /* current sub-record, -1 for the record level */
+	bool sub_fields;    /* it has a permission or prohibition */
+	bool blind_sub;     /* after a purpose line without a pattern */
+	bool record_fields; /* it has a field (not counting purposes) */
+	bool record_subs;   /* it has a sub-record */
+	bool seen_acap;     /* an ACAP field other than the version */
 	bool seen_definition, seen_record;
 	bool seen_conventional;  /* a field that is not ACAP */
 	struct acap_vec scratch; /* const char * while a line is read */
@@ -374,18 +377,35 @@ static heed_status on_composite(struct parser *p,
 	return rc;
 }
 
+/* s (n octets) percent-normalised as the path will be (RFC 9309 2.2.2),
+ * so that "%7e" and "~" compare equal ('*' and '$' are reserved and
+ * stay), after a "/" when slash; in the arena, NULL on OOM. */
+static char *norm_pattern(struct parser *p, const char *s, size_t n, bool slash)
+{
+	size_t size = heed__pct_normalize(NULL, 0, s, n, 0) + 2;
+	char *copy = heed__arena_alloc(&p->r->arena, size);
+
+	if (!copy)
+		return NULL;
+	copy[0] = '/';
+	heed__pct_normalize(copy + slash, size - slash, s, n, 0);
+	return copy;
+}
+
 /*
  * A resource path pattern as heed matches it. Paths start with "/": a
  * pattern that starts with neither "/" nor "*" gets a "/" in front (as the
  * major crawlers do with conventional rules) and a warning. NULL (no
  * diagnostic needed beyond the one given) when the pattern is unusable.
+ *
+ * 2.9: '$' "may only occur as the last character in the pattern". One
+ * before the end is read as a character, as in conventional records (RFC
+ * 9309 readers take it so), with an error for lint.
  */
 static heed_status path_pattern(struct parser *p, unsigned line, const char *s,
                                 size_t n, const char **out)
 {
 	bool slash = n > 0 && s[0] != '/' && s[0] != '*';
-	char *copy;
-	size_t size;
 
 	*out = NULL;
 	if (n == 0)
@@ -405,15 +425,28 @@ static heed_status path_pattern(struct parser *p, unsigned line, const char *s,
 	                             "reads it as '/%.*s'",
 	                             (int)n, s, (int)n, s))
 		return HEED_ENOMEM;
-	/* Percent-encoding as the path will be (RFC 9309 2.2.2), so that
-	 * "%7e" and "~" compare equal; '*' and '$' are reserved and stay. */
-	size = heed__pct_normalize(NULL, 0, s, n, 0) + 2;
-	copy = heed__arena_alloc(&p->r->arena, size);
-	if (!copy)
+	*out = norm_pattern(p, s, n, slash);
+	if (!*out)
 		return HEED_ENOMEM;
-	copy[0] = '/';
-	heed__pct_normalize(copy + slash, size - slash, s, n, 0);
-	*out = copy;
+	if (n < 2 || !memchr(s, '$', n - 1))
+		return HEED_OK;
+	return heed__acap_diag(p->r, line, HEED_ACAP_ERROR,
+	                       "'$' may only end a pattern (2.9): heed reads "
+	                       "the '$' in '%.*s' as a character, as in "
+	                       "conventional records; a literal '$' is "
+	                       "written %%24",
+	                       (int)n, s);
+}
+
+/* Adds pattern to the scratch list of a resource set's patterns. */
+static heed_status push_pattern(struct parser *p, const char *pattern)
+{
+	const char **slot;
+
+	if (heed__acap_vec_push(p->r->alloc, &p->scratch, sizeof(*slot),
+	                        (void **)&slot))
+		return HEED_ENOMEM;
+	*slot = pattern;
 	return HEED_OK;
 }
 
@@ -434,14 +467,11 @@ static heed_status on_resource_set(struct parser *p,
 	d->name = copy;
 	p->scratch.n = 0;
 	while (rc == HEED_OK && next_token(&s, end, &t, &tlen)) {
-		const char *pat, **slot;
+		const char *pat;
 
 		rc = path_pattern(p, ln->number, t, tlen, &pat);
 		if (rc == HEED_OK && pat)
-			rc = heed__acap_vec_push(p->r->alloc, &p->scratch,
-			                         sizeof(*slot), (void **)&slot);
-		if (rc == HEED_OK && pat)
-			*slot = pat;
+			rc = push_pattern(p, pat);
 	}
 	if (rc != HEED_OK)
 		return rc;
@@ -458,6 +488,43 @@ static heed_status on_resource_set(struct parser *p,
 	return HEED_OK;
 }
 
+/*
+ * 2.3: a sub-record "must be followed by one or more permission or
+ * prohibition fields"; a record by a permissions reference, fields or
+ * sub-records. One without them says nothing, which is rarely what its
+ * author meant (a field misspelled, or lines lost): lint says so where it
+ * ends. Both are read as what they are, empty.
+ */
+static heed_status close_sub(struct parser *p)
+{
+	const struct acap_sub *sub;
+
+	if (p->sub < 0 || p->sub_fields)
+		return HEED_OK;
+	sub = ACAP_VEC_AT(&p->r->subs, struct acap_sub, p->sub);
+	p->sub_fields = true; /* reported once */
+	return heed__acap_diag(p->r, sub->line, HEED_ACAP_ERROR,
+	                       "this sub-record has no permission or "
+	                       "prohibition fields (2.3): it permits and "
+	                       "prohibits nothing");
+}
+
+static heed_status close_record(struct parser *p)
+{
+	const struct acap_record *rec;
+	heed_status rc = close_sub(p);
+
+	if (rc != HEED_OK || p->record < 0 || p->record_fields ||
+	    p->record_subs)
+		return rc;
+	rec = ACAP_VEC_AT(&p->r->records, struct acap_record, p->record);
+	p->record_fields = true; /* reported once */
+	return heed__acap_diag(p->r, rec->line, HEED_ACAP_ERROR,
+	                       "this ACAP record has no fields (2.3): it "
+	                       "permits and prohibits nothing, and a record "
+	                       "naming a crawler overrides nothing for it");
+}
+
 /* ACAP-crawler: name (2.3.1) */
 static heed_status on_crawler(struct parser *p,
                               const struct heed_robots_line *ln)
@@ -471,7 +538,8 @@ static heed_status on_crawler(struct parser *p,
 		                       "ACAP-crawler without a name is ignored "
 		                       "(2.3.1)");
 	if (p->record < 0 || p->record_body) {
-		if (heed__acap_vec_push(r->alloc, &r->records, sizeof(*rec),
+		if (close_record(p) ||
+		    heed__acap_vec_push(r->alloc, &r->records, sizeof(*rec),
 		                        (void **)&rec))
 			return HEED_ENOMEM;
 		rec->line = ln->number;
@@ -479,7 +547,9 @@ static heed_status on_crawler(struct parser *p,
 		rec->source = p->source;
 		p->record = (long)r->records.n - 1;
 		p->record_body = false;
+		p->record_fields = p->record_subs = false;
 		p->sub = -1;
+		p->blind_sub = false;
 		p->seen_record = true;
 	}
 	rec = ACAP_VEC_AT(&r->records, struct acap_record, p->record);
@@ -534,6 +604,7 @@ static heed_status on_reference(struct parser *p,
 		                       "reference may not refer further: a "
 		                       "circular reference (2.3.2); ignored");
 	rc = record_body(p, ln->number);
+	p->record_fields = true;
 	rec = ACAP_VEC_AT(&p->r->records, struct acap_record, p->record);
 	if (rc != HEED_OK || rec->reference)
 		return rc;
@@ -561,15 +632,78 @@ static heed_status on_reference(struct parser *p,
 	return HEED_OK;
 }
 
-/* ACAP-usage-purpose: pattern (2.3.3). The value is read before comment
- * removal up to white space: 2.3.3's own example is a URI with "#". */
+/*
+ * Starts a sub-record at a usage purpose line when the current one has
+ * fields already (consecutive purpose lines make one sub-record, 2.3).
+ */
+static heed_status open_sub(struct parser *p, unsigned line)
+{
+	struct heed_acap *r = p->r;
+	struct acap_sub *sub;
+
+	if (p->sub >= 0 && !p->sub_fields)
+		return HEED_OK;
+	if (heed__acap_vec_push(r->alloc, &r->subs, sizeof(*sub),
+	                        (void **)&sub))
+		return HEED_ENOMEM;
+	sub->record = (size_t)p->record;
+	sub->line = line;
+	sub->first_purpose = r->names.n;
+	p->sub = (long)r->subs.n - 1;
+	p->sub_fields = false;
+	p->record_subs = true;
+	return HEED_OK;
+}
+
+/*
+ * A usage purpose pattern cut short by a '#' with no white space before it.
+ * Section 3 says such a '#' starts a comment ("A <URI-pattern> ... may not
+ * contain the character "#""), so the pattern is what comes before it, as
+ * for every field; but 2.3.3 itself prints a purpose URI with a fragment
+ * (".../usage-purpose-categories#preservation"). In doubt, the sub-record
+ * is for both readings: a prohibition it holds then binds a crawler that
+ * serves either purpose. t is the pattern, the line's first word.
+ */
+static heed_status glued_comment(struct parser *p,
+                                 const struct heed_robots_line *ln,
+                                 const char *t, size_t tlen)
+{
+	struct heed_acap *r = p->r;
+	const char *end = ln->raw_value + ln->raw_value_len, *e = t + tlen;
+
+	if (e >= end || *e != '#')
+		return HEED_OK;
+	while (e < end && !heed__ascii_space(*e))
+		e++;
+	if (push_name(r, t, (size_t)(e - t)))
+		return HEED_ENOMEM;
+	ACAP_VEC_AT(&r->subs, struct acap_sub, p->sub)->npurposes++;
+	return heed__acap_diag(r, ln->number, HEED_ACAP_WARNING,
+	                       "'#' begins a comment (section 3: a usage "
+	                       "purpose pattern may not contain '#'): heed "
+	                       "reads the pattern as '%.*s' and, in doubt, "
+	                       "also as '%.*s' (2.3.3); write one of them",
+	                       (int)tlen, t, (int)(e - t), t);
+}
+
+/*
+ * ACAP-usage-purpose: pattern (2.3.3). '#' begins a comment everywhere
+ * (2.2, footnote 2; section 3: "A <URI-pattern> ... may not contain the
+ * character "#", as this would be interpreted as the start of a comment"),
+ * so the pattern is the value before any comment, as for every field.
+ *
+ * A purpose line without a pattern still opens a sub-record: were it
+ * ignored, the permissions meant for one purpose would apply at the record
+ * level, to every purpose. Which purposes it meant is unknown, so its
+ * permissions are ignored and its prohibitions apply to every purpose
+ * (at the record level).
+ */
 static heed_status on_purpose(struct parser *p,
                               const struct heed_robots_line *ln)
 {
 	struct heed_acap *r = p->r;
-	const char *s = ln->raw_value, *end = s + ln->raw_value_len, *t;
+	const char *s = ln->value, *end = s + ln->value_len, *t;
 	size_t tlen;
-	struct acap_sub *sub;
 	heed_status rc;
 
 	if (p->record < 0)
@@ -577,31 +711,36 @@ static heed_status on_purpose(struct parser *p,
 	rc = record_body(p, ln->number);
 	if (rc != HEED_OK)
 		return rc;
-	if (!next_token(&s, end, &t, &tlen) || t[0] == '#')
+	if (!next_token(&s, end, &t, &tlen)) {
+		if (p->sub >= 0 && !p->sub_fields)
+			return heed__acap_diag(
+			        r, ln->number, HEED_ACAP_ERROR,
+			        "ACAP-usage-purpose without a pattern "
+			        "(2.3.3); ignored");
+		p->sub = -1;
+		p->blind_sub = true;
+		p->sub_fields = false;
 		return heed__acap_diag(
 		        r, ln->number, HEED_ACAP_ERROR,
-		        "ACAP-usage-purpose without a pattern is "
-		        "ignored (2.3.3)");
-	if (p->sub < 0 || p->sub_fields) {
-		if (heed__acap_vec_push(r->alloc, &r->subs, sizeof(*sub),
-		                        (void **)&sub))
-			return HEED_ENOMEM;
-		sub->record = (size_t)p->record;
-		sub->line = ln->number;
-		sub->first_purpose = r->names.n;
-		p->sub = (long)r->subs.n - 1;
-		p->sub_fields = false;
+		        "ACAP-usage-purpose without a pattern (2.3.3): heed "
+		        "cannot tell which purposes the sub-record is for; "
+		        "it ignores its permissions and applies its "
+		        "prohibitions to every purpose");
 	}
-	sub = ACAP_VEC_AT(&r->subs, struct acap_sub, p->sub);
-	if (push_name(r, t, tlen))
-		return HEED_ENOMEM;
-	sub->npurposes++;
-	if (next_token(&s, end, &t, &tlen) && t[0] != '#')
+	p->blind_sub = false;
+	rc = open_sub(p, ln->number);
+	if (rc == HEED_OK && push_name(r, t, tlen))
+		rc = HEED_ENOMEM;
+	if (rc != HEED_OK)
+		return rc;
+	ACAP_VEC_AT(&r->subs, struct acap_sub, p->sub)->npurposes++;
+	rc = glued_comment(p, ln, t, tlen);
+	if (rc == HEED_OK && next_token(&s, end, &t, &tlen))
 		return heed__acap_diag(r, ln->number, HEED_ACAP_WARNING,
 		                       "a usage purpose pattern is one word: "
 		                       "heed ignores '%.*s' and what follows",
 		                       (int)tlen, t);
-	return HEED_OK;
+	return rc;
 }
 
 /* The usage in "ACAP-allow-<usage>" / "ACAP-disallow-<usage>". */
@@ -651,6 +790,12 @@ static heed_status field_usage(struct parser *p, struct acap_field *f,
 		        (int)n, u);
 	}
 	f->ukind = ACAP_U_UNKNOWN;
+	if (n == 0)
+		return heed__acap_diag(r, f->pub.line, HEED_ACAP_ERROR,
+		                       "the field names no usage type "
+		                       "(ACAP-%s-crawl..., 2.4); heed reads it "
+		                       "as a prohibition to crawl (2.4.3)",
+		                       allow ? "allow" : "disallow");
 	return heed__acap_diag(r, f->pub.line, HEED_ACAP_ERROR,
 	                       "'%.*s' is not an ACAP usage type (2.5); heed "
 	                       "reads the field as a prohibition to crawl "
@@ -744,6 +889,7 @@ static heed_status on_permission(struct parser *p,
 	rc = record_body(p, ln->number);
 	if (rc != HEED_OK)
 		return rc;
+	p->record_fields |= p->sub < 0;
 	if (heed__acap_vec_push(r->alloc, &r->fields, sizeof(*f), (void **)&f))
 		return HEED_ENOMEM;
 	f->pub.line = ln->number;
@@ -767,7 +913,65 @@ static heed_status on_permission(struct parser *p,
 	/* A field that matches nothing stays listed but never decides. */
 	if (rc == HEED_OK && f->rset < 0 && !f->pattern)
 		f->pub.ignored = true;
+	/* A permission of a sub-record whose purposes are unknown. */
+	if (rc == HEED_OK && allow && p->blind_sub) {
+		f->pub.ignored = true;
+		f->why = "it follows an ACAP-usage-purpose line without a "
+		         "pattern (2.3.3)";
+	}
 	return rc;
+}
+
+/*
+ * The resource an action request names (2.6, section 3: relative-part,
+ * which "may not contain" the reserved '*' and '$' of patterns). A final
+ * '$' can only mean the path itself. A wildcard makes the request a
+ * pattern heed cannot act on exactly, so it reads it the way that holds
+ * the least: a take-down takes down the whole folder before the first
+ * wildcard (what the pattern may cover and more; a later crawl fetches
+ * again what may be fetched), a re-crawl is ignored (*out NULL).
+ */
+static heed_status request_path(struct parser *p,
+                                const struct heed_robots_line *ln,
+                                heed_acap_field_kind kind, const char **out,
+                                size_t *len)
+{
+	const char *v = ln->value;
+	size_t n = ln->value_len, cut = 0;
+	bool take_down = kind == HEED_ACAP_FIELD_TAKE_DOWN;
+
+	while (cut < n && v[cut] != '*' && v[cut] != '$')
+		cut++;
+
+	*out = v;
+	*len = n;
+	if (cut >= n)
+		return HEED_OK;
+	if (cut == n - 1 && v[cut] == '$') {
+		*len = cut;
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "an action request names one resource: "
+		                       "'$' is not allowed in it (2.6, section "
+		                       "3); heed reads '%.*s'",
+		                       (int)cut, v);
+	}
+	if (!take_down) {
+		*out = NULL;
+		return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+		                       "an action request names one resource, "
+		                       "not a pattern: '*' and '$' are not "
+		                       "allowed in it (2.6, section 3); the "
+		                       "re-crawl request is ignored");
+	}
+	while (cut > 0 && v[cut - 1] != '/')
+		cut--;
+	*len = cut;
+	return heed__acap_diag(p->r, ln->number, HEED_ACAP_ERROR,
+	                       "an action request names one resource, not a "
+	                       "pattern: '*' and '$' are not allowed in it "
+	                       "(2.6, section 3); heed takes down everything "
+	                       "under '%.*s'",
+	                       (int)cut, v);
 }
 
 /* ACAP-request-take-down / ACAP-request-re-crawl: path (2.6) */
@@ -778,6 +982,8 @@ static heed_status on_request(struct parser *p,
 	struct heed_acap *r = p->r;
 	struct acap_field *f;
 	heed_acap_field_kind kind;
+	const char *path;
+	size_t plen;
 	heed_status rc;
 
 	if (heed__ascii_ieq(action, alen, "take-down"))
@@ -798,11 +1004,15 @@ static heed_status on_request(struct parser *p,
 	rc = record_body(p, ln->number);
 	if (rc != HEED_OK)
 		return rc;
+	p->record_fields = true;
 	if (ln->value_len == 0 || ln->value[0] != '/')
 		return heed__acap_diag(
 		        r, ln->number, HEED_ACAP_ERROR,
 		        "an action request needs a path starting "
 		        "with '/' (2.6); ignored");
+	rc = request_path(p, ln, kind, &path, &plen);
+	if (rc != HEED_OK || !path)
+		return rc;
 	if (heed__acap_vec_push(r->alloc, &r->fields, sizeof(*f), (void **)&f))
 		return HEED_ENOMEM;
 	f->pub.line = ln->number;
@@ -814,8 +1024,9 @@ static heed_status on_request(struct parser *p,
 	f->quals.interpretable = true;
 	f->pub.usage =
 	        kind == HEED_ACAP_FIELD_TAKE_DOWN ? "take-down" : "re-crawl";
-	f->pattern = f->pub.resource = dup(p, ln->value, ln->value_len);
-	return f->pattern ? HEED_OK : HEED_ENOMEM;
+	f->pub.resource = dup(p, ln->value, ln->value_len);
+	f->pattern = dup(p, path, plen);
+	return f->pattern && f->pub.resource ? HEED_OK : HEED_ENOMEM;
 }
 
 static bool ihas_prefix(const char *s, size_t n, const char *lit,
@@ -896,8 +1107,11 @@ static heed_status on_conventional(struct parser *p,
 	if (p->record < 0)
 		return HEED_OK;
 	if (heed__ascii_ieq(ln->name, ln->name_len, "user-agent")) {
+		if (close_record(p))
+			return HEED_ENOMEM;
 		p->record = -1;
 		p->sub = -1;
+		p->blind_sub = false;
 		return HEED_OK;
 	}
 	if (!heed__ascii_ieq(ln->name, ln->name_len, "allow") &&
@@ -975,9 +1189,28 @@ static bool uses_v11(const struct heed_acap *r, const struct acap_field *f)
 	return false;
 }
 
-/* 2.8: without a version field, or with 1.0, fields using 1.1 features are
- * ignored; with a major version other than 1, heed knows no field. Applies
- * to the fields this parse added. */
+/* Whether a qualifier of field f is not ACAP's in any version: a type
+ * Annex A does not define, or a value that is not valid (issue 17's
+ * mistyped time-limit), itself or through a definition. */
+static bool broken_quals(const struct heed_acap *r, const struct acap_field *f)
+{
+	if (f->quals.broken)
+		return true;
+	return f->ukind == ACAP_U_QUALIFIED &&
+	       ACAP_VEC_AT(&r->qdefs, struct acap_qdef, f->def)->quals.broken;
+}
+
+/*
+ * 2.8: without a version field, or with 1.0, "a crawler is expected to
+ * ignore any ACAP field that contains features of all versions of ACAP
+ * other than Version 1.0". A field whose qualifier is no version's (a
+ * mistyped name or value) contains no 1.1 feature it could be ignored for:
+ * it is a permission heed cannot interpret, read as a prohibition (2.4.3,
+ * and "a crawler must not ignore any permission or prohibition field").
+ * Ignoring it would let a wider, unlimited permission decide. With a major
+ * version other than 1, heed knows no field. Applies to the fields this
+ * parse added.
+ */
 static heed_status apply_version(struct parser *p)
 {
 	struct heed_acap *r = p->r;
@@ -989,9 +1222,13 @@ static heed_status apply_version(struct parser *p)
 		        ACAP_VEC_AT(&r->fields, struct acap_field, i);
 
 		f->foreign_version = p->vdeclared && p->vmajor != 1;
-		if (v11 || !uses_v11(r, f) || f->pub.ignored)
+		if (v11 || !uses_v11(r, f) || f->pub.ignored ||
+		    broken_quals(r, f))
 			continue;
 		f->pub.ignored = true;
+		f->why = "it uses ACAP 1.1 features and the file has no "
+		         "'ACAP-version: 1.1' field (2.8)";
+		f->version_ignored = true;
 		if (heed__acap_diag(
 		            r, f->pub.line, HEED_ACAP_NOTE,
 		            "this field uses ACAP 1.1 features but the "
@@ -1009,34 +1246,26 @@ static heed_status apply_version(struct parser *p)
 	return HEED_OK;
 }
 
-/* Diagnostics made while reading lines are in line order; those made at the
- * end (versions, the file as a whole) are in order among themselves. One
- * stable merge puts them all in line order. */
-static heed_status merge_diags(struct heed_acap *r, size_t from, size_t split)
+/* Diagnostics come mostly in line order; those made where a record ends,
+ * or at the end (versions, the file as a whole), name earlier lines. One
+ * stable insertion sort, linear on the nearly sorted list, puts them all
+ * in line order (line 0, the file as a whole, first). */
+static void sort_diags(struct heed_acap *r, size_t from)
 {
-	struct heed_acap_diag *d, *tmp;
-	size_t n = r->diags.n - from, i = 0, j = split - from, k = 0;
+	struct heed_acap_diag *d = (struct heed_acap_diag *)r->diags.items;
 
-	split -= from;
-	if (split == 0 || split == n)
-		return HEED_OK;
-	d = (struct heed_acap_diag *)r->diags.items + from;
-	tmp = heed__calloc(r->alloc, n, sizeof(*tmp));
-	if (!tmp)
-		return HEED_ENOMEM;
-	while (i < split || j < n) {
-		bool left = j == n || (i < split && d[i].line <= d[j].line);
-		tmp[k++] = left ? d[i++] : d[j++];
+	for (size_t i = from + 1; i < r->diags.n; i++) {
+		struct heed_acap_diag x = d[i];
+		size_t j = i;
+		for (; j > from && d[j - 1].line > x.line; j--)
+			d[j] = d[j - 1];
+		d[j] = x;
 	}
-	memcpy(d, tmp, n * sizeof(*tmp));
-	heed__free(r->alloc, tmp);
-	return HEED_OK;
 }
 
 static heed_status finish(struct parser *p, size_t skipped, size_t from)
 {
 	struct heed_acap *r = p->r;
-	size_t split = r->diags.n;
 	heed_status rc = apply_version(p);
 	struct heed_acap_diag *d;
 
@@ -1047,7 +1276,7 @@ static heed_status finish(struct parser *p, size_t skipped, size_t from)
 		                     HEED_ROBOTS_PARSE_LIMIT_BYTES,
 		                     HEED_ROBOTS_PARSE_LIMIT_BYTES);
 	if (rc == HEED_OK)
-		rc = merge_diags(r, from, split);
+		sort_diags(r, from);
 	if (rc != HEED_OK || r->diags_dropped == 0)
 		return rc;
 	/* Past the cap on purpose: the reader must know some are missing. */
@@ -1074,6 +1303,8 @@ static heed_status read_lines(struct parser *p, const char *data, size_t len)
 	heed_robots_lex_init(&lx, data ? data : "", n);
 	while (rc == HEED_OK && heed_robots_lex_next(&lx, &ln))
 		rc = on_line(p, &ln);
+	if (rc == HEED_OK)
+		rc = close_record(p);
 	if (rc == HEED_OK)
 		rc = finish(p, len - n, from);
 	heed__acap_vec_free(p->r->alloc, &p->scratch);

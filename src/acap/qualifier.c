@@ -339,6 +339,57 @@ static heed_acap_qualifier_type type_from_name(const char *s, size_t n)
 	return HEED_ACAP_Q_UNKNOWN;
 }
 
+/* Qualifier type names are this long at most, and so are the typos
+ * nearest_type looks at. */
+#define TYPE_NAME_MAX 32
+
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of neighbours), case-insensitively; both at most TYPE_NAME_MAX. */
+static size_t distance(const char *a, size_t n, const char *b, size_t m)
+{
+	size_t d[TYPE_NAME_MAX + 1][TYPE_NAME_MAX + 1];
+
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= n; i++) {
+		for (size_t j = 1; j <= m; j++) {
+			char x = heed__ascii_lower(a[i - 1]);
+			char y = heed__ascii_lower(b[j - 1]);
+			size_t best = d[i - 1][j - 1] + (x != y);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 &&
+			    x == heed__ascii_lower(b[j - 2]) &&
+			    heed__ascii_lower(a[i - 2]) == y &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[n][m];
+}
+
+/* The qualifier type a mistyped name most likely meant ("time_limit",
+ * "timelimit", "time-limt": time-limit), or NULL. */
+static const char *nearest_type(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n > TYPE_NAME_MAX)
+		return NULL;
+	for (unsigned t = 0; t < HEED_ACAP_Q_UNKNOWN; t++) {
+		const char *k = heed_acap_qualifier_name(t);
+		if (strlen(k) <= TYPE_NAME_MAX &&
+		    distance(name, n, k, strlen(k)) <= 2)
+			return k;
+	}
+	return NULL;
+}
+
 static void not_interpretable(struct acap_qualset *qs, const char *why)
 {
 	if (qs->interpretable)
@@ -370,10 +421,14 @@ static heed_status tokenize(struct heed_acap *r, const char *s, size_t len,
 			i++;
 		if (i == len || s[i] != '=') {
 			not_interpretable(out, "a qualifier has no value");
-			if (heed__acap_diag(r, line, HEED_ACAP_ERROR,
-			                    "'%.*s' is not a qualifier "
-			                    "(type=value, 2.4.1.2)",
-			                    (int)(ne - ns), s + ns))
+			out->broken = true;
+			if (heed__acap_diag(
+			            r, line, HEED_ACAP_ERROR,
+			            "'%.*s' is not a qualifier "
+			            "(type=value, 2.4.1.2); permissions "
+			            "with it are read as prohibitions "
+			            "(2.4.3)",
+			            (int)(ne - ns), s + ns))
 				return HEED_ENOMEM;
 			continue;
 		}
@@ -555,28 +610,38 @@ static heed_status check_each(struct heed_acap *r, struct acap_qualset *qs,
 		enum verdict v;
 
 		if (q->type == HEED_ACAP_Q_UNKNOWN) {
+			const char *near = nearest_type(q->name);
 			not_interpretable(qs, "it has a qualifier ACAP does "
 			                      "not define");
-			if (heed__acap_diag(r, q->line, HEED_ACAP_ERROR,
-			                    "'%s' is not a qualifier type "
-			                    "(Annex A)",
-			                    q->name))
+			qs->broken = true;
+			if (heed__acap_diag(
+			            r, q->line, HEED_ACAP_ERROR,
+			            "'%s' is not a qualifier type "
+			            "(Annex A%s%s%s); permissions with "
+			            "it are read as prohibitions (2.4.3)",
+			            q->name, near ? "; did you mean " : "",
+			            near ? near : "", near ? "?" : ""))
 				return HEED_ENOMEM;
 			continue;
 		}
 		v = check_value(q->type, q->value);
 		if (v == V_11 && qs->used[i])
 			qs->v11 = true;
-		if (!qs->used[i])
-			continue;
+		/* A mistyped value is a prohibition even where a repetition
+		 * rule would drop it: the author may have meant it to be
+		 * the one that counts. */
 		if (v == V_BAD) {
 			not_interpretable(qs, "a qualifier value is not valid");
+			qs->broken = true;
 			if (heed__acap_diag(r, q->line, HEED_ACAP_ERROR,
 			                    "'%s' is not a valid value of %s "
-			                    "(Annex A)",
+			                    "(Annex A); permissions with it "
+			                    "are read as prohibitions (2.4.3)",
 			                    q->value, q->name))
 				return HEED_ENOMEM;
 		}
+		if (!qs->used[i])
+			continue;
 		if (!(applicable[q->type] & (1u << usage))) {
 			not_interpretable(qs, "a qualifier does not apply to "
 			                      "its usage type");

@@ -166,7 +166,8 @@ static const struct dcase spec_cases[] = {
          "ACAP-disallow-index: /\n",
          "heed", "http://news.search.example/", HEED_ACAP_INDEX, "/a", false,
          3},
-        {"2.3.3: URI with a fragment is one pattern",
+        {"2.3.3 prints a purpose URI with a fragment: the sub-record "
+         "binds it as written too (section 3 reads a comment)",
          "ACAP-crawler: *\nACAP-usage-purpose: "
          "http://the-acap.org/usage-purpose-categories#preservation\n"
          "ACAP-disallow-preserve: /\n",
@@ -849,6 +850,70 @@ static void test_time_limits(void **state)
 	}
 }
 
+/* Issue 17: authors' mistakes read the way that does the less. */
+static const struct dcase issue17_cases[] = {
+        {"section 3: '#' glued to a purpose begins a comment: the "
+         "sub-record's prohibition binds purpose news (fails before)",
+         REC "ACAP-allow-index: /\nACAP-usage-purpose: news#old service\n"
+             "ACAP-disallow-index: /\n",
+         "heed", "news", HEED_ACAP_INDEX, "/a", false, 4},
+        {"... and, in doubt, the purpose as written",
+         REC "ACAP-allow-index: /\nACAP-usage-purpose: news#old service\n"
+             "ACAP-disallow-index: /\n",
+         "heed", "news#old", HEED_ACAP_INDEX, "/a", false, 4},
+        {"... but no other purpose",
+         REC "ACAP-allow-index: /\nACAP-usage-purpose: news#old service\n"
+             "ACAP-disallow-index: /\n",
+         "heed", "news#new", HEED_ACAP_INDEX, "/a", true, 2},
+        {"section 3: a comment after a purpose URI, spaced",
+         REC "ACAP-allow-index: /\n"
+             "ACAP-usage-purpose: http://x.org/p # the p service\n"
+             "ACAP-disallow-index: /\n",
+         "heed", "http://x.org/p", HEED_ACAP_INDEX, "/a", false, 4},
+        {"2.3.3: a purpose line without a pattern: its permission is "
+         "ignored",
+         REC "ACAP-disallow-index: /\nACAP-usage-purpose: #news\n"
+             "ACAP-allow-index: /a\n",
+         "heed", "news", HEED_ACAP_INDEX, "/a", false, 2},
+        {"... and its prohibition binds every purpose",
+         REC "ACAP-usage-purpose: #news\nACAP-disallow-index: /a\n", "heed",
+         "other", HEED_ACAP_INDEX, "/a", false, 3},
+        {"2.4.3 + 2.8: a mistyped second time-limit without a version is "
+         "a prohibition, not ignored (fails before)",
+         REC "ACAP-allow-index: /\n"
+             "ACAP-allow-index: /news/ time-limit=until-recrawled "
+             "time-limit=7-dys\n",
+         "heed", NULL, HEED_ACAP_INDEX, "/news/a", false, 3},
+        {"2.4.3: a mistyped time-limit value",
+         REC "ACAP-allow-index: /\nACAP-allow-index: /news/ "
+             "time-limit=7-dys\n",
+         "heed", NULL, HEED_ACAP_INDEX, "/news/a", false, 3},
+        {"2.4.3: a mistyped time-limit name",
+         REC "ACAP-allow-index: /\nACAP-allow-index: /news/ "
+             "time-limt=7-days\n",
+         "heed", NULL, HEED_ACAP_INDEX, "/news/a", false, 3},
+        {"2.4.3: a time-limit without '='",
+         REC "ACAP-allow-index: /\nACAP-allow-index: /news/ "
+             "time-limit:7-days\n",
+         "heed", NULL, HEED_ACAP_INDEX, "/news/a", false, 3},
+        {"2.4.3: a mistyped time-limit in a qualified usage",
+         "ACAP-qualified-usage: short index time-limit=7-dys\n" REC
+         "ACAP-allow-index: /\nACAP-allow-(short): /news/\n",
+         "heed", NULL, HEED_ACAP_INDEX, "/news/a", false, 4},
+        {"2.9: a '$' before the end is a character",
+         REC "ACAP-disallow-index: /a$b\n", "heed", NULL, HEED_ACAP_INDEX,
+         "/a$bc", false, 2},
+        {"... and not the end of the pattern",
+         REC "ACAP-disallow-index: /a$b\n", "heed", NULL, HEED_ACAP_INDEX, "/a",
+         true, 0},
+};
+
+static void test_issue17(void **state)
+{
+	(void)state;
+	run_cases(issue17_cases, HEED_ARRAY_SIZE(issue17_cases));
+}
+
 struct diag_case {
 	const char *name;
 	const char *txt;
@@ -858,6 +923,44 @@ struct diag_case {
 };
 
 static const struct diag_case diag_cases[] = {
+        {"issue 17, 2.3: a record without fields",
+         "ACAP-crawler: a\nACAP-crawler: b\nUser-agent: *\nDisallow: /\n", 1,
+         HEED_ACAP_ERROR, "record has no fields"},
+        {"issue 17, 2.3: ... at the end of the file",
+         REC "ACAP-allow-crawl: /\nACAP-crawler: a\n", 3, HEED_ACAP_ERROR,
+         "record has no fields"},
+        {"issue 17, 2.3: a sub-record without fields",
+         REC "ACAP-usage-purpose: news\nACAP-usage-purpose: sport\n"
+             "ACAP-crawler: a\nACAP-allow-crawl: /\n",
+         2, HEED_ACAP_ERROR, "sub-record has no permission"},
+        {"issue 17, 2.6: a wildcard in a take-down",
+         REC "ACAP-request-take-down: /a/*.pdf\n", 2, HEED_ACAP_ERROR,
+         "takes down everything under '/a/'"},
+        {"issue 17, 2.6: a wildcard in a re-crawl",
+         REC "ACAP-request-re-crawl: /a*\n", 2, HEED_ACAP_ERROR,
+         "re-crawl request is ignored"},
+        {"issue 17, 2.6: a final '$' in a request",
+         REC "ACAP-request-re-crawl: /a.htm$\n", 2, HEED_ACAP_ERROR,
+         "heed reads '/a.htm'"},
+        {"issue 17, 2.9: '$' before a pattern's end",
+         REC "ACAP-disallow-index: /a$b\n", 2, HEED_ACAP_ERROR,
+         "'$' may only end a pattern"},
+        {"issue 17, 2.9: ... in a resource set",
+         "ACAP-resource-set: s /x /a$b\n" REC
+         "ACAP-disallow-index: the-acap:resource-set:s\n",
+         1, HEED_ACAP_ERROR, "'$' may only end a pattern"},
+        {"issue 17: a mistyped time-limit name",
+         REC "ACAP-allow-index: /a time_limit=7-days\n", 2, HEED_ACAP_ERROR,
+         "did you mean time-limit?"},
+        {"issue 17: a mistyped time-limit value",
+         REC "ACAP-allow-index: /a time-limit=7-dys\n", 2, HEED_ACAP_ERROR,
+         "read as prohibitions (2.4.3)"},
+        {"issue 17, section 3: '#' glued to a purpose",
+         REC "ACAP-usage-purpose: news#old\nACAP-disallow-index: /\n", 2,
+         HEED_ACAP_WARNING, "'#' begins a comment"},
+        {"issue 17, 2.3.3: a purpose line that is all comment",
+         REC "ACAP-usage-purpose: #news\nACAP-disallow-index: /\n", 2,
+         HEED_ACAP_ERROR, "cannot tell which purposes"},
         {"2.2.1: definitions come before records",
          REC "ACAP-allow-crawl: /\nACAP-resource-set: s /a\n", 3,
          HEED_ACAP_ERROR, "before all ACAP records"},
@@ -1059,6 +1162,29 @@ static void test_requests(void **state)
 	assert_string_equal(req[1].path, "/news/fixed.htm");
 	assert_int_equal(heed_acap_requests(r, "slurp", NULL, 0), 1);
 	assert_int_equal(heed_acap_requests(r, "heed", req, 1), 2);
+	heed_acap_free(r);
+}
+
+/* Issue 17: a request names one resource (2.6; section 3 keeps '*' and
+ * '$' for patterns). A take-down with a wildcard takes down the folder
+ * before it; a re-crawl with one is ignored; a final '$' is dropped. */
+static void test_requests_with_wildcards(void **state)
+{
+	static const char txt[] = "ACAP-crawler: *\n"
+	                          "ACAP-request-take-down: /a/b*.pdf\n"
+	                          "ACAP-request-re-crawl: /c/*\n"
+	                          "ACAP-request-take-down: /d.htm$\n"
+	                          "ACAP-request-take-down: /*.pdf\n";
+	struct heed_acap_request req[4];
+	heed_acap *r = parse(txt);
+
+	(void)state;
+	assert_int_equal(heed_acap_requests(r, "heed", req, 4), 3);
+	assert_string_equal(req[0].path, "/a/");
+	assert_int_equal(req[0].action, HEED_ACAP_TAKE_DOWN);
+	assert_string_equal(req[1].path, "/d.htm");
+	assert_int_equal(req[1].line, 4);
+	assert_string_equal(req[2].path, "/");
 	heed_acap_free(r);
 }
 
@@ -1436,6 +1562,8 @@ int main(void)
 	        cmocka_unit_test(test_diagnostics),
 	        cmocka_unit_test(test_clean_file),
 	        cmocka_unit_test(test_requests),
+	        cmocka_unit_test(test_requests_with_wildcards),
+	        cmocka_unit_test(test_issue17),
 	        cmocka_unit_test(test_accessors),
 	        cmocka_unit_test(test_names),
 	        cmocka_unit_test(test_bad_arguments),
