@@ -5,8 +5,9 @@
  *   heed robots lint [--json] FILE
  *
  * With ACAP (cmd_robots_acap.c, docs/acap.md): check --usage USAGE
- * [--purpose P]... [--now SECONDS], explain URL FILE, and ACAP diagnostics
- * in lint.
+ * [--purpose P]... [--now SECONDS], explain FILE URL (the old order, URL
+ * FILE, is still read when only the first operand has a scheme), and ACAP
+ * diagnostics in lint, sorted with the others by line, then code.
  *
  * FILE "-" is standard input. check exits 0 when every URL is allowed and 1
  * when any is disallowed; lint exits 0 for a file without diagnostics and 1
@@ -18,6 +19,7 @@
  * own. New options (ACAP's --usage and --purpose) go into robots_opts and
  * long_options; new subcommands (explain) are one more row.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -50,7 +52,7 @@ struct robots_subcommand {
 	int min_args, max_args; /* operands after the name; -1: no limit */
 	int (*run)(const struct robots_opts *o, struct robots_file *f, int argc,
 	           char **argv);
-	bool file_last; /* FILE is the last operand (explain URL FILE) */
+	bool old_order; /* also read "URL FILE" (explain before issue 17) */
 };
 
 static int run_check(const struct robots_opts *o, struct robots_file *f,
@@ -294,6 +296,54 @@ static json_object *groups_json(const heed_robots *r)
 static bool acap_owned(const struct heed_robots_diagnostic *d,
                        const bool *acap_lines, size_t n);
 
+/*
+ * One diagnostic line of lint's text output. Both parsers report in line
+ * order already; lint merges their lists and sorts them by line, then code
+ * (heed's diagnostics are about whole lines: no column), keeping the
+ * parsers' order among equals, so the same file always lints the same.
+ */
+struct lint_line {
+	unsigned line;
+	const char *code; /* "unknown-field"; ACAP: its severity */
+	const char *acap; /* ACAP's severity, NULL for robots.txt */
+	const char *message;
+	size_t order; /* the tie-break that makes qsort stable */
+};
+
+static int lint_line_cmp(const void *pa, const void *pb)
+{
+	const struct lint_line *a = pa, *b = pb;
+	int c;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	c = strcmp(a->code, b->code);
+	if (c)
+		return c;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The robots.txt diagnostics lint shows (not those ACAP reports on),
+ * sorted, into lines (room for heed_robots_diag_count); returns how many. */
+static size_t robots_lines(const heed_robots *r, const bool *acap_lines,
+                           size_t nlines, struct lint_line *lines)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < heed_robots_diag_count(r); i++) {
+		const struct heed_robots_diagnostic *d =
+		        heed_robots_diag_get(r, i);
+		if (acap_owned(d, acap_lines, nlines))
+			continue;
+		lines[n] = (struct lint_line){
+		        d->line, heed_robots_diag_code_name(d->code), NULL,
+		        d->message, n};
+		n++;
+	}
+	qsort(lines, n, sizeof(*lines), lint_line_cmp);
+	return n;
+}
+
 static json_object *lint_json(const struct robots_file *f,
                               const bool *acap_lines, size_t n)
 {
@@ -301,29 +351,24 @@ static json_object *lint_json(const struct robots_file *f,
 	json_object *doc = json_object_new_object();
 	json_object *diags = json_object_new_array();
 	json_object *sitemaps = json_object_new_array();
-	size_t i, skipped = 0;
+	struct lint_line *lines =
+	        calloc(heed_robots_diag_count(r) + 1, sizeof(*lines));
+	size_t i, shown = lines ? robots_lines(r, acap_lines, n, lines) : 0;
+	size_t skipped = heed_robots_diag_count(r) - shown;
 
-	for (i = 0; i < heed_robots_diag_count(r); i++) {
-		const struct heed_robots_diagnostic *d =
-		        heed_robots_diag_get(r, i);
-		json_object *o;
-
-		if (acap_owned(d, acap_lines, n)) {
-			skipped++;
-			continue;
-		}
-		o = json_object_new_object();
+	for (i = 0; i < shown; i++) {
+		json_object *o = json_object_new_object();
 		json_object_object_add(o, "line",
-		                       json_object_new_int64(d->line));
-		json_object_object_add(
-		        o, "code",
-		        json_object_new_string(
-		                heed_robots_diag_code_name(d->code)));
+		                       json_object_new_int64(lines[i].line));
+		json_object_object_add(o, "code",
+		                       json_object_new_string(lines[i].code));
 		json_object_object_add(
 		        o, "message",
-		        heed_cli_json_text(d->message, strlen(d->message)));
+		        heed_cli_json_text(lines[i].message,
+		                           strlen(lines[i].message)));
 		json_object_array_add(diags, o);
 	}
+	free(lines);
 	for (i = 0; i < heed_robots_sitemap_count(r); i++) {
 		const struct heed_robots_sitemap *s =
 		        heed_robots_sitemap_get(r, i);
@@ -358,29 +403,90 @@ static bool acap_owned(const struct heed_robots_diagnostic *d,
 	        d->code == HEED_ROBOTS_DIAG_SYNTAX);
 }
 
+/* Adds the ACAP diagnostics of acap_doc ("acap_diagnostics") to lines. */
+static size_t add_acap_lines(struct lint_line *lines, size_t n,
+                             json_object *acap_doc)
+{
+	json_object *arr, *j, *v;
+
+	if (!json_object_object_get_ex(acap_doc, "acap_diagnostics", &arr))
+		return n;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct lint_line *l = &lines[n];
+		j = json_object_array_get_idx(arr, i);
+		l->line = json_object_object_get_ex(j, "line", &v)
+		                  ? (unsigned)json_object_get_int64(v)
+		                  : 0;
+		l->acap = json_object_object_get_ex(j, "severity", &v)
+		                  ? json_object_get_string(v)
+		                  : "error";
+		l->code = l->acap;
+		l->message = json_object_object_get_ex(j, "message", &v)
+		                     ? json_object_get_string(v)
+		                     : "";
+		l->order = n++;
+	}
+	return n;
+}
+
+/* Prints the diagnostics of both parsers, sorted; returns the ACAP count
+ * of heed_cli_acap_lint. */
+static long print_lint_text(const struct robots_file *f, const bool *acap_lines,
+                            size_t nlines)
+{
+	const heed_robots *r = f->robots;
+	size_t i, n = 0, shown = heed_robots_diag_count(r);
+	json_object *acap_doc = json_object_new_object();
+	long acap = heed_cli_acap_lint(f->name, f->data, f->len, acap_doc);
+	json_object *arr = NULL;
+	size_t nacap =
+	        json_object_object_get_ex(acap_doc, "acap_diagnostics", &arr)
+	                ? json_object_array_length(arr)
+	                : 0;
+	struct lint_line *lines = calloc(shown + nacap + 1, sizeof(*lines));
+
+	if (!lines) {
+		json_object_put(acap_doc);
+		heed_cli_error("%s: %s", f->name, heed_strerror(HEED_ENOMEM));
+		return -1;
+	}
+	n = robots_lines(r, acap_lines, nlines, lines);
+	n = add_acap_lines(lines, n, acap_doc);
+	qsort(lines, n, sizeof(*lines), lint_line_cmp);
+	for (i = 0; i < n; i++) {
+		if (lines[i].acap)
+			printf("%s:%u: ACAP %s: %s\n", f->name, lines[i].line,
+			       lines[i].acap, lines[i].message);
+		else
+			printf("%s:%u: %s\n", f->name, lines[i].line,
+			       lines[i].message);
+	}
+	if (heed_robots_diag_total(r) > shown)
+		printf("%s: %zu more diagnostics not shown\n", f->name,
+		       heed_robots_diag_total(r) - shown);
+	free(lines);
+	json_object_put(acap_doc);
+	return acap;
+}
+
 static int run_lint(const struct robots_opts *o, struct robots_file *f,
                     int argc, char **argv)
 {
 	const heed_robots *r = f->robots;
-	size_t i, n, skipped = 0, shown = heed_robots_diag_count(r);
+	size_t i, n, skipped = 0;
 	bool *acap_lines = heed_cli_acap_lines(f->data, f->len, &n);
 	json_object *doc = o->json ? lint_json(f, acap_lines, n) : NULL;
 	long acap;
 
 	(void)argc;
 	(void)argv;
-	for (i = 0; i < shown; i++) {
-		const struct heed_robots_diagnostic *d =
-		        heed_robots_diag_get(r, i);
-		if (acap_owned(d, acap_lines, n))
-			skipped++;
-		else if (!doc)
-			printf("%s:%u: %s\n", f->name, d->line, d->message);
-	}
-	if (!doc && heed_robots_diag_total(r) > shown)
-		printf("%s: %zu more diagnostics not shown\n", f->name,
-		       heed_robots_diag_total(r) - shown);
-	acap = heed_cli_acap_lint(f->name, f->data, f->len, doc);
+	for (i = 0; i < heed_robots_diag_count(r); i++)
+		skipped +=
+		        acap_owned(heed_robots_diag_get(r, i), acap_lines, n);
+	if (doc)
+		acap = heed_cli_acap_lint(f->name, f->data, f->len, doc);
+	else
+		acap = print_lint_text(f, acap_lines, n);
 	free(acap_lines);
 	if (doc)
 		print_json(doc);
@@ -400,6 +506,21 @@ static int run_explain(const struct robots_opts *o, struct robots_file *f,
 }
 
 /* ---- the command ----------------------------------------------------- */
+
+/* Whether s starts with a URI scheme and "//" (RFC 3986 3.1: ALPHA *(
+ * ALPHA / DIGIT / "+" / "-" / "." ) ":"), as every URL explain takes
+ * does; a file name seldom does. */
+static bool has_scheme(const char *s)
+{
+	size_t i = 0;
+
+	if (!isalpha((unsigned char)s[0]))
+		return false;
+	while (isalnum((unsigned char)s[i]) || s[i] == '+' || s[i] == '-' ||
+	       s[i] == '.')
+		i++;
+	return strncmp(s + i, "://", 3) == 0;
+}
 
 static const struct robots_subcommand *find_subcommand(const char *name)
 {
@@ -474,11 +595,13 @@ static int robots_main(int argc, char **argv, struct robots_opts *o)
 	    (sub->max_args >= 0 && operands > sub->max_args))
 		return heed_cli_usage("robots", "%s: wrong number of operands",
 		                      sub->name);
-	if (sub->file_last) {
-		/* "explain URL FILE": the subcommand still sees FILE first. */
+	if (sub->old_order && operands == 2 && has_scheme(argv[optind + 1]) &&
+	    !has_scheme(argv[optind + 2])) {
+		/* "explain URL FILE", as before issue 17: a URL has a scheme
+		 * and FILE does not, so the order is plain. */
 		char *tmp = argv[optind + 1];
-		argv[optind + 1] = argv[argc - 1];
-		argv[argc - 1] = tmp;
+		argv[optind + 1] = argv[optind + 2];
+		argv[optind + 2] = tmp;
 	}
 	if (!load(argv[optind + 1], &file))
 		return HEED_EXIT_FAIL;

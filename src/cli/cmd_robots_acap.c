@@ -472,19 +472,51 @@ bool *heed_cli_acap_lines(const char *data, size_t len, size_t *n)
 	return lines;
 }
 
+/* Lint's order: line, then severity name ("error", "note", "warning"),
+ * then the parser's (the pointers into its list compare so). */
+static int lint_order(const void *pa, const void *pb)
+{
+	const struct heed_acap_diag *a =
+	        *(const struct heed_acap_diag *const *)pa;
+	const struct heed_acap_diag *b =
+	        *(const struct heed_acap_diag *const *)pb;
+	int c;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	c = strcmp(heed_acap_severity_name(a->severity),
+	           heed_acap_severity_name(b->severity));
+	if (c)
+		return c;
+	return (a > b) - (a < b);
+}
+
 long heed_cli_acap_lint(const char *name, const char *data, size_t len,
                         json_object *doc)
 {
 	heed_acap *r = parse_or_complain(NULL, name, data, len);
 	json_object *diags = doc ? json_object_new_array() : NULL;
+	const struct heed_acap_diag **sorted;
+	size_t n;
 	long serious = 0;
 
 	if (!r) {
 		json_object_put(diags);
 		return -1;
 	}
-	for (size_t i = 0; i < heed_acap_diag_count(r); i++) {
-		const struct heed_acap_diag *d = heed_acap_diag_get(r, i);
+	n = heed_acap_diag_count(r);
+	sorted = calloc(n + 1, sizeof(*sorted));
+	if (!sorted) {
+		heed_cli_error("%s: %s", name, heed_strerror(HEED_ENOMEM));
+		json_object_put(diags);
+		heed_acap_free(r);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = heed_acap_diag_get(r, i);
+	qsort(sorted, n, sizeof(*sorted), lint_order);
+	for (size_t i = 0; i < n; i++) {
+		const struct heed_acap_diag *d = sorted[i];
 		const char *sev = heed_acap_severity_name(d->severity);
 
 		serious += d->severity != HEED_ACAP_NOTE;
@@ -503,6 +535,7 @@ long heed_cli_acap_lint(const char *name, const char *data, size_t len,
 			       d->message);
 		}
 	}
+	free(sorted);
 	if (doc)
 		json_object_object_add(doc, "acap_diagnostics", diags);
 	heed_acap_free(r);

@@ -83,8 +83,8 @@ def test_check_json(path):
 
 
 def test_explain(path):
-    rc, out, _ = heed("explain", "--usage", "crawl",
-                      "https://example.org/private/a", path)
+    rc, out, _ = heed("explain", "--usage", "crawl", path,
+                      "https://example.org/private/a")
     expect("explain permitted", rc == 0 and "Answer: permitted" in out, out)
     expect("explain lists the action requests",
            "Request on line 17: re-crawl /news/fixed.htm" in out, out)
@@ -92,14 +92,75 @@ def test_explain(path):
            "line 4: Conventional 'Disallow: /private/' is ignored" in out and
            "overrides line 9" in out, out)
     rc, out, _ = heed("explain", "--agent", "slurp", "--usage",
-                      "present-thumbnail", "/img/x", path)
+                      "present-thumbnail", path, "/img/x")
     expect("explain fallback", rc == 1 and "(2.4.3)" in out and
            "Answer: prohibited" in out, out)
     rc, out, _ = heed("explain", "--usage", "present-snippet", "--now",
                       str(int(T0) + 8 * 86400), "--first-indexed", T0,
-                      "/news/a", "-", stdin=FILE)
+                      "-", "/news/a", stdin=FILE)
     expect("explain time limit passed", rc == 1 and "time limit" in out,
            out)
+
+
+def test_explain_operand_order(path):
+    """Issue 17: explain takes FILE URL, as check does; the old URL FILE
+    is still read when only the URL has a scheme."""
+    url = "https://example.org/drafts/a"
+    rc, new, _ = heed("explain", "--usage", "index", path, url)
+    expect("explain FILE URL", rc == 1 and "Answer: prohibited" in new and
+           f"May 'heed' index {url}?" in new, new)
+    rc, old, err = heed("explain", "--usage", "index", url, path)
+    expect("explain URL FILE still read", rc == 1 and old == new, old + err)
+    rc, out, err = heed("explain", "--usage", "index", "/drafts/a", path)
+    expect("no scheme: read as FILE URL", rc == 1 and
+           "/drafts/a" in err and out == "", out + err)
+
+
+def test_lint_issue17():
+    """Issue 17: authors' mistakes, linted; robots.txt and ACAP
+    diagnostics in one list sorted by line, then code."""
+    txt = (b"User-agent: *\n"
+           b"Disallow: /a$b\n"
+           b"ACAP-crawler: *\n"
+           b"ACAP-disallow-index: /c$d\n"
+           b"ACAP-request-take-down: /old/*.pdf\n"
+           b"ACAP-usage-purpose: news#old\n"
+           b"ACAP-allow-index: /n time-limit=until-recrawled time-limit=7-dys\n"
+           b"ACAP-usage-purpose: sport\n"
+           b"ACAP-crawler: lonely\n"
+           b"User-agent: late\n")
+    rc, out, _ = heed("lint", "-", stdin=txt)
+    lines = out.splitlines()
+    nums = [int(x.split(":")[1]) for x in lines]
+    expect("issue 17 lint exits 1", rc == 1, out)
+    expect("sorted by line across both parsers", nums == sorted(nums) and
+           nums == [2, 4, 5, 6, 7, 8, 9, 10], out)
+    for want in ["<stdin>:2: Disallow path '/a$b' has '$' before its end",
+                 "<stdin>:4: ACAP error: '$' may only end a pattern",
+                 "<stdin>:5: ACAP error: an action request names one "
+                 "resource, not a pattern",
+                 "<stdin>:6: ACAP warning: '#' begins a comment",
+                 "<stdin>:7: ACAP error: '7-dys' is not a valid value of "
+                 "time-limit",
+                 "<stdin>:8: ACAP error: this sub-record has no permission",
+                 "<stdin>:9: ACAP error: this ACAP record has no fields",
+                 "<stdin>:10: the group of user-agent 'late' has no rules"]:
+        expect("issue 17 lint line", want in out, f"want {want!r} in {out!r}")
+    rc2, again, _ = heed("lint", "-", stdin=txt)
+    expect("lint output is stable", again == out and rc2 == rc, again)
+    rc, out, _ = heed("lint", "--json", "-", stdin=txt)
+    doc = json.loads(out)
+    expect("issue 17 lint json", rc == 1 and
+           [(d["line"], d["code"]) for d in doc["diagnostics"]] ==
+           [(2, "misplaced-dollar"), (10, "empty-group")] and
+           [d["line"] for d in doc["acap_diagnostics"]] ==
+           [4, 5, 6, 7, 8, 9], out)
+    for purpose in ["news", "news#old"]:
+        rc, out, _ = heed("check", "--usage", "index", "--purpose", purpose,
+                          "-", "/n/a", stdin=txt)
+        expect("'#' after a purpose is a comment, the sub-record binds "
+               "news (and news#old), its mistyped time-limit is a "
+               "prohibition", rc == 1 and "<stdin>:7:" in out, out)
 
 
 def test_lint(path):
@@ -131,11 +192,11 @@ def test_reference(tmp):
     with open(ref, "wb") as f:
         f.write(b"ACAP-crawler: *\nACAP-allow-index: /news/\n")
     rc, out, _ = heed("explain", "--agent", "searchbot", "--usage", "index",
-                      "/news/a", main)
+                      main, "/news/a")
     expect("reference not added: prohibited", rc == 1 and
            "/searchbot.txt (2.3.2)" in out, out)
     rc, out, _ = heed("explain", "--agent", "searchbot", "--usage", "index",
-                      "--reference", "/searchbot.txt=" + ref, "/news/a", main)
+                      "--reference", "/searchbot.txt=" + ref, main, "/news/a")
     expect("reference added: its fields decide", rc == 0 and
            "line 2 of /searchbot.txt:" in out, out)
     rc, _, err = heed("check", "--usage", "index", "--reference",
@@ -153,6 +214,8 @@ def main():
         test_check_json(path)
         test_explain(path)
         test_lint(path)
+        test_explain_operand_order(path)
+        test_lint_issue17()
         test_reference(tmp)
     for f in failures:
         print("FAIL", f)

@@ -85,6 +85,36 @@ def test_lint():
             "invalid-crawl-delay"], out)
 
 
+def test_lint_issue17():
+    """Issue 17: a group without rules and a '$' before a pattern's end
+    are linted; the file is still read as RFC 9309 reads it; diagnostics
+    of robots.txt and ACAP come in one list, by line then code."""
+    txt = (b"User-agent: *\nDisallow: /a$b\n"
+           b"ACAP-crawler: *\nACAP-disallow-crawl: /x$y\n"
+           b"User-agent: Foo/1.0\n")
+    rc, out, _ = heed("lint", "-", stdin=txt)
+    lines = out.splitlines()
+    expect("issue 17 lint exit", rc == 1, out)
+    expect("issue 17 lint order", len(lines) == 4 and
+           lines[0].startswith("<stdin>:2: Disallow path '/a$b' has '$'") and
+           lines[1].startswith("<stdin>:4: ACAP error: '$' may only end") and
+           lines[2].startswith("<stdin>:5: user-agent 'Foo/1.0' is not a") and
+           lines[3].startswith("<stdin>:5: the group of user-agent 'Foo'"),
+           out)
+    rc, out, _ = heed("lint", "--json", "-", stdin=txt)
+    doc = json.loads(out)
+    expect("issue 17 lint json", [(d["line"], d["code"])
+                                  for d in doc["diagnostics"]] ==
+           [(2, "misplaced-dollar"), (5, "bad-user-agent"),
+            (5, "empty-group")], out)
+    rc, out, _ = heed("check", "--agent", "other", "-", "/a$bc", "/a",
+                      stdin=b"User-agent: *\nDisallow: /a$b\n")
+    expect("'$' before the end is a character", rc == 1 and
+           "/a$bc: disallowed" in out and "/a: allowed" in out, out)
+    rc, out, _ = heed("lint", "-", stdin=b"User-agent: *\nCrawl-delay: 2\n")
+    expect("'*' with only a delay is clean", rc == 0 and out == "", out)
+
+
 def test_over_limit_and_garbage():
     with tempfile.NamedTemporaryFile(suffix=".txt", delete=False) as f:
         f.write(b"User-agent: *\nDisallow: /x\n")
@@ -127,7 +157,8 @@ def test_usage_and_errors():
 
 
 for t in [test_check_example, test_check_agents_and_stdin, test_check_json,
-          test_lint, test_over_limit_and_garbage, test_usage_and_errors]:
+          test_lint, test_lint_issue17, test_over_limit_and_garbage,
+          test_usage_and_errors]:
     t()
 for f in failures:
     print("FAIL", f)
