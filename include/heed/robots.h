@@ -39,8 +39,9 @@ typedef enum heed_robots_line_kind {
  *
  * For FIELD lines, name is the text before the first colon and value the text
  * after it up to a comment, both without surrounding white space; raw_value
- * is the value before comment removal (ACAP's usage-purpose URIs may contain
- * '#'). For NO_COLON lines, name is the first word and value the rest, so a
+ * is the value before comment removal, for showing a line as written ('#'
+ * always begins a comment: RFC 9309 2.2.3, ACAP 1.1 section 3). For
+ * NO_COLON lines, name is the first word and value the rest, so a
  * lenient parser can accept "Disallow /x" (RFC 9309 2.2 allows leniency).
  */
 struct heed_robots_line {
