@@ -131,7 +131,8 @@ typedef enum heed_robots_diag_code {
 	HEED_ROBOTS_DIAG_BAD_SITEMAP,      /* not an absolute http(s) URL */
 	HEED_ROBOTS_DIAG_TOO_BIG,          /* over 500 KiB; the rest ignored */
 	HEED_ROBOTS_DIAG_EMPTY_GROUP,      /* user-agent lines and no rules */
-	HEED_ROBOTS_DIAG_MISPLACED_DOLLAR, /* '$' before a pattern's end */
+	HEED_ROBOTS_DIAG_MISPLACED_DOLLAR, /* '$' before a pattern's end;
+	                                      only with the lint option */
 } heed_robots_diag_code;
 
 /* "unknown-field" for HEED_ROBOTS_DIAG_UNKNOWN_FIELD, and so on; "unknown"
@@ -153,6 +154,8 @@ typedef void heed_robots_diag_fn(void *ud,
 struct heed_robots_parse_options {
 	heed_robots_diag_fn *on_diag; /* sees every diagnostic, may be NULL */
 	void *ud;                     /* passed to on_diag */
+	bool lint; /* also the checks only a linter wants, which cost time on
+	              every rule (HEED_ROBOTS_DIAG_MISPLACED_DOLLAR) */
 };
 
 typedef enum heed_robots_rule_kind {

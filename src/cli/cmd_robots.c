@@ -79,6 +79,8 @@ static void unload(struct robots_file *f)
  * enough for the parser to report the file as over-long. */
 static bool load(const char *path, struct robots_file *f)
 {
+	/* Lint's checks too: a CLI parses one file, and lint shows them. */
+	const struct heed_robots_parse_options opts = {.lint = true};
 	int truncated;
 	heed_status rc;
 
@@ -91,7 +93,8 @@ static bool load(const char *path, struct robots_file *f)
 		return false;
 	}
 	if (rc == HEED_OK)
-		rc = heed_robots_parse(&f->robots, NULL, f->data, f->len, NULL);
+		rc = heed_robots_parse(&f->robots, NULL, f->data, f->len,
+		                       &opts);
 	if (rc != HEED_OK) {
 		heed_cli_error("%s: %s", f->name, heed_strerror(rc));
 		unload(f);

@@ -791,7 +791,8 @@ static void test_diag_table(void **state)
 	for (i = 0; i < HEED_ARRAY_SIZE(diag_cases); i++) {
 		const struct diag_case *c = &diag_cases[i];
 		size_t seen = 0;
-		struct heed_robots_parse_options opts = {count_diag, &seen};
+		struct heed_robots_parse_options opts = {count_diag, &seen,
+		                                         .lint = true};
 		const struct heed_robots_diagnostic *d;
 		heed_robots *r;
 
@@ -841,12 +842,13 @@ static void test_issue17_quiet(void **state)
 	        "User-agent: *\nDisallow: /a$  # '$' then a comment\n",
 	        "User-agent: a\nUser-agent: b\nDisallow: /x\n",
 	};
+	const struct heed_robots_parse_options lint = {.lint = true};
 	heed_robots *r;
 
 	(void)state;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(quiet); i++) {
 		assert_int_equal(heed_robots_parse(&r, NULL, quiet[i],
-		                                   strlen(quiet[i]), NULL),
+		                                   strlen(quiet[i]), &lint),
 		                 HEED_OK);
 		if (heed_robots_diag_total(r) != 0)
 			fail_msg("%s: %s", quiet[i],
@@ -860,12 +862,18 @@ static void test_issue17_quiet(void **state)
 static void test_misplaced_dollar_is_literal(void **state)
 {
 	static const char txt[] = "User-agent: *\nDisallow: /a$b\n";
+	const struct heed_robots_parse_options lint = {.lint = true};
 	heed_robots *r;
 	heed_robots_agent *a;
 	struct heed_robots_decision d;
 
 	(void)state;
+	/* A crawler's parse skips the check (it costs every rule a scan). */
 	assert_int_equal(heed_robots_parse(&r, NULL, txt, strlen(txt), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_robots_diag_total(r), 0);
+	heed_robots_free(r);
+	assert_int_equal(heed_robots_parse(&r, NULL, txt, strlen(txt), &lint),
 	                 HEED_OK);
 	assert_int_equal(heed_robots_diag_total(r), 1);
 	assert_int_equal(heed_robots_agent_new(&a, r, "x", 1), HEED_OK);
