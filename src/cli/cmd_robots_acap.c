@@ -2,7 +2,7 @@
  * `heed robots` with ACAP 1.1 (docs/acap.md):
  *
  *   heed robots check --usage USAGE [--purpose P]... FILE URL...
- *   heed robots explain --agent NAME --usage USAGE URL FILE
+ *   heed robots explain --agent NAME --usage USAGE FILE URL
  *   heed robots lint FILE        (ACAP diagnostics too)
  *
  * The library decides (heed_acap_decide); this file reads the clock, turns
