@@ -169,7 +169,7 @@
 	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \
 	"       heed robots check --usage USAGE [--purpose P]... FILE "        \
 	"URL...\n"                                                             \
-	"       heed robots explain [--agent NAME] [--usage USAGE] URL FILE\n" \
+	"       heed robots explain [--agent NAME] [--usage USAGE] FILE URL\n" \
 	"       heed robots lint [--json] FILE\n"                              \
 	"What heed makes of a robots.txt file (RFC 9309) and its ACAP 1.1 "    \
 	"fields.\nFILE - is standard input.\n"                                 \
@@ -182,6 +182,7 @@
 	"          ACAP's (crawl unless --usage says otherwise)\n"             \
 	"  explain print the chain of fields that decided, with line\n"        \
 	"          numbers and reasons; exit 0 permitted, 1 prohibited\n"      \
+	"          (URL FILE, the old order, is read when URL has a scheme)\n" \
 	"  lint    print every diagnostic as FILE:LINE: message (unknown\n"    \
 	"          field, missing colon, rule before any user-agent, "         \
 	"invalid\n"                                                            \

@@ -79,7 +79,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	heed_robots_agent *a = NULL;
 	size_t i;
 
-	if (heed_robots_parse(&r, NULL, text, size, NULL) != HEED_OK)
+	/* lint: the checks only `heed robots lint` runs are parsers too. */
+	static const struct heed_robots_parse_options opts = {.lint = true};
+
+	if (heed_robots_parse(&r, NULL, text, size, &opts) != HEED_OK)
 		abort();
 	visit(r);
 	if (heed_robots_agent_new(&a, r, text, size < 16 ? size : 16) !=
