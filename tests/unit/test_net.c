@@ -53,6 +53,22 @@ static const struct addr_case {
         {"IPv4-mapped loopback", "::ffff:127.0.0.1", HEED_NET_ADDR_LOOPBACK},
         {"IPv4-mapped private", "::ffff:10.0.0.1", HEED_NET_ADDR_PRIVATE},
         {"IPv4-mapped public", "::ffff:8.8.8.8", HEED_NET_ADDR_PUBLIC},
+        /* An IPv4 address carried inside IPv6 is what the packets
+         * reach: NAT64's well-known prefix (RFC 6052) and 6to4 (RFC 3056)
+         * are classed by it. */
+        {"NAT64 loopback", "64:ff9b::127.0.0.1", HEED_NET_ADDR_LOOPBACK},
+        {"NAT64 private", "64:ff9b::10.0.0.1", HEED_NET_ADDR_PRIVATE},
+        {"NAT64 public", "64:ff9b::8.8.8.8", HEED_NET_ADDR_PUBLIC},
+        {"6to4 loopback", "2002:7f00:1::1", HEED_NET_ADDR_LOOPBACK},
+        {"6to4 link-local", "2002:a9fe:a9fe::1", HEED_NET_ADDR_LINK_LOCAL},
+        {"6to4 public", "2002:808:808::1", HEED_NET_ADDR_PUBLIC},
+        {"RFC 3879 site-local", "fec0::1", HEED_NET_ADDR_PRIVATE},
+        {"IPv4-compatible (deprecated)", "::127.0.0.1", HEED_NET_ADDR_RESERVED},
+        {"RFC 6666 discard-only", "100::1", HEED_NET_ADDR_RESERVED},
+        {"outside 2000::/3", "4000::1", HEED_NET_ADDR_RESERVED},
+        {"RFC 9637 documentation", "3fff::1", HEED_NET_ADDR_RESERVED},
+        {"RFC 6890 IETF protocol assignments", "192.0.0.8",
+         HEED_NET_ADDR_RESERVED},
 };
 
 static void test_address_classes(void **state)
