@@ -29,6 +29,8 @@ exit status and messages:
    every request still goes to the first one.
 4. A name answering refused and allowed addresses is crawled at the
    allowed one only.
+5. No proxy from the environment: every crawl here runs with http_proxy,
+   https_proxy and ALL_PROXY pointing at a trap.
 The control: with --allow-private the same loopback names ARE crawled,
 so the refusals above are the policy's and not a broken setup.
 """
@@ -190,11 +192,18 @@ def set_answers(dns, hosts):
     dns.proc.send_signal(signal.SIGHUP)
 
 
+# A proxy from the environment would take every request to the trap,
+# whatever the address policy says: heed uses none.
+PROXY_ENV = dict(os.environ, http_proxy=url(TRAP4), https_proxy=url(TRAP4),
+                 HTTPS_PROXY=url(TRAP4), ALL_PROXY=url(TRAP4),
+                 all_proxy=url(TRAP4), no_proxy="", NO_PROXY="")
+
+
 def crawl(db, *args, allow_private=False, timeout=120):
     extra = ["--allow-private"] if allow_private else []
     return run_heed("crawl", "--store", db, "--dns-server", dns.server,
                     *extra, *CONTACT, "--set", "net.connect_timeout_ms=2000",
-                    *args, timeout=timeout)
+                    *args, timeout=timeout, env=PROXY_ENV)
 
 
 def rebinding_crawl(db):
