@@ -31,6 +31,10 @@ exit status and messages:
    allowed one only.
 5. No proxy from the environment: every crawl here runs with http_proxy,
    https_proxy and ALL_PROXY pointing at a trap.
+6. A sitemap's XML external entities (a general one naming a loopback
+   URL and a local file, a parameter one naming a DTD on loopback) are
+   neither fetched nor read: `heed extract`, which reads sitemaps as the
+   crawl does.
 The control: with --allow-private the same loopback names ARE crawled,
 so the refusals above are the policy's and not a broken setup.
 """
@@ -272,6 +276,24 @@ try:
     rebound_answer = run_heed("dns", "--dns-server", dns.server,
                               "rebind.example.com")
 
+    secret = os.path.join(tmp, "secret.txt")
+    with open(secret, "w") as f:
+        f.write("SECRET-0123456789")
+    sitemap = os.path.join(tmp, "xxe.xml")
+    with open(sitemap, "w") as f:
+        f.write(f"""<?xml version="1.0"?>
+<!DOCTYPE urlset [
+<!ENTITY file SYSTEM "file://{secret}">
+<!ENTITY net SYSTEM "{url(TRAP4, '/xxe-entity')}">
+<!ENTITY % dtd SYSTEM "{url(TRAP4, '/xxe-dtd')}"> %dtd;]>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>http://a.example.com/&file;</loc></url>
+<url><loc>http://a.example.com/n&net;</loc></url></urlset>
+""")
+    xxe = run_heed("extract", "--url", "http://a.example.com/sitemap.xml",
+                   "--feed", sitemap)
+    traps_after_xxe = {k: paths(servers[k]) for k in ("trap4", "trap6")}
+
     # The control, last: the traps are allowed targets now.
     control = crawl(os.path.join(tmp, "control.db"),
                     url("loop4.example.com"), url("loop6.example.com"),
@@ -396,6 +418,15 @@ def check_one_lookup_and_the_address_stays_pinned():
     assert paths(servers["rebound"]) == [], paths(servers["rebound"])
 
 
+def check_sitemap_external_entities_neither_fetched_nor_read():
+    assert xxe.returncode == 0, (xxe.returncode, xxe.stderr)
+    urls = [e["url"] for e in json.loads(xxe.stdout)["entries"]]
+    assert urls == ["http://a.example.com/", "http://a.example.com/n"], urls
+    assert "SECRET" not in xxe.stdout, xxe.stdout
+    assert not [p for p in heed_requests(traps_after_xxe["trap4"])
+                if p.startswith("/xxe")], traps_after_xxe
+
+
 def check_control_allow_private_reaches_the_traps():
     # The same names, allowed: the refusals above were the policy's.
     assert control.returncode == 0, (control.returncode, control.stderr)
@@ -416,5 +447,6 @@ Checks().main([
     check_traps_untouched_by_redirects_and_mixed_answers,
     check_site_qualify_checks_robots_redirects,
     check_one_lookup_and_the_address_stays_pinned,
+    check_sitemap_external_entities_neither_fetched_nor_read,
     check_control_allow_private_reaches_the_traps,
 ])
