@@ -223,6 +223,9 @@ def rebinding_crawl(db):
         deadline = time.monotonic() + 30
         while not servers["rebind"].log() and time.monotonic() < deadline:
             time.sleep(0.02)
+        # heed waits 1 s before its next request to the site: time for
+        # dnsmasq's log to hold every query of the first look-up.
+        time.sleep(0.3)
         before = len(queries_of(dns.queries(), "rebind.example.com"))
         hosts = dict(HOSTS)
         hosts["rebind.example.com"] = [REBOUND]
