@@ -100,7 +100,8 @@ def url(host, path="/"):
 LITERALS = [url("127.0.0.1"), url("[::1]"), url("[::ffff:127.0.0.1]"),
             url("[::ffff:7f00:1]"), url("127.1"), url("2130706433"),
             url("0x7f.0.0.1"), url("0177.0.0.1"), url("0.0.0.0"),
-            url("[::]"), url("[::ffff:0.0.0.0]")]
+            url("[::]"), url("[::ffff:0.0.0.0]"), url("localhost"),
+            url("localhost.")]
 
 # Robots.txt redirects: the first hop (raN) is allowed with
 # --allow-private, the target is reserved and reaches a trap if connected.
