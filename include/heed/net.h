@@ -176,6 +176,19 @@ const char *heed_net_addr_kind_name(heed_net_addr_kind kind);
  * allow_private is set. */
 bool heed_net_addr_allowed(const struct heed_dns_addr *a, bool allow_private);
 
+/*
+ * Why heed contacts none of r's addresses for host (heed_net_addr_allowed
+ * refused each under allow_private), in buf, for the web crawl and the IRC
+ * crawl alike: the first address and its kind, and what would allow it:
+ * "refused by heed's address policy: www.example.org resolves only to
+ * refused addresses (127.0.0.1: loopback; --allow-private allows it)". A
+ * host written as the address itself reads "127.0.0.1 is a loopback
+ * address (--allow-private allows it)"; a reserved address is "never
+ * contacted". r must hold at least one address. Pure.
+ */
+void heed_net_refusal(const struct heed_dns_result *r, const char *host,
+                      bool allow_private, char *buf, size_t size);
+
 #ifdef __cplusplus
 }
 #endif

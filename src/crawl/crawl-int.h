@@ -270,7 +270,7 @@ struct heed__host {
 	unsigned dns_tries;
 	struct heed__host *dns_next; /* the look-up queue */
 	struct heed__site *waiting;  /* sites waiting for its addresses */
-	char dns_error[200];
+	char dns_error[256];
 	bool restored;          /* its stored back-off is in politeness */
 	bool refused;           /* failed because heed's own policy refuses its
 	                           addresses, not because of the host */

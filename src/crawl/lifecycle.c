@@ -249,10 +249,8 @@ static bool keep_addresses(heed_crawl *c, struct heed__host *h,
 	if (n)
 		return true;
 	h->refused = true;
-	snprintf(h->dns_error, sizeof(h->dns_error),
-	         "%s: every address is private, loopback, link-local or "
-	         "reserved (--allow-private allows the first three)",
-	         h->name);
+	heed_net_refusal(r, h->name, c->opt->net.allow_private, h->dns_error,
+	                 sizeof(h->dns_error));
 	return false;
 }
 

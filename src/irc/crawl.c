@@ -537,32 +537,6 @@ static void not_contacted(struct conn *k, bool refused, bool stopped,
 	         "%s: not contacted: %s", k->target->key, why);
 }
 
-/* Says why every address of r is refused. */
-static void refusal(const struct conn *k, const struct heed_dns_result *r,
-                    char *why, size_t size)
-{
-	const char *hint =
-	        k->crawl->opts->allow_private
-	                ? "reserved addresses are never contacted"
-	                : "--allow-private (net.allow_private) allows private, "
-	                  "loopback and link-local ones";
-	const struct heed_dns_addr *a = &r->addrs[0];
-	const char *kind = heed_net_addr_kind_name(heed_net_addr_classify(a));
-
-	if (r->addr_count == 1 && strcmp(a->text, k->host) == 0)
-		snprintf(why, size,
-		         "refused by heed's address policy: %s is a %s "
-		         "address; %s",
-		         a->text, kind, hint);
-	else
-		snprintf(
-		        why, size,
-		        "refused by heed's address policy: %s resolves only to "
-		        "refused addresses (%s: %s%s); %s",
-		        k->host, a->text, kind,
-		        r->addr_count > 1 ? ", ..." : "", hint);
-}
-
 static void on_resolved(void *ud, const struct heed_dns_result *r)
 {
 	struct conn *k = ud;
@@ -591,7 +565,7 @@ static void on_resolved(void *ud, const struct heed_dns_result *r)
 		allowed += heed_net_addr_allowed(&r->addrs[i], allow_private);
 	}
 	if (allowed == 0) {
-		refusal(k, r, why, sizeof(why));
+		heed_net_refusal(r, k->host, allow_private, why, sizeof(why));
 		not_contacted(k, true, false, why);
 		return;
 	}

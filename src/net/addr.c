@@ -4,6 +4,7 @@
  * RFC 4193, RFC 3927, RFC 4291 2.5 and 2.4, RFC 5737, RFC 3849, RFC 6890,
  * RFC 9637). Pure.
  */
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -84,4 +85,27 @@ bool heed_net_addr_allowed(const struct heed_dns_addr *a, bool allow_private)
 	if (k == HEED_NET_ADDR_PUBLIC)
 		return true;
 	return allow_private && k != HEED_NET_ADDR_RESERVED;
+}
+
+void heed_net_refusal(const struct heed_dns_result *r, const char *host,
+                      bool allow_private, char *buf, size_t size)
+{
+	const struct heed_dns_addr *a = &r->addrs[0];
+	heed_net_addr_kind kind = heed_net_addr_classify(a);
+	/* Short: the message is one line of a report, after the site. */
+	const char *hint = allow_private || kind == HEED_NET_ADDR_RESERVED
+	                           ? "never contacted"
+	                           : "--allow-private allows it";
+
+	if (r->addr_count == 1 && strcmp(a->text, host) == 0)
+		snprintf(buf, size,
+		         "refused by heed's address policy: %s is a %s address "
+		         "(%s)",
+		         a->text, heed_net_addr_kind_name(kind), hint);
+	else
+		snprintf(buf, size,
+		         "refused by heed's address policy: %s resolves only "
+		         "to refused addresses (%s: %s%s; %s)",
+		         host, a->text, heed_net_addr_kind_name(kind),
+		         r->addr_count > 1 ? ", ..." : "", hint);
 }

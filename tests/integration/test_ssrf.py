@@ -332,8 +332,9 @@ def check_names_refused_after_resolution_by_default():
     for name in REFUSED:
         # Asked of dnsmasq: refused for its addresses, not for its name.
         assert queries_of(asked, name), (name, asked)
-        assert f"{name}: every address is private, loopback, link-local " \
-            "or reserved" in by_name.stderr, (name, by_name.stderr)
+        assert (f"refused by heed's address policy: {name} resolves only "
+                "to refused addresses (") in by_name.stderr, \
+            (name, by_name.stderr)
     assert "; 0 requests in" in by_name.stdout, by_name.stdout
     # Nothing was tried and failed: it was never tried.
     assert "Connection refused" not in by_name.stderr, by_name.stderr
@@ -343,8 +344,10 @@ def check_literal_addresses_refused_by_default():
     assert by_literal.returncode == FAIL, (by_literal.returncode,
                                            by_literal.stderr)
     assert "; 0 requests in" in by_literal.stdout, by_literal.stdout
-    assert "every address is private, loopback, link-local or reserved" \
-        in by_literal.stderr, by_literal.stderr
+    assert "refused by heed's address policy: " in by_literal.stderr, \
+        by_literal.stderr
+    assert "--allow-private allows it" in by_literal.stderr, \
+        by_literal.stderr
 
 
 def assert_traps_untouched(snapshot):
@@ -374,8 +377,9 @@ def check_robots_redirect_hop_checked_again():
         assert got == ["/robots.txt"], (name, got)
         # Refused for the target's addresses, named in the message.
         host = urllib.parse.urlsplit(target).hostname
-        assert f"{name}:{PORT}: not contacted: {host}: every " \
-            "address" in redirects.stderr, (name, redirects.stderr)
+        assert (f"{name}:{PORT}: not contacted: refused by heed's address "
+                f"policy: {host} ") in redirects.stderr, \
+            (name, redirects.stderr)
     for name in ("zero4.example.com", "zero6.example.com",
                  "zeromapped.example.com"):
         assert queries_of(asked, name), name

@@ -101,6 +101,30 @@ static void test_allowed(void **state)
 	assert_false(heed_net_addr_allowed(&mc, true));
 }
 
+/* The refusal says which address, its kind, and what would allow it: one
+ * message for the web and IRC crawls. */
+static void test_refusal_message(void **state)
+{
+	struct heed_dns_addr two[2] = {addr_of("127.0.0.1"), addr_of("::1")};
+	struct heed_dns_addr zero = addr_of("0.0.0.0");
+	struct heed_dns_result by_name = {.addrs = two, .addr_count = 2};
+	struct heed_dns_result literal = {.addrs = &zero, .addr_count = 1};
+	char why[256];
+
+	(void)state;
+	heed_net_refusal(&by_name, "www.example.org", false, why, sizeof(why));
+	assert_string_equal(why, "refused by heed's address policy: "
+	                         "www.example.org resolves only to refused "
+	                         "addresses (127.0.0.1: loopback, ...; "
+	                         "--allow-private allows it)");
+	heed_net_refusal(&literal, "0.0.0.0", false, why, sizeof(why));
+	assert_string_equal(why, "refused by heed's address policy: 0.0.0.0 "
+	                         "is a reserved address (never contacted)");
+	/* Cut to the room given, never overrun. */
+	heed_net_refusal(&by_name, "www.example.org", true, why, 10);
+	assert_string_equal(why, "refused b");
+}
+
 struct done_count {
 	int calls;
 	heed_net_error last;
@@ -471,6 +495,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_address_classes),
 	        cmocka_unit_test(test_allowed),
+	        cmocka_unit_test(test_refusal_message),
 	        cmocka_unit_test(test_refused_starts_never_call_back),
 	        cmocka_unit_test(test_free_cancels_once),
 	        cmocka_unit_test(test_no_user_agent),
