@@ -107,6 +107,8 @@ struct heed_net {
 	 * and freeing one per fetch cost more than resetting it. */
 	CURL *idle_easy[NET_IDLE_EASY];
 	int idle_easy_count;
+	/* Whether the running libcurl may reuse them (easy_reusable()). */
+	bool reuse_easy;
 	size_t pending;
 };
 
@@ -213,9 +215,19 @@ static CURL *easy_get(heed_net *net)
 	                            : curl_easy_init();
 }
 
+/* Before 8.1.0, libcurl kept a pointer to the last header of a handle's
+ * previous transfer (curl issue 11101): a server whose first header line
+ * is folded (starts with a space) made it unfold onto freed memory, a
+ * use-after-free any site could trigger in heed. Such a libcurl gets a
+ * fresh handle for every fetch. */
+static bool easy_reusable(void)
+{
+	return curl_version_info(CURLVERSION_NOW)->version_num >= 0x080100;
+}
+
 static void easy_put(heed_net *net, CURL *easy)
 {
-	if (net->idle_easy_count == NET_IDLE_EASY) {
+	if (!net->reuse_easy || net->idle_easy_count == NET_IDLE_EASY) {
 		curl_easy_cleanup(easy);
 		return;
 	}
@@ -974,6 +986,7 @@ heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
 		net->opt.total_timeout_ms = DEFAULT_TOTAL_MS;
 	if (!net->opt.max_body_bytes)
 		net->opt.max_body_bytes = DEFAULT_MAX_BODY;
+	net->reuse_easy = easy_reusable();
 	net->user_agent =
 	        heed__strndup(alloc, opt->user_agent, strlen(opt->user_agent));
 	if (!net->user_agent || !make_shards(net, idle_connections(opt))) {

@@ -50,9 +50,6 @@ from hostile import (HTML, TEXT, XML, HostileServer, brotli_bomb, gzip_bomb,
 # runner still runs them and reports "known bug" (not a failure) while they
 # fail, and a failure when one passes, so that the list stays true.
 KNOWN_BUGS = {
-    "malformed_status": "a folded first header line (starting with a space) "
-    "makes libcurl 7.88 unfold it onto the last transfer's freed header "
-    "(curl issue 11101): a use-after-free, a crash",
     "duplicate_length_bad_chunks": "two Content-Lengths that disagree: "
     "libcurl takes the last one and the page is stored",
     "redirect_endless_chain": "redirect hops do not count toward "

@@ -447,6 +447,91 @@ static void test_no_resend_on_a_dead_kept_connection(void **state)
 	assert_true(d.connections <= 2);
 }
 
+/* A server that answers each connection's request with the next canned
+ * answer of its script, as given (lens[i] bytes), then closes. */
+struct scripted {
+	int fd, port;
+	const char *answers[4];
+	size_t lens[4];
+	int n;
+};
+
+static void *serve_script(void *ud)
+{
+	struct scripted *s = ud;
+
+	for (int i = 0; i < s->n; i++) {
+		int c = accept(s->fd, NULL, NULL);
+
+		if (c < 0)
+			return NULL;
+		if (read_request(c) && write(c, s->answers[i], s->lens[i]) < 0)
+			s->lens[i] = 0;
+		close(c);
+	}
+	return NULL;
+}
+
+/* Fetches http://x.test:PORT/ once per answer of the script, one after
+ * the other on one heed_net (so that libcurl may reuse its handles). */
+static void fetch_script(struct scripted *s, struct fetched *got)
+{
+	struct heed_net_options opt = {.user_agent = "heed-test/1",
+	                               .allow_private = true};
+	struct heed_dns_addr lo = addr_of("127.0.0.1");
+	struct sockaddr_in a = {0};
+	socklen_t len = sizeof(a);
+	char url[64];
+	pthread_t t;
+	heed_net *net;
+
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	s->fd = socket(AF_INET, SOCK_STREAM, 0);
+	assert_true(s->fd >= 0);
+	assert_int_equal(bind(s->fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(s->fd, 4), 0);
+	getsockname(s->fd, (struct sockaddr *)&a, &len);
+	s->port = ntohs(a.sin_port);
+	pthread_create(&t, NULL, serve_script, s);
+	snprintf(url, sizeof(url), "http://x.test:%d/", s->port);
+	assert_int_equal(
+	        heed_net_new(&net, &opt, NULL, heed_test_allocator(), NULL),
+	        HEED_OK);
+	for (int i = 0; i < s->n; i++) {
+		struct heed_net_request req = {url,  &lo,        0,
+		                               NULL, on_fetched, &got[i]};
+		assert_int_equal(heed_net_start(net, &req), HEED_OK);
+		run(net);
+	}
+	heed_net_free(net);
+	pthread_join(t, NULL);
+	close(s->fd);
+}
+
+/* A first header line folded (starting with a space) after an earlier
+ * transfer: libcurl before 8.1.0 unfolded it onto the earlier transfer's
+ * freed header when the handle was reused (curl issue 11101), a
+ * use-after-free ASan reports. The answer is refused, nothing crashes. */
+static void test_folded_first_header(void **state)
+{
+	struct scripted s = {0};
+	struct fetched got[2] = {{0}};
+
+	(void)state;
+	s.n = 2;
+	s.answers[0] = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+	               "X-Last: header\r\nContent-Length: 2\r\n\r\nok";
+	s.answers[1] = "HTTP/1.1 200 OK\r\n Folded: x\r\nContent-Length: "
+	               "2\r\n\r\nok";
+	s.lens[0] = strlen(s.answers[0]);
+	s.lens[1] = strlen(s.answers[1]);
+	fetch_script(&s, got);
+	assert_int_equal(got[0].error, HEED_NET_OK);
+	assert_int_equal(got[1].calls, 1);
+	assert_int_not_equal(got[1].error, HEED_NET_OK);
+}
+
 static const struct site_case {
 	const char *name, *url, *site, *host;
 	heed_status want;
@@ -502,6 +587,7 @@ int main(void)
 	        cmocka_unit_test(test_headers_hook_aborts),
 	        cmocka_unit_test(test_body_cap),
 	        cmocka_unit_test(test_no_resend_on_a_dead_kept_connection),
+	        cmocka_unit_test(test_folded_first_header),
 	        cmocka_unit_test(test_site_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
