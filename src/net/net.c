@@ -567,6 +567,12 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
 	r.error_text = x->errbuf[0] ? unpinned_error(x)
 	               : code       ? curl_easy_strerror(code)
 	                            : "";
+	if (r.error == HEED_NET_OK && !x->headers_done) {
+		/* libcurl 7.88 calls a close in the middle of the headers a
+		 * success: it is an answer cut short, never a record. */
+		r.error = HEED_NET_TRUNCATED;
+		r.error_text = "the connection closed in the headers";
+	}
 	if (r.error == HEED_NET_CONNECT || r.error == HEED_NET_RESET)
 		r.error_text = os_error(x, r.error_text);
 	if (r.error == HEED_NET_FIRST_BYTE_TIMEOUT)

@@ -55,10 +55,6 @@ KNOWN_BUGS = {
     "redirect_endless_chain": "redirect hops do not count toward "
     "crawl.max_depth: a server redirecting to a new URL forever holds the "
     "run until crawl.max_pages (10,000 requests)",
-    "close_mid_headers_keeps_record": "a connection closed in the middle "
-    "of the headers is stored as a 200 record and replaces a good one",
-    "http09_and_garbage": "a connection closed in the middle of the "
-    "headers is stored as a 200 record",
 }
 
 JOBS = int(os.environ.get("HEED_HOSTILE_JOBS", "8"))

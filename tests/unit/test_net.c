@@ -532,6 +532,22 @@ static void test_folded_first_header(void **state)
 	assert_int_not_equal(got[1].error, HEED_NET_OK);
 }
 
+/* A connection closed in the middle of the headers is an answer cut
+ * short, never a 200 (issue 17): libcurl 7.88 reports it as a success. */
+static void test_close_in_headers(void **state)
+{
+	struct scripted s = {0};
+	struct fetched got[1] = {{0}};
+
+	(void)state;
+	s.n = 1;
+	s.answers[0] = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-A: b";
+	s.lens[0] = strlen(s.answers[0]);
+	fetch_script(&s, got);
+	assert_int_equal(got[0].calls, 1);
+	assert_int_equal(got[0].error, HEED_NET_TRUNCATED);
+}
+
 static const struct site_case {
 	const char *name, *url, *site, *host;
 	heed_status want;
@@ -588,6 +604,7 @@ int main(void)
 	        cmocka_unit_test(test_body_cap),
 	        cmocka_unit_test(test_no_resend_on_a_dead_kept_connection),
 	        cmocka_unit_test(test_folded_first_header),
+	        cmocka_unit_test(test_close_in_headers),
 	        cmocka_unit_test(test_site_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
