@@ -64,8 +64,12 @@ struct xfer {
 	bool headers_done; /* the final (>= 200) header block ended */
 	bool too_big, aborted, first_byte_timeout;
 	int64_t start_ms;
-	int64_t sent_ms;       /* the request left; 0: not yet */
-	bool resend_refused;   /* libcurl wanted to send it again */
+	int64_t sent_ms;     /* the request left; 0: not yet */
+	bool resend_refused; /* libcurl wanted to send it again */
+	/* The header block's Content-Length, to tell a second one that
+	 * disagrees (bad_framing); empty: none seen. */
+	char content_length[32];
+	bool bad_framing;
 	int64_t first_byte_at; /* monotonic; 0: nothing came back */
 	char retry_after[128];
 	bool has_retry_after;
@@ -414,6 +418,24 @@ static void keep_header(char *dst, size_t size, const char *p, size_t len,
 		         v);
 }
 
+/* Two Content-Lengths that disagree leave the answer's end unknown (RFC
+ * 9112, 6.3): libcurl 7.88 takes the last one, and whatever follows could
+ * be read as the next answer on the connection. Such an answer is a
+ * protocol error, never a record. */
+static bool framing_ok(struct xfer *x, const char *p, size_t len)
+{
+	char value[sizeof(x->content_length)] = "";
+
+	if (!header_is(p, len, "Content-Length"))
+		return true;
+	keep_header(value, sizeof(value), p, len, false);
+	if (!x->content_length[0]) {
+		memcpy(x->content_length, value, sizeof(value));
+		return true;
+	}
+	return strcmp(x->content_length, value) == 0;
+}
+
 /* Keeps the validators and robots directives; false for other lines. */
 static bool keep_crawl_header(struct xfer *x, const char *p, size_t len)
 {
@@ -441,7 +463,12 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 		/* A new header block (after a 1xx): forget the last one. */
 		x->has_retry_after = false;
 		x->etag[0] = x->last_modified[0] = x->x_robots_tag[0] = '\0';
+		x->content_length[0] = '\0';
 		return len;
+	}
+	if (!framing_ok(x, p, len)) {
+		x->bad_framing = true;
+		return 0;
 	}
 	if (keep_crawl_header(x, p, len))
 		return len;
@@ -473,6 +500,8 @@ static heed_net_error map_error(const struct xfer *x, CURLcode code,
 		return HEED_NET_ABORTED;
 	if (x->resend_refused)
 		return HEED_NET_RESET;
+	if (x->bad_framing)
+		return HEED_NET_PROTOCOL;
 	switch (code) {
 	case CURLE_OK:
 		return HEED_NET_OK;

@@ -532,6 +532,27 @@ static void test_folded_first_header(void **state)
 	assert_int_not_equal(got[1].error, HEED_NET_OK);
 }
 
+static void test_two_content_lengths(void **state)
+{
+	struct scripted s = {0};
+	struct fetched got[2] = {{0}};
+
+	(void)state;
+	s.n = 2;
+	s.answers[0] = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+	               "Content-Length: 5\r\n\r\nhello";
+	s.answers[1] = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n"
+	               "Content-Length: 5\r\n\r\nhello";
+	s.lens[0] = strlen(s.answers[0]);
+	s.lens[1] = strlen(s.answers[1]);
+	fetch_script(&s, got);
+	/* Lengths that disagree: the answer's end is unknown. */
+	assert_int_equal(got[0].error, HEED_NET_PROTOCOL);
+	/* The same length twice is one length. */
+	assert_int_equal(got[1].error, HEED_NET_OK);
+	assert_int_equal(got[1].body_len, 5);
+}
+
 /* A connection closed in the middle of the headers is an answer cut
  * short, never a 200 (issue 17): libcurl 7.88 reports it as a success. */
 static void test_close_in_headers(void **state)
@@ -604,6 +625,7 @@ int main(void)
 	        cmocka_unit_test(test_body_cap),
 	        cmocka_unit_test(test_no_resend_on_a_dead_kept_connection),
 	        cmocka_unit_test(test_folded_first_header),
+	        cmocka_unit_test(test_two_content_lengths),
 	        cmocka_unit_test(test_close_in_headers),
 	        cmocka_unit_test(test_site_of),
 	};
