@@ -259,11 +259,13 @@ static void unchanged(heed_crawl *c, const struct heed__job *job)
 }
 
 /* heed follows redirects itself, one request per hop, so every hop is
- * checked and paced like a first request. */
+ * checked and paced like a first request. A hop counts as a link
+ * followed: a server redirecting to a new URL forever is stopped by
+ * crawl.max_depth, as a chain of links is. */
 static void redirect(heed_crawl *c, const struct heed__job *job,
                      const struct heed_net_response *r)
 {
-	heed__queue_add(c, r->location, job->kind, job->depth, job->url,
+	heed__queue_add(c, r->location, job->kind, job->depth + 1, job->url,
 	                job->lastmod);
 	heed__queue_finish(c, job, r->status);
 }

@@ -50,9 +50,6 @@ from hostile import (HTML, TEXT, XML, HostileServer, brotli_bomb, gzip_bomb,
 # runner still runs them and reports "known bug" (not a failure) while they
 # fail, and a failure when one passes, so that the list stays true.
 KNOWN_BUGS = {
-    "redirect_endless_chain": "redirect hops do not count toward "
-    "crawl.max_depth: a server redirecting to a new URL forever holds the "
-    "run until crawl.max_pages (10,000 requests)",
 }
 
 JOBS = int(os.environ.get("HEED_HOSTILE_JOBS", "8"))
