@@ -39,6 +39,7 @@ import tempfile
 import threading
 import time
 import traceback
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 
 from heedtest import HEED, Checks, Dnsmasq, free_port, stop_process
@@ -1362,9 +1363,17 @@ def encodings(s):
         for p in ("/bad.html", "/u16.html", "/nul.html", "/nochar.html"):
             at_most(r, p, 1)
         rec = stored(r, "/nul.html")
-        if rec and rec.get("title") is not None:
-            r.check("Nul" in rec["title"], f"title {rec['title']!r}")
-        stored(r, "/bad.html")
+        if rec:
+            t = rec.get("title") or ""
+            r.check(t.startswith("Nul") and "\x00" not in t,
+                    f"/nul.html: title {t!r} (a NUL kept, or lost)")
+        rec = stored(r, "/bad.html")
+        if rec:
+            t = rec.get("title") or ""
+            r.check(t.startswith("Bad") and "utf8" in t,
+                    f"/bad.html: title {t!r}")
+        stored(r, "/u16.html")
+        stored(r, "/nochar.html")
     return check
 
 
@@ -1384,6 +1393,8 @@ def csv_json_hostile_titles(s):
         for i, t in enumerate(titles)}
     pages["/tab.html"] = ok(b"<html><head><title>&#9;=1+1</title></head>"
                             b"</html>")
+    pages["/nul.html"] = ok(b"<html><head><title>=cmd\x00|calc&#0;x</title>"
+                            b"</head></html>")
     s.serve({"/robots.txt": robots_allow(),
              "/": page_links(*pages, title="Home"), **pages})
 
@@ -1398,6 +1409,11 @@ def csv_json_hostile_titles(s):
             want = " ".join(t.split()) if "\n" in t else t
             r.check(got in (t, want), f"/t{i}.html: title {got!r}")
         r.check(n == len(titles), "not every hostile title was stored")
+        rec = stored(r, "/nul.html")
+        if rec:
+            t = rec.get("title") or ""
+            r.check(t.startswith("=cmd") and "\x00" not in t,
+                    f"/nul.html: title {t!r} (a NUL kept, or lost)")
         # generic_checks compared the CSV cells with the JSON values.
     return check
 
@@ -1460,6 +1476,79 @@ def trap_deeper_paths(s):
                         f"(crawl.max_path_repeat 3)")
         n = sum(1 for e in r.log if e["path"].startswith("/e/"))
         r.check(n <= 21, f"{n} pages of /e/n2/n3/... fetched (max_depth 20)")
+    return check
+
+
+@scenario(weight=30, timeout=90)
+def sitemap_index_chain(s):
+    """Each sitemap index lists a new one, forever: a bounded number of
+    sitemaps is fetched."""
+    def index(ex):
+        n = int(ex.req.path.rsplit("/", 1)[1].split(".")[0])
+        return ok(('<?xml version="1.0"?><sitemapindex xmlns="http://www.'
+                   'sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>' +
+                   s.url(f"/sm/{n + 1}.xml") +
+                   "</loc></sitemap></sitemapindex>").encode(), XML)(ex)
+    s.serve({"/robots.txt": robots_allow(f"Sitemap: {s.url('/sm/0.xml')}\n"),
+             "/": page_links(title="Home"), "/sm/*": index})
+
+    def check(r):
+        n = sum(1 for e in r.log if e["path"].startswith("/sm/"))
+        r.check(1 <= n <= 21, f"{n} sitemap indexes of an endless chain "
+                              f"fetched")
+    return check
+
+
+@scenario(weight=10, timeout=60)
+def robots_retry_after_3600(s):
+    """robots.txt answers 503 with Retry-After: 3600: the run ends in
+    seconds, no page is requested, nothing is asked again before the
+    hour."""
+    s.serve({"/robots.txt": ok(b"later", TEXT, [("Retry-After", "3600")],
+                               503),
+             "/": page_links(title="Home")})
+    s.crawls = [[], []]
+
+    def check(r):
+        elapsed_under(r, 30)
+        at_most(r, "/robots.txt", 1)
+        extra = [p for p in r.paths() if p != "/robots.txt"]
+        r.check(not extra, f"requested without a robots.txt: {extra}")
+    return check
+
+
+@scenario(weight=15)
+def content_encoding_lies(s):
+    """Content-Encoding that lies (gzip over plain text, br over gzip, an
+    unknown coding) and a stacked "gzip, gzip" bomb (1 GiB in about 1 KB):
+    no record of the liars, memory bounded."""
+    inner = gzip_bomb(b"<html><head><title>Double</title></head><body>",
+                      b" ", 1024)
+    outer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    double = outer.compress(inner) + outer.flush()
+    liar = html("Liar")
+    liars = {  # one host each: a host's delay doubles after each failure
+        s.vhost(0): ok(liar, HTML, [("Content-Encoding", "gzip")]),
+        s.vhost(1): ok(gzip_bomb(b"<title>Liar</title>", b" ", 1), HTML,
+                       [("Content-Encoding", "br")]),
+        s.vhost(2): ok(b"\x28\xb5\x2f\xfd" + liar, HTML,
+                       [("Content-Encoding", "x-hostile")]),
+        s.host: page_links("/double.html", title="Home")}
+    s.serve({"/robots.txt": robots_allow(), "/": by_host(liars),
+             "/double.html": ok(double, HTML,
+                                [("Content-Encoding", "gzip, gzip")])})
+    s.seeds = [s.url("/")] + [s.vurl(j) for j in range(3)]
+
+    def check(r):
+        stored(r, "/", "Home")
+        for j in range(3):
+            n = sum(1 for e in r.log
+                    if e["host"] == s.vhost(j) and e["path"] == "/")
+            r.check(1 <= n <= 3, f"{s.vhost(j)}/ requested {n} times")
+        r.check("Liar" not in r.dump(), "a lying answer was stored")
+        at_most(r, "/double.html", 3)
+        r.check(len(double) < 100 * 1024, f"the double bomb is "
+                                          f"{len(double)} bytes")
     return check
 
 
