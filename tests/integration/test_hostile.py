@@ -558,6 +558,19 @@ def elapsed_under(r, seconds):
                 f"the run took {run['elapsed']:.1f} s (want < {seconds})")
 
 
+def bad_page(s, path, handler, tries=3):
+    """The home page links to path, which handler answers badly: the home
+    page is stored, path asked 1 to tries times and never stored."""
+    s.serve({"/robots.txt": robots_allow(),
+             "/": page_links(path, title="Home"), path: handler})
+
+    def check(r):
+        stored(r, "/", "Home")
+        not_stored(r, path)
+        at_most(r, path, tries)
+    return check
+
+
 def robots_sitemap(s, extra=""):
     return robots_allow(f"Sitemap: {s.url('/sitemap.xml')}\n{extra}")
 
@@ -581,14 +594,10 @@ def drip_before_headers(s):
         ex.drip(head(200, [("Content-Type", HTML), ("Content-Length", "9")])
                 + b"<p>x</p>\n", 1.0)
         return False
-    s.serve({"/robots.txt": robots_allow(),
-             "/": page_links("/slow.html", title="Home"),
-             "/slow.html": h})
+    base = bad_page(s, "/slow.html", h)
 
     def check(r):
-        stored(r, "/", "Home")
-        not_stored(r, "/slow.html")
-        at_most(r, "/slow.html", 3)
+        base(r)
         for e in r.entries("/slow.html"):
             r.check(e["sent"] == 0, f"a try of /slow.html waited for "
                     f"{e['sent']} bytes (the first-byte timeout is 3 s)")
@@ -603,15 +612,7 @@ def drip_in_headers(s):
         ex.send(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n")
         ex.drip(b"X-Drip: " + b"a" * 2000 + b"\r\n\r\n", 0.2)
         return False
-    s.serve({"/robots.txt": robots_allow(),
-             "/": page_links("/slow.html", title="Home"),
-             "/slow.html": h})
-
-    def check(r):
-        stored(r, "/", "Home")
-        not_stored(r, "/slow.html")
-        at_most(r, "/slow.html", 3)
-    return check
+    return bad_page(s, "/slow.html", h)
 
 
 @scenario(weight=35)
@@ -625,15 +626,7 @@ def drip_in_body(s):
                            ("Content-Length", str(len(body)))]))
         ex.drip(body, 0.25, step=20)
         return False
-    s.serve({"/robots.txt": robots_allow(),
-             "/": page_links("/slow.html", title="Home"),
-             "/slow.html": h})
-
-    def check(r):
-        stored(r, "/", "Home")
-        not_stored(r, "/slow.html")
-        at_most(r, "/slow.html", 3)
-    return check
+    return bad_page(s, "/slow.html", h)
 
 
 # --- endless and lying bodies ---
@@ -709,17 +702,9 @@ def lying_length_longer(s):
     """Content-Length 100000, 300 bytes sent, connection closed: cut short,
     a network failure, never a record."""
     body = html("Liar")[:300]
-    s.serve({"/robots.txt": robots_allow(),
-             "/": page_links("/lie.html", title="Home"),
-             "/lie.html": raw(head(200, [("Content-Type", HTML),
-                                         ("Content-Length", "100000")])
-                              + body)})
-
-    def check(r):
-        stored(r, "/", "Home")
-        not_stored(r, "/lie.html")
-        at_most(r, "/lie.html", 3)
-    return check
+    return bad_page(s, "/lie.html", raw(
+        head(200, [("Content-Type", HTML), ("Content-Length", "100000")]) +
+        body))
 
 
 @scenario(weight=8)
@@ -783,46 +768,28 @@ def duplicate_length_bad_chunks(s):
 
 # --- bombs ---
 
-def bomb_page(s, kind):
-    prefix = b"<html><head><title>Bomb</title></head><body><p>"
+def bomb(s, kind, prefix, fill, suffix=b""):
+    """A gzip (1 GiB) or brotli (512 MiB) bomb of prefix, fill and suffix;
+    None, and the scenario skipped, when no brotli encoder is here."""
     if kind == "gzip":
-        data = gzip_bomb(prefix, b" ", 1024)
-    else:
-        data, why = brotli_bomb(prefix, b" ", 512)
-        if data is None:
-            s.skip_reason = why
-            return None
+        return gzip_bomb(prefix, fill, 1024, suffix)
+    data, why = brotli_bomb(prefix, fill, 512, suffix)
+    s.skip_reason = why
+    return data
+
+
+def bomb_page(s, kind):
+    data = bomb(s, kind, b"<html><head><title>Bomb</title></head><body><p>",
+                b" ")
     s.serve({"/robots.txt": robots_allow(),
              "/": page_links("/bomb.html", title="Home"),
              "/bomb.html": ok(data, HTML, [("Content-Encoding", kind)])})
-
-    def check(r):
-        stored(r, "/", "Home")
-        at_most(r, "/bomb.html", 1)
-    return check
-
-
-@scenario(weight=10)
-def gzip_bomb_page(s):
-    """A 1 MB gzip body that inflates to 1 GiB: read up to the cap."""
-    return bomb_page(s, "gzip")
-
-
-@scenario(weight=10)
-def brotli_bomb_page(s):
-    """A brotli body that decodes to 512 MiB: read up to the cap."""
-    return bomb_page(s, "br")
+    return lambda r: (stored(r, "/", "Home"), at_most(r, "/bomb.html", 1))
 
 
 def bomb_robots(s, kind):
-    prefix = b"User-agent: *\nDisallow: /private/\n"
-    if kind == "gzip":
-        data = gzip_bomb(prefix, b"# padding\n", 1024)
-    else:
-        data, why = brotli_bomb(prefix, b"# padding\n", 512)
-        if data is None:
-            s.skip_reason = why
-            return None
+    data = bomb(s, kind, b"User-agent: *\nDisallow: /private/\n",
+                b"# padding\n")
     s.serve({"/robots.txt": ok(data, TEXT, [("Content-Encoding", kind)]),
              "/": page_links("/private/x.html", "/a.html", title="Home"),
              "/a.html": page_links(title="Page A")})
@@ -835,49 +802,32 @@ def bomb_robots(s, kind):
     return check
 
 
-@scenario(weight=10)
-def gzip_bomb_robots(s):
-    """robots.txt gzip-bombed to 1 GiB: read up to 500 KiB."""
-    return bomb_robots(s, "gzip")
-
-
-@scenario(weight=10)
-def brotli_bomb_robots(s):
-    """robots.txt brotli-bombed to 512 MiB: read up to 500 KiB."""
-    return bomb_robots(s, "br")
-
-
 def bomb_sitemap(s, kind):
-    prefix = urlset(s.url("/in-sitemap.html"))[:-len("</urlset>\n")]
-    suffix = b"</urlset>\n"
-    if kind == "gzip":
-        data = gzip_bomb(prefix, b"<!-- x -->\n", 1024, suffix)
-    else:
-        data, why = brotli_bomb(prefix, b"<!-- x -->\n", 512, suffix)
-        if data is None:
-            s.skip_reason = why
-            return None
+    data = bomb(s, kind,
+                urlset(s.url("/in-sitemap.html"))[:-len("</urlset>\n")],
+                b"<!-- x -->\n", b"</urlset>\n")
     s.serve({"/robots.txt": robots_sitemap(s),
              "/": page_links(title="Home"),
              "/in-sitemap.html": page_links(title="In sitemap"),
              "/sitemap.xml": ok(data, XML, [("Content-Encoding", kind)])})
-
-    def check(r):
-        stored(r, "/", "Home")
-        at_most(r, "/sitemap.xml", 1)
-    return check
+    return lambda r: (stored(r, "/", "Home"), at_most(r, "/sitemap.xml", 1))
 
 
-@scenario(weight=10)
-def gzip_bomb_sitemap(s):
-    """A sitemap gzip-bombed to 1 GiB of comments."""
-    return bomb_sitemap(s, "gzip")
+def bomb_scenario(build, kind, name):
+    """Registers build(s, kind) as the scenario name: gzip_bomb_page (a
+    1 MB body that inflates to 1 GiB, read up to the cap), brotli_bomb_page
+    (512 MiB), and the same for robots.txt (read up to 500 KiB) and
+    sitemaps."""
+    def fn(s):
+        return build(s, kind)
+    fn.__name__ = name
+    scenario(weight=10)(fn)
 
 
-@scenario(weight=10)
-def brotli_bomb_sitemap(s):
-    """A sitemap brotli-bombed to 512 MiB of comments."""
-    return bomb_sitemap(s, "br")
+for _what, _build in (("page", bomb_page), ("robots", bomb_robots),
+                      ("sitemap", bomb_sitemap)):
+    for _kind, _label in (("gzip", "gzip"), ("br", "brotli")):
+        bomb_scenario(_build, _kind, f"{_label}_bomb_{_what}")
 
 
 # --- redirects ---
@@ -1001,33 +951,19 @@ def redirect_other_site(s):
 @scenario(weight=15)
 def reset_mid_headers(s):
     """A reset in the middle of the headers: never a record."""
-    s.serve({"/robots.txt": robots_allow(),
-             "/": page_links("/cut.html", title="Home"),
-             "/cut.html": raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/html"
-                              b"\r\nContent-Len", then="reset")})
-
-    def check(r):
-        stored(r, "/", "Home")
-        not_stored(r, "/cut.html")
-        at_most(r, "/cut.html", 3)
-    return check
+    return bad_page(s, "/cut.html", raw(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Len",
+        then="reset"))
 
 
 @scenario(weight=15)
 def reset_mid_body(s):
     """A reset after 1000 of 5000 body bytes: never a record."""
     body = html("Cut", extra="x" * 5000)
-    s.serve({"/robots.txt": robots_allow(),
-             "/": page_links("/cut.html", title="Home"),
-             "/cut.html": raw(head(200, [("Content-Type", HTML),
-                                         ("Content-Length", str(len(body)))])
-                              + body[:1000], then="reset")})
-
-    def check(r):
-        stored(r, "/", "Home")
-        not_stored(r, "/cut.html")
-        at_most(r, "/cut.html", 3)
-    return check
+    return bad_page(s, "/cut.html", raw(
+        head(200, [("Content-Type", HTML), ("Content-Length",
+                                            str(len(body)))]) + body[:1000],
+        then="reset"))
 
 
 @scenario(weight=25)
