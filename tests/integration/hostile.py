@@ -23,6 +23,8 @@ The log is the witness of every assertion: one dict per request with
           (as sent), method, version, conn (connection number),
           headers (lower-cased names);
   sent    bytes of the answer written to the socket;
+  sent_at monotonic time the last send() of the answer was done (None:
+          nothing sent), the earliest the client could hold the answer;
   gone    monotonic time the client was seen closing the connection
           while the handler was still at work (None: never seen);
   end     monotonic time the handler returned.
@@ -153,6 +155,7 @@ class Exchange:
                 return self._mark_gone()
             self.entry["sent"] += n
             view = view[n:]
+        self.entry["sent_at"] = time.monotonic()
         return True
 
     def wait(self, seconds):
@@ -304,7 +307,7 @@ class HostileServer:
                          "target": req.target, "method": req.method,
                          "version": req.version, "conn": n,
                          "headers": req.headers, "sent": 0, "gone": None,
-                         "end": None}
+                         "sent_at": None, "end": None}
                 with self._lock:
                     self._log.append(entry)
                 start = time.monotonic() if buf else None
