@@ -982,6 +982,36 @@ def reset_mid_body(s):
         then="reset"))
 
 
+@scenario(weight=15)
+def dead_kept_connection(s):
+    """The server reads a request on a kept connection and closes it (FIN
+    on one host, RST on another) without an answer: libcurl would send the
+    request again at once on a new connection; every try must wait its
+    politeness delay (the generic 1 s check), and nothing is stored."""
+    def silent(then):
+        def h(ex):
+            return ex.reset() if then == "reset" else False
+        return h
+    table = {s.vhost(0): silent("close"), s.vhost(1): silent("reset")}
+    s.serve({"/robots.txt": robots_allow(),
+             "/": page_links("/x.html", title="Home"),
+             "/x.html": by_host(table)})
+    s.seeds = [s.vurl(0), s.vurl(1)]
+
+    def check(r):
+        for j in range(2):
+            tries = [e for e in r.log
+                     if e["host"] == s.vhost(j) and e["path"] == "/x.html"]
+            r.check(1 <= len(tries) <= 3,
+                    f"{s.vhost(j)}/x.html requested {len(tries)} times")
+            r.check(len({e["conn"] for e in r.log
+                         if e["host"] == s.vhost(j)}) <= len(tries) + 1,
+                    f"{s.vhost(j)}: more connections than tries")
+        r.check(not any(x["url"].endswith("/x.html") for x in r.records),
+                "an answer that never came was stored")
+    return check
+
+
 @scenario(weight=25)
 def close_mid_headers_keeps_record(s):
     """Crawl 1 stores a good page; in crawl 2 the server closes in the
