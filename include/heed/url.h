@@ -8,9 +8,10 @@
  * through libidn2), the default port dropped, dot segments removed,
  * percent-encoding normalised (RFC 3986 6.2.2: hex digits upper case,
  * unreserved characters decoded, spaces, controls and non-ASCII bytes
- * encoded), user information and the fragment dropped. Only http and https
- * are accepted: a crawler has no use for the others. The module is pure:
- * no I/O, no locale, no clock.
+ * encoded), user information, the fragment and session ids (a
+ * ";jsessionid=" path parameter, PHPSESSID and the like: docs/metadata.md)
+ * dropped. Only http and https are accepted: a crawler has no use for the
+ * others. The module is pure: no I/O, no locale, no clock.
  */
 #ifndef HEED_URL_H
 #define HEED_URL_H

@@ -190,6 +190,121 @@ static heed_status add_path_query(struct heed_buf *out, const char *s,
 }
 
 /*
+ * Session ids in URLs (issue 17, link traps). A site that hands every
+ * visitor a new id and puts it in every link never shows a crawler the
+ * same URL twice: heed would crawl it until crawl.max_pages. Such sites
+ * answer without the id too (a new session, or a cookie), so the normal
+ * form drops it, as Heritrix's and Nutch's canonicalisers do: the Java
+ * path parameter ";jsessionid=..." and query parameters whose name says
+ * they are one. "sid" also names stories and sites, so only a long
+ * token (16 or more letters and digits) under that name is taken for one.
+ */
+static const char *const session_params[] = {
+        "jsessionid", "phpsessid", "sessionid", "session_id",
+        "cfid",       "cftoken",   "oscsid",    "zenid",
+};
+
+static bool is_token(const char *s, size_t len, size_t min)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!is_alpha((unsigned char)s[i]) &&
+		    !is_digit((unsigned char)s[i]))
+			return false;
+	return len >= min;
+}
+
+/* Whether the query parameter p (len bytes, "name=value") is a session id. */
+static bool session_param(const char *p, size_t len)
+{
+	const char *eq = memchr(p, '=', len);
+	size_t n = eq ? (size_t)(eq - p) : len, i;
+
+	for (i = 0; i < HEED_ARRAY_SIZE(session_params); i++)
+		if (heed__ascii_ieq(p, n, session_params[i]))
+			return true;
+	/* ASP's is ASPSESSIONID followed by letters of the server's own. */
+	if (n > 12 && heed__ascii_ieq(p, 12, "aspsessionid"))
+		return true;
+	return eq && heed__ascii_ieq(p, n, "sid") &&
+	       is_token(eq + 1, len - n - 1, 16);
+}
+
+/* Removes a ";jsessionid=..." path parameter from path (len bytes, up to
+ * the query), in place; returns the new length. */
+static size_t strip_path_session(char *path, size_t len)
+{
+	static const char key[] = ";jsessionid=";
+	size_t klen = sizeof(key) - 1, i, end;
+
+	for (i = 0; i + klen <= len; i++) {
+		if (path[i] != ';' || !heed__ascii_ieq(path + i, klen, key))
+			continue;
+		end = i + klen;
+		while (end < len && path[end] != '/' && path[end] != ';')
+			end++;
+		memmove(path + i, path + end, len - end);
+		len -= end - i;
+		i--; /* look again at what moved here */
+	}
+	return len;
+}
+
+/* Removes the session-id parameters of query (len bytes, after the '?'),
+ * in place, leaving every other byte as it was; returns the new length. */
+static size_t strip_query_session(char *query, size_t len)
+{
+	size_t r = 0, w = 0;
+
+	while (r <= len) {
+		size_t n = 0;
+		while (r + n < len && query[r + n] != '&')
+			n++;
+		if (!session_param(query + r, n)) {
+			if (w > 0)
+				query[w++] = '&';
+			memmove(query + w, query + r, n);
+			w += n;
+		}
+		r += n + 1;
+	}
+	return w;
+}
+
+/* Drops the session ids of target (path and query, len bytes) in place, as
+ * the normal form does; returns the new length. Leaves target untouched
+ * unless it holds one. */
+static size_t strip_session_ids(char *target, size_t len)
+{
+	char *q = memchr(target, '?', len);
+	size_t path_len = q ? (size_t)(q - target) : len, rest = len - path_len;
+	size_t kept;
+
+	if (memchr(target, ';', path_len)) {
+		size_t n = strip_path_session(target, path_len);
+		memmove(target + n, target + path_len, rest);
+		len -= path_len - n;
+		path_len = n;
+	}
+	if (!q)
+		return len;
+	q = target + path_len; /* the '?', maybe moved */
+	rest = len - path_len - 1;
+	for (size_t i = 0, n; i <= rest; i += n + 1) {
+		n = 0;
+		while (i + n < rest && q[1 + i + n] != '&')
+			n++;
+		if (session_param(q + 1 + i, n)) {
+			kept = strip_query_session(q + 1, rest);
+			/* No parameter left: no '?' either. */
+			return kept ? path_len + 1 + kept : path_len;
+		}
+	}
+	return len;
+}
+
+/*
  * Cleans a reference as a browser does before parsing (WHATWG URL: strip
  * leading and trailing C0 controls and spaces, remove tabs and newlines)
  * and cuts the fragment. Refuses schemes other than http(s).
@@ -366,6 +481,9 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	if (rc == HEED_OK)
 		rc = heed__buf_addf(&b, "%s%s%s", p->path, p->query ? "?" : "",
 		                    p->query ? p->query : "");
+	if (rc == HEED_OK)
+		b.len = off[1] +
+		        strip_session_ids(b.data + off[1], b.len - off[1]);
 	if (rc == HEED_OK && b.len > HEED_URL_MAX_BYTES)
 		rc = HEED_ETOOBIG;
 	if (rc == HEED_OK)
@@ -532,8 +650,13 @@ static size_t resolve_fast(const heed_url *base, const char *ref, size_t len,
 		return 0;
 	memcpy(buf, base->full, dir);
 	memcpy(buf + dir, ref, len);
-	buf[dir + len] = '\0';
-	return dir + len;
+	len = dir + len;
+	if (memchr(ref, '?', len - dir) || memchr(ref, ';', len - dir)) {
+		size_t t = (size_t)(base->target - base->full);
+		len = t + strip_session_ids(buf + t, len - t);
+	}
+	buf[len] = '\0';
+	return len;
 }
 
 heed_status heed_url_resolve_buf(const heed_url *base, const char *ref,

@@ -59,11 +59,7 @@ from hostile import (HTML, TEXT, XML, HostileServer, brotli_bomb, gzip_bomb,
 # Scenarios heed fails today, each a real bug left for its owner: the
 # runner still runs them and reports "known bug" (not a failure) while they
 # fail, and a failure when one passes, so that the list stays true.
-KNOWN_BUGS = {
-    "trap_session_fanout": "URLs that differ only by a session id are not "
-    "recognised: a site handing out a new id per page keeps heed crawling "
-    "until crawl.max_pages (10,000 requests per site, hours)",
-}
+KNOWN_BUGS = {}
 
 JOBS = int(os.environ.get("HEED_HOSTILE_JOBS", "8"))
 ONLY = [n for n in os.environ.get("HEED_HOSTILE_ONLY", "").split(",") if n]

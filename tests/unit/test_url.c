@@ -226,6 +226,65 @@ static void test_url_resolve_buf(void **state)
 	heed_url_free(base);
 }
 
+/* Session ids are dropped from the normal form, by heed_url_parse and by
+ * both paths of heed_url_resolve_buf alike; everything else stays. */
+static void test_url_session_ids(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+	        {"http://e.com/a?PHPSESSID=0000002a", "http://e.com/a"},
+	        {"http://e.com/a?x=1&phpsessid=ab&y=2",
+	         "http://e.com/a?x=1&y=2"},
+	        {"http://e.com/a?x=1&JSESSIONID=ab", "http://e.com/a?x=1"},
+	        {"http://e.com/a;jsessionid=A1B2?x=1", "http://e.com/a?x=1"},
+	        {"http://e.com/a;jsessionid=A1B2/b", "http://e.com/a/b"},
+	        {"http://e.com/a;v=1;jsessionid=A1", "http://e.com/a;v=1"},
+	        {"http://e.com/?ASPSESSIONIDQQGGQGPG=XYZ&p=2",
+	         "http://e.com/?p=2"},
+	        {"http://e.com/?sessionid=1&session_id=2&cfid=3&cftoken=4"
+	         "&osCsid=5&zenid=6",
+	         "http://e.com/"},
+	        /* "sid" is a session id only as a long token. */
+	        {"http://e.com/s?sid=0123456789abcdef0123", "http://e.com/s"},
+	        {"http://e.com/s?sid=42", "http://e.com/s?sid=42"},
+	        /* Names that only contain one, and values, stay. */
+	        {"http://e.com/?mysessionid=1&q=phpsessid",
+	         "http://e.com/?mysessionid=1&q=phpsessid"},
+	        {"http://e.com/a;jsession=1", "http://e.com/a;jsession=1"},
+	};
+	char buf[HEED_URL_MAX_BYTES + 1];
+	heed_url *base;
+	(void)state;
+
+	assert_int_equal(heed_url_parse(&base, "http://e.com/dir/page", 21,
+	                                heed_test_allocator()),
+	                 HEED_OK);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		heed_url *u = NULL;
+		const char *target = cases[i].in + strlen("http://e.com");
+		size_t len = 0;
+
+		assert_int_equal(heed_url_parse(&u, cases[i].in,
+		                                strlen(cases[i].in),
+		                                heed_test_allocator()),
+		                 HEED_OK);
+		if (strcmp(heed_url_get(u), cases[i].want) != 0)
+			fail_msg("parse %s: got %s", cases[i].in,
+			         heed_url_get(u));
+		heed_url_free(u);
+		/* As a link: the fast path (plain) or the slow one. */
+		assert_int_equal(heed_url_resolve_buf(base, target,
+		                                      strlen(target), buf,
+		                                      sizeof(buf), &len),
+		                 HEED_OK);
+		if (strcmp(buf, cases[i].want) != 0 ||
+		    len != strlen(cases[i].want))
+			fail_msg("resolve %s: got %s", target, buf);
+	}
+	heed_url_free(base);
+}
+
 static void test_url_limits(void **state)
 {
 	static char big[HEED_URL_MAX_BYTES + 64];
@@ -363,6 +422,7 @@ int main(void)
 	        cmocka_unit_test(test_url_normalize),
 	        cmocka_unit_test(test_url_parts),
 	        cmocka_unit_test(test_url_resolve_buf),
+	        cmocka_unit_test(test_url_session_ids),
 	        cmocka_unit_test(test_url_limits),
 	        cmocka_unit_test(test_url_oom),
 	};
