@@ -1,7 +1,8 @@
 /*
  * `heed crawl [--incremental] [URL...]`: heed's main job (issue 8). Reads
  * the settings (file, then command line), gathers the start URLs (command
- * line, crawl.seeds, crawl.sites_file), runs the engine of
+ * line, crawl.seeds, crawl.sites_file; with none and no run to resume, the
+ * sites the store knows, issue 15), runs the engine of
  * heed/crawl_engine.h into the store, shows a progress line on a terminal
  * (or JSON logs with --log json), and prints a summary at the end. SIGINT
  * or SIGTERM stop it cleanly; the next `heed crawl` resumes the run.
@@ -20,6 +21,7 @@
 #include "cli/cli_config.h"
 #include "heed/crawl_engine.h"
 #include "heed/store_frontier.h"
+#include "heed/store_sites.h"
 
 enum {
 	OPT_SITES = 0x200,
@@ -148,12 +150,34 @@ static void log_json(void *ud, heed_log_level level, const char *module,
 	json_object_put(o);
 }
 
+/* Appends a copy of url to seeds; -1 when out of memory. */
+static int add_seed(char ***seeds, size_t *count, const char *url)
+{
+	char **grown = realloc(*seeds, (*count + 1) * sizeof(**seeds));
+
+	if (!grown)
+		return -1;
+	*seeds = grown;
+	if (!(grown[*count] = strdup(url)))
+		return -1;
+	(*count)++;
+	return 0;
+}
+
+static void free_seeds(char **seeds, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(seeds[i]);
+	free(seeds);
+}
+
 /* Reads a sites file: one URL per line, blank lines and # comments
  * skipped. The strings are appended to seeds (freed by the caller). */
 static int read_sites(const char *path, char ***seeds, size_t *count)
 {
 	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
 	char line[4096];
+	int rc = 0;
 
 	if (!f) {
 		heed_cli_error("%s: %s", path, strerror(errno));
@@ -161,40 +185,99 @@ static int read_sites(const char *path, char ***seeds, size_t *count)
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char *s = line + strspn(line, " \t");
-		char **grown;
 		s[strcspn(s, " \t\r\n#")] = '\0';
-		if (!*s)
-			continue;
-		grown = realloc(*seeds, (*count + 1) * sizeof(**seeds));
-		if (!grown || !(grown[*count] = strdup(s))) {
-			free(grown ? grown : *seeds);
-			*seeds = NULL;
+		if (*s && add_seed(seeds, count, s) != 0) {
+			rc = -1;
 			break;
 		}
-		*seeds = grown;
-		(*count)++;
 	}
 	if (f != stdin)
 		fclose(f);
-	return *seeds || !*count ? 0 : -1;
+	return rc;
 }
 
 static int gather_seeds(const struct heed_config *cfg, int argc, char **argv,
                         char ***seeds, size_t *count)
 {
 	for (int i = optind; i < argc; i++)
-		if (!(*seeds = realloc(*seeds,
-		                       (*count + 1) * sizeof(**seeds))) ||
-		    !((*seeds)[(*count)++] = strdup(argv[i])))
+		if (add_seed(seeds, count, argv[i]) != 0)
 			return -1;
 	for (size_t i = 0; i < cfg->crawl_seeds.count; i++)
-		if (!(*seeds = realloc(*seeds,
-		                       (*count + 1) * sizeof(**seeds))) ||
-		    !((*seeds)[(*count)++] = strdup(cfg->crawl_seeds.items[i])))
+		if (add_seed(seeds, count, cfg->crawl_seeds.items[i]) != 0)
 			return -1;
 	if (cfg->crawl_sites_file && *cfg->crawl_sites_file)
 		return read_sites(cfg->crawl_sites_file, seeds, count);
 	return 0;
+}
+
+/* The known sites taken as start URLs (issue 15). */
+struct known_sites {
+	char **seeds;
+	size_t count;   /* taken */
+	size_t skipped; /* not qualified until later */
+	int64_t now_s;
+	int failed;
+};
+
+/* The store keeps sites, not the start URLs that brought them, so a known
+ * site starts from its origin's "/". A site the lifecycle would not contact
+ * now (disqualified until a later attempt, or until reset) is left out, so
+ * that it does not count as a site of the run that could not be crawled. */
+static void take_known_site(void *ud, const struct heed_store_site *s)
+{
+	struct known_sites *k = ud;
+	const struct heed_site_record *r = &s->record;
+	char url[1024];
+
+	if (k->failed)
+		return;
+	if (r->state == HEED_SITE_DISQUALIFIED_RESET ||
+	    (r->state == HEED_SITE_DISQUALIFIED &&
+	     k->now_s < r->next_attempt_s)) {
+		k->skipped++;
+		return;
+	}
+	if ((size_t)snprintf(url, sizeof(url), "%s/", s->site) >= sizeof(url) ||
+	    add_seed(&k->seeds, &k->count, url) != 0)
+		k->failed = 1;
+}
+
+/* With no start URL and no run to resume, a crawl visits the sites the
+ * store knows. Returns an exit code, or -1 to go on with *k's seeds (none
+ * for an empty store: the engine then says there is nothing to do). */
+static int known_seeds(const struct crawl_args *a, heed_store *store,
+                       struct known_sites *k)
+{
+	struct heed_crawl_run r;
+	char msg[160];
+
+	if (!a->restart && heed_store_run_open(store, &r) != HEED_ENOTFOUND)
+		return -1; /* resumed (or the engine reports the store) */
+	k->now_s = (int64_t)time(NULL);
+	if (heed_store_site_each(store, NULL, take_known_site, k, NULL) !=
+	            HEED_OK ||
+	    k->failed) {
+		heed_cli_error("crawl: listing the known sites: %s",
+		               k->failed ? "out of memory"
+		                         : heed_store_errmsg(store));
+		return HEED_EXIT_FAIL;
+	}
+	if (!k->count && !k->skipped)
+		return -1;
+	snprintf(msg, sizeof(msg),
+	         "no start URL: %zu known sites taken from the store, %zu "
+	         "skipped (not qualified until later)",
+	         k->count, k->skipped);
+	if (a->json_log)
+		log_json(NULL, HEED_LOG_INFO, "crawl", msg);
+	else if (!a->quiet)
+		printf("heed crawl: %s\n", msg);
+	if (!k->count) {
+		heed_cli_error("crawl: no site could be crawled (see `heed "
+		               "site report`)");
+		return HEED_EXIT_FAIL;
+	}
+	return -1;
 }
 
 struct progress_out {
@@ -287,9 +370,11 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	struct progress_out po = {0};
 	struct heed_logger logger = heed_cli_logger(cfg);
 	struct heed_diag d = {0};
+	struct known_sites known = {0};
 	char ua[512];
 	heed_store *store;
 	heed_status rc;
+	int ex;
 
 	heed_config_user_agent(cfg, ua, sizeof(ua));
 	if (heed_config_lacks_contact(cfg))
@@ -300,9 +385,15 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	store = heed_cli_open_store(cfg, NULL);
 	if (!store)
 		return HEED_EXIT_FAIL;
+	/* Each turn of --schedule reads the known sites again. */
+	if (!seed_count && (ex = known_seeds(a, store, &known)) >= 0) {
+		heed_store_close(store);
+		free_seeds(known.seeds, known.count);
+		return ex;
+	}
 	heed_cli_crawl_options(cfg, &o, ua);
-	o.seeds = (const char *const *)seeds;
-	o.seed_count = seed_count;
+	o.seeds = (const char *const *)(seed_count ? seeds : known.seeds);
+	o.seed_count = seed_count ? seed_count : known.count;
 	o.restart = a->restart;
 	if (a->json_log)
 		logger.fn = log_json;
@@ -317,6 +408,7 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	if (po.tty_line)
 		fputc('\n', stderr);
 	heed_store_close(store);
+	free_seeds(known.seeds, known.count);
 	if (rc != HEED_OK) {
 		heed_cli_error("crawl: %s",
 		               d.message[0] ? d.message : heed_strerror(rc));
@@ -443,9 +535,7 @@ int heed_cmd_crawl(int argc, char **argv)
 	ex = a.schedule ? schedule(&a, &cfg, seeds, seed_count)
 	                : run(&a, &cfg, seeds, seed_count);
 out:
-	for (size_t i = 0; i < seed_count; i++)
-		free(seeds[i]);
-	free(seeds);
+	free_seeds(seeds, seed_count);
 	heed_config_free(&cfg);
 	heed_cli_config_free(&a.cc);
 	return ex;

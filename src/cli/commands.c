@@ -62,7 +62,9 @@
 	"only\n"                                                               \
 	"new and changed entries (dates, conditional GET). A run that was\n"   \
 	"stopped or killed is resumed by the next `heed crawl`; one crawl\n"   \
-	"runs on a store at a time.\n"                                         \
+	"runs on a store at a time. With no start URL and no run to\n"         \
+	"resume, the sites the store knows are crawled again from their\n"     \
+	"`/` (those not qualified until later left out).\n"                    \
 	"\n"                                                                   \
 	"  -i, --incremental      the incremental mode (crawl.incremental)\n"  \
 	"      --sites FILE       start URLs, one per line "                   \
