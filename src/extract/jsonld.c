@@ -5,9 +5,10 @@
  * raw control characters in strings) and keeps integers exact in 64 bits,
  * so a view count of 2^53 + 1 survives (notes 2.5). Its default depth
  * limit of 32 rejects deep but valid graphs, so it is raised to
- * EXTRACT_JSONLD_DEPTH. The <!-- --> and CDATA wrappers that templates put
- * around the JSON are stripped first; a block that still fails to parse is
- * skipped and counted (record.jsonld_errors), never fatal.
+ * EXTRACT_JSONLD_DEPTH. The wrappers that templates put around the JSON
+ * (comments, CDATA, a BOM, semicolons; unwrap()) are stripped first; a
+ * block that still fails to parse is skipped and counted
+ * (record.jsonld_errors), never fatal.
  *
  * Which object describes the page: every typed object found at the top, in
  * an array, in "@graph" or as a "mainEntity" is ranked by its @type (video
@@ -54,6 +55,35 @@ static bool suffix_strip(const char *s, size_t *len, const char *p)
 	return false;
 }
 
+/*
+ * What templates put around the JSON: a BOM, <!-- -->, CDATA sections bare
+ * or hidden from script engines (//<![CDATA[ ... //]]> and its C-comment form),
+ * stray semicolons. Each round strips one layer from either end; the
+ * length shrinks every round, so the loop ends. Whatever still comes
+ * before the first '{' or '[' is junk, and json-c stops at the end of the
+ * value, so junk after it is never read.
+ */
+static void unwrap(const char **s, size_t *len)
+{
+	static const char *const heads[] = {"\xEF\xBB\xBF", "<!--",
+	                                    "//<![CDATA[",  "/*<![CDATA[*/",
+	                                    "<![CDATA[",    ";"};
+	static const char *const tails[] = {"-->",     "//-->", "//]]>",
+	                                    "/*]]>*/", "]]>",   ";"};
+	bool more;
+
+	do {
+		more = false;
+		heed__trim(s, len);
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(heads) && !more; i++)
+			more = prefix_strip(s, len, heads[i]);
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(tails) && !more; i++)
+			more = suffix_strip(*s, len, tails[i]);
+	} while (more);
+	while (*len && **s != '{' && **s != '[')
+		(*s)++, (*len)--;
+}
+
 void heed__jsonld_add(struct builder *b, const char *s, size_t len)
 {
 	struct json_tokener *tok;
@@ -62,11 +92,7 @@ void heed__jsonld_add(struct builder *b, const char *s, size_t len)
 	if (b->jsonld_root_count == EXTRACT_MAX_JSONLD_BLOCKS)
 		return;
 	b->rec.jsonld_blocks++;
-	do {
-		heed__trim(&s, &len);
-	} while (prefix_strip(&s, &len, "<!--") ||
-	         prefix_strip(&s, &len, "<![CDATA[") ||
-	         suffix_strip(s, &len, "-->") || suffix_strip(s, &len, "]]>"));
+	unwrap(&s, &len);
 	if (!len || len > INT_MAX) {
 		b->rec.jsonld_errors++;
 		return;

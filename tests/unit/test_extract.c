@@ -324,6 +324,37 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"name\": oops</script>"
          "<script type=application/ld+json></script>",
          0, NULL, "jsonld=2/2\n-title\n"},
+        /* Wrapped JSON-LD bodies (issue 15): the JSON inside is read. */
+        {"JSON-LD in an HTML comment", NULL,
+         "<script type=application/ld+json><!-- {\"@type\":\"Article\","
+         "\"name\":\"In comment\"} --></script>",
+         0, NULL, "title=jsonld:In comment\njsonld=1/0\n"},
+        {"JSON-LD in a //-commented CDATA section", NULL,
+         "<script type=application/ld+json>\n//<![CDATA[\n{\"@type\":"
+         "\"Article\",\"name\":\"Slashed\"}\n//]]>\n</script>",
+         0, NULL, "title=jsonld:Slashed\njsonld=1/0\n"},
+        {"JSON-LD in a bare CDATA section", NULL,
+         "<script type=application/ld+json><![CDATA[{\"@type\":\"Article\","
+         "\"name\":\"Bare\"}]]></script>",
+         0, NULL, "title=jsonld:Bare\njsonld=1/0\n"},
+        {"JSON-LD in a /* */-commented CDATA section", NULL,
+         "<script type=application/ld+json>/*<![CDATA[*/{\"@type\":"
+         "\"Article\",\"name\":\"Starred\"}/*]]>*/</script>",
+         0, NULL, "title=jsonld:Starred\njsonld=1/0\n"},
+        {"JSON-LD after a BOM, before a stray semicolon", NULL,
+         "<script type=application/ld+json>\xEF\xBB\xBF {\"@type\":"
+         "\"Article\",\"name\":\"Bommed\"};\n</script>",
+         0, NULL, "title=jsonld:Bommed\njsonld=1/0\n"},
+        {"JSON-LD after leading junk", NULL,
+         "<script type=application/ld+json>;;\n[{\"@type\":\"Article\","
+         "\"name\":\"Junk first\"}] ;</script>",
+         0, NULL, "title=jsonld:Junk first\njsonld=1/0\n"},
+        {"JSON-LD wrappers with nothing inside are errors, not values", NULL,
+         "<script type=application/ld+json><!-- --></script>"
+         "<script type=application/ld+json><![CDATA[]]></script>"
+         "<script type=application/ld+json>//<![CDATA[ name ]]></script>"
+         "<script type=application/ld+json>\xEF\xBB\xBF;</script>",
+         0, NULL, "jsonld=4/4\n-title\n"},
         {"author: article:author URL rejected, name kept", NULL,
          "<meta property=article:author content=\"https://fb.example/x\">"
          "<meta property=article:author content=\"Jane Doe\">",
