@@ -198,15 +198,33 @@ size_t heed__fold_case(char *s, size_t len)
 	return len;
 }
 
+/*
+ * rel=tag link texts (the only O_HTML tags) are the last resort, as in
+ * trafilatura: a tag cloud in a sidebar names every tag of the site, so
+ * they count only when no declared source (meta, Open Graph, microdata,
+ * JSON-LD) names any. The list therefore holds either link texts only or
+ * none; the first declared tag drops them, wherever it comes in the page
+ * (JSON-LD is applied last).
+ */
+static bool tag_wanted(struct builder *b, enum origin o)
+{
+	bool links_only = b->tag_count && b->tags[0].source == HEED_SOURCE_HTML;
+
+	if (o == O_HTML)
+		return !b->tag_count || links_only;
+	if (links_only)
+		b->tag_count = 0;
+	return true;
+}
+
 static void add_tag(struct builder *b, enum origin o, const char *s, size_t len)
 {
 	struct heed_field *t;
 	char *v;
 
-	if (b->tag_count >= EXTRACT_MAX_TAGS)
-		return;
+	/* An empty declared tag leaves link texts in place. */
 	v = collapse(b, s, len);
-	if (!v)
+	if (!v || !tag_wanted(b, o) || b->tag_count >= EXTRACT_MAX_TAGS)
 		return;
 	heed__fold_case(v, strlen(v));
 	for (size_t i = 0; i < b->tag_count; i++)

@@ -201,8 +201,8 @@ static const struct page_case cases[] = {
          "duration=jsonld:PT3M1S\nduration_s=181\n"
          "views=jsonld:9007199254740993\n"
          "charset=http:UTF-8\n"
-         "tags=sunset:og|timelapse:og|bay:meta|nature:meta|beach:html|"
-         "golden hour:jsonld\n"
+         "tags=sunset:og|timelapse:og|bay:meta|nature:meta|golden "
+         "hour:jsonld\n"
          "last_modified=2024-03-06T08:00:00Z\n"
          "jsonld=1/0\n"
          "robots=nofollow noarchive max-snippet=120 \n"
@@ -355,6 +355,29 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>//<![CDATA[ name ]]></script>"
          "<script type=application/ld+json>\xEF\xBB\xBF;</script>",
          0, NULL, "jsonld=4/4\n-title\n"},
+        /* rel=tag link texts: tags only when nothing declares any. */
+        {"rel=tag links alone give the tags", NULL,
+         "<article><p>Filed under <a rel=tag href=/t/a>Alpha</a>, "
+         "<a rel=\"nofollow tag\" href=/t/b> Beta  Gamma </a>, "
+         "<a rel=tag href=/t/a2>ALPHA</a>, <a href=/t/c>Not a tag</a>"
+         "</article>",
+         0, NULL, "tags=alpha:html|beta gamma:html\n"},
+        {"rel=tag links stay when the declared keywords are empty", NULL,
+         "<meta name=keywords content=\" , \"><a rel=tag href=/t/a>Alpha"
+         "</a>",
+         0, NULL, "tags=alpha:html\n"},
+        {"rel=tag links yield to meta keywords before them", NULL,
+         "<meta name=keywords content=\"x, y\"><a rel=tag href=/t/a>Alpha"
+         "</a>",
+         0, NULL, "tags=x:meta|y:meta\n"},
+        {"rel=tag links yield to article:tag after them", NULL,
+         "<a rel=tag href=/t/a>Alpha</a><a rel=tag href=/t/b>Beta</a>"
+         "<meta property=article:tag content=Late>",
+         0, NULL, "tags=late:og\n"},
+        {"rel=tag links yield to JSON-LD keywords, applied last", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"keywords\":\"z\"}</script><a rel=tag href=/t/a>Alpha</a>",
+         0, NULL, "tags=z:jsonld\n"},
         {"author: article:author URL rejected, name kept", NULL,
          "<meta property=article:author content=\"https://fb.example/x\">"
          "<meta property=article:author content=\"Jane Doe\">",
