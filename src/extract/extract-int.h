@@ -54,7 +54,7 @@ enum origin {
 	O_DC,   /* Dublin Core, citation_*, parsely-*, sailthru.* */
 	O_MICRODATA,
 	O_H1,
-	O_HTML, /* <html lang>, rel=tag */
+	O_HTML, /* <html lang>, rel=tag, <time datetime> */
 	O_LINK, /* <link rel=canonical> */
 	O_HTTP,
 	O_COUNT,

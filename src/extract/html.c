@@ -12,7 +12,8 @@
  *   Core and friends, keywords and robots directives;
  * - <title> (never one inside <svg> or <math>), a lone <h1>, <html lang>,
  *   <base href>, <link rel=canonical|next|prev|alternate>, <a href> and
- *   <area href> with rel=nofollow|ugc|sponsored|tag;
+ *   <area href> with rel=nofollow|ugc|sponsored|tag, <time datetime> (in
+ *   an article, in main, anywhere) as the last published date;
  * - microdata: itemprop values on the outermost item, its author's name
  *   and its InteractionCounter;
  * - <script type="application/ld+json"> blocks, handed to jsonld.c.
@@ -42,7 +43,9 @@ enum tag {
 	T_MEDIA,      /* video, audio, object, picture: links inside skipped */
 	T_MEDIA_VOID, /* img, source, track, embed */
 	T_TIME,
-	T_DATA, /* data, meter */
+	T_DATA,    /* data, meter */
+	T_ARTICLE, /* article: <time datetime> inside is the article's */
+	T_MAIN,
 };
 
 enum cap_kind { CAP_TITLE, CAP_H1, CAP_TAG_LINK, CAP_PROP, CAP_JSONLD };
@@ -73,6 +76,7 @@ struct html {
 	struct el *stack;
 	size_t depth; /* elements open, including those past the stack */
 	unsigned foreign, media;
+	unsigned article, main; /* open article and main elements */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -94,18 +98,19 @@ static bool same(const char *a, const char *b)
 static enum tag tag_of(const char *n)
 {
 	static const struct {
-		const char *name[3];
-		unsigned char tag[3];
+		const char *name[4];
+		unsigned char tag[4];
 	} by_letter[26] = {
-	        ['a' - 'a'] = {{"a", "area", "audio"}, {T_A, T_AREA, T_MEDIA}},
+	        ['a' - 'a'] = {{"a", "area", "audio", "article"},
+	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE}},
 	        ['b' - 'a'] = {{"base"}, {T_BASE}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['h' - 'a'] = {{"h1", "html"}, {T_H1, T_HTML}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link"}, {T_LINK}},
-	        ['m' - 'a'] = {{"meta", "math", "meter"},
-	                       {T_META, T_FOREIGN, T_DATA}},
+	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
+	                       {T_META, T_FOREIGN, T_DATA, T_MAIN}},
 	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
 	        ['p' - 'a'] = {{"picture"}, {T_MEDIA}},
 	        ['s' - 'a'] = {{"script", "source", "svg"},
@@ -118,7 +123,7 @@ static enum tag tag_of(const char *n)
 
 	if (c >= 26)
 		return T_OTHER;
-	for (size_t i = 0; i < 3 && by_letter[c].name[i]; i++)
+	for (size_t i = 0; i < 4 && by_letter[c].name[i]; i++)
 		if (same(n, by_letter[c].name[i]))
 			return (enum tag)by_letter[c].tag[i];
 	return T_OTHER;
@@ -364,6 +369,27 @@ static void on_anchor(struct html *h, const char *const *atts)
 		start_capture(h, CAP_TAG_LINK, NULL);
 }
 
+/* <time datetime>: the published date of last resort (after every meta
+ * tag), as htmldate falls back to it. A time marked pubdate (an HTML5
+ * draft attribute themes still write) comes first, then the first inside
+ * an article, then inside main, then anywhere in the page; a value that
+ * is no date ("PT2H", "10:00") is skipped by the date parser. */
+static void on_time(struct html *h, const char *const *atts)
+{
+	const char *v = attr(atts, "datetime");
+	int sub = 3;
+
+	if (!v || h->foreign || h->media)
+		return;
+	if (attr(atts, "pubdate"))
+		sub = 0;
+	else if (h->article)
+		sub = 1;
+	else if (h->main)
+		sub = 2;
+	heed__cand(h->b, F_PUBLISHED, O_HTML, sub, v, strlen(v));
+}
+
 static struct scope *top_scope(struct html *h)
 {
 	return h->nscopes && h->nscopes <= MAX_SCOPES
@@ -544,6 +570,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	case T_AREA:
 		on_anchor(h, atts);
 		break;
+	case T_TIME:
+		on_time(h, atts);
+		break;
 	case T_SCRIPT:
 		v = attr(atts, "type");
 		if (v && heed__ascii_ieq(v, strlen(v), "application/ld+json"))
@@ -591,6 +620,10 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->foreign++;
 	if (tag == T_MEDIA && tracked)
 		h->media++;
+	if (tag == T_ARTICLE && tracked)
+		h->article++;
+	if (tag == T_MAIN && tracked)
+		h->main++;
 	if (tracked)
 		h->stack[h->depth] = (struct el){(unsigned char)tag, scope};
 	h->depth++;
@@ -642,6 +675,10 @@ void heed__html_end(struct html *h)
 		h->foreign--;
 	if (el.tag == T_MEDIA && h->media)
 		h->media--;
+	if (el.tag == T_ARTICLE && h->article)
+		h->article--;
+	if (el.tag == T_MAIN && h->main)
+		h->main--;
 }
 
 bool heed__html_wants_text(const struct html *h)

@@ -25,7 +25,7 @@ static const enum origin order[F_COUNT][9] = {
                       END},
         [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
         [F_LANGUAGE] = {O_HTML, O_JSONLD, O_OG, O_META, O_HTTP, END},
-        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, END},
+        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
         [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, END},
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, END},
         [F_OG_TYPE] = {O_OG, END},

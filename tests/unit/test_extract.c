@@ -378,6 +378,33 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"@type\":\"Article\","
          "\"keywords\":\"z\"}</script><a rel=tag href=/t/a>Alpha</a>",
          0, NULL, "tags=z:jsonld\n"},
+        /* <time datetime>: the published date of last resort. */
+        {"time datetime in the article beats one before it", NULL,
+         "<body><nav><time datetime=2020-01-01>old</time></nav><article>"
+         "<h1>T</h1><time datetime=\"2024-05-06T07:08:09+02:00\">May 6"
+         "</time></article><time datetime=2021-01-01>x</time></body>",
+         0, NULL,
+         "published=html:2024-05-06T05:08:09Z\npublished_s=1714972089\n"},
+        {"time datetime in main beats one in the body", NULL,
+         "<body><header><time datetime=2020-01-01>x</time></header><main>"
+         "<time datetime=2022-02-02>y</time></main></body>",
+         0, NULL, "published=html:2022-02-02\n"},
+        {"time datetime: the first in the body, non-dates skipped", NULL,
+         "<body><p><time datetime=PT2H>2 h</time><time datetime=10:00>t"
+         "</time><time>2019-01-01</time><time datetime=\"2023-03-04\">a"
+         "</time><time datetime=2023-09-09>b</time></body>",
+         0, NULL, "published=html:2023-03-04\n"},
+        {"time pubdate beats the article's first time", NULL,
+         "<article><time datetime=2020-01-01>c</time><time pubdate "
+         "datetime=2024-04-04>p</time></article>",
+         0, NULL, "published=html:2024-04-04\n"},
+        {"time datetime yields to every meta date", NULL,
+         "<meta name=date content=2023-01-01><article><time datetime="
+         "2024-05-06>x</time></article>",
+         0, NULL, "published=meta:2023-01-01\n"},
+        {"time datetime is never a modified date, nor read in svg", NULL,
+         "<svg><time datetime=2024-05-06>x</time></svg>", 0, NULL,
+         "-published\n-modified\n"},
         {"author: article:author URL rejected, name kept", NULL,
          "<meta property=article:author content=\"https://fb.example/x\">"
          "<meta property=article:author content=\"Jane Doe\">",
