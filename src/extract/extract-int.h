@@ -119,7 +119,9 @@ heed_source heed__origin_source(enum origin o);
 
 /* values.c: value parsers. Each returns false when s is not valid. */
 /* ISO 8601, RFC 822/1123/850 and asctime dates; *consumed (may be NULL)
- * gets the bytes read. iso gets "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM:SSZ". */
+ * gets the bytes read. iso gets "YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SSZ" or,
+ * when the value had a fraction of a second, "YYYY-MM-DDTHH:MM:SS.fffZ"
+ * with its digits as given (at most 9). */
 bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
                       size_t *consumed);
 /* ISO 8601 durations ("PT1H2M3S", "P1DT2H"), plain seconds ("754") and

@@ -84,9 +84,15 @@ static bool valid_date(int64_t y, int64_t mo, int64_t d)
 	return d <= mdays[mo - 1] && !(mo == 2 && d == 29 && !leap(y));
 }
 
+/* At most nanoseconds of a fraction are kept; digits past them are
+ * dropped (no page's clock is finer). */
+#define MAX_FRACTION 9
+
 struct tm_parts {
 	int64_t y, mo, d, h, mi, s, off_s;
 	bool has_time;
+	const char *frac; /* the fraction's digits as given, or NULL */
+	size_t frac_len;
 };
 
 static bool finish(const struct tm_parts *t, int64_t *unix_s, char iso[32])
@@ -120,9 +126,13 @@ static bool finish(const struct tm_parts *t, int64_t *unix_s, char iso[32])
 		int64_t y = yoe + era * 400 + (m <= 2);
 		if (y < 1 || y > 9999)
 			return false;
-		snprintf(iso, 32, "%04d-%02d-%02dT%02d:%02d:%02dZ", (int)y,
-		         (int)m, (int)d, (int)(rem / 3600),
-		         (int)(rem / 60 % 60), (int)(rem % 60));
+		/* The fraction is kept as given (".120" stays): offsets are
+		 * whole minutes, so moving to UTC never changes it. */
+		snprintf(iso, 32, "%04d-%02d-%02dT%02d:%02d:%02d%s%.*sZ",
+		         (int)y, (int)m, (int)d, (int)(rem / 3600),
+		         (int)(rem / 60 % 60), (int)(rem % 60),
+		         t->frac_len ? "." : "", (int)t->frac_len,
+		         t->frac ? t->frac : "");
 	}
 	return true;
 }
@@ -150,10 +160,26 @@ static bool iso_offset(struct cur *c, int64_t *off_s)
 	return true;
 }
 
+/* The digits after a decimal point or comma (ISO 8601 allows both); only
+ * a fraction of a second is kept ("10:30.5" is half a minute, dropped). */
+static void fraction(struct cur *c, struct tm_parts *t, bool seconds)
+{
+	const char *start = c->p;
+
+	while (at_digit(c))
+		c->p++;
+	if (!seconds)
+		return;
+	t->frac = start;
+	t->frac_len = (size_t)(c->p - start);
+	if (t->frac_len > MAX_FRACTION)
+		t->frac_len = MAX_FRACTION;
+}
+
 /* YYYY[-MM[-DD]][(T| )HH:MM[:SS[.fff]][offset]]; also YYYYMMDD. */
 static bool parse_iso(struct cur *c, struct tm_parts *t)
 {
-	bool ext;
+	bool ext, seconds;
 
 	t->mo = t->d = 1;
 	if (!digits(c, 4, &t->y))
@@ -173,11 +199,11 @@ static bool parse_iso(struct cur *c, struct tm_parts *t)
 		if (!digits(c, 2, &t->h) || !lit(c, ':') ||
 		    !digits(c, 2, &t->mi))
 			return false;
-		if (lit(c, ':') && !digits(c, 2, &t->s))
+		seconds = lit(c, ':');
+		if (seconds && !digits(c, 2, &t->s))
 			return false;
 		if (lit(c, '.') || lit(c, ','))
-			while (at_digit(c))
-				c->p++;
+			fraction(c, t, seconds);
 		return iso_offset(c, &t->off_s);
 	}
 	return true;

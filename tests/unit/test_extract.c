@@ -405,6 +405,13 @@ static const struct page_case cases[] = {
         {"time datetime is never a modified date, nor read in svg", NULL,
          "<svg><time datetime=2024-05-06>x</time></svg>", 0, NULL,
          "-published\n-modified\n"},
+        {"fractional seconds kept in published and modified", NULL,
+         "<meta property=article:published_time content="
+         "\"2024-03-05T10:00:00.123456+01:00\"><meta property="
+         "article:modified_time content=\"2024-03-06T08:00:00.5Z\">",
+         0, NULL,
+         "published=og:2024-03-05T09:00:00.123456Z\npublished_s=1709629200\n"
+         "modified=og:2024-03-06T08:00:00.5Z\n"},
         {"author: article:author URL rejected, name kept", NULL,
          "<meta property=article:author content=\"https://fb.example/x\">"
          "<meta property=article:author content=\"Jane Doe\">",
@@ -820,7 +827,16 @@ static const struct date_case dates[] = {
         {"20240305", "2024-03-05", 1709596800},
         {"2024-03-05T10:00:00+01:00", "2024-03-05T09:00:00Z", 1709629200},
         {"2024-03-05T10:00+0100", "2024-03-05T09:00:00Z", 1709629200},
-        {"2024-03-05 10:00:00.123Z", "2024-03-05T10:00:00Z", 1709632800},
+        {"2024-03-05 10:00:00.123Z", "2024-03-05T10:00:00.123Z", 1709632800},
+        /* Fractions of a second are kept as given (issue 15). */
+        {"2024-03-05T10:00:00.120+01:00", "2024-03-05T09:00:00.120Z",
+         1709629200},
+        {"2024-03-05T10:00:00,5", "2024-03-05T10:00:00.5Z", 1709632800},
+        {"2024-03-05T23:59:59.987654321987-00:30",
+         "2024-03-06T00:29:59.987654321Z", 1709684999},
+        {"2024-03-05T10:00:00.Z", "2024-03-05T10:00:00Z", 1709632800},
+        {"2024-03-05T10:30.5Z", "2024-03-05T10:30:00Z", 1709634600},
+        {"2016-12-31T23:59:60.25Z", "2016-12-31T23:59:59.25Z", 1483228799},
         {"2023-12-31T23:30:00-02:00", "2024-01-01T01:30:00Z", 1704072600},
         {"Tue, 05 Mar 2024 10:00:00 +0100", "2024-03-05T09:00:00Z", 1709629200},
         {"5 Mar 2024 10:00 PST", "2024-03-05T18:00:00Z", 1709661600},
