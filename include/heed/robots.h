@@ -133,6 +133,8 @@ typedef enum heed_robots_diag_code {
 	HEED_ROBOTS_DIAG_EMPTY_GROUP,      /* user-agent lines and no rules */
 	HEED_ROBOTS_DIAG_MISPLACED_DOLLAR, /* '$' before a pattern's end;
 	                                      only with the lint option */
+	HEED_ROBOTS_DIAG_WILDCARD_PATH,    /* "*.html": no leading '/'; only
+	                                      with the lint option */
 } heed_robots_diag_code;
 
 /* "unknown-field" for HEED_ROBOTS_DIAG_UNKNOWN_FIELD, and so on; "unknown"
@@ -155,7 +157,8 @@ struct heed_robots_parse_options {
 	heed_robots_diag_fn *on_diag; /* sees every diagnostic, may be NULL */
 	void *ud;                     /* passed to on_diag */
 	bool lint; /* also the checks only a linter wants, which cost time on
-	              every rule (HEED_ROBOTS_DIAG_MISPLACED_DOLLAR) */
+	              every rule (HEED_ROBOTS_DIAG_MISPLACED_DOLLAR,
+	              HEED_ROBOTS_DIAG_WILDCARD_PATH) */
 };
 
 typedef enum heed_robots_rule_kind {
@@ -336,7 +339,10 @@ heed_status heed_robots_decide(const heed_robots_agent *agent, const char *url,
                                struct heed_robots_decision *out);
 
 /* As heed_robots_decide, for a path already normalised by
- * heed_robots_normalize. Never allocates, never fails. */
+ * heed_robots_normalize. Its "%2A" and "%24" compare equal to a rule's
+ * (RFC 9309 2.2.3: a literal '*' and '$'), as do a plain '*' and '$'.
+ * Never fails; allocates only for a path over 4 KiB holding a '%' when the
+ * agent has a rule with a literal '*' or '$'. */
 void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
                              size_t path_len, struct heed_robots_decision *out);
 
@@ -351,8 +357,9 @@ size_t heed_robots_normalize(char *out, size_t out_size, const char *url,
 
 /*
  * Whether a normalised pattern (heed_robots_rule.pattern: "*" any octets,
- * a final "$" the end, "%2A" and "%24" a literal "*" and "$") matches a
- * normalised path, for modules that keep rules of their own (ACAP). Never
+ * a final "$" the end, "%2A" and "%24" a literal "*" and "$", which the
+ * path may carry plain or as "%2A" and "%24") matches a normalised path,
+ * for modules that keep rules of their own (ACAP). Never
  * allocates; at most pattern_len x path_len steps.
  */
 bool heed_robots_pattern_match(const char *pattern, size_t pattern_len,

@@ -136,6 +136,9 @@ bool heed__ascii_ieq(const char *s, size_t len, const char *lit);
  * would not start with '/' (empty, or "?q") gets one in front. */
 #define HEED_PCT_DROP_FRAGMENT 0x1u
 #define HEED_PCT_SLASH_EMPTY   0x2u
+/* "%2A" and "%24" are decoded to '*' and '$': a path about to be matched
+ * against robots.txt rules, never a URL's normal form. */
+#define HEED_PCT_STAR_DOLLAR 0x4u
 size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
                            size_t len, unsigned flags);
 

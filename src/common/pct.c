@@ -13,6 +13,10 @@
  *
  * Reserved characters written plainly stay plain and their escapes stay
  * escapes: "/a%2Fb" and "/a/b" are different resources (RFC 3986 2.2).
+ * One exception, for robots.txt matching only (HEED_PCT_STAR_DOLLAR):
+ * "%2A" and "%24" become '*' and '$', the octets a rule's "%2A" and "%24"
+ * stand for (RFC 9309 2.2.3), so that the same escape in a rule and in a
+ * URL compares equal.
  * One pass, no allocation, output at most three times the input.
  */
 #include "common/common-int.h"
@@ -80,8 +84,17 @@ static void put_escape(struct sink *s, unsigned char c)
 	put(s, hex_digits[c & 0xF]);
 }
 
+/* Whether the escape of c is decoded: an unreserved octet always; '*' and
+ * '$' too for robots.txt matching (HEED_PCT_STAR_DOLLAR). */
+static bool decoded(unsigned char c, unsigned flags)
+{
+	return classify(c) == U ||
+	       ((flags & HEED_PCT_STAR_DOLLAR) && (c == '*' || c == '$'));
+}
+
 /* Handles the '%' at in[i]; returns how many input bytes it used. */
-static size_t put_percent(struct sink *s, const char *in, size_t len, size_t i)
+static size_t put_percent(struct sink *s, const char *in, size_t len, size_t i,
+                          unsigned flags)
 {
 	int hi = i + 2 < len ? hex_value(in[i + 1]) : -1;
 	int lo = i + 2 < len ? hex_value(in[i + 2]) : -1;
@@ -93,7 +106,7 @@ static size_t put_percent(struct sink *s, const char *in, size_t len, size_t i)
 		return 1;
 	}
 	c = (unsigned char)(hi << 4 | lo);
-	if (classify(c) == U)
+	if (decoded(c, flags))
 		put(s, (char)c);
 	else
 		put_escape(s, c);
@@ -175,7 +188,7 @@ size_t heed__pct_normalize(char *out, size_t out_size, const char *in,
 		if (i == len || in[i] == '#')
 			break;
 		if (in[i] == '%')
-			i += put_percent(&s, in, len, i);
+			i += put_percent(&s, in, len, i, flags);
 		else
 			put_escape(&s, (unsigned char)in[i++]);
 	}

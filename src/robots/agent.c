@@ -36,7 +36,8 @@ struct heed_robots_agent {
 	const struct robots_rule **by_bucket; /* sorted, grouped by bucket */
 	uint64_t *need; /* by_bucket[i]->need, kept dense for the scan */
 	size_t rule_count;
-	struct heed_arena arena; /* literals of rules with "%2A"/"%24" */
+	struct heed_arena arena;  /* literals of rules with "%2A"/"%24" */
+	bool literal_star_dollar; /* a rule matches a literal '*' or '$' */
 	/* Bucket b is by_bucket[start, end) of buckets[b]; an empty one is
 	 * {0, 0}, as the block's head is zeroed. 32 bits are plenty: 500 KiB
 	 * hold fewer rules. */
@@ -147,6 +148,15 @@ static void sort_rules(const struct robots_rule **v, size_t n)
 	}
 }
 
+/* Whether a compiled rule has a literal '*' or '$': from "%2A" or "%24",
+ * or a '$' before the pattern's end. */
+static bool matches_star_dollar(const struct robots_rule *rule)
+{
+	return memchr(rule->lit, '$', rule->lit_len) ||
+	       (rule->wild == ROBOTS_WILD &&
+	        memchr(rule->lit, '*', rule->lit_len));
+}
+
 /* Compiles the rules of the agent's groups into agent->rules, sorts them
  * by bucket and priority into by_bucket and notes where each bucket is.
  * Returns HEED_OK or HEED_ENOMEM. */
@@ -168,6 +178,8 @@ static heed_status index_rules(heed_robots_agent *agent)
 				return HEED_ENOMEM;
 			agent->rules[n].bucket =
 			        (uint16_t)bucket_of(&agent->rules[n]);
+			agent->literal_star_dollar |=
+			        matches_star_dollar(&agent->rules[n]);
 		}
 	}
 	sort_rules(sorted, n);
@@ -343,8 +355,8 @@ static const struct robots_rule *first_match(const heed_robots_agent *agent,
 	return NULL;
 }
 
-void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
-                             size_t path_len, struct heed_robots_decision *out)
+static void decide(const heed_robots_agent *agent, const char *path,
+                   size_t path_len, struct heed_robots_decision *out)
 {
 	const struct robots_rule *any, *best = NULL;
 	uint64_t mask;
@@ -371,6 +383,44 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 	out->kind = best->kind;
 	out->value = best->value;
 	out->rule = best->pub;
+}
+
+/*
+ * RFC 9309 2.2.3: a rule's "%2A" and "%24" are a literal '*' and '$', and
+ * compile to those octets. A URL may carry them escaped too, and the
+ * normal form keeps reserved escapes (RFC 3986 2.2), so the same escape in
+ * a rule and a URL would differ: the path's "%2A" and "%24" are read as '*'
+ * and '$' here. Only for an agent with such a rule and a path with a '%':
+ * every other decision reads the path as it is.
+ */
+void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
+                             size_t path_len, struct heed_robots_decision *out)
+{
+	char stack[STACK_PATH_BYTES];
+	char *folded = stack;
+	size_t len;
+
+	if (!agent->literal_star_dollar || !memchr(path, '%', path_len)) {
+		decide(agent, path, path_len, out);
+		return;
+	}
+	/* Folding only shortens a normal path: path_len + 1 is room. */
+	if (path_len >= sizeof(stack))
+		folded = heed__malloc(agent->r->alloc, path_len + 1);
+	if (!folded) {
+		/* Out of memory: the path as it is, as before issue 15. */
+		decide(agent, path, path_len, out);
+		return;
+	}
+	len = heed__pct_normalize(folded, path_len + 1, path, path_len,
+	                          HEED_PCT_STAR_DOLLAR);
+	/* A path that was not normal could grow: then it is read as it is. */
+	if (len <= path_len)
+		decide(agent, folded, len, out);
+	else
+		decide(agent, path, path_len, out);
+	if (folded != stack)
+		heed__free(agent->r->alloc, folded);
 }
 
 heed_status heed_robots_decide(const heed_robots_agent *agent, const char *url,

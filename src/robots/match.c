@@ -161,32 +161,35 @@ bool heed__robots_rule_match(const struct robots_rule *rule, const char *path,
 /*
  * The uncompiled matcher works on the normalised text itself, for callers
  * with patterns of their own. A segment is the text up to the next '*'; its
- * "%2A"/"%24" stand for one octet each.
+ * "%2A"/"%24" stand for one octet each, a '*' or '$' the path may carry
+ * plain or escaped, as heed_robots_decide_path reads it.
  */
 
-/* Octets a segment stands for. */
-static size_t seg_octets(const char *seg, size_t n)
+/* Whether the path has the literal c at pos: c itself or, for '*' and '$',
+ * its escape, as heed_robots_decide_path reads a path (issue 15). Returns
+ * the path octets used, 0 for no match. */
+static size_t path_octet(const char *path, size_t path_len, size_t pos, char c)
 {
-	size_t i = 0, octets = 0;
-
-	while (i < n) {
-		i += escape_at(seg, n, i, "%2A") || escape_at(seg, n, i, "%24")
-		             ? 3
-		             : 1;
-		octets++;
-	}
-	return octets;
+	if (pos >= path_len)
+		return 0;
+	if (path[pos] == c)
+		return 1;
+	if (c == '*' && escape_at(path, path_len, pos, "%2A"))
+		return 3;
+	if (c == '$' && escape_at(path, path_len, pos, "%24"))
+		return 3;
+	return 0;
 }
 
-/* Whether seg matches path at pos, consuming exactly seg's octets. */
+/* Whether seg matches path at pos; *end is where that match ends. */
 static bool seg_at(const char *seg, size_t n, const char *path, size_t path_len,
-                   size_t pos)
+                   size_t pos, size_t *end)
 {
 	size_t i = 0;
 
 	while (i < n) {
 		char want = seg[i];
-		size_t step = 1;
+		size_t step = 1, used;
 		if (escape_at(seg, n, i, "%2A")) {
 			want = '*';
 			step = 3;
@@ -194,12 +197,27 @@ static bool seg_at(const char *seg, size_t n, const char *path, size_t path_len,
 			want = '$';
 			step = 3;
 		}
-		if (pos >= path_len || path[pos] != want)
+		used = path_octet(path, path_len, pos, want);
+		if (used == 0)
 			return false;
-		pos++;
+		pos += used;
 		i += step;
 	}
+	*end = pos;
 	return true;
+}
+
+/* Whether seg matches path at some place from pos on that ends the path. */
+static bool seg_ends(const char *seg, size_t n, const char *path,
+                     size_t path_len, size_t pos)
+{
+	size_t end;
+
+	for (; pos <= path_len; pos++)
+		if (seg_at(seg, n, path, path_len, pos, &end) &&
+		    end == path_len)
+			return true;
+	return false;
 }
 
 bool heed_robots_pattern_match(const char *pattern, size_t pattern_len,
@@ -207,7 +225,7 @@ bool heed_robots_pattern_match(const char *pattern, size_t pattern_len,
 {
 	bool anchored = pattern_len > 0 && pattern[pattern_len - 1] == '$';
 	size_t n = anchored ? pattern_len - 1 : pattern_len;
-	size_t i = 0, pos = 0;
+	size_t i = 0, pos = 0, end;
 	bool first = true;
 
 	if (pattern_len == 0 || (!pattern && pattern_len) ||
@@ -216,29 +234,27 @@ bool heed_robots_pattern_match(const char *pattern, size_t pattern_len,
 	for (;;) {
 		const char *star = memchr(pattern + i, '*', n - i);
 		size_t seg_end = star ? (size_t)(star - pattern) : n;
-		size_t seg_len = seg_end - i,
-		       octets = seg_octets(pattern + i, seg_len);
+		size_t seg_len = seg_end - i;
 		if (!star && anchored && first)
-			return octets == path_len &&
-			       seg_at(pattern + i, seg_len, path, path_len, 0);
-		if (!star && anchored) {
-			size_t at = path_len - octets;
-			return path_len >= octets && path_len - octets >= pos &&
-			       seg_at(pattern + i, seg_len, path, path_len, at);
-		}
+			return seg_at(pattern + i, seg_len, path, path_len, 0,
+			              &end) &&
+			       end == path_len;
+		if (!star && anchored)
+			return seg_ends(pattern + i, seg_len, path, path_len,
+			                pos);
 		if (first) {
-			if (!seg_at(pattern + i, seg_len, path, path_len, 0))
+			if (!seg_at(pattern + i, seg_len, path, path_len, 0,
+			            &end))
 				return false;
-			pos = octets;
 		} else {
-			while (pos + octets <= path_len &&
+			while (pos <= path_len &&
 			       !seg_at(pattern + i, seg_len, path, path_len,
-			               pos))
+			               pos, &end))
 				pos++;
-			if (pos + octets > path_len)
+			if (pos > path_len)
 				return false;
-			pos += octets;
 		}
+		pos = end;
 		if (!star)
 			return true;
 		first = false;

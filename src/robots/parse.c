@@ -103,6 +103,7 @@ static const char *const diag_code_names[] = {
         [HEED_ROBOTS_DIAG_TOO_BIG] = "too-big",
         [HEED_ROBOTS_DIAG_EMPTY_GROUP] = "empty-group",
         [HEED_ROBOTS_DIAG_MISPLACED_DOLLAR] = "misplaced-dollar",
+        [HEED_ROBOTS_DIAG_WILDCARD_PATH] = "wildcard-path",
 };
 
 const char *heed_robots_diag_code_name(heed_robots_diag_code code)
@@ -472,6 +473,20 @@ static void rule(struct parser *p, const struct heed_robots_line *l,
 		     heed_robots_rule_kind_name(kind),
 		     quote(q, l->value, l->value_len), q);
 		flags = HEED_PCT_SLASH_EMPTY;
+	} else if (l->value_len > 0 && l->value[0] == '*' && p->opts &&
+	           p->opts->lint) {
+		/* RFC 9309 2.2.2: a path-pattern starts with '/', and "the
+		 * matching MUST start with the first octet of the path". heed
+		 * reads "*.html" as written, its '*' taking the path's first
+		 * '/' as any other octet, as google/robotstxt does. But other
+		 * crawlers may drop such a rule, and one meant for a directory
+		 * ("*private/") reaches every directory. Lint says so. */
+		diag(p, l->number, HEED_ROBOTS_DIAG_WILDCARD_PATH,
+		     "%s path '%s' does not start with '/': heed matches it "
+		     "from the path's first octet, its '*' also matching the "
+		     "leading '/'; write '/%s' (RFC 9309 2.2.2)",
+		     heed_robots_rule_kind_name(kind),
+		     quote(q, l->value, l->value_len), q);
 	}
 	add_rule(p, l, kind, flags);
 }

@@ -268,6 +268,49 @@ static const struct decide_case decide_cases[] = {
         {"heed: host and port are not matched",
          "User-agent: *\nDisallow: /e.com\n", "h", "https://e.com:8080/x",
          ALLOW, 0},
+        /* issue 15, 9309 2.2.3: "%2A" and "%24" are a literal '*' and '$',
+         * equal to the same escape in the URL, never a wildcard or end. */
+        {"issue 15: %2A rule, %2A URL", "User-agent: *\nDisallow: /a%2Ab\n",
+         "h", "/a%2Ab", DISALLOW, 2},
+        {"issue 15: %2A rule, %2a URL", "User-agent: *\nDisallow: /a%2Ab\n",
+         "h", "/a%2ab/c", DISALLOW, 2},
+        {"issue 15: %2A rule, * URL", "User-agent: *\nDisallow: /a%2Ab\n", "h",
+         "/a*b", DISALLOW, 2},
+        {"issue 15: %2A is no wildcard", "User-agent: *\nDisallow: /a%2Ab\n",
+         "h", "/axyzb", ALLOW, 0},
+        {"issue 15: %2a rule, %2A URL", "User-agent: *\nDisallow: /a%2ab\n",
+         "h", "http://e.com/a%2Ab", DISALLOW, 2},
+        {"issue 15: %24 rule, %24 URL", "User-agent: *\nDisallow: /p%24\n", "h",
+         "/p%24", DISALLOW, 2},
+        {"issue 15: %24 rule, $ URL", "User-agent: *\nDisallow: /p%24\n", "h",
+         "/p$?q", DISALLOW, 2},
+        {"issue 15: %24 is no end", "User-agent: *\nDisallow: /p%24\n", "h",
+         "/p", ALLOW, 0},
+        {"issue 15: %24 is a prefix", "User-agent: *\nDisallow: /p%24\n", "h",
+         "/p%24/x", DISALLOW, 2},
+        {"issue 15: %24 then a final $", "User-agent: *\nDisallow: /p%24$\n",
+         "h", "/p%24", DISALLOW, 2},
+        {"issue 15: %24 then a final $, longer path",
+         "User-agent: *\nDisallow: /p%24$\n", "h", "/p%24x", ALLOW, 0},
+        {"issue 15: %2A after a wildcard",
+         "User-agent: *\nDisallow: /*%2A.html\n", "h", "/x/a%2A.html", DISALLOW,
+         2},
+        {"issue 15: a literal $ rule, %24 URL",
+         "User-agent: *\nDisallow: /a$b\n", "h", "/a%24b", DISALLOW, 2},
+        {"issue 15: other escapes stay apart",
+         "User-agent: *\nDisallow: /a%2Fb\n", "h", "/a/b", ALLOW, 0},
+        /* issue 15, 9309 2.2.2: matching starts at the path's first octet,
+         * never somewhere inside it. */
+        {"issue 15: no-slash rule read from the root",
+         "User-agent: *\nDisallow: private\n", "h", "/private/x", DISALLOW, 2},
+        {"issue 15: no-slash rule not inside the path",
+         "User-agent: *\nDisallow: private\n", "h", "/x/private", ALLOW, 0},
+        {"issue 15: a leading * takes the path's first /",
+         "User-agent: *\nDisallow: /\nAllow: *.html\n", "h", "/a/b.html", ALLOW,
+         3},
+        {"issue 15: a leading * and its octets",
+         "User-agent: *\nDisallow: /\nAllow: *.html\n", "h", "/a/b.htm",
+         DISALLOW, 2},
         {"heed: network-path reference", "User-agent: *\nDisallow: /x\n", "h",
          "//e.com/x", DISALLOW, 2},
         {"heed: host without scheme", "User-agent: *\nDisallow: /x\n", "h",
@@ -386,6 +429,63 @@ static void test_normalize_truncates(void **state)
 	                                       "https://e.com/ab#x", 18),
 	                 3);
 	assert_string_equal(small, "/ab");
+}
+
+/* issue 15: a rule's "%2A" and "%24" compile to '*' and '$'; the path's
+ * escapes are read the same way when the agent is decided, while the
+ * normal form (shown by the CLI, read by ACAP) keeps them. */
+static void test_reserved_escapes_fold(void **state)
+{
+	static const char txt[] = "User-agent: *\nDisallow: /a%2Ab\n";
+	char out[32], *big;
+	size_t big_len = 5000;
+	heed_robots *r;
+	heed_robots_agent *a;
+	struct heed_robots_decision d;
+
+	(void)state;
+	assert_int_equal(heed__pct_normalize(out, sizeof(out), "/a%2a%24%2F",
+	                                     11, HEED_PCT_STAR_DOLLAR),
+	                 7);
+	assert_string_equal(out, "/a*$%2F");
+	assert_int_equal(heed_robots_normalize(out, sizeof(out),
+	                                       "http://e.com/a%2a%24", 20),
+	                 8);
+	assert_string_equal(out, "/a%2A%24");
+
+	assert_int_equal(heed_robots_parse(&r, heed_test_allocator(), txt,
+	                                   strlen(txt), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_robots_agent_new(&a, r, "x", 1), HEED_OK);
+	heed_robots_decide_path(a, "/a%2Ab", 6, &d);
+	assert_int_equal(d.line, 2);
+	heed_robots_decide_path(a, "/a*b", 4, &d);
+	assert_int_equal(d.line, 2);
+	heed_robots_decide_path(a, "/a%2Fb", 6, &d);
+	assert_false(d.matched);
+	/* Over the stack buffer: the folded copy is allocated. */
+	big = malloc(big_len + 1);
+	assert_non_null(big);
+	memset(big, 'x', big_len);
+	memcpy(big, "/a%2Ab", 6);
+	big[big_len] = '\0';
+	heed_robots_decide_path(a, big, big_len, &d);
+	assert_int_equal(d.line, 2);
+	assert_int_equal(heed_robots_decide(a, big, big_len, &d), HEED_OK);
+	assert_int_equal(d.line, 2);
+	free(big);
+	heed_robots_agent_free(a);
+	heed_robots_free(r);
+
+	/* The text matcher (ACAP's) reads paths the same way. */
+	assert_true(heed_robots_pattern_match("/a%2Ab", 6, "/a%2Ab", 6));
+	assert_true(heed_robots_pattern_match("/a%2Ab", 6, "/a*b", 4));
+	assert_false(heed_robots_pattern_match("/a%2Ab", 6, "/axb", 4));
+	assert_true(heed_robots_pattern_match("/p%24$", 6, "/p%24", 5));
+	assert_false(heed_robots_pattern_match("/p%24$", 6, "/p%24x", 6));
+	assert_true(heed_robots_pattern_match("/*%2A$", 6, "/x/%2A", 6));
+	assert_true(heed_robots_pattern_match("/*%2A.h", 7, "/x%2A%2A.h", 10));
+	assert_false(heed_robots_pattern_match("/a%2F", 5, "/a/", 3));
 }
 
 /* The parser's fast path trusts heed__pct_plain_len: whatever it calls
@@ -771,6 +871,8 @@ static const struct diag_case diag_cases[] = {
         {"issue 17, 9309 2.2.3: '$' before a pattern's end",
          "User-agent: *\nAllow: /a\nDisallow: /a$b\n",
          HEED_ROBOTS_DIAG_MISPLACED_DOLLAR, 3},
+        {"issue 15, 9309 2.2.2: a path starting with '*'",
+         "User-agent: *\nAllow: *.html\n", HEED_ROBOTS_DIAG_WILDCARD_PATH, 2},
         {"issue 17: '$' right after a wildcard, mid-pattern",
          "User-agent: *\nDisallow: /*$/x\n", HEED_ROBOTS_DIAG_MISPLACED_DOLLAR,
          2},
@@ -1527,6 +1629,7 @@ int main(void)
 	        cmocka_unit_test(test_decide_table),
 	        cmocka_unit_test(test_normalize_table),
 	        cmocka_unit_test(test_normalize_truncates),
+	        cmocka_unit_test(test_reserved_escapes_fold),
 	        cmocka_unit_test(test_plain_len_agrees),
 	        cmocka_unit_test(test_differential),
 	        cmocka_unit_test(test_fast_rule_path_agrees),
