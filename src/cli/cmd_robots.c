@@ -9,6 +9,9 @@
  * FILE, is still read when only the first operand has a scheme), and ACAP
  * diagnostics in lint, sorted with the others by line, then code.
  *
+ * URL is an absolute http(s) URL or a path starting with '/'; anything else
+ * is a usage error (issue 15).
+ *
  * FILE "-" is standard input. check exits 0 when every URL is allowed and 1
  * when any is disallowed; lint exits 0 for a file without diagnostics and 1
  * otherwise; both exit 1 when FILE cannot be read and 2 on a usage error.
@@ -26,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
 #include "cli/cli_text.h"
@@ -525,6 +529,24 @@ static bool has_scheme(const char *s)
 	return strncmp(s + i, "://", 3) == 0;
 }
 
+/* What check can decide: a path ("/p?q", "//host/p") or an absolute
+ * http(s) URL. Anything else ("example.com/x", "private", "ftp://h/") has
+ * no robots.txt path heed could say it reads right. */
+static bool checkable(const char *s)
+{
+	return s[0] == '/' || strncasecmp(s, "http://", 7) == 0 ||
+	       strncasecmp(s, "https://", 8) == 0;
+}
+
+/* The first of check's URL operands that is not checkable, or NULL. */
+static const char *bad_target(int operands, char **targets)
+{
+	for (int i = 0; i < operands; i++)
+		if (!checkable(targets[i]))
+			return targets[i];
+	return NULL;
+}
+
 static const struct robots_subcommand *find_subcommand(const char *name)
 {
 	size_t i;
@@ -584,6 +606,7 @@ static int robots_main(int argc, char **argv, struct robots_opts *o)
 	const struct robots_subcommand *sub;
 	struct robots_file file;
 	int status = parse_options(argc, argv, o), operands;
+	const char *bad;
 
 	if (status >= 0)
 		return status;
@@ -598,6 +621,13 @@ static int robots_main(int argc, char **argv, struct robots_opts *o)
 	    (sub->max_args >= 0 && operands > sub->max_args))
 		return heed_cli_usage("robots", "%s: wrong number of operands",
 		                      sub->name);
+	if (strcmp(sub->name, "check") == 0 &&
+	    (bad = bad_target(operands - 1, argv + optind + 2)) != NULL)
+		return heed_cli_usage(
+		        "robots",
+		        "check: '%s' is neither an absolute http(s) "
+		        "URL nor a path starting with '/'",
+		        bad);
 	if (sub->old_order && operands == 2 && has_scheme(argv[optind + 1]) &&
 	    !has_scheme(argv[optind + 2])) {
 		/* "explain URL FILE", as before issue 17: a URL has a scheme

@@ -143,6 +143,33 @@ def test_over_limit_and_garbage():
            and doc["results"][0]["value"] == "/\ufffd\x1b", out)
 
 
+def test_issue15():
+    txt = (b"User-agent: *\nDisallow: /a%2Ab\nDisallow: /p%24\n"
+           b"Disallow: private\nAllow: *.html\n")
+    rc, out, _ = heed("check", "-", "/a%2Ab", "/a*b", "/axb", "/p%24x",
+                      "/p", "/x/private", "https://e.com/private/a.htm",
+                      "HTTP://e.com/a%2ab", stdin=txt)
+    expect("issue 15 escapes and no-slash paths", rc == 1 and
+           "/a%2Ab: disallowed" in out and "/a*b: disallowed" in out and
+           "/axb: allowed" in out and "/p%24x: disallowed" in out and
+           "/p: allowed" in out and "/x/private: allowed" in out and
+           "https://e.com/private/a.htm: disallowed" in out and
+           "HTTP://e.com/a%2ab: disallowed" in out, out)
+    rc, out, _ = heed("lint", "--json", "-", stdin=txt)
+    doc = json.loads(out)
+    expect("issue 15 lint json", [(d["line"], d["code"])
+                                  for d in doc["diagnostics"]] ==
+           [(4, "bad-path"), (5, "wildcard-path")], out)
+    for bad in ["example.com/x", "private", "ftp://e.com/x", "", "?q=1",
+                "mailto:a@e.com"]:
+        rc, out, err = heed("check", "-", "/ok", bad, stdin=txt)
+        expect("issue 15: %r is a usage error" % bad, rc == 2 and
+               out == "" and "neither an absolute http(s) URL" in err, err)
+    rc, out, _ = heed("check", "-", "//e.com/a*b", stdin=txt)
+    expect("a network-path reference is still a path",
+           rc == 1 and "//e.com/a*b: disallowed" in out, out)
+
+
 def test_usage_and_errors():
     rc, _, err = heed("check", EXAMPLE)
     expect("missing URL is a usage error", rc == 2, err)
@@ -157,7 +184,8 @@ def test_usage_and_errors():
 
 
 for t in [test_check_example, test_check_agents_and_stdin, test_check_json,
-          test_lint, test_lint_issue17, test_over_limit_and_garbage,
+          test_lint, test_lint_issue17, test_issue15,
+          test_over_limit_and_garbage,
           test_usage_and_errors]:
     t()
 for f in failures:
