@@ -81,6 +81,13 @@ struct heed_store *heed_cli_open_store(const struct heed_config *cfg,
 struct heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
                                                 const char *override);
 
+/* Opens the store at the settings' store.location with flags
+ * (HEED_STORE_OPEN_*: HEED_STORE_OPEN_EXISTING for a writer with nothing
+ * to write into a new store, such as the resets); prints why and returns
+ * NULL when it cannot. */
+struct heed_store *heed_cli_open_store_flags(const struct heed_config *cfg,
+                                             unsigned flags);
+
 /* Set by SIGINT or SIGTERM while caught (cli_signal.c): a long command
  * stops cleanly and exits HEED_EXIT_INTERRUPTED. */
 extern volatile sig_atomic_t heed_cli_stop;

@@ -42,3 +42,9 @@ heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
 	return open_store(override ? override : cfg->store_location,
 	                  HEED_STORE_OPEN_READONLY);
 }
+
+heed_store *heed_cli_open_store_flags(const struct heed_config *cfg,
+                                      unsigned flags)
+{
+	return open_store(cfg->store_location, flags);
+}

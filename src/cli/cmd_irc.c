@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
@@ -601,12 +600,7 @@ static int irc_reset(int argc, char **argv)
 	}
 	/* Nothing to reset in a store that does not exist: say so rather
 	 * than create an empty one. */
-	if (access(cfg.store_location, F_OK) != 0) {
-		heed_cli_error("no store at %s", cfg.store_location);
-		ex = HEED_EXIT_FAIL;
-		goto out_cfg;
-	}
-	store = heed_cli_open_store(&cfg, NULL);
+	store = heed_cli_open_store_flags(&cfg, HEED_STORE_OPEN_EXISTING);
 	/* One network at a time, each reset whole: a signal stops between
 	 * two, with the exit status of every other command (130). */
 	heed_cli_catch_stop();

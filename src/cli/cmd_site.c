@@ -101,25 +101,12 @@ static int parse_args(struct site_cli *sc, int argc, char **argv,
  * report only reads (heed/store.h, HEED_STORE_OPEN_*). */
 static bool open_store(struct site_cli *sc, const char *name)
 {
-	const char *where = sc->cfg.store_location;
-	struct heed_diag diag = {0};
-	unsigned flags = 0;
+	unsigned flags = strcmp(name, "report") == 0  ? HEED_STORE_OPEN_READONLY
+	                 : strcmp(name, "reset") == 0 ? HEED_STORE_OPEN_EXISTING
+	                                              : 0;
 
-	if (strcmp(name, "report") == 0) {
-		sc->store = heed_cli_open_store_existing(&sc->cfg, NULL);
-		return sc->store != NULL;
-	}
-	if (strcmp(name, "reset") == 0)
-		flags = HEED_STORE_OPEN_EXISTING;
-	if (heed_store_open_ex(&sc->store, where, flags, NULL, &diag) ==
-	    HEED_OK)
-		return true;
-	/* libheed's refusals of the file itself name it already. */
-	if (strstr(diag.message, where))
-		heed_cli_error("%s", diag.message);
-	else
-		heed_cli_error("store '%s': %s", where, diag.message);
-	return false;
+	sc->store = heed_cli_open_store_flags(&sc->cfg, flags);
+	return sc->store != NULL;
 }
 
 /* ---- qualify ---- */

@@ -429,6 +429,28 @@ class ScriptedHttpServer:
         self.close()
 
 
+# Kernel receive stamps (SO_TIMESTAMPNS) make a server's log independent
+# of how busy the server is: loadserver.py and hostile.py log with them.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux value
+
+
+def kernel_arrival_ns(ancdata, now_ns):
+    """The kernel's receive time of what recvmsg() returned with ancdata,
+    on time.monotonic_ns()'s clock; now_ns when the kernel gave none.
+    Kernel stamps are CLOCK_REALTIME: they are moved onto the monotonic
+    clock with the offset of this very moment (integer nanoseconds, so no
+    rounding)."""
+    import struct
+    arrival = now_ns
+    for level, kind, blob in ancdata:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS \
+                and len(blob) >= 16:
+            sec, nsec = struct.unpack("qq", blob[:16])
+            offset = time.time_ns() - now_ns
+            arrival = min(sec * 10**9 + nsec - offset, now_ns)
+    return arrival
+
+
 def free_port_on(addresses):
     """A TCP port free on every one of addresses (servers on several
     127.0.0.x addresses must share one port: a URL names one port)."""

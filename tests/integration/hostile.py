@@ -43,7 +43,8 @@ import threading
 import time
 import zlib
 
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux value
+from heedtest import SO_TIMESTAMPNS, kernel_arrival_ns
+
 
 HTML = "text/html; charset=utf-8"
 TEXT = "text/plain"
@@ -275,15 +276,7 @@ class HostileServer:
             if not r:
                 continue
             data, anc, _, _ = conn.recvmsg(65536, 64)
-            now_ns = time.monotonic_ns()
-            arrival = now_ns
-            for level, kind, blob in anc:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS \
-                        and len(blob) >= 16:
-                    sec, nsec = struct.unpack("qq", blob[:16])
-                    offset = time.time_ns() - now_ns
-                    arrival = min(sec * 10**9 + nsec - offset, now_ns)
-            return data, arrival / 1e9
+            return data, kernel_arrival_ns(anc, time.monotonic_ns()) / 1e9
         return None
 
     def _serve(self, conn, n):

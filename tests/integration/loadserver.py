@@ -46,13 +46,13 @@ import asyncio
 import math
 import os
 import socket
-import struct
 import sys
 import threading
 import time
 from collections import Counter
 
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)  # Linux value
+from heedtest import SO_TIMESTAMPNS, kernel_arrival_ns
+
 DOMAIN = "load.test"
 
 
@@ -297,18 +297,7 @@ class LoadServer:
                 finally:
                     loop.remove_reader(fd)
                 continue
-            now_ns = time.monotonic_ns()
-            arrival_ns = now_ns
-            for level, kind, blob in anc:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS \
-                        and len(blob) >= 16:
-                    sec, nsec = struct.unpack("qq", blob[:16])
-                    # Kernel stamps are CLOCK_REALTIME: move them onto the
-                    # monotonic clock with the offset of this very moment
-                    # (in integer nanoseconds: no rounding).
-                    offset = time.time_ns() - now_ns
-                    arrival_ns = min(sec * 10**9 + nsec - offset, now_ns)
-            return data, arrival_ns / 1e9
+            return data, kernel_arrival_ns(anc, time.monotonic_ns()) / 1e9
 
     async def _serve(self, sock, conn):
         self._socks.add(sock)
