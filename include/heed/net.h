@@ -184,7 +184,7 @@ bool heed_net_addr_allowed(const struct heed_dns_addr *a, bool allow_private);
  * refused addresses (127.0.0.1: loopback; --allow-private allows it)". A
  * host written as the address itself reads "127.0.0.1 is a loopback
  * address (--allow-private allows it)"; a reserved address is "never
- * contacted". r must hold at least one address. Pure.
+ * contacted". With no address in r: "HOST has no address". Pure.
  */
 void heed_net_refusal(const struct heed_dns_result *r, const char *host,
                       bool allow_private, char *buf, size_t size);

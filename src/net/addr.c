@@ -90,12 +90,19 @@ bool heed_net_addr_allowed(const struct heed_dns_addr *a, bool allow_private)
 void heed_net_refusal(const struct heed_dns_result *r, const char *host,
                       bool allow_private, char *buf, size_t size)
 {
-	const struct heed_dns_addr *a = &r->addrs[0];
-	heed_net_addr_kind kind = heed_net_addr_classify(a);
+	const struct heed_dns_addr *a = r->addr_count ? &r->addrs[0] : NULL;
+	heed_net_addr_kind kind;
+	const char *hint;
+
+	if (!a) {
+		snprintf(buf, size, "%s has no address", host);
+		return;
+	}
+	kind = heed_net_addr_classify(a);
 	/* Short: the message is one line of a report, after the site. */
-	const char *hint = allow_private || kind == HEED_NET_ADDR_RESERVED
-	                           ? "never contacted"
-	                           : "--allow-private allows it";
+	hint = allow_private || kind == HEED_NET_ADDR_RESERVED
+	               ? "never contacted"
+	               : "--allow-private allows it";
 
 	if (r->addr_count == 1 && strcmp(a->text, host) == 0)
 		snprintf(buf, size,

@@ -120,6 +120,10 @@ static void test_refusal_message(void **state)
 	heed_net_refusal(&literal, "0.0.0.0", false, why, sizeof(why));
 	assert_string_equal(why, "refused by heed's address policy: 0.0.0.0 "
 	                         "is a reserved address (never contacted)");
+	/* No address at all: said, never read past the array. */
+	literal.addr_count = 0;
+	heed_net_refusal(&literal, "empty.example", false, why, sizeof(why));
+	assert_string_equal(why, "empty.example has no address");
 	/* Cut to the room given, never overrun. */
 	heed_net_refusal(&by_name, "www.example.org", true, why, 10);
 	assert_string_equal(why, "refused b");
