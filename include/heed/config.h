@@ -105,6 +105,13 @@ struct heed_config {
 	int64_t crawl_max_wait;              /* seconds; 10m */
 	int64_t crawl_full_interval;         /* --schedule: seconds; 7d */
 	int64_t crawl_incremental_interval;  /* --schedule: seconds; 6h */
+
+	/* [serve]: the public index, `heed serve` (docs/serve.md). */
+	char *serve_listen;      /* "127.0.0.1:8080" */
+	char *serve_base_url;    /* prefix of links; unset: relative */
+	int64_t serve_threads;   /* request threads; 0: one per CPU */
+	int64_t serve_page_size; /* results per page; 20 */
+	char *serve_access_log;  /* path, "-" for standard output; unset */
 };
 
 /* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on

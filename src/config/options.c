@@ -324,6 +324,40 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(crawl_incremental_interval),
          1,
          INT64_MAX},
+        {{"serve.listen", HEED_CONFIG_STRING, "127.0.0.1:8080",
+          "Where `heed serve` listens: ADDR:PORT ([ADDR]:PORT for IPv6; port 0 "
+          "lets the system choose). Loopback by default: put a reverse proxy "
+          "in front to publish the index."},
+         FIELD(serve_listen),
+         1,
+         0},
+        {{"serve.base_url", HEED_CONFIG_STRING, "",
+          "The address people reach the index at behind a reverse proxy "
+          "(https://index.example/heed); every link the pages write starts "
+          "with it. Unset: links relative to the host."},
+         FIELD(serve_base_url),
+         0,
+         0,
+         heed__config_check_url},
+        {{"serve.threads", HEED_CONFIG_INT, "0",
+          "Threads answering requests, each with its own read-only connection "
+          "to the store (0: one per CPU)."},
+         FIELD(serve_threads),
+         0,
+         256},
+        {{"serve.page_size", HEED_CONFIG_INT, "20",
+          "Results per page when a request does not say (limit=, at most "
+          "100)."},
+         FIELD(serve_page_size),
+         1,
+         100},
+        {{"serve.access_log", HEED_CONFIG_STRING, "",
+          "Where `heed serve` writes one line per request (combined log "
+          "format and the microseconds taken): a file path, or - for "
+          "standard output. Unset: no access log."},
+         FIELD(serve_access_log),
+         0,
+         0},
 };
 
 const size_t heed__config_option_count = HEED_ARRAY_SIZE(heed__config_options);

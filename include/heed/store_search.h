@@ -1,0 +1,185 @@
+/*
+ * heed/store_search.h: the "search" area of the store, what the public
+ * index (`heed serve`, issue 13) reads: a full-text index over the stored
+ * pages and the queries behind its pages.
+ *
+ * The index is SQLite FTS5 over each page's title, description, tags and
+ * site name. It is kept up to date by triggers on the pages table, inside
+ * the transaction that writes the page, so it survives `kill -9` exactly
+ * as the pages do; heed_store_search_reindex() rebuilds it from the pages.
+ * docs/storage.md, section "Search area", lists the tables and triggers;
+ * docs/serve.md says how results are ranked.
+ *
+ * What may be listed is what the site permitted. Every function here
+ * leaves out the pages that may not be shown at `now_s`: a page whose ACAP
+ * `index` or `present` usage was refused, whose ACAP time limit or
+ * `unavailable_after` (robots meta, X-Robots-Tag) has passed, or which was
+ * taken down (deleted). What part of a shown page may be shown (snippet
+ * length, thumbnail) is for the renderer to decide from the page's
+ * permissions.
+ */
+#ifndef HEED_STORE_SEARCH_H
+#define HEED_STORE_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "heed/store.h"
+#include "heed/store_pages.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How results are ordered. Every order ends with the page id, so that a
+ * cursor (below) always resumes exactly after the last row seen. */
+typedef enum heed_search_sort {
+	/* bm25 over title, description, tags and site name, boosted by views
+	 * and freshness (docs/serve.md); needs a match expression, without
+	 * one it falls back to HEED_SEARCH_SORT_FETCHED. */
+	HEED_SEARCH_SORT_RELEVANCE = 0,
+	HEED_SEARCH_SORT_VIEWS,   /* most views first; no count last */
+	HEED_SEARCH_SORT_DATE,    /* newest published first; undated last */
+	HEED_SEARCH_SORT_FETCHED, /* most recently fetched first */
+} heed_search_sort;
+
+/*
+ * Where a page of results resumes: the sort key of the last row seen and
+ * its id. A zeroed cursor (id 0) is the first page. Opaque to users: the
+ * serve module writes it into links as text.
+ */
+struct heed_search_cursor {
+	int64_t id;   /* 0: from the start */
+	double score; /* HEED_SEARCH_SORT_RELEVANCE */
+	int64_t key;  /* views (-1: none), published or fetched Unix s
+	                 (HEED_STORE_NO_DATE: none) */
+};
+
+/* A search. Every filter is optional: NULL strings and the "none" values
+ * named below filter nothing. */
+struct heed_search_query {
+	/* An FTS5 expression over the columns title, description, tags and
+	 * site. The caller builds it from the user's words; one that FTS5
+	 * rejects makes heed_store_search() return HEED_EINVAL with FTS5's
+	 * reason in diag. NULL or "": every page. */
+	const char *match;
+	const char *host;         /* host key ("example.org:8080") */
+	const char *tag;          /* exact, case-folded as stored */
+	const char *language;     /* "en" matches "en" and "en-GB" (no case) */
+	int64_t published_from_s; /* Unix s, inclusive; HEED_STORE_NO_DATE */
+	int64_t published_to_s;   /* Unix s, inclusive; HEED_STORE_NO_DATE */
+	int64_t min_views;        /* -1: none */
+	int64_t max_views;        /* -1: none */
+	heed_search_sort sort;
+	struct heed_search_cursor after; /* resume after this row */
+	int limit;                       /* rows wanted, 1..1000 */
+	int64_t now_s; /* Unix s: what may be shown now; freshness boost */
+};
+
+/* One result. Strings live only during the callback. */
+struct heed_search_hit {
+	int64_t id; /* the page's id: stable, the key of its record page */
+	struct heed_stored_page page;
+	double score;                     /* relevance order only; else 0 */
+	struct heed_search_cursor cursor; /* to resume after this hit */
+};
+
+typedef int heed_search_fn(void *ud, const struct heed_search_hit *hit);
+
+/*
+ * Calls fn for at most q->limit pages matching q, in q->sort order, after
+ * q->after. *more (may be NULL) is set when further rows follow the last
+ * one given. Returns HEED_OK (also when fn stopped early), HEED_EINVAL
+ * for a match expression FTS5 rejects or a limit out of range (the reason
+ * in diag, may be NULL), HEED_ESTORE otherwise. The statement is bounded:
+ * SQLite's progress handler interrupts a query past HEED_SEARCH_MAX_STEPS
+ * virtual machine steps, answered with HEED_ETOOBIG ("the search is too
+ * costly; narrow it").
+ */
+#define HEED_SEARCH_MAX_STEPS 200000000
+heed_status heed_store_search(heed_store *store,
+                              const struct heed_search_query *q,
+                              heed_search_fn *fn, void *ud, bool *more,
+                              struct heed_diag *diag);
+
+/*
+ * The number of pages matching q (its cursor and limit ignored), counted
+ * up to cap: *count is cap when there are at least that many. Same
+ * errors as heed_store_search().
+ */
+heed_status heed_store_search_count(heed_store *store,
+                                    const struct heed_search_query *q,
+                                    int64_t cap, int64_t *count,
+                                    struct heed_diag *diag);
+
+/*
+ * Calls fn once with the page whose id is id, when it may be shown at
+ * now_s. HEED_ENOTFOUND when there is no such page, or it may not be
+ * shown (the caller cannot tell which, on purpose: a withdrawn page is
+ * gone).
+ */
+heed_status heed_store_search_page(heed_store *store, int64_t id, int64_t now_s,
+                                   heed_search_fn *fn, void *ud);
+
+/* A tag and how many shown pages carry it. */
+struct heed_search_tag {
+	const char *tag;
+	int64_t pages;
+};
+typedef int heed_search_tag_fn(void *ud, const struct heed_search_tag *t);
+
+/* The limit most used tags of host (NULL: every site), most pages first,
+ * then by name. */
+heed_status heed_store_search_tags(heed_store *store, const char *host,
+                                   int limit, int64_t now_s,
+                                   heed_search_tag_fn *fn, void *ud);
+
+/* A site of the index: its host key and what it holds. */
+struct heed_search_site {
+	const char *host;      /* host key */
+	const char *site_name; /* the most common og:site_name, or NULL */
+	int64_t pages;         /* pages that may be shown */
+	int64_t last_fetched;  /* Unix s */
+};
+typedef int heed_search_site_fn(void *ud, const struct heed_search_site *s);
+
+/* Every site with pages that may be shown, by host key, at most limit,
+ * from the first host key after after_host (NULL: from the start). */
+heed_status heed_store_search_sites(heed_store *store, const char *after_host,
+                                    int limit, int64_t now_s,
+                                    heed_search_site_fn *fn, void *ud);
+
+/* One bucket of a chart: a day (Unix s of its 00:00 UTC) or a range of
+ * view counts (from .. to, inclusive) and how many pages fall in it. */
+struct heed_search_bucket {
+	int64_t from;
+	int64_t to;
+	int64_t pages;
+};
+typedef int heed_search_bucket_fn(void *ud, const struct heed_search_bucket *b);
+
+/* Pages of host (NULL: all) fetched per UTC day over the days days up to
+ * now_s, oldest first, one bucket per day, empty days included. */
+heed_status heed_store_search_per_day(heed_store *store, const char *host,
+                                      int days, int64_t now_s,
+                                      heed_search_bucket_fn *fn, void *ud);
+
+/* How the view counts of host's pages (NULL: all) are spread: buckets by
+ * powers of ten (0, 1-9, 10-99, ...), up to the largest count, empty
+ * buckets between included. Pages without a count are left out. */
+heed_status heed_store_search_views(heed_store *store, const char *host,
+                                    int64_t now_s, heed_search_bucket_fn *fn,
+                                    void *ud);
+
+/*
+ * Rebuilds the full-text index and the tag table from the pages, in one
+ * transaction (`heed serve --reindex`): a reader keeps seeing the old
+ * index until it commits. For a store opened for writing.
+ */
+heed_status heed_store_search_reindex(heed_store *store);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEED_STORE_SEARCH_H */
