@@ -59,10 +59,24 @@ heed_status heed_store_page_put(heed_store *store,
 
 	if (!p->url || !p->host)
 		return HEED_EINVAL;
+	/* An upsert, not INSERT OR REPLACE: REPLACE deletes the old row
+	 * without firing the delete triggers of the search area and gives
+	 * the page a new id, while the id is the key of its public record
+	 * page (/records/ID). */
 	st = heed__sqlite_prepare(
-	        store, "INSERT OR REPLACE INTO pages(" PAGE_COLUMNS
+	        store, "INSERT INTO pages(" PAGE_COLUMNS
 	               ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-	               "?11, ?12, ?13, ?14, ?15, ?16);");
+	               "?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT(url) DO "
+	               "UPDATE SET final_url = excluded.final_url, host = "
+	               "excluded.host, status = excluded.status, fetched_at = "
+	               "excluded.fetched_at, checked_at = excluded.checked_at, "
+	               "title = excluded.title, views = excluded.views, "
+	               "published = excluded.published, modified = "
+	               "excluded.modified, etag = excluded.etag, "
+	               "last_modified = excluded.last_modified, "
+	               "source_lastmod = excluded.source_lastmod, "
+	               "permissions = excluded.permissions, mode = "
+	               "excluded.mode, record = excluded.record;");
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, p->url, -1, SQLITE_STATIC);
