@@ -210,8 +210,10 @@ static const char *sort_key(heed_search_sort sort)
  * heed__sqlite_prepare), chosen by what drives the scan. A match reads the
  * FTS5 index first (CROSS JOIN keeps that order), a tag reads page_tags
  * first, a host lets the planner use pages_host; without them the sort's
- * own index is read in order. Count queries (count set) wrap the rows in
- * count(*) up to ?12.
+ * own index is read in order. The rows are chosen by id and key alone
+ * and their columns read after, so sorting thousands of matches never
+ * copies their records into the sorter. Count queries (count set) wrap the rows
+ * in count(*) up to ?12.
  */
 static void search_sql(char *buf, size_t size,
                        const struct heed_search_query *q, bool count)
@@ -246,17 +248,20 @@ static void search_sql(char *buf, size_t size,
 		                 : "",
 		         q->host ? " AND p.host = ?3" : "");
 	else
-		snprintf(buf, size,
-		         "SELECT p.id, " PAGE_COLUMNS ", %s AS k FROM %s WHERE "
-		         "%s >= ?10 AND (%s > ?10 OR p.id > ?11) AND " SHOWN
-		         "%s%s%s" POST_FILTERS " ORDER BY %s, p.id LIMIT ?12;",
-		         key, from, key, key,
-		         !match && tag ? " AND t.tag = ?4" : "",
-		         match && tag
-		                 ? " AND EXISTS(SELECT 1 FROM page_tags WHERE "
-		                   "tag = ?4 AND page_id = p.id)"
-		                 : "",
-		         q->host ? " AND p.host = ?3" : "", key);
+		snprintf(
+		        buf, size,
+		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT p.id "
+		        "AS sid, %s AS k FROM %s WHERE %s >= ?10 AND (%s > ?10 "
+		        "OR p.id > ?11) AND " SHOWN "%s%s%s" POST_FILTERS
+		        " ORDER BY %s, p.id LIMIT ?12) s CROSS JOIN pages p ON "
+		        "p.id = s.sid ORDER BY s.k, s.sid;",
+		        key, from, key, key,
+		        !match && tag ? " AND t.tag = ?4" : "",
+		        match && tag
+		                ? " AND EXISTS(SELECT 1 FROM page_tags WHERE "
+		                  "tag = ?4 AND page_id = p.id)"
+		                : "",
+		        q->host ? " AND p.host = ?3" : "", key);
 }
 
 /* The cursor's key in the ascending order of the statement's k, and
