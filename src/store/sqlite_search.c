@@ -212,8 +212,8 @@ static const char *sort_key(heed_search_sort sort)
  * first, a host lets the planner use pages_host; without them the sort's
  * own index is read in order. The rows are chosen by id and key alone
  * and their columns read after, so sorting thousands of matches never
- * copies their records into the sorter. Count queries (count set) wrap the rows
- * in count(*) up to ?12.
+ * copies their records into the sorter. Count queries (count set) wrap
+ * the rows in count(*) up to ?12.
  */
 static void search_sql(char *buf, size_t size,
                        const struct heed_search_query *q, bool count)
