@@ -155,12 +155,12 @@ const struct heed_store_area heed__store_search_area = {
  * language matches a prefix up to '-' without case ("en": "en", "en-GB",
  * not "eng"). */
 #define LANG "lower(json_extract(" RECORD ", '$.language.value'))"
-#define POST_FILTERS                                                           \
-	" AND (?5 IS NULL OR " LANG " = ?5 OR substr(" LANG ", 1, length(?5) " \
-	"+ 1) = ?5 || '-')"                                                    \
-	" AND (?6 IS NULL OR unixepoch(p.published) >= ?6)"                    \
-	" AND (?7 IS NULL OR unixepoch(p.published) <= ?7)"                    \
-	" AND (?8 IS NULL OR p.views >= ?8)"                                   \
+#define POST_FILTERS                                                       \
+	" AND (?5 IS NULL OR " LANG " = lower(?5) OR substr(" LANG ", 1, " \
+	"length(?5) + 1) = lower(?5) || '-')"                              \
+	" AND (?6 IS NULL OR unixepoch(p.published) >= ?6)"                \
+	" AND (?7 IS NULL OR unixepoch(p.published) <= ?7)"                \
+	" AND (?8 IS NULL OR p.views >= ?8)"                               \
 	" AND (?9 IS NULL OR p.views <= ?9)"
 
 /* Parameters: ?1 now, ?2 match, ?3 host, ?4 tag, ?5 language, ?6 ?7

@@ -220,6 +220,14 @@ static void test_filters(void **state)
 	                      "Four", "x", "[\"birds\"]", "FR",
 	                      "2026-06-01T00:00:00.250Z", 50});
 	r = open_reader();
+	assert_int_equal(count(r, &q), 4);
+	{
+		int64_t capped = 0;
+		assert_int_equal(
+		        heed_store_search_count(r, &q, 3, &capped, NULL),
+		        HEED_OK);
+		assert_int_equal(capped, 3);
+	}
 	q.host = "b.example:8080";
 	assert_int_equal(search(r, &q, &h), 2);
 	assert_int_equal(count(r, &q), 2);
@@ -234,8 +242,14 @@ static void test_filters(void **state)
 	q = query(NULL);
 	q.language = "en";
 	assert_int_equal(search(r, &q, &h), 2); /* not "eng" */
+	q.language = "EN";
+	assert_int_equal(search(r, &q, &h), 2);
+	q.language = "en-gb";
+	assert_int_equal(search(r, &q, &h), 1);
 	q.language = "fr";
 	assert_int_equal(search(r, &q, &h), 1);
+	q.language = "e";
+	assert_int_equal(search(r, &q, &h), 0);
 	q = query(NULL);
 	q.published_from_s = 1767225600; /* 2026-01-01 */
 	q.published_to_s = 1772668800;   /* 2026-03-05 00:00 */
