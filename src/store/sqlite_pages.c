@@ -182,45 +182,6 @@ heed_status heed_store_page_delete(heed_store *store, const char *url,
 	return rc;
 }
 
-static void read_page(sqlite3_stmt *st, struct heed_stored_page *p)
-{
-	p->url = heed__sqlite_text(st, 0);
-	p->final_url = heed__sqlite_text(st, 1);
-	p->host = heed__sqlite_text(st, 2);
-	p->status = sqlite3_column_int(st, 3);
-	p->fetched_at = sqlite3_column_int64(st, 4);
-	p->checked_at = sqlite3_column_int64(st, 5);
-	p->title = heed__sqlite_text(st, 6);
-	p->views = heed__sqlite_int(st, 7, -1);
-	p->published = heed__sqlite_text(st, 8);
-	p->modified = heed__sqlite_text(st, 9);
-	p->etag = heed__sqlite_text(st, 10);
-	p->last_modified = heed__sqlite_text(st, 11);
-	p->source_lastmod = heed__sqlite_int(st, 12, HEED_STORE_NO_DATE);
-	p->permissions = heed__sqlite_text(st, 13);
-	p->mode = heed__sqlite_text(st, 14);
-	p->record = heed__sqlite_text(st, 15);
-}
-
-/* Steps st to its end, handing each row to fn through read. */
-static heed_status each_row(heed_store *store, sqlite3_stmt *st,
-                            int (*visit)(sqlite3_stmt *st, void *ctx),
-                            void *ctx)
-{
-	int rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (visit(st, ctx))
-			break;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		heed__store_fail(store, NULL, "reading pages");
-		heed__sqlite_release(store, st);
-		return HEED_ESTORE;
-	}
-	heed__sqlite_release(store, st);
-	return HEED_OK;
-}
-
 struct page_visit {
 	heed_store_page_fn *fn;
 	void *ud;
@@ -231,7 +192,7 @@ static int visit_page(sqlite3_stmt *st, void *ctx)
 	struct page_visit *v = ctx;
 	struct heed_stored_page p;
 
-	read_page(st, &p);
+	heed__sqlite_read_page(st, 0, &p);
 	return v->fn(v->ud, &p);
 }
 
@@ -250,7 +211,7 @@ heed_status heed_store_pages_each(heed_store *store, const char *host,
 		return HEED_ESTORE;
 	heed__sqlite_bind_text(st, 1, host);
 	heed__sqlite_bind_date(st, 2, since);
-	return each_row(store, st, visit_page, &v);
+	return heed__sqlite_each_row(store, st, visit_page, &v);
 }
 
 struct count_visit {
@@ -281,7 +242,7 @@ heed_status heed_store_pages_stats(heed_store *store, heed_store_count_fn *fn,
 
 	if (!st)
 		return HEED_ESTORE;
-	return each_row(store, st, visit_count, &v);
+	return heed__sqlite_each_row(store, st, visit_count, &v);
 }
 
 heed_status heed_store_pages_count(heed_store *store, const char *host,

@@ -352,26 +352,6 @@ static heed_status step_failed(heed_store *store, int rc, bool match,
 	return heed__store_fail(store, diag, "searching");
 }
 
-static void read_page(sqlite3_stmt *st, int c, struct heed_stored_page *p)
-{
-	p->url = heed__sqlite_text(st, c + 0);
-	p->final_url = heed__sqlite_text(st, c + 1);
-	p->host = heed__sqlite_text(st, c + 2);
-	p->status = sqlite3_column_int(st, c + 3);
-	p->fetched_at = sqlite3_column_int64(st, c + 4);
-	p->checked_at = sqlite3_column_int64(st, c + 5);
-	p->title = heed__sqlite_text(st, c + 6);
-	p->views = heed__sqlite_int(st, c + 7, -1);
-	p->published = heed__sqlite_text(st, c + 8);
-	p->modified = heed__sqlite_text(st, c + 9);
-	p->etag = heed__sqlite_text(st, c + 10);
-	p->last_modified = heed__sqlite_text(st, c + 11);
-	p->source_lastmod = heed__sqlite_int(st, c + 12, HEED_STORE_NO_DATE);
-	p->permissions = heed__sqlite_text(st, c + 13);
-	p->mode = heed__sqlite_text(st, c + 14);
-	p->record = heed__sqlite_text(st, c + 15);
-}
-
 /* Steps st with the cost bound on. */
 static int bounded_step(heed_store *store, sqlite3_stmt *st, long *ticks)
 {
@@ -422,7 +402,7 @@ heed_status heed_store_search(heed_store *store,
 			break;
 		}
 		hit.id = sqlite3_column_int64(st, 0);
-		read_page(st, 1, &hit.page);
+		heed__sqlite_read_page(st, 1, &hit.page);
 		hit.cursor.id = hit.id;
 		if (sort == HEED_SEARCH_SORT_RELEVANCE) {
 			hit.score = sqlite3_column_double(st, 17);
@@ -487,7 +467,7 @@ heed_status heed_store_search_page(heed_store *store, int64_t id, int64_t now_s,
 	if (step == SQLITE_ROW) {
 		hit.id = id;
 		hit.cursor.id = id;
-		read_page(st, 1, &hit.page);
+		heed__sqlite_read_page(st, 1, &hit.page);
 		fn(ud, &hit);
 	} else if (step != SQLITE_DONE) {
 		heed__store_fail(store, NULL, "reading a page");
@@ -496,25 +476,6 @@ heed_status heed_store_search_page(heed_store *store, int64_t id, int64_t now_s,
 	if (step == SQLITE_ROW)
 		return HEED_OK;
 	return step == SQLITE_DONE ? HEED_ENOTFOUND : HEED_ESTORE;
-}
-
-/* Steps st to its end, calling visit per row (non-zero stops). */
-static heed_status each_row(heed_store *store, sqlite3_stmt *st,
-                            int (*visit)(sqlite3_stmt *st, void *ctx),
-                            void *ctx)
-{
-	int rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (visit(st, ctx))
-			break;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		heed__store_fail(store, NULL, "reading the index");
-		heed__sqlite_release(store, st);
-		return HEED_ESTORE;
-	}
-	heed__sqlite_release(store, st);
-	return HEED_OK;
 }
 
 struct tag_visit {
@@ -553,7 +514,7 @@ heed_status heed_store_search_tags(heed_store *store, const char *host,
 	sqlite3_bind_int64(st, 1, now_s);
 	heed__sqlite_bind_text(st, 2, host);
 	sqlite3_bind_int(st, 3, limit);
-	return each_row(store, st, visit_tag, &v);
+	return heed__sqlite_each_row(store, st, visit_tag, &v);
 }
 
 struct site_visit {
@@ -595,7 +556,7 @@ heed_status heed_store_search_sites(heed_store *store, const char *after_host,
 	sqlite3_bind_int64(st, 1, now_s);
 	heed__sqlite_bind_text(st, 2, after_host);
 	sqlite3_bind_int(st, 3, limit);
-	return each_row(store, st, visit_site, &v);
+	return heed__sqlite_each_row(store, st, visit_site, &v);
 }
 
 struct bucket_visit {
@@ -649,7 +610,7 @@ heed_status heed_store_search_per_day(heed_store *store, const char *host,
 	heed__sqlite_bind_text(st, 2, host);
 	sqlite3_bind_int64(st, 3, today - (int64_t)(days - 1) * 86400);
 	sqlite3_bind_int64(st, 4, today);
-	return each_row(store, st, visit_bucket, &v);
+	return heed__sqlite_each_row(store, st, visit_bucket, &v);
 }
 
 heed_status heed_store_search_views(heed_store *store, const char *host,
@@ -674,7 +635,7 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, now_s);
 	heed__sqlite_bind_text(st, 2, host);
-	return each_row(store, st, visit_bucket, &v);
+	return heed__sqlite_each_row(store, st, visit_bucket, &v);
 }
 
 heed_status heed_store_search_reindex(heed_store *store)
