@@ -11,6 +11,7 @@
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
+#include <sqlite3.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -688,6 +689,54 @@ static void test_bots_and_misc(void **state)
 	answer_free(&a);
 }
 
+/* A store whose pages table is gone: every page that reads it answers 500
+ * with a sentence, never SQLite's message, and /healthz 503. */
+static void test_store_error(void **state)
+{
+	static const char *const paths[] = {"/",
+	                                    "/search",
+	                                    "/records/1",
+	                                    "/sites",
+	                                    "/sites/hostile.example",
+	                                    "/tags/common"};
+	char path[64] = "/tmp/heed-serve-broken-XXXXXX";
+	heed_store *good = fx.store, *broken;
+	sqlite3 *db;
+	struct answer a;
+	size_t i;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(heed_store_open(&broken, path, NULL, NULL), HEED_OK);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE pages", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	fx.store = broken;
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		expect(paths[i], NULL, 500, &a);
+		has_id(&a, "error");
+		assert_non_null(strstr(a.body, "store could not be read"));
+		assert_null(strcasestr(a.body, "no such table"));
+		assert_null(strcasestr(a.body, "select"));
+		answer_free(&a);
+	}
+	get("/healthz", NULL, &a);
+	assert_int_equal(a.status, 503);
+	answer_free(&a);
+	fx.store = good;
+	heed_store_close(broken);
+	unlink(path);
+	for (i = 0; i < 2; i++) {
+		char side[80];
+		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
+		unlink(side);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +750,7 @@ int main(void)
 	        cmocka_unit_test(test_tags),
 	        cmocka_unit_test(test_irc),
 	        cmocka_unit_test(test_bots_and_misc),
+	        cmocka_unit_test(test_store_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
