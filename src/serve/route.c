@@ -123,7 +123,9 @@ void heed__serve_route(const struct heed__serve_request *req,
 	resp->kind = HEED__ROUTE_OTHER;
 	resp->cache = false;
 	if (!resp->body.alloc)
-		heed__buf_init(&resp->body, req->ctx->alloc,
+		heed__buf_init(&resp->body,
+		               req->ctx->alloc ? req->ctx->alloc
+		                               : heed_allocator_default(),
 		               HEED__SERVE_MAX_BODY);
 	if (strcmp(req->path, "/healthz") == 0) {
 		resp->kind = HEED__ROUTE_OPS;
