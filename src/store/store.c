@@ -141,7 +141,8 @@ static heed_status settle(heed_store *store, struct heed_diag *diag)
 			        "at schema version %d of %d): run a heed "
 			        "command "
 			        "that writes to it (heed crawl, heed site "
-			        "qualify or reset) to upgrade it",
+			        "qualify or reset, heed serve --reindex) to "
+			        "upgrade it",
 			        store->location, area->name, version,
 			        area->count);
 		pending = pending || version < area->count;
