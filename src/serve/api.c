@@ -100,8 +100,8 @@ void heed__api_error(const struct heed__serve_request *req, int status,
 }
 
 /* Sends o (freed here), or a 500 when it does not fit. */
-static void send(const struct heed__serve_request *req,
-                 struct heed__serve_response *resp, json_object *o)
+static void respond(const struct heed__serve_request *req,
+                    struct heed__serve_response *resp, json_object *o)
 {
 	heed_status rc = put_json(req, resp, 200, o);
 
@@ -440,7 +440,7 @@ static void search_with(const struct heed__serve_request *req,
 		fail(req, resp, rc, &diag);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 void heed__api_search(const struct heed__serve_request *req,
@@ -514,7 +514,7 @@ void heed__api_record(const struct heed__serve_request *req, const char *rest,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, x.items);
+	respond(req, resp, x.items);
 }
 
 /* ---- home ------------------------------------------------------------- */
@@ -535,20 +535,13 @@ static void query_all(struct heed_search_query *q, int64_t now_s,
 
 struct counter {
 	int64_t n;
-	char last[HOST_KEY_MAX + 2];
-	bool stop; /* a host key too long to resume after */
 };
 
 static int count_site(void *ud, const struct heed_search_site *s)
 {
-	struct counter *c = ud;
-	size_t len = strlen(s->host);
-
-	c->n++;
-	c->stop = len >= sizeof(c->last);
-	if (!c->stop)
-		memcpy(c->last, s->host, len + 1);
-	return c->stop;
+	(void)s;
+	((struct counter *)ud)->n++;
+	return 0;
 }
 
 static int count_tag(void *ud, const struct heed_search_tag *t)
@@ -564,24 +557,6 @@ static int count_network(void *ud, const struct heed_store_irc_network_row *r)
 	    strcmp(r->verdict, "invalid") != 0)
 		((struct counter *)ud)->n++;
 	return 0;
-}
-
-/* Sites with shown pages, up to COUNT_CAP, a chunk at a time. */
-static heed_status count_sites(const struct heed__serve_request *req,
-                               int64_t *n)
-{
-	struct counter c = {0};
-	heed_status rc = HEED_OK;
-	int64_t before;
-
-	do {
-		before = c.n;
-		rc = heed_store_search_sites(req->store, c.n ? c.last : NULL,
-		                             1000, req->now_s, count_site, &c);
-	} while (rc == HEED_OK && !c.stop && c.n - before == 1000 &&
-	         c.n < COUNT_CAP);
-	*n = c.n < COUNT_CAP ? c.n : COUNT_CAP;
-	return rc;
 }
 
 /* Items of the limit first pages in sort order. */
@@ -607,14 +582,16 @@ void heed__api_home(const struct heed__serve_request *req,
 	                                         "irc",    "bots",  "openapi"};
 	json_object *o = json_object_new_object(), *counts, *list, *links;
 	struct heed_search_query q;
-	struct counter tags = {0}, nets = {0};
-	int64_t pages = 0, sites = 0;
+	struct counter tags = {0}, nets = {0}, sites = {0};
+	int64_t pages = 0;
 	heed_status rc;
 
 	query_all(&q, req->now_s, HEED_SEARCH_SORT_FETCHED, 1);
 	rc = heed_store_search_count(req->store, &q, COUNT_CAP, &pages, NULL);
+	/* One grouped scan each, as the HTML home counts them. */
 	if (rc == HEED_OK)
-		rc = count_sites(req, &sites);
+		rc = heed_store_search_sites(req->store, NULL, COUNT_CAP,
+		                             req->now_s, count_site, &sites);
 	if (rc == HEED_OK)
 		rc = heed_store_search_tags(req->store, NULL, COUNT_CAP,
 		                            req->now_s, count_tag, &tags);
@@ -623,7 +600,8 @@ void heed__api_home(const struct heed__serve_request *req,
 		                                 &nets);
 	counts = json_object_new_object();
 	json_object_object_add(counts, "pages", count_object(pages, COUNT_CAP));
-	json_object_object_add(counts, "sites", count_object(sites, COUNT_CAP));
+	json_object_object_add(counts, "sites",
+	                       count_object(sites.n, COUNT_CAP));
 	json_object_object_add(counts, "tags", count_object(tags.n, COUNT_CAP));
 	json_object_object_add(counts, "irc_networks",
 	                       json_object_new_int64(nets.n));
@@ -651,7 +629,7 @@ void heed__api_home(const struct heed__serve_request *req,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- sites ------------------------------------------------------------ */
@@ -721,7 +699,7 @@ void heed__api_sites(const struct heed__serve_request *req,
 		json_object_object_add(o, "next_cursor", NULL);
 	}
 	json_object_object_add(o, "items", x.items);
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- one site --------------------------------------------------------- */
@@ -1012,7 +990,7 @@ void heed__api_site(const struct heed__serve_request *req, const char *rest,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- tags ------------------------------------------------------------- */
@@ -1072,7 +1050,7 @@ void heed__api_tags(const struct heed__serve_request *req,
 		json_object_object_add(o, "next_cursor", NULL);
 	}
 	json_object_object_add(o, "items", x.items);
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- IRC -------------------------------------------------------------- */
@@ -1158,7 +1136,7 @@ void heed__api_irc(const struct heed__serve_request *req,
 		        json_object_array_get_idx(x.items, (size_t)x.n - 1),
 		        "network", &last);
 	json_object_object_add(o, "next_cursor", json_object_get(last));
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 static json_object *server_object(const struct heed_store_irc_server_row *r)
@@ -1333,7 +1311,7 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- the crawler ------------------------------------------------------ */
@@ -1457,5 +1435,5 @@ void heed__api_bots(const struct heed__serve_request *req,
 		json_object_object_add(o, "page_markdown", NULL);
 	free(page);
 	json_object_object_add(o, "links", links_pair(req, "/bots", NULL));
-	send(req, resp, o);
+	respond(req, resp, o);
 }
