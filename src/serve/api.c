@@ -1381,8 +1381,8 @@ void heed__api_bots(const struct heed__serve_request *req,
 {
 	static const char *const collected[] = {
 	        "titles and descriptions", "view counts, tags and categories",
-	        "other technical metadata: dates, durations, links between "
-	        "pages, and the robots.txt / ACAP rules in force"};
+	        ("other technical metadata: dates, durations, links between "
+	         "pages, and the robots.txt / ACAP rules in force")};
 	static const char *const not_collected[] = {
 	        "video, image or audio files", "form submissions", "logins",
 	        "cookies or personal data of visitors"};
