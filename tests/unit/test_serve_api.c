@@ -571,6 +571,11 @@ static void test_search_pagination(void **state)
 	     MANY);
 	walk("/api/v1/search", NULL, "site=many.example&sort=views&limit=4",
 	     MANY);
+	/* relevance: bm25 scores tie between pages alike */
+	walk("/api/v1/search", NULL, "q=many&limit=4", MANY);
+	/* date: every page has the same published date */
+	walk("/api/v1/search", NULL, "site=many.example&sort=date&limit=6",
+	     MANY);
 	walk("/api/v1/tags/", "common", "limit=6", MANY);
 	/* the path's tag wins over an argument */
 	walk("/api/v1/tags/", "common", "tag=other&limit=10", MANY);
