@@ -20,7 +20,6 @@
  * pages.permissions at query time, never stored in the index, since it
  * depends on the time of the query.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -223,6 +222,7 @@ static void search_sql(char *buf, size_t size,
 	bool tag = q->tag != NULL;
 	const char *from;
 	const char *key = sort_key(sort);
+	char after[512] = "";
 
 	if (match)
 		from = sort == HEED_SEARCH_SORT_RELEVANCE
@@ -237,6 +237,13 @@ static void search_sql(char *buf, size_t size,
 		from = "page_tags t CROSS JOIN pages p ON p.id = t.page_id";
 	else
 		from = "pages p";
+	/* The first page goes without the cursor's condition: computing a
+	 * relevance score three times per match instead of once doubled
+	 * the cost of a search matching 100,000 pages. */
+	if (!count && q->after.id > 0)
+		snprintf(after, sizeof(after),
+		         "%s >= ?10 AND (%s > ?10 OR p.id > ?11) AND ", key,
+		         key);
 	if (count)
 		snprintf(buf, size,
 		         "SELECT count(*) FROM (SELECT 1 FROM %s WHERE " SHOWN
@@ -251,11 +258,11 @@ static void search_sql(char *buf, size_t size,
 		snprintf(
 		        buf, size,
 		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT p.id "
-		        "AS sid, %s AS k FROM %s WHERE %s >= ?10 AND (%s > ?10 "
-		        "OR p.id > ?11) AND " SHOWN "%s%s%s" POST_FILTERS
+		        "AS sid, %s AS k FROM %s WHERE %s" SHOWN
+		        "%s%s%s" POST_FILTERS
 		        " ORDER BY %s, p.id LIMIT ?12) s CROSS JOIN pages p ON "
 		        "p.id = s.sid ORDER BY s.k, s.sid;",
-		        key, from, key, key,
+		        key, from, after,
 		        !match && tag ? " AND t.tag = ?4" : "",
 		        match && tag
 		                ? " AND EXISTS(SELECT 1 FROM page_tags WHERE "
@@ -308,14 +315,7 @@ static void bind_query(sqlite3_stmt *st, const struct heed_search_query *q)
 		sqlite3_bind_int64(st, P_VMIN, q->min_views);
 	if (q->max_views >= 0)
 		sqlite3_bind_int64(st, P_VMAX, q->max_views);
-	if (q->after.id <= 0) {
-		/* From the start: below every key. */
-		if (sort == HEED_SEARCH_SORT_RELEVANCE)
-			sqlite3_bind_double(st, P_KEY, -HUGE_VAL);
-		else
-			sqlite3_bind_int64(st, P_KEY, INT64_MIN);
-		sqlite3_bind_int64(st, P_ID, 0);
-	} else {
+	if (q->after.id > 0) {
 		if (sort == HEED_SEARCH_SORT_RELEVANCE)
 			sqlite3_bind_double(st, P_KEY, q->after.score);
 		else
