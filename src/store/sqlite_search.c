@@ -5,11 +5,12 @@
  * search_fts is an FTS5 table with EXTERNAL content: its text lives in the
  * view search_docs, computed from pages, and the index keeps only the
  * tokens. External rather than contentless because SQLite 3.40 (Debian 12)
- * has no contentless_delete: a contentless table could never forget a
- * taken-down page without being given its old text, which an external
- * content table needs too, but it also gets FTS5's 'rebuild' (reindex from
- * the view) and 'integrity-check' for free. The text is not copied: a page
- * costs its tokens only.
+ * has no contentless_delete: a contentless table cannot forget a
+ * taken-down page unless given its old text, and neither can an external
+ * content table, but the latter reads that text from the view itself (the
+ * one definition of what is indexed) and can check itself with FTS5's
+ * 'integrity-check'. Either way the text is not copied: a page costs its
+ * tokens only.
  *
  * Triggers on pages keep search_fts and page_tags in step inside the
  * transaction that writes the page, so the index survives kill -9 exactly
