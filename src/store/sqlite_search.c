@@ -614,23 +614,27 @@ heed_status heed_store_search_per_day(heed_store *store, const char *host,
 	return heed__sqlite_each_row(store, st, visit_bucket, &v);
 }
 
+#define VIEWS_SQL_HEAD                                                    \
+	"WITH c(b, n) AS (SELECT CASE WHEN p.views <= 0 THEN 0 ELSE "     \
+	"length(CAST(p.views AS TEXT)) END, count(*) FROM pages p WHERE " \
+	"p.views IS NOT NULL AND "
+#define VIEWS_SQL_TAIL                                                       \
+	" AND " SHOWN " GROUP BY 1), r(b) AS (SELECT 0 WHERE EXISTS(SELECT " \
+	"1 FROM c) UNION ALL SELECT b + 1 FROM r WHERE b < (SELECT max(b) "  \
+	"FROM c)) SELECT r.b, coalesce(c.n, 0) FROM r LEFT JOIN c ON c.b = " \
+	"r.b ORDER BY r.b;"
+
 heed_status heed_store_search_views(heed_store *store, const char *host,
                                     int64_t now_s, heed_search_bucket_fn *fn,
                                     void *ud)
 {
 	/* Bucket = number of digits (0 for a count of 0); the CTE adds the
-	 * empty buckets below the largest. */
+	 * empty buckets below the largest. Two texts, so that a host's chart
+	 * reads pages_host rather than every page. */
 	struct bucket_visit v = {fn, ud, false};
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store,
-	        "WITH c(b, n) AS (SELECT CASE WHEN p.views <= 0 THEN 0 ELSE "
-	        "length(CAST(p.views AS TEXT)) END, count(*) FROM pages p "
-	        "WHERE p.views IS NOT NULL AND (?2 IS NULL OR p.host = ?2) "
-	        "AND " SHOWN
-	        " GROUP BY 1), r(b) AS (SELECT 0 WHERE EXISTS(SELECT 1 FROM c) "
-	        "UNION ALL SELECT b + 1 FROM r WHERE b < (SELECT max(b) FROM "
-	        "c)) SELECT r.b, coalesce(c.n, 0) FROM r LEFT JOIN c ON c.b = "
-	        "r.b ORDER BY r.b;");
+	        store, host ? VIEWS_SQL_HEAD "p.host = ?2" VIEWS_SQL_TAIL
+	                    : VIEWS_SQL_HEAD "?2 IS NULL" VIEWS_SQL_TAIL);
 
 	if (!st)
 		return HEED_ESTORE;
