@@ -529,6 +529,8 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 	if (r.shown == 0)
 		hp_raw(p,
 		       "<p id=\"empty\">Nothing in the index matches.</p>\n");
+	if (q->after.id == 0 && !(more && r.shown > 0))
+		return HEED_OK;
 	hp_raw(p, "<nav aria-label=\"Pages\" class=\"pages\"><p>");
 	if (q->after.id != 0) {
 		hp_raw(p, "<a id=\"first\" href=\"");

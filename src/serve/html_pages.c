@@ -230,27 +230,24 @@ static void permissions_words(struct hpage *p, const char *json)
 	json_object_put(o);
 }
 
+/* What the page does not show and why: permit.c names every reason. */
 static void withheld_note(struct hpage *p, const struct record_view *rv)
 {
-	bool snippet = rv->snippet_cut || rv->snippet_withheld;
-
-	if (!snippet && !rv->thumb_withheld)
+	if (!rv->snippet_cut && !rv->snippet_withheld && !rv->thumb_withheld)
 		return;
 	hp_raw(p, "<p id=\"withheld\">");
-	if (snippet) {
-		hp_raw(p, rv->snippet_cut ? "The description is cut: "
-		                          : "The description is withheld: ");
-		hp_text(p,
-		        rv->pm.why[0] ? rv->pm.why : "the site's permissions");
-		hp_raw(p, ".");
-	}
+	if (rv->snippet_cut)
+		hp_raw(p, "The description is cut");
+	else if (rv->snippet_withheld)
+		hp_raw(p, "The description is withheld");
 	if (rv->thumb_withheld)
-		hp_raw(p, snippet ? " The thumbnail is withheld: "
-		                  : "The thumbnail is withheld: ");
-	if (rv->thumb_withheld)
-		hp_raw(p, "ACAP present-thumbnail refused or expired, or no "
-		          "readable permissions.");
-	hp_raw(p, "</p>\n");
+		hp_raw(p, rv->snippet_cut || rv->snippet_withheld
+		                  ? " and the thumbnail withheld"
+		                  : "The thumbnail is withheld");
+	hp_raw(p, ", as the site's permissions ask: ");
+	hp_text(p, rv->pm.why[0] ? rv->pm.why
+	                         : "no readable permissions were stored");
+	hp_raw(p, ".</p>\n");
 }
 
 static void record_dates(struct hpage *p, const struct heed_stored_page *pg)
