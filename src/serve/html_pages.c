@@ -261,7 +261,12 @@ static void record_dates(struct hpage *p, const struct heed_stored_page *pg)
 	hp_raw(p, "</dd>\n<dt>Modified</dt><dd>");
 	hp_text(p, pg->modified ? pg->modified : "unknown");
 	hp_rawf(p, "</dd>\n<dt>HTTP status</dt><dd>%d</dd>\n", pg->status);
-	hp_raw(p, "<dt>Mode</dt><dd>");
+	hp_raw(p, "<dt>Views</dt><dd>");
+	if (pg->views >= 0)
+		hp_int(p, pg->views);
+	else
+		hp_raw(p, "not given");
+	hp_raw(p, "</dd>\n<dt>Mode</dt><dd>");
 	hp_text(p, pg->mode ? pg->mode : "unknown");
 	hp_raw(p, "</dd>\n<dt>Site</dt><dd>");
 	hp_link(p, "/sites/", pg->host, pg->host);
