@@ -118,6 +118,18 @@ static void put_pages(void)
 	}
 }
 
+/* More sites than one page of /sites holds (100). */
+static void put_small_sites(void)
+{
+	char url[64], host[32];
+
+	for (int i = 0; i < 101; i++) {
+		snprintf(host, sizeof(host), "s%03d.example", i);
+		snprintf(url, sizeof(url), "https://%s/", host);
+		put(url, host, "small", allow_all, "{}", -1, NOW - 9 * DAY);
+	}
+}
+
 static void put_site(void)
 {
 	static const char rules[] = "User-agent: *\nDisallow: /private\n";
@@ -170,6 +182,31 @@ static void put_network(heed_store_irc *w, const char *key,
 	                 HEED_OK);
 }
 
+/* A network with more channels than a page shows (500). */
+static void put_big_network(heed_store_irc *w)
+{
+	struct heed_irc_crawler_pref pref = {HEED_IRC_CRAWLER_ALLOW, 3600, 0};
+	int64_t net, vid;
+	char name[32];
+
+	assert_int_equal(heed_store_irc_network(w, "big.example:6667",
+	                                        NOW - DAY, &net, NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
+	                                            false, NOW - DAY, &vid),
+	                 HEED_OK);
+	for (int i = 0; i < 510; i++) {
+		snprintf(name, sizeof(name), "#c%03d", i);
+		assert_int_equal(heed_store_irc_channel(w, net, vid, name, 1,
+		                                        "t", 1, NOW - DAY),
+		                 HEED_OK);
+	}
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
+	                                          HEED_IRC_VISIT_COMPLETE, "ok",
+	                                          &pref, NOW - DAY + 60, 0),
+	                 HEED_OK);
+}
+
 static void put_irc(void)
 {
 	heed_store_irc *w;
@@ -177,6 +214,7 @@ static void put_irc(void)
 	assert_int_equal(heed_store_irc_new(&w, fx.store), HEED_OK);
 	put_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
 	put_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
+	put_big_network(w);
 	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
 	heed_store_irc_free(w);
 }
@@ -193,6 +231,7 @@ static int setup(void **state)
 	assert_int_equal(heed_store_open(&fx.store, fx.path, NULL, NULL),
 	                 HEED_OK);
 	put_pages();
+	put_small_sites();
 	put_site();
 	put_irc();
 	assert_int_equal(heed_config_init(&fx.cfg), HEED_OK);
@@ -607,6 +646,19 @@ static void test_sites(void **state)
 	expect("/sites/", NULL, 200, &a);
 	answer_free(&a);
 
+	/* 105 sites: two pages, the second from the cursor of the first */
+	char query[256];
+	expect("/sites", NULL, 200, &a);
+	assert_true(next_query(&a, query, sizeof(query)));
+	answer_free(&a);
+	pct_decode(query);
+	expect("/sites", query, 200, &a);
+	has_id(&a, "first");
+	assert_null(find_id(xmlDocGetRootElement(a.doc), "next"));
+	assert_non_null(strstr(a.body, "s100.example"));
+	assert_null(strstr(a.body, "hostile.example"));
+	answer_free(&a);
+
 	expect("/sites/hostile.example", NULL, 200, &a);
 	has_id(&a, "site");
 	has_id(&a, "robots");
@@ -674,6 +726,20 @@ static void test_irc(void **state)
 
 	expect("/irc/deny.example:6667", NULL, 404, &a);
 	answer_free(&a);
+	expect("/irc/nowhere.example:6667", NULL, 404, &a);
+	answer_free(&a);
+
+	/* a long list is cut, and says so */
+	expect("/irc/big.example:6667", NULL, 200, &a);
+	assert_non_null(strstr(a.body, "510 channels"));
+	assert_non_null(strstr(a.body, "first 500 are shown"));
+	assert_non_null(strstr(a.body, "#c499"));
+	assert_null(strstr(a.body, "#c500"));
+	answer_free(&a);
+	expect("/irc/big.example:6667", "q=C50", 200, &a);
+	assert_non_null(strstr(a.body, "#c509"));
+	assert_non_null(strstr(a.body, "10 channels match"));
+	answer_free(&a);
 }
 
 static void test_bots_and_misc(void **state)
@@ -713,6 +779,23 @@ static void test_bots_and_misc(void **state)
 
 /* A store whose pages table is gone: every page that reads it answers 500
  * with a sentence, never SQLite's message, and /healthz 503. */
+/* Without a base URL, links are relative to the host. */
+static void test_no_base_url(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	fx.ctx.base_url = "";
+	get("/", NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_non_null(strstr(
+	        a.body, "<link rel=\"stylesheet\" href=\"/static/heed.css\">"));
+	assert_non_null(strstr(a.body, "action=\"/search\""));
+	assert_null(strstr(a.body, "/idx/"));
+	answer_free(&a);
+	fx.ctx.base_url = "/idx";
+}
+
 static void test_store_error(void **state)
 {
 	static const char *const paths[] = {"/",
@@ -772,6 +855,7 @@ int main(void)
 	        cmocka_unit_test(test_tags),
 	        cmocka_unit_test(test_irc),
 	        cmocka_unit_test(test_bots_and_misc),
+	        cmocka_unit_test(test_no_base_url),
 	        cmocka_unit_test(test_store_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
