@@ -96,7 +96,7 @@ static const char *const search_migrations[] = {
         DOCS_VIEW TAGS_VIEW
         "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
         "tags, site, content='search_docs', content_rowid='id', "
-        "tokenize='unicode61 remove_diacritics 2');"
+        "tokenize='porter unicode61 remove_diacritics 2');"
         "CREATE TABLE page_tags (tag TEXT NOT NULL, page_id INTEGER NOT "
         "NULL, PRIMARY KEY(tag, page_id)) WITHOUT ROWID;"
         "CREATE INDEX page_tags_page ON page_tags(page_id);"
