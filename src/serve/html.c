@@ -1,8 +1,9 @@
 /*
- * The HTML pages of the public index (docs/serve.md, "Pages"): the layout
- * every page shares, the stylesheet, the search form and results list, and
- * the home, search, error and /bots pages. html_pages.c has the record,
- * site, tag and IRC pages.
+ * The HTML pages of the public index (docs/serve.md, "Pages"): the page
+ * writer and layout every page shares (html-int.h), the search form and
+ * results list, and the home, search, error and /bots pages. The others:
+ * html_pages.c (a record, tags), html_site.c (sites), html_irc.c (IRC
+ * networks), html_style.c (the stylesheet).
  *
  * Every value from the store goes through heed__html_escape, every part
  * of an internal link through heed__url_encode, every external link
