@@ -17,10 +17,17 @@
 
 /* ---- the record page ---- */
 
+/* Items of an array field shown on the record page: a record may hold
+ * 20,000 links, which no one reads on a page. */
+#define ARRAY_ITEMS_SHOWN 50
+
 /* A record field's value as text: strings as they are, numbers and
- * booleans as JSON writes them, anything larger as compact JSON. */
+ * booleans as JSON writes them, objects as compact JSON, arrays as a list
+ * of their first items. */
 static void value_text(struct hpage *p, json_object *v)
 {
+	size_t i, n;
+
 	if (!v) {
 		hp_raw(p, "none");
 		return;
@@ -30,7 +37,33 @@ static void value_text(struct hpage *p, json_object *v)
 		         (size_t)json_object_get_string_len(v));
 		return;
 	}
-	hp_text(p, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	if (!json_object_is_type(v, json_type_array)) {
+		hp_text(p, json_object_to_json_string_ext(
+		                   v, JSON_C_TO_STRING_PLAIN));
+		return;
+	}
+	n = json_object_array_length(v);
+	hp_int(p, (int64_t)n);
+	hp_raw(p, n == 1 ? " item" : " items");
+	if (n == 0)
+		return;
+	hp_raw(p, "<ul class=\"items\">");
+	for (i = 0; i < n && i < ARRAY_ITEMS_SHOWN; i++) {
+		json_object *item = json_object_array_get_idx(v, i);
+		hp_raw(p, "<li>");
+		if (json_object_is_type(item, json_type_array))
+			hp_text(p, json_object_to_json_string_ext(
+			                   item, JSON_C_TO_STRING_PLAIN));
+		else
+			value_text(p, item);
+		hp_raw(p, "</li>");
+	}
+	hp_raw(p, "</ul>");
+	if (n > ARRAY_ITEMS_SHOWN) {
+		hp_raw(p, "and ");
+		hp_int(p, (int64_t)(n - ARRAY_ITEMS_SHOWN));
+		hp_raw(p, " more");
+	}
 }
 
 struct record_view {

@@ -75,8 +75,13 @@ static void put(const char *url, const char *host, const char *title,
 
 static void put_pages(void)
 {
-	char url[64], rec[256];
+	char url[64], rec[4096], links[3000] = ",\"links\":[";
 	int i;
+
+	for (i = 0; i < 60; i++)
+		snprintf(links + strlen(links), sizeof(links) - strlen(links),
+		         "%s\"https://many.example/l%02d\"", i ? "," : "", i);
+	strcat(links, "]");
 
 	/* 1: every field hostile */
 	put("https://hostile.example/a", "hostile.example", HOSTILE1, allow_all,
@@ -105,14 +110,15 @@ static void put_pages(void)
 	put(JS, "evil.example", "bad \xff\xfe utf8 \"q\" 'q'", allow_all,
 	    "{\"description\":{\"value\":\"x\",\"source\":\"meta\"}}", 1,
 	    NOW - 4 * DAY);
-	/* 5..29: a site of 25 pages for pagination */
+	/* 5..29: a site of 25 pages for pagination; its first holds 60
+	 * links */
 	for (i = 0; i < 25; i++) {
 		snprintf(url, sizeof(url), "https://many.example/p%02d", i);
 		snprintf(rec, sizeof(rec),
 		         "{\"description\":{\"value\":\"page %d of many\","
 		         "\"source\":\"meta\"},\"tags\":[{\"value\":\"common\","
-		         "\"source\":\"meta\"}]}",
-		         i);
+		         "\"source\":\"meta\"}]%s}",
+		         i, i ? "" : links);
 		put(url, "many.example", url, allow_all, rec, 100 + i,
 		    NOW - 5 * DAY - i);
 	}
@@ -609,6 +615,14 @@ static void test_record(void **state)
 
 	expect("/records/4", NULL, 200, &a);
 	assert_non_null(strstr(a.body, "\xef\xbf\xbd")); /* U+FFFD */
+	answer_free(&a);
+
+	/* a long array shows its first 50 items and a count */
+	expect("/records/5", NULL, 200, &a);
+	assert_non_null(strstr(a.body, "60 items"));
+	assert_non_null(strstr(a.body, "https://many.example/l49"));
+	assert_null(strstr(a.body, "https://many.example/l50"));
+	assert_non_null(strstr(a.body, "and 10 more"));
 	answer_free(&a);
 
 	expect("/records/999", NULL, 404, &a);
