@@ -80,11 +80,6 @@ static void field_description(struct record_view *rv, const char *desc)
 	struct hpage *p = rv->p;
 	size_t len = strlen(desc), cut = len;
 
-	if (!rv->pm.snippet) {
-		rv->snippet_withheld = len > 0;
-		hp_raw(p, "<em>withheld</em>");
-		return;
-	}
 	if (rv->pm.snippet_chars)
 		cut = heed__serve_cut_chars(desc, cut, rv->pm.snippet_chars);
 	if (rv->pm.snippet_words)
@@ -99,25 +94,25 @@ static void field_description(struct record_view *rv, const char *desc)
 static void field_value(struct record_view *rv, const char *key, json_object *v)
 {
 	struct hpage *p = rv->p;
+	bool desc = strcmp(key, "description") == 0;
+	bool thumb = strcmp(key, "thumbnail") == 0;
 	const char *s = json_object_is_type(v, json_type_string)
 	                        ? json_object_get_string(v)
 	                        : NULL;
 
-	if (strcmp(key, "description") == 0 && s) {
+	/* Whatever its type, a field the permissions withhold is not shown. */
+	if ((desc && !rv->pm.snippet) || (thumb && !rv->pm.thumbnail)) {
+		rv->snippet_withheld |= desc;
+		rv->thumb_withheld |= thumb;
+		hp_raw(p, "<em>withheld</em>");
+	} else if (desc && s) {
 		field_description(rv, s);
-	} else if (strcmp(key, "thumbnail") == 0 && s) {
-		if (!rv->pm.thumbnail) {
-			rv->thumb_withheld = true;
-			hp_raw(p, "<em>withheld</em>");
-		} else if (heed__serve_safe_link(s)) {
-			/* A link, never an <img>: heed shows no media. */
-			hp_external(p, NULL, s, "thumbnail");
-			hp_raw(p, " <span class=\"url\">");
-			hp_text(p, s);
-			hp_raw(p, "</span>");
-		} else {
-			hp_text(p, s);
-		}
+	} else if (thumb && s && heed__serve_safe_link(s)) {
+		/* A link, never an <img>: heed shows no media. */
+		hp_external(p, NULL, s, "thumbnail");
+		hp_raw(p, " <span class=\"url\">");
+		hp_text(p, s);
+		hp_raw(p, "</span>");
 	} else if (strcmp(key, "canonical") == 0 && s) {
 		hp_external(p, NULL, s, s);
 	} else {

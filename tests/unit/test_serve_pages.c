@@ -122,6 +122,11 @@ static void put_pages(void)
 		put(url, "many.example", url, allow_all, rec, 100 + i,
 		    NOW - 5 * DAY - i);
 	}
+	/* 30: nosnippet over a description that is not a string */
+	put("https://limits.example/d", "limits.example", "Odd page", nosnippet,
+	    "{\"description\":{\"value\":[\"never shown array\"],"
+	    "\"source\":\"meta\"}}",
+	    -1, NOW - 6 * DAY);
 }
 
 /* More sites than one page of /sites holds (100). */
@@ -611,6 +616,11 @@ static void test_record(void **state)
 	expect("/records/3", NULL, 200, &a);
 	has_id(&a, "withheld");
 	assert_null(strstr(a.body, "never shown text"));
+	answer_free(&a);
+
+	expect("/records/30", NULL, 200, &a);
+	has_id(&a, "withheld");
+	assert_null(strstr(a.body, "never shown array"));
 	answer_free(&a);
 
 	expect("/records/4", NULL, 200, &a);
