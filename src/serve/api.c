@@ -29,7 +29,7 @@
 
 /* Counts above these are shown as "at least": counting further costs
  * more than a reader learns from it. */
-#define COUNT_CAP    10000
+#define COUNT_CAP    HEED__SERVE_COUNT_CAP
 #define HOME_ITEMS   10    /* recent and popular on the home answer */
 #define SITE_DAYS    30    /* the pages-per-day chart of a site */
 #define SITE_TAGS    20    /* top tags of a site */
@@ -519,7 +519,7 @@ void heed__api_record(const struct heed__serve_request *req, const char *rest,
 
 /* ---- home ------------------------------------------------------------- */
 
-/* Every shown page, sort first, at most limit. */
+/* A query for every shown page, in sort order, limit at a time. */
 static void query_all(struct heed_search_query *q, int64_t now_s,
                       heed_search_sort sort, int limit)
 {
@@ -531,32 +531,6 @@ static void query_all(struct heed_search_query *q, int64_t now_s,
 	q->sort = sort;
 	q->limit = limit;
 	q->now_s = now_s;
-}
-
-struct counter {
-	int64_t n;
-};
-
-static int count_site(void *ud, const struct heed_search_site *s)
-{
-	(void)s;
-	((struct counter *)ud)->n++;
-	return 0;
-}
-
-static int count_tag(void *ud, const struct heed_search_tag *t)
-{
-	(void)t;
-	((struct counter *)ud)->n++;
-	return 0;
-}
-
-static int count_network(void *ud, const struct heed_store_irc_network_row *r)
-{
-	if (strcmp(r->verdict, "deny") != 0 &&
-	    strcmp(r->verdict, "invalid") != 0)
-		((struct counter *)ud)->n++;
-	return 0;
 }
 
 /* Items of the limit first pages in sort order. */
@@ -581,30 +555,19 @@ void heed__api_home(const struct heed__serve_request *req,
 	static const char *const home_links[] = {"search", "sites", "tags",
 	                                         "irc",    "bots",  "openapi"};
 	json_object *o = json_object_new_object(), *counts, *list, *links;
-	struct heed_search_query q;
-	struct counter tags = {0}, nets = {0}, sites = {0};
-	int64_t pages = 0;
+	struct heed__serve_counts c;
 	heed_status rc;
 
-	query_all(&q, req->now_s, HEED_SEARCH_SORT_FETCHED, 1);
-	rc = heed_store_search_count(req->store, &q, COUNT_CAP, &pages, NULL);
-	/* One grouped scan each, as the HTML home counts them. */
-	if (rc == HEED_OK)
-		rc = heed_store_search_sites(req->store, NULL, COUNT_CAP,
-		                             req->now_s, count_site, &sites);
-	if (rc == HEED_OK)
-		rc = heed_store_search_tags(req->store, NULL, COUNT_CAP,
-		                            req->now_s, count_tag, &tags);
-	if (rc == HEED_OK)
-		rc = heed_store_irc_each_network(req->store, count_network,
-		                                 &nets);
+	/* The same numbers as the HTML home (counts.c). */
+	rc = heed__serve_counts(req->store, req->now_s, &c);
 	counts = json_object_new_object();
-	json_object_object_add(counts, "pages", count_object(pages, COUNT_CAP));
+	json_object_object_add(counts, "pages",
+	                       count_object(c.pages, COUNT_CAP));
 	json_object_object_add(counts, "sites",
-	                       count_object(sites.n, COUNT_CAP));
-	json_object_object_add(counts, "tags", count_object(tags.n, COUNT_CAP));
+	                       count_object(c.sites, COUNT_CAP));
+	json_object_object_add(counts, "tags", count_object(c.tags, COUNT_CAP));
 	json_object_object_add(counts, "irc_networks",
-	                       json_object_new_int64(nets.n));
+	                       json_object_new_int64(c.networks));
 	json_object_object_add(o, "counts", counts);
 	if (rc == HEED_OK) {
 		rc = list_pages(req, NULL, HEED_SEARCH_SORT_FETCHED, HOME_ITEMS,
@@ -1055,12 +1018,6 @@ void heed__api_tags(const struct heed__serve_request *req,
 
 /* ---- IRC -------------------------------------------------------------- */
 
-static bool network_listed(const struct heed_store_irc_network_row *r)
-{
-	return strcmp(r->verdict, "deny") != 0 &&
-	       strcmp(r->verdict, "invalid") != 0;
-}
-
 /* A network in the names of `heed export --irc`. */
 static json_object *network_object(const struct heed__serve_request *req,
                                    const struct heed_store_irc_network_row *r)
@@ -1097,7 +1054,8 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 {
 	struct net_list *x = ud;
 
-	if (!network_listed(r) || (x->after && strcmp(r->key, x->after) <= 0) ||
+	if (!heed__serve_irc_listed(r->verdict) ||
+	    (x->after && strcmp(r->key, x->after) <= 0) ||
 	    (x->only && strcmp(r->key, x->only) != 0))
 		return 0;
 	if (x->n == x->limit) {
