@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "serve/record-int.h"
+#include "serve/api-int.h"
 
 json_object *heed__record_text(const char *s, size_t len)
 {
