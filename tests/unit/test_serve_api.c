@@ -519,6 +519,37 @@ static void test_record_json_permit(void **state)
 	test_free(out[1]);
 }
 
+/* A description that is no string, under a length limit, is withheld
+ * whole: its length cannot be measured. */
+static void test_record_json_limit_not_string(void **state)
+{
+	struct heed_stored_page p = {0};
+	char *text;
+	size_t len;
+
+	(void)state;
+	p.url = "https://limits.example/array";
+	p.host = "limits.example";
+	p.status = 200;
+	p.views = -1;
+	p.fetched_at = p.checked_at = NOW;
+	p.source_lastmod = HEED_STORE_NO_DATE;
+	p.permissions = snippet20;
+	p.record = "{\"description\":{\"value\":[\"a very long text that "
+	           "goes past twenty\"],\"source\":\"jsonld\"}}";
+	assert_int_equal(heed_record_json(&p, HEED_RECORD_JSON_PERMIT, NOW,
+	                                  heed_test_allocator(), &text, &len),
+	                 HEED_OK);
+	assert_null(strstr(text, "very long"));
+	assert_non_null(strstr(text, "\"record\":{}"));
+	test_free(text);
+	assert_int_equal(heed_record_json(&p, 0, NOW, heed_test_allocator(),
+	                                  &text, &len),
+	                 HEED_OK);
+	assert_non_null(strstr(text, "very long"));
+	test_free(text);
+}
+
 /* ---- search ---- */
 
 /* Follows a list from route + rest with query, page after page through
@@ -941,6 +972,7 @@ int main(void)
 	        cmocka_unit_test(test_record_invalid_utf8),
 	        cmocka_unit_test(test_record_not_found),
 	        cmocka_unit_test(test_record_json_permit),
+	        cmocka_unit_test(test_record_json_limit_not_string),
 	        cmocka_unit_test(test_search_pagination),
 	        cmocka_unit_test(test_search_shape),
 	        cmocka_unit_test(test_search_bad),
