@@ -5,9 +5,9 @@
    1,000,000) through the store's API in transactions of 10,000, as a
    crawl does, so the search area's FTS5 triggers index them on the way;
    it prints its write rate and the store's size. The store is kept under
-   the build directory (bench/serve-store-N-SEED.db) and reused while it
-   is newer than the generator (which links libheed, so a store change
-   means a new store); --regen forces a new one.
+   the build directory (bench/serve-store-N-SEED.db) and reused while its
+   schema (tables, indexes, triggers) is the one the generator writes
+   today; --regen forces a new one.
 2. The server: `heed serve --store STORE --listen 127.0.0.1:0`, started
    by this script, killed by it on every way out (and by the kernel when
    this script dies: PR_SET_PDEATHSIG).
@@ -79,11 +79,9 @@ def store_for(args):
     gen = os.path.join(args.build, "bench", "bench_serve_gen")
     if not os.access(gen, os.X_OK):
         die("no %s: ninja -C %s bench/bench_serve_gen" % (gen, args.build))
-    path = os.path.join(args.build, "bench", "serve-store-%d-%s.db"
+    path = os.path.join(os.path.abspath(args.build), "bench", "serve-store-%d-%s.db"
                         % (args.records, args.seed))
-    fresh = (os.path.exists(path)
-             and os.path.getmtime(path) > os.path.getmtime(gen))
-    if fresh and not args.regen:
+    if os.path.exists(path) and not args.regen and same_schema(gen, path):
         print("store: %s (cached; --regen to write it again)" % path)
         return path, None
     for suffix in ("", "-wal", "-shm", ".tmp", ".tmp-wal", ".tmp-shm"):
@@ -115,6 +113,26 @@ def store_for(args):
         if m:
             gen_figures["store_mib"] = float(m.group(1))
     return path, gen_figures
+
+
+def schema_of(path):
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        return db.execute("SELECT group_concat(sql, ';') FROM (SELECT sql "
+                          "FROM sqlite_master ORDER BY name)").fetchone()
+    finally:
+        db.close()
+
+
+def same_schema(gen, path):
+    """Whether the cached store has the tables, indexes and triggers that
+    the generator (linking today's libheed) writes: a one-record store
+    says."""
+    with tempfile.TemporaryDirectory(prefix="heed-bench-serve-") as d:
+        probe = os.path.join(d, "probe.db")
+        subprocess.run([gen, "-n", "1", probe], stdout=subprocess.DEVNULL,
+                       timeout=60, check=True)
+        return schema_of(probe) == schema_of(path)
 
 
 def sample_store(path, seed, count=3000):
@@ -219,6 +237,7 @@ class Server:
         self.log = open(os.path.join(tmp, "serve.log"), "w+")
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                                      stderr=self.log, text=True,
+                                     cwd=tmp,  # no ./heed.ini
                                      preexec_fn=die_with_parent)
         self.port = None
         deadline = time.monotonic() + 120
@@ -370,7 +389,7 @@ def main():
     ap.add_argument("--regen", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    heed = args.heed or os.path.join(args.build, "heed")
+    heed = os.path.abspath(args.heed or os.path.join(args.build, "heed"))
     if not shutil.which("wrk"):
         die("wrk is missing (Debian package wrk, scripts/install-deps)")
 
