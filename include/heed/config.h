@@ -173,6 +173,17 @@ struct heed_config_option_info {
 /* The i-th option (0-based), or NULL past the last. */
 const struct heed_config_option_info *heed_config_option_at(size_t i);
 
+/*
+ * Parses a listen address (serve.listen): "ADDR:PORT" with a numeric IPv4
+ * address, or "[ADDR]:PORT" with an IPv6 one; port 0 to 65535 (0: the
+ * system chooses). Fills *addr with a struct sockaddr_in or sockaddr_in6
+ * and *len with its size. HEED_ECONFIG for anything else, names included.
+ */
+struct sockaddr_storage;
+heed_status heed_config_parse_listen(const char *text,
+                                     struct sockaddr_storage *addr,
+                                     unsigned *len);
+
 /* Parses a duration ("90", "15m", "24h", "2d", "1w") into seconds.
  * HEED_ECONFIG for anything else, negative values and overflow. */
 heed_status heed_config_parse_duration(const char *text, int64_t *seconds);

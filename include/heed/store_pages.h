@@ -47,8 +47,9 @@ struct heed_stored_page {
 };
 
 /*
- * Inserts or replaces the page whose url is page->url (every column is
- * overwritten). url and host must not be NULL (HEED_EINVAL). Returns
+ * Inserts the page, or updates the page whose url is page->url (every
+ * column is overwritten; its id, the key of its public record page, is
+ * kept). url and host must not be NULL (HEED_EINVAL). Returns
  * HEED_OK or HEED_ESTORE (heed_store_errmsg says why). Call it inside a
  * transaction to batch writes.
  */

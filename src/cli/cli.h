@@ -111,5 +111,6 @@ int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
 int heed_cmd_site(int argc, char **argv);
 int heed_cmd_irc(int argc, char **argv);
+int heed_cmd_serve(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

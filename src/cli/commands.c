@@ -130,6 +130,29 @@
 	"\n"                                                                  \
 	"  -j, --json          print JSON\n" HEED_CLI_CONFIG_HELP             \
 	"  -h, --help          show this help\n"
+#define SERVE_HELP                                                             \
+	"Usage: heed serve [--listen ADDR:PORT] [--base-url URL] "             \
+	"[OPTION]...\n"                                                        \
+	"       heed serve --reindex [--store PATH]\n"                         \
+	"Serve the public index of what heed collected: search, records,\n"    \
+	"sites, tags, IRC networks and the crawler page as HTML, and the\n"    \
+	"same as JSON under /api/v1/ (docs/serve.md). Read-only: it serves\n"  \
+	"while a crawl writes. Runs until SIGINT or SIGTERM.\n"                \
+	"\n"                                                                   \
+	"  -l, --listen ADDR:PORT  where to listen (serve.listen; port 0:\n"   \
+	"                          any free port, printed when ready)\n"       \
+	"      --base-url URL      links start with URL, behind a reverse\n"   \
+	"                          proxy (serve.base_url)\n"                   \
+	"      --threads N         request threads (serve.threads)\n"          \
+	"      --access-log FILE   one line per request; - for standard\n"     \
+	"                          output (serve.access_log)\n"                \
+	"      --reindex           rebuild the search index from the stored\n" \
+	"                          pages and exit\n" HEED_CLI_CONFIG_HELP      \
+	"  -h, --help              show this help\n"                           \
+	"\n"                                                                   \
+	"Exit status: 0 stopped by a signal or reindexed, 1 failure (no\n"     \
+	"store, address in use), 2 usage or settings error, 75 --reindex\n"    \
+	"while a crawl holds the store.\n"
 #define SITE_HELP                                                              \
 	"Usage: heed site qualify [OPTIONS] URL...\n"                          \
 	"       heed site report [--json] [OPTIONS] HOST...\n"                 \
@@ -263,6 +286,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          EXPORT_HELP, heed_cmd_export},
         {"stats", "count stored pages per site and status", STATS_HELP,
          heed_cmd_stats},
+        {"serve", "serve the public index: web pages and a JSON API",
+         SERVE_HELP, heed_cmd_serve},
         {"irc", "crawl IRC networks, check their CRAWLER token, list them",
          IRC_HELP, heed_cmd_irc},
         {"robots", "check URLs against a robots.txt, or lint it", ROBOTS_HELP,

@@ -72,8 +72,8 @@ static const char *find_control(const char *v)
 	return NULL;
 }
 
-static heed_status refuse(struct heed_diag *diag, const char *name,
-                          const char *value, const char *why)
+heed_status heed__config_refuse(struct heed_diag *diag, const char *name,
+                                const char *value, const char *why)
 {
 	char shown[SHOW_MAX * 4 + 32];
 
@@ -94,7 +94,7 @@ heed_status heed__config_check_token(const char *name, const char *value,
 {
 	for (const char *p = value; *p; p++)
 		if (!is_tchar((unsigned char)*p))
-			return refuse(
+			return heed__config_refuse(
 			        diag, name, value,
 			        "is not a product token: letters, digits "
 			        "and !#$%&'*+-.^_`|~ only (RFC 9110 token)");
@@ -105,7 +105,8 @@ heed_status heed__config_check_text(const char *name, const char *value,
                                     struct heed_diag *diag)
 {
 	if (find_control(value))
-		return refuse(diag, name, value, "holds a control character");
+		return heed__config_refuse(diag, name, value,
+		                           "holds a control character");
 	return HEED_OK;
 }
 
@@ -116,21 +117,24 @@ heed_status heed__config_check_email(const char *name, const char *value,
 	size_t n = strlen(value);
 
 	if (find_control(value))
-		return refuse(diag, name, value,
-		              "is not an e-mail address: it holds a control "
-		              "character");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is not an e-mail address: it holds a control "
+		        "character");
 	/* Spaces and these would also break the User-Agent's comment
 	 * "(+URL; ADDRESS)" (RFC 9110 5.6.5). */
 	bad = value + strcspn(value, " <>()[],;:\"\\");
 	if (*bad)
-		return refuse(diag, name, value,
-		              "is not an e-mail address: it holds a space or "
-		              "one of <>()[],;:\"\\");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is not an e-mail address: it holds a space or "
+		        "one of <>()[],;:\"\\");
 	if (!at || at == value || strchr(at + 1, '@') || at[1] == '\0' ||
 	    at[1] == '.' || value[n - 1] == '.')
-		return refuse(diag, name, value,
-		              "is not an e-mail address (one @ between a local "
-		              "part and a domain, as in crawler@example.org)");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is not an e-mail address (one @ between a local "
+		        "part and a domain, as in crawler@example.org)");
 	return HEED_OK;
 }
 
@@ -141,17 +145,19 @@ heed_status heed__config_check_url(const char *name, const char *value,
 	heed_status rc;
 
 	if (find_control(value) || strchr(value, ' '))
-		return refuse(diag, name, value,
-		              "is not a URL: it holds a space or a control "
-		              "character");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is not a URL: it holds a space or a control "
+		        "character");
 	rc = heed_url_parse(&u, value, strlen(value), NULL);
 	heed_url_free(u);
 	if (rc == HEED_ENOMEM)
 		return rc;
 	if (rc != HEED_OK)
-		return refuse(diag, name, value,
-		              "is not an absolute http(s) URL (such as "
-		              "https://crawler.example.org/bots)");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is not an absolute http(s) URL (such as "
+		        "https://crawler.example.org/bots)");
 	return HEED_OK;
 }
 
@@ -159,9 +165,10 @@ heed_status heed__config_check_nick(const char *name, const char *value,
                                     struct heed_diag *diag)
 {
 	if (find_control(value) || strchr(value, ' ') || value[0] == ':')
-		return refuse(diag, name, value,
-		              "is not an IRC nick: no spaces, control "
-		              "characters or leading ':'");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is not an IRC nick: no spaces, control "
+		        "characters or leading ':'");
 	return HEED_OK;
 }
 
@@ -181,8 +188,9 @@ heed_status heed__config_check_domain(const char *name, const char *value,
 		n--;
 	if (n == 0 || n >= sizeof(lower) || find_control(value) ||
 	    strchr(value, ' ') || strchr(value, '/') || strchr(value, '@'))
-		return refuse(diag, name, value,
-		              "is not a domain (such as crawler.example.org)");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is not a domain (such as crawler.example.org)");
 	for (i = 0; i < n; i++)
 		lower[i] = heed__ascii_lower(d[i]);
 	lower[n] = '\0';
@@ -192,9 +200,10 @@ heed_status heed__config_check_domain(const char *name, const char *value,
 	suffix = list && psl_is_public_suffix(list, lower);
 	psl_free(psl);
 	if (suffix)
-		return refuse(diag, name, value,
-		              "is a public suffix: anyone can have a name "
-		              "under it; give a domain of your own (such as "
-		              "crawler.example.org)");
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is a public suffix: anyone can have a name "
+		        "under it; give a domain of your own (such as "
+		        "crawler.example.org)");
 	return HEED_OK;
 }

@@ -36,6 +36,13 @@ heed__config_check_fn heed__config_check_url;
 heed__config_check_fn heed__config_check_nick;
 /* A domain that is not a public suffix (libpsl). */
 heed__config_check_fn heed__config_check_domain;
+/* A listen address, heed_config_parse_listen's form (listen.c). */
+heed__config_check_fn heed__config_check_listen;
+
+/* HEED_ECONFIG with "NAME: 'VALUE' WHY" in diag, the value shown as
+ * heed__config_show does. */
+heed_status heed__config_refuse(struct heed_diag *diag, const char *name,
+                                const char *value, const char *why);
 
 /* value as a message shows it, in buf (at least 352 bytes): control
  * characters as \xNN, and when longer than 80 bytes, the first 80 (never

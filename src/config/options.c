@@ -330,7 +330,8 @@ const struct heed_config_option heed__config_options[] = {
           "in front to publish the index."},
          FIELD(serve_listen),
          1,
-         0},
+         0,
+         heed__config_check_listen},
         {{"serve.base_url", HEED_CONFIG_STRING, "",
           "The address people reach the index at behind a reverse proxy "
           "(https://index.example/heed); every link the pages write starts "

@@ -59,10 +59,24 @@ heed_status heed_store_page_put(heed_store *store,
 
 	if (!p->url || !p->host)
 		return HEED_EINVAL;
+	/* An upsert, not INSERT OR REPLACE: REPLACE deletes the old row
+	 * without firing the delete triggers of the search area and gives
+	 * the page a new id, while the id is the key of its public record
+	 * page (/records/ID). */
 	st = heed__sqlite_prepare(
-	        store, "INSERT OR REPLACE INTO pages(" PAGE_COLUMNS
+	        store, "INSERT INTO pages(" PAGE_COLUMNS
 	               ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-	               "?11, ?12, ?13, ?14, ?15, ?16);");
+	               "?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT(url) DO "
+	               "UPDATE SET final_url = excluded.final_url, host = "
+	               "excluded.host, status = excluded.status, fetched_at = "
+	               "excluded.fetched_at, checked_at = excluded.checked_at, "
+	               "title = excluded.title, views = excluded.views, "
+	               "published = excluded.published, modified = "
+	               "excluded.modified, etag = excluded.etag, "
+	               "last_modified = excluded.last_modified, "
+	               "source_lastmod = excluded.source_lastmod, "
+	               "permissions = excluded.permissions, mode = "
+	               "excluded.mode, record = excluded.record;");
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, p->url, -1, SQLITE_STATIC);
@@ -168,45 +182,6 @@ heed_status heed_store_page_delete(heed_store *store, const char *url,
 	return rc;
 }
 
-static void read_page(sqlite3_stmt *st, struct heed_stored_page *p)
-{
-	p->url = heed__sqlite_text(st, 0);
-	p->final_url = heed__sqlite_text(st, 1);
-	p->host = heed__sqlite_text(st, 2);
-	p->status = sqlite3_column_int(st, 3);
-	p->fetched_at = sqlite3_column_int64(st, 4);
-	p->checked_at = sqlite3_column_int64(st, 5);
-	p->title = heed__sqlite_text(st, 6);
-	p->views = heed__sqlite_int(st, 7, -1);
-	p->published = heed__sqlite_text(st, 8);
-	p->modified = heed__sqlite_text(st, 9);
-	p->etag = heed__sqlite_text(st, 10);
-	p->last_modified = heed__sqlite_text(st, 11);
-	p->source_lastmod = heed__sqlite_int(st, 12, HEED_STORE_NO_DATE);
-	p->permissions = heed__sqlite_text(st, 13);
-	p->mode = heed__sqlite_text(st, 14);
-	p->record = heed__sqlite_text(st, 15);
-}
-
-/* Steps st to its end, handing each row to fn through read. */
-static heed_status each_row(heed_store *store, sqlite3_stmt *st,
-                            int (*visit)(sqlite3_stmt *st, void *ctx),
-                            void *ctx)
-{
-	int rc;
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (visit(st, ctx))
-			break;
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		heed__store_fail(store, NULL, "reading pages");
-		heed__sqlite_release(store, st);
-		return HEED_ESTORE;
-	}
-	heed__sqlite_release(store, st);
-	return HEED_OK;
-}
-
 struct page_visit {
 	heed_store_page_fn *fn;
 	void *ud;
@@ -217,7 +192,7 @@ static int visit_page(sqlite3_stmt *st, void *ctx)
 	struct page_visit *v = ctx;
 	struct heed_stored_page p;
 
-	read_page(st, &p);
+	heed__sqlite_read_page(st, 0, &p);
 	return v->fn(v->ud, &p);
 }
 
@@ -236,7 +211,7 @@ heed_status heed_store_pages_each(heed_store *store, const char *host,
 		return HEED_ESTORE;
 	heed__sqlite_bind_text(st, 1, host);
 	heed__sqlite_bind_date(st, 2, since);
-	return each_row(store, st, visit_page, &v);
+	return heed__sqlite_each_row(store, st, visit_page, &v);
 }
 
 struct count_visit {
@@ -267,7 +242,7 @@ heed_status heed_store_pages_stats(heed_store *store, heed_store_count_fn *fn,
 
 	if (!st)
 		return HEED_ESTORE;
-	return each_row(store, st, visit_count, &v);
+	return heed__sqlite_each_row(store, st, visit_count, &v);
 }
 
 heed_status heed_store_pages_count(heed_store *store, const char *host,

@@ -1,5 +1,6 @@
 /*
- * Binding and reading values that may be absent; see sqlite-rows-int.h.
+ * Binding and reading values that may be absent, reading pages rows and
+ * stepping through rows; see sqlite-rows-int.h.
  */
 #include "store/sqlite-rows-int.h"
 
@@ -29,4 +30,45 @@ int64_t heed__sqlite_int(sqlite3_stmt *st, int col, int64_t absent)
 	if (sqlite3_column_type(st, col) == SQLITE_NULL)
 		return absent;
 	return sqlite3_column_int64(st, col);
+}
+
+void heed__sqlite_read_page(sqlite3_stmt *st, int first,
+                            struct heed_stored_page *p)
+{
+	int c = first;
+
+	p->url = heed__sqlite_text(st, c++);
+	p->final_url = heed__sqlite_text(st, c++);
+	p->host = heed__sqlite_text(st, c++);
+	p->status = sqlite3_column_int(st, c++);
+	p->fetched_at = sqlite3_column_int64(st, c++);
+	p->checked_at = sqlite3_column_int64(st, c++);
+	p->title = heed__sqlite_text(st, c++);
+	p->views = heed__sqlite_int(st, c++, -1);
+	p->published = heed__sqlite_text(st, c++);
+	p->modified = heed__sqlite_text(st, c++);
+	p->etag = heed__sqlite_text(st, c++);
+	p->last_modified = heed__sqlite_text(st, c++);
+	p->source_lastmod = heed__sqlite_int(st, c++, HEED_STORE_NO_DATE);
+	p->permissions = heed__sqlite_text(st, c++);
+	p->mode = heed__sqlite_text(st, c++);
+	p->record = heed__sqlite_text(st, c);
+}
+
+heed_status heed__sqlite_each_row(heed_store *store, sqlite3_stmt *st,
+                                  int (*visit)(sqlite3_stmt *st, void *ctx),
+                                  void *ctx)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (visit(st, ctx))
+			break;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		heed__store_fail(store, NULL, "reading rows");
+		heed__sqlite_release(store, st);
+		return HEED_ESTORE;
+	}
+	heed__sqlite_release(store, st);
+	return HEED_OK;
 }

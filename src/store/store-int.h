@@ -103,6 +103,8 @@ extern const struct heed_store_area heed__store_sites_area;
 extern const struct heed_store_area heed__store_irc_area;
 extern const struct heed_store_area heed__store_pages_area;
 extern const struct heed_store_area heed__store_frontier_area;
+/* After pages: its triggers and indexes are on the pages table. */
+extern const struct heed_store_area heed__store_search_area;
 
 /* Every schema area, in the order they are migrated. */
 extern const struct heed_store_area *const heed__store_areas[];

@@ -25,6 +25,7 @@ const struct heed_store_area *const heed__store_areas[] = {
         &heed__store_irc_area,
         &heed__store_pages_area,
         &heed__store_frontier_area,
+        &heed__store_search_area,
 };
 const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas);
 
@@ -140,7 +141,8 @@ static heed_status settle(heed_store *store, struct heed_diag *diag)
 			        "at schema version %d of %d): run a heed "
 			        "command "
 			        "that writes to it (heed crawl, heed site "
-			        "qualify or reset) to upgrade it",
+			        "qualify or reset, heed serve --reindex) to "
+			        "upgrade it",
 			        store->location, area->name, version,
 			        area->count);
 		pending = pending || version < area->count;

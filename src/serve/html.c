@@ -1,0 +1,813 @@
+/*
+ * The HTML pages of the public index (docs/serve.md, "Pages"): the layout
+ * every page shares, the stylesheet, the search form and results list, and
+ * the home, search, error and /bots pages. html_pages.c has the record,
+ * site, tag and IRC pages.
+ *
+ * Every value from the store goes through heed__html_escape, every part
+ * of an internal link through heed__url_encode, every external link
+ * through heed__serve_safe_link. No script, no inline style: the
+ * Content-Security-Policy forbids both.
+ */
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "heed/store_irc.h"
+#include "heed/verify.h"
+#include "serve/html-int.h"
+
+#define HTML_TYPE "text/html; charset=utf-8"
+/* Counts shown on the home page and the search page stop here: counting
+ * further costs time and says nothing a person needs. */
+#define COUNT_CAP 10000
+
+/* ---- the writer ---- */
+
+void hp_init(struct hpage *p, const struct heed__serve_request *req,
+             struct heed__serve_response *resp)
+{
+	p->req = req;
+	p->resp = resp;
+	p->rc = HEED_OK;
+	resp->content_type = HTML_TYPE;
+}
+
+static void hp_add(struct hpage *p, const char *s, size_t len)
+{
+	if (p->rc == HEED_OK)
+		p->rc = heed__buf_add(&p->resp->body, s, len);
+}
+
+void hp_raw(struct hpage *p, const char *s)
+{
+	hp_add(p, s, strlen(s));
+}
+
+void hp_rawf(struct hpage *p, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	/* Only short literals and numbers come here. */
+	if (n > 0)
+		hp_add(p, tmp,
+		       (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+void hp_textn(struct hpage *p, const char *s, size_t len)
+{
+	if (s && p->rc == HEED_OK)
+		p->rc = heed__html_escape(&p->resp->body, s, len);
+}
+
+void hp_text(struct hpage *p, const char *s)
+{
+	if (s)
+		hp_textn(p, s, strlen(s));
+}
+
+void hp_url(struct hpage *p, const char *s)
+{
+	if (s && p->rc == HEED_OK)
+		p->rc = heed__url_encode(&p->resp->body, s, strlen(s));
+}
+
+void hp_href(struct hpage *p, const char *path)
+{
+	hp_text(p, p->req->ctx->base_url);
+	hp_raw(p, path);
+}
+
+void hp_external(struct hpage *p, const char *cls, const char *url,
+                 const char *text)
+{
+	bool safe = url && heed__serve_safe_link(url);
+
+	if (safe) {
+		hp_raw(p, "<a ");
+		if (cls)
+			hp_rawf(p, "class=\"%s\" ", cls);
+		hp_raw(p, "rel=\"nofollow noopener ugc\" href=\"");
+		hp_text(p, url);
+		hp_raw(p, "\">");
+	}
+	hp_text(p, text ? text : url);
+	if (safe)
+		hp_raw(p, "</a>");
+}
+
+void hp_int(struct hpage *p, int64_t v)
+{
+	char digits[32], out[48];
+	size_t n, i, o = 0;
+
+	if (v < 0) {
+		out[o++] = '-';
+		v = v == INT64_MIN ? INT64_MAX : -v;
+	}
+	n = (size_t)snprintf(digits, sizeof(digits), "%lld", (long long)v);
+	for (i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	hp_raw(p, out);
+}
+
+void hp_time(struct hpage *p, int64_t unix_s)
+{
+	char iso[32], human[32];
+	time_t t = (time_t)unix_s;
+	struct tm tm;
+
+	if (unix_s == 0 || unix_s == HEED_STORE_NO_DATE || !gmtime_r(&t, &tm)) {
+		hp_raw(p, "never");
+		return;
+	}
+	strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	strftime(human, sizeof(human), "%Y-%m-%d %H:%M UTC", &tm);
+	hp_rawf(p, "<time datetime=\"%s\">%s</time>", iso, human);
+}
+
+/* ---- the layout ---- */
+
+static const char *const nav[][2] = {
+        {"/", "Home"},
+        {"/sites", "Sites"},
+        {"/tags", "Tags"},
+        {"/irc", "IRC"},
+        {"/bots", "About this crawler"},
+};
+
+void hp_begin(struct hpage *p, const char *title)
+{
+	size_t i;
+
+	hp_raw(p, "<!doctype html>\n<html lang=\"en\">\n<head>\n"
+	          "<meta charset=\"utf-8\">\n"
+	          "<meta name=\"viewport\" content=\"width=device-width, "
+	          "initial-scale=1\">\n<title>");
+	hp_text(p, title);
+	hp_raw(p, " · heed index</title>\n<link rel=\"stylesheet\" href=\"");
+	hp_href(p, "/static/heed.css");
+	hp_raw(p, "\">\n</head>\n<body>\n"
+	          "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
+	          "<header>\n<nav aria-label=\"Site\">\n<ul>\n");
+	for (i = 0; i < sizeof(nav) / sizeof(nav[0]); i++) {
+		hp_raw(p, "<li><a href=\"");
+		hp_href(p, nav[i][0]);
+		hp_rawf(p, "\">%s</a></li>\n", nav[i][1]);
+	}
+	hp_raw(p, "</ul>\n</nav>\n</header>\n<main id=\"main\">\n");
+}
+
+void hp_end(struct hpage *p, int status)
+{
+	hp_raw(p, "</main>\n<footer><p>Metadata collected by heed, shown as "
+	          "each site permitted. <a href=\"");
+	hp_href(p, "/bots");
+	hp_raw(p, "\">How to opt out</a>.</p></footer>\n</body>\n</html>\n");
+	if (p->rc != HEED_OK) {
+		hp_fail(p, 500,
+		        p->rc == HEED_ETOOBIG ? "The page is too large."
+		                              : "Out of memory.");
+		return;
+	}
+	p->resp->status = status;
+}
+
+void heed__html_error(const struct heed__serve_request *req, int status,
+                      const char *message, struct heed__serve_response *resp)
+{
+	struct hpage p;
+	char title[32];
+
+	heed__buf_reset(&resp->body);
+	hp_init(&p, req, resp);
+	snprintf(title, sizeof(title), "Error %d", status);
+	hp_begin(&p, title);
+	hp_rawf(&p, "<h1>%s</h1>\n<p id=\"error\">", title);
+	hp_text(&p, message);
+	hp_raw(&p, "</p>\n<p><a href=\"");
+	hp_href(&p, "/");
+	hp_raw(&p, "\">Back to the search</a></p>\n");
+	hp_raw(&p, "</main>\n</body>\n</html>\n");
+	resp->status = status;
+	if (p.rc != HEED_OK) {
+		/* Even the error page did not fit: a body without markup. */
+		heed__buf_reset(&resp->body);
+		heed__buf_add(&resp->body, "error\n", 6);
+		resp->content_type = "text/plain; charset=utf-8";
+	}
+}
+
+void hp_fail(struct hpage *p, int status, const char *message)
+{
+	heed__html_error(p->req, status, message, p->resp);
+	p->rc = HEED_OK;
+}
+
+void hp_store_fail(struct hpage *p, heed_status rc,
+                   const struct heed_diag *diag)
+{
+	char msg[HEED_DIAG_SIZE + 64];
+
+	if (rc == HEED_EINVAL || rc == HEED_ETOOBIG) {
+		snprintf(msg, sizeof(msg), "This search cannot be run: %s",
+		         diag && diag->message[0]
+		                 ? diag->message
+		                 : (rc == HEED_ETOOBIG
+		                            ? "it is too costly; narrow it."
+		                            : "it is not valid."));
+		hp_fail(p, 400, msg);
+		return;
+	}
+	if (rc == HEED_ENOTFOUND) {
+		hp_fail(p, 404, "There is no such page in the index.");
+		return;
+	}
+	/* The SQL and SQLite's message stay in the server: they help no
+	 * visitor and tell an attacker about the schema. */
+	hp_fail(p, 500, "The store could not be read. Try again later.");
+}
+
+/* ---- the search form ---- */
+
+static const char *arg_or_empty(const struct heed__serve_args *args,
+                                const char *name)
+{
+	const char *v = args ? heed__serve_arg(args, name) : NULL;
+	return v ? v : "";
+}
+
+static void form_input(struct hpage *p, const struct heed__serve_args *args,
+                       const char *name, const char *label, const char *type,
+                       const char *hint)
+{
+	hp_rawf(p, "<div><label for=\"f-%s\">%s</label>", name, label);
+	hp_rawf(p, "<input id=\"f-%s\" name=\"%s\" type=\"%s\"", name, name,
+	        type);
+	if (hint)
+		hp_rawf(p, " placeholder=\"%s\"", hint);
+	hp_raw(p, " value=\"");
+	hp_text(p, arg_or_empty(args, name));
+	hp_raw(p, "\"></div>\n");
+}
+
+static const char *const sorts[][2] = {
+        {"relevance", "Relevance"},
+        {"views", "Most views"},
+        {"date", "Newest published"},
+        {"fetched", "Most recently fetched"},
+};
+
+static const char *const advanced[] = {
+        "site", "tag", "lang", "from", "to", "min_views", "max_views", "sort"};
+
+void hp_search_form(struct hpage *p, const struct heed__serve_args *args)
+{
+	const char *sort = arg_or_empty(args, "sort");
+	bool open = false;
+	size_t i;
+
+	for (i = 0; i < sizeof(advanced) / sizeof(advanced[0]); i++)
+		open = open || arg_or_empty(args, advanced[i])[0];
+	hp_raw(p, "<form id=\"search\" action=\"");
+	hp_href(p, "/search");
+	hp_raw(p,
+	       "\" method=\"get\" role=\"search\">\n"
+	       "<label for=\"q\">Search the index</label>\n"
+	       "<input name=\"q\" id=\"q\" type=\"search\" maxlength=\"256\" "
+	       "value=\"");
+	hp_text(p, arg_or_empty(args, "q"));
+	hp_raw(p, "\">\n");
+	hp_raw(p, open ? "<details open>" : "<details>");
+	hp_raw(p,
+	       "<summary>Filters and order</summary>\n<div class=\"grid\">\n");
+	form_input(p, args, "site", "Site", "text", "example.org");
+	form_input(p, args, "tag", "Tag", "text", NULL);
+	form_input(p, args, "lang", "Language", "text", "en");
+	form_input(p, args, "from", "Published from", "text", "YYYY-MM-DD");
+	form_input(p, args, "to", "Published to", "text", "YYYY-MM-DD");
+	form_input(p, args, "min_views", "At least views", "number", NULL);
+	form_input(p, args, "max_views", "At most views", "number", NULL);
+	hp_raw(p, "<div><label for=\"f-sort\">Order</label>"
+	          "<select id=\"f-sort\" name=\"sort\">");
+	for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
+		hp_rawf(p, "<option value=\"%s\"%s>%s</option>", sorts[i][0],
+		        strcmp(sort, sorts[i][0]) == 0 ? " selected" : "",
+		        sorts[i][1]);
+	hp_raw(p, "</select></div>\n</div>\n</details>\n"
+	          "<button type=\"submit\">Search</button>\n</form>\n");
+}
+
+/* ---- records: the parts of the record JSON a list shows ---- */
+
+struct json_object *hp_record_parse(const char *record_json)
+{
+	json_object *o;
+
+	if (!record_json)
+		return NULL;
+	o = json_tokener_parse(record_json);
+	if (o && !json_object_is_type(o, json_type_object)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* A field's "value" when it is a string: the record's fields are
+ * {"value": ..., "source": ...} objects (docs/metadata.md). */
+const char *hp_record_value(struct json_object *rec, const char *field)
+{
+	json_object *f, *v;
+
+	if (!rec || !json_object_object_get_ex(rec, field, &f))
+		return NULL;
+	if (json_object_is_type(f, json_type_object) &&
+	    json_object_object_get_ex(f, "value", &v) &&
+	    json_object_is_type(v, json_type_string))
+		return json_object_get_string(v);
+	return NULL;
+}
+
+/* The description as a permitted snippet, "…" when cut. */
+static void hit_snippet(struct hpage *p, const char *desc,
+                        const struct heed__serve_permit *pm)
+{
+	size_t len = strlen(desc), cut = len;
+
+	if (pm->snippet_chars)
+		cut = heed__serve_cut_chars(desc, cut, pm->snippet_chars);
+	if (pm->snippet_words)
+		cut = heed__serve_cut_words(desc, cut, pm->snippet_words);
+	hp_raw(p, "<p class=\"snippet\">");
+	hp_textn(p, desc, cut);
+	if (cut < len)
+		hp_raw(p, "…");
+	hp_raw(p, "</p>\n");
+}
+
+void hp_link(struct hpage *p, const char *prefix, const char *value,
+             const char *text)
+{
+	hp_raw(p, "<a href=\"");
+	hp_href(p, prefix);
+	hp_url(p, value);
+	hp_raw(p, "\">");
+	hp_text(p, text);
+	hp_raw(p, "</a>");
+}
+
+void hp_tags(struct hpage *p, json_object *rec, size_t max, bool sources)
+{
+	json_object *tags, *t, *v, *src;
+	size_t i, n;
+
+	if (!rec || !json_object_object_get_ex(rec, "tags", &tags) ||
+	    !json_object_is_type(tags, json_type_array))
+		return;
+	n = json_object_array_length(tags);
+	if (n == 0)
+		return;
+	hp_raw(p, "<ul class=\"tags\">");
+	for (i = 0; i < n && i < max; i++) {
+		t = json_object_array_get_idx(tags, i);
+		if (!json_object_is_type(t, json_type_object) ||
+		    !json_object_object_get_ex(t, "value", &v) ||
+		    !json_object_is_type(v, json_type_string))
+			continue;
+		hp_raw(p, "<li>");
+		hp_link(p, "/tags/", json_object_get_string(v),
+		        json_object_get_string(v));
+		if (sources && json_object_object_get_ex(t, "source", &src) &&
+		    json_object_is_type(src, json_type_string)) {
+			hp_raw(p, " <span class=\"source\">from ");
+			hp_text(p, json_object_get_string(src));
+			hp_raw(p, "</span>");
+		}
+		hp_raw(p, "</li>");
+	}
+	hp_raw(p, "</ul>\n");
+}
+
+/* The title of a page for a link: its title, else its URL. */
+static const char *page_title(const struct heed_stored_page *pg)
+{
+	return pg->title && pg->title[0] ? pg->title : pg->url;
+}
+
+static void hit_title(struct hpage *p, const struct heed_search_hit *hit)
+{
+	hp_rawf(p, "<a class=\"title\" href=\"");
+	hp_href(p, "/records/");
+	hp_rawf(p, "%lld\">", (long long)hit->id);
+	hp_text(p, page_title(&hit->page));
+	hp_raw(p, "</a>");
+}
+
+struct results {
+	struct hpage *p;
+	struct heed_search_cursor last;
+	int shown;
+};
+
+static int on_result(void *ud, const struct heed_search_hit *hit)
+{
+	struct results *r = ud;
+	struct hpage *p = r->p;
+	const char *url =
+	        hit->page.final_url ? hit->page.final_url : hit->page.url;
+	struct heed__serve_permit pm;
+	json_object *rec = hp_record_parse(hit->page.record);
+	const char *desc = hp_record_value(rec, "description");
+
+	heed__serve_permit(hit->page.permissions, p->req->now_s, &pm);
+	hp_raw(p, "<li class=\"result\">");
+	hit_title(p, hit);
+	hp_raw(p, "<br>");
+	if (url && heed__serve_safe_link(url))
+		hp_external(p, "original", url, url);
+	else
+		hp_text(p, url);
+	hp_raw(p, "<br><span class=\"meta\">");
+	hp_text(p, hit->page.host);
+	if (hit->page.views >= 0) {
+		hp_raw(p, " · ");
+		hp_int(p, hit->page.views);
+		hp_raw(p, " views");
+	}
+	if (hit->page.published) {
+		hp_raw(p, " · published ");
+		hp_text(p, hit->page.published);
+	}
+	hp_raw(p, "</span>\n");
+	if (desc && desc[0] && pm.snippet)
+		hit_snippet(p, desc, &pm);
+	hp_tags(p, rec, 20, false);
+	hp_raw(p, "</li>\n");
+	json_object_put(rec);
+	r->last = hit->cursor;
+	r->shown++;
+	return p->rc != HEED_OK;
+}
+
+/* path?args with cursor set to cursor (NULL: none), every other argument
+ * kept but skip_arg and limit's default. */
+static void page_link(struct hpage *p, const char *path,
+                      const struct heed__serve_args *args, const char *skip_arg,
+                      const char *cursor)
+{
+	char sep = '?';
+	size_t i;
+
+	hp_href(p, path);
+	for (i = 0; args && i < args->count; i++) {
+		const char *n = args->arg[i].name;
+		if (strcmp(n, "cursor") == 0 ||
+		    (skip_arg && strcmp(n, skip_arg) == 0) ||
+		    !args->arg[i].value[0])
+			continue;
+		hp_rawf(p, "%c", sep);
+		hp_url(p, n);
+		hp_raw(p, "=");
+		hp_url(p, args->arg[i].value);
+		sep = '&';
+	}
+	if (cursor) {
+		hp_rawf(p, "%ccursor=", sep);
+		hp_url(p, cursor);
+	}
+}
+
+static void count_line(struct hpage *p, int64_t count)
+{
+	hp_raw(p, "<p id=\"count\">");
+	if (count >= COUNT_CAP) {
+		hp_raw(p, "More than ");
+		hp_int(p, COUNT_CAP);
+		hp_raw(p, " results");
+	} else if (count == 1) {
+		hp_raw(p, "1 result");
+	} else {
+		hp_raw(p, "About ");
+		hp_int(p, count);
+		hp_raw(p, " results");
+	}
+	hp_raw(p, ".</p>\n");
+}
+
+heed_status hp_results(struct hpage *p, struct heed_search_query *q,
+                       const char *link_path,
+                       const struct heed__serve_args *args,
+                       const char *skip_arg, struct heed_diag *diag)
+{
+	struct results r = {p, {0}, 0};
+	char cursor[HEED__SERVE_CURSOR_SIZE];
+	int64_t count = 0;
+	bool more = false;
+	heed_status rc;
+
+	rc = heed_store_search_count(p->req->store, q, COUNT_CAP, &count, diag);
+	if (rc != HEED_OK)
+		return rc;
+	count_line(p, count);
+	hp_raw(p, "<ol id=\"results\">\n");
+	rc = heed_store_search(p->req->store, q, on_result, &r, &more, diag);
+	if (rc != HEED_OK)
+		return rc;
+	hp_raw(p, "</ol>\n");
+	if (r.shown == 0)
+		hp_raw(p,
+		       "<p id=\"empty\">Nothing in the index matches.</p>\n");
+	hp_raw(p, "<nav aria-label=\"Pages\" class=\"pages\"><p>");
+	if (q->after.id != 0) {
+		hp_raw(p, "<a id=\"first\" href=\"");
+		page_link(p, link_path, args, skip_arg, NULL);
+		hp_raw(p, "\">First page</a> ");
+	}
+	if (more && r.shown > 0) {
+		heed__serve_cursor_format(q->sort, &r.last, cursor);
+		hp_raw(p, "<a id=\"next\" rel=\"next\" href=\"");
+		page_link(p, link_path, args, skip_arg, cursor);
+		hp_raw(p, "\">Next page</a>");
+	}
+	hp_raw(p, "</p></nav>\n");
+	return HEED_OK;
+}
+
+/* One <li> of a tag list: the tag linked to its page, its count. */
+int hp_tag_item(void *ud, const struct heed_search_tag *t)
+{
+	struct hpage *p = ud;
+
+	hp_raw(p, "<li>");
+	hp_link(p, "/tags/", t->tag, t->tag);
+	hp_raw(p, " <span class=\"meta\">");
+	hp_int(p, t->pages);
+	hp_raw(p, "</span></li>\n");
+	return p->rc != HEED_OK;
+}
+
+/* ---- short lists (home, site page) ---- */
+
+static int on_short(void *ud, const struct heed_search_hit *hit)
+{
+	struct hpage *p = ud;
+
+	hp_raw(p, "<li>");
+	hit_title(p, hit);
+	hp_raw(p, " <span class=\"meta\">");
+	hp_text(p, hit->page.host);
+	if (hit->page.views >= 0) {
+		hp_raw(p, " · ");
+		hp_int(p, hit->page.views);
+		hp_raw(p, " views");
+	}
+	hp_raw(p, "</span></li>\n");
+	return p->rc != HEED_OK;
+}
+
+heed_status hp_short_list(struct hpage *p, heed_search_sort sort,
+                          const char *host, int limit, const char *id)
+{
+	struct heed_search_query q = {0};
+	heed_status rc;
+
+	q.host = host;
+	q.published_from_s = q.published_to_s = HEED_STORE_NO_DATE;
+	q.min_views = q.max_views = -1;
+	q.sort = sort;
+	q.limit = limit;
+	q.now_s = p->req->now_s;
+	hp_rawf(p, "<ul id=\"%s\">\n", id);
+	rc = heed_store_search(p->req->store, &q, on_short, p, NULL, NULL);
+	hp_raw(p, "</ul>\n");
+	return rc;
+}
+
+/* ---- home ---- */
+
+struct counter {
+	int64_t n;
+};
+
+static int count_site(void *ud, const struct heed_search_site *s)
+{
+	(void)s;
+	((struct counter *)ud)->n++;
+	return 0;
+}
+
+static int count_tag(void *ud, const struct heed_search_tag *t)
+{
+	(void)t;
+	((struct counter *)ud)->n++;
+	return 0;
+}
+
+static int count_network(void *ud, const struct heed_store_irc_network_row *r)
+{
+	if (strcmp(r->verdict, "deny") != 0 &&
+	    strcmp(r->verdict, "invalid") != 0)
+		((struct counter *)ud)->n++;
+	return 0;
+}
+
+static void count_item(struct hpage *p, int64_t n, const char *what,
+                       const char *path)
+{
+	hp_raw(p, "<li><a href=\"");
+	hp_href(p, path);
+	hp_raw(p, "\">");
+	if (n >= COUNT_CAP)
+		hp_raw(p, "more than ");
+	hp_int(p, n);
+	hp_rawf(p, " %s</a></li>\n", what);
+}
+
+static heed_status home_counts(struct hpage *p)
+{
+	const struct heed__serve_request *req = p->req;
+	struct heed_search_query q = {0};
+	struct counter sites = {0}, tags = {0}, nets = {0};
+	int64_t pages = 0;
+	heed_status rc;
+
+	q.published_from_s = q.published_to_s = HEED_STORE_NO_DATE;
+	q.min_views = q.max_views = -1;
+	q.sort = HEED_SEARCH_SORT_FETCHED;
+	q.limit = 1;
+	q.now_s = req->now_s;
+	rc = heed_store_search_count(req->store, &q, COUNT_CAP, &pages, NULL);
+	if (rc == HEED_OK)
+		rc = heed_store_search_sites(req->store, NULL, COUNT_CAP,
+		                             req->now_s, count_site, &sites);
+	if (rc == HEED_OK)
+		rc = heed_store_search_tags(req->store, NULL, COUNT_CAP,
+		                            req->now_s, count_tag, &tags);
+	if (rc == HEED_OK)
+		rc = heed_store_irc_each_network(req->store, count_network,
+		                                 &nets);
+	if (rc != HEED_OK)
+		return rc;
+	hp_raw(p, "<h2>In the index</h2>\n<ul id=\"counts\">\n");
+	count_item(p, pages, "pages", "/search");
+	count_item(p, sites.n, "sites", "/sites");
+	count_item(p, tags.n, "tags", "/tags");
+	count_item(p, nets.n, "IRC networks", "/irc");
+	hp_raw(p, "</ul>\n");
+	return HEED_OK;
+}
+
+void heed__html_home(const struct heed__serve_request *req,
+                     struct heed__serve_response *resp)
+{
+	struct hpage p;
+	heed_status rc;
+
+	hp_init(&p, req, resp);
+	hp_begin(&p, "Search");
+	hp_raw(&p, "<h1>The heed index</h1>\n<p>Titles, descriptions and tags "
+	           "of the pages this crawler read, as their sites "
+	           "permitted.</p>\n");
+	hp_search_form(&p, NULL);
+	rc = home_counts(&p);
+	if (rc == HEED_OK) {
+		hp_raw(&p, "<h2>Recently fetched</h2>\n");
+		rc = hp_short_list(&p, HEED_SEARCH_SORT_FETCHED, NULL, 10,
+		                   "recent");
+	}
+	if (rc == HEED_OK) {
+		hp_raw(&p, "<h2>Most viewed</h2>\n");
+		rc = hp_short_list(&p, HEED_SEARCH_SORT_VIEWS, NULL, 10,
+		                   "popular");
+	}
+	if (rc != HEED_OK) {
+		hp_store_fail(&p, rc, NULL);
+		return;
+	}
+	hp_raw(&p, "<p>Browse by <a href=\"");
+	hp_href(&p, "/tags");
+	hp_raw(&p, "\">tag</a> or by <a href=\"");
+	hp_href(&p, "/sites");
+	hp_raw(&p, "\">site</a>.</p>\n");
+	hp_end(&p, 200);
+}
+
+/* ---- search ---- */
+
+void heed__html_search(const struct heed__serve_request *req,
+                       struct heed__serve_response *resp)
+{
+	struct heed_search_query q;
+	struct heed_diag diag = {0};
+	char *fts = NULL;
+	struct hpage p;
+	heed_status rc;
+
+	hp_init(&p, req, resp);
+	rc = heed__serve_parse_search(req->ctx->alloc, req->args,
+	                              req->ctx->page_size, req->now_s, &q, &fts,
+	                              &diag);
+	if (rc != HEED_OK) {
+		heed__free(req->ctx->alloc, fts);
+		if (rc == HEED_EINVAL || rc == HEED_ETOOBIG)
+			hp_fail(&p, 400,
+			        diag.message[0] ? diag.message
+			                        : "The search is not valid.");
+		else
+			hp_fail(&p, 500, "Out of memory.");
+		return;
+	}
+	hp_begin(&p, "Search results");
+	hp_raw(&p, "<h1>Search results</h1>\n");
+	hp_search_form(&p, req->args);
+	rc = hp_results(&p, &q, "/search", req->args, NULL, &diag);
+	heed__free(req->ctx->alloc, fts);
+	if (rc != HEED_OK) {
+		hp_store_fail(&p, rc, &diag);
+		return;
+	}
+	hp_end(&p, 200);
+}
+
+/* ---- /bots ---- */
+
+/* The body of heed page's HTML document, between <main> and </main>: the
+ * same text as `heed page`, inside our layout (the document has no
+ * inline style, so the Content-Security-Policy needs no exception). */
+static bool bots_body(const char *doc, size_t len, const char **body,
+                      size_t *body_len)
+{
+	const char *start = memmem(doc, len, "<main>", 6), *end;
+
+	if (!start)
+		return false;
+	start += 6;
+	end = memmem(start, len - (size_t)(start - doc), "</main>", 7);
+	if (!end)
+		return false;
+	*body = start;
+	*body_len = (size_t)(end - start);
+	return true;
+}
+
+static void bots_steps(struct hpage *p, const struct heed_config *cfg)
+{
+	const char *domain =
+	        cfg->verify_domains.count ? cfg->verify_domains.items[0] : NULL;
+
+	hp_raw(p, "<section id=\"verify-steps\">\n<h2>Checking an address, "
+	          "step by step</h2>\n<ol>\n<li>Look up the name of the "
+	          "address: <code>host 192.0.2.10</code> or <code>dig -x "
+	          "192.0.2.10 +short</code>.</li>\n<li>The name must end in ");
+	if (domain) {
+		hp_raw(p, "<code>.");
+		hp_text(p, domain);
+		hp_raw(p, "</code>");
+	} else {
+		hp_raw(p, "the operator's verification domain (none is "
+		          "published yet)");
+	}
+	hp_raw(p, ".</li>\n<li>Look up that name forward (<code>host "
+	          "NAME</code>): it must give the same address back.</li>\n"
+	          "<li>Or run <code>heed verify 192.0.2.10</code>, which does "
+	          "both.</li>\n</ol>\n</section>\n");
+}
+
+void heed__html_bots(const struct heed__serve_request *req,
+                     struct heed__serve_response *resp)
+{
+	const struct heed_config *cfg = req->ctx->config;
+	const char *body = NULL;
+	size_t len = 0, body_len = 0;
+	char *doc = NULL;
+	struct hpage p;
+
+	hp_init(&p, req, resp);
+	if (!cfg ||
+	    heed_verify_page_render(cfg, HEED_VERIFY_PAGE_HTML, req->ctx->alloc,
+	                            &doc, &len) != HEED_OK ||
+	    !bots_body(doc, len, &body, &body_len)) {
+		if (doc)
+			heed__free(req->ctx->alloc, doc);
+		hp_fail(&p, 500, "The crawler page could not be written.");
+		return;
+	}
+	hp_begin(&p, "About this crawler");
+	/* Already escaped by heed_verify_page_render: copied as it is. */
+	hp_add(&p, body, body_len);
+	heed__free(req->ctx->alloc, doc);
+	bots_steps(&p, cfg);
+	hp_end(&p, 200);
+}

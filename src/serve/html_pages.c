@@ -1,0 +1,416 @@
+/*
+ * The HTML pages of one record and of tags (docs/serve.md, "Pages").
+ * html.c has the layout and the helpers (html-int.h), html_site.c the
+ * sites, html_irc.c the IRC networks.
+ */
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "serve/html-int.h"
+
+#define TAGS_SHOWN 200
+
+/* ---- the record page ---- */
+
+/* A record field's value as text: strings as they are, numbers and
+ * booleans as JSON writes them, anything larger as compact JSON. */
+static void value_text(struct hpage *p, json_object *v)
+{
+	if (!v) {
+		hp_raw(p, "none");
+		return;
+	}
+	if (json_object_is_type(v, json_type_string)) {
+		hp_textn(p, json_object_get_string(v),
+		         (size_t)json_object_get_string_len(v));
+		return;
+	}
+	hp_text(p, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+}
+
+struct record_view {
+	struct hpage *p;
+	json_object *rec;
+	struct heed__serve_permit pm;
+	bool snippet_cut;      /* the description is shown cut */
+	bool snippet_withheld; /* the description is not shown */
+	bool thumb_withheld;
+};
+
+static void field_description(struct record_view *rv, const char *desc)
+{
+	struct hpage *p = rv->p;
+	size_t len = strlen(desc), cut = len;
+
+	if (!rv->pm.snippet) {
+		rv->snippet_withheld = len > 0;
+		hp_raw(p, "<em>withheld</em>");
+		return;
+	}
+	if (rv->pm.snippet_chars)
+		cut = heed__serve_cut_chars(desc, cut, rv->pm.snippet_chars);
+	if (rv->pm.snippet_words)
+		cut = heed__serve_cut_words(desc, cut, rv->pm.snippet_words);
+	hp_textn(p, desc, cut);
+	if (cut < len) {
+		hp_raw(p, "…");
+		rv->snippet_cut = true;
+	}
+}
+
+static void field_value(struct record_view *rv, const char *key, json_object *v)
+{
+	struct hpage *p = rv->p;
+	const char *s = json_object_is_type(v, json_type_string)
+	                        ? json_object_get_string(v)
+	                        : NULL;
+
+	if (strcmp(key, "description") == 0 && s) {
+		field_description(rv, s);
+	} else if (strcmp(key, "thumbnail") == 0 && s) {
+		if (!rv->pm.thumbnail) {
+			rv->thumb_withheld = true;
+			hp_raw(p, "<em>withheld</em>");
+		} else if (heed__serve_safe_link(s)) {
+			/* A link, never an <img>: heed shows no media. */
+			hp_external(p, NULL, s, "thumbnail");
+			hp_raw(p, " <span class=\"url\">");
+			hp_text(p, s);
+			hp_raw(p, "</span>");
+		} else {
+			hp_text(p, s);
+		}
+	} else if (strcmp(key, "canonical") == 0 && s) {
+		hp_external(p, NULL, s, s);
+	} else {
+		value_text(p, v);
+	}
+}
+
+/* One <dt>/<dd> row per field of the record JSON, in its order. */
+static void record_fields(struct record_view *rv)
+{
+	struct hpage *p = rv->p;
+
+	hp_raw(p, "<dl id=\"fields\">\n");
+	json_object_object_foreach(rv->rec, key, val)
+	{
+		json_object *v = val, *src = NULL;
+		bool field = json_object_is_type(val, json_type_object) &&
+		             json_object_object_get_ex(val, "value", &v);
+
+		if (field)
+			json_object_object_get_ex(val, "source", &src);
+		hp_raw(p, "<dt>");
+		hp_text(p, key);
+		hp_raw(p, "</dt><dd>");
+		if (strcmp(key, "tags") == 0 &&
+		    json_object_is_type(val, json_type_array))
+			hp_tags(p, rv->rec, SIZE_MAX, true);
+		else
+			field_value(rv, key, v);
+		if (src) {
+			hp_raw(p, " <span class=\"source\">from ");
+			value_text(p, src);
+			hp_raw(p, "</span>");
+		}
+		hp_raw(p, "</dd>\n");
+	}
+	hp_raw(p, "</dl>\n");
+}
+
+static void usage_words(struct hpage *p, const char *name, json_object *u)
+{
+	json_object *v;
+
+	hp_raw(p, "<li>ACAP ");
+	hp_text(p, name);
+	hp_raw(p, ": ");
+	if (!json_object_is_type(u, json_type_object)) {
+		hp_raw(p, "not stated</li>\n");
+		return;
+	}
+	hp_raw(p, json_object_object_get_ex(u, "permitted", &v) &&
+	                          json_object_get_boolean(v)
+	                  ? "permitted"
+	                  : "refused");
+	if (json_object_object_get_ex(u, "line", &v))
+		hp_rawf(p, " (line %lld)", (long long)json_object_get_int64(v));
+	if (json_object_object_get_ex(u, "max_length", &v)) {
+		json_object *unit = NULL;
+		json_object_object_get_ex(u, "max_length_unit", &unit);
+		hp_rawf(p, ", at most %lld ",
+		        (long long)json_object_get_int64(v));
+		hp_text(p, unit ? json_object_get_string(unit) : "chars");
+	}
+	if (json_object_object_get_ex(u, "until_recrawled", &v))
+		hp_raw(p, ", until the page is read again");
+	if (json_object_object_get_ex(u, "expires", &v)) {
+		hp_raw(p, ", until ");
+		hp_time(p, json_object_get_int64(v));
+	}
+	hp_raw(p, "</li>\n");
+}
+
+static void meta_words(struct hpage *p, json_object *m)
+{
+	static const char *const flags[] = {"noarchive", "nosnippet",
+	                                    "nofollow"};
+	json_object *v;
+	size_t i;
+	bool any = false;
+
+	hp_raw(p, "<li>Robots meta and X-Robots-Tag: ");
+	for (i = 0; m && i < sizeof(flags) / sizeof(flags[0]); i++) {
+		if (json_object_object_get_ex(m, flags[i], &v) &&
+		    json_object_get_boolean(v)) {
+			hp_rawf(p, "%s%s", any ? ", " : "", flags[i]);
+			any = true;
+		}
+	}
+	if (m && json_object_object_get_ex(m, "max_snippet", &v)) {
+		hp_rawf(p, "%smax-snippet %lld", any ? ", " : "",
+		        (long long)json_object_get_int64(v));
+		any = true;
+	}
+	if (m && json_object_object_get_ex(m, "unavailable_after", &v)) {
+		hp_rawf(p, "%sunavailable after ", any ? ", " : "");
+		hp_time(p, json_object_get_int64(v));
+		any = true;
+	}
+	hp_raw(p, any ? "</li>\n" : "no limits</li>\n");
+}
+
+/* The permissions JSON in plain words (src/crawl/record_json.c). */
+static void permissions_words(struct hpage *p, const char *json)
+{
+	static const char *const usages[] = {
+	        "crawl",   "index",           "follow",
+	        "present", "present-snippet", "present-thumbnail"};
+	json_object *o = hp_record_parse(json), *r, *v, *acap, *u;
+	size_t i;
+
+	hp_raw(p, "<section id=\"permissions\">\n<h2>What the site "
+	          "permitted</h2>\n");
+	if (!o) {
+		hp_raw(p,
+		       "<p>No readable permissions were stored: no "
+		       "description or thumbnail is shown.</p>\n</section>\n");
+		return;
+	}
+	hp_raw(p, "<ul>\n<li>robots.txt: ");
+	if (json_object_object_get_ex(o, "robots_txt", &r) &&
+	    json_object_object_get_ex(r, "rules", &v) &&
+	    json_object_get_boolean(v)) {
+		hp_raw(p, "the rules allowed reading this page");
+		if (json_object_object_get_ex(r, "line", &v))
+			hp_rawf(p, " (line %lld)",
+			        (long long)json_object_get_int64(v));
+	} else {
+		hp_raw(p, "no rules applied");
+	}
+	hp_raw(p, "</li>\n");
+	if (!json_object_object_get_ex(o, "acap", &acap) || !acap) {
+		hp_raw(p, "<li>ACAP: none</li>\n");
+	} else {
+		for (i = 0; i < sizeof(usages) / sizeof(usages[0]); i++) {
+			u = NULL;
+			if (json_object_object_get_ex(acap, usages[i], &u))
+				usage_words(p, usages[i], u);
+		}
+	}
+	meta_words(p,
+	           json_object_object_get_ex(o, "meta_robots", &v) ? v : NULL);
+	hp_raw(p, "</ul>\n</section>\n");
+	json_object_put(o);
+}
+
+static void withheld_note(struct hpage *p, const struct record_view *rv)
+{
+	bool snippet = rv->snippet_cut || rv->snippet_withheld;
+
+	if (!snippet && !rv->thumb_withheld)
+		return;
+	hp_raw(p, "<p id=\"withheld\">");
+	if (snippet) {
+		hp_raw(p, rv->snippet_cut ? "The description is cut: "
+		                          : "The description is withheld: ");
+		hp_text(p,
+		        rv->pm.why[0] ? rv->pm.why : "the site's permissions");
+		hp_raw(p, ".");
+	}
+	if (rv->thumb_withheld)
+		hp_raw(p, snippet ? " The thumbnail is withheld: "
+		                  : "The thumbnail is withheld: ");
+	if (rv->thumb_withheld)
+		hp_raw(p, "ACAP present-thumbnail refused or expired, or no "
+		          "readable permissions.");
+	hp_raw(p, "</p>\n");
+}
+
+static void record_dates(struct hpage *p, const struct heed_stored_page *pg)
+{
+	hp_raw(p, "<dl id=\"dates\">\n<dt>Fetched</dt><dd>");
+	hp_time(p, pg->fetched_at);
+	hp_raw(p, "</dd>\n<dt>Checked</dt><dd>");
+	hp_time(p, pg->checked_at);
+	hp_raw(p, "</dd>\n<dt>Published</dt><dd>");
+	hp_text(p, pg->published ? pg->published : "unknown");
+	hp_raw(p, "</dd>\n<dt>Modified</dt><dd>");
+	hp_text(p, pg->modified ? pg->modified : "unknown");
+	hp_rawf(p, "</dd>\n<dt>HTTP status</dt><dd>%d</dd>\n", pg->status);
+	hp_raw(p, "<dt>Mode</dt><dd>");
+	hp_text(p, pg->mode ? pg->mode : "unknown");
+	hp_raw(p, "</dd>\n<dt>Site</dt><dd>");
+	hp_link(p, "/sites/", pg->host, pg->host);
+	hp_raw(p, "</dd>\n</dl>\n");
+}
+
+static int on_record(void *ud, const struct heed_search_hit *hit)
+{
+	struct record_view *rv = ud;
+	struct hpage *p = rv->p;
+	const struct heed_stored_page *pg = &hit->page;
+	const char *url = pg->final_url ? pg->final_url : pg->url;
+
+	heed__serve_permit(pg->permissions, p->req->now_s, &rv->pm);
+	rv->rec = hp_record_parse(pg->record);
+	hp_begin(p, pg->title && pg->title[0] ? pg->title : pg->url);
+	hp_raw(p, "<h1 id=\"title\">");
+	hp_text(p, pg->title && pg->title[0] ? pg->title : pg->url);
+	hp_raw(p, "</h1>\n<p>Original page: ");
+	hp_external(p, "original", url, url);
+	hp_raw(p, "</p>\n");
+	record_dates(p, pg);
+	hp_raw(p, "<h2>Fields and their sources</h2>\n");
+	if (rv->rec)
+		record_fields(rv);
+	else
+		hp_raw(p, "<p>The stored record is not readable.</p>\n");
+	withheld_note(p, rv);
+	permissions_words(p, pg->permissions);
+	json_object_put(rv->rec);
+	rv->rec = NULL;
+	return 0;
+}
+
+/* A record id: digits only, no sign, no leading zero, in range. */
+static bool parse_id(const char *s, int64_t *id)
+{
+	char *end;
+	long long v;
+
+	if (!s || s[0] < '1' || s[0] > '9')
+		return false;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*id = v;
+	return true;
+}
+
+void heed__html_record(const struct heed__serve_request *req, const char *rest,
+                       struct heed__serve_response *resp)
+{
+	struct record_view rv = {0};
+	struct hpage p;
+	int64_t id;
+	heed_status rc;
+
+	hp_init(&p, req, resp);
+	rv.p = &p;
+	if (!parse_id(rest, &id)) {
+		hp_fail(&p, 404, "There is no such record in the index.");
+		return;
+	}
+	rc = heed_store_search_page(req->store, id, req->now_s, on_record, &rv);
+	if (rc != HEED_OK) {
+		hp_store_fail(&p, rc, NULL);
+		return;
+	}
+	hp_end(&p, 200);
+}
+
+/* ---- tags ---- */
+
+void heed__html_tags(const struct heed__serve_request *req,
+                     struct heed__serve_response *resp)
+{
+	struct hpage p;
+	heed_status rc;
+
+	hp_init(&p, req, resp);
+	hp_begin(&p, "Tags");
+	hp_raw(&p, "<h1>Tags</h1>\n<ul id=\"tags\">\n");
+	rc = heed_store_search_tags(req->store, NULL, TAGS_SHOWN, req->now_s,
+	                            hp_tag_item, &p);
+	if (rc != HEED_OK) {
+		hp_store_fail(&p, rc, NULL);
+		return;
+	}
+	hp_raw(&p, "</ul>\n");
+	hp_end(&p, 200);
+}
+
+void heed__html_tag(const struct heed__serve_request *req, const char *rest,
+                    struct heed__serve_response *resp)
+{
+	struct heed__serve_args args = {0};
+	struct heed_search_query q;
+	struct heed_diag diag = {0};
+	struct heed_buf path;
+	char *fts = NULL;
+	struct hpage p;
+	heed_status rc;
+	size_t i;
+
+	hp_init(&p, req, resp);
+	if (!rest || !rest[0]) {
+		hp_fail(&p, 404, "There is no such tag in the index.");
+		return;
+	}
+	/* The tag from the path replaces any tag argument. */
+	for (i = 0; req->args && i < req->args->count &&
+	            args.count < HEED__SERVE_MAX_ARGS - 1;
+	     i++)
+		if (strcmp(req->args->arg[i].name, "tag") != 0)
+			args.arg[args.count++] = req->args->arg[i];
+	args.arg[args.count].name = "tag";
+	args.arg[args.count++].value = rest;
+	rc = heed__serve_parse_search(req->ctx->alloc, &args,
+	                              req->ctx->page_size, req->now_s, &q, &fts,
+	                              &diag);
+	if (rc != HEED_OK) {
+		heed__free(req->ctx->alloc, fts);
+		hp_fail(&p, rc == HEED_ENOMEM ? 500 : 400,
+		        diag.message[0] ? diag.message
+		                        : "Not a valid request.");
+		return;
+	}
+	heed__buf_init(&path, req->ctx->alloc, 4096);
+	if (heed__buf_add(&path, "/tags/", 6) != HEED_OK ||
+	    heed__url_encode(&path, rest, strlen(rest)) != HEED_OK) {
+		heed__buf_free(&path);
+		heed__free(req->ctx->alloc, fts);
+		hp_fail(&p, 400, "The tag is too long.");
+		return;
+	}
+	hp_begin(&p, rest);
+	hp_raw(&p, "<h1 id=\"tag\">Tag: ");
+	hp_text(&p, rest);
+	hp_raw(&p, "</h1>\n");
+	rc = hp_results(&p, &q, heed__buf_str(&path), &args, "tag", &diag);
+	heed__buf_free(&path);
+	heed__free(req->ctx->alloc, fts);
+	if (rc != HEED_OK) {
+		hp_store_fail(&p, rc, &diag);
+		return;
+	}
+	hp_end(&p, 200);
+}

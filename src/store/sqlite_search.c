@@ -1,0 +1,655 @@
+/*
+ * The "search" area on SQLite: the full-text index and the queries of the
+ * public index (issue 13), see include/heed/store_search.h.
+ *
+ * search_fts is an FTS5 table with EXTERNAL content: its text lives in the
+ * view search_docs, computed from pages, and the index keeps only the
+ * tokens. External rather than contentless because SQLite 3.40 (Debian 12)
+ * has no contentless_delete: a contentless table could never forget a
+ * taken-down page without being given its old text, which an external
+ * content table needs too, but it also gets FTS5's 'rebuild' (reindex from
+ * the view) and 'integrity-check' for free. The text is not copied: a page
+ * costs its tokens only.
+ *
+ * Triggers on pages keep search_fts and page_tags in step inside the
+ * transaction that writes the page, so the index survives kill -9 exactly
+ * as the pages do. The update trigger fires only when an indexed column
+ * changes: a 304 (checked_at only) costs no FTS work.
+ *
+ * What may be shown (SHOWN below) is read from pages.status and
+ * pages.permissions at query time, never stored in the index, since it
+ * depends on the time of the query.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "heed/store_search.h"
+#include "store/sqlite-rows-int.h"
+
+/* A page's record when it is JSON, else NULL: a record that is not JSON
+ * indexes as empty instead of failing the write (or the take-down) of its
+ * page. */
+#define RECORD "CASE WHEN json_valid(p.record) THEN p.record END"
+
+/* A page's tags that are non-empty strings, as rows j of json_each. */
+#define TAG_VALUE "json_extract(j.value, '$.value')"
+#define TAG_ROWS                                                         \
+	"json_each(" RECORD ", '$.tags') j WHERE j.type = 'object' AND " \
+	"typeof(" TAG_VALUE ") = 'text' AND " TAG_VALUE " <> ''"
+
+/*
+ * The views search_docs (what FTS5 indexes of a page: title, description,
+ * tags joined by spaces, site name and host) and search_tags (its tags)
+ * are the one place these values are computed. The triggers read them by
+ * id: the FTS5 'delete' of an external content table must be given
+ * exactly the values that were indexed, so the old values are read before
+ * the row changes (BEFORE DELETE / UPDATE) and the new ones after.
+ */
+#define DOCS_VIEW                                                            \
+	"CREATE VIEW search_docs AS SELECT p.id AS id, p.title AS title, "   \
+	"json_extract(" RECORD ", '$.description.value') AS description, "   \
+	"(SELECT group_concat(" TAG_VALUE ", ' ') FROM " TAG_ROWS            \
+	") AS tags, coalesce(json_extract(" RECORD ", '$.site_name.value') " \
+	"|| ' ', '') || p.host AS site FROM pages p;"
+#define TAGS_VIEW                                                          \
+	"CREATE VIEW search_tags AS SELECT " TAG_VALUE " AS tag, p.id AS " \
+	"page_id FROM pages p, " TAG_ROWS ";"
+
+#define FTS_COLUMNS "rowid, title, description, tags, site"
+#define DOC_INSERT                                                    \
+	"INSERT INTO search_fts(" FTS_COLUMNS ") SELECT id, title, "  \
+	"description, tags, site FROM search_docs WHERE id = new.id;" \
+	"INSERT OR IGNORE INTO page_tags(tag, page_id) SELECT tag, "  \
+	"page_id FROM search_tags WHERE page_id = new.id;"
+#define DOC_DELETE                                                       \
+	"INSERT INTO search_fts(search_fts, " FTS_COLUMNS ") SELECT "    \
+	"'delete', id, title, description, tags, site FROM search_docs " \
+	"WHERE id = old.id; DELETE FROM page_tags WHERE page_id = old.id;"
+/* Only a change of what is indexed costs FTS work: not a 304
+ * (checked_at), not a re-fetch that found the same record. */
+#define DOC_CHANGED                                                     \
+	"UPDATE OF title, record, host ON pages WHEN old.title IS NOT " \
+	"new.title OR old.record IS NOT new.record OR old.host IS NOT " \
+	"new.host"
+
+/* Every page's text and tags, for the migration and the reindex. Not
+ * FTS5's 'rebuild': over this view SQLite 3.40's rebuild fails with "SQL
+ * logic error" when pages is empty. */
+#define FTS_ALL                                                      \
+	"INSERT INTO search_fts(" FTS_COLUMNS ") SELECT id, title, " \
+	"description, tags, site FROM search_docs;"
+#define TAGS_ALL                                                       \
+	"INSERT OR IGNORE INTO page_tags(tag, page_id) SELECT * FROM " \
+	"search_tags;"
+
+/* Sort keys, ascending (heed_store_search orders by key, then id): the
+ * DESC orders are negated so one keyset condition serves every sort. The
+ * indexes pages_search_* (the migration) hold the same expressions, so a
+ * sort without a match reads an index in order and stops after limit + 1
+ * shown rows. */
+#define KEY_VIEWS   "(-coalesce(p.views, -1))"
+#define KEY_DATE    "coalesce(-unixepoch(p.published), 9223372036854775807)"
+#define KEY_FETCHED "(-p.fetched_at)"
+
+static const char *const search_migrations[] = {
+        DOCS_VIEW TAGS_VIEW
+        "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
+        "tags, site, content='search_docs', content_rowid='id', "
+        "tokenize='porter unicode61 remove_diacritics 2');"
+        "CREATE TABLE page_tags (tag TEXT NOT NULL, page_id INTEGER NOT "
+        "NULL, PRIMARY KEY(tag, page_id)) WITHOUT ROWID;"
+        "CREATE INDEX page_tags_page ON page_tags(page_id);"
+        "CREATE INDEX pages_search_views ON pages((-coalesce(views, -1)), "
+        "id);"
+        "CREATE INDEX pages_search_date ON pages(coalesce(-unixepoch("
+        "published), 9223372036854775807), id);"
+        "CREATE INDEX pages_search_fetched ON pages((-fetched_at), id);"
+        "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages BEGIN " DOC_INSERT
+        " END;"
+        "CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages "
+        "BEGIN " DOC_DELETE " END;"
+        "CREATE TRIGGER search_pages_bu BEFORE " DOC_CHANGED
+        " BEGIN " DOC_DELETE " END;"
+        "CREATE TRIGGER search_pages_au AFTER " DOC_CHANGED " BEGIN " DOC_INSERT
+        " END;" FTS_ALL TAGS_ALL,
+};
+
+const struct heed_store_area heed__store_search_area = {
+        "search",
+        search_migrations,
+        (int)HEED_ARRAY_SIZE(search_migrations),
+};
+
+/*
+ * The visibility rule (store_search.h, docs/serve.md), the one place it is
+ * written: a page of alias p may be listed at ?1 (now, Unix s) when its
+ * status is 2xx, ACAP neither refused index nor present, none of their
+ * time limits and no unavailable_after has passed. json_extract gives 0
+ * for JSON false. Permissions that are not JSON hide nothing here (the
+ * renderer then shows no snippet and no thumbnail).
+ */
+#define PERM "json_extract(p.permissions, '$."
+#define SHOWN                                                          \
+	"(p.status BETWEEN 200 AND 299 AND (p.permissions IS NULL OR " \
+	"NOT json_valid(p.permissions) OR (" PERM                      \
+	"acap.index.permitted') IS NOT 0 AND " PERM                    \
+	"acap.present.permitted') IS NOT 0 AND "                       \
+	"coalesce(" PERM "acap.index.expires') > ?1, 1) AND "          \
+	"coalesce(" PERM "acap.present.expires') > ?1, 1) AND "        \
+	"coalesce(" PERM "meta_robots.unavailable_after') > ?1, 1))))"
+
+#define PAGE_COLUMNS                                                           \
+	"p.url, p.final_url, p.host, p.status, p.fetched_at, p.checked_at, "   \
+	"p.title, p.views, p.published, p.modified, p.etag, p.last_modified, " \
+	"p.source_lastmod, p.permissions, p.mode, p.record"
+
+/* Relevance (docs/serve.md, "Ranking"): bm25 weighted by column, less a
+ * views boost and a freshness boost; lower is better. */
+#define KEY_SCORE                                                             \
+	"(f.rank - 0.4 * log10(1 + max(coalesce(p.views, 0), 0)) - 1.0 / (1 " \
+	"+ max(?1 - coalesce(unixepoch(p.published), p.fetched_at), 0) / "    \
+	"86400.0 / 30.0))"
+
+/* The filters that never pick an index: NULL filters nothing. The
+ * language matches a prefix up to '-' without case ("en": "en", "en-GB",
+ * not "eng"). */
+#define LANG "lower(json_extract(" RECORD ", '$.language.value'))"
+#define POST_FILTERS                                                       \
+	" AND (?5 IS NULL OR " LANG " = lower(?5) OR substr(" LANG ", 1, " \
+	"length(?5) + 1) = lower(?5) || '-')"                              \
+	" AND (?6 IS NULL OR unixepoch(p.published) >= ?6)"                \
+	" AND (?7 IS NULL OR unixepoch(p.published) <= ?7)"                \
+	" AND (?8 IS NULL OR p.views >= ?8)"                               \
+	" AND (?9 IS NULL OR p.views <= ?9)"
+
+/* Parameters: ?1 now, ?2 match, ?3 host, ?4 tag, ?5 language, ?6 ?7
+ * published range, ?8 ?9 views range, ?10 ?11 the cursor (key, id), ?12
+ * limit. */
+enum {
+	P_NOW = 1,
+	P_MATCH,
+	P_HOST,
+	P_TAG,
+	P_LANG,
+	P_FROM,
+	P_TO,
+	P_VMIN,
+	P_VMAX,
+	P_KEY,
+	P_ID,
+	P_LIMIT
+};
+
+static heed_search_sort effective_sort(const struct heed_search_query *q)
+{
+	bool match = q->match && *q->match;
+
+	if (q->sort == HEED_SEARCH_SORT_RELEVANCE && !match)
+		return HEED_SEARCH_SORT_FETCHED;
+	return q->sort;
+}
+
+static const char *sort_key(heed_search_sort sort)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_RELEVANCE:
+		return KEY_SCORE;
+	case HEED_SEARCH_SORT_VIEWS:
+		return KEY_VIEWS;
+	case HEED_SEARCH_SORT_DATE:
+		return KEY_DATE;
+	case HEED_SEARCH_SORT_FETCHED:
+	default:
+		return KEY_FETCHED;
+	}
+}
+
+/*
+ * The text of a search: one of a few fixed variants (kept prepared by
+ * heed__sqlite_prepare), chosen by what drives the scan. A match reads the
+ * FTS5 index first (CROSS JOIN keeps that order), a tag reads page_tags
+ * first, a host lets the planner use pages_host; without them the sort's
+ * own index is read in order. The rows are chosen by id and key alone
+ * and their columns read after, so sorting thousands of matches never
+ * copies their records into the sorter. Count queries (count set) wrap
+ * the rows in count(*) up to ?12.
+ */
+static void search_sql(char *buf, size_t size,
+                       const struct heed_search_query *q, bool count)
+{
+	heed_search_sort sort = effective_sort(q);
+	bool match = q->match && *q->match;
+	bool tag = q->tag != NULL;
+	const char *from;
+	const char *key = sort_key(sort);
+
+	if (match)
+		from = sort == HEED_SEARCH_SORT_RELEVANCE
+		               ? "(SELECT rowid AS fid, bm25(search_fts, 10.0, "
+		                 "4.0, 6.0, 2.0) AS rank FROM search_fts WHERE "
+		                 "search_fts MATCH ?2) f CROSS JOIN pages p ON "
+		                 "p.id = f.fid"
+		               : "(SELECT rowid AS fid FROM search_fts WHERE "
+		                 "search_fts MATCH ?2) f CROSS JOIN pages p ON "
+		                 "p.id = f.fid";
+	else if (tag)
+		from = "page_tags t CROSS JOIN pages p ON p.id = t.page_id";
+	else
+		from = "pages p";
+	if (count)
+		snprintf(buf, size,
+		         "SELECT count(*) FROM (SELECT 1 FROM %s WHERE " SHOWN
+		         "%s%s%s" POST_FILTERS " LIMIT ?12);",
+		         from, !match && tag ? " AND t.tag = ?4" : "",
+		         match && tag
+		                 ? " AND EXISTS(SELECT 1 FROM page_tags WHERE "
+		                   "tag = ?4 AND page_id = p.id)"
+		                 : "",
+		         q->host ? " AND p.host = ?3" : "");
+	else
+		snprintf(
+		        buf, size,
+		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT p.id "
+		        "AS sid, %s AS k FROM %s WHERE %s >= ?10 AND (%s > ?10 "
+		        "OR p.id > ?11) AND " SHOWN "%s%s%s" POST_FILTERS
+		        " ORDER BY %s, p.id LIMIT ?12) s CROSS JOIN pages p ON "
+		        "p.id = s.sid ORDER BY s.k, s.sid;",
+		        key, from, key, key,
+		        !match && tag ? " AND t.tag = ?4" : "",
+		        match && tag
+		                ? " AND EXISTS(SELECT 1 FROM page_tags WHERE "
+		                  "tag = ?4 AND page_id = p.id)"
+		                : "",
+		        q->host ? " AND p.host = ?3" : "", key);
+}
+
+/* The cursor's key in the ascending order of the statement's k, and
+ * back. */
+static int64_t key_to_sql(heed_search_sort sort, int64_t key)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_VIEWS:
+		return key < 0 ? 1 : -key;
+	case HEED_SEARCH_SORT_DATE:
+		return key == HEED_STORE_NO_DATE ? INT64_MAX : -key;
+	default:
+		return -key;
+	}
+}
+
+static int64_t key_from_sql(heed_search_sort sort, int64_t k)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_VIEWS:
+		return k > 0 ? -1 : -k;
+	case HEED_SEARCH_SORT_DATE:
+		return k == INT64_MAX ? HEED_STORE_NO_DATE : -k;
+	default:
+		return -k;
+	}
+}
+
+static void bind_query(sqlite3_stmt *st, const struct heed_search_query *q)
+{
+	bool match = q->match && *q->match;
+	heed_search_sort sort = effective_sort(q);
+
+	sqlite3_bind_int64(st, P_NOW, q->now_s);
+	if (match)
+		sqlite3_bind_text(st, P_MATCH, q->match, -1, SQLITE_STATIC);
+	heed__sqlite_bind_text(st, P_HOST, q->host);
+	heed__sqlite_bind_text(st, P_TAG, q->tag);
+	if (q->language && *q->language)
+		sqlite3_bind_text(st, P_LANG, q->language, -1, SQLITE_STATIC);
+	heed__sqlite_bind_date(st, P_FROM, q->published_from_s);
+	heed__sqlite_bind_date(st, P_TO, q->published_to_s);
+	if (q->min_views >= 0)
+		sqlite3_bind_int64(st, P_VMIN, q->min_views);
+	if (q->max_views >= 0)
+		sqlite3_bind_int64(st, P_VMAX, q->max_views);
+	if (q->after.id <= 0) {
+		/* From the start: below every key. */
+		if (sort == HEED_SEARCH_SORT_RELEVANCE)
+			sqlite3_bind_double(st, P_KEY, -HUGE_VAL);
+		else
+			sqlite3_bind_int64(st, P_KEY, INT64_MIN);
+		sqlite3_bind_int64(st, P_ID, 0);
+	} else {
+		if (sort == HEED_SEARCH_SORT_RELEVANCE)
+			sqlite3_bind_double(st, P_KEY, q->after.score);
+		else
+			sqlite3_bind_int64(st, P_KEY,
+			                   key_to_sql(sort, q->after.key));
+		sqlite3_bind_int64(st, P_ID, q->after.id);
+	}
+}
+
+/* Bounds a statement's cost (HEED_SEARCH_MAX_STEPS): SQLite calls this
+ * every PROGRESS_EVERY virtual machine instructions. */
+#define PROGRESS_EVERY 1000
+static int progress(void *ud)
+{
+	long *ticks = ud;
+
+	return ++*ticks > HEED_SEARCH_MAX_STEPS / PROGRESS_EVERY;
+}
+
+/* What a failed step means: a match FTS5 rejected (HEED_EINVAL with its
+ * reason), the cost bound (HEED_ETOOBIG), or a store failure. */
+static heed_status step_failed(heed_store *store, int rc, bool match,
+                               struct heed_diag *diag)
+{
+	if (rc == SQLITE_INTERRUPT)
+		return heed_diag_set(diag, HEED_ETOOBIG, 0, 0,
+		                     "the search is too costly; narrow it");
+	/* FTS5 reports a bad expression as a plain SQLITE_ERROR ("fts5:
+	 * syntax error near ...", "no such column: x"); I/O, corruption
+	 * and busy have codes of their own. */
+	if (match && rc == SQLITE_ERROR)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0, "%s",
+		                     sqlite3_errmsg(store->db));
+	return heed__store_fail(store, diag, "searching");
+}
+
+/* Steps st with the cost bound on. */
+static int bounded_step(heed_store *store, sqlite3_stmt *st, long *ticks)
+{
+	int rc;
+
+	sqlite3_progress_handler(store->db, PROGRESS_EVERY, progress, ticks);
+	rc = sqlite3_step(st);
+	sqlite3_progress_handler(store->db, 0, NULL, NULL);
+	return rc;
+}
+
+static heed_status check_query(const struct heed_search_query *q,
+                               struct heed_diag *diag)
+{
+	if (q->limit < 1 || q->limit > 1000)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "limit %d out of range 1..1000", q->limit);
+	return HEED_OK;
+}
+
+heed_status heed_store_search(heed_store *store,
+                              const struct heed_search_query *q,
+                              heed_search_fn *fn, void *ud, bool *more,
+                              struct heed_diag *diag)
+{
+	heed_search_sort sort = effective_sort(q);
+	char sql[4096];
+	sqlite3_stmt *st;
+	heed_status rc;
+	long ticks = 0;
+	int n = 0, step;
+	bool stopped = false;
+
+	if (more)
+		*more = false;
+	if ((rc = check_query(q, diag)) != HEED_OK)
+		return rc;
+	search_sql(sql, sizeof(sql), q, false);
+	if (!(st = heed__sqlite_prepare(store, sql)))
+		return heed__store_fail(store, diag, "preparing a search");
+	bind_query(st, q);
+	sqlite3_bind_int(st, P_LIMIT, q->limit + 1);
+	while ((step = bounded_step(store, st, &ticks)) == SQLITE_ROW) {
+		struct heed_search_hit hit = {0};
+		if (n == q->limit) {
+			if (more)
+				*more = true;
+			break;
+		}
+		hit.id = sqlite3_column_int64(st, 0);
+		heed__sqlite_read_page(st, 1, &hit.page);
+		hit.cursor.id = hit.id;
+		if (sort == HEED_SEARCH_SORT_RELEVANCE) {
+			hit.score = sqlite3_column_double(st, 17);
+			hit.cursor.score = hit.score;
+		} else {
+			hit.cursor.key = key_from_sql(
+			        sort, sqlite3_column_int64(st, 17));
+		}
+		n++;
+		if (fn(ud, &hit)) {
+			stopped = true;
+			break;
+		}
+	}
+	rc = HEED_OK;
+	if (!stopped && step != SQLITE_ROW && step != SQLITE_DONE)
+		rc = step_failed(store, step, q->match && *q->match, diag);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+heed_status heed_store_search_count(heed_store *store,
+                                    const struct heed_search_query *q,
+                                    int64_t cap, int64_t *count,
+                                    struct heed_diag *diag)
+{
+	char sql[4096];
+	sqlite3_stmt *st;
+	heed_status rc = HEED_OK;
+	long ticks = 0;
+	int step;
+
+	*count = 0;
+	search_sql(sql, sizeof(sql), q, true);
+	if (!(st = heed__sqlite_prepare(store, sql)))
+		return heed__store_fail(store, diag, "preparing a search");
+	bind_query(st, q);
+	sqlite3_bind_int64(st, P_LIMIT, cap < 0 ? 0 : cap);
+	step = bounded_step(store, st, &ticks);
+	if (step == SQLITE_ROW)
+		*count = sqlite3_column_int64(st, 0);
+	else
+		rc = step_failed(store, step, q->match && *q->match, diag);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+heed_status heed_store_search_page(heed_store *store, int64_t id, int64_t now_s,
+                                   heed_search_fn *fn, void *ud)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT p.id, " PAGE_COLUMNS " FROM pages p WHERE "
+	               "p.id = ?2 AND " SHOWN ";");
+	struct heed_search_hit hit = {0};
+	int step;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_s);
+	sqlite3_bind_int64(st, 2, id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		hit.id = id;
+		hit.cursor.id = id;
+		heed__sqlite_read_page(st, 1, &hit.page);
+		fn(ud, &hit);
+	} else if (step != SQLITE_DONE) {
+		heed__store_fail(store, NULL, "reading a page");
+	}
+	heed__sqlite_release(store, st);
+	if (step == SQLITE_ROW)
+		return HEED_OK;
+	return step == SQLITE_DONE ? HEED_ENOTFOUND : HEED_ESTORE;
+}
+
+struct tag_visit {
+	heed_search_tag_fn *fn;
+	void *ud;
+};
+
+static int visit_tag(sqlite3_stmt *st, void *ctx)
+{
+	struct tag_visit *v = ctx;
+	struct heed_search_tag t = {heed__sqlite_text(st, 0),
+	                            sqlite3_column_int64(st, 1)};
+
+	return v->fn(v->ud, &t);
+}
+
+heed_status heed_store_search_tags(heed_store *store, const char *host,
+                                   int limit, int64_t now_s,
+                                   heed_search_tag_fn *fn, void *ud)
+{
+	struct tag_visit v = {fn, ud};
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, host ? "SELECT t.tag, count(*) AS n FROM pages p "
+	                      "CROSS JOIN page_tags t ON t.page_id = p.id "
+	                      "WHERE p.host = ?2 AND " SHOWN
+	                      " GROUP BY t.tag ORDER BY n DESC, t.tag "
+	                      "LIMIT ?3;"
+	                    : "SELECT t.tag, count(*) AS n FROM page_tags t "
+	                      "CROSS JOIN pages p ON p.id = t.page_id WHERE "
+	                      "?2 IS NULL AND " SHOWN
+	                      " GROUP BY t.tag ORDER BY n DESC, t.tag "
+	                      "LIMIT ?3;");
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_s);
+	heed__sqlite_bind_text(st, 2, host);
+	sqlite3_bind_int(st, 3, limit);
+	return heed__sqlite_each_row(store, st, visit_tag, &v);
+}
+
+struct site_visit {
+	heed_search_site_fn *fn;
+	void *ud;
+};
+
+static int visit_site(sqlite3_stmt *st, void *ctx)
+{
+	struct site_visit *v = ctx;
+	struct heed_search_site s = {
+	        heed__sqlite_text(st, 0),
+	        heed__sqlite_text(st, 1),
+	        sqlite3_column_int64(st, 2),
+	        sqlite3_column_int64(st, 3),
+	};
+
+	return v->fn(v->ud, &s);
+}
+
+heed_status heed_store_search_sites(heed_store *store, const char *after_host,
+                                    int limit, int64_t now_s,
+                                    heed_search_site_fn *fn, void *ud)
+{
+	/* The site name is looked up for the limit sites listed only. */
+	struct site_visit v = {fn, ud};
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT s.host, (SELECT json_extract(" RECORD
+	               ", '$.site_name.value') AS sn FROM pages p WHERE "
+	               "p.host = s.host AND sn IS NOT NULL AND " SHOWN
+	               " GROUP BY sn ORDER BY count(*) DESC, sn LIMIT 1), "
+	               "s.n, s.last FROM (SELECT p.host, count(*) AS n, "
+	               "max(p.fetched_at) AS last FROM pages p WHERE p.host > "
+	               "coalesce(?2, '') AND " SHOWN " GROUP BY p.host ORDER "
+	               "BY p.host LIMIT ?3) s ORDER BY s.host;");
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_s);
+	heed__sqlite_bind_text(st, 2, after_host);
+	sqlite3_bind_int(st, 3, limit);
+	return heed__sqlite_each_row(store, st, visit_site, &v);
+}
+
+struct bucket_visit {
+	heed_search_bucket_fn *fn;
+	void *ud;
+	bool per_day;
+};
+
+static int visit_bucket(sqlite3_stmt *st, void *ctx)
+{
+	struct bucket_visit *v = ctx;
+	struct heed_search_bucket b = {sqlite3_column_int64(st, 0),
+	                               sqlite3_column_int64(st, 0),
+	                               sqlite3_column_int64(st, 1)};
+
+	if (v->per_day) {
+		b.to = b.from + 86399;
+	} else if (b.from > 0) {
+		/* Bucket n > 0 holds the counts of n digits. */
+		int64_t lo = 1;
+		for (int64_t i = 1; i < b.from; i++)
+			lo *= 10;
+		b.from = lo;
+		b.to = lo > INT64_MAX / 10 ? INT64_MAX : lo * 10 - 1;
+	}
+	return v->fn(v->ud, &b);
+}
+
+heed_status heed_store_search_per_day(heed_store *store, const char *host,
+                                      int days, int64_t now_s,
+                                      heed_search_bucket_fn *fn, void *ud)
+{
+	/* One row per day from a recursive CTE, so empty days are there;
+	 * each day counts a range of the fetched_at index. */
+	struct bucket_visit v = {fn, ud, true};
+	int64_t today = now_s - (now_s % 86400 + 86400) % 86400;
+	sqlite3_stmt *st;
+
+	if (days < 1 || days > 3660)
+		return HEED_EINVAL;
+	st = heed__sqlite_prepare(
+	        store,
+	        "WITH RECURSIVE d(day) AS (SELECT ?3 UNION ALL SELECT day + "
+	        "86400 FROM d WHERE day < ?4) SELECT day, (SELECT count(*) "
+	        "FROM pages p WHERE p.fetched_at >= day AND p.fetched_at < "
+	        "day + 86400 AND (?2 IS NULL OR p.host = ?2) AND " SHOWN
+	        ") FROM d ORDER BY day;");
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_s);
+	heed__sqlite_bind_text(st, 2, host);
+	sqlite3_bind_int64(st, 3, today - (int64_t)(days - 1) * 86400);
+	sqlite3_bind_int64(st, 4, today);
+	return heed__sqlite_each_row(store, st, visit_bucket, &v);
+}
+
+heed_status heed_store_search_views(heed_store *store, const char *host,
+                                    int64_t now_s, heed_search_bucket_fn *fn,
+                                    void *ud)
+{
+	/* Bucket = number of digits (0 for a count of 0); the CTE adds the
+	 * empty buckets below the largest. */
+	struct bucket_visit v = {fn, ud, false};
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "WITH c(b, n) AS (SELECT CASE WHEN p.views <= 0 THEN 0 ELSE "
+	        "length(CAST(p.views AS TEXT)) END, count(*) FROM pages p "
+	        "WHERE p.views IS NOT NULL AND (?2 IS NULL OR p.host = ?2) "
+	        "AND " SHOWN
+	        " GROUP BY 1), r(b) AS (SELECT 0 WHERE EXISTS(SELECT 1 FROM c) "
+	        "UNION ALL SELECT b + 1 FROM r WHERE b < (SELECT max(b) FROM "
+	        "c)) SELECT r.b, coalesce(c.n, 0) FROM r LEFT JOIN c ON c.b = "
+	        "r.b ORDER BY r.b;");
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_s);
+	heed__sqlite_bind_text(st, 2, host);
+	return heed__sqlite_each_row(store, st, visit_bucket, &v);
+}
+
+heed_status heed_store_search_reindex(heed_store *store)
+{
+	static const char rebuild[] = "INSERT INTO search_fts(search_fts) "
+	                              "VALUES('delete-all');" FTS_ALL
+	                              "DELETE FROM page_tags;" TAGS_ALL;
+	heed_status rc = heed_store_begin(store);
+
+	if (rc != HEED_OK)
+		return rc;
+	rc = store->backend->exec(store, rebuild);
+	if (rc == HEED_OK)
+		return heed_store_commit(store);
+	heed_store_rollback(store);
+	return rc;
+}

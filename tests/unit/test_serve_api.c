@@ -1,0 +1,959 @@
+/*
+ * Unit tests of the JSON API of `heed serve` (src/serve/api.c, openapi.c)
+ * and of the record writer it shares with `heed export` (record.c,
+ * heed/record.h), over a real store: hostile titles, invalid UTF-8,
+ * snippets the site limited or withheld, hidden pages, sites, IRC
+ * networks. Every answer is parsed by json-c: its shape, the names it
+ * shares with the export, cursors that walk every row exactly once, the
+ * 400s and 404s.
+ */
+#include "heed_test.h"
+
+#include <json-c/json.h>
+#include <unistd.h>
+
+#include "heed/record.h"
+#include "heed/store_irc.h"
+#include "heed/store_pages.h"
+#include "heed/store_sites.h"
+#include "serve/serve-int.h"
+
+#define NOW        1767225600 /* 2026-01-01 */
+#define DAY        86400
+#define HOSTILE1   "<script>alert(1)</script>"
+#define HOSTILE2   "\"><img src=x onerror=alert(1)>"
+#define HOSTILE2_J "\\\"><img src=x onerror=alert(1)>"
+#define MANY       25
+
+static const char allow_all[] =
+        "{\"robots_txt\":{\"rules\":true,\"line\":2},\"acap\":null,"
+        "\"meta_robots\":{\"noarchive\":false,\"nosnippet\":false,"
+        "\"nofollow\":false}}";
+static const char snippet20[] =
+        "{\"robots_txt\":{\"rules\":true},\"acap\":{\"present-snippet\":"
+        "{\"permitted\":true,\"line\":3,\"max_length\":20,"
+        "\"max_length_unit\":\"chars\"},\"present-thumbnail\":"
+        "{\"permitted\":false,\"line\":4}},\"meta_robots\":{\"noarchive\":"
+        "false,\"nosnippet\":false,\"nofollow\":false}}";
+static const char nosnippet[] =
+        "{\"robots_txt\":{\"rules\":true},\"acap\":null,\"meta_robots\":"
+        "{\"noarchive\":false,\"nosnippet\":true,\"nofollow\":false}}";
+static const char refused[] =
+        "{\"robots_txt\":{\"rules\":true},\"acap\":{\"present\":"
+        "{\"permitted\":false,\"line\":2}},\"meta_robots\":{\"noarchive\":"
+        "false,\"nosnippet\":false,\"nofollow\":false}}";
+
+/* Record ids, in the order put_pages writes them. */
+enum {
+	ID_HOSTILE = 1,
+	ID_LIMIT,
+	ID_QUIET,
+	ID_UTF8,
+	ID_HIDDEN,
+	ID_GONE,
+	ID_MANY
+};
+
+static struct {
+	char path[64];
+	heed_store *store;
+	struct heed_config cfg;
+	struct heed__serve_ctx ctx;
+} fx;
+
+static void put(const char *url, const char *host, const char *title,
+                const char *perm, const char *record, int64_t views,
+                int64_t fetched, int status)
+{
+	struct heed_stored_page p = {0};
+
+	p.url = url;
+	p.final_url = url;
+	p.host = host;
+	p.status = status;
+	p.fetched_at = fetched;
+	p.checked_at = fetched + 60;
+	p.title = title;
+	p.views = views;
+	p.published = "2025-12-01";
+	p.etag = "\"e1\"";
+	p.source_lastmod = HEED_STORE_NO_DATE;
+	p.permissions = perm;
+	p.mode = "full";
+	p.record = record;
+	assert_int_equal(heed_store_page_put(fx.store, &p), HEED_OK);
+}
+
+static void put_pages(void)
+{
+	char url[64], rec[256];
+
+	put("https://hostile.example/a", "hostile.example", HOSTILE1, allow_all,
+	    "{\"title\":{\"value\":\"" HOSTILE1 "\",\"source\":\"" HOSTILE2_J
+	    "\"},\"description\":{\"value\":\"" HOSTILE2_J " and 'q'\","
+	    "\"source\":\"meta\"},\"language\":{\"value\":\"en\",\"source\":"
+	    "\"html\"},\"tags\":[{\"value\":\"" HOSTILE1 "\",\"source\":"
+	    "\"meta\"},{\"value\":\"a/b c\",\"source\":\"meta\"}]}",
+	    5, NOW - DAY, 200);
+	put("https://limits.example/b", "limits.example", "Limited page",
+	    snippet20,
+	    "{\"description\":{\"value\":\"Twenty chars exactly then more "
+	    "words follow\",\"source\":\"meta\"},\"thumbnail\":{\"value\":"
+	    "\"https://limits.example/t.png\",\"source\":\"og\"}}",
+	    -1, NOW - 2 * DAY, 200);
+	put("https://limits.example/c", "limits.example", "Quiet page",
+	    nosnippet,
+	    "{\"description\":{\"value\":\"never shown text\",\"source\":"
+	    "\"meta\"}}",
+	    3, NOW - 3 * DAY, 200);
+	put("https://evil.example/u", "evil.example", "bad \xff\xfe utf8 \x01",
+	    allow_all, "{\"description\":{\"value\":\"x\",\"source\":\"m\"}}",
+	    1, NOW - 4 * DAY, 200);
+	put("https://hidden.example/h", "hidden.example", "Hidden page",
+	    refused, "{}", 9, NOW - DAY, 200);
+	put("https://gone.example/g", "gone.example", "Gone page", allow_all,
+	    "{}", 9, NOW - DAY, 404);
+	for (int i = 0; i < MANY; i++) {
+		snprintf(url, sizeof(url), "https://many.example/p%02d", i);
+		snprintf(rec, sizeof(rec),
+		         "{\"description\":{\"value\":\"page %d of many\","
+		         "\"source\":\"meta\"},\"tags\":[{\"value\":\"common\","
+		         "\"source\":\"meta\"},{\"value\":\"t%02d\",\"source\":"
+		         "\"meta\"}]}",
+		         i, i);
+		/* Some share a fetch time and a view count: the cursor must
+		 * still resume exactly after the last row seen. */
+		put(url, "many.example", url, allow_all, rec, 100 + i / 3,
+		    NOW - 5 * DAY - i / 4, 200);
+	}
+}
+
+static void put_site(const char *site)
+{
+	static const char rules[] = "User-agent: *\nDisallow: /private\n";
+	struct heed_store_site s = {0};
+
+	s.site = (char *)site;
+	s.host = "many.example";
+	s.record.robots_date_s = NOW - DAY;
+	snprintf(s.record.detail, sizeof(s.record.detail), "%s", HOSTILE2);
+	s.robots_url = "https://many.example/robots.txt";
+	s.rules_body = (char *)rules;
+	s.rules_body_len = sizeof(rules) - 1;
+	assert_int_equal(heed_store_site_put(fx.store, &s), HEED_OK);
+}
+
+static void put_network(heed_store_irc *w, const char *key,
+                        heed_irc_crawler_verdict verdict)
+{
+	static const char topic[] = HOSTILE1 " \xff topic";
+	struct heed_irc_crawler_pref pref = {verdict, 3600, 0};
+	int64_t net, vid;
+	char name[64];
+
+	assert_int_equal(heed_store_irc_network(w, key, NOW - DAY, &net, NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
+	                                            false, NOW - DAY, &vid),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_server(w, net, vid, "hub.example",
+	                                       "hub.example", 0, HOSTILE2,
+	                                       NOW - DAY),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_channel(w, net, vid, "#hostile", 42,
+	                                        topic, sizeof(topic) - 1,
+	                                        NOW - DAY),
+	                 HEED_OK);
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "#chan%d", i);
+		assert_int_equal(heed_store_irc_channel(w, net, vid, name, i,
+		                                        "Plain Topic", 11,
+		                                        NOW - DAY),
+		                 HEED_OK);
+	}
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
+	                                          HEED_IRC_VISIT_COMPLETE, "ok",
+	                                          &pref, NOW - DAY + 60, 0),
+	                 HEED_OK);
+}
+
+static int setup(void **state)
+{
+	heed_store_irc *w;
+	int fd;
+
+	(void)state;
+	snprintf(fx.path, sizeof(fx.path), "/tmp/heed-serve-api-XXXXXX");
+	fd = mkstemp(fx.path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(heed_store_open(&fx.store, fx.path, NULL, NULL),
+	                 HEED_OK);
+	put_pages();
+	put_site("https://many.example");
+	put_site("http://many.example:8080"); /* another host key's origin */
+	assert_int_equal(heed_store_irc_new(&w, fx.store), HEED_OK);
+	put_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
+	put_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
+	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
+	heed_store_irc_free(w);
+	assert_int_equal(heed_config_init(&fx.cfg), HEED_OK);
+	assert_int_equal(heed_config_set(&fx.cfg, "identity.contact_email",
+	                                 "ops@example.org", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_config_set(&fx.cfg, "verify.domain",
+	                                 "crawl.example.org", NULL),
+	                 HEED_OK);
+	fx.ctx.config = &fx.cfg;
+	fx.ctx.base_url = "/idx";
+	fx.ctx.page_size = 10;
+	fx.ctx.alloc = heed_test_allocator();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char side[80];
+
+	(void)state;
+	heed_store_close(fx.store);
+	heed_config_free(&fx.cfg);
+	unlink(fx.path);
+	snprintf(side, sizeof(side), "%s-wal", fx.path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", fx.path);
+	unlink(side);
+	return 0;
+}
+
+/* ---- requests ---- */
+
+typedef void page_fn(const struct heed__serve_request *req,
+                     struct heed__serve_response *resp);
+typedef void rest_fn(const struct heed__serve_request *req, const char *rest,
+                     struct heed__serve_response *resp);
+
+/* The API's routes, as route.c's table lists them under /api/v1. */
+static const struct {
+	const char *path;
+	page_fn *page;
+	rest_fn *rest;
+} routes[] = {
+        {"/api/v1/", heed__api_home, NULL},
+        {"/api/v1/search", heed__api_search, NULL},
+        {"/api/v1/records/", NULL, heed__api_record},
+        {"/api/v1/sites", heed__api_sites, NULL},
+        {"/api/v1/sites/", NULL, heed__api_site},
+        {"/api/v1/tags", heed__api_tags, NULL},
+        {"/api/v1/tags/", NULL, heed__api_tag},
+        {"/api/v1/irc", heed__api_irc, NULL},
+        {"/api/v1/irc/", NULL, heed__api_irc_network},
+        {"/api/v1/bots", heed__api_bots, NULL},
+        {"/api/v1/openapi.json", heed__api_openapi, NULL},
+};
+
+/* The paths the OpenAPI document must list (docs/serve.md, "Routes"). */
+static const char *const api_paths[] = {
+        "/api/v1/",           "/api/v1/search",       "/api/v1/records/{id}",
+        "/api/v1/sites",      "/api/v1/sites/{host}", "/api/v1/tags",
+        "/api/v1/tags/{tag}", "/api/v1/irc",          "/api/v1/irc/{network}",
+        "/api/v1/bots",       "/api/v1/openapi.json",
+};
+
+struct answer {
+	int status;
+	json_object *json; /* the parsed body; never NULL */
+	char *body;
+};
+
+static bool valid_utf8(const unsigned char *s)
+{
+	while (*s) {
+		size_t k = *s < 0x80             ? 1
+		           : (*s & 0xE0) == 0xC0 ? 2
+		           : (*s & 0xF0) == 0xE0 ? 3
+		           : (*s & 0xF8) == 0xF0 ? 4
+		                                 : 0;
+		if (!k || (k == 2 && *s < 0xC2))
+			return false;
+		for (size_t i = 1; i < k; i++)
+			if ((s[i] & 0xC0) != 0x80)
+				return false;
+		s += k;
+	}
+	return true;
+}
+
+/* GET path (with rest after a route's prefix) and "a=1&b=2" (no escapes). */
+static void call(const char *route, const char *rest, const char *query,
+                 struct answer *a)
+{
+	struct heed__serve_args args = {0};
+	struct heed__serve_request req = {0};
+	struct heed__serve_response resp = {0};
+	char qs[2048], *save = NULL, *kv;
+	size_t i;
+
+	snprintf(qs, sizeof(qs), "%s", query ? query : "");
+	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
+	     kv = strtok_r(NULL, "&", &save)) {
+		char *eq = strchr(kv, '=');
+		if (eq)
+			*eq = '\0';
+		args.arg[args.count].name = kv;
+		args.arg[args.count++].value = eq ? eq + 1 : "";
+	}
+	req.ctx = &fx.ctx;
+	req.method = "GET";
+	req.path = route;
+	req.args = &args;
+	req.store = fx.store;
+	req.now_s = NOW;
+	heed__buf_init(&resp.body, fx.ctx.alloc, HEED__SERVE_MAX_BODY);
+	for (i = 0; i < HEED_ARRAY_SIZE(routes); i++)
+		if (strcmp(routes[i].path, route) == 0)
+			break;
+	assert_true(i < HEED_ARRAY_SIZE(routes));
+	if (routes[i].rest)
+		routes[i].rest(&req, rest, &resp);
+	else
+		routes[i].page(&req, &resp);
+	assert_string_equal(resp.content_type,
+	                    "application/json; charset=utf-8");
+	a->status = resp.status;
+	a->body = strdup(heed__buf_str(&resp.body));
+	heed__buf_free(&resp.body);
+	assert_true(valid_utf8((const unsigned char *)a->body));
+	a->json = json_tokener_parse(a->body);
+	if (!a->json)
+		fail_msg("not JSON: %s", a->body);
+}
+
+static void answer_free(struct answer *a)
+{
+	json_object_put(a->json);
+	free(a->body);
+}
+
+static json_object *at(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		fail_msg("no member %s in %s", key,
+		         json_object_to_json_string(o));
+	return v;
+}
+
+static const char *str_at(json_object *o, const char *key)
+{
+	json_object *v = at(o, key);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+static void check_error(struct answer *a, int status)
+{
+	json_object *e = at(a->json, "error");
+
+	assert_int_equal(a->status, status);
+	assert_int_equal(json_object_get_int(at(e, "status")), status);
+	assert_true(strlen(str_at(e, "message")) > 0);
+}
+
+/* ---- records ---- */
+
+struct first_page {
+	int64_t id;
+	char *json; /* heed_record_json of the page */
+};
+
+static int grab(void *ud, const struct heed_search_hit *h)
+{
+	struct first_page *f = ud;
+	size_t len;
+
+	assert_int_equal(heed_record_json(&h->page, 0, 0, NULL, &f->json, &len),
+	                 HEED_OK);
+	assert_int_equal(strlen(f->json), len);
+	return 1;
+}
+
+/* An item's members shared with the export are the export's, equal. */
+static void test_record_names_equal_export(void **state)
+{
+	static const char *const shared[] = {"url",
+	                                     "final_url",
+	                                     "host",
+	                                     "status",
+	                                     "fetched_at",
+	                                     "checked_at",
+	                                     "title",
+	                                     "views",
+	                                     "published",
+	                                     "modified",
+	                                     "etag",
+	                                     "last_modified",
+	                                     "source_lastmod",
+	                                     "mode",
+	                                     "permissions",
+	                                     "record"};
+	struct first_page f = {ID_HOSTILE, NULL};
+	struct answer a;
+	json_object *exp;
+
+	(void)state;
+	assert_int_equal(
+	        heed_store_search_page(fx.store, ID_HOSTILE, NOW, grab, &f),
+	        HEED_OK);
+	exp = json_tokener_parse(f.json);
+	assert_non_null(exp);
+	call("/api/v1/records/", "1", NULL, &a);
+	assert_int_equal(a.status, 200);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(shared); i++) {
+		if (!json_object_equal(at(exp, shared[i]),
+		                       at(a.json, shared[i])))
+			fail_msg("%s differs: export %s, api %s", shared[i],
+			         json_object_to_json_string(at(exp, shared[i])),
+			         json_object_to_json_string(
+			                 at(a.json, shared[i])));
+	}
+	assert_string_equal(str_at(a.json, "fetched_at"),
+	                    "2025-12-31T00:00:00Z");
+	assert_string_equal(str_at(a.json, "title"), HOSTILE1);
+	assert_string_equal(str_at(a.json, "description"), HOSTILE2 " and 'q'");
+	assert_string_equal(str_at(a.json, "language"), "en");
+	assert_int_equal(json_object_get_int64(at(a.json, "id")), ID_HOSTILE);
+	assert_int_equal(json_object_array_length(at(a.json, "tags")), 2);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+	                            at(a.json, "tags"), 0)),
+	                    HOSTILE1);
+	assert_string_equal(str_at(at(a.json, "links"), "self"),
+	                    "/idx/api/v1/records/1");
+	assert_string_equal(str_at(at(a.json, "links"), "html"),
+	                    "/idx/records/1");
+	assert_false(json_object_object_get_ex(a.json, "description_withheld",
+	                                       NULL));
+	/* The raw text never lets the hostile quote end a string: each
+	 * one is escaped. */
+	for (const char *s = a.body; (s = strstr(s, "\"><img")); s++)
+		assert_true(s > a.body && s[-1] == '\\');
+	answer_free(&a);
+	json_object_put(exp);
+	free(f.json);
+}
+
+static void test_record_snippet_limit(void **state)
+{
+	struct answer a;
+	json_object *rec;
+
+	(void)state;
+	call("/api/v1/records/", "2", NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_string_equal(str_at(a.json, "description"),
+	                    "Twenty chars exactly");
+	assert_non_null(strstr(str_at(a.json, "description_withheld"), "20"));
+	assert_null(at(a.json, "thumbnail"));
+	rec = at(a.json, "record");
+	assert_false(json_object_object_get_ex(rec, "thumbnail", NULL));
+	assert_string_equal(str_at(at(rec, "description"), "value"),
+	                    "Twenty chars exactly");
+	assert_null(strstr(a.body, "then more"));
+	assert_null(strstr(a.body, "t.png"));
+	answer_free(&a);
+}
+
+static void test_record_nosnippet(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	call("/api/v1/records/", "3", NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_null(at(a.json, "description"));
+	assert_true(strlen(str_at(a.json, "description_withheld")) > 0);
+	assert_false(json_object_object_get_ex(at(a.json, "record"),
+	                                       "description", NULL));
+	assert_null(strstr(a.body, "never shown"));
+	answer_free(&a);
+}
+
+static void test_record_invalid_utf8(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	call("/api/v1/records/", "4", NULL, &a);
+	assert_int_equal(a.status, 200);
+	/* one U+FFFD per bad byte, the control dropped */
+	assert_string_equal(str_at(a.json, "title"),
+	                    "bad \xEF\xBF\xBD\xEF\xBF\xBD utf8 ");
+	answer_free(&a);
+}
+
+static void test_record_not_found(void **state)
+{
+	static const char *const ids[] = {
+	        "5",     "6",   "0",
+	        "-1",    "+7",  "7x",
+	        "99999", "abc", "99999999999999999999999"};
+	struct answer a;
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(ids); i++) {
+		call("/api/v1/records/", ids[i], NULL, &a);
+		check_error(&a, 404);
+		answer_free(&a);
+	}
+}
+
+/* heed_record_json with and without the permissions applied. */
+static int grab_permit(void *ud, const struct heed_search_hit *h)
+{
+	char **out = ud;
+	size_t len;
+
+	assert_int_equal(heed_record_json(&h->page, HEED_RECORD_JSON_PERMIT,
+	                                  NOW, heed_test_allocator(), &out[0],
+	                                  &len),
+	                 HEED_OK);
+	assert_int_equal(heed_record_json(&h->page, 0, NOW,
+	                                  heed_test_allocator(), &out[1], &len),
+	                 HEED_OK);
+	return 0;
+}
+
+static void test_record_json_permit(void **state)
+{
+	char *out[2] = {NULL, NULL};
+
+	(void)state;
+	assert_int_equal(heed_store_search_page(fx.store, ID_QUIET, NOW,
+	                                        grab_permit, out),
+	                 HEED_OK);
+	assert_null(strstr(out[0], "never shown"));
+	assert_non_null(strstr(out[1], "never shown"));
+	assert_non_null(strstr(out[0], "\"url\":\"https://limits.example/c\""));
+	test_free(out[0]);
+	test_free(out[1]);
+}
+
+/* ---- search ---- */
+
+/* Walks query's pages of limit; every id of many.example once. */
+static void walk(const char *route, const char *rest, const char *query,
+                 int expect)
+{
+	char q[1024], cursor[256] = "";
+	bool seen[ID_MANY + MANY] = {false};
+	int total = 0, pages = 0;
+
+	for (;;) {
+		struct answer a;
+		json_object *items, *next;
+		snprintf(q, sizeof(q), "%s%s%s", query,
+		         *cursor ? "&cursor=" : "", cursor);
+		call(route, rest, q, &a);
+		assert_int_equal(a.status, 200);
+		items = at(a.json, "items");
+		for (size_t i = 0; i < json_object_array_length(items); i++) {
+			int64_t id = json_object_get_int64(
+			        at(json_object_array_get_idx(items, i), "id"));
+			assert_true(id >= ID_MANY && id < ID_MANY + MANY);
+			assert_false(seen[id]);
+			seen[id] = true;
+			total++;
+		}
+		assert_int_equal(
+		        json_object_get_int(at(at(a.json, "count"), "value")),
+		        expect);
+		next = at(a.json, "next_cursor");
+		pages++;
+		assert_true(pages <= expect + 1);
+		if (!next) {
+			answer_free(&a);
+			break;
+		}
+		assert_true(strlen(json_object_get_string(next)) <
+		            sizeof(cursor));
+		snprintf(cursor, sizeof(cursor), "%s",
+		         json_object_get_string(next));
+		answer_free(&a);
+	}
+	assert_int_equal(total, expect);
+}
+
+static void test_search_pagination(void **state)
+{
+	(void)state;
+	walk("/api/v1/search", NULL, "site=many.example&sort=fetched&limit=7",
+	     MANY);
+	walk("/api/v1/search", NULL, "site=many.example&sort=views&limit=4",
+	     MANY);
+	walk("/api/v1/tags/", "common", "limit=6", MANY);
+	/* the path's tag wins over an argument */
+	walk("/api/v1/tags/", "common", "tag=other&limit=10", MANY);
+}
+
+static void test_search_shape(void **state)
+{
+	struct answer a;
+	json_object *query;
+
+	(void)state;
+	call("/api/v1/search", NULL, "site=many.example&tag=common&limit=3",
+	     &a);
+	assert_int_equal(a.status, 200);
+	assert_int_equal(json_object_array_length(at(a.json, "items")), 3);
+	assert_false(
+	        json_object_get_boolean(at(at(a.json, "count"), "capped")));
+	query = at(a.json, "query");
+	assert_string_equal(str_at(query, "site"), "many.example");
+	assert_string_equal(str_at(query, "tag"), "common");
+	assert_int_equal(json_object_get_int(at(query, "limit")), 3);
+	assert_non_null(str_at(query, "sort"));
+	answer_free(&a);
+	/* hidden and non-2xx pages are in no list */
+	call("/api/v1/search", NULL, "limit=100", &a);
+	assert_int_equal(a.status, 200);
+	assert_null(strstr(a.body, "hidden.example"));
+	assert_null(strstr(a.body, "gone.example"));
+	assert_int_equal(json_object_array_length(at(a.json, "items")),
+	                 MANY + 4);
+	answer_free(&a);
+}
+
+static void test_search_bad(void **state)
+{
+	static const char *const bad[] = {"limit=0", "limit=101", "limit=x",
+	                                  "sort=sideways", "cursor=nonsense"};
+	char longq[400];
+	struct answer a;
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(bad); i++) {
+		call("/api/v1/search", NULL, bad[i], &a);
+		check_error(&a, 400);
+		answer_free(&a);
+	}
+	memset(longq, 'a', sizeof(longq) - 1);
+	memcpy(longq, "q=", 2);
+	longq[sizeof(longq) - 1] = '\0';
+	call("/api/v1/search", NULL, longq, &a);
+	check_error(&a, 400);
+	answer_free(&a);
+}
+
+/* ---- sites, tags ---- */
+
+static void test_sites(void **state)
+{
+	const char *expect[] = {"evil.example", "hostile.example",
+	                        "limits.example", "many.example"};
+	char q[256] = "limit=1";
+	size_t n = 0;
+	struct answer a;
+
+	(void)state;
+	for (;;) {
+		json_object *items, *next;
+		call("/api/v1/sites", NULL, q, &a);
+		assert_int_equal(a.status, 200);
+		items = at(a.json, "items");
+		assert_true(json_object_array_length(items) <= 1);
+		if (json_object_array_length(items)) {
+			assert_true(n < HEED_ARRAY_SIZE(expect));
+			assert_string_equal(
+			        str_at(json_object_array_get_idx(items, 0),
+			               "host"),
+			        expect[n++]);
+		}
+		next = at(a.json, "next_cursor");
+		if (!next) {
+			answer_free(&a);
+			break;
+		}
+		snprintf(q, sizeof(q), "limit=1&cursor=%s",
+		         json_object_get_string(next));
+		answer_free(&a);
+	}
+	assert_int_equal(n, HEED_ARRAY_SIZE(expect));
+	call("/api/v1/sites", NULL, "limit=500", &a);
+	check_error(&a, 400);
+	answer_free(&a);
+}
+
+static void test_site(void **state)
+{
+	struct answer a;
+	json_object *robots, *origin;
+
+	(void)state;
+	call("/api/v1/sites/", "many.example", NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_int_equal(json_object_get_int(at(a.json, "pages")), MANY);
+	robots = at(a.json, "robots");
+	/* https://many.example, not http://many.example:8080 */
+	assert_int_equal(json_object_array_length(robots), 1);
+	origin = json_object_array_get_idx(robots, 0);
+	assert_string_equal(str_at(origin, "site"), "https://many.example");
+	assert_string_equal(str_at(origin, "detail"), HOSTILE2);
+	assert_non_null(str_at(origin, "state"));
+	assert_true(json_object_array_length(at(origin, "rules")) >= 1);
+	assert_non_null(strstr(str_at(at(a.json, "optout"), "robots_txt"),
+	                       "User-agent: heed"));
+	assert_int_equal(json_object_array_length(at(a.json, "per_day")), 30);
+	assert_true(json_object_is_type(at(a.json, "views"), json_type_array));
+	assert_true(json_object_array_length(at(a.json, "top_tags")) >= 1);
+	assert_int_equal(json_object_array_length(at(a.json, "recent")), 10);
+	answer_free(&a);
+	call("/api/v1/sites/", "hidden.example", NULL, &a);
+	check_error(&a, 404);
+	answer_free(&a);
+	call("/api/v1/sites/", "nowhere.example", NULL, &a);
+	check_error(&a, 404);
+	answer_free(&a);
+	call("/api/v1/sites/", "many.exampl", NULL, &a);
+	check_error(&a, 404);
+	answer_free(&a);
+}
+
+static void test_tags(void **state)
+{
+	char q[64] = "limit=5";
+	int seen = 0, pages = 0;
+	bool common = false;
+	struct answer a;
+
+	(void)state;
+	for (;;) {
+		json_object *items, *next;
+		call("/api/v1/tags", NULL, q, &a);
+		assert_int_equal(a.status, 200);
+		items = at(a.json, "items");
+		for (size_t i = 0; i < json_object_array_length(items); i++) {
+			json_object *t = json_object_array_get_idx(items, i);
+			if (strcmp(str_at(t, "tag"), "common") == 0) {
+				assert_false(common);
+				common = true;
+				assert_int_equal(
+				        json_object_get_int(at(t, "pages")),
+				        MANY);
+				assert_string_equal(
+				        str_at(at(t, "links"), "self"),
+				        "/idx/api/v1/tags/common");
+			}
+			seen++;
+		}
+		next = at(a.json, "next_cursor");
+		assert_true(++pages < 20);
+		if (!next) {
+			answer_free(&a);
+			break;
+		}
+		snprintf(q, sizeof(q), "limit=5&cursor=%s",
+		         json_object_get_string(next));
+		answer_free(&a);
+	}
+	assert_true(common);
+	/* common, 25 t%02d, the hostile page's two */
+	assert_int_equal(seen, 1 + MANY + 2);
+	call("/api/v1/tags", NULL, "cursor=-3", &a);
+	check_error(&a, 400);
+	answer_free(&a);
+}
+
+/* ---- IRC, bots, home ---- */
+
+static void test_irc(void **state)
+{
+	struct answer a;
+	json_object *items;
+
+	(void)state;
+	call("/api/v1/irc", NULL, NULL, &a);
+	assert_int_equal(a.status, 200);
+	items = at(a.json, "items");
+	assert_int_equal(json_object_array_length(items), 1);
+	assert_string_equal(
+	        str_at(json_object_array_get_idx(items, 0), "network"),
+	        "irc.example:6667");
+	assert_null(strstr(a.body, "deny.example"));
+	assert_null(at(a.json, "next_cursor"));
+	answer_free(&a);
+	call("/api/v1/irc/", "deny.example:6667", NULL, &a);
+	check_error(&a, 404);
+	answer_free(&a);
+	call("/api/v1/irc/", "irc.example:6667", "q=PLAIN", &a);
+	assert_int_equal(a.status, 200);
+	assert_int_equal(json_object_array_length(at(a.json, "items")), 3);
+	assert_int_equal(json_object_get_int(at(at(a.json, "count"), "value")),
+	                 3);
+	assert_int_equal(json_object_array_length(at(a.json, "servers")), 1);
+	assert_string_equal(
+	        str_at(json_object_array_get_idx(at(a.json, "servers"), 0),
+	               "description"),
+	        HOSTILE2);
+	answer_free(&a);
+	call("/api/v1/irc/", "irc.example:6667", "q=SCRIPT", &a);
+	assert_int_equal(json_object_array_length(at(a.json, "items")), 1);
+	assert_string_equal(
+	        str_at(json_object_array_get_idx(at(a.json, "items"), 0),
+	               "topic"),
+	        HOSTILE1 " \xEF\xBF\xBD topic");
+	answer_free(&a);
+}
+
+static void test_irc_channel_cursor(void **state)
+{
+	char q[128] = "limit=1";
+	int seen = 0;
+
+	(void)state;
+	for (int pages = 0; pages < 10; pages++) {
+		struct answer a;
+		json_object *next;
+		call("/api/v1/irc/", "irc.example:6667", q, &a);
+		assert_int_equal(a.status, 200);
+		seen += (int)json_object_array_length(at(a.json, "items"));
+		assert_int_equal(
+		        json_object_get_int(at(at(a.json, "count"), "value")),
+		        4);
+		next = at(a.json, "next_cursor");
+		if (!next) {
+			answer_free(&a);
+			break;
+		}
+		snprintf(q, sizeof(q), "limit=1&cursor=%s",
+		         json_object_get_string(next));
+		answer_free(&a);
+	}
+	assert_int_equal(seen, 4);
+}
+
+static void test_bots(void **state)
+{
+	struct answer a;
+	json_object *v;
+
+	(void)state;
+	call("/api/v1/bots", NULL, NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_string_equal(str_at(a.json, "product_token"), "heed");
+	assert_true(strncmp(str_at(a.json, "user_agent"), "heed/", 5) == 0);
+	assert_non_null(
+	        strstr(str_at(a.json, "user_agent"), "ops@example.org"));
+	assert_string_equal(str_at(a.json, "contact_email"), "ops@example.org");
+	assert_int_equal(
+	        json_object_get_int(at(at(a.json, "rate"), "delay_ms")), 1000);
+	v = at(a.json, "verify");
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(
+	                            at(v, "domains"), 0)),
+	                    "crawl.example.org");
+	assert_true(json_object_array_length(at(v, "steps")) >= 2);
+	assert_non_null(
+	        strstr(str_at(v, "command"), "--domain crawl.example.org"));
+	assert_true(json_object_array_length(at(a.json, "collected")) > 0);
+	assert_non_null(str_at(a.json, "page_markdown"));
+	answer_free(&a);
+}
+
+static void test_home(void **state)
+{
+	struct answer a;
+	json_object *counts;
+
+	(void)state;
+	call("/api/v1/", NULL, NULL, &a);
+	assert_int_equal(a.status, 200);
+	counts = at(a.json, "counts");
+	assert_int_equal(json_object_get_int(at(at(counts, "pages"), "value")),
+	                 MANY + 4);
+	assert_int_equal(json_object_get_int(at(at(counts, "sites"), "value")),
+	                 4);
+	assert_int_equal(json_object_get_int(at(counts, "irc_networks")), 1);
+	assert_int_equal(json_object_array_length(at(a.json, "recent")), 10);
+	assert_int_equal(json_object_array_length(at(a.json, "popular")), 10);
+	/* most views first */
+	assert_int_equal(
+	        json_object_get_int(
+	                at(json_object_array_get_idx(at(a.json, "popular"), 0),
+	                   "views")),
+	        100 + (MANY - 1) / 3);
+	answer_free(&a);
+}
+
+static void test_error_shape(void **state)
+{
+	struct heed__serve_request req = {0};
+	struct heed__serve_response resp = {0};
+	json_object *o, *e;
+
+	(void)state;
+	req.ctx = &fx.ctx;
+	heed__api_error(&req, 400, "bad \"thing\" \xff", &resp);
+	assert_int_equal(resp.status, 400);
+	assert_string_equal(resp.content_type,
+	                    "application/json; charset=utf-8");
+	o = json_tokener_parse(heed__buf_str(&resp.body));
+	assert_non_null(o);
+	e = at(o, "error");
+	assert_int_equal(json_object_get_int(at(e, "status")), 400);
+	assert_string_equal(str_at(e, "message"), "bad \"thing\" \xEF\xBF\xBD");
+	json_object_put(o);
+	heed__buf_free(&resp.body);
+}
+
+static void test_openapi(void **state)
+{
+	struct answer a;
+	json_object *paths;
+
+	(void)state;
+	call("/api/v1/openapi.json", NULL, NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_string_equal(str_at(a.json, "openapi"), "3.1.0");
+	paths = at(a.json, "paths");
+	assert_int_equal(json_object_object_length(paths),
+	                 HEED_ARRAY_SIZE(api_paths));
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(api_paths); i++) {
+		json_object *get = at(at(paths, api_paths[i]), "get");
+		assert_non_null(at(at(get, "responses"), "200"));
+	}
+	/* every $ref names a schema of the document */
+	for (const char *s = a.body; (s = strstr(s, "\"$ref\":\"#/components/"
+	                                            "schemas/"));) {
+		char name[64];
+		s += strlen("\"$ref\":\"#/components/schemas/");
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(s, "\""), s);
+		at(at(at(a.json, "components"), "schemas"), name);
+	}
+	answer_free(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_record_names_equal_export),
+	        cmocka_unit_test(test_record_snippet_limit),
+	        cmocka_unit_test(test_record_nosnippet),
+	        cmocka_unit_test(test_record_invalid_utf8),
+	        cmocka_unit_test(test_record_not_found),
+	        cmocka_unit_test(test_record_json_permit),
+	        cmocka_unit_test(test_search_pagination),
+	        cmocka_unit_test(test_search_shape),
+	        cmocka_unit_test(test_search_bad),
+	        cmocka_unit_test(test_sites),
+	        cmocka_unit_test(test_site),
+	        cmocka_unit_test(test_tags),
+	        cmocka_unit_test(test_irc),
+	        cmocka_unit_test(test_irc_channel_cursor),
+	        cmocka_unit_test(test_bots),
+	        cmocka_unit_test(test_home),
+	        cmocka_unit_test(test_error_shape),
+	        cmocka_unit_test(test_openapi),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,756 @@
+/*
+ * Unit tests of the HTML pages of `heed serve` (src/serve/html*.c, route.c)
+ * over a real store: pages whose title, description, tags and URLs are
+ * hostile, sites, IRC networks. Each request goes through heed__serve_route
+ * as the HTTP shell calls it; each HTML answer is parsed by libxml2's HTML
+ * parser and checked for what the Content-Security-Policy and the HTML
+ * contract (docs/serve.md) promise: no script, no inline style, no event
+ * attribute, no javascript: link, the contract's ids.
+ */
+#include "heed_test.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+#include <sqlite3.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "heed/store_irc.h"
+#include "heed/store_pages.h"
+#include "heed/store_sites.h"
+#include "serve/serve-int.h"
+
+#define NOW      1767225600 /* 2026-01-01 */
+#define DAY      86400
+#define HOSTILE1 "<script>alert(1)</script>"
+#define HOSTILE2 "\"><img src=x onerror=alert(1)>"
+#define JS       "javascript:alert(1)"
+/* HOSTILE2 inside a JSON string */
+#define HOSTILE2_J "\\\"><img src=x onerror=alert(1)>"
+
+static const char allow_all[] =
+        "{\"robots_txt\":{\"rules\":true,\"line\":2},\"acap\":null,"
+        "\"meta_robots\":{\"noarchive\":false,\"nosnippet\":false,"
+        "\"nofollow\":false}}";
+static const char snippet20[] =
+        "{\"robots_txt\":{\"rules\":true},\"acap\":{\"present-snippet\":"
+        "{\"permitted\":true,\"line\":3,\"max_length\":20,"
+        "\"max_length_unit\":\"chars\"},\"present-thumbnail\":"
+        "{\"permitted\":false,\"line\":4}},\"meta_robots\":{\"noarchive\":"
+        "false,\"nosnippet\":false,\"nofollow\":false}}";
+static const char nosnippet[] =
+        "{\"robots_txt\":{\"rules\":true},\"acap\":null,\"meta_robots\":"
+        "{\"noarchive\":false,\"nosnippet\":true,\"nofollow\":false}}";
+
+struct fixture {
+	char path[64];
+	heed_store *store;
+	struct heed_config cfg;
+	struct heed__serve_ctx ctx;
+};
+
+static struct fixture fx;
+
+static void put(const char *url, const char *host, const char *title,
+                const char *perm, const char *record, int64_t views,
+                int64_t fetched)
+{
+	struct heed_stored_page p = {0};
+
+	p.url = url;
+	p.final_url = url;
+	p.host = host;
+	p.status = 200;
+	p.fetched_at = fetched;
+	p.checked_at = fetched;
+	p.title = title;
+	p.views = views;
+	p.published = "2025-12-01";
+	p.source_lastmod = HEED_STORE_NO_DATE;
+	p.permissions = perm;
+	p.mode = "full";
+	p.record = record;
+	assert_int_equal(heed_store_page_put(fx.store, &p), HEED_OK);
+}
+
+static void put_pages(void)
+{
+	char url[64], rec[256];
+	int i;
+
+	/* 1: every field hostile */
+	put("https://hostile.example/a", "hostile.example", HOSTILE1, allow_all,
+	    "{\"title\":{\"value\":\"" HOSTILE1 "\",\"source\":\"" HOSTILE2_J
+	    "\"},\"description\":{\"value\":\"" HOSTILE2_J " and 'quotes' "
+	    "here\",\"source\":\"meta\"},\"canonical\":{\"value\":\"" JS
+	    "\",\"source\":\"link\"},\"thumbnail\":{\"value\":\"" JS
+	    "\",\"source\":\"og\"},\"tags\":[{\"value\":\"" HOSTILE1
+	    "\",\"source\":\"meta\"},{\"value\":\"a/b c\",\"source\":\"meta"
+	    "\"}],\"views\":5}",
+	    5, NOW - DAY);
+	/* 2: a snippet limit of 20 chars, thumbnail refused */
+	put("https://limits.example/b", "limits.example", "Limited page",
+	    snippet20,
+	    "{\"description\":{\"value\":\"Twenty chars exactly then more "
+	    "words follow\",\"source\":\"meta\"},\"thumbnail\":{\"value\":"
+	    "\"https://limits.example/t.png\",\"source\":\"og\"}}",
+	    -1, NOW - 2 * DAY);
+	/* 3: nosnippet */
+	put("https://limits.example/c", "limits.example", "Quiet page",
+	    nosnippet,
+	    "{\"description\":{\"value\":\"never shown text\",\"source\":"
+	    "\"meta\"}}",
+	    3, NOW - 3 * DAY);
+	/* 4: a javascript: URL and invalid UTF-8 in the title */
+	put(JS, "evil.example", "bad \xff\xfe utf8 \"q\" 'q'", allow_all,
+	    "{\"description\":{\"value\":\"x\",\"source\":\"meta\"}}", 1,
+	    NOW - 4 * DAY);
+	/* 5..29: a site of 25 pages for pagination */
+	for (i = 0; i < 25; i++) {
+		snprintf(url, sizeof(url), "https://many.example/p%02d", i);
+		snprintf(rec, sizeof(rec),
+		         "{\"description\":{\"value\":\"page %d of many\","
+		         "\"source\":\"meta\"},\"tags\":[{\"value\":\"common\","
+		         "\"source\":\"meta\"}]}",
+		         i);
+		put(url, "many.example", url, allow_all, rec, 100 + i,
+		    NOW - 5 * DAY - i);
+	}
+}
+
+static void put_site(void)
+{
+	static const char rules[] = "User-agent: *\nDisallow: /private\n";
+	struct heed_store_site s = {0};
+
+	s.site = "https://hostile.example";
+	s.host = "hostile.example";
+	s.record.robots_date_s = NOW - DAY;
+	snprintf(s.record.detail, sizeof(s.record.detail), "%s", HOSTILE2);
+	s.robots_url = "https://hostile.example/robots.txt";
+	s.robots_body = (char *)rules;
+	s.robots_body_len = sizeof(rules) - 1;
+	s.rules_body = (char *)rules;
+	s.rules_body_len = sizeof(rules) - 1;
+	assert_int_equal(heed_store_site_put(fx.store, &s), HEED_OK);
+}
+
+static void put_network(heed_store_irc *w, const char *key,
+                        heed_irc_crawler_verdict verdict)
+{
+	static const char topic[] = HOSTILE1 " \xff topic";
+	struct heed_irc_crawler_pref pref = {verdict, 3600, 0};
+	int64_t net, vid;
+	char name[64];
+	int i;
+
+	assert_int_equal(heed_store_irc_network(w, key, NOW - DAY, &net, NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
+	                                            false, NOW - DAY, &vid),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_server(w, net, vid, "hub.example",
+	                                       "hub.example", 0, HOSTILE2,
+	                                       NOW - DAY),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_channel(w, net, vid, "#hostile", 42,
+	                                        topic, sizeof(topic) - 1,
+	                                        NOW - DAY),
+	                 HEED_OK);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "#chan%d", i);
+		assert_int_equal(heed_store_irc_channel(w, net, vid, name, i,
+		                                        "Plain Topic", 11,
+		                                        NOW - DAY),
+		                 HEED_OK);
+	}
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
+	                                          HEED_IRC_VISIT_COMPLETE, "ok",
+	                                          &pref, NOW - DAY + 60, 0),
+	                 HEED_OK);
+}
+
+static void put_irc(void)
+{
+	heed_store_irc *w;
+
+	assert_int_equal(heed_store_irc_new(&w, fx.store), HEED_OK);
+	put_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
+	put_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
+	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
+	heed_store_irc_free(w);
+}
+
+static int setup(void **state)
+{
+	int fd;
+
+	(void)state;
+	snprintf(fx.path, sizeof(fx.path), "/tmp/heed-serve-pages-XXXXXX");
+	fd = mkstemp(fx.path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(heed_store_open(&fx.store, fx.path, NULL, NULL),
+	                 HEED_OK);
+	put_pages();
+	put_site();
+	put_irc();
+	assert_int_equal(heed_config_init(&fx.cfg), HEED_OK);
+	assert_int_equal(heed_config_set(&fx.cfg, "identity.contact_email",
+	                                 "ops@example.org", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_config_set(&fx.cfg, "verify.domain",
+	                                 "crawl.example.org", NULL),
+	                 HEED_OK);
+	fx.ctx.config = &fx.cfg;
+	fx.ctx.base_url = "/idx";
+	fx.ctx.page_size = 10;
+	fx.ctx.alloc = heed_test_allocator();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	heed_store_close(fx.store);
+	heed_config_free(&fx.cfg);
+	unlink(fx.path);
+	for (int i = 0; i < 2; i++) {
+		char side[80];
+		snprintf(side, sizeof(side), "%s%s", fx.path,
+		         i ? "-shm" : "-wal");
+		unlink(side);
+	}
+	return 0;
+}
+
+/* ---- requests ---- */
+
+struct answer {
+	int status;
+	char *body; /* NUL-terminated, freed by answer_free */
+	const char *type;
+	xmlDocPtr doc; /* HTML answers */
+};
+
+/* GET path?query: query as "a=1&b=2" (no escapes: tests spell values). */
+static void get(const char *path, const char *query, struct answer *a)
+{
+	struct heed__serve_args args = {0};
+	struct heed__serve_request req = {0};
+	struct heed__serve_response resp = {0};
+	char qs[1024], *save = NULL, *kv;
+
+	snprintf(qs, sizeof(qs), "%s", query ? query : "");
+	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
+	     kv = strtok_r(NULL, "&", &save)) {
+		char *eq = strchr(kv, '=');
+		if (eq)
+			*eq = '\0';
+		args.arg[args.count].name = kv;
+		args.arg[args.count++].value = eq ? eq + 1 : "";
+	}
+	req.ctx = &fx.ctx;
+	req.method = "GET";
+	req.path = path;
+	req.args = &args;
+	req.store = fx.store;
+	req.now_s = NOW;
+	heed__buf_init(&resp.body, fx.ctx.alloc, HEED__SERVE_MAX_BODY);
+	heed__serve_route(&req, &resp);
+	a->status = resp.status;
+	a->type = resp.content_type;
+	a->body = strdup(heed__buf_str(&resp.body));
+	heed__buf_free(&resp.body);
+	a->doc = NULL;
+	if (a->type && strncmp(a->type, "text/html", 9) == 0)
+		a->doc = htmlReadMemory(
+		        a->body, (int)strlen(a->body), NULL, "utf-8",
+		        HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+		                HTML_PARSE_NONET);
+}
+
+static void answer_free(struct answer *a)
+{
+	free(a->body);
+	if (a->doc)
+		xmlFreeDoc(a->doc);
+}
+
+/* Every element and attribute of n and below: nothing that runs. */
+static void check_node(xmlNodePtr n)
+{
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		const char *name = (const char *)n->name;
+		assert_true(strcasecmp(name, "script") != 0);
+		assert_true(strcasecmp(name, "style") != 0);
+		assert_true(strcasecmp(name, "img") != 0);
+		assert_true(strcasecmp(name, "iframe") != 0);
+		for (xmlAttrPtr at = n->properties; at; at = at->next) {
+			const char *an = (const char *)at->name;
+			assert_false(strncasecmp(an, "on", 2) == 0);
+			assert_true(strcasecmp(an, "style") != 0);
+			if (strcasecmp(an, "href") == 0 ||
+			    strcasecmp(an, "action") == 0) {
+				xmlChar *v = xmlNodeGetContent((xmlNodePtr)at);
+				const char *s = (const char *)v;
+				while (*s == ' ' || *s == '\t' || *s == '\n')
+					s++;
+				assert_true(strncasecmp(s, "javascript:", 11) !=
+				            0);
+				/* internal links carry the base URL */
+				if (s[0] == '/')
+					assert_true(strncmp(s, "/idx/", 5) ==
+					            0);
+				else if (s[0] != '#')
+					assert_true(
+					        strncmp(s, "https://", 8) ==
+					                0 ||
+					        strncmp(s, "http://", 7) == 0 ||
+					        strncmp(s, "mailto:", 7) == 0);
+				xmlFree(v);
+			}
+		}
+		check_node(n->children);
+	}
+}
+
+static xmlNodePtr find_id(xmlNodePtr n, const char *id)
+{
+	for (; n; n = n->next) {
+		if (n->type == XML_ELEMENT_NODE) {
+			xmlChar *v = xmlGetProp(n, (const xmlChar *)"id");
+			bool hit = v && strcmp((const char *)v, id) == 0;
+			xmlFree(v);
+			if (hit)
+				return n;
+			xmlNodePtr c = find_id(n->children, id);
+			if (c)
+				return c;
+		}
+	}
+	return NULL;
+}
+
+/* The HTML contract of every page, and nothing that runs. */
+static void check_page(const struct answer *a)
+{
+	assert_non_null(a->doc);
+	assert_true(strncmp(a->body, "<!doctype html>", 15) == 0);
+	assert_non_null(strstr(a->body, "<html lang=\"en\">"));
+	assert_non_null(strstr(a->body, "<meta charset=\"utf-8\">"));
+	assert_non_null(strstr(a->body, "name=\"viewport\""));
+	assert_non_null(strstr(
+	        a->body,
+	        "<link rel=\"stylesheet\" href=\"/idx/static/heed.css\">"));
+	assert_non_null(strstr(a->body, "<a class=\"skip\" href=\"#main\">"));
+	assert_non_null(strstr(a->body, "<header>"));
+	assert_non_null(strstr(a->body, "href=\"/idx/bots\""));
+	assert_null(strcasestr(a->body, "<script"));
+	assert_null(strcasestr(a->body, " style="));
+	assert_null(strcasestr(a->body, "<style"));
+	assert_null(strcasestr(a->body, "<img"));
+	assert_non_null(find_id(xmlDocGetRootElement(a->doc), "main"));
+	check_node(xmlDocGetRootElement(a->doc));
+}
+
+static void expect(const char *path, const char *query, int status,
+                   struct answer *a)
+{
+	get(path, query, a);
+	if (a->status != status)
+		fail_msg("%s?%s: status %d, wanted %d\n%s", path,
+		         query ? query : "", a->status, status, a->body);
+	check_page(a);
+}
+
+static void has_id(const struct answer *a, const char *id)
+{
+	if (!find_id(xmlDocGetRootElement(a->doc), id))
+		fail_msg("no id=%s in\n%s", id, a->body);
+}
+
+/* ---- the tests ---- */
+
+static void test_home(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/", NULL, 200, &a);
+	has_id(&a, "search");
+	has_id(&a, "q");
+	has_id(&a, "recent");
+	has_id(&a, "popular");
+	has_id(&a, "counts");
+	for (const char *const *n =
+	             (const char *const[]){"site", "tag", "lang", "from", "to",
+	                                   "min_views", "max_views", NULL};
+	     *n; n++) {
+		char want[64];
+		snprintf(want, sizeof(want), "name=\"%s\"", *n);
+		assert_non_null(strstr(a.body, want));
+	}
+	assert_non_null(strstr(a.body, "<select id=\"f-sort\" name=\"sort\">"));
+	assert_non_null(strstr(a.body, "action=\"/idx/search\""));
+	/* the hostile title is text */
+	assert_non_null(
+	        strstr(a.body, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	answer_free(&a);
+}
+
+static void test_search_results(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/search", "q=alert", 200, &a);
+	has_id(&a, "results");
+	has_id(&a, "count");
+	assert_non_null(strstr(a.body, "class=\"result\""));
+	assert_non_null(
+	        strstr(a.body, "<a class=\"title\" href=\"/idx/records/1\">"));
+	assert_non_null(strstr(a.body, "class=\"original\" rel=\"nofollow "
+	                               "noopener ugc\" href=\"https://hostile."
+	                               "example/a\""));
+	assert_non_null(strstr(a.body, "href=\"/idx/tags/a%2Fb%20c\""));
+	assert_non_null(strstr(a.body, "class=\"snippet\""));
+	answer_free(&a);
+
+	/* no result */
+	expect("/search", "q=zzzznothing", 200, &a);
+	has_id(&a, "empty");
+	answer_free(&a);
+
+	/* a javascript: URL is never a link */
+	expect("/search", "site=evil.example", 200, &a);
+	assert_null(strstr(a.body, "class=\"original\""));
+	answer_free(&a);
+}
+
+static void test_search_bad(void **state)
+{
+	struct answer a;
+	char q[400];
+
+	(void)state;
+	expect("/search", "min_views=lots", 400, &a);
+	has_id(&a, "error");
+	answer_free(&a);
+	memset(q, 'a', sizeof(q));
+	memcpy(q, "q=", 2);
+	q[sizeof(q) - 1] = '\0';
+	expect("/search", q, 400, &a);
+	has_id(&a, "error");
+	answer_free(&a);
+	expect("/search", "sort=views&cursor=garbage", 400, &a);
+	answer_free(&a);
+}
+
+/* The href of id="next", with &amp; decoded, after the path. */
+static bool next_query(const struct answer *a, char *out, size_t size)
+{
+	xmlNodePtr n = find_id(xmlDocGetRootElement(a->doc), "next");
+	xmlChar *href;
+	const char *q;
+
+	if (!n)
+		return false;
+	href = xmlGetProp(n, (const xmlChar *)"href");
+	assert_non_null(href);
+	q = strchr((const char *)href, '?');
+	assert_non_null(q);
+	snprintf(out, size, "%s", q + 1);
+	xmlFree(href);
+	return true;
+}
+
+/* Percent-decodes s in place (the shell does it for real requests). */
+static void pct_decode(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (*s == '%' && s[1] && s[2]) {
+			char hex[3] = {s[1], s[2], 0};
+			*o++ = (char)strtol(hex, NULL, 16);
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static void test_pagination(void **state)
+{
+	char query[512] = "site=many.example&sort=views&limit=10";
+	int pages = 0, results = 0;
+	struct answer a;
+
+	(void)state;
+	for (;;) {
+		const char *s;
+		expect("/search", query, 200, &a);
+		for (s = a.body; (s = strstr(s, "class=\"result\"")); s++)
+			results++;
+		pages++;
+		if (pages > 1) {
+			has_id(&a, "first");
+			/* every other argument is kept */
+			assert_non_null(strstr(a.body, "site=many.example"));
+		}
+		bool more = next_query(&a, query, sizeof(query));
+		if (more) {
+			assert_non_null(strstr(query, "sort=views"));
+			assert_non_null(strstr(query, "limit=10"));
+			pct_decode(query);
+		}
+		answer_free(&a);
+		if (!more || pages > 10)
+			break;
+	}
+	assert_int_equal(pages, 3);
+	assert_int_equal(results, 25);
+}
+
+static void test_record(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/records/1", NULL, 200, &a);
+	has_id(&a, "title");
+	has_id(&a, "fields");
+	assert_non_null(strstr(a.body, "class=\"source\""));
+	/* javascript: canonical and thumbnail are text, not links */
+	assert_non_null(strstr(a.body, "javascript:alert(1)"));
+	assert_non_null(strstr(a.body, "rel=\"nofollow noopener ugc\" "
+	                               "href=\"https://hostile.example/a\""));
+	assert_null(find_id(xmlDocGetRootElement(a.doc), "withheld"));
+	answer_free(&a);
+
+	/* the snippet limit is applied and said */
+	expect("/records/2", NULL, 200, &a);
+	has_id(&a, "withheld");
+	assert_non_null(strstr(a.body, "Twenty chars exactly…"));
+	assert_null(strstr(a.body, "then more words"));
+	assert_null(strstr(a.body, "t.png"));
+	assert_non_null(strstr(a.body, "ACAP present-snippet"));
+	answer_free(&a);
+
+	expect("/records/3", NULL, 200, &a);
+	has_id(&a, "withheld");
+	assert_null(strstr(a.body, "never shown text"));
+	answer_free(&a);
+
+	expect("/records/4", NULL, 200, &a);
+	assert_non_null(strstr(a.body, "\xef\xbf\xbd")); /* U+FFFD */
+	answer_free(&a);
+
+	expect("/records/999", NULL, 404, &a);
+	answer_free(&a);
+	expect("/records/abc", NULL, 404, &a);
+	answer_free(&a);
+	expect("/records/-1", NULL, 404, &a);
+	answer_free(&a);
+	expect("/records/99999999999999999999999", NULL, 404, &a);
+	answer_free(&a);
+	/* a trailing slash names the same record */
+	expect("/records/1/", NULL, 200, &a);
+	answer_free(&a);
+}
+
+static void test_snippets_in_results(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/search", "site=limits.example", 200, &a);
+	assert_non_null(strstr(a.body, "Twenty chars exactly…"));
+	assert_null(strstr(a.body, "never shown text"));
+	answer_free(&a);
+}
+
+static void test_sites(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/sites", NULL, 200, &a);
+	assert_non_null(strstr(a.body, "href=\"/idx/sites/many.example\""));
+	answer_free(&a);
+	expect("/sites/", NULL, 200, &a);
+	answer_free(&a);
+
+	expect("/sites/hostile.example", NULL, 200, &a);
+	has_id(&a, "site");
+	has_id(&a, "robots");
+	has_id(&a, "optout");
+	assert_non_null(strstr(a.body, "<figure class=\"chart\">"));
+	assert_non_null(strstr(a.body, "<figcaption>"));
+	assert_non_null(strstr(a.body, "Disallow: /private"));
+	assert_non_null(strstr(a.body, "User-agent: heed"));
+	assert_non_null(strstr(a.body, "ACAP-disallow-crawl: /"));
+	assert_non_null(strstr(a.body, "ops@example.org"));
+	answer_free(&a);
+
+	expect("/sites/nowhere.example", NULL, 404, &a);
+	answer_free(&a);
+}
+
+static void test_tags(void **state)
+{
+	struct answer a;
+	char query[512];
+
+	(void)state;
+	expect("/tags", NULL, 200, &a);
+	assert_non_null(strstr(a.body, "href=\"/idx/tags/common\""));
+	answer_free(&a);
+
+	expect("/tags/common", NULL, 200, &a);
+	has_id(&a, "results");
+	assert_true(next_query(&a, query, sizeof(query)));
+	/* the tag stays in the path, not in the arguments */
+	assert_null(strstr(query, "tag="));
+	assert_non_null(strstr(a.body, "href=\"/idx/tags/common?cursor="));
+	answer_free(&a);
+}
+
+static void test_irc(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/irc", NULL, 200, &a);
+	has_id(&a, "networks");
+	assert_non_null(strstr(a.body, "irc.example:6667"));
+	assert_null(strstr(a.body, "deny.example"));
+	answer_free(&a);
+
+	expect("/irc/irc.example:6667", NULL, 200, &a);
+	has_id(&a, "servers");
+	has_id(&a, "channels");
+	has_id(&a, "channel-search");
+	assert_non_null(strstr(a.body, "#chan2"));
+	assert_non_null(strstr(a.body, "&lt;script&gt;"));
+	answer_free(&a);
+
+	expect("/irc/irc.example:6667", "q=HOSTILE", 200, &a);
+	assert_non_null(strstr(a.body, "#hostile"));
+	assert_null(strstr(a.body, "#chan1"));
+	answer_free(&a);
+
+	expect("/irc/irc.example:6667", "q=plain topic", 200, &a);
+	assert_non_null(strstr(a.body, "#chan1"));
+	assert_null(strstr(a.body, "#hostile"));
+	assert_non_null(strstr(a.body, "3 channels match"));
+	answer_free(&a);
+
+	expect("/irc/deny.example:6667", NULL, 404, &a);
+	answer_free(&a);
+}
+
+static void test_bots_and_misc(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/bots", NULL, 200, &a);
+	has_id(&a, "verify-steps");
+	assert_non_null(strstr(a.body, "<code>.crawl.example.org</code>"));
+	assert_non_null(strstr(a.body, "heed verify"));
+	answer_free(&a);
+
+	expect("/no/such/page", NULL, 404, &a);
+	answer_free(&a);
+	expect("/records/", NULL, 404, &a);
+	answer_free(&a);
+	expect("/search/", NULL, 200, &a);
+	answer_free(&a);
+	/* an unknown API path answers in the API's form */
+	get("/api/v1/nothing", NULL, &a);
+	assert_int_equal(a.status, 404);
+	assert_null(a.doc);
+	answer_free(&a);
+
+	get("/static/heed.css", NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_string_equal(a.type, "text/css; charset=utf-8");
+	assert_non_null(strstr(a.body, "prefers-color-scheme"));
+	answer_free(&a);
+
+	get("/healthz", NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_string_equal(a.body, "ok\n");
+	answer_free(&a);
+}
+
+/* A store whose pages table is gone: every page that reads it answers 500
+ * with a sentence, never SQLite's message, and /healthz 503. */
+static void test_store_error(void **state)
+{
+	static const char *const paths[] = {"/",
+	                                    "/search",
+	                                    "/records/1",
+	                                    "/sites",
+	                                    "/sites/hostile.example",
+	                                    "/tags/common"};
+	char path[64] = "/tmp/heed-serve-broken-XXXXXX";
+	heed_store *good = fx.store, *broken;
+	sqlite3 *db;
+	struct answer a;
+	size_t i;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(heed_store_open(&broken, path, NULL, NULL), HEED_OK);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "DROP TABLE pages", NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	fx.store = broken;
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		expect(paths[i], NULL, 500, &a);
+		has_id(&a, "error");
+		assert_non_null(strstr(a.body, "store could not be read"));
+		assert_null(strcasestr(a.body, "no such table"));
+		assert_null(strcasestr(a.body, "select"));
+		answer_free(&a);
+	}
+	get("/healthz", NULL, &a);
+	assert_int_equal(a.status, 503);
+	answer_free(&a);
+	fx.store = good;
+	heed_store_close(broken);
+	unlink(path);
+	for (i = 0; i < 2; i++) {
+		char side[80];
+		snprintf(side, sizeof(side), "%s%s", path, i ? "-shm" : "-wal");
+		unlink(side);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_home),
+	        cmocka_unit_test(test_search_results),
+	        cmocka_unit_test(test_search_bad),
+	        cmocka_unit_test(test_pagination),
+	        cmocka_unit_test(test_record),
+	        cmocka_unit_test(test_snippets_in_results),
+	        cmocka_unit_test(test_sites),
+	        cmocka_unit_test(test_tags),
+	        cmocka_unit_test(test_irc),
+	        cmocka_unit_test(test_bots_and_misc),
+	        cmocka_unit_test(test_store_error),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,707 @@
+/*
+ * Unit tests for the store's "search" area (issue 13): pages written with
+ * heed_store_page_put into a store file, searched through a second,
+ * read-only connection as `heed serve` does. Ranking, filters, cursor
+ * pagination, what may never be listed, take-downs, updates, 304s, a bad
+ * match, reindex, hostile tags and the chart buckets.
+ */
+#include "heed_test.h"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include "heed/store_pages.h"
+#include "heed/store_search.h"
+
+#define NOW  1800000000 /* 2027-01-15 */
+#define DAY  86400
+#define MAXH 256
+
+static char dir[64];
+static char path[128];
+static int serial;
+
+static int make_dir(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/heed-search-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+/* A new store file per test, open for writing. */
+static heed_store *open_writer(void)
+{
+	heed_store *s = NULL;
+
+	snprintf(path, sizeof(path), "%s/s%d.db", dir, serial++);
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	return s;
+}
+
+static heed_store *open_reader(void)
+{
+	heed_store *s = NULL;
+
+	assert_int_equal(heed_store_open_ex(&s, path, HEED_STORE_OPEN_READONLY,
+	                                    heed_test_allocator(), NULL),
+	                 HEED_OK);
+	return s;
+}
+
+struct spec {
+	const char *url;
+	const char *host;
+	const char *title;
+	const char *description;
+	const char *tags; /* JSON array text of tag strings, or NULL */
+	const char *language;
+	const char *published;
+	int64_t views;
+	int64_t fetched_at;
+	int status;
+	const char *permissions;
+};
+
+static void put(heed_store *s, const struct spec *sp)
+{
+	char record[2048], tags[1024] = "[]";
+	struct heed_stored_page p = {0};
+
+	if (sp->tags) {
+		/* ["a","b"] -> [{"value":"a","source":"meta"},...] */
+		char *o = tags;
+		const char *t = sp->tags;
+		o += sprintf(o, "[");
+		while ((t = strchr(t, '"'))) {
+			const char *end = t + 1;
+			while (*end && !(*end == '"' && end[-1] != '\\'))
+				end++;
+			o += sprintf(
+			        o, "%s{\"value\":%.*s,\"source\":\"meta\"}",
+			        o[-1] == '[' ? "" : ",", (int)(end - t + 1), t);
+			t = end + 1;
+		}
+		sprintf(o, "]");
+	}
+	snprintf(record, sizeof(record),
+	         "{\"title\":{\"value\":\"%s\",\"source\":\"title\"},"
+	         "\"description\":{\"value\":\"%s\",\"source\":\"meta\"},"
+	         "\"language\":{\"value\":\"%s\",\"source\":\"html\"},"
+	         "\"site_name\":{\"value\":\"Site of %s\",\"source\":\"og\"},"
+	         "\"tags\":%s}",
+	         sp->title ? sp->title : "",
+	         sp->description ? sp->description : "",
+	         sp->language ? sp->language : "en", sp->host, tags);
+	p.url = sp->url;
+	p.final_url = sp->url;
+	p.host = sp->host;
+	p.status = sp->status ? sp->status : 200;
+	p.fetched_at = sp->fetched_at ? sp->fetched_at : NOW - DAY;
+	p.checked_at = p.fetched_at;
+	p.title = sp->title;
+	p.views = sp->views;
+	p.published = sp->published;
+	p.source_lastmod = HEED_STORE_NO_DATE;
+	p.permissions = sp->permissions;
+	p.mode = "full";
+	p.record = record;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+}
+
+/* What a search gave. */
+struct hits {
+	int n;
+	int64_t ids[MAXH];
+	char urls[MAXH][64];
+	char titles[MAXH][64];
+	struct heed_search_cursor last;
+};
+
+static int collect(void *ud, const struct heed_search_hit *h)
+{
+	struct hits *r = ud;
+
+	assert_true(r->n < MAXH);
+	r->ids[r->n] = h->id;
+	snprintf(r->urls[r->n], sizeof(r->urls[0]), "%s", h->page.url);
+	snprintf(r->titles[r->n], sizeof(r->titles[0]), "%s",
+	         h->page.title ? h->page.title : "");
+	r->last = h->cursor;
+	r->n++;
+	return 0;
+}
+
+static struct heed_search_query query(const char *match)
+{
+	struct heed_search_query q = {
+	        .match = match,
+	        .published_from_s = HEED_STORE_NO_DATE,
+	        .published_to_s = HEED_STORE_NO_DATE,
+	        .min_views = -1,
+	        .max_views = -1,
+	        .limit = 50,
+	        .now_s = NOW,
+	};
+	return q;
+}
+
+static int search(heed_store *s, const struct heed_search_query *q,
+                  struct hits *r)
+{
+	bool more = false;
+	struct heed_diag d = {0};
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(heed_store_search(s, q, collect, r, &more, &d),
+	                 HEED_OK);
+	return r->n;
+}
+
+static int64_t count(heed_store *s, const struct heed_search_query *q)
+{
+	int64_t n = -1;
+
+	assert_int_equal(heed_store_search_count(s, q, 1000, &n, NULL),
+	                 HEED_OK);
+	return n;
+}
+
+static void test_ranking_title_beats_description(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query q = query("kestrel");
+
+	(void)state;
+	put(w, &(struct spec){"http://a.example/1", "a.example", "About birds",
+	                      "The kestrel hovers", NULL, NULL, NULL, -1});
+	put(w, &(struct spec){"http://a.example/2", "a.example", "The kestrel",
+	                      "A small falcon", NULL, NULL, NULL, -1});
+	put(w, &(struct spec){"http://a.example/3", "a.example", "Other",
+	                      "Nothing", NULL, NULL, NULL, -1});
+	r = open_reader();
+	assert_int_equal(search(r, &q, &h), 2);
+	assert_string_equal(h.urls[0], "http://a.example/2");
+	assert_string_equal(h.urls[1], "http://a.example/1");
+	/* Diacritics folded, tags and site name searchable. */
+	q.match = "késtrel";
+	assert_int_equal(search(r, &q, &h), 2);
+	q.match = "site:\"Site of a.example\"";
+	assert_int_equal(search(r, &q, &h), 3);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+static void test_filters(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query q = query(NULL);
+
+	(void)state;
+	put(w, &(struct spec){"http://a.example/1", "a.example", "One", "x",
+	                      "[\"birds\",\"owls\"]", "en", "2026-01-10", 5});
+	put(w, &(struct spec){"http://a.example/2", "a.example", "Two", "x",
+	                      "[\"birds\"]", "en-GB", "2026-03-05T09:00:00Z",
+	                      500});
+	put(w, &(struct spec){"http://b.example:8080/3", "b.example:8080",
+	                      "Three", "x", "[\"cats\"]", "eng", NULL, -1});
+	put(w, &(struct spec){"http://b.example:8080/4", "b.example:8080",
+	                      "Four", "x", "[\"birds\"]", "FR",
+	                      "2026-06-01T00:00:00.250Z", 50});
+	r = open_reader();
+	assert_int_equal(count(r, &q), 4);
+	{
+		int64_t capped = 0;
+		assert_int_equal(
+		        heed_store_search_count(r, &q, 3, &capped, NULL),
+		        HEED_OK);
+		assert_int_equal(capped, 3);
+	}
+	q.host = "b.example:8080";
+	assert_int_equal(search(r, &q, &h), 2);
+	assert_int_equal(count(r, &q), 2);
+	q.host = NULL;
+	q.tag = "birds";
+	assert_int_equal(search(r, &q, &h), 3);
+	q.host = "a.example";
+	assert_int_equal(search(r, &q, &h), 2);
+	q.match = "two";
+	assert_int_equal(search(r, &q, &h), 1);
+	assert_int_equal(count(r, &q), 1);
+	q = query(NULL);
+	q.language = "en";
+	assert_int_equal(search(r, &q, &h), 2); /* not "eng" */
+	q.language = "EN";
+	assert_int_equal(search(r, &q, &h), 2);
+	q.language = "en-gb";
+	assert_int_equal(search(r, &q, &h), 1);
+	q.language = "fr";
+	assert_int_equal(search(r, &q, &h), 1);
+	q.language = "e";
+	assert_int_equal(search(r, &q, &h), 0);
+	q = query(NULL);
+	q.published_from_s = 1767225600; /* 2026-01-01 */
+	q.published_to_s = 1772668800;   /* 2026-03-05 00:00 */
+	assert_int_equal(search(r, &q, &h), 1);
+	q.published_to_s = 1772704800; /* 2026-03-05 10:00 */
+	assert_int_equal(search(r, &q, &h), 2);
+	q = query(NULL);
+	q.min_views = 6;
+	assert_int_equal(search(r, &q, &h), 2);
+	q.max_views = 50;
+	assert_int_equal(search(r, &q, &h), 1);
+	assert_string_equal(h.urls[0], "http://b.example:8080/4");
+	q = query("nosuchword");
+	assert_int_equal(search(r, &q, &h), 0);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* Pages through q three rows at a time, adding a page between two pages
+ * of results when w is given; returns every id seen, in order. */
+static int paginate(heed_store *r, heed_store *w, struct heed_search_query q,
+                    int64_t *ids)
+{
+	int n = 0, rounds = 0;
+	bool more = true;
+
+	q.limit = 3;
+	while (more && rounds++ < 100) {
+		struct hits h = {0};
+		assert_int_equal(
+		        heed_store_search(r, &q, collect, &h, &more, NULL),
+		        HEED_OK);
+		assert_true(h.n <= 3);
+		assert_true(!more || h.n == 3);
+		for (int i = 0; i < h.n; i++)
+			ids[n++] = h.ids[i];
+		q.after = h.last;
+		if (w && rounds == 2) {
+			/* Sorts first in every order: seen by no page after. */
+			put(w,
+			    &(struct spec){"http://z.example/new", "z.example",
+			                   "Newest heron", "heron", NULL, NULL,
+			                   "2027-01-14", 999999, NOW});
+		}
+	}
+	return n;
+}
+
+static void test_sorts_paginate(void **state)
+{
+	static const heed_search_sort sorts[] = {
+	        HEED_SEARCH_SORT_RELEVANCE, HEED_SEARCH_SORT_VIEWS,
+	        HEED_SEARCH_SORT_DATE, HEED_SEARCH_SORT_FETCHED};
+	heed_store *w = open_writer(), *r;
+	char url[64], pub[32];
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		snprintf(pub, sizeof(pub), "2026-0%d-01", 1 + i % 5);
+		/* Ties on every key, absent views and dates. */
+		put(w, &(struct spec){url, "a.example", "heron page", "heron",
+		                      NULL, NULL, i % 4 ? pub : NULL,
+		                      i % 3 ? (i % 6) * 10 : -1,
+		                      NOW - (i % 7) * DAY});
+	}
+	r = open_reader();
+	for (size_t s = 0; s < HEED_ARRAY_SIZE(sorts); s++) {
+		int64_t ids[64], all[64];
+		struct hits h;
+		struct heed_search_query q = query("heron");
+		int n;
+
+		q.sort = sorts[s];
+		q.limit = 60;
+		search(r, &q, &h);
+		memcpy(all, h.ids, sizeof(int64_t) * (size_t)h.n);
+		/* The relevance order moves with the corpus (bm25): insert
+		 * only under the other orders. */
+		n = paginate(r,
+		             sorts[s] == HEED_SEARCH_SORT_RELEVANCE ? NULL : w,
+		             q, ids);
+		assert_int_equal(n, h.n);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(ids[i], all[i]);
+		/* Without a match, too (relevance falls back to fetched). */
+		q.match = NULL;
+		search(r, &q, &h);
+		n = paginate(r, NULL, q, ids);
+		assert_int_equal(n, h.n);
+		for (int i = 0; i < n; i++)
+			assert_int_equal(ids[i], h.ids[i]);
+		heed_store_page_delete(w, "http://z.example/new", false, NULL);
+	}
+	/* The orders themselves. */
+	{
+		struct hits h;
+		struct heed_search_query q = query(NULL);
+		q.sort = HEED_SEARCH_SORT_VIEWS;
+		search(r, &q, &h);
+		assert_int_equal(h.n, 20);
+		assert_string_equal(h.urls[0], "http://a.example/5");
+		assert_true(h.last.key == -1);
+		q.sort = HEED_SEARCH_SORT_DATE;
+		search(r, &q, &h);
+		assert_true(h.last.key == HEED_STORE_NO_DATE);
+		assert_string_equal(h.urls[0], "http://a.example/9");
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+static int collect_tag(void *ud, const struct heed_search_tag *t)
+{
+	struct hits *r = ud;
+
+	snprintf(r->titles[r->n], sizeof(r->titles[0]), "%s", t->tag);
+	r->ids[r->n++] = t->pages;
+	return 0;
+}
+
+static int collect_site(void *ud, const struct heed_search_site *s)
+{
+	struct hits *r = ud;
+
+	snprintf(r->urls[r->n], sizeof(r->urls[0]), "%s", s->host);
+	snprintf(r->titles[r->n], sizeof(r->titles[0]), "%s",
+	         s->site_name ? s->site_name : "(null)");
+	r->ids[r->n++] = s->pages;
+	return 0;
+}
+
+static int collect_page(void *ud, const struct heed_search_hit *h)
+{
+	return collect(ud, h);
+}
+
+static int sum_pages(void *ud, const struct heed_search_bucket *b)
+{
+	*(int64_t *)ud += b->pages;
+	return 0;
+}
+
+/* Every function of the area, for a store holding only hidden pages
+ * besides one shown: only the shown one ever comes out. */
+static void test_hidden_never_listed(void **state)
+{
+	static const char *const hidden[] = {
+	        "{\"acap\":{\"index\":{\"permitted\":false}}}",
+	        "{\"acap\":{\"present\":{\"permitted\":false}}}",
+	        "{\"acap\":{\"present\":{\"permitted\":true,\"expires\":"
+	        "1799999999}}}",
+	        "{\"acap\":{\"index\":{\"permitted\":true,\"expires\":"
+	        "1800000000}}}",
+	        "{\"acap\":null,\"meta_robots\":{\"unavailable_after\":"
+	        "1700000000}}",
+	};
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query q = query("egret");
+	char url[64];
+	int64_t n;
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(hidden); i++) {
+		snprintf(url, sizeof(url), "http://h%zu.example/", i);
+		put(w, &(struct spec){url, url + 7, "egret", "egret",
+		                      "[\"egret\"]", NULL, NULL, 7, 0, 200,
+		                      hidden[i]});
+	}
+	put(w, &(struct spec){"http://n.example/", "n.example", "egret",
+	                      "egret", "[\"egret\"]", NULL, NULL, 7, 0, 404});
+	put(w, &(struct spec){"http://ok.example/", "ok.example", "egret",
+	                      "egret", "[\"egret\"]", NULL, NULL, 7, 0, 200,
+	                      "{\"acap\":{\"present\":{\"permitted\":true,"
+	                      "\"expires\":1800000001}},\"meta_robots\":{"
+	                      "\"unavailable_after\":1800000001}}"});
+	r = open_reader();
+	for (int sort = 0; sort < 4; sort++) {
+		q.sort = (heed_search_sort)sort;
+		assert_int_equal(search(r, &q, &h), 1);
+		assert_string_equal(h.urls[0], "http://ok.example/");
+		assert_int_equal(count(r, &q), 1);
+	}
+	q.match = NULL;
+	assert_int_equal(search(r, &q, &h), 1);
+	q.tag = "egret";
+	assert_int_equal(search(r, &q, &h), 1);
+	for (int64_t id = 1; id <= 7; id++) {
+		heed_status rc =
+		        heed_store_search_page(r, id, NOW, collect_page, &h);
+		assert_int_equal(rc, id == 7 ? HEED_OK : HEED_ENOTFOUND);
+	}
+	/* Before the time limits passed, they were listed. */
+	q = query("egret");
+	q.now_s = 1690000000;
+	assert_int_equal(search(r, &q, &h), 4);
+	memset(&h, 0, sizeof(h));
+	heed_store_search_tags(r, NULL, 10, NOW, collect_tag, &h);
+	assert_int_equal(h.n, 1);
+	assert_int_equal(h.ids[0], 1);
+	memset(&h, 0, sizeof(h));
+	heed_store_search_sites(r, NULL, 10, NOW, collect_site, &h);
+	assert_int_equal(h.n, 1);
+	assert_string_equal(h.urls[0], "ok.example");
+	n = 0;
+	assert_int_equal(
+	        heed_store_search_per_day(r, NULL, 3, NOW, sum_pages, &n),
+	        HEED_OK);
+	assert_int_equal(n, 1);
+	n = 0;
+	assert_int_equal(heed_store_search_views(r, NULL, NOW, sum_pages, &n),
+	                 HEED_OK);
+	assert_int_equal(n, 1);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+struct buckets {
+	int n;
+	struct heed_search_bucket b[64];
+};
+
+static int collect_bucket(void *ud, const struct heed_search_bucket *b)
+{
+	struct buckets *r = ud;
+
+	assert_true(r->n < 64);
+	r->b[r->n++] = *b;
+	return 0;
+}
+
+static void test_charts(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct buckets b = {0};
+	int64_t today = NOW - NOW % DAY;
+
+	(void)state;
+	put(w, &(struct spec){"http://a.example/1", "a.example", "t", "d", NULL,
+	                      NULL, NULL, 0, today + 5});
+	put(w, &(struct spec){"http://a.example/2", "a.example", "t", "d", NULL,
+	                      NULL, NULL, 12, today - 2 * DAY});
+	put(w, &(struct spec){"http://a.example/3", "a.example", "t", "d", NULL,
+	                      NULL, NULL, 12345, today - 2 * DAY + 3});
+	put(w, &(struct spec){"http://b.example/4", "b.example", "t", "d", NULL,
+	                      NULL, NULL, 99, today - 9 * DAY});
+	put(w, &(struct spec){"http://a.example/5", "a.example", "t", "d", NULL,
+	                      NULL, NULL, 7, today, 200,
+	                      "{\"acap\":{\"index\":{\"permitted\":false}}}"});
+	r = open_reader();
+	assert_int_equal(heed_store_search_per_day(r, "a.example", 4, NOW,
+	                                           collect_bucket, &b),
+	                 HEED_OK);
+	assert_int_equal(b.n, 4);
+	assert_int_equal(b.b[0].from, today - 3 * DAY);
+	assert_int_equal(b.b[1].pages, 2);
+	assert_int_equal(b.b[2].pages, 0);
+	assert_int_equal(b.b[3].from, today);
+	assert_int_equal(b.b[3].to, today + DAY - 1);
+	assert_int_equal(b.b[3].pages, 1); /* the refused one left out */
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(
+	        heed_store_search_views(r, NULL, NOW, collect_bucket, &b),
+	        HEED_OK);
+	assert_int_equal(b.n, 6); /* 0, 1-9, 10-99, ..., 10000-99999 */
+	assert_int_equal(b.b[0].from, 0);
+	assert_int_equal(b.b[0].to, 0);
+	assert_int_equal(b.b[0].pages, 1);
+	assert_int_equal(b.b[1].pages, 0); /* the 7 is refused */
+	assert_int_equal(b.b[2].from, 10);
+	assert_int_equal(b.b[2].to, 99);
+	assert_int_equal(b.b[2].pages, 2);
+	assert_int_equal(b.b[5].from, 10000);
+	assert_int_equal(b.b[5].pages, 1);
+	memset(&b, 0, sizeof(b));
+	assert_int_equal(heed_store_search_views(r, "c.example", NOW,
+	                                         collect_bucket, &b),
+	                 HEED_OK);
+	assert_int_equal(b.n, 0);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+static void test_writes_keep_index(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query q = query("plover");
+	int64_t id, deleted = 0;
+
+	(void)state;
+	put(w, &(struct spec){"http://a.example/1", "a.example", "plover", "d",
+	                      "[\"wader\"]"});
+	put(w, &(struct spec){"http://a.example/2", "a.example", "other", "d"});
+	r = open_reader();
+	assert_int_equal(search(r, &q, &h), 1);
+	id = h.ids[0];
+	/* An update keeps the id and reindexes. */
+	put(w, &(struct spec){"http://a.example/1", "a.example", "lapwing", "d",
+	                      "[\"shorebird\"]"});
+	assert_int_equal(search(r, &q, &h), 0);
+	q.match = "lapwing";
+	assert_int_equal(search(r, &q, &h), 1);
+	assert_int_equal(h.ids[0], id);
+	q.match = NULL;
+	q.tag = "wader";
+	assert_int_equal(search(r, &q, &h), 0);
+	q.tag = "shorebird";
+	assert_int_equal(search(r, &q, &h), 1);
+	/* A 304 leaves the index alone. */
+	assert_int_equal(heed_store_page_unchanged(w, "http://a.example/1", NOW,
+	                                           HEED_STORE_NO_DATE),
+	                 HEED_OK);
+	q = query("lapwing");
+	assert_int_equal(search(r, &q, &h), 1);
+	/* A bad match is the caller's error, with FTS5's reason. */
+	{
+		struct heed_diag d = {0};
+		q.match = "\"unterminated";
+		assert_int_equal(
+		        heed_store_search(r, &q, collect, &h, NULL, &d),
+		        HEED_EINVAL);
+		assert_string_equal(d.message, "unterminated string");
+		q.match = "nosuchcolumn:x";
+		assert_int_equal(
+		        heed_store_search_count(r, &q, 10, &deleted, &d),
+		        HEED_EINVAL);
+		assert_non_null(strstr(d.message, "nosuchcolumn"));
+		q.limit = 0;
+		assert_int_equal(
+		        heed_store_search(r, &q, collect, &h, NULL, &d),
+		        HEED_EINVAL);
+	}
+	/* Reindex gives the same answers. */
+	q = query("lapwing OR other");
+	assert_int_equal(search(r, &q, &h), 2);
+	assert_int_equal(heed_store_search_reindex(w), HEED_OK);
+	assert_int_equal(search(r, &q, &h), 2);
+	q.match = NULL;
+	q.tag = "shorebird";
+	assert_int_equal(search(r, &q, &h), 1);
+	/* A take-down removes the page from search. */
+	assert_int_equal(
+	        heed_store_page_delete(w, "http://a.example/", true, &deleted),
+	        HEED_OK);
+	assert_int_equal(deleted, 2);
+	q = query("lapwing OR other");
+	assert_int_equal(search(r, &q, &h), 0);
+	q.match = NULL;
+	q.tag = "shorebird";
+	assert_int_equal(search(r, &q, &h), 0);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+static void test_hostile_tags(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query q = query(NULL);
+
+	(void)state;
+	put(w, &(struct spec){
+	               "http://a.example/1", "a.example", "x", "d",
+	               "[\"<script>alert(1)</script>\",\"it\\\"s\",\"'; "
+	               "DROP TABLE pages; --\",\"caf\\u00e9 \u00e9t\u00e9\"]"});
+	r = open_reader();
+	q.tag = "<script>alert(1)</script>";
+	assert_int_equal(search(r, &q, &h), 1);
+	q.tag = "it\"s";
+	assert_int_equal(search(r, &q, &h), 1);
+	q.tag = "'; DROP TABLE pages; --";
+	assert_int_equal(search(r, &q, &h), 1);
+	q.tag = "caf\u00e9 \u00e9t\u00e9";
+	assert_int_equal(search(r, &q, &h), 1);
+	q = query("ete");
+	assert_int_equal(search(r, &q, &h), 1);
+	memset(&h, 0, sizeof(h));
+	heed_store_search_tags(r, "a.example", 10, NOW, collect_tag, &h);
+	assert_int_equal(h.n, 4);
+	memset(&h, 0, sizeof(h));
+	heed_store_search_sites(r, NULL, 10, NOW, collect_site, &h);
+	assert_int_equal(h.n, 1);
+	assert_string_equal(h.titles[0], "Site of a.example");
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+static void sql_at(const char *file, const char *sql)
+{
+	sqlite3 *db = NULL;
+
+	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* A store of the heed before the search area, unmarked and holding a
+ * page, opens and migrates: the page is found. And the FTS5 shadow tables
+ * count as heed's, for a store that lost its mark. */
+static void test_older_store_migrates(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query q = query("godwit");
+
+	(void)state;
+	heed_store_close(w);
+	sql_at(path, "PRAGMA application_id = 0;"
+	             "DROP VIEW search_docs; DROP VIEW search_tags;"
+	             "DROP TABLE search_fts; DROP TABLE page_tags;"
+	             "DROP TRIGGER search_pages_ai; DROP TRIGGER "
+	             "search_pages_bu; DROP TRIGGER search_pages_au;"
+	             "DROP TRIGGER search_pages_bd;"
+	             "DROP INDEX pages_search_views;"
+	             "DROP INDEX pages_search_date;"
+	             "DROP INDEX pages_search_fetched;"
+	             "DELETE FROM heed_schema WHERE area = 'search';"
+	             "INSERT INTO pages(url, host, status, fetched_at, "
+	             "checked_at, title, record) VALUES('http://a.example/', "
+	             "'a.example', 200, 1, 1, 'The godwit', '{\"tags\":"
+	             "[{\"value\":\"wader\"}]}');");
+	assert_int_equal(heed_store_open_ex(&r, path, HEED_STORE_OPEN_READONLY,
+	                                    heed_test_allocator(), NULL),
+	                 HEED_ESTORE);
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	r = open_reader();
+	assert_int_equal(search(r, &q, &h), 1);
+	q.match = NULL;
+	q.tag = "wader";
+	assert_int_equal(search(r, &q, &h), 1);
+	heed_store_close(r);
+	heed_store_close(w);
+	sql_at(path, "PRAGMA application_id = 0;");
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(w);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_ranking_title_beats_description),
+	        cmocka_unit_test(test_filters),
+	        cmocka_unit_test(test_sorts_paginate),
+	        cmocka_unit_test(test_hidden_never_listed),
+	        cmocka_unit_test(test_charts),
+	        cmocka_unit_test(test_writes_keep_index),
+	        cmocka_unit_test(test_hostile_tags),
+	        cmocka_unit_test(test_older_store_migrates),
+	};
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
