@@ -2,7 +2,7 @@
 scripted sites on loopback, then `heed serve` on it.
 
 The web: three sites on ONE address told apart by name (news.test,
-blog.test, cook.test on 127.0.0.41, each under its own path prefix since the
+blog.test, cook.test on 127.0.0.131, each under its own path prefix since the
 scripted server answers every name alike) and one site per address for the
 rest: acap.test (present-snippet max-length=20-chars, a page whose
 presentation is refused), hostile.test (script tags, onerror attributes,
@@ -27,16 +27,17 @@ import signal
 import sqlite3
 import subprocess
 import tempfile
+import threading
 import time
 
 from heedtest import (HEED, Dnsmasq, ScriptedHttpServer, free_port_on,
                       run_heed)
 from irclab import Client, Lab, NgircdServer, ScriptedServer, heed as irc_heed
 
-SHARED = "127.0.0.41"
-ADDRESSES = {"acap.test": "127.0.0.42", "hostile.test": "127.0.0.43",
-             "robots.test": "127.0.0.44", "late.test": "127.0.0.45",
-             "kill.test": "127.0.0.46"}
+SHARED = "127.0.0.131"
+ADDRESSES = {"acap.test": "127.0.0.132", "hostile.test": "127.0.0.133",
+             "robots.test": "127.0.0.134", "late.test": "127.0.0.135",
+             "kill.test": "127.0.0.136"}
 CONTACT = ["--contact-url", "https://heed.test/bots",
            "--contact-email", "ops@heed.test"]
 HTML = {"Content-Type": "text/html; charset=utf-8"}
@@ -303,9 +304,11 @@ class Serve:
         args = [HEED, "serve", "--store", store, "--listen", "127.0.0.1:0"]
         if access_log:
             args += ["--access-log", access_log]
+        # stderr to a file, stdout drained after the first line: a full
+        # pipe would stop the server mid-test.
+        self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(args + list(extra),
-                                     stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE)
+                                     stdout=subprocess.PIPE, stderr=self.err)
         self.requests = 0
         line = b""
         deadline = time.monotonic() + 30
@@ -321,11 +324,16 @@ class Serve:
         if not text.startswith(prefix):
             self.stop()
             raise RuntimeError(f"heed serve did not start: {text!r} "
-                               f"{self.proc.stderr.read().decode()[-2000:]}")
+                               f"{self.stderr()[-2000:]}")
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
         self.url = text[len(prefix):]
         hostport = self.url.split("//", 1)[1].rstrip("/")
         self.host, port = hostport.rsplit(":", 1)
         self.port = int(port)
+
+    def stderr(self):
+        self.err.seek(0)
+        return self.err.read().decode(errors="replace")
 
     def get(self, path, method="GET", headers=None):
         """(status, {lower-case header: value}, body bytes)."""
