@@ -325,11 +325,16 @@ class Serve:
             self.stop()
             raise RuntimeError(f"heed serve did not start: {text!r} "
                                f"{self.stderr()[-2000:]}")
-        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+        self.out = []  # what it printed after the first line
+        threading.Thread(target=self._drain, daemon=True).start()
         self.url = text[len(prefix):]
         hostport = self.url.split("//", 1)[1].rstrip("/")
         self.host, port = hostport.rsplit(":", 1)
         self.port = int(port)
+
+    def _drain(self):
+        for line in self.proc.stdout:
+            self.out.append(line.decode(errors="replace"))
 
     def stderr(self):
         self.err.seek(0)

@@ -277,6 +277,16 @@ def check_over_long_url_and_too_many_args():
     assert status in (414, 400, 431, 413), status
 
 
+def check_request_headers_bounded():
+    status = raw_request(b"GET / HTTP/1.1\r\nHost: x\r\nX-A: " +
+                         b"b" * 20000 + b"\r\nConnection: close\r\n\r\n")
+    assert status in (431, 413, 400), status
+    lines = b"".join(b"X-%d: y\r\n" % i for i in range(1000))
+    status = raw_request(b"GET / HTTP/1.1\r\nHost: x\r\n" + lines +
+                         b"Connection: close\r\n\r\n")
+    assert status in (431, 413, 400), status
+
+
 def check_bad_parameters_are_400_with_a_message():
     for params in ("q=x&from=yesterday", "q=x&from=2024-13-45",
                    "q=x&to=2024-02-30x", "cursor=garbage", "cursor=%ff%fe",
@@ -706,6 +716,9 @@ def check_kill_9_mid_crawl_leaves_index_consistent():
                 break
             time.sleep(0.1)
         assert proc.poll() is None, "the crawl ended before the kill"
+        busy = run_heed("serve", "--reindex", "--store", ix.store, timeout=60)
+        assert busy.returncode == 75 and busy.stderr.strip(), \
+            (busy.returncode, busy.stderr)
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -725,6 +738,10 @@ def check_kill_9_mid_crawl_leaves_index_consistent():
     finally:
         db.close()
     assert get("/healthz")[0] == 200
+    # The killed crawl's lock is gone with it: a rebuild runs, and finds
+    # what the triggers had kept.
+    run_heed("serve", "--reindex", "--store", ix.store, timeout=120, check=0)
+    assert len(search({"q": "marmot"}, limit=7)) == stored
 
 
 def check_access_log_one_line_per_request():
@@ -804,6 +821,21 @@ def check_config_file_and_base_url():
         assert len(f.read().splitlines()) == 2
 
 
+def check_access_log_on_stdout_and_threads():
+    other = Serve(ix.store, "--access-log", "-", "--threads", "2")
+    try:
+        for _ in range(3):
+            assert other.get("/api/v1/search?q=bridge")[0] == 200
+        deadline = time.monotonic() + 5
+        while len(other.out) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(other.out) == 3, other.out
+        assert all('"GET /api/v1/search?q=bridge HTTP/1.1" 200 ' in x
+                   for x in other.out), other.out
+    finally:
+        assert other.stop() == 0
+
+
 def check_sigint_stops_with_0():
     other = Serve(ix.store)
     other.proc.send_signal(signal.SIGINT)
@@ -820,6 +852,7 @@ try:
         check_unknown_and_missing_are_404,
         check_post_is_405_with_allow,
         check_over_long_url_and_too_many_args,
+        check_request_headers_bounded,
         check_bad_parameters_are_400_with_a_message,
         check_fts5_syntax_is_never_a_500,
         check_search_by_title_description_tag_and_site_name,
@@ -842,6 +875,7 @@ try:
         check_access_log_one_line_per_request,
         check_bad_settings,
         check_config_file_and_base_url,
+        check_access_log_on_stdout_and_threads,
         check_sigint_stops_with_0,
     ]
 
