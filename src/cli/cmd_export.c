@@ -27,6 +27,7 @@
 #include "cli/cli.h"
 #include "cli/cli_config.h"
 #include "cli/cli_text.h"
+#include "heed/record.h"
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
 
@@ -190,63 +191,8 @@ struct export_web {
 	bool raw;         /* --csv-raw */
 	const char *site; /* --site HOST without a port: HOST on any port */
 	int64_t rows;
+	bool oom; /* a record could not be written: out of memory */
 };
-
-/* A JSON column as an object, or as a string when it does not parse. */
-static json_object *export_web_json_column(const char *text)
-{
-	json_object *o;
-
-	if (!text)
-		return NULL;
-	o = json_tokener_parse(text);
-	return o ? o : json_object_new_string(text);
-}
-
-static void export_web_add_text(json_object *o, const char *key,
-                                const char *value)
-{
-	json_object_object_add(o, key,
-	                       value ? json_object_new_string(value) : NULL);
-}
-
-static void export_web_add_date(json_object *o, const char *key, int64_t unix_s)
-{
-	char buf[32];
-
-	if (unix_s == HEED_STORE_NO_DATE) {
-		json_object_object_add(o, key, NULL);
-		return;
-	}
-	export_web_add_text(o, key,
-	                    heed_cli_format_date(unix_s, buf, sizeof(buf)));
-}
-
-static json_object *export_web_object(const struct heed_stored_page *p)
-{
-	json_object *o = json_object_new_object();
-
-	export_web_add_text(o, "url", p->url);
-	export_web_add_text(o, "final_url", p->final_url);
-	export_web_add_text(o, "host", p->host);
-	json_object_object_add(o, "status", json_object_new_int(p->status));
-	export_web_add_date(o, "fetched_at", p->fetched_at);
-	export_web_add_date(o, "checked_at", p->checked_at);
-	export_web_add_text(o, "title", p->title);
-	json_object_object_add(o, "views",
-	                       p->views >= 0 ? json_object_new_int64(p->views)
-	                                     : NULL);
-	export_web_add_text(o, "published", p->published);
-	export_web_add_text(o, "modified", p->modified);
-	export_web_add_text(o, "etag", p->etag);
-	export_web_add_text(o, "last_modified", p->last_modified);
-	export_web_add_date(o, "source_lastmod", p->source_lastmod);
-	export_web_add_text(o, "mode", p->mode);
-	json_object_object_add(o, "permissions",
-	                       export_web_json_column(p->permissions));
-	json_object_object_add(o, "record", export_web_json_column(p->record));
-	return o;
-}
 
 /* A field of the record: a string, or an object whose "value" is one. */
 static const char *export_web_record_text(json_object *record, const char *key)
@@ -355,13 +301,17 @@ static int export_web_row(void *ud, const struct heed_stored_page *p)
 	if (x->csv) {
 		export_web_csv_row(x->out, x->raw, p);
 	} else {
-		json_object *o = export_web_object(p);
-		fputs(json_object_to_json_string_ext(
-		              o, JSON_C_TO_STRING_PLAIN |
-		                         JSON_C_TO_STRING_NOSLASHESCAPE),
-		      x->out);
+		/* The writer the public index's API shares (heed/record.h):
+		 * the same names, dates and UTF-8 in both. */
+		char *text;
+		size_t len;
+		if (heed_record_json(p, 0, 0, NULL, &text, &len) != HEED_OK) {
+			x->oom = true;
+			return 1;
+		}
+		fwrite(text, 1, len, x->out);
 		fputc('\n', x->out);
-		json_object_put(o);
+		free(text);
 	}
 	x->rows++;
 	return ferror(x->out) ? 1 : 0;
@@ -384,6 +334,10 @@ static int export_web_run(heed_store *store, struct export_web *x,
 	                           export_web_row, x);
 	if (rc != HEED_OK) {
 		heed_cli_error("export: %s", heed_store_errmsg(store));
+		return HEED_EXIT_FAIL;
+	}
+	if (x->oom) {
+		heed_cli_error("export: out of memory");
 		return HEED_EXIT_FAIL;
 	}
 	if (fflush(x->out) != 0 || ferror(x->out)) {
@@ -507,7 +461,7 @@ static int export_web_parse(int argc, char **argv, struct export_args *a)
 int heed_cmd_export(int argc, char **argv)
 {
 	struct export_args a = {.format = "jsonl"};
-	struct export_web x = {stdout, 0, false, NULL, 0};
+	struct export_web x = {stdout, 0, false, NULL, 0, false};
 	struct heed_config cfg;
 	char shown[HEED_CLI_SHORT_SIZE];
 	int64_t since = HEED_STORE_NO_DATE;

@@ -29,7 +29,7 @@
 
 /* Counts above these are shown as "at least": counting further costs
  * more than a reader learns from it. */
-#define COUNT_CAP    10000
+#define COUNT_CAP    HEED__SERVE_COUNT_CAP
 #define HOME_ITEMS   10    /* recent and popular on the home answer */
 #define SITE_DAYS    30    /* the pages-per-day chart of a site */
 #define SITE_TAGS    20    /* top tags of a site */
@@ -100,8 +100,8 @@ void heed__api_error(const struct heed__serve_request *req, int status,
 }
 
 /* Sends o (freed here), or a 500 when it does not fit. */
-static void send(const struct heed__serve_request *req,
-                 struct heed__serve_response *resp, json_object *o)
+static void respond(const struct heed__serve_request *req,
+                    struct heed__serve_response *resp, json_object *o)
 {
 	heed_status rc = put_json(req, resp, 200, o);
 
@@ -440,7 +440,7 @@ static void search_with(const struct heed__serve_request *req,
 		fail(req, resp, rc, &diag);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 void heed__api_search(const struct heed__serve_request *req,
@@ -514,12 +514,12 @@ void heed__api_record(const struct heed__serve_request *req, const char *rest,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, x.items);
+	respond(req, resp, x.items);
 }
 
 /* ---- home ------------------------------------------------------------- */
 
-/* Every shown page, sort first, at most limit. */
+/* A query for every shown page, in sort order, limit at a time. */
 static void query_all(struct heed_search_query *q, int64_t now_s,
                       heed_search_sort sort, int limit)
 {
@@ -531,57 +531,6 @@ static void query_all(struct heed_search_query *q, int64_t now_s,
 	q->sort = sort;
 	q->limit = limit;
 	q->now_s = now_s;
-}
-
-struct counter {
-	int64_t n;
-	char last[HOST_KEY_MAX + 2];
-	bool stop; /* a host key too long to resume after */
-};
-
-static int count_site(void *ud, const struct heed_search_site *s)
-{
-	struct counter *c = ud;
-	size_t len = strlen(s->host);
-
-	c->n++;
-	c->stop = len >= sizeof(c->last);
-	if (!c->stop)
-		memcpy(c->last, s->host, len + 1);
-	return c->stop;
-}
-
-static int count_tag(void *ud, const struct heed_search_tag *t)
-{
-	(void)t;
-	((struct counter *)ud)->n++;
-	return 0;
-}
-
-static int count_network(void *ud, const struct heed_store_irc_network_row *r)
-{
-	if (strcmp(r->verdict, "deny") != 0 &&
-	    strcmp(r->verdict, "invalid") != 0)
-		((struct counter *)ud)->n++;
-	return 0;
-}
-
-/* Sites with shown pages, up to COUNT_CAP, a chunk at a time. */
-static heed_status count_sites(const struct heed__serve_request *req,
-                               int64_t *n)
-{
-	struct counter c = {0};
-	heed_status rc = HEED_OK;
-	int64_t before;
-
-	do {
-		before = c.n;
-		rc = heed_store_search_sites(req->store, c.n ? c.last : NULL,
-		                             1000, req->now_s, count_site, &c);
-	} while (rc == HEED_OK && !c.stop && c.n - before == 1000 &&
-	         c.n < COUNT_CAP);
-	*n = c.n < COUNT_CAP ? c.n : COUNT_CAP;
-	return rc;
 }
 
 /* Items of the limit first pages in sort order. */
@@ -606,27 +555,19 @@ void heed__api_home(const struct heed__serve_request *req,
 	static const char *const home_links[] = {"search", "sites", "tags",
 	                                         "irc",    "bots",  "openapi"};
 	json_object *o = json_object_new_object(), *counts, *list, *links;
-	struct heed_search_query q;
-	struct counter tags = {0}, nets = {0};
-	int64_t pages = 0, sites = 0;
+	struct heed__serve_counts c;
 	heed_status rc;
 
-	query_all(&q, req->now_s, HEED_SEARCH_SORT_FETCHED, 1);
-	rc = heed_store_search_count(req->store, &q, COUNT_CAP, &pages, NULL);
-	if (rc == HEED_OK)
-		rc = count_sites(req, &sites);
-	if (rc == HEED_OK)
-		rc = heed_store_search_tags(req->store, NULL, COUNT_CAP,
-		                            req->now_s, count_tag, &tags);
-	if (rc == HEED_OK)
-		rc = heed_store_irc_each_network(req->store, count_network,
-		                                 &nets);
+	/* The same numbers as the HTML home (counts.c). */
+	rc = heed__serve_counts(req->store, req->now_s, &c);
 	counts = json_object_new_object();
-	json_object_object_add(counts, "pages", count_object(pages, COUNT_CAP));
-	json_object_object_add(counts, "sites", count_object(sites, COUNT_CAP));
-	json_object_object_add(counts, "tags", count_object(tags.n, COUNT_CAP));
+	json_object_object_add(counts, "pages",
+	                       count_object(c.pages, COUNT_CAP));
+	json_object_object_add(counts, "sites",
+	                       count_object(c.sites, COUNT_CAP));
+	json_object_object_add(counts, "tags", count_object(c.tags, COUNT_CAP));
 	json_object_object_add(counts, "irc_networks",
-	                       json_object_new_int64(nets.n));
+	                       json_object_new_int64(c.networks));
 	json_object_object_add(o, "counts", counts);
 	if (rc == HEED_OK) {
 		rc = list_pages(req, NULL, HEED_SEARCH_SORT_FETCHED, HOME_ITEMS,
@@ -651,7 +592,7 @@ void heed__api_home(const struct heed__serve_request *req,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- sites ------------------------------------------------------------ */
@@ -721,7 +662,7 @@ void heed__api_sites(const struct heed__serve_request *req,
 		json_object_object_add(o, "next_cursor", NULL);
 	}
 	json_object_object_add(o, "items", x.items);
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- one site --------------------------------------------------------- */
@@ -1012,7 +953,7 @@ void heed__api_site(const struct heed__serve_request *req, const char *rest,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- tags ------------------------------------------------------------- */
@@ -1072,16 +1013,10 @@ void heed__api_tags(const struct heed__serve_request *req,
 		json_object_object_add(o, "next_cursor", NULL);
 	}
 	json_object_object_add(o, "items", x.items);
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- IRC -------------------------------------------------------------- */
-
-static bool network_listed(const struct heed_store_irc_network_row *r)
-{
-	return strcmp(r->verdict, "deny") != 0 &&
-	       strcmp(r->verdict, "invalid") != 0;
-}
 
 /* A network in the names of `heed export --irc`. */
 static json_object *network_object(const struct heed__serve_request *req,
@@ -1119,7 +1054,8 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 {
 	struct net_list *x = ud;
 
-	if (!network_listed(r) || (x->after && strcmp(r->key, x->after) <= 0) ||
+	if (!heed__serve_irc_listed(r->verdict) ||
+	    (x->after && strcmp(r->key, x->after) <= 0) ||
 	    (x->only && strcmp(r->key, x->only) != 0))
 		return 0;
 	if (x->n == x->limit) {
@@ -1158,7 +1094,7 @@ void heed__api_irc(const struct heed__serve_request *req,
 		        json_object_array_get_idx(x.items, (size_t)x.n - 1),
 		        "network", &last);
 	json_object_object_add(o, "next_cursor", json_object_get(last));
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 static json_object *server_object(const struct heed_store_irc_server_row *r)
@@ -1333,7 +1269,7 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 		fail(req, resp, rc, NULL);
 		return;
 	}
-	send(req, resp, o);
+	respond(req, resp, o);
 }
 
 /* ---- the crawler ------------------------------------------------------ */
@@ -1403,8 +1339,8 @@ void heed__api_bots(const struct heed__serve_request *req,
 {
 	static const char *const collected[] = {
 	        "titles and descriptions", "view counts, tags and categories",
-	        "other technical metadata: dates, durations, links between "
-	        "pages, and the robots.txt / ACAP rules in force"};
+	        ("other technical metadata: dates, durations, links between "
+	         "pages, and the robots.txt / ACAP rules in force")};
 	static const char *const not_collected[] = {
 	        "video, image or audio files", "form submissions", "logins",
 	        "cookies or personal data of visitors"};
@@ -1457,5 +1393,5 @@ void heed__api_bots(const struct heed__serve_request *req,
 		json_object_object_add(o, "page_markdown", NULL);
 	free(page);
 	json_object_object_add(o, "links", links_pair(req, "/bots", NULL));
-	send(req, resp, o);
+	respond(req, resp, o);
 }

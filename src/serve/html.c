@@ -1,8 +1,9 @@
 /*
- * The HTML pages of the public index (docs/serve.md, "Pages"): the layout
- * every page shares, the stylesheet, the search form and results list, and
- * the home, search, error and /bots pages. html_pages.c has the record,
- * site, tag and IRC pages.
+ * The HTML pages of the public index (docs/serve.md, "Pages"): the page
+ * writer and layout every page shares (html-int.h), the search form and
+ * results list, and the home, search, error and /bots pages. The others:
+ * html_pages.c (a record, tags), html_site.c (sites), html_irc.c (IRC
+ * networks), html_style.c (the stylesheet).
  *
  * Every value from the store goes through heed__html_escape, every part
  * of an internal link through heed__url_encode, every external link
@@ -15,14 +16,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "heed/store_irc.h"
 #include "heed/verify.h"
 #include "serve/html-int.h"
 
 #define HTML_TYPE "text/html; charset=utf-8"
-/* Counts shown on the home page and the search page stop here: counting
- * further costs time and says nothing a person needs. */
-#define COUNT_CAP 10000
 
 /* ---- the writer ---- */
 
@@ -492,9 +489,9 @@ static void page_link(struct hpage *p, const char *path,
 static void count_line(struct hpage *p, int64_t count)
 {
 	hp_raw(p, "<p id=\"count\">");
-	if (count >= COUNT_CAP) {
+	if (count >= HEED__SERVE_COUNT_CAP) {
 		hp_raw(p, "More than ");
-		hp_int(p, COUNT_CAP);
+		hp_int(p, HEED__SERVE_COUNT_CAP);
 		hp_raw(p, " results");
 	} else if (count == 1) {
 		hp_raw(p, "1 result");
@@ -517,7 +514,8 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 	bool more = false;
 	heed_status rc;
 
-	rc = heed_store_search_count(p->req->store, q, COUNT_CAP, &count, diag);
+	rc = heed_store_search_count(p->req->store, q, HEED__SERVE_COUNT_CAP,
+	                             &count, diag);
 	if (rc != HEED_OK)
 		return rc;
 	count_line(p, count);
@@ -529,6 +527,8 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 	if (r.shown == 0)
 		hp_raw(p,
 		       "<p id=\"empty\">Nothing in the index matches.</p>\n");
+	if (q->after.id == 0 && !(more && r.shown > 0))
+		return HEED_OK;
 	hp_raw(p, "<nav aria-label=\"Pages\" class=\"pages\"><p>");
 	if (q->after.id != 0) {
 		hp_raw(p, "<a id=\"first\" href=\"");
@@ -597,39 +597,13 @@ heed_status hp_short_list(struct hpage *p, heed_search_sort sort,
 
 /* ---- home ---- */
 
-struct counter {
-	int64_t n;
-};
-
-static int count_site(void *ud, const struct heed_search_site *s)
-{
-	(void)s;
-	((struct counter *)ud)->n++;
-	return 0;
-}
-
-static int count_tag(void *ud, const struct heed_search_tag *t)
-{
-	(void)t;
-	((struct counter *)ud)->n++;
-	return 0;
-}
-
-static int count_network(void *ud, const struct heed_store_irc_network_row *r)
-{
-	if (strcmp(r->verdict, "deny") != 0 &&
-	    strcmp(r->verdict, "invalid") != 0)
-		((struct counter *)ud)->n++;
-	return 0;
-}
-
 static void count_item(struct hpage *p, int64_t n, const char *what,
                        const char *path)
 {
 	hp_raw(p, "<li><a href=\"");
 	hp_href(p, path);
 	hp_raw(p, "\">");
-	if (n >= COUNT_CAP)
+	if (n >= HEED__SERVE_COUNT_CAP)
 		hp_raw(p, "more than ");
 	hp_int(p, n);
 	hp_rawf(p, " %s</a></li>\n", what);
@@ -637,34 +611,17 @@ static void count_item(struct hpage *p, int64_t n, const char *what,
 
 static heed_status home_counts(struct hpage *p)
 {
-	const struct heed__serve_request *req = p->req;
-	struct heed_search_query q = {0};
-	struct counter sites = {0}, tags = {0}, nets = {0};
-	int64_t pages = 0;
+	struct heed__serve_counts c;
 	heed_status rc;
 
-	q.published_from_s = q.published_to_s = HEED_STORE_NO_DATE;
-	q.min_views = q.max_views = -1;
-	q.sort = HEED_SEARCH_SORT_FETCHED;
-	q.limit = 1;
-	q.now_s = req->now_s;
-	rc = heed_store_search_count(req->store, &q, COUNT_CAP, &pages, NULL);
-	if (rc == HEED_OK)
-		rc = heed_store_search_sites(req->store, NULL, COUNT_CAP,
-		                             req->now_s, count_site, &sites);
-	if (rc == HEED_OK)
-		rc = heed_store_search_tags(req->store, NULL, COUNT_CAP,
-		                            req->now_s, count_tag, &tags);
-	if (rc == HEED_OK)
-		rc = heed_store_irc_each_network(req->store, count_network,
-		                                 &nets);
+	rc = heed__serve_counts(p->req->store, p->req->now_s, &c);
 	if (rc != HEED_OK)
 		return rc;
 	hp_raw(p, "<h2>In the index</h2>\n<ul id=\"counts\">\n");
-	count_item(p, pages, "pages", "/search");
-	count_item(p, sites.n, "sites", "/sites");
-	count_item(p, tags.n, "tags", "/tags");
-	count_item(p, nets.n, "IRC networks", "/irc");
+	count_item(p, c.pages, "pages", "/search");
+	count_item(p, c.sites, "sites", "/sites");
+	count_item(p, c.tags, "tags", "/tags");
+	count_item(p, c.networks, "IRC networks", "/irc");
 	hp_raw(p, "</ul>\n");
 	return HEED_OK;
 }

@@ -15,12 +15,6 @@
 
 /* ---- IRC ---- */
 
-static bool network_listed(const struct heed_store_irc_network_row *r)
-{
-	return strcmp(r->verdict, "deny") != 0 &&
-	       strcmp(r->verdict, "invalid") != 0;
-}
-
 static void count_cell(struct hpage *p, int64_t v)
 {
 	hp_raw(p, "<td class=\"num\">");
@@ -41,7 +35,7 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 	struct nets_view *v = ud;
 	struct hpage *p = v->p;
 
-	if (!network_listed(r))
+	if (!heed__serve_irc_listed(r->verdict))
 		return 0;
 	hp_raw(p, "<tr><td>");
 	hp_link(p, "/irc/", r->key, r->key);
@@ -99,7 +93,7 @@ static int on_find_network(void *ud, const struct heed_store_irc_network_row *r)
 
 	if (strcmp(r->key, f->key) != 0)
 		return 0;
-	f->found = network_listed(r);
+	f->found = heed__serve_irc_listed(r->verdict);
 	snprintf(f->name, sizeof(f->name), "%s", r->name);
 	return 1;
 }

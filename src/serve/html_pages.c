@@ -17,10 +17,17 @@
 
 /* ---- the record page ---- */
 
+/* Items of an array field shown on the record page: a record may hold
+ * 20,000 links, which no one reads on a page. */
+#define ARRAY_ITEMS_SHOWN 50
+
 /* A record field's value as text: strings as they are, numbers and
- * booleans as JSON writes them, anything larger as compact JSON. */
+ * booleans as JSON writes them, objects as compact JSON, arrays as a list
+ * of their first items. */
 static void value_text(struct hpage *p, json_object *v)
 {
+	size_t i, n;
+
 	if (!v) {
 		hp_raw(p, "none");
 		return;
@@ -30,7 +37,33 @@ static void value_text(struct hpage *p, json_object *v)
 		         (size_t)json_object_get_string_len(v));
 		return;
 	}
-	hp_text(p, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+	if (!json_object_is_type(v, json_type_array)) {
+		hp_text(p, json_object_to_json_string_ext(
+		                   v, JSON_C_TO_STRING_PLAIN));
+		return;
+	}
+	n = json_object_array_length(v);
+	hp_int(p, (int64_t)n);
+	hp_raw(p, n == 1 ? " item" : " items");
+	if (n == 0)
+		return;
+	hp_raw(p, "<ul class=\"items\">");
+	for (i = 0; i < n && i < ARRAY_ITEMS_SHOWN; i++) {
+		json_object *item = json_object_array_get_idx(v, i);
+		hp_raw(p, "<li>");
+		if (json_object_is_type(item, json_type_array))
+			hp_text(p, json_object_to_json_string_ext(
+			                   item, JSON_C_TO_STRING_PLAIN));
+		else
+			value_text(p, item);
+		hp_raw(p, "</li>");
+	}
+	hp_raw(p, "</ul>");
+	if (n > ARRAY_ITEMS_SHOWN) {
+		hp_raw(p, "and ");
+		hp_int(p, (int64_t)(n - ARRAY_ITEMS_SHOWN));
+		hp_raw(p, " more");
+	}
 }
 
 struct record_view {
@@ -47,11 +80,6 @@ static void field_description(struct record_view *rv, const char *desc)
 	struct hpage *p = rv->p;
 	size_t len = strlen(desc), cut = len;
 
-	if (!rv->pm.snippet) {
-		rv->snippet_withheld = len > 0;
-		hp_raw(p, "<em>withheld</em>");
-		return;
-	}
 	if (rv->pm.snippet_chars)
 		cut = heed__serve_cut_chars(desc, cut, rv->pm.snippet_chars);
 	if (rv->pm.snippet_words)
@@ -66,25 +94,25 @@ static void field_description(struct record_view *rv, const char *desc)
 static void field_value(struct record_view *rv, const char *key, json_object *v)
 {
 	struct hpage *p = rv->p;
+	bool desc = strcmp(key, "description") == 0;
+	bool thumb = strcmp(key, "thumbnail") == 0;
 	const char *s = json_object_is_type(v, json_type_string)
 	                        ? json_object_get_string(v)
 	                        : NULL;
 
-	if (strcmp(key, "description") == 0 && s) {
+	/* Whatever its type, a field the permissions withhold is not shown. */
+	if ((desc && !rv->pm.snippet) || (thumb && !rv->pm.thumbnail)) {
+		rv->snippet_withheld |= desc;
+		rv->thumb_withheld |= thumb;
+		hp_raw(p, "<em>withheld</em>");
+	} else if (desc && s) {
 		field_description(rv, s);
-	} else if (strcmp(key, "thumbnail") == 0 && s) {
-		if (!rv->pm.thumbnail) {
-			rv->thumb_withheld = true;
-			hp_raw(p, "<em>withheld</em>");
-		} else if (heed__serve_safe_link(s)) {
-			/* A link, never an <img>: heed shows no media. */
-			hp_external(p, NULL, s, "thumbnail");
-			hp_raw(p, " <span class=\"url\">");
-			hp_text(p, s);
-			hp_raw(p, "</span>");
-		} else {
-			hp_text(p, s);
-		}
+	} else if (thumb && s && heed__serve_safe_link(s)) {
+		/* A link, never an <img>: heed shows no media. */
+		hp_external(p, NULL, s, "thumbnail");
+		hp_raw(p, " <span class=\"url\">");
+		hp_text(p, s);
+		hp_raw(p, "</span>");
 	} else if (strcmp(key, "canonical") == 0 && s) {
 		hp_external(p, NULL, s, s);
 	} else {
@@ -230,27 +258,24 @@ static void permissions_words(struct hpage *p, const char *json)
 	json_object_put(o);
 }
 
+/* What the page does not show and why: permit.c names every reason. */
 static void withheld_note(struct hpage *p, const struct record_view *rv)
 {
-	bool snippet = rv->snippet_cut || rv->snippet_withheld;
-
-	if (!snippet && !rv->thumb_withheld)
+	if (!rv->snippet_cut && !rv->snippet_withheld && !rv->thumb_withheld)
 		return;
 	hp_raw(p, "<p id=\"withheld\">");
-	if (snippet) {
-		hp_raw(p, rv->snippet_cut ? "The description is cut: "
-		                          : "The description is withheld: ");
-		hp_text(p,
-		        rv->pm.why[0] ? rv->pm.why : "the site's permissions");
-		hp_raw(p, ".");
-	}
+	if (rv->snippet_cut)
+		hp_raw(p, "The description is cut");
+	else if (rv->snippet_withheld)
+		hp_raw(p, "The description is withheld");
 	if (rv->thumb_withheld)
-		hp_raw(p, snippet ? " The thumbnail is withheld: "
-		                  : "The thumbnail is withheld: ");
-	if (rv->thumb_withheld)
-		hp_raw(p, "ACAP present-thumbnail refused or expired, or no "
-		          "readable permissions.");
-	hp_raw(p, "</p>\n");
+		hp_raw(p, rv->snippet_cut || rv->snippet_withheld
+		                  ? " and the thumbnail withheld"
+		                  : "The thumbnail is withheld");
+	hp_raw(p, ", as the site's permissions ask: ");
+	hp_text(p, rv->pm.why[0] ? rv->pm.why
+	                         : "no readable permissions were stored");
+	hp_raw(p, ".</p>\n");
 }
 
 static void record_dates(struct hpage *p, const struct heed_stored_page *pg)
@@ -264,7 +289,12 @@ static void record_dates(struct hpage *p, const struct heed_stored_page *pg)
 	hp_raw(p, "</dd>\n<dt>Modified</dt><dd>");
 	hp_text(p, pg->modified ? pg->modified : "unknown");
 	hp_rawf(p, "</dd>\n<dt>HTTP status</dt><dd>%d</dd>\n", pg->status);
-	hp_raw(p, "<dt>Mode</dt><dd>");
+	hp_raw(p, "<dt>Views</dt><dd>");
+	if (pg->views >= 0)
+		hp_int(p, pg->views);
+	else
+		hp_raw(p, "not given");
+	hp_raw(p, "</dd>\n<dt>Mode</dt><dd>");
 	hp_text(p, pg->mode ? pg->mode : "unknown");
 	hp_raw(p, "</dd>\n<dt>Site</dt><dd>");
 	hp_link(p, "/sites/", pg->host, pg->host);

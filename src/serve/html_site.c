@@ -285,8 +285,8 @@ static int on_bucket(void *ud, const struct heed_search_bucket *b)
 		snprintf(c->labels[c->n], sizeof(c->labels[0]), "%lld",
 		         (long long)b->from);
 	else if (!c->day)
-		snprintf(c->labels[c->n], sizeof(c->labels[0]), "%lld+",
-		         (long long)b->from);
+		snprintf(c->labels[c->n], sizeof(c->labels[0]), "%lld-%lld",
+		         (long long)b->from, (long long)b->to);
 	c->bars[c->n].label = c->labels[c->n];
 	c->bars[c->n].value = b->pages;
 	c->n++;

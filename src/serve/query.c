@@ -244,11 +244,19 @@ static heed_status put_term(struct heed_buf *b, const struct term *t)
 }
 
 /* Positive terms ANDed, OR groups in parentheses, then each exclusion
- * as a binary NOT: ("a" AND ("b" OR "c")) NOT "d". */
+ * as a binary NOT: ("a" AND ("b" OR "c")) NOT "d", "b" NOT "a". */
 static heed_status write_expr(struct heed_buf *b, const struct terms *ts)
 {
-	bool paren = ts->positive < ts->n, first = true;
-	heed_status rc = paren ? heed__buf_addc(b, '(') : HEED_OK;
+	size_t groups = 0;
+	bool paren, first = true;
+	heed_status rc;
+
+	for (size_t i = 0; i < ts->n; i++)
+		groups += !ts->t[i].exclude && !ts->t[i].or_prev;
+	/* A NOT takes the whole ANDed left side; one term or one OR group
+	 * is whole already. */
+	paren = ts->positive < ts->n && groups > 1;
+	rc = paren ? heed__buf_addc(b, '(') : HEED_OK;
 
 	for (size_t i = 0; i < ts->n && rc == HEED_OK; i++) {
 		const struct term *t = &ts->t[i];

@@ -179,6 +179,25 @@ void heed__serve_metrics_observe(struct heed__serve_metrics *m,
                                  enum heed__serve_route_kind kind, int status,
                                  uint64_t micros, size_t bytes);
 
+/* ---- counts.c: what the home pages count (HTML and JSON alike). */
+
+/* Counts stop here: counting further costs time and says nothing a
+ * person needs ("more than 10,000"). */
+#define HEED__SERVE_COUNT_CAP 10000
+
+struct heed__serve_counts {
+	int64_t pages, sites, tags, networks; /* each at most the cap */
+};
+
+/* The shown pages, sites with shown pages, tags and listed IRC networks
+ * at now_s. HEED_OK or the store's status. */
+heed_status heed__serve_counts(heed_store *store, int64_t now_s,
+                               struct heed__serve_counts *c);
+
+/* Whether an IRC network whose latest CRAWLER verdict is verdict (as the
+ * store names it) may be listed: never "deny" nor "invalid". */
+bool heed__serve_irc_listed(const char *verdict);
+
 /* ---- the pages (html.c, api.c, openapi.c), dispatched by route.c */
 
 /* What every page needs, shared and read-only while the server runs. */

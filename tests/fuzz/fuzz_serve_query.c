@@ -42,17 +42,32 @@ static void check_fts(const char *fts)
 	sqlite3_reset(st);
 }
 
+/* Valid UTF-8 (RFC 3629) without C0 controls but tab and newline, nor
+ * DEL: checked by value here, independently of escape.c's decoder. */
 static bool valid_utf8(const unsigned char *s, size_t len)
 {
-	struct heed_buf b;
-	bool same;
-
-	/* Cleaning valid UTF-8 without controls changes nothing. */
-	heed__buf_init(&b, heed_allocator_default(), 4 * len + 16);
-	same = heed__utf8_clean(&b, (const char *)s, len) == HEED_OK &&
-	       b.len == len && memcmp(heed__buf_str(&b), s, len) == 0;
-	heed__buf_free(&b);
-	return same;
+	for (size_t i = 0; i < len;) {
+		size_t n = s[i] < 0x80       ? 1
+		           : s[i] >> 5 == 6  ? 2
+		           : s[i] >> 4 == 14 ? 3
+		           : s[i] >> 3 == 30 ? 4
+		                             : 0;
+		uint32_t v = n == 1 ? s[i] : s[i] & (0xFFu >> (n + 1));
+		if (!n || len - i < n)
+			return false;
+		for (size_t k = 1; k < n; k++) {
+			if (s[i + k] >> 6 != 2)
+				return false;
+			v = v << 6 | (s[i + k] & 0x3Fu);
+		}
+		if ((n == 2 && v < 0x80) || (n == 3 && v < 0x800) ||
+		    (n == 4 && v < 0x10000) || v > 0x10FFFF ||
+		    (v >= 0xD800 && v <= 0xDFFF) || v == 0x7F ||
+		    (v < 0x20 && v != '\t' && v != '\n'))
+			return false;
+		i += n;
+	}
+	return true;
 }
 
 static void check_escapes(const char *s, size_t len)

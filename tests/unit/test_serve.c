@@ -307,13 +307,18 @@ static const struct fts_case fts_cases[] = {
         {"words are ANDed", "hello world", HEED_OK, "\"hello\" AND \"world\"",
          1},
         {"phrase", "\"hello world\"", HEED_OK, "\"hello world\"", 1},
-        {"exclusion after", "hello -world", HEED_OK,
-         "(\"hello\") NOT \"world\"", 0},
-        {"exclusion first", "-world hello", HEED_OK,
-         "(\"hello\") NOT \"world\"", 0},
+        {"exclusion after", "hello -world", HEED_OK, "\"hello\" NOT \"world\"",
+         0},
+        {"exclusion first", "-world hello", HEED_OK, "\"hello\" NOT \"world\"",
+         0},
         {"two exclusions", "cats -a -b", HEED_OK,
-         "(\"cats\") NOT \"a\" NOT \"b\"", 1},
+         "\"cats\" NOT \"a\" NOT \"b\"", 1},
         {"only exclusions", "-a -b", HEED_EINVAL, NULL, -1},
+        {"brief: -a b", "-a b", HEED_OK, "\"b\" NOT \"a\"", 0},
+        {"AND before NOT", "cats pets -mice", HEED_OK,
+         "(\"cats\" AND \"pets\") NOT \"mice\"", 1},
+        {"excluded phrase", "cats -\"hello world\"", HEED_OK,
+         "\"cats\" NOT \"hello world\"", 0},
         {"one exclusion", "-hello", HEED_EINVAL, NULL, -1},
         {"OR", "hello OR sea", HEED_OK, "(\"hello\" OR \"sea\")", 2},
         {"OR chain", "a OR b OR sea", HEED_OK, "(\"a\" OR \"b\" OR \"sea\")",
@@ -323,7 +328,7 @@ static const struct fts_case fts_cases[] = {
         {"AND between words", "hello AND world", HEED_OK,
          "\"hello\" AND \"world\"", 1},
         {"NOT between words", "hello NOT world", HEED_OK,
-         "(\"hello\") NOT \"world\"", 0},
+         "\"hello\" NOT \"world\"", 0},
         {"prefix", "hel*", HEED_OK, "\"hel\" *", 1},
         {"phrase prefix", "\"hello wor\"*", HEED_OK, "\"hello wor\" *", 1},
         {"lone quote", "\"", HEED_OK, NULL, -1},
@@ -1034,6 +1039,48 @@ static void test_svg(void **state)
 	heed__buf_free(&b);
 }
 
+/* Every allocation failing in turn: ENOMEM, nothing leaked (cmocka's
+ * allocator checks), then success. */
+static void test_oom_parse_and_svg(void **state)
+{
+	static const char *const kv[] = {
+	        "q", "cats OR dogs -mice", "sort", "views", "cursor", "v.3.9",
+	        NULL};
+	struct heed__serve_args args = args_of(kv);
+	struct heed__svg_bar bars[] = {{"<a>", 3}, {"b", 9}, {NULL, 0}};
+
+	(void)state;
+	for (unsigned long n = 0;; n++) {
+		struct heed_test_fail fl = {.fail_at = n};
+		struct heed_search_query q;
+		char *fts = NULL;
+		heed_status rc = heed__serve_parse_search(
+		        heed_test_failing_allocator(&fl), &args, 20, NOW, &q,
+		        &fts, NULL);
+		assert_true(n < 100);
+		if (rc == HEED_OK) {
+			assert_string_equal(q.match, "(\"cats\" OR \"dogs\") "
+			                             "NOT \"mice\"");
+			heed__free(&fl.alloc, fts);
+			break;
+		}
+		assert_int_equal(rc, HEED_ENOMEM);
+		assert_null(fts);
+	}
+	for (unsigned long n = 0;; n++) {
+		struct heed_test_fail fl = {.fail_at = n};
+		struct heed_buf b;
+		heed_status rc;
+		heed__buf_init(&b, heed_test_failing_allocator(&fl), 1 << 16);
+		rc = heed__svg_bars(&b, "t", bars, 3);
+		heed__buf_free(&b);
+		assert_true(n < 100);
+		if (rc == HEED_OK)
+			break;
+		assert_int_equal(rc, HEED_ENOMEM);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1054,6 +1101,7 @@ int main(void)
 	        cmocka_unit_test(test_serve_arg),
 	        cmocka_unit_test(test_permit),
 	        cmocka_unit_test(test_svg),
+	        cmocka_unit_test(test_oom_parse_and_svg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

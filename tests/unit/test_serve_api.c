@@ -228,30 +228,6 @@ static int teardown(void **state)
 
 /* ---- requests ---- */
 
-typedef void page_fn(const struct heed__serve_request *req,
-                     struct heed__serve_response *resp);
-typedef void rest_fn(const struct heed__serve_request *req, const char *rest,
-                     struct heed__serve_response *resp);
-
-/* The API's routes, as route.c's table lists them under /api/v1. */
-static const struct {
-	const char *path;
-	page_fn *page;
-	rest_fn *rest;
-} routes[] = {
-        {"/api/v1/", heed__api_home, NULL},
-        {"/api/v1/search", heed__api_search, NULL},
-        {"/api/v1/records/", NULL, heed__api_record},
-        {"/api/v1/sites", heed__api_sites, NULL},
-        {"/api/v1/sites/", NULL, heed__api_site},
-        {"/api/v1/tags", heed__api_tags, NULL},
-        {"/api/v1/tags/", NULL, heed__api_tag},
-        {"/api/v1/irc", heed__api_irc, NULL},
-        {"/api/v1/irc/", NULL, heed__api_irc_network},
-        {"/api/v1/bots", heed__api_bots, NULL},
-        {"/api/v1/openapi.json", heed__api_openapi, NULL},
-};
-
 /* The paths the OpenAPI document must list (docs/serve.md, "Routes"). */
 static const char *const api_paths[] = {
         "/api/v1/",           "/api/v1/search",       "/api/v1/records/{id}",
@@ -284,15 +260,15 @@ static bool valid_utf8(const unsigned char *s)
 	return true;
 }
 
-/* GET path (with rest after a route's prefix) and "a=1&b=2" (no escapes). */
+/* GET route + rest (rest may be NULL) with "a=1&b=2" (no escapes), through
+ * the route table as the HTTP shell asks it. */
 static void call(const char *route, const char *rest, const char *query,
                  struct answer *a)
 {
 	struct heed__serve_args args = {0};
 	struct heed__serve_request req = {0};
 	struct heed__serve_response resp = {0};
-	char qs[2048], *save = NULL, *kv;
-	size_t i;
+	char qs[2048], path[512], *save = NULL, *kv;
 
 	snprintf(qs, sizeof(qs), "%s", query ? query : "");
 	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
@@ -303,23 +279,18 @@ static void call(const char *route, const char *rest, const char *query,
 		args.arg[args.count].name = kv;
 		args.arg[args.count++].value = eq ? eq + 1 : "";
 	}
+	snprintf(path, sizeof(path), "%s%s", route, rest ? rest : "");
 	req.ctx = &fx.ctx;
 	req.method = "GET";
-	req.path = route;
+	req.path = path;
 	req.args = &args;
 	req.store = fx.store;
 	req.now_s = NOW;
 	heed__buf_init(&resp.body, fx.ctx.alloc, HEED__SERVE_MAX_BODY);
-	for (i = 0; i < HEED_ARRAY_SIZE(routes); i++)
-		if (strcmp(routes[i].path, route) == 0)
-			break;
-	assert_true(i < HEED_ARRAY_SIZE(routes));
-	if (routes[i].rest)
-		routes[i].rest(&req, rest, &resp);
-	else
-		routes[i].page(&req, &resp);
+	heed__serve_route(&req, &resp);
 	assert_string_equal(resp.content_type,
 	                    "application/json; charset=utf-8");
+	assert_int_equal(resp.kind, HEED__ROUTE_API);
 	a->status = resp.status;
 	a->body = strdup(heed__buf_str(&resp.body));
 	heed__buf_free(&resp.body);
@@ -506,6 +477,15 @@ static void test_record_not_found(void **state)
 		check_error(&a, 404);
 		answer_free(&a);
 	}
+	/* no such API path: a 404 in JSON too */
+	call("/api/v1/nothing", NULL, NULL, &a);
+	check_error(&a, 404);
+	answer_free(&a);
+	/* a trailing slash names the same record */
+	call("/api/v1/records/1/", NULL, NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_int_equal(json_object_get_int64(at(a.json, "id")), 1);
+	answer_free(&a);
 }
 
 /* heed_record_json with and without the permissions applied. */
@@ -590,6 +570,11 @@ static void test_search_pagination(void **state)
 	walk("/api/v1/search", NULL, "site=many.example&sort=fetched&limit=7",
 	     MANY);
 	walk("/api/v1/search", NULL, "site=many.example&sort=views&limit=4",
+	     MANY);
+	/* relevance: bm25 scores tie between pages alike */
+	walk("/api/v1/search", NULL, "q=many&limit=4", MANY);
+	/* date: every page has the same published date */
+	walk("/api/v1/search", NULL, "site=many.example&sort=date&limit=6",
 	     MANY);
 	walk("/api/v1/tags/", "common", "limit=6", MANY);
 	/* the path's tag wins over an argument */
@@ -920,6 +905,31 @@ static void test_openapi(void **state)
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(api_paths); i++) {
 		json_object *get = at(at(paths, api_paths[i]), "get");
 		assert_non_null(at(at(get, "responses"), "200"));
+	}
+	/* and the route table answers each of them (a sample for each
+	 * {parameter}) with 200 */
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(api_paths); i++) {
+		static const char *const sample[][2] = {
+		        {"{id}", "1"},
+		        {"{host}", "many.example"},
+		        {"{tag}", "common"},
+		        {"{network}", "irc.example:6667"},
+		};
+		char path[128];
+		const char *brace = strchr(api_paths[i], '{');
+		struct answer b;
+		snprintf(path, sizeof(path), "%s", api_paths[i]);
+		for (size_t k = 0; brace && k < HEED_ARRAY_SIZE(sample); k++)
+			if (strcmp(brace, sample[k][0]) == 0)
+				snprintf(path + (brace - api_paths[i]),
+				         sizeof(path) -
+				                 (size_t)(brace - api_paths[i]),
+				         "%s", sample[k][1]);
+		assert_null(strchr(path, '{'));
+		call(path, NULL, NULL, &b);
+		if (b.status != 200)
+			fail_msg("%s: %d %s", path, b.status, b.body);
+		answer_free(&b);
 	}
 	/* every $ref names a schema of the document */
 	for (const char *s = a.body; (s = strstr(s, "\"$ref\":\"#/components/"

@@ -75,8 +75,13 @@ static void put(const char *url, const char *host, const char *title,
 
 static void put_pages(void)
 {
-	char url[64], rec[256];
+	char url[64], rec[4096], links[3000] = ",\"links\":[";
 	int i;
+
+	for (i = 0; i < 60; i++)
+		snprintf(links + strlen(links), sizeof(links) - strlen(links),
+		         "%s\"https://many.example/l%02d\"", i ? "," : "", i);
+	strcat(links, "]");
 
 	/* 1: every field hostile */
 	put("https://hostile.example/a", "hostile.example", HOSTILE1, allow_all,
@@ -105,16 +110,34 @@ static void put_pages(void)
 	put(JS, "evil.example", "bad \xff\xfe utf8 \"q\" 'q'", allow_all,
 	    "{\"description\":{\"value\":\"x\",\"source\":\"meta\"}}", 1,
 	    NOW - 4 * DAY);
-	/* 5..29: a site of 25 pages for pagination */
+	/* 5..29: a site of 25 pages for pagination; its first holds 60
+	 * links */
 	for (i = 0; i < 25; i++) {
 		snprintf(url, sizeof(url), "https://many.example/p%02d", i);
 		snprintf(rec, sizeof(rec),
 		         "{\"description\":{\"value\":\"page %d of many\","
 		         "\"source\":\"meta\"},\"tags\":[{\"value\":\"common\","
-		         "\"source\":\"meta\"}]}",
-		         i);
+		         "\"source\":\"meta\"}]%s}",
+		         i, i ? "" : links);
 		put(url, "many.example", url, allow_all, rec, 100 + i,
 		    NOW - 5 * DAY - i);
+	}
+	/* 30: nosnippet over a description that is not a string */
+	put("https://limits.example/d", "limits.example", "Odd page", nosnippet,
+	    "{\"description\":{\"value\":[\"never shown array\"],"
+	    "\"source\":\"meta\"}}",
+	    -1, NOW - 6 * DAY);
+}
+
+/* More sites than one page of /sites holds (100). */
+static void put_small_sites(void)
+{
+	char url[64], host[32];
+
+	for (int i = 0; i < 101; i++) {
+		snprintf(host, sizeof(host), "s%03d.example", i);
+		snprintf(url, sizeof(url), "https://%s/", host);
+		put(url, host, "small", allow_all, "{}", -1, NOW - 9 * DAY);
 	}
 }
 
@@ -170,6 +193,31 @@ static void put_network(heed_store_irc *w, const char *key,
 	                 HEED_OK);
 }
 
+/* A network with more channels than a page shows (500). */
+static void put_big_network(heed_store_irc *w)
+{
+	struct heed_irc_crawler_pref pref = {HEED_IRC_CRAWLER_ALLOW, 3600, 0};
+	int64_t net, vid;
+	char name[32];
+
+	assert_int_equal(heed_store_irc_network(w, "big.example:6667",
+	                                        NOW - DAY, &net, NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
+	                                            false, NOW - DAY, &vid),
+	                 HEED_OK);
+	for (int i = 0; i < 510; i++) {
+		snprintf(name, sizeof(name), "#c%03d", i);
+		assert_int_equal(heed_store_irc_channel(w, net, vid, name, 1,
+		                                        "t", 1, NOW - DAY),
+		                 HEED_OK);
+	}
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
+	                                          HEED_IRC_VISIT_COMPLETE, "ok",
+	                                          &pref, NOW - DAY + 60, 0),
+	                 HEED_OK);
+}
+
 static void put_irc(void)
 {
 	heed_store_irc *w;
@@ -177,6 +225,7 @@ static void put_irc(void)
 	assert_int_equal(heed_store_irc_new(&w, fx.store), HEED_OK);
 	put_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
 	put_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
+	put_big_network(w);
 	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
 	heed_store_irc_free(w);
 }
@@ -193,6 +242,7 @@ static int setup(void **state)
 	assert_int_equal(heed_store_open(&fx.store, fx.path, NULL, NULL),
 	                 HEED_OK);
 	put_pages();
+	put_small_sites();
 	put_site();
 	put_irc();
 	assert_int_equal(heed_config_init(&fx.cfg), HEED_OK);
@@ -484,27 +534,32 @@ static void pct_decode(char *s)
 	*o = '\0';
 }
 
-static void test_pagination(void **state)
+/* Follows the next links from query; returns the pages seen and counts
+ * the results in *results. */
+static int follow(const char *first, int *results)
 {
-	char query[512] = "site=many.example&sort=views&limit=10";
-	int pages = 0, results = 0;
+	char query[512];
+	int pages = 0;
 	struct answer a;
 
-	(void)state;
+	snprintf(query, sizeof(query), "%s", first);
+	*results = 0;
 	for (;;) {
 		const char *s;
 		expect("/search", query, 200, &a);
 		for (s = a.body; (s = strstr(s, "class=\"result\"")); s++)
-			results++;
+			(*results)++;
 		pages++;
 		if (pages > 1) {
 			has_id(&a, "first");
 			/* every other argument is kept */
-			assert_non_null(strstr(a.body, "site=many.example"));
+			assert_non_null(strstr(a.body, "limit=10"));
+		} else {
+			assert_null(
+			        find_id(xmlDocGetRootElement(a.doc), "first"));
 		}
 		bool more = next_query(&a, query, sizeof(query));
 		if (more) {
-			assert_non_null(strstr(query, "sort=views"));
 			assert_non_null(strstr(query, "limit=10"));
 			pct_decode(query);
 		}
@@ -512,8 +567,25 @@ static void test_pagination(void **state)
 		if (!more || pages > 10)
 			break;
 	}
-	assert_int_equal(pages, 3);
-	assert_int_equal(results, 25);
+	return pages;
+}
+
+static void test_pagination(void **state)
+{
+	static const char *const queries[] = {
+	        "site=many.example&sort=views&limit=10",
+	        "site=many.example&sort=date&limit=10",
+	        "site=many.example&sort=fetched&limit=10",
+	        "q=many&limit=10", /* relevance */
+	        "tag=common&limit=10",
+	};
+	int results;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
+		assert_int_equal(follow(queries[i], &results), 3);
+		assert_int_equal(results, 25);
+	}
 }
 
 static void test_record(void **state)
@@ -546,8 +618,21 @@ static void test_record(void **state)
 	assert_null(strstr(a.body, "never shown text"));
 	answer_free(&a);
 
+	expect("/records/30", NULL, 200, &a);
+	has_id(&a, "withheld");
+	assert_null(strstr(a.body, "never shown array"));
+	answer_free(&a);
+
 	expect("/records/4", NULL, 200, &a);
 	assert_non_null(strstr(a.body, "\xef\xbf\xbd")); /* U+FFFD */
+	answer_free(&a);
+
+	/* a long array shows its first 50 items and a count */
+	expect("/records/5", NULL, 200, &a);
+	assert_non_null(strstr(a.body, "60 items"));
+	assert_non_null(strstr(a.body, "https://many.example/l49"));
+	assert_null(strstr(a.body, "https://many.example/l50"));
+	assert_non_null(strstr(a.body, "and 10 more"));
 	answer_free(&a);
 
 	expect("/records/999", NULL, 404, &a);
@@ -583,6 +668,19 @@ static void test_sites(void **state)
 	assert_non_null(strstr(a.body, "href=\"/idx/sites/many.example\""));
 	answer_free(&a);
 	expect("/sites/", NULL, 200, &a);
+	answer_free(&a);
+
+	/* 105 sites: two pages, the second from the cursor of the first */
+	char query[256];
+	expect("/sites", NULL, 200, &a);
+	assert_true(next_query(&a, query, sizeof(query)));
+	answer_free(&a);
+	pct_decode(query);
+	expect("/sites", query, 200, &a);
+	has_id(&a, "first");
+	assert_null(find_id(xmlDocGetRootElement(a.doc), "next"));
+	assert_non_null(strstr(a.body, "s100.example"));
+	assert_null(strstr(a.body, "hostile.example"));
 	answer_free(&a);
 
 	expect("/sites/hostile.example", NULL, 200, &a);
@@ -652,6 +750,20 @@ static void test_irc(void **state)
 
 	expect("/irc/deny.example:6667", NULL, 404, &a);
 	answer_free(&a);
+	expect("/irc/nowhere.example:6667", NULL, 404, &a);
+	answer_free(&a);
+
+	/* a long list is cut, and says so */
+	expect("/irc/big.example:6667", NULL, 200, &a);
+	assert_non_null(strstr(a.body, "510 channels"));
+	assert_non_null(strstr(a.body, "first 500 are shown"));
+	assert_non_null(strstr(a.body, "#c499"));
+	assert_null(strstr(a.body, "#c500"));
+	answer_free(&a);
+	expect("/irc/big.example:6667", "q=C50", 200, &a);
+	assert_non_null(strstr(a.body, "#c509"));
+	assert_non_null(strstr(a.body, "10 channels match"));
+	answer_free(&a);
 }
 
 static void test_bots_and_misc(void **state)
@@ -691,6 +803,23 @@ static void test_bots_and_misc(void **state)
 
 /* A store whose pages table is gone: every page that reads it answers 500
  * with a sentence, never SQLite's message, and /healthz 503. */
+/* Without a base URL, links are relative to the host. */
+static void test_no_base_url(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	fx.ctx.base_url = "";
+	get("/", NULL, &a);
+	assert_int_equal(a.status, 200);
+	assert_non_null(strstr(
+	        a.body, "<link rel=\"stylesheet\" href=\"/static/heed.css\">"));
+	assert_non_null(strstr(a.body, "action=\"/search\""));
+	assert_null(strstr(a.body, "/idx/"));
+	answer_free(&a);
+	fx.ctx.base_url = "/idx";
+}
+
 static void test_store_error(void **state)
 {
 	static const char *const paths[] = {"/",
@@ -750,6 +879,7 @@ int main(void)
 	        cmocka_unit_test(test_tags),
 	        cmocka_unit_test(test_irc),
 	        cmocka_unit_test(test_bots_and_misc),
+	        cmocka_unit_test(test_no_base_url),
 	        cmocka_unit_test(test_store_error),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
