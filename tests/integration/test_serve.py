@@ -633,6 +633,18 @@ def check_healthz_and_metrics_grow():
 
     before, text = requests_total()
     assert "# TYPE" in text, text[:500]
+    sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*='
+                        r'"[^"\\]*"(,[a-zA-Z_][a-zA-Z0-9_]*="[^"\\]*")*\})? '
+                        r'[-+]?([0-9.eE+-]+|Inf|NaN)$')
+    bad = [x for x in text.splitlines()
+           if x and not x.startswith("#") and not sample.match(x)]
+    assert not bad, bad[:5]
+    values = {x.rsplit(" ", 1)[0]: float(x.rsplit(" ", 1)[1])
+              for x in text.splitlines() if x and not x.startswith("#")}
+    assert values.get("heed_store_bytes", 0) > 0, "no store size"
+    pages = ix.sql("SELECT COUNT(*) FROM pages")[0][0]
+    assert values.get("heed_store_pages") == pages, \
+        (values.get("heed_store_pages"), pages)
     for _ in range(5):
         get("/search?q=bridge")
     after, _ = requests_total()
@@ -814,11 +826,22 @@ def check_config_file_and_base_url():
             f"/heed/records/{out['items'][0]['id']}") or \
             out["items"][0]["links"]["html"] == \
             f"/records/{out['items'][0]['id']}", out["items"][0]["links"]
+        # The sites list pages with its own cursor (a host key).
+        hosts, path = [], "/api/v1/sites"
+        for _ in range(20):
+            out = json.loads(other.get(path)[2])
+            hosts += [x["host"] for x in out["items"]]
+            assert len(out["items"]) <= 3, len(out["items"])  # page_size
+            if not out["next_cursor"]:
+                break
+            path = "/api/v1/sites?cursor=" + q(out["next_cursor"], safe="")
+        assert len(hosts) == len(set(hosts)) >= 6, hosts
+        assert hosts == sorted(hosts), hosts
     finally:
         code = other.stop()
     assert code == 0, code
     with open(log) as f:
-        assert len(f.read().splitlines()) == 2
+        assert len(f.read().splitlines()) >= 4
 
 
 def check_access_log_on_stdout_and_threads():
