@@ -381,6 +381,12 @@ def check_filters_change_results():
     assert urls(got) == {"blog.test/blog/tomaten.html",
                          "blog.test/blog/sauerteig.html",
                          "acap.test/a.html"}, got
+    # Date bounds are whole days, both inclusive, for a date-only value
+    # and a date with a time alike.
+    got = only({"from": "2026-05-05", "to": "2026-05-05"}, lambda i: True)
+    assert urls(got) == {"hostile.test/h1.html"}, got
+    got = only({"from": "2026-03-03", "to": "2026-03-03"}, lambda i: True)
+    assert urls(got) == {"acap.test/a.html"}, got
     got = only({"tag": "transport", "min_views": 1000},
                lambda i: i["views"] >= 1000)
     assert urls(got) == {"news.test/news/1.html"}, got
@@ -402,6 +408,8 @@ def check_sorts_order_results():
     assert days == sorted(days, reverse=True), dates
     rel = search({"q": "transport", "sort": "relevance"})
     assert urls(rel) == {"news.test/news/1.html", "news.test/news/4.html"}
+    # The same match on both (a tag): the views boost decides.
+    assert rel[0]["url"].endswith("/news/1.html"), urls(rel)
     by_views = search({"q": "transport", "sort": "views"})
     assert by_views[0]["views"] == 5000, by_views
 
@@ -535,6 +543,24 @@ def check_hostile_metadata_escaped():
     # A tag with markup in it links to its own (escaped) tag page.
     s, _, body = get("/tags/" + q("</li><li>evil", safe=""))
     assert s == 200 and "<li>evil" not in body.decode(), s
+
+
+def check_hostile_input_echoed_as_text():
+    evil = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
+    for path in ("/search?q=" + q(evil), "/search?site=" + q(evil),
+                 "/search?tag=" + q(evil), "/search?lang=" + q(evil),
+                 "/search?from=" + q(evil), "/search?q=x&cursor=" + q(evil),
+                 "/tags/" + q(evil, safe=""), "/sites/" + q(evil, safe=""),
+                 "/irc/" + q(evil, safe=""),
+                 f"/irc/{q(ix.irc.key, safe='')}?q=" + q(evil)):
+        s, h, body = get(path)
+        assert s in (200, 400, 404), (path, s)
+        low = body.decode().lower()
+        assert "<script" not in low and "<img" not in low, path
+        doc = Doc(body.decode())
+        events = [(e["tag"], k) for e in doc.elements for k in e["attrs"]
+                  if k.startswith("on")]
+        assert not events, (path, events)
 
 
 def check_invalid_utf8_answered_as_utf8():
@@ -887,6 +913,7 @@ try:
         check_nosnippet_and_max_snippet,
         check_hidden_pages_nowhere,
         check_hostile_metadata_escaped,
+        check_hostile_input_echoed_as_text,
         check_invalid_utf8_answered_as_utf8,
         check_home_sites_tags_bots,
         check_irc_pages_list_allowed_networks_only,
