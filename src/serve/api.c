@@ -23,7 +23,7 @@
 #include "heed/store_irc.h"
 #include "heed/store_sites.h"
 #include "heed/verify.h"
-#include "serve/record-int.h"
+#include "serve/api-int.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
 
@@ -40,8 +40,8 @@
 
 /* ---- the response ----------------------------------------------------- */
 
-static void body_ready(const struct heed__serve_request *req,
-                       struct heed__serve_response *resp)
+void heed__api_ready(const struct heed__serve_request *req,
+                     struct heed__serve_response *resp)
 {
 	if (!resp->body.alloc)
 		heed__buf_init(&resp->body,
@@ -64,7 +64,7 @@ static heed_status put_json(const struct heed__serve_request *req,
 	size_t n = 0;
 	heed_status rc = HEED_ENOMEM;
 
-	body_ready(req, resp);
+	heed__api_ready(req, resp);
 	resp->status = status;
 	text = o ? json_object_to_json_string_length(o, HEED__JSON_FLAGS, &n)
 	         : NULL;

@@ -594,6 +594,29 @@ static heed_status parse_filters(const struct heed__serve_args *args,
 	return rc;
 }
 
+/* Tags are stored case-folded by the extractor (heed__fold_case): the tag
+ * filter is folded the same way, so "Music" finds the pages tagged
+ * "music". The folded copy goes after the FTS5 expression in *owned, the
+ * one allocation the caller frees. */
+static heed_status fold_tag(const struct heed_allocator *a,
+                            struct heed_search_query *q, char **owned)
+{
+	size_t fts_len = *owned ? strlen(*owned) : 0;
+	size_t tag_len = strlen(q->tag);
+	char *both = heed__malloc(a, fts_len + tag_len + 2);
+
+	if (!both)
+		return HEED_ENOMEM;
+	memcpy(both, *owned ? *owned : "", fts_len + 1);
+	memcpy(both + fts_len + 1, q->tag, tag_len + 1);
+	tag_len = heed__fold_case(both + fts_len + 1, tag_len);
+	both[fts_len + 1 + tag_len] = '\0';
+	heed__free(a, *owned);
+	*owned = both;
+	q->tag = both + fts_len + 1;
+	return HEED_OK;
+}
+
 heed_status heed__serve_parse_search(const struct heed_allocator *a,
                                      const struct heed__serve_args *args,
                                      int page_size, int64_t now_s,
@@ -622,11 +645,14 @@ heed_status heed__serve_parse_search(const struct heed_allocator *a,
 		                   "cursor: '%.40s' is not a cursor of this "
 		                   "search (start again from the first page)",
 		                   cursor);
+	bool has_match = *fts_out != NULL;
+	if (rc == HEED_OK && q->tag)
+		rc = fold_tag(a, q, fts_out);
 	if (rc != HEED_OK) {
 		heed__free(a, *fts_out);
 		*fts_out = NULL;
 		return rc;
 	}
-	q->match = *fts_out;
+	q->match = has_match ? *fts_out : NULL;
 	return HEED_OK;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "serve/record-int.h"
+#include "serve/api-int.h"
 
 json_object *heed__record_text(const char *s, size_t len)
 {
@@ -121,8 +121,14 @@ static unsigned apply_description(json_object *record,
 		if (!json_object_object_get_ex(field, key, &field))
 			return 0;
 	}
-	if (!json_object_is_type(field, json_type_string))
-		return 0;
+	if (!json_object_is_type(field, json_type_string)) {
+		if (!pm->snippet_chars && !pm->snippet_words)
+			return 0;
+		/* A limit cannot be measured on an array or an object:
+		 * none of it is shown. */
+		json_object_object_del(record, "description");
+		return HEED__WITHHELD_DESCRIPTION;
+	}
 	s = json_object_get_string(field);
 	len = (size_t)json_object_get_string_len(field);
 	keep = cut_length(s, len, pm);

@@ -96,7 +96,8 @@ heed_status heed__serve_fts_query(const struct heed_allocator *a,
  * lang, from, to (YYYY-MM-DD or a full ISO 8601 date), min_views,
  * max_views, sort (relevance, views, date, fetched), cursor, limit (1 to
  * 100; default page_size) into q. q's strings point into args, except
- * q->match, which is *fts_out (the caller frees it with a). now_s is q's
+ * q->match and q->tag (case-folded as the extractor folds tags), which
+ * point into *fts_out (the caller frees it with a). now_s is q's
  * time. HEED_EINVAL with a sentence naming the argument for a value that
  * is not of its form (the page answers 400 with it).
  */

@@ -649,6 +649,29 @@ static void test_parse_search_defaults(void **state)
 	heed__free(heed_test_allocator(), fts);
 }
 
+/* The tag filter is folded as the extractor folds the tags it stores, or
+ * "Music" would find none of the pages tagged "music". */
+static void test_parse_search_tag_folded(void **state)
+{
+	struct heed_search_query q;
+	struct heed_diag d;
+	char *fts = NULL;
+	static const char *const tag_only[] = {"tag", "MuSic", NULL};
+	static const char *const with_words[] = {"q", "night", "tag",
+	                                         "\xc3\x89T\xc3\x89", NULL};
+
+	(void)state;
+	assert_int_equal(parse(tag_only, &q, &fts, &d), HEED_OK);
+	assert_null(q.match);
+	assert_string_equal(q.tag, "music");
+	heed__free(heed_test_allocator(), fts);
+
+	assert_int_equal(parse(with_words, &q, &fts, &d), HEED_OK);
+	assert_string_equal(q.match, "\"night\"");
+	assert_string_equal(q.tag, "\xc3\xa9t\xc3\xa9"); /* été */
+	heed__free(heed_test_allocator(), fts);
+}
+
 static void test_parse_search_dates(void **state)
 {
 	static const struct {
@@ -1095,6 +1118,7 @@ int main(void)
 	        cmocka_unit_test(test_fts_oom),
 	        cmocka_unit_test(test_fts_words_match_unicode61),
 	        cmocka_unit_test(test_parse_search_defaults),
+	        cmocka_unit_test(test_parse_search_tag_folded),
 	        cmocka_unit_test(test_parse_search_dates),
 	        cmocka_unit_test(test_parse_search_errors),
 	        cmocka_unit_test(test_cursor_round_trip),

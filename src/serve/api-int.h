@@ -1,11 +1,12 @@
 /*
- * The record writer's pieces (record.c), shared by heed_record_json (the
- * export's shape) and the JSON API (api.c), which builds its items from
- * the same members. json-c trees: the API and the export print them with
- * the same flags, so a page reads the same in both.
+ * What the JSON API's files share: the record writer's pieces (record.c),
+ * used by heed_record_json (the export's shape) and by the API (api.c),
+ * which builds its items from the same members, and the response set-up
+ * of api.c that openapi.c uses too. json-c trees: the API and the export
+ * print them with the same flags, so a page reads the same in both.
  */
-#ifndef HEED_SERVE_RECORD_INT_H
-#define HEED_SERVE_RECORD_INT_H
+#ifndef HEED_SERVE_API_INT_H
+#define HEED_SERVE_API_INT_H
 
 #include <json-c/json.h>
 
@@ -50,4 +51,10 @@ void heed__record_columns(json_object *o, const struct heed_stored_page *p);
 json_object *heed__record_object(const struct heed_stored_page *p,
                                  unsigned flags, int64_t now_s);
 
-#endif /* HEED_SERVE_RECORD_INT_H */
+/* api.c: readies resp for a JSON answer: its body (created with the
+ * context's allocator when the caller made none) emptied, the JSON
+ * content type, the API's route kind, not cacheable. */
+void heed__api_ready(const struct heed__serve_request *req,
+                     struct heed__serve_response *resp);
+
+#endif /* HEED_SERVE_API_INT_H */
