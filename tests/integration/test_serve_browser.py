@@ -9,13 +9,18 @@ http(s); no <img> from crawled data; the ACAP present-snippet limit is
 visible; the skip link is the first focusable element; no horizontal
 overflow on a phone-sized window.
 
-Chromium may only reach loopback: every other name maps to nothing, and
-background services (updates, sync, metrics, safe browsing) are off.
+Chromium may only reach loopback: every other name maps to nothing,
+background services (updates, sync, metrics, safe browsing) are off, and
+its proxy is a silent socket of the test's own on loopback, so whatever it
+still tries elsewhere ends there (loopback itself is never proxied).
 Every wait is bounded; the driver and the servers are always stopped.
 """
 
 import shutil
+import socket
 import tempfile
+import threading
+import time
 import urllib.parse
 
 from selenium import webdriver
@@ -48,17 +53,54 @@ CHROMIUM_FLAGS = [
     "--disable-breakpad", "--disable-crash-reporter", "--no-pings",
     "--metrics-recording-only", "--safebrowsing-disable-auto-update",
     "--disable-features=OptimizationHints,MediaRouter,Translate,"
-    "AutofillServerCommunication,CertificateTransparencyComponentUpdater",
+    "AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
+    "NetworkTimeServiceQuerying",
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
     "--window-size=1280,900",
 ]
 
 
-def start_driver(profile):
+class ProxyWitness:
+    """A listening socket on loopback given to Chromium as its proxy: a
+    sink for every connection Chromium makes anywhere but loopback (which
+    it never proxies). It answers nothing and keeps what was asked."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.requests = []
+        self.running = True
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self):
+        while self.running:
+            try:
+                conn, _ = self.sock.accept()
+            except (socket.timeout, OSError):
+                continue
+            conn.settimeout(1)
+            try:
+                self.requests.append(conn.recv(200))
+            except OSError:
+                self.requests.append(b"")
+            conn.close()
+
+    def close(self):
+        self.running = False
+        self.thread.join(5)
+        self.sock.close()
+
+
+def start_driver(profile, proxy_port):
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
     for flag in CHROMIUM_FLAGS:
         opts.add_argument(flag)
+    opts.add_argument(f"--proxy-server=http://127.0.0.1:{proxy_port}")
     opts.add_argument(f"--user-data-dir={profile}")
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"),
@@ -72,6 +114,7 @@ ix = Index(access_log=False)
 base = ix.serve.url.rstrip("/")
 profile = tempfile.mkdtemp(prefix="heed-chromium-")
 driver = None
+proxy = ProxyWitness()
 console = []  # every browser log entry, kept by visit()
 
 
@@ -294,8 +337,32 @@ def check_console_clean():
     assert not csp, csp[:5]
 
 
+def check_nothing_but_the_index_contacted():
+    # Chromium's background services still try a few hosts whatever the
+    # flags say (update.googleapis.com, the default search engine,
+    # accounts.google.com): they reach the sink, never the network.
+    asked = sorted({urllib.parse.urlsplit(
+        "//" + r.split(b" ")[1].decode(errors="replace").split("//")[-1])
+        .netloc for r in proxy.requests if b" " in r})
+    print(f"     asked of the proxy sink (not reached): {asked}")
+    assert not [a for a in asked if "127.0.0.1" in a], asked
+    # The sink works: a page elsewhere goes to it.
+    before = len(proxy.requests)
+    driver.set_page_load_timeout(5)
+    try:
+        driver.get("http://192.0.2.1/")
+    except Exception:
+        pass  # the proxy never answers
+    finally:
+        driver.set_page_load_timeout(WAIT)
+    deadline = time.monotonic() + WAIT
+    while len(proxy.requests) == before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(proxy.requests) > before, "the proxy sink saw nothing"
+
+
 try:
-    driver = start_driver(profile)
+    driver = start_driver(profile, proxy.port)
     Checks().main([
         check_search_through_the_form,
         check_filter_by_tag_and_site,
@@ -308,9 +375,11 @@ try:
         check_skip_link_is_first_focus,
         check_no_horizontal_overflow_on_a_phone,
         check_console_clean,
+        check_nothing_but_the_index_contacted,
     ])
 finally:
     if driver is not None:
         driver.quit()
+    proxy.close()
     ix.close()
     shutil.rmtree(profile, ignore_errors=True)
