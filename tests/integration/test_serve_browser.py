@@ -11,15 +11,13 @@ overflow on a phone-sized window.
 
 Chromium may only reach loopback: every other name maps to nothing,
 background services (updates, sync, metrics, safe browsing) are off, and
-its proxy is a silent socket of the test's own on loopback, so whatever it
-still tries elsewhere ends there (loopback itself is never proxied).
+its proxy is a scripted server of the test's own on loopback, so whatever
+it still tries elsewhere ends there (loopback itself is never proxied).
 Every wait is bounded; the driver and the servers are always stopped.
 """
 
 import shutil
-import socket
 import tempfile
-import threading
 import time
 import urllib.parse
 
@@ -31,7 +29,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
-from heedtest import Checks
+from heedtest import Checks, ScriptedHttpServer, free_port
 from servefixture import (ACAP_DESC, ACAP_LIMIT, HOSTILE_TITLE, IRC_TOPICS,
                           Index)
 
@@ -60,41 +58,6 @@ CHROMIUM_FLAGS = [
 ]
 
 
-class ProxyWitness:
-    """A listening socket on loopback given to Chromium as its proxy: a
-    sink for every connection Chromium makes anywhere but loopback (which
-    it never proxies). It answers nothing and keeps what was asked."""
-
-    def __init__(self):
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(16)
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.requests = []
-        self.running = True
-        self.thread = threading.Thread(target=self._accept, daemon=True)
-        self.thread.start()
-
-    def _accept(self):
-        while self.running:
-            try:
-                conn, _ = self.sock.accept()
-            except (socket.timeout, OSError):
-                continue
-            conn.settimeout(1)
-            try:
-                self.requests.append(conn.recv(200))
-            except OSError:
-                self.requests.append(b"")
-            conn.close()
-
-    def close(self):
-        self.running = False
-        self.thread.join(5)
-        self.sock.close()
-
-
 def start_driver(profile, proxy_port):
     opts = webdriver.ChromeOptions()
     opts.binary_location = "/usr/bin/chromium"
@@ -110,11 +73,13 @@ def start_driver(profile, proxy_port):
     return driver
 
 
+# The proxy: a sink for every connection Chromium makes anywhere but
+# loopback (which it never proxies); it answers 404 and logs what was asked.
+proxy = ScriptedHttpServer("127.0.0.1", free_port())
 ix = Index(access_log=False)
 base = ix.serve.url.rstrip("/")
 profile = tempfile.mkdtemp(prefix="heed-chromium-")
 driver = None
-proxy = ProxyWitness()
 console = []  # every browser log entry, kept by visit()
 
 
@@ -341,24 +306,23 @@ def check_nothing_but_the_index_contacted():
     # Chromium's background services still try a few hosts whatever the
     # flags say (update.googleapis.com, the default search engine,
     # accounts.google.com): they reach the sink, never the network.
-    asked = sorted({urllib.parse.urlsplit(
-        "//" + r.split(b" ")[1].decode(errors="replace").split("//")[-1])
-        .netloc for r in proxy.requests if b" " in r})
+    asked = sorted({urllib.parse.urlsplit("//" + e["path"].split("//")[-1])
+                    .netloc for e in proxy.log()})
     print(f"     asked of the proxy sink (not reached): {asked}")
     assert not [a for a in asked if "127.0.0.1" in a], asked
     # The sink works: a page elsewhere goes to it.
-    before = len(proxy.requests)
+    before = len(proxy.log())
     driver.set_page_load_timeout(5)
     try:
         driver.get("http://192.0.2.1/")
     except Exception:
-        pass  # the proxy never answers
+        pass  # the proxy answers 404
     finally:
         driver.set_page_load_timeout(WAIT)
     deadline = time.monotonic() + WAIT
-    while len(proxy.requests) == before and time.monotonic() < deadline:
+    while len(proxy.log()) == before and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert len(proxy.requests) > before, "the proxy sink saw nothing"
+    assert len(proxy.log()) > before, "the proxy sink saw nothing"
 
 
 try:
