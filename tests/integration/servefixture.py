@@ -310,6 +310,7 @@ class Serve:
         self.proc = subprocess.Popen(args + list(extra),
                                      stdout=subprocess.PIPE, stderr=self.err)
         self.requests = 0
+        self.lock = threading.Lock()
         line = b""
         deadline = time.monotonic() + 30
         while not line.endswith(b"\n") and time.monotonic() < deadline:
@@ -347,7 +348,8 @@ class Serve:
             conn.request(method, path, headers=headers or {})
             resp = conn.getresponse()
             body = resp.read()
-            self.requests += 1
+            with self.lock:
+                self.requests += 1
             return (resp.status,
                     {k.lower(): v for k, v in resp.getheaders()}, body)
         finally:

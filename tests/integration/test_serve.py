@@ -297,6 +297,47 @@ def check_bad_parameters_are_400_with_a_message():
         assert "500" not in msg, msg
 
 
+def check_cursor_of_another_search_is_400():
+    cursor = srv.json("/api/v1/search?sort=views&limit=2")["next_cursor"]
+    assert cursor
+    for other in ("sort=date", "sort=fetched", "q=bridge", "sort=relevance"):
+        assert_error(f"/search?{other}&limit=2&cursor={q(cursor)}")
+
+
+def check_concurrent_requests_and_idle_connections():
+    import threading
+    statuses = []
+
+    def worker():
+        for i in range(20):
+            path = "/search?q=transport" if i % 2 else \
+                "/api/v1/search?q=bridge&sort=views"
+            try:
+                statuses.append(get(path)[0])
+            except OSError as e:
+                statuses.append(repr(e))
+
+    threads = [threading.Thread(target=worker) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert statuses == [200] * 320, [x for x in statuses if x != 200][:5]
+    # Idle clients holding half a request do not lock others out.
+    socks = []
+    try:
+        for _ in range(200):
+            c = socket.create_connection((srv.host, srv.port), timeout=5)
+            c.sendall(b"GET / HTTP/1.1\r\n")
+            socks.append(c)
+        t0 = time.monotonic()
+        assert get("/healthz")[0] == 200
+        assert time.monotonic() - t0 < 5
+    finally:
+        for c in socks:
+            c.close()
+
+
 def check_fts5_syntax_is_never_a_500():
     for text in ('"', '""', '"unclosed', "NEAR(", "NEAR(a b", "col:x",
                  "title:bridge", "AND OR", "AND", "OR", "NOT", "a AND",
@@ -903,7 +944,9 @@ try:
         check_over_long_url_and_too_many_args,
         check_request_headers_bounded,
         check_bad_parameters_are_400_with_a_message,
+        check_cursor_of_another_search_is_400,
         check_fts5_syntax_is_never_a_500,
+        check_concurrent_requests_and_idle_connections,
         check_search_by_title_description_tag_and_site_name,
         check_html_results_match_json,
         check_filters_change_results,
