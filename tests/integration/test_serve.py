@@ -406,6 +406,9 @@ def check_filters_change_results():
     assert len(got) == 3, got
     got = only({"tag": "transport"}, lambda i: "transport" in i["tags"])
     assert urls(got) == {"news.test/news/1.html", "news.test/news/4.html"}
+    # Tags are stored case-folded: the filter folds what people type.
+    got = only({"tag": "TransPort"}, lambda i: "transport" in i["tags"])
+    assert urls(got) == {"news.test/news/1.html", "news.test/news/4.html"}
     got = only({"lang": "de"}, lambda i: i["language"].startswith("de"))
     assert len(got) == 3, urls(got)
     only({"lang": "fr", "q": "soupe"}, lambda i: i["language"] == "fr")
