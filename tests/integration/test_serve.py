@@ -1,0 +1,991 @@
+"""heed serve over HTTP (issue 13), on a store filled by a real crawl of
+scripted sites on loopback and a real IRC network (servefixture.py): every
+route with its content type and security headers, the HTML contract, the
+JSON API, errors that are 4xx and never 500 (FTS5 syntax included), search
+by title, description, tag and site name, filters, sorts, cursor pagination,
+what the sites permitted (ACAP present-snippet max-length, nosnippet,
+max-snippet, presentation refused, unavailable_after past), hostile
+metadata escaped, IRC networks that deny never listed, /healthz, /metrics,
+the access log, --reindex, serving while a crawl writes, a crawl killed
+with SIGKILL, and bad settings."""
+
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+import urllib.parse
+
+from heedtest import Checks, run_heed
+from servefixture import (ACAP_DESC, ACAP_LIMIT, ADDRESSES, HEED,
+                          HOSTILE_DESC, HOSTILE_TITLE, IRC_TOPICS, KILL_PAGES,
+                          Doc, Index, Serve)
+
+CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; "
+       "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+SECURITY = {"content-security-policy": CSP,
+            "x-content-type-options": "nosniff",
+            "referrer-policy": "no-referrer",
+            "x-frame-options": "DENY",
+            "cross-origin-opener-policy": "same-origin"}
+HTML_TYPE = "text/html; charset=utf-8"
+JSON_TYPE = "application/json; charset=utf-8"
+REL = {"nofollow", "noopener", "ugc"}
+
+ix = Index()
+web, srv = ix.web, ix.serve
+# Every response seen, for the header check: (path, status, headers).
+seen = []
+_get = srv.get
+
+
+def get(path, method="GET", headers=None):
+    status, h, body = _get(path, method, headers)
+    seen.append((path, status, h))
+    return status, h, body
+
+
+srv.get = get
+BASE = srv.url.rstrip("/")
+
+
+def local(href):
+    """An href of the index itself, without the origin if it has one."""
+    href = href or ""
+    return href[len(BASE):] if href.startswith(BASE + "/") else href
+raw_requests = 0
+q = urllib.parse.quote
+
+
+def host(name):
+    return web.host(name)
+
+
+def pid(name, path):
+    i = ix.page_id(host(name), path)
+    assert i is not None, f"{name}{path} not in the store"
+    return i
+
+
+def search(params, limit=None):
+    """Every item of a JSON search, following next_cursor (bounded)."""
+    items, cursor = [], None
+    for _ in range(200):
+        p = dict(params)
+        if limit:
+            p["limit"] = limit
+        if cursor:
+            p["cursor"] = cursor
+        out = srv.json("/api/v1/search?" + urllib.parse.urlencode(p))
+        items += out["items"]
+        cursor = out["next_cursor"]
+        if not cursor:
+            return items
+    raise AssertionError(f"more than 200 pages of results for {params}")
+
+
+def urls(items):
+    return {i["url"].split("//", 1)[1].split(":", 1)[0] + "/" +
+            i["url"].split("/", 3)[3] for i in items}
+
+
+def assert_error(path, want=400):
+    """path answers want in HTML with <p id="error"> and in JSON with an
+    error object; returns the JSON message."""
+    status, h, body = get(path)
+    assert status == want, f"{path}: {status} {body[:200]!r}"
+    assert h.get("content-type") == HTML_TYPE, (path, h.get("content-type"))
+    err = Doc(body.decode()).one("p", id="error")
+    assert err["text"].strip(), f"{path}: empty error"
+    api = "/api/v1" + path
+    status, h, body = get(api)
+    assert status == want, f"{api}: {status} {body[:200]!r}"
+    assert h.get("content-type") == JSON_TYPE, (api, h.get("content-type"))
+    e = json.loads(body)["error"]
+    assert e["status"] == want and e["message"], (api, e)
+    return e["message"]
+
+
+# ---- what the crawl stored (the premises of everything below) -----------
+
+def check_store_holds_what_the_sites_said():
+    assert "0 errors" in ix.crawl_out.stdout, ix.crawl_out.stdout
+    perm = {url.split("/", 3)[3]: json.loads(p) for url, p in ix.sql(
+        "SELECT url, permissions FROM pages WHERE host IN (?, ?)",
+        host("acap.test"), host("robots.test"))}
+    snippet = perm["a.html"]["acap"]["present-snippet"]
+    assert snippet["permitted"] and snippet["max_length"] == ACAP_LIMIT and \
+        snippet["max_length_unit"] == "chars", snippet
+    assert perm["hidden/secret.html"]["acap"]["present"]["permitted"] is False
+    assert perm["nosnip.html"]["meta_robots"]["nosnippet"] is True
+    assert perm["max10.html"]["meta_robots"]["max_snippet"] == 10
+    assert perm["gone.html"]["meta_robots"]["unavailable_after"] == 1577836800
+    rows = ix.sql("SELECT title FROM pages WHERE url LIKE ?", "%/h1.html")
+    assert rows == [(HOSTILE_TITLE,)], rows
+    nets = ix.sql("SELECT COUNT(*) FROM irc_channels")
+    assert nets[0][0] >= len(IRC_TOPICS), nets
+
+
+# ---- routes, types, headers, HTML contract --------------------------------
+
+def routes():
+    rec = pid("news.test", "/news/1.html")
+    site = q(host("news.test"), safe="")
+    key = q(ix.irc.key, safe="")
+    html = ["/", "/search?q=bridge", f"/records/{rec}", "/sites",
+            f"/sites/{site}", "/tags", "/tags/transport", "/irc",
+            f"/irc/{key}", f"/irc/{key}?q=garden", "/bots",
+            "/search?q=nothingmatchesthis"]
+    api = ["/api/v1/", "/api/v1/search?q=bridge", f"/api/v1/records/{rec}",
+           "/api/v1/sites", f"/api/v1/sites/{site}", "/api/v1/tags",
+           "/api/v1/tags/transport", "/api/v1/irc", f"/api/v1/irc/{key}",
+           f"/api/v1/irc/{key}?q=garden", "/api/v1/bots",
+           "/api/v1/openapi.json"]
+    return html, api
+
+
+def check_every_route_answers_with_its_type():
+    html, api = routes()
+    bad = []
+    for path in html:
+        s, h, b = get(path)
+        if s != 200 or h.get("content-type") != HTML_TYPE:
+            bad.append((path, s, h.get("content-type")))
+    for path in api:
+        s, h, b = get(path)
+        if s != 200 or h.get("content-type") != JSON_TYPE:
+            bad.append((path, s, h.get("content-type")))
+        else:
+            json.loads(b)
+    for path, want in (("/static/heed.css", "text/css"),
+                       ("/healthz", "text/plain"), ("/metrics", "text/plain")):
+        s, h, b = get(path)
+        if s != 200 or not h.get("content-type", "").startswith(want):
+            bad.append((path, s, h.get("content-type")))
+    assert not bad, bad
+
+
+def check_head_answers_without_body():
+    for path in ("/", "/api/v1/search?q=bridge", "/static/heed.css"):
+        s, h, b = get(path, "HEAD")
+        assert s == 200 and b == b"", (path, s, b[:100])
+
+
+def check_html_contract_on_every_page():
+    html, _ = routes()
+    for path in html:
+        s, h, body = get(path)
+        text = body.decode()
+        assert text.lower().startswith("<!doctype html>"), path
+        low = text.lower()
+        assert '<html lang="en">' in text, path
+        assert '<meta charset="utf-8">' in low, path
+        assert ('<meta name="viewport" content="width=device-width, '
+                'initial-scale=1">') in text, path
+        assert "<script" not in low and "<style" not in low, path
+        assert not re.search(r"\sstyle\s*=", low), path
+        doc = Doc(text)
+        css = [e for e in doc.find("link")
+               if e["attrs"].get("rel") == "stylesheet"]
+        assert [local(e["attrs"]["href"]) for e in css] == \
+            ["/static/heed.css"], (path, css)
+        header = doc.one("header")
+        navs = {local(a["attrs"].get("href"))
+                for a in doc.find("a", within=header)}
+        assert {"/", "/sites", "/tags", "/irc", "/bots"} <= navs, (path, navs)
+        doc.one("main", id="main")
+        skip = doc.find("a", cls="skip")
+        assert skip and skip[0]["attrs"].get("href") == "#main", path
+        assert doc.find("a")[0] is skip[0], f"{path}: skip link not first"
+
+
+def check_search_form_has_every_input_and_label():
+    doc = Doc(srv.html("/"))
+    form = doc.one("form", id="search")
+    assert local(form["attrs"].get("action")) == "/search" and \
+        form["attrs"].get("method") == "get", form["attrs"]
+    inputs = {e["attrs"].get("name"): e for e in doc.find("input", within=form)}
+    assert inputs["q"]["attrs"].get("id") == "q"
+    assert inputs["q"]["attrs"].get("type") == "search"
+    for name in ("site", "tag", "lang", "from", "to", "min_views",
+                 "max_views"):
+        assert name in inputs, (name, sorted(inputs))
+    doc.one("select", within=form)
+    assert doc.find("select", within=form)[0]["attrs"]["name"] == "sort"
+    labelled = {e["attrs"].get("for") for e in doc.find("label", within=form)}
+    ids = {e["attrs"].get("id") for e in doc.find("input", within=form)} | \
+        {e["attrs"].get("id") for e in doc.find("select", within=form)}
+    assert None not in ids and ids <= labelled, (ids, labelled)
+
+
+def check_unknown_and_missing_are_404():
+    secret = pid("acap.test", "/hidden/secret.html")
+    for path in ("/nope", "/records/99999999", "/records/abc",
+                 "/api/v1/records/99999999", "/api/v1/nope",
+                 "/sites/nosuch.test%3A1", "/api/v1/sites/nosuch.test%3A1",
+                 f"/irc/{q(ix.irc.deny_key, safe='')}",
+                 f"/api/v1/irc/{q(ix.irc.deny_key, safe='')}",
+                 "/irc/127.0.0.1%3A1", "/static/nothing.css",
+                 f"/records/{secret}", f"/api/v1/records/{secret}",
+                 "/records/-1", "/records/1e3", "/static/../heed.db"):
+        s, h, b = get(path)
+        assert s == 404 or (s == 400 and ".." in path), (path, s, b[:200])
+        if path.startswith("/api/"):
+            assert json.loads(b)["error"]["status"] == 404, path
+
+
+def check_post_is_405_with_allow():
+    for path in ("/", "/search?q=x", "/api/v1/search?q=x", "/healthz"):
+        for method in ("POST", "PUT", "DELETE"):
+            s, h, b = get(path, method, {"Content-Length": "0"})
+            assert s == 405, (method, path, s)
+            allow = {m.strip() for m in h.get("allow", "").split(",")}
+            assert {"GET", "HEAD"} <= allow, (path, h.get("allow"))
+
+
+def raw_request(data):
+    """Sends bytes, returns the status of the answer (0: none). Not
+    counted in srv.requests: the server may refuse it before it is a
+    request."""
+    global raw_requests
+    raw_requests += 1
+    with socket.create_connection((srv.host, srv.port), timeout=15) as s:
+        s.sendall(data)
+        answer = b""
+        try:
+            while b"\r\n" not in answer:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:
+            pass
+    m = re.match(rb"HTTP/1\.[01] (\d{3})", answer)
+    return int(m.group(1)) if m else 0
+
+
+def check_over_long_url_and_too_many_args():
+    s, h, b = get("/search?q=" + "a" * 3000)
+    assert s in (414, 400), s
+    s, h, b = get("/search?q=" + "&x=1" * 40)
+    assert s == 400, s
+    status = raw_request(b"GET /?" + b"a" * 9000 + b" HTTP/1.1\r\nHost: x\r\n"
+                         b"Connection: close\r\n\r\n")
+    assert status in (414, 400, 431, 413), status
+
+
+def check_request_headers_bounded():
+    status = raw_request(b"GET / HTTP/1.1\r\nHost: x\r\nX-A: " +
+                         b"b" * 20000 + b"\r\nConnection: close\r\n\r\n")
+    assert status in (431, 413, 400), status
+    lines = b"".join(b"X-%d: y\r\n" % i for i in range(1000))
+    status = raw_request(b"GET / HTTP/1.1\r\nHost: x\r\n" + lines +
+                         b"Connection: close\r\n\r\n")
+    assert status in (431, 413, 400), status
+
+
+def check_bad_parameters_are_400_with_a_message():
+    for params in ("q=x&from=yesterday", "q=x&from=2024-13-45",
+                   "q=x&to=2024-02-30x", "cursor=garbage", "cursor=%ff%fe",
+                   "q=x&cursor=" + "9" * 100, "limit=1000", "limit=0",
+                   "limit=-1", "limit=ten", "q=" + "w" * 300,
+                   "sort=sideways", "min_views=many", "max_views=-5x"):
+        msg = assert_error("/search?" + params)
+        assert "500" not in msg, msg
+
+
+def check_cursor_of_another_search_is_400():
+    cursor = srv.json("/api/v1/search?sort=views&limit=2")["next_cursor"]
+    assert cursor
+    for other in ("sort=date", "sort=fetched", "q=bridge", "sort=relevance"):
+        assert_error(f"/search?{other}&limit=2&cursor={q(cursor)}")
+
+
+def check_concurrent_requests_and_idle_connections():
+    import threading
+    statuses = []
+
+    def worker():
+        for i in range(20):
+            path = "/search?q=transport" if i % 2 else \
+                "/api/v1/search?q=bridge&sort=views"
+            try:
+                statuses.append(get(path)[0])
+            except OSError as e:
+                statuses.append(repr(e))
+
+    threads = [threading.Thread(target=worker) for _ in range(16)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert statuses == [200] * 320, [x for x in statuses if x != 200][:5]
+    # Idle clients holding half a request do not lock others out.
+    socks = []
+    try:
+        for _ in range(200):
+            c = socket.create_connection((srv.host, srv.port), timeout=5)
+            c.sendall(b"GET / HTTP/1.1\r\n")
+            socks.append(c)
+        t0 = time.monotonic()
+        assert get("/healthz")[0] == 200
+        assert time.monotonic() - t0 < 5
+    finally:
+        for c in socks:
+            c.close()
+
+
+def check_fts5_syntax_is_never_a_500():
+    for text in ('"', '""', '"unclosed', "NEAR(", "NEAR(a b", "col:x",
+                 "title:bridge", "AND OR", "AND", "OR", "NOT", "a AND",
+                 "(", ")", "*", "^x", "a*b", "-", "+", "{a b}:c", "a:b:c",
+                 "\\", "'", "%", "_", "bridge NOT", "NEAR(bridge, 2)",
+                 "\u0000", "\ufffd", "x" * 255):
+        for base in ("/search?q=", "/api/v1/search?q="):
+            path = base + q(text)
+            s, h, b = get(path)
+            assert s in (200, 400), (text, path, s, b[:200])
+            if s == 400 and base == "/search?q=":
+                assert Doc(b.decode()).one("p", id="error")["text"].strip()
+            if s == 400 and base.startswith("/api"):
+                assert json.loads(b)["error"]["message"], text
+
+
+# ---- search, filters, sorts, pagination ------------------------------------
+
+def check_search_by_title_description_tag_and_site_name():
+    cases = {"bridge": {"news.test/news/1.html"},
+             "midnight": {"news.test/news/2.html"},
+             "volunteers": {"news.test/news/3.html"},
+             "tomaten": {"blog.test/blog/tomaten.html"},
+             "Gartenblog": {"blog.test/blog/", "blog.test/blog/tomaten.html",
+                            "blog.test/blog/sauerteig.html"}}
+    for word, want in cases.items():
+        got = urls(search({"q": word}))
+        assert want <= got, (word, got)
+        if word != "Gartenblog":
+            assert got == want, (word, got)
+    # Case does not matter, nor several words (all must match).
+    assert urls(search({"q": "BRIDGE repairs"})) == {"news.test/news/1.html"}
+    assert urls(search({"q": "bridge midnight"})) == set()
+
+
+def check_html_results_match_json():
+    doc = Doc(srv.html("/search?q=transport"))
+    items = search({"q": "transport"})
+    lis = doc.find("li", cls="result", within=doc.one("ol", id="results"))
+    assert len(lis) == len(items) == 2, (len(lis), items)
+    for li, item in zip(lis, items):
+        a = doc.one("a", cls="title", within=li)
+        assert local(a["attrs"]["href"]) == f"/records/{item['id']}", a
+        assert a["text"].strip() == item["title"]
+        orig = doc.one("a", cls="original", within=li)
+        assert set(orig["attrs"]["rel"].split()) == REL
+        assert orig["attrs"]["href"] == item["url"]
+        tags = [local(t["attrs"]["href"]) for t in doc.find(
+            "a", within=doc.one("ul", cls="tags", within=li))]
+        assert "/tags/transport" in tags, tags
+    assert doc.one("p", id="count")["text"].strip()
+    Doc(srv.html("/search?q=nothingmatchesthis")).one("p", id="empty")
+
+
+def check_filters_change_results():
+    def only(params, pred, nonempty=True):
+        items = search(params)
+        assert items or not nonempty, params
+        bad = [(i["url"], i["language"], i["published"], i["views"])
+               for i in items if not pred(i)]
+        assert not bad, (params, bad)
+        return items
+
+    blog = host("blog.test")
+    got = only({"site": blog}, lambda i: i["host"] == blog)
+    assert len(got) == 3, got
+    got = only({"tag": "transport"}, lambda i: "transport" in i["tags"])
+    assert urls(got) == {"news.test/news/1.html", "news.test/news/4.html"}
+    # Tags are stored case-folded: the filter folds what people type.
+    got = only({"tag": "TransPort"}, lambda i: "transport" in i["tags"])
+    assert urls(got) == {"news.test/news/1.html", "news.test/news/4.html"}
+    got = only({"lang": "de"}, lambda i: i["language"].startswith("de"))
+    assert len(got) == 3, urls(got)
+    only({"lang": "fr", "q": "soupe"}, lambda i: i["language"] == "fr")
+    got = only({"from": "2026-01-01", "to": "2026-06-30"},
+               lambda i: "2026-01-01" <= i["published"] <= "2026-06-30z")
+    assert urls(got) == {"cook.test/cook/soupe.html",
+                         "cook.test/cook/crepes.html",
+                         "acap.test/a.html", "hostile.test/h1.html"}, got
+    got = only({"min_views": 1000}, lambda i: i["views"] >= 1000)
+    assert urls(got) == {"news.test/news/1.html",
+                         "cook.test/cook/crepes.html"}, got
+    got = only({"max_views": 50}, lambda i: i["views"] is not None and
+               i["views"] <= 50)
+    assert urls(got) == {"blog.test/blog/tomaten.html",
+                         "blog.test/blog/sauerteig.html",
+                         "acap.test/a.html"}, got
+    # Date bounds are whole days, both inclusive, for a date-only value
+    # and a date with a time alike.
+    got = only({"from": "2026-05-05", "to": "2026-05-05"}, lambda i: True)
+    assert urls(got) == {"hostile.test/h1.html"}, got
+    got = only({"from": "2026-03-03", "to": "2026-03-03"}, lambda i: True)
+    assert urls(got) == {"acap.test/a.html"}, got
+    got = only({"tag": "transport", "min_views": 1000},
+               lambda i: i["views"] >= 1000)
+    assert urls(got) == {"news.test/news/1.html"}, got
+    # The HTML filter form gives the same list.
+    doc = Doc(srv.html(f"/search?site={q(blog)}&q="))
+    assert len(doc.find("li", cls="result")) == 3
+
+
+def check_sorts_order_results():
+    views = [i["views"] for i in search({"sort": "views"})]
+    counted = [v for v in views if v is not None]
+    assert counted == sorted(counted, reverse=True), views
+    assert views[:len(counted)] == counted, f"no count not last: {views}"
+    assert counted[0] == 5000
+    dates = [i["published"] for i in search({"sort": "date"})]
+    dated = [d for d in dates if d]
+    assert dates[:len(dated)] == dated, f"undated not last: {dates}"
+    days = [d[:10] for d in dated]
+    assert days == sorted(days, reverse=True), dates
+    rel = search({"q": "transport", "sort": "relevance"})
+    assert urls(rel) == {"news.test/news/1.html", "news.test/news/4.html"}
+    # The same match on both (a tag): the views boost decides.
+    assert rel[0]["url"].endswith("/news/1.html"), urls(rel)
+    by_views = search({"q": "transport", "sort": "views"})
+    assert by_views[0]["views"] == 5000, by_views
+
+
+def check_cursor_walks_every_result_once():
+    want = ix.visible_ids()
+    for params in ({}, {"sort": "views"}, {"sort": "date"},
+                   {"sort": "fetched"}, {"q": "snipword"},
+                   {"q": "snipword", "sort": "views"}):
+        items = search(params, limit=2)
+        ids = [i["id"] for i in items]
+        assert len(ids) == len(set(ids)), (params, ids)
+        if not params:
+            assert set(ids) == want, (sorted(ids), sorted(want))
+    items = search({}, limit=3)
+    # The HTML's #next links walk the same list.
+    path, seen_ids = "/search?q=&limit=3", []
+    for _ in range(100):
+        doc = Doc(srv.html(path))
+        for li in doc.find("li", cls="result"):
+            href = local(doc.one("a", cls="title", within=li)["attrs"]["href"])
+            seen_ids.append(int(href.rsplit("/", 1)[1]))
+        nxt = doc.find("a", id="next")
+        if not nxt:
+            break
+        assert nxt[0]["attrs"].get("rel") == "next"
+        path = nxt[0]["attrs"]["href"]
+        assert "cursor=" in path, path
+    assert seen_ids == [i["id"] for i in items], (seen_ids, items)
+
+
+# ---- what the sites permitted -------------------------------------------
+
+def item_of(items, path):
+    found = [i for i in items if i["url"].endswith(path)]
+    assert len(found) == 1, (path, [i["url"] for i in items])
+    return found[0]
+
+
+def check_acap_snippet_limit_cut_in_html_and_json():
+    a = pid("acap.test", "/a.html")
+    item = item_of(search({"q": "limited"}), "/a.html")
+    d = item["description"]
+    assert d and len(d.rstrip("…").rstrip()) <= ACAP_LIMIT, d
+    assert ACAP_DESC.startswith(d.rstrip("…").rstrip()), d
+    assert d != ACAP_DESC
+    rec = srv.json(f"/api/v1/records/{a}")
+    assert rec["description"] == d, rec["description"]
+    assert rec["permissions"]["acap"]["present-snippet"]["max_length"] == 20
+    for path in (f"/records/{a}", "/search?q=limited", f"/api/v1/records/{a}",
+                 "/api/v1/search?q=limited", f"/sites/{q(host('acap.test'))}",
+                 "/tags/acaptag", "/"):
+        body = get(path)[2].decode()
+        assert ACAP_DESC[:ACAP_LIMIT + 5] not in body, path
+    doc = Doc(srv.html("/search?q=limited"))
+    snip = doc.one("p", cls="snippet")["text"].strip()
+    assert len(snip.rstrip("…").rstrip()) <= ACAP_LIMIT, snip
+    doc = Doc(srv.html(f"/records/{a}"))
+    why = doc.one("p", id="withheld")["text"]
+    assert "20" in why and "present-snippet" in why, why
+
+
+def check_nosnippet_and_max_snippet():
+    items = search({"q": "snipword"})
+    nos = item_of(items, "/nosnip.html")
+    assert nos["description"] is None and nos.get("description_withheld"), nos
+    m10 = item_of(items, "/max10.html")
+    assert len(m10["description"].rstrip("…").rstrip()) <= 10, m10
+    n = pid("robots.test", "/nosnip.html")
+    for path in (f"/records/{n}", f"/api/v1/records/{n}", "/search?q=snipword",
+                 "/api/v1/search?q=snipword"):
+        body = get(path)[2].decode()
+        assert "Nosnippet description" not in body, path
+        assert "the rest is cut" not in body, path
+    doc = Doc(srv.html("/search?q=snipword"))
+    for li in doc.find("li", cls="result"):
+        title = doc.one("a", cls="title", within=li)["text"]
+        if title.startswith("Nosnippet"):
+            assert not doc.find("p", cls="snippet", within=li), li
+    Doc(srv.html(f"/records/{n}")).one("p", id="withheld")
+
+
+def check_hidden_pages_nowhere():
+    hidden = {pid("acap.test", "/hidden/secret.html"),
+              pid("robots.test", "/gone.html")}
+    for i in hidden:
+        for path in (f"/records/{i}", f"/api/v1/records/{i}"):
+            assert get(path)[0] == 404, path
+    for word in ("refusedword", "goneword", "hiddentag"):
+        assert search({"q": word}) == [], word
+    assert search({"tag": "hiddentag"}) == []
+    all_ids = {i["id"] for i in search({}, limit=100)}
+    assert not all_ids & hidden
+    for path in ("/", "/api/v1/", "/tags", f"/sites/{q(host('acap.test'))}",
+                 f"/api/v1/sites/{q(host('robots.test'))}", "/api/v1/tags"):
+        body = get(path)[2].decode()
+        for text in ("refusedword", "goneword", "hiddentag"):
+            assert text not in body, (path, text)
+
+
+# ---- hostile metadata --------------------------------------------------------
+
+def check_hostile_metadata_escaped():
+    h1 = pid("hostile.test", "/h1.html")
+    for path in (f"/records/{h1}", "/search?q=hostileword",
+                 f"/sites/{q(host('hostile.test'))}", "/", "/tags"):
+        body = get(path)[2].decode()
+        low = body.lower()
+        assert "<script" not in low and "<img" not in low, path
+        assert "href=\"javascript" not in low, path
+        doc = Doc(body)
+        events = [(e["tag"], k) for e in doc.elements for k in e["attrs"]
+                  if k.startswith("on")]
+        assert not events, (path, events)
+        for a in doc.find("a"):
+            href = local(a["attrs"].get("href"))
+            if href.startswith(("/", "#")):
+                continue
+            assert href.startswith(("http://", "https://")), (path, href)
+            assert set((a["attrs"].get("rel") or "").split()) >= REL, \
+                (path, a["attrs"])
+    doc = Doc(srv.html(f"/records/{h1}"))
+    assert doc.one("h1", id="title")["text"].strip() == HOSTILE_TITLE
+    rec = srv.json(f"/api/v1/records/{h1}")
+    assert rec["title"] == HOSTILE_TITLE and \
+        rec["description"] == HOSTILE_DESC, rec
+    found = search({"q": "hostileword"})
+    assert [i["id"] for i in found] == [h1], found
+    tags = set(found[0]["tags"])
+    assert {"quo\"te's", "</li><li>evil"} <= tags, tags
+    # A tag with markup in it links to its own (escaped) tag page.
+    s, _, body = get("/tags/" + q("</li><li>evil", safe=""))
+    assert s == 200 and "<li>evil" not in body.decode(), s
+
+
+def check_hostile_input_echoed_as_text():
+    evil = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
+    for path in ("/search?q=" + q(evil), "/search?site=" + q(evil),
+                 "/search?tag=" + q(evil), "/search?lang=" + q(evil),
+                 "/search?from=" + q(evil), "/search?q=x&cursor=" + q(evil),
+                 "/tags/" + q(evil, safe=""), "/sites/" + q(evil, safe=""),
+                 "/irc/" + q(evil, safe=""),
+                 f"/irc/{q(ix.irc.key, safe='')}?q=" + q(evil)):
+        s, h, body = get(path)
+        assert s in (200, 400, 404), (path, s)
+        low = body.decode().lower()
+        assert "<script" not in low and "<img" not in low, path
+        doc = Doc(body.decode())
+        events = [(e["tag"], k) for e in doc.elements for k in e["attrs"]
+                  if k.startswith("on")]
+        assert not events, (path, events)
+
+
+def check_invalid_utf8_answered_as_utf8():
+    bad = pid("hostile.test", "/bad-utf8.html")
+    for path in (f"/records/{bad}", f"/api/v1/records/{bad}",
+                 "/search?q=utf8word", "/api/v1/search?q=utf8word"):
+        s, h, body = get(path)
+        assert s == 200, (path, s)
+        body.decode("utf-8")  # strict: raises on invalid bytes
+    assert "utf8word" in srv.json(f"/api/v1/records/{bad}")["title"]
+
+
+# ---- other pages ------------------------------------------------------------
+
+def check_home_sites_tags_bots():
+    home = srv.json("/api/v1/")
+    text = json.dumps(home)
+    assert "Bridge reopens after repairs" in text
+    doc = Doc(srv.html("/"))
+    doc.one("form", id="search")
+    sites = srv.json("/api/v1/sites")
+    hosts = {s["host"] for s in sites["items"]}
+    want = {host(n) for n in ("news.test", "blog.test", "cook.test",
+                              "acap.test", "hostile.test", "robots.test")}
+    assert want <= hosts, hosts
+    news = srv.json(f"/api/v1/sites/{q(host('news.test'))}")
+    assert "Bridge reopens" in json.dumps(news)
+    doc = Doc(srv.html(f"/sites/{q(host('news.test'))}"))
+    assert host("news.test") in doc.one("h1", id="site")["text"]
+    doc.one("section", id="robots")
+    optout = doc.one("section", id="optout")["text"]
+    assert "robots.txt" in optout and "ACAP" in optout, optout
+    charts = doc.find("figure", cls="chart")
+    assert charts and all(doc.find("svg", within=c) for c in charts), charts
+    tags = srv.json("/api/v1/tags")
+    names = {t.get("tag") or t.get("name") for t in tags["items"]}
+    assert {"transport", "culture", "garten"} <= names, names
+    got = srv.json("/api/v1/tags/transport")
+    assert urls(got["items"]) == {"news.test/news/1.html",
+                                  "news.test/news/4.html"}
+    body = srv.html("/bots")
+    assert "https://heed.test/bots" in body or "ops@heed.test" in body or \
+        "heed" in body
+
+
+def check_irc_pages_list_allowed_networks_only():
+    nets = srv.json("/api/v1/irc")
+    text = json.dumps(nets)
+    assert ix.irc.key in text and "ServeNet" in text, text
+    assert ix.irc.deny_key not in text and "DenyNet" not in text, text
+    body = srv.html("/irc")
+    Doc(body).one("table", id="networks")
+    assert "DenyNet" not in body and ix.irc.deny_key not in body
+    key = q(ix.irc.key, safe="")
+    doc = Doc(srv.html(f"/irc/{key}"))
+    assert "a.ngircd.test" in doc.one("table", id="servers")["text"]
+    chans = doc.one("table", id="channels")["text"]
+    for name in IRC_TOPICS:
+        assert name in chans, (name, chans)
+    assert "<b>not bold</b>" in chans  # as text, escaped in the source
+    assert "<b>not bold</b>" not in srv.html(f"/irc/{key}")
+    doc.one("form", id="channel-search")
+    doc = Doc(srv.html(f"/irc/{key}?q=GARDEN"))
+    chans = doc.one("table", id="channels")["text"]
+    assert "#gardening" in chans and "#ferries" not in chans, chans
+    doc = Doc(srv.html(f"/irc/{key}?q=when%3F"))  # a topic's substring
+    chans = doc.one("table", id="channels")["text"]
+    assert "#ferries" in chans and "#gardening" not in chans, chans
+    api = srv.json(f"/api/v1/irc/{key}?q=garden")
+    assert "#gardening" in json.dumps(api) and "#ferries" not in \
+        json.dumps(api)
+
+
+def check_openapi_document():
+    doc = srv.json("/api/v1/openapi.json")
+    assert doc["openapi"].startswith("3.1"), doc.get("openapi")
+    paths = sorted(doc["paths"])
+    for word in ("search", "records", "sites", "tags", "irc"):
+        assert any(word in p for p in paths), (word, paths)
+
+
+def check_healthz_and_metrics_grow():
+    s, h, b = get("/healthz")
+    assert (s, b) == (200, b"ok\n"), (s, b)
+
+    def requests_total():
+        text = get("/metrics")[2].decode()
+        total = 0.0
+        for line in text.splitlines():
+            if line.startswith("#") or not line.strip():
+                continue
+            name = line.split("{", 1)[0].split(" ", 1)[0]
+            if "request" in name and name.endswith("_total"):
+                total += float(line.rsplit(" ", 1)[1])
+        return total, text
+
+    before, text = requests_total()
+    assert "# TYPE" in text, text[:500]
+    sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[a-zA-Z_][a-zA-Z0-9_]*='
+                        r'"[^"\\]*"(,[a-zA-Z_][a-zA-Z0-9_]*="[^"\\]*")*\})? '
+                        r'[-+]?([0-9.eE+-]+|Inf|NaN)$')
+    bad = [x for x in text.splitlines()
+           if x and not x.startswith("#") and not sample.match(x)]
+    assert not bad, bad[:5]
+    values = {x.rsplit(" ", 1)[0]: float(x.rsplit(" ", 1)[1])
+              for x in text.splitlines() if x and not x.startswith("#")}
+    assert values.get("heed_store_bytes", 0) > 0, "no store size"
+    pages = ix.sql("SELECT COUNT(*) FROM pages")[0][0]
+    assert values.get("heed_store_pages") == pages, \
+        (values.get("heed_store_pages"), pages)
+    for _ in range(5):
+        get("/search?q=bridge")
+    after, _ = requests_total()
+    assert after >= before + 5, (before, after)
+
+
+# ---- operations ---------------------------------------------------------------
+
+def results_now():
+    out = {}
+    for params in ({"q": "transport"}, {"q": "Gartenblog"}, {"sort": "views"},
+                   {"q": "snipword"}, {"q": "hostileword"}):
+        out[json.dumps(params)] = [i["id"] for i in search(params)]
+    return out
+
+
+def check_reindex_gives_the_same_results():
+    before = results_now()
+    proc = run_heed("serve", "--reindex", "--store", ix.store, timeout=120)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    assert results_now() == before
+    db = sqlite3.connect(f"file:{ix.store}?mode=ro", uri=True)
+    try:
+        fts = db.execute("SELECT COUNT(*) FROM search_fts").fetchone()[0]
+        pages = db.execute("SELECT COUNT(*) FROM pages WHERE status "
+                           "BETWEEN 200 AND 299").fetchone()[0]
+    finally:
+        db.close()
+    assert fts == pages, (fts, pages)
+
+
+def check_serving_while_a_crawl_writes():
+    proc = subprocess.Popen([HEED] + web.crawl_args(ix.store,
+                                                    web.seed("late.test")),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        found, statuses = False, set()
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            for path in ("/", "/healthz", "/search?q=snipword"):
+                statuses.add(get(path)[0])
+            if search({"q": "lateword"}):
+                found = True
+                break
+            time.sleep(0.2)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert found, "the page crawled while serving never appeared"
+    assert statuses == {200}, statuses
+    assert proc.returncode == 0, (proc.returncode, err[-2000:])
+
+
+def backup_copy():
+    """A consistent copy of the store (SQLite's backup API)."""
+    path = os.path.join(ix.tmp, "copy.db")
+    src = sqlite3.connect(f"file:{ix.store}?mode=ro", uri=True)
+    dst = sqlite3.connect(path)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+    return path
+
+
+def check_kill_9_mid_crawl_leaves_index_consistent():
+    kill_srv = web.servers[ADDRESSES["kill.test"]]
+    proc = subprocess.Popen([HEED] + web.crawl_args(ix.store,
+                                                    web.seed("kill.test")),
+                            stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            got = [e for e in kill_srv.log() if e["path"].startswith("/k/")]
+            if len(got) >= 8:
+                break
+            time.sleep(0.1)
+        assert proc.poll() is None, "the crawl ended before the kill"
+        busy = run_heed("serve", "--reindex", "--store", ix.store, timeout=60)
+        assert busy.returncode == 75 and busy.stderr.strip(), \
+            (busy.returncode, busy.stderr)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    stored = ix.sql("SELECT COUNT(*) FROM pages WHERE host = ? AND status "
+                    "BETWEEN 200 AND 299", host("kill.test"))[0][0]
+    assert 1 <= stored < KILL_PAGES + 1, stored
+    found = search({"q": "marmot"}, limit=7)
+    assert len(found) == stored, (len(found), stored)
+    assert len({i["id"] for i in found}) == stored
+    db = sqlite3.connect(backup_copy())
+    try:
+        db.execute("INSERT INTO search_fts(search_fts) "
+                   "VALUES('integrity-check')")
+    finally:
+        db.close()
+    assert get("/healthz")[0] == 200
+    # The killed crawl's lock is gone with it: a rebuild runs, and finds
+    # what the triggers had kept.
+    run_heed("serve", "--reindex", "--store", ix.store, timeout=120, check=0)
+    assert len(search({"q": "marmot"}, limit=7)) == stored
+
+
+def check_access_log_one_line_per_request():
+    marker = "/search?q=accesslogmarker"
+    get(marker)
+    get("/nope-for-the-log")
+    deadline = time.monotonic() + 5
+    lines = []
+    while time.monotonic() < deadline:
+        with open(ix.access_log, errors="replace") as f:
+            lines = [x for x in f.read().splitlines() if x.strip()]
+        if len(lines) >= srv.requests:
+            break
+        time.sleep(0.1)
+    assert srv.requests <= len(lines) <= srv.requests + raw_requests, \
+        (len(lines), srv.requests, raw_requests)
+    mine = [x for x in lines if f'"GET {marker} HTTP/1.1" 200 ' in x]
+    assert len(mine) == 1, lines[-3:]
+    assert [x for x in lines if '"GET /nope-for-the-log HTTP/1.1" 404 ' in x]
+    assert [x for x in lines if '"POST / HTTP/1.1" 405 ' in x]
+
+
+# ---- the command line --------------------------------------------------------
+
+def serve_once(*args, timeout=20):
+    return subprocess.run([HEED, "serve", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def check_bad_settings():
+    p = serve_once("--store", ix.store, "--listen", "nonsense")
+    assert p.returncode == 2 and p.stderr.strip(), (p.returncode, p.stderr)
+    p = serve_once("--store", ix.store, "--listen", "127.0.0.1:99999")
+    assert p.returncode == 2 and p.stderr.strip(), (p.returncode, p.stderr)
+    missing = os.path.join(ix.tmp, "none", "heed.db")
+    p = serve_once("--store", missing, "--listen", "127.0.0.1:0")
+    assert p.returncode == 1 and "no store at" in p.stderr, \
+        (p.returncode, p.stderr)
+    assert not os.path.exists(missing)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        port = s.getsockname()[1]
+        p = serve_once("--store", ix.store, "--listen", f"127.0.0.1:{port}")
+    assert p.returncode == 1 and p.stderr.strip(), (p.returncode, p.stderr)
+    assert str(port) in p.stderr or "in use" in p.stderr, p.stderr
+
+
+def check_config_file_and_base_url():
+    conf = os.path.join(ix.tmp, "heed.ini")
+    log = os.path.join(ix.tmp, "access2.log")
+    with open(conf, "w") as f:
+        f.write(f"[store]\nlocation = {ix.store}\n\n[serve]\n"
+                "listen = 127.0.0.1:0\npage_size = 3\n"
+                "base_url = https://index.example/heed\n"
+                f"access_log = {log}\n")
+    other = Serve(ix.store, "--config", conf)
+    try:
+        s, h, b = other.get("/search?q=")
+        assert s == 200
+        doc = Doc(b.decode())
+        assert len(doc.find("li", cls="result")) == 3
+        css = [e["attrs"]["href"] for e in doc.find("link")
+               if e["attrs"].get("rel") == "stylesheet"]
+        assert css and css[0].endswith("/heed/static/heed.css"), css
+        nxt = doc.one("a", id="next")["attrs"]["href"]
+        assert "/heed/search?" in nxt, nxt
+        out = json.loads(other.get("/api/v1/search?q=bridge")[2])
+        assert out["items"][0]["links"]["html"].endswith(
+            f"/heed/records/{out['items'][0]['id']}") or \
+            out["items"][0]["links"]["html"] == \
+            f"/records/{out['items'][0]['id']}", out["items"][0]["links"]
+        # The sites list pages with its own cursor (a host key).
+        hosts, path = [], "/api/v1/sites"
+        for _ in range(20):
+            out = json.loads(other.get(path)[2])
+            hosts += [x["host"] for x in out["items"]]
+            assert len(out["items"]) <= 3, len(out["items"])  # page_size
+            if not out["next_cursor"]:
+                break
+            path = "/api/v1/sites?cursor=" + q(out["next_cursor"], safe="")
+        assert len(hosts) == len(set(hosts)) >= 6, hosts
+        assert hosts == sorted(hosts), hosts
+    finally:
+        code = other.stop()
+    assert code == 0, code
+    with open(log) as f:
+        assert len(f.read().splitlines()) >= 4
+
+
+def check_access_log_on_stdout_and_threads():
+    other = Serve(ix.store, "--access-log", "-", "--threads", "2")
+    try:
+        for _ in range(3):
+            assert other.get("/api/v1/search?q=bridge")[0] == 200
+        deadline = time.monotonic() + 5
+        while len(other.out) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(other.out) == 3, other.out
+        assert all('"GET /api/v1/search?q=bridge HTTP/1.1" 200 ' in x
+                   for x in other.out), other.out
+    finally:
+        assert other.stop() == 0
+
+
+def check_sigint_stops_with_0():
+    other = Serve(ix.store)
+    other.proc.send_signal(signal.SIGINT)
+    assert other.proc.wait(15) == 0
+
+
+try:
+    checks = [
+        check_store_holds_what_the_sites_said,
+        check_every_route_answers_with_its_type,
+        check_head_answers_without_body,
+        check_html_contract_on_every_page,
+        check_search_form_has_every_input_and_label,
+        check_unknown_and_missing_are_404,
+        check_post_is_405_with_allow,
+        check_over_long_url_and_too_many_args,
+        check_request_headers_bounded,
+        check_bad_parameters_are_400_with_a_message,
+        check_cursor_of_another_search_is_400,
+        check_fts5_syntax_is_never_a_500,
+        check_concurrent_requests_and_idle_connections,
+        check_search_by_title_description_tag_and_site_name,
+        check_html_results_match_json,
+        check_filters_change_results,
+        check_sorts_order_results,
+        check_cursor_walks_every_result_once,
+        check_acap_snippet_limit_cut_in_html_and_json,
+        check_nosnippet_and_max_snippet,
+        check_hidden_pages_nowhere,
+        check_hostile_metadata_escaped,
+        check_hostile_input_echoed_as_text,
+        check_invalid_utf8_answered_as_utf8,
+        check_home_sites_tags_bots,
+        check_irc_pages_list_allowed_networks_only,
+        check_openapi_document,
+        check_healthz_and_metrics_grow,
+        check_reindex_gives_the_same_results,
+        check_serving_while_a_crawl_writes,
+        check_kill_9_mid_crawl_leaves_index_consistent,
+        check_access_log_one_line_per_request,
+        check_bad_settings,
+        check_config_file_and_base_url,
+        check_access_log_on_stdout_and_threads,
+        check_sigint_stops_with_0,
+    ]
+
+    def check_security_headers_on_every_response():
+        assert len(seen) > 100, len(seen)
+        bad = [(p, s, k, h.get(k)) for p, s, h in seen
+               for k, v in SECURITY.items() if h.get(k) != v]
+        assert not bad, bad[:5]
+        assert {s for _, s, _ in seen} >= {200, 400, 404, 405}
+
+    def check_sigterm_stops_with_0():
+        assert srv.stop() == 0, srv.proc.returncode
+
+    Checks().main(checks + [check_security_headers_on_every_response,
+                            check_sigterm_stops_with_0])
+finally:
+    ix.close()
