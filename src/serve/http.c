@@ -155,7 +155,8 @@ static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind,
 	return MHD_YES;
 }
 
-/* An answer decided here, before any page: a short text. */
+/* An answer decided here, before any page: a short text, for requests
+ * that are not the index's (another method, no path). */
 static void plain_answer(struct heed__serve_response *resp, int status,
                          const char *text)
 {
@@ -233,9 +234,21 @@ static void access_log_line(struct heed_serve *s, struct MHD_Connection *con,
 	pthread_mutex_unlock(&s->log_lock);
 }
 
+/* libmicrohttpd hands the path and the arguments over decoded, as C
+ * strings: a %00 would silently cut "q=x%00y" to "x" or a cursor to
+ * nothing. No address of the index holds one, so it is refused. */
+static bool has_encoded_nul(const char *target)
+{
+	for (const char *p = strchr(target, '%'); p; p = strchr(p + 1, '%'))
+		if (p[1] == '0' && p[2] == '0')
+			return true;
+	return false;
+}
+
 /* Runs the page for a request that passed the shell's bounds. */
 static void answer_page(struct heed_serve *s, struct MHD_Connection *con,
                         const char *method, const char *url,
+                        const struct request *r,
                         struct heed__serve_response *resp)
 {
 	struct heed__serve_args args = {0};
@@ -247,14 +260,28 @@ static void answer_page(struct heed_serve *s, struct MHD_Connection *con,
 	        .now_s = (int64_t)time(NULL),
 	};
 
+	if (r->target_len > MAX_TARGET) {
+		heed__serve_error(&req, 414, "The address is too long.",
+		                  "the address is too long", resp);
+		return;
+	}
+	if (!r->target || has_encoded_nul(r->target)) {
+		heed__serve_error(&req, 400,
+		                  "The address holds a NUL byte (%00).",
+		                  "the address holds a NUL byte (%00)", resp);
+		return;
+	}
 	MHD_get_connection_values(con, MHD_GET_ARGUMENT_KIND, add_arg, &args);
 	if (args.count > HEED__SERVE_MAX_ARGS) {
-		plain_answer(resp, 400, "Too many arguments in the request.\n");
+		heed__serve_error(&req, 400,
+		                  "The address has too many arguments.",
+		                  "too many arguments", resp);
 		return;
 	}
 	req.store = store_take(s);
 	if (!req.store) {
-		plain_answer(resp, 503, "The store cannot be opened now.\n");
+		heed__serve_error(&req, 503, "The index cannot be read now.",
+		                  "the store cannot be opened", resp);
 		return;
 	}
 	heed__serve_route(&req, resp);
@@ -317,10 +344,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con,
 		plain_answer(&resp, 405, "Only GET and HEAD are answered.\n");
 	else if (!r || !url || url[0] != '/')
 		plain_answer(&resp, 400, "Bad request.\n");
-	else if (r->target_len > MAX_TARGET)
-		plain_answer(&resp, 414, "The address is too long.\n");
 	else
-		answer_page(s, con, method, url, &resp);
+		answer_page(s, con, method, url, r, &resp);
 	ok = send_answer(con, &resp);
 	int64_t micros = r ? elapsed_us(&r->started) : 0;
 	heed__serve_metrics_observe(&s->metrics, resp.kind, resp.status,

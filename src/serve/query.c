@@ -594,26 +594,35 @@ static heed_status parse_filters(const struct heed__serve_args *args,
 	return rc;
 }
 
-/* Tags are stored case-folded by the extractor (heed__fold_case): the tag
- * filter is folded the same way, so "Music" finds the pages tagged
- * "music". The folded copy goes after the FTS5 expression in *owned, the
- * one allocation the caller frees. */
-static heed_status fold_tag(const struct heed_allocator *a,
-                            struct heed_search_query *q, char **owned)
+/* The filters compared with what the store holds in its own case: tags
+ * are stored case-folded by the extractor (heed__fold_case) and host keys
+ * in lower case, so "Music" must find the pages tagged "music" and
+ * "NEWS.test" the site news.test. The folded copies go after the FTS5
+ * expression in *owned, the one allocation the caller frees. */
+static heed_status fold_filters(const struct heed_allocator *a,
+                                struct heed_search_query *q, char **owned)
 {
 	size_t fts_len = *owned ? strlen(*owned) : 0;
-	size_t tag_len = strlen(q->tag);
-	char *both = heed__malloc(a, fts_len + tag_len + 2);
+	size_t tag_len = q->tag ? strlen(q->tag) : 0;
+	size_t host_len = q->host ? strlen(q->host) : 0;
+	char *all, *tag, *host;
 
-	if (!both)
+	if (!q->tag && !q->host)
+		return HEED_OK;
+	all = heed__malloc(a, fts_len + tag_len + host_len + 3);
+	if (!all)
 		return HEED_ENOMEM;
-	memcpy(both, *owned ? *owned : "", fts_len + 1);
-	memcpy(both + fts_len + 1, q->tag, tag_len + 1);
-	tag_len = heed__fold_case(both + fts_len + 1, tag_len);
-	both[fts_len + 1 + tag_len] = '\0';
+	memcpy(all, *owned ? *owned : "", fts_len + 1);
+	tag = all + fts_len + 1;
+	memcpy(tag, q->tag ? q->tag : "", tag_len + 1);
+	tag[heed__fold_case(tag, tag_len)] = '\0';
+	host = tag + tag_len + 1;
+	for (size_t i = 0; i <= host_len; i++)
+		host[i] = heed__ascii_lower(q->host ? q->host[i] : '\0');
 	heed__free(a, *owned);
-	*owned = both;
-	q->tag = both + fts_len + 1;
+	*owned = all;
+	q->tag = q->tag ? tag : NULL;
+	q->host = q->host ? host : NULL;
 	return HEED_OK;
 }
 
@@ -646,8 +655,8 @@ heed_status heed__serve_parse_search(const struct heed_allocator *a,
 		                   "search (start again from the first page)",
 		                   cursor);
 	bool has_match = *fts_out != NULL;
-	if (rc == HEED_OK && q->tag)
-		rc = fold_tag(a, q, fts_out);
+	if (rc == HEED_OK)
+		rc = fold_filters(a, q, fts_out);
 	if (rc != HEED_OK) {
 		heed__free(a, *fts_out);
 		*fts_out = NULL;

@@ -66,14 +66,22 @@ static void healthz(const struct heed__serve_request *req,
 	heed__buf_add(&resp->body, ok ? "ok\n" : "unavailable\n", ok ? 3 : 12);
 }
 
-static void not_found(const struct heed__serve_request *req,
-                      struct heed__serve_response *resp)
+void heed__serve_error(const struct heed__serve_request *req, int status,
+                       const char *html_message, const char *api_message,
+                       struct heed__serve_response *resp)
 {
 	resp->kind = is_api(req->path) ? HEED__ROUTE_API : HEED__ROUTE_OTHER;
 	if (resp->kind == HEED__ROUTE_API)
-		heed__api_error(req, 404, "no such resource", resp);
+		heed__api_error(req, status, api_message, resp);
 	else
-		heed__html_error(req, 404, "There is no such page here.", resp);
+		heed__html_error(req, status, html_message, resp);
+}
+
+static void not_found(const struct heed__serve_request *req,
+                      struct heed__serve_response *resp)
+{
+	heed__serve_error(req, 404, "There is no such page here.",
+	                  "no such resource", resp);
 }
 
 /* The path without one trailing '/' (but "/" stays "/"), or NULL when it

@@ -96,10 +96,11 @@ heed_status heed__serve_fts_query(const struct heed_allocator *a,
  * lang, from, to (YYYY-MM-DD or a full ISO 8601 date), min_views,
  * max_views, sort (relevance, views, date, fetched), cursor, limit (1 to
  * 100; default page_size) into q. q's strings point into args, except
- * q->match and q->tag (case-folded as the extractor folds tags), which
- * point into *fts_out (the caller frees it with a). now_s is q's
- * time. HEED_EINVAL with a sentence naming the argument for a value that
- * is not of its form (the page answers 400 with it).
+ * q->match, q->tag (case-folded as the extractor folds tags) and q->host
+ * (in lower case, as host keys are stored), which point into *fts_out (the
+ * caller frees it with a). now_s is q's time. HEED_EINVAL with a sentence
+ * naming the argument for a value that is not of its form (the page answers 400
+ * with it).
  */
 heed_status heed__serve_parse_search(const struct heed_allocator *a,
                                      const struct heed__serve_args *args,
@@ -238,6 +239,13 @@ struct heed__serve_response {
  * sets a status and a body; a store error is a 500 with a short page that
  * says so, a bad argument a 400 that names it, an unknown path a 404. */
 void heed__serve_route(const struct heed__serve_request *req,
+                       struct heed__serve_response *resp);
+
+/* An error answer in the form the path asks for (route.c): JSON under
+ * /api/ (api_message), an HTML page elsewhere (html_message). For the
+ * shell's own refusals too; req needs only ctx and path. */
+void heed__serve_error(const struct heed__serve_request *req, int status,
+                       const char *html_message, const char *api_message,
                        struct heed__serve_response *resp);
 
 /* The pages in HTML (html.c) and their JSON mirrors (api.c): each fills

@@ -37,10 +37,6 @@ WAIT = 20  # seconds, for any page to load or element to appear
 # Failures of the server known and reported, as in test_hostile.py: such a
 # console error is reported and the rest still counts; once it is gone the
 # check fails, for the entry to come off the list.
-KNOWN_BUGS = {
-    "favicon": "every page makes Chromium ask /favicon.ico, answered 404, "
-               "a SEVERE console entry (no icon link in the pages' head)",
-}
 REL = {"nofollow", "noopener", "ugc"}
 CHROMIUM_FLAGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu",
@@ -283,19 +279,11 @@ def check_no_horizontal_overflow_on_a_phone():
         driver.set_window_size(1280, 900)
 
 
-def favicon_404(entry):
-    return "/favicon.ico - Failed to load resource" in entry.get("message", "")
-
-
 def check_console_clean():
     visit("/")
+    # A page that names no icon costs a /favicon.ico request and a 404,
+    # a SEVERE entry: the pages name an empty one.
     severe = [e for e in console if e.get("level") == "SEVERE"]
-    known = [e for e in severe if favicon_404(e)]
-    if "favicon" in KNOWN_BUGS:
-        assert known, ("listed in KNOWN_BUGS but passed: take it off the "
-                       "list")
-        print(f"known bug favicon: {KNOWN_BUGS['favicon']}", flush=True)
-        severe = [e for e in severe if not favicon_404(e)]
     assert not severe, severe[:5]
     csp = [e for e in console if "Content Security Policy" in
            e.get("message", "")]

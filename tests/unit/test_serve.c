@@ -650,13 +650,15 @@ static void test_parse_search_defaults(void **state)
 }
 
 /* The tag filter is folded as the extractor folds the tags it stores, or
- * "Music" would find none of the pages tagged "music". */
+ * "Music" would find none of the pages tagged "music"; the site filter is
+ * lower-cased as host keys are. */
 static void test_parse_search_tag_folded(void **state)
 {
 	struct heed_search_query q;
 	struct heed_diag d;
 	char *fts = NULL;
-	static const char *const tag_only[] = {"tag", "MuSic", NULL};
+	static const char *const tag_only[] = {"tag", "MuSic", "site",
+	                                       "NEWS.Example:8080", NULL};
 	static const char *const with_words[] = {"q", "night", "tag",
 	                                         "\xc3\x89T\xc3\x89", NULL};
 
@@ -664,6 +666,7 @@ static void test_parse_search_tag_folded(void **state)
 	assert_int_equal(parse(tag_only, &q, &fts, &d), HEED_OK);
 	assert_null(q.match);
 	assert_string_equal(q.tag, "music");
+	assert_string_equal(q.host, "news.example:8080");
 	heed__free(heed_test_allocator(), fts);
 
 	assert_int_equal(parse(with_words, &q, &fts, &d), HEED_OK);

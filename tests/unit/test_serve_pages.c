@@ -328,6 +328,20 @@ static void answer_free(struct answer *a)
 }
 
 /* Every element and attribute of n and below: nothing that runs. */
+
+/* The one data: address a page may carry: the empty icon of the head,
+ * which spares browsers a request for /favicon.ico. */
+static bool is_empty_icon(xmlNodePtr n, const char *href)
+{
+	xmlChar *rel = xmlGetProp(n, (const xmlChar *)"rel");
+	bool icon = rel && strcmp((const char *)rel, "icon") == 0 &&
+	            strcasecmp((const char *)n->name, "link") == 0 &&
+	            strcmp(href, "data:,") == 0;
+
+	xmlFree(rel);
+	return icon;
+}
+
 static void check_node(xmlNodePtr n)
 {
 	for (; n; n = n->next) {
@@ -354,7 +368,7 @@ static void check_node(xmlNodePtr n)
 				if (s[0] == '/')
 					assert_true(strncmp(s, "/idx/", 5) ==
 					            0);
-				else if (s[0] != '#')
+				else if (s[0] != '#' && !is_empty_icon(n, s))
 					assert_true(
 					        strncmp(s, "https://", 8) ==
 					                0 ||
