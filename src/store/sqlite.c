@@ -255,6 +255,15 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 		                     store->location);
 	if (sqlite_exec(store, setup) != HEED_OK)
 		return heed__store_fail(store, diag, "setting up the store");
+	/* Readers (heed serve above all) read the file through a memory map
+	 * instead of copying each page into the 16 MiB cache: a search
+	 * touches pages rows all over a store of gigabytes, and at 1,000,000
+	 * records the copies were a quarter of its time (bench/serve: search
+	 * CPU -33 %). The map is address space, shared with the page cache;
+	 * Debian's SQLite caps it at 2 GiB. */
+	if (read_only &&
+	    sqlite_exec(store, "PRAGMA mmap_size=2147418112;") != HEED_OK)
+		return heed__store_fail(store, diag, "setting up the store");
 	return HEED_OK;
 }
 
