@@ -15,61 +15,19 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "heed/store_irc.h"
-#include "heed/store_pages.h"
-#include "heed/store_sites.h"
-#include "serve/serve-int.h"
+#include "serve_fixture.h"
 
-#define NOW      1767225600 /* 2026-01-01 */
-#define DAY      86400
-#define HOSTILE1 "<script>alert(1)</script>"
-#define HOSTILE2 "\"><img src=x onerror=alert(1)>"
-#define JS       "javascript:alert(1)"
-/* HOSTILE2 inside a JSON string */
-#define HOSTILE2_J "\\\"><img src=x onerror=alert(1)>"
+#define JS "javascript:alert(1)"
 
-static const char allow_all[] =
-        "{\"robots_txt\":{\"rules\":true,\"line\":2},\"acap\":null,"
-        "\"meta_robots\":{\"noarchive\":false,\"nosnippet\":false,"
-        "\"nofollow\":false}}";
-static const char snippet20[] =
-        "{\"robots_txt\":{\"rules\":true},\"acap\":{\"present-snippet\":"
-        "{\"permitted\":true,\"line\":3,\"max_length\":20,"
-        "\"max_length_unit\":\"chars\"},\"present-thumbnail\":"
-        "{\"permitted\":false,\"line\":4}},\"meta_robots\":{\"noarchive\":"
-        "false,\"nosnippet\":false,\"nofollow\":false}}";
-static const char nosnippet[] =
-        "{\"robots_txt\":{\"rules\":true},\"acap\":null,\"meta_robots\":"
-        "{\"noarchive\":false,\"nosnippet\":true,\"nofollow\":false}}";
-
-struct fixture {
-	char path[64];
-	heed_store *store;
-	struct heed_config cfg;
-	struct heed__serve_ctx ctx;
-};
-
-static struct fixture fx;
+static struct serve_fixture fx;
 
 static void put(const char *url, const char *host, const char *title,
                 const char *perm, const char *record, int64_t views,
                 int64_t fetched)
 {
-	struct heed_stored_page p = {0};
+	struct heed_stored_page p = serve_fixture_page(url, host, title, perm,
+	                                               record, views, fetched);
 
-	p.url = url;
-	p.final_url = url;
-	p.host = host;
-	p.status = 200;
-	p.fetched_at = fetched;
-	p.checked_at = fetched;
-	p.title = title;
-	p.views = views;
-	p.published = "2025-12-01";
-	p.source_lastmod = HEED_STORE_NO_DATE;
-	p.permissions = perm;
-	p.mode = "full";
-	p.record = record;
 	assert_int_equal(heed_store_page_put(fx.store, &p), HEED_OK);
 }
 
@@ -141,58 +99,6 @@ static void put_small_sites(void)
 	}
 }
 
-static void put_site(void)
-{
-	static const char rules[] = "User-agent: *\nDisallow: /private\n";
-	struct heed_store_site s = {0};
-
-	s.site = "https://hostile.example";
-	s.host = "hostile.example";
-	s.record.robots_date_s = NOW - DAY;
-	snprintf(s.record.detail, sizeof(s.record.detail), "%s", HOSTILE2);
-	s.robots_url = "https://hostile.example/robots.txt";
-	s.robots_body = (char *)rules;
-	s.robots_body_len = sizeof(rules) - 1;
-	s.rules_body = (char *)rules;
-	s.rules_body_len = sizeof(rules) - 1;
-	assert_int_equal(heed_store_site_put(fx.store, &s), HEED_OK);
-}
-
-static void put_network(heed_store_irc *w, const char *key,
-                        heed_irc_crawler_verdict verdict)
-{
-	static const char topic[] = HOSTILE1 " \xff topic";
-	struct heed_irc_crawler_pref pref = {verdict, 3600, 0};
-	int64_t net, vid;
-	char name[64];
-	int i;
-
-	assert_int_equal(heed_store_irc_network(w, key, NOW - DAY, &net, NULL),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
-	                                            false, NOW - DAY, &vid),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_server(w, net, vid, "hub.example",
-	                                       "hub.example", 0, HOSTILE2,
-	                                       NOW - DAY),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_channel(w, net, vid, "#hostile", 42,
-	                                        topic, sizeof(topic) - 1,
-	                                        NOW - DAY),
-	                 HEED_OK);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "#chan%d", i);
-		assert_int_equal(heed_store_irc_channel(w, net, vid, name, i,
-		                                        "Plain Topic", 11,
-		                                        NOW - DAY),
-		                 HEED_OK);
-	}
-	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
-	                                          HEED_IRC_VISIT_COMPLETE, "ok",
-	                                          &pref, NOW - DAY + 60, 0),
-	                 HEED_OK);
-}
-
 /* A network with more channels than a page shows (500). */
 static void put_big_network(heed_store_irc *w)
 {
@@ -223,8 +129,8 @@ static void put_irc(void)
 	heed_store_irc *w;
 
 	assert_int_equal(heed_store_irc_new(&w, fx.store), HEED_OK);
-	put_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
-	put_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
+	serve_fixture_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
+	serve_fixture_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
 	put_big_network(w);
 	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
 	heed_store_irc_free(w);
@@ -232,45 +138,22 @@ static void put_irc(void)
 
 static int setup(void **state)
 {
-	int fd;
-
 	(void)state;
-	snprintf(fx.path, sizeof(fx.path), "/tmp/heed-serve-pages-XXXXXX");
-	fd = mkstemp(fx.path);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(heed_store_open(&fx.store, fx.path, NULL, NULL),
-	                 HEED_OK);
+	serve_fixture_open(&fx, "/tmp/heed-serve-pages-XXXXXX");
 	put_pages();
 	put_small_sites();
-	put_site();
+	serve_fixture_site(fx.store, "https://hostile.example",
+	                   "hostile.example",
+	                   "https://hostile.example/robots.txt", true);
 	put_irc();
-	assert_int_equal(heed_config_init(&fx.cfg), HEED_OK);
-	assert_int_equal(heed_config_set(&fx.cfg, "identity.contact_email",
-	                                 "ops@example.org", NULL),
-	                 HEED_OK);
-	assert_int_equal(heed_config_set(&fx.cfg, "verify.domain",
-	                                 "crawl.example.org", NULL),
-	                 HEED_OK);
-	fx.ctx.config = &fx.cfg;
-	fx.ctx.base_url = "/idx";
-	fx.ctx.page_size = 10;
-	fx.ctx.alloc = heed_test_allocator();
+	serve_fixture_context(&fx);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	heed_store_close(fx.store);
-	heed_config_free(&fx.cfg);
-	unlink(fx.path);
-	for (int i = 0; i < 2; i++) {
-		char side[80];
-		snprintf(side, sizeof(side), "%s%s", fx.path,
-		         i ? "-shm" : "-wal");
-		unlink(side);
-	}
+	serve_fixture_close(&fx);
 	return 0;
 }
 
