@@ -178,4 +178,34 @@ static inline void serve_fixture_network(heed_store_irc *w, const char *key,
 	                 HEED_OK);
 }
 
+/* GET path?query, query as "a=1&b=2" (no escapes: the tests spell
+ * values), through the route table as the HTTP shell asks it, at NOW. The
+ * caller frees resp->body (heed__buf_free). */
+static inline void serve_fixture_get(struct serve_fixture *fx, const char *path,
+                                     const char *query,
+                                     struct heed__serve_response *resp)
+{
+	struct heed__serve_args args = {0};
+	struct heed__serve_request req = {0};
+	char qs[2048], *save = NULL, *kv;
+
+	snprintf(qs, sizeof(qs), "%s", query ? query : "");
+	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
+	     kv = strtok_r(NULL, "&", &save)) {
+		char *eq = strchr(kv, '=');
+		if (eq)
+			*eq = '\0';
+		args.arg[args.count].name = kv;
+		args.arg[args.count++].value = eq ? eq + 1 : "";
+	}
+	req.ctx = &fx->ctx;
+	req.method = "GET";
+	req.path = path;
+	req.args = &args;
+	req.store = fx->store;
+	req.now_s = NOW;
+	heed__buf_init(&resp->body, fx->ctx.alloc, HEED__SERVE_MAX_BODY);
+	heed__serve_route(&req, resp);
+}
+
 #endif /* HEED_TEST_SERVE_FIXTURE_H */

@@ -158,29 +158,11 @@ static bool valid_utf8(const unsigned char *s)
 static void call(const char *route, const char *rest, const char *query,
                  struct answer *a)
 {
-	struct heed__serve_args args = {0};
-	struct heed__serve_request req = {0};
 	struct heed__serve_response resp = {0};
-	char qs[2048], path[512], *save = NULL, *kv;
+	char path[512];
 
-	snprintf(qs, sizeof(qs), "%s", query ? query : "");
-	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
-	     kv = strtok_r(NULL, "&", &save)) {
-		char *eq = strchr(kv, '=');
-		if (eq)
-			*eq = '\0';
-		args.arg[args.count].name = kv;
-		args.arg[args.count++].value = eq ? eq + 1 : "";
-	}
 	snprintf(path, sizeof(path), "%s%s", route, rest ? rest : "");
-	req.ctx = &fx.ctx;
-	req.method = "GET";
-	req.path = path;
-	req.args = &args;
-	req.store = fx.store;
-	req.now_s = NOW;
-	heed__buf_init(&resp.body, fx.ctx.alloc, HEED__SERVE_MAX_BODY);
-	heed__serve_route(&req, &resp);
+	serve_fixture_get(&fx, path, query, &resp);
 	assert_string_equal(resp.content_type,
 	                    "application/json; charset=utf-8");
 	assert_int_equal(resp.kind, HEED__ROUTE_API);

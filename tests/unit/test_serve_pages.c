@@ -169,28 +169,9 @@ struct answer {
 /* GET path?query: query as "a=1&b=2" (no escapes: tests spell values). */
 static void get(const char *path, const char *query, struct answer *a)
 {
-	struct heed__serve_args args = {0};
-	struct heed__serve_request req = {0};
 	struct heed__serve_response resp = {0};
-	char qs[1024], *save = NULL, *kv;
 
-	snprintf(qs, sizeof(qs), "%s", query ? query : "");
-	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
-	     kv = strtok_r(NULL, "&", &save)) {
-		char *eq = strchr(kv, '=');
-		if (eq)
-			*eq = '\0';
-		args.arg[args.count].name = kv;
-		args.arg[args.count++].value = eq ? eq + 1 : "";
-	}
-	req.ctx = &fx.ctx;
-	req.method = "GET";
-	req.path = path;
-	req.args = &args;
-	req.store = fx.store;
-	req.now_s = NOW;
-	heed__buf_init(&resp.body, fx.ctx.alloc, HEED__SERVE_MAX_BODY);
-	heed__serve_route(&req, &resp);
+	serve_fixture_get(&fx, path, query, &resp);
 	a->status = resp.status;
 	a->type = resp.content_type;
 	a->body = strdup(heed__buf_str(&resp.body));
