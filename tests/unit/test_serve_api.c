@@ -207,6 +207,17 @@ static void check_error(struct answer *a, int status)
 	assert_true(strlen(str_at(e, "message")) > 0);
 }
 
+/* GET, and the answer must be the API's error of that status. */
+static void expect_error(const char *route, const char *rest, const char *query,
+                         int status)
+{
+	struct answer a;
+
+	call(route, rest, query, &a);
+	check_error(&a, status);
+	answer_free(&a);
+}
+
 /* ---- records ---- */
 
 struct first_page {
@@ -347,15 +358,10 @@ static void test_record_not_found(void **state)
 	struct answer a;
 
 	(void)state;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(ids); i++) {
-		call("/api/v1/records/", ids[i], NULL, &a);
-		check_error(&a, 404);
-		answer_free(&a);
-	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(ids); i++)
+		expect_error("/api/v1/records/", ids[i], NULL, 404);
 	/* no such API path: a 404 in JSON too */
-	call("/api/v1/nothing", NULL, NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
+	expect_error("/api/v1/nothing", NULL, NULL, 404);
 	/* a trailing slash names the same record */
 	call("/api/v1/records/1/", NULL, NULL, &a);
 	assert_int_equal(a.status, 200);
@@ -541,20 +547,14 @@ static void test_search_bad(void **state)
 	static const char *const bad[] = {"limit=0", "limit=101", "limit=x",
 	                                  "sort=sideways", "cursor=nonsense"};
 	char longq[400];
-	struct answer a;
 
 	(void)state;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(bad); i++) {
-		call("/api/v1/search", NULL, bad[i], &a);
-		check_error(&a, 400);
-		answer_free(&a);
-	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(bad); i++)
+		expect_error("/api/v1/search", NULL, bad[i], 400);
 	memset(longq, 'a', sizeof(longq) - 1);
 	memcpy(longq, "q=", 2);
 	longq[sizeof(longq) - 1] = '\0';
-	call("/api/v1/search", NULL, longq, &a);
-	check_error(&a, 400);
-	answer_free(&a);
+	expect_error("/api/v1/search", NULL, longq, 400);
 }
 
 /* ---- sites, tags ---- */
@@ -578,14 +578,11 @@ static void test_sites(void **state)
 	static const char *const hosts[] = {"evil.example", "hostile.example",
 	                                    "limits.example", "many.example"};
 	struct expected_hosts x = {hosts, HEED_ARRAY_SIZE(hosts), 0};
-	struct answer a;
 
 	(void)state;
 	follow("/api/v1/sites", NULL, "limit=1", see_site, &x);
 	assert_int_equal(x.seen, HEED_ARRAY_SIZE(hosts));
-	call("/api/v1/sites", NULL, "limit=500", &a);
-	check_error(&a, 400);
-	answer_free(&a);
+	expect_error("/api/v1/sites", NULL, "limit=500", 400);
 }
 
 static void test_site(void **state)
@@ -612,15 +609,9 @@ static void test_site(void **state)
 	assert_true(json_object_array_length(at(a.json, "top_tags")) >= 1);
 	assert_int_equal(json_object_array_length(at(a.json, "recent")), 10);
 	answer_free(&a);
-	call("/api/v1/sites/", "hidden.example", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
-	call("/api/v1/sites/", "nowhere.example", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
-	call("/api/v1/sites/", "many.exampl", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
+	expect_error("/api/v1/sites/", "hidden.example", NULL, 404);
+	expect_error("/api/v1/sites/", "nowhere.example", NULL, 404);
+	expect_error("/api/v1/sites/", "many.exampl", NULL, 404);
 }
 
 static void see_tag(void *ud, json_object *t, json_object *answer)
@@ -640,7 +631,6 @@ static void see_tag(void *ud, json_object *t, json_object *answer)
 static void test_tags(void **state)
 {
 	bool common = false;
-	struct answer a;
 
 	(void)state;
 	/* common, 25 t%02d, the hostile page's two */
@@ -648,9 +638,7 @@ static void test_tags(void **state)
 	        follow("/api/v1/tags", NULL, "limit=5", see_tag, &common),
 	        1 + MANY + 2);
 	assert_true(common);
-	call("/api/v1/tags", NULL, "cursor=-3", &a);
-	check_error(&a, 400);
-	answer_free(&a);
+	expect_error("/api/v1/tags", NULL, "cursor=-3", 400);
 }
 
 /* ---- IRC, bots, home ---- */
@@ -671,9 +659,7 @@ static void test_irc(void **state)
 	assert_null(strstr(a.body, "deny.example"));
 	assert_null(at(a.json, "next_cursor"));
 	answer_free(&a);
-	call("/api/v1/irc/", "deny.example:6667", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
+	expect_error("/api/v1/irc/", "deny.example:6667", NULL, 404);
 	call("/api/v1/irc/", "irc.example:6667", "q=PLAIN", &a);
 	assert_int_equal(a.status, 200);
 	assert_int_equal(json_object_array_length(at(a.json, "items")), 3);
