@@ -21,6 +21,8 @@
 #include "heed/common.h"
 #include "heed/store_pages.h"
 
+struct json_object;
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,6 +44,15 @@ heed_status heed_record_json(const struct heed_stored_page *page,
                              unsigned flags, int64_t now_s,
                              const struct heed_allocator *alloc, char **out,
                              size_t *len);
+
+/*
+ * A field of a record JSON tree (the "record" column parsed by json-c, as
+ * docs/metadata.md describes it): the string "value" of record[key], or
+ * record[key] itself when it is a string. NULL when record is NULL or no
+ * object, when the field is absent, or when its value is no string. The
+ * string belongs to record.
+ */
+const char *heed_record_field(struct json_object *record, const char *key);
 
 #ifdef __cplusplus
 }

@@ -194,21 +194,6 @@ struct export_web {
 	bool oom; /* a record could not be written: out of memory */
 };
 
-/* A field of the record: a string, or an object whose "value" is one. */
-static const char *export_web_record_text(json_object *record, const char *key)
-{
-	json_object *v;
-
-	if (!record || !json_object_object_get_ex(record, key, &v))
-		return NULL;
-	if (json_object_is_type(v, json_type_object) &&
-	    !json_object_object_get_ex(v, "value", &v))
-		return NULL;
-	return json_object_is_type(v, json_type_string)
-	               ? json_object_get_string(v)
-	               : NULL;
-}
-
 static void export_web_csv_field(FILE *out, bool raw, const char *s, int last)
 {
 	csv_field(out, raw, s ? s : "", s ? strlen(s) : 0, last);
@@ -264,12 +249,12 @@ static void export_web_csv_row(FILE *out, bool raw,
 	cells[n++] =
 	        heed_cli_format_date(p->fetched_at, fetched, sizeof(fetched));
 	cells[n++] = p->title;
-	cells[n++] = export_web_record_text(record, "description");
+	cells[n++] = heed_record_field(record, "description");
 	cells[n++] = p->views >= 0 ? views : NULL;
 	cells[n++] = export_web_tags(record, tags, sizeof(tags));
 	cells[n++] = p->published;
 	cells[n++] = p->modified;
-	cells[n++] = export_web_record_text(record, "language");
+	cells[n++] = heed_record_field(record, "language");
 	cells[n++] = p->mode;
 	for (size_t i = 0; i < n; i++)
 		export_web_csv_field(out, raw, cells[i], i + 1 == n);

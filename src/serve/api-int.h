@@ -39,10 +39,6 @@ json_object *heed__record_column(const char *text);
 unsigned heed__record_apply(json_object *record,
                             const struct heed__serve_permit *pm);
 
-/* A field of a record: the string "value" of record[key] (or record[key]
- * itself when it is a string); NULL when absent. */
-const char *heed__record_field(json_object *record, const char *key);
-
 /* The members of heed_record_json from url to mode, added to o. */
 void heed__record_columns(json_object *o, const struct heed_stored_page *p);
 

@@ -259,7 +259,7 @@ static json_object *tag_strings(json_object *record)
 
 static void add_field(json_object *o, json_object *record, const char *key)
 {
-	const char *v = heed__record_field(record, key);
+	const char *v = heed_record_field(record, key);
 
 	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
 }

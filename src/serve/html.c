@@ -415,6 +415,18 @@ static void hit_title(struct hpage *p, const struct heed_search_hit *hit)
 	hp_raw(p, "</a>");
 }
 
+/* "host · N views" (without views when the page has no count): the line
+ * under a result and beside a short-list entry. */
+static void hit_host_views(struct hpage *p, const struct heed_search_hit *hit)
+{
+	hp_text(p, hit->page.host);
+	if (hit->page.views >= 0) {
+		hp_raw(p, " · ");
+		hp_int(p, hit->page.views);
+		hp_raw(p, " views");
+	}
+}
+
 struct results {
 	struct hpage *p;
 	struct heed_search_cursor last;
@@ -440,12 +452,7 @@ static int on_result(void *ud, const struct heed_search_hit *hit)
 	else
 		hp_text(p, url);
 	hp_raw(p, "<br><span class=\"meta\">");
-	hp_text(p, hit->page.host);
-	if (hit->page.views >= 0) {
-		hp_raw(p, " · ");
-		hp_int(p, hit->page.views);
-		hp_raw(p, " views");
-	}
+	hit_host_views(p, hit);
 	if (hit->page.published) {
 		hp_raw(p, " · published ");
 		hp_text(p, hit->page.published);
@@ -570,12 +577,7 @@ static int on_short(void *ud, const struct heed_search_hit *hit)
 	hp_raw(p, "<li>");
 	hit_title(p, hit);
 	hp_raw(p, " <span class=\"meta\">");
-	hp_text(p, hit->page.host);
-	if (hit->page.views >= 0) {
-		hp_raw(p, " · ");
-		hp_int(p, hit->page.views);
-		hp_raw(p, " views");
-	}
+	hit_host_views(p, hit);
 	hp_raw(p, "</span></li>\n");
 	return p->rc != HEED_OK;
 }

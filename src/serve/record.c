@@ -70,7 +70,7 @@ json_object *heed__record_column(const char *text)
 	return o;
 }
 
-const char *heed__record_field(json_object *record, const char *key)
+const char *heed_record_field(json_object *record, const char *key)
 {
 	json_object *v;
 

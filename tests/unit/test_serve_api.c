@@ -10,34 +10,12 @@
 #include "heed_test.h"
 
 #include <json-c/json.h>
-#include <unistd.h>
 
 #include "heed/record.h"
-#include "heed/store_irc.h"
-#include "heed/store_pages.h"
-#include "heed/store_sites.h"
-#include "serve/serve-int.h"
+#include "serve_fixture.h"
 
-#define NOW        1767225600 /* 2026-01-01 */
-#define DAY        86400
-#define HOSTILE1   "<script>alert(1)</script>"
-#define HOSTILE2   "\"><img src=x onerror=alert(1)>"
-#define HOSTILE2_J "\\\"><img src=x onerror=alert(1)>"
-#define MANY       25
+#define MANY 25
 
-static const char allow_all[] =
-        "{\"robots_txt\":{\"rules\":true,\"line\":2},\"acap\":null,"
-        "\"meta_robots\":{\"noarchive\":false,\"nosnippet\":false,"
-        "\"nofollow\":false}}";
-static const char snippet20[] =
-        "{\"robots_txt\":{\"rules\":true},\"acap\":{\"present-snippet\":"
-        "{\"permitted\":true,\"line\":3,\"max_length\":20,"
-        "\"max_length_unit\":\"chars\"},\"present-thumbnail\":"
-        "{\"permitted\":false,\"line\":4}},\"meta_robots\":{\"noarchive\":"
-        "false,\"nosnippet\":false,\"nofollow\":false}}";
-static const char nosnippet[] =
-        "{\"robots_txt\":{\"rules\":true},\"acap\":null,\"meta_robots\":"
-        "{\"noarchive\":false,\"nosnippet\":true,\"nofollow\":false}}";
 static const char refused[] =
         "{\"robots_txt\":{\"rules\":true},\"acap\":{\"present\":"
         "{\"permitted\":false,\"line\":2}},\"meta_robots\":{\"noarchive\":"
@@ -54,33 +32,18 @@ enum {
 	ID_MANY
 };
 
-static struct {
-	char path[64];
-	heed_store *store;
-	struct heed_config cfg;
-	struct heed__serve_ctx ctx;
-} fx;
+static struct serve_fixture fx;
 
 static void put(const char *url, const char *host, const char *title,
                 const char *perm, const char *record, int64_t views,
                 int64_t fetched, int status)
 {
-	struct heed_stored_page p = {0};
+	struct heed_stored_page p = serve_fixture_page(url, host, title, perm,
+	                                               record, views, fetched);
 
-	p.url = url;
-	p.final_url = url;
-	p.host = host;
 	p.status = status;
-	p.fetched_at = fetched;
 	p.checked_at = fetched + 60;
-	p.title = title;
-	p.views = views;
-	p.published = "2025-12-01";
 	p.etag = "\"e1\"";
-	p.source_lastmod = HEED_STORE_NO_DATE;
-	p.permissions = perm;
-	p.mode = "full";
-	p.record = record;
 	assert_int_equal(heed_store_page_put(fx.store, &p), HEED_OK);
 }
 
@@ -128,101 +91,31 @@ static void put_pages(void)
 	}
 }
 
-static void put_site(const char *site)
-{
-	static const char rules[] = "User-agent: *\nDisallow: /private\n";
-	struct heed_store_site s = {0};
-
-	s.site = (char *)site;
-	s.host = "many.example";
-	s.record.robots_date_s = NOW - DAY;
-	snprintf(s.record.detail, sizeof(s.record.detail), "%s", HOSTILE2);
-	s.robots_url = "https://many.example/robots.txt";
-	s.rules_body = (char *)rules;
-	s.rules_body_len = sizeof(rules) - 1;
-	assert_int_equal(heed_store_site_put(fx.store, &s), HEED_OK);
-}
-
-static void put_network(heed_store_irc *w, const char *key,
-                        heed_irc_crawler_verdict verdict)
-{
-	static const char topic[] = HOSTILE1 " \xff topic";
-	struct heed_irc_crawler_pref pref = {verdict, 3600, 0};
-	int64_t net, vid;
-	char name[64];
-
-	assert_int_equal(heed_store_irc_network(w, key, NOW - DAY, &net, NULL),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
-	                                            false, NOW - DAY, &vid),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_server(w, net, vid, "hub.example",
-	                                       "hub.example", 0, HOSTILE2,
-	                                       NOW - DAY),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_channel(w, net, vid, "#hostile", 42,
-	                                        topic, sizeof(topic) - 1,
-	                                        NOW - DAY),
-	                 HEED_OK);
-	for (int i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "#chan%d", i);
-		assert_int_equal(heed_store_irc_channel(w, net, vid, name, i,
-		                                        "Plain Topic", 11,
-		                                        NOW - DAY),
-		                 HEED_OK);
-	}
-	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
-	                                          HEED_IRC_VISIT_COMPLETE, "ok",
-	                                          &pref, NOW - DAY + 60, 0),
-	                 HEED_OK);
-}
-
 static int setup(void **state)
 {
 	heed_store_irc *w;
-	int fd;
 
 	(void)state;
-	snprintf(fx.path, sizeof(fx.path), "/tmp/heed-serve-api-XXXXXX");
-	fd = mkstemp(fx.path);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(heed_store_open(&fx.store, fx.path, NULL, NULL),
-	                 HEED_OK);
+	serve_fixture_open(&fx, "/tmp/heed-serve-api-XXXXXX");
 	put_pages();
-	put_site("https://many.example");
-	put_site("http://many.example:8080"); /* another host key's origin */
+	serve_fixture_site(fx.store, "https://many.example", "many.example",
+	                   "https://many.example/robots.txt", false);
+	/* another host key's origin */
+	serve_fixture_site(fx.store, "http://many.example:8080", "many.example",
+	                   "https://many.example/robots.txt", false);
 	assert_int_equal(heed_store_irc_new(&w, fx.store), HEED_OK);
-	put_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
-	put_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
+	serve_fixture_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
+	serve_fixture_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
 	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
 	heed_store_irc_free(w);
-	assert_int_equal(heed_config_init(&fx.cfg), HEED_OK);
-	assert_int_equal(heed_config_set(&fx.cfg, "identity.contact_email",
-	                                 "ops@example.org", NULL),
-	                 HEED_OK);
-	assert_int_equal(heed_config_set(&fx.cfg, "verify.domain",
-	                                 "crawl.example.org", NULL),
-	                 HEED_OK);
-	fx.ctx.config = &fx.cfg;
-	fx.ctx.base_url = "/idx";
-	fx.ctx.page_size = 10;
-	fx.ctx.alloc = heed_test_allocator();
+	serve_fixture_context(&fx);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char side[80];
-
 	(void)state;
-	heed_store_close(fx.store);
-	heed_config_free(&fx.cfg);
-	unlink(fx.path);
-	snprintf(side, sizeof(side), "%s-wal", fx.path);
-	unlink(side);
-	snprintf(side, sizeof(side), "%s-shm", fx.path);
-	unlink(side);
+	serve_fixture_close(&fx);
 	return 0;
 }
 
@@ -265,29 +158,11 @@ static bool valid_utf8(const unsigned char *s)
 static void call(const char *route, const char *rest, const char *query,
                  struct answer *a)
 {
-	struct heed__serve_args args = {0};
-	struct heed__serve_request req = {0};
 	struct heed__serve_response resp = {0};
-	char qs[2048], path[512], *save = NULL, *kv;
+	char path[512];
 
-	snprintf(qs, sizeof(qs), "%s", query ? query : "");
-	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
-	     kv = strtok_r(NULL, "&", &save)) {
-		char *eq = strchr(kv, '=');
-		if (eq)
-			*eq = '\0';
-		args.arg[args.count].name = kv;
-		args.arg[args.count++].value = eq ? eq + 1 : "";
-	}
 	snprintf(path, sizeof(path), "%s%s", route, rest ? rest : "");
-	req.ctx = &fx.ctx;
-	req.method = "GET";
-	req.path = path;
-	req.args = &args;
-	req.store = fx.store;
-	req.now_s = NOW;
-	heed__buf_init(&resp.body, fx.ctx.alloc, HEED__SERVE_MAX_BODY);
-	heed__serve_route(&req, &resp);
+	serve_fixture_get(&fx, path, query, &resp);
 	assert_string_equal(resp.content_type,
 	                    "application/json; charset=utf-8");
 	assert_int_equal(resp.kind, HEED__ROUTE_API);
@@ -330,6 +205,17 @@ static void check_error(struct answer *a, int status)
 	assert_int_equal(a->status, status);
 	assert_int_equal(json_object_get_int(at(e, "status")), status);
 	assert_true(strlen(str_at(e, "message")) > 0);
+}
+
+/* GET, and the answer must be the API's error of that status. */
+static void expect_error(const char *route, const char *rest, const char *query,
+                         int status)
+{
+	struct answer a;
+
+	call(route, rest, query, &a);
+	check_error(&a, status);
+	answer_free(&a);
 }
 
 /* ---- records ---- */
@@ -472,15 +358,10 @@ static void test_record_not_found(void **state)
 	struct answer a;
 
 	(void)state;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(ids); i++) {
-		call("/api/v1/records/", ids[i], NULL, &a);
-		check_error(&a, 404);
-		answer_free(&a);
-	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(ids); i++)
+		expect_error("/api/v1/records/", ids[i], NULL, 404);
 	/* no such API path: a 404 in JSON too */
-	call("/api/v1/nothing", NULL, NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
+	expect_error("/api/v1/nothing", NULL, NULL, 404);
 	/* a trailing slash names the same record */
 	call("/api/v1/records/1/", NULL, NULL, &a);
 	assert_int_equal(a.status, 200);
@@ -666,20 +547,14 @@ static void test_search_bad(void **state)
 	static const char *const bad[] = {"limit=0", "limit=101", "limit=x",
 	                                  "sort=sideways", "cursor=nonsense"};
 	char longq[400];
-	struct answer a;
 
 	(void)state;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(bad); i++) {
-		call("/api/v1/search", NULL, bad[i], &a);
-		check_error(&a, 400);
-		answer_free(&a);
-	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(bad); i++)
+		expect_error("/api/v1/search", NULL, bad[i], 400);
 	memset(longq, 'a', sizeof(longq) - 1);
 	memcpy(longq, "q=", 2);
 	longq[sizeof(longq) - 1] = '\0';
-	call("/api/v1/search", NULL, longq, &a);
-	check_error(&a, 400);
-	answer_free(&a);
+	expect_error("/api/v1/search", NULL, longq, 400);
 }
 
 /* ---- sites, tags ---- */
@@ -703,14 +578,11 @@ static void test_sites(void **state)
 	static const char *const hosts[] = {"evil.example", "hostile.example",
 	                                    "limits.example", "many.example"};
 	struct expected_hosts x = {hosts, HEED_ARRAY_SIZE(hosts), 0};
-	struct answer a;
 
 	(void)state;
 	follow("/api/v1/sites", NULL, "limit=1", see_site, &x);
 	assert_int_equal(x.seen, HEED_ARRAY_SIZE(hosts));
-	call("/api/v1/sites", NULL, "limit=500", &a);
-	check_error(&a, 400);
-	answer_free(&a);
+	expect_error("/api/v1/sites", NULL, "limit=500", 400);
 }
 
 static void test_site(void **state)
@@ -737,15 +609,9 @@ static void test_site(void **state)
 	assert_true(json_object_array_length(at(a.json, "top_tags")) >= 1);
 	assert_int_equal(json_object_array_length(at(a.json, "recent")), 10);
 	answer_free(&a);
-	call("/api/v1/sites/", "hidden.example", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
-	call("/api/v1/sites/", "nowhere.example", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
-	call("/api/v1/sites/", "many.exampl", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
+	expect_error("/api/v1/sites/", "hidden.example", NULL, 404);
+	expect_error("/api/v1/sites/", "nowhere.example", NULL, 404);
+	expect_error("/api/v1/sites/", "many.exampl", NULL, 404);
 }
 
 static void see_tag(void *ud, json_object *t, json_object *answer)
@@ -765,7 +631,6 @@ static void see_tag(void *ud, json_object *t, json_object *answer)
 static void test_tags(void **state)
 {
 	bool common = false;
-	struct answer a;
 
 	(void)state;
 	/* common, 25 t%02d, the hostile page's two */
@@ -773,9 +638,7 @@ static void test_tags(void **state)
 	        follow("/api/v1/tags", NULL, "limit=5", see_tag, &common),
 	        1 + MANY + 2);
 	assert_true(common);
-	call("/api/v1/tags", NULL, "cursor=-3", &a);
-	check_error(&a, 400);
-	answer_free(&a);
+	expect_error("/api/v1/tags", NULL, "cursor=-3", 400);
 }
 
 /* ---- IRC, bots, home ---- */
@@ -796,9 +659,7 @@ static void test_irc(void **state)
 	assert_null(strstr(a.body, "deny.example"));
 	assert_null(at(a.json, "next_cursor"));
 	answer_free(&a);
-	call("/api/v1/irc/", "deny.example:6667", NULL, &a);
-	check_error(&a, 404);
-	answer_free(&a);
+	expect_error("/api/v1/irc/", "deny.example:6667", NULL, 404);
 	call("/api/v1/irc/", "irc.example:6667", "q=PLAIN", &a);
 	assert_int_equal(a.status, 200);
 	assert_int_equal(json_object_array_length(at(a.json, "items")), 3);

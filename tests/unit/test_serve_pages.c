@@ -15,61 +15,19 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "heed/store_irc.h"
-#include "heed/store_pages.h"
-#include "heed/store_sites.h"
-#include "serve/serve-int.h"
+#include "serve_fixture.h"
 
-#define NOW      1767225600 /* 2026-01-01 */
-#define DAY      86400
-#define HOSTILE1 "<script>alert(1)</script>"
-#define HOSTILE2 "\"><img src=x onerror=alert(1)>"
-#define JS       "javascript:alert(1)"
-/* HOSTILE2 inside a JSON string */
-#define HOSTILE2_J "\\\"><img src=x onerror=alert(1)>"
+#define JS "javascript:alert(1)"
 
-static const char allow_all[] =
-        "{\"robots_txt\":{\"rules\":true,\"line\":2},\"acap\":null,"
-        "\"meta_robots\":{\"noarchive\":false,\"nosnippet\":false,"
-        "\"nofollow\":false}}";
-static const char snippet20[] =
-        "{\"robots_txt\":{\"rules\":true},\"acap\":{\"present-snippet\":"
-        "{\"permitted\":true,\"line\":3,\"max_length\":20,"
-        "\"max_length_unit\":\"chars\"},\"present-thumbnail\":"
-        "{\"permitted\":false,\"line\":4}},\"meta_robots\":{\"noarchive\":"
-        "false,\"nosnippet\":false,\"nofollow\":false}}";
-static const char nosnippet[] =
-        "{\"robots_txt\":{\"rules\":true},\"acap\":null,\"meta_robots\":"
-        "{\"noarchive\":false,\"nosnippet\":true,\"nofollow\":false}}";
-
-struct fixture {
-	char path[64];
-	heed_store *store;
-	struct heed_config cfg;
-	struct heed__serve_ctx ctx;
-};
-
-static struct fixture fx;
+static struct serve_fixture fx;
 
 static void put(const char *url, const char *host, const char *title,
                 const char *perm, const char *record, int64_t views,
                 int64_t fetched)
 {
-	struct heed_stored_page p = {0};
+	struct heed_stored_page p = serve_fixture_page(url, host, title, perm,
+	                                               record, views, fetched);
 
-	p.url = url;
-	p.final_url = url;
-	p.host = host;
-	p.status = 200;
-	p.fetched_at = fetched;
-	p.checked_at = fetched;
-	p.title = title;
-	p.views = views;
-	p.published = "2025-12-01";
-	p.source_lastmod = HEED_STORE_NO_DATE;
-	p.permissions = perm;
-	p.mode = "full";
-	p.record = record;
 	assert_int_equal(heed_store_page_put(fx.store, &p), HEED_OK);
 }
 
@@ -141,58 +99,6 @@ static void put_small_sites(void)
 	}
 }
 
-static void put_site(void)
-{
-	static const char rules[] = "User-agent: *\nDisallow: /private\n";
-	struct heed_store_site s = {0};
-
-	s.site = "https://hostile.example";
-	s.host = "hostile.example";
-	s.record.robots_date_s = NOW - DAY;
-	snprintf(s.record.detail, sizeof(s.record.detail), "%s", HOSTILE2);
-	s.robots_url = "https://hostile.example/robots.txt";
-	s.robots_body = (char *)rules;
-	s.robots_body_len = sizeof(rules) - 1;
-	s.rules_body = (char *)rules;
-	s.rules_body_len = sizeof(rules) - 1;
-	assert_int_equal(heed_store_site_put(fx.store, &s), HEED_OK);
-}
-
-static void put_network(heed_store_irc *w, const char *key,
-                        heed_irc_crawler_verdict verdict)
-{
-	static const char topic[] = HOSTILE1 " \xff topic";
-	struct heed_irc_crawler_pref pref = {verdict, 3600, 0};
-	int64_t net, vid;
-	char name[64];
-	int i;
-
-	assert_int_equal(heed_store_irc_network(w, key, NOW - DAY, &net, NULL),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
-	                                            false, NOW - DAY, &vid),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_server(w, net, vid, "hub.example",
-	                                       "hub.example", 0, HOSTILE2,
-	                                       NOW - DAY),
-	                 HEED_OK);
-	assert_int_equal(heed_store_irc_channel(w, net, vid, "#hostile", 42,
-	                                        topic, sizeof(topic) - 1,
-	                                        NOW - DAY),
-	                 HEED_OK);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), "#chan%d", i);
-		assert_int_equal(heed_store_irc_channel(w, net, vid, name, i,
-		                                        "Plain Topic", 11,
-		                                        NOW - DAY),
-		                 HEED_OK);
-	}
-	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
-	                                          HEED_IRC_VISIT_COMPLETE, "ok",
-	                                          &pref, NOW - DAY + 60, 0),
-	                 HEED_OK);
-}
-
 /* A network with more channels than a page shows (500). */
 static void put_big_network(heed_store_irc *w)
 {
@@ -223,8 +129,8 @@ static void put_irc(void)
 	heed_store_irc *w;
 
 	assert_int_equal(heed_store_irc_new(&w, fx.store), HEED_OK);
-	put_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
-	put_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
+	serve_fixture_network(w, "irc.example:6667", HEED_IRC_CRAWLER_ALLOW);
+	serve_fixture_network(w, "deny.example:6667", HEED_IRC_CRAWLER_DENY);
 	put_big_network(w);
 	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
 	heed_store_irc_free(w);
@@ -232,45 +138,22 @@ static void put_irc(void)
 
 static int setup(void **state)
 {
-	int fd;
-
 	(void)state;
-	snprintf(fx.path, sizeof(fx.path), "/tmp/heed-serve-pages-XXXXXX");
-	fd = mkstemp(fx.path);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(heed_store_open(&fx.store, fx.path, NULL, NULL),
-	                 HEED_OK);
+	serve_fixture_open(&fx, "/tmp/heed-serve-pages-XXXXXX");
 	put_pages();
 	put_small_sites();
-	put_site();
+	serve_fixture_site(fx.store, "https://hostile.example",
+	                   "hostile.example",
+	                   "https://hostile.example/robots.txt", true);
 	put_irc();
-	assert_int_equal(heed_config_init(&fx.cfg), HEED_OK);
-	assert_int_equal(heed_config_set(&fx.cfg, "identity.contact_email",
-	                                 "ops@example.org", NULL),
-	                 HEED_OK);
-	assert_int_equal(heed_config_set(&fx.cfg, "verify.domain",
-	                                 "crawl.example.org", NULL),
-	                 HEED_OK);
-	fx.ctx.config = &fx.cfg;
-	fx.ctx.base_url = "/idx";
-	fx.ctx.page_size = 10;
-	fx.ctx.alloc = heed_test_allocator();
+	serve_fixture_context(&fx);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	heed_store_close(fx.store);
-	heed_config_free(&fx.cfg);
-	unlink(fx.path);
-	for (int i = 0; i < 2; i++) {
-		char side[80];
-		snprintf(side, sizeof(side), "%s%s", fx.path,
-		         i ? "-shm" : "-wal");
-		unlink(side);
-	}
+	serve_fixture_close(&fx);
 	return 0;
 }
 
@@ -286,28 +169,9 @@ struct answer {
 /* GET path?query: query as "a=1&b=2" (no escapes: tests spell values). */
 static void get(const char *path, const char *query, struct answer *a)
 {
-	struct heed__serve_args args = {0};
-	struct heed__serve_request req = {0};
 	struct heed__serve_response resp = {0};
-	char qs[1024], *save = NULL, *kv;
 
-	snprintf(qs, sizeof(qs), "%s", query ? query : "");
-	for (kv = strtok_r(qs, "&", &save); kv && args.count < 32;
-	     kv = strtok_r(NULL, "&", &save)) {
-		char *eq = strchr(kv, '=');
-		if (eq)
-			*eq = '\0';
-		args.arg[args.count].name = kv;
-		args.arg[args.count++].value = eq ? eq + 1 : "";
-	}
-	req.ctx = &fx.ctx;
-	req.method = "GET";
-	req.path = path;
-	req.args = &args;
-	req.store = fx.store;
-	req.now_s = NOW;
-	heed__buf_init(&resp.body, fx.ctx.alloc, HEED__SERVE_MAX_BODY);
-	heed__serve_route(&req, &resp);
+	serve_fixture_get(&fx, path, query, &resp);
 	a->status = resp.status;
 	a->type = resp.content_type;
 	a->body = strdup(heed__buf_str(&resp.body));
@@ -430,6 +294,15 @@ static void expect(const char *path, const char *query, int status,
 	check_page(a);
 }
 
+/* expect, for a request whose status is all the test asks of it. */
+static void expect_status(const char *path, const char *query, int status)
+{
+	struct answer a;
+
+	expect(path, query, status, &a);
+	answer_free(&a);
+}
+
 static void has_id(const struct answer *a, const char *id)
 {
 	if (!find_id(xmlDocGetRootElement(a->doc), id))
@@ -509,8 +382,7 @@ static void test_search_bad(void **state)
 	expect("/search", q, 400, &a);
 	has_id(&a, "error");
 	answer_free(&a);
-	expect("/search", "sort=views&cursor=garbage", 400, &a);
-	answer_free(&a);
+	expect_status("/search", "sort=views&cursor=garbage", 400);
 }
 
 /* The href of id="next", with &amp; decoded, after the path. */
@@ -649,17 +521,12 @@ static void test_record(void **state)
 	assert_non_null(strstr(a.body, "and 10 more"));
 	answer_free(&a);
 
-	expect("/records/999", NULL, 404, &a);
-	answer_free(&a);
-	expect("/records/abc", NULL, 404, &a);
-	answer_free(&a);
-	expect("/records/-1", NULL, 404, &a);
-	answer_free(&a);
-	expect("/records/99999999999999999999999", NULL, 404, &a);
-	answer_free(&a);
+	expect_status("/records/999", NULL, 404);
+	expect_status("/records/abc", NULL, 404);
+	expect_status("/records/-1", NULL, 404);
+	expect_status("/records/99999999999999999999999", NULL, 404);
 	/* a trailing slash names the same record */
-	expect("/records/1/", NULL, 200, &a);
-	answer_free(&a);
+	expect_status("/records/1/", NULL, 200);
 }
 
 static void test_snippets_in_results(void **state)
@@ -681,8 +548,7 @@ static void test_sites(void **state)
 	expect("/sites", NULL, 200, &a);
 	assert_non_null(strstr(a.body, "href=\"/idx/sites/many.example\""));
 	answer_free(&a);
-	expect("/sites/", NULL, 200, &a);
-	answer_free(&a);
+	expect_status("/sites/", NULL, 200);
 
 	/* 105 sites: two pages, the second from the cursor of the first */
 	char query[256];
@@ -709,8 +575,7 @@ static void test_sites(void **state)
 	assert_non_null(strstr(a.body, "ops@example.org"));
 	answer_free(&a);
 
-	expect("/sites/nowhere.example", NULL, 404, &a);
-	answer_free(&a);
+	expect_status("/sites/nowhere.example", NULL, 404);
 }
 
 static void test_tags(void **state)
@@ -762,10 +627,8 @@ static void test_irc(void **state)
 	assert_non_null(strstr(a.body, "3 channels match"));
 	answer_free(&a);
 
-	expect("/irc/deny.example:6667", NULL, 404, &a);
-	answer_free(&a);
-	expect("/irc/nowhere.example:6667", NULL, 404, &a);
-	answer_free(&a);
+	expect_status("/irc/deny.example:6667", NULL, 404);
+	expect_status("/irc/nowhere.example:6667", NULL, 404);
 
 	/* a long list is cut, and says so */
 	expect("/irc/big.example:6667", NULL, 200, &a);
@@ -791,12 +654,9 @@ static void test_bots_and_misc(void **state)
 	assert_non_null(strstr(a.body, "heed verify"));
 	answer_free(&a);
 
-	expect("/no/such/page", NULL, 404, &a);
-	answer_free(&a);
-	expect("/records/", NULL, 404, &a);
-	answer_free(&a);
-	expect("/search/", NULL, 200, &a);
-	answer_free(&a);
+	expect_status("/no/such/page", NULL, 404);
+	expect_status("/records/", NULL, 404);
+	expect_status("/search/", NULL, 200);
 	/* an unknown API path answers in the API's form */
 	get("/api/v1/nothing", NULL, &a);
 	assert_int_equal(a.status, 404);
