@@ -12,14 +12,16 @@
  * 'integrity-check'. Either way the text is not copied: a page costs its
  * tokens only.
  *
- * Triggers on pages keep search_fts and page_tags in step inside the
- * transaction that writes the page, so the index survives kill -9 exactly
- * as the pages do. The update trigger fires only when an indexed column
- * changes: a 304 (checked_at only) costs no FTS work.
+ * Triggers on pages keep search_fts, page_tags and the kept counts
+ * (version 2, below) in step inside the transaction that writes the page,
+ * so the index survives kill -9 exactly as the pages do. The update
+ * triggers fire only when an indexed column, the status or the
+ * permissions change: a 304 (checked_at only) costs no search work.
  *
  * What may be shown (SHOWN below) is read from pages.status and
  * pages.permissions at query time, never stored in the index, since it
- * depends on the time of the query.
+ * depends on the time of the query; the kept counts hold what does not
+ * depend on it, and the time limits apart.
  */
 #include <stdio.h>
 #include <string.h>
@@ -115,11 +117,12 @@
  * A query adds to the counts the timed pages whose limit is still ahead
  * (an index range of search_timed, joined with page_tags): exact at any
  * time, and a limit that has passed costs nothing more, however many
- * have. The triggers compute a page's contribution from old.* and new.*
- * only, as the row r (ROW_OLD, ROW_NEW), never from page_tags, which the
- * full-text triggers rewrite in an order SQLite does not promise; whether
- * a page is timed they read from search_timed itself, written first on
- * the way in, deleted last on the way out.
+ * have. The full-text triggers do it too, so that the tags are read from
+ * page_tags in a known order (after it is written, before it is deleted)
+ * rather than parsed from the record again; the rest comes from old.* or
+ * new.*, as the row r (ROW_OLD, ROW_NEW), and whether a page is timed
+ * from search_timed itself, written first on the way in, deleted last on
+ * the way out.
  */
 #define ROW_COLUMNS(r)                                                 \
 	"(SELECT " r ".id AS id, " r ".host AS host, " r ".status AS " \
@@ -140,27 +143,23 @@
 #define UNTIMED                                                              \
 	LISTED " AND NOT EXISTS(SELECT 1 FROM search_timed WHERE page_id = " \
 	       "r.id)"
-/* Row r's distinct tags, as rows j (r before it in the FROM). */
-#define TAGS_R                                                           \
-	"json_each(CASE WHEN json_valid(r.record) THEN r.record END, "   \
-	"'$.tags') j WHERE j.type = 'object' AND typeof(" TAG_VALUE ") " \
-	"= 'text' AND " TAG_VALUE " <> ''"
-#define AGG_ADD                                                                \
-	"INSERT INTO search_timed(page_id, host, hidden_from) SELECT r.id, "   \
-	"r.host, " HIDDEN_FROM " FROM " ROW_NEW " WHERE " LISTED               \
-	" AND " HIDDEN_FROM " IS NOT NULL;"                                    \
-	"INSERT INTO search_host_counts(host, pages) SELECT r.host, 1 "        \
-	"FROM " ROW_NEW " WHERE " UNTIMED " ON CONFLICT(host) DO UPDATE SET "  \
-	"pages = pages + 1;"                                                   \
-	"INSERT INTO search_tag_counts(tag, pages) SELECT DISTINCT " TAG_VALUE \
-	", 1 FROM " ROW_NEW ", " TAGS_R " AND " UNTIMED " ON "                 \
-	"CONFLICT(tag) DO UPDATE SET pages = pages + 1;"                       \
-	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT "         \
-	"DISTINCT r.host, " TAG_VALUE ", 1 FROM " ROW_NEW ", " TAGS_R          \
-	" AND " UNTIMED                                                        \
+/* Row r's tags: page_tags, which the same trigger keeps (written before
+ * AGG_ADD, deleted after AGG_SUB), so a record is not parsed again. */
+#define TAGS_R "page_tags t WHERE t.page_id = r.id"
+#define AGG_ADD                                                               \
+	"INSERT INTO search_timed(page_id, host, hidden_from) SELECT r.id, "  \
+	"r.host, " HIDDEN_FROM " FROM " ROW_NEW " WHERE " LISTED              \
+	" AND " HIDDEN_FROM " IS NOT NULL;"                                   \
+	"INSERT INTO search_host_counts(host, pages) SELECT r.host, 1 "       \
+	"FROM " ROW_NEW " WHERE " UNTIMED " ON CONFLICT(host) DO UPDATE SET " \
+	"pages = pages + 1;"                                                  \
+	"INSERT INTO search_tag_counts(tag, pages) SELECT t.tag, 1 "          \
+	"FROM " ROW_NEW ", " TAGS_R " AND " UNTIMED " ON CONFLICT(tag) DO "   \
+	"UPDATE SET pages = pages + 1;"                                       \
+	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT "        \
+	"r.host, t.tag, 1 FROM " ROW_NEW ", " TAGS_R " AND " UNTIMED          \
 	" ON CONFLICT(host, tag) DO UPDATE SET pages = pages + 1;"
-#define OLD_TAGS \
-	"(SELECT " TAG_VALUE " FROM " ROW_OLD ", " TAGS_R " AND " UNTIMED ")"
+#define OLD_TAGS "(SELECT t.tag FROM " ROW_OLD ", " TAGS_R " AND " UNTIMED ")"
 #define AGG_SUB                                                              \
 	"UPDATE search_host_counts SET pages = pages - 1 WHERE host = "      \
 	"old.host AND EXISTS(SELECT 1 FROM " ROW_OLD " WHERE " UNTIMED ");"  \
@@ -170,18 +169,20 @@
 	"old.host AND tag IN " OLD_TAGS ";"                                  \
 	"DELETE FROM search_host_counts WHERE host = old.host AND pages <= " \
 	"0;"                                                                 \
-	"DELETE FROM search_tag_counts WHERE pages <= 0 AND tag IN "         \
-	"(SELECT " TAG_VALUE " FROM " ROW_OLD ", " TAGS_R ");"               \
+	"DELETE FROM search_tag_counts WHERE pages <= 0 AND tag IN (SELECT " \
+	"tag FROM page_tags WHERE page_id = old.id);"                        \
 	"DELETE FROM search_host_tag_counts WHERE host = old.host AND "      \
-	"pages <= 0 AND tag IN (SELECT " TAG_VALUE " FROM " ROW_OLD          \
-	", " TAGS_R ");"                                                     \
+	"pages <= 0 AND tag IN (SELECT tag FROM page_tags WHERE page_id = "  \
+	"old.id);"                                                           \
 	"DELETE FROM search_timed WHERE page_id = old.id;"
-/* What changes a page's contribution: not a 304 (checked_at), not a
- * re-fetch that found the same record and permissions. */
-#define AGG_CHANGED                                                           \
-	"UPDATE OF host, record, status, permissions ON pages WHEN old.host " \
-	"IS NOT new.host OR old.record IS NOT new.record OR old.status IS "   \
-	"NOT new.status OR old.permissions IS NOT new.permissions"
+/* What changes what a page adds to the index or the counts: not a 304
+ * (checked_at), not a re-fetch that found the same record and
+ * permissions. */
+#define PAGE_CHANGED                                                        \
+	"UPDATE OF title, record, host, status, permissions ON pages WHEN " \
+	"old.title IS NOT new.title OR old.record IS NOT new.record OR "    \
+	"old.host IS NOT new.host OR old.status IS NOT new.status OR "      \
+	"old.permissions IS NOT new.permissions"
 /* The aggregates of every page, from pages and page_tags (filled first):
  * the migration and the reindex. */
 #define AGG_ALL                                                                \
@@ -230,23 +231,21 @@ static const char *const search_migrations[] = {
         "NOT NULL, pages INTEGER NOT NULL, PRIMARY KEY(host, tag)) WITHOUT "
         "ROWID;"
         "CREATE INDEX pages_search_host_fetched ON pages(host, fetched_at);"
-        /* A re-fetch is an upsert, and SQLite applies the outer
-         * statement's conflict policy to its triggers, so version 1's
-         * INSERT OR IGNORE into page_tags failed the write of a page
-         * whose changed record repeats a tag: DISTINCT instead. */
-        "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_au;"
+        /* The triggers of version 1, replaced: each keeps the counts
+         * too, in order with page_tags. And a re-fetch is an upsert,
+         * whose conflict policy SQLite applies to the triggers it fires,
+         * so version 1's INSERT OR IGNORE into page_tags failed the write
+         * of a page whose changed record repeats a tag: DISTINCT. */
+        "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
+        "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
         "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages "
-        "BEGIN " DOC_INSERT_V2 " END;"
-        "CREATE TRIGGER search_pages_au AFTER " DOC_CHANGED
-        " BEGIN " DOC_INSERT_V2 " END;"
-        "CREATE TRIGGER search_agg_ai AFTER INSERT ON pages "
-        "BEGIN " AGG_ADD " END;"
-        "CREATE TRIGGER search_agg_bd BEFORE DELETE ON pages "
-        "BEGIN " AGG_SUB " END;"
-        "CREATE TRIGGER search_agg_bu BEFORE " AGG_CHANGED " BEGIN " AGG_SUB
-        " END;"
-        "CREATE TRIGGER search_agg_au AFTER " AGG_CHANGED " BEGIN " AGG_ADD
-        " END;" AGG_ALL,
+        "BEGIN " DOC_INSERT_V2 AGG_ADD " END;"
+        "CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages "
+        "BEGIN " AGG_SUB DOC_DELETE " END;"
+        "CREATE TRIGGER search_pages_bu BEFORE " PAGE_CHANGED
+        " BEGIN " AGG_SUB DOC_DELETE " END;"
+        "CREATE TRIGGER search_pages_au AFTER " PAGE_CHANGED
+        " BEGIN " DOC_INSERT_V2 AGG_ADD " END;" AGG_ALL,
 };
 
 const struct heed_store_area heed__store_search_area = {

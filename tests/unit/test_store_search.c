@@ -668,8 +668,6 @@ static void test_older_store_migrates(void **state)
 	             "DROP INDEX pages_search_views;"
 	             "DROP INDEX pages_search_date;"
 	             "DROP INDEX pages_search_fetched;"
-	             "DROP TRIGGER search_agg_ai; DROP TRIGGER search_agg_bd;"
-	             "DROP TRIGGER search_agg_bu; DROP TRIGGER search_agg_au;"
 	             "DROP TABLE search_timed; DROP TABLE search_host_counts;"
 	             "DROP TABLE search_tag_counts;"
 	             "DROP TABLE search_host_tag_counts;"
@@ -938,6 +936,37 @@ static void test_aggregates_exact(void **state)
 	heed_store_close(w);
 }
 
+/* A store at version 1 of the area, holding pages, migrates to version 2:
+ * the counts are computed from the pages there. */
+static void test_version_1_migrates(void **state)
+{
+	heed_store *w = open_writer(), *r;
+
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		put_agg(w, i, agg_hosts[i % 3],
+		        i % 2 ? "[\"owl\",\"kite\"]" : "[\"wren\"]", 200,
+		        i % 4 ? NULL
+		              : "{\"meta_robots\":{\"unavailable_after\":"
+		                "1800000100}}");
+	heed_store_close(w);
+	sql_at(path, "DROP TABLE search_timed; DROP TABLE search_host_counts;"
+	             "DROP TABLE search_tag_counts;"
+	             "DROP TABLE search_host_tag_counts;"
+	             "DROP INDEX pages_search_host_fetched;"
+	             "UPDATE heed_schema SET version = 1 WHERE area = "
+	             "'search';");
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	r = open_reader();
+	check_aggregates(r, NOW);
+	check_aggregates(r, 1800000100);
+	put_agg(w, 0, agg_hosts[0], "[\"auk\"]", 200, NULL);
+	check_aggregates(r, NOW);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -951,6 +980,7 @@ int main(void)
 	        cmocka_unit_test(test_older_store_migrates),
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
+	        cmocka_unit_test(test_version_1_migrates),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
