@@ -108,28 +108,26 @@
  * functions of its row alone, so triggers keep, in the transaction that
  * writes the page:
  *
- * - search_timed: the listed pages that carry a time limit (rare), with
- *   the limit as hidden_from; shown at now while hidden_from > now.
+ * - search_listed: the listed pages, with their time limit as
+ *   hidden_from (NULL: none; a timed page, rare, is shown at now while
+ *   hidden_from > now, and keeps its host here).
  * - search_host_counts, search_tag_counts, search_host_tag_counts: how
  *   many listed pages WITHOUT a time limit each host, tag and (host, tag)
  *   has; a row is deleted when its count falls to 0.
  *
  * A query adds to the counts the timed pages whose limit is still ahead
- * (an index range of search_timed, joined with page_tags): exact at any
- * time, and a limit that has passed costs nothing more, however many
- * have. The full-text triggers do it too, so that the tags are read from
- * page_tags in a known order (after it is written, before it is deleted)
- * rather than parsed from the record again; the rest comes from old.* or
- * new.*, as the row r (ROW_OLD, ROW_NEW), and whether a page is timed
- * from search_timed itself, written first on the way in, deleted last on
- * the way out.
+ * (a range of search_listed's partial index, joined with page_tags):
+ * exact at any time, and a limit that has passed costs nothing more,
+ * however many have. The full-text triggers keep the counts too, so that
+ * a page's tags are read from page_tags in a known order (after it is
+ * written, before it is deleted) rather than parsed from the record
+ * again, and its permissions are parsed once, into search_listed, which
+ * the other statements look up.
  */
-#define ROW_COLUMNS(r)                                                 \
-	"(SELECT " r ".id AS id, " r ".host AS host, " r ".status AS " \
-	"status, " r ".permissions AS permissions, " r ".record AS record)"
-#define ROW_NEW ROW_COLUMNS("new") " r"
-#define ROW_OLD ROW_COLUMNS("old") " r"
-#define PERMS   "CASE WHEN json_valid(r.permissions) THEN r.permissions END"
+#define ROW_NEW                                                          \
+	"(SELECT new.id AS id, new.host AS host, new.status AS status, " \
+	"new.permissions AS permissions) r"
+#define PERMS "CASE WHEN json_valid(r.permissions) THEN r.permissions END"
 #define LISTED                                                            \
 	"(r.status BETWEEN 200 AND 299 AND json_extract(" PERMS ", "      \
 	"'$.acap.index.permitted') IS NOT 0 AND json_extract(" PERMS ", " \
@@ -140,41 +138,49 @@
 	"(SELECT min(value) FROM json_each(json_extract(" PERMS ", " \
 	"'$.acap.index.expires', '$.acap.present.expires', "         \
 	"'$.meta_robots.unavailable_after')))"
-#define UNTIMED                                                              \
-	LISTED " AND NOT EXISTS(SELECT 1 FROM search_timed WHERE page_id = " \
-	       "r.id)"
-/* Row r's tags: page_tags, which the same trigger keeps (written before
- * AGG_ADD, deleted after AGG_SUB), so a record is not parsed again. */
-#define TAGS_R "page_tags t WHERE t.page_id = r.id"
-#define AGG_ADD                                                               \
-	"INSERT INTO search_timed(page_id, host, hidden_from) SELECT r.id, "  \
-	"r.host, " HIDDEN_FROM " FROM " ROW_NEW " WHERE " LISTED              \
-	" AND " HIDDEN_FROM " IS NOT NULL;"                                   \
-	"INSERT INTO search_host_counts(host, pages) SELECT r.host, 1 "       \
-	"FROM " ROW_NEW " WHERE " UNTIMED " ON CONFLICT(host) DO UPDATE SET " \
-	"pages = pages + 1;"                                                  \
-	"INSERT INTO search_tag_counts(tag, pages) SELECT t.tag, 1 "          \
-	"FROM " ROW_NEW ", " TAGS_R " AND " UNTIMED " ON CONFLICT(tag) DO "   \
-	"UPDATE SET pages = pages + 1;"                                       \
-	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT "        \
-	"r.host, t.tag, 1 FROM " ROW_NEW ", " TAGS_R " AND " UNTIMED          \
+/* Whether page new.id / old.id is listed and has no time limit: one
+ * lookup, the permissions being read once per trigger, by the first
+ * statement of AGG_ADD. */
+#define UNTIMED_NEW                                                      \
+	"EXISTS(SELECT 1 FROM search_listed WHERE page_id = new.id AND " \
+	"hidden_from IS NULL)"
+#define UNTIMED_OLD                                                      \
+	"EXISTS(SELECT 1 FROM search_listed WHERE page_id = old.id AND " \
+	"hidden_from IS NULL)"
+/* The page's tags are page_tags, which the same trigger keeps (written
+ * before AGG_ADD, deleted after AGG_SUB), so a record is not parsed
+ * again. The host of an untimed page is not kept: the counts have it. */
+#define LISTED_ROWS(from)                                                   \
+	"INSERT INTO search_listed(page_id, host, hidden_from) SELECT id, " \
+	"iif(h IS NULL, NULL, host), h FROM (SELECT r.id AS id, r.host AS " \
+	"host, " HIDDEN_FROM " AS h FROM " from " WHERE " LISTED ");"
+#define AGG_ADD                                                           \
+	LISTED_ROWS(ROW_NEW)                                              \
+	"INSERT INTO search_host_counts(host, pages) SELECT new.host, 1 " \
+	"WHERE " UNTIMED_NEW " ON CONFLICT(host) DO UPDATE SET pages = "  \
+	"pages + 1;"                                                      \
+	"INSERT INTO search_tag_counts(tag, pages) SELECT tag, 1 FROM "   \
+	"page_tags WHERE page_id = new.id AND " UNTIMED_NEW " ON "        \
+	"CONFLICT(tag) DO UPDATE SET pages = pages + 1;"                  \
+	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT "    \
+	"new.host, tag, 1 FROM page_tags WHERE page_id = new.id "         \
+	"AND " UNTIMED_NEW                                                \
 	" ON CONFLICT(host, tag) DO UPDATE SET pages = pages + 1;"
-#define OLD_TAGS "(SELECT t.tag FROM " ROW_OLD ", " TAGS_R " AND " UNTIMED ")"
-#define AGG_SUB                                                              \
-	"UPDATE search_host_counts SET pages = pages - 1 WHERE host = "      \
-	"old.host AND EXISTS(SELECT 1 FROM " ROW_OLD " WHERE " UNTIMED ");"  \
-	"UPDATE search_tag_counts SET pages = pages - 1 WHERE tag "          \
-	"IN " OLD_TAGS ";"                                                   \
-	"UPDATE search_host_tag_counts SET pages = pages - 1 WHERE host = "  \
-	"old.host AND tag IN " OLD_TAGS ";"                                  \
-	"DELETE FROM search_host_counts WHERE host = old.host AND pages <= " \
-	"0;"                                                                 \
-	"DELETE FROM search_tag_counts WHERE pages <= 0 AND tag IN (SELECT " \
-	"tag FROM page_tags WHERE page_id = old.id);"                        \
-	"DELETE FROM search_host_tag_counts WHERE host = old.host AND "      \
-	"pages <= 0 AND tag IN (SELECT tag FROM page_tags WHERE page_id = "  \
-	"old.id);"                                                           \
-	"DELETE FROM search_timed WHERE page_id = old.id;"
+#define OLD_TAGS "(SELECT tag FROM page_tags WHERE page_id = old.id)"
+#define AGG_SUB                                                               \
+	"UPDATE search_host_counts SET pages = pages - 1 WHERE host = "       \
+	"old.host AND " UNTIMED_OLD ";"                                       \
+	"UPDATE search_tag_counts SET pages = pages - 1 WHERE tag "           \
+	"IN " OLD_TAGS " AND " UNTIMED_OLD ";"                                \
+	"UPDATE search_host_tag_counts SET pages = pages - 1 WHERE host = "   \
+	"old.host AND tag IN " OLD_TAGS " AND " UNTIMED_OLD ";"               \
+	"DELETE FROM search_host_counts WHERE host = old.host AND pages <= "  \
+	"0;"                                                                  \
+	"DELETE FROM search_tag_counts WHERE pages <= 0 AND tag IN " OLD_TAGS \
+	";"                                                                   \
+	"DELETE FROM search_host_tag_counts WHERE host = old.host AND "       \
+	"pages <= 0 AND tag IN " OLD_TAGS ";"                                 \
+	"DELETE FROM search_listed WHERE page_id = old.id;"
 /* What changes what a page adds to the index or the counts: not a 304
  * (checked_at), not a re-fetch that found the same record and
  * permissions. */
@@ -186,17 +192,17 @@
 /* The aggregates of every page, from pages and page_tags (filled first):
  * the migration and the reindex. */
 #define AGG_ALL                                                                \
-	"INSERT INTO search_timed(page_id, host, hidden_from) SELECT id, "     \
-	"host, h FROM (SELECT r.id, r.host, " HIDDEN_FROM " AS h FROM pages "  \
-	"r WHERE " LISTED ") WHERE h IS NOT NULL;"                             \
-	"INSERT INTO search_host_counts(host, pages) SELECT r.host, count(*) " \
-	"FROM pages r WHERE " UNTIMED " GROUP BY r.host;"                      \
+	LISTED_ROWS("pages r")                                                 \
+	"INSERT INTO search_host_counts(host, pages) SELECT p.host, count(*) " \
+	"FROM search_listed l CROSS JOIN pages p ON p.id = l.page_id WHERE "   \
+	"l.hidden_from IS NULL GROUP BY p.host;"                               \
 	"INSERT INTO search_tag_counts(tag, pages) SELECT t.tag, count(*) "    \
-	"FROM page_tags t CROSS JOIN pages r ON r.id = t.page_id "             \
-	"WHERE " UNTIMED " GROUP BY t.tag;"                                    \
-	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT r.host, " \
-	"t.tag, count(*) FROM page_tags t CROSS JOIN pages r ON r.id = "       \
-	"t.page_id WHERE " UNTIMED " GROUP BY r.host, t.tag;"
+	"FROM search_listed l CROSS JOIN page_tags t ON t.page_id = "          \
+	"l.page_id WHERE l.hidden_from IS NULL GROUP BY t.tag;"                \
+	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT p.host, " \
+	"t.tag, count(*) FROM search_listed l CROSS JOIN pages p ON p.id = "   \
+	"l.page_id CROSS JOIN page_tags t ON t.page_id = l.page_id WHERE "     \
+	"l.hidden_from IS NULL GROUP BY p.host, t.tag;"
 
 static const char *const search_migrations[] = {
         DOCS_VIEW TAGS_VIEW
@@ -220,9 +226,10 @@ static const char *const search_migrations[] = {
         "CREATE TRIGGER search_pages_au AFTER " DOC_CHANGED " BEGIN " DOC_INSERT
         " END;" FTS_ALL TAGS_ALL,
         /* 2: aggregates (above), and an index for a site's newest page. */
-        "CREATE TABLE search_timed (page_id INTEGER PRIMARY KEY, host TEXT "
-        "NOT NULL, hidden_from NOT NULL);"
-        "CREATE INDEX search_timed_from ON search_timed(hidden_from);"
+        "CREATE TABLE search_listed (page_id INTEGER PRIMARY KEY, host "
+        "TEXT, hidden_from);"
+        "CREATE INDEX search_listed_timed ON search_listed(hidden_from) "
+        "WHERE hidden_from IS NOT NULL;"
         "CREATE TABLE search_host_counts (host TEXT PRIMARY KEY, pages "
         "INTEGER NOT NULL) WITHOUT ROWID;"
         "CREATE TABLE search_tag_counts (tag TEXT PRIMARY KEY, pages "
@@ -661,7 +668,7 @@ static int visit_tag(sqlite3_stmt *st, void *ctx)
  * plus its timed pages whose limit is still ahead. */
 #define TAGS_SQL(counts, where)                                             \
 	"SELECT tag, sum(n) AS n FROM (SELECT tag, pages AS n FROM " counts \
-	" WHERE " where " UNION ALL SELECT t.tag, 1 FROM search_timed s "   \
+	" WHERE " where " UNION ALL SELECT t.tag, 1 FROM search_listed s "  \
 	"CROSS JOIN page_tags t ON t.page_id = s.page_id WHERE "            \
 	"s.hidden_from > ?1 AND " where ") GROUP BY tag ORDER BY n DESC, "  \
 	"tag LIMIT ?3;"
@@ -715,7 +722,7 @@ heed_status heed_store_search_sites(heed_store *store, const char *after_host,
 	        "THEN l.record END, '$.site_name.value'), k.n, l.fetched_at "
 	        "FROM (SELECT host, sum(n) AS n FROM (SELECT host, pages AS n "
 	        "FROM search_host_counts WHERE host > coalesce(?2, '') UNION "
-	        "ALL SELECT host, 1 FROM search_timed WHERE hidden_from > ?1 "
+	        "ALL SELECT host, 1 FROM search_listed WHERE hidden_from > ?1 "
 	        "AND host > coalesce(?2, '')) GROUP BY host ORDER BY host "
 	        "LIMIT ?3) k CROSS JOIN pages l ON l.id = (SELECT p.id FROM "
 	        "pages p WHERE p.host = k.host AND " SHOWN
@@ -749,13 +756,13 @@ heed_status heed_store_search_totals(heed_store *store, int64_t now_s,
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT (SELECT coalesce(sum(pages), 0) FROM "
-	        "search_host_counts) + (SELECT count(*) FROM search_timed "
+	        "search_host_counts) + (SELECT count(*) FROM search_listed "
 	        "WHERE hidden_from > ?1), (SELECT count(*) FROM "
 	        "search_host_counts) + (SELECT count(DISTINCT s.host) FROM "
-	        "search_timed s WHERE s.hidden_from > ?1 AND NOT EXISTS("
+	        "search_listed s WHERE s.hidden_from > ?1 AND NOT EXISTS("
 	        "SELECT 1 FROM search_host_counts c WHERE c.host = s.host)), "
 	        "(SELECT count(*) FROM search_tag_counts) + (SELECT "
-	        "count(DISTINCT t.tag) FROM search_timed s CROSS JOIN "
+	        "count(DISTINCT t.tag) FROM search_listed s CROSS JOIN "
 	        "page_tags t ON t.page_id = s.page_id WHERE s.hidden_from > "
 	        "?1 AND NOT EXISTS(SELECT 1 FROM search_tag_counts c WHERE "
 	        "c.tag = t.tag));");
@@ -856,7 +863,7 @@ heed_status heed_store_search_reindex(heed_store *store)
 	        "INSERT INTO search_fts(search_fts) "
 	        "VALUES('delete-all');" FTS_ALL
 	        "DELETE FROM page_tags;" TAGS_ALL
-	        "DELETE FROM search_timed; DELETE FROM search_host_counts; "
+	        "DELETE FROM search_listed; DELETE FROM search_host_counts; "
 	        "DELETE FROM search_tag_counts; DELETE FROM "
 	        "search_host_tag_counts;" AGG_ALL;
 	heed_status rc = heed_store_begin(store);

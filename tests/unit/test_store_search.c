@@ -668,7 +668,7 @@ static void test_older_store_migrates(void **state)
 	             "DROP INDEX pages_search_views;"
 	             "DROP INDEX pages_search_date;"
 	             "DROP INDEX pages_search_fetched;"
-	             "DROP TABLE search_timed; DROP TABLE search_host_counts;"
+	             "DROP TABLE search_listed; DROP TABLE search_host_counts;"
 	             "DROP TABLE search_tag_counts;"
 	             "DROP TABLE search_host_tag_counts;"
 	             "DROP INDEX pages_search_host_fetched;"
@@ -925,7 +925,7 @@ static void test_aggregates_exact(void **state)
 	heed_store_close(w);
 	sql_at(path, "UPDATE search_tag_counts SET pages = 99;"
 	             "DELETE FROM search_host_counts;"
-	             "DELETE FROM search_timed;");
+	             "DELETE FROM search_listed;");
 	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	assert_int_equal(heed_store_search_reindex(w), HEED_OK);
@@ -950,7 +950,7 @@ static void test_version_1_migrates(void **state)
 		              : "{\"meta_robots\":{\"unavailable_after\":"
 		                "1800000100}}");
 	heed_store_close(w);
-	sql_at(path, "DROP TABLE search_timed; DROP TABLE search_host_counts;"
+	sql_at(path, "DROP TABLE search_listed; DROP TABLE search_host_counts;"
 	             "DROP TABLE search_tag_counts;"
 	             "DROP TABLE search_host_tag_counts;"
 	             "DROP INDEX pages_search_host_fetched;"
