@@ -74,6 +74,10 @@ struct heed_search_query {
 	struct heed_search_cursor after; /* resume after this row */
 	int limit;                       /* rows wanted, 1..1000 */
 	int64_t now_s; /* Unix s: what may be shown now; freshness boost */
+	/* How many matches a relevance search scores (see
+	 * HEED_SEARCH_MAX_SCORED): 0 or more than it means
+	 * HEED_SEARCH_MAX_SCORED; fewer is for tests. */
+	int max_scored;
 };
 
 /* One result. Strings live only during the callback. */
@@ -85,6 +89,18 @@ struct heed_search_hit {
 };
 
 typedef int heed_search_fn(void *ud, const struct heed_search_hit *hit);
+
+/*
+ * A relevance search scores the HEED_SEARCH_MAX_SCORED newest pages that
+ * match (highest ids, which are stored first to last) among those that
+ * pass the filters and may be shown, and orders those by score: its cost
+ * is bounded however common the words, and a cursor resumes within the
+ * same candidates. More specific words or a filter narrow the candidates
+ * to the pages wanted; heed_store_search_count still counts every match
+ * (up to its cap). The other orders read every match. The figure is
+ * measured (docs/storage.md, "Search area"): about 3 us per scored page.
+ */
+#define HEED_SEARCH_MAX_SCORED 5000
 
 /*
  * Calls fn for at most q->limit pages matching q, in q->sort order, after
@@ -129,7 +145,8 @@ struct heed_search_tag {
 typedef int heed_search_tag_fn(void *ud, const struct heed_search_tag *t);
 
 /* The limit most used tags of host (NULL: every site), most pages first,
- * then by name. */
+ * then by name. Read from counts the store keeps (docs/storage.md,
+ * "Search area"): the cost grows with the tags, not the pages. */
 heed_status heed_store_search_tags(heed_store *store, const char *host,
                                    int limit, int64_t now_s,
                                    heed_search_tag_fn *fn, void *ud);
@@ -137,17 +154,30 @@ heed_status heed_store_search_tags(heed_store *store, const char *host,
 /* A site of the index: its host key and what it holds. */
 struct heed_search_site {
 	const char *host;      /* host key */
-	const char *site_name; /* the most common og:site_name, or NULL */
+	const char *site_name; /* og:site_name of its last fetched shown
+	                          page, or NULL */
 	int64_t pages;         /* pages that may be shown */
-	int64_t last_fetched;  /* Unix s */
+	int64_t last_fetched;  /* Unix s, of its last fetched shown page */
 };
 typedef int heed_search_site_fn(void *ud, const struct heed_search_site *s);
 
 /* Every site with pages that may be shown, by host key, at most limit,
- * from the first host key after after_host (NULL: from the start). */
+ * from the first host key after after_host (NULL: from the start). From kept
+ * counts, like the tags, and one index lookup per site listed. */
 heed_status heed_store_search_sites(heed_store *store, const char *after_host,
                                     int limit, int64_t now_s,
                                     heed_search_site_fn *fn, void *ud);
+
+/* What the home page counts: the pages that may be shown at now_s, the
+ * sites and the tags that have at least one. Exact, from the kept counts:
+ * the cost grows with the sites and tags, not the pages. */
+struct heed_search_totals {
+	int64_t pages;
+	int64_t sites;
+	int64_t tags;
+};
+heed_status heed_store_search_totals(heed_store *store, int64_t now_s,
+                                     struct heed_search_totals *t);
 
 /* One bucket of a chart: a day (Unix s of its 00:00 UTC) or a range of
  * view counts (from .. to, inclusive) and how many pages fall in it. */
@@ -172,9 +202,9 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
                                     void *ud);
 
 /*
- * Rebuilds the full-text index and the tag table from the pages, in one
- * transaction (`heed serve --reindex`): a reader keeps seeing the old
- * index until it commits. For a store opened for writing.
+ * Rebuilds the full-text index, the tag table and the kept counts from
+ * the pages, in one transaction (`heed serve --reindex`): a reader keeps
+ * seeing the old index until it commits. For a store opened for writing.
  */
 heed_status heed_store_search_reindex(heed_store *store);
 

@@ -13,18 +13,6 @@ bool heed__serve_irc_listed(const char *verdict)
 	return strcmp(verdict, "deny") != 0 && strcmp(verdict, "invalid") != 0;
 }
 
-static int count_site(void *ud, const struct heed_search_site *s)
-{
-	(void)s;
-	return ++*(int64_t *)ud >= HEED__SERVE_COUNT_CAP;
-}
-
-static int count_tag(void *ud, const struct heed_search_tag *t)
-{
-	(void)t;
-	return ++*(int64_t *)ud >= HEED__SERVE_COUNT_CAP;
-}
-
 static int count_network(void *ud, const struct heed_store_irc_network_row *r)
 {
 	if (heed__serve_irc_listed(r->verdict))
@@ -32,28 +20,27 @@ static int count_network(void *ud, const struct heed_store_irc_network_row *r)
 	return 0;
 }
 
+/* The store's totals are exact; the pages print them up to the cap, as
+ * they always have. */
+static int64_t capped(int64_t n)
+{
+	return n < HEED__SERVE_COUNT_CAP ? n : HEED__SERVE_COUNT_CAP;
+}
+
 heed_status heed__serve_counts(heed_store *store, int64_t now_s,
                                struct heed__serve_counts *c)
 {
-	struct heed_search_query q = {0};
+	struct heed_search_totals t;
 	heed_status rc;
 
 	memset(c, 0, sizeof(*c));
-	q.published_from_s = q.published_to_s = HEED_STORE_NO_DATE;
-	q.min_views = q.max_views = -1;
-	q.sort = HEED_SEARCH_SORT_FETCHED;
-	q.limit = 1;
-	q.now_s = now_s;
-	rc = heed_store_search_count(store, &q, HEED__SERVE_COUNT_CAP,
-	                             &c->pages, NULL);
-	if (rc == HEED_OK)
-		rc = heed_store_search_sites(store, NULL, HEED__SERVE_COUNT_CAP,
-		                             now_s, count_site, &c->sites);
-	if (rc == HEED_OK)
-		rc = heed_store_search_tags(store, NULL, HEED__SERVE_COUNT_CAP,
-		                            now_s, count_tag, &c->tags);
-	if (rc == HEED_OK)
+	rc = heed_store_search_totals(store, now_s, &t);
+	if (rc == HEED_OK) {
+		c->pages = capped(t.pages);
+		c->sites = capped(t.sites);
+		c->tags = capped(t.tags);
 		rc = heed_store_irc_each_network(store, count_network,
 		                                 &c->networks);
+	}
 	return rc;
 }

@@ -12,14 +12,16 @@
  * 'integrity-check'. Either way the text is not copied: a page costs its
  * tokens only.
  *
- * Triggers on pages keep search_fts and page_tags in step inside the
- * transaction that writes the page, so the index survives kill -9 exactly
- * as the pages do. The update trigger fires only when an indexed column
- * changes: a 304 (checked_at only) costs no FTS work.
+ * Triggers on pages keep search_fts, page_tags and the kept counts
+ * (version 2, below) in step inside the transaction that writes the page,
+ * so the index survives kill -9 exactly as the pages do. The update
+ * triggers fire only when an indexed column, the status or the
+ * permissions change: a 304 (checked_at only) costs no search work.
  *
  * What may be shown (SHOWN below) is read from pages.status and
  * pages.permissions at query time, never stored in the index, since it
- * depends on the time of the query.
+ * depends on the time of the query; the kept counts hold what does not
+ * depend on it, and the time limits apart.
  */
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +64,11 @@
 	"description, tags, site FROM search_docs WHERE id = new.id;" \
 	"INSERT OR IGNORE INTO page_tags(tag, page_id) SELECT tag, "  \
 	"page_id FROM search_tags WHERE page_id = new.id;"
+#define DOC_INSERT_V2                                                 \
+	"INSERT INTO search_fts(" FTS_COLUMNS ") SELECT id, title, "  \
+	"description, tags, site FROM search_docs WHERE id = new.id;" \
+	"INSERT INTO page_tags(tag, page_id) SELECT DISTINCT tag, "   \
+	"page_id FROM search_tags WHERE page_id = new.id;"
 #define DOC_DELETE                                                       \
 	"INSERT INTO search_fts(search_fts, " FTS_COLUMNS ") SELECT "    \
 	"'delete', id, title, description, tags, site FROM search_docs " \
@@ -92,6 +99,111 @@
 #define KEY_DATE    "coalesce(-unixepoch(p.published), 9223372036854775807)"
 #define KEY_FETCHED "(-p.fetched_at)"
 
+/*
+ * Version 2: aggregates, so that the pages people open most (home, /tags,
+ * /sites, a site's top tags) cost what they list, not what the store
+ * holds. Whether a page is listed apart from the time (LISTED: status
+ * 2xx, ACAP index and present not refused) and its earliest time limit
+ * (HIDDEN_FROM: ACAP index or present expires, unavailable_after) are
+ * functions of its row alone, so triggers keep, in the transaction that
+ * writes the page:
+ *
+ * - search_listed: the listed pages, with their time limit as
+ *   hidden_from (NULL: none; a timed page, rare, is shown at now while
+ *   hidden_from > now, and keeps its host here).
+ * - search_host_counts, search_tag_counts, search_host_tag_counts: how
+ *   many listed pages WITHOUT a time limit each host, tag and (host, tag)
+ *   has; a row is deleted when its count falls to 0.
+ *
+ * A query adds to the counts the timed pages whose limit is still ahead
+ * (a range of search_listed's partial index, joined with page_tags):
+ * exact at any time, and a limit that has passed costs nothing more,
+ * however many have. The full-text triggers keep the counts too, so that
+ * a page's tags are read from page_tags in a known order (after it is
+ * written, before it is deleted) rather than parsed from the record
+ * again, and its permissions are parsed once, into search_listed, which
+ * the other statements look up.
+ */
+#define ROW_NEW                                                          \
+	"(SELECT new.id AS id, new.host AS host, new.status AS status, " \
+	"new.permissions AS permissions) r"
+#define PERMS "CASE WHEN json_valid(r.permissions) THEN r.permissions END"
+#define LISTED                                                            \
+	"(r.status BETWEEN 200 AND 299 AND json_extract(" PERMS ", "      \
+	"'$.acap.index.permitted') IS NOT 0 AND json_extract(" PERMS ", " \
+	"'$.acap.present.permitted') IS NOT 0)"
+/* The smallest of the three limits present (min ignores NULL). A limit
+ * that is not a number compares above any time, here as in SHOWN. */
+#define HIDDEN_FROM                                                  \
+	"(SELECT min(value) FROM json_each(json_extract(" PERMS ", " \
+	"'$.acap.index.expires', '$.acap.present.expires', "         \
+	"'$.meta_robots.unavailable_after')))"
+/* Whether page new.id / old.id is listed and has no time limit: one
+ * lookup, the permissions being read once per trigger, by the first
+ * statement of AGG_ADD. */
+#define UNTIMED_NEW                                                      \
+	"EXISTS(SELECT 1 FROM search_listed WHERE page_id = new.id AND " \
+	"hidden_from IS NULL)"
+#define UNTIMED_OLD                                                      \
+	"EXISTS(SELECT 1 FROM search_listed WHERE page_id = old.id AND " \
+	"hidden_from IS NULL)"
+/* The page's tags are page_tags, which the same trigger keeps (written
+ * before AGG_ADD, deleted after AGG_SUB), so a record is not parsed
+ * again. The host of an untimed page is not kept: the counts have it. */
+#define LISTED_ROWS(from)                                                   \
+	"INSERT INTO search_listed(page_id, host, hidden_from) SELECT id, " \
+	"iif(h IS NULL, NULL, host), h FROM (SELECT r.id AS id, r.host AS " \
+	"host, " HIDDEN_FROM " AS h FROM " from " WHERE " LISTED ");"
+#define AGG_ADD                                                           \
+	LISTED_ROWS(ROW_NEW)                                              \
+	"INSERT INTO search_host_counts(host, pages) SELECT new.host, 1 " \
+	"WHERE " UNTIMED_NEW " ON CONFLICT(host) DO UPDATE SET pages = "  \
+	"pages + 1;"                                                      \
+	"INSERT INTO search_tag_counts(tag, pages) SELECT tag, 1 FROM "   \
+	"page_tags WHERE page_id = new.id AND " UNTIMED_NEW " ON "        \
+	"CONFLICT(tag) DO UPDATE SET pages = pages + 1;"                  \
+	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT "    \
+	"new.host, tag, 1 FROM page_tags WHERE page_id = new.id "         \
+	"AND " UNTIMED_NEW                                                \
+	" ON CONFLICT(host, tag) DO UPDATE SET pages = pages + 1;"
+#define OLD_TAGS "(SELECT tag FROM page_tags WHERE page_id = old.id)"
+#define AGG_SUB                                                               \
+	"UPDATE search_host_counts SET pages = pages - 1 WHERE host = "       \
+	"old.host AND " UNTIMED_OLD ";"                                       \
+	"UPDATE search_tag_counts SET pages = pages - 1 WHERE tag "           \
+	"IN " OLD_TAGS " AND " UNTIMED_OLD ";"                                \
+	"UPDATE search_host_tag_counts SET pages = pages - 1 WHERE host = "   \
+	"old.host AND tag IN " OLD_TAGS " AND " UNTIMED_OLD ";"               \
+	"DELETE FROM search_host_counts WHERE host = old.host AND pages <= "  \
+	"0;"                                                                  \
+	"DELETE FROM search_tag_counts WHERE pages <= 0 AND tag IN " OLD_TAGS \
+	";"                                                                   \
+	"DELETE FROM search_host_tag_counts WHERE host = old.host AND "       \
+	"pages <= 0 AND tag IN " OLD_TAGS ";"                                 \
+	"DELETE FROM search_listed WHERE page_id = old.id;"
+/* What changes what a page adds to the index or the counts: not a 304
+ * (checked_at), not a re-fetch that found the same record and
+ * permissions. */
+#define PAGE_CHANGED                                                        \
+	"UPDATE OF title, record, host, status, permissions ON pages WHEN " \
+	"old.title IS NOT new.title OR old.record IS NOT new.record OR "    \
+	"old.host IS NOT new.host OR old.status IS NOT new.status OR "      \
+	"old.permissions IS NOT new.permissions"
+/* The aggregates of every page, from pages and page_tags (filled first):
+ * the migration and the reindex. */
+#define AGG_ALL                                                                \
+	LISTED_ROWS("pages r")                                                 \
+	"INSERT INTO search_host_counts(host, pages) SELECT p.host, count(*) " \
+	"FROM search_listed l CROSS JOIN pages p ON p.id = l.page_id WHERE "   \
+	"l.hidden_from IS NULL GROUP BY p.host;"                               \
+	"INSERT INTO search_tag_counts(tag, pages) SELECT t.tag, count(*) "    \
+	"FROM search_listed l CROSS JOIN page_tags t ON t.page_id = "          \
+	"l.page_id WHERE l.hidden_from IS NULL GROUP BY t.tag;"                \
+	"INSERT INTO search_host_tag_counts(host, tag, pages) SELECT p.host, " \
+	"t.tag, count(*) FROM search_listed l CROSS JOIN pages p ON p.id = "   \
+	"l.page_id CROSS JOIN page_tags t ON t.page_id = l.page_id WHERE "     \
+	"l.hidden_from IS NULL GROUP BY p.host, t.tag;"
+
 static const char *const search_migrations[] = {
         DOCS_VIEW TAGS_VIEW
         "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
@@ -113,6 +225,34 @@ static const char *const search_migrations[] = {
         " BEGIN " DOC_DELETE " END;"
         "CREATE TRIGGER search_pages_au AFTER " DOC_CHANGED " BEGIN " DOC_INSERT
         " END;" FTS_ALL TAGS_ALL,
+        /* 2: aggregates (above), and an index for a site's newest page. */
+        "CREATE TABLE search_listed (page_id INTEGER PRIMARY KEY, host "
+        "TEXT, hidden_from);"
+        "CREATE INDEX search_listed_timed ON search_listed(hidden_from) "
+        "WHERE hidden_from IS NOT NULL;"
+        "CREATE TABLE search_host_counts (host TEXT PRIMARY KEY, pages "
+        "INTEGER NOT NULL) WITHOUT ROWID;"
+        "CREATE TABLE search_tag_counts (tag TEXT PRIMARY KEY, pages "
+        "INTEGER NOT NULL) WITHOUT ROWID;"
+        "CREATE TABLE search_host_tag_counts (host TEXT NOT NULL, tag TEXT "
+        "NOT NULL, pages INTEGER NOT NULL, PRIMARY KEY(host, tag)) WITHOUT "
+        "ROWID;"
+        "CREATE INDEX pages_search_host_fetched ON pages(host, fetched_at);"
+        /* The triggers of version 1, replaced: each keeps the counts
+         * too, in order with page_tags. And a re-fetch is an upsert,
+         * whose conflict policy SQLite applies to the triggers it fires,
+         * so version 1's INSERT OR IGNORE into page_tags failed the write
+         * of a page whose changed record repeats a tag: DISTINCT. */
+        "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
+        "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
+        "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages "
+        "BEGIN " DOC_INSERT_V2 AGG_ADD " END;"
+        "CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages "
+        "BEGIN " AGG_SUB DOC_DELETE " END;"
+        "CREATE TRIGGER search_pages_bu BEFORE " PAGE_CHANGED
+        " BEGIN " AGG_SUB DOC_DELETE " END;"
+        "CREATE TRIGGER search_pages_au AFTER " PAGE_CHANGED
+        " BEGIN " DOC_INSERT_V2 AGG_ADD " END;" AGG_ALL,
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -146,9 +286,10 @@ const struct heed_store_area heed__store_search_area = {
 
 /* Relevance (docs/serve.md, "Ranking"): bm25 weighted by column, less a
  * views boost and a freshness boost; lower is better. */
-#define KEY_SCORE                                                             \
-	"(f.rank - 0.4 * log10(1 + max(coalesce(p.views, 0), 0)) - 1.0 / (1 " \
-	"+ max(?1 - coalesce(unixepoch(p.published), p.fetched_at), 0) / "    \
+#define KEY_SCORE                                                          \
+	"(bm25(search_fts, 10.0, 4.0, 6.0, 2.0) - 0.4 * log10(1 + "        \
+	"max(coalesce(p.views, 0), 0)) - 1.0 / (1 "                        \
+	"+ max(?1 - coalesce(unixepoch(p.published), p.fetched_at), 0) / " \
 	"86400.0 / 30.0))"
 
 /* The filters that never pick an index: NULL filters nothing. The
@@ -165,7 +306,7 @@ const struct heed_store_area heed__store_search_area = {
 
 /* Parameters: ?1 now, ?2 match, ?3 host, ?4 tag, ?5 language, ?6 ?7
  * published range, ?8 ?9 views range, ?10 ?11 the cursor (key, id), ?12
- * limit. */
+ * limit, ?13 how many matches a relevance search scores. */
 enum {
 	P_NOW = 1,
 	P_MATCH,
@@ -178,7 +319,8 @@ enum {
 	P_VMAX,
 	P_KEY,
 	P_ID,
-	P_LIMIT
+	P_LIMIT,
+	P_SCORED
 };
 
 static heed_search_sort effective_sort(const struct heed_search_query *q)
@@ -215,6 +357,40 @@ static const char *sort_key(heed_search_sort sort)
  * copies their records into the sorter. Count queries (count set) wrap
  * the rows in count(*) up to ?12.
  */
+#define MATCHED                                                            \
+	"(SELECT rowid AS fid FROM search_fts WHERE search_fts MATCH ?2) " \
+	"f CROSS JOIN pages p ON p.id = f.fid"
+#define TAG_EXISTS                                                          \
+	" AND EXISTS(SELECT 1 FROM page_tags WHERE tag = ?4 AND page_id = " \
+	"p.id)"
+
+/*
+ * A relevance search scores at most ?13 matches (HEED_SEARCH_MAX_SCORED):
+ * the newest, read from FTS5 in rowid (page id) DESC order, which FTS5
+ * gives without sorting; the LIMIT stops the scan, and bm25 is computed
+ * only for the rows that pass the filters, since SQLite computes a result
+ * column after the WHERE. The candidates are then ordered by score and
+ * the cursor resumes within them, so the pages of one search are cut from
+ * the same candidate set.
+ */
+static void relevance_sql(char *buf, size_t size,
+                          const struct heed_search_query *q)
+{
+	snprintf(
+	        buf, size,
+	        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS "
+	        "sid, c.k AS k FROM (SELECT search_fts.rowid AS fid, " KEY_SCORE
+	        " AS k FROM search_fts CROSS JOIN pages p ON p.id = "
+	        "search_fts.rowid WHERE search_fts MATCH ?2 AND " SHOWN
+	        "%s%s" POST_FILTERS " ORDER BY search_fts.rowid DESC LIMIT "
+	        "?13) c%s ORDER BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages "
+	        "p ON p.id = s.sid ORDER BY s.k, s.sid;",
+	        q->tag ? TAG_EXISTS : "", q->host ? " AND p.host = ?3" : "",
+	        q->after.id > 0 ? " WHERE c.k >= ?10 AND (c.k > ?10 OR c.fid "
+	                          "> ?11)"
+	                        : "");
+}
+
 static void search_sql(char *buf, size_t size,
                        const struct heed_search_query *q, bool count)
 {
@@ -225,22 +401,16 @@ static void search_sql(char *buf, size_t size,
 	const char *key = sort_key(sort);
 	char after[512] = "";
 
+	if (!count && sort == HEED_SEARCH_SORT_RELEVANCE) {
+		relevance_sql(buf, size, q);
+		return;
+	}
 	if (match)
-		from = sort == HEED_SEARCH_SORT_RELEVANCE
-		               ? "(SELECT rowid AS fid, bm25(search_fts, 10.0, "
-		                 "4.0, 6.0, 2.0) AS rank FROM search_fts WHERE "
-		                 "search_fts MATCH ?2) f CROSS JOIN pages p ON "
-		                 "p.id = f.fid"
-		               : "(SELECT rowid AS fid FROM search_fts WHERE "
-		                 "search_fts MATCH ?2) f CROSS JOIN pages p ON "
-		                 "p.id = f.fid";
+		from = MATCHED;
 	else if (tag)
 		from = "page_tags t CROSS JOIN pages p ON p.id = t.page_id";
 	else
 		from = "pages p";
-	/* The first page goes without the cursor's condition: computing a
-	 * relevance score three times per match instead of once doubled
-	 * the cost of a search matching 100,000 pages. */
 	if (!count && q->after.id > 0)
 		snprintf(after, sizeof(after),
 		         "%s >= ?10 AND (%s > ?10 OR p.id > ?11) AND ", key,
@@ -250,10 +420,7 @@ static void search_sql(char *buf, size_t size,
 		         "SELECT count(*) FROM (SELECT 1 FROM %s WHERE " SHOWN
 		         "%s%s%s" POST_FILTERS " LIMIT ?12);",
 		         from, !match && tag ? " AND t.tag = ?4" : "",
-		         match && tag
-		                 ? " AND EXISTS(SELECT 1 FROM page_tags WHERE "
-		                   "tag = ?4 AND page_id = p.id)"
-		                 : "",
+		         match && tag ? TAG_EXISTS : "",
 		         q->host ? " AND p.host = ?3" : "");
 	else
 		snprintf(
@@ -265,10 +432,7 @@ static void search_sql(char *buf, size_t size,
 		        "p.id = s.sid ORDER BY s.k, s.sid;",
 		        key, from, after,
 		        !match && tag ? " AND t.tag = ?4" : "",
-		        match && tag
-		                ? " AND EXISTS(SELECT 1 FROM page_tags WHERE "
-		                  "tag = ?4 AND page_id = p.id)"
-		                : "",
+		        match && tag ? TAG_EXISTS : "",
 		        q->host ? " AND p.host = ?3" : "", key);
 }
 
@@ -395,6 +559,13 @@ heed_status heed_store_search(heed_store *store,
 		return heed__store_fail(store, diag, "preparing a search");
 	bind_query(st, q);
 	sqlite3_bind_int(st, P_LIMIT, q->limit + 1);
+	if (sort == HEED_SEARCH_SORT_RELEVANCE)
+		sqlite3_bind_int(st, P_SCORED,
+		                 q->max_scored > 0 &&
+		                                 q->max_scored <
+		                                         HEED_SEARCH_MAX_SCORED
+		                         ? q->max_scored
+		                         : HEED_SEARCH_MAX_SCORED);
 	while ((step = bounded_step(store, st, &ticks)) == SQLITE_ROW) {
 		struct heed_search_hit hit = {0};
 		if (n == q->limit) {
@@ -493,22 +664,23 @@ static int visit_tag(sqlite3_stmt *st, void *ctx)
 	return v->fn(v->ud, &t);
 }
 
+/* A tag's shown pages at ?1: its count of pages without a time limit
+ * plus its timed pages whose limit is still ahead. */
+#define TAGS_SQL(counts, where)                                             \
+	"SELECT tag, sum(n) AS n FROM (SELECT tag, pages AS n FROM " counts \
+	" WHERE " where " UNION ALL SELECT t.tag, 1 FROM search_listed s "  \
+	"CROSS JOIN page_tags t ON t.page_id = s.page_id WHERE "            \
+	"s.hidden_from > ?1 AND " where ") GROUP BY tag ORDER BY n DESC, "  \
+	"tag LIMIT ?3;"
+
 heed_status heed_store_search_tags(heed_store *store, const char *host,
                                    int limit, int64_t now_s,
                                    heed_search_tag_fn *fn, void *ud)
 {
 	struct tag_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, host ? "SELECT t.tag, count(*) AS n FROM pages p "
-	                      "CROSS JOIN page_tags t ON t.page_id = p.id "
-	                      "WHERE p.host = ?2 AND " SHOWN
-	                      " GROUP BY t.tag ORDER BY n DESC, t.tag "
-	                      "LIMIT ?3;"
-	                    : "SELECT t.tag, count(*) AS n FROM page_tags t "
-	                      "CROSS JOIN pages p ON p.id = t.page_id WHERE "
-	                      "?2 IS NULL AND " SHOWN
-	                      " GROUP BY t.tag ORDER BY n DESC, t.tag "
-	                      "LIMIT ?3;");
+	        store, host ? TAGS_SQL("search_host_tag_counts", "host = ?2")
+	                    : TAGS_SQL("search_tag_counts", "?2 IS NULL"));
 
 	if (!st)
 		return HEED_ESTORE;
@@ -540,17 +712,22 @@ heed_status heed_store_search_sites(heed_store *store, const char *after_host,
                                     int limit, int64_t now_s,
                                     heed_search_site_fn *fn, void *ud)
 {
-	/* The site name is looked up for the limit sites listed only. */
+	/* Counts as in TAGS_SQL; the last fetch and the site name come
+	 * from each listed host's newest shown page, found by walking
+	 * pages_search_host_fetched backwards from its end. */
 	struct site_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, "SELECT s.host, (SELECT json_extract(" RECORD
-	               ", '$.site_name.value') AS sn FROM pages p WHERE "
-	               "p.host = s.host AND sn IS NOT NULL AND " SHOWN
-	               " GROUP BY sn ORDER BY count(*) DESC, sn LIMIT 1), "
-	               "s.n, s.last FROM (SELECT p.host, count(*) AS n, "
-	               "max(p.fetched_at) AS last FROM pages p WHERE p.host > "
-	               "coalesce(?2, '') AND " SHOWN " GROUP BY p.host ORDER "
-	               "BY p.host LIMIT ?3) s ORDER BY s.host;");
+	        store,
+	        "SELECT k.host, json_extract(CASE WHEN json_valid(l.record) "
+	        "THEN l.record END, '$.site_name.value'), k.n, l.fetched_at "
+	        "FROM (SELECT host, sum(n) AS n FROM (SELECT host, pages AS n "
+	        "FROM search_host_counts WHERE host > coalesce(?2, '') UNION "
+	        "ALL SELECT host, 1 FROM search_listed WHERE hidden_from > ?1 "
+	        "AND host > coalesce(?2, '')) GROUP BY host ORDER BY host "
+	        "LIMIT ?3) k CROSS JOIN pages l ON l.id = (SELECT p.id FROM "
+	        "pages p WHERE p.host = k.host AND " SHOWN
+	        " ORDER BY p.fetched_at DESC, p.id DESC LIMIT 1) ORDER BY "
+	        "k.host;");
 
 	if (!st)
 		return HEED_ESTORE;
@@ -558,6 +735,43 @@ heed_status heed_store_search_sites(heed_store *store, const char *after_host,
 	heed__sqlite_bind_text(st, 2, after_host);
 	sqlite3_bind_int(st, 3, limit);
 	return heed__sqlite_each_row(store, st, visit_site, &v);
+}
+
+static int visit_totals(sqlite3_stmt *st, void *ctx)
+{
+	struct heed_search_totals *t = ctx;
+
+	t->pages = sqlite3_column_int64(st, 0);
+	t->sites = sqlite3_column_int64(st, 1);
+	t->tags = sqlite3_column_int64(st, 2);
+	return 1;
+}
+
+heed_status heed_store_search_totals(heed_store *store, int64_t now_s,
+                                     struct heed_search_totals *t)
+{
+	/* The hosts and tags with untimed pages are the rows of their
+	 * tables; those with only timed pages ahead of their limit are
+	 * added, each looked up in the table by its key. */
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "SELECT (SELECT coalesce(sum(pages), 0) FROM "
+	        "search_host_counts) + (SELECT count(*) FROM search_listed "
+	        "WHERE hidden_from > ?1), (SELECT count(*) FROM "
+	        "search_host_counts) + (SELECT count(DISTINCT s.host) FROM "
+	        "search_listed s WHERE s.hidden_from > ?1 AND NOT EXISTS("
+	        "SELECT 1 FROM search_host_counts c WHERE c.host = s.host)), "
+	        "(SELECT count(*) FROM search_tag_counts) + (SELECT "
+	        "count(DISTINCT t.tag) FROM search_listed s CROSS JOIN "
+	        "page_tags t ON t.page_id = s.page_id WHERE s.hidden_from > "
+	        "?1 AND NOT EXISTS(SELECT 1 FROM search_tag_counts c WHERE "
+	        "c.tag = t.tag));");
+
+	memset(t, 0, sizeof(*t));
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_s);
+	return heed__sqlite_each_row(store, st, visit_totals, t);
 }
 
 struct bucket_visit {
@@ -645,9 +859,13 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
 
 heed_status heed_store_search_reindex(heed_store *store)
 {
-	static const char rebuild[] = "INSERT INTO search_fts(search_fts) "
-	                              "VALUES('delete-all');" FTS_ALL
-	                              "DELETE FROM page_tags;" TAGS_ALL;
+	static const char rebuild[] =
+	        "INSERT INTO search_fts(search_fts) "
+	        "VALUES('delete-all');" FTS_ALL
+	        "DELETE FROM page_tags;" TAGS_ALL
+	        "DELETE FROM search_listed; DELETE FROM search_host_counts; "
+	        "DELETE FROM search_tag_counts; DELETE FROM "
+	        "search_host_tag_counts;" AGG_ALL;
 	heed_status rc = heed_store_begin(store);
 
 	if (rc != HEED_OK)

@@ -668,6 +668,10 @@ static void test_older_store_migrates(void **state)
 	             "DROP INDEX pages_search_views;"
 	             "DROP INDEX pages_search_date;"
 	             "DROP INDEX pages_search_fetched;"
+	             "DROP TABLE search_listed; DROP TABLE search_host_counts;"
+	             "DROP TABLE search_tag_counts;"
+	             "DROP TABLE search_host_tag_counts;"
+	             "DROP INDEX pages_search_host_fetched;"
 	             "DELETE FROM heed_schema WHERE area = 'search';"
 	             "INSERT INTO pages(url, host, status, fetched_at, "
 	             "checked_at, title, record) VALUES('http://a.example/', "
@@ -691,6 +695,278 @@ static void test_older_store_migrates(void **state)
 	heed_store_close(w);
 }
 
+/* A relevance search scores only the max_scored newest matches that pass
+ * the filters and visibility, orders those by score, and its pages (by
+ * cursor) are cut from those same candidates; the count counts all. */
+static void test_relevance_scores_newest(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("heron");
+	struct hits h, page;
+	int64_t seen[MAXH];
+	int nseen = 0;
+	char url[64];
+
+	(void)state;
+	for (int i = 0; i < 30; i++) {
+		snprintf(url, sizeof(url), "http://%c.example/%d",
+		         i % 2 ? 'b' : 'a', i);
+		/* Older pages rank better (heron twice), so a search that
+		 * scored every match would list them first. */
+		put(w, &(struct spec){url, i % 2 ? "b.example" : "a.example",
+		                      i < 20 ? "heron heron" : "heron", "x",
+		                      NULL, NULL, NULL, 0, 0,
+		                      i == 29 ? 404 : 200, NULL});
+	}
+	r = open_reader();
+	q.max_scored = 10;
+	assert_int_equal(search(r, &q, &h), 10);
+	/* ids 1..30 in order; 30 is a 404: the candidates are 19..29. */
+	for (int i = 0; i < h.n; i++)
+		assert_true(h.ids[i] >= 19 && h.ids[i] <= 29 && h.ids[i] != 30);
+	/* The better scored (two herons) of the candidates first. */
+	assert_true(h.ids[0] == 19 || h.ids[0] == 20);
+	assert_int_equal(count(r, &q), 29);
+	/* Pages of 3 over the same candidates, in the same order. */
+	q.limit = 3;
+	for (int guard = 0; guard < 10; guard++) {
+		search(r, &q, &page);
+		for (int i = 0; i < page.n; i++)
+			seen[nseen++] = page.ids[i];
+		if (page.n < 3)
+			break;
+		q.after = page.last;
+	}
+	assert_int_equal(nseen, 10);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(seen[i], h.ids[i]);
+	/* A filter narrows the candidates to the pages wanted: the ten
+	 * newest of host a. */
+	q = query("heron");
+	q.max_scored = 10;
+	q.host = "a.example";
+	assert_int_equal(search(r, &q, &h), 10);
+	for (int i = 0; i < h.n; i++)
+		assert_true(h.ids[i] >= 11 && h.ids[i] % 2 == 1);
+	/* 0 and more than the constant mean the constant. */
+	q = query("heron");
+	q.max_scored = HEED_SEARCH_MAX_SCORED + 1;
+	assert_int_equal(search(r, &q, &h), 29);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* The kept counts against a brute-force count over the pages (a search
+ * count, which reads SHOWN on every page). */
+static const char *const agg_hosts[] = {"a.example", "b.example",
+                                        "c.example:8080"};
+static const char *const agg_tags[] = {"owl", "kite", "wren", "auk"};
+
+struct tag_counts {
+	int n;
+	char tag[16][16];
+	int64_t pages[16];
+};
+
+static int count_tag(void *ud, const struct heed_search_tag *t)
+{
+	struct tag_counts *c = ud;
+
+	assert_true(c->n < 16);
+	snprintf(c->tag[c->n], sizeof(c->tag[0]), "%s", t->tag);
+	c->pages[c->n++] = t->pages;
+	return 0;
+}
+
+static int64_t tag_pages(const struct tag_counts *c, const char *tag)
+{
+	for (int i = 0; i < c->n; i++)
+		if (!strcmp(c->tag[i], tag))
+			return c->pages[i];
+	return 0;
+}
+
+struct site_counts {
+	int n;
+	char host[8][32];
+	int64_t pages[8];
+};
+
+static int count_site(void *ud, const struct heed_search_site *s)
+{
+	struct site_counts *c = ud;
+
+	assert_true(c->n < 8);
+	snprintf(c->host[c->n], sizeof(c->host[0]), "%s", s->host);
+	c->pages[c->n++] = s->pages;
+	return 0;
+}
+
+static void check_aggregates(heed_store *r, int64_t now)
+{
+	struct heed_search_query q = query(NULL);
+	struct heed_search_totals t;
+	struct tag_counts all = {0}, per;
+	struct site_counts sites = {0};
+	int64_t n, sum = 0, nsites = 0, ntags = 0;
+
+	q.now_s = now;
+	assert_int_equal(
+	        heed_store_search_tags(r, NULL, 100, now, count_tag, &all),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_search_sites(r, NULL, 100, now, count_site, &sites),
+	        HEED_OK);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(agg_tags); i++) {
+		q.tag = agg_tags[i];
+		q.host = NULL;
+		n = count(r, &q);
+		assert_int_equal(tag_pages(&all, agg_tags[i]), n);
+		ntags += n > 0;
+		for (size_t j = 0; j < HEED_ARRAY_SIZE(agg_hosts); j++) {
+			memset(&per, 0, sizeof(per));
+			assert_int_equal(
+			        heed_store_search_tags(r, agg_hosts[j], 100,
+			                               now, count_tag, &per),
+			        HEED_OK);
+			q.host = agg_hosts[j];
+			assert_int_equal(tag_pages(&per, agg_tags[i]),
+			                 count(r, &q));
+		}
+	}
+	assert_int_equal(all.n, ntags);
+	q.tag = NULL;
+	for (size_t j = 0; j < HEED_ARRAY_SIZE(agg_hosts); j++) {
+		int64_t listed = 0;
+		q.host = agg_hosts[j];
+		n = count(r, &q);
+		for (int k = 0; k < sites.n; k++)
+			if (!strcmp(sites.host[k], agg_hosts[j]))
+				listed = sites.pages[k];
+		assert_int_equal(listed, n);
+		nsites += n > 0;
+		sum += n;
+	}
+	assert_int_equal(sites.n, nsites);
+	assert_int_equal(heed_store_search_totals(r, now, &t), HEED_OK);
+	assert_int_equal(t.pages, sum);
+	assert_int_equal(t.sites, nsites);
+	assert_int_equal(t.tags, ntags);
+}
+
+static void put_agg(heed_store *w, int i, const char *host, const char *tags,
+                    int status, const char *perms)
+{
+	char url[64];
+
+	snprintf(url, sizeof(url), "http://%s/%d", host, i);
+	put(w, &(struct spec){url, host, "bird", "bird", tags, NULL, NULL, 0, 0,
+	                      status, perms});
+}
+
+/* Exact at any time (before and after time limits pass), after updates
+ * of tags, host and permissions, after take-downs and after a reindex. */
+static void test_aggregates_exact(void **state)
+{
+	static const char *const perms[] = {
+	        NULL,
+	        "{\"acap\":null}",
+	        "{\"acap\":{\"index\":{\"permitted\":false}}}",
+	        "{\"acap\":{\"present\":{\"permitted\":true,\"expires\":"
+	        "1800000100}}}",
+	        "{\"acap\":{\"index\":{\"expires\":1800000300},\"present\":{"
+	        "\"expires\":1800000200}}}",
+	        "{\"meta_robots\":{\"unavailable_after\":1800000100}}",
+	        "not json",
+	        "{\"meta_robots\":{\"unavailable_after\":\"soon\"}}",
+	};
+	static const char *const tagsets[] = {"[\"owl\"]", "[\"owl\",\"kite\"]",
+	                                      "[\"wren\",\"owl\",\"owl\"]",
+	                                      NULL, "[\"auk\"]"};
+	static const int64_t times[] = {NOW, 1800000100, 1800000250,
+	                                1800000400};
+	heed_store *w = open_writer(), *r;
+	int i = 0;
+
+	(void)state;
+	for (size_t p = 0; p < HEED_ARRAY_SIZE(perms); p++)
+		for (size_t t = 0; t < HEED_ARRAY_SIZE(tagsets); t++, i++)
+			put_agg(w, i, agg_hosts[i % 3], tagsets[t],
+			        i % 7 == 3 ? 500 : 200, perms[p]);
+	r = open_reader();
+	for (size_t k = 0; k < HEED_ARRAY_SIZE(times); k++)
+		check_aggregates(r, times[k]);
+	/* Re-fetches that change tags, host, status or permissions. */
+	put(w, &(struct spec){"http://a.example/0", "a.example", "bird", "",
+	                      "[\"kite\",\"auk\"]", NULL, NULL, 0, 0, 200,
+	                      perms[3]});
+	put(w, &(struct spec){"http://b.example/1", "c.example:8080", "bird",
+	                      "", "[\"wren\"]", NULL, NULL, 0, 0, 200, NULL});
+	put(w, &(struct spec){"http://c.example:8080/2", "c.example:8080",
+	                      "bird", "", "[\"wren\",\"owl\",\"owl\"]", NULL,
+	                      NULL, 0, 0, 200, perms[2]});
+	put(w, &(struct spec){"http://a.example/3", "a.example", "bird", "",
+	                      NULL, NULL, NULL, 0, 0, 200, perms[5]});
+	put(w, &(struct spec){"http://a.example/18", "a.example", "bird", "",
+	                      "[\"owl\"]", NULL, NULL, 0, 0, 404, NULL});
+	for (size_t k = 0; k < HEED_ARRAY_SIZE(times); k++)
+		check_aggregates(r, times[k]);
+	/* Take-downs: one page, and a folder. */
+	assert_int_equal(
+	        heed_store_page_delete(w, "http://b.example/4", false, NULL),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_page_delete(w, "http://a.example/", true, NULL),
+	        HEED_OK);
+	for (size_t k = 0; k < HEED_ARRAY_SIZE(times); k++)
+		check_aggregates(r, times[k]);
+	/* A reindex rebuilds the same counts, from counts made wrong. */
+	heed_store_close(r);
+	heed_store_close(w);
+	sql_at(path, "UPDATE search_tag_counts SET pages = 99;"
+	             "DELETE FROM search_host_counts;"
+	             "DELETE FROM search_listed;");
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_search_reindex(w), HEED_OK);
+	r = open_reader();
+	for (size_t k = 0; k < HEED_ARRAY_SIZE(times); k++)
+		check_aggregates(r, times[k]);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* A store at version 1 of the area, holding pages, migrates to version 2:
+ * the counts are computed from the pages there. */
+static void test_version_1_migrates(void **state)
+{
+	heed_store *w = open_writer(), *r;
+
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		put_agg(w, i, agg_hosts[i % 3],
+		        i % 2 ? "[\"owl\",\"kite\"]" : "[\"wren\"]", 200,
+		        i % 4 ? NULL
+		              : "{\"meta_robots\":{\"unavailable_after\":"
+		                "1800000100}}");
+	heed_store_close(w);
+	sql_at(path, "DROP TABLE search_listed; DROP TABLE search_host_counts;"
+	             "DROP TABLE search_tag_counts;"
+	             "DROP TABLE search_host_tag_counts;"
+	             "DROP INDEX pages_search_host_fetched;"
+	             "UPDATE heed_schema SET version = 1 WHERE area = "
+	             "'search';");
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	r = open_reader();
+	check_aggregates(r, NOW);
+	check_aggregates(r, 1800000100);
+	put_agg(w, 0, agg_hosts[0], "[\"auk\"]", 200, NULL);
+	check_aggregates(r, NOW);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -702,6 +978,9 @@ int main(void)
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
 	        cmocka_unit_test(test_older_store_migrates),
+	        cmocka_unit_test(test_relevance_scores_newest),
+	        cmocka_unit_test(test_aggregates_exact),
+	        cmocka_unit_test(test_version_1_migrates),
 	};
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
 }
