@@ -285,11 +285,14 @@ const struct heed_store_area heed__store_search_area = {
 	"p.source_lastmod, p.permissions, p.mode, p.record"
 
 /* Relevance (docs/serve.md, "Ranking"): bm25 weighted by column, less a
- * views boost and a freshness boost; lower is better. */
-#define KEY_SCORE                                                          \
-	"(bm25(search_fts, 10.0, 4.0, 6.0, 2.0) - 0.4 * log10(1 + "        \
-	"max(coalesce(p.views, 0), 0)) - 1.0 / (1 "                        \
-	"+ max(?1 - coalesce(unixepoch(p.published), p.fetched_at), 0) / " \
+ * views boost and a freshness boost; lower is better. Age counts from the
+ * start of the query's UTC day, not its second: a score that moved
+ * between two pages of one search would let its cursor repeat or skip a
+ * row. */
+#define KEY_SCORE                                                        \
+	"(bm25(search_fts, 10.0, 4.0, 6.0, 2.0) - 0.4 * log10(1 + "      \
+	"max(coalesce(p.views, 0), 0)) - 1.0 / (1 + max((?1 / 86400 * "  \
+	"86400) - coalesce(unixepoch(p.published), p.fetched_at), 0) / " \
 	"86400.0 / 30.0))"
 
 /* The filters that never pick an index: NULL filters nothing. The

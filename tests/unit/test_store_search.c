@@ -202,6 +202,32 @@ static void test_ranking_title_beats_description(void **state)
 	heed_store_close(w);
 }
 
+/* The freshness boost counts a page's age in the query's UTC day, so a
+ * relevance search gives the same scores all day long and the cursor of
+ * its first page stays exact for the next one, hours later. */
+static void test_relevance_scores_hold_within_a_day(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("kestrel");
+	struct hits morning, evening;
+	int64_t day = NOW / DAY * DAY;
+
+	(void)state;
+	put(w, &(struct spec){"http://a.example/1", "a.example", "The kestrel",
+	                      "A small falcon", NULL, NULL, NULL, -1});
+	r = open_reader();
+	q.now_s = day + 60;
+	assert_int_equal(search(r, &q, &morning), 1);
+	q.now_s = day + DAY - 60;
+	assert_int_equal(search(r, &q, &evening), 1);
+	assert_true(morning.last.score == evening.last.score);
+	q.now_s = day + DAY + 60; /* the next day: one day older */
+	assert_int_equal(search(r, &q, &evening), 1);
+	assert_true(morning.last.score < evening.last.score);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 static void test_filters(void **state)
 {
 	heed_store *w = open_writer(), *r;
@@ -971,6 +997,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_ranking_title_beats_description),
+	        cmocka_unit_test(test_relevance_scores_hold_within_a_day),
 	        cmocka_unit_test(test_filters),
 	        cmocka_unit_test(test_sorts_paginate),
 	        cmocka_unit_test(test_hidden_never_listed),
