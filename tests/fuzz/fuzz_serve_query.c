@@ -127,8 +127,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	                             &fts, NULL) == HEED_OK) {
 		char c[HEED__SERVE_CURSOR_SIZE];
 		struct heed_search_cursor back;
-		if (fts)
-			check_fts(fts);
+		/* The folded tag and site follow the expression in fts. */
+		if (q.match)
+			check_fts(q.match);
 		heed__serve_cursor_format(q.sort, &q.after, c);
 		if (q.after.id &&
 		    (heed__serve_cursor_parse(c, q.sort, &back) != HEED_OK ||
