@@ -98,4 +98,34 @@ static inline unsigned heed_test_rand(unsigned long *state, unsigned n)
 	return (unsigned)((*state >> 33) % n);
 }
 
+/*
+ * The folder a test program keeps its files in (stores, lock files):
+ * made by heed_test_make_dir before the group's tests and removed with
+ * everything in it by heed_test_remove_dir after them, cmocka's group
+ * setup and teardown: cmocka_run_group_tests(tests, heed_test_make_dir,
+ * heed_test_remove_dir). heed_test_dir() is its path.
+ */
+static inline char *heed_test_dir(void)
+{
+	static char dir[64];
+
+	return dir;
+}
+
+static inline int heed_test_make_dir(void **state)
+{
+	(void)state;
+	snprintf(heed_test_dir(), 64, "/tmp/heed-test-XXXXXX");
+	return mkdtemp(heed_test_dir()) ? 0 : -1;
+}
+
+static inline int heed_test_remove_dir(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", heed_test_dir());
+	return system(cmd);
+}
+
 #endif /* HEED_TEST_H */

@@ -12,27 +12,9 @@
 #include "heed/store.h"
 #include "heed/store_frontier.h"
 
-static char dir[64];
-
-static int make_dir(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/heed-store-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
 static void path_in_dir(char *buf, size_t size, const char *name)
 {
-	snprintf(buf, size, "%s/%s", dir, name);
+	snprintf(buf, size, "%s/%s", heed_test_dir(), name);
 }
 
 /* The whole file at path, malloc'd, in *len; NULL when it cannot be read. */
@@ -521,5 +503,6 @@ int main(void)
 	        cmocka_unit_test(test_locations),
 	        cmocka_unit_test(test_open_oom),
 	};
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, heed_test_make_dir,
+	                              heed_test_remove_dir);
 }

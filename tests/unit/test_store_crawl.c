@@ -14,24 +14,6 @@
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
 
-static char dir[64];
-
-static int make_dir(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/heed-crawlstore-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
 static heed_store *open_memory(void)
 {
 	heed_store *s = NULL;
@@ -101,7 +83,7 @@ static void test_pages_v1_migrates(void **state)
 	int64_t n = 0;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/v1.db", dir);
+	snprintf(path, sizeof(path), "%s/v1.db", heed_test_dir());
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -534,7 +516,7 @@ static void test_frontier_v1_migrates_to_sites(void **state)
 	int v = 0;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/frontier-v1.db", dir);
+	snprintf(path, sizeof(path), "%s/frontier-v1.db", heed_test_dir());
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -636,7 +618,7 @@ static void test_kill_mid_batch_loses_nothing_stored(void **state)
 	int wstatus;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/kill.db", dir);
+	snprintf(path, sizeof(path), "%s/kill.db", heed_test_dir());
 	assert_int_equal(heed_store_open(&s, path, NULL, NULL), HEED_OK);
 	for (int i = 1; i <= 10; i++) {
 		struct heed_frontier_entry e = entry(url, "a.test", 1);
@@ -690,5 +672,6 @@ int main(void)
 	        cmocka_unit_test(test_runs),
 	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
 	};
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, heed_test_make_dir,
+	                              heed_test_remove_dir);
 }

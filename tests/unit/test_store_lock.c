@@ -15,24 +15,6 @@
 
 #include "heed/store.h"
 
-static char dir[64];
-
-static int make_dir(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/heed-storelock-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
 static heed_store *open_path(const char *path)
 {
 	heed_store *s = NULL;
@@ -67,7 +49,7 @@ static void test_second_handle_in_process_is_refused(void **state)
 	int v = 0;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/same.db", dir);
+	snprintf(path, sizeof(path), "%s/same.db", heed_test_dir());
 	a = open_path(path);
 	b = open_path(path);
 	assert_int_equal(heed_store_lock(a, &d), HEED_OK);
@@ -101,7 +83,7 @@ static void test_refusal_names_location(void **state)
 	heed_store *a, *b;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/named.db", dir);
+	snprintf(path, sizeof(path), "%s/named.db", heed_test_dir());
 	snprintf(location, sizeof(location), "sqlite:%s", path);
 	a = open_path(path);
 	b = open_path(location);
@@ -141,7 +123,7 @@ static void test_killed_holder_releases(void **state)
 	pid_t child;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/killed.db", dir);
+	snprintf(path, sizeof(path), "%s/killed.db", heed_test_dir());
 	heed_store_close(open_path(path)); /* migrate before the race */
 	assert_int_equal(pipe(ready), 0);
 	assert_int_equal(pipe(hold), 0);
@@ -200,7 +182,7 @@ static void test_lock_file_cannot_be_created(void **state)
 	heed_store *s;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/dirlock.db", dir);
+	snprintf(path, sizeof(path), "%s/dirlock.db", heed_test_dir());
 	snprintf(lock, sizeof(lock), "%s.lock", path);
 	assert_int_equal(mkdir(lock, 0755), 0);
 	s = open_path(path);
@@ -217,7 +199,7 @@ static void test_lock_oom(void **state)
 	heed_store *s = NULL;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/oom.db", dir);
+	snprintf(path, sizeof(path), "%s/oom.db", heed_test_dir());
 	assert_int_equal(heed_store_open(&s, path,
 	                                 heed_test_failing_allocator(&f), NULL),
 	                 HEED_OK);
@@ -246,5 +228,6 @@ int main(void)
 	        cmocka_unit_test(test_lock_file_cannot_be_created),
 	        cmocka_unit_test(test_lock_oom),
 	};
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, heed_test_make_dir,
+	                              heed_test_remove_dir);
 }

@@ -17,32 +17,15 @@
 #define DAY  86400
 #define MAXH 256
 
-static char dir[64];
 static char path[128];
 static int serial;
-
-static int make_dir(void **state)
-{
-	(void)state;
-	snprintf(dir, sizeof(dir), "/tmp/heed-search-XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int remove_dir(void **state)
-{
-	char cmd[128];
-
-	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
 
 /* A new store file per test, open for writing. */
 static heed_store *open_writer(void)
 {
 	heed_store *s = NULL;
 
-	snprintf(path, sizeof(path), "%s/s%d.db", dir, serial++);
+	snprintf(path, sizeof(path), "%s/s%d.db", heed_test_dir(), serial++);
 	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	return s;
@@ -1009,5 +992,6 @@ int main(void)
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_version_1_migrates),
 	};
-	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+	return cmocka_run_group_tests(tests, heed_test_make_dir,
+	                              heed_test_remove_dir);
 }
