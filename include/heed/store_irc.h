@@ -152,6 +152,13 @@ heed_store_irc_channel_fn(void *ud,
 typedef int
 heed_store_irc_server_fn(void *ud, const struct heed_store_irc_server_row *row);
 
+/* Whether what heed saw of a network (users, servers, channels) may be
+ * published, from its latest CRAWLER verdict as the store names it
+ * (heed_irc_crawler_verdict_name): never after "deny" or "invalid". The
+ * public index lists such a network not at all; the export names it with
+ * its verdict only. */
+bool heed_store_irc_published(const char *verdict);
+
 /* Every network, by key (also those that deny: their preference is what
  * heed publishes about them). */
 heed_status heed_store_irc_each_network(heed_store *store,

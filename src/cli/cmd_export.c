@@ -65,7 +65,7 @@ static int json_network(void *ud, const struct heed_store_irc_network_row *r)
 	add_int(o, "last_visit", r->last_visit_end_s);
 	add_int(o, "next_visit", r->next_visit_s);
 	add_int(o, "first_seen", r->first_seen_s);
-	if (strcmp(r->verdict, "deny") != 0 && strcmp(r->verdict, "invalid")) {
+	if (heed_store_irc_published(r->verdict)) {
 		add_int(o, "users", r->users);
 		add_int(o, "servers", r->servers);
 		add_int(o, "channels", r->channels);

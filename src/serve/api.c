@@ -1054,7 +1054,7 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 {
 	struct net_list *x = ud;
 
-	if (!heed__serve_irc_listed(r->verdict) ||
+	if (!heed_store_irc_published(r->verdict) ||
 	    (x->after && strcmp(r->key, x->after) <= 0) ||
 	    (x->only && strcmp(r->key, x->only) != 0))
 		return 0;

@@ -8,14 +8,9 @@
 #include "heed/store_irc.h"
 #include "serve/serve-int.h"
 
-bool heed__serve_irc_listed(const char *verdict)
-{
-	return strcmp(verdict, "deny") != 0 && strcmp(verdict, "invalid") != 0;
-}
-
 static int count_network(void *ud, const struct heed_store_irc_network_row *r)
 {
-	if (heed__serve_irc_listed(r->verdict))
+	if (heed_store_irc_published(r->verdict))
 		++*(int64_t *)ud;
 	return 0;
 }

@@ -35,7 +35,7 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 	struct nets_view *v = ud;
 	struct hpage *p = v->p;
 
-	if (!heed__serve_irc_listed(r->verdict))
+	if (!heed_store_irc_published(r->verdict))
 		return 0;
 	hp_raw(p, "<tr><td>");
 	hp_link(p, "/irc/", r->key, r->key);
@@ -93,7 +93,7 @@ static int on_find_network(void *ud, const struct heed_store_irc_network_row *r)
 
 	if (strcmp(r->key, f->key) != 0)
 		return 0;
-	f->found = heed__serve_irc_listed(r->verdict);
+	f->found = heed_store_irc_published(r->verdict);
 	snprintf(f->name, sizeof(f->name), "%s", r->name);
 	return 1;
 }

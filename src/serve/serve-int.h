@@ -196,10 +196,6 @@ struct heed__serve_counts {
 heed_status heed__serve_counts(heed_store *store, int64_t now_s,
                                struct heed__serve_counts *c);
 
-/* Whether an IRC network whose latest CRAWLER verdict is verdict (as the
- * store names it) may be listed: never "deny" nor "invalid". */
-bool heed__serve_irc_listed(const char *verdict);
-
 /* ---- the pages (html.c, api.c, openapi.c), dispatched by route.c */
 
 /* What every page needs, shared and read-only while the server runs. */

@@ -581,6 +581,12 @@ heed_status heed_store_irc_each_network(heed_store *store,
 	"AND x.last_visit_id >= coalesce(n.last_complete_visit_id, 0) " \
 	"AND (?1 IS NULL OR n.key = ?1) "
 
+/* PUBLIC_FILTER's rule on the verdict, for rows already read. */
+bool heed_store_irc_published(const char *verdict)
+{
+	return strcmp(verdict, "deny") != 0 && strcmp(verdict, "invalid") != 0;
+}
+
 static int channel_row(sqlite3_stmt *st, const struct row_cb *cb)
 {
 	struct heed_store_irc_channel_row r;
