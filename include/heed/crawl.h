@@ -55,6 +55,7 @@
 #include "heed/dns.h"
 #include "heed/net.h"
 #include "heed/politeness.h"
+#include "heed/revisit.h"
 #include "heed/sitepolicy.h"
 #include "heed/store.h"
 
@@ -143,7 +144,10 @@ struct heed_crawl_progress {
 	int64_t elapsed_ms;
 	int64_t requests;      /* HTTP requests sent (robots.txt included) */
 	int64_t pages;         /* page records stored or updated */
-	int64_t unchanged;     /* 304s and entries unchanged by their date */
+	int64_t unchanged;     /* 304s, bodies with the stored digest, and
+	                          entries unchanged by their date */
+	int64_t not_due;       /* known URLs not requested: not due on the
+	                          revisit schedule, or still fresh */
 	int64_t not_indexed;   /* fetched, not stored: noindex, ACAP index */
 	int64_t refused;       /* not fetched: robots.txt or ACAP */
 	int64_t skipped;       /* not queued: limits, media, out of scope */
@@ -174,6 +178,12 @@ struct heed_crawl_options {
 	                                allow_private and max_body_bytes */
 	struct heed_dns_options dns; /* the shell's */
 	bool restart;                /* start afresh even if a run is open */
+	/* When known URLs are asked for again (heed/revisit.h). */
+	struct heed_revisit_options revisit;
+	/* `--refresh all`: every known URL is requested whole, due or not,
+	 * without validators, and re-read even if its bytes are unchanged
+	 * (a new heed reads more metadata from the same page). */
+	bool refresh_all;
 	int64_t progress_interval_ms;
 	void (*on_progress)(void *ud, const struct heed_crawl_progress *p);
 	void *progress_ud;

@@ -86,6 +86,11 @@ struct heed_net_response {
 	/* Validators for the next conditional GET and the X-Robots-Tag
 	 * directives (all X-Robots-Tag headers joined with ", "), or NULL. */
 	const char *etag, *last_modified, *x_robots_tag;
+	/* What the answer says of its own freshness (RFC 9111 5.2, 5.3 and
+	 * RFC 9110 6.6.1), raw header values or NULL: all Cache-Control
+	 * headers joined with ", ", Expires, Date. heed_net_fresh_for()
+	 * reads them. */
+	const char *cache_control, *expires, *date;
 	const char *body; /* decoded bytes (NUL-terminated), or NULL */
 	size_t body_len;
 	bool truncated;  /* a status arrived, then the body was cut short */
@@ -95,6 +100,18 @@ struct heed_net_response {
 	                          0 when none came */
 	int64_t elapsed_ms;    /* start to the end of the attempt */
 };
+
+/*
+ * How many seconds an answer may be used without asking again, from its
+ * Cache-Control, Expires and Date values (each may be NULL), as RFC 9111
+ * 4.2.1 computes a freshness lifetime for a private cache: max-age, else
+ * Expires minus Date (Date missing or unparsable: now_s), never below 0.
+ * no-store or no-cache: 0. Returns -1 when the headers say nothing usable
+ * (no directive, an invalid Expires counts as already expired: 0). Pure;
+ * any bytes are safe.
+ */
+int64_t heed_net_fresh_for(const char *cache_control, const char *expires,
+                           const char *date, int64_t now_s);
 
 /* Called once the final headers are in (status >= 200); return false to
  * stop the transfer before its body (the fetch then ends ABORTED). The
