@@ -108,18 +108,6 @@ static void print_site_line(const struct heed_visit_summary *s)
 
 /* ---- one site's URLs ---- */
 
-/* The names of heed_revisit_outcome_name() (heed/revisit.h), whose core
- * lands beside this command. */
-static const char *outcome_name(heed_revisit_outcome outcome)
-{
-	static const char *const names[] = {"new", "changed", "unchanged",
-	                                    "failed"};
-
-	if ((unsigned)outcome >= HEED_ARRAY_SIZE(names))
-		return "unknown";
-	return names[outcome];
-}
-
 struct url_page {
 	struct queue_cli *q;
 	json_object *urls; /* array, with --json */
@@ -142,9 +130,9 @@ static json_object *url_json(const struct heed_visit *v)
 	        o, "interval",
 	        json_object_new_string(heed_cli_format_interval(
 	                v->sched.interval_s, every, sizeof(every))));
-	json_object_object_add(
-	        o, "last_outcome",
-	        json_object_new_string(outcome_name(v->last_outcome)));
+	json_object_object_add(o, "last_outcome",
+	                       json_object_new_string(heed_revisit_outcome_name(
+	                               v->last_outcome)));
 	json_object_object_add(o, "status", json_object_new_int(v->status));
 	json_object_object_add(o, "last_checked",
 	                       heed_cli_due_json(v->sched.checked_at));
@@ -174,8 +162,8 @@ static int url_row(void *ud, const struct heed_visit *v)
 	       heed_cli_due_text(v->sched.due_at, "now", due, sizeof(due)),
 	       heed_cli_format_interval(v->sched.interval_s, every,
 	                                sizeof(every)),
-	       outcome_name(v->last_outcome), heed_frontier_kind_name(v->kind),
-	       v->url);
+	       heed_revisit_outcome_name(v->last_outcome),
+	       heed_frontier_kind_name(v->kind), v->url);
 	return 0;
 }
 
