@@ -282,9 +282,11 @@ class ScriptedHttpServer:
     "path", "method", "user_agent", "host", "headers", "status"}] of every
     request received: headers is a dict of the request's headers with
     lower-case names, host its Host header (or None), status the code
-    answered (None when none was: reset, timeout). With per_host=True a
-    list of actions counts the requests of each Host apart. set(path,
-    actions) replaces a path's actions and starts its count afresh. With
+    answered (None when none was: reset, timeout) and answer_headers the
+    script's headers of a "status" or "cached" answer (ETag...). With
+    per_host=True a list of actions counts the requests of each Host
+    apart. set(path, actions) replaces a path's actions and starts its
+    count afresh. With
     tls=(certfile, keyfile) it speaks HTTPS; handshakes() then lists
     [(t, ok)] of every TLS handshake, including those that failed.
     """
@@ -421,9 +423,10 @@ class ScriptedHttpServer:
             except OSError:
                 pass
 
-    def _status(self, entry, code):
+    def _status(self, entry, code, headers=None):
         with self._lock:
             entry["status"] = code
+            entry["answer_headers"] = dict(headers or {})
 
     def _answer(self, conn, action, request, entry):
         import struct
@@ -443,14 +446,15 @@ class ScriptedHttpServer:
             action = cached_answer(action, request)
             kind = action[0]
             if kind == "not_modified":
-                self._status(entry, 304)
+                self._status(entry, 304, action[1])
                 head = "HTTP/1.1 304 Not Modified\r\n"
                 for k, v in action[1].items():
                     head += f"{k}: {v}\r\n"
                 conn.sendall((head + "Connection: close\r\n\r\n")
                              .encode("latin-1"))
                 return
-        self._status(entry, action[1])
+        self._status(entry, action[1], action[3] if kind == "status" and
+                     len(action) > 3 else None)
         if kind == "stall":
             conn.sendall(f"HTTP/1.1 {action[1]} X\r\nContent-Length: "
                          f"{action[3]}\r\nContent-Type: text/plain\r\n"

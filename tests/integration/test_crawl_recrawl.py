@@ -14,12 +14,12 @@ dnsmasq.
 
 The runs, one after the other: a full crawl; an immediate second full
 crawl (the default `--refresh due`); an incremental run on the unchanged
-web; a full crawl after the home page's ETag changed but not its bytes;
-an incremental run after one page changed (its sitemap lastmod too) and
-one page was added; `--refresh all`; and two full crawls around a 304 for
-a start page whose record was deleted. Every check reads the
-servers' log (the witness), and the store or the export for the records;
-heed's own counters are never the evidence.
+web; a full crawl after the home page's ETag changed but not its bytes,
+and another one; an incremental run after one page changed (its sitemap
+lastmod too) and one page was added; `--refresh all`; and two full crawls
+around a 304 for a start page whose record was deleted. Every check reads
+the servers' log (the witness), and the store or the export for the
+records; heed's own counters are never the evidence.
 """
 
 import email.utils
@@ -241,6 +241,8 @@ with Dnsmasq(hosts=hosts) as dns:
         update(servers, "/")
         crawl(servers, "relabelled")
         snap["relabelled"] = (records(), export(), visits())
+        # The new tag is what heed asks with next.
+        crawl(servers, "relabelled_again")
 
         # The change: page 1 edited (new ETag and Last-Modified, and its
         # sitemap lastmod moved), page 4 added, linked from the home page
@@ -422,6 +424,14 @@ def check_same_bytes_new_etag_is_unchanged():
         assert v and v["last_outcome"] == 2, (o, v)  # 2: unchanged
 
 
+def check_new_etag_of_same_bytes_asked_next():
+    log = runs["relabelled_again"]["log"]
+    homes = [e for e in log if e["path"] == "/"]
+    assert sorted(site_of(e) for e in homes) == sorted(NAMES), brief(homes)
+    assert all(e["headers"].get("if-none-match") == '"home-1-relabelled"'
+               and e["status"] == 304 for e in homes), brief(homes)
+
+
 def check_refresh_all_rereads_everything():
     log = runs["refresh_all"]["log"]
     cond = [e for e in log if conditional(e)]
@@ -468,6 +478,25 @@ def check_304_without_record_is_an_error_then_whole():
     assert not lost, lost
 
 
+def check_validators_sent_back_exactly():
+    """Every conditional request carries the ETag and Last-Modified of the
+    last 200 to the same URL, as the server sent them (a weak tag with its
+    W/), never validators of another URL or made up."""
+    last = {}
+    bad = []
+    for e in full_log:
+        key = (site_of(e), e["path"])
+        if conditional(e):
+            want = last.get(key, {})
+            got = (e["headers"].get("if-none-match"),
+                   e["headers"].get("if-modified-since"))
+            if got != (want.get("ETag"), want.get("Last-Modified")):
+                bad.append((run_of(e), key, got, want))
+        if e["status"] == 200:
+            last[key] = e["answer_headers"]
+    assert not bad, bad[:6]
+
+
 def run_of(e):
     return next((name for name, r in runs.items()
                  if any(x is e for x in r["log"])), "between runs")
@@ -496,7 +525,9 @@ try:
         check_incremental_fetches_changed_and_new_only,
         check_changed_and_new_records_stored,
         check_same_bytes_new_etag_is_unchanged,
+        check_new_etag_of_same_bytes_asked_next,
         check_refresh_all_rereads_everything,
+        check_validators_sent_back_exactly,
         check_304_without_record_is_an_error_then_whole,
         check_courtesy_across_runs,
     ])
