@@ -976,6 +976,59 @@ static void test_version_1_migrates(void **state)
 	heed_store_close(w);
 }
 
+/* A store at version 2 of the area (an FTS5 table without prefix
+ * indexes) migrates to version 3: the table is rebuilt with them from the
+ * pages, which are all found again, by word and by prefix. */
+static void test_version_2_migrates(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("kal*");
+	struct hits h;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		put_agg(w, i, agg_hosts[i % 3], i % 2 ? "[\"kalu\"]" : NULL,
+		        200, NULL);
+	heed_store_close(w);
+	sql_at(path, "DROP TABLE search_fts; CREATE VIRTUAL TABLE search_fts "
+	             "USING fts5(title, description, tags, site, "
+	             "content='search_docs', content_rowid='id', "
+	             "tokenize='porter unicode61 remove_diacritics 2');"
+	             "INSERT INTO search_fts(rowid, title, description, tags, "
+	             "site) SELECT id, title, description, tags, site FROM "
+	             "search_docs;"
+	             "UPDATE heed_schema SET version = 2 WHERE area = "
+	             "'search';");
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	r = open_reader();
+	assert_int_equal(search(r, &q, &h), 6);
+	q.match = "ka*";
+	assert_int_equal(search(r, &q, &h), 6);
+	q.match = "bird";
+	assert_int_equal(search(r, &q, &h), 12);
+	heed_store_close(r);
+	heed_store_close(w);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT sql FROM sqlite_master "
+	                                    "WHERE name = 'search_fts';",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_non_null(
+	        strstr((const char *)sqlite3_column_text(st, 0), "prefix="));
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_exec(db,
+	                              "INSERT INTO search_fts(search_fts) "
+	                              "VALUES('integrity-check');",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+}
+
 /*
  * Every plan (heed_search_plan) gives the same rows in the same order,
  * page after page, and the same count, for every kind of search the
@@ -1026,7 +1079,11 @@ static void plan_store(heed_store *w)
 	static const char *const perms[] = {
 	        "{\"acap\":{\"present\":{\"permitted\":false}}}",
 	        "{\"meta_robots\":{\"unavailable_after\":1700000000}}",
-	        "{\"meta_robots\":{\"nosnippet\":true}}"};
+	        "{\"meta_robots\":{\"nosnippet\":true}}",
+	        "{\"acap\":{\"index\":{\"expires\":1900000000}}}",
+	        "{\"meta_robots\":{\"unavailable_after\":\"soon\"}}",
+	        "{\"acap\":{\"present\":{\"expires\":1700000000}},"
+	        "\"meta_robots\":{\"unavailable_after\":\"soon\"}}"};
 	uint32_t x = 0x5eed2026;
 
 	assert_int_equal(heed_store_begin(w), HEED_OK);
@@ -1060,7 +1117,7 @@ static void plan_store(heed_store *w)
 		sp.views = r % 4 == 0 ? -1 : (int64_t)((r >> 25) % 20);
 		sp.fetched_at = NOW - DAY - (int64_t)((r >> 5) % 50) * 3600;
 		sp.status = r % 40 == 1 ? 404 : 200;
-		sp.permissions = r % 25 == 2 ? perms[(r >> 7) % 3] : NULL;
+		sp.permissions = r % 12 == 2 ? perms[(r >> 7) % 6] : NULL;
 		put(w, &sp);
 	}
 	assert_int_equal(heed_store_commit(w), HEED_OK);
@@ -1177,6 +1234,7 @@ int main(void)
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_version_1_migrates),
 	        cmocka_unit_test(test_plans_agree),
+	        cmocka_unit_test(test_version_2_migrates),
 	};
 	return cmocka_run_group_tests(tests, heed_test_make_dir,
 	                              heed_test_remove_dir);
