@@ -503,6 +503,15 @@ static bool post_filters(const struct heed_search_query *q)
 	       q->max_views >= 0;
 }
 
+/*
+ * SHOWN of a page l of search_listed, which the triggers keep from the
+ * same permissions (LISTED, HIDDEN_FROM: a page is listed apart from the
+ * time, and shown while its earliest limit is ahead). A count of matches
+ * without a filter on the page row reads this small row instead of the
+ * page's (0.3 us instead of 2 us a match, docs/performance.md).
+ */
+#define LISTED_AT "(l.hidden_from IS NULL OR l.hidden_from > ?1)"
+
 static void search_sql(char *buf, size_t size,
                        const struct heed_search_query *q, bool count,
                        struct plan plan)
@@ -522,7 +531,14 @@ static void search_sql(char *buf, size_t size,
 		snprintf(after, sizeof(after),
 		         "%s >= ?10 AND (%s > ?10 OR p.id > ?11) AND ", key,
 		         key);
-	if (count)
+	if (count && match && plan.filter_first && !post_filters(q))
+		snprintf(buf, size,
+		         "SELECT count(*) FROM (SELECT 1 FROM search_fts CROSS "
+		         "JOIN search_listed l ON l.page_id = search_fts.rowid "
+		         "WHERE search_fts MATCH ?2%s AND " LISTED_AT
+		         " LIMIT ?12);",
+		         pre);
+	else if (count)
 		snprintf(buf, size,
 		         "SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s" SHOWN
 		         "%s" POST_FILTERS " LIMIT ?12);",
