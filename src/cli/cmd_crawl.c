@@ -34,6 +34,7 @@ enum {
 	OPT_RESTART,
 	OPT_LOG,
 	OPT_SCHEDULE,
+	OPT_REFRESH,
 };
 
 /* Command-line overrides, applied after the file and --set. */
@@ -55,6 +56,7 @@ static const struct {
         {OPT_MAX_REPEAT, "crawl.max_path_repeat"},
         {OPT_MAX_TIME, "crawl.max_run_time"},
         {OPT_CONCURRENCY, "crawl.concurrency"},
+        {OPT_REFRESH, "crawl.refresh"},
         {'i', "crawl.incremental"},
 };
 
@@ -106,6 +108,7 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	        {"quiet", no_argument, NULL, 'q'},
 	        {"log", required_argument, NULL, OPT_LOG},
 	        {"schedule", no_argument, NULL, OPT_SCHEDULE},
+	        {"refresh", required_argument, NULL, OPT_REFRESH},
 	        {"help", no_argument, NULL, 'h'},
 	        HEED_CLI_CONFIG_LONGOPTS,
 	        {NULL, 0, NULL, 0},
@@ -325,14 +328,15 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 
 	fprintf(out,
 	        "heed crawl (%s): %lld pages stored, %lld unchanged, %lld not "
-	        "indexed (noindex), %lld refused by robots.txt/ACAP, %lld "
+	        "due (revisit schedule), %lld not indexed (noindex), %lld "
+	        "refused by robots.txt/ACAP, %lld "
 	        "links skipped (limits, media, other sites), %lld media "
 	        "responses aborted, %lld tried again later, %lld errors\n",
 	        heed_crawl_mode_name(mode), (long long)p->pages,
-	        (long long)p->unchanged, (long long)p->not_indexed,
-	        (long long)p->refused, (long long)p->skipped,
-	        (long long)p->media_aborted, (long long)p->retried,
-	        (long long)p->errors);
+	        (long long)p->unchanged, (long long)p->not_due,
+	        (long long)p->not_indexed, (long long)p->refused,
+	        (long long)p->skipped, (long long)p->media_aborted,
+	        (long long)p->retried, (long long)p->errors);
 	fprintf(out,
 	        "sites: %zu seen, %zu not qualified, %zu without sitemap or "
 	        "feed; %lld requests in %.1f s (%.2f/s); %lld URLs left in "
