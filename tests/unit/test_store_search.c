@@ -657,6 +657,18 @@ static void sql_at(const char *file, const char *sql)
 	sqlite3_close(db);
 }
 
+/* Closes the writer *w, changes its file with sql (an older schema, made
+ * by hand) and opens it again for writing, which migrates it: returns a
+ * reader of the result. */
+static heed_store *reopen_after(heed_store **w, const char *sql)
+{
+	heed_store_close(*w);
+	sql_at(path, sql);
+	assert_int_equal(heed_store_open(w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	return open_reader();
+}
+
 /* A store of the heed before the search area, unmarked and holding a
  * page, opens and migrates: the page is found. And the FTS5 shadow tables
  * count as heed's, for a store that lost its mark. */
@@ -958,16 +970,12 @@ static void test_version_1_migrates(void **state)
 		        i % 4 ? NULL
 		              : "{\"meta_robots\":{\"unavailable_after\":"
 		                "1800000100}}");
-	heed_store_close(w);
-	sql_at(path, "DROP TABLE search_listed; DROP TABLE search_host_counts;"
-	             "DROP TABLE search_tag_counts;"
-	             "DROP TABLE search_host_tag_counts;"
-	             "DROP INDEX pages_search_host_fetched;"
-	             "UPDATE heed_schema SET version = 1 WHERE area = "
-	             "'search';");
-	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
-	                 HEED_OK);
-	r = open_reader();
+	r = reopen_after(&w, "DROP TABLE search_listed; DROP TABLE "
+	                     "search_host_counts; DROP TABLE "
+	                     "search_tag_counts; DROP TABLE "
+	                     "search_host_tag_counts; DROP INDEX "
+	                     "pages_search_host_fetched; UPDATE heed_schema "
+	                     "SET version = 1 WHERE area = 'search';");
 	check_aggregates(r, NOW);
 	check_aggregates(r, 1800000100);
 	put_agg(w, 0, agg_hosts[0], "[\"auk\"]", 200, NULL);
@@ -991,19 +999,16 @@ static void test_version_2_migrates(void **state)
 	for (int i = 0; i < 12; i++)
 		put_agg(w, i, agg_hosts[i % 3], i % 2 ? "[\"kalu\"]" : NULL,
 		        200, NULL);
-	heed_store_close(w);
-	sql_at(path, "DROP TABLE search_fts; CREATE VIRTUAL TABLE search_fts "
-	             "USING fts5(title, description, tags, site, "
-	             "content='search_docs', content_rowid='id', "
-	             "tokenize='porter unicode61 remove_diacritics 2');"
-	             "INSERT INTO search_fts(rowid, title, description, tags, "
-	             "site) SELECT id, title, description, tags, site FROM "
-	             "search_docs;"
-	             "UPDATE heed_schema SET version = 2 WHERE area = "
-	             "'search';");
-	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
-	                 HEED_OK);
-	r = open_reader();
+	r = reopen_after(
+	        &w, "DROP TABLE search_fts; CREATE VIRTUAL TABLE search_fts "
+	            "USING fts5(title, description, tags, site, "
+	            "content='search_docs', content_rowid='id', "
+	            "tokenize='porter unicode61 remove_diacritics 2');"
+	            "INSERT INTO search_fts(rowid, title, description, tags, "
+	            "site) SELECT id, title, description, tags, site FROM "
+	            "search_docs;"
+	            "UPDATE heed_schema SET version = 2 WHERE area = "
+	            "'search';");
 	assert_int_equal(search(r, &q, &h), 6);
 	q.match = "ka*";
 	assert_int_equal(search(r, &q, &h), 6);
