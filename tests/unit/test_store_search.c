@@ -1087,8 +1087,8 @@ static void plan_store(heed_store *w)
 	        "{\"meta_robots\":{\"nosnippet\":true}}",
 	        "{\"acap\":{\"index\":{\"expires\":1900000000}}}",
 	        "{\"meta_robots\":{\"unavailable_after\":\"soon\"}}",
-	        "{\"acap\":{\"present\":{\"expires\":1700000000}},"
-	        "\"meta_robots\":{\"unavailable_after\":\"soon\"}}"};
+	        ("{\"acap\":{\"present\":{\"expires\":1700000000}},"
+	         "\"meta_robots\":{\"unavailable_after\":\"soon\"}}")};
 	uint32_t x = 0x5eed2026;
 
 	assert_int_equal(heed_store_begin(w), HEED_OK);
