@@ -123,8 +123,10 @@ typedef int heed_search_fn(void *ud, const struct heed_search_hit *hit);
  * is bounded however common the words, and a cursor resumes within the
  * same candidates. More specific words or a filter narrow the candidates
  * to the pages wanted; heed_store_search_count still counts every match
- * (up to its cap). The other orders read every match. The figure is
- * measured (docs/storage.md, "Search area"): about 3 us per scored page.
+ * (up to its cap). The other orders read every match, or, for words
+ * common enough and no other filter, their sort's index until a page is
+ * full (HEED_SEARCH_PLAN_WALK). The figure is measured (docs/storage.md,
+ * "Search area"): about 3 us per scored page.
  */
 #define HEED_SEARCH_MAX_SCORED 5000
 
