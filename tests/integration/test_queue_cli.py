@@ -1,9 +1,10 @@
 """What is due and when (issue 19): `heed queue`, its --site pages and
 --json, and the due figures of `heed stats` and `heed site report`, on a
 store made by a real crawl of two scripted sites on loopback (names from a
-dnsmasq the test starts). The visits rows are then written by hand with
-known due dates and outcomes, so every figure the commands print can be
-asserted exactly; the usage errors exit 2 with a sentence."""
+dnsmasq the test starts). What the crawl itself scheduled is checked
+first; the visits rows are then rewritten by hand with known due dates and
+outcomes, so every figure the commands print can be asserted exactly; the
+usage errors exit 2 with a sentence."""
 
 import json
 import os
@@ -98,9 +99,6 @@ def fill_visits():
     db.close()
 
 
-fill_visits()
-
-
 def queue(*args, check=0):
     return run_heed("queue", "--store", STORE, *args, check=check)
 
@@ -109,12 +107,34 @@ def queue_json(*args):
     return json.loads(queue("--json", *args).stdout)
 
 
+# As the crawl left it, then as the checks below want it.
+CRAWLED = queue_json("--site", HOST_A, "--limit", "0")
+fill_visits()
+
+
 def test_the_crawl_was_real():
     a, b = LOGS
     paths = sorted(e["path"] for e in a)
     assert {"/robots.txt", "/", "/a", "/b", "/c"} <= set(paths), paths
     assert {"/robots.txt", "/"} <= {e["path"] for e in b}, b
     assert RUN and RUN >= 1, RUN
+
+
+def test_the_crawl_scheduled_its_pages():
+    """Every page the crawl stored is known, visited in its run, found new
+    and due after the crawl, not before (docs/crawling.md, "Revisits")."""
+    site = CRAWLED["sites"][0]
+    assert site["site"] == SITE_A, CRAWLED
+    assert site["due_now"] == 0 and site["last_visit"]["run"] == RUN, site
+    pages = {u["url"][len(SITE_A):]: u for u in site["urls"]
+             if u["kind"] == "page"}
+    assert set(pages) == {"/", "/a", "/b", "/c"}, site["urls"]
+    for u in pages.values():
+        assert u["last_outcome"] == "new" and u["visits"] == 1, u
+        assert u["due"] > iso(NOW) and u["interval_s"] >= HOUR, u
+    # Earliest due first, whatever the kinds.
+    dues = [u["due"] for u in site["urls"]]
+    assert dues == sorted(dues), dues
 
 
 def test_one_line_per_site_and_totals():
@@ -277,6 +297,7 @@ def test_reads_only():
 if __name__ == "__main__":
     Checks().main([
         test_the_crawl_was_real,
+        test_the_crawl_scheduled_its_pages,
         test_one_line_per_site_and_totals,
         test_json_figures,
         test_limit_bounds_the_sites,
