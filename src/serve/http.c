@@ -167,6 +167,22 @@ static void plain_answer(struct heed__serve_response *resp, int status,
 	resp->kind = HEED__ROUTE_OTHER;
 }
 
+/* Another method than GET or HEAD. The API answers its errors in JSON
+ * (its OpenAPI document's Error object), so a program reading /api/ gets
+ * one shape whatever went wrong; pages and the rest get a line of text. */
+static void method_not_allowed(const char *url,
+                               struct heed__serve_response *resp)
+{
+	static const char why[] = "Only GET and HEAD are answered.";
+
+	if (url && strncmp(url, "/api/", 5) == 0) {
+		const struct heed__serve_request req = {.path = url};
+		heed__api_error(&req, 405, why, resp);
+	} else {
+		plain_answer(resp, 405, "Only GET and HEAD are answered.\n");
+	}
+}
+
 /* A value from a request header, made safe for one log line: quotes,
  * backslashes, controls and bytes over 0x7e as \xNN (nginx's escaping),
  * "-" when absent. */
@@ -341,7 +357,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con,
 	}
 	heed__buf_init(&resp.body, s->alloc, HEED__SERVE_MAX_BODY);
 	if (!get)
-		plain_answer(&resp, 405, "Only GET and HEAD are answered.\n");
+		method_not_allowed(url, &resp);
 	else if (!r || !url || url[0] != '/')
 		plain_answer(&resp, 400, "Bad request.\n");
 	else
