@@ -20,6 +20,7 @@ import time
 import urllib.parse
 
 from heedtest import Checks, run_heed
+from openapidoc import OpenApi
 from servefixture import (ACAP_DESC, ACAP_LIMIT, ADDRESSES, HEED,
                           HOSTILE_DESC, HOSTILE_TITLE, IRC_TOPICS, KILL_PAGES,
                           Doc, Index, Serve)
@@ -39,12 +40,18 @@ ix = Index()
 web, srv = ix.web, ix.serve
 # Every response seen, for the header check: (path, status, headers).
 seen = []
+# Every JSON answer of the API, for the OpenAPI check: (path, method,
+# status, body).
+api_answers = []
 _get = srv.get
 
 
 def get(path, method="GET", headers=None):
     status, h, body = _get(path, method, headers)
     seen.append((path, status, h))
+    if path.startswith("/api/") and body and \
+            h.get("content-type") == JSON_TYPE:
+        api_answers.append((path, method, status, body))
     return status, h, body
 
 
@@ -692,11 +699,120 @@ def check_irc_pages_list_allowed_networks_only():
 
 
 def check_openapi_document():
-    doc = srv.json("/api/v1/openapi.json")
-    assert doc["openapi"].startswith("3.1"), doc.get("openapi")
-    paths = sorted(doc["paths"])
-    for word in ("search", "records", "sites", "tags", "irc"):
+    """The document is JSON, 3.1, every $ref resolves inside it, every
+    operation's 200 has a JSON schema, every component schema is a Draft
+    2020-12 schema, and every object says what it requires and allows no
+    other property (so that the answers' check below means something).
+    That it names every route of the API: tests/unit/test_serve_api.c."""
+    doc = OpenApi(srv.json("/api/v1/openapi.json"))
+    paths = sorted(doc.doc["paths"])
+    for word in ("search", "records", "sites", "tags", "irc", "bots"):
         assert any(word in p for p in paths), (word, paths)
+    problems = doc.problems()
+    assert not problems, problems
+    loose = doc.loose()
+    assert not loose, loose
+    # The oracle itself can fail: a wrong answer does not validate.
+    ptr = doc.schema_pointer("/api/v1/records/1", "GET", 200)
+    assert doc.validate(ptr, {"error": {"status": 404, "message": "x"}})
+    item = srv.json("/api/v1/search?q=bridge")["items"][0]
+    assert not doc.validate(doc.schema_pointer("/api/v1/search", "GET", 200),
+                            {"items": [item], "next_cursor": None,
+                             "count": {"value": 1, "capped": False},
+                             "query": srv.json("/api/v1/search?q=bridge")[
+                                 "query"]})
+    assert doc.validate(doc.schema_pointer("/api/v1/search", "GET", 200),
+                        {"items": [dict(item, extra=1)], "next_cursor": None,
+                         "count": {"value": 1, "capped": False},
+                         "query": {}})
+
+
+def api_pages(path, most=50):
+    """Follows a JSON list's next_cursor from path (bounded): the number
+    of pages seen."""
+    sep = "&" if "?" in path else "?"
+    out = srv.json(path)
+    for n in range(1, most):
+        if not out["next_cursor"]:
+            return n
+        out = srv.json(path + sep + "cursor=" + q(out["next_cursor"],
+                                                  safe=""))
+    raise AssertionError(f"more than {most} pages at {path}")
+
+
+def check_api_answers_of_every_kind():
+    """Asks the API for one answer of every kind the document describes,
+    so that the check below sees each: every sort and filter, second
+    pages of every list, and the errors."""
+    rec = pid("news.test", "/news/1.html")
+    acap = pid("acap.test", "/a.html")
+    nos = pid("robots.test", "/nosnip.html")
+    site = q(host("news.test"), safe="")
+    acap_site = q(host("acap.test"), safe="")
+    key = q(ix.irc.key, safe="")
+    for path in ("/api/v1/", f"/api/v1/records/{rec}",
+                 f"/api/v1/records/{acap}", f"/api/v1/records/{nos}",
+                 f"/api/v1/sites/{site}", f"/api/v1/sites/{acap_site}",
+                 "/api/v1/bots", "/api/v1/openapi.json",
+                 f"/api/v1/irc/{key}?q=garden"):
+        srv.json(path)
+    for sort in ("relevance", "views", "date", "fetched"):
+        assert api_pages(f"/api/v1/search?q=snipword&sort={sort}&limit=1") \
+            >= 2, sort
+    for params in ("sort=views", "sort=date", "sort=fetched", "q=transport",
+                   f"site={q(host('blog.test'))}", "tag=transport",
+                   "lang=de", "from=2026-01-01&to=2026-06-30",
+                   "min_views=1000", "max_views=50",
+                   "tag=transport&min_views=1000&sort=views"):
+        api_pages(f"/api/v1/search?{params}&limit=2")
+    assert api_pages("/api/v1/tags/transport?limit=1") >= 2
+    assert api_pages("/api/v1/sites?limit=2") >= 2
+    assert api_pages("/api/v1/tags?limit=2") >= 2
+    api_pages("/api/v1/irc?limit=1")
+    assert api_pages(f"/api/v1/irc/{key}?limit=1") >= 2
+    for path in ("/api/v1/search?limit=0", "/api/v1/search?sort=sideways",
+                 "/api/v1/search?q=" + "w" * 300, "/api/v1/sites?limit=x",
+                 "/api/v1/tags?cursor=garbage", "/api/v1/irc?limit=0",
+                 f"/api/v1/irc/{key}?limit=1000", "/api/v1/records/1%00"):
+        srv.json(path, want=400)
+    for path in ("/api/v1/records/99999999", "/api/v1/nope",
+                 "/api/v1/sites/nosuch.test%3A1",
+                 f"/api/v1/irc/{q(ix.irc.deny_key, safe='')}"):
+        srv.json(path, want=404)
+    s, h, b = get("/api/v1/search?q=x", "POST", {"Content-Length": "0"})
+    assert s == 405, s
+
+
+def check_every_api_answer_matches_the_openapi_document():
+    """Every JSON answer the API gave in this test, whatever asked for it,
+    validates against the schema the OpenAPI document gives for its path,
+    method and status; an error for a path or method the document cannot
+    name (an unknown path, POST) against its Error schema."""
+    doc = OpenApi(json.loads(get("/api/v1/openapi.json")[2]))
+    error = "/components/schemas/Error"
+    assert len(api_answers) > 300, len(api_answers)
+    bad, kinds = [], set()
+    for path, method, status, body in api_answers:
+        ptr = doc.schema_pointer(path, method, status)
+        template = [t for rx, t in doc.templates
+                    if rx.match(urllib.parse.urlsplit(path).path)]
+        if ptr is None and (status == 405 or (status == 404 and
+                                              not template)):
+            ptr = error
+        if ptr is None:
+            bad.append((method, path, status, "not in the document"))
+            continue
+        kinds.add((ptr, status))
+        errors = doc.validate(ptr, json.loads(body))
+        if errors:
+            bad.append((method, path, status, errors[:3]))
+    assert not bad, (len(bad), bad[:5])
+    print(f"  {len(api_answers)} API answers valid, {len(kinds)} schemas")
+    # Every operation was seen answering 200, and every error kind.
+    for path, method, op in doc.operations():
+        assert doc.schema_pointer(path, method, 200) in {
+            p for p, s in kinds if s == 200}, (method, path)
+    assert {400, 404, 405} <= {s for _, s in kinds}, kinds
 
 
 def check_healthz_and_metrics_grow():
@@ -978,6 +1094,7 @@ try:
         check_home_sites_tags_bots,
         check_irc_pages_list_allowed_networks_only,
         check_openapi_document,
+        check_api_answers_of_every_kind,
         check_healthz_and_metrics_grow,
         check_reindex_gives_the_same_results,
         check_serving_while_a_crawl_writes,
@@ -999,7 +1116,9 @@ try:
     def check_sigterm_stops_with_0():
         assert srv.stop() == 0, srv.proc.returncode
 
-    Checks().main(checks + [check_security_headers_on_every_response,
-                            check_sigterm_stops_with_0])
+    Checks().main(checks + [
+        check_security_headers_on_every_response,
+        check_every_api_answer_matches_the_openapi_document,
+        check_sigterm_stops_with_0])
 finally:
     ix.close()
