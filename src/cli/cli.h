@@ -115,6 +115,14 @@ int heed_cmd_version(int argc, char **argv);
 int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
 int heed_cmd_site(int argc, char **argv);
+int heed_cmd_sites(int argc, char **argv);
+
+/* An arrangement with a site's owner as `heed sites show` prints it, and
+ * as JSON (cmd_sites.c; `heed site report` shows it too). */
+struct heed_arrangement;
+void heed_cli_arrangement_print(const struct heed_arrangement *a);
+struct json_object;
+struct json_object *heed_cli_arrangement_json(const struct heed_arrangement *a);
 int heed_cmd_irc(int argc, char **argv);
 int heed_cmd_serve(int argc, char **argv);
 
