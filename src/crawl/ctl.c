@@ -373,6 +373,38 @@ static void refuse(heed_crawl *c, struct heed__site *s)
 	heed__free(c->alloc, n);
 }
 
+/* The candidate's head page is refused by the owner's include/exclude
+ * (heed sites): no request, counted apart from robots.txt's refusals. */
+static void refuse_owner(heed_crawl *c, struct heed__site *s)
+{
+	struct heed__job_node *n =
+	        heed__sched_take(&c->sched, &s->lane, c->now.mono_ms);
+
+	if (!n)
+		return;
+	c->p.refused_owner++;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl",
+	         "refused by the owner's arrangement: %s", n->job.url);
+	heed__queue_finish(c, &n->job, -HEED_EDENIED);
+	heed__free(c->alloc, n);
+}
+
+/* A window that closed during the run (or a pause recorded since): the
+ * site's rest waits for a later run. */
+static bool withheld_now(heed_crawl *c, struct heed__site *s)
+{
+	char why[160];
+
+	if (!heed__arranged_withhold(c, s, why, sizeof(why)))
+		return false;
+	c->p.sites_withheld++;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: stopped: %s", s->origin,
+	         why);
+	s->state = SITE_OUT;
+	heed__queue_drop(c, s, why);
+	return true;
+}
+
 /* Asks politeness whether the candidate may start now; on any answer but
  * READY the lane's fate is settled here (deferred or parked). */
 /* A robots.txt request the host's Retry-After holds back longer than a
@@ -466,6 +498,12 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		/* "Before every fetch: ... URL permitted to crawl by RFC
 		 * 9309 and ACAP" (issue 8). */
 		refuse(c, s);
+		return false;
+	} else if (job->kind == JOB_PAGE &&
+	           !heed__arranged_permits(c, s, job->url)) {
+		refuse_owner(c, s);
+		return false;
+	} else if (withheld_now(c, s)) {
 		return false;
 	} else {
 		/* A lane is released only once its site is ready, with an

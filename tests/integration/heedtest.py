@@ -268,7 +268,7 @@ class ScriptedHttpServer:
       "timeout"  read the request, never answer (until close())
     A path not in the script gets 404. Every connection gets
     "Connection: close". log() returns [{"t": monotonic seconds, "address",
-    "path", "method", "user_agent"}] of every request received. With
+    "path", "method", "user_agent", "host"}] of every request received. With
     tls=(certfile, keyfile) it speaks HTTPS; handshakes() then lists
     [(t, ok)] of every TLS handshake, including those that failed.
     """
@@ -367,7 +367,8 @@ class ScriptedHttpServer:
                 self._log.append({"t": time.monotonic(),
                                   "address": self.address, "path": path,
                                   "method": method,
-                                  "user_agent": headers.get("user-agent")})
+                                  "user_agent": headers.get("user-agent"),
+                                  "host": headers.get("host")})
             self._answer(conn, self._next_action(path))
         except OSError:
             pass
