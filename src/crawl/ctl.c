@@ -354,37 +354,26 @@ static void witness(heed_crawl *c, const struct heed__host *h)
 	        "delay, or two in flight");
 }
 
-/* The candidate lane's head job is refused by the site's rules: it costs
- * no request and no delay. */
-static void refuse(heed_crawl *c, struct heed__site *s)
+/* The candidate lane's head job is refused by the site's rules, or by its
+ * owner's include/exclude (heed sites; counted apart): it costs no request
+ * and no delay. */
+static void refuse(heed_crawl *c, struct heed__site *s, bool by_owner)
 {
 	struct heed__job_node *n =
 	        heed__sched_take(&c->sched, &s->lane, c->now.mono_ms);
 
 	if (!n)
 		return;
-	if (n->job.kind == JOB_PAGE || n->job.kind == JOB_FEED ||
-	    n->job.kind == JOB_SITEMAP) {
+	if (by_owner) {
+		c->p.refused_owner++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "refused by the owner's arrangement: %s", n->job.url);
+	} else if (n->job.kind == JOB_PAGE || n->job.kind == JOB_FEED ||
+	           n->job.kind == JOB_SITEMAP) {
 		c->p.refused++;
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "refused by robots.txt: %s", n->job.url);
 	}
-	heed__queue_finish(c, &n->job, -HEED_EDENIED);
-	heed__free(c->alloc, n);
-}
-
-/* The candidate's head page is refused by the owner's include/exclude
- * (heed sites): no request, counted apart from robots.txt's refusals. */
-static void refuse_owner(heed_crawl *c, struct heed__site *s)
-{
-	struct heed__job_node *n =
-	        heed__sched_take(&c->sched, &s->lane, c->now.mono_ms);
-
-	if (!n)
-		return;
-	c->p.refused_owner++;
-	heed_log(&c->log, HEED_LOG_INFO, "crawl",
-	         "refused by the owner's arrangement: %s", n->job.url);
 	heed__queue_finish(c, &n->job, -HEED_EDENIED);
 	heed__free(c->alloc, n);
 }
@@ -497,11 +486,11 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	                                  job->url, heed__crawl_unix_s(c))) {
 		/* "Before every fetch: ... URL permitted to crawl by RFC
 		 * 9309 and ACAP" (issue 8). */
-		refuse(c, s);
+		refuse(c, s, false);
 		return false;
 	} else if (job->kind == JOB_PAGE &&
 	           !heed__arranged_permits(c, s, job->url)) {
-		refuse_owner(c, s);
+		refuse(c, s, true);
 		return false;
 	} else if (withheld_now(c, s)) {
 		return false;
