@@ -531,6 +531,10 @@ heed_status heed__queue_resume(heed_crawl *c);
 /* The lifecycle (lifecycle.c). */
 /* Starts the sites registered since the last call. */
 void heed__life_start_new(heed_crawl *c);
+/* Before s's robots.txt request starts: true when its owner's arrangement
+ * now withholds it (a window closed while it waited); its lifecycle then
+ * ends with nothing sent or stored. */
+bool heed__life_withheld_now(heed_crawl *c, struct heed__site *s);
 /* A timer of site or host came due. */
 void heed__life_timer(heed_crawl *c, const struct heed__timer *t);
 /* Hands out the next look-up, if a slot is free: true and *a filled. */

@@ -476,7 +476,9 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	const struct heed_dns_addr *addr;
 	struct heed_crawl_req *req;
 
-	if (job->kind == JOB_ROBOTS) {
+	if (job->kind == JOB_ROBOTS && heed__life_withheld_now(c, s)) {
+		return false;
+	} else if (job->kind == JOB_ROBOTS) {
 		/* The lifecycle asked for this address of a host it saw
 		 * resolved. */
 		h = s->life->target;

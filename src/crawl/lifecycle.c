@@ -407,6 +407,14 @@ static bool confirmable(const struct heed_store_site *row)
  * (a later process of the run gets it back if the site may start). */
 static void withheld(heed_crawl *c, struct heed__site *s, const char *why)
 {
+	struct heed_crawl_site_result r = {s->origin, {0}, false, 0};
+
+	/* `heed site qualify` says why the site was not asked. */
+	snprintf(r.record.detail, sizeof(r.record.detail),
+	         "not contacted: %.*s", (int)(sizeof(r.record.detail) - 16),
+	         why);
+	if (c->opt->on_site)
+		c->opt->on_site(c->opt->site_ud, &r);
 	s->state = SITE_OUT;
 	c->p.sites_withheld++;
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: not contacted: %s",
@@ -439,6 +447,21 @@ static bool arranged(heed_crawl *c, struct heed__site *s)
 			return false;
 		}
 	}
+	return true;
+}
+
+bool heed__life_withheld_now(heed_crawl *c, struct heed__site *s)
+{
+	char why[160];
+
+	if (!heed__arranged_withhold(c, s, why, sizeof(why)))
+		return false;
+	heed__free(c->alloc,
+	           heed__sched_take(&c->sched, &s->lane, c->now.mono_ms));
+	c->qualifying--;
+	heed__life_free(c, s->life);
+	s->life = NULL;
+	withheld(c, s, why);
 	return true;
 }
 

@@ -6,7 +6,7 @@ address (127.0.0.75, told apart by the Host header):
 
   delay     gaps between two requests to the host >= the arranged 2 s
   max pages no more page requests than the arranged limit
-  paused    not one request, not even robots.txt
+  paused    not one request, not even robots.txt (crawl and qualify)
   exclude   an excluded path is never requested (counted apart)
   windows   a window that excludes now: no request; one that includes
             now: crawled
@@ -102,6 +102,11 @@ with Dnsmasq(hosts={h: [a] for h, a in hosts.items()}) as dns:
                      "--dns-server", dns.server,
                      "--contact-email", "ops@example.org",
                      *[f"http://{h}:{port}/" for h in hosts], timeout=120)
+    # `heed site qualify` honours a pause too, and says why.
+    qualify = run_heed("site", "qualify", "--store", store,
+                       "--allow-private", "--dns-server", dns.server,
+                       "--contact-email", "ops@example.org",
+                       f"http://b.test:{port}/", timeout=60)
 log = [dict(r, host=(r["host"] or "").split(":")[0])
        for s in servers for r in s.log()]
 for s in servers:
@@ -165,6 +170,9 @@ def check_paused_not_contacted():
     for h in ("b.test", "f.test"):
         assert of(h) == [], paths(h)
     assert "sites not contacted" in crawl.stdout, crawl.stdout
+    assert qualify.returncode == 1, (qualify.returncode, qualify.stderr)
+    assert "not contacted: paused" in qualify.stdout + qualify.stderr, \
+        qualify.stdout + qualify.stderr
 
 
 def check_excluded_never_requested():
