@@ -49,6 +49,17 @@ void heed_cli_print_help(FILE *out, const struct heed_cli_command *cmd);
 int heed_cli_usage(const char *name, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 
+/*
+ * The subcommand argv[1] of command cmd (`heed site report`): names is the
+ * first entry's name member of a table of count entries stride bytes apart
+ * (qsort's way), so each command keeps its own table. Returns -1 with
+ * *index set; otherwise an exit status: usage when argv[1] is missing
+ * (missing says what is) or unknown, 0 after printing --help.
+ */
+int heed_cli_subcommand(const char *cmd, int argc, char **argv,
+                        const char *const *names, size_t count, size_t stride,
+                        const char *missing, size_t *index);
+
 /* Prints "heed: message" on stderr. */
 void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

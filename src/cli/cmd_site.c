@@ -590,21 +590,11 @@ int heed_cmd_site(int argc, char **argv)
 	size_t k;
 	int rc;
 
-	if (argc < 2) {
-		if (argc == 1)
-			return heed_cli_usage("site", "qualify, report or "
-			                              "reset missing");
-	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		heed_cli_print_help(stdout, heed_cli_find("site"));
-		return HEED_EXIT_OK;
-	}
-	for (k = 0; k < HEED_ARRAY_SIZE(subs); k++)
-		if (strcmp(argv[1], subs[k].name) == 0)
-			break;
-	if (k == HEED_ARRAY_SIZE(subs))
-		return heed_cli_usage("site", "unknown subcommand '%s'",
-		                      argv[1]);
+	rc = heed_cli_subcommand("site", argc, argv, &subs[0].name,
+	                         HEED_ARRAY_SIZE(subs), sizeof(subs[0]),
+	                         "qualify, report or reset", &k);
+	if (rc >= 0)
+		return rc;
 	rc = parse_args(&sc, argc - 1, argv + 1, subs[k].full);
 	if (rc >= 0)
 		goto out;

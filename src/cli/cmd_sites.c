@@ -581,19 +581,12 @@ int heed_cmd_sites(int argc, char **argv)
 	size_t k;
 	int rc;
 
-	if (argc < 2)
-		return heed_cli_usage("sites", "list, show, set, pause, "
-		                               "resume or forget missing");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		heed_cli_print_help(stdout, heed_cli_find("sites"));
-		return HEED_EXIT_OK;
-	}
-	for (k = 0; k < HEED_ARRAY_SIZE(subs); k++)
-		if (strcmp(argv[1], subs[k].name) == 0)
-			break;
-	if (k == HEED_ARRAY_SIZE(subs))
-		return heed_cli_usage("sites", "unknown subcommand '%s'",
-		                      argv[1]);
+	rc = heed_cli_subcommand("sites", argc, argv, &subs[0].name,
+	                         HEED_ARRAY_SIZE(subs), sizeof(subs[0]),
+	                         "list, show, set, pause, resume or forget",
+	                         &k);
+	if (rc >= 0)
+		return rc;
 	rc = parse_args(&sc, argc - 1, argv + 1, subs[k].full, subs[k].host);
 	if (rc < 0 && subs[k].host)
 		rc = host_arg(subs[k].full, argv[1 + optind], host,
