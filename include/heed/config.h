@@ -10,8 +10,9 @@
  *
  * Value syntax by type: strings as written; booleans true/false/yes/no/on/
  * off/1/0; integers in decimal; durations as a number of seconds with an
- * optional unit s, m, h, d or w ("90", "15m", "24h"); lists repeat the key,
- * one value each.
+ * optional unit s, m, h, d or w ("90", "15m", "24h"); decimals as digits
+ * with an optional fraction ("0.5", "2"); lists repeat the key, one value
+ * each.
  */
 #ifndef HEED_CONFIG_H
 #define HEED_CONFIG_H
@@ -105,6 +106,15 @@ struct heed_config {
 	int64_t crawl_max_wait;              /* seconds; 10m */
 	int64_t crawl_full_interval;         /* --schedule: seconds; 7d */
 	int64_t crawl_incremental_interval;  /* --schedule: seconds; 6h */
+	char *crawl_refresh;                 /* "due" or "all" (--refresh) */
+
+	/* [revisit]: when known URLs are asked for again (heed/revisit.h);
+	 * checked together by heed_config_revisit. */
+	int64_t revisit_initial; /* seconds; 1d */
+	int64_t revisit_min;     /* seconds; 1h */
+	int64_t revisit_max;     /* seconds; 30d */
+	double revisit_grow;     /* 0.5 */
+	double revisit_shrink;   /* 0.3 */
 
 	/* [serve]: the public index, `heed serve` (docs/serve.md). */
 	char *serve_listen;      /* "127.0.0.1:8080" */
@@ -160,6 +170,7 @@ typedef enum heed_config_type {
 	HEED_CONFIG_INT,
 	HEED_CONFIG_DURATION, /* stored as int64_t seconds */
 	HEED_CONFIG_LIST,
+	HEED_CONFIG_DECIMAL, /* stored as double, never negative */
 } heed_config_type;
 
 /* One documented option, as listed by heed_config_option_at. */
@@ -183,6 +194,17 @@ struct sockaddr_storage;
 heed_status heed_config_parse_listen(const char *text,
                                      struct sockaddr_storage *addr,
                                      unsigned *len);
+
+struct heed_revisit_options;
+
+/* Fills opt from the [revisit] settings and checks them together
+ * (heed_revisit_options_check: min <= initial <= max and the rates' ranges,
+ * which no single setting can check alone). HEED_OK, or HEED_ECONFIG with
+ * a sentence naming the settings in diag (may be NULL); opt is filled
+ * either way. */
+heed_status heed_config_revisit(const struct heed_config *cfg,
+                                struct heed_revisit_options *opt,
+                                struct heed_diag *diag);
 
 /* Parses a duration ("90", "15m", "24h", "2d", "1w") into seconds.
  * HEED_ECONFIG for anything else, negative values and overflow. */

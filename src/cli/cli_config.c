@@ -72,6 +72,19 @@ int heed_cli_config_option(struct heed_cli_config *cc, int c, const char *arg)
 	}
 }
 
+/* The [revisit] settings bound each other (min <= initial <= max), so
+ * they are checked once all are read, wherever each came from. */
+static bool revisit_checked(const struct heed_config *cfg, const char *command)
+{
+	struct heed_revisit_options opt;
+	struct heed_diag diag = {0};
+
+	if (heed_config_revisit(cfg, &opt, &diag) == HEED_OK)
+		return true;
+	heed_cli_usage(command, "%s", diag.message);
+	return false;
+}
+
 bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
                           const char *command)
 {
@@ -101,7 +114,7 @@ bool heed_cli_config_load(struct heed_cli_config *cc, struct heed_config *cfg,
 			return false;
 		}
 	}
-	return true;
+	return revisit_checked(cfg, command);
 }
 
 void heed_cli_config_free(struct heed_cli_config *cc)
@@ -145,6 +158,9 @@ void heed_cli_crawl_options(const struct heed_config *c,
 	struct heed_crawl_limits *l = &o->limits;
 
 	heed_crawl_options_default(o);
+	/* Checked by heed_cli_config_load already. */
+	(void)heed_config_revisit(c, &o->revisit, NULL);
+	o->refresh_all = strcmp(c->crawl_refresh, "all") == 0;
 	o->user_agent = user_agent;
 	o->agent_token = c->product_token;
 	o->site.retry_interval_s = c->site_retry_interval;

@@ -34,6 +34,7 @@ enum {
 	OPT_RESTART,
 	OPT_LOG,
 	OPT_SCHEDULE,
+	OPT_REFRESH,
 };
 
 /* Command-line overrides, applied after the file and --set. */
@@ -55,6 +56,7 @@ static const struct {
         {OPT_MAX_REPEAT, "crawl.max_path_repeat"},
         {OPT_MAX_TIME, "crawl.max_run_time"},
         {OPT_CONCURRENCY, "crawl.concurrency"},
+        {OPT_REFRESH, "crawl.refresh"},
         {'i', "crawl.incremental"},
 };
 
@@ -106,6 +108,7 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	        {"quiet", no_argument, NULL, 'q'},
 	        {"log", required_argument, NULL, OPT_LOG},
 	        {"schedule", no_argument, NULL, OPT_SCHEDULE},
+	        {"refresh", required_argument, NULL, OPT_REFRESH},
 	        {"help", no_argument, NULL, 'h'},
 	        HEED_CLI_CONFIG_LONGOPTS,
 	        {NULL, 0, NULL, 0},

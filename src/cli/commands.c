@@ -77,6 +77,9 @@
 	"      --max-time DUR     longest run, e.g. 2h (crawl.max_run_time)\n" \
 	"      --concurrency N    requests in flight (crawl.concurrency)\n"    \
 	"      --restart          start afresh instead of resuming\n"          \
+	"      --refresh due|all  known URLs: due ones only, asked for\n"      \
+	"                         conditionally (default), or all of them\n"   \
+	"                         whole (crawl.refresh)\n"                     \
 	"      --schedule         keep running: a full crawl every\n"          \
 	"                         crawl.full_interval (7d), incremental\n"     \
 	"                         ones every crawl.incremental_interval\n"     \

@@ -110,6 +110,12 @@ uint64_t heed__hash(const void *data, size_t len);
 uint64_t heed__hash_str(const char *s);
 uint64_t heed__hash_lower(const char *s, size_t len);
 
+/* SHA-256 of len bytes of data (NULL with len 0 is the empty input) as
+ * lower-case hex with its NUL: the content digest that tells a changed
+ * body from an unchanged one. false only if OpenSSL fails. */
+#define HEED_SHA256_HEX 65
+bool heed__sha256_hex(const void *data, size_t len, char hex[HEED_SHA256_HEX]);
+
 static inline bool heed__ascii_space(char c)
 {
 	return c == ' ' || c == '\t';

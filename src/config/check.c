@@ -207,3 +207,15 @@ heed_status heed__config_check_domain(const char *name, const char *value,
 		        "crawler.example.org)");
 	return HEED_OK;
 }
+
+heed_status heed__config_check_refresh(const char *name, const char *value,
+                                       struct heed_diag *diag)
+{
+	if (strcmp(value, "due") != 0 && strcmp(value, "all") != 0)
+		return heed__config_refuse(
+		        diag, name, value,
+		        "is neither due (request the known URLs the revisit "
+		        "schedule says are due) nor all (request every known "
+		        "URL whole)");
+	return HEED_OK;
+}

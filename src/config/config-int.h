@@ -36,6 +36,8 @@ heed__config_check_fn heed__config_check_url;
 heed__config_check_fn heed__config_check_nick;
 /* A domain that is not a public suffix (libpsl). */
 heed__config_check_fn heed__config_check_domain;
+/* crawl.refresh: "due" or "all". */
+heed__config_check_fn heed__config_check_refresh;
 /* A listen address, heed_config_parse_listen's form (listen.c). */
 heed__config_check_fn heed__config_check_listen;
 

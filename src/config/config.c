@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "config/config-int.h"
+#include "heed/revisit.h"
 
 /* Room for a value as heed__config_show writes it. */
 #define SHOW_SIZE 352
@@ -101,6 +102,30 @@ static heed_status parse_int(const struct heed_config_option *o, const char *v,
 	return HEED_OK;
 }
 
+/* Digits with an optional fraction ("0.5", "2", "10.25"): no sign, no
+ * exponent, no "inf" or "nan", which strtod alone would take. */
+static heed_status parse_decimal(const char *v, double *out)
+{
+	const char *p = v;
+
+	if (!(*p >= '0' && *p <= '9'))
+		return HEED_ECONFIG;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (!(*p >= '0' && *p <= '9'))
+			return HEED_ECONFIG;
+		while (*p >= '0' && *p <= '9')
+			p++;
+	}
+	if (*p != '\0')
+		return HEED_ECONFIG;
+	*out = strtod(v, NULL);
+	/* Only a thousand digits and more overflow to inf. */
+	return *out <= 1e300 ? HEED_OK : HEED_ECONFIG;
+}
+
 /* An empty value unsets an optional string (NULL), so "" on the command
  * line clears a contact set in the file. */
 static heed_status set_string(char **slot, const char *v)
@@ -167,6 +192,8 @@ static heed_status set_value(struct heed_config *cfg,
 		return rc;
 	case HEED_CONFIG_LIST:
 		return list_append(slot, v);
+	case HEED_CONFIG_DECIMAL:
+		return parse_decimal(v, slot);
 	}
 	return HEED_ECONFIG;
 }
@@ -184,6 +211,8 @@ static const char *type_hint(heed_config_type t)
 		return "a duration such as 90, 15m, 24h or 7d";
 	case HEED_CONFIG_LIST:
 		return "a text";
+	case HEED_CONFIG_DECIMAL:
+		return "a decimal number such as 0.5";
 	}
 	return "a value";
 }
@@ -355,6 +384,20 @@ heed_status heed_config_user_agent(const struct heed_config *cfg, char *buf,
 bool heed_config_lacks_contact(const struct heed_config *cfg)
 {
 	return !cfg->contact_url && !cfg->contact_email;
+}
+
+heed_status heed_config_revisit(const struct heed_config *cfg,
+                                struct heed_revisit_options *opt,
+                                struct heed_diag *diag)
+{
+	opt->initial_s = cfg->revisit_initial;
+	opt->min_s = cfg->revisit_min;
+	opt->max_s = cfg->revisit_max;
+	opt->grow = cfg->revisit_grow;
+	opt->shrink = cfg->revisit_shrink;
+	if (heed_revisit_options_check(opt, diag) != HEED_OK)
+		return HEED_ECONFIG;
+	return HEED_OK;
 }
 
 const struct heed_config_option_info *heed_config_option_at(size_t i)

@@ -324,6 +324,45 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(crawl_incremental_interval),
          1,
          INT64_MAX},
+        {{"crawl.refresh", HEED_CONFIG_STRING, "due",
+          "Which known URLs a crawl requests again: due, those the revisit "
+          "schedule says are due (conditionally), or all, every one whole; "
+          "`heed crawl --refresh`."},
+         FIELD(crawl_refresh),
+         1,
+         0,
+         heed__config_check_refresh},
+        {{"revisit.initial", HEED_CONFIG_DURATION, "1d",
+          "When a page, sitemap or feed heed has just read for the first "
+          "time is asked for again (longer when the content's date shows it "
+          "has not changed for a while: at least half its age)."},
+         FIELD(revisit_initial),
+         1,
+         INT64_MAX},
+        {{"revisit.min", HEED_CONFIG_DURATION, "1h",
+          "The shortest time between two requests for one known URL, however "
+          "often it changes (at least 1m)."},
+         FIELD(revisit_min),
+         1,
+         INT64_MAX},
+        {{"revisit.max", HEED_CONFIG_DURATION, "30d",
+          "The longest time a known URL goes without being asked for again, "
+          "however rarely it changes."},
+         FIELD(revisit_max),
+         1,
+         INT64_MAX},
+        {{"revisit.grow", HEED_CONFIG_DECIMAL, "0.5",
+          "A visit that finds the content unchanged multiplies the URL's "
+          "interval by 1 + grow (more than 0, at most 10)."},
+         FIELD(revisit_grow),
+         0,
+         0},
+        {{"revisit.shrink", HEED_CONFIG_DECIMAL, "0.3",
+          "A visit that finds the content changed multiplies the URL's "
+          "interval by 1 - shrink (at least 0, less than 1)."},
+         FIELD(revisit_shrink),
+         0,
+         0},
         {{"serve.listen", HEED_CONFIG_STRING, "127.0.0.1:8080",
           "Where `heed serve` listens: ADDR:PORT ([ADDR]:PORT for IPv6; port 0 "
           "lets the system choose). Loopback by default: put a reverse proxy "

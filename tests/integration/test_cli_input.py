@@ -1,8 +1,9 @@
 """Hostile and mistaken input on heed's command line (issue 17): identity
 settings that would inject headers, CSV cells that a spreadsheet would run
 as formulas, `export --site HOST` on any port, impossible dates, an empty
-DNS name, a folder as --config, a public suffix as verify.domain, and
-100 kB values in messages. Each check runs heed itself and judges its exit
+DNS name, a folder as --config, a public suffix as verify.domain, a
+`--refresh` or [revisit] setting that makes no sense (issue 19), and 100 kB
+values in messages. Each check runs heed itself and judges its exit
 status, its words and, for the crawl, what the server received."""
 
 import csv
@@ -233,6 +234,40 @@ def test_verify_domain_public_suffix():
     assert "suffix.ini:2:" in proc.stderr, proc.stderr
 
 
+# 10. --refresh is due or all, and the [revisit] settings bound each other
+# (issue 19): usage errors before any request.
+
+def test_refresh_and_revisit_settings():
+    port = free_port()
+    ini = os.path.join(TMP, "revisit.ini")
+    with open(ini, "w") as f:
+        f.write("[revisit]\ninitial = 40d\n")
+    with ScriptedHttpServer("127.0.0.1", port,
+                            {"/robots.txt": ("status", 200, b"")}) as srv:
+        for args, says in (
+                (["--refresh", "nonsense"],
+                 "crawl.refresh: 'nonsense' is neither due"),
+                (["--refresh", ""], "crawl.refresh"),
+                (["--set", "crawl.refresh=ALL"], "crawl.refresh"),
+                (["--set", "revisit.min=30s"],
+                 "revisit.min is 30 s; it must be at least 60 s"),
+                (["--set", "revisit.grow=1e3"],
+                 "revisit.grow: '1e3' is not a decimal number"),
+                (["--set", "revisit.shrink=1"], "revisit.shrink is 1"),
+                (["--config", ini], "revisit.initial (3456000 s) must lie"
+                 " between revisit.min (3600 s) and revisit.max")):
+            proc = run_heed("crawl", "--store", os.path.join(TMP, "rf.db"),
+                            "--allow-private", *CONTACT, *args,
+                            f"http://127.0.0.1:{port}/", check=2)
+            assert says in proc.stderr, (args, proc.stderr)
+            one_line(proc)
+        assert srv.log() == [], srv.log()
+    # Well-formed values pass where settings are read.
+    run_heed("page", "--format", "markdown", "--set", "crawl.refresh=all",
+             "--set", "revisit.min=1m", "--set", "revisit.grow=2.5",
+             check=0)
+
+
 try:
     Checks().main([
         test_header_injection_refused,
@@ -247,6 +282,7 @@ try:
         test_config_folder,
         test_long_values_shortened,
         test_verify_domain_public_suffix,
+        test_refresh_and_revisit_settings,
     ])
 finally:
     SITE.srv.close()

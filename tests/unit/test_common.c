@@ -283,10 +283,32 @@ static void test_ascii_ieq(void **state)
 	assert_false(heed__ascii_ieq("User-Agents", 11, "user-agent"));
 }
 
+/* FIPS 180-2's examples, and the empty input with and without a pointer:
+ * the digest that tells an unchanged body from a changed one. */
+static void test_sha256_hex(void **state)
+{
+	char hex[HEED_SHA256_HEX];
+
+	(void)state;
+	assert_true(heed__sha256_hex("abc", 3, hex));
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+	                         "b00361a396177a9cb410ff61f20015ad");
+	assert_true(heed__sha256_hex(NULL, 0, hex));
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+	                         "27ae41e4649b934ca495991b7852b855");
+	assert_true(heed__sha256_hex("", 0, hex));
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb924"
+	                         "27ae41e4649b934ca495991b7852b855");
+	assert_true(heed__sha256_hex("abd", 3, hex));
+	assert_string_not_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
+	                             "b00361a396177a9cb410ff61f20015ad");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_status_names),
+	        cmocka_unit_test(test_sha256_hex),
 	        cmocka_unit_test(test_diag),
 	        cmocka_unit_test(test_buf_ceiling),
 	        cmocka_unit_test(test_buf_take),

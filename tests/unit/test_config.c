@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "heed/config.h"
+#include "heed/revisit.h"
 
 static void test_defaults(void **state)
 {
@@ -347,6 +348,134 @@ static void test_file_identity_checked(void **state)
 	heed_config_free(&c);
 }
 
+/* The decimal type: digits with an optional fraction, nothing else. */
+static void test_decimals(void **state)
+{
+	static const struct {
+		const char *text;
+		heed_status rc;
+		double value;
+	} cases[] = {
+	        {"0.5", HEED_OK, 0.5},     {"2", HEED_OK, 2},
+	        {"10.25", HEED_OK, 10.25}, {"0", HEED_OK, 0},
+	        {".5", HEED_ECONFIG, 0},   {"1.", HEED_ECONFIG, 0},
+	        {"-0.1", HEED_ECONFIG, 0}, {"+1", HEED_ECONFIG, 0},
+	        {"1e3", HEED_ECONFIG, 0},  {"inf", HEED_ECONFIG, 0},
+	        {"nan", HEED_ECONFIG, 0},  {"", HEED_ECONFIG, 0},
+	        {"0.5x", HEED_ECONFIG, 0}, {"0,5", HEED_ECONFIG, 0},
+	        {" 1", HEED_ECONFIG, 0},
+	};
+	struct heed_config c;
+	struct heed_diag d;
+
+	(void)state;
+	assert_int_equal(heed_config_init(&c), HEED_OK);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		heed_status rc;
+
+		c.revisit_grow = -1;
+		memset(&d, 0, sizeof(d));
+		rc = heed_config_set(&c, "revisit.grow", cases[i].text, &d);
+		if (rc != cases[i].rc ||
+		    (rc == HEED_OK && c.revisit_grow != cases[i].value))
+			fail_msg("'%s': got %s %g", cases[i].text,
+			         heed_status_name(rc), c.revisit_grow);
+		if (rc != HEED_OK &&
+		    !strstr(d.message, "is not a decimal number"))
+			fail_msg("'%s': message '%s'", cases[i].text,
+			         d.message);
+		if (rc != HEED_OK)
+			assert_true(c.revisit_grow == -1); /* left alone */
+	}
+	heed_config_free(&c);
+}
+
+/* [revisit]: defaults as heed/revisit.h states them, and the checks that
+ * need several settings at once. */
+static void test_revisit_settings(void **state)
+{
+	static const struct {
+		const char *name, *value, *says;
+	} bad[] = {
+	        {"revisit.min", "30s", "revisit.min is 30 s"},
+	        {"revisit.max", "30m", "revisit.max (1800 s) is shorter"},
+	        {"revisit.initial", "31d", "revisit.initial (2678400 s)"},
+	        {"revisit.initial", "59m", "must lie between"},
+	        {"revisit.grow", "0", "revisit.grow is 0"},
+	        {"revisit.grow", "10.5", "revisit.grow is 10.5"},
+	        {"revisit.shrink", "1", "revisit.shrink is 1"},
+	};
+	struct heed_revisit_options o, want;
+	struct heed_config c;
+	struct heed_diag d;
+
+	(void)state;
+	heed_revisit_options_default(&want);
+	assert_int_equal(heed_config_init(&c), HEED_OK);
+	assert_int_equal(heed_config_revisit(&c, &o, NULL), HEED_OK);
+	assert_int_equal(o.initial_s, want.initial_s);
+	assert_int_equal(o.min_s, want.min_s);
+	assert_int_equal(o.max_s, want.max_s);
+	assert_true(o.grow == want.grow && o.shrink == want.shrink);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(bad); i++) {
+		struct heed_config b;
+
+		assert_int_equal(heed_config_init(&b), HEED_OK);
+		/* Each alone is a well-formed value... */
+		assert_int_equal(
+		        heed_config_set(&b, bad[i].name, bad[i].value, NULL),
+		        HEED_OK);
+		/* ...that the settings together refuse, with a sentence. */
+		memset(&d, 0, sizeof(d));
+		assert_int_equal(heed_config_revisit(&b, &o, &d), HEED_ECONFIG);
+		if (!strstr(d.message, bad[i].says))
+			fail_msg("%s=%s: '%s' lacks '%s'", bad[i].name,
+			         bad[i].value, d.message, bad[i].says);
+		heed_config_free(&b);
+	}
+	/* Moving all three together is fine. */
+	assert_int_equal(heed_config_set(&c, "revisit.min", "1m", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_config_set(&c, "revisit.initial", "2h", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_config_set(&c, "revisit.max", "1w", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_config_set(&c, "revisit.shrink", "0", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_config_revisit(&c, &o, NULL), HEED_OK);
+	assert_int_equal(o.min_s, 60);
+	assert_int_equal(o.initial_s, 7200);
+	assert_int_equal(o.max_s, 604800);
+	assert_true(o.shrink == 0);
+	assert_int_equal(heed_config_set(&c, "revisit.min", "0", &d),
+	                 HEED_ECONFIG);
+	heed_config_free(&c);
+}
+
+/* crawl.refresh (heed crawl --refresh): due or all. */
+static void test_refresh_setting(void **state)
+{
+	struct heed_config c;
+	struct heed_diag d = {0};
+
+	(void)state;
+	assert_int_equal(heed_config_init(&c), HEED_OK);
+	assert_string_equal(c.crawl_refresh, "due");
+	assert_int_equal(heed_config_set(&c, "crawl.refresh", "all", NULL),
+	                 HEED_OK);
+	assert_string_equal(c.crawl_refresh, "all");
+	assert_int_equal(heed_config_set(&c, "crawl.refresh", "often", &d),
+	                 HEED_ECONFIG);
+	assert_non_null(strstr(d.message, "crawl.refresh: 'often' is neither "
+	                                  "due"));
+	assert_int_equal(heed_config_set(&c, "crawl.refresh", "ALL", NULL),
+	                 HEED_ECONFIG);
+	assert_int_equal(heed_config_set(&c, "crawl.refresh", "", NULL),
+	                 HEED_ECONFIG);
+	assert_string_equal(c.crawl_refresh, "all");
+	heed_config_free(&c);
+}
+
 /* Every setting in the table must appear in docs/configuration.md. */
 static void test_every_option_documented(void **state)
 {
@@ -397,6 +526,9 @@ int main(void)
 	        cmocka_unit_test(test_long_value_in_message),
 	        cmocka_unit_test(test_file_is_folder),
 	        cmocka_unit_test(test_file_identity_checked),
+	        cmocka_unit_test(test_decimals),
+	        cmocka_unit_test(test_revisit_settings),
+	        cmocka_unit_test(test_refresh_setting),
 	        cmocka_unit_test(test_every_option_documented),
 	        cmocka_unit_test(test_option_names_unique),
 	};
