@@ -130,6 +130,14 @@ struct heed_site_event {
 	int64_t crawl_delay_ms;         /* PARSED: 0 when none */
 	const char *detail; /* RESOLVE_FAILED, ATTEMPT_FAILED: for the report;
 	                       copied, may be NULL */
+	/* STATUS: how long the answer says it stays fresh (RFC 9111 4.2.1,
+	 * heed_net_fresh_for), when it says (has_fresh). A 2xx's lifetime
+	 * brings the re-check forward: the next attempt is due after
+	 * min(fresh_s, recheck_interval_s), 0 meaning the next run (RFC
+	 * 9309 2.4: never cached longer than 24 hours). Other statuses'
+	 * lifetimes are ignored. */
+	bool has_fresh;
+	int64_t fresh_s;
 };
 
 /* The time of an event: both clocks, read once by the shell. */

@@ -39,6 +39,11 @@ struct heed_store_site {
 	char *rules_body;       /* the robots.txt in force; NULL: no rules */
 	size_t rules_body_len;  /* bytes */
 	int64_t crawl_delay_ms; /* from the rules in force; 0 none */
+	/* The validators and Content-Type of the answer robots_body came
+	 * from, or NULL: kept only with a body that was read whole and
+	 * judged, for the next check's If-None-Match / If-Modified-Since (a
+	 * 304 then confirms robots_body; docs/robots-lifecycle.md). */
+	char *robots_etag, *robots_last_modified, *robots_type;
 };
 
 /*

@@ -75,6 +75,11 @@ struct xfer {
 	bool has_retry_after;
 	/* Copies of response headers the crawl engine needs. */
 	char etag[256], last_modified[64], x_robots_tag[512];
+	/* Freshness (heed_net_fresh_for): every Cache-Control and Expires
+	 * line joined with ", ", the first Date; lines counted so that a
+	 * field sent empty is still a field. */
+	char cache_control[512], expires[64], date[64];
+	unsigned cache_control_lines, expires_lines, date_lines;
 	char errbuf[CURL_ERROR_SIZE];
 	char pin_name[96]; /* the name pin_address() gave libcurl */
 };
@@ -365,6 +370,9 @@ static void fill_response(struct xfer *x, struct heed_net_response *r)
 	r->etag = x->etag[0] ? x->etag : NULL;
 	r->last_modified = x->last_modified[0] ? x->last_modified : NULL;
 	r->x_robots_tag = x->x_robots_tag[0] ? x->x_robots_tag : NULL;
+	r->cache_control = x->cache_control_lines ? x->cache_control : NULL;
+	r->expires = x->expires_lines ? x->expires : NULL;
+	r->date = x->date_lines ? x->date : NULL;
 	curl_easy_getinfo(x->easy, CURLINFO_CONNECT_TIME_T, &connect_us);
 	/* Connected means a request may have reached the server: the next
 	 * attempt on the host must wait its delay. */
@@ -418,6 +426,32 @@ static void keep_header(char *dst, size_t size, const char *p, size_t len,
 		         v);
 }
 
+/*
+ * Appends one header line's value to a list field (RFC 9110 5.3: lines of
+ * one field are one comma-separated list), counting the lines. A value that
+ * does not fit whole is dropped rather than cut, so a cut never turns
+ * "max-age=86400" into "max-age=86" or a date into another date: the
+ * field then reads as if that line had not come (for Expires, the first of
+ * two dates is used, which RFC 9111 4.2.1 allows).
+ */
+static void keep_list(char *dst, size_t size, unsigned *lines, const char *p,
+                      size_t len)
+{
+	char value[512] = "";
+	size_t used = strlen(dst), n;
+
+	keep_header(value, sizeof(value), p, len, false);
+	n = strlen(value);
+	if (n + 1 >= sizeof(value))
+		return; /* cut by keep_header */
+	while (n > 0 && heed__ascii_space(value[n - 1]))
+		value[--n] = '\0'; /* RFC 9110 5.5: not part of the value */
+	if (used + (*lines ? 2 : 0) + n + 1 > size)
+		return;
+	snprintf(dst + used, size - used, "%s%s", *lines ? ", " : "", value);
+	(*lines)++;
+}
+
 /* Two Content-Lengths that disagree leave the answer's end unknown (RFC
  * 9112, 6.3): libcurl 7.88 takes the last one, and whatever follows could
  * be read as the next answer on the connection. Such an answer is a
@@ -452,6 +486,25 @@ static bool keep_crawl_header(struct xfer *x, const char *p, size_t len)
 	return true;
 }
 
+/* Keeps what heed_net_fresh_for reads; false for other lines. */
+static bool keep_fresh_header(struct xfer *x, const char *p, size_t len)
+{
+	if (header_is(p, len, "Cache-Control")) {
+		keep_list(x->cache_control, sizeof(x->cache_control),
+		          &x->cache_control_lines, p, len);
+	} else if (header_is(p, len, "Expires")) {
+		keep_list(x->expires, sizeof(x->expires), &x->expires_lines, p,
+		          len);
+	} else if (header_is(p, len, "Date")) {
+		/* RFC 9110 6.6.1 allows one Date; the first is kept. */
+		if (x->date_lines++ == 0)
+			keep_header(x->date, sizeof(x->date), p, len, false);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static size_t on_header(char *p, size_t size, size_t n, void *ud)
 {
 	struct xfer *x = ud;
@@ -463,6 +516,8 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 		/* A new header block (after a 1xx): forget the last one. */
 		x->has_retry_after = false;
 		x->etag[0] = x->last_modified[0] = x->x_robots_tag[0] = '\0';
+		x->cache_control[0] = x->expires[0] = x->date[0] = '\0';
+		x->cache_control_lines = x->expires_lines = x->date_lines = 0;
 		x->content_length[0] = '\0';
 		return len;
 	}
@@ -470,7 +525,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
 		x->bad_framing = true;
 		return 0;
 	}
-	if (keep_crawl_header(x, p, len))
+	if (keep_crawl_header(x, p, len) || keep_fresh_header(x, p, len))
 		return len;
 	if (header_is(p, len, "Retry-After")) {
 		keep_retry_after(x, p, len);

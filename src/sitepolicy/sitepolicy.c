@@ -32,6 +32,7 @@ struct heed_site {
 	unsigned redirects;   /* hops followed in this run */
 	int64_t pause_until_ms;
 	bool fetched;    /* an attempt was started in this run */
+	int64_t fresh_s; /* the 2xx answer's freshness lifetime; -1: none */
 	int last_status; /* last status >= 500 seen, for the report */
 	char last_error[96];
 };
@@ -180,6 +181,7 @@ heed_status heed_site_new(heed_site **out, const char *host,
 	s->opt = *opt;
 	s->record = *record;
 	s->record.detail[sizeof(s->record.detail) - 1] = '\0';
+	s->fresh_s = -1;
 	s->state = record->state <= HEED_SITE_DISQUALIFIED_RESET
 	                   ? record->state
 	                   : HEED_SITE_UNKNOWN;
@@ -245,6 +247,25 @@ static void done(heed_site *s, heed_site_state to, struct heed_site_action *a)
 	a->fetched = s->fetched;
 }
 
+/* How long a qualification is used. RFC 9309 2.4: "Crawlers SHOULD NOT use
+ * the cached version for more than 24 hours" (recheck_interval_s), and
+ * "MAY use standard cache control as defined in RFC 9111": a robots.txt
+ * whose 2xx answer says it stays fresh for less is checked again sooner,
+ * never later. The lifetime is appended to the detail for the report. */
+static int64_t recheck_after(heed_site *s)
+{
+	size_t used = strlen(s->record.detail);
+
+	if (s->fresh_s < 0 || s->fresh_s >= s->opt.recheck_interval_s)
+		return s->opt.recheck_interval_s;
+	if (used < sizeof(s->record.detail))
+		snprintf(s->record.detail + used,
+		         sizeof(s->record.detail) - used,
+		         "; fresh for %lld s (Cache-Control/Expires)",
+		         (long long)s->fresh_s);
+	return s->fresh_s;
+}
+
 /* "After the crawler receives an HTTP status code below 500 [...]": the site
  * is qualified. "After a site is qualified for crawling [...], the failure
  * count is set to zero. The crawler uses the results of the download until
@@ -256,7 +277,7 @@ static void qualify(heed_site *s, heed_site_state to, heed_site_reason why,
 	s->record.reason = why;
 	s->record.failures = 0;
 	s->record.last_success_s = now->unix_s;
-	s->record.next_attempt_s = now->unix_s + s->opt.recheck_interval_s;
+	s->record.next_attempt_s = now->unix_s + recheck_after(s);
 	done(s, to, a);
 }
 
@@ -306,6 +327,7 @@ static heed_status on_start(heed_site *s, const struct heed_site_clock *now,
 	}
 	s->record.robots_date_s = now->unix_s;
 	s->record.http_status = 0;
+	s->fresh_s = -1;
 	s->last_status = 0;
 	s->last_error[0] = '\0';
 	set_state(s, HEED_SITE_RESOLVING);
@@ -405,6 +427,8 @@ static void on_status(heed_site *s, const struct heed_site_event *ev,
 		return;
 	}
 	if (st >= 200 && st < 300) {
+		s->fresh_s =
+		        ev->has_fresh && ev->fresh_s >= 0 ? ev->fresh_s : -1;
 		set_state(s, HEED_SITE_READING);
 		act(a, HEED_SITE_DO_NOTHING);
 		return;

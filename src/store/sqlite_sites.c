@@ -34,6 +34,11 @@ static const char *const sites_migrations[] = {
         "  backoff_level INTEGER NOT NULL DEFAULT 0,"
         "  backoff_until INTEGER NOT NULL DEFAULT 0,"
         "  last_request_ms INTEGER NOT NULL DEFAULT 0);",
+        /* 2 (issue 19): the validators and media type of the stored
+         * 2xx body, for a conditional re-check whose 304 confirms it. */
+        "ALTER TABLE sites ADD COLUMN robots_etag TEXT;"
+        "ALTER TABLE sites ADD COLUMN robots_last_modified TEXT;"
+        "ALTER TABLE sites ADD COLUMN robots_type TEXT;",
 };
 
 const struct heed_store_area heed__store_sites_area = {
@@ -45,7 +50,8 @@ const struct heed_store_area heed__store_sites_area = {
 #define SITE_COLUMNS                                                      \
 	"site, host, state, reason, detail, http_status, robots_date, "   \
 	"last_success, next_attempt, failures, robots_url, robots_body, " \
-	"rules_body, crawl_delay_ms"
+	"rules_body, crawl_delay_ms, robots_etag, robots_last_modified, " \
+	"robots_type"
 
 static char *column_dup(heed_store *store, sqlite3_stmt *st, int col,
                         size_t *len, bool *oom)
@@ -92,6 +98,9 @@ static heed_status read_row(heed_store *store, sqlite3_stmt *st,
 	        column_dup(store, st, 11, &out->robots_body_len, &oom);
 	out->rules_body = column_dup(store, st, 12, &out->rules_body_len, &oom);
 	out->crawl_delay_ms = sqlite3_column_int64(st, 13);
+	out->robots_etag = column_dup(store, st, 14, NULL, &oom);
+	out->robots_last_modified = column_dup(store, st, 15, NULL, &oom);
+	out->robots_type = column_dup(store, st, 16, NULL, &oom);
 	return oom ? HEED_ENOMEM : HEED_OK;
 }
 
@@ -102,6 +111,9 @@ void heed_store_site_clear(heed_store *store, struct heed_store_site *s)
 	heed__free(store->alloc, s->robots_url);
 	heed__free(store->alloc, s->robots_body);
 	heed__free(store->alloc, s->rules_body);
+	heed__free(store->alloc, s->robots_etag);
+	heed__free(store->alloc, s->robots_last_modified);
+	heed__free(store->alloc, s->robots_type);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -138,6 +150,14 @@ static void bind_blob(sqlite3_stmt *st, int col, const char *p, size_t len)
 		sqlite3_bind_null(st, col);
 }
 
+static void bind_text(sqlite3_stmt *st, int col, const char *p)
+{
+	if (p)
+		sqlite3_bind_text(st, col, p, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, col);
+}
+
 heed_status heed_store_site_put(heed_store *store,
                                 const struct heed_store_site *in)
 {
@@ -145,7 +165,7 @@ heed_status heed_store_site_put(heed_store *store,
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "INSERT OR REPLACE INTO sites (" SITE_COLUMNS
 	               ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-	               "?11, ?12, ?13, ?14);");
+	               "?11, ?12, ?13, ?14, ?15, ?16, ?17);");
 	heed_status rc;
 
 	if (!st)
@@ -162,13 +182,13 @@ heed_status heed_store_site_put(heed_store *store,
 	sqlite3_bind_int64(st, 8, r->last_success_s);
 	sqlite3_bind_int64(st, 9, r->next_attempt_s);
 	sqlite3_bind_int64(st, 10, r->failures);
-	if (in->robots_url)
-		sqlite3_bind_text(st, 11, in->robots_url, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 11);
+	bind_text(st, 11, in->robots_url);
 	bind_blob(st, 12, in->robots_body, in->robots_body_len);
 	bind_blob(st, 13, in->rules_body, in->rules_body_len);
 	sqlite3_bind_int64(st, 14, in->crawl_delay_ms);
+	bind_text(st, 15, in->robots_etag);
+	bind_text(st, 16, in->robots_last_modified);
+	bind_text(st, 17, in->robots_type);
 	rc = heed__sqlite_step_done(store, st);
 	heed__sqlite_release(store, st);
 	return rc;

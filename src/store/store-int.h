@@ -103,6 +103,8 @@ extern const struct heed_store_area heed__store_sites_area;
 extern const struct heed_store_area heed__store_irc_area;
 extern const struct heed_store_area heed__store_pages_area;
 extern const struct heed_store_area heed__store_frontier_area;
+/* After pages: a store made before it fills it from the pages table. */
+extern const struct heed_store_area heed__store_visits_area;
 /* After pages: its triggers and indexes are on the pages table. */
 extern const struct heed_store_area heed__store_search_area;
 

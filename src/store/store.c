@@ -25,6 +25,7 @@ const struct heed_store_area *const heed__store_areas[] = {
         &heed__store_irc_area,
         &heed__store_pages_area,
         &heed__store_frontier_area,
+        &heed__store_visits_area,
         &heed__store_search_area,
 };
 const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas);

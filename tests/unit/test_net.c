@@ -256,6 +256,9 @@ struct fetched {
 	int status;
 	size_t body_len;
 	char content_type[64];
+	/* The freshness headers as the response gave them; "(null)" for
+	 * NULL. */
+	char cache_control[600], expires[80], date[80];
 };
 
 static bool no_media(void *ud, const struct heed_net_response *r)
@@ -274,6 +277,11 @@ static void on_fetched(void *ud, const struct heed_net_response *r)
 	f->body_len = r->body_len;
 	snprintf(f->content_type, sizeof(f->content_type), "%s",
 	         r->content_type ? r->content_type : "");
+	snprintf(f->cache_control, sizeof(f->cache_control), "%s",
+	         r->cache_control ? r->cache_control : "(null)");
+	snprintf(f->expires, sizeof(f->expires), "%s",
+	         r->expires ? r->expires : "(null)");
+	snprintf(f->date, sizeof(f->date), "%s", r->date ? r->date : "(null)");
 }
 
 static void run(heed_net *net)
@@ -565,6 +573,45 @@ static void test_close_in_headers(void **state)
 	assert_int_equal(got[0].error, HEED_NET_TRUNCATED);
 }
 
+/* Cache-Control lines joined with ", ", Expires lines joined (two dates no
+ * longer parse as one: stale), the first Date; a 1xx block's headers are
+ * forgotten; a value too long to keep whole is dropped, never cut. */
+static void test_freshness_headers(void **state)
+{
+	static char overlong[700];
+	static const char *answers[] = {
+	        "HTTP/1.1 100 Continue\r\nCache-Control: max-age=1\r\n\r\n"
+	        "HTTP/1.1 200 OK\r\nCache-Control: public\r\nDate: Sun, 06 "
+	        "Nov 1994 08:49:37 GMT\r\ncache-control:  max-age=\"60, x\" "
+	        "\r\nDate: Mon, 07 Nov 1994 08:49:37 GMT\r\nExpires: 0\r\n"
+	        "Content-Length: 2\r\n\r\nok",
+	        "HTTP/1.1 200 OK\r\nExpires: Sun, 06 Nov 1994 09:49:37 GMT\r\n"
+	        "Expires: Sun, 06 Nov 1994 09:49:37 GMT\r\nContent-Length: "
+	        "2\r\n\r\nok",
+	        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", NULL};
+	struct fetched got[4] = {{0}};
+
+	(void)state;
+	snprintf(overlong, sizeof(overlong),
+	         "HTTP/1.1 200 OK\r\nCache-Control: max-age=5\r\n"
+	         "Cache-Control: no-store, x=\"%0500d\"\r\n"
+	         "Content-Length: 2\r\n\r\nok",
+	         0);
+	answers[3] = overlong;
+	fetch_script(answers, 4, got);
+	assert_int_equal(got[0].status, 200);
+	assert_string_equal(got[0].cache_control, "public, max-age=\"60, x\"");
+	assert_string_equal(got[0].date, "Sun, 06 Nov 1994 08:49:37 GMT");
+	assert_string_equal(got[0].expires, "0");
+	assert_string_equal(got[1].expires, "Sun, 06 Nov 1994 09:49:37 GMT, "
+	                                    "Sun, 06 Nov 1994 09:49:37 GMT");
+	assert_string_equal(got[1].cache_control, "(null)");
+	assert_string_equal(got[2].cache_control, "(null)");
+	assert_string_equal(got[2].expires, "(null)");
+	assert_string_equal(got[2].date, "(null)");
+	assert_string_equal(got[3].cache_control, "max-age=5");
+}
+
 static const struct site_case {
 	const char *name, *url, *site, *host;
 	heed_status want;
@@ -623,6 +670,7 @@ int main(void)
 	        cmocka_unit_test(test_folded_first_header),
 	        cmocka_unit_test(test_two_content_lengths),
 	        cmocka_unit_test(test_close_in_headers),
+	        cmocka_unit_test(test_freshness_headers),
 	        cmocka_unit_test(test_site_of),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -64,6 +64,8 @@ struct scenario {
 		ev, 0, 0, HEED_SITE_##st, HEED_SITE_DO_NOTHING \
 	}
 #define RULES EV(PARSED, .verdict = HEED_SITE_BODY_RULES)
+/* A status whose answer says how long it stays fresh (RFC 9111). */
+#define FRESH(c, f) EV(STATUS, .status = c, .has_fresh = true, .fresh_s = f)
 
 static const struct scenario scenarios[] = {
         {"seed 1: a DNS failure means crawling is not possible (a failure)",
@@ -305,6 +307,72 @@ static const struct scenario scenarios[] = {
          1,
          600,
          403},
+        {"RFC 9309 2.4 + RFC 9111: max-age brings the re-check forward",
+         {0},
+         {START(0), FETCHED(RESOLVED(1), 0, 1), READ(FRESH(200, 60), READING),
+          READ(EV(BODY_COMPLETE), PARSING), DONE(RULES, QUALIFIED_RULES)},
+         HEED_SITE_R_PARSED,
+         0,
+         60,
+         200},
+        {"RFC 9111 no-cache, max-age=0: the next run checks again",
+         {0},
+         {START(0), FETCHED(RESOLVED(1), 0, 1), READ(FRESH(200, 0), READING),
+          READ(EV(BODY_COMPLETE), PARSING), DONE(RULES, QUALIFIED_RULES)},
+         HEED_SITE_R_PARSED,
+         0,
+         0,
+         200},
+        {"RFC 9309 2.4: a lifetime beyond 24 hours never lengthens it",
+         {0},
+         {START(0), FETCHED(RESOLVED(1), 0, 1),
+          READ(FRESH(200, 30 * 86400), READING),
+          READ(EV(BODY_COMPLETE), PARSING), DONE(RULES, QUALIFIED_RULES)},
+         HEED_SITE_R_PARSED,
+         0,
+         86400,
+         200},
+        {"a body that is not a robots.txt is re-checked as soon too",
+         {0},
+         {START(0), FETCHED(RESOLVED(1), 0, 1), READ(FRESH(200, 90), READING),
+          READ(EV(BODY_COMPLETE), PARSING),
+          DONE(EV(PARSED, .verdict = HEED_SITE_BODY_NOT_ROBOTS),
+               QUALIFIED_NO_RULES)},
+         HEED_SITE_R_NOT_ROBOTS,
+         0,
+         90,
+         200},
+        {"a lifetime on a 404 is not a robots.txt's: 24 hours",
+         {0},
+         {START(0), FETCHED(RESOLVED(1), 0, 1),
+          DONE(FRESH(404, 60), QUALIFIED_NO_RULES)},
+         HEED_SITE_R_NO_ROBOTS,
+         0,
+         86400,
+         404},
+        {"a redirect's lifetime is not the rules' answer",
+         {0},
+         {START(0),
+          FETCHED(RESOLVED(1), 0, 1),
+          {EV(STATUS, .status = 301, .has_location = true, .has_fresh = true,
+              .fresh_s = 5),
+           0, 0, HEED_SITE_RESOLVING, HEED_SITE_DO_RESOLVE},
+          FETCHED(RESOLVED(1), 0, 1),
+          READ(STATUS(200), READING),
+          READ(EV(BODY_COMPLETE), PARSING),
+          DONE(RULES, QUALIFIED_RULES)},
+         HEED_SITE_R_PARSED,
+         0,
+         86400,
+         200},
+        {"a truncated body's lifetime is not used: retry interval",
+         {0},
+         {START(0), FETCHED(RESOLVED(1), 0, 1), READ(FRESH(200, 5), READING),
+          DONE(EV(BODY_TRUNCATED), DISQUALIFIED)},
+         HEED_SITE_R_TRUNCATED,
+         1,
+         600,
+         200},
         {"a reset site is tried at once",
          {HEED_SITE_UNKNOWN, HEED_SITE_R_RESET, 0, 5, 0, 0, 0, ""},
          {START(0), FETCHED(RESOLVED(1), 0, 1),
@@ -428,6 +496,54 @@ static void test_robots_date(void **state)
 	heed_site_step(s, &start, &now, &a);
 	assert_int_equal(a.kind, HEED_SITE_DO_DONE);
 	assert_int_equal(heed_site_get_record(s)->robots_date_s, T0);
+	heed_site_free(s);
+}
+
+/* RFC 9309 2.4 with an injected clock: a qualification fresh for 60 s is
+ * used for 60 s, not a second more; the next run after that fetches. */
+static void test_fresh_due_time(void **state)
+{
+	struct heed_site_record rec = {0};
+	struct heed_site_clock now = {T0, 0};
+	struct heed_site_event start = {.kind = HEED_SITE_EV_START};
+	struct heed_site_event one = {.kind = HEED_SITE_EV_RESOLVED,
+	                              .address_count = 1};
+	struct heed_site_event ok = {.kind = HEED_SITE_EV_STATUS,
+	                             .status = 200,
+	                             .has_fresh = true,
+	                             .fresh_s = 60};
+	struct heed_site_event body = {.kind = HEED_SITE_EV_BODY_COMPLETE};
+	struct heed_site_event rules = {.kind = HEED_SITE_EV_PARSED};
+	struct heed_site_action a;
+	heed_site *s;
+
+	(void)state;
+	assert_int_equal(heed_site_new(&s, "h", &rec, &test_options, NULL,
+	                               heed_test_allocator()),
+	                 HEED_OK);
+	heed_site_step(s, &start, &now, &a);
+	heed_site_step(s, &one, &now, &a);
+	heed_site_step(s, &ok, &now, &a);
+	heed_site_step(s, &body, &now, &a);
+	heed_site_step(s, &rules, &now, &a);
+	assert_int_equal(a.kind, HEED_SITE_DO_DONE);
+	assert_int_equal(heed_site_get_record(s)->next_attempt_s, T0 + 60);
+	assert_non_null(
+	        strstr(heed_site_get_record(s)->detail, "fresh for 60"));
+	rec = *heed_site_get_record(s);
+	heed_site_free(s);
+	/* A later run, 59 s on: the qualification stands, no contact. */
+	assert_int_equal(heed_site_new(&s, "h", &rec, &test_options, NULL,
+	                               heed_test_allocator()),
+	                 HEED_OK);
+	now.unix_s = T0 + 59;
+	heed_site_step(s, &start, &now, &a);
+	assert_int_equal(a.kind, HEED_SITE_DO_DONE);
+	assert_false(a.fetched);
+	/* At 60 s it is due: the run starts with a look-up. */
+	now.unix_s = T0 + 60;
+	heed_site_step(s, &start, &now, &a);
+	assert_int_equal(a.kind, HEED_SITE_DO_RESOLVE);
 	heed_site_free(s);
 }
 
@@ -659,6 +775,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_lifecycle_tables),
 	        cmocka_unit_test(test_robots_date),
+	        cmocka_unit_test(test_fresh_due_time),
 	        cmocka_unit_test(test_unexpected_event),
 	        cmocka_unit_test(test_transitions_logged),
 	        cmocka_unit_test(test_names_round_trip),

@@ -5,6 +5,7 @@
  */
 #include "heed_test.h"
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include "heed/store_sites.h"
@@ -69,6 +70,8 @@ static void put_site(heed_store *s, const char *site, const char *host,
 	row.rules_body = (char *)body;
 	row.rules_body_len = 27;
 	row.crawl_delay_ms = 2500;
+	row.robots_etag = "W/\"v1\"";
+	row.robots_last_modified = "Sun, 06 Nov 1994 08:49:37 GMT";
 	assert_int_equal(heed_store_site_put(s, &row), HEED_OK);
 }
 
@@ -80,7 +83,7 @@ static void test_round_trip_across_reopen(void **state)
 
 	(void)state;
 	assert_int_equal(heed_store_schema_version(s, "sites", &v), HEED_OK);
-	assert_int_equal(v, 1);
+	assert_int_equal(v, 2);
 	put_site(s, "http://a.test:8080", "a.test", HEED_SITE_DISQUALIFIED, 3);
 	heed_store_close(s);
 	s = open_store();
@@ -101,6 +104,11 @@ static void test_round_trip_across_reopen(void **state)
 	assert_memory_equal(row.robots_body + 28, "binary", 6);
 	assert_int_equal(row.rules_body_len, 27);
 	assert_int_equal(row.crawl_delay_ms, 2500);
+	/* Version 2: the validators of robots_body (issue 19). */
+	assert_string_equal(row.robots_etag, "W/\"v1\"");
+	assert_string_equal(row.robots_last_modified,
+	                    "Sun, 06 Nov 1994 08:49:37 GMT");
+	assert_null(row.robots_type);
 	heed_store_site_clear(s, &row);
 	assert_int_equal(heed_store_site_get(s, "http://nope.test", &row),
 	                 HEED_ENOTFOUND);
@@ -175,6 +183,43 @@ static void test_host_state_survives_reopen(void **state)
 	heed_store_close(s);
 }
 
+/* A store of an older heed (sites area version 1, before issue 19) is
+ * migrated on open: its rows stay, with no validators. */
+static void test_version_1_is_migrated(void **state)
+{
+	struct heed_store_site row;
+	heed_store *s = open_store();
+	sqlite3 *db;
+	int v = 0;
+
+	(void)state;
+	put_site(s, "http://a.test", "a.test", HEED_SITE_QUALIFIED_RULES, 0);
+	heed_store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+	        sqlite3_exec(db,
+	                     "ALTER TABLE sites DROP COLUMN robots_etag;"
+	                     "ALTER TABLE sites DROP COLUMN "
+	                     "robots_last_modified;"
+	                     "ALTER TABLE sites DROP COLUMN robots_type;"
+	                     "UPDATE heed_schema SET version = 1 WHERE "
+	                     "area = 'sites';",
+	                     NULL, NULL, NULL),
+	        SQLITE_OK);
+	sqlite3_close(db);
+	s = open_store();
+	assert_int_equal(heed_store_schema_version(s, "sites", &v), HEED_OK);
+	assert_int_equal(v, 2);
+	assert_int_equal(heed_store_site_get(s, "http://a.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.state, HEED_SITE_QUALIFIED_RULES);
+	assert_int_equal(row.robots_body_len, 35);
+	assert_null(row.robots_etag);
+	assert_null(row.robots_last_modified);
+	heed_store_site_clear(s, &row);
+	heed_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -183,6 +228,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_each_and_reset_by_host,
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_host_state_survives_reopen,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_version_1_is_migrated,
 	                                        make_file, remove_file),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,703 @@
+/*
+ * Unit tests for the store's "visits" area (issue 19): a row keeps every
+ * field (absent strings and dates included), the due rows of a site come
+ * earliest first with the kinds asked for, `heed queue`'s list pages
+ * through by (due date, URL) without repeating or skipping a row, the
+ * summary counts a hand-made table right, and a store made before the area
+ * gets one row per stored page.
+ */
+#include "heed_test.h"
+
+#include <limits.h>
+#include <sqlite3.h>
+
+#include "heed/store_pages.h"
+#include "heed/store_visits.h"
+
+#define NO_DATE HEED_REVISIT_NO_DATE
+
+static heed_store *open_memory(void)
+{
+	heed_store *s = NULL;
+
+	assert_int_equal(
+	        heed_store_open(&s, ":memory:", heed_test_allocator(), NULL),
+	        HEED_OK);
+	return s;
+}
+
+/* A row of kind page, checked at due - 86400, with no validators. */
+static struct heed_visit visit(const char *url, const char *site,
+                               int64_t due_at)
+{
+	struct heed_visit v = {
+	        .url = (char *)url,
+	        .site = (char *)site,
+	        .kind = HEED_FRONTIER_PAGE,
+	        .status = 200,
+	        .fresh_until = NO_DATE,
+	        .sched = {86400, due_at - 86400, NO_DATE, due_at},
+	        .last_outcome = HEED_REVISIT_NEW,
+	        .run_id = 1,
+	        .visits = 1,
+	        .changes = 1,
+	};
+	return v;
+}
+
+static void put(heed_store *s, struct heed_visit v)
+{
+	assert_int_equal(heed_store_visit_put(s, &v), HEED_OK);
+}
+
+static void assert_text(const char *want, const char *got)
+{
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(want, got);
+}
+
+static void assert_same_visit(const struct heed_visit *a,
+                              const struct heed_visit *b)
+{
+	assert_text(a->url, b->url);
+	assert_text(a->site, b->site);
+	assert_text(a->found_on, b->found_on);
+	assert_int_equal(a->kind, b->kind);
+	assert_int_equal(a->status, b->status);
+	assert_text(a->etag, b->etag);
+	assert_text(a->last_modified, b->last_modified);
+	assert_text(a->digest, b->digest);
+	assert_true(a->fresh_until == b->fresh_until);
+	assert_true(a->sched.interval_s == b->sched.interval_s);
+	assert_true(a->sched.checked_at == b->sched.checked_at);
+	assert_true(a->sched.changed_at == b->sched.changed_at);
+	assert_true(a->sched.due_at == b->sched.due_at);
+	assert_int_equal(a->last_outcome, b->last_outcome);
+	assert_true(a->run_id == b->run_id);
+	assert_true(a->visits == b->visits);
+	assert_true(a->changes == b->changes);
+}
+
+static void test_put_get_every_field(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_visit full = {
+	        .url = "https://a.test:8443/feed.xml",
+	        .site = "https://a.test:8443",
+	        .found_on = "https://a.test:8443/robots.txt",
+	        .kind = HEED_FRONTIER_FEED,
+	        .status = 304,
+	        .etag = "W/\"abc\"",
+	        .last_modified = "Sat, 21 Nov 2026 10:00:00 GMT",
+	        .digest = "e3b0c44298fc1c149afbf4c8996fb924"
+	                  "27ae41e4649b934ca495991b7852b855",
+	        .fresh_until = 1800000300,
+	        .sched = {7200, 1800000000, 1700000000, 1800007200},
+	        .last_outcome = HEED_REVISIT_UNCHANGED,
+	        .run_id = 42,
+	        .visits = 9,
+	        .changes = 3,
+	};
+	/* Every string absent, every date unknown, due_at included. */
+	struct heed_visit bare = {
+	        .url = "http://b.test/",
+	        .site = "http://b.test",
+	        .kind = HEED_FRONTIER_SITEMAP,
+	        .fresh_until = NO_DATE,
+	        .sched = {0, NO_DATE, NO_DATE, NO_DATE},
+	        .last_outcome = HEED_REVISIT_FAILED,
+	};
+	struct heed_visit got, bad = full;
+
+	(void)state;
+	put(s, full);
+	put(s, bare);
+	assert_int_equal(heed_store_visit_get(s, full.url, &got), HEED_OK);
+	assert_same_visit(&full, &got);
+	heed_store_visit_clear(s, &got);
+	assert_null(got.url);
+	assert_int_equal(heed_store_visit_get(s, bare.url, &got), HEED_OK);
+	assert_same_visit(&bare, &got);
+	heed_store_visit_clear(s, &got);
+
+	assert_int_equal(heed_store_visit_get(s, "http://c.test/", &got),
+	                 HEED_ENOTFOUND);
+	assert_null(got.url);
+	bad.url = NULL;
+	assert_int_equal(heed_store_visit_put(s, &bad), HEED_EINVAL);
+	bad.url = full.url;
+	bad.site = NULL;
+	assert_int_equal(heed_store_visit_put(s, &bad), HEED_EINVAL);
+	heed_store_close(s);
+}
+
+/* Every allocation of heed_store_visit_get may fail: ENOMEM, nothing
+ * leaked (cmocka checks), the struct left cleared. */
+static void test_get_out_of_memory(void **state)
+{
+	struct heed_visit v = visit("http://a.test/x", "http://a.test", 500);
+	unsigned long n;
+
+	(void)state;
+	v.etag = "\"e\"";
+	v.digest = "00";
+	for (n = 0;; n++) {
+		struct heed_test_fail f = {.fail_at = ULONG_MAX};
+		heed_store *s = NULL;
+		struct heed_visit got;
+		heed_status rc;
+
+		assert_int_equal(
+		        heed_store_open(&s, ":memory:",
+		                        heed_test_failing_allocator(&f), NULL),
+		        HEED_OK);
+		put(s, v);
+		f.fail_at = f.calls + n;
+		rc = heed_store_visit_get(s, v.url, &got);
+		f.fail_at = ULONG_MAX;
+		if (rc == HEED_OK) {
+			assert_same_visit(&v, &got);
+			heed_store_visit_clear(s, &got);
+			heed_store_close(s);
+			break;
+		}
+		assert_int_equal(rc, HEED_ENOMEM);
+		assert_null(got.url);
+		assert_null(got.digest);
+		heed_store_close(s);
+	}
+	assert_true(n >= 3); /* url, site, etag, digest: one at a time */
+}
+
+struct seen {
+	char urls[64][48];
+	int n;
+	int stop_after; /* 0: never */
+};
+
+static int collect(void *ud, const struct heed_visit *v)
+{
+	struct seen *seen = ud;
+
+	assert_true(seen->n < 64);
+	snprintf(seen->urls[seen->n++], sizeof(seen->urls[0]), "%s", v->url);
+	return seen->stop_after && seen->n >= seen->stop_after;
+}
+
+static void assert_seen(const struct seen *seen, const char *const *want, int n)
+{
+	assert_int_equal(seen->n, n);
+	for (int i = 0; i < n; i++)
+		assert_string_equal(seen->urls[i], want[i]);
+}
+
+static void test_put_replaces(void **state)
+{
+	heed_store *s = open_memory();
+	struct heed_visit v = visit("http://a.test/", "http://a.test", 1000);
+	struct heed_visit got;
+	struct seen seen = {0};
+
+	(void)state;
+	v.etag = "\"1\"";
+	put(s, v);
+	v.etag = NULL;
+	v.digest = "ff";
+	v.sched.due_at = 5000;
+	v.visits = 2;
+	v.last_outcome = HEED_REVISIT_CHANGED;
+	put(s, v);
+	assert_int_equal(heed_store_visit_get(s, v.url, &got), HEED_OK);
+	assert_same_visit(&v, &got);
+	heed_store_visit_clear(s, &got);
+	assert_int_equal(
+	        heed_store_visits_list(s, NULL, 0, NULL, 0, collect, &seen),
+	        HEED_OK);
+	assert_int_equal(seen.n, 1);
+	heed_store_close(s);
+}
+
+/* Site a: pages due at 100, 150 (two, tied), 400, a sitemap due at 150,
+ * a feed due at 300; site b: a page due at 50. */
+static void fill_two_sites(heed_store *s)
+{
+	struct heed_visit v;
+
+	put(s, visit("http://a.test/p1", "http://a.test", 100));
+	put(s, visit("http://a.test/p3", "http://a.test", 150));
+	put(s, visit("http://a.test/p2", "http://a.test", 150));
+	put(s, visit("http://a.test/p4", "http://a.test", 400));
+	v = visit("http://a.test/sitemap.xml", "http://a.test", 150);
+	v.kind = HEED_FRONTIER_SITEMAP;
+	put(s, v);
+	v = visit("http://a.test/feed", "http://a.test", 300);
+	v.kind = HEED_FRONTIER_FEED;
+	put(s, v);
+	put(s, visit("http://b.test/p1", "http://b.test", 50));
+}
+
+static void test_due_selection(void **state)
+{
+	static const char *const all_due[] = {
+	        "http://a.test/p1",   "http://a.test/p2",
+	        "http://a.test/p3",   "http://a.test/sitemap.xml",
+	        "http://a.test/feed",
+	};
+	static const char *const pages_due[] = {
+	        "http://a.test/p1", "http://a.test/p2", "http://a.test/p3"};
+	static const char *const sources_due[] = {"http://a.test/sitemap.xml",
+	                                          "http://a.test/feed"};
+	heed_store *s = open_memory();
+	struct seen seen = {0};
+
+	(void)state;
+	fill_two_sites(s);
+	/* Due at or before now, earliest first, ties by URL; b's row and
+	 * a's page due at 400 stay out. */
+	assert_int_equal(heed_store_visits_due(s, "http://a.test",
+	                                       HEED_VISIT_ANY_KIND, 300, 0,
+	                                       collect, &seen),
+	                 HEED_OK);
+	assert_seen(&seen, all_due, 5);
+
+	seen = (struct seen){0};
+	assert_int_equal(
+	        heed_store_visits_due(s, "http://a.test",
+	                              HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE),
+	                              300, 0, collect, &seen),
+	        HEED_OK);
+	assert_seen(&seen, pages_due, 3);
+
+	seen = (struct seen){0};
+	assert_int_equal(heed_store_visits_due(s, "http://a.test",
+	                                       HEED_VISIT_SOURCES, 300, 0,
+	                                       collect, &seen),
+	                 HEED_OK);
+	assert_seen(&seen, sources_due, 2);
+
+	/* max bounds the rows; 0 kinds selects nothing; the boundary is
+	 * "at or before". */
+	seen = (struct seen){0};
+	assert_int_equal(heed_store_visits_due(s, "http://a.test",
+	                                       HEED_VISIT_ANY_KIND, 300, 2,
+	                                       collect, &seen),
+	                 HEED_OK);
+	assert_seen(&seen, all_due, 2);
+	seen = (struct seen){0};
+	assert_int_equal(heed_store_visits_due(s, "http://a.test", 0, 300, 0,
+	                                       collect, &seen),
+	                 HEED_OK);
+	assert_int_equal(seen.n, 0);
+	seen = (struct seen){0};
+	assert_int_equal(heed_store_visits_due(s, "http://a.test",
+	                                       HEED_VISIT_ANY_KIND, 99, 0,
+	                                       collect, &seen),
+	                 HEED_OK);
+	assert_int_equal(seen.n, 0);
+	assert_int_equal(heed_store_visits_due(s, "http://a.test",
+	                                       HEED_VISIT_ANY_KIND, 100, 0,
+	                                       collect, &seen),
+	                 HEED_OK);
+	assert_seen(&seen, all_due, 1);
+
+	/* The callback stops the iteration. */
+	seen = (struct seen){.stop_after = 1};
+	assert_int_equal(heed_store_visits_due(s, "http://a.test",
+	                                       HEED_VISIT_ANY_KIND, 300, 0,
+	                                       collect, &seen),
+	                 HEED_OK);
+	assert_seen(&seen, all_due, 1);
+	heed_store_close(s);
+}
+
+static void test_of_site(void **state)
+{
+	static const char *const sources[] = {"http://a.test/feed",
+	                                      "http://a.test/sitemap.xml"};
+	static const char *const any[] = {
+	        "http://a.test/feed", "http://a.test/p1",
+	        "http://a.test/p2",   "http://a.test/p3",
+	        "http://a.test/p4",   "http://a.test/sitemap.xml",
+	};
+	heed_store *s = open_memory();
+	struct seen seen = {0};
+
+	(void)state;
+	fill_two_sites(s);
+	/* In URL order whatever their due dates. */
+	assert_int_equal(heed_store_visits_of_site(s, "http://a.test",
+	                                           HEED_VISIT_SOURCES, collect,
+	                                           &seen),
+	                 HEED_OK);
+	assert_seen(&seen, sources, 2);
+	seen = (struct seen){0};
+	assert_int_equal(heed_store_visits_of_site(s, "http://a.test",
+	                                           HEED_VISIT_ANY_KIND, collect,
+	                                           &seen),
+	                 HEED_OK);
+	assert_seen(&seen, any, 6);
+	seen = (struct seen){0};
+	assert_int_equal(heed_store_visits_of_site(s, "http://b.test",
+	                                           HEED_VISIT_SOURCES, collect,
+	                                           &seen),
+	                 HEED_OK);
+	assert_int_equal(seen.n, 0);
+	heed_store_close(s);
+}
+
+struct cursor {
+	char url[48];
+	int64_t due;
+	int n; /* rows of this page */
+};
+
+static int remember(void *ud, const struct heed_visit *v)
+{
+	struct cursor *c = ud;
+
+	snprintf(c->url, sizeof(c->url), "%s", v->url);
+	c->due = v->sched.due_at;
+	c->n++;
+	return 0;
+}
+
+struct pager {
+	struct cursor cur;
+	struct seen seen;
+};
+
+static int page_row(void *ud, const struct heed_visit *v)
+{
+	struct pager *p = ud;
+
+	collect(&p->seen, v);
+	return remember(&p->cur, v);
+}
+
+/* Pages through site's list max rows at a time into *seen. */
+static void list_pages(heed_store *s, const char *site, int64_t max,
+                       struct seen *seen)
+{
+	struct pager p;
+	bool first = true;
+
+	memset(&p, 0, sizeof(p));
+	for (int guard = 0; guard < 64; guard++) {
+		p.cur.n = 0;
+		assert_int_equal(
+		        heed_store_visits_list(s, site, p.cur.due,
+		                               first ? NULL : p.cur.url, max,
+		                               page_row, &p),
+		        HEED_OK);
+		assert_true(p.cur.n <= max);
+		first = false;
+		if (p.cur.n < max)
+			break;
+	}
+	*seen = p.seen;
+}
+
+/* The test URLs carry their due date as their path's first number. */
+static int by_due_then_url(const void *a, const void *b)
+{
+	const char *x = a, *y = b;
+	long dx = strtol(strrchr(x, '/') + 1, NULL, 10);
+	long dy = strtol(strrchr(y, '/') + 1, NULL, 10);
+
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return strcmp(x, y);
+}
+
+static void test_list_cursor(void **state)
+{
+	heed_store *s = open_memory();
+	char want[64][48];
+	int nwant = 0, nsite = 0;
+	struct seen seen;
+
+	(void)state;
+	/* 30 rows over three sites, due in five groups of ties, each row's
+	 * due date in its path "/<due>-<n>". */
+	for (int i = 0; i < 30; i++) {
+		char url[48], site[24];
+		int64_t due = 1000 + (i % 5) * 100;
+		snprintf(site, sizeof(site), "http://s%d.test", i % 3);
+		snprintf(url, sizeof(url), "%s/%lld-%02d", site, (long long)due,
+		         i);
+		put(s, visit(url, site, due));
+		snprintf(want[nwant++], sizeof(want[0]), "%s", url);
+	}
+	/* Every site: due date, then the whole URL. */
+	qsort(want, (size_t)nwant, sizeof(want[0]), by_due_then_url);
+	for (int max = 1; max <= 7; max += 3) {
+		list_pages(s, NULL, max, &seen);
+		assert_int_equal(seen.n, 30);
+		for (int i = 0; i < 30; i++)
+			assert_string_equal(seen.urls[i], want[i]);
+	}
+	/* One site: its rows only, same order. */
+	list_pages(s, "http://s1.test", 4, &seen);
+	for (int i = 0; i < 30; i++)
+		if (!strncmp(want[i], "http://s1.test/", 15)) {
+			assert_true(nsite < seen.n);
+			assert_string_equal(seen.urls[nsite++], want[i]);
+		}
+	assert_int_equal(seen.n, nsite);
+	assert_int_equal(nsite, 10);
+	/* max 0: all of them at once. */
+	seen = (struct seen){0};
+	assert_int_equal(
+	        heed_store_visits_list(s, NULL, 0, NULL, 0, collect, &seen),
+	        HEED_OK);
+	assert_int_equal(seen.n, 30);
+	heed_store_close(s);
+}
+
+struct summaries {
+	struct heed_visit_summary s[4];
+	char site[4][24];
+	int n;
+};
+
+static int keep_summary(void *ud, const struct heed_visit_summary *s)
+{
+	struct summaries *all = ud;
+
+	assert_true(all->n < 4);
+	all->s[all->n] = *s;
+	snprintf(all->site[all->n], sizeof(all->site[0]), "%s", s->site);
+	all->s[all->n].site = all->site[all->n];
+	all->n++;
+	return 0;
+}
+
+static void put_run(heed_store *s, const char *url, const char *site,
+                    int64_t due, int64_t checked, int64_t run,
+                    heed_revisit_outcome outcome)
+{
+	struct heed_visit v = visit(url, site, due);
+
+	v.sched.checked_at = checked;
+	v.run_id = run;
+	v.last_outcome = outcome;
+	put(s, v);
+}
+
+static void test_summary(void **state)
+{
+	const int64_t now = 1000000;
+	heed_store *s = open_memory();
+	struct summaries all = {0};
+	const struct heed_visit_summary *a, *b;
+
+	(void)state;
+	/* Site a, run 7 (the last): one unchanged, one changed, one new,
+	 * one failed; run 6: one unchanged row not visited since. */
+	put_run(s, "http://a.test/1", "http://a.test", now - 10, 500, 7,
+	        HEED_REVISIT_UNCHANGED);
+	put_run(s, "http://a.test/2", "http://a.test", now, 900, 7,
+	        HEED_REVISIT_CHANGED);
+	put_run(s, "http://a.test/3", "http://a.test", now + 1, 800, 7,
+	        HEED_REVISIT_NEW);
+	put_run(s, "http://a.test/4", "http://a.test", now + 86400, 700, 7,
+	        HEED_REVISIT_FAILED);
+	put_run(s, "http://a.test/5", "http://a.test", now + 86401, 100, 6,
+	        HEED_REVISIT_UNCHANGED);
+	/* Site b: never checked, nothing due after now. */
+	put_run(s, "http://b.test/1", "http://b.test", now - 5, NO_DATE, 0,
+	        HEED_REVISIT_NEW);
+
+	assert_int_equal(
+	        heed_store_visits_summary(s, NULL, now, keep_summary, &all),
+	        HEED_OK);
+	assert_int_equal(all.n, 2);
+	a = &all.s[0];
+	b = &all.s[1];
+	assert_string_equal(a->site, "http://a.test");
+	assert_int_equal(a->known, 5);
+	assert_int_equal(a->due_now, 2);
+	assert_int_equal(a->due_day, 2); /* now + 1 and now + 86400 */
+	assert_true(a->next_due == now + 1);
+	assert_int_equal(a->last_checked, 900);
+	assert_int_equal(a->last_run_id, 7);
+	assert_int_equal(a->last_visited, 4);
+	assert_int_equal(a->last_unchanged, 1);
+	assert_int_equal(a->last_changed, 2);
+
+	assert_string_equal(b->site, "http://b.test");
+	assert_int_equal(b->known, 1);
+	assert_int_equal(b->due_now, 1);
+	assert_int_equal(b->due_day, 0);
+	assert_true(b->next_due == NO_DATE);
+	assert_true(b->last_checked == NO_DATE);
+	assert_int_equal(b->last_run_id, 0);
+	assert_int_equal(b->last_visited, 1);
+	assert_int_equal(b->last_changed, 1);
+
+	/* One site alone; an unknown site calls nothing. */
+	all = (struct summaries){0};
+	assert_int_equal(heed_store_visits_summary(s, "http://b.test", now,
+	                                           keep_summary, &all),
+	                 HEED_OK);
+	assert_int_equal(all.n, 1);
+	assert_string_equal(all.s[0].site, "http://b.test");
+	assert_int_equal(all.s[0].known, 1);
+	all = (struct summaries){0};
+	assert_int_equal(heed_store_visits_summary(s, "http://c.test", now,
+	                                           keep_summary, &all),
+	                 HEED_OK);
+	assert_int_equal(all.n, 0);
+	heed_store_close(s);
+}
+
+static struct heed_stored_page page(const char *url, const char *host,
+                                    int status, int64_t fetched,
+                                    int64_t checked)
+{
+	struct heed_stored_page p = {
+	        .url = url,
+	        .final_url = url,
+	        .host = host,
+	        .status = status,
+	        .fetched_at = fetched,
+	        .checked_at = checked,
+	        .views = -1,
+	        .etag = "\"v1\"",
+	        .source_lastmod = HEED_STORE_NO_DATE,
+	        .mode = "full",
+	        .record = "{}",
+	};
+	return p;
+}
+
+static void exec_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/* A store whose pages area holds rows but that has no visits area yet (as
+ * an older heed left it) gets one visit row per page on open. */
+static void test_migration_fills_from_pages(void **state)
+{
+	struct heed_stored_page p1 =
+	        page("http://a.test/x", "a.test", 200, 1000, 5000);
+	struct heed_stored_page p2 =
+	        page("https://b.test:8443/y", "b.test:8443", 404, 2000, 2000);
+	struct heed_visit got;
+	heed_store *s = NULL;
+	struct seen seen = {0};
+	char path[128];
+
+	(void)state;
+	p2.etag = NULL;
+	p2.last_modified = "Sat, 21 Nov 2026 10:00:00 GMT";
+	snprintf(path, sizeof(path), "%s/old.db", heed_test_dir());
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_page_put(s, &p1), HEED_OK);
+	assert_int_equal(heed_store_page_put(s, &p2), HEED_OK);
+	heed_store_close(s);
+	exec_sql(path, "DROP TABLE visits;"
+	               "DELETE FROM heed_schema WHERE area = 'visits';");
+
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_visit_get(s, p1.url, &got), HEED_OK);
+	assert_string_equal(got.site, "http://a.test");
+	assert_null(got.found_on);
+	assert_int_equal(got.kind, HEED_FRONTIER_PAGE);
+	assert_int_equal(got.status, 200);
+	assert_string_equal(got.etag, "\"v1\"");
+	assert_null(got.last_modified);
+	assert_null(got.digest);
+	assert_true(got.fresh_until == NO_DATE);
+	assert_int_equal(got.sched.interval_s, 86400);
+	assert_int_equal(got.sched.checked_at, 5000);
+	assert_int_equal(got.sched.changed_at, 1000);
+	assert_int_equal(got.sched.due_at, 5000 + 86400);
+	assert_int_equal(got.last_outcome, HEED_REVISIT_NEW);
+	assert_int_equal(got.run_id, 0);
+	assert_int_equal(got.visits, 1);
+	assert_int_equal(got.changes, 1);
+	heed_store_visit_clear(s, &got);
+
+	assert_int_equal(heed_store_visit_get(s, p2.url, &got), HEED_OK);
+	assert_string_equal(got.site, "https://b.test:8443");
+	assert_int_equal(got.status, 404);
+	assert_null(got.etag);
+	assert_string_equal(got.last_modified, p2.last_modified);
+	assert_int_equal(got.sched.due_at, 2000 + 86400);
+	heed_store_visit_clear(s, &got);
+
+	/* Due by site as the crawl will ask. */
+	assert_int_equal(heed_store_visits_due(s, "https://b.test:8443",
+	                                       HEED_VISIT_ANY_KIND,
+	                                       2000 + 86400, 0, collect, &seen),
+	                 HEED_OK);
+	assert_int_equal(seen.n, 1);
+	heed_store_close(s);
+}
+
+static int plan_row(void *ud, int n, char **cols, char **names)
+{
+	char *plan = ud;
+
+	(void)names;
+	if (n >= 4 && cols[3])
+		snprintf(plan + strlen(plan), 256 - strlen(plan), "%s;",
+		         cols[3]);
+	return 0;
+}
+
+/* heed_store_visits_due's statement (as in src/store/sqlite_visits.c) is
+ * one range of the index visits_due, already in its order: no scan, no
+ * sort, whatever the size of the table. */
+static void test_due_is_one_range_scan(void **state)
+{
+	char path[128], plan[256] = "";
+	heed_store *s = NULL;
+	sqlite3 *db;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/plan.db", heed_test_dir());
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "EXPLAIN QUERY PLAN SELECT * FROM visits "
+	                              "WHERE site = ?1 AND due_at <= ?2 AND "
+	                              "((?3 >> kind) & 1) ORDER BY due_at, url "
+	                              "LIMIT ?4;",
+	                              plan_row, plan, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	assert_non_null(strstr(plan, "USING INDEX visits_due (site=? AND "
+	                             "due_at<?)"));
+	assert_null(strstr(plan, "TEMP B-TREE"));
+	assert_int_equal(strchr(plan, ';') - plan + 1, strlen(plan));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_put_get_every_field),
+	        cmocka_unit_test(test_get_out_of_memory),
+	        cmocka_unit_test(test_put_replaces),
+	        cmocka_unit_test(test_due_selection),
+	        cmocka_unit_test(test_of_site),
+	        cmocka_unit_test(test_list_cursor),
+	        cmocka_unit_test(test_summary),
+	        cmocka_unit_test(test_migration_fills_from_pages),
+	        cmocka_unit_test(test_due_is_one_range_scan),
+	};
+	return cmocka_run_group_tests(tests, heed_test_make_dir,
+	                              heed_test_remove_dir);
+}
