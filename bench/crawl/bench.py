@@ -775,7 +775,7 @@ def run_recrawl(a, base, say):
         finally:
             web.stop()
         r = {"phase": n, "name": name, "command": " ".join(argv), **proc,
-             **phase_figures(web, a.sites, mutated)}
+             **phase_figures(web, a.sites, mutated), **heed_figures(store)}
         first = first or r
         r["requests_pct_of_first"] = round(
             100 * r["requests"] / max(first["requests"], 1), 2)
@@ -799,9 +799,10 @@ def report_phase(web, r, say):
             ", ".join("%s: %d" % kv for kv in r["statuses"].items()) or "-"))
     say("  by kind: %s" % (", ".join("%s: %d" % kv
                                      for kv in r["kinds"].items()) or "-"))
-    say("  requests per site: max %d, mean %.2f (%d sites requested)" % (
-        r["requests_per_site_max"], r["requests_per_site_mean"],
-        r["sites_requested"]))
+    say("  requests per site: max %d, mean %.2f (%d sites requested); "
+        "store after the run: %d rows, %d with status 200" % (
+            r["requests_per_site_max"], r["requests_per_site_mean"],
+            r["sites_requested"], r["store_rows"], r["store_rows_200"]))
     if r["mutated"]:
         say("  changed + added pages found (answered 200): %d of %d, missed"
             " %d%s" % (r["mutated_found"], r["mutated"],
