@@ -328,14 +328,15 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 
 	fprintf(out,
 	        "heed crawl (%s): %lld pages stored, %lld unchanged, %lld not "
-	        "indexed (noindex), %lld refused by robots.txt/ACAP, %lld "
+	        "due (revisit schedule), %lld not indexed (noindex), %lld "
+	        "refused by robots.txt/ACAP, %lld "
 	        "links skipped (limits, media, other sites), %lld media "
 	        "responses aborted, %lld tried again later, %lld errors\n",
 	        heed_crawl_mode_name(mode), (long long)p->pages,
-	        (long long)p->unchanged, (long long)p->not_indexed,
-	        (long long)p->refused, (long long)p->skipped,
-	        (long long)p->media_aborted, (long long)p->retried,
-	        (long long)p->errors);
+	        (long long)p->unchanged, (long long)p->not_due,
+	        (long long)p->not_indexed, (long long)p->refused,
+	        (long long)p->skipped, (long long)p->media_aborted,
+	        (long long)p->retried, (long long)p->errors);
 	fprintf(out,
 	        "sites: %zu seen, %zu not qualified, %zu without sitemap or "
 	        "feed; %lld requests in %.1f s (%.2f/s); %lld URLs left in "

@@ -11,7 +11,10 @@
  *   reset, timeout, cut short        tried again later
  *   429, 5xx                         tried again later (politeness has
  *                                    doubled the site's delay)
- *   304                              unchanged: only the check date moves
+ *   304, or a 2xx with the last body unchanged: only the check dates move
+ *                                    (a 304 for a page heed holds no
+ *                                    record of is an error, and the next
+ *                                    request is whole)
  *   3xx with a Location              the target is queued like a link
  *   other 4xx                        a record with the status (the page
  *                                    is gone, not resting)
@@ -19,6 +22,9 @@
  *                                    links queued unless nofollow
  *   2xx sitemap or feed              its entries queued (incremental: the
  *                                    new and changed ones)
+ *
+ * Every answer but a passing failure is remembered in the URL's visit row
+ * (visits.c): validators, digest, what the visit found, when to come back.
  */
 #include <string.h>
 
@@ -130,6 +136,79 @@ static void queue_links(heed_crawl *c, const struct heed__job *job,
 	}
 }
 
+/* Remembers a 2xx answer whose body was read (visits.c). */
+static void visited(heed_crawl *c, struct heed__site *s,
+                    const struct heed__job *job,
+                    const struct heed_net_response *r,
+                    heed_revisit_outcome outcome, int64_t modified_at,
+                    bool keep_validators)
+{
+	char digest[HEED_SHA256_HEX];
+	struct heed__visit_found f = {outcome, modified_at,     NULL,
+	                              true,    keep_validators, false};
+
+	if (heed__sha256_hex(r->body, r->body_len, digest))
+		f.digest = digest;
+	heed__visit_record(c, s, job, r, &f);
+}
+
+/* The newest date a page gives for its own last change: its modified or
+ * published date, its Last-Modified, its sitemap or feed entry's date. */
+static int64_t page_date(const struct heed_record *rec, int64_t lastmod,
+                         int64_t now)
+{
+	int64_t dates[] = {rec->modified_s, rec->published_s,
+	                   rec->last_modified_s, lastmod};
+	int64_t best = HEED_REVISIT_NO_DATE;
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(dates); i++)
+		if (dates[i] != HEED_NO_DATE && dates[i] <= now &&
+		    dates[i] > best)
+			best = dates[i];
+	return best;
+}
+
+/* A 2xx whose body is byte for byte the last one heed read of the URL:
+ * unchanged, as a 304 would have said, and not read again. true when it
+ * was handled so. A page heed holds no record of is read all the same. */
+static bool same_body(heed_crawl *c, struct heed__site *s,
+                      const struct heed__job *job,
+                      const struct heed_net_response *r)
+{
+	char digest[HEED_SHA256_HEX];
+	struct heed__visit_found f = {HEED_REVISIT_UNCHANGED,
+	                              HEED_REVISIT_NO_DATE,
+	                              digest,
+	                              true,
+	                              true,
+	                              false};
+	heed_status rc = HEED_OK;
+
+	if (!heed__sha256_hex(r->body, r->body_len, digest) ||
+	    !heed__visit_same_body(c, job->url, digest))
+		return false;
+	if (job->kind == JOB_PAGE) {
+		if (!heed__crawl_tx(c))
+			return true;
+		rc = heed_store_page_unchanged(c->store, job->url,
+		                               heed__crawl_unix_s(c),
+		                               job->lastmod);
+		if (rc == HEED_ENOTFOUND)
+			return false;
+		if (rc != HEED_OK) {
+			heed__crawl_store_failed(c, "recording an unchanged "
+			                            "page");
+			return true;
+		}
+	} else {
+		s->has_source = true;
+	}
+	c->p.unchanged++;
+	heed__visit_record(c, s, job, r, &f);
+	heed__queue_finish(c, job, r->status);
+	return true;
+}
+
 static void page(heed_crawl *c, struct heed__site *s,
                  const struct heed__job *job, const struct heed_net_response *r)
 {
@@ -142,6 +221,8 @@ static void page(heed_crawl *c, struct heed__site *s,
 	char *record, *permissions;
 	bool index, follow;
 
+	if (same_body(c, s, job, r))
+		return;
 	extract_input(r, job, agent, 0, headers, &in);
 	if (heed_extract_html(&pg, &in, c->alloc, NULL) != HEED_OK) {
 		c->p.errors++;
@@ -173,6 +254,8 @@ static void page(heed_crawl *c, struct heed__site *s,
 		            HEED_OK)
 			heed__crawl_store_failed(c, "deleting a noindex page");
 	}
+	visited(c, s, job, r, HEED_REVISIT_CHANGED,
+	        page_date(heed_page_record(pg), job->lastmod, now), index);
 	queue_links(c, job, pg, follow);
 	heed_page_free(pg);
 	heed__queue_finish(c, job, r->status);
@@ -196,16 +279,22 @@ static bool entry_unchanged(heed_crawl *c, const char *url, int64_t lastmod)
 	return lastmod <= known;
 }
 
-static void queue_entries(heed_crawl *c, const struct heed__job *job,
-                          const heed_feed *feed)
+/* Queues the entries of a sitemap or feed; returns the newest entry date
+ * not after now (the source's own evidence of change), or NO_DATE. */
+static int64_t queue_entries(heed_crawl *c, const struct heed__job *job,
+                             const heed_feed *feed)
 {
 	bool index = heed_feed_kind_get(feed) == HEED_FEED_SITEMAP_INDEX;
+	int64_t now = heed__crawl_unix_s(c), newest = HEED_REVISIT_NO_DATE;
 
 	for (size_t i = 0; i < heed_feed_entry_count(feed); i++) {
 		const struct heed_feed_entry *en = heed_feed_entry(feed, i);
 		int64_t lastmod = en->updated_s != HEED_NO_DATE
 		                          ? en->updated_s
 		                          : en->published_s;
+		if (lastmod != HEED_NO_DATE && lastmod <= now &&
+		    lastmod > newest)
+			newest = lastmod;
 		if (index) {
 			heed__queue_add(c, en->url, JOB_SITEMAP, job->depth + 1,
 			                job->url, lastmod);
@@ -217,6 +306,7 @@ static void queue_entries(heed_crawl *c, const struct heed__job *job,
 		}
 		heed__queue_add(c, en->url, JOB_PAGE, 1, job->url, lastmod);
 	}
+	return newest;
 }
 
 static void feed(heed_crawl *c, struct heed__site *s,
@@ -226,7 +316,10 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	struct heed_extract_input in;
 	heed_feed *f = NULL;
 	heed_status rc;
+	int64_t newest;
 
+	if (same_body(c, s, job, r))
+		return;
 	extract_input(r, job, c->opt->agent_token, (unsigned)job->depth,
 	              headers, &in);
 	rc = heed_extract_feed(&f, &in, c->alloc, NULL);
@@ -240,7 +333,8 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	}
 	if (heed_feed_entry_count(f))
 		s->has_source = true;
-	queue_entries(c, job, f);
+	newest = queue_entries(c, job, f);
+	visited(c, s, job, r, HEED_REVISIT_CHANGED, newest, true);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: %s with %zu entries",
 	         job->url, heed_feed_kind_name(heed_feed_kind_get(f)),
 	         heed_feed_entry_count(f));
@@ -248,23 +342,74 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	heed__queue_finish(c, job, r->status);
 }
 
-static void unchanged(heed_crawl *c, const struct heed__job *job)
+/* A 304: the stored record (or the source's last entries) still holds. */
+static void not_modified(heed_crawl *c, struct heed__site *s,
+                         const struct heed__job *job,
+                         const struct heed_net_response *r)
 {
-	c->p.unchanged++;
-	if (heed__crawl_tx(c) &&
-	    heed_store_page_unchanged(c->store, job->url, heed__crawl_unix_s(c),
-	                              job->lastmod) == HEED_ESTORE)
+	struct heed__visit_found f = {HEED_REVISIT_UNCHANGED,
+	                              HEED_REVISIT_NO_DATE,
+	                              NULL,
+	                              false,
+	                              true,
+	                              false};
+	heed_status rc = HEED_OK;
+
+	if (job->kind == JOB_PAGE && heed__crawl_tx(c))
+		rc = heed_store_page_unchanged(c->store, job->url,
+		                               heed__crawl_unix_s(c),
+		                               job->lastmod);
+	if (rc == HEED_ENOTFOUND) {
+		/* Only a URL sent with validators gets a 304, and a page
+		 * keeps them only with its record: the record went since
+		 * (a take-down, a store edited by hand). Nothing is
+		 * stored empty; the next request asks for the whole page. */
+		heed_log(&c->log, HEED_LOG_ERROR, "crawl",
+		         "%s: 304 Not Modified, but heed holds no record of "
+		         "it: the next request asks for it whole",
+		         job->url);
+		c->p.errors++;
+		c->run_errors++;
+		f.outcome = HEED_REVISIT_FAILED;
+		f.keep_validators = false;
+		f.due_now = true;
+	} else if (rc != HEED_OK) {
 		heed__crawl_store_failed(c, "recording an unchanged page");
+		return;
+	} else {
+		c->p.unchanged++;
+		if (job->kind != JOB_PAGE)
+			s->has_source = true;
+	}
+	heed__visit_record(c, s, job, r, &f);
 	heed__queue_finish(c, job, 304);
+}
+
+/* An answer with no content to judge (a redirect, a 4xx): the URL is
+ * asked again on its schedule, whole. */
+static void no_content(heed_crawl *c, struct heed__site *s,
+                       const struct heed__job *job,
+                       const struct heed_net_response *r)
+{
+	struct heed__visit_found f = {HEED_REVISIT_FAILED,
+	                              HEED_REVISIT_NO_DATE,
+	                              NULL,
+	                              false,
+	                              false,
+	                              false};
+
+	heed__visit_record(c, s, job, r, &f);
 }
 
 /* heed follows redirects itself, one request per hop, so every hop is
  * checked and paced like a first request. A hop counts as a link
  * followed: a server redirecting to a new URL forever is stopped by
  * crawl.max_depth, as a chain of links is. */
-static void redirect(heed_crawl *c, const struct heed__job *job,
+static void redirect(heed_crawl *c, struct heed__site *s,
+                     const struct heed__job *job,
                      const struct heed_net_response *r)
 {
+	no_content(c, s, job, r);
 	heed__queue_add(c, r->location, job->kind, job->depth + 1, job->url,
 	                job->lastmod);
 	heed__queue_finish(c, job, r->status);
@@ -277,6 +422,7 @@ static void gone(heed_crawl *c, struct heed__site *s,
 {
 	if (job->kind == JOB_PAGE)
 		store_page(c, s, job, r, NULL, NULL, NULL);
+	no_content(c, s, job, r);
 	heed__queue_finish(c, job, r->status);
 }
 
@@ -323,9 +469,9 @@ void heed__answer(heed_crawl *c, struct heed__site *s,
 		return;
 	}
 	if (r->status == 304)
-		unchanged(c, job);
+		not_modified(c, s, job, r);
 	else if (r->status >= 300 && r->status < 400 && r->location)
-		redirect(c, job, r);
+		redirect(c, s, job, r);
 	else if (r->status < 200 || r->status >= 300)
 		gone(c, s, job, r);
 	else if (job->kind == JOB_PAGE)

@@ -8,6 +8,8 @@
  *                  lanes scheduler, the JSON stored with a page
  *   table.c        the registry: sites (origins) and hosts (names),
  *                  parked lanes per address, timers, requests in progress
+ *   visits.c       the crawl's memory of each URL between runs: due or
+ *                  not, validators, what a visit found
  *   queue.c        the frontier: enqueue, refill, retry, finish, resume
  *   lifecycle.c    robots.txt qualification of sites, and DNS
  *   answer.c       what a page, feed or sitemap answer means
@@ -317,6 +319,8 @@ struct heed__site {
 	bool listed;            /* on the list of sites to start */
 	bool in_scope;          /* a seed's site: its links are followed */
 	bool has_source;        /* incremental: a sitemap or feed answered */
+	bool known_queued;      /* heed__queue_known ran */
+	bool known_sources;     /* the store knows a sitemap or feed of it */
 };
 
 /* Sites waiting for room at one address (BUSY), first come first served. */
@@ -428,12 +432,48 @@ struct heed_crawl_req *heed__req_new(heed_crawl *c);
 void heed__req_free(heed_crawl *c, struct heed_crawl_req *r);
 void heed__table_free(heed_crawl *c);
 
+/* The memory of each URL between runs (visits.c). */
+/* true when url of site s, found at depth (hint: a sitemap or feed date,
+ * or HEED_STORE_NO_DATE), is known and need not be asked now: a page not
+ * due in the default mode, a start page not due in the incremental mode
+ * once the site's sources are known, a sitemap or feed still fresh.
+ * Counts it. */
+bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
+                      const char *url, enum heed__job_kind kind, int depth,
+                      int64_t hint);
+/* Adds the validators of the URL's last 2xx to req, unless whole is set or
+ * the run refreshes everything. */
+void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole);
+/* true when digest is that of the URL's last body (never with
+ * --refresh all). */
+bool heed__visit_same_body(heed_crawl *c, const char *url, const char *digest);
+
+/* What a visit found, for heed__visit_record. */
+struct heed__visit_found {
+	heed_revisit_outcome outcome;
+	int64_t modified_at;  /* evidence (heed/revisit.h); or NO_DATE */
+	const char *digest;   /* of a 2xx body; NULL keeps the stored one */
+	bool body;            /* a 2xx body was read: its validators count */
+	bool keep_validators; /* false: the row keeps none (a page whose
+	                         record heed does not hold) */
+	bool due_now;         /* ask for it again in the next run */
+};
+/* Writes the URL's visit row after answer r (any status). */
+void heed__visit_record(heed_crawl *c, struct heed__site *s,
+                        const struct heed__job *job,
+                        const struct heed_net_response *r,
+                        const struct heed__visit_found *found);
+
 /* The frontier (queue.c). */
 /* Queues url (kind, depth, from may be NULL, lastmod) unless this run saw
  * it; a seed (depth 0, no from) registers its site. Checks scope and
  * limits; counts what it skips. */
 void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
                      int depth, const char *from, int64_t lastmod);
+/* Queues the URLs the store knows of a start URL's site s that this run
+ * should ask (visits.c decides): due pages (the default mode) and the
+ * site's sitemaps and feeds. Once per site and process. */
+void heed__queue_known(heed_crawl *c, struct heed__site *s);
 void heed__queue_refill(heed_crawl *c, struct heed__site *s);
 void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
 /* Sets the frontier row of job to done with outcome (an HTTP status, or

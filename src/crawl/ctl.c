@@ -40,6 +40,7 @@ void heed_crawl_options_default(struct heed_crawl_options *opt)
 	heed_crawl_limits_default(&opt->limits);
 	heed_polite_options_default(&opt->polite);
 	heed_site_options_default(&opt->site);
+	heed_revisit_options_default(&opt->revisit);
 	opt->agent_token = HEED_ROBOTS_PRODUCT_TOKEN;
 	opt->progress_interval_ms = 1000;
 }
@@ -247,8 +248,12 @@ static heed_status seed(heed_crawl *c, struct heed_diag *diag)
 			else
 				heed__crawl_oom(c);
 		} else {
+			struct heed__site *site;
 			heed__queue_add(c, heed_url_get(u), JOB_PAGE, 0, NULL,
 			                HEED_STORE_NO_DATE);
+			site = heed__site_of_url(c, heed_url_get(u), false);
+			if (site)
+				heed__queue_known(c, site);
 		}
 		heed_url_free(u);
 	}
@@ -319,29 +324,6 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 }
 
 /* ---- handing out fetches ---- */
-
-/* Conditional GET in the incremental mode: the stored validators. */
-static void add_validators(heed_crawl *c, struct heed_crawl_req *req)
-{
-	struct heed_page_validators v;
-	struct heed_buf b;
-
-	/* A start page is always read whole: the feeds it announces are the
-	 * incremental mode's sources. */
-	if (c->mode != HEED_CRAWL_INCREMENTAL || req->job.kind != JOB_PAGE ||
-	    req->job.depth == 0 ||
-	    heed_store_page_validators(c->store, req->job.url, &v) != HEED_OK ||
-	    v.status != 200)
-		return;
-	heed__buf_init(&b, c->alloc, 512);
-	if (v.etag[0] &&
-	    heed__buf_addf(&b, "If-None-Match: %s", v.etag) == HEED_OK)
-		req->headers[req->header_count++] = heed__buf_take(&b);
-	if (v.last_modified[0] && heed__buf_addf(&b, "If-Modified-Since: %s",
-	                                         v.last_modified) == HEED_OK)
-		req->headers[req->header_count++] = heed__buf_take(&b);
-	heed__buf_free(&b);
-}
 
 static size_t body_cap(const heed_crawl *c, enum heed__job_kind kind)
 {
@@ -518,7 +500,13 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		                                  HEED_FRONTIER_IN_FLIGHT,
 		                                  0) != HEED_OK)
 			heed__crawl_store_failed(c, "marking a URL in flight");
-		add_validators(c, req);
+		/* A start page is read whole in the incremental mode until
+		 * the store knows the site's sitemaps and feeds: the page
+		 * announces them. */
+		heed__visit_headers(c, req,
+		                    c->mode == HEED_CRAWL_INCREMENTAL &&
+		                            req->job.depth == 0 &&
+		                            !s->known_sources);
 	}
 	c->p.requests++;
 	fill_fetch(c, req, a);

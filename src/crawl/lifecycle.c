@@ -566,10 +566,12 @@ static void act_on_requests(heed_crawl *c, struct heed__site *s)
 		    !heed__crawl_tx(c))
 			continue;
 		if (req[i].action == HEED_ACAP_RE_CRAWL) {
+			/* The owner's word that the page changed now: it is
+			 * asked whatever its revisit schedule says. */
 			if (c->mode != HEED_CRAWL_QUALIFY)
 				heed__queue_add(c, heed__buf_str(&url),
 				                JOB_PAGE, 0, NULL,
-				                HEED_STORE_NO_DATE);
+				                heed__crawl_unix_s(c));
 			continue;
 		}
 		if (heed_store_page_delete(c->store, heed__buf_str(&url),

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "crawl/crawl-int.h"
+#include "heed/store_visits.h"
 
 void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
                      int depth, const char *from, int64_t lastmod)
@@ -50,6 +51,14 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 	}
 	if (depth == 0 && !from)
 		s->in_scope = true;
+	/* Known and not wanted now: the answer holds for the whole run. */
+	if (heed__visit_skip(c, s, url, kind, depth, lastmod)) {
+		heed__seen_add(&c->seen, fp);
+		/* A sitemap or feed still fresh is a source all the same. */
+		if (kind != JOB_PAGE)
+			s->has_source = true;
+		return;
+	}
 	fe.host = s->origin;
 	if (!heed__crawl_tx(c))
 		return;
@@ -75,6 +84,80 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		heed__crawl_oom(c);
 	/* A site of a resumed run waits for its first URL to start. */
 	heed__site_list_new(c, s);
+}
+
+/* URLs of a site the store knows, collected before any is queued: the
+ * store's read ends before the frontier's writes start. */
+struct known {
+	heed_crawl *c;
+	char **urls;
+	enum heed__job_kind *kinds;
+	size_t count, cap;
+};
+
+static int collect_known(void *ud, const struct heed_visit *v)
+{
+	struct known *k = ud;
+	const struct heed_allocator *a = k->c->alloc;
+
+	/* Queued already (a start URL), or judged already. */
+	if (heed__seen_has(&k->c->seen, heed__seen_fingerprint(v->url)))
+		return 0;
+	/* A page that is not due costs nothing, not even a queue row. */
+	if (v->kind == HEED_FRONTIER_PAGE && !k->c->opt->refresh_all &&
+	    !heed_revisit_is_due(&v->sched, heed__crawl_unix_s(k->c))) {
+		k->c->p.not_due++;
+		return 0;
+	}
+	if (k->count == k->cap) {
+		size_t cap = k->cap ? k->cap * 2 : 64;
+		char **urls = heed__realloc(a, k->urls, cap * sizeof(*urls));
+		enum heed__job_kind *kinds;
+		if (!urls)
+			return 1;
+		k->urls = urls;
+		kinds = heed__realloc(a, k->kinds, cap * sizeof(*kinds));
+		if (!kinds)
+			return 1;
+		k->kinds = kinds;
+		k->cap = cap;
+	}
+	k->urls[k->count] = heed__strndup(a, v->url, strlen(v->url));
+	k->kinds[k->count] = (enum heed__job_kind)v->kind;
+	return k->urls[k->count++] == NULL;
+}
+
+void heed__queue_known(heed_crawl *c, struct heed__site *s)
+{
+	struct known k = {c, NULL, NULL, 0, 0};
+	heed_status rc;
+
+	if (s->known_queued)
+		return;
+	s->known_queued = true;
+	/* Sitemaps and feeds are where a site says what changed: asked in
+	 * both modes, conditionally (visits.c skips one still fresh). */
+	rc = heed_store_visits_of_site(c->store, s->origin, HEED_VISIT_SOURCES,
+	                               collect_known, &k);
+	s->known_sources = k.count > 0;
+	/* The default mode asks the known pages that are due; a link to
+	 * one that is not is skipped too. The page limit caps what a run
+	 * fetches. */
+	if (rc == HEED_OK && c->mode == HEED_CRAWL_FULL)
+		rc = heed_store_visits_of_site(
+		        c->store, s->origin,
+		        HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE), collect_known,
+		        &k);
+	if (rc != HEED_OK)
+		heed__crawl_store_failed(c, "reading the known URLs of a site");
+	for (size_t i = 0; i < k.count; i++) {
+		if (k.urls[i] && c->failed == HEED_OK)
+			heed__queue_add(c, k.urls[i], k.kinds[i], 1, s->origin,
+			                HEED_STORE_NO_DATE);
+		heed__free(c->alloc, k.urls[i]);
+	}
+	heed__free(c->alloc, k.urls);
+	heed__free(c->alloc, k.kinds);
 }
 
 /* Loads the next window of a site's queue into its lane. */

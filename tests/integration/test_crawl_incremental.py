@@ -1,8 +1,10 @@
 """heed crawl --incremental after a change fetches only the new and changed
 entries (issue 8), judged from the server's access log: a sitemap lastmod
 that moved, a feed item that is new, a sitemap entry without a date asked
-with a conditional GET (304 kept as unchanged), and nothing else; a site
-without sitemap or feed is reported, not crawled."""
+with a conditional GET (304 kept as unchanged), and nothing else; sources
+that did not change answer 304 to the validators heed sends (issue 19),
+so their entries are not read again; a site without sitemap or feed is
+reported, not crawled."""
 
 import email.utils
 import json
@@ -80,6 +82,10 @@ web.write("news", "feed.rss", feed.replace("  <item>", f"""  <item>
   </item>
   <item>""", 1))
 
+with open(os.path.join(web.root, "news", "sitemap.xml")) as f:
+    news_sitemap = f.read()
+web.write("news", "sitemap.xml", news_sitemap + "<!-- regenerated -->\n")
+
 mark = web.mark()
 first = crawl("--incremental")
 first_rows = web.requests(since=mark)
@@ -110,12 +116,25 @@ def check_fetches_only_new_and_changed_entries():
 
 
 def check_conditional_get_304_kept_unchanged():
+    # The news sitemap changed (a new comment): read again, its undated
+    # entry can only be asked with its validators, and is a 304.
     got = [r for r in first_rows if r["status"] == 304]
-    assert [(r["site"], r["path"]) for r in got if r["path"] != "/"] == [
+    assert [(r["site"], r["path"]) for r in got
+            if r["path"] not in SOURCES] == [
         ("news", "/articles/harbour-bridge-reopens.html")], got
     assert all(r["if_none_match"] for r in got)
     r = record("news", "/articles/harbour-bridge-reopens.html")
     assert r["mode"] == "full" and r["checked_at"] >= r["fetched_at"], r
+
+
+def check_unchanged_source_304():
+    # The videos sitemap's file changed, the feed of news did not: asked
+    # with its validators, answered 304, its entries not read again.
+    feed = [r for r in first_rows if r["path"] == "/feed.rss"]
+    assert [r["status"] for r in feed] == [200], feed
+    news = [r for r in second_rows if r["site"] == "news"]
+    assert news and all(r["status"] == 304 and r["if_none_match"]
+                        for r in news), news
 
 
 def check_changed_and_new_records_stored():
@@ -135,8 +154,11 @@ def check_site_without_sources_reported_not_crawled():
 def check_nothing_new_nothing_fetched():
     got = [p for p in pages(second_rows) if p[2] == 200]
     assert got == [], got
-    # Only the three start pages, read whole for the feeds they announce.
-    assert "3 pages stored" in second.stdout, second.stdout
+    # The sources known from the first runs are asked with their
+    # validators (304), the start pages not at all (not due).
+    assert "0 pages stored" in second.stdout, second.stdout
+    assert all(r["status"] == 304 for r in second_rows
+               if r["site"] != "blog"), second_rows
 
 
 def check_acap_take_down_and_re_crawl():
@@ -156,6 +178,7 @@ def check_politeness_across_runs():
 Checks().main([
     check_fetches_only_new_and_changed_entries,
     check_conditional_get_304_kept_unchanged,
+    check_unchanged_source_304,
     check_changed_and_new_records_stored,
     check_site_without_sources_reported_not_crawled,
     check_nothing_new_nothing_fetched,

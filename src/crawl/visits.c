@@ -1,0 +1,204 @@
+/*
+ * The crawl's memory of each URL between runs (issue 19, "recrawls that
+ * cost a site almost nothing"): the store's visits area
+ * (heed/store_visits.h) read before a request and written after its
+ * answer.
+ *
+ * Before: a known URL that is not due on its revisit schedule is not
+ * queued (pages in the default mode; a sitemap or feed only while the
+ * site's Cache-Control keeps it fresh), and one that is requested carries
+ * the validators of its last 2xx answer (If-None-Match, If-Modified-Since;
+ * RFC 9110 13.1). After: the answer's validators and body digest, what the
+ * visit found (new, changed, unchanged, failed) and the next due date from
+ * heed/revisit.h.
+ *
+ * A page's validators are kept only while heed holds its record, so a 304
+ * always confirms a record heed has; one that is no longer indexed is
+ * asked for whole when it is due.
+ */
+#include <string.h>
+
+#include "crawl/crawl-int.h"
+#include "heed/store_visits.h"
+
+/* A sitemap's or feed's own freshness is honoured up to a day, as RFC 9309
+ * 2.4 bounds the caching of robots.txt. */
+#define VISIT_MAX_FRESH_S 86400
+
+/* Reads url's row; false when there is none (a store error is recorded). */
+static bool visit_get(heed_crawl *c, const char *url, struct heed_visit *v)
+{
+	heed_status rc = heed_store_visit_get(c->store, url, v);
+
+	if (rc == HEED_OK)
+		return true;
+	if (rc != HEED_ENOTFOUND)
+		heed__crawl_store_failed(c, "reading a visit");
+	return false;
+}
+
+static int found_one(void *ud, const struct heed_visit *v)
+{
+	(void)v;
+	*(bool *)ud = true;
+	return 1;
+}
+
+/* Does the store know a sitemap or feed of site s? */
+static bool has_sources(heed_crawl *c, const struct heed__site *s)
+{
+	bool found = false;
+
+	if (heed_store_visits_of_site(c->store, s->origin, HEED_VISIT_SOURCES,
+	                              found_one, &found) != HEED_OK)
+		heed__crawl_store_failed(c, "reading the sources of a site");
+	return found;
+}
+
+bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
+                      const char *url, enum heed__job_kind kind, int depth,
+                      int64_t hint)
+{
+	int64_t now = heed__crawl_unix_s(c);
+	struct heed_visit v;
+	bool skip = false;
+
+	if (c->opt->refresh_all || !visit_get(c, url, &v))
+		return false;
+	if (heed_revisit_hinted(&v.sched, hint))
+		skip = false; /* the site says it changed since */
+	else if (kind != JOB_PAGE)
+		skip = v.fresh_until != HEED_REVISIT_NO_DATE &&
+		       now < v.fresh_until;
+	else if (depth == 0)
+		/* A start page is where a site says what is new: always
+		 * asked in the default mode; in the incremental mode only
+		 * when due once its sitemaps or feeds are known, which say
+		 * the same more cheaply. */
+		skip = c->mode == HEED_CRAWL_INCREMENTAL &&
+		       !heed_revisit_is_due(&v.sched, now) && has_sources(c, s);
+	else
+		skip = c->mode == HEED_CRAWL_FULL &&
+		       !heed_revisit_is_due(&v.sched, now);
+	heed_store_visit_clear(c->store, &v);
+	if (skip) {
+		c->p.not_due++;
+		heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "not due: %s", url);
+	}
+	return skip;
+}
+
+static bool add_header(heed_crawl *c, struct heed_crawl_req *req,
+                       const char *name, const char *value)
+{
+	struct heed_buf b;
+
+	if (!value || !*value ||
+	    req->header_count >= HEED_ARRAY_SIZE(req->headers))
+		return false;
+	heed__buf_init(&b, c->alloc, 256);
+	if (heed__buf_addf(&b, "%s: %s", name, value) == HEED_OK)
+		req->headers[req->header_count++] = heed__buf_take(&b);
+	heed__buf_free(&b);
+	return true;
+}
+
+void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole)
+{
+	struct heed_visit v;
+
+	if (c->opt->refresh_all || whole || req->job.kind == JOB_ROBOTS ||
+	    !visit_get(c, req->job.url, &v))
+		return;
+	/* Header values come from a server: one that breaks the line is
+	 * not sent back (libcurl would send it as two headers). */
+	if (v.etag && !strpbrk(v.etag, "\r\n"))
+		add_header(c, req, "If-None-Match", v.etag);
+	if (v.last_modified && !strpbrk(v.last_modified, "\r\n"))
+		add_header(c, req, "If-Modified-Since", v.last_modified);
+	heed_store_visit_clear(c->store, &v);
+}
+
+/* The freshness the site gave a sitemap or feed, bounded to a day. */
+static int64_t fresh_until(const struct heed_net_response *r, int64_t now)
+{
+	int64_t life =
+	        heed_net_fresh_for(r->cache_control, r->expires, r->date, now);
+
+	if (life <= 0)
+		return HEED_REVISIT_NO_DATE;
+	return now + (life < VISIT_MAX_FRESH_S ? life : VISIT_MAX_FRESH_S);
+}
+
+void heed__visit_record(heed_crawl *c, struct heed__site *s,
+                        const struct heed__job *job,
+                        const struct heed_net_response *r,
+                        const struct heed__visit_found *found)
+{
+	int64_t now = heed__crawl_unix_s(c);
+	struct heed_visit v;
+	struct heed_revisit_visit seen = {found->outcome, now,
+	                                  found->modified_at};
+	bool known = visit_get(c, job->url, &v);
+
+	if (c->failed != HEED_OK)
+		return;
+	if (!known) {
+		memset(&v, 0, sizeof(v));
+		v.fresh_until = HEED_REVISIT_NO_DATE;
+		v.sched.checked_at = v.sched.changed_at = HEED_REVISIT_NO_DATE;
+	}
+	if (!known && seen.outcome == HEED_REVISIT_CHANGED)
+		seen.outcome = HEED_REVISIT_NEW;
+	heed_revisit_after(&c->opt->revisit, &v.sched, &seen, &v.sched);
+	if (found->due_now)
+		v.sched.due_at = now;
+	/* The row is written from borrowed strings: the ones read are
+	 * released after the write. */
+	{
+		struct heed_visit w = v;
+		w.url = (char *)job->url;
+		w.site = s->origin;
+		w.kind = (heed_frontier_kind)job->kind;
+		w.status = r->status;
+		w.last_outcome = seen.outcome;
+		w.run_id = c->run_id;
+		w.visits = v.visits + 1;
+		if (seen.outcome == HEED_REVISIT_NEW ||
+		    seen.outcome == HEED_REVISIT_CHANGED)
+			w.changes = v.changes + 1;
+		if (found->digest)
+			w.digest = (char *)found->digest;
+		if (found->body) {
+			/* A 2xx: its validators replace the old ones (a
+			 * page's only while its record is kept). */
+			w.etag =
+			        found->keep_validators ? (char *)r->etag : NULL;
+			w.last_modified = found->keep_validators
+			                          ? (char *)r->last_modified
+			                          : NULL;
+		} else if (!found->keep_validators) {
+			w.etag = w.last_modified = NULL;
+		}
+		if (job->kind != JOB_PAGE && r->status >= 200 &&
+		    r->status < 400)
+			w.fresh_until = fresh_until(r, now);
+		if (heed__crawl_tx(c) &&
+		    heed_store_visit_put(c->store, &w) != HEED_OK)
+			heed__crawl_store_failed(c, "recording a visit");
+	}
+	if (known)
+		heed_store_visit_clear(c->store, &v);
+}
+
+bool heed__visit_same_body(heed_crawl *c, const char *url, const char *digest)
+{
+	struct heed_visit v;
+	bool same;
+
+	if (c->opt->refresh_all || !visit_get(c, url, &v))
+		return false;
+	same = v.digest && strcmp(v.digest, digest) == 0;
+	heed_store_visit_clear(c->store, &v);
+	return same;
+}

@@ -1,0 +1,554 @@
+/*
+ * Recrawls through the whole crawl controller (issue 19) on an injected
+ * clock: a fake web whose every answer carries an ETag and a Last-Modified
+ * and answers 304 to a matching If-None-Match, over a real SQLite store,
+ * crawled again and again over simulated days.
+ *
+ * The witness is the fake server's log: which URLs were asked, whether
+ * with validators (and the right ones), what was answered, when. The web
+ * has one site alone on an address and three sites sharing another, so
+ * the courtesy check (no two requests to a host under 1 s apart, across
+ * every run) covers both.
+ */
+#include "heed_test.h"
+
+#include <sqlite3.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "heed/crawl.h"
+#include "heed/store.h"
+#include "heed/store_pages.h"
+
+#define SITES      4
+#define PAGES      4
+#define MAX_LOG    4096
+#define MAX_FLIGHT 64
+/* The fake clocks: Unix time starts on 2027-01-15 00:00 UTC. */
+#define UNIX_START_S 1800000000LL
+#define HOUR_S       3600LL
+#define DAY_S        86400LL
+
+static const char *const hosts[SITES] = {"a.test", "b.test", "c.test",
+                                         "d.test"};
+/* a.test alone, the other three on one address. */
+static const char *const addrs[SITES] = {"127.0.0.2", "127.0.0.3", "127.0.0.3",
+                                         "127.0.0.3"};
+
+/* Paths of a site: 0 robots.txt, 1 /, 2 sitemap, 3.. the pages. */
+#define P_ROBOTS  0
+#define P_HOME    1
+#define P_SITEMAP 2
+#define P_PAGE0   3
+#define P_COUNT   (P_PAGE0 + PAGES)
+
+struct resource {
+	int version;
+	int64_t modified_s; /* Last-Modified and the sitemap's lastmod */
+};
+
+struct entry {
+	int site, path;
+	int status;
+	bool inm, ims;  /* If-None-Match, If-Modified-Since sent */
+	bool inm_right; /* If-None-Match named the current version's ETag */
+	bool ims_right; /* If-Modified-Since gave its Last-Modified */
+	int64_t start_ms;
+};
+
+struct flight {
+	heed_crawl_req *req;
+	int site, path;
+	int64_t at_ms;
+	char url[128];
+	bool inm_match, inm, ims, inm_right, ims_right;
+};
+
+struct sim {
+	heed_store *store;
+	heed_crawl *c;
+	struct heed_crawl_options opt;
+	int64_t mono_ms, unix_ms;
+	struct resource web[SITES][P_COUNT];
+	struct entry log[MAX_LOG];
+	size_t log_len, run_start;
+	struct flight fl[MAX_FLIGHT];
+	size_t fl_len;
+	char body[4096];
+	char etag[64], lastmod[64];
+	char path[128]; /* the store */
+};
+
+static struct sim sim;
+
+static struct heed_crawl_clock now_clock(void)
+{
+	struct heed_crawl_clock t = {sim.mono_ms, sim.unix_ms};
+
+	return t;
+}
+
+static void advance(int64_t seconds)
+{
+	sim.mono_ms += seconds * 1000;
+	sim.unix_ms += seconds * 1000;
+}
+
+static const char *path_of(int p, char *buf, size_t size)
+{
+	if (p == P_ROBOTS)
+		return "/robots.txt";
+	if (p == P_HOME)
+		return "/";
+	if (p == P_SITEMAP)
+		return "/sitemap.xml";
+	snprintf(buf, size, "/p/%d.html", p - P_PAGE0);
+	return buf;
+}
+
+static void iso_date(int64_t t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void validators(int site, int p)
+{
+	time_t tt = (time_t)sim.web[site][p].modified_s;
+	struct tm tm;
+
+	snprintf(sim.etag, sizeof(sim.etag), "\"%d-%d-v%d\"", site, p,
+	         sim.web[site][p].version);
+	gmtime_r(&tt, &tm);
+	strftime(sim.lastmod, sizeof(sim.lastmod), "%a, %d %b %Y %H:%M:%S GMT",
+	         &tm);
+}
+
+static size_t body_of(int site, int p)
+{
+	size_t n = 0, size = sizeof(sim.body);
+	char date[32], buf[32];
+
+	if (p == P_ROBOTS)
+		return (size_t)snprintf(sim.body, size,
+		                        "User-agent: *\nAllow: /\n"
+		                        "Sitemap: http://%s/sitemap.xml\n",
+		                        hosts[site]);
+	if (p == P_SITEMAP) {
+		n += (size_t)snprintf(sim.body + n, size - n,
+		                      "<?xml version=\"1.0\"?>\n<urlset xmlns="
+		                      "\"http://www.sitemaps.org/schemas/"
+		                      "sitemap/0.9\">\n");
+		for (int k = P_PAGE0; k < P_COUNT; k++) {
+			iso_date(sim.web[site][k].modified_s, date,
+			         sizeof(date));
+			n += (size_t)snprintf(
+			        sim.body + n, size - n,
+			        "<url><loc>http://%s%s</loc><lastmod>%s"
+			        "</lastmod></url>\n",
+			        hosts[site], path_of(k, buf, sizeof(buf)),
+			        date);
+		}
+		return n +
+		       (size_t)snprintf(sim.body + n, size - n, "</urlset>\n");
+	}
+	n += (size_t)snprintf(sim.body + n, size - n,
+	                      "<!doctype html><html><head><title>%s %d "
+	                      "version %d</title></head><body>",
+	                      hosts[site], p, sim.web[site][p].version);
+	for (int k = P_PAGE0; p == P_HOME && k < P_COUNT; k++)
+		n += (size_t)snprintf(sim.body + n, size - n,
+		                      "<a href=\"%s\">page</a>\n",
+		                      path_of(k, buf, sizeof(buf)));
+	return n + (size_t)snprintf(sim.body + n, size - n, "</body></html>\n");
+}
+
+/* The request's site and path, from its URL. */
+static bool locate(const char *url, int *site, int *path)
+{
+	char buf[32];
+
+	for (int s = 0; s < SITES; s++) {
+		size_t len = strlen(hosts[s]);
+		if (strncmp(url, "http://", 7) != 0 ||
+		    strncmp(url + 7, hosts[s], len) != 0)
+			continue;
+		for (int p = 0; p < P_COUNT; p++)
+			if (strcmp(url + 7 + len,
+			           path_of(p, buf, sizeof(buf))) == 0) {
+				*site = s;
+				*path = p;
+				return true;
+			}
+	}
+	return false;
+}
+
+static void fetch_start(const struct heed_crawl_action *a)
+{
+	struct flight *f;
+
+	assert_true(sim.fl_len < MAX_FLIGHT);
+	f = &sim.fl[sim.fl_len++];
+	memset(f, 0, sizeof(*f));
+	f->req = a->req;
+	f->at_ms = sim.mono_ms + 20;
+	snprintf(f->url, sizeof(f->url), "%s", a->url);
+	if (!locate(a->url, &f->site, &f->path))
+		fail_msg("heed asked for a URL the web does not have: %s",
+		         a->url);
+	validators(f->site, f->path);
+	for (size_t i = 0; i < a->header_count; i++) {
+		const char *h = a->headers[i];
+		if (strncmp(h, "If-None-Match: ", 15) == 0) {
+			f->inm = true;
+			f->inm_right = f->inm_match =
+			        strcmp(h + 15, sim.etag) == 0;
+		} else if (strncmp(h, "If-Modified-Since: ", 19) == 0) {
+			f->ims = true;
+			f->ims_right = strcmp(h + 19, sim.lastmod) == 0;
+		}
+	}
+	assert_true(sim.log_len < MAX_LOG);
+	sim.log[sim.log_len++] = (struct entry){
+	        .site = f->site,
+	        .path = f->path,
+	        .status = f->inm_match ? 304 : 200,
+	        .inm = f->inm,
+	        .ims = f->ims,
+	        .inm_right = f->inm_right,
+	        .ims_right = f->ims_right,
+	        .start_ms = sim.mono_ms,
+	};
+}
+
+static void deliver(size_t i)
+{
+	struct flight f = sim.fl[i];
+	struct heed_net_response r = {0};
+	struct heed_net_response head;
+	struct heed_crawl_clock t = now_clock();
+
+	sim.fl[i] = sim.fl[--sim.fl_len];
+	validators(f.site, f.path);
+	r.error = HEED_NET_OK;
+	r.error_text = "";
+	r.url = f.url;
+	r.address = addrs[f.site];
+	r.connected = true;
+	r.status = f.inm_match ? 304 : 200;
+	r.http_version = 11;
+	r.etag = sim.etag;
+	r.last_modified = sim.lastmod;
+	r.sent_ms = f.at_ms - 19;
+	r.first_byte_ms = 10;
+	r.elapsed_ms = 20;
+	if (!f.inm_match) {
+		r.body_len = body_of(f.site, f.path);
+		r.body = sim.body;
+		r.content_type = f.path == P_ROBOTS    ? "text/plain"
+		                 : f.path == P_SITEMAP ? "application/xml"
+		                                       : "text/html";
+	}
+	head = r;
+	head.body = NULL;
+	head.body_len = 0;
+	assert_true(heed_crawl_headers(sim.c, f.req, &head));
+	heed_crawl_fetched(sim.c, f.req, &r, &t);
+}
+
+static void resolve(const struct heed_crawl_action *a)
+{
+	struct heed_dns_addr addr = {0};
+	struct heed_dns_result res = {0};
+	struct heed_crawl_clock t = now_clock();
+	int site = -1;
+
+	for (int s = 0; s < SITES; s++)
+		if (strcmp(a->name, hosts[s]) == 0)
+			site = s;
+	assert_true(site >= 0);
+	addr.family = AF_INET;
+	addr.bytes[0] = 127;
+	addr.bytes[3] = (uint8_t)(addrs[site][8] - '0');
+	snprintf(addr.text, sizeof(addr.text), "%s", addrs[site]);
+	addr.ttl_s = 300;
+	res.outcome = HEED_DNS_FOUND;
+	res.detail = "simulated";
+	res.query = a->name;
+	res.addrs = &addr;
+	res.addr_count = 1;
+	heed_crawl_resolved(sim.c, a->req, &res, &t);
+}
+
+/* Runs one crawl to its end; the log from sim.run_start is its own. */
+static struct heed_crawl_progress crawl(heed_crawl_mode mode, bool refresh)
+{
+	static const char *seeds[SITES];
+	struct heed_diag diag = {0};
+	struct heed_crawl_clock t = now_clock();
+	struct heed_crawl_action a;
+	struct heed_crawl_progress p;
+	int steps = 0;
+	char url[SITES][64];
+
+	for (int s = 0; s < SITES; s++) {
+		snprintf(url[s], sizeof(url[s]), "http://%s/", hosts[s]);
+		seeds[s] = url[s];
+	}
+	heed_crawl_options_default(&sim.opt);
+	sim.opt.mode = mode;
+	sim.opt.refresh_all = refresh;
+	sim.opt.seeds = seeds;
+	sim.opt.seed_count = SITES;
+	sim.opt.agent_token = "heed";
+	sim.opt.user_agent = "heed-test";
+	sim.opt.net.allow_private = true;
+	sim.run_start = sim.log_len;
+	if (heed_crawl_new(&sim.c, sim.store, &sim.opt, &t, NULL, &diag) !=
+	            HEED_OK ||
+	    heed_crawl_start(sim.c, &t, &diag) != HEED_OK)
+		fail_msg("crawl: %s", diag.message);
+	for (;; steps++) {
+		assert_true(steps < 100000);
+		t = now_clock();
+		switch (heed_crawl_next(sim.c, &t, &a)) {
+		case HEED_CRAWL_RESOLVE:
+			resolve(&a);
+			continue;
+		case HEED_CRAWL_FETCH:
+			fetch_start(&a);
+			continue;
+		case HEED_CRAWL_WAIT: {
+			int64_t until = a.until_ms;
+			for (size_t i = 0; i < sim.fl_len; i++)
+				if (sim.fl[i].at_ms < until)
+					until = sim.fl[i].at_ms;
+			if (until > sim.mono_ms) {
+				sim.unix_ms += until - sim.mono_ms;
+				sim.mono_ms = until;
+			}
+			for (size_t i = sim.fl_len; i-- > 0;)
+				if (sim.fl[i].at_ms <= sim.mono_ms)
+					deliver(i);
+			continue;
+		}
+		case HEED_CRAWL_DONE:
+			break;
+		}
+		break;
+	}
+	assert_int_equal(sim.fl_len, 0);
+	assert_int_equal(heed_crawl_finish(sim.c, &t), HEED_OK);
+	heed_crawl_progress_get(sim.c, &t, &p);
+	heed_crawl_free(sim.c);
+	sim.c = NULL;
+	return p;
+}
+
+/* Requests of the last run to path of site (path -1: any), and how many
+ * of them carried validators. */
+static int asked(int site, int path, int *conditional, int *answered_200)
+{
+	int n = 0, cond = 0, ok = 0;
+
+	for (size_t i = sim.run_start; i < sim.log_len; i++) {
+		const struct entry *e = &sim.log[i];
+		if (e->site != site || (path >= 0 && e->path != path))
+			continue;
+		n++;
+		cond += e->inm || e->ims;
+		ok += e->status == 200;
+	}
+	if (conditional)
+		*conditional = cond;
+	if (answered_200)
+		*answered_200 = ok;
+	return n;
+}
+
+static char *stored_title(int site, int p)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	char url[96], buf[32], *title = NULL;
+
+	snprintf(url, sizeof(url), "http://%s%s", hosts[site],
+	         path_of(p, buf, sizeof(buf)));
+	assert_int_equal(
+	        sqlite3_open_v2(sim.path, &db, SQLITE_OPEN_READONLY, NULL),
+	        SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT title FROM pages "
+	                                    "WHERE url = ?1",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		title = strdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return title;
+}
+
+/* No two requests to one host start under 1 s apart, over every run. */
+static void assert_courteous(void)
+{
+	for (int s = 0; s < SITES; s++) {
+		int64_t last = INT64_MIN / 2;
+		for (size_t i = 0; i < sim.log_len; i++) {
+			if (sim.log[i].site != s)
+				continue;
+			if (sim.log[i].start_ms - last < 1000)
+				fail_msg("%s: two requests %lld ms apart",
+				         hosts[s],
+				         (long long)(sim.log[i].start_ms -
+				                     last));
+			last = sim.log[i].start_ms;
+		}
+	}
+}
+
+static int setup(void **state)
+{
+	struct heed_diag diag = {0};
+
+	heed_test_make_dir(state);
+	memset(&sim, 0, sizeof(sim));
+	sim.mono_ms = 1000000;
+	sim.unix_ms = UNIX_START_S * 1000;
+	for (int s = 0; s < SITES; s++)
+		for (int p = 0; p < P_COUNT; p++)
+			sim.web[s][p] =
+			        (struct resource){1, UNIX_START_S - 30 * DAY_S};
+	snprintf(sim.path, sizeof(sim.path), "%s/heed.db", heed_test_dir());
+	if (heed_store_open(&sim.store, sim.path, NULL, &diag) != HEED_OK)
+		fail_msg("store: %s", diag.message);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	heed_store_close(sim.store);
+	return heed_test_remove_dir(state);
+}
+
+/* The first crawl asks for everything whole; nothing is known yet. */
+static void first_crawl_unconditional(int s)
+{
+	int cond, ok;
+
+	assert_int_equal(asked(s, -1, &cond, &ok), P_COUNT);
+	assert_int_equal(cond, 0);
+	assert_int_equal(ok, P_COUNT);
+}
+
+static void test_recrawls(void **state)
+{
+	struct heed_crawl_progress p;
+	int cond, ok;
+	char *title;
+
+	(void)state;
+	p = crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(p.pages, SITES * (PAGES + 1));
+	for (int s = 0; s < SITES; s++)
+		first_crawl_unconditional(s);
+
+	/* An hour later nothing is due: the start page and the sitemap are
+	 * asked with the validators of their last answer (304), the pages
+	 * not at all, robots.txt not before its daily re-check. */
+	advance(HOUR_S);
+	p = crawl(HEED_CRAWL_FULL, false);
+	for (int s = 0; s < SITES; s++) {
+		assert_int_equal(asked(s, -1, &cond, &ok), 2);
+		assert_int_equal(asked(s, P_HOME, &cond, &ok), 1);
+		assert_int_equal(cond, 1);
+		assert_int_equal(ok, 0);
+		assert_int_equal(asked(s, P_SITEMAP, &cond, &ok), 1);
+		assert_int_equal(cond, 1);
+		assert_int_equal(ok, 0);
+	}
+	for (size_t i = sim.run_start; i < sim.log_len; i++)
+		assert_true(sim.log[i].inm_right && sim.log[i].ims_right);
+	assert_int_equal(p.pages, 0);
+	assert_int_equal(p.unchanged, 2 * SITES);
+	assert_int_equal(p.not_due, PAGES * SITES);
+
+	/* The incremental mode on the unchanged web: only the known
+	 * sitemap, 304 (the start page is not due). */
+	advance(600);
+	p = crawl(HEED_CRAWL_INCREMENTAL, false);
+	for (int s = 0; s < SITES; s++) {
+		assert_int_equal(asked(s, -1, &cond, &ok), 1);
+		assert_int_equal(asked(s, P_SITEMAP, &cond, &ok), 1);
+		assert_int_equal(cond, 1);
+		assert_int_equal(ok, 0);
+	}
+	assert_int_equal(p.not_due, SITES);
+
+	/* One page of a.test and one of c.test change, and say so in their
+	 * sitemaps: only they are read again, though not due. */
+	advance(600);
+	sim.web[0][P_PAGE0 + 2] = (struct resource){2, UNIX_START_S + HOUR_S};
+	sim.web[0][P_SITEMAP].version++;
+	sim.web[2][P_PAGE0 + 1] = (struct resource){2, UNIX_START_S + HOUR_S};
+	sim.web[2][P_SITEMAP].version++;
+	p = crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(asked(0, P_PAGE0 + 2, &cond, &ok), 1);
+	assert_int_equal(ok, 1);
+	assert_int_equal(asked(2, P_PAGE0 + 1, &cond, &ok), 1);
+	assert_int_equal(ok, 1);
+	assert_int_equal(asked(0, -1, NULL, NULL), 3);
+	assert_int_equal(asked(1, -1, NULL, NULL), 2);
+	assert_int_equal(p.pages, 2);
+	title = stored_title(0, P_PAGE0 + 2);
+	assert_non_null(title);
+	assert_string_equal(title, "a.test 5 version 2");
+	free(title);
+
+	/* Twenty days on every page is due (content a month old is first
+	 * given half its age, 15 days): asked with its validators, and
+	 * robots.txt is checked again. A record lost meanwhile makes its
+	 * 304 an error, and the next run asks for that page whole. */
+	advance(20 * DAY_S);
+	assert_int_equal(heed_store_page_delete(sim.store,
+	                                        "http://b.test/p/0.html", false,
+	                                        NULL),
+	                 HEED_OK);
+	p = crawl(HEED_CRAWL_FULL, false);
+	for (int s = 0; s < SITES; s++) {
+		assert_int_equal(asked(s, -1, &cond, &ok), P_COUNT);
+		assert_true(ok <= 1); /* robots.txt, if not conditional */
+		assert_int_equal(asked(s, P_ROBOTS, NULL, NULL), 1);
+	}
+	assert_int_equal(p.errors, 1);
+	advance(600);
+	p = crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(asked(1, P_PAGE0, &cond, &ok), 1);
+	assert_int_equal(cond, 0);
+	assert_int_equal(ok, 1);
+	assert_int_equal(p.pages, 1);
+
+	/* --refresh all: everything known is read whole again. */
+	advance(600);
+	p = crawl(HEED_CRAWL_FULL, true);
+	for (int s = 0; s < SITES; s++) {
+		assert_int_equal(asked(s, -1, &cond, &ok), P_COUNT - 1);
+		assert_int_equal(cond, 0);
+		assert_int_equal(ok, P_COUNT - 1);
+	}
+	assert_courteous();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_recrawls),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
