@@ -699,7 +699,7 @@ def phase_figures(web, sites, mutated):
     and which of the mutated (site, uri) were answered 200."""
     tuples, sent, per_site, kinds = [], 0, collections.Counter(), \
         collections.Counter()
-    bad, errors, got = 0, [], set()
+    bad, errors, got, home_200 = 0, [], set(), set()
     for server in web.servers:
         entries, b = accesslog.read_log(server.access_log)
         bad += b
@@ -712,6 +712,8 @@ def phase_figures(web, sites, mutated):
             kinds["%s %d" % (uri_kind(e.uri), e.status)] += 1
             if e.status == 200 and (site, e.uri) in mutated:
                 got.add((site, e.uri))
+            if e.status == 200 and e.uri == "/":
+                home_200.add(site)
         errors += server.error_lines()
     g = accesslog.analyse(tuples, is_page)
     return {"requests": g["requests"], "bytes_sent": sent,
@@ -724,6 +726,13 @@ def phase_figures(web, sites, mutated):
             "sites_requested": len(per_site),
             "mutated": len(mutated), "mutated_found": len(got),
             "mutated_missed": sorted("%s%s" % m for m in mutated - got)[:20],
+            "mutated_missed_kinds": dict(collections.Counter(
+                uri_kind(uri) for _, uri in mutated - got)),
+            # A missed page whose site's home page came whole in the run:
+            # the page was linked from a page read, not only listed.
+            "mutated_missed_home_200": sum(
+                1 for site, uri in mutated - got
+                if uri != "/" and site in home_200),
             "gaps": g["gaps"], "gaps_under_1s": g["gaps_under_1s"],
             "shortest_gap_s": g["shortest_gap_s"],
             "max_requests_one_site_1s": g["max_requests_one_site_1s"],
@@ -805,10 +814,16 @@ def report_phase(web, r, say):
             r["sites_requested"], r["store_rows"], r["store_rows_200"]))
     if r["mutated"]:
         say("  changed + added pages found (answered 200): %d of %d, missed"
-            " %d%s" % (r["mutated_found"], r["mutated"],
-                       r["mutated"] - r["mutated_found"],
-                       ", e.g. " + " ".join(r["mutated_missed"][:3])
-                       if r["mutated_missed"] else ""))
+            " %d%s%s" % (r["mutated_found"], r["mutated"],
+                         r["mutated"] - r["mutated_found"],
+                         " (%s; pages of sites whose home page was "
+                         "answered 200: %d)" % (", ".join(
+                             "%s: %d" % kv for kv in
+                             sorted(r["mutated_missed_kinds"].items())),
+                             r["mutated_missed_home_200"])
+                         if r["mutated_missed_kinds"] else "",
+                         ", e.g. " + " ".join(r["mutated_missed"][:3])
+                         if r["mutated_missed"] else ""))
     say("  same-site gaps (site = %s): %d under 1.000 s of %d, shortest %s;"
         " most to one site in any 1 s: %d; wall %.1f s%s" % (
             "Host" if web == "shared" else "server address",
