@@ -693,10 +693,11 @@ def uri_kind(uri):
     return "page" if is_page(uri) else "other"
 
 
-def phase_figures(web, sites, mutated):
+def phase_figures(web, sites, pages, mutated):
     """One recrawl phase from its nginx log alone: requests, bytes sent,
     statuses and request kinds, requests per site, the courtesy figures,
-    and which of the mutated (site, uri) were answered 200."""
+    and which of the mutated (site, uri) were answered 200 (a page
+    /p/N.html with N >= pages was added by a mutation)."""
     tuples, sent, per_site, kinds = [], 0, collections.Counter(), \
         collections.Counter()
     bad, errors, got, home_200 = 0, [], set(), set()
@@ -727,7 +728,9 @@ def phase_figures(web, sites, mutated):
             "mutated": len(mutated), "mutated_found": len(got),
             "mutated_missed": sorted("%s%s" % m for m in mutated - got)[:20],
             "mutated_missed_kinds": dict(collections.Counter(
-                uri_kind(uri) for _, uri in mutated - got)),
+                "added page" if uri_kind(uri) == "page" and
+                int(uri[3:-5]) >= pages else uri_kind(uri)
+                for _, uri in mutated - got)),
             # A missed page whose site's home page came whole in the run:
             # the page was linked from a page read, not only listed.
             "mutated_missed_home_200": sum(
@@ -784,7 +787,7 @@ def run_recrawl(a, base, say):
         finally:
             web.stop()
         r = {"phase": n, "name": name, "command": " ".join(argv), **proc,
-             **phase_figures(web, a.sites, mutated), **heed_figures(store)}
+             **phase_figures(web, a.sites, a.pages, mutated), **heed_figures(store)}
         first = first or r
         r["requests_pct_of_first"] = round(
             100 * r["requests"] / max(first["requests"], 1), 2)
