@@ -55,6 +55,28 @@ struct heed_search_cursor {
 	                 (HEED_STORE_NO_DATE: none) */
 };
 
+/*
+ * How a search with a match expression finds its rows. Every plan gives
+ * the same rows in the same order; they differ in what they read.
+ */
+typedef enum heed_search_plan {
+	HEED_SEARCH_PLAN_AUTO = 0, /* chosen by cost (the default) */
+	/* The word's matches drive, and each match's page row is read
+	 * before the tag or site filter is checked. */
+	HEED_SEARCH_PLAN_SCAN,
+	/* The word's matches drive, the tag or site is checked on the
+	 * match's id before its page row is read; a count without a
+	 * filter on the page row (language, dates, views) reads whether a
+	 * page may be shown from the kept listing (docs/storage.md) rather
+	 * than from its row. */
+	HEED_SEARCH_PLAN_FILTER_FIRST,
+	/* Sorted by views, date or fetch time with no filter but the
+	 * words: the sort's index is read in order, each page tested
+	 * against the set of the matches' ids, until the page is full.
+	 * Other searches as HEED_SEARCH_PLAN_FILTER_FIRST. */
+	HEED_SEARCH_PLAN_WALK,
+} heed_search_plan;
+
 /* A search. Every filter is optional: NULL strings and the "none" values
  * named below filter nothing. */
 struct heed_search_query {
@@ -78,6 +100,10 @@ struct heed_search_query {
 	 * HEED_SEARCH_MAX_SCORED): 0 or more than it means
 	 * HEED_SEARCH_MAX_SCORED; fewer is for tests. */
 	int max_scored;
+	/* How the rows are found (heed_search_plan): 0 lets the store
+	 * choose by cost; the others are for tests, which check that every
+	 * plan gives the same rows in the same order. */
+	int plan;
 };
 
 /* One result. Strings live only during the callback. */
@@ -97,8 +123,10 @@ typedef int heed_search_fn(void *ud, const struct heed_search_hit *hit);
  * is bounded however common the words, and a cursor resumes within the
  * same candidates. More specific words or a filter narrow the candidates
  * to the pages wanted; heed_store_search_count still counts every match
- * (up to its cap). The other orders read every match. The figure is
- * measured (docs/storage.md, "Search area"): about 3 us per scored page.
+ * (up to its cap). The other orders read every match, or, for words
+ * common enough and no other filter, their sort's index until a page is
+ * full (HEED_SEARCH_PLAN_WALK). The figure is measured (docs/storage.md,
+ * "Search area"): about 3 us per scored page.
  */
 #define HEED_SEARCH_MAX_SCORED 5000
 

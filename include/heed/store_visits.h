@@ -37,7 +37,7 @@
 extern "C" {
 #endif
 
-/* The kinds heed_store_visits_due() and _of_site() select, as a mask. */
+/* The kinds heed_store_visits_of_site() selects, as a mask. */
 #define HEED_VISIT_KIND_BIT(kind) (1u << (unsigned)(kind))
 #define HEED_VISIT_SOURCES                            \
 	(HEED_VISIT_KIND_BIT(HEED_FRONTIER_SITEMAP) | \
@@ -88,17 +88,9 @@ heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v);
 /* Called once per row; return non-zero to stop the iteration. */
 typedef int heed_store_visit_fn(void *ud, const struct heed_visit *v);
 
-/*
- * Calls fn for the rows of site whose kind is in kinds (a mask of
- * HEED_VISIT_KIND_BIT) and whose due date is at or before now, earliest
- * due first, at most max rows (0: all). One indexed range scan.
- */
-heed_status heed_store_visits_due(heed_store *store, const char *site,
-                                  unsigned kinds, int64_t now, int64_t max,
-                                  heed_store_visit_fn *fn, void *ud);
-
-/* Calls fn for every row of site whose kind is in kinds, in URL order (the
- * site's known sitemaps and feeds, for the incremental mode). */
+/* Calls fn for every row of site whose kind is in kinds (a mask of
+ * HEED_VISIT_KIND_BIT), in URL order: a crawl's known sitemaps, feeds and
+ * pages of a site, judged due or not by their revisit state. */
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud);

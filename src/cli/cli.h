@@ -68,6 +68,10 @@ int heed_cli_parse_date(const char *text, int64_t *unix_s);
 /* Writes unix_s as "2026-11-21T18:00:00Z" into buf and returns buf. */
 const char *heed_cli_format_date(int64_t unix_s, char *buf, size_t size);
 
+/* Writes an interval of s seconds in its two largest units ("1d 12h",
+ * "2h 30min", "45s"; "-" for none) into buf and returns buf. */
+const char *heed_cli_format_interval(int64_t s, char *buf, size_t size);
+
 /* Opens the store at override, or else at the settings' store.location;
  * prints why and returns NULL when it cannot. */
 struct heed_store;
@@ -106,6 +110,7 @@ int heed_cmd_page(int argc, char **argv);
 int heed_cmd_verify(int argc, char **argv);
 int heed_cmd_export(int argc, char **argv);
 int heed_cmd_stats(int argc, char **argv);
+int heed_cmd_queue(int argc, char **argv);
 int heed_cmd_version(int argc, char **argv);
 int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);

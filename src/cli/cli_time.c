@@ -57,3 +57,31 @@ const char *heed_cli_format_date(int64_t unix_s, char *buf, size_t size)
 		snprintf(buf, size, "@%lld", (long long)unix_s);
 	return buf;
 }
+
+const char *heed_cli_format_interval(int64_t s, char *buf, size_t size)
+{
+	/* The two largest units, as an operator reads a schedule: "1d 12h",
+	 * "2h 30min", "45s". */
+	static const struct {
+		int64_t secs;
+		const char *name;
+	} units[] = {{86400, "d"}, {3600, "h"}, {60, "min"}, {1, "s"}};
+	size_t i = 0;
+
+	if (s <= 0) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	while (s < units[i].secs)
+		i++;
+	if (i + 1 < HEED_ARRAY_SIZE(units) &&
+	    s % units[i].secs >= units[i + 1].secs)
+		snprintf(buf, size, "%lld%s %lld%s",
+		         (long long)(s / units[i].secs), units[i].name,
+		         (long long)(s % units[i].secs / units[i + 1].secs),
+		         units[i + 1].name);
+	else
+		snprintf(buf, size, "%lld%s", (long long)(s / units[i].secs),
+		         units[i].name);
+	return buf;
+}

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/cli_config.h"
 #include "cli/cli_text.h"
+#include "cli/cli_visits.h"
 #include "heed/crawl_engine.h"
 #include "heed/url.h"
 #include "heed/robots.h"
@@ -356,7 +357,8 @@ static void print_body(const struct heed_store_site *s)
 }
 
 static void report_text(const struct heed_store_site *s, const char *ua,
-                        const struct heed_polite_backoff *b)
+                        const struct heed_polite_backoff *b,
+                        const struct heed_visit_summary *due)
 {
 	const struct heed_site_record *r = &s->record;
 
@@ -367,6 +369,9 @@ static void report_text(const struct heed_store_site *s, const char *ua,
 	if (r->http_status)
 		printf("HTTP status:    %d\n", r->http_status);
 	print_dates(r, b);
+	if (due)
+		heed_cli_visits_print(due,
+		                      "revisits:       ", "last visit:     ");
 	print_rules(s, ua);
 	print_body(s);
 }
@@ -406,7 +411,8 @@ static json_object *rules_json(const struct heed_store_site *s, const char *ua)
 }
 
 static json_object *report_json(const struct heed_store_site *s, const char *ua,
-                                const struct heed_polite_backoff *b)
+                                const struct heed_polite_backoff *b,
+                                const struct heed_visit_summary *due)
 {
 	const struct heed_site_record *r = &s->record;
 	json_object *o = json_object_new_object(), *rules, *bo;
@@ -446,6 +452,9 @@ static json_object *report_json(const struct heed_store_site *s, const char *ua,
 	rules = rules_json(s, ua);
 	/* null: no rules in force (qualified without rules, or not crawled) */
 	json_object_object_add(o, "rules", rules);
+	/* null: the store could not say (the error is printed) */
+	json_object_object_add(o, "revisits",
+	                       due ? heed_cli_visits_json(due) : NULL);
 	return o;
 }
 
@@ -459,15 +468,23 @@ static void on_site_row(void *ud, const struct heed_store_site *s)
 {
 	struct report_ctx *rc = ud;
 	struct heed_store_host h;
+	struct heed_visit_summary due, *d = &due;
 
 	heed_store_host_get(rc->sc->store, s->host, &h);
+	/* What is due of the site and what its last visit found. */
+	if (heed_cli_visits_total(rc->sc->store, s->site, (int64_t)time(NULL),
+	                          &due) != HEED_OK) {
+		heed_cli_error("%s", heed_store_errmsg(rc->sc->store));
+		rc->sc->failures++;
+		d = NULL;
+	}
 	if (rc->sc->json) {
 		json_object_array_add(rc->sc->out,
-		                      report_json(s, rc->ua, &h.backoff));
+		                      report_json(s, rc->ua, &h.backoff, d));
 	} else {
 		if (rc->shown)
 			putchar('\n');
-		report_text(s, rc->ua, &h.backoff);
+		report_text(s, rc->ua, &h.backoff, d);
 	}
 	rc->shown++;
 }
@@ -496,7 +513,7 @@ static int report(struct site_cli *sc, int argc, char **argv)
 			missing++;
 		}
 	}
-	return missing ? HEED_EXIT_FAIL : HEED_EXIT_OK;
+	return missing || sc->failures ? HEED_EXIT_FAIL : HEED_EXIT_OK;
 }
 
 /* ---- reset ---- */

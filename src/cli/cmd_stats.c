@@ -1,15 +1,18 @@
 /*
  * `heed stats [--json]`: what the store holds (issue 8, "heed stats prints
  * counts per site and status"), with the frontier's state and the last
- * crawl runs, so an operator sees at a glance what a crawl found.
+ * crawl runs, so an operator sees at a glance what a crawl found, and
+ * what is due for a revisit (issue 19; `heed queue` shows it per site).
  */
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
+#include "cli/cli_visits.h"
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
 
@@ -85,6 +88,7 @@ static int stats_print(heed_store *store, int json)
 {
 	struct stats_run r = {0};
 	struct heed_crawl_run last, open;
+	struct heed_visit_summary due;
 	int64_t f[4];
 	int has_last, has_open;
 
@@ -94,7 +98,9 @@ static int stats_print(heed_store *store, int json)
 		printf("%-32s %6s %7s %10s  %s\n", "site", "status", "pages",
 		       "with views", "last fetched");
 	if (heed_store_pages_stats(store, stats_row, &r) != HEED_OK ||
-	    heed_store_frontier_counts(store, f) != HEED_OK) {
+	    heed_store_frontier_counts(store, f) != HEED_OK ||
+	    heed_cli_visits_total(store, NULL, (int64_t)time(NULL), &due) !=
+	            HEED_OK) {
 		heed_cli_error("stats: %s", heed_store_errmsg(store));
 		json_object_put(r.json);
 		return HEED_EXIT_FAIL;
@@ -108,6 +114,7 @@ static int stats_print(heed_store *store, int json)
 		       "%lld dropped\n",
 		       (long long)f[0], (long long)f[1], (long long)f[2],
 		       (long long)f[3]);
+		heed_cli_visits_print(&due, "revisits: ", NULL);
 		if (has_last)
 			print_run("last run", &last);
 		if (has_open)
@@ -122,6 +129,7 @@ static int stats_print(heed_store *store, int json)
 		json_object_object_add(fr, heed_frontier_state_name(i),
 		                       json_object_new_int64(f[i]));
 	json_object_object_add(o, "frontier", fr);
+	json_object_object_add(o, "revisits", heed_cli_visits_json(&due));
 	json_object_object_add(o, "last_run",
 	                       has_last ? run_json(&last) : NULL);
 	json_object_object_add(o, "open_run",

@@ -133,6 +133,26 @@
 	"\n"                                                                  \
 	"  -j, --json          print JSON\n" HEED_CLI_CONFIG_HELP             \
 	"  -h, --help          show this help\n"
+#define QUEUE_HELP                                                            \
+	"Usage: heed queue [--site SITE] [--limit N] [--json] [--store "      \
+	"PATH]\n"                                                             \
+	"Show what is due for a revisit and when, from the URLs the store\n"  \
+	"knows (pages, sitemaps, feeds): per site, the known URLs, those "    \
+	"due\n"                                                               \
+	"now and within 24 hours, the next due date and what the last\n"      \
+	"visit found; with --site, the site's URLs by due date with their\n"  \
+	"interval, last outcome and kind. Reads only (docs/crawling.md).\n"   \
+	"\n"                                                                  \
+	"  -s, --site SITE     one site: its origin (https://host[:port]) "   \
+	"or\n"                                                                \
+	"                      a URL of it; HOST (every port) or HOST:PORT\n" \
+	"  -n, --limit N       at most N sites, or N URLs per site with\n"    \
+	"                      --site (default 50; 0: all)\n"                 \
+	"  -j, --json          print JSON\n" HEED_CLI_CONFIG_HELP             \
+	"  -h, --help          show this help\n"                              \
+	"\n"                                                                  \
+	"Exit status: 0 shown, 1 no store, a store error or no known URL\n"   \
+	"of SITE, 2 usage or settings error.\n"
 #define SERVE_HELP                                                             \
 	"Usage: heed serve [--listen ADDR:PORT] [--base-url URL] "             \
 	"[OPTION]...\n"                                                        \
@@ -289,6 +309,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          EXPORT_HELP, heed_cmd_export},
         {"stats", "count stored pages per site and status", STATS_HELP,
          heed_cmd_stats},
+        {"queue", "show what is due for a revisit, and when", QUEUE_HELP,
+         heed_cmd_queue},
         {"serve", "serve the public index: web pages and a JSON API",
          SERVE_HELP, heed_cmd_serve},
         {"irc", "crawl IRC networks, check their CRAWLER token, list them",

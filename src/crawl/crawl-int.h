@@ -301,6 +301,13 @@ struct heed__life {
 	int64_t crawl_delay_ms;
 	unsigned attempts;
 	bool fetching; /* a robots.txt job is queued or in flight */
+	/* Conditional re-checks (issue 19): the stored row when its body
+	 * may be confirmed by a 304 (robots_body NULL otherwise), the
+	 * validators of the answer in body, whether the attempt in flight
+	 * carries validators, and whether body was confirmed by a 304. */
+	struct heed_store_site kept;
+	char *etag, *last_modified;
+	bool conditional, not_modified;
 };
 
 /* A site: an origin, the unit of robots.txt and of the queue. */
@@ -436,8 +443,7 @@ void heed__table_free(heed_crawl *c);
 /* true when url of site s, found at depth (hint: a sitemap or feed date,
  * or HEED_STORE_NO_DATE), is known and need not be asked now: a page not
  * due in the default mode, a start page not due in the incremental mode
- * once the site's sources are known, a sitemap or feed still fresh.
- * Counts it. */
+ * once the site's sources are known, a sitemap or feed still fresh. */
 bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
                       const char *url, enum heed__job_kind kind, int depth,
                       int64_t hint);
@@ -500,6 +506,11 @@ void heed__life_resolved(heed_crawl *c, struct heed__host *h,
  * request back for wait_ms, longer than the run waits. */
 void heed__life_not_sent(heed_crawl *c, struct heed__site *s,
                          const struct heed__host *h, int64_t wait_ms);
+/* Adds If-None-Match / If-Modified-Since to req, a robots.txt request of
+ * site s, when it asks for the URL of a stored body that a 304 may
+ * confirm. */
+void heed__life_robots_headers(heed_crawl *c, struct heed__site *s,
+                               struct heed_crawl_req *req);
 /* A robots.txt fetch of site s ended. */
 void heed__life_fetched(heed_crawl *c, struct heed__site *s,
                         const struct heed_net_response *r);

@@ -494,6 +494,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	req->job = s->lane.current->job;
 	if (job->kind == JOB_ROBOTS) {
 		s->life->attempts++;
+		heed__life_robots_headers(c, s, req);
 	} else if (req->job.id) {
 		if (heed__crawl_tx(c) &&
 		    heed_store_frontier_set_state(c->store, req->job.id,

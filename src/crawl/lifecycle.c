@@ -386,6 +386,22 @@ static bool life_new(heed_crawl *c, struct heed__site *s,
 	                     &c->log, c->alloc) == HEED_OK;
 }
 
+/* A stored body a 304 may confirm: one read whole and judged (its
+ * reason says so; a truncated one is never kept with validators), with a
+ * validator to send. A reset site starts afresh. */
+static bool body_judged(heed_site_reason why)
+{
+	return why == HEED_SITE_R_PARSED || why == HEED_SITE_R_NOT_ROBOTS ||
+	       why == HEED_SITE_R_CRAWL_DELAY;
+}
+
+static bool confirmable(const struct heed_store_site *row)
+{
+	return row->robots_body && row->robots_url &&
+	       (row->robots_etag || row->robots_last_modified) &&
+	       body_judged(row->record.reason);
+}
+
 static void start_one(heed_crawl *c, struct heed__site *s)
 {
 	struct heed_store_site row = {0};
@@ -399,13 +415,17 @@ static void start_one(heed_crawl *c, struct heed__site *s)
 		record = row.record;
 	else if (rc != HEED_ENOTFOUND)
 		heed__crawl_store_failed(c, "reading a site's state");
-	heed_store_site_clear(c->store, &row);
 	if (heed__sched_hold(&c->sched, &s->lane, true, c->now.mono_ms) !=
 	            HEED_OK ||
 	    !life_new(c, s, &record)) {
+		heed_store_site_clear(c->store, &row);
 		heed__crawl_oom(c);
 		return;
 	}
+	if (confirmable(&row) && !c->opt->refresh_all)
+		s->life->kept = row; /* the lifecycle's now */
+	else
+		heed_store_site_clear(c->store, &row);
 	s->state = SITE_QUALIFYING;
 	c->qualifying++;
 	step(c, s, &start);
@@ -447,6 +467,77 @@ void heed__life_timer(heed_crawl *c, const struct heed__timer *t)
 
 /* ---- a robots.txt answer ---- */
 
+static bool set_validators(heed_crawl *c, struct heed__life *l,
+                           const char *etag, const char *last_modified)
+{
+	return set_str(c, &l->etag, etag, etag ? strlen(etag) : 0) &&
+	       set_str(c, &l->last_modified, last_modified,
+	               last_modified ? strlen(last_modified) : 0);
+}
+
+/* ---- conditional re-checks (issue 19) ---- */
+
+void heed__life_robots_headers(heed_crawl *c, struct heed__site *s,
+                               struct heed_crawl_req *req)
+{
+	const struct heed_store_site *k = &s->life->kept;
+	const char *name[2] = {"If-None-Match", "If-Modified-Since"};
+	const char *value[2] = {k->robots_etag, k->robots_last_modified};
+	struct heed_buf b;
+
+	/* Validators belong to the URL they came with: a redirect to
+	 * another robots.txt URL asks for it whole. */
+	s->life->conditional = false;
+	if (!k->robots_body || strcmp(req->job.url, k->robots_url) != 0)
+		return;
+	heed__buf_init(&b, c->alloc, 512);
+	for (size_t i = 0; i < 2 && req->header_count < 2; i++)
+		if (value[i] &&
+		    heed__buf_addf(&b, "%s: %s", name[i], value[i]) == HEED_OK)
+			req->headers[req->header_count++] = heed__buf_take(&b);
+	heed__buf_free(&b);
+	s->life->conditional = req->header_count > 0;
+}
+
+/* A 304 to a robots.txt request. When heed asked with the validators of
+ * the stored body, that body stands: the machine, which knows nothing of
+ * 304, sees the 200 it confirms and judges the stored body again (its
+ * rules are read again under today's settings). A 304 heed did not ask
+ * for has no body to stand for: an unexpected status (the seed: "If any
+ * other HTTP status was returned, the site is disqualified for the time
+ * being"). Returns the status the machine sees. */
+static int not_modified(heed_crawl *c, struct heed__site *s,
+                        const struct heed_net_response *r)
+{
+	struct heed__life *l = s->life;
+	const struct heed_store_site *k = &l->kept;
+	bool ok;
+
+	if (!l->conditional || !k->robots_body) {
+		heed_log(&c->log, HEED_LOG_WARN, "crawl",
+		         "%s: 304 Not Modified to a robots.txt request that "
+		         "was not conditional: an unexpected status",
+		         r->url);
+		return r->status;
+	}
+	/* RFC 9110 15.4.5: a 304 may carry newer validators. */
+	ok = set_str(c, &l->body, k->robots_body, k->robots_body_len) &&
+	     set_str(c, &l->content_type, k->robots_type,
+	             k->robots_type ? strlen(k->robots_type) : 0) &&
+	     set_validators(c, l, r->etag ? r->etag : k->robots_etag,
+	                    r->last_modified ? r->last_modified
+	                                     : k->robots_last_modified);
+	if (!ok) {
+		heed__crawl_oom(c);
+		return r->status;
+	}
+	l->body_len = k->robots_body_len;
+	l->not_modified = true;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl",
+	         "%s: 304 Not Modified: the stored robots.txt stands", r->url);
+	return 200;
+}
+
 static void keep_answer(heed_crawl *c, struct heed__life *l,
                         const struct heed_net_response *r)
 {
@@ -459,6 +550,7 @@ static void keep_answer(heed_crawl *c, struct heed__life *l,
 		ok = ok &&
 		     set_str(c, &l->content_type, r->content_type,
 		             r->content_type ? strlen(r->content_type) : 0);
+		ok = ok && set_validators(c, l, r->etag, r->last_modified);
 	}
 	if (r->location)
 		ok = ok &&
@@ -536,8 +628,13 @@ void heed__life_fetched(heed_crawl *c, struct heed__site *s,
 		return;
 	}
 	keep_answer(c, s->life, r);
-	ev.status = r->status;
+	ev.status = r->status == 304 ? not_modified(c, s, r) : r->status;
 	ev.has_location = r->location != NULL;
+	/* RFC 9309 2.4 allows RFC 9111's cache control: a 2xx (or the 304
+	 * that stands for one) may ask for an earlier re-check. */
+	ev.fresh_s = heed_net_fresh_for(r->cache_control, r->expires, r->date,
+	                                heed__crawl_unix_s(c));
+	ev.has_fresh = ev.fresh_s >= 0;
 	if (!step(c, s, &ev) ||
 	    heed_site_get_state(s->life->machine) != HEED_SITE_READING)
 		return;
@@ -633,12 +730,18 @@ static void save_site(heed_crawl *c, struct heed__site *s,
 	upd.host = s->host->name;
 	upd.record = *rec;
 	if (fetched) {
+		bool judged = l->body && body_judged(rec->reason);
 		upd.robots_url = l->answer_url;
 		upd.robots_body = l->body;
 		upd.robots_body_len = l->body_len;
 		upd.rules_body = has_rules ? l->body : NULL;
 		upd.rules_body_len = has_rules ? l->body_len : 0;
 		upd.crawl_delay_ms = has_rules ? l->crawl_delay_ms : 0;
+		/* Validators only with a body read whole and judged: a 304
+		 * must never confirm a truncated one. */
+		upd.robots_etag = judged ? l->etag : NULL;
+		upd.robots_last_modified = judged ? l->last_modified : NULL;
+		upd.robots_type = judged ? l->content_type : NULL;
 	}
 	if (heed__crawl_tx(c) && heed_store_site_put(c->store, &upd) != HEED_OK)
 		heed__crawl_store_failed(c, "saving a site's state");
@@ -788,12 +891,30 @@ static void hold_next_attempt(heed_crawl *c, const struct heed__host *h,
 	}
 }
 
+/* The report says what decided: a 304, standing for the stored body that
+ * the machine judged as the 200 it confirms ("HTTP 200: ..." in its
+ * words). */
+static void confirmed_by_304(struct heed_site_record *rec)
+{
+	char rest[sizeof(rec->detail)];
+	const char *from = rec->detail;
+
+	if (strncmp(from, "HTTP 200", 8) == 0)
+		from += 8;
+	snprintf(rest, sizeof(rest), "%s", from);
+	snprintf(rec->detail, sizeof(rec->detail),
+	         "HTTP 304, the stored robots.txt confirmed%.110s", rest);
+	rec->http_status = 304;
+}
+
 static void done(heed_crawl *c, struct heed__site *s, bool fetched)
 {
 	struct heed_site_record rec = *heed_site_get_record(s->life->machine);
 	struct heed_store_site row = {0};
 
 	c->qualifying--;
+	if (s->life->not_modified)
+		confirmed_by_304(&rec);
 	if (rec.state == HEED_SITE_DISQUALIFIED)
 		hold_next_attempt(c, s->host, &rec);
 	save_site(c, s, &rec, fetched, &row);

@@ -351,6 +351,9 @@ void heed__life_free(heed_crawl *c, struct heed__life *l)
 	heed__free(c->alloc, l->answer_url);
 	heed__free(c->alloc, l->body);
 	heed__free(c->alloc, l->content_type);
+	heed__free(c->alloc, l->etag);
+	heed__free(c->alloc, l->last_modified);
+	heed_store_site_clear(c->store, &l->kept);
 	heed__free(c->alloc, l);
 }
 

@@ -81,10 +81,8 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 		skip = c->mode == HEED_CRAWL_FULL &&
 		       !heed_revisit_is_due(&v.sched, now);
 	heed_store_visit_clear(c->store, &v);
-	if (skip) {
-		c->p.not_due++;
+	if (skip)
 		heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "not due: %s", url);
-	}
 	return skip;
 }
 

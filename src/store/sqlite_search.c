@@ -253,6 +253,19 @@ static const char *const search_migrations[] = {
         " BEGIN " AGG_SUB DOC_DELETE " END;"
         "CREATE TRIGGER search_pages_au AFTER " PAGE_CHANGED
         " BEGIN " DOC_INSERT_V2 AGG_ADD " END;" AGG_ALL,
+        /* 3: prefix indexes of two and three characters. Without them
+         * FTS5 answers "kal*" by merging the lists of every word that
+         * starts so (dozens, 174,044 pages for kal* at 1,000,000
+         * records), three times per search: the scan, bm25's count of
+         * the pages that match and the search's count. With them it
+         * reads one list, as for a word. Longer prefixes match few words
+         * and do without. The table is rebuilt, the triggers are the
+         * same (they name it, not its shape). */
+        "DROP TABLE search_fts;"
+        "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
+        "tags, site, content='search_docs', content_rowid='id', "
+        "tokenize='porter unicode61 remove_diacritics 2', prefix='2 "
+        "3');" FTS_ALL,
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -368,6 +381,44 @@ static const char *sort_key(heed_search_sort sort)
 	"p.id)"
 
 /*
+ * The tag and site filters checked on a match's id, before its page row
+ * is read (HEED_SEARCH_PLAN_FILTER_FIRST): a lookup in page_tags' key,
+ * and membership in the site's ids, listed once per statement from
+ * pages_search_host_fetched (the unary + keeps SQLite from handing that
+ * list to FTS5 as rowids to seek one by one). Reading a match's page row
+ * and its permissions costs about 2 us; these checks 0.2 to 0.4 us, so a
+ * selective filter over a common word costs a fifth of what it did
+ * (docs/performance.md).
+ */
+#define FTS_TAG                                                             \
+	" AND EXISTS(SELECT 1 FROM page_tags WHERE tag = ?4 AND page_id = " \
+	"search_fts.rowid)"
+#define FTS_HOST \
+	" AND +search_fts.rowid IN (SELECT id FROM pages WHERE host = ?3)"
+
+/* What a search's plan does (heed_search_plan), once decided. */
+struct plan {
+	bool filter_first; /* tag and site checked on the match's id */
+	bool walk;         /* the sort's index drives (sort_index) */
+};
+
+/* The tag and site conditions of q, where the plan checks them: on the
+ * match (pre, right after the MATCH) or on the page row (post). */
+static void filter_terms(const struct heed_search_query *q, bool match,
+                         struct plan plan, char *pre, size_t pre_size,
+                         char *post, size_t post_size)
+{
+	bool first = match && plan.filter_first;
+
+	snprintf(pre, pre_size, "%s%s", first && q->tag ? FTS_TAG : "",
+	         first && q->host ? FTS_HOST : "");
+	snprintf(post, post_size, "%s%s%s",
+	         !match && q->tag ? " AND t.tag = ?4" : "",
+	         match && !first && q->tag ? TAG_EXISTS : "",
+	         !first && q->host ? " AND p.host = ?3" : "");
+}
+
+/*
  * A relevance search scores at most ?13 matches (HEED_SEARCH_MAX_SCORED):
  * the newest, read from FTS5 in rowid (page id) DESC order, which FTS5
  * gives without sorting; the LIMIT stops the scan, and bm25 is computed
@@ -377,66 +428,130 @@ static const char *sort_key(heed_search_sort sort)
  * the same candidate set.
  */
 static void relevance_sql(char *buf, size_t size,
-                          const struct heed_search_query *q)
+                          const struct heed_search_query *q, struct plan plan)
 {
+	char pre[256], post[256];
+
+	filter_terms(q, true, plan, pre, sizeof(pre), post, sizeof(post));
 	snprintf(
 	        buf, size,
 	        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS "
 	        "sid, c.k AS k FROM (SELECT search_fts.rowid AS fid, " KEY_SCORE
 	        " AS k FROM search_fts CROSS JOIN pages p ON p.id = "
-	        "search_fts.rowid WHERE search_fts MATCH ?2 AND " SHOWN
-	        "%s%s" POST_FILTERS " ORDER BY search_fts.rowid DESC LIMIT "
+	        "search_fts.rowid WHERE search_fts MATCH ?2%s AND " SHOWN
+	        "%s" POST_FILTERS " ORDER BY search_fts.rowid DESC LIMIT "
 	        "?13) c%s ORDER BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages "
 	        "p ON p.id = s.sid ORDER BY s.k, s.sid;",
-	        q->tag ? TAG_EXISTS : "", q->host ? " AND p.host = ?3" : "",
+	        pre, post,
 	        q->after.id > 0 ? " WHERE c.k >= ?10 AND (c.k > ?10 OR c.fid "
 	                          "> ?11)"
 	                        : "");
 }
 
+/* The index a walk reads (HEED_SEARCH_PLAN_WALK), in the sort's order. */
+static const char *sort_index(heed_search_sort sort)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_VIEWS:
+		return "pages_search_views";
+	case HEED_SEARCH_SORT_DATE:
+		return "pages_search_date";
+	default:
+		return "pages_search_fetched";
+	}
+}
+
+/* Where the rows come from and the conditions that go with it (pre: the
+ * filters checked on a match's id): the matches, a walk of the sort's
+ * index with the matches' ids as a list, a tag's pages, or every page.
+ * The matches are a join the planner keeps in order, so that the
+ * conditions on the match's id are checked before its page row is
+ * read. */
+static void rows_from(const struct heed_search_query *q, bool match,
+                      struct plan plan, const char *pre, char *from,
+                      size_t from_size, char *cond, size_t cond_size)
+{
+	cond[0] = '\0';
+	if (match && plan.walk) {
+		snprintf(from, from_size, "pages p INDEXED BY %s",
+		         sort_index(effective_sort(q)));
+		snprintf(cond, cond_size,
+		         "+p.id IN (SELECT rowid FROM search_fts WHERE "
+		         "search_fts MATCH ?2) AND ");
+	} else if (match && plan.filter_first) {
+		snprintf(from, from_size,
+		         "search_fts CROSS JOIN pages p ON p.id = "
+		         "search_fts.rowid");
+		snprintf(cond, cond_size, "search_fts MATCH ?2%s AND ", pre);
+	} else if (match) {
+		snprintf(from, from_size, "%s", MATCHED);
+	} else if (q->tag) {
+		snprintf(from, from_size,
+		         "page_tags t CROSS JOIN pages p ON p.id = t.page_id");
+	} else {
+		snprintf(from, from_size, "pages p");
+	}
+}
+
+/* Whether q has a filter that only a page row answers: language,
+ * published or views range. */
+static bool post_filters(const struct heed_search_query *q)
+{
+	return (q->language && *q->language) ||
+	       q->published_from_s != HEED_STORE_NO_DATE ||
+	       q->published_to_s != HEED_STORE_NO_DATE || q->min_views >= 0 ||
+	       q->max_views >= 0;
+}
+
+/*
+ * SHOWN of a page l of search_listed, which the triggers keep from the
+ * same permissions (LISTED, HIDDEN_FROM: a page is listed apart from the
+ * time, and shown while its earliest limit is ahead). A count of matches
+ * without a filter on the page row reads this small row instead of the
+ * page's (0.3 us instead of 2 us a match, docs/performance.md).
+ */
+#define LISTED_AT "(l.hidden_from IS NULL OR l.hidden_from > ?1)"
+
 static void search_sql(char *buf, size_t size,
-                       const struct heed_search_query *q, bool count)
+                       const struct heed_search_query *q, bool count,
+                       struct plan plan)
 {
 	heed_search_sort sort = effective_sort(q);
 	bool match = q->match && *q->match;
-	bool tag = q->tag != NULL;
-	const char *from;
 	const char *key = sort_key(sort);
-	char after[512] = "";
+	char from[256], cond[512], pre[256], post[256], after[512] = "";
 
 	if (!count && sort == HEED_SEARCH_SORT_RELEVANCE) {
-		relevance_sql(buf, size, q);
+		relevance_sql(buf, size, q, plan);
 		return;
 	}
-	if (match)
-		from = MATCHED;
-	else if (tag)
-		from = "page_tags t CROSS JOIN pages p ON p.id = t.page_id";
-	else
-		from = "pages p";
+	filter_terms(q, match, plan, pre, sizeof(pre), post, sizeof(post));
+	rows_from(q, match, plan, pre, from, sizeof(from), cond, sizeof(cond));
 	if (!count && q->after.id > 0)
 		snprintf(after, sizeof(after),
 		         "%s >= ?10 AND (%s > ?10 OR p.id > ?11) AND ", key,
 		         key);
-	if (count)
+	if (count && match && plan.filter_first && !post_filters(q))
 		snprintf(buf, size,
-		         "SELECT count(*) FROM (SELECT 1 FROM %s WHERE " SHOWN
-		         "%s%s%s" POST_FILTERS " LIMIT ?12);",
-		         from, !match && tag ? " AND t.tag = ?4" : "",
-		         match && tag ? TAG_EXISTS : "",
-		         q->host ? " AND p.host = ?3" : "");
+		         "SELECT count(*) FROM (SELECT 1 FROM search_fts CROSS "
+		         "JOIN search_listed l ON l.page_id = search_fts.rowid "
+		         "WHERE search_fts MATCH ?2%s AND " LISTED_AT
+		         " LIMIT ?12);",
+		         pre);
+	else if (count)
+		snprintf(buf, size,
+		         "SELECT count(*) FROM (SELECT 1 FROM %s WHERE %s" SHOWN
+		         "%s" POST_FILTERS " LIMIT ?12);",
+		         from, cond, post);
 	else
 		snprintf(
 		        buf, size,
 		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT p.id "
-		        "AS sid, %s AS k FROM %s WHERE %s" SHOWN
-		        "%s%s%s" POST_FILTERS
+		        "AS sid, %s AS k FROM %s WHERE %s%s" SHOWN
+		        "%s" POST_FILTERS
 		        " ORDER BY %s, p.id LIMIT ?12) s CROSS JOIN pages p ON "
 		        "p.id = s.sid ORDER BY s.k, s.sid;",
-		        key, from, after,
-		        !match && tag ? " AND t.tag = ?4" : "",
-		        match && tag ? TAG_EXISTS : "",
-		        q->host ? " AND p.host = ?3" : "", key);
+		        key, from, after, cond, post, key);
 }
 
 /* The cursor's key in the ascending order of the statement's k, and
@@ -531,6 +646,92 @@ static int bounded_step(heed_store *store, sqlite3_stmt *st, long *ticks)
 	return rc;
 }
 
+/* Whether q may walk its sort's index (HEED_SEARCH_PLAN_WALK): words
+ * and a sort other than relevance, and no other filter, which would
+ * thin the pages met along the walk out of reach of the cost estimate
+ * below. */
+static bool walkable(const struct heed_search_query *q)
+{
+	heed_search_sort sort = effective_sort(q);
+
+	return q->match && *q->match && sort != HEED_SEARCH_SORT_RELEVANCE &&
+	       !q->tag && !q->host && !post_filters(q);
+}
+
+/* The smallest r with r * r >= n (n >= 0), in at most 64 halvings. */
+static int64_t ceil_sqrt(int64_t n)
+{
+	int64_t lo = 0, hi = 3037000500; /* > sqrt(INT64_MAX) */
+
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+		if (mid * mid >= n)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * Whether walking the sort's index costs less than reading every match.
+ * A walk reads about (limit + 1) * N / m index entries before it has its
+ * page (N pages, m matches, about 0.5 us each: the entry and a lookup in
+ * the matches' ids), the scan reads the m matches' page rows (about
+ * 2 us each), so the walk wins when m * m >= (limit + 1) * N / 4. m is
+ * counted from FTS5 alone (0.05 us a match) and only up to that
+ * threshold; N is the largest page id, read from the end of the table.
+ * An expression FTS5 rejects is not a walk: the search itself then says
+ * why.
+ */
+static bool walk_pays(heed_store *store, const struct heed_search_query *q)
+{
+	sqlite3_stmt *st;
+	int64_t top = 0, matches = 0, need;
+	long ticks = 0;
+
+	st = heed__sqlite_prepare(store, "SELECT max(id) FROM pages;");
+	if (!st)
+		return false;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		top = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	need = ceil_sqrt(((int64_t)q->limit + 1) * top / 4);
+	st = heed__sqlite_prepare(
+	        store, "SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE "
+	               "search_fts MATCH ?1 LIMIT ?2);");
+	if (!st)
+		return false;
+	sqlite3_bind_text(st, 1, q->match, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, need);
+	if (bounded_step(store, st, &ticks) == SQLITE_ROW)
+		matches = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	return matches > 0 && matches >= need;
+}
+
+/* The plan of q (heed_search_plan), for a search or for its count. */
+static struct plan choose_plan(heed_store *store,
+                               const struct heed_search_query *q, bool count)
+{
+	struct plan plan = {true, false};
+
+	switch (q->plan) {
+	case HEED_SEARCH_PLAN_SCAN:
+		plan.filter_first = false;
+		break;
+	case HEED_SEARCH_PLAN_FILTER_FIRST:
+		break;
+	case HEED_SEARCH_PLAN_WALK:
+		plan.walk = !count && walkable(q);
+		break;
+	default:
+		plan.walk = !count && walkable(q) && walk_pays(store, q);
+		break;
+	}
+	return plan;
+}
+
 static heed_status check_query(const struct heed_search_query *q,
                                struct heed_diag *diag)
 {
@@ -557,7 +758,7 @@ heed_status heed_store_search(heed_store *store,
 		*more = false;
 	if ((rc = check_query(q, diag)) != HEED_OK)
 		return rc;
-	search_sql(sql, sizeof(sql), q, false);
+	search_sql(sql, sizeof(sql), q, false, choose_plan(store, q, false));
 	if (!(st = heed__sqlite_prepare(store, sql)))
 		return heed__store_fail(store, diag, "preparing a search");
 	bind_query(st, q);
@@ -611,7 +812,7 @@ heed_status heed_store_search_count(heed_store *store,
 	int step;
 
 	*count = 0;
-	search_sql(sql, sizeof(sql), q, true);
+	search_sql(sql, sizeof(sql), q, true, choose_plan(store, q, true));
 	if (!(st = heed__sqlite_prepare(store, sql)))
 		return heed__store_fail(store, diag, "preparing a search");
 	bind_query(st, q);

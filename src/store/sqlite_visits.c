@@ -4,11 +4,11 @@
  * see include/heed/store_visits.h.
  *
  * Workload: one row per known URL, up to millions across 100,000 sites;
- * the crawl asks for one site's due rows at seed time and rewrites a row
- * per answer, `heed queue` pages through one site (or all) by due date.
+ * the crawl reads one site's rows at seed time and rewrites a row per
+ * answer, `heed queue` pages through one site (or all) by due date.
  * The table is keyed by URL WITHOUT ROWID, so every index below carries
  * the URL after its own columns: (site, due_at) is also (site, due_at,
- * url), the order of heed_store_visits_due and of a site's list, and
+ * url), the order of a site's list, and
  * (due_at) is (due_at, url), the order of the list of every site, and
  * (site, kind, run_id, last_outcome) finds a site's sources and counts its
  * last run without reading the table. Rows
@@ -212,30 +212,6 @@ static int call_visit(sqlite3_stmt *st, void *ctx)
 static int64_t sql_limit(int64_t max)
 {
 	return max > 0 ? max : -1;
-}
-
-/* The kind filter: the bit of the row's kind in the mask bound at ?3. */
-#define KIND_IN_MASK "((?3 >> kind) & 1) "
-
-heed_status heed_store_visits_due(heed_store *store, const char *site,
-                                  unsigned kinds, int64_t now, int64_t max,
-                                  heed_store_visit_fn *fn, void *ud)
-{
-	struct visit_call c = {fn, ud};
-	/* visits_due answers site = ?1 AND due_at <= ?2 as one range, in
-	 * (due_at, url) order; kind is checked on each row of it. */
-	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, "SELECT " VISIT_COLUMNS " FROM visits "
-	               "WHERE site = ?1 AND due_at <= ?2 AND " KIND_IN_MASK
-	               "ORDER BY due_at, url LIMIT ?4;");
-
-	if (!st)
-		return HEED_ESTORE;
-	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, now);
-	sqlite3_bind_int64(st, 3, kinds);
-	sqlite3_bind_int64(st, 4, sql_limit(max));
-	return heed__sqlite_each_row(store, st, call_visit, &c);
 }
 
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,

@@ -657,6 +657,18 @@ static void sql_at(const char *file, const char *sql)
 	sqlite3_close(db);
 }
 
+/* Closes the writer *w, changes its file with sql (an older schema, made
+ * by hand) and opens it again for writing, which migrates it: returns a
+ * reader of the result. */
+static heed_store *reopen_after(heed_store **w, const char *sql)
+{
+	heed_store_close(*w);
+	sql_at(path, sql);
+	assert_int_equal(heed_store_open(w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	return open_reader();
+}
+
 /* A store of the heed before the search area, unmarked and holding a
  * page, opens and migrates: the page is found. And the FTS5 shadow tables
  * count as heed's, for a store that lost its mark. */
@@ -958,20 +970,255 @@ static void test_version_1_migrates(void **state)
 		        i % 4 ? NULL
 		              : "{\"meta_robots\":{\"unavailable_after\":"
 		                "1800000100}}");
-	heed_store_close(w);
-	sql_at(path, "DROP TABLE search_listed; DROP TABLE search_host_counts;"
-	             "DROP TABLE search_tag_counts;"
-	             "DROP TABLE search_host_tag_counts;"
-	             "DROP INDEX pages_search_host_fetched;"
-	             "UPDATE heed_schema SET version = 1 WHERE area = "
-	             "'search';");
-	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
-	                 HEED_OK);
-	r = open_reader();
+	r = reopen_after(&w, "DROP TABLE search_listed; DROP TABLE "
+	                     "search_host_counts; DROP TABLE "
+	                     "search_tag_counts; DROP TABLE "
+	                     "search_host_tag_counts; DROP INDEX "
+	                     "pages_search_host_fetched; UPDATE heed_schema "
+	                     "SET version = 1 WHERE area = 'search';");
 	check_aggregates(r, NOW);
 	check_aggregates(r, 1800000100);
 	put_agg(w, 0, agg_hosts[0], "[\"auk\"]", 200, NULL);
 	check_aggregates(r, NOW);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* A store at version 2 of the area (an FTS5 table without prefix
+ * indexes) migrates to version 3: the table is rebuilt with them from the
+ * pages, which are all found again, by word and by prefix. */
+static void test_version_2_migrates(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("kal*");
+	struct hits h;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		put_agg(w, i, agg_hosts[i % 3], i % 2 ? "[\"kalu\"]" : NULL,
+		        200, NULL);
+	r = reopen_after(
+	        &w, "DROP TABLE search_fts; CREATE VIRTUAL TABLE search_fts "
+	            "USING fts5(title, description, tags, site, "
+	            "content='search_docs', content_rowid='id', "
+	            "tokenize='porter unicode61 remove_diacritics 2');"
+	            "INSERT INTO search_fts(rowid, title, description, tags, "
+	            "site) SELECT id, title, description, tags, site FROM "
+	            "search_docs;"
+	            "UPDATE heed_schema SET version = 2 WHERE area = "
+	            "'search';");
+	assert_int_equal(search(r, &q, &h), 6);
+	q.match = "ka*";
+	assert_int_equal(search(r, &q, &h), 6);
+	q.match = "bird";
+	assert_int_equal(search(r, &q, &h), 12);
+	heed_store_close(r);
+	heed_store_close(w);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT sql FROM sqlite_master "
+	                                    "WHERE name = 'search_fts';",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_non_null(
+	        strstr((const char *)sqlite3_column_text(st, 0), "prefix="));
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_exec(db,
+	                              "INSERT INTO search_fts(search_fts) "
+	                              "VALUES('integrity-check');",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+}
+
+/*
+ * Every plan (heed_search_plan) gives the same rows in the same order,
+ * page after page, and the same count, for every kind of search the
+ * benchmark sends (bench/serve) and the filters and sorts besides, over a
+ * generated store: words of Zipf-like frequency, tags, sites, views,
+ * dates, languages, pages that may not be shown.
+ */
+#define PLAN_PAGES 600
+static const char *const plan_words[] = {
+        "alba", "bora", "cira", "dune", "eska",  "fala", "gora", "hiva",
+        "ilka", "juno", "kapa", "kako", "kaleo", "kalu", "lore", "mira"};
+static const char *const plan_hosts[] = {
+        "a.example", "b.example", "c.example:8080", "d.example", "e.example"};
+static const char *const plan_tags[] = {"owl", "kite", "wren",
+                                        "auk", "tern", "rail"};
+static const char *const plan_langs[] = {"en", "en-GB", "fr", "de"};
+
+static uint32_t plan_rand(uint32_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 17;
+	*x ^= *x << 5;
+	return *x;
+}
+
+/* A word: the first ones much more often (index of the smaller of a few
+ * draws). */
+static const char *plan_word(uint32_t *x)
+{
+	uint32_t a = plan_rand(x) % HEED_ARRAY_SIZE(plan_words);
+	uint32_t b = plan_rand(x) % HEED_ARRAY_SIZE(plan_words);
+
+	return plan_words[a < b ? a : b];
+}
+
+static void plan_text(uint32_t *x, char *out, size_t size, int words)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < words && len + 8 < size; i++)
+		len += (size_t)snprintf(out + len, size - len, "%s%s",
+		                        i ? " " : "", plan_word(x));
+}
+
+static void plan_store(heed_store *w)
+{
+	static const char *const perms[] = {
+	        "{\"acap\":{\"present\":{\"permitted\":false}}}",
+	        "{\"meta_robots\":{\"unavailable_after\":1700000000}}",
+	        "{\"meta_robots\":{\"nosnippet\":true}}",
+	        "{\"acap\":{\"index\":{\"expires\":1900000000}}}",
+	        "{\"meta_robots\":{\"unavailable_after\":\"soon\"}}",
+	        ("{\"acap\":{\"present\":{\"expires\":1700000000}},"
+	         "\"meta_robots\":{\"unavailable_after\":\"soon\"}}")};
+	uint32_t x = 0x5eed2026;
+
+	assert_int_equal(heed_store_begin(w), HEED_OK);
+	for (int i = 0; i < PLAN_PAGES; i++) {
+		char url[64], title[128], desc[256], tags[128] = "[", date[16];
+		uint32_t r = plan_rand(&x), ntags = r % 4;
+		struct spec sp = {0};
+
+		for (uint32_t t = 0; t < ntags; t++)
+			snprintf(tags + strlen(tags),
+			         sizeof(tags) - strlen(tags), "%s\"%s\"",
+			         t ? "," : "",
+			         plan_tags[plan_rand(&x) %
+			                   HEED_ARRAY_SIZE(plan_tags)]);
+		strcat(tags, "]");
+		plan_text(&x, title, sizeof(title), 2 + (int)(r >> 3) % 5);
+		plan_text(&x, desc, sizeof(desc), 4 + (int)(r >> 6) % 10);
+		snprintf(date, sizeof(date), "20%02u-%02u-%02u",
+		         20 + (r >> 9) % 6, 1 + (r >> 12) % 12,
+		         1 + (r >> 16) % 28);
+		sp.host = plan_hosts[(r >> 20) % HEED_ARRAY_SIZE(plan_hosts)];
+		snprintf(url, sizeof(url), "http://%s/%d", sp.host, i);
+		sp.url = url;
+		sp.title = title;
+		sp.description = desc;
+		sp.tags = ntags ? tags : NULL;
+		sp.language =
+		        plan_langs[(r >> 23) % HEED_ARRAY_SIZE(plan_langs)];
+		/* Equal views and dates are frequent: ties decide by id. */
+		sp.published = r % 10 == 0 ? NULL : date;
+		sp.views = r % 4 == 0 ? -1 : (int64_t)((r >> 25) % 20);
+		sp.fetched_at = NOW - DAY - (int64_t)((r >> 5) % 50) * 3600;
+		sp.status = r % 40 == 1 ? 404 : 200;
+		sp.permissions = r % 12 == 2 ? perms[(r >> 7) % 6] : NULL;
+		put(w, &sp);
+	}
+	assert_int_equal(heed_store_commit(w), HEED_OK);
+}
+
+/* Every row of q, page after page of limit, in order. */
+static int plan_rows(heed_store *r, struct heed_search_query q, int limit,
+                     int64_t *ids, int max)
+{
+	int n = 0;
+	bool more = true;
+
+	q.limit = limit;
+	for (int rounds = 0; more && rounds < PLAN_PAGES; rounds++) {
+		struct hits h;
+
+		memset(&h, 0, sizeof(h));
+		assert_int_equal(
+		        heed_store_search(r, &q, collect, &h, &more, NULL),
+		        HEED_OK);
+		for (int i = 0; i < h.n && n < max; i++)
+			ids[n++] = h.ids[i];
+		q.after = h.last;
+	}
+	return n;
+}
+
+static void test_plans_agree(void **state)
+{
+	static const heed_search_plan plans[] = {HEED_SEARCH_PLAN_FILTER_FIRST,
+	                                         HEED_SEARCH_PLAN_WALK,
+	                                         HEED_SEARCH_PLAN_AUTO};
+	static const heed_search_sort sorts[] = {
+	        HEED_SEARCH_SORT_RELEVANCE, HEED_SEARCH_SORT_VIEWS,
+	        HEED_SEARCH_SORT_DATE, HEED_SEARCH_SORT_FETCHED};
+	/* common, rare, two words, phrases, prefixes (two and three
+	 * letters and longer), a column, a bad expression aside. */
+	static const char *const matches[] = {
+	        "alba",          "mira",          "lore",         "alba cira",
+	        "\"alba bora\"", "\"kapa kako\"", "ka*",          "kal*",
+	        "kale*",         "title:bora",    "alba OR mira", "nothing"};
+	static int64_t want[PLAN_PAGES], got[PLAN_PAGES];
+	heed_store *w = open_writer(), *r;
+	int kinds = 0;
+
+	(void)state;
+	plan_store(w);
+	r = open_reader();
+	for (size_t m = 0; m < HEED_ARRAY_SIZE(matches); m++)
+		for (size_t so = 0; so < HEED_ARRAY_SIZE(sorts); so++)
+			for (int f = 0; f < 8; f++) {
+				struct heed_search_query q = query(matches[m]);
+				int64_t c0, c;
+				int n0;
+
+				q.sort = sorts[so];
+				q.max_scored = f == 7 ? 40 : 0;
+				if (f == 1)
+					q.tag = "kite";
+				if (f == 2)
+					q.host = "c.example:8080";
+				if (f == 3) {
+					q.tag = "owl";
+					q.host = "a.example";
+				}
+				if (f == 4)
+					q.language = "en";
+				if (f == 5) {
+					q.published_from_s = 1640995200;
+					q.published_to_s = 1704067199;
+				}
+				if (f == 6) {
+					q.min_views = 3;
+					q.max_views = 12;
+				}
+				if (f == 7)
+					q.tag = "wren";
+				q.plan = HEED_SEARCH_PLAN_SCAN;
+				n0 = plan_rows(r, q, 7, want, PLAN_PAGES);
+				c0 = count(r, &q);
+				for (size_t p = 0; p < HEED_ARRAY_SIZE(plans);
+				     p++) {
+					q.plan = plans[p];
+					assert_int_equal(plan_rows(r, q, 7, got,
+					                           PLAN_PAGES),
+					                 n0);
+					for (int i = 0; i < n0; i++)
+						assert_int_equal(got[i],
+						                 want[i]);
+					c = count(r, &q);
+					assert_int_equal(c, c0);
+				}
+				kinds += n0 > 0;
+			}
+	/* The store is such that most searches find something. */
+	assert_true(kinds > 250);
 	heed_store_close(r);
 	heed_store_close(w);
 }
@@ -991,6 +1238,8 @@ int main(void)
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_version_1_migrates),
+	        cmocka_unit_test(test_plans_agree),
+	        cmocka_unit_test(test_version_2_migrates),
 	};
 	return cmocka_run_group_tests(tests, heed_test_make_dir,
 	                              heed_test_remove_dir);

@@ -238,80 +238,6 @@ static void fill_two_sites(heed_store *s)
 	put(s, visit("http://b.test/p1", "http://b.test", 50));
 }
 
-static void test_due_selection(void **state)
-{
-	static const char *const all_due[] = {
-	        "http://a.test/p1",   "http://a.test/p2",
-	        "http://a.test/p3",   "http://a.test/sitemap.xml",
-	        "http://a.test/feed",
-	};
-	static const char *const pages_due[] = {
-	        "http://a.test/p1", "http://a.test/p2", "http://a.test/p3"};
-	static const char *const sources_due[] = {"http://a.test/sitemap.xml",
-	                                          "http://a.test/feed"};
-	heed_store *s = open_memory();
-	struct seen seen = {0};
-
-	(void)state;
-	fill_two_sites(s);
-	/* Due at or before now, earliest first, ties by URL; b's row and
-	 * a's page due at 400 stay out. */
-	assert_int_equal(heed_store_visits_due(s, "http://a.test",
-	                                       HEED_VISIT_ANY_KIND, 300, 0,
-	                                       collect, &seen),
-	                 HEED_OK);
-	assert_seen(&seen, all_due, 5);
-
-	seen = (struct seen){0};
-	assert_int_equal(
-	        heed_store_visits_due(s, "http://a.test",
-	                              HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE),
-	                              300, 0, collect, &seen),
-	        HEED_OK);
-	assert_seen(&seen, pages_due, 3);
-
-	seen = (struct seen){0};
-	assert_int_equal(heed_store_visits_due(s, "http://a.test",
-	                                       HEED_VISIT_SOURCES, 300, 0,
-	                                       collect, &seen),
-	                 HEED_OK);
-	assert_seen(&seen, sources_due, 2);
-
-	/* max bounds the rows; 0 kinds selects nothing; the boundary is
-	 * "at or before". */
-	seen = (struct seen){0};
-	assert_int_equal(heed_store_visits_due(s, "http://a.test",
-	                                       HEED_VISIT_ANY_KIND, 300, 2,
-	                                       collect, &seen),
-	                 HEED_OK);
-	assert_seen(&seen, all_due, 2);
-	seen = (struct seen){0};
-	assert_int_equal(heed_store_visits_due(s, "http://a.test", 0, 300, 0,
-	                                       collect, &seen),
-	                 HEED_OK);
-	assert_int_equal(seen.n, 0);
-	seen = (struct seen){0};
-	assert_int_equal(heed_store_visits_due(s, "http://a.test",
-	                                       HEED_VISIT_ANY_KIND, 99, 0,
-	                                       collect, &seen),
-	                 HEED_OK);
-	assert_int_equal(seen.n, 0);
-	assert_int_equal(heed_store_visits_due(s, "http://a.test",
-	                                       HEED_VISIT_ANY_KIND, 100, 0,
-	                                       collect, &seen),
-	                 HEED_OK);
-	assert_seen(&seen, all_due, 1);
-
-	/* The callback stops the iteration. */
-	seen = (struct seen){.stop_after = 1};
-	assert_int_equal(heed_store_visits_due(s, "http://a.test",
-	                                       HEED_VISIT_ANY_KIND, 300, 0,
-	                                       collect, &seen),
-	                 HEED_OK);
-	assert_seen(&seen, all_due, 1);
-	heed_store_close(s);
-}
-
 static void test_of_site(void **state)
 {
 	static const char *const sources[] = {"http://a.test/feed",
@@ -636,10 +562,10 @@ static void test_migration_fills_from_pages(void **state)
 	assert_int_equal(got.sched.due_at, 2000 + 86400);
 	heed_store_visit_clear(s, &got);
 
-	/* Due by site as the crawl will ask. */
-	assert_int_equal(heed_store_visits_due(s, "https://b.test:8443",
-	                                       HEED_VISIT_ANY_KIND,
-	                                       2000 + 86400, 0, collect, &seen),
+	/* The site's rows, as the crawl reads them at seed time. */
+	assert_int_equal(heed_store_visits_of_site(s, "https://b.test:8443",
+	                                           HEED_VISIT_ANY_KIND, collect,
+	                                           &seen),
 	                 HEED_OK);
 	assert_int_equal(seen.n, 1);
 	heed_store_close(s);
@@ -656,10 +582,11 @@ static int plan_row(void *ud, int n, char **cols, char **names)
 	return 0;
 }
 
-/* heed_store_visits_due's statement (as in src/store/sqlite_visits.c) is
- * one range of the index visits_due, already in its order: no scan, no
- * sort, whatever the size of the table. */
-static void test_due_is_one_range_scan(void **state)
+/* A site's list by due date (heed_store_visits_list's statement, as in
+ * src/store/sqlite_visits.c) is one range of the index visits_due,
+ * already in its order: no scan, no sort, whatever the size of the
+ * table. */
+static void test_site_list_is_one_range_scan(void **state)
 {
 	char path[128], plan[256] = "";
 	heed_store *s = NULL;
@@ -673,14 +600,14 @@ static void test_due_is_one_range_scan(void **state)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
 	                              "EXPLAIN QUERY PLAN SELECT * FROM visits "
-	                              "WHERE site = ?1 AND due_at <= ?2 AND "
-	                              "((?3 >> kind) & 1) ORDER BY due_at, url "
+	                              "WHERE site = ?1 AND (due_at, url) > "
+	                              "(?2, ?3) ORDER BY due_at, url "
 	                              "LIMIT ?4;",
 	                              plan_row, plan, NULL),
 	                 SQLITE_OK);
 	sqlite3_close(db);
 	assert_non_null(strstr(plan, "USING INDEX visits_due (site=? AND "
-	                             "due_at<?)"));
+	                             "(due_at,url)>(?,?))"));
 	assert_null(strstr(plan, "TEMP B-TREE"));
 	assert_int_equal(strchr(plan, ';') - plan + 1, strlen(plan));
 }
@@ -691,12 +618,11 @@ int main(void)
 	        cmocka_unit_test(test_put_get_every_field),
 	        cmocka_unit_test(test_get_out_of_memory),
 	        cmocka_unit_test(test_put_replaces),
-	        cmocka_unit_test(test_due_selection),
 	        cmocka_unit_test(test_of_site),
 	        cmocka_unit_test(test_list_cursor),
 	        cmocka_unit_test(test_summary),
 	        cmocka_unit_test(test_migration_fills_from_pages),
-	        cmocka_unit_test(test_due_is_one_range_scan),
+	        cmocka_unit_test(test_site_list_is_one_range_scan),
 	};
 	return cmocka_run_group_tests(tests, heed_test_make_dir,
 	                              heed_test_remove_dir);
