@@ -86,7 +86,7 @@
 	"                         (6h)\n"                                      \
 	"  -q, --quiet            no progress line, no summary\n"              \
 	"      --log json|text    log format on standard "                     \
-	"error\n" HEED_CLI_CONFIG_HELP                                         \
+	"error\n" HEED_CLI_PROXY_HELP HEED_CLI_CONFIG_HELP                     \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
 	"Exit status: 0 done (some sites may have failed: see the summary),\n" \
@@ -189,7 +189,8 @@
 	"reason);\n"                                                           \
 	"or clear a host's failure state. See docs/robots-lifecycle.md.\n"     \
 	"\n"                                                                   \
-	"  -j, --json             print JSON\n" HEED_CLI_CONFIG_HELP           \
+	"  -j, --json             print JSON\n" HEED_CLI_PROXY_HELP            \
+	        HEED_CLI_CONFIG_HELP                                           \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
 	"Exit status: qualify 0 when every site is qualified, 1 otherwise,\n"  \
