@@ -17,7 +17,8 @@ Names reach heed only through the test's dnsmasq.
 4. heed resolves and checks the target itself before asking the proxy:
    a loopback target without --allow-private, and a name resolving to
    0.0.0.0 even with it, never reach the proxy.
-5. A proxy setting that is not `env` nor a proxy URL is a usage error.
+5. `heed site qualify` fetches robots.txt through the proxy likewise.
+6. A proxy setting that is not `env` nor a proxy URL is a usage error.
 """
 
 import os
@@ -252,6 +253,26 @@ def checked_before_the_proxy_is_asked():
     assert all(s.log() == [] for s in ALL)
 
 
+def site_qualify_goes_through_the_proxy():
+    """heed site qualify fetches robots.txt: through the proxy with
+    --proxy, never without it (the environment still names it)."""
+    def qualify(db, *extra):
+        run_heed("site", "qualify", "--store", os.path.join(tmp, db),
+                 "--dns-server", dns.server, "--allow-private", *CONTACT,
+                 *extra, f"http://www.px.test:{port}/", env=ENV, check=0)
+
+    fresh()
+    qualify("qualify1.db")
+    assert proxy.log() == [], proxy.log()
+    assert www.log() and paths(www) == ["/robots.txt"] * len(www.log())
+    fresh()
+    qualify("qualify2.db", "--proxy", proxy.url)
+    assert proxy.log() and all(
+        t == f"http://www.px.test:{port}/robots.txt"
+        for _, t in proxy.log()), proxy.log()
+    assert len(www.log()) == len(proxy.log()), (www.log(), proxy.log())
+
+
 def bad_setting_is_a_usage_error():
     for bad in ("ftp://127.0.0.1:21", "127.0.0.1:3128", "http://",
                 "environment"):
@@ -266,6 +287,7 @@ try:
                    environment_alone_is_never_used,
                    env_mode_takes_the_environment_and_no_proxy,
                    checked_before_the_proxy_is_asked,
+                   site_qualify_goes_through_the_proxy,
                    bad_setting_is_a_usage_error])
 finally:
     for s in ALL:
