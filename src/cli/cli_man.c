@@ -146,17 +146,53 @@ static void put_words(FILE *out, const char *s, size_t len)
 	}
 }
 
+/* What a line of a help text is part of; PART_NONE: nothing (a blank
+ * line, or "Options:", which the page's heading replaces). */
 enum part { PART_NONE, PART_TEXT, PART_ITEM, PART_OPTION, PART_EXIT };
 
-struct sections {
-	FILE *out;
-	enum part part; /* what the previous line was part of */
-	bool options_open, exit_seen;
-};
+/* A line of in spaces of indent, after a line of part cur. */
+static enum part classify(const char *s, size_t len, size_t in, enum part cur)
+{
+	if (in == len)
+		return PART_NONE;
+	if (in >= 8 && (cur == PART_ITEM || cur == PART_OPTION))
+		return cur; /* a continuation */
+	if (in >= 2 && in <= 6 && s[in] == '-')
+		return PART_OPTION;
+	if (in == 2 && islower((unsigned char)s[in]))
+		return PART_ITEM;
+	if (in == 0 && len >= 11 && strncmp(s, "Exit status", 11) == 0)
+		return PART_EXIT;
+	if (cur == PART_EXIT)
+		return PART_EXIT;
+	if (in == 0 && len == 8 && strncmp(s, "Options:", 8) == 0)
+		return PART_NONE;
+	return PART_TEXT;
+}
 
-/* The body of a page: DESCRIPTION, OPTIONS and EXIT STATUS from the help
- * text after its synopsis, each heading once, in a manual's order. The
- * lines are read three times, once per section. */
+/* A list entry: the term in bold (an item) or as an option, then the
+ * rest of the line. */
+static void put_entry(FILE *out, const char *s, size_t len, enum part kind)
+{
+	size_t t;
+
+	if (kind == PART_OPTION) {
+		t = option_term_len(s, len);
+		put_option_term(out, s, t);
+	} else {
+		t = strcspn(s, " ");
+		if (t > len)
+			t = len;
+		fputs(".TP\n\\fB", out);
+		put_text(out, s, t, false);
+		fputs("\\fR\n", out);
+	}
+	put_words(out, s + t, len - t);
+}
+
+/* One section of a page (DESCRIPTION text or items, OPTIONS, EXIT
+ * STATUS): the lines of the help text after its synopsis that are part
+ * of want. */
 static void put_section(FILE *out, const char *rest, enum part want)
 {
 	struct lines l = {rest};
@@ -167,54 +203,31 @@ static void put_section(FILE *out, const char *rest, enum part want)
 
 	while (next_line(&l, &s, &len)) {
 		size_t in = indent_of(s, len);
-		enum part kind;
+		enum part kind = classify(s, len, in, cur);
 
-		if (in == len) {
-			if (cur == PART_EXIT || cur == PART_TEXT)
-				cur = PART_NONE;
+		if (in == len)
 			blank = true;
+		if (kind == PART_NONE) {
+			/* A blank line ends text and exit status; a list
+			 * entry goes on until the next line at its indent. */
+			if (cur == PART_TEXT || cur == PART_EXIT || in != len)
+				cur = PART_NONE;
 			continue;
 		}
-		if (in >= 8 && cur != PART_NONE && cur != PART_TEXT)
-			kind = cur; /* a continuation */
-		else if (in >= 2 && in <= 6 && s[in] == '-')
-			kind = PART_OPTION;
-		else if (in == 2 && islower((unsigned char)s[in]))
-			kind = PART_ITEM;
-		else if (in == 0 && len >= 11 &&
-		         strncmp(s, "Exit status", 11) == 0)
-			kind = PART_EXIT;
-		else if (cur == PART_EXIT)
-			kind = PART_EXIT;
-		else if (in == 0 && len == 8 && strncmp(s, "Options:", 8) == 0)
-			continue;
-		else
-			kind = PART_TEXT;
-		if (kind == want) {
-			if (kind == PART_OPTION && (kind != cur || in < 8)) {
-				size_t t = option_term_len(s + in, len - in);
-				put_option_term(out, s + in, t);
-				put_words(out, s + in + t, len - in - t);
-			} else if (kind == PART_ITEM && in == 2) {
-				size_t t = strcspn(s + in, " ");
-				if (in + t > len)
-					t = len - in;
-				fputs(".TP\n\\fB", out);
-				put_text(out, s + in, t, false);
-				fputs("\\fR\n", out);
-				put_words(out, s + in + t, len - in - t);
-			} else {
-				/* A new paragraph after a blank line. */
-				if (blank && wrote)
-					fputs(".PP\n", out);
-				/* The heading says it already. */
-				if (kind == PART_EXIT &&
-				    strncmp(s, "Exit status: ", 13) == 0) {
-					s += 13;
-					len -= 13;
-				}
-				put_words(out, s, len);
+		if (kind == want &&
+		    (kind == PART_ITEM || kind == PART_OPTION) && in < 8) {
+			put_entry(out, s + in, len - in, kind);
+			wrote = true;
+		} else if (kind == want) {
+			/* A new paragraph after a blank line. */
+			if (blank && wrote)
+				fputs(".PP\n", out);
+			/* The heading says it already. */
+			if (strncmp(s, "Exit status: ", 13) == 0) {
+				s += 13;
+				len -= 13;
 			}
+			put_words(out, s, len);
 			wrote = true;
 		}
 		blank = false;
