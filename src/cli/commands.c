@@ -198,11 +198,12 @@
 	"report and reset 1 when a host has no site in the store (or there\n"  \
 	"is no store); 2 usage or settings error.\n"
 
-#define SITES_HELP                                                            \
+#define SITES_HELP                                                             \
 	"Usage: heed sites list [--json] [OPTIONS]\n"                          \
 	"       heed sites show|pause|resume|forget [OPTIONS] HOST\n"          \
 	"       heed sites set HOST [--delay DUR] [--max-pages N]\n"           \
-	"                 [--mode full|incremental|paused] [--include PAT]...\n" \
+	"                 [--mode full|incremental|paused] [--include "        \
+	"PAT]...\n"                                                            \
 	"                 [--exclude PAT]... [--window HH:MM-HH:MM]...\n"      \
 	"                 [--endpoint URL] [--note TEXT] [--clear FIELD]...\n" \
 	"Record what a site's owner asked of heed, per host name (all its\n"   \
@@ -219,9 +220,12 @@
 	"                     '*' any, final '$' the end); repeatable\n"       \
 	"  --exclude PAT      never paths matching PAT; repeatable\n"          \
 	"  --window HH:MM-HH:MM  hours (UTC) requests may start; repeatable\n" \
-	"  --endpoint URL     a feed or sitemap on the host, read as a source\n" \
-	"  --note TEXT        the owner's contact and the arrangement's date\n" \
-	"  --clear FIELD      forget delay, max-pages, mode, include, exclude,\n" \
+	"  --endpoint URL     a feed or sitemap on the host, read as a "       \
+	"source\n"                                                             \
+	"  --note TEXT        the owner's contact and the arrangement's "      \
+	"date\n"                                                               \
+	"  --clear FIELD      forget delay, max-pages, mode, include, "        \
+	"exclude,\n"                                                           \
 	"                     window, endpoint, note or all\n"                 \
 	"  -j, --json         print JSON\n" HEED_CLI_CONFIG_HELP               \
 	"  -h, --help         show this help\n"                                \
@@ -359,8 +363,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          heed_cmd_robots},
         {"site", "qualify sites (robots.txt lifecycle), report, reset",
          SITE_HELP, heed_cmd_site},
-        {"sites", "record per-site arrangements with site owners",
-         SITES_HELP, heed_cmd_sites},
+        {"sites", "record per-site arrangements with site owners", SITES_HELP,
+         heed_cmd_sites},
         {"extract", "show the metadata heed takes from a page or feed",
          EXTRACT_HELP, heed_cmd_extract},
         {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,
