@@ -14,6 +14,7 @@
 
 #include "../../bench/extract_corpus.h"
 
+#include "crawl/crawl-int.h"
 #include "extract/extract-int.h"
 #include "heed/extract.h"
 
@@ -847,6 +848,32 @@ static unsigned compare_drivers(const struct page_case *c, unsigned *seen)
 
 /* The differential test: the unit-test pages and bench_extract's
  * well-formed corpus through heed's driver and libxml2's. */
+/* The stored record (src/crawl/record_json.c) carries authors apart and
+ * the publisher, each with its source. */
+static void test_extract_record_json(void **state)
+{
+	const struct page_case c = {"news", "news.html", NULL, 0, NULL, NULL};
+	heed_status rc;
+	heed_page *p = extract(&c, heed_allocator_default(), &rc);
+	char *json;
+
+	(void)state;
+	assert_int_equal(rc, HEED_OK);
+	json = heed__crawl_record_json(heed_allocator_default(),
+	                               heed_page_record(p), 0);
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"authors\":[{\"value\":\"Maria "
+	                             "Okafor\",\"source\":\"jsonld\"},"
+	                             "{\"value\":\"Tom Haines\",\"source\":"
+	                             "\"jsonld\"}]"));
+	assert_non_null(strstr(json, "\"publisher\":{\"value\":\"Coastal "
+	                             "Courier Ltd\",\"source\":\"jsonld\"}"));
+	assert_non_null(strstr(json, "\"title\":{\"value\":\"Harbour bridge "
+	                             "reopens after two years\""));
+	free(json);
+	heed_page_free(p);
+}
+
 static void test_extract_drivers(void **state)
 {
 	unsigned seen[HEED_ARRAY_SIZE(driver_diffs)] = {0}, unknown = 0;
@@ -1152,6 +1179,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_extract_pages),
 	        cmocka_unit_test(test_extract_drivers),
+	        cmocka_unit_test(test_extract_record_json),
 	        cmocka_unit_test(test_extract_hostile),
 	        cmocka_unit_test(test_extract_dates),
 	        cmocka_unit_test(test_extract_numbers),
