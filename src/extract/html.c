@@ -464,6 +464,15 @@ static bool is_byline_class(const char *cls)
 	return false;
 }
 
+/* <a rel=author> is read as a link (a better source); any other anchor
+ * of class author-name may be the byline. */
+static bool author_link(enum tag tag, const char *const *atts)
+{
+	const char *rel = tag == T_A ? attr(atts, "rel") : NULL;
+
+	return rel && has_token(rel, "author");
+}
+
 static void on_class(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *cls = attr(atts, "class");
@@ -474,8 +483,8 @@ static void on_class(struct html *h, enum tag tag, const char *const *atts)
 	if (strstr(cls, "date") || strstr(cls, "published") ||
 	    strstr(cls, "updated"))
 		on_date_class(h, cls, atts);
-	if (!h->byline_done && tag != T_A && tag != T_META && tag != T_LINK &&
-	    (h->article || h->header || h->main) &&
+	if (!h->byline_done && tag != T_META && tag != T_LINK &&
+	    !author_link(tag, atts) && (h->article || h->header || h->main) &&
 	    (strstr(cls, "author") || strstr(cls, "byline")) &&
 	    is_byline_class(cls)) {
 		h->byline_done = true;

@@ -215,6 +215,16 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 		if (p)
 			len = (size_t)(p - s);
 	}
+	/* "Posted by", "Written by", "Words by": the names follow "by". */
+	{
+		const char *by = memmem(s, len < 24 ? len : 24, " by ", 4);
+		if (!by)
+			by = memmem(s, len < 24 ? len : 24, " By ", 4);
+		if (by) {
+			len -= (size_t)(by + 1 - s);
+			s = by + 1;
+		}
+	}
 	heed__author_unprefix(&s, &len);
 	heed__buf_init(&out, b->alloc, 1024);
 	while (len && names < EXTRACT_MAX_AUTHORS) {

@@ -643,6 +643,14 @@ static const struct page_case cases[] = {
          0, NULL,
          "author=html:Jean Dupont; Marie Curie\n"
          "authors=Jean Dupont:html|Marie Curie:html\n"},
+        {"byline: \"Posted by\", a link of class author-name", NULL,
+         "<article><p class=meta>Posted by <a class=author-name "
+         "href=/u/kim>Kim Park</a></p></article>"
+         "<header><span class=byline>Written by Lou Reed</span></header>",
+         0, NULL, "author=html:Kim Park\n"},
+        {"byline: \"Posted by\" in the byline's own text", NULL,
+         "<header><span class=byline>Written by Lou Reed</span></header>", 0,
+         NULL, "author=html:Lou Reed\n"},
         {"byline: a bio in an author box is no name", NULL,
          "<article><div class=author>Jane is a reporter who has covered the "
          "city hall for many years</div></article>",
