@@ -26,6 +26,19 @@ static void line(struct heed_buf *b, const char *key,
 		               heed_source_name(f->source), f->value);
 }
 
+/* "key=value:source|value:source"; nothing when n is 0. */
+static void list_line(struct heed_buf *b, const char *key,
+                      const struct heed_field *f, size_t n)
+{
+	if (!n)
+		return;
+	heed__buf_addf(b, "%s=", key);
+	for (size_t i = 0; i < n; i++)
+		heed__buf_addf(b, "%s%s:%s", i ? "|" : "", f[i].value,
+		               heed_source_name(f[i].source));
+	heed__buf_addf(b, "\n");
+}
+
 static void render_robots(struct heed_buf *b,
                           const struct heed_extract_robots *d)
 {
@@ -72,22 +85,8 @@ static void render(struct heed_buf *b, const heed_page *p)
 	if (r->published_s != HEED_NO_DATE)
 		heed__buf_addf(b, "published_s=%lld\n",
 		               (long long)r->published_s);
-	if (r->author_count) {
-		heed__buf_addf(b, "authors=");
-		for (size_t i = 0; i < r->author_count; i++)
-			heed__buf_addf(b, "%s%s:%s", i ? "|" : "",
-			               r->authors[i].value,
-			               heed_source_name(r->authors[i].source));
-		heed__buf_addf(b, "\n");
-	}
-	if (r->tag_count) {
-		heed__buf_addf(b, "tags=");
-		for (size_t i = 0; i < r->tag_count; i++)
-			heed__buf_addf(b, "%s%s:%s", i ? "|" : "",
-			               r->tags[i].value,
-			               heed_source_name(r->tags[i].source));
-		heed__buf_addf(b, "\n");
-	}
+	list_line(b, "authors", r->authors, r->author_count);
+	list_line(b, "tags", r->tags, r->tag_count);
 	if (r->last_modified)
 		heed__buf_addf(b, "last_modified=%s\n", r->last_modified);
 	heed__buf_addf(b, "jsonld=%u/%u\n", r->jsonld_blocks, r->jsonld_errors);
