@@ -31,7 +31,12 @@ static bool same_name(const char *s, size_t len, const char *name)
 
 	heed__trim(&s, &len);
 	heed__trim(&name, &n);
-	return len && heed__ascii_ieq(s, len, name) && n == len;
+	if (!len || n != len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (heed__ascii_lower(s[i]) != heed__ascii_lower(name[i]))
+			return false;
+	return true;
 }
 
 /* The letters and digits of s, lower-cased, equal key ("Example News"
