@@ -86,7 +86,7 @@
 	"                         (6h)\n"                                      \
 	"  -q, --quiet            no progress line, no summary\n"              \
 	"      --log json|text    log format on standard "                     \
-	"error\n" HEED_CLI_CONFIG_HELP                                         \
+	"error\n" HEED_CLI_PROXY_HELP HEED_CLI_CONFIG_HELP                     \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
 	"Exit status: 0 done (some sites may have failed: see the summary),\n" \
@@ -189,13 +189,49 @@
 	"reason);\n"                                                           \
 	"or clear a host's failure state. See docs/robots-lifecycle.md.\n"     \
 	"\n"                                                                   \
-	"  -j, --json             print JSON\n" HEED_CLI_CONFIG_HELP           \
+	"  -j, --json             print JSON\n" HEED_CLI_PROXY_HELP            \
+	        HEED_CLI_CONFIG_HELP                                           \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
 	"Exit status: qualify 0 when every site is qualified, 1 otherwise,\n"  \
 	"75 when a crawl holds the store, 130 stopped by SIGINT or SIGTERM;\n" \
 	"report and reset 1 when a host has no site in the store (or there\n"  \
 	"is no store); 2 usage or settings error.\n"
+
+#define SITES_HELP                                                             \
+	"Usage: heed sites list [--json] [OPTIONS]\n"                          \
+	"       heed sites show|pause|resume|forget [OPTIONS] HOST\n"          \
+	"       heed sites set HOST [--delay DUR] [--max-pages N]\n"           \
+	"                 [--mode full|incremental|paused] [--include "        \
+	"PAT]...\n"                                                            \
+	"                 [--exclude PAT]... [--window HH:MM-HH:MM]...\n"      \
+	"                 [--endpoint URL] [--note TEXT] [--clear FIELD]...\n" \
+	"Record what a site's owner asked of heed, per host name (all its\n"   \
+	"ports and schemes); every crawl honours it. See docs/crawling.md,\n"  \
+	"\"Arrangements with site owners\".\n"                                 \
+	"\n"                                                                   \
+	"  --delay DUR        between requests: 5s, 1500ms, 2m (never under\n" \
+	"                     1s: a smaller value is raised, and said)\n"      \
+	"  --max-pages N      pages per run\n"                                 \
+	"  --mode MODE        full, incremental (only its sitemaps, feeds\n"   \
+	"                     and endpoint, in every run) or paused (never\n"  \
+	"                     contacted, not even robots.txt)\n"               \
+	"  --include PAT      only paths matching PAT (robots.txt syntax:\n"   \
+	"                     '*' any, final '$' the end); repeatable\n"       \
+	"  --exclude PAT      never paths matching PAT; repeatable\n"          \
+	"  --window HH:MM-HH:MM  hours (UTC) requests may start; repeatable\n" \
+	"  --endpoint URL     a feed or sitemap on the host, read as a "       \
+	"source\n"                                                             \
+	"  --note TEXT        the owner's contact and the arrangement's "      \
+	"date\n"                                                               \
+	"  --clear FIELD      forget delay, max-pages, mode, include, "        \
+	"exclude,\n"                                                           \
+	"                     window, endpoint, note or all\n"                 \
+	"  -j, --json         print JSON\n" HEED_CLI_CONFIG_HELP               \
+	"  -h, --help         show this help\n"                                \
+	"\n"                                                                   \
+	"A list option given replaces the stored list. Exit status: 0 done,\n" \
+	"1 no such arrangement or a store failure, 2 usage or a bad value.\n"
 
 #define VERSION_HELP            \
 	"Usage: heed version\n" \
@@ -210,9 +246,16 @@
 	"FILE is the response body (- for standard input); nothing is\n"      \
 	"fetched. URL is the page's address (links resolve against it).\n"    \
 	"The charset in the Content-Type wins over the page's own.\n"         \
-	"  --agent TOKEN  apply <meta name=TOKEN> and TOKEN: X-Robots-Tag\n"  \
-	"  --html, --feed force the kind (default: Content-Type, then "       \
-	"sniff)\n"
+	"\n"                                                                  \
+	"  -u, --url URL           the page's address (required)\n"           \
+	"  -c, --content-type TYPE the response's Content-Type\n"             \
+	"  -H, --header HEADER     a response header, 'Name: value'\n"        \
+	"                          (repeatable)\n"                            \
+	"  -a, --agent TOKEN       apply <meta name=TOKEN> and TOKEN:\n"      \
+	"                          X-Robots-Tag\n"                            \
+	"      --html, --feed      force the kind (default: Content-Type,\n"  \
+	"                          then sniff)\n"                             \
+	"  -h, --help              show this help\n"
 #define ROBOTS_HELP                                                            \
 	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \
 	"       heed robots check --usage USAGE [--purpose P]... FILE "        \
@@ -288,6 +331,7 @@
 	"\n"                                                                   \
 	"Options:\n"                                                           \
 	"  -f, --networks FILE   more networks, one per line ('#' comments)\n" \
+	"  -n, --network KEY     list: only the network KEY (as listed)\n"     \
 	"      --nick NICK       the nick to ask for (default: irc.nick)\n"    \
 	"      --require-consent crawl only networks saying index:allow\n"     \
 	"      --insecure        TLS without certificate checks (test "        \
@@ -319,6 +363,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          heed_cmd_robots},
         {"site", "qualify sites (robots.txt lifecycle), report, reset",
          SITE_HELP, heed_cmd_site},
+        {"sites", "record per-site arrangements with site owners", SITES_HELP,
+         heed_cmd_sites},
         {"extract", "show the metadata heed takes from a page or feed",
          EXTRACT_HELP, heed_cmd_extract},
         {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,

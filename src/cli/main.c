@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,6 +62,30 @@ int heed_cli_usage(const char *name, const char *fmt, ...)
 	return HEED_EXIT_USAGE;
 }
 
+int heed_cli_subcommand(const char *cmd, int argc, char **argv,
+                        const char *const *names, size_t count, size_t stride,
+                        const char *missing, size_t *index)
+{
+	size_t k;
+
+	if (argc < 2)
+		return heed_cli_usage(cmd, "%s missing", missing);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		heed_cli_print_help(stdout, heed_cli_find(cmd));
+		return HEED_EXIT_OK;
+	}
+	for (k = 0; k < count; k++) {
+		const char *name = *(
+		        const char *const *)(const void *)((const char *)names +
+		                                           k * stride);
+		if (strcmp(argv[1], name) == 0) {
+			*index = k;
+			return -1;
+		}
+	}
+	return heed_cli_usage(cmd, "unknown subcommand '%s'", argv[1]);
+}
+
 void heed_cli_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -72,13 +97,22 @@ void heed_cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* `heed help [COMMAND]` */
+/* `heed help [--man] [COMMAND]`: --man, which the build runs to make
+ * the manual pages, writes troff instead of the text. */
 static int run_help(int argc, char **argv)
 {
 	const struct heed_cli_command *cmd;
+	bool man = argc > 1 && strcmp(argv[1], "--man") == 0;
 
+	if (man) {
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
-		print_main_help(stdout);
+		if (man)
+			heed_cli_print_man_main(stdout);
+		else
+			print_main_help(stdout);
 		return HEED_EXIT_OK;
 	}
 	cmd = heed_cli_find(argv[1]);
@@ -87,8 +121,11 @@ static int run_help(int argc, char **argv)
 		               argv[1]);
 		return HEED_EXIT_USAGE;
 	}
-	heed_cli_print_help(stdout, cmd);
-	return HEED_EXIT_OK;
+	if (man)
+		heed_cli_print_man(stdout, cmd);
+	else
+		heed_cli_print_help(stdout, cmd);
+	return fflush(stdout) == 0 ? HEED_EXIT_OK : HEED_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
