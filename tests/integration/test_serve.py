@@ -777,7 +777,8 @@ def check_api_answers_of_every_kind():
         srv.json(path, want=400)
     for path in ("/api/v1/records/99999999", "/api/v1/nope",
                  "/api/v1/sites/nosuch.test%3A1",
-                 f"/api/v1/irc/{q(ix.irc.deny_key, safe='')}"):
+                 f"/api/v1/irc/{q(ix.irc.deny_key, safe='')}",
+                 "/api/v1/tags/" + "t" * 400):  # longer than any tag
         srv.json(path, want=404)
     s, h, b = get("/api/v1/search?q=x", "POST", {"Content-Length": "0"})
     assert s == 405, s
