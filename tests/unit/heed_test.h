@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "heed/common.h"
+#include "heed/store.h"
 
 static void *heed_test_malloc(void *ud, size_t size)
 {
@@ -126,6 +127,17 @@ static inline int heed_test_remove_dir(void **state)
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", heed_test_dir());
 	return system(cmd);
+}
+
+/* A store in memory, its allocations checked for leaks like the rest. */
+static inline heed_store *heed_test_store_memory(void)
+{
+	heed_store *s = NULL;
+
+	assert_int_equal(
+	        heed_store_open(&s, ":memory:", heed_test_allocator(), NULL),
+	        HEED_OK);
+	return s;
 }
 
 #endif /* HEED_TEST_H */

@@ -14,16 +14,6 @@
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
 
-static heed_store *open_memory(void)
-{
-	heed_store *s = NULL;
-
-	assert_int_equal(
-	        heed_store_open(&s, ":memory:", heed_test_allocator(), NULL),
-	        HEED_OK);
-	return s;
-}
-
 static struct heed_stored_page page(const char *url, const char *host,
                                     int status, int64_t fetched_at)
 {
@@ -117,7 +107,7 @@ static void test_pages_v1_migrates(void **state)
 
 static void test_page_put_replaces(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_stored_page p = page("http://a.test/x", "a.test", 200, 100);
 	struct heed_page_validators v;
 	int64_t n = 0;
@@ -143,7 +133,7 @@ static void test_page_put_replaces(void **state)
 
 static void test_page_unchanged_touches_only_dates(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_stored_page p = page("http://a.test/x", "a.test", 200, 100);
 	struct heed_page_validators v;
 
@@ -163,7 +153,7 @@ static void test_page_unchanged_touches_only_dates(void **state)
 
 static void test_page_filters_and_delete(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_stored_page a = page("http://a.test/1", "a.test", 200, 10);
 	struct heed_stored_page b =
 	        page("http://a.test/d/2", "a.test", 404, 20);
@@ -227,7 +217,7 @@ static int collect_stat(void *ud, const struct heed_store_page_count *c)
 
 static void test_page_stats(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_stored_page p = page("http://a.test/1", "a.test", 200, 10);
 	struct stat_rows r = {0};
 
@@ -287,7 +277,7 @@ static int collect_entry(void *ud, const struct heed_frontier_entry *e)
 
 static void test_frontier_seen_set_and_window(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
 	struct window w = {0};
 	bool added = false;
@@ -328,7 +318,7 @@ static void test_frontier_seen_set_and_window(void **state)
 
 static void test_frontier_states_and_drop(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
 	struct window w = {0};
 	int64_t counts[4], n = 0;
@@ -383,7 +373,7 @@ static void test_frontier_states_and_drop(void **state)
  * keeps the job in its window) and counts one more try. */
 static void test_frontier_retry(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_frontier_entry e =
 	        entry("https://a.test/1", "https://a.test", 0);
 	struct window w = {0};
@@ -560,7 +550,7 @@ static int collect_host(void *ud, const struct heed_frontier_host *h)
 
 static void test_runs(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_crawl_run run;
 	int64_t id = 0, id2 = 0;
 

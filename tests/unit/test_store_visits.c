@@ -16,16 +16,6 @@
 
 #define NO_DATE HEED_REVISIT_NO_DATE
 
-static heed_store *open_memory(void)
-{
-	heed_store *s = NULL;
-
-	assert_int_equal(
-	        heed_store_open(&s, ":memory:", heed_test_allocator(), NULL),
-	        HEED_OK);
-	return s;
-}
-
 /* A row of kind page, checked at due - 86400, with no validators. */
 static struct heed_visit visit(const char *url, const char *site,
                                int64_t due_at)
@@ -82,7 +72,7 @@ static void assert_same_visit(const struct heed_visit *a,
 
 static void test_put_get_every_field(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_visit full = {
 	        .url = "https://a.test:8443/feed.xml",
 	        .site = "https://a.test:8443",
@@ -195,7 +185,7 @@ static void assert_seen(const struct seen *seen, const char *const *want, int n)
 
 static void test_put_replaces(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct heed_visit v = visit("http://a.test/", "http://a.test", 1000);
 	struct heed_visit got;
 	struct seen seen = {0};
@@ -247,7 +237,7 @@ static void test_of_site(void **state)
 	        "http://a.test/p2",   "http://a.test/p3",
 	        "http://a.test/p4",   "http://a.test/sitemap.xml",
 	};
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct seen seen = {0};
 
 	(void)state;
@@ -339,7 +329,7 @@ static int by_due_then_url(const void *a, const void *b)
 
 static void test_list_cursor(void **state)
 {
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	char want[64][48];
 	int nwant = 0, nsite = 0;
 	struct seen seen;
@@ -415,7 +405,7 @@ static void put_run(heed_store *s, const char *url, const char *site,
 static void test_summary(void **state)
 {
 	const int64_t now = 1000000;
-	heed_store *s = open_memory();
+	heed_store *s = heed_test_store_memory();
 	struct summaries all = {0};
 	const struct heed_visit_summary *a, *b;
 
