@@ -597,7 +597,7 @@ static void text(struct tree *t)
 	}
 	heed__buf_reset(&t->text);
 	/* A text past the ceiling is cut, as a capture would cut it. */
-	if (heed__htmltok_decode(&t->tok, &t->text, tok->text, tok->text_len) ==
+	if (heed__htmltok_decode(&t->text, tok->text, tok->text_len) ==
 	    HEED_ENOMEM)
 		t->rc = HEED_ENOMEM;
 	heed__html_text(t->h, heed__buf_str(&t->text), t->text.len);
