@@ -46,9 +46,23 @@ Debian when missing and configured as politely as they allow
 (bench/crawl/peers.py). Every run is bounded by --timeout and its process
 group killed at the end.
 
+Recrawls (`--recrawl`, heed only; issue 19): each site gets its own
+docroot (SiteWeb: symbolic links to the shared pages, its own robots.txt
+naming its own sitemap.xml, an Atom feed.xml the home page announces), and
+heed runs five times on one store, each run with a fresh nginx and log on
+the same docroot: 1. a full crawl, 2. an unchanged full recrawl, 3. an
+unchanged incremental run, 4. 5 % of the (site, page) pairs changed and
+1 % added, 5. a full recrawl, 6. another 5 % changed (other pages) and 1 %
+added, 7. an incremental run. Per run, from its nginx log alone: requests
+and bytes sent ($body_bytes_sent), both as a share of run 1, the share of
+304s, requests per site (max, mean), the changed and added pages answered
+200 (found) and the rest (missed), the courtesy figures, and heed's wall
+clock. Without --recrawl the web is the one shared docroot, as before.
+
 Usage:
 
     python3 bench/crawl/bench.py --sites 1000 --pages 10 [--heed build/heed]
+    python3 bench/crawl/bench.py --recrawl --web shared --sites 1000 --pages 10
     python3 bench/crawl/bench.py --web shared --sites 1000 --pages 10
     python3 bench/crawl/bench.py --web shared --sites 200 --pages 5 \\
         --peer heed --peer wget2 --peer scrapy [--json]
@@ -57,12 +71,14 @@ Usage:
     --port PORT (18081)        --concurrency N (passed on only when given)
     --timeout S (1800)         --json (every figure, one JSON object)
     --wget2-wait S (1)         wget2's --wait, per thread (0: none)
+    --recrawl                  the recrawl runs above (heed only)
 
 Environment: HEED_BENCH_ARGS (more arguments for heed crawl),
 HEED_BENCH_LOG (heed's log.level, default 0), HEED_BENCH_KEEP (keep the
 temporary directory: logs, store, configurations).
 """
 import argparse
+import collections
 import json
 import os
 import re
@@ -135,6 +151,148 @@ def make_web(base, pages):
     return site, size // max(pages, 1)
 
 
+def w3c_time(t):
+    """A W3C datetime (sitemaps' lastmod, Atom's updated), UTC, seconds."""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def revised(text, rev):
+    """A changed copy of a page: other title text and other views (the
+    revision's digits put before the count), the rest as it was."""
+    return text.replace("<title>", "<title>Revised %d: " % rev, 1).replace(
+        '"userInteractionCount": ', '"userInteractionCount": %d' % rev, 1)
+
+
+class SiteWeb:
+    """Per-site content, for --recrawl: each site its own docroot
+    sites/KEY/ (KEY: the Host on the shared web, the server address on
+    the per-address one; nginx's root names it by $host or $server_addr)
+    of symbolic links to the shared home page and pages in shared/, so
+    that one site's page can change alone. nginx stats the link's target
+    (disable_symlinks off, its default): ETag and Last-Modified are the
+    shared file's, and it answers 304 to a matching If-None-Match or
+    If-Modified-Since. Each site also has its own robots.txt (a
+    `Sitemap:` line with the site's origin), a sitemap.xml listing every
+    page with lastmod = the file's mtime, and an Atom feed.xml that the
+    home page announces (`<link rel=alternate>`), one entry per page.
+
+    mutate() changes 5 % and adds 1 % of the pages, as a site's owner
+    would: a changed page is a regular file replacing the link (new text,
+    new mtime); a new page /p/N.html is linked from its site's home page,
+    itself changed then; the sitemaps and feeds of the sites touched are
+    rewritten."""
+
+    FEED_LINK = ('<link rel="alternate" type="application/atom+xml" '
+                 'title="Benchtube" href="/feed.xml">')
+
+    def __init__(self, base, keys, origins, pages):
+        self.root = os.path.join(base, "sites")
+        self.shared = os.path.join(base, "shared")
+        self.keys, self.origins, self.pages = keys, origins, pages
+        self.added = [0] * len(keys)   # pages added to each site so far
+        self.rev = 0                   # mutations made so far
+        self.touched = set()           # (site index, uri) ever mutated
+        os.makedirs(os.path.join(self.shared, "p"))
+        with open(os.path.join(self.shared, "index.html"), "w") as f:
+            f.write(self.home_text(0, 0))
+        size = 0
+        for j in range(pages):
+            text = page(j, pages)
+            size += len(text)
+            with open(os.path.join(self.shared, "p", "%d.html" % j), "w") as f:
+                f.write(text)
+        self.page_bytes = size // max(pages, 1)
+        for i, key in enumerate(keys):
+            os.makedirs(os.path.join(self.root, key, "p"))
+            for uri in self.uris(i):
+                rel = self.file_of(uri)
+                os.symlink(os.path.join(self.shared, rel),
+                           os.path.join(self.root, key, rel))
+            with open(os.path.join(self.root, key, "robots.txt"), "w") as f:
+                f.write("User-agent: *\nDisallow: /private/\n"
+                        "Sitemap: %s/sitemap.xml\n" % origins[i])
+            self.write_sources(i)
+
+    def home_text(self, i, rev):
+        text = page(0, self.pages + self.added[i]).replace(
+            "Workshop video 0", "Benchtube home").replace(
+            "</script></head>", "</script>%s</head>" % self.FEED_LINK, 1)
+        return revised(text, rev) if rev else text
+
+    def uris(self, i):
+        return ["/"] + ["/p/%d.html" % j
+                        for j in range(self.pages + self.added[i])]
+
+    @staticmethod
+    def file_of(uri):
+        return "index.html" if uri == "/" else uri[1:]
+
+    def path(self, i, uri):
+        return os.path.join(self.root, self.keys[i], self.file_of(uri))
+
+    def write_sources(self, i):
+        """sitemap.xml and feed.xml of site i, dates from the files."""
+        dated = [(uri, w3c_time(os.stat(self.path(i, uri)).st_mtime))
+                 for uri in self.uris(i)]
+        origin = self.origins[i]
+        with open(os.path.join(self.root, self.keys[i], "sitemap.xml"),
+                  "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns='
+                    '"http://www.sitemaps.org/schemas/sitemap/0.9">\n')
+            f.writelines("<url><loc>%s%s</loc><lastmod>%s</lastmod></url>\n"
+                         % (origin, uri, t) for uri, t in dated)
+            f.write("</urlset>\n")
+        with open(os.path.join(self.root, self.keys[i], "feed.xml"), "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns='
+                    '"http://www.w3.org/2005/Atom">\n<title>Benchtube</title>'
+                    '<id>%s/</id><updated>%s</updated>\n' % (
+                        origin, max(t for _, t in dated)))
+            f.writelines("<entry><title>%s</title><id>%s%s</id><link href="
+                         '"%s%s"/><updated>%s</updated></entry>\n' % (
+                             uri, origin, uri, origin, uri, t)
+                         for uri, t in dated)
+            f.write("</feed>\n")
+
+    def replace(self, i, uri, text):
+        path = self.path(i, uri)
+        tmp = path + ".new"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)  # the link, or an earlier copy, is gone
+
+    def mutate(self, fraction_changed=0.05, fraction_added=0.01, seed=0):
+        """Changes fraction_changed of all (site, page) pairs not mutated
+        before and adds fraction_added as many new pages; returns the set
+        of changed and added (KEY, uri), KEY as the log names the site."""
+        import random
+        rng = random.Random(seed)
+        self.rev += 1
+        pairs = [(i, uri) for i in range(len(self.keys))
+                 for uri in self.uris(i)]
+        fresh = [p for p in pairs if p not in self.touched]
+        chosen = set(rng.sample(fresh, min(len(fresh),
+                                           round(fraction_changed *
+                                                 len(pairs)))))
+        for _ in range(round(fraction_added * len(pairs))):
+            i = rng.randrange(len(self.keys))
+            uri = "/p/%d.html" % (self.pages + self.added[i])
+            self.added[i] += 1
+            self.replace(i, uri, page(self.pages + self.added[i] - 1,
+                                      self.pages))
+            chosen.add((i, uri))
+            chosen.add((i, "/"))  # the home page links the new page
+        for i, uri in sorted(chosen):
+            if uri == "/":
+                self.replace(i, uri, self.home_text(i, self.rev))
+            elif os.path.islink(self.path(i, uri)):
+                n = int(uri[3:-5])
+                self.replace(i, uri, revised(page(n, self.pages), self.rev))
+        for i in sorted({i for i, _ in chosen}):
+            self.write_sources(i)
+        self.touched |= chosen
+        return {(self.keys[i], uri) for i, uri in chosen}
+
+
 PAGE_URI = re.compile(r"^/(p/[0-9]+\.html)?$")
 
 
@@ -164,7 +322,7 @@ http {
   fastcgi_temp_path %(run)s/tmp;
   uwsgi_temp_path %(run)s/tmp;
   scgi_temp_path %(run)s/tmp;
-  types { text/html html; text/plain txt; }
+  types { text/html html; text/plain txt; application/xml xml; }
   log_not_found off;  # 404s are in the access log; errors are trouble
   # nginx 1.22's defaults, stated: a site's kept connection serves 1,000
   # requests (a site here has PAGES + 3) and may idle 75 s (heed waits 1 s).
@@ -430,6 +588,19 @@ def heed_figures(store):
     return {"store_rows": rows, "store_rows_200": ok, "store_views": views}
 
 
+def heed_argv(a, store, dns, seeds_file):
+    """heed crawl with its default settings, as every bench runs it."""
+    argv = [a.heed, "crawl", "--quiet", "--store", store,
+            "--dns-server", dns, "--allow-private",
+            "--contact-email", "bench@example.org",
+            "--sites", seeds_file]
+    if a.concurrency is not None:
+        argv += ["--concurrency", str(a.concurrency)]
+    argv += os.environ.get("HEED_BENCH_ARGS", "").split()
+    return argv + ["--set", "log.level=" +
+                   os.environ.get("HEED_BENCH_LOG", "0")]
+
+
 def run_peer(peer, a, base, site, say):
     """One peer over a fresh web: its process figures and the log's."""
     run = os.path.join(base, peer)
@@ -452,15 +623,7 @@ def run_peer(peer, a, base, site, say):
         out = os.path.join(run, "output.log")
         if peer == "heed":
             store = os.path.join(run, "heed.db")
-            argv = [a.heed, "crawl", "--quiet", "--store", store,
-                    "--dns-server", dns, "--allow-private",
-                    "--contact-email", "bench@example.org",
-                    "--sites", web.seeds_file]
-            if a.concurrency is not None:
-                argv += ["--concurrency", str(a.concurrency)]
-            argv += os.environ.get("HEED_BENCH_ARGS", "").split()
-            argv += ["--set", "log.level=" +
-                     os.environ.get("HEED_BENCH_LOG", "0")]
+            argv = heed_argv(a, store, dns, web.seeds_file)
         elif peer == "wget2":
             argv = peers.wget2_argv(web.seeds_file, run,
                                     a.concurrency or 5, a.wget2_wait)
@@ -516,6 +679,185 @@ def log_figures(web):
     figures["bad_lines"] = bad
     return {"log": figures, "nginx_errors": len(errors),
             "nginx_error_sample": errors[:3]}
+
+
+def uri_kind(uri):
+    if uri == "/robots.txt":
+        return "robots"
+    if uri == "/sitemap.xml":
+        return "sitemap"
+    if uri == "/feed.xml":
+        return "feed"
+    if uri == "/":
+        return "home"
+    return "page" if is_page(uri) else "other"
+
+
+def phase_figures(web, sites, pages, mutated):
+    """One recrawl phase from its nginx log alone: requests, bytes sent,
+    statuses and request kinds, requests per site, the courtesy figures,
+    and which of the mutated (site, uri) were answered 200 (a page
+    /p/N.html with N >= pages was added by a mutation)."""
+    tuples, sent, per_site, kinds = [], 0, collections.Counter(), \
+        collections.Counter()
+    bad, errors, got, home_200 = 0, [], set(), set()
+    for server in web.servers:
+        entries, b = accesslog.read_log(server.access_log)
+        bad += b
+        for e in entries:
+            site = web.site_of(e)
+            tuples.append((site, e.start_ms / 1000, e.end_ms / 1000,
+                           e.status, e.uri))
+            sent += e.bytes
+            per_site[site] += 1
+            kinds["%s %d" % (uri_kind(e.uri), e.status)] += 1
+            if e.status == 200 and (site, e.uri) in mutated:
+                got.add((site, e.uri))
+            if e.status == 200 and e.uri == "/":
+                home_200.add(site)
+        errors += server.error_lines()
+    g = accesslog.analyse(tuples, is_page)
+    return {"requests": g["requests"], "bytes_sent": sent,
+            "statuses": g["statuses"],
+            "share_304_pct": round(100 * int(g["statuses"].get("304", 0)) /
+                                   max(g["requests"], 1), 2),
+            "kinds": dict(sorted(kinds.items())),
+            "requests_per_site_max": max(per_site.values(), default=0),
+            "requests_per_site_mean": round(g["requests"] / sites, 3),
+            "sites_requested": len(per_site),
+            "mutated": len(mutated), "mutated_found": len(got),
+            "mutated_missed": sorted("%s%s" % m for m in mutated - got)[:20],
+            "mutated_missed_kinds": dict(collections.Counter(
+                "added page" if uri_kind(uri) == "page" and
+                int(uri[3:-5]) >= pages else uri_kind(uri)
+                for _, uri in mutated - got)),
+            # A missed page whose site's home page came whole in the run:
+            # the page was linked from a page read, not only listed.
+            "mutated_missed_home_200": sum(
+                1 for site, uri in mutated - got
+                if uri != "/" and site in home_200),
+            "gaps": g["gaps"], "gaps_under_1s": g["gaps_under_1s"],
+            "gaps_under_990ms": g["gaps_under_990ms"],
+            "sites_with_gap_under_1s": g["sites_with_gap_under_1s"],
+            "shortest_gap_s": g["shortest_gap_s"],
+            "max_requests_one_site_1s": g["max_requests_one_site_1s"],
+            "max_in_flight_one_site": g["max_in_flight_one_site"],
+            "bad_lines": bad, "nginx_errors": len(errors),
+            "nginx_error_sample": errors[:3]}
+
+
+# The recrawl phases: (name, incremental, mutation before it).
+# Steps 4 and 6 are the mutations (the second spares the pages of the
+# first), before runs 5 and 7.
+PHASES = ((1, "first full crawl", False, None),
+          (2, "unchanged full recrawl", False, None),
+          (3, "unchanged incremental", True, None),
+          (5, "full recrawl, 5 % changed + 1 % added", False, 4),
+          (7, "incremental, 5 % changed + 1 % added", True, 6))
+
+
+def run_recrawl(a, base, say):
+    """--recrawl: heed over the per-site web, one store, five runs (each
+    with a fresh nginx and log on the same docroot), two mutations."""
+    if a.web == "shared":
+        keys = [site_name(i) for i in range(a.sites)]
+        root = "$host"
+    else:
+        keys = [address(i) for i in range(a.sites)]
+        root = "$server_addr"
+    content = SiteWeb(base, keys, ["http://%s:%d" % (k, a.port)
+                                   for k in keys], a.pages)
+    store = os.path.join(base, "heed.db")
+    first, out = None, []
+    for n, name, incremental, mutation in PHASES:
+        mutated = set()
+        if mutation:
+            time.sleep(1.1)  # a later second than any fetch so far
+            mutated = content.mutate(seed=mutation)
+            say("phase %d, mutate: %d pages changed or added" % (
+                mutation, len(mutated)))
+        run = os.path.join(base, "phase%d" % n)
+        os.makedirs(run)
+        web = Web(a, run, os.path.join(content.root, root))
+        try:
+            dns = web.start_dns(run, False)
+            argv = heed_argv(a, store, dns, web.seeds_file)
+            if incremental:
+                argv.insert(2, "--incremental")
+            proc = run_bounded(argv, a.timeout, None if os.environ.get(
+                "HEED_BENCH_LOG") else os.path.join(run, "output.log"))
+        finally:
+            web.stop()
+        r = {"phase": n, "name": name, "command": " ".join(argv), **proc,
+             **phase_figures(web, a.sites, a.pages, mutated), **heed_figures(store)}
+        first = first or r
+        r["requests_pct_of_first"] = round(
+            100 * r["requests"] / max(first["requests"], 1), 2)
+        r["bytes_pct_of_first"] = round(
+            100 * r["bytes_sent"] / max(first["bytes_sent"], 1), 3)
+        out.append(r)
+        report_phase(a.web, r, say)
+    return {"peer": "heed", "recrawl": out, "store": heed_figures(store),
+            "page_kb": content.page_bytes // 1024}
+
+
+def report_phase(web, r, say):
+    say("phase %d, %s: %s" % (r["phase"], r["name"], r["command"]))
+    if r["exit"] != 0 or r["timed_out"]:
+        say("  exit status %d%s" % (r["exit"], " (timed out, killed)"
+                                     if r["timed_out"] else ""))
+    say("  requests %d (%.2f %% of phase 1), bytes sent %d (%.3f %% of "
+        "phase 1), 304s %.2f %%; status %s" % (
+            r["requests"], r["requests_pct_of_first"], r["bytes_sent"],
+            r["bytes_pct_of_first"], r["share_304_pct"],
+            ", ".join("%s: %d" % kv for kv in r["statuses"].items()) or "-"))
+    say("  by kind: %s" % (", ".join("%s: %d" % kv
+                                     for kv in r["kinds"].items()) or "-"))
+    say("  requests per site: max %d, mean %.2f (%d sites requested); "
+        "store after the run: %d rows, %d with status 200" % (
+            r["requests_per_site_max"], r["requests_per_site_mean"],
+            r["sites_requested"], r["store_rows"], r["store_rows_200"]))
+    if r["mutated"]:
+        say("  changed + added pages found (answered 200): %d of %d, missed"
+            " %d%s%s" % (r["mutated_found"], r["mutated"],
+                         r["mutated"] - r["mutated_found"],
+                         " (%s; pages of sites whose home page was "
+                         "answered 200: %d)" % (", ".join(
+                             "%s: %d" % kv for kv in
+                             sorted(r["mutated_missed_kinds"].items())),
+                             r["mutated_missed_home_200"])
+                         if r["mutated_missed_kinds"] else "",
+                         ", e.g. " + " ".join(r["mutated_missed"][:3])
+                         if r["mutated_missed"] else ""))
+    say("  same-site gaps (site = %s): %d under 1.000 s (%d under 0.990 s,"
+        " at %d sites) of %d, shortest %s; most to one site in any 1 s: %d;"
+        " wall %.1f s%s" % (
+            "Host" if web == "shared" else "server address",
+            r["gaps_under_1s"], r["gaps_under_990ms"],
+            r["sites_with_gap_under_1s"], r["gaps"],
+            fmt_s(r["shortest_gap_s"]),
+            r["max_requests_one_site_1s"], r["wall_s"],
+            "; nginx error log: %d lines" % r["nginx_errors"]
+            if r["nginx_errors"] else ""))
+
+
+def recrawl_table(web, phases, say):
+    """The phases as one Markdown table (docs/performance.md)."""
+    say("| web | phase | requests | % of first | bytes sent | % of first "
+        "| 304s | requests per site, max / mean | changed + added found | "
+        "gaps under 1 s | most to a site in 1 s | wall |")
+    say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- "
+        "| --- |")
+    for r in phases:
+        say("| %s | %d. %s | %d | %.2f %% | %d | %.3f %% | %.1f %% | %d / "
+            "%.2f | %s | %d of %d | %d | %.1f s |" % (
+                web, r["phase"], r["name"], r["requests"],
+                r["requests_pct_of_first"], r["bytes_sent"],
+                r["bytes_pct_of_first"], r["share_304_pct"],
+                r["requests_per_site_max"], r["requests_per_site_mean"],
+                "%d of %d" % (r["mutated_found"], r["mutated"])
+                if r["mutated"] else "-", r["gaps_under_1s"], r["gaps"],
+                r["max_requests_one_site_1s"], r["wall_s"]))
 
 
 # Exit statuses that mean the crawl ran to its end: wget2 exits 8 when
@@ -617,6 +959,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=1800,
                     help="seconds per peer run (then killed)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--recrawl", action="store_true",
+                    help="heed only: per-site web, full crawl, unchanged "
+                    "full and incremental recrawls, then 5 %% changed + "
+                    "1 %% added before a full and an incremental run")
     a = ap.parse_args()
     if not a.address.startswith("127.") or a.sites < 1 or a.pages < 0:
         ap.error("--address must be in 127.0.0.0/8, --sites >= 1")
@@ -624,6 +970,8 @@ def main():
         ap.error("the per-address web has at most 64,000 addresses")
     say = (lambda msg: print(msg, file=sys.stderr)) if a.json else print
     chosen = list(dict.fromkeys(a.peer or ["heed"]))
+    if a.recrawl and chosen != ["heed"]:
+        ap.error("--recrawl runs heed only")
     for peer in chosen:
         if peer != "heed":
             peers.ensure_installed(peer, say)
@@ -633,6 +981,8 @@ def main():
 
     base = tempfile.mkdtemp(prefix="heed-bench-crawl-")
     os.chmod(base, 0o755)  # nginx workers may run as another user
+    if a.recrawl:
+        return main_recrawl(a, base, say)
     site, page_bytes = make_web(base, a.pages)
     head = {"web": a.web, "sites": a.sites, "pages_per_site": a.pages,
             "pages_exist": a.sites * (a.pages + 1),
@@ -663,6 +1013,25 @@ def main():
             r.pop("output_tail", None)
         print(json.dumps({**head, "runs": runs}, indent=1))
     return 0 if all(ok(r) for r in runs) else 1
+
+
+def main_recrawl(a, base, say):
+    say("recrawl, web %s: %d sites, %d pages each (+ home), each site its "
+        "own docroot, robots.txt, sitemap.xml and feed.xml" % (
+            a.web, a.sites, a.pages))
+    try:
+        r = run_recrawl(a, base, say)
+    finally:
+        if os.environ.get("HEED_BENCH_KEEP"):
+            say("kept %s" % base)
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+    recrawl_table(a.web, r["recrawl"], say)
+    if a.json:
+        print(json.dumps({"web": a.web, "sites": a.sites,
+                          "pages_per_site": a.pages, **r}, indent=1))
+    return 0 if all(p["exit"] == 0 and not p["timed_out"]
+                    for p in r["recrawl"]) else 1
 
 
 if __name__ == "__main__":

@@ -80,10 +80,12 @@ struct heed_config {
 	bool net_allow_private;            /* false */
 	char *net_ca_file;                 /* PEM CA bundle; unset: system */
 	char *net_dns_server;              /* "ADDR[:PORT],..."; unset */
-	int64_t net_dns_timeout_ms;        /* 2000 */
-	int64_t net_dns_tries;             /* 2 */
-	int64_t net_dns_concurrency;       /* look-ups at once; 32 */
-	int64_t net_dns_retries;           /* within a crawl; 3 */
+	char *net_proxy;    /* a proxy URL, "env", or unset: none */
+	char *net_no_proxy; /* hosts not proxied; unset: none (or env's) */
+	int64_t net_dns_timeout_ms;  /* 2000 */
+	int64_t net_dns_tries;       /* 2 */
+	int64_t net_dns_concurrency; /* look-ups at once; 32 */
+	int64_t net_dns_retries;     /* within a crawl; 3 */
 
 	/* [irc]: the IRC crawler (docs/irc.md). */
 	char *irc_nick;              /* "heed" */

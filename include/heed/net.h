@@ -47,7 +47,21 @@ struct heed_net_options {
 	 * longest is closed, so a crawler that visits N sites in turn reuses
 	 * nothing unless this exceeds N. */
 	long max_idle_connections;
+	/* The proxies for http:// and https:// URLs ("http://host:port",
+	 * "socks5h://host:port", ...; NULL or "": none), and the hosts that
+	 * bypass them (no_proxy syntax: "example.org,.example.net,*"); all
+	 * copied. libcurl never reads the environment: the caller decides
+	 * (net.proxy, docs/configuration.md). A proxied fetch is checked like
+	 * any other (req->addr resolved by heed and allowed) but cannot be
+	 * pinned: the proxy connects, after resolving the name itself. */
+	const char *http_proxy, *https_proxy, *no_proxy;
 };
+
+/* Whether url's host is in the no_proxy list: an entry equal to the host
+ * (case-insensitive, a leading or trailing dot ignored), an entry the host
+ * is a name under ("example.org" covers "www.example.org"), or "*".
+ * Entries are separated by commas or blanks. */
+bool heed_net_no_proxy_match(const char *no_proxy, const char *url);
 
 /* How a fetch ended. */
 typedef enum heed_net_error {

@@ -44,6 +44,12 @@ const struct heed_cli_command *heed_cli_find(const char *name);
 /* Prints cmd's full help to out. */
 void heed_cli_print_help(FILE *out, const struct heed_cli_command *cmd);
 
+/* Writes heed-NAME(1), cmd's manual page in troff, made from its help
+ * text (cli_man.c says how the text is read); heed_cli_print_man_main
+ * writes heed(1). `heed help --man [COMMAND]`, run by the build. */
+void heed_cli_print_man(FILE *out, const struct heed_cli_command *cmd);
+void heed_cli_print_man_main(FILE *out);
+
 /* Prints "heed NAME: message" and a pointer to --help on stderr; returns
  * HEED_EXIT_USAGE so callers can `return heed_cli_usage(...)`. */
 int heed_cli_usage(const char *name, const char *fmt, ...)

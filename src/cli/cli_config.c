@@ -67,6 +67,8 @@ int heed_cli_config_option(struct heed_cli_config *cc, int c, const char *arg)
 		return add(cc, "identity.contact_url", arg);
 	case HEED_CLI_OPT_CONTACT_EMAIL:
 		return add(cc, "identity.contact_email", arg);
+	case HEED_CLI_OPT_PROXY:
+		return add(cc, "net.proxy", arg);
 	default:
 		return 0;
 	}
@@ -148,6 +150,44 @@ struct heed_logger heed_cli_logger(const struct heed_config *cfg)
 	return l;
 }
 
+/* The first of two environment variables that is set and not empty. */
+static const char *env_either(const char *a, const char *b)
+{
+	const char *v = getenv(a);
+
+	if (!v || !*v)
+		v = b ? getenv(b) : NULL;
+	return v && *v ? v : NULL;
+}
+
+/* net.proxy: a URL serves both schemes; `env` reads the variables libcurl
+ * and most tools read (http_proxy in lower case only, as libcurl does:
+ * HTTP_PROXY can be set by a CGI request's Proxy header), and only then,
+ * since an unnoticed proxy in the environment would resolve names past
+ * heed's address checks (docs/security.md). */
+static void proxy_options(const struct heed_config *c,
+                          struct heed_net_options *n)
+{
+	const char *all;
+
+	n->no_proxy = c->net_no_proxy;
+	if (!c->net_proxy || !*c->net_proxy)
+		return;
+	if (strcmp(c->net_proxy, "env") != 0) {
+		n->http_proxy = n->https_proxy = c->net_proxy;
+		return;
+	}
+	all = env_either("all_proxy", "ALL_PROXY");
+	n->http_proxy = env_either("http_proxy", NULL);
+	n->https_proxy = env_either("https_proxy", "HTTPS_PROXY");
+	if (!n->http_proxy)
+		n->http_proxy = all;
+	if (!n->https_proxy)
+		n->https_proxy = all;
+	if (!n->no_proxy || !*n->no_proxy)
+		n->no_proxy = env_either("no_proxy", "NO_PROXY");
+}
+
 /* Every setting a crawl takes, as the controller takes them (shared by
  * `heed site qualify` and `heed crawl`). */
 void heed_cli_crawl_options(const struct heed_config *c,
@@ -186,6 +226,7 @@ void heed_cli_crawl_options(const struct heed_config *c,
 	o->net.allow_private = c->net_allow_private;
 	o->net.ca_file = c->net_ca_file;
 	o->net.user_agent = user_agent;
+	proxy_options(c, &o->net);
 	o->dns.servers = c->net_dns_server;
 	o->dns.timeout_ms = (int)c->net_dns_timeout_ms;
 	o->dns.tries = (int)c->net_dns_tries;

@@ -26,7 +26,17 @@ enum {
 	HEED_CLI_OPT_ALLOW_PRIVATE,
 	HEED_CLI_OPT_CONTACT_URL,
 	HEED_CLI_OPT_CONTACT_EMAIL,
+	HEED_CLI_OPT_PROXY,
 };
+
+/* --proxy, for the commands that fetch over HTTP (crawl, site). */
+#define HEED_CLI_PROXY_LONGOPT                                       \
+	{                                                            \
+		"proxy", required_argument, NULL, HEED_CLI_OPT_PROXY \
+	}
+#define HEED_CLI_PROXY_HELP                                                   \
+	"  --proxy URL|env        fetch through this proxy, or the one the\n" \
+	"                         environment names (net.proxy)\n"
 
 #define HEED_CLI_CONFIG_LONGOPTS                                        \
 	{"config", required_argument, NULL, HEED_CLI_OPT_CONFIG},       \

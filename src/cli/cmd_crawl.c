@@ -110,6 +110,7 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	        {"schedule", no_argument, NULL, OPT_SCHEDULE},
 	        {"refresh", required_argument, NULL, OPT_REFRESH},
 	        {"help", no_argument, NULL, 'h'},
+	        HEED_CLI_PROXY_LONGOPT,
 	        HEED_CLI_CONFIG_LONGOPTS,
 	        {NULL, 0, NULL, 0},
 	};

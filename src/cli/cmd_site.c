@@ -64,6 +64,7 @@ static int parse_args(struct site_cli *sc, int argc, char **argv,
                       const char *name)
 {
 	static const struct option longopts[] = {
+	        HEED_CLI_PROXY_LONGOPT,
 	        HEED_CLI_CONFIG_LONGOPTS,
 	        {"json", no_argument, NULL, 'j'},
 	        {"help", no_argument, NULL, 'h'},

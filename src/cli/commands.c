@@ -86,7 +86,7 @@
 	"                         (6h)\n"                                      \
 	"  -q, --quiet            no progress line, no summary\n"              \
 	"      --log json|text    log format on standard "                     \
-	"error\n" HEED_CLI_CONFIG_HELP                                         \
+	"error\n" HEED_CLI_PROXY_HELP HEED_CLI_CONFIG_HELP                     \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
 	"Exit status: 0 done (some sites may have failed: see the summary),\n" \
@@ -189,7 +189,8 @@
 	"reason);\n"                                                           \
 	"or clear a host's failure state. See docs/robots-lifecycle.md.\n"     \
 	"\n"                                                                   \
-	"  -j, --json             print JSON\n" HEED_CLI_CONFIG_HELP           \
+	"  -j, --json             print JSON\n" HEED_CLI_PROXY_HELP            \
+	        HEED_CLI_CONFIG_HELP                                           \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
 	"Exit status: qualify 0 when every site is qualified, 1 otherwise,\n"  \
@@ -210,9 +211,16 @@
 	"FILE is the response body (- for standard input); nothing is\n"      \
 	"fetched. URL is the page's address (links resolve against it).\n"    \
 	"The charset in the Content-Type wins over the page's own.\n"         \
-	"  --agent TOKEN  apply <meta name=TOKEN> and TOKEN: X-Robots-Tag\n"  \
-	"  --html, --feed force the kind (default: Content-Type, then "       \
-	"sniff)\n"
+	"\n"                                                                  \
+	"  -u, --url URL           the page's address (required)\n"           \
+	"  -c, --content-type TYPE the response's Content-Type\n"             \
+	"  -H, --header HEADER     a response header, 'Name: value'\n"        \
+	"                          (repeatable)\n"                            \
+	"  -a, --agent TOKEN       apply <meta name=TOKEN> and TOKEN:\n"      \
+	"                          X-Robots-Tag\n"                            \
+	"      --html, --feed      force the kind (default: Content-Type,\n"  \
+	"                          then sniff)\n"                             \
+	"  -h, --help              show this help\n"
 #define ROBOTS_HELP                                                            \
 	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \
 	"       heed robots check --usage USAGE [--purpose P]... FILE "        \
@@ -288,6 +296,7 @@
 	"\n"                                                                   \
 	"Options:\n"                                                           \
 	"  -f, --networks FILE   more networks, one per line ('#' comments)\n" \
+	"  -n, --network KEY     list: only the network KEY (as listed)\n"     \
 	"      --nick NICK       the nick to ask for (default: irc.nick)\n"    \
 	"      --require-consent crawl only networks saying index:allow\n"     \
 	"      --insecure        TLS without certificate checks (test "        \

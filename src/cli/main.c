@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,13 +73,22 @@ void heed_cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* `heed help [COMMAND]` */
+/* `heed help [--man] [COMMAND]`: --man, which the build runs to make
+ * the manual pages, writes troff instead of the text. */
 static int run_help(int argc, char **argv)
 {
 	const struct heed_cli_command *cmd;
+	bool man = argc > 1 && strcmp(argv[1], "--man") == 0;
 
+	if (man) {
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
-		print_main_help(stdout);
+		if (man)
+			heed_cli_print_man_main(stdout);
+		else
+			print_main_help(stdout);
 		return HEED_EXIT_OK;
 	}
 	cmd = heed_cli_find(argv[1]);
@@ -87,8 +97,11 @@ static int run_help(int argc, char **argv)
 		               argv[1]);
 		return HEED_EXIT_USAGE;
 	}
-	heed_cli_print_help(stdout, cmd);
-	return HEED_EXIT_OK;
+	if (man)
+		heed_cli_print_man(stdout, cmd);
+	else
+		heed_cli_print_help(stdout, cmd);
+	return fflush(stdout) == 0 ? HEED_EXIT_OK : HEED_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)

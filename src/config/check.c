@@ -9,6 +9,7 @@
  */
 #include <libpsl.h>
 #include <string.h>
+#include <strings.h>
 
 #include "config/config-int.h"
 #include "heed/url.h"
@@ -159,6 +160,32 @@ heed_status heed__config_check_url(const char *name, const char *value,
 		        "is not an absolute http(s) URL (such as "
 		        "https://crawler.example.org/bots)");
 	return HEED_OK;
+}
+
+heed_status heed__config_check_proxy(const char *name, const char *value,
+                                     struct heed_diag *diag)
+{
+	static const char *const schemes[] = {
+	        "http://",    "https://",  "socks4://",
+	        "socks4a://", "socks5://", "socks5h://",
+	};
+	size_t i;
+
+	if (strcmp(value, "env") == 0)
+		return HEED_OK;
+	if (find_control(value) || strchr(value, ' '))
+		return heed__config_refuse(diag, name, value,
+		                           "is not a proxy URL: it holds a "
+		                           "space or a control character");
+	for (i = 0; i < sizeof(schemes) / sizeof(schemes[0]); i++) {
+		size_t n = strlen(schemes[i]);
+		if (strncasecmp(value, schemes[i], n) == 0 && value[n] &&
+		    value[n] != '/' && value[n] != ':')
+			return HEED_OK;
+	}
+	return heed__config_refuse(diag, name, value,
+	                           "is not `env` nor a proxy URL (such as "
+	                           "http://127.0.0.1:3128)");
 }
 
 heed_status heed__config_check_nick(const char *name, const char *value,

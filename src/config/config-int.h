@@ -38,6 +38,9 @@ heed__config_check_fn heed__config_check_nick;
 heed__config_check_fn heed__config_check_domain;
 /* crawl.refresh: "due" or "all". */
 heed__config_check_fn heed__config_check_refresh;
+/* net.proxy: "env", or scheme://host[:port] with a scheme libcurl
+ * proxies through (http, https, socks4, socks4a, socks5, socks5h). */
+heed__config_check_fn heed__config_check_proxy;
 /* A listen address, heed_config_parse_listen's form (listen.c). */
 heed__config_check_fn heed__config_check_listen;
 

@@ -192,6 +192,23 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(net_dns_server),
          0,
          0},
+        {{"net.proxy", HEED_CONFIG_STRING, "",
+          "A proxy for every fetch, `http://HOST:PORT` (or https, socks5h, "
+          "...), or `env` for https_proxy / http_proxy / all_proxy and "
+          "no_proxy from the environment; unset: none, whatever the "
+          "environment holds."},
+         FIELD(net_proxy),
+         0,
+         0,
+         heed__config_check_proxy},
+        {{"net.no_proxy", HEED_CONFIG_STRING, "",
+          "Hosts fetched directly despite net.proxy, `example.org,"
+          ".example.net` (a name and the names under it; `*` all); unset "
+          "with `net.proxy = env`: the environment's no_proxy."},
+         FIELD(net_no_proxy),
+         0,
+         0,
+         heed__config_check_text},
         {{"net.dns_timeout_ms", HEED_CONFIG_INT, "2000",
           "Milliseconds to wait for one DNS try."},
          FIELD(net_dns_timeout_ms),

@@ -443,8 +443,7 @@ void heed__table_free(heed_crawl *c);
 /* true when url of site s, found at depth (hint: a sitemap or feed date,
  * or HEED_STORE_NO_DATE), is known and need not be asked now: a page not
  * due in the default mode, a start page not due in the incremental mode
- * once the site's sources are known, a sitemap or feed still fresh.
- * Counts it. */
+ * once the site's sources are known, a sitemap or feed still fresh. */
 bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
                       const char *url, enum heed__job_kind kind, int depth,
                       int64_t hint);

@@ -16,6 +16,15 @@
 #include "crawl/crawl-int.h"
 #include "heed/store_visits.h"
 
+/* The seen-table's second mark of a URL: judged not due in this run (its
+ * first mark means queued, or out of the crawl). Never 0, the empty slot. */
+static uint64_t not_due_mark(uint64_t fp)
+{
+	uint64_t m = fp ^ 0x9e3779b97f4a7c15ULL;
+
+	return m ? m : 1;
+}
+
 void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
                      int depth, const char *from, int64_t lastmod)
 {
@@ -51,9 +60,16 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 	}
 	if (depth == 0 && !from)
 		s->in_scope = true;
-	/* Known and not wanted now: the answer holds for the whole run. */
+	/* Known and not wanted now. A link to it again costs no look-up;
+	 * a sitemap or feed date found later may still say it changed. */
+	if (lastmod == HEED_STORE_NO_DATE &&
+	    heed__seen_has(&c->seen, not_due_mark(fp)))
+		return;
 	if (heed__visit_skip(c, s, url, kind, depth, lastmod)) {
-		heed__seen_add(&c->seen, fp);
+		if (!heed__seen_has(&c->seen, not_due_mark(fp))) {
+			heed__seen_add(&c->seen, not_due_mark(fp));
+			c->p.not_due++;
+		}
 		/* A sitemap or feed still fresh is a source all the same. */
 		if (kind != JOB_PAGE)
 			s->has_source = true;
@@ -100,12 +116,16 @@ static int collect_known(void *ud, const struct heed_visit *v)
 	struct known *k = ud;
 	const struct heed_allocator *a = k->c->alloc;
 
+	uint64_t fp = heed__seen_fingerprint(v->url);
+
 	/* Queued already (a start URL), or judged already. */
-	if (heed__seen_has(&k->c->seen, heed__seen_fingerprint(v->url)))
+	if (heed__seen_has(&k->c->seen, fp) ||
+	    heed__seen_has(&k->c->seen, not_due_mark(fp)))
 		return 0;
 	/* A page that is not due costs nothing, not even a queue row. */
 	if (v->kind == HEED_FRONTIER_PAGE && !k->c->opt->refresh_all &&
 	    !heed_revisit_is_due(&v->sched, heed__crawl_unix_s(k->c))) {
+		heed__seen_add(&k->c->seen, not_due_mark(fp));
 		k->c->p.not_due++;
 		return 0;
 	}

@@ -81,10 +81,8 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 		skip = c->mode == HEED_CRAWL_FULL &&
 		       !heed_revisit_is_due(&v.sched, now);
 	heed_store_visit_clear(c->store, &v);
-	if (skip) {
-		c->p.not_due++;
+	if (skip)
 		heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "not due: %s", url);
-	}
 	return skip;
 }
 
@@ -130,65 +128,72 @@ static int64_t fresh_until(const struct heed_net_response *r, int64_t now)
 	return now + (life < VISIT_MAX_FRESH_S ? life : VISIT_MAX_FRESH_S);
 }
 
+/* The row to write after answer r: row (the stored one, or a new one) with
+ * what the answer said. Its strings are borrowed from row, job, s and r. */
+static struct heed_visit next_row(const heed_crawl *c, struct heed__site *s,
+                                  const struct heed__job *job,
+                                  const struct heed_net_response *r,
+                                  const struct heed__visit_found *found,
+                                  heed_revisit_outcome outcome,
+                                  const struct heed_visit *row)
+{
+	struct heed_visit w = *row;
+
+	w.url = (char *)job->url;
+	w.site = s->origin;
+	w.kind = (heed_frontier_kind)job->kind;
+	w.status = r->status;
+	w.last_outcome = outcome;
+	w.run_id = c->run_id;
+	w.visits = row->visits + 1;
+	if (outcome == HEED_REVISIT_NEW || outcome == HEED_REVISIT_CHANGED)
+		w.changes = row->changes + 1;
+	if (found->digest)
+		w.digest = (char *)found->digest;
+	if (found->body) {
+		/* A 2xx: its validators replace the old ones (a page's only
+		 * while its record is kept). */
+		w.etag = found->keep_validators ? (char *)r->etag : NULL;
+		w.last_modified = found->keep_validators
+		                          ? (char *)r->last_modified
+		                          : NULL;
+	} else if (!found->keep_validators) {
+		w.etag = w.last_modified = NULL;
+	}
+	if (job->kind != JOB_PAGE && r->status >= 200 && r->status < 400)
+		w.fresh_until = fresh_until(r, heed__crawl_unix_s(c));
+	return w;
+}
+
 void heed__visit_record(heed_crawl *c, struct heed__site *s,
                         const struct heed__job *job,
                         const struct heed_net_response *r,
                         const struct heed__visit_found *found)
 {
 	int64_t now = heed__crawl_unix_s(c);
-	struct heed_visit v;
+	struct heed_visit row, w;
 	struct heed_revisit_visit seen = {found->outcome, now,
 	                                  found->modified_at};
-	bool known = visit_get(c, job->url, &v);
+	bool known = visit_get(c, job->url, &row);
 
 	if (c->failed != HEED_OK)
 		return;
 	if (!known) {
-		memset(&v, 0, sizeof(v));
-		v.fresh_until = HEED_REVISIT_NO_DATE;
-		v.sched.checked_at = v.sched.changed_at = HEED_REVISIT_NO_DATE;
+		memset(&row, 0, sizeof(row));
+		row.fresh_until = HEED_REVISIT_NO_DATE;
+		row.sched.checked_at = row.sched.changed_at =
+		        HEED_REVISIT_NO_DATE;
+		if (seen.outcome == HEED_REVISIT_CHANGED)
+			seen.outcome = HEED_REVISIT_NEW;
 	}
-	if (!known && seen.outcome == HEED_REVISIT_CHANGED)
-		seen.outcome = HEED_REVISIT_NEW;
-	heed_revisit_after(&c->opt->revisit, &v.sched, &seen, &v.sched);
+	heed_revisit_after(&c->opt->revisit, &row.sched, &seen, &row.sched);
 	if (found->due_now)
-		v.sched.due_at = now;
-	/* The row is written from borrowed strings: the ones read are
-	 * released after the write. */
-	{
-		struct heed_visit w = v;
-		w.url = (char *)job->url;
-		w.site = s->origin;
-		w.kind = (heed_frontier_kind)job->kind;
-		w.status = r->status;
-		w.last_outcome = seen.outcome;
-		w.run_id = c->run_id;
-		w.visits = v.visits + 1;
-		if (seen.outcome == HEED_REVISIT_NEW ||
-		    seen.outcome == HEED_REVISIT_CHANGED)
-			w.changes = v.changes + 1;
-		if (found->digest)
-			w.digest = (char *)found->digest;
-		if (found->body) {
-			/* A 2xx: its validators replace the old ones (a
-			 * page's only while its record is kept). */
-			w.etag =
-			        found->keep_validators ? (char *)r->etag : NULL;
-			w.last_modified = found->keep_validators
-			                          ? (char *)r->last_modified
-			                          : NULL;
-		} else if (!found->keep_validators) {
-			w.etag = w.last_modified = NULL;
-		}
-		if (job->kind != JOB_PAGE && r->status >= 200 &&
-		    r->status < 400)
-			w.fresh_until = fresh_until(r, now);
-		if (heed__crawl_tx(c) &&
-		    heed_store_visit_put(c->store, &w) != HEED_OK)
-			heed__crawl_store_failed(c, "recording a visit");
-	}
+		row.sched.due_at = now;
+	w = next_row(c, s, job, r, found, seen.outcome, &row);
+	if (heed__crawl_tx(c) && heed_store_visit_put(c->store, &w) != HEED_OK)
+		heed__crawl_store_failed(c, "recording a visit");
 	if (known)
-		heed_store_visit_clear(c->store, &v);
+		heed_store_visit_clear(c->store, &row);
 }
 
 bool heed__visit_same_body(heed_crawl *c, const char *url, const char *digest)

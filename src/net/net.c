@@ -9,7 +9,8 @@
  * pinned address (CURLOPT_CONNECT_TO, and on_opensocket refuses any other);
  * a body never grows past its cap (counted after decoding, so a compressed
  * bomb stops at the cap too). libcurl follows no redirect and uses no
- * proxy from the environment.
+ * proxy from the environment: only the options' proxy, and a fetch through
+ * it is the one kind not pinned (the proxy connects for it).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -82,6 +83,7 @@ struct xfer {
 	unsigned cache_control_lines, expires_lines, date_lines;
 	char errbuf[CURL_ERROR_SIZE];
 	char pin_name[96]; /* the name pin_address() gave libcurl */
+	const char *proxy; /* the net's proxy for this fetch; NULL: direct */
 };
 
 struct shard {
@@ -97,6 +99,7 @@ struct heed_net {
 	struct heed_net_options opt;
 	char *user_agent;
 	char *ca_file; /* NULL: libcurl's default bundle */
+	char *http_proxy, *https_proxy, *no_proxy; /* NULL: none */
 	/* Fetches are spread over several multi handles by host and address,
 	 * so each keeps a share of the connections: libcurl 7.88 walks its
 	 * whole connection cache whenever a fetch ends
@@ -291,6 +294,12 @@ static curl_socket_t on_opensocket(void *ud, curlsocktype purpose,
 	const void *bytes = NULL;
 	size_t len = 0;
 
+	/* Through a proxy, the one connection is to the proxy the operator
+	 * named, never to the site: the site's address was checked before
+	 * the fetch started (heed_net_start). */
+	if (x->proxy && purpose == CURLSOCKTYPE_IPCXN)
+		return socket(a->family, a->socktype | SOCK_CLOEXEC,
+		              a->protocol);
 	if (purpose != CURLSOCKTYPE_IPCXN || a->family != x->addr.family)
 		return CURL_SOCKET_BAD;
 	if (a->family == AF_INET) {
@@ -763,18 +772,47 @@ static bool pin_address(struct xfer *x)
 	return x->connect_to && x->resolve;
 }
 
+/* The proxy a fetch goes through: the one for its scheme, unless its host
+ * is in no_proxy; NULL: direct. */
+static const char *proxy_for(const heed_net *net, const char *url)
+{
+	const char *proxy = strncmp(url, "https://", 8) == 0 ? net->https_proxy
+	                                                     : net->http_proxy;
+
+	if (!proxy || heed_net_no_proxy_match(net->no_proxy, url))
+		return NULL;
+	return proxy;
+}
+
+/* Direct: pinned, and no proxy whatever the environment says (an empty
+ * CURLOPT_PROXY). Proxied: the proxy, and an empty CURLOPT_NOPROXY so that
+ * libcurl's reading of no_proxy in the environment never applies; heed
+ * matched no_proxy itself (proxy_for). */
+static bool route(struct xfer *x)
+{
+	CURL *e = x->easy;
+
+	if (x->proxy)
+		return curl_easy_setopt(e, CURLOPT_PROXY, x->proxy) ==
+		               CURLE_OK &&
+		       curl_easy_setopt(e, CURLOPT_NOPROXY, "") == CURLE_OK;
+	return pin_address(x) &&
+	       curl_easy_setopt(e, CURLOPT_CONNECT_TO, x->connect_to) ==
+	               CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_RESOLVE, x->resolve) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_PROXY, "") == CURLE_OK;
+}
+
 static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 {
 	CURL *e = x->easy;
 
-	if (!pin_address(x))
+	x->proxy = proxy_for(net, x->url);
+	if (!route(x))
 		return false;
 	heed__buf_init(&x->body, net->alloc, max_body);
 	return curl_easy_setopt(e, CURLOPT_URL, x->url) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_PRIVATE, x) == CURLE_OK &&
-	       curl_easy_setopt(e, CURLOPT_CONNECT_TO, x->connect_to) ==
-	               CURLE_OK &&
-	       curl_easy_setopt(e, CURLOPT_RESOLVE, x->resolve) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, on_opensocket) ==
 	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_OPENSOCKETDATA, x) == CURLE_OK &&
@@ -783,7 +821,6 @@ static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 	       curl_easy_setopt(e, CURLOPT_USERAGENT, net->user_agent) ==
 	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "") == CURLE_OK &&
-	       curl_easy_setopt(e, CURLOPT_PROXY, "") == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
@@ -881,8 +918,8 @@ heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 	list_append(&net->running, x, running_link);
 	list_append(&net->awaiting, x, awaiting_link);
 	net->pending++;
-	heed_log(&net->logger, HEED_LOG_DEBUG, "net", "GET %s via %s", req->url,
-	         x->addr.text);
+	heed_log(&net->logger, HEED_LOG_DEBUG, "net", "GET %s via %s%s",
+	         req->url, x->proxy ? "the proxy, checked " : "", x->addr.text);
 	return HEED_OK;
 }
 
@@ -1028,6 +1065,16 @@ static bool make_shards(heed_net *net, long idle)
 	return true;
 }
 
+/* A copy of an optional text option into *dst; NULL or "" stays NULL. */
+static bool copy_opt(const struct heed_allocator *alloc, char **dst,
+                     const char *src)
+{
+	if (!src || !*src)
+		return true;
+	*dst = heed__strndup(alloc, src, strlen(src));
+	return *dst != NULL;
+}
+
 heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
                          const struct heed_logger *logger,
                          const struct heed_allocator *alloc,
@@ -1060,13 +1107,13 @@ heed_status heed_net_new(heed_net **out, const struct heed_net_options *opt,
 	net->opt = *opt;
 	net->opt.user_agent = NULL;
 	net->opt.ca_file = NULL;
-	if (opt->ca_file && *opt->ca_file) {
-		net->ca_file = heed__strndup(alloc, opt->ca_file,
-		                             strlen(opt->ca_file));
-		if (!net->ca_file) {
-			heed_net_free(net);
-			return HEED_ENOMEM;
-		}
+	net->opt.http_proxy = net->opt.https_proxy = net->opt.no_proxy = NULL;
+	if (!copy_opt(alloc, &net->ca_file, opt->ca_file) ||
+	    !copy_opt(alloc, &net->http_proxy, opt->http_proxy) ||
+	    !copy_opt(alloc, &net->https_proxy, opt->https_proxy) ||
+	    !copy_opt(alloc, &net->no_proxy, opt->no_proxy)) {
+		heed_net_free(net);
+		return HEED_ENOMEM;
 	}
 	if (net->opt.connect_timeout_ms <= 0)
 		net->opt.connect_timeout_ms = DEFAULT_CONNECT_MS;
@@ -1101,6 +1148,9 @@ void heed_net_free(heed_net *net)
 		close(net->epfd);
 	heed__free(net->alloc, net->user_agent);
 	heed__free(net->alloc, net->ca_file);
+	heed__free(net->alloc, net->http_proxy);
+	heed__free(net->alloc, net->https_proxy);
+	heed__free(net->alloc, net->no_proxy);
 	heed__free(net->alloc, net);
 	curl_global_cleanup();
 }

@@ -264,16 +264,34 @@ class ScriptedHttpServer:
       ("delay", seconds, action)              wait, then answer with action
       ("stall", code, body, announced)        headers and part of the body,
                                               then silence (until close())
+      ("cached", code, body, headers)         a resource with validators:
+                                              headers holds its ETag and/or
+                                              Last-Modified (and any other
+                                              header); a request they match
+                                              (cached_matches) gets 304 with
+                                              no body, else the whole answer
       "reset"    read the request, then close with a TCP reset
       "timeout"  read the request, never answer (until close())
+    In a "cached" body, {{ORIGIN}} becomes "http://" + the request's Host,
+    so that one script serves several name-based sites (robots.txt and
+    sitemaps name absolute URLs).
     A path not in the script gets 404. Every connection gets
-    "Connection: close". log() returns [{"t": monotonic seconds, "address",
-    "path", "method", "user_agent"}] of every request received. With
+    "Connection: close". log() returns [{"t": monotonic seconds (the
+    kernel's receive stamp of the request's first bytes, over plain TCP),
+    "address",
+    "path", "method", "user_agent", "host", "headers", "status"}] of every
+    request received: headers is a dict of the request's headers with
+    lower-case names, host its Host header (or None), status the code
+    answered (None when none was: reset, timeout) and answer_headers the
+    script's headers of a "status" or "cached" answer (ETag...). With
+    per_host=True a list of actions counts the requests of each Host
+    apart. set(path, actions) replaces a path's actions and starts its
+    count afresh. With
     tls=(certfile, keyfile) it speaks HTTPS; handshakes() then lists
     [(t, ok)] of every TLS handshake, including those that failed.
     """
 
-    def __init__(self, address, port, script=None, tls=None):
+    def __init__(self, address, port, script=None, tls=None, per_host=False):
         import threading
         self.tls = None
         if tls:
@@ -284,6 +302,7 @@ class ScriptedHttpServer:
         self.address = address
         self.port = port
         self.script = dict(script or {})
+        self.per_host = per_host
         self._served = {}
         self._log = []
         self._lock = threading.Lock()
@@ -292,6 +311,9 @@ class ScriptedHttpServer:
         self.sock = socket.socket(family, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind((address, port))
+        # Kernel receive stamps (accepted sockets inherit the option):
+        # the log's times do not depend on how busy this server is.
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         self.sock.listen(64)
         self.sock.settimeout(0.2)
         self._thread = threading.Thread(target=self._accept, daemon=True)
@@ -305,13 +327,22 @@ class ScriptedHttpServer:
         with self._lock:
             return list(self._handshakes)
 
-    def _next_action(self, path):
+    def set(self, path, actions):
+        """Replaces path's actions (between heed runs); a list starts
+        again at its first action."""
+        with self._lock:
+            self.script[path] = actions
+            for key in [k for k in self._served if k[0] == path]:
+                del self._served[key]
+
+    def _next_action(self, path, host):
         with self._lock:
             actions = self.script.get(path, ("status", 404, b"not found\n"))
             if not isinstance(actions, list):
                 return actions
-            n = self._served.get(path, 0)
-            self._served[path] = n + 1
+            key = (path, host if self.per_host else None)
+            n = self._served.get(key, 0)
+            self._served[key] = n + 1
             return actions[min(n, len(actions) - 1)]
 
     def _accept(self):
@@ -321,14 +352,25 @@ class ScriptedHttpServer:
                 conn, _ = self.sock.accept()
             except (socket.timeout, OSError):
                 continue
+            if not self.tls:
+                conn.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             threading.Thread(target=self._serve, args=(conn,),
                              daemon=True).start()
 
     def _read_request(self, conn):
+        """(method, path, headers, t): t is when the request's first bytes
+        arrived (the kernel's stamp on plain TCP), on time.monotonic()'s
+        clock."""
         data = b""
+        t = None
         conn.settimeout(5)
         while b"\r\n\r\n" not in data and len(data) < 65536:
-            chunk = conn.recv(4096)
+            if self.tls:
+                chunk = conn.recv(4096)
+            else:
+                chunk, anc, _, _ = conn.recvmsg(4096, 64)
+                if t is None:
+                    t = kernel_arrival_ns(anc, time.monotonic_ns()) / 1e9
             if not chunk:
                 return None
             data += chunk
@@ -340,7 +382,8 @@ class ScriptedHttpServer:
             if ":" in line:
                 k, v = line.split(":", 1)
                 headers[k.strip().lower()] = v.strip()
-        return parts[0], parts[1] if len(parts) > 1 else "", headers
+        return (parts[0], parts[1] if len(parts) > 1 else "", headers,
+                t if t is not None else time.monotonic())
 
     def _handshake(self, conn):
         import ssl
@@ -362,13 +405,16 @@ class ScriptedHttpServer:
             req = self._read_request(conn)
             if req is None:
                 return
-            method, path, headers = req
+            method, path, headers, t = req
+            entry = {"t": t, "address": self.address,
+                     "path": path, "method": method,
+                     "user_agent": headers.get("user-agent"),
+                     "host": headers.get("host"), "headers": headers,
+                     "status": None}
             with self._lock:
-                self._log.append({"t": time.monotonic(),
-                                  "address": self.address, "path": path,
-                                  "method": method,
-                                  "user_agent": headers.get("user-agent")})
-            self._answer(conn, self._next_action(path))
+                self._log.append(entry)
+            action = self._next_action(path, headers.get("host"))
+            self._answer(conn, action, headers, entry)
         except OSError:
             pass
         finally:
@@ -377,7 +423,12 @@ class ScriptedHttpServer:
             except OSError:
                 pass
 
-    def _answer(self, conn, action):
+    def _status(self, entry, code, headers=None):
+        with self._lock:
+            entry["status"] = code
+            entry["answer_headers"] = dict(headers or {})
+
+    def _answer(self, conn, action, request, entry):
         import struct
         if action == "reset":
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
@@ -389,8 +440,21 @@ class ScriptedHttpServer:
         kind = action[0]
         if kind == "delay":
             self._stop.wait(action[1])
-            self._answer(conn, action[2])
+            self._answer(conn, action[2], request, entry)
             return
+        if kind == "cached":
+            action = cached_answer(action, request)
+            kind = action[0]
+            if kind == "not_modified":
+                self._status(entry, 304, action[1])
+                head = "HTTP/1.1 304 Not Modified\r\n"
+                for k, v in action[1].items():
+                    head += f"{k}: {v}\r\n"
+                conn.sendall((head + "Connection: close\r\n\r\n")
+                             .encode("latin-1"))
+                return
+        self._status(entry, action[1], action[3] if kind == "status" and
+                     len(action) > 3 else None)
         if kind == "stall":
             conn.sendall(f"HTTP/1.1 {action[1]} X\r\nContent-Length: "
                          f"{action[3]}\r\nContent-Type: text/plain\r\n"
@@ -427,6 +491,85 @@ class ScriptedHttpServer:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def entity_tags(field):
+    """The entity-tags of an If-None-Match value (RFC 9110 8.8.3:
+    [W/]"opaque", comma-separated), as (weak, opaque) pairs; "*" gives
+    [(False, "*")]. Anything unparsable ends the list."""
+    field = field.strip()
+    if field == "*":
+        return [(False, "*")]
+    tags = []
+    i = 0
+    while i < len(field):
+        while i < len(field) and field[i] in " \t,":
+            i += 1
+        if i >= len(field):
+            break
+        weak = field.startswith("W/", i)
+        if weak:
+            i += 2
+        if i >= len(field) or field[i] != '"':
+            break
+        end = field.find('"', i + 1)
+        if end < 0:
+            break
+        tags.append((weak, field[i:end + 1]))
+        i = end + 1
+    return tags
+
+
+def etag_matches_weakly(if_none_match, etag):
+    """RFC 9110 13.1.2: If-None-Match uses the weak comparison (W/
+    ignored on both sides); "*" matches any current representation."""
+    current = entity_tags(etag or "")
+    if not current or current[0][1] == "*":
+        return False
+    mine = current[0][1]
+    return any(t == "*" or t == mine for _, t in entity_tags(if_none_match))
+
+
+def cached_matches(request, etag, last_modified):
+    """Whether a GET with these request headers (lower-case names) gets a
+    304 (RFC 9110 13.2.2): If-None-Match decides when present; otherwise
+    If-Modified-Since at or after Last-Modified (both valid dates)."""
+    import email.utils
+    inm = request.get("if-none-match")
+    if inm is not None:
+        return etag_matches_weakly(inm, etag)
+    ims = request.get("if-modified-since")
+    if ims is None or not last_modified:
+        return False
+    try:
+        since = email.utils.parsedate_to_datetime(ims)
+        modified = email.utils.parsedate_to_datetime(last_modified)
+    except (TypeError, ValueError):
+        return False  # an invalid date is ignored (RFC 9110 13.1.3)
+    if since is None or modified is None or since.tzinfo is None:
+        return False
+    return since >= modified
+
+
+# What a 304 repeats of the 200 (RFC 9110 15.4.5).
+NOT_MODIFIED_HEADERS = ("ETag", "Cache-Control", "Expires", "Vary",
+                        "Content-Location", "Date")
+
+
+def cached_answer(action, request):
+    """A "cached" action made concrete for one request: ("not_modified",
+    headers) or ("status", code, body, headers), with {{ORIGIN}} in the
+    body replaced by the request's origin."""
+    code = action[1]
+    body = action[2] if len(action) > 2 else b""
+    headers = dict(action[3]) if len(action) > 3 else {}
+    if code == 200 and cached_matches(request, headers.get("ETag"),
+                                      headers.get("Last-Modified")):
+        return ("not_modified", {k: v for k, v in headers.items()
+                                 if k in NOT_MODIFIED_HEADERS})
+    host = request.get("host") or "localhost"
+    return ("status", code, body.replace(b"{{ORIGIN}}",
+                                         f"http://{host}".encode()), headers)
 
 
 # Kernel receive stamps (SO_TIMESTAMPNS) make a server's log independent

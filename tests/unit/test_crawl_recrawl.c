@@ -491,10 +491,13 @@ static void test_recrawls(void **state)
 	assert_int_equal(p.not_due, SITES);
 
 	/* One page of a.test and one of c.test change, and say so in their
-	 * sitemaps: only they are read again, though not due. */
+	 * sitemaps: only they are read again, though not due. a.test's
+	 * start page changes too: its links to the pages, read before the
+	 * sitemap, must not hide the sitemap's word that one changed. */
 	advance(600);
 	sim.web[0][P_PAGE0 + 2] = (struct resource){2, UNIX_START_S + HOUR_S};
 	sim.web[0][P_SITEMAP].version++;
+	sim.web[0][P_HOME].version++;
 	sim.web[2][P_PAGE0 + 1] = (struct resource){2, UNIX_START_S + HOUR_S};
 	sim.web[2][P_SITEMAP].version++;
 	p = crawl(HEED_CRAWL_FULL, false);
@@ -503,8 +506,10 @@ static void test_recrawls(void **state)
 	assert_int_equal(asked(2, P_PAGE0 + 1, &cond, &ok), 1);
 	assert_int_equal(ok, 1);
 	assert_int_equal(asked(0, -1, NULL, NULL), 3);
+	assert_int_equal(asked(0, P_HOME, &cond, &ok), 1);
+	assert_int_equal(ok, 1);
 	assert_int_equal(asked(1, -1, NULL, NULL), 2);
-	assert_int_equal(p.pages, 2);
+	assert_int_equal(p.pages, 3);
 	title = stored_title(0, P_PAGE0 + 2);
 	assert_non_null(title);
 	assert_string_equal(title, "a.test 5 version 2");

@@ -655,6 +655,46 @@ static void test_site_of(void **state)
 	}
 }
 
+/* The no_proxy list decides which fetches are pinned: a false match
+ * bypasses the proxy, a missed one sends an intranet host through it. */
+static void test_no_proxy_match(void **state)
+{
+	static const struct {
+		const char *list, *url;
+		bool match;
+	} cases[] = {
+	        {"example.org", "http://example.org/", true},
+	        {"example.org", "https://www.example.org:8443/a", true},
+	        {".example.org", "http://www.example.org/", true},
+	        {".example.org", "http://example.org/", true},
+	        {"example.org", "http://badexample.org/", false},
+	        {"example.org", "http://example.org.evil.test/", false},
+	        {"www.example.org", "http://example.org/", false},
+	        {"EXAMPLE.org.", "http://Www.Example.ORG./x", true},
+	        {"a.test, b.test\tc.test", "http://c.test/", true},
+	        {"a.test,,b.test", "http://b.test:81/", true},
+	        {"*", "http://anything.test/", true},
+	        {"*.test", "http://a.test/", false},
+	        {"", "http://a.test/", false},
+	        {" , ", "http://a.test/", false},
+	        {"::1", "http://[::1]:8080/", true},
+	        {"127.0.0.1", "http://127.0.0.1:80/", true},
+	        {"0.0.1", "http://127.0.0.1/", false}, /* addresses: whole */
+	        {"1", "http://[::1]/", false},
+	        {"example.org", "http://user@example.org/", true},
+	        {"example.org", "http://example.org@evil.test/", false},
+	        {"example.org", "http://evil.test/?example.org", false},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (heed_net_no_proxy_match(cases[i].list, cases[i].url) !=
+		    cases[i].match)
+			fail_msg("'%s' against '%s': want %d", cases[i].list,
+			         cases[i].url, cases[i].match);
+	}
+	assert_false(heed_net_no_proxy_match(NULL, "http://a.test/"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -672,6 +712,7 @@ int main(void)
 	        cmocka_unit_test(test_close_in_headers),
 	        cmocka_unit_test(test_freshness_headers),
 	        cmocka_unit_test(test_site_of),
+	        cmocka_unit_test(test_no_proxy_match),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
