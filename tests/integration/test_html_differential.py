@@ -180,14 +180,20 @@ def compare(src, skip=()):
     """Both sides' rows of the document src, with the rules but those in
     skip applied: (heed rows, reference rows, rules used or None)."""
     with tempfile.TemporaryDirectory() as tmp:
-        path, san = os.path.join(tmp, "in.html"), os.path.join(tmp, "s.html")
+        path = os.path.join(tmp, "in.html")
         with open(path, "w", encoding="utf-8") as f:
             f.write(src)
-        h = normalise(heed_side(path, san))
-        with open(san, encoding="utf-8") as f:
-            src = f.read()
-    r = normalise(reference_side(src))
+        h, r, src = sides(path, os.path.join(tmp, "s.html"))
     return h, r, ([] if h == r else accepted(h, r, src, skip))
+
+
+def sides(path, san):
+    """heed's rows of the file at path, the reference's rows of the same
+    text as heed sanitised it (written to san), and that text."""
+    h = normalise(heed_side(path, san))
+    with open(san, encoding="utf-8") as f:
+        src = f.read()
+    return h, normalise(reference_side(src)), src
 
 
 def _equal_without(name, src, pattern, repl=""):
@@ -436,10 +442,7 @@ def main():
                 path = os.path.join(tmp, "gen.html")
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(data)
-            h = normalise(heed_side(path, san))
-            with open(san, encoding="utf-8") as f:
-                src = f.read()
-            r = normalise(reference_side(src))
+            h, r, src = sides(path, san)
             if h == r:
                 counts["same"] += 1
                 continue

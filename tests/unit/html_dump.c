@@ -39,21 +39,14 @@ struct html {
 
 static void put_escaped(const char *s, size_t len)
 {
+	static const char from[] = "\\\t\n\r", to[] = "\\tnr";
+
 	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case '\\':
-			fputs("\\\\", stdout);
-			break;
-		case '\t':
-			fputs("\\t", stdout);
-			break;
-		case '\n':
-			fputs("\\n", stdout);
-			break;
-		case '\r':
-			fputs("\\r", stdout);
-			break;
-		default:
+		const char *p = s[i] ? strchr(from, s[i]) : NULL;
+		if (p) {
+			putchar('\\');
+			putchar(to[p - from]);
+		} else {
 			putchar(s[i]);
 		}
 	}
