@@ -18,10 +18,10 @@
  * - the implied end tags of "in body": li closes an open li, dd and dt
  *   close dd or dt, option and optgroup close an option, block start tags
  *   close an open p ("close a p element"), a heading closes a heading, a
- *   new <a> closes an open one (the adoption agency algorithm's outcome
- *   for that case); in tables, td, th, tr and the row groups close open
- *   cells, rows and row groups ("clear the stack back to a table
- *   context"), and they are ignored outside a table;
+ *   new <a> closes an open one unless a special element is open above it
+ *   (the adoption agency algorithm's outcome for that case); in tables, td, th,
+ * tr and the row groups close open cells, rows and row groups ("clear the stack
+ * back to a table context"), and they are ignored outside a table;
  * - the head is closed by any start tag that does not belong in it, which
  *   opens the body;
  *   second <html>, <head> and <body> tags open nothing (a later <html>
@@ -362,6 +362,18 @@ static size_t find(const struct tree *t, unsigned char id, unsigned stop)
 	return t->depth;
 }
 
+/* True when a special element is open above index i: the adoption agency
+ * would move it out of the element at i (its "furthest block") rather than
+ * close it, so "<a><h1><a>" leaves the h1 open. */
+static bool special_above(const struct tree *t, size_t i)
+{
+	for (size_t j = i + 1; j < t->depth; j++)
+		if (t->stack[j].ns == NS_HTML &&
+		    (t->stack[j].flags & E_SPECIAL))
+			return true;
+	return false;
+}
+
 /* "Close a p element" when one is in button scope. */
 static void close_p(struct tree *t)
 {
@@ -439,7 +451,7 @@ static bool implied_ends(struct tree *t, const struct el_info *in)
 		pop(t);
 	if (in->id == ID_A && t->open_a) {
 		size_t i = find(t, ID_A, E_SCOPE);
-		if (i < t->depth)
+		if (i < t->depth && !special_above(t, i))
 			pop_to(t, i);
 	}
 	if (in->id == ID_ROWGROUP || in->id == ID_ROW || in->id == ID_CELL ||
@@ -553,16 +565,16 @@ static void start_tag(struct tree *t)
 	push(t, &in, ns);
 }
 
-/* True when e is the element an end tag named by in closes: one of its
- * name, or for a heading any heading (13.2.6.4.7: "</h2>" closes an open
- * h1). */
+/* True when e is the element an end tag named by in closes under the HTML
+ * rules: an HTML element of its name, or for a heading any heading
+ * (13.2.6.4.7: "</h2>" closes an open h1). */
 static bool closes(const struct tree *t, size_t i, const struct el_info *in)
 {
 	const struct open_el *e = &t->stack[i];
 
 	if (in->flags & E_HEADING)
 		return e->ns == NS_HTML && (e->flags & E_HEADING);
-	return e->name_len == t->tok.name_len &&
+	return e->ns == NS_HTML && e->name_len == t->tok.name_len &&
 	       same(name_at(t, i), t->tok.name, e->name_len);
 }
 
@@ -589,6 +601,7 @@ static void end_tag(struct tree *t)
 {
 	const char *name = t->tok.name;
 	const struct open_el *c = current(t);
+	bool foreign = c && c->ns != NS_HTML;
 	struct el_info in;
 
 	/* Most end tags close the current node. */
@@ -601,8 +614,26 @@ static void end_tag(struct tree *t)
 	in = info_of(name, t->tok.name_len, NS_HTML);
 	if (in.id == ID_BODY || in.id == ID_HTML)
 		return;
+	/* "in body" has no rule of its own for the end tags of title,
+	 * script, style, textarea and the raw text elements: "any other end
+	 * tag" stops at any special element, as for a non-special name. */
+	if (heed__htmltok_mode_for(name, t->tok.name_len) != HTMLTOK_DATA)
+		in.flags &= (unsigned char)~E_SPECIAL;
 	for (size_t k = 0; k < t->depth && k < MAX_WALK; k++) {
 		size_t i = t->depth - 1 - k;
+		const struct open_el *e = &t->stack[i];
+		/* 13.2.6.5: from a foreign current node, the SVG and MathML
+		 * elements are searched by name alone; the first HTML element
+		 * hands the search to the HTML rules. */
+		if (foreign && e->ns != NS_HTML) {
+			if (e->name_len == t->tok.name_len &&
+			    same(name_at(t, i), name, e->name_len)) {
+				pop_to(t, i);
+				return;
+			}
+			continue;
+		}
+		foreign = false;
 		if (closes(t, i, &in)) {
 			pop_to(t, i);
 			return;
