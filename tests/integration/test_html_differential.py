@@ -227,6 +227,12 @@ def quirks_table(h, r, src):
     return None
 
 
+def foster_parenting(h, r, src):
+    if re.search(r"<table[\s/>]", src, re.I) and sorted(h) == sorted(r):
+        return r, r
+    return None
+
+
 def foreign_integration(h, r, src):
     if (re.search(r"<(svg|math)[\s/>].*<(title|desc|foreignobject|mi|mo|mn|"
                   r"ms|mtext|annotation-xml)[\s/>]", src, re.I | re.S) and
@@ -253,6 +259,7 @@ ACCEPTED = {
     "leading-newline": leading_newline,
     "select-contents": select_contents,
     "frameset": frameset,
+    "foster-parenting": foster_parenting,
     "quirks-table": quirks_table,
     "foreign-integration": foreign_integration,
     "adoption-agency": adoption_agency,
