@@ -789,7 +789,8 @@ def run_recrawl(a, base, say):
         finally:
             web.stop()
         r = {"phase": n, "name": name, "command": " ".join(argv), **proc,
-             **phase_figures(web, a.sites, a.pages, mutated), **heed_figures(store)}
+             **phase_figures(web, a.sites, a.pages, mutated),
+             **heed_figures(store)}
         first = first or r
         r["requests_pct_of_first"] = round(
             100 * r["requests"] / max(first["requests"], 1), 2)

@@ -150,6 +150,8 @@ struct heed_crawl_progress {
 	                          revisit schedule, or still fresh */
 	int64_t not_indexed;   /* fetched, not stored: noindex, ACAP index */
 	int64_t refused;       /* not fetched: robots.txt or ACAP */
+	int64_t refused_owner; /* not fetched: an owner's exclude/include
+	                          (heed sites) */
 	int64_t skipped;       /* not queued: limits, media, out of scope */
 	int64_t media_aborted; /* responses dropped after their headers */
 	int64_t retried;       /* fetches that failed for a passing reason
@@ -159,6 +161,8 @@ struct heed_crawl_progress {
 	int64_t taken_down;    /* records deleted by an ACAP take-down */
 	size_t sites, sites_active, sites_waiting, sites_done;
 	size_t sites_disqualified;
+	size_t sites_withheld; /* not contacted by an owner's arrangement:
+	                          paused, outside its windows */
 	size_t sites_without_sources; /* incremental: no sitemap or feed */
 	int64_t queued;               /* URLs waiting (memory and store) */
 };

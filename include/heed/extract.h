@@ -64,8 +64,9 @@ typedef enum heed_source {
 	HEED_SOURCE_MICRODATA, /* itemprop attributes */
 	HEED_SOURCE_TITLE,     /* the <title> element */
 	HEED_SOURCE_H1,        /* the page's only <h1> */
-	HEED_SOURCE_HTML,      /* <html lang>, <meta charset>, rel=tag */
-	HEED_SOURCE_LINK,      /* <link rel=canonical> */
+	HEED_SOURCE_HTML,      /* <html lang>, <meta charset>, rel=tag,
+	                        * <time datetime>, theme classes (byline) */
+	HEED_SOURCE_LINK,      /* rel=canonical, rel=author, rel=image_src */
 	HEED_SOURCE_HTTP,      /* a response header */
 	HEED_SOURCE_FEED,      /* an RSS or Atom entry */
 	HEED_SOURCE_SITEMAP,   /* a sitemap entry and its extensions */
@@ -89,7 +90,7 @@ struct heed_field {
 struct heed_record {
 	struct heed_field title;
 	struct heed_field description;
-	struct heed_field author;
+	struct heed_field author;      /* every author, joined by "; " */
 	struct heed_field canonical;   /* an absolute, normalised URL */
 	struct heed_field language;    /* BCP 47: "en-GB" */
 	struct heed_field published;   /* first publication */
@@ -97,15 +98,19 @@ struct heed_record {
 	struct heed_field thumbnail;   /* absolute URL, never fetched */
 	struct heed_field og_type;     /* "video.other", "article" */
 	struct heed_field schema_type; /* JSON-LD or microdata type */
-	struct heed_field site_name;
-	struct heed_field duration; /* the raw value: "PT12M34S", "754" */
-	struct heed_field charset;  /* what the body was decoded from */
+	struct heed_field site_name;   /* also cut from the title ("title") */
+	struct heed_field publisher;   /* who publishes the page */
+	struct heed_field duration;    /* the raw value: "PT12M34S", "754" */
+	struct heed_field charset;     /* what the body was decoded from */
 	int64_t published_s, modified_s;
 	int64_t duration_s; /* -1 when absent */
 	int64_t views;      /* exact; -1 when absent */
 	heed_source views_source;
 	const struct heed_field *tags; /* de-duplicated, case-folded */
 	size_t tag_count;
+	/* author split into names, several kept several: same source each. */
+	const struct heed_field *authors;
+	size_t author_count;
 	/* From the response. */
 	const char *content_type; /* media type only: "text/html" */
 	const char *last_modified;

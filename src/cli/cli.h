@@ -55,6 +55,17 @@ void heed_cli_print_man_main(FILE *out);
 int heed_cli_usage(const char *name, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 
+/*
+ * The subcommand argv[1] of command cmd (`heed site report`): names is the
+ * first entry's name member of a table of count entries stride bytes apart
+ * (qsort's way), so each command keeps its own table. Returns -1 with
+ * *index set; otherwise an exit status: usage when argv[1] is missing
+ * (missing says what is) or unknown, 0 after printing --help.
+ */
+int heed_cli_subcommand(const char *cmd, int argc, char **argv,
+                        const char *const *names, size_t count, size_t stride,
+                        const char *missing, size_t *index);
+
 /* Prints "heed: message" on stderr. */
 void heed_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -121,6 +132,14 @@ int heed_cmd_version(int argc, char **argv);
 int heed_cmd_extract(int argc, char **argv);
 int heed_cmd_robots(int argc, char **argv);
 int heed_cmd_site(int argc, char **argv);
+int heed_cmd_sites(int argc, char **argv);
+
+/* An arrangement with a site's owner as `heed sites show` prints it, and
+ * as JSON (cmd_sites.c; `heed site report` shows it too). */
+struct heed_arrangement;
+void heed_cli_arrangement_print(const struct heed_arrangement *a);
+struct json_object;
+struct json_object *heed_cli_arrangement_json(const struct heed_arrangement *a);
 int heed_cmd_irc(int argc, char **argv);
 int heed_cmd_serve(int argc, char **argv);
 

@@ -349,6 +349,12 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 	if (p->taken_down)
 		fprintf(out, "ACAP take-down: %lld records deleted\n",
 		        (long long)p->taken_down);
+	if (p->refused_owner || p->sites_withheld)
+		fprintf(out,
+		        "arrangements with owners (heed sites): %lld URLs "
+		        "refused by include/exclude, %zu sites not contacted "
+		        "(paused, outside their windows)\n",
+		        (long long)p->refused_owner, p->sites_withheld);
 }
 
 /* The exit contract: 130 after a clean stop on SIGINT or SIGTERM (the

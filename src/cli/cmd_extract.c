@@ -48,6 +48,21 @@ static void add_int(json_object *o, const char *key, int64_t v, int64_t none)
 		json_object_object_add(o, key, json_object_new_int64(v));
 }
 
+/* Several authors stay several: [{value, source}, ...]. */
+static json_object *list_json(const struct heed_field *f, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *v = json_object_new_object();
+		json_object_object_add(v, "value", jstr(f[i].value));
+		json_object_object_add(v, "source",
+		                       jstr(heed_source_name(f[i].source)));
+		json_object_array_add(a, v);
+	}
+	return a;
+}
+
 static json_object *record_json(const struct heed_record *r)
 {
 	json_object *o = json_object_new_object(), *tags, *views;
@@ -63,6 +78,7 @@ static json_object *record_json(const struct heed_record *r)
 	add_field(o, "og_type", &r->og_type);
 	add_field(o, "schema_type", &r->schema_type);
 	add_field(o, "site_name", &r->site_name);
+	add_field(o, "publisher", &r->publisher);
 	add_field(o, "duration", &r->duration);
 	add_field(o, "charset", &r->charset);
 	add_int(o, "duration_s", r->duration_s, -1);
@@ -74,6 +90,9 @@ static json_object *record_json(const struct heed_record *r)
 		                       jstr(heed_source_name(r->views_source)));
 		json_object_object_add(o, "views", views);
 	}
+	if (r->author_count)
+		json_object_object_add(o, "authors",
+		                       list_json(r->authors, r->author_count));
 	tags = json_object_new_array();
 	for (size_t i = 0; i < r->tag_count; i++) {
 		json_object *t = json_object_new_object();

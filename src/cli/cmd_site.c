@@ -20,6 +20,7 @@
 #include "heed/crawl_engine.h"
 #include "heed/url.h"
 #include "heed/robots.h"
+#include "heed/store_arrangements.h"
 #include "heed/store_sites.h"
 
 struct site_cli {
@@ -465,6 +466,32 @@ struct report_ctx {
 	int shown;
 };
 
+/* The arrangement in force for the site's host (heed sites), as text
+ * after the report or as its "arrangement" member (null: none). */
+static void report_arrangement(struct report_ctx *rc, const char *host,
+                               json_object *o)
+{
+	struct heed_arrangement a;
+	heed_status st = heed_store_arrangement_get(rc->sc->store, host, &a);
+
+	if (st != HEED_OK && st != HEED_ENOTFOUND) {
+		heed_cli_error("%s", heed_store_errmsg(rc->sc->store));
+		rc->sc->failures++;
+	}
+	if (o) {
+		json_object_object_add(
+		        o, "arrangement",
+		        st == HEED_OK ? heed_cli_arrangement_json(&a) : NULL);
+	} else if (st == HEED_OK) {
+		puts("arrangement with the owner (heed sites):");
+		heed_cli_arrangement_print(&a);
+	} else {
+		puts("arrangement with the owner: none");
+	}
+	if (st == HEED_OK)
+		heed_store_arrangement_clear(rc->sc->store, &a);
+}
+
 static void on_site_row(void *ud, const struct heed_store_site *s)
 {
 	struct report_ctx *rc = ud;
@@ -480,12 +507,14 @@ static void on_site_row(void *ud, const struct heed_store_site *s)
 		d = NULL;
 	}
 	if (rc->sc->json) {
-		json_object_array_add(rc->sc->out,
-		                      report_json(s, rc->ua, &h.backoff, d));
+		json_object *o = report_json(s, rc->ua, &h.backoff, d);
+		report_arrangement(rc, s->host, o);
+		json_object_array_add(rc->sc->out, o);
 	} else {
 		if (rc->shown)
 			putchar('\n');
 		report_text(s, rc->ua, &h.backoff, d);
+		report_arrangement(rc, s->host, NULL);
 	}
 	rc->shown++;
 }
@@ -562,21 +591,11 @@ int heed_cmd_site(int argc, char **argv)
 	size_t k;
 	int rc;
 
-	if (argc < 2) {
-		if (argc == 1)
-			return heed_cli_usage("site", "qualify, report or "
-			                              "reset missing");
-	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		heed_cli_print_help(stdout, heed_cli_find("site"));
-		return HEED_EXIT_OK;
-	}
-	for (k = 0; k < HEED_ARRAY_SIZE(subs); k++)
-		if (strcmp(argv[1], subs[k].name) == 0)
-			break;
-	if (k == HEED_ARRAY_SIZE(subs))
-		return heed_cli_usage("site", "unknown subcommand '%s'",
-		                      argv[1]);
+	rc = heed_cli_subcommand("site", argc, argv, &subs[0].name,
+	                         HEED_ARRAY_SIZE(subs), sizeof(subs[0]),
+	                         "qualify, report or reset", &k);
+	if (rc >= 0)
+		return rc;
 	rc = parse_args(&sc, argc - 1, argv + 1, subs[k].full);
 	if (rc >= 0)
 		goto out;

@@ -198,6 +198,41 @@
 	"report and reset 1 when a host has no site in the store (or there\n"  \
 	"is no store); 2 usage or settings error.\n"
 
+#define SITES_HELP                                                             \
+	"Usage: heed sites list [--json] [OPTIONS]\n"                          \
+	"       heed sites show|pause|resume|forget [OPTIONS] HOST\n"          \
+	"       heed sites set HOST [--delay DUR] [--max-pages N]\n"           \
+	"                 [--mode full|incremental|paused] [--include "        \
+	"PAT]...\n"                                                            \
+	"                 [--exclude PAT]... [--window HH:MM-HH:MM]...\n"      \
+	"                 [--endpoint URL] [--note TEXT] [--clear FIELD]...\n" \
+	"Record what a site's owner asked of heed, per host name (all its\n"   \
+	"ports and schemes); every crawl honours it. See docs/crawling.md,\n"  \
+	"\"Arrangements with site owners\".\n"                                 \
+	"\n"                                                                   \
+	"  --delay DUR        between requests: 5s, 1500ms, 2m (never under\n" \
+	"                     1s: a smaller value is raised, and said)\n"      \
+	"  --max-pages N      pages per run\n"                                 \
+	"  --mode MODE        full, incremental (only its sitemaps, feeds\n"   \
+	"                     and endpoint, in every run) or paused (never\n"  \
+	"                     contacted, not even robots.txt)\n"               \
+	"  --include PAT      only paths matching PAT (robots.txt syntax:\n"   \
+	"                     '*' any, final '$' the end); repeatable\n"       \
+	"  --exclude PAT      never paths matching PAT; repeatable\n"          \
+	"  --window HH:MM-HH:MM  hours (UTC) requests may start; repeatable\n" \
+	"  --endpoint URL     a feed or sitemap on the host, read as a "       \
+	"source\n"                                                             \
+	"  --note TEXT        the owner's contact and the arrangement's "      \
+	"date\n"                                                               \
+	"  --clear FIELD      forget delay, max-pages, mode, include, "        \
+	"exclude,\n"                                                           \
+	"                     window, endpoint, note or all\n"                 \
+	"  -j, --json         print JSON\n" HEED_CLI_CONFIG_HELP               \
+	"  -h, --help         show this help\n"                                \
+	"\n"                                                                   \
+	"A list option given replaces the stored list. Exit status: 0 done,\n" \
+	"1 no such arrangement or a store failure, 2 usage or a bad value.\n"
+
 #define VERSION_HELP            \
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
@@ -328,6 +363,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          heed_cmd_robots},
         {"site", "qualify sites (robots.txt lifecycle), report, reset",
          SITE_HELP, heed_cmd_site},
+        {"sites", "record per-site arrangements with site owners", SITES_HELP,
+         heed_cmd_sites},
         {"extract", "show the metadata heed takes from a page or feed",
          EXTRACT_HELP, heed_cmd_extract},
         {"verify", "check that an IP is the operator's crawler", VERIFY_HELP,

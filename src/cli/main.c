@@ -62,6 +62,30 @@ int heed_cli_usage(const char *name, const char *fmt, ...)
 	return HEED_EXIT_USAGE;
 }
 
+int heed_cli_subcommand(const char *cmd, int argc, char **argv,
+                        const char *const *names, size_t count, size_t stride,
+                        const char *missing, size_t *index)
+{
+	size_t k;
+
+	if (argc < 2)
+		return heed_cli_usage(cmd, "%s missing", missing);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+		heed_cli_print_help(stdout, heed_cli_find(cmd));
+		return HEED_EXIT_OK;
+	}
+	for (k = 0; k < count; k++) {
+		const char *name = *(
+		        const char *const *)(const void *)((const char *)names +
+		                                           k * stride);
+		if (strcmp(argv[1], name) == 0) {
+			*index = k;
+			return -1;
+		}
+	}
+	return heed_cli_usage(cmd, "unknown subcommand '%s'", argv[1]);
+}
+
 void heed_cli_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -121,6 +121,9 @@ static void store_page(heed_crawl *c, struct heed__site *s,
 static void queue_links(heed_crawl *c, const struct heed__job *job,
                         const heed_page *page, bool follow)
 {
+	const struct heed__site *s = heed__site_of_url(c, job->url, false);
+	bool incremental_only = s && heed__arranged_incremental(c, s);
+
 	for (size_t i = 0; i < heed_page_link_count(page); i++) {
 		const struct heed_link *l = heed_page_link(page, i);
 		if (l->feed) {
@@ -128,8 +131,10 @@ static void queue_links(heed_crawl *c, const struct heed__job *job,
 			                job->url, HEED_STORE_NO_DATE);
 			continue;
 		}
-		/* The incremental mode reads sitemaps and feeds only. */
-		if (c->mode != HEED_CRAWL_FULL || !follow || l->nofollow)
+		/* The incremental mode reads sitemaps and feeds only, and so
+		 * does a full run for a site whose owner asked for it. */
+		if (c->mode != HEED_CRAWL_FULL || !follow || l->nofollow ||
+		    incremental_only)
 			continue;
 		heed__queue_add(c, l->url, JOB_PAGE, job->depth + 1, job->url,
 		                HEED_STORE_NO_DATE);

@@ -8,6 +8,8 @@
  *                  lanes scheduler, the JSON stored with a page
  *   table.c        the registry: sites (origins) and hosts (names),
  *                  parked lanes per address, timers, requests in progress
+ *   arranged.c     the arrangements with site owners (heed sites),
+ *                  read once per host, and the questions they answer
  *   visits.c       the crawl's memory of each URL between runs: due or
  *                  not, validators, what a visit found
  *   queue.c        the frontier: enqueue, refill, retry, finish, resume
@@ -26,6 +28,7 @@
 
 #include "common/common-int.h"
 #include "heed/acap.h"
+#include "heed/arrangement.h"
 #include "heed/crawl.h"
 #include "heed/extract.h"
 #include "heed/robots.h"
@@ -174,6 +177,7 @@ struct heed__lane {
 	int64_t key_ms;                 /* heap key: not before */
 	uint64_t key_seq;               /* ties: first come first served */
 	int64_t pages;                  /* page jobs started in this run */
+	int64_t max_pages;              /* the site's own limit; 0: the run's */
 	ptrdiff_t heap_index;           /* -1 when not in the heap */
 	struct heed__lane *park_next;   /* in an address's parked list */
 	bool more;      /* the store holds queued jobs beyond the window */
@@ -278,6 +282,19 @@ struct heed__host {
 	                           addresses, not because of the host */
 	int64_t crawl_delay_ms; /* the longest of its sites' Crawl-delays */
 	bool stored_backoff;    /* the store holds a back-off or delay for it */
+	struct heed__arranged *arr; /* its owner's arrangement, or NULL */
+	bool arr_loaded;            /* arr was looked up in the store */
+};
+
+/* An arrangement with a host's owner as the crawl applies it (arranged.c;
+ * heed/arrangement.h). */
+struct heed__arranged {
+	heed_arrangement_mode mode;
+	int64_t delay_ms, max_pages; /* 0: none */
+	struct heed_arrangement_window windows[HEED_ARRANGEMENT_MAX_WINDOWS];
+	size_t window_count;
+	struct heed__rules paths; /* include/exclude; all NULL: none */
+	char *endpoint;           /* or NULL */
 };
 
 enum heed__site_state {
@@ -482,6 +499,24 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 void heed__queue_known(heed_crawl *c, struct heed__site *s);
 void heed__queue_refill(heed_crawl *c, struct heed__site *s);
 void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
+
+/* ---- arrangements with site owners (arranged.c) ---- */
+
+/* Reads h's arrangement from the store once (h->arr). false when the
+ * store failed or memory ran out (the run fails). */
+bool heed__arranged_load(heed_crawl *c, struct heed__host *h);
+void heed__arranged_free(heed_crawl *c, struct heed__host *h);
+/* Why s may not be contacted now (paused, outside its windows, a delay
+ * over the cap), in why; NULL when it may. */
+const char *heed__arranged_withhold(heed_crawl *c, const struct heed__site *s,
+                                    char *why, size_t size);
+/* May the page url of s be fetched under its owner's include/exclude? */
+bool heed__arranged_permits(heed_crawl *c, const struct heed__site *s,
+                            const char *url);
+/* A full run reads an incremental-only site as the incremental mode does:
+ * its links are not followed. */
+bool heed__arranged_incremental(const heed_crawl *c,
+                                const struct heed__site *s);
 /* Sets the frontier row of job to done with outcome (an HTTP status, or
  * a negative heed_status). */
 void heed__queue_finish(heed_crawl *c, const struct heed__job *job,
@@ -496,6 +531,10 @@ heed_status heed__queue_resume(heed_crawl *c);
 /* The lifecycle (lifecycle.c). */
 /* Starts the sites registered since the last call. */
 void heed__life_start_new(heed_crawl *c);
+/* Before s's robots.txt request starts: true when its owner's arrangement
+ * now withholds it (a window closed while it waited); its lifecycle then
+ * ends with nothing sent or stored. */
+bool heed__life_withheld_now(heed_crawl *c, struct heed__site *s);
 /* A timer of site or host came due. */
 void heed__life_timer(heed_crawl *c, const struct heed__timer *t);
 /* Hands out the next look-up, if a slot is free: true and *a filled. */

@@ -354,23 +354,44 @@ static void witness(heed_crawl *c, const struct heed__host *h)
 	        "delay, or two in flight");
 }
 
-/* The candidate lane's head job is refused by the site's rules: it costs
- * no request and no delay. */
-static void refuse(heed_crawl *c, struct heed__site *s)
+/* The candidate lane's head job is refused by the site's rules, or by its
+ * owner's include/exclude (heed sites; counted apart): it costs no request
+ * and no delay. */
+static void refuse(heed_crawl *c, struct heed__site *s, bool by_owner)
 {
 	struct heed__job_node *n =
 	        heed__sched_take(&c->sched, &s->lane, c->now.mono_ms);
 
 	if (!n)
 		return;
-	if (n->job.kind == JOB_PAGE || n->job.kind == JOB_FEED ||
-	    n->job.kind == JOB_SITEMAP) {
+	if (by_owner) {
+		c->p.refused_owner++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "refused by the owner's arrangement: %s", n->job.url);
+	} else if (n->job.kind == JOB_PAGE || n->job.kind == JOB_FEED ||
+	           n->job.kind == JOB_SITEMAP) {
 		c->p.refused++;
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "refused by robots.txt: %s", n->job.url);
 	}
 	heed__queue_finish(c, &n->job, -HEED_EDENIED);
 	heed__free(c->alloc, n);
+}
+
+/* A window that closed during the run (or a pause recorded since): the
+ * site's rest waits for a later run. */
+static bool withheld_now(heed_crawl *c, struct heed__site *s)
+{
+	char why[160];
+
+	if (!heed__arranged_withhold(c, s, why, sizeof(why)))
+		return false;
+	c->p.sites_withheld++;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: stopped: %s", s->origin,
+	         why);
+	s->state = SITE_OUT;
+	heed__queue_drop(c, s, why);
+	return true;
 }
 
 /* Asks politeness whether the candidate may start now; on any answer but
@@ -455,7 +476,9 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	const struct heed_dns_addr *addr;
 	struct heed_crawl_req *req;
 
-	if (job->kind == JOB_ROBOTS) {
+	if (job->kind == JOB_ROBOTS && heed__life_withheld_now(c, s)) {
+		return false;
+	} else if (job->kind == JOB_ROBOTS) {
 		/* The lifecycle asked for this address of a host it saw
 		 * resolved. */
 		h = s->life->target;
@@ -465,7 +488,13 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	                                  job->url, heed__crawl_unix_s(c))) {
 		/* "Before every fetch: ... URL permitted to crawl by RFC
 		 * 9309 and ACAP" (issue 8). */
-		refuse(c, s);
+		refuse(c, s, false);
+		return false;
+	} else if (job->kind == JOB_PAGE &&
+	           !heed__arranged_permits(c, s, job->url)) {
+		refuse(c, s, true);
+		return false;
+	} else if (withheld_now(c, s)) {
 		return false;
 	} else {
 		/* A lane is released only once its site is ready, with an

@@ -402,6 +402,69 @@ static bool confirmable(const struct heed_store_site *row)
 	       body_judged(row->record.reason);
 }
 
+/* Not contacted in this run, by the owner's arrangement: not even
+ * robots.txt, and nothing about the site is stored. Its queue is dropped
+ * (a later process of the run gets it back if the site may start). */
+static void withheld(heed_crawl *c, struct heed__site *s, const char *why)
+{
+	struct heed_crawl_site_result r = {s->origin, {0}, false, 0};
+
+	/* `heed site qualify` says why the site was not asked. */
+	snprintf(r.record.detail, sizeof(r.record.detail),
+	         "not contacted: %.*s", (int)(sizeof(r.record.detail) - 16),
+	         why);
+	if (c->opt->on_site)
+		c->opt->on_site(c->opt->site_ud, &r);
+	s->state = SITE_OUT;
+	c->p.sites_withheld++;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: not contacted: %s",
+	         s->origin, why);
+	heed__queue_drop(c, s, why);
+}
+
+/* The owner's arrangement before anything is sent: paused or outside its
+ * windows, the site waits; else its delay holds from the first request
+ * (robots.txt included) and its page limit from the first page. */
+static bool arranged(heed_crawl *c, struct heed__site *s)
+{
+	struct heed__host *h = s->host;
+	char why[160];
+
+	if (!heed__arranged_load(c, h))
+		return false;
+	if (heed__arranged_withhold(c, s, why, sizeof(why))) {
+		withheld(c, s, why);
+		return false;
+	}
+	if (!h->arr)
+		return true;
+	s->lane.max_pages = h->arr->max_pages;
+	if (h->arr->delay_ms > h->crawl_delay_ms) {
+		h->crawl_delay_ms = h->arr->delay_ms;
+		if (heed_polite_set_crawl_delay(c->polite, h->name,
+		                                h->crawl_delay_ms) != HEED_OK) {
+			heed__crawl_oom(c);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool heed__life_withheld_now(heed_crawl *c, struct heed__site *s)
+{
+	char why[160];
+
+	if (!heed__arranged_withhold(c, s, why, sizeof(why)))
+		return false;
+	heed__free(c->alloc,
+	           heed__sched_take(&c->sched, &s->lane, c->now.mono_ms));
+	c->qualifying--;
+	heed__life_free(c, s->life);
+	s->life = NULL;
+	withheld(c, s, why);
+	return true;
+}
+
 static void start_one(heed_crawl *c, struct heed__site *s)
 {
 	struct heed_store_site row = {0};
@@ -409,6 +472,8 @@ static void start_one(heed_crawl *c, struct heed__site *s)
 	struct heed_site_event start = {.kind = HEED_SITE_EV_START};
 	heed_status rc;
 
+	if (!arranged(c, s))
+		return;
 	restore_host(c, s->host);
 	rc = heed_store_site_get(c->store, s->origin, &row);
 	if (rc == HEED_OK)
@@ -807,6 +872,18 @@ static void requeue_dropped(heed_crawl *c, struct heed__site *s)
 		heed__crawl_oom(c);
 }
 
+/* The feed or sitemap the owner named is one of the site's sources, in
+ * both modes (answer.c tells a feed from a sitemap by its content). */
+static void queue_endpoint(heed_crawl *c, struct heed__site *s)
+{
+	const struct heed__arranged *arr = s->host->arr;
+
+	if (arr && arr->endpoint && s->in_scope &&
+	    heed__site_of_url(c, arr->endpoint, false) == s)
+		heed__queue_add(c, arr->endpoint, JOB_FEED, 0, NULL,
+		                HEED_STORE_NO_DATE);
+}
+
 static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
                       const struct heed_site_record *rec,
                       const struct heed_store_site *row)
@@ -841,6 +918,7 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 	}
 	if (s->in_scope)
 		queue_sitemaps(c, s);
+	queue_endpoint(c, s);
 	requeue_dropped(c, s);
 	s->state = SITE_RESOLVING;
 	c->resolving++;

@@ -163,7 +163,9 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 	/* The default mode asks the known pages that are due; a link to
 	 * one that is not is skipped too. The page limit caps what a run
 	 * fetches. */
-	if (rc == HEED_OK && c->mode == HEED_CRAWL_FULL)
+	if (rc == HEED_OK && c->mode == HEED_CRAWL_FULL &&
+	    heed__arranged_load(c, s->host) &&
+	    !heed__arranged_incremental(c, s))
 		rc = heed_store_visits_of_site(
 		        c->store, s->origin,
 		        HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE), collect_known,

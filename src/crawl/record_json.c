@@ -32,6 +32,23 @@ static void add_field(struct heed_json *j, const char *key,
 	heed__json_close(j, '}');
 }
 
+/* An array of {value, source}: tags, authors. */
+static void add_list(struct heed_json *j, const char *key,
+                     const struct heed_field *f, size_t n)
+{
+	heed__json_key(j, key);
+	heed__json_open(j, '[');
+	for (size_t i = 0; i < n; i++) {
+		heed__json_open(j, '{');
+		heed__json_key(j, "value");
+		heed__json_string(j, f[i].value);
+		heed__json_key(j, "source");
+		heed__json_string(j, heed_source_name(f[i].source));
+		heed__json_close(j, '}');
+	}
+	heed__json_close(j, ']');
+}
+
 static void add_int(struct heed_json *j, const char *key, int64_t v,
                     int64_t none)
 {
@@ -53,8 +70,8 @@ char *heed__crawl_record_json(const struct heed_allocator *a,
 	        {"language", &r->language},   {"published", &r->published},
 	        {"modified", &r->modified},   {"thumbnail", &r->thumbnail},
 	        {"og_type", &r->og_type},     {"schema_type", &r->schema_type},
-	        {"site_name", &r->site_name}, {"duration", &r->duration},
-	        {"charset", &r->charset},
+	        {"site_name", &r->site_name}, {"publisher", &r->publisher},
+	        {"duration", &r->duration},   {"charset", &r->charset},
 	};
 	struct heed_buf b;
 	struct heed_json j;
@@ -70,17 +87,10 @@ char *heed__crawl_record_json(const struct heed_allocator *a,
 		heed__json_string(&j, heed_source_name(r->views_source));
 	}
 	add_int(&j, "duration_s", r->duration_s, -1);
-	heed__json_key(&j, "tags");
-	heed__json_open(&j, '[');
-	for (size_t i = 0; i < r->tag_count; i++) {
-		heed__json_open(&j, '{');
-		heed__json_key(&j, "value");
-		heed__json_string(&j, r->tags[i].value);
-		heed__json_key(&j, "source");
-		heed__json_string(&j, heed_source_name(r->tags[i].source));
-		heed__json_close(&j, '}');
-	}
-	heed__json_close(&j, ']');
+	/* Several authors stay several; "author" still joins them. */
+	if (r->author_count)
+		add_list(&j, "authors", r->authors, r->author_count);
+	add_list(&j, "tags", r->tags, r->tag_count);
 	if (r->content_type) {
 		heed__json_key(&j, "content_type");
 		heed__json_string(&j, r->content_type);

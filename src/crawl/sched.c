@@ -241,6 +241,17 @@ heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
 	return heed__sched_offer(s, l, now_ms);
 }
 
+/* The run's page limit, or the site's own when it is lower (an owner's
+ * arrangement: heed sites --max-pages). 0: none. */
+static int64_t page_limit(const struct heed__sched *s,
+                          const struct heed__lane *l)
+{
+	if (l->max_pages > 0 &&
+	    (s->max_pages <= 0 || l->max_pages < s->max_pages))
+		return l->max_pages;
+	return s->max_pages;
+}
+
 enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
                                           struct heed__lane **lane,
                                           int64_t *wait_ms)
@@ -265,8 +276,8 @@ enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
 		l->refilling = true;
 		return SCHED_REFILL;
 	}
-	if (l->head->job.kind == JOB_PAGE && s->max_pages > 0 &&
-	    l->pages >= s->max_pages) {
+	if (l->head->job.kind == JOB_PAGE && page_limit(s, l) > 0 &&
+	    l->pages >= page_limit(s, l)) {
 		drop_window(s, l);
 		return SCHED_DROP;
 	}

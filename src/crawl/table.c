@@ -376,6 +376,7 @@ void heed__table_free(heed_crawl *c)
 		struct heed__host *h = c->hosts[i], *next;
 		for (; h; h = next) {
 			next = h->next;
+			heed__arranged_free(c, h);
 			heed__free(c->alloc, h->addrs);
 			heed__free(c->alloc, h->name);
 			heed__free(c->alloc, h);

@@ -22,6 +22,8 @@
 #define EXTRACT_JSONLD_DEPTH      128           /* json-c's default is 32 */
 #define EXTRACT_MAX_JSONLD_NODES  64            /* typed objects considered */
 #define EXTRACT_MAX_TAGS          256           /* tags kept per page */
+#define EXTRACT_MAX_AUTHORS       16            /* names kept in author */
+#define EXTRACT_MAX_SITE_NAMES    8             /* declared site names */
 #define EXTRACT_MAX_LINKS         20000         /* links kept per page */
 #define EXTRACT_MAX_DEPTH         4096          /* element stack tracked */
 
@@ -38,6 +40,7 @@ enum field {
 	F_OG_TYPE,
 	F_SCHEMA_TYPE,
 	F_SITE_NAME,
+	F_PUBLISHER,
 	F_DURATION,
 	F_VIEWS,
 	F_COUNT,
@@ -54,8 +57,8 @@ enum origin {
 	O_DC,   /* Dublin Core, citation_*, parsely-*, sailthru.* */
 	O_MICRODATA,
 	O_H1,
-	O_HTML, /* <html lang>, rel=tag, <time datetime> */
-	O_LINK, /* <link rel=canonical> */
+	O_HTML, /* <html lang>, rel=tag, <time datetime>, theme classes */
+	O_LINK, /* rel=canonical, rel=author, rel=image_src */
 	O_HTTP,
 	O_COUNT,
 };
@@ -81,6 +84,10 @@ struct builder {
 	const char *canonical_raw;
 	bool canonical_conflict;
 	unsigned h1_count;
+	/* Every site name the page declares (og:site_name, application-name,
+	 * JSON-LD publisher.name), to find one cut off the title. */
+	const char *site_names[EXTRACT_MAX_SITE_NAMES];
+	size_t site_name_count;
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
 	struct raw_link *links;
@@ -106,12 +113,26 @@ void heed__builder_release(struct builder *b);
  * og:image); equal ranks keep the first (the Open Graph rule). */
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len);
+/* Offers an author: a further one from the same source and rank
+ * (several <meta name=author>, <a rel=author> links) joins the first,
+ * "A; B", so several authors stay several. */
+void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
+                      size_t len);
 /* Splits a keyword list and adds each tag (de-duplicated, case-folded). */
 void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
                 bool split);
 void heed__add_link(struct builder *b, const char *href, const char *rel,
                     bool nofollow, bool feed);
 char *heed__strdup_arena(struct builder *b, const char *s, size_t len);
+/* Remembers a declared site name for the title's suffix (titlesite.c). */
+void heed__site_name_seen(struct builder *b, const char *s, size_t len);
+/* Cuts a site name off the chosen title (titlesite.c). */
+void heed__title_site(struct builder *b);
+/* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL
+ * when it holds no name (titlesite.c). */
+const char *heed__byline_names(struct builder *b, const char *s, size_t len);
+/* Drops a "By " prefix (also "Par ", "Von ", "Por ") from an author. */
+void heed__author_unprefix(const char **s, size_t *len);
 /* True when a normalised URL's path ends in a media file's extension
  * (.jpg, .mp4, .m3u8, ...): following it would download media. */
 bool heed__url_looks_media(const char *url);

@@ -46,9 +46,18 @@ enum tag {
 	T_DATA,    /* data, meter */
 	T_ARTICLE, /* article: <time datetime> inside is the article's */
 	T_MAIN,
+	T_HEADER, /* header: a byline inside is the article's */
 };
 
-enum cap_kind { CAP_TITLE, CAP_H1, CAP_TAG_LINK, CAP_PROP, CAP_JSONLD };
+enum cap_kind {
+	CAP_TITLE,
+	CAP_H1,
+	CAP_TAG_LINK,
+	CAP_PROP,
+	CAP_JSONLD,
+	CAP_AUTHOR_LINK, /* <a rel=author>: its text names the author */
+	CAP_BYLINE,      /* class=byline and friends: "By A and B" */
+};
 
 struct capture {
 	enum cap_kind kind;
@@ -77,6 +86,8 @@ struct html {
 	size_t depth; /* elements open, including those past the stack */
 	unsigned foreign, media;
 	unsigned article, main; /* open article and main elements */
+	unsigned header;        /* open header elements */
+	bool byline_done;       /* the first byline was read */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -106,7 +117,8 @@ static enum tag tag_of(const char *n)
 	        ['b' - 'a'] = {{"base"}, {T_BASE}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
-	        ['h' - 'a'] = {{"h1", "html"}, {T_H1, T_HTML}},
+	        ['h' - 'a'] = {{"h1", "html", "header"},
+	                       {T_H1, T_HTML, T_HEADER}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link"}, {T_LINK}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
@@ -179,7 +191,7 @@ static void start_capture(struct html *h, enum cap_kind kind, const char *prop)
 	                                  : EXTRACT_MAX_TEXT);
 }
 
-enum meta_action { M_FIELD, M_TAGS, M_ROBOTS, M_AUTHOR_OG };
+enum meta_action { M_FIELD, M_TAGS, M_ROBOTS, M_AUTHOR_OG, M_SITE };
 
 static const struct meta_key {
 	const char *key;
@@ -242,8 +254,8 @@ static const struct meta_key {
         {"twitter:image:src", M_FIELD, F_THUMBNAIL, O_TWITTER, 0},
         {"twitter:image", M_FIELD, F_THUMBNAIL, O_TWITTER, 1},
         {"og:type", M_FIELD, F_OG_TYPE, O_OG, 0},
-        {"og:site_name", M_FIELD, F_SITE_NAME, O_OG, 0},
-        {"application-name", M_FIELD, F_SITE_NAME, O_META, 0},
+        {"og:site_name", M_SITE, F_SITE_NAME, O_OG, 0},
+        {"application-name", M_SITE, F_SITE_NAME, O_META, 0},
         {"video:duration", M_FIELD, F_DURATION, O_OG, 0},
         {"og:video:duration", M_FIELD, F_DURATION, O_OG, 1},
         {"keywords", M_TAGS, F_COUNT, O_META, 0},
@@ -276,12 +288,21 @@ static void apply_meta(struct html *h, const struct meta_key *k,
 
 	switch (k->action) {
 	case M_FIELD:
-		heed__cand(h->b, k->field, k->origin, k->sub, content, len);
+		if (k->field == F_AUTHOR)
+			heed__author_add(h->b, k->origin, k->sub, content, len);
+		else
+			heed__cand(h->b, k->field, k->origin, k->sub, content,
+			           len);
 		break;
 	case M_AUTHOR_OG: /* often a profile URL, which is not a name */
 		if (!is_url(content))
 			heed__cand(h->b, k->field, k->origin, k->sub, content,
 			           len);
+		break;
+	case M_SITE: /* the site's name, and who publishes it */
+		heed__site_name_seen(h->b, content, len);
+		heed__cand(h->b, F_SITE_NAME, k->origin, k->sub, content, len);
+		heed__cand(h->b, F_PUBLISHER, k->origin, k->sub, content, len);
 		break;
 	case M_TAGS:
 		heed__tags(h->b, k->origin, content, len, true);
@@ -332,6 +353,11 @@ static void on_link(struct html *h, const char *const *atts)
 
 	if (!rel || !href || h->foreign || h->media)
 		return;
+	/* The page's image for sharing (resolved, never fetched). */
+	if (has_token(rel, "image_src")) {
+		heed__cand(h->b, F_THUMBNAIL, O_LINK, 0, href, strlen(href));
+		return;
+	}
 	if (has_token(rel, "canonical")) {
 		struct builder *b = h->b;
 		if (!b->canonical_raw)
@@ -367,6 +393,8 @@ static void on_anchor(struct html *h, const char *const *atts)
 	heed__add_link(h->b, href, "a", nofollow, false);
 	if (rel && has_token(rel, "tag"))
 		start_capture(h, CAP_TAG_LINK, NULL);
+	if (rel && has_token(rel, "author"))
+		start_capture(h, CAP_AUTHOR_LINK, NULL);
 }
 
 /* <time datetime>: the published date of last resort (after every meta
@@ -388,6 +416,80 @@ static void on_time(struct html *h, const char *const *atts)
 	else if (h->main)
 		sub = 2;
 	heed__cand(h->b, F_PUBLISHED, O_HTML, sub, v, strlen(v));
+}
+
+/* Theme markup for dates (hAtom's published/updated, WordPress's
+ * entry-date): the value is the element's datetime, else its title (an
+ * <abbr title=ISO>), else content. Ranked with a time marked pubdate. */
+static void on_date_class(struct html *h, const char *cls,
+                          const char *const *atts)
+{
+	static const struct {
+		const char *token;
+		enum field field;
+	} classes[] = {
+	        {"published", F_PUBLISHED},   {"entry-date", F_PUBLISHED},
+	        {"post-date", F_PUBLISHED},   {"date-published", F_PUBLISHED},
+	        {"updated", F_MODIFIED},      {"date-modified", F_MODIFIED},
+	        {"date-updated", F_MODIFIED},
+	};
+	const char *v = attr(atts, "datetime");
+
+	if (!v)
+		v = attr(atts, "title");
+	if (!v)
+		v = attr(atts, "content");
+	if (!v || !*v)
+		return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(classes); i++)
+		if (has_token(cls, classes[i].token))
+			heed__cand(h->b, classes[i].field, O_HTML, 0, v,
+			           strlen(v));
+}
+
+/* Byline markup, read only inside an article, its header or main (a
+ * sidebar's "author" box names someone else): the first element whose
+ * class is one of these gives the author of last resort before a social
+ * handle. */
+static bool is_byline_class(const char *cls)
+{
+	static const char *const tokens[] = {"byline",       "byline-author",
+	                                     "author",       "author-name",
+	                                     "authorname",   "post-author",
+	                                     "entry-author", "article-author"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
+		if (has_token(cls, tokens[i]))
+			return true;
+	return false;
+}
+
+/* <a rel=author> is read as a link (a better source); any other anchor
+ * of class author-name may be the byline. */
+static bool author_link(enum tag tag, const char *const *atts)
+{
+	const char *rel = tag == T_A ? attr(atts, "rel") : NULL;
+
+	return rel && has_token(rel, "author");
+}
+
+static void on_class(struct html *h, enum tag tag, const char *const *atts)
+{
+	const char *cls = attr(atts, "class");
+
+	if (!cls || h->foreign || h->media)
+		return;
+	/* Cheap screens first: this runs for every element with a class. */
+	if (strstr(cls, "date") || strstr(cls, "published") ||
+	    strstr(cls, "updated"))
+		on_date_class(h, cls, atts);
+	if (!h->byline_done && tag != T_META && tag != T_LINK &&
+	    !author_link(tag, atts) && (h->article || h->header || h->main) &&
+	    (strstr(cls, "author") || strstr(cls, "byline")) &&
+	    is_byline_class(cls)) {
+		h->byline_done = true;
+		start_capture(h, CAP_BYLINE, NULL);
+	}
 }
 
 static struct scope *top_scope(struct html *h)
@@ -441,7 +543,7 @@ static void apply_prop(struct html *h, const char *prop, size_t nscopes,
 	parent = h->scopes[1].prop ? h->scopes[1].prop : "";
 	if (strcmp(prop, "name") == 0 &&
 	    (strcmp(parent, "author") == 0 || strcmp(parent, "creator") == 0))
-		heed__cand(b, F_AUTHOR, O_MICRODATA, 0, v, len);
+		heed__author_add(b, O_MICRODATA, 0, v, len);
 	else if (strcmp(parent, "interactionStatistic") == 0 &&
 	         strcmp(prop, "interactionType") == 0)
 		h->scopes[1].view_type =
@@ -481,15 +583,33 @@ static const char *prop_value(enum tag tag, const char *const *atts)
 	}
 }
 
+/* itemprop outside any itemscope, as themes write them: not microdata,
+ * but the same theme markup as class=published, read as such. */
+static void on_loose_itemprop(struct html *h, const char *props, const char *v)
+{
+	if (has_token(props, "datePublished") && v)
+		heed__cand(h->b, F_PUBLISHED, O_HTML, 0, v, strlen(v));
+	if (has_token(props, "dateModified") && v)
+		heed__cand(h->b, F_MODIFIED, O_HTML, 0, v, strlen(v));
+	if (has_token(props, "author") && !v && !h->byline_done) {
+		h->byline_done = true;
+		start_capture(h, CAP_BYLINE, NULL);
+	}
+}
+
 static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
                         const char *props, bool opens_scope)
 {
 	const char *v;
 	char *copy;
 
-	if (opens_scope || !h->nscopes)
+	if (opens_scope)
 		return;
 	v = prop_value(tag, atts);
+	if (!h->nscopes) {
+		on_loose_itemprop(h, props, v);
+		return;
+	}
 	/* One element may carry several properties: "name headline". */
 	for (const char *p = props; *p;) {
 		size_t n = strcspn(p, " \t\n\r\f");
@@ -614,6 +734,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	if (props && !h->foreign)
 		on_itemprop(h, tag, atts, props, scope);
 	on_start_tag(h, tag, atts);
+	on_class(h, tag, atts);
 	if (scope)
 		open_scope(h, atts);
 	if (tag == T_FOREIGN && tracked)
@@ -624,6 +745,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->article++;
 	if (tag == T_MAIN && tracked)
 		h->main++;
+	if (tag == T_HEADER && tracked)
+		h->header++;
 	if (tracked)
 		h->stack[h->depth] = (struct el){(unsigned char)tag, scope};
 	h->depth++;
@@ -654,6 +777,14 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_JSONLD:
 		heed__jsonld_add(b, s, len);
 		break;
+	case CAP_AUTHOR_LINK:
+		heed__author_add(b, O_LINK, 0, s, len);
+		break;
+	case CAP_BYLINE:
+		s = heed__byline_names(b, s, len);
+		if (s)
+			heed__cand(b, F_AUTHOR, O_HTML, 0, s, strlen(s));
+		break;
 	}
 	heed__buf_free(&c->text);
 }
@@ -679,6 +810,8 @@ void heed__html_end(struct html *h)
 		h->article--;
 	if (el.tag == T_MAIN && h->main)
 		h->main--;
+	if (el.tag == T_HEADER && h->header)
+		h->header--;
 }
 
 bool heed__html_wants_text(const struct html *h)

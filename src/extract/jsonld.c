@@ -381,8 +381,9 @@ static void offer_keywords(struct builder *b, struct json_object *k)
 	}
 }
 
-/* author: "Name", {"name": ...} or an array of either, joined by "; "
- * (trafilatura's habit). */
+/* author: "Name", {"name": ...} (a Person or an Organization) or an array
+ * of either, joined by "; " (trafilatura's habit) and split again into
+ * the record's authors; "By " prefixes go. */
 static void offer_author(struct builder *b, struct json_object *a)
 {
 	bool array = json_object_is_type(a, json_type_array);
@@ -394,11 +395,14 @@ static void offer_author(struct builder *b, struct json_object *a)
 		struct json_object *x =
 		        array ? json_object_array_get_idx(a, i) : a;
 		const char *s = str(x) ? str(x) : str(get(x, "name"));
-		if (!s || !*s)
+		size_t len = s ? strlen(s) : 0;
+		if (s)
+			heed__author_unprefix(&s, &len);
+		if (!len)
 			continue;
 		if (names.len)
 			(void)heed__buf_add(&names, "; ", 2);
-		(void)heed__buf_add(&names, s, strlen(s));
+		(void)heed__buf_add(&names, s, len);
 	}
 	if (names.len)
 		heed__cand(b, F_AUTHOR, O_JSONLD, 0, names.data, names.len);
@@ -413,6 +417,21 @@ static void offer_image(struct builder *b, int sub, struct json_object *v)
 	if (!str(v))
 		v = get(v, "url") ? get(v, "url") : get(v, "contentUrl");
 	offer(b, F_THUMBNAIL, sub, v);
+}
+
+/* publisher: {"name": ...}, a bare name, or an array (the first named). */
+static void offer_publisher(struct builder *b, struct json_object *p)
+{
+	const char *s;
+
+	if (json_object_is_type(p, json_type_array))
+		p = json_object_array_get_idx(p, 0);
+	s = str(p) ? str(p) : str(get(p, "name"));
+	if (!s)
+		return;
+	heed__site_name_seen(b, s, strlen(s));
+	heed__cand(b, F_SITE_NAME, O_JSONLD, 0, s, strlen(s));
+	heed__cand(b, F_PUBLISHER, O_JSONLD, 0, s, strlen(s));
 }
 
 /* Offers one object's values. All use sub-rank 0: objects are applied
@@ -440,7 +459,7 @@ static void apply_node(struct builder *b, struct json_object *o)
 	offer_image(b, 0, get(o, "thumbnailURL"));
 	offer_image(b, 0, get(o, "image"));
 	offer(b, F_LANGUAGE, 0, get(o, "inLanguage"));
-	offer(b, F_SITE_NAME, 0, get(get(o, "publisher"), "name"));
+	offer_publisher(b, get(o, "publisher"));
 }
 
 void heed__jsonld_apply(struct builder *b)

@@ -270,6 +270,35 @@ static void take_url_field(struct builder *b, struct heed_field *out,
 		out->source = HEED_SOURCE_NONE;
 }
 
+/* author holds every name joined by "; " (JSON-LD arrays, bylines):
+ * authors lists them apart, each with the field's source. */
+static void split_authors(struct builder *b)
+{
+	struct heed_record *r = &b->rec;
+	struct heed_field *a;
+	const char *s = r->author.value;
+
+	if (!s)
+		return;
+	a = heed__arena_alloc(&b->arena, EXTRACT_MAX_AUTHORS * sizeof(*a));
+	if (!a) {
+		b->oom = HEED_ENOMEM;
+		return;
+	}
+	r->authors = a;
+	while (*s && r->author_count < EXTRACT_MAX_AUTHORS) {
+		const char *e = strstr(s, "; ");
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		const char *v = n ? heed__strdup_arena(b, s, n) : NULL;
+		if (v)
+			a[r->author_count++] =
+			        (struct heed_field){v, r->author.source};
+		if (!e)
+			break;
+		s = e + 2;
+	}
+}
+
 static void finish_record(struct builder *b, const heed_url *base)
 {
 	struct heed_record *r = &b->rec;
@@ -279,6 +308,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 	if (b->canonical_raw && !b->canonical_conflict)
 		heed__cand(b, F_CANONICAL, O_LINK, 0, b->canonical_raw,
 		           strlen(b->canonical_raw));
+	heed__title_site(b);
 	take_field(b, &r->title, F_TITLE);
 	take_field(b, &r->description, F_DESCRIPTION);
 	take_field(b, &r->author, F_AUTHOR);
@@ -290,7 +320,9 @@ static void finish_record(struct builder *b, const heed_url *base)
 	take_field(b, &r->og_type, F_OG_TYPE);
 	take_field(b, &r->schema_type, F_SCHEMA_TYPE);
 	take_field(b, &r->site_name, F_SITE_NAME);
+	take_field(b, &r->publisher, F_PUBLISHER);
 	take_field(b, &r->duration, F_DURATION);
+	split_authors(b);
 	if (r->published.value)
 		r->published_s = b->cand[F_PUBLISHED].num;
 	if (r->modified.value)

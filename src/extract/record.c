@@ -21,16 +21,17 @@ static const enum origin order[F_COUNT][9] = {
                      O_H1, END},
         [F_DESCRIPTION] = {O_OG, O_TWITTER, O_META, O_DC, O_MICRODATA, O_JSONLD,
                            END},
-        [F_AUTHOR] = {O_JSONLD, O_META, O_OG, O_MICRODATA, O_DC, O_TWITTER,
-                      END},
+        [F_AUTHOR] = {O_JSONLD, O_META, O_OG, O_LINK, O_MICRODATA, O_DC, O_HTML,
+                      O_TWITTER, END},
         [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
         [F_LANGUAGE] = {O_HTML, O_JSONLD, O_OG, O_META, O_HTTP, END},
         [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
-        [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, END},
-        [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, END},
+        [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
+        [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
         [F_OG_TYPE] = {O_OG, END},
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
-        [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, END},
+        [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, END},
+        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_TITLE_TAG, END},
         [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
         [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
 };
@@ -124,6 +125,23 @@ static void bcp47(char *s)
 			*s = '-';
 }
 
+/* A reference that resolves to http(s): relative, or with that scheme.
+ * Checked when offered, so that a data: image gives way to the next
+ * source instead of leaving the field empty at the end. */
+static bool http_or_relative(const char *s, size_t len)
+{
+	size_t n;
+
+	heed__trim(&s, &len);
+	n = 0;
+	while (n < len && s[n] != ':' && s[n] != '/' && s[n] != '?' &&
+	       s[n] != '#')
+		n++;
+	if (n == len || s[n] != ':')
+		return true;
+	return heed__ascii_ieq(s, n, "http") || heed__ascii_ieq(s, n, "https");
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -146,6 +164,10 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	} else if (f == F_VIEWS) {
 		if (!heed__parse_interaction_count(s, len, &num))
 			return;
+	} else if (f == F_AUTHOR) {
+		heed__author_unprefix(&s, &len);
+	} else if (f == F_THUMBNAIL && !http_or_relative(s, len)) {
+		return; /* javascript:, data:, ...: the next source may do */
 	}
 	v = collapse(b, s, len);
 	if (!v)
@@ -158,6 +180,46 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	c->rank = rank;
 	c->origin = o;
 	c->num = num;
+}
+
+void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
+                      size_t len)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	unsigned names = 1;
+	char *v, *joined;
+	size_t n;
+
+	if (!c->value || c->rank != rank_of(F_AUTHOR, o, sub)) {
+		heed__cand(b, F_AUTHOR, o, sub, s, len);
+		return;
+	}
+	heed__author_unprefix(&s, &len);
+	v = collapse(b, s, len);
+	if (!v)
+		return;
+	n = strlen(c->value);
+	for (const char *p = c->value; (p = strstr(p, "; ")); p += 2)
+		names++;
+	/* The same name twice (a byline's link and its avatar's) is one. */
+	for (const char *p = c->value; p && names < EXTRACT_MAX_AUTHORS;) {
+		const char *e = strstr(p, "; ");
+		size_t pn = e ? (size_t)(e - p) : strlen(p);
+		if (pn == strlen(v) && memcmp(p, v, pn) == 0)
+			return;
+		p = e ? e + 2 : NULL;
+	}
+	if (names >= EXTRACT_MAX_AUTHORS)
+		return;
+	joined = heed__arena_alloc(&b->arena, n + 2 + strlen(v) + 1);
+	if (!joined) {
+		b->oom = HEED_ENOMEM;
+		return;
+	}
+	memcpy(joined, c->value, n);
+	memcpy(joined + n, "; ", 2);
+	strcpy(joined + n + 2, v);
+	c->value = joined;
 }
 
 size_t heed__fold_case(char *s, size_t len)

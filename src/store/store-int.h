@@ -107,6 +107,8 @@ extern const struct heed_store_area heed__store_frontier_area;
 extern const struct heed_store_area heed__store_visits_area;
 /* After pages: its triggers and indexes are on the pages table. */
 extern const struct heed_store_area heed__store_search_area;
+/* Per-host arrangements with site owners (issue 15). */
+extern const struct heed_store_area heed__store_arrangements_area;
 
 /* Every schema area, in the order they are migrated. */
 extern const struct heed_store_area *const heed__store_areas[];

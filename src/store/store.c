@@ -27,6 +27,7 @@ const struct heed_store_area *const heed__store_areas[] = {
         &heed__store_frontier_area,
         &heed__store_visits_area,
         &heed__store_search_area,
+        &heed__store_arrangements_area,
 };
 const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas);
 

@@ -420,6 +420,19 @@ static void section_robots(struct page *p, const struct heed_config *cfg)
 	        "crawl, or can offer a more efficient metadata endpoint, "
 	        "please get in touch.");
 	para_end(p);
+	heading(p, 3, "Arrangements with the operator");
+	para(p);
+	text(p, "Write to the contact below from an address of your site "
+	        "(or say how to confirm that you run it) with what you would "
+	        "like for your host name: a longer delay between requests "
+	        "(never less than one second), a number of pages per run, "
+	        "only sitemaps and feeds, a pause, paths to include or leave "
+	        "out, hours of the day (UTC) when the crawler may call, or a "
+	        "feed or sitemap URL to read instead of your pages. The "
+	        "operator records it, with your contact and the date, and "
+	        "every later crawl honours it; robots.txt is obeyed all the "
+	        "same.");
+	para_end(p);
 }
 
 /* The seed's two `host` steps with the operator's domain, and the same

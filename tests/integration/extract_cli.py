@@ -60,6 +60,22 @@ check("charset exit status", rc == 0, err.decode())
 check("header charset wins", json.loads(out)["record"]["title"]["value"] ==
       "été", out)
 
+# Issue 15: authors stay several, publisher and site name apart, the
+# title without its site-name suffix.
+rc, out, err = run(["--url", "https://courier.example/2024/bridge",
+                    os.path.join(DATA, "news.html")])
+rec = json.loads(out)["record"]
+check("news title without suffix", rec["title"] == {
+    "value": "Harbour bridge reopens after two years", "source": "title"},
+    rec["title"])
+check("news authors", rec.get("authors") == [
+    {"value": "Maria Okafor", "source": "jsonld"},
+    {"value": "Tom Haines", "source": "jsonld"}], rec.get("authors"))
+check("news publisher", rec.get("publisher") == {
+    "value": "Coastal Courier Ltd", "source": "jsonld"}, rec.get("publisher"))
+check("news site name", rec["site_name"]["value"] == "The Coastal Courier",
+      rec["site_name"])
+
 rc, out, err = run(["--url", "https://a.example/v.mp4", "--content-type",
                     "video/mp4", "-"], stdin=b"\x00\x00\x00\x18ftypmp42")
 check("media refused", rc == 1 and b"media" in err, (rc, err))

@@ -112,7 +112,7 @@ OFFLINE_COMMANDS = {"", "help", "version", "stats", "export", "page",
                     "robots explain", "site report", "site reset",
                     "irc list"}
 NEEDS_PRIVATE = {"crawl", "site qualify"}
-TWO_WORD = {"irc", "robots", "site"}
+TWO_WORD = {"irc", "robots", "site", "sites"}
 COMMAND_TIMEOUT = 30
 
 

@@ -9,6 +9,10 @@
  * has one site alone on an address and three sites sharing another, so
  * the courtesy check (no two requests to a host under 1 s apart, across
  * every run) covers both.
+ *
+ * The same fake web and clock check that a crawl honours arrangements with
+ * site owners (issue 15): a crawl window that closes during the run, a
+ * pause, an arranged delay, a page limit and excluded paths.
  */
 #include "heed_test.h"
 
@@ -18,13 +22,14 @@
 
 #include "heed/crawl.h"
 #include "heed/store.h"
+#include "heed/store_arrangements.h"
 #include "heed/store_pages.h"
 
 #define SITES      4
 #define PAGES      4
 #define MAX_LOG    4096
 #define MAX_FLIGHT 64
-/* The fake clocks: Unix time starts on 2027-01-15 00:00 UTC. */
+/* The fake clocks: Unix time starts on 2027-01-15 08:00 UTC. */
 #define UNIX_START_S 1800000000LL
 #define HOUR_S       3600LL
 #define DAY_S        86400LL
@@ -551,11 +556,88 @@ static void test_recrawls(void **state)
 	assert_courteous();
 }
 
+static void arrange(const char *host, int64_t delay_ms, int64_t max_pages,
+                    heed_arrangement_mode mode, const char *exclude,
+                    const char *windows)
+{
+	struct heed_arrangement a = {0};
+
+	a.host = (char *)host;
+	a.delay_ms = delay_ms;
+	a.max_pages = max_pages;
+	a.mode = mode;
+	a.exclude = (char *)exclude;
+	a.windows = (char *)windows;
+	assert_int_equal(heed_store_arrangement_put(sim.store, &a), HEED_OK);
+}
+
+/* Gaps between the requests of the last run to site, at least min_ms. */
+static void assert_gaps(int site, int64_t min_ms)
+{
+	int64_t last = INT64_MIN / 2;
+
+	for (size_t i = sim.run_start; i < sim.log_len; i++) {
+		if (sim.log[i].site != site)
+			continue;
+		if (sim.log[i].start_ms - last < min_ms)
+			fail_msg(
+			        "%s: two requests %lld ms apart, arranged %lld",
+			        hosts[site],
+			        (long long)(sim.log[i].start_ms - last),
+			        (long long)min_ms);
+		last = sim.log[i].start_ms;
+	}
+}
+
+static void test_arrangements(void **state)
+{
+	struct heed_crawl_progress p;
+	int64_t start_ms = sim.mono_ms;
+	int pages = 0;
+
+	(void)state;
+	/* The run starts at 08:00 UTC (UNIX_START_S): a.test's window
+	 * closes a minute later, while it still has pages to fetch (one
+	 * every 25 s). */
+	assert_int_equal(UNIX_START_S % DAY_S, 8 * HOUR_S);
+	arrange("a.test", 25000, 0, HEED_ARRANGEMENT_FULL, NULL, "08:00-08:01");
+	arrange("b.test", 0, 0, HEED_ARRANGEMENT_PAUSED, NULL, NULL);
+	arrange("c.test", 3000, 2, HEED_ARRANGEMENT_FULL, NULL, NULL);
+	arrange("d.test", 0, 0, HEED_ARRANGEMENT_FULL, "/p/1.html\n/p/2*",
+	        NULL);
+	p = crawl(HEED_CRAWL_FULL, false);
+
+	/* Requests start only inside the window, then the site stops. */
+	assert_int_equal(asked(0, -1, NULL, NULL), 3);
+	for (size_t i = sim.run_start; i < sim.log_len; i++)
+		if (sim.log[i].site == 0)
+			assert_true(sim.log[i].start_ms - start_ms < 60000);
+	assert_gaps(0, 25000);
+	/* Paused: nothing, not even robots.txt. */
+	assert_int_equal(asked(1, -1, NULL, NULL), 0);
+	assert_int_equal(p.sites_withheld, 2);
+	/* The delay, and two pages (the home page counts). */
+	assert_gaps(2, 3000);
+	pages = asked(2, P_HOME, NULL, NULL);
+	for (int k = P_PAGE0; k < P_COUNT; k++)
+		pages += asked(2, k, NULL, NULL);
+	assert_int_equal(pages, 2);
+	/* Excluded paths cost no request, counted apart from robots.txt. */
+	assert_int_equal(asked(3, P_PAGE0 + 1, NULL, NULL), 0);
+	assert_int_equal(asked(3, P_PAGE0 + 2, NULL, NULL), 0);
+	assert_int_equal(asked(3, P_PAGE0 + 3, NULL, NULL), 1);
+	assert_int_equal(p.refused_owner, 2);
+	assert_int_equal(p.refused, 0);
+	assert_courteous();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	        cmocka_unit_test(test_recrawls),
+	        cmocka_unit_test_setup_teardown(test_recrawls, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_arrangements, setup,
+	                                        teardown),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include "../../bench/extract_corpus.h"
 
+#include "crawl/crawl-int.h"
 #include "extract/extract-int.h"
 #include "heed/extract.h"
 
@@ -23,6 +24,19 @@ static void line(struct heed_buf *b, const char *key,
 	if (f->value)
 		heed__buf_addf(b, "%s=%s:%s\n", key,
 		               heed_source_name(f->source), f->value);
+}
+
+/* "key=value:source|value:source"; nothing when n is 0. */
+static void list_line(struct heed_buf *b, const char *key,
+                      const struct heed_field *f, size_t n)
+{
+	if (!n)
+		return;
+	heed__buf_addf(b, "%s=", key);
+	for (size_t i = 0; i < n; i++)
+		heed__buf_addf(b, "%s%s:%s", i ? "|" : "", f[i].value,
+		               heed_source_name(f[i].source));
+	heed__buf_addf(b, "\n");
 }
 
 static void render_robots(struct heed_buf *b,
@@ -58,6 +72,7 @@ static void render(struct heed_buf *b, const heed_page *p)
 	line(b, "og_type", &r->og_type);
 	line(b, "schema_type", &r->schema_type);
 	line(b, "site_name", &r->site_name);
+	line(b, "publisher", &r->publisher);
 	line(b, "duration", &r->duration);
 	line(b, "charset", &r->charset);
 	if (r->duration_s >= 0)
@@ -70,14 +85,8 @@ static void render(struct heed_buf *b, const heed_page *p)
 	if (r->published_s != HEED_NO_DATE)
 		heed__buf_addf(b, "published_s=%lld\n",
 		               (long long)r->published_s);
-	if (r->tag_count) {
-		heed__buf_addf(b, "tags=");
-		for (size_t i = 0; i < r->tag_count; i++)
-			heed__buf_addf(b, "%s%s:%s", i ? "|" : "",
-			               r->tags[i].value,
-			               heed_source_name(r->tags[i].source));
-		heed__buf_addf(b, "\n");
-	}
+	list_line(b, "authors", r->authors, r->author_count);
+	list_line(b, "tags", r->tags, r->tag_count);
 	if (r->last_modified)
 		heed__buf_addf(b, "last_modified=%s\n", r->last_modified);
 	heed__buf_addf(b, "jsonld=%u/%u\n", r->jsonld_blocks, r->jsonld_errors);
@@ -558,6 +567,131 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"@type\":\"Article\","
          "\"name\":\"</div><!--<script>x</script>-->\"}</script>",
          0, NULL, "title=jsonld:</div><!--<script>x</script>-->\n"},
+        {"news article: JSON-LD authors and dates, title cut at the site",
+         "news.html", NULL, 0, NULL,
+         "title=title:Harbour bridge reopens after two years\n"
+         "site_name=og:The Coastal Courier\n"
+         "publisher=jsonld:Coastal Courier Ltd\n"
+         "author=jsonld:Maria Okafor; Tom Haines\n"
+         "authors=Maria Okafor:jsonld|Tom Haines:jsonld\n"
+         "published=jsonld:2024-04-02T06:30:00Z\n"
+         "modified=jsonld:2024-04-02T10:05:00.250Z\n"
+         "thumbnail=og:https://site.example/img/bridge-1200.jpg\n"
+         "language=html:en-GB\n"},
+        {"news article without JSON-LD: rel=author links, theme dates", NULL,
+         "<title>Bridge reopens | Courier</title>"
+         "<meta property=og:site_name content=Courier>"
+         "<meta name=twitter:creator content=@desk>"
+         "<article><header><p class=byline>By <a rel=author href=/m>Maria "
+         "Okafor</a> and <a rel=author href=/t>Tom Haines</a></p>"
+         "<time class=published datetime=2024-04-02T07:30:00+01:00>2 "
+         "April</time></header></article>"
+         "<aside><div class=author>Jo Bloggs</div></aside>",
+         0, NULL,
+         "title=title:Bridge reopens\n"
+         "publisher=og:Courier\n"
+         "author=link:Maria Okafor; Tom Haines\n"
+         "authors=Maria Okafor:link|Tom Haines:link\n"
+         "published=html:2024-04-02T06:30:00Z\n"},
+        {"blog post: byline class, entry-date and updated, image_src, "
+         "\"Site: Title\"",
+         "blog.html", NULL, 0, NULL,
+         "title=title:Sourdough in a cold kitchen\n"
+         "site_name=meta:Notes from the Pantry\n"
+         "publisher=meta:Notes from the Pantry\n"
+         "author=html:Priya Raman\n"
+         "authors=Priya Raman:html\n"
+         "published=html:2023-11-14T08:00:00Z\n"
+         "modified=html:2023-12-01T19:45:10Z\n"
+         "thumbnail=link:https://site.example/wp-content/uploads/loaf.jpg\n"
+         "tags=bread:html\n"},
+        {"video page: a byline name beats the channel's twitter handle",
+         "video-handle.html", NULL, 0, NULL,
+         "title=title:Kite surfing at dawn\n"
+         "site_name=meta:StreamBay\n"
+         "publisher=meta:StreamBay\n"
+         "author=microdata:Lena Fischer\n"
+         "authors=Lena Fischer:microdata\n"
+         "published=jsonld:2024-06-01T05:00:00Z\n"
+         "thumbnail=twitter:https://i.streambay.example/v/77/max.jpg\n"
+         "schema_type=jsonld:VideoObject\n"},
+        {"a title whose separators are its own stays whole", "title-sep.html",
+         NULL, 0, NULL,
+         "title=title:Tom & Jerry - The Movie | Review: 3/5 - Film Club\n"
+         "site_name=og:Reel Notes\n"
+         "publisher=og:Reel Notes\n"
+         "author=meta:Sam Lee; Ana Ruiz\n"
+         "authors=Sam Lee:meta|Ana Ruiz:meta\n"},
+        {"no declared site name: a suffix that spells the domain is cut", NULL,
+         "<title>Local news \xE2\x80\x94 SITE</title>", 0, NULL,
+         "title=title:Local news\nsite_name=title:SITE\n"
+         "publisher=title:SITE\n"},
+        {"no declared site name: any other suffix stays", NULL,
+         "<title>Rock - Paper</title><title>x</title>", 0, NULL,
+         "title=title:Rock - Paper\n-site_name\n-publisher\n"},
+        {"a declared name that is the whole title is no suffix", NULL,
+         "<title>Courier</title><meta property=og:site_name content=Courier>",
+         0, NULL, "title=title:Courier\nsite_name=og:Courier\n"},
+        {"byline: date and separators after the names are dropped", NULL,
+         "<main><div class=\"byline\">By Ana Lopez | 5 March 2024</div>"
+         "</main>",
+         0, NULL, "author=html:Ana Lopez\n"},
+        {"byline: localized prefix, several names", NULL,
+         "<article><span class=author-name>Par Jean Dupont et Marie "
+         "Curie</span></article>",
+         0, NULL,
+         "author=html:Jean Dupont; Marie Curie\n"
+         "authors=Jean Dupont:html|Marie Curie:html\n"},
+        {"byline: \"Posted by\", a link of class author-name", NULL,
+         "<article><p class=meta>Posted by <a class=author-name "
+         "href=/u/kim>Kim Park</a></p></article>"
+         "<header><span class=byline>Written by Lou Reed</span></header>",
+         0, NULL, "author=html:Kim Park\n"},
+        {"byline: \"Posted by\" in the byline's own text", NULL,
+         "<header><span class=byline>Written by Lou Reed</span></header>", 0,
+         NULL, "author=html:Lou Reed\n"},
+        {"byline: a bio in an author box is no name", NULL,
+         "<article><div class=author>Jane is a reporter who has covered the "
+         "city hall for many years</div></article>",
+         0, NULL, "-author\n"},
+        {"byline: outside article, header and main it is not read", NULL,
+         "<div class=byline>By Ana Lopez</div>", 0, NULL, "-author\n"},
+        {"a social handle is the last resort, still kept", NULL,
+         "<meta name=twitter:creator content=@ana>", 0, NULL,
+         "author=twitter:@ana\n"},
+        {"By prefixes go from meta and JSON-LD authors", NULL,
+         "<meta name=author content=\"By  Jane Doe\">"
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"author\":\"by John Roe\"}</script>",
+         0, NULL, "author=jsonld:John Roe\n"},
+        {"meta author alone, by prefix dropped, a comma kept", NULL,
+         "<meta name=author content=\"by Doe, Jane\">", 0, NULL,
+         "author=meta:Doe, Jane\nauthors=Doe, Jane:meta\n"},
+        {"itemprop=author outside an item reads as a byline", NULL,
+         "<article><span itemprop=author>By Kim Park</span></article>", 0, NULL,
+         "author=html:Kim Park\n"},
+        {"theme dates: loose itemprop, abbr title; meta dates win", NULL,
+         "<span itemprop=datePublished content=2022-01-02></span>"
+         "<abbr class=updated title=2022-02-03T04:05:06Z>Feb</abbr>",
+         0, NULL,
+         "published=html:2022-01-02\nmodified=html:2022-02-03T04:05:06Z\n"},
+        {"theme dates rank below Open Graph", NULL,
+         "<time class=published datetime=2022-01-02></time>"
+         "<meta property=article:published_time content=2021-05-06>",
+         0, NULL, "published=og:2021-05-06\n"},
+        {"image: a javascript: og:image gives way to twitter:image", NULL,
+         "<meta property=og:image content=\"javascript:alert(1)\">"
+         "<meta name=twitter:image content=\"data:image/png;base64,AA\">"
+         "<link rel=image_src href=//img.example/a.jpg>",
+         0, NULL, "thumbnail=link:https://img.example/a.jpg\n"},
+        {"image: JSON-LD image object beats rel=image_src", NULL,
+         "<link rel=image_src href=/a.jpg><script "
+         "type=application/ld+json>{\"@type\":\"Article\",\"image\":"
+         "{\"@type\":\"ImageObject\",\"url\":\"/b.jpg\"},"
+         "\"publisher\":\"Daily\"}</script>",
+         0, NULL,
+         "thumbnail=jsonld:https://site.example/b.jpg\n"
+         "publisher=jsonld:Daily\nsite_name=jsonld:Daily\n"},
         {"HTML 13.2.5.73: references in attributes and text", NULL,
          "<meta name=description content=\"caf&eacute; &amp&copy2024 "
          "&#x201C;x&#8221; &#150;\"><h1>&lt;b&gt; &nbsp;&hellip;</h1>",
@@ -721,6 +855,32 @@ static unsigned compare_drivers(const struct page_case *c, unsigned *seen)
 
 /* The differential test: the unit-test pages and bench_extract's
  * well-formed corpus through heed's driver and libxml2's. */
+/* The stored record (src/crawl/record_json.c) carries authors apart and
+ * the publisher, each with its source. */
+static void test_extract_record_json(void **state)
+{
+	const struct page_case c = {"news", "news.html", NULL, 0, NULL, NULL};
+	heed_status rc;
+	heed_page *p = extract(&c, heed_allocator_default(), &rc);
+	char *json;
+
+	(void)state;
+	assert_int_equal(rc, HEED_OK);
+	json = heed__crawl_record_json(heed_allocator_default(),
+	                               heed_page_record(p), 0);
+	assert_non_null(json);
+	assert_non_null(strstr(json, "\"authors\":[{\"value\":\"Maria "
+	                             "Okafor\",\"source\":\"jsonld\"},"
+	                             "{\"value\":\"Tom Haines\",\"source\":"
+	                             "\"jsonld\"}]"));
+	assert_non_null(strstr(json, "\"publisher\":{\"value\":\"Coastal "
+	                             "Courier Ltd\",\"source\":\"jsonld\"}"));
+	assert_non_null(strstr(json, "\"title\":{\"value\":\"Harbour bridge "
+	                             "reopens after two years\""));
+	free(json);
+	heed_page_free(p);
+}
+
 static void test_extract_drivers(void **state)
 {
 	unsigned seen[HEED_ARRAY_SIZE(driver_diffs)] = {0}, unknown = 0;
@@ -1026,6 +1186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_extract_pages),
 	        cmocka_unit_test(test_extract_drivers),
+	        cmocka_unit_test(test_extract_record_json),
 	        cmocka_unit_test(test_extract_hostile),
 	        cmocka_unit_test(test_extract_dates),
 	        cmocka_unit_test(test_extract_numbers),

@@ -1,0 +1,259 @@
+/*
+ * The people and the site around a page's title: the site name cut off a
+ * title ("Title | Site"), bylines split into names ("By A, B and C"), and
+ * the "By " prefix that authors carry in every source.
+ *
+ * Cutting is conservative (docs/metadata.md): a title is cut only where the
+ * part beyond the separator equals a name the page declares for its site
+ * (og:site_name, application-name, JSON-LD publisher.name), compared
+ * without case; with no declared name, only a suffix that spells the
+ * registrable domain ("Example News" on examplenews.com) counts. So
+ * "Tom - Jerry" stays whole unless the site calls itself Jerry.
+ */
+#include "extract/extract-int.h"
+
+void heed__site_name_seen(struct builder *b, const char *s, size_t len)
+{
+	char *d;
+
+	heed__trim(&s, &len);
+	if (!len || b->site_name_count == EXTRACT_MAX_SITE_NAMES)
+		return;
+	d = heed__strdup_arena(b, s, len);
+	if (d)
+		b->site_names[b->site_name_count++] = d;
+}
+
+/* True when s[0, len) equals name, ASCII case and outer space ignored. */
+static bool same_name(const char *s, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	heed__trim(&s, &len);
+	heed__trim(&name, &n);
+	if (!len || n != len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (heed__ascii_lower(s[i]) != heed__ascii_lower(name[i]))
+			return false;
+	return true;
+}
+
+/* The letters and digits of s, lower-cased, equal key ("Example News"
+ * and "examplenews"); key ends at its first '.'. */
+static bool spells(const char *s, size_t len, const char *key)
+{
+	size_t k = strcspn(key, "."), j = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = heed__ascii_lower(s[i]);
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+			continue;
+		if (j == k || key[j] != c)
+			return false;
+		j++;
+	}
+	return k && j == k;
+}
+
+static bool is_site(struct builder *b, const char *s, size_t len)
+{
+	const char *dom;
+
+	for (size_t i = 0; i < b->site_name_count; i++)
+		if (same_name(s, len, b->site_names[i]))
+			return true;
+	if (b->site_name_count)
+		return false;
+	/* No declared name: the registrable domain, spelt out or whole. */
+	dom = heed_url_registrable_domain(b->page_url);
+	heed__trim(&s, &len);
+	return dom && (spells(s, len, dom) || same_name(s, len, dom));
+}
+
+/* Separators between a title and its site, spaced on both sides so that
+ * "Jean-Luc" or "9:30" never split. */
+static const char *const seps[] = {
+        " | ",        " - ",  " \xE2\x80\x93 ", " \xE2\x80\x94 ",
+        " \xC2\xB7 ", " :: ", " \xC2\xBB ",     " / "};
+
+/* The last occurrence of sep in s[0, len), or NULL. */
+static const char *last_of(const char *s, size_t len, const char *sep)
+{
+	size_t n = strlen(sep);
+	const char *found = NULL;
+
+	for (const char *p = s; len >= n && p + n <= s + len; p++) {
+		p = memchr(p, sep[0], (size_t)(s + len - p));
+		if (!p || p + n > s + len)
+			break;
+		if (memcmp(p, sep, n) == 0)
+			found = p;
+	}
+	return found;
+}
+
+/* Sets the title to s[0, len) and offers the site name it carried. */
+static void cut(struct builder *b, const char *title, size_t tlen,
+                const char *site, size_t slen)
+{
+	char *t;
+
+	heed__trim(&title, &tlen);
+	heed__trim(&site, &slen);
+	if (!tlen || !slen)
+		return;
+	t = heed__strdup_arena(b, title, tlen);
+	if (!t)
+		return;
+	b->cand[F_TITLE].value = t;
+	heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 0, site, slen);
+	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 0, site, slen);
+}
+
+void heed__title_site(struct builder *b)
+{
+	const char *t = b->cand[F_TITLE].value;
+	size_t len;
+
+	if (!t)
+		return;
+	len = strlen(t);
+	/* "Title | Site": the part after the last separator. */
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++) {
+		const char *p = last_of(t, len, seps[i]);
+		size_t n = strlen(seps[i]);
+		if (p && is_site(b, p + n, (size_t)(t + len - p - n))) {
+			cut(b, t, (size_t)(p - t), p + n,
+			    (size_t)(t + len - p - n));
+			return;
+		}
+	}
+	/* "Site: Title", "Site | Title": the part before the first. */
+	for (size_t i = 0; i <= HEED_ARRAY_SIZE(seps); i++) {
+		const char *sep = i < HEED_ARRAY_SIZE(seps) ? seps[i] : ": ";
+		const char *p = strstr(t, sep);
+		size_t n = strlen(sep);
+		if (p && p > t && is_site(b, t, (size_t)(p - t))) {
+			cut(b, p + n, strlen(p + n), t, (size_t)(p - t));
+			return;
+		}
+	}
+}
+
+void heed__author_unprefix(const char **s, size_t *len)
+{
+	static const char *const prefixes[] = {"by ", "par ", "von ", "por "};
+
+	heed__trim(s, len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(prefixes); i++) {
+		size_t n = strlen(prefixes[i]);
+		if (*len > n && heed__ascii_ieq(*s, n, prefixes[i])) {
+			*s += n;
+			*len -= n;
+			heed__trim(s, len);
+			return;
+		}
+	}
+}
+
+/* A name as bylines write them: no digits (a date), at most six words
+ * and 64 bytes (a bio or a sentence is no name). */
+static bool name_like(const char *s, size_t len)
+{
+	unsigned words = 0;
+	bool in_word = false;
+
+	if (!len || len > 64)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			return false;
+		if (s[i] == ' ')
+			in_word = false;
+		else if (!in_word && ++words > 6)
+			return false;
+		else
+			in_word = true;
+	}
+	return true;
+}
+
+/* Where the next name ends: ",", ";", " and ", " & ", " und ", " et ",
+ * " y ". *skip gets the separator's length (0 at the end). */
+static size_t name_end(const char *s, size_t len, size_t *skip)
+{
+	static const char *const words[] = {" and ", " & ", " und ", " et ",
+	                                    " y "};
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == ',' || s[i] == ';') {
+			*skip = 1;
+			return i;
+		}
+		if (s[i] != ' ')
+			continue;
+		for (size_t w = 0; w < HEED_ARRAY_SIZE(words); w++) {
+			size_t n = strlen(words[w]);
+			if (len - i >= n &&
+			    heed__ascii_ieq(s + i, n, words[w])) {
+				*skip = n;
+				return i;
+			}
+		}
+	}
+	*skip = 0;
+	return len;
+}
+
+const char *heed__byline_names(struct builder *b, const char *s, size_t len)
+{
+	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
+	                                    " - ", "\n"};
+	struct heed_buf out;
+	const char *res = NULL;
+	unsigned names = 0;
+
+	/* "By Ana Lopez | 5 March 2024": the names come before any of these. */
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {
+		const char *p = memmem(s, len, stops[i], strlen(stops[i]));
+		if (p)
+			len = (size_t)(p - s);
+	}
+	/* "Posted by", "Written by", "Words by": the names follow "by". */
+	{
+		const char *by = memmem(s, len < 24 ? len : 24, " by ", 4);
+		if (!by)
+			by = memmem(s, len < 24 ? len : 24, " By ", 4);
+		if (by) {
+			len -= (size_t)(by + 1 - s);
+			s = by + 1;
+		}
+	}
+	heed__author_unprefix(&s, &len);
+	heed__buf_init(&out, b->alloc, 1024);
+	while (len && names < EXTRACT_MAX_AUTHORS) {
+		size_t skip, n = name_end(s, len, &skip);
+		const char *name = s;
+		size_t nl = n;
+		heed__trim(&name, &nl);
+		heed__author_unprefix(&name, &nl);
+		if (nl && !name_like(name, nl)) {
+			/* One part is no name: the whole byline is suspect. */
+			names = 0;
+			break;
+		}
+		if (nl) {
+			if (out.len)
+				(void)heed__buf_add(&out, "; ", 2);
+			(void)heed__buf_add(&out, name, nl);
+			names++;
+		}
+		s += n + skip;
+		len -= n + skip;
+	}
+	if (names && heed__buf_str(&out))
+		res = heed__strdup_arena(b, out.data, out.len);
+	heed__buf_free(&out);
+	return res;
+}

@@ -1,0 +1,196 @@
+/*
+ * The "arrangements" area of the store on SQLite (heed/store_arrangements.h):
+ * one row per host. Patterns are kept one per line and windows as their
+ * canonical text, so the table reads without heed.
+ */
+#include <string.h>
+
+#include "heed/store_arrangements.h"
+#include "store/store-int.h"
+
+static const char *const arrangements_migrations[] = {
+        "CREATE TABLE arrangements ("
+        "  host TEXT PRIMARY KEY,"
+        "  delay_ms INTEGER NOT NULL DEFAULT 0,"
+        "  max_pages INTEGER NOT NULL DEFAULT 0,"
+        "  mode TEXT NOT NULL DEFAULT 'full',"
+        "  include TEXT,"
+        "  exclude TEXT,"
+        "  windows TEXT,"
+        "  endpoint TEXT,"
+        "  note TEXT,"
+        "  updated INTEGER NOT NULL DEFAULT 0);",
+};
+
+const struct heed_store_area heed__store_arrangements_area = {
+        "arrangements",
+        arrangements_migrations,
+        (int)HEED_ARRAY_SIZE(arrangements_migrations),
+};
+
+#define ARR_COLUMNS                                                    \
+	"host, delay_ms, max_pages, mode, include, exclude, windows, " \
+	"endpoint, note, updated"
+
+static char *text_dup(heed_store *store, sqlite3_stmt *st, int col, bool *oom)
+{
+	const unsigned char *p = sqlite3_column_text(st, col);
+	char *copy;
+
+	if (!p)
+		return NULL;
+	copy = heed__strndup(store->alloc, (const char *)p,
+	                     strlen((const char *)p));
+	if (!copy)
+		*oom = true;
+	return copy;
+}
+
+static heed_status read_row(heed_store *store, sqlite3_stmt *st,
+                            struct heed_arrangement *out)
+{
+	bool oom = false;
+	const unsigned char *mode = sqlite3_column_text(st, 3);
+
+	out->host = text_dup(store, st, 0, &oom);
+	out->delay_ms = sqlite3_column_int64(st, 1);
+	out->max_pages = sqlite3_column_int64(st, 2);
+	if (!mode || heed_arrangement_mode_parse((const char *)mode,
+	                                         &out->mode) != HEED_OK)
+		out->mode = HEED_ARRANGEMENT_FULL;
+	out->include = text_dup(store, st, 4, &oom);
+	out->exclude = text_dup(store, st, 5, &oom);
+	out->windows = text_dup(store, st, 6, &oom);
+	out->endpoint = text_dup(store, st, 7, &oom);
+	out->note = text_dup(store, st, 8, &oom);
+	out->updated_s = sqlite3_column_int64(st, 9);
+	/* A row written by hand never makes heed faster than its floor. */
+	if (out->delay_ms > 0 && out->delay_ms < HEED_ARRANGEMENT_MIN_DELAY_MS)
+		out->delay_ms = HEED_ARRANGEMENT_MIN_DELAY_MS;
+	return oom ? HEED_ENOMEM : HEED_OK;
+}
+
+void heed_store_arrangement_clear(heed_store *store, struct heed_arrangement *a)
+{
+	heed__free(store->alloc, a->host);
+	heed__free(store->alloc, a->include);
+	heed__free(store->alloc, a->exclude);
+	heed__free(store->alloc, a->windows);
+	heed__free(store->alloc, a->endpoint);
+	heed__free(store->alloc, a->note);
+	memset(a, 0, sizeof(*a));
+}
+
+heed_status heed_store_arrangement_get(heed_store *store, const char *host,
+                                       struct heed_arrangement *out)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "SELECT " ARR_COLUMNS " FROM arrangements WHERE host = ?1;");
+	heed_status rc;
+	int step;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		rc = read_row(store, st, out);
+	else if (step == SQLITE_DONE)
+		rc = HEED_ENOTFOUND;
+	else
+		rc = heed__store_fail(store, NULL, "reading an arrangement");
+	heed__sqlite_release(store, st);
+	if (rc == HEED_ENOMEM)
+		heed_store_arrangement_clear(store, out);
+	return rc;
+}
+
+static void bind_text(sqlite3_stmt *st, int col, const char *p)
+{
+	if (p && *p)
+		sqlite3_bind_text(st, col, p, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+heed_status heed_store_arrangement_put(heed_store *store,
+                                       const struct heed_arrangement *in)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "INSERT OR REPLACE INTO arrangements (" ARR_COLUMNS
+	               ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10);");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, in->host, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, in->delay_ms);
+	sqlite3_bind_int64(st, 3, in->max_pages);
+	sqlite3_bind_text(st, 4, heed_arrangement_mode_name(in->mode), -1,
+	                  SQLITE_STATIC);
+	bind_text(st, 5, in->include);
+	bind_text(st, 6, in->exclude);
+	bind_text(st, 7, in->windows);
+	bind_text(st, 8, in->endpoint);
+	bind_text(st, 9, in->note);
+	sqlite3_bind_int64(st, 10, in->updated_s);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+heed_status heed_store_arrangement_delete(heed_store *store, const char *host,
+                                          bool *found)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "DELETE FROM arrangements WHERE host = ?1;");
+	heed_status rc;
+
+	if (found)
+		*found = false;
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
+	rc = heed__sqlite_step_done(store, st);
+	if (rc == HEED_OK && found)
+		*found = sqlite3_changes(store->db) > 0;
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+heed_status heed_store_arrangement_each(heed_store *store,
+                                        heed_store_arrangement_fn *fn, void *ud,
+                                        size_t *count)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "SELECT " ARR_COLUMNS " FROM arrangements ORDER BY host;");
+	struct heed_arrangement row;
+	heed_status rc = HEED_OK;
+	size_t n = 0;
+	int step;
+
+	if (count)
+		*count = 0;
+	if (!st)
+		return HEED_ESTORE;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&row, 0, sizeof(row));
+		rc = read_row(store, st, &row);
+		if (rc == HEED_OK) {
+			fn(ud, &row);
+			n++;
+		}
+		heed_store_arrangement_clear(store, &row);
+		if (rc != HEED_OK)
+			break;
+	}
+	if (rc == HEED_OK && step != SQLITE_DONE)
+		rc = heed__store_fail(store, NULL, "listing arrangements");
+	heed__sqlite_release(store, st);
+	if (count)
+		*count = n;
+	return rc;
+}
