@@ -36,11 +36,12 @@
 #define HTMLTOK_MAX_VALUE 65536
 /* Ceiling of one tag's decoded names and values together. */
 #define HTMLTOK_MAX_TAG_BYTES (2 * 1024 * 1024)
-/* Named references looked up in libxml2's table per document (a linear
- * search of 253 names, about a microsecond); past it, names other than
- * amp, lt, gt, quot and nbsp stay as text. A real page needs dozens; a
- * hostile one of "&abcdef" runs cannot cost seconds. */
-#define HTMLTOK_MAX_ENTITY_LOOKUPS 10000
+/* UTF-8 bytes of one character reference: two code points at most. */
+#define HTMLTOK_MAX_REF_UTF8 8
+/* Room for s[0..len) with its references decoded. Only "&nGt;" and
+ * "&nLt;" grow (5 bytes to 6: U+226B or U+226A, then U+20D2); every other
+ * reference, named or numeric, is no longer than its text. */
+#define HTMLTOK_DECODED_MAX(len) ((len) + (len) / 5)
 
 enum htmltok_kind {
 	HTMLTOK_EOF,   /* the input is used up */
@@ -91,7 +92,6 @@ struct heed_htmltok {
 	size_t offs[2 * HTMLTOK_MAX_ATTRS];
 	char last_start[16];
 	size_t last_start_len;
-	size_t lookups_left; /* of HTMLTOK_MAX_ENTITY_LOOKUPS */
 };
 
 /* Prepares t to read buf[0..len) (not copied: it must outlive t). No
@@ -109,9 +109,9 @@ void heed__htmltok_set_mode(struct heed_htmltok *t, enum htmltok_mode mode);
 /* The text state an HTML start tag of that name switches to. */
 enum htmltok_mode heed__htmltok_mode_for(const char *name, size_t len);
 /* Appends s[0..len) to out with character references decoded (13.2.5.72,
- * outside attributes), spending t's look-ups. Returns heed__buf_add()'s
+ * outside attributes). Returns heed__buf_add()'s
  * status. */
-heed_status heed__htmltok_decode(struct heed_htmltok *t, struct heed_buf *out,
-                                 const char *s, size_t len);
+heed_status heed__htmltok_decode(struct heed_buf *out, const char *s,
+                                 size_t len);
 
 #endif /* HEED_HTMLTOK_H */

@@ -10,17 +10,20 @@
  * - an end tag closes the nearest open element of its name and everything
  *   above it; an end tag with no such element is ignored, as is one whose
  *   search meets a special element (13.2.6.4.7 "any other end tag") or,
- *   for special names, a scope boundary ("has an element in scope");
+ *   for special names, a scope boundary ("has an element in scope",
+ *   MathML and SVG integration points included; "table scope" for
+ *   </table>); a heading's end tag closes any open heading;
  *   </body> and </html> close nothing (the "after body" modes put later
  *   content back in the body);
  * - the implied end tags of "in body": li closes an open li, dd and dt
  *   close dd or dt, option and optgroup close an option, block start tags
  *   close an open p ("close a p element"), a heading closes a heading, a
- *   new <a> closes an open one (the adoption agency algorithm's outcome
- *   for that case); in tables, td, th, tr and the row groups close open
- *   cells, rows and row groups ("clear the stack back to a table
- *   context"), and they are ignored outside a table;
- * - the head is closed by any start tag that does not belong in it;
+ *   new <a> closes an open one unless a special element is open above it
+ *   (the adoption agency algorithm's outcome for that case); in tables, td, th,
+ * tr and the row groups close open cells, rows and row groups ("clear the stack
+ * back to a table context"), and they are ignored outside a table;
+ * - the head is closed by any start tag that does not belong in it, which
+ *   opens the body;
  *   second <html>, <head> and <body> tags open nothing (a later <html>
  *   only adds its attributes);
  * - svg and math open foreign content, where the tokenizer reads CDATA and
@@ -75,6 +78,7 @@ enum el_id {
 	ID_ROW,         /* tr */
 	ID_ROWGROUP,    /* tbody, thead, tfoot */
 	ID_TABLE_OTHER, /* caption, colgroup, col */
+	ID_TEMPLATE,
 };
 
 struct el_info {
@@ -188,7 +192,7 @@ static const struct el_info elements[] = {
         EL("table", ID_TABLE, SP | CP | E_SCOPE | BO),
         EL("tbody", ID_ROWGROUP, SP),
         EL("td", ID_CELL, SP | E_SCOPE),
-        EL("template", 0, SP | E_SCOPE | HO),
+        EL("template", ID_TEMPLATE, SP | E_SCOPE | HO),
         EL("textarea", 0, SP),
         EL("tfoot", ID_ROWGROUP, SP),
         EL("th", ID_CELL, SP | E_SCOPE),
@@ -358,6 +362,18 @@ static size_t find(const struct tree *t, unsigned char id, unsigned stop)
 	return t->depth;
 }
 
+/* True when a special element is open above index i: the adoption agency
+ * would move it out of the element at i (its "furthest block") rather than
+ * close it, so "<a><h1><a>" leaves the h1 open. */
+static bool special_above(const struct tree *t, size_t i)
+{
+	for (size_t j = i + 1; j < t->depth; j++)
+		if (t->stack[j].ns == NS_HTML &&
+		    (t->stack[j].flags & E_SPECIAL))
+			return true;
+	return false;
+}
+
 /* "Close a p element" when one is in button scope. */
 static void close_p(struct tree *t)
 {
@@ -435,7 +451,7 @@ static bool implied_ends(struct tree *t, const struct el_info *in)
 		pop(t);
 	if (in->id == ID_A && t->open_a) {
 		size_t i = find(t, ID_A, E_SCOPE);
-		if (i < t->depth)
+		if (i < t->depth && !special_above(t, i))
 			pop_to(t, i);
 	}
 	if (in->id == ID_ROWGROUP || in->id == ID_ROW || in->id == ID_CELL ||
@@ -536,7 +552,9 @@ static void start_tag(struct tree *t)
 	}
 	if (in.id == ID_HEAD)
 		t->head_seen = true;
-	if (in.id == ID_BODY)
+	/* A start tag that does not belong in the head opens the body, as
+	 * <body> does: a later <body> then opens nothing (13.2.6.4.7). */
+	if (!(in.flags & E_HEAD_OK))
 		t->head_seen = t->body_seen = true;
 	if (in.id == ID_SVG)
 		ns = NS_SVG;
@@ -547,14 +565,44 @@ static void start_tag(struct tree *t)
 	push(t, &in, ns);
 }
 
+/* True when e is the element an end tag named by in closes under the HTML
+ * rules: an HTML element of its name, or for a heading any heading
+ * (13.2.6.4.7: "</h2>" closes an open h1). */
+static bool closes(const struct tree *t, size_t i, const struct el_info *in)
+{
+	const struct open_el *e = &t->stack[i];
+
+	if (in->flags & E_HEADING)
+		return e->ns == NS_HTML && (e->flags & E_HEADING);
+	return e->ns == NS_HTML && e->name_len == t->tok.name_len &&
+	       same(name_at(t, i), t->tok.name, e->name_len);
+}
+
+/* True when e ends the search of the end tag named by in: "has an element
+ * in table scope" for </table> (only html, table and template bound it,
+ * so a </table> in a cell closes the cell), "has an element in scope"
+ * for other special names, a special element for the rest. */
+static bool bounds(const struct open_el *e, const struct el_info *in)
+{
+	/* MathML text integration points and SVG's foreignObject, desc and
+	 * title are special and bound every scope but table scope. */
+	if (e->ns != NS_HTML)
+		return in->id != ID_TABLE && (e->flags & E_INTEGRATION);
+	if (in->id == ID_TABLE)
+		return e->id == ID_HTML || e->id == ID_TEMPLATE;
+	if (in->id == ID_LI && e->id == ID_LIST)
+		return true;
+	return e->flags & ((in->flags & E_SPECIAL) ? E_SCOPE : E_SPECIAL);
+}
+
 /* An end tag closes the nearest open element of its name (13.2.6.4.7 "any
  * other end tag"; for special names, "has an element in scope"). */
 static void end_tag(struct tree *t)
 {
 	const char *name = t->tok.name;
 	const struct open_el *c = current(t);
+	bool foreign = c && c->ns != NS_HTML;
 	struct el_info in;
-	unsigned stop;
 
 	/* Most end tags close the current node. */
 	if (c && c->name_len == t->tok.name_len && c->id != ID_BODY &&
@@ -564,19 +612,33 @@ static void end_tag(struct tree *t)
 		return;
 	}
 	in = info_of(name, t->tok.name_len, NS_HTML);
-	stop = (in.flags & E_SPECIAL) ? E_SCOPE : E_SPECIAL;
 	if (in.id == ID_BODY || in.id == ID_HTML)
 		return;
+	/* "in body" has no rule of its own for the end tags of title,
+	 * script, style, textarea and the raw text elements: "any other end
+	 * tag" stops at any special element, as for a non-special name. */
+	if (heed__htmltok_mode_for(name, t->tok.name_len) != HTMLTOK_DATA)
+		in.flags &= (unsigned char)~E_SPECIAL;
 	for (size_t k = 0; k < t->depth && k < MAX_WALK; k++) {
 		size_t i = t->depth - 1 - k;
 		const struct open_el *e = &t->stack[i];
-		if (e->name_len == t->tok.name_len &&
-		    same(name_at(t, i), name, e->name_len)) {
+		/* 13.2.6.5: from a foreign current node, the SVG and MathML
+		 * elements are searched by name alone; the first HTML element
+		 * hands the search to the HTML rules. */
+		if (foreign && e->ns != NS_HTML) {
+			if (e->name_len == t->tok.name_len &&
+			    same(name_at(t, i), name, e->name_len)) {
+				pop_to(t, i);
+				return;
+			}
+			continue;
+		}
+		foreign = false;
+		if (closes(t, i, &in)) {
 			pop_to(t, i);
 			return;
 		}
-		if (e->ns == NS_HTML &&
-		    ((e->flags & stop) || (in.id == ID_LI && e->id == ID_LIST)))
+		if (bounds(&t->stack[i], &in))
 			return;
 	}
 }
@@ -597,7 +659,7 @@ static void text(struct tree *t)
 	}
 	heed__buf_reset(&t->text);
 	/* A text past the ceiling is cut, as a capture would cut it. */
-	if (heed__htmltok_decode(&t->tok, &t->text, tok->text, tok->text_len) ==
+	if (heed__htmltok_decode(&t->text, tok->text, tok->text_len) ==
 	    HEED_ENOMEM)
 		t->rc = HEED_ENOMEM;
 	heed__html_text(t->h, heed__buf_str(&t->text), t->text.len);
