@@ -454,6 +454,11 @@ void heed__timer_pop(heed_crawl *c, struct heed__timer *out);
 void heed__life_free(heed_crawl *c, struct heed__life *l);
 struct heed_crawl_req *heed__req_new(heed_crawl *c);
 void heed__req_free(heed_crawl *c, struct heed_crawl_req *r);
+/* Adds If-None-Match: etag and If-Modified-Since: last_modified to req,
+ * each when given (a value that holds CR or LF is not sent back); returns
+ * how many were added. */
+size_t heed__req_validators(heed_crawl *c, struct heed_crawl_req *req,
+                            const char *etag, const char *last_modified);
 void heed__table_free(heed_crawl *c);
 
 /* The memory of each URL between runs (visits.c). */

@@ -546,22 +546,15 @@ void heed__life_robots_headers(heed_crawl *c, struct heed__site *s,
                                struct heed_crawl_req *req)
 {
 	const struct heed_store_site *k = &s->life->kept;
-	const char *name[2] = {"If-None-Match", "If-Modified-Since"};
-	const char *value[2] = {k->robots_etag, k->robots_last_modified};
-	struct heed_buf b;
 
 	/* Validators belong to the URL they came with: a redirect to
 	 * another robots.txt URL asks for it whole. */
 	s->life->conditional = false;
 	if (!k->robots_body || strcmp(req->job.url, k->robots_url) != 0)
 		return;
-	heed__buf_init(&b, c->alloc, 512);
-	for (size_t i = 0; i < 2 && req->header_count < 2; i++)
-		if (value[i] &&
-		    heed__buf_addf(&b, "%s: %s", name[i], value[i]) == HEED_OK)
-			req->headers[req->header_count++] = heed__buf_take(&b);
-	heed__buf_free(&b);
-	s->life->conditional = req->header_count > 0;
+	s->life->conditional =
+	        heed__req_validators(c, req, k->robots_etag,
+	                             k->robots_last_modified) > 0;
 }
 
 /* A 304 to a robots.txt request. When heed asked with the validators of

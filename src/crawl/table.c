@@ -327,6 +327,32 @@ struct heed_crawl_req *heed__req_new(heed_crawl *c)
 	return r;
 }
 
+static void add_header(heed_crawl *c, struct heed_crawl_req *req,
+                       const char *name, const char *value)
+{
+	struct heed_buf b;
+
+	/* A value comes from a server: one that would break the request
+	 * line in two is not sent back. */
+	if (!value || !*value || strpbrk(value, "\r\n") ||
+	    req->header_count >= HEED_ARRAY_SIZE(req->headers))
+		return;
+	heed__buf_init(&b, c->alloc, 256);
+	if (heed__buf_addf(&b, "%s: %s", name, value) == HEED_OK)
+		req->headers[req->header_count++] = heed__buf_take(&b);
+	heed__buf_free(&b);
+}
+
+size_t heed__req_validators(heed_crawl *c, struct heed_crawl_req *req,
+                            const char *etag, const char *last_modified)
+{
+	size_t before = req->header_count;
+
+	add_header(c, req, "If-None-Match", etag);
+	add_header(c, req, "If-Modified-Since", last_modified);
+	return req->header_count - before;
+}
+
 void heed__req_free(heed_crawl *c, struct heed_crawl_req *r)
 {
 	if (r->prev)

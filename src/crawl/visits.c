@@ -86,21 +86,6 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 	return skip;
 }
 
-static bool add_header(heed_crawl *c, struct heed_crawl_req *req,
-                       const char *name, const char *value)
-{
-	struct heed_buf b;
-
-	if (!value || !*value ||
-	    req->header_count >= HEED_ARRAY_SIZE(req->headers))
-		return false;
-	heed__buf_init(&b, c->alloc, 256);
-	if (heed__buf_addf(&b, "%s: %s", name, value) == HEED_OK)
-		req->headers[req->header_count++] = heed__buf_take(&b);
-	heed__buf_free(&b);
-	return true;
-}
-
 void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole)
 {
 	struct heed_visit v;
@@ -108,12 +93,7 @@ void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole)
 	if (c->opt->refresh_all || whole || req->job.kind == JOB_ROBOTS ||
 	    !visit_get(c, req->job.url, &v))
 		return;
-	/* Header values come from a server: one that breaks the line is
-	 * not sent back (libcurl would send it as two headers). */
-	if (v.etag && !strpbrk(v.etag, "\r\n"))
-		add_header(c, req, "If-None-Match", v.etag);
-	if (v.last_modified && !strpbrk(v.last_modified, "\r\n"))
-		add_header(c, req, "If-Modified-Since", v.last_modified);
+	heed__req_validators(c, req, v.etag, v.last_modified);
 	heed_store_visit_clear(c->store, &v);
 }
 
