@@ -149,8 +149,10 @@ static void visited(heed_crawl *c, struct heed__site *s,
                     bool keep_validators)
 {
 	char digest[HEED_SHA256_HEX];
-	struct heed__visit_found f = {outcome, modified_at,     NULL,
-	                              true,    keep_validators, false};
+	struct heed__visit_found f = {.outcome = outcome,
+	                              .modified_at = modified_at,
+	                              .body = true,
+	                              .keep_validators = keep_validators};
 
 	if (heed__sha256_hex(r->body, r->body_len, digest))
 		f.digest = digest;
@@ -181,12 +183,11 @@ static bool same_body(heed_crawl *c, struct heed__site *s,
                       const struct heed_net_response *r)
 {
 	char digest[HEED_SHA256_HEX];
-	struct heed__visit_found f = {HEED_REVISIT_UNCHANGED,
-	                              HEED_REVISIT_NO_DATE,
-	                              digest,
-	                              true,
-	                              true,
-	                              false};
+	struct heed__visit_found f = {.outcome = HEED_REVISIT_UNCHANGED,
+	                              .modified_at = HEED_REVISIT_NO_DATE,
+	                              .digest = digest,
+	                              .body = true,
+	                              .keep_validators = true};
 	heed_status rc = HEED_OK;
 
 	if (!heed__sha256_hex(r->body, r->body_len, digest) ||
@@ -352,12 +353,9 @@ static void not_modified(heed_crawl *c, struct heed__site *s,
                          const struct heed__job *job,
                          const struct heed_net_response *r)
 {
-	struct heed__visit_found f = {HEED_REVISIT_UNCHANGED,
-	                              HEED_REVISIT_NO_DATE,
-	                              NULL,
-	                              false,
-	                              true,
-	                              false};
+	struct heed__visit_found f = {.outcome = HEED_REVISIT_UNCHANGED,
+	                              .modified_at = HEED_REVISIT_NO_DATE,
+	                              .keep_validators = true};
 	heed_status rc = HEED_OK;
 
 	if (job->kind == JOB_PAGE && heed__crawl_tx(c))
@@ -396,12 +394,8 @@ static void no_content(heed_crawl *c, struct heed__site *s,
                        const struct heed__job *job,
                        const struct heed_net_response *r)
 {
-	struct heed__visit_found f = {HEED_REVISIT_FAILED,
-	                              HEED_REVISIT_NO_DATE,
-	                              NULL,
-	                              false,
-	                              false,
-	                              false};
+	struct heed__visit_found f = {.outcome = HEED_REVISIT_FAILED,
+	                              .modified_at = HEED_REVISIT_NO_DATE};
 
 	heed__visit_record(c, s, job, r, &f);
 }
