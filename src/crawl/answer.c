@@ -118,11 +118,11 @@ static void store_page(heed_crawl *c, struct heed__site *s,
 	c->run_pages++;
 }
 
-static void queue_links(heed_crawl *c, const struct heed__job *job,
-                        const heed_page *page, bool follow)
+static void queue_links(heed_crawl *c, const struct heed__site *s,
+                        const struct heed__job *job, const heed_page *page,
+                        bool follow)
 {
-	const struct heed__site *s = heed__site_of_url(c, job->url, false);
-	bool incremental_only = s && heed__arranged_incremental(c, s);
+	bool incremental_only = heed__arranged_incremental(c, s);
 
 	for (size_t i = 0; i < heed_page_link_count(page); i++) {
 		const struct heed_link *l = heed_page_link(page, i);
@@ -262,7 +262,7 @@ static void page(heed_crawl *c, struct heed__site *s,
 	}
 	visited(c, s, job, r, HEED_REVISIT_CHANGED,
 	        page_date(heed_page_record(pg), job->lastmod, now), index);
-	queue_links(c, job, pg, follow);
+	queue_links(c, s, job, pg, follow);
 	heed_page_free(pg);
 	heed__queue_finish(c, job, r->status);
 }
