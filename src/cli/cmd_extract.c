@@ -186,6 +186,7 @@ static json_object *feed_json(const heed_feed *f)
 	json_object_object_add(
 	        o, "kind", jstr(heed_feed_kind_name(heed_feed_kind_get(f))));
 	json_object_object_add(o, "title", jstr(heed_feed_title(f)));
+	json_object_object_add(o, "next", jstr(heed_feed_next(f)));
 	json_object_object_add(o, "truncated",
 	                       json_object_new_boolean(heed_feed_truncated(f)));
 	json_object_object_add(o, "skipped",
@@ -293,11 +294,14 @@ static bool is_feed(const struct opts *o, const char *body, size_t len)
 	if (o->mode)
 		return strcmp(o->mode, "feed") == 0;
 	if (k == HEED_CONTENT_FEED || k == HEED_CONTENT_XML ||
-	    k == HEED_CONTENT_TEXT || k == HEED_CONTENT_GZIP)
+	    k == HEED_CONTENT_TEXT || k == HEED_CONTENT_GZIP ||
+	    k == HEED_CONTENT_JSON)
 		return true;
 	if (k != HEED_CONTENT_UNKNOWN)
 		return false;
-	return (len >= 2 && (unsigned char)body[0] == 0x1f &&
+	/* A JSON object can only be a JSON Feed. */
+	return (len >= 1 && body[0] == '{') ||
+	       (len >= 2 && (unsigned char)body[0] == 0x1f &&
 	        (unsigned char)body[1] == 0x8b) ||
 	       (len >= 5 && memcmp(body, "<?xml", 5) == 0 &&
 	        !strstr(body, "<html"));
