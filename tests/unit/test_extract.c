@@ -259,6 +259,16 @@ static const struct page_case cases[] = {
          "views=microdata:1234567\n"
          "tags=café:microdata|music:microdata\n"
          "charset=html:WINDOWS-1252\n"},
+        {"feed links: RSS, Atom and JSON Feed; other alternates are none", NULL,
+         "<link rel=alternate type=application/feed+json href=/feed.json>"
+         "<link rel=alternate type=APPLICATION/RSS+XML href=/feed.rss>"
+         "<link rel=alternate type=application/json href=/data.json>"
+         "<link rel=alternate href=/fr/>",
+         0, NULL,
+         "link=https://site.example/feed.json alternate feed\n"
+         "link=https://site.example/feed.rss alternate feed\n"
+         "link=https://site.example/data.json alternate\n"
+         "link=https://site.example/fr/ alternate\n"},
         {"title tag beats JSON-LD and h1", NULL,
          "<title> Plain   title </title><h1>Heading</h1>"
          "<script type=application/ld+json>{\"@type\":\"Article\","
