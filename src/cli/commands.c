@@ -220,8 +220,8 @@
 	"                     '*' any, final '$' the end); repeatable\n"       \
 	"  --exclude PAT      never paths matching PAT; repeatable\n"          \
 	"  --window HH:MM-HH:MM  hours (UTC) requests may start; repeatable\n" \
-	"  --endpoint URL     a feed or sitemap on the host, read as a "       \
-	"source\n"                                                             \
+	"  --endpoint URL     a feed (RSS, Atom, JSON Feed) or sitemap on\n"   \
+	"                     the host, read as a source\n"                    \
 	"  --note TEXT        the owner's contact and the arrangement's "      \
 	"date\n"                                                               \
 	"  --clear FIELD      forget delay, max-pages, mode, include, "        \
@@ -242,7 +242,8 @@
 	"                    [--header 'Name: value']... [--agent TOKEN]\n"   \
 	"                    [--html | --feed] FILE\n"                        \
 	"Print, as JSON, the metadata record, links and robots directives\n"  \
-	"heed would take from a page, or the entries of a feed or sitemap.\n" \
+	"heed would take from a page, or the entries of a feed (RSS, Atom,\n" \
+	"JSON Feed) or sitemap.\n"                                            \
 	"FILE is the response body (- for standard input); nothing is\n"      \
 	"fetched. URL is the page's address (links resolve against it).\n"    \
 	"The charset in the Content-Type wins over the page's own.\n"         \
