@@ -12,7 +12,10 @@ servers on loopback. Two ways to the feed:
 each on its own address (127.0.0.151-152) and both on one address
 (127.0.0.155, told apart by the Host header). One full crawl, then the feed
 changes (a new item, one item modified) and an incremental crawl asks for
-those two pages only. Throughout: the pages the feed lists (relative URLs,
+those two pages only. The feed's next_url (page 2, an older item) is read
+by the full crawl, and asked again by the incremental one as a known
+source; a new next_url on a page that still lists an unchanged entry is
+not followed by the incremental crawl. Throughout: the pages the feed lists (relative URLs,
 resolved against the feed's) are fetched and stored with the feed's dates,
 robots.txt's Disallow holds for them, and two requests to one host are at
 least 1 s apart.
@@ -43,7 +46,8 @@ def page(name):
             b"<body>%s</body></html>" % (name, name))
 
 
-def feed(extra=(), t2=T2):
+def feed(extra=(), t2=T2, next_url="?page=2"):
+    """The feed's first page; its next_url is relative."""
     items = list(extra) + [
         {"id": "1", "url": "/p/1.html", "title": "One",
          "date_published": T1},
@@ -53,7 +57,15 @@ def feed(extra=(), t2=T2):
         {"id": "4", "url": "ftp://elsewhere.test/x"},
     ]
     return json.dumps({"version": "https://jsonfeed.org/version/1.1",
-                       "title": "Only JSON", "items": items}).encode()
+                       "title": "Only JSON", "next_url": next_url,
+                       "items": items}).encode()
+
+
+# Page 2: an older item, and no further page.
+PAGE2 = json.dumps({"version": "https://jsonfeed.org/version/1",
+                    "items": [{"id": "0", "url": "/p/old.html",
+                               "date_published": "2025-01-01T00:00:00Z"}]}
+                   ).encode()
 
 
 def script(body):
@@ -63,8 +75,16 @@ def script(body):
          "/feed.json": ("status", 200, body,
                         {"Content-Type": "application/feed+json"}),
          "/owner.json": ("status", 200, body,
-                         {"Content-Type": "application/json"})}
-    for p in ("1", "2", "new", "private"):
+                         {"Content-Type": "application/json"}),
+         "/feed.json?page=2": ("status", 200, PAGE2,
+                               {"Content-Type": "application/feed+json"}),
+         "/owner.json?page=2": ("status", 200, PAGE2,
+                                {"Content-Type": "application/json"}),
+         "/feed.json?page=3": ("status", 200, PAGE2,
+                               {"Content-Type": "application/feed+json"}),
+         "/owner.json?page=3": ("status", 200, PAGE2,
+                                {"Content-Type": "application/json"})}
+    for p in ("1", "2", "new", "old", "private"):
         s[f"/p/{p}.html"] = ("status", 200, page(p.encode()), HTML)
     return s
 
@@ -118,7 +138,8 @@ with Dnsmasq(hosts={h: [a] for h, a in hosts.items()}) as dns:
     # The feed changes: one new item, one modified; the rest as before.
     soon = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 60))
     changed = feed([{"id": "5", "url": "/p/new.html", "title": "New",
-                     "date_published": soon}], t2=soon)
+                     "date_published": soon}], t2=soon,
+                   next_url="?page=3")
     for s in servers:
         s.set("/feed.json", ("status", 200, changed,
                              {"Content-Type": "application/feed+json"}))
@@ -164,8 +185,23 @@ def check_feed_found_each_way():
 
 def check_listed_pages_fetched():
     for h in hosts:
-        assert pages(full_rows, h) == ["/p/1.html", "/p/2.html"], \
+        assert pages(full_rows, h) == ["/p/1.html", "/p/2.html",
+                                       "/p/old.html"], \
             (h, paths(full_rows, h))
+
+
+def check_next_page_read():
+    # A full run reads the feed's next page (older items); the
+    # incremental run asks it again as a source it knows, once, but does
+    # not follow a new next_url from a page that still holds an unchanged
+    # entry: older pages hold nothing new.
+    for h in hosts:
+        feed_path = "/owner.json" if h in ENDPOINT else "/feed.json"
+        for rows in (full_rows, incr_rows):
+            assert paths(rows, h).count(feed_path + "?page=2") == 1, \
+                (h, paths(rows, h))
+        assert feed_path + "?page=3" not in paths(incr_rows, h), \
+            (h, paths(incr_rows, h))
 
 
 def check_robots_disallow_holds():
@@ -214,6 +250,7 @@ Checks().main([
     check_runs_succeed,
     check_feed_found_each_way,
     check_listed_pages_fetched,
+    check_next_page_read,
     check_robots_disallow_holds,
     check_stored_with_feed_dates,
     check_incremental_asks_new_and_changed_only,
