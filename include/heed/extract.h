@@ -223,7 +223,7 @@ const char *heed_feed_kind_name(heed_feed_kind kind);
 struct heed_feed_entry {
 	const char *url; /* absolute, normalised */
 	const char *title, *description, *thumbnail;
-	const char *author; /* every author, joined by "; " */
+	const char *author;              /* every author, joined by "; " */
 	const char *published, *updated; /* ISO 8601; updated = lastmod */
 	int64_t published_s, updated_s;  /* HEED_NO_DATE when absent */
 	const char *const *tags;         /* categories, video/news tags */
