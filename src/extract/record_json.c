@@ -1,29 +1,25 @@
 /*
- * The JSON texts stored with each page (docs/storage.md, "Pages area"): the
- * extraction record (every field with its source, docs/metadata.md) and
- * the permissions that applied when it was fetched (issue 8: "present
- * permissions and time limits stored with the record").
+ * The record as JSON (heed_extract_record_json, heed/extract.h): the one
+ * writer of the shape a crawl stores with each page (docs/storage.md,
+ * "Pages area"), `heed export` writes in its "record" member, the public
+ * index's API serves and `heed extract` prints. One writer, so that what
+ * a site owner sees from `heed extract` is what heed keeps of the page.
+ *
+ * Written straight into a buffer (common/json.c), not as a json-c tree:
+ * the crawl writes one per page, hundreds a second.
  */
 #include <string.h>
 
-#include "crawl/crawl-int.h"
+#include "extract/extract-int.h"
 
-/* The finished text, or NULL if the buffer failed; frees the buffer. */
-static char *take_text(struct heed_json *j, struct heed_buf *b)
-{
-	if (j->rc != HEED_OK) {
-		heed__buf_free(b);
-		return NULL;
-	}
-	return heed__buf_take(b);
-}
+/* Extraction already bounds every value (EXTRACT_MAX_TEXT, _TAGS,
+ * _AUTHORS), so a record is bounded by those; this ceiling only keeps the
+ * buffer's arithmetic safe. */
+#define RECORD_JSON_MAX_BYTES (SIZE_MAX / 2)
 
-static void add_field(struct heed_json *j, const char *key,
-                      const struct heed_field *f)
+/* {"value": ..., "source": ...}: how every field carries its source. */
+static void add_sourced(struct heed_json *j, const struct heed_field *f)
 {
-	if (!f->value)
-		return;
-	heed__json_key(j, key);
 	heed__json_open(j, '{');
 	heed__json_key(j, "value");
 	heed__json_string(j, f->value);
@@ -32,23 +28,28 @@ static void add_field(struct heed_json *j, const char *key,
 	heed__json_close(j, '}');
 }
 
+/* A field that was found; an absent one is left out. */
+static void add_field(struct heed_json *j, const char *key,
+                      const struct heed_field *f)
+{
+	if (!f->value)
+		return;
+	heed__json_key(j, key);
+	add_sourced(j, f);
+}
+
 /* An array of {value, source}: tags, authors. */
 static void add_list(struct heed_json *j, const char *key,
                      const struct heed_field *f, size_t n)
 {
 	heed__json_key(j, key);
 	heed__json_open(j, '[');
-	for (size_t i = 0; i < n; i++) {
-		heed__json_open(j, '{');
-		heed__json_key(j, "value");
-		heed__json_string(j, f[i].value);
-		heed__json_key(j, "source");
-		heed__json_string(j, heed_source_name(f[i].source));
-		heed__json_close(j, '}');
-	}
+	for (size_t i = 0; i < n; i++)
+		add_sourced(j, &f[i]);
 	heed__json_close(j, ']');
 }
 
+/* v, unless it is the value that means "absent". */
 static void add_int(struct heed_json *j, const char *key, int64_t v,
                     int64_t none)
 {
@@ -58,8 +59,16 @@ static void add_int(struct heed_json *j, const char *key, int64_t v,
 	heed__json_int(j, v);
 }
 
-char *heed__crawl_record_json(const struct heed_allocator *a,
-                              const struct heed_record *r, size_t link_count)
+static void add_str(struct heed_json *j, const char *key, const char *s)
+{
+	if (!s)
+		return;
+	heed__json_key(j, key);
+	heed__json_string(j, s);
+}
+
+/* The fields that take one value, in the order they are written. */
+static void add_fields(struct heed_json *j, const struct heed_record *r)
 {
 	const struct {
 		const char *key;
@@ -73,14 +82,48 @@ char *heed__crawl_record_json(const struct heed_allocator *a,
 	        {"site_name", &r->site_name}, {"publisher", &r->publisher},
 	        {"duration", &r->duration},   {"charset", &r->charset},
 	};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(fields); i++)
+		add_field(j, fields[i].key, fields[i].f);
+}
+
+/* The response's own metadata and the counters of what was skipped. */
+static void add_response(struct heed_json *j, const struct heed_record *r,
+                         size_t link_count)
+{
+	add_str(j, "content_type", r->content_type);
+	add_str(j, "last_modified", r->last_modified);
+	add_str(j, "etag", r->etag);
+	add_int(j, "byte_size", (int64_t)r->byte_size, -1);
+	add_int(j, "links", (int64_t)link_count, -1);
+	add_int(j, "jsonld_blocks", (int64_t)r->jsonld_blocks, 0);
+	add_int(j, "jsonld_errors", (int64_t)r->jsonld_errors, 0);
+	if (r->truncated) {
+		heed__json_key(j, "truncated");
+		heed__json_bool(j, true);
+	}
+}
+
+heed_status heed_extract_record_json(const struct heed_record *r,
+                                     size_t link_count,
+                                     const struct heed_allocator *alloc,
+                                     char **out, size_t *len)
+{
 	struct heed_buf b;
 	struct heed_json j;
 
-	heed__buf_init(&b, a, SIZE_MAX / 2);
+	*out = NULL;
+	*len = 0;
+	if (!r)
+		return HEED_EINVAL;
+	if (!alloc)
+		alloc = heed_allocator_default();
+	heed__buf_init(&b, alloc, RECORD_JSON_MAX_BYTES);
 	heed__json_init(&j, &b);
 	heed__json_open(&j, '{');
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(fields); i++)
-		add_field(&j, fields[i].key, fields[i].f);
+	add_fields(&j, r);
+	/* A number, with its source beside it: what existing stores hold,
+	 * and what the API's filters and sorts read as a number. */
 	add_int(&j, "views", r->views, -1);
 	if (r->views >= 0) {
 		heed__json_key(&j, "views_source");
@@ -91,114 +134,13 @@ char *heed__crawl_record_json(const struct heed_allocator *a,
 	if (r->author_count)
 		add_list(&j, "authors", r->authors, r->author_count);
 	add_list(&j, "tags", r->tags, r->tag_count);
-	if (r->content_type) {
-		heed__json_key(&j, "content_type");
-		heed__json_string(&j, r->content_type);
-	}
-	add_int(&j, "byte_size", (int64_t)r->byte_size, -1);
-	add_int(&j, "links", (int64_t)link_count, -1);
-	add_int(&j, "jsonld_errors", (int64_t)r->jsonld_errors, 0);
-	if (r->truncated) {
-		heed__json_key(&j, "truncated");
-		heed__json_bool(&j, true);
-	}
+	add_response(&j, r, link_count);
 	heed__json_close(&j, '}');
-	return take_text(&j, &b);
-}
-
-static void acap_usage_json(struct heed_json *j, const struct heed__rules *h,
-                            const char *agent, heed_acap_usage usage,
-                            const char *path, int64_t now_s)
-{
-	struct heed_acap_decision *d = NULL;
-
-	if (heed_acap_decide(h->acap, agent, NULL, 0, usage, path, now_s, NULL,
-	                     &d) != HEED_OK)
-		return;
-	heed__json_key(j, heed_acap_usage_name(usage));
-	heed__json_open(j, '{');
-	heed__json_key(j, "permitted");
-	heed__json_bool(j, d->permitted);
-	add_int(j, "line", (int64_t)d->line, 0);
-	if (d->time_limit.present) {
-		if (d->time_limit.until_recrawled) {
-			heed__json_key(j, "until_recrawled");
-			heed__json_bool(j, true);
-		}
-		add_int(j, "expires", d->time_limit.expires, INT64_MAX);
+	if (j.rc != HEED_OK) {
+		heed__buf_free(&b);
+		return j.rc;
 	}
-	if (d->max_length.unit != HEED_ACAP_LENGTH_NONE) {
-		add_int(j, "max_length", (int64_t)d->max_length.count, -1);
-		heed__json_key(j, "max_length_unit");
-		heed__json_string(j,
-		                  d->max_length.unit == HEED_ACAP_LENGTH_WORDS
-		                          ? "words"
-		                          : "chars");
-	}
-	heed__json_close(j, '}');
-	heed_acap_decision_free(d);
-}
-
-static void acap_json(struct heed_json *j, const struct heed__rules *h,
-                      const char *agent, const char *url, int64_t now_s)
-{
-	static const heed_acap_usage usages[] = {
-	        HEED_ACAP_CRAWL,           HEED_ACAP_INDEX,
-	        HEED_ACAP_FOLLOW,          HEED_ACAP_PRESENT,
-	        HEED_ACAP_PRESENT_SNIPPET, HEED_ACAP_PRESENT_THUMBNAIL};
-	const char *p = strstr(url, "://");
-	const char *path = p && strchr(p + 3, '/') ? strchr(p + 3, '/') : "/";
-
-	heed__json_open(j, '{');
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(usages); i++)
-		acap_usage_json(j, h, agent, usages[i], path, now_s);
-	heed__json_close(j, '}');
-}
-
-static void meta_json(struct heed_json *j, const struct heed_extract_robots *d)
-{
-	heed__json_open(j, '{');
-	heed__json_key(j, "noarchive");
-	heed__json_bool(j, d->noarchive);
-	heed__json_key(j, "nosnippet");
-	heed__json_bool(j, d->nosnippet);
-	heed__json_key(j, "nofollow");
-	heed__json_bool(j, d->nofollow);
-	add_int(j, "max_snippet", d->max_snippet, -1);
-	add_int(j, "unavailable_after", d->unavailable_after_s, HEED_NO_DATE);
-	heed__json_close(j, '}');
-}
-
-char *heed__crawl_permissions_json(const struct heed_allocator *a,
-                                   const struct heed__rules *h, const char *url,
-                                   const struct heed_extract_robots *d,
-                                   const char *agent, int64_t now_s)
-{
-	struct heed_buf b;
-	struct heed_json j;
-
-	heed__buf_init(&b, a, SIZE_MAX / 2);
-	heed__json_init(&j, &b);
-	heed__json_open(&j, '{');
-	heed__json_key(&j, "robots_txt");
-	heed__json_open(&j, '{');
-	heed__json_key(&j, "rules");
-	heed__json_bool(&j, h->robots != NULL);
-	if (h->agent) {
-		struct heed_robots_decision rd;
-		if (heed_robots_decide(h->agent, url, strlen(url), &rd) ==
-		            HEED_OK &&
-		    rd.matched)
-			add_int(&j, "line", (int64_t)rd.line, -1);
-	}
-	heed__json_close(&j, '}');
-	heed__json_key(&j, "acap");
-	if (h->acap)
-		acap_json(&j, h, agent, url, now_s);
-	else
-		heed__json_string(&j, NULL);
-	heed__json_key(&j, "meta_robots");
-	meta_json(&j, d);
-	heed__json_close(&j, '}');
-	return take_text(&j, &b);
+	*len = b.len;
+	*out = heed__buf_take(&b);
+	return *out ? HEED_OK : HEED_ENOMEM;
 }
