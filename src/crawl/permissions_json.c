@@ -19,15 +19,6 @@ static char *take_text(struct heed_json *j, struct heed_buf *b)
 	return heed__buf_take(b);
 }
 
-static void add_int(struct heed_json *j, const char *key, int64_t v,
-                    int64_t none)
-{
-	if (v == none)
-		return;
-	heed__json_key(j, key);
-	heed__json_int(j, v);
-}
-
 static void acap_usage_json(struct heed_json *j, const struct heed__rules *h,
                             const char *agent, heed_acap_usage usage,
                             const char *path, int64_t now_s)
@@ -41,16 +32,18 @@ static void acap_usage_json(struct heed_json *j, const struct heed__rules *h,
 	heed__json_open(j, '{');
 	heed__json_key(j, "permitted");
 	heed__json_bool(j, d->permitted);
-	add_int(j, "line", (int64_t)d->line, 0);
+	heed__json_int_member(j, "line", (int64_t)d->line, 0);
 	if (d->time_limit.present) {
 		if (d->time_limit.until_recrawled) {
 			heed__json_key(j, "until_recrawled");
 			heed__json_bool(j, true);
 		}
-		add_int(j, "expires", d->time_limit.expires, INT64_MAX);
+		heed__json_int_member(j, "expires", d->time_limit.expires,
+		                      INT64_MAX);
 	}
 	if (d->max_length.unit != HEED_ACAP_LENGTH_NONE) {
-		add_int(j, "max_length", (int64_t)d->max_length.count, -1);
+		heed__json_int_member(j, "max_length",
+		                      (int64_t)d->max_length.count, -1);
 		heed__json_key(j, "max_length_unit");
 		heed__json_string(j,
 		                  d->max_length.unit == HEED_ACAP_LENGTH_WORDS
@@ -86,8 +79,9 @@ static void meta_json(struct heed_json *j, const struct heed_extract_robots *d)
 	heed__json_bool(j, d->nosnippet);
 	heed__json_key(j, "nofollow");
 	heed__json_bool(j, d->nofollow);
-	add_int(j, "max_snippet", d->max_snippet, -1);
-	add_int(j, "unavailable_after", d->unavailable_after_s, HEED_NO_DATE);
+	heed__json_int_member(j, "max_snippet", d->max_snippet, -1);
+	heed__json_int_member(j, "unavailable_after", d->unavailable_after_s,
+	                      HEED_NO_DATE);
 	heed__json_close(j, '}');
 }
 
@@ -111,7 +105,7 @@ char *heed__crawl_permissions_json(const struct heed_allocator *a,
 		if (heed_robots_decide(h->agent, url, strlen(url), &rd) ==
 		            HEED_OK &&
 		    rd.matched)
-			add_int(&j, "line", (int64_t)rd.line, -1);
+			heed__json_int_member(&j, "line", (int64_t)rd.line, -1);
 	}
 	heed__json_close(&j, '}');
 	heed__json_key(&j, "acap");

@@ -49,16 +49,6 @@ static void add_list(struct heed_json *j, const char *key,
 	heed__json_close(j, ']');
 }
 
-/* v, unless it is the value that means "absent". */
-static void add_int(struct heed_json *j, const char *key, int64_t v,
-                    int64_t none)
-{
-	if (v == none)
-		return;
-	heed__json_key(j, key);
-	heed__json_int(j, v);
-}
-
 static void add_str(struct heed_json *j, const char *key, const char *s)
 {
 	if (!s)
@@ -94,10 +84,10 @@ static void add_response(struct heed_json *j, const struct heed_record *r,
 	add_str(j, "content_type", r->content_type);
 	add_str(j, "last_modified", r->last_modified);
 	add_str(j, "etag", r->etag);
-	add_int(j, "byte_size", (int64_t)r->byte_size, -1);
-	add_int(j, "links", (int64_t)link_count, -1);
-	add_int(j, "jsonld_blocks", (int64_t)r->jsonld_blocks, 0);
-	add_int(j, "jsonld_errors", (int64_t)r->jsonld_errors, 0);
+	heed__json_int_member(j, "byte_size", (int64_t)r->byte_size, -1);
+	heed__json_int_member(j, "links", (int64_t)link_count, -1);
+	heed__json_int_member(j, "jsonld_blocks", (int64_t)r->jsonld_blocks, 0);
+	heed__json_int_member(j, "jsonld_errors", (int64_t)r->jsonld_errors, 0);
 	if (r->truncated) {
 		heed__json_key(j, "truncated");
 		heed__json_bool(j, true);
@@ -124,12 +114,12 @@ heed_status heed_extract_record_json(const struct heed_record *r,
 	add_fields(&j, r);
 	/* A number, with its source beside it: what existing stores hold,
 	 * and what the API's filters and sorts read as a number. */
-	add_int(&j, "views", r->views, -1);
+	heed__json_int_member(&j, "views", r->views, -1);
 	if (r->views >= 0) {
 		heed__json_key(&j, "views_source");
 		heed__json_string(&j, heed_source_name(r->views_source));
 	}
-	add_int(&j, "duration_s", r->duration_s, -1);
+	heed__json_int_member(&j, "duration_s", r->duration_s, -1);
 	/* Several authors stay several; "author" still joins them. */
 	if (r->author_count)
 		add_list(&j, "authors", r->authors, r->author_count);
