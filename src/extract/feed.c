@@ -27,6 +27,12 @@
 /* JSON Feed's version member; early version 1 feeds wrote http. */
 #define JSONFEED_VERSION      "https://jsonfeed.org/version/"
 #define JSONFEED_VERSION_HTTP "http://jsonfeed.org/version/"
+/* json-c spends some 70 bytes on each value, so a document of tiny
+ * values ("[0,0,0,...]") costs some 35 times its size: these bound a
+ * JSON Feed (10,000 items of a few dozen values each fit) to well under
+ * 100 MB, whatever gzip inflated. */
+#define JSONFEED_MAX_BYTES  (16u * 1024 * 1024)
+#define JSONFEED_MAX_VALUES 1000000
 
 enum ns { NS_PLAIN, NS_VIDEO, NS_NEWS, NS_DC, NS_MEDIA, NS_RDF, NS_OTHER };
 
@@ -903,13 +909,61 @@ static size_t json_start(const char *s, size_t len)
 	return i < len && s[i] == '{' ? i : len;
 }
 
-/* RFC 8259 8.1: JSON is UTF-8; bad bytes are replaced as in XML. A
- * document cut by the size limit does not parse and is no feed. */
+/* True when s holds more than JSONFEED_MAX_VALUES values, counted by
+ * the separators and openers outside strings, before json-c spends
+ * memory on them. */
+static bool json_too_many_values(const char *s, size_t len)
+{
+	size_t n = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+		if (in_string) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_string = false;
+		} else if (ch == '"') {
+			in_string = true;
+		} else if ((ch == ',' || ch == '[' || ch == '{') &&
+		           ++n > JSONFEED_MAX_VALUES) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The document's root, or NULL when it does not parse or is over the
+ * limits (then marked truncated: a cut document does not parse either). */
+static struct json_object *json_root(struct parse *p, const char *s, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+
+	if (len > JSONFEED_MAX_BYTES || json_too_many_values(s, len)) {
+		p->f->truncated = true;
+		return NULL;
+	}
+	tok = json_tokener_new_ex(EXTRACT_JSONLD_DEPTH);
+	if (!tok) {
+		p->oom = HEED_ENOMEM;
+		return NULL;
+	}
+	root = json_tokener_parse_ex(tok, s, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	return root;
+}
+
+/* RFC 8259 8.1: JSON is UTF-8; bad bytes are replaced as in XML. */
 static heed_status parse_json(struct parse *p, const char *s, size_t len,
                               const struct heed_allocator *a)
 {
 	struct heed_buf clean;
-	struct json_tokener *tok;
 	struct json_object *root = NULL;
 	const char *used, *text = NULL;
 	size_t text_len = 0;
@@ -921,20 +975,8 @@ static heed_status parse_json(struct parse *p, const char *s, size_t len,
 		p->f->truncated = true;
 		rc = HEED_OK;
 	}
-	if (rc == HEED_OK && text_len <= INT_MAX) {
-		tok = json_tokener_new_ex(EXTRACT_JSONLD_DEPTH);
-		if (!tok)
-			rc = HEED_ENOMEM;
-		else
-			root = json_tokener_parse_ex(tok, text, (int)text_len);
-		if (tok &&
-		    json_tokener_get_error(tok) != json_tokener_success) {
-			json_object_put(root);
-			root = NULL;
-		}
-		if (tok)
-			json_tokener_free(tok);
-	}
+	if (rc == HEED_OK && !p->f->truncated)
+		root = json_root(p, text, text_len);
 	if (root)
 		json_feed(p, root);
 	json_object_put(root);

@@ -341,8 +341,8 @@ static void test_feed_json_typed(void **state)
 }
 
 /* 12,000 items: HEED_FEED_MAX_ENTRIES kept, marked truncated; 100,000
- * items that are no objects are each skipped, and nesting past json-c's
- * depth cap is no feed. */
+ * items that are no objects are each skipped; a million values, 16 MiB,
+ * or nesting past json-c's depth cap, is no feed. */
 static void test_feed_json_limits(void **state)
 {
 	struct heed_buf b;
@@ -369,6 +369,25 @@ static void test_feed_json_limits(void **state)
 	assert_int_equal(heed_feed_skipped(f), 100000);
 	assert_false(heed_feed_truncated(f));
 	heed_feed_free(f);
+
+	/* Past a million values json-c is not asked: no feed. */
+	heed__buf_reset(&b);
+	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1\","
+	                   "\"items\":[0");
+	for (int i = 1; i < 1000001; i++)
+		heed__buf_add(&b, ",0", 2);
+	heed__buf_addf(&b, "]}");
+	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_EPARSE);
+	assert_null(f);
+	/* Nor past 16 MiB, however few the values. */
+	heed__buf_reset(&b);
+	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1\","
+	                   "\"title\":\"");
+	for (int i = 0; i < 17 * 1024; i++)
+		heed__buf_addf(&b, "%01024d", 0);
+	heed__buf_addf(&b, "\",\"items\":[]}");
+	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_EPARSE);
+	assert_null(f);
 
 	heed__buf_reset(&b);
 	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1\","
