@@ -340,6 +340,26 @@ static void test_feed_json_typed(void **state)
 	assert_null(f);
 }
 
+/* Fills b with a JSON Feed: open, unit n times, then end. */
+static void json_repeat(struct heed_buf *b, const char *open, const char *unit,
+                        int n, const char *end)
+{
+	heed__buf_reset(b);
+	heed__buf_addf(b, "{\"version\":\"https://jsonfeed.org/version/1\",%s",
+	               open);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(heed__buf_add(b, unit, strlen(unit)), HEED_OK);
+	heed__buf_addf(b, "%s", end);
+}
+
+static void assert_no_feed(const struct heed_buf *b)
+{
+	heed_feed *f = NULL;
+
+	assert_int_equal(parse(b->data, b->len, 0, NULL, &f), HEED_EPARSE);
+	assert_null(f);
+}
+
 /* 12,000 items: HEED_FEED_MAX_ENTRIES kept, marked truncated; 100,000
  * items that are no objects are each skipped; a million values, 16 MiB,
  * or nesting past json-c's depth cap, is no feed. */
@@ -348,6 +368,8 @@ static void test_feed_json_limits(void **state)
 	struct heed_buf b;
 	heed_feed *f = NULL;
 	(void)state;
+
+	static char kib[1025];
 
 	heed__buf_init(&b, heed_allocator_default(), 64 << 20);
 	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1.1\","
@@ -358,44 +380,22 @@ static void test_feed_json_limits(void **state)
 	heed__buf_addf(&b, "]}");
 	assert_cut(&b, HEED_FEED_MAX_ENTRIES, "https://cliphub.example/p/9999");
 
-	heed__buf_reset(&b);
-	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1\","
-	                   "\"items\":[0");
-	for (int i = 1; i < 100000; i++)
-		heed__buf_addf(&b, ",%d", i);
-	heed__buf_addf(&b, "]}");
+	json_repeat(&b, "\"items\":[0", ",0", 99999, "]}");
 	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_OK);
 	assert_int_equal(heed_feed_entry_count(f), 0);
 	assert_int_equal(heed_feed_skipped(f), 100000);
 	assert_false(heed_feed_truncated(f));
 	heed_feed_free(f);
 
-	/* Past a million values json-c is not asked: no feed. */
-	heed__buf_reset(&b);
-	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1\","
-	                   "\"items\":[0");
-	for (int i = 1; i < 1000001; i++)
-		heed__buf_add(&b, ",0", 2);
-	heed__buf_addf(&b, "]}");
-	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_EPARSE);
-	assert_null(f);
-	/* Nor past 16 MiB, however few the values. */
-	heed__buf_reset(&b);
-	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1\","
-	                   "\"title\":\"");
-	for (int i = 0; i < 17 * 1024; i++)
-		heed__buf_addf(&b, "%01024d", 0);
-	heed__buf_addf(&b, "\",\"items\":[]}");
-	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_EPARSE);
-	assert_null(f);
-
-	heed__buf_reset(&b);
-	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1\","
-	                   "\"items\":");
-	for (int i = 0; i < 1000; i++)
-		heed__buf_addf(&b, "[");
-	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_EPARSE);
-	assert_null(f);
+	/* Past a million values, or 16 MiB however few the values, json-c
+	 * is not asked: no feed. */
+	json_repeat(&b, "\"items\":[0", ",0", 1000000, "]}");
+	assert_no_feed(&b);
+	memset(kib, '0', sizeof(kib) - 1);
+	json_repeat(&b, "\"title\":\"", kib, 17 * 1024, "\",\"items\":[]}");
+	assert_no_feed(&b);
+	json_repeat(&b, "\"items\":", "[", 1000, "");
+	assert_no_feed(&b);
 	heed__buf_free(&b);
 }
 
