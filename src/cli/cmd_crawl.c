@@ -182,6 +182,9 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	if (a->quiet && a->verbose)
 		return heed_cli_usage("crawl",
 		                      "-q and -v contradict each other");
+	if (a->dry_run && a->schedule)
+		return heed_cli_usage("crawl", "--dry-run shows one crawl, "
+		                               "not a --schedule");
 	if (a->json && !a->dry_run)
 		return heed_cli_usage("crawl", "--json goes with --dry-run "
 		                               "(--log json for the logs)");

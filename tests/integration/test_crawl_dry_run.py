@@ -7,7 +7,8 @@ none is made, and a store that exists keeps every byte. One site per
 address (127.0.0.141, .143, .144) and several name-based sites on one
 address (127.0.0.142, told apart by the Host header); names come from the
 test's own dnsmasq. For a site the store knows, its known URLs are listed
-too, by due date, up to --limit."""
+too, by due date, up to --limit; an owner's arrangement (heed sites) names
+the exclude that refuses a URL, and a paused site is not contacted."""
 
 import hashlib
 import json
@@ -83,6 +84,18 @@ with Dnsmasq(hosts={h: [a] for h, a in hosts.items()}) as dns:
     mark = max((r["t"] for s in servers.values() for r in s.log()),
                default=0)
     known = heed(store, "--dry-run", "--limit", "2")
+    # An owner's arrangement: c.test paused (not contacted, even for
+    # robots.txt), b.test's /drafts excluded.
+    arranged = os.path.join(tmp, "arranged.db")
+    sets = [run_heed("sites", "set", "c.test", "--mode", "paused",
+                     "--store", arranged),
+            run_heed("sites", "set", "b.test", "--exclude", "/drafts",
+                     "--store", arranged)]
+    mark = max(r["t"] for s in servers.values() for r in s.log())
+    paused = heed(arranged, "--dry-run", url("b.test"),
+                  url("b.test", "/drafts/1"), url("c.test"))
+    paused_log = [r for s in servers.values() for r in s.log()
+                  if r["t"] > mark]
     known_log = [r for s in servers.values() for r in s.log()
                  if r["t"] > mark]
     after = digest(store)
@@ -182,10 +195,24 @@ def check_known_sites_listed_and_store_unchanged():
     assert all(r["path"] == "/robots.txt" for r in known_log), known_log
 
 
+def check_arrangements():
+    assert [p.returncode for p in sets] == [0, 0], sets
+    assert paused.returncode == 0, (paused.stdout, paused.stderr)
+    b = site_block(paused.stdout, "b.test")
+    assert (f"never   {url('b.test', '/drafts/1')}\n"
+            "    refused by the arrangement's exclude `/drafts`") in b, b
+    c = site_block(paused.stdout, "c.test")
+    assert "not qualified" in c and "paused" in c, c
+    assert "[not contacted]" in c, c
+    assert [(r["host"].split(":")[0], r["path"]) for r in paused_log] == \
+        [("b.test", "/robots.txt")], paused_log
+
+
 Checks().main([check_exit_and_no_store, check_only_robots_txt_requested,
                check_one_robots_request_per_site,
                check_one_request_per_second_per_address,
                check_allowed_start_pages_name_their_rule,
                check_disallowed_start_url_names_its_rule,
                check_unqualified_sites_give_their_reason, check_json,
-               check_known_sites_listed_and_store_unchanged])
+               check_known_sites_listed_and_store_unchanged,
+               check_arrangements])
