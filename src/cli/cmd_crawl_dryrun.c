@@ -129,28 +129,35 @@ static heed_status parse_rules(const char *text, size_t len, const char *agent,
 static void rules_load(struct dry *d, const char *site, const char *host,
                        struct site_rules *r)
 {
-	struct heed_store_site s;
+	const struct heed_allocator *al = heed_allocator_default();
+	struct heed_store_site s = {0};
 	struct heed_arrangement a;
 	bool oom = false;
 	char *text;
 
 	memset(r, 0, sizeof(*r));
 	if (heed_store_site_get(d->scratch, site, &s) == HEED_OK &&
-	    s.rules_body)
-		(void)parse_rules(s.rules_body, s.rules_body_len,
-		                  d->o->agent_token, &r->robots, &r->agent);
-	else
+	    s.rules_body) {
+		if (parse_rules(s.rules_body, s.rules_body_len,
+		                d->o->agent_token, &r->robots,
+		                &r->agent) != HEED_OK)
+			snprintf(r->no_rules, sizeof(r->no_rules),
+			         "robots.txt rules in force, not read again "
+			         "here (out of memory)");
+	} else {
 		snprintf(r->no_rules, sizeof(r->no_rules),
 		         "no robots.txt rules (%s)", s.record.detail);
+	}
 	heed_store_site_clear(d->scratch, &s);
 	if (heed_store_arrangement_get(d->scratch, host, &a) != HEED_OK)
 		return;
 	r->has_include = a.include && *a.include;
-	text = heed_arrangement_rules_text(&a, NULL, &oom);
+	text = heed_arrangement_rules_text(&a, al, &oom);
 	if (text)
-		(void)parse_rules(text, strlen(text), "*", &r->owner,
-		                  &r->owner_agent);
-	free(text);
+		(void)parse_rules(text, strlen(text), d->o->agent_token,
+		                  &r->owner, &r->owner_agent);
+	if (text)
+		al->free_fn(al->ud, text);
 	heed_store_arrangement_clear(d->scratch, &a);
 }
 
