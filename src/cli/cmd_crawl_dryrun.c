@@ -31,6 +31,7 @@
 #include "heed/crawl_engine.h"
 #include "heed/robots.h"
 #include "heed/store_arrangements.h"
+#include "heed/store_frontier.h"
 #include "heed/store_sites.h"
 #include "heed/store_visits.h"
 #include "heed/url.h"
@@ -212,27 +213,37 @@ static bool explain(const struct site_rules *r, const char *url, char *why,
 	return true;
 }
 
-/* One URL of a site's list, in text or JSON. */
+/* One URL of a site's list, in text or JSON: a start URL (v NULL) or a
+ * known one, with its kind (page, sitemap, feed) and due date. */
 static void show_url(const struct site_rules *r, json_object *urls,
-                     const char *url, const char *due)
+                     const char *url, const struct heed_visit *v)
 {
-	char why[512];
+	const char *kind = v ? heed_frontier_kind_name(v->kind) : NULL;
+	char why[512], due[32];
 	bool allowed = explain(r, url, why, sizeof(why));
+	json_object *o;
 
+	if (v)
+		heed_cli_due_text(v->sched.due_at, "now", due, sizeof(due));
 	if (!urls) {
-		printf("  %-7s %s%s%s\n    %s\n",
+		printf("  %-7s %s",
 		       !allowed ? "never"
-		       : due    ? "known"
+		       : v      ? "known"
 		                : "would",
-		       url, due ? "  due " : "", due ? due : "", why);
+		       url);
+		if (v)
+			printf("  %s, due %s", kind, due);
+		printf("\n    %s\n", why);
 		return;
 	}
-	json_object *o = json_object_new_object();
+	o = json_object_new_object();
 	json_object_object_add(o, "url", heed_cli_json_text(url, strlen(url)));
 	json_object_object_add(o, "allowed", json_object_new_boolean(allowed));
 	json_object_object_add(o, "rule", json_object_new_string(why));
-	if (due)
+	if (v) {
+		json_object_object_add(o, "kind", json_object_new_string(kind));
 		json_object_object_add(o, "due", json_object_new_string(due));
+	}
 	json_object_array_add(urls, o);
 }
 
@@ -255,13 +266,11 @@ static bool is_seed(const struct heed_crawl_options *o, const char *url)
 static int known_url(void *ud, const struct heed_visit *v)
 {
 	struct known_page *k = ud;
-	char due[32];
 
 	if (!k->left || is_seed(k->o, v->url))
 		return 0;
 	k->left--;
-	show_url(k->r, k->urls, v->url,
-	         heed_cli_due_text(v->sched.due_at, "now", due, sizeof(due)));
+	show_url(k->r, k->urls, v->url, v);
 	return 0;
 }
 
