@@ -18,9 +18,6 @@
 
 #include "heed/common.h"
 
-/* The default of --progress-interval, seconds. */
-#define HEED_CLI_PROGRESS_INTERVAL_S 30
-
 typedef enum heed_cli_progress_mode {
 	HEED_CLI_PROGRESS_OFF = 0, /* no progress shown (--quiet) */
 	HEED_CLI_PROGRESS_TTY,     /* one line redrawn on the terminal */

@@ -48,9 +48,8 @@ struct crawl_args {
 	const char *names[16], *values[16];
 	size_t count;
 	int quiet, verbose, json_log, restart, schedule;
-	int64_t progress_interval_s; /* --progress-interval; -1 not given */
-	int dry_run, json;           /* --dry-run and its --json */
-	int64_t limit;               /* --dry-run's URLs per site */
+	int dry_run, json; /* --dry-run and its --json */
+	int64_t limit;     /* --dry-run's URLs per site */
 };
 
 /* A whole number of at most max from an option's text; -1 otherwise. */
@@ -78,6 +77,7 @@ static const struct {
         {OPT_MAX_TIME, "crawl.max_run_time"},
         {OPT_CONCURRENCY, "crawl.concurrency"},
         {OPT_REFRESH, "crawl.refresh"},
+        {OPT_PROGRESS_INTERVAL, "log.progress_interval"},
         {'i', "crawl.incremental"},
 };
 
@@ -104,14 +104,6 @@ static int take_option(struct crawl_args *a, int c, const char *arg)
 	case OPT_JSON:
 		a->json = 1;
 		return 1;
-	case OPT_PROGRESS_INTERVAL:
-		if ((a->progress_interval_s = count_arg(arg, 86400)) >= 0)
-			return 1;
-		heed_cli_usage("crawl",
-		               "--progress-interval is whole seconds from 0 "
-		               "to 86400, not '%s'",
-		               arg);
-		return -1;
 	case OPT_LIMIT:
 		if ((a->limit = count_arg(arg, 1000000)) >= 0)
 			return 1;
@@ -165,7 +157,6 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	};
 	int c;
 
-	a->progress_interval_s = -1;
 	a->limit = 10;
 	while ((c = getopt_long(argc, argv, "iqvh", longopts, NULL)) != -1) {
 		int taken = heed_cli_config_option(&a->cc, c, optarg);
@@ -432,20 +423,18 @@ static heed_log_level log_level(const struct crawl_args *a,
 }
 
 /* On a terminal, a progress line redrawn in place; without one, a log
- * line every --progress-interval (default 30 s); with -q, none. */
+ * line every log.progress_interval (--progress-interval); with -q, none. */
 static void progress_begin(const struct crawl_args *a,
+                           const struct heed_config *cfg,
                            const struct heed_logger *logger)
 {
-	int64_t every = a->progress_interval_s >= 0
-	                        ? a->progress_interval_s
-	                        : HEED_CLI_PROGRESS_INTERVAL_S;
-
 	if (a->quiet)
 		heed_cli_progress_begin(HEED_CLI_PROGRESS_OFF, 0, NULL);
 	else if (!a->json_log && isatty(STDERR_FILENO))
 		heed_cli_progress_begin(HEED_CLI_PROGRESS_TTY, 0, NULL);
 	else
-		heed_cli_progress_begin(HEED_CLI_PROGRESS_LOG, every * 1000,
+		heed_cli_progress_begin(HEED_CLI_PROGRESS_LOG,
+		                        cfg->log_progress_interval * 1000,
 		                        logger);
 }
 
@@ -522,7 +511,7 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	o.restart = a->restart;
 	o.on_progress = print_progress;
 	o.progress_ud = NULL;
-	progress_begin(a, &logger);
+	progress_begin(a, cfg, &logger);
 	heed_cli_catch_stop();
 	rc = heed_crawl_run(store, &o, &heed_cli_stop, &summary, NULL, &d);
 	heed_cli_release_stop();

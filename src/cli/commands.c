@@ -99,8 +99,9 @@
 	"                         default): debug adds each request and its\n" \
 	"                         answer, robots.txt steps, URLs not due\n"    \
 	"                         and links not queued\n"                      \
-	"      --progress-interval SECONDS  without a terminal, a progress\n"  \
-	"                         log line this often (30; 0 none); on a\n"    \
+	"      --progress-interval DUR  without a terminal, a progress\n"      \
+	"                         log line this often, e.g. 10s (30s; 0\n"     \
+	"                         none; log.progress_interval); on a\n"        \
 	"                         terminal one line redrawn in place\n"        \
 	"      --log json|text    log format on standard "                     \
 	"error\n" HEED_CLI_PROXY_HELP HEED_CLI_CONFIG_HELP                     \

@@ -6,7 +6,8 @@
   -q -v     a usage error (status 2)
   no tty    with stderr a file, a progress log line about every
             --progress-interval seconds and one at the end, and not one
-            "\\r" or escape byte anywhere; --progress-interval 0: none
+            "\\r" or escape byte anywhere; log.progress_interval 0:
+            none
   tty       with stderr a pseudo-terminal (Python's pty), the progress
             line is drawn, and every log line starts at a line's start or
             right after the progress line was cleared ("\\r\\033[K"):
@@ -94,8 +95,9 @@ with Dnsmasq(hosts={"a.test": [ADDR], "dead.test": [DEAD]}) as dns:
     verbose = to_files(args(dns, "verbose", "-v", SEED), "verbose")
     plain = to_files(args(dns, "plain", "--progress-interval", "1", SEED),
                      "plain")
-    silent = to_files(args(dns, "silent", "--progress-interval", "0",
-                           SEED), "silent")
+    # the setting, as a settings file or --set gives it
+    silent = to_files(args(dns, "silent", "--set",
+                           "log.progress_interval=0", SEED), "silent")
     tty = on_pty(args(dns, "tty", "-v", SEED))
 server.close()
 
