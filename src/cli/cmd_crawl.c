@@ -3,9 +3,12 @@
  * the settings (file, then command line), gathers the start URLs (command
  * line, crawl.seeds, crawl.sites_file; with none and no run to resume, the
  * sites the store knows, issue 15), runs the engine of
- * heed/crawl_engine.h into the store, shows a progress line on a terminal
- * (or JSON logs with --log json), and prints a summary at the end. SIGINT
- * or SIGTERM stop it cleanly; the next `heed crawl` resumes the run.
+ * heed/crawl_engine.h into the store, shows its progress (cli_progress.c:
+ * a line redrawn on a terminal, a log line every log.progress_interval
+ * without one) and prints a summary at the end. SIGINT or SIGTERM stop it
+ * cleanly; the next `heed crawl` resumes the run. -v raises the log level,
+ * -q leaves errors only, and --dry-run (cmd_crawl_dryrun.c) qualifies the
+ * sites and says what would be fetched, writing nothing.
  */
 #include <errno.h>
 #include <getopt.h>
