@@ -62,6 +62,7 @@ struct site_rules {
 	heed_robots_agent *owner_agent;
 	bool has_include;
 	char no_rules[200]; /* why no robots.txt rules, when none */
+	char *endpoint;     /* the feed or sitemap the owner named, or NULL */
 };
 
 static void on_site(void *ud, const struct heed_crawl_site_result *r)
@@ -153,6 +154,7 @@ static void rules_load(struct dry *d, const char *site, const char *host,
 	if (heed_store_arrangement_get(d->scratch, host, &a) != HEED_OK)
 		return;
 	r->has_include = a.include && *a.include;
+	r->endpoint = a.endpoint ? strdup(a.endpoint) : NULL;
 	text = heed_arrangement_rules_text(&a, al, &oom);
 	if (text)
 		(void)parse_rules(text, strlen(text), d->o->agent_token,
@@ -168,6 +170,7 @@ static void rules_free(struct site_rules *r)
 	heed_robots_free(r->robots);
 	heed_robots_agent_free(r->owner_agent);
 	heed_robots_free(r->owner);
+	free(r->endpoint);
 }
 
 /* Why url may or may not be fetched, in words; returns whether it may. */
@@ -213,34 +216,45 @@ static bool explain(const struct site_rules *r, const char *url, char *why,
 	return true;
 }
 
-/* One URL of a site's list, in text or JSON: a start URL (v NULL) or a
- * known one, with its kind (page, sitemap, feed) and due date. */
+/* Why a URL is in a site's list: a start URL ("would"), a source a crawl
+ * asks for first ("source": from says whose), or a URL the store knows
+ * ("known": v has its kind and due date). */
+struct url_note {
+	const char *label;
+	const char *from;
+	const struct heed_visit *v;
+};
+
+/* One URL of a site's list and the rule that allows or refuses it, in
+ * text or JSON. */
 static void show_url(const struct site_rules *r, json_object *urls,
-                     const char *url, const struct heed_visit *v)
+                     const char *url, const struct url_note *n)
 {
-	const char *kind = v ? heed_frontier_kind_name(v->kind) : NULL;
+	const char *kind = n->v ? heed_frontier_kind_name(n->v->kind) : NULL;
 	char why[512], due[32];
 	bool allowed = explain(r, url, why, sizeof(why));
 	json_object *o;
 
-	if (v)
-		heed_cli_due_text(v->sched.due_at, "now", due, sizeof(due));
+	if (n->v)
+		heed_cli_due_text(n->v->sched.due_at, "now", due, sizeof(due));
 	if (!urls) {
-		printf("  %-7s %s",
-		       !allowed ? "never"
-		       : v      ? "known"
-		                : "would",
-		       url);
-		if (v)
+		printf("  %-7s %s", allowed ? n->label : "never", url);
+		if (n->v)
 			printf("  %s, due %s", kind, due);
+		if (n->from)
+			printf("  (%s)", n->from);
 		printf("\n    %s\n", why);
 		return;
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "url", heed_cli_json_text(url, strlen(url)));
+	json_object_object_add(o, "as", json_object_new_string(n->label));
 	json_object_object_add(o, "allowed", json_object_new_boolean(allowed));
 	json_object_object_add(o, "rule", json_object_new_string(why));
-	if (v) {
+	if (n->from)
+		json_object_object_add(o, "from",
+		                       json_object_new_string(n->from));
+	if (n->v) {
 		json_object_object_add(o, "kind", json_object_new_string(kind));
 		json_object_object_add(o, "due", json_object_new_string(due));
 	}
@@ -262,15 +276,46 @@ static bool is_seed(const struct heed_crawl_options *o, const char *url)
 	return false;
 }
 
-/* A known URL, unless a start URL showed it already. */
+/* The number of sources show_sources() may list, at most. */
+static size_t source_count(const struct site_rules *r)
+{
+	return (r->robots ? heed_robots_sitemap_count(r->robots) : 0) + 2;
+}
+
+/* True when url is one of the sources of site (show_sources). */
+static bool is_source(const struct site_rules *r, const char *site,
+                      const char *url)
+{
+	size_t n = r->robots ? heed_robots_sitemap_count(r->robots) : 0;
+	size_t len = strlen(site);
+
+	if (r->endpoint && strcmp(r->endpoint, url) == 0)
+		return true;
+	if (strncmp(url, site, len) == 0 &&
+	    strcmp(url + len, "/sitemap.xml") == 0)
+		return true;
+	for (size_t i = 0; i < n; i++) {
+		const struct heed_robots_sitemap *sm =
+		        heed_robots_sitemap_get(r->robots, i);
+		if (sm->url_len == strlen(url) &&
+		    memcmp(sm->url, url, sm->url_len) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A known URL, unless a start URL or a source showed it already. */
 static int known_url(void *ud, const struct heed_visit *v)
 {
 	struct known_page *k = ud;
 
-	if (!k->left || is_seed(k->o, v->url))
+	if (!k->left || is_seed(k->o, v->url) ||
+	    is_source(k->r, v->site, v->url))
 		return 0;
 	k->left--;
-	show_url(k->r, k->urls, v->url, v);
+	struct url_note n = {"known", NULL, v};
+
+	show_url(k->r, k->urls, v->url, &n);
 	return 0;
 }
 
@@ -301,7 +346,57 @@ static json_object *site_head(struct dry *d, const char *site,
 	return o;
 }
 
-/* The seeds of site (in their order), then its known URLs by due date. */
+/* A source a crawl of the site asks for first, once, when it is the
+ * site's own (a crawl leaves other sites' out); false when --limit is
+ * reached. */
+static bool show_source(const struct dry *d, const struct site_rules *r,
+                        json_object *urls, const char *site, const char *url,
+                        const char *from, size_t *shown)
+{
+	struct url_note n = {"source", from, NULL};
+	heed_url *u = NULL;
+
+	if (d->limit && *shown >= d->limit)
+		return false;
+	if (heed_url_parse(&u, url, strlen(url), NULL) == HEED_OK &&
+	    strcmp(heed_url_origin(u), site) == 0 &&
+	    !is_seed(d->o, heed_url_get(u))) {
+		show_url(r, urls, heed_url_get(u), &n);
+		(*shown)++;
+	}
+	heed_url_free(u);
+	return true;
+}
+
+/* The sources a qualified site's crawl queues in either mode: the owner's
+ * endpoint, the sitemaps robots.txt lists, and /sitemap.xml. */
+static void show_sources(const struct dry *d, const struct site_rules *r,
+                         json_object *urls, const char *site, size_t *shown)
+{
+	size_t n = r->robots ? heed_robots_sitemap_count(r->robots) : 0;
+	char url[2048], from[64];
+
+	if (r->endpoint && !show_source(d, r, urls, site, r->endpoint,
+	                                "the owner's endpoint", shown))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct heed_robots_sitemap *sm =
+		        heed_robots_sitemap_get(r->robots, i);
+		if (sm->url_len >= sizeof(url))
+			continue;
+		memcpy(url, sm->url, sm->url_len);
+		url[sm->url_len] = '\0';
+		snprintf(from, sizeof(from), "robots.txt line %u Sitemap",
+		         sm->line);
+		if (!show_source(d, r, urls, site, url, from, shown))
+			return;
+	}
+	snprintf(url, sizeof(url), "%s/sitemap.xml", site);
+	(void)show_source(d, r, urls, site, url, "the usual place", shown);
+}
+
+/* The seeds of site (in their order), its sources, then its known URLs by
+ * due date. */
 static void show_site(struct dry *d, const heed_url *first)
 {
 	const char *site = heed_url_origin(first);
@@ -323,11 +418,13 @@ static void show_site(struct dry *d, const heed_url *first)
 		                   NULL) == HEED_OK &&
 		    strcmp(heed_url_origin(u), site) == 0 &&
 		    (!d->limit || shown < d->limit)) {
-			show_url(&r, urls, heed_url_get(u), NULL);
+			struct url_note n = {"would", NULL, NULL};
+			show_url(&r, urls, heed_url_get(u), &n);
 			shown++;
 		}
 		heed_url_free(u);
 	}
+	show_sources(d, &r, urls, site, &shown);
 	if (d->known && (!d->limit || shown < d->limit)) {
 		/* The start URLs may come again in the list: skipped there,
 		 * they make room for as many more rows. */
@@ -335,7 +432,9 @@ static void show_site(struct dry *d, const heed_url *first)
 		                       d->limit ? d->limit - shown : SIZE_MAX};
 		(void)heed_store_visits_list(
 		        d->known, site, 0, NULL,
-		        d->limit ? (int64_t)(k.left + d->o->seed_count) : 0,
+		        d->limit ? (int64_t)(k.left + d->o->seed_count +
+		                             source_count(&r))
+		                 : 0,
 		        known_url, &k);
 	}
 	rules_free(&r);

@@ -1,7 +1,8 @@
 """`heed crawl --dry-run` (issue 15), judged from the servers' log and the
 store on disk: the sites are qualified for real (robots.txt, once per site,
 one request per second per host at most: the only traffic), the output
-lists each start URL with the rule that allows or refuses it, a site that
+lists each start URL with the rule that allows or refuses it, then the sources a crawl asks
+for first (robots.txt's Sitemap lines, /sitemap.xml), a site that
 is not qualified with its reason, and nothing is written: with no store
 none is made, and a store that exists keeps every byte. One site per
 address (127.0.0.141, .143, .144) and several name-based sites on one
@@ -19,10 +20,6 @@ import tempfile
 from heedtest import (Checks, Dnsmasq, ScriptedHttpServer, free_port_on,
                       run_heed)
 
-ROBOTS = (b"# the test's rules\n"
-          b"User-agent: *\n"
-          b"Disallow: /private\n"
-          b"Allow: /private/ok\n")
 HTML = {"Content-Type": "text/html"}
 HOME = (b"<!doctype html><title>Home</title>"
         b'<a href="/p/1.html">1</a> <a href="/p/2.html">2</a>')
@@ -45,6 +42,13 @@ SETTINGS = ["--set", "net.connect_timeout_ms=1500",
 
 def url(host, path="/"):
     return f"http://{host}:{port}{path}"
+
+
+ROBOTS = (b"# the test's rules\n"
+          b"User-agent: *\n"
+          b"Disallow: /private\n"
+          b"Allow: /private/ok\n"
+          + f"Sitemap: {url('a.test', '/map.xml')}\n".encode())
 
 
 SEEDS = [url("a.test"), url("a.test", "/private/x"),
@@ -84,7 +88,7 @@ with Dnsmasq(hosts={h: [a] for h, a in hosts.items()}) as dns:
     before = digest(store)
     mark = max((r["t"] for s in servers.values() for r in s.log()),
                default=0)
-    known = heed(store, "--dry-run", "--limit", "2")
+    known = heed(store, "--dry-run", "--limit", "4")
     # An owner's arrangement: c.test paused (not contacted, even for
     # robots.txt), b.test's /drafts excluded.
     arranged = os.path.join(tmp, "arranged.db")
@@ -163,6 +167,14 @@ def check_disallowed_start_url_names_its_rule():
             "    refused by robots.txt line 3 `Disallow: /private`") in a, a
 
 
+def check_sources_listed_with_where_they_come_from():
+    a = site_block(dry.stdout, "a.test")
+    assert (f"source  {url('a.test', '/map.xml')}  (robots.txt line 5 "
+            "Sitemap)\n    no robots.txt rule matches: allowed") in a, a
+    assert (f"source  {url('a.test', '/sitemap.xml')}  (the usual "
+            "place)") in a, a
+
+
 def check_unqualified_sites_give_their_reason():
     bad = site_block(dry.stdout, "bad.test")
     assert bad.startswith(url("bad.test")[:-1] + ": not qualified"), bad
@@ -189,8 +201,10 @@ def check_known_sites_listed_and_store_unchanged():
     assert first.returncode == 0, (first.stdout, first.stderr)
     assert known.returncode == 0, (known.stdout, known.stderr)
     a = site_block(known.stdout, "a.test")
-    # --limit 2: the start URL, then one known URL with its due date
-    assert a.count("\n  would ") == 1 and a.count("\n  known ") == 1, a
+    # --limit 4: the start URL, the two sources, then one known URL with
+    # its due date (the sources are not listed again as known URLs)
+    assert a.count("\n  would ") == 1 and a.count("\n  source ") == 2 \
+        and a.count("\n  known ") == 1, a
     assert re.search(r"  known   \S+  (page|sitemap|feed), due ", a), a
     assert before == after, "the dry run changed the store"
     assert all(r["path"] == "/robots.txt" for r in known_log), known_log
@@ -214,6 +228,7 @@ Checks().main([check_exit_and_no_store, check_only_robots_txt_requested,
                check_one_request_per_second_per_address,
                check_allowed_start_pages_name_their_rule,
                check_disallowed_start_url_names_its_rule,
+               check_sources_listed_with_where_they_come_from,
                check_unqualified_sites_give_their_reason, check_json,
                check_known_sites_listed_and_store_unchanged,
                check_arrangements])
