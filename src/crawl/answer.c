@@ -244,8 +244,14 @@ static void page(heed_crawl *c, struct heed__site *s,
 	         heed__rules_acap_permits(&s->rules, agent, HEED_ACAP_FOLLOW,
 	                                  job->url, now);
 	if (index) {
-		record = heed__crawl_record_json(c->alloc, heed_page_record(pg),
-		                                 heed_page_link_count(pg));
+		size_t len;
+		/* The writer `heed extract` prints with: what a site owner
+		 * sees there is what is stored. NULL (out of memory) stores
+		 * an empty record, as before. */
+		if (heed_extract_record_json(heed_page_record(pg),
+		                             heed_page_link_count(pg), c->alloc,
+		                             &record, &len) != HEED_OK)
+			record = NULL;
 		permissions = heed__crawl_permissions_json(
 		        c->alloc, &s->rules, job->url, d, agent, now);
 		store_page(c, s, job, r, heed_page_record(pg), record,
