@@ -84,13 +84,32 @@
 	"                         crawl.full_interval (7d), incremental\n"     \
 	"                         ones every crawl.incremental_interval\n"     \
 	"                         (6h)\n"                                      \
-	"  -q, --quiet            no progress line, no summary\n"              \
+	"      --dry-run          qualify the sites (robots.txt fetched\n"     \
+	"                         politely: the only requests), then print\n"  \
+	"                         per site the URLs a crawl would ask for\n"   \
+	"                         first and the robots.txt line or owner's\n"  \
+	"                         pattern that allows or refuses each, or\n"   \
+	"                         why the site is not qualified; nothing\n"    \
+	"                         is written (no store is made)\n"             \
+	"      --limit N          --dry-run: URLs per site (10; 0 all)\n"      \
+	"      --json             --dry-run: print JSON\n"                     \
+	"  -q, --quiet            errors only: no warnings, no progress,\n"    \
+	"                         no summary (the exit status is the same)\n"  \
+	"  -v, --verbose          one log level more (log.level, info by\n"    \
+	"                         default): debug adds each request and its\n" \
+	"                         answer, robots.txt steps, URLs not due\n"    \
+	"                         and links not queued\n"                      \
+	"      --progress-interval DUR  without a terminal, a progress\n"      \
+	"                         log line this often, e.g. 10s (30s; 0\n"     \
+	"                         none; log.progress_interval); on a\n"        \
+	"                         terminal one line redrawn in place\n"        \
 	"      --log json|text    log format on standard "                     \
 	"error\n" HEED_CLI_PROXY_HELP HEED_CLI_CONFIG_HELP                     \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
-	"Exit status: 0 done (some sites may have failed: see the summary),\n" \
-	"1 no site could be crawled or a failure, 2 usage or settings error\n" \
+	"Exit status: 0 done (some sites may have failed: see the summary;\n"  \
+	"a dry run that printed its report), 1 no site could be crawled or\n"  \
+	"a failure, 2 usage or settings error (-q with -v)\n"                  \
 	"or a start URL heed cannot take, 75 another heed process is\n"        \
 	"crawling into the store (try later), 130 stopped by SIGINT or\n"      \
 	"SIGTERM (the run stays open: the next crawl resumes it; with\n"       \
