@@ -322,7 +322,7 @@ sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql)
 	/* An area only SQLite has, called on another backend, fails here
 	 * rather than handing SQLite a NULL connection. */
 	if (!store->db) {
-		heed__store_not_ported(store, "this");
+		heed__store_not_ported(store, NULL);
 		return NULL;
 	}
 	k = kept_stmt(store, sql);

@@ -147,7 +147,8 @@ extern const struct heed__frontier_ops heed__pg_frontier_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
- * store does not have the AREA area yet" in the store's messages and
+ * store does not have the AREA area yet" ("this area" for a NULL area)
+ * in the store's messages and
  * returns HEED_ENOTSUP. HEED_STORE_SQLITE_ONLY(store, area) returns that
  * from a function of an area only SQLite has (issue 14 ports them one by
  * one); it is the first line of each public function of such an area.

@@ -43,9 +43,14 @@ heed_status heed__store_fail(heed_store *store, struct heed_diag *diag,
 
 heed_status heed__store_not_ported(heed_store *store, const char *area)
 {
-	snprintf(store->errmsg, sizeof(store->errmsg),
-	         "the %s store does not have the %s area yet",
-	         store->backend->title, area);
+	if (area)
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "the %s store does not have the %s area yet",
+		         store->backend->title, area);
+	else
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "the %s store does not have this area yet",
+		         store->backend->title);
 	/* heed__store_fail asks the backend: the same words there. */
 	memcpy(store->backend_err, store->errmsg, sizeof(store->backend_err));
 	return HEED_ENOTSUP;
@@ -241,6 +246,36 @@ void heed_store_close(heed_store *store)
 	store->backend->close(store);
 	heed__free(store->alloc, store->location);
 	heed__free(store->alloc, store);
+}
+
+static bool has_area(const heed_store *store, const char *name)
+{
+	for (int i = 0; store->backend->areas[i]; i++)
+		if (strcmp(store->backend->areas[i]->name, name) == 0)
+			return true;
+	return false;
+}
+
+heed_status heed_store_require(heed_store *store, const char *const *areas,
+                               struct heed_diag *diag)
+{
+	char missing[160] = "";
+	int listed = 0, count = 0;
+
+	for (int i = 0; areas ? areas[i] != NULL : i < heed__store_area_count;
+	     i++) {
+		const char *name =
+		        areas ? areas[i] : heed__store_areas[i]->name;
+		if (!has_area(store, name))
+			heed__store_list_foreign(missing, sizeof(missing),
+			                         &listed, &count, name);
+	}
+	if (count == 0)
+		return HEED_OK;
+	snprintf(store->errmsg, sizeof(store->errmsg),
+	         "the %s store does not have the %s area%s yet",
+	         store->backend->title, missing, count > 1 ? "s" : "");
+	return heed_diag_set(diag, HEED_ENOTSUP, 0, 0, "%s", store->errmsg);
 }
 
 const char *heed_store_backend_name(const heed_store *store)
