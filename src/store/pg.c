@@ -365,7 +365,6 @@ static heed_status pg_lock(heed_store *store, struct heed_diag *diag)
 {
 	PGresult *r;
 	bool got;
-	long pid;
 
 	if (store->pg->locked)
 		return HEED_OK;
@@ -381,15 +380,7 @@ static heed_status pg_lock(heed_store *store, struct heed_diag *diag)
 		store->pg->locked = true;
 		return HEED_OK;
 	}
-	pid = lock_holder(store);
-	if (pid > 0)
-		return heed_diag_set(diag, HEED_EBUSY, 0, 0,
-		                     "store '%s' is in use by another heed "
-		                     "process (pid %ld)",
-		                     store->location, pid);
-	return heed_diag_set(diag, HEED_EBUSY, 0, 0,
-	                     "store '%s' is in use by another heed process",
-	                     store->location);
+	return heed__store_busy(store, diag, lock_holder(store));
 }
 
 const struct heed_store_backend heed__pg_backend = {

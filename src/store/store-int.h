@@ -184,6 +184,11 @@ void heed__store_list_foreign(char *buf, size_t size, int *listed, int *count,
 heed_status heed__store_lock_file(heed_store *store, const char *db_path,
                                   struct heed_diag *diag);
 void heed__store_unlock(heed_store *store);
+/* HEED_EBUSY with "store 'LOCATION' is in use by another heed process
+ * (pid HOLDER)" in diag, without the pid when holder is not above 0: the
+ * crawl lock's refusal on every backend. */
+heed_status heed__store_busy(const heed_store *store, struct heed_diag *diag,
+                             long holder);
 
 /* The areas, each defined in its src/store/sqlite_<area>.c. */
 extern const struct heed_store_area heed__store_sites_area;
