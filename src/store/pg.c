@@ -57,12 +57,14 @@ char *heed__pg_redact(const struct heed_allocator *alloc, const char *location)
 	/* Each replacement writes 3 bytes for at least 0: at most one per
 	 * byte, plus the user info's. */
 	char *out = heed__malloc(alloc, 4 * len + 8), *o = out;
-	const char *p = location, *auth = strstr(location, "://");
+	const char *p = location, *auth = location + strcspn(location, ":/?#");
 	const char *q;
 
 	if (!out)
 		return NULL;
-	if (auth) {
+	/* The authority follows the scheme's "://", nowhere else: a "://"
+	 * in the path or the query is data. */
+	if (strncmp(auth, "://", 3) == 0) {
 		const char *end = auth + 3 + strcspn(auth + 3, "/?#");
 		const char *at = NULL, *colon;
 		for (q = auth + 3; q < end; q++)
