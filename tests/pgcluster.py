@@ -20,7 +20,8 @@ that matters, so paying for durability would only slow the tests.
 
 PostgreSQL refuses to run as root, and CI may run as root: then initdb and
 pg_ctl run as the Debian package's `postgres` user (runuser), and the folder
-is theirs. Every wait is bounded (pg_ctl -w -t 30). A cluster that cannot be
+is theirs; they run in that folder, since the caller's working directory
+(a clone under /root) may be closed to them. Every wait is bounded (pg_ctl -w -t 30). A cluster that cannot be
 started is an error with the reason and the server's log, never a skip: the
 README's test command installs PostgreSQL.
 """
@@ -67,9 +68,10 @@ def as_owner(argv):
     return argv
 
 
-def run(argv, what):
+def run(argv, what, cwd=None):
     proc = subprocess.run(argv, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=120)
+                          stderr=subprocess.STDOUT, text=True, timeout=120,
+                          cwd=cwd)
     if proc.returncode != 0:
         raise PgError(f"{what} failed ({proc.returncode}): "
                       f"{proc.stdout.strip()}")
@@ -114,7 +116,8 @@ class PgCluster:
         os.chmod(self.folder, 0o700)
         run(as_owner([os.path.join(self.bin, "initdb"), "-D", self.data(),
                       "-U", USER, "-A", "trust", "-E", "UTF8",
-                      "--locale=C", "--no-sync"]), "initdb")
+                      "--locale=C", "--no-sync"]), "initdb",
+            cwd=self.folder)
         hba = ("# heed tests: loopback TCP only, no password\n"
                "host all all 127.0.0.1/32 trust\n"
                "host all all ::1/128 trust\n")
@@ -136,7 +139,7 @@ class PgCluster:
                           self.data(), "-l", self.log(), "-w", "-t",
                           WAIT_S, "start"]),
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                text=True, timeout=120)
+                text=True, timeout=120, cwd=self.folder)
             if proc.returncode == 0:
                 break
             if attempt == 2 or "could not bind" not in self.log_tail():
@@ -150,7 +153,7 @@ class PgCluster:
         # As the owner: the data folder is theirs and mode 0700.
         proc = subprocess.run(as_owner(["sh", "-c", 'cat > "$1"', "sh",
                                         path]), input=text, text=True,
-                              timeout=30)
+                              timeout=30, cwd=self.folder)
         if proc.returncode != 0:
             raise PgError(f"could not write {path}")
 
@@ -170,7 +173,7 @@ class PgCluster:
                           self.data(), "-m", "immediate", "-w", "-t",
                           WAIT_S, "stop"]),
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                timeout=120)
+                timeout=120, cwd=self.folder)
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder = None
 
