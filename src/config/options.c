@@ -52,7 +52,9 @@ const struct heed_config_option heed__config_options[] = {
          0,
          0},
         {{"store.location", HEED_CONFIG_STRING, "heed.db",
-          "Where heed keeps its state and records: a SQLite file path."},
+          "Where heed keeps its state and records: a SQLite file path, or "
+          "a PostgreSQL URI (postgresql://USER@HOST:PORT/DB), which so far "
+          "holds only some areas: commands refuse it (docs/storage.md)."},
          FIELD(store_location),
          1,
          0},

@@ -84,6 +84,7 @@ void heed_store_arrangement_clear(heed_store *store, struct heed_arrangement *a)
 heed_status heed_store_arrangement_get(heed_store *store, const char *host,
                                        struct heed_arrangement *out)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT " ARR_COLUMNS " FROM arrangements WHERE host = ?1;");
@@ -118,6 +119,7 @@ static void bind_text(sqlite3_stmt *st, int col, const char *p)
 heed_status heed_store_arrangement_put(heed_store *store,
                                        const struct heed_arrangement *in)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "INSERT OR REPLACE INTO arrangements (" ARR_COLUMNS
 	               ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10);");
@@ -144,6 +146,7 @@ heed_status heed_store_arrangement_put(heed_store *store,
 heed_status heed_store_arrangement_delete(heed_store *store, const char *host,
                                           bool *found)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "DELETE FROM arrangements WHERE host = ?1;");
 	heed_status rc;
@@ -164,6 +167,7 @@ heed_status heed_store_arrangement_each(heed_store *store,
                                         heed_store_arrangement_fn *fn, void *ud,
                                         size_t *count)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT " ARR_COLUMNS " FROM arrangements ORDER BY host;");

@@ -3,8 +3,12 @@
  * record per page, the seen set, windows of a site's queue, retries of
  * transient failures, recovery of in-flight rows after a crash (a real
  * child process killed mid-batch), migrations of older stores.
+ *
+ * The frontier and runs tests run on both backends: meson runs this
+ * program a second time with a PostgreSQL cluster (unit.store_crawl_pg),
+ * and then only those tests, each on a database of its own.
  */
-#include "heed_test.h"
+#include "pg_test.h"
 
 #include <signal.h>
 #include <sqlite3.h>
@@ -277,7 +281,7 @@ static int collect_entry(void *ud, const struct heed_frontier_entry *e)
 
 static void test_frontier_seen_set_and_window(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
 	struct window w = {0};
 	bool added = false;
@@ -318,7 +322,7 @@ static void test_frontier_seen_set_and_window(void **state)
 
 static void test_frontier_states_and_drop(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
 	struct window w = {0};
 	int64_t counts[4], n = 0;
@@ -373,7 +377,7 @@ static void test_frontier_states_and_drop(void **state)
  * keeps the job in its window) and counts one more try. */
 static void test_frontier_retry(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_frontier_entry e =
 	        entry("https://a.test/1", "https://a.test", 0);
 	struct window w = {0};
@@ -550,7 +554,7 @@ static int collect_host(void *ud, const struct heed_frontier_host *h)
 
 static void test_runs(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_crawl_run run;
 	int64_t id = 0, id2 = 0;
 
@@ -662,6 +666,17 @@ int main(void)
 	        cmocka_unit_test(test_runs),
 	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
 	};
+	/* The areas PostgreSQL has so far (issue 14). */
+	const struct CMUnitTest pg_tests[] = {
+	        cmocka_unit_test(test_frontier_seen_set_and_window),
+	        cmocka_unit_test(test_frontier_states_and_drop),
+	        cmocka_unit_test(test_frontier_retry),
+	        cmocka_unit_test(test_runs),
+	};
+
+	if (heed_test_pg())
+		return cmocka_run_group_tests_name("store_crawl_pg", pg_tests,
+		                                   NULL, NULL);
 	return cmocka_run_group_tests(tests, heed_test_make_dir,
 	                              heed_test_remove_dir);
 }
