@@ -732,21 +732,11 @@ static struct plan choose_plan(heed_store *store,
 	return plan;
 }
 
-static heed_status check_query(const struct heed_search_query *q,
-                               struct heed_diag *diag)
+static heed_status sqlite_search(heed_store *store,
+                                 const struct heed_search_query *q,
+                                 heed_search_fn *fn, void *ud, bool *more,
+                                 struct heed_diag *diag)
 {
-	if (q->limit < 1 || q->limit > 1000)
-		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
-		                     "limit %d out of range 1..1000", q->limit);
-	return HEED_OK;
-}
-
-heed_status heed_store_search(heed_store *store,
-                              const struct heed_search_query *q,
-                              heed_search_fn *fn, void *ud, bool *more,
-                              struct heed_diag *diag)
-{
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	heed_search_sort sort = effective_sort(q);
 	char sql[4096];
 	sqlite3_stmt *st;
@@ -755,10 +745,6 @@ heed_status heed_store_search(heed_store *store,
 	int n = 0, step;
 	bool stopped = false;
 
-	if (more)
-		*more = false;
-	if ((rc = check_query(q, diag)) != HEED_OK)
-		return rc;
 	search_sql(sql, sizeof(sql), q, false, choose_plan(store, q, false));
 	if (!(st = heed__sqlite_prepare(store, sql)))
 		return heed__store_fail(store, diag, "preparing a search");
@@ -801,19 +787,17 @@ heed_status heed_store_search(heed_store *store,
 	return rc;
 }
 
-heed_status heed_store_search_count(heed_store *store,
-                                    const struct heed_search_query *q,
-                                    int64_t cap, int64_t *count,
-                                    struct heed_diag *diag)
+static heed_status sqlite_search_count(heed_store *store,
+                                       const struct heed_search_query *q,
+                                       int64_t cap, int64_t *count,
+                                       struct heed_diag *diag)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	char sql[4096];
 	sqlite3_stmt *st;
 	heed_status rc = HEED_OK;
 	long ticks = 0;
 	int step;
 
-	*count = 0;
 	search_sql(sql, sizeof(sql), q, true, choose_plan(store, q, true));
 	if (!(st = heed__sqlite_prepare(store, sql)))
 		return heed__store_fail(store, diag, "preparing a search");
@@ -828,10 +812,10 @@ heed_status heed_store_search_count(heed_store *store,
 	return rc;
 }
 
-heed_status heed_store_search_page(heed_store *store, int64_t id, int64_t now_s,
-                                   heed_search_fn *fn, void *ud)
+static heed_status sqlite_search_page(heed_store *store, int64_t id,
+                                      int64_t now_s, heed_search_fn *fn,
+                                      void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT p.id, " PAGE_COLUMNS " FROM pages p WHERE "
 	               "p.id = ?2 AND " SHOWN ";");
@@ -880,11 +864,10 @@ static int visit_tag(sqlite3_stmt *st, void *ctx)
 	"s.hidden_from > ?1 AND " where ") GROUP BY tag ORDER BY n DESC, "  \
 	"tag LIMIT ?3;"
 
-heed_status heed_store_search_tags(heed_store *store, const char *host,
-                                   int limit, int64_t now_s,
-                                   heed_search_tag_fn *fn, void *ud)
+static heed_status sqlite_search_tags(heed_store *store, const char *host,
+                                      int limit, int64_t now_s,
+                                      heed_search_tag_fn *fn, void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	struct tag_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, host ? TAGS_SQL("search_host_tag_counts", "host = ?2")
@@ -916,11 +899,11 @@ static int visit_site(sqlite3_stmt *st, void *ctx)
 	return v->fn(v->ud, &s);
 }
 
-heed_status heed_store_search_sites(heed_store *store, const char *after_host,
-                                    int limit, int64_t now_s,
-                                    heed_search_site_fn *fn, void *ud)
+static heed_status sqlite_search_sites(heed_store *store,
+                                       const char *after_host, int limit,
+                                       int64_t now_s, heed_search_site_fn *fn,
+                                       void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* Counts as in TAGS_SQL; the last fetch and the site name come
 	 * from each listed host's newest shown page, found by walking
 	 * pages_search_host_fetched backwards from its end. */
@@ -956,10 +939,9 @@ static int visit_totals(sqlite3_stmt *st, void *ctx)
 	return 1;
 }
 
-heed_status heed_store_search_totals(heed_store *store, int64_t now_s,
-                                     struct heed_search_totals *t)
+static heed_status sqlite_search_totals(heed_store *store, int64_t now_s,
+                                        struct heed_search_totals *t)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* The hosts and tags with untimed pages are the rows of their
 	 * tables; those with only timed pages ahead of their limit are
 	 * added, each looked up in the table by its key. */
@@ -977,7 +959,6 @@ heed_status heed_store_search_totals(heed_store *store, int64_t now_s,
 	        "?1 AND NOT EXISTS(SELECT 1 FROM search_tag_counts c WHERE "
 	        "c.tag = t.tag));");
 
-	memset(t, 0, sizeof(*t));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, now_s);
@@ -1010,19 +991,16 @@ static int visit_bucket(sqlite3_stmt *st, void *ctx)
 	return v->fn(v->ud, &b);
 }
 
-heed_status heed_store_search_per_day(heed_store *store, const char *host,
-                                      int days, int64_t now_s,
-                                      heed_search_bucket_fn *fn, void *ud)
+static heed_status sqlite_search_per_day(heed_store *store, const char *host,
+                                         int days, int64_t now_s,
+                                         heed_search_bucket_fn *fn, void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* One row per day from a recursive CTE, so empty days are there;
 	 * each day counts a range of the fetched_at index. */
 	struct bucket_visit v = {fn, ud, true};
 	int64_t today = now_s - (now_s % 86400 + 86400) % 86400;
 	sqlite3_stmt *st;
 
-	if (days < 1 || days > 3660)
-		return HEED_EINVAL;
 	st = heed__sqlite_prepare(
 	        store,
 	        "WITH RECURSIVE d(day) AS (SELECT ?3 UNION ALL SELECT day + "
@@ -1049,11 +1027,10 @@ heed_status heed_store_search_per_day(heed_store *store, const char *host,
 	"FROM c)) SELECT r.b, coalesce(c.n, 0) FROM r LEFT JOIN c ON c.b = " \
 	"r.b ORDER BY r.b;"
 
-heed_status heed_store_search_views(heed_store *store, const char *host,
-                                    int64_t now_s, heed_search_bucket_fn *fn,
-                                    void *ud)
+static heed_status sqlite_search_views(heed_store *store, const char *host,
+                                       int64_t now_s, heed_search_bucket_fn *fn,
+                                       void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* Bucket = number of digits (0 for a count of 0); the CTE adds the
 	 * empty buckets below the largest. Two texts, so that a host's chart
 	 * reads pages_host rather than every page. */
@@ -1069,9 +1046,9 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
 	return heed__sqlite_each_row(store, st, visit_bucket, &v);
 }
 
-heed_status heed_store_search_reindex(heed_store *store)
+/* The rebuild's statements; the front runs them in one transaction. */
+static heed_status sqlite_search_reindex(heed_store *store)
 {
-	HEED_STORE_SQLITE_ONLY(store, "search");
 	static const char rebuild[] =
 	        "INSERT INTO search_fts(search_fts) "
 	        "VALUES('delete-all');" FTS_ALL
@@ -1079,13 +1056,18 @@ heed_status heed_store_search_reindex(heed_store *store)
 	        "DELETE FROM search_listed; DELETE FROM search_host_counts; "
 	        "DELETE FROM search_tag_counts; DELETE FROM "
 	        "search_host_tag_counts;" AGG_ALL;
-	heed_status rc = heed_store_begin(store);
 
-	if (rc != HEED_OK)
-		return rc;
-	rc = store->backend->exec(store, rebuild);
-	if (rc == HEED_OK)
-		return heed_store_commit(store);
-	heed_store_rollback(store);
-	return rc;
+	return store->backend->exec(store, rebuild);
 }
+
+const struct heed__search_ops heed__sqlite_search_ops = {
+        .search = sqlite_search,
+        .count = sqlite_search_count,
+        .page = sqlite_search_page,
+        .tags = sqlite_search_tags,
+        .sites = sqlite_search_sites,
+        .totals = sqlite_search_totals,
+        .per_day = sqlite_search_per_day,
+        .views = sqlite_search_views,
+        .reindex = sqlite_search_reindex,
+};

@@ -16,6 +16,7 @@
 #include "common/common-int.h"
 #include "heed/store.h"
 #include "heed/store_frontier.h"
+#include "heed/store_search.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -78,6 +79,36 @@ struct heed__frontier_ops {
 	heed_status (*lease_set)(heed_store *store, int64_t until_ms);
 };
 
+/*
+ * The search area's functions on one backend (include/heed/store_search.h
+ * says what each does), called by src/store/search.c once it has checked
+ * the arguments (a query's limit, a chart's days); NULL: not ported.
+ */
+struct heed__search_ops {
+	heed_status (*search)(heed_store *store,
+	                      const struct heed_search_query *q,
+	                      heed_search_fn *fn, void *ud, bool *more,
+	                      struct heed_diag *diag);
+	heed_status (*count)(heed_store *store,
+	                     const struct heed_search_query *q, int64_t cap,
+	                     int64_t *count, struct heed_diag *diag);
+	heed_status (*page)(heed_store *store, int64_t id, int64_t now_s,
+	                    heed_search_fn *fn, void *ud);
+	heed_status (*tags)(heed_store *store, const char *host, int limit,
+	                    int64_t now_s, heed_search_tag_fn *fn, void *ud);
+	heed_status (*sites)(heed_store *store, const char *after_host,
+	                     int limit, int64_t now_s, heed_search_site_fn *fn,
+	                     void *ud);
+	heed_status (*totals)(heed_store *store, int64_t now_s,
+	                      struct heed_search_totals *t);
+	heed_status (*per_day)(heed_store *store, const char *host, int days,
+	                       int64_t now_s, heed_search_bucket_fn *fn,
+	                       void *ud);
+	heed_status (*views)(heed_store *store, const char *host, int64_t now_s,
+	                     heed_search_bucket_fn *fn, void *ud);
+	heed_status (*reindex)(heed_store *store);
+};
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -111,6 +142,7 @@ struct heed_store_backend {
 	const char *migrate_begin_sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
+	const struct heed__search_ops *search;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -144,6 +176,7 @@ extern const struct heed_store_backend heed__sqlite_backend;
 extern const struct heed_store_backend heed__pg_backend;
 extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
+extern const struct heed__search_ops heed__sqlite_search_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL

@@ -1,0 +1,123 @@
+/*
+ * The search area's front (include/heed/store_search.h): checks the
+ * arguments, then hands each call to the store's backend
+ * (src/store/sqlite_search.c, src/store/pg_search.c). No SQL here.
+ */
+#include <string.h>
+
+#include "store/store-int.h"
+
+/* The backend's search functions, or NULL with HEED_ENOTSUP recorded. */
+static const struct heed__search_ops *ops(heed_store *store)
+{
+	if (!store->backend->search)
+		heed__store_not_ported(store, "search");
+	return store->backend->search;
+}
+
+/* Calls the backend's fn with the arguments after it, or returns
+ * HEED_ENOTSUP from the calling function. */
+#define SEARCH(store, fn, ...)                                  \
+	do {                                                    \
+		const struct heed__search_ops *s_ = ops(store); \
+		if (!s_)                                        \
+			return HEED_ENOTSUP;                    \
+		return s_->fn(store, __VA_ARGS__);              \
+	} while (0)
+
+static heed_status check_query(const struct heed_search_query *q,
+                               struct heed_diag *diag)
+{
+	if (q->limit < 1 || q->limit > 1000)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "limit %d out of range 1..1000", q->limit);
+	return HEED_OK;
+}
+
+heed_status heed_store_search(heed_store *store,
+                              const struct heed_search_query *q,
+                              heed_search_fn *fn, void *ud, bool *more,
+                              struct heed_diag *diag)
+{
+	heed_status rc;
+
+	if (more)
+		*more = false;
+	if (!ops(store))
+		return HEED_ENOTSUP;
+	if ((rc = check_query(q, diag)) != HEED_OK)
+		return rc;
+	SEARCH(store, search, q, fn, ud, more, diag);
+}
+
+heed_status heed_store_search_count(heed_store *store,
+                                    const struct heed_search_query *q,
+                                    int64_t cap, int64_t *count,
+                                    struct heed_diag *diag)
+{
+	*count = 0;
+	SEARCH(store, count, q, cap, count, diag);
+}
+
+heed_status heed_store_search_page(heed_store *store, int64_t id, int64_t now_s,
+                                   heed_search_fn *fn, void *ud)
+{
+	SEARCH(store, page, id, now_s, fn, ud);
+}
+
+heed_status heed_store_search_tags(heed_store *store, const char *host,
+                                   int limit, int64_t now_s,
+                                   heed_search_tag_fn *fn, void *ud)
+{
+	SEARCH(store, tags, host, limit, now_s, fn, ud);
+}
+
+heed_status heed_store_search_sites(heed_store *store, const char *after_host,
+                                    int limit, int64_t now_s,
+                                    heed_search_site_fn *fn, void *ud)
+{
+	SEARCH(store, sites, after_host, limit, now_s, fn, ud);
+}
+
+heed_status heed_store_search_totals(heed_store *store, int64_t now_s,
+                                     struct heed_search_totals *t)
+{
+	memset(t, 0, sizeof(*t));
+	SEARCH(store, totals, now_s, t);
+}
+
+heed_status heed_store_search_per_day(heed_store *store, const char *host,
+                                      int days, int64_t now_s,
+                                      heed_search_bucket_fn *fn, void *ud)
+{
+	if (!ops(store))
+		return HEED_ENOTSUP;
+	if (days < 1 || days > 3660)
+		return HEED_EINVAL;
+	SEARCH(store, per_day, host, days, now_s, fn, ud);
+}
+
+heed_status heed_store_search_views(heed_store *store, const char *host,
+                                    int64_t now_s, heed_search_bucket_fn *fn,
+                                    void *ud)
+{
+	SEARCH(store, views, host, now_s, fn, ud);
+}
+
+/* One transaction on every backend: a reader keeps seeing the old index
+ * until it commits. */
+heed_status heed_store_search_reindex(heed_store *store)
+{
+	const struct heed__search_ops *s = ops(store);
+	heed_status rc;
+
+	if (!s)
+		return HEED_ENOTSUP;
+	if ((rc = heed_store_begin(store)) != HEED_OK)
+		return rc;
+	rc = s->reindex(store);
+	if (rc == HEED_OK)
+		return heed_store_commit(store);
+	heed_store_rollback(store);
+	return rc;
+}
