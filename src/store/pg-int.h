@@ -47,4 +47,16 @@ int64_t heed__pg_int(const PGresult *r, int row, int col, int64_t absent);
 #define HEED_PG_INT_SIZE 24
 const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v);
 
+/*
+ * The FTS5 expression fts (heed_search_query.match) as the text of a
+ * tsquery for to_tsquery with the search area's configuration
+ * (src/store/pg_tsquery.c says what is translated): HEED_OK with *out
+ * allocated from alloc, HEED_EINVAL with FTS5's reason in diag for an
+ * expression FTS5 would refuse or that PostgreSQL cannot answer,
+ * HEED_ENOMEM.
+ */
+heed_status heed__pg_tsquery(const struct heed_allocator *alloc,
+                             const char *fts, char **out,
+                             struct heed_diag *diag);
+
 #endif /* HEED_PG_INT_H */
