@@ -17,6 +17,7 @@
 #include "heed/store.h"
 #include "heed/store_frontier.h"
 #include "heed/store_search.h"
+#include "heed/store_pages.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -109,6 +110,27 @@ struct heed__search_ops {
 	heed_status (*reindex)(heed_store *store);
 };
 
+/*
+ * The pages area's functions on one backend (include/heed/store_pages.h
+ * says what each does), called by src/store/pages.c after its checks.
+ */
+struct heed__pages_ops {
+	heed_status (*put)(heed_store *store,
+	                   const struct heed_stored_page *page);
+	heed_status (*unchanged)(heed_store *store, const char *url,
+	                         int64_t checked_at, int64_t source_lastmod);
+	heed_status (*validators)(heed_store *store, const char *url,
+	                          struct heed_page_validators *v);
+	heed_status (*delete_)(heed_store *store, const char *url, bool prefix,
+	                       int64_t *deleted);
+	heed_status (*each)(heed_store *store, const char *host, int64_t since,
+	                    heed_store_page_fn *fn, void *ud);
+	heed_status (*stats)(heed_store *store, heed_store_count_fn *fn,
+	                     void *ud);
+	heed_status (*count)(heed_store *store, const char *host,
+	                     int64_t *count);
+};
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -143,6 +165,7 @@ struct heed_store_backend {
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
 	const struct heed__search_ops *search;
+	const struct heed__pages_ops *pages;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -177,6 +200,8 @@ extern const struct heed_store_backend heed__pg_backend;
 extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
 extern const struct heed__search_ops heed__sqlite_search_ops;
+extern const struct heed__pages_ops heed__sqlite_pages_ops;
+extern const struct heed__pages_ops heed__pg_pages_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -243,6 +268,8 @@ extern const int heed__store_area_count;
 extern const struct heed_store_area heed__store_core_area;
 /* The PostgreSQL backend's frontier area (src/store/pg_frontier.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
+/* The PostgreSQL backend's pages area (src/store/pg_pages.c). */
+extern const struct heed_store_area heed__pg_pages_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

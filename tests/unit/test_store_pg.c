@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 
 #include "heed/store_frontier.h"
+#include "heed/store_arrangements.h"
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
 #include "heed/store_sites.h"
@@ -46,6 +47,9 @@ static void test_fresh_database_migrated_once(void **state)
 	                 HEED_OK);
 	assert_int_equal(version, 2);
 	assert_int_equal(heed_store_schema_version(s, "pages", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 2);
+	assert_int_equal(heed_store_schema_version(s, "visits", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 0);
 	heed_store_close(s);
@@ -149,8 +153,10 @@ static void test_concurrent_opens_migrate_once(void **state)
 	assert_int_equal(version, 2);
 	heed_store_close(s);
 	assert_string_equal(
-	        heed_test_pg_sql(url, "SELECT count(*) FROM heed_schema;"),
-	        "2");
+	        heed_test_pg_sql(url, "SELECT count(*) FROM heed_schema "
+	                              "WHERE area IN ('core', 'frontier', "
+	                              "'pages');"),
+	        "3");
 }
 
 /* A server that is not there: a clear error naming the store, never its
@@ -184,18 +190,16 @@ static void test_unreachable_server_hides_password(void **state)
 static void test_areas_not_ported_yet(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
-	struct heed_stored_page p = {
-	        .url = "http://a.test/", .host = "a.test", .status = 200};
 	struct heed_store_site site = {0};
 	heed_store_irc *irc = (heed_store_irc *)1;
-	int64_t n = -1;
+	bool found = true;
 
 	(void)state;
-	assert_int_equal(heed_store_page_put(s, &p), HEED_ENOTSUP);
+	assert_int_equal(heed_store_arrangement_delete(s, "a.test", &found),
+	                 HEED_ENOTSUP);
 	assert_string_equal(heed_store_errmsg(s),
-	                    "the PostgreSQL store does not have the pages "
-	                    "area yet");
-	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_ENOTSUP);
+	                    "the PostgreSQL store does not have the "
+	                    "arrangements area yet");
 	assert_int_equal(heed_store_irc_new(&irc, s), HEED_ENOTSUP);
 	assert_null(irc);
 	assert_non_null(strstr(heed_store_errmsg(s), "irc area yet"));
