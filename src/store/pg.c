@@ -36,6 +36,8 @@ static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
         &heed__pg_frontier_area,
         &heed__pg_pages_area,
+        /* After pages: its trigger and indexes are on the pages table. */
+        &heed__pg_search_area,
         NULL,
 };
 
@@ -406,4 +408,5 @@ const struct heed_store_backend heed__pg_backend = {
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
         .pages = &heed__pg_pages_ops,
+        .search = &heed__pg_search_ops,
 };

@@ -200,6 +200,7 @@ extern const struct heed_store_backend heed__pg_backend;
 extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
 extern const struct heed__search_ops heed__sqlite_search_ops;
+extern const struct heed__search_ops heed__pg_search_ops;
 extern const struct heed__pages_ops heed__sqlite_pages_ops;
 extern const struct heed__pages_ops heed__pg_pages_ops;
 
@@ -270,6 +271,8 @@ extern const struct heed_store_area heed__store_core_area;
 extern const struct heed_store_area heed__pg_frontier_area;
 /* The PostgreSQL backend's pages area (src/store/pg_pages.c). */
 extern const struct heed_store_area heed__pg_pages_area;
+/* The PostgreSQL backend's search area (src/store/pg_search.c). */
+extern const struct heed_store_area heed__pg_search_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

@@ -4,8 +4,13 @@
  * read-only connection as `heed serve` does. Ranking, filters, cursor
  * pagination, what may never be listed, take-downs, updates, 304s, a bad
  * match, reindex, hostile tags and the chart buckets.
+ *
+ * Run a second time against PostgreSQL (unit.store_search_pg): each test
+ * then gets a database of its own instead of a file, and the tests that
+ * build or read a SQLite file themselves (older versions of the area)
+ * run on SQLite only.
  */
-#include "heed_test.h"
+#include "pg_test.h"
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -17,7 +22,7 @@
 #define DAY  86400
 #define MAXH 256
 
-static char path[128];
+static char path[256]; /* a store file, or a PostgreSQL URL */
 static int serial;
 
 /* A new store file per test, open for writing. */
@@ -25,7 +30,11 @@ static heed_store *open_writer(void)
 {
 	heed_store *s = NULL;
 
-	snprintf(path, sizeof(path), "%s/s%d.db", heed_test_dir(), serial++);
+	if (heed_test_pg())
+		heed_test_pg_fresh(path, sizeof(path));
+	else
+		snprintf(path, sizeof(path), "%s/s%d.db", heed_test_dir(),
+		         serial++);
 	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	return s;
@@ -944,9 +953,14 @@ static void test_aggregates_exact(void **state)
 	/* A reindex rebuilds the same counts, from counts made wrong. */
 	heed_store_close(r);
 	heed_store_close(w);
-	sql_at(path, "UPDATE search_tag_counts SET pages = 99;"
-	             "DELETE FROM search_host_counts;"
-	             "DELETE FROM search_listed;");
+	if (heed_test_pg())
+		heed_test_pg_sql(path,
+		                 "DELETE FROM page_tags;"
+		                 "UPDATE search_docs SET listed = false;");
+	else
+		sql_at(path, "UPDATE search_tag_counts SET pages = 99;"
+		             "DELETE FROM search_host_counts;"
+		             "DELETE FROM search_listed;");
 	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	assert_int_equal(heed_store_search_reindex(w), HEED_OK);
@@ -1241,6 +1255,25 @@ int main(void)
 	        cmocka_unit_test(test_plans_agree),
 	        cmocka_unit_test(test_version_2_migrates),
 	};
+	/* The same searches on PostgreSQL; not the tests of older SQLite
+	 * versions of the area, whose stores are SQLite files. */
+	const struct CMUnitTest pg_tests[] = {
+	        cmocka_unit_test(test_ranking_title_beats_description),
+	        cmocka_unit_test(test_relevance_scores_hold_within_a_day),
+	        cmocka_unit_test(test_filters),
+	        cmocka_unit_test(test_sorts_paginate),
+	        cmocka_unit_test(test_hidden_never_listed),
+	        cmocka_unit_test(test_charts),
+	        cmocka_unit_test(test_writes_keep_index),
+	        cmocka_unit_test(test_hostile_tags),
+	        cmocka_unit_test(test_relevance_scores_newest),
+	        cmocka_unit_test(test_aggregates_exact),
+	        cmocka_unit_test(test_plans_agree),
+	};
+	if (heed_test_pg())
+		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
+		                                   heed_test_make_dir,
+		                                   heed_test_remove_dir);
 	return cmocka_run_group_tests(tests, heed_test_make_dir,
 	                              heed_test_remove_dir);
 }

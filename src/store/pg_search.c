@@ -1,0 +1,674 @@
+/*
+ * The "search" area on PostgreSQL: the full-text index and the queries of
+ * the public index (include/heed/store_search.h), giving the rows, counts
+ * and cursors src/store/sqlite_search.c gives for the same pages; where
+ * the two differ is said here and in docs/serve.md ("Ranking").
+ *
+ * search_docs holds, per page, a tsvector of its title (weight A),
+ * description (B), tags (C) and site name and host (D), the columns of
+ * FTS5's table with their weights, and what SQLite's search_listed holds:
+ * whether the page is listed apart from the time (status 2xx, ACAP index
+ * and present not refused) and its earliest time limit. page_tags holds
+ * its tags. A trigger on pages keeps both in the transaction that writes
+ * the page, only when an indexed column, the status or the permissions
+ * change (a 304 costs nothing), and a deleted page's rows go with it
+ * (ON DELETE CASCADE). A GIN index answers the words.
+ *
+ * Words: the configuration heed_search lowercases, removes diacritics
+ * (unaccent) and stems with Snowball's English stemmer without stop
+ * words, where FTS5's tokenizer is 'porter unicode61 remove_diacritics 2':
+ * Snowball's English is Porter's later stemmer, so a few words stem
+ * differently (rare endings; both sides of a search stem alike, so a word
+ * still finds itself). ASCII punctuation separates words before
+ * PostgreSQL's parser sees the text, as in unicode61 (the parser would
+ * keep "a.example" whole). heed_search_query.match is an FTS5 expression
+ * on both backends, translated by heed__pg_tsquery.
+ *
+ * Not ported: the kept counts of SQLite's version 2 (tags, sites and
+ * totals are counted from search_docs at query time here: exact, at a cost
+ * that grows with the pages shown), the plans (PostgreSQL's planner
+ * chooses; every heed_search_plan gives the same rows, as on SQLite) and
+ * the cost bound (HEED_ETOOBIG).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heed/store_search.h"
+#include "store/pg-int.h"
+
+/* ASCII other than letters and digits as spaces (unicode61's separators
+ * in ASCII). */
+#define CLEAN(t)                                                          \
+	"regexp_replace(" t ", '[\\x01-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-" \
+	"\\x7f]+', ' ', 'g')"
+#define VEC(t, w) "setweight(to_tsvector('heed_search', " CLEAN(t) "), '" w "')"
+
+/* A page's record and permissions as jsonb: NULL when not JSON, as
+ * SQLite's json_valid guards. */
+#define FN_JSON                                                             \
+	"CREATE FUNCTION heed_json(t text) RETURNS jsonb LANGUAGE plpgsql " \
+	"IMMUTABLE STRICT AS $f$ BEGIN RETURN t::jsonb; EXCEPTION WHEN "    \
+	"others THEN RETURN NULL; END $f$;"
+/* SQLite's unixepoch() of the ISO 8601 forms heed stores (a date, a
+ * time to the minute, second or fraction, an offset or Z; none: UTC);
+ * NULL otherwise. */
+#define FN_UNIXEPOCH                                                          \
+	"CREATE FUNCTION heed_unixepoch(t text) RETURNS bigint LANGUAGE "     \
+	"plpgsql IMMUTABLE STRICT AS $f$ BEGIN IF t !~ "                      \
+	"'^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?([Zz]" \
+	"|[+-]\\d{2}:\\d{2})?$' THEN RETURN NULL; END IF; IF t ~ "            \
+	"'([Zz]|[+-]\\d{2}:\\d{2})$' THEN RETURN floor(extract(epoch FROM "   \
+	"t::timestamptz)); END IF; RETURN floor(extract(epoch FROM "          \
+	"t::timestamp AT TIME ZONE 'UTC')); EXCEPTION WHEN others THEN "      \
+	"RETURN NULL; END $f$;"
+/* A record's tags that are non-empty strings, in order (TAG_ROWS). */
+#define FN_TAGS                                                               \
+	"CREATE FUNCTION heed_tags(r jsonb) RETURNS SETOF text LANGUAGE sql " \
+	"IMMUTABLE AS $f$ SELECT v->>'value' FROM jsonb_array_elements("      \
+	"CASE WHEN jsonb_typeof(r->'tags') = 'array' THEN r->'tags' END) v "  \
+	"WHERE jsonb_typeof(v->'value') = 'string' AND v->>'value' <> '' "    \
+	"UNION ALL SELECT v->>'value' FROM jsonb_each(CASE WHEN "             \
+	"jsonb_typeof(r->'tags') = 'object' THEN r->'tags' END) e(k, v) "     \
+	"WHERE jsonb_typeof(v->'value') = 'string' AND v->>'value' <> '' "    \
+	"$f$;"
+/* A usage refused: JSON false or 0, as json_extract(...) IS NOT 0. */
+#define FN_REFUSED                                                            \
+	"CREATE FUNCTION heed_refused(v jsonb) RETURNS boolean LANGUAGE sql " \
+	"IMMUTABLE AS $f$ SELECT coalesce(v = 'false'::jsonb OR "             \
+	"(jsonb_typeof(v) = 'number' AND (v #>> '{}')::numeric = 0), "        \
+	"false) $f$;"
+/* A time limit as SQLite compares it with a time: a number as itself, a
+ * boolean as 0 or 1; anything else never passes (NULL: none). */
+#define FN_LIMIT                                                           \
+	"CREATE FUNCTION heed_limit(v jsonb) RETURNS float8 LANGUAGE sql " \
+	"IMMUTABLE AS $f$ SELECT CASE jsonb_typeof(v) WHEN 'number' THEN " \
+	"(v #>> '{}')::float8 WHEN 'boolean' THEN CASE WHEN v = "          \
+	"'true'::jsonb THEN 1 ELSE 0 END END $f$;"
+/* Page pid's rows in page_tags and search_docs, from its row. */
+#define FN_INDEX                                                               \
+	"CREATE FUNCTION heed_search_index(pid bigint) RETURNS void LANGUAGE " \
+	"sql AS $f$ DELETE FROM page_tags WHERE page_id = pid; INSERT INTO "   \
+	"page_tags(tag, page_id) SELECT DISTINCT t, pid FROM pages p, "        \
+	"heed_json(p.record) r, heed_tags(r) t WHERE p.id = pid; INSERT INTO " \
+	"search_docs(page_id, host, tsv, listed, hidden_from, language) "      \
+	"SELECT p.id, p.host, " VEC("coalesce(p.title, '')", "A") " || " VEC(  \
+	        "coalesce(r #>> '{description,value}', '')",                   \
+	        "B") " || " VEC("coalesce((SELECT string_agg(t, ' ') FROM "    \
+	                        "heed_tags(r) t), '')",                        \
+	                        "C") " || " VEC("coalesce((r #>> "             \
+	                                        "'{site_name,value}') || ' "   \
+	                                        "', "                          \
+	                                        "'') || p.host",               \
+	                                        "D") "\n, p.status BETWEEN "   \
+	                                             "200 AND 299 AND NOT "    \
+	                                             "heed_refused(m #> "      \
+	                                             "'{acap,index,permitted}" \
+	                                             "') AND NOT "             \
+	                                             "heed_refused(m #> "      \
+	                                             "'{acap,present,"         \
+	                                             "permitted}'), "          \
+	                                             "least(heed_limit(m #> "  \
+	                                             "'{acap,index,expires}')" \
+	                                             ", heed_limit(m #> "      \
+	                                             "'{acap,present,expires}" \
+	                                             "'), "                    \
+	                                             "heed_limit(m #> "        \
+	                                             "'{meta_robots,"          \
+	                                             "unavailable_after}')), " \
+	                                             "lower(r #>> "            \
+	                                             "'{language,value}') "    \
+	                                             "FROM pages p, "          \
+	                                             "heed_json(p.record) r, " \
+	                                             "heed_json(p."            \
+	                                             "permissions) m WHERE "   \
+	                                             "p.id = pid ON CONFLICT " \
+	                                             "(page_id) DO "           \
+	                                             "UPDATE SET host = "      \
+	                                             "excluded.host, tsv = "   \
+	                                             "excluded.tsv, listed = " \
+	                                             "excluded.listed, "       \
+	                                             "hidden_from = "          \
+	                                             "excluded.hidden_from, "  \
+	                                             "language = "             \
+	                                             "excluded.language; $f$;"
+#define INDEX_ALL                                                       \
+	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
+	"heed_search_index(id)) FROM pages;"
+
+/* Version 3 is SQLite's third migration (the full-text index, tags and
+ * what is listed): a PostgreSQL store starts there, so one area version
+ * means the same answers on both backends. A later migration must be
+ * added to both backends under the same number. */
+static const char *const pg_search_migrations[] = {
+        "CREATE EXTENSION IF NOT EXISTS unaccent;"
+        "CREATE TEXT SEARCH DICTIONARY heed_stem (TEMPLATE = snowball, "
+        "Language = english);"
+        "CREATE TEXT SEARCH CONFIGURATION heed_search (COPY = simple);"
+        "ALTER TEXT SEARCH CONFIGURATION heed_search ALTER MAPPING FOR "
+        "asciiword, word, numword, asciihword, hword, numhword, "
+        "hword_asciipart, hword_part, hword_numpart WITH unaccent, "
+        "heed_stem;"
+        "CREATE TABLE search_docs ("
+        "  page_id BIGINT PRIMARY KEY REFERENCES pages(id) ON DELETE "
+        "CASCADE,"
+        "  host TEXT COLLATE \"C\" NOT NULL,"
+        "  tsv tsvector NOT NULL,"
+        "  listed BOOLEAN NOT NULL,"
+        "  hidden_from DOUBLE PRECISION,"
+        "  language TEXT);"
+        "CREATE INDEX search_docs_tsv ON search_docs USING gin (tsv);"
+        "CREATE INDEX search_docs_host ON search_docs (host);"
+        "CREATE INDEX search_docs_timed ON search_docs (hidden_from) "
+        "WHERE hidden_from IS NOT NULL;"
+        "CREATE TABLE page_tags (tag TEXT COLLATE \"C\" NOT NULL, page_id "
+        "BIGINT NOT NULL REFERENCES pages(id) ON DELETE CASCADE, PRIMARY "
+        "KEY (tag, page_id));"
+        "CREATE INDEX page_tags_page ON page_tags (page_id);" FN_JSON
+                FN_UNIXEPOCH FN_TAGS FN_REFUSED FN_LIMIT FN_INDEX
+        "CREATE INDEX pages_search_views ON pages ((-coalesce(views, -1)), "
+        "id);"
+        "CREATE INDEX pages_search_date ON pages ((coalesce("
+        "-heed_unixepoch(published), 9223372036854775807)), id);"
+        "CREATE INDEX pages_search_fetched ON pages ((-fetched_at), id);"
+        "CREATE INDEX pages_search_host_fetched ON pages (host, "
+        "fetched_at);"
+        "CREATE FUNCTION heed_search_pages() RETURNS trigger LANGUAGE "
+        "plpgsql AS $f$ BEGIN PERFORM heed_search_index(NEW.id); RETURN "
+        "NULL; END $f$;"
+        "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages FOR EACH ROW "
+        "EXECUTE FUNCTION heed_search_pages();"
+        "CREATE TRIGGER search_pages_au AFTER UPDATE OF title, record, "
+        "host, status, permissions ON pages FOR EACH ROW WHEN (OLD.title "
+        "IS DISTINCT FROM NEW.title OR OLD.record IS DISTINCT FROM "
+        "NEW.record OR OLD.host IS DISTINCT FROM NEW.host OR OLD.status "
+        "IS DISTINCT FROM NEW.status OR OLD.permissions IS DISTINCT FROM "
+        "NEW.permissions) EXECUTE FUNCTION heed_search_pages();" INDEX_ALL,
+        "SELECT 1;",
+        "SELECT 1;",
+};
+
+const struct heed_store_area heed__pg_search_area = {
+        "search",
+        pg_search_migrations,
+        (int)HEED_ARRAY_SIZE(pg_search_migrations),
+};
+
+/* The visibility rule at $1 (now), from what the trigger kept: SHOWN of
+ * sqlite_search.c. */
+#define SHOWN                                                      \
+	"(d.listed AND (d.hidden_from IS NULL OR d.hidden_from > " \
+	"$1::bigint))"
+
+#define PAGE_COLUMNS                                                           \
+	"p.url, p.final_url, p.host, p.status, p.fetched_at, p.checked_at, "   \
+	"p.title, p.views, p.published, p.modified, p.etag, p.last_modified, " \
+	"p.source_lastmod, p.permissions, p.mode, p.record"
+
+/* Sort keys, ascending, as in sqlite_search.c; the pages_search_*
+ * indexes hold the same expressions. */
+#define KEY_VIEWS   "(-coalesce(p.views, -1))"
+#define KEY_DATE    "coalesce(-heed_unixepoch(p.published), 9223372036854775807)"
+#define KEY_FETCHED "(-p.fetched_at)"
+/* Relevance (docs/serve.md, "Ranking"): ts_rank_cd weighted by column as
+ * bm25 is (title 10, description 4, tags 6, site 2, scaled to 1), times
+ * 10 so that it weighs against the boosts about as bm25 does, negated
+ * (lower is better), less the same views and freshness boosts. */
+#define KEY_SCORE                                                             \
+	"(-10 * ts_rank_cd('{0.2, 0.6, 0.4, 1.0}', d.tsv, q.q, 1)::float8 - " \
+	"0.4 * log((1 + greatest(coalesce(p.views, 0), 0))::float8) - "       \
+	"1.0::float8 / (1 + greatest(($1::bigint / 86400 * 86400) - "         \
+	"coalesce(heed_unixepoch(p.published), p.fetched_at), 0) / "          \
+	"86400.0::float8 / 30.0::float8))"
+
+/* Every filter, NULL filtering nothing: $2 the tsquery text, $3 host, $4
+ * tag, $5 language, $6 $7 published range, $8 $9 views range. Each
+ * statement is planned with its values, so a NULL filter costs nothing. */
+#define FROM_MATCHED                                                \
+	"pages p JOIN search_docs d ON d.page_id = p.id LEFT JOIN " \
+	"to_tsquery('heed_search', $2::text) q(q) ON true"
+#define FILTERS                                                             \
+	" AND ($2::text IS NULL OR d.tsv @@ q.q)"                           \
+	" AND ($3::text IS NULL OR p.host = $3::text)"                      \
+	" AND ($4::text IS NULL OR EXISTS(SELECT 1 FROM page_tags t WHERE " \
+	"t.tag = $4::text AND t.page_id = p.id))"                           \
+	" AND ($5::text IS NULL OR d.language = lower($5::text) OR "        \
+	"substr(d.language, 1, length($5::text) + 1) = lower($5::text) || " \
+	"'-')"                                                              \
+	" AND ($6::bigint IS NULL OR heed_unixepoch(p.published) >= "       \
+	"$6::bigint)"                                                       \
+	" AND ($7::bigint IS NULL OR heed_unixepoch(p.published) <= "       \
+	"$7::bigint)"                                                       \
+	" AND ($8::bigint IS NULL OR p.views >= $8::bigint)"                \
+	" AND ($9::bigint IS NULL OR p.views <= $9::bigint)"
+
+/* A sort's statement: $10 $11 the cursor (NULL: from the start), $12
+ * the limit. */
+#define SORTED(key)                                                         \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT p.id AS sid, " key \
+	" AS k FROM " FROM_MATCHED " WHERE " SHOWN FILTERS                  \
+	" AND ($11::bigint IS NULL OR (" key " >= $10::bigint AND (" key    \
+	" > $10::bigint OR p.id > $11::bigint))) ORDER BY " key ", p.id "   \
+	"LIMIT $12::bigint) s JOIN pages p ON p.id = s.sid ORDER BY s.k, "  \
+	"s.sid;"
+
+/* Relevance: the $13 newest matches that pass the filters, ordered by
+ * score, the cursor resuming within them (sqlite_search.c's
+ * relevance_sql). */
+#define RELEVANCE                                                           \
+	"SELECT p.id, " PAGE_COLUMNS                                        \
+	", s.k FROM (SELECT c.fid AS sid, c.k AS "                          \
+	"k FROM (SELECT p.id AS fid, " KEY_SCORE " AS k FROM " FROM_MATCHED \
+	" WHERE " SHOWN FILTERS " ORDER BY p.id DESC LIMIT $13::bigint) c " \
+	"WHERE $11::bigint IS NULL OR (c.k >= $10::float8 AND (c.k > "      \
+	"$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, c.fid LIMIT "   \
+	"$12::bigint) s JOIN pages p ON p.id = s.sid ORDER BY s.k, s.sid;"
+
+/* A count: $10 the cap. */
+#define COUNT                                               \
+	"SELECT count(*) FROM (SELECT 1 FROM " FROM_MATCHED \
+	" WHERE " SHOWN FILTERS " LIMIT $10::bigint) c;"
+
+static heed_search_sort effective_sort(const struct heed_search_query *q)
+{
+	if (q->sort == HEED_SEARCH_SORT_RELEVANCE && !(q->match && *q->match))
+		return HEED_SEARCH_SORT_FETCHED;
+	return q->sort;
+}
+
+/* The cursor's key in the ascending order of the statement's k, and
+ * back: as sqlite_search.c's. */
+static int64_t key_to_sql(heed_search_sort sort, int64_t key)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_VIEWS:
+		return key < 0 ? 1 : -key;
+	case HEED_SEARCH_SORT_DATE:
+		return key == HEED_STORE_NO_DATE ? INT64_MAX : -key;
+	default:
+		return -key;
+	}
+}
+
+static int64_t key_from_sql(heed_search_sort sort, int64_t k)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_VIEWS:
+		return k > 0 ? -1 : -k;
+	case HEED_SEARCH_SORT_DATE:
+		return k == INT64_MAX ? HEED_STORE_NO_DATE : -k;
+	default:
+		return -k;
+	}
+}
+
+/* A query's parameters as text: $1..$13 of the statements above. */
+struct params {
+	const char *v[13];
+	char buf[10][HEED_PG_INT_SIZE];
+	char score[32];
+	char *tsquery; /* owned */
+};
+
+static const char *opt(struct params *p, int i, int64_t v, bool given)
+{
+	return given ? heed__pg_i64(p->buf[i], v) : NULL;
+}
+
+/* Fills p from q: HEED_EINVAL when q's match is not an expression the
+ * translation takes (FTS5's reason in diag). */
+static heed_status make_params(heed_store *store,
+                               const struct heed_search_query *q,
+                               struct params *p, struct heed_diag *diag)
+{
+	heed_search_sort sort = effective_sort(q);
+	heed_status rc;
+
+	memset(p, 0, sizeof(*p));
+	if (q->match && *q->match) {
+		rc = heed__pg_tsquery(store->alloc, q->match, &p->tsquery,
+		                      diag);
+		if (rc != HEED_OK)
+			return rc;
+	}
+	p->v[0] = heed__pg_i64(p->buf[0], q->now_s);
+	p->v[1] = p->tsquery;
+	p->v[2] = q->host;
+	p->v[3] = q->tag;
+	p->v[4] = q->language && *q->language ? q->language : NULL;
+	p->v[5] = opt(p, 5, q->published_from_s,
+	              q->published_from_s != HEED_STORE_NO_DATE);
+	p->v[6] = opt(p, 6, q->published_to_s,
+	              q->published_to_s != HEED_STORE_NO_DATE);
+	p->v[7] = opt(p, 7, q->min_views, q->min_views >= 0);
+	p->v[8] = opt(p, 8, q->max_views, q->max_views >= 0);
+	if (q->after.id > 0) {
+		if (sort == HEED_SEARCH_SORT_RELEVANCE) {
+			/* %.17g gives the double back exactly. */
+			snprintf(p->score, sizeof(p->score), "%.17g",
+			         q->after.score);
+			p->v[9] = p->score;
+		} else {
+			p->v[9] = heed__pg_i64(p->buf[9],
+			                       key_to_sql(sort, q->after.key));
+		}
+		p->v[10] = heed__pg_i64(p->buf[1], q->after.id);
+	}
+	return HEED_OK;
+}
+
+static const char *sorted_sql(heed_search_sort sort)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_RELEVANCE:
+		return RELEVANCE;
+	case HEED_SEARCH_SORT_VIEWS:
+		return SORTED(KEY_VIEWS);
+	case HEED_SEARCH_SORT_DATE:
+		return SORTED(KEY_DATE);
+	default:
+		return SORTED(KEY_FETCHED);
+	}
+}
+
+/* Row i of a search's result: id, the page's columns, the sort key. */
+static void read_hit(const PGresult *r, int i, heed_search_sort sort,
+                     struct heed_search_hit *hit)
+{
+	struct heed_stored_page *p = &hit->page;
+	int c = 1;
+
+	memset(hit, 0, sizeof(*hit));
+	hit->id = heed__pg_int(r, i, 0, 0);
+	p->url = heed__pg_text(r, i, c++);
+	p->final_url = heed__pg_text(r, i, c++);
+	p->host = heed__pg_text(r, i, c++);
+	p->status = (int)heed__pg_int(r, i, c++, 0);
+	p->fetched_at = heed__pg_int(r, i, c++, 0);
+	p->checked_at = heed__pg_int(r, i, c++, 0);
+	p->title = heed__pg_text(r, i, c++);
+	p->views = heed__pg_int(r, i, c++, -1);
+	p->published = heed__pg_text(r, i, c++);
+	p->modified = heed__pg_text(r, i, c++);
+	p->etag = heed__pg_text(r, i, c++);
+	p->last_modified = heed__pg_text(r, i, c++);
+	p->source_lastmod = heed__pg_int(r, i, c++, HEED_STORE_NO_DATE);
+	p->permissions = heed__pg_text(r, i, c++);
+	p->mode = heed__pg_text(r, i, c++);
+	p->record = heed__pg_text(r, i, c++);
+	hit->cursor.id = hit->id;
+	if (PQnfields(r) <= c)
+		return;
+	if (sort == HEED_SEARCH_SORT_RELEVANCE) {
+		const char *k = heed__pg_text(r, i, c);
+		hit->score = k ? strtod(k, NULL) : 0;
+		hit->cursor.score = hit->score;
+	} else {
+		hit->cursor.key = key_from_sql(sort, heed__pg_int(r, i, c, 0));
+	}
+}
+
+static heed_status pg_search(heed_store *store,
+                             const struct heed_search_query *q,
+                             heed_search_fn *fn, void *ud, bool *more,
+                             struct heed_diag *diag)
+{
+	heed_search_sort sort = effective_sort(q);
+	char limit[HEED_PG_INT_SIZE], scored[HEED_PG_INT_SIZE];
+	struct params p;
+	heed_status rc = make_params(store, q, &p, diag);
+	PGresult *r;
+	int rows;
+
+	if (rc != HEED_OK)
+		return rc;
+	p.v[11] = heed__pg_i64(limit, (int64_t)q->limit + 1);
+	p.v[12] = heed__pg_i64(
+	        scored,
+	        q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
+	                ? q->max_scored
+	                : HEED_SEARCH_MAX_SCORED);
+	r = heed__pg_query(store, sorted_sql(sort),
+	                   sort == HEED_SEARCH_SORT_RELEVANCE ? 13 : 12, p.v);
+	heed__free(store->alloc, p.tsquery);
+	if (!r)
+		return heed__store_fail(store, diag, "searching");
+	rows = PQntuples(r);
+	for (int i = 0; i < rows; i++) {
+		struct heed_search_hit hit;
+		if (i == q->limit) {
+			if (more)
+				*more = true;
+			break;
+		}
+		read_hit(r, i, sort, &hit);
+		if (fn(ud, &hit))
+			break;
+	}
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_count(heed_store *store,
+                            const struct heed_search_query *q, int64_t cap,
+                            int64_t *count, struct heed_diag *diag)
+{
+	struct params p;
+	heed_status rc = make_params(store, q, &p, diag);
+	PGresult *r;
+
+	if (rc != HEED_OK)
+		return rc;
+	p.v[9] = heed__pg_i64(p.buf[9], cap < 0 ? 0 : cap);
+	r = heed__pg_query(store, COUNT, 10, p.v);
+	heed__free(store->alloc, p.tsquery);
+	if (!r)
+		return heed__store_fail(store, diag, "searching");
+	*count = heed__pg_int(r, 0, 0, 0);
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_page(heed_store *store, int64_t id, int64_t now_s,
+                           heed_search_fn *fn, void *ud)
+{
+	char now[HEED_PG_INT_SIZE], ids[HEED_PG_INT_SIZE];
+	const char *params[] = {heed__pg_i64(now, now_s),
+	                        heed__pg_i64(ids, id)};
+	PGresult *r = heed__pg_query(
+	        store,
+	        "SELECT p.id, " PAGE_COLUMNS " FROM pages p JOIN search_docs d "
+	        "ON d.page_id = p.id WHERE p.id = $2::bigint AND " SHOWN ";",
+	        2, params);
+	struct heed_search_hit hit;
+	bool found;
+
+	if (!r)
+		return HEED_ESTORE;
+	found = PQntuples(r) > 0;
+	if (found) {
+		read_hit(r, 0, HEED_SEARCH_SORT_FETCHED, &hit);
+		fn(ud, &hit);
+	}
+	PQclear(r);
+	return found ? HEED_OK : HEED_ENOTFOUND;
+}
+
+static heed_status pg_tags(heed_store *store, const char *host, int limit,
+                           int64_t now_s, heed_search_tag_fn *fn, void *ud)
+{
+	char now[HEED_PG_INT_SIZE], lim[HEED_PG_INT_SIZE];
+	const char *params[] = {heed__pg_i64(now, now_s), host,
+	                        heed__pg_i64(lim, limit)};
+	PGresult *r = heed__pg_query(
+	        store,
+	        "SELECT t.tag, count(*) AS n FROM page_tags t JOIN search_docs "
+	        "d ON d.page_id = t.page_id WHERE " SHOWN
+	        " AND ($2::text IS NULL OR d.host = $2::text) GROUP BY t.tag "
+	        "ORDER BY n DESC, t.tag LIMIT $3::bigint;",
+	        3, params);
+
+	if (!r)
+		return HEED_ESTORE;
+	for (int i = 0; i < PQntuples(r); i++) {
+		struct heed_search_tag t = {heed__pg_text(r, i, 0),
+		                            heed__pg_int(r, i, 1, 0)};
+		if (fn(ud, &t))
+			break;
+	}
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_sites(heed_store *store, const char *after_host,
+                            int limit, int64_t now_s, heed_search_site_fn *fn,
+                            void *ud)
+{
+	char now[HEED_PG_INT_SIZE], lim[HEED_PG_INT_SIZE];
+	const char *params[] = {heed__pg_i64(now, now_s), after_host,
+	                        heed__pg_i64(lim, limit)};
+	/* The site name and last fetch from each host's newest shown page,
+	 * read backwards along pages_search_host_fetched. */
+	PGresult *r = heed__pg_query(
+	        store,
+	        "SELECT k.host, l.site_name, k.n, l.fetched_at FROM (SELECT "
+	        "d.host, count(*) AS n FROM search_docs d WHERE " SHOWN
+	        " AND d.host > coalesce($2::text, '') GROUP BY d.host ORDER BY "
+	        "d.host LIMIT $3::bigint) k CROSS JOIN LATERAL (SELECT "
+	        "heed_json(p.record) #>> '{site_name,value}' AS site_name, "
+	        "p.fetched_at FROM pages p JOIN search_docs d ON d.page_id = "
+	        "p.id WHERE p.host = k.host AND " SHOWN
+	        " ORDER BY p.fetched_at DESC, p.id DESC LIMIT 1) l ORDER BY "
+	        "k.host;",
+	        3, params);
+
+	if (!r)
+		return HEED_ESTORE;
+	for (int i = 0; i < PQntuples(r); i++) {
+		struct heed_search_site s = {
+		        heed__pg_text(r, i, 0),
+		        heed__pg_text(r, i, 1),
+		        heed__pg_int(r, i, 2, 0),
+		        heed__pg_int(r, i, 3, 0),
+		};
+		if (fn(ud, &s))
+			break;
+	}
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_totals(heed_store *store, int64_t now_s,
+                             struct heed_search_totals *t)
+{
+	char now[HEED_PG_INT_SIZE];
+	const char *params[] = {heed__pg_i64(now, now_s)};
+	PGresult *r = heed__pg_query(
+	        store,
+	        "SELECT count(*), count(DISTINCT d.host), (SELECT "
+	        "count(DISTINCT t.tag) FROM page_tags t JOIN search_docs d ON "
+	        "d.page_id = t.page_id WHERE " SHOWN
+	        ") FROM search_docs d WHERE " SHOWN ";",
+	        1, params);
+
+	if (!r)
+		return HEED_ESTORE;
+	t->pages = heed__pg_int(r, 0, 0, 0);
+	t->sites = heed__pg_int(r, 0, 1, 0);
+	t->tags = heed__pg_int(r, 0, 2, 0);
+	PQclear(r);
+	return HEED_OK;
+}
+
+/* Calls fn with each row of r (from, pages) as a bucket: a day, or a
+ * power of ten of views (bucket n > 0 holds the counts of n digits). */
+static void each_bucket(const PGresult *r, bool per_day,
+                        heed_search_bucket_fn *fn, void *ud)
+{
+	for (int i = 0; i < PQntuples(r); i++) {
+		int64_t from = heed__pg_int(r, i, 0, 0);
+		struct heed_search_bucket b = {from, from,
+		                               heed__pg_int(r, i, 1, 0)};
+		if (per_day) {
+			b.to = b.from + 86399;
+		} else if (b.from > 0) {
+			int64_t lo = 1;
+			for (int64_t n = 1; n < b.from; n++)
+				lo *= 10;
+			b.from = lo;
+			b.to = lo > INT64_MAX / 10 ? INT64_MAX : lo * 10 - 1;
+		}
+		if (fn(ud, &b))
+			break;
+	}
+}
+
+static heed_status pg_per_day(heed_store *store, const char *host, int days,
+                              int64_t now_s, heed_search_bucket_fn *fn,
+                              void *ud)
+{
+	int64_t today = now_s - (now_s % 86400 + 86400) % 86400;
+	char now[HEED_PG_INT_SIZE], from[HEED_PG_INT_SIZE],
+	        to[HEED_PG_INT_SIZE];
+	const char *params[] = {
+	        heed__pg_i64(now, now_s), host,
+	        heed__pg_i64(from, today - (int64_t)(days - 1) * 86400),
+	        heed__pg_i64(to, today)};
+	PGresult *r = heed__pg_query(
+	        store,
+	        "SELECT day, (SELECT count(*) FROM pages p JOIN search_docs d "
+	        "ON d.page_id = p.id WHERE p.fetched_at >= day AND "
+	        "p.fetched_at < day + 86400 AND ($2::text IS NULL OR p.host = "
+	        "$2::text) AND " SHOWN ") FROM generate_series($3::bigint, "
+	        "$4::bigint, 86400) day ORDER BY day;",
+	        4, params);
+
+	if (!r)
+		return HEED_ESTORE;
+	each_bucket(r, true, fn, ud);
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_views(heed_store *store, const char *host, int64_t now_s,
+                            heed_search_bucket_fn *fn, void *ud)
+{
+	char now[HEED_PG_INT_SIZE];
+	const char *params[] = {heed__pg_i64(now, now_s), host};
+	/* Bucket = number of digits (0 for a count of 0), the empty ones
+	 * below the largest included. */
+	PGresult *r = heed__pg_query(
+	        store,
+	        "WITH c(b, n) AS (SELECT CASE WHEN p.views <= 0 THEN 0 ELSE "
+	        "length(p.views::text) END, count(*) FROM pages p JOIN "
+	        "search_docs d ON d.page_id = p.id WHERE p.views IS NOT NULL "
+	        "AND ($2::text IS NULL OR p.host = $2::text) AND " SHOWN
+	        " GROUP BY 1) SELECT r.b, coalesce(c.n, 0) FROM "
+	        "generate_series(0, (SELECT max(b) FROM c)) r(b) LEFT JOIN c "
+	        "ON c.b = r.b ORDER BY r.b;",
+	        2, params);
+
+	if (!r)
+		return HEED_ESTORE;
+	each_bucket(r, false, fn, ud);
+	PQclear(r);
+	return HEED_OK;
+}
+
+/* The rebuild's statements; the front runs them in one transaction. */
+static heed_status pg_reindex(heed_store *store)
+{
+	return store->backend->exec(store, INDEX_ALL);
+}
+
+const struct heed__search_ops heed__pg_search_ops = {
+        .search = pg_search,
+        .count = pg_count,
+        .page = pg_page,
+        .tags = pg_tags,
+        .sites = pg_sites,
+        .totals = pg_totals,
+        .per_day = pg_per_day,
+        .views = pg_views,
+        .reindex = pg_reindex,
+};
