@@ -42,6 +42,11 @@
 #define CLEAN(t)                                                          \
 	"regexp_replace(" t ", '[\\x01-\\x2f\\x3a-\\x40\\x5b-\\x60\\x7b-" \
 	"\\x7f]+', ' ', 'g')"
+/* Between two columns' vectors: a lexeme no query can hold (every query
+ * word is cleaned of punctuation), one position wide, so that a phrase
+ * never spans the end of one column and the start of the next (|| would
+ * make them adjacent), as FTS5's phrases stay in one column. */
+#define GAP       " || '.:1'::tsvector || "
 #define VEC(t, w) "setweight(to_tsvector('heed_search', " CLEAN(t) "), '" w "')"
 
 /* A page's record and permissions as jsonb: NULL when not JSON, as
@@ -92,46 +97,46 @@
 	"page_tags(tag, page_id) SELECT DISTINCT t, pid FROM pages p, "        \
 	"heed_json(p.record) r, heed_tags(r) t WHERE p.id = pid; INSERT INTO " \
 	"search_docs(page_id, host, tsv, listed, hidden_from, language) "      \
-	"SELECT p.id, p.host, " VEC("coalesce(p.title, '')", "A") " || " VEC(  \
-	        "coalesce(r #>> '{description,value}', '')",                   \
-	        "B") " || " VEC("coalesce((SELECT string_agg(t, ' ') FROM "    \
+	"SELECT p.id, p.host, " VEC("coalesce(p.title, '')", "A")              \
+	        GAP VEC("coalesce(r #>> '{description,value}', '')", "B")      \
+	                GAP VEC("coalesce((SELECT string_agg(t, ' ') FROM "    \
 	                        "heed_tags(r) t), '')",                        \
-	                        "C") " || " VEC("coalesce((r #>> "             \
-	                                        "'{site_name,value}') || ' "   \
-	                                        "', "                          \
-	                                        "'') || p.host",               \
-	                                        "D") "\n, p.status BETWEEN "   \
-	                                             "200 AND 299 AND NOT "    \
-	                                             "heed_refused(m #> "      \
-	                                             "'{acap,index,permitted}" \
-	                                             "') AND NOT "             \
-	                                             "heed_refused(m #> "      \
-	                                             "'{acap,present,"         \
-	                                             "permitted}'), "          \
-	                                             "least(heed_limit(m #> "  \
-	                                             "'{acap,index,expires}')" \
-	                                             ", heed_limit(m #> "      \
-	                                             "'{acap,present,expires}" \
-	                                             "'), "                    \
-	                                             "heed_limit(m #> "        \
-	                                             "'{meta_robots,"          \
-	                                             "unavailable_after}')), " \
-	                                             "lower(r #>> "            \
-	                                             "'{language,value}') "    \
-	                                             "FROM pages p, "          \
-	                                             "heed_json(p.record) r, " \
-	                                             "heed_json(p."            \
-	                                             "permissions) m WHERE "   \
-	                                             "p.id = pid ON CONFLICT " \
-	                                             "(page_id) DO "           \
-	                                             "UPDATE SET host = "      \
-	                                             "excluded.host, tsv = "   \
-	                                             "excluded.tsv, listed = " \
-	                                             "excluded.listed, "       \
-	                                             "hidden_from = "          \
-	                                             "excluded.hidden_from, "  \
-	                                             "language = "             \
-	                                             "excluded.language; $f$;"
+	                        "C") GAP VEC("coalesce((r #>> "                \
+	                                     "'{site_name,value}') || ' "      \
+	                                     "', "                             \
+	                                     "'') || p.host",                  \
+	                                     "D") "\n, p.status BETWEEN "      \
+	                                          "200 AND 299 AND NOT "       \
+	                                          "heed_refused(m #> "         \
+	                                          "'{acap,index,permitted}"    \
+	                                          "') AND NOT "                \
+	                                          "heed_refused(m #> "         \
+	                                          "'{acap,present,"            \
+	                                          "permitted}'), "             \
+	                                          "least(heed_limit(m #> "     \
+	                                          "'{acap,index,expires}')"    \
+	                                          ", heed_limit(m #> "         \
+	                                          "'{acap,present,expires}"    \
+	                                          "'), "                       \
+	                                          "heed_limit(m #> "           \
+	                                          "'{meta_robots,"             \
+	                                          "unavailable_after}')), "    \
+	                                          "lower(r #>> "               \
+	                                          "'{language,value}') "       \
+	                                          "FROM pages p, "             \
+	                                          "heed_json(p.record) r, "    \
+	                                          "heed_json(p."               \
+	                                          "permissions) m WHERE "      \
+	                                          "p.id = pid ON CONFLICT "    \
+	                                          "(page_id) DO "              \
+	                                          "UPDATE SET host = "         \
+	                                          "excluded.host, tsv = "      \
+	                                          "excluded.tsv, listed = "    \
+	                                          "excluded.listed, "          \
+	                                          "hidden_from = "             \
+	                                          "excluded.hidden_from, "     \
+	                                          "language = "                \
+	                                          "excluded.language; $f$;"
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"

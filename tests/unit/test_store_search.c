@@ -1164,6 +1164,34 @@ static int plan_rows(heed_store *r, struct heed_search_query q, int limit,
 	return n;
 }
 
+/* Filter set f (0..7) of the searches over plan_store's pages: none, a
+ * tag, a site, both, a language, a date range, a views range, a tag with
+ * few relevance candidates. */
+static void plan_filter(struct heed_search_query *q, int f)
+{
+	q->max_scored = f == 7 ? 40 : 0;
+	if (f == 1)
+		q->tag = "kite";
+	if (f == 2)
+		q->host = "c.example:8080";
+	if (f == 3) {
+		q->tag = "owl";
+		q->host = "a.example";
+	}
+	if (f == 4)
+		q->language = "en";
+	if (f == 5) {
+		q->published_from_s = 1640995200;
+		q->published_to_s = 1704067199;
+	}
+	if (f == 6) {
+		q->min_views = 3;
+		q->max_views = 12;
+	}
+	if (f == 7)
+		q->tag = "wren";
+}
+
 static void test_plans_agree(void **state)
 {
 	static const heed_search_plan plans[] = {HEED_SEARCH_PLAN_FILTER_FIRST,
@@ -1193,27 +1221,7 @@ static void test_plans_agree(void **state)
 				int n0;
 
 				q.sort = sorts[so];
-				q.max_scored = f == 7 ? 40 : 0;
-				if (f == 1)
-					q.tag = "kite";
-				if (f == 2)
-					q.host = "c.example:8080";
-				if (f == 3) {
-					q.tag = "owl";
-					q.host = "a.example";
-				}
-				if (f == 4)
-					q.language = "en";
-				if (f == 5) {
-					q.published_from_s = 1640995200;
-					q.published_to_s = 1704067199;
-				}
-				if (f == 6) {
-					q.min_views = 3;
-					q.max_views = 12;
-				}
-				if (f == 7)
-					q.tag = "wren";
+				plan_filter(&q, f);
 				q.plan = HEED_SEARCH_PLAN_SCAN;
 				n0 = plan_rows(r, q, 7, want, PLAN_PAGES);
 				c0 = count(r, &q);
@@ -1235,6 +1243,95 @@ static void test_plans_agree(void **state)
 	assert_true(kinds > 250);
 	heed_store_close(r);
 	heed_store_close(w);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The words of plan_store and the searches of test_plans_agree. */
+static const char *const agree_matches[] = {
+        "alba",          "mira",          "lore",         "alba cira",
+        "\"alba bora\"", "\"kapa kako\"", "ka*",          "kal*",
+        "kale*",         "title:bora",    "alba OR mira", "nothing",
+        "alba NOT mira"};
+
+/* PostgreSQL only: the same pages stored in SQLite and in PostgreSQL
+ * give the same rows in the same order page after page (so the same
+ * cursors), and the same counts, tags, sites and totals. Relevance
+ * orders by bm25 on SQLite and by ts_rank_cd on PostgreSQL
+ * (docs/serve.md, "Ranking"): there the rows are the same candidates,
+ * compared in id order. */
+static void test_backends_agree(void **state)
+{
+	static const heed_search_sort sorts[] = {
+	        HEED_SEARCH_SORT_RELEVANCE, HEED_SEARCH_SORT_VIEWS,
+	        HEED_SEARCH_SORT_DATE, HEED_SEARCH_SORT_FETCHED};
+	static int64_t want[PLAN_PAGES], got[PLAN_PAGES];
+	heed_store *pg = open_writer(), *lite = NULL;
+	struct heed_search_totals tp, tl;
+	struct tag_counts cp = {0}, cl = {0};
+	struct site_counts sp = {0}, sl = {0};
+	char file[300];
+	int kinds = 0;
+
+	(void)state;
+	snprintf(file, sizeof(file), "%s/agree.db", heed_test_dir());
+	assert_int_equal(
+	        heed_store_open(&lite, file, heed_test_allocator(), NULL),
+	        HEED_OK);
+	plan_store(pg);
+	plan_store(lite);
+	for (size_t m = 0; m < HEED_ARRAY_SIZE(agree_matches); m++)
+		for (size_t so = 0; so < HEED_ARRAY_SIZE(sorts); so++)
+			for (int f = 0; f < 8; f++) {
+				struct heed_search_query q =
+				        query(agree_matches[m]);
+				int n;
+
+				q.sort = sorts[so];
+				plan_filter(&q, f);
+				n = plan_rows(lite, q, 20, want, PLAN_PAGES);
+				if (plan_rows(pg, q, 20, got, PLAN_PAGES) != n)
+					fail_msg("%s, sort %d, filters %d: %d "
+					         "rows on SQLite, not on "
+					         "PostgreSQL",
+					         q.match, (int)q.sort, f, n);
+				if (q.sort == HEED_SEARCH_SORT_RELEVANCE) {
+					qsort(want, (size_t)n, sizeof(want[0]),
+					      cmp_id);
+					qsort(got, (size_t)n, sizeof(got[0]),
+					      cmp_id);
+				}
+				for (int i = 0; i < n; i++)
+					assert_int_equal(got[i], want[i]);
+				assert_int_equal(count(pg, &q),
+				                 count(lite, &q));
+				kinds += n > 0;
+			}
+	assert_true(kinds > 250);
+	assert_int_equal(heed_store_search_totals(pg, NOW, &tp), HEED_OK);
+	assert_int_equal(heed_store_search_totals(lite, NOW, &tl), HEED_OK);
+	assert_memory_equal(&tp, &tl, sizeof(tp));
+	assert_int_equal(
+	        heed_store_search_tags(pg, NULL, 16, NOW, count_tag, &cp),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_search_tags(lite, NULL, 16, NOW, count_tag, &cl),
+	        HEED_OK);
+	assert_memory_equal(&cp, &cl, sizeof(cp));
+	assert_int_equal(
+	        heed_store_search_sites(pg, NULL, 8, NOW, count_site, &sp),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_search_sites(lite, NULL, 8, NOW, count_site, &sl),
+	        HEED_OK);
+	assert_memory_equal(&sp, &sl, sizeof(sp));
+	heed_store_close(lite);
+	heed_store_close(pg);
 }
 
 int main(void)
@@ -1269,6 +1366,7 @@ int main(void)
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_plans_agree),
+	        cmocka_unit_test(test_backends_agree),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
