@@ -36,6 +36,7 @@ static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
         &heed__pg_frontier_area,
         &heed__pg_pages_area,
+        &heed__pg_visits_area,
         NULL,
 };
 
@@ -406,4 +407,5 @@ const struct heed_store_backend heed__pg_backend = {
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
         .pages = &heed__pg_pages_ops,
+        .visits = &heed__pg_visits_ops,
 };

@@ -17,6 +17,7 @@
 #include "heed/store.h"
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
+#include "heed/store_visits.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -100,6 +101,26 @@ struct heed__pages_ops {
 	                     int64_t *count);
 };
 
+/*
+ * The visits area's functions on one backend (include/heed/store_visits.h),
+ * called by src/store/visits.c after its checks. get calls fn once with the
+ * row of url, its strings borrowed (the front copies them), or returns
+ * HEED_ENOTFOUND without calling it.
+ */
+struct heed__visits_ops {
+	heed_status (*put)(heed_store *store, const struct heed_visit *v);
+	heed_status (*get)(heed_store *store, const char *url,
+	                   heed_store_visit_fn *fn, void *ud);
+	heed_status (*of_site)(heed_store *store, const char *site,
+	                       unsigned kinds, heed_store_visit_fn *fn,
+	                       void *ud);
+	heed_status (*list)(heed_store *store, const char *site,
+	                    int64_t after_due, const char *after_url,
+	                    int64_t max, heed_store_visit_fn *fn, void *ud);
+	heed_status (*summary)(heed_store *store, const char *site, int64_t now,
+	                       heed_store_visit_summary_fn *fn, void *ud);
+};
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -134,6 +155,7 @@ struct heed_store_backend {
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
 	const struct heed__pages_ops *pages;
+	const struct heed__visits_ops *visits;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -169,6 +191,8 @@ extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
 extern const struct heed__pages_ops heed__sqlite_pages_ops;
 extern const struct heed__pages_ops heed__pg_pages_ops;
+extern const struct heed__visits_ops heed__sqlite_visits_ops;
+extern const struct heed__visits_ops heed__pg_visits_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -237,6 +261,9 @@ extern const struct heed_store_area heed__store_core_area;
 extern const struct heed_store_area heed__pg_frontier_area;
 /* The PostgreSQL backend's pages area (src/store/pg_pages.c). */
 extern const struct heed_store_area heed__pg_pages_area;
+/* The PostgreSQL backend's visits area (src/store/pg_visits.c), after
+ * pages: its first migration fills it from the pages table. */
+extern const struct heed_store_area heed__pg_visits_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

@@ -16,6 +16,7 @@
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
 #include "heed/store_sites.h"
+#include "heed/store_visits.h"
 
 static heed_store *open_url(const char *url, unsigned flags)
 {
@@ -50,6 +51,9 @@ static void test_fresh_database_migrated_once(void **state)
 	                 HEED_OK);
 	assert_int_equal(version, 2);
 	assert_int_equal(heed_store_schema_version(s, "visits", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 1);
+	assert_int_equal(heed_store_schema_version(s, "arrangements", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 0);
 	heed_store_close(s);
@@ -155,8 +159,8 @@ static void test_concurrent_opens_migrate_once(void **state)
 	assert_string_equal(
 	        heed_test_pg_sql(url, "SELECT count(*) FROM heed_schema "
 	                              "WHERE area IN ('core', 'frontier', "
-	                              "'pages');"),
-	        "3");
+	                              "'pages', 'visits');"),
+	        "4");
 }
 
 /* A server that is not there: a clear error naming the store, never its
@@ -209,6 +213,46 @@ static void test_areas_not_ported_yet(void **state)
 	assert_non_null(strstr(heed_store_errmsg(s),
 	                       "the PostgreSQL store does not have this "
 	                       "area yet"));
+	heed_store_close(s);
+}
+
+/* A store whose pages area came before its visits area (a database made
+ * between the two ports): the visits migration gives every stored page a
+ * row, its site from the URL's scheme and the page's host, due one day
+ * after its last check, as on SQLite. */
+static void test_visits_filled_from_pages(void **state)
+{
+	char url[256];
+	heed_store *s;
+	struct heed_stored_page p = {.url = "https://a.test:8443/x?q=1",
+	                             .host = "a.test:8443",
+	                             .status = 200,
+	                             .fetched_at = 1000,
+	                             .checked_at = 5000,
+	                             .views = -1,
+	                             .etag = "\"e\"",
+	                             .source_lastmod = HEED_STORE_NO_DATE};
+	struct heed_visit v;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	heed_store_close(s);
+	heed_test_pg_sql(url, "DROP TABLE visits; DELETE FROM heed_schema "
+	                      "WHERE area = 'visits';");
+	s = open_url(url, 0);
+	assert_int_equal(heed_store_visit_get(s, p.url, &v), HEED_OK);
+	assert_string_equal(v.site, "https://a.test:8443");
+	assert_string_equal(v.etag, "\"e\"");
+	assert_null(v.digest);
+	assert_int_equal(v.kind, HEED_FRONTIER_PAGE);
+	assert_int_equal(v.status, 200);
+	assert_true(v.sched.checked_at == 5000);
+	assert_true(v.sched.changed_at == 1000);
+	assert_true(v.sched.due_at == 5000 + 86400);
+	assert_true(v.fresh_until == HEED_REVISIT_NO_DATE);
+	heed_store_visit_clear(s, &v);
 	heed_store_close(s);
 }
 
@@ -292,6 +336,7 @@ int main(void)
 	        cmocka_unit_test(test_concurrent_opens_migrate_once),
 	        cmocka_unit_test(test_unreachable_server_hides_password),
 	        cmocka_unit_test(test_areas_not_ported_yet),
+	        cmocka_unit_test(test_visits_filled_from_pages),
 	        cmocka_unit_test(test_crawl_lock),
 	        cmocka_unit_test(test_read_only_and_transactions),
 	        cmocka_unit_test(test_lost_connection),
