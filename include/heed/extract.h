@@ -199,6 +199,26 @@ size_t heed_page_link_count(const heed_page *p);
 /* NULL when i >= heed_page_link_count(p). */
 const struct heed_link *heed_page_link(const heed_page *p, size_t i);
 const struct heed_extract_robots *heed_page_robots(const heed_page *p);
+
+/* The formats of an oEmbed endpoint (oembed.com, section 4). */
+typedef enum heed_oembed_format {
+	HEED_OEMBED_JSON = 0, /* type="application/json+oembed" */
+	HEED_OEMBED_XML = 1,  /* type="text/xml+oembed" */
+} heed_oembed_format;
+
+/*
+ * The page's oEmbed endpoint of that format, from its first
+ * <link rel="alternate" type="application/json+oembed" href> (or
+ * "text/xml+oembed"): absolute, resolved against <base href>, never
+ * fetched by extraction. NULL when the page names none. Such a link is
+ * not among heed_page_link()'s: it is a metadata source, not a page.
+ */
+const char *heed_page_oembed(const heed_page *p, heed_oembed_format format);
+/* The endpoint to read, JSON preferred (it carries the same members and
+ * costs less to parse); *format (may be NULL) gets its format. NULL when
+ * the page names none. */
+const char *heed_page_oembed_best(const heed_page *p,
+                                  heed_oembed_format *format);
 /* Frees p; NULL does nothing. */
 void heed_page_free(heed_page *p);
 

@@ -83,6 +83,9 @@ struct builder {
 	const char *base_href; /* first <base href>, raw, in the arena */
 	const char *canonical_raw;
 	bool canonical_conflict;
+	/* The first oEmbed endpoint of each format, raw, in the arena
+	 * (indexed by heed_oembed_format). */
+	const char *oembed_raw[2];
 	unsigned h1_count;
 	/* Every site name the page declares (og:site_name, application-name,
 	 * JSON-LD publisher.name), to find one cut off the title. */
