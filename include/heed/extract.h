@@ -70,6 +70,7 @@ typedef enum heed_source {
 	HEED_SOURCE_HTTP,      /* a response header */
 	HEED_SOURCE_FEED,      /* an RSS or Atom entry */
 	HEED_SOURCE_SITEMAP,   /* a sitemap entry and its extensions */
+	HEED_SOURCE_OEMBED,    /* the page's oEmbed endpoint's answer */
 } heed_source;
 
 /* "jsonld", "og", "twitter", "meta", ... Static. */

@@ -103,6 +103,14 @@ bool heed__rules_acap_permits(const struct heed__rules *r, const char *agent,
  * them with the allocator), NULL when out of memory. */
 char *heed__crawl_record_json(const struct heed_allocator *a,
                               const struct heed_record *rec, size_t link_count);
+/* The stored record text with the oEmbed answer o of endpoint merged in
+ * (docs/metadata.md, "oEmbed"): the page's own fields stay, o fills the
+ * ones it lacks (title, author, publisher, thumbnail; source "oembed"),
+ * and "oembed" holds the rest of the answer. *filled gets the fields
+ * filled. NULL when record is not a JSON object or memory ran out. */
+char *heed__crawl_record_oembed(const struct heed_allocator *a,
+                                const char *record, const struct heed_oembed *o,
+                                const char *endpoint, unsigned *filled);
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct heed__rules *r, const char *url,
                                    const struct heed_extract_robots *d,
@@ -137,12 +145,13 @@ bool heed__ledger_start(struct heed__ledger *l, const char *host,
 void heed__ledger_end(struct heed__ledger *l, const char *host, bool connected,
                       int64_t sent_ms);
 
-/* What a lane's job fetches. Pages, sitemaps and feeds match
- * heed_frontier_kind. */
+/* What a lane's job fetches. Pages, sitemaps, feeds and oEmbed answers
+ * match heed_frontier_kind. */
 enum heed__job_kind {
 	JOB_PAGE = HEED_FRONTIER_PAGE,
 	JOB_SITEMAP = HEED_FRONTIER_SITEMAP,
 	JOB_FEED = HEED_FRONTIER_FEED,
+	JOB_OEMBED = HEED_FRONTIER_OEMBED, /* fills the record of job.from */
 	JOB_ROBOTS, /* the site's robots.txt, for its lifecycle */
 };
 
@@ -151,15 +160,17 @@ struct heed__job {
 	const char *url; /* the node's copy */
 	int depth;
 	enum heed__job_kind kind;
-	int64_t lastmod; /* sitemap or feed date; HEED_STORE_NO_DATE */
-	int tries;       /* attempts that failed for a passing reason */
-	size_t address;  /* robots.txt: which of the target's addresses */
+	int64_t lastmod;  /* sitemap or feed date; HEED_STORE_NO_DATE */
+	int tries;        /* attempts that failed for a passing reason */
+	size_t address;   /* robots.txt: which of the target's addresses */
+	const char *from; /* the URL that named this one, or NULL (the
+	                     node's copy): an oEmbed job's page */
 };
 
 struct heed__job_node {
 	struct heed__job_node *next;
 	struct heed__job job;
-	char url[]; /* job.url points here */
+	char url[]; /* job.url points here, job.from past its NUL */
 };
 
 /*

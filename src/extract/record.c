@@ -60,9 +60,9 @@ heed_source heed__origin_source(enum origin o)
 const char *heed_source_name(heed_source source)
 {
 	static const char *const names[] = {
-	        "none",      "jsonld", "og",     "twitter", "meta",
-	        "microdata", "title",  "h1",     "html",    "link",
-	        "http",      "feed",   "sitemap"};
+	        "none",      "jsonld", "og",      "twitter", "meta",
+	        "microdata", "title",  "h1",      "html",    "link",
+	        "http",      "feed",   "sitemap", "oembed"};
 	return (size_t)source < HEED_ARRAY_SIZE(names) ? names[source]
 	                                               : "unknown";
 }
