@@ -70,37 +70,6 @@ static const struct member {
 
 static const char *const types[] = {"photo", "video", "link", "rich"};
 
-/* A copy with control characters and white space runs as one space,
- * trimmed, in the arena; NULL when nothing is left. s is valid UTF-8. */
-static char *collapse(struct reader *r, const char *s, size_t len)
-{
-	char *d, *o;
-	bool space = false;
-
-	heed__trim(&s, &len);
-	if (!len)
-		return NULL;
-	d = heed__arena_alloc(&r->o->arena, len + 1);
-	if (!d) {
-		r->oom = HEED_ENOMEM;
-		return NULL;
-	}
-	o = d;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c <= ' ' || c == 0x7f) {
-			space = true;
-			continue;
-		}
-		if (space)
-			*o++ = ' ';
-		space = false;
-		*o++ = (char)c;
-	}
-	*o = '\0';
-	return d;
-}
-
 /* A count: ASCII digits only (XML gives every number as text), at most
  * 2^53 so that JSON readers downstream keep it exact. */
 static bool digits(const char *s, size_t len, int64_t *v)
@@ -180,8 +149,8 @@ static bool keep_text(struct reader *r, const struct member *m, const char *s,
 		if (rc == HEED_OK && !v)
 			r->oom = HEED_ENOMEM;
 	} else {
-		v = collapse(r, heed__buf_str(&clean),
-		             strlen(heed__buf_str(&clean)));
+		v = heed__collapse(&r->o->arena, heed__buf_str(&clean),
+		                   strlen(heed__buf_str(&clean)), &r->oom);
 	}
 	heed__buf_free(&clean);
 	if (v && m->kind == K_VERSION)
