@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "crawl/crawl-int.h"
+#include "heed/url.h"
 
 bool heed__answer_wanted(const struct heed__job *job,
                          const struct heed_net_response *r,
@@ -300,8 +301,30 @@ static bool entry_unchanged(heed_crawl *c, const char *url, int64_t lastmod)
 
 /* Queues the entries of a sitemap or feed; returns the newest entry date
  * not after now (the source's own evidence of change), or NO_DATE. */
-static int64_t queue_entries(heed_crawl *c, const struct heed__job *job,
-                             const heed_feed *feed)
+/* A listed page of s whose owner named an oEmbed endpoint is read
+ * through it, not fetched: true when so queued (or refused). The page
+ * itself must be allowed by the site's rules, as if it were fetched. */
+static bool queue_through_oembed(heed_crawl *c, struct heed__site *s,
+                                 const char *page, int64_t lastmod)
+{
+	char url[HEED_URL_MAX_BYTES + 1];
+
+	if (!heed__arranged_oembed_url(c, s, page, url, sizeof(url)) ||
+	    heed__site_of_url(c, page, false) != s)
+		return false;
+	if (!heed__rules_may_crawl(&s->rules, c->opt->agent_token, page,
+	                           heed__crawl_unix_s(c))) {
+		c->p.refused++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "refused by robots.txt: %s", page);
+		return true;
+	}
+	heed__queue_add(c, url, JOB_OEMBED, 1, page, lastmod);
+	return true;
+}
+
+static int64_t queue_entries(heed_crawl *c, struct heed__site *s,
+                             const struct heed__job *job, const heed_feed *feed)
 {
 	bool index = heed_feed_kind_get(feed) == HEED_FEED_SITEMAP_INDEX;
 	int64_t now = heed__crawl_unix_s(c), newest = HEED_REVISIT_NO_DATE;
@@ -323,6 +346,8 @@ static int64_t queue_entries(heed_crawl *c, const struct heed__job *job,
 			c->p.unchanged++;
 			continue;
 		}
+		if (queue_through_oembed(c, s, en->url, lastmod))
+			continue;
 		heed__queue_add(c, en->url, JOB_PAGE, 1, job->url, lastmod);
 	}
 	return newest;
@@ -352,7 +377,7 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	}
 	if (heed_feed_entry_count(f))
 		s->has_source = true;
-	newest = queue_entries(c, job, f);
+	newest = queue_entries(c, s, job, f);
 	visited(c, s, job, r, HEED_REVISIT_CHANGED, newest, true);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: %s with %zu entries",
 	         job->url, heed_feed_kind_name(heed_feed_kind_get(f)),
@@ -487,9 +512,57 @@ static void free_copy(struct stored_copy *k)
 		heed__free(k->alloc, (void *)s[i]);
 }
 
+/* A page read only through its owner's oEmbed endpoint: its record is
+ * the answer's, stored like a fetched page's (the endpoint's status and
+ * validators are not the page's: none are kept). */
+static void oembed_new_page(heed_crawl *c, struct heed__site *s,
+                            const struct heed__job *job,
+                            const struct heed_net_response *r,
+                            const struct heed_oembed *o)
+{
+	int64_t now = heed__crawl_unix_s(c);
+	unsigned filled = 0;
+	char *rec =
+	        heed__crawl_record_oembed(c->alloc, "{}", o, job->url, &filled);
+	struct heed_stored_page p = {
+	        .url = job->from,
+	        .final_url = job->from,
+	        .host = s->host_key,
+	        .status = r->status,
+	        .fetched_at = now,
+	        .checked_at = now,
+	        .title = o->title,
+	        .views = -1,
+	        .source_lastmod = job->lastmod,
+	        .mode = heed_crawl_mode_name(c->mode),
+	        .record = rec,
+	};
+
+	if (!rec) {
+		heed__crawl_oom(c);
+		return;
+	}
+	if (!heed__crawl_tx(c) ||
+	    heed_store_page_put(c->store, &p) != HEED_OK) {
+		heed__crawl_store_failed(c,
+		                         "storing a page read through oEmbed");
+	} else {
+		c->p.pages++;
+		c->run_pages++;
+		c->p.oembed_read++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: read through the owner's oEmbed endpoint (%u "
+		         "fields)",
+		         job->from, filled);
+	}
+	heed__free(c->alloc, rec);
+}
+
 /* Merges answer o into the stored record of page (record_json.c) and
  * writes it back through the store's one page update path. */
-static void oembed_merge(heed_crawl *c, const struct heed__job *job,
+static void oembed_merge(heed_crawl *c, struct heed__site *s,
+                         const struct heed__job *job,
+                         const struct heed_net_response *r,
                          const struct heed_oembed *o)
 {
 	struct stored_copy k = {.alloc = c->alloc};
@@ -498,6 +571,10 @@ static void oembed_merge(heed_crawl *c, const struct heed__job *job,
 	unsigned filled = 0;
 	char *rec = NULL;
 
+	if (rc == HEED_ENOTFOUND && heed__arranged_oembed_of(s, job->url)) {
+		oembed_new_page(c, s, job, r, o);
+		return;
+	}
 	if (rc == HEED_ENOTFOUND) {
 		/* Taken down or no longer indexed since it named o. */
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
@@ -537,7 +614,8 @@ static void oembed_merge(heed_crawl *c, const struct heed__job *job,
 /* An answer of a page's oEmbed endpoint. Redirects are not followed (an
  * endpoint that moves is the page's to name again) and nothing is
  * remembered between runs: it is asked again when its page changes. */
-static void oembed(heed_crawl *c, const struct heed__job *job,
+static void oembed(heed_crawl *c, struct heed__site *s,
+                   const struct heed__job *job,
                    const struct heed_net_response *r)
 {
 	struct heed_header headers[4];
@@ -567,7 +645,7 @@ static void oembed(heed_crawl *c, const struct heed__job *job,
 		heed__queue_finish(c, job, -(int)rc);
 		return;
 	}
-	oembed_merge(c, job, o);
+	oembed_merge(c, s, job, r, o);
 	heed_oembed_free(o);
 	heed__queue_finish(c, job, r->status);
 }
@@ -615,7 +693,7 @@ void heed__answer(heed_crawl *c, struct heed__site *s,
 		return;
 	}
 	if (job->kind == JOB_OEMBED)
-		oembed(c, job, r);
+		oembed(c, s, job, r);
 	else if (r->status == 304)
 		not_modified(c, s, job, r);
 	else if (r->status >= 300 && r->status < 400 && r->location)

@@ -306,6 +306,7 @@ struct heed__arranged {
 	size_t window_count;
 	struct heed__rules paths; /* include/exclude; all NULL: none */
 	char *endpoint;           /* or NULL */
+	heed_arrangement_endpoint_kind endpoint_kind;
 };
 
 enum heed__site_state {
@@ -529,6 +530,13 @@ const char *heed__arranged_withhold(heed_crawl *c, const struct heed__site *s,
 /* May the page url of s be fetched under its owner's include/exclude? */
 bool heed__arranged_permits(heed_crawl *c, const struct heed__site *s,
                             const char *url);
+/* The URL of page read through s's arranged oEmbed endpoint
+ * (ENDPOINT?url=PAGE&format=json) into out; false when s has none on
+ * itself, or the URL would be too long. */
+bool heed__arranged_oembed_url(heed_crawl *c, const struct heed__site *s,
+                               const char *page, char *out, size_t size);
+/* Is url one of s's arranged oEmbed endpoint's URLs? */
+bool heed__arranged_oembed_of(const struct heed__site *s, const char *url);
 /* A full run reads an incremental-only site as the incremental mode does:
  * its links are not followed. */
 bool heed__arranged_incremental(const heed_crawl *c,

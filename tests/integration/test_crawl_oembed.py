@@ -11,6 +11,11 @@ dnsmasq and scripted servers on loopback:
   a.test,     two name-based sites on 127.0.0.82, each with a page naming
   b.test      a JSON oEmbed endpoint on its own host
   deny.test   127.0.0.84: robots.txt disallows /oembed, never asked
+  arr.test    127.0.0.85: its owner named an oEmbed endpoint (`heed sites
+              set --endpoint URL --endpoint-kind oembed`, incremental
+              only): the pages its sitemap lists are read through
+              URL?url=PAGE&format=json, their HTML never requested, a
+              page robots.txt disallows not even through the endpoint
 
 Every oEmbed request keeps its host's 1 s delay and comes after its
 robots.txt, as every other request does.
@@ -19,6 +24,8 @@ robots.txt, as every other request does.
 import json
 import os
 import tempfile
+
+from urllib.parse import quote
 
 from heedtest import (Checks, Dnsmasq, ScriptedHttpServer, free_port_on,
                       run_heed)
@@ -56,7 +63,7 @@ def answer_json(title, author, provider, thumb):
 
 ADDR = {"solo.test": "127.0.0.81", "a.test": "127.0.0.82",
         "b.test": "127.0.0.82", "other.test": "127.0.0.83",
-        "deny.test": "127.0.0.84"}
+        "deny.test": "127.0.0.84", "arr.test": "127.0.0.85"}
 port = free_port_on(sorted(set(ADDR.values())))
 OTHER = f"http://other.test:{port}"
 
@@ -98,6 +105,32 @@ DENY = {
     "/d1.html": html(oembed_link("/oembed?url=d1")),
     "/oembed?url=d1": answer_json("Never", "Never", "Never", "/n.jpg"),
 }
+ARR = f"http://arr.test:{port}"
+
+
+def through(page):
+    return "/api/oembed?url=" + quote(f"{ARR}{page}", safe="") + \
+        "&format=json"
+
+
+ARR_SCRIPT = {
+    "/robots.txt": ("status", 200, f"User-agent: *\nDisallow: /private/\n"
+                    f"Sitemap: {ARR}/sitemap.xml\n".encode()),
+    "/": html(b"<title>Arr</title>", links("/a1.html")),
+    "/sitemap.xml": ("status", 200, (
+        '<?xml version="1.0"?><urlset xmlns='
+        '"http://www.sitemaps.org/schemas/sitemap/0.9">' +
+        "".join(f"<url><loc>{ARR}{p}</loc></url>"
+                for p in ("/a1.html", "/a2.html", "/private/a3.html")) +
+        "</urlset>").encode(), {"Content-Type": "application/xml"}),
+    "/a1.html": html(b"<title>HTML one</title>"),
+    "/a2.html": html(b"<title>HTML two</title>"),
+    through("/a1.html"): answer_json("Arranged one", "Cy", "ArrHub",
+                                     "/t/a1.jpg"),
+    through("/a2.html"): answer_json("Arranged two", "Cy", "ArrHub",
+                                     "/t/a2.jpg"),
+    through("/private/a3.html"): answer_json("No", "No", "No", "/n.jpg"),
+}
 OTHER_SCRIPT = {"/oembed?url=p3": answer_json("X", "X", "X", "/x.jpg"),
                 "/robots.txt": ROBOTS_OK}
 
@@ -108,9 +141,14 @@ servers = {
     "127.0.0.82": ScriptedHttpServer("127.0.0.82", port, SHARED),
     "127.0.0.83": ScriptedHttpServer("127.0.0.83", port, OTHER_SCRIPT),
     "127.0.0.84": ScriptedHttpServer("127.0.0.84", port, DENY),
+    "127.0.0.85": ScriptedHttpServer("127.0.0.85", port, ARR_SCRIPT),
 }
 SEEDS = [f"http://{h}:{port}/" for h in ("solo.test", "a.test", "b.test",
-                                         "deny.test")]
+                                         "deny.test", "arr.test")]
+arranged = run_heed("sites", "set", "arr.test", "--endpoint",
+                    f"{ARR}/api/oembed", "--endpoint-kind", "oembed",
+                    "--mode", "incremental", "--json", "--store", store,
+                    check=0)
 with Dnsmasq(hosts={h: [a] for h, a in ADDR.items()}) as dns:
     crawl = run_heed("crawl", "--store", store, "--allow-private",
                      "--dns-server", dns.server, "--set", "log.level=3",
@@ -166,12 +204,13 @@ def check_robots_disallow_kept():
     p = paths("deny.test")
     assert "/d1.html" in p, p
     assert not [x for x in p if x.startswith("/oembed")], p
-    # Queued, then refused by the rules like any other URL.
-    assert "1 refused by robots.txt/ACAP" in crawl.stdout, crawl.stdout
+    # Queued, then refused by the rules like any other URL (and arr.test's
+    # /private/a3.html, never read through its endpoint either).
+    assert "2 refused by robots.txt/ACAP" in crawl.stdout, crawl.stdout
 
 
 def check_robots_first_and_one_second_apart():
-    for h in ("solo.test", "a.test", "b.test", "deny.test"):
+    for h in ("solo.test", "a.test", "b.test", "deny.test", "arr.test"):
         rs = of(h)
         assert rs and rs[0]["path"] == "/robots.txt", (h, paths(h))
         gaps = [b["t"] - a["t"] for a, b in zip(rs, rs[1:])]
@@ -179,7 +218,7 @@ def check_robots_first_and_one_second_apart():
 
 
 def check_summary_counts_filled_records():
-    assert "oEmbed: 4 records filled" in crawl.stdout, crawl.stdout
+    assert "oEmbed: 6 records filled" in crawl.stdout, crawl.stdout
 
 
 def check_record_filled_where_page_lacked():
@@ -228,7 +267,35 @@ def check_name_based_sites_filled():
             f"http://{h}:{port}/thumbs/v1.jpg", "oembed"), (h, rec)
 
 
+def check_arrangement_recorded():
+    a = json.loads(arranged.stdout)
+    assert (a["endpoint"], a["endpoint_kind"]) == (f"{ARR}/api/oembed",
+                                                   "oembed"), a
+
+
+def check_arranged_pages_read_through_endpoint():
+    p = paths("arr.test")
+    assert "/sitemap.xml" in p, p
+    assert p.count(through("/a1.html")) == 1, p
+    assert p.count(through("/a2.html")) == 1, p
+    # Neither the listed pages' HTML nor a disallowed page, not even
+    # through the endpoint.
+    assert not [x for x in p if x in ("/a1.html", "/a2.html")
+                or "a3" in x], p
+    for page, title in (("/a1.html", "Arranged one"),
+                        ("/a2.html", "Arranged two")):
+        rec = record(f"{ARR}{page}")
+        assert value(rec, "title") == (title, "oembed"), rec
+        assert value(rec, "publisher") == ("ArrHub", "oembed"), rec
+        assert rec["oembed"]["url"] == f"{ARR}{through(page)}", rec
+    row = next(r for r in exported if r["url"] == f"{ARR}/a1.html")
+    assert (row["status"], row["title"]) == (200, "Arranged one"), row
+    assert not [r for r in exported if "a3" in r["url"]]
+
+
 Checks().main([
+    check_arrangement_recorded,
+    check_arranged_pages_read_through_endpoint,
     check_crawl_ran,
     check_oembed_endpoints_asked_once,
     check_other_host_never_asked,
