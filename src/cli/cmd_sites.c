@@ -526,6 +526,11 @@ static int set(struct sites_cli *sc, const char *host)
 	a.endpoint = field(sc, F_ENDPOINT, stored.endpoint, sc->want.endpoint);
 	/* A new endpoint is a source unless said otherwise; no endpoint,
 	 * no kind. */
+	if (sc->kind_given && !a.endpoint) {
+		heed_store_arrangement_clear(sc->store, &stored);
+		return bad("sites set", "--endpoint-kind",
+		           "the host has no endpoint: give --endpoint URL");
+	}
 	if (sc->kind_given)
 		a.endpoint_kind = sc->want.endpoint_kind;
 	else if (sc->set & F_ENDPOINT)

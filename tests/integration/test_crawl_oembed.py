@@ -273,6 +273,18 @@ def check_arrangement_recorded():
                                                    "oembed"), a
 
 
+def check_endpoint_kind_needs_an_endpoint():
+    bad = run_heed("sites", "set", "none.test", "--endpoint-kind", "oembed",
+                   "--store", store)
+    assert bad.returncode == 2 and "no endpoint" in bad.stderr, bad
+    bad = run_heed("sites", "set", "arr.test", "--endpoint-kind", "json",
+                   "--store", store)
+    assert bad.returncode == 2 and "source" in bad.stderr, bad
+    shown = json.loads(run_heed("sites", "show", "--json", "arr.test",
+                                "--store", store, check=0).stdout)
+    assert shown["endpoint_kind"] == "oembed", shown
+
+
 def check_arranged_pages_read_through_endpoint():
     p = paths("arr.test")
     assert "/sitemap.xml" in p, p
@@ -295,6 +307,7 @@ def check_arranged_pages_read_through_endpoint():
 
 Checks().main([
     check_arrangement_recorded,
+    check_endpoint_kind_needs_an_endpoint,
     check_arranged_pages_read_through_endpoint,
     check_crawl_ran,
     check_oembed_endpoints_asked_once,
