@@ -267,6 +267,31 @@ heed_status heed_extract_oembed(struct heed_oembed **out,
 /* Frees o; NULL does nothing. */
 void heed_oembed_free(struct heed_oembed *o);
 
+/*
+ * Writes r as the record's one JSON shape: what a crawl stores with the
+ * page, what `heed export` writes as "record", what the public index's API
+ * serves and what `heed extract` prints (docs/metadata.md, "The record as
+ * JSON"). In order: the fields found, each {"value": ..., "source": ...}
+ * (title ... charset, as in struct heed_record); "views" (a number) and
+ * "views_source"; "duration_s"; "authors" (when there are any) and "tags"
+ * (always), arrays of {value, source}; then "content_type",
+ * "last_modified", "etag", "byte_size", "links" (link_count, which is
+ * heed_page_link_count() for a page), "jsonld_blocks", "jsonld_errors"
+ * and "truncated". Absent strings, -1 numbers, zero counters and a false
+ * "truncated" are left out. Strings are written as they are (extraction
+ * gives UTF-8) with quotes, backslashes and control characters escaped.
+ *
+ * On HEED_OK *out is one compact JSON object (no newline), NUL-terminated
+ * and *len bytes long; the caller frees it with alloc's free_fn (alloc
+ * NULL: the default allocator, free()). Otherwise *out is NULL and the
+ * result is HEED_EINVAL (r is NULL) or HEED_ENOMEM (HEED_ETOOBIG past a
+ * size ceiling no extracted record reaches).
+ */
+heed_status heed_extract_record_json(const struct heed_record *r,
+                                     size_t link_count,
+                                     const struct heed_allocator *alloc,
+                                     char **out, size_t *len);
+
 typedef enum heed_feed_kind {
 	HEED_FEED_UNKNOWN = 0,
 	HEED_FEED_RSS2,          /* <rss> (also 0.9x) */

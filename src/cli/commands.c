@@ -242,24 +242,34 @@
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
 
-#define EXTRACT_HELP                                                          \
-	"Usage: heed extract --url URL [--content-type TYPE]\n"               \
-	"                    [--header 'Name: value']... [--agent TOKEN]\n"   \
-	"                    [--html | --feed] FILE\n"                        \
-	"Print, as JSON, the metadata record, links and robots directives\n"  \
-	"heed would take from a page, or the entries of a feed or sitemap.\n" \
-	"FILE is the response body (- for standard input); nothing is\n"      \
-	"fetched. URL is the page's address (links resolve against it).\n"    \
-	"The charset in the Content-Type wins over the page's own.\n"         \
-	"\n"                                                                  \
-	"  -u, --url URL           the page's address (required)\n"           \
-	"  -c, --content-type TYPE the response's Content-Type\n"             \
-	"  -H, --header HEADER     a response header, 'Name: value'\n"        \
-	"                          (repeatable)\n"                            \
-	"  -a, --agent TOKEN       apply <meta name=TOKEN> and TOKEN:\n"      \
-	"                          X-Robots-Tag\n"                            \
-	"      --html, --feed      force the kind (default: Content-Type,\n"  \
-	"                          then sniff)\n"                             \
+#define EXTRACT_HELP                                                           \
+	"Usage: heed extract --url URL [--content-type TYPE]\n"                \
+	"                    [--header 'Name: value']... [--agent TOKEN]\n"    \
+	"                    [--html | --feed | --record] FILE\n"              \
+	"Print, as JSON, the metadata record, links and robots directives\n"   \
+	"heed would take from a page, or the entries of a feed or sitemap.\n"  \
+	"FILE is the response body (- for standard input); nothing is\n"       \
+	"fetched. URL is the page's address (links resolve against it).\n"     \
+	"The charset in the Content-Type wins over the page's own.\n"          \
+	"\n"                                                                   \
+	"\"record\" is exactly the record a crawl stores for the page and\n"   \
+	"`heed export` writes as \"record\" (one writer makes all three);\n"   \
+	"beside it are what the crawl keeps apart: \"robots\" (the\n"          \
+	"directives) and \"links\" (the list; the record counts them).\n"      \
+	"A crawl reads the Content-Type, ETag, Last-Modified and\n"            \
+	"X-Robots-Tag headers: give those with --header to match it.\n"        \
+	"\n"                                                                   \
+	"  -u, --url URL           the page's address (required)\n"            \
+	"  -c, --content-type TYPE the response's Content-Type\n"              \
+	"  -H, --header HEADER     a response header, 'Name: value'\n"         \
+	"                          (repeatable)\n"                             \
+	"  -a, --agent TOKEN       apply <meta name=TOKEN> and TOKEN:\n"       \
+	"                          X-Robots-Tag\n"                             \
+	"      --html, --feed      force the kind (default: Content-Type,\n"   \
+	"                          then sniff)\n"                              \
+	"  -r, --record            print the record alone on one line, byte\n" \
+	"                          for byte as `heed export` writes it\n"      \
+	"                          (pages only)\n"                             \
 	"  -h, --help              show this help\n"
 #define ROBOTS_HELP                                                            \
 	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \

@@ -252,8 +252,14 @@ static void page(heed_crawl *c, struct heed__site *s,
 	         heed__rules_acap_permits(&s->rules, agent, HEED_ACAP_FOLLOW,
 	                                  job->url, now);
 	if (index) {
-		record = heed__crawl_record_json(c->alloc, heed_page_record(pg),
-		                                 heed_page_link_count(pg));
+		size_t len;
+		/* The writer `heed extract` prints with: what a site owner
+		 * sees there is what is stored. NULL (out of memory) stores
+		 * an empty record, as before. */
+		if (heed_extract_record_json(heed_page_record(pg),
+		                             heed_page_link_count(pg), c->alloc,
+		                             &record, &len) != HEED_OK)
+			record = NULL;
 		permissions = heed__crawl_permissions_json(
 		        c->alloc, &s->rules, job->url, d, agent, now);
 		store_page(c, s, job, r, heed_page_record(pg), record,
@@ -512,6 +518,26 @@ static void free_copy(struct stored_copy *k)
 		heed__free(k->alloc, (void *)s[i]);
 }
 
+/* The record of a page heed knows nothing of but its oEmbed answer: the
+ * one writer's shape with no field found (tags, byte_size and links are
+ * always there), byte_size the answer's. */
+static char *empty_record(heed_crawl *c, size_t byte_size)
+{
+	struct heed_record none = {.views = -1,
+	                           .duration_s = -1,
+	                           .published_s = HEED_NO_DATE,
+	                           .modified_s = HEED_NO_DATE,
+	                           .last_modified_s = HEED_NO_DATE,
+	                           .byte_size = byte_size};
+	char *text = NULL;
+	size_t len;
+
+	if (heed_extract_record_json(&none, 0, c->alloc, &text, &len) !=
+	    HEED_OK)
+		return NULL;
+	return text;
+}
+
 /* A page read only through its owner's oEmbed endpoint: its record is
  * the answer's, stored like a fetched page's (the endpoint's status and
  * validators are not the page's: none are kept). */
@@ -522,8 +548,10 @@ static void oembed_new_page(heed_crawl *c, struct heed__site *s,
 {
 	int64_t now = heed__crawl_unix_s(c);
 	unsigned filled = 0;
-	char *rec =
-	        heed__crawl_record_oembed(c->alloc, "{}", o, job->url, &filled);
+	char *base = empty_record(c, r->body_len);
+	char *rec = base ? heed__crawl_record_oembed(c->alloc, base, o,
+	                                             job->url, &filled)
+	                 : NULL;
 	struct heed_stored_page p = {
 	        .url = job->from,
 	        .final_url = job->from,
@@ -538,6 +566,7 @@ static void oembed_new_page(heed_crawl *c, struct heed__site *s,
 	        .record = rec,
 	};
 
+	heed__free(c->alloc, base);
 	if (!rec) {
 		heed__crawl_oom(c);
 		return;
@@ -558,7 +587,7 @@ static void oembed_new_page(heed_crawl *c, struct heed__site *s,
 	heed__free(c->alloc, rec);
 }
 
-/* Merges answer o into the stored record of page (record_json.c) and
+/* Merges answer o into the stored record of page (record_oembed.c) and
  * writes it back through the store's one page update path. */
 static void oembed_merge(heed_crawl *c, struct heed__site *s,
                          const struct heed__job *job,

@@ -36,7 +36,26 @@ page = json.loads(out)
 rec = page["record"]
 check("title from og", rec["title"] == {
     "value": "Sunset timelapse over the bay", "source": "og"}, rec["title"])
-check("exact views", rec["views"]["value"] == 9007199254740993, rec["views"])
+check("exact views", rec["views"] == 9007199254740993, rec["views"])
+check("views source", rec["views_source"] == "jsonld", rec)
+check("links counted in the record", rec["links"] == len(page["links"]),
+      (rec["links"], len(page["links"])))
+
+# Issue 15: --record prints the record alone, one line, the same as the
+# page's "record" (one writer).
+rc, out, err = run(["--url", "https://cliphub.example/v/123", "--record",
+                    "-H", "Content-Type: text/html; charset=utf-8",
+                    os.path.join(DATA, "video.html")])
+check("--record exit status", rc == 0, err.decode())
+check("--record is one line", out.count(b"\n") == 1, out)
+check("--record is the record", json.loads(out) == rec, out)
+rc, out, err = run(["--url", "https://cliphub.example/sitemap.xml",
+                    "--record", os.path.join(DATA, "sitemap-video.xml")])
+check("--record on a sitemap is a usage error", rc == 2 and not out,
+      (rc, out, err))
+rc, out, err = run(["--url", "https://a.example/", "--record", "--feed",
+                    "-"], stdin=b"<rss/>")
+check("--record --feed is a usage error", rc == 2, (rc, err))
 check("robots header", page["robots"]["noarchive"] is True, page["robots"])
 urls = [l["url"] for l in page["links"]]
 check("no media links", not any(u.endswith(".mp4") for u in urls), urls)

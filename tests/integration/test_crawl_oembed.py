@@ -305,6 +305,35 @@ def check_arranged_pages_read_through_endpoint():
     assert not [r for r in exported if "a3" in r["url"]]
 
 
+def check_records_served_match_the_api_schema():
+    # The public index serves every record filled from oEmbed, and each
+    # answer holds to the API's closed schema (src/serve/openapi.c).
+    import sqlite3
+    from openapidoc import OpenApi
+    from servefixture import Serve
+    db = sqlite3.connect(store)
+    ids = dict(db.execute("SELECT url, id FROM pages").fetchall())
+    db.close()
+    srv = Serve(store)
+    try:
+        doc = OpenApi(srv.json("/api/v1/openapi.json"))
+        ptr = doc.schema_pointer("/api/v1/records/1", "GET", 200)
+        filled = 0
+        for url, i in sorted(ids.items()):
+            answer = srv.json(f"/api/v1/records/{i}")
+            errors = doc.validate(ptr, answer)
+            assert not errors, (url, errors, answer)
+            if "oembed" in answer.get("record", {}):
+                filled += 1
+                # The oracle can fail: an html member would not validate.
+                bad = json.loads(json.dumps(answer))
+                bad["record"]["oembed"]["html"] = "<iframe></iframe>"
+                assert doc.validate(ptr, bad), bad
+        assert filled >= 6, filled
+    finally:
+        srv.stop()
+
+
 Checks().main([
     check_arrangement_recorded,
     check_endpoint_kind_needs_an_endpoint,
@@ -319,4 +348,5 @@ Checks().main([
     check_page_own_values_win,
     check_uncovered_and_denied_pages_keep_their_own,
     check_name_based_sites_filled,
+    check_records_served_match_the_api_schema,
 ])

@@ -14,7 +14,6 @@
 
 #include "../../bench/extract_corpus.h"
 
-#include "crawl/crawl-int.h"
 #include "extract/extract-int.h"
 #include "heed/extract.h"
 
@@ -895,20 +894,24 @@ static unsigned compare_drivers(const struct page_case *c, unsigned *seen)
 
 /* The differential test: the unit-test pages and bench_extract's
  * well-formed corpus through heed's driver and libxml2's. */
-/* The stored record (src/crawl/record_json.c) carries authors apart and
- * the publisher, each with its source. */
+/* The record as JSON (heed_extract_record_json, the writer the crawl
+ * and `heed extract` share; tests/unit/test_record_json.c tests it on its
+ * own) carries authors apart and the publisher, each with its source. */
 static void test_extract_record_json(void **state)
 {
 	const struct page_case c = {"news", "news.html", NULL, 0, NULL, NULL};
 	heed_status rc;
 	heed_page *p = extract(&c, heed_allocator_default(), &rc);
 	char *json;
+	size_t len;
 
 	(void)state;
 	assert_int_equal(rc, HEED_OK);
-	json = heed__crawl_record_json(heed_allocator_default(),
-	                               heed_page_record(p), 0);
+	assert_int_equal(heed_extract_record_json(heed_page_record(p), 0, NULL,
+	                                          &json, &len),
+	                 HEED_OK);
 	assert_non_null(json);
+	assert_int_equal(strlen(json), len);
 	assert_non_null(strstr(json, "\"authors\":[{\"value\":\"Maria "
 	                             "Okafor\",\"source\":\"jsonld\"},"
 	                             "{\"value\":\"Tom Haines\",\"source\":"
