@@ -19,7 +19,8 @@ const char *heed_frontier_state_name(heed_frontier_state state)
 
 const char *heed_frontier_kind_name(heed_frontier_kind kind)
 {
-	static const char *const names[] = {"page", "sitemap", "feed"};
+	static const char *const names[] = {"page", "sitemap", "feed",
+	                                    "oembed"};
 
 	if ((unsigned)kind >= HEED_ARRAY_SIZE(names))
 		return "unknown";
