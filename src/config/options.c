@@ -64,6 +64,12 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(log_level),
          0,
          3},
+        {{"log.progress_interval", HEED_CONFIG_DURATION, "30s",
+          "Without a terminal, how often heed crawl writes its progress "
+          "as a log line (and once at the end); 0: never."},
+         FIELD(log_progress_interval),
+         0,
+         86400},
         {{"site.retry_interval", HEED_CONFIG_DURATION, "1h",
           "How long a site disqualified for now waits before heed tries its "
           "robots.txt again."},

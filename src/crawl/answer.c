@@ -21,7 +21,8 @@
  *   2xx page                         extracted; stored unless noindex;
  *                                    links queued unless nofollow
  *   2xx sitemap or feed              its entries queued (incremental: the
- *                                    new and changed ones)
+ *                                    new and changed ones), and a JSON
+ *                                    Feed's next page
  *
  * Every answer but a passing failure is remembered in the URL's visit row
  * (visits.c): validators, digest, what the visit found, when to come back.
@@ -244,8 +245,14 @@ static void page(heed_crawl *c, struct heed__site *s,
 	         heed__rules_acap_permits(&s->rules, agent, HEED_ACAP_FOLLOW,
 	                                  job->url, now);
 	if (index) {
-		record = heed__crawl_record_json(c->alloc, heed_page_record(pg),
-		                                 heed_page_link_count(pg));
+		size_t len;
+		/* The writer `heed extract` prints with: what a site owner
+		 * sees there is what is stored. NULL (out of memory) stores
+		 * an empty record, as before. */
+		if (heed_extract_record_json(heed_page_record(pg),
+		                             heed_page_link_count(pg), c->alloc,
+		                             &record, &len) != HEED_OK)
+			record = NULL;
 		permissions = heed__crawl_permissions_json(
 		        c->alloc, &s->rules, job->url, d, agent, now);
 		store_page(c, s, job, r, heed_page_record(pg), record,
@@ -315,9 +322,28 @@ static int64_t queue_entries(heed_crawl *c, const struct heed__job *job,
 	return newest;
 }
 
+/* A JSON Feed's next page lists older items. A full run reads them, as
+ * it reads every sitemap of an index; the incremental mode only while
+ * every entry of this page was new or changed (older pages then hold
+ * nothing new). Each page counts as a link followed, so a feed whose
+ * pages never end stops at crawl.max_depth, as a redirect chain does. */
+static void queue_next_page(heed_crawl *c, const struct heed__job *job,
+                            const heed_feed *f, bool all_new)
+{
+	const char *next = heed_feed_next(f);
+	int max = c->opt->limits.max_depth;
+
+	if (!next || (max >= 0 && job->depth + 1 > max) ||
+	    (c->mode == HEED_CRAWL_INCREMENTAL && !all_new))
+		return;
+	heed__queue_add(c, next, JOB_FEED, job->depth + 1, job->url,
+	                HEED_STORE_NO_DATE);
+}
+
 static void feed(heed_crawl *c, struct heed__site *s,
                  const struct heed__job *job, const struct heed_net_response *r)
 {
+	int64_t unchanged = c->p.unchanged;
 	struct heed_header headers[4];
 	struct heed_extract_input in;
 	heed_feed *f = NULL;
@@ -340,6 +366,7 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	if (heed_feed_entry_count(f))
 		s->has_source = true;
 	newest = queue_entries(c, job, f);
+	queue_next_page(c, job, f, c->p.unchanged == unchanged);
 	visited(c, s, job, r, HEED_REVISIT_CHANGED, newest, true);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: %s with %zu entries",
 	         job->url, heed_feed_kind_name(heed_feed_kind_get(f)),

@@ -2,10 +2,11 @@
  * Internals of the crawl controller (heed/crawl.h). Its files, from the
  * bottom up; each calls only those above it in this list, never back:
  *
- *   limits.c, seen.c, rules.c, ledger.c, sched.c, record_json.c
+ *   limits.c, seen.c, rules.c, ledger.c, sched.c, permissions_json.c
  *                  pure helpers: URL limits, the seen-table, a site's
  *                  robots.txt and ACAP rules, the courtesy witness, the
- *                  lanes scheduler, the JSON stored with a page
+ *                  lanes scheduler, the permissions stored with a page
+ *                  (its record: heed_extract_record_json)
  *   table.c        the registry: sites (origins) and hosts (names),
  *                  parked lanes per address, timers, requests in progress
  *   arranged.c     the arrangements with site owners (heed sites),
@@ -99,10 +100,9 @@ bool heed__rules_acap_permits(const struct heed__rules *r, const char *agent,
                               heed_acap_usage usage, const char *url,
                               int64_t now_s);
 
-/* The JSON texts stored with a page (record_json.c; the caller frees
- * them with the allocator), NULL when out of memory. */
-char *heed__crawl_record_json(const struct heed_allocator *a,
-                              const struct heed_record *rec, size_t link_count);
+/* The permissions JSON stored with a page (permissions_json.c; the
+ * caller frees it with the allocator), NULL when out of memory. The
+ * record beside it comes from heed_extract_record_json(). */
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct heed__rules *r, const char *url,
                                    const struct heed_extract_robots *d,

@@ -345,6 +345,21 @@ static void on_meta(struct html *h, const char *const *atts)
 		}
 }
 
+/* A type that marks a <link rel=alternate> as a feed: RSS, Atom, or JSON
+ * Feed (jsonfeed.org 1.1, "Discovery"). */
+static bool feed_type(const char *type)
+{
+	static const char *const types[] = {"application/rss+xml",
+	                                    "application/atom+xml",
+	                                    "application/feed+json"};
+	size_t n = type ? strlen(type) : 0;
+
+	for (size_t i = 0; type && i < HEED_ARRAY_SIZE(types); i++)
+		if (heed__ascii_ieq(type, n, types[i]))
+			return true;
+	return false;
+}
+
 static void on_link(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -373,12 +388,8 @@ static void on_link(struct html *h, const char *const *atts)
 	else if (has_token(rel, "prev") || has_token(rel, "previous"))
 		heed__add_link(h->b, href, "prev", nofollow, false);
 	else if (has_token(rel, "alternate"))
-		heed__add_link(
-		        h->b, href, "alternate", nofollow,
-		        type && (heed__ascii_ieq(type, strlen(type),
-		                                 "application/rss+xml") ||
-		                 heed__ascii_ieq(type, strlen(type),
-		                                 "application/atom+xml")));
+		heed__add_link(h->b, href, "alternate", nofollow,
+		               feed_type(type));
 }
 
 static void on_anchor(struct html *h, const char *const *atts)

@@ -14,7 +14,6 @@
 
 #include "../../bench/extract_corpus.h"
 
-#include "crawl/crawl-int.h"
 #include "extract/extract-int.h"
 #include "heed/extract.h"
 
@@ -259,6 +258,16 @@ static const struct page_case cases[] = {
          "views=microdata:1234567\n"
          "tags=café:microdata|music:microdata\n"
          "charset=html:WINDOWS-1252\n"},
+        {"feed links: RSS, Atom and JSON Feed; other alternates are none", NULL,
+         "<link rel=alternate type=application/feed+json href=/feed.json>"
+         "<link rel=alternate type=APPLICATION/RSS+XML href=/feed.rss>"
+         "<link rel=alternate type=application/json href=/data.json>"
+         "<link rel=alternate href=/fr/>",
+         0, NULL,
+         "link=https://site.example/feed.json alternate feed\n"
+         "link=https://site.example/feed.rss alternate feed\n"
+         "link=https://site.example/data.json alternate\n"
+         "link=https://site.example/fr/ alternate\n"},
         {"title tag beats JSON-LD and h1", NULL,
          "<title> Plain   title </title><h1>Heading</h1>"
          "<script type=application/ld+json>{\"@type\":\"Article\","
@@ -855,20 +864,24 @@ static unsigned compare_drivers(const struct page_case *c, unsigned *seen)
 
 /* The differential test: the unit-test pages and bench_extract's
  * well-formed corpus through heed's driver and libxml2's. */
-/* The stored record (src/crawl/record_json.c) carries authors apart and
- * the publisher, each with its source. */
+/* The record as JSON (heed_extract_record_json, the writer the crawl
+ * and `heed extract` share; tests/unit/test_record_json.c tests it on its
+ * own) carries authors apart and the publisher, each with its source. */
 static void test_extract_record_json(void **state)
 {
 	const struct page_case c = {"news", "news.html", NULL, 0, NULL, NULL};
 	heed_status rc;
 	heed_page *p = extract(&c, heed_allocator_default(), &rc);
 	char *json;
+	size_t len;
 
 	(void)state;
 	assert_int_equal(rc, HEED_OK);
-	json = heed__crawl_record_json(heed_allocator_default(),
-	                               heed_page_record(p), 0);
+	assert_int_equal(heed_extract_record_json(heed_page_record(p), 0, NULL,
+	                                          &json, &len),
+	                 HEED_OK);
 	assert_non_null(json);
+	assert_int_equal(strlen(json), len);
 	assert_non_null(strstr(json, "\"authors\":[{\"value\":\"Maria "
 	                             "Okafor\",\"source\":\"jsonld\"},"
 	                             "{\"value\":\"Tom Haines\",\"source\":"
@@ -1092,6 +1105,9 @@ static void test_extract_content_kind(void **state)
 	        {"application/xhtml+xml", HEED_CONTENT_XHTML},
 	        {"application/rss+xml", HEED_CONTENT_FEED},
 	        {"application/atom+xml;type=feed", HEED_CONTENT_FEED},
+	        {"application/feed+json; charset=utf-8", HEED_CONTENT_FEED},
+	        {"application/json", HEED_CONTENT_JSON},
+	        {"application/ld+json", HEED_CONTENT_JSON},
 	        {"text/xml", HEED_CONTENT_XML},
 	        {"application/xml", HEED_CONTENT_XML},
 	        {"application/vnd.example+xml", HEED_CONTENT_XML},
