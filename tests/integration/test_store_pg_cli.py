@@ -76,6 +76,17 @@ def unreachable_server():
     assert SECRET not in proc.stderr, proc.stderr
 
 
+def cluster_is_loopback_only():
+    """tests/pgcluster.py's promises: loopback only, no password over
+    loopback TCP, nothing else trusted, durability off (a test cluster)."""
+    assert pg.psql("SHOW listen_addresses;").strip() == "127.0.0.1"
+    assert pg.psql("SHOW fsync;").strip() == "off"
+    assert pg.psql("SHOW unix_socket_directories;").strip() == pg.folder
+    rules = pg.psql("SELECT type, address, auth_method FROM "
+                    "pg_hba_file_rules ORDER BY line_number;").split()
+    assert rules == ["host|127.0.0.1|trust", "host|::1|trust"], rules
+
+
 def irc_same_on_both_backends():
     channels = [("#alpha", 5, "first channel"), ("#beta", 2, "b"),
                 ("#delta", 9, "ünïcødé topic")]
@@ -105,10 +116,17 @@ try:
     checks = Checks()
     for fn in (crawl_refused_before_any_request, readers_refused,
                empty_database_is_no_store, unreachable_server,
-               irc_same_on_both_backends):
+               cluster_is_loopback_only, irc_same_on_both_backends):
         checks.run(fn)
 finally:
     site.close()
+    folder = pg.folder
     pg.stop()
+if os.path.exists(folder):
+    print(f"FAIL cluster_removed: {folder} is still there")
+    checks.failed += 1
+else:
+    print("ok   cluster_removed")
+    checks.passed += 1
 print(f"{checks.passed} passed, {checks.failed} failed")
 sys.exit(1 if checks.failed else 0)
