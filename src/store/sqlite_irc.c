@@ -3,9 +3,10 @@
  * docs/storage.md "IRC").
  *
  * Workload: a crawl streams one row per 322 line (up to hundreds of
- * thousands per network) while several networks are visited at once, so the
- * writer keeps every statement prepared and groups rows into transactions
- * of BATCH_ROWS, committed early at the end of each visit. Channels and
+ * thousands per network) while several networks are visited at once, so
+ * every statement is kept prepared; the front (src/store/irc.c) groups the
+ * rows into batch transactions, committed early at the end of each visit.
+ * Channels and
  * servers are upserts keyed by (network, name): first_seen never moves,
  * last_seen and last_visit_id follow the latest sighting.
  */
