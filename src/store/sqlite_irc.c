@@ -6,9 +6,8 @@
  * thousands per network) while several networks are visited at once, so
  * every statement is kept prepared; the front (src/store/irc.c) groups the
  * rows into batch transactions, committed early at the end of each visit.
- * Channels and
- * servers are upserts keyed by (network, name): first_seen never moves,
- * last_seen and last_visit_id follow the latest sighting.
+ * Channels and servers are upserts keyed by (network, name): first_seen
+ * never moves, last_seen and last_visit_id follow the latest sighting.
  */
 #include <stdio.h>
 #include <string.h>
