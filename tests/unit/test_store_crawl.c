@@ -200,14 +200,17 @@ static void test_page_filters_and_delete(void **state)
 	struct heed_stored_page c =
 	        page("http://a.test/d/3", "a.test", 200, 30);
 	struct heed_stored_page d = page("http://b.test/%_", "b.test", 200, 40);
+	/* Matched by the prefix "http://b.test/%" if '%' were a wildcard. */
+	struct heed_stored_page e = page("http://b.test/ab", "b.test", 200, 5);
 	int rows = 0;
-	int64_t deleted = 0;
+	int64_t deleted = 0, left = 0;
 
 	(void)state;
 	assert_int_equal(heed_store_page_put(s, &a), HEED_OK);
 	assert_int_equal(heed_store_page_put(s, &b), HEED_OK);
 	assert_int_equal(heed_store_page_put(s, &c), HEED_OK);
 	assert_int_equal(heed_store_page_put(s, &d), HEED_OK);
+	assert_int_equal(heed_store_page_put(s, &e), HEED_OK);
 	assert_int_equal(heed_store_pages_each(s, "a.test", HEED_STORE_NO_DATE,
 	                                       count_rows, &rows),
 	                 HEED_OK);
@@ -225,6 +228,8 @@ static void test_page_filters_and_delete(void **state)
 	        heed_store_page_delete(s, "http://b.test/%", true, &deleted),
 	        HEED_OK);
 	assert_int_equal(deleted, 1);
+	assert_int_equal(heed_store_pages_count(s, "b.test", &left), HEED_OK);
+	assert_int_equal(left, 1);
 	assert_int_equal(
 	        heed_store_page_delete(s, "http://a.test/1", false, &deleted),
 	        HEED_OK);
