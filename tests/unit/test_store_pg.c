@@ -271,6 +271,96 @@ static void test_visits_filled_from_pages(void **state)
 	heed_store_close(s);
 }
 
+struct urls {
+	char url[4][32];
+	int n;
+};
+
+static int page_url(void *ud, const struct heed_stored_page *p)
+{
+	struct urls *u = ud;
+
+	snprintf(u->url[u->n++], sizeof(u->url[0]), "%s", p->url);
+	return u->n == 4;
+}
+
+static int visit_url(void *ud, const struct heed_visit *v)
+{
+	struct urls *u = ud;
+
+	snprintf(u->url[u->n++], sizeof(u->url[0]), "%s", v->url);
+	return u->n == 4;
+}
+
+static void assert_byte_order(const struct urls *u)
+{
+	assert_int_equal(u->n, 3);
+	assert_string_equal(u->url[0], "http://a.test/B");
+	assert_string_equal(u->url[1], "http://a.test/_");
+	assert_string_equal(u->url[2], "http://a.test/a");
+}
+
+/* In a database whose default collation is a language's (ICU "en" sorts
+ * "a" before "B" and ignores "_"), pages and visits still come in byte
+ * order, as on SQLite: the URL columns are COLLATE "C". */
+static void test_byte_order_whatever_the_locale(void **state)
+{
+	const char *paths[] = {"/B", "/a", "/_"};
+	char url[256], name[64], sql[192];
+	const char *base = heed_test_pg(), *slash;
+	struct urls u = {0};
+	heed_store *s;
+
+	(void)state;
+	assert_non_null(base);
+	slash = strrchr(base, '/');
+	snprintf(name, sizeof(name), "heed_icu_%ld", (long)getpid());
+	snprintf(sql, sizeof(sql),
+	         "CREATE DATABASE %s TEMPLATE template0 LOCALE_PROVIDER icu "
+	         "ICU_LOCALE 'en' LOCALE 'C';",
+	         name);
+	heed_test_pg_sql(base, sql);
+	snprintf(url, sizeof(url), "%.*s/%s", (int)(slash - base), base, name);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT 'a' < 'B';"), "t");
+	s = open_url(url, 0);
+	for (int i = 0; i < 3; i++) {
+		char page_url_buf[32];
+		snprintf(page_url_buf, sizeof(page_url_buf), "http://a.test%s",
+		         paths[i]);
+		struct heed_stored_page p = {.url = page_url_buf,
+		                             .host = "a.test",
+		                             .status = 200,
+		                             .views = -1,
+		                             .source_lastmod =
+		                                     HEED_STORE_NO_DATE};
+		struct heed_visit v = {
+		        .url = page_url_buf,
+		        .site = "http://a.test",
+		        .fresh_until = HEED_REVISIT_NO_DATE,
+		        .sched = {86400, 1, HEED_REVISIT_NO_DATE, 100}};
+		assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+		assert_int_equal(heed_store_visit_put(s, &v), HEED_OK);
+	}
+	assert_int_equal(heed_store_pages_each(s, NULL, HEED_STORE_NO_DATE,
+	                                       page_url, &u),
+	                 HEED_OK);
+	assert_byte_order(&u);
+	memset(&u, 0, sizeof(u));
+	assert_int_equal(heed_store_visits_of_site(s, "http://a.test",
+	                                           HEED_VISIT_ANY_KIND,
+	                                           visit_url, &u),
+	                 HEED_OK);
+	assert_byte_order(&u);
+	/* The cursor of `heed queue` continues after "B" with "_". */
+	memset(&u, 0, sizeof(u));
+	assert_int_equal(heed_store_visits_list(s, NULL, 100, "http://a.test/B",
+	                                        0, visit_url, &u),
+	                 HEED_OK);
+	assert_int_equal(u.n, 2);
+	assert_string_equal(u.url[0], "http://a.test/_");
+	heed_store_close(s);
+}
+
 /* One crawl per store: the second holder is refused with the first's pid
  * until the first closes. */
 static void test_crawl_lock(void **state)
@@ -352,6 +442,7 @@ int main(void)
 	        cmocka_unit_test(test_unreachable_server_hides_password),
 	        cmocka_unit_test(test_areas_not_ported_yet),
 	        cmocka_unit_test(test_visits_filled_from_pages),
+	        cmocka_unit_test(test_byte_order_whatever_the_locale),
 	        cmocka_unit_test(test_crawl_lock),
 	        cmocka_unit_test(test_read_only_and_transactions),
 	        cmocka_unit_test(test_lost_connection),
