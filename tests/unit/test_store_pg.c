@@ -361,6 +361,79 @@ static void test_byte_order_whatever_the_locale(void **state)
 	heed_store_close(s);
 }
 
+#define IDS_SQL "SELECT md5(string_agg(id::text, ',' ORDER BY url)) FROM pages;"
+
+/* Stores http://a.test/0 ... /199 in transactions of 20; 1 when a call
+ * failed. */
+static int put_pages(heed_store *c, int64_t fetched_at)
+{
+	int bad = 0;
+
+	for (int i = 0; i < 200 && !bad; i++) {
+		char u[64];
+		struct heed_stored_page p = {.url = u,
+		                             .host = "a.test",
+		                             .status = 200,
+		                             .fetched_at = fetched_at,
+		                             .views = -1,
+		                             .source_lastmod =
+		                                     HEED_STORE_NO_DATE};
+		snprintf(u, sizeof(u), "http://a.test/%d", i);
+		if (i % 20 == 0)
+			bad |= heed_store_begin(c) != HEED_OK;
+		bad |= heed_store_page_put(c, &p) != HEED_OK;
+		if (i % 20 == 19)
+			bad |= heed_store_commit(c) != HEED_OK;
+	}
+	return bad;
+}
+
+/* Two workers storing the same pages at once, in transactions of 20:
+ * each page is stored once (the upsert waits for the other's row and
+ * updates it), no write fails, and every page keeps the id it was first
+ * given (the key of its public record). */
+static void test_two_writers_store_each_page_once(void **state)
+{
+	char url[256], ids[64];
+	pid_t pids[2];
+	int wstatus;
+	heed_store *s;
+	int64_t n = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	assert_int_equal(put_pages(s, 1), 0);
+	heed_store_close(s);
+	snprintf(ids, sizeof(ids), "%s", heed_test_pg_sql(url, IDS_SQL));
+	for (int w = 0; w < 2; w++) {
+		pids[w] = fork();
+		assert_true(pids[w] >= 0);
+		if (pids[w] == 0) {
+			heed_store *c = NULL;
+			int bad =
+			        heed_store_open(&c, url, NULL, NULL) != HEED_OK;
+			if (!bad)
+				bad = put_pages(c, 2 + w);
+			heed_store_close(c);
+			_exit(bad);
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		assert_int_equal(waitpid(pids[w], &wstatus, 0), pids[w]);
+		assert_true(WIFEXITED(wstatus));
+		assert_int_equal(WEXITSTATUS(wstatus), 0);
+	}
+	s = open_url(url, 0);
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
+	assert_int_equal(n, 200);
+	heed_store_close(s);
+	assert_string_equal(heed_test_pg_sql(url, IDS_SQL), ids);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM pages "
+	                                          "WHERE fetched_at = 1;"),
+	                    "0");
+}
+
 /* One crawl per store: the second holder is refused with the first's pid
  * until the first closes. */
 static void test_crawl_lock(void **state)
@@ -443,6 +516,7 @@ int main(void)
 	        cmocka_unit_test(test_areas_not_ported_yet),
 	        cmocka_unit_test(test_visits_filled_from_pages),
 	        cmocka_unit_test(test_byte_order_whatever_the_locale),
+	        cmocka_unit_test(test_two_writers_store_each_page_once),
 	        cmocka_unit_test(test_crawl_lock),
 	        cmocka_unit_test(test_read_only_and_transactions),
 	        cmocka_unit_test(test_lost_connection),
