@@ -33,6 +33,13 @@ struct heed__pg {
 PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
                          const char *const *params);
 
+/* heed__pg_query with formats[i] 1 for a parameter sent as lengths[i] raw
+ * bytes (a BYTEA), 0 for text (lengths[i] unused); NULL arrays: all
+ * text. */
+PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
+                            const char *const *params, const int *lengths,
+                            const int *formats);
+
 /* heed__pg_query for a statement whose rows do not matter: HEED_OK or
  * HEED_ESTORE; *changed (may be NULL) receives the rows it changed. */
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,

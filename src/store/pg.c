@@ -35,7 +35,9 @@
 static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
         &heed__pg_frontier_area,
+        &heed__pg_irc_area,
         &heed__pg_pages_area,
+        &heed__pg_visits_area, /* after pages: filled from it */
         /* After pages: its trigger and indexes are on the pages table. */
         &heed__pg_search_area,
         NULL,
@@ -128,6 +130,13 @@ static void record_error(heed_store *store, const char *msg)
 PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
                          const char *const *params)
 {
+	return heed__pg_query_ex(store, sql, n, params, NULL, NULL);
+}
+
+PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
+                            const char *const *params, const int *lengths,
+                            const int *formats)
+{
 	PGresult *r;
 	ExecStatusType st;
 
@@ -135,7 +144,8 @@ PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
 		record_error(store, "no connection");
 		return NULL;
 	}
-	r = PQexecParams(store->pg->conn, sql, n, NULL, params, NULL, NULL, 0);
+	r = PQexecParams(store->pg->conn, sql, n, NULL, params, lengths,
+	                 formats, 0);
 	st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return r;
@@ -310,7 +320,12 @@ static void pg_close(heed_store *store)
 {
 	if (!store->pg)
 		return;
-	/* Ending the session releases the crawl lock. */
+	/* Ending the session releases the crawl lock, but the server ends it
+	 * after PQfinish has returned: unlock first, so a crawl started
+	 * right after this one closed never finds the lock still held. */
+	if (store->pg->locked)
+		pg_exec(store, "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
+		               ", " HEED_PG_LOCK_CRAWL ");");
 	PQfinish(store->pg->conn);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;
@@ -407,6 +422,8 @@ const struct heed_store_backend heed__pg_backend = {
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
+        .irc = &heed__pg_irc_ops,
         .pages = &heed__pg_pages_ops,
         .search = &heed__pg_search_ops,
+        .visits = &heed__pg_visits_ops,
 };
