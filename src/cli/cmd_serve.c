@@ -110,8 +110,10 @@ static bool load_settings(struct serve_args *a, struct heed_config *cfg)
 
 static int reindex(const struct heed_config *cfg)
 {
+	/* The rebuild reads the pages and writes the search area only. */
+	static const char *const areas[] = {"pages", "search", NULL};
 	heed_store *store =
-	        heed_cli_open_store_flags(cfg, HEED_STORE_OPEN_EXISTING);
+	        heed_cli_open_store_areas(cfg, HEED_STORE_OPEN_EXISTING, areas);
 	struct heed_diag d = {0};
 	struct timespec t0, t1;
 	int64_t pages = 0;

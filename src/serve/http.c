@@ -428,6 +428,10 @@ static heed_status start_daemon(struct heed_serve *s,
 	return HEED_OK;
 }
 
+/* The store areas the pages of the index read. */
+static const char *const serve_areas[] = {"pages", "search", "frontier",
+                                          "irc",   "sites",  NULL};
+
 heed_status heed_serve_start(heed_serve **out,
                              const struct heed_serve_options *options,
                              struct heed_diag *diag)
@@ -471,8 +475,13 @@ heed_status heed_serve_start(heed_serve **out,
 	                        a, diag);
 	if (rc == HEED_OK) {
 		s->pool[s->pooled++] = first;
-		rc = start_daemon(s, cfg, diag);
+		/* The areas the index reads, on a backend that may not
+		 * have them all yet (PostgreSQL, issue 14): refused at
+		 * start rather than page by page. */
+		rc = heed_store_require(first, serve_areas, diag);
 	}
+	if (rc == HEED_OK)
+		rc = start_daemon(s, cfg, diag);
 	if (rc != HEED_OK) {
 		heed_serve_stop(s);
 		return rc;

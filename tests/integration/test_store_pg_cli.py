@@ -55,6 +55,20 @@ def readers_refused():
         refused(run_heed(*cmd, "--store", url, timeout=60))
 
 
+def serve_reads_search_or_says_what_is_missing():
+    # The rebuild needs the pages and search areas, which PostgreSQL has.
+    proc = run_heed("serve", "--reindex", "--store", url, timeout=60)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr)
+    # The index also reads the sites area: refused at start, naming it,
+    # before it listens.
+    listen = free_port("127.0.0.1")
+    proc = run_heed("serve", "--store", url, "--listen",
+                    f"127.0.0.1:{listen}", timeout=60)
+    assert proc.returncode != 0, (proc.returncode, proc.stderr)
+    assert "does not have the sites area yet" in proc.stderr, proc.stderr
+    assert SECRET not in proc.stdout + proc.stderr, proc.stderr
+
+
 def empty_database_is_no_store():
     pg.psql("CREATE DATABASE empty;")
     empty = url.rsplit("/", 1)[0] + "/empty"
@@ -115,6 +129,7 @@ def irc_same_on_both_backends():
 try:
     checks = Checks()
     for fn in (crawl_refused_before_any_request, readers_refused,
+               serve_reads_search_or_says_what_is_missing,
                empty_database_is_no_store, unreachable_server,
                cluster_is_loopback_only, irc_same_on_both_backends):
         checks.run(fn)
