@@ -274,39 +274,6 @@ const struct heed_store_area heed__pg_search_area = {
 	"SELECT count(*) FROM (SELECT 1 FROM " FROM_MATCHED \
 	" WHERE " SHOWN FILTERS " LIMIT $10::bigint) c;"
 
-static heed_search_sort effective_sort(const struct heed_search_query *q)
-{
-	if (q->sort == HEED_SEARCH_SORT_RELEVANCE && !(q->match && *q->match))
-		return HEED_SEARCH_SORT_FETCHED;
-	return q->sort;
-}
-
-/* The cursor's key in the ascending order of the statement's k, and
- * back: as sqlite_search.c's. */
-static int64_t key_to_sql(heed_search_sort sort, int64_t key)
-{
-	switch (sort) {
-	case HEED_SEARCH_SORT_VIEWS:
-		return key < 0 ? 1 : -key;
-	case HEED_SEARCH_SORT_DATE:
-		return key == HEED_STORE_NO_DATE ? INT64_MAX : -key;
-	default:
-		return -key;
-	}
-}
-
-static int64_t key_from_sql(heed_search_sort sort, int64_t k)
-{
-	switch (sort) {
-	case HEED_SEARCH_SORT_VIEWS:
-		return k > 0 ? -1 : -k;
-	case HEED_SEARCH_SORT_DATE:
-		return k == INT64_MAX ? HEED_STORE_NO_DATE : -k;
-	default:
-		return -k;
-	}
-}
-
 /* A query's parameters as text: $1..$13 of the statements above. */
 struct params {
 	const char *v[13];
@@ -326,7 +293,7 @@ static heed_status make_params(heed_store *store,
                                const struct heed_search_query *q,
                                struct params *p, struct heed_diag *diag)
 {
-	heed_search_sort sort = effective_sort(q);
+	heed_search_sort sort = heed__search_sort(q);
 	heed_status rc;
 
 	memset(p, 0, sizeof(*p));
@@ -354,8 +321,9 @@ static heed_status make_params(heed_store *store,
 			         q->after.score);
 			p->v[9] = p->score;
 		} else {
-			p->v[9] = heed__pg_i64(p->buf[9],
-			                       key_to_sql(sort, q->after.key));
+			p->v[9] = heed__pg_i64(
+			        p->buf[9],
+			        heed__search_key_to_sql(sort, q->after.key));
 		}
 		p->v[10] = heed__pg_i64(p->buf[1], q->after.id);
 	}
@@ -409,7 +377,8 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 		hit->score = k ? strtod(k, NULL) : 0;
 		hit->cursor.score = hit->score;
 	} else {
-		hit->cursor.key = key_from_sql(sort, heed__pg_int(r, i, c, 0));
+		hit->cursor.key = heed__search_key_from_sql(
+		        sort, heed__pg_int(r, i, c, 0));
 	}
 }
 
@@ -418,7 +387,7 @@ static heed_status pg_search(heed_store *store,
                              heed_search_fn *fn, void *ud, bool *more,
                              struct heed_diag *diag)
 {
-	heed_search_sort sort = effective_sort(q);
+	heed_search_sort sort = heed__search_sort(q);
 	char limit[HEED_PG_INT_SIZE], scored[HEED_PG_INT_SIZE];
 	struct params p;
 	heed_status rc = make_params(store, q, &p, diag);

@@ -278,6 +278,19 @@ static void primary(struct xlate *x, char weight, int depth)
 	fail(x);
 }
 
+/* Puts '(' before what was written from start: the left side of an
+ * operator, known to be one only once the operator is read. */
+static void wrap(struct xlate *x, size_t start)
+{
+	struct heed_buf *b = x->out;
+
+	if (x->rc != HEED_OK || (x->rc = heed__buf_reserve(b, 1)) != HEED_OK)
+		return;
+	memmove(b->data + start + 1, b->data + start, b->len - start + 1);
+	b->data[start] = '(';
+	b->len++;
+}
+
 static void not_expr(struct xlate *x, char weight, int depth)
 {
 	size_t start = x->out->len;
@@ -285,13 +298,7 @@ static void not_expr(struct xlate *x, char weight, int depth)
 	primary(x, weight, depth);
 	while (x->rc == HEED_OK && x->lx.tok == T_NOT) {
 		/* (left & !right), the left side wrapped from its start. */
-		struct heed_buf *b = x->out;
-		if ((x->rc = heed__buf_reserve(b, 1)) != HEED_OK)
-			return;
-		memmove(b->data + start + 1, b->data + start,
-		        b->len - start + 1);
-		b->data[start] = '(';
-		b->len++;
+		wrap(x, start);
 		next(&x->lx);
 		put(x, " & !");
 		primary(x, weight, depth);
@@ -312,18 +319,11 @@ static void and_expr(struct xlate *x, char weight, int depth)
 	not_expr(x, weight, depth);
 	while (x->rc == HEED_OK &&
 	       (x->lx.tok == T_AND || starts_term(x->lx.tok))) {
-		struct heed_buf *b = x->out;
 		if (x->lx.tok == T_AND)
 			next(&x->lx);
-		if (first) {
-			if ((x->rc = heed__buf_reserve(b, 1)) != HEED_OK)
-				return;
-			memmove(b->data + start + 1, b->data + start,
-			        b->len - start + 1);
-			b->data[start] = '(';
-			b->len++;
-			first = false;
-		}
+		if (first)
+			wrap(x, start);
+		first = false;
 		put(x, " & ");
 		not_expr(x, weight, depth);
 	}
@@ -338,17 +338,10 @@ static void or_expr(struct xlate *x, char weight, int depth)
 
 	and_expr(x, weight, depth);
 	while (x->rc == HEED_OK && x->lx.tok == T_OR) {
-		struct heed_buf *b = x->out;
 		next(&x->lx);
-		if (first) {
-			if ((x->rc = heed__buf_reserve(b, 1)) != HEED_OK)
-				return;
-			memmove(b->data + start + 1, b->data + start,
-			        b->len - start + 1);
-			b->data[start] = '(';
-			b->len++;
-			first = false;
-		}
+		if (first)
+			wrap(x, start);
+		first = false;
 		put(x, " | ");
 		and_expr(x, weight, depth);
 	}

@@ -25,6 +25,37 @@ static const struct heed__search_ops *ops(heed_store *store)
 		return s_->fn(store, __VA_ARGS__);              \
 	} while (0)
 
+heed_search_sort heed__search_sort(const struct heed_search_query *q)
+{
+	if (q->sort == HEED_SEARCH_SORT_RELEVANCE && !(q->match && *q->match))
+		return HEED_SEARCH_SORT_FETCHED;
+	return q->sort;
+}
+
+int64_t heed__search_key_to_sql(heed_search_sort sort, int64_t key)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_VIEWS:
+		return key < 0 ? 1 : -key;
+	case HEED_SEARCH_SORT_DATE:
+		return key == HEED_STORE_NO_DATE ? INT64_MAX : -key;
+	default:
+		return -key;
+	}
+}
+
+int64_t heed__search_key_from_sql(heed_search_sort sort, int64_t k)
+{
+	switch (sort) {
+	case HEED_SEARCH_SORT_VIEWS:
+		return k > 0 ? -1 : -k;
+	case HEED_SEARCH_SORT_DATE:
+		return k == INT64_MAX ? HEED_STORE_NO_DATE : -k;
+	default:
+		return -k;
+	}
+}
+
 static heed_status check_query(const struct heed_search_query *q,
                                struct heed_diag *diag)
 {

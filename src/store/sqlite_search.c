@@ -339,15 +339,6 @@ enum {
 	P_SCORED
 };
 
-static heed_search_sort effective_sort(const struct heed_search_query *q)
-{
-	bool match = q->match && *q->match;
-
-	if (q->sort == HEED_SEARCH_SORT_RELEVANCE && !match)
-		return HEED_SEARCH_SORT_FETCHED;
-	return q->sort;
-}
-
 static const char *sort_key(heed_search_sort sort)
 {
 	switch (sort) {
@@ -474,7 +465,7 @@ static void rows_from(const struct heed_search_query *q, bool match,
 	cond[0] = '\0';
 	if (match && plan.walk) {
 		snprintf(from, from_size, "pages p INDEXED BY %s",
-		         sort_index(effective_sort(q)));
+		         sort_index(heed__search_sort(q)));
 		snprintf(cond, cond_size,
 		         "+p.id IN (SELECT rowid FROM search_fts WHERE "
 		         "search_fts MATCH ?2) AND ");
@@ -516,7 +507,7 @@ static void search_sql(char *buf, size_t size,
                        const struct heed_search_query *q, bool count,
                        struct plan plan)
 {
-	heed_search_sort sort = effective_sort(q);
+	heed_search_sort sort = heed__search_sort(q);
 	bool match = q->match && *q->match;
 	const char *key = sort_key(sort);
 	char from[256], cond[512], pre[256], post[256], after[512] = "";
@@ -554,36 +545,10 @@ static void search_sql(char *buf, size_t size,
 		        key, from, after, cond, post, key);
 }
 
-/* The cursor's key in the ascending order of the statement's k, and
- * back. */
-static int64_t key_to_sql(heed_search_sort sort, int64_t key)
-{
-	switch (sort) {
-	case HEED_SEARCH_SORT_VIEWS:
-		return key < 0 ? 1 : -key;
-	case HEED_SEARCH_SORT_DATE:
-		return key == HEED_STORE_NO_DATE ? INT64_MAX : -key;
-	default:
-		return -key;
-	}
-}
-
-static int64_t key_from_sql(heed_search_sort sort, int64_t k)
-{
-	switch (sort) {
-	case HEED_SEARCH_SORT_VIEWS:
-		return k > 0 ? -1 : -k;
-	case HEED_SEARCH_SORT_DATE:
-		return k == INT64_MAX ? HEED_STORE_NO_DATE : -k;
-	default:
-		return -k;
-	}
-}
-
 static void bind_query(sqlite3_stmt *st, const struct heed_search_query *q)
 {
 	bool match = q->match && *q->match;
-	heed_search_sort sort = effective_sort(q);
+	heed_search_sort sort = heed__search_sort(q);
 
 	sqlite3_bind_int64(st, P_NOW, q->now_s);
 	if (match)
@@ -602,8 +567,9 @@ static void bind_query(sqlite3_stmt *st, const struct heed_search_query *q)
 		if (sort == HEED_SEARCH_SORT_RELEVANCE)
 			sqlite3_bind_double(st, P_KEY, q->after.score);
 		else
-			sqlite3_bind_int64(st, P_KEY,
-			                   key_to_sql(sort, q->after.key));
+			sqlite3_bind_int64(
+			        st, P_KEY,
+			        heed__search_key_to_sql(sort, q->after.key));
 		sqlite3_bind_int64(st, P_ID, q->after.id);
 	}
 }
@@ -652,7 +618,7 @@ static int bounded_step(heed_store *store, sqlite3_stmt *st, long *ticks)
  * below. */
 static bool walkable(const struct heed_search_query *q)
 {
-	heed_search_sort sort = effective_sort(q);
+	heed_search_sort sort = heed__search_sort(q);
 
 	return q->match && *q->match && sort != HEED_SEARCH_SORT_RELEVANCE &&
 	       !q->tag && !q->host && !post_filters(q);
@@ -737,7 +703,7 @@ static heed_status sqlite_search(heed_store *store,
                                  heed_search_fn *fn, void *ud, bool *more,
                                  struct heed_diag *diag)
 {
-	heed_search_sort sort = effective_sort(q);
+	heed_search_sort sort = heed__search_sort(q);
 	char sql[4096];
 	sqlite3_stmt *st;
 	heed_status rc;
@@ -771,7 +737,7 @@ static heed_status sqlite_search(heed_store *store,
 			hit.score = sqlite3_column_double(st, 17);
 			hit.cursor.score = hit.score;
 		} else {
-			hit.cursor.key = key_from_sql(
+			hit.cursor.key = heed__search_key_from_sql(
 			        sort, sqlite3_column_int64(st, 17));
 		}
 		n++;

@@ -277,6 +277,14 @@ extern const struct heed_store_backend heed__pg_backend;
 extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
 extern const struct heed__search_ops heed__sqlite_search_ops;
+
+/* The search helpers every backend shares (src/store/search.c): the
+ * order q is sorted in (relevance without words is by fetch time), and a
+ * cursor's key in the ascending order of the statements' sort key k (the
+ * descending orders negated, a missing value last) and back. */
+heed_search_sort heed__search_sort(const struct heed_search_query *q);
+int64_t heed__search_key_to_sql(heed_search_sort sort, int64_t key);
+int64_t heed__search_key_from_sql(heed_search_sort sort, int64_t k);
 extern const struct heed__search_ops heed__pg_search_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
