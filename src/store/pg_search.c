@@ -554,24 +554,14 @@ static heed_status pg_totals(heed_store *store, int64_t now_s,
 	return HEED_OK;
 }
 
-/* Calls fn with each row of r (from, pages) as a bucket: a day, or a
- * power of ten of views (bucket n > 0 holds the counts of n digits). */
+/* Calls fn with each row of r (bucket, pages) as a chart's bucket. */
 static void each_bucket(const PGresult *r, bool per_day,
                         heed_search_bucket_fn *fn, void *ud)
 {
 	for (int i = 0; i < PQntuples(r); i++) {
-		int64_t from = heed__pg_int(r, i, 0, 0);
-		struct heed_search_bucket b = {from, from,
-		                               heed__pg_int(r, i, 1, 0)};
-		if (per_day) {
-			b.to = b.from + 86399;
-		} else if (b.from > 0) {
-			int64_t lo = 1;
-			for (int64_t n = 1; n < b.from; n++)
-				lo *= 10;
-			b.from = lo;
-			b.to = lo > INT64_MAX / 10 ? INT64_MAX : lo * 10 - 1;
-		}
+		struct heed_search_bucket b =
+		        heed__search_bucket(per_day, heed__pg_int(r, i, 0, 0),
+		                            heed__pg_int(r, i, 1, 0));
 		if (fn(ud, &b))
 			break;
 	}

@@ -56,6 +56,24 @@ int64_t heed__search_key_from_sql(heed_search_sort sort, int64_t k)
 	}
 }
 
+struct heed_search_bucket heed__search_bucket(bool per_day, int64_t b,
+                                              int64_t pages)
+{
+	struct heed_search_bucket out = {b, b, pages};
+
+	if (per_day) {
+		out.to = b + 86399;
+	} else if (b > 0) {
+		/* Bucket n > 0 holds the counts of n digits. */
+		int64_t lo = 1;
+		for (int64_t n = 1; n < b; n++)
+			lo *= 10;
+		out.from = lo;
+		out.to = lo > INT64_MAX / 10 ? INT64_MAX : lo * 10 - 1;
+	}
+	return out;
+}
+
 static heed_status check_query(const struct heed_search_query *q,
                                struct heed_diag *diag)
 {

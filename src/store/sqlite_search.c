@@ -940,20 +940,10 @@ struct bucket_visit {
 static int visit_bucket(sqlite3_stmt *st, void *ctx)
 {
 	struct bucket_visit *v = ctx;
-	struct heed_search_bucket b = {sqlite3_column_int64(st, 0),
-	                               sqlite3_column_int64(st, 0),
-	                               sqlite3_column_int64(st, 1)};
+	struct heed_search_bucket b =
+	        heed__search_bucket(v->per_day, sqlite3_column_int64(st, 0),
+	                            sqlite3_column_int64(st, 1));
 
-	if (v->per_day) {
-		b.to = b.from + 86399;
-	} else if (b.from > 0) {
-		/* Bucket n > 0 holds the counts of n digits. */
-		int64_t lo = 1;
-		for (int64_t i = 1; i < b.from; i++)
-			lo *= 10;
-		b.from = lo;
-		b.to = lo > INT64_MAX / 10 ? INT64_MAX : lo * 10 - 1;
-	}
 	return v->fn(v->ud, &b);
 }
 

@@ -285,6 +285,10 @@ extern const struct heed__search_ops heed__sqlite_search_ops;
 heed_search_sort heed__search_sort(const struct heed_search_query *q);
 int64_t heed__search_key_to_sql(heed_search_sort sort, int64_t key);
 int64_t heed__search_key_from_sql(heed_search_sort sort, int64_t k);
+/* A chart's bucket from a statement's row: b a day's Unix s (per_day),
+ * else a number of digits of the view counts (0: counts of 0). */
+struct heed_search_bucket heed__search_bucket(bool per_day, int64_t b,
+                                              int64_t pages);
 extern const struct heed__search_ops heed__pg_search_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
