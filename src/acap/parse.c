@@ -1408,3 +1408,39 @@ const char *heed_acap_reference_get(const heed_acap *r, size_t i)
 	}
 	return NULL;
 }
+
+/* The record of reference i, as heed_acap_reference_get numbers them, or
+ * -1. */
+static long reference_record(const heed_acap *r, size_t i)
+{
+	for (size_t k = 0; r && k < r->records.n; k++) {
+		const struct acap_record *rec =
+		        ACAP_VEC_AT(&r->records, struct acap_record, k);
+		if (rec->source >= 0 || !rec->reference)
+			continue;
+		if (i-- == 0)
+			return (long)k;
+	}
+	return -1;
+}
+
+bool heed_acap_reference_applies(const heed_acap *r, size_t i,
+                                 const char *crawler)
+{
+	long k = r && crawler ? reference_record(r, i) : -1;
+	bool named = false, any_named = false;
+
+	if (k < 0 || !heed__acap_record_for(r, (size_t)k, crawler, &named))
+		return false;
+	if (named)
+		return true;
+	/* A "*" record speaks only to crawlers that no record names. */
+	for (size_t j = 0; j < r->records.n && !any_named; j++) {
+		bool nj = false;
+		if (ACAP_VEC_AT(&r->records, struct acap_record, j)->source <
+		            0 &&
+		    heed__acap_record_for(r, j, crawler, &nj))
+			any_named = nj;
+	}
+	return !any_named;
+}
