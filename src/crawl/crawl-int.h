@@ -14,6 +14,8 @@
  *                  not, validators, what a visit found
  *   queue.c        the frontier: enqueue, refill, retry, finish, resume
  *   lifecycle.c    robots.txt qualification of sites, and DNS
+ *   acapref.c      the files ACAP-permissions-reference fields name:
+ *                  fetched before the site's pages, stored, reused
  *   answer.c       what a page, feed or sitemap answer means
  *   ctl.c          the public API: next() and the events
  *
@@ -143,7 +145,8 @@ enum heed__job_kind {
 	JOB_PAGE = HEED_FRONTIER_PAGE,
 	JOB_SITEMAP = HEED_FRONTIER_SITEMAP,
 	JOB_FEED = HEED_FRONTIER_FEED,
-	JOB_ROBOTS, /* the site's robots.txt, for its lifecycle */
+	JOB_ROBOTS,  /* the site's robots.txt, for its lifecycle */
+	JOB_ACAPREF, /* a file an ACAP-permissions-reference names */
 };
 
 struct heed__job {
@@ -153,7 +156,8 @@ struct heed__job {
 	enum heed__job_kind kind;
 	int64_t lastmod; /* sitemap or feed date; HEED_STORE_NO_DATE */
 	int tries;       /* attempts that failed for a passing reason */
-	size_t address;  /* robots.txt: which of the target's addresses */
+	size_t address;  /* robots.txt: which of the target's addresses;
+	                    ACAP reference: its index in the site's refs */
 };
 
 struct heed__job_node {
@@ -327,6 +331,17 @@ struct heed__life {
 	bool conditional, not_modified;
 };
 
+/* A file an ACAP-permissions-reference field names, asked in this run
+ * (acapref.c). */
+struct heed__acapref {
+	char *locator;              /* as written in robots.txt */
+	char *url;                  /* asked now (a redirect's target) */
+	char *etag, *last_modified; /* of the stored body, for a 304 */
+	char *stored;               /* the stored body a 304 confirms */
+	size_t stored_len;
+	unsigned hops; /* redirects followed */
+};
+
 /* A site: an origin, the unit of robots.txt and of the queue. */
 struct heed__site {
 	struct heed__site *next; /* hash chain */
@@ -339,6 +354,8 @@ struct heed__site {
 	struct heed__site *wait_next; /* its host's waiting list */
 	struct heed__life *life;      /* while QUALIFYING */
 	struct heed__rules rules;
+	struct heed__acapref *refs; /* asked in this run, or NULL */
+	size_t ref_count;
 	int64_t last_loaded_id; /* the frontier window loaded up to here */
 	bool listed;            /* on the list of sites to start */
 	bool in_scope;          /* a seed's site: its links are followed */
@@ -562,6 +579,22 @@ void heed__life_fetched(heed_crawl *c, struct heed__site *s,
 void heed__life_save_host(heed_crawl *c, struct heed__host *h);
 /* Saves it while a back-off lasts, and once more when it is over. */
 void heed__life_keep_backoff(heed_crawl *c, struct heed__host *h);
+
+/* ACAP permissions references (acapref.c). */
+/* Site s qualified with its rules loaded: the stored files of the
+ * references that speak to heed are added to them, and those asked again
+ * (every one when fetched, robots.txt having been asked in this run; else
+ * those never asked) are queued at the front of its lane, before any page.
+ */
+void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched);
+/* Adds the stored validators to req, a reference request of site s. */
+void heed__acapref_headers(heed_crawl *c, struct heed__site *s,
+                           struct heed_crawl_req *req);
+/* A reference request of site s ended. */
+void heed__acapref_fetched(heed_crawl *c, struct heed__site *s,
+                           const struct heed__job *job,
+                           const struct heed_net_response *r);
+void heed__acapref_free(heed_crawl *c, struct heed__site *s);
 
 /* Answers (answer.c). */
 /* Should the body of this answer be read? (the media ban) */
