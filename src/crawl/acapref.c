@@ -270,10 +270,11 @@ void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched)
 void heed__acapref_headers(heed_crawl *c, struct heed__site *s,
                            struct heed_crawl_req *req)
 {
-	const struct heed__acapref *r = &s->refs[req->job.address];
+	struct heed__acapref *r = &s->refs[req->job.address];
 
-	if (r->stored && strcmp(r->url, req->job.url) == 0)
-		heed__req_validators(c, req, r->etag, r->last_modified);
+	r->conditional =
+	        r->stored && strcmp(r->url, req->job.url) == 0 &&
+	        heed__req_validators(c, req, r->etag, r->last_modified) > 0;
 }
 
 /* The file is in force: added to the rules and stored. */
@@ -348,7 +349,9 @@ void heed__acapref_fetched(heed_crawl *c, struct heed__site *s,
 		read_ok(c, s, r, rs, rs->body, rs->body ? rs->body_len : 0);
 		return;
 	}
-	if (rs->status == 304 && r->stored) {
+	/* Only a 304 to a request that carried the validators confirms
+	 * the stored file. */
+	if (rs->status == 304 && r->conditional) {
 		read_ok(c, s, r, rs, r->stored, r->stored_len);
 		return;
 	}

@@ -339,7 +339,8 @@ struct heed__acapref {
 	char *etag, *last_modified; /* of the stored body, for a 304 */
 	char *stored;               /* the stored body a 304 confirms */
 	size_t stored_len;
-	unsigned hops; /* redirects followed */
+	unsigned hops;    /* redirects followed */
+	bool conditional; /* the request out carries the validators */
 };
 
 /* A site: an origin, the unit of robots.txt and of the queue. */
