@@ -1396,19 +1396,6 @@ size_t heed_acap_reference_count(const heed_acap *r)
 	return n;
 }
 
-const char *heed_acap_reference_get(const heed_acap *r, size_t i)
-{
-	for (size_t k = 0; r && k < r->records.n; k++) {
-		const struct acap_record *rec =
-		        ACAP_VEC_AT(&r->records, struct acap_record, k);
-		if (rec->source >= 0 || !rec->reference)
-			continue;
-		if (i-- == 0)
-			return rec->reference;
-	}
-	return NULL;
-}
-
 /* The record of reference i, as heed_acap_reference_get numbers them, or
  * -1. */
 static long reference_record(const heed_acap *r, size_t i)
@@ -1422,6 +1409,15 @@ static long reference_record(const heed_acap *r, size_t i)
 			return (long)k;
 	}
 	return -1;
+}
+
+const char *heed_acap_reference_get(const heed_acap *r, size_t i)
+{
+	long k = reference_record(r, i);
+
+	return k < 0 ? NULL
+	             : ACAP_VEC_AT(&r->records, struct acap_record, (size_t)k)
+	                       ->reference;
 }
 
 bool heed_acap_reference_applies(const heed_acap *r, size_t i,

@@ -130,26 +130,44 @@ void heed_store_site_clear(heed_store *store, struct heed_store_site *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Steps st (bound) once and releases it: HEED_OK when read (the row
+ * read into out by read), HEED_ENOTFOUND when there is no row,
+ * HEED_ESTORE naming what, or read's HEED_ENOMEM. */
+static heed_status one_row(heed_store *store, sqlite3_stmt *st,
+                           heed_status (*read)(heed_store *, sqlite3_stmt *,
+                                               void *),
+                           void *out, const char *what)
+{
+	int step = sqlite3_step(st);
+	heed_status rc;
+
+	if (step == SQLITE_ROW)
+		rc = read(store, st, out);
+	else if (step == SQLITE_DONE)
+		rc = HEED_ENOTFOUND;
+	else
+		rc = heed__store_fail(store, NULL, what);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+static heed_status read_site(heed_store *store, sqlite3_stmt *st, void *out)
+{
+	return read_row(store, st, out);
+}
+
 heed_status heed_store_site_get(heed_store *store, const char *site,
                                 struct heed_store_site *out)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " SITE_COLUMNS " FROM sites WHERE site = ?1;");
 	heed_status rc;
-	int step;
 
 	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		rc = read_row(store, st, out);
-	else if (step == SQLITE_DONE)
-		rc = HEED_ENOTFOUND;
-	else
-		rc = heed__store_fail(store, NULL, "reading a site");
-	heed__sqlite_release(store, st);
+	rc = one_row(store, st, read_site, out, "reading a site");
 	if (rc == HEED_ENOMEM)
 		heed_store_site_clear(store, out);
 	return rc;
@@ -371,9 +389,9 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
 	"last_modified, "                                        \
 	"detail"
 
-static heed_status read_ref(heed_store *store, sqlite3_stmt *st,
-                            struct heed_store_acap_ref *out)
+static heed_status read_ref(heed_store *store, sqlite3_stmt *st, void *row)
 {
+	struct heed_store_acap_ref *out = row;
 	bool oom = false;
 
 	out->site = column_dup(store, st, 0, NULL, &oom);
@@ -408,21 +426,13 @@ heed_status heed_store_acap_ref_get(heed_store *store, const char *site,
 	        store, "SELECT " REF_COLUMNS " FROM acap_refs WHERE site = ?1 "
 	               "AND locator = ?2;");
 	heed_status rc;
-	int step;
 
 	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, locator, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		rc = read_ref(store, st, out);
-	else if (step == SQLITE_DONE)
-		rc = HEED_ENOTFOUND;
-	else
-		rc = heed__store_fail(store, NULL, "reading an ACAP reference");
-	heed__sqlite_release(store, st);
+	rc = one_row(store, st, read_ref, out, "reading an ACAP reference");
 	if (rc == HEED_ENOMEM)
 		heed_store_acap_ref_clear(store, out);
 	return rc;
