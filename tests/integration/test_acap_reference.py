@@ -155,7 +155,7 @@ def scenario(hosts):
             assert "/denied.html" not in mine, mine
             for i in range(PAGES):
                 assert f"/p/{i}.html" in mine, mine
-            assert f"/p/0.html" in paths(of(third, h)), third
+            assert "/p/0.html" in paths(of(third, h)), third
             assert_spaced(of(everything, h))
             refs = web.report(h)["acap_references"]
             assert len(refs) == 1 and refs[0]["locator"] == REF, refs

@@ -84,7 +84,8 @@ struct sim {
 	struct heed_crawl_options opt;
 	int64_t mono_ms, unix_ms;
 	struct resource web[SITES][P_ALL];
-	bool acap; /* robots.txt names an ACAP file for heed */
+	bool acap;           /* robots.txt names an ACAP file for heed */
+	bool acap_elsewhere; /* b.test names c.test's file */
 	struct entry log[MAX_LOG];
 	size_t log_len, run_start;
 	struct flight fl[MAX_FLIGHT];
@@ -144,21 +145,29 @@ static void validators(int site, int p)
 	         &tm);
 }
 
+/* The ACAP record robots.txt ends with. */
+static const char *acap_lines(int site)
+{
+	if (!sim.acap)
+		return "";
+	if (sim.acap_elsewhere && site == 1)
+		return "ACAP-crawler: heed\n"
+		       "ACAP-permissions-reference: "
+		       "http://c.test/acap-heed.txt\n";
+	return "ACAP-crawler: heed\n"
+	       "ACAP-permissions-reference: /acap-heed.txt\n";
+}
+
 static size_t body_of(int site, int p)
 {
 	size_t n = 0, size = sizeof(sim.body);
 	char date[32], buf[32];
 
 	if (p == P_ROBOTS)
-		return (size_t)snprintf(
-		        sim.body, size,
-		        "User-agent: *\nAllow: /\n"
-		        "Sitemap: http://%s/sitemap.xml\n%s",
-		        hosts[site],
-		        sim.acap
-		                ? "ACAP-crawler: heed\n"
-		                  "ACAP-permissions-reference: /acap-heed.txt\n"
-		                : "");
+		return (size_t)snprintf(sim.body, size,
+		                        "User-agent: *\nAllow: /\n"
+		                        "Sitemap: http://%s/sitemap.xml\n%s",
+		                        hosts[site], acap_lines(site));
 	if (p == P_ACAP)
 		return (size_t)snprintf(sim.body, size,
 		                        "ACAP-crawler: *\n"
@@ -670,6 +679,24 @@ static void test_acap_reference(void **state)
 	assert_courteous();
 }
 
+/* A file on another site is not asked for the site that names it: its
+ * crawlers stay prohibited (docs/acap.md). */
+static void test_acap_reference_elsewhere(void **state)
+{
+	struct heed_crawl_progress p;
+
+	(void)state;
+	sim.acap = sim.acap_elsewhere = true;
+	p = crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(asked(1, -1, NULL, NULL), 1); /* robots.txt */
+	/* c.test's own file, asked once, for c.test. */
+	assert_int_equal(asked(2, P_ACAP, NULL, NULL), 1);
+	assert_int_equal(asked(2, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(p.acap_refs, 2);
+	assert_int_equal(p.acap_ref_failures, 2);
+	assert_courteous();
+}
+
 static void arrange(const char *host, int64_t delay_ms, int64_t max_pages,
                     heed_arrangement_mode mode, const char *exclude,
                     const char *windows)
@@ -751,6 +778,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_recrawls, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_acap_reference, setup,
 	                                        teardown),
+	        cmocka_unit_test_setup_teardown(test_acap_reference_elsewhere,
+	                                        setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_arrangements, setup,
 	                                        teardown),
 	};
