@@ -11,9 +11,10 @@
  * are judged only once every reference has answered. They are asked
  * whenever robots.txt was asked in this run (conditionally, with the
  * stored validators), and in a run that reuses the stored robots.txt only
- * when the store has no row for them (a run killed between robots.txt and
- * the reference). Every other run adds the stored files, so a resumed run
- * judges as the first did.
+ * when the store has no row for them, or one older than that robots.txt
+ * (a run killed between robots.txt and the reference; `heed site
+ * qualify`, which asks for robots.txt only). Every other run adds the
+ * stored files, so a resumed run judges as the first did.
  *
  * What: a locator is resolved against the site's origin; only a file on
  * the site itself is asked (a redirect is followed on the site, up to the
@@ -178,7 +179,7 @@ static bool listed_before(const heed_acap *a, size_t i, const char *locator)
 
 /* One reference that speaks to heed: its stored file added, or asked. */
 static void start_one(heed_crawl *c, struct heed__site *s, const char *locator,
-                      bool fetched)
+                      bool fetched, int64_t robots_date_s)
 {
 	struct heed_store_acap_ref row;
 	char url[HEED_URL_MAX_BYTES + 1];
@@ -189,7 +190,7 @@ static void start_one(heed_crawl *c, struct heed__site *s, const char *locator,
 		heed__crawl_store_failed(c, "reading an ACAP reference");
 		return;
 	}
-	if (rc == HEED_OK && !fetched) {
+	if (rc == HEED_OK && !fetched && row.fetched_s >= robots_date_s) {
 		if (row.body)
 			add(c, s, locator, row.body, row.body_len);
 		heed_store_acap_ref_clear(c->store, &row);
@@ -245,7 +246,8 @@ static void prune(heed_crawl *c, struct heed__site *s)
 	}
 }
 
-void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched)
+void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
+                         int64_t robots_date_s)
 {
 	const heed_acap *a = s->rules.acap;
 	size_t n = a ? heed_acap_reference_count(a) : 0;
@@ -258,7 +260,7 @@ void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched)
 		if (!heed_acap_reference_applies(a, i, c->opt->agent_token) ||
 		    listed_before(a, i, loc))
 			continue;
-		start_one(c, s, loc, fetched);
+		start_one(c, s, loc, fetched, robots_date_s);
 	}
 	/* `heed site qualify` asks for robots.txt only. */
 	if (c->mode == HEED_CRAWL_QUALIFY)

@@ -585,9 +585,10 @@ void heed__life_keep_backoff(heed_crawl *c, struct heed__host *h);
 /* Site s qualified with its rules loaded: the stored files of the
  * references that speak to heed are added to them, and those asked again
  * (every one when fetched, robots.txt having been asked in this run; else
- * those never asked) are queued at the front of its lane, before any page.
- */
-void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched);
+ * those not asked since robots_date_s, the robots.txt attempt whose rules
+ * are in force) are queued at the front of its lane, before any page. */
+void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
+                         int64_t robots_date_s);
 /* Adds the stored validators to req, a reference request of site s. */
 void heed__acapref_headers(heed_crawl *c, struct heed__site *s,
                            struct heed_crawl_req *req);

@@ -904,7 +904,7 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 	}
 	if (s->rules.acap && fetched)
 		act_on_requests(c, s);
-	heed__acapref_start(c, s, fetched);
+	heed__acapref_start(c, s, fetched, rec->robots_date_s);
 	if (c->mode == HEED_CRAWL_QUALIFY) {
 		/* No page follows: its addresses are not needed. */
 		s->state = SITE_READY;

@@ -598,12 +598,13 @@ static void test_recrawls(void **state)
 	assert_courteous();
 }
 
-/* The position in the last run's log of site's first request for path,
- * or -1. */
+/* The position in the last run's log of site's first request for path
+ * (-1: any), or -1. */
 static long first_ask(int site, int path)
 {
 	for (size_t i = sim.run_start; i < sim.log_len; i++)
-		if (sim.log[i].site == site && sim.log[i].path == path)
+		if (sim.log[i].site == site &&
+		    (path < 0 || sim.log[i].path == path))
 			return (long)(i - sim.run_start);
 	return -1;
 }
@@ -676,6 +677,50 @@ static void test_acap_reference(void **state)
 	assert_int_equal(asked(0, -1, NULL, NULL), 2);
 	assert_int_equal(p.acap_refs, SITES - 1);
 	assert_int_equal(p.acap_ref_failures, 1);
+	assert_courteous();
+}
+
+/* `heed site qualify` reads robots.txt only: the next crawl, which uses
+ * that robots.txt, asks for the files before any page; then the one after
+ * a second qualification asks for them again. */
+static void test_acap_reference_after_qualify(void **state)
+{
+	(void)state;
+	sim.acap = true;
+	crawl(HEED_CRAWL_QUALIFY, false);
+	for (int s = 0; s < SITES; s++)
+		assert_int_equal(asked(s, -1, NULL, NULL), 1);
+	advance(600);
+	crawl(HEED_CRAWL_FULL, false);
+	for (int s = 1; s < SITES; s++) {
+		assert_int_equal(asked(s, P_ROBOTS, NULL, NULL), 0);
+		assert_int_equal(first_ask(s, P_ACAP), first_ask(s, -1));
+		assert_int_equal(asked(s, P_PAGE0, NULL, NULL), 1);
+		assert_int_equal(asked(s, P_PAGE0 + 1, NULL, NULL), 0);
+	}
+	assert_int_equal(asked(0, -1, NULL, NULL), 1);
+	/* Within the re-check, another qualification asks nothing. */
+	advance(600);
+	crawl(HEED_CRAWL_QUALIFY, false);
+	assert_int_equal(sim.log_len, sim.run_start);
+	/* Two days on, a qualification reads robots.txt again: the stored
+	 * files are older than it, so the next crawl asks for them again
+	 * (with their validators) before any page. */
+	advance(2 * DAY_S);
+	crawl(HEED_CRAWL_QUALIFY, false);
+	for (int s = 0; s < SITES; s++)
+		assert_int_equal(asked(s, -1, NULL, NULL), 1);
+	advance(600);
+	crawl(HEED_CRAWL_FULL, true);
+	for (int s = 1; s < SITES; s++) {
+		int cond;
+		assert_int_equal(asked(s, P_ROBOTS, NULL, NULL), 0);
+		assert_int_equal(asked(s, P_ACAP, &cond, NULL), 1);
+		assert_int_equal(cond, 1);
+		assert_int_equal(first_ask(s, P_ACAP), first_ask(s, -1));
+		assert_int_equal(asked(s, P_PAGE0 + 1, NULL, NULL), 0);
+	}
+	assert_int_equal(asked(0, P_ACAP, NULL, NULL), 1);
 	assert_courteous();
 }
 
@@ -778,6 +823,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_recrawls, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_acap_reference, setup,
 	                                        teardown),
+	        cmocka_unit_test_setup_teardown(
+	                test_acap_reference_after_qualify, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_acap_reference_elsewhere,
 	                                        setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_arrangements, setup,
