@@ -16,14 +16,22 @@
  * qualify`, which asks for robots.txt only). Every other run adds the
  * stored files, so a resumed run judges as the first did.
  *
- * What: a locator is resolved against the site's origin; only a file on
- * the site itself is asked (a redirect is followed on the site, up to the
- * robots.txt limit). A file elsewhere would be a request to another site
- * outside its own robots.txt's say: it is not asked, and the crawlers stay
- * prohibited, as for an answer that is not a 2xx (or a 304 confirming the
- * stored file). Each outcome is logged once, counted, and stored with its
- * reason for `heed site report`; a failed one is asked again at the next
- * robots.txt re-check, never in a loop.
+ * Where: a locator is resolved against the site's origin. A file on the
+ * site itself is asked in its lane. A file on another site is asked in
+ * that site's lane, as any request to it is: only once that site is
+ * qualified, with its addresses known, and only if its own rules allow
+ * the URL (its robots.txt and ACAP fields for heed); meanwhile the
+ * referring site's lane stays held, so its pages still wait. A redirect
+ * is followed on the site it was asked on, up to the robots.txt limit.
+ *
+ * Failures: anything but a 2xx read whole (or a 304 confirming the stored
+ * file) keeps the prohibition, as does a file whose site is not crawled
+ * or whose rules refuse it. Each outcome is logged once, counted, and
+ * stored with its reason for `heed site report`; a failed one is asked
+ * again at the next robots.txt re-check, never in a loop.
+ *
+ * acapref.c sits above queue.c (heed__queue_drop gives up the files asked
+ * in a dropped lane) and below lifecycle.c, which starts it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -110,9 +118,10 @@ static void add(heed_crawl *c, struct heed__site *s, const char *locator,
 		heed__crawl_oom(c);
 }
 
-/* Asks for locator at url before any page (heed__acapref_start queues
- * it). */
-static void ask(heed_crawl *c, struct heed__site *s, const char *locator,
+/* Adds an entry for locator at url to s->refs, asked in s's lane for
+ * referrer (NULL: s itself); false when out of memory. */
+static bool ask(heed_crawl *c, struct heed__site *s,
+                struct heed__site *referrer, const char *locator,
                 const char *url, const struct heed_store_acap_ref *row)
 {
 	struct heed__acapref *grown = heed__realloc(
@@ -122,11 +131,12 @@ static void ask(heed_crawl *c, struct heed__site *s, const char *locator,
 
 	if (!grown) {
 		heed__crawl_oom(c);
-		return;
+		return false;
 	}
 	s->refs = grown;
 	r = &s->refs[s->ref_count];
 	memset(r, 0, sizeof(*r));
+	r->referrer = referrer;
 	r->locator = heed__strndup(c->alloc, locator, strlen(locator));
 	r->url = heed__strndup(c->alloc, url, strlen(url));
 	ok = r->locator && r->url;
@@ -149,12 +159,14 @@ static void ask(heed_crawl *c, struct heed__site *s, const char *locator,
 	if (!ok) {
 		ref_free(c, r);
 		heed__crawl_oom(c);
-		return;
+		return false;
 	}
 	s->ref_count++;
+	return true;
 }
 
-static void push(heed_crawl *c, struct heed__site *s, size_t i)
+/* The job that asks for s->refs[i], marked queued. */
+static struct heed__job ref_job(struct heed__site *s, size_t i)
 {
 	struct heed__job job = {0,
 	                        s->refs[i].url,
@@ -164,9 +176,141 @@ static void push(heed_crawl *c, struct heed__site *s, size_t i)
 	                        0,
 	                        i};
 
-	if (heed__sched_push(&c->sched, &s->lane, &job, true, c->now.mono_ms) !=
-	    HEED_OK)
+	s->refs[i].pushed = true;
+	return job;
+}
+
+static void push(heed_crawl *c, struct heed__site *s, size_t i, bool front)
+{
+	struct heed__job job = ref_job(s, i);
+
+	if (heed__sched_push(&c->sched, &s->lane, &job, front,
+	                     c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);
+}
+
+/* After t's own files queued (its rules must hold them before another
+ * site's file is judged by them), before its pages. */
+static void push_after(heed_crawl *c, struct heed__site *t, size_t i)
+{
+	struct heed__job job = ref_job(t, i);
+
+	if (heed__sched_push_after(&c->sched, &t->lane, &job, JOB_ACAPREF,
+	                           c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
+}
+
+void heed__acapref_release(heed_crawl *c, struct heed__site *s)
+{
+	heed_status rc;
+
+	if (s->state != SITE_READY || !s->lane.held)
+		return;
+	/* Waiting for files asked elsewhere, its pages still wait; but the
+	 * files in its own lane (its own, or those of a site waiting for
+	 * it in turn) may go, so that two sites naming each other's files
+	 * never wait for each other. */
+	if (s->refs_waiting) {
+		s->lane.refs_only = true;
+		rc = heed__sched_offer(&c->sched, &s->lane, c->now.mono_ms);
+	} else {
+		rc = heed__sched_hold(&c->sched, &s->lane, false,
+		                      c->now.mono_ms);
+	}
+	if (rc != HEED_OK)
+		heed__crawl_oom(c);
+}
+
+/* r's fate is known: the site that asked for it may go on. */
+static void settle(heed_crawl *c, struct heed__acapref *r)
+{
+	struct heed__site *owner = r->referrer;
+
+	if (r->settled)
+		return;
+	r->settled = true;
+	if (!owner)
+		return;
+	if (owner->refs_waiting)
+		owner->refs_waiting--;
+	heed__acapref_release(c, owner);
+}
+
+/* A file asked for another site that will not be asked after all. */
+static void give_up(heed_crawl *c, struct heed__acapref *r, const char *why)
+{
+	failed(c, r->referrer, r->locator, r->url, 0, why);
+	settle(c, r);
+}
+
+bool heed__acapref_permitted(heed_crawl *c, struct heed__site *s,
+                             const struct heed__job *job)
+{
+	struct heed__acapref *r;
+
+	if (job->address >= s->ref_count)
+		return false;
+	r = &s->refs[job->address];
+	/* A site's own file is part of its policy, as robots.txt is: never
+	 * judged by the rules it completes. Another site's is a request to
+	 * this one like any other. */
+	if (!r->referrer ||
+	    heed__rules_may_crawl(&s->rules, c->opt->agent_token, job->url,
+	                          heed__crawl_unix_s(c)))
+		return true;
+	give_up(c, r, "refused by its own site's robots.txt: not asked");
+	return false;
+}
+
+void heed__acapref_dropped(heed_crawl *c, struct heed__site *s, const char *why)
+{
+	char text[120];
+
+	for (size_t i = 0; i < s->ref_count; i++) {
+		if (!s->refs[i].referrer || s->refs[i].settled)
+			continue;
+		snprintf(text, sizeof(text), "its site is not crawled (%.60s)",
+		         why);
+		give_up(c, &s->refs[i], text);
+	}
+}
+
+/* A file on another site: asked in that site's lane, after its
+ * robots.txt; s waits for it. */
+static void elsewhere(heed_crawl *c, struct heed__site *s, const char *locator,
+                      const char *url, const struct heed_store_acap_ref *row)
+{
+	struct heed__site *t = heed__site_of_url(c, url, false);
+	heed_url *u = NULL;
+	size_t i;
+
+	if (!t && heed_url_parse(&u, url, strlen(url), c->alloc) == HEED_OK) {
+		t = heed__site_get(c, heed_url_origin(u), heed_url_hostname(u));
+		if (!t)
+			heed__crawl_oom(c);
+	}
+	heed_url_free(u);
+	if (!t)
+		return;
+	if (t->state == SITE_OUT || t->lane.dropped) {
+		failed(c, s, locator, url, 0,
+		       "its site is not crawled in this run: not asked");
+		return;
+	}
+	i = t->ref_count;
+	if (!ask(c, t, s, locator, url, row))
+		return;
+	s->refs_waiting++;
+	/* Before t's own files and pages, once t is qualified (its
+	 * heed__acapref_start queues it then); at once when it is. */
+	if (t->state == SITE_RESOLVING || t->state == SITE_READY)
+		push_after(c, t, i);
+	else
+		heed__site_list_new(c, t);
+	heed_log(&c->log, HEED_LOG_INFO, "crawl",
+	         "%s: ACAP permissions reference %s: asked from %s once its "
+	         "robots.txt allows it",
+	         s->origin, locator, t->origin);
 }
 
 static bool listed_before(const heed_acap *a, size_t i, const char *locator)
@@ -198,11 +342,10 @@ static void start_one(heed_crawl *c, struct heed__site *s, const char *locator,
 	}
 	if (!resolve(c, s, locator, url, sizeof(url)))
 		failed(c, s, locator, NULL, 0, "not an http(s) URL: not asked");
-	else if (heed__site_of_url(c, url, false) != s)
-		failed(c, s, locator, url, 0,
-		       "on another site: not asked (docs/acap.md)");
-	else
-		ask(c, s, locator, url, rc == HEED_OK ? &row : NULL);
+	else if (heed__site_of_url(c, url, false) == s)
+		ask(c, s, NULL, locator, url, rc == HEED_OK ? &row : NULL);
+	else if (c->mode != HEED_CRAWL_QUALIFY)
+		elsewhere(c, s, locator, url, rc == HEED_OK ? &row : NULL);
 	heed_store_acap_ref_clear(c->store, &row);
 }
 
@@ -251,8 +394,8 @@ void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
 {
 	const heed_acap *a = s->rules.acap;
 	size_t n = a ? heed_acap_reference_count(a) : 0;
+	size_t first = s->ref_count; /* entries before: other sites' */
 
-	heed__acapref_free(c, s);
 	if (fetched)
 		prune(c, s);
 	for (size_t i = 0; i < n && c->failed == HEED_OK; i++) {
@@ -265,8 +408,13 @@ void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
 	/* `heed site qualify` asks for robots.txt only. */
 	if (c->mode == HEED_CRAWL_QUALIFY)
 		return;
-	for (size_t i = s->ref_count; i-- > 0;)
-		push(c, s, i);
+	/* Files other sites asked here go after this site's own ones, and
+	 * both before any page. */
+	for (size_t i = first; i-- > 0;)
+		if (!s->refs[i].pushed && !s->refs[i].settled)
+			push(c, s, i, true);
+	for (size_t i = s->ref_count; i-- > first;)
+		push(c, s, i, true);
 }
 
 void heed__acapref_headers(heed_crawl *c, struct heed__site *s,
@@ -329,37 +477,33 @@ static bool follow(heed_crawl *c, struct heed__site *s, size_t i,
 	heed__free(c->alloc, r->url);
 	r->url = url;
 	r->hops++;
-	push(c, s, i);
+	push(c, s, i, true);
 	return true;
 }
 
-void heed__acapref_fetched(heed_crawl *c, struct heed__site *s,
-                           const struct heed__job *job,
-                           const struct heed_net_response *rs)
+/* The answer to r, asked in s's lane for owner; false when a redirect
+ * is followed (r is asked again). */
+static bool answered(heed_crawl *c, struct heed__site *s,
+                     struct heed__site *owner, size_t i,
+                     const struct heed_net_response *rs)
 {
-	struct heed__acapref *r;
+	struct heed__acapref *r = &s->refs[i];
 	char why[200];
-	bool cut;
+	bool cut = rs->truncated ||
+	           (rs->error != HEED_NET_OK && rs->error != HEED_NET_TOO_BIG);
 
-	if (job->address >= s->ref_count || rs->error == HEED_NET_CANCELLED)
-		return; /* not stored: the next run asks again */
-	r = &s->refs[job->address];
-	heed__life_keep_backoff(c, s->host);
-	cut = rs->truncated ||
-	      (rs->error != HEED_NET_OK && rs->error != HEED_NET_TOO_BIG);
 	if (rs->status >= 200 && rs->status < 300 && !cut) {
-		read_ok(c, s, r, rs, rs->body, rs->body ? rs->body_len : 0);
-		return;
+		read_ok(c, owner, r, rs, rs->body, rs->body ? rs->body_len : 0);
+		return true;
 	}
 	/* Only a 304 to a request that carried the validators confirms
 	 * the stored file. */
 	if (rs->status == 304 && r->conditional) {
-		read_ok(c, s, r, rs, r->stored, r->stored_len);
-		return;
+		read_ok(c, owner, r, rs, r->stored, r->stored_len);
+		return true;
 	}
-	if (rs->status >= 300 && rs->status < 400 &&
-	    follow(c, s, job->address, rs))
-		return;
+	if (rs->status >= 300 && rs->status < 400 && follow(c, s, i, rs))
+		return false;
 	if (rs->status == 0)
 		snprintf(why, sizeof(why), "no answer (%s)",
 		         heed_net_error_name(rs->error));
@@ -372,5 +516,19 @@ void heed__acapref_fetched(heed_crawl *c, struct heed__site *s,
 		         rs->status, c->opt->site.max_redirects);
 	else
 		snprintf(why, sizeof(why), "HTTP %d", rs->status);
-	failed(c, s, r->locator, r->url, rs->status, why);
+	failed(c, owner, r->locator, r->url, rs->status, why);
+	return true;
+}
+
+void heed__acapref_fetched(heed_crawl *c, struct heed__site *s,
+                           const struct heed__job *job,
+                           const struct heed_net_response *rs)
+{
+	struct heed__acapref *r;
+
+	if (job->address >= s->ref_count || rs->error == HEED_NET_CANCELLED)
+		return; /* not stored: the next run asks again */
+	r = &s->refs[job->address];
+	if (answered(c, s, r->referrer ? r->referrer : s, job->address, rs))
+		settle(c, &s->refs[job->address]);
 }

@@ -12,10 +12,10 @@
  *                  read once per host, and the questions they answer
  *   visits.c       the crawl's memory of each URL between runs: due or
  *                  not, validators, what a visit found
- *   queue.c        the frontier: enqueue, refill, retry, finish, resume
- *   lifecycle.c    robots.txt qualification of sites, and DNS
  *   acapref.c      the files ACAP-permissions-reference fields name:
  *                  fetched before the site's pages, stored, reused
+ *   queue.c        the frontier: enqueue, refill, retry, finish, resume
+ *   lifecycle.c    robots.txt qualification of sites, and DNS
  *   answer.c       what a page, feed or sitemap answer means
  *   ctl.c          the public API: next() and the events
  *
@@ -188,6 +188,7 @@ struct heed__lane {
 	bool refilling; /* REFILL handed out, refilled() pending */
 	bool dropped;   /* never scheduled again */
 	bool held;      /* only a robots.txt job may start */
+	bool refs_only; /* held, but ACAP reference jobs may start too */
 	bool parked;    /* waiting for room at an address */
 	bool candidate; /* handed out by next(), its fate pending */
 };
@@ -228,6 +229,11 @@ heed_status heed__sched_more(struct heed__sched *s, struct heed__lane *l,
 heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
                              const struct heed__job *job, bool front,
                              int64_t now_ms);
+/* Queues job in l's window after the jobs of kind at its front (at the
+ * front when there are none). */
+heed_status heed__sched_push_after(struct heed__sched *s, struct heed__lane *l,
+                                   const struct heed__job *job,
+                                   enum heed__job_kind kind, int64_t now_ms);
 heed_status heed__sched_hold(struct heed__sched *s, struct heed__lane *l,
                              bool held, int64_t now_ms);
 /* Forgets l's window and never schedules it again. */
@@ -341,6 +347,11 @@ struct heed__acapref {
 	size_t stored_len;
 	unsigned hops;    /* redirects followed */
 	bool conditional; /* the request out carries the validators */
+	/* A file another site's robots.txt names, asked in this site's
+	 * lane under its rules; NULL: this site's own. */
+	struct heed__site *referrer;
+	bool settled; /* answered, failed or given up */
+	bool pushed;  /* its job is in the lane */
 };
 
 /* A site: an origin, the unit of robots.txt and of the queue. */
@@ -357,6 +368,8 @@ struct heed__site {
 	struct heed__rules rules;
 	struct heed__acapref *refs; /* asked in this run, or NULL */
 	size_t ref_count;
+	size_t refs_waiting;    /* its files asked on other sites, pending: its
+	                           lane stays held until none is */
 	int64_t last_loaded_id; /* the frontier window loaded up to here */
 	bool listed;            /* on the list of sites to start */
 	bool in_scope;          /* a seed's site: its links are followed */
@@ -586,9 +599,25 @@ void heed__life_keep_backoff(heed_crawl *c, struct heed__host *h);
  * references that speak to heed are added to them, and those asked again
  * (every one when fetched, robots.txt having been asked in this run; else
  * those not asked since robots_date_s, the robots.txt attempt whose rules
- * are in force) are queued at the front of its lane, before any page. */
+ * are in force) are queued before any page: at the front of its lane, or
+ * in another site's lane for a file there (s then waits for it). The
+ * files other sites asked in s's lane before it was qualified are queued
+ * too, after s's own. */
 void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
                          int64_t robots_date_s);
+/* Whether job, a reference request in site s's lane, may start: a file
+ * asked for another site must be allowed by s's own rules. When not, the
+ * referring site is told (its crawlers stay prohibited); the caller takes
+ * the job out. */
+bool heed__acapref_permitted(heed_crawl *c, struct heed__site *s,
+                             const struct heed__job *job);
+/* Site s's queue is dropped: the files other sites asked in its lane are
+ * given up (their crawlers stay prohibited), why says why. */
+void heed__acapref_dropped(heed_crawl *c, struct heed__site *s,
+                           const char *why);
+/* s is ready (qualified, addresses known): its lane is released unless
+ * files it asked elsewhere are pending (then the last one releases it). */
+void heed__acapref_release(heed_crawl *c, struct heed__site *s);
 /* Adds the stored validators to req, a reference request of site s. */
 void heed__acapref_headers(heed_crawl *c, struct heed__site *s,
                            struct heed_crawl_req *req);

@@ -486,11 +486,11 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		h = s->life->target;
 		assert(job->address < h->addr_count);
 		addr = &h->addrs[job->address];
-	} else if (job->kind != JOB_ACAPREF &&
-	           !heed__rules_may_crawl(&s->rules, c->opt->agent_token,
-	                                  job->url, heed__crawl_unix_s(c))) {
-		/* An ACAP reference is part of the site's policy, as
-		 * robots.txt is: never judged by the rules it completes. */
+	} else if (job->kind == JOB_ACAPREF
+	                   ? !heed__acapref_permitted(c, s, job)
+	                   : !heed__rules_may_crawl(
+	                             &s->rules, c->opt->agent_token, job->url,
+	                             heed__crawl_unix_s(c))) {
 		/* "Before every fetch: ... URL permitted to crawl by RFC
 		 * 9309 and ACAP" (issue 8). */
 		refuse(c, s, false);
@@ -725,6 +725,17 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 		heed__addrq_wake(c, req->addr.text, st.window - st.in_flight);
 }
 
+/* An ACAP reference answer; acapref.c sits above lifecycle.c, so the
+ * host's back-off is kept here. */
+static void acapref_fetched(heed_crawl *c, struct heed__site *s,
+                            const struct heed__job *job,
+                            const struct heed_net_response *r)
+{
+	if (r->error != HEED_NET_CANCELLED)
+		heed__life_keep_backoff(c, s->host);
+	heed__acapref_fetched(c, s, job, r);
+}
+
 void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
                         const struct heed_net_response *r,
                         const struct heed_crawl_clock *now)
@@ -737,7 +748,7 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
 	if (job.kind == JOB_ROBOTS)
 		heed__life_fetched(c, s, r);
 	else if (job.kind == JOB_ACAPREF)
-		heed__acapref_fetched(c, s, &job, r);
+		acapref_fetched(c, s, &job, r);
 	else
 		heed__answer(c, s, &job, r);
 	/* job.url lives in the lane's current node: freed only now. */

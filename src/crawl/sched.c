@@ -123,8 +123,12 @@ static bool schedulable(const struct heed__lane *l)
 	    !heed__lane_has_work(l))
 		return false;
 	/* A held lane waits for its qualification: only its robots.txt
-	 * fetches, pushed to the front, may go. */
-	return !l->held || (l->head && l->head->job.kind == JOB_ROBOTS);
+	 * fetches, pushed to the front, may go; or, once qualified, for ACAP
+	 * files asked elsewhere: its ACAP reference jobs may go. */
+	return !l->held ||
+	       (l->head &&
+	        (l->head->job.kind == JOB_ROBOTS ||
+	         (l->refs_only && l->head->job.kind == JOB_ACAPREF)));
 }
 
 /* Puts l in the heap at key_ms, or moves it there if it is in already. */
@@ -208,6 +212,32 @@ heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
 	return heed__sched_offer(s, l, now_ms);
 }
 
+heed_status heed__sched_push_after(struct heed__sched *s, struct heed__lane *l,
+                                   const struct heed__job *job,
+                                   enum heed__job_kind kind, int64_t now_ms)
+{
+	struct heed__job_node *at = l->head, *n;
+	size_t len = strlen(job->url);
+
+	if (!at || at->job.kind != kind)
+		return heed__sched_push(s, l, job, true, now_ms);
+	while (at->next && at->next->job.kind == kind)
+		at = at->next;
+	n = heed__malloc(s->alloc, sizeof(*n) + len + 1);
+	if (!n)
+		return HEED_ENOMEM;
+	n->job = *job;
+	memcpy(n->url, job->url, len + 1);
+	n->job.url = n->url;
+	n->next = at->next;
+	at->next = n;
+	if (l->tail == at)
+		l->tail = n;
+	l->window_len++;
+	s->window_jobs++;
+	return heed__sched_offer(s, l, now_ms);
+}
+
 static void drop_window(struct heed__sched *s, struct heed__lane *l)
 {
 	s->window_jobs -= l->window_len;
@@ -222,6 +252,8 @@ heed_status heed__sched_hold(struct heed__sched *s, struct heed__lane *l,
                              bool held, int64_t now_ms)
 {
 	l->held = held;
+	if (!held)
+		l->refs_only = false;
 	return heed__sched_offer(s, l, now_ms);
 }
 

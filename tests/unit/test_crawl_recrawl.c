@@ -84,8 +84,8 @@ struct sim {
 	struct heed_crawl_options opt;
 	int64_t mono_ms, unix_ms;
 	struct resource web[SITES][P_ALL];
-	bool acap;           /* robots.txt names an ACAP file for heed */
-	bool acap_elsewhere; /* b.test names c.test's file */
+	bool acap; /* robots.txt names an ACAP file for heed */
+	const char *acap_elsewhere[SITES]; /* a site names this instead */
 	struct entry log[MAX_LOG];
 	size_t log_len, run_start;
 	struct flight fl[MAX_FLIGHT];
@@ -150,10 +150,13 @@ static const char *acap_lines(int site)
 {
 	if (!sim.acap)
 		return "";
-	if (sim.acap_elsewhere && site == 1)
-		return "ACAP-crawler: heed\n"
-		       "ACAP-permissions-reference: "
-		       "http://c.test/acap-heed.txt\n";
+	if (sim.acap_elsewhere[site]) {
+		static char lines[128];
+		snprintf(lines, sizeof(lines),
+		         "ACAP-crawler: heed\nACAP-permissions-reference: %s\n",
+		         sim.acap_elsewhere[site]);
+		return lines;
+	}
 	return "ACAP-crawler: heed\n"
 	       "ACAP-permissions-reference: /acap-heed.txt\n";
 }
@@ -724,20 +727,82 @@ static void test_acap_reference_after_qualify(void **state)
 	assert_courteous();
 }
 
-/* A file on another site is not asked for the site that names it: its
- * crawlers stay prohibited (docs/acap.md). */
+/* A file on another site (issue 15): asked in that site's lane, under
+ * its politeness, after its robots.txt and its own ACAP file (its rules
+ * must allow the URL), and before any page of the site that names it. */
 static void test_acap_reference_elsewhere(void **state)
+{
+	struct heed_crawl_progress p;
+	size_t own = 0, for_b = 0;
+
+	(void)state;
+	sim.acap = true;
+	sim.acap_elsewhere[1] = "http://c.test/acap-heed.txt";
+	p = crawl(HEED_CRAWL_FULL, false);
+	/* c.test's file, twice: for c, then for b. */
+	assert_int_equal(asked(2, P_ACAP, NULL, NULL), 2);
+	for (size_t i = sim.run_start; i < sim.log_len; i++)
+		if (sim.log[i].site == 2 && sim.log[i].path == P_ACAP) {
+			if (!own)
+				own = i;
+			else
+				for_b = i;
+		}
+	assert_true(for_b > own);
+	/* b.test's first page after it. */
+	for (size_t i = sim.run_start; i < for_b; i++)
+		assert_false(sim.log[i].site == 1 &&
+		             sim.log[i].path != P_ROBOTS);
+	assert_int_equal(asked(1, P_ACAP, NULL, NULL), 0);
+	assert_int_equal(asked(1, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(asked(1, P_PAGE0 + 1, NULL, NULL), 0);
+	assert_int_equal(p.acap_refs, SITES - 1);
+	assert_int_equal(p.acap_ref_failures, 1);
+	/* The stored file judges b.test within the re-check. */
+	advance(HOUR_S);
+	p = crawl(HEED_CRAWL_FULL, true);
+	assert_int_equal(asked(2, P_ACAP, NULL, NULL), 0);
+	assert_int_equal(asked(1, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(asked(1, P_PAGE0 + 1, NULL, NULL), 0);
+	assert_courteous();
+}
+
+/* b.test and c.test name each other's file: neither waits for the other
+ * for ever. Each file is judged by its own site's rules, which prohibit
+ * everything until that site's file is read: both are refused, and both
+ * sites stay prohibited (the conservative reading). */
+static void test_acap_reference_crossed(void **state)
 {
 	struct heed_crawl_progress p;
 
 	(void)state;
-	sim.acap = sim.acap_elsewhere = true;
+	sim.acap = true;
+	sim.acap_elsewhere[1] = "http://c.test/acap-heed.txt";
+	sim.acap_elsewhere[2] = "http://b.test/acap-heed.txt";
+	p = crawl(HEED_CRAWL_FULL, false);
+	for (int s = 1; s <= 2; s++)
+		assert_int_equal(asked(s, -1, NULL, NULL), 1); /* robots.txt */
+	assert_int_equal(asked(3, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(p.acap_refs, 1);
+	assert_int_equal(p.acap_ref_failures, 3);
+	assert_courteous();
+}
+
+/* A URL the other site's rules refuse is not asked: the crawlers stay
+ * prohibited. */
+static void test_acap_reference_elsewhere_refused(void **state)
+{
+	struct heed_crawl_progress p;
+
+	(void)state;
+	sim.acap = true;
+	sim.acap_elsewhere[1] =
+	        "http://c.test/p/1.html"; /* c's file denies it */
 	p = crawl(HEED_CRAWL_FULL, false);
 	assert_int_equal(asked(1, -1, NULL, NULL), 1); /* robots.txt */
-	/* c.test's own file, asked once, for c.test. */
+	assert_int_equal(asked(2, P_PAGE0 + 1, NULL, NULL), 0);
 	assert_int_equal(asked(2, P_ACAP, NULL, NULL), 1);
-	assert_int_equal(asked(2, P_PAGE0, NULL, NULL), 1);
-	assert_int_equal(p.acap_refs, 2);
+	assert_int_equal(p.acap_refs, SITES - 2);
 	assert_int_equal(p.acap_ref_failures, 2);
 	assert_courteous();
 }
@@ -826,6 +891,10 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(
 	                test_acap_reference_after_qualify, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_acap_reference_elsewhere,
+	                                        setup, teardown),
+	        cmocka_unit_test_setup_teardown(
+	                test_acap_reference_elsewhere_refused, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_acap_reference_crossed,
 	                                        setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_arrangements, setup,
 	                                        teardown),
