@@ -6,7 +6,9 @@ denies are not; a crawl killed mid-way and resumed, and a second run inside
 the re-check interval, ask for neither robots.txt nor the file again and
 judge the same; a file answering 404 keeps heed prohibited (no page, no
 sitemap asked) and `heed site report` says so. Two webs: one site per
-address, and three sites (by name) on one address."""
+address, and three sites (by name) on one address. And a file on another
+site: asked from that site after its robots.txt and its own file, with its
+1 s gap, before any page of the site that names it."""
 
 import os
 import signal
@@ -37,8 +39,8 @@ def page(title):
             title.encode() + b"</title></head><body>x</body></html>", HTML)
 
 
-def script(ref_action):
-    s = {"/robots.txt": ("cached", 200, ROBOTS,
+def script(ref_action, robots=ROBOTS):
+    s = {"/robots.txt": ("cached", 200, robots,
                          dict(TEXT, ETag='"robots-1"')),
          REF: ref_action,
          "/": ("status", 200, HOME, HTML),
@@ -52,6 +54,16 @@ GOOD = script(("cached", 200, ACAP, dict(TEXT, ETag='"acap-1"')))
 GONE = script(("status", 404, b"not found\n"))
 
 
+def naming(host):
+    """A site whose robots.txt names host's file (needs the port)."""
+    def make(port):
+        robots = (b"User-agent: *\nAllow: /\nACAP-crawler: heed\n"
+                  b"ACAP-permissions-reference: http://%s:%d%s\n"
+                  % (host.encode(), port, REF.encode()))
+        return script(("status", 404, b"not here\n"), robots)
+    return make
+
+
 class Web:
     """hosts: {name: (address, script)}; a scripted server per address,
     one port, names through the test's dnsmasq."""
@@ -61,7 +73,8 @@ class Web:
         self.addrs = sorted({a for a, _ in hosts.values()})
         self.dns = Dnsmasq(hosts={h: [a] for h, (a, _) in hosts.items()})
         self.port = free_port_on(self.addrs)
-        scripts = {a: s for a, s in hosts.values()}
+        scripts = {a: s(self.port) if callable(s) else s
+                   for a, s in hosts.values()}
         self.servers = [ScriptedHttpServer(a, self.port, scripts[a])
                         for a in self.addrs]
         self.store = os.path.join(tempfile.mkdtemp(prefix="heed-acapref-"),
@@ -185,4 +198,38 @@ def three_sites_by_name_on_one_address():
               "n3.test": ("127.0.0.5", GOOD)})
 
 
-Checks().main([one_site_per_address, three_sites_by_name_on_one_address])
+def file_on_another_site():
+    web = Web({"x.test": ("127.0.0.8", naming("a.test")),
+               "a.test": ("127.0.0.9", GOOD)})
+    try:
+        web.crawl()
+        log = web.log()
+        a, x = of(log, "a.test"), of(log, "x.test")
+        # a.test: robots.txt, its own file, then x.test's (the same URL).
+        assert paths(a)[:3] == ["/robots.txt", REF, REF], paths(a)
+        assert paths(a).count(REF) == 2, paths(a)
+        for_x = a[2]["t"]
+        assert paths(x)[0] == "/robots.txt", paths(x)
+        assert REF not in paths(x), paths(x)
+        assert all(e["t"] > for_x for e in x[1:]), (x, for_x)
+        assert "/p/0.html" in paths(x), paths(x)
+        assert "/denied.html" not in paths(x), paths(x)
+        assert_spaced(a)
+        assert_spaced(x)
+        refs = web.report("x.test")["acap_references"]
+        assert len(refs) == 1 and refs[0]["in_force"], refs
+        assert refs[0]["url"] == f"http://a.test:{web.port}{REF}", refs
+        # Within the re-check, the stored file judges x.test: nothing of
+        # the file is asked again.
+        before = len(log)
+        web.crawl("--refresh", "all")
+        again = web.log()[before:]
+        assert REF not in paths(again), paths(again)
+        assert "/denied.html" not in paths(again), paths(again)
+        assert "/p/0.html" in paths(of(again, "x.test")), paths(again)
+    finally:
+        web.close()
+
+
+Checks().main([one_site_per_address, three_sites_by_name_on_one_address,
+               file_on_another_site])
