@@ -38,7 +38,8 @@ extern "C" {
 	XX(EDENIED, 11, "refused by policy")             \
 	XX(EPROTO, 12, "protocol violation by the peer") \
 	XX(ECONFIG, 13, "invalid configuration")         \
-	XX(EBUSY, 14, "in use by another process")
+	XX(EBUSY, 14, "in use by another process")       \
+	XX(ENOTSUP, 15, "not supported by this backend yet")
 
 typedef enum heed_status {
 #define HEED_XX(name, num, msg) HEED_##name = num,

@@ -51,7 +51,10 @@ struct heed_config {
 	char *store_location; /* SQLite path, "heed.db" */
 
 	/* [log] */
-	int64_t log_level; /* heed_log_level; 2 (info) */
+	int64_t log_level;             /* heed_log_level; 2 (info) */
+	int64_t log_progress_interval; /* seconds between two progress log
+	                                  lines without a terminal; 30s, 0
+	                                  none */
 
 	/* [site]: the robots.txt lifecycle (docs/robots-lifecycle.md). */
 	int64_t site_retry_interval;   /* seconds; 1h */

@@ -163,6 +163,9 @@ struct heed_crawl_progress {
 	int64_t acap_ref_failures; /* references not read (an error status,
 	                              no answer, another site): their
 	                              crawlers stay prohibited */
+	int64_t oembed_read;       /* records filled from an oEmbed answer */
+	int64_t oembed_other;      /* oEmbed endpoints not asked: on a site
+	                              outside the crawl */
 	size_t sites, sites_active, sites_waiting, sites_done;
 	size_t sites_disqualified;
 	size_t sites_withheld; /* not contacted by an owner's arrangement:

@@ -40,12 +40,14 @@ typedef enum heed_content_kind {
 	HEED_CONTENT_UNKNOWN = 0, /* no or unparsable Content-Type */
 	HEED_CONTENT_HTML,        /* text/html */
 	HEED_CONTENT_XHTML,       /* application/xhtml+xml */
-	HEED_CONTENT_FEED,        /* RSS or Atom (application/rss+xml ...) */
+	HEED_CONTENT_FEED,        /* RSS, Atom (application/rss+xml ...) or
+	                           * JSON Feed (application/feed+json) */
 	HEED_CONTENT_XML,         /* generic XML: a sitemap or a feed */
 	HEED_CONTENT_TEXT,        /* text/plain: a text sitemap */
 	HEED_CONTENT_GZIP,        /* application/gzip: a sitemap.xml.gz */
 	HEED_CONTENT_MEDIA,       /* image, audio, video, font: never read */
 	HEED_CONTENT_OTHER,       /* anything else heed has no use for */
+	HEED_CONTENT_JSON,        /* application/json, +json: a JSON Feed */
 } heed_content_kind;
 
 /* Classifies a Content-Type header value ("text/html; charset=utf-8");
@@ -68,8 +70,9 @@ typedef enum heed_source {
 	                        * <time datetime>, theme classes (byline) */
 	HEED_SOURCE_LINK,      /* rel=canonical, rel=author, rel=image_src */
 	HEED_SOURCE_HTTP,      /* a response header */
-	HEED_SOURCE_FEED,      /* an RSS or Atom entry */
+	HEED_SOURCE_FEED,      /* an RSS, Atom or JSON Feed entry */
 	HEED_SOURCE_SITEMAP,   /* a sitemap entry and its extensions */
+	HEED_SOURCE_OEMBED,    /* the page's oEmbed endpoint's answer */
 } heed_source;
 
 /* "jsonld", "og", "twitter", "meta", ... Static. */
@@ -129,7 +132,7 @@ struct heed_link {
 	const char *url; /* absolute, normalised */
 	const char *rel; /* "a", "next", "prev", "alternate" */
 	bool nofollow;   /* rel=nofollow, ugc or sponsored */
-	bool feed;       /* <link rel=alternate type=rss/atom> */
+	bool feed;       /* <link rel=alternate type=rss/atom/feed+json> */
 };
 
 /* Robots directives from <meta name=robots>, <meta name=AGENT> and
@@ -199,8 +202,97 @@ size_t heed_page_link_count(const heed_page *p);
 /* NULL when i >= heed_page_link_count(p). */
 const struct heed_link *heed_page_link(const heed_page *p, size_t i);
 const struct heed_extract_robots *heed_page_robots(const heed_page *p);
+
+/* The formats of an oEmbed endpoint (oembed.com, section 4). */
+typedef enum heed_oembed_format {
+	HEED_OEMBED_JSON = 0, /* type="application/json+oembed" */
+	HEED_OEMBED_XML = 1,  /* type="text/xml+oembed" */
+} heed_oembed_format;
+
+/*
+ * The page's oEmbed endpoint of that format, from its first
+ * <link rel="alternate" type="application/json+oembed" href> (or
+ * "text/xml+oembed"): absolute, resolved against <base href>, never
+ * fetched by extraction. NULL when the page names none. Such a link is
+ * not among heed_page_link()'s: it is a metadata source, not a page.
+ */
+const char *heed_page_oembed(const heed_page *p, heed_oembed_format format);
+/* The endpoint to read, JSON preferred (it carries the same members and
+ * costs less to parse); *format (may be NULL) gets its format. NULL when
+ * the page names none. */
+const char *heed_page_oembed_best(const heed_page *p,
+                                  heed_oembed_format *format);
 /* Frees p; NULL does nothing. */
 void heed_page_free(heed_page *p);
+
+/* The largest oEmbed answer read; a longer one is refused whole. */
+#define HEED_OEMBED_MAX_BYTES (1024u * 1024)
+
+/*
+ * An oEmbed 1.0 answer (oembed.com, 2.3.4): what a page's provider says
+ * about it. Absent strings are NULL, absent numbers -1. URLs are absolute
+ * and normalised (resolved against the endpoint's URL), never fetched.
+ * The "html" member is never kept (markup to embed, not metadata), nor a
+ * photo's "url" (the media itself).
+ */
+struct heed_oembed {
+	heed_oembed_format format; /* what the body was */
+	const char *type;          /* "photo", "video", "link" or "rich" */
+	const char *version;       /* "1.0" */
+	const char *title;
+	const char *author_name, *author_url;
+	const char *provider_name, *provider_url;
+	const char *thumbnail_url;
+	int64_t thumbnail_width, thumbnail_height;
+	int64_t width, height; /* of the embedded resource, pixels */
+	int64_t cache_age;     /* seconds the provider asks to cache it */
+	/* Known members skipped: the wrong type, too long, not a URL. */
+	unsigned skipped;
+};
+
+/*
+ * Parses an oEmbed answer, JSON or XML (told apart by the body itself:
+ * '{' or '<' after an optional BOM), read from in->body; in->url is the
+ * endpoint's URL (relative URLs resolve against it). Text members are
+ * sanitised to UTF-8 with white space collapsed, at most 4,096 bytes each;
+ * sizes and cache_age are non-negative integers (numbers or digit
+ * strings). On success *out is an answer the caller frees with
+ * heed_oembed_free(). Returns HEED_OK, HEED_EINVAL (bad in->url),
+ * HEED_ETOOBIG (over HEED_OEMBED_MAX_BYTES), HEED_EPARSE (not a JSON
+ * object or an <oembed> document, no version 1.x, no known type; diag says
+ * which) or HEED_ENOMEM.
+ */
+heed_status heed_extract_oembed(struct heed_oembed **out,
+                                const struct heed_extract_input *in,
+                                const struct heed_allocator *alloc,
+                                struct heed_diag *diag);
+/* Frees o; NULL does nothing. */
+void heed_oembed_free(struct heed_oembed *o);
+
+/*
+ * Writes r as the record's one JSON shape: what a crawl stores with the
+ * page, what `heed export` writes as "record", what the public index's API
+ * serves and what `heed extract` prints (docs/metadata.md, "The record as
+ * JSON"). In order: the fields found, each {"value": ..., "source": ...}
+ * (title ... charset, as in struct heed_record); "views" (a number) and
+ * "views_source"; "duration_s"; "authors" (when there are any) and "tags"
+ * (always), arrays of {value, source}; then "content_type",
+ * "last_modified", "etag", "byte_size", "links" (link_count, which is
+ * heed_page_link_count() for a page), "jsonld_blocks", "jsonld_errors"
+ * and "truncated". Absent strings, -1 numbers, zero counters and a false
+ * "truncated" are left out. Strings are written as they are (extraction
+ * gives UTF-8) with quotes, backslashes and control characters escaped.
+ *
+ * On HEED_OK *out is one compact JSON object (no newline), NUL-terminated
+ * and *len bytes long; the caller frees it with alloc's free_fn (alloc
+ * NULL: the default allocator, free()). Otherwise *out is NULL and the
+ * result is HEED_EINVAL (r is NULL) or HEED_ENOMEM (HEED_ETOOBIG past a
+ * size ceiling no extracted record reaches).
+ */
+heed_status heed_extract_record_json(const struct heed_record *r,
+                                     size_t link_count,
+                                     const struct heed_allocator *alloc,
+                                     char **out, size_t *len);
 
 typedef enum heed_feed_kind {
 	HEED_FEED_UNKNOWN = 0,
@@ -210,15 +302,18 @@ typedef enum heed_feed_kind {
 	HEED_FEED_SITEMAP,       /* <urlset> */
 	HEED_FEED_SITEMAP_INDEX, /* <sitemapindex>: entries are sitemaps */
 	HEED_FEED_SITEMAP_TEXT,  /* one URL per line */
+	HEED_FEED_JSON,          /* JSON Feed 1 or 1.1 (jsonfeed.org) */
 } heed_feed_kind;
 
-/* "rss2", "rss1", "atom", "sitemap", "sitemapindex", "text". Static. */
+/* "rss2", "rss1", "atom", "sitemap", "sitemapindex", "text", "json".
+ * Static. */
 const char *heed_feed_kind_name(heed_feed_kind kind);
 
 /* One feed item or sitemap URL. Absent strings are NULL. */
 struct heed_feed_entry {
 	const char *url; /* absolute, normalised */
-	const char *title, *description, *author, *thumbnail;
+	const char *title, *description, *thumbnail;
+	const char *author;              /* every author, joined by "; " */
 	const char *published, *updated; /* ISO 8601; updated = lastmod */
 	int64_t published_s, updated_s;  /* HEED_NO_DATE when absent */
 	const char *const *tags;         /* categories, video/news tags */
@@ -231,9 +326,12 @@ struct heed_feed_entry {
 typedef struct heed_feed heed_feed;
 
 /*
- * Parses a feed (RSS 2.0, RSS 1.0, Atom) or a sitemap (urlset,
- * sitemapindex, plain text), gzip-compressed or not (detected by its magic
- * bytes). At most HEED_SITEMAP_MAX_BYTES are decompressed and
+ * Parses a feed (RSS 2.0, RSS 1.0, Atom, JSON Feed 1 and 1.1) or a sitemap
+ * (urlset, sitemapindex, plain text), gzip-compressed or not (detected by
+ * its magic bytes). A body whose first character is "{" is read as a JSON
+ * Feed: its "version" must start with "https://jsonfeed.org/version/",
+ * unless the Content-Type is application/feed+json, which names the
+ * format itself. At most HEED_SITEMAP_MAX_BYTES are decompressed and
  * HEED_SITEMAP_MAX_URLS entries kept (HEED_FEED_MAX_ENTRIES for feeds);
  * past either, the result is marked truncated. A sitemap index deeper than
  * HEED_SITEMAP_MAX_DEPTH yields no entries and HEED_EDENIED. Entries with
@@ -253,7 +351,10 @@ const char *heed_feed_title(const heed_feed *f);
 size_t heed_feed_entry_count(const heed_feed *f);
 /* NULL when i >= heed_feed_entry_count(f). Lives as long as f. */
 const struct heed_feed_entry *heed_feed_entry(const heed_feed *f, size_t i);
-/* Entries skipped for a bad or missing URL. */
+/* The next page of the feed (JSON Feed's next_url), an absolute http(s)
+ * URL, or NULL. */
+const char *heed_feed_next(const heed_feed *f);
+/* Entries skipped for a bad or missing URL (or not an object in JSON). */
 unsigned heed_feed_skipped(const heed_feed *f);
 /* True when a size or count limit cut the document. */
 bool heed_feed_truncated(const heed_feed *f);

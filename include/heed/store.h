@@ -21,8 +21,11 @@ typedef struct heed_store heed_store;
 
 /*
  * Opens (creating if needed) the store named by location: a file path or
- * "sqlite:PATH" for SQLite (":memory:" for a throw-away store); other schemes
- * are refused with HEED_ECONFIG until their backend exists. Applies pending
+ * "sqlite:PATH" for SQLite (":memory:" for a throw-away store), or a
+ * PostgreSQL connection URI, "postgresql://USER@HOST:PORT/DB" or
+ * "postgres://..." (any URI libpq takes; docs/storage.md says which areas
+ * PostgreSQL has so far). Messages name a PostgreSQL store with its
+ * password replaced by "***". Applies pending
  * schema migrations. On failure returns HEED_ESTORE (or HEED_ENOMEM /
  * HEED_ECONFIG) with the reason in diag (may be NULL), and *out is NULL.
  * alloc may be NULL. The caller closes the store with heed_store_close().
@@ -106,6 +109,17 @@ void heed_store_close(heed_store *store);
  * and is never a sign of a crawl by itself.
  */
 heed_status heed_store_lock(heed_store *store, struct heed_diag *diag);
+
+/*
+ * Whether the store's backend has every area named in areas (a list ended
+ * by NULL; NULL: all of heed's areas). HEED_OK, or HEED_ENOTSUP with the
+ * missing ones in diag ("the PostgreSQL store does not have the pages,
+ * visits areas yet"). The PostgreSQL backend gains its areas one by one
+ * (issue 14); a command checks before it starts rather than failing
+ * half-way. The functions of a missing area return HEED_ENOTSUP too.
+ */
+heed_status heed_store_require(heed_store *store, const char *const *areas,
+                               struct heed_diag *diag);
 
 /* "sqlite", "postgres". Static. */
 const char *heed_store_backend_name(const heed_store *store);

@@ -122,6 +122,15 @@ void heed_cli_release_stop(void);
 
 /* The subcommands; each lives in its own cmd_<name>.c. */
 int heed_cmd_crawl(int argc, char **argv);
+
+/* `heed crawl --dry-run` (cmd_crawl_dryrun.c): qualifies the sites of
+ * o's seeds in a scratch store seeded from known (the real store, only
+ * read; may be NULL), then prints per site the first URLs a crawl would
+ * ask for (at most limit per site, 0 all) and the rule that allows or
+ * refuses each, as JSON when json. Returns an exit status. */
+struct heed_crawl_options;
+int heed_cli_crawl_dry_run(const struct heed_crawl_options *o,
+                           struct heed_store *known, size_t limit, bool json);
 int heed_cmd_dns(int argc, char **argv);
 int heed_cmd_page(int argc, char **argv);
 int heed_cmd_verify(int argc, char **argv);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_progress.h"
 #include "cli/cli_config.h"
 #include "heed/crawl.h"
 
@@ -134,12 +135,15 @@ void heed_cli_config_free(struct heed_cli_config *cc)
 static void log_to_stderr(void *ud, heed_log_level level, const char *module,
                           const char *message)
 {
+	char line[1280];
+
 	(void)ud;
-	fprintf(stderr, "heed: [%s] %s%s\n", module,
-	        level == HEED_LOG_ERROR  ? "error: "
-	        : level == HEED_LOG_WARN ? "warning: "
-	                                 : "",
-	        message);
+	snprintf(line, sizeof(line), "heed: [%s] %s%s", module,
+	         level == HEED_LOG_ERROR  ? "error: "
+	         : level == HEED_LOG_WARN ? "warning: "
+	                                  : "",
+	         message);
+	heed_cli_stderr_line(line);
 }
 
 struct heed_logger heed_cli_logger(const struct heed_config *cfg)

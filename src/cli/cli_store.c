@@ -19,9 +19,18 @@ static heed_store *open_store(const char *where, unsigned flags)
 	struct heed_diag d = {0};
 	heed_store *store = NULL;
 
-	if (heed_store_open_ex(&store, where, flags, NULL, &d) == HEED_OK)
-		return store;
-	if (strstr(d.message, where))
+	if (heed_store_open_ex(&store, where, flags, NULL, &d) == HEED_OK) {
+		/* PostgreSQL lacks areas every command uses (issue 14):
+		 * refuse before the command writes half its work. */
+		if (heed_store_require(store, NULL, &d) == HEED_OK)
+			return store;
+		heed_store_close(store);
+		heed_cli_error("%s", d.message);
+		return NULL;
+	}
+	/* A PostgreSQL URI may hold a password: libheed's messages name
+	 * that store without it, and so must this one. */
+	if (strstr(d.message, where) || strncmp(where, "postgres", 8) == 0)
 		heed_cli_error("%s", d.message);
 	else
 		heed_cli_error("cannot open the store '%s': %s", where,

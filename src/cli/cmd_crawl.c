@@ -3,9 +3,12 @@
  * the settings (file, then command line), gathers the start URLs (command
  * line, crawl.seeds, crawl.sites_file; with none and no run to resume, the
  * sites the store knows, issue 15), runs the engine of
- * heed/crawl_engine.h into the store, shows a progress line on a terminal
- * (or JSON logs with --log json), and prints a summary at the end. SIGINT
- * or SIGTERM stop it cleanly; the next `heed crawl` resumes the run.
+ * heed/crawl_engine.h into the store, shows its progress (cli_progress.c:
+ * a line redrawn on a terminal, a log line every log.progress_interval
+ * without one) and prints a summary at the end. SIGINT or SIGTERM stop it
+ * cleanly; the next `heed crawl` resumes the run. -v raises the log level,
+ * -q leaves errors only, and --dry-run (cmd_crawl_dryrun.c) qualifies the
+ * sites and says what would be fetched, writing nothing.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_config.h"
+#include "cli/cli_progress.h"
 #include "heed/crawl_engine.h"
 #include "heed/store_frontier.h"
 #include "heed/store_sites.h"
@@ -35,6 +39,10 @@ enum {
 	OPT_LOG,
 	OPT_SCHEDULE,
 	OPT_REFRESH,
+	OPT_PROGRESS_INTERVAL,
+	OPT_DRY_RUN,
+	OPT_LIMIT,
+	OPT_JSON,
 };
 
 /* Command-line overrides, applied after the file and --set. */
@@ -42,8 +50,23 @@ struct crawl_args {
 	struct heed_cli_config cc;
 	const char *names[16], *values[16];
 	size_t count;
-	int quiet, json_log, restart, schedule;
+	int quiet, verbose, json_log, restart, schedule;
+	int dry_run, json; /* --dry-run and its --json */
+	int64_t limit;     /* --dry-run's URLs per site */
 };
+
+/* A whole number of at most max from an option's text; -1 otherwise. */
+static int64_t count_arg(const char *arg, int64_t max)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = strtoll(arg, &end, 10);
+	if (errno || end == arg || *end || n < 0 || n > max)
+		return -1;
+	return n;
+}
 
 static const struct {
 	int opt;
@@ -57,6 +80,7 @@ static const struct {
         {OPT_MAX_TIME, "crawl.max_run_time"},
         {OPT_CONCURRENCY, "crawl.concurrency"},
         {OPT_REFRESH, "crawl.refresh"},
+        {OPT_PROGRESS_INTERVAL, "log.progress_interval"},
         {'i', "crawl.incremental"},
 };
 
@@ -74,6 +98,20 @@ static int take_option(struct crawl_args *a, int c, const char *arg)
 	case 'q':
 		a->quiet = 1;
 		return 1;
+	case 'v':
+		a->verbose++;
+		return 1;
+	case OPT_DRY_RUN:
+		a->dry_run = 1;
+		return 1;
+	case OPT_JSON:
+		a->json = 1;
+		return 1;
+	case OPT_LIMIT:
+		if ((a->limit = count_arg(arg, 1000000)) >= 0)
+			return 1;
+		heed_cli_usage("crawl", "--limit is a count, not '%s'", arg);
+		return -1;
 	case OPT_SCHEDULE:
 		a->schedule = 1;
 		return 1;
@@ -106,6 +144,12 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	        {"concurrency", required_argument, NULL, OPT_CONCURRENCY},
 	        {"restart", no_argument, NULL, OPT_RESTART},
 	        {"quiet", no_argument, NULL, 'q'},
+	        {"verbose", no_argument, NULL, 'v'},
+	        {"progress-interval", required_argument, NULL,
+	         OPT_PROGRESS_INTERVAL},
+	        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	        {"limit", required_argument, NULL, OPT_LIMIT},
+	        {"json", no_argument, NULL, OPT_JSON},
 	        {"log", required_argument, NULL, OPT_LOG},
 	        {"schedule", no_argument, NULL, OPT_SCHEDULE},
 	        {"refresh", required_argument, NULL, OPT_REFRESH},
@@ -116,7 +160,8 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "iqh", longopts, NULL)) != -1) {
+	a->limit = 10;
+	while ((c = getopt_long(argc, argv, "iqvh", longopts, NULL)) != -1) {
 		int taken = heed_cli_config_option(&a->cc, c, optarg);
 		if (!taken)
 			taken = take_option(a, c, optarg);
@@ -128,6 +173,15 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 		}
 		return HEED_EXIT_USAGE;
 	}
+	if (a->quiet && a->verbose)
+		return heed_cli_usage("crawl",
+		                      "-q and -v contradict each other");
+	if (a->dry_run && a->schedule)
+		return heed_cli_usage("crawl", "--dry-run shows one crawl, "
+		                               "not a --schedule");
+	if (a->json && !a->dry_run)
+		return heed_cli_usage("crawl", "--json goes with --dry-run "
+		                               "(--log json for the logs)");
 	return -1;
 }
 
@@ -147,10 +201,8 @@ static void log_json(void *ud, heed_log_level level, const char *module,
 	        o, "level", json_object_new_string(heed_log_level_name(level)));
 	json_object_object_add(o, "module", json_object_new_string(module));
 	json_object_object_add(o, "message", json_object_new_string(message));
-	fprintf(stderr, "%s\n",
-	        json_object_to_json_string_ext(
-	                o, JSON_C_TO_STRING_PLAIN |
-	                           JSON_C_TO_STRING_NOSLASHESCAPE));
+	heed_cli_stderr_line(json_object_to_json_string_ext(
+	        o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -255,7 +307,10 @@ static int known_seeds(const struct crawl_args *a, heed_store *store,
 	struct heed_crawl_run r;
 	char msg[160];
 
-	if (!a->restart && heed_store_run_open(store, &r) != HEED_ENOTFOUND)
+	/* A dry run shows the known sites even when a run is open: its
+	 * frontier is what `heed queue` lists. */
+	if (!a->restart && !a->dry_run &&
+	    heed_store_run_open(store, &r) != HEED_ENOTFOUND)
 		return -1; /* resumed (or the engine reports the store) */
 	k->now_s = (int64_t)time(NULL);
 	if (heed_store_site_each(store, NULL, take_known_site, k, NULL) !=
@@ -274,7 +329,7 @@ static int known_seeds(const struct crawl_args *a, heed_store *store,
 	         k->count, k->skipped);
 	if (a->json_log)
 		log_json(NULL, HEED_LOG_INFO, "crawl", msg);
-	else if (!a->quiet)
+	else if (!a->quiet && !a->json)
 		printf("heed crawl: %s\n", msg);
 	if (!k->count) {
 		heed_cli_error("crawl: no site could be crawled (see `heed "
@@ -284,42 +339,29 @@ static int known_seeds(const struct crawl_args *a, heed_store *store,
 	return -1;
 }
 
-struct progress_out {
-	int tty_line; /* a progress line on the terminal */
-	int json;     /* progress as JSON log lines */
-	int64_t last_json_ms;
-};
+/* The counters in one line: the progress line on a terminal, and the
+ * progress log line without one. */
+static void show_progress(const struct heed_crawl_progress *p, bool final)
+{
+	double s = (double)p->elapsed_ms / 1000.0;
+	double rate = s > 0 ? (double)p->requests / s : 0;
+	char text[256];
+
+	snprintf(text, sizeof(text),
+	         "%lld pages | %lld requests | sites %zu active, %zu waiting, "
+	         "%zu done | %.1f req/s | queue %lld | errors %lld | "
+	         "%lld:%02lld",
+	         (long long)p->pages, (long long)p->requests, p->sites_active,
+	         p->sites_waiting, p->sites_done, rate, (long long)p->queued,
+	         (long long)p->errors, (long long)(p->elapsed_ms / 60000),
+	         (long long)(p->elapsed_ms / 1000 % 60));
+	heed_cli_progress_show(text, p->elapsed_ms, final);
+}
 
 static void print_progress(void *ud, const struct heed_crawl_progress *p)
 {
-	struct progress_out *o = ud;
-	double s = (double)p->elapsed_ms / 1000.0;
-	double rate = s > 0 ? (double)p->requests / s : 0;
-
-	if (o->tty_line) {
-		fprintf(stderr,
-		        "\r\033[K%lld pages | sites %zu active, %zu waiting, "
-		        "%zu done | %.1f req/s | queue %lld | errors %lld | "
-		        "%lld:%02lld",
-		        (long long)p->pages, p->sites_active, p->sites_waiting,
-		        p->sites_done, rate, (long long)p->queued,
-		        (long long)p->errors,
-		        (long long)(p->elapsed_ms / 60000),
-		        (long long)(p->elapsed_ms / 1000 % 60));
-		fflush(stderr);
-	}
-	if (o->json && p->elapsed_ms - o->last_json_ms >= 10000) {
-		char msg[256];
-		o->last_json_ms = p->elapsed_ms;
-		snprintf(msg, sizeof(msg),
-		         "progress: %lld pages, %lld requests, %zu sites "
-		         "active, "
-		         "queue %lld, errors %lld",
-		         (long long)p->pages, (long long)p->requests,
-		         p->sites_active, (long long)p->queued,
-		         (long long)p->errors);
-		log_json(NULL, HEED_LOG_INFO, "crawl", msg);
-	}
+	(void)ud;
+	show_progress(p, false);
 }
 
 static void print_summary(FILE *out, heed_crawl_mode mode,
@@ -361,6 +403,12 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 		        "refused by include/exclude, %zu sites not contacted "
 		        "(paused, outside their windows)\n",
 		        (long long)p->refused_owner, p->sites_withheld);
+	if (p->oembed_read || p->oembed_other)
+		fprintf(out,
+		        "oEmbed: %lld records filled from their page's "
+		        "endpoint, %lld endpoints not asked (a site outside "
+		        "the crawl)\n",
+		        (long long)p->oembed_read, (long long)p->oembed_other);
 }
 
 /* The exit contract: 130 after a clean stop on SIGINT or SIGTERM (the
@@ -379,12 +427,66 @@ static int crawl_exit(const struct heed_crawl_progress *p)
 	return HEED_EXIT_OK;
 }
 
+/* The log level: the setting (log.level), one step more per -v; only
+ * errors with -q. */
+static heed_log_level log_level(const struct crawl_args *a,
+                                const struct heed_config *cfg)
+{
+	int64_t level = a->quiet ? HEED_LOG_ERROR : cfg->log_level + a->verbose;
+
+	return level > HEED_LOG_DEBUG ? HEED_LOG_DEBUG : (heed_log_level)level;
+}
+
+/* On a terminal, a progress line redrawn in place; without one, a log
+ * line every log.progress_interval (--progress-interval); with -q, none. */
+static void progress_begin(const struct crawl_args *a,
+                           const struct heed_config *cfg,
+                           const struct heed_logger *logger)
+{
+	if (a->quiet)
+		heed_cli_progress_begin(HEED_CLI_PROGRESS_OFF, 0, NULL);
+	else if (!a->json_log && isatty(STDERR_FILENO))
+		heed_cli_progress_begin(HEED_CLI_PROGRESS_TTY, 0, NULL);
+	else
+		heed_cli_progress_begin(HEED_CLI_PROGRESS_LOG,
+		                        cfg->log_progress_interval * 1000,
+		                        logger);
+}
+
+/* --dry-run: the store is only read (when there is one), never made. */
+static int dry_run(struct crawl_args *a, struct heed_config *cfg,
+                   struct heed_crawl_options *o)
+{
+	struct known_sites known = {0};
+	struct heed_diag d = {0};
+	heed_store *store = NULL;
+	int ex = -1;
+
+	if (heed_store_open_ex(&store, cfg->store_location,
+	                       HEED_STORE_OPEN_EXISTING |
+	                               HEED_STORE_OPEN_READONLY,
+	                       NULL, &d) != HEED_OK)
+		store = NULL;
+	if (!o->seed_count && store)
+		ex = known_seeds(a, store, &known);
+	if (ex < 0) {
+		if (!o->seed_count) {
+			o->seeds = (const char *const *)known.seeds;
+			o->seed_count = known.count;
+		}
+		ex = heed_cli_crawl_dry_run(o, store, (size_t)a->limit,
+		                            a->json);
+	}
+	heed_store_close(store);
+	free_seeds(known.seeds, known.count);
+	return ex;
+}
+
 static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
                size_t seed_count)
 {
 	struct heed_crawl_options o;
 	struct heed_crawl_progress summary = {0};
-	struct progress_out po = {0};
 	struct heed_logger logger = heed_cli_logger(cfg);
 	struct heed_diag d = {0};
 	struct known_sites known = {0};
@@ -394,11 +496,20 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	int ex;
 
 	heed_config_user_agent(cfg, ua, sizeof(ua));
-	if (heed_config_lacks_contact(cfg))
+	if (heed_config_lacks_contact(cfg) && !a->quiet)
 		heed_cli_error("warning: no contact in the User-Agent: set "
 		               "identity.contact_url or identity.contact_email "
 		               "(--contact-url, --contact-email) so site "
 		               "administrators can reach you");
+	logger.level = log_level(a, cfg);
+	if (a->json_log)
+		logger.fn = log_json;
+	heed_cli_crawl_options(cfg, &o, ua);
+	o.seeds = (const char *const *)seeds;
+	o.seed_count = seed_count;
+	o.logger = &logger;
+	if (a->dry_run)
+		return dry_run(a, cfg, &o);
 	store = heed_cli_open_store(cfg, NULL);
 	if (!store)
 		return HEED_EXIT_FAIL;
@@ -408,22 +519,21 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 		free_seeds(known.seeds, known.count);
 		return ex;
 	}
-	heed_cli_crawl_options(cfg, &o, ua);
-	o.seeds = (const char *const *)(seed_count ? seeds : known.seeds);
-	o.seed_count = seed_count ? seed_count : known.count;
+	if (!seed_count) {
+		o.seeds = (const char *const *)known.seeds;
+		o.seed_count = known.count;
+	}
 	o.restart = a->restart;
-	if (a->json_log)
-		logger.fn = log_json;
-	o.logger = &logger;
-	po.tty_line = !a->quiet && !a->json_log && isatty(STDERR_FILENO);
-	po.json = a->json_log && !a->quiet;
 	o.on_progress = print_progress;
-	o.progress_ud = &po;
+	o.progress_ud = NULL;
+	progress_begin(a, cfg, &logger);
 	heed_cli_catch_stop();
 	rc = heed_crawl_run(store, &o, &heed_cli_stop, &summary, NULL, &d);
 	heed_cli_release_stop();
-	if (po.tty_line)
-		fputc('\n', stderr);
+	/* The last counts, once: the log's final progress line. */
+	if (rc == HEED_OK)
+		show_progress(&summary, true);
+	heed_cli_progress_end();
 	heed_store_close(store);
 	free_seeds(known.seeds, known.count);
 	if (rc != HEED_OK) {

@@ -22,24 +22,12 @@ struct opts {
 	struct heed_header headers[MAX_HEADERS];
 	char *header_copies[MAX_HEADERS];
 	const char *mode; /* "html", "feed" or NULL: decide */
+	bool record_only; /* --record: the record alone, as exported */
 };
 
 static json_object *jstr(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
-}
-
-static void add_field(json_object *o, const char *key,
-                      const struct heed_field *f)
-{
-	json_object *v;
-
-	if (!f->value)
-		return;
-	v = json_object_new_object();
-	json_object_object_add(v, "value", jstr(f->value));
-	json_object_object_add(v, "source", jstr(heed_source_name(f->source)));
-	json_object_object_add(o, key, v);
 }
 
 static void add_int(json_object *o, const char *key, int64_t v, int64_t none)
@@ -48,71 +36,21 @@ static void add_int(json_object *o, const char *key, int64_t v, int64_t none)
 		json_object_object_add(o, key, json_object_new_int64(v));
 }
 
-/* Several authors stay several: [{value, source}, ...]. */
-static json_object *list_json(const struct heed_field *f, size_t n)
+/* The record in the one shape a crawl stores and `heed export` writes
+ * (heed_extract_record_json), parsed back so that it prints inside the
+ * page's object; NULL when out of memory. */
+static json_object *record_json(const heed_page *p)
 {
-	json_object *a = json_object_new_array();
+	json_object *o;
+	char *text;
+	size_t len;
 
-	for (size_t i = 0; i < n; i++) {
-		json_object *v = json_object_new_object();
-		json_object_object_add(v, "value", jstr(f[i].value));
-		json_object_object_add(v, "source",
-		                       jstr(heed_source_name(f[i].source)));
-		json_object_array_add(a, v);
-	}
-	return a;
-}
-
-static json_object *record_json(const struct heed_record *r)
-{
-	json_object *o = json_object_new_object(), *tags, *views;
-
-	add_field(o, "title", &r->title);
-	add_field(o, "description", &r->description);
-	add_field(o, "author", &r->author);
-	add_field(o, "canonical", &r->canonical);
-	add_field(o, "language", &r->language);
-	add_field(o, "published", &r->published);
-	add_field(o, "modified", &r->modified);
-	add_field(o, "thumbnail", &r->thumbnail);
-	add_field(o, "og_type", &r->og_type);
-	add_field(o, "schema_type", &r->schema_type);
-	add_field(o, "site_name", &r->site_name);
-	add_field(o, "publisher", &r->publisher);
-	add_field(o, "duration", &r->duration);
-	add_field(o, "charset", &r->charset);
-	add_int(o, "duration_s", r->duration_s, -1);
-	if (r->views >= 0) {
-		views = json_object_new_object();
-		json_object_object_add(views, "value",
-		                       json_object_new_int64(r->views));
-		json_object_object_add(views, "source",
-		                       jstr(heed_source_name(r->views_source)));
-		json_object_object_add(o, "views", views);
-	}
-	if (r->author_count)
-		json_object_object_add(o, "authors",
-		                       list_json(r->authors, r->author_count));
-	tags = json_object_new_array();
-	for (size_t i = 0; i < r->tag_count; i++) {
-		json_object *t = json_object_new_object();
-		json_object_object_add(t, "value", jstr(r->tags[i].value));
-		json_object_object_add(
-		        t, "source", jstr(heed_source_name(r->tags[i].source)));
-		json_object_array_add(tags, t);
-	}
-	json_object_object_add(o, "tags", tags);
-	json_object_object_add(o, "content_type", jstr(r->content_type));
-	json_object_object_add(o, "last_modified", jstr(r->last_modified));
-	json_object_object_add(o, "etag", jstr(r->etag));
-	json_object_object_add(o, "byte_size",
-	                       json_object_new_int64((int64_t)r->byte_size));
-	json_object_object_add(o, "jsonld_blocks",
-	                       json_object_new_int((int)r->jsonld_blocks));
-	json_object_object_add(o, "jsonld_errors",
-	                       json_object_new_int((int)r->jsonld_errors));
-	json_object_object_add(o, "truncated",
-	                       json_object_new_boolean(r->truncated));
+	if (heed_extract_record_json(heed_page_record(p),
+	                             heed_page_link_count(p), NULL, &text,
+	                             &len) != HEED_OK)
+		return NULL;
+	o = json_tokener_parse(text);
+	free(text);
 	return o;
 }
 
@@ -135,11 +73,19 @@ static json_object *robots_json(const struct heed_extract_robots *d)
 	return o;
 }
 
+/* The record, then what the crawl keeps apart from it: the robots
+ * directives (in the page's permissions) and the links (in the
+ * frontier). */
 static json_object *page_json(const heed_page *p)
 {
-	json_object *o = json_object_new_object(), *links;
+	json_object *o = json_object_new_object(), *links, *record;
 
-	json_object_object_add(o, "record", record_json(heed_page_record(p)));
+	record = record_json(p);
+	if (!record) {
+		json_object_put(o);
+		return NULL;
+	}
+	json_object_object_add(o, "record", record);
 	json_object_object_add(o, "robots", robots_json(heed_page_robots(p)));
 	links = json_object_new_array();
 	for (size_t i = 0; i < heed_page_link_count(p); i++) {
@@ -186,6 +132,7 @@ static json_object *feed_json(const heed_feed *f)
 	json_object_object_add(
 	        o, "kind", jstr(heed_feed_kind_name(heed_feed_kind_get(f))));
 	json_object_object_add(o, "title", jstr(heed_feed_title(f)));
+	json_object_object_add(o, "next", jstr(heed_feed_next(f)));
 	json_object_object_add(o, "truncated",
 	                       json_object_new_boolean(heed_feed_truncated(f)));
 	json_object_object_add(o, "skipped",
@@ -234,12 +181,13 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	        {"agent", required_argument, NULL, 'a'},
 	        {"feed", no_argument, NULL, 'f'},
 	        {"html", no_argument, NULL, 'm'},
+	        {"record", no_argument, NULL, 'r'},
 	        {"help", no_argument, NULL, 'h'},
 	        {NULL, 0, NULL, 0},
 	};
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "u:c:H:a:h", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "u:c:H:a:rh", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'u':
@@ -261,6 +209,9 @@ static int parse_args(struct opts *o, int argc, char **argv)
 		case 'm':
 			o->mode = "html";
 			break;
+		case 'r':
+			o->record_only = true;
+			break;
 		case 'h':
 			heed_cli_print_help(stdout, heed_cli_find("extract"));
 			return -1;
@@ -270,6 +221,9 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	}
 	if (!o->in.url)
 		return heed_cli_usage("extract", "--url is required");
+	if (o->record_only && o->mode && strcmp(o->mode, "feed") == 0)
+		return heed_cli_usage(
+		        "extract", "--record and --feed: a feed has no record");
 	if (optind != argc - 1)
 		return heed_cli_usage("extract", "expects one FILE (or -)");
 	return HEED_EXIT_OK;
@@ -293,20 +247,70 @@ static bool is_feed(const struct opts *o, const char *body, size_t len)
 	if (o->mode)
 		return strcmp(o->mode, "feed") == 0;
 	if (k == HEED_CONTENT_FEED || k == HEED_CONTENT_XML ||
-	    k == HEED_CONTENT_TEXT || k == HEED_CONTENT_GZIP)
+	    k == HEED_CONTENT_TEXT || k == HEED_CONTENT_GZIP ||
+	    k == HEED_CONTENT_JSON)
 		return true;
 	if (k != HEED_CONTENT_UNKNOWN)
 		return false;
-	return (len >= 2 && (unsigned char)body[0] == 0x1f &&
+	/* A JSON object can only be a JSON Feed. */
+	return (len >= 1 && body[0] == '{') ||
+	       (len >= 2 && (unsigned char)body[0] == 0x1f &&
 	        (unsigned char)body[1] == 0x8b) ||
 	       (len >= 5 && memcmp(body, "<?xml", 5) == 0 &&
 	        !strstr(body, "<html"));
 }
 
+/* The page's JSON: the page's object, or the record alone (--record).
+ * NULL with *st set when extraction failed. */
+static json_object *page_out(const struct opts *o, struct heed_diag *diag,
+                             heed_status *st)
+{
+	json_object *out = NULL;
+	heed_page *p = NULL;
+
+	*st = heed_extract_html(&p, &o->in, NULL, diag);
+	if (*st == HEED_OK) {
+		out = o->record_only ? record_json(p) : page_json(p);
+		if (!out)
+			*st = HEED_ENOMEM;
+	}
+	if (out && !o->record_only)
+		json_object_object_add(out, "url", jstr(o->in.url));
+	heed_page_free(p);
+	return out;
+}
+
+static json_object *feed_out(const struct opts *o, struct heed_diag *diag,
+                             heed_status *st)
+{
+	json_object *out = NULL;
+	heed_feed *f = NULL;
+
+	*st = heed_extract_feed(&f, &o->in, NULL, diag);
+	if (*st == HEED_OK) {
+		out = feed_json(f);
+		json_object_object_add(out, "url", jstr(o->in.url));
+	}
+	heed_feed_free(f);
+	return out;
+}
+
+/* --record prints as `heed export` writes its lines (compact, '/' not
+ * escaped), so the record's bytes are those of the export's "record";
+ * otherwise indented for reading. */
+static void print_out(const struct opts *o, json_object *out)
+{
+	int flags = JSON_C_TO_STRING_NOSLASHESCAPE;
+
+	flags |= o->record_only ? JSON_C_TO_STRING_PLAIN
+	                        : JSON_C_TO_STRING_PRETTY;
+	puts(json_object_to_json_string_ext(out, flags));
+}
+
 static int run(struct opts *o, const char *path)
 {
 	struct heed_diag diag = {0};
-	json_object *out = NULL;
+	json_object *out;
 	char *body;
 	size_t len;
 	int truncated, rc = HEED_EXIT_OK;
@@ -325,24 +329,19 @@ static int run(struct opts *o, const char *path)
 	o->in.body = body;
 	o->in.body_len = len;
 	o->in.headers = o->headers;
-	if (is_feed(o, body, len)) {
-		heed_feed *f = NULL;
-		st = heed_extract_feed(&f, &o->in, NULL, &diag);
-		if (st == HEED_OK)
-			out = feed_json(f);
-		heed_feed_free(f);
+	if (!is_feed(o, body, len)) {
+		out = page_out(o, &diag, &st);
+	} else if (o->record_only) {
+		free(body);
+		return heed_cli_usage("extract",
+		                      "%s is a feed or sitemap, which has no "
+		                      "record (--html reads it as a page)",
+		                      path);
 	} else {
-		heed_page *p = NULL;
-		st = heed_extract_html(&p, &o->in, NULL, &diag);
-		if (st == HEED_OK)
-			out = page_json(p);
-		heed_page_free(p);
+		out = feed_out(o, &diag, &st);
 	}
 	if (out) {
-		json_object_object_add(out, "url", jstr(o->in.url));
-		puts(json_object_to_json_string_ext(
-		        out, JSON_C_TO_STRING_PRETTY |
-		                     JSON_C_TO_STRING_NOSLASHESCAPE));
+		print_out(o, out);
 		json_object_put(out);
 	} else {
 		heed_cli_error("%s: %s", path,

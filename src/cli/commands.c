@@ -84,13 +84,32 @@
 	"                         crawl.full_interval (7d), incremental\n"     \
 	"                         ones every crawl.incremental_interval\n"     \
 	"                         (6h)\n"                                      \
-	"  -q, --quiet            no progress line, no summary\n"              \
+	"      --dry-run          qualify the sites (robots.txt fetched\n"     \
+	"                         politely: the only requests), then print\n"  \
+	"                         per site the URLs a crawl would ask for\n"   \
+	"                         first and the robots.txt line or owner's\n"  \
+	"                         pattern that allows or refuses each, or\n"   \
+	"                         why the site is not qualified; nothing\n"    \
+	"                         is written (no store is made)\n"             \
+	"      --limit N          --dry-run: URLs per site (10; 0 all)\n"      \
+	"      --json             --dry-run: print JSON\n"                     \
+	"  -q, --quiet            errors only: no warnings, no progress,\n"    \
+	"                         no summary (the exit status is the same)\n"  \
+	"  -v, --verbose          one log level more (log.level, info by\n"    \
+	"                         default): debug adds each request and its\n" \
+	"                         answer, robots.txt steps, URLs not due\n"    \
+	"                         and links not queued\n"                      \
+	"      --progress-interval DUR  without a terminal, a progress\n"      \
+	"                         log line this often, e.g. 10s (30s; 0\n"     \
+	"                         none; log.progress_interval); on a\n"        \
+	"                         terminal one line redrawn in place\n"        \
 	"      --log json|text    log format on standard "                     \
 	"error\n" HEED_CLI_PROXY_HELP HEED_CLI_CONFIG_HELP                     \
 	"  -h, --help             show this help\n"                            \
 	"\n"                                                                   \
-	"Exit status: 0 done (some sites may have failed: see the summary),\n" \
-	"1 no site could be crawled or a failure, 2 usage or settings error\n" \
+	"Exit status: 0 done (some sites may have failed: see the summary;\n"  \
+	"a dry run that printed its report), 1 no site could be crawled or\n"  \
+	"a failure, 2 usage or settings error (-q with -v)\n"                  \
 	"or a start URL heed cannot take, 75 another heed process is\n"        \
 	"crawling into the store (try later), 130 stopped by SIGINT or\n"      \
 	"SIGTERM (the run stays open: the next crawl resumes it; with\n"       \
@@ -205,7 +224,8 @@
 	"                 [--mode full|incremental|paused] [--include "        \
 	"PAT]...\n"                                                            \
 	"                 [--exclude PAT]... [--window HH:MM-HH:MM]...\n"      \
-	"                 [--endpoint URL] [--note TEXT] [--clear FIELD]...\n" \
+	"                 [--endpoint URL] [--endpoint-kind source|oembed]\n"  \
+	"                 [--note TEXT] [--clear FIELD]...\n"                  \
 	"Record what a site's owner asked of heed, per host name (all its\n"   \
 	"ports and schemes); every crawl honours it. See docs/crawling.md,\n"  \
 	"\"Arrangements with site owners\".\n"                                 \
@@ -220,8 +240,12 @@
 	"                     '*' any, final '$' the end); repeatable\n"       \
 	"  --exclude PAT      never paths matching PAT; repeatable\n"          \
 	"  --window HH:MM-HH:MM  hours (UTC) requests may start; repeatable\n" \
-	"  --endpoint URL     a feed or sitemap on the host, read as a "       \
-	"source\n"                                                             \
+	"  --endpoint URL     a feed (RSS, Atom, JSON Feed) or sitemap on\n"   \
+	"                     the host, read as a source\n"                    \
+	"  --endpoint-kind KIND  source (the default: a feed or sitemap) or\n" \
+	"                     oembed: the pages the site's sitemaps and\n"     \
+	"                     feeds list are read through\n"                   \
+	"                     URL?url=PAGE&format=json, not their HTML\n"      \
 	"  --note TEXT        the owner's contact and the arrangement's "      \
 	"date\n"                                                               \
 	"  --clear FIELD      forget delay, max-pages, mode, include, "        \
@@ -237,24 +261,35 @@
 	"Usage: heed version\n" \
 	"Print heed's version and the versions of the libraries it uses.\n"
 
-#define EXTRACT_HELP                                                          \
-	"Usage: heed extract --url URL [--content-type TYPE]\n"               \
-	"                    [--header 'Name: value']... [--agent TOKEN]\n"   \
-	"                    [--html | --feed] FILE\n"                        \
-	"Print, as JSON, the metadata record, links and robots directives\n"  \
-	"heed would take from a page, or the entries of a feed or sitemap.\n" \
-	"FILE is the response body (- for standard input); nothing is\n"      \
-	"fetched. URL is the page's address (links resolve against it).\n"    \
-	"The charset in the Content-Type wins over the page's own.\n"         \
-	"\n"                                                                  \
-	"  -u, --url URL           the page's address (required)\n"           \
-	"  -c, --content-type TYPE the response's Content-Type\n"             \
-	"  -H, --header HEADER     a response header, 'Name: value'\n"        \
-	"                          (repeatable)\n"                            \
-	"  -a, --agent TOKEN       apply <meta name=TOKEN> and TOKEN:\n"      \
-	"                          X-Robots-Tag\n"                            \
-	"      --html, --feed      force the kind (default: Content-Type,\n"  \
-	"                          then sniff)\n"                             \
+#define EXTRACT_HELP                                                           \
+	"Usage: heed extract --url URL [--content-type TYPE]\n"                \
+	"                    [--header 'Name: value']... [--agent TOKEN]\n"    \
+	"                    [--html | --feed | --record] FILE\n"              \
+	"Print, as JSON, the metadata record, links and robots directives\n"   \
+	"heed would take from a page, or the entries of a feed (RSS, Atom,\n"  \
+	"JSON Feed) or sitemap.\n"                                             \
+	"FILE is the response body (- for standard input); nothing is\n"       \
+	"fetched. URL is the page's address (links resolve against it).\n"     \
+	"The charset in the Content-Type wins over the page's own.\n"          \
+	"\n"                                                                   \
+	"\"record\" is exactly the record a crawl stores for the page and\n"   \
+	"`heed export` writes as \"record\" (one writer makes all three);\n"   \
+	"beside it are what the crawl keeps apart: \"robots\" (the\n"          \
+	"directives) and \"links\" (the list; the record counts them).\n"      \
+	"A crawl reads the Content-Type, ETag, Last-Modified and\n"            \
+	"X-Robots-Tag headers: give those with --header to match it.\n"        \
+	"\n"                                                                   \
+	"  -u, --url URL           the page's address (required)\n"            \
+	"  -c, --content-type TYPE the response's Content-Type\n"              \
+	"  -H, --header HEADER     a response header, 'Name: value'\n"         \
+	"                          (repeatable)\n"                             \
+	"  -a, --agent TOKEN       apply <meta name=TOKEN> and TOKEN:\n"       \
+	"                          X-Robots-Tag\n"                             \
+	"      --html, --feed      force the kind (default: Content-Type,\n"   \
+	"                          then sniff)\n"                              \
+	"  -r, --record            print the record alone on one line, byte\n" \
+	"                          for byte as `heed export` writes it\n"      \
+	"                          (pages only)\n"                             \
 	"  -h, --help              show this help\n"
 #define ROBOTS_HELP                                                            \
 	"Usage: heed robots check [--agent NAME] [--json] FILE URL...\n"       \

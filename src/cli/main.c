@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_progress.h"
 #include "heed/common.h"
 
 static void print_main_help(FILE *out)
@@ -88,13 +89,14 @@ int heed_cli_subcommand(const char *cmd, int argc, char **argv,
 
 void heed_cli_error(const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
 
-	fputs("heed: ", stderr);
+	memcpy(line, "heed: ", 6);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line + 6, sizeof(line) - 6, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	heed_cli_stderr_line(line);
 }
 
 /* `heed help [--man] [COMMAND]`: --man, which the build runs to make

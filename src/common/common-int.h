@@ -102,6 +102,10 @@ void heed__json_key(struct heed_json *j, const char *key);
 void heed__json_string(struct heed_json *j, const char *s); /* NULL: null */
 void heed__json_int(struct heed_json *j, int64_t v);
 void heed__json_bool(struct heed_json *j, bool v);
+/* The member key: v, left out when v is absent (the value that means "no
+ * number": -1, 0, HEED_NO_DATE...). */
+void heed__json_int_member(struct heed_json *j, const char *key, int64_t v,
+                           int64_t absent);
 
 /* Hashes for the hash tables (hash.c): every bit of the result depends on
  * every input byte, so a table may index with the low bits. _lower hashes

@@ -142,3 +142,12 @@ void heed__json_bool(struct heed_json *j, bool v)
 	separate(j);
 	put(j, v ? "true" : "false", v ? 4 : 5);
 }
+
+void heed__json_int_member(struct heed_json *j, const char *key, int64_t v,
+                           int64_t absent)
+{
+	if (v == absent)
+		return;
+	heed__json_key(j, key);
+	heed__json_int(j, v);
+}

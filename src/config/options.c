@@ -52,7 +52,9 @@ const struct heed_config_option heed__config_options[] = {
          0,
          0},
         {{"store.location", HEED_CONFIG_STRING, "heed.db",
-          "Where heed keeps its state and records: a SQLite file path."},
+          "Where heed keeps its state and records: a SQLite file path, or "
+          "a PostgreSQL URI (postgresql://USER@HOST:PORT/DB), which so far "
+          "holds only some areas: commands refuse it (docs/storage.md)."},
          FIELD(store_location),
          1,
          0},
@@ -61,6 +63,12 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(log_level),
          0,
          3},
+        {{"log.progress_interval", HEED_CONFIG_DURATION, "30s",
+          "Without a terminal, how often heed crawl writes its progress "
+          "as a log line (and once at the end); 0: never."},
+         FIELD(log_progress_interval),
+         0,
+         86400},
         {{"site.retry_interval", HEED_CONFIG_DURATION, "1h",
           "How long a site disqualified for now waits before heed tries its "
           "robots.txt again."},

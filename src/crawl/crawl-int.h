@@ -2,10 +2,11 @@
  * Internals of the crawl controller (heed/crawl.h). Its files, from the
  * bottom up; each calls only those above it in this list, never back:
  *
- *   limits.c, seen.c, rules.c, ledger.c, sched.c, record_json.c
+ *   limits.c, seen.c, rules.c, ledger.c, sched.c, permissions_json.c
  *                  pure helpers: URL limits, the seen-table, a site's
  *                  robots.txt and ACAP rules, the courtesy witness, the
- *                  lanes scheduler, the JSON stored with a page
+ *                  lanes scheduler, the permissions stored with a page
+ *                  (its record: heed_extract_record_json)
  *   table.c        the registry: sites (origins) and hosts (names),
  *                  parked lanes per address, timers, requests in progress
  *   arranged.c     the arrangements with site owners (heed sites),
@@ -101,10 +102,18 @@ bool heed__rules_acap_permits(const struct heed__rules *r, const char *agent,
                               heed_acap_usage usage, const char *url,
                               int64_t now_s);
 
-/* The JSON texts stored with a page (record_json.c; the caller frees
- * them with the allocator), NULL when out of memory. */
-char *heed__crawl_record_json(const struct heed_allocator *a,
-                              const struct heed_record *rec, size_t link_count);
+/* The stored record text with the oEmbed answer o of endpoint merged in
+ * (record_oembed.c; docs/metadata.md, "oEmbed"): the page's own fields
+ * stay, o fills the ones it lacks (title, author, publisher, thumbnail;
+ * source "oembed"), and "oembed" holds the rest of the answer. *filled
+ * gets the fields filled. NULL when record is not a JSON object or memory
+ * ran out; the caller frees the text with a. */
+char *heed__crawl_record_oembed(const struct heed_allocator *a,
+                                const char *record, const struct heed_oembed *o,
+                                const char *endpoint, unsigned *filled);
+/* The permissions JSON stored with a page (permissions_json.c; the
+ * caller frees it with the allocator), NULL when out of memory. The
+ * record beside it comes from heed_extract_record_json(). */
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct heed__rules *r, const char *url,
                                    const struct heed_extract_robots *d,
@@ -139,12 +148,13 @@ bool heed__ledger_start(struct heed__ledger *l, const char *host,
 void heed__ledger_end(struct heed__ledger *l, const char *host, bool connected,
                       int64_t sent_ms);
 
-/* What a lane's job fetches. Pages, sitemaps and feeds match
- * heed_frontier_kind. */
+/* What a lane's job fetches. Pages, sitemaps, feeds and oEmbed answers
+ * match heed_frontier_kind. */
 enum heed__job_kind {
 	JOB_PAGE = HEED_FRONTIER_PAGE,
 	JOB_SITEMAP = HEED_FRONTIER_SITEMAP,
 	JOB_FEED = HEED_FRONTIER_FEED,
+	JOB_OEMBED = HEED_FRONTIER_OEMBED, /* fills the record of job.from */
 	JOB_ROBOTS,  /* the site's robots.txt, for its lifecycle */
 	JOB_ACAPREF, /* a file an ACAP-permissions-reference names */
 };
@@ -154,16 +164,18 @@ struct heed__job {
 	const char *url; /* the node's copy */
 	int depth;
 	enum heed__job_kind kind;
-	int64_t lastmod; /* sitemap or feed date; HEED_STORE_NO_DATE */
-	int tries;       /* attempts that failed for a passing reason */
-	size_t address;  /* robots.txt: which of the target's addresses;
-	                    ACAP reference: its index in the site's refs */
+	int64_t lastmod;  /* sitemap or feed date; HEED_STORE_NO_DATE */
+	int tries;        /* attempts that failed for a passing reason */
+	size_t address;   /* robots.txt: which of the target's addresses;
+	                     ACAP reference: its index in the site's refs */
+	const char *from; /* the URL that named this one, or NULL (the
+	                     node's copy): an oEmbed job's page */
 };
 
 struct heed__job_node {
 	struct heed__job_node *next;
 	struct heed__job job;
-	char url[]; /* job.url points here */
+	char url[]; /* job.url points here, job.from past its NUL */
 };
 
 /*
@@ -305,6 +317,7 @@ struct heed__arranged {
 	size_t window_count;
 	struct heed__rules paths; /* include/exclude; all NULL: none */
 	char *endpoint;           /* or NULL */
+	heed_arrangement_endpoint_kind endpoint_kind;
 };
 
 enum heed__site_state {
@@ -549,6 +562,13 @@ const char *heed__arranged_withhold(heed_crawl *c, const struct heed__site *s,
 /* May the page url of s be fetched under its owner's include/exclude? */
 bool heed__arranged_permits(heed_crawl *c, const struct heed__site *s,
                             const char *url);
+/* The URL of page read through s's arranged oEmbed endpoint
+ * (ENDPOINT?url=PAGE&format=json) into out; false when s has none on
+ * itself, or the URL would be too long. */
+bool heed__arranged_oembed_url(heed_crawl *c, const struct heed__site *s,
+                               const char *page, char *out, size_t size);
+/* Is url one of s's arranged oEmbed endpoint's URLs? */
+bool heed__arranged_oembed_of(const struct heed__site *s, const char *url);
 /* A full run reads an incremental-only site as the incremental mode does:
  * its links are not followed. */
 bool heed__arranged_incremental(const heed_crawl *c,

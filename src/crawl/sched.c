@@ -182,19 +182,36 @@ heed_status heed__sched_more(struct heed__sched *s, struct heed__lane *l,
 	return heed__sched_offer(s, l, now_ms);
 }
 
-heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
-                             const struct heed__job *job, bool front,
-                             int64_t now_ms)
+/* A node holding a copy of job and its strings; NULL when out of memory. */
+static struct heed__job_node *new_node(struct heed__sched *s,
+                                       const struct heed__job *job)
 {
 	size_t len = strlen(job->url);
-	struct heed__job_node *n = heed__malloc(s->alloc, sizeof(*n) + len + 1);
+	size_t from_len = job->from ? strlen(job->from) + 1 : 0;
+	struct heed__job_node *n =
+	        heed__malloc(s->alloc, sizeof(*n) + len + 1 + from_len);
 
 	if (!n)
-		return HEED_ENOMEM;
+		return NULL;
 	n->next = NULL;
 	n->job = *job;
 	memcpy(n->url, job->url, len + 1);
 	n->job.url = n->url;
+	if (job->from) {
+		memcpy(n->url + len + 1, job->from, from_len);
+		n->job.from = n->url + len + 1;
+	}
+	return n;
+}
+
+heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
+                             const struct heed__job *job, bool front,
+                             int64_t now_ms)
+{
+	struct heed__job_node *n = new_node(s, job);
+
+	if (!n)
+		return HEED_ENOMEM;
 	if (front) {
 		n->next = l->head;
 		l->head = n;
@@ -217,18 +234,14 @@ heed_status heed__sched_push_after(struct heed__sched *s, struct heed__lane *l,
                                    enum heed__job_kind kind, int64_t now_ms)
 {
 	struct heed__job_node *at = l->head, *n;
-	size_t len = strlen(job->url);
 
 	if (!at || at->job.kind != kind)
 		return heed__sched_push(s, l, job, true, now_ms);
 	while (at->next && at->next->job.kind == kind)
 		at = at->next;
-	n = heed__malloc(s->alloc, sizeof(*n) + len + 1);
+	n = new_node(s, job);
 	if (!n)
 		return HEED_ENOMEM;
-	n->job = *job;
-	memcpy(n->url, job->url, len + 1);
-	n->job.url = n->url;
 	n->next = at->next;
 	at->next = n;
 	if (l->tail == at)

@@ -2,15 +2,18 @@
  * heed_extract_content_kind(): what a Content-Type says a response is, so
  * the engine can stop before reading a body it must not read (media) or has
  * no use for. Media types per the IANA registry's top-level types; feed
- * types per RFC 4287 (Atom) and the de-facto RSS types.
+ * types per RFC 4287 (Atom), the de-facto RSS types and JSON Feed's
+ * application/feed+json; other JSON may still be a JSON Feed (servers
+ * send it as application/json), so it is read for feeds, never for
+ * pages.
  */
 #include "extract/extract-int.h"
 
 const char *heed_content_kind_name(heed_content_kind kind)
 {
-	static const char *const names[] = {"unknown", "html",  "xhtml",
-	                                    "feed",    "xml",   "text",
-	                                    "gzip",    "media", "other"};
+	static const char *const names[] = {"unknown", "html", "xhtml", "feed",
+	                                    "xml",     "text", "gzip",  "media",
+	                                    "other",   "json"};
 	return (size_t)kind < HEED_ARRAY_SIZE(names) ? names[kind] : "unknown";
 }
 
@@ -27,6 +30,8 @@ heed_content_kind heed_extract_content_kind(const char *ct)
 	        {"application/atom+xml", HEED_CONTENT_FEED, false},
 	        {"application/rdf+xml", HEED_CONTENT_FEED, false},
 	        {"application/x-rss+xml", HEED_CONTENT_FEED, false},
+	        {"application/feed+json", HEED_CONTENT_FEED, false},
+	        {"application/json", HEED_CONTENT_JSON, false},
 	        {"text/xml", HEED_CONTENT_XML, false},
 	        {"application/xml", HEED_CONTENT_XML, false},
 	        {"text/plain", HEED_CONTENT_TEXT, false},
@@ -63,5 +68,8 @@ heed_content_kind heed_extract_content_kind(const char *ct)
 	/* RFC 7303 8: any "+xml" type is XML. */
 	if (n > 4 && heed__ascii_ieq(ct + n - 4, 4, "+xml"))
 		return HEED_CONTENT_XML;
+	/* RFC 6839 3.1: and any "+json" type is JSON. */
+	if (n > 5 && heed__ascii_ieq(ct + n - 5, 5, "+json"))
+		return HEED_CONTENT_JSON;
 	return HEED_CONTENT_OTHER;
 }

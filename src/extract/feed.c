@@ -1,6 +1,7 @@
 /*
  * Feeds and sitemaps: RSS 2.0 (rssboard.org/rss-specification), RSS 1.0
- * (web.resource.org/rss/1.0/spec), Atom (RFC 4287), sitemaps
+ * (web.resource.org/rss/1.0/spec), Atom (RFC 4287), JSON Feed 1 and 1.1
+ * (jsonfeed.org/version/1.1), sitemaps
  * (sitemaps.org/protocol.html: urlset, sitemapindex, plain text, gzip) with
  * Google's video (sitemap-video/1.1) and news (sitemap-news/0.9)
  * extensions. Entries carry their dates for the engine's incremental mode.
@@ -11,7 +12,11 @@
  * HEED_SITEMAP_MAX_BYTES, so a bomb costs at most that much memory. At
  * most HEED_SITEMAP_MAX_URLS (sitemaps) or HEED_FEED_MAX_ENTRIES (feeds)
  * entries are kept; past either limit the parser stops and says so.
+ *
+ * A JSON Feed is parsed whole by json-c (depth-capped like JSON-LD) after
+ * the same UTF-8 clean-up, then its items are read into the same entries.
  */
+#include <json-c/json.h>
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <zlib.h>
@@ -19,6 +24,15 @@
 #include "extract/extract-int.h"
 
 #define FEED_MAX_TAGS 64 /* per entry */
+/* JSON Feed's version member; early version 1 feeds wrote http. */
+#define JSONFEED_VERSION      "https://jsonfeed.org/version/"
+#define JSONFEED_VERSION_HTTP "http://jsonfeed.org/version/"
+/* json-c spends some 70 bytes on each value, so a document of tiny
+ * values ("[0,0,0,...]") costs some 35 times its size: these bound a
+ * JSON Feed (10,000 items of a few dozen values each fit) to well under
+ * 100 MB, whatever gzip inflated. */
+#define JSONFEED_MAX_BYTES  (16u * 1024 * 1024)
+#define JSONFEED_MAX_VALUES 1000000
 
 enum ns { NS_PLAIN, NS_VIDEO, NS_NEWS, NS_DC, NS_MEDIA, NS_RDF, NS_OTHER };
 
@@ -48,6 +62,7 @@ struct heed_feed {
 	struct heed_arena arena;
 	heed_feed_kind kind;
 	const char *title;
+	const char *next; /* JSON Feed's next_url */
 	struct heed_feed_entry *entries;
 	size_t count, cap;
 	unsigned skipped;
@@ -69,13 +84,14 @@ struct parse {
 	const char *tags[FEED_MAX_TAGS];
 	size_t ntags;
 	heed_status oom;
+	bool json_typed; /* Content-Type application/feed+json */
 };
 
 const char *heed_feed_kind_name(heed_feed_kind kind)
 {
 	static const char *const names[] = {
 	        "unknown", "rss2",         "rss1", "atom",
-	        "sitemap", "sitemapindex", "text"};
+	        "sitemap", "sitemapindex", "text", "json"};
 	return (size_t)kind < HEED_ARRAY_SIZE(names) ? names[kind] : "unknown";
 }
 
@@ -240,7 +256,8 @@ static const char *resolve(struct parse *p, const char *raw)
 	if (!raw)
 		return NULL;
 	/* sitemaps.org: "fully-qualified" URLs only; feeds may be relative. */
-	if (p->f->kind >= HEED_FEED_SITEMAP)
+	if (p->f->kind >= HEED_FEED_SITEMAP &&
+	    p->f->kind <= HEED_FEED_SITEMAP_TEXT)
 		rc = heed_url_parse(&u, raw, strlen(raw), p->f->alloc);
 	else
 		rc = heed_url_resolve(&u, p->base, raw, strlen(raw));
@@ -304,7 +321,8 @@ static void finish_entry(struct parse *p)
 		return;
 	if (p->f->count >= p->max_entries) {
 		p->f->truncated = true;
-		xmlStopParser(p->ctxt);
+		if (p->ctxt)
+			xmlStopParser(p->ctxt);
 	}
 }
 
@@ -691,6 +709,281 @@ static const char *declared_encoding(const char *s, size_t len, size_t *n)
 	return NULL;
 }
 
+/* The member key of a JSON object, or NULL. */
+static struct json_object *jget(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (json_object_is_type(o, json_type_object))
+		json_object_object_get_ex(o, key, &v);
+	return v;
+}
+
+/* The member key's string, or NULL when absent or of another type. */
+static const char *jstr(struct json_object *o, const char *key)
+{
+	struct json_object *v = jget(o, key);
+
+	return json_object_is_type(v, json_type_string)
+	               ? json_object_get_string(v)
+	               : NULL;
+}
+
+static bool prefix_ieq(const char *s, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return s && strlen(s) >= n && heed__ascii_ieq(s, n, prefix);
+}
+
+/* A trimmed copy of s in the arena, cut at EXTRACT_MAX_TEXT bytes on a
+ * character boundary as the XML slots are, and stripped of tags when it
+ * is HTML; NULL when s is absent or blank. */
+static const char *json_text(struct parse *p, const char *s, bool html)
+{
+	size_t len;
+	char *v;
+
+	if (!s)
+		return NULL;
+	len = strlen(s);
+	heed__trim(&s, &len);
+	if (len > EXTRACT_MAX_TEXT) {
+		len = EXTRACT_MAX_TEXT;
+		while (len && ((unsigned char)s[len] & 0xC0) == 0x80)
+			len--;
+	}
+	if (!len)
+		return NULL;
+	v = heed__arena_strndup(&p->f->arena, s, len);
+	if (!v) {
+		p->oom = HEED_ENOMEM;
+		return NULL;
+	}
+	if (html)
+		len = strip_markup(v, len);
+	return len ? v : NULL;
+}
+
+/* The names of JSON Feed 1.1's "authors" array, else of version 1's
+ * "author" object, joined by "; " as the record joins them; NULL when
+ * none has a name. */
+static const char *json_authors(struct parse *p, struct json_object *o)
+{
+	struct json_object *a = jget(o, "authors");
+	bool array = json_object_is_type(a, json_type_array);
+	size_t n = array ? json_object_array_length(a) : 0, kept = 0;
+	struct heed_buf names;
+	heed_status rc = HEED_OK;
+	const char *v = NULL;
+
+	if (!array) {
+		a = jget(o, "author");
+		n = a ? 1 : 0;
+	}
+	heed__buf_init(&names, p->f->alloc, EXTRACT_MAX_TEXT);
+	for (size_t i = 0; i < n && kept < EXTRACT_MAX_AUTHORS && !rc; i++) {
+		const char *name = jstr(
+		        array ? json_object_array_get_idx(a, i) : a, "name");
+		size_t len = name ? strlen(name) : 0;
+		if (name)
+			heed__author_unprefix(&name, &len);
+		if (!len)
+			continue;
+		if (kept++)
+			rc = heed__buf_add(&names, "; ", 2);
+		if (!rc)
+			rc = heed__buf_add(&names, name, len);
+	}
+	if (rc == HEED_ENOMEM)
+		p->oom = rc;
+	else if (names.len &&
+	         !(v = heed__arena_strndup(&p->f->arena, heed__buf_str(&names),
+	                                   names.len)))
+		p->oom = HEED_ENOMEM;
+	heed__buf_free(&names);
+	return v;
+}
+
+static void json_date(struct parse *p, struct json_object *item,
+                      const char *key, const char **iso, int64_t *unix_s)
+{
+	const char *v = jstr(item, key);
+
+	if (v)
+		set_date(v, iso, unix_s, p);
+}
+
+/* One item of "items": its url is the item's page (external_url is what
+ * the page links to, another site's, and is not read); an id names the
+ * page only when it is an absolute http(s) URL, since the spec lets it be
+ * any unique string. Items without authors have the feed's (1.1 3). */
+static void json_item(struct parse *p, struct json_object *item,
+                      const char *feed_authors)
+{
+	struct json_object *tags = jget(item, "tags");
+	const char *id = jstr(item, "id");
+
+	if (!json_object_is_type(item, json_type_object)) {
+		p->f->skipped++;
+		return;
+	}
+	reset_entry(p);
+	p->raw_url = jstr(item, "url");
+	if (prefix_ieq(id, "http://") || prefix_ieq(id, "https://"))
+		p->guid = id;
+	p->e.title = json_text(p, jstr(item, "title"), false);
+	p->e.description = json_text(p, jstr(item, "summary"), false);
+	if (!p->e.description)
+		p->e.description =
+		        json_text(p, jstr(item, "content_text"), false);
+	if (!p->e.description)
+		p->e.description =
+		        json_text(p, jstr(item, "content_html"), true);
+	json_date(p, item, "date_published", &p->e.published,
+	          &p->e.published_s);
+	json_date(p, item, "date_modified", &p->e.updated, &p->e.updated_s);
+	if (json_object_is_type(tags, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(tags); i++) {
+			struct json_object *t =
+			        json_object_array_get_idx(tags, i);
+			if (json_object_is_type(t, json_type_string))
+				add_tag(p, json_object_get_string(t),
+				        (size_t)json_object_get_string_len(t));
+		}
+	p->e.author = json_authors(p, item);
+	if (!p->e.author)
+		p->e.author = feed_authors;
+	/* Image URLs are recorded, never fetched. */
+	p->e.thumbnail = resolve(p, jstr(item, "image"));
+	if (!p->e.thumbnail)
+		p->e.thumbnail = resolve(p, jstr(item, "banner_image"));
+	finish_entry(p);
+}
+
+/* A JSON Feed says so by its "version"; without one, only a Content-Type
+ * that names the format makes an object a feed. */
+static bool is_json_feed(const struct parse *p, struct json_object *root)
+{
+	const char *version = jstr(root, "version");
+
+	if (!json_object_is_type(root, json_type_object))
+		return false;
+	if (version)
+		return prefix_ieq(version, JSONFEED_VERSION) ||
+		       prefix_ieq(version, JSONFEED_VERSION_HTTP);
+	return p->json_typed && !jget(root, "version");
+}
+
+/* Reads a parsed document as a JSON Feed; the kind stays unknown when it
+ * is none. */
+static void json_feed(struct parse *p, struct json_object *root)
+{
+	struct json_object *items = jget(root, "items");
+	const char *authors;
+	size_t n;
+
+	if (!is_json_feed(p, root))
+		return;
+	p->f->kind = HEED_FEED_JSON;
+	p->max_entries = HEED_FEED_MAX_ENTRIES;
+	p->f->title = json_text(p, jstr(root, "title"), false);
+	p->f->next = resolve(p, jstr(root, "next_url"));
+	authors = json_authors(p, root);
+	n = json_object_is_type(items, json_type_array)
+	            ? json_object_array_length(items)
+	            : 0;
+	for (size_t i = 0; i < n && !p->f->truncated && !p->oom; i++)
+		json_item(p, json_object_array_get_idx(items, i), authors);
+}
+
+/* Where a JSON object opens in s (past a UTF-8 BOM and white space), or
+ * len when s is no JSON object. */
+static size_t json_start(const char *s, size_t len)
+{
+	size_t i = len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+
+	while (i < len &&
+	       (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'))
+		i++;
+	return i < len && s[i] == '{' ? i : len;
+}
+
+/* True when s holds more than JSONFEED_MAX_VALUES values, counted by
+ * the separators and openers outside strings, before json-c spends
+ * memory on them. */
+static bool json_too_many_values(const char *s, size_t len)
+{
+	size_t n = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+		if (in_string) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_string = false;
+		} else if (ch == '"') {
+			in_string = true;
+		} else if ((ch == ',' || ch == '[' || ch == '{') &&
+		           ++n > JSONFEED_MAX_VALUES) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The document's root, or NULL when it does not parse or is over the
+ * limits (then marked truncated: a cut document does not parse either). */
+static struct json_object *json_root(struct parse *p, const char *s, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+
+	if (len > JSONFEED_MAX_BYTES || json_too_many_values(s, len)) {
+		p->f->truncated = true;
+		return NULL;
+	}
+	tok = json_tokener_new_ex(EXTRACT_JSONLD_DEPTH);
+	if (!tok) {
+		p->oom = HEED_ENOMEM;
+		return NULL;
+	}
+	root = json_tokener_parse_ex(tok, s, (int)len);
+	if (json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	return root;
+}
+
+/* RFC 8259 8.1: JSON is UTF-8; bad bytes are replaced as in XML. */
+static heed_status parse_json(struct parse *p, const char *s, size_t len,
+                              const struct heed_allocator *a)
+{
+	struct heed_buf clean;
+	struct json_object *root = NULL;
+	const char *used, *text = NULL;
+	size_t text_len = 0;
+	heed_status rc;
+
+	heed__buf_init(&clean, a, 3 * (size_t)HEED_SITEMAP_MAX_BYTES);
+	rc = heed__to_utf8(&clean, s, len, "utf-8", 5, &used, &text, &text_len);
+	if (rc == HEED_ETOOBIG) {
+		p->f->truncated = true;
+		rc = HEED_OK;
+	}
+	if (rc == HEED_OK && !p->f->truncated)
+		root = json_root(p, text, text_len);
+	if (root)
+		json_feed(p, root);
+	json_object_put(root);
+	heed__buf_free(&clean);
+	return rc == HEED_OK ? p->oom : rc;
+}
+
 /*
  * XML goes through the same conversion as HTML (charset.c): the declared
  * encoding, else a BOM, else UTF-8 if valid, else windows-1252, with bad
@@ -706,6 +999,9 @@ static heed_status parse_body(struct parse *p, const char *s, size_t len,
 	size_t i = 0, llen = 0, text_len = 0;
 	heed_status rc;
 
+	if ((i = json_start(s, len)) < len)
+		return parse_json(p, s + i, len - i, a);
+	i = 0;
 	while (i < len && (unsigned char)s[i] <= ' ')
 		i++;
 	if (i == len ||
@@ -762,6 +1058,25 @@ static heed_status run(struct parse *p, const struct heed_extract_input *in,
 	return rc;
 }
 
+/* True when the Content-Type is JSON Feed's own, application/feed+json. */
+static bool typed_json_feed(const struct heed_extract_input *in)
+{
+	const char *ct = in->content_type;
+	size_t n;
+
+	for (size_t i = 0; !ct && i < in->header_count; i++)
+		if (in->headers[i].name &&
+		    heed__ascii_ieq(in->headers[i].name,
+		                    strlen(in->headers[i].name),
+		                    "Content-Type"))
+			ct = in->headers[i].value;
+	if (!ct)
+		return false;
+	ct += strspn(ct, " \t");
+	n = strcspn(ct, "; \t");
+	return heed__ascii_ieq(ct, n, "application/feed+json");
+}
+
 heed_status heed_extract_feed(heed_feed **out,
                               const struct heed_extract_input *in,
                               const struct heed_allocator *alloc,
@@ -782,6 +1097,7 @@ heed_status heed_extract_feed(heed_feed **out,
 		                     in->url ? in->url : "(none)");
 	memset(&p, 0, sizeof(p));
 	p.base = base;
+	p.json_typed = typed_json_feed(in);
 	p.f = heed__calloc(a, 1, sizeof(*p.f));
 	if (!p.f) {
 		heed_url_free(base);
@@ -828,6 +1144,11 @@ size_t heed_feed_entry_count(const heed_feed *f)
 const struct heed_feed_entry *heed_feed_entry(const heed_feed *f, size_t i)
 {
 	return i < f->count ? &f->entries[i] : NULL;
+}
+
+const char *heed_feed_next(const heed_feed *f)
+{
+	return f->next;
 }
 
 unsigned heed_feed_skipped(const heed_feed *f)

@@ -345,6 +345,42 @@ static void on_meta(struct html *h, const char *const *atts)
 		}
 }
 
+/* A type that marks a <link rel=alternate> as a feed: RSS, Atom, or JSON
+ * Feed (jsonfeed.org 1.1, "Discovery"). */
+static bool feed_type(const char *type)
+{
+	static const char *const types[] = {"application/rss+xml",
+	                                    "application/atom+xml",
+	                                    "application/feed+json"};
+	size_t n = type ? strlen(type) : 0;
+
+	for (size_t i = 0; type && i < HEED_ARRAY_SIZE(types); i++)
+		if (heed__ascii_ieq(type, n, types[i]))
+			return true;
+	return false;
+}
+
+/* <link rel=alternate type=application/json+oembed> (or text/xml+oembed):
+ * the page's oEmbed endpoint, kept apart from its links (it is read as a
+ * metadata source, never followed as a page). The first of each format
+ * counts. true when type names an oEmbed format. */
+static bool oembed_link(struct builder *b, const char *type, const char *href)
+{
+	size_t n = strlen(type);
+	heed_oembed_format f;
+
+	heed__trim(&type, &n);
+	if (heed__ascii_ieq(type, n, "application/json+oembed"))
+		f = HEED_OEMBED_JSON;
+	else if (heed__ascii_ieq(type, n, "text/xml+oembed"))
+		f = HEED_OEMBED_XML;
+	else
+		return false;
+	if (!b->oembed_raw[f])
+		b->oembed_raw[f] = heed__strdup_arena(b, href, strlen(href));
+	return true;
+}
+
 static void on_link(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -367,18 +403,17 @@ static void on_link(struct html *h, const char *const *atts)
 			b->canonical_conflict = true;
 		return;
 	}
+	if (type && has_token(rel, "alternate") &&
+	    oembed_link(h->b, type, href))
+		return;
 	nofollow = has_token(rel, "nofollow");
 	if (has_token(rel, "next"))
 		heed__add_link(h->b, href, "next", nofollow, false);
 	else if (has_token(rel, "prev") || has_token(rel, "previous"))
 		heed__add_link(h->b, href, "prev", nofollow, false);
 	else if (has_token(rel, "alternate"))
-		heed__add_link(
-		        h->b, href, "alternate", nofollow,
-		        type && (heed__ascii_ieq(type, strlen(type),
-		                                 "application/rss+xml") ||
-		                 heed__ascii_ieq(type, strlen(type),
-		                                 "application/atom+xml")));
+		heed__add_link(h->b, href, "alternate", nofollow,
+		               feed_type(type));
 }
 
 static void on_anchor(struct html *h, const char *const *atts)

@@ -235,13 +235,15 @@ static bool bad_segment(const struct heed__serve_request *req,
 
 /* ---- record items ----------------------------------------------------- */
 
-static json_object *tag_strings(json_object *record)
+/* The values of a list field of the record ("tags", "authors": each
+ * {value, source}, or a bare string in older records) as strings. */
+static json_object *value_strings(json_object *record, const char *key)
 {
 	json_object *out = json_object_new_array(), *tags;
 	size_t i, n;
 
 	if (!record || !json_object_is_type(record, json_type_object) ||
-	    !json_object_object_get_ex(record, "tags", &tags) ||
+	    !json_object_object_get_ex(record, key, &tags) ||
 	    !json_object_is_type(tags, json_type_array))
 		return out;
 	n = json_object_array_length(tags);
@@ -295,9 +297,12 @@ static json_object *item_object(const struct heed__serve_request *req,
 		        json_object_new_string(pm.why[0] ? pm.why
 		                                         : "the site's "
 		                                           "permissions"));
-	json_object_object_add(o, "tags", tag_strings(record));
+	json_object_object_add(o, "tags", value_strings(record, "tags"));
 	add_field(o, record, "site_name");
 	add_field(o, record, "author");
+	/* author joins them; authors keeps several several (issue 15). */
+	json_object_object_add(o, "authors", value_strings(record, "authors"));
+	add_field(o, record, "publisher");
 	add_field(o, record, "thumbnail");
 	if (withheld & HEED__WITHHELD_THUMBNAIL)
 		json_object_object_add(

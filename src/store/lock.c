@@ -82,6 +82,12 @@ static heed_status refusal(const heed_store *store, int fd, const char *path,
 		                     "cannot lock '%s': %s", path,
 		                     strerror(err));
 	holder = read_holder(fd);
+	return heed__store_busy(store, diag, holder);
+}
+
+heed_status heed__store_busy(const heed_store *store, struct heed_diag *diag,
+                             long holder)
+{
 	if (holder > 0)
 		return heed_diag_set(diag, HEED_EBUSY, 0, 0,
 		                     "store '%s' is in use by another heed "

@@ -81,20 +81,6 @@ static sqlite3 *heed_tables(void)
 	return mem;
 }
 
-/* Appends name to the list of foreign tables in buf ("a, b"), as long as
- * it fits with room for " and N more"; counts it either way. */
-static void list_foreign(char *buf, size_t size, int *listed, int *count,
-                         const char *name)
-{
-	size_t len = strlen(buf);
-
-	(*count)++;
-	if (*listed < *count - 1 || len + strlen(name) + 2 + 16 >= size)
-		return;
-	snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
-	(*listed)++;
-}
-
 /*
  * Looks at what the file holds, reading only, and decides whether heed
  * may use it (heed_store_open_ex's contract): sets store->found, or
@@ -164,8 +150,8 @@ static heed_status inspect(heed_store *store, struct heed_diag *diag)
 		}
 		sqlite3_bind_text(is_known, 1, name, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(is_known) != SQLITE_ROW)
-			list_foreign(foreign, sizeof(foreign), &listed,
-			             &nforeign, name);
+			heed__store_list_foreign(foreign, sizeof(foreign),
+			                         &listed, &nforeign, name);
 		sqlite3_reset(is_known);
 	}
 	sqlite3_finalize(is_known);
@@ -185,8 +171,9 @@ static heed_status inspect(heed_store *store, struct heed_diag *diag)
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *name =
 			        (const char *)sqlite3_column_text(st, 0);
-			list_foreign(foreign, sizeof(foreign), &listed,
-			             &nforeign, name ? name : "?");
+			heed__store_list_foreign(foreign, sizeof(foreign),
+			                         &listed, &nforeign,
+			                         name ? name : "?");
 		}
 	}
 	sqlite3_finalize(st);
@@ -293,6 +280,11 @@ static heed_status sqlite_lock(heed_store *store, struct heed_diag *diag)
 	return heed__store_lock_file(store, path, diag);
 }
 
+static const char *sqlite_errmsg(heed_store *store)
+{
+	return store->db ? sqlite3_errmsg(store->db) : "no database";
+}
+
 static heed_status sqlite_schema_version(heed_store *store, const char *area,
                                          int *version)
 {
@@ -324,8 +316,16 @@ static struct heed_store_stmt *kept_stmt(heed_store *store, const char *sql)
 
 sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql)
 {
-	struct heed_store_stmt *k = kept_stmt(store, sql);
+	struct heed_store_stmt *k;
 	sqlite3_stmt *st = NULL;
+
+	/* An area only SQLite has, called on another backend, fails here
+	 * rather than handing SQLite a NULL connection. */
+	if (!store->db) {
+		heed__store_not_ported(store, NULL);
+		return NULL;
+	}
+	k = kept_stmt(store, sql);
 
 	if (k) {
 		k->busy = true;
@@ -372,6 +372,8 @@ heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt)
 
 const struct heed_store_backend heed__sqlite_backend = {
         .name = "sqlite",
+        .title = "SQLite",
+        .areas = heed__store_areas,
         .open = sqlite_open,
         .close = sqlite_close,
         .exec = sqlite_exec,
@@ -380,4 +382,10 @@ const struct heed_store_backend heed__sqlite_backend = {
         .mark_sql = "PRAGMA application_id = " STRINGIFY(
                 HEED_STORE_APPLICATION_ID) ";",
         .writer_sql = "PRAGMA journal_mode=WAL;",
+        .errmsg = sqlite_errmsg,
+        .begin_sql = "BEGIN IMMEDIATE;",
+        /* BEGIN IMMEDIATE takes the write lock at once, waiting the busy
+         * timeout for another writer. */
+        .migrate_begin_sql = "BEGIN IMMEDIATE;",
+        .frontier = &heed__sqlite_frontier_ops,
 };

@@ -20,6 +20,9 @@ static const char *const arrangements_migrations[] = {
         "  endpoint TEXT,"
         "  note TEXT,"
         "  updated INTEGER NOT NULL DEFAULT 0);",
+        /* 2: what the endpoint is (issue 15, an oEmbed endpoint). */
+        "ALTER TABLE arrangements ADD COLUMN endpoint_kind TEXT NOT NULL "
+        "DEFAULT 'source';",
 };
 
 const struct heed_store_area heed__store_arrangements_area = {
@@ -30,7 +33,7 @@ const struct heed_store_area heed__store_arrangements_area = {
 
 #define ARR_COLUMNS                                                    \
 	"host, delay_ms, max_pages, mode, include, exclude, windows, " \
-	"endpoint, note, updated"
+	"endpoint, note, updated, endpoint_kind"
 
 static char *text_dup(heed_store *store, sqlite3_stmt *st, int col, bool *oom)
 {
@@ -51,6 +54,7 @@ static heed_status read_row(heed_store *store, sqlite3_stmt *st,
 {
 	bool oom = false;
 	const unsigned char *mode = sqlite3_column_text(st, 3);
+	const unsigned char *kind = sqlite3_column_text(st, 10);
 
 	out->host = text_dup(store, st, 0, &oom);
 	out->delay_ms = sqlite3_column_int64(st, 1);
@@ -64,6 +68,10 @@ static heed_status read_row(heed_store *store, sqlite3_stmt *st,
 	out->endpoint = text_dup(store, st, 7, &oom);
 	out->note = text_dup(store, st, 8, &oom);
 	out->updated_s = sqlite3_column_int64(st, 9);
+	if (!kind ||
+	    heed_arrangement_endpoint_kind_parse(
+	            (const char *)kind, &out->endpoint_kind) != HEED_OK)
+		out->endpoint_kind = HEED_ENDPOINT_SOURCE;
 	/* A row written by hand never makes heed faster than its floor. */
 	if (out->delay_ms > 0 && out->delay_ms < HEED_ARRANGEMENT_MIN_DELAY_MS)
 		out->delay_ms = HEED_ARRANGEMENT_MIN_DELAY_MS;
@@ -84,6 +92,7 @@ void heed_store_arrangement_clear(heed_store *store, struct heed_arrangement *a)
 heed_status heed_store_arrangement_get(heed_store *store, const char *host,
                                        struct heed_arrangement *out)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT " ARR_COLUMNS " FROM arrangements WHERE host = ?1;");
@@ -118,9 +127,11 @@ static void bind_text(sqlite3_stmt *st, int col, const char *p)
 heed_status heed_store_arrangement_put(heed_store *store,
                                        const struct heed_arrangement *in)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, "INSERT OR REPLACE INTO arrangements (" ARR_COLUMNS
-	               ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10);");
+	        store,
+	        "INSERT OR REPLACE INTO arrangements (" ARR_COLUMNS
+	        ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11);");
 	heed_status rc;
 
 	if (!st)
@@ -136,6 +147,9 @@ heed_status heed_store_arrangement_put(heed_store *store,
 	bind_text(st, 8, in->endpoint);
 	bind_text(st, 9, in->note);
 	sqlite3_bind_int64(st, 10, in->updated_s);
+	sqlite3_bind_text(
+	        st, 11, heed_arrangement_endpoint_kind_name(in->endpoint_kind),
+	        -1, SQLITE_STATIC);
 	rc = heed__sqlite_step_done(store, st);
 	heed__sqlite_release(store, st);
 	return rc;
@@ -144,6 +158,7 @@ heed_status heed_store_arrangement_put(heed_store *store,
 heed_status heed_store_arrangement_delete(heed_store *store, const char *host,
                                           bool *found)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "DELETE FROM arrangements WHERE host = ?1;");
 	heed_status rc;
@@ -164,6 +179,7 @@ heed_status heed_store_arrangement_each(heed_store *store,
                                         heed_store_arrangement_fn *fn, void *ud,
                                         size_t *count)
 {
+	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT " ARR_COLUMNS " FROM arrangements ORDER BY host;");

@@ -11,8 +11,8 @@
  */
 #include <string.h>
 
-#include "heed/store_frontier.h"
 #include "store/sqlite-rows-int.h"
+#include "store/store-int.h"
 
 static const char *const frontier_migrations[] = {
         "CREATE TABLE frontier ("
@@ -52,25 +52,6 @@ const struct heed_store_area heed__store_frontier_area = {
         (int)HEED_ARRAY_SIZE(frontier_migrations),
 };
 
-const char *heed_frontier_state_name(heed_frontier_state state)
-{
-	static const char *const names[] = {"queued", "in-flight", "done",
-	                                    "dropped"};
-
-	if ((unsigned)state >= HEED_ARRAY_SIZE(names))
-		return "unknown";
-	return names[state];
-}
-
-const char *heed_frontier_kind_name(heed_frontier_kind kind)
-{
-	static const char *const names[] = {"page", "sitemap", "feed"};
-
-	if ((unsigned)kind >= HEED_ARRAY_SIZE(names))
-		return "unknown";
-	return names[kind];
-}
-
 /* Runs sql with e's columns bound as ?1..?6. */
 static heed_status write_entry(heed_store *store, const char *sql,
                                const struct heed_frontier_entry *e)
@@ -91,16 +72,11 @@ static heed_status write_entry(heed_store *store, const char *sql,
 	return rc;
 }
 
-heed_status heed_store_frontier_add(heed_store *store,
-                                    const struct heed_frontier_entry *e,
-                                    bool *added)
+static heed_status sqlite_add(heed_store *store,
+                              const struct heed_frontier_entry *e, bool *added)
 {
 	heed_status rc;
 
-	if (added)
-		*added = false;
-	if (!e->url || !e->host)
-		return HEED_EINVAL;
 	rc = write_entry(store,
 	                 "INSERT OR IGNORE INTO frontier(url, host, depth, "
 	                 "kind, discovered_from, lastmod) "
@@ -111,14 +87,12 @@ heed_status heed_store_frontier_add(heed_store *store,
 	return rc;
 }
 
-heed_status heed_store_frontier_requeue(heed_store *store,
-                                        const struct heed_frontier_entry *e)
+static heed_status sqlite_requeue(heed_store *store,
+                                  const struct heed_frontier_entry *e)
 {
 	sqlite3_stmt *st;
 	heed_status rc;
 
-	if (!e->url || !e->host)
-		return HEED_EINVAL;
 	/* A new row, not an update: windows only look above the last id
 	 * they loaded, so an old id would never be seen again. */
 	st = heed__sqlite_prepare(store,
@@ -130,7 +104,7 @@ heed_status heed_store_frontier_requeue(heed_store *store,
 	heed__sqlite_release(store, st);
 	if (rc != HEED_OK)
 		return rc;
-	return heed_store_frontier_add(store, e, NULL);
+	return sqlite_add(store, e, NULL);
 }
 
 static void read_entry(sqlite3_stmt *st, struct heed_frontier_entry *e)
@@ -154,9 +128,9 @@ static heed_status finish_rows(heed_store *store, sqlite3_stmt *st, int rc)
 	return HEED_OK;
 }
 
-heed_status heed_store_frontier_queued(heed_store *store, const char *host,
-                                       int64_t after_id, int max,
-                                       heed_store_frontier_fn *fn, void *ud)
+static heed_status sqlite_queued(heed_store *store, const char *host,
+                                 int64_t after_id, int max,
+                                 heed_store_frontier_fn *fn, void *ud)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT id, url, host, depth, kind, discovered_from, "
@@ -203,9 +177,8 @@ static heed_status change_rows(heed_store *store, const char *sql,
 	return rc;
 }
 
-heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
-                                          heed_frontier_state state,
-                                          int outcome)
+static heed_status sqlite_set_state(heed_store *store, int64_t id,
+                                    heed_frontier_state state, int outcome)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE frontier SET state = ?2, outcome = ?3 "
@@ -222,7 +195,7 @@ heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
 	return rc;
 }
 
-heed_status heed_store_frontier_retry(heed_store *store, int64_t id, int *tries)
+static heed_status sqlite_retry(heed_store *store, int64_t id, int *tries)
 {
 	int64_t changed = 0;
 	sqlite3_stmt *st;
@@ -256,15 +229,15 @@ heed_status heed_store_frontier_retry(heed_store *store, int64_t id, int *tries)
 	return finish_rows(store, st, step);
 }
 
-heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued)
+static heed_status sqlite_recover(heed_store *store, int64_t *requeued)
 {
 	return change_rows(
 	        store, "UPDATE frontier SET state = ?1 WHERE state = ?2;", NULL,
 	        HEED_FRONTIER_QUEUED, HEED_FRONTIER_IN_FLIGHT, requeued);
 }
 
-heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
-                                          int64_t *dropped)
+static heed_status sqlite_drop_host(heed_store *store, const char *host,
+                                    int64_t *dropped)
 {
 	return change_rows(store,
 	                   "UPDATE frontier SET state = ?2 "
@@ -272,8 +245,8 @@ heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
 	                   host, 0, HEED_FRONTIER_DROPPED, dropped);
 }
 
-heed_status heed_store_frontier_undrop_host(heed_store *store, const char *host,
-                                            int64_t *requeued)
+static heed_status sqlite_undrop_host(heed_store *store, const char *host,
+                                      int64_t *requeued)
 {
 	return change_rows(store,
 	                   "UPDATE frontier SET state = ?2 "
@@ -281,8 +254,8 @@ heed_status heed_store_frontier_undrop_host(heed_store *store, const char *host,
 	                   host, 0, HEED_FRONTIER_QUEUED, requeued);
 }
 
-heed_status heed_store_frontier_hosts(heed_store *store,
-                                      heed_store_frontier_host_fn *fn, void *ud)
+static heed_status sqlite_hosts(heed_store *store,
+                                heed_store_frontier_host_fn *fn, void *ud)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT host, sum(state = 0), "
@@ -304,7 +277,7 @@ heed_status heed_store_frontier_hosts(heed_store *store,
 	return finish_rows(store, st, rc);
 }
 
-heed_status heed_store_frontier_counts(heed_store *store, int64_t counts[4])
+static heed_status sqlite_counts(heed_store *store, int64_t counts[4])
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT state, count(*) FROM frontier GROUP BY state;");
@@ -321,13 +294,13 @@ heed_status heed_store_frontier_counts(heed_store *store, int64_t counts[4])
 	return finish_rows(store, st, rc);
 }
 
-heed_status heed_store_frontier_clear(heed_store *store)
+static heed_status sqlite_clear(heed_store *store)
 {
 	return store->backend->exec(store, "DELETE FROM frontier;");
 }
 
-heed_status heed_store_run_begin(heed_store *store, const char *mode,
-                                 int64_t started_at, int64_t *id)
+static heed_status sqlite_run_begin(heed_store *store, const char *mode,
+                                    int64_t started_at, int64_t *id)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "INSERT INTO crawl_runs(mode, started_at) "
@@ -371,7 +344,8 @@ static heed_status read_run(heed_store *store, sqlite3_stmt *st,
 
 #define RUN_COLUMNS "id, mode, started_at, finished_at, pages, errors"
 
-heed_status heed_store_run_open(heed_store *store, struct heed_crawl_run *run)
+static heed_status sqlite_run_open(heed_store *store,
+                                   struct heed_crawl_run *run)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " RUN_COLUMNS " FROM crawl_runs "
@@ -382,8 +356,8 @@ heed_status heed_store_run_open(heed_store *store, struct heed_crawl_run *run)
 	return read_run(store, st, run);
 }
 
-heed_status heed_store_run_last(heed_store *store, const char *mode,
-                                struct heed_crawl_run *run)
+static heed_status sqlite_run_last(heed_store *store, const char *mode,
+                                   struct heed_crawl_run *run)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " RUN_COLUMNS " FROM crawl_runs "
@@ -397,8 +371,8 @@ heed_status heed_store_run_last(heed_store *store, const char *mode,
 	return read_run(store, st, run);
 }
 
-heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,
-                               int64_t errors)
+static heed_status sqlite_run_add(heed_store *store, int64_t id, int64_t pages,
+                                  int64_t errors)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE crawl_runs SET pages = pages + ?2, "
@@ -415,8 +389,8 @@ heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,
 	return rc;
 }
 
-heed_status heed_store_run_finish(heed_store *store, int64_t id,
-                                  int64_t finished_at)
+static heed_status sqlite_run_finish(heed_store *store, int64_t id,
+                                     int64_t finished_at)
 {
 	return change_rows(store,
 	                   "UPDATE crawl_runs SET finished_at = ?2 "
@@ -424,7 +398,7 @@ heed_status heed_store_run_finish(heed_store *store, int64_t id,
 	                   NULL, id, finished_at, NULL);
 }
 
-heed_status heed_store_crawl_lease_get(heed_store *store, int64_t *until_ms)
+static heed_status sqlite_lease_get(heed_store *store, int64_t *until_ms)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT value FROM heed_meta "
@@ -440,7 +414,7 @@ heed_status heed_store_crawl_lease_get(heed_store *store, int64_t *until_ms)
 	return finish_rows(store, st, rc);
 }
 
-heed_status heed_store_crawl_lease_set(heed_store *store, int64_t until_ms)
+static heed_status sqlite_lease_set(heed_store *store, int64_t until_ms)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
@@ -456,3 +430,24 @@ heed_status heed_store_crawl_lease_set(heed_store *store, int64_t until_ms)
 	heed__sqlite_release(store, st);
 	return rc;
 }
+
+const struct heed__frontier_ops heed__sqlite_frontier_ops = {
+        .add = sqlite_add,
+        .requeue = sqlite_requeue,
+        .queued = sqlite_queued,
+        .set_state = sqlite_set_state,
+        .retry = sqlite_retry,
+        .recover = sqlite_recover,
+        .drop_host = sqlite_drop_host,
+        .undrop_host = sqlite_undrop_host,
+        .hosts = sqlite_hosts,
+        .counts = sqlite_counts,
+        .clear = sqlite_clear,
+        .run_begin = sqlite_run_begin,
+        .run_open = sqlite_run_open,
+        .run_last = sqlite_run_last,
+        .run_add = sqlite_run_add,
+        .run_finish = sqlite_run_finish,
+        .lease_get = sqlite_lease_get,
+        .lease_set = sqlite_lease_set,
+};

@@ -151,6 +151,8 @@ struct heed_store_irc {
 
 heed_status heed_store_irc_new(heed_store_irc **out, heed_store *store)
 {
+	*out = NULL;
+	HEED_STORE_SQLITE_ONLY(store, "irc");
 	*out = heed__calloc(store->alloc, 1, sizeof(**out));
 	if (!*out)
 		return HEED_ENOMEM;
@@ -424,6 +426,7 @@ heed_status heed_store_irc_sts_set(heed_store_irc *w, const char *host,
 heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
                                    int64_t now_s, int *port)
 {
+	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT port FROM irc_sts WHERE host = ?1 AND "
 	               "expires_at > ?2;");
@@ -444,6 +447,7 @@ heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
 heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
                                       int64_t *next_visit_s)
 {
+	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT next_visit_at FROM irc_networks WHERE key = ?1;");
@@ -471,6 +475,7 @@ heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
 heed_status heed_store_irc_reset(heed_store *store, const char *key,
                                  int64_t *next_visit_s)
 {
+	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE irc_networks SET next_visit_at = "
 	               "min(next_visit_at, " NETWORK_OWN_HOLD ") "
@@ -560,6 +565,7 @@ static int network_row(sqlite3_stmt *st, const struct row_cb *cb)
 heed_status heed_store_irc_each_network(heed_store *store,
                                         heed_store_irc_network_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT n.id, n.key, n.name, n.last_status, n.verdict, "
@@ -607,6 +613,7 @@ heed_status heed_store_irc_each_channel(heed_store *store,
                                         const char *network_key,
                                         heed_store_irc_channel_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT n.id, n.key, n.name, x.name, x.users, x.topic, "
 	               "x.first_seen, x.last_seen "
@@ -640,6 +647,7 @@ heed_status heed_store_irc_each_server(heed_store *store,
                                        const char *network_key,
                                        heed_store_irc_server_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT n.id, n.key, x.name, x.hub, x.hops, "
 	               "x.description, x.first_seen, x.last_seen "

@@ -54,6 +54,7 @@ const struct heed_store_area heed__store_pages_area = {
 heed_status heed_store_page_put(heed_store *store,
                                 const struct heed_stored_page *p)
 {
+	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st;
 	heed_status rc;
 
@@ -105,6 +106,7 @@ heed_status heed_store_page_unchanged(heed_store *store, const char *url,
                                       int64_t checked_at,
                                       int64_t source_lastmod)
 {
+	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE pages SET checked_at = ?2, "
 	               "source_lastmod = coalesce(?3, source_lastmod) "
@@ -136,6 +138,7 @@ static void copy_column(char *dst, size_t size, sqlite3_stmt *st, int col)
 heed_status heed_store_page_validators(heed_store *store, const char *url,
                                        struct heed_page_validators *v)
 {
+	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT etag, last_modified, fetched_at, "
 	               "source_lastmod, status FROM pages WHERE url = ?1;");
@@ -163,6 +166,7 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 heed_status heed_store_page_delete(heed_store *store, const char *url,
                                    bool prefix, int64_t *deleted)
 {
+	HEED_STORE_SQLITE_ONLY(store, "pages");
 	/* substr() instead of LIKE: URLs contain '%' and '_'. */
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, prefix ? "DELETE FROM pages WHERE "
@@ -200,6 +204,7 @@ heed_status heed_store_pages_each(heed_store *store, const char *host,
                                   int64_t since, heed_store_page_fn *fn,
                                   void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "pages");
 	struct page_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " PAGE_COLUMNS " FROM pages "
@@ -212,6 +217,40 @@ heed_status heed_store_pages_each(heed_store *store, const char *host,
 	heed__sqlite_bind_text(st, 1, host);
 	heed__sqlite_bind_date(st, 2, since);
 	return heed__sqlite_each_row(store, st, visit_page, &v);
+}
+
+struct page_one {
+	heed_store_page_fn *fn;
+	void *ud;
+	bool found;
+};
+
+static int one_page(sqlite3_stmt *st, void *ctx)
+{
+	struct page_one *o = ctx;
+	struct heed_stored_page p;
+
+	heed__sqlite_read_page(st, 0, &p);
+	o->found = true;
+	o->fn(o->ud, &p);
+	return 1;
+}
+
+heed_status heed_store_page_get(heed_store *store, const char *url,
+                                heed_store_page_fn *fn, void *ud)
+{
+	struct page_one o = {fn, ud, false};
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT " PAGE_COLUMNS " FROM pages WHERE url = ?1;");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	heed__sqlite_bind_text(st, 1, url);
+	rc = heed__sqlite_each_row(store, st, one_page, &o);
+	if (rc == HEED_OK && !o.found)
+		rc = HEED_ENOTFOUND;
+	return rc;
 }
 
 struct count_visit {
@@ -234,6 +273,7 @@ static int visit_count(sqlite3_stmt *st, void *ctx)
 heed_status heed_store_pages_stats(heed_store *store, heed_store_count_fn *fn,
                                    void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "pages");
 	struct count_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT host, status, count(*), count(views), "
@@ -248,6 +288,7 @@ heed_status heed_store_pages_stats(heed_store *store, heed_store_count_fn *fn,
 heed_status heed_store_pages_count(heed_store *store, const char *host,
                                    int64_t *count)
 {
+	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st =
 	        heed__sqlite_prepare(store, "SELECT count(*) FROM pages "
 	                                    "WHERE ?1 IS NULL OR host = ?1;");

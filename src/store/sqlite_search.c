@@ -746,6 +746,7 @@ heed_status heed_store_search(heed_store *store,
                               heed_search_fn *fn, void *ud, bool *more,
                               struct heed_diag *diag)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	heed_search_sort sort = effective_sort(q);
 	char sql[4096];
 	sqlite3_stmt *st;
@@ -805,6 +806,7 @@ heed_status heed_store_search_count(heed_store *store,
                                     int64_t cap, int64_t *count,
                                     struct heed_diag *diag)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	char sql[4096];
 	sqlite3_stmt *st;
 	heed_status rc = HEED_OK;
@@ -829,6 +831,7 @@ heed_status heed_store_search_count(heed_store *store,
 heed_status heed_store_search_page(heed_store *store, int64_t id, int64_t now_s,
                                    heed_search_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT p.id, " PAGE_COLUMNS " FROM pages p WHERE "
 	               "p.id = ?2 AND " SHOWN ";");
@@ -881,6 +884,7 @@ heed_status heed_store_search_tags(heed_store *store, const char *host,
                                    int limit, int64_t now_s,
                                    heed_search_tag_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	struct tag_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, host ? TAGS_SQL("search_host_tag_counts", "host = ?2")
@@ -916,6 +920,7 @@ heed_status heed_store_search_sites(heed_store *store, const char *after_host,
                                     int limit, int64_t now_s,
                                     heed_search_site_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* Counts as in TAGS_SQL; the last fetch and the site name come
 	 * from each listed host's newest shown page, found by walking
 	 * pages_search_host_fetched backwards from its end. */
@@ -954,6 +959,7 @@ static int visit_totals(sqlite3_stmt *st, void *ctx)
 heed_status heed_store_search_totals(heed_store *store, int64_t now_s,
                                      struct heed_search_totals *t)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* The hosts and tags with untimed pages are the rows of their
 	 * tables; those with only timed pages ahead of their limit are
 	 * added, each looked up in the table by its key. */
@@ -1008,6 +1014,7 @@ heed_status heed_store_search_per_day(heed_store *store, const char *host,
                                       int days, int64_t now_s,
                                       heed_search_bucket_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* One row per day from a recursive CTE, so empty days are there;
 	 * each day counts a range of the fetched_at index. */
 	struct bucket_visit v = {fn, ud, true};
@@ -1046,6 +1053,7 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
                                     int64_t now_s, heed_search_bucket_fn *fn,
                                     void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	/* Bucket = number of digits (0 for a count of 0); the CTE adds the
 	 * empty buckets below the largest. Two texts, so that a host's chart
 	 * reads pages_host rather than every page. */
@@ -1063,6 +1071,7 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
 
 heed_status heed_store_search_reindex(heed_store *store)
 {
+	HEED_STORE_SQLITE_ONLY(store, "search");
 	static const char rebuild[] =
 	        "INSERT INTO search_fts(search_fts) "
 	        "VALUES('delete-all');" FTS_ALL

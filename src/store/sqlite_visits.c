@@ -73,6 +73,7 @@ const struct heed_store_area heed__store_visits_area = {
 
 heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v)
 {
+	HEED_STORE_SQLITE_ONLY(store, "visits");
 	sqlite3_stmt *st;
 	heed_status rc;
 
@@ -170,6 +171,7 @@ static heed_status own_strings(heed_store *store, struct heed_visit *v)
 heed_status heed_store_visit_get(heed_store *store, const char *url,
                                  struct heed_visit *out)
 {
+	HEED_STORE_SQLITE_ONLY(store, "visits");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " VISIT_COLUMNS " FROM visits WHERE url = ?1;");
 	heed_status rc;
@@ -218,6 +220,7 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "visits");
 	struct visit_call c = {fn, ud};
 	/* kind IN (...) rather than the mask test, so visits_kind finds a
 	 * site's few sitemaps and feeds among its pages without reading
@@ -252,6 +255,7 @@ heed_status heed_store_visits_list(heed_store *store, const char *site,
                                    int64_t max, heed_store_visit_fn *fn,
                                    void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "visits");
 	static const char *const sql[2][2] = {
 	        {LIST_SELECT LIST_ORDER,
 	         LIST_SELECT "WHERE " LIST_AFTER LIST_ORDER},
@@ -319,6 +323,7 @@ heed_status heed_store_visits_summary(heed_store *store, const char *site,
                                       int64_t now,
                                       heed_store_visit_summary_fn *fn, void *ud)
 {
+	HEED_STORE_SQLITE_ONLY(store, "visits");
 	struct summary_call c = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, site ? SUMMARY_SQL("WHERE site = ?1") : SUMMARY_SQL(""));

@@ -15,6 +15,7 @@
 
 #include "common/common-int.h"
 #include "heed/store.h"
+#include "heed/store_frontier.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -39,8 +40,50 @@ enum heed_store_found {
 	                              heed's tables (heed_schema among them) */
 };
 
+/*
+ * The frontier area's functions on one backend (include/heed/store_frontier.h
+ * says what each does). The public functions in src/store/frontier.c check
+ * their arguments and call these; a backend without the area has NULL.
+ */
+struct heed__frontier_ops {
+	heed_status (*add)(heed_store *store,
+	                   const struct heed_frontier_entry *e, bool *added);
+	heed_status (*requeue)(heed_store *store,
+	                       const struct heed_frontier_entry *e);
+	heed_status (*queued)(heed_store *store, const char *host,
+	                      int64_t after_id, int max,
+	                      heed_store_frontier_fn *fn, void *ud);
+	heed_status (*set_state)(heed_store *store, int64_t id,
+	                         heed_frontier_state state, int outcome);
+	heed_status (*retry)(heed_store *store, int64_t id, int *tries);
+	heed_status (*recover)(heed_store *store, int64_t *requeued);
+	heed_status (*drop_host)(heed_store *store, const char *host,
+	                         int64_t *dropped);
+	heed_status (*undrop_host)(heed_store *store, const char *host,
+	                           int64_t *requeued);
+	heed_status (*hosts)(heed_store *store, heed_store_frontier_host_fn *fn,
+	                     void *ud);
+	heed_status (*counts)(heed_store *store, int64_t counts[4]);
+	heed_status (*clear)(heed_store *store);
+	heed_status (*run_begin)(heed_store *store, const char *mode,
+	                         int64_t started_at, int64_t *id);
+	heed_status (*run_open)(heed_store *store, struct heed_crawl_run *run);
+	heed_status (*run_last)(heed_store *store, const char *mode,
+	                        struct heed_crawl_run *run);
+	heed_status (*run_add)(heed_store *store, int64_t id, int64_t pages,
+	                       int64_t errors);
+	heed_status (*run_finish)(heed_store *store, int64_t id,
+	                          int64_t finished_at);
+	heed_status (*lease_get)(heed_store *store, int64_t *until_ms);
+	heed_status (*lease_set)(heed_store *store, int64_t until_ms);
+};
+
 struct heed_store_backend {
 	const char *name;
+	const char *title; /* for messages: "SQLite", "PostgreSQL" */
+	/* The backend's schema: its areas, in the order they are migrated,
+	 * each with migrations in its own SQL dialect; NULL ends the list. */
+	const struct heed_store_area *const *areas;
 	/* Opens the location, then looks before it writes: a missing store
 	 * is refused with HEED_ENOTFOUND under HEED_STORE_OPEN_EXISTING or
 	 * _READONLY (and never created), anything that is not a heed store
@@ -51,6 +94,8 @@ struct heed_store_backend {
 	heed_status (*exec)(heed_store *store, const char *sql);
 	heed_status (*schema_version)(heed_store *store, const char *area,
 	                              int *version);
+	/* The backend's last error message, for heed__store_fail. */
+	const char *(*errmsg)(heed_store *store);
 	/* heed_store_lock's contract; close releases the lock. */
 	heed_status (*lock)(heed_store *store, struct heed_diag *diag);
 	/* The statement that marks the store as heed's, run in the migration
@@ -59,6 +104,13 @@ struct heed_store_backend {
 	/* Run by a writer once the store is migrated (it may write the file,
 	 * so never before): SQLite's WAL mode. */
 	const char *writer_sql;
+	/* What heed_store_begin runs, and what starts the migration
+	 * transaction: it must keep a second process opening the same new
+	 * store waiting until the first has committed. */
+	const char *begin_sql;
+	const char *migrate_begin_sql;
+	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
+	const struct heed__frontier_ops *frontier;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -74,8 +126,12 @@ struct heed_store_stmt {
 struct heed_store {
 	const struct heed_store_backend *backend;
 	const struct heed_allocator *alloc;
-	char *location;              /* as given to heed_store_open, owned */
-	sqlite3 *db;                 /* the SQLite backend's connection */
+	char *location;      /* as given to heed_store_open, owned */
+	sqlite3 *db;         /* the SQLite backend's connection */
+	struct heed__pg *pg; /* the PostgreSQL backend's, or NULL */
+	/* The last error of a backend that has no errmsg of its own to ask
+	 * (PostgreSQL's results are freed at once). */
+	char backend_err[HEED_DIAG_SIZE];
 	int lock_fd;                 /* the held crawl lock's file, or -1 */
 	unsigned flags;              /* HEED_STORE_OPEN_* as opened */
 	enum heed_store_found found; /* set by the backend's open */
@@ -85,6 +141,37 @@ struct heed_store {
 };
 
 extern const struct heed_store_backend heed__sqlite_backend;
+extern const struct heed_store_backend heed__pg_backend;
+extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
+extern const struct heed__frontier_ops heed__pg_frontier_ops;
+
+/*
+ * An area not ported to the store's backend yet: records "the PostgreSQL
+ * store does not have the AREA area yet" ("this area" for a NULL area)
+ * in the store's messages and
+ * returns HEED_ENOTSUP. HEED_STORE_SQLITE_ONLY(store, area) returns that
+ * from a function of an area only SQLite has (issue 14 ports them one by
+ * one); it is the first line of each public function of such an area.
+ */
+heed_status heed__store_not_ported(heed_store *store, const char *area);
+#define HEED_STORE_SQLITE_ONLY(store, area)                         \
+	do {                                                        \
+		if ((store)->backend != &heed__sqlite_backend)      \
+			return heed__store_not_ported(store, area); \
+	} while (0)
+
+/* Whether location names a PostgreSQL database ("postgresql://...",
+ * "postgres://..."). */
+bool heed__pg_location(const char *location);
+/* location with the password of its URI (user:PASSWORD@ and any
+ * password= parameter) replaced by "***", allocated; NULL when out of
+ * memory. The text is otherwise kept as the user wrote it. */
+char *heed__pg_redact(const struct heed_allocator *alloc, const char *location);
+
+/* Appends name to the list of foreign tables in buf ("a, b"), as long as
+ * it fits with room for " and N more"; counts it either way. */
+void heed__store_list_foreign(char *buf, size_t size, int *listed, int *count,
+                              const char *name);
 
 /*
  * The crawl lock on a file beside the store (src/store/lock.c): takes
@@ -97,6 +184,11 @@ extern const struct heed_store_backend heed__sqlite_backend;
 heed_status heed__store_lock_file(heed_store *store, const char *db_path,
                                   struct heed_diag *diag);
 void heed__store_unlock(heed_store *store);
+/* HEED_EBUSY with "store 'LOCATION' is in use by another heed process
+ * (pid HOLDER)" in diag, without the pid when holder is not above 0: the
+ * crawl lock's refusal on every backend. */
+heed_status heed__store_busy(const heed_store *store, struct heed_diag *diag,
+                             long holder);
 
 /* The areas, each defined in its src/store/sqlite_<area>.c. */
 extern const struct heed_store_area heed__store_sites_area;
@@ -110,9 +202,14 @@ extern const struct heed_store_area heed__store_search_area;
 /* Per-host arrangements with site owners (issue 15). */
 extern const struct heed_store_area heed__store_arrangements_area;
 
-/* Every schema area, in the order they are migrated. */
+/* Every schema area of the SQLite backend, in the order they are
+ * migrated, then NULL; the count leaves the NULL out. */
 extern const struct heed_store_area *const heed__store_areas[];
 extern const int heed__store_area_count;
+/* The core area (heed_meta), the same SQL on every backend. */
+extern const struct heed_store_area heed__store_core_area;
+/* The PostgreSQL backend's frontier area (src/store/pg_frontier.c). */
+extern const struct heed_store_area heed__pg_frontier_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

@@ -13,14 +13,14 @@ static const char *const core_migrations[] = {
         "CREATE TABLE heed_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
 };
 
-static const struct heed_store_area core_area = {
+const struct heed_store_area heed__store_core_area = {
         "core",
         core_migrations,
         (int)HEED_ARRAY_SIZE(core_migrations),
 };
 
 const struct heed_store_area *const heed__store_areas[] = {
-        &core_area,
+        &heed__store_core_area,
         &heed__store_sites_area,
         &heed__store_irc_area,
         &heed__store_pages_area,
@@ -28,16 +28,44 @@ const struct heed_store_area *const heed__store_areas[] = {
         &heed__store_visits_area,
         &heed__store_search_area,
         &heed__store_arrangements_area,
+        NULL,
 };
-const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas);
+const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas) - 1;
 
 heed_status heed__store_fail(heed_store *store, struct heed_diag *diag,
                              const char *what)
 {
-	const char *why = store->db ? sqlite3_errmsg(store->db) : "no database";
+	const char *why = store->backend->errmsg(store);
 
 	snprintf(store->errmsg, sizeof(store->errmsg), "%s: %s", what, why);
 	return heed_diag_set(diag, HEED_ESTORE, 0, 0, "%s", store->errmsg);
+}
+
+heed_status heed__store_not_ported(heed_store *store, const char *area)
+{
+	if (area)
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "the %s store does not have the %s area yet",
+		         store->backend->title, area);
+	else
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "the %s store does not have this area yet",
+		         store->backend->title);
+	/* heed__store_fail asks the backend: the same words there. */
+	memcpy(store->backend_err, store->errmsg, sizeof(store->backend_err));
+	return HEED_ENOTSUP;
+}
+
+void heed__store_list_foreign(char *buf, size_t size, int *listed, int *count,
+                              const char *name)
+{
+	size_t len = strlen(buf);
+
+	(*count)++;
+	if (*listed < *count - 1 || len + strlen(name) + 2 + 16 >= size)
+		return;
+	snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
+	(*listed)++;
 }
 
 /* The version of an area in this store, refusing one newer than this
@@ -98,14 +126,14 @@ static heed_status migrate(heed_store *store, struct heed_diag *diag)
 	heed_status rc = HEED_OK;
 	int i;
 
-	if (be->exec(store, "BEGIN IMMEDIATE;") != HEED_OK)
+	if (be->exec(store, be->migrate_begin_sql) != HEED_OK)
 		return heed__store_fail(store, diag, "migrating schema");
 	if (be->exec(store, HEED_SCHEMA_TABLE_SQL) != HEED_OK)
 		rc = heed__store_fail(store, diag, "migrating schema");
 	/* heed_schema exists from here on, in this transaction. */
 	store->found = HEED_STORE_FOUND_UNMARKED;
-	for (i = 0; rc == HEED_OK && i < heed__store_area_count; i++)
-		rc = migrate_area(store, heed__store_areas[i], diag);
+	for (i = 0; rc == HEED_OK && be->areas[i]; i++)
+		rc = migrate_area(store, be->areas[i], diag);
 	if (rc == HEED_OK && be->exec(store, be->mark_sql) != HEED_OK)
 		rc = heed__store_fail(store, diag, "marking the store");
 	if (rc == HEED_OK && be->exec(store, "COMMIT;") != HEED_OK)
@@ -130,8 +158,8 @@ static heed_status settle(heed_store *store, struct heed_diag *diag)
 	heed_status rc;
 	int i, version;
 
-	for (i = 0; i < heed__store_area_count; i++) {
-		const struct heed_store_area *area = heed__store_areas[i];
+	for (i = 0; store->backend->areas[i]; i++) {
+		const struct heed_store_area *area = store->backend->areas[i];
 		rc = area_version(store, area, &version, diag);
 		if (rc != HEED_OK)
 			return rc;
@@ -153,7 +181,8 @@ static heed_status settle(heed_store *store, struct heed_diag *diag)
 		return HEED_OK;
 	if (pending && (rc = migrate(store, diag)) != HEED_OK)
 		return rc;
-	if (store->backend->exec(store, store->backend->writer_sql) != HEED_OK)
+	if (store->backend->writer_sql &&
+	    store->backend->exec(store, store->backend->writer_sql) != HEED_OK)
 		return heed__store_fail(store, diag, "setting up the store");
 	return HEED_OK;
 }
@@ -171,6 +200,7 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
                                struct heed_diag *diag)
 {
 	const char *name = location; /* as the user wrote it, for messages */
+	const struct heed_store_backend *backend = &heed__sqlite_backend;
 	heed_store *store;
 	heed_status rc;
 
@@ -178,13 +208,9 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 	if (!location || !*location)
 		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
 		                     "no store location");
-	if (strncmp(location, "postgres:", 9) == 0 ||
-	    strncmp(location, "postgresql:", 11) == 0)
-		return heed_diag_set(
-		        diag, HEED_ECONFIG, 0, 0,
-		        "the PostgreSQL store backend is not built in "
-		        "this version; use a SQLite path");
-	if (strncmp(location, "sqlite:", 7) == 0)
+	if (heed__pg_location(location))
+		backend = &heed__pg_backend;
+	else if (strncmp(location, "sqlite:", 7) == 0)
 		location += 7;
 	alloc = alloc ? alloc : heed_allocator_default();
 	store = heed__calloc(alloc, 1, sizeof(*store));
@@ -193,12 +219,15 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 	store->alloc = alloc;
 	store->lock_fd = -1;
 	store->flags = flags;
-	store->location = heed__strndup(alloc, name, strlen(name));
+	/* Messages name the store without its password. */
+	store->location = backend == &heed__pg_backend
+	                          ? heed__pg_redact(alloc, name)
+	                          : heed__strndup(alloc, name, strlen(name));
 	if (!store->location) {
 		heed__free(alloc, store);
 		return HEED_ENOMEM;
 	}
-	store->backend = &heed__sqlite_backend;
+	store->backend = backend;
 	rc = store->backend->open(store, location, flags, diag);
 	if (rc == HEED_OK)
 		rc = settle(store, diag);
@@ -219,6 +248,36 @@ void heed_store_close(heed_store *store)
 	heed__free(store->alloc, store);
 }
 
+static bool has_area(const heed_store *store, const char *name)
+{
+	for (int i = 0; store->backend->areas[i]; i++)
+		if (strcmp(store->backend->areas[i]->name, name) == 0)
+			return true;
+	return false;
+}
+
+heed_status heed_store_require(heed_store *store, const char *const *areas,
+                               struct heed_diag *diag)
+{
+	char missing[160] = "";
+	int listed = 0, count = 0;
+
+	for (int i = 0; areas ? areas[i] != NULL : i < heed__store_area_count;
+	     i++) {
+		const char *name =
+		        areas ? areas[i] : heed__store_areas[i]->name;
+		if (!has_area(store, name))
+			heed__store_list_foreign(missing, sizeof(missing),
+			                         &listed, &count, name);
+	}
+	if (count == 0)
+		return HEED_OK;
+	snprintf(store->errmsg, sizeof(store->errmsg),
+	         "the %s store does not have the %s area%s yet",
+	         store->backend->title, missing, count > 1 ? "s" : "");
+	return heed_diag_set(diag, HEED_ENOTSUP, 0, 0, "%s", store->errmsg);
+}
+
 const char *heed_store_backend_name(const heed_store *store)
 {
 	return store->backend->name;
@@ -231,7 +290,7 @@ heed_status heed_store_lock(heed_store *store, struct heed_diag *diag)
 
 heed_status heed_store_begin(heed_store *store)
 {
-	return store->backend->exec(store, "BEGIN IMMEDIATE;");
+	return store->backend->exec(store, store->backend->begin_sql);
 }
 
 heed_status heed_store_commit(heed_store *store)

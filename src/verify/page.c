@@ -428,7 +428,8 @@ static void section_robots(struct page *p, const struct heed_config *cfg)
 	        "(never less than one second), a number of pages per run, "
 	        "only sitemaps and feeds, a pause, paths to include or leave "
 	        "out, hours of the day (UTC) when the crawler may call, or a "
-	        "feed or sitemap URL to read instead of your pages. The "
+	        "feed (RSS, Atom or JSON Feed) or sitemap URL to read instead "
+	        "of your pages. The "
 	        "operator records it, with your contact and the date, and "
 	        "every later crawl honours it; robots.txt is obeyed all the "
 	        "same.");

@@ -1,7 +1,8 @@
 /*
- * Fuzz target: feeds and sitemaps (src/extract/feed.c): RSS, Atom,
- * urlset, sitemapindex and text. Every entry has an absolute URL, dates
- * are set together with their Unix seconds, and limits hold. Built twice:
+ * Fuzz target: feeds and sitemaps (src/extract/feed.c): RSS, Atom, JSON
+ * Feed, urlset, sitemapindex and text. Every entry and the next page have
+ * an absolute URL, dates are set together with their Unix seconds, and
+ * limits hold. Built twice:
  * as "feed" and as "sitemap", each with its own corpus and dictionary.
  */
 #include <stdlib.h>
@@ -27,7 +28,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	(void)heed_feed_kind_name(heed_feed_kind_get(f));
 	(void)heed_feed_skipped(f);
 	(void)heed_feed_truncated(f);
-	if (heed_feed_entry_count(f) > HEED_SITEMAP_MAX_URLS)
+	if (heed_feed_entry_count(f) > HEED_SITEMAP_MAX_URLS ||
+	    (heed_feed_next(f) && strncmp(heed_feed_next(f), "http", 4) != 0))
 		abort();
 	for (size_t i = 0; i < heed_feed_entry_count(f); i++) {
 		const struct heed_feed_entry *e = heed_feed_entry(f, i);

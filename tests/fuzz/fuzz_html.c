@@ -2,7 +2,11 @@
  * Fuzz target: HTML extraction (src/extract). Calls every accessor and
  * checks invariants: links are absolute http(s) URLs, tags are unique,
  * every present field names a source, counts are -1 or non-negative.
+ * Then writes the record as it is stored (heed_extract_record_json) and
+ * reads it back with json-c: whatever a page holds, the text is one JSON
+ * object with every tag in it (escaping bugs show here).
  */
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +18,26 @@ static void check_field(const struct heed_field *f)
 		abort();
 	if (f->value)
 		(void)strlen(f->value);
+}
+
+static void check_record_json(const heed_page *p)
+{
+	const struct heed_record *r = heed_page_record(p);
+	json_object *o, *tags;
+	char *text;
+	size_t len;
+
+	if (heed_extract_record_json(r, heed_page_link_count(p), NULL, &text,
+	                             &len) != HEED_OK)
+		abort(); /* only on OOM */
+	o = json_tokener_parse(text);
+	if (!o || strlen(text) != len ||
+	    !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "tags", &tags) ||
+	    json_object_array_length(tags) != r->tag_count)
+		abort();
+	json_object_put(o);
+	free(text);
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -45,6 +69,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (r->views < -1 || r->duration_s < -1 ||
 	    !heed_page_robots(p)->noindex)
 		abort();
+	check_record_json(p);
 	heed_page_free(p);
 	return 0;
 }

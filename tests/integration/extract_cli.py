@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""`heed extract` end to end: a page, a gzip sitemap from standard input,
+"""`heed extract` end to end: a page, a gzip sitemap and a JSON Feed from
+standard input,
 the header charset winning over the page's, media refused, bad usage.
 
 Runs the real binary on files (nothing is fetched, so no server is
@@ -36,7 +37,26 @@ page = json.loads(out)
 rec = page["record"]
 check("title from og", rec["title"] == {
     "value": "Sunset timelapse over the bay", "source": "og"}, rec["title"])
-check("exact views", rec["views"]["value"] == 9007199254740993, rec["views"])
+check("exact views", rec["views"] == 9007199254740993, rec["views"])
+check("views source", rec["views_source"] == "jsonld", rec)
+check("links counted in the record", rec["links"] == len(page["links"]),
+      (rec["links"], len(page["links"])))
+
+# Issue 15: --record prints the record alone, one line, the same as the
+# page's "record" (one writer).
+rc, out, err = run(["--url", "https://cliphub.example/v/123", "--record",
+                    "-H", "Content-Type: text/html; charset=utf-8",
+                    os.path.join(DATA, "video.html")])
+check("--record exit status", rc == 0, err.decode())
+check("--record is one line", out.count(b"\n") == 1, out)
+check("--record is the record", json.loads(out) == rec, out)
+rc, out, err = run(["--url", "https://cliphub.example/sitemap.xml",
+                    "--record", os.path.join(DATA, "sitemap-video.xml")])
+check("--record on a sitemap is a usage error", rc == 2 and not out,
+      (rc, out, err))
+rc, out, err = run(["--url", "https://a.example/", "--record", "--feed",
+                    "-"], stdin=b"<rss/>")
+check("--record --feed is a usage error", rc == 2, (rc, err))
 check("robots header", page["robots"]["noarchive"] is True, page["robots"])
 urls = [l["url"] for l in page["links"]]
 check("no media links", not any(u.endswith(".mp4") for u in urls), urls)
@@ -50,6 +70,26 @@ check("sitemap exit status", rc == 0, err.decode())
 sm = json.loads(out)
 check("sitemap kind", sm["kind"] == "sitemap", sm["kind"])
 check("sitemap views", sm["entries"][0]["views"] == 12345, sm["entries"])
+
+# Issue 15: a JSON Feed, told by its first byte (no Content-Type): URLs
+# resolved against the feed's, several authors kept, the next page named.
+rc, out, err = run(["--url", "https://cliphub.example/feed.json", "-"],
+                   stdin=json.dumps({
+                       "version": "https://jsonfeed.org/version/1.1",
+                       "next_url": "/feed.json?page=2",
+                       "items": [{"id": "1", "url": "/v/1", "title": "One",
+                                  "date_published": "2024-03-05T09:00:00Z",
+                                  "authors": [{"name": "Ana"},
+                                              {"name": "Bo"}]}]}).encode())
+check("json feed exit status", rc == 0, err.decode())
+jf = json.loads(out) if rc == 0 else {}
+check("json feed kind", jf.get("kind") == "json", jf)
+check("json feed next", jf.get("next") ==
+      "https://cliphub.example/feed.json?page=2", jf)
+check("json feed entry", jf.get("entries", [{}])[0].get("url") ==
+      "https://cliphub.example/v/1" and jf["entries"][0]["author"] ==
+      "Ana; Bo" and jf["entries"][0]["published"] == "2024-03-05T09:00:00Z",
+      jf.get("entries"))
 
 # The header says UTF-8, the page says Latin-1: the header wins.
 rc, out, err = run(["--url", "https://a.example/", "--content-type",

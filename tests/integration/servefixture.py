@@ -55,9 +55,10 @@ KILL_PAGES = 40
 
 
 def page(title, desc=None, tags=(), views=None, published=None, lang="en",
-         site_name=None, links=(), head=""):
+         site_name=None, links=(), head="", ld=None):
     """An HTML page heed reads: title, description, article tags, views in
-    JSON-LD, a published date, a language; bytes."""
+    JSON-LD (with ld's members added: authors, a publisher), a published
+    date, a language; bytes."""
     h = [f'<!doctype html><html lang="{lang}"><head><meta charset="utf-8">',
          f"<title>{title}</title>"]
     if desc is not None:
@@ -75,7 +76,8 @@ def page(title, desc=None, tags=(), views=None, published=None, lang="en",
             "interactionStatistic": {
                 "@type": "InteractionCounter",
                 "interactionType": {"@type": "ViewAction"},
-                "userInteractionCount": views}}) + "</script>")
+                "userInteractionCount": views}, **(ld or {})})
+                 + "</script>")
     h.append(head)
     h.append("</head><body><h1>x</h1>")
     for href in links:
@@ -117,6 +119,13 @@ SHARED_SITES = {
 }
 
 
+# Issue 15: a record with several authors and a publisher of its own.
+BYLINES = {"/news/1.html": {
+    "author": [{"@type": "Person", "name": "Maria Okafor"},
+               {"@type": "Person", "name": "Tom Haines"}],
+    "publisher": {"@type": "Organization", "name": "Harbour Media Ltd"}}}
+
+
 def shared_script():
     script = {"/robots.txt": ("status", 200, ROBOTS)}
     for name, (prefix, lang, site_name, pages) in SHARED_SITES.items():
@@ -127,7 +136,8 @@ def shared_script():
                                         links=links))
         for file, title, desc, tags, views, published in pages:
             script[f"/{prefix}/{file}"] = ok(page(
-                title, desc, tags, views, published, lang, site_name))
+                title, desc, tags, views, published, lang, site_name,
+                ld=BYLINES.get(f"/{prefix}/{file}")))
     return script
 
 

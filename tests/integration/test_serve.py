@@ -784,6 +784,23 @@ def check_api_answers_of_every_kind():
     assert s == 405, s
 
 
+def check_items_carry_authors_and_publisher():
+    """Issue 15: an item gives every author apart and the publisher, in
+    the record and in lists; a page that names none has an empty list."""
+    want = {"author": "Maria Okafor; Tom Haines",
+            "authors": ["Maria Okafor", "Tom Haines"],
+            "publisher": "Harbour Media Ltd"}
+    rec = srv.json(f"/api/v1/records/{pid('news.test', '/news/1.html')}")
+    assert {k: rec.get(k) for k in want} == want, rec
+    hits = srv.json("/api/v1/search?q=bridge")["items"]
+    got = [{k: h.get(k) for k in want} for h in hits
+           if h["url"].endswith("/news/1.html")]
+    assert got == [want], hits
+    other = srv.json(f"/api/v1/records/{pid('news.test', '/news/2.html')}")
+    assert other["authors"] == [] and other["author"] is None, other
+    assert other["publisher"] == "Harbour News", other
+
+
 def check_every_api_answer_matches_the_openapi_document():
     """Every JSON answer the API gave in this test, whatever asked for it,
     validates against the schema the OpenAPI document gives for its path,
@@ -1082,6 +1099,7 @@ try:
         check_fts5_syntax_is_never_a_500,
         check_concurrent_requests_and_idle_connections,
         check_search_by_title_description_tag_and_site_name,
+        check_items_carry_authors_and_publisher,
         check_html_results_match_json,
         check_filters_change_results,
         check_sorts_order_results,

@@ -163,10 +163,14 @@ static void test_json_writer(void **state)
 	heed__json_key(&j, "c");
 	heed__json_open(&j, '[');
 	heed__json_close(&j, ']');
+	/* A member with its "absent" value is left out, commas and all. */
+	heed__json_int_member(&j, "d", -1, -1);
+	heed__json_int_member(&j, "e", 0, -1);
 	heed__json_close(&j, '}');
 	assert_int_equal(j.rc, HEED_OK);
 	assert_string_equal(heed__buf_str(&b),
-	                    "{\"a\":-1,\"b\":[true,{},null],\"c\":[]}");
+	                    "{\"a\":-1,\"b\":[true,{},null],\"c\":[],"
+	                    "\"e\":0}");
 
 	heed__buf_reset(&b);
 	heed__json_init(&j, &b);

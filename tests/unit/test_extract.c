@@ -14,7 +14,6 @@
 
 #include "../../bench/extract_corpus.h"
 
-#include "crawl/crawl-int.h"
 #include "extract/extract-int.h"
 #include "heed/extract.h"
 
@@ -93,6 +92,18 @@ static void render(struct heed_buf *b, const heed_page *p)
 	if (r->truncated)
 		heed__buf_addf(b, "truncated\n");
 	render_robots(b, heed_page_robots(p));
+	if (heed_page_oembed(p, HEED_OEMBED_JSON))
+		heed__buf_addf(b, "oembed_json=%s\n",
+		               heed_page_oembed(p, HEED_OEMBED_JSON));
+	if (heed_page_oembed(p, HEED_OEMBED_XML))
+		heed__buf_addf(b, "oembed_xml=%s\n",
+		               heed_page_oembed(p, HEED_OEMBED_XML));
+	if (heed_page_oembed_best(p, NULL)) {
+		heed_oembed_format f;
+		const char *u = heed_page_oembed_best(p, &f);
+		heed__buf_addf(b, "oembed_best=%s %s\n",
+		               f == HEED_OEMBED_JSON ? "json" : "xml", u);
+	}
 	for (size_t i = 0; i < heed_page_link_count(p); i++) {
 		const struct heed_link *l = heed_page_link(p, i);
 		heed__buf_addf(b, "link=%s %s%s%s\n", l->url, l->rel,
@@ -259,6 +270,16 @@ static const struct page_case cases[] = {
          "views=microdata:1234567\n"
          "tags=café:microdata|music:microdata\n"
          "charset=html:WINDOWS-1252\n"},
+        {"feed links: RSS, Atom and JSON Feed; other alternates are none", NULL,
+         "<link rel=alternate type=application/feed+json href=/feed.json>"
+         "<link rel=alternate type=APPLICATION/RSS+XML href=/feed.rss>"
+         "<link rel=alternate type=application/json href=/data.json>"
+         "<link rel=alternate href=/fr/>",
+         0, NULL,
+         "link=https://site.example/feed.json alternate feed\n"
+         "link=https://site.example/feed.rss alternate feed\n"
+         "link=https://site.example/data.json alternate\n"
+         "link=https://site.example/fr/ alternate\n"},
         {"title tag beats JSON-LD and h1", NULL,
          "<title> Plain   title </title><h1>Heading</h1>"
          "<script type=application/ld+json>{\"@type\":\"Article\","
@@ -699,6 +720,34 @@ static const struct page_case cases[] = {
          "description=meta:café &&copy2024 \xE2\x80\x9Cx\xE2\x80\x9D "
          "\xE2\x80\x93\n"
          "title=h1:<b> \xC2\xA0\xE2\x80\xA6\n"},
+        {"oEmbed discovery: resolved, first of each format, not a link", NULL,
+         "<base href=\"https://site.example/base/\">"
+         "<link rel=alternate type=\"text/xml+oembed\" "
+         "href=\"oembed?url=x&amp;format=xml\">"
+         "<link rel=\"alternate nofollow\" "
+         "type=\" Application/JSON+oEmbed \" href=/oembed?format=json>"
+         "<link rel=alternate type=application/json+oembed href=/second>"
+         "<link rel=alternate type=text/xml+oembed href=/second.xml>"
+         "<link rel=stylesheet type=application/json+oembed href=/not>"
+         "<link rel=alternate type=application/rss+xml href=/f.rss>",
+         0, NULL,
+         "oembed_json=https://site.example/oembed?format=json\n"
+         "oembed_xml=https://site.example/base/oembed?url=x&format=xml\n"
+         "oembed_best=json https://site.example/oembed?format=json\n"
+         "link=https://site.example/f.rss alternate feed\n"
+         "-link=https://site.example/oembed\n"
+         "-link=https://site.example/base/oembed\n"
+         "-link=https://site.example/second\n"
+         "-link=https://site.example/not\n"},
+        {"oEmbed discovery: XML alone is the best there is", NULL,
+         "<link rel=alternate type=text/xml+oembed href=/o.xml>", 0, NULL,
+         "oembed_xml=https://site.example/o.xml\n"
+         "oembed_best=xml https://site.example/o.xml\n"
+         "-oembed_json=\n"},
+        {"no oEmbed endpoint: none reported", NULL,
+         "<link rel=alternate href=/other type=application/json>", 0, NULL,
+         "-oembed_\n"
+         "link=https://site.example/other alternate\n"},
         {"entity bomb in a DOCTYPE does nothing", NULL,
          "<!DOCTYPE html [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b "
          "\"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c "
@@ -855,20 +904,24 @@ static unsigned compare_drivers(const struct page_case *c, unsigned *seen)
 
 /* The differential test: the unit-test pages and bench_extract's
  * well-formed corpus through heed's driver and libxml2's. */
-/* The stored record (src/crawl/record_json.c) carries authors apart and
- * the publisher, each with its source. */
+/* The record as JSON (heed_extract_record_json, the writer the crawl
+ * and `heed extract` share; tests/unit/test_record_json.c tests it on its
+ * own) carries authors apart and the publisher, each with its source. */
 static void test_extract_record_json(void **state)
 {
 	const struct page_case c = {"news", "news.html", NULL, 0, NULL, NULL};
 	heed_status rc;
 	heed_page *p = extract(&c, heed_allocator_default(), &rc);
 	char *json;
+	size_t len;
 
 	(void)state;
 	assert_int_equal(rc, HEED_OK);
-	json = heed__crawl_record_json(heed_allocator_default(),
-	                               heed_page_record(p), 0);
+	assert_int_equal(heed_extract_record_json(heed_page_record(p), 0, NULL,
+	                                          &json, &len),
+	                 HEED_OK);
 	assert_non_null(json);
+	assert_int_equal(strlen(json), len);
 	assert_non_null(strstr(json, "\"authors\":[{\"value\":\"Maria "
 	                             "Okafor\",\"source\":\"jsonld\"},"
 	                             "{\"value\":\"Tom Haines\",\"source\":"
@@ -1092,6 +1145,9 @@ static void test_extract_content_kind(void **state)
 	        {"application/xhtml+xml", HEED_CONTENT_XHTML},
 	        {"application/rss+xml", HEED_CONTENT_FEED},
 	        {"application/atom+xml;type=feed", HEED_CONTENT_FEED},
+	        {"application/feed+json; charset=utf-8", HEED_CONTENT_FEED},
+	        {"application/json", HEED_CONTENT_JSON},
+	        {"application/ld+json", HEED_CONTENT_JSON},
 	        {"text/xml", HEED_CONTENT_XML},
 	        {"application/xml", HEED_CONTENT_XML},
 	        {"application/vnd.example+xml", HEED_CONTENT_XML},

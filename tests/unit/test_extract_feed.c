@@ -1,7 +1,8 @@
 /*
  * Unit tests for feeds and sitemaps (src/extract/feed.c): RSS 2.0, RSS 1.0,
- * Atom, urlset with the video and news extensions, sitemapindex, plain
- * text, gzip, and the limits (50,000 URLs, 50 MiB inflated, index depth).
+ * Atom, JSON Feed 1 and 1.1, urlset with the video and news extensions,
+ * sitemapindex, plain text, gzip, and the limits (50,000 URLs, 10,000
+ * feed entries, 50 MiB inflated, index depth).
  * Entries are rendered one per line as "url|title|published|updated|
  * views|duration|tags|extra" and compared whole.
  */
@@ -20,10 +21,11 @@ static const char *s(const char *v)
 
 static void render(struct heed_buf *b, const heed_feed *f)
 {
-	heed__buf_addf(b, "%s|%s|skipped=%u%s\n",
+	heed__buf_addf(b, "%s|%s|skipped=%u%s%s%s\n",
 	               heed_feed_kind_name(heed_feed_kind_get(f)),
 	               s(heed_feed_title(f)), heed_feed_skipped(f),
-	               heed_feed_truncated(f) ? "|truncated" : "");
+	               heed_feed_truncated(f) ? "|truncated" : "",
+	               heed_feed_next(f) ? "|next=" : "", s(heed_feed_next(f)));
 	for (size_t i = 0; i < heed_feed_entry_count(f); i++) {
 		const struct heed_feed_entry *e = heed_feed_entry(f, i);
 		heed__buf_addf(b, "%s|%s|%s|%s|%lld|%lld|", e->url, s(e->title),
@@ -127,6 +129,68 @@ static const struct feed_case cases[] = {
          "rss2|Caf\xC3\xA9|skipped=0\nhttps://a.example/x|"
          "\xE2\x80\x9Cq\xE2\x80\x9D \xC3\x99"
          "dc=|||-1|-1|||||\n"},
+        {"JSON Feed 1.1: relative URLs, fractions kept, authors, tags, "
+         "image; bad items skipped",
+         NULL,
+         "{\"version\":\"https://jsonfeed.org/version/1.1\","
+         "\"title\":\" ClipHub JSON \",\"next_url\":\"/feed.json?p=2\","
+         "\"authors\":[{\"name\":\"Desk\"}],\"items\":["
+         "{\"id\":\"1\",\"url\":\"/v/1\","
+         "\"external_url\":\"https://other.example/x\",\"title\":\"First\","
+         "\"summary\":\"Short\",\"content_text\":\"Long text\","
+         "\"date_published\":\"2024-03-05T09:00:00.123+01:00\","
+         "\"date_modified\":\"2024-03-06T10:00:00Z\","
+         "\"tags\":[\"Nature\",\"sunset\",\"nature\",3],"
+         "\"authors\":[{\"name\":\"By Ana Lopez\"},{\"name\":\"Bo Chen\"},"
+         "{\"url\":\"https://x.example/\"},7],"
+         "\"image\":\"https://cdn.cliphub.example/1.jpg\"},"
+         "{\"id\":\"https://cliphub.example/v/2\","
+         "\"content_html\":\"<p>Hello <b>world</b></p>\","
+         "\"banner_image\":\"/b/2.png\"},"
+         "{\"id\":\"3\",\"url\":\"javascript:alert(1)\"},"
+         "{\"id\":\"4\",\"url\":\"ftp://cliphub.example/x\"},"
+         "{\"id\":\"5\",\"url\":\"https://cliphub.example/ep5.mp3\"},"
+         "{\"id\":\"not-a-url\"},\"not an object\",null,"
+         "{\"id\":8,\"url\":\"https://cliphub.example/v/8\",\"title\":8,"
+         "\"date_published\":\"not a date\",\"tags\":\"x\","
+         "\"summary\":[],\"image\":\"data:image/png;base64,AA\"}]}",
+         HEED_OK,
+         "json|ClipHub JSON|skipped=6|next=https://cliphub.example/"
+         "feed.json?p=2\n"
+         "https://cliphub.example/v/1|First|2024-03-05T08:00:00.123Z|"
+         "2024-03-06T10:00:00Z|-1|-1|nature,sunset|Short|Ana Lopez; Bo Chen|"
+         "https://cdn.cliphub.example/1.jpg|\n"
+         "https://cliphub.example/v/2||||-1|-1||Hello world|Desk|"
+         "https://cliphub.example/b/2.png|\n"
+         "https://cliphub.example/v/8||||-1|-1|||Desk||\n"},
+        {"JSON Feed 1: author object, http version, BOM, content_text", NULL,
+         "\xEF\xBB\xBF \n{\"version\":\"http://jsonfeed.org/version/1\","
+         "\"items\":[{\"id\":\"a\",\"url\":\"https://a.example/a\","
+         "\"content_text\":\"Plain text\",\"author\":{\"name\":\"Old "
+         "Style\"},\"date_modified\":\"2017-05-17T08:02:12-07:00\"}]}",
+         HEED_OK,
+         "json||skipped=0\n"
+         "https://a.example/a|||2017-05-17T15:02:12Z|-1|-1||Plain text|"
+         "Old Style||\n"},
+        {"JSON Feed: items not an array", NULL,
+         "{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"T\","
+         "\"items\":{\"url\":\"https://a.example/a\"}}",
+         HEED_OK, "json|T|skipped=0\n"},
+        {"JSON Feed: invalid UTF-8 replaced", NULL,
+         "{\"version\":\"https://jsonfeed.org/version/1\",\"items\":[{"
+         "\"url\":\"https://a.example/c\",\"title\":\"caf\xC3 ok\"}]}",
+         HEED_OK,
+         "json||skipped=0\nhttps://a.example/c|caf\xEF\xBF\xBD ok|||-1|-1|"
+         "||||\n"},
+        {"JSON without a version is no feed", NULL,
+         "{\"items\":[{\"url\":\"https://a.example/a\"}]}", HEED_EPARSE, NULL},
+        {"JSON with another version is no feed", NULL,
+         "{\"version\":\"2.0\",\"items\":[]}", HEED_EPARSE, NULL},
+        {"JSON with a version of the wrong type is no feed", NULL,
+         "{\"version\":1.1,\"items\":[]}", HEED_EPARSE, NULL},
+        {"broken JSON is no feed", NULL,
+         "{\"version\":\"https://jsonfeed.org/version/1.1\",\"items\":[",
+         HEED_EPARSE, NULL},
         {"HTML is not a feed", NULL, "<html><title>x</title></html>",
          HEED_EPARSE, NULL},
         {"empty body is an empty text sitemap", NULL, "", HEED_OK,
@@ -194,11 +258,22 @@ static char *gzip(const char *s, size_t len, size_t *out_len)
 	return out;
 }
 
+/* b's document parses, cut after kept entries, the last one last. */
+static void assert_cut(const struct heed_buf *b, size_t kept, const char *last)
+{
+	heed_feed *f = NULL;
+
+	assert_int_equal(parse(b->data, b->len, 0, NULL, &f), HEED_OK);
+	assert_int_equal(heed_feed_entry_count(f), kept);
+	assert_true(heed_feed_truncated(f));
+	assert_string_equal(heed_feed_entry(f, kept - 1)->url, last);
+	heed_feed_free(f);
+}
+
 /* 60,000 URLs: 50,000 kept, marked truncated. */
 static void test_feed_url_limit(void **state)
 {
 	struct heed_buf b;
-	heed_feed *f = NULL;
 	(void)state;
 
 	heed__buf_init(&b, heed_allocator_default(), 64 << 20);
@@ -207,12 +282,7 @@ static void test_feed_url_limit(void **state)
 		heed__buf_addf(&b, "<url><loc>https://a.example/%d</loc></url>",
 		               i);
 	heed__buf_addf(&b, "</urlset>");
-	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_OK);
-	assert_int_equal(heed_feed_entry_count(f), HEED_SITEMAP_MAX_URLS);
-	assert_true(heed_feed_truncated(f));
-	assert_string_equal(heed_feed_entry(f, 49999)->url,
-	                    "https://a.example/49999");
-	heed_feed_free(f);
+	assert_cut(&b, HEED_SITEMAP_MAX_URLS, "https://a.example/49999");
 	heed__buf_free(&b);
 }
 
@@ -240,6 +310,95 @@ static void test_feed_gzip_bomb(void **state)
 	free(z);
 }
 
+/* A JSON Feed without "version" is one only when its Content-Type names
+ * the format; application/json says nothing about it. */
+static void test_feed_json_typed(void **state)
+{
+	static const char body[] =
+	        "{\"items\":[{\"url\":\"https://a.example/a\"}]}";
+	struct heed_header h = {"content-type",
+	                        "application/feed+json; charset=utf-8"};
+	struct heed_extract_input in = {0};
+	heed_feed *f = NULL;
+	(void)state;
+
+	in.body = body;
+	in.body_len = strlen(body);
+	in.url = "https://a.example/feed.json";
+	in.headers = &h;
+	in.header_count = 1;
+	assert_int_equal(
+	        heed_extract_feed(&f, &in, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_feed_kind_get(f), HEED_FEED_JSON);
+	assert_int_equal(heed_feed_entry_count(f), 1);
+	heed_feed_free(f);
+	in.content_type = "application/json";
+	assert_int_equal(
+	        heed_extract_feed(&f, &in, heed_test_allocator(), NULL),
+	        HEED_EPARSE);
+	assert_null(f);
+}
+
+/* Fills b with a JSON Feed: open, unit n times, then end. */
+static void json_repeat(struct heed_buf *b, const char *open, const char *unit,
+                        int n, const char *end)
+{
+	heed__buf_reset(b);
+	heed__buf_addf(b, "{\"version\":\"https://jsonfeed.org/version/1\",%s",
+	               open);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(heed__buf_add(b, unit, strlen(unit)), HEED_OK);
+	heed__buf_addf(b, "%s", end);
+}
+
+static void assert_no_feed(const struct heed_buf *b)
+{
+	heed_feed *f = NULL;
+
+	assert_int_equal(parse(b->data, b->len, 0, NULL, &f), HEED_EPARSE);
+	assert_null(f);
+}
+
+/* 12,000 items: HEED_FEED_MAX_ENTRIES kept, marked truncated; 100,000
+ * items that are no objects are each skipped; a million values, 16 MiB,
+ * or nesting past json-c's depth cap, is no feed. */
+static void test_feed_json_limits(void **state)
+{
+	struct heed_buf b;
+	heed_feed *f = NULL;
+	(void)state;
+
+	static char kib[1025];
+
+	heed__buf_init(&b, heed_allocator_default(), 64 << 20);
+	heed__buf_addf(&b, "{\"version\":\"https://jsonfeed.org/version/1.1\","
+	                   "\"items\":[");
+	for (int i = 0; i < 12000; i++)
+		heed__buf_addf(&b, "%s{\"id\":\"%d\",\"url\":\"/p/%d\"}",
+		               i ? "," : "", i, i);
+	heed__buf_addf(&b, "]}");
+	assert_cut(&b, HEED_FEED_MAX_ENTRIES, "https://cliphub.example/p/9999");
+
+	json_repeat(&b, "\"items\":[0", ",0", 99999, "]}");
+	assert_int_equal(parse(b.data, b.len, 0, NULL, &f), HEED_OK);
+	assert_int_equal(heed_feed_entry_count(f), 0);
+	assert_int_equal(heed_feed_skipped(f), 100000);
+	assert_false(heed_feed_truncated(f));
+	heed_feed_free(f);
+
+	/* Past a million values, or 16 MiB however few the values, json-c
+	 * is not asked: no feed. */
+	json_repeat(&b, "\"items\":[0", ",0", 1000000, "]}");
+	assert_no_feed(&b);
+	memset(kib, '0', sizeof(kib) - 1);
+	json_repeat(&b, "\"title\":\"", kib, 17 * 1024, "\",\"items\":[]}");
+	assert_no_feed(&b);
+	json_repeat(&b, "\"items\":", "[", 1000, "");
+	assert_no_feed(&b);
+	heed__buf_free(&b);
+}
+
 static void test_feed_index_depth(void **state)
 {
 	static const char index[] = "<sitemapindex><sitemap><loc>https://"
@@ -258,12 +417,9 @@ static void test_feed_index_depth(void **state)
 	assert_null(f);
 }
 
-static void test_feed_oom(void **state)
+/* Every allocation failure gives HEED_ENOMEM, until none fails. */
+static void parse_failing(const char *body, size_t len)
 {
-	size_t len;
-	char *body = read_data("sitemap-video.xml.gz", &len);
-	(void)state;
-
 	for (unsigned long n = 0;; n++) {
 		struct heed_test_fail fail = {.fail_at = n};
 		heed_feed *f = NULL;
@@ -274,7 +430,23 @@ static void test_feed_oom(void **state)
 			break;
 		assert_int_equal(rc, HEED_ENOMEM);
 	}
+}
+
+static void test_feed_oom(void **state)
+{
+	size_t len;
+	char *body = read_data("sitemap-video.xml.gz", &len);
+	const char *json = NULL;
+	(void)state;
+
+	parse_failing(body, len);
 	free(body);
+	/* The JSON Feed 1.1 case, read again under failing allocations. */
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++)
+		if (strncmp(cases[i].name, "JSON Feed 1.1", 13) == 0)
+			json = cases[i].text;
+	assert_non_null(json);
+	parse_failing(json, strlen(json));
 }
 
 int main(void)
@@ -283,6 +455,8 @@ int main(void)
 	        cmocka_unit_test(test_feed_cases),
 	        cmocka_unit_test(test_feed_url_limit),
 	        cmocka_unit_test(test_feed_gzip_bomb),
+	        cmocka_unit_test(test_feed_json_typed),
+	        cmocka_unit_test(test_feed_json_limits),
 	        cmocka_unit_test(test_feed_index_depth),
 	        cmocka_unit_test(test_feed_oom),
 	};

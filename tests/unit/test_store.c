@@ -467,8 +467,14 @@ static void test_locations(void **state)
 	assert_int_equal(heed_store_begin(s), HEED_OK);
 	assert_int_equal(heed_store_rollback(s), HEED_OK);
 	heed_store_close(s);
-	assert_int_equal(heed_store_open(&s, "postgres://x/y", NULL, &d),
-	                 HEED_ECONFIG);
+	/* PostgreSQL's URIs reach its backend: nothing listens on port 1,
+	 * and the message keeps the password out. */
+	assert_int_equal(heed_store_open(&s,
+	                                 "postgres://u:secret@127.0.0.1:1/y",
+	                                 NULL, &d),
+	                 HEED_ESTORE);
+	assert_non_null(strstr(d.message, "postgres://u:***@127.0.0.1:1/y"));
+	assert_null(strstr(d.message, "secret"));
 	assert_int_equal(heed_store_open(&s, "", NULL, &d), HEED_EINVAL);
 	path_in_dir(d.message, sizeof(d.message), "no/such/dir/x.db");
 	assert_int_equal(heed_store_open(&s, d.message, NULL, &d), HEED_ESTORE);

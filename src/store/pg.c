@@ -1,0 +1,407 @@
+/*
+ * The PostgreSQL backend (issue 14): one libpq connection per store, to the
+ * database a connection URI names ("postgresql://user@host:port/db"; any
+ * URI libpq takes, parameters included). heed's tables live in the
+ * connection's current schema (the first of its search_path).
+ *
+ * Opening looks before it writes, as the SQLite backend does: inspect()
+ * reads the names of the schema's tables and the mark, a comment on the
+ * table heed_schema written in the migration transaction, and refuses a
+ * database that holds tables without the mark. No PostgreSQL store was ever
+ * made without it, so unlike SQLite there is no unmarked heed store to
+ * accept.
+ *
+ * Migrations run in one transaction that first takes a transaction-level
+ * advisory lock, so two workers opening a new database at once migrate it
+ * once: the second waits, then finds every area current.
+ *
+ * A lost connection fails the call with HEED_ESTORE and says so; heed does
+ * not reconnect yet (reconnecting with back-off comes with the workers).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/pg-int.h"
+
+/* The mark: heed_schema's comment. */
+#define PG_MARK "heed store 0x68656564"
+
+/* How long opening waits for the server, in seconds (libpq waits forever
+ * by default). A connect_timeout in the URI wins. */
+#define PG_CONNECT_TIMEOUT_S "10"
+
+static const struct heed_store_area *const pg_areas[] = {
+        &heed__store_core_area,
+        &heed__pg_frontier_area,
+        NULL,
+};
+
+bool heed__pg_location(const char *location)
+{
+	return strncmp(location, "postgres:", 9) == 0 ||
+	       strncmp(location, "postgresql:", 11) == 0;
+}
+
+/* Copies in[0..n) to *o, advancing it. */
+static void put(char **o, const char *in, size_t n)
+{
+	memcpy(*o, in, n);
+	*o += n;
+}
+
+char *heed__pg_redact(const struct heed_allocator *alloc, const char *location)
+{
+	size_t len = strlen(location);
+	/* Each replacement writes 3 bytes for at least 0: at most one per
+	 * byte, plus the user info's. */
+	char *out = heed__malloc(alloc, 4 * len + 8), *o = out;
+	const char *p = location, *auth = location + strcspn(location, ":/?#");
+	const char *q;
+
+	if (!out)
+		return NULL;
+	/* The authority follows the scheme's "://", nowhere else: a "://"
+	 * in the path or the query is data. */
+	if (strncmp(auth, "://", 3) == 0) {
+		const char *end = auth + 3 + strcspn(auth + 3, "/?#");
+		const char *at = NULL, *colon;
+		for (q = auth + 3; q < end; q++)
+			if (*q == '@')
+				at = q;
+		colon = at ? memchr(auth + 3, ':', (size_t)(at - auth - 3))
+		           : NULL;
+		if (colon) {
+			put(&o, p, (size_t)(colon + 1 - p));
+			put(&o, "***", 3);
+			p = at;
+		}
+	}
+	q = strchr(p, '?');
+	if (q) {
+		put(&o, p, (size_t)(q + 1 - p));
+		p = q + 1;
+		while (*p && *p != '#') {
+			size_t n = strcspn(p, "&#");
+			if (n >= 9 && strncmp(p, "password=", 9) == 0) {
+				put(&o, p, 9);
+				put(&o, "***", 3);
+			} else {
+				put(&o, p, n);
+			}
+			p += n;
+			if (*p == '&')
+				put(&o, p++, 1);
+		}
+	}
+	put(&o, p, strlen(p) + 1);
+	return out;
+}
+
+/* The connection's last error, one line, in the store's messages. */
+static void record_error(heed_store *store, const char *msg)
+{
+	PGconn *conn = store->pg ? store->pg->conn : NULL;
+	size_t n;
+
+	if (!msg || !*msg)
+		msg = conn ? PQerrorMessage(conn) : "no connection";
+	if (conn && PQstatus(conn) == CONNECTION_BAD)
+		snprintf(store->backend_err, sizeof(store->backend_err),
+		         "lost the connection to PostgreSQL (heed does not "
+		         "reconnect yet): %.180s",
+		         msg);
+	else
+		snprintf(store->backend_err, sizeof(store->backend_err), "%s",
+		         msg);
+	n = strlen(store->backend_err);
+	while (n > 0 && (store->backend_err[n - 1] == '\n' ||
+	                 store->backend_err[n - 1] == ' '))
+		store->backend_err[--n] = '\0';
+	memcpy(store->errmsg, store->backend_err, sizeof(store->errmsg));
+}
+
+PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
+                         const char *const *params)
+{
+	PGresult *r;
+	ExecStatusType st;
+
+	if (!store->pg || !store->pg->conn) {
+		record_error(store, "no connection");
+		return NULL;
+	}
+	r = PQexecParams(store->pg->conn, sql, n, NULL, params, NULL, NULL, 0);
+	st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+		return r;
+	record_error(store, r ? PQresultErrorMessage(r) : NULL);
+	PQclear(r);
+	return NULL;
+}
+
+heed_status heed__pg_run(heed_store *store, const char *sql, int n,
+                         const char *const *params, int64_t *changed)
+{
+	PGresult *r = heed__pg_query(store, sql, n, params);
+
+	if (changed)
+		*changed = r ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
+	if (!r)
+		return HEED_ESTORE;
+	PQclear(r);
+	return HEED_OK;
+}
+
+const char *heed__pg_text(const PGresult *r, int row, int col)
+{
+	return PQgetisnull(r, row, col) ? NULL : PQgetvalue(r, row, col);
+}
+
+int64_t heed__pg_int(const PGresult *r, int row, int col, int64_t absent)
+{
+	if (PQgetisnull(r, row, col))
+		return absent;
+	return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v)
+{
+	snprintf(buf, HEED_PG_INT_SIZE, "%lld", (long long)v);
+	return buf;
+}
+
+/* Several statements, no parameters (migrations, BEGIN; ...): the simple
+ * query protocol. */
+static heed_status pg_exec(heed_store *store, const char *sql)
+{
+	PGresult *r;
+	ExecStatusType st;
+
+	if (!store->pg || !store->pg->conn) {
+		record_error(store, "no connection");
+		return HEED_ESTORE;
+	}
+	r = PQexec(store->pg->conn, sql);
+	st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+		record_error(store, r ? PQresultErrorMessage(r) : NULL);
+		PQclear(r);
+		return HEED_ESTORE;
+	}
+	PQclear(r);
+	return HEED_OK;
+}
+
+/*
+ * Reads the tables of the connection's current schema and decides whether
+ * heed may use the database (heed_store_open_ex's contract): the mark makes
+ * a heed store, no tables a new one, anything else is someone else's.
+ */
+static heed_status inspect(heed_store *store, struct heed_diag *diag)
+{
+	static const char sql[] =
+	        "SELECT c.relname, c.relname = 'heed_schema' AND "
+	        "coalesce(obj_description(c.oid, 'pg_class'), '') = "
+	        "'" PG_MARK "' "
+	        "FROM pg_class c JOIN pg_namespace n "
+	        "ON n.oid = c.relnamespace "
+	        "WHERE n.nspname = current_schema() "
+	        "AND c.relkind IN ('r', 'p', 'v', 'm', 'f') "
+	        "ORDER BY c.relname COLLATE \"C\";";
+	PGresult *r = heed__pg_query(store, sql, 0, NULL);
+	char foreign[160] = "";
+	int rows, listed = 0, nforeign = 0, i;
+
+	if (!r)
+		return heed__store_fail(store, diag, "reading the store");
+	rows = PQntuples(r);
+	for (i = 0; i < rows; i++)
+		if (strcmp(PQgetvalue(r, i, 1), "t") == 0) {
+			PQclear(r);
+			store->found = HEED_STORE_FOUND_MARKED;
+			return HEED_OK;
+		}
+	for (i = 0; i < rows; i++)
+		heed__store_list_foreign(foreign, sizeof(foreign), &listed,
+		                         &nforeign, PQgetvalue(r, i, 0));
+	PQclear(r);
+	if (nforeign > 0) {
+		if (nforeign > listed) {
+			size_t len = strlen(foreign);
+			snprintf(foreign + len, sizeof(foreign) - len,
+			         " and %d more", nforeign - listed);
+		}
+		return heed_diag_set(diag, HEED_ESTORE, 0, 0,
+		                     "'%s' is not a heed store: it holds "
+		                     "tables heed did not create (%s)",
+		                     store->location, foreign);
+	}
+	store->found = HEED_STORE_FOUND_NEW;
+	return HEED_OK;
+}
+
+/* libpq prints the server's notices ("relation already exists,
+ * skipping") on stderr by default; a library never prints. */
+static void quiet(void *ud, const char *message)
+{
+	(void)ud;
+	(void)message;
+}
+
+static heed_status pg_open(heed_store *store, const char *location,
+                           unsigned flags, struct heed_diag *diag)
+{
+	/* Our defaults first: expand_dbname lets the URI's own settings
+	 * override them. application_name carries heed's pid for the crawl
+	 * lock's message. */
+	static const char *const keys[] = {"connect_timeout",
+	                                   "application_name", "dbname", NULL};
+	char app[32];
+	const char *values[] = {PG_CONNECT_TIMEOUT_S, app, location, NULL};
+	bool read_only = flags & HEED_STORE_OPEN_READONLY;
+	bool existing = read_only || (flags & HEED_STORE_OPEN_EXISTING);
+	heed_status rc;
+
+	snprintf(app, sizeof(app), "heed[%ld]", (long)getpid());
+	store->pg = heed__calloc(store->alloc, 1, sizeof(*store->pg));
+	if (!store->pg)
+		return HEED_ENOMEM;
+	store->pg->conn = PQconnectdbParams(keys, values, 1);
+	if (!store->pg->conn)
+		return heed_diag_set(diag, HEED_ENOMEM, 0, 0,
+		                     "out of memory connecting to PostgreSQL");
+	if (PQstatus(store->pg->conn) != CONNECTION_OK) {
+		/* Not record_error: it would call a failed connect a lost
+		 * one. */
+		snprintf(store->backend_err, sizeof(store->backend_err), "%s",
+		         PQerrorMessage(store->pg->conn));
+		store->backend_err[strcspn(store->backend_err, "\n")] = '\0';
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "cannot connect to the PostgreSQL store '%.80s': "
+		         "%.120s",
+		         store->location, store->backend_err);
+		return heed_diag_set(diag, HEED_ESTORE, 0, 0, "%s",
+		                     store->errmsg);
+	}
+	PQsetNoticeProcessor(store->pg->conn, quiet, NULL);
+	rc = inspect(store, diag);
+	if (rc != HEED_OK)
+		return rc;
+	if (existing && store->found == HEED_STORE_FOUND_NEW)
+		return heed_diag_set(diag, HEED_ENOTFOUND, 0, 0,
+		                     "no store at '%s': the database holds no "
+		                     "tables",
+		                     store->location);
+	/* A reader's session refuses every write, as SQLite's read-only
+	 * open does. */
+	if (read_only &&
+	    pg_exec(store, "SET default_transaction_read_only = on;") !=
+	            HEED_OK)
+		return heed__store_fail(store, diag, "setting up the store");
+	return HEED_OK;
+}
+
+static void pg_close(heed_store *store)
+{
+	if (!store->pg)
+		return;
+	/* Ending the session releases the crawl lock. */
+	PQfinish(store->pg->conn);
+	heed__free(store->alloc, store->pg);
+	store->pg = NULL;
+}
+
+static const char *pg_errmsg(heed_store *store)
+{
+	return store->backend_err[0] ? store->backend_err : "no error";
+}
+
+static heed_status pg_schema_version(heed_store *store, const char *area,
+                                     int *version)
+{
+	const char *params[] = {area};
+	PGresult *r = heed__pg_query(
+	        store, "SELECT version FROM heed_schema WHERE area = $1;", 1,
+	        params);
+
+	*version = 0;
+	if (!r)
+		return HEED_ESTORE;
+	if (PQntuples(r) == 1)
+		*version = (int)heed__pg_int(r, 0, 0, 0);
+	PQclear(r);
+	return HEED_OK;
+}
+
+/* The pid heed[N] of the session holding the crawl lock, or 0. */
+static long lock_holder(heed_store *store)
+{
+	static const char sql[] =
+	        "SELECT a.application_name FROM pg_locks l "
+	        "JOIN pg_stat_activity a ON a.pid = l.pid "
+	        "WHERE l.locktype = 'advisory' AND l.granted "
+	        "AND l.database = (SELECT oid FROM pg_database "
+	        "WHERE datname = current_database()) "
+	        "AND l.classid = " HEED_PG_LOCK_KEY
+	        " AND l.objid = " HEED_PG_LOCK_CRAWL
+	        " AND l.objsubid = 2 LIMIT 1;";
+	PGresult *r = heed__pg_query(store, sql, 0, NULL);
+	long pid = 0;
+
+	if (r && PQntuples(r) == 1 &&
+	    sscanf(PQgetvalue(r, 0, 0), "heed[%ld]", &pid) != 1)
+		pid = 0;
+	PQclear(r);
+	return pid;
+}
+
+/*
+ * One crawl per store, as with SQLite, for now: a session advisory lock,
+ * released when the connection ends, so a killed crawl's lock goes with its
+ * connection. Workers sharing one database will replace it with per-site
+ * leases (issue 14).
+ */
+static heed_status pg_lock(heed_store *store, struct heed_diag *diag)
+{
+	PGresult *r;
+	bool got;
+
+	if (store->pg->locked)
+		return HEED_OK;
+	r = heed__pg_query(store,
+	                   "SELECT pg_try_advisory_lock(" HEED_PG_LOCK_KEY
+	                   ", " HEED_PG_LOCK_CRAWL ");",
+	                   0, NULL);
+	if (!r)
+		return heed__store_fail(store, diag, "taking the crawl lock");
+	got = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+	PQclear(r);
+	if (got) {
+		store->pg->locked = true;
+		return HEED_OK;
+	}
+	return heed__store_busy(store, diag, lock_holder(store));
+}
+
+const struct heed_store_backend heed__pg_backend = {
+        .name = "postgres",
+        .title = "PostgreSQL",
+        .areas = pg_areas,
+        .open = pg_open,
+        .close = pg_close,
+        .exec = pg_exec,
+        .schema_version = pg_schema_version,
+        .errmsg = pg_errmsg,
+        .lock = pg_lock,
+        .mark_sql = "COMMENT ON TABLE heed_schema IS '" PG_MARK "';",
+        .writer_sql = NULL,
+        .begin_sql = "BEGIN;",
+        /* Waits for another process's migration to commit; released with
+         * the transaction. */
+        .migrate_begin_sql =
+                "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
+                ", " HEED_PG_LOCK_MIGRATE ");",
+        .frontier = &heed__pg_frontier_ops,
+};

@@ -1,0 +1,82 @@
+/*
+ * Helpers for unit tests that run against the throwaway PostgreSQL cluster
+ * tests/pgcluster.py starts (meson runs such a test program under
+ * `tests/pgcluster.py run --`, which sets HEED_TEST_PG to the cluster's
+ * URL). Each test gets a database of its own, so tests never see each
+ * other's rows.
+ */
+#ifndef HEED_PG_TEST_H
+#define HEED_PG_TEST_H
+
+#include <libpq-fe.h>
+#include <unistd.h>
+
+#include "heed_test.h"
+
+/* The cluster's URL, or NULL when the program runs without one. */
+static inline const char *heed_test_pg(void)
+{
+	const char *url = getenv("HEED_TEST_PG");
+
+	return url && *url ? url : NULL;
+}
+
+/* Runs sql on the database at url; returns the first value of its first
+ * row (static, "" when none). Fails the test on any error. */
+static inline const char *heed_test_pg_sql(const char *url, const char *sql)
+{
+	static char value[256];
+	PGconn *c = PQconnectdb(url);
+	PGresult *r;
+
+	if (PQstatus(c) != CONNECTION_OK)
+		fail_msg("connecting to %s: %s", url, PQerrorMessage(c));
+	r = PQexec(c, sql);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK &&
+	    PQresultStatus(r) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(c));
+	value[0] = '\0';
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
+		snprintf(value, sizeof(value), "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(c);
+	return value;
+}
+
+/* A new, empty database on the cluster: its URL in url. */
+static inline void heed_test_pg_fresh(char *url, size_t size)
+{
+	static int n;
+	const char *base = heed_test_pg();
+	const char *slash;
+	char sql[96];
+
+	if (!base)
+		fail_msg("HEED_TEST_PG is not set: run this test through "
+		         "tests/pgcluster.py run -- (meson test does)");
+	slash = strrchr(base, '/');
+	assert_non_null(slash);
+	n++;
+	snprintf(sql, sizeof(sql), "CREATE DATABASE heed_t%ld_%d",
+	         (long)getpid(), n);
+	heed_test_pg_sql(base, sql);
+	snprintf(url, size, "%.*s/heed_t%ld_%d", (int)(slash - base), base,
+	         (long)getpid(), n);
+}
+
+/* A store for a test: a fresh PostgreSQL database when the program runs
+ * with the cluster, else a SQLite store in memory. */
+static inline heed_store *heed_test_store_fresh(void)
+{
+	char url[256];
+	heed_store *s = NULL;
+
+	if (!heed_test_pg())
+		return heed_test_store_memory();
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	return s;
+}
+
+#endif /* HEED_PG_TEST_H */

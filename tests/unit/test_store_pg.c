@@ -1,0 +1,302 @@
+/*
+ * Unit tests for the PostgreSQL store's front (issue 14), against the real
+ * cluster tests/pgcluster.py starts: a new database is migrated and marked
+ * once, a database that is not heed's is refused untouched, two processes
+ * opening one new database migrate it once, the crawl lock, errors that
+ * name the store without its password, a lost connection, and the clear
+ * answer of an area PostgreSQL does not have yet.
+ */
+#include "pg_test.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "heed/store_frontier.h"
+#include "heed/store_irc.h"
+#include "heed/store_pages.h"
+#include "heed/store_sites.h"
+
+static heed_store *open_url(const char *url, unsigned flags)
+{
+	heed_store *s = NULL;
+	struct heed_diag d = {0};
+
+	if (heed_store_open_ex(&s, url, flags, heed_test_allocator(), &d) !=
+	    HEED_OK)
+		fail_msg("opening %s: %s", url, d.message);
+	return s;
+}
+
+/* A new database is migrated and marked; opening it again runs nothing:
+ * the rows of heed_schema are the ones the first open wrote. */
+static void test_fresh_database_migrated_once(void **state)
+{
+	char url[256], xmin[256];
+	heed_store *s;
+	int version = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	assert_string_equal(heed_store_backend_name(s), "postgres");
+	assert_int_equal(heed_store_schema_version(s, "core", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 1);
+	assert_int_equal(heed_store_schema_version(s, "frontier", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 2);
+	assert_int_equal(heed_store_schema_version(s, "pages", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 0);
+	heed_store_close(s);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT obj_description("
+	                              "'heed_schema'::regclass, 'pg_class');"),
+	        "heed store 0x68656564");
+	snprintf(xmin, sizeof(xmin), "%s",
+	         heed_test_pg_sql(url, "SELECT string_agg(xmin::text, ',' "
+	                               "ORDER BY area) FROM heed_schema;"));
+	s = open_url(url, 0);
+	heed_store_close(s);
+	s = open_url(url, HEED_STORE_OPEN_READONLY);
+	heed_store_close(s);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT string_agg(xmin::"
+	                                          "text, ',' ORDER BY area) "
+	                                          "FROM heed_schema;"),
+	                    xmin);
+}
+
+/* _EXISTING and _READONLY never create a store in an empty database. */
+static void test_existing_refuses_empty_database(void **state)
+{
+	char url[256];
+	heed_store *s = NULL;
+	struct heed_diag d = {0};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open_ex(&s, url, HEED_STORE_OPEN_EXISTING,
+	                                    heed_test_allocator(), &d),
+	                 HEED_ENOTFOUND);
+	assert_null(s);
+	assert_non_null(strstr(d.message, "no store at"));
+	assert_int_equal(heed_store_open_ex(&s, url, HEED_STORE_OPEN_READONLY,
+	                                    heed_test_allocator(), &d),
+	                 HEED_ENOTFOUND);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM pg_tables WHERE "
+	                              "schemaname = 'public';"),
+	        "0");
+}
+
+/* A database holding someone else's table is refused and left as it
+ * was: no heed table appears, the foreign rows stay. */
+static void test_foreign_table_refused_untouched(void **state)
+{
+	char url[256];
+	heed_store *s = NULL;
+	struct heed_diag d = {0};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	heed_test_pg_sql(url, "CREATE TABLE customers (name TEXT);"
+	                      "INSERT INTO customers VALUES ('ada');");
+	assert_int_equal(
+	        heed_store_open_ex(&s, url, 0, heed_test_allocator(), &d),
+	        HEED_ESTORE);
+	assert_null(s);
+	assert_non_null(strstr(d.message, "is not a heed store"));
+	assert_non_null(strstr(d.message, "customers"));
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT string_agg(tablename, ',') FROM "
+	                              "pg_tables WHERE schemaname = "
+	                              "'public';"),
+	        "customers");
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT name FROM customers;"), "ada");
+}
+
+/* Four processes open one new database at once: every open succeeds (a
+ * second migration would fail on CREATE TABLE) and the schema is there
+ * once. */
+static void test_concurrent_opens_migrate_once(void **state)
+{
+	char url[256];
+	pid_t pids[4];
+	heed_store *s;
+	int version = 0, i, wstatus;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	for (i = 0; i < 4; i++) {
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (pids[i] == 0) {
+			heed_store *c = NULL;
+			heed_status rc = heed_store_open(&c, url, NULL, NULL);
+			heed_store_close(c);
+			_exit(rc == HEED_OK ? 0 : 10 + (int)rc);
+		}
+	}
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(waitpid(pids[i], &wstatus, 0), pids[i]);
+		assert_true(WIFEXITED(wstatus));
+		assert_int_equal(WEXITSTATUS(wstatus), 0);
+	}
+	s = open_url(url, HEED_STORE_OPEN_READONLY);
+	assert_int_equal(heed_store_schema_version(s, "frontier", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 2);
+	heed_store_close(s);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM heed_schema;"),
+	        "2");
+}
+
+/* A server that is not there: a clear error naming the store, never its
+ * password (in the user info or a parameter). */
+static void test_unreachable_server_hides_password(void **state)
+{
+	static const char *const urls[] = {
+	        "postgresql://heed:hunter2@127.0.0.1:1/heed",
+	        "postgres://heed@127.0.0.1:1/heed?password=hunter2&"
+	        "sslmode=disable",
+	};
+	heed_store *s = NULL;
+	struct heed_diag d = {0};
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(urls); i++) {
+		assert_int_equal(
+		        heed_store_open(&s, urls[i], heed_test_allocator(), &d),
+		        HEED_ESTORE);
+		assert_null(s);
+		assert_non_null(strstr(d.message, "cannot connect to the "
+		                                  "PostgreSQL store"));
+		assert_non_null(strstr(d.message, "127.0.0.1"));
+		assert_non_null(strstr(d.message, "***"));
+		assert_null(strstr(d.message, "hunter2"));
+	}
+}
+
+/* Areas not on PostgreSQL yet answer HEED_ENOTSUP with a message that
+ * says so, never a crash. */
+static void test_areas_not_ported_yet(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_stored_page p = {
+	        .url = "http://a.test/", .host = "a.test", .status = 200};
+	struct heed_store_site site = {0};
+	heed_store_irc *irc = (heed_store_irc *)1;
+	int64_t n = -1;
+
+	(void)state;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_ENOTSUP);
+	assert_string_equal(heed_store_errmsg(s),
+	                    "the PostgreSQL store does not have the pages "
+	                    "area yet");
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_ENOTSUP);
+	assert_int_equal(heed_store_irc_new(&irc, s), HEED_ENOTSUP);
+	assert_null(irc);
+	assert_non_null(strstr(heed_store_errmsg(s), "irc area yet"));
+	/* The sites area fails at its first statement. */
+	assert_int_not_equal(heed_store_site_get(s, "http://a.test", &site),
+	                     HEED_OK);
+	assert_non_null(strstr(heed_store_errmsg(s),
+	                       "the PostgreSQL store does not have this "
+	                       "area yet"));
+	heed_store_close(s);
+}
+
+/* One crawl per store: the second holder is refused with the first's pid
+ * until the first closes. */
+static void test_crawl_lock(void **state)
+{
+	char url[256], pid[64];
+	heed_store *a, *b;
+	struct heed_diag d = {0};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	a = open_url(url, 0);
+	b = open_url(url, 0);
+	assert_int_equal(heed_store_lock(a, &d), HEED_OK);
+	assert_int_equal(heed_store_lock(a, &d), HEED_OK);
+	assert_int_equal(heed_store_lock(b, &d), HEED_EBUSY);
+	assert_non_null(strstr(d.message, "in use by another heed process"));
+	snprintf(pid, sizeof(pid), "(pid %ld)", (long)getpid());
+	assert_non_null(strstr(d.message, pid));
+	heed_store_close(a);
+	assert_int_equal(heed_store_lock(b, &d), HEED_OK);
+	heed_store_close(b);
+}
+
+/* A reader cannot write; a writer's transaction rolls back. */
+static void test_read_only_and_transactions(void **state)
+{
+	char url[256];
+	heed_store *s;
+	struct heed_frontier_entry e = {.url = "http://a.test/",
+	                                .host = "http://a.test",
+	                                .lastmod = HEED_STORE_NO_DATE};
+	int64_t counts[4];
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_rollback(s), HEED_OK);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 0);
+	heed_store_close(s);
+	s = open_url(url, HEED_STORE_OPEN_READONLY);
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_ESTORE);
+	assert_non_null(strstr(heed_store_errmsg(s), "read-only"));
+	heed_store_close(s);
+}
+
+/* The server ends the session: the next call fails with HEED_ESTORE and
+ * says the connection is lost. */
+static void test_lost_connection(void **state)
+{
+	char url[256], sql[160];
+	heed_store *s;
+	int64_t counts[4];
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(pg_terminate_backend(pid)) FROM "
+	         "pg_stat_activity WHERE application_name = 'heed[%ld]' "
+	         "AND datname = current_database();",
+	         (long)getpid());
+	assert_string_equal(heed_test_pg_sql(url, sql), "1");
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_ESTORE);
+	assert_non_null(strstr(heed_store_errmsg(s), "lost the connection to "
+	                                             "PostgreSQL"));
+	heed_store_close(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	        cmocka_unit_test(test_fresh_database_migrated_once),
+	        cmocka_unit_test(test_existing_refuses_empty_database),
+	        cmocka_unit_test(test_foreign_table_refused_untouched),
+	        cmocka_unit_test(test_concurrent_opens_migrate_once),
+	        cmocka_unit_test(test_unreachable_server_hides_password),
+	        cmocka_unit_test(test_areas_not_ported_yet),
+	        cmocka_unit_test(test_crawl_lock),
+	        cmocka_unit_test(test_read_only_and_transactions),
+	        cmocka_unit_test(test_lost_connection),
+	};
+
+	if (!heed_test_pg()) {
+		fprintf(stderr, "test_store_pg needs HEED_TEST_PG: run it "
+		                "through tests/pgcluster.py run --\n");
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
