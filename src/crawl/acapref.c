@@ -395,6 +395,7 @@ void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
 	const heed_acap *a = s->rules.acap;
 	size_t n = a ? heed_acap_reference_count(a) : 0;
 	size_t first = s->ref_count; /* entries before: other sites' */
+	unsigned taken = 0;
 
 	if (fetched)
 		prune(c, s);
@@ -403,7 +404,13 @@ void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
 		if (!heed_acap_reference_applies(a, i, c->opt->agent_token) ||
 		    listed_before(a, i, loc))
 			continue;
-		start_one(c, s, loc, fetched, robots_date_s);
+		if (++taken > CRAWL_MAX_ACAP_REFS) {
+			if (fetched) /* said once per robots.txt read */
+				failed(c, s, loc, NULL, 0,
+				       "more permissions references than heed "
+				       "reads per site: not asked");
+		} else
+			start_one(c, s, loc, fetched, robots_date_s);
 	}
 	/* `heed site qualify` asks for robots.txt only. */
 	if (c->mode == HEED_CRAWL_QUALIFY)

@@ -56,6 +56,10 @@
  * timeout after it starts (0 in heed/net.h means 10 s). */
 #define CRAWL_LEASE_MS           5000
 #define CRAWL_CONNECT_DEFAULT_MS 10000
+/* ACAP permissions reference files asked per site and run: a robots.txt
+ * naming more (one per record) does not make heed ask dozens of files or
+ * sites; the rest keep their crawlers prohibited. */
+#define CRAWL_MAX_ACAP_REFS 8
 /* The first pause before a look-up that timed out is tried again; it
  * doubles with each try. */
 #define CRAWL_DNS_RETRY_MS 1000
