@@ -48,6 +48,12 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 	PAGES(store, validators, url, v);
 }
 
+heed_status heed_store_page_get(heed_store *store, const char *url,
+                                heed_store_page_fn *fn, void *ud)
+{
+	PAGES(store, get, url, fn, ud);
+}
+
 heed_status heed_store_page_delete(heed_store *store, const char *url,
                                    bool prefix, int64_t *deleted)
 {

@@ -226,6 +226,27 @@ static heed_status pg_each(heed_store *store, const char *host, int64_t since,
 	return HEED_OK;
 }
 
+static heed_status pg_get(heed_store *store, const char *url,
+                          heed_store_page_fn *fn, void *ud)
+{
+	const char *params[] = {url};
+	PGresult *r = heed__pg_query(
+	        store, "SELECT " PAGE_COLUMNS " FROM pages WHERE url = $1;", 1,
+	        params);
+	heed_status rc;
+
+	if (!r)
+		return HEED_ESTORE;
+	rc = PQntuples(r) == 1 ? HEED_OK : HEED_ENOTFOUND;
+	if (rc == HEED_OK) {
+		struct heed_stored_page p;
+		read_page(r, 0, &p);
+		fn(ud, &p);
+	}
+	PQclear(r);
+	return rc;
+}
+
 static heed_status pg_stats(heed_store *store, heed_store_count_fn *fn,
                             void *ud)
 {
@@ -271,6 +292,7 @@ const struct heed__pages_ops heed__pg_pages_ops = {
         .put = pg_put,
         .unchanged = pg_unchanged,
         .validators = pg_validators,
+        .get = pg_get,
         .delete_ = pg_delete,
         .each = pg_each,
         .stats = pg_stats,

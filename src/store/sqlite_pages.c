@@ -224,8 +224,8 @@ static int one_page(sqlite3_stmt *st, void *ctx)
 	return 1;
 }
 
-heed_status heed_store_page_get(heed_store *store, const char *url,
-                                heed_store_page_fn *fn, void *ud)
+static heed_status sqlite_get(heed_store *store, const char *url,
+                              heed_store_page_fn *fn, void *ud)
 {
 	struct page_one o = {fn, ud, false};
 	sqlite3_stmt *st = heed__sqlite_prepare(
@@ -294,6 +294,7 @@ const struct heed__pages_ops heed__sqlite_pages_ops = {
         .put = sqlite_put,
         .unchanged = sqlite_unchanged,
         .validators = sqlite_validators,
+        .get = sqlite_get,
         .delete_ = sqlite_delete,
         .each = sqlite_each,
         .stats = sqlite_stats,

@@ -176,6 +176,8 @@ struct heed__pages_ops {
 	                         int64_t checked_at, int64_t source_lastmod);
 	heed_status (*validators)(heed_store *store, const char *url,
 	                          struct heed_page_validators *v);
+	heed_status (*get)(heed_store *store, const char *url,
+	                   heed_store_page_fn *fn, void *ud);
 	heed_status (*delete_)(heed_store *store, const char *url, bool prefix,
 	                       int64_t *deleted);
 	heed_status (*each)(heed_store *store, const char *host, int64_t since,

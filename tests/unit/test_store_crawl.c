@@ -151,7 +151,7 @@ static int got_page(void *ud, const struct heed_stored_page *p)
  * crawl reads a page back to merge its oEmbed answer in). */
 static void test_page_get(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_stored_page p = page("http://a.test/x", "a.test", 203, 100);
 	struct heed_stored_page want = {
 	        .url = p.url, .host = "a.test", .views = 77};
@@ -754,6 +754,7 @@ int main(void)
 	/* The areas PostgreSQL has so far (issue 14). */
 	const struct CMUnitTest pg_tests[] = {
 	        cmocka_unit_test(test_page_put_replaces),
+	        cmocka_unit_test(test_page_get),
 	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
 	        cmocka_unit_test(test_page_filters_and_delete),
 	        cmocka_unit_test(test_page_stats),
