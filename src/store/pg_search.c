@@ -56,17 +56,26 @@
 	"IMMUTABLE STRICT AS $f$ BEGIN RETURN t::jsonb; EXCEPTION WHEN "    \
 	"others THEN RETURN NULL; END $f$;"
 /* SQLite's unixepoch() of the ISO 8601 forms heed stores (a date, a
- * time to the minute, second or fraction, an offset or Z; none: UTC);
- * NULL otherwise. */
-#define FN_UNIXEPOCH                                                          \
-	"CREATE FUNCTION heed_unixepoch(t text) RETURNS bigint LANGUAGE "     \
-	"plpgsql IMMUTABLE STRICT AS $f$ BEGIN IF t !~ "                      \
-	"'^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?)?([Zz]" \
-	"|[+-]\\d{2}:\\d{2})?$' THEN RETURN NULL; END IF; IF t ~ "            \
-	"'([Zz]|[+-]\\d{2}:\\d{2})$' THEN RETURN floor(extract(epoch FROM "   \
-	"t::timestamptz)); END IF; RETURN floor(extract(epoch FROM "          \
-	"t::timestamp AT TIME ZONE 'UTC')); EXCEPTION WHEN others THEN "      \
-	"RETURN NULL; END $f$;"
+ * time to the minute, second or fraction, an offset or Z; none: UTC),
+ * NULL otherwise. Like SQLite, a day past the month's end runs into the
+ * next month (2024-02-30 is 1 March), which a cast would refuse; year
+ * 0000 is 1 BC. */
+#define FN_UNIXEPOCH                                                         \
+	"CREATE FUNCTION heed_unixepoch(t text) RETURNS bigint LANGUAGE "    \
+	"plpgsql IMMUTABLE STRICT AS $f$ DECLARE m text[] := regexp_match(t, " \
+	"'^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::("   \
+	"\\d{2}(?:\\.\\d+)?))?)?([Zz]|[+-]\\d{2}:\\d{2})?$'); y int; "  \
+	"BEGIN IF m IS NULL OR m[2]::int NOT BETWEEN 1 AND 12 OR m[3]::int "  \
+	"NOT BETWEEN 1 AND 31 OR coalesce(m[4]::int, 0) > 24 OR "             \
+	"coalesce(m[5]::int, 0) > 59 OR coalesce(m[6]::numeric, 0) >= 60 "    \
+	"THEN RETURN NULL; END IF; y := CASE WHEN m[1]::int = 0 THEN -1 "     \
+	"ELSE m[1]::int END; RETURN floor(extract(epoch FROM "                \
+	"make_timestamp(y, m[2]::int, 1, 0, 0, 0) + make_interval(days => "   \
+	"m[3]::int - 1, hours => coalesce(m[4]::int, 0), mins => "            \
+	"coalesce(m[5]::int, 0), secs => coalesce(m[6]::float8, 0))) - CASE " \
+	"WHEN m[7] IS NULL OR upper(m[7]) = 'Z' THEN 0 ELSE (CASE WHEN "      \
+	"left(m[7], 1) = '-' THEN -1 ELSE 1 END) * (substr(m[7], 2, "         \
+	"2)::int * 3600 + substr(m[7], 5, 2)::int * 60) END); END $f$;"
 /* A record's tags that are non-empty strings, in order (TAG_ROWS). */
 #define FN_TAGS                                                               \
 	"CREATE FUNCTION heed_tags(r jsonb) RETURNS SETOF text LANGUAGE sql " \

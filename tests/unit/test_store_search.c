@@ -1259,6 +1259,15 @@ static const char *const agree_matches[] = {
         "kale*",         "title:bora",    "alba OR mira", "nothing",
         "alba NOT mira"};
 
+static const char *const odd_dates[] = {"2024-02-30",
+                                        "2023-02-31T23:59:59",
+                                        "2022-06-01T24:00",
+                                        "2021-01-15T10:20:30-05:30",
+                                        "2022-01-15T10:20:30.75Z",
+                                        "2022-13-01",
+                                        "0000-06-01",
+                                        "20220115"};
+
 /* The home page's totals, the tags and the sites of s, at NOW. */
 static void lists_of(heed_store *s, struct heed_search_totals *t,
                      struct tag_counts *tags, struct site_counts *sites)
@@ -1298,6 +1307,18 @@ static void test_backends_agree(void **state)
 	        HEED_OK);
 	plan_store(pg);
 	plan_store(lite);
+	/* Dates as SQLite's unixepoch() reads them: a day past the month's
+	 * end runs into the next month, an offset counts, a bad one is
+	 * none. */
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(odd_dates); i++) {
+		char url[64];
+		struct spec sp = {
+		        url,  "a.example",  "alba odd", "",        NULL,
+		        "en", odd_dates[i], (int64_t)i, NOW - DAY, 200};
+		snprintf(url, sizeof(url), "http://a.example/odd/%zu", i);
+		put(pg, &sp);
+		put(lite, &sp);
+	}
 	for (size_t m = 0; m < HEED_ARRAY_SIZE(agree_matches); m++)
 		for (size_t so = 0; so < HEED_ARRAY_SIZE(sorts); so++)
 			for (int f = 0; f < 8; f++) {
@@ -1307,8 +1328,8 @@ static void test_backends_agree(void **state)
 
 				q.sort = sorts[so];
 				plan_filter(&q, f);
-				n = plan_rows(lite, q, 20, want, PLAN_PAGES);
-				if (plan_rows(pg, q, 20, got, PLAN_PAGES) != n)
+				n = plan_rows(lite, q, 7, want, PLAN_PAGES);
+				if (plan_rows(pg, q, 7, got, PLAN_PAGES) != n)
 					fail_msg("%s, sort %d, filters %d: %d "
 					         "rows on SQLite, not on "
 					         "PostgreSQL",
@@ -1354,7 +1375,11 @@ int main(void)
 	        cmocka_unit_test(test_version_2_migrates),
 	};
 	/* The same searches on PostgreSQL; not the tests of older SQLite
-	 * versions of the area, whose stores are SQLite files. */
+	 * versions of the area, whose stores are SQLite files, nor
+	 * test_plans_agree: PostgreSQL's planner chooses, every
+	 * heed_search_plan runs the same statement there, and
+	 * test_backends_agree pages through the same searches against
+	 * SQLite's answers. */
 	const struct CMUnitTest pg_tests[] = {
 	        cmocka_unit_test(test_ranking_title_beats_description),
 	        cmocka_unit_test(test_relevance_scores_hold_within_a_day),
@@ -1366,7 +1391,6 @@ int main(void)
 	        cmocka_unit_test(test_hostile_tags),
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
-	        cmocka_unit_test(test_plans_agree),
 	        cmocka_unit_test(test_backends_agree),
 	};
 	if (heed_test_pg())
