@@ -4,11 +4,13 @@
  * pages and the queries behind its pages.
  *
  * The index is SQLite FTS5 over each page's title, description, tags and
- * site name. It is kept up to date by triggers on the pages table, inside
- * the transaction that writes the page, so it survives `kill -9` exactly
- * as the pages do; heed_store_search_reindex() rebuilds it from the pages.
- * docs/storage.md, section "Search area", lists the tables and triggers;
- * docs/serve.md says how results are ranked.
+ * site name (on PostgreSQL a tsvector per page with a GIN index, giving
+ * the same rows, counts and cursors; only the relevance score differs,
+ * docs/serve.md "On PostgreSQL"). It is kept up to date by triggers on the
+ * pages table, inside the transaction that writes the page, so it survives
+ * `kill -9` exactly as the pages do; heed_store_search_reindex() rebuilds it
+ * from the pages. docs/storage.md, section "Search area", lists the tables and
+ * triggers; docs/serve.md says how results are ranked.
  *
  * What may be listed is what the site permitted. Every function here
  * leaves out the pages that may not be shown at `now_s`: a page whose ACAP
@@ -83,7 +85,8 @@ struct heed_search_query {
 	/* An FTS5 expression over the columns title, description, tags and
 	 * site. The caller builds it from the user's words; one that FTS5
 	 * rejects makes heed_store_search() return HEED_EINVAL with FTS5's
-	 * reason in diag. NULL or "": every page. */
+	 * reason in diag (on PostgreSQL, where it is translated to a tsquery,
+	 * also NEAR and ^). NULL or "": every page. */
 	const char *match;
 	const char *host;         /* host key ("example.org:8080") */
 	const char *tag;          /* exact, case-folded as stored */
@@ -135,10 +138,11 @@ typedef int heed_search_fn(void *ud, const struct heed_search_hit *hit);
  * q->after. *more (may be NULL) is set when further rows follow the last
  * one given. Returns HEED_OK (also when fn stopped early), HEED_EINVAL
  * for a match expression FTS5 rejects or a limit out of range (the reason
- * in diag, may be NULL), HEED_ESTORE otherwise. The statement is bounded:
- * SQLite's progress handler interrupts a query past HEED_SEARCH_MAX_STEPS
- * virtual machine steps, answered with HEED_ETOOBIG ("the search is too
- * costly; narrow it").
+ * in diag, may be NULL), HEED_ESTORE otherwise. The statement is bounded
+ * on SQLite: its progress handler interrupts a query past
+ * HEED_SEARCH_MAX_STEPS virtual machine steps, answered with HEED_ETOOBIG
+ * ("the search is too costly; narrow it"); on PostgreSQL the role's
+ * statement_timeout bounds it (a store error).
  */
 #define HEED_SEARCH_MAX_STEPS 200000000
 heed_status heed_store_search(heed_store *store,
