@@ -35,6 +35,7 @@
 static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
         &heed__pg_frontier_area,
+        &heed__pg_arrangements_area,
         NULL,
 };
 
@@ -404,4 +405,5 @@ const struct heed_store_backend heed__pg_backend = {
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
+        .arrangements = &heed__pg_arrangements_ops,
 };

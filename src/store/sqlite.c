@@ -388,4 +388,5 @@ const struct heed_store_backend heed__sqlite_backend = {
          * timeout for another writer. */
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .frontier = &heed__sqlite_frontier_ops,
+        .arrangements = &heed__sqlite_arrangements_ops,
 };

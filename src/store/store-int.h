@@ -15,6 +15,7 @@
 
 #include "common/common-int.h"
 #include "heed/store.h"
+#include "heed/store_arrangements.h"
 #include "heed/store_frontier.h"
 
 /* The table of versions, created by the first migration transaction (and
@@ -78,6 +79,27 @@ struct heed__frontier_ops {
 	heed_status (*lease_set)(heed_store *store, int64_t until_ms);
 };
 
+/*
+ * The arrangements area's functions on one backend
+ * (include/heed/store_arrangements.h): called by src/store/arrangements.c
+ * with the arguments checked and the outputs zeroed; NULL when the backend
+ * lacks the area. A row read is settled by heed__arrangement_settle.
+ */
+struct heed__arrangements_ops {
+	heed_status (*get)(heed_store *store, const char *host,
+	                   struct heed_arrangement *out);
+	heed_status (*put)(heed_store *store,
+	                   const struct heed_arrangement *in);
+	heed_status (*del)(heed_store *store, const char *host, bool *found);
+	heed_status (*each)(heed_store *store, heed_store_arrangement_fn *fn,
+	                    void *ud, size_t *count);
+};
+
+/* What every backend does to an arrangement it read: mode is the row's
+ * text (NULL or unknown: full), and a hand-written delay under the floor
+ * is raised to it. */
+void heed__arrangement_settle(struct heed_arrangement *a, const char *mode);
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -111,6 +133,7 @@ struct heed_store_backend {
 	const char *migrate_begin_sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
+	const struct heed__arrangements_ops *arrangements;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -144,6 +167,8 @@ extern const struct heed_store_backend heed__sqlite_backend;
 extern const struct heed_store_backend heed__pg_backend;
 extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
+extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
+extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -210,6 +235,8 @@ extern const int heed__store_area_count;
 extern const struct heed_store_area heed__store_core_area;
 /* The PostgreSQL backend's frontier area (src/store/pg_frontier.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
+/* The PostgreSQL backend's arrangements area (src/store/pg_arrangements.c). */
+extern const struct heed_store_area heed__pg_arrangements_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */
