@@ -33,6 +33,13 @@ struct heed__pg {
 PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
                          const char *const *params);
 
+/* heed__pg_query with some parameters as bytes (a bytea's, NULs
+ * included): lengths[i] and formats[i] (1: the bytes as they are, 0: text)
+ * as PQexecParams takes them. */
+PGresult *heed__pg_query_bytes(heed_store *store, const char *sql, int n,
+                               const char *const *params, const int *lengths,
+                               const int *formats);
+
 /* heed__pg_query for a statement whose rows do not matter: HEED_OK or
  * HEED_ESTORE; *changed (may be NULL) receives the rows it changed. */
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
@@ -42,6 +49,16 @@ heed_status heed__pg_run(heed_store *store, const char *sql, int n,
 const char *heed__pg_text(const PGresult *r, int row, int col);
 /* Column col of row as an integer, or absent for SQL NULL. */
 int64_t heed__pg_int(const PGresult *r, int row, int col, int64_t absent);
+
+/* Column col of row copied with the store's allocator, or NULL for SQL
+ * NULL; NULL with *oom set when out of memory. */
+char *heed__pg_dup(heed_store *store, const PGresult *r, int row, int col,
+                   bool *oom);
+/* Column col of row, a bytea, decoded and copied with the store's
+ * allocator (a NUL follows the *len bytes); NULL (and *len 0) for SQL
+ * NULL; NULL with *oom set when out of memory. len may be NULL. */
+char *heed__pg_bytes(heed_store *store, const PGresult *r, int row, int col,
+                     size_t *len, bool *oom);
 
 /* v in decimal in buf, for a parameter; returns buf. */
 #define HEED_PG_INT_SIZE 24

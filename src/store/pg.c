@@ -34,6 +34,7 @@
 
 static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
+        &heed__pg_sites_area,
         &heed__pg_frontier_area,
         &heed__pg_arrangements_area,
         NULL,
@@ -126,6 +127,13 @@ static void record_error(heed_store *store, const char *msg)
 PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
                          const char *const *params)
 {
+	return heed__pg_query_bytes(store, sql, n, params, NULL, NULL);
+}
+
+PGresult *heed__pg_query_bytes(heed_store *store, const char *sql, int n,
+                               const char *const *params, const int *lengths,
+                               const int *formats)
+{
 	PGresult *r;
 	ExecStatusType st;
 
@@ -133,7 +141,8 @@ PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
 		record_error(store, "no connection");
 		return NULL;
 	}
-	r = PQexecParams(store->pg->conn, sql, n, NULL, params, NULL, NULL, 0);
+	r = PQexecParams(store->pg->conn, sql, n, NULL, params, lengths,
+	                 formats, 0);
 	st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
 	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
 		return r;
@@ -165,6 +174,46 @@ int64_t heed__pg_int(const PGresult *r, int row, int col, int64_t absent)
 	if (PQgetisnull(r, row, col))
 		return absent;
 	return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+char *heed__pg_dup(heed_store *store, const PGresult *r, int row, int col,
+                   bool *oom)
+{
+	char *copy;
+
+	if (PQgetisnull(r, row, col))
+		return NULL;
+	copy = heed__strndup(store->alloc, PQgetvalue(r, row, col),
+	                     (size_t)PQgetlength(r, row, col));
+	if (!copy)
+		*oom = true;
+	return copy;
+}
+
+char *heed__pg_bytes(heed_store *store, const PGresult *r, int row, int col,
+                     size_t *len, bool *oom)
+{
+	unsigned char *raw;
+	size_t n = 0;
+	char *copy = NULL;
+
+	if (len)
+		*len = 0;
+	if (PQgetisnull(r, row, col))
+		return NULL;
+	/* Results come as text: a bytea is escaped ("\x4865..."). */
+	raw = PQunescapeBytea((const unsigned char *)PQgetvalue(r, row, col),
+	                      &n);
+	if (raw)
+		copy = heed__strndup(store->alloc, (const char *)raw, n);
+	PQfreemem(raw);
+	if (!copy) {
+		*oom = true;
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return copy;
 }
 
 const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v)
@@ -405,5 +454,6 @@ const struct heed_store_backend heed__pg_backend = {
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
+        .sites = &heed__pg_sites_ops,
         .arrangements = &heed__pg_arrangements_ops,
 };

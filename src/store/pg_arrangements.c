@@ -39,35 +39,19 @@ const struct heed_store_area heed__pg_arrangements_area = {
 	"host, delay_ms, max_pages, mode, include, exclude, windows, " \
 	"endpoint, note, updated"
 
-/* Column col of row r copied, or NULL for SQL NULL (*oom set when the copy
- * failed). */
-static char *text_dup(heed_store *store, const PGresult *r, int row, int col,
-                      bool *oom)
-{
-	const char *p = heed__pg_text(r, row, col);
-	char *copy;
-
-	if (!p)
-		return NULL;
-	copy = heed__strndup(store->alloc, p, strlen(p));
-	if (!copy)
-		*oom = true;
-	return copy;
-}
-
 static heed_status read_row(heed_store *store, const PGresult *r, int row,
                             struct heed_arrangement *out)
 {
 	bool oom = false;
 
-	out->host = text_dup(store, r, row, 0, &oom);
+	out->host = heed__pg_dup(store, r, row, 0, &oom);
 	out->delay_ms = heed__pg_int(r, row, 1, 0);
 	out->max_pages = heed__pg_int(r, row, 2, 0);
-	out->include = text_dup(store, r, row, 4, &oom);
-	out->exclude = text_dup(store, r, row, 5, &oom);
-	out->windows = text_dup(store, r, row, 6, &oom);
-	out->endpoint = text_dup(store, r, row, 7, &oom);
-	out->note = text_dup(store, r, row, 8, &oom);
+	out->include = heed__pg_dup(store, r, row, 4, &oom);
+	out->exclude = heed__pg_dup(store, r, row, 5, &oom);
+	out->windows = heed__pg_dup(store, r, row, 6, &oom);
+	out->endpoint = heed__pg_dup(store, r, row, 7, &oom);
+	out->note = heed__pg_dup(store, r, row, 8, &oom);
 	out->updated_s = heed__pg_int(r, row, 9, 0);
 	heed__arrangement_settle(out, heed__pg_text(r, row, 3));
 	return oom ? HEED_ENOMEM : HEED_OK;

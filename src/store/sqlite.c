@@ -388,5 +388,6 @@ const struct heed_store_backend heed__sqlite_backend = {
          * timeout for another writer. */
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .frontier = &heed__sqlite_frontier_ops,
+        .sites = &heed__sqlite_sites_ops,
         .arrangements = &heed__sqlite_arrangements_ops,
 };

@@ -17,6 +17,7 @@
 #include "heed/store.h"
 #include "heed/store_arrangements.h"
 #include "heed/store_frontier.h"
+#include "heed/store_sites.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -80,6 +81,29 @@ struct heed__frontier_ops {
 };
 
 /*
+ * The sites area's functions on one backend (include/heed/store_sites.h):
+ * called by src/store/sites.c with the arguments checked and the outputs
+ * zeroed; NULL when the backend lacks the area. Resetting a host is built
+ * on these by the front, the same on every backend.
+ */
+struct heed__sites_ops {
+	heed_status (*get)(heed_store *store, const char *site,
+	                   struct heed_store_site *out);
+	heed_status (*put)(heed_store *store, const struct heed_store_site *in);
+	heed_status (*each)(heed_store *store, const char *host,
+	                    heed_store_site_fn *fn, void *ud, size_t *count);
+	heed_status (*host_get)(heed_store *store, const char *host,
+	                        struct heed_store_host *out);
+	heed_status (*host_put)(heed_store *store, const char *host,
+	                        const struct heed_store_host *in);
+};
+
+/* What every backend does to a site row it read: state and reason are the
+ * row's names (NULL or unknown: unknown, none). */
+void heed__site_settle(struct heed_store_site *s, const char *state,
+                       const char *reason, const char *detail);
+
+/*
  * The arrangements area's functions on one backend
  * (include/heed/store_arrangements.h): called by src/store/arrangements.c
  * with the arguments checked and the outputs zeroed; NULL when the backend
@@ -133,6 +157,7 @@ struct heed_store_backend {
 	const char *migrate_begin_sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
+	const struct heed__sites_ops *sites;
 	const struct heed__arrangements_ops *arrangements;
 };
 
@@ -167,6 +192,8 @@ extern const struct heed_store_backend heed__sqlite_backend;
 extern const struct heed_store_backend heed__pg_backend;
 extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
+extern const struct heed__sites_ops heed__sqlite_sites_ops;
+extern const struct heed__sites_ops heed__pg_sites_ops;
 extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
 extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 
@@ -235,6 +262,8 @@ extern const int heed__store_area_count;
 extern const struct heed_store_area heed__store_core_area;
 /* The PostgreSQL backend's frontier area (src/store/pg_frontier.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
+/* The PostgreSQL backend's sites area (src/store/pg_sites.c). */
+extern const struct heed_store_area heed__pg_sites_area;
 /* The PostgreSQL backend's arrangements area (src/store/pg_arrangements.c). */
 extern const struct heed_store_area heed__pg_arrangements_area;
 

@@ -14,7 +14,6 @@
 #include "heed/store_frontier.h"
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
-#include "heed/store_sites.h"
 
 static heed_store *open_url(const char *url, unsigned flags)
 {
@@ -199,7 +198,6 @@ static void test_areas_not_ported_yet(void **state)
 	heed_store *s = heed_test_store_fresh();
 	struct heed_stored_page p = {
 	        .url = "http://a.test/", .host = "a.test", .status = 200};
-	struct heed_store_site site = {0};
 	heed_store_irc *irc = (heed_store_irc *)1;
 	int64_t n = -1;
 
@@ -212,12 +210,6 @@ static void test_areas_not_ported_yet(void **state)
 	assert_int_equal(heed_store_irc_new(&irc, s), HEED_ENOTSUP);
 	assert_null(irc);
 	assert_non_null(strstr(heed_store_errmsg(s), "irc area yet"));
-	/* The sites area fails at its first statement. */
-	assert_int_not_equal(heed_store_site_get(s, "http://a.test", &site),
-	                     HEED_OK);
-	assert_non_null(strstr(heed_store_errmsg(s),
-	                       "the PostgreSQL store does not have this "
-	                       "area yet"));
 	heed_store_close(s);
 }
 

@@ -4,7 +4,7 @@
  * (back-off, last request); and the arrangements area beside it: an
  * arrangement survives a reopen field by field, a replace, the listing in
  * host order, a delete, and a hand-written delay under 1 s is raised on
- * read.
+ * read. Two stores open on one location see each other's writes.
  *
  * The tests of the areas PostgreSQL has run on both backends: meson runs
  * this program a second time with a PostgreSQL cluster
@@ -213,6 +213,50 @@ static void test_host_state_survives_reopen(void **state)
 	heed_store_close(s);
 }
 
+/* Two stores open on one location at once (two workers of one
+ * PostgreSQL database, two processes of one SQLite file): what one
+ * writes, the other reads at once, a replace included, and a transaction
+ * is seen whole or not at all. */
+static void test_two_stores_at_once(void **state)
+{
+	struct heed_store_host h = {{1, 60}, 1700000000000};
+	struct heed_store_site row;
+	heed_store *a = open_store(), *b = open_store();
+	size_t n = 0;
+
+	(void)state;
+	put_site(a, "http://e.test", "e.test", HEED_SITE_DISQUALIFIED, 1);
+	assert_int_equal(heed_store_host_put(a, "e.test", &h), HEED_OK);
+	assert_int_equal(heed_store_site_get(b, "http://e.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.failures, 1);
+	heed_store_site_clear(b, &row);
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(heed_store_host_get(b, "e.test", &h), HEED_OK);
+	assert_int_equal(h.last_request_ms, 1700000000000);
+
+	/* b resets the host in one transaction; until it commits, a sees
+	 * the site as it was. */
+	assert_int_equal(heed_store_begin(b), HEED_OK);
+	put_site(b, "http://e.test", "e.test", HEED_SITE_DISQUALIFIED, 7);
+	assert_int_equal(heed_store_site_get(a, "http://e.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.failures, 1);
+	heed_store_site_clear(a, &row);
+	assert_int_equal(heed_store_commit(b), HEED_OK);
+	assert_int_equal(heed_store_site_get(a, "http://e.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.failures, 7);
+	heed_store_site_clear(a, &row);
+	assert_int_equal(heed_store_site_reset_host(b, "e.test", &n), HEED_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(heed_store_host_get(a, "e.test", &h), HEED_OK);
+	assert_int_equal(h.backoff.level, 0);
+	assert_int_equal(h.last_request_ms, 1700000000000);
+	heed_store_close(a);
+	heed_store_close(b);
+}
+
 /* A store of an older heed (sites area version 1, before issue 19) is
  * migrated on open: its rows stay, with no validators. */
 static void test_version_1_is_migrated(void **state)
@@ -373,6 +417,8 @@ int main(void)
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_version_1_is_migrated,
 	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_two_stores_at_once,
+	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_arrangement_round_trip,
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(
@@ -383,6 +429,14 @@ int main(void)
 	};
 	/* The areas PostgreSQL has so far (issue 14). */
 	const struct CMUnitTest pg_tests[] = {
+	        cmocka_unit_test_setup_teardown(test_round_trip_across_reopen,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_each_and_reset_by_host,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_host_state_survives_reopen,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_two_stores_at_once,
+	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_arrangement_round_trip,
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(
