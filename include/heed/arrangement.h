@@ -50,6 +50,23 @@ const char *heed_arrangement_mode_name(heed_arrangement_mode mode);
 heed_status heed_arrangement_mode_parse(const char *text,
                                         heed_arrangement_mode *mode);
 
+/* What the owner's endpoint is. */
+typedef enum heed_arrangement_endpoint_kind {
+	HEED_ENDPOINT_SOURCE = 0, /* a feed or sitemap: read as a source */
+	HEED_ENDPOINT_OEMBED,     /* an oEmbed endpoint: the pages the site's
+	                             sitemaps and feeds list are read through
+	                             it (ENDPOINT?url=PAGE&format=json)
+	                             instead of their HTML */
+} heed_arrangement_endpoint_kind;
+
+/* "source", "oembed". Static. */
+const char *
+heed_arrangement_endpoint_kind_name(heed_arrangement_endpoint_kind kind);
+/* "source" (also "feed", "sitemap"), "oembed"; HEED_EINVAL else. */
+heed_status
+heed_arrangement_endpoint_kind_parse(const char *text,
+                                     heed_arrangement_endpoint_kind *kind);
+
 /*
  * One arrangement. For heed_store_arrangement_get the strings are the
  * store's (heed_store_arrangement_clear frees them); for _put they are the
@@ -60,10 +77,12 @@ struct heed_arrangement {
 	int64_t delay_ms;  /* 0 or >= HEED_ARRANGEMENT_MIN_DELAY_MS */
 	int64_t max_pages; /* pages per run; 0 none */
 	heed_arrangement_mode mode;
-	char *include;     /* path patterns, one per line; NULL none */
-	char *exclude;     /* path patterns, one per line; NULL none */
-	char *windows;     /* "01:00-06:00,22:00-23:30" (UTC); NULL always */
-	char *endpoint;    /* a feed or sitemap URL on the host; NULL none */
+	char *include;  /* path patterns, one per line; NULL none */
+	char *exclude;  /* path patterns, one per line; NULL none */
+	char *windows;  /* "01:00-06:00,22:00-23:30" (UTC); NULL always */
+	char *endpoint; /* a feed, sitemap or oEmbed URL on the host;
+	                   NULL none */
+	heed_arrangement_endpoint_kind endpoint_kind;
 	char *note;        /* the owner's contact, the date, free text */
 	int64_t updated_s; /* when the operator last changed it (Unix s) */
 };

@@ -159,6 +159,9 @@ struct heed_crawl_progress {
 	int64_t errors;        /* URLs given up: network errors, 5xx after
 	                          every retry, unusable answers */
 	int64_t taken_down;    /* records deleted by an ACAP take-down */
+	int64_t oembed_read;   /* records filled from an oEmbed answer */
+	int64_t oembed_other;  /* oEmbed endpoints not asked: on a site
+	                          outside the crawl */
 	size_t sites, sites_active, sites_waiting, sites_done;
 	size_t sites_disqualified;
 	size_t sites_withheld; /* not contacted by an owner's arrangement:

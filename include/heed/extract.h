@@ -72,6 +72,7 @@ typedef enum heed_source {
 	HEED_SOURCE_HTTP,      /* a response header */
 	HEED_SOURCE_FEED,      /* an RSS, Atom or JSON Feed entry */
 	HEED_SOURCE_SITEMAP,   /* a sitemap entry and its extensions */
+	HEED_SOURCE_OEMBED,    /* the page's oEmbed endpoint's answer */
 } heed_source;
 
 /* "jsonld", "og", "twitter", "meta", ... Static. */
@@ -201,8 +202,72 @@ size_t heed_page_link_count(const heed_page *p);
 /* NULL when i >= heed_page_link_count(p). */
 const struct heed_link *heed_page_link(const heed_page *p, size_t i);
 const struct heed_extract_robots *heed_page_robots(const heed_page *p);
+
+/* The formats of an oEmbed endpoint (oembed.com, section 4). */
+typedef enum heed_oembed_format {
+	HEED_OEMBED_JSON = 0, /* type="application/json+oembed" */
+	HEED_OEMBED_XML = 1,  /* type="text/xml+oembed" */
+} heed_oembed_format;
+
+/*
+ * The page's oEmbed endpoint of that format, from its first
+ * <link rel="alternate" type="application/json+oembed" href> (or
+ * "text/xml+oembed"): absolute, resolved against <base href>, never
+ * fetched by extraction. NULL when the page names none. Such a link is
+ * not among heed_page_link()'s: it is a metadata source, not a page.
+ */
+const char *heed_page_oembed(const heed_page *p, heed_oembed_format format);
+/* The endpoint to read, JSON preferred (it carries the same members and
+ * costs less to parse); *format (may be NULL) gets its format. NULL when
+ * the page names none. */
+const char *heed_page_oembed_best(const heed_page *p,
+                                  heed_oembed_format *format);
 /* Frees p; NULL does nothing. */
 void heed_page_free(heed_page *p);
+
+/* The largest oEmbed answer read; a longer one is refused whole. */
+#define HEED_OEMBED_MAX_BYTES (1024u * 1024)
+
+/*
+ * An oEmbed 1.0 answer (oembed.com, 2.3.4): what a page's provider says
+ * about it. Absent strings are NULL, absent numbers -1. URLs are absolute
+ * and normalised (resolved against the endpoint's URL), never fetched.
+ * The "html" member is never kept (markup to embed, not metadata), nor a
+ * photo's "url" (the media itself).
+ */
+struct heed_oembed {
+	heed_oembed_format format; /* what the body was */
+	const char *type;          /* "photo", "video", "link" or "rich" */
+	const char *version;       /* "1.0" */
+	const char *title;
+	const char *author_name, *author_url;
+	const char *provider_name, *provider_url;
+	const char *thumbnail_url;
+	int64_t thumbnail_width, thumbnail_height;
+	int64_t width, height; /* of the embedded resource, pixels */
+	int64_t cache_age;     /* seconds the provider asks to cache it */
+	/* Known members skipped: the wrong type, too long, not a URL. */
+	unsigned skipped;
+};
+
+/*
+ * Parses an oEmbed answer, JSON or XML (told apart by the body itself:
+ * '{' or '<' after an optional BOM), read from in->body; in->url is the
+ * endpoint's URL (relative URLs resolve against it). Text members are
+ * sanitised to UTF-8 with white space collapsed, at most 4,096 bytes each;
+ * sizes and cache_age are non-negative integers (numbers or digit
+ * strings). On success *out is an answer the caller frees with
+ * heed_oembed_free(). Returns HEED_OK, HEED_EINVAL (bad in->url),
+ * HEED_ETOOBIG (over HEED_OEMBED_MAX_BYTES), HEED_EPARSE (not a JSON
+ * object or an <oembed> document, no version 1.x, no known type; diag says
+ * which) or HEED_ENOMEM.
+ */
+heed_status heed_extract_oembed(struct heed_oembed **out,
+                                const struct heed_extract_input *in,
+                                const struct heed_allocator *alloc,
+                                struct heed_diag *diag);
+/* Frees o; NULL does nothing. */
+void heed_oembed_free(struct heed_oembed *o);
 
 /*
  * Writes r as the record's one JSON shape: what a crawl stores with the

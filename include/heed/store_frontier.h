@@ -44,9 +44,11 @@ typedef enum heed_frontier_kind {
 	HEED_FRONTIER_PAGE = 0,    /* an HTML page: a record is stored */
 	HEED_FRONTIER_SITEMAP = 1, /* a sitemap or sitemap index */
 	HEED_FRONTIER_FEED = 2,    /* an RSS or Atom feed */
+	HEED_FRONTIER_OEMBED = 3,  /* a page's oEmbed endpoint: its answer
+	                              fills the record of discovered_from */
 } heed_frontier_kind;
 
-/* "page", "sitemap", "feed". Static. */
+/* "page", "sitemap", "feed", "oembed". Static. */
 const char *heed_frontier_kind_name(heed_frontier_kind kind);
 
 /* One URL of the frontier. Strings handed to a callback live only during

@@ -79,6 +79,17 @@ struct heed_page_validators {
 heed_status heed_store_page_validators(heed_store *store, const char *url,
                                        struct heed_page_validators *v);
 
+/* Called once per row; return non-zero to stop the iteration. */
+typedef int heed_store_page_fn(void *ud, const struct heed_stored_page *page);
+
+/*
+ * Calls fn once with the stored page url (the row's strings live during
+ * the call; fn's return value is ignored). HEED_OK, HEED_ENOTFOUND when no
+ * such page is stored, or HEED_ESTORE.
+ */
+heed_status heed_store_page_get(heed_store *store, const char *url,
+                                heed_store_page_fn *fn, void *ud);
+
 /*
  * Deletes the records of url, or with prefix set of every URL starting with
  * url (an ACAP take-down of a resource set's folder). *deleted (may be
@@ -86,9 +97,6 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
  */
 heed_status heed_store_page_delete(heed_store *store, const char *url,
                                    bool prefix, int64_t *deleted);
-
-/* Called once per row; return non-zero to stop the iteration. */
-typedef int heed_store_page_fn(void *ud, const struct heed_stored_page *page);
 
 /*
  * Calls fn for every stored page of host (NULL: every host) fetched at or

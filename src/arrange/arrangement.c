@@ -25,6 +25,26 @@ const char *heed_arrangement_mode_name(heed_arrangement_mode mode)
 	}
 }
 
+const char *
+heed_arrangement_endpoint_kind_name(heed_arrangement_endpoint_kind kind)
+{
+	return kind == HEED_ENDPOINT_OEMBED ? "oembed" : "source";
+}
+
+heed_status
+heed_arrangement_endpoint_kind_parse(const char *text,
+                                     heed_arrangement_endpoint_kind *kind)
+{
+	if (strcmp(text, "source") == 0 || strcmp(text, "feed") == 0 ||
+	    strcmp(text, "sitemap") == 0)
+		*kind = HEED_ENDPOINT_SOURCE;
+	else if (strcmp(text, "oembed") == 0)
+		*kind = HEED_ENDPOINT_OEMBED;
+	else
+		return HEED_EINVAL;
+	return HEED_OK;
+}
+
 heed_status heed_arrangement_mode_parse(const char *text,
                                         heed_arrangement_mode *mode)
 {

@@ -109,6 +109,13 @@ struct heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
 struct heed_store *heed_cli_open_store_flags(const struct heed_config *cfg,
                                              unsigned flags);
 
+/* heed_cli_open_store_flags for a command that uses only the store areas
+ * named in areas (NULL-ended): a backend that has them all will do. The
+ * other openers require every area (heed_store_require). */
+struct heed_store *heed_cli_open_store_areas(const struct heed_config *cfg,
+                                             unsigned flags,
+                                             const char *const *areas);
+
 /* Set by SIGINT or SIGTERM while caught (cli_signal.c): a long command
  * stops cleanly and exits HEED_EXIT_INTERRUPTED. */
 extern volatile sig_atomic_t heed_cli_stop;

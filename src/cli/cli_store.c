@@ -14,7 +14,8 @@
 /* Opens where with flags, printing why it could not. libheed's refusals
  * of the file itself ("no store at 'X'", "'X' is not a heed store: ...")
  * name it already; other failures get it named here. */
-static heed_store *open_store(const char *where, unsigned flags)
+static heed_store *open_store(const char *where, unsigned flags,
+                              const char *const *areas)
 {
 	struct heed_diag d = {0};
 	heed_store *store = NULL;
@@ -22,7 +23,7 @@ static heed_store *open_store(const char *where, unsigned flags)
 	if (heed_store_open_ex(&store, where, flags, NULL, &d) == HEED_OK) {
 		/* PostgreSQL lacks areas every command uses (issue 14):
 		 * refuse before the command writes half its work. */
-		if (heed_store_require(store, NULL, &d) == HEED_OK)
+		if (heed_store_require(store, areas, &d) == HEED_OK)
 			return store;
 		heed_store_close(store);
 		heed_cli_error("%s", d.message);
@@ -42,18 +43,24 @@ static heed_store *open_store(const char *where, unsigned flags)
 heed_store *heed_cli_open_store(const struct heed_config *cfg,
                                 const char *override)
 {
-	return open_store(override ? override : cfg->store_location, 0);
+	return open_store(override ? override : cfg->store_location, 0, NULL);
 }
 
 heed_store *heed_cli_open_store_existing(const struct heed_config *cfg,
                                          const char *override)
 {
 	return open_store(override ? override : cfg->store_location,
-	                  HEED_STORE_OPEN_READONLY);
+	                  HEED_STORE_OPEN_READONLY, NULL);
 }
 
 heed_store *heed_cli_open_store_flags(const struct heed_config *cfg,
                                       unsigned flags)
 {
-	return open_store(cfg->store_location, flags);
+	return open_store(cfg->store_location, flags, NULL);
+}
+
+heed_store *heed_cli_open_store_areas(const struct heed_config *cfg,
+                                      unsigned flags, const char *const *areas)
+{
+	return open_store(cfg->store_location, flags, areas);
 }

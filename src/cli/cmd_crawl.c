@@ -397,6 +397,12 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 		        "refused by include/exclude, %zu sites not contacted "
 		        "(paused, outside their windows)\n",
 		        (long long)p->refused_owner, p->sites_withheld);
+	if (p->oembed_read || p->oembed_other)
+		fprintf(out,
+		        "oEmbed: %lld records filled from their page's "
+		        "endpoint, %lld endpoints not asked (a site outside "
+		        "the crawl)\n",
+		        (long long)p->oembed_read, (long long)p->oembed_other);
 }
 
 /* The exit contract: 130 after a clean stop on SIGINT or SIGTERM (the

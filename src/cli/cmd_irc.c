@@ -26,6 +26,10 @@
 #include "heed/irc_crawl.h"
 #include "heed/store_irc.h"
 
+/* The store areas the irc commands use: a PostgreSQL store, which has
+ * them, will do (issue 14). */
+static const char *const irc_areas[] = {"irc", NULL};
+
 /* A networks file is a list of names, not a data set. */
 #define NETWORKS_FILE_MAX (1024 * 1024)
 #define MAX_TARGETS       100000
@@ -521,7 +525,8 @@ static int irc_list(int argc, char **argv)
 		heed_cli_config_free(&cc);
 		return HEED_EXIT_USAGE;
 	}
-	store = heed_cli_open_store_existing(&cfg, NULL);
+	store = heed_cli_open_store_areas(&cfg, HEED_STORE_OPEN_READONLY,
+	                                  irc_areas);
 	heed_config_free(&cfg);
 	heed_cli_config_free(&cc);
 	if (!store)
@@ -600,7 +605,8 @@ static int irc_reset(int argc, char **argv)
 	}
 	/* Nothing to reset in a store that does not exist: say so rather
 	 * than create an empty one. */
-	store = heed_cli_open_store_flags(&cfg, HEED_STORE_OPEN_EXISTING);
+	store = heed_cli_open_store_areas(&cfg, HEED_STORE_OPEN_EXISTING,
+	                                  irc_areas);
 	/* One network at a time, each reset whole: a signal stops between
 	 * two, with the exit status of every other command (130). */
 	heed_cli_catch_stop();

@@ -37,6 +37,7 @@ struct sites_cli {
 	heed_store *store;
 	int json;
 	unsigned set, clear; /* F_* */
+	bool kind_given;     /* --endpoint-kind */
 	struct heed_arrangement want;
 	char *include, *exclude, *windows_raw; /* malloc'd lists */
 	char windows[256];
@@ -60,7 +61,8 @@ enum {
 	OPT_WINDOW,
 	OPT_ENDPOINT,
 	OPT_NOTE,
-	OPT_CLEAR
+	OPT_CLEAR,
+	OPT_ENDPOINT_KIND
 };
 
 /* Appends item to a list joined by sep; false when out of memory. */
@@ -155,6 +157,14 @@ static int take(struct sites_cli *sc, const char *name, int c, const char *arg)
 		sc->want.endpoint = (char *)arg;
 		sc->set |= F_ENDPOINT;
 		return -1;
+	case OPT_ENDPOINT_KIND:
+		if (heed_arrangement_endpoint_kind_parse(
+		            arg, &sc->want.endpoint_kind) != HEED_OK)
+			return bad(
+			        name, "--endpoint-kind",
+			        "KIND is source (a feed or sitemap) or oembed");
+		sc->kind_given = true;
+		return -1;
 	case OPT_NOTE:
 		sc->want.note = (char *)arg;
 		sc->set |= F_NOTE;
@@ -180,6 +190,7 @@ static int parse_args(struct sites_cli *sc, int argc, char **argv,
 	        {"exclude", required_argument, NULL, OPT_EXCLUDE},
 	        {"window", required_argument, NULL, OPT_WINDOW},
 	        {"endpoint", required_argument, NULL, OPT_ENDPOINT},
+	        {"endpoint-kind", required_argument, NULL, OPT_ENDPOINT_KIND},
 	        {"note", required_argument, NULL, OPT_NOTE},
 	        {"clear", required_argument, NULL, OPT_CLEAR},
 	        {NULL, 0, NULL, 0},
@@ -213,7 +224,7 @@ static int parse_args(struct sites_cli *sc, int argc, char **argv,
 		return heed_cli_usage(name, "takes no HOST");
 	if (wants_host && optind + 1 < argc)
 		return heed_cli_usage(name, "one HOST at a time");
-	if (is_set && !sc->set && !sc->clear)
+	if (is_set && !sc->set && !sc->clear && !sc->kind_given)
 		return heed_cli_usage(name, "nothing to set (see --help)");
 	if (!heed_cli_config_load(&sc->cc, &sc->cfg, name))
 		return HEED_EXIT_USAGE;
@@ -247,7 +258,8 @@ static int host_arg(const char *name, const char *arg, char *host, size_t size)
 }
 
 /* The endpoint must be an http(s) URL on the host itself: it is read as
- * one of the site's sources, under the site's robots.txt and delay. */
+ * one of the site's sources (or, an oEmbed endpoint, for its pages) under
+ * the site's robots.txt and delay. */
 static int check_endpoint(const char *name, const char *host,
                           const char *endpoint)
 {
@@ -329,7 +341,10 @@ void heed_cli_arrangement_print(const struct heed_arrangement *a)
 	if (a->windows)
 		printf("windows:    %s (UTC)\n", a->windows);
 	if (a->endpoint)
-		printf("endpoint:   %s\n", a->endpoint);
+		printf("endpoint:   %s%s\n", a->endpoint,
+		       a->endpoint_kind == HEED_ENDPOINT_OEMBED
+		               ? " (oEmbed: listed pages read through it)"
+		               : "");
 	if (a->note) {
 		fputs("note:       ", stdout);
 		heed_cli_print_text(a->note, strlen(a->note));
@@ -377,6 +392,12 @@ json_object *heed_cli_arrangement_json(const struct heed_arrangement *a)
 	json_object_object_add(o, "exclude", json_lines(a->exclude, '\n'));
 	json_object_object_add(o, "windows", json_lines(a->windows, ','));
 	json_object_object_add(o, "endpoint", opt_text(a->endpoint));
+	json_object_object_add(
+	        o, "endpoint_kind",
+	        a->endpoint ? json_object_new_string(
+	                              heed_arrangement_endpoint_kind_name(
+	                                      a->endpoint_kind))
+	                    : NULL);
 	json_object_object_add(o, "note", opt_text(a->note));
 	json_object_object_add(
 	        o, "updated",
@@ -503,6 +524,19 @@ static int set(struct sites_cli *sc, const char *host)
 	a.exclude = field(sc, F_EXCLUDE, stored.exclude, sc->exclude);
 	a.windows = field(sc, F_WINDOWS, stored.windows, sc->windows);
 	a.endpoint = field(sc, F_ENDPOINT, stored.endpoint, sc->want.endpoint);
+	/* A new endpoint is a source unless said otherwise; no endpoint,
+	 * no kind. */
+	if (sc->kind_given && !a.endpoint) {
+		heed_store_arrangement_clear(sc->store, &stored);
+		return bad("sites set", "--endpoint-kind",
+		           "the host has no endpoint: give --endpoint URL");
+	}
+	if (sc->kind_given)
+		a.endpoint_kind = sc->want.endpoint_kind;
+	else if (sc->set & F_ENDPOINT)
+		a.endpoint_kind = HEED_ENDPOINT_SOURCE;
+	if (!a.endpoint)
+		a.endpoint_kind = HEED_ENDPOINT_SOURCE;
 	a.note = field(sc, F_NOTE, stored.note, sc->want.note);
 	a.updated_s = (int64_t)time(NULL);
 	rc = heed_store_arrangement_put(sc->store, &a);

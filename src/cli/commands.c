@@ -224,7 +224,8 @@
 	"                 [--mode full|incremental|paused] [--include "        \
 	"PAT]...\n"                                                            \
 	"                 [--exclude PAT]... [--window HH:MM-HH:MM]...\n"      \
-	"                 [--endpoint URL] [--note TEXT] [--clear FIELD]...\n" \
+	"                 [--endpoint URL] [--endpoint-kind source|oembed]\n"  \
+	"                 [--note TEXT] [--clear FIELD]...\n"                  \
 	"Record what a site's owner asked of heed, per host name (all its\n"   \
 	"ports and schemes); every crawl honours it. See docs/crawling.md,\n"  \
 	"\"Arrangements with site owners\".\n"                                 \
@@ -241,6 +242,10 @@
 	"  --window HH:MM-HH:MM  hours (UTC) requests may start; repeatable\n" \
 	"  --endpoint URL     a feed (RSS, Atom, JSON Feed) or sitemap on\n"   \
 	"                     the host, read as a source\n"                    \
+	"  --endpoint-kind KIND  source (the default: a feed or sitemap) or\n" \
+	"                     oembed: the pages the site's sitemaps and\n"     \
+	"                     feeds list are read through\n"                   \
+	"                     URL?url=PAGE&format=json, not their HTML\n"      \
 	"  --note TEXT        the owner's contact and the arrangement's "      \
 	"date\n"                                                               \
 	"  --clear FIELD      forget delay, max-pages, mode, include, "        \

@@ -54,7 +54,8 @@ const struct heed_config_option heed__config_options[] = {
         {{"store.location", HEED_CONFIG_STRING, "heed.db",
           "Where heed keeps its state and records: a SQLite file path, or "
           "a PostgreSQL URI (postgresql://USER@HOST:PORT/DB), which so far "
-          "holds only some areas: commands refuse it (docs/storage.md)."},
+          "only the irc commands use; the others refuse it "
+          "(docs/storage.md)."},
          FIELD(store_location),
          1,
          0},

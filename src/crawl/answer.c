@@ -23,6 +23,10 @@
  *   2xx sitemap or feed              its entries queued (incremental: the
  *                                    new and changed ones), and a JSON
  *                                    Feed's next page
+ *   an oEmbed answer (any status)    2xx: its values fill what the page's
+ *                                    stored record lacks; never a
+ *                                    redirect followed, never a visit row
+ *                                    (it is asked again with its page)
  *
  * Every answer but a passing failure is remembered in the URL's visit row
  * (visits.c): validators, digest, what the visit found, when to come back.
@@ -30,6 +34,7 @@
 #include <string.h>
 
 #include "crawl/crawl-int.h"
+#include "heed/url.h"
 
 bool heed__answer_wanted(const struct heed__job *job,
                          const struct heed_net_response *r,
@@ -42,6 +47,9 @@ bool heed__answer_wanted(const struct heed__job *job,
 	 * non-text types is aborted before its body" (issue 8). */
 	if (r->status < 200 || r->status >= 300 || job->kind == JOB_ROBOTS)
 		return true;
+	/* application/json is "other" to pages, and what oEmbed sends. */
+	if (job->kind == JOB_OEMBED)
+		return k != HEED_CONTENT_MEDIA;
 	if (k == HEED_CONTENT_MEDIA || k == HEED_CONTENT_OTHER)
 		return false;
 	if (job->kind == JOB_PAGE)
@@ -269,6 +277,12 @@ static void page(heed_crawl *c, struct heed__site *s,
 	}
 	visited(c, s, job, r, HEED_REVISIT_CHANGED,
 	        page_date(heed_page_record(pg), job->lastmod, now), index);
+	/* The page's oEmbed endpoint fills what its record lacks: asked only
+	 * for a record heed keeps, on the crawl's own sites (queue.c), under
+	 * their robots.txt and delay like any request. */
+	if (index && heed_page_oembed_best(pg, NULL))
+		heed__queue_add(c, heed_page_oembed_best(pg, NULL), JOB_OEMBED,
+		                job->depth + 1, job->url, HEED_STORE_NO_DATE);
 	queue_links(c, s, job, pg, follow);
 	heed_page_free(pg);
 	heed__queue_finish(c, job, r->status);
@@ -294,8 +308,30 @@ static bool entry_unchanged(heed_crawl *c, const char *url, int64_t lastmod)
 
 /* Queues the entries of a sitemap or feed; returns the newest entry date
  * not after now (the source's own evidence of change), or NO_DATE. */
-static int64_t queue_entries(heed_crawl *c, const struct heed__job *job,
-                             const heed_feed *feed)
+/* A listed page of s whose owner named an oEmbed endpoint is read
+ * through it, not fetched: true when so queued (or refused). The page
+ * itself must be allowed by the site's rules, as if it were fetched. */
+static bool queue_through_oembed(heed_crawl *c, struct heed__site *s,
+                                 const char *page, int64_t lastmod)
+{
+	char url[HEED_URL_MAX_BYTES + 1];
+
+	if (!heed__arranged_oembed_url(c, s, page, url, sizeof(url)) ||
+	    heed__site_of_url(c, page, false) != s)
+		return false;
+	if (!heed__rules_may_crawl(&s->rules, c->opt->agent_token, page,
+	                           heed__crawl_unix_s(c))) {
+		c->p.refused++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "refused by robots.txt: %s", page);
+		return true;
+	}
+	heed__queue_add(c, url, JOB_OEMBED, 1, page, lastmod);
+	return true;
+}
+
+static int64_t queue_entries(heed_crawl *c, struct heed__site *s,
+                             const struct heed__job *job, const heed_feed *feed)
 {
 	bool index = heed_feed_kind_get(feed) == HEED_FEED_SITEMAP_INDEX;
 	int64_t now = heed__crawl_unix_s(c), newest = HEED_REVISIT_NO_DATE;
@@ -317,6 +353,8 @@ static int64_t queue_entries(heed_crawl *c, const struct heed__job *job,
 			c->p.unchanged++;
 			continue;
 		}
+		if (queue_through_oembed(c, s, en->url, lastmod))
+			continue;
 		heed__queue_add(c, en->url, JOB_PAGE, 1, job->url, lastmod);
 	}
 	return newest;
@@ -365,7 +403,7 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	}
 	if (heed_feed_entry_count(f))
 		s->has_source = true;
-	newest = queue_entries(c, job, f);
+	newest = queue_entries(c, s, job, f);
 	queue_next_page(c, job, f, c->p.unchanged == unchanged);
 	visited(c, s, job, r, HEED_REVISIT_CHANGED, newest, true);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: %s with %zu entries",
@@ -452,6 +490,216 @@ static void gone(heed_crawl *c, struct heed__site *s,
 	heed__queue_finish(c, job, r->status);
 }
 
+/* A stored page, copied out of the store's row to be written back. */
+struct stored_copy {
+	const struct heed_allocator *alloc;
+	struct heed_stored_page p;
+	bool oom;
+};
+
+static const char *copy_str(struct stored_copy *k, const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = heed__strndup(k->alloc, s, strlen(s));
+	if (!d)
+		k->oom = true;
+	return d;
+}
+
+static int copy_page(void *ud, const struct heed_stored_page *p)
+{
+	struct stored_copy *k = ud;
+
+	k->p = *p;
+	k->p.url = copy_str(k, p->url);
+	k->p.final_url = copy_str(k, p->final_url);
+	k->p.host = copy_str(k, p->host);
+	k->p.title = copy_str(k, p->title);
+	k->p.published = copy_str(k, p->published);
+	k->p.modified = copy_str(k, p->modified);
+	k->p.etag = copy_str(k, p->etag);
+	k->p.last_modified = copy_str(k, p->last_modified);
+	k->p.permissions = copy_str(k, p->permissions);
+	k->p.mode = copy_str(k, p->mode);
+	k->p.record = copy_str(k, p->record);
+	return 0;
+}
+
+static void free_copy(struct stored_copy *k)
+{
+	const char *s[] = {k->p.url,   k->p.final_url,     k->p.host,
+	                   k->p.title, k->p.published,     k->p.modified,
+	                   k->p.etag,  k->p.last_modified, k->p.permissions,
+	                   k->p.mode,  k->p.record};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(s); i++)
+		heed__free(k->alloc, (void *)s[i]);
+}
+
+/* The record of a page heed knows nothing of but its oEmbed answer: the
+ * one writer's shape with no field found (tags, byte_size and links are
+ * always there), byte_size the answer's. */
+static char *empty_record(heed_crawl *c, size_t byte_size)
+{
+	struct heed_record none = {.views = -1,
+	                           .duration_s = -1,
+	                           .published_s = HEED_NO_DATE,
+	                           .modified_s = HEED_NO_DATE,
+	                           .last_modified_s = HEED_NO_DATE,
+	                           .byte_size = byte_size};
+	char *text = NULL;
+	size_t len;
+
+	if (heed_extract_record_json(&none, 0, c->alloc, &text, &len) !=
+	    HEED_OK)
+		return NULL;
+	return text;
+}
+
+/* A page read only through its owner's oEmbed endpoint: its record is
+ * the answer's, stored like a fetched page's (the endpoint's status and
+ * validators are not the page's: none are kept). */
+static void oembed_new_page(heed_crawl *c, struct heed__site *s,
+                            const struct heed__job *job,
+                            const struct heed_net_response *r,
+                            const struct heed_oembed *o)
+{
+	int64_t now = heed__crawl_unix_s(c);
+	unsigned filled = 0;
+	char *base = empty_record(c, r->body_len);
+	char *rec = base ? heed__crawl_record_oembed(c->alloc, base, o,
+	                                             job->url, &filled)
+	                 : NULL;
+	struct heed_stored_page p = {
+	        .url = job->from,
+	        .final_url = job->from,
+	        .host = s->host_key,
+	        .status = r->status,
+	        .fetched_at = now,
+	        .checked_at = now,
+	        .title = o->title,
+	        .views = -1,
+	        .source_lastmod = job->lastmod,
+	        .mode = heed_crawl_mode_name(c->mode),
+	        .record = rec,
+	};
+
+	heed__free(c->alloc, base);
+	if (!rec) {
+		heed__crawl_oom(c);
+		return;
+	}
+	if (!heed__crawl_tx(c) ||
+	    heed_store_page_put(c->store, &p) != HEED_OK) {
+		heed__crawl_store_failed(c,
+		                         "storing a page read through oEmbed");
+	} else {
+		c->p.pages++;
+		c->run_pages++;
+		c->p.oembed_read++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: read through the owner's oEmbed endpoint (%u "
+		         "fields)",
+		         job->from, filled);
+	}
+	heed__free(c->alloc, rec);
+}
+
+/* Merges answer o into the stored record of page (record_oembed.c) and
+ * writes it back through the store's one page update path. */
+static void oembed_merge(heed_crawl *c, struct heed__site *s,
+                         const struct heed__job *job,
+                         const struct heed_net_response *r,
+                         const struct heed_oembed *o)
+{
+	struct stored_copy k = {.alloc = c->alloc};
+	heed_status rc =
+	        heed_store_page_get(c->store, job->from, copy_page, &k);
+	unsigned filled = 0;
+	char *rec = NULL;
+
+	if (rc == HEED_ENOTFOUND && heed__arranged_oembed_of(s, job->url)) {
+		oembed_new_page(c, s, job, r, o);
+		return;
+	}
+	if (rc == HEED_ENOTFOUND) {
+		/* Taken down or no longer indexed since it named o. */
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: oEmbed answer for %s, which heed no longer holds",
+		         job->url, job->from);
+		return;
+	}
+	if (rc != HEED_OK) {
+		heed__crawl_store_failed(c, "reading a page for its oEmbed");
+		return;
+	}
+	if (!k.oom)
+		rec = heed__crawl_record_oembed(c->alloc, k.p.record, o,
+		                                job->url, &filled);
+	if (!rec) {
+		free_copy(&k);
+		heed__crawl_oom(c);
+		return;
+	}
+	if (!k.p.title && o->title)
+		k.p.title = copy_str(&k, o->title);
+	heed__free(c->alloc, (void *)k.p.record);
+	k.p.record = rec;
+	if (k.oom)
+		heed__crawl_oom(c);
+	else if (!heed__crawl_tx(c) ||
+	         heed_store_page_put(c->store, &k.p) != HEED_OK)
+		heed__crawl_store_failed(c, "storing a page's oEmbed values");
+	else
+		c->p.oembed_read++;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl",
+	         "%s: oEmbed %s answer filled %u fields of %s", job->url,
+	         o->type, filled, job->from);
+	free_copy(&k);
+}
+
+/* An answer of a page's oEmbed endpoint. Redirects are not followed (an
+ * endpoint that moves is the page's to name again) and nothing is
+ * remembered between runs: it is asked again when its page changes. */
+static void oembed(heed_crawl *c, struct heed__site *s,
+                   const struct heed__job *job,
+                   const struct heed_net_response *r)
+{
+	struct heed_header headers[4];
+	struct heed_extract_input in;
+	struct heed_oembed *o = NULL;
+	struct heed_diag diag = {0};
+	heed_status rc;
+
+	if (r->status < 200 || r->status >= 300 || !job->from) {
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: oEmbed endpoint answered %d", job->url,
+		         r->status);
+		heed__queue_finish(c, job, r->status);
+		return;
+	}
+	extract_input(r, job, c->opt->agent_token, 0, headers, &in);
+	rc = heed_extract_oembed(&o, &in, c->alloc, &diag);
+	if (rc == HEED_ENOMEM) {
+		heed__crawl_oom(c);
+		return;
+	}
+	if (rc != HEED_OK) {
+		heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: %s", job->url,
+		         diag.message);
+		c->p.errors++;
+		c->run_errors++;
+		heed__queue_finish(c, job, -(int)rc);
+		return;
+	}
+	oembed_merge(c, s, job, r, o);
+	heed_oembed_free(o);
+	heed__queue_finish(c, job, r->status);
+}
+
 static bool passing_failure(const struct heed_net_response *r)
 {
 	return r->error != HEED_NET_OK || r->status == 0 || r->status == 429 ||
@@ -494,7 +742,9 @@ void heed__answer(heed_crawl *c, struct heed__site *s,
 		                  r->status ? r->status : -HEED_ENET);
 		return;
 	}
-	if (r->status == 304)
+	if (job->kind == JOB_OEMBED)
+		oembed(c, s, job, r);
+	else if (r->status == 304)
 		not_modified(c, s, job, r);
 	else if (r->status >= 300 && r->status < 400 && r->location)
 		redirect(c, s, job, r);

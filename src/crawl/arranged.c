@@ -19,6 +19,7 @@ static bool take(heed_crawl *c, struct heed__arranged *arr,
 	char *text;
 
 	arr->mode = a->mode;
+	arr->endpoint_kind = a->endpoint_kind;
 	arr->delay_ms = a->delay_ms;
 	arr->max_pages = a->max_pages;
 	if (a->windows && heed_arrangement_parse_windows(
@@ -133,4 +134,60 @@ bool heed__arranged_incremental(const heed_crawl *c, const struct heed__site *s)
 {
 	return c->mode == HEED_CRAWL_FULL && s->host->arr &&
 	       s->host->arr->mode == HEED_ARRANGEMENT_INCREMENTAL;
+}
+
+/* RFC 3986 unreserved characters stay; everything else is escaped, so the
+ * page's URL is one query value. */
+static bool query_value(char *out, size_t size, size_t *n, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		bool plain = (ch >= 'A' && ch <= 'Z') ||
+		             (ch >= 'a' && ch <= 'z') ||
+		             (ch >= '0' && ch <= '9') || strchr("-._~", ch);
+		if (*n + 4 > size)
+			return false;
+		if (plain) {
+			out[(*n)++] = (char)ch;
+		} else {
+			out[(*n)++] = '%';
+			out[(*n)++] = hex[ch >> 4];
+			out[(*n)++] = hex[ch & 15];
+		}
+	}
+	out[*n] = '\0';
+	return true;
+}
+
+bool heed__arranged_oembed_url(heed_crawl *c, const struct heed__site *s,
+                               const char *page, char *out, size_t size)
+{
+	const struct heed__arranged *arr = s->host->arr;
+	int n;
+	size_t len;
+
+	if (!arr || !arr->endpoint ||
+	    arr->endpoint_kind != HEED_ENDPOINT_OEMBED ||
+	    heed__site_of_url(c, arr->endpoint, false) != s)
+		return false;
+	n = snprintf(out, size, "%s%curl=", arr->endpoint,
+	             strchr(arr->endpoint, '?') ? '&' : '?');
+	if (n < 0 || (size_t)n >= size)
+		return false;
+	len = (size_t)n;
+	if (!query_value(out, size, &len, page))
+		return false;
+	return len + sizeof("&format=json") <= size &&
+	       strcat(out, "&format=json") != NULL;
+}
+
+bool heed__arranged_oembed_of(const struct heed__site *s, const char *url)
+{
+	const struct heed__arranged *arr = s->host->arr;
+
+	return arr && arr->endpoint &&
+	       arr->endpoint_kind == HEED_ENDPOINT_OEMBED &&
+	       strncmp(url, arr->endpoint, strlen(arr->endpoint)) == 0;
 }

@@ -100,6 +100,15 @@ bool heed__rules_acap_permits(const struct heed__rules *r, const char *agent,
                               heed_acap_usage usage, const char *url,
                               int64_t now_s);
 
+/* The stored record text with the oEmbed answer o of endpoint merged in
+ * (record_oembed.c; docs/metadata.md, "oEmbed"): the page's own fields
+ * stay, o fills the ones it lacks (title, author, publisher, thumbnail;
+ * source "oembed"), and "oembed" holds the rest of the answer. *filled
+ * gets the fields filled. NULL when record is not a JSON object or memory
+ * ran out; the caller frees the text with a. */
+char *heed__crawl_record_oembed(const struct heed_allocator *a,
+                                const char *record, const struct heed_oembed *o,
+                                const char *endpoint, unsigned *filled);
 /* The permissions JSON stored with a page (permissions_json.c; the
  * caller frees it with the allocator), NULL when out of memory. The
  * record beside it comes from heed_extract_record_json(). */
@@ -137,12 +146,13 @@ bool heed__ledger_start(struct heed__ledger *l, const char *host,
 void heed__ledger_end(struct heed__ledger *l, const char *host, bool connected,
                       int64_t sent_ms);
 
-/* What a lane's job fetches. Pages, sitemaps and feeds match
- * heed_frontier_kind. */
+/* What a lane's job fetches. Pages, sitemaps, feeds and oEmbed answers
+ * match heed_frontier_kind. */
 enum heed__job_kind {
 	JOB_PAGE = HEED_FRONTIER_PAGE,
 	JOB_SITEMAP = HEED_FRONTIER_SITEMAP,
 	JOB_FEED = HEED_FRONTIER_FEED,
+	JOB_OEMBED = HEED_FRONTIER_OEMBED, /* fills the record of job.from */
 	JOB_ROBOTS, /* the site's robots.txt, for its lifecycle */
 };
 
@@ -151,15 +161,17 @@ struct heed__job {
 	const char *url; /* the node's copy */
 	int depth;
 	enum heed__job_kind kind;
-	int64_t lastmod; /* sitemap or feed date; HEED_STORE_NO_DATE */
-	int tries;       /* attempts that failed for a passing reason */
-	size_t address;  /* robots.txt: which of the target's addresses */
+	int64_t lastmod;  /* sitemap or feed date; HEED_STORE_NO_DATE */
+	int tries;        /* attempts that failed for a passing reason */
+	size_t address;   /* robots.txt: which of the target's addresses */
+	const char *from; /* the URL that named this one, or NULL (the
+	                     node's copy): an oEmbed job's page */
 };
 
 struct heed__job_node {
 	struct heed__job_node *next;
 	struct heed__job job;
-	char url[]; /* job.url points here */
+	char url[]; /* job.url points here, job.from past its NUL */
 };
 
 /*
@@ -295,6 +307,7 @@ struct heed__arranged {
 	size_t window_count;
 	struct heed__rules paths; /* include/exclude; all NULL: none */
 	char *endpoint;           /* or NULL */
+	heed_arrangement_endpoint_kind endpoint_kind;
 };
 
 enum heed__site_state {
@@ -518,6 +531,13 @@ const char *heed__arranged_withhold(heed_crawl *c, const struct heed__site *s,
 /* May the page url of s be fetched under its owner's include/exclude? */
 bool heed__arranged_permits(heed_crawl *c, const struct heed__site *s,
                             const char *url);
+/* The URL of page read through s's arranged oEmbed endpoint
+ * (ENDPOINT?url=PAGE&format=json) into out; false when s has none on
+ * itself, or the URL would be too long. */
+bool heed__arranged_oembed_url(heed_crawl *c, const struct heed__site *s,
+                               const char *page, char *out, size_t size);
+/* Is url one of s's arranged oEmbed endpoint's URLs? */
+bool heed__arranged_oembed_of(const struct heed__site *s, const char *url);
 /* A full run reads an incremental-only site as the incremental mode does:
  * its links are not followed. */
 bool heed__arranged_incremental(const heed_crawl *c,

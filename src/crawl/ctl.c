@@ -327,9 +327,10 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 
 static size_t body_cap(const heed_crawl *c, enum heed__job_kind kind)
 {
-	size_t cap = kind == JOB_ROBOTS ? HEED_ROBOTS_PARSE_LIMIT_BYTES
-	             : kind == JOB_PAGE ? HEED_EXTRACT_MAX_HTML_BYTES
-	                                : CRAWL_MAX_FEED_BYTES;
+	size_t cap = kind == JOB_ROBOTS   ? HEED_ROBOTS_PARSE_LIMIT_BYTES
+	             : kind == JOB_PAGE   ? HEED_EXTRACT_MAX_HTML_BYTES
+	             : kind == JOB_OEMBED ? HEED_OEMBED_MAX_BYTES
+	                                  : CRAWL_MAX_FEED_BYTES;
 	size_t set = c->opt->net.max_body_bytes;
 
 	/* robots.txt is read up to RFC 9309's limit whatever the setting:
@@ -368,8 +369,7 @@ static void refuse(heed_crawl *c, struct heed__site *s, bool by_owner)
 		c->p.refused_owner++;
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "refused by the owner's arrangement: %s", n->job.url);
-	} else if (n->job.kind == JOB_PAGE || n->job.kind == JOB_FEED ||
-	           n->job.kind == JOB_SITEMAP) {
+	} else if (n->job.kind != JOB_ROBOTS) {
 		c->p.refused++;
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "refused by robots.txt: %s", n->job.url);

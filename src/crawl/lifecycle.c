@@ -866,12 +866,15 @@ static void requeue_dropped(heed_crawl *c, struct heed__site *s)
 }
 
 /* The feed or sitemap the owner named is one of the site's sources, in
- * both modes (answer.c tells a feed from a sitemap by its content). */
+ * both modes (answer.c tells a feed from a sitemap by its content). An
+ * oEmbed endpoint is no source: the pages the sources list are read
+ * through it (answer.c). */
 static void queue_endpoint(heed_crawl *c, struct heed__site *s)
 {
 	const struct heed__arranged *arr = s->host->arr;
 
 	if (arr && arr->endpoint && s->in_scope &&
+	    arr->endpoint_kind == HEED_ENDPOINT_SOURCE &&
 	    heed__site_of_url(c, arr->endpoint, false) == s)
 		heed__queue_add(c, arr->endpoint, JOB_FEED, 0, NULL,
 		                HEED_STORE_NO_DATE);

@@ -51,11 +51,18 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		 * same URL found at a lower depth. */
 		if (v == HEED_URL_OK)
 			heed__seen_add(&c->seen, fp);
+		/* An oEmbed endpoint on a host the crawl does not cover is
+		 * never asked: no site's robots.txt or delay would cover
+		 * the request. */
+		if (kind == JOB_OEMBED)
+			c->p.oembed_other++;
 		c->p.skipped++;
 		heed_log(&c->log, HEED_LOG_DEBUG, "crawl",
 		         "not queued: %s (%s)", url,
-		         v == HEED_URL_OK ? "other site"
-		                          : heed_url_verdict_name(v));
+		         v != HEED_URL_OK     ? heed_url_verdict_name(v)
+		         : kind == JOB_OEMBED ? "oEmbed endpoint of a site "
+		                                "outside the crawl"
+		                              : "other site");
 		return;
 	}
 	if (depth == 0 && !from)
@@ -192,13 +199,10 @@ struct refill {
 static int refill_one(void *ud, const struct heed_frontier_entry *fe)
 {
 	struct refill *r = ud;
-	struct heed__job job = {fe->id,
-	                        fe->url,
-	                        fe->depth,
-	                        (enum heed__job_kind)fe->kind,
-	                        fe->lastmod,
-	                        fe->tries,
-	                        0};
+	struct heed__job job = {fe->id,      fe->url,
+	                        fe->depth,   (enum heed__job_kind)fe->kind,
+	                        fe->lastmod, fe->tries,
+	                        0,           fe->discovered_from};
 
 	r->s->last_loaded_id = fe->id;
 	r->count++;

@@ -183,7 +183,9 @@ heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
                              int64_t now_ms)
 {
 	size_t len = strlen(job->url);
-	struct heed__job_node *n = heed__malloc(s->alloc, sizeof(*n) + len + 1);
+	size_t from_len = job->from ? strlen(job->from) + 1 : 0;
+	struct heed__job_node *n =
+	        heed__malloc(s->alloc, sizeof(*n) + len + 1 + from_len);
 
 	if (!n)
 		return HEED_ENOMEM;
@@ -191,6 +193,10 @@ heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
 	n->job = *job;
 	memcpy(n->url, job->url, len + 1);
 	n->job.url = n->url;
+	if (job->from) {
+		memcpy(n->url + len + 1, job->from, from_len);
+		n->job.from = n->url + len + 1;
+	}
 	if (front) {
 		n->next = l->head;
 		l->head = n;

@@ -83,6 +83,9 @@ struct builder {
 	const char *base_href; /* first <base href>, raw, in the arena */
 	const char *canonical_raw;
 	bool canonical_conflict;
+	/* The first oEmbed endpoint of each format, raw, in the arena
+	 * (indexed by heed_oembed_format). */
+	const char *oembed_raw[2];
 	unsigned h1_count;
 	/* Every site name the page declares (og:site_name, application-name,
 	 * JSON-LD publisher.name), to find one cut off the title. */
@@ -124,6 +127,11 @@ void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
 void heed__add_link(struct builder *b, const char *href, const char *rel,
                     bool nofollow, bool feed);
 char *heed__strdup_arena(struct builder *b, const char *s, size_t len);
+/* A copy in arena with white space runs (and control characters)
+ * collapsed to one space and trimmed; NULL when nothing is left, or on
+ * OOM, then recorded in *oom. */
+char *heed__collapse(struct heed_arena *arena, const char *s, size_t len,
+                     heed_status *oom);
 /* Remembers a declared site name for the title's suffix (titlesite.c). */
 void heed__site_name_seen(struct builder *b, const char *s, size_t len);
 /* Cuts a site name off the chosen title (titlesite.c). */

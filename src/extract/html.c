@@ -360,6 +360,27 @@ static bool feed_type(const char *type)
 	return false;
 }
 
+/* <link rel=alternate type=application/json+oembed> (or text/xml+oembed):
+ * the page's oEmbed endpoint, kept apart from its links (it is read as a
+ * metadata source, never followed as a page). The first of each format
+ * counts. true when type names an oEmbed format. */
+static bool oembed_link(struct builder *b, const char *type, const char *href)
+{
+	size_t n = strlen(type);
+	heed_oembed_format f;
+
+	heed__trim(&type, &n);
+	if (heed__ascii_ieq(type, n, "application/json+oembed"))
+		f = HEED_OEMBED_JSON;
+	else if (heed__ascii_ieq(type, n, "text/xml+oembed"))
+		f = HEED_OEMBED_XML;
+	else
+		return false;
+	if (!b->oembed_raw[f])
+		b->oembed_raw[f] = heed__strdup_arena(b, href, strlen(href));
+	return true;
+}
+
 static void on_link(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -382,6 +403,9 @@ static void on_link(struct html *h, const char *const *atts)
 			b->canonical_conflict = true;
 		return;
 	}
+	if (type && has_token(rel, "alternate") &&
+	    oembed_link(h->b, type, href))
+		return;
 	nofollow = has_token(rel, "nofollow");
 	if (has_token(rel, "next"))
 		heed__add_link(h->b, href, "next", nofollow, false);

@@ -14,6 +14,7 @@ struct heed_page {
 	struct heed_link *links;
 	size_t link_count;
 	struct heed_extract_robots robots;
+	const char *oembed[2]; /* by heed_oembed_format; NULL: none */
 };
 
 static const char *header(const struct heed_extract_input *in, const char *name)
@@ -353,6 +354,10 @@ static heed_status finish(struct builder *b, heed_page **out)
 	                     strlen(b->base_href)) == HEED_ENOMEM)
 		b->oom = HEED_ENOMEM;
 	finish_record(b, base ? base : b->page_url);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(p->oembed); i++)
+		if (b->oembed_raw[i])
+			p->oembed[i] = resolve(b, base ? base : b->page_url,
+			                       b->oembed_raw[i], NULL);
 	rc = finish_links(b, p, base ? base : b->page_url);
 	heed_url_free(base);
 	if (rc == HEED_OK)
@@ -450,6 +455,23 @@ const struct heed_link *heed_page_link(const heed_page *p, size_t i)
 const struct heed_extract_robots *heed_page_robots(const heed_page *p)
 {
 	return &p->robots;
+}
+
+const char *heed_page_oembed(const heed_page *p, heed_oembed_format format)
+{
+	return (unsigned)format < HEED_ARRAY_SIZE(p->oembed) ? p->oembed[format]
+	                                                     : NULL;
+}
+
+const char *heed_page_oembed_best(const heed_page *p,
+                                  heed_oembed_format *format)
+{
+	heed_oembed_format f = p->oembed[HEED_OEMBED_JSON] ? HEED_OEMBED_JSON
+	                                                   : HEED_OEMBED_XML;
+
+	if (format)
+		*format = f;
+	return p->oembed[f];
 }
 
 void heed_page_free(heed_page *p)

@@ -60,9 +60,9 @@ heed_source heed__origin_source(enum origin o)
 const char *heed_source_name(heed_source source)
 {
 	static const char *const names[] = {
-	        "none",      "jsonld", "og",     "twitter", "meta",
-	        "microdata", "title",  "h1",     "html",    "link",
-	        "http",      "feed",   "sitemap"};
+	        "none",      "jsonld", "og",      "twitter", "meta",
+	        "microdata", "title",  "h1",      "html",    "link",
+	        "http",      "feed",   "sitemap", "oembed"};
 	return (size_t)source < HEED_ARRAY_SIZE(names) ? names[source]
 	                                               : "unknown";
 }
@@ -76,9 +76,8 @@ char *heed__strdup_arena(struct builder *b, const char *s, size_t len)
 	return d;
 }
 
-/* A copy with white space runs collapsed to one space and trimmed; NULL
- * when nothing is left (or on OOM, recorded in b->oom). */
-static char *collapse(struct builder *b, const char *s, size_t len)
+char *heed__collapse(struct heed_arena *arena, const char *s, size_t len,
+                     heed_status *oom)
 {
 	char *d, *o;
 	bool space = false;
@@ -86,9 +85,9 @@ static char *collapse(struct builder *b, const char *s, size_t len)
 	heed__trim(&s, &len);
 	if (!len)
 		return NULL;
-	d = heed__arena_alloc(&b->arena, len + 1);
+	d = heed__arena_alloc(arena, len + 1);
 	if (!d) {
-		b->oom = HEED_ENOMEM;
+		*oom = HEED_ENOMEM;
 		return NULL;
 	}
 	o = d;
@@ -105,6 +104,12 @@ static char *collapse(struct builder *b, const char *s, size_t len)
 	}
 	*o = '\0';
 	return d;
+}
+
+/* heed__collapse into the page's arena. */
+static char *collapse(struct builder *b, const char *s, size_t len)
+{
+	return heed__collapse(&b->arena, s, len, &b->oom);
 }
 
 static int rank_of(enum field f, enum origin o, int sub)

@@ -17,10 +17,14 @@ static const struct heed__arrangements_ops *ops(heed_store *store)
 	return store->backend->arrangements;
 }
 
-void heed__arrangement_settle(struct heed_arrangement *a, const char *mode)
+void heed__arrangement_settle(struct heed_arrangement *a, const char *mode,
+                              const char *kind)
 {
 	if (!mode || heed_arrangement_mode_parse(mode, &a->mode) != HEED_OK)
 		a->mode = HEED_ARRANGEMENT_FULL;
+	if (!kind || heed_arrangement_endpoint_kind_parse(
+	                     kind, &a->endpoint_kind) != HEED_OK)
+		a->endpoint_kind = HEED_ENDPOINT_SOURCE;
 	/* A row written by hand never makes heed faster than its floor. */
 	if (a->delay_ms > 0 && a->delay_ms < HEED_ARRANGEMENT_MIN_DELAY_MS)
 		a->delay_ms = HEED_ARRANGEMENT_MIN_DELAY_MS;

@@ -19,30 +19,18 @@ const char *heed_frontier_state_name(heed_frontier_state state)
 
 const char *heed_frontier_kind_name(heed_frontier_kind kind)
 {
-	static const char *const names[] = {"page", "sitemap", "feed"};
+	static const char *const names[] = {"page", "sitemap", "feed",
+	                                    "oembed"};
 
 	if ((unsigned)kind >= HEED_ARRAY_SIZE(names))
 		return "unknown";
 	return names[kind];
 }
 
-/* The backend's frontier functions, or NULL with HEED_ENOTSUP recorded. */
-static const struct heed__frontier_ops *ops(heed_store *store)
-{
-	if (!store->backend->frontier)
-		heed__store_not_ported(store, "frontier");
-	return store->backend->frontier;
-}
-
 /* Calls the backend's fn with the arguments after it, or returns
  * HEED_ENOTSUP from the calling function. */
-#define FRONTIER(store, fn, ...)                                  \
-	do {                                                      \
-		const struct heed__frontier_ops *f_ = ops(store); \
-		if (!f_)                                          \
-			return HEED_ENOTSUP;                      \
-		return f_->fn(store, __VA_ARGS__);                \
-	} while (0)
+#define FRONTIER(store, fn, ...) \
+	HEED_STORE_CALL(store, frontier, fn, __VA_ARGS__)
 
 heed_status heed_store_frontier_add(heed_store *store,
                                     const struct heed_frontier_entry *e,
@@ -121,7 +109,7 @@ heed_status heed_store_frontier_counts(heed_store *store, int64_t counts[4])
 
 heed_status heed_store_frontier_clear(heed_store *store)
 {
-	const struct heed__frontier_ops *f = ops(store);
+	const struct heed__frontier_ops *f = heed__store_ops(store, frontier);
 
 	return f ? f->clear(store) : HEED_ENOTSUP;
 }

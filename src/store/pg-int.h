@@ -33,12 +33,12 @@ struct heed__pg {
 PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
                          const char *const *params);
 
-/* heed__pg_query with some parameters as bytes (a bytea's, NULs
- * included): lengths[i] and formats[i] (1: the bytes as they are, 0: text)
- * as PQexecParams takes them. */
-PGresult *heed__pg_query_bytes(heed_store *store, const char *sql, int n,
-                               const char *const *params, const int *lengths,
-                               const int *formats);
+/* heed__pg_query with formats[i] 1 for a parameter sent as lengths[i] raw
+ * bytes (a BYTEA), 0 for text (lengths[i] unused); NULL arrays: all
+ * text. */
+PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
+                            const char *const *params, const int *lengths,
+                            const int *formats);
 
 /* heed__pg_query for a statement whose rows do not matter: HEED_OK or
  * HEED_ESTORE; *changed (may be NULL) receives the rows it changed. */

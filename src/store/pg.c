@@ -33,11 +33,9 @@
 #define PG_CONNECT_TIMEOUT_S "10"
 
 static const struct heed_store_area *const pg_areas[] = {
-        &heed__store_core_area,
-        &heed__pg_sites_area,
-        &heed__pg_frontier_area,
-        &heed__pg_arrangements_area,
-        NULL,
+        &heed__store_core_area,      &heed__pg_sites_area,
+        &heed__pg_irc_area,          &heed__pg_frontier_area,
+        &heed__pg_arrangements_area, NULL,
 };
 
 bool heed__pg_location(const char *location)
@@ -127,12 +125,12 @@ static void record_error(heed_store *store, const char *msg)
 PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
                          const char *const *params)
 {
-	return heed__pg_query_bytes(store, sql, n, params, NULL, NULL);
+	return heed__pg_query_ex(store, sql, n, params, NULL, NULL);
 }
 
-PGresult *heed__pg_query_bytes(heed_store *store, const char *sql, int n,
-                               const char *const *params, const int *lengths,
-                               const int *formats)
+PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
+                            const char *const *params, const int *lengths,
+                            const int *formats)
 {
 	PGresult *r;
 	ExecStatusType st;
@@ -357,7 +355,12 @@ static void pg_close(heed_store *store)
 {
 	if (!store->pg)
 		return;
-	/* Ending the session releases the crawl lock. */
+	/* Ending the session releases the crawl lock, but the server ends it
+	 * after PQfinish has returned: unlock first, so a crawl started
+	 * right after this one closed never finds the lock still held. */
+	if (store->pg->locked)
+		pg_exec(store, "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
+		               ", " HEED_PG_LOCK_CRAWL ");");
 	PQfinish(store->pg->conn);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;
@@ -456,4 +459,5 @@ const struct heed_store_backend heed__pg_backend = {
         .frontier = &heed__pg_frontier_ops,
         .sites = &heed__pg_sites_ops,
         .arrangements = &heed__pg_arrangements_ops,
+        .irc = &heed__pg_irc_ops,
 };

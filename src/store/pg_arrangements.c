@@ -12,9 +12,10 @@
 
 #include "store/pg-int.h"
 
-/* Version 1, as on SQLite. A later migration is added to both backends
- * (src/store/sqlite_arrangements.c), so one area version means the same
- * columns on each. */
+/* Version 2 is SQLite's second migration (endpoint_kind): the first here
+ * already has that shape, so one area version means the same columns on
+ * both backends. A later migration is added to both
+ * (src/store/sqlite_arrangements.c). */
 static const char *const pg_arrangements_migrations[] = {
         "CREATE TABLE arrangements ("
         "  host TEXT PRIMARY KEY,"
@@ -26,7 +27,9 @@ static const char *const pg_arrangements_migrations[] = {
         "  windows TEXT,"
         "  endpoint TEXT,"
         "  note TEXT,"
-        "  updated BIGINT NOT NULL DEFAULT 0);",
+        "  updated BIGINT NOT NULL DEFAULT 0,"
+        "  endpoint_kind TEXT NOT NULL DEFAULT 'source');",
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__pg_arrangements_area = {
@@ -37,7 +40,7 @@ const struct heed_store_area heed__pg_arrangements_area = {
 
 #define ARR_COLUMNS                                                    \
 	"host, delay_ms, max_pages, mode, include, exclude, windows, " \
-	"endpoint, note, updated"
+	"endpoint, note, updated, endpoint_kind"
 
 static heed_status read_row(heed_store *store, const PGresult *r, int row,
                             struct heed_arrangement *out)
@@ -53,7 +56,8 @@ static heed_status read_row(heed_store *store, const PGresult *r, int row,
 	out->endpoint = heed__pg_dup(store, r, row, 7, &oom);
 	out->note = heed__pg_dup(store, r, row, 8, &oom);
 	out->updated_s = heed__pg_int(r, row, 9, 0);
-	heed__arrangement_settle(out, heed__pg_text(r, row, 3));
+	heed__arrangement_settle(out, heed__pg_text(r, row, 3),
+	                         heed__pg_text(r, row, 10));
 	return oom ? HEED_ENOMEM : HEED_OK;
 }
 
@@ -96,13 +100,14 @@ static heed_status pg_put(heed_store *store, const struct heed_arrangement *in)
 	        text_or_null(in->endpoint),
 	        text_or_null(in->note),
 	        heed__pg_i64(updated, in->updated_s),
+	        heed_arrangement_endpoint_kind_name(in->endpoint_kind),
 	};
 
 	/* Errors worded as SQLite's: the server's message alone. */
 	return heed__pg_run(
 	        store,
 	        "INSERT INTO arrangements (" ARR_COLUMNS
-	        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+	        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
 	        "ON CONFLICT (host) DO UPDATE SET "
 	        "delay_ms = excluded.delay_ms, "
 	        "max_pages = excluded.max_pages, "
@@ -110,8 +115,9 @@ static heed_status pg_put(heed_store *store, const struct heed_arrangement *in)
 	        "exclude = excluded.exclude, "
 	        "windows = excluded.windows, "
 	        "endpoint = excluded.endpoint, "
-	        "note = excluded.note, updated = excluded.updated;",
-	        10, params, NULL);
+	        "note = excluded.note, updated = excluded.updated, "
+	        "endpoint_kind = excluded.endpoint_kind;",
+	        (int)HEED_ARRAY_SIZE(params), params, NULL);
 }
 
 static heed_status pg_delete(heed_store *store, const char *host, bool *found)

@@ -140,7 +140,7 @@ static heed_status pg_put(heed_store *store, const struct heed_store_site *in)
 	lengths[12] = (int)in->rules_body_len;
 	formats[11] = formats[12] = 1;
 	/* Errors worded as SQLite's: the server's message alone. */
-	r = heed__pg_query_bytes(
+	r = heed__pg_query_ex(
 	        store,
 	        "INSERT INTO sites (" SITE_COLUMNS ") VALUES ($1, $2, $3, $4, "
 	        "$5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) "

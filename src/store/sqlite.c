@@ -390,4 +390,5 @@ const struct heed_store_backend heed__sqlite_backend = {
         .frontier = &heed__sqlite_frontier_ops,
         .sites = &heed__sqlite_sites_ops,
         .arrangements = &heed__sqlite_arrangements_ops,
+        .irc = &heed__sqlite_irc_ops,
 };

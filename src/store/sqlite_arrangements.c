@@ -21,6 +21,9 @@ static const char *const arrangements_migrations[] = {
         "  endpoint TEXT,"
         "  note TEXT,"
         "  updated INTEGER NOT NULL DEFAULT 0);",
+        /* 2: what the endpoint is (issue 15, an oEmbed endpoint). */
+        "ALTER TABLE arrangements ADD COLUMN endpoint_kind TEXT NOT NULL "
+        "DEFAULT 'source';",
 };
 
 const struct heed_store_area heed__store_arrangements_area = {
@@ -31,7 +34,7 @@ const struct heed_store_area heed__store_arrangements_area = {
 
 #define ARR_COLUMNS                                                    \
 	"host, delay_ms, max_pages, mode, include, exclude, windows, " \
-	"endpoint, note, updated"
+	"endpoint, note, updated, endpoint_kind"
 
 static char *text_dup(heed_store *store, sqlite3_stmt *st, int col, bool *oom)
 {
@@ -61,7 +64,8 @@ static heed_status read_row(heed_store *store, sqlite3_stmt *st,
 	out->endpoint = text_dup(store, st, 7, &oom);
 	out->note = text_dup(store, st, 8, &oom);
 	out->updated_s = sqlite3_column_int64(st, 9);
-	heed__arrangement_settle(out, (const char *)sqlite3_column_text(st, 3));
+	heed__arrangement_settle(out, (const char *)sqlite3_column_text(st, 3),
+	                         (const char *)sqlite3_column_text(st, 10));
 	return oom ? HEED_ENOMEM : HEED_OK;
 }
 
@@ -100,8 +104,9 @@ static heed_status sqlite_put(heed_store *store,
                               const struct heed_arrangement *in)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, "INSERT OR REPLACE INTO arrangements (" ARR_COLUMNS
-	               ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10);");
+	        store,
+	        "INSERT OR REPLACE INTO arrangements (" ARR_COLUMNS
+	        ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11);");
 	heed_status rc;
 
 	if (!st)
@@ -117,6 +122,9 @@ static heed_status sqlite_put(heed_store *store,
 	bind_text(st, 8, in->endpoint);
 	bind_text(st, 9, in->note);
 	sqlite3_bind_int64(st, 10, in->updated_s);
+	sqlite3_bind_text(
+	        st, 11, heed_arrangement_endpoint_kind_name(in->endpoint_kind),
+	        -1, SQLITE_STATIC);
 	rc = heed__sqlite_step_done(store, st);
 	heed__sqlite_release(store, st);
 	return rc;

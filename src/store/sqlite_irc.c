@@ -3,21 +3,17 @@
  * docs/storage.md "IRC").
  *
  * Workload: a crawl streams one row per 322 line (up to hundreds of
- * thousands per network) while several networks are visited at once, so the
- * writer keeps every statement prepared and groups rows into transactions
- * of BATCH_ROWS, committed early at the end of each visit. Channels and
- * servers are upserts keyed by (network, name): first_seen never moves,
- * last_seen and last_visit_id follow the latest sighting.
+ * thousands per network) while several networks are visited at once, so
+ * every statement is kept prepared; the front (src/store/irc.c) groups the
+ * rows into batch transactions, committed early at the end of each visit.
+ * Channels and servers are upserts keyed by (network, name): first_seen
+ * never moves, last_seen and last_visit_id follow the latest sighting.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "heed/store_irc.h"
 #include "store/store-int.h"
-
-/* Rows per transaction: large enough that commits cost little, small
- * enough that a crash loses only seconds of a huge LIST. */
-#define BATCH_ROWS 5000
 
 static const char *const irc_migrations[] = {
         "CREATE TABLE irc_networks ("
@@ -143,72 +139,19 @@ static const char *const stmt_sql[S_COUNT] = {
                   "port = excluded.port, expires_at = excluded.expires_at;",
 };
 
-struct heed_store_irc {
-	heed_store *store;
-	bool in_tx;
-	int pending;
-};
-
-heed_status heed_store_irc_new(heed_store_irc **out, heed_store *store)
-{
-	*out = NULL;
-	HEED_STORE_SQLITE_ONLY(store, "irc");
-	*out = heed__calloc(store->alloc, 1, sizeof(**out));
-	if (!*out)
-		return HEED_ENOMEM;
-	(*out)->store = store;
-	return HEED_OK;
-}
-
-heed_status heed_store_irc_flush(heed_store_irc *w)
-{
-	if (!w->in_tx)
-		return HEED_OK;
-	w->in_tx = false;
-	w->pending = 0;
-	if (heed_store_commit(w->store) != HEED_OK) {
-		heed_store_rollback(w->store);
-		return HEED_ESTORE;
-	}
-	return HEED_OK;
-}
-
-void heed_store_irc_free(heed_store_irc *w)
-{
-	if (!w)
-		return;
-	heed_store_irc_flush(w);
-	heed__free(w->store->alloc, w);
-}
-
 /* The statement, kept prepared by the store; NULL on error. */
-static sqlite3_stmt *stmt(heed_store_irc *w, enum stmt which)
+static sqlite3_stmt *stmt(heed_store *store, enum stmt which)
 {
-	return heed__sqlite_prepare(w->store, stmt_sql[which]);
+	return heed__sqlite_prepare(store, stmt_sql[which]);
 }
 
-/* Opens the batch transaction when none is open. */
-static heed_status batch(heed_store_irc *w)
+/* Steps a prepared write and gives the statement back. */
+static heed_status write_step(heed_store *store, sqlite3_stmt *st)
 {
-	if (w->in_tx)
-		return HEED_OK;
-	if (heed_store_begin(w->store) != HEED_OK)
-		return HEED_ESTORE;
-	w->in_tx = true;
-	return HEED_OK;
-}
+	heed_status rc = heed__sqlite_step_done(store, st);
 
-/* Steps a prepared write inside the batch; commits every BATCH_ROWS. */
-static heed_status run(heed_store_irc *w, sqlite3_stmt *st)
-{
-	heed_status rc = heed__sqlite_step_done(w->store, st);
-
-	heed__sqlite_release(w->store, st);
-	if (rc != HEED_OK)
-		return rc;
-	if (++w->pending >= BATCH_ROWS)
-		return heed_store_irc_flush(w);
-	return HEED_OK;
+	heed__sqlite_release(store, st);
+	return rc;
 }
 
 static void bind_opt_int(sqlite3_stmt *st, int i, int64_t v)
@@ -219,77 +162,77 @@ static void bind_opt_int(sqlite3_stmt *st, int i, int64_t v)
 		sqlite3_bind_int64(st, i, v);
 }
 
-heed_status heed_store_irc_network(heed_store_irc *w, const char *key,
-                                   int64_t now_s, int64_t *id,
-                                   int64_t *next_visit_s)
+static heed_status sqlite_network(heed_store *store, const char *key,
+                                  int64_t now_s, int64_t *id,
+                                  int64_t *next_visit_s)
 {
 	sqlite3_stmt *st;
 	heed_status rc;
 	int step;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_NET_INSERT)))
+	if (!(st = stmt(store, S_NET_INSERT)))
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, now_s);
-	rc = run(w, st);
+	rc = write_step(store, st);
 	if (rc != HEED_OK)
 		return rc;
-	if (!(st = stmt(w, S_NET_SELECT)))
+	if (!(st = stmt(store, S_NET_SELECT)))
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	step = sqlite3_step(st);
 	if (step != SQLITE_ROW) {
-		heed__sqlite_release(w->store, st);
+		heed__sqlite_release(store, st);
 		return HEED_ESTORE;
 	}
 	*id = sqlite3_column_int64(st, 0);
 	if (next_visit_s)
 		*next_visit_s = sqlite3_column_int64(st, 1);
-	heed__sqlite_release(w->store, st);
+	heed__sqlite_release(store, st);
 	return HEED_OK;
 }
 
-heed_status heed_store_irc_visit_begin(heed_store_irc *w, int64_t network_id,
-                                       const char *host, int port, bool tls,
-                                       int64_t started_s, int64_t *visit_id)
+static heed_status sqlite_visit_begin(heed_store *store, int64_t network_id,
+                                      const char *host, int port, bool tls,
+                                      int64_t started_s, int64_t *visit_id)
 {
 	sqlite3_stmt *st;
 	heed_status rc;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_VISIT_BEGIN)))
+	if (!(st = stmt(store, S_VISIT_BEGIN)))
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, network_id);
 	sqlite3_bind_text(st, 2, host, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 3, port);
 	sqlite3_bind_int(st, 4, tls);
 	sqlite3_bind_int64(st, 5, started_s);
-	rc = run(w, st);
-	*visit_id = sqlite3_last_insert_rowid(w->store->db);
+	rc = write_step(store, st);
+	*visit_id = sqlite3_last_insert_rowid(store->db);
 	return rc;
 }
 
-heed_status heed_store_irc_visit_server(heed_store_irc *w, int64_t visit_id,
-                                        const char *server_name,
-                                        const char *server_version,
-                                        const char *network_name)
+static heed_status sqlite_visit_server(heed_store *store, int64_t visit_id,
+                                       const char *server_name,
+                                       const char *server_version,
+                                       const char *network_name)
 {
 	sqlite3_stmt *st;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_VISIT_SERVER)))
+	if (!(st = stmt(store, S_VISIT_SERVER)))
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, visit_id);
 	sqlite3_bind_text(st, 2, server_name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, server_version, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, network_name, -1, SQLITE_STATIC);
-	return run(w, st);
+	return write_step(store, st);
 }
 
-heed_status heed_store_irc_visit_lusers(heed_store_irc *w, int64_t visit_id,
-                                        const struct heed_irc_lusers *l)
+static heed_status sqlite_visit_lusers(heed_store *store, int64_t visit_id,
+                                       const struct heed_irc_lusers *l)
 {
 	sqlite3_stmt *st;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_VISIT_LUSERS)))
+	if (!(st = stmt(store, S_VISIT_LUSERS)))
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, visit_id);
 	bind_opt_int(st, 2, l->users);
@@ -299,18 +242,18 @@ heed_status heed_store_irc_visit_lusers(heed_store_irc *w, int64_t visit_id,
 	bind_opt_int(st, 6, l->channels);
 	bind_opt_int(st, 7, l->local_users);
 	bind_opt_int(st, 8, l->global_users);
-	return run(w, st);
+	return write_step(store, st);
 }
 
-heed_status heed_store_irc_preference(heed_store_irc *w, int64_t network_id,
-                                      int64_t visit_id, const char *server_name,
-                                      const char *raw_value,
-                                      const struct heed_irc_crawler_pref *p,
-                                      int64_t seen_s)
+static heed_status sqlite_preference(heed_store *store, int64_t network_id,
+                                     int64_t visit_id, const char *server_name,
+                                     const char *raw_value,
+                                     const struct heed_irc_crawler_pref *p,
+                                     int64_t seen_s)
 {
 	sqlite3_stmt *st;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_PREF)))
+	if (!(st = stmt(store, S_PREF)))
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, network_id);
 	sqlite3_bind_int64(st, 2, visit_id);
@@ -322,17 +265,17 @@ heed_status heed_store_irc_preference(heed_store_irc *w, int64_t network_id,
 	                  SQLITE_STATIC);
 	sqlite3_bind_int64(st, 7, p->cooldown_s);
 	sqlite3_bind_int64(st, 8, p->problems);
-	return run(w, st);
+	return write_step(store, st);
 }
 
-heed_status heed_store_irc_server(heed_store_irc *w, int64_t network_id,
-                                  int64_t visit_id, const char *name,
-                                  const char *hub, int hops,
-                                  const char *description, int64_t seen_s)
+static heed_status sqlite_server(heed_store *store, int64_t network_id,
+                                 int64_t visit_id, const char *name,
+                                 const char *hub, int hops,
+                                 const char *description, int64_t seen_s)
 {
 	sqlite3_stmt *st;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_SERVER)))
+	if (!(st = stmt(store, S_SERVER)))
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, network_id);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
@@ -341,17 +284,17 @@ heed_status heed_store_irc_server(heed_store_irc *w, int64_t network_id,
 	sqlite3_bind_text(st, 5, description, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, seen_s);
 	sqlite3_bind_int64(st, 7, visit_id);
-	return run(w, st);
+	return write_step(store, st);
 }
 
-heed_status heed_store_irc_channel(heed_store_irc *w, int64_t network_id,
-                                   int64_t visit_id, const char *name,
-                                   int64_t users, const char *topic,
-                                   size_t topic_len, int64_t seen_s)
+static heed_status sqlite_channel(heed_store *store, int64_t network_id,
+                                  int64_t visit_id, const char *name,
+                                  int64_t users, const char *topic,
+                                  size_t topic_len, int64_t seen_s)
 {
 	sqlite3_stmt *st;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_CHANNEL)))
+	if (!(st = stmt(store, S_CHANNEL)))
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, network_id);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
@@ -359,74 +302,60 @@ heed_status heed_store_irc_channel(heed_store_irc *w, int64_t network_id,
 	sqlite3_bind_text(st, 4, topic, (int)topic_len, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, seen_s);
 	sqlite3_bind_int64(st, 6, visit_id);
-	return run(w, st);
+	return write_step(store, st);
 }
 
-/* Preferences worth recording on the network: a token read this visit. */
-static bool visit_read_token(heed_irc_visit_status status)
-{
-	return status == HEED_IRC_VISIT_COMPLETE ||
-	       status == HEED_IRC_VISIT_PARTIAL ||
-	       status == HEED_IRC_VISIT_DENIED ||
-	       status == HEED_IRC_VISIT_NO_CONSENT;
-}
-
-heed_status heed_store_irc_visit_end(heed_store_irc *w, int64_t network_id,
-                                     int64_t visit_id,
-                                     heed_irc_visit_status status,
-                                     const char *reason,
-                                     const struct heed_irc_crawler_pref *pref,
-                                     int64_t ended_s, int64_t next_visit_s)
+static heed_status sqlite_visit_end(heed_store *store, int64_t network_id,
+                                    int64_t visit_id,
+                                    heed_irc_visit_status status,
+                                    const char *reason,
+                                    const struct heed_irc_crawler_pref *pref,
+                                    int64_t ended_s, int64_t next_visit_s)
 {
 	sqlite3_stmt *st;
 	heed_status rc;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_VISIT_END)))
+	if (!(st = stmt(store, S_VISIT_END)))
 		return HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, visit_id);
 	sqlite3_bind_text(st, 2, heed_irc_visit_status_name(status), -1,
 	                  SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, reason ? reason : "", -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, ended_s);
-	rc = run(w, st);
-	if (rc != HEED_OK || !(st = stmt(w, S_NET_END)))
+	rc = write_step(store, st);
+	if (rc != HEED_OK || !(st = stmt(store, S_NET_END)))
 		return rc != HEED_OK ? rc : HEED_ESTORE;
 	sqlite3_bind_int64(st, 1, network_id);
 	sqlite3_bind_int64(st, 2, visit_id);
 	sqlite3_bind_int64(st, 3, ended_s);
 	sqlite3_bind_text(st, 4, heed_irc_visit_status_name(status), -1,
 	                  SQLITE_STATIC);
-	if (visit_read_token(status))
+	if (heed__irc_visit_read_token(status))
 		sqlite3_bind_text(st, 5,
 		                  heed_irc_crawler_verdict_name(pref->verdict),
 		                  -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, pref->cooldown_s);
 	sqlite3_bind_int64(st, 7, next_visit_s);
 	sqlite3_bind_int(st, 8, status == HEED_IRC_VISIT_COMPLETE);
-	rc = run(w, st);
-	if (rc != HEED_OK)
-		return rc;
-	/* The cooldown must survive a crash right after the visit. */
-	return heed_store_irc_flush(w);
+	return write_step(store, st);
 }
 
-heed_status heed_store_irc_sts_set(heed_store_irc *w, const char *host,
-                                   int port, int64_t expires_s)
+static heed_status sqlite_sts_set(heed_store *store, const char *host, int port,
+                                  int64_t expires_s)
 {
 	sqlite3_stmt *st;
 
-	if (batch(w) != HEED_OK || !(st = stmt(w, S_STS)))
+	if (!(st = stmt(store, S_STS)))
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, port);
 	sqlite3_bind_int64(st, 3, expires_s);
-	return run(w, st);
+	return write_step(store, st);
 }
 
-heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
-                                   int64_t now_s, int *port)
+static heed_status sqlite_sts_get(heed_store *store, const char *host,
+                                  int64_t now_s, int *port)
 {
-	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT port FROM irc_sts WHERE host = ?1 AND "
 	               "expires_at > ?2;");
@@ -444,10 +373,9 @@ heed_status heed_store_irc_sts_get(heed_store *store, const char *host,
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? HEED_OK : HEED_ESTORE;
 }
 
-heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
-                                      int64_t *next_visit_s)
+static heed_status sqlite_next_visit(heed_store *store, const char *key,
+                                     int64_t *next_visit_s)
 {
-	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT next_visit_at FROM irc_networks WHERE key = ?1;");
@@ -472,10 +400,9 @@ heed_status heed_store_irc_next_visit(heed_store *store, const char *key,
 	"WHERE p.network_id = irc_networks.id AND p.verdict <> 'none' "  \
 	"AND v.ended_at IS NOT NULL), 0)"
 
-heed_status heed_store_irc_reset(heed_store *store, const char *key,
-                                 int64_t *next_visit_s)
+static heed_status sqlite_reset(heed_store *store, const char *key,
+                                int64_t *next_visit_s)
 {
-	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE irc_networks SET next_visit_at = "
 	               "min(next_visit_at, " NETWORK_OWN_HOLD ") "
@@ -493,9 +420,8 @@ heed_status heed_store_irc_reset(heed_store *store, const char *key,
 		return rc;
 	if (sqlite3_changes(store->db) == 0)
 		return HEED_ENOTFOUND;
-	return next_visit_s
-	               ? heed_store_irc_next_visit(store, key, next_visit_s)
-	               : HEED_OK;
+	return next_visit_s ? sqlite_next_visit(store, key, next_visit_s)
+	                    : HEED_OK;
 }
 
 /* ---- Reading ------------------------------------------------------------ */
@@ -562,10 +488,9 @@ static int network_row(sqlite3_stmt *st, const struct row_cb *cb)
 	return cb->network(cb->ud, &r);
 }
 
-heed_status heed_store_irc_each_network(heed_store *store,
-                                        heed_store_irc_network_fn *fn, void *ud)
+static heed_status sqlite_each_network(heed_store *store,
+                                       heed_store_irc_network_fn *fn, void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT n.id, n.key, n.name, n.last_status, n.verdict, "
@@ -587,12 +512,6 @@ heed_status heed_store_irc_each_network(heed_store *store,
 	"AND x.last_visit_id >= coalesce(n.last_complete_visit_id, 0) " \
 	"AND (?1 IS NULL OR n.key = ?1) "
 
-/* PUBLIC_FILTER's rule on the verdict, for rows already read. */
-bool heed_store_irc_published(const char *verdict)
-{
-	return strcmp(verdict, "deny") != 0 && strcmp(verdict, "invalid") != 0;
-}
-
 static int channel_row(sqlite3_stmt *st, const struct row_cb *cb)
 {
 	struct heed_store_irc_channel_row r;
@@ -609,11 +528,10 @@ static int channel_row(sqlite3_stmt *st, const struct row_cb *cb)
 	return cb->channel(cb->ud, &r);
 }
 
-heed_status heed_store_irc_each_channel(heed_store *store,
-                                        const char *network_key,
-                                        heed_store_irc_channel_fn *fn, void *ud)
+static heed_status sqlite_each_channel(heed_store *store,
+                                       const char *network_key,
+                                       heed_store_irc_channel_fn *fn, void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT n.id, n.key, n.name, x.name, x.users, x.topic, "
 	               "x.first_seen, x.last_seen "
@@ -643,11 +561,10 @@ static int server_row(sqlite3_stmt *st, const struct row_cb *cb)
 	return cb->server(cb->ud, &r);
 }
 
-heed_status heed_store_irc_each_server(heed_store *store,
-                                       const char *network_key,
-                                       heed_store_irc_server_fn *fn, void *ud)
+static heed_status sqlite_each_server(heed_store *store,
+                                      const char *network_key,
+                                      heed_store_irc_server_fn *fn, void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "irc");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT n.id, n.key, x.name, x.hub, x.hops, "
 	               "x.description, x.first_seen, x.last_seen "
@@ -661,3 +578,21 @@ heed_status heed_store_irc_each_server(heed_store *store,
 		sqlite3_bind_text(st, 1, network_key, -1, SQLITE_STATIC);
 	return each_row(store, st, server_row, &cb);
 }
+
+const struct heed__irc_ops heed__sqlite_irc_ops = {
+        .network = sqlite_network,
+        .visit_begin = sqlite_visit_begin,
+        .visit_server = sqlite_visit_server,
+        .visit_lusers = sqlite_visit_lusers,
+        .preference = sqlite_preference,
+        .server = sqlite_server,
+        .channel = sqlite_channel,
+        .visit_end = sqlite_visit_end,
+        .sts_set = sqlite_sts_set,
+        .sts_get = sqlite_sts_get,
+        .next_visit = sqlite_next_visit,
+        .reset = sqlite_reset,
+        .each_network = sqlite_each_network,
+        .each_channel = sqlite_each_channel,
+        .each_server = sqlite_each_server,
+};

@@ -219,6 +219,40 @@ heed_status heed_store_pages_each(heed_store *store, const char *host,
 	return heed__sqlite_each_row(store, st, visit_page, &v);
 }
 
+struct page_one {
+	heed_store_page_fn *fn;
+	void *ud;
+	bool found;
+};
+
+static int one_page(sqlite3_stmt *st, void *ctx)
+{
+	struct page_one *o = ctx;
+	struct heed_stored_page p;
+
+	heed__sqlite_read_page(st, 0, &p);
+	o->found = true;
+	o->fn(o->ud, &p);
+	return 1;
+}
+
+heed_status heed_store_page_get(heed_store *store, const char *url,
+                                heed_store_page_fn *fn, void *ud)
+{
+	struct page_one o = {fn, ud, false};
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT " PAGE_COLUMNS " FROM pages WHERE url = ?1;");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	heed__sqlite_bind_text(st, 1, url);
+	rc = heed__sqlite_each_row(store, st, one_page, &o);
+	if (rc == HEED_OK && !o.found)
+		rc = HEED_ENOTFOUND;
+	return rc;
+}
+
 struct count_visit {
 	heed_store_count_fn *fn;
 	void *ud;

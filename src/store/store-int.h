@@ -17,6 +17,7 @@
 #include "heed/store.h"
 #include "heed/store_arrangements.h"
 #include "heed/store_frontier.h"
+#include "heed/store_irc.h"
 #include "heed/store_sites.h"
 
 /* The table of versions, created by the first migration transaction (and
@@ -119,10 +120,64 @@ struct heed__arrangements_ops {
 	                    void *ud, size_t *count);
 };
 
-/* What every backend does to an arrangement it read: mode is the row's
- * text (NULL or unknown: full), and a hand-written delay under the floor
- * is raised to it. */
-void heed__arrangement_settle(struct heed_arrangement *a, const char *mode);
+/* What every backend does to an arrangement it read: mode and kind are
+ * the row's texts (NULL or unknown: full, source), and a hand-written
+ * delay under the floor is raised to it. */
+void heed__arrangement_settle(struct heed_arrangement *a, const char *mode,
+                              const char *kind);
+
+/*
+ * The IRC area's statements on one backend (include/heed/store_irc.h). The
+ * front, src/store/irc.c, owns the writer: it groups the writes into
+ * batch transactions and commits at the end of each visit; each write here
+ * is one statement (or two) inside the open transaction.
+ */
+struct heed__irc_ops {
+	heed_status (*network)(heed_store *store, const char *key,
+	                       int64_t now_s, int64_t *id,
+	                       int64_t *next_visit_s);
+	heed_status (*visit_begin)(heed_store *store, int64_t network_id,
+	                           const char *host, int port, bool tls,
+	                           int64_t started_s, int64_t *visit_id);
+	heed_status (*visit_server)(heed_store *store, int64_t visit_id,
+	                            const char *server_name,
+	                            const char *server_version,
+	                            const char *network_name);
+	heed_status (*visit_lusers)(heed_store *store, int64_t visit_id,
+	                            const struct heed_irc_lusers *l);
+	heed_status (*preference)(heed_store *store, int64_t network_id,
+	                          int64_t visit_id, const char *server_name,
+	                          const char *raw_value,
+	                          const struct heed_irc_crawler_pref *p,
+	                          int64_t seen_s);
+	heed_status (*server)(heed_store *store, int64_t network_id,
+	                      int64_t visit_id, const char *name,
+	                      const char *hub, int hops,
+	                      const char *description, int64_t seen_s);
+	heed_status (*channel)(heed_store *store, int64_t network_id,
+	                       int64_t visit_id, const char *name,
+	                       int64_t users, const char *topic,
+	                       size_t topic_len, int64_t seen_s);
+	heed_status (*visit_end)(heed_store *store, int64_t network_id,
+	                         int64_t visit_id, heed_irc_visit_status status,
+	                         const char *reason,
+	                         const struct heed_irc_crawler_pref *pref,
+	                         int64_t ended_s, int64_t next_visit_s);
+	heed_status (*sts_set)(heed_store *store, const char *host, int port,
+	                       int64_t expires_s);
+	heed_status (*sts_get)(heed_store *store, const char *host,
+	                       int64_t now_s, int *port);
+	heed_status (*next_visit)(heed_store *store, const char *key,
+	                          int64_t *next_visit_s);
+	heed_status (*reset)(heed_store *store, const char *key,
+	                     int64_t *next_visit_s);
+	heed_status (*each_network)(heed_store *store,
+	                            heed_store_irc_network_fn *fn, void *ud);
+	heed_status (*each_channel)(heed_store *store, const char *network_key,
+	                            heed_store_irc_channel_fn *fn, void *ud);
+	heed_status (*each_server)(heed_store *store, const char *network_key,
+	                           heed_store_irc_server_fn *fn, void *ud);
+};
 
 struct heed_store_backend {
 	const char *name;
@@ -159,6 +214,7 @@ struct heed_store_backend {
 	const struct heed__frontier_ops *frontier;
 	const struct heed__sites_ops *sites;
 	const struct heed__arrangements_ops *arrangements;
+	const struct heed__irc_ops *irc;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -196,6 +252,8 @@ extern const struct heed__sites_ops heed__sqlite_sites_ops;
 extern const struct heed__sites_ops heed__pg_sites_ops;
 extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
 extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
+extern const struct heed__irc_ops heed__sqlite_irc_ops;
+extern const struct heed__irc_ops heed__pg_irc_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -206,6 +264,30 @@ extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
  * one); it is the first line of each public function of such an area.
  */
 heed_status heed__store_not_ported(heed_store *store, const char *area);
+
+/* The ops table of the store's backend for an area (a member of struct
+ * heed_store_backend: frontier, irc), or NULL with HEED_ENOTSUP's message
+ * recorded. */
+#define heed__store_ops(store, area)      \
+	((store)->backend->area           \
+	         ? (store)->backend->area \
+	         : (heed__store_not_ported(store, #area), NULL))
+
+/* A public function's whole body: returns the backend's fn of the area
+ * called with the store and the arguments after fn, or HEED_ENOTSUP. */
+#define HEED_STORE_CALL(store, area, fn, ...)         \
+	do {                                          \
+		const struct heed__##area##_ops *o_ = \
+		        heed__store_ops(store, area); \
+		if (!o_)                              \
+			return HEED_ENOTSUP;          \
+		return o_->fn(store, __VA_ARGS__);    \
+	} while (0)
+
+/* Whether a visit that ended with status read the network's CRAWLER
+ * token, so the network's verdict and cooldown follow it (both backends'
+ * irc visit_end). */
+bool heed__irc_visit_read_token(heed_irc_visit_status status);
 #define HEED_STORE_SQLITE_ONLY(store, area)                         \
 	do {                                                        \
 		if ((store)->backend != &heed__sqlite_backend)      \
@@ -260,12 +342,11 @@ extern const struct heed_store_area *const heed__store_areas[];
 extern const int heed__store_area_count;
 /* The core area (heed_meta), the same SQL on every backend. */
 extern const struct heed_store_area heed__store_core_area;
-/* The PostgreSQL backend's frontier area (src/store/pg_frontier.c). */
+/* The PostgreSQL backend's areas (src/store/pg_<area>.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
-/* The PostgreSQL backend's sites area (src/store/pg_sites.c). */
 extern const struct heed_store_area heed__pg_sites_area;
-/* The PostgreSQL backend's arrangements area (src/store/pg_arrangements.c). */
 extern const struct heed_store_area heed__pg_arrangements_area;
+extern const struct heed_store_area heed__pg_irc_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

@@ -80,6 +80,23 @@ static void counts_and_modes(void **state)
 	assert_int_equal(heed_arrangement_mode_parse("paused", &m), HEED_OK);
 	assert_string_equal(heed_arrangement_mode_name(m), "paused");
 	assert_int_equal(heed_arrangement_mode_parse("fast", &m), HEED_EINVAL);
+	{
+		heed_arrangement_endpoint_kind k = HEED_ENDPOINT_SOURCE;
+		assert_int_equal(
+		        heed_arrangement_endpoint_kind_parse("oembed", &k),
+		        HEED_OK);
+		assert_int_equal(k, HEED_ENDPOINT_OEMBED);
+		assert_string_equal(heed_arrangement_endpoint_kind_name(k),
+		                    "oembed");
+		assert_int_equal(
+		        heed_arrangement_endpoint_kind_parse("feed", &k),
+		        HEED_OK);
+		assert_string_equal(heed_arrangement_endpoint_kind_name(k),
+		                    "source");
+		assert_int_equal(
+		        heed_arrangement_endpoint_kind_parse("json", &k),
+		        HEED_EINVAL);
+	}
 }
 
 static void patterns(void **state)

@@ -379,6 +379,74 @@ static void test_seen_table(void **state)
 	heed__seen_free(&s);
 }
 
+/* An oEmbed job carries its page: the node keeps its own copy. */
+static void test_job_from_copied(void **state)
+{
+	struct lanes t;
+	char url[] = "http://l0.test/oembed?url=x", from[] = "http://l0.test/x";
+	struct heed__job j = {7, url, 1,   JOB_OEMBED, HEED_STORE_NO_DATE,
+	                      0, 0,   from};
+
+	(void)state;
+	lanes_init(&t, 4, 0);
+	assert_int_equal(heed__sched_push(&t.s, &t.lane[0], &j, false, 0),
+	                 HEED_OK);
+	memset(from, 'z', sizeof(from) - 1);
+	assert_string_equal(t.lane[0].head->job.from, "http://l0.test/x");
+	assert_string_equal(t.lane[0].head->job.url, url);
+	j.from = NULL;
+	assert_int_equal(heed__sched_push(&t.s, &t.lane[0], &j, false, 0),
+	                 HEED_OK);
+	assert_null(t.lane[0].tail->job.from);
+	lanes_free(&t);
+}
+
+/* The merge of an oEmbed answer (record_json.c): the page's own fields
+ * stay, the answer fills the rest, its html is never there. */
+static void test_record_oembed(void **state)
+{
+	struct heed_oembed o = {
+	        .type = "video",
+	        .version = "1.0",
+	        .title = "Provider title",
+	        .author_name = "Ana",
+	        .provider_name = "ClipHub",
+	        .thumbnail_url = "https://cdn.test/t.jpg",
+	        .thumbnail_width = -1,
+	        .thumbnail_height = -1,
+	        .width = 640,
+	        .height = -1,
+	        .cache_age = -1,
+	};
+	unsigned filled = 9;
+	char *out;
+
+	(void)state;
+	out = heed__crawl_record_oembed(
+	        heed_test_allocator(),
+	        "{\"title\":{\"value\":\"Own\",\"source\":\"title\"},"
+	        "\"tags\":[]}",
+	        &o, "https://a.test/oembed?url=x", &filled);
+	assert_non_null(out);
+	assert_int_equal(filled, 3);
+	assert_string_equal(
+	        out,
+	        "{\"title\":{\"value\":\"Own\",\"source\":\"title\"},"
+	        "\"tags\":[],"
+	        "\"author\":{\"value\":\"Ana\",\"source\":\"oembed\"},"
+	        "\"authors\":[{\"value\":\"Ana\",\"source\":\"oembed\"}],"
+	        "\"publisher\":{\"value\":\"ClipHub\",\"source\":\"oembed\"},"
+	        "\"thumbnail\":{\"value\":\"https://cdn.test/t.jpg\","
+	        "\"source\":\"oembed\"},"
+	        "\"oembed\":{\"url\":\"https://a.test/oembed?url=x\","
+	        "\"type\":\"video\",\"width\":640}}");
+	heed__free(heed_test_allocator(), out);
+	/* A stored record that is not an object is left alone. */
+	assert_null(heed__crawl_record_oembed(heed_test_allocator(), "[1]", &o,
+	                                      "https://a.test/o", &filled));
+	assert_int_equal(filled, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +461,8 @@ int main(void)
 	        cmocka_unit_test(test_heap_against_reference),
 	        cmocka_unit_test(test_oom),
 	        cmocka_unit_test(test_seen_table),
+	        cmocka_unit_test(test_job_from_copied),
+	        cmocka_unit_test(test_record_oembed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

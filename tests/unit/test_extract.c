@@ -92,6 +92,18 @@ static void render(struct heed_buf *b, const heed_page *p)
 	if (r->truncated)
 		heed__buf_addf(b, "truncated\n");
 	render_robots(b, heed_page_robots(p));
+	if (heed_page_oembed(p, HEED_OEMBED_JSON))
+		heed__buf_addf(b, "oembed_json=%s\n",
+		               heed_page_oembed(p, HEED_OEMBED_JSON));
+	if (heed_page_oembed(p, HEED_OEMBED_XML))
+		heed__buf_addf(b, "oembed_xml=%s\n",
+		               heed_page_oembed(p, HEED_OEMBED_XML));
+	if (heed_page_oembed_best(p, NULL)) {
+		heed_oembed_format f;
+		const char *u = heed_page_oembed_best(p, &f);
+		heed__buf_addf(b, "oembed_best=%s %s\n",
+		               f == HEED_OEMBED_JSON ? "json" : "xml", u);
+	}
 	for (size_t i = 0; i < heed_page_link_count(p); i++) {
 		const struct heed_link *l = heed_page_link(p, i);
 		heed__buf_addf(b, "link=%s %s%s%s\n", l->url, l->rel,
@@ -708,6 +720,34 @@ static const struct page_case cases[] = {
          "description=meta:café &&copy2024 \xE2\x80\x9Cx\xE2\x80\x9D "
          "\xE2\x80\x93\n"
          "title=h1:<b> \xC2\xA0\xE2\x80\xA6\n"},
+        {"oEmbed discovery: resolved, first of each format, not a link", NULL,
+         "<base href=\"https://site.example/base/\">"
+         "<link rel=alternate type=\"text/xml+oembed\" "
+         "href=\"oembed?url=x&amp;format=xml\">"
+         "<link rel=\"alternate nofollow\" "
+         "type=\" Application/JSON+oEmbed \" href=/oembed?format=json>"
+         "<link rel=alternate type=application/json+oembed href=/second>"
+         "<link rel=alternate type=text/xml+oembed href=/second.xml>"
+         "<link rel=stylesheet type=application/json+oembed href=/not>"
+         "<link rel=alternate type=application/rss+xml href=/f.rss>",
+         0, NULL,
+         "oembed_json=https://site.example/oembed?format=json\n"
+         "oembed_xml=https://site.example/base/oembed?url=x&format=xml\n"
+         "oembed_best=json https://site.example/oembed?format=json\n"
+         "link=https://site.example/f.rss alternate feed\n"
+         "-link=https://site.example/oembed\n"
+         "-link=https://site.example/base/oembed\n"
+         "-link=https://site.example/second\n"
+         "-link=https://site.example/not\n"},
+        {"oEmbed discovery: XML alone is the best there is", NULL,
+         "<link rel=alternate type=text/xml+oembed href=/o.xml>", 0, NULL,
+         "oembed_xml=https://site.example/o.xml\n"
+         "oembed_best=xml https://site.example/o.xml\n"
+         "-oembed_json=\n"},
+        {"no oEmbed endpoint: none reported", NULL,
+         "<link rel=alternate href=/other type=application/json>", 0, NULL,
+         "-oembed_\n"
+         "link=https://site.example/other alternate\n"},
         {"entity bomb in a DOCTYPE does nothing", NULL,
          "<!DOCTYPE html [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b "
          "\"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c "

@@ -135,6 +135,42 @@ static void test_page_put_replaces(void **state)
 	heed_store_close(s);
 }
 
+static int got_page(void *ud, const struct heed_stored_page *p)
+{
+	struct heed_stored_page *out = ud;
+
+	/* The row's strings live only during the call: compare here. */
+	assert_string_equal(p->url, out->url);
+	assert_string_equal(p->host, out->host);
+	assert_int_equal(p->views, out->views);
+	out->status = p->status;
+	return 1;
+}
+
+/* heed_store_page_get: the one row of a URL, or HEED_ENOTFOUND (the
+ * crawl reads a page back to merge its oEmbed answer in). */
+static void test_page_get(void **state)
+{
+	heed_store *s = heed_test_store_memory();
+	struct heed_stored_page p = page("http://a.test/x", "a.test", 203, 100);
+	struct heed_stored_page want = {
+	        .url = p.url, .host = "a.test", .views = 77};
+
+	(void)state;
+	p.views = 77;
+	assert_int_equal(heed_store_page_get(s, p.url, got_page, &want),
+	                 HEED_ENOTFOUND);
+	assert_int_equal(want.status, 0);
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	assert_int_equal(heed_store_page_get(s, p.url, got_page, &want),
+	                 HEED_OK);
+	assert_int_equal(want.status, 203);
+	assert_int_equal(
+	        heed_store_page_get(s, "http://a.test/x2", got_page, &want),
+	        HEED_ENOTFOUND);
+	heed_store_close(s);
+}
+
 static void test_page_unchanged_touches_only_dates(void **state)
 {
 	heed_store *s = heed_test_store_memory();
@@ -368,6 +404,8 @@ static void test_frontier_states_and_drop(void **state)
 	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 0);
 	assert_string_equal(heed_frontier_state_name(HEED_FRONTIER_DROPPED),
 	                    "dropped");
+	assert_string_equal(heed_frontier_kind_name(HEED_FRONTIER_OEMBED),
+	                    "oembed");
 	assert_string_equal(heed_frontier_kind_name(HEED_FRONTIER_FEED),
 	                    "feed");
 	heed_store_close(s);
@@ -655,6 +693,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_page_put_replaces),
+	        cmocka_unit_test(test_page_get),
 	        cmocka_unit_test(test_pages_v1_migrates),
 	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
 	        cmocka_unit_test(test_page_filters_and_delete),

@@ -1,10 +1,12 @@
 /*
- * Unit tests of the store's "irc" area on SQLite: networks and their next
- * allowed visit (kept across a reopen), visits, servers and channels with
- * first-seen/last-seen, and the public list's rules (latest complete visit;
- * networks that deny are left out).
+ * Unit tests of the store's "irc" area, on SQLite and, run by meson a second
+ * time with a PostgreSQL cluster (unit.store_irc_pg), on PostgreSQL: networks
+ * and their next allowed visit (kept across a reopen), visits, servers and
+ * channels with first-seen/last-seen, and the public list's rules (latest
+ * complete visit; networks that deny are left out), and what servers say kept
+ * as bytes.
  */
-#include "heed_test.h"
+#include "pg_test.h"
 
 #include <unistd.h>
 
@@ -15,12 +17,23 @@ struct seen {
 	int rows;
 };
 
-/* A new store at a fresh name made from path (a mkstemp template). */
+/* A new store at a fresh name made from path (a mkstemp template, PATH_SIZE
+ * bytes): with the PostgreSQL cluster, a new database whose URL replaces
+ * path. */
+#define PATH_SIZE 256
 static heed_store *temp_store(char *path)
 {
-	int fd = mkstemp(path);
+	int fd;
 	heed_store *st;
 
+	if (heed_test_pg()) {
+		heed_test_pg_fresh(path, PATH_SIZE);
+		assert_int_equal(
+		        heed_store_open(&st, path, heed_test_allocator(), NULL),
+		        HEED_OK);
+		return st;
+	}
+	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(
@@ -115,7 +128,7 @@ static void test_store_irc_flow(void **state)
 {
 	static const char *const first[] = {"#a", "#b"};
 	static const char *const second[] = {"#b", "#c"};
-	char path[] = "/tmp/heed-store-irc-XXXXXX";
+	char path[PATH_SIZE] = "/tmp/heed-store-irc-XXXXXX";
 	heed_store *st;
 	heed_store_irc *w;
 	struct seen s = {{0}, 0};
@@ -224,7 +237,7 @@ static int64_t next_visit(heed_store *st, const char *key)
  * ban, the operator's floor) and keeps what the network asked for. */
 static void test_store_irc_reset(void **state)
 {
-	char path[] = "/tmp/heed-store-irc-XXXXXX";
+	char path[PATH_SIZE] = "/tmp/heed-store-irc-XXXXXX";
 	heed_store *st;
 	heed_store_irc *w;
 	struct seen s = {{0}, 0};
@@ -269,11 +282,71 @@ static void test_store_irc_reset(void **state)
 	drop_temp_store(st, path);
 }
 
+struct raw_channel {
+	char name[32], topic[32];
+	size_t topic_len;
+	int rows;
+};
+
+static int on_raw_channel(void *ud, const struct heed_store_irc_channel_row *r)
+{
+	struct raw_channel *c = ud;
+
+	snprintf(c->name, sizeof(c->name), "%s", r->name);
+	assert_true(r->topic_len < sizeof(c->topic));
+	memcpy(c->topic, r->topic, r->topic_len);
+	c->topic_len = r->topic_len;
+	c->rows++;
+	return 0;
+}
+
+/* What a server says is kept as the bytes it sent: invalid UTF-8 and a NUL
+ * in a topic come back as they went in, on every backend. */
+static void test_store_irc_bytes(void **state)
+{
+	static const char topic[] = "\xff\x80 a\0b \xc3";
+	char path[PATH_SIZE] = "/tmp/heed-store-irc-XXXXXX";
+	struct heed_irc_crawler_pref pref = {HEED_IRC_CRAWLER_ALLOW, 60, 0};
+	struct raw_channel c = {0};
+	heed_store *st;
+	heed_store_irc *w;
+	int64_t net, vid;
+	(void)state;
+
+	st = temp_store(path);
+	assert_int_equal(heed_store_irc_new(&w, st), HEED_OK);
+	assert_int_equal(heed_store_irc_network(w, "raw:6667", 10, &net, NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "127.0.0.1", 6667,
+	                                            false, 10, &vid),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_server(w, vid, "s\xe9.test",
+	                                             "v\xff", "R\xe9seau"),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_channel(w, net, vid, "#caf\xe9", 3,
+	                                        topic, sizeof(topic) - 1, 10),
+	                 HEED_OK);
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
+	                                          HEED_IRC_VISIT_COMPLETE, "r",
+	                                          &pref, 11, 71),
+	                 HEED_OK);
+	heed_store_irc_free(w);
+	assert_int_equal(
+	        heed_store_irc_each_channel(st, "raw:6667", on_raw_channel, &c),
+	        HEED_OK);
+	assert_int_equal(c.rows, 1);
+	assert_string_equal(c.name, "#caf\xe9");
+	assert_int_equal(c.topic_len, sizeof(topic) - 1);
+	assert_memory_equal(c.topic, topic, sizeof(topic) - 1);
+	drop_temp_store(st, path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_store_irc_flow),
 	        cmocka_unit_test(test_store_irc_reset),
+	        cmocka_unit_test(test_store_irc_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

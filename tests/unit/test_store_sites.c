@@ -310,7 +310,8 @@ static void test_arrangement_round_trip(void **state)
 	in.include = "/videos/\n/about$";
 	in.exclude = "/search";
 	in.windows = "01:00-06:00,22:00-02:00";
-	in.endpoint = "https://videos.example/feed.xml";
+	in.endpoint = "https://videos.example/oembed";
+	in.endpoint_kind = HEED_ENDPOINT_OEMBED;
 	in.note = "Ann Owner <ann@videos.example>, agreed 2026-11-20";
 	in.updated_s = 1763600000;
 	assert_int_equal(heed_store_arrangement_put(s, &in), HEED_OK);
@@ -327,6 +328,7 @@ static void test_arrangement_round_trip(void **state)
 	assert_string_equal(out.exclude, in.exclude);
 	assert_string_equal(out.windows, in.windows);
 	assert_string_equal(out.endpoint, in.endpoint);
+	assert_int_equal(out.endpoint_kind, HEED_ENDPOINT_OEMBED);
 	assert_string_equal(out.note, in.note);
 	assert_int_equal(out.updated_s, in.updated_s);
 	heed_store_arrangement_clear(s, &out);
@@ -336,9 +338,11 @@ static void test_arrangement_round_trip(void **state)
 	in.include = NULL;
 	in.windows = "";
 	in.mode = HEED_ARRANGEMENT_PAUSED;
+	in.endpoint_kind = HEED_ENDPOINT_SOURCE;
 	assert_int_equal(heed_store_arrangement_put(s, &in), HEED_OK);
 	assert_int_equal(heed_store_arrangement_get(s, "videos.example", &out),
 	                 HEED_OK);
+	assert_int_equal(out.endpoint_kind, HEED_ENDPOINT_SOURCE);
 	assert_null(out.include);
 	assert_null(out.windows);
 	assert_int_equal(out.mode, HEED_ARRANGEMENT_PAUSED);
