@@ -223,6 +223,7 @@ static void test_two_stores_at_once(void **state)
 	struct heed_store_site row;
 	heed_store *a = open_store(), *b = open_store();
 	size_t n = 0;
+	int seen = 0;
 
 	(void)state;
 	put_site(a, "http://e.test", "e.test", HEED_SITE_DISQUALIFIED, 1);
@@ -250,6 +251,11 @@ static void test_two_stores_at_once(void **state)
 	heed_store_site_clear(a, &row);
 	assert_int_equal(heed_store_site_reset_host(b, "e.test", &n), HEED_OK);
 	assert_int_equal(n, 1);
+	/* NULL lists every site. */
+	assert_int_equal(heed_store_site_each(a, NULL, count_site, &seen, &n),
+	                 HEED_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(seen, 1);
 	assert_int_equal(heed_store_host_get(a, "e.test", &h), HEED_OK);
 	assert_int_equal(h.backoff.level, 0);
 	assert_int_equal(h.last_request_ms, 1700000000000);
