@@ -33,9 +33,14 @@
 #define PG_CONNECT_TIMEOUT_S "10"
 
 static const struct heed_store_area *const pg_areas[] = {
-        &heed__store_core_area,      &heed__pg_sites_area,
-        &heed__pg_irc_area,          &heed__pg_frontier_area,
-        &heed__pg_arrangements_area, NULL,
+        &heed__store_core_area,
+        &heed__pg_sites_area,
+        &heed__pg_irc_area,
+        &heed__pg_frontier_area,
+        &heed__pg_pages_area,
+        &heed__pg_visits_area, /* after pages: filled from it */
+        &heed__pg_arrangements_area,
+        NULL,
 };
 
 bool heed__pg_location(const char *location)
@@ -460,4 +465,6 @@ const struct heed_store_backend heed__pg_backend = {
         .sites = &heed__pg_sites_ops,
         .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,
+        .pages = &heed__pg_pages_ops,
+        .visits = &heed__pg_visits_ops,
 };

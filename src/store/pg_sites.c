@@ -10,14 +10,15 @@
  * database's locale.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "store/pg-int.h"
 
 /* Version 2 is SQLite's second migration (the validators of the stored
  * body): the first here already has that shape, so one area version means
- * the same columns on both backends. A later migration is added to both
- * (src/store/sqlite_sites.c). */
+ * the same columns on both backends. Later migrations are added to both
+ * (src/store/sqlite_sites.c), as 3 was. */
 static const char *const pg_sites_migrations[] = {
         "CREATE TABLE sites ("
         "  site TEXT PRIMARY KEY,"
@@ -44,6 +45,19 @@ static const char *const pg_sites_migrations[] = {
         "  backoff_until BIGINT NOT NULL DEFAULT 0,"
         "  last_request_ms BIGINT NOT NULL DEFAULT 0);",
         "SELECT 1;",
+        /* 3 (issue 15), as on SQLite: the files ACAP-permissions-reference
+         * fields name, as fetched. */
+        "CREATE TABLE acap_refs ("
+        "  site TEXT NOT NULL,"
+        "  locator TEXT NOT NULL,"
+        "  url TEXT,"
+        "  http_status INTEGER NOT NULL DEFAULT 0,"
+        "  fetched BIGINT NOT NULL DEFAULT 0,"
+        "  body BYTEA,"
+        "  etag TEXT,"
+        "  last_modified TEXT,"
+        "  detail TEXT NOT NULL DEFAULT '',"
+        "  PRIMARY KEY (site, locator));",
 };
 
 const struct heed_store_area heed__pg_sites_area = {
@@ -238,10 +252,134 @@ static heed_status pg_host_put(heed_store *store, const char *host,
 	        4, params, NULL);
 }
 
+/* ---- ACAP permissions references ---- */
+
+#define REF_COLUMNS                                              \
+	"site, locator, url, http_status, fetched, body, etag, " \
+	"last_modified, detail"
+
+static heed_status read_ref(heed_store *store, const PGresult *r, int i,
+                            struct heed_store_acap_ref *out)
+{
+	const char *detail = heed__pg_text(r, i, 8);
+	bool oom = false;
+
+	out->site = heed__pg_dup(store, r, i, 0, &oom);
+	out->locator = heed__pg_dup(store, r, i, 1, &oom);
+	out->url = heed__pg_dup(store, r, i, 2, &oom);
+	out->http_status = (int)heed__pg_int(r, i, 3, 0);
+	out->fetched_s = heed__pg_int(r, i, 4, 0);
+	out->body = heed__pg_bytes(store, r, i, 5, &out->body_len, &oom);
+	out->etag = heed__pg_dup(store, r, i, 6, &oom);
+	out->last_modified = heed__pg_dup(store, r, i, 7, &oom);
+	snprintf(out->detail, sizeof(out->detail), "%s", detail ? detail : "");
+	return oom ? HEED_ENOMEM : HEED_OK;
+}
+
+static heed_status pg_ref_get(heed_store *store, const char *site,
+                              const char *locator,
+                              struct heed_store_acap_ref *out)
+{
+	const char *params[] = {site, locator};
+	PGresult *r = heed__pg_query(store,
+	                             "SELECT " REF_COLUMNS " FROM acap_refs "
+	                             "WHERE site = $1 AND locator = $2;",
+	                             2, params);
+	heed_status rc;
+
+	if (!r)
+		return heed__store_fail(store, NULL,
+		                        "reading an ACAP reference");
+	rc = PQntuples(r) == 1 ? read_ref(store, r, 0, out) : HEED_ENOTFOUND;
+	PQclear(r);
+	return rc;
+}
+
+static heed_status pg_ref_put(heed_store *store,
+                              const struct heed_store_acap_ref *in)
+{
+	char status[HEED_PG_INT_SIZE], fetched[HEED_PG_INT_SIZE];
+	const char *params[] = {
+	        in->site,
+	        in->locator,
+	        in->url,
+	        heed__pg_i64(status, in->http_status),
+	        heed__pg_i64(fetched, in->fetched_s),
+	        in->body,
+	        in->etag,
+	        in->last_modified,
+	        in->detail,
+	};
+	/* The body goes as bytes; everything else as text. */
+	int lengths[HEED_ARRAY_SIZE(params)] = {0};
+	int formats[HEED_ARRAY_SIZE(params)] = {0};
+	PGresult *r;
+
+	if (in->body_len > INT_MAX)
+		return HEED_EINVAL;
+	lengths[5] = (int)in->body_len;
+	formats[5] = 1;
+	r = heed__pg_query_ex(
+	        store,
+	        "INSERT INTO acap_refs (" REF_COLUMNS ") VALUES ($1, $2, $3, "
+	        "$4, $5, $6, $7, $8, $9) ON CONFLICT (site, locator) DO UPDATE "
+	        "SET url = excluded.url, http_status = excluded.http_status, "
+	        "fetched = excluded.fetched, body = excluded.body, "
+	        "etag = excluded.etag, "
+	        "last_modified = excluded.last_modified, "
+	        "detail = excluded.detail;",
+	        (int)HEED_ARRAY_SIZE(params), params, lengths, formats);
+	if (!r)
+		return HEED_ESTORE;
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_ref_delete(heed_store *store, const char *site,
+                                 const char *locator)
+{
+	const char *params[] = {site, locator};
+
+	return heed__pg_run(store,
+	                    "DELETE FROM acap_refs WHERE site = $1 "
+	                    "AND locator = $2;",
+	                    2, params, NULL);
+}
+
+static heed_status pg_ref_each(heed_store *store, const char *site,
+                               heed_store_acap_ref_fn *fn, void *ud)
+{
+	const char *params[] = {site};
+	PGresult *r = heed__pg_query(store,
+	                             "SELECT " REF_COLUMNS " FROM acap_refs "
+	                             "WHERE site = $1 "
+	                             "ORDER BY locator COLLATE \"C\";",
+	                             1, params);
+	struct heed_store_acap_ref row;
+	heed_status rc = HEED_OK;
+
+	if (!r)
+		return heed__store_fail(store, NULL, "listing ACAP references");
+	/* The whole result is read before fn runs: fn may call the store. */
+	for (int i = 0; i < PQntuples(r) && rc == HEED_OK; i++) {
+		memset(&row, 0, sizeof(row));
+		rc = read_ref(store, r, i, &row);
+		if (rc == HEED_OK)
+			fn(ud, &row);
+		heed_store_acap_ref_clear(store, &row);
+	}
+	PQclear(r);
+	return rc;
+}
+
 const struct heed__sites_ops heed__pg_sites_ops = {
         .get = pg_get,
         .put = pg_put,
         .each = pg_each,
         .host_get = pg_host_get,
         .host_put = pg_host_put,
+        .ref_get = pg_ref_get,
+        .ref_put = pg_ref_put,
+        .ref_delete = pg_ref_delete,
+        .ref_each = pg_ref_each,
 };

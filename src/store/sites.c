@@ -186,3 +186,60 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
 	*count = l.count;
 	return heed_store_commit(store);
 }
+
+/* ---- ACAP permissions references ---- */
+
+void heed_store_acap_ref_clear(heed_store *store, struct heed_store_acap_ref *r)
+{
+	heed__free(store->alloc, r->site);
+	heed__free(store->alloc, r->locator);
+	heed__free(store->alloc, r->url);
+	heed__free(store->alloc, r->body);
+	heed__free(store->alloc, r->etag);
+	heed__free(store->alloc, r->last_modified);
+	memset(r, 0, sizeof(*r));
+}
+
+heed_status heed_store_acap_ref_get(heed_store *store, const char *site,
+                                    const char *locator,
+                                    struct heed_store_acap_ref *out)
+{
+	const struct heed__sites_ops *o = ops(store);
+	heed_status rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!o)
+		return HEED_ENOTSUP;
+	if (!site || !locator)
+		return HEED_ENOTFOUND;
+	rc = o->ref_get(store, site, locator, out);
+	/* A row half copied is not handed out. */
+	if (rc == HEED_ENOMEM)
+		heed_store_acap_ref_clear(store, out);
+	return rc;
+}
+
+heed_status heed_store_acap_ref_put(heed_store *store,
+                                    const struct heed_store_acap_ref *in)
+{
+	/* site and locator are the row's key. */
+	if (!in->site || !in->locator)
+		return HEED_EINVAL;
+	SITES(store, ref_put, in);
+}
+
+heed_status heed_store_acap_ref_delete(heed_store *store, const char *site,
+                                       const char *locator)
+{
+	if (!site || !locator)
+		return ops(store) ? HEED_OK : HEED_ENOTSUP;
+	SITES(store, ref_delete, site, locator);
+}
+
+heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
+                                     heed_store_acap_ref_fn *fn, void *ud)
+{
+	if (!site)
+		return ops(store) ? HEED_OK : HEED_ENOTSUP;
+	SITES(store, ref_each, site, fn, ud);
+}

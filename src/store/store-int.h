@@ -18,7 +18,9 @@
 #include "heed/store_arrangements.h"
 #include "heed/store_frontier.h"
 #include "heed/store_irc.h"
+#include "heed/store_pages.h"
 #include "heed/store_sites.h"
+#include "heed/store_visits.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -97,6 +99,16 @@ struct heed__sites_ops {
 	                        struct heed_store_host *out);
 	heed_status (*host_put)(heed_store *store, const char *host,
 	                        const struct heed_store_host *in);
+	/* ACAP permissions references (the acap_refs table). */
+	heed_status (*ref_get)(heed_store *store, const char *site,
+	                       const char *locator,
+	                       struct heed_store_acap_ref *out);
+	heed_status (*ref_put)(heed_store *store,
+	                       const struct heed_store_acap_ref *in);
+	heed_status (*ref_delete)(heed_store *store, const char *site,
+	                          const char *locator);
+	heed_status (*ref_each)(heed_store *store, const char *site,
+	                        heed_store_acap_ref_fn *fn, void *ud);
 };
 
 /* What every backend does to a site row it read: state and reason are the
@@ -179,6 +191,49 @@ struct heed__irc_ops {
 	                           heed_store_irc_server_fn *fn, void *ud);
 };
 
+/*
+ * The pages area's functions on one backend (include/heed/store_pages.h
+ * says what each does), called by src/store/pages.c after its checks.
+ */
+struct heed__pages_ops {
+	heed_status (*put)(heed_store *store,
+	                   const struct heed_stored_page *page);
+	heed_status (*unchanged)(heed_store *store, const char *url,
+	                         int64_t checked_at, int64_t source_lastmod);
+	heed_status (*validators)(heed_store *store, const char *url,
+	                          struct heed_page_validators *v);
+	heed_status (*get)(heed_store *store, const char *url,
+	                   heed_store_page_fn *fn, void *ud);
+	heed_status (*delete_)(heed_store *store, const char *url, bool prefix,
+	                       int64_t *deleted);
+	heed_status (*each)(heed_store *store, const char *host, int64_t since,
+	                    heed_store_page_fn *fn, void *ud);
+	heed_status (*stats)(heed_store *store, heed_store_count_fn *fn,
+	                     void *ud);
+	heed_status (*count)(heed_store *store, const char *host,
+	                     int64_t *count);
+};
+
+/*
+ * The visits area's functions on one backend (include/heed/store_visits.h),
+ * called by src/store/visits.c after its checks. get calls fn once with the
+ * row of url, its strings borrowed (the front copies them), or returns
+ * HEED_ENOTFOUND without calling it.
+ */
+struct heed__visits_ops {
+	heed_status (*put)(heed_store *store, const struct heed_visit *v);
+	heed_status (*get)(heed_store *store, const char *url,
+	                   heed_store_visit_fn *fn, void *ud);
+	heed_status (*of_site)(heed_store *store, const char *site,
+	                       unsigned kinds, heed_store_visit_fn *fn,
+	                       void *ud);
+	heed_status (*list)(heed_store *store, const char *site,
+	                    int64_t after_due, const char *after_url,
+	                    int64_t max, heed_store_visit_fn *fn, void *ud);
+	heed_status (*summary)(heed_store *store, const char *site, int64_t now,
+	                       heed_store_visit_summary_fn *fn, void *ud);
+};
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -215,6 +270,8 @@ struct heed_store_backend {
 	const struct heed__sites_ops *sites;
 	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
+	const struct heed__pages_ops *pages;
+	const struct heed__visits_ops *visits;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -254,6 +311,10 @@ extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
 extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
+extern const struct heed__pages_ops heed__sqlite_pages_ops;
+extern const struct heed__pages_ops heed__pg_pages_ops;
+extern const struct heed__visits_ops heed__sqlite_visits_ops;
+extern const struct heed__visits_ops heed__pg_visits_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -347,6 +408,9 @@ extern const struct heed_store_area heed__pg_frontier_area;
 extern const struct heed_store_area heed__pg_sites_area;
 extern const struct heed_store_area heed__pg_arrangements_area;
 extern const struct heed_store_area heed__pg_irc_area;
+extern const struct heed_store_area heed__pg_pages_area;
+/* After pages: its first migration fills it from the pages table. */
+extern const struct heed_store_area heed__pg_visits_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */
