@@ -36,6 +36,7 @@ static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
         &heed__pg_frontier_area,
         &heed__pg_irc_area,
+        &heed__pg_leases_area,
         NULL,
 };
 
@@ -419,4 +420,5 @@ const struct heed_store_backend heed__pg_backend = {
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
         .irc = &heed__pg_irc_ops,
+        .leases = &heed__pg_leases_ops,
 };

@@ -389,4 +389,5 @@ const struct heed_store_backend heed__sqlite_backend = {
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .frontier = &heed__sqlite_frontier_ops,
         .irc = &heed__sqlite_irc_ops,
+        .leases = &heed__sqlite_leases_ops,
 };
