@@ -221,9 +221,8 @@ static heed_status pg_address_take(heed_store *store, const char *address,
 	char gap[HEED_PG_INT_SIZE], now[HEED_PG_INT_SIZE];
 	const char *params[] = {address, heed__pg_i64(gap, gap_ms),
 	                        heed__pg_i64(now, now_ms)};
-	/* RETURNING names the row whether or not it changed only for an
-	 * insert or a taken slot; a refused one returns nothing, so the
-	 * slot's end is read after. */
+	/* A refused take changes no row: the row count says whether it
+	 * was taken, and the slot's end is read after. */
 	int64_t changed = 0;
 	heed_status rc = heed__pg_run(
 	        store,
