@@ -74,20 +74,23 @@ static heed_status sqlite_ensure(heed_store *store, const char *site,
 	return rc;
 }
 
-struct claim_ctx {
+/* A listing's callback; a claim's rows get start_at counted from now. */
+struct each_ctx {
+	bool claimed;
 	int64_t now_ms;
 	heed_store_lease_fn *fn;
 	void *ud;
 };
 
-static int claimed_row(sqlite3_stmt *st, void *ctx)
+static int lease_row(sqlite3_stmt *st, void *ctx)
 {
-	struct claim_ctx *c = ctx;
+	struct each_ctx *c = ctx;
 	struct heed_site_lease l;
 
 	read_lease(st, &l);
-	l.start_at = heed_lease_start_at(c->now_ms, l.last_request_start,
-	                                 l.delay_ms);
+	if (c->claimed)
+		l.start_at = heed_lease_start_at(
+		        c->now_ms, l.last_request_start, l.delay_ms);
 	return c->fn(c->ud, &l);
 }
 
@@ -104,7 +107,7 @@ static heed_status sqlite_claim(heed_store *store, const char *holder,
 	               "WHERE next_allowed_at <= ?2 AND lease_until <= ?2 "
 	               "ORDER BY next_allowed_at, site LIMIT ?4) "
 	               "RETURNING " LEASE_COLUMNS ";");
-	struct claim_ctx c = {now_ms, fn, ud};
+	struct each_ctx c = {true, now_ms, fn, ud};
 
 	if (!st)
 		return HEED_ESTORE;
@@ -112,7 +115,7 @@ static heed_status sqlite_claim(heed_store *store, const char *holder,
 	sqlite3_bind_int64(st, 2, now_ms);
 	sqlite3_bind_int64(st, 3, lease_ms);
 	sqlite3_bind_int(st, 4, max);
-	return heed__sqlite_each_row(store, st, claimed_row, &c);
+	return heed__sqlite_each_row(store, st, lease_row, &c);
 }
 
 /* Runs a fencing UPDATE: ?1 site, ?2 holder, ?3 token, ?4 a, ?5 b (a
@@ -172,32 +175,18 @@ static heed_status sqlite_release(heed_store *store, const char *site,
 	              site, holder, token, next_ms, 0, held);
 }
 
-struct get_ctx {
-	heed_store_lease_fn *fn;
-	void *ud;
-};
-
-static int got_row(sqlite3_stmt *st, void *ctx)
-{
-	struct get_ctx *g = ctx;
-	struct heed_site_lease l;
-
-	read_lease(st, &l);
-	return g->fn(g->ud, &l);
-}
-
 static heed_status sqlite_get(heed_store *store, const char *site,
                               heed_store_lease_fn *fn, void *ud)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT " LEASE_COLUMNS " FROM site_leases WHERE site = ?1;");
-	struct get_ctx g = {fn, ud};
+	struct each_ctx c = {false, 0, fn, ud};
 
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
-	return heed__sqlite_each_row(store, st, got_row, &g);
+	return heed__sqlite_each_row(store, st, lease_row, &c);
 }
 
 static heed_status sqlite_counts(heed_store *store, int64_t now_ms,

@@ -59,6 +59,41 @@ static struct heed_site_lease get(heed_store *s, const char *site)
 	return got.l[0];
 }
 
+/* A fencing write of holder's token on site at now: whether the lease
+ * held. */
+static bool started(heed_store *s, const char *site, const char *holder,
+                    int64_t token, int64_t now)
+{
+	bool held = false;
+
+	assert_int_equal(heed_store_lease_record_start(s, site, holder, token,
+	                                               now, &held),
+	                 HEED_OK);
+	return held;
+}
+
+static bool renewed(heed_store *s, const char *site, const char *holder,
+                    int64_t token, int64_t now, int64_t lease)
+{
+	bool held = false;
+
+	assert_int_equal(heed_store_lease_renew(s, site, holder, token, now,
+	                                        lease, &held),
+	                 HEED_OK);
+	return held;
+}
+
+static bool released(heed_store *s, const char *site, const char *holder,
+                     int64_t token, int64_t next)
+{
+	bool held = false;
+
+	assert_int_equal(
+	        heed_store_lease_release(s, site, holder, token, next, &held),
+	        HEED_OK);
+	return held;
+}
+
 /* The pure policy: fetch only while a request started now ends inside the
  * lease; renew at half the lease; a new holder waits out the delay. */
 static void test_policy(void **state)
@@ -162,33 +197,20 @@ static void test_takeover_and_fencing(void **state)
 	const char *a = "https://a.example";
 	heed_store *s = heed_test_store_fresh();
 	struct seen got;
-	bool held = false;
 
 	(void)state;
 	assert_int_equal(heed_store_lease_ensure(s, a, 20000, 0), HEED_OK);
 	got = claim(s, "old", 1000, 10000, 5);
 	assert_int_equal(got.n, 1);
-	assert_int_equal(
-	        heed_store_lease_record_start(s, a, "old", 1, 2000, &held),
-	        HEED_OK);
-	assert_true(held);
-	assert_int_equal(
-	        heed_store_lease_renew(s, a, "old", 1, 5000, 10000, &held),
-	        HEED_OK);
-	assert_true(held);
+	assert_true(started(s, a, "old", 1, 2000));
+	assert_true(renewed(s, a, "old", 1, 5000, 10000));
 	assert_int_equal(get(s, a).lease_until, 15000);
 	/* Renewed: still held at 12000. */
 	assert_int_equal(claim(s, "new", 12000, 10000, 5).n, 0);
 	/* The old holder is cut off: an expired lease refuses its writes
 	 * even before anyone takes the site over. */
-	assert_int_equal(
-	        heed_store_lease_record_start(s, a, "old", 1, 15000, &held),
-	        HEED_OK);
-	assert_false(held);
-	assert_int_equal(
-	        heed_store_lease_renew(s, a, "old", 1, 15000, 10000, &held),
-	        HEED_OK);
-	assert_false(held);
+	assert_false(started(s, a, "old", 1, 15000));
+	assert_false(renewed(s, a, "old", 1, 15000, 10000));
 	got = claim(s, "new", 15000, 10000, 5);
 	assert_int_equal(got.n, 1);
 	assert_int_equal(got.l[0].token, 2);
@@ -196,27 +218,14 @@ static void test_takeover_and_fencing(void **state)
 	assert_int_equal(got.l[0].start_at, 22000);
 	/* Token fencing: the old token is refused at every write, the new
 	 * one accepted. */
-	assert_int_equal(
-	        heed_store_lease_record_start(s, a, "old", 1, 16000, &held),
-	        HEED_OK);
-	assert_false(held);
-	assert_int_equal(heed_store_lease_release(s, a, "old", 1, 0, &held),
-	                 HEED_OK);
-	assert_false(held);
+	assert_false(started(s, a, "old", 1, 16000));
+	assert_false(released(s, a, "old", 1, 0));
 	/* The same holder name with an old token is another lease. */
-	assert_int_equal(
-	        heed_store_lease_record_start(s, a, "new", 1, 16000, &held),
-	        HEED_OK);
-	assert_false(held);
-	assert_int_equal(
-	        heed_store_lease_record_start(s, a, "new", 2, 22000, &held),
-	        HEED_OK);
-	assert_true(held);
+	assert_false(started(s, a, "new", 1, 16000));
+	assert_true(started(s, a, "new", 2, 22000));
 	assert_int_equal(get(s, a).last_request_start, 22000);
 	assert_int_equal(claim(s, "x", 24999, 1, 1).n, 0);
-	assert_int_equal(heed_store_lease_release(s, a, "new", 2, 42000, &held),
-	                 HEED_OK);
-	assert_true(held);
+	assert_true(released(s, a, "new", 2, 42000));
 	assert_null(get(s, a).holder);
 	/* Released: due at 42000, not before; the next holder's start keeps
 	 * the delay (22000 + 20000). */
@@ -235,32 +244,22 @@ static void test_release_order_and_idle(void **state)
 	const char *a = "https://a.example", *b = "https://b.example";
 	heed_store *s = heed_test_store_fresh();
 	struct seen got;
-	bool held = false;
 
 	(void)state;
 	assert_int_equal(heed_store_lease_ensure(s, a, 0, 0), HEED_OK);
 	assert_int_equal(heed_store_lease_ensure(s, b, 0, 0), HEED_OK);
 	got = claim(s, "w", 100, 1000, 2);
 	assert_int_equal(got.n, 2);
-	assert_int_equal(heed_store_lease_release(s, a, "w", 1, 5000, &held),
-	                 HEED_OK);
-	assert_true(held);
-	assert_int_equal(heed_store_lease_release(s, b, "w", 1, 3000, &held),
-	                 HEED_OK);
-	assert_true(held);
+	assert_true(released(s, a, "w", 1, 5000));
+	assert_true(released(s, b, "w", 1, 3000));
 	got = claim(s, "w", 6000, 1000, 1);
 	assert_int_equal(got.n, 1);
 	assert_string_equal(got.site[0], b);
-	assert_int_equal(
-	        heed_store_lease_release(s, b, "w", 2, HEED_LEASE_IDLE, &held),
-	        HEED_OK);
+	assert_true(released(s, b, "w", 2, HEED_LEASE_IDLE));
 	got = claim(s, "w", 6000, 1000, 5);
 	assert_int_equal(got.n, 1);
 	assert_string_equal(got.site[0], a);
-	assert_int_equal(
-	        heed_store_lease_release(s, a, "w", 2, HEED_LEASE_IDLE, &held),
-	        HEED_OK);
-	assert_true(held);
+	assert_true(released(s, a, "w", 2, HEED_LEASE_IDLE));
 	assert_int_equal(claim(s, "w", 1000000, 1000, 5).n, 0);
 	assert_int_equal(heed_store_lease_ensure(s, b, 0, 9000), HEED_OK);
 	assert_int_equal(claim(s, "w", 8999, 1000, 5).n, 0);
@@ -270,53 +269,39 @@ static void test_release_order_and_idle(void **state)
 	heed_store_close(s);
 }
 
+/* Takes address's slot at now: the next free slot's time, negated when
+ * this one was not taken. */
+static int64_t take(heed_store *s, const char *address, int64_t gap,
+                    int64_t now)
+{
+	bool taken = false;
+	int64_t next = 0;
+
+	assert_int_equal(
+	        heed_store_address_take(s, address, gap, now, &taken, &next),
+	        HEED_OK);
+	return taken ? next : -next;
+}
+
 /* One address's slots: taken at most once per gap, the larger gap wins,
  * and the answer says when the next one is free. */
 static void test_address_slots(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
 	bool taken = false;
-	int64_t next = 0;
 
 	(void)state;
-	assert_int_equal(heed_store_address_take(s, "192.0.2.1", 500, 1000,
-	                                         &taken, &next),
-	                 HEED_OK);
-	assert_true(taken);
-	assert_int_equal(next, 1500);
-	assert_int_equal(heed_store_address_take(s, "192.0.2.1", 500, 1499,
-	                                         &taken, &next),
-	                 HEED_OK);
-	assert_false(taken);
-	assert_int_equal(next, 1500);
+	assert_int_equal(take(s, "192.0.2.1", 500, 1000), 1500);
+	assert_int_equal(take(s, "192.0.2.1", 500, 1499), -1500);
 	/* Another address has its own budget. */
 	assert_int_equal(heed_store_address_take(s, "2001:db8::1", 500, 1200,
 	                                         &taken, NULL),
 	                 HEED_OK);
 	assert_true(taken);
-	assert_int_equal(heed_store_address_take(s, "192.0.2.1", 500, 1500,
-	                                         &taken, &next),
-	                 HEED_OK);
-	assert_true(taken);
-	assert_int_equal(next, 2000);
+	assert_int_equal(take(s, "192.0.2.1", 500, 1500), 2000);
 	/* A worker with a shorter gap still waits the stored longer one. */
-	assert_int_equal(heed_store_address_take(s, "192.0.2.1", 100, 1700,
-	                                         &taken, &next),
-	                 HEED_OK);
-	assert_false(taken);
-	assert_int_equal(next, 2000);
+	assert_int_equal(take(s, "192.0.2.1", 100, 1700), -2000);
 	heed_store_close(s);
-}
-
-static int plan_row(void *ud, int n, char **cols, char **names)
-{
-	char *plan = ud;
-
-	(void)names;
-	if (n >= 4 && cols[3])
-		snprintf(plan + strlen(plan), 512 - strlen(plan), "%s;",
-		         cols[3]);
-	return 0;
 }
 
 /* SQLite: the claim (src/store/sqlite_leases.c's statement) reads one
@@ -325,6 +310,7 @@ static void test_claim_plan_sqlite(void **state)
 {
 	char path[128], plan[512] = "";
 	heed_store *s = NULL;
+	sqlite3_stmt *st = NULL;
 	sqlite3 *db;
 
 	(void)state;
@@ -334,16 +320,22 @@ static void test_claim_plan_sqlite(void **state)
 	heed_store_close(s);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(
-	        sqlite3_exec(db,
-	                     "EXPLAIN QUERY PLAN UPDATE site_leases SET "
-	                     "holder = ?1, token = token + 1, lease_until = "
-	                     "?2 + ?3, next_allowed_at = ?2 + ?3 WHERE site IN "
-	                     "(SELECT site FROM site_leases WHERE "
-	                     "next_allowed_at <= ?2 AND lease_until <= ?2 "
-	                     "ORDER BY next_allowed_at, site LIMIT ?4) "
-	                     "RETURNING site;",
-	                     plan_row, plan, NULL),
+	        sqlite3_prepare_v2(
+	                db,
+	                "EXPLAIN QUERY PLAN UPDATE site_leases SET "
+	                "holder = ?1, token = token + 1, lease_until = "
+	                "?2 + ?3, next_allowed_at = ?2 + ?3 WHERE site IN "
+	                "(SELECT site FROM site_leases WHERE "
+	                "next_allowed_at <= ?2 AND lease_until <= ?2 "
+	                "ORDER BY next_allowed_at, site LIMIT ?4) "
+	                "RETURNING site;",
+	                -1, &st, NULL),
 	        SQLITE_OK);
+	/* Column 3 of each row is the step's description. */
+	while (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(plan + strlen(plan), sizeof(plan) - strlen(plan),
+		         "%s;", (const char *)sqlite3_column_text(st, 3));
+	sqlite3_finalize(st);
 	sqlite3_close(db);
 	assert_non_null(strstr(plan, "USING INDEX site_leases_due "
 	                             "(next_allowed_at<?)"));
