@@ -419,13 +419,17 @@ static void sleep_ms(int64_t ms)
 #define MARGIN_MS 60
 #define RUN_MS    3000
 #define MAX_LOG   20000
+/* The address all the sites share, and its budget. */
+#define ADDRESS     "192.0.2.7"
+#define ADDRESS_GAP 25
 
 /* One worker process: claims, fetches (sleeps) at most twice per grant
  * keeping the delay, renews when due, and on every fourth grant walks
  * away without releasing, as a killed worker would. Logs each grant
  * ("G site token now lease_until"), renewal ("N site token until"),
  * release ("R site token") and recorded start ("S site token now") in
- * its own file. */
+ * its own file; and, trying the shared address's slot at each claim, each
+ * slot it took ("A address 0 now"). */
 static void worker(const char *url, int id, const char *log_path)
 {
 	char holder[16];
@@ -433,6 +437,7 @@ static void worker(const char *url, int id, const char *log_path)
 	FILE *log = fopen(log_path, "w");
 	int64_t end = now_ms() + RUN_MS;
 	int grants = 0;
+	bool taken = false;
 
 	snprintf(holder, sizeof(holder), "w%d", id);
 	if (!log || heed_store_open(&s, url, NULL, NULL) != HEED_OK)
@@ -445,6 +450,11 @@ static void worker(const char *url, int id, const char *log_path)
 			_exit(3);
 		if (got.n == 0)
 			sleep_ms(10);
+		if (heed_store_address_take(s, ADDRESS, ADDRESS_GAP, t, &taken,
+		                            NULL) != HEED_OK)
+			_exit(7);
+		if (taken)
+			fprintf(log, "A %s 0 %lld\n", ADDRESS, (long long)t);
 		for (int i = 0; i < got.n; i++) {
 			struct heed_site_lease *l = &got.l[i];
 			const char *site = got.site[i];
@@ -505,6 +515,13 @@ struct event {
 	int worker, seq; /* seq: the line in the worker's log */
 };
 
+static int by_time(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
 static int by_site_token(const void *x, const void *y)
 {
 	const struct event *a = x, *b = y;
@@ -523,14 +540,16 @@ static int by_site_token(const void *x, const void *y)
  * token (none lost, none twice), is made only once the previous lease was
  * released or had expired, every recorded start of a site is at least the
  * site's delay after the one before, whoever made it, and every site was
- * claimed. */
+ * claimed; the address they share gave out no two slots closer than its
+ * gap. */
 static void test_workers_share_sites(void **state)
 {
 	static struct event ev[MAX_LOG];
 	char url[256], path[WORKERS][160], site[64];
 	pid_t pids[WORKERS];
 	heed_store *s = NULL;
-	int n = 0, wstatus, takeovers = 0;
+	static int64_t slots[MAX_LOG];
+	int n = 0, wstatus, takeovers = 0, nslots = 0;
 
 	(void)state;
 	heed_test_pg_fresh(url, sizeof(url));
@@ -571,6 +590,11 @@ static void test_workers_share_sites(void **state)
 				                 2);
 			else if (kind != 'R')
 				assert_int_equal(fscanf(f, "%lld", &a), 1);
+			if (kind == 'A') {
+				assert_true(nslots < MAX_LOG);
+				slots[nslots++] = a;
+				continue;
+			}
 			assert_int_equal(
 			        sscanf(name, "https://s%d.example", &site_no),
 			        1);
@@ -617,7 +641,14 @@ static void test_workers_share_sites(void **state)
 	}
 	/* Workers walked away, so sites were taken over after expiry. */
 	assert_true(takeovers > 0);
-	print_message("%d events, %d takeovers\n", n, takeovers);
+	/* The shared address: slots taken by all the workers, never two
+	 * closer than its gap. */
+	qsort(slots, (size_t)nslots, sizeof(slots[0]), by_time);
+	for (int i = 1; i < nslots; i++)
+		assert_true(slots[i] - slots[i - 1] >= ADDRESS_GAP);
+	assert_true(nslots > 10);
+	print_message("%d events, %d takeovers, %d address slots\n", n,
+	              takeovers, nslots);
 }
 
 int main(void)
