@@ -28,7 +28,12 @@ static const char *const pg_leases_migrations[] = {
         "  last_request_start BIGINT NOT NULL DEFAULT 0,"
         "  holder TEXT,"
         "  token BIGINT NOT NULL DEFAULT 0,"
-        "  lease_until BIGINT NOT NULL DEFAULT 0);"
+        "  lease_until BIGINT NOT NULL DEFAULT 0,"
+        /* The earliest due time ensure asked for while the site was
+         * held: a release that finds nothing left to fetch wakes the
+         * site then, so work added meanwhile is never lost. The
+         * default is HEED_LEASE_IDLE: nothing asked for. */
+        "  wanted_at BIGINT NOT NULL DEFAULT 9223372036854775807);"
         "CREATE INDEX site_leases_due ON site_leases(next_allowed_at, site);"
         "CREATE TABLE address_slots ("
         "  address TEXT PRIMARY KEY,"
@@ -92,7 +97,10 @@ static heed_status pg_ensure(heed_store *store, const char *site,
 	        "VALUES($1, $2, $3) ON CONFLICT (site) DO UPDATE SET "
 	        "delay_ms = excluded.delay_ms, next_allowed_at = "
 	        "LEAST(site_leases.next_allowed_at, "
-	        "GREATEST(excluded.next_allowed_at, site_leases.lease_until));",
+	        "GREATEST(excluded.next_allowed_at, site_leases.lease_until)), "
+	        "wanted_at = CASE WHEN site_leases.lease_until > "
+	        "excluded.next_allowed_at THEN LEAST(site_leases.wanted_at, "
+	        "excluded.next_allowed_at) ELSE site_leases.wanted_at END;",
 	        3, params, NULL);
 }
 
@@ -101,10 +109,11 @@ static heed_status pg_claim(heed_store *store, const char *holder,
                             heed_store_lease_fn *fn, void *ud)
 {
 	char now[HEED_PG_INT_SIZE], lease[HEED_PG_INT_SIZE],
-	        limit[HEED_PG_INT_SIZE];
+	        limit[HEED_PG_INT_SIZE], idle[HEED_PG_INT_SIZE];
 	const char *params[] = {holder, heed__pg_i64(now, now_ms),
 	                        heed__pg_i64(lease, lease_ms),
-	                        heed__pg_i64(limit, max)};
+	                        heed__pg_i64(limit, max),
+	                        heed__pg_i64(idle, HEED_LEASE_IDLE)};
 	PGresult *r = heed__pg_query(
 	        store,
 	        "WITH c AS (SELECT site FROM site_leases "
@@ -114,11 +123,12 @@ static heed_status pg_claim(heed_store *store, const char *holder,
 	        "FOR UPDATE SKIP LOCKED) "
 	        "UPDATE site_leases l SET holder = $1, token = l.token + 1, "
 	        "lease_until = $2::bigint + $3::bigint, "
-	        "next_allowed_at = $2::bigint + $3::bigint "
+	        "next_allowed_at = $2::bigint + $3::bigint, "
+	        "wanted_at = $5::bigint "
 	        "FROM c WHERE l.site = c.site "
 	        "RETURNING l.site, l.holder, l.token, l.lease_until, "
 	        "l.next_allowed_at, l.delay_ms, l.last_request_start;",
-	        4, params);
+	        5, params);
 
 	return each_lease(r, true, now_ms, fn, ud);
 }
@@ -171,9 +181,11 @@ static heed_status pg_release(heed_store *store, const char *site,
 {
 	return fenced(store,
 	              "UPDATE site_leases SET holder = NULL, lease_until = 0, "
-	              "next_allowed_at = $4 WHERE site = $1 AND holder = $2 "
+	              "next_allowed_at = CASE WHEN $4::bigint = $5::bigint "
+	              "THEN wanted_at ELSE $4::bigint END, "
+	              "wanted_at = $5::bigint WHERE site = $1 AND holder = $2 "
 	              "AND token = $3;",
-	              4, site, holder, token, next_ms, 0, held);
+	              5, site, holder, token, next_ms, HEED_LEASE_IDLE, held);
 }
 
 static heed_status pg_get(heed_store *store, const char *site,

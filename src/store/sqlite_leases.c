@@ -18,7 +18,12 @@ static const char *const leases_migrations[] = {
         "  last_request_start INTEGER NOT NULL DEFAULT 0,"
         "  holder TEXT,"
         "  token INTEGER NOT NULL DEFAULT 0,"
-        "  lease_until INTEGER NOT NULL DEFAULT 0);"
+        "  lease_until INTEGER NOT NULL DEFAULT 0,"
+        /* The earliest due time ensure asked for while the site was
+         * held: a release that finds nothing left to fetch wakes the
+         * site then, so work added meanwhile is never lost. The
+         * default is HEED_LEASE_IDLE: nothing asked for. */
+        "  wanted_at INTEGER NOT NULL DEFAULT 9223372036854775807);"
         /* The claim's range, already in its order. */
         "CREATE INDEX site_leases_due ON site_leases(next_allowed_at, site);"
         "CREATE TABLE address_slots ("
@@ -61,7 +66,9 @@ static heed_status sqlite_ensure(heed_store *store, const char *site,
 	        "VALUES(?1, ?2, ?3) ON CONFLICT(site) DO UPDATE SET "
 	        "delay_ms = excluded.delay_ms, next_allowed_at = "
 	        "min(next_allowed_at, max(excluded.next_allowed_at, "
-	        "lease_until));");
+	        "lease_until)), wanted_at = CASE WHEN lease_until > "
+	        "excluded.next_allowed_at THEN min(wanted_at, "
+	        "excluded.next_allowed_at) ELSE wanted_at END;");
 	heed_status rc;
 
 	if (!st)
@@ -102,7 +109,8 @@ static heed_status sqlite_claim(heed_store *store, const char *holder,
 	 * stops early leaves the rest claimed, as documented. */
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE site_leases SET holder = ?1, token = token + 1, "
-	               "lease_until = ?2 + ?3, next_allowed_at = ?2 + ?3 "
+	               "lease_until = ?2 + ?3, next_allowed_at = ?2 + ?3, "
+	               "wanted_at = ?5 "
 	               "WHERE site IN (SELECT site FROM site_leases "
 	               "WHERE next_allowed_at <= ?2 AND lease_until <= ?2 "
 	               "ORDER BY next_allowed_at, site LIMIT ?4) "
@@ -115,6 +123,7 @@ static heed_status sqlite_claim(heed_store *store, const char *holder,
 	sqlite3_bind_int64(st, 2, now_ms);
 	sqlite3_bind_int64(st, 3, lease_ms);
 	sqlite3_bind_int(st, 4, max);
+	sqlite3_bind_int64(st, 5, HEED_LEASE_IDLE);
 	return heed__sqlite_each_row(store, st, lease_row, &c);
 }
 
@@ -170,9 +179,10 @@ static heed_status sqlite_release(heed_store *store, const char *site,
 {
 	return fenced(store,
 	              "UPDATE site_leases SET holder = NULL, lease_until = 0, "
-	              "next_allowed_at = ?4 WHERE site = ?1 AND holder = ?2 "
-	              "AND token = ?3;",
-	              site, holder, token, next_ms, 0, held);
+	              "next_allowed_at = CASE WHEN ?4 = ?5 THEN wanted_at "
+	              "ELSE ?4 END, wanted_at = ?5 WHERE site = ?1 AND "
+	              "holder = ?2 AND token = ?3;",
+	              site, holder, token, next_ms, HEED_LEASE_IDLE, held);
 }
 
 static heed_status sqlite_get(heed_store *store, const char *site,

@@ -266,6 +266,18 @@ static void test_release_order_and_idle(void **state)
 	got = claim(s, "w", 9000, 1000, 5);
 	assert_int_equal(got.n, 1);
 	assert_string_equal(got.site[0], b);
+	/* Work added while b is held (lease until 10000); the holder, having
+	 * found its queue empty before, releases b idle: b wakes at the due
+	 * time asked for, not never. */
+	assert_int_equal(heed_store_lease_ensure(s, b, 0, 9500), HEED_OK);
+	assert_int_equal(claim(s, "v", 9600, 1000, 5).n, 0);
+	assert_true(released(s, b, "w", 3, HEED_LEASE_IDLE));
+	assert_int_equal(get(s, b).next_allowed_at, 9500);
+	got = claim(s, "v", 9600, 1000, 5);
+	assert_int_equal(got.n, 1);
+	/* Taken up by that claim: the next idle release is idle. */
+	assert_true(released(s, b, "v", 4, HEED_LEASE_IDLE));
+	assert_int_equal(get(s, b).next_allowed_at, HEED_LEASE_IDLE);
 	heed_store_close(s);
 }
 
@@ -324,7 +336,8 @@ static void test_claim_plan_sqlite(void **state)
 	                db,
 	                "EXPLAIN QUERY PLAN UPDATE site_leases SET "
 	                "holder = ?1, token = token + 1, lease_until = "
-	                "?2 + ?3, next_allowed_at = ?2 + ?3 WHERE site IN "
+	                "?2 + ?3, next_allowed_at = ?2 + ?3, wanted_at = ?5 "
+	                "WHERE site IN "
 	                "(SELECT site FROM site_leases WHERE "
 	                "next_allowed_at <= ?2 AND lease_until <= ?2 "
 	                "ORDER BY next_allowed_at, site LIMIT ?4) "
@@ -388,7 +401,8 @@ static void test_claim_plan_pg(void **state)
 	        "FOR UPDATE SKIP LOCKED) "
 	        "UPDATE site_leases l SET holder = 'w', token = l.token + 1, "
 	        "lease_until = 5000::bigint + 1000::bigint, "
-	        "next_allowed_at = 5000::bigint + 1000::bigint "
+	        "next_allowed_at = 5000::bigint + 1000::bigint, "
+	        "wanted_at = 9223372036854775807::bigint "
 	        "FROM c WHERE l.site = c.site RETURNING l.site;",
 	        plan, sizeof(plan));
 	assert_non_null(strstr(plan, "Index Scan using site_leases_due"));
