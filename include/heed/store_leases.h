@@ -58,8 +58,8 @@ typedef int heed_store_lease_fn(void *ud, const struct heed_site_lease *l);
  * Adds site with delay_ms between its requests, claimable from due_ms
  * (HEED_LEASE_IDLE: not yet). For a known site, sets its delay and brings
  * its due time forward to due_ms, never before the end of a live lease
- * (a held site stays with its holder). HEED_EINVAL for no site or a
- * negative delay.
+ * (a held site stays with its holder; due_ms is kept for the holder's
+ * release, below). HEED_EINVAL for no site or a negative delay.
  */
 heed_status heed_store_lease_ensure(heed_store *store, const char *site,
                                     int64_t delay_ms, int64_t due_ms);
@@ -85,8 +85,9 @@ heed_status heed_store_lease_claim(heed_store *store, const char *holder,
  * a request to site starts at now_ms (call it before each request: it is
  * the write every later holder's delay counts from); release ends the
  * lease with the site claimable again from next_ms (HEED_LEASE_IDLE: when
- * ensure brings it back), and also succeeds on an expired lease nobody
- * took over.
+ * ensure brings it back, or at the earliest due time an ensure asked for
+ * while the site was held, so work added meanwhile is not lost), and
+ * also succeeds on an expired lease nobody took over.
  */
 heed_status heed_store_lease_renew(heed_store *store, const char *site,
                                    const char *holder, int64_t token,
