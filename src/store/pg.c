@@ -32,14 +32,19 @@
  * by default). A connect_timeout in the URI wins. */
 #define PG_CONNECT_TIMEOUT_S "10"
 
+/* The PostgreSQL backend's areas in the order they are migrated (visits
+ * after pages: its first migration fills it from them; search after
+ * pages: its trigger and indexes are on the pages table). */
 static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
-        &heed__pg_frontier_area,
+        &heed__pg_sites_area,
         &heed__pg_irc_area,
+        &heed__pg_frontier_area,
         &heed__pg_pages_area,
-        &heed__pg_visits_area, /* after pages: filled from it */
-        /* After pages: its trigger and indexes are on the pages table. */
+        &heed__pg_visits_area,
         &heed__pg_search_area,
+        &heed__pg_arrangements_area,
+        &heed__pg_leases_area,
         NULL,
 };
 
@@ -177,6 +182,46 @@ int64_t heed__pg_int(const PGresult *r, int row, int col, int64_t absent)
 	if (PQgetisnull(r, row, col))
 		return absent;
 	return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+char *heed__pg_dup(heed_store *store, const PGresult *r, int row, int col,
+                   bool *oom)
+{
+	char *copy;
+
+	if (PQgetisnull(r, row, col))
+		return NULL;
+	copy = heed__strndup(store->alloc, PQgetvalue(r, row, col),
+	                     (size_t)PQgetlength(r, row, col));
+	if (!copy)
+		*oom = true;
+	return copy;
+}
+
+char *heed__pg_bytes(heed_store *store, const PGresult *r, int row, int col,
+                     size_t *len, bool *oom)
+{
+	unsigned char *raw;
+	size_t n = 0;
+	char *copy = NULL;
+
+	if (len)
+		*len = 0;
+	if (PQgetisnull(r, row, col))
+		return NULL;
+	/* Results come as text: a bytea is escaped ("\x4865..."). */
+	raw = PQunescapeBytea((const unsigned char *)PQgetvalue(r, row, col),
+	                      &n);
+	if (raw)
+		copy = heed__strndup(store->alloc, (const char *)raw, n);
+	PQfreemem(raw);
+	if (!copy) {
+		*oom = true;
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return copy;
 }
 
 const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v)
@@ -422,8 +467,11 @@ const struct heed_store_backend heed__pg_backend = {
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
+        .sites = &heed__pg_sites_ops,
+        .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,
         .pages = &heed__pg_pages_ops,
         .search = &heed__pg_search_ops,
         .visits = &heed__pg_visits_ops,
+        .leases = &heed__pg_leases_ops,
 };

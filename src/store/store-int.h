@@ -15,11 +15,14 @@
 
 #include "common/common-int.h"
 #include "heed/store.h"
+#include "heed/store_arrangements.h"
 #include "heed/store_frontier.h"
 #include "heed/store_search.h"
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
+#include "heed/store_sites.h"
 #include "heed/store_visits.h"
+#include "heed/store_leases.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -111,6 +114,61 @@ struct heed__search_ops {
 	                     heed_search_bucket_fn *fn, void *ud);
 	heed_status (*reindex)(heed_store *store);
 };
+
+/*
+ * The sites area's functions on one backend (include/heed/store_sites.h):
+ * called by src/store/sites.c with the arguments checked and the outputs
+ * zeroed; NULL when the backend lacks the area. Resetting a host is built
+ * on these by the front, the same on every backend.
+ */
+struct heed__sites_ops {
+	heed_status (*get)(heed_store *store, const char *site,
+	                   struct heed_store_site *out);
+	heed_status (*put)(heed_store *store, const struct heed_store_site *in);
+	heed_status (*each)(heed_store *store, const char *host,
+	                    heed_store_site_fn *fn, void *ud, size_t *count);
+	heed_status (*host_get)(heed_store *store, const char *host,
+	                        struct heed_store_host *out);
+	heed_status (*host_put)(heed_store *store, const char *host,
+	                        const struct heed_store_host *in);
+	/* ACAP permissions references (the acap_refs table). */
+	heed_status (*ref_get)(heed_store *store, const char *site,
+	                       const char *locator,
+	                       struct heed_store_acap_ref *out);
+	heed_status (*ref_put)(heed_store *store,
+	                       const struct heed_store_acap_ref *in);
+	heed_status (*ref_delete)(heed_store *store, const char *site,
+	                          const char *locator);
+	heed_status (*ref_each)(heed_store *store, const char *site,
+	                        heed_store_acap_ref_fn *fn, void *ud);
+};
+
+/* What every backend does to a site row it read: state and reason are the
+ * row's names (NULL or unknown: unknown, none). */
+void heed__site_settle(struct heed_store_site *s, const char *state,
+                       const char *reason, const char *detail);
+
+/*
+ * The arrangements area's functions on one backend
+ * (include/heed/store_arrangements.h): called by src/store/arrangements.c
+ * with the arguments checked and the outputs zeroed; NULL when the backend
+ * lacks the area. A row read is settled by heed__arrangement_settle.
+ */
+struct heed__arrangements_ops {
+	heed_status (*get)(heed_store *store, const char *host,
+	                   struct heed_arrangement *out);
+	heed_status (*put)(heed_store *store,
+	                   const struct heed_arrangement *in);
+	heed_status (*del)(heed_store *store, const char *host, bool *found);
+	heed_status (*each)(heed_store *store, heed_store_arrangement_fn *fn,
+	                    void *ud, size_t *count);
+};
+
+/* What every backend does to an arrangement it read: mode and kind are
+ * the row's texts (NULL or unknown: full, source), and a hand-written
+ * delay under the floor is raised to it. */
+void heed__arrangement_settle(struct heed_arrangement *a, const char *mode,
+                              const char *kind);
 
 /*
  * The IRC area's statements on one backend (include/heed/store_irc.h). The
@@ -208,6 +266,35 @@ struct heed__visits_ops {
 	                       heed_store_visit_summary_fn *fn, void *ud);
 };
 
+/*
+ * The leases area's statements on one backend (include/heed/store_leases.h).
+ * claim is one statement; the fencing writes (renew, record_start,
+ * release) one conditional UPDATE each, *held set from the rows changed.
+ */
+struct heed__leases_ops {
+	heed_status (*ensure)(heed_store *store, const char *site,
+	                      int64_t delay_ms, int64_t due_ms);
+	heed_status (*claim)(heed_store *store, const char *holder,
+	                     int64_t now_ms, int64_t lease_ms, int max,
+	                     heed_store_lease_fn *fn, void *ud);
+	heed_status (*renew)(heed_store *store, const char *site,
+	                     const char *holder, int64_t token, int64_t now_ms,
+	                     int64_t lease_ms, bool *held);
+	heed_status (*record_start)(heed_store *store, const char *site,
+	                            const char *holder, int64_t token,
+	                            int64_t now_ms, bool *held);
+	heed_status (*release)(heed_store *store, const char *site,
+	                       const char *holder, int64_t token,
+	                       int64_t next_ms, bool *held);
+	heed_status (*get)(heed_store *store, const char *site,
+	                   heed_store_lease_fn *fn, void *ud);
+	heed_status (*counts)(heed_store *store, int64_t now_ms,
+	                      struct heed_lease_counts *c);
+	heed_status (*address_take)(heed_store *store, const char *address,
+	                            int64_t gap_ms, int64_t now_ms, bool *taken,
+	                            int64_t *next_ms);
+};
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -242,9 +329,12 @@ struct heed_store_backend {
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
 	const struct heed__search_ops *search;
+	const struct heed__sites_ops *sites;
+	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
 	const struct heed__pages_ops *pages;
 	const struct heed__visits_ops *visits;
+	const struct heed__leases_ops *leases;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -292,12 +382,18 @@ int64_t heed__search_key_from_sql(heed_search_sort sort, int64_t k);
 struct heed_search_bucket heed__search_bucket(bool per_day, int64_t b,
                                               int64_t pages);
 extern const struct heed__search_ops heed__pg_search_ops;
+extern const struct heed__sites_ops heed__sqlite_sites_ops;
+extern const struct heed__sites_ops heed__pg_sites_ops;
+extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
+extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
 extern const struct heed__pages_ops heed__sqlite_pages_ops;
 extern const struct heed__pages_ops heed__pg_pages_ops;
 extern const struct heed__visits_ops heed__sqlite_visits_ops;
 extern const struct heed__visits_ops heed__pg_visits_ops;
+extern const struct heed__leases_ops heed__sqlite_leases_ops;
+extern const struct heed__leases_ops heed__pg_leases_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -379,6 +475,8 @@ extern const struct heed_store_area heed__store_visits_area;
 extern const struct heed_store_area heed__store_search_area;
 /* Per-host arrangements with site owners (issue 15). */
 extern const struct heed_store_area heed__store_arrangements_area;
+/* Site leases and address budgets for workers (issue 14). */
+extern const struct heed_store_area heed__store_leases_area;
 
 /* Every schema area of the SQLite backend, in the order they are
  * migrated, then NULL; the count leaves the NULL out. */
@@ -388,12 +486,15 @@ extern const int heed__store_area_count;
 extern const struct heed_store_area heed__store_core_area;
 /* The PostgreSQL backend's areas (src/store/pg_<area>.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
+extern const struct heed_store_area heed__pg_sites_area;
+extern const struct heed_store_area heed__pg_arrangements_area;
 extern const struct heed_store_area heed__pg_irc_area;
 extern const struct heed_store_area heed__pg_pages_area;
 /* The PostgreSQL backend's search area (src/store/pg_search.c). */
 extern const struct heed_store_area heed__pg_search_area;
 /* After pages: its first migration fills it from the pages table. */
 extern const struct heed_store_area heed__pg_visits_area;
+extern const struct heed_store_area heed__pg_leases_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

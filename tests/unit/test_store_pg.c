@@ -3,10 +3,9 @@
  * cluster tests/pgcluster.py starts: a new database is migrated and marked
  * once, a database that is not heed's is refused untouched, two processes
  * opening one new database migrate it once, the crawl lock, errors that
- * name the store without its password, a lost connection, and the clear
- * answer of an area PostgreSQL does not have yet (the frontier and IRC
- * areas run their own tests on both backends: test_store_crawl.c,
- * test_store_irc.c).
+ * name the store without its password, a lost connection, and every area
+ * answering (each area runs its own tests on both backends:
+ * test_store_crawl.c, test_store_irc.c, test_store_search.c...).
  */
 #include "pg_test.h"
 
@@ -17,6 +16,7 @@
 #include "heed/store_frontier.h"
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
+#include "heed/store_search.h"
 #include "heed/store_sites.h"
 #include "heed/store_visits.h"
 
@@ -55,9 +55,15 @@ static void test_fresh_database_migrated_once(void **state)
 	assert_int_equal(heed_store_schema_version(s, "visits", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 1);
+	assert_int_equal(heed_store_schema_version(s, "sites", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 3);
 	assert_int_equal(heed_store_schema_version(s, "arrangements", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 0);
+	assert_int_equal(version, 2);
+	assert_int_equal(heed_store_schema_version(s, "search", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 3);
 	heed_store_close(s);
 	assert_string_equal(
 	        heed_test_pg_sql(url, "SELECT obj_description("
@@ -131,10 +137,15 @@ static void test_foreign_table_refused_untouched(void **state)
  * once. */
 static void test_concurrent_opens_migrate_once(void **state)
 {
-	char url[256];
+	/* Every area heed has (a new one is added here: heed_schema would
+	 * hold a row this list does not count). */
+	static const char *const areas[] = {"core",   "sites",        "irc",
+	                                    "pages",  "frontier",     "visits",
+	                                    "search", "arrangements", "leases"};
+	char url[256], want[16];
 	pid_t pids[4];
 	heed_store *s;
-	int version = 0, i, wstatus;
+	int version = 0, i, wstatus, rows = 0;
 
 	(void)state;
 	heed_test_pg_fresh(url, sizeof(url));
@@ -160,7 +171,20 @@ static void test_concurrent_opens_migrate_once(void **state)
 	assert_int_equal(heed_store_schema_version(s, "irc", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 1);
+	/* One row per area PostgreSQL has (they come one by one: counted,
+	 * not written here). */
+	for (i = 0; i < (int)HEED_ARRAY_SIZE(areas); i++) {
+		assert_int_equal(
+		        heed_store_schema_version(s, areas[i], &version),
+		        HEED_OK);
+		rows += version > 0;
+	}
 	heed_store_close(s);
+	assert_true(rows >= 5);
+	snprintf(want, sizeof(want), "%d", rows);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM heed_schema;"),
+	        want);
 }
 
 /* A server that is not there: a clear error naming the store, never its
@@ -189,45 +213,29 @@ static void test_unreachable_server_hides_password(void **state)
 	}
 }
 
-/* Areas not on PostgreSQL yet answer HEED_ENOTSUP with a message that
- * says so, never a crash. */
-static void test_areas_not_ported_yet(void **state)
+/* Every area is on PostgreSQL (the search area was the last): each
+ * answers, and heed_store_require finds nothing missing. */
+static void test_every_area_ported(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
+	struct heed_search_totals t;
 	struct heed_store_site site = {0};
-	static const char *const ported[] = {"irc",    "frontier", "pages",
-	                                     "visits", "search",   NULL};
-	struct heed_arrangement arr;
-	struct heed_diag d = {0};
+	struct heed_arrangement arr = {0};
 	heed_store_irc *irc = NULL;
-	bool found = true;
 	int64_t n = -1;
 
 	(void)state;
-	assert_int_equal(heed_store_arrangement_delete(s, "a.test", &found),
-	                 HEED_ENOTSUP);
-	assert_string_equal(heed_store_errmsg(s),
-	                    "the PostgreSQL store does not have the "
-	                    "arrangements area yet");
-	assert_int_equal(heed_store_arrangement_get(s, "a.test", &arr),
-	                 HEED_ENOTSUP);
-	assert_non_null(strstr(heed_store_errmsg(s), "arrangements area yet"));
-	/* The areas PostgreSQL has answer. */
+	assert_int_equal(heed_store_search_totals(s, 0, &t), HEED_OK);
+	assert_int_equal(t.pages, 0);
 	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
 	assert_int_equal(n, 0);
 	assert_int_equal(heed_store_irc_new(&irc, s), HEED_OK);
 	heed_store_irc_free(irc);
-	assert_int_equal(heed_store_require(s, ported, NULL), HEED_OK);
-	assert_int_equal(heed_store_require(s, NULL, &d), HEED_ENOTSUP);
-	assert_string_equal(d.message,
-	                    "the PostgreSQL store does not have the sites, "
-	                    "arrangements areas yet");
-	/* The sites area fails at its first statement. */
-	assert_int_not_equal(heed_store_site_get(s, "http://a.test", &site),
-	                     HEED_OK);
-	assert_non_null(strstr(heed_store_errmsg(s),
-	                       "the PostgreSQL store does not have this "
-	                       "area yet"));
+	assert_int_equal(heed_store_site_get(s, "http://a.test", &site),
+	                 HEED_ENOTFOUND);
+	assert_int_equal(heed_store_arrangement_get(s, "a.test", &arr),
+	                 HEED_ENOTFOUND);
+	assert_int_equal(heed_store_require(s, NULL, NULL), HEED_OK);
 	heed_store_close(s);
 }
 
@@ -513,7 +521,7 @@ int main(void)
 	        cmocka_unit_test(test_foreign_table_refused_untouched),
 	        cmocka_unit_test(test_concurrent_opens_migrate_once),
 	        cmocka_unit_test(test_unreachable_server_hides_password),
-	        cmocka_unit_test(test_areas_not_ported_yet),
+	        cmocka_unit_test(test_every_area_ported),
 	        cmocka_unit_test(test_visits_filled_from_pages),
 	        cmocka_unit_test(test_byte_order_whatever_the_locale),
 	        cmocka_unit_test(test_two_writers_store_each_page_once),
