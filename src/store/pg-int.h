@@ -64,6 +64,13 @@ char *heed__pg_bytes(heed_store *store, const PGresult *r, int row, int col,
 #define HEED_PG_INT_SIZE 24
 const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v);
 
+/* Row i of a result whose columns from first are the pages table's, in
+ * the order of heed__sqlite_read_page (src/store/pg_pages.c); the strings
+ * live as long as r. */
+struct heed_stored_page;
+void heed__pg_read_page(const PGresult *r, int i, int first,
+                        struct heed_stored_page *p);
+
 /*
  * The FTS5 expression fts (heed_search_query.match) as the text of a
  * tsquery for to_tsquery with the search area's configuration

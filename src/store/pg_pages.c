@@ -177,11 +177,10 @@ static heed_status pg_delete(heed_store *store, const char *url, bool prefix,
 	return rc;
 }
 
-/* Row i of a SELECT PAGE_COLUMNS result (the order of
- * heed__sqlite_read_page); the strings live as long as r. */
-static void read_page(const PGresult *r, int i, struct heed_stored_page *p)
+void heed__pg_read_page(const PGresult *r, int i, int first,
+                        struct heed_stored_page *p)
 {
-	int c = 0;
+	int c = first;
 
 	p->url = heed__pg_text(r, i, c++);
 	p->final_url = heed__pg_text(r, i, c++);
@@ -218,7 +217,7 @@ static heed_status pg_each(heed_store *store, const char *host, int64_t since,
 		return HEED_ESTORE;
 	for (int i = 0; i < PQntuples(r); i++) {
 		struct heed_stored_page p;
-		read_page(r, i, &p);
+		heed__pg_read_page(r, i, 0, &p);
 		if (fn(ud, &p))
 			break;
 	}
@@ -240,7 +239,7 @@ static heed_status pg_get(heed_store *store, const char *url,
 	rc = PQntuples(r) == 1 ? HEED_OK : HEED_ENOTFOUND;
 	if (rc == HEED_OK) {
 		struct heed_stored_page p;
-		read_page(r, 0, &p);
+		heed__pg_read_page(r, 0, 0, &p);
 		fn(ud, &p);
 	}
 	PQclear(r);

@@ -60,21 +60,21 @@
  * NULL otherwise. Like SQLite, a day past the month's end runs into the
  * next month (2024-02-30 is 1 March), which a cast would refuse; year
  * 0000 is 1 BC. */
-#define FN_UNIXEPOCH                                                         \
-	"CREATE FUNCTION heed_unixepoch(t text) RETURNS bigint LANGUAGE "    \
+#define FN_UNIXEPOCH                                                           \
+	"CREATE FUNCTION heed_unixepoch(t text) RETURNS bigint LANGUAGE "      \
 	"plpgsql IMMUTABLE STRICT AS $f$ DECLARE m text[] := regexp_match(t, " \
-	"'^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::("   \
-	"\\d{2}(?:\\.\\d+)?))?)?([Zz]|[+-]\\d{2}:\\d{2})?$'); y int; "  \
-	"BEGIN IF m IS NULL OR m[2]::int NOT BETWEEN 1 AND 12 OR m[3]::int "  \
-	"NOT BETWEEN 1 AND 31 OR coalesce(m[4]::int, 0) > 24 OR "             \
-	"coalesce(m[5]::int, 0) > 59 OR coalesce(m[6]::numeric, 0) >= 60 "    \
-	"THEN RETURN NULL; END IF; y := CASE WHEN m[1]::int = 0 THEN -1 "     \
-	"ELSE m[1]::int END; RETURN floor(extract(epoch FROM "                \
-	"make_timestamp(y, m[2]::int, 1, 0, 0, 0) + make_interval(days => "   \
-	"m[3]::int - 1, hours => coalesce(m[4]::int, 0), mins => "            \
-	"coalesce(m[5]::int, 0), secs => coalesce(m[6]::float8, 0))) - CASE " \
-	"WHEN m[7] IS NULL OR upper(m[7]) = 'Z' THEN 0 ELSE (CASE WHEN "      \
-	"left(m[7], 1) = '-' THEN -1 ELSE 1 END) * (substr(m[7], 2, "         \
+	"'^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ](\\d{2}):(\\d{2})(?::("            \
+	"\\d{2}(?:\\.\\d+)?))?)?([Zz]|[+-]\\d{2}:\\d{2})?$'); y int; "         \
+	"BEGIN IF m IS NULL OR m[2]::int NOT BETWEEN 1 AND 12 OR m[3]::int "   \
+	"NOT BETWEEN 1 AND 31 OR coalesce(m[4]::int, 0) > 24 OR "              \
+	"coalesce(m[5]::int, 0) > 59 OR coalesce(m[6]::numeric, 0) >= 60 "     \
+	"THEN RETURN NULL; END IF; y := CASE WHEN m[1]::int = 0 THEN -1 "      \
+	"ELSE m[1]::int END; RETURN floor(extract(epoch FROM "                 \
+	"make_timestamp(y, m[2]::int, 1, 0, 0, 0) + make_interval(days => "    \
+	"m[3]::int - 1, hours => coalesce(m[4]::int, 0), mins => "             \
+	"coalesce(m[5]::int, 0), secs => coalesce(m[6]::float8, 0))) - CASE "  \
+	"WHEN m[7] IS NULL OR upper(m[7]) = 'Z' THEN 0 ELSE (CASE WHEN "       \
+	"left(m[7], 1) = '-' THEN -1 ELSE 1 END) * (substr(m[7], 2, "          \
 	"2)::int * 3600 + substr(m[7], 5, 2)::int * 60) END); END $f$;"
 /* A record's tags that are non-empty strings, in order (TAG_ROWS). */
 #define FN_TAGS                                                               \
@@ -357,27 +357,11 @@ static const char *sorted_sql(heed_search_sort sort)
 static void read_hit(const PGresult *r, int i, heed_search_sort sort,
                      struct heed_search_hit *hit)
 {
-	struct heed_stored_page *p = &hit->page;
-	int c = 1;
+	int c = 17; /* after the id and the page's 16 columns */
 
 	memset(hit, 0, sizeof(*hit));
 	hit->id = heed__pg_int(r, i, 0, 0);
-	p->url = heed__pg_text(r, i, c++);
-	p->final_url = heed__pg_text(r, i, c++);
-	p->host = heed__pg_text(r, i, c++);
-	p->status = (int)heed__pg_int(r, i, c++, 0);
-	p->fetched_at = heed__pg_int(r, i, c++, 0);
-	p->checked_at = heed__pg_int(r, i, c++, 0);
-	p->title = heed__pg_text(r, i, c++);
-	p->views = heed__pg_int(r, i, c++, -1);
-	p->published = heed__pg_text(r, i, c++);
-	p->modified = heed__pg_text(r, i, c++);
-	p->etag = heed__pg_text(r, i, c++);
-	p->last_modified = heed__pg_text(r, i, c++);
-	p->source_lastmod = heed__pg_int(r, i, c++, HEED_STORE_NO_DATE);
-	p->permissions = heed__pg_text(r, i, c++);
-	p->mode = heed__pg_text(r, i, c++);
-	p->record = heed__pg_text(r, i, c++);
+	heed__pg_read_page(r, i, 1, &hit->page);
 	hit->cursor.id = hit->id;
 	if (PQnfields(r) <= c)
 		return;
