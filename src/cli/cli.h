@@ -116,6 +116,11 @@ struct heed_store *heed_cli_open_store_areas(const struct heed_config *cfg,
                                              unsigned flags,
                                              const char *const *areas);
 
+/* Gives an opened store the settings' store.reconnect_timeout and the
+ * command's log for its reconnect warnings (every opener above does). */
+void heed_cli_store_reconnect(const struct heed_config *cfg,
+                              struct heed_store *store);
+
 /* Set by SIGINT or SIGTERM while caught (cli_signal.c): a long command
  * stops cleanly and exits HEED_EXIT_INTERRUPTED. */
 extern volatile sig_atomic_t heed_cli_stop;
