@@ -40,13 +40,18 @@ heed_status heed_store_irc_new(heed_store_irc **out, heed_store *store)
 
 heed_status heed_store_irc_flush(heed_store_irc *w)
 {
+	heed_status rc;
+
 	if (!w->in_tx)
 		return HEED_OK;
 	w->in_tx = false;
 	w->pending = 0;
-	if (heed_store_commit(w->store) != HEED_OK) {
+	/* HEED_ERETRY: PostgreSQL's connection went with the batch (nothing
+	 * of it was written); the rollback ends the lost transaction. */
+	rc = heed_store_commit(w->store);
+	if (rc != HEED_OK) {
 		heed_store_rollback(w->store);
-		return HEED_ESTORE;
+		return rc == HEED_ERETRY ? rc : HEED_ESTORE;
 	}
 	return HEED_OK;
 }
@@ -62,10 +67,13 @@ void heed_store_irc_free(heed_store_irc *w)
 /* Opens the batch transaction when none is open. */
 static heed_status batch(heed_store_irc *w)
 {
+	heed_status rc;
+
 	if (w->in_tx)
 		return HEED_OK;
-	if (heed_store_begin(w->store) != HEED_OK)
-		return HEED_ESTORE;
+	rc = heed_store_begin(w->store);
+	if (rc != HEED_OK)
+		return rc == HEED_ERETRY ? rc : HEED_ESTORE;
 	w->in_tx = true;
 	return HEED_OK;
 }
