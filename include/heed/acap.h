@@ -203,6 +203,15 @@ size_t heed_acap_reference_count(const heed_acap *rules);
 const char *heed_acap_reference_get(const heed_acap *rules, size_t i);
 
 /*
+ * Whether reference i (as heed_acap_reference_get numbers them) matters to
+ * crawler: its record names crawler, or it is a "*" record and no record
+ * names crawler (2.2.1: a named record wins over "*"). A crawler fetches
+ * only these. False past the end or for NULL arguments.
+ */
+bool heed_acap_reference_applies(const heed_acap *rules, size_t i,
+                                 const char *crawler);
+
+/*
  * Adds the file an ACAP-permissions-reference field names (2.3.2), fetched
  * by the caller: len bytes in robots.txt format, copied. Its ACAP records
  * apply, in place of the reference, to the crawlers of the records that

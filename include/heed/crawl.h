@@ -159,9 +159,13 @@ struct heed_crawl_progress {
 	int64_t errors;        /* URLs given up: network errors, 5xx after
 	                          every retry, unusable answers */
 	int64_t taken_down;    /* records deleted by an ACAP take-down */
-	int64_t oembed_read;   /* records filled from an oEmbed answer */
-	int64_t oembed_other;  /* oEmbed endpoints not asked: on a site
-	                          outside the crawl */
+	int64_t acap_refs;     /* ACAP permissions reference files read */
+	int64_t acap_ref_failures; /* references not read (an error status,
+	                              no answer, another site): their
+	                              crawlers stay prohibited */
+	int64_t oembed_read;       /* records filled from an oEmbed answer */
+	int64_t oembed_other;      /* oEmbed endpoints not asked: on a site
+	                              outside the crawl */
 	size_t sites, sites_active, sites_waiting, sites_done;
 	size_t sites_disqualified;
 	size_t sites_withheld; /* not contacted by an owner's arrangement:

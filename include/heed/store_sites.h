@@ -81,6 +81,53 @@ heed_status heed_store_site_each(heed_store *store, const char *host,
 heed_status heed_store_site_reset_host(heed_store *store, const char *host,
                                        size_t *count);
 
+/*
+ * A file named by an ACAP-permissions-reference field (ACAP 1.1 2.3.2) of a
+ * site's robots.txt, as the crawl last asked for it: one row per site and
+ * locator (as written in robots.txt). body is NULL when the last attempt
+ * failed or the file was not asked (detail says why): the crawlers the
+ * reference speaks to then stay prohibited. Strings are owned as in
+ * struct heed_store_site (heed_store_acap_ref_clear).
+ */
+struct heed_store_acap_ref {
+	char *site;        /* the key, with locator */
+	char *locator;     /* as written in robots.txt */
+	char *url;         /* the URL asked (the last redirect's), or NULL */
+	int http_status;   /* 0: no answer (or not asked) */
+	int64_t fetched_s; /* Unix s of the last attempt; 0 never */
+	char *body;        /* the file in force, or NULL */
+	size_t body_len;
+	char *etag, *last_modified; /* of the answer body came from, or NULL */
+	char detail[160];           /* a sentence for the report */
+};
+
+/* Reads the row of site and locator into *out (zeroed first);
+ * HEED_ENOTFOUND when there is none, HEED_ESTORE, HEED_ENOMEM. */
+heed_status heed_store_acap_ref_get(heed_store *store, const char *site,
+                                    const char *locator,
+                                    struct heed_store_acap_ref *out);
+
+/* Writes (inserts or replaces) the row; everything is copied. HEED_OK or
+ * HEED_ESTORE. */
+heed_status heed_store_acap_ref_put(heed_store *store,
+                                    const struct heed_store_acap_ref *in);
+
+/* Deletes the row of site and locator (none: HEED_OK). HEED_ESTORE. */
+heed_status heed_store_acap_ref_delete(heed_store *store, const char *site,
+                                       const char *locator);
+
+/* Frees what heed_store_acap_ref_get put in *r and zeroes it. */
+void heed_store_acap_ref_clear(heed_store *store,
+                               struct heed_store_acap_ref *r);
+
+typedef void heed_store_acap_ref_fn(void *ud,
+                                    const struct heed_store_acap_ref *r);
+
+/* Calls fn for every row of site, by locator; the row is valid only during
+ * the call. HEED_OK, HEED_ESTORE or HEED_ENOMEM. */
+heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
+                                     heed_store_acap_ref_fn *fn, void *ud);
+
 /* A host's politeness state, kept between runs so that a restarted heed
  * neither forgets a back-off nor sends a request less than the host's delay
  * after the previous process's last one. */

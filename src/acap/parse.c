@@ -1396,7 +1396,9 @@ size_t heed_acap_reference_count(const heed_acap *r)
 	return n;
 }
 
-const char *heed_acap_reference_get(const heed_acap *r, size_t i)
+/* The record of reference i, as heed_acap_reference_get numbers them, or
+ * -1. */
+static long reference_record(const heed_acap *r, size_t i)
 {
 	for (size_t k = 0; r && k < r->records.n; k++) {
 		const struct acap_record *rec =
@@ -1404,7 +1406,37 @@ const char *heed_acap_reference_get(const heed_acap *r, size_t i)
 		if (rec->source >= 0 || !rec->reference)
 			continue;
 		if (i-- == 0)
-			return rec->reference;
+			return (long)k;
 	}
-	return NULL;
+	return -1;
+}
+
+const char *heed_acap_reference_get(const heed_acap *r, size_t i)
+{
+	long k = reference_record(r, i);
+
+	return k < 0 ? NULL
+	             : ACAP_VEC_AT(&r->records, struct acap_record, (size_t)k)
+	                       ->reference;
+}
+
+bool heed_acap_reference_applies(const heed_acap *r, size_t i,
+                                 const char *crawler)
+{
+	long k = r && crawler ? reference_record(r, i) : -1;
+	bool named = false, any_named = false;
+
+	if (k < 0 || !heed__acap_record_for(r, (size_t)k, crawler, &named))
+		return false;
+	if (named)
+		return true;
+	/* A "*" record speaks only to crawlers that no record names. */
+	for (size_t j = 0; j < r->records.n && !any_named; j++) {
+		bool nj = false;
+		if (ACAP_VEC_AT(&r->records, struct acap_record, j)->source <
+		            0 &&
+		    heed__acap_record_for(r, j, crawler, &nj))
+			any_named = nj;
+	}
+	return !any_named;
 }

@@ -391,6 +391,12 @@ static void print_summary(FILE *out, heed_crawl_mode mode,
 	if (p->taken_down)
 		fprintf(out, "ACAP take-down: %lld records deleted\n",
 		        (long long)p->taken_down);
+	if (p->acap_refs || p->acap_ref_failures)
+		fprintf(out,
+		        "ACAP permissions references: %lld read, %lld not "
+		        "(their crawlers stay prohibited; heed site report)\n",
+		        (long long)p->acap_refs,
+		        (long long)p->acap_ref_failures);
 	if (p->refused_owner || p->sites_withheld)
 		fprintf(out,
 		        "arrangements with owners (heed sites): %lld URLs "

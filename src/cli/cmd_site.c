@@ -492,6 +492,67 @@ static void report_arrangement(struct report_ctx *rc, const char *host,
 		heed_store_arrangement_clear(rc->sc->store, &a);
 }
 
+/* The files the site's ACAP-permissions-reference fields name, as the
+ * crawl last asked for them (issue 15): in force when a body is stored,
+ * else their crawlers are prohibited and detail says why. */
+struct refs_ctx {
+	json_object *arr; /* --json; NULL: text */
+	int count;
+};
+
+static void on_ref(void *ud, const struct heed_store_acap_ref *r)
+{
+	struct refs_ctx *x = ud;
+	json_object *j;
+
+	x->count++;
+	if (!x->arr) {
+		if (x->count == 1)
+			puts("ACAP permissions references:");
+		fputs("  ", stdout);
+		heed_cli_print_text(r->locator, strlen(r->locator));
+		printf(": %s, HTTP %d, ", r->body ? "in force" : "not in force",
+		       r->http_status);
+		print_time(stdout, r->fetched_s, "never asked");
+		if (r->body)
+			printf(", %zu bytes", r->body_len);
+		fputs("\n    ", stdout);
+		heed_cli_print_text(r->detail, strlen(r->detail));
+		if (r->url) {
+			fputs(" (", stdout);
+			heed_cli_print_text(r->url, strlen(r->url));
+			putchar(')');
+		}
+		putchar('\n');
+		return;
+	}
+	j = json_object_new_object();
+	add_opt_string(j, "locator", r->locator, strlen(r->locator));
+	add_opt_string(j, "url", r->url, r->url ? strlen(r->url) : 0);
+	json_object_object_add(j, "in_force",
+	                       json_object_new_boolean(r->body != NULL));
+	json_object_object_add(j, "http_status",
+	                       json_object_new_int(r->http_status));
+	json_object_object_add(j, "fetched", json_time(r->fetched_s));
+	json_object_object_add(j, "bytes",
+	                       json_object_new_int64((int64_t)r->body_len));
+	add_opt_string(j, "detail", r->detail, strlen(r->detail));
+	json_object_array_add(x->arr, j);
+}
+
+static void report_refs(struct report_ctx *rc, const char *site, json_object *o)
+{
+	struct refs_ctx x = {o ? json_object_new_array() : NULL, 0};
+
+	if (heed_store_acap_ref_each(rc->sc->store, site, on_ref, &x) !=
+	    HEED_OK) {
+		heed_cli_error("%s", heed_store_errmsg(rc->sc->store));
+		rc->sc->failures++;
+	}
+	if (o)
+		json_object_object_add(o, "acap_references", x.arr);
+}
+
 static void on_site_row(void *ud, const struct heed_store_site *s)
 {
 	struct report_ctx *rc = ud;
@@ -508,12 +569,14 @@ static void on_site_row(void *ud, const struct heed_store_site *s)
 	}
 	if (rc->sc->json) {
 		json_object *o = report_json(s, rc->ua, &h.backoff, d);
+		report_refs(rc, s->site, o);
 		report_arrangement(rc, s->host, o);
 		json_object_array_add(rc->sc->out, o);
 	} else {
 		if (rc->shown)
 			putchar('\n');
 		report_text(s, rc->ua, &h.backoff, d);
+		report_refs(rc, s->site, NULL);
 		report_arrangement(rc, s->host, NULL);
 	}
 	rc->shown++;

@@ -45,7 +45,8 @@ bool heed__answer_wanted(const struct heed__job *job,
 	*kind = k;
 	/* "a response whose headers say image, video, audio or other
 	 * non-text types is aborted before its body" (issue 8). */
-	if (r->status < 200 || r->status >= 300 || job->kind == JOB_ROBOTS)
+	if (r->status < 200 || r->status >= 300 || job->kind == JOB_ROBOTS ||
+	    job->kind == JOB_ACAPREF)
 		return true;
 	/* application/json is "other" to pages, and what oEmbed sends. */
 	if (job->kind == JOB_OEMBED)

@@ -13,6 +13,8 @@
  *                  read once per host, and the questions they answer
  *   visits.c       the crawl's memory of each URL between runs: due or
  *                  not, validators, what a visit found
+ *   acapref.c      the files ACAP-permissions-reference fields name:
+ *                  fetched before the site's pages, stored, reused
  *   queue.c        the frontier: enqueue, refill, retry, finish, resume
  *   lifecycle.c    robots.txt qualification of sites, and DNS
  *   answer.c       what a page, feed or sitemap answer means
@@ -54,6 +56,10 @@
  * timeout after it starts (0 in heed/net.h means 10 s). */
 #define CRAWL_LEASE_MS           5000
 #define CRAWL_CONNECT_DEFAULT_MS 10000
+/* ACAP permissions reference files asked per site and run: a robots.txt
+ * naming more (one per record) does not make heed ask dozens of files or
+ * sites; the rest keep their crawlers prohibited. */
+#define CRAWL_MAX_ACAP_REFS 8
 /* The first pause before a look-up that timed out is tried again; it
  * doubles with each try. */
 #define CRAWL_DNS_RETRY_MS 1000
@@ -153,7 +159,8 @@ enum heed__job_kind {
 	JOB_SITEMAP = HEED_FRONTIER_SITEMAP,
 	JOB_FEED = HEED_FRONTIER_FEED,
 	JOB_OEMBED = HEED_FRONTIER_OEMBED, /* fills the record of job.from */
-	JOB_ROBOTS, /* the site's robots.txt, for its lifecycle */
+	JOB_ROBOTS,  /* the site's robots.txt, for its lifecycle */
+	JOB_ACAPREF, /* a file an ACAP-permissions-reference names */
 };
 
 struct heed__job {
@@ -163,7 +170,8 @@ struct heed__job {
 	enum heed__job_kind kind;
 	int64_t lastmod;  /* sitemap or feed date; HEED_STORE_NO_DATE */
 	int tries;        /* attempts that failed for a passing reason */
-	size_t address;   /* robots.txt: which of the target's addresses */
+	size_t address;   /* robots.txt: which of the target's addresses;
+	                     ACAP reference: its index in the site's refs */
 	const char *from; /* the URL that named this one, or NULL (the
 	                     node's copy): an oEmbed job's page */
 };
@@ -196,6 +204,7 @@ struct heed__lane {
 	bool refilling; /* REFILL handed out, refilled() pending */
 	bool dropped;   /* never scheduled again */
 	bool held;      /* only a robots.txt job may start */
+	bool refs_only; /* held, but ACAP reference jobs may start too */
 	bool parked;    /* waiting for room at an address */
 	bool candidate; /* handed out by next(), its fate pending */
 };
@@ -236,6 +245,11 @@ heed_status heed__sched_more(struct heed__sched *s, struct heed__lane *l,
 heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
                              const struct heed__job *job, bool front,
                              int64_t now_ms);
+/* Queues job in l's window after the jobs of kind at its front (at the
+ * front when there are none). */
+heed_status heed__sched_push_after(struct heed__sched *s, struct heed__lane *l,
+                                   const struct heed__job *job,
+                                   enum heed__job_kind kind, int64_t now_ms);
 heed_status heed__sched_hold(struct heed__sched *s, struct heed__lane *l,
                              bool held, int64_t now_ms);
 /* Forgets l's window and never schedules it again. */
@@ -340,6 +354,23 @@ struct heed__life {
 	bool conditional, not_modified;
 };
 
+/* A file an ACAP-permissions-reference field names, asked in this run
+ * (acapref.c). */
+struct heed__acapref {
+	char *locator;              /* as written in robots.txt */
+	char *url;                  /* asked now (a redirect's target) */
+	char *etag, *last_modified; /* of the stored body, for a 304 */
+	char *stored;               /* the stored body a 304 confirms */
+	size_t stored_len;
+	unsigned hops;    /* redirects followed */
+	bool conditional; /* the request out carries the validators */
+	/* A file another site's robots.txt names, asked in this site's
+	 * lane under its rules; NULL: this site's own. */
+	struct heed__site *referrer;
+	bool settled; /* answered, failed or given up */
+	bool pushed;  /* its job is in the lane */
+};
+
 /* A site: an origin, the unit of robots.txt and of the queue. */
 struct heed__site {
 	struct heed__site *next; /* hash chain */
@@ -352,6 +383,10 @@ struct heed__site {
 	struct heed__site *wait_next; /* its host's waiting list */
 	struct heed__life *life;      /* while QUALIFYING */
 	struct heed__rules rules;
+	struct heed__acapref *refs; /* asked in this run, or NULL */
+	size_t ref_count;
+	size_t refs_waiting;    /* its files asked on other sites, pending: its
+	                           lane stays held until none is */
 	int64_t last_loaded_id; /* the frontier window loaded up to here */
 	bool listed;            /* on the list of sites to start */
 	bool in_scope;          /* a seed's site: its links are followed */
@@ -582,6 +617,39 @@ void heed__life_fetched(heed_crawl *c, struct heed__site *s,
 void heed__life_save_host(heed_crawl *c, struct heed__host *h);
 /* Saves it while a back-off lasts, and once more when it is over. */
 void heed__life_keep_backoff(heed_crawl *c, struct heed__host *h);
+
+/* ACAP permissions references (acapref.c). */
+/* Site s qualified with its rules loaded: the stored files of the
+ * references that speak to heed are added to them, and those asked again
+ * (every one when fetched, robots.txt having been asked in this run; else
+ * those not asked since robots_date_s, the robots.txt attempt whose rules
+ * are in force) are queued before any page: at the front of its lane, or
+ * in another site's lane for a file there (s then waits for it). The
+ * files other sites asked in s's lane before it was qualified are queued
+ * too, after s's own. */
+void heed__acapref_start(heed_crawl *c, struct heed__site *s, bool fetched,
+                         int64_t robots_date_s);
+/* Whether job, a reference request in site s's lane, may start: a file
+ * asked for another site must be allowed by s's own rules. When not, the
+ * referring site is told (its crawlers stay prohibited); the caller takes
+ * the job out. */
+bool heed__acapref_permitted(heed_crawl *c, struct heed__site *s,
+                             const struct heed__job *job);
+/* Site s's queue is dropped: the files other sites asked in its lane are
+ * given up (their crawlers stay prohibited), why says why. */
+void heed__acapref_dropped(heed_crawl *c, struct heed__site *s,
+                           const char *why);
+/* s is ready (qualified, addresses known): its lane is released unless
+ * files it asked elsewhere are pending (then the last one releases it). */
+void heed__acapref_release(heed_crawl *c, struct heed__site *s);
+/* Adds the stored validators to req, a reference request of site s. */
+void heed__acapref_headers(heed_crawl *c, struct heed__site *s,
+                           struct heed_crawl_req *req);
+/* A reference request of site s ended. */
+void heed__acapref_fetched(heed_crawl *c, struct heed__site *s,
+                           const struct heed__job *job,
+                           const struct heed_net_response *r);
+void heed__acapref_free(heed_crawl *c, struct heed__site *s);
 
 /* Answers (answer.c). */
 /* Should the body of this answer be read? (the media ban) */

@@ -327,15 +327,17 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 
 static size_t body_cap(const heed_crawl *c, enum heed__job_kind kind)
 {
-	size_t cap = kind == JOB_ROBOTS   ? HEED_ROBOTS_PARSE_LIMIT_BYTES
+	bool policy = kind == JOB_ROBOTS || kind == JOB_ACAPREF;
+	size_t cap = policy               ? HEED_ROBOTS_PARSE_LIMIT_BYTES
 	             : kind == JOB_PAGE   ? HEED_EXTRACT_MAX_HTML_BYTES
 	             : kind == JOB_OEMBED ? HEED_OEMBED_MAX_BYTES
 	                                  : CRAWL_MAX_FEED_BYTES;
 	size_t set = c->opt->net.max_body_bytes;
 
-	/* robots.txt is read up to RFC 9309's limit whatever the setting:
-	 * the lifecycle judges a longer file by its first 500 KiB. */
-	return kind != JOB_ROBOTS && set && set < cap ? set : cap;
+	/* robots.txt, and the ACAP files it names, are read up to RFC
+	 * 9309's limit whatever the setting: the lifecycle judges a longer
+	 * file by its first 500 KiB. */
+	return !policy && set && set < cap ? set : cap;
 }
 
 /* The witness's view of a start (ledger.c). */
@@ -484,8 +486,11 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		h = s->life->target;
 		assert(job->address < h->addr_count);
 		addr = &h->addrs[job->address];
-	} else if (!heed__rules_may_crawl(&s->rules, c->opt->agent_token,
-	                                  job->url, heed__crawl_unix_s(c))) {
+	} else if (job->kind == JOB_ACAPREF
+	                   ? !heed__acapref_permitted(c, s, job)
+	                   : !heed__rules_may_crawl(
+	                             &s->rules, c->opt->agent_token, job->url,
+	                             heed__crawl_unix_s(c))) {
 		/* "Before every fetch: ... URL permitted to crawl by RFC
 		 * 9309 and ACAP" (issue 8). */
 		refuse(c, s, false);
@@ -524,6 +529,8 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	if (job->kind == JOB_ROBOTS) {
 		s->life->attempts++;
 		heed__life_robots_headers(c, s, req);
+	} else if (job->kind == JOB_ACAPREF) {
+		heed__acapref_headers(c, s, req);
 	} else if (req->job.id) {
 		if (heed__crawl_tx(c) &&
 		    heed_store_frontier_set_state(c->store, req->job.id,
@@ -718,6 +725,17 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 		heed__addrq_wake(c, req->addr.text, st.window - st.in_flight);
 }
 
+/* An ACAP reference answer; acapref.c sits above lifecycle.c, so the
+ * host's back-off is kept here. */
+static void acapref_fetched(heed_crawl *c, struct heed__site *s,
+                            const struct heed__job *job,
+                            const struct heed_net_response *r)
+{
+	if (r->error != HEED_NET_CANCELLED)
+		heed__life_keep_backoff(c, s->host);
+	heed__acapref_fetched(c, s, job, r);
+}
+
 void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
                         const struct heed_net_response *r,
                         const struct heed_crawl_clock *now)
@@ -729,6 +747,8 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
 	polite_end(c, req, r);
 	if (job.kind == JOB_ROBOTS)
 		heed__life_fetched(c, s, r);
+	else if (job.kind == JOB_ACAPREF)
+		acapref_fetched(c, s, &job, r);
 	else
 		heed__answer(c, s, &job, r);
 	/* job.url lives in the lane's current node: freed only now. */

@@ -156,9 +156,7 @@ static void site_addresses_known(heed_crawl *c, struct heed__site *s)
 		return;
 	}
 	s->state = SITE_READY;
-	if (heed__sched_hold(&c->sched, &s->lane, false, c->now.mono_ms) !=
-	    HEED_OK)
-		heed__crawl_oom(c);
+	heed__acapref_release(c, s);
 }
 
 /* A qualifying site whose robots.txt host's look-up ended. */
@@ -507,9 +505,11 @@ void heed__life_start_new(heed_crawl *c)
 		s->listed = false;
 		/* A site of a resumed run with nothing queued is in scope for
 		 * its links, but waits for work before its robots.txt and
-		 * DNS cost anything (queue.c lists it again then). */
-		if (s->state == SITE_NEW && (c->mode == HEED_CRAWL_QUALIFY ||
-		                             heed__lane_has_work(&s->lane)))
+		 * DNS cost anything (queue.c lists it again then). An ACAP
+		 * file another site asks here is work (acapref.c). */
+		if (s->state == SITE_NEW &&
+		    (c->mode == HEED_CRAWL_QUALIFY ||
+		     heed__lane_has_work(&s->lane) || s->ref_count))
 			start_one(c, s);
 	}
 }
@@ -907,6 +907,7 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 	}
 	if (s->rules.acap && fetched)
 		act_on_requests(c, s);
+	heed__acapref_start(c, s, fetched, rec->robots_date_s);
 	if (c->mode == HEED_CRAWL_QUALIFY) {
 		/* No page follows: its addresses are not needed. */
 		s->state = SITE_READY;

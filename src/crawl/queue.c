@@ -232,6 +232,7 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
 	int64_t n = 0;
 
 	heed__sched_drop(&c->sched, &s->lane);
+	heed__acapref_dropped(c, s, why);
 	if (heed__crawl_tx(c) &&
 	    heed_store_frontier_drop_host(c->store, s->origin, &n) != HEED_OK)
 		heed__crawl_store_failed(c, "dropping a queue");

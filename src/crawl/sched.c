@@ -123,8 +123,12 @@ static bool schedulable(const struct heed__lane *l)
 	    !heed__lane_has_work(l))
 		return false;
 	/* A held lane waits for its qualification: only its robots.txt
-	 * fetches, pushed to the front, may go. */
-	return !l->held || (l->head && l->head->job.kind == JOB_ROBOTS);
+	 * fetches, pushed to the front, may go; or, once qualified, for ACAP
+	 * files asked elsewhere: its ACAP reference jobs may go. */
+	return !l->held ||
+	       (l->head &&
+	        (l->head->job.kind == JOB_ROBOTS ||
+	         (l->refs_only && l->head->job.kind == JOB_ACAPREF)));
 }
 
 /* Puts l in the heap at key_ms, or moves it there if it is in already. */
@@ -178,9 +182,9 @@ heed_status heed__sched_more(struct heed__sched *s, struct heed__lane *l,
 	return heed__sched_offer(s, l, now_ms);
 }
 
-heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
-                             const struct heed__job *job, bool front,
-                             int64_t now_ms)
+/* A node holding a copy of job and its strings; NULL when out of memory. */
+static struct heed__job_node *new_node(struct heed__sched *s,
+                                       const struct heed__job *job)
 {
 	size_t len = strlen(job->url);
 	size_t from_len = job->from ? strlen(job->from) + 1 : 0;
@@ -188,7 +192,7 @@ heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
 	        heed__malloc(s->alloc, sizeof(*n) + len + 1 + from_len);
 
 	if (!n)
-		return HEED_ENOMEM;
+		return NULL;
 	n->next = NULL;
 	n->job = *job;
 	memcpy(n->url, job->url, len + 1);
@@ -197,6 +201,17 @@ heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
 		memcpy(n->url + len + 1, job->from, from_len);
 		n->job.from = n->url + len + 1;
 	}
+	return n;
+}
+
+heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
+                             const struct heed__job *job, bool front,
+                             int64_t now_ms)
+{
+	struct heed__job_node *n = new_node(s, job);
+
+	if (!n)
+		return HEED_ENOMEM;
 	if (front) {
 		n->next = l->head;
 		l->head = n;
@@ -209,6 +224,28 @@ heed_status heed__sched_push(struct heed__sched *s, struct heed__lane *l,
 			l->head = n;
 		l->tail = n;
 	}
+	l->window_len++;
+	s->window_jobs++;
+	return heed__sched_offer(s, l, now_ms);
+}
+
+heed_status heed__sched_push_after(struct heed__sched *s, struct heed__lane *l,
+                                   const struct heed__job *job,
+                                   enum heed__job_kind kind, int64_t now_ms)
+{
+	struct heed__job_node *at = l->head, *n;
+
+	if (!at || at->job.kind != kind)
+		return heed__sched_push(s, l, job, true, now_ms);
+	while (at->next && at->next->job.kind == kind)
+		at = at->next;
+	n = new_node(s, job);
+	if (!n)
+		return HEED_ENOMEM;
+	n->next = at->next;
+	at->next = n;
+	if (l->tail == at)
+		l->tail = n;
 	l->window_len++;
 	s->window_jobs++;
 	return heed__sched_offer(s, l, now_ms);
@@ -228,6 +265,8 @@ heed_status heed__sched_hold(struct heed__sched *s, struct heed__lane *l,
                              bool held, int64_t now_ms)
 {
 	l->held = held;
+	if (!held)
+		l->refs_only = false;
 	return heed__sched_offer(s, l, now_ms);
 }
 

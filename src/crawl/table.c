@@ -394,6 +394,7 @@ void heed__table_free(heed_crawl *c)
 			heed__lane_free(&c->sched, &s->lane);
 			heed__life_free(c, s->life);
 			heed__rules_free(&s->rules);
+			heed__acapref_free(c, s);
 			heed__free(c->alloc, s->origin);
 			heed__free(c->alloc, s);
 		}

@@ -39,6 +39,19 @@ static const char *const sites_migrations[] = {
         "ALTER TABLE sites ADD COLUMN robots_etag TEXT;"
         "ALTER TABLE sites ADD COLUMN robots_last_modified TEXT;"
         "ALTER TABLE sites ADD COLUMN robots_type TEXT;",
+        /* 3 (issue 15): the files ACAP-permissions-reference fields name,
+         * as fetched, so that a resumed run judges as the first did. */
+        "CREATE TABLE acap_refs ("
+        "  site TEXT NOT NULL,"
+        "  locator TEXT NOT NULL,"
+        "  url TEXT,"
+        "  http_status INTEGER NOT NULL DEFAULT 0,"
+        "  fetched INTEGER NOT NULL DEFAULT 0,"
+        "  body BLOB,"
+        "  etag TEXT,"
+        "  last_modified TEXT,"
+        "  detail TEXT NOT NULL DEFAULT '',"
+        "  PRIMARY KEY (site, locator));",
 };
 
 const struct heed_store_area heed__store_sites_area = {
@@ -117,26 +130,44 @@ void heed_store_site_clear(heed_store *store, struct heed_store_site *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Steps st (bound) once and releases it: HEED_OK when read (the row
+ * read into out by read), HEED_ENOTFOUND when there is no row,
+ * HEED_ESTORE naming what, or read's HEED_ENOMEM. */
+static heed_status one_row(heed_store *store, sqlite3_stmt *st,
+                           heed_status (*read)(heed_store *, sqlite3_stmt *,
+                                               void *),
+                           void *out, const char *what)
+{
+	int step = sqlite3_step(st);
+	heed_status rc;
+
+	if (step == SQLITE_ROW)
+		rc = read(store, st, out);
+	else if (step == SQLITE_DONE)
+		rc = HEED_ENOTFOUND;
+	else
+		rc = heed__store_fail(store, NULL, what);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+static heed_status read_site(heed_store *store, sqlite3_stmt *st, void *out)
+{
+	return read_row(store, st, out);
+}
+
 heed_status heed_store_site_get(heed_store *store, const char *site,
                                 struct heed_store_site *out)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " SITE_COLUMNS " FROM sites WHERE site = ?1;");
 	heed_status rc;
-	int step;
 
 	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		rc = read_row(store, st, out);
-	else if (step == SQLITE_DONE)
-		rc = HEED_ENOTFOUND;
-	else
-		rc = heed__store_fail(store, NULL, "reading a site");
-	heed__sqlite_release(store, st);
+	rc = one_row(store, st, read_site, out, "reading a site");
 	if (rc == HEED_ENOMEM)
 		heed_store_site_clear(store, out);
 	return rc;
@@ -349,4 +380,129 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
 	}
 	*count = l.count;
 	return heed_store_commit(store);
+}
+
+/* ---- ACAP permissions references ---- */
+
+#define REF_COLUMNS                                              \
+	"site, locator, url, http_status, fetched, body, etag, " \
+	"last_modified, "                                        \
+	"detail"
+
+static heed_status read_ref(heed_store *store, sqlite3_stmt *st, void *row)
+{
+	struct heed_store_acap_ref *out = row;
+	bool oom = false;
+
+	out->site = column_dup(store, st, 0, NULL, &oom);
+	out->locator = column_dup(store, st, 1, NULL, &oom);
+	out->url = column_dup(store, st, 2, NULL, &oom);
+	out->http_status = sqlite3_column_int(st, 3);
+	out->fetched_s = sqlite3_column_int64(st, 4);
+	out->body = column_dup(store, st, 5, &out->body_len, &oom);
+	out->etag = column_dup(store, st, 6, NULL, &oom);
+	out->last_modified = column_dup(store, st, 7, NULL, &oom);
+	snprintf(out->detail, sizeof(out->detail), "%s",
+	         (const char *)sqlite3_column_text(st, 8));
+	return oom ? HEED_ENOMEM : HEED_OK;
+}
+
+void heed_store_acap_ref_clear(heed_store *store, struct heed_store_acap_ref *r)
+{
+	heed__free(store->alloc, r->site);
+	heed__free(store->alloc, r->locator);
+	heed__free(store->alloc, r->url);
+	heed__free(store->alloc, r->body);
+	heed__free(store->alloc, r->etag);
+	heed__free(store->alloc, r->last_modified);
+	memset(r, 0, sizeof(*r));
+}
+
+heed_status heed_store_acap_ref_get(heed_store *store, const char *site,
+                                    const char *locator,
+                                    struct heed_store_acap_ref *out)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT " REF_COLUMNS " FROM acap_refs WHERE site = ?1 "
+	               "AND locator = ?2;");
+	heed_status rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, locator, -1, SQLITE_STATIC);
+	rc = one_row(store, st, read_ref, out, "reading an ACAP reference");
+	if (rc == HEED_ENOMEM)
+		heed_store_acap_ref_clear(store, out);
+	return rc;
+}
+
+heed_status heed_store_acap_ref_put(heed_store *store,
+                                    const struct heed_store_acap_ref *in)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "INSERT OR REPLACE INTO acap_refs (" REF_COLUMNS
+	               ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9);");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, in->site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, in->locator, -1, SQLITE_STATIC);
+	bind_text(st, 3, in->url);
+	sqlite3_bind_int(st, 4, in->http_status);
+	sqlite3_bind_int64(st, 5, in->fetched_s);
+	bind_blob(st, 6, in->body, in->body_len);
+	bind_text(st, 7, in->etag);
+	bind_text(st, 8, in->last_modified);
+	sqlite3_bind_text(st, 9, in->detail, -1, SQLITE_STATIC);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+heed_status heed_store_acap_ref_delete(heed_store *store, const char *site,
+                                       const char *locator)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "DELETE FROM acap_refs WHERE site = ?1 AND locator = ?2;");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, locator, -1, SQLITE_STATIC);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
+                                     heed_store_acap_ref_fn *fn, void *ud)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT " REF_COLUMNS " FROM acap_refs WHERE site = ?1 "
+	               "ORDER BY locator;");
+	struct heed_store_acap_ref row;
+	heed_status rc = HEED_OK;
+	int step;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&row, 0, sizeof(row));
+		rc = read_ref(store, st, &row);
+		if (rc == HEED_OK)
+			fn(ud, &row);
+		heed_store_acap_ref_clear(store, &row);
+		if (rc != HEED_OK)
+			break;
+	}
+	if (rc == HEED_OK && step != SQLITE_DONE)
+		rc = heed__store_fail(store, NULL, "listing ACAP references");
+	heed__sqlite_release(store, st);
+	return rc;
 }

@@ -1458,6 +1458,23 @@ static void test_qualifier_values(void **state)
 	}
 }
 
+/* 2.3.2: a "*" record's reference speaks only to crawlers no record
+ * names. */
+static void test_reference_applies_star(void **state)
+{
+	heed_acap *r = parse("ACAP-crawler: *\n"
+	                     "ACAP-permissions-reference: /all.txt\n"
+	                     "ACAP-crawler: otherbot\n"
+	                     "ACAP-disallow-crawl: /x\n");
+
+	(void)state;
+	assert_true(heed_acap_reference_applies(r, 0, "heed"));
+	assert_false(heed_acap_reference_applies(r, 0, "otherbot"));
+	assert_false(heed_acap_reference_applies(NULL, 0, "heed"));
+	assert_false(heed_acap_reference_applies(r, 0, NULL));
+	heed_acap_free(r);
+}
+
 /* 2.3.2: a permissions reference, followed. */
 static void test_references(void **state)
 {
@@ -1485,6 +1502,11 @@ static void test_references(void **state)
 	assert_int_equal(heed_acap_reference_count(r), 1);
 	assert_string_equal(heed_acap_reference_get(r, 0), "/searchbot.txt");
 	assert_null(heed_acap_reference_get(r, 1));
+	/* The crawler fetches only the references that speak to it. */
+	assert_true(heed_acap_reference_applies(r, 0, "searchbot"));
+	assert_true(heed_acap_reference_applies(r, 0, "SearchBot"));
+	assert_false(heed_acap_reference_applies(r, 0, "heed"));
+	assert_false(heed_acap_reference_applies(r, 1, "searchbot"));
 	d = decide_at(r, "searchbot", NULL, HEED_ACAP_INDEX, "/news/x", T0,
 	              NULL);
 	assert_false(d->permitted);
@@ -1571,6 +1593,7 @@ int main(void)
 	        cmocka_unit_test(test_large_file),
 	        cmocka_unit_test(test_qualifier_values),
 	        cmocka_unit_test(test_references),
+	        cmocka_unit_test(test_reference_applies_star),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,11 @@
  * The same fake web and clock check that a crawl honours arrangements with
  * site owners (issue 15): a crawl window that closes during the run, a
  * pause, an arranged delay, a page limit and excluded paths.
+ *
+ * And that the files ACAP-permissions-reference fields name (issue 15)
+ * are asked right after robots.txt and before any page, once, reused by
+ * later runs within the re-check, asked again (conditionally) with
+ * robots.txt, and that a reference answering 404 keeps heed prohibited.
  */
 #include "heed_test.h"
 
@@ -46,6 +51,10 @@ static const char *const addrs[SITES] = {"127.0.0.2", "127.0.0.3", "127.0.0.3",
 #define P_SITEMAP 2
 #define P_PAGE0   3
 #define P_COUNT   (P_PAGE0 + PAGES)
+/* With sim.acap: the file robots.txt's ACAP-permissions-reference names
+ * (a.test answers 404 for it). */
+#define P_ACAP P_COUNT
+#define P_ALL  (P_COUNT + 1)
 
 struct resource {
 	int version;
@@ -74,7 +83,9 @@ struct sim {
 	heed_crawl *c;
 	struct heed_crawl_options opt;
 	int64_t mono_ms, unix_ms;
-	struct resource web[SITES][P_COUNT];
+	struct resource web[SITES][P_ALL];
+	bool acap; /* robots.txt names an ACAP file for heed */
+	const char *acap_elsewhere[SITES]; /* a site names this instead */
 	struct entry log[MAX_LOG];
 	size_t log_len, run_start;
 	struct flight fl[MAX_FLIGHT];
@@ -107,6 +118,8 @@ static const char *path_of(int p, char *buf, size_t size)
 		return "/";
 	if (p == P_SITEMAP)
 		return "/sitemap.xml";
+	if (p == P_ACAP)
+		return "/acap-heed.txt";
 	snprintf(buf, size, "/p/%d.html", p - P_PAGE0);
 	return buf;
 }
@@ -132,6 +145,22 @@ static void validators(int site, int p)
 	         &tm);
 }
 
+/* The ACAP record robots.txt ends with. */
+static const char *acap_lines(int site)
+{
+	if (!sim.acap)
+		return "";
+	if (sim.acap_elsewhere[site]) {
+		static char lines[128];
+		snprintf(lines, sizeof(lines),
+		         "ACAP-crawler: heed\nACAP-permissions-reference: %s\n",
+		         sim.acap_elsewhere[site]);
+		return lines;
+	}
+	return "ACAP-crawler: heed\n"
+	       "ACAP-permissions-reference: /acap-heed.txt\n";
+}
+
 static size_t body_of(int site, int p)
 {
 	size_t n = 0, size = sizeof(sim.body);
@@ -140,8 +169,12 @@ static size_t body_of(int site, int p)
 	if (p == P_ROBOTS)
 		return (size_t)snprintf(sim.body, size,
 		                        "User-agent: *\nAllow: /\n"
-		                        "Sitemap: http://%s/sitemap.xml\n",
-		                        hosts[site]);
+		                        "Sitemap: http://%s/sitemap.xml\n%s",
+		                        hosts[site], acap_lines(site));
+	if (p == P_ACAP)
+		return (size_t)snprintf(sim.body, size,
+		                        "ACAP-crawler: *\n"
+		                        "ACAP-disallow-crawl: /p/1.html\n");
 	if (p == P_SITEMAP) {
 		n += (size_t)snprintf(sim.body + n, size - n,
 		                      "<?xml version=\"1.0\"?>\n<urlset xmlns="
@@ -181,7 +214,7 @@ static bool locate(const char *url, int *site, int *path)
 		if (strncmp(url, "http://", 7) != 0 ||
 		    strncmp(url + 7, hosts[s], len) != 0)
 			continue;
-		for (int p = 0; p < P_COUNT; p++)
+		for (int p = 0; p < P_ALL; p++)
 			if (strcmp(url + 7 + len,
 			           path_of(p, buf, sizeof(buf))) == 0) {
 				*site = s;
@@ -190,6 +223,12 @@ static bool locate(const char *url, int *site, int *path)
 			}
 	}
 	return false;
+}
+
+/* a.test's ACAP file is missing. */
+static bool gone(int site, int path)
+{
+	return path == P_ACAP && site == 0;
 }
 
 static void fetch_start(const struct heed_crawl_action *a)
@@ -221,7 +260,9 @@ static void fetch_start(const struct heed_crawl_action *a)
 	sim.log[sim.log_len++] = (struct entry){
 	        .site = f->site,
 	        .path = f->path,
-	        .status = f->inm_match ? 304 : 200,
+	        .status = gone(f->site, f->path) ? 404
+	                  : f->inm_match         ? 304
+	                                         : 200,
 	        .inm = f->inm,
 	        .ims = f->ims,
 	        .inm_right = f->inm_right,
@@ -251,10 +292,14 @@ static void deliver(size_t i)
 	r.sent_ms = f.at_ms - 19;
 	r.first_byte_ms = 10;
 	r.elapsed_ms = 20;
-	if (!f.inm_match) {
+	if (gone(f.site, f.path)) {
+		r.status = 404;
+		r.etag = r.last_modified = NULL;
+	} else if (!f.inm_match) {
 		r.body_len = body_of(f.site, f.path);
 		r.body = sim.body;
-		r.content_type = f.path == P_ROBOTS    ? "text/plain"
+		r.content_type = f.path == P_ROBOTS || f.path == P_ACAP
+		                         ? "text/plain"
 		                 : f.path == P_SITEMAP ? "application/xml"
 		                                       : "text/html";
 	}
@@ -426,7 +471,7 @@ static int setup(void **state)
 	sim.mono_ms = 1000000;
 	sim.unix_ms = UNIX_START_S * 1000;
 	for (int s = 0; s < SITES; s++)
-		for (int p = 0; p < P_COUNT; p++)
+		for (int p = 0; p < P_ALL; p++)
 			sim.web[s][p] =
 			        (struct resource){1, UNIX_START_S - 30 * DAY_S};
 	snprintf(sim.path, sizeof(sim.path), "%s/heed.db", heed_test_dir());
@@ -556,6 +601,212 @@ static void test_recrawls(void **state)
 	assert_courteous();
 }
 
+/* The position in the last run's log of site's first request for path
+ * (-1: any), or -1. */
+static long first_ask(int site, int path)
+{
+	for (size_t i = sim.run_start; i < sim.log_len; i++)
+		if (sim.log[i].site == site &&
+		    (path < 0 || sim.log[i].path == path))
+			return (long)(i - sim.run_start);
+	return -1;
+}
+
+/* d.test's ACAP file is its second request, right after robots.txt, and
+ * before any page. */
+static void assert_ref_second(int site)
+{
+	long ref = first_ask(site, P_ACAP);
+	int n = 0;
+
+	assert_true(first_ask(site, P_ROBOTS) >= 0);
+	assert_true(ref > first_ask(site, P_ROBOTS));
+	for (size_t i = sim.run_start; i < sim.run_start + (size_t)ref; i++)
+		n += sim.log[i].site == site;
+	assert_int_equal(n, 1);
+}
+
+/* ACAP-permissions-reference (issue 15): robots.txt names a file for heed
+ * on every site; b, c and d serve it (it refuses /p/1.html), a answers
+ * 404 (heed stays prohibited there). */
+static void test_acap_reference(void **state)
+{
+	struct heed_crawl_progress p;
+	int cond, ok;
+
+	(void)state;
+	sim.acap = true;
+	p = crawl(HEED_CRAWL_FULL, false);
+	for (int s = 1; s < SITES; s++) {
+		assert_int_equal(asked(s, P_ACAP, &cond, &ok), 1);
+		assert_ref_second(s);
+		assert_int_equal(asked(s, P_PAGE0, NULL, NULL), 1);
+		assert_int_equal(asked(s, P_PAGE0 + 1, NULL, NULL), 0);
+		assert_int_equal(asked(s, -1, NULL, NULL), P_COUNT);
+	}
+	/* a.test: robots.txt and the missing file, nothing else. */
+	assert_int_equal(asked(0, -1, NULL, NULL), 2);
+	assert_int_equal(asked(0, P_ACAP, NULL, NULL), 1);
+	assert_int_equal(p.acap_refs, SITES - 1);
+	assert_int_equal(p.acap_ref_failures, 1);
+	assert_int_equal(p.pages, (SITES - 1) * PAGES);
+
+	/* An hour later, everything read whole again: neither robots.txt
+	 * nor the files are asked, and the stored files judge as before (a
+	 * missing one would refuse every page; none refuses nothing). */
+	advance(HOUR_S);
+	p = crawl(HEED_CRAWL_FULL, true);
+	for (int s = 1; s < SITES; s++) {
+		assert_int_equal(asked(s, P_ROBOTS, NULL, NULL), 0);
+		assert_int_equal(asked(s, P_ACAP, NULL, NULL), 0);
+		assert_int_equal(asked(s, P_PAGE0, NULL, NULL), 1);
+		assert_int_equal(asked(s, P_PAGE0 + 1, NULL, NULL), 0);
+	}
+	assert_int_equal(asked(0, -1, NULL, NULL), 0);
+	assert_int_equal(p.acap_refs + p.acap_ref_failures, 0);
+
+	/* Two days on, robots.txt is checked again, and so are the files,
+	 * with their validators (304); a.test's 404 is asked once more. */
+	advance(2 * DAY_S);
+	p = crawl(HEED_CRAWL_FULL, true);
+	for (int s = 1; s < SITES; s++) {
+		assert_int_equal(asked(s, P_ACAP, &cond, &ok), 1);
+		assert_int_equal(cond, 1);
+		assert_int_equal(ok, 0);
+		assert_ref_second(s);
+		assert_int_equal(asked(s, P_PAGE0, NULL, NULL), 1);
+		assert_int_equal(asked(s, P_PAGE0 + 1, NULL, NULL), 0);
+	}
+	assert_int_equal(asked(0, -1, NULL, NULL), 2);
+	assert_int_equal(p.acap_refs, SITES - 1);
+	assert_int_equal(p.acap_ref_failures, 1);
+	assert_courteous();
+}
+
+/* `heed site qualify` reads robots.txt only: the next crawl, which uses
+ * that robots.txt, asks for the files before any page; then the one after
+ * a second qualification asks for them again. */
+static void test_acap_reference_after_qualify(void **state)
+{
+	(void)state;
+	sim.acap = true;
+	crawl(HEED_CRAWL_QUALIFY, false);
+	for (int s = 0; s < SITES; s++)
+		assert_int_equal(asked(s, -1, NULL, NULL), 1);
+	advance(600);
+	crawl(HEED_CRAWL_FULL, false);
+	for (int s = 1; s < SITES; s++) {
+		assert_int_equal(asked(s, P_ROBOTS, NULL, NULL), 0);
+		assert_int_equal(first_ask(s, P_ACAP), first_ask(s, -1));
+		assert_int_equal(asked(s, P_PAGE0, NULL, NULL), 1);
+		assert_int_equal(asked(s, P_PAGE0 + 1, NULL, NULL), 0);
+	}
+	assert_int_equal(asked(0, -1, NULL, NULL), 1);
+	/* Within the re-check, another qualification asks nothing. */
+	advance(600);
+	crawl(HEED_CRAWL_QUALIFY, false);
+	assert_int_equal(sim.log_len, sim.run_start);
+	/* Two days on, a qualification reads robots.txt again: the stored
+	 * files are older than it, so the next crawl asks for them again
+	 * (with their validators) before any page. */
+	advance(2 * DAY_S);
+	crawl(HEED_CRAWL_QUALIFY, false);
+	for (int s = 0; s < SITES; s++)
+		assert_int_equal(asked(s, -1, NULL, NULL), 1);
+	advance(600);
+	crawl(HEED_CRAWL_FULL, true);
+	for (int s = 1; s < SITES; s++) {
+		int cond;
+		assert_int_equal(asked(s, P_ROBOTS, NULL, NULL), 0);
+		assert_int_equal(asked(s, P_ACAP, &cond, NULL), 1);
+		assert_int_equal(cond, 1);
+		assert_int_equal(first_ask(s, P_ACAP), first_ask(s, -1));
+		assert_int_equal(asked(s, P_PAGE0 + 1, NULL, NULL), 0);
+	}
+	assert_int_equal(asked(0, P_ACAP, NULL, NULL), 1);
+	assert_courteous();
+}
+
+/* A file on another site (issue 15): asked in that site's lane, under
+ * its politeness, after its robots.txt and its own ACAP file (its rules
+ * must allow the URL), and before any page of the site that names it. */
+static void test_acap_reference_elsewhere(void **state)
+{
+	struct heed_crawl_progress p;
+	size_t own = 0, for_b = 0;
+
+	(void)state;
+	sim.acap = true;
+	sim.acap_elsewhere[1] = "http://c.test/acap-heed.txt";
+	p = crawl(HEED_CRAWL_FULL, false);
+	/* c.test's file, twice: for c, then for b. */
+	assert_int_equal(asked(2, P_ACAP, NULL, NULL), 2);
+	for (size_t i = sim.run_start; i < sim.log_len; i++)
+		if (sim.log[i].site == 2 && sim.log[i].path == P_ACAP) {
+			if (!own)
+				own = i;
+			else
+				for_b = i;
+		}
+	assert_true(for_b > own);
+	/* b.test's first page after it. */
+	for (size_t i = sim.run_start; i < for_b; i++)
+		assert_false(sim.log[i].site == 1 &&
+		             sim.log[i].path != P_ROBOTS);
+	assert_int_equal(asked(1, P_ACAP, NULL, NULL), 0);
+	assert_int_equal(asked(1, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(asked(1, P_PAGE0 + 1, NULL, NULL), 0);
+	assert_int_equal(p.acap_refs, SITES - 1);
+	assert_int_equal(p.acap_ref_failures, 1);
+	/* The stored file judges b.test within the re-check. */
+	advance(HOUR_S);
+	p = crawl(HEED_CRAWL_FULL, true);
+	assert_int_equal(asked(2, P_ACAP, NULL, NULL), 0);
+	assert_int_equal(asked(1, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(asked(1, P_PAGE0 + 1, NULL, NULL), 0);
+	assert_courteous();
+}
+
+/* b.test and c.test name each other's file: neither waits for the other
+ * for ever. Each file is judged by its own site's rules, which prohibit
+ * everything until that site's file is read: both are refused, and both
+ * sites stay prohibited (the conservative reading). */
+static void test_acap_reference_crossed(void **state)
+{
+	struct heed_crawl_progress p;
+
+	(void)state;
+	sim.acap = true;
+	sim.acap_elsewhere[1] = "http://c.test/acap-heed.txt";
+	sim.acap_elsewhere[2] = "http://b.test/acap-heed.txt";
+	p = crawl(HEED_CRAWL_FULL, false);
+	for (int s = 1; s <= 2; s++)
+		assert_int_equal(asked(s, -1, NULL, NULL), 1); /* robots.txt */
+	assert_int_equal(asked(3, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(p.acap_refs, 1);
+	assert_int_equal(p.acap_ref_failures, 3);
+	assert_courteous();
+}
+
+/* A URL the other site's rules refuse is not asked: the crawlers stay
+ * prohibited. */
+static void test_acap_reference_elsewhere_refused(void **state)
+{
+	struct heed_crawl_progress p;
+
+	(void)state;
+	sim.acap = true;
+	sim.acap_elsewhere[1] =
+	        "http://c.test/p/1.html"; /* c's file denies it */
+	p = crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(asked(1, -1, NULL, NULL), 1); /* robots.txt */
+	assert_int_equal(asked(2, P_PAGE0 + 1, NULL, NULL), 0);
+	assert_int_equal(asked(2, P_ACAP, NULL, NULL), 1);
+	assert_int_equal(p.acap_refs, SITES - 2);
+	assert_int_equal(p.acap_ref_failures, 2);
+	assert_courteous();
+}
+
 static void arrange(const char *host, int64_t delay_ms, int64_t max_pages,
                     heed_arrangement_mode mode, const char *exclude,
                     const char *windows)
@@ -635,6 +886,16 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test_setup_teardown(test_recrawls, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_acap_reference, setup,
+	                                        teardown),
+	        cmocka_unit_test_setup_teardown(
+	                test_acap_reference_after_qualify, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_acap_reference_elsewhere,
+	                                        setup, teardown),
+	        cmocka_unit_test_setup_teardown(
+	                test_acap_reference_elsewhere_refused, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_acap_reference_crossed,
+	                                        setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_arrangements, setup,
 	                                        teardown),
 	};

@@ -220,6 +220,46 @@ static void test_held_lane_lets_only_robots_go(void **state)
 	lanes_free(&t);
 }
 
+/* A qualified lane waiting for ACAP files asked elsewhere (refs_only)
+ * lets its ACAP reference jobs go, never its pages; push_after queues a
+ * job behind the ACAP jobs at the front, before the pages. */
+static void test_refs_only_and_push_after(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l;
+	char url[] = "http://l0.test/other";
+	struct heed__job other = {0, url, 0, JOB_ACAPREF, HEED_STORE_NO_DATE,
+	                          0, 7};
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	assert_int_equal(heed__sched_hold(&t.s, &t.lane[0], true, 0), HEED_OK);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 0, 0, JOB_ACAPREF, true, 0);
+	expect_next(&t, 0, SCHED_IDLE, -1, 0);
+	t.lane[0].refs_only = true;
+	assert_int_equal(heed__sched_offer(&t.s, &t.lane[0], 0), HEED_OK);
+	assert_int_equal(heed__sched_push_after(&t.s, &t.lane[0], &other,
+	                                        JOB_ACAPREF, 0),
+	                 HEED_OK);
+	for (int i = 0; i < 2; i++) {
+		l = expect_next(&t, 10 * i, SCHED_CANDIDATE, 0, 0);
+		assert_int_equal(l->head->job.kind, JOB_ACAPREF);
+		assert_int_equal(l->head->job.address, i ? 7 : 0);
+		heed__sched_start(&t.s, l);
+		assert_int_equal(heed__sched_done(&t.s, l, 10 * i + 5),
+		                 HEED_OK);
+	}
+	/* Only the page is left: it waits for the release. */
+	expect_next(&t, 30, SCHED_IDLE, -1, 0);
+	assert_int_equal(heed__sched_hold(&t.s, &t.lane[0], false, 40),
+	                 HEED_OK);
+	assert_false(t.lane[0].refs_only);
+	l = expect_next(&t, 40, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.kind, JOB_PAGE);
+	lanes_free(&t);
+}
+
 static void test_refill_and_page_limit(void **state)
 {
 	struct lanes t;
@@ -456,6 +496,7 @@ int main(void)
 	        cmocka_unit_test(test_defer_orders_by_time),
 	        cmocka_unit_test(test_park_until_unpark),
 	        cmocka_unit_test(test_held_lane_lets_only_robots_go),
+	        cmocka_unit_test(test_refs_only_and_push_after),
 	        cmocka_unit_test(test_refill_and_page_limit),
 	        cmocka_unit_test(test_max_active_and_take),
 	        cmocka_unit_test(test_heap_against_reference),

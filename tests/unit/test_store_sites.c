@@ -87,7 +87,7 @@ static void test_round_trip_across_reopen(void **state)
 
 	(void)state;
 	assert_int_equal(heed_store_schema_version(s, "sites", &v), HEED_OK);
-	assert_int_equal(v, 2);
+	assert_int_equal(v, 3);
 	put_site(s, "http://a.test:8080", "a.test", HEED_SITE_DISQUALIFIED, 3);
 	heed_store_close(s);
 	s = open_store();
@@ -206,6 +206,7 @@ static void test_version_1_is_migrated(void **state)
 	                     "ALTER TABLE sites DROP COLUMN "
 	                     "robots_last_modified;"
 	                     "ALTER TABLE sites DROP COLUMN robots_type;"
+	                     "DROP TABLE acap_refs;"
 	                     "UPDATE heed_schema SET version = 1 WHERE "
 	                     "area = 'sites';",
 	                     NULL, NULL, NULL),
@@ -213,7 +214,7 @@ static void test_version_1_is_migrated(void **state)
 	sqlite3_close(db);
 	s = open_store();
 	assert_int_equal(heed_store_schema_version(s, "sites", &v), HEED_OK);
-	assert_int_equal(v, 2);
+	assert_int_equal(v, 3);
 	assert_int_equal(heed_store_site_get(s, "http://a.test", &row),
 	                 HEED_OK);
 	assert_int_equal(row.record.state, HEED_SITE_QUALIFIED_RULES);
@@ -221,6 +222,81 @@ static void test_version_1_is_migrated(void **state)
 	assert_null(row.robots_etag);
 	assert_null(row.robots_last_modified);
 	heed_store_site_clear(s, &row);
+	heed_store_close(s);
+}
+
+/* ACAP permissions references (issue 15): a fetched file and a failed
+ * attempt survive a reopen, are listed by locator for their site only,
+ * and a delete removes one. */
+static void ref_seen(void *ud, const struct heed_store_acap_ref *r)
+{
+	char *list = ud;
+
+	strcat(list, r->locator);
+	strcat(list, ";");
+}
+
+static void test_acap_refs_round_trip(void **state)
+{
+	static const char body[] = "ACAP-crawler: *\nACAP-allow-crawl: /\n";
+	struct heed_store_acap_ref in = {0}, out;
+	heed_store *s = open_store();
+	char list[128] = "";
+
+	(void)state;
+	in.site = "http://a.test";
+	in.locator = "/heed.txt";
+	in.url = "http://a.test/heed.txt";
+	in.http_status = 200;
+	in.fetched_s = 1700000000;
+	in.body = (char *)body;
+	in.body_len = sizeof(body) - 1;
+	in.etag = "\"v1\"";
+	snprintf(in.detail, sizeof(in.detail), "HTTP 200");
+	assert_int_equal(heed_store_acap_ref_put(s, &in), HEED_OK);
+	memset(&in, 0, sizeof(in));
+	in.site = "http://a.test";
+	in.locator = "/gone.txt";
+	in.http_status = 404;
+	snprintf(in.detail, sizeof(in.detail), "HTTP 404: prohibited");
+	assert_int_equal(heed_store_acap_ref_put(s, &in), HEED_OK);
+	in.site = "http://b.test";
+	assert_int_equal(heed_store_acap_ref_put(s, &in), HEED_OK);
+	heed_store_close(s);
+
+	s = open_store();
+	assert_int_equal(
+	        heed_store_acap_ref_get(s, "http://a.test", "/heed.txt", &out),
+	        HEED_OK);
+	assert_int_equal(out.http_status, 200);
+	assert_int_equal(out.fetched_s, 1700000000);
+	assert_int_equal(out.body_len, sizeof(body) - 1);
+	assert_memory_equal(out.body, body, sizeof(body) - 1);
+	assert_string_equal(out.etag, "\"v1\"");
+	assert_null(out.last_modified);
+	assert_string_equal(out.url, "http://a.test/heed.txt");
+	heed_store_acap_ref_clear(s, &out);
+	assert_int_equal(
+	        heed_store_acap_ref_get(s, "http://a.test", "/gone.txt", &out),
+	        HEED_OK);
+	assert_null(out.body);
+	assert_null(out.url);
+	assert_string_equal(out.detail, "HTTP 404: prohibited");
+	heed_store_acap_ref_clear(s, &out);
+	assert_int_equal(
+	        heed_store_acap_ref_each(s, "http://a.test", ref_seen, list),
+	        HEED_OK);
+	assert_string_equal(list, "/gone.txt;/heed.txt;");
+	assert_int_equal(
+	        heed_store_acap_ref_delete(s, "http://a.test", "/gone.txt"),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_acap_ref_get(s, "http://a.test", "/gone.txt", &out),
+	        HEED_ENOTFOUND);
+	assert_int_equal(
+	        heed_store_acap_ref_get(s, "http://b.test", "/gone.txt", &out),
+	        HEED_OK);
+	heed_store_acap_ref_clear(s, &out);
 	heed_store_close(s);
 }
 
@@ -357,6 +433,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_host_state_survives_reopen,
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_version_1_is_migrated,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_acap_refs_round_trip,
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_arrangement_round_trip,
 	                                        make_file, remove_file),
