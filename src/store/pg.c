@@ -119,15 +119,25 @@ char *heed__pg_redact(const struct heed_allocator *alloc, const char *location)
 static void record(heed_store *store, const char *prefix, const char *msg)
 {
 	PGconn *conn = store->pg ? store->pg->conn : NULL;
+	char *o = store->backend_err;
+	const char *i;
 	size_t n;
 
 	if (!msg || !*msg)
 		msg = conn ? PQerrorMessage(conn) : "no connection";
 	snprintf(store->backend_err, sizeof(store->backend_err), "%s%.200s",
 	         prefix, msg);
-	for (n = 0; store->backend_err[n]; n++)
-		if (store->backend_err[n] == '\n')
-			store->backend_err[n] = ' ';
+	/* libpq's messages span lines, indented by tabs: one line, single
+	 * spaces. */
+	for (i = store->backend_err; *i; i++) {
+		bool space = *i == '\n' || *i == '\t' || *i == ' ';
+		if (!space)
+			*o++ = *i;
+		else if (o > store->backend_err && o[-1] != ' ')
+			*o++ = ' ';
+	}
+	*o = '\0';
+	n = (size_t)(o - store->backend_err);
 	while (n > 0 && store->backend_err[n - 1] == ' ')
 		store->backend_err[--n] = '\0';
 	memcpy(store->errmsg, store->backend_err, sizeof(store->errmsg));
@@ -355,7 +365,8 @@ static PGresult *execute(heed_store *store, const struct pg_stmt *st)
 		 * goes on below, on a new connection. */
 		bool end = st->simple && strcmp(st->sql, "ROLLBACK;") == 0;
 		if (!end && !(st->simple && strcmp(st->sql, "COMMIT;") == 0))
-			return tx_lost(store, "redo it");
+			return tx_lost(store, "earlier in this transaction; "
+			                      "end it and redo it");
 		pg->tx_lost = false;
 		if (!end) {
 			pg->status = HEED_ERETRY;

@@ -275,10 +275,13 @@ static void test_read_only_and_transactions(void **state)
 	heed_store_close(s);
 }
 
-/* Ends this process's sessions on url's database from another one. */
+/* Ends this process's session on url's database from another one, and
+ * waits (at most 10 s) until its backend is gone: it exits after
+ * pg_terminate_backend returns, and a statement sent before would still
+ * be answered. */
 static void terminate_mine(const char *url)
 {
-	char sql[200];
+	char sql[200], left[200];
 
 	snprintf(sql, sizeof(sql),
 	         "SELECT count(pg_terminate_backend(pid)) FROM "
@@ -286,6 +289,14 @@ static void terminate_mine(const char *url)
 	         "AND datname = current_database();",
 	         (long)getpid());
 	assert_string_equal(heed_test_pg_sql(url, sql), "1");
+	snprintf(left, sizeof(left),
+	         "SELECT count(*) FROM pg_stat_activity WHERE "
+	         "application_name = 'heed[%ld]' AND datname = "
+	         "current_database();",
+	         (long)getpid());
+	for (int i = 0; i < 200 && strcmp(heed_test_pg_sql(url, left), "0");
+	     i++)
+		usleep(50 * 1000);
 }
 
 /* The cluster's server: "restart" (pg_ctl -m fast, as an operator
@@ -540,6 +551,16 @@ static void test_lock_taken_meanwhile(void **state)
 	                              "l.locktype = 'advisory' AND "
 	                              "l.objid = 2 AND l.granted;"),
 	        "1");
+	/* The backend exits after pg_terminate_backend returns: wait (at
+	 * most 10 s) until its lock went with it. */
+	for (int i = 0;
+	     i < 200 && strcmp(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                             "pg_locks WHERE "
+	                                             "locktype = 'advisory' "
+	                                             "AND objid = 2;"),
+	                       "0") != 0;
+	     i++)
+		usleep(50 * 1000);
 	assert_int_equal(heed_store_lock(b, &d), HEED_OK);
 	assert_int_equal(heed_store_frontier_counts(a, counts), HEED_EBUSY);
 	assert_non_null(
