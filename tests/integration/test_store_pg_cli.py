@@ -6,16 +6,19 @@ before they send anything or leave a crawl run behind; no message ever
 shows the URI's password; a server that is not there is a clear error.
 The IRC commands, whose area PostgreSQL has, work on it: the same crawl of
 a scripted IRC server lists the same networks and channels from a SQLite
-store and from a PostgreSQL one."""
+store and from a PostgreSQL one, and a crawl that PostgreSQL restarted
+under stops cleanly and, run again, stores the same."""
 
 import os
 import re
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from pgcluster import PgCluster  # noqa: E402
 from heedtest import Checks, ScriptedHttpServer, free_port, run_heed  # noqa: E402
-from irclab import Lab, ScriptedServer, heed  # noqa: E402
+from irclab import HEED, Lab, ScriptedServer, heed  # noqa: E402
 
 STORE_ERROR = 1
 CONTACT = ["--contact-email", "ops@example.org"]
@@ -112,11 +115,63 @@ def irc_same_on_both_backends():
     assert lists["sqlite"] == lists["pg"], lists
 
 
+def irc_crawl_across_a_restart():
+    """PostgreSQL restarts mid-visit (issue 14, "When PostgreSQL restarts"):
+    the crawl's batch transaction is lost, so `heed irc crawl` stops with
+    the store's message, without hanging and without half a visit stored;
+    run again, it completes, and `heed irc list` equals that of a crawl
+    the restart never touched."""
+    channels = [("#alpha", 5, "first channel"), ("#beta", 2, "b")]
+    isupport = ["NETWORK=Lab CHANTYPES=#", "CRAWLER=index:allow"]
+    lists = {}
+    with Lab() as lab:
+        for name in ("calm", "restart"):
+            pg.psql(f"CREATE DATABASE heed_{name};")
+            store = pg.url.rsplit("/", 1)[0] + f"/heed_{name}"
+            srv = ScriptedServer(lab, f"{name}.test", channels=channels,
+                                 isupport=isupport)
+            target = f"127.0.0.1:{srv.port}"
+            argv = [HEED, "irc", "crawl", "--allow-private", "--set",
+                    "identity.contact_email=ops@example.org", "--set",
+                    "irc.min_revisit=0", target, "--store", store]
+            if name == "restart":
+                proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True,
+                                        cwd=lab.dir)
+                # Registered, LUSERS sent: the visit's batch is open.
+                deadline = time.monotonic() + 30
+                while ("LUSERS" not in srv.commands()
+                       and time.monotonic() < deadline):
+                    time.sleep(0.05)
+                assert "LUSERS" in srv.commands(), srv.commands()
+                pg.ctl("restart")
+                out, err = proc.communicate(timeout=60)
+                sys.stdout.write(err[-2000:])
+                assert proc.returncode == STORE_ERROR, (proc.returncode, err)
+                assert ("the store's connection was lost; the transaction "
+                        "was rolled back") in err, err
+                # Nothing of the lost batch: no network, no visit.
+                assert pg.psql("SELECT count(*) FROM irc_visits;",
+                               database=f"heed_{name}").strip() == "0"
+            status, _ = heed(lab, "irc", "crawl", "--allow-private",
+                             "--set", "identity.contact_email=ops@example.org",
+                             "--set", "irc.min_revisit=0", target,
+                             store=store, timeout=120)
+            assert status == 0, (name, status)
+            status, out = heed(lab, "irc", "list", store=store)
+            assert status == 0, (name, status, out)
+            lists[name] = re.sub(r"\d{4}-\d\d-\d\dT[\d:]+Z", "TIME",
+                                 out.replace(target, "NETWORK"))
+    assert "#alpha" in lists["restart"], lists["restart"]
+    assert lists["calm"] == lists["restart"], lists
+
+
 try:
     checks = Checks()
     for fn in (crawl_refused_before_any_request, readers_refused,
                empty_database_is_no_store, unreachable_server,
-               cluster_is_loopback_only, irc_same_on_both_backends):
+               cluster_is_loopback_only, irc_same_on_both_backends,
+               irc_crawl_across_a_restart):
         checks.run(fn)
 finally:
     site.close()
