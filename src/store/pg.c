@@ -44,6 +44,8 @@ static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
         &heed__pg_frontier_area,
         &heed__pg_irc_area,
+        &heed__pg_pages_area,
+        &heed__pg_visits_area, /* after pages: filled from it */
         NULL,
 };
 
@@ -695,4 +697,6 @@ const struct heed_store_backend heed__pg_backend = {
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
         .irc = &heed__pg_irc_ops,
+        .pages = &heed__pg_pages_ops,
+        .visits = &heed__pg_visits_ops,
 };

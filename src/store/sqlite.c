@@ -389,4 +389,6 @@ const struct heed_store_backend heed__sqlite_backend = {
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .frontier = &heed__sqlite_frontier_ops,
         .irc = &heed__sqlite_irc_ops,
+        .pages = &heed__sqlite_pages_ops,
+        .visits = &heed__sqlite_visits_ops,
 };

@@ -1,5 +1,6 @@
 /*
- * The "pages" area on SQLite: one metadata record per fetched page (issue 8,
+ * The "pages" area on SQLite (src/store/pages.c checks the arguments and
+ * calls these): one metadata record per fetched page (issue 8,
  * "storing one metadata record per page"), see include/heed/store_pages.h.
  *
  * Invariants: one row per requested URL (the primary key), so a crawl that
@@ -51,15 +52,12 @@ const struct heed_store_area heed__store_pages_area = {
         (int)HEED_ARRAY_SIZE(pages_migrations),
 };
 
-heed_status heed_store_page_put(heed_store *store,
-                                const struct heed_stored_page *p)
+static heed_status sqlite_put(heed_store *store,
+                              const struct heed_stored_page *p)
 {
-	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st;
 	heed_status rc;
 
-	if (!p->url || !p->host)
-		return HEED_EINVAL;
 	/* An upsert, not INSERT OR REPLACE: REPLACE deletes the old row
 	 * without firing the delete triggers of the search area and gives
 	 * the page a new id, while the id is the key of its public record
@@ -102,11 +100,9 @@ heed_status heed_store_page_put(heed_store *store,
 	return rc;
 }
 
-heed_status heed_store_page_unchanged(heed_store *store, const char *url,
-                                      int64_t checked_at,
-                                      int64_t source_lastmod)
+static heed_status sqlite_unchanged(heed_store *store, const char *url,
+                                    int64_t checked_at, int64_t source_lastmod)
 {
-	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE pages SET checked_at = ?2, "
 	               "source_lastmod = coalesce(?3, source_lastmod) "
@@ -135,17 +131,14 @@ static void copy_column(char *dst, size_t size, sqlite3_stmt *st, int col)
 	strncat(dst, s, size - 1);
 }
 
-heed_status heed_store_page_validators(heed_store *store, const char *url,
-                                       struct heed_page_validators *v)
+static heed_status sqlite_validators(heed_store *store, const char *url,
+                                     struct heed_page_validators *v)
 {
-	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT etag, last_modified, fetched_at, "
 	               "source_lastmod, status FROM pages WHERE url = ?1;");
 	int rc;
 
-	memset(v, 0, sizeof(*v));
-	v->source_lastmod = HEED_STORE_NO_DATE;
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
@@ -163,10 +156,9 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 	return rc == SQLITE_DONE ? HEED_ENOTFOUND : HEED_ESTORE;
 }
 
-heed_status heed_store_page_delete(heed_store *store, const char *url,
-                                   bool prefix, int64_t *deleted)
+static heed_status sqlite_delete(heed_store *store, const char *url,
+                                 bool prefix, int64_t *deleted)
 {
-	HEED_STORE_SQLITE_ONLY(store, "pages");
 	/* substr() instead of LIKE: URLs contain '%' and '_'. */
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, prefix ? "DELETE FROM pages WHERE "
@@ -174,8 +166,6 @@ heed_status heed_store_page_delete(heed_store *store, const char *url,
 	                      : "DELETE FROM pages WHERE url = ?1;");
 	heed_status rc;
 
-	if (deleted)
-		*deleted = 0;
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
@@ -200,11 +190,9 @@ static int visit_page(sqlite3_stmt *st, void *ctx)
 	return v->fn(v->ud, &p);
 }
 
-heed_status heed_store_pages_each(heed_store *store, const char *host,
-                                  int64_t since, heed_store_page_fn *fn,
-                                  void *ud)
+static heed_status sqlite_each(heed_store *store, const char *host,
+                               int64_t since, heed_store_page_fn *fn, void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "pages");
 	struct page_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " PAGE_COLUMNS " FROM pages "
@@ -236,8 +224,8 @@ static int one_page(sqlite3_stmt *st, void *ctx)
 	return 1;
 }
 
-heed_status heed_store_page_get(heed_store *store, const char *url,
-                                heed_store_page_fn *fn, void *ud)
+static heed_status sqlite_get(heed_store *store, const char *url,
+                              heed_store_page_fn *fn, void *ud)
 {
 	struct page_one o = {fn, ud, false};
 	sqlite3_stmt *st = heed__sqlite_prepare(
@@ -270,10 +258,9 @@ static int visit_count(sqlite3_stmt *st, void *ctx)
 	return v->fn(v->ud, &c);
 }
 
-heed_status heed_store_pages_stats(heed_store *store, heed_store_count_fn *fn,
-                                   void *ud)
+static heed_status sqlite_stats(heed_store *store, heed_store_count_fn *fn,
+                                void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "pages");
 	struct count_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT host, status, count(*), count(views), "
@@ -285,16 +272,14 @@ heed_status heed_store_pages_stats(heed_store *store, heed_store_count_fn *fn,
 	return heed__sqlite_each_row(store, st, visit_count, &v);
 }
 
-heed_status heed_store_pages_count(heed_store *store, const char *host,
-                                   int64_t *count)
+static heed_status sqlite_count(heed_store *store, const char *host,
+                                int64_t *count)
 {
-	HEED_STORE_SQLITE_ONLY(store, "pages");
 	sqlite3_stmt *st =
 	        heed__sqlite_prepare(store, "SELECT count(*) FROM pages "
 	                                    "WHERE ?1 IS NULL OR host = ?1;");
 	int rc;
 
-	*count = 0;
 	if (!st)
 		return HEED_ESTORE;
 	heed__sqlite_bind_text(st, 1, host);
@@ -304,3 +289,14 @@ heed_status heed_store_pages_count(heed_store *store, const char *host,
 	heed__sqlite_release(store, st);
 	return rc == SQLITE_ROW ? HEED_OK : HEED_ESTORE;
 }
+
+const struct heed__pages_ops heed__sqlite_pages_ops = {
+        .put = sqlite_put,
+        .unchanged = sqlite_unchanged,
+        .validators = sqlite_validators,
+        .get = sqlite_get,
+        .delete_ = sqlite_delete,
+        .each = sqlite_each,
+        .stats = sqlite_stats,
+        .count = sqlite_count,
+};

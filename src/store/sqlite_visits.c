@@ -1,5 +1,6 @@
 /*
- * The "visits" area on SQLite: every URL heed has requested, with the
+ * The "visits" area on SQLite (src/store/visits.c checks the arguments and
+ * calls these): every URL heed has requested, with the
  * validators, digest and revisit state the next request needs (issue 19);
  * see include/heed/store_visits.h.
  *
@@ -71,14 +72,11 @@ const struct heed_store_area heed__store_visits_area = {
         (int)HEED_ARRAY_SIZE(visits_migrations),
 };
 
-heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v)
+static heed_status sqlite_put(heed_store *store, const struct heed_visit *v)
 {
-	HEED_STORE_SQLITE_ONLY(store, "visits");
 	sqlite3_stmt *st;
 	heed_status rc;
 
-	if (!v->url || !v->site)
-		return HEED_EINVAL;
 	/* REPLACE is safe here: no trigger and no other table refers to a
 	 * visit row. */
 	st = heed__sqlite_prepare(
@@ -132,67 +130,29 @@ static void read_visit(sqlite3_stmt *st, struct heed_visit *v)
 	v->changes = sqlite3_column_int64(st, 16);
 }
 
-void heed_store_visit_clear(heed_store *store, struct heed_visit *v)
+static heed_status sqlite_get(heed_store *store, const char *url,
+                              heed_store_visit_fn *fn, void *ud)
 {
-	heed__free(store->alloc, v->url);
-	heed__free(store->alloc, v->site);
-	heed__free(store->alloc, v->found_on);
-	heed__free(store->alloc, v->etag);
-	heed__free(store->alloc, v->last_modified);
-	heed__free(store->alloc, v->digest);
-	memset(v, 0, sizeof(*v));
-}
-
-/* A copy of *s made with the store's allocator; NULL stays NULL. */
-static char *dup_text(heed_store *store, char **s, bool *oom)
-{
-	char *copy;
-
-	if (!*s)
-		return NULL;
-	copy = heed__strndup(store->alloc, *s, strlen(*s));
-	if (!copy)
-		*oom = true;
-	return copy;
-}
-
-/* Replaces the row's borrowed strings in *v by copies the caller owns. */
-static heed_status own_strings(heed_store *store, struct heed_visit *v)
-{
-	char **fields[] = {&v->url,  &v->site,          &v->found_on,
-	                   &v->etag, &v->last_modified, &v->digest};
-	bool oom = false;
-
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(fields); i++)
-		*fields[i] = dup_text(store, fields[i], &oom);
-	return oom ? HEED_ENOMEM : HEED_OK;
-}
-
-heed_status heed_store_visit_get(heed_store *store, const char *url,
-                                 struct heed_visit *out)
-{
-	HEED_STORE_SQLITE_ONLY(store, "visits");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " VISIT_COLUMNS " FROM visits WHERE url = ?1;");
 	heed_status rc;
 	int step;
 
-	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, url, -1, SQLITE_STATIC);
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW) {
-		read_visit(st, out);
-		rc = own_strings(store, out);
+		struct heed_visit v;
+		read_visit(st, &v);
+		fn(ud, &v);
+		rc = HEED_OK;
 	} else if (step == SQLITE_DONE) {
 		rc = HEED_ENOTFOUND;
 	} else {
 		rc = heed__store_fail(store, NULL, "reading a visit");
 	}
 	heed__sqlite_release(store, st);
-	if (rc == HEED_ENOMEM)
-		heed_store_visit_clear(store, out);
 	return rc;
 }
 
@@ -216,11 +176,10 @@ static int64_t sql_limit(int64_t max)
 	return max > 0 ? max : -1;
 }
 
-heed_status heed_store_visits_of_site(heed_store *store, const char *site,
-                                      unsigned kinds, heed_store_visit_fn *fn,
-                                      void *ud)
+static heed_status sqlite_of_site(heed_store *store, const char *site,
+                                  unsigned kinds, heed_store_visit_fn *fn,
+                                  void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "visits");
 	struct visit_call c = {fn, ud};
 	/* kind IN (...) rather than the mask test, so visits_kind finds a
 	 * site's few sitemaps and feeds among its pages without reading
@@ -250,12 +209,10 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 #define LIST_AFTER  "(due_at, url) > (?2, ?3) "
 #define LIST_ORDER  "ORDER BY due_at, url LIMIT ?4;"
 
-heed_status heed_store_visits_list(heed_store *store, const char *site,
-                                   int64_t after_due, const char *after_url,
-                                   int64_t max, heed_store_visit_fn *fn,
-                                   void *ud)
+static heed_status sqlite_list(heed_store *store, const char *site,
+                               int64_t after_due, const char *after_url,
+                               int64_t max, heed_store_visit_fn *fn, void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "visits");
 	static const char *const sql[2][2] = {
 	        {LIST_SELECT LIST_ORDER,
 	         LIST_SELECT "WHERE " LIST_AFTER LIST_ORDER},
@@ -319,11 +276,10 @@ static int call_summary(sqlite3_stmt *st, void *ctx)
 	return c->fn(c->ud, &s);
 }
 
-heed_status heed_store_visits_summary(heed_store *store, const char *site,
-                                      int64_t now,
-                                      heed_store_visit_summary_fn *fn, void *ud)
+static heed_status sqlite_summary(heed_store *store, const char *site,
+                                  int64_t now, heed_store_visit_summary_fn *fn,
+                                  void *ud)
 {
-	HEED_STORE_SQLITE_ONLY(store, "visits");
 	struct summary_call c = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, site ? SUMMARY_SQL("WHERE site = ?1") : SUMMARY_SQL(""));
@@ -338,3 +294,11 @@ heed_status heed_store_visits_summary(heed_store *store, const char *site,
 	sqlite3_bind_int(st, 5, HEED_REVISIT_CHANGED);
 	return heed__sqlite_each_row(store, st, call_summary, &c);
 }
+
+const struct heed__visits_ops heed__sqlite_visits_ops = {
+        .put = sqlite_put,
+        .get = sqlite_get,
+        .of_site = sqlite_of_site,
+        .list = sqlite_list,
+        .summary = sqlite_summary,
+};

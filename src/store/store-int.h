@@ -17,6 +17,8 @@
 #include "heed/store.h"
 #include "heed/store_frontier.h"
 #include "heed/store_irc.h"
+#include "heed/store_pages.h"
+#include "heed/store_visits.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -132,6 +134,49 @@ struct heed__irc_ops {
 	                           heed_store_irc_server_fn *fn, void *ud);
 };
 
+/*
+ * The pages area's functions on one backend (include/heed/store_pages.h
+ * says what each does), called by src/store/pages.c after its checks.
+ */
+struct heed__pages_ops {
+	heed_status (*put)(heed_store *store,
+	                   const struct heed_stored_page *page);
+	heed_status (*unchanged)(heed_store *store, const char *url,
+	                         int64_t checked_at, int64_t source_lastmod);
+	heed_status (*validators)(heed_store *store, const char *url,
+	                          struct heed_page_validators *v);
+	heed_status (*get)(heed_store *store, const char *url,
+	                   heed_store_page_fn *fn, void *ud);
+	heed_status (*delete_)(heed_store *store, const char *url, bool prefix,
+	                       int64_t *deleted);
+	heed_status (*each)(heed_store *store, const char *host, int64_t since,
+	                    heed_store_page_fn *fn, void *ud);
+	heed_status (*stats)(heed_store *store, heed_store_count_fn *fn,
+	                     void *ud);
+	heed_status (*count)(heed_store *store, const char *host,
+	                     int64_t *count);
+};
+
+/*
+ * The visits area's functions on one backend (include/heed/store_visits.h),
+ * called by src/store/visits.c after its checks. get calls fn once with the
+ * row of url, its strings borrowed (the front copies them), or returns
+ * HEED_ENOTFOUND without calling it.
+ */
+struct heed__visits_ops {
+	heed_status (*put)(heed_store *store, const struct heed_visit *v);
+	heed_status (*get)(heed_store *store, const char *url,
+	                   heed_store_visit_fn *fn, void *ud);
+	heed_status (*of_site)(heed_store *store, const char *site,
+	                       unsigned kinds, heed_store_visit_fn *fn,
+	                       void *ud);
+	heed_status (*list)(heed_store *store, const char *site,
+	                    int64_t after_due, const char *after_url,
+	                    int64_t max, heed_store_visit_fn *fn, void *ud);
+	heed_status (*summary)(heed_store *store, const char *site, int64_t now,
+	                       heed_store_visit_summary_fn *fn, void *ud);
+};
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -166,6 +211,8 @@ struct heed_store_backend {
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
 	const struct heed__irc_ops *irc;
+	const struct heed__pages_ops *pages;
+	const struct heed__visits_ops *visits;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -205,6 +252,10 @@ extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
+extern const struct heed__pages_ops heed__sqlite_pages_ops;
+extern const struct heed__pages_ops heed__pg_pages_ops;
+extern const struct heed__visits_ops heed__sqlite_visits_ops;
+extern const struct heed__visits_ops heed__pg_visits_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -296,6 +347,9 @@ extern const struct heed_store_area heed__store_core_area;
 /* The PostgreSQL backend's areas (src/store/pg_<area>.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
 extern const struct heed_store_area heed__pg_irc_area;
+extern const struct heed_store_area heed__pg_pages_area;
+/* After pages: its first migration fills it from the pages table. */
+extern const struct heed_store_area heed__pg_visits_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

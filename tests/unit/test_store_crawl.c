@@ -4,7 +4,7 @@
  * transient failures, recovery of in-flight rows after a crash (a real
  * child process killed mid-batch), migrations of older stores.
  *
- * The frontier and runs tests run on both backends: meson runs this
+ * The pages, frontier and runs tests run on both backends: meson runs this
  * program a second time with a PostgreSQL cluster (unit.store_crawl_pg),
  * and then only those tests, each on a database of its own.
  */
@@ -111,7 +111,7 @@ static void test_pages_v1_migrates(void **state)
 
 static void test_page_put_replaces(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_stored_page p = page("http://a.test/x", "a.test", 200, 100);
 	struct heed_page_validators v;
 	int64_t n = 0;
@@ -151,7 +151,7 @@ static int got_page(void *ud, const struct heed_stored_page *p)
  * crawl reads a page back to merge its oEmbed answer in). */
 static void test_page_get(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_stored_page p = page("http://a.test/x", "a.test", 203, 100);
 	struct heed_stored_page want = {
 	        .url = p.url, .host = "a.test", .views = 77};
@@ -173,7 +173,7 @@ static void test_page_get(void **state)
 
 static void test_page_unchanged_touches_only_dates(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_stored_page p = page("http://a.test/x", "a.test", 200, 100);
 	struct heed_page_validators v;
 
@@ -193,21 +193,24 @@ static void test_page_unchanged_touches_only_dates(void **state)
 
 static void test_page_filters_and_delete(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_stored_page a = page("http://a.test/1", "a.test", 200, 10);
 	struct heed_stored_page b =
 	        page("http://a.test/d/2", "a.test", 404, 20);
 	struct heed_stored_page c =
 	        page("http://a.test/d/3", "a.test", 200, 30);
 	struct heed_stored_page d = page("http://b.test/%_", "b.test", 200, 40);
+	/* Matched by the prefix "http://b.test/%" if '%' were a wildcard. */
+	struct heed_stored_page e = page("http://b.test/ab", "b.test", 200, 5);
 	int rows = 0;
-	int64_t deleted = 0;
+	int64_t deleted = 0, left = 0;
 
 	(void)state;
 	assert_int_equal(heed_store_page_put(s, &a), HEED_OK);
 	assert_int_equal(heed_store_page_put(s, &b), HEED_OK);
 	assert_int_equal(heed_store_page_put(s, &c), HEED_OK);
 	assert_int_equal(heed_store_page_put(s, &d), HEED_OK);
+	assert_int_equal(heed_store_page_put(s, &e), HEED_OK);
 	assert_int_equal(heed_store_pages_each(s, "a.test", HEED_STORE_NO_DATE,
 	                                       count_rows, &rows),
 	                 HEED_OK);
@@ -225,10 +228,52 @@ static void test_page_filters_and_delete(void **state)
 	        heed_store_page_delete(s, "http://b.test/%", true, &deleted),
 	        HEED_OK);
 	assert_int_equal(deleted, 1);
+	assert_int_equal(heed_store_pages_count(s, "b.test", &left), HEED_OK);
+	assert_int_equal(left, 1);
 	assert_int_equal(
 	        heed_store_page_delete(s, "http://a.test/1", false, &deleted),
 	        HEED_OK);
 	assert_int_equal(deleted, 1);
+	heed_store_close(s);
+}
+
+struct url_list {
+	char urls[4][32];
+	int n;
+};
+
+static int collect_url(void *ud, const struct heed_stored_page *p)
+{
+	struct url_list *l = ud;
+
+	snprintf(l->urls[l->n++], sizeof(l->urls[0]), "%s", p->url);
+	return l->n == 4;
+}
+
+/* Pages come by host, then URL, in byte order on every backend (SQLite's
+ * BINARY collation; PostgreSQL's "C", whatever the database's locale):
+ * "B" before "a", "a.test" before "b.test". */
+static void test_pages_in_byte_order(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	const char *urls[] = {"http://b.test/", "http://a.test/a",
+	                      "http://a.test/B", "http://a.test/_"};
+	struct url_list l = {0};
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		struct heed_stored_page p =
+		        page(urls[i], i == 0 ? "b.test" : "a.test", 200, 10);
+		assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	}
+	assert_int_equal(heed_store_pages_each(s, NULL, HEED_STORE_NO_DATE,
+	                                       collect_url, &l),
+	                 HEED_OK);
+	assert_int_equal(l.n, 4);
+	assert_string_equal(l.urls[0], "http://a.test/B");
+	assert_string_equal(l.urls[1], "http://a.test/_");
+	assert_string_equal(l.urls[2], "http://a.test/a");
+	assert_string_equal(l.urls[3], "http://b.test/");
 	heed_store_close(s);
 }
 
@@ -257,7 +302,7 @@ static int collect_stat(void *ud, const struct heed_store_page_count *c)
 
 static void test_page_stats(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_stored_page p = page("http://a.test/1", "a.test", 200, 10);
 	struct stat_rows r = {0};
 
@@ -698,6 +743,7 @@ int main(void)
 	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
 	        cmocka_unit_test(test_page_filters_and_delete),
 	        cmocka_unit_test(test_page_stats),
+	        cmocka_unit_test(test_pages_in_byte_order),
 	        cmocka_unit_test(test_frontier_seen_set_and_window),
 	        cmocka_unit_test(test_frontier_states_and_drop),
 	        cmocka_unit_test(test_frontier_retry),
@@ -707,6 +753,12 @@ int main(void)
 	};
 	/* The areas PostgreSQL has so far (issue 14). */
 	const struct CMUnitTest pg_tests[] = {
+	        cmocka_unit_test(test_page_put_replaces),
+	        cmocka_unit_test(test_page_get),
+	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
+	        cmocka_unit_test(test_page_filters_and_delete),
+	        cmocka_unit_test(test_page_stats),
+	        cmocka_unit_test(test_pages_in_byte_order),
 	        cmocka_unit_test(test_frontier_seen_set_and_window),
 	        cmocka_unit_test(test_frontier_states_and_drop),
 	        cmocka_unit_test(test_frontier_retry),

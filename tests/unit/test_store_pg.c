@@ -20,6 +20,7 @@
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
 #include "heed/store_sites.h"
+#include "heed/store_visits.h"
 
 /* heed's advisory lock key (src/store/pg-int.h's HEED_PG_LOCK_KEY). */
 #define HEED_PG_LOCK_KEY_TEST "1751475556"
@@ -54,6 +55,12 @@ static void test_fresh_database_migrated_once(void **state)
 	                 HEED_OK);
 	assert_int_equal(version, 2);
 	assert_int_equal(heed_store_schema_version(s, "pages", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 2);
+	assert_int_equal(heed_store_schema_version(s, "visits", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 1);
+	assert_int_equal(heed_store_schema_version(s, "arrangements", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 0);
 	heed_store_close(s);
@@ -192,32 +199,34 @@ static void test_unreachable_server_hides_password(void **state)
 static void test_areas_not_ported_yet(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
-	struct heed_stored_page p = {
-	        .url = "http://a.test/", .host = "a.test", .status = 200};
 	struct heed_store_site site = {0};
-	static const char *const irc_only[] = {"irc", "frontier", NULL};
+	static const char *const ported[] = {"irc", "frontier", "pages",
+	                                     "visits", NULL};
 	struct heed_arrangement arr;
 	struct heed_diag d = {0};
 	heed_store_irc *irc = NULL;
+	bool found = true;
 	int64_t n = -1;
 
 	(void)state;
-	assert_int_equal(heed_store_page_put(s, &p), HEED_ENOTSUP);
+	assert_int_equal(heed_store_arrangement_delete(s, "a.test", &found),
+	                 HEED_ENOTSUP);
 	assert_string_equal(heed_store_errmsg(s),
-	                    "the PostgreSQL store does not have the pages "
-	                    "area yet");
-	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_ENOTSUP);
+	                    "the PostgreSQL store does not have the "
+	                    "arrangements area yet");
 	assert_int_equal(heed_store_arrangement_get(s, "a.test", &arr),
 	                 HEED_ENOTSUP);
 	assert_non_null(strstr(heed_store_errmsg(s), "arrangements area yet"));
 	/* The areas PostgreSQL has answer. */
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
+	assert_int_equal(n, 0);
 	assert_int_equal(heed_store_irc_new(&irc, s), HEED_OK);
 	heed_store_irc_free(irc);
-	assert_int_equal(heed_store_require(s, irc_only, NULL), HEED_OK);
+	assert_int_equal(heed_store_require(s, ported, NULL), HEED_OK);
 	assert_int_equal(heed_store_require(s, NULL, &d), HEED_ENOTSUP);
 	assert_string_equal(d.message,
 	                    "the PostgreSQL store does not have the sites, "
-	                    "pages, visits, search, arrangements areas yet");
+	                    "search, arrangements areas yet");
 	/* The sites area fails at its first statement. */
 	assert_int_not_equal(heed_store_site_get(s, "http://a.test", &site),
 	                     HEED_OK);
@@ -225,6 +234,209 @@ static void test_areas_not_ported_yet(void **state)
 	                       "the PostgreSQL store does not have this "
 	                       "area yet"));
 	heed_store_close(s);
+}
+
+/* A store whose pages area came before its visits area (a database made
+ * between the two ports): the visits migration gives every stored page a
+ * row, its site from the URL's scheme and the page's host, due one day
+ * after its last check, as on SQLite. */
+static void test_visits_filled_from_pages(void **state)
+{
+	char url[256];
+	heed_store *s;
+	struct heed_stored_page p = {.url = "https://a.test:8443/x?q=1",
+	                             .host = "a.test:8443",
+	                             .status = 200,
+	                             .fetched_at = 1000,
+	                             .checked_at = 5000,
+	                             .views = -1,
+	                             .etag = "\"e\"",
+	                             .source_lastmod = HEED_STORE_NO_DATE};
+	struct heed_visit v;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	heed_store_close(s);
+	heed_test_pg_sql(url, "DROP TABLE visits; DELETE FROM heed_schema "
+	                      "WHERE area = 'visits';");
+	s = open_url(url, 0);
+	assert_int_equal(heed_store_visit_get(s, p.url, &v), HEED_OK);
+	assert_string_equal(v.site, "https://a.test:8443");
+	assert_string_equal(v.etag, "\"e\"");
+	assert_null(v.digest);
+	assert_int_equal(v.kind, HEED_FRONTIER_PAGE);
+	assert_int_equal(v.status, 200);
+	assert_true(v.sched.checked_at == 5000);
+	assert_true(v.sched.changed_at == 1000);
+	assert_true(v.sched.due_at == 5000 + 86400);
+	assert_true(v.fresh_until == HEED_REVISIT_NO_DATE);
+	heed_store_visit_clear(s, &v);
+	heed_store_close(s);
+}
+
+struct urls {
+	char url[4][32];
+	int n;
+};
+
+static int page_url(void *ud, const struct heed_stored_page *p)
+{
+	struct urls *u = ud;
+
+	snprintf(u->url[u->n++], sizeof(u->url[0]), "%s", p->url);
+	return u->n == 4;
+}
+
+static int visit_url(void *ud, const struct heed_visit *v)
+{
+	struct urls *u = ud;
+
+	snprintf(u->url[u->n++], sizeof(u->url[0]), "%s", v->url);
+	return u->n == 4;
+}
+
+static void assert_byte_order(const struct urls *u)
+{
+	assert_int_equal(u->n, 3);
+	assert_string_equal(u->url[0], "http://a.test/B");
+	assert_string_equal(u->url[1], "http://a.test/_");
+	assert_string_equal(u->url[2], "http://a.test/a");
+}
+
+/* In a database whose default collation is a language's (ICU "en" sorts
+ * "a" before "B" and ignores "_"), pages and visits still come in byte
+ * order, as on SQLite: the URL columns are COLLATE "C". */
+static void test_byte_order_whatever_the_locale(void **state)
+{
+	const char *paths[] = {"/B", "/a", "/_"};
+	char url[256], name[64], sql[192];
+	const char *base = heed_test_pg(), *slash;
+	struct urls u = {0};
+	heed_store *s;
+
+	(void)state;
+	assert_non_null(base);
+	slash = strrchr(base, '/');
+	snprintf(name, sizeof(name), "heed_icu_%ld", (long)getpid());
+	snprintf(sql, sizeof(sql),
+	         "CREATE DATABASE %s TEMPLATE template0 LOCALE_PROVIDER icu "
+	         "ICU_LOCALE 'en' LOCALE 'C';",
+	         name);
+	heed_test_pg_sql(base, sql);
+	snprintf(url, sizeof(url), "%.*s/%s", (int)(slash - base), base, name);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT 'a' < 'B';"), "t");
+	s = open_url(url, 0);
+	for (int i = 0; i < 3; i++) {
+		char page_url_buf[32];
+		snprintf(page_url_buf, sizeof(page_url_buf), "http://a.test%s",
+		         paths[i]);
+		struct heed_stored_page p = {.url = page_url_buf,
+		                             .host = "a.test",
+		                             .status = 200,
+		                             .views = -1,
+		                             .source_lastmod =
+		                                     HEED_STORE_NO_DATE};
+		struct heed_visit v = {
+		        .url = page_url_buf,
+		        .site = "http://a.test",
+		        .fresh_until = HEED_REVISIT_NO_DATE,
+		        .sched = {86400, 1, HEED_REVISIT_NO_DATE, 100}};
+		assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+		assert_int_equal(heed_store_visit_put(s, &v), HEED_OK);
+	}
+	assert_int_equal(heed_store_pages_each(s, NULL, HEED_STORE_NO_DATE,
+	                                       page_url, &u),
+	                 HEED_OK);
+	assert_byte_order(&u);
+	memset(&u, 0, sizeof(u));
+	assert_int_equal(heed_store_visits_of_site(s, "http://a.test",
+	                                           HEED_VISIT_ANY_KIND,
+	                                           visit_url, &u),
+	                 HEED_OK);
+	assert_byte_order(&u);
+	/* The cursor of `heed queue` continues after "B" with "_". */
+	memset(&u, 0, sizeof(u));
+	assert_int_equal(heed_store_visits_list(s, NULL, 100, "http://a.test/B",
+	                                        0, visit_url, &u),
+	                 HEED_OK);
+	assert_int_equal(u.n, 2);
+	assert_string_equal(u.url[0], "http://a.test/_");
+	heed_store_close(s);
+}
+
+#define IDS_SQL "SELECT md5(string_agg(id::text, ',' ORDER BY url)) FROM pages;"
+
+/* Stores http://a.test/0 ... /199 in transactions of 20; 1 when a call
+ * failed. */
+static int put_pages(heed_store *c, int64_t fetched_at)
+{
+	int bad = 0;
+
+	for (int i = 0; i < 200 && !bad; i++) {
+		char u[64];
+		struct heed_stored_page p = {.url = u,
+		                             .host = "a.test",
+		                             .status = 200,
+		                             .fetched_at = fetched_at,
+		                             .views = -1,
+		                             .source_lastmod =
+		                                     HEED_STORE_NO_DATE};
+		snprintf(u, sizeof(u), "http://a.test/%d", i);
+		if (i % 20 == 0)
+			bad |= heed_store_begin(c) != HEED_OK;
+		bad |= heed_store_page_put(c, &p) != HEED_OK;
+		if (i % 20 == 19)
+			bad |= heed_store_commit(c) != HEED_OK;
+	}
+	return bad;
+}
+
+/* Two workers storing the same pages at once, in transactions of 20:
+ * each page is stored once (the upsert waits for the other's row and
+ * updates it), no write fails, and every page keeps the id it was first
+ * given (the key of its public record). */
+static void test_two_writers_store_each_page_once(void **state)
+{
+	char url[256], ids[64];
+	pid_t pids[2];
+	int wstatus;
+	heed_store *s;
+	int64_t n = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	assert_int_equal(put_pages(s, 1), 0);
+	heed_store_close(s);
+	snprintf(ids, sizeof(ids), "%s", heed_test_pg_sql(url, IDS_SQL));
+	for (int w = 0; w < 2; w++) {
+		pids[w] = fork();
+		assert_true(pids[w] >= 0);
+		if (pids[w] == 0) {
+			heed_store *c = NULL;
+			int bad =
+			        heed_store_open(&c, url, NULL, NULL) != HEED_OK;
+			if (!bad)
+				bad = put_pages(c, 2 + w);
+			heed_store_close(c);
+			_exit(bad);
+		}
+	}
+	for (int w = 0; w < 2; w++) {
+		assert_int_equal(waitpid(pids[w], &wstatus, 0), pids[w]);
+		assert_true(WIFEXITED(wstatus));
+		assert_int_equal(WEXITSTATUS(wstatus), 0);
+	}
+	s = open_url(url, 0);
+	assert_int_equal(heed_store_pages_count(s, NULL, &n), HEED_OK);
+	assert_int_equal(n, 200);
+	heed_store_close(s);
+	assert_string_equal(heed_test_pg_sql(url, IDS_SQL), ids);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM pages "
+	                                          "WHERE fetched_at = 1;"),
+	                    "0");
 }
 
 /* One crawl per store: the second holder is refused with the first's pid
@@ -578,6 +790,9 @@ int main(void)
 	        cmocka_unit_test(test_concurrent_opens_migrate_once),
 	        cmocka_unit_test(test_unreachable_server_hides_password),
 	        cmocka_unit_test(test_areas_not_ported_yet),
+	        cmocka_unit_test(test_visits_filled_from_pages),
+	        cmocka_unit_test(test_byte_order_whatever_the_locale),
+	        cmocka_unit_test(test_two_writers_store_each_page_once),
 	        cmocka_unit_test(test_crawl_lock),
 	        cmocka_unit_test(test_read_only_and_transactions),
 	        cmocka_unit_test(test_lost_connection),

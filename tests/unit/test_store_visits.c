@@ -6,7 +6,7 @@
  * summary counts a hand-made table right, and a store made before the area
  * gets one row per stored page.
  */
-#include "heed_test.h"
+#include "pg_test.h"
 
 #include <limits.h>
 #include <sqlite3.h>
@@ -72,7 +72,7 @@ static void assert_same_visit(const struct heed_visit *a,
 
 static void test_put_get_every_field(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_visit full = {
 	        .url = "https://a.test:8443/feed.xml",
 	        .site = "https://a.test:8443",
@@ -185,7 +185,7 @@ static void assert_seen(const struct seen *seen, const char *const *want, int n)
 
 static void test_put_replaces(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct heed_visit v = visit("http://a.test/", "http://a.test", 1000);
 	struct heed_visit got;
 	struct seen seen = {0};
@@ -237,7 +237,7 @@ static void test_of_site(void **state)
 	        "http://a.test/p2",   "http://a.test/p3",
 	        "http://a.test/p4",   "http://a.test/sitemap.xml",
 	};
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct seen seen = {0};
 
 	(void)state;
@@ -329,7 +329,7 @@ static int by_due_then_url(const void *a, const void *b)
 
 static void test_list_cursor(void **state)
 {
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	char want[64][48];
 	int nwant = 0, nsite = 0;
 	struct seen seen;
@@ -405,7 +405,7 @@ static void put_run(heed_store *s, const char *url, const char *site,
 static void test_summary(void **state)
 {
 	const int64_t now = 1000000;
-	heed_store *s = heed_test_store_memory();
+	heed_store *s = heed_test_store_fresh();
 	struct summaries all = {0};
 	const struct heed_visit_summary *a, *b;
 
@@ -614,6 +614,20 @@ int main(void)
 	        cmocka_unit_test(test_migration_fills_from_pages),
 	        cmocka_unit_test(test_site_list_is_one_range_scan),
 	};
+	/* The same tests on PostgreSQL (unit.store_visits_pg, issue 14),
+	 * each on a database of its own; the others are about SQLite's
+	 * files, allocator and plans. */
+	const struct CMUnitTest pg_tests[] = {
+	        cmocka_unit_test(test_put_get_every_field),
+	        cmocka_unit_test(test_put_replaces),
+	        cmocka_unit_test(test_of_site),
+	        cmocka_unit_test(test_list_cursor),
+	        cmocka_unit_test(test_summary),
+	};
+
+	if (heed_test_pg())
+		return cmocka_run_group_tests_name("store_visits_pg", pg_tests,
+		                                   NULL, NULL);
 	return cmocka_run_group_tests(tests, heed_test_make_dir,
 	                              heed_test_remove_dir);
 }
