@@ -23,6 +23,8 @@ struct heed__pg {
 	bool broken;        /* the connection failed: make it again first */
 	bool reconnecting;  /* inside reconnect(): never reconnect again */
 	bool tx_lost;       /* the caller's transaction died with it */
+	bool lock_lost;     /* another process took the crawl lock meanwhile:
+	                       every call is HEED_EBUSY */
 	heed_status status; /* the last statement's, for heed__pg_failed */
 	uint64_t rng;       /* the back-off's jitter */
 };

@@ -262,6 +262,7 @@ static heed_status restore(heed_store *store)
 		return rc;
 	pg->locked = false;
 	holder = lock_holder(store);
+	pg->lock_lost = true;
 	if (holder > 0)
 		snprintf(store->errmsg, sizeof(store->errmsg),
 		         "reconnected to the store '%.120s', but another heed "
@@ -307,6 +308,7 @@ static heed_status reconnect(heed_store *store, const char *why)
 		         store->location, lost, attempt, (double)nap / 1000);
 		PQreset(pg->conn);
 		if (PQstatus(pg->conn) == CONNECTION_OK) {
+			pg->broken = false; /* restore's lock_holder runs */
 			rc = restore(store);
 			if (rc != HEED_ERETRY) {
 				pg->reconnecting = false;
@@ -362,6 +364,11 @@ static PGresult *execute(heed_store *store, const struct pg_stmt *st)
 		return NULL;
 	}
 	pg->status = HEED_ESTORE;
+	if (pg->lock_lost) {
+		/* The store is another crawl's now: this one must stop. */
+		pg->status = HEED_EBUSY;
+		return NULL;
+	}
 	if (pg->tx_lost) {
 		/* COMMIT of a lost transaction fails; ROLLBACK ends it and
 		 * goes on below, on a new connection. */

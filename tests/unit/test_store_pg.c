@@ -744,7 +744,7 @@ static void test_restart_inside_transaction(void **state)
  * crawls must never share the store, so HEED_EBUSY. */
 static void test_lock_taken_meanwhile(void **state)
 {
-	char url[256];
+	char url[256], pid[64];
 	heed_store *a, *b;
 	struct heed_diag d = {0};
 	int64_t counts[4];
@@ -777,6 +777,10 @@ static void test_lock_taken_meanwhile(void **state)
 	assert_int_equal(heed_store_frontier_counts(a, counts), HEED_EBUSY);
 	assert_non_null(
 	        strstr(heed_store_errmsg(a), "took its crawl lock meanwhile"));
+	snprintf(pid, sizeof(pid), "(pid %ld)", (long)getpid());
+	assert_non_null(strstr(heed_store_errmsg(a), pid));
+	/* a stops there: every call is HEED_EBUSY. */
+	assert_int_equal(heed_store_frontier_counts(a, counts), HEED_EBUSY);
 	heed_store_close(b);
 	heed_store_close(a);
 }
