@@ -740,6 +740,64 @@ static void test_restart_inside_transaction(void **state)
 	heed_store_close(s);
 }
 
+/* The IRC writer's batch loses its connection twice: once mid-batch,
+ * once after a commit with ids the crawl still holds. It replays the
+ * batch, maps the ids the crawl was given to the stored ones, and the
+ * visit ends up stored once, ended, with both channels. */
+static void test_irc_batch_replayed(void **state)
+{
+	char url[256];
+	heed_store *s;
+	heed_store_irc *w = NULL;
+	int64_t net = 0, vid = 0;
+	struct heed_irc_crawler_pref pref = {0};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, NULL);
+	assert_int_equal(heed_store_irc_new(&w, s), HEED_OK);
+	assert_int_equal(
+	        heed_store_irc_network(w, "a.test:6667", 100, &net, NULL),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "a.test", 6667,
+	                                            false, 100, &vid),
+	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_irc_channel(w, net, vid, "#one", 3, "t1", 2, 101),
+	        HEED_OK);
+	terminate_mine(url);
+	/* Lost inside the batch: replayed, the new ids mapped. */
+	assert_int_equal(
+	        heed_store_irc_channel(w, net, vid, "#two", 4, "t2", 2, 102),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
+	                                          HEED_IRC_VISIT_COMPLETE, "",
+	                                          &pref, 103, 200),
+	                 HEED_OK);
+	/* Committed: the given ids still reach the stored rows. */
+	terminate_mine(url);
+	assert_int_equal(
+	        heed_store_irc_channel(w, net, vid, "#three", 1, "t3", 2, 104),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
+	heed_store_irc_free(w);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "irc_visits WHERE ended_at "
+	                                          "= 103;"),
+	                    "1");
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "irc_visits;"),
+	                    "1");
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT string_agg(convert_from(c.name, "
+	                              "'UTF8'), ',' ORDER BY c.name) FROM "
+	                              "irc_channels c JOIN irc_visits v ON "
+	                              "v.id = c.last_visit_id;"),
+	        "#one,#three,#two");
+	heed_store_close(s);
+}
+
 /* Reconnected, but another process took the crawl lock meanwhile: two
  * crawls must never share the store, so HEED_EBUSY. */
 static void test_lock_taken_meanwhile(void **state)
@@ -804,6 +862,7 @@ int main(void)
 	        cmocka_unit_test(test_server_back_while_waiting),
 	        cmocka_unit_test(test_server_down_past_timeout),
 	        cmocka_unit_test(test_restart_inside_transaction),
+	        cmocka_unit_test(test_irc_batch_replayed),
 	        cmocka_unit_test(test_lock_taken_meanwhile),
 	};
 
