@@ -29,6 +29,7 @@
 #include "heed/store.h"
 #include "heed/store_frontier.h"
 #include "heed/store_irc.h"
+#include "heed/store_leases.h"
 #include "heed/store_pages.h"
 #include "heed/store_sites.h"
 #include "heed/verify.h"

@@ -32,12 +32,15 @@
  * by default). A connect_timeout in the URI wins. */
 #define PG_CONNECT_TIMEOUT_S "10"
 
+/* The PostgreSQL backend's areas in the order they are migrated (visits
+ * after pages: its first migration fills it from them). */
 static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
         &heed__pg_frontier_area,
         &heed__pg_irc_area,
         &heed__pg_pages_area,
-        &heed__pg_visits_area, /* after pages: filled from it */
+        &heed__pg_visits_area,
+        &heed__pg_leases_area,
         NULL,
 };
 
@@ -423,4 +426,5 @@ const struct heed_store_backend heed__pg_backend = {
         .irc = &heed__pg_irc_ops,
         .pages = &heed__pg_pages_ops,
         .visits = &heed__pg_visits_ops,
+        .leases = &heed__pg_leases_ops,
 };

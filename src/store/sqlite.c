@@ -391,4 +391,5 @@ const struct heed_store_backend heed__sqlite_backend = {
         .irc = &heed__sqlite_irc_ops,
         .pages = &heed__sqlite_pages_ops,
         .visits = &heed__sqlite_visits_ops,
+        .leases = &heed__sqlite_leases_ops,
 };

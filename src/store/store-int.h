@@ -19,6 +19,7 @@
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
 #include "heed/store_visits.h"
+#include "heed/store_leases.h"
 
 /* The table of versions, created by the first migration transaction (and
  * in every store an earlier heed made). */
@@ -177,6 +178,35 @@ struct heed__visits_ops {
 	                       heed_store_visit_summary_fn *fn, void *ud);
 };
 
+/*
+ * The leases area's statements on one backend (include/heed/store_leases.h).
+ * claim is one statement; the fencing writes (renew, record_start,
+ * release) one conditional UPDATE each, *held set from the rows changed.
+ */
+struct heed__leases_ops {
+	heed_status (*ensure)(heed_store *store, const char *site,
+	                      int64_t delay_ms, int64_t due_ms);
+	heed_status (*claim)(heed_store *store, const char *holder,
+	                     int64_t now_ms, int64_t lease_ms, int max,
+	                     heed_store_lease_fn *fn, void *ud);
+	heed_status (*renew)(heed_store *store, const char *site,
+	                     const char *holder, int64_t token, int64_t now_ms,
+	                     int64_t lease_ms, bool *held);
+	heed_status (*record_start)(heed_store *store, const char *site,
+	                            const char *holder, int64_t token,
+	                            int64_t now_ms, bool *held);
+	heed_status (*release)(heed_store *store, const char *site,
+	                       const char *holder, int64_t token,
+	                       int64_t next_ms, bool *held);
+	heed_status (*get)(heed_store *store, const char *site,
+	                   heed_store_lease_fn *fn, void *ud);
+	heed_status (*counts)(heed_store *store, int64_t now_ms,
+	                      struct heed_lease_counts *c);
+	heed_status (*address_take)(heed_store *store, const char *address,
+	                            int64_t gap_ms, int64_t now_ms, bool *taken,
+	                            int64_t *next_ms);
+};
+
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -213,6 +243,7 @@ struct heed_store_backend {
 	const struct heed__irc_ops *irc;
 	const struct heed__pages_ops *pages;
 	const struct heed__visits_ops *visits;
+	const struct heed__leases_ops *leases;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -252,6 +283,8 @@ extern const struct heed__pages_ops heed__sqlite_pages_ops;
 extern const struct heed__pages_ops heed__pg_pages_ops;
 extern const struct heed__visits_ops heed__sqlite_visits_ops;
 extern const struct heed__visits_ops heed__pg_visits_ops;
+extern const struct heed__leases_ops heed__sqlite_leases_ops;
+extern const struct heed__leases_ops heed__pg_leases_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -333,6 +366,8 @@ extern const struct heed_store_area heed__store_visits_area;
 extern const struct heed_store_area heed__store_search_area;
 /* Per-host arrangements with site owners (issue 15). */
 extern const struct heed_store_area heed__store_arrangements_area;
+/* Site leases and address budgets for workers (issue 14). */
+extern const struct heed_store_area heed__store_leases_area;
 
 /* Every schema area of the SQLite backend, in the order they are
  * migrated, then NULL; the count leaves the NULL out. */
@@ -346,6 +381,7 @@ extern const struct heed_store_area heed__pg_irc_area;
 extern const struct heed_store_area heed__pg_pages_area;
 /* After pages: its first migration fills it from the pages table. */
 extern const struct heed_store_area heed__pg_visits_area;
+extern const struct heed_store_area heed__pg_leases_area;
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

@@ -20,15 +20,11 @@ const struct heed_store_area heed__store_core_area = {
 };
 
 const struct heed_store_area *const heed__store_areas[] = {
-        &heed__store_core_area,
-        &heed__store_sites_area,
-        &heed__store_irc_area,
-        &heed__store_pages_area,
-        &heed__store_frontier_area,
-        &heed__store_visits_area,
-        &heed__store_search_area,
-        &heed__store_arrangements_area,
-        NULL,
+        &heed__store_core_area,     &heed__store_sites_area,
+        &heed__store_irc_area,      &heed__store_pages_area,
+        &heed__store_frontier_area, &heed__store_visits_area,
+        &heed__store_search_area,   &heed__store_arrangements_area,
+        &heed__store_leases_area,   NULL,
 };
 const int heed__store_area_count = (int)HEED_ARRAY_SIZE(heed__store_areas) - 1;
 

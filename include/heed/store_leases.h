@@ -1,0 +1,152 @@
+/*
+ * heed/store_leases.h: the "leases" area of the store, per-site leases and
+ * per-address budgets for many crawl workers sharing one store (issue 14:
+ * "a worker leases sites (a lease row with holder, expiry and the site's
+ * last request start); only the holder fetches a site; a lease is renewed
+ * while in use and taken over after expiry, and the new holder starts no
+ * sooner than the site's delay after the last recorded start").
+ *
+ * One row per site (the origin "scheme://host[:port]" as the crawl engine
+ * names it). A site is claimable when its next_allowed_at has come: a
+ * claim moves next_allowed_at to the lease's end, so a held site is never
+ * claimable until its lease expires, and claiming is one range read of the
+ * index on next_allowed_at, never a scan. Each grant raises the site's
+ * token: a write by an older holder (renew, release, record_start) names
+ * an older token and is refused, which fences a worker that lost its lease
+ * (killed, paused, cut off by a partition) out of the site for good.
+ *
+ * Times are Unix milliseconds the caller passes (workers share a clock
+ * only as far as their hosts' clocks agree; leases are meant to be long
+ * against that skew). The crawl does not use this area yet (a later
+ * session wires it in; docs/scaling.md "Leases").
+ */
+#ifndef HEED_STORE_LEASES_H
+#define HEED_STORE_LEASES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "heed/store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* next_allowed_at of a site with nothing to fetch: never claimed until
+ * heed_store_lease_ensure brings its due time back. */
+#define HEED_LEASE_IDLE INT64_MAX
+
+/* A site's lease row. Strings live only during the callback. */
+struct heed_site_lease {
+	const char *site;
+	const char *holder;         /* NULL: never granted or released */
+	int64_t token;              /* raised by each grant; 0 never */
+	int64_t lease_until;        /* the lease holds while now < this */
+	int64_t next_allowed_at;    /* claimable from then on */
+	int64_t delay_ms;           /* the site's gap between requests */
+	int64_t last_request_start; /* the last recorded start; 0 none */
+	/* Set by a claim: the earliest the new holder may start a request,
+	 * never before last_request_start + delay_ms. */
+	int64_t start_at;
+};
+
+/* Called per site; non-zero stops the listing (claimed sites stay
+ * claimed: the caller releases what it does not want). */
+typedef int heed_store_lease_fn(void *ud, const struct heed_site_lease *l);
+
+/*
+ * Adds site with delay_ms between its requests, claimable from due_ms
+ * (HEED_LEASE_IDLE: not yet). For a known site, sets its delay and brings
+ * its due time forward to due_ms, never before the end of a live lease
+ * (a held site stays with its holder; due_ms is kept for the holder's
+ * release, below). HEED_EINVAL for no site or a negative delay.
+ */
+heed_status heed_store_lease_ensure(heed_store *store, const char *site,
+                                    int64_t delay_ms, int64_t due_ms);
+
+/*
+ * Grants holder up to max claimable sites (next_allowed_at <= now_ms and
+ * no live lease), earliest due first, each with a new token and
+ * lease_until = now_ms + lease_ms, in ONE statement (PostgreSQL: FOR
+ * UPDATE SKIP LOCKED, so workers claiming at once never wait for each
+ * other nor get the same site). fn sees each grant, start_at filled in.
+ * HEED_EINVAL for no holder, max < 1 or lease_ms < 1.
+ */
+heed_status heed_store_lease_claim(heed_store *store, const char *holder,
+                                   int64_t now_ms, int64_t lease_ms, int max,
+                                   heed_store_lease_fn *fn, void *ud);
+
+/*
+ * The fencing checks: each succeeds only while holder holds site under
+ * token and the lease is alive at now_ms; otherwise *held is false and the
+ * caller must stop fetching the site at once (its lease was lost).
+ *
+ * renew extends the lease to now_ms + lease_ms; record_start records that
+ * a request to site starts at now_ms (call it before each request: it is
+ * the write every later holder's delay counts from); release ends the
+ * lease with the site claimable again from next_ms (HEED_LEASE_IDLE: when
+ * ensure brings it back, or at the earliest due time an ensure asked for
+ * while the site was held, so work added meanwhile is not lost), and
+ * also succeeds on an expired lease nobody took over.
+ */
+heed_status heed_store_lease_renew(heed_store *store, const char *site,
+                                   const char *holder, int64_t token,
+                                   int64_t now_ms, int64_t lease_ms,
+                                   bool *held);
+heed_status heed_store_lease_record_start(heed_store *store, const char *site,
+                                          const char *holder, int64_t token,
+                                          int64_t now_ms, bool *held);
+heed_status heed_store_lease_release(heed_store *store, const char *site,
+                                     const char *holder, int64_t token,
+                                     int64_t next_ms, bool *held);
+
+/* site's row to fn (start_at 0), or nothing when the store has no such
+ * site. */
+heed_status heed_store_lease_get(heed_store *store, const char *site,
+                                 heed_store_lease_fn *fn, void *ud);
+
+struct heed_lease_counts {
+	int64_t sites;     /* rows */
+	int64_t held;      /* live leases at now */
+	int64_t claimable; /* next_allowed_at <= now, no live lease */
+	int64_t idle;      /* HEED_LEASE_IDLE */
+};
+
+heed_status heed_store_lease_counts(heed_store *store, int64_t now_ms,
+                                    struct heed_lease_counts *c);
+
+/*
+ * Per-address budgets across workers: takes address's request slot at
+ * now_ms when the last one taken (by any worker) started gap_ms or more
+ * before (the larger of this gap and the one stored wins), in one
+ * conditional write, so two workers never take the same slot. *taken says
+ * whether it did; *next_ms (may be NULL) the earliest the next slot is
+ * free. HEED_EINVAL for no address or a negative gap.
+ */
+heed_status heed_store_address_take(heed_store *store, const char *address,
+                                    int64_t gap_ms, int64_t now_ms, bool *taken,
+                                    int64_t *next_ms);
+
+/*
+ * The lease policy, pure. A holder fetches only while a request started
+ * now would end inside the lease: now + margin_ms < lease_until, margin
+ * being the request's timeout (so a worker cut off from the store stops
+ * before its lease ends, and a new holder never overlaps it).
+ */
+bool heed_lease_may_fetch(int64_t lease_until, int64_t now_ms,
+                          int64_t margin_ms);
+/* Whether to renew now: less than half of a lease of lease_ms is left
+ * (or less than the margin), so a renewal that fails still leaves time
+ * to stop. */
+bool heed_lease_renew_due(int64_t lease_until, int64_t now_ms, int64_t lease_ms,
+                          int64_t margin_ms);
+/* The earliest start for a holder granted a site whose last request
+ * started at last_start (0: none) with delay_ms between requests. */
+int64_t heed_lease_start_at(int64_t now_ms, int64_t last_start,
+                            int64_t delay_ms);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HEED_STORE_LEASES_H */

@@ -1,0 +1,695 @@
+/*
+ * Unit tests for the store's "leases" area (issue 14): site leases for many
+ * workers and per-address budgets. Every store test runs on both backends:
+ * meson runs this program a second time with a PostgreSQL cluster
+ * (unit.store_leases_pg), each test on a database of its own; there, real
+ * processes with connections of their own also claim at once, and the
+ * claim's plan is checked on a table large enough for the planner to
+ * prefer the index for real.
+ */
+#include "pg_test.h"
+
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "heed/store_leases.h"
+
+#define MAX_SEEN 16
+
+/* What a claim or get handed over, copied. */
+struct seen {
+	int n;
+	char site[MAX_SEEN][64];
+	char holder[MAX_SEEN][32];
+	struct heed_site_lease l[MAX_SEEN];
+};
+
+static int keep(void *ud, const struct heed_site_lease *l)
+{
+	struct seen *s = ud;
+
+	assert_true(s->n < MAX_SEEN);
+	snprintf(s->site[s->n], sizeof(s->site[0]), "%s", l->site);
+	snprintf(s->holder[s->n], sizeof(s->holder[0]), "%s",
+	         l->holder ? l->holder : "");
+	s->l[s->n++] = *l;
+	return 0;
+}
+
+static struct seen claim(heed_store *s, const char *holder, int64_t now,
+                         int64_t lease, int max)
+{
+	struct seen got = {0};
+
+	assert_int_equal(
+	        heed_store_lease_claim(s, holder, now, lease, max, keep, &got),
+	        HEED_OK);
+	return got;
+}
+
+static struct heed_site_lease get(heed_store *s, const char *site)
+{
+	struct seen got = {0};
+
+	assert_int_equal(heed_store_lease_get(s, site, keep, &got), HEED_OK);
+	assert_int_equal(got.n, 1);
+	return got.l[0];
+}
+
+/* A fencing write of holder's token on site at now: whether the lease
+ * held. */
+static bool started(heed_store *s, const char *site, const char *holder,
+                    int64_t token, int64_t now)
+{
+	bool held = false;
+
+	assert_int_equal(heed_store_lease_record_start(s, site, holder, token,
+	                                               now, &held),
+	                 HEED_OK);
+	return held;
+}
+
+static bool renewed(heed_store *s, const char *site, const char *holder,
+                    int64_t token, int64_t now, int64_t lease)
+{
+	bool held = false;
+
+	assert_int_equal(heed_store_lease_renew(s, site, holder, token, now,
+	                                        lease, &held),
+	                 HEED_OK);
+	return held;
+}
+
+static bool released(heed_store *s, const char *site, const char *holder,
+                     int64_t token, int64_t next)
+{
+	bool held = false;
+
+	assert_int_equal(
+	        heed_store_lease_release(s, site, holder, token, next, &held),
+	        HEED_OK);
+	return held;
+}
+
+/* The pure policy: fetch only while a request started now ends inside the
+ * lease; renew at half the lease; a new holder waits out the delay. */
+static void test_policy(void **state)
+{
+	(void)state;
+	assert_true(heed_lease_may_fetch(10000, 1000, 5000));
+	assert_false(heed_lease_may_fetch(10000, 5000, 5000));
+	assert_false(heed_lease_may_fetch(10000, 12000, 0));
+	assert_false(heed_lease_may_fetch(0, 1000, INT64_MAX / 2));
+	assert_false(heed_lease_renew_due(10000, 1000, 10000, 1000));
+	assert_true(heed_lease_renew_due(10000, 5001, 10000, 1000));
+	assert_true(heed_lease_renew_due(10000, 9500, 100000, 1000));
+	assert_int_equal(heed_lease_start_at(1000, 0, 5000), 1000);
+	assert_int_equal(heed_lease_start_at(1000, 900, 5000), 5900);
+	assert_int_equal(heed_lease_start_at(9000, 900, 5000), 9000);
+}
+
+static void test_arguments(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	bool held = true, taken = true;
+	struct seen got = {0};
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure(s, NULL, 0, 0), HEED_EINVAL);
+	assert_int_equal(heed_store_lease_ensure(s, "https://a.example", -1, 0),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_claim(s, "", 0, 1, 1, keep, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_claim(s, "w", 0, 1, 0, keep, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_claim(s, "w", 0, 0, 1, keep, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_renew(s, "x", NULL, 1, 0, 1, &held),
+	                 HEED_EINVAL);
+	assert_false(held);
+	assert_int_equal(heed_store_address_take(s, "", 1, 0, &taken, NULL),
+	                 HEED_EINVAL);
+	assert_false(taken);
+	heed_store_close(s);
+}
+
+/* A claim grants at most max sites, earliest due first, never one whose
+ * lease is alive nor one not due yet. */
+static void test_claim_max_and_alive(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_lease_counts c;
+	struct seen got;
+	char site[64];
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		snprintf(site, sizeof(site), "https://s%d.example", i);
+		assert_int_equal(
+		        heed_store_lease_ensure(s, site, 1000, 1000 - 10 * i),
+		        HEED_OK);
+	}
+	assert_int_equal(heed_store_lease_ensure(s, "https://later.example",
+	                                         1000, 50000),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, "https://idle.example",
+	                                         1000, HEED_LEASE_IDLE),
+	                 HEED_OK);
+	got = claim(s, "w1", 2000, 10000, 3);
+	assert_int_equal(got.n, 3);
+	for (int i = 0; i < got.n; i++) {
+		/* s4, s3, s2: the earliest due. */
+		assert_true(strcmp(got.site[i], "https://s2.example") == 0 ||
+		            strcmp(got.site[i], "https://s3.example") == 0 ||
+		            strcmp(got.site[i], "https://s4.example") == 0);
+		assert_string_equal(got.holder[i], "w1");
+		assert_int_equal(got.l[i].token, 1);
+		assert_int_equal(got.l[i].lease_until, 12000);
+		assert_int_equal(got.l[i].start_at, 2000);
+	}
+	assert_int_equal(heed_store_lease_counts(s, 2000, &c), HEED_OK);
+	assert_int_equal(c.sites, 7);
+	assert_int_equal(c.held, 3);
+	assert_int_equal(c.claimable, 2);
+	assert_int_equal(c.idle, 1);
+	got = claim(s, "w2", 2000, 10000, 10);
+	assert_int_equal(got.n, 2);
+	got = claim(s, "w3", 11999, 10000, 10);
+	assert_int_equal(got.n, 0);
+	/* Ensuring a held site changes its delay, never its holder. */
+	assert_int_equal(
+	        heed_store_lease_ensure(s, "https://s0.example", 500, 0),
+	        HEED_OK);
+	got = claim(s, "w3", 11999, 10000, 10);
+	assert_int_equal(got.n, 0);
+	assert_int_equal(get(s, "https://s0.example").delay_ms, 500);
+	heed_store_close(s);
+}
+
+/* A lease expires unrenewed: another worker takes the site over with a new
+ * token, starting no sooner than the delay after the last recorded start;
+ * every write of the old holder is refused from then on. */
+static void test_takeover_and_fencing(void **state)
+{
+	const char *a = "https://a.example";
+	heed_store *s = heed_test_store_fresh();
+	struct seen got;
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure(s, a, 20000, 0), HEED_OK);
+	got = claim(s, "old", 1000, 10000, 5);
+	assert_int_equal(got.n, 1);
+	assert_true(started(s, a, "old", 1, 2000));
+	assert_true(renewed(s, a, "old", 1, 5000, 10000));
+	assert_int_equal(get(s, a).lease_until, 15000);
+	/* Renewed: still held at 12000. */
+	assert_int_equal(claim(s, "new", 12000, 10000, 5).n, 0);
+	/* The old holder is cut off: an expired lease refuses its writes
+	 * even before anyone takes the site over. */
+	assert_false(started(s, a, "old", 1, 15000));
+	assert_false(renewed(s, a, "old", 1, 15000, 10000));
+	got = claim(s, "new", 15000, 10000, 5);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.l[0].token, 2);
+	assert_int_equal(got.l[0].last_request_start, 2000);
+	assert_int_equal(got.l[0].start_at, 22000);
+	/* Token fencing: the old token is refused at every write, the new
+	 * one accepted. */
+	assert_false(started(s, a, "old", 1, 16000));
+	assert_false(released(s, a, "old", 1, 0));
+	/* The same holder name with an old token is another lease. */
+	assert_false(started(s, a, "new", 1, 16000));
+	assert_true(started(s, a, "new", 2, 22000));
+	assert_int_equal(get(s, a).last_request_start, 22000);
+	assert_int_equal(claim(s, "x", 24999, 1, 1).n, 0);
+	assert_true(released(s, a, "new", 2, 42000));
+	assert_null(get(s, a).holder);
+	/* Released: due at 42000, not before; the next holder's start keeps
+	 * the delay (22000 + 20000). */
+	assert_int_equal(claim(s, "third", 41999, 1000, 1).n, 0);
+	got = claim(s, "third", 42000, 1000, 1);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.l[0].token, 3);
+	assert_int_equal(got.l[0].start_at, 42000);
+	heed_store_close(s);
+}
+
+/* Released sites come back in next_allowed_at order; an idle site only
+ * when ensure brings its due time back. */
+static void test_release_order_and_idle(void **state)
+{
+	const char *a = "https://a.example", *b = "https://b.example";
+	heed_store *s = heed_test_store_fresh();
+	struct seen got;
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure(s, a, 0, 0), HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, b, 0, 0), HEED_OK);
+	got = claim(s, "w", 100, 1000, 2);
+	assert_int_equal(got.n, 2);
+	assert_true(released(s, a, "w", 1, 5000));
+	assert_true(released(s, b, "w", 1, 3000));
+	got = claim(s, "w", 6000, 1000, 1);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.site[0], b);
+	assert_true(released(s, b, "w", 2, HEED_LEASE_IDLE));
+	got = claim(s, "w", 6000, 1000, 5);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.site[0], a);
+	assert_true(released(s, a, "w", 2, HEED_LEASE_IDLE));
+	assert_int_equal(claim(s, "w", 1000000, 1000, 5).n, 0);
+	assert_int_equal(heed_store_lease_ensure(s, b, 0, 9000), HEED_OK);
+	assert_int_equal(claim(s, "w", 8999, 1000, 5).n, 0);
+	got = claim(s, "w", 9000, 1000, 5);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.site[0], b);
+	/* Work added while b is held (lease until 10000); the holder, having
+	 * found its queue empty before, releases b idle: b wakes at the due
+	 * time asked for, not never. */
+	assert_int_equal(heed_store_lease_ensure(s, b, 0, 9500), HEED_OK);
+	assert_int_equal(claim(s, "v", 9600, 1000, 5).n, 0);
+	assert_true(released(s, b, "w", 3, HEED_LEASE_IDLE));
+	assert_int_equal(get(s, b).next_allowed_at, 9500);
+	got = claim(s, "v", 9600, 1000, 5);
+	assert_int_equal(got.n, 1);
+	/* Taken up by that claim: the next idle release is idle. */
+	assert_true(released(s, b, "v", 4, HEED_LEASE_IDLE));
+	assert_int_equal(get(s, b).next_allowed_at, HEED_LEASE_IDLE);
+	heed_store_close(s);
+}
+
+/* Takes address's slot at now: the next free slot's time, negated when
+ * this one was not taken. */
+static int64_t take(heed_store *s, const char *address, int64_t gap,
+                    int64_t now)
+{
+	bool taken = false;
+	int64_t next = 0;
+
+	assert_int_equal(
+	        heed_store_address_take(s, address, gap, now, &taken, &next),
+	        HEED_OK);
+	return taken ? next : -next;
+}
+
+/* One address's slots: taken at most once per gap, the larger gap wins,
+ * and the answer says when the next one is free. */
+static void test_address_slots(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	bool taken = false;
+
+	(void)state;
+	assert_int_equal(take(s, "192.0.2.1", 500, 1000), 1500);
+	assert_int_equal(take(s, "192.0.2.1", 500, 1499), -1500);
+	/* Another address has its own budget. */
+	assert_int_equal(heed_store_address_take(s, "2001:db8::1", 500, 1200,
+	                                         &taken, NULL),
+	                 HEED_OK);
+	assert_true(taken);
+	assert_int_equal(take(s, "192.0.2.1", 500, 1500), 2000);
+	/* A worker with a shorter gap still waits the stored longer one. */
+	assert_int_equal(take(s, "192.0.2.1", 100, 1700), -2000);
+	heed_store_close(s);
+}
+
+/* SQLite: the claim (src/store/sqlite_leases.c's statement) reads one
+ * range of site_leases_due, already in its order: no scan, no sort. */
+static void test_claim_plan_sqlite(void **state)
+{
+	char path[128], plan[512] = "";
+	heed_store *s = NULL;
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/plan.db", heed_test_dir());
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+	        sqlite3_prepare_v2(
+	                db,
+	                "EXPLAIN QUERY PLAN UPDATE site_leases SET "
+	                "holder = ?1, token = token + 1, lease_until = "
+	                "?2 + ?3, next_allowed_at = ?2 + ?3, wanted_at = ?5 "
+	                "WHERE site IN "
+	                "(SELECT site FROM site_leases WHERE "
+	                "next_allowed_at <= ?2 AND lease_until <= ?2 "
+	                "ORDER BY next_allowed_at, site LIMIT ?4) "
+	                "RETURNING site;",
+	                -1, &st, NULL),
+	        SQLITE_OK);
+	/* Column 3 of each row is the step's description. */
+	while (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(plan + strlen(plan), sizeof(plan) - strlen(plan),
+		         "%s;", (const char *)sqlite3_column_text(st, 3));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	assert_non_null(strstr(plan, "USING INDEX site_leases_due "
+	                             "(next_allowed_at<?)"));
+	assert_non_null(strstr(plan, "USING COVERING INDEX sqlite_autoindex_"
+	                             "site_leases_1 (site=?)"));
+	assert_null(strstr(plan, "SCAN"));
+	assert_null(strstr(plan, "TEMP B-TREE"));
+}
+
+/* The whole of EXPLAIN's answer for sql on url, rows joined by ';'. */
+static void pg_plan(const char *url, const char *sql, char *plan, size_t size)
+{
+	PGconn *c = PQconnectdb(url);
+	PGresult *r;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, sql);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(c));
+	plan[0] = '\0';
+	for (int i = 0; i < PQntuples(r); i++)
+		snprintf(plan + strlen(plan), size - strlen(plan), "%s;",
+		         PQgetvalue(r, i, 0));
+	PQclear(r);
+	PQfinish(c);
+}
+
+/* PostgreSQL: with 20,000 sites, few of them due, the claim reads the
+ * range of site_leases_due and sorts nothing. */
+static void test_claim_plan_pg(void **state)
+{
+	char url[256], plan[2048];
+	heed_store *s = NULL;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(s);
+	heed_test_pg_sql(url, "INSERT INTO site_leases(site, delay_ms, "
+	                      "next_allowed_at) SELECT 'https://s' || i || "
+	                      "'.example', 1000, i * 1000 FROM "
+	                      "generate_series(1, 20000) i;");
+	heed_test_pg_sql(url, "ANALYZE site_leases;");
+	pg_plan(url,
+	        "EXPLAIN WITH c AS (SELECT site FROM site_leases "
+	        "WHERE next_allowed_at <= 5000::bigint "
+	        "AND lease_until <= 5000::bigint "
+	        "ORDER BY next_allowed_at, site LIMIT 8::bigint "
+	        "FOR UPDATE SKIP LOCKED) "
+	        "UPDATE site_leases l SET holder = 'w', token = l.token + 1, "
+	        "lease_until = 5000::bigint + 1000::bigint, "
+	        "next_allowed_at = 5000::bigint + 1000::bigint, "
+	        "wanted_at = 9223372036854775807::bigint "
+	        "FROM c WHERE l.site = c.site RETURNING l.site;",
+	        plan, sizeof(plan));
+	assert_non_null(strstr(plan, "Index Scan using site_leases_due"));
+	assert_null(strstr(plan, "Seq Scan"));
+	assert_null(strstr(plan, "Sort"));
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int64_t ms)
+{
+	if (ms > 0) {
+		struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+#define WORKERS   4
+#define SITES     12
+#define DELAY_MS  100
+#define LEASE_MS  300
+#define MARGIN_MS 60
+#define RUN_MS    3000
+#define MAX_LOG   20000
+/* The address all the sites share, and its budget. */
+#define ADDRESS     "192.0.2.7"
+#define ADDRESS_GAP 25
+
+/* One worker process: claims, fetches (sleeps) at most twice per grant
+ * keeping the delay, renews when due, and on every fourth grant walks
+ * away without releasing, as a killed worker would. Logs each grant
+ * ("G site token now lease_until"), renewal ("N site token until"),
+ * release ("R site token") and recorded start ("S site token now") in
+ * its own file; and, trying the shared address's slot at each claim, each
+ * slot it took ("A address 0 now"). */
+static void worker(const char *url, int id, const char *log_path)
+{
+	char holder[16];
+	heed_store *s = NULL;
+	FILE *log = fopen(log_path, "w");
+	int64_t end = now_ms() + RUN_MS;
+	int grants = 0;
+	bool taken = false;
+
+	snprintf(holder, sizeof(holder), "w%d", id);
+	if (!log || heed_store_open(&s, url, NULL, NULL) != HEED_OK)
+		_exit(2);
+	while (now_ms() < end) {
+		struct seen got = {0};
+		int64_t t = now_ms();
+		if (heed_store_lease_claim(s, holder, t, LEASE_MS, 2, keep,
+		                           &got) != HEED_OK)
+			_exit(3);
+		if (got.n == 0)
+			sleep_ms(10);
+		if (heed_store_address_take(s, ADDRESS, ADDRESS_GAP, t, &taken,
+		                            NULL) != HEED_OK)
+			_exit(7);
+		if (taken)
+			fprintf(log, "A %s 0 %lld\n", ADDRESS, (long long)t);
+		for (int i = 0; i < got.n; i++) {
+			struct heed_site_lease *l = &got.l[i];
+			const char *site = got.site[i];
+			int64_t start = l->start_at, until = l->lease_until;
+			bool held = true;
+			fprintf(log, "G %s %lld %lld %lld\n", site,
+			        (long long)l->token, (long long)t,
+			        (long long)until);
+			if (++grants % 4 == 0)
+				continue; /* walks away */
+			for (int n = 0; n < 2 && held; n++) {
+				sleep_ms(start - now_ms());
+				t = now_ms();
+				if (heed_lease_renew_due(until, t, LEASE_MS,
+				                         MARGIN_MS)) {
+					if (heed_store_lease_renew(
+					            s, site, holder, l->token,
+					            t, LEASE_MS,
+					            &held) != HEED_OK)
+						_exit(4);
+					if (!held)
+						break;
+					until = t + LEASE_MS;
+					fprintf(log, "N %s %lld %lld\n", site,
+					        (long long)l->token,
+					        (long long)until);
+				}
+				if (!heed_lease_may_fetch(until, t, MARGIN_MS))
+					break;
+				if (heed_store_lease_record_start(
+				            s, site, holder, l->token, t,
+				            &held) != HEED_OK)
+					_exit(5);
+				if (!held)
+					break;
+				fprintf(log, "S %s %lld %lld\n", site,
+				        (long long)l->token, (long long)t);
+				sleep_ms(10); /* the request */
+				start = t + DELAY_MS;
+			}
+			if (heed_store_lease_release(s, site, holder, l->token,
+			                             start, &held) != HEED_OK)
+				_exit(6);
+			if (held)
+				fprintf(log, "R %s %lld\n", site,
+				        (long long)l->token);
+		}
+	}
+	fclose(log);
+	heed_store_close(s);
+	_exit(0);
+}
+
+struct event {
+	char kind;
+	int site;
+	int64_t token, a, b;
+	int worker, seq; /* seq: the line in the worker's log */
+};
+
+static int by_time(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static int by_site_token(const void *x, const void *y)
+{
+	const struct event *a = x, *b = y;
+
+	if (a->site != b->site)
+		return a->site - b->site;
+	if (a->token != b->token)
+		return a->token < b->token ? -1 : 1;
+	/* One lease's events all come from its holder's log: in its
+	 * order, the grant first. */
+	return a->seq - b->seq;
+}
+
+/* PostgreSQL: four processes, each with its own connection, claim the
+ * same twelve sites for three seconds. Every grant of a site has the next
+ * token (none lost, none twice), is made only once the previous lease was
+ * released or had expired, every recorded start of a site is at least the
+ * site's delay after the one before, whoever made it, and every site was
+ * claimed; the address they share gave out no two slots closer than its
+ * gap. */
+static void test_workers_share_sites(void **state)
+{
+	static struct event ev[MAX_LOG];
+	char url[256], path[WORKERS][160], site[64];
+	pid_t pids[WORKERS];
+	heed_store *s = NULL;
+	static int64_t slots[MAX_LOG];
+	int n = 0, wstatus, takeovers = 0, nslots = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	for (int i = 0; i < SITES; i++) {
+		snprintf(site, sizeof(site), "https://s%02d.example", i);
+		assert_int_equal(heed_store_lease_ensure(s, site, DELAY_MS, 0),
+		                 HEED_OK);
+	}
+	heed_store_close(s);
+	for (int w = 0; w < WORKERS; w++) {
+		snprintf(path[w], sizeof(path[w]), "%s/worker%d.log",
+		         heed_test_dir(), w);
+		pids[w] = fork();
+		assert_true(pids[w] >= 0);
+		if (pids[w] == 0)
+			worker(url, w, path[w]);
+	}
+	for (int w = 0; w < WORKERS; w++) {
+		assert_int_equal(waitpid(pids[w], &wstatus, 0), pids[w]);
+		assert_true(WIFEXITED(wstatus));
+		assert_int_equal(WEXITSTATUS(wstatus), 0);
+	}
+	for (int w = 0; w < WORKERS; w++) {
+		FILE *f = fopen(path[w], "r");
+		char kind, name[64];
+		long long token, a, b;
+		int got;
+		assert_non_null(f);
+		while ((got = fscanf(f, " %c %63s %lld", &kind, name,
+		                     &token)) == 3) {
+			int site_no = -1;
+			assert_true(n < MAX_LOG);
+			a = b = 0;
+			if (kind == 'G')
+				assert_int_equal(fscanf(f, "%lld %lld", &a, &b),
+				                 2);
+			else if (kind != 'R')
+				assert_int_equal(fscanf(f, "%lld", &a), 1);
+			if (kind == 'A') {
+				assert_true(nslots < MAX_LOG);
+				slots[nslots++] = a;
+				continue;
+			}
+			assert_int_equal(
+			        sscanf(name, "https://s%d.example", &site_no),
+			        1);
+			ev[n] = (struct event){kind, site_no, token, a,
+			                       b,    w,       n};
+			n++;
+		}
+		fclose(f);
+	}
+	qsort(ev, (size_t)n, sizeof(ev[0]), by_site_token);
+	for (int site_no = 0, i = 0; site_no < SITES; site_no++) {
+		int64_t token = 0, until = 0, last_start = 0;
+		bool released = true;
+		for (; i < n && ev[i].site == site_no; i++) {
+			struct event *e = &ev[i];
+			switch (e->kind) {
+			case 'G':
+				assert_int_equal(e->token, token + 1);
+				if (!released) {
+					assert_true(e->a >= until);
+					takeovers++;
+				}
+				token = e->token;
+				until = e->b;
+				released = false;
+				break;
+			case 'N':
+				until = e->a;
+				break;
+			case 'R':
+				released = true;
+				break;
+			case 'S':
+				assert_true(e->a < until);
+				if (last_start)
+					assert_true(e->a - last_start >=
+					            DELAY_MS);
+				last_start = e->a;
+				break;
+			}
+		}
+		/* Every site claimed. */
+		assert_true(token > 0);
+	}
+	/* Workers walked away, so sites were taken over after expiry. */
+	assert_true(takeovers > 0);
+	/* The shared address: slots taken by all the workers, never two
+	 * closer than its gap. */
+	qsort(slots, (size_t)nslots, sizeof(slots[0]), by_time);
+	for (int i = 1; i < nslots; i++)
+		assert_true(slots[i] - slots[i - 1] >= ADDRESS_GAP);
+	assert_true(nslots > 10);
+	print_message("%d events, %d takeovers, %d address slots\n", n,
+	              takeovers, nslots);
+}
+
+int main(void)
+{
+	const struct CMUnitTest sqlite_tests[] = {
+	        cmocka_unit_test(test_policy),
+	        cmocka_unit_test(test_arguments),
+	        cmocka_unit_test(test_claim_max_and_alive),
+	        cmocka_unit_test(test_takeover_and_fencing),
+	        cmocka_unit_test(test_release_order_and_idle),
+	        cmocka_unit_test(test_address_slots),
+	        cmocka_unit_test(test_claim_plan_sqlite),
+	};
+	const struct CMUnitTest pg_tests[] = {
+	        cmocka_unit_test(test_policy),
+	        cmocka_unit_test(test_arguments),
+	        cmocka_unit_test(test_claim_max_and_alive),
+	        cmocka_unit_test(test_takeover_and_fencing),
+	        cmocka_unit_test(test_release_order_and_idle),
+	        cmocka_unit_test(test_address_slots),
+	        cmocka_unit_test(test_claim_plan_pg),
+	        cmocka_unit_test(test_workers_share_sites),
+	};
+
+	if (heed_test_pg())
+		return cmocka_run_group_tests(pg_tests, heed_test_make_dir,
+		                              heed_test_remove_dir);
+	return cmocka_run_group_tests(sqlite_tests, heed_test_make_dir,
+	                              heed_test_remove_dir);
+}
