@@ -98,6 +98,12 @@ static const struct copy_table tables[] = {
          "fresh_until, interval_s, checked_at, changed_at, due_at, "
          "last_outcome, run_id, visits, changes",
          "tttiitttiiiiiiiii", "url", "url " C_, false},
+        {"leases", "site_leases",
+         "site, delay_ms, next_allowed_at, last_request_start, holder, "
+         "token, lease_until, wanted_at",
+         "tiiitiii", "site", "site " C_, false},
+        {"leases", "address_slots", "address, last_start, gap_ms", "tii",
+         "address", "address " C_, false},
         {"arrangements", "arrangements",
          "host, delay_ms, max_pages, mode, include, exclude, windows, "
          "endpoint, note, updated, endpoint_kind",

@@ -37,7 +37,7 @@ TABLES = {
     "irc_servers": "network_id, name", "irc_channels": "network_id, name",
     "irc_preferences": "id", "irc_sts": "host", "pages": "id",
     "frontier": "id", "crawl_runs": "id", "visits": "url",
-    "arrangements": "host",
+    "arrangements": "host", "site_leases": "site", "address_slots": "address",
 }
 NOT_ON_PG_YET = ("sites", "hosts", "acap_refs", "arrangements")
 
