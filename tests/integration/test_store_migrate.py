@@ -217,12 +217,23 @@ def server_dies_midway():
             [HEED, "store", "migrate", "--batch", "500", "--from", big,
              "--to", other.url], stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
-        time.sleep(3)
+        # Stop the server while the pages table is being written: its
+        # session shows the insert (bounded wait, polled).
+        for _ in range(1200):
+            if other.psql("SELECT count(*) FROM pg_stat_activity WHERE "
+                          "query LIKE 'INSERT INTO pages%';").strip() != "0":
+                break
+            assert proc.poll() is None, proc.communicate()
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the copy never reached the pages")
         assert proc.poll() is None, "the copy ended before the stop"
         other.stop()
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == FAIL, (proc.returncode, err)
+        print(err.strip().splitlines()[-1], flush=True)
         assert "heed: store migrate:" in err, err
+        assert "writing pages" in err, err
     finally:
         other.stop()
     fresh = PgCluster().start()
