@@ -4,7 +4,9 @@
  * `heed sites set` and read by every crawl. Kept apart from the sites area:
  * an arrangement is the operator's word, never rewritten by a crawl, and
  * it exists before heed ever contacts the host. docs/storage.md and
- * docs/crawling.md ("Arrangements with site owners") describe it.
+ * docs/crawling.md ("Arrangements with site owners") describe it. Both
+ * backends have it (SQLite and PostgreSQL); on a backend without it every
+ * function answers HEED_ENOTSUP.
  */
 #ifndef HEED_STORE_ARRANGEMENTS_H
 #define HEED_STORE_ARRANGEMENTS_H
@@ -25,7 +27,7 @@ heed_status heed_store_arrangement_get(heed_store *store, const char *host,
                                        struct heed_arrangement *out);
 
 /* Inserts or replaces in->host's arrangement (everything copied).
- * HEED_OK or HEED_ESTORE. */
+ * HEED_OK, HEED_EINVAL for a NULL host, or HEED_ESTORE. */
 heed_status heed_store_arrangement_put(heed_store *store,
                                        const struct heed_arrangement *in);
 

@@ -8,7 +8,9 @@
  * that. Its host is kept beside it so that `heed site report HOST` finds
  * every site of a host. The back-off and the time of the last request are
  * per host, as politeness keeps them.
- * docs/storage.md describes the tables.
+ * docs/storage.md describes the tables. Both backends have this area
+ * (SQLite and PostgreSQL); on a backend without it every function answers
+ * HEED_ENOTSUP.
  */
 #ifndef HEED_STORE_SITES_H
 #define HEED_STORE_SITES_H
@@ -55,7 +57,7 @@ heed_status heed_store_site_get(heed_store *store, const char *site,
                                 struct heed_store_site *out);
 
 /* Writes (inserts or replaces) the row in->site; everything is copied.
- * HEED_OK or HEED_ESTORE. */
+ * HEED_OK, HEED_EINVAL when in->site or in->host is NULL, HEED_ESTORE. */
 heed_status heed_store_site_put(heed_store *store,
                                 const struct heed_store_site *in);
 
@@ -141,7 +143,8 @@ struct heed_store_host {
 heed_status heed_store_host_get(heed_store *store, const char *host,
                                 struct heed_store_host *out);
 
-/* Stores host's state (inserted or replaced). HEED_OK or HEED_ESTORE. */
+/* Stores host's state (inserted or replaced). HEED_OK, HEED_EINVAL for a
+ * NULL host, HEED_ESTORE. */
 heed_status heed_store_host_put(heed_store *store, const char *host,
                                 const struct heed_store_host *in);
 

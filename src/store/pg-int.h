@@ -50,6 +50,16 @@ const char *heed__pg_text(const PGresult *r, int row, int col);
 /* Column col of row as an integer, or absent for SQL NULL. */
 int64_t heed__pg_int(const PGresult *r, int row, int col, int64_t absent);
 
+/* Column col of row copied with the store's allocator, or NULL for SQL
+ * NULL; NULL with *oom set when out of memory. */
+char *heed__pg_dup(heed_store *store, const PGresult *r, int row, int col,
+                   bool *oom);
+/* Column col of row, a bytea, decoded and copied with the store's
+ * allocator (a NUL follows the *len bytes); NULL (and *len 0) for SQL
+ * NULL; NULL with *oom set when out of memory. len may be NULL. */
+char *heed__pg_bytes(heed_store *store, const PGresult *r, int row, int col,
+                     size_t *len, bool *oom);
+
 /* v in decimal in buf, for a parameter; returns buf. */
 #define HEED_PG_INT_SIZE 24
 const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v);

@@ -36,10 +36,12 @@
  * after pages: its first migration fills it from them). */
 static const struct heed_store_area *const pg_areas[] = {
         &heed__store_core_area,
-        &heed__pg_frontier_area,
+        &heed__pg_sites_area,
         &heed__pg_irc_area,
+        &heed__pg_frontier_area,
         &heed__pg_pages_area,
         &heed__pg_visits_area,
+        &heed__pg_arrangements_area,
         &heed__pg_leases_area,
         NULL,
 };
@@ -178,6 +180,46 @@ int64_t heed__pg_int(const PGresult *r, int row, int col, int64_t absent)
 	if (PQgetisnull(r, row, col))
 		return absent;
 	return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+char *heed__pg_dup(heed_store *store, const PGresult *r, int row, int col,
+                   bool *oom)
+{
+	char *copy;
+
+	if (PQgetisnull(r, row, col))
+		return NULL;
+	copy = heed__strndup(store->alloc, PQgetvalue(r, row, col),
+	                     (size_t)PQgetlength(r, row, col));
+	if (!copy)
+		*oom = true;
+	return copy;
+}
+
+char *heed__pg_bytes(heed_store *store, const PGresult *r, int row, int col,
+                     size_t *len, bool *oom)
+{
+	unsigned char *raw;
+	size_t n = 0;
+	char *copy = NULL;
+
+	if (len)
+		*len = 0;
+	if (PQgetisnull(r, row, col))
+		return NULL;
+	/* Results come as text: a bytea is escaped ("\x4865..."). */
+	raw = PQunescapeBytea((const unsigned char *)PQgetvalue(r, row, col),
+	                      &n);
+	if (raw)
+		copy = heed__strndup(store->alloc, (const char *)raw, n);
+	PQfreemem(raw);
+	if (!copy) {
+		*oom = true;
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return copy;
 }
 
 const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v)
@@ -423,6 +465,8 @@ const struct heed_store_backend heed__pg_backend = {
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .frontier = &heed__pg_frontier_ops,
+        .sites = &heed__pg_sites_ops,
+        .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,
         .pages = &heed__pg_pages_ops,
         .visits = &heed__pg_visits_ops,

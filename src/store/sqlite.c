@@ -388,6 +388,8 @@ const struct heed_store_backend heed__sqlite_backend = {
          * timeout for another writer. */
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .frontier = &heed__sqlite_frontier_ops,
+        .sites = &heed__sqlite_sites_ops,
+        .arrangements = &heed__sqlite_arrangements_ops,
         .irc = &heed__sqlite_irc_ops,
         .pages = &heed__sqlite_pages_ops,
         .visits = &heed__sqlite_visits_ops,

@@ -1,6 +1,7 @@
 /*
- * The "arrangements" area of the store on SQLite (heed/store_arrangements.h):
- * one row per host. Patterns are kept one per line and windows as their
+ * The "arrangements" area of the store on SQLite (heed/store_arrangements.h;
+ * src/store/arrangements.c checks the arguments and calls these): one row
+ * per host. Patterns are kept one per line and windows as their
  * canonical text, so the table reads without heed.
  */
 #include <string.h>
@@ -53,53 +54,30 @@ static heed_status read_row(heed_store *store, sqlite3_stmt *st,
                             struct heed_arrangement *out)
 {
 	bool oom = false;
-	const unsigned char *mode = sqlite3_column_text(st, 3);
-	const unsigned char *kind = sqlite3_column_text(st, 10);
 
 	out->host = text_dup(store, st, 0, &oom);
 	out->delay_ms = sqlite3_column_int64(st, 1);
 	out->max_pages = sqlite3_column_int64(st, 2);
-	if (!mode || heed_arrangement_mode_parse((const char *)mode,
-	                                         &out->mode) != HEED_OK)
-		out->mode = HEED_ARRANGEMENT_FULL;
 	out->include = text_dup(store, st, 4, &oom);
 	out->exclude = text_dup(store, st, 5, &oom);
 	out->windows = text_dup(store, st, 6, &oom);
 	out->endpoint = text_dup(store, st, 7, &oom);
 	out->note = text_dup(store, st, 8, &oom);
 	out->updated_s = sqlite3_column_int64(st, 9);
-	if (!kind ||
-	    heed_arrangement_endpoint_kind_parse(
-	            (const char *)kind, &out->endpoint_kind) != HEED_OK)
-		out->endpoint_kind = HEED_ENDPOINT_SOURCE;
-	/* A row written by hand never makes heed faster than its floor. */
-	if (out->delay_ms > 0 && out->delay_ms < HEED_ARRANGEMENT_MIN_DELAY_MS)
-		out->delay_ms = HEED_ARRANGEMENT_MIN_DELAY_MS;
+	heed__arrangement_settle(out, (const char *)sqlite3_column_text(st, 3),
+	                         (const char *)sqlite3_column_text(st, 10));
 	return oom ? HEED_ENOMEM : HEED_OK;
 }
 
-void heed_store_arrangement_clear(heed_store *store, struct heed_arrangement *a)
+static heed_status sqlite_get(heed_store *store, const char *host,
+                              struct heed_arrangement *out)
 {
-	heed__free(store->alloc, a->host);
-	heed__free(store->alloc, a->include);
-	heed__free(store->alloc, a->exclude);
-	heed__free(store->alloc, a->windows);
-	heed__free(store->alloc, a->endpoint);
-	heed__free(store->alloc, a->note);
-	memset(a, 0, sizeof(*a));
-}
-
-heed_status heed_store_arrangement_get(heed_store *store, const char *host,
-                                       struct heed_arrangement *out)
-{
-	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT " ARR_COLUMNS " FROM arrangements WHERE host = ?1;");
 	heed_status rc;
 	int step;
 
-	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
@@ -111,8 +89,6 @@ heed_status heed_store_arrangement_get(heed_store *store, const char *host,
 	else
 		rc = heed__store_fail(store, NULL, "reading an arrangement");
 	heed__sqlite_release(store, st);
-	if (rc == HEED_ENOMEM)
-		heed_store_arrangement_clear(store, out);
 	return rc;
 }
 
@@ -124,10 +100,9 @@ static void bind_text(sqlite3_stmt *st, int col, const char *p)
 		sqlite3_bind_null(st, col);
 }
 
-heed_status heed_store_arrangement_put(heed_store *store,
-                                       const struct heed_arrangement *in)
+static heed_status sqlite_put(heed_store *store,
+                              const struct heed_arrangement *in)
 {
-	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "INSERT OR REPLACE INTO arrangements (" ARR_COLUMNS
@@ -155,16 +130,13 @@ heed_status heed_store_arrangement_put(heed_store *store,
 	return rc;
 }
 
-heed_status heed_store_arrangement_delete(heed_store *store, const char *host,
-                                          bool *found)
+static heed_status sqlite_delete(heed_store *store, const char *host,
+                                 bool *found)
 {
-	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "DELETE FROM arrangements WHERE host = ?1;");
 	heed_status rc;
 
-	if (found)
-		*found = false;
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
@@ -175,11 +147,9 @@ heed_status heed_store_arrangement_delete(heed_store *store, const char *host,
 	return rc;
 }
 
-heed_status heed_store_arrangement_each(heed_store *store,
-                                        heed_store_arrangement_fn *fn, void *ud,
-                                        size_t *count)
+static heed_status sqlite_each(heed_store *store, heed_store_arrangement_fn *fn,
+                               void *ud, size_t *count)
 {
-	HEED_STORE_SQLITE_ONLY(store, "arrangements");
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
 	        "SELECT " ARR_COLUMNS " FROM arrangements ORDER BY host;");
@@ -188,8 +158,6 @@ heed_status heed_store_arrangement_each(heed_store *store,
 	size_t n = 0;
 	int step;
 
-	if (count)
-		*count = 0;
 	if (!st)
 		return HEED_ESTORE;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -210,3 +178,10 @@ heed_status heed_store_arrangement_each(heed_store *store,
 		*count = n;
 	return rc;
 }
+
+const struct heed__arrangements_ops heed__sqlite_arrangements_ops = {
+        .get = sqlite_get,
+        .put = sqlite_put,
+        .del = sqlite_delete,
+        .each = sqlite_each,
+};

@@ -5,6 +5,7 @@
  * force) and one row per host with its politeness state (back-off, last
  * request). States and
  * reasons are stored by name so that the database reads without heed.
+ * src/store/sites.c checks the arguments and calls these.
  */
 #include <stdio.h>
 #include <string.h>
@@ -92,15 +93,9 @@ static heed_status read_row(heed_store *store, sqlite3_stmt *st,
 
 	out->site = column_dup(store, st, 0, NULL, &oom);
 	out->host = column_dup(store, st, 1, NULL, &oom);
-	if (heed_site_state_parse((const char *)sqlite3_column_text(st, 2),
-	                          &r->state) != HEED_OK ||
-	    r->state > HEED_SITE_DISQUALIFIED_RESET)
-		r->state = HEED_SITE_UNKNOWN;
-	if (heed_site_reason_parse((const char *)sqlite3_column_text(st, 3),
-	                           &r->reason) != HEED_OK)
-		r->reason = HEED_SITE_R_NONE;
-	snprintf(r->detail, sizeof(r->detail), "%s",
-	         (const char *)sqlite3_column_text(st, 4));
+	heed__site_settle(out, (const char *)sqlite3_column_text(st, 2),
+	                  (const char *)sqlite3_column_text(st, 3),
+	                  (const char *)sqlite3_column_text(st, 4));
 	r->http_status = sqlite3_column_int(st, 5);
 	r->robots_date_s = sqlite3_column_int64(st, 6);
 	r->last_success_s = sqlite3_column_int64(st, 7);
@@ -115,19 +110,6 @@ static heed_status read_row(heed_store *store, sqlite3_stmt *st,
 	out->robots_last_modified = column_dup(store, st, 15, NULL, &oom);
 	out->robots_type = column_dup(store, st, 16, NULL, &oom);
 	return oom ? HEED_ENOMEM : HEED_OK;
-}
-
-void heed_store_site_clear(heed_store *store, struct heed_store_site *s)
-{
-	heed__free(store->alloc, s->site);
-	heed__free(store->alloc, s->host);
-	heed__free(store->alloc, s->robots_url);
-	heed__free(store->alloc, s->robots_body);
-	heed__free(store->alloc, s->rules_body);
-	heed__free(store->alloc, s->robots_etag);
-	heed__free(store->alloc, s->robots_last_modified);
-	heed__free(store->alloc, s->robots_type);
-	memset(s, 0, sizeof(*s));
 }
 
 /* Steps st (bound) once and releases it: HEED_OK when read (the row
@@ -156,21 +138,16 @@ static heed_status read_site(heed_store *store, sqlite3_stmt *st, void *out)
 	return read_row(store, st, out);
 }
 
-heed_status heed_store_site_get(heed_store *store, const char *site,
-                                struct heed_store_site *out)
+static heed_status sqlite_get(heed_store *store, const char *site,
+                              struct heed_store_site *out)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " SITE_COLUMNS " FROM sites WHERE site = ?1;");
-	heed_status rc;
 
-	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
-	rc = one_row(store, st, read_site, out, "reading a site");
-	if (rc == HEED_ENOMEM)
-		heed_store_site_clear(store, out);
-	return rc;
+	return one_row(store, st, read_site, out, "reading a site");
 }
 
 static void bind_blob(sqlite3_stmt *st, int col, const char *p, size_t len)
@@ -189,8 +166,8 @@ static void bind_text(sqlite3_stmt *st, int col, const char *p)
 		sqlite3_bind_null(st, col);
 }
 
-heed_status heed_store_site_put(heed_store *store,
-                                const struct heed_store_site *in)
+static heed_status sqlite_put(heed_store *store,
+                              const struct heed_store_site *in)
 {
 	const struct heed_site_record *r = &in->record;
 	sqlite3_stmt *st = heed__sqlite_prepare(
@@ -225,9 +202,8 @@ heed_status heed_store_site_put(heed_store *store,
 	return rc;
 }
 
-heed_status heed_store_site_each(heed_store *store, const char *host,
-                                 heed_store_site_fn *fn, void *ud,
-                                 size_t *count)
+static heed_status sqlite_each(heed_store *store, const char *host,
+                               heed_store_site_fn *fn, void *ud, size_t *count)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " SITE_COLUMNS " FROM sites WHERE ?1 IS NULL "
@@ -237,8 +213,6 @@ heed_status heed_store_site_each(heed_store *store, const char *host,
 	size_t n = 0;
 	int step;
 
-	if (count)
-		*count = 0;
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
@@ -261,15 +235,14 @@ heed_status heed_store_site_each(heed_store *store, const char *host,
 	return rc;
 }
 
-heed_status heed_store_host_get(heed_store *store, const char *host,
-                                struct heed_store_host *out)
+static heed_status sqlite_host_get(heed_store *store, const char *host,
+                                   struct heed_store_host *out)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT backoff_level, backoff_until, last_request_ms "
 	               "FROM hosts WHERE host = ?1;");
 	int step;
 
-	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
@@ -285,8 +258,8 @@ heed_status heed_store_host_get(heed_store *store, const char *host,
 	               : heed__store_fail(store, NULL, "reading a host");
 }
 
-heed_status heed_store_host_put(heed_store *store, const char *host,
-                                const struct heed_store_host *in)
+static heed_status sqlite_host_put(heed_store *store, const char *host,
+                                   const struct heed_store_host *in)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "INSERT OR REPLACE INTO hosts (host, backoff_level, "
@@ -303,83 +276,6 @@ heed_status heed_store_host_put(heed_store *store, const char *host,
 	rc = heed__sqlite_step_done(store, st);
 	heed__sqlite_release(store, st);
 	return rc;
-}
-
-/* The reset of one site, applied to a copy of its row. */
-static heed_status reset_site(heed_store *store, const char *site)
-{
-	struct heed_store_site row;
-	heed_status rc = heed_store_site_get(store, site, &row);
-
-	if (rc != HEED_OK)
-		return rc;
-	heed_site_record_reset(&row.record);
-	rc = heed_store_site_put(store, &row);
-	heed_store_site_clear(store, &row);
-	return rc;
-}
-
-struct name_list {
-	heed_store *store;
-	char **names;
-	size_t count;
-	bool oom;
-};
-
-static void collect_site(void *ud, const struct heed_store_site *s)
-{
-	struct name_list *l = ud;
-	char **grown;
-
-	if (l->oom)
-		return;
-	grown = heed__realloc(l->store->alloc, l->names,
-	                      (l->count + 1) * sizeof(*grown));
-	if (!grown) {
-		l->oom = true;
-		return;
-	}
-	l->names = grown;
-	l->names[l->count] =
-	        heed__strndup(l->store->alloc, s->site, strlen(s->site));
-	if (!l->names[l->count])
-		l->oom = true;
-	else
-		l->count++;
-}
-
-heed_status heed_store_site_reset_host(heed_store *store, const char *host,
-                                       size_t *count)
-{
-	struct name_list l = {store, NULL, 0, false};
-	struct heed_store_host h;
-	heed_status rc;
-	size_t i;
-
-	*count = 0;
-	rc = heed_store_begin(store);
-	if (rc != HEED_OK)
-		return rc;
-	rc = heed_store_site_each(store, host, collect_site, &l, NULL);
-	if (rc == HEED_OK && l.oom)
-		rc = HEED_ENOMEM;
-	for (i = 0; rc == HEED_OK && i < l.count; i++)
-		rc = reset_site(store, l.names[i]);
-	if (rc == HEED_OK)
-		rc = heed_store_host_get(store, host, &h);
-	if (rc == HEED_OK && (h.backoff.level || h.backoff.until_s)) {
-		memset(&h.backoff, 0, sizeof(h.backoff));
-		rc = heed_store_host_put(store, host, &h);
-	}
-	for (i = 0; i < l.count; i++)
-		heed__free(store->alloc, l.names[i]);
-	heed__free(store->alloc, l.names);
-	if (rc != HEED_OK) {
-		heed_store_rollback(store);
-		return rc;
-	}
-	*count = l.count;
-	return heed_store_commit(store);
 }
 
 /* ---- ACAP permissions references ---- */
@@ -407,39 +303,23 @@ static heed_status read_ref(heed_store *store, sqlite3_stmt *st, void *row)
 	return oom ? HEED_ENOMEM : HEED_OK;
 }
 
-void heed_store_acap_ref_clear(heed_store *store, struct heed_store_acap_ref *r)
-{
-	heed__free(store->alloc, r->site);
-	heed__free(store->alloc, r->locator);
-	heed__free(store->alloc, r->url);
-	heed__free(store->alloc, r->body);
-	heed__free(store->alloc, r->etag);
-	heed__free(store->alloc, r->last_modified);
-	memset(r, 0, sizeof(*r));
-}
-
-heed_status heed_store_acap_ref_get(heed_store *store, const char *site,
-                                    const char *locator,
-                                    struct heed_store_acap_ref *out)
+static heed_status sqlite_ref_get(heed_store *store, const char *site,
+                                  const char *locator,
+                                  struct heed_store_acap_ref *out)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " REF_COLUMNS " FROM acap_refs WHERE site = ?1 "
 	               "AND locator = ?2;");
-	heed_status rc;
 
-	memset(out, 0, sizeof(*out));
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, locator, -1, SQLITE_STATIC);
-	rc = one_row(store, st, read_ref, out, "reading an ACAP reference");
-	if (rc == HEED_ENOMEM)
-		heed_store_acap_ref_clear(store, out);
-	return rc;
+	return one_row(store, st, read_ref, out, "reading an ACAP reference");
 }
 
-heed_status heed_store_acap_ref_put(heed_store *store,
-                                    const struct heed_store_acap_ref *in)
+static heed_status sqlite_ref_put(heed_store *store,
+                                  const struct heed_store_acap_ref *in)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "INSERT OR REPLACE INTO acap_refs (" REF_COLUMNS
@@ -462,8 +342,8 @@ heed_status heed_store_acap_ref_put(heed_store *store,
 	return rc;
 }
 
-heed_status heed_store_acap_ref_delete(heed_store *store, const char *site,
-                                       const char *locator)
+static heed_status sqlite_ref_delete(heed_store *store, const char *site,
+                                     const char *locator)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
@@ -479,8 +359,8 @@ heed_status heed_store_acap_ref_delete(heed_store *store, const char *site,
 	return rc;
 }
 
-heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
-                                     heed_store_acap_ref_fn *fn, void *ud)
+static heed_status sqlite_ref_each(heed_store *store, const char *site,
+                                   heed_store_acap_ref_fn *fn, void *ud)
 {
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " REF_COLUMNS " FROM acap_refs WHERE site = ?1 "
@@ -506,3 +386,15 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 	heed__sqlite_release(store, st);
 	return rc;
 }
+
+const struct heed__sites_ops heed__sqlite_sites_ops = {
+        .get = sqlite_get,
+        .put = sqlite_put,
+        .each = sqlite_each,
+        .host_get = sqlite_host_get,
+        .host_put = sqlite_host_put,
+        .ref_get = sqlite_ref_get,
+        .ref_put = sqlite_ref_put,
+        .ref_delete = sqlite_ref_delete,
+        .ref_each = sqlite_ref_each,
+};

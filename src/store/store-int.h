@@ -15,9 +15,11 @@
 
 #include "common/common-int.h"
 #include "heed/store.h"
+#include "heed/store_arrangements.h"
 #include "heed/store_frontier.h"
 #include "heed/store_irc.h"
 #include "heed/store_pages.h"
+#include "heed/store_sites.h"
 #include "heed/store_visits.h"
 #include "heed/store_leases.h"
 
@@ -81,6 +83,61 @@ struct heed__frontier_ops {
 	heed_status (*lease_get)(heed_store *store, int64_t *until_ms);
 	heed_status (*lease_set)(heed_store *store, int64_t until_ms);
 };
+
+/*
+ * The sites area's functions on one backend (include/heed/store_sites.h):
+ * called by src/store/sites.c with the arguments checked and the outputs
+ * zeroed; NULL when the backend lacks the area. Resetting a host is built
+ * on these by the front, the same on every backend.
+ */
+struct heed__sites_ops {
+	heed_status (*get)(heed_store *store, const char *site,
+	                   struct heed_store_site *out);
+	heed_status (*put)(heed_store *store, const struct heed_store_site *in);
+	heed_status (*each)(heed_store *store, const char *host,
+	                    heed_store_site_fn *fn, void *ud, size_t *count);
+	heed_status (*host_get)(heed_store *store, const char *host,
+	                        struct heed_store_host *out);
+	heed_status (*host_put)(heed_store *store, const char *host,
+	                        const struct heed_store_host *in);
+	/* ACAP permissions references (the acap_refs table). */
+	heed_status (*ref_get)(heed_store *store, const char *site,
+	                       const char *locator,
+	                       struct heed_store_acap_ref *out);
+	heed_status (*ref_put)(heed_store *store,
+	                       const struct heed_store_acap_ref *in);
+	heed_status (*ref_delete)(heed_store *store, const char *site,
+	                          const char *locator);
+	heed_status (*ref_each)(heed_store *store, const char *site,
+	                        heed_store_acap_ref_fn *fn, void *ud);
+};
+
+/* What every backend does to a site row it read: state and reason are the
+ * row's names (NULL or unknown: unknown, none). */
+void heed__site_settle(struct heed_store_site *s, const char *state,
+                       const char *reason, const char *detail);
+
+/*
+ * The arrangements area's functions on one backend
+ * (include/heed/store_arrangements.h): called by src/store/arrangements.c
+ * with the arguments checked and the outputs zeroed; NULL when the backend
+ * lacks the area. A row read is settled by heed__arrangement_settle.
+ */
+struct heed__arrangements_ops {
+	heed_status (*get)(heed_store *store, const char *host,
+	                   struct heed_arrangement *out);
+	heed_status (*put)(heed_store *store,
+	                   const struct heed_arrangement *in);
+	heed_status (*del)(heed_store *store, const char *host, bool *found);
+	heed_status (*each)(heed_store *store, heed_store_arrangement_fn *fn,
+	                    void *ud, size_t *count);
+};
+
+/* What every backend does to an arrangement it read: mode and kind are
+ * the row's texts (NULL or unknown: full, source), and a hand-written
+ * delay under the floor is raised to it. */
+void heed__arrangement_settle(struct heed_arrangement *a, const char *mode,
+                              const char *kind);
 
 /*
  * The IRC area's statements on one backend (include/heed/store_irc.h). The
@@ -240,6 +297,8 @@ struct heed_store_backend {
 	const char *migrate_begin_sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
+	const struct heed__sites_ops *sites;
+	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
 	const struct heed__pages_ops *pages;
 	const struct heed__visits_ops *visits;
@@ -277,6 +336,10 @@ extern const struct heed_store_backend heed__sqlite_backend;
 extern const struct heed_store_backend heed__pg_backend;
 extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
 extern const struct heed__frontier_ops heed__pg_frontier_ops;
+extern const struct heed__sites_ops heed__sqlite_sites_ops;
+extern const struct heed__sites_ops heed__pg_sites_ops;
+extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
+extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
 extern const struct heed__pages_ops heed__sqlite_pages_ops;
@@ -377,6 +440,8 @@ extern const int heed__store_area_count;
 extern const struct heed_store_area heed__store_core_area;
 /* The PostgreSQL backend's areas (src/store/pg_<area>.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
+extern const struct heed_store_area heed__pg_sites_area;
+extern const struct heed_store_area heed__pg_arrangements_area;
 extern const struct heed_store_area heed__pg_irc_area;
 extern const struct heed_store_area heed__pg_pages_area;
 /* After pages: its first migration fills it from the pages table. */

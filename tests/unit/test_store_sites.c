@@ -4,9 +4,14 @@
  * (back-off, last request); and the arrangements area beside it: an
  * arrangement survives a reopen field by field, a replace, the listing in
  * host order, a delete, and a hand-written delay under 1 s is raised on
- * read.
+ * read. Two stores open on one location see each other's writes.
+ *
+ * The tests run on both backends: meson runs this program a second time
+ * with a PostgreSQL cluster (unit.store_sites_pg), and then "the store's
+ * file" is a fresh database of the cluster for each test (the migration
+ * of an old SQLite file is skipped there).
  */
-#include "heed_test.h"
+#include "pg_test.h"
 
 #include <sqlite3.h>
 #include <unistd.h>
@@ -14,13 +19,17 @@
 #include "heed/store_arrangements.h"
 #include "heed/store_sites.h"
 
-static char path[64];
+static char path[256];
 
 static int make_file(void **state)
 {
 	int fd;
 
 	(void)state;
+	if (heed_test_pg()) {
+		heed_test_pg_fresh(path, sizeof(path));
+		return 0;
+	}
 	snprintf(path, sizeof(path), "/tmp/heed-sites-XXXXXX");
 	fd = mkstemp(path);
 	if (fd < 0)
@@ -32,15 +41,32 @@ static int make_file(void **state)
 
 static int remove_file(void **state)
 {
-	char p[96];
+	char p[sizeof(path) + 8];
 
 	(void)state;
+	if (heed_test_pg())
+		return 0;
 	unlink(path);
 	snprintf(p, sizeof(p), "%s-wal", path);
 	unlink(p);
 	snprintf(p, sizeof(p), "%s-shm", path);
 	unlink(p);
 	return 0;
+}
+
+/* Runs sql on the store behind heed's back, as an operator's hand would:
+ * the same SQL on both backends. */
+static void edit_by_hand(const char *sql)
+{
+	sqlite3 *db;
+
+	if (heed_test_pg()) {
+		heed_test_pg_sql(path, sql);
+		return;
+	}
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
 }
 
 static heed_store *open_store(void)
@@ -187,16 +213,70 @@ static void test_host_state_survives_reopen(void **state)
 	heed_store_close(s);
 }
 
+/* Two stores open on one location at once (two workers of one
+ * PostgreSQL database, two processes of one SQLite file): what one
+ * writes, the other reads at once, a replace included, and a transaction
+ * is seen whole or not at all. */
+static void test_two_stores_at_once(void **state)
+{
+	struct heed_store_host h = {{1, 60}, 1700000000000};
+	struct heed_store_site row;
+	heed_store *a = open_store(), *b = open_store();
+	size_t n = 0;
+	int seen = 0;
+
+	(void)state;
+	put_site(a, "http://e.test", "e.test", HEED_SITE_DISQUALIFIED, 1);
+	assert_int_equal(heed_store_host_put(a, "e.test", &h), HEED_OK);
+	assert_int_equal(heed_store_site_get(b, "http://e.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.failures, 1);
+	heed_store_site_clear(b, &row);
+	memset(&h, 0, sizeof(h));
+	assert_int_equal(heed_store_host_get(b, "e.test", &h), HEED_OK);
+	assert_int_equal(h.last_request_ms, 1700000000000);
+
+	/* b resets the host in one transaction; until it commits, a sees
+	 * the site as it was. */
+	assert_int_equal(heed_store_begin(b), HEED_OK);
+	put_site(b, "http://e.test", "e.test", HEED_SITE_DISQUALIFIED, 7);
+	assert_int_equal(heed_store_site_get(a, "http://e.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.failures, 1);
+	heed_store_site_clear(a, &row);
+	assert_int_equal(heed_store_commit(b), HEED_OK);
+	assert_int_equal(heed_store_site_get(a, "http://e.test", &row),
+	                 HEED_OK);
+	assert_int_equal(row.record.failures, 7);
+	heed_store_site_clear(a, &row);
+	assert_int_equal(heed_store_site_reset_host(b, "e.test", &n), HEED_OK);
+	assert_int_equal(n, 1);
+	/* NULL lists every site. */
+	assert_int_equal(heed_store_site_each(a, NULL, count_site, &seen, &n),
+	                 HEED_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(seen, 1);
+	assert_int_equal(heed_store_host_get(a, "e.test", &h), HEED_OK);
+	assert_int_equal(h.backoff.level, 0);
+	assert_int_equal(h.last_request_ms, 1700000000000);
+	heed_store_close(a);
+	heed_store_close(b);
+}
+
 /* A store of an older heed (sites area version 1, before issue 19) is
  * migrated on open: its rows stay, with no validators. */
 static void test_version_1_is_migrated(void **state)
 {
 	struct heed_store_site row;
-	heed_store *s = open_store();
+	heed_store *s;
 	sqlite3 *db;
 	int v = 0;
 
 	(void)state;
+	/* No PostgreSQL store was ever at version 1. */
+	if (heed_test_pg())
+		skip();
+	s = open_store();
 	put_site(s, "http://a.test", "a.test", HEED_SITE_QUALIFIED_RULES, 0);
 	heed_store_close(s);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
@@ -400,20 +480,13 @@ static void test_arrangement_floor_on_read(void **state)
 {
 	struct heed_arrangement a = {0}, out;
 	heed_store *s = open_store();
-	sqlite3 *db;
 
 	(void)state;
 	a.host = "fast.example";
 	a.delay_ms = 2000;
 	assert_int_equal(heed_store_arrangement_put(s, &a), HEED_OK);
 	heed_store_close(s);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
-	                              "UPDATE arrangements SET delay_ms = 10, "
-	                              "mode = 'bogus';",
-	                              NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
+	edit_by_hand("UPDATE arrangements SET delay_ms = 10, mode = 'bogus';");
 	s = open_store();
 	assert_int_equal(heed_store_arrangement_get(s, "fast.example", &out),
 	                 HEED_OK);
@@ -434,6 +507,8 @@ int main(void)
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_version_1_is_migrated,
 	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_two_stores_at_once,
+	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_acap_refs_round_trip,
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_arrangement_round_trip,
@@ -444,5 +519,7 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(test_arrangement_floor_on_read,
 	                                        make_file, remove_file),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name(heed_test_pg() ? "store_sites_pg"
+	                                                  : "store_sites",
+	                                   tests, NULL, NULL);
 }
