@@ -162,6 +162,7 @@ void heed_cli_arrangement_print(const struct heed_arrangement *a);
 struct json_object;
 struct json_object *heed_cli_arrangement_json(const struct heed_arrangement *a);
 int heed_cmd_irc(int argc, char **argv);
+int heed_cmd_store(int argc, char **argv);
 int heed_cmd_serve(int argc, char **argv);
 
 #endif /* HEED_CLI_H */
