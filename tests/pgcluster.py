@@ -5,6 +5,13 @@
     tests/pgcluster.py stop FOLDER    stops the cluster and deletes the folder
     tests/pgcluster.py run -- CMD...  starts one, runs CMD with HEED_TEST_PG
                                       set to its URL, stops it; CMD's status
+    tests/pgcluster.py ctl FOLDER restart|stop|start
+                                      restarts, stops or starts the server
+                                      of a running cluster, keeping its
+                                      folder and port (lost connections)
+
+CMD also gets HEED_TEST_PG_FOLDER (the cluster's folder) and
+HEED_TEST_PGCLUSTER (this script), for `ctl`.
 
 or from Python (the integration tests):
 
@@ -177,6 +184,18 @@ class PgCluster:
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder = None
 
+    def ctl(self, action):
+        """The server of a running cluster: "stop" (fast: sessions are
+        ended, as an operator's restart ends them), "start", "restart";
+        the folder, port and databases stay."""
+        argv = [os.path.join(self.bin, "pg_ctl"), "-D", self.data(), "-w",
+                "-t", WAIT_S]
+        if action in ("stop", "restart"):
+            argv += ["-m", "fast"]
+        if action in ("start", "restart"):
+            argv += ["-l", self.log()]
+        run(as_owner(argv + [action]), "pg_ctl " + action, cwd=self.folder)
+
     def __enter__(self):
         return self.start()
 
@@ -203,9 +222,21 @@ def main(argv):
             return 2
         stop_folder(argv[1])
         return 0
+    if (len(argv) == 3 and argv[0] == "ctl"
+            and argv[2] in ("restart", "stop", "start")):
+        if not os.path.isdir(os.path.join(argv[1], "data")):
+            print(f"pgcluster: {argv[1]} is not a test cluster",
+                  file=sys.stderr)
+            return 2
+        c = PgCluster()
+        c.folder = argv[1]
+        c.ctl(argv[2])
+        return 0
     if len(argv) >= 3 and argv[0] == "run" and argv[1] == "--":
         with PgCluster() as c:
-            env = dict(os.environ, HEED_TEST_PG=c.url)
+            env = dict(os.environ, HEED_TEST_PG=c.url,
+                       HEED_TEST_PG_FOLDER=c.folder,
+                       HEED_TEST_PGCLUSTER=os.path.abspath(__file__))
             return subprocess.run(argv[2:], env=env).returncode
     print(__doc__.split("\n\n")[1], file=sys.stderr)
     return 2

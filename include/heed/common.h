@@ -23,23 +23,25 @@ extern "C" {
 #define HEED_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* XX(name, number, message) */
-#define HEED_STATUS_MAP(XX)                              \
-	XX(OK, 0, "success")                             \
-	XX(ENOMEM, 1, "out of memory")                   \
-	XX(EINVAL, 2, "invalid argument")                \
-	XX(ETOOBIG, 3, "input exceeds a size limit")     \
-	XX(EPARSE, 4, "input could not be parsed")       \
-	XX(ENOTFOUND, 5, "not found")                    \
-	XX(EIO, 6, "input/output error")                 \
-	XX(EDNS, 7, "DNS lookup failed")                 \
-	XX(ENET, 8, "network error")                     \
-	XX(ETIMEDOUT, 9, "timed out")                    \
-	XX(ESTORE, 10, "storage error")                  \
-	XX(EDENIED, 11, "refused by policy")             \
-	XX(EPROTO, 12, "protocol violation by the peer") \
-	XX(ECONFIG, 13, "invalid configuration")         \
-	XX(EBUSY, 14, "in use by another process")       \
-	XX(ENOTSUP, 15, "not supported by this backend yet")
+#define HEED_STATUS_MAP(XX)                                  \
+	XX(OK, 0, "success")                                 \
+	XX(ENOMEM, 1, "out of memory")                       \
+	XX(EINVAL, 2, "invalid argument")                    \
+	XX(ETOOBIG, 3, "input exceeds a size limit")         \
+	XX(EPARSE, 4, "input could not be parsed")           \
+	XX(ENOTFOUND, 5, "not found")                        \
+	XX(EIO, 6, "input/output error")                     \
+	XX(EDNS, 7, "DNS lookup failed")                     \
+	XX(ENET, 8, "network error")                         \
+	XX(ETIMEDOUT, 9, "timed out")                        \
+	XX(ESTORE, 10, "storage error")                      \
+	XX(EDENIED, 11, "refused by policy")                 \
+	XX(EPROTO, 12, "protocol violation by the peer")     \
+	XX(ECONFIG, 13, "invalid configuration")             \
+	XX(EBUSY, 14, "in use by another process")           \
+	XX(ENOTSUP, 15, "not supported by this backend yet") \
+	XX(ERETRY, 16,                                       \
+	   "the store's connection was lost; the transaction was rolled back")
 
 typedef enum heed_status {
 #define HEED_XX(name, num, msg) HEED_##name = num,

@@ -48,7 +48,9 @@ struct heed_config {
 	char *verify_ranges_file; /* published ranges (JSON), or NULL */
 
 	/* [store] */
-	char *store_location; /* SQLite path, "heed.db" */
+	char *store_location;            /* SQLite path, "heed.db" */
+	int64_t store_reconnect_timeout; /* seconds a PostgreSQL store waits
+	                                    for its server; 60s, 0 none */
 
 	/* [log] */
 	int64_t log_level;             /* heed_log_level; 2 (info) */

@@ -125,8 +125,30 @@ heed_status heed_store_require(heed_store *store, const char *const *areas,
 const char *heed_store_backend_name(const heed_store *store);
 
 /*
+ * What a PostgreSQL store does when it loses its connection (the server
+ * restarted, a network cut): outside a transaction it reconnects, waiting
+ * 0.1 s doubling to 5 s (with jitter) between attempts for at most
+ * timeout_ms in all (default 60 s; 0: fail at once with HEED_ESTORE),
+ * restores the session (read-only, the crawl lock: HEED_EBUSY when another
+ * process took the lock meanwhile) and runs the statement again, once.
+ * Each attempt is logged at warning level to log (may be NULL; copied).
+ * A SQLite store ignores both.
+ */
+#define HEED_STORE_RECONNECT_TIMEOUT_MS 60000
+void heed_store_set_reconnect(heed_store *store, int64_t timeout_ms,
+                              const struct heed_logger *log);
+
+/*
  * Transactions group writes so that a crash leaves all or none of them.
  * Nested calls are not supported: begin, then commit or rollback.
+ *
+ * A PostgreSQL store that loses its connection inside a transaction cannot
+ * carry it on: that call returns HEED_ERETRY, and so does every later one
+ * until heed_store_rollback (HEED_OK: the store reconnected, nothing of the
+ * transaction was written) or heed_store_commit (HEED_ERETRY, never
+ * HEED_OK); the caller then redoes the whole transaction. A connection
+ * lost during COMMIT itself is HEED_ERETRY too, though the server may have
+ * committed: a transaction that may be redone must be safe to apply twice.
  */
 heed_status heed_store_begin(heed_store *store);
 heed_status heed_store_commit(heed_store *store);

@@ -116,6 +116,11 @@ struct heed_store *heed_cli_open_store_areas(const struct heed_config *cfg,
                                              unsigned flags,
                                              const char *const *areas);
 
+/* Gives an opened store the settings' store.reconnect_timeout and the
+ * command's log for its reconnect warnings (every opener above does). */
+void heed_cli_store_reconnect(const struct heed_config *cfg,
+                              struct heed_store *store);
+
 /* Set by SIGINT or SIGTERM while caught (cli_signal.c): a long command
  * stops cleanly and exits HEED_EXIT_INTERRUPTED. */
 extern volatile sig_atomic_t heed_cli_stop;
@@ -157,6 +162,7 @@ void heed_cli_arrangement_print(const struct heed_arrangement *a);
 struct json_object;
 struct json_object *heed_cli_arrangement_json(const struct heed_arrangement *a);
 int heed_cmd_irc(int argc, char **argv);
+int heed_cmd_store(int argc, char **argv);
 int heed_cmd_serve(int argc, char **argv);
 
 #endif /* HEED_CLI_H */

@@ -420,6 +420,9 @@ static int irc_crawl(int argc, char **argv)
 		heed_cli_error("%s", diag.message);
 		rc = HEED_ESTORE;
 	} else {
+		heed_store_set_reconnect(
+		        store, run->cfg.store_reconnect_timeout * 1000,
+		        &run->logger);
 		run->opts.store = store;
 		run->opts.on_result = on_crawl_result;
 		rc = crawl_with_signals(run);

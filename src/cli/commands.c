@@ -381,6 +381,34 @@
 	"error, 130 stopped by SIGINT or SIGTERM after the visits under way\n" \
 	"said QUIT and were stored.\n"
 
+#define STORE_HELP                                                             \
+	"Usage: heed store migrate --from LOCATION --to LOCATION [--batch "    \
+	"N]\n"                                                                 \
+	"Copy a store to another, SQLite or PostgreSQL, in either direction\n" \
+	"(docs/scaling.md, \"Moving a store to PostgreSQL\").\n"               \
+	"\n"                                                                   \
+	"LOCATION is a SQLite file or a postgresql:// URI. The source is\n"    \
+	"only read. The destination is made (or opened) and brought to this\n" \
+	"heed's versions; it must hold no heed data. Both stores' crawl\n"     \
+	"locks are held while copying. A source holding data in an area the\n" \
+	"destination's backend does not have yet is refused, naming it.\n"     \
+	"Every table is copied in one transaction, ids kept; the search\n"     \
+	"index is rebuilt by the destination. Then each table's rows and a\n"  \
+	"checksum of them are printed for both stores.\n"                      \
+	"\n"                                                                   \
+	"Options:\n"                                                           \
+	"      --from LOCATION  the store to copy\n"                           \
+	"      --to LOCATION    the new store\n"                               \
+	"      --batch N        rows read per batch and between progress\n"    \
+	"                       updates (default 1000)\n"                      \
+	"  -q, --quiet          no progress\n"                                 \
+	"  -h, --help           this help\n"                                   \
+	"\n"                                                                   \
+	"Exit status: 0 copied and verified, 1 a failure or a table that\n"    \
+	"differs after the copy, 2 usage error or a refusal (a destination\n"  \
+	"holding data, areas missing or at other versions; nothing copied),\n" \
+	"75 a store in use by a heed crawl.\n"
+
 const struct heed_cli_command heed_cli_commands[] = {
         {"crawl", "crawl sites and store their pages' metadata", CRAWL_HELP,
          heed_cmd_crawl},
@@ -394,6 +422,8 @@ const struct heed_cli_command heed_cli_commands[] = {
          SERVE_HELP, heed_cmd_serve},
         {"irc", "crawl IRC networks, check their CRAWLER token, list them",
          IRC_HELP, heed_cmd_irc},
+        {"store", "copy a store between SQLite and PostgreSQL", STORE_HELP,
+         heed_cmd_store},
         {"robots", "check URLs against a robots.txt, or lint it", ROBOTS_HELP,
          heed_cmd_robots},
         {"site", "qualify sites (robots.txt lifecycle), report, reset",

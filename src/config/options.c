@@ -59,6 +59,13 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(store_location),
          1,
          0},
+        {{"store.reconnect_timeout", HEED_CONFIG_DURATION, "60s",
+          "How long a command waits for a PostgreSQL store that went away "
+          "(a server restart) to come back, reconnecting with back-off, "
+          "before it fails; 0: fail at once."},
+         FIELD(store_reconnect_timeout),
+         0,
+         86400},
         {{"log.level", HEED_CONFIG_INT, "2",
           "How much to log: 0 errors, 1 warnings, 2 information, 3 debugging."},
          FIELD(log_level),

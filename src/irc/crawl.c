@@ -124,6 +124,10 @@ static int64_t now_s(void)
 
 static void store_failed(struct crawl *c, const char *what)
 {
+	/* The crawl stops at its first store failure; the writes still in
+	 * flight fail the same way and would only repeat it. */
+	if (c->rc == HEED_ESTORE)
+		return;
 	heed_log(c->opts->log, HEED_LOG_ERROR, "irc", "store: %s: %s", what,
 	         heed_store_errmsg(c->opts->store));
 	c->rc = HEED_ESTORE;

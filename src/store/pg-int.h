@@ -4,7 +4,9 @@
  *
  * Every value goes to the server as text through PQexecParams, so no SQL is
  * ever built from data, and every result is read whole before the caller's
- * callback sees a row (a callback may call the store again).
+ * callback sees a row (a callback may call the store again). Every
+ * statement goes through heed__pg_query_ex (or the backend's exec), the one
+ * path that survives a lost connection (src/store/pg.c).
  */
 #ifndef HEED_PG_INT_H
 #define HEED_PG_INT_H
@@ -15,7 +17,16 @@
 
 struct heed__pg {
 	PGconn *conn;
-	bool locked; /* holds the crawl lock (a session advisory lock) */
+	bool locked;    /* holds the crawl lock (a session advisory lock) */
+	bool read_only; /* the session refuses writes (restored on reconnect) */
+	/* Lost connections (src/store/pg.c, execute()): */
+	bool broken;        /* the connection failed: make it again first */
+	bool reconnecting;  /* inside reconnect(): never reconnect again */
+	bool tx_lost;       /* the caller's transaction died with it */
+	bool lock_lost;     /* another process took the crawl lock meanwhile:
+	                       every call is HEED_EBUSY */
+	heed_status status; /* the last statement's, for heed__pg_failed */
+	uint64_t rng;       /* the back-off's jitter */
 };
 
 /* The first key of heed's advisory locks: "heed" in ASCII, as
@@ -39,6 +50,12 @@ PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
 PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
                             const char *const *params, const int *lengths,
                             const int *formats);
+
+/* Why the last heed__pg_query returned NULL: HEED_ESTORE, HEED_ERETRY
+ * (the connection was lost inside a transaction: the caller redoes it) or
+ * HEED_EBUSY (reconnected, but another process took the crawl lock). An
+ * area file returns it rather than HEED_ESTORE. */
+heed_status heed__pg_failed(const heed_store *store);
 
 /* heed__pg_query for a statement whose rows do not matter: HEED_OK or
  * HEED_ESTORE; *changed (may be NULL) receives the rows it changed. */

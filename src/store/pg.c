@@ -15,12 +15,20 @@
  * advisory lock, so two workers opening a new database at once migrate it
  * once: the second waits, then finds every area current.
  *
- * A lost connection fails the call with HEED_ESTORE and says so; heed does
- * not reconnect yet (reconnecting with back-off comes with the workers).
+ * Every statement reaches the server through execute(), which survives
+ * the server restarting (issue 14, docs/scaling.md "When PostgreSQL
+ * restarts"): a connection lost outside a transaction is made again, with
+ * back-off, the session's state restored (read-only, the crawl lock), and
+ * the statement run once more; one lost inside heed_store_begin's
+ * transaction took the transaction with it, so the call, and every one
+ * after it until the caller's COMMIT or ROLLBACK, answers HEED_ERETRY: the
+ * caller redoes the transaction. COMMIT then never answers HEED_OK.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/pg-int.h"
@@ -109,27 +117,317 @@ char *heed__pg_redact(const struct heed_allocator *alloc, const char *location)
 	return out;
 }
 
-/* The connection's last error, one line, in the store's messages. */
-static void record_error(heed_store *store, const char *msg)
+/* Reconnecting waits FIRST_WAIT_MS, doubling up to MAX_WAIT_MS, between
+ * attempts: a restart takes a second or two, a failover longer, and a
+ * fleet of workers must not hammer a server that is starting up. */
+#define FIRST_WAIT_MS 100
+#define MAX_WAIT_MS   5000
+
+/* msg, or the connection's last error, in the store's messages: one line,
+ * prefixed by prefix (may be ""). */
+static void record(heed_store *store, const char *prefix, const char *msg)
 {
 	PGconn *conn = store->pg ? store->pg->conn : NULL;
+	char *o = store->backend_err;
+	const char *i;
 	size_t n;
 
 	if (!msg || !*msg)
 		msg = conn ? PQerrorMessage(conn) : "no connection";
-	if (conn && PQstatus(conn) == CONNECTION_BAD)
-		snprintf(store->backend_err, sizeof(store->backend_err),
-		         "lost the connection to PostgreSQL (heed does not "
-		         "reconnect yet): %.180s",
-		         msg);
-	else
-		snprintf(store->backend_err, sizeof(store->backend_err), "%s",
-		         msg);
-	n = strlen(store->backend_err);
-	while (n > 0 && (store->backend_err[n - 1] == '\n' ||
-	                 store->backend_err[n - 1] == ' '))
+	snprintf(store->backend_err, sizeof(store->backend_err), "%s%.200s",
+	         prefix, msg);
+	/* libpq's messages span lines, indented by tabs: one line, single
+	 * spaces. */
+	for (i = store->backend_err; *i; i++) {
+		bool space = *i == '\n' || *i == '\t' || *i == ' ';
+		if (!space)
+			*o++ = *i;
+		else if (o > store->backend_err && o[-1] != ' ')
+			*o++ = ' ';
+	}
+	*o = '\0';
+	n = (size_t)(o - store->backend_err);
+	while (n > 0 && store->backend_err[n - 1] == ' ')
 		store->backend_err[--n] = '\0';
 	memcpy(store->errmsg, store->backend_err, sizeof(store->errmsg));
+}
+
+static void record_error(heed_store *store, const char *msg)
+{
+	record(store, "", msg);
+}
+
+/* A statement for execute(): PQexecParams's arguments, or simple for
+ * several statements without parameters (migrations, "BEGIN; ..."),
+ * which only the simple query protocol runs. */
+struct pg_stmt {
+	const char *sql;
+	int n;
+	const char *const *params;
+	const int *lengths, *formats;
+	bool simple;
+};
+
+static PGresult *send_once(PGconn *conn, const struct pg_stmt *st)
+{
+	if (st->simple)
+		return PQexec(conn, st->sql);
+	return PQexecParams(conn, st->sql, st->n, NULL, st->params, st->lengths,
+	                    st->formats, 0);
+}
+
+static bool succeeded(const PGresult *r)
+{
+	ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+
+	return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK;
+}
+
+/* Whether a failure of r on conn is the connection's, not the
+ * statement's: libpq lost the socket, or the server said goodbye (SQLSTATE
+ * class 08, connection exceptions; 57P01 admin_shutdown, 57P02
+ * crash_shutdown, 57P03 cannot_connect_now). */
+static bool connection_lost(PGconn *conn, const PGresult *r)
+{
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+
+	if (PQstatus(conn) == CONNECTION_BAD)
+		return true;
+	return state &&
+	       (strncmp(state, "08", 2) == 0 || strcmp(state, "57P01") == 0 ||
+	        strcmp(state, "57P02") == 0 || strcmp(state, "57P03") == 0);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void nap_ms(int64_t ms)
+{
+	struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000};
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+/* A wait between wait / 2 and wait: workers that lost one server at the
+ * same moment must not all come back at the same moment (xorshift64). */
+static int64_t jittered(struct heed__pg *pg, int64_t wait)
+{
+	pg->rng ^= pg->rng << 13;
+	pg->rng ^= pg->rng >> 7;
+	pg->rng ^= pg->rng << 17;
+	return wait / 2 + (int64_t)(pg->rng % (uint64_t)(wait / 2 + 1));
+}
+
+/* The pid heed[N] of the session holding the crawl lock, or 0. */
+static long lock_holder(heed_store *store);
+
+/* Runs sql on the new connection, no retry: HEED_OK, else the failure
+ * recorded and whether the connection went again (HEED_ERETRY). */
+static heed_status restore_one(heed_store *store, const char *sql, bool *yes)
+{
+	PGresult *r = PQexec(store->pg->conn, sql);
+	heed_status rc = HEED_OK;
+
+	if (!succeeded(r)) {
+		record_error(store, r ? PQresultErrorMessage(r) : NULL);
+		rc = connection_lost(store->pg->conn, r) ? HEED_ERETRY
+		                                         : HEED_ESTORE;
+	} else if (yes) {
+		*yes = PQntuples(r) == 1 &&
+		       strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+	}
+	PQclear(r);
+	return rc;
+}
+
+/* Gives the new session what the lost one had: a reader's read-only
+ * default, and the crawl lock, unless another process took it meanwhile:
+ * then two crawls would share the store, so HEED_EBUSY. */
+static heed_status restore(heed_store *store)
+{
+	struct heed__pg *pg = store->pg;
+	heed_status rc = HEED_OK;
+	bool got = false;
+	long holder;
+
+	if (pg->read_only)
+		rc = restore_one(
+		        store, "SET default_transaction_read_only = on;", NULL);
+	if (rc != HEED_OK || !pg->locked)
+		return rc;
+	rc = restore_one(store,
+	                 "SELECT pg_try_advisory_lock(" HEED_PG_LOCK_KEY
+	                 ", " HEED_PG_LOCK_CRAWL ");",
+	                 &got);
+	if (rc != HEED_OK || got)
+		return rc;
+	pg->locked = false;
+	holder = lock_holder(store);
+	pg->lock_lost = true;
+	if (holder > 0)
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "reconnected to the store '%.120s', but another heed "
+		         "process (pid %ld) took its crawl lock meanwhile",
+		         store->location, holder);
+	else
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "reconnected to the store '%.120s', but another heed "
+		         "process took its crawl lock meanwhile",
+		         store->location);
+	memcpy(store->backend_err, store->errmsg, sizeof(store->errmsg));
+	return HEED_EBUSY;
+}
+
+/*
+ * Makes the connection again after why lost it, waiting between attempts
+ * for at most store->reconnect_ms in all: HEED_OK with the session
+ * restored, HEED_EBUSY (restore), or HEED_ESTORE with the reason.
+ */
+static heed_status reconnect(heed_store *store, const char *why)
+{
+	struct heed__pg *pg = store->pg;
+	int64_t start = now_ms(), wait = FIRST_WAIT_MS, nap = 0, spent;
+	char lost[160], prefix[128];
+	heed_status rc;
+	int attempt;
+
+	snprintf(lost, sizeof(lost), "%s", why);
+	lost[strcspn(lost, "\n")] = '\0';
+	if (store->reconnect_ms <= 0) {
+		record(store,
+		       "lost the connection to PostgreSQL "
+		       "(store.reconnect_timeout is 0): ",
+		       lost);
+		return HEED_ESTORE;
+	}
+	pg->reconnecting = true;
+	/* Bounded: each turn sleeps at least FIRST_WAIT_MS / 2 or ends. */
+	for (attempt = 1;; attempt++) {
+		heed_log(&store->log, HEED_LOG_WARN, "store",
+		         "lost the connection to the PostgreSQL store '%s' "
+		         "(%s): reconnecting, attempt %d after %.1f s",
+		         store->location, lost, attempt, (double)nap / 1000);
+		PQreset(pg->conn);
+		if (PQstatus(pg->conn) == CONNECTION_OK) {
+			pg->broken = false; /* restore's lock_holder runs */
+			rc = restore(store);
+			if (rc != HEED_ERETRY) {
+				pg->reconnecting = false;
+				return rc;
+			}
+		}
+		spent = now_ms() - start;
+		if (spent >= store->reconnect_ms)
+			break;
+		nap = jittered(pg, wait);
+		if (nap > store->reconnect_ms - spent)
+			nap = store->reconnect_ms - spent;
+		nap_ms(nap);
+		wait = wait * 2 > MAX_WAIT_MS ? MAX_WAIT_MS : wait * 2;
+	}
+	pg->reconnecting = false;
+	snprintf(prefix, sizeof(prefix),
+	         "lost the connection to PostgreSQL and could not reconnect "
+	         "in %d attempts over %.0f s (store.reconnect_timeout): ",
+	         attempt, (double)store->reconnect_ms / 1000);
+	record(store, prefix, NULL);
+	return HEED_ESTORE;
+}
+
+/* The transaction died with the connection: the caller hears HEED_ERETRY
+ * until it ends the transaction. */
+static PGresult *tx_lost(heed_store *store, const char *why)
+{
+	store->pg->tx_lost = true;
+	store->pg->status = HEED_ERETRY;
+	record(store,
+	       "the store's connection was lost; the transaction was rolled "
+	       "back: ",
+	       why);
+	return NULL;
+}
+
+/* The one path of every statement to the server (see the top of the
+ * file): its result, or NULL with the failure in store->pg->status
+ * (heed__pg_failed) and the message in the store's. */
+static PGresult *execute(heed_store *store, const struct pg_stmt *st)
+{
+	struct heed__pg *pg = store->pg;
+	char why[HEED_DIAG_SIZE] = "";
+	PGresult *r;
+	heed_status rc;
+	bool in_tx;
+
+	if (!pg || !pg->conn) {
+		record_error(store, "no connection");
+		if (pg)
+			pg->status = HEED_ESTORE;
+		return NULL;
+	}
+	pg->status = HEED_ESTORE;
+	if (pg->lock_lost) {
+		/* The store is another crawl's now: this one must stop. */
+		pg->status = HEED_EBUSY;
+		return NULL;
+	}
+	if (pg->tx_lost) {
+		/* COMMIT of a lost transaction fails; ROLLBACK ends it and
+		 * goes on below, on a new connection. */
+		bool end = st->simple && strcmp(st->sql, "ROLLBACK;") == 0;
+		if (!end && !(st->simple && strcmp(st->sql, "COMMIT;") == 0))
+			return tx_lost(store, "earlier in this transaction; "
+			                      "end it and redo it");
+		pg->tx_lost = false;
+		if (!end) {
+			pg->status = HEED_ERETRY;
+			record(store, "", heed_strerror(HEED_ERETRY));
+			return NULL;
+		}
+	}
+	/* Sent at most twice: once, and once more on a new connection. */
+	for (int sent = 0; sent < 2; sent++) {
+		if (pg->broken || PQstatus(pg->conn) != CONNECTION_OK) {
+			if (pg->reconnecting)
+				return NULL; /* restore's own statement */
+			rc = reconnect(store,
+			               why[0] ? why : PQerrorMessage(pg->conn));
+			if (rc != HEED_OK) {
+				pg->status = rc;
+				return NULL;
+			}
+			pg->broken = false;
+		}
+		in_tx = PQtransactionStatus(pg->conn) != PQTRANS_IDLE;
+		r = send_once(pg->conn, st);
+		if (succeeded(r)) {
+			pg->status = HEED_OK;
+			return r;
+		}
+		record_error(store, r ? PQresultErrorMessage(r) : NULL);
+		if (!connection_lost(pg->conn, r)) {
+			PQclear(r);
+			return NULL;
+		}
+		PQclear(r);
+		snprintf(why, sizeof(why), "%s", store->backend_err);
+		pg->broken = true;
+		if (in_tx)
+			return tx_lost(store, why);
+	}
+	record(store, "lost the connection to PostgreSQL again at once: ", why);
+	return NULL;
+}
+
+heed_status heed__pg_failed(const heed_store *store)
+{
+	return store->pg && store->pg->status != HEED_OK ? store->pg->status
+	                                                 : HEED_ESTORE;
 }
 
 PGresult *heed__pg_query(heed_store *store, const char *sql, int n,
@@ -142,21 +440,9 @@ PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
                             const char *const *params, const int *lengths,
                             const int *formats)
 {
-	PGresult *r;
-	ExecStatusType st;
+	const struct pg_stmt st = {sql, n, params, lengths, formats, false};
 
-	if (!store->pg || !store->pg->conn) {
-		record_error(store, "no connection");
-		return NULL;
-	}
-	r = PQexecParams(store->pg->conn, sql, n, NULL, params, lengths,
-	                 formats, 0);
-	st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
-		return r;
-	record_error(store, r ? PQresultErrorMessage(r) : NULL);
-	PQclear(r);
-	return NULL;
+	return execute(store, &st);
 }
 
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
@@ -167,7 +453,7 @@ heed_status heed__pg_run(heed_store *store, const char *sql, int n,
 	if (changed)
 		*changed = r ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	PQclear(r);
 	return HEED_OK;
 }
@@ -230,24 +516,14 @@ const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v)
 	return buf;
 }
 
-/* Several statements, no parameters (migrations, BEGIN; ...): the simple
- * query protocol. */
+/* Several statements, no parameters (migrations, BEGIN; ...). */
 static heed_status pg_exec(heed_store *store, const char *sql)
 {
-	PGresult *r;
-	ExecStatusType st;
+	const struct pg_stmt st = {sql, 0, NULL, NULL, NULL, true};
+	PGresult *r = execute(store, &st);
 
-	if (!store->pg || !store->pg->conn) {
-		record_error(store, "no connection");
-		return HEED_ESTORE;
-	}
-	r = PQexec(store->pg->conn, sql);
-	st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
-	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-		record_error(store, r ? PQresultErrorMessage(r) : NULL);
-		PQclear(r);
-		return HEED_ESTORE;
-	}
+	if (!r)
+		return heed__pg_failed(store);
 	PQclear(r);
 	return HEED_OK;
 }
@@ -326,6 +602,8 @@ static heed_status pg_open(heed_store *store, const char *location,
 	store->pg = heed__calloc(store->alloc, 1, sizeof(*store->pg));
 	if (!store->pg)
 		return HEED_ENOMEM;
+	store->pg->rng = (uint64_t)now_ms() * 2654435761u ^ (uint64_t)getpid();
+	store->pg->rng |= 1; /* xorshift never leaves 0 */
 	store->pg->conn = PQconnectdbParams(keys, values, 1);
 	if (!store->pg->conn)
 		return heed_diag_set(diag, HEED_ENOMEM, 0, 0,
@@ -358,6 +636,7 @@ static heed_status pg_open(heed_store *store, const char *location,
 	    pg_exec(store, "SET default_transaction_read_only = on;") !=
 	            HEED_OK)
 		return heed__store_fail(store, diag, "setting up the store");
+	store->pg->read_only = read_only; /* restored on reconnecting */
 	return HEED_OK;
 }
 
@@ -368,9 +647,13 @@ static void pg_close(heed_store *store)
 	/* Ending the session releases the crawl lock, but the server ends it
 	 * after PQfinish has returned: unlock first, so a crawl started
 	 * right after this one closed never finds the lock still held. */
-	if (store->pg->locked)
-		pg_exec(store, "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
-		               ", " HEED_PG_LOCK_CRAWL ");");
+	if (store->pg->locked && !store->pg->tx_lost &&
+	    PQstatus(store->pg->conn) == CONNECTION_OK)
+		/* Not execute(): closing never waits for a server that went
+		 * away, and a lost session holds no lock. */
+		PQclear(PQexec(store->pg->conn,
+		               "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
+		               ", " HEED_PG_LOCK_CRAWL ");"));
 	PQfinish(store->pg->conn);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;

@@ -103,7 +103,7 @@ static heed_status pg_queued(heed_store *store, const char *host,
 	        3, params);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	for (int i = 0; i < PQntuples(r); i++) {
 		struct heed_frontier_entry e = {
 		        .id = heed__pg_int(r, i, 0, 0),
@@ -162,7 +162,7 @@ static heed_status pg_retry(heed_store *store, int64_t id, int *tries)
 	heed_status rc;
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	rc = PQntuples(r) == 1 ? HEED_OK : HEED_ENOTFOUND;
 	if (rc == HEED_OK && tries)
 		*tries = (int)heed__pg_int(r, 0, 0, 0);
@@ -206,7 +206,7 @@ static heed_status pg_hosts(heed_store *store, heed_store_frontier_host_fn *fn,
 	        0, NULL);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	for (int i = 0; i < PQntuples(r); i++) {
 		struct heed_frontier_host h = {
 		        heed__pg_text(r, i, 0),
@@ -227,7 +227,7 @@ static heed_status pg_counts(heed_store *store, int64_t counts[4])
 	        0, NULL);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	for (int i = 0; i < PQntuples(r); i++) {
 		int64_t state = heed__pg_int(r, i, 0, -1);
 		if (state >= 0 && state < 4)
@@ -253,7 +253,7 @@ static heed_status pg_run_begin(heed_store *store, const char *mode,
 	                             2, params);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	*id = PQntuples(r) == 1 ? heed__pg_int(r, 0, 0, 0) : 0;
 	PQclear(r);
 	return HEED_OK;
@@ -268,7 +268,7 @@ static heed_status read_run(heed_store *store, PGresult *r,
 	const char *mode;
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (PQntuples(r) == 0) {
 		PQclear(r);
 		return HEED_ENOTFOUND;
@@ -342,7 +342,7 @@ static heed_status pg_lease_get(heed_store *store, int64_t *until_ms)
 	                             0, NULL);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (PQntuples(r) == 1)
 		*until_ms = heed__pg_int(r, 0, 0, 0);
 	PQclear(r);

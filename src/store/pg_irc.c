@@ -135,7 +135,7 @@ static heed_status run(heed_store *store, const char *sql,
 	if (changed)
 		*changed = r ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	PQclear(r);
 	return HEED_OK;
 }
@@ -162,7 +162,7 @@ static heed_status pg_network(heed_store *store, const char *key, int64_t now_s,
 	          "SELECT id, next_visit_at FROM irc_networks WHERE key = $1;",
 	          &p);
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	rc = PQntuples(r) == 1 ? HEED_OK : HEED_ESTORE;
 	if (rc == HEED_OK) {
 		*id = heed__pg_int(r, 0, 0, 0);
@@ -191,7 +191,7 @@ static heed_status pg_visit_begin(heed_store *store, int64_t network_id,
 	          &p);
 	*visit_id = 0;
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (PQntuples(r) == 1)
 		*visit_id = heed__pg_int(r, 0, 0, 0);
 	PQclear(r);
@@ -387,7 +387,7 @@ static heed_status pg_sts_get(heed_store *store, const char *host,
 	          "expires_at > $2;",
 	          &p);
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (PQntuples(r) == 1)
 		*port = (int)heed__pg_int(r, 0, 0, 0);
 	PQclear(r);
@@ -404,7 +404,7 @@ static heed_status pg_next_visit(heed_store *store, const char *key,
 	r = query(store,
 	          "SELECT next_visit_at FROM irc_networks WHERE key = $1;", &p);
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (PQntuples(r) == 1)
 		*next_visit_s = heed__pg_int(r, 0, 0, 0);
 	PQclear(r);
@@ -505,7 +505,7 @@ each(heed_store *store, const char *sql, const struct params *p,
 	struct cells c;
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (!cells_init(&c, store, r, cols, ncols)) {
 		PQclear(r);
 		return HEED_ENOMEM;

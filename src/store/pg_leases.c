@@ -217,7 +217,7 @@ static heed_status pg_counts(heed_store *store, int64_t now_ms,
 	        2, params);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	c->sites = heed__pg_int(r, 0, 0, 0);
 	c->held = heed__pg_int(r, 0, 1, 0);
 	c->claimable = heed__pg_int(r, 0, 2, 0);
@@ -255,7 +255,7 @@ static heed_status pg_address_take(heed_store *store, const char *address,
 	                   "FROM address_slots WHERE address = $1;",
 	                   2, params);
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (PQntuples(r) == 1)
 		*next_ms = heed__pg_int(r, 0, 0, 0);
 	PQclear(r);

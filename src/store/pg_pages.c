@@ -147,7 +147,7 @@ static heed_status pg_validators(heed_store *store, const char *url,
 	heed_status rc;
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	rc = PQntuples(r) == 1 ? HEED_OK : HEED_ENOTFOUND;
 	if (rc == HEED_OK) {
 		copy_column(v->etag, sizeof(v->etag), r, 0);
@@ -214,7 +214,7 @@ static heed_status pg_each(heed_store *store, const char *host, int64_t since,
 	                       2, params);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	for (int i = 0; i < PQntuples(r); i++) {
 		struct heed_stored_page p;
 		heed__pg_read_page(r, i, 0, &p);
@@ -235,7 +235,7 @@ static heed_status pg_get(heed_store *store, const char *url,
 	heed_status rc;
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	rc = PQntuples(r) == 1 ? HEED_OK : HEED_ENOTFOUND;
 	if (rc == HEED_OK) {
 		struct heed_stored_page p;
@@ -257,7 +257,7 @@ static heed_status pg_stats(heed_store *store, heed_store_count_fn *fn,
 	        0, NULL);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	for (int i = 0; i < PQntuples(r); i++) {
 		struct heed_store_page_count c = {
 		        heed__pg_text(r, i, 0),   (int)heed__pg_int(r, i, 1, 0),
@@ -280,7 +280,7 @@ static heed_status pg_count(heed_store *store, const char *host, int64_t *count)
 	                             1, params);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (PQntuples(r) == 1)
 		*count = heed__pg_int(r, 0, 0, 0);
 	PQclear(r);

@@ -175,7 +175,7 @@ static heed_status pg_put(heed_store *store, const struct heed_store_site *in)
 	        "robots_type = excluded.robots_type;",
 	        (int)HEED_ARRAY_SIZE(params), params, lengths, formats);
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	PQclear(r);
 	return HEED_OK;
 }
@@ -330,7 +330,7 @@ static heed_status pg_ref_put(heed_store *store,
 	        "detail = excluded.detail;",
 	        (int)HEED_ARRAY_SIZE(params), params, lengths, formats);
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	PQclear(r);
 	return HEED_OK;
 }

@@ -137,7 +137,7 @@ static heed_status each_visit(heed_store *store, const char *sql, int n,
 	PGresult *r = heed__pg_query(store, sql, n, params);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	if (rows)
 		*rows = PQntuples(r);
 	for (int i = 0; i < PQntuples(r); i++) {
@@ -252,7 +252,7 @@ static heed_status pg_summary(heed_store *store, const char *site, int64_t now,
 	                             5, params);
 
 	if (!r)
-		return HEED_ESTORE;
+		return heed__pg_failed(store);
 	for (int i = 0; i < PQntuples(r); i++) {
 		struct heed_visit_summary s = {
 		        .site = heed__pg_text(r, i, 0),

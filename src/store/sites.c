@@ -151,17 +151,15 @@ static void collect_site(void *ud, const struct heed_store_site *s)
 		l->count++;
 }
 
-heed_status heed_store_site_reset_host(heed_store *store, const char *host,
-                                       size_t *count)
+/* heed_store_site_reset_host's transaction, once. */
+static heed_status reset_host_once(heed_store *store, const char *host,
+                                   size_t *count)
 {
 	struct name_list l = {store, NULL, 0, false};
 	struct heed_store_host h;
 	heed_status rc;
 	size_t i;
 
-	*count = 0;
-	if (!ops(store))
-		return HEED_ENOTSUP;
 	rc = heed_store_begin(store);
 	if (rc != HEED_OK)
 		return rc;
@@ -185,6 +183,27 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
 	}
 	*count = l.count;
 	return heed_store_commit(store);
+}
+
+/* Redoes the transaction when a lost PostgreSQL connection rolled it back
+ * (HEED_ERETRY, docs/scaling.md "When PostgreSQL restarts"), a few times
+ * at most. */
+#define RESET_TRIES 3
+
+heed_status heed_store_site_reset_host(heed_store *store, const char *host,
+                                       size_t *count)
+{
+	heed_status rc = HEED_ERETRY;
+
+	if (!ops(store)) {
+		*count = 0;
+		return HEED_ENOTSUP;
+	}
+	for (int t = 0; t < RESET_TRIES && rc == HEED_ERETRY; t++) {
+		*count = 0;
+		rc = reset_host_once(store, host, count);
+	}
+	return rc;
 }
 
 /* ---- ACAP permissions references ---- */

@@ -360,6 +360,10 @@ struct heed_store {
 	unsigned flags;              /* HEED_STORE_OPEN_* as opened */
 	enum heed_store_found found; /* set by the backend's open */
 	char errmsg[HEED_DIAG_SIZE]; /* last error, for heed_store_errmsg */
+	/* heed_store_set_reconnect's: how long a PostgreSQL store waits for
+	 * its server to come back, and where it says so. */
+	int64_t reconnect_ms;
+	struct heed_logger log;
 	struct heed_store_stmt stmts[HEED_STORE_STMT_CACHE];
 	int nstmts;
 };

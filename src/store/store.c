@@ -215,6 +215,7 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 	store->alloc = alloc;
 	store->lock_fd = -1;
 	store->flags = flags;
+	store->reconnect_ms = HEED_STORE_RECONNECT_TIMEOUT_MS;
 	/* Messages name the store without its password. */
 	store->location = backend == &heed__pg_backend
 	                          ? heed__pg_redact(alloc, name)
@@ -282,6 +283,15 @@ const char *heed_store_backend_name(const heed_store *store)
 heed_status heed_store_lock(heed_store *store, struct heed_diag *diag)
 {
 	return store->backend->lock(store, diag);
+}
+
+void heed_store_set_reconnect(heed_store *store, int64_t timeout_ms,
+                              const struct heed_logger *log)
+{
+	static const struct heed_logger none = {0};
+
+	store->reconnect_ms = timeout_ms > 0 ? timeout_ms : 0;
+	store->log = log ? *log : none;
 }
 
 heed_status heed_store_begin(heed_store *store)

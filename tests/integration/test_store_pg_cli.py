@@ -5,16 +5,19 @@ holds every store area now: a crawl stores its page there, the readers
 on it; no message ever shows the URI's password; a server that is not
 there is a clear error. The same crawl of a scripted IRC server lists the
 same networks and channels from a SQLite store and from a PostgreSQL
-one."""
+one, and a crawl that PostgreSQL restarted under completes and stores the
+same."""
 
 import os
 import re
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from pgcluster import PgCluster  # noqa: E402
 from heedtest import Checks, ScriptedHttpServer, free_port, run_heed  # noqa: E402
-from irclab import Lab, ScriptedServer, heed  # noqa: E402
+from irclab import HEED, Lab, ScriptedServer, heed  # noqa: E402
 from servefixture import Serve  # noqa: E402
 
 STORE_ERROR = 1
@@ -121,11 +124,59 @@ def irc_same_on_both_backends():
     assert lists["sqlite"] == lists["pg"], lists
 
 
+def irc_crawl_across_a_restart():
+    """PostgreSQL restarts mid-visit (issue 14, "When PostgreSQL restarts"):
+    the crawl's batch transaction is lost with the connection; the writer
+    reconnects and replays the batch, so `heed irc crawl` completes without
+    visiting the network again (one LIST), says so in warnings, and `heed
+    irc list` equals that of a crawl the restart never touched."""
+    channels = [("#alpha", 5, "first channel"), ("#beta", 2, "b")]
+    isupport = ["NETWORK=Lab CHANTYPES=#", "CRAWLER=index:allow"]
+    lists = {}
+    with Lab() as lab:
+        for name in ("calm", "restart"):
+            pg.psql(f"CREATE DATABASE heed_{name};")
+            store = pg.url.rsplit("/", 1)[0] + f"/heed_{name}"
+            srv = ScriptedServer(lab, f"{name}.test", channels=channels,
+                                 isupport=isupport)
+            target = f"127.0.0.1:{srv.port}"
+            argv = [HEED, "irc", "crawl", "--allow-private", "--set",
+                    "identity.contact_email=ops@example.org", target,
+                    "--store", store]
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True,
+                                    cwd=lab.dir)
+            if name == "restart":
+                # Registered, LUSERS sent: the visit's batch is open.
+                deadline = time.monotonic() + 30
+                while ("LUSERS" not in srv.commands()
+                       and time.monotonic() < deadline):
+                    time.sleep(0.05)
+                assert "LUSERS" in srv.commands(), srv.commands()
+                pg.ctl("restart")
+            out, err = proc.communicate(timeout=120)
+            sys.stdout.write(err[-2000:])
+            assert proc.returncode == 0, (name, proc.returncode, err)
+            assert srv.commands().count("LIST") == 1, srv.commands()
+            if name == "restart":
+                assert "reconnecting, attempt 1" in err, err
+                assert "error" not in err, err
+            assert pg.psql("SELECT count(*) FROM irc_visits;",
+                           database=f"heed_{name}").strip() == "1"
+            status, out = heed(lab, "irc", "list", store=store)
+            assert status == 0, (name, status, out)
+            lists[name] = re.sub(r"\d{4}-\d\d-\d\dT[\d:]+Z", "TIME",
+                                 out.replace(target, "NETWORK"))
+    assert "#alpha" in lists["restart"], lists["restart"]
+    assert lists["calm"] == lists["restart"], lists
+
+
 try:
     checks = Checks()
     for fn in (crawl_stores_its_page, readers_work,
-               serve_searches_postgresql, empty_database_is_no_store, unreachable_server,
-               cluster_is_loopback_only, irc_same_on_both_backends):
+               serve_searches_postgresql, empty_database_is_no_store,
+               unreachable_server, cluster_is_loopback_only,
+               irc_same_on_both_backends, irc_crawl_across_a_restart):
         checks.run(fn)
 finally:
     site.close()

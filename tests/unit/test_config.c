@@ -19,6 +19,7 @@ static void test_defaults(void **state)
 	assert_int_equal(heed_config_init(&c), HEED_OK);
 	assert_string_equal(c.product_token, "heed");
 	assert_string_equal(c.store_location, "heed.db");
+	assert_int_equal(c.store_reconnect_timeout, 60);
 	assert_null(c.contact_url);
 	assert_int_equal(c.log_level, 2);
 	assert_true(heed_config_lacks_contact(&c));

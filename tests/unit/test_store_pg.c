@@ -3,14 +3,16 @@
  * cluster tests/pgcluster.py starts: a new database is migrated and marked
  * once, a database that is not heed's is refused untouched, two processes
  * opening one new database migrate it once, the crawl lock, errors that
- * name the store without its password, a lost connection, and every area
- * answering (each area runs its own tests on both backends:
+ * name the store without its password, lost connections and server
+ * restarts (reconnecting, HEED_ERETRY inside a transaction), and every
+ * area answering (each area runs its own tests on both backends:
  * test_store_crawl.c, test_store_irc.c, test_store_search.c...).
  */
 #include "pg_test.h"
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #include "heed/store_arrangements.h"
 #include "heed/store_frontier.h"
@@ -19,6 +21,9 @@
 #include "heed/store_search.h"
 #include "heed/store_sites.h"
 #include "heed/store_visits.h"
+
+/* heed's advisory lock key (src/store/pg-int.h's HEED_PG_LOCK_KEY). */
+#define HEED_PG_LOCK_KEY_TEST "1751475556"
 
 static heed_store *open_url(const char *url, unsigned flags)
 {
@@ -490,27 +495,360 @@ static void test_read_only_and_transactions(void **state)
 	heed_store_close(s);
 }
 
-/* The server ends the session: the next call fails with HEED_ESTORE and
- * says the connection is lost. */
-static void test_lost_connection(void **state)
+/* Ends this process's session on url's database from another one, and
+ * waits (at most 10 s) until its backend is gone: it exits after
+ * pg_terminate_backend returns, and a statement sent before would still
+ * be answered. */
+static void terminate_mine(const char *url)
 {
-	char url[256], sql[160];
-	heed_store *s;
-	int64_t counts[4];
+	char sql[200], left[200];
 
-	(void)state;
-	heed_test_pg_fresh(url, sizeof(url));
-	s = open_url(url, 0);
 	snprintf(sql, sizeof(sql),
 	         "SELECT count(pg_terminate_backend(pid)) FROM "
 	         "pg_stat_activity WHERE application_name = 'heed[%ld]' "
 	         "AND datname = current_database();",
 	         (long)getpid());
 	assert_string_equal(heed_test_pg_sql(url, sql), "1");
+	snprintf(left, sizeof(left),
+	         "SELECT count(*) FROM pg_stat_activity WHERE "
+	         "application_name = 'heed[%ld]' AND datname = "
+	         "current_database();",
+	         (long)getpid());
+	for (int i = 0; i < 200 && strcmp(heed_test_pg_sql(url, left), "0");
+	     i++)
+		usleep(50 * 1000);
+}
+
+/* The cluster's server: "restart" (pg_ctl -m fast, as an operator
+ * does), "stop", "start" (tests/pgcluster.py ctl). */
+static void server(const char *action)
+{
+	const char *script = getenv("HEED_TEST_PGCLUSTER");
+	const char *folder = getenv("HEED_TEST_PG_FOLDER");
+	char cmd[1024];
+
+	if (!script || !folder)
+		fail_msg(
+		        "HEED_TEST_PGCLUSTER and HEED_TEST_PG_FOLDER are not "
+		        "set: run this test through tests/pgcluster.py run --");
+	snprintf(cmd, sizeof(cmd), "python3 '%s' ctl '%s' %s", script, folder,
+	         action);
+	if (system(cmd) != 0)
+		fail_msg("%s failed", cmd);
+}
+
+static int64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The store's warnings, kept for the test to read. */
+struct logged {
+	int warnings;
+	char last[512];
+};
+
+static void keep_log(void *ud, heed_log_level level, const char *module,
+                     const char *message)
+{
+	struct logged *l = ud;
+
+	if (level == HEED_LOG_WARN && strcmp(module, "store") == 0) {
+		l->warnings++;
+		snprintf(l->last, sizeof(l->last), "%s", message);
+	}
+}
+
+static int64_t queued(heed_store *s)
+{
+	int64_t counts[4];
+
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	return counts[HEED_FRONTIER_QUEUED];
+}
+
+static void add_url(heed_store *s, const char *url, heed_status want)
+{
+	struct heed_frontier_entry e = {.url = url,
+	                                .host = "http://a.test",
+	                                .lastmod = HEED_STORE_NO_DATE};
+
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), want);
+}
+
+/* The server ends the session: with store.reconnect_timeout 0 the next
+ * call fails with HEED_ESTORE and says the connection is lost; with a
+ * timeout it reconnects and answers, and says so in the log. */
+static void test_lost_connection(void **state)
+{
+	char url[256];
+	heed_store *s;
+	int64_t counts[4];
+	struct logged l = {0};
+	struct heed_logger log = {keep_log, &l, HEED_LOG_DEBUG};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 0, &log);
+	terminate_mine(url);
 	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_ESTORE);
 	assert_non_null(strstr(heed_store_errmsg(s), "lost the connection to "
 	                                             "PostgreSQL"));
+	assert_non_null(
+	        strstr(heed_store_errmsg(s), "store.reconnect_timeout is 0"));
+	assert_int_equal(l.warnings, 0);
+	heed_store_set_reconnect(s, 10000, &log);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	terminate_mine(url);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(l.warnings, 2);
+	assert_non_null(strstr(l.last, "reconnecting, attempt 1 after 0.0 s"));
 	heed_store_close(s);
+}
+
+/* (1) The server restarts between two statements: the second reconnects
+ * and succeeds, the first's row is there, the session is as it was (the
+ * crawl lock held again, a reader still read-only). */
+static void test_restart_between_statements(void **state)
+{
+	char url[256];
+	heed_store *s, *r;
+	struct logged l = {0};
+	struct heed_logger log = {keep_log, &l, HEED_LOG_DEBUG};
+	struct heed_diag d = {0};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	r = open_url(url, HEED_STORE_OPEN_READONLY);
+	heed_store_set_reconnect(s, 20000, &log);
+	assert_int_equal(heed_store_lock(s, &d), HEED_OK);
+	add_url(s, "http://a.test/1", HEED_OK);
+	server("restart");
+	add_url(s, "http://a.test/2", HEED_OK);
+	assert_int_equal(queued(s), 2);
+	assert_true(l.warnings >= 1);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM pg_locks WHERE "
+	                              "locktype = 'advisory' AND granted "
+	                              "AND classid = " HEED_PG_LOCK_KEY_TEST
+	                              " AND objid = 2;"),
+	        "1");
+	/* The reader reconnects too, and still refuses to write. */
+	assert_int_equal(queued(r), 2);
+	add_url(r, "http://a.test/3", HEED_ESTORE);
+	assert_non_null(strstr(heed_store_errmsg(r), "read-only"));
+	heed_store_close(r);
+	heed_store_close(s);
+}
+
+/* (2) The server is down when a statement starts and comes back 2 s
+ * later (started by another process): the statement waits, then
+ * succeeds. */
+static void test_server_back_while_waiting(void **state)
+{
+	char url[256];
+	heed_store *s;
+	int64_t t0, waited;
+	pid_t child;
+	int wstatus;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	add_url(s, "http://a.test/1", HEED_OK);
+	server("stop");
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		sleep(2);
+		server("start");
+		_exit(0);
+	}
+	t0 = ms_now();
+	add_url(s, "http://a.test/2", HEED_OK);
+	waited = ms_now() - t0;
+	assert_int_equal(waitpid(child, &wstatus, 0), child);
+	assert_true(WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0);
+	assert_true(waited >= 1500);
+	assert_int_equal(queued(s), 2);
+	heed_store_close(s);
+}
+
+/* (3) The server stays down longer than store.reconnect_timeout: a clear
+ * error after about that long, not a hang; once it is back, the store
+ * works again. */
+static void test_server_down_past_timeout(void **state)
+{
+	char url[256];
+	heed_store *s;
+	int64_t t0, waited, counts[4];
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	add_url(s, "http://a.test/1", HEED_OK);
+	heed_store_set_reconnect(s, 2000, NULL);
+	server("stop");
+	t0 = ms_now();
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_ESTORE);
+	waited = ms_now() - t0;
+	server("start");
+	assert_true(waited >= 1900);
+	assert_true(waited < 4000);
+	assert_non_null(strstr(heed_store_errmsg(s), "could not reconnect in"));
+	assert_non_null(
+	        strstr(heed_store_errmsg(s), "(store.reconnect_timeout)"));
+	assert_int_equal(queued(s), 1);
+	heed_store_close(s);
+}
+
+/* (4) The server restarts inside a transaction: HEED_ERETRY from then on,
+ * COMMIT never succeeds, nothing of the transaction is written; redone,
+ * it commits. ROLLBACK of a lost transaction is HEED_OK. */
+static void test_restart_inside_transaction(void **state)
+{
+	char url[256];
+	heed_store *s;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, NULL);
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	add_url(s, "http://a.test/1", HEED_OK);
+	server("restart");
+	add_url(s, "http://a.test/2", HEED_ERETRY);
+	assert_string_equal(heed_status_name(HEED_ERETRY), "HEED_ERETRY");
+	assert_non_null(strstr(heed_store_errmsg(s),
+	                       "the transaction was rolled back"));
+	add_url(s, "http://a.test/3", HEED_ERETRY);
+	assert_int_equal(heed_store_commit(s), HEED_ERETRY);
+	assert_int_equal(queued(s), 0);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "frontier;"),
+	                    "0");
+	/* Redone. */
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	add_url(s, "http://a.test/1", HEED_OK);
+	add_url(s, "http://a.test/2", HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(queued(s), 2);
+	/* Lost again, then rolled back: the store goes on. */
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	add_url(s, "http://a.test/3", HEED_OK);
+	terminate_mine(url);
+	add_url(s, "http://a.test/4", HEED_ERETRY);
+	assert_int_equal(heed_store_rollback(s), HEED_OK);
+	assert_int_equal(queued(s), 2);
+	heed_store_close(s);
+}
+
+/* The IRC writer's batch loses its connection twice: once mid-batch,
+ * once after a commit with ids the crawl still holds. It replays the
+ * batch, maps the ids the crawl was given to the stored ones, and the
+ * visit ends up stored once, ended, with both channels. */
+static void test_irc_batch_replayed(void **state)
+{
+	char url[256];
+	heed_store *s;
+	heed_store_irc *w = NULL;
+	int64_t net = 0, vid = 0;
+	struct heed_irc_crawler_pref pref = {0};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, NULL);
+	assert_int_equal(heed_store_irc_new(&w, s), HEED_OK);
+	assert_int_equal(
+	        heed_store_irc_network(w, "a.test:6667", 100, &net, NULL),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_visit_begin(w, net, "a.test", 6667,
+	                                            false, 100, &vid),
+	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_irc_channel(w, net, vid, "#one", 3, "t1", 2, 101),
+	        HEED_OK);
+	terminate_mine(url);
+	/* Lost inside the batch: replayed, the new ids mapped. */
+	assert_int_equal(
+	        heed_store_irc_channel(w, net, vid, "#two", 4, "t2", 2, 102),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_visit_end(w, net, vid,
+	                                          HEED_IRC_VISIT_COMPLETE, "",
+	                                          &pref, 103, 200),
+	                 HEED_OK);
+	/* Committed: the given ids still reach the stored rows. */
+	terminate_mine(url);
+	assert_int_equal(
+	        heed_store_irc_channel(w, net, vid, "#three", 1, "t3", 2, 104),
+	        HEED_OK);
+	assert_int_equal(heed_store_irc_flush(w), HEED_OK);
+	heed_store_irc_free(w);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "irc_visits WHERE ended_at "
+	                                          "= 103;"),
+	                    "1");
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "irc_visits;"),
+	                    "1");
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT string_agg(convert_from(c.name, "
+	                              "'UTF8'), ',' ORDER BY c.name) FROM "
+	                              "irc_channels c JOIN irc_visits v ON "
+	                              "v.id = c.last_visit_id;"),
+	        "#one,#three,#two");
+	heed_store_close(s);
+}
+
+/* Reconnected, but another process took the crawl lock meanwhile: two
+ * crawls must never share the store, so HEED_EBUSY. */
+static void test_lock_taken_meanwhile(void **state)
+{
+	char url[256], pid[64];
+	heed_store *a, *b;
+	struct heed_diag d = {0};
+	int64_t counts[4];
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	a = open_url(url, 0);
+	b = open_url(url, 0);
+	heed_store_set_reconnect(a, 20000, NULL);
+	assert_int_equal(heed_store_lock(a, &d), HEED_OK);
+	/* a's session, the lock's holder, ends (a and b share an
+	 * application name: pick it by its lock). */
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(pg_terminate_backend("
+	                              "l.pid)) FROM pg_locks l WHERE "
+	                              "l.locktype = 'advisory' AND "
+	                              "l.objid = 2 AND l.granted;"),
+	        "1");
+	/* The backend exits after pg_terminate_backend returns: wait (at
+	 * most 10 s) until its lock went with it. */
+	for (int i = 0;
+	     i < 200 && strcmp(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                             "pg_locks WHERE "
+	                                             "locktype = 'advisory' "
+	                                             "AND objid = 2;"),
+	                       "0") != 0;
+	     i++)
+		usleep(50 * 1000);
+	assert_int_equal(heed_store_lock(b, &d), HEED_OK);
+	assert_int_equal(heed_store_frontier_counts(a, counts), HEED_EBUSY);
+	assert_non_null(
+	        strstr(heed_store_errmsg(a), "took its crawl lock meanwhile"));
+	snprintf(pid, sizeof(pid), "(pid %ld)", (long)getpid());
+	assert_non_null(strstr(heed_store_errmsg(a), pid));
+	/* a stops there: every call is HEED_EBUSY. */
+	assert_int_equal(heed_store_frontier_counts(a, counts), HEED_EBUSY);
+	heed_store_close(b);
+	heed_store_close(a);
 }
 
 int main(void)
@@ -528,6 +866,12 @@ int main(void)
 	        cmocka_unit_test(test_crawl_lock),
 	        cmocka_unit_test(test_read_only_and_transactions),
 	        cmocka_unit_test(test_lost_connection),
+	        cmocka_unit_test(test_restart_between_statements),
+	        cmocka_unit_test(test_server_back_while_waiting),
+	        cmocka_unit_test(test_server_down_past_timeout),
+	        cmocka_unit_test(test_restart_inside_transaction),
+	        cmocka_unit_test(test_irc_batch_replayed),
+	        cmocka_unit_test(test_lock_taken_meanwhile),
 	};
 
 	if (!heed_test_pg()) {
