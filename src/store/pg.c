@@ -44,16 +44,11 @@
  * after pages: its first migration fills it from them; search after
  * pages: its trigger and indexes are on the pages table). */
 static const struct heed_store_area *const pg_areas[] = {
-        &heed__store_core_area,
-        &heed__pg_sites_area,
-        &heed__pg_irc_area,
-        &heed__pg_frontier_area,
-        &heed__pg_pages_area,
-        &heed__pg_visits_area,
-        &heed__pg_search_area,
-        &heed__pg_arrangements_area,
-        &heed__pg_leases_area,
-        NULL,
+        &heed__store_core_area, &heed__pg_sites_area,
+        &heed__pg_irc_area,     &heed__pg_frontier_area,
+        &heed__pg_pages_area,   &heed__pg_visits_area,
+        &heed__pg_search_area,  &heed__pg_arrangements_area,
+        &heed__pg_leases_area,  NULL,
 };
 
 bool heed__pg_location(const char *location)
