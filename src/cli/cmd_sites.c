@@ -410,15 +410,19 @@ json_object *heed_cli_arrangement_json(const struct heed_arrangement *a)
 static void show_one(const struct sites_cli *sc,
                      const struct heed_arrangement *a, json_object *arr)
 {
-	if (arr)
+	json_object *o;
+
+	if (arr) {
 		json_object_array_add(arr, heed_cli_arrangement_json(a));
-	else if (sc->json)
+	} else if (sc->json) {
+		o = heed_cli_arrangement_json(a);
 		puts(json_object_to_json_string_ext(
-		        heed_cli_arrangement_json(a),
-		        JSON_C_TO_STRING_PRETTY |
-		                JSON_C_TO_STRING_NOSLASHESCAPE));
-	else
+		        o, JSON_C_TO_STRING_PRETTY |
+		                   JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
 		heed_cli_arrangement_print(a);
+	}
 }
 
 /* ---- the subcommands ---- */
