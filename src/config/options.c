@@ -53,9 +53,9 @@ const struct heed_config_option heed__config_options[] = {
          0},
         {{"store.location", HEED_CONFIG_STRING, "heed.db",
           "Where heed keeps its state and records: a SQLite file path, or "
-          "a PostgreSQL URI (postgresql://USER@HOST:PORT/DB), which so far "
-          "only the irc commands use; the others refuse it "
-          "(docs/storage.md)."},
+          "a PostgreSQL URI (postgresql://USER@HOST:PORT/DB), which holds "
+          "the same areas; one crawl at a time on either for now "
+          "(docs/storage.md, docs/scaling.md)."},
          FIELD(store_location),
          1,
          0},
