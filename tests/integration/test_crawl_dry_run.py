@@ -144,9 +144,10 @@ def check_one_request_per_second_per_address():
         times = sorted(r["t"] for r in dry_log if r["address"] == addr)
         gaps = [b - a for a, b in zip(times, times[1:])]
         # b.test and c.test are two sites on one address but two host
-        # names: the budget is per host, so only a repeat must wait.
+        # names: the budget is per host, so only a repeat must wait, and
+        # it waits the whole delay (arrival is the kernel's stamp).
         if addr != SHARED:
-            assert all(g >= 0.95 for g in gaps), (addr, gaps)
+            assert all(g >= 1.0 for g in gaps), (addr, gaps)
 
 
 def check_allowed_start_pages_name_their_rule():
