@@ -120,6 +120,13 @@ heed_status heed_store_frontier_retry(heed_store *store, int64_t id,
  * (may be NULL) receives the count. */
 heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued);
 
+/* Puts the in-flight entries of one site (origin) host back in the
+ * queue: a worker that takes a site over (its lease expired) recovers what
+ * the last holder had in flight; *requeued may be NULL. */
+heed_status heed_store_frontier_recover_host(heed_store *store,
+                                             const char *host,
+                                             int64_t *requeued);
+
 /* Marks every queued entry of the site (origin) host dropped; *dropped
  * (may be NULL) receives the count. */
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
@@ -172,6 +179,19 @@ heed_status heed_store_run_open(heed_store *store, struct heed_crawl_run *run);
 /* The latest finished run of mode (NULL: any), HEED_ENOTFOUND if none. */
 heed_status heed_store_run_last(heed_store *store, const char *mode,
                                 struct heed_crawl_run *run);
+
+/*
+ * For workers sharing the store (heed crawl --worker): the latest open run
+ * (*joined true), or when every run finished a new run of mode begun at
+ * started_at with the frontier cleared (*joined false), in one transaction
+ * that excludes every other caller of this function on the store (SQLite:
+ * BEGIN IMMEDIATE; PostgreSQL: a transaction-scoped advisory lock), so
+ * workers starting at once join one run and only one clears the frontier.
+ * Must be called outside a transaction.
+ */
+heed_status heed_store_run_join(heed_store *store, const char *mode,
+                                int64_t started_at, struct heed_crawl_run *run,
+                                bool *joined);
 
 /* Adds to a run's counters (called with each batch). */
 heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,

@@ -17,8 +17,8 @@
  *
  * Times are Unix milliseconds the caller passes (workers share a clock
  * only as far as their hosts' clocks agree; leases are meant to be long
- * against that skew). The crawl does not use this area yet (a later
- * session wires it in; docs/scaling.md "Leases").
+ * against that skew). `heed crawl --worker` runs on it (src/crawl/
+ * worker.c; docs/scaling.md "Workers").
  */
 #ifndef HEED_STORE_LEASES_H
 #define HEED_STORE_LEASES_H
@@ -99,6 +99,32 @@ heed_status heed_store_lease_record_start(heed_store *store, const char *site,
 heed_status heed_store_lease_release(heed_store *store, const char *site,
                                      const char *holder, int64_t token,
                                      int64_t next_ms, bool *held);
+
+/*
+ * Renews every live lease of holder to now_ms + lease_ms in ONE statement
+ * (a worker holding thousands of sites pays one round trip a renewal, not
+ * one a site). fn sees each lease kept, its new lease_until filled in; a
+ * site holder believed it held and fn did not see was lost (expired and
+ * maybe taken over) and must not be fetched again. HEED_EINVAL for no
+ * holder or lease_ms < 1.
+ */
+heed_status heed_store_lease_renew_all(heed_store *store, const char *holder,
+                                       int64_t now_ms, int64_t lease_ms,
+                                       heed_store_lease_fn *fn, void *ud);
+
+/*
+ * The workers sharing the store, for each one's fair share of the sites:
+ * beat records holder as alive until now_ms + ttl_ms (one upsert) and
+ * *live receives the workers alive at now_ms, holder among them; rows of
+ * workers gone for more than an hour are deleted on the way. leave takes
+ * holder off the list (a clean exit). HEED_EINVAL for no holder or
+ * ttl_ms < 1.
+ */
+heed_status heed_store_lease_worker_beat(heed_store *store, const char *holder,
+                                         int64_t now_ms, int64_t ttl_ms,
+                                         int64_t *live);
+heed_status heed_store_lease_worker_leave(heed_store *store,
+                                          const char *holder);
 
 /* site's row to fn (start_at 0), or nothing when the store has no such
  * site. */
