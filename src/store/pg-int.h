@@ -36,6 +36,7 @@ struct heed__pg {
 #define HEED_PG_LOCK_KEY     "1751475556"
 #define HEED_PG_LOCK_MIGRATE "1"
 #define HEED_PG_LOCK_CRAWL   "2"
+#define HEED_PG_LOCK_JOIN    "3" /* heed_store_run_join's transactions */
 
 /*
  * Runs sql with n text parameters (a NULL one is SQL NULL) and returns its
