@@ -104,6 +104,8 @@ static const struct copy_table tables[] = {
          "tiiitiii", "site", "site " C_, false},
         {"leases", "address_slots", "address, last_start, gap_ms", "tii",
          "address", "address " C_, false},
+        {"leases", "lease_workers", "holder, alive_until", "ti", "holder",
+         "holder " C_, false},
         {"arrangements", "arrangements",
          "host, delay_ms, max_pages, mode, include, exclude, windows, "
          "endpoint, note, updated, endpoint_kind",
