@@ -41,6 +41,28 @@ heed_status heed_store_lease_ensure(heed_store *store, const char *site,
 	LEASES(store, ensure, site, delay_ms, due_ms);
 }
 
+heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
+                                           const char *origin, int64_t delay_ms,
+                                           int64_t due_ms)
+{
+	heed_status rc;
+
+	if (!origin || !*origin)
+		return HEED_EINVAL;
+	rc = heed_store_lease_ensure(store, site, delay_ms, due_ms);
+	if (rc != HEED_OK)
+		return rc;
+	LEASES(store, add_origin, site, origin);
+}
+
+heed_status heed_store_lease_origins(heed_store *store, const char *site,
+                                     heed_store_lease_origin_fn *fn, void *ud)
+{
+	if (!site || !fn)
+		return HEED_EINVAL;
+	LEASES(store, origins, site, fn, ud);
+}
+
 heed_status heed_store_lease_claim(heed_store *store, const char *holder,
                                    int64_t now_ms, int64_t lease_ms, int max,
                                    heed_store_lease_fn *fn, void *ud)
@@ -113,4 +135,33 @@ heed_status heed_store_address_take(heed_store *store, const char *address,
 		return HEED_EINVAL;
 	LEASES(store, address_take, address, gap_ms, now_ms, taken,
 	       next_ms ? next_ms : &next);
+}
+
+heed_status heed_store_lease_renew_all(heed_store *store, const char *holder,
+                                       int64_t now_ms, int64_t lease_ms,
+                                       heed_store_lease_fn *fn, void *ud)
+{
+	if (!holder || !*holder || lease_ms < 1 || !fn)
+		return HEED_EINVAL;
+	LEASES(store, renew_all, holder, now_ms, lease_ms, fn, ud);
+}
+
+heed_status heed_store_lease_worker_beat(heed_store *store, const char *holder,
+                                         int64_t now_ms, int64_t ttl_ms,
+                                         int64_t *live)
+{
+	int64_t n = 0;
+
+	if (live)
+		*live = 0;
+	if (!holder || !*holder || ttl_ms < 1)
+		return HEED_EINVAL;
+	LEASES(store, worker_beat, holder, now_ms, ttl_ms, live ? live : &n);
+}
+
+heed_status heed_store_lease_worker_leave(heed_store *store, const char *holder)
+{
+	if (!holder || !*holder)
+		return HEED_EINVAL;
+	LEASES(store, worker_leave, holder);
 }

@@ -39,6 +39,18 @@ static const char *const pg_leases_migrations[] = {
         "  address TEXT PRIMARY KEY,"
         "  last_start BIGINT NOT NULL,"
         "  gap_ms BIGINT NOT NULL);",
+        /* 2: the workers' heartbeat and the index renew_all finds a
+         * holder's leases by, as SQLite's version 2. */
+        "CREATE TABLE lease_workers ("
+        "  holder TEXT PRIMARY KEY,"
+        "  alive_until BIGINT NOT NULL);"
+        "CREATE INDEX site_leases_holder ON site_leases(holder);",
+        /* 3: as SQLite's version 3. */
+        "ALTER TABLE site_leases ADD COLUMN taken_from TEXT;"
+        "CREATE TABLE lease_origins ("
+        "  site TEXT NOT NULL,"
+        "  origin TEXT NOT NULL,"
+        "  PRIMARY KEY(site, origin));",
 };
 
 const struct heed_store_area heed__pg_leases_area = {
@@ -49,7 +61,7 @@ const struct heed_store_area heed__pg_leases_area = {
 
 #define LEASE_COLUMNS                                                   \
 	"site, holder, token, lease_until, next_allowed_at, delay_ms, " \
-	"last_request_start"
+	"last_request_start, taken_from"
 
 static void read_lease(const PGresult *r, int i, struct heed_site_lease *l)
 {
@@ -60,6 +72,7 @@ static void read_lease(const PGresult *r, int i, struct heed_site_lease *l)
 	l->next_allowed_at = heed__pg_int(r, i, 4, 0);
 	l->delay_ms = heed__pg_int(r, i, 5, 0);
 	l->last_request_start = heed__pg_int(r, i, 6, 0);
+	l->taken_from = heed__pg_text(r, i, 7);
 	l->start_at = 0;
 }
 
@@ -124,10 +137,11 @@ static heed_status pg_claim(heed_store *store, const char *holder,
 	        "UPDATE site_leases l SET holder = $1, token = l.token + 1, "
 	        "lease_until = $2::bigint + $3::bigint, "
 	        "next_allowed_at = $2::bigint + $3::bigint, "
-	        "wanted_at = $5::bigint "
+	        "wanted_at = $5::bigint, taken_from = l.holder "
 	        "FROM c WHERE l.site = c.site "
 	        "RETURNING l.site, l.holder, l.token, l.lease_until, "
-	        "l.next_allowed_at, l.delay_ms, l.last_request_start;",
+	        "l.next_allowed_at, l.delay_ms, l.last_request_start, "
+	        "l.taken_from;",
 	        5, params);
 
 	return each_lease(r, true, now_ms, fn, ud);
@@ -262,8 +276,108 @@ static heed_status pg_address_take(heed_store *store, const char *address,
 	return HEED_OK;
 }
 
+static heed_status pg_renew_all(heed_store *store, const char *holder,
+                                int64_t now_ms, int64_t lease_ms,
+                                heed_store_lease_fn *fn, void *ud)
+{
+	char now[HEED_PG_INT_SIZE], lease[HEED_PG_INT_SIZE];
+	const char *params[] = {holder, heed__pg_i64(now, now_ms),
+	                        heed__pg_i64(lease, lease_ms)};
+	/* renew's SET for every live lease of holder. A claim that takes an
+	 * expired site over meanwhile locks its row first: this UPDATE then
+	 * waits, checks the row again and, finding another holder, leaves
+	 * it out (and so does not report it). */
+	PGresult *r =
+	        heed__pg_query(store,
+	                       "UPDATE site_leases SET "
+	                       "lease_until = $2::bigint + $3::bigint, "
+	                       "next_allowed_at = GREATEST(next_allowed_at, "
+	                       "$2::bigint + $3::bigint) "
+	                       "WHERE holder = $1 AND lease_until > $2::bigint "
+	                       "RETURNING " LEASE_COLUMNS ";",
+	                       3, params);
+
+	if (!r)
+		return heed__pg_failed(store);
+	return each_lease(r, false, 0, fn, ud);
+}
+
+static heed_status pg_worker_beat(heed_store *store, const char *holder,
+                                  int64_t now_ms, int64_t ttl_ms, int64_t *live)
+{
+	char now[HEED_PG_INT_SIZE], until[HEED_PG_INT_SIZE],
+	        gone[HEED_PG_INT_SIZE];
+	const char *params[] = {
+	        holder, heed__pg_i64(now, now_ms),
+	        heed__pg_i64(until, now_ms + ttl_ms),
+	        heed__pg_i64(gone, now_ms - HEED__LEASE_WORKER_GONE_MS)};
+	/* One statement. Its SELECT sees the table as it was before the
+	 * CTEs wrote: it counts the others alive and adds holder, just
+	 * beaten. The DELETE spares holder's row, which the upsert writes
+	 * (one statement may not change a row twice). */
+	PGresult *r = heed__pg_query(
+	        store,
+	        "WITH beat AS (INSERT INTO lease_workers(holder, alive_until) "
+	        "VALUES($1, $3::bigint) ON CONFLICT (holder) DO UPDATE SET "
+	        "alive_until = excluded.alive_until), "
+	        "gone AS (DELETE FROM lease_workers "
+	        "WHERE alive_until < $4::bigint AND holder <> $1) "
+	        "SELECT count(*) + 1 FROM lease_workers "
+	        "WHERE alive_until > $2::bigint AND holder <> $1;",
+	        4, params);
+
+	if (!r)
+		return heed__pg_failed(store);
+	*live = heed__pg_int(r, 0, 0, 0);
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_worker_leave(heed_store *store, const char *holder)
+{
+	const char *params[] = {holder};
+
+	return heed__pg_run(store,
+	                    "DELETE FROM lease_workers WHERE holder = $1;", 1,
+	                    params, NULL);
+}
+
+static heed_status pg_add_origin(heed_store *store, const char *site,
+                                 const char *origin)
+{
+	const char *params[] = {site, origin};
+
+	return heed__pg_run(store,
+	                    "INSERT INTO lease_origins(site, origin) "
+	                    "VALUES($1, $2) ON CONFLICT DO NOTHING;",
+	                    2, params, NULL);
+}
+
+static heed_status pg_origins(heed_store *store, const char *site,
+                              heed_store_lease_origin_fn *fn, void *ud)
+{
+	const char *params[] = {site};
+	PGresult *r = heed__pg_query(store,
+	                             "SELECT origin FROM lease_origins "
+	                             "WHERE site = $1 ORDER BY origin "
+	                             "COLLATE \"C\";",
+	                             1, params);
+
+	if (!r)
+		return HEED_ESTORE;
+	/* The whole answer is read before fn sees a row: fn may call the
+	 * store. */
+	for (int i = 0; i < PQntuples(r); i++)
+		if (fn(ud, heed__pg_text(r, i, 0)))
+			break;
+	PQclear(r);
+	return HEED_OK;
+}
+
 const struct heed__leases_ops heed__pg_leases_ops = {
         .ensure = pg_ensure,
+        .add_origin = pg_add_origin,
+        .origins = pg_origins,
         .claim = pg_claim,
         .renew = pg_renew,
         .record_start = pg_record_start,
@@ -271,4 +385,7 @@ const struct heed__leases_ops heed__pg_leases_ops = {
         .get = pg_get,
         .counts = pg_counts,
         .address_take = pg_address_take,
+        .renew_all = pg_renew_all,
+        .worker_beat = pg_worker_beat,
+        .worker_leave = pg_worker_leave,
 };

@@ -30,6 +30,20 @@ static const char *const leases_migrations[] = {
         "  address TEXT PRIMARY KEY,"
         "  last_start INTEGER NOT NULL,"
         "  gap_ms INTEGER NOT NULL);",
+        /* 2: the workers' heartbeat (heed_store_lease_worker_beat), and
+         * the index renew_all finds a holder's leases by: a worker renews
+         * its sites in one range read, never a scan of every site. */
+        "CREATE TABLE lease_workers ("
+        "  holder TEXT PRIMARY KEY,"
+        "  alive_until INTEGER NOT NULL);"
+        "CREATE INDEX site_leases_holder ON site_leases(holder);",
+        /* 3: the origins of each lease (a host's schemes and ports are
+         * one lease) and the holder a grant took a site from. */
+        "ALTER TABLE site_leases ADD COLUMN taken_from TEXT;"
+        "CREATE TABLE lease_origins ("
+        "  site TEXT NOT NULL,"
+        "  origin TEXT NOT NULL,"
+        "  PRIMARY KEY(site, origin)) WITHOUT ROWID;",
 };
 
 const struct heed_store_area heed__store_leases_area = {
@@ -41,7 +55,7 @@ const struct heed_store_area heed__store_leases_area = {
 /* The columns every listing reads, in struct heed_site_lease's order. */
 #define LEASE_COLUMNS                                                   \
 	"site, holder, token, lease_until, next_allowed_at, delay_ms, " \
-	"last_request_start"
+	"last_request_start, taken_from"
 
 static void read_lease(sqlite3_stmt *st, struct heed_site_lease *l)
 {
@@ -52,6 +66,7 @@ static void read_lease(sqlite3_stmt *st, struct heed_site_lease *l)
 	l->next_allowed_at = sqlite3_column_int64(st, 4);
 	l->delay_ms = sqlite3_column_int64(st, 5);
 	l->last_request_start = sqlite3_column_int64(st, 6);
+	l->taken_from = heed__sqlite_text(st, 7);
 	l->start_at = 0;
 }
 
@@ -110,7 +125,7 @@ static heed_status sqlite_claim(heed_store *store, const char *holder,
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE site_leases SET holder = ?1, token = token + 1, "
 	               "lease_until = ?2 + ?3, next_allowed_at = ?2 + ?3, "
-	               "wanted_at = ?5 "
+	               "wanted_at = ?5, taken_from = holder "
 	               "WHERE site IN (SELECT site FROM site_leases "
 	               "WHERE next_allowed_at <= ?2 AND lease_until <= ?2 "
 	               "ORDER BY next_allowed_at, site LIMIT ?4) "
@@ -270,8 +285,136 @@ static heed_status sqlite_address_take(heed_store *store, const char *address,
 	return HEED_OK;
 }
 
+static heed_status sqlite_renew_all(heed_store *store, const char *holder,
+                                    int64_t now_ms, int64_t lease_ms,
+                                    heed_store_lease_fn *fn, void *ud)
+{
+	/* renew's SET for every live lease of holder; RETURNING makes every
+	 * change at the first step, so a callback that stops early leaves
+	 * the rest renewed. */
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "UPDATE site_leases SET lease_until = ?2 + ?3, "
+	               "next_allowed_at = max(next_allowed_at, ?2 + ?3) "
+	               "WHERE holder = ?1 AND lease_until > ?2 "
+	               "RETURNING " LEASE_COLUMNS ";");
+	struct each_ctx c = {false, 0, fn, ud};
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now_ms);
+	sqlite3_bind_int64(st, 3, lease_ms);
+	return heed__sqlite_each_row(store, st, lease_row, &c);
+}
+
+/* Runs a heartbeat statement: ?1 holder, ?2 a (a statement without ?2
+ * ignores a, as fenced does). */
+static heed_status worker_write(heed_store *store, const char *sql,
+                                const char *holder, int64_t a)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(store, sql);
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, a);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+static heed_status sqlite_worker_beat(heed_store *store, const char *holder,
+                                      int64_t now_ms, int64_t ttl_ms,
+                                      int64_t *live)
+{
+	/* Three statements, each atomic on its own: the count comes after
+	 * the upsert, so it always includes holder. */
+	sqlite3_stmt *st;
+	heed_status rc;
+	int step;
+
+	rc = worker_write(store,
+	                  "INSERT INTO lease_workers(holder, alive_until) "
+	                  "VALUES(?1, ?2) ON CONFLICT(holder) DO UPDATE SET "
+	                  "alive_until = excluded.alive_until;",
+	                  holder, now_ms + ttl_ms);
+	if (rc == HEED_OK)
+		rc = worker_write(
+		        store,
+		        "DELETE FROM lease_workers WHERE alive_until < ?2 "
+		        "AND holder <> ?1;",
+		        holder, now_ms - HEED__LEASE_WORKER_GONE_MS);
+	if (rc != HEED_OK)
+		return rc;
+	st = heed__sqlite_prepare(store, "SELECT count(*) FROM lease_workers "
+	                                 "WHERE alive_until > ?1;");
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_ms);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*live = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	if (step != SQLITE_ROW)
+		return heed__store_fail(store, NULL, "counting live workers");
+	return HEED_OK;
+}
+
+static heed_status sqlite_worker_leave(heed_store *store, const char *holder)
+{
+	return worker_write(store,
+	                    "DELETE FROM lease_workers WHERE holder = ?1;",
+	                    holder, 0);
+}
+
+static heed_status sqlite_add_origin(heed_store *store, const char *site,
+                                     const char *origin)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "INSERT INTO lease_origins(site, origin) VALUES(?1, ?2) "
+	               "ON CONFLICT DO NOTHING;");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, origin, -1, SQLITE_STATIC);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+struct origin_ctx {
+	heed_store_lease_origin_fn *fn;
+	void *ud;
+};
+
+static int origin_row(sqlite3_stmt *st, void *ctx)
+{
+	struct origin_ctx *c = ctx;
+
+	return c->fn(c->ud, heed__sqlite_text(st, 0));
+}
+
+static heed_status sqlite_origins(heed_store *store, const char *site,
+                                  heed_store_lease_origin_fn *fn, void *ud)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT origin FROM lease_origins WHERE site = ?1 "
+	               "ORDER BY origin;");
+	struct origin_ctx c = {fn, ud};
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	return heed__sqlite_each_row(store, st, origin_row, &c);
+}
+
 const struct heed__leases_ops heed__sqlite_leases_ops = {
         .ensure = sqlite_ensure,
+        .add_origin = sqlite_add_origin,
+        .origins = sqlite_origins,
         .claim = sqlite_claim,
         .renew = sqlite_renew,
         .record_start = sqlite_record_start,
@@ -279,4 +422,7 @@ const struct heed__leases_ops heed__sqlite_leases_ops = {
         .get = sqlite_get,
         .counts = sqlite_counts,
         .address_take = sqlite_address_take,
+        .renew_all = sqlite_renew_all,
+        .worker_beat = sqlite_worker_beat,
+        .worker_leave = sqlite_worker_leave,
 };

@@ -1,0 +1,442 @@
+/*
+ * A worker among several crawls on one store (issue 14: "heed crawl on
+ * several machines against one PostgreSQL share one frontier and one set
+ * of sites. A worker leases sites ...; only the holder fetches a site").
+ *
+ * The controller runs as it does alone, with one gate: a site's lane is
+ * started only while this worker holds the site's lease. The frontier is
+ * the store's (unique by URL), so a URL any worker finds is queued once;
+ * when it belongs to a site this worker does not hold, the store is told
+ * (heed_store_lease_ensure) and the site becomes claimable by everyone.
+ *
+ * Courtesy across workers rests on three rules:
+ *  - a grant happens only once the last lease ended (released or expired);
+ *  - a holder starts no request once a request starting now might still
+ *    be on its way (connecting) at the lease's end: the lease outlives
+ *    every request it covers by the connect timeout;
+ *  - a new holder counts the site as contacted when it got the grant, or
+ *    at the last start its last holder recorded when that is later, so its
+ *    first request comes one delay after both.
+ * A worker cut off from the store cannot renew: its leases run out and it
+ * stops fetching their sites before they end, whoever takes them next.
+ *
+ * Each worker holds its fair share of the sites that have work (their
+ * count over the live workers, from a heartbeat), so workers that join
+ * late get sites from those that started first: a worker over its share
+ * hands back sites with nothing in flight.
+ */
+#include <string.h>
+
+#include "crawl/crawl-int.h"
+#include "heed/store_leases.h"
+
+/* Sites asked for in one claim statement. */
+#define WORKER_CLAIM_MAX 256
+/* How often a worker with no site to claim asks the store again. */
+#define WORKER_POLL_MS 500
+/* How often held sites are looked over (done, surplus, lost). */
+#define WORKER_SWEEP_MS 250
+
+bool heed__worker_on(const heed_crawl *c)
+{
+	return c->opt->worker.holder != NULL;
+}
+
+/* The longest a request may take to leave once started: its connect
+ * timeout (heed/net.h: 0 means the default). */
+static int64_t leave_ms(const heed_crawl *c)
+{
+	return c->opt->net.connect_timeout_ms > 0
+	               ? c->opt->net.connect_timeout_ms
+	               : CRAWL_CONNECT_DEFAULT_MS;
+}
+
+static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)
+{
+	return heed_polite_delay_ms(c->polite, s->host->name);
+}
+
+void heed__worker_want(heed_crawl *c, struct heed__site *s)
+{
+	if (!heed__lane_has_work(&s->lane) || !heed__crawl_tx(c))
+		return;
+	if (heed_store_lease_ensure_origin(c->store, s->host->name, s->origin,
+	                                   site_delay(c, s),
+	                                   c->now.unix_ms) != HEED_OK)
+		heed__crawl_store_failed(c, "offering a site to the workers");
+}
+
+/* ---- handing a host back ---- */
+
+/* Whether s may leave this worker now: nothing in flight or about to be,
+ * no lifecycle or look-up running, no file asked for it elsewhere. */
+static bool idle_site(const struct heed__site *s)
+{
+	const struct heed__lane *l = &s->lane;
+
+	return !l->current && !l->parked && !l->refilling && !l->candidate &&
+	       !s->listed && !s->refs_waiting &&
+	       (s->state == SITE_NEW || s->state == SITE_READY ||
+	        s->state == SITE_OUT);
+}
+
+/* Forgets what this worker knew of s's queue and rules: a later grant
+ * starts it afresh from the store. */
+static void forget(heed_crawl *c, struct heed__site *s)
+{
+	heed__sched_reset(&c->sched, &s->lane);
+	heed__rules_free(&s->rules);
+	heed__acapref_free(c, s);
+	s->state = SITE_NEW;
+	s->last_loaded_id = 0;
+}
+
+/* Hands h back: claimable at once when a site of it has work left, else
+ * when a worker finds some. Its last start goes first, so the next holder
+ * counts its delay from there. */
+static void release(heed_crawl *c, struct heed__host *h, bool more)
+{
+	bool held = true;
+
+	if (h->last_start &&
+	    heed_store_lease_record_start(c->store, h->name,
+	                                  c->opt->worker.holder, h->lease_token,
+	                                  h->last_start, &held) != HEED_OK)
+		heed__crawl_store_failed(c, "recording a host's last request");
+	if (held && c->failed == HEED_OK &&
+	    heed_store_lease_release(
+	            c->store, h->name, c->opt->worker.holder, h->lease_token,
+	            more ? c->now.unix_ms : HEED_LEASE_IDLE, &held) != HEED_OK)
+		heed__crawl_store_failed(c, "handing a host back");
+	c->p.released++;
+	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: handed back (%s)",
+	         h->name, more ? "work left" : "done");
+}
+
+static void lose(heed_crawl *c, struct heed__host *h, const char *why)
+{
+	if (h->lease_lost)
+		return;
+	h->lease_lost = true;
+	c->p.leases_lost++;
+	heed_log(&c->log, HEED_LOG_WARN, "crawl",
+	         "%s: lease lost (%s): no request starts to it here", h->name,
+	         why);
+}
+
+/* Which held hosts have a site that is busy, or has work. */
+static void mark_hosts(heed_crawl *c)
+{
+	for (size_t i = 0; i < c->host_buckets; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
+			h->lease_busy = h->lease_work = false;
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			if (!s->host->leased)
+				continue;
+			if (!idle_site(s))
+				s->host->lease_busy = true;
+			if (heed__lane_has_work(&s->lane))
+				s->host->lease_work = true;
+		}
+}
+
+/* Looks over the held hosts: a lost one is forgotten, a finished one or
+ * one over the share handed back; a host leaves only when none of its
+ * sites has anything in flight. Store writes are committed first, so the
+ * next holder finds every page this worker fetched. */
+static void sweep(heed_crawl *c)
+{
+	size_t keep = (size_t)(c->w.share + c->w.share / 8 + 1);
+	size_t surplus = c->w.held > keep ? c->w.held - (size_t)c->w.share : 0;
+	bool committed = false, gone = false;
+
+	mark_hosts(c);
+	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next) {
+			if (!h->leased || h->lease_busy)
+				continue;
+			if (!h->lease_lost && h->lease_work && !surplus)
+				continue;
+			if (!committed) {
+				heed__crawl_commit(c);
+				committed = true;
+			}
+			if (!h->lease_lost) {
+				release(c, h, h->lease_work);
+				if (h->lease_work)
+					surplus--;
+			}
+			h->leased = h->lease_lost = false;
+			h->last_start = 0;
+			c->w.held--;
+			gone = true;
+		}
+	if (!gone)
+		return;
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next)
+			if (!s->host->leased &&
+			    (s->state != SITE_NEW || s->lane.head))
+				forget(c, s);
+}
+
+/* ---- renewals and the heartbeat ---- */
+
+static int renewed_one(void *ud, const struct heed_site_lease *l)
+{
+	heed_crawl *c = ud;
+	struct heed__host *h = heed__host_get(c, l->site);
+
+	if (h && h->leased && h->lease_token == l->token)
+		h->lease_until = l->lease_until;
+	return 0;
+}
+
+/* Renews every lease in one statement; a host whose lease did not come
+ * back renewed was lost. Then counts the live workers and the share. */
+static void beat(heed_crawl *c)
+{
+	const struct heed_crawl_worker *w = &c->opt->worker;
+	struct heed_lease_counts n;
+	int64_t active;
+
+	heed__crawl_commit(c);
+	if (c->failed != HEED_OK)
+		return;
+	if (heed_store_lease_renew_all(c->store, w->holder, c->now.unix_ms,
+	                               w->lease_ms, renewed_one,
+	                               c) != HEED_OK ||
+	    heed_store_lease_worker_beat(c->store, w->holder, c->now.unix_ms,
+	                                 w->lease_ms, &c->w.live) != HEED_OK ||
+	    heed_store_lease_counts(c->store, c->now.unix_ms, &n) != HEED_OK) {
+		heed__crawl_store_failed(c, "renewing the leases");
+		return;
+	}
+	for (size_t i = 0; i < c->host_buckets; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
+			if (h->leased && h->lease_until <= c->now.unix_ms)
+				lose(c, h, "not renewed in time");
+	active = n.sites - n.idle;
+	if (c->w.live < 1)
+		c->w.live = 1;
+	c->w.share = (active + c->w.live - 1) / c->w.live;
+	if (c->w.share < 1)
+		c->w.share = 1;
+	if (c->w.share > (int64_t)w->max_sites)
+		c->w.share = w->max_sites;
+	c->w.store_idle = n.sites == n.idle;
+	heed_polite_share_addresses(c->polite, (unsigned)c->w.live);
+}
+
+/* ---- claims ---- */
+
+/* The grants of one claim, copied: the store's answer is read through
+ * before the hosts' queues are. */
+struct grants {
+	heed_crawl *c;
+	struct heed_site_lease *items;
+	size_t count;
+};
+
+static int grant_one(void *ud, const struct heed_site_lease *l)
+{
+	struct grants *g = ud;
+	struct heed_site_lease *x = &g->items[g->count];
+
+	*x = *l;
+	x->holder = NULL;
+	x->site = heed__strndup(g->c->alloc, l->site, strlen(l->site));
+	x->taken_from = l->taken_from
+	                        ? heed__strndup(g->c->alloc, l->taken_from,
+	                                        strlen(l->taken_from))
+	                        : NULL;
+	if (!x->site || (l->taken_from && !x->taken_from)) {
+		heed__free(g->c->alloc, (char *)x->site);
+		heed__free(g->c->alloc, (char *)x->taken_from);
+		return 1;
+	}
+	g->count++;
+	return 0;
+}
+
+/* Starts a site of a granted host: the URLs a dead holder had in flight
+ * go back in its queue, its first window is loaded, and its lifecycle
+ * starts (from the stored robots.txt while that is fresh). A site still
+ * busy here from an earlier grant goes on as it is. */
+static int start_origin(void *ud, const char *origin)
+{
+	heed_crawl *c = ud;
+	struct heed__site *s = heed__site_of_url(c, origin, true);
+	int64_t requeued = 0;
+
+	if (!s) {
+		heed_log(&c->log, HEED_LOG_WARN, "crawl",
+		         "worker: '%s' is not a site; its URLs are left",
+		         origin);
+		return 0;
+	}
+	s->in_scope = true;
+	if (s->state != SITE_NEW || s->lane.current)
+		return 0;
+	if (heed_store_frontier_recover_host(c->store, s->origin, &requeued) !=
+	    HEED_OK) {
+		heed__crawl_store_failed(c, "recovering a site's queue");
+		return 1;
+	}
+	if (requeued)
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: %lld URLs its last holder had in flight queued "
+		         "again",
+		         s->origin, (long long)requeued);
+	s->last_loaded_id = 0;
+	heed__queue_refill(c, s);
+	heed__site_list_new(c, s);
+	return c->failed != HEED_OK;
+}
+
+static void take(heed_crawl *c, const struct heed_site_lease *l)
+{
+	struct heed__host *h = heed__host_get(c, l->site);
+	int64_t contacted;
+
+	if (!h) {
+		heed__crawl_oom(c);
+		return;
+	}
+	c->p.sites_claimed++;
+	if (l->taken_from) {
+		c->p.taken_over++;
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: taken over from %s, whose lease expired", h->name,
+		         l->taken_from);
+	}
+	if (!h->leased)
+		c->w.held++;
+	h->leased = true;
+	h->lease_lost = false;
+	h->lease_token = l->token;
+	h->lease_until = l->lease_until;
+	/* The grant may follow an expired lease whose holder started a
+	 * request after its last recorded one, but never after the grant. */
+	contacted = l->last_request_start > c->now.unix_ms
+	                    ? l->last_request_start
+	                    : c->now.unix_ms;
+	if (heed_polite_set_last_start(
+	            c->polite, h->name,
+	            c->now.mono_ms - (c->now.unix_ms - contacted)) != HEED_OK)
+		heed__crawl_oom(c);
+	if (heed_store_lease_origins(c->store, h->name, start_origin, c) !=
+	    HEED_OK)
+		heed__crawl_store_failed(c, "reading a host's sites");
+}
+
+static void claim(heed_crawl *c)
+{
+	const struct heed_crawl_worker *w = &c->opt->worker;
+	int want = (int)(c->w.share - (int64_t)c->w.held);
+	struct heed_site_lease items[WORKER_CLAIM_MAX];
+	struct grants g = {c, items, 0};
+
+	if (want > WORKER_CLAIM_MAX)
+		want = WORKER_CLAIM_MAX;
+	heed__crawl_commit(c);
+	if (c->failed != HEED_OK)
+		return;
+	if (heed_store_lease_claim(c->store, w->holder, c->now.unix_ms,
+	                           w->lease_ms, want, grant_one, &g) != HEED_OK)
+		heed__crawl_store_failed(c, "claiming hosts");
+	if (g.count)
+		c->p.claims++;
+	for (size_t i = 0; i < g.count; i++) {
+		if (c->failed == HEED_OK)
+			take(c, &items[i]);
+		heed__free(c->alloc, (char *)items[i].site);
+		heed__free(c->alloc, (char *)items[i].taken_from);
+	}
+	heed__crawl_commit(c);
+	/* A full answer: more may be claimable at once. */
+	c->w.next_claim =
+	        c->now.mono_ms + ((int)g.count == want ? 0 : WORKER_POLL_MS);
+}
+
+void heed__worker_tick(heed_crawl *c)
+{
+	if (!heed__worker_on(c) || c->failed != HEED_OK)
+		return;
+	if (c->now.mono_ms >= c->w.next_beat) {
+		beat(c);
+		/* With no site, only to learn whether the run is over. */
+		c->w.next_beat = c->now.mono_ms +
+		                 (c->w.held ? c->opt->worker.lease_ms / 3
+		                            : WORKER_POLL_MS);
+	}
+	if (c->now.mono_ms >= c->w.next_poll) {
+		sweep(c);
+		c->w.next_poll = c->now.mono_ms + WORKER_SWEEP_MS;
+	}
+	if ((int64_t)c->w.held < c->w.share &&
+	    c->now.mono_ms >= c->w.next_claim && c->failed == HEED_OK)
+		claim(c);
+}
+
+bool heed__worker_may_start(heed_crawl *c, struct heed__site *s)
+{
+	struct heed__host *h = s->host;
+
+	if (!heed__worker_on(c))
+		return true;
+	if (h->leased && !h->lease_lost &&
+	    heed_lease_may_fetch(h->lease_until, c->now.unix_ms, leave_ms(c)))
+		return true;
+	if (h->leased)
+		lose(c, h, "it ends before a request starting now surely left");
+	/* Forgotten at a sweep, once nothing of it is in flight. */
+	if (heed__sched_defer(&c->sched, &s->lane,
+	                      c->now.mono_ms + WORKER_SWEEP_MS) != HEED_OK)
+		heed__crawl_oom(c);
+	return false;
+}
+
+void heed__worker_started(heed_crawl *c, struct heed__site *s)
+{
+	if (heed__worker_on(c))
+		s->host->last_start = c->now.unix_ms;
+}
+
+int64_t heed__worker_wait(const heed_crawl *c)
+{
+	int64_t next = c->w.next_beat < c->w.next_poll ? c->w.next_beat
+	                                               : c->w.next_poll;
+
+	if ((int64_t)c->w.held < c->w.share && c->w.next_claim < next)
+		next = c->w.next_claim;
+	return next > c->now.mono_ms ? next - c->now.mono_ms : 0;
+}
+
+bool heed__worker_run_goes_on(const heed_crawl *c)
+{
+	return heed__worker_on(c) && (c->w.held > 0 || !c->w.store_idle);
+}
+
+void heed__worker_finish(heed_crawl *c)
+{
+	if (!heed__worker_on(c))
+		return;
+	heed__crawl_commit(c);
+	mark_hosts(c);
+	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
+			if (h->leased && !h->lease_lost)
+				release(c, h, h->lease_work);
+	if (c->failed == HEED_OK &&
+	    heed_store_lease_worker_leave(c->store, c->opt->worker.holder) !=
+	            HEED_OK)
+		heed__crawl_store_failed(c, "leaving the workers");
+	heed_log(&c->log, HEED_LOG_INFO, "crawl",
+	         "worker %s: %lld claims, %lld hosts claimed (%lld taken "
+	         "over), %lld handed back, %lld leases lost",
+	         c->opt->worker.holder, (long long)c->p.claims,
+	         (long long)c->p.sites_claimed, (long long)c->p.taken_over,
+	         (long long)c->p.released, (long long)c->p.leases_lost);
+}
