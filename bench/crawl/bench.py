@@ -75,8 +75,11 @@ their sums, claims per second of the whole wall; PostgreSQL's own CPU
 under it, sampled every 0.2 s with the last value kept per process, so a
 backend that exited counts up to its last sample: at most 0.2 s of each
 is missed); the WAL written (pg_current_wal_lsn before and after, the
-schema's creation included) and the rows and sizes of pages, frontier
-and site_leases. A Markdown row for docs/performance.md ends the report.
+schema's creation included), the rows and sizes of pages, frontier and
+site_leases, and the rows each table had inserted, updated (HOT) and
+deleted, and the commits, per page stored (pg_stat_user_tables,
+pg_stat_database), and the time spent in the search area's trigger
+(track_functions = pl; wall time inside it, so waits count too). A Markdown row for docs/performance.md ends the report.
 
 Usage:
 
@@ -693,6 +696,37 @@ def pg_figures(pg):
             "database_mb": round(n[8] / 2**20, 1)}, n[9]
 
 
+# The tables whose row writes tell what a page and a site cost the store.
+WRITE_TABLES = ("pages", "search_docs", "page_tags", "frontier",
+                "site_leases", "lease_origins", "lease_workers", "crawl_runs")
+
+
+def pg_writes(pg):
+    """Rows written per table (pg_stat_user_tables: inserted, updated,
+    of which HOT, deleted) and the database's commits, once the workers'
+    sessions have ended (a session's counts are flushed by then)."""
+    rows = pg.psql(
+        "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del "
+        "FROM pg_stat_user_tables WHERE relname IN (%s) ORDER BY relname"
+        % ", ".join("'%s'" % t for t in WRITE_TABLES)).split()
+    writes = {}
+    for row in rows:
+        name, *n = row.split("|")
+        writes[name] = dict(zip(("ins", "upd", "hot", "del"),
+                                (int(v) for v in n)))
+    commits = int(pg.psql("SELECT xact_commit FROM pg_stat_database "
+                          "WHERE datname = current_database()"))
+    # The search area's trigger (its SQL function inside): time spent in
+    # it, all sessions (track_functions, set by run_pg).
+    calls, ms = pg.psql(
+        "SELECT coalesce(sum(calls), 0), coalesce(sum(total_time), 0) "
+        "FROM pg_stat_user_functions WHERE funcname = 'heed_search_pages'"
+    ).strip().split("|")
+    return {"row_writes": writes, "commits": commits,
+            "search_trigger_calls": int(calls),
+            "search_trigger_s": round(float(ms) / 1000, 2)}
+
+
 def wal_position(pg):
     return int(float(pg.psql("SELECT pg_current_wal_lsn() - '0/0'")))
 
@@ -720,11 +754,15 @@ def run_pg(a, run, argv):
         logs = [os.path.join(run, "output-w%d.log" % k if a.workers
                              else "output.log")
                 for k in range(1, len(argvs) + 1)]
+        # Times the PL/pgSQL functions: the search area's trigger's share.
+        pg.psql("ALTER SYSTEM SET track_functions = 'pl'")
+        pg.psql("SELECT pg_reload_conf()")
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
         procs = run_many(argvs, a.timeout, logs, cpu.tick)
         pg_cpu = cpu.seconds()
         figures, wal1 = pg_figures(pg)
+        figures.update(pg_writes(pg))
     except pgcluster.PgError as e:
         raise SystemExit("bench: PostgreSQL: %s" % e)
     finally:
@@ -757,6 +795,8 @@ def run_pg(a, run, argv):
             r["claims"] / max(wall, 1e-9), 1)
         for key in ("sites_claimed", "taken_over", "released", "lost"):
             r[key] = sum(w.get(key) or 0 for w in workers)
+        r["sites_claimed_per_s"] = round(r["sites_claimed"] /
+                                         max(wall, 1e-9), 1)
     r["output_tail"] = "\n".join("[%s] %s" % (w["worker"], w["output_tail"])
                                  for w in workers)
     for w in workers:
@@ -1221,13 +1261,27 @@ def report_pg(r, say):
            r["pages_table_mb"], r["frontier_table_mb"], r["frontier_rows"],
            r["site_leases_table_mb"], r["site_leases_rows"],
            r["database_mb"]))
+    pages = max(r["pages_stored"], 1)
+    say("  rows written per page stored (inserted/updated (HOT)/deleted): "
+        "%s; commits %d (%.2f per page)" % (
+            ", ".join("%s %.2f/%.2f (%.2f)/%.2f" % (
+                t, n["ins"] / pages, n["upd"] / pages, n["hot"] / pages,
+                n["del"] / pages)
+                for t, n in sorted(r["row_writes"].items())
+                if n["ins"] or n["upd"] or n["del"]),
+            r["commits"], r["commits"] / pages))
+    say("  the search area's trigger (heed_search_pages): %d calls, %.1f s "
+        "inside it (all sessions; %.2f ms a call)" % (
+            r["search_trigger_calls"], r["search_trigger_s"],
+            1000 * r["search_trigger_s"] / max(r["search_trigger_calls"],
+                                               1)))
     if r["workers"]:
-        say("  claims %s, %s/s over the wall; %d sites claimed (%d taken "
-            "over after expiry), %d released, %d lost" % (
+        say("  claims %s, %s/s over the wall; %d sites claimed (%.1f/s; "
+            "%d taken over after expiry), %d released, %d lost" % (
                 "-" if r["claims"] is None else r["claims"],
                 "-" if r["claims_per_s"] is None else r["claims_per_s"],
-                r["sites_claimed"], r["taken_over"], r["released"],
-                r["lost"]))
+                r["sites_claimed"], r["sites_claimed_per_s"],
+                r["taken_over"], r["released"], r["lost"]))
 
 
 def pg_table_row(r, say):
@@ -1245,8 +1299,10 @@ def pg_table_row(r, say):
                                          for c in r["cpu_s_per_worker"]),
             r["cpu_s_per_1000_pages"], r["pg_cpu_s"],
             r["pg_cpu_s_per_1000_pages"],
-            "-" if r.get("claims") is None else r["claims"],
-            "-" if r.get("claims_per_s") is None else r["claims_per_s"]))
+            "-" if r.get("claims") is None else "%d (%d sites)" % (
+                r["claims"], r["sites_claimed"]),
+            "-" if r.get("claims_per_s") is None else "%s (%s sites)" % (
+                r["claims_per_s"], r["sites_claimed_per_s"])))
 
 
 def main():
