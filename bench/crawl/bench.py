@@ -79,7 +79,11 @@ schema's creation included), the rows and sizes of pages, frontier and
 site_leases, and the rows each table had inserted, updated (HOT) and
 deleted, and the commits, per page stored (pg_stat_user_tables,
 pg_stat_database), and the time spent in the search area's trigger
-(track_functions = pl; wall time inside it, so waits count too). A Markdown row for docs/performance.md ends the report.
+(track_functions = pl; wall time inside it, so waits count too); and
+how long after the start the first request came and how long after the
+last request each program exited (the bench's clock against nginx's
+$msec: what a worker spends before its first claim and waiting for the
+run's end). A Markdown row for docs/performance.md ends the report.
 
 Usage:
 
@@ -511,7 +515,9 @@ def run_bounded(argv, timeout, log_path):
     a child spawned by this script starts with this script's own (after a
     big access log has been read, hundreds of MB; `sleep` would show as
     much). ru_maxrss is kept in the figures for comparison."""
-    return run_many([argv], timeout, [log_path])[0]
+    r = run_many([argv], timeout, [log_path])[0]
+    del r["started_at"]
+    return r
 
 
 def run_many(argvs, timeout, log_paths, tick=None):
@@ -526,6 +532,7 @@ def run_many(argvs, timeout, log_paths, tick=None):
     procs, done = [], {}
     try:
         t0 = time.monotonic()
+        epoch0 = time.time()
         for argv, path, out in zip(argvs, log_paths, outs):
             procs.append(subprocess.Popen(
                 argv, stdout=out if path else sys.stderr,  # not stdout,
@@ -573,6 +580,7 @@ def run_many(argvs, timeout, log_paths, tick=None):
         except ProcessLookupError:
             pass
         results.append({"wall_s": round(wall, 2),
+                        "started_at": round(epoch0, 3),
                         "cpu_s": round(ru.ru_utime + ru.ru_stime, 2),
                         "peak_rss_mb": round(peak_kb[n] / 1024, 1),
                         "ru_maxrss_mb": round(ru.ru_maxrss / 1024, 1),
@@ -778,6 +786,7 @@ def run_pg(a, run, argv):
     claims = [w.get("claims") for w in workers if a.workers]
     wall = max(p["wall_s"] for p in procs)
     r = {"store": "postgresql", "workers": a.workers or 0,
+         "started_at": procs[0].pop("started_at"),
          "command": " ".join(argvs[0]),
          "wall_s": wall,
          "cpu_s": round(sum(p["cpu_s"] for p in procs), 2),
@@ -801,6 +810,7 @@ def run_pg(a, run, argv):
                                  for w in workers)
     for w in workers:
         del w["output_tail"]
+        w.pop("started_at", None)
     return r
 
 
@@ -956,6 +966,15 @@ def run_peer(peer, a, base, site, say):
 def pg_rates(r):
     """The PostgreSQL run's figures per page and per worker."""
     pages = max(r["pages_stored"], 1)
+    g = r["log"]
+    if g["first_start_s"] is not None:
+        # Before the first request: opening the store, the seeds, the
+        # first claims; after the last: until each program exited.
+        r["first_request_after_s"] = round(
+            g["first_start_s"] - r["started_at"], 2)
+        for w in r["per_worker"]:
+            w["exit_after_last_request_s"] = round(
+                r["started_at"] + w["wall_s"] - g["last_end_s"], 2)
     r["pg_cpu_s_per_1000_pages"] = round(1000 * r["pg_cpu_s"] / pages, 3)
     r["wal_kb_per_page"] = round(1024 * r["wal_mb"] / pages, 2)
     for w in r["per_worker"]:
@@ -1239,6 +1258,12 @@ def report(web, r, say):
 
 def report_pg(r, say):
     """The PostgreSQL figures of a --workers or --store-pg run."""
+    if "first_request_after_s" in r:
+        say("  first request %.1f s after the start; each exited %s s "
+            "after the last request ended" % (
+                r["first_request_after_s"], " / ".join(
+                    "%.1f" % w["exit_after_last_request_s"]
+                    for w in r["per_worker"])))
     for w in r["per_worker"]:
         say("  %s: wall %.1f s, cpu %.2f s%s, peak RSS %.1f MB, exit %d%s%s"
             % (w["worker"], w["wall_s"], w["cpu_s"],
