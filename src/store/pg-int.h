@@ -17,7 +17,8 @@
 
 struct heed__pg {
 	PGconn *conn;
-	bool locked;    /* holds the crawl lock (a session advisory lock) */
+	bool locked;      /* holds the crawl lock (a session advisory lock) */
+	bool lock_shared; /* ... shared with other workers (--worker) */
 	bool read_only; /* the session refuses writes (restored on reconnect) */
 	/* Lost connections (src/store/pg.c, execute()): */
 	bool broken;        /* the connection failed: make it again first */

@@ -333,6 +333,8 @@ struct heed_store_backend {
 	const char *(*errmsg)(heed_store *store);
 	/* heed_store_lock's contract; close releases the lock. */
 	heed_status (*lock)(heed_store *store, struct heed_diag *diag);
+	/* heed_store_lock_shared's; NULL: workers are not supported. */
+	heed_status (*lock_shared)(heed_store *store, struct heed_diag *diag);
 	/* The statement that marks the store as heed's, run in the migration
 	 * transaction. */
 	const char *mark_sql;
