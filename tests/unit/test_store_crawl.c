@@ -865,28 +865,6 @@ static int64_t join_round(const char *url)
 	return id;
 }
 
-/* Runs in crawl_runs of the store at location. */
-static int64_t run_rows(const char *location)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
-
-	if (heed_test_pg())
-		return atoll(heed_test_pg_sql(
-		        location, "SELECT count(*) FROM crawl_runs;"));
-	assert_int_equal(sqlite3_open(location, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db,
-	                                    "SELECT count(*) FROM crawl_runs;",
-	                                    -1, &st, NULL),
-	                 SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return n;
-}
-
 /* Four processes, each with its own connection, join at once on an empty
  * store: exactly one run is begun, and all four have it. Then again,
  * JOIN_ROUNDS times, each once the last run finished (on PostgreSQL
@@ -915,7 +893,9 @@ static void test_run_join_at_once(void **state)
 		last = id;
 	}
 	heed_store_close(s);
-	assert_int_equal(run_rows(location), JOIN_ROUNDS);
+	assert_int_equal(heed_test_store_int(location, "SELECT count(*) FROM "
+	                                               "crawl_runs;"),
+	                 JOIN_ROUNDS);
 }
 
 /* The engine's batch: the page stored and its frontier row done in one
