@@ -369,24 +369,8 @@ static void test_renew_all(void **state)
  * visible through its functions). */
 static int64_t worker_rows(const char *location)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
-
-	if (heed_test_pg())
-		return atoll(heed_test_pg_sql(
-		        location, "SELECT count(*) FROM lease_workers;"));
-	assert_int_equal(sqlite3_open(location, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db,
-	                                    "SELECT count(*) FROM "
-	                                    "lease_workers;",
-	                                    -1, &st, NULL),
-	                 SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return n;
+	return heed_test_store_int(location,
+	                           "SELECT count(*) FROM lease_workers;");
 }
 
 static int64_t beat(heed_store *s, const char *holder, int64_t now, int64_t ttl)
