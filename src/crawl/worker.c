@@ -74,6 +74,9 @@ static bool idle_site(const struct heed__site *s)
 {
 	const struct heed__lane *l = &s->lane;
 
+	for (size_t i = 0; i < s->ref_count; i++)
+		if (s->refs[i].referrer && !s->refs[i].settled)
+			return false; /* another site waits for it */
 	return !l->current && !l->parked && !l->refilling && !l->candidate &&
 	       !s->listed && !s->refs_waiting &&
 	       (s->state == SITE_NEW || s->state == SITE_READY ||
