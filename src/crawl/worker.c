@@ -68,9 +68,7 @@ void heed__worker_want(heed_crawl *c, struct heed__site *s)
 
 /* ---- handing a host back ---- */
 
-/* Whether s may leave this worker now: nothing in flight or about to be,
- * no lifecycle or look-up running, no file asked for it elsewhere. */
-static bool idle_site(const struct heed__site *s)
+bool heed__site_idle(const struct heed__site *s)
 {
 	const struct heed__lane *l = &s->lane;
 
@@ -81,17 +79,6 @@ static bool idle_site(const struct heed__site *s)
 	       !s->listed && !s->refs_waiting &&
 	       (s->state == SITE_NEW || s->state == SITE_READY ||
 	        s->state == SITE_OUT);
-}
-
-/* Forgets what this worker knew of s's queue and rules: a later grant
- * starts it afresh from the store. */
-static void forget(heed_crawl *c, struct heed__site *s)
-{
-	heed__sched_reset(&c->sched, &s->lane);
-	heed__rules_free(&s->rules);
-	heed__acapref_free(c, s);
-	s->state = SITE_NEW;
-	s->last_loaded_id = 0;
 }
 
 /* Hands h back: claimable at once when a site of it has work left, else
@@ -137,7 +124,7 @@ static void mark_hosts(heed_crawl *c)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
 			if (!s->host->leased)
 				continue;
-			if (!idle_site(s))
+			if (!heed__site_idle(s))
 				s->host->lease_busy = true;
 			if (heed__lane_has_work(&s->lane))
 				s->host->lease_work = true;
@@ -181,7 +168,7 @@ static void sweep(heed_crawl *c)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next)
 			if (!s->host->leased &&
 			    (s->state != SITE_NEW || s->lane.head))
-				forget(c, s);
+				heed__queue_forget(c, s);
 }
 
 /* ---- renewals and the heartbeat ---- */
@@ -263,15 +250,14 @@ static int grant_one(void *ud, const struct heed_site_lease *l)
 	return 0;
 }
 
-/* Starts a site of a granted host: the URLs a dead holder had in flight
- * go back in its queue, its first window is loaded, and its lifecycle
- * starts (from the stored robots.txt while that is fresh). A site still
- * busy here from an earlier grant goes on as it is. */
+/* Starts a site of a granted host (heed__queue_restart): the URLs a dead
+ * holder had in flight go back in its queue, and its lifecycle starts
+ * from the stored robots.txt while that is fresh. A site still busy here
+ * from an earlier grant goes on as it is. */
 static int start_origin(void *ud, const char *origin)
 {
 	heed_crawl *c = ud;
 	struct heed__site *s = heed__site_of_url(c, origin, true);
-	int64_t requeued = 0;
 
 	if (!s) {
 		heed_log(&c->log, HEED_LOG_WARN, "crawl",
@@ -280,21 +266,8 @@ static int start_origin(void *ud, const char *origin)
 		return 0;
 	}
 	s->in_scope = true;
-	if (s->state != SITE_NEW || s->lane.current)
-		return 0;
-	if (heed_store_frontier_recover_host(c->store, s->origin, &requeued) !=
-	    HEED_OK) {
-		heed__crawl_store_failed(c, "recovering a site's queue");
-		return 1;
-	}
-	if (requeued)
-		heed_log(&c->log, HEED_LOG_INFO, "crawl",
-		         "%s: %lld URLs its last holder had in flight queued "
-		         "again",
-		         s->origin, (long long)requeued);
-	s->last_loaded_id = 0;
-	heed__queue_refill(c, s);
-	heed__site_list_new(c, s);
+	if (s->state == SITE_NEW && !s->lane.current)
+		heed__queue_restart(c, s);
 	return c->failed != HEED_OK;
 }
 
@@ -374,6 +347,9 @@ void heed__worker_tick(heed_crawl *c)
 		                 (c->w.held ? c->opt->worker.lease_ms / 3
 		                            : WORKER_POLL_MS);
 	}
+	/* A lost batch is being redone: leases are kept, nothing else. */
+	if (c->rewinding)
+		return;
 	if (c->now.mono_ms >= c->w.next_poll) {
 		sweep(c);
 		c->w.next_poll = c->now.mono_ms + WORKER_SWEEP_MS;
