@@ -114,6 +114,10 @@ struct heed_config {
 	int64_t crawl_full_interval;         /* --schedule: seconds; 7d */
 	int64_t crawl_incremental_interval;  /* --schedule: seconds; 6h */
 	char *crawl_refresh;                 /* "due" or "all" (--refresh) */
+	bool crawl_worker;                   /* one of several (--worker) */
+	char *crawl_worker_name;             /* unset: HOSTNAME:PID */
+	int64_t crawl_lease;                 /* seconds; 30 */
+	int64_t crawl_worker_sites;          /* sites held at most; 4096 */
 
 	/* [revisit]: when known URLs are asked for again (heed/revisit.h);
 	 * checked together by heed_config_revisit. */

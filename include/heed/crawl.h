@@ -172,6 +172,28 @@ struct heed_crawl_progress {
 	                          paused, outside its windows */
 	size_t sites_without_sources; /* incremental: no sitemap or feed */
 	int64_t queued;               /* URLs waiting (memory and store) */
+	/* A worker's leases (heed_crawl_worker): */
+	int64_t claims;        /* claim statements that granted a site */
+	int64_t sites_claimed; /* grants */
+	int64_t taken_over;    /* grants of a site whose last lease expired
+	                          (its holder died or was cut off) */
+	int64_t released;      /* sites handed back: done, or surplus */
+	int64_t leases_lost;   /* leases not renewed in time: the site was
+	                          dropped at once (fencing) */
+};
+
+/*
+ * A worker among several crawls sharing one store (issue 14; `heed crawl
+ * --worker`, docs/scaling.md "Workers"): it fetches only the sites it
+ * holds a lease on (heed/store_leases.h), at most its fair share of the
+ * sites with work (the live workers share them), and its run ends when no
+ * site of the store is held or claimable by anyone. holder NULL: a crawl
+ * alone on its store, as before.
+ */
+struct heed_crawl_worker {
+	const char *holder; /* this worker's name, unique among the workers */
+	int64_t lease_ms;   /* a lease's length (30 s); renewed every third */
+	unsigned max_sites; /* sites held at once at most (4096) */
 };
 
 /* Everything a crawl is told. Strings are borrowed for the controller's
@@ -201,6 +223,7 @@ struct heed_crawl_options {
 	heed_crawl_site_fn *on_site; /* a site's lifecycle ended; may be NULL */
 	void *site_ud;
 	const struct heed_logger *logger; /* may be NULL */
+	struct heed_crawl_worker worker;
 };
 
 /* Fills opt with the defaults of every part (modes, limits, delays). */

@@ -111,6 +111,15 @@ void heed_store_close(heed_store *store);
 heed_status heed_store_lock(heed_store *store, struct heed_diag *diag);
 
 /*
+ * The crawl lock shared by the workers of one store (heed crawl --worker,
+ * issue 14): any number of workers hold it together, and while one does a
+ * lone crawl's heed_store_lock answers HEED_EBUSY, and the other way round.
+ * Released like the exclusive lock. HEED_ENOTSUP (with a message) for a
+ * SQLite store: workers share a PostgreSQL store only.
+ */
+heed_status heed_store_lock_shared(heed_store *store, struct heed_diag *diag);
+
+/*
  * Whether the store's backend has every area named in areas (a list ended
  * by NULL; NULL: all of heed's areas). HEED_OK, or HEED_ENOTSUP with the
  * missing ones in diag ("the PostgreSQL store does not have the pages,

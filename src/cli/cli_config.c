@@ -247,4 +247,6 @@ void heed_cli_crawl_options(const struct heed_config *c,
 	l->max_wait_ms = c->crawl_max_wait * 1000;
 	l->dns_concurrency = (unsigned)c->net_dns_concurrency;
 	l->dns_retries = (unsigned)c->net_dns_retries;
+	o->worker.lease_ms = c->crawl_lease * 1000;
+	o->worker.max_sites = (unsigned)c->crawl_worker_sites;
 }

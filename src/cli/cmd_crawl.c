@@ -43,6 +43,9 @@ enum {
 	OPT_DRY_RUN,
 	OPT_LIMIT,
 	OPT_JSON,
+	OPT_WORKER,
+	OPT_WORKER_NAME,
+	OPT_LEASE,
 };
 
 /* Command-line overrides, applied after the file and --set. */
@@ -82,6 +85,9 @@ static const struct {
         {OPT_REFRESH, "crawl.refresh"},
         {OPT_PROGRESS_INTERVAL, "log.progress_interval"},
         {'i', "crawl.incremental"},
+        {OPT_WORKER, "crawl.worker"},
+        {OPT_WORKER_NAME, "crawl.worker_name"},
+        {OPT_LEASE, "crawl.lease"},
 };
 
 static int take_option(struct crawl_args *a, int c, const char *arg)
@@ -91,7 +97,7 @@ static int take_option(struct crawl_args *a, int c, const char *arg)
 		    a->count == HEED_ARRAY_SIZE(a->names))
 			continue;
 		a->names[a->count] = overrides[i].name;
-		a->values[a->count++] = c == 'i' ? "true" : arg;
+		a->values[a->count++] = arg ? arg : "true";
 		return 1;
 	}
 	switch (c) {
@@ -148,6 +154,9 @@ static int parse_args(int argc, char **argv, struct crawl_args *a)
 	        {"progress-interval", required_argument, NULL,
 	         OPT_PROGRESS_INTERVAL},
 	        {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+	        {"worker", no_argument, NULL, OPT_WORKER},
+	        {"worker-name", required_argument, NULL, OPT_WORKER_NAME},
+	        {"lease", required_argument, NULL, OPT_LEASE},
 	        {"limit", required_argument, NULL, OPT_LIMIT},
 	        {"json", no_argument, NULL, OPT_JSON},
 	        {"log", required_argument, NULL, OPT_LOG},
@@ -482,6 +491,22 @@ static int dry_run(struct crawl_args *a, struct heed_config *cfg,
 	return ex;
 }
 
+/* The worker's name in the leases: crawl.worker_name, or HOSTNAME:PID,
+ * which no other live worker has. Into buf. */
+static const char *worker_name(const struct heed_config *cfg, char *buf,
+                               size_t size)
+{
+	char host[256] = "localhost";
+
+	if (cfg->crawl_worker_name && *cfg->crawl_worker_name) {
+		snprintf(buf, size, "%s", cfg->crawl_worker_name);
+		return buf;
+	}
+	gethostname(host, sizeof(host) - 1);
+	snprintf(buf, size, "%s:%ld", host, (long)getpid());
+	return buf;
+}
+
 static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
                size_t seed_count)
 {
@@ -490,7 +515,7 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	struct heed_logger logger = heed_cli_logger(cfg);
 	struct heed_diag d = {0};
 	struct known_sites known = {0};
-	char ua[512];
+	char ua[512], holder[320];
 	heed_store *store;
 	heed_status rc;
 	int ex;
@@ -524,6 +549,8 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 		o.seed_count = known.count;
 	}
 	o.restart = a->restart;
+	if (cfg->crawl_worker)
+		o.worker.holder = worker_name(cfg, holder, sizeof(holder));
 	o.on_progress = print_progress;
 	o.progress_ud = NULL;
 	progress_begin(a, cfg, &logger);
@@ -542,12 +569,21 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 		/* Another crawl holds the store: a timer that fired while the
 		 * last run still goes tries again at its next turn. A start URL
 		 * heed cannot take is the command line's fault. */
-		return rc == HEED_EBUSY    ? HEED_EXIT_BUSY
-		       : rc == HEED_EINVAL ? HEED_EXIT_USAGE
-		                           : HEED_EXIT_FAIL;
+		return rc == HEED_EBUSY ? HEED_EXIT_BUSY
+		       : rc == HEED_EINVAL || rc == HEED_ENOTSUP
+		               ? HEED_EXIT_USAGE
+		               : HEED_EXIT_FAIL;
 	}
 	if (!a->quiet)
 		print_summary(stdout, o.mode, &summary);
+	if (!a->quiet && o.worker.holder)
+		printf("worker %s: %lld claims, %lld sites claimed (%lld taken "
+		       "over after expiry), %lld released, %lld lost\n",
+		       o.worker.holder, (long long)summary.claims,
+		       (long long)summary.sites_claimed,
+		       (long long)summary.taken_over,
+		       (long long)summary.released,
+		       (long long)summary.leases_lost);
 	return crawl_exit(&summary);
 }
 

@@ -92,6 +92,16 @@
 	"                         why the site is not qualified; nothing\n"    \
 	"                         is written (no store is made)\n"             \
 	"      --limit N          --dry-run: URLs per site (10; 0 all)\n"      \
+	"      --worker           one of several workers on a PostgreSQL\n"    \
+	"                         store: each fetches only the sites it\n"     \
+	"                         holds a lease on, a fair share; joins the\n" \
+	"                         open run or begins one; ends when no site\n" \
+	"                         is left to anyone (crawl.worker)\n"          \
+	"      --worker-name NAME this worker's name in the leases\n"          \
+	"                         (crawl.worker_name; HOSTNAME:PID)\n"         \
+	"      --lease DUR        a site lease's length, e.g. 30s; a dead\n"   \
+	"                         worker's sites are taken over after it\n"    \
+	"                         (crawl.lease)\n"                             \
 	"      --json             --dry-run: print JSON\n"                     \
 	"  -q, --quiet            errors only: no warnings, no progress,\n"    \
 	"                         no summary (the exit status is the same)\n"  \

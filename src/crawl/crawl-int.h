@@ -16,6 +16,7 @@
  *   acapref.c      the files ACAP-permissions-reference fields name:
  *                  fetched before the site's pages, stored, reused
  *   queue.c        the frontier: enqueue, refill, retry, finish, resume
+ *   worker.c       a worker's site leases among crawls on one store
  *   lifecycle.c    robots.txt qualification of sites, and DNS
  *   answer.c       what a page, feed or sitemap answer means
  *   ctl.c          the public API: next() and the events
@@ -254,6 +255,10 @@ heed_status heed__sched_hold(struct heed__sched *s, struct heed__lane *l,
                              bool held, int64_t now_ms);
 /* Forgets l's window and never schedules it again. */
 void heed__sched_drop(struct heed__sched *s, struct heed__lane *l);
+/* Forgets l's window, in memory only (its URLs stay queued in the store),
+ * and holds it as a new site's lane: a worker handing its site to another
+ * (worker.c). l has no job in flight, is not parked nor refilling. */
+void heed__sched_reset(struct heed__sched *s, struct heed__lane *l);
 heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
                                  bool more, int64_t now_ms);
 enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
@@ -393,6 +398,13 @@ struct heed__site {
 	bool has_source;        /* incremental: a sitemap or feed answered */
 	bool known_queued;      /* heed__queue_known ran */
 	bool known_sources;     /* the store knows a sitemap or feed of it */
+	/* Its lease, for a worker (worker.c); unix ms. */
+	bool leased;         /* held: its lane may run */
+	bool lease_wanted;   /* not held, has work: the store was told */
+	bool lease_lost;     /* lost: nothing starts, reset once idle */
+	int64_t lease_token; /* of the grant held */
+	int64_t lease_until; /* the lease holds while now < this */
+	int64_t last_start;  /* this worker's last request start to it, 0 */
 };
 
 /* Sites waiting for room at one address (BUSY), first come first served. */
@@ -462,6 +474,15 @@ struct heed_crawl {
 	int64_t run_pages, run_errors; /* added to the run row per batch */
 	heed_status failed;            /* a store error or OOM ends the run */
 	bool stopped, started, waited_out;
+	/* A worker's leases (worker.c); NULL holder: a crawl alone. */
+	struct heed__worker {
+		int64_t next_beat, next_claim, next_poll; /* mono ms */
+		int64_t live;    /* workers alive at the last beat */
+		int64_t share;   /* sites to hold: the fair share */
+		size_t held;     /* sites held */
+		bool store_idle; /* the last poll: no site held or claimable
+		                    by anyone, nothing to come */
+	} w;
 	struct heed_crawl_progress p;
 };
 
@@ -471,6 +492,8 @@ struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c);
 
 /* Opens the batch transaction when needed; false after a store error. */
 bool heed__crawl_tx(heed_crawl *c);
+/* Commits the open batch, if any (a failure ends the run). */
+void heed__crawl_commit(heed_crawl *c);
 /* Records a store failure: the run ends after the current call. */
 void heed__crawl_store_failed(heed_crawl *c, const char *what);
 void heed__crawl_oom(heed_crawl *c);
@@ -552,6 +575,27 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 void heed__queue_known(heed_crawl *c, struct heed__site *s);
 void heed__queue_refill(heed_crawl *c, struct heed__site *s);
 void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
+
+/* ---- a worker's leases (worker.c) ---- */
+
+/* Is this crawl one of several workers on its store? */
+bool heed__worker_on(const heed_crawl *c);
+/* s, not held, has work: the store makes it claimable by any worker. */
+void heed__worker_want(heed_crawl *c, struct heed__site *s);
+/* Renews, hands back and claims leases as their times come. */
+void heed__worker_tick(heed_crawl *c);
+/* May a request to s start now? false (its lane deferred) when s is not
+ * held, or its lease ends before a request starting now surely left. */
+bool heed__worker_may_start(heed_crawl *c, struct heed__site *s);
+/* A request to s started now. */
+void heed__worker_started(heed_crawl *c, struct heed__site *s);
+/* Nothing to do here now: does the run go on elsewhere (a site held by
+ * another worker may still give this one work)? */
+bool heed__worker_run_goes_on(const heed_crawl *c);
+/* Until the next renewal, sweep or claim is due (ms, >= 0). */
+int64_t heed__worker_wait(const heed_crawl *c);
+/* The run ends for this worker: every lease is handed back. */
+void heed__worker_finish(heed_crawl *c);
 
 /* ---- arrangements with site owners (arranged.c) ---- */
 

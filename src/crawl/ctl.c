@@ -92,7 +92,7 @@ bool heed__crawl_tx(heed_crawl *c)
 	return true;
 }
 
-static void commit(heed_crawl *c)
+void heed__crawl_commit(heed_crawl *c)
 {
 	if (!c->in_tx)
 		return;
@@ -117,7 +117,9 @@ static bool lease_covers_start(heed_crawl *c)
 	                          : CRAWL_CONNECT_DEFAULT_MS;
 	int64_t until = c->now.unix_ms + connect;
 
-	if (c->lease_ms >= until)
+	/* A worker's requests are covered by its sites' leases instead
+	 * (worker.c): the store is not its alone. */
+	if (heed__worker_on(c) || c->lease_ms >= until)
 		return true;
 	if (!heed__crawl_tx(c))
 		return false;
@@ -126,7 +128,7 @@ static bool lease_covers_start(heed_crawl *c)
 		heed__crawl_store_failed(c, "renewing the crawl lease");
 		return false;
 	}
-	commit(c);
+	heed__crawl_commit(c);
 	if (c->failed != HEED_OK)
 		return false;
 	c->lease_ms = until + CRAWL_LEASE_MS;
@@ -137,7 +139,7 @@ static void commit_if_due(heed_crawl *c)
 {
 	if (c->in_tx && (c->tx_writes >= CRAWL_BATCH_WRITES ||
 	                 c->now.mono_ms - c->tx_start_ms >= CRAWL_BATCH_MS))
-		commit(c);
+		heed__crawl_commit(c);
 }
 
 /* ---- creating and freeing ---- */
@@ -159,6 +161,20 @@ heed_status heed_crawl_new(heed_crawl **out, heed_store *store,
 		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
 		                     "crawl.concurrency, crawl.window and the "
 		                     "look-ups in flight must be at least 1");
+	if (opt->worker.holder &&
+	    (!*opt->worker.holder || !opt->worker.max_sites ||
+	     opt->worker.lease_ms * 2 <=
+	             3 * (opt->net.connect_timeout_ms > 0
+	                          ? opt->net.connect_timeout_ms
+	                          : CRAWL_CONNECT_DEFAULT_MS)))
+		/* A lease renewed every third of it must still outlive a
+		 * request started just before the renewal by its connect
+		 * timeout (worker.c). */
+		return heed_diag_set(
+		        diag, HEED_EINVAL, 0, 0,
+		        "a worker needs a name, a site or more, and "
+		        "a lease (crawl.lease) more than 1.5 times "
+		        "net.connect_timeout_ms");
 	alloc = alloc ? alloc : heed_allocator_default();
 	c = heed__calloc(alloc, 1, sizeof(*c));
 	if (!c)
@@ -296,6 +312,37 @@ static heed_status open_run(heed_crawl *c, struct heed_diag *diag)
 	return HEED_OK;
 }
 
+/* A worker joins the open run, or begins one: workers starting at once
+ * join the same run, and only one clears the frontier. The URLs other
+ * workers had in flight stay theirs: a site's are recovered by whoever
+ * takes it over (worker.c). */
+static heed_status join_run(heed_crawl *c, struct heed_diag *diag)
+{
+	struct heed_crawl_run run;
+	bool joined = false;
+
+	if (c->opt->restart)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "a worker cannot start the run afresh "
+		                     "(--restart): other workers share it");
+	if (heed_store_run_join(c->store, heed_crawl_mode_name(c->mode),
+	                        heed__crawl_unix_s(c), &run,
+	                        &joined) != HEED_OK)
+		return store_error(c, diag);
+	c->run_id = run.id;
+	if (joined)
+		c->mode = strcmp(run.mode, "incremental") == 0
+		                  ? HEED_CRAWL_INCREMENTAL
+		                  : HEED_CRAWL_FULL;
+	heed_log(&c->log, HEED_LOG_INFO, "crawl", "worker %s: %s %s run %lld",
+	         c->opt->worker.holder, joined ? "joining" : "beginning",
+	         heed_crawl_mode_name(c->mode), (long long)run.id);
+	if (!joined && !c->opt->seed_count)
+		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                     "no seed URLs and no run to join");
+	return HEED_OK;
+}
+
 heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
                              struct heed_diag *diag)
 {
@@ -313,13 +360,13 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 			                     "no site to qualify");
 		return seed(c, diag);
 	}
-	rc = open_run(c, diag);
+	rc = heed__worker_on(c) ? join_run(c, diag) : open_run(c, diag);
 	/* Start URLs given to a resumed run join it (those it already has
 	 * are not queued twice). */
 	if (rc == HEED_OK)
 		rc = seed(c, diag);
 	if (rc == HEED_OK)
-		commit(c);
+		heed__crawl_commit(c);
 	return rc == HEED_OK ? c->failed : rc;
 }
 
@@ -507,6 +554,8 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		assert(s->state == SITE_READY && h->addr_count);
 		addr = &h->addrs[h->addr_next % h->addr_count];
 	}
+	if (!heed__worker_may_start(c, s))
+		return false;
 	req = heed__req_new(c);
 	if (!req || !lease_covers_start(c)) {
 		if (!req)
@@ -521,6 +570,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		return false;
 	}
 	witness(c, h);
+	heed__worker_started(c, s);
 	heed__sched_start(&c->sched, &s->lane);
 	req->site = s;
 	req->host = h;
@@ -631,6 +681,10 @@ static heed_crawl_action_kind wait_or_done(heed_crawl *c, int64_t fetch_wait,
 		/* Nothing out: nothing will happen before the next due
 		 * time, and with none the run is over. */
 		int64_t max = c->opt->limits.max_wait_ms;
+		/* A worker with nothing to do asks the store again while
+		 * other workers may still find it work. */
+		if (wait < 0 && !c->stopped && heed__worker_run_goes_on(c))
+			wait = heed__worker_wait(c);
 		if (wait < 0)
 			return a->kind = HEED_CRAWL_DONE;
 		if (max > 0 && wait > max) {
@@ -644,6 +698,9 @@ static heed_crawl_action_kind wait_or_done(heed_crawl *c, int64_t fetch_wait,
 			return a->kind = HEED_CRAWL_DONE;
 		}
 	}
+	/* Leases are renewed on time whatever else waits. */
+	if (!c->stopped && heed__worker_on(c))
+		wait = min_wait(wait, heed__worker_wait(c));
 	if (c->in_tx) {
 		int64_t due = c->tx_start_ms + CRAWL_BATCH_MS - c->now.mono_ms;
 		wait = min_wait(wait, due > 0 ? due : 0);
@@ -664,6 +721,7 @@ heed_crawl_action_kind heed_crawl_next(heed_crawl *c,
 		c->stopped = true;
 	commit_if_due(c);
 	if (!c->stopped) {
+		heed__worker_tick(c);
 		heed__life_start_new(c);
 		run_timers(c);
 	}
@@ -792,7 +850,8 @@ heed_status heed_crawl_finish(heed_crawl *c, const struct heed_crawl_clock *now)
 	if (c->lease_ms && heed__crawl_tx(c) &&
 	    heed_store_crawl_lease_set(c->store, c->now.unix_ms) != HEED_OK)
 		heed__crawl_store_failed(c, "ending the crawl lease");
-	commit(c);
+	heed__crawl_commit(c);
+	heed__worker_finish(c);
 	if (c->mode == HEED_CRAWL_QUALIFY || c->failed != HEED_OK)
 		return c->failed;
 	report_sources(c);
@@ -806,8 +865,8 @@ heed_status heed_crawl_finish(heed_crawl *c, const struct heed_crawl_clock *now)
 	 * resumes it. So does one that ended with URLs still queued, which
 	 * only a fault of heed's own can leave: the next run fetches them
 	 * rather than lose them. */
-	if (c->p.queued > 0) {
-		if (!left_open)
+	if (c->p.queued > 0 || (heed__worker_on(c) && !c->w.store_idle)) {
+		if (!left_open && !heed__worker_on(c))
 			heed_log(&c->log, HEED_LOG_WARN, "crawl",
 			         "%lld URLs left queued: the run stays open",
 			         (long long)c->p.queued);

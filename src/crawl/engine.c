@@ -229,7 +229,8 @@ heed_crawl_run(heed_store *store, const struct heed_crawl_options *opt,
 		e.log = *opt->logger;
 	if (!opt->user_agent)
 		return heed_diag_set(diag, HEED_EINVAL, 0, 0, "no User-Agent");
-	rc = heed_store_lock(store, diag);
+	rc = opt->worker.holder ? heed_store_lock_shared(store, diag)
+	                        : heed_store_lock(store, diag);
 	if (rc == HEED_OK)
 		rc = heed_crawl_new(&e.c, store, opt, &now, alloc, diag);
 	if (rc == HEED_OK)

@@ -278,6 +278,17 @@ void heed__sched_drop(struct heed__sched *s, struct heed__lane *l)
 	drop_window(s, l);
 }
 
+void heed__sched_reset(struct heed__sched *s, struct heed__lane *l)
+{
+	int64_t pages = l->pages;
+
+	assert(!l->current && !l->parked && !l->refilling);
+	heed__sched_drop(s, l);
+	heed__lane_init(l);
+	l->pages = pages;
+	l->held = true;
+}
+
 heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
                                  bool more, int64_t now_ms)
 {

@@ -157,6 +157,12 @@ void heed__site_list_new(heed_crawl *c, struct heed__site *s)
 {
 	if (s->listed || s->state != SITE_NEW)
 		return;
+	/* A worker starts only the sites it holds; another's work is
+	 * offered to all (worker.c). */
+	if (heed__worker_on(c) && !s->leased) {
+		heed__worker_want(c, s);
+		return;
+	}
 	s->listed = true;
 	s->new_next = NULL;
 	if (c->new_tail)

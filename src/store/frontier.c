@@ -79,6 +79,17 @@ heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued)
 	FRONTIER(store, recover, requeued);
 }
 
+heed_status heed_store_frontier_recover_host(heed_store *store,
+                                             const char *host,
+                                             int64_t *requeued)
+{
+	if (requeued)
+		*requeued = 0;
+	if (!host)
+		return HEED_EINVAL;
+	FRONTIER(store, recover_host, host, requeued);
+}
+
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
                                           int64_t *dropped)
 {
@@ -132,6 +143,61 @@ heed_status heed_store_run_last(heed_store *store, const char *mode,
 {
 	memset(run, 0, sizeof(*run));
 	FRONTIER(store, run_last, mode, run);
+}
+
+/* The body of run_join, inside its transaction: the latest open run, or
+ * a new one on a cleared frontier. The backend's own run_open, clear and
+ * run_begin, so joining reads and writes exactly what they do. */
+static heed_status join_run(heed_store *store,
+                            const struct heed__frontier_ops *f,
+                            const char *mode, int64_t started_at,
+                            struct heed_crawl_run *run, bool *joined)
+{
+	heed_status rc = f->run_open(store, run);
+	int64_t id = 0;
+
+	if (rc == HEED_OK) {
+		*joined = true;
+		return HEED_OK;
+	}
+	if (rc != HEED_ENOTFOUND)
+		return rc;
+	rc = f->clear(store);
+	if (rc == HEED_OK)
+		rc = f->run_begin(store, mode, started_at, &id);
+	if (rc == HEED_OK)
+		rc = f->run_open(store, run);
+	return rc;
+}
+
+heed_status heed_store_run_join(heed_store *store, const char *mode,
+                                int64_t started_at, struct heed_crawl_run *run,
+                                bool *joined)
+{
+	const struct heed__frontier_ops *f = heed__store_ops(store, frontier);
+	heed_status rc;
+
+	memset(run, 0, sizeof(*run));
+	*joined = false;
+	if (!mode || !*mode)
+		return HEED_EINVAL;
+	if (!f)
+		return HEED_ENOTSUP;
+	rc = f->join_begin(store);
+	if (rc != HEED_OK)
+		return rc;
+	rc = join_run(store, f, mode, started_at, run, joined);
+	if (rc == HEED_OK)
+		rc = heed_store_commit(store);
+	if (rc != HEED_OK) {
+		/* Also after a failed COMMIT, which may leave the transaction
+		 * open (SQLite, busy); a ROLLBACK with none open is harmless
+		 * on both backends. */
+		(void)heed_store_rollback(store);
+		memset(run, 0, sizeof(*run));
+		*joined = false;
+	}
+	return rc;
 }
 
 heed_status heed_store_run_add(heed_store *store, int64_t id, int64_t pages,

@@ -114,3 +114,32 @@ heed_status heed_store_address_take(heed_store *store, const char *address,
 	LEASES(store, address_take, address, gap_ms, now_ms, taken,
 	       next_ms ? next_ms : &next);
 }
+
+heed_status heed_store_lease_renew_all(heed_store *store, const char *holder,
+                                       int64_t now_ms, int64_t lease_ms,
+                                       heed_store_lease_fn *fn, void *ud)
+{
+	if (!holder || !*holder || lease_ms < 1 || !fn)
+		return HEED_EINVAL;
+	LEASES(store, renew_all, holder, now_ms, lease_ms, fn, ud);
+}
+
+heed_status heed_store_lease_worker_beat(heed_store *store, const char *holder,
+                                         int64_t now_ms, int64_t ttl_ms,
+                                         int64_t *live)
+{
+	int64_t n = 0;
+
+	if (live)
+		*live = 0;
+	if (!holder || !*holder || ttl_ms < 1)
+		return HEED_EINVAL;
+	LEASES(store, worker_beat, holder, now_ms, ttl_ms, live ? live : &n);
+}
+
+heed_status heed_store_lease_worker_leave(heed_store *store, const char *holder)
+{
+	if (!holder || !*holder)
+		return HEED_EINVAL;
+	LEASES(store, worker_leave, holder);
+}

@@ -17,7 +17,8 @@
 
 struct heed__pg {
 	PGconn *conn;
-	bool locked;    /* holds the crawl lock (a session advisory lock) */
+	bool locked;      /* holds the crawl lock (a session advisory lock) */
+	bool lock_shared; /* ... shared with other workers (--worker) */
 	bool read_only; /* the session refuses writes (restored on reconnect) */
 	/* Lost connections (src/store/pg.c, execute()): */
 	bool broken;        /* the connection failed: make it again first */
@@ -35,6 +36,7 @@ struct heed__pg {
 #define HEED_PG_LOCK_KEY     "1751475556"
 #define HEED_PG_LOCK_MIGRATE "1"
 #define HEED_PG_LOCK_CRAWL   "2"
+#define HEED_PG_LOCK_JOIN    "3" /* heed_store_run_join's transactions */
 
 /*
  * Runs sql with n text parameters (a NULL one is SQL NULL) and returns its

@@ -256,10 +256,14 @@ static heed_status restore(heed_store *store)
 		        store, "SET default_transaction_read_only = on;", NULL);
 	if (rc != HEED_OK || !pg->locked)
 		return rc;
-	rc = restore_one(store,
-	                 "SELECT pg_try_advisory_lock(" HEED_PG_LOCK_KEY
-	                 ", " HEED_PG_LOCK_CRAWL ");",
-	                 &got);
+	rc = restore_one(
+	        store,
+	        pg->lock_shared
+	                ? "SELECT pg_try_advisory_lock_shared(" HEED_PG_LOCK_KEY
+	                  ", " HEED_PG_LOCK_CRAWL ");"
+	                : "SELECT pg_try_advisory_lock(" HEED_PG_LOCK_KEY
+	                  ", " HEED_PG_LOCK_CRAWL ");",
+	        &got);
 	if (rc != HEED_OK || got)
 		return rc;
 	pg->locked = false;
@@ -646,9 +650,14 @@ static void pg_close(heed_store *store)
 	    PQstatus(store->pg->conn) == CONNECTION_OK)
 		/* Not execute(): closing never waits for a server that went
 		 * away, and a lost session holds no lock. */
-		PQclear(PQexec(store->pg->conn,
-		               "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
-		               ", " HEED_PG_LOCK_CRAWL ");"));
+		PQclear(PQexec(
+		        store->pg->conn,
+		        store->pg->lock_shared
+		                ? "SELECT "
+		                  "pg_advisory_unlock_shared(" HEED_PG_LOCK_KEY
+		                  ", " HEED_PG_LOCK_CRAWL ");"
+		                : "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
+		                  ", " HEED_PG_LOCK_CRAWL ");"));
 	PQfinish(store->pg->conn);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;
@@ -699,31 +708,49 @@ static long lock_holder(heed_store *store)
 }
 
 /*
- * One crawl per store, as with SQLite, for now: a session advisory lock,
- * released when the connection ends, so a killed crawl's lock goes with its
- * connection. Workers sharing one database will replace it with per-site
- * leases (issue 14).
+ * One crawl per store, as with SQLite: a session advisory lock, released
+ * when the connection ends, so a killed crawl's lock goes with its
+ * connection. Workers (heed crawl --worker) hold the same lock shared: they
+ * share the store by per-site leases, and a lone crawl and workers exclude
+ * each other.
  */
-static heed_status pg_lock(heed_store *store, struct heed_diag *diag)
+static heed_status take_lock(heed_store *store, bool shared,
+                             struct heed_diag *diag)
 {
 	PGresult *r;
 	bool got;
 
 	if (store->pg->locked)
-		return HEED_OK;
-	r = heed__pg_query(store,
-	                   "SELECT pg_try_advisory_lock(" HEED_PG_LOCK_KEY
-	                   ", " HEED_PG_LOCK_CRAWL ");",
-	                   0, NULL);
+		return store->pg->lock_shared == shared
+		               ? HEED_OK
+		               : heed__store_busy(store, diag, 0);
+	r = heed__pg_query(
+	        store,
+	        shared ? "SELECT pg_try_advisory_lock_shared(" HEED_PG_LOCK_KEY
+	                 ", " HEED_PG_LOCK_CRAWL ");"
+	               : "SELECT pg_try_advisory_lock(" HEED_PG_LOCK_KEY
+	                 ", " HEED_PG_LOCK_CRAWL ");",
+	        0, NULL);
 	if (!r)
 		return heed__store_fail(store, diag, "taking the crawl lock");
 	got = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
 	PQclear(r);
 	if (got) {
 		store->pg->locked = true;
+		store->pg->lock_shared = shared;
 		return HEED_OK;
 	}
 	return heed__store_busy(store, diag, lock_holder(store));
+}
+
+static heed_status pg_lock(heed_store *store, struct heed_diag *diag)
+{
+	return take_lock(store, false, diag);
+}
+
+static heed_status pg_lock_shared(heed_store *store, struct heed_diag *diag)
+{
+	return take_lock(store, true, diag);
 }
 
 const struct heed_store_backend heed__pg_backend = {
@@ -736,6 +763,7 @@ const struct heed_store_backend heed__pg_backend = {
         .schema_version = pg_schema_version,
         .errmsg = pg_errmsg,
         .lock = pg_lock,
+        .lock_shared = pg_lock_shared,
         .mark_sql = "COMMENT ON TABLE heed_schema IS '" PG_MARK "';",
         .writer_sql = NULL,
         .begin_sql = "BEGIN;",

@@ -177,6 +177,16 @@ static heed_status pg_recover(heed_store *store, int64_t *requeued)
 	        HEED_FRONTIER_QUEUED, HEED_FRONTIER_IN_FLIGHT, requeued);
 }
 
+static heed_status pg_recover_host(heed_store *store, const char *host,
+                                   int64_t *requeued)
+{
+	/* One range of the index frontier_queue (host, state = in flight). */
+	return change_rows(store,
+	                   "UPDATE frontier SET state = $2 "
+	                   "WHERE host = $1 AND state = 1;",
+	                   host, 0, HEED_FRONTIER_QUEUED, requeued);
+}
+
 static heed_status pg_drop_host(heed_store *store, const char *host,
                                 int64_t *dropped)
 {
@@ -362,6 +372,29 @@ static heed_status pg_lease_set(heed_store *store, int64_t until_ms)
 	        1, params, NULL);
 }
 
+static heed_status pg_join_begin(heed_store *store)
+{
+	PGTransactionStatusType tx = PQtransactionStatus(store->pg->conn);
+	heed_status rc;
+
+	/* PQTRANS_UNKNOWN is a lost connection, which exec reconnects. */
+	if (store->pg->tx_lost || tx == PQTRANS_INTRANS ||
+	    tx == PQTRANS_INERROR || tx == PQTRANS_ACTIVE)
+		return HEED_EINVAL;
+	/* Joiners queue on a lock of their own, held to the end of the
+	 * transaction: the second sees the first's run committed, as READ
+	 * COMMITTED takes a snapshot per statement (a database whose
+	 * default is REPEATABLE READ would have taken it before the wait). */
+	rc = store->backend->exec(
+	        store, "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT "
+	               "pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
+	               ", " HEED_PG_LOCK_JOIN ");");
+	if (rc != HEED_OK)
+		/* The BEGIN may have run: never leave its transaction open. */
+		(void)store->backend->exec(store, "ROLLBACK;");
+	return rc;
+}
+
 const struct heed__frontier_ops heed__pg_frontier_ops = {
         .add = pg_add,
         .requeue = pg_requeue,
@@ -381,4 +414,6 @@ const struct heed__frontier_ops heed__pg_frontier_ops = {
         .run_finish = pg_run_finish,
         .lease_get = pg_lease_get,
         .lease_set = pg_lease_set,
+        .recover_host = pg_recover_host,
+        .join_begin = pg_join_begin,
 };

@@ -39,6 +39,12 @@ static const char *const pg_leases_migrations[] = {
         "  address TEXT PRIMARY KEY,"
         "  last_start BIGINT NOT NULL,"
         "  gap_ms BIGINT NOT NULL);",
+        /* 2: the workers' heartbeat and the index renew_all finds a
+         * holder's leases by, as SQLite's version 2. */
+        "CREATE TABLE lease_workers ("
+        "  holder TEXT PRIMARY KEY,"
+        "  alive_until BIGINT NOT NULL);"
+        "CREATE INDEX site_leases_holder ON site_leases(holder);",
 };
 
 const struct heed_store_area heed__pg_leases_area = {
@@ -262,6 +268,72 @@ static heed_status pg_address_take(heed_store *store, const char *address,
 	return HEED_OK;
 }
 
+static heed_status pg_renew_all(heed_store *store, const char *holder,
+                                int64_t now_ms, int64_t lease_ms,
+                                heed_store_lease_fn *fn, void *ud)
+{
+	char now[HEED_PG_INT_SIZE], lease[HEED_PG_INT_SIZE];
+	const char *params[] = {holder, heed__pg_i64(now, now_ms),
+	                        heed__pg_i64(lease, lease_ms)};
+	/* renew's SET for every live lease of holder. A claim that takes an
+	 * expired site over meanwhile locks its row first: this UPDATE then
+	 * waits, checks the row again and, finding another holder, leaves
+	 * it out (and so does not report it). */
+	PGresult *r =
+	        heed__pg_query(store,
+	                       "UPDATE site_leases SET "
+	                       "lease_until = $2::bigint + $3::bigint, "
+	                       "next_allowed_at = GREATEST(next_allowed_at, "
+	                       "$2::bigint + $3::bigint) "
+	                       "WHERE holder = $1 AND lease_until > $2::bigint "
+	                       "RETURNING " LEASE_COLUMNS ";",
+	                       3, params);
+
+	if (!r)
+		return heed__pg_failed(store);
+	return each_lease(r, false, 0, fn, ud);
+}
+
+static heed_status pg_worker_beat(heed_store *store, const char *holder,
+                                  int64_t now_ms, int64_t ttl_ms, int64_t *live)
+{
+	char now[HEED_PG_INT_SIZE], until[HEED_PG_INT_SIZE],
+	        gone[HEED_PG_INT_SIZE];
+	const char *params[] = {
+	        holder, heed__pg_i64(now, now_ms),
+	        heed__pg_i64(until, now_ms + ttl_ms),
+	        heed__pg_i64(gone, now_ms - HEED__LEASE_WORKER_GONE_MS)};
+	/* One statement. Its SELECT sees the table as it was before the
+	 * CTEs wrote: it counts the others alive and adds holder, just
+	 * beaten. The DELETE spares holder's row, which the upsert writes
+	 * (one statement may not change a row twice). */
+	PGresult *r = heed__pg_query(
+	        store,
+	        "WITH beat AS (INSERT INTO lease_workers(holder, alive_until) "
+	        "VALUES($1, $3::bigint) ON CONFLICT (holder) DO UPDATE SET "
+	        "alive_until = excluded.alive_until), "
+	        "gone AS (DELETE FROM lease_workers "
+	        "WHERE alive_until < $4::bigint AND holder <> $1) "
+	        "SELECT count(*) + 1 FROM lease_workers "
+	        "WHERE alive_until > $2::bigint AND holder <> $1;",
+	        4, params);
+
+	if (!r)
+		return heed__pg_failed(store);
+	*live = heed__pg_int(r, 0, 0, 0);
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_worker_leave(heed_store *store, const char *holder)
+{
+	const char *params[] = {holder};
+
+	return heed__pg_run(store,
+	                    "DELETE FROM lease_workers WHERE holder = $1;", 1,
+	                    params, NULL);
+}
+
 const struct heed__leases_ops heed__pg_leases_ops = {
         .ensure = pg_ensure,
         .claim = pg_claim,
@@ -271,4 +343,7 @@ const struct heed__leases_ops heed__pg_leases_ops = {
         .get = pg_get,
         .counts = pg_counts,
         .address_take = pg_address_take,
+        .renew_all = pg_renew_all,
+        .worker_beat = pg_worker_beat,
+        .worker_leave = pg_worker_leave,
 };

@@ -236,6 +236,16 @@ static heed_status sqlite_recover(heed_store *store, int64_t *requeued)
 	        HEED_FRONTIER_QUEUED, HEED_FRONTIER_IN_FLIGHT, requeued);
 }
 
+static heed_status sqlite_recover_host(heed_store *store, const char *host,
+                                       int64_t *requeued)
+{
+	/* One range of the index frontier_queue (host, state = in flight). */
+	return change_rows(store,
+	                   "UPDATE frontier SET state = ?2 "
+	                   "WHERE host = ?1 AND state = 1;",
+	                   host, 0, HEED_FRONTIER_QUEUED, requeued);
+}
+
 static heed_status sqlite_drop_host(heed_store *store, const char *host,
                                     int64_t *dropped)
 {
@@ -431,6 +441,16 @@ static heed_status sqlite_lease_set(heed_store *store, int64_t until_ms)
 	return rc;
 }
 
+static heed_status sqlite_join_begin(heed_store *store)
+{
+	/* IMMEDIATE takes the write lock at once: a second joiner waits
+	 * (the busy timeout) until the first has committed, then finds its
+	 * run open. */
+	if (!sqlite3_get_autocommit(store->db))
+		return HEED_EINVAL;
+	return store->backend->exec(store, "BEGIN IMMEDIATE;");
+}
+
 const struct heed__frontier_ops heed__sqlite_frontier_ops = {
         .add = sqlite_add,
         .requeue = sqlite_requeue,
@@ -450,4 +470,6 @@ const struct heed__frontier_ops heed__sqlite_frontier_ops = {
         .run_finish = sqlite_run_finish,
         .lease_get = sqlite_lease_get,
         .lease_set = sqlite_lease_set,
+        .recover_host = sqlite_recover_host,
+        .join_begin = sqlite_join_begin,
 };

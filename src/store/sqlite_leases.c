@@ -30,6 +30,13 @@ static const char *const leases_migrations[] = {
         "  address TEXT PRIMARY KEY,"
         "  last_start INTEGER NOT NULL,"
         "  gap_ms INTEGER NOT NULL);",
+        /* 2: the workers' heartbeat (heed_store_lease_worker_beat), and
+         * the index renew_all finds a holder's leases by: a worker renews
+         * its sites in one range read, never a scan of every site. */
+        "CREATE TABLE lease_workers ("
+        "  holder TEXT PRIMARY KEY,"
+        "  alive_until INTEGER NOT NULL);"
+        "CREATE INDEX site_leases_holder ON site_leases(holder);",
 };
 
 const struct heed_store_area heed__store_leases_area = {
@@ -270,6 +277,89 @@ static heed_status sqlite_address_take(heed_store *store, const char *address,
 	return HEED_OK;
 }
 
+static heed_status sqlite_renew_all(heed_store *store, const char *holder,
+                                    int64_t now_ms, int64_t lease_ms,
+                                    heed_store_lease_fn *fn, void *ud)
+{
+	/* renew's SET for every live lease of holder; RETURNING makes every
+	 * change at the first step, so a callback that stops early leaves
+	 * the rest renewed. */
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "UPDATE site_leases SET lease_until = ?2 + ?3, "
+	               "next_allowed_at = max(next_allowed_at, ?2 + ?3) "
+	               "WHERE holder = ?1 AND lease_until > ?2 "
+	               "RETURNING " LEASE_COLUMNS ";");
+	struct each_ctx c = {false, 0, fn, ud};
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now_ms);
+	sqlite3_bind_int64(st, 3, lease_ms);
+	return heed__sqlite_each_row(store, st, lease_row, &c);
+}
+
+/* Runs a heartbeat statement: ?1 holder, ?2 a (a statement without ?2
+ * ignores a, as fenced does). */
+static heed_status worker_write(heed_store *store, const char *sql,
+                                const char *holder, int64_t a)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(store, sql);
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, a);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+static heed_status sqlite_worker_beat(heed_store *store, const char *holder,
+                                      int64_t now_ms, int64_t ttl_ms,
+                                      int64_t *live)
+{
+	/* Three statements, each atomic on its own: the count comes after
+	 * the upsert, so it always includes holder. */
+	sqlite3_stmt *st;
+	heed_status rc;
+	int step;
+
+	rc = worker_write(store,
+	                  "INSERT INTO lease_workers(holder, alive_until) "
+	                  "VALUES(?1, ?2) ON CONFLICT(holder) DO UPDATE SET "
+	                  "alive_until = excluded.alive_until;",
+	                  holder, now_ms + ttl_ms);
+	if (rc == HEED_OK)
+		rc = worker_write(
+		        store,
+		        "DELETE FROM lease_workers WHERE alive_until < ?2 "
+		        "AND holder <> ?1;",
+		        holder, now_ms - HEED__LEASE_WORKER_GONE_MS);
+	if (rc != HEED_OK)
+		return rc;
+	st = heed__sqlite_prepare(store, "SELECT count(*) FROM lease_workers "
+	                                 "WHERE alive_until > ?1;");
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_int64(st, 1, now_ms);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*live = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	if (step != SQLITE_ROW)
+		return heed__store_fail(store, NULL, "counting live workers");
+	return HEED_OK;
+}
+
+static heed_status sqlite_worker_leave(heed_store *store, const char *holder)
+{
+	return worker_write(store,
+	                    "DELETE FROM lease_workers WHERE holder = ?1;",
+	                    holder, 0);
+}
+
 const struct heed__leases_ops heed__sqlite_leases_ops = {
         .ensure = sqlite_ensure,
         .claim = sqlite_claim,
@@ -279,4 +369,7 @@ const struct heed__leases_ops heed__sqlite_leases_ops = {
         .get = sqlite_get,
         .counts = sqlite_counts,
         .address_take = sqlite_address_take,
+        .renew_all = sqlite_renew_all,
+        .worker_beat = sqlite_worker_beat,
+        .worker_leave = sqlite_worker_leave,
 };

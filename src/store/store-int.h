@@ -83,6 +83,12 @@ struct heed__frontier_ops {
 	                          int64_t finished_at);
 	heed_status (*lease_get)(heed_store *store, int64_t *until_ms);
 	heed_status (*lease_set)(heed_store *store, int64_t until_ms);
+	heed_status (*recover_host)(heed_store *store, const char *host,
+	                            int64_t *requeued);
+	/* Begins the transaction of heed_store_run_join, one that excludes
+	 * every other joiner until it ends; HEED_EINVAL (nothing begun)
+	 * inside a transaction. */
+	heed_status (*join_begin)(heed_store *store);
 };
 
 /*
@@ -266,10 +272,15 @@ struct heed__visits_ops {
 	                       heed_store_visit_summary_fn *fn, void *ud);
 };
 
+/* A worker whose heartbeat is older than this is gone for good: the
+ * next beat deletes its row (both backends' worker_beat). */
+#define HEED__LEASE_WORKER_GONE_MS 3600000
+
 /*
  * The leases area's statements on one backend (include/heed/store_leases.h).
- * claim is one statement; the fencing writes (renew, record_start,
- * release) one conditional UPDATE each, *held set from the rows changed.
+ * claim and renew_all are one statement each; the fencing writes (renew,
+ * record_start, release) one conditional UPDATE each, *held set from the
+ * rows changed.
  */
 struct heed__leases_ops {
 	heed_status (*ensure)(heed_store *store, const char *site,
@@ -293,6 +304,13 @@ struct heed__leases_ops {
 	heed_status (*address_take)(heed_store *store, const char *address,
 	                            int64_t gap_ms, int64_t now_ms, bool *taken,
 	                            int64_t *next_ms);
+	heed_status (*renew_all)(heed_store *store, const char *holder,
+	                         int64_t now_ms, int64_t lease_ms,
+	                         heed_store_lease_fn *fn, void *ud);
+	heed_status (*worker_beat)(heed_store *store, const char *holder,
+	                           int64_t now_ms, int64_t ttl_ms,
+	                           int64_t *live);
+	heed_status (*worker_leave)(heed_store *store, const char *holder);
 };
 
 struct heed_store_backend {
@@ -315,6 +333,8 @@ struct heed_store_backend {
 	const char *(*errmsg)(heed_store *store);
 	/* heed_store_lock's contract; close releases the lock. */
 	heed_status (*lock)(heed_store *store, struct heed_diag *diag);
+	/* heed_store_lock_shared's; NULL: workers are not supported. */
+	heed_status (*lock_shared)(heed_store *store, struct heed_diag *diag);
 	/* The statement that marks the store as heed's, run in the migration
 	 * transaction. */
 	const char *mark_sql;

@@ -285,6 +285,16 @@ heed_status heed_store_lock(heed_store *store, struct heed_diag *diag)
 	return store->backend->lock(store, diag);
 }
 
+heed_status heed_store_lock_shared(heed_store *store, struct heed_diag *diag)
+{
+	if (!store->backend->lock_shared)
+		return heed_diag_set(diag, HEED_ENOTSUP, 0, 0,
+		                     "workers (heed crawl --worker) need a "
+		                     "PostgreSQL store, not %s",
+		                     store->backend->title);
+	return store->backend->lock_shared(store, diag);
+}
+
 void heed_store_set_reconnect(heed_store *store, int64_t timeout_ms,
                               const struct heed_logger *log)
 {

@@ -661,6 +661,211 @@ static void test_runs(void **state)
 	heed_store_close(s);
 }
 
+/* A worker taking one site over puts only that site's in-flight rows back
+ * in the queue; another site's stay in flight with their worker. */
+static void test_frontier_recover_host(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
+	struct window w = {0};
+	int64_t counts[4], n = -1;
+
+	(void)state;
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e.url = "http://a.test/2";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e.url = "http://a.test/3";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e = entry("http://b.test/1", "b.test", 0);
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "b.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 4);
+	/* a/1 and a/2 in flight, a/3 done, b/1 in flight. */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(heed_store_frontier_set_state(
+		                         s, w.ids[i],
+		                         i == 2 ? HEED_FRONTIER_DONE
+		                                : HEED_FRONTIER_IN_FLIGHT,
+		                         0),
+		                 HEED_OK);
+	assert_int_equal(heed_store_frontier_recover_host(s, "a.test", &n),
+	                 HEED_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 2);
+	assert_int_equal(counts[HEED_FRONTIER_IN_FLIGHT], 1);
+	assert_int_equal(counts[HEED_FRONTIER_DONE], 1);
+	/* The queued ones are a's: b's row is still in flight. */
+	{
+		struct window a = {0}, b = {0};
+		assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 8,
+		                                            collect_entry, &a),
+		                 HEED_OK);
+		assert_int_equal(a.n, 2);
+		assert_int_equal(heed_store_frontier_queued(s, "b.test", 0, 8,
+		                                            collect_entry, &b),
+		                 HEED_OK);
+		assert_int_equal(b.n, 0);
+	}
+	/* Nothing of a left in flight; a site with no rows. */
+	assert_int_equal(heed_store_frontier_recover_host(s, "a.test", &n),
+	                 HEED_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(heed_store_frontier_recover_host(s, "c.test", NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_recover_host(s, NULL, &n),
+	                 HEED_EINVAL);
+	heed_store_close(s);
+}
+
+static int64_t queued_count(heed_store *s)
+{
+	int64_t counts[4];
+
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	return counts[HEED_FRONTIER_QUEUED];
+}
+
+/* Joining: with no open run, a new one on a cleared frontier; with one
+ * open, that run and the frontier as it is; never inside the caller's
+ * transaction. */
+static void test_run_join(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
+	struct heed_crawl_run run, again;
+	bool joined = true;
+
+	(void)state;
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_run_join(s, "full", 100, &run, &joined),
+	                 HEED_OK);
+	assert_false(joined);
+	assert_true(run.id > 0);
+	assert_string_equal(run.mode, "full");
+	assert_int_equal(run.started_at, 100);
+	assert_int_equal(run.finished_at, 0);
+	assert_int_equal(queued_count(s), 0);
+	/* A second worker joins it; the frontier it finds is kept. */
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(
+	        heed_store_run_join(s, "incremental", 200, &again, &joined),
+	        HEED_OK);
+	assert_true(joined);
+	assert_int_equal(again.id, run.id);
+	assert_string_equal(again.mode, "full");
+	assert_int_equal(again.started_at, 100);
+	assert_int_equal(queued_count(s), 1);
+	/* Inside a transaction: refused, and the caller's transaction is
+	 * left to it. */
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	assert_int_equal(heed_store_run_join(s, "full", 300, &again, &joined),
+	                 HEED_EINVAL);
+	assert_false(joined);
+	assert_int_equal(again.id, 0);
+	e.url = "http://a.test/2";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(queued_count(s), 2);
+	assert_int_equal(heed_store_run_join(s, "", 300, &again, &joined),
+	                 HEED_EINVAL);
+	/* Once the run finished, the next joiner begins another. */
+	assert_int_equal(heed_store_run_finish(s, run.id, 400), HEED_OK);
+	assert_int_equal(
+	        heed_store_run_join(s, "incremental", 500, &again, &joined),
+	        HEED_OK);
+	assert_false(joined);
+	assert_true(again.id > run.id);
+	assert_string_equal(again.mode, "incremental");
+	assert_int_equal(queued_count(s), 0);
+	heed_store_close(s);
+}
+
+#define JOINERS 4
+
+/* A joiner's child: waits for the start (go's write end closed), joins,
+ * writes its run's id and whether it joined to out, exits. */
+static void joiner(const char *url, int go, int out)
+{
+	heed_store *c = NULL;
+	struct heed_crawl_run run;
+	bool joined = false;
+	int64_t msg[2];
+	char byte;
+
+	if (heed_store_open(&c, url, NULL, NULL) != HEED_OK)
+		_exit(3);
+	if (read(go, &byte, 1) != 0)
+		_exit(4);
+	if (heed_store_run_join(c, "full", 100, &run, &joined) != HEED_OK)
+		_exit(5);
+	msg[0] = run.id;
+	msg[1] = joined;
+	if (write(out, msg, sizeof(msg)) != (ssize_t)sizeof(msg))
+		_exit(6);
+	heed_store_close(c);
+	_exit(0);
+}
+
+/* PostgreSQL: four processes, each with its own connection, join at once
+ * on an empty database: exactly one run is begun, and all four have it. */
+static void test_run_join_at_once(void **state)
+{
+	char url[256];
+	heed_store *s = NULL;
+	pid_t pids[JOINERS];
+	int go[2], out[2], wstatus, begun = 0;
+	int64_t msg[2], id = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	/* Migrated before the children start, so they race on the join, not
+	 * on the migration. */
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(s);
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(out), 0);
+	for (int i = 0; i < JOINERS; i++) {
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (pids[i] == 0) {
+			close(go[1]);
+			close(out[0]);
+			joiner(url, go[0], out[1]);
+		}
+	}
+	close(go[0]);
+	close(out[1]);
+	/* Every child connected (each opens before it reads go) or not,
+	 * they all start when go closes. */
+	close(go[1]);
+	for (int i = 0; i < JOINERS; i++) {
+		assert_int_equal(waitpid(pids[i], &wstatus, 0), pids[i]);
+		assert_true(WIFEXITED(wstatus));
+		assert_int_equal(WEXITSTATUS(wstatus), 0);
+	}
+	for (int i = 0; i < JOINERS; i++) {
+		assert_int_equal(read(out[0], msg, sizeof(msg)),
+		                 (ssize_t)sizeof(msg));
+		assert_true(msg[0] > 0);
+		if (i == 0)
+			id = msg[0];
+		assert_int_equal(msg[0], id);
+		begun += msg[1] == 0;
+	}
+	assert_int_equal(read(out[0], msg, sizeof(msg)), 0);
+	close(out[0]);
+	assert_int_equal(begun, 1);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM crawl_runs;"), "1");
+}
+
 /* The engine's batch: the page stored and its frontier row done in one
  * transaction, the next URL in flight. */
 static void store_batch(heed_store *s, int first, int count)
@@ -749,6 +954,8 @@ int main(void)
 	        cmocka_unit_test(test_frontier_retry),
 	        cmocka_unit_test(test_frontier_v1_migrates_to_sites),
 	        cmocka_unit_test(test_runs),
+	        cmocka_unit_test(test_frontier_recover_host),
+	        cmocka_unit_test(test_run_join),
 	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
 	};
 	/* The areas PostgreSQL has so far (issue 14). */
@@ -763,6 +970,9 @@ int main(void)
 	        cmocka_unit_test(test_frontier_states_and_drop),
 	        cmocka_unit_test(test_frontier_retry),
 	        cmocka_unit_test(test_runs),
+	        cmocka_unit_test(test_frontier_recover_host),
+	        cmocka_unit_test(test_run_join),
+	        cmocka_unit_test(test_run_join_at_once),
 	};
 
 	if (heed_test_pg())

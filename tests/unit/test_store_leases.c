@@ -116,6 +116,7 @@ static void test_arguments(void **state)
 	heed_store *s = heed_test_store_fresh();
 	bool held = true, taken = true;
 	struct seen got = {0};
+	int64_t live = -1;
 
 	(void)state;
 	assert_int_equal(heed_store_lease_ensure(s, NULL, 0, 0), HEED_EINVAL);
@@ -133,6 +134,16 @@ static void test_arguments(void **state)
 	assert_int_equal(heed_store_address_take(s, "", 1, 0, &taken, NULL),
 	                 HEED_EINVAL);
 	assert_false(taken);
+	assert_int_equal(heed_store_lease_renew_all(s, "", 0, 1, keep, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_renew_all(s, "w", 0, 0, keep, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_worker_beat(s, NULL, 0, 1, &live),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_worker_beat(s, "w", 0, 0, &live),
+	                 HEED_EINVAL);
+	assert_int_equal(live, 0);
+	assert_int_equal(heed_store_lease_worker_leave(s, ""), HEED_EINVAL);
 	heed_store_close(s);
 }
 
@@ -234,6 +245,199 @@ static void test_takeover_and_fencing(void **state)
 	assert_int_equal(got.n, 1);
 	assert_int_equal(got.l[0].token, 3);
 	assert_int_equal(got.l[0].start_at, 42000);
+	heed_store_close(s);
+}
+
+/* site's holder ("" none), copied: get's strings do not outlive it. */
+static const char *holder_of(heed_store *s, const char *site)
+{
+	static struct seen got;
+
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(heed_store_lease_get(s, site, keep, &got), HEED_OK);
+	assert_int_equal(got.n, 1);
+	return got.holder[0];
+}
+
+/* Counts its calls, and stops at the first. */
+static int stop(void *ud, const struct heed_site_lease *l)
+{
+	(void)l;
+	(*(int *)ud)++;
+	return 1;
+}
+
+static struct seen renew_all(heed_store *s, const char *holder, int64_t now,
+                             int64_t lease)
+{
+	struct seen got = {0};
+
+	assert_int_equal(
+	        heed_store_lease_renew_all(s, holder, now, lease, keep, &got),
+	        HEED_OK);
+	return got;
+}
+
+/* Whether got holds site. */
+static bool has(const struct seen *got, const char *site)
+{
+	for (int i = 0; i < got->n; i++)
+		if (strcmp(got->site[i], site) == 0)
+			return true;
+	return false;
+}
+
+/* renew_all renews, and reports, exactly the live leases of its holder:
+ * another holder's lease and an expired one are left as they were; the
+ * lease it renewed keeps its token, so fencing goes on as before. */
+static void test_renew_all(void **state)
+{
+	const char *a = "https://a.example", *b = "https://b.example",
+	           *c = "https://c.example", *d = "https://d.example";
+	heed_store *s = heed_test_store_fresh();
+	struct seen got;
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure(s, a, 1000, 0), HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, b, 1000, 0), HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, c, 1000, 0), HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, d, 1000, 0), HEED_OK);
+	assert_int_equal(claim(s, "w1", 1000, 10000, 2).n, 2); /* a, b */
+	assert_int_equal(claim(s, "w2", 1000, 10000, 1).n, 1); /* c */
+	got = claim(s, "w1", 1000, 3000, 1);                   /* d */
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.site[0], d);
+	/* At 5000 d's lease (to 4000) is over: a and b only. */
+	got = renew_all(s, "w1", 5000, 20000);
+	assert_int_equal(got.n, 2);
+	assert_true(has(&got, a));
+	assert_true(has(&got, b));
+	for (int i = 0; i < got.n; i++) {
+		assert_string_equal(got.holder[i], "w1");
+		assert_int_equal(got.l[i].token, 1);
+		assert_int_equal(got.l[i].lease_until, 25000);
+		assert_int_equal(got.l[i].next_allowed_at, 25000);
+		assert_int_equal(got.l[i].start_at, 0);
+	}
+	assert_int_equal(get(s, a).lease_until, 25000);
+	assert_int_equal(get(s, b).next_allowed_at, 25000);
+	assert_int_equal(get(s, c).lease_until, 11000);
+	assert_string_equal(holder_of(s, c), "w2");
+	assert_int_equal(get(s, d).lease_until, 4000);
+	assert_int_equal(get(s, d).next_allowed_at, 4000);
+	/* After the first lease's end (11000), a and b are still w1's:
+	 * nobody else gets them, w1's token still writes. */
+	got = claim(s, "w3", 12000, 10000, 5);
+	assert_int_equal(got.n, 2); /* c expired, and d */
+	assert_false(has(&got, a));
+	assert_false(has(&got, b));
+	assert_true(started(s, a, "w1", 1, 12000));
+	/* w3 took d over: w1's renewal leaves it out, its old token is
+	 * refused, w3's lease stands. */
+	got = renew_all(s, "w1", 13000, 20000);
+	assert_int_equal(got.n, 2);
+	assert_false(has(&got, d));
+	assert_false(started(s, d, "w1", 1, 13000));
+	assert_string_equal(holder_of(s, d), "w3");
+	assert_int_equal(get(s, d).lease_until, 22000);
+	/* Once w1's leases ran out (33000), w3 takes every site, and w1
+	 * renews nothing: its token on a is refused. */
+	got = claim(s, "w3", 33000, 10000, 5);
+	assert_int_equal(got.n, 4);
+	assert_int_equal(get(s, a).token, 2);
+	assert_int_equal(renew_all(s, "w1", 34000, 20000).n, 0);
+	assert_false(started(s, a, "w1", 1, 34000));
+	assert_true(started(s, a, "w3", 2, 34000));
+	assert_int_equal(get(s, a).lease_until, 43000);
+	/* A callback that stops early leaves the rest renewed all the
+	 * same. */
+	{
+		int calls = 0;
+		assert_int_equal(heed_store_lease_renew_all(
+		                         s, "w3", 36000, 10000, stop, &calls),
+		                 HEED_OK);
+		assert_int_equal(calls, 1);
+	}
+	assert_int_equal(get(s, a).lease_until, 46000);
+	assert_int_equal(get(s, b).lease_until, 46000);
+	assert_int_equal(get(s, c).lease_until, 46000);
+	assert_int_equal(get(s, d).lease_until, 46000);
+	heed_store_close(s);
+}
+
+/* Rows in lease_workers, read past the store (the deleting is not
+ * visible through its functions). */
+static int64_t worker_rows(const char *location)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	if (heed_test_pg())
+		return atoll(heed_test_pg_sql(
+		        location, "SELECT count(*) FROM lease_workers;"));
+	assert_int_equal(sqlite3_open(location, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT count(*) FROM "
+	                                    "lease_workers;",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+static int64_t beat(heed_store *s, const char *holder, int64_t now, int64_t ttl)
+{
+	int64_t live = -1;
+
+	assert_int_equal(
+	        heed_store_lease_worker_beat(s, holder, now, ttl, &live),
+	        HEED_OK);
+	return live;
+}
+
+/* The heartbeat counts the workers alive, the beater among them; one that
+ * stopped beating drops out when its time is up, one that left at once,
+ * and one gone for over an hour has its row deleted. */
+static void test_worker_beat(void **state)
+{
+	char location[256];
+	heed_store *s = NULL;
+
+	(void)state;
+	if (heed_test_pg())
+		heed_test_pg_fresh(location, sizeof(location));
+	else
+		snprintf(location, sizeof(location), "%s/beat.db",
+		         heed_test_dir());
+	assert_int_equal(
+	        heed_store_open(&s, location, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(beat(s, "w1", 1000, 5000), 1);
+	assert_int_equal(beat(s, "w2", 2000, 5000), 2);
+	assert_int_equal(beat(s, "w1", 6500, 5000), 2);
+	/* w2 alive until 7000: gone at 7000. */
+	assert_int_equal(beat(s, "w1", 7000, 5000), 1);
+	assert_int_equal(beat(s, "w2", 7500, 5000), 2);
+	assert_int_equal(heed_store_lease_worker_leave(s, "w2"), HEED_OK);
+	assert_int_equal(beat(s, "w1", 8000, 5000), 1);
+	/* Leaving twice, or never having beaten, is no error. */
+	assert_int_equal(heed_store_lease_worker_leave(s, "w2"), HEED_OK);
+	assert_int_equal(beat(s, "w3", 9000, 1000), 2);
+	assert_int_equal(worker_rows(location), 2);
+	/* w3 was alive until 10000: its row stays for an hour after, then
+	 * the next beat deletes it. */
+	assert_int_equal(beat(s, "w1", 3610000, 5000), 1);
+	assert_int_equal(worker_rows(location), 2);
+	assert_int_equal(beat(s, "w1", 3610001, 5000), 1);
+	assert_int_equal(worker_rows(location), 1);
+	/* A worker back after more than an hour beats again, its own row
+	 * renewed, not deleted. */
+	assert_int_equal(beat(s, "w1", 9000000, 5000), 1);
+	assert_int_equal(worker_rows(location), 1);
 	heed_store_close(s);
 }
 
@@ -674,6 +878,8 @@ int main(void)
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
 	        cmocka_unit_test(test_address_slots),
+	        cmocka_unit_test(test_renew_all),
+	        cmocka_unit_test(test_worker_beat),
 	        cmocka_unit_test(test_claim_plan_sqlite),
 	};
 	const struct CMUnitTest pg_tests[] = {
@@ -683,6 +889,8 @@ int main(void)
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
 	        cmocka_unit_test(test_address_slots),
+	        cmocka_unit_test(test_renew_all),
+	        cmocka_unit_test(test_worker_beat),
 	        cmocka_unit_test(test_claim_plan_pg),
 	        cmocka_unit_test(test_workers_share_sites),
 	};
