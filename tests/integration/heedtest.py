@@ -66,6 +66,27 @@ def stop_process(proc):
             proc.wait()
 
 
+class ServerProcess:
+    """A server a test started (self.proc) with a temporary folder of its
+    own (self.dir): close() stops it and removes the folder; a context
+    manager that closes."""
+
+    proc = None
+    dir = None
+
+    def close(self):
+        if self.proc is not None:
+            stop_process(self.proc)
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def run_heed(*args, input=None, timeout=120, check=None, env=None):
     """Runs the heed binary; returns CompletedProcess with text output.
     check=N asserts the exit status is N."""
@@ -83,7 +104,7 @@ def run_heed_json(*args, **kw):
     return proc, json.loads(proc.stdout)
 
 
-class Dnsmasq:
+class Dnsmasq(ServerProcess):
     """dnsmasq on 127.0.0.1:PORT answering only from what the test gives it.
 
     hosts: {name: [address, ...]} (A and AAAA, with matching PTRs);
@@ -141,16 +162,6 @@ class Dnsmasq:
                 qtype, rest = part.split("]", 1)
                 out.append((qtype, rest.split()[0]))
         return out
-
-    def close(self):
-        stop_process(self.proc)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 class SilentUdpServer:
@@ -610,7 +621,37 @@ def free_port_on(addresses):
     raise RuntimeError("no port free on every address")
 
 
-class Nginx:
+def nginx_temp_paths(d):
+    """nginx.conf lines that keep nginx's temporary files in the test's
+    folder d (the built-in ones may not exist or be writable)."""
+    return "\n".join(f"  {k}_temp_path {d}/{v};" for k, v in (
+        ("client_body", "body"), ("proxy", "proxy"), ("fastcgi", "fastcgi"),
+        ("uwsgi", "uwsgi"), ("scgi", "scgi")))
+
+
+def start_nginx(server, argv, addresses, port):
+    """Starts nginx (argv) as server.proc and waits, 10 s at most, until
+    it accepts on port of every address; else closes server and raises."""
+    server.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+    deadline = time.time() + 10
+    pending = list(addresses)
+    while pending and time.time() < deadline:
+        if server.proc.poll() is not None:
+            err = server.proc.stderr.read().decode()
+            server.close()
+            raise RuntimeError("nginx exited: " + err)
+        try:
+            with socket.create_connection((pending[0], port), 0.2):
+                pending.pop(0)
+        except OSError:
+            time.sleep(0.05)
+    if pending:
+        server.close()
+        raise RuntimeError("nginx did not start")
+
+
+class Nginx(ServerProcess):
     """nginx serving folder `www` over HTTPS with HTTP/2 on address:port,
     with gzip for text, logging every request as a dict (access()):
     {"t", "address", "protocol", "request", "status", "user_agent",
@@ -634,11 +675,7 @@ http {{
     '"user_agent":"$http_user_agent",'
     '"encoding":"$sent_http_content_encoding"}}';
   access_log {d}/access.log heed;
-  client_body_temp_path {d}/body;
-  proxy_temp_path {d}/proxy;
-  fastcgi_temp_path {d}/fastcgi;
-  uwsgi_temp_path {d}/uwsgi;
-  scgi_temp_path {d}/scgi;
+{nginx_temp_paths(d)}
   types {{ text/plain txt; }}
   gzip on;
   gzip_types text/plain;
@@ -651,20 +688,8 @@ http {{
   }}
 }}
 """)
-        self.proc = subprocess.Popen(
-            ["nginx", "-p", d, "-c", conf, "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("nginx exited: " +
-                                   self.proc.stderr.read().decode())
-            try:
-                with socket.create_connection((address, port), 0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not start")
+        start_nginx(self, ["nginx", "-p", d, "-c", conf, "-g",
+                           "daemon off;"], [address], port)
 
     def access(self):
         if not os.path.exists(self.log):
@@ -672,18 +697,8 @@ http {{
         with open(self.log) as f:
             return [json.loads(line) for line in f if line.strip()]
 
-    def close(self):
-        stop_process(self.proc)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-class VirtualHostNginx:
+class VirtualHostNginx(ServerProcess):
     """nginx over plain HTTP/1.1 on address:port (or on each of a list of
     addresses, one port), one server block for every name (root
     DIR/$host), keep-alive for as long as a crawl, and a JSON access log
@@ -721,11 +736,7 @@ http {{
     '"address":"$server_addr",'
     '"connection":$connection,"connection_requests":$connection_requests}}';
   access_log {d}/access.log load;
-  client_body_temp_path {d}/body;
-  proxy_temp_path {d}/proxy;
-  fastcgi_temp_path {d}/fastcgi;
-  uwsgi_temp_path {d}/uwsgi;
-  scgi_temp_path {d}/scgi;
+{nginx_temp_paths(d)}
   types {{ text/html html; text/plain txt; }}
   default_type application/octet-stream;
   charset utf-8;
@@ -740,24 +751,9 @@ http {{
   }}
 }}
 """)
-        self.proc = subprocess.Popen(
-            ["timeout", "-k", "5", str(int(max_seconds)), "nginx", "-p", d,
-             "-c", conf, "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 10
-        pending = list(addresses)
-        while pending and time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("nginx exited: " +
-                                   self.proc.stderr.read().decode())
-            try:
-                with socket.create_connection((pending[0], port), 0.2):
-                    pending.pop(0)
-            except OSError:
-                time.sleep(0.05)
-        if pending:
-            self.close()
-            raise RuntimeError("nginx did not start")
+        start_nginx(self, ["timeout", "-k", "5", str(int(max_seconds)),
+                           "nginx", "-p", d, "-c", conf, "-g",
+                           "daemon off;"], addresses, port)
 
     def access(self):
         """The log as dicts with host, path, start, end (seconds from the
@@ -787,13 +783,3 @@ http {{
             e["start"] = (e.pop("start_ms") - base) / 1000
             e["end"] = (e.pop("end_ms") - base) / 1000
         return out
-
-    def close(self):
-        stop_process(self.proc)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
