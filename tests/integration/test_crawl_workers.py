@@ -18,9 +18,10 @@ Judged from nginx's log, by crawl_shared's measure (a request's start is
 $msec - $request_time, compared in whole milliseconds: a logged gap under
 1.000 s is a failure; see heedtest.VirtualHostNginx): no two requests to
 one site less than 1 s apart, across workers and across the takeover; every
-page answered 200 once (run 2: a page the killed worker had in flight is
-fetched again, at most one per site it held); nothing disallowed asked
-for; robots.txt at most once per site. From PostgreSQL: every page stored
+page answered 200 once and robots.txt asked once a site (run 2: what the
+killed worker had fetched but not stored is asked again, once, only on
+sites it held, at most one page a site); nothing disallowed asked for.
+From PostgreSQL: every page stored
 exactly once. From the workers: exit 0 (the killed one aside), at least 3
 of 4 claimed sites, and in run 2 the survivors report takeovers.
 """
