@@ -197,6 +197,18 @@ bool heed_polite_get_last_start(const heed_polite *p, const char *host,
 heed_status heed_polite_set_last_start(heed_polite *p, const char *host,
                                        int64_t mono_ms);
 
+/*
+ * Makes this process's budget for each address its part of a budget that
+ * parts processes share (workers on one store, issue 14: "per-address
+ * budgets hold across workers"): the largest window address_concurrency /
+ * parts (at least 1), the gap between starts address_delay_ms x parts. So
+ * parts workers together never have more than address_concurrency (or
+ * parts, when that is more) requests in flight to one address, and each
+ * still shrinks its window when the server slows down. 0 counts as 1 (a
+ * crawl alone, the default).
+ */
+void heed_polite_share_addresses(heed_polite *p, unsigned parts);
+
 /* What the window of an address stands at, for logs and benchmarks. */
 struct heed_polite_address_stats {
 	unsigned window;     /* requests that may be in flight now */

@@ -48,6 +48,9 @@ struct heed_site_lease {
 	/* Set by a claim: the earliest the new holder may start a request,
 	 * never before last_request_start + delay_ms. */
 	int64_t start_at;
+	/* The holder whose expired lease the last grant followed (it died
+	 * or was cut off); NULL when the site was released or new. */
+	const char *taken_from;
 };
 
 /* Called per site; non-zero stops the listing (claimed sites stay
@@ -63,6 +66,22 @@ typedef int heed_store_lease_fn(void *ud, const struct heed_site_lease *l);
  */
 heed_status heed_store_lease_ensure(heed_store *store, const char *site,
                                     int64_t delay_ms, int64_t due_ms);
+
+/*
+ * heed_store_lease_ensure, and notes that origin (a crawl's site,
+ * "scheme://host[:port]") has work under the lease site (its host name,
+ * the unit of courtesy: http and https, or two ports, of one host are
+ * one lease), so whoever claims site learns which origins to start.
+ */
+heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
+                                           const char *origin, int64_t delay_ms,
+                                           int64_t due_ms);
+
+/* Each origin noted for site (heed_store_lease_ensure_origin), in byte
+ * order, to fn (non-zero stops); the strings live during the call. */
+typedef int heed_store_lease_origin_fn(void *ud, const char *origin);
+heed_status heed_store_lease_origins(heed_store *store, const char *site,
+                                     heed_store_lease_origin_fn *fn, void *ud);
 
 /*
  * Grants holder up to max claimable sites (next_allowed_at <= now_ms and

@@ -315,6 +315,15 @@ struct heed__host {
 	bool stored_backoff;    /* the store holds a back-off or delay for it */
 	struct heed__arranged *arr; /* its owner's arrangement, or NULL */
 	bool arr_loaded;            /* arr was looked up in the store */
+	/* A worker's lease on the host, all its sites (worker.c); unix ms.
+	 * The host, not the site, is leased: politeness counts by host. */
+	bool leased;         /* held: its sites' lanes may run */
+	bool lease_lost;     /* lost: nothing starts, forgotten once idle */
+	bool lease_busy;     /* a sweep's mark: a site of it is not idle */
+	bool lease_work;     /* a sweep's mark: a site of it has work */
+	int64_t lease_token; /* of the grant held */
+	int64_t lease_until; /* the lease holds while now < this */
+	int64_t last_start;  /* this worker's last request start to it, 0 */
 };
 
 /* An arrangement with a host's owner as the crawl applies it (arranged.c;
@@ -398,13 +407,6 @@ struct heed__site {
 	bool has_source;        /* incremental: a sitemap or feed answered */
 	bool known_queued;      /* heed__queue_known ran */
 	bool known_sources;     /* the store knows a sitemap or feed of it */
-	/* Its lease, for a worker (worker.c); unix ms. */
-	bool leased;         /* held: its lane may run */
-	bool lease_wanted;   /* not held, has work: the store was told */
-	bool lease_lost;     /* lost: nothing starts, reset once idle */
-	int64_t lease_token; /* of the grant held */
-	int64_t lease_until; /* the lease holds while now < this */
-	int64_t last_start;  /* this worker's last request start to it, 0 */
 };
 
 /* Sites waiting for room at one address (BUSY), first come first served. */

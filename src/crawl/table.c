@@ -159,7 +159,7 @@ void heed__site_list_new(heed_crawl *c, struct heed__site *s)
 		return;
 	/* A worker starts only the sites it holds; another's work is
 	 * offered to all (worker.c). */
-	if (heed__worker_on(c) && !s->leased) {
+	if (heed__worker_on(c) && !s->host->leased) {
 		heed__worker_want(c, s);
 		return;
 	}

@@ -60,12 +60,13 @@ void heed__worker_want(heed_crawl *c, struct heed__site *s)
 {
 	if (!heed__lane_has_work(&s->lane) || !heed__crawl_tx(c))
 		return;
-	if (heed_store_lease_ensure(c->store, s->origin, site_delay(c, s),
-	                            c->now.unix_ms) != HEED_OK)
+	if (heed_store_lease_ensure_origin(c->store, s->host->name, s->origin,
+	                                   site_delay(c, s),
+	                                   c->now.unix_ms) != HEED_OK)
 		heed__crawl_store_failed(c, "offering a site to the workers");
 }
 
-/* ---- handing a site back ---- */
+/* ---- handing a host back ---- */
 
 /* Whether s may leave this worker now: nothing in flight or about to be,
  * no lifecycle or look-up running, no file asked for it elsewhere. */
@@ -73,6 +74,9 @@ static bool idle_site(const struct heed__site *s)
 {
 	const struct heed__lane *l = &s->lane;
 
+	for (size_t i = 0; i < s->ref_count; i++)
+		if (s->refs[i].referrer && !s->refs[i].settled)
+			return false; /* another site waits for it */
 	return !l->current && !l->parked && !l->refilling && !l->candidate &&
 	       !s->listed && !s->refs_waiting &&
 	       (s->state == SITE_NEW || s->state == SITE_READY ||
@@ -88,98 +92,115 @@ static void forget(heed_crawl *c, struct heed__site *s)
 	heed__acapref_free(c, s);
 	s->state = SITE_NEW;
 	s->last_loaded_id = 0;
-	s->leased = s->lease_lost = false;
-	if (c->w.held)
-		c->w.held--;
 }
 
-/* Hands s back: claimable at once when it has work left, else when a
- * worker finds some. Its last start goes first, so the next holder
+/* Hands h back: claimable at once when a site of it has work left, else
+ * when a worker finds some. Its last start goes first, so the next holder
  * counts its delay from there. */
-static void release(heed_crawl *c, struct heed__site *s)
+static void release(heed_crawl *c, struct heed__host *h, bool more)
 {
-	bool more = heed__lane_has_work(&s->lane);
 	bool held = true;
 
-	if (s->last_start &&
-	    heed_store_lease_record_start(c->store, s->origin,
-	                                  c->opt->worker.holder, s->lease_token,
-	                                  s->last_start, &held) != HEED_OK)
-		heed__crawl_store_failed(c, "recording a site's last request");
+	if (h->last_start &&
+	    heed_store_lease_record_start(c->store, h->name,
+	                                  c->opt->worker.holder, h->lease_token,
+	                                  h->last_start, &held) != HEED_OK)
+		heed__crawl_store_failed(c, "recording a host's last request");
 	if (held && c->failed == HEED_OK &&
 	    heed_store_lease_release(
-	            c->store, s->origin, c->opt->worker.holder, s->lease_token,
+	            c->store, h->name, c->opt->worker.holder, h->lease_token,
 	            more ? c->now.unix_ms : HEED_LEASE_IDLE, &held) != HEED_OK)
-		heed__crawl_store_failed(c, "handing a site back");
+		heed__crawl_store_failed(c, "handing a host back");
 	c->p.released++;
 	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: handed back (%s)",
-	         s->origin, more ? "work left" : "done");
+	         h->name, more ? "work left" : "done");
 }
 
-static void lose(heed_crawl *c, struct heed__site *s, const char *why)
+static void lose(heed_crawl *c, struct heed__host *h, const char *why)
 {
-	if (s->lease_lost)
+	if (h->lease_lost)
 		return;
-	s->lease_lost = true;
+	h->lease_lost = true;
 	c->p.leases_lost++;
 	heed_log(&c->log, HEED_LOG_WARN, "crawl",
-	         "%s: lease lost (%s): no request starts to it here", s->origin,
+	         "%s: lease lost (%s): no request starts to it here", h->name,
 	         why);
 }
 
-/* Looks over the held sites: a lost one is forgotten, a finished one or
- * one over the share handed back. Store writes are committed first, so
- * the next holder finds every page this worker fetched. */
+/* Which held hosts have a site that is busy, or has work. */
+static void mark_hosts(heed_crawl *c)
+{
+	for (size_t i = 0; i < c->host_buckets; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
+			h->lease_busy = h->lease_work = false;
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			if (!s->host->leased)
+				continue;
+			if (!idle_site(s))
+				s->host->lease_busy = true;
+			if (heed__lane_has_work(&s->lane))
+				s->host->lease_work = true;
+		}
+}
+
+/* Looks over the held hosts: a lost one is forgotten, a finished one or
+ * one over the share handed back; a host leaves only when none of its
+ * sites has anything in flight. Store writes are committed first, so the
+ * next holder finds every page this worker fetched. */
 static void sweep(heed_crawl *c)
 {
 	size_t keep = (size_t)(c->w.share + c->w.share / 8 + 1);
 	size_t surplus = c->w.held > keep ? c->w.held - (size_t)c->w.share : 0;
-	bool committed = false;
+	bool committed = false, gone = false;
 
-	for (size_t i = 0; i < c->site_buckets && c->failed == HEED_OK; i++)
-		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
-			bool done;
-			if (!s->leased || !idle_site(s))
+	mark_hosts(c);
+	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next) {
+			if (!h->leased || h->lease_busy)
 				continue;
-			done = !heed__lane_has_work(&s->lane);
-			if (!s->lease_lost && !done && !surplus)
+			if (!h->lease_lost && h->lease_work && !surplus)
 				continue;
 			if (!committed) {
 				heed__crawl_commit(c);
 				committed = true;
 			}
-			if (!s->lease_lost) {
-				release(c, s);
-				if (!done)
+			if (!h->lease_lost) {
+				release(c, h, h->lease_work);
+				if (h->lease_work)
 					surplus--;
 			}
-			forget(c, s);
+			h->leased = h->lease_lost = false;
+			h->last_start = 0;
+			c->w.held--;
+			gone = true;
 		}
+	if (!gone)
+		return;
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next)
+			if (!s->host->leased &&
+			    (s->state != SITE_NEW || s->lane.head))
+				forget(c, s);
 }
 
 /* ---- renewals and the heartbeat ---- */
 
-struct renewed {
-	heed_crawl *c;
-	uint64_t mark;
-};
-
 static int renewed_one(void *ud, const struct heed_site_lease *l)
 {
-	struct renewed *r = ud;
-	struct heed__site *s = heed__site_find(r->c, l->site);
+	heed_crawl *c = ud;
+	struct heed__host *h = heed__host_get(c, l->site);
 
-	if (s && s->leased && s->lease_token == l->token)
-		s->lease_until = l->lease_until;
+	if (h && h->leased && h->lease_token == l->token)
+		h->lease_until = l->lease_until;
 	return 0;
 }
 
-/* Renews every lease in one statement; a site whose lease did not come
+/* Renews every lease in one statement; a host whose lease did not come
  * back renewed was lost. Then counts the live workers and the share. */
 static void beat(heed_crawl *c)
 {
 	const struct heed_crawl_worker *w = &c->opt->worker;
-	struct renewed r = {c, 0};
 	struct heed_lease_counts n;
 	int64_t active;
 
@@ -188,17 +209,17 @@ static void beat(heed_crawl *c)
 		return;
 	if (heed_store_lease_renew_all(c->store, w->holder, c->now.unix_ms,
 	                               w->lease_ms, renewed_one,
-	                               &r) != HEED_OK ||
+	                               c) != HEED_OK ||
 	    heed_store_lease_worker_beat(c->store, w->holder, c->now.unix_ms,
 	                                 w->lease_ms, &c->w.live) != HEED_OK ||
 	    heed_store_lease_counts(c->store, c->now.unix_ms, &n) != HEED_OK) {
 		heed__crawl_store_failed(c, "renewing the leases");
 		return;
 	}
-	for (size_t i = 0; i < c->site_buckets; i++)
-		for (struct heed__site *s = c->sites[i]; s; s = s->next)
-			if (s->leased && s->lease_until <= c->now.unix_ms)
-				lose(c, s, "not renewed in time");
+	for (size_t i = 0; i < c->host_buckets; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
+			if (h->leased && h->lease_until <= c->now.unix_ms)
+				lose(c, h, "not renewed in time");
 	active = n.sites - n.idle;
 	if (c->w.live < 1)
 		c->w.live = 1;
@@ -208,12 +229,13 @@ static void beat(heed_crawl *c)
 	if (c->w.share > (int64_t)w->max_sites)
 		c->w.share = w->max_sites;
 	c->w.store_idle = n.sites == n.idle;
+	heed_polite_share_addresses(c->polite, (unsigned)c->w.live);
 }
 
 /* ---- claims ---- */
 
 /* The grants of one claim, copied: the store's answer is read through
- * before the sites' queues are. */
+ * before the hosts' queues are. */
 struct grants {
 	heed_crawl *c;
 	struct heed_site_lease *items;
@@ -226,70 +248,90 @@ static int grant_one(void *ud, const struct heed_site_lease *l)
 	struct heed_site_lease *x = &g->items[g->count];
 
 	*x = *l;
-	x->site = heed__strndup(g->c->alloc, l->site, strlen(l->site));
 	x->holder = NULL;
-	if (!x->site)
+	x->site = heed__strndup(g->c->alloc, l->site, strlen(l->site));
+	x->taken_from = l->taken_from
+	                        ? heed__strndup(g->c->alloc, l->taken_from,
+	                                        strlen(l->taken_from))
+	                        : NULL;
+	if (!x->site || (l->taken_from && !x->taken_from)) {
+		heed__free(g->c->alloc, (char *)x->site);
+		heed__free(g->c->alloc, (char *)x->taken_from);
 		return 1;
+	}
 	g->count++;
 	return 0;
 }
 
-/* Starts the granted site: its in-flight URLs from a dead holder go back
- * in its queue, its first window is loaded, and its lifecycle starts
- * (from the stored robots.txt while that is fresh). */
-static void take(heed_crawl *c, const struct heed_site_lease *l)
+/* Starts a site of a granted host: the URLs a dead holder had in flight
+ * go back in its queue, its first window is loaded, and its lifecycle
+ * starts (from the stored robots.txt while that is fresh). A site still
+ * busy here from an earlier grant goes on as it is. */
+static int start_origin(void *ud, const char *origin)
 {
-	struct heed__site *s = heed__site_of_url(c, l->site, true);
-	int64_t requeued = 0, contacted;
+	heed_crawl *c = ud;
+	struct heed__site *s = heed__site_of_url(c, origin, true);
+	int64_t requeued = 0;
 
 	if (!s) {
-		/* Not a site heed would crawl: handed back, not to be
-		 * claimed again until a worker finds work for it. */
-		bool held;
 		heed_log(&c->log, HEED_LOG_WARN, "crawl",
-		         "worker: '%s' is not a site; handed back", l->site);
-		if (heed_store_lease_release(c->store, l->site,
-		                             c->opt->worker.holder, l->token,
-		                             HEED_LEASE_IDLE, &held) != HEED_OK)
-			heed__crawl_store_failed(c, "handing a site back");
-		return;
+		         "worker: '%s' is not a site; its URLs are left",
+		         origin);
+		return 0;
 	}
-	c->p.sites_claimed++;
 	s->in_scope = true;
-	s->lease_token = l->token;
-	s->lease_until = l->lease_until;
-	if (s->leased || s->state != SITE_NEW) {
-		/* Lost here and granted back before it was forgotten: this
-		 * process's own politeness still knows its last start. */
-		s->lease_lost = false;
-		s->leased = true;
-		return;
-	}
-	s->leased = true;
-	c->w.held++;
+	if (s->state != SITE_NEW || s->lane.current)
+		return 0;
 	if (heed_store_frontier_recover_host(c->store, s->origin, &requeued) !=
 	    HEED_OK) {
 		heed__crawl_store_failed(c, "recovering a site's queue");
+		return 1;
+	}
+	if (requeued)
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: %lld URLs its last holder had in flight queued "
+		         "again",
+		         s->origin, (long long)requeued);
+	s->last_loaded_id = 0;
+	heed__queue_refill(c, s);
+	heed__site_list_new(c, s);
+	return c->failed != HEED_OK;
+}
+
+static void take(heed_crawl *c, const struct heed_site_lease *l)
+{
+	struct heed__host *h = heed__host_get(c, l->site);
+	int64_t contacted;
+
+	if (!h) {
+		heed__crawl_oom(c);
 		return;
 	}
-	if (requeued) {
+	c->p.sites_claimed++;
+	if (l->taken_from) {
 		c->p.taken_over++;
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
-		         "%s: taken over, %lld URLs its last holder had in "
-		         "flight queued again",
-		         s->origin, (long long)requeued);
+		         "%s: taken over from %s, whose lease expired", h->name,
+		         l->taken_from);
 	}
+	if (!h->leased)
+		c->w.held++;
+	h->leased = true;
+	h->lease_lost = false;
+	h->lease_token = l->token;
+	h->lease_until = l->lease_until;
 	/* The grant may follow an expired lease whose holder started a
 	 * request after its last recorded one, but never after the grant. */
 	contacted = l->last_request_start > c->now.unix_ms
 	                    ? l->last_request_start
 	                    : c->now.unix_ms;
 	if (heed_polite_set_last_start(
-	            c->polite, s->host->name,
+	            c->polite, h->name,
 	            c->now.mono_ms - (c->now.unix_ms - contacted)) != HEED_OK)
 		heed__crawl_oom(c);
-	heed__queue_refill(c, s);
-	heed__site_list_new(c, s);
+	if (heed_store_lease_origins(c->store, h->name, start_origin, c) !=
+	    HEED_OK)
+		heed__crawl_store_failed(c, "reading a host's sites");
 }
 
 static void claim(heed_crawl *c)
@@ -306,13 +348,14 @@ static void claim(heed_crawl *c)
 		return;
 	if (heed_store_lease_claim(c->store, w->holder, c->now.unix_ms,
 	                           w->lease_ms, want, grant_one, &g) != HEED_OK)
-		heed__crawl_store_failed(c, "claiming sites");
+		heed__crawl_store_failed(c, "claiming hosts");
 	if (g.count)
 		c->p.claims++;
 	for (size_t i = 0; i < g.count; i++) {
 		if (c->failed == HEED_OK)
 			take(c, &items[i]);
 		heed__free(c->alloc, (char *)items[i].site);
+		heed__free(c->alloc, (char *)items[i].taken_from);
 	}
 	heed__crawl_commit(c);
 	/* A full answer: more may be claimable at once. */
@@ -342,14 +385,16 @@ void heed__worker_tick(heed_crawl *c)
 
 bool heed__worker_may_start(heed_crawl *c, struct heed__site *s)
 {
+	struct heed__host *h = s->host;
+
 	if (!heed__worker_on(c))
 		return true;
-	if (s->leased && !s->lease_lost &&
-	    heed_lease_may_fetch(s->lease_until, c->now.unix_ms, leave_ms(c)))
+	if (h->leased && !h->lease_lost &&
+	    heed_lease_may_fetch(h->lease_until, c->now.unix_ms, leave_ms(c)))
 		return true;
-	if (s->leased)
-		lose(c, s, "it ends before a request starting now surely left");
-	/* Forgotten at the next sweep, once nothing of it is in flight. */
+	if (h->leased)
+		lose(c, h, "it ends before a request starting now surely left");
+	/* Forgotten at a sweep, once nothing of it is in flight. */
 	if (heed__sched_defer(&c->sched, &s->lane,
 	                      c->now.mono_ms + WORKER_SWEEP_MS) != HEED_OK)
 		heed__crawl_oom(c);
@@ -359,7 +404,7 @@ bool heed__worker_may_start(heed_crawl *c, struct heed__site *s)
 void heed__worker_started(heed_crawl *c, struct heed__site *s)
 {
 	if (heed__worker_on(c))
-		s->last_start = c->now.unix_ms;
+		s->host->last_start = c->now.unix_ms;
 }
 
 int64_t heed__worker_wait(const heed_crawl *c)
@@ -382,16 +427,17 @@ void heed__worker_finish(heed_crawl *c)
 	if (!heed__worker_on(c))
 		return;
 	heed__crawl_commit(c);
-	for (size_t i = 0; i < c->site_buckets && c->failed == HEED_OK; i++)
-		for (struct heed__site *s = c->sites[i]; s; s = s->next)
-			if (s->leased && !s->lease_lost)
-				release(c, s);
+	mark_hosts(c);
+	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
+			if (h->leased && !h->lease_lost)
+				release(c, h, h->lease_work);
 	if (c->failed == HEED_OK &&
 	    heed_store_lease_worker_leave(c->store, c->opt->worker.holder) !=
 	            HEED_OK)
 		heed__crawl_store_failed(c, "leaving the workers");
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
-	         "worker %s: %lld claims, %lld sites claimed (%lld taken "
+	         "worker %s: %lld claims, %lld hosts claimed (%lld taken "
 	         "over), %lld handed back, %lld leases lost",
 	         c->opt->worker.holder, (long long)c->p.claims,
 	         (long long)c->p.sites_claimed, (long long)c->p.taken_over,

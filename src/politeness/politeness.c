@@ -32,6 +32,10 @@
 struct heed_polite {
 	const struct heed_allocator *alloc;
 	struct heed_polite_options opt;
+	/* This process's part of each address's budget, shared with other
+	 * processes (heed_polite_share_addresses): */
+	unsigned address_cap;     /* the largest window here */
+	int64_t address_delay_ms; /* between starts here */
 	struct heed__polite_table hosts;
 	struct heed__polite_table addresses;
 };
@@ -80,6 +84,7 @@ heed_status heed_polite_new(heed_polite **out,
 		p->opt.address_window_start = 1;
 	if (p->opt.address_window_start > p->opt.address_concurrency)
 		p->opt.address_window_start = p->opt.address_concurrency;
+	heed_polite_share_addresses(p, 1);
 	*out = p;
 	return HEED_OK;
 }
@@ -120,15 +125,26 @@ static int64_t host_delay(const heed_polite *p,
 	       p->opt.margin_ms;
 }
 
+void heed_polite_share_addresses(heed_polite *p, unsigned parts)
+{
+	if (parts < 1)
+		parts = 1;
+	p->address_cap = p->opt.address_concurrency / parts;
+	if (p->address_cap < 1)
+		p->address_cap = 1;
+	p->address_delay_ms = p->opt.address_delay_ms * (int64_t)parts;
+}
+
 static unsigned address_window(const heed_polite *p,
                                const struct heed__polite_entry *a)
 {
 	unsigned w;
 
 	if (!a)
-		return p->opt.address_window_start;
-	w = a->window < 1 ? 1 : (unsigned)a->window;
-	return w > p->opt.address_concurrency ? p->opt.address_concurrency : w;
+		w = p->opt.address_window_start;
+	else
+		w = a->window < 1 ? 1 : (unsigned)a->window;
+	return w > p->address_cap ? p->address_cap : w;
 }
 
 heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
@@ -148,9 +164,8 @@ heed_polite_verdict heed_polite_check(const heed_polite *p, const char *host,
 		return HEED_POLITE_HOST_BUSY;
 	if (h && h->started)
 		ready = max64(ready, h->last_start_ms + host_delay(p, h));
-	if (a && a->started && p->opt.address_delay_ms > 0)
-		ready = max64(ready,
-		              a->last_start_ms + p->opt.address_delay_ms);
+	if (a && a->started && p->address_delay_ms > 0)
+		ready = max64(ready, a->last_start_ms + p->address_delay_ms);
 	if (h && h->backoff.until_s * 1000 > now->unix_ms)
 		ready = max64(ready, now->mono_ms + h->backoff.until_s * 1000 -
 		                             now->unix_ms);
@@ -282,7 +297,7 @@ static void address_increase(const heed_polite *p, struct heed__polite_entry *a)
 {
 	unsigned before = address_window(p, a);
 
-	if (!a->window_full || before >= p->opt.address_concurrency)
+	if (!a->window_full || before >= p->address_cap)
 		return;
 	a->window += 1.0 / a->window;
 	if (address_window(p, a) > before)

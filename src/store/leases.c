@@ -41,6 +41,28 @@ heed_status heed_store_lease_ensure(heed_store *store, const char *site,
 	LEASES(store, ensure, site, delay_ms, due_ms);
 }
 
+heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
+                                           const char *origin, int64_t delay_ms,
+                                           int64_t due_ms)
+{
+	heed_status rc;
+
+	if (!origin || !*origin)
+		return HEED_EINVAL;
+	rc = heed_store_lease_ensure(store, site, delay_ms, due_ms);
+	if (rc != HEED_OK)
+		return rc;
+	LEASES(store, add_origin, site, origin);
+}
+
+heed_status heed_store_lease_origins(heed_store *store, const char *site,
+                                     heed_store_lease_origin_fn *fn, void *ud)
+{
+	if (!site || !fn)
+		return HEED_EINVAL;
+	LEASES(store, origins, site, fn, ud);
+}
+
 heed_status heed_store_lease_claim(heed_store *store, const char *holder,
                                    int64_t now_ms, int64_t lease_ms, int max,
                                    heed_store_lease_fn *fn, void *ud)

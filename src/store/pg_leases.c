@@ -45,6 +45,12 @@ static const char *const pg_leases_migrations[] = {
         "  holder TEXT PRIMARY KEY,"
         "  alive_until BIGINT NOT NULL);"
         "CREATE INDEX site_leases_holder ON site_leases(holder);",
+        /* 3: as SQLite's version 3. */
+        "ALTER TABLE site_leases ADD COLUMN taken_from TEXT;"
+        "CREATE TABLE lease_origins ("
+        "  site TEXT NOT NULL,"
+        "  origin TEXT NOT NULL,"
+        "  PRIMARY KEY(site, origin));",
 };
 
 const struct heed_store_area heed__pg_leases_area = {
@@ -55,7 +61,7 @@ const struct heed_store_area heed__pg_leases_area = {
 
 #define LEASE_COLUMNS                                                   \
 	"site, holder, token, lease_until, next_allowed_at, delay_ms, " \
-	"last_request_start"
+	"last_request_start, taken_from"
 
 static void read_lease(const PGresult *r, int i, struct heed_site_lease *l)
 {
@@ -66,6 +72,7 @@ static void read_lease(const PGresult *r, int i, struct heed_site_lease *l)
 	l->next_allowed_at = heed__pg_int(r, i, 4, 0);
 	l->delay_ms = heed__pg_int(r, i, 5, 0);
 	l->last_request_start = heed__pg_int(r, i, 6, 0);
+	l->taken_from = heed__pg_text(r, i, 7);
 	l->start_at = 0;
 }
 
@@ -130,10 +137,11 @@ static heed_status pg_claim(heed_store *store, const char *holder,
 	        "UPDATE site_leases l SET holder = $1, token = l.token + 1, "
 	        "lease_until = $2::bigint + $3::bigint, "
 	        "next_allowed_at = $2::bigint + $3::bigint, "
-	        "wanted_at = $5::bigint "
+	        "wanted_at = $5::bigint, taken_from = l.holder "
 	        "FROM c WHERE l.site = c.site "
 	        "RETURNING l.site, l.holder, l.token, l.lease_until, "
-	        "l.next_allowed_at, l.delay_ms, l.last_request_start;",
+	        "l.next_allowed_at, l.delay_ms, l.last_request_start, "
+	        "l.taken_from;",
 	        5, params);
 
 	return each_lease(r, true, now_ms, fn, ud);
@@ -334,8 +342,42 @@ static heed_status pg_worker_leave(heed_store *store, const char *holder)
 	                    params, NULL);
 }
 
+static heed_status pg_add_origin(heed_store *store, const char *site,
+                                 const char *origin)
+{
+	const char *params[] = {site, origin};
+
+	return heed__pg_run(store,
+	                    "INSERT INTO lease_origins(site, origin) "
+	                    "VALUES($1, $2) ON CONFLICT DO NOTHING;",
+	                    2, params, NULL);
+}
+
+static heed_status pg_origins(heed_store *store, const char *site,
+                              heed_store_lease_origin_fn *fn, void *ud)
+{
+	const char *params[] = {site};
+	PGresult *r = heed__pg_query(store,
+	                             "SELECT origin FROM lease_origins "
+	                             "WHERE site = $1 ORDER BY origin "
+	                             "COLLATE \"C\";",
+	                             1, params);
+
+	if (!r)
+		return HEED_ESTORE;
+	/* The whole answer is read before fn sees a row: fn may call the
+	 * store. */
+	for (int i = 0; i < PQntuples(r); i++)
+		if (fn(ud, heed__pg_text(r, i, 0)))
+			break;
+	PQclear(r);
+	return HEED_OK;
+}
+
 const struct heed__leases_ops heed__pg_leases_ops = {
         .ensure = pg_ensure,
+        .add_origin = pg_add_origin,
+        .origins = pg_origins,
         .claim = pg_claim,
         .renew = pg_renew,
         .record_start = pg_record_start,

@@ -37,6 +37,13 @@ static const char *const leases_migrations[] = {
         "  holder TEXT PRIMARY KEY,"
         "  alive_until INTEGER NOT NULL);"
         "CREATE INDEX site_leases_holder ON site_leases(holder);",
+        /* 3: the origins of each lease (a host's schemes and ports are
+         * one lease) and the holder a grant took a site from. */
+        "ALTER TABLE site_leases ADD COLUMN taken_from TEXT;"
+        "CREATE TABLE lease_origins ("
+        "  site TEXT NOT NULL,"
+        "  origin TEXT NOT NULL,"
+        "  PRIMARY KEY(site, origin)) WITHOUT ROWID;",
 };
 
 const struct heed_store_area heed__store_leases_area = {
@@ -48,7 +55,7 @@ const struct heed_store_area heed__store_leases_area = {
 /* The columns every listing reads, in struct heed_site_lease's order. */
 #define LEASE_COLUMNS                                                   \
 	"site, holder, token, lease_until, next_allowed_at, delay_ms, " \
-	"last_request_start"
+	"last_request_start, taken_from"
 
 static void read_lease(sqlite3_stmt *st, struct heed_site_lease *l)
 {
@@ -59,6 +66,7 @@ static void read_lease(sqlite3_stmt *st, struct heed_site_lease *l)
 	l->next_allowed_at = sqlite3_column_int64(st, 4);
 	l->delay_ms = sqlite3_column_int64(st, 5);
 	l->last_request_start = sqlite3_column_int64(st, 6);
+	l->taken_from = heed__sqlite_text(st, 7);
 	l->start_at = 0;
 }
 
@@ -117,7 +125,7 @@ static heed_status sqlite_claim(heed_store *store, const char *holder,
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "UPDATE site_leases SET holder = ?1, token = token + 1, "
 	               "lease_until = ?2 + ?3, next_allowed_at = ?2 + ?3, "
-	               "wanted_at = ?5 "
+	               "wanted_at = ?5, taken_from = holder "
 	               "WHERE site IN (SELECT site FROM site_leases "
 	               "WHERE next_allowed_at <= ?2 AND lease_until <= ?2 "
 	               "ORDER BY next_allowed_at, site LIMIT ?4) "
@@ -360,8 +368,53 @@ static heed_status sqlite_worker_leave(heed_store *store, const char *holder)
 	                    holder, 0);
 }
 
+static heed_status sqlite_add_origin(heed_store *store, const char *site,
+                                     const char *origin)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "INSERT INTO lease_origins(site, origin) VALUES(?1, ?2) "
+	               "ON CONFLICT DO NOTHING;");
+	heed_status rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, origin, -1, SQLITE_STATIC);
+	rc = heed__sqlite_step_done(store, st);
+	heed__sqlite_release(store, st);
+	return rc;
+}
+
+struct origin_ctx {
+	heed_store_lease_origin_fn *fn;
+	void *ud;
+};
+
+static int origin_row(sqlite3_stmt *st, void *ctx)
+{
+	struct origin_ctx *c = ctx;
+
+	return c->fn(c->ud, heed__sqlite_text(st, 0));
+}
+
+static heed_status sqlite_origins(heed_store *store, const char *site,
+                                  heed_store_lease_origin_fn *fn, void *ud)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT origin FROM lease_origins WHERE site = ?1 "
+	               "ORDER BY origin;");
+	struct origin_ctx c = {fn, ud};
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, site, -1, SQLITE_STATIC);
+	return heed__sqlite_each_row(store, st, origin_row, &c);
+}
+
 const struct heed__leases_ops heed__sqlite_leases_ops = {
         .ensure = sqlite_ensure,
+        .add_origin = sqlite_add_origin,
+        .origins = sqlite_origins,
         .claim = sqlite_claim,
         .renew = sqlite_renew,
         .record_start = sqlite_record_start,

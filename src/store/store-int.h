@@ -285,6 +285,10 @@ struct heed__visits_ops {
 struct heed__leases_ops {
 	heed_status (*ensure)(heed_store *store, const char *site,
 	                      int64_t delay_ms, int64_t due_ms);
+	heed_status (*add_origin)(heed_store *store, const char *site,
+	                          const char *origin);
+	heed_status (*origins)(heed_store *store, const char *site,
+	                       heed_store_lease_origin_fn *fn, void *ud);
 	heed_status (*claim)(heed_store *store, const char *holder,
 	                     int64_t now_ms, int64_t lease_ms, int max,
 	                     heed_store_lease_fn *fn, void *ud);

@@ -38,6 +38,7 @@ TABLES = {
     "irc_preferences": "id", "irc_sts": "host", "pages": "id",
     "frontier": "id", "crawl_runs": "id", "visits": "url",
     "arrangements": "host", "site_leases": "site", "address_slots": "address",
+    "lease_workers": "holder",
 }
 NOT_ON_PG_YET = ("sites", "hosts", "acap_refs", "arrangements")
 
@@ -99,8 +100,20 @@ def crawl_into_sqlite():
                          f"127.0.0.1:{srv.port}", store=original,
                          timeout=120)
         assert status == 0, status
+    # A crawl without --worker writes nothing to the leases area: rows of
+    # each of its tables, so that their copy is checked too.
+    db = sqlite3.connect(original)
+    db.execute("INSERT OR REPLACE INTO site_leases(site, delay_ms, "
+               "next_allowed_at, holder, token, lease_until) "
+               "VALUES('https://a.example', 1000, 5000, 'w1', 3, 5000);")
+    db.execute("INSERT OR REPLACE INTO address_slots "
+               "VALUES('192.0.2.1', 100, 1000);")
+    db.execute("INSERT OR REPLACE INTO lease_workers VALUES('w1', 5000);")
+    db.commit()
+    db.close()
     r = rows(original)
     assert len(r["pages"]) >= PAGES - 1, r["pages"]
+    assert len(r["lease_workers"]) == 1, r["lease_workers"]
     state["pages"] = len(r["pages"])
     assert len(r["irc_channels"]) == 2, r["irc_channels"]
 

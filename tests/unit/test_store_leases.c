@@ -369,24 +369,8 @@ static void test_renew_all(void **state)
  * visible through its functions). */
 static int64_t worker_rows(const char *location)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
-
-	if (heed_test_pg())
-		return atoll(heed_test_pg_sql(
-		        location, "SELECT count(*) FROM lease_workers;"));
-	assert_int_equal(sqlite3_open(location, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db,
-	                                    "SELECT count(*) FROM "
-	                                    "lease_workers;",
-	                                    -1, &st, NULL),
-	                 SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return n;
+	return heed_test_store_int(location,
+	                           "SELECT count(*) FROM lease_workers;");
 }
 
 static int64_t beat(heed_store *s, const char *holder, int64_t now, int64_t ttl)
@@ -520,46 +504,65 @@ static void test_address_slots(void **state)
 	heed_store_close(s);
 }
 
+/* SQLite's query plan of sql on the store at path, its steps joined by
+ * ';'. */
+static void sqlite_plan(const char *path, const char *sql, char *plan,
+                        size_t size)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	plan[0] = '\0';
+	/* Column 3 of each row is the step's description. */
+	while (sqlite3_step(st) == SQLITE_ROW)
+		snprintf(plan + strlen(plan), size - strlen(plan), "%s;",
+		         (const char *)sqlite3_column_text(st, 3));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
 /* SQLite: the claim (src/store/sqlite_leases.c's statement) reads one
- * range of site_leases_due, already in its order: no scan, no sort. */
+ * range of site_leases_due, already in its order: no scan, no sort;
+ * renew_all one range of site_leases_holder. */
 static void test_claim_plan_sqlite(void **state)
 {
 	char path[128], plan[512] = "";
 	heed_store *s = NULL;
-	sqlite3_stmt *st = NULL;
-	sqlite3 *db;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/plan.db", heed_test_dir());
 	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	heed_store_close(s);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(
-	        sqlite3_prepare_v2(
-	                db,
-	                "EXPLAIN QUERY PLAN UPDATE site_leases SET "
-	                "holder = ?1, token = token + 1, lease_until = "
-	                "?2 + ?3, next_allowed_at = ?2 + ?3, wanted_at = ?5 "
-	                "WHERE site IN "
-	                "(SELECT site FROM site_leases WHERE "
-	                "next_allowed_at <= ?2 AND lease_until <= ?2 "
-	                "ORDER BY next_allowed_at, site LIMIT ?4) "
-	                "RETURNING site;",
-	                -1, &st, NULL),
-	        SQLITE_OK);
-	/* Column 3 of each row is the step's description. */
-	while (sqlite3_step(st) == SQLITE_ROW)
-		snprintf(plan + strlen(plan), sizeof(plan) - strlen(plan),
-		         "%s;", (const char *)sqlite3_column_text(st, 3));
-	sqlite3_finalize(st);
-	sqlite3_close(db);
+	sqlite_plan(path,
+	            "EXPLAIN QUERY PLAN UPDATE site_leases SET "
+	            "holder = ?1, token = token + 1, lease_until = "
+	            "?2 + ?3, next_allowed_at = ?2 + ?3, wanted_at = ?5 "
+	            "WHERE site IN "
+	            "(SELECT site FROM site_leases WHERE "
+	            "next_allowed_at <= ?2 AND lease_until <= ?2 "
+	            "ORDER BY next_allowed_at, site LIMIT ?4) "
+	            "RETURNING site;",
+	            plan, sizeof(plan));
 	assert_non_null(strstr(plan, "USING INDEX site_leases_due "
 	                             "(next_allowed_at<?)"));
 	assert_non_null(strstr(plan, "USING COVERING INDEX sqlite_autoindex_"
 	                             "site_leases_1 (site=?)"));
 	assert_null(strstr(plan, "SCAN"));
 	assert_null(strstr(plan, "TEMP B-TREE"));
+	sqlite_plan(path,
+	            "EXPLAIN QUERY PLAN UPDATE site_leases SET "
+	            "lease_until = ?2 + ?3, "
+	            "next_allowed_at = max(next_allowed_at, ?2 + ?3) "
+	            "WHERE holder = ?1 AND lease_until > ?2 "
+	            "RETURNING site;",
+	            plan, sizeof(plan));
+	assert_non_null(strstr(plan, "USING INDEX site_leases_holder "
+	                             "(holder=?)"));
+	assert_null(strstr(plan, "SCAN"));
 }
 
 /* The whole of EXPLAIN's answer for sql on url, rows joined by ';'. */
@@ -581,7 +584,8 @@ static void pg_plan(const char *url, const char *sql, char *plan, size_t size)
 }
 
 /* PostgreSQL: with 20,000 sites, few of them due, the claim reads the
- * range of site_leases_due and sorts nothing. */
+ * range of site_leases_due and sorts nothing; renew_all reads only the
+ * holder's sites. */
 static void test_claim_plan_pg(void **state)
 {
 	char url[256], plan[2048];
@@ -596,6 +600,10 @@ static void test_claim_plan_pg(void **state)
 	                      "next_allowed_at) SELECT 'https://s' || i || "
 	                      "'.example', 1000, i * 1000 FROM "
 	                      "generate_series(1, 20000) i;");
+	/* One worker holds 200 of them. */
+	heed_test_pg_sql(url, "UPDATE site_leases SET holder = 'w1', "
+	                      "lease_until = 9000 WHERE next_allowed_at "
+	                      "<= 200000;");
 	heed_test_pg_sql(url, "ANALYZE site_leases;");
 	pg_plan(url,
 	        "EXPLAIN WITH c AS (SELECT site FROM site_leases "
@@ -612,6 +620,18 @@ static void test_claim_plan_pg(void **state)
 	assert_non_null(strstr(plan, "Index Scan using site_leases_due"));
 	assert_null(strstr(plan, "Seq Scan"));
 	assert_null(strstr(plan, "Sort"));
+	/* renew_all reads the holder's range of site_leases_holder (a
+	 * bitmap scan of it, maybe), not every site. */
+	pg_plan(url,
+	        "EXPLAIN UPDATE site_leases SET "
+	        "lease_until = 5000::bigint + 1000::bigint, "
+	        "next_allowed_at = GREATEST(next_allowed_at, "
+	        "5000::bigint + 1000::bigint) "
+	        "WHERE holder = 'w1' AND lease_until > 5000::bigint "
+	        "RETURNING site;",
+	        plan, sizeof(plan));
+	assert_non_null(strstr(plan, "site_leases_holder"));
+	assert_null(strstr(plan, "Seq Scan"));
 }
 
 static int64_t now_ms(void)
