@@ -99,8 +99,8 @@
 	"                         is left to anyone (crawl.worker)\n"          \
 	"      --worker-name NAME this worker's name in the leases\n"          \
 	"                         (crawl.worker_name; HOSTNAME:PID)\n"         \
-	"      --lease DUR        a site lease's length, e.g. 30s; a dead\n"   \
-	"                         worker's sites are taken over after it\n"    \
+	"      --lease DUR        a host lease's length, e.g. 30s; a dead\n"   \
+	"                         worker's hosts are taken over after it\n"    \
 	"                         (crawl.lease)\n"                             \
 	"      --json             --dry-run: print JSON\n"                     \
 	"  -q, --quiet            errors only: no warnings, no progress,\n"    \
