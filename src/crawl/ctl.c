@@ -962,6 +962,9 @@ void heed_crawl_progress_get(heed_crawl *c, const struct heed_crawl_clock *now,
 
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			/* A worker counts only what it holds. */
+			if (heed__worker_on(c) && !s->host->leased)
+				continue;
 			if (s->lane.current)
 				active++;
 			else if (s->state == SITE_NEW ||
