@@ -92,6 +92,8 @@ static void release(heed_crawl *c, struct heed__host *h, bool more)
 	            c->store, h->name, c->opt->worker.holder, h->lease_token,
 	            more ? c->now.unix_ms : HEED_LEASE_IDLE, &held) != HEED_OK)
 		heed__crawl_store_failed(c, "handing a host back");
+	if (!held)
+		return; /* another worker has it by now */
 	c->p.released++;
 	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: handed back (%s)",
 	         h->name, more ? "work left" : "done");
@@ -146,11 +148,11 @@ static void sweep(heed_crawl *c)
 				heed__crawl_commit(c);
 				committed = true;
 			}
-			if (!h->lease_lost) {
-				release(c, h, h->lease_work);
-				if (h->lease_work)
-					surplus--;
-			}
+			/* A lost lease is handed back too: refused if another
+			 * worker has it, else it frees the host at once. */
+			release(c, h, h->lease_work);
+			if (!h->lease_lost && h->lease_work)
+				surplus--;
 			h->leased = h->lease_lost = false;
 			h->last_start = 0;
 			c->w.held--;
@@ -172,8 +174,11 @@ static int renewed_one(void *ud, const struct heed_site_lease *l)
 	heed_crawl *c = ud;
 	struct heed__host *h = heed__host_get(c, l->site);
 
-	if (h && h->leased && h->lease_token == l->token)
+	if (h && h->leased && h->lease_token == l->token) {
+		/* Still ours, for a whole lease again. */
 		h->lease_until = l->lease_until;
+		h->lease_lost = false;
+	}
 	return 0;
 }
 
