@@ -406,7 +406,7 @@ void heed__worker_finish(heed_crawl *c)
 	mark_hosts(c);
 	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
 		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
-			if (h->leased && !h->lease_lost)
+			if (h->leased)
 				release(c, h, h->lease_work);
 	if (c->failed == HEED_OK &&
 	    heed_store_lease_worker_leave(c->store, c->opt->worker.holder) !=
