@@ -297,6 +297,17 @@ static void sim_end(struct window_sim *w, int status, int64_t first_byte_ms)
 	w->in_flight--;
 }
 
+/* n rounds of a fast clean answer (20 ms), each followed by as many
+ * starts as the address allows. */
+static void sim_clean(struct window_sim *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		w->now_ms += 20;
+		sim_end(w, 200, 20);
+		sim_fill(w);
+	}
+}
+
 static unsigned sim_window(struct window_sim *w)
 {
 	struct heed_polite_address_stats st;
@@ -326,11 +337,7 @@ static void test_window_grows_when_used(void **state)
 	assert_int_equal(sim_window(&w), 3);
 	assert_int_equal(w.in_flight, 3);
 	/* It never passes the largest window. */
-	for (int i = 0; i < 200; i++) {
-		w.now_ms += 20;
-		sim_end(&w, 200, 20);
-		sim_fill(&w);
-	}
+	sim_clean(&w, 200);
 	assert_int_equal(sim_window(&w), 6);
 	assert_int_equal(w.in_flight, 6);
 	heed_polite_free(w.p);
@@ -560,11 +567,7 @@ static void test_share_addresses_window_adapts(void **state)
 	w.now_ms += 20;
 	sim_end(&w, 200, 20);
 	assert_int_equal(sim_fill(&w), 1);
-	for (int i = 0; i < 50; i++) {
-		w.now_ms += 20;
-		sim_end(&w, 200, 20);
-		sim_fill(&w);
-	}
+	sim_clean(&w, 50);
 	assert_int_equal(sim_window(&w), 2);
 	assert_int_equal(w.in_flight, 2);
 	heed_polite_free(w.p);
