@@ -35,12 +35,12 @@ answered 200, nothing disallowed asked, and the pages asked more than once
 are few (bounded in check_refetches_few).
 """
 
+import contextlib
 import csv
 import io
 import json
 import os
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -51,8 +51,11 @@ from pgcluster import PgCluster  # noqa: E402
 from heedtest import (HEED, Checks, Dnsmasq, VirtualHostNginx,  # noqa: E402
                       free_port_on, run_heed)
 from loadserver import analyse, site_names, summary, write_sites  # noqa: E402
-from test_crawl_workers import (Worker, same_site_requests,  # noqa: E402
-                                who_fetched, worker_argv, worker_of)
+# The same web and the same measures as crawl_workers: its checks that
+# read only the run's figures serve here as they are.
+from test_crawl_workers import (  # noqa: E402
+    Worker, check_disallowed_never_asked, check_every_site_whole, check_gaps,
+    who_fetched, worker_argv, worker_of)
 
 SHARED = "127.0.34.1"
 ALONE = [f"127.0.34.{11 + i}" for i in range(4)]
@@ -120,48 +123,49 @@ def restart_when_flowing(pg, nginx, procs, how, after, deadline):
             "running": running}
 
 
-def crawl(pg, name, dns, www, argvs, restarts):
+def crawl(pg, name, dns, www, argvs, restarts, tmp):
     """One crawl on a fresh database and a fresh nginx, restarted as
-    restarts says: [(how, pages answered since the previous one)]."""
+    restarts says: [(how, pages answered since the previous one)]; its
+    files in a new folder of tmp."""
     pg.psql(f"CREATE DATABASE {name};")
     store = pg.url.rsplit("/", 1)[0] + "/" + name
-    folder = tempfile.mkdtemp(prefix=f"heed-pg-restart-{name}-")
+    folder = os.path.join(tmp, name)
+    os.mkdir(folder)
     port = free_port_on([SHARED] + ALONE)
     seeds = os.path.join(folder, "sites.txt")
     with open(seeds, "w") as f:
         f.write("".join(f"http://{h}:{port}/\n" for h in names))
-    run = {"name": name, "store": store, "port": port, "folder": folder,
-           "restarts": []}
+    run = {"name": name, "store": store, "port": port, "restarts": []}
     with VirtualHostNginx([SHARED] + ALONE, port, www,
                           RUN_TIMEOUT + 60) as nginx:
         t0 = time.monotonic()
         deadline = t0 + RUN_TIMEOUT
-        procs = [Worker(n, argv, folder)
-                 for n, argv in argvs(store, dns.server, seeds).items()]
-        try:
+        with contextlib.ExitStack() as running:
+            procs = [Worker(n, argv, folder)
+                     for n, argv in argvs(store, dns.server, seeds).items()]
+            for p in procs:  # what the wait left running, on any way out
+                running.callback(p.stop)
             for how, after in restarts:
                 run["restarts"].append(restart_when_flowing(
                     pg, nginx, procs, how, after, deadline))
             for p in procs:
                 p.wait(deadline)
-        finally:
-            for p in procs:
-                p.stop()
         run["wall"] = time.monotonic() - t0
         run["log"] = nginx.access()
         for r in run["restarts"]:  # on the log's time base
             r["at"] -= nginx.base or 0
     run["procs"] = procs
+    run["err"] = {p.name: p.stderr() for p in procs}
     run["export"] = run_heed("export", "--format", "csv", "--store", store,
                              timeout=60)
     run["stats"] = run_heed("stats", "--json", "--store", store, timeout=60)
     return run
 
 
-def paths_of(proc):
+def paths_of(run, proc):
     """How a process went through the restarts: lines that say a batch
     was lost, redone, and reconnect episodes (their first attempt)."""
-    err = proc.stderr()
+    err = run["err"][proc.name]
     return {"lost": err.count(LOST), "redone": err.count(REDONE),
             "reconnects": err.count(RECONNECT),
             "errors": [ln for ln in err.splitlines() if ERROR.match(ln)]}
@@ -184,21 +188,27 @@ def figures(run):
           f"({SHARED_SITES} on {SHARED}, {len(ALONE)} alone), port "
           f"{run['port']}, wall {run['wall']:.1f} s")
     print(summary(a, inflight=False))
+    per = Counter(worker_of(e) for e in log)
+    print(f"  requests per process (User-Agent): "
+          f"{dict(sorted(per.items(), key=str))}")
     for r in run["restarts"]:
         print(f"  PostgreSQL {r['how']} at {r['at']:.2f} s (nginx log "
               f"time), after {r['pages']} pages answered of "
               f"{PAGES_IN_ALL}, down for {r['took']:.2f} s; running then: "
               f"{r['running']}")
     for p in run["procs"]:
-        f = paths_of(p)
+        f = paths_of(run, p)
         path = ("batch lost and redone" if f["lost"] else
                 "between batches: reconnect only")
         print(f"  {p.name}: exit {p.rc}; {path}: {f['lost']} lost, "
               f"{f['redone']} redone, {f['reconnects']} reconnect "
               f"episodes; errors {len(f['errors'])}")
-        for ln in p.stderr().splitlines():
-            if LOST in ln or REDONE in ln or "queued again" in ln:
-                print(f"    {ln[:200]}")
+        said = [ln for ln in run["err"][p.name].splitlines()
+                if "store" in ln or "queued again" in ln]
+        for ln in said[:12]:
+            print(f"    {ln[:220]}")
+        if len(said) > 12:
+            print(f"    ... {len(said) - 12} more")
     print(f"  pages asked more than once: {len(run['twice'])} "
           f"{run['twice'][:6]}; robots.txt: {len(run['robots_again'])}; "
           f"other paths: {len(run['other_again'])}; disallowed asked: "
@@ -244,14 +254,14 @@ def check_restarted_mid_crawl(run):
 
 
 def check_processes_exit_0(run):
-    bad = {p.name: (p.rc, p.stderr().strip()[-600:])
+    bad = {p.name: (p.rc, run["err"][p.name].strip()[-600:])
            for p in run["procs"] if p.rc != 0}
     assert not bad, f"processes that did not exit 0: {bad}"
 
 
 def check_no_error_logged(run):
-    bad = {p.name: paths_of(p)["errors"][:3] for p in run["procs"]
-           if paths_of(p)["errors"]}
+    bad = {p.name: paths_of(run, p)["errors"][:3] for p in run["procs"]
+           if paths_of(run, p)["errors"]}
     assert not bad, bad
 
 
@@ -259,7 +269,7 @@ def check_reconnected(run):
     """Every process lost its connection at each restart (a restart ends
     every session) and said it reconnects."""
     want = len(run["restarts"])
-    got = {p.name: paths_of(p)["reconnects"] for p in run["procs"]}
+    got = {p.name: paths_of(run, p)["reconnects"] for p in run["procs"]}
     assert all(n >= want for n in got.values()), (
         f"reconnect episodes ({RECONNECT!r}) per process, want {want}: "
         f"{got}")
@@ -268,9 +278,11 @@ def check_reconnected(run):
 def check_lost_batches_redone(run):
     """A lost batch is redone once no fetch is in flight: as many "batch
     redone" lines as "writes are redone" ones."""
-    got = {p.name: paths_of(p) for p in run["procs"]}
-    bad = {n: (f["lost"], f["redone"]) for n, f in got.items()
-           if f["lost"] != f["redone"]}
+    bad = {}
+    for p in run["procs"]:
+        f = paths_of(run, p)
+        if f["lost"] != f["redone"]:
+            bad[p.name] = (f["lost"], f["redone"])
     assert not bad, f"(lost, redone) batches: {bad}"
 
 
@@ -279,14 +291,12 @@ def check_stored_once(run):
     want = {f"http://{h}:{run['port']}{p}" for h in names for p in PAGE_PATHS}
     rows = exported(run)
     urls = Counter(u for u, _ in rows)
-    missing = sorted(want - set(urls))
-    extra = sorted(set(urls) - want)
-    twice = sorted(u for u, n in urls.items() if n > 1)
-    bad = sorted(u for u, s in rows if s != "200")
-    assert not (missing or extra or twice or bad), (
-        f"{len(missing)} pages not stored, e.g. {missing[:3]}; {len(extra)} "
-        f"unexpected, e.g. {extra[:3]}; {len(twice)} stored twice, e.g. "
-        f"{twice[:3]}; {len(bad)} not stored with 200, e.g. {bad[:3]}")
+    wrong = {"not stored": sorted(want - set(urls)),
+             "not of the web": sorted(set(urls) - want),
+             "stored twice": sorted(u for u, n in urls.items() if n > 1),
+             "not 200": sorted(u for u, s in rows if s != "200")}
+    assert not any(wrong.values()), {k: (len(v), v[:3])
+                                     for k, v in wrong.items() if v}
     assert run["stats"].returncode == 0, run["stats"].stderr
     assert stats_pages(run) == len(want), (stats_pages(run), len(want),
                                            run["stats"].stdout[:300])
@@ -297,28 +307,6 @@ def check_frontier_empty(run):
     not forgotten."""
     f = stats(run).get("frontier", {})
     assert f.get("queued") == 0 and f.get("in-flight") == 0, f
-
-
-def check_gaps(run):
-    a = run["a"]
-    assert a["requests"] > 0, "nginx logged no request"
-    assert a["gaps_under"] == 0, (
-        f"{a['gaps_under']} same-site gaps under 1 s on "
-        f"{len(a['gap_sites'])} sites, shortest {a['gap_shortest']:.3f} s, "
-        f"e.g. {a['gaps_short'][:3]}; the requests: "
-        f"{same_site_requests(run, a['gaps_short'][:2])}")
-    assert a["max_per_window"] <= 1, a["max_per_window"]
-
-
-def check_every_page_answered(run):
-    a = run["a"]
-    assert a["coverage"] == 1, (
-        f"coverage {a['coverage']:.1%}, {len(a['missing'])} missing, e.g. "
-        f"{a['missing'][:5]}")
-
-
-def check_disallowed_never_asked(run):
-    assert not run["disallowed"], run["disallowed"][:3]
 
 
 def check_refetches_few(run):
@@ -346,44 +334,40 @@ def check_refetches_few(run):
 CHECKS = [check_restarted_mid_crawl, check_processes_exit_0,
           check_no_error_logged, check_reconnected,
           check_lost_batches_redone, check_stored_once,
-          check_frontier_empty, check_gaps, check_every_page_answered,
+          check_frontier_empty, check_gaps, check_every_site_whole,
           check_disallowed_never_asked, check_refetches_few]
 
 
+PLANS = [("lone_restart", lone_argv, [("restart", RESTART_AFTER)]),
+         ("lone_stop", lone_argv, [("stop", RESTART_AFTER)]),
+         ("workers_restart", two_workers, [("restart", RESTART_AFTER)]),
+         ("workers_stop", two_workers, [("stop", RESTART_AFTER)]),
+         ("lone_twice", lone_argv, [("restart", RESTART_AFTER),
+                                    ("restart", RESTART_AGAIN_AFTER)])]
+
+
+def named(fn, run):
+    """fn on run, named RUN.CHECK in the output."""
+    def check():
+        fn(run)
+    check.__name__ = f"{run['name']}.{fn.__name__}"
+    return check
+
+
 def main():
-    www = os.path.join(tempfile.mkdtemp(prefix="heed-pg-restart-www-"),
-                       "www")
-    write_sites(www, names, PAGES, disallow=DISALLOW)
-    plans = [("lone_restart", lone_argv, [("restart", RESTART_AFTER)]),
-             ("lone_stop", lone_argv, [("stop", RESTART_AFTER)]),
-             ("workers_restart", two_workers, [("restart", RESTART_AFTER)]),
-             ("workers_stop", two_workers, [("stop", RESTART_AFTER)]),
-             ("lone_twice", lone_argv, [("restart", RESTART_AFTER),
-                                        ("restart", RESTART_AGAIN_AFTER)])]
-    only = os.environ.get("HEED_PG_RESTART_ONLY")  # a run's name, by hand
-    checks = Checks()
-    runs = []
-    pg = PgCluster().start()
-    try:
-        with Dnsmasq(hosts={h: [a] for h, a in address_of.items()}) as dns:
-            for name, argvs, restarts in plans:
-                if only and name != only:
-                    continue
-                run = crawl(pg, name, dns, www, argvs, restarts)
-                runs.append(run)
+    only = os.environ.get("HEED_PG_RESTART_ONLY")  # one run, by hand
+    todo = []
+    with tempfile.TemporaryDirectory(prefix="heed-pg-restart-") as tmp, \
+            PgCluster() as pg, \
+            Dnsmasq(hosts={h: [a] for h, a in address_of.items()}) as dns:
+        www = os.path.join(tmp, "www")
+        write_sites(www, names, PAGES, disallow=DISALLOW)
+        for name, argvs, restarts in PLANS:
+            if not only or name == only:
+                run = crawl(pg, name, dns, www, argvs, restarts, tmp)
                 figures(run)
-                for fn in CHECKS:
-                    def one(fn=fn, run=run):
-                        fn(run)
-                    one.__name__ = f"{name}.{fn.__name__}"
-                    checks.run(one)
-    finally:
-        pg.stop()
-        shutil.rmtree(os.path.dirname(www), ignore_errors=True)
-        for run in runs:
-            shutil.rmtree(run["folder"], ignore_errors=True)
-    print(f"{checks.passed} passed, {checks.failed} failed")
-    sys.exit(1 if checks.failed else 0)
+                todo += [named(fn, run) for fn in CHECKS]
+    Checks().main(todo)
 
 
 if __name__ == "__main__":
