@@ -318,12 +318,13 @@ def check_gaps(run):
 
 
 def same_site_requests(run, short):
-    """The log lines around short gaps, for a failure's message."""
+    """Every logged request to the sites of short gaps, for a failure's
+    message: who asked, on which connection, nginx's own figures."""
     out = []
-    for host, _, at in short:
-        out += [(e["start"], e["path"], worker_of(e), e["status"])
-                for e in run["log"]
-                if e["host"] == host and at - 0.1 <= e["start"] <= at + 1.1]
+    for host in sorted({h for h, _, _ in short}):
+        out += [(host, e["start"], e["path"], worker_of(e), e["status"],
+                 e["conn"], e["raw"])
+                for e in run["log"] if e["host"] == host]
     return sorted(out)
 
 
