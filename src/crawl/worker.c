@@ -364,9 +364,12 @@ bool heed__worker_may_start(heed_crawl *c, struct heed__site *s)
 
 	if (!heed__worker_on(c))
 		return true;
+	/* The request leaves within its connect timeout of being sent, and
+	 * is sent within HEED_CRAWL_STALE_MS of this clock. */
 	if (h->leased && !h->lease_lost &&
 	    heed_lease_may_fetch(h->lease_until, c->now.unix_ms,
-	                         heed__crawl_leave_ms(c->opt)))
+	                         heed__crawl_leave_ms(c->opt) +
+	                                 HEED_CRAWL_STALE_MS))
 		return true;
 	if (h->leased)
 		lose(c, h, "it ends before a request starting now surely left");
