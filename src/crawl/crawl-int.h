@@ -498,6 +498,9 @@ struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c);
 
 /* Opens the batch transaction when needed; false after a store error. */
 bool heed__crawl_tx(heed_crawl *c);
+/* The longest a request may take to leave once started: its connect
+ * timeout (heed/net.h: 0 means the default). */
+int64_t heed__crawl_leave_ms(const struct heed_crawl_options *opt);
 /* Commits the open batch, if any (a failure ends the run). */
 void heed__crawl_commit(heed_crawl *c);
 /* Records a store failure: the run ends after the current call. */

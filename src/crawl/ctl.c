@@ -141,12 +141,15 @@ void heed__crawl_commit(heed_crawl *c)
 /* Makes sure the committed lease covers a request starting now: the
  * request may leave up to the connect timeout later. A renewal commits the
  * batch, so a kill right after it still leaves the lease in the store. */
+int64_t heed__crawl_leave_ms(const struct heed_crawl_options *opt)
+{
+	return opt->net.connect_timeout_ms > 0 ? opt->net.connect_timeout_ms
+	                                       : CRAWL_CONNECT_DEFAULT_MS;
+}
+
 static bool lease_covers_start(heed_crawl *c)
 {
-	int64_t connect = c->opt->net.connect_timeout_ms > 0
-	                          ? c->opt->net.connect_timeout_ms
-	                          : CRAWL_CONNECT_DEFAULT_MS;
-	int64_t until = c->now.unix_ms + connect;
+	int64_t until = c->now.unix_ms + heed__crawl_leave_ms(c->opt);
 
 	/* A worker's requests are covered by its sites' leases instead
 	 * (worker.c): the store is not its alone. */
@@ -194,10 +197,7 @@ heed_status heed_crawl_new(heed_crawl **out, heed_store *store,
 		                     "look-ups in flight must be at least 1");
 	if (opt->worker.holder &&
 	    (!*opt->worker.holder || !opt->worker.max_sites ||
-	     opt->worker.lease_ms * 2 <=
-	             3 * (opt->net.connect_timeout_ms > 0
-	                          ? opt->net.connect_timeout_ms
-	                          : CRAWL_CONNECT_DEFAULT_MS)))
+	     opt->worker.lease_ms * 2 <= 3 * heed__crawl_leave_ms(opt)))
 		/* A lease renewed every third of it must still outlive a
 		 * request started just before the renewal by its connect
 		 * timeout (worker.c). */
@@ -962,6 +962,9 @@ void heed_crawl_progress_get(heed_crawl *c, const struct heed_crawl_clock *now,
 
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			/* A worker counts only what it holds. */
+			if (heed__worker_on(c) && !s->host->leased)
+				continue;
 			if (s->lane.current)
 				active++;
 			else if (s->state == SITE_NEW ||

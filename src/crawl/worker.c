@@ -3,52 +3,46 @@
  * several machines against one PostgreSQL share one frontier and one set
  * of sites. A worker leases sites ...; only the holder fetches a site").
  *
- * The controller runs as it does alone, with one gate: a site's lane is
- * started only while this worker holds the site's lease. The frontier is
- * the store's (unique by URL), so a URL any worker finds is queued once;
- * when it belongs to a site this worker does not hold, the store is told
- * (heed_store_lease_ensure) and the site becomes claimable by everyone.
+ * The lease is per host name, the unit politeness counts by, and covers
+ * every site (origin) of the host. The controller runs as it does alone,
+ * with one gate: a site's lane starts only while this worker holds its
+ * host's lease. The frontier is the store's (unique by URL), so a URL any
+ * worker finds is queued once; when its host is not held here, the store
+ * is told (heed_store_lease_ensure_origin) and the host becomes claimable
+ * by every worker.
  *
  * Courtesy across workers rests on three rules:
  *  - a grant happens only once the last lease ended (released or expired);
  *  - a holder starts no request once a request starting now might still
- *    be on its way (connecting) at the lease's end: the lease outlives
- *    every request it covers by the connect timeout;
- *  - a new holder counts the site as contacted when it got the grant, or
+ *    be connecting at the lease's end: the lease outlives every request it
+ *    covers by the connect timeout;
+ *  - a new holder counts the host as contacted when it got the grant, or
  *    at the last start its last holder recorded when that is later, so its
  *    first request comes one delay after both.
  * A worker cut off from the store cannot renew: its leases run out and it
- * stops fetching their sites before they end, whoever takes them next.
+ * stops fetching their hosts before they end, whoever takes them next.
  *
- * Each worker holds its fair share of the sites that have work (their
+ * Each worker holds its fair share of the hosts that have work (their
  * count over the live workers, from a heartbeat), so workers that join
- * late get sites from those that started first: a worker over its share
- * hands back sites with nothing in flight.
+ * late get hosts from those that started first: a worker over its share
+ * hands back hosts with nothing in flight. Its part of each address's
+ * budget follows the same count (heed_polite_share_addresses).
  */
 #include <string.h>
 
 #include "crawl/crawl-int.h"
 #include "heed/store_leases.h"
 
-/* Sites asked for in one claim statement. */
+/* Hosts asked for in one claim statement. */
 #define WORKER_CLAIM_MAX 256
-/* How often a worker with no site to claim asks the store again. */
+/* How often a worker with no host to claim asks the store again. */
 #define WORKER_POLL_MS 500
-/* How often held sites are looked over (done, surplus, lost). */
+/* How often held hosts are looked over (done, surplus, lost). */
 #define WORKER_SWEEP_MS 250
 
 bool heed__worker_on(const heed_crawl *c)
 {
 	return c->opt->worker.holder != NULL;
-}
-
-/* The longest a request may take to leave once started: its connect
- * timeout (heed/net.h: 0 means the default). */
-static int64_t leave_ms(const heed_crawl *c)
-{
-	return c->opt->net.connect_timeout_ms > 0
-	               ? c->opt->net.connect_timeout_ms
-	               : CRAWL_CONNECT_DEFAULT_MS;
 }
 
 static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)
@@ -98,6 +92,8 @@ static void release(heed_crawl *c, struct heed__host *h, bool more)
 	            c->store, h->name, c->opt->worker.holder, h->lease_token,
 	            more ? c->now.unix_ms : HEED_LEASE_IDLE, &held) != HEED_OK)
 		heed__crawl_store_failed(c, "handing a host back");
+	if (!held)
+		return; /* another worker has it by now */
 	c->p.released++;
 	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: handed back (%s)",
 	         h->name, more ? "work left" : "done");
@@ -152,11 +148,11 @@ static void sweep(heed_crawl *c)
 				heed__crawl_commit(c);
 				committed = true;
 			}
-			if (!h->lease_lost) {
-				release(c, h, h->lease_work);
-				if (h->lease_work)
-					surplus--;
-			}
+			/* A lost lease is handed back too: refused if another
+			 * worker has it, else it frees the host at once. */
+			release(c, h, h->lease_work);
+			if (!h->lease_lost && h->lease_work)
+				surplus--;
 			h->leased = h->lease_lost = false;
 			h->last_start = 0;
 			c->w.held--;
@@ -178,8 +174,11 @@ static int renewed_one(void *ud, const struct heed_site_lease *l)
 	heed_crawl *c = ud;
 	struct heed__host *h = heed__host_get(c, l->site);
 
-	if (h && h->leased && h->lease_token == l->token)
+	if (h && h->leased && h->lease_token == l->token) {
+		/* Still ours, for a whole lease again. */
 		h->lease_until = l->lease_until;
+		h->lease_lost = false;
+	}
 	return 0;
 }
 
@@ -366,7 +365,8 @@ bool heed__worker_may_start(heed_crawl *c, struct heed__site *s)
 	if (!heed__worker_on(c))
 		return true;
 	if (h->leased && !h->lease_lost &&
-	    heed_lease_may_fetch(h->lease_until, c->now.unix_ms, leave_ms(c)))
+	    heed_lease_may_fetch(h->lease_until, c->now.unix_ms,
+	                         heed__crawl_leave_ms(c->opt)))
 		return true;
 	if (h->leased)
 		lose(c, h, "it ends before a request starting now surely left");
@@ -406,12 +406,17 @@ void heed__worker_finish(heed_crawl *c)
 	mark_hosts(c);
 	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
 		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
-			if (h->leased && !h->lease_lost)
+			if (h->leased)
 				release(c, h, h->lease_work);
 	if (c->failed == HEED_OK &&
 	    heed_store_lease_worker_leave(c->store, c->opt->worker.holder) !=
 	            HEED_OK)
 		heed__crawl_store_failed(c, "leaving the workers");
+	/* A lone crawl may take the store once the last worker left: it
+	 * counts every host as contacted now (heed/store_frontier.h). */
+	if (c->failed == HEED_OK &&
+	    heed_store_crawl_lease_set(c->store, c->now.unix_ms) != HEED_OK)
+		heed__crawl_store_failed(c, "ending the crawl lease");
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
 	         "worker %s: %lld claims, %lld hosts claimed (%lld taken "
 	         "over), %lld handed back, %lld leases lost",

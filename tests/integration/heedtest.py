@@ -759,7 +759,8 @@ http {{
         """The log as dicts with host, path, start, end (seconds from the
         first start, whole milliseconds; self.base is that first start in
         Unix seconds), status, user_agent, address (the server's address
-        the request came to), conn."""
+        the request came to), conn, raw ($msec and $request_time as
+        logged)."""
         if not os.path.exists(self.log):
             return []
         raw = []
@@ -776,7 +777,8 @@ http {{
                         "status": e["status"],
                         "user_agent": e["user_agent"],
                         "address": e.get("address"),
-                        "conn": e["connection"]})
+                        "conn": e["connection"],
+                        "raw": (e["msec"], e["request_time"])})
         base = min((e["start_ms"] for e in out), default=0)
         self.base = base / 1000  # the first start, in Unix seconds
         for e in out:  # small exact numbers: 1000 ms is 1.0, not 0.99999
