@@ -22,7 +22,12 @@ open most of the time:
 - a lone `heed crawl`: `pg_ctl restart`; then stop, 3 s down, start;
 - two workers (`--worker`, the options of crawl_workers): the same two;
 - a lone crawl restarted twice (the second once RESTART_AGAIN_AFTER more
-  pages were answered after the first restart).
+  pages were answered after the first restart);
+- a lone crawl and two workers stopped (3 s down) BETWEEN_S after the
+  pages were answered: the sites were started in step, so their requests
+  come in bursts once a second, and a restart at once after a burst finds
+  a batch open, BETWEEN_S later mostly none (the batch was committed):
+  this covers the other path, the reconnect alone, on purpose.
 
 Asserted: every process exits 0 and says it reconnected; a lost batch is
 redone (a "writes are redone" line is followed by a "batch redone" line;
@@ -69,6 +74,7 @@ RUN_TIMEOUT = 90  # seconds for one crawl; each needs about 15
 RESTART_AFTER = 40
 RESTART_AGAIN_AFTER = 80
 DOWN_S = 3  # the "stop, sleep, start" downtime
+BETWEEN_S = 0.6  # after a burst: its batch committed (250 ms), none open
 
 shared_names = site_names(SHARED_SITES, "restart.test")
 alone_names = site_names(len(ALONE), "alone-restart.test")
@@ -100,17 +106,19 @@ def pages_answered(log):
     return sum(1 for e in log if e["path"] in PAGE_PATHS)
 
 
-def restart_when_flowing(pg, nginx, procs, how, after, deadline):
+def restart_when_flowing(pg, nginx, procs, how, after, pause, deadline):
     """Waits (polling nginx's log every 50 ms, until deadline) for `after`
-    more pages answered than when called, then restarts PostgreSQL: how is
-    "restart" (pg_ctl restart) or "stop" (stop, DOWN_S s, start). Returns
-    {how, at, took, pages, running} (at: on time.time())."""
+    more pages answered than when called, and pause seconds more, then
+    restarts PostgreSQL: how is "restart" (pg_ctl restart) or "stop"
+    (stop, DOWN_S s, start). Returns {how, at, took, pages, running} (at:
+    on time.time())."""
     first = pages_answered(nginx.access())
     n = first
     while time.monotonic() < deadline and n < first + after and \
             any(p.proc.poll() is None for p in procs):
         time.sleep(0.05)
         n = pages_answered(nginx.access())
+    time.sleep(pause)
     running = [p.name for p in procs if p.proc.poll() is None]
     at = time.time()
     if how == "restart":
@@ -125,7 +133,8 @@ def restart_when_flowing(pg, nginx, procs, how, after, deadline):
 
 def crawl(pg, name, dns, www, argvs, restarts, tmp):
     """One crawl on a fresh database and a fresh nginx, restarted as
-    restarts says: [(how, pages answered since the previous one)]; its
+    restarts says: [(how, pages answered since the previous one, pause)]
+    (restart_when_flowing); its
     files in a new folder of tmp."""
     pg.psql(f"CREATE DATABASE {name};")
     store = pg.url.rsplit("/", 1)[0] + "/" + name
@@ -145,9 +154,9 @@ def crawl(pg, name, dns, www, argvs, restarts, tmp):
                      for n, argv in argvs(store, dns.server, seeds).items()]
             for p in procs:  # what the wait left running, on any way out
                 running.callback(p.stop)
-            for how, after in restarts:
+            for how, after, pause in restarts:
                 run["restarts"].append(restart_when_flowing(
-                    pg, nginx, procs, how, after, deadline))
+                    pg, nginx, procs, how, after, pause, deadline))
             for p in procs:
                 p.wait(deadline)
         run["wall"] = time.monotonic() - t0
@@ -338,12 +347,16 @@ CHECKS = [check_restarted_mid_crawl, check_processes_exit_0,
           check_disallowed_never_asked, check_refetches_few]
 
 
-PLANS = [("lone_restart", lone_argv, [("restart", RESTART_AFTER)]),
-         ("lone_stop", lone_argv, [("stop", RESTART_AFTER)]),
-         ("workers_restart", two_workers, [("restart", RESTART_AFTER)]),
-         ("workers_stop", two_workers, [("stop", RESTART_AFTER)]),
-         ("lone_twice", lone_argv, [("restart", RESTART_AFTER),
-                                    ("restart", RESTART_AGAIN_AFTER)])]
+NOW = (RESTART_AFTER, 0)  # at once after a burst: a batch is open
+LATER = (RESTART_AFTER, BETWEEN_S)  # between batches
+PLANS = [("lone_restart", lone_argv, [("restart", *NOW)]),
+         ("lone_stop", lone_argv, [("stop", *NOW)]),
+         ("workers_restart", two_workers, [("restart", *NOW)]),
+         ("workers_stop", two_workers, [("stop", *NOW)]),
+         ("lone_twice", lone_argv, [("restart", *NOW),
+                                    ("restart", RESTART_AGAIN_AFTER, 0)]),
+         ("lone_between", lone_argv, [("stop", *LATER)]),
+         ("workers_between", two_workers, [("stop", *LATER)])]
 
 
 def named(fn, run):
