@@ -381,7 +381,7 @@ const struct heed_config_option heed__config_options[] = {
         {{"crawl.lease", HEED_CONFIG_DURATION, "30s",
           "How long a worker's lease on a host lasts (renewed every third "
           "of it); a dead worker's hosts are taken over after this. More "
-          "than 1.5 x net.connect_timeout_ms."},
+          "than 1.5 x (net.connect_timeout_ms + 0.5 s)."},
          FIELD(crawl_lease),
          1,
          86400},

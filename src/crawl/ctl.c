@@ -197,15 +197,16 @@ heed_status heed_crawl_new(heed_crawl **out, heed_store *store,
 		                     "look-ups in flight must be at least 1");
 	if (opt->worker.holder &&
 	    (!*opt->worker.holder || !opt->worker.max_sites ||
-	     opt->worker.lease_ms * 2 <= 3 * heed__crawl_leave_ms(opt)))
+	     opt->worker.lease_ms * 2 <=
+	             3 * (heed__crawl_leave_ms(opt) + HEED_CRAWL_STALE_MS)))
 		/* A lease renewed every third of it must still outlive a
-		 * request started just before the renewal by its connect
-		 * timeout (worker.c). */
+		 * request decided just before the renewal by its connect
+		 * timeout and HEED_CRAWL_STALE_MS (worker.c). */
 		return heed_diag_set(
 		        diag, HEED_EINVAL, 0, 0,
 		        "a worker needs a name, a site or more, and "
 		        "a lease (crawl.lease) more than 1.5 times "
-		        "net.connect_timeout_ms");
+		        "(net.connect_timeout_ms + 0.5 s)");
 	alloc = alloc ? alloc : heed_allocator_default();
 	c = heed__calloc(alloc, 1, sizeof(*c));
 	if (!c)
