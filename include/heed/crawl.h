@@ -41,6 +41,13 @@
  * also when it is cancelled (with HEED_DNS_CANCELLED or
  * HEED_NET_CANCELLED). Callbacks into the controller never re-enter it.
  *
+ * A FETCH is decided at the clock the call was given, but the call may
+ * have waited on the store meanwhile (a reconnect). A shell that finds
+ * more than HEED_CRAWL_STALE_MS passed since that clock does not send the
+ * request: it answers it at once as a fetch that never connected (tried
+ * again later, with a fresh clock). A worker's lease covers a request only
+ * while that holds (worker.c).
+ *
  * The pure URL checks (limits, path-repetition traps, media extensions)
  * are here too.
  */
@@ -66,6 +73,10 @@ extern "C" {
 /* The default delay between two requests to one host (crawler operator
  * page: "Maximum: 1 request per second"). */
 #define HEED_CRAWL_DELAY_MS 1000
+
+/* The longest a shell sends a FETCH after the clock of the call that
+ * decided it (see above). */
+#define HEED_CRAWL_STALE_MS 500
 
 /* Limits an operator sets; 0 means "no limit" unless stated. */
 struct heed_crawl_limits {

@@ -11,6 +11,8 @@
 #ifndef HEED_STORE_H
 #define HEED_STORE_H
 
+#include <stdbool.h>
+
 #include "heed/common.h"
 
 #ifdef __cplusplus
@@ -162,6 +164,11 @@ void heed_store_set_reconnect(heed_store *store, int64_t timeout_ms,
 heed_status heed_store_begin(heed_store *store);
 heed_status heed_store_commit(heed_store *store);
 heed_status heed_store_rollback(heed_store *store);
+
+/* Whether the last call failed because the transaction was lost with the
+ * connection (it answered HEED_ERETRY): the caller rolls back and redoes
+ * the transaction rather than give up. Always false for SQLite. */
+bool heed_store_tx_lost(const heed_store *store);
 
 /* The schema version of an area ("core", "sites", "irc", ...) in this store,
  * or 0 when the area has no tables yet. */

@@ -93,14 +93,14 @@
 	"                         is written (no store is made)\n"             \
 	"      --limit N          --dry-run: URLs per site (10; 0 all)\n"      \
 	"      --worker           one of several workers on a PostgreSQL\n"    \
-	"                         store: each fetches only the sites it\n"     \
+	"                         store: each fetches only the hosts it\n"     \
 	"                         holds a lease on, a fair share; joins the\n" \
-	"                         open run or begins one; ends when no site\n" \
+	"                         open run or begins one; ends when no host\n" \
 	"                         is left to anyone (crawl.worker)\n"          \
 	"      --worker-name NAME this worker's name in the leases\n"          \
 	"                         (crawl.worker_name; HOSTNAME:PID)\n"         \
-	"      --lease DUR        a site lease's length, e.g. 30s; a dead\n"   \
-	"                         worker's sites are taken over after it\n"    \
+	"      --lease DUR        a host lease's length, e.g. 30s; a dead\n"   \
+	"                         worker's hosts are taken over after it\n"    \
 	"                         (crawl.lease)\n"                             \
 	"      --json             --dry-run: print JSON\n"                     \
 	"  -q, --quiet            errors only: no warnings, no progress,\n"    \

@@ -367,7 +367,7 @@ const struct heed_config_option heed__config_options[] = {
          heed__config_check_refresh},
         {{"crawl.worker", HEED_CONFIG_BOOL, "false",
           "Crawl as one of several workers sharing a PostgreSQL store: only "
-          "the sites this worker holds a lease on are fetched "
+          "the hosts this worker holds a lease on are fetched "
           "(docs/scaling.md, Workers; `heed crawl --worker`)."},
          FIELD(crawl_worker),
          0,
@@ -379,15 +379,15 @@ const struct heed_config_option heed__config_options[] = {
          0,
          0},
         {{"crawl.lease", HEED_CONFIG_DURATION, "30s",
-          "How long a worker's lease on a site lasts (renewed every third "
-          "of it); a dead worker's sites are taken over after this. More "
-          "than 1.5 x net.connect_timeout_ms."},
+          "How long a worker's lease on a host lasts (renewed every third "
+          "of it); a dead worker's hosts are taken over after this. More "
+          "than 1.5 x (net.connect_timeout_ms + 0.5 s)."},
          FIELD(crawl_lease),
          1,
          86400},
         {{"crawl.worker_sites", HEED_CONFIG_INT, "4096",
-          "The most sites a worker holds at once (its fair share of the "
-          "sites with work is the usual limit)."},
+          "The most hosts a worker holds at once (its fair share of the "
+          "hosts with work is the usual limit)."},
          FIELD(crawl_worker_sites),
          1,
          1000000},

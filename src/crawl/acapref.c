@@ -297,6 +297,13 @@ static void elsewhere(heed_crawl *c, struct heed__site *s, const char *locator,
 		       "its site is not crawled in this run: not asked");
 		return;
 	}
+	/* A worker asks only hosts it holds (worker.c); waiting for a host
+	 * another worker holds could keep s here for good. */
+	if (heed__worker_on(c) && !t->host->leased) {
+		failed(c, s, locator, url, 0,
+		       "its host is held by another worker: not asked");
+		return;
+	}
 	i = t->ref_count;
 	if (!ask(c, t, s, locator, url, row))
 		return;

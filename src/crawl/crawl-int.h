@@ -475,6 +475,10 @@ struct heed_crawl {
 	int64_t tx_start_ms;
 	int64_t run_pages, run_errors; /* added to the run row per batch */
 	heed_status failed;            /* a store error or OOM ends the run */
+	/* The batch was lost with the store's connection: nothing is
+	 * written or started until the sites start again from the store
+	 * (ctl.c, redo). */
+	bool rewinding;
 	bool stopped, started, waited_out;
 	/* A worker's leases (worker.c); NULL holder: a crawl alone. */
 	struct heed__worker {
@@ -494,6 +498,9 @@ struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c);
 
 /* Opens the batch transaction when needed; false after a store error. */
 bool heed__crawl_tx(heed_crawl *c);
+/* The longest a request may take to leave once started: its connect
+ * timeout (heed/net.h: 0 means the default). */
+int64_t heed__crawl_leave_ms(const struct heed_crawl_options *opt);
 /* Commits the open batch, if any (a failure ends the run). */
 void heed__crawl_commit(heed_crawl *c);
 /* Records a store failure: the run ends after the current call. */
@@ -577,6 +584,18 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 void heed__queue_known(heed_crawl *c, struct heed__site *s);
 void heed__queue_refill(heed_crawl *c, struct heed__site *s);
 void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
+/* Whether s may be forgotten now: nothing in flight or about to be, no
+ * lifecycle or look-up running, no file asked for it or by it elsewhere
+ * pending (worker.c). */
+bool heed__site_idle(const struct heed__site *s);
+/* Forgets what this process knew of s's queue and rules (s idle): its
+ * URLs wait in the store, and s starts afresh from there when it has
+ * work again (a worker's next grant, a redone batch). */
+void heed__queue_forget(heed_crawl *c, struct heed__site *s);
+/* Starts forgotten site s again from the store: the URLs in flight when
+ * it was forgotten go back in its queue (their answers were never
+ * recorded), its window is loaded and its known URLs queued again. */
+void heed__queue_restart(heed_crawl *c, struct heed__site *s);
 
 /* ---- a worker's leases (worker.c) ---- */
 

@@ -59,8 +59,38 @@ struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c)
 
 /* ---- failures and batches ---- */
 
+/* The open batch died with the store's connection (PostgreSQL restarted,
+ * a network cut): nothing of it was written. Rather than end the run, the
+ * controller redoes it the only way that needs no copy of its writes:
+ * once the requests in flight have ended, every idle site starts again
+ * from the store (redo), which still holds their URLs queued or in
+ * flight, so what the batch recorded is fetched and recorded again. */
+static void batch_lost(heed_crawl *c, const char *what)
+{
+	heed_log(&c->log, HEED_LOG_WARN, "crawl",
+	         "store: %s: %s; the batch's %d writes are redone (its URLs "
+	         "fetched again)",
+	         what, heed_store_errmsg(c->store), c->tx_writes);
+	c->in_tx = false;
+	c->tx_writes = 0;
+	c->run_pages = c->run_errors = 0;
+	c->rewinding = true;
+	/* Reconnects, waiting as store.reconnect_timeout allows. */
+	if (heed_store_rollback(c->store) != HEED_OK && c->failed == HEED_OK) {
+		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "store: %s",
+		         heed_store_errmsg(c->store));
+		c->failed = HEED_ESTORE;
+	}
+}
+
 void heed__crawl_store_failed(heed_crawl *c, const char *what)
 {
+	if (c->failed == HEED_OK && c->in_tx && heed_store_tx_lost(c->store)) {
+		batch_lost(c, what);
+		return;
+	}
+	if (c->rewinding)
+		return; /* a write after the loss, skipped */
 	if (c->failed == HEED_OK)
 		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "store: %s: %s",
 		         what, heed_store_errmsg(c->store));
@@ -78,7 +108,7 @@ void heed__crawl_oom(heed_crawl *c)
 
 bool heed__crawl_tx(heed_crawl *c)
 {
-	if (c->failed != HEED_OK)
+	if (c->failed != HEED_OK || c->rewinding)
 		return false;
 	c->tx_writes++;
 	if (c->in_tx)
@@ -100,7 +130,8 @@ void heed__crawl_commit(heed_crawl *c)
 	                                     c->run_errors) != HEED_OK) ||
 	    heed_store_commit(c->store) != HEED_OK) {
 		heed__crawl_store_failed(c, "committing a batch");
-		heed_store_rollback(c->store);
+		if (c->in_tx)
+			heed_store_rollback(c->store);
 	}
 	c->run_pages = c->run_errors = 0;
 	c->in_tx = false;
@@ -110,12 +141,15 @@ void heed__crawl_commit(heed_crawl *c)
 /* Makes sure the committed lease covers a request starting now: the
  * request may leave up to the connect timeout later. A renewal commits the
  * batch, so a kill right after it still leaves the lease in the store. */
+int64_t heed__crawl_leave_ms(const struct heed_crawl_options *opt)
+{
+	return opt->net.connect_timeout_ms > 0 ? opt->net.connect_timeout_ms
+	                                       : CRAWL_CONNECT_DEFAULT_MS;
+}
+
 static bool lease_covers_start(heed_crawl *c)
 {
-	int64_t connect = c->opt->net.connect_timeout_ms > 0
-	                          ? c->opt->net.connect_timeout_ms
-	                          : CRAWL_CONNECT_DEFAULT_MS;
-	int64_t until = c->now.unix_ms + connect;
+	int64_t until = c->now.unix_ms + heed__crawl_leave_ms(c->opt);
 
 	/* A worker's requests are covered by its sites' leases instead
 	 * (worker.c): the store is not its alone. */
@@ -164,17 +198,15 @@ heed_status heed_crawl_new(heed_crawl **out, heed_store *store,
 	if (opt->worker.holder &&
 	    (!*opt->worker.holder || !opt->worker.max_sites ||
 	     opt->worker.lease_ms * 2 <=
-	             3 * (opt->net.connect_timeout_ms > 0
-	                          ? opt->net.connect_timeout_ms
-	                          : CRAWL_CONNECT_DEFAULT_MS)))
+	             3 * (heed__crawl_leave_ms(opt) + HEED_CRAWL_STALE_MS)))
 		/* A lease renewed every third of it must still outlive a
-		 * request started just before the renewal by its connect
-		 * timeout (worker.c). */
+		 * request decided just before the renewal by its connect
+		 * timeout and HEED_CRAWL_STALE_MS (worker.c). */
 		return heed_diag_set(
 		        diag, HEED_EINVAL, 0, 0,
 		        "a worker needs a name, a site or more, and "
 		        "a lease (crawl.lease) more than 1.5 times "
-		        "net.connect_timeout_ms");
+		        "(net.connect_timeout_ms + 0.5 s)");
 	alloc = alloc ? alloc : heed_allocator_default();
 	c = heed__calloc(alloc, 1, sizeof(*c));
 	if (!c)
@@ -634,6 +666,48 @@ static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
 	return false;
 }
 
+/* Redoes a lost batch (batch_lost) once no fetch is in flight: the run's
+ * memory of what it queued is dropped, every idle site is forgotten and,
+ * unless another worker may have its host by now, started again from the
+ * store, and the start URLs are queued again (their rows may have been in
+ * the batch). Sites still qualifying or resolving go on: their writes
+ * come later. false while it must wait. */
+static bool redo(heed_crawl *c)
+{
+	struct heed__site **sites;
+	size_t n = 0;
+
+	for (struct heed_crawl_req *r = c->reqs; r; r = r->next)
+		if (!r->is_dns)
+			return false;
+	sites = heed__calloc(c->alloc, c->site_count + 1, sizeof(*sites));
+	heed__seen_free(&c->seen);
+	if (!sites || heed__seen_init(&c->seen, c->alloc) != HEED_OK) {
+		heed__free(c->alloc, sites);
+		heed__crawl_oom(c);
+		return true;
+	}
+	c->rewinding = false;
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next)
+			if (s->state != SITE_NEW && heed__site_idle(s) &&
+			    n < c->site_count)
+				sites[n++] = s;
+	for (size_t i = 0; i < n; i++)
+		heed__queue_forget(c, sites[i]);
+	for (size_t i = 0;
+	     i < c->opt->seed_count && c->mode != HEED_CRAWL_QUALIFY; i++)
+		heed__queue_add(c, c->opt->seeds[i], JOB_PAGE, 0, NULL,
+		                HEED_STORE_NO_DATE);
+	for (size_t i = 0; i < n && c->failed == HEED_OK; i++)
+		if (!heed__worker_on(c) || sites[i]->host->leased)
+			heed__queue_restart(c, sites[i]);
+	heed__free(c->alloc, sites);
+	heed_log(&c->log, HEED_LOG_INFO, "crawl",
+	         "batch redone: %zu sites started again from the store", n);
+	return true;
+}
+
 /* Due timers: lifecycle pauses and look-up retries. */
 static void run_timers(heed_crawl *c)
 {
@@ -720,6 +794,10 @@ heed_crawl_action_kind heed_crawl_next(heed_crawl *c,
 	if (c->failed != HEED_OK || run_over(c))
 		c->stopped = true;
 	commit_if_due(c);
+	if (c->rewinding && !redo(c)) {
+		heed__worker_tick(c);
+		return wait_or_done(c, -1, a);
+	}
 	if (!c->stopped) {
 		heed__worker_tick(c);
 		heed__life_start_new(c);
@@ -885,6 +963,9 @@ void heed_crawl_progress_get(heed_crawl *c, const struct heed_crawl_clock *now,
 
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			/* A worker counts only what it holds. */
+			if (heed__worker_on(c) && !s->host->leased)
+				continue;
 			if (s->lane.current)
 				active++;
 			else if (s->state == SITE_NEW ||

@@ -162,8 +162,18 @@ static int dispatch(struct engine *e, volatile sig_atomic_t *stop)
 		if (stop && *stop)
 			heed_crawl_stop(e->c);
 		switch (heed_crawl_next(e->c, &now, &a)) {
-		case HEED_CRAWL_RESOLVE:
 		case HEED_CRAWL_FETCH:
+			if (clock_now().mono_ms - now.mono_ms >
+			    HEED_CRAWL_STALE_MS) {
+				/* Decided before the store made the call
+				 * wait: a lease may have ended since. */
+				fetch_failed(e, a.req, a.url, a.addr,
+				             HEED_ETIMEDOUT);
+				continue;
+			}
+			carry_out(e, &a);
+			continue;
+		case HEED_CRAWL_RESOLVE:
 			carry_out(e, &a);
 			continue;
 		case HEED_CRAWL_WAIT:

@@ -285,6 +285,37 @@ bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
 	return true;
 }
 
+void heed__queue_forget(heed_crawl *c, struct heed__site *s)
+{
+	heed__sched_reset(&c->sched, &s->lane);
+	heed__rules_free(&s->rules);
+	heed__acapref_free(c, s);
+	s->state = SITE_NEW;
+	s->last_loaded_id = 0;
+}
+
+void heed__queue_restart(heed_crawl *c, struct heed__site *s)
+{
+	int64_t requeued = 0;
+
+	if (heed_store_frontier_recover_host(c->store, s->origin, &requeued) !=
+	    HEED_OK) {
+		heed__crawl_store_failed(c, "recovering a site's queue");
+		return;
+	}
+	if (requeued)
+		heed_log(&c->log, HEED_LOG_INFO, "crawl",
+		         "%s: %lld URLs that were in flight queued again",
+		         s->origin, (long long)requeued);
+	s->last_loaded_id = 0;
+	heed__queue_refill(c, s);
+	if (s->known_queued) {
+		s->known_queued = false;
+		heed__queue_known(c, s);
+	}
+	heed__site_list_new(c, s);
+}
+
 /* ---- resuming an open run ---- */
 
 /* A site of the open run, collected before any write: the store's reads

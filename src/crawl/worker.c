@@ -3,52 +3,46 @@
  * several machines against one PostgreSQL share one frontier and one set
  * of sites. A worker leases sites ...; only the holder fetches a site").
  *
- * The controller runs as it does alone, with one gate: a site's lane is
- * started only while this worker holds the site's lease. The frontier is
- * the store's (unique by URL), so a URL any worker finds is queued once;
- * when it belongs to a site this worker does not hold, the store is told
- * (heed_store_lease_ensure) and the site becomes claimable by everyone.
+ * The lease is per host name, the unit politeness counts by, and covers
+ * every site (origin) of the host. The controller runs as it does alone,
+ * with one gate: a site's lane starts only while this worker holds its
+ * host's lease. The frontier is the store's (unique by URL), so a URL any
+ * worker finds is queued once; when its host is not held here, the store
+ * is told (heed_store_lease_ensure_origin) and the host becomes claimable
+ * by every worker.
  *
  * Courtesy across workers rests on three rules:
  *  - a grant happens only once the last lease ended (released or expired);
  *  - a holder starts no request once a request starting now might still
- *    be on its way (connecting) at the lease's end: the lease outlives
- *    every request it covers by the connect timeout;
- *  - a new holder counts the site as contacted when it got the grant, or
+ *    be connecting at the lease's end: the lease outlives every request it
+ *    covers by the connect timeout;
+ *  - a new holder counts the host as contacted when it got the grant, or
  *    at the last start its last holder recorded when that is later, so its
  *    first request comes one delay after both.
  * A worker cut off from the store cannot renew: its leases run out and it
- * stops fetching their sites before they end, whoever takes them next.
+ * stops fetching their hosts before they end, whoever takes them next.
  *
- * Each worker holds its fair share of the sites that have work (their
+ * Each worker holds its fair share of the hosts that have work (their
  * count over the live workers, from a heartbeat), so workers that join
- * late get sites from those that started first: a worker over its share
- * hands back sites with nothing in flight.
+ * late get hosts from those that started first: a worker over its share
+ * hands back hosts with nothing in flight. Its part of each address's
+ * budget follows the same count (heed_polite_share_addresses).
  */
 #include <string.h>
 
 #include "crawl/crawl-int.h"
 #include "heed/store_leases.h"
 
-/* Sites asked for in one claim statement. */
+/* Hosts asked for in one claim statement. */
 #define WORKER_CLAIM_MAX 256
-/* How often a worker with no site to claim asks the store again. */
+/* How often a worker with no host to claim asks the store again. */
 #define WORKER_POLL_MS 500
-/* How often held sites are looked over (done, surplus, lost). */
+/* How often held hosts are looked over (done, surplus, lost). */
 #define WORKER_SWEEP_MS 250
 
 bool heed__worker_on(const heed_crawl *c)
 {
 	return c->opt->worker.holder != NULL;
-}
-
-/* The longest a request may take to leave once started: its connect
- * timeout (heed/net.h: 0 means the default). */
-static int64_t leave_ms(const heed_crawl *c)
-{
-	return c->opt->net.connect_timeout_ms > 0
-	               ? c->opt->net.connect_timeout_ms
-	               : CRAWL_CONNECT_DEFAULT_MS;
 }
 
 static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)
@@ -68,27 +62,17 @@ void heed__worker_want(heed_crawl *c, struct heed__site *s)
 
 /* ---- handing a host back ---- */
 
-/* Whether s may leave this worker now: nothing in flight or about to be,
- * no lifecycle or look-up running, no file asked for it elsewhere. */
-static bool idle_site(const struct heed__site *s)
+bool heed__site_idle(const struct heed__site *s)
 {
 	const struct heed__lane *l = &s->lane;
 
+	for (size_t i = 0; i < s->ref_count; i++)
+		if (s->refs[i].referrer && !s->refs[i].settled)
+			return false; /* another site waits for it */
 	return !l->current && !l->parked && !l->refilling && !l->candidate &&
 	       !s->listed && !s->refs_waiting &&
 	       (s->state == SITE_NEW || s->state == SITE_READY ||
 	        s->state == SITE_OUT);
-}
-
-/* Forgets what this worker knew of s's queue and rules: a later grant
- * starts it afresh from the store. */
-static void forget(heed_crawl *c, struct heed__site *s)
-{
-	heed__sched_reset(&c->sched, &s->lane);
-	heed__rules_free(&s->rules);
-	heed__acapref_free(c, s);
-	s->state = SITE_NEW;
-	s->last_loaded_id = 0;
 }
 
 /* Hands h back: claimable at once when a site of it has work left, else
@@ -108,6 +92,8 @@ static void release(heed_crawl *c, struct heed__host *h, bool more)
 	            c->store, h->name, c->opt->worker.holder, h->lease_token,
 	            more ? c->now.unix_ms : HEED_LEASE_IDLE, &held) != HEED_OK)
 		heed__crawl_store_failed(c, "handing a host back");
+	if (!held)
+		return; /* another worker has it by now */
 	c->p.released++;
 	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: handed back (%s)",
 	         h->name, more ? "work left" : "done");
@@ -134,7 +120,7 @@ static void mark_hosts(heed_crawl *c)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
 			if (!s->host->leased)
 				continue;
-			if (!idle_site(s))
+			if (!heed__site_idle(s))
 				s->host->lease_busy = true;
 			if (heed__lane_has_work(&s->lane))
 				s->host->lease_work = true;
@@ -162,11 +148,11 @@ static void sweep(heed_crawl *c)
 				heed__crawl_commit(c);
 				committed = true;
 			}
-			if (!h->lease_lost) {
-				release(c, h, h->lease_work);
-				if (h->lease_work)
-					surplus--;
-			}
+			/* A lost lease is handed back too: refused if another
+			 * worker has it, else it frees the host at once. */
+			release(c, h, h->lease_work);
+			if (!h->lease_lost && h->lease_work)
+				surplus--;
 			h->leased = h->lease_lost = false;
 			h->last_start = 0;
 			c->w.held--;
@@ -178,7 +164,7 @@ static void sweep(heed_crawl *c)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next)
 			if (!s->host->leased &&
 			    (s->state != SITE_NEW || s->lane.head))
-				forget(c, s);
+				heed__queue_forget(c, s);
 }
 
 /* ---- renewals and the heartbeat ---- */
@@ -188,8 +174,11 @@ static int renewed_one(void *ud, const struct heed_site_lease *l)
 	heed_crawl *c = ud;
 	struct heed__host *h = heed__host_get(c, l->site);
 
-	if (h && h->leased && h->lease_token == l->token)
+	if (h && h->leased && h->lease_token == l->token) {
+		/* Still ours, for a whole lease again. */
 		h->lease_until = l->lease_until;
+		h->lease_lost = false;
+	}
 	return 0;
 }
 
@@ -260,15 +249,14 @@ static int grant_one(void *ud, const struct heed_site_lease *l)
 	return 0;
 }
 
-/* Starts a site of a granted host: the URLs a dead holder had in flight
- * go back in its queue, its first window is loaded, and its lifecycle
- * starts (from the stored robots.txt while that is fresh). A site still
- * busy here from an earlier grant goes on as it is. */
+/* Starts a site of a granted host (heed__queue_restart): the URLs a dead
+ * holder had in flight go back in its queue, and its lifecycle starts
+ * from the stored robots.txt while that is fresh. A site still busy here
+ * from an earlier grant goes on as it is. */
 static int start_origin(void *ud, const char *origin)
 {
 	heed_crawl *c = ud;
 	struct heed__site *s = heed__site_of_url(c, origin, true);
-	int64_t requeued = 0;
 
 	if (!s) {
 		heed_log(&c->log, HEED_LOG_WARN, "crawl",
@@ -277,21 +265,8 @@ static int start_origin(void *ud, const char *origin)
 		return 0;
 	}
 	s->in_scope = true;
-	if (s->state != SITE_NEW || s->lane.current)
-		return 0;
-	if (heed_store_frontier_recover_host(c->store, s->origin, &requeued) !=
-	    HEED_OK) {
-		heed__crawl_store_failed(c, "recovering a site's queue");
-		return 1;
-	}
-	if (requeued)
-		heed_log(&c->log, HEED_LOG_INFO, "crawl",
-		         "%s: %lld URLs its last holder had in flight queued "
-		         "again",
-		         s->origin, (long long)requeued);
-	s->last_loaded_id = 0;
-	heed__queue_refill(c, s);
-	heed__site_list_new(c, s);
+	if (s->state == SITE_NEW && !s->lane.current)
+		heed__queue_restart(c, s);
 	return c->failed != HEED_OK;
 }
 
@@ -371,6 +346,9 @@ void heed__worker_tick(heed_crawl *c)
 		                 (c->w.held ? c->opt->worker.lease_ms / 3
 		                            : WORKER_POLL_MS);
 	}
+	/* A lost batch is being redone: leases are kept, nothing else. */
+	if (c->rewinding)
+		return;
 	if (c->now.mono_ms >= c->w.next_poll) {
 		sweep(c);
 		c->w.next_poll = c->now.mono_ms + WORKER_SWEEP_MS;
@@ -386,8 +364,12 @@ bool heed__worker_may_start(heed_crawl *c, struct heed__site *s)
 
 	if (!heed__worker_on(c))
 		return true;
+	/* The request leaves within its connect timeout of being sent, and
+	 * is sent within HEED_CRAWL_STALE_MS of this clock. */
 	if (h->leased && !h->lease_lost &&
-	    heed_lease_may_fetch(h->lease_until, c->now.unix_ms, leave_ms(c)))
+	    heed_lease_may_fetch(h->lease_until, c->now.unix_ms,
+	                         heed__crawl_leave_ms(c->opt) +
+	                                 HEED_CRAWL_STALE_MS))
 		return true;
 	if (h->leased)
 		lose(c, h, "it ends before a request starting now surely left");
@@ -427,12 +409,17 @@ void heed__worker_finish(heed_crawl *c)
 	mark_hosts(c);
 	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
 		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
-			if (h->leased && !h->lease_lost)
+			if (h->leased)
 				release(c, h, h->lease_work);
 	if (c->failed == HEED_OK &&
 	    heed_store_lease_worker_leave(c->store, c->opt->worker.holder) !=
 	            HEED_OK)
 		heed__crawl_store_failed(c, "leaving the workers");
+	/* A lone crawl may take the store once the last worker left: it
+	 * counts every host as contacted now (heed/store_frontier.h). */
+	if (c->failed == HEED_OK &&
+	    heed_store_crawl_lease_set(c->store, c->now.unix_ms) != HEED_OK)
+		heed__crawl_store_failed(c, "ending the crawl lease");
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
 	         "worker %s: %lld claims, %lld hosts claimed (%lld taken "
 	         "over), %lld handed back, %lld leases lost",

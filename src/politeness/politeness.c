@@ -281,12 +281,19 @@ static void address_sample(struct heed__polite_entry *a, int64_t ms)
 	                         : a->smoothed_ms + (ms - a->smoothed_ms) / 8;
 }
 
-static void address_decrease(struct heed__polite_entry *a, int64_t now_ms)
+static void address_decrease(const heed_polite *p, struct heed__polite_entry *a,
+                             int64_t now_ms)
 {
 	int64_t round = max64(a->smoothed_ms, MIN_ROUND_MS);
 
 	if (a->last_decrease_ms && now_ms - a->last_decrease_ms < round)
 		return;
+	/* Halve the window in force: one above this process's part (a start
+	 * window larger than the part, or a part that shrank as workers
+	 * joined) would otherwise halve unseen, and the server would get
+	 * no relief. */
+	if (a->window > p->address_cap)
+		a->window = p->address_cap;
 	a->window = a->window / 2 < 1 ? 1 : a->window / 2;
 	a->window_full = false;
 	a->last_decrease_ms = now_ms;
@@ -319,7 +326,7 @@ static void address_answer(const heed_polite *p, struct heed__polite_entry *a,
 	address_sample(a, ms);
 	base = address_base(a);
 	if (ms > 2 * base + p->opt.slow_ms)
-		address_decrease(a, now->mono_ms);
+		address_decrease(p, a, now->mono_ms);
 	else
 		address_increase(p, a);
 }
@@ -342,7 +349,7 @@ void heed_polite_end(heed_polite *p, const char *host, const char *address,
 	if (a && a->in_flight > 0)
 		a->in_flight--;
 	if (a && trouble)
-		address_decrease(a, now->mono_ms);
+		address_decrease(p, a, now->mono_ms);
 	else if (a)
 		address_answer(p, a, now, r);
 	if (!h)

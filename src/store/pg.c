@@ -743,6 +743,12 @@ static heed_status take_lock(heed_store *store, bool shared,
 	return heed__store_busy(store, diag, lock_holder(store));
 }
 
+static bool pg_tx_lost(const heed_store *store)
+{
+	return store->pg &&
+	       (store->pg->tx_lost || store->pg->status == HEED_ERETRY);
+}
+
 static heed_status pg_lock(heed_store *store, struct heed_diag *diag)
 {
 	return take_lock(store, false, diag);
@@ -764,6 +770,7 @@ const struct heed_store_backend heed__pg_backend = {
         .errmsg = pg_errmsg,
         .lock = pg_lock,
         .lock_shared = pg_lock_shared,
+        .tx_lost = pg_tx_lost,
         .mark_sql = "COMMENT ON TABLE heed_schema IS '" PG_MARK "';",
         .writer_sql = NULL,
         .begin_sql = "BEGIN;",

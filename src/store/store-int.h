@@ -337,6 +337,8 @@ struct heed_store_backend {
 	const char *(*errmsg)(heed_store *store);
 	/* heed_store_lock's contract; close releases the lock. */
 	heed_status (*lock)(heed_store *store, struct heed_diag *diag);
+	/* heed_store_tx_lost's; NULL: transactions are never lost. */
+	bool (*tx_lost)(const heed_store *store);
 	/* heed_store_lock_shared's; NULL: workers are not supported. */
 	heed_status (*lock_shared)(heed_store *store, struct heed_diag *diag);
 	/* The statement that marks the store as heed's, run in the migration

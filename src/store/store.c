@@ -314,6 +314,11 @@ heed_status heed_store_commit(heed_store *store)
 	return store->backend->exec(store, "COMMIT;");
 }
 
+bool heed_store_tx_lost(const heed_store *store)
+{
+	return store->backend->tx_lost && store->backend->tx_lost(store);
+}
+
 heed_status heed_store_rollback(heed_store *store)
 {
 	return store->backend->exec(store, "ROLLBACK;");

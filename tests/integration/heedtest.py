@@ -66,6 +66,27 @@ def stop_process(proc):
             proc.wait()
 
 
+class ServerProcess:
+    """A server a test started (self.proc) with a temporary folder of its
+    own (self.dir): close() stops it and removes the folder; a context
+    manager that closes."""
+
+    proc = None
+    dir = None
+
+    def close(self):
+        if self.proc is not None:
+            stop_process(self.proc)
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 def run_heed(*args, input=None, timeout=120, check=None, env=None):
     """Runs the heed binary; returns CompletedProcess with text output.
     check=N asserts the exit status is N."""
@@ -83,7 +104,7 @@ def run_heed_json(*args, **kw):
     return proc, json.loads(proc.stdout)
 
 
-class Dnsmasq:
+class Dnsmasq(ServerProcess):
     """dnsmasq on 127.0.0.1:PORT answering only from what the test gives it.
 
     hosts: {name: [address, ...]} (A and AAAA, with matching PTRs);
@@ -141,16 +162,6 @@ class Dnsmasq:
                 qtype, rest = part.split("]", 1)
                 out.append((qtype, rest.split()[0]))
         return out
-
-    def close(self):
-        stop_process(self.proc)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
 
 class SilentUdpServer:
@@ -610,7 +621,37 @@ def free_port_on(addresses):
     raise RuntimeError("no port free on every address")
 
 
-class Nginx:
+def nginx_temp_paths(d):
+    """nginx.conf lines that keep nginx's temporary files in the test's
+    folder d (the built-in ones may not exist or be writable)."""
+    return "\n".join(f"  {k}_temp_path {d}/{v};" for k, v in (
+        ("client_body", "body"), ("proxy", "proxy"), ("fastcgi", "fastcgi"),
+        ("uwsgi", "uwsgi"), ("scgi", "scgi")))
+
+
+def start_nginx(server, argv, addresses, port):
+    """Starts nginx (argv) as server.proc and waits, 10 s at most, until
+    it accepts on port of every address; else closes server and raises."""
+    server.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
+    deadline = time.time() + 10
+    pending = list(addresses)
+    while pending and time.time() < deadline:
+        if server.proc.poll() is not None:
+            err = server.proc.stderr.read().decode()
+            server.close()
+            raise RuntimeError("nginx exited: " + err)
+        try:
+            with socket.create_connection((pending[0], port), 0.2):
+                pending.pop(0)
+        except OSError:
+            time.sleep(0.05)
+    if pending:
+        server.close()
+        raise RuntimeError("nginx did not start")
+
+
+class Nginx(ServerProcess):
     """nginx serving folder `www` over HTTPS with HTTP/2 on address:port,
     with gzip for text, logging every request as a dict (access()):
     {"t", "address", "protocol", "request", "status", "user_agent",
@@ -634,11 +675,7 @@ http {{
     '"user_agent":"$http_user_agent",'
     '"encoding":"$sent_http_content_encoding"}}';
   access_log {d}/access.log heed;
-  client_body_temp_path {d}/body;
-  proxy_temp_path {d}/proxy;
-  fastcgi_temp_path {d}/fastcgi;
-  uwsgi_temp_path {d}/uwsgi;
-  scgi_temp_path {d}/scgi;
+{nginx_temp_paths(d)}
   types {{ text/plain txt; }}
   gzip on;
   gzip_types text/plain;
@@ -651,20 +688,8 @@ http {{
   }}
 }}
 """)
-        self.proc = subprocess.Popen(
-            ["nginx", "-p", d, "-c", conf, "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("nginx exited: " +
-                                   self.proc.stderr.read().decode())
-            try:
-                with socket.create_connection((address, port), 0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("nginx did not start")
+        start_nginx(self, ["nginx", "-p", d, "-c", conf, "-g",
+                           "daemon off;"], [address], port)
 
     def access(self):
         if not os.path.exists(self.log):
@@ -672,12 +697,91 @@ http {{
         with open(self.log) as f:
             return [json.loads(line) for line in f if line.strip()]
 
-    def close(self):
-        stop_process(self.proc)
-        shutil.rmtree(self.dir, ignore_errors=True)
 
-    def __enter__(self):
-        return self
+class VirtualHostNginx(ServerProcess):
+    """nginx over plain HTTP/1.1 on address:port (or on each of a list of
+    addresses, one port), one server block for every name (root
+    DIR/$host), keep-alive for as long as a crawl, and a JSON access log
+    (access()). Runs under `timeout`, so it stops by itself after
+    max_seconds even if the test dies.
 
-    def __exit__(self, *exc):
-        self.close()
+    nginx logs $msec, the END of a request, and $request_time, both with
+    millisecond resolution; a request's start is $msec - $request_time,
+    which is nginx's clock (truncated to the millisecond) when it read the
+    request. Starts are compared in whole milliseconds, so a logged gap of
+    0.999 s means a true gap between 0.998 s and 1.000 s: under 1 s, a
+    failure for a courtesy test."""
+
+    def __init__(self, address, port, www, max_seconds):
+        addresses = [address] if isinstance(address, str) else list(address)
+        self.dir = tempfile.mkdtemp(prefix="heed-nginx-vhosts-")
+        self.log = os.path.join(self.dir, "access.log")
+        self.base = None
+        d = self.dir
+        listen = "\n".join(f"    listen {a}:{port} default_server;"
+                           for a in addresses)
+        conf = os.path.join(d, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(f"""
+user root root;
+worker_processes 1;
+worker_rlimit_nofile 8192;
+pid {d}/nginx.pid;
+error_log {d}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+  log_format load escape=json '{{"host":"$host","msec":"$msec",'
+    '"request_time":"$request_time","status":$status,'
+    '"uri":"$request_uri","user_agent":"$http_user_agent",'
+    '"address":"$server_addr",'
+    '"connection":$connection,"connection_requests":$connection_requests}}';
+  access_log {d}/access.log load;
+{nginx_temp_paths(d)}
+  types {{ text/html html; text/plain txt; }}
+  default_type application/octet-stream;
+  charset utf-8;
+  charset_types text/html text/plain;
+  keepalive_timeout 300s;
+  keepalive_requests 100000;
+  server {{
+{listen}
+    server_name _;
+    root {www}/$host;
+    index index.html;
+  }}
+}}
+""")
+        start_nginx(self, ["timeout", "-k", "5", str(int(max_seconds)),
+                           "nginx", "-p", d, "-c", conf, "-g",
+                           "daemon off;"], addresses, port)
+
+    def access(self):
+        """The log as dicts with host, path, start, end (seconds from the
+        first start, whole milliseconds; self.base is that first start in
+        Unix seconds), status, user_agent, address (the server's address
+        the request came to), conn, raw ($msec and $request_time as
+        logged)."""
+        if not os.path.exists(self.log):
+            return []
+        raw = []
+        with open(self.log) as f:
+            for line in f:
+                if line.strip():
+                    raw.append(json.loads(line))
+        out = []
+        for e in raw:
+            end_ms = round(float(e["msec"]) * 1000)
+            start_ms = end_ms - round(float(e["request_time"]) * 1000)
+            out.append({"host": e["host"], "path": e["uri"].split("?")[0],
+                        "start_ms": start_ms, "end_ms": end_ms,
+                        "status": e["status"],
+                        "user_agent": e["user_agent"],
+                        "address": e.get("address"),
+                        "conn": e["connection"],
+                        "raw": (e["msec"], e["request_time"])})
+        base = min((e["start_ms"] for e in out), default=0)
+        self.base = base / 1000  # the first start, in Unix seconds
+        for e in out:  # small exact numbers: 1000 ms is 1.0, not 0.99999
+            e["start"] = (e.pop("start_ms") - base) / 1000
+            e["end"] = (e.pop("end_ms") - base) / 1000
+        return out

@@ -62,9 +62,11 @@ def site_names(n, domain=DOMAIN):
     return [f"s{i:0{width}d}.{domain}" for i in range(n)]
 
 
-def home_page(host, pages):
-    links = "\n".join(f'<li><a href="/p/{i}.html">Page {i}</a></li>'
-                      for i in range(pages))
+def home_page(host, pages, extra_links=()):
+    links = "\n".join([f'<li><a href="/p/{i}.html">Page {i}</a></li>'
+                       for i in range(pages)] +
+                      [f'<li><a href="{u}">{u}</a></li>'
+                       for u in extra_links])
     return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
             f"<title>Home of {host}</title>\n"
             f"<meta name=\"description\" content=\"The home page of {host}\">"
@@ -82,6 +84,33 @@ def page(host, i):
 
 
 ROBOTS = "User-agent: *\nAllow: /\n"
+
+
+def write_sites(www, names, pages, disallow=None):
+    """The sites LoadServer serves, as files under www/HOST/ for a real
+    server (nginx with root www/$host): robots.txt, index.html and
+    p/0.html ... With disallow (a path such as "/private/"), robots.txt
+    refuses it instead of allowing everything, and the home page links to
+    disallow + "page.html", which exists: a crawler that ignored
+    robots.txt would get a 200 and show in the server's log."""
+    robots = ROBOTS if disallow is None else \
+        f"User-agent: *\nDisallow: {disallow}\n"
+    extra = () if disallow is None else (disallow + "page.html",)
+    for host in names:
+        root = os.path.join(www, host)
+        os.makedirs(os.path.join(root, "p"))
+        files = {"robots.txt": robots,
+                 "index.html": home_page(host, pages, extra)}
+        for i in range(pages):
+            files[f"p/{i}.html"] = page(host, i)
+        if disallow is not None:
+            files[disallow.strip("/") + "/page.html"] = page(host, "x")
+            os.makedirs(os.path.join(root, disallow.strip("/")),
+                        exist_ok=True)
+        for name, text in files.items():
+            with open(os.path.join(root, name), "w") as f:
+                f.write(text)
+    os.chmod(www, 0o755)
 REASONS = {200: "OK", 404: "Not Found", 405: "Method Not Allowed",
            400: "Bad Request", 503: "Service Unavailable"}
 

@@ -12,18 +12,15 @@ Starts are compared in whole milliseconds, so a logged gap of 0.999 s
 means a true gap between 0.998 s and 1.000 s: under 1 s, a failure.
 """
 
-import json
 import os
-import shutil
-import socket
 import sqlite3
 import subprocess
 import tempfile
 import time
 from urllib.parse import urlsplit
 
-from heedtest import Checks, Dnsmasq, free_port, run_heed, stop_process
-from loadserver import analyse, home_page, page, site_names, summary, ROBOTS
+from heedtest import Checks, Dnsmasq, VirtualHostNginx, free_port, run_heed
+from loadserver import analyse, site_names, summary, write_sites
 
 ADDRESS = "127.0.0.64"
 SITES = 250
@@ -32,123 +29,12 @@ HEED_TIMEOUT = 50  # seconds; a good crawler needs about 10 (7 requests a
 #                    site, 1 s apart, all sites in parallel)
 
 
-class VirtualHostNginx:
-    """nginx on address:port over plain HTTP/1.1, one server block for
-    every name (root DIR/$host), keep-alive for as long as a crawl, and a
-    JSON access log (access()). Runs under `timeout`, so it stops by itself
-    after max_seconds even if the test dies."""
-
-    def __init__(self, address, port, www, max_seconds):
-        self.dir = tempfile.mkdtemp(prefix="heed-nginx-vhosts-")
-        self.log = os.path.join(self.dir, "access.log")
-        d = self.dir
-        conf = os.path.join(d, "nginx.conf")
-        with open(conf, "w") as f:
-            f.write(f"""
-user root root;
-worker_processes 1;
-worker_rlimit_nofile 8192;
-pid {d}/nginx.pid;
-error_log {d}/error.log;
-events {{ worker_connections 4096; }}
-http {{
-  log_format load escape=json '{{"host":"$host","msec":"$msec",'
-    '"request_time":"$request_time","status":$status,'
-    '"uri":"$request_uri","user_agent":"$http_user_agent",'
-    '"connection":$connection,"connection_requests":$connection_requests}}';
-  access_log {d}/access.log load;
-  client_body_temp_path {d}/body;
-  proxy_temp_path {d}/proxy;
-  fastcgi_temp_path {d}/fastcgi;
-  uwsgi_temp_path {d}/uwsgi;
-  scgi_temp_path {d}/scgi;
-  types {{ text/html html; text/plain txt; }}
-  default_type application/octet-stream;
-  charset utf-8;
-  charset_types text/html text/plain;
-  keepalive_timeout 300s;
-  keepalive_requests 100000;
-  server {{
-    listen {address}:{port} default_server;
-    server_name _;
-    root {www}/$host;
-    index index.html;
-  }}
-}}
-""")
-        self.proc = subprocess.Popen(
-            ["timeout", "-k", "5", str(int(max_seconds)), "nginx", "-p", d,
-             "-c", conf, "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("nginx exited: " +
-                                   self.proc.stderr.read().decode())
-            try:
-                with socket.create_connection((address, port), 0.2):
-                    return
-            except OSError:
-                time.sleep(0.05)
-        self.close()
-        raise RuntimeError("nginx did not start")
-
-    def access(self):
-        """The log as dicts with host, path, start, end (seconds from the
-        first start, whole milliseconds), status, user_agent, conn."""
-        if not os.path.exists(self.log):
-            return []
-        raw = []
-        with open(self.log) as f:
-            for line in f:
-                if line.strip():
-                    raw.append(json.loads(line))
-        out = []
-        for e in raw:
-            end_ms = round(float(e["msec"]) * 1000)
-            start_ms = end_ms - round(float(e["request_time"]) * 1000)
-            out.append({"host": e["host"], "path": e["uri"].split("?")[0],
-                        "start_ms": start_ms, "end_ms": end_ms,
-                        "status": e["status"],
-                        "user_agent": e["user_agent"],
-                        "conn": e["connection"]})
-        base = min((e["start_ms"] for e in out), default=0)
-        for e in out:  # small exact numbers: 1000 ms is 1.0, not 0.99999
-            e["start"] = (e.pop("start_ms") - base) / 1000
-            e["end"] = (e.pop("end_ms") - base) / 1000
-        return out
-
-    def close(self):
-        stop_process(self.proc)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-def write_sites(www, names):
-    for host in names:
-        root = os.path.join(www, host)
-        os.makedirs(os.path.join(root, "p"))
-        files = {"robots.txt": ROBOTS,
-                 "index.html": home_page(host, PAGES)}
-        for i in range(PAGES):
-            files[f"p/{i}.html"] = page(host, i)
-        for name, text in files.items():
-            with open(os.path.join(root, name), "w") as f:
-                f.write(text)
-    os.chmod(www, 0o755)
-
-
 names = site_names(SITES)
 paths = ["/robots.txt", "/"] + [f"/p/{i}.html" for i in range(PAGES)]
 expected = {(h, p) for h in names for p in paths}
 tmp = tempfile.mkdtemp(prefix="heed-shared-")
 www = os.path.join(tmp, "www")
-write_sites(www, names)
+write_sites(www, names, PAGES)
 store = os.path.join(tmp, "heed.db")
 seeds = os.path.join(tmp, "sites.txt")
 port = free_port(ADDRESS)

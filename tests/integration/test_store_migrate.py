@@ -38,7 +38,7 @@ TABLES = {
     "irc_preferences": "id", "irc_sts": "host", "pages": "id",
     "frontier": "id", "crawl_runs": "id", "visits": "url",
     "arrangements": "host", "site_leases": "site", "address_slots": "address",
-    "lease_workers": "holder",
+    "lease_workers": "holder", "lease_origins": "site, origin",
 }
 NOT_ON_PG_YET = ("sites", "hosts", "acap_refs", "arrangements")
 
@@ -103,9 +103,14 @@ def crawl_into_sqlite():
     # A crawl without --worker writes nothing to the leases area: rows of
     # each of its tables, so that their copy is checked too.
     db = sqlite3.connect(original)
+    # The lease of a host w1 took from w0, whose lease ran out, with two
+    # origins noted under it.
     db.execute("INSERT OR REPLACE INTO site_leases(site, delay_ms, "
-               "next_allowed_at, holder, token, lease_until) "
-               "VALUES('https://a.example', 1000, 5000, 'w1', 3, 5000);")
+               "next_allowed_at, holder, token, lease_until, taken_from) "
+               "VALUES('a.example', 1000, 5000, 'w1', 3, 5000, 'w0');")
+    db.executemany("INSERT OR REPLACE INTO lease_origins VALUES(?, ?);",
+                   (("a.example", "http://a.example"),
+                    ("a.example", "https://a.example:8443")))
     db.execute("INSERT OR REPLACE INTO address_slots "
                "VALUES('192.0.2.1', 100, 1000);")
     db.execute("INSERT OR REPLACE INTO lease_workers VALUES('w1', 5000);")
@@ -114,6 +119,7 @@ def crawl_into_sqlite():
     r = rows(original)
     assert len(r["pages"]) >= PAGES - 1, r["pages"]
     assert len(r["lease_workers"]) == 1, r["lease_workers"]
+    assert len(r["lease_origins"]) == 2, r["lease_origins"]
     state["pages"] = len(r["pages"])
     assert len(r["irc_channels"]) == 2, r["irc_channels"]
 
@@ -147,6 +153,15 @@ def to_postgresql():
     n = state["pages"]
     assert f"pages {n} {n}" in " ".join(" ".join(ln) for ln in lines), lines
     state.update(src=src, url=url)
+    # The leases area on PostgreSQL: the holder taken from, the origins.
+    name = url.rsplit("/")[-1]
+    got = pg.psql("SELECT taken_from FROM site_leases WHERE site = "
+                  "'a.example';", database=name).strip()
+    assert got == "w0", got
+    got = pg.psql("SELECT string_agg(origin, ' ' ORDER BY origin) FROM "
+                  "lease_origins WHERE site = 'a.example';",
+                  database=name).strip()
+    assert got == "http://a.example https://a.example:8443", got
     # Ids kept, and the identity moved past them.
     top = pg.psql("SELECT max(id) FROM pages;", database=url.rsplit("/")[-1])
     nxt = pg.psql("SELECT nextval(pg_get_serial_sequence('pages', 'id'));",
@@ -182,8 +197,10 @@ def back_to_sqlite():
     a, b = rows(state["src"]), rows(back)
     for table in TABLES:
         assert a[table] == b[table], (table, a[table][:2], b[table][:2])
-    # The search index was rebuilt from the pages by the triggers.
     db = sqlite3.connect(back)
+    assert db.execute("SELECT taken_from FROM site_leases WHERE site = "
+                      "'a.example';").fetchone() == ("w0",)
+    # The search index was rebuilt from the pages by the triggers.
     assert db.execute("SELECT count(*) FROM search_fts;").fetchone()[0] > 0
     db.close()
 

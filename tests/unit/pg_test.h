@@ -9,6 +9,7 @@
 #define HEED_PG_TEST_H
 
 #include <libpq-fe.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include "heed_test.h"
@@ -77,6 +78,28 @@ static inline heed_store *heed_test_store_fresh(void)
 	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	return s;
+}
+
+/* The first value of sql's first row, as an integer, run past the store
+ * on the store at location (a PostgreSQL URL when the program runs with
+ * the cluster, else a SQLite file): what the store's functions do not
+ * show, such as rows deleted on the way. */
+static inline int64_t heed_test_store_int(const char *location, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	if (heed_test_pg())
+		return atoll(heed_test_pg_sql(location, sql));
+	assert_int_equal(sqlite3_open(location, &db), SQLITE_OK);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
 }
 
 #endif /* HEED_PG_TEST_H */

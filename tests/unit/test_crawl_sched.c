@@ -315,6 +315,87 @@ static void test_max_active_and_take(void **state)
 	lanes_free(&t);
 }
 
+/* A worker hands a site back (heed__sched_reset): its lane leaves the
+ * heap, its window is freed (the URLs stay in the store), and it waits,
+ * held, as a new site's lane, its pages of this run still counted; no
+ * push, more or offer brings it back until its release. */
+static void test_reset_holds_and_forgets(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l = &t.lane[0];
+	size_t others;
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	push(&t, 1, 9, JOB_PAGE, false, 0);
+	others = t.s.window_jobs;
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 0, 2, JOB_PAGE, false, 0);
+	assert_int_equal(heed__sched_more(&t.s, l, 3, 0), HEED_OK);
+	assert_true(l->heap_index >= 0);
+	assert_int_equal(t.s.heap_len, 2);
+	assert_int_equal(t.s.window_jobs, others + 2);
+	heed__sched_reset(&t.s, l);
+	assert_int_equal(l->heap_index, -1);
+	assert_int_equal(t.s.heap_len, 1);
+	assert_int_equal(t.s.window_jobs, others);
+	assert_null(l->head);
+	assert_null(l->tail);
+	assert_int_equal(l->window_len, 0);
+	assert_false(l->more);
+	assert_false(l->dropped);
+	assert_false(l->candidate);
+	assert_true(l->held);
+	assert_int_equal(l->pages, 3);
+	/* Only the other lane is ready. */
+	heed__sched_start(&t.s, expect_next(&t, 0, SCHED_CANDIDATE, 1, 0));
+	expect_next(&t, 0, SCHED_IDLE, -1, 0);
+	/* Work comes back while it is held: nothing starts. */
+	push(&t, 0, 3, JOB_PAGE, false, 10);
+	assert_int_equal(heed__sched_more(&t.s, l, 0, 10), HEED_OK);
+	assert_int_equal(heed__sched_offer(&t.s, l, 10), HEED_OK);
+	assert_int_equal(l->heap_index, -1);
+	expect_next(&t, 10, SCHED_IDLE, -1, 0);
+	/* Lane 1's job left its window as it started: lane 0's new one is
+	 * the only one. */
+	assert_int_equal(t.s.window_jobs, 1);
+	/* Released: scheduled again, its new window first. */
+	assert_int_equal(heed__sched_hold(&t.s, l, false, 20), HEED_OK);
+	assert_int_equal(
+	        expect_next(&t, 20, SCHED_CANDIDATE, 0, 0)->head->job.id, 3);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(l->pages, 4);
+	lanes_free(&t);
+}
+
+/* A lane handed back as a candidate (next() gave it, its fate not yet
+ * decided) leaves with the same state; its robots.txt job, pushed to the
+ * front of the fresh window as a new site's, is the one thing that may
+ * start while it is held. */
+static void test_reset_candidate_then_robots(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l = &t.lane[0];
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	assert_int_equal(expect_next(&t, 0, SCHED_CANDIDATE, 0, 0), l);
+	heed__sched_reset(&t.s, l);
+	assert_false(l->candidate);
+	assert_int_equal(t.s.window_jobs, 0);
+	expect_next(&t, 0, SCHED_IDLE, -1, 0);
+	push(&t, 0, 2, JOB_PAGE, false, 10);
+	push(&t, 0, 0, JOB_ROBOTS, true, 10);
+	assert_int_equal(
+	        expect_next(&t, 10, SCHED_CANDIDATE, 0, 0)->head->job.kind,
+	        JOB_ROBOTS);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(heed__sched_done(&t.s, l, 20), HEED_OK);
+	expect_next(&t, 20, SCHED_IDLE, -1, 0);
+	lanes_free(&t);
+}
+
 /* Many lanes deferred to random times come out in time order, each at
  * its time, against a plain sorted reference. */
 static void test_heap_against_reference(void **state)
@@ -499,6 +580,8 @@ int main(void)
 	        cmocka_unit_test(test_refs_only_and_push_after),
 	        cmocka_unit_test(test_refill_and_page_limit),
 	        cmocka_unit_test(test_max_active_and_take),
+	        cmocka_unit_test(test_reset_holds_and_forgets),
+	        cmocka_unit_test(test_reset_candidate_then_robots),
 	        cmocka_unit_test(test_heap_against_reference),
 	        cmocka_unit_test(test_oom),
 	        cmocka_unit_test(test_seen_table),

@@ -297,6 +297,17 @@ static void sim_end(struct window_sim *w, int status, int64_t first_byte_ms)
 	w->in_flight--;
 }
 
+/* n rounds of a fast clean answer (20 ms), each followed by as many
+ * starts as the address allows. */
+static void sim_clean(struct window_sim *w, int n)
+{
+	for (int i = 0; i < n; i++) {
+		w->now_ms += 20;
+		sim_end(w, 200, 20);
+		sim_fill(w);
+	}
+}
+
 static unsigned sim_window(struct window_sim *w)
 {
 	struct heed_polite_address_stats st;
@@ -326,11 +337,7 @@ static void test_window_grows_when_used(void **state)
 	assert_int_equal(sim_window(&w), 3);
 	assert_int_equal(w.in_flight, 3);
 	/* It never passes the largest window. */
-	for (int i = 0; i < 200; i++) {
-		w.now_ms += 20;
-		sim_end(&w, 200, 20);
-		sim_fill(&w);
-	}
+	sim_clean(&w, 200);
 	assert_int_equal(sim_window(&w), 6);
 	assert_int_equal(w.in_flight, 6);
 	heed_polite_free(w.p);
@@ -426,6 +433,143 @@ static void test_window_counts_refused_connections(void **state)
 	now = (struct heed_polite_clock){1000, w.now_ms};
 	heed_polite_end(w.p, w.hosts[0], IP, &now, &refused);
 	assert_int_equal(sim_window(&w), 2);
+	heed_polite_free(w.p);
+}
+
+/* Workers sharing an address's budget (issue 14): each gets its part of
+ * the largest window. With 8 shared by 4, two in flight here, the third
+ * refused; alone again (share 1), all 8. */
+static void test_share_addresses_window(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_clock now;
+	int64_t wait = -1;
+
+	(void)state;
+	sim_init(&w, 8, 8);
+	heed_polite_share_addresses(w.p, 4);
+	assert_int_equal(sim_window(&w), 2);
+	assert_int_equal(sim_fill(&w), 2);
+	now = (struct heed_polite_clock){1000, w.now_ms};
+	assert_int_equal(heed_polite_check(w.p, "third.test", IP, &now, &wait),
+	                 HEED_POLITE_BUSY);
+	assert_int_equal(wait, 0);
+	assert_int_equal(heed_polite_begin(w.p, "third.test", IP, &now, NULL),
+	                 HEED_POLITE_BUSY);
+	/* One ends: room for one more, not two. */
+	w.now_ms += 20;
+	sim_end(&w, 200, 20);
+	assert_int_equal(sim_fill(&w), 1);
+	heed_polite_share_addresses(w.p, 1);
+	assert_int_equal(sim_window(&w), 8);
+	assert_int_equal(sim_fill(&w), 6);
+	assert_int_equal(w.in_flight, 8);
+	heed_polite_free(w.p);
+}
+
+/* More parts than requests: each keeps one (never none, which would stop
+ * the crawl); 0 parts is a crawl alone. */
+static void test_share_addresses_at_least_one(void **state)
+{
+	struct window_sim w;
+
+	(void)state;
+	sim_init(&w, 8, 8);
+	heed_polite_share_addresses(w.p, 20);
+	assert_int_equal(sim_window(&w), 1);
+	assert_int_equal(sim_fill(&w), 1);
+	heed_polite_free(w.p);
+	sim_init(&w, 8, 8);
+	heed_polite_share_addresses(w.p, 0);
+	assert_int_equal(sim_window(&w), 8);
+	assert_int_equal(sim_fill(&w), 8);
+	heed_polite_free(w.p);
+	/* Before any request to it, an address's window is the start
+	 * window, under the part as well. */
+	sim_init(&w, 4, 8);
+	heed_polite_share_addresses(w.p, 8);
+	assert_int_equal(sim_window(&w), 1);
+	heed_polite_free(w.p);
+}
+
+/* The gap between starts to one address: each of 3 workers waits 3 times
+ * the address's delay, so that together they keep it; 0 parts, one. */
+static void test_share_addresses_delay(void **state)
+{
+	struct heed_polite_options o = test_options;
+	struct heed_polite_clock now = {100000, 0};
+	struct heed_polite_result r = {.connected = true,
+	                               .status = 200,
+	                               .first_byte_ms = 5,
+	                               .elapsed_ms = 10};
+	heed_polite *p;
+	int64_t wait = -1;
+
+	(void)state;
+	o.address_concurrency = 8;
+	o.address_window_start = 8;
+	o.address_delay_ms = 100;
+	assert_int_equal(heed_polite_new(&p, &o, heed_test_allocator()),
+	                 HEED_OK);
+	heed_polite_share_addresses(p, 3);
+	assert_int_equal(heed_polite_begin(p, H, IP, &now, NULL),
+	                 HEED_POLITE_READY);
+	now.mono_ms = 10;
+	heed_polite_end(p, H, IP, &now, &r);
+	/* Another host name at the same address: the address's gap. */
+	assert_int_equal(heed_polite_check(p, H2, IP, &now, &wait),
+	                 HEED_POLITE_WAIT);
+	assert_int_equal(wait, 290);
+	now.mono_ms = 299;
+	assert_int_equal(heed_polite_begin(p, H2, IP, &now, &wait),
+	                 HEED_POLITE_WAIT);
+	assert_int_equal(wait, 1);
+	now.mono_ms = 300;
+	assert_int_equal(heed_polite_begin(p, H2, IP, &now, &wait),
+	                 HEED_POLITE_READY);
+	/* Other addresses are not held. */
+	assert_int_equal(heed_polite_check(p, "c.test", IP2, &now, &wait),
+	                 HEED_POLITE_READY);
+	heed_polite_share_addresses(p, 0);
+	now.mono_ms = 399;
+	assert_int_equal(heed_polite_check(p, "c.test", IP, &now, &wait),
+	                 HEED_POLITE_WAIT);
+	assert_int_equal(wait, 1);
+	now.mono_ms = 400;
+	assert_int_equal(heed_polite_check(p, "c.test", IP, &now, &wait),
+	                 HEED_POLITE_READY);
+	heed_polite_free(p);
+}
+
+/* Under its part, the window still follows the server: a slow answer
+ * halves the window in force (2 of 8 shared by 4: down to 1), and clean
+ * answers grow it back to the part, never past it. */
+static void test_share_addresses_window_adapts(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_address_stats st;
+
+	(void)state;
+	sim_init(&w, 8, 8);
+	heed_polite_share_addresses(w.p, 4);
+	assert_int_equal(sim_fill(&w), 2);
+	for (int i = 0; i < 2; i++) {
+		w.now_ms += 20;
+		sim_end(&w, 200, 20);
+	}
+	assert_int_equal(sim_fill(&w), 2);
+	/* Usual 20 ms: 141 is slow (2 x 20 + slow_ms 100). */
+	w.now_ms += 141;
+	sim_end(&w, 200, 141);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.decreases, 1);
+	assert_int_equal(st.window, 1);
+	w.now_ms += 20;
+	sim_end(&w, 200, 20);
+	assert_int_equal(sim_fill(&w), 1);
+	sim_clean(&w, 50);
+	assert_int_equal(sim_window(&w), 2);
+	assert_int_equal(w.in_flight, 2);
 	heed_polite_free(w.p);
 }
 
@@ -622,6 +766,10 @@ int main(void)
 	        cmocka_unit_test(test_window_halves_once_per_round),
 	        cmocka_unit_test(test_window_halves_on_slow_answers),
 	        cmocka_unit_test(test_window_counts_refused_connections),
+	        cmocka_unit_test(test_share_addresses_window),
+	        cmocka_unit_test(test_share_addresses_at_least_one),
+	        cmocka_unit_test(test_share_addresses_delay),
+	        cmocka_unit_test(test_share_addresses_window_adapts),
 	        cmocka_unit_test(test_backoff_round_trip),
 	        cmocka_unit_test(test_last_start_restored),
 	        cmocka_unit_test(test_many_hosts),

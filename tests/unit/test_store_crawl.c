@@ -786,21 +786,23 @@ static void test_run_join(void **state)
 	heed_store_close(s);
 }
 
-#define JOINERS 4
+#define JOINERS     4
+#define JOIN_ROUNDS 8
 
-/* A joiner's child: waits for the start (go's write end closed), joins,
- * writes its run's id and whether it joined to out, exits. */
-static void joiner(const char *url, int go, int out)
+/* A joiner's child: connects, says so on ready, waits for the start
+ * (go's write end closed), joins, writes its run's id and whether it
+ * joined to out, exits. */
+static void joiner(const char *url, int ready, int go, int out)
 {
 	heed_store *c = NULL;
 	struct heed_crawl_run run;
 	bool joined = false;
 	int64_t msg[2];
-	char byte;
+	char byte = 'r';
 
 	if (heed_store_open(&c, url, NULL, NULL) != HEED_OK)
 		_exit(3);
-	if (read(go, &byte, 1) != 0)
+	if (write(ready, &byte, 1) != 1 || read(go, &byte, 1) != 0)
 		_exit(4);
 	if (heed_store_run_join(c, "full", 100, &run, &joined) != HEED_OK)
 		_exit(5);
@@ -812,38 +814,35 @@ static void joiner(const char *url, int go, int out)
 	_exit(0);
 }
 
-/* PostgreSQL: four processes, each with its own connection, join at once
- * on an empty database: exactly one run is begun, and all four have it. */
-static void test_run_join_at_once(void **state)
+/* One round: JOINERS processes connected, then let go at once. Returns
+ * the run they all got, checking exactly one of them began it. */
+static int64_t join_round(const char *url)
 {
-	char url[256];
-	heed_store *s = NULL;
 	pid_t pids[JOINERS];
-	int go[2], out[2], wstatus, begun = 0;
+	int ready[2], go[2], out[2], wstatus, begun = 0;
 	int64_t msg[2], id = 0;
+	char byte;
 
-	(void)state;
-	heed_test_pg_fresh(url, sizeof(url));
-	/* Migrated before the children start, so they race on the join, not
-	 * on the migration. */
-	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
-	                 HEED_OK);
-	heed_store_close(s);
+	assert_int_equal(pipe(ready), 0);
 	assert_int_equal(pipe(go), 0);
 	assert_int_equal(pipe(out), 0);
 	for (int i = 0; i < JOINERS; i++) {
 		pids[i] = fork();
 		assert_true(pids[i] >= 0);
 		if (pids[i] == 0) {
+			close(ready[0]);
 			close(go[1]);
 			close(out[0]);
-			joiner(url, go[0], out[1]);
+			joiner(url, ready[1], go[0], out[1]);
 		}
 	}
+	close(ready[1]);
 	close(go[0]);
 	close(out[1]);
-	/* Every child connected (each opens before it reads go) or not,
-	 * they all start when go closes. */
+	/* Every child connected (or died: read sees the end) before any
+	 * joins, so they all ask at once. */
+	for (int i = 0; i < JOINERS; i++)
+		assert_int_equal(read(ready[0], &byte, 1), 1);
 	close(go[1]);
 	for (int i = 0; i < JOINERS; i++) {
 		assert_int_equal(waitpid(pids[i], &wstatus, 0), pids[i]);
@@ -860,10 +859,43 @@ static void test_run_join_at_once(void **state)
 		begun += msg[1] == 0;
 	}
 	assert_int_equal(read(out[0], msg, sizeof(msg)), 0);
+	close(ready[0]);
 	close(out[0]);
 	assert_int_equal(begun, 1);
-	assert_string_equal(
-	        heed_test_pg_sql(url, "SELECT count(*) FROM crawl_runs;"), "1");
+	return id;
+}
+
+/* Four processes, each with its own connection, join at once on an empty
+ * store: exactly one run is begun, and all four have it. Then again,
+ * JOIN_ROUNDS times, each once the last run finished (on PostgreSQL
+ * without the advisory lock, about one round in three began two runs). */
+static void test_run_join_at_once(void **state)
+{
+	char location[256];
+	heed_store *s = NULL;
+	int64_t last = 0;
+
+	(void)state;
+	if (heed_test_pg())
+		heed_test_pg_fresh(location, sizeof(location));
+	else
+		snprintf(location, sizeof(location), "%s/join.db",
+		         heed_test_dir());
+	/* Migrated before the children start, so they race on the join, not
+	 * on the migration. */
+	assert_int_equal(
+	        heed_store_open(&s, location, heed_test_allocator(), NULL),
+	        HEED_OK);
+	for (int r = 0; r < JOIN_ROUNDS; r++) {
+		int64_t id = join_round(location);
+		assert_true(id > last);
+		assert_int_equal(heed_store_run_finish(s, id, 200), HEED_OK);
+		last = id;
+	}
+	heed_store_close(s);
+	assert_int_equal(heed_test_store_int(location, "SELECT count(*) FROM "
+	                                               "crawl_runs;"),
+	                 JOIN_ROUNDS);
 }
 
 /* The engine's batch: the page stored and its frontier row done in one
@@ -956,6 +988,7 @@ int main(void)
 	        cmocka_unit_test(test_runs),
 	        cmocka_unit_test(test_frontier_recover_host),
 	        cmocka_unit_test(test_run_join),
+	        cmocka_unit_test(test_run_join_at_once),
 	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
 	};
 	/* The areas PostgreSQL has so far (issue 14). */

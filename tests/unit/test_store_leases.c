@@ -24,6 +24,9 @@ struct seen {
 	int n;
 	char site[MAX_SEEN][64];
 	char holder[MAX_SEEN][32];
+	/* taken_from, copied ("" for NULL: taken[i] false). */
+	char taken_from[MAX_SEEN][32];
+	bool taken[MAX_SEEN];
 	struct heed_site_lease l[MAX_SEEN];
 };
 
@@ -35,6 +38,9 @@ static int keep(void *ud, const struct heed_site_lease *l)
 	snprintf(s->site[s->n], sizeof(s->site[0]), "%s", l->site);
 	snprintf(s->holder[s->n], sizeof(s->holder[0]), "%s",
 	         l->holder ? l->holder : "");
+	snprintf(s->taken_from[s->n], sizeof(s->taken_from[0]), "%s",
+	         l->taken_from ? l->taken_from : "");
+	s->taken[s->n] = l->taken_from != NULL;
 	s->l[s->n++] = *l;
 	return 0;
 }
@@ -369,24 +375,8 @@ static void test_renew_all(void **state)
  * visible through its functions). */
 static int64_t worker_rows(const char *location)
 {
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
-
-	if (heed_test_pg())
-		return atoll(heed_test_pg_sql(
-		        location, "SELECT count(*) FROM lease_workers;"));
-	assert_int_equal(sqlite3_open(location, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db,
-	                                    "SELECT count(*) FROM "
-	                                    "lease_workers;",
-	                                    -1, &st, NULL),
-	                 SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return n;
+	return heed_test_store_int(location,
+	                           "SELECT count(*) FROM lease_workers;");
 }
 
 static int64_t beat(heed_store *s, const char *holder, int64_t now, int64_t ttl)
@@ -482,6 +472,193 @@ static void test_release_order_and_idle(void **state)
 	/* Taken up by that claim: the next idle release is idle. */
 	assert_true(released(s, b, "v", 4, HEED_LEASE_IDLE));
 	assert_int_equal(get(s, b).next_allowed_at, HEED_LEASE_IDLE);
+	heed_store_close(s);
+}
+
+/* The origins a listing handed over, copied. */
+struct origins {
+	int n, stop_after; /* stop_after: stop at that call (0 never) */
+	char origin[MAX_SEEN][64];
+};
+
+static int keep_origin(void *ud, const char *origin)
+{
+	struct origins *o = ud;
+
+	assert_true(o->n < MAX_SEEN);
+	assert_non_null(origin);
+	snprintf(o->origin[o->n], sizeof(o->origin[0]), "%s", origin);
+	return ++o->n == o->stop_after;
+}
+
+static struct origins origins_of(heed_store *s, const char *site)
+{
+	struct origins got = {0};
+
+	assert_int_equal(heed_store_lease_origins(s, site, keep_origin, &got),
+	                 HEED_OK);
+	return got;
+}
+
+/* ensure_origin makes the lease row ensure would (the host's, with its
+ * delay and due time) and notes each origin of the host once; the
+ * listing gives one host's origins only, in byte order; a callback that
+ * stops is not called again. */
+static void test_ensure_origin(void **state)
+{
+	const char *a = "a.example", *b = "b.example";
+	heed_store *s = heed_test_store_fresh();
+	struct heed_site_lease l;
+	struct heed_lease_counts c;
+	struct origins got;
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, a, "https://a.example", 1500, 2000),
+	                 HEED_OK);
+	l = get(s, a);
+	assert_int_equal(l.delay_ms, 1500);
+	assert_int_equal(l.next_allowed_at, 2000);
+	assert_int_equal(l.token, 0);
+	assert_null(l.holder);
+	/* The same origin again: one row, the delay and due time as ensure
+	 * sets them. */
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, a, "https://a.example", 700, 1000),
+	                 HEED_OK);
+	l = get(s, a);
+	assert_int_equal(l.delay_ms, 700);
+	assert_int_equal(l.next_allowed_at, 1000);
+	got = origins_of(s, a);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.origin[0], "https://a.example");
+	/* More origins of a, noted out of order, and one of b. */
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, a, "https://a.example:8443", 700, 1000),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, b, "http://b.example:8080", 900, 1000),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, a, "http://a.example", 700, 1000),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lease_counts(s, 1000, &c), HEED_OK);
+	assert_int_equal(c.sites, 2);
+	got = origins_of(s, a);
+	assert_int_equal(got.n, 3);
+	/* Byte order: ':' (0x3a) before 's', and a prefix first. */
+	assert_string_equal(got.origin[0], "http://a.example");
+	assert_string_equal(got.origin[1], "https://a.example");
+	assert_string_equal(got.origin[2], "https://a.example:8443");
+	got = origins_of(s, b);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.origin[0], "http://b.example:8080");
+	assert_int_equal(get(s, b).delay_ms, 900);
+	/* A host nobody noted: no call at all. */
+	assert_int_equal(origins_of(s, "c.example").n, 0);
+	/* A callback that stops at the first origin sees only that one. */
+	got = (struct origins){.stop_after = 1};
+	assert_int_equal(heed_store_lease_origins(s, a, keep_origin, &got),
+	                 HEED_OK);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.origin[0], "http://a.example");
+	/* An origin noted for a held host leaves it with its holder, as
+	 * ensure does. */
+	assert_int_equal(claim(s, "w1", 1000, 10000, 5).n, 2);
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, a, "https://a.example:9443", 700, 0),
+	                 HEED_OK);
+	assert_int_equal(claim(s, "w2", 1000, 10000, 5).n, 0);
+	assert_string_equal(holder_of(s, a), "w1");
+	assert_int_equal(origins_of(s, a).n, 4);
+	heed_store_close(s);
+}
+
+/* Bad arguments are refused before anything is written. */
+static void test_ensure_origin_arguments(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct origins got = {0};
+	struct heed_lease_counts c;
+
+	(void)state;
+	assert_int_equal(
+	        heed_store_lease_ensure_origin(s, "a.example", NULL, 0, 0),
+	        HEED_EINVAL);
+	assert_int_equal(
+	        heed_store_lease_ensure_origin(s, "a.example", "", 0, 0),
+	        HEED_EINVAL);
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, NULL, "https://a.example", 0, 0),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, "", "https://a.example", 0, 0),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s, "a.example", "https://a.example", -1, 0),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_origins(s, NULL, keep_origin, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_origins(s, "a.example", NULL, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(got.n, 0);
+	assert_int_equal(heed_store_lease_counts(s, 0, &c), HEED_OK);
+	assert_int_equal(c.sites, 0);
+	assert_int_equal(origins_of(s, "a.example").n, 0);
+	heed_store_close(s);
+}
+
+/* A grant names the holder it took the site from only when that
+ * holder's lease ran out unreleased: a new site, a released one, and
+ * the grant after a takeover that was then released name nobody. */
+static void test_taken_from(void **state)
+{
+	const char *a = "a.example";
+	heed_store *s = heed_test_store_fresh();
+	struct seen got;
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure(s, a, 100, 0), HEED_OK);
+	assert_null(get(s, a).taken_from);
+	got = claim(s, "w1", 1000, 5000, 1);
+	assert_int_equal(got.n, 1);
+	assert_false(got.taken[0]);
+	assert_true(released(s, a, "w1", 1, 2000));
+	got = claim(s, "w2", 2000, 5000, 1);
+	assert_int_equal(got.n, 1);
+	assert_false(got.taken[0]);
+	assert_int_equal(get(s, a).token, 2);
+	assert_null(get(s, a).taken_from);
+	/* w2 walks away: its lease ends at 7000, unreleased. */
+	assert_true(started(s, a, "w2", 2, 2500));
+	assert_int_equal(claim(s, "w3", 6999, 5000, 1).n, 0);
+	got = claim(s, "w3", 7000, 5000, 1);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.holder[0], "w3");
+	assert_true(got.taken[0]);
+	assert_string_equal(got.taken_from[0], "w2");
+	assert_int_equal(got.l[0].token, 3);
+	/* The row says so too, while w3 holds it, renewed or not. */
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(heed_store_lease_get(s, a, keep, &got), HEED_OK);
+	assert_int_equal(got.n, 1);
+	assert_true(got.taken[0]);
+	assert_string_equal(got.taken_from[0], "w2");
+	assert_true(renewed(s, a, "w3", 3, 8000, 5000));
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(heed_store_lease_get(s, a, keep, &got), HEED_OK);
+	assert_string_equal(got.taken_from[0], "w2");
+	/* w3 hands it back: the next grant took it from nobody. */
+	assert_true(released(s, a, "w3", 3, 9000));
+	got = claim(s, "w4", 9000, 5000, 1);
+	assert_int_equal(got.n, 1);
+	assert_false(got.taken[0]);
+	assert_null(get(s, a).taken_from);
+	/* A holder that lets its own lease run out and claims again took it
+	 * from itself. */
+	got = claim(s, "w4", 14000, 5000, 1);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.taken_from[0], "w4");
 	heed_store_close(s);
 }
 
@@ -916,6 +1093,9 @@ int main(void)
 	        cmocka_unit_test(test_address_slots),
 	        cmocka_unit_test(test_renew_all),
 	        cmocka_unit_test(test_worker_beat),
+	        cmocka_unit_test(test_ensure_origin),
+	        cmocka_unit_test(test_ensure_origin_arguments),
+	        cmocka_unit_test(test_taken_from),
 	        cmocka_unit_test(test_claim_plan_sqlite),
 	};
 	const struct CMUnitTest pg_tests[] = {
@@ -927,6 +1107,9 @@ int main(void)
 	        cmocka_unit_test(test_address_slots),
 	        cmocka_unit_test(test_renew_all),
 	        cmocka_unit_test(test_worker_beat),
+	        cmocka_unit_test(test_ensure_origin),
+	        cmocka_unit_test(test_ensure_origin_arguments),
+	        cmocka_unit_test(test_taken_from),
 	        cmocka_unit_test(test_claim_plan_pg),
 	        cmocka_unit_test(test_workers_share_sites),
 	};
