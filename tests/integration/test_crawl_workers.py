@@ -95,11 +95,10 @@ class Worker:
         self.killed = False
 
     def wait(self, deadline):
+        """Its exit status, or None (still running) at deadline."""
         try:
             self.rc = self.proc.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            self.proc.kill()  # our own child, by its pid
-            self.proc.wait()
             self.rc = None
         return self.rc
 
@@ -174,6 +173,8 @@ def crawl(pg, database, dns, www, argvs, kill=None):
             for w in workers:
                 if not w.killed:
                     w.wait(deadline)
+            if any(w.rc is None and not w.killed for w in workers):
+                run["stuck"] = store_state(pg, database)
         finally:
             for w in workers:
                 w.stop()
@@ -186,6 +187,31 @@ def crawl(pg, database, dns, www, argvs, kill=None):
     run["port"] = port
     run["folder"] = folder
     return run
+
+
+def store_state(pg, database):
+    """What the store says while a worker has not ended in time: leases
+    by holder (with the least time left, ms), sites claimable, the live
+    workers, frontier rows by state: for a failure's message."""
+    sql = {
+        "leases": "SELECT coalesce(holder, '-'), count(*), min(lease_until "
+                  "- (extract(epoch FROM clock_timestamp()) * 1000)::bigint)"
+                  " FROM site_leases GROUP BY 1 ORDER BY 1;",
+        "due": "SELECT count(*) FROM site_leases WHERE next_allowed_at < "
+               "9223372036854775807;",
+        "workers": "SELECT holder, alive_until - (extract(epoch FROM "
+                   "clock_timestamp()) * 1000)::bigint FROM lease_workers "
+                   "ORDER BY 1;",
+        "frontier": "SELECT state, count(*) FROM frontier GROUP BY 1 "
+                    "ORDER BY 1;",
+    }
+    out = {}
+    for name, q in sql.items():
+        try:
+            out[name] = pg.psql(q, database=database).split()
+        except Exception as e:  # a message, not a second failure
+            out[name] = str(e)[:200]
+    return out
 
 
 def kill_when_fetching(pg, database, nginx, workers, name, deadline):
@@ -357,9 +383,12 @@ def check_stored_once(run):
 
 
 def check_workers_finished(run):
-    bad = {w.name: (w.rc, w.stderr().strip()[-400:])
+    bad = {w.name: ("still running" if w.rc is None else w.rc,
+                    w.stderr().strip()[-400:])
            for w in run["workers"] if not w.killed and w.rc != 0}
-    assert not bad, f"workers that did not exit 0: {bad}"
+    assert not bad, (f"workers that did not exit 0 within "
+                     f"{WORKER_TIMEOUT} s: {bad}; the store then: "
+                     f"{run.get('stuck')}")
 
 
 def check_claims_reported(run):
