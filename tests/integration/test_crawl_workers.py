@@ -180,6 +180,9 @@ def crawl(pg, database, dns, www, argvs, kill=None):
                 w.stop()
         run["wall"] = time.monotonic() - t0
         run["log"] = nginx.access()
+        # Beside the workers' output, kept when a check fails.
+        if os.path.exists(nginx.log):
+            shutil.copy(nginx.log, os.path.join(folder, "access.log"))
         if run["killed_at"] is not None and nginx.base is not None:
             run["killed_at"] -= nginx.base  # on the log's time base
     run["workers"] = workers
@@ -519,7 +522,11 @@ def main():
         pg.stop()
         shutil.rmtree(os.path.dirname(www), ignore_errors=True)
         for run in runs:
-            shutil.rmtree(run["folder"], ignore_errors=True)
+            if checks.failed:
+                print(f"kept for a look: {run['folder']} (the workers' "
+                      f"output, nginx's access.log)")
+            else:
+                shutil.rmtree(run["folder"], ignore_errors=True)
     print(f"{checks.passed} passed, {checks.failed} failed")
     sys.exit(1 if checks.failed else 0)
 
