@@ -519,12 +519,19 @@ def main():
                 one.__name__ = f"{run['database']}.{fn.__name__}"
                 checks.run(one)
     finally:
+        if checks.failed and runs:
+            try:  # PostgreSQL's view (deadlocks, lost connections)
+                shutil.copy(pg.log(), os.path.join(runs[-1]["folder"],
+                                                   "postgresql.log"))
+            except OSError:
+                pass
         pg.stop()
         shutil.rmtree(os.path.dirname(www), ignore_errors=True)
         for run in runs:
             if checks.failed:
                 print(f"kept for a look: {run['folder']} (the workers' "
-                      f"output, nginx's access.log)")
+                      f"output, nginx's access.log; PostgreSQL's log in "
+                      f"the last)")
             else:
                 shutil.rmtree(run["folder"], ignore_errors=True)
     print(f"{checks.passed} passed, {checks.failed} failed")
