@@ -272,7 +272,10 @@ struct heed_crawl_action {
 	size_t max_body_bytes;            /* FETCH: decoded */
 	const char *const *headers;       /* FETCH: "If-None-Match: ..." */
 	size_t header_count;
-	int64_t until_ms; /* WAIT: monotonic */
+	int64_t send_by_ms; /* FETCH: monotonic; the request must not be sent
+	                       after this (0: any time); answered with
+	                       HEED_NET_NOT_SENT when it was not */
+	int64_t until_ms;   /* WAIT: monotonic */
 };
 
 /*
@@ -334,9 +337,11 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
                         const struct heed_crawl_clock *now);
 
 /* Answers a FETCH action the shell did not send because its decision had
- * gone stale (more than HEED_CRAWL_STALE_MS since the call's clock): the
- * job goes back to the front of its queue untried, and the start counts
- * for nothing, as if it had never been handed out. */
+ * gone stale (more than HEED_CRAWL_STALE_MS since the call's clock, or
+ * past the action's send_by_ms: heed_crawl_fetched() with
+ * HEED_NET_NOT_SENT does the same): the job goes back to the front of its
+ * queue untried, and the start counts for nothing, as if it had never
+ * been handed out. */
 void heed_crawl_unsent(heed_crawl *c, heed_crawl_req *req,
                        const struct heed_crawl_clock *now);
 

@@ -79,6 +79,8 @@ typedef enum heed_net_error {
 	HEED_NET_PROTOCOL,           /* malformed HTTP or content encoding */
 	HEED_NET_CANCELLED,          /* heed_net_free ran first */
 	HEED_NET_OTHER,              /* anything else (out of memory...) */
+	HEED_NET_NOT_SENT,           /* not sent: its send_by_ms had passed
+	                                when the connection was ready */
 } heed_net_error;
 
 /* "ok", "connect", "connect-timeout", ... Static. */
@@ -146,6 +148,12 @@ struct heed_net_request {
 	 * If-Modified-Since for a conditional GET); copied. */
 	const char *const *headers;
 	size_t header_count;
+	/* The request is not sent after this moment (CLOCK_MONOTONIC, ms):
+	 * a connection ready later ends the fetch, unsent, with
+	 * HEED_NET_NOT_SENT. For a caller whose right to send ends (a
+	 * crawl worker's lease) and whose loop may have stalled between
+	 * asking and sending. 0: no limit. */
+	int64_t send_by_ms;
 };
 
 /*

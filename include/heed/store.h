@@ -132,6 +132,10 @@ heed_status heed_store_lock_shared(heed_store *store, struct heed_diag *diag);
 heed_status heed_store_require(heed_store *store, const char *const *areas,
                                struct heed_diag *diag);
 
+/* Whether location names a PostgreSQL store (a "postgres:" or
+ * "postgresql:" URI) rather than a SQLite file; NULL is SQLite's default. */
+bool heed_store_location_is_postgres(const char *location);
+
 /* "sqlite", "postgres". Static. */
 const char *heed_store_backend_name(const heed_store *store);
 

@@ -535,6 +535,16 @@ static int run(struct crawl_args *a, struct heed_config *cfg, char **seeds,
 	o.logger = &logger;
 	if (a->dry_run)
 		return dry_run(a, cfg, &o);
+	/* Said before a store is made. */
+	if (cfg->crawl_worker &&
+	    !heed_store_location_is_postgres(cfg->store_location))
+		return heed_cli_usage("crawl", "workers (--worker) share a "
+		                               "PostgreSQL store: give --store "
+		                               "postgresql://...");
+	if (cfg->crawl_worker && a->restart)
+		return heed_cli_usage("crawl", "a worker cannot start the run "
+		                               "afresh (--restart): other "
+		                               "workers share it");
 	store = heed_cli_open_store(cfg, NULL);
 	if (!store)
 		return HEED_EXIT_FAIL;

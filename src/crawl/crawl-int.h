@@ -623,6 +623,9 @@ void heed__worker_tick(heed_crawl *c);
 bool heed__worker_may_start(heed_crawl *c, struct heed__site *s);
 /* A request to s started now. */
 void heed__worker_started(heed_crawl *c, struct heed__site *s);
+/* The monotonic moment a request to s starting now must have been sent
+ * by: its host's lease end (0 for a crawl alone: no limit). */
+int64_t heed__worker_send_by(const heed_crawl *c, const struct heed__site *s);
 /* Nothing to do here now: does the run go on elsewhere (a site held by
  * another worker may still give this one work)? */
 bool heed__worker_run_goes_on(const heed_crawl *c);

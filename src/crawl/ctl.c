@@ -545,6 +545,7 @@ static void fill_fetch(heed_crawl *c, struct heed_crawl_req *req,
 	a->max_body_bytes = body_cap(c, req->job.kind);
 	a->headers = (const char *const *)req->headers;
 	a->header_count = req->header_count;
+	a->send_by_ms = heed__worker_send_by(c, req->site);
 }
 
 /* Tries the candidate lane of s: true and *a filled when its head job
@@ -879,6 +880,10 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
 	struct heed__site *s = req->site;
 	struct heed__job job = req->job;
 
+	if (r->error == HEED_NET_NOT_SENT) {
+		heed_crawl_unsent(c, req, now);
+		return;
+	}
 	c->now = *now;
 	polite_end(c, req, r);
 	if (job.kind == JOB_ROBOTS)

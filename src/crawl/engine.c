@@ -130,6 +130,10 @@ static void carry_out(struct engine *e, const struct heed_crawl_action *a)
 	req.ud = p;
 	req.headers = a->headers;
 	req.header_count = a->header_count;
+	/* Sent by the time the decision allowed for (heed/crawl.h), or
+	 * not at all: a loop stalled between asking and sending must not
+	 * send late. */
+	req.send_by_ms = a->send_by_ms;
 	if (p && (rc = heed_net_start(e->net, &req)) == HEED_OK)
 		return;
 	heed__free(heed_allocator_default(), p);

@@ -388,6 +388,15 @@ void heed__worker_started(heed_crawl *c, struct heed__site *s)
 		s->host->last_start = c->now.unix_ms;
 }
 
+int64_t heed__worker_send_by(const heed_crawl *c, const struct heed__site *s)
+{
+	if (!heed__worker_on(c))
+		return 0;
+	/* Sent after the lease ended, a request could meet the next
+	 * holder's: the transfer is ended unsent instead (heed/net.h). */
+	return c->now.mono_ms + (s->host->lease_until - c->now.unix_ms);
+}
+
 int64_t heed__worker_wait(const heed_crawl *c)
 {
 	int64_t next = c->w.next_beat < c->w.next_poll ? c->w.next_beat

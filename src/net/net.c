@@ -67,6 +67,8 @@ struct xfer {
 	int64_t start_ms;
 	int64_t sent_ms;     /* the request left; 0: not yet */
 	bool resend_refused; /* libcurl wanted to send it again */
+	int64_t send_by_ms;  /* not sent after this; 0: no limit */
+	bool not_sent;       /* ended at send_by_ms, unsent */
 	/* The header block's Content-Length, to tell a second one that
 	 * disagrees (bad_framing); empty: none seen. */
 	char content_length[32];
@@ -138,7 +140,7 @@ const char *heed_net_error_name(heed_net_error error)
 	        "ok",        "connect", "connect-timeout", "first-byte-timeout",
 	        "timeout",   "tls",     "reset",           "truncated",
 	        "too-big",   "aborted", "denied",          "protocol",
-	        "cancelled", "other",
+	        "cancelled", "other",   "not-sent",
 	};
 
 	return (size_t)error < HEED_ARRAY_SIZE(names) ? names[error]
@@ -215,6 +217,11 @@ static int on_prereq(void *ud, char *conn_primary_ip, char *conn_local_ip,
 	 * the URL again when politeness allows. */
 	if (x->sent_ms) {
 		x->resend_refused = true;
+		return CURL_PREREQFUNC_ABORT;
+	}
+	/* Connected too late for the caller's right to send (a lease). */
+	if (x->send_by_ms && now_ms() > x->send_by_ms) {
+		x->not_sent = true;
 		return CURL_PREREQFUNC_ABORT;
 	}
 	x->sent_ms = now_ms();
@@ -564,6 +571,8 @@ static heed_net_error map_error(const struct xfer *x, CURLcode code,
 		return HEED_NET_ABORTED;
 	if (x->resend_refused)
 		return HEED_NET_RESET;
+	if (x->not_sent)
+		return HEED_NET_NOT_SENT;
 	if (x->bad_framing)
 		return HEED_NET_PROTOCOL;
 	switch (code) {
@@ -902,6 +911,7 @@ heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 	x->on_headers = req->on_headers;
 	x->on_done = req->on_done;
 	x->ud = req->ud;
+	x->send_by_ms = req->send_by_ms;
 	x->url = heed__strndup(net->alloc, req->url, strlen(req->url));
 	x->easy = easy_get(net);
 	if (x->url)

@@ -280,6 +280,11 @@ const char *heed_store_backend_name(const heed_store *store)
 	return store->backend->name;
 }
 
+bool heed_store_location_is_postgres(const char *location)
+{
+	return location && heed__pg_location(location);
+}
+
 heed_status heed_store_lock(heed_store *store, struct heed_diag *diag)
 {
 	return store->backend->lock(store, diag);

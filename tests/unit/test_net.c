@@ -218,7 +218,13 @@ static void *serve_once(void *arg)
 	if (c < 0)
 		return NULL;
 	n = read(c, req, sizeof(req) - 1);
-	req[n > 0 ? n : 0] = '\0';
+	if (n <= 0) {
+		/* No request came (the client gave up unsent): nothing to
+		 * answer, and a write would raise SIGPIPE. */
+		close(c);
+		return NULL;
+	}
+	req[n] = '\0';
 	ua = strstr(req, "User-Agent: ");
 	if (ua)
 		snprintf(o->ua, sizeof(o->ua), "%.*s",
@@ -336,6 +342,42 @@ static void test_headers_hook_aborts(void **state)
 	assert_int_equal(f.body_len, 0);
 	assert_string_equal(f.content_type, "video/mp4");
 	assert_string_equal(ua, "heed-test/1 (+x)");
+}
+
+/* A fetch whose right to send ran out before its connection was ready
+ * (send_by_ms, a worker's lease end) ends unsent: the server accepts the
+ * connection but reads no request. */
+static void test_not_sent_after_send_by(void **state)
+{
+	struct heed_net_options opt = {.user_agent = "heed-test/1 (+x)",
+	                               .allow_private = true};
+	struct heed_dns_addr lo = addr_of("127.0.0.1");
+	struct one_shot o = {.body_len = 10};
+	struct fetched f = {0};
+	struct timespec ts;
+	char url[64];
+	pthread_t t;
+	heed_net *net;
+
+	(void)state;
+	start_server(&o, &t);
+	snprintf(url, sizeof(url), "http://late.test:%d/", o.port);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	struct heed_net_request req = {url, &lo, 0, NULL, on_fetched, &f};
+	req.send_by_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - 1;
+	assert_int_equal(
+	        heed_net_new(&net, &opt, NULL, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_int_equal(heed_net_start(net, &req), HEED_OK);
+	run(net);
+	heed_net_free(net);
+	pthread_join(t, NULL);
+	close(o.fd);
+	assert_int_equal(f.calls, 1);
+	assert_int_equal(f.error, HEED_NET_NOT_SENT);
+	assert_int_equal(f.status, 0);
+	assert_string_equal(o.ua, ""); /* no request came */
+	assert_string_equal(heed_net_error_name(HEED_NET_NOT_SENT), "not-sent");
 }
 
 /* A body over its cap keeps exactly the cap's bytes. */
@@ -705,6 +747,7 @@ int main(void)
 	        cmocka_unit_test(test_free_cancels_once),
 	        cmocka_unit_test(test_no_user_agent),
 	        cmocka_unit_test(test_headers_hook_aborts),
+	        cmocka_unit_test(test_not_sent_after_send_by),
 	        cmocka_unit_test(test_body_cap),
 	        cmocka_unit_test(test_no_resend_on_a_dead_kept_connection),
 	        cmocka_unit_test(test_folded_first_header),
