@@ -169,9 +169,10 @@ heed_status heed_store_begin(heed_store *store);
 heed_status heed_store_commit(heed_store *store);
 heed_status heed_store_rollback(heed_store *store);
 
-/* Whether the last call failed because the transaction was lost with the
- * connection (it answered HEED_ERETRY): the caller rolls back and redoes
- * the transaction rather than give up. Always false for SQLite. */
+/* Whether the last call failed because the transaction was lost (it
+ * answered HEED_ERETRY): with the connection, or ended by the server to
+ * break a deadlock or a serialization conflict; the caller rolls back and
+ * redoes the transaction rather than give up. Always false for SQLite. */
 bool heed_store_tx_lost(const heed_store *store);
 
 /* The schema version of an area ("core", "sites", "irc", ...) in this store,

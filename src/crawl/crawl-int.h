@@ -325,6 +325,7 @@ struct heed__host {
 	bool lease_lost;     /* lost: nothing starts, forgotten once idle */
 	bool lease_busy;     /* a sweep's mark: a site of it is not idle */
 	bool lease_work;     /* a sweep's mark: a site of it has work */
+	bool touched;        /* the open batch wrote for it (the fence) */
 	int64_t lease_token; /* of the grant held */
 	int64_t lease_until; /* the lease holds while now < this */
 	int64_t last_start;  /* this worker's last request start to it, 0 */
@@ -492,6 +493,9 @@ struct heed_crawl {
 		size_t held;     /* sites held */
 		bool store_idle; /* the last poll: no site held or claimable
 		                    by anyone, nothing to come */
+		struct heed__host **touched; /* held hosts the open batch
+		                                wrote for */
+		size_t touched_count, touched_cap;
 	} w;
 	struct heed_crawl_progress p;
 };
@@ -623,6 +627,14 @@ void heed__worker_tick(heed_crawl *c);
 bool heed__worker_may_start(heed_crawl *c, struct heed__site *s);
 /* A request to s started now. */
 void heed__worker_started(heed_crawl *c, struct heed__site *s);
+/* The open batch writes for h (a held host's pages, queue, records). */
+void heed__worker_touch(heed_crawl *c, struct heed__host *h);
+/* Before the batch commits: whether every held host it wrote for is still
+ * held (the rows of those that are stay locked until the commit); false
+ * when one was lost: the batch must not commit. */
+bool heed__worker_fence(heed_crawl *c);
+/* Frees the worker's own memory. */
+void heed__worker_free(heed_crawl *c);
 /* The monotonic moment a request to s starting now must have been sent
  * by: its host's lease end (0 for a crawl alone: no limit). */
 int64_t heed__worker_send_by(const heed_crawl *c, const struct heed__site *s);

@@ -11,6 +11,7 @@
  * of a crawl proves the rule at every request.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "crawl/crawl-int.h"
@@ -65,12 +66,12 @@ struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c)
  * once the requests in flight have ended, every idle site starts again
  * from the store (redo), which still holds their URLs queued or in
  * flight, so what the batch recorded is fetched and recorded again. */
-static void batch_lost(heed_crawl *c, const char *what)
+static void redo_batch(heed_crawl *c, const char *why)
 {
 	heed_log(&c->log, HEED_LOG_WARN, "crawl",
-	         "store: %s: %s; the batch's %d writes are redone (its URLs "
-	         "fetched again)",
-	         what, heed_store_errmsg(c->store), c->tx_writes);
+	         "%s; the batch's %d writes are redone (its URLs fetched "
+	         "again)",
+	         why, c->tx_writes);
 	c->in_tx = false;
 	c->tx_writes = 0;
 	c->run_pages = c->run_errors = 0;
@@ -86,7 +87,10 @@ static void batch_lost(heed_crawl *c, const char *what)
 void heed__crawl_store_failed(heed_crawl *c, const char *what)
 {
 	if (c->failed == HEED_OK && c->in_tx && heed_store_tx_lost(c->store)) {
-		batch_lost(c, what);
+		char why[HEED_DIAG_SIZE + 64];
+		snprintf(why, sizeof(why), "store: %s: %s", what,
+		         heed_store_errmsg(c->store));
+		redo_batch(c, why);
 		return;
 	}
 	if (c->rewinding)
@@ -126,6 +130,14 @@ void heed__crawl_commit(heed_crawl *c)
 {
 	if (!c->in_tx)
 		return;
+	/* A worker's batch commits only for hosts it still holds. */
+	if (!heed__worker_fence(c)) {
+		redo_batch(c, "a lease was lost before the batch that wrote "
+		              "for its host committed");
+		return;
+	}
+	if (!c->in_tx)
+		return; /* the fence's own statement lost the batch */
 	if ((c->run_id && heed_store_run_add(c->store, c->run_id, c->run_pages,
 	                                     c->run_errors) != HEED_OK) ||
 	    heed_store_commit(c->store) != HEED_OK) {
@@ -241,6 +253,7 @@ void heed_crawl_free(heed_crawl *c)
 	heed__sched_free(&c->sched);
 	heed__ledger_free(&c->ledger);
 	heed__seen_free(&c->seen);
+	heed__worker_free(c);
 	heed_polite_free(c->polite);
 	heed__free(c->alloc, c);
 }
@@ -701,7 +714,8 @@ static bool redo(heed_crawl *c)
 		heed__queue_add(c, c->opt->seeds[i], JOB_PAGE, 0, NULL,
 		                HEED_STORE_NO_DATE);
 	for (size_t i = 0; i < n && c->failed == HEED_OK; i++)
-		if (!heed__worker_on(c) || sites[i]->host->leased)
+		if (!heed__worker_on(c) ||
+		    (sites[i]->host->leased && !sites[i]->host->lease_lost))
 			heed__queue_restart(c, sites[i]);
 	heed__free(c->alloc, sites);
 	heed__addrq_wake_room(c);
@@ -885,6 +899,7 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
 		return;
 	}
 	c->now = *now;
+	heed__worker_touch(c, req->host);
 	polite_end(c, req, r);
 	if (job.kind == JOB_ROBOTS)
 		heed__life_fetched(c, s, r);

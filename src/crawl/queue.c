@@ -102,6 +102,7 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 	}
 	if (!added)
 		return;
+	heed__worker_touch(c, s->host);
 	c->p.queued++;
 	if (heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);
@@ -233,6 +234,7 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
 
 	heed__sched_drop(&c->sched, &s->lane);
 	heed__acapref_dropped(c, s, why);
+	heed__worker_touch(c, s->host);
 	if (heed__crawl_tx(c) &&
 	    heed_store_frontier_drop_host(c->store, s->origin, &n) != HEED_OK)
 		heed__crawl_store_failed(c, "dropping a queue");

@@ -28,6 +28,7 @@
  * hands back hosts with nothing in flight. Its part of each address's
  * budget follows the same count (heed_polite_share_addresses).
  */
+#include <json-c/json.h>
 #include <string.h>
 
 #include "crawl/crawl-int.h"
@@ -386,6 +387,93 @@ void heed__worker_started(heed_crawl *c, struct heed__site *s)
 {
 	if (heed__worker_on(c))
 		s->host->last_start = c->now.unix_ms;
+}
+
+void heed__worker_touch(heed_crawl *c, struct heed__host *h)
+{
+	struct heed__worker *w = &c->w;
+
+	if (!heed__worker_on(c) || !h->leased || h->touched)
+		return;
+	if (w->touched_count == w->touched_cap) {
+		size_t cap = w->touched_cap ? w->touched_cap * 2 : 64;
+		struct heed__host **n =
+		        heed__realloc(c->alloc, w->touched, cap * sizeof(*n));
+		if (!n) {
+			heed__crawl_oom(c);
+			return;
+		}
+		w->touched = n;
+		w->touched_cap = cap;
+	}
+	w->touched[w->touched_count++] = h;
+	h->touched = true;
+}
+
+static int still_held(void *ud, const struct heed_site_lease *l)
+{
+	heed_crawl *c = ud;
+	struct heed__host *h = heed__host_get(c, l->site);
+
+	if (h)
+		h->touched = false; /* held: its writes may commit */
+	return 0;
+}
+
+/* The names of the touched hosts as a JSON array; NULL when out of
+ * memory (the caller frees it with json_object_put). */
+static json_object *touched_names(const heed_crawl *c)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < c->w.touched_count; i++) {
+		json_object *s = json_object_new_string(c->w.touched[i]->name);
+		if (!s || json_object_array_add(a, s) != 0) {
+			json_object_put(s);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+bool heed__worker_fence(heed_crawl *c)
+{
+	struct heed__worker *w = &c->w;
+	json_object *names;
+	bool ok = true;
+
+	if (!heed__worker_on(c) || !w->touched_count)
+		return true;
+	names = touched_names(c);
+	if (!names)
+		heed__crawl_oom(c);
+	else if (heed_store_lease_hold(c->store, c->opt->worker.holder,
+	                               json_object_to_json_string_ext(
+	                                       names, JSON_C_TO_STRING_PLAIN),
+	                               c->now.unix_ms, still_held,
+	                               c) != HEED_OK)
+		heed__crawl_store_failed(c, "checking the leases of a batch");
+	json_object_put(names);
+	for (size_t i = 0; i < w->touched_count; i++) {
+		struct heed__host *h = w->touched[i];
+		if (h->touched && c->failed == HEED_OK && !c->rewinding) {
+			lose(c, h,
+			     "lost before the batch that wrote for it "
+			     "committed");
+			ok = false;
+		}
+		h->touched = false;
+	}
+	w->touched_count = 0;
+	return ok;
+}
+
+void heed__worker_free(heed_crawl *c)
+{
+	heed__free(c->alloc, c->w.touched);
+	c->w.touched = NULL;
+	c->w.touched_count = c->w.touched_cap = 0;
 }
 
 int64_t heed__worker_send_by(const heed_crawl *c, const struct heed__site *s)

@@ -55,6 +55,15 @@ heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
 	LEASES(store, add_origin, site, origin);
 }
 
+heed_status heed_store_lease_hold(heed_store *store, const char *holder,
+                                  const char *sites_json, int64_t now_ms,
+                                  heed_store_lease_fn *fn, void *ud)
+{
+	if (!holder || !*holder || !sites_json || !fn)
+		return HEED_EINVAL;
+	LEASES(store, hold, holder, sites_json, now_ms, fn, ud);
+}
+
 heed_status heed_store_lease_origins(heed_store *store, const char *site,
                                      heed_store_lease_origin_fn *fn, void *ud)
 {

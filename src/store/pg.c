@@ -193,6 +193,17 @@ static bool connection_lost(PGconn *conn, const PGresult *r)
 	        strcmp(state, "57P02") == 0 || strcmp(state, "57P03") == 0);
 }
 
+/* A failure the server resolves by aborting the transaction, which then
+ * succeeds when done again: a deadlock (two workers' batches waiting on
+ * each other's rows) or a serialization failure. */
+static bool must_redo(const PGresult *r)
+{
+	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+
+	return state &&
+	       (strcmp(state, "40P01") == 0 || strcmp(state, "40001") == 0);
+}
+
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -409,6 +420,15 @@ static PGresult *execute(heed_store *store, const struct pg_stmt *st)
 			return r;
 		}
 		record_error(store, r ? PQresultErrorMessage(r) : NULL);
+		if (in_tx && must_redo(r)) {
+			/* The server ended the transaction to break a
+			 * deadlock (or a serialization conflict): like a lost
+			 * connection, the caller redoes it. */
+			PQclear(r);
+			pg->tx_lost = true;
+			pg->status = HEED_ERETRY;
+			return NULL;
+		}
 		if (!connection_lost(pg->conn, r)) {
 			PQclear(r);
 			return NULL;

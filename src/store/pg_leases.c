@@ -342,6 +342,24 @@ static heed_status pg_worker_leave(heed_store *store, const char *holder)
 	                    params, NULL);
 }
 
+static heed_status pg_hold(heed_store *store, const char *holder,
+                           const char *sites_json, int64_t now_ms,
+                           heed_store_lease_fn *fn, void *ud)
+{
+	char now[HEED_PG_INT_SIZE];
+	const char *params[] = {holder, heed__pg_i64(now, now_ms), sites_json};
+	PGresult *r = heed__pg_query(
+	        store,
+	        "SELECT " LEASE_COLUMNS " FROM site_leases "
+	        "WHERE holder = $1 AND lease_until > $2::bigint AND site IN "
+	        "(SELECT json_array_elements_text($3::json)) FOR SHARE;",
+	        3, params);
+
+	if (!r)
+		return heed__pg_failed(store);
+	return each_lease(r, false, 0, fn, ud);
+}
+
 static heed_status pg_add_origin(heed_store *store, const char *site,
                                  const char *origin)
 {
@@ -377,6 +395,7 @@ static heed_status pg_origins(heed_store *store, const char *site,
 const struct heed__leases_ops heed__pg_leases_ops = {
         .ensure = pg_ensure,
         .add_origin = pg_add_origin,
+        .hold = pg_hold,
         .origins = pg_origins,
         .claim = pg_claim,
         .renew = pg_renew,

@@ -368,6 +368,26 @@ static heed_status sqlite_worker_leave(heed_store *store, const char *holder)
 	                    holder, 0);
 }
 
+static heed_status sqlite_hold(heed_store *store, const char *holder,
+                               const char *sites_json, int64_t now_ms,
+                               heed_store_lease_fn *fn, void *ud)
+{
+	/* One writer at a time: the caller's write transaction already
+	 * keeps every other worker out until it ends. */
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT " LEASE_COLUMNS " FROM site_leases "
+	               "WHERE holder = ?1 AND lease_until > ?2 AND site IN "
+	               "(SELECT value FROM json_each(?3));");
+	struct each_ctx c = {false, 0, fn, ud};
+
+	if (!st)
+		return HEED_ESTORE;
+	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now_ms);
+	sqlite3_bind_text(st, 3, sites_json, -1, SQLITE_STATIC);
+	return heed__sqlite_each_row(store, st, lease_row, &c);
+}
+
 static heed_status sqlite_add_origin(heed_store *store, const char *site,
                                      const char *origin)
 {
@@ -414,6 +434,7 @@ static heed_status sqlite_origins(heed_store *store, const char *site,
 const struct heed__leases_ops heed__sqlite_leases_ops = {
         .ensure = sqlite_ensure,
         .add_origin = sqlite_add_origin,
+        .hold = sqlite_hold,
         .origins = sqlite_origins,
         .claim = sqlite_claim,
         .renew = sqlite_renew,
