@@ -1951,6 +1951,17 @@ static void check_frontier(struct sim *s)
 		breach(s, B_END, "the run is still open after DONE");
 }
 
+/* Everything the store must hold once the crawl ended. */
+static void check_store(struct sim *s)
+{
+	check_frontier(s);
+	read_sites(s);
+	check_sites(s);
+	reach(s);
+	read_pages(s);
+	check_pages(s);
+}
+
 /* ---- one seed ---- */
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
@@ -2038,12 +2049,7 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 		s->ok_len = 0;
 		heed_crawl_free(s->c);
 		s->c = NULL;
-		check_frontier(s);
-		read_sites(s);
-		check_sites(s);
-		reach(s);
-		read_pages(s);
-		check_pages(s);
+		check_store(s);
 	} else {
 		heed_crawl_free(s->c);
 	}
@@ -2199,12 +2205,7 @@ static uint64_t wsim_check(struct sim *s)
 	int64_t workers;
 	uint64_t breaches = 0;
 
-	check_frontier(s);
-	read_sites(s);
-	check_sites(s);
-	reach(s);
-	read_pages(s);
-	check_pages(s);
+	check_store(s);
 	for (unsigned i = 0; i < s->site_count; i++) {
 		const struct site *st = &s->sites[i];
 		if (st->robots_hits != 1)
