@@ -364,7 +364,8 @@ struct sim {
 	void (*after_step)(struct sim *s, heed_crawl_action_kind kind);
 	void *ud;
 	sqlite3_stmt *lease_row;
-	int64_t quantum_ms; /* answers reach heed on multiples of it */
+	int64_t quantum_ms;   /* answers reach heed on multiples of it */
+	int64_t unix_step_ms; /* the wall clock was stepped this far ahead */
 	struct breach breaches[B_COUNT];
 	char body[SIM_BODY_BYTES];
 };
@@ -408,9 +409,14 @@ static double secs(int64_t mono_ms)
 	return (double)(mono_ms - SIM_MONO_START_MS) / 1000.0;
 }
 
+static int64_t unix_ms(const struct sim *s)
+{
+	return SIM_UNIX_OFFSET_MS + s->now + s->unix_step_ms;
+}
+
 static struct heed_crawl_clock sim_clock(const struct sim *s)
 {
-	struct heed_crawl_clock t = {s->now, SIM_UNIX_OFFSET_MS + s->now};
+	struct heed_crawl_clock t = {s->now, unix_ms(s)};
 
 	return t;
 }
@@ -1036,7 +1042,7 @@ static void check_lease(struct sim *s, const struct fetch *f)
 {
 	const char *holder = s->opt.worker.holder;
 	const char *host, *got = NULL;
-	int64_t until = 0, now = SIM_UNIX_OFFSET_MS + s->now;
+	int64_t until = 0, now = unix_ms(s);
 	int64_t margin = s->opt.net.connect_timeout_ms + HEED_CRAWL_STALE_MS;
 
 	if (!holder || f->site < 0)
@@ -2087,11 +2093,6 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 #define WSIM_MAX_MS    (1800 * 1000)
 #define WSIM_MAX_STEPS 200000
 
-static int64_t unix_ms(const struct sim *s)
-{
-	return SIM_UNIX_OFFSET_MS + s->now;
-}
-
 /* Page 0 ("/") links to every other page, each links back home. */
 static void build_worker_site(struct sim *s, unsigned i, unsigned addr)
 {
@@ -2506,6 +2507,41 @@ static void test_worker_fenced(void **state)
 	wsim_free(s);
 }
 
+/* 5. Fencing between renewals: the wall clock is stepped 4 s ahead (an
+ * NTP step) while the monotonic one runs on, so until the next renewal
+ * (due by the monotonic clock) every held lease is within the connect
+ * timeout plus HEED_CRAWL_STALE_MS of its end. Requests decided then must
+ * not start (check_lease): the worker counts those leases lost, hands
+ * them back and claims them again; the run still ends with every page
+ * fetched once. */
+static void step_wall_clock(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct pause *z = s->ud;
+
+	if (z->at || kind != HEED_CRAWL_WAIT || s->requests < z->after)
+		return;
+	z->at = s->now;
+	s->unix_step_ms = 4000;
+}
+
+static void test_worker_clock_step(void **state)
+{
+	struct sim *s = wsim_new(4, 20);
+	struct pause z = {30, 0, 0};
+	struct heed_crawl_progress p;
+
+	(void)state;
+	s->after_step = step_wall_clock;
+	s->ud = &z;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_true(z.at > 0);
+	printf("clock step: %lld leases lost, %lld hosts claimed\n",
+	       (long long)p.leases_lost, (long long)p.sites_claimed);
+	assert_true(p.leases_lost > 0);
+	wsim_free(s);
+}
+
 /* ---- the tests ---- */
 
 /* Issue 18: "seeded and reproducible; a failing seed is printed". */
@@ -2565,6 +2601,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_share_halves),
 	        cmocka_unit_test(test_worker_takeover),
 	        cmocka_unit_test(test_worker_fenced),
+	        cmocka_unit_test(test_worker_clock_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
