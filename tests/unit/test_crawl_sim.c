@@ -32,6 +32,10 @@
  * failing seed: HEED_SIM_LOG (0-3: the controller's log on stderr; 3 adds
  * every fetch, answer and WAIT), HEED_SIM_SHOW=N (site N's pages and
  * links), HEED_SIM_KEEP (keep the store and print where).
+ *
+ * The test_worker_* tests run one controller as a worker (issue 14) on a
+ * calm web built by hand, beside a second worker, a dead one, a paused
+ * process and a stepped wall clock ("one worker" below).
  */
 #include "heed_test.h"
 
