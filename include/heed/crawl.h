@@ -44,9 +44,9 @@
  * A FETCH is decided at the clock the call was given, but the call may
  * have waited on the store meanwhile (a reconnect). A shell that finds
  * more than HEED_CRAWL_STALE_MS passed since that clock does not send the
- * request: it answers it at once as a fetch that never connected (tried
- * again later, with a fresh clock). A worker's lease covers a request only
- * while that holds (worker.c).
+ * request: it answers it at once with heed_crawl_unsent() (decided again
+ * later, on a fresh clock). A worker's lease covers a request only while
+ * that holds (worker.c).
  *
  * The pure URL checks (limits, path-repetition traps, media extensions)
  * are here too.
@@ -332,6 +332,13 @@ bool heed_crawl_headers(heed_crawl *c, heed_crawl_req *req,
 void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
                         const struct heed_net_response *r,
                         const struct heed_crawl_clock *now);
+
+/* Answers a FETCH action the shell did not send because its decision had
+ * gone stale (more than HEED_CRAWL_STALE_MS since the call's clock): the
+ * job goes back to the front of its queue untried, and the start counts
+ * for nothing, as if it had never been handed out. */
+void heed_crawl_unsent(heed_crawl *c, heed_crawl_req *req,
+                       const struct heed_crawl_clock *now);
 
 /* Stops the run: nothing new starts; next() answers DONE once every
  * action in progress is answered. The run stays open when URLs are left. */

@@ -165,6 +165,12 @@ void heed_polite_end(heed_polite *p, const char *host, const char *address,
                      const struct heed_polite_clock *now,
                      const struct heed_polite_result *result);
 
+/* Takes back an attempt begun with heed_polite_begin (READY) that was
+ * never sent (its decision went stale before the request left): the host
+ * and the address are as they were before it began. Unknown names are
+ * ignored. */
+void heed_polite_unbegin(heed_polite *p, const char *host, const char *address);
+
 /*
  * Sets host's Crawl-delay from robots.txt (0: none; one below the default
  * delay never shortens it). Returns HEED_EDENIED, and changes nothing,

@@ -271,6 +271,10 @@ enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
 void heed__sched_start(struct heed__sched *s, struct heed__lane *l);
 heed_status heed__sched_defer(struct heed__sched *s, struct heed__lane *l,
                               int64_t until_ms);
+/* Undoes start(): l's job in flight goes back to the front of its window,
+ * as if it had never started, and l is offered again at now_ms. */
+heed_status heed__sched_unstart(struct heed__sched *s, struct heed__lane *l,
+                                int64_t now_ms);
 void heed__sched_park(struct heed__sched *s, struct heed__lane *l);
 struct heed__job_node *heed__sched_take(struct heed__sched *s,
                                         struct heed__lane *l, int64_t now_ms);
@@ -526,6 +530,8 @@ struct heed__host *heed__host_get(heed_crawl *c, const char *name);
 heed_status heed__addrq_park(heed_crawl *c, const char *address,
                              struct heed__lane *l);
 void heed__addrq_wake(heed_crawl *c, const char *address, unsigned n);
+/* Wakes as many lanes parked at address as it has room for now. */
+void heed__addrq_wake_address(heed_crawl *c, const char *address);
 /* Wakes, at every address, as many parked lanes as it has room for now.
  * A request's end wakes the lanes its room allows; when a woken lane
  * leaves without starting (its site forgotten, its host handed to

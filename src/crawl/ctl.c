@@ -851,8 +851,6 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 	        .first_byte_ms = r->first_byte_ms,
 	        .elapsed_ms = r->elapsed_ms,
 	};
-	struct heed_polite_address_stats st;
-
 	if (r->retry_after &&
 	    heed_retry_after_parse(r->retry_after, strlen(r->retry_after),
 	                           heed__crawl_unix_s(c),
@@ -860,9 +858,7 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 		pr.has_retry_after = true;
 	heed_polite_end(c->polite, req->host->name, req->addr.text, &now, &pr);
 	heed__ledger_end(&c->ledger, req->host->name, r->connected, r->sent_ms);
-	heed_polite_address_get(c->polite, req->addr.text, &st);
-	if (st.window > st.in_flight)
-		heed__addrq_wake(c, req->addr.text, st.window - st.in_flight);
+	heed__addrq_wake_address(c, req->addr.text);
 }
 
 /* An ACAP reference answer; acapref.c sits above lifecycle.c, so the
@@ -893,6 +889,25 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
 		heed__answer(c, s, &job, r);
 	/* job.url lives in the lane's current node: freed only now. */
 	if (heed__sched_done(&c->sched, &s->lane, c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
+	heed__req_free(c, req);
+}
+
+void heed_crawl_unsent(heed_crawl *c, heed_crawl_req *req,
+                       const struct heed_crawl_clock *now)
+{
+	struct heed__site *s = req->site;
+
+	c->now = *now;
+	/* As if never begun: the host's previous start counts again (for
+	 * the witness too), and the address's slot is free. */
+	heed_polite_unbegin(c->polite, req->host->name, req->addr.text);
+	heed__ledger_end(&c->ledger, req->host->name, false, 0);
+	heed__addrq_wake_address(c, req->addr.text);
+	if (req->job.kind == JOB_ROBOTS && s->life)
+		s->life->attempts--;
+	c->p.requests--;
+	if (heed__sched_unstart(&c->sched, &s->lane, c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);
 	heed__req_free(c, req);
 }

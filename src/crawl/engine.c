@@ -167,8 +167,8 @@ static int dispatch(struct engine *e, volatile sig_atomic_t *stop)
 			    HEED_CRAWL_STALE_MS) {
 				/* Decided before the store made the call
 				 * wait: a lease may have ended since. */
-				fetch_failed(e, a.req, a.url, a.addr,
-				             HEED_ETIMEDOUT);
+				struct heed_crawl_clock late = clock_now();
+				heed_crawl_unsent(e->c, a.req, &late);
 				continue;
 			}
 			carry_out(e, &a);

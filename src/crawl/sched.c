@@ -374,6 +374,28 @@ void heed__sched_start(struct heed__sched *s, struct heed__lane *l)
 	}
 }
 
+heed_status heed__sched_unstart(struct heed__sched *s, struct heed__lane *l,
+                                int64_t now_ms)
+{
+	struct heed__job_node *n = l->current;
+
+	assert(n);
+	l->current = NULL;
+	s->in_flight--;
+	s->requests--;
+	if (n->job.kind == JOB_PAGE) {
+		l->pages--;
+		s->pages_started--;
+	}
+	n->next = l->head;
+	l->head = n;
+	if (!l->tail)
+		l->tail = n;
+	l->window_len++;
+	s->window_jobs++;
+	return heed__sched_offer(s, l, now_ms);
+}
+
 heed_status heed__sched_defer(struct heed__sched *s, struct heed__lane *l,
                               int64_t until_ms)
 {

@@ -372,6 +372,23 @@ void heed_polite_end(heed_polite *p, const char *host, const char *address,
 		host_good(h, now);
 }
 
+void heed_polite_unbegin(heed_polite *p, const char *host, const char *address)
+{
+	struct heed__polite_entry *h = heed__polite_find(&p->hosts, host);
+	struct heed__polite_entry *a =
+	        p->opt.per_address ? heed__polite_find(&p->addresses, address)
+	                           : NULL;
+
+	if (a && a->in_flight > 0)
+		a->in_flight--;
+	if (!h)
+		return;
+	if (h->in_flight > 0)
+		h->in_flight--;
+	h->started = h->prev_started;
+	h->last_start_ms = h->prev_start_ms;
+}
+
 heed_status heed_polite_set_crawl_delay(heed_polite *p, const char *host,
                                         int64_t delay_ms)
 {

@@ -149,6 +149,38 @@ static void test_candidate_start_done(void **state)
 	lanes_free(&t);
 }
 
+/* A start taken back (a stale decision, never sent): the job is first in
+ * its window again, every count is as before, and it starts next. */
+static void test_unstart(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l;
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 0, 2, JOB_PAGE, false, 0);
+	l = expect_next(&t, 0, SCHED_CANDIDATE, 0, 0);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(heed__sched_unstart(&t.s, l, 50), HEED_OK);
+	assert_null(l->current);
+	assert_int_equal(l->window_len, 2);
+	assert_int_equal(t.s.window_jobs, 2);
+	assert_int_equal(t.s.in_flight, 0);
+	assert_int_equal(t.s.requests, 0);
+	assert_int_equal(t.s.pages_started, 0);
+	assert_int_equal(l->pages, 0);
+	l = expect_next(&t, 50, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.id, 1);
+	assert_int_equal(l->head->next->job.id, 2);
+	assert_int_equal(l->tail->job.id, 2);
+	heed__sched_start(&t.s, l);
+	assert_int_equal(heed__sched_done(&t.s, l, 100), HEED_OK);
+	l = expect_next(&t, 100, SCHED_CANDIDATE, 0, 0);
+	assert_int_equal(l->head->job.id, 2);
+	lanes_free(&t);
+}
+
 static void test_defer_orders_by_time(void **state)
 {
 	struct lanes t;
@@ -574,6 +606,7 @@ int main(void)
 	        cmocka_unit_test(test_check_url),
 	        cmocka_unit_test(test_url_too_long),
 	        cmocka_unit_test(test_candidate_start_done),
+	        cmocka_unit_test(test_unstart),
 	        cmocka_unit_test(test_defer_orders_by_time),
 	        cmocka_unit_test(test_park_until_unpark),
 	        cmocka_unit_test(test_held_lane_lets_only_robots_go),

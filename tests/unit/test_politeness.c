@@ -467,6 +467,45 @@ static void test_share_addresses_window(void **state)
 	heed_polite_free(w.p);
 }
 
+/* An attempt begun and never sent (its decision went stale) is taken back
+ * whole: the host may start again at once, as before it began, and the
+ * address's slot is free with its window unchanged (unlike an attempt that
+ * never connected, which halves it). */
+static void test_unbegin(void **state)
+{
+	struct heed_polite_options opt;
+	struct heed_polite_address_stats st;
+	struct heed_polite_clock t0 = {1000000, 5000}, t1 = {1000300, 5300};
+	heed_polite *p;
+	int64_t wait = -1;
+
+	(void)state;
+	heed_polite_options_default(&opt);
+	opt.address_window_start = 2;
+	assert_int_equal(heed_polite_new(&p, &opt, NULL), HEED_OK);
+	assert_int_equal(heed_polite_begin(p, "a.test", IP, &t0, NULL),
+	                 HEED_POLITE_READY);
+	assert_int_equal(heed_polite_begin(p, "b.test", IP, &t0, NULL),
+	                 HEED_POLITE_READY);
+	assert_int_equal(heed_polite_check(p, "c.test", IP, &t0, NULL),
+	                 HEED_POLITE_BUSY);
+	heed_polite_unbegin(p, "a.test", IP);
+	assert_true(heed_polite_address_get(p, IP, &st));
+	assert_int_equal(st.in_flight, 1);
+	assert_int_equal(st.window, 2);
+	assert_int_equal(st.decreases, 0);
+	/* a.test had never started: it may go now, 300 ms later. */
+	assert_int_equal(heed_polite_check(p, "a.test", IP, &t1, &wait),
+	                 HEED_POLITE_READY);
+	assert_int_equal(wait, 0);
+	/* b.test's start stands: it is still in flight. */
+	assert_int_equal(heed_polite_check(p, "b.test", IP, &t1, NULL),
+	                 HEED_POLITE_HOST_BUSY);
+	/* Unknown names are ignored. */
+	heed_polite_unbegin(p, "never.test", "192.0.2.99");
+	heed_polite_free(p);
+}
+
 /* More parts than requests: each keeps one (never none, which would stop
  * the crawl); 0 parts is a crawl alone. */
 static void test_share_addresses_at_least_one(void **state)
@@ -768,6 +807,7 @@ int main(void)
 	        cmocka_unit_test(test_window_counts_refused_connections),
 	        cmocka_unit_test(test_share_addresses_window),
 	        cmocka_unit_test(test_share_addresses_at_least_one),
+	        cmocka_unit_test(test_unbegin),
 	        cmocka_unit_test(test_share_addresses_delay),
 	        cmocka_unit_test(test_share_addresses_window_adapts),
 	        cmocka_unit_test(test_backoff_round_trip),
