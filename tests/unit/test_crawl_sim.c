@@ -2467,11 +2467,13 @@ static void test_worker_takeover(void **state)
  * lease, with the connect timeout and HEED_CRAWL_STALE_MS to spare), and
  * claims them again; the run still ends with every page fetched once. */
 struct pause {
-	uint64_t after; /* requests */
-	int64_t at, until;
+	uint64_t after;   /* requests */
+	int64_t pause_ms; /* both clocks jump: the process was stopped */
+	int64_t step_ms;  /* the wall clock alone jumps */
+	int64_t at;
 };
 
-static void pause_once(struct sim *s, heed_crawl_action_kind kind)
+static void interrupt(struct sim *s, heed_crawl_action_kind kind)
 {
 	struct pause *z = s->ud;
 
@@ -2480,20 +2482,21 @@ static void pause_once(struct sim *s, heed_crawl_action_kind kind)
 	if (z->at || kind != HEED_CRAWL_WAIT || s->requests < z->after)
 		return;
 	z->at = s->now;
-	s->now += WSIM_LEASE_MS + 1000;
-	z->until = s->now;
-	trace(s, HEED_LOG_INFO, "paused until %.3f", secs(s->now));
+	s->now += z->pause_ms;
+	s->unix_step_ms += z->step_ms;
+	trace(s, HEED_LOG_INFO, "paused %lld ms, wall clock stepped %lld ms",
+	      (long long)z->pause_ms, (long long)z->step_ms);
 }
 
 static void test_worker_fenced(void **state)
 {
 	struct sim *s = wsim_new(4, 20);
-	struct pause z = {30, 0, 0};
+	struct pause z = {30, WSIM_LEASE_MS + 1000, 0, 0};
 	struct heed_crawl_progress p;
 	size_t out = 0;
 
 	(void)state;
-	s->after_step = pause_once;
+	s->after_step = interrupt;
 	s->ud = &z;
 	assert_true(wsim_crawl(s, &p));
 	assert_int_equal(wsim_check(s), 0);
@@ -2518,24 +2521,14 @@ static void test_worker_fenced(void **state)
  * not start (check_lease): the worker counts those leases lost, hands
  * them back and claims them again; the run still ends with every page
  * fetched once. */
-static void step_wall_clock(struct sim *s, heed_crawl_action_kind kind)
-{
-	struct pause *z = s->ud;
-
-	if (z->at || kind != HEED_CRAWL_WAIT || s->requests < z->after)
-		return;
-	z->at = s->now;
-	s->unix_step_ms = 4000;
-}
-
 static void test_worker_clock_step(void **state)
 {
 	struct sim *s = wsim_new(4, 20);
-	struct pause z = {30, 0, 0};
+	struct pause z = {30, 0, 4000, 0};
 	struct heed_crawl_progress p;
 
 	(void)state;
-	s->after_step = step_wall_clock;
+	s->after_step = interrupt;
 	s->ud = &z;
 	assert_true(wsim_crawl(s, &p));
 	assert_int_equal(wsim_check(s), 0);
