@@ -32,6 +32,10 @@
  * failing seed: HEED_SIM_LOG (0-3: the controller's log on stderr; 3 adds
  * every fetch, answer and WAIT), HEED_SIM_SHOW=N (site N's pages and
  * links), HEED_SIM_KEEP (keep the store and print where).
+ *
+ * The test_worker_* tests run one controller as a worker (issue 14) on a
+ * calm web built by hand, beside a second worker, a dead one, a paused
+ * process and a stepped wall clock ("one worker" below).
  */
 #include "heed_test.h"
 
@@ -43,6 +47,7 @@
 #include "heed/crawl.h"
 #include "heed/store.h"
 #include "heed/store_frontier.h"
+#include "heed/store_leases.h"
 
 /* The fake clocks: the monotonic one starts here, Unix is this far ahead
  * (2027). */
@@ -216,6 +221,7 @@ struct address {
 	unsigned capacity;        /* requests in flight; more get 503 */
 	unsigned connect_fail_pm; /* connections refused, per mille */
 	unsigned in_flight;
+	unsigned max_in_flight;
 };
 
 /* ---- the simulated network ---- */
@@ -296,7 +302,9 @@ struct event {
 	XX(FRONTIER, "frontier rows left queued or in flight")             \
 	XX(END, "the crawl did not end within bounds, or left its run")    \
 	XX(SPIN, "WAIT without time passing")                              \
-	XX(API, "a controller call failed")
+	XX(API, "a controller call failed")                                \
+	XX(LEASE, "a worker's request outside its lease's safe part")      \
+	XX(ONCE, "a page or robots.txt requested other than once")
 
 #define BREACH_ENUM(name, text) B_##name,
 enum breach_kind { BREACH_MAP(BREACH_ENUM) B_COUNT };
@@ -354,6 +362,14 @@ struct sim {
 	uint64_t requests, arrivals, overloads, refused, resets, timeouts;
 	uint64_t pages_stored, lost;
 	uint64_t digest; /* of the server's log: reproducibility */
+	/* The worker tests: no network faults, and a look at the leases
+	 * after each step. */
+	bool calm;
+	void (*after_step)(struct sim *s, heed_crawl_action_kind kind);
+	void *ud;
+	sqlite3_stmt *lease_row;
+	int64_t quantum_ms;   /* answers reach heed on multiples of it */
+	int64_t unix_step_ms; /* the wall clock was stepped this far ahead */
 	struct breach breaches[B_COUNT];
 	char body[SIM_BODY_BYTES];
 };
@@ -397,9 +413,14 @@ static double secs(int64_t mono_ms)
 	return (double)(mono_ms - SIM_MONO_START_MS) / 1000.0;
 }
 
+static int64_t unix_ms(const struct sim *s)
+{
+	return SIM_UNIX_OFFSET_MS + s->now + s->unix_step_ms;
+}
+
 static struct heed_crawl_clock sim_clock(const struct sim *s)
 {
-	struct heed_crawl_clock t = {s->now, SIM_UNIX_OFFSET_MS + s->now};
+	struct heed_crawl_clock t = {s->now, unix_ms(s)};
 
 	return t;
 }
@@ -1017,6 +1038,37 @@ static void lookup_answer(struct sim *s, struct lookup *l)
 
 /* ---- fetches: the client's side ---- */
 
+/* A worker starts a request only to a host whose committed lease it holds,
+ * and only while a request decided now surely left before the lease ends
+ * (its connect timeout plus HEED_CRAWL_STALE_MS): what another worker
+ * reading the store relies on. */
+static void check_lease(struct sim *s, const struct fetch *f)
+{
+	const char *holder = s->opt.worker.holder;
+	const char *host, *got = NULL;
+	int64_t until = 0, now = unix_ms(s);
+	int64_t margin = s->opt.net.connect_timeout_ms + HEED_CRAWL_STALE_MS;
+
+	if (!holder || f->site < 0)
+		return;
+	host = s->sites[s->sites[f->site].host].name;
+	sqlite3_bind_text(s->lease_row, 1, host, -1, SQLITE_STATIC);
+	if (sqlite3_step(s->lease_row) == SQLITE_ROW) {
+		got = (const char *)sqlite3_column_text(s->lease_row, 0);
+		until = sqlite3_column_int64(s->lease_row, 1);
+	}
+	if (!got || strcmp(got, holder) != 0)
+		breach(s, B_LEASE, "t=%.3f: GET %s, its host held by %s",
+		       secs(s->now), f->url, got ? got : "nobody");
+	else if (now + margin >= until)
+		breach(s, B_LEASE,
+		       "t=%.3f: GET %s %lld ms before its lease ends (at "
+		       "least %lld needed)",
+		       secs(s->now), f->url, (long long)(until - now),
+		       (long long)margin + 1);
+	sqlite3_reset(s->lease_row);
+}
+
 static void fetch_start(struct sim *s, const struct heed_crawl_action *a)
 {
 	struct rng *r = &s->net_rng;
@@ -1060,6 +1112,7 @@ static void fetch_start(struct sim *s, const struct heed_crawl_action *a)
 			breach(s, B_ADDRESS, "t=%.3f: GET %s from %s",
 			       secs(s->now), f->url, a->addr->text);
 	}
+	check_lease(s, f);
 	/* A new connection: the request leaves after its handshake. */
 	f->sent = s->now + between(r, 1, 20);
 	trace(s, HEED_LOG_DEBUG, "FETCH %s from %s, sent at %.3f", f->url,
@@ -1209,7 +1262,7 @@ static void arrive(struct sim *s, size_t id)
 	struct address *ad = &s->addrs[f->addr];
 	int64_t ttfb, transfer = between(r, 1, 20);
 
-	if (!f->addr_known || chance(r, ad->connect_fail_pm)) {
+	if (!f->addr_known || (!s->calm && chance(r, ad->connect_fail_pm))) {
 		/* Refused: nothing reached the server. */
 		f->error = HEED_NET_CONNECT;
 		f->elapsed_ms = f->sent - f->start;
@@ -1221,7 +1274,8 @@ static void arrive(struct sim *s, size_t id)
 	f->connected = f->arrived = true;
 	s->arrivals++;
 	witness(s, id);
-	ad->in_flight++;
+	if (++ad->in_flight > ad->max_in_flight)
+		ad->max_in_flight = ad->in_flight;
 	ttfb = f->site >= 0 ? s->sites[f->site].latency_ms : 50;
 	ttfb = ttfb / 2 + between(r, 0, ttfb);
 	f->status = 200;
@@ -1231,11 +1285,11 @@ static void arrive(struct sim *s, size_t id)
 		        chance(r, 500) ? (unsigned)between(r, 1, 3) : 0;
 		ttfb = between(r, 1, 10);
 		s->overloads++;
-	} else if (chance(r, 10)) {
+	} else if (!s->calm && chance(r, 10)) {
 		f->status = 0;
 		f->error = HEED_NET_RESET;
 		s->resets++;
-	} else if (chance(r, 3)) {
+	} else if (!s->calm && chance(r, 3)) {
 		f->status = 0;
 		f->error = HEED_NET_TOTAL_TIMEOUT;
 		ttfb = between(r, 10000, 20000);
@@ -1249,6 +1303,14 @@ static void arrive(struct sim *s, size_t id)
 	f->elapsed_ms =
 	        (f->sent - f->start) + ttfb + (f->status ? transfer : 0);
 	f->end = f->start + f->elapsed_ms;
+	/* A process paused past its answer gets it when it runs again. */
+	if (f->end < s->now)
+		f->end = s->now;
+	/* Answers on a coarse clock (a server that flushes in ticks). */
+	if (s->quantum_ms && f->end % s->quantum_ms) {
+		f->end += s->quantum_ms - f->end % s->quantum_ms;
+		f->elapsed_ms = f->end - f->start;
+	}
 	s->digest = (s->digest ^ (uint64_t)f->sent ^
 	             ((uint64_t)(f->site + 1) << 20) ^
 	             ((uint64_t)f->page << 40) ^ (uint64_t)f->status) *
@@ -1470,6 +1532,11 @@ static void store_open(struct sim *s)
 	                                    "WHERE url = ?1",
 	                                    -1, &s->frontier_state, NULL),
 	                 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(s->db,
+	                                    "SELECT holder, lease_until FROM "
+	                                    "site_leases WHERE site = ?1",
+	                                    -1, &s->lease_row, NULL),
+	                 SQLITE_OK);
 }
 
 static void store_close(struct sim *s)
@@ -1478,6 +1545,7 @@ static void store_close(struct sim *s)
 	char path[128];
 
 	sqlite3_finalize(s->frontier_state);
+	sqlite3_finalize(s->lease_row);
 	sqlite3_close(s->db);
 	heed_store_close(s->store);
 	if (getenv("HEED_SIM_KEEP")) {
@@ -1626,6 +1694,7 @@ static void plan_kills(struct sim *s)
 /* The loop of heed/crawl.h until DONE; false when it did not end. */
 static bool crawl(struct sim *s)
 {
+	heed_crawl_action_kind kind;
 	struct heed_crawl_action a;
 	struct heed_crawl_clock now;
 
@@ -1646,7 +1715,10 @@ static bool crawl(struct sim *s)
 		}
 		now = sim_clock(s);
 		s->steps++;
-		switch (heed_crawl_next(s->c, &now, &a)) {
+		kind = heed_crawl_next(s->c, &now, &a);
+		if (s->after_step)
+			s->after_step(s, kind);
+		switch (kind) {
 		case HEED_CRAWL_RESOLVE:
 			lookup_start(s, &a);
 			break;
@@ -1889,6 +1961,17 @@ static void check_frontier(struct sim *s)
 		breach(s, B_END, "the run is still open after DONE");
 }
 
+/* Everything the store must hold once the crawl ended. */
+static void check_store(struct sim *s)
+{
+	check_frontier(s);
+	read_sites(s);
+	check_sites(s);
+	reach(s);
+	read_pages(s);
+	check_pages(s);
+}
+
 /* ---- one seed ---- */
 
 static uint64_t env_u64(const char *name, uint64_t dflt)
@@ -1976,12 +2059,7 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 		s->ok_len = 0;
 		heed_crawl_free(s->c);
 		s->c = NULL;
-		check_frontier(s);
-		read_sites(s);
-		check_sites(s);
-		reach(s);
-		read_pages(s);
-		check_pages(s);
+		check_store(s);
 	} else {
 		heed_crawl_free(s->c);
 	}
@@ -1995,6 +2073,470 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 	sim_free(s);
 	free(s);
 	return breaches;
+}
+
+/* ---- one worker (issue 14) ----
+ *
+ * One controller in worker mode (`heed crawl --worker`, docs/scaling.md
+ * "Workers") on an ordinary SQLite store: it fetches only the hosts it
+ * holds a lease on. A calm web (no network faults, every page answers
+ * once) of `shared` sites on one address, slow enough that lanes park at
+ * it, and `alone` sites with an address each; the oracle is the same
+ * server log and store as above, plus: every page and robots.txt
+ * requested exactly once, every request inside the committed lease of
+ * its host (check_lease), and at the end no lease held, every host idle,
+ * no worker left in lease_workers. */
+
+#define WSIM_HOLDER         "w0"
+#define WSIM_LEASE_MS       6000
+#define WSIM_CONNECT_MS     2000
+#define WSIM_LATENCY_MS     1500
+#define WSIM_PAGES          3
+#define WSIM_ADDRESS_WINDOW 4
+/* Far more than a run takes (about 150 s simulated, 3,000 steps). */
+#define WSIM_MAX_MS    (1800 * 1000)
+#define WSIM_MAX_STEPS 200000
+
+/* Page 0 ("/") links to every other page, each links back home. */
+static void build_worker_site(struct sim *s, unsigned i, unsigned addr)
+{
+	struct site *st = &s->sites[i];
+
+	st->twin = -1;
+	st->host = i;
+	snprintf(st->name, sizeof(st->name), "s%u.sim.test", i);
+	st->addrs[0] = addr;
+	st->addr_count = 1;
+	st->robots = ROBOTS_NORMAL;
+	st->latency_ms = WSIM_LATENCY_MS;
+	st->page_count = WSIM_PAGES;
+	st->pages = calloc(st->page_count, sizeof(*st->pages));
+	assert_non_null(st->pages);
+	for (unsigned k = 0; k < st->page_count; k++) {
+		struct page *p = &st->pages[k];
+		p->kind = PAGE_HTML;
+		if (k == 0) {
+			snprintf(p->path, sizeof(p->path), "/");
+			for (unsigned l = 1; l < st->page_count; l++)
+				p->links[p->link_count++] =
+				        (struct target){TO_PAGE, i, l};
+		} else {
+			snprintf(p->path, sizeof(p->path), "/p/%u.html", k);
+			p->links[p->link_count++] =
+			        (struct target){TO_PAGE, i, 0};
+		}
+	}
+	s->url_count += st->page_count + 2;
+}
+
+/* Sites 0..alone-1 have addresses 1..alone; the others share address 0. */
+static struct sim *wsim_new(unsigned alone, unsigned shared)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+
+	assert_non_null(s);
+	assert_true(alone + 1 <= SIM_MAX_ADDRS);
+	s->seed = 14;
+	s->now = SIM_MONO_START_MS;
+	rng_init(&s->web_rng, s->seed, 1);
+	rng_init(&s->net_rng, s->seed, 2);
+	s->calm = true;
+	s->addr_count = alone + 1;
+	for (unsigned a = 0; a < s->addr_count; a++) {
+		snprintf(s->addrs[a].text, sizeof(s->addrs[a].text),
+		         "10.0.0.%u", a + 1);
+		s->addrs[a].capacity = 1000;
+	}
+	s->site_count = alone + shared;
+	s->off_count = 1;
+	s->sites = calloc(s->site_count, sizeof(*s->sites));
+	assert_non_null(s->sites);
+	for (unsigned i = 0; i < s->site_count; i++)
+		build_worker_site(s, i, i < alone ? i + 1 : 0);
+	s->max_steps = WSIM_MAX_STEPS;
+	s->max_ms = WSIM_MAX_MS;
+	options_init(s);
+	s->opt.worker.holder = WSIM_HOLDER;
+	s->opt.worker.lease_ms = WSIM_LEASE_MS;
+	s->opt.worker.max_sites = 4096;
+	s->opt.net.connect_timeout_ms = WSIM_CONNECT_MS;
+	/* A small window, so most of the shared address's lanes park. */
+	s->opt.polite.address_concurrency = WSIM_ADDRESS_WINDOW;
+	store_open(s);
+	return s;
+}
+
+/* Runs the crawl to DONE and finishes it; *p: the counters at DONE. */
+static bool wsim_crawl(struct sim *s, struct heed_crawl_progress *p)
+{
+	struct heed_crawl_clock now;
+	heed_status rc;
+	bool done = crawl(s);
+
+	memset(p, 0, sizeof(*p));
+	if (!done) {
+		report(s, 0, 1);
+		heed_crawl_free(s->c);
+		s->c = NULL;
+		return false;
+	}
+	now = sim_clock(s);
+	rc = heed_crawl_finish(s->c, &now);
+	if (rc != HEED_OK)
+		breach(s, B_API, "heed_crawl_finish: %s", heed_status_name(rc));
+	heed_crawl_progress_get(s->c, &now, p);
+	heed_crawl_free(s->c);
+	s->c = NULL;
+	return true;
+}
+
+static int64_t count_rows(struct sim *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(s->db, sql, -1, &st, NULL),
+	                 SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* The oracle of a finished worker run; returns the breaches. */
+static uint64_t wsim_check(struct sim *s)
+{
+	struct heed_lease_counts n;
+	int64_t workers;
+	uint64_t breaches = 0;
+
+	check_store(s);
+	for (unsigned i = 0; i < s->site_count; i++) {
+		const struct site *st = &s->sites[i];
+		if (st->robots_hits != 1)
+			breach(s, B_ONCE, "%s/robots.txt requested %u times",
+			       st->name, st->robots_hits);
+		for (unsigned k = 0; k < st->page_count; k++)
+			if (st->pages[k].hits != 1)
+				breach(s, B_ONCE,
+				       "http://%s%s requested %u times",
+				       st->name, st->pages[k].path,
+				       st->pages[k].hits);
+	}
+	assert_int_equal(heed_store_lease_counts(s->store, unix_ms(s), &n),
+	                 HEED_OK);
+	if (n.held != 0 || n.idle != n.sites || n.sites != s->site_count)
+		breach(s, B_END,
+		       "leases at the end: %lld sites (want %u), %lld held, "
+		       "%lld idle",
+		       (long long)n.sites, s->site_count, (long long)n.held,
+		       (long long)n.idle);
+	workers = count_rows(s, "SELECT count(*) FROM lease_workers");
+	if (workers != 0)
+		breach(s, B_END, "%lld workers left in lease_workers",
+		       (long long)workers);
+	for (size_t k = 0; k < B_COUNT; k++)
+		breaches += s->breaches[k].count;
+	report(s, 0, breaches);
+	return breaches;
+}
+
+static void wsim_free(struct sim *s)
+{
+	store_close(s);
+	sim_free(s);
+	free(s);
+}
+
+/* 1. A plain worker run: 40 sites parked at one address, 4 alone. */
+static void test_worker_plain(void **state)
+{
+	struct sim *s = wsim_new(4, 40);
+	struct heed_crawl_progress p;
+
+	(void)state;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	/* The shared address's window was full: its other lanes parked. */
+	assert_int_equal(s->addrs[0].max_in_flight, WSIM_ADDRESS_WINDOW);
+	assert_int_equal(p.sites_claimed, s->site_count);
+	assert_int_equal(p.taken_over, 0);
+	assert_int_equal(p.leases_lost, 0);
+	wsim_free(s);
+}
+
+/* 2. Another live worker appears mid-run (a heartbeat only: it never
+ * claims), so w0's share halves and it hands hosts back while lanes are
+ * parked at the shared address; it must claim them again and finish.
+ * With 6ba9b48 reverted, lanes woken by a request's end whose host was
+ * handed back took the address's room with them and the rest stayed
+ * parked: the run never ended. */
+struct second_worker {
+	uint64_t join_after; /* requests */
+	bool joined;
+	int64_t next_beat;
+	int64_t live;
+};
+
+static void beat_second(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct second_worker *w = s->ud;
+
+	(void)kind;
+	if (!w->joined && s->requests >= w->join_after)
+		w->joined = true;
+	if (!w->joined || s->now < w->next_beat)
+		return;
+	assert_int_equal(heed_store_lease_worker_beat(s->store, "w1",
+	                                              unix_ms(s), WSIM_LEASE_MS,
+	                                              &w->live),
+	                 HEED_OK);
+	w->next_beat = s->now + 1000;
+}
+
+/* One run with w1 joining once w0 sent join_after requests; false when it
+ * did not end. */
+static bool share_halves(uint64_t join_after)
+{
+	struct sim *s = wsim_new(4, 40);
+	struct second_worker w = {join_after, false, 0, 0};
+	struct heed_crawl_progress p;
+
+	s->after_step = beat_second;
+	s->ud = &w;
+	s->quantum_ms = 250;
+	if (!wsim_crawl(s, &p)) {
+		wsim_free(s);
+		return false;
+	}
+	assert_true(w.joined);
+	assert_int_equal(w.live, 2);
+	assert_int_equal(heed_store_lease_worker_leave(s->store, "w1"),
+	                 HEED_OK);
+	assert_int_equal(wsim_check(s), 0);
+	/* Hosts were handed back mid-run and claimed again. */
+	assert_true(p.sites_claimed > (int64_t)s->site_count);
+	assert_int_equal(p.leases_lost, 0);
+	wsim_free(s);
+	return true;
+}
+
+/* w1 joins at several points of the run: while robots.txt requests are
+ * out, and while pages are. */
+static void test_worker_share_halves(void **state)
+{
+	static const uint64_t joins[] = {20, 40, 60, 80, 120};
+	unsigned stranded = 0;
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(joins); i++)
+		if (!share_halves(joins[i])) {
+			printf("w1 joining after %llu requests: no DONE\n",
+			       (unsigned long long)joins[i]);
+			stranded++;
+		}
+	assert_int_equal(stranded, 0);
+}
+
+/* 3. A takeover: a dead worker "w9" held s0.sim.test with a short lease,
+ * recorded a request start, and left the home page in flight. w0 must
+ * not contact the host before that lease ends, must then take it over,
+ * fetch the page again, and start one delay after the later of its grant
+ * and the recorded start. */
+#define DEAD_LEASE_MS 3000
+#define DEAD_START_MS 2000 /* after the dead worker's grant */
+
+struct takeover {
+	const char *host;
+	int64_t granted; /* Unix ms of the step that granted w0 the host */
+};
+
+static int keep_token(void *ud, const struct heed_site_lease *l)
+{
+	*(int64_t *)ud = l->token;
+	return 0;
+}
+
+static int keep_id(void *ud, const struct heed_frontier_entry *e)
+{
+	*(int64_t *)ud = e->id;
+	return 0;
+}
+
+/* The grant happened inside the heed_crawl_next() call of the first step
+ * after which w0 holds the host: at that step's clock. */
+static void watch_grant(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct takeover *t = s->ud;
+	const char *holder;
+
+	(void)kind;
+	if (t->granted)
+		return;
+	sqlite3_bind_text(s->lease_row, 1, t->host, -1, SQLITE_STATIC);
+	if (sqlite3_step(s->lease_row) == SQLITE_ROW) {
+		holder = (const char *)sqlite3_column_text(s->lease_row, 0);
+		if (holder && strcmp(holder, WSIM_HOLDER) == 0)
+			t->granted = unix_ms(s);
+	}
+	sqlite3_reset(s->lease_row);
+}
+
+/* The store as w9 left it when it died at t0: the run begun, the host's
+ * home page in flight, its lease held, a request start recorded. */
+static void seed_dead_worker(struct sim *s, int64_t t0)
+{
+	struct heed_frontier_entry e = {0};
+	struct heed_crawl_run run;
+	int64_t token = 0, id = 0;
+	bool joined = true, held = false;
+
+	assert_int_equal(
+	        heed_store_run_join(s->store, "full", t0 / 1000, &run, &joined),
+	        HEED_OK);
+	assert_false(joined);
+	e.url = "http://s0.sim.test/";
+	e.host = "http://s0.sim.test";
+	e.kind = HEED_FRONTIER_PAGE;
+	e.lastmod = HEED_STORE_NO_DATE;
+	assert_int_equal(heed_store_frontier_add(s->store, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s->store, e.host, 0, 1,
+	                                            keep_id, &id),
+	                 HEED_OK);
+	assert_true(id > 0);
+	assert_int_equal(heed_store_frontier_set_state(
+	                         s->store, id, HEED_FRONTIER_IN_FLIGHT, 0),
+	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_lease_ensure_origin(s->store, "s0.sim.test", e.host,
+	                                       HEED_CRAWL_DELAY_MS, t0),
+	        HEED_OK);
+	assert_int_equal(heed_store_lease_claim(s->store, "w9", t0,
+	                                        DEAD_LEASE_MS, 1, keep_token,
+	                                        &token),
+	                 HEED_OK);
+	assert_true(token > 0);
+	assert_int_equal(
+	        heed_store_lease_record_start(s->store, "s0.sim.test", "w9",
+	                                      token, t0 + DEAD_START_MS, &held),
+	        HEED_OK);
+	assert_true(held);
+}
+
+static void test_worker_takeover(void **state)
+{
+	struct sim *s = wsim_new(2, 8);
+	struct takeover t = {"s0.sim.test", 0};
+	struct heed_crawl_progress p;
+	int64_t t0 = unix_ms(s), first = 0, earliest;
+
+	(void)state;
+	seed_dead_worker(s, t0);
+	s->after_step = watch_grant;
+	s->ud = &t;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_int_equal(p.taken_over, 1);
+	assert_true(t.granted >= t0 + DEAD_LEASE_MS);
+	earliest =
+	        t.granted > t0 + DEAD_START_MS ? t.granted : t0 + DEAD_START_MS;
+	earliest += HEED_CRAWL_DELAY_MS;
+	for (size_t i = 0; i < s->fetch_len; i++) {
+		const struct fetch *f = &s->fetches[i];
+		if (f->site != 0)
+			continue;
+		if (!first)
+			first = SIM_UNIX_OFFSET_MS + f->sent;
+		assert_true(SIM_UNIX_OFFSET_MS + f->start >=
+		            t0 + DEAD_LEASE_MS);
+	}
+	printf("takeover: granted %lld ms after the dead lease began, first "
+	       "request %lld ms after it (earliest allowed %lld)\n",
+	       (long long)(t.granted - t0), (long long)(first - t0),
+	       (long long)(earliest - t0));
+	assert_true(first >= earliest);
+	/* The page in flight was fetched again (wsim_check: exactly once). */
+	assert_int_equal(s->sites[0].pages[0].hits, 1);
+	wsim_free(s);
+}
+
+/* 4. Fencing: the process is paused (the clock jumps past every lease
+ * without a call to the controller) while requests are out. When it runs
+ * again its renewal finds every lease expired: it counts them lost, starts
+ * nothing to those hosts (check_lease: every request inside a committed
+ * lease, with the connect timeout and HEED_CRAWL_STALE_MS to spare), and
+ * claims them again; the run still ends with every page fetched once. */
+struct pause {
+	uint64_t after;   /* requests */
+	int64_t pause_ms; /* both clocks jump: the process was stopped */
+	int64_t step_ms;  /* the wall clock alone jumps */
+	int64_t at;
+};
+
+static void interrupt(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct pause *z = s->ud;
+
+	/* Between calls, never between deciding a FETCH and sending it
+	 * (that is the shell's HEED_CRAWL_STALE_MS rule). */
+	if (z->at || kind != HEED_CRAWL_WAIT || s->requests < z->after)
+		return;
+	z->at = s->now;
+	s->now += z->pause_ms;
+	s->unix_step_ms += z->step_ms;
+	trace(s, HEED_LOG_INFO, "paused %lld ms, wall clock stepped %lld ms",
+	      (long long)z->pause_ms, (long long)z->step_ms);
+}
+
+static void test_worker_fenced(void **state)
+{
+	struct sim *s = wsim_new(4, 20);
+	struct pause z = {30, WSIM_LEASE_MS + 1000, 0, 0};
+	struct heed_crawl_progress p;
+	size_t out = 0;
+
+	(void)state;
+	s->after_step = interrupt;
+	s->ud = &z;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_true(z.at > 0);
+	/* Requests were out when the pause began. */
+	for (size_t i = 0; i < s->fetch_len; i++)
+		if (s->fetches[i].start <= z.at && s->fetches[i].end > z.at)
+			out++;
+	printf("fenced: %zu requests out at the pause, %lld leases lost, "
+	       "%lld hosts claimed\n",
+	       out, (long long)p.leases_lost, (long long)p.sites_claimed);
+	assert_true(out > 0);
+	assert_true(p.leases_lost > 0);
+	assert_true(p.sites_claimed > (int64_t)s->site_count);
+	wsim_free(s);
+}
+
+/* 5. Fencing between renewals: the wall clock is stepped 4 s ahead (an
+ * NTP step) while the monotonic one runs on, so until the next renewal
+ * (due by the monotonic clock) every held lease is within the connect
+ * timeout plus HEED_CRAWL_STALE_MS of its end. Requests decided then must
+ * not start (check_lease): the worker counts those leases lost, hands
+ * them back and claims them again; the run still ends with every page
+ * fetched once. */
+static void test_worker_clock_step(void **state)
+{
+	struct sim *s = wsim_new(4, 20);
+	struct pause z = {30, 0, 4000, 0};
+	struct heed_crawl_progress p;
+
+	(void)state;
+	s->after_step = interrupt;
+	s->ud = &z;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_true(z.at > 0);
+	printf("clock step: %lld leases lost, %lld hosts claimed\n",
+	       (long long)p.leases_lost, (long long)p.sites_claimed);
+	assert_true(p.leases_lost > 0);
+	wsim_free(s);
 }
 
 /* ---- the tests ---- */
@@ -2052,6 +2594,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_sim_reproducible),
 	        cmocka_unit_test(test_sim_seeds),
+	        cmocka_unit_test(test_worker_plain),
+	        cmocka_unit_test(test_worker_share_halves),
+	        cmocka_unit_test(test_worker_takeover),
+	        cmocka_unit_test(test_worker_fenced),
+	        cmocka_unit_test(test_worker_clock_step),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
