@@ -34,6 +34,20 @@ asked twice only on sites the victim held and at most one a site (what it
 had fetched but not stored). From PostgreSQL: every page stored exactly
 once. From the workers: both exit 0, the survivor reports takeovers, and
 the victim's stderr says "lease lost" after the partition began.
+
+When it was written (main at 0699ecb) it failed on every run, for causes
+in src/crawl and the store, left for issue 14 as the brief asked:
+- after a silent partition, the victim's held batch, delivered late,
+  queues URLs of hosts the survivor then hands back idle (lease row with
+  next_allowed_at = wanted_at = idle): nobody claims them, both workers
+  exit 0 with "N URLs left in the queue" (check_every_site_whole,
+  check_stored_once);
+- the victim sends requests it decided under its lost lease right after
+  the partition ends, 0-0.9 s from the new holder's (check_gaps,
+  check_takeover_gaps, check_victim_within_lease), in both variants;
+- the held transaction meets the survivor's in a PostgreSQL deadlock, and
+  the worker whose statement was chosen exits 1 with "current transaction
+  is aborted" (check_workers_finished).
 """
 
 import contextlib
@@ -75,7 +89,7 @@ PARTITION_S = 10.0  # longer than a lease
 # partition: it holds its share of sites, with most of their pages still
 # to fetch (each site has 7, fetched one a second).
 PARTITION_AFTER = 20
-RUN_TIMEOUT = 50  # seconds for one crawl; each needs about 25
+RUN_TIMEOUT = 45  # seconds for one crawl; each needs 20 to 45
 
 shared_names = site_names(SHARED_SITES, "partition.test")
 alone_names = site_names(len(ALONE), "alone-partition.test")
@@ -395,31 +409,33 @@ def check_partitioned(run):
 def check_victim_within_lease(run):
     """The victim's leases ended by began + LEASE_S at the latest (it could
     renew nothing after began): no request of it starts from then until
-    the partition's end, on any host. On a host the survivor took over,
-    a later request of the victim is fair only under a new lease, which it
-    can get only once the survivor has handed the host back: so after the
-    victim's first request from began + LEASE_S on, the survivor asks the
-    host nothing more (an interleaving means both fetched it at once)."""
+    the partition's end, on any host. Later on, it may hold a host the
+    survivor took over again, under a new lease, once the survivor handed
+    it back (a hand-off, fair when its gaps are: check_gaps); what it may
+    not do is fetch from what it had decided under the lost lease: so on
+    such a host, no URL asked by the survivor since the partition began is
+    asked by the victim from began + LEASE_S on, or the other way round."""
     lease_end = run["began"] + LEASE_S
     bad = [(e["host"], e["start"], e["path"]) for e in run["log"]
            if worker_of(e) == VICTIM and lease_end <= e["start"]
            < run["ended"]]
     assert not bad, (f"{len(bad)} requests of {VICTIM} after its leases "
                      f"ended ({lease_end:.3f} s) while cut off: {bad[:5]}")
+    both = []
     for host in run["taken"]:
         mine = [e for e in run["log"] if e["host"] == host]
-        again = min((e["start"] for e in mine if worker_of(e) == VICTIM
-                     and e["start"] >= lease_end), default=None)
-        if again is None:
-            continue
-        both = [(e["start"], e["path"]) for e in mine
-                if worker_of(e) == SURVIVOR and e["start"] > again]
-        assert not both, (
-            f"{host}: {SURVIVOR}, which took it over, still asked {both} "
-            f"after {VICTIM} asked it again at {again:.3f} s (its lease "
-            f"ended by {lease_end:.3f} s; partition {run['began']:.3f}-"
-            f"{run['ended']:.3f} s); the site's requests: "
-            f"{who_fetched_all(run, host)}")
+        late = {e["path"] for e in mine
+                if worker_of(e) == VICTIM and e["start"] >= lease_end}
+        new = {e["path"] for e in mine
+               if worker_of(e) == SURVIVOR and e["start"] >= run["began"]}
+        if late & new:
+            both.append((host, sorted(late & new),
+                         who_fetched_all(run, host)))
+    assert not both, (
+        f"on {len(both)} sites {SURVIVOR} took over, {VICTIM} asked after "
+        f"its lease ended ({lease_end:.3f} s; partition {run['began']:.3f}-"
+        f"{run['ended']:.3f} s) what {SURVIVOR} asked as the new holder: "
+        f"{both[:3]}")
 
 
 def who_fetched_all(run, host):
