@@ -203,6 +203,12 @@ def analyse(requests, is_page=None):
         "mean_in_flight_at_start": (round(at_start, 3)
                                     if at_start is not None else None),
         "span_s": span / 1000,
+        # The log's own clock (seconds since the epoch), for setting the
+        # requests against a run's start and end.
+        "first_start_s": (min(s for s, _ in intervals) / 1000
+                          if intervals else None),
+        "last_end_s": (max(e for _, e in intervals) / 1000
+                       if intervals else None),
     }
 
 

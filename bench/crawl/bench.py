@@ -59,6 +59,32 @@ and bytes sent ($body_bytes_sent), both as a share of run 1, the share of
 200 (found) and the rest (missed), the courtesy figures, and heed's wall
 clock. Without --recrawl the web is the one shared docroot, as before.
 
+Workers on PostgreSQL (`--workers N`, heed only; issue 14): a throwaway
+PostgreSQL cluster (tests/pgcluster.py: a temporary folder, 127.0.0.1
+only, fsync off) holds the store, and N `heed crawl --worker
+--worker-name wK --store postgresql://...` start at once with the same
+seeds and the options heed gets in every other run (without --quiet,
+which would hide the summary the claims are read from; log.level=0 keeps
+the log as quiet). `--store-pg` runs the one ordinary heed crawl on such a
+cluster instead: against the SQLite default, PostgreSQL's cost alone.
+Besides every figure above: each worker's wall, CPU (wait4 of each child),
+peak RSS and, from its summary lines, pages stored and `worker NAME: C
+claims, S sites claimed (T taken over after expiry), R released, L lost`;
+their sums, claims per second of the whole wall; PostgreSQL's own CPU
+(utime + stime from /proc/PID/stat of the postmaster and every process
+under it, sampled every 0.2 s with the last value kept per process, so a
+backend that exited counts up to its last sample: at most 0.2 s of each
+is missed); the WAL written (pg_current_wal_lsn before and after, the
+schema's creation included), the rows and sizes of pages, frontier and
+site_leases, and the rows each table had inserted, updated (HOT) and
+deleted, and the commits, per page stored (pg_stat_user_tables,
+pg_stat_database), and the time spent in the search area's trigger
+(track_functions = pl; wall time inside it, so waits count too); and
+how long after the start the first request came and how long after the
+last request each program exited (the bench's clock against nginx's
+$msec: what a worker spends before its first claim and waiting for the
+run's end). A Markdown row for docs/performance.md ends the report.
+
 Usage:
 
     python3 bench/crawl/bench.py --sites 1000 --pages 10 [--heed build/heed]
@@ -66,12 +92,16 @@ Usage:
     python3 bench/crawl/bench.py --web shared --sites 1000 --pages 10
     python3 bench/crawl/bench.py --web shared --sites 200 --pages 5 \\
         --peer heed --peer wget2 --peer scrapy [--json]
+    python3 bench/crawl/bench.py --web shared --sites 10000 --pages 10 \\
+        --workers 4 [--json]          # or --store-pg: one plain crawl
 
     --web per-address|shared   --address ADDR (shared web; 127.0.0.2)
     --port PORT (18081)        --concurrency N (passed on only when given)
     --timeout S (1800)         --json (every figure, one JSON object)
     --wget2-wait S (1)         wget2's --wait, per thread (0: none)
     --recrawl                  the recrawl runs above (heed only)
+    --workers N                N heed crawl --worker on PostgreSQL (heed only)
+    --store-pg                 one heed crawl on PostgreSQL (heed only)
 
 Environment: HEED_BENCH_ARGS (more arguments for heed crawl),
 HEED_BENCH_LOG (heed's log.level, default 0), HEED_BENCH_KEEP (keep the
@@ -485,44 +515,303 @@ def run_bounded(argv, timeout, log_path):
     a child spawned by this script starts with this script's own (after a
     big access log has been read, hundreds of MB; `sleep` would show as
     much). ru_maxrss is kept in the figures for comparison."""
+    r = run_many([argv], timeout, [log_path])[0]
+    del r["started_at"]
+    return r
+
+
+def run_many(argvs, timeout, log_paths, tick=None):
+    """run_bounded for several programs started at once (the workers of
+    --workers), each in its own process group with its own figures; wall
+    is each one's own, from the common start to its exit. The timeout is
+    the whole run's. tick(), when given, is called at every poll (every
+    20 ms) while any runs: the PostgreSQL CPU sampler."""
     env = {k: v for k, v in os.environ.items()
            if not k.lower().endswith("_proxy")}
-    with open(log_path or os.devnull, "w") as out:
-        if log_path is None:
-            out = sys.stderr  # not stdout, which --json keeps for JSON
+    outs = [open(path or os.devnull, "w") for path in log_paths]
+    procs, done = [], {}
+    try:
         t0 = time.monotonic()
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT,
-                                stdin=subprocess.DEVNULL, env=env,
-                                start_new_session=True)
+        epoch0 = time.time()
+        for argv, path, out in zip(argvs, log_paths, outs):
+            procs.append(subprocess.Popen(
+                argv, stdout=out if path else sys.stderr,  # not stdout,
+                stderr=subprocess.STDOUT,       # which --json keeps for JSON
+                stdin=subprocess.DEVNULL, env=env, start_new_session=True))
         deadline = t0 + timeout
-        timed_out = False
-        peak_kb = 0
+        timed_out = set()  # the programs still running at the timeout
+        peak_kb = [0] * len(procs)
         while True:
-            pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
+            for n, proc in enumerate(procs):
+                if n in done:
+                    continue
+                pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
+                if pid:
+                    done[n] = (status, ru, time.monotonic() - t0)
+                    continue
+                peak_kb[n] = max([peak_kb[n]] + [high_water_kb(p) for p in
+                                                 tree_pids(proc.pid)])
+            if tick:
+                tick()
+            if len(done) == len(procs):
                 break
-            peak_kb = max([peak_kb] + [high_water_kb(p)
-                                       for p in tree_pids(proc.pid)])
             if time.monotonic() > deadline and not timed_out:
-                timed_out = True
-                os.killpg(proc.pid, signal.SIGTERM)
+                for n, proc in enumerate(procs):
+                    if n not in done:
+                        timed_out.add(n)
+                        os.killpg(proc.pid, signal.SIGTERM)
                 deadline = time.monotonic() + 5
             elif timed_out and time.monotonic() > deadline:
-                os.killpg(proc.pid, signal.SIGKILL)
-                pid, status, ru = os.wait4(proc.pid, 0)
+                for n, proc in enumerate(procs):
+                    if n not in done:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                        pid, status, ru = os.wait4(proc.pid, 0)
+                        done[n] = (status, ru, time.monotonic() - t0)
                 break
             time.sleep(0.02)
-        wall = time.monotonic() - t0
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    try:  # whatever the peer left behind in its group
-        os.killpg(proc.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    return {"wall_s": round(wall, 2),
-            "cpu_s": round(ru.ru_utime + ru.ru_stime, 2),
-            "peak_rss_mb": round(peak_kb / 1024, 1),
-            "ru_maxrss_mb": round(ru.ru_maxrss / 1024, 1),
-            "exit": proc.returncode, "timed_out": timed_out}
+    finally:
+        for out in outs:
+            out.close()
+    results = []
+    for n, proc in enumerate(procs):
+        status, ru, wall = done[n]
+        try:  # whatever the peer left behind in its group
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        results.append({"wall_s": round(wall, 2),
+                        "started_at": round(epoch0, 3),
+                        "cpu_s": round(ru.ru_utime + ru.ru_stime, 2),
+                        "peak_rss_mb": round(peak_kb[n] / 1024, 1),
+                        "ru_maxrss_mb": round(ru.ru_maxrss / 1024, 1),
+                        "exit": os.waitstatus_to_exitcode(status),
+                        "timed_out": n in timed_out})
+    return results
+
+
+def cpu_ticks(pid):
+    """(start time, utime + stime) of a live process, in clock ticks, from
+    /proc/PID/stat; None once it is gone. The start time tells a reused
+    pid from the process that had it."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # After the command's ")": state is field 3, so utime (14), stime (15)
+    # and starttime (22) are at 11, 12 and 19.
+    return int(fields[19]), int(fields[11]) + int(fields[12])
+
+
+class ClusterCpu:
+    """PostgreSQL's own CPU during a run: utime + stime of the postmaster
+    and every process under it (backends, checkpointer, WAL writer,
+    autovacuum), sampled every 0.2 s and kept per process as last seen, so
+    that a backend that has exited still counts (up to its last sample).
+    Only utime + stime: a child's CPU also lands in its parent's cutime
+    when it is reaped, and counting both would count it twice."""
+
+    PERIOD_S = 0.2
+
+    def __init__(self, postmaster):
+        self.root = postmaster
+        self.last = {}
+        self.at = 0.0
+        self.sample()
+        self.before = dict(self.last)
+
+    def sample(self):
+        for pid in tree_pids(self.root):
+            t = cpu_ticks(pid)
+            if t:
+                self.last[(pid, t[0])] = t[1]
+        self.at = time.monotonic()
+
+    def tick(self):
+        if time.monotonic() - self.at >= self.PERIOD_S:
+            self.sample()
+
+    def seconds(self):
+        """CPU seconds used since the first sample (take a last one)."""
+        self.sample()
+        ticks = sum(v - self.before.get(k, 0) for k, v in self.last.items())
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+    def processes(self):
+        return len(self.last)
+
+
+def postmaster_pid(pg):
+    with open(os.path.join(pg.data(), "postmaster.pid")) as f:
+        return int(f.readline())
+
+
+WORKER_LINE = re.compile(
+    r"^worker (\S+): (\d+) claims, (\d+) sites claimed \((\d+) taken over "
+    r"after expiry\), (\d+) released, (\d+) lost", re.M)
+
+
+STORED_LINE = re.compile(r"^heed crawl \([a-z]+\): (\d+) pages stored", re.M)
+
+
+def worker_line(path):
+    """The counts of a worker's summary lines in its output: its claims
+    line and the pages it stored; {} without them."""
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return {}
+    m = WORKER_LINE.search(text)
+    got = {} if not m else dict(zip(
+        ("name", "claims", "sites_claimed", "taken_over", "released",
+         "lost"), [m.group(1)] + [int(g) for g in m.groups()[1:]]))
+    m = STORED_LINE.search(text)
+    if m:
+        got["pages_stored"] = int(m.group(1))
+    return got
+
+
+def pg_figures(pg):
+    """What the run left in PostgreSQL: pages rows (as heed_figures counts
+    SQLite's), frontier rows, sizes of the main tables with their indexes,
+    and the WAL position (bytes written since the cluster began)."""
+    if not pg.psql("SELECT to_regclass('pages') IS NOT NULL AND "
+                   "to_regclass('frontier') IS NOT NULL AND "
+                   "to_regclass('site_leases') IS NOT NULL").startswith("t"):
+        # heed stopped before it created its tables (a refused option).
+        return {"store_rows": 0, "store_rows_200": 0, "store_views": 0,
+                "frontier_rows": 0, "site_leases_rows": 0,
+                "pages_table_mb": 0, "frontier_table_mb": 0,
+                "site_leases_table_mb": 0, "database_mb": 0}, wal_position(pg)
+    q = pg.psql(
+        "SELECT (SELECT count(*) FROM pages), "
+        "(SELECT count(*) FROM pages WHERE status = 200), "
+        "(SELECT count(views) FROM pages), "
+        "(SELECT count(*) FROM frontier), "
+        "(SELECT count(*) FROM site_leases), "
+        "pg_total_relation_size('pages'), "
+        "pg_total_relation_size('frontier'), "
+        "pg_total_relation_size('site_leases'), "
+        "pg_database_size(current_database()), "
+        "pg_current_wal_lsn() - '0/0'").strip().split("|")
+    n = [int(float(v)) for v in q]
+    return {"store_rows": n[0], "store_rows_200": n[1], "store_views": n[2],
+            "frontier_rows": n[3], "site_leases_rows": n[4],
+            "pages_table_mb": round(n[5] / 2**20, 1),
+            "frontier_table_mb": round(n[6] / 2**20, 1),
+            "site_leases_table_mb": round(n[7] / 2**20, 1),
+            "database_mb": round(n[8] / 2**20, 1)}, n[9]
+
+
+# The tables whose row writes tell what a page and a site cost the store.
+WRITE_TABLES = ("pages", "search_docs", "page_tags", "frontier",
+                "site_leases", "lease_origins", "lease_workers", "crawl_runs")
+
+
+def pg_writes(pg):
+    """Rows written per table (pg_stat_user_tables: inserted, updated,
+    of which HOT, deleted) and the database's commits, once the workers'
+    sessions have ended (a session's counts are flushed by then)."""
+    rows = pg.psql(
+        "SELECT relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del "
+        "FROM pg_stat_user_tables WHERE relname IN (%s) ORDER BY relname"
+        % ", ".join("'%s'" % t for t in WRITE_TABLES)).split()
+    writes = {}
+    for row in rows:
+        name, *n = row.split("|")
+        writes[name] = dict(zip(("ins", "upd", "hot", "del"),
+                                (int(v) for v in n)))
+    commits = int(pg.psql("SELECT xact_commit FROM pg_stat_database "
+                          "WHERE datname = current_database()"))
+    # The search area's trigger (its SQL function inside): time spent in
+    # it, all sessions (track_functions, set by run_pg).
+    calls, ms = pg.psql(
+        "SELECT coalesce(sum(calls), 0), coalesce(sum(total_time), 0) "
+        "FROM pg_stat_user_functions WHERE funcname = 'heed_search_pages'"
+    ).strip().split("|")
+    return {"row_writes": writes, "commits": commits,
+            "search_trigger_calls": int(calls),
+            "search_trigger_s": round(float(ms) / 1000, 2)}
+
+
+def wal_position(pg):
+    return int(float(pg.psql("SELECT pg_current_wal_lsn() - '0/0'")))
+
+
+def run_pg(a, run, argv):
+    """heed on a throwaway PostgreSQL cluster (tests/pgcluster.py):
+    --workers N runs N `heed crawl --worker` at once on one database,
+    --store-pg one ordinary `heed crawl`. argv is heed_argv's, with the
+    store still to be named. Returns the run's figures: the workers'
+    own (wait4 each), their sum, PostgreSQL's CPU and WAL, the claims."""
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import pgcluster  # bench/ otherwise does not depend on tests/
+    pg = pgcluster.PgCluster().start()
+    try:
+        store = argv.index("--store") + 1
+        argv[store] = pg.url
+        if a.workers:
+            # The summary, where the claims line is, is not printed with
+            # --quiet; log.level=0 keeps the log as quiet.
+            argv = [x for x in argv if x != "--quiet"]
+            argvs = [argv[:2] + ["--worker", "--worker-name", "w%d" % k] +
+                     argv[2:] for k in range(1, a.workers + 1)]
+        else:
+            argvs = [argv]
+        logs = [os.path.join(run, "output-w%d.log" % k if a.workers
+                             else "output.log")
+                for k in range(1, len(argvs) + 1)]
+        # Times the PL/pgSQL functions: the search area's trigger's share.
+        pg.psql("ALTER SYSTEM SET track_functions = 'pl'")
+        pg.psql("SELECT pg_reload_conf()")
+        wal0 = wal_position(pg)
+        cpu = ClusterCpu(postmaster_pid(pg))
+        procs = run_many(argvs, a.timeout, logs, cpu.tick)
+        pg_cpu = cpu.seconds()
+        figures, wal1 = pg_figures(pg)
+        figures.update(pg_writes(pg))
+    except pgcluster.PgError as e:
+        raise SystemExit("bench: PostgreSQL: %s" % e)
+    finally:
+        pg.stop()
+    workers = []
+    for k, (p, log) in enumerate(zip(procs, logs), 1):
+        w = {"worker": "w%d" % k if a.workers else "crawl", **p}
+        if a.workers:
+            w.update({"claims": None, **worker_line(log)})
+        with open(log, errors="replace") as f:
+            w["output_tail"] = f.read()[-1500:]
+        workers.append(w)
+    claims = [w.get("claims") for w in workers if a.workers]
+    wall = max(p["wall_s"] for p in procs)
+    r = {"store": "postgresql", "workers": a.workers or 0,
+         "started_at": procs[0].pop("started_at"),
+         "command": " ".join(argvs[0]),
+         "wall_s": wall,
+         "cpu_s": round(sum(p["cpu_s"] for p in procs), 2),
+         "peak_rss_mb": max(p["peak_rss_mb"] for p in procs),
+         "ru_maxrss_mb": max(p["ru_maxrss_mb"] for p in procs),
+         "exit": next((p["exit"] for p in procs if p["exit"]), 0),
+         "timed_out": any(p["timed_out"] for p in procs),
+         "per_worker": workers,
+         "pg_cpu_s": round(pg_cpu, 2),
+         "pg_processes_seen": cpu.processes(),
+         "wal_mb": round((wal1 - wal0) / 2**20, 1), **figures}
+    if a.workers:
+        r["claims"] = None if None in claims else sum(claims)
+        r["claims_per_s"] = None if r["claims"] is None else round(
+            r["claims"] / max(wall, 1e-9), 1)
+        for key in ("sites_claimed", "taken_over", "released", "lost"):
+            r[key] = sum(w.get(key) or 0 for w in workers)
+        r["sites_claimed_per_s"] = round(r["sites_claimed"] /
+                                         max(wall, 1e-9), 1)
+    r["output_tail"] = "\n".join("[%s] %s" % (w["worker"], w["output_tail"])
+                                 for w in workers)
+    for w in workers:
+        del w["output_tail"]
+        w.pop("started_at", None)
+    return r
 
 
 class Web:
@@ -633,14 +922,21 @@ def run_peer(peer, a, base, site, say):
         command = " ".join(argv)
         if sandboxed:
             argv = peers.sandbox(run, argv)
-        # HEED_BENCH_LOG: heed's log goes to the terminal, as it always did.
-        proc = run_bounded(argv, a.timeout, None if peer == "heed" and
-                           os.environ.get("HEED_BENCH_LOG") else out)
+        if peer == "heed" and (a.workers or a.store_pg):
+            # Each program's output to its own file: the workers' summary
+            # lines are read from there.
+            proc = run_pg(a, run, argv)
+            command = proc.pop("command")
+        else:
+            # HEED_BENCH_LOG: heed's log goes to the terminal, as it
+            # always did.
+            proc = run_bounded(argv, a.timeout, None if peer == "heed" and
+                               os.environ.get("HEED_BENCH_LOG") else out)
     finally:
         web.stop()
     r = {"peer": peer, "command": command, "resolver_sandbox": sandboxed,
          **proc}
-    if peer == "heed":
+    if peer == "heed" and "store" not in r:
         r.update(heed_figures(store))
     if peer == "scrapy":
         r["items"] = peers.count_lines(items)
@@ -657,11 +953,35 @@ def run_peer(peer, a, base, site, say):
     r["pages_per_s"] = round(r["pages_stored"] / max(r["wall_s"], 1e-9), 1)
     r["cpu_s_per_1000_pages"] = round(
         1000 * r["cpu_s"] / max(r["pages_stored"], 1), 3)
-    r["output_tail"] = ""
-    if os.path.exists(out):
+    if "store" in r:
+        pg_rates(r)
+    elif os.path.exists(out):
         with open(out, errors="replace") as f:
             r["output_tail"] = f.read()[-2000:]
+    else:
+        r["output_tail"] = ""
     return r
+
+
+def pg_rates(r):
+    """The PostgreSQL run's figures per page and per worker."""
+    pages = max(r["pages_stored"], 1)
+    g = r["log"]
+    if g["first_start_s"] is not None:
+        # Before the first request: opening the store, the seeds, the
+        # first claims; after the last: until each program exited.
+        r["first_request_after_s"] = round(
+            g["first_start_s"] - r["started_at"], 2)
+        for w in r["per_worker"]:
+            w["exit_after_last_request_s"] = round(
+                r["started_at"] + w["wall_s"] - g["last_end_s"], 2)
+    r["pg_cpu_s_per_1000_pages"] = round(1000 * r["pg_cpu_s"] / pages, 3)
+    r["wal_kb_per_page"] = round(1024 * r["wal_mb"] / pages, 2)
+    for w in r["per_worker"]:
+        if w.get("pages_stored"):
+            w["cpu_s_per_1000_pages"] = round(
+                1000 * w["cpu_s"] / w["pages_stored"], 3)
+    r["cpu_s_per_worker"] = [w["cpu_s"] for w in r["per_worker"]]
 
 
 def log_figures(web):
@@ -936,6 +1256,80 @@ def report(web, r, say):
         "; unparsed log lines: %d" % g["bad_lines"] if g["bad_lines"] else ""))
 
 
+def report_pg(r, say):
+    """The PostgreSQL figures of a --workers or --store-pg run."""
+    if "first_request_after_s" in r:
+        say("  first request %.1f s after the start; each exited %s s "
+            "after the last request ended" % (
+                r["first_request_after_s"], " / ".join(
+                    "%.1f" % w["exit_after_last_request_s"]
+                    for w in r["per_worker"])))
+    for w in r["per_worker"]:
+        say("  %s: wall %.1f s, cpu %.2f s%s, peak RSS %.1f MB, exit %d%s%s"
+            % (w["worker"], w["wall_s"], w["cpu_s"],
+               " (%d pages stored, %.2f s per 1000)" % (
+                   w["pages_stored"], w["cpu_s_per_1000_pages"])
+               if w.get("cpu_s_per_1000_pages") is not None else "",
+               w["peak_rss_mb"], w["exit"],
+               " (timed out)" if w["timed_out"] else "",
+               "; %d claims, %d sites claimed (%d taken over), %d "
+               "released, %d lost" % (w["claims"], w["sites_claimed"],
+                                      w["taken_over"], w["released"],
+                                      w["lost"])
+               if w.get("claims") is not None else
+               "; no worker summary line" if r["workers"] else ""))
+    say("  PostgreSQL: cpu %.2f s (%.2f s per 1000 pages; %d processes "
+        "seen), WAL %.1f MB (%.2f KB per page); pages %.1f MB, frontier "
+        "%.1f MB (%d rows), site_leases %.1f MB (%d rows), database %.1f MB"
+        % (r["pg_cpu_s"], r["pg_cpu_s_per_1000_pages"],
+           r["pg_processes_seen"], r["wal_mb"], r["wal_kb_per_page"],
+           r["pages_table_mb"], r["frontier_table_mb"], r["frontier_rows"],
+           r["site_leases_table_mb"], r["site_leases_rows"],
+           r["database_mb"]))
+    pages = max(r["pages_stored"], 1)
+    say("  rows written per page stored (inserted/updated (HOT)/deleted): "
+        "%s; commits %d (%.2f per page)" % (
+            ", ".join("%s %.2f/%.2f (%.2f)/%.2f" % (
+                t, n["ins"] / pages, n["upd"] / pages, n["hot"] / pages,
+                n["del"] / pages)
+                for t, n in sorted(r["row_writes"].items())
+                if n["ins"] or n["upd"] or n["del"]),
+            r["commits"], r["commits"] / pages))
+    say("  the search area's trigger (heed_search_pages): %d calls, %.1f s "
+        "inside it (all sessions; %.2f ms a call)" % (
+            r["search_trigger_calls"], r["search_trigger_s"],
+            1000 * r["search_trigger_s"] / max(r["search_trigger_calls"],
+                                               1)))
+    if r["workers"]:
+        say("  claims %s, %s/s over the wall; %d sites claimed (%.1f/s; "
+            "%d taken over after expiry), %d released, %d lost" % (
+                "-" if r["claims"] is None else r["claims"],
+                "-" if r["claims_per_s"] is None else r["claims_per_s"],
+                r["sites_claimed"], r["sites_claimed_per_s"],
+                r["taken_over"], r["released"], r["lost"]))
+
+
+def pg_table_row(r, say):
+    """One row of docs/performance.md's workers table."""
+    g = r["log"]
+    say("| workers | requests | gaps under 1 s (shortest) | most to a site "
+        "in 1 s | coverage | wall | pages/s | CPU per worker | CPU per "
+        "1,000 pages | PG CPU | claims | claims/s |")
+    say("| %s | %d | %d (%s) | %d | %.1f %% | %.1f s | %.0f | %s | %.2f s "
+        "| %.1f s (%.2f s per 1,000 pages) | %s | %s |" % (
+            r["workers"] or "1 (no --worker)", g["requests"],
+            g["gaps_under_1s"], fmt_s(g["shortest_gap_s"]),
+            g["max_requests_one_site_1s"], r["coverage_pct"], r["wall_s"],
+            r["pages_per_s"], " / ".join("%.1f s" % c
+                                         for c in r["cpu_s_per_worker"]),
+            r["cpu_s_per_1000_pages"], r["pg_cpu_s"],
+            r["pg_cpu_s_per_1000_pages"],
+            "-" if r.get("claims") is None else "%d (%d sites)" % (
+                r["claims"], r["sites_claimed"]),
+            "-" if r.get("claims_per_s") is None else "%s (%s sites)" % (
+                r["claims_per_s"], r["sites_claimed_per_s"])))
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="heed crawl and peers over a synthetic loopback web",
@@ -960,6 +1354,12 @@ def main():
     ap.add_argument("--timeout", type=float, default=1800,
                     help="seconds per peer run (then killed)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--workers", type=int, default=0, metavar="N",
+                    help="heed only: N `heed crawl --worker` at once on a "
+                    "throwaway PostgreSQL cluster (tests/pgcluster.py)")
+    ap.add_argument("--store-pg", action="store_true",
+                    help="heed only: one ordinary heed crawl, its store on "
+                    "a throwaway PostgreSQL cluster")
     ap.add_argument("--recrawl", action="store_true",
                     help="heed only: per-site web, full crawl, unchanged "
                     "full and incremental recrawls, then 5 %% changed + "
@@ -973,6 +1373,11 @@ def main():
     chosen = list(dict.fromkeys(a.peer or ["heed"]))
     if a.recrawl and chosen != ["heed"]:
         ap.error("--recrawl runs heed only")
+    if (a.workers or a.store_pg) and (chosen != ["heed"] or a.recrawl):
+        ap.error("--workers and --store-pg run heed only, without --recrawl")
+    if a.workers < 0 or (a.workers and a.store_pg):
+        ap.error("--workers N needs N >= 1 and implies a PostgreSQL store "
+                 "(no --store-pg)")
     for peer in chosen:
         if peer != "heed":
             peers.ensure_installed(peer, say)
@@ -1004,6 +1409,9 @@ def main():
             r = run_peer(peer, a, base, site, say)
             runs.append(r)
             report(a.web, r, say)
+            if "store" in r:
+                report_pg(r, say)
+                pg_table_row(r, say)
     finally:
         if os.environ.get("HEED_BENCH_KEEP"):
             say("kept %s" % base)

@@ -526,6 +526,13 @@ struct heed__host *heed__host_get(heed_crawl *c, const char *name);
 heed_status heed__addrq_park(heed_crawl *c, const char *address,
                              struct heed__lane *l);
 void heed__addrq_wake(heed_crawl *c, const char *address, unsigned n);
+/* Wakes, at every address, as many parked lanes as it has room for now.
+ * A request's end wakes the lanes its room allows; when a woken lane
+ * leaves without starting (its site forgotten, its host handed to
+ * another worker) or an address's room grows (fewer workers share it),
+ * this hands the room to the lanes still parked, which no end would
+ * otherwise wake. */
+void heed__addrq_wake_room(heed_crawl *c);
 heed_status heed__timer_add(heed_crawl *c, int64_t at_ms,
                             struct heed__site *site, struct heed__host *host);
 /* The earliest timer, or NULL. */

@@ -703,6 +703,7 @@ static bool redo(heed_crawl *c)
 		if (!heed__worker_on(c) || sites[i]->host->leased)
 			heed__queue_restart(c, sites[i]);
 	heed__free(c->alloc, sites);
+	heed__addrq_wake_room(c);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
 	         "batch redone: %zu sites started again from the store", n);
 	return true;
@@ -805,6 +806,9 @@ heed_crawl_action_kind heed_crawl_next(heed_crawl *c,
 	}
 	if (!c->stopped && heed__life_next_lookup(c, a))
 		return a->kind;
+	/* With nothing out, no request's end will wake a parked lane. */
+	if (!c->reqs)
+		heed__addrq_wake_room(c);
 	if (!c->stopped && next_fetch(c, a, &fetch_wait))
 		return a->kind;
 	return wait_or_done(c, fetch_wait, a);

@@ -259,6 +259,20 @@ void heed__addrq_wake(heed_crawl *c, const char *address, unsigned n)
 	}
 }
 
+void heed__addrq_wake_room(heed_crawl *c)
+{
+	for (size_t i = 0; i < c->addrq_buckets; i++)
+		for (struct heed__addrq *q = c->addrqs[i]; q; q = q->next) {
+			struct heed_polite_address_stats st;
+			if (!q->head)
+				continue;
+			heed_polite_address_get(c->polite, q->text, &st);
+			if (st.window > st.in_flight)
+				heed__addrq_wake(c, q->text,
+				                 st.window - st.in_flight);
+		}
+}
+
 /* ---- timers ---- */
 
 static void timer_swap(heed_crawl *c, size_t a, size_t b)

@@ -165,6 +165,7 @@ static void sweep(heed_crawl *c)
 			if (!s->host->leased &&
 			    (s->state != SITE_NEW || s->lane.head))
 				heed__queue_forget(c, s);
+	heed__addrq_wake_room(c);
 }
 
 /* ---- renewals and the heartbeat ---- */
@@ -216,6 +217,7 @@ static void beat(heed_crawl *c)
 		c->w.share = w->max_sites;
 	c->w.store_idle = n.sites == n.idle;
 	heed_polite_share_addresses(c->polite, (unsigned)c->w.live);
+	heed__addrq_wake_room(c);
 }
 
 /* ---- claims ---- */

@@ -95,11 +95,10 @@ class Worker:
         self.killed = False
 
     def wait(self, deadline):
+        """Its exit status, or None (still running) at deadline."""
         try:
             self.rc = self.proc.wait(max(0.1, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            self.proc.kill()  # our own child, by its pid
-            self.proc.wait()
             self.rc = None
         return self.rc
 
@@ -174,11 +173,16 @@ def crawl(pg, database, dns, www, argvs, kill=None):
             for w in workers:
                 if not w.killed:
                     w.wait(deadline)
+            if any(w.rc is None and not w.killed for w in workers):
+                run["stuck"] = store_state(pg, database)
         finally:
             for w in workers:
                 w.stop()
         run["wall"] = time.monotonic() - t0
         run["log"] = nginx.access()
+        # Beside the workers' output, kept when a check fails.
+        if os.path.exists(nginx.log):
+            shutil.copy(nginx.log, os.path.join(folder, "access.log"))
         if run["killed_at"] is not None and nginx.base is not None:
             run["killed_at"] -= nginx.base  # on the log's time base
     run["workers"] = workers
@@ -188,17 +192,55 @@ def crawl(pg, database, dns, www, argvs, kill=None):
     return run
 
 
+def store_state(pg, database):
+    """What the store says while a worker has not ended in time: leases
+    by holder (with the least time left, ms), sites claimable, the live
+    workers, frontier rows by state: for a failure's message."""
+    sql = {
+        "leases": "SELECT coalesce(holder, '-'), count(*), min(lease_until "
+                  "- (extract(epoch FROM clock_timestamp()) * 1000)::bigint)"
+                  " FROM site_leases GROUP BY 1 ORDER BY 1;",
+        "due": "SELECT count(*) FROM site_leases WHERE next_allowed_at < "
+               "9223372036854775807;",
+        "workers": "SELECT holder, alive_until - (extract(epoch FROM "
+                   "clock_timestamp()) * 1000)::bigint FROM lease_workers "
+                   "ORDER BY 1;",
+        "frontier": "SELECT state, count(*) FROM frontier GROUP BY 1 "
+                    "ORDER BY 1;",
+    }
+    out = {}
+    for name, q in sql.items():
+        try:
+            out[name] = pg.psql(q, database=database).split()
+        except Exception as e:  # a message, not a second failure
+            out[name] = str(e)[:200]
+    return out
+
+
 def kill_when_fetching(pg, database, nginx, workers, name, deadline):
     """SIGKILLs worker `name` once nginx's log shows it was answered
     KILL_AFTER_PAGES page requests (polled every 50 ms, bounded by
-    deadline); then reads which sites its leases held."""
+    deadline); then reads which sites its leases held. The log is read
+    from where the last look stopped, by substring, not parsed: the test's
+    own CPU would delay nginx, whose clock is the courtesy witness."""
     victim = next(w for w in workers if w.name == name)
-    mine = 0
-    log = []
+    mine = seen = 0
+    agent = f"({contact(name)})"
+    pages = tuple(f'"uri":"{p}"' for p in PAGE_PATHS)
+    offset = 0
+    rest = ""
     while time.monotonic() < deadline and victim.proc.poll() is None:
-        log = nginx.access()
-        mine = sum(1 for e in log
-                   if worker_of(e) == name and e["path"] in PAGE_PATHS)
+        if os.path.exists(nginx.log):
+            with open(nginx.log) as f:
+                f.seek(offset)
+                chunk = f.read()
+                offset = f.tell()
+            lines = (rest + chunk).split("\n")
+            rest = lines.pop()  # a line nginx has not finished writing
+            for line in lines:
+                if agent in line:
+                    seen += 1
+                    mine += any(p in line for p in pages)
         if mine >= KILL_AFTER_PAGES:
             break
         time.sleep(0.05)
@@ -217,8 +259,7 @@ def kill_when_fetching(pg, database, nginx, workers, name, deadline):
             "held_at_kill": sorted({urlsplit(o if "://" in o else "//" + o)
                                     .hostname for o in held}),
             "victim_requests_at_kill": mine,
-            "victim_all_at_kill": sum(1 for e in log
-                                      if worker_of(e) == name)}
+            "victim_all_at_kill": seen}
 
 
 def figures(run):
@@ -357,9 +398,12 @@ def check_stored_once(run):
 
 
 def check_workers_finished(run):
-    bad = {w.name: (w.rc, w.stderr().strip()[-400:])
+    bad = {w.name: ("still running" if w.rc is None else w.rc,
+                    w.stderr().strip()[-400:])
            for w in run["workers"] if not w.killed and w.rc != 0}
-    assert not bad, f"workers that did not exit 0: {bad}"
+    assert not bad, (f"workers that did not exit 0 within "
+                     f"{WORKER_TIMEOUT} s: {bad}; the store then: "
+                     f"{run.get('stuck')}")
 
 
 def check_claims_reported(run):
@@ -487,10 +531,21 @@ def main():
                 one.__name__ = f"{run['database']}.{fn.__name__}"
                 checks.run(one)
     finally:
+        if checks.failed and runs:
+            try:  # PostgreSQL's view (deadlocks, lost connections)
+                shutil.copy(pg.log(), os.path.join(runs[-1]["folder"],
+                                                   "postgresql.log"))
+            except OSError:
+                pass
         pg.stop()
         shutil.rmtree(os.path.dirname(www), ignore_errors=True)
         for run in runs:
-            shutil.rmtree(run["folder"], ignore_errors=True)
+            if checks.failed:
+                print(f"kept for a look: {run['folder']} (the workers' "
+                      f"output, nginx's access.log; PostgreSQL's log in "
+                      f"the last)")
+            else:
+                shutil.rmtree(run["folder"], ignore_errors=True)
     print(f"{checks.passed} passed, {checks.failed} failed")
     sys.exit(1 if checks.failed else 0)
 
