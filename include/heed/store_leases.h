@@ -134,15 +134,16 @@ heed_status heed_store_lease_renew_all(heed_store *store, const char *holder,
 /*
  * The fence of a holder's writes (issue 14: "a token checked at each
  * write"), called inside the transaction that carries them: of the sites
- * named in sites_json (a JSON array of strings), those holder holds with a
- * live lease at now_ms go to fn; the others were lost, and what the
+ * named in sites_json (a JSON array of strings), those still granted to
+ * holder go to fn, their lease live or expired but taken over by no one;
+ * the others went to another worker or were released, and what the
  * transaction wrote for them must not commit. On PostgreSQL the reported
  * rows are locked (FOR SHARE) until the transaction ends, so no claim
  * (which skips locked rows) takes them over before the writes commit.
  * HEED_EINVAL for no holder or no array.
  */
 heed_status heed_store_lease_hold(heed_store *store, const char *holder,
-                                  const char *sites_json, int64_t now_ms,
+                                  const char *sites_json,
                                   heed_store_lease_fn *fn, void *ud);
 
 /*

@@ -150,8 +150,10 @@ static void sweep(heed_crawl *c)
 				committed = true;
 			}
 			/* A lost lease is handed back too: refused if another
-			 * worker has it, else it frees the host at once. */
-			release(c, h, h->lease_work);
+			 * worker has it, else it frees the host at once, as
+			 * having work (what this worker knew of its queue may
+			 * be gone with a batch it could not commit). */
+			release(c, h, h->lease_work || h->lease_lost);
 			if (!h->lease_lost && h->lease_work)
 				surplus--;
 			h->leased = h->lease_lost = false;
@@ -451,8 +453,7 @@ bool heed__worker_fence(heed_crawl *c)
 	else if (heed_store_lease_hold(c->store, c->opt->worker.holder,
 	                               json_object_to_json_string_ext(
 	                                       names, JSON_C_TO_STRING_PLAIN),
-	                               c->now.unix_ms, still_held,
-	                               c) != HEED_OK)
+	                               still_held, c) != HEED_OK)
 		heed__crawl_store_failed(c, "checking the leases of a batch");
 	json_object_put(names);
 	for (size_t i = 0; i < w->touched_count; i++) {

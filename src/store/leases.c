@@ -56,12 +56,12 @@ heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
 }
 
 heed_status heed_store_lease_hold(heed_store *store, const char *holder,
-                                  const char *sites_json, int64_t now_ms,
+                                  const char *sites_json,
                                   heed_store_lease_fn *fn, void *ud)
 {
 	if (!holder || !*holder || !sites_json || !fn)
 		return HEED_EINVAL;
-	LEASES(store, hold, holder, sites_json, now_ms, fn, ud);
+	LEASES(store, hold, holder, sites_json, fn, ud);
 }
 
 heed_status heed_store_lease_origins(heed_store *store, const char *site,

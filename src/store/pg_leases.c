@@ -343,17 +343,20 @@ static heed_status pg_worker_leave(heed_store *store, const char *holder)
 }
 
 static heed_status pg_hold(heed_store *store, const char *holder,
-                           const char *sites_json, int64_t now_ms,
-                           heed_store_lease_fn *fn, void *ud)
+                           const char *sites_json, heed_store_lease_fn *fn,
+                           void *ud)
 {
-	char now[HEED_PG_INT_SIZE];
-	const char *params[] = {holder, heed__pg_i64(now, now_ms), sites_json};
+	const char *params[] = {holder, sites_json};
+	/* holder = $1: a release sets NULL and a grant the new holder, and
+	 * every grant raises the token; a lease that expired with no one
+	 * taking it is still this holder's to write for, and the lock now
+	 * keeps any claim off it until the transaction ends. */
 	PGresult *r = heed__pg_query(
 	        store,
 	        "SELECT " LEASE_COLUMNS " FROM site_leases "
-	        "WHERE holder = $1 AND lease_until > $2::bigint AND site IN "
-	        "(SELECT json_array_elements_text($3::json)) FOR SHARE;",
-	        3, params);
+	        "WHERE holder = $1 AND site IN "
+	        "(SELECT json_array_elements_text($2::json)) FOR SHARE;",
+	        2, params);
 
 	if (!r)
 		return heed__pg_failed(store);

@@ -369,22 +369,21 @@ static heed_status sqlite_worker_leave(heed_store *store, const char *holder)
 }
 
 static heed_status sqlite_hold(heed_store *store, const char *holder,
-                               const char *sites_json, int64_t now_ms,
-                               heed_store_lease_fn *fn, void *ud)
+                               const char *sites_json, heed_store_lease_fn *fn,
+                               void *ud)
 {
 	/* One writer at a time: the caller's write transaction already
 	 * keeps every other worker out until it ends. */
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, "SELECT " LEASE_COLUMNS " FROM site_leases "
-	               "WHERE holder = ?1 AND lease_until > ?2 AND site IN "
-	               "(SELECT value FROM json_each(?3));");
+	               "WHERE holder = ?1 AND site IN "
+	               "(SELECT value FROM json_each(?2));");
 	struct each_ctx c = {false, 0, fn, ud};
 
 	if (!st)
 		return HEED_ESTORE;
 	sqlite3_bind_text(st, 1, holder, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, now_ms);
-	sqlite3_bind_text(st, 3, sites_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, sites_json, -1, SQLITE_STATIC);
 	return heed__sqlite_each_row(store, st, lease_row, &c);
 }
 

@@ -288,8 +288,8 @@ struct heed__leases_ops {
 	heed_status (*add_origin)(heed_store *store, const char *site,
 	                          const char *origin);
 	heed_status (*hold)(heed_store *store, const char *holder,
-	                    const char *sites_json, int64_t now_ms,
-	                    heed_store_lease_fn *fn, void *ud);
+	                    const char *sites_json, heed_store_lease_fn *fn,
+	                    void *ud);
 	heed_status (*origins)(heed_store *store, const char *site,
 	                       heed_store_lease_origin_fn *fn, void *ud);
 	heed_status (*claim)(heed_store *store, const char *holder,

@@ -611,6 +611,53 @@ static void test_ensure_origin_arguments(void **state)
 /* A grant names the holder it took the site from only when that
  * holder's lease ran out unreleased: a new site, a released one, and
  * the grant after a takeover that was then released name nobody. */
+/* The fence of a batch: of the sites named, only those still granted to
+ * the holder come back, a live lease or an expired one nobody took over;
+ * one taken over by another worker, released, or never granted does not. */
+static void test_hold(void **state)
+{
+	static const char *const sites[] = {"a-taken.example",
+	                                    "b-stale.example", "c-live.example",
+	                                    "d-freed.example"};
+	heed_store *s = heed_test_store_fresh();
+	struct seen got = {0};
+	const char *names = "[\"a-taken.example\",\"b-stale.example\","
+	                    "\"c-live.example\",\"d-freed.example\","
+	                    "\"e-none.example\"]";
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(sites); i++)
+		assert_int_equal(heed_store_lease_ensure(s, sites[i], 100, 0),
+		                 HEED_OK);
+	assert_int_equal(claim(s, "w1", 1000, 5000, 4).n, 4);
+	/* d is handed back idle, c renewed; a and b expire at 6000, and w2
+	 * takes the first due, a, leaving b expired with no one taking it. */
+	assert_true(released(s, "d-freed.example", "w1", 1, HEED_LEASE_IDLE));
+	assert_true(renewed(s, "c-live.example", "w1", 1, 5500, 5000));
+	got = claim(s, "w2", 6000, 5000, 1);
+	assert_int_equal(got.n, 1);
+	assert_string_equal(got.site[0], "a-taken.example");
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	assert_int_equal(heed_store_lease_hold(s, "w1", names, keep, &got),
+	                 HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(got.n, 2);
+	assert_true((strcmp(got.site[0], "b-stale.example") == 0 &&
+	             strcmp(got.site[1], "c-live.example") == 0) ||
+	            (strcmp(got.site[1], "b-stale.example") == 0 &&
+	             strcmp(got.site[0], "c-live.example") == 0));
+	memset(&got, 0, sizeof(got));
+	assert_int_equal(heed_store_lease_hold(s, "w1", "[]", keep, &got),
+	                 HEED_OK);
+	assert_int_equal(got.n, 0);
+	assert_int_equal(heed_store_lease_hold(s, NULL, names, keep, &got),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_hold(s, "w1", NULL, keep, &got),
+	                 HEED_EINVAL);
+	heed_store_close(s);
+}
+
 static void test_taken_from(void **state)
 {
 	const char *a = "a.example";
@@ -1096,6 +1143,7 @@ int main(void)
 	        cmocka_unit_test(test_ensure_origin),
 	        cmocka_unit_test(test_ensure_origin_arguments),
 	        cmocka_unit_test(test_taken_from),
+	        cmocka_unit_test(test_hold),
 	        cmocka_unit_test(test_claim_plan_sqlite),
 	};
 	const struct CMUnitTest pg_tests[] = {
@@ -1110,6 +1158,7 @@ int main(void)
 	        cmocka_unit_test(test_ensure_origin),
 	        cmocka_unit_test(test_ensure_origin_arguments),
 	        cmocka_unit_test(test_taken_from),
+	        cmocka_unit_test(test_hold),
 	        cmocka_unit_test(test_claim_plan_pg),
 	        cmocka_unit_test(test_workers_share_sites),
 	};
