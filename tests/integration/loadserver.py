@@ -456,12 +456,17 @@ class LoadServer:
 
 # ----- analysis --------------------------------------------------------
 
+# Times are whole milliseconds as floats: 1.045 - 0.045 is 0.99999...,
+# which is 1.000 s, not a gap under it.
+EPSILON = 1e-9
+
+
 def windows_max(times, width=1.0):
     """Most of the sorted times in any window [t, t + width)."""
     best = 0
     j = 0
     for i, t in enumerate(times):
-        while times[j] <= t - width:
+        while times[j] <= t - width + EPSILON:
             j += 1
         best = max(best, i - j + 1)
     return best
@@ -510,7 +515,7 @@ def analyse(log, delay=1.0, expected=None, tolerance=0.0, since=None,
     for host, ts in starts.items():
         for a, b in zip(ts, ts[1:]):
             shortest = min(shortest, b - a)
-            if b - a < delay - tolerance:
+            if b - a < delay - tolerance - EPSILON:
                 short.append((host, b - a, a))
     per_window = max((windows_max(ts, delay) for ts in starts.values()),
                      default=0)
