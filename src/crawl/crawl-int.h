@@ -688,6 +688,9 @@ void heed__life_start_new(heed_crawl *c);
  * now withholds it (a window closed while it waited); its lifecycle then
  * ends with nothing sent or stored. */
 bool heed__life_withheld_now(heed_crawl *c, struct heed__site *s);
+/* s's host went to another worker (its lease lost): its lifecycle or its
+ * wait for addresses ends here, nothing stored, and s is NEW again. */
+void heed__life_abandon(heed_crawl *c, struct heed__site *s);
 /* A timer of site or host came due. */
 void heed__life_timer(heed_crawl *c, const struct heed__timer *t);
 /* Hands out the next look-up, if a slot is free: true and *a filled. */

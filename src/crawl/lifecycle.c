@@ -448,6 +448,32 @@ static bool arranged(heed_crawl *c, struct heed__site *s)
 	return true;
 }
 
+/* Takes s off h's list of sites waiting for its addresses. */
+static void unwait(struct heed__host *h, struct heed__site *s)
+{
+	for (struct heed__site **p = &h->waiting; *p; p = &(*p)->wait_next)
+		if (*p == s) {
+			*p = s->wait_next;
+			s->wait_next = NULL;
+			return;
+		}
+}
+
+void heed__life_abandon(heed_crawl *c, struct heed__site *s)
+{
+	if (s->state == SITE_QUALIFYING) {
+		if (s->life && s->life->target)
+			unwait(s->life->target, s);
+		heed__life_free(c, s->life);
+		s->life = NULL;
+		c->qualifying--;
+	} else if (s->state == SITE_RESOLVING) {
+		unwait(s->host, s);
+		c->resolving--;
+	}
+	s->state = SITE_NEW;
+}
+
 bool heed__life_withheld_now(heed_crawl *c, struct heed__site *s)
 {
 	char why[160];

@@ -111,6 +111,16 @@ static void lose(heed_crawl *c, struct heed__host *h, const char *why)
 	         why);
 }
 
+/* Nothing of s is in flight or about to be: enough to let it go once its
+ * host's lease is lost (its lifecycle is abandoned, heed__life_abandon);
+ * a held host waits for heed__site_idle. */
+static bool quiet(const struct heed__site *s)
+{
+	const struct heed__lane *l = &s->lane;
+
+	return !l->current && !l->parked && !l->refilling && !l->candidate;
+}
+
 /* Which held hosts have a site that is busy, or has work. */
 static void mark_hosts(heed_crawl *c)
 {
@@ -121,7 +131,8 @@ static void mark_hosts(heed_crawl *c)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
 			if (!s->host->leased)
 				continue;
-			if (!heed__site_idle(s))
+			if (!(s->host->lease_lost ? quiet(s)
+			                          : heed__site_idle(s)))
 				s->host->lease_busy = true;
 			if (heed__lane_has_work(&s->lane))
 				s->host->lease_work = true;
@@ -166,8 +177,10 @@ static void sweep(heed_crawl *c)
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next)
 			if (!s->host->leased &&
-			    (s->state != SITE_NEW || s->lane.head))
+			    (s->state != SITE_NEW || s->lane.head)) {
+				heed__life_abandon(c, s);
 				heed__queue_forget(c, s);
+			}
 	heed__addrq_wake_room(c);
 }
 
