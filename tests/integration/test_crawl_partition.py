@@ -50,6 +50,12 @@ of 6), for causes in src/crawl and the store, left for issue 14:
   the worker whose statement was chosen exits 1 with "current transaction
   is aborted" (check_workers_finished); once the other was then still
   running at the run's 45 s bound.
+Fixed since (each a commit of issue 14): a request carries its lease end
+to libcurl and is not sent after it (send_by_ms, HEED_NET_NOT_SENT); a
+batch commits only for hosts its worker still holds (heed_store_lease_hold,
+the rows locked FOR SHARE until the commit), else it is redone; a deadlock
+is redone, not fatal; a worker lets a lost host go once nothing of it is in
+flight. Both variants then passed 4 runs of 4.
 """
 
 import contextlib
