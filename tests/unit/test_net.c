@@ -303,7 +303,7 @@ static void run(heed_net *net)
 }
 
 static void fetch_once(size_t body_len, size_t cap, heed_net_headers_fn *hook,
-                       struct fetched *f, char *ua_seen)
+                       int64_t send_by_ms, struct fetched *f, char *ua_seen)
 {
 	struct heed_net_options opt = {.user_agent = "heed-test/1 (+x)",
 	                               .allow_private = true};
@@ -316,6 +316,7 @@ static void fetch_once(size_t body_len, size_t cap, heed_net_headers_fn *hook,
 	start_server(&o, &t);
 	snprintf(url, sizeof(url), "http://media.test:%d/v.mp4", o.port);
 	struct heed_net_request req = {url, &lo, cap, hook, on_fetched, f};
+	req.send_by_ms = send_by_ms;
 	assert_int_equal(
 	        heed_net_new(&net, &opt, NULL, heed_test_allocator(), NULL),
 	        HEED_OK);
@@ -335,7 +336,7 @@ static void test_headers_hook_aborts(void **state)
 	char ua[128];
 
 	(void)state;
-	fetch_once(200 * 1024, 0, no_media, &f, ua);
+	fetch_once(200 * 1024, 0, no_media, 0, &f, ua);
 	assert_int_equal(f.calls, 1);
 	assert_int_equal(f.error, HEED_NET_ABORTED);
 	assert_int_equal(f.status, 200);
@@ -349,34 +350,19 @@ static void test_headers_hook_aborts(void **state)
  * connection but reads no request. */
 static void test_not_sent_after_send_by(void **state)
 {
-	struct heed_net_options opt = {.user_agent = "heed-test/1 (+x)",
-	                               .allow_private = true};
-	struct heed_dns_addr lo = addr_of("127.0.0.1");
-	struct one_shot o = {.body_len = 10};
 	struct fetched f = {0};
 	struct timespec ts;
-	char url[64];
-	pthread_t t;
-	heed_net *net;
+	char ua[128];
 
 	(void)state;
-	start_server(&o, &t);
-	snprintf(url, sizeof(url), "http://late.test:%d/", o.port);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	struct heed_net_request req = {url, &lo, 0, NULL, on_fetched, &f};
-	req.send_by_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - 1;
-	assert_int_equal(
-	        heed_net_new(&net, &opt, NULL, heed_test_allocator(), NULL),
-	        HEED_OK);
-	assert_int_equal(heed_net_start(net, &req), HEED_OK);
-	run(net);
-	heed_net_free(net);
-	pthread_join(t, NULL);
-	close(o.fd);
+	fetch_once(10, 0, NULL,
+	           (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 - 1, &f,
+	           ua);
 	assert_int_equal(f.calls, 1);
 	assert_int_equal(f.error, HEED_NET_NOT_SENT);
 	assert_int_equal(f.status, 0);
-	assert_string_equal(o.ua, ""); /* no request came */
+	assert_string_equal(ua, ""); /* no request came */
 	assert_string_equal(heed_net_error_name(HEED_NET_NOT_SENT), "not-sent");
 }
 
@@ -386,11 +372,11 @@ static void test_body_cap(void **state)
 	struct fetched f = {0};
 
 	(void)state;
-	fetch_once(200 * 1024, 1000, NULL, &f, NULL);
+	fetch_once(200 * 1024, 1000, NULL, 0, &f, NULL);
 	assert_int_equal(f.error, HEED_NET_TOO_BIG);
 	assert_int_equal(f.body_len, 1000);
 	memset(&f, 0, sizeof(f));
-	fetch_once(1000, 1000, NULL, &f, NULL);
+	fetch_once(1000, 1000, NULL, 0, &f, NULL);
 	assert_int_equal(f.error, HEED_NET_OK);
 	assert_int_equal(f.body_len, 1000);
 }
