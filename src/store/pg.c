@@ -252,6 +252,15 @@ static heed_status restore_one(heed_store *store, const char *sql, bool *yes)
 	return rc;
 }
 
+/* A worker's session: its transaction may hold locks other workers wait
+ * for (its batch's rows, its hosts' lease rows until the commit). Cut off
+ * from the server mid-transaction (a partition that never ends for that
+ * connection), it would hold them until TCP keepalive gave up, hours
+ * later; the server ends a transaction left idle this long instead, so
+ * the others wait seconds, and the worker redoes its batch when it comes
+ * back. A healthy batch is idle for well under a second at a time. */
+#define WORKER_IDLE_TX_SQL "SET idle_in_transaction_session_timeout = '10s';"
+
 /* Gives the new session what the lost one had: a reader's read-only
  * default, and the crawl lock, unless another process took it meanwhile:
  * then two crawls would share the store, so HEED_EBUSY. */
@@ -265,6 +274,8 @@ static heed_status restore(heed_store *store)
 	if (pg->read_only)
 		rc = restore_one(
 		        store, "SET default_transaction_read_only = on;", NULL);
+	if (rc == HEED_OK && pg->locked && pg->lock_shared)
+		rc = restore_one(store, WORKER_IDLE_TX_SQL, NULL);
 	if (rc != HEED_OK || !pg->locked)
 		return rc;
 	rc = restore_one(
@@ -776,7 +787,12 @@ static heed_status pg_lock(heed_store *store, struct heed_diag *diag)
 
 static heed_status pg_lock_shared(heed_store *store, struct heed_diag *diag)
 {
-	return take_lock(store, true, diag);
+	heed_status rc = take_lock(store, true, diag);
+
+	if (rc == HEED_OK && pg_exec(store, WORKER_IDLE_TX_SQL) != HEED_OK)
+		return heed__store_fail(
+		        store, diag, "bounding a worker's idle transactions");
+	return rc;
 }
 
 const struct heed_store_backend heed__pg_backend = {
