@@ -60,8 +60,10 @@ struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c)
 
 /* ---- failures and batches ---- */
 
-/* The open batch died with the store's connection (PostgreSQL restarted,
- * a network cut): nothing of it was written. Rather than end the run, the
+/* The open batch cannot commit: it died with the store's connection
+ * (PostgreSQL restarted, a network cut), the server ended it to break a
+ * deadlock, or a worker's fence found a host it wrote for taken by
+ * another; nothing of it was written. Rather than end the run, the
  * controller redoes it the only way that needs no copy of its writes:
  * once the requests in flight have ended, every idle site starts again
  * from the store (redo), which still holds their URLs queued or in
@@ -150,15 +152,15 @@ void heed__crawl_commit(heed_crawl *c)
 	c->tx_writes = 0;
 }
 
-/* Makes sure the committed lease covers a request starting now: the
- * request may leave up to the connect timeout later. A renewal commits the
- * batch, so a kill right after it still leaves the lease in the store. */
 int64_t heed__crawl_leave_ms(const struct heed_crawl_options *opt)
 {
 	return opt->net.connect_timeout_ms > 0 ? opt->net.connect_timeout_ms
 	                                       : CRAWL_CONNECT_DEFAULT_MS;
 }
 
+/* Makes sure the committed lease covers a request starting now: the
+ * request may leave up to the connect timeout later. A renewal commits the
+ * batch, so a kill right after it still leaves the lease in the store. */
 static bool lease_covers_start(heed_crawl *c)
 {
 	int64_t until = c->now.unix_ms + heed__crawl_leave_ms(c->opt);
@@ -680,7 +682,7 @@ static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
 	return false;
 }
 
-/* Redoes a lost batch (batch_lost) once no fetch is in flight: the run's
+/* Redoes a lost batch (redo_batch) once no fetch is in flight: the run's
  * memory of what it queued is dropped, every idle site is forgotten and,
  * unless another worker may have its host by now, started again from the
  * store, and the start URLs are queued again (their rows may have been in
