@@ -329,9 +329,9 @@ void heed_crawl_resolved(heed_crawl *c, heed_crawl_req *req,
 bool heed_crawl_headers(heed_crawl *c, heed_crawl_req *req,
                         const struct heed_net_response *r);
 
-/* Answers a FETCH action: the whole answer, or how it failed. r->sent_ms
- * (the moment the request left, on the now->mono_ms clock) is when the
- * request counts as started for courtesy. */
+/* Answers a FETCH action: the whole answer, or how it failed. r->heard_ms
+ * (the moment heed knew the server had the request, on the now->mono_ms
+ * clock; 0: now) is when the request counts as started for courtesy. */
 void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
                         const struct heed_net_response *r,
                         const struct heed_crawl_clock *now);

@@ -112,6 +112,12 @@ struct heed_net_response {
 	bool truncated;  /* a status arrived, then the body was cut short */
 	int64_t sent_ms; /* when the request left (after connecting), on
 	                    CLOCK_MONOTONIC in milliseconds; 0: never sent */
+	/* When heed knew the server had the request, on the same clock: the
+	 * first byte of the answer came (a server cannot answer what it has
+	 * not received), or, for a request that connected and got no
+	 * answer, the attempt ended. 0 when nothing can have reached the
+	 * server. Courtesy counts a host's delay from here. */
+	int64_t heard_ms;
 	int64_t first_byte_ms; /* start to the first byte of the answer;
 	                          0 when none came */
 	int64_t elapsed_ms;    /* start to the end of the attempt */

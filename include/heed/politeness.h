@@ -7,14 +7,16 @@
  *
  * The rules (ARCHITECTURE.md "Rules that hold everywhere", issue 18;
  * docs/crawling.md "Politeness" explains them for operators):
- * - One request in flight per host, and no two request starts to one host
- *   closer than its delay. The delay is the largest of: 1 second (the
- *   operator page's "Maximum: 1 request per second"), robots.txt's
- *   Crawl-delay (up to a cap, above which the site is skipped),
- *   latency_factor times the duration of the host's last answer (a slow
- *   site gets at least as much rest as the work it did for heed), and the
- *   error back-off: each 5xx, 429 or broken answer in a row doubles the
- *   delay (up to error_delay_max_ms); each good answer halves it again.
+ * - One request in flight per host, and no request to a host starts
+ *   sooner than its delay after heed knew the server had the previous one
+ *   (its answer's first byte; the end of an attempt that got none).
+ *   The delay is the largest of: 1 second (the operator page's "Maximum:
+ *   1 request per second"), robots.txt's Crawl-delay (up to a cap, above
+ *   which the site is skipped), latency_factor times the duration of the
+ *   host's last answer (a slow site gets at least as much rest as the
+ *   work it did for heed), and the error back-off: each 5xx, 429 or
+ *   broken answer in a row doubles the delay (up to error_delay_max_ms);
+ *   each good answer halves it again.
  * - Retry-After (seconds or an HTTP date, on any 5xx or 429) holds every
  *   request to the host until then, robots.txt included, at most
  *   backoff_max_s; the deadline is rounded up to the second. The back-off
@@ -141,25 +143,29 @@ struct heed_polite_result {
 	                          short before a whole answer */
 	bool has_retry_after;  /* a valid Retry-After came with it */
 	int64_t retry_after_s; /* its delay in seconds (>= 0) */
-	int64_t sent_ms;       /* when the request left (after connecting),
-	                          on the mono_ms clock: the start that
-	                          counts from then on; 0: at begin */
+	int64_t heard_ms;      /* when the caller knew the server had the
+	                          request (the answer's first byte), on
+	                          the mono_ms clock: the start that counts
+	                          from then on; 0: unknown, the end (now) */
 	int64_t first_byte_ms; /* start to the first byte of the answer */
 	int64_t elapsed_ms;    /* start to the end of the answer */
 };
 
 /*
  * Records the end of an attempt begun with heed_polite_begin (READY). The
- * host's last start becomes the moment its request was sent (a new
- * connection's handshakes delay it), so that the server sees the delay
- * between two requests, not only heed. An attempt that never connected is
- * forgotten by the host, as if it had not started (its previous start time is
- * restored), but counts against the address's window (a refused or timed-out
- * connection is a sign of an overloaded server). A 5xx, a 429 or a failed
- * answer doubles the host's delay and halves the address's window; Retry-After
- * sets the host's deadline; any other status halves the host's error delay back
- * and lets the window grow unless the answer was slow. Unknown names are
- * ignored.
+ * host's last start becomes the moment the caller knew the server had the
+ * request (r->heard_ms; the end of the attempt when unknown), never
+ * earlier than begin: a request cannot reach the server after its answer
+ * began, so the next one, sent a delay after that moment, reaches it at
+ * least a delay after this one, however late a starved process let this
+ * one's bytes leave (docs/crawling.md "Politeness"). An attempt that never
+ * connected is forgotten by the host, as if it had not started (its previous
+ * start time is restored), but counts against the address's window (a refused
+ * or timed-out connection is a sign of an overloaded server). A 5xx, a 429 or a
+ * failed answer doubles the host's delay and halves the address's window;
+ * Retry-After sets the host's deadline; any other status halves the host's
+ * error delay back and lets the window grow unless the answer was slow. Unknown
+ * names are ignored.
  */
 void heed_polite_end(heed_polite *p, const char *host, const char *address,
                      const struct heed_polite_clock *now,

@@ -148,10 +148,11 @@ void heed__ledger_free(struct heed__ledger *l);
  * memory (*gap_ms 0: nothing could be checked, nothing is entered). */
 bool heed__ledger_start(struct heed__ledger *l, const char *host,
                         int64_t now_ms, int64_t *gap_ms);
-/* The start entered last for host ended: it reached the server at
- * sent_ms (connected), or never did (the previous start counts again). */
+/* The start entered last for host ended: the server had it by heard_ms
+ * (connected; 0: by the end, now_ms), or it never reached the server (the
+ * previous start counts again). */
 void heed__ledger_end(struct heed__ledger *l, const char *host, bool connected,
-                      int64_t sent_ms);
+                      int64_t heard_ms, int64_t now_ms);
 
 /* What a lane's job fetches. Pages, sitemaps, feeds and oEmbed answers
  * match heed_frontier_kind. */

@@ -864,7 +864,7 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 	                  r->error != HEED_NET_TOO_BIG &&
 	                  r->error != HEED_NET_ABORTED &&
 	                  r->error != HEED_NET_CANCELLED,
-	        .sent_ms = r->sent_ms,
+	        .heard_ms = r->heard_ms,
 	        .first_byte_ms = r->first_byte_ms,
 	        .elapsed_ms = r->elapsed_ms,
 	};
@@ -874,7 +874,8 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 	                           &pr.retry_after_s) == HEED_OK)
 		pr.has_retry_after = true;
 	heed_polite_end(c->polite, req->host->name, req->addr.text, &now, &pr);
-	heed__ledger_end(&c->ledger, req->host->name, r->connected, r->sent_ms);
+	heed__ledger_end(&c->ledger, req->host->name, r->connected, r->heard_ms,
+	                 now.mono_ms);
 	heed__addrq_wake_address(c, req->addr.text);
 }
 
@@ -924,7 +925,7 @@ void heed_crawl_unsent(heed_crawl *c, heed_crawl_req *req,
 	/* As if never begun: the host's previous start counts again (for
 	 * the witness too), and the address's slot is free. */
 	heed_polite_unbegin(c->polite, req->host->name, req->addr.text);
-	heed__ledger_end(&c->ledger, req->host->name, false, 0);
+	heed__ledger_end(&c->ledger, req->host->name, false, 0, 0);
 	heed__addrq_wake_address(c, req->addr.text);
 	if (req->job.kind == JOB_ROBOTS && s->life)
 		s->life->attempts--;

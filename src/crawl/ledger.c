@@ -2,10 +2,11 @@
  * The courtesy witness (crawl-int.h): heed's first promise, "at most one
  * request per second per site", checked at every request start by code
  * that shares nothing with the politeness module that enforces it. It
- * keeps, per host name, the last start that reached the server and
- * whether a request is in flight; a start closer than floor_ms to the last
- * one, or while one is in flight, is a breach. Test and debug builds abort
- * on the first breach (ctl.c), so every test of the crawl checks the
+ * keeps, per host name, the moment heed knew its last request had reached
+ * the server (the answer's first byte, or the end of an attempt that got
+ * none) and whether a request is in flight; a start closer than floor_ms
+ * to that moment, or while one is in flight, is a breach. Test and debug builds
+ * abort on the first breach (ctl.c), so every test of the crawl checks the
  * promise at every request, and the simulation test does so millions of
  * times. Memory: one small entry per host a run meets.
  */
@@ -15,7 +16,7 @@
 
 struct heed__ledger_entry {
 	struct heed__ledger_entry *next;
-	int64_t last_ms;    /* the last start that reached the server */
+	int64_t last_ms;    /* the server had the last request by then */
 	int64_t pending_ms; /* the start in flight */
 	bool has_last, in_flight;
 	char name[];
@@ -120,17 +121,19 @@ bool heed__ledger_start(struct heed__ledger *l, const char *host,
 }
 
 void heed__ledger_end(struct heed__ledger *l, const char *host, bool connected,
-                      int64_t sent_ms)
+                      int64_t heard_ms, int64_t now_ms)
 {
 	struct heed__ledger_entry *e = find(l, host);
+	int64_t heard = heard_ms > 0 ? heard_ms : now_ms;
 
 	if (!e || !e->in_flight)
 		return;
 	e->in_flight = false;
 	if (!connected)
 		return;
-	/* The request left when it was sent, which a new connection's
-	 * handshakes put after the start. */
-	e->last_ms = sent_ms > e->pending_ms ? sent_ms : e->pending_ms;
+	/* The server had the request by the time heed heard back from it;
+	 * when the bytes left is not known to heed (a starved process sends
+	 * late), so the gap the site sees is measured from here. */
+	e->last_ms = heard > e->pending_ms ? heard : e->pending_ms;
 	e->has_last = true;
 }

@@ -395,6 +395,9 @@ static void fill_response(struct xfer *x, struct heed_net_response *r)
 	r->connected = r->status > 0 || x->got_byte || connect_us > 0 ||
 	               x->sent_ms > 0;
 	r->sent_ms = x->sent_ms;
+	r->heard_ms = x->first_byte_at ? x->first_byte_at
+	              : r->connected   ? now_ms()
+	                               : 0;
 	r->first_byte_ms =
 	        x->first_byte_at ? x->first_byte_at - x->start_ms : 0;
 	r->elapsed_ms = now_ms() - x->start_ms;

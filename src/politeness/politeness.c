@@ -345,6 +345,7 @@ void heed_polite_end(heed_polite *p, const char *host, const char *address,
 	        p->opt.per_address ? heed__polite_find(&p->addresses, address)
 	                           : NULL;
 	bool trouble = !r->connected || r->failed || is_error_status(r->status);
+	int64_t heard;
 
 	if (a && a->in_flight > 0)
 		a->in_flight--;
@@ -363,8 +364,9 @@ void heed_polite_end(heed_polite *p, const char *host, const char *address,
 		h->last_start_ms = h->prev_start_ms;
 		return;
 	}
-	if (r->sent_ms > h->last_start_ms)
-		h->last_start_ms = r->sent_ms;
+	heard = r->heard_ms > 0 ? r->heard_ms : now->mono_ms;
+	if (heard > h->last_start_ms)
+		h->last_start_ms = heard;
 	h->last_elapsed_ms = r->elapsed_ms > 0 ? r->elapsed_ms : 0;
 	if (r->failed || is_error_status(r->status))
 		host_error(p, h, now, r);

@@ -248,7 +248,8 @@ struct fetch {
 	size_t path_off;
 	unsigned addr;
 	bool addr_known;
-	int64_t start, sent, end;
+	int64_t start, sent, end; /* sent: it reached the server */
+	int64_t lag;              /* heed noted it sent this long before that */
 	int64_t first_byte_ms, elapsed_ms;
 	bool arrived, ended, connected;
 	int status;
@@ -1113,8 +1114,14 @@ static void fetch_start(struct sim *s, const struct heed_crawl_action *a)
 			       secs(s->now), f->url, a->addr->text);
 	}
 	check_lease(s, f);
-	/* A new connection: the request leaves after its handshake. */
+	/* A new connection: the request leaves after its handshake. heed
+	 * notes it sent then, but a starved process (or a loaded kernel)
+	 * may put its bytes on the wire much later: the server, whose view
+	 * is the one that counts, sees it arrive lag ms after heed's note. */
 	f->sent = s->now + between(r, 1, 20);
+	if (!s->calm && chance(r, 50))
+		f->lag = between(r, 1, 400);
+	f->sent += f->lag;
 	trace(s, HEED_LOG_DEBUG, "FETCH %s from %s, sent at %.3f", f->url,
 	      a->addr->text, secs(f->sent));
 	ev_push(s, f->sent, EV_ARRIVE, id);
@@ -1422,7 +1429,8 @@ static void deliver(struct sim *s, size_t id)
 	r.connected = f->connected;
 	r.status = f->status;
 	r.http_version = f->status ? 11 : 0;
-	r.sent_ms = f->connected ? f->sent : 0;
+	r.sent_ms = f->connected ? f->sent - f->lag : 0;
+	r.heard_ms = f->status ? f->start + f->first_byte_ms : 0;
 	r.first_byte_ms = f->first_byte_ms;
 	r.elapsed_ms = f->elapsed_ms;
 	if (f->retry_after_s && f->site >= 0) {

@@ -25,7 +25,15 @@ struct pstep {
 	int want;
 	int64_t want_wait_ms;
 	int64_t unix_ms; /* when not 0: the wall clock to the millisecond */
+	/* END: when the answer's first byte came (the server had the
+	 * request); 0: at the host's begin, HEARD_UNKNOWN: not said */
+	int64_t heard_ms;
 };
+
+#define HEARD_UNKNOWN (-1)
+/* The scripts' monotonic clock starts here, so that a time of 0 in a
+ * script is not heed_polite_result's "unknown". */
+#define MONO_BASE 1000000
 
 struct pscript {
 	const char *name;
@@ -58,6 +66,10 @@ struct pscript {
 	{                                                             \
 		END, host, addr, s, ms, true, 200, -1, .arg = elapsed \
 	}
+#define E_HEARD(host, addr, s, ms, st, heard)                           \
+	{                                                               \
+		END, host, addr, s, ms, true, st, -1, .heard_ms = heard \
+	}
 #define E_RA(host, addr, s, ms, st, ra)              \
 	{                                            \
 		END, host, addr, s, ms, true, st, ra \
@@ -76,6 +88,18 @@ static const struct pscript scripts[] = {
         {"one request in flight per host, even past its delay",
          {B(H, IP, 100, 0), C(H, IP, 105, 5000, HOST_BUSY, 0),
           E_SLOW(H, IP, 105, 5000, 5000), C(H, IP, 105, 5000, WAIT, 5000)}},
+        {"the delay counts from the answer's first byte, not the send",
+         {B(H, IP, 100, 0), E_HEARD(H, IP, 100, 400, 200, 300),
+          C(H, IP, 101, 1000, WAIT, 300), C(H, IP, 101, 1299, WAIT, 1),
+          C(H, IP, 101, 1300, READY, 0)}},
+        {"when heard is not said, the delay counts from the end",
+         {B(H, IP, 100, 0), E_HEARD(H, IP, 100, 700, 200, HEARD_UNKNOWN),
+          C(H, IP, 101, 1000, WAIT, 700), C(H, IP, 101, 1700, READY, 0)}},
+        {"a broken answer with no byte back: from the end, doubled",
+         {B(H, IP, 100, 0),
+          {END, H, IP, 100, 900, true, 0, -1, .heard_ms = HEARD_UNKNOWN},
+          C(H, IP, 102, 2000, WAIT, 900),
+          C(H, IP, 102, 2900, READY, 0)}},
         {"a slow answer: the next start waits twice its duration",
          {B(H, IP, 100, 0), E_SLOW(H, IP, 101, 1500, 1500),
           C(H, IP, 101, 1600, WAIT, 1400), C(H, IP, 103, 3000, READY, 0)}},
@@ -177,11 +201,21 @@ static void expect(const struct pscript *sc, size_t i, int got, int64_t wait)
 		         (long long)s->want_wait_ms);
 }
 
-static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
+static int64_t heard_of(const struct pstep *s, int64_t begun_ms)
+{
+	if (s->heard_ms == HEARD_UNKNOWN)
+		return 0;
+	return MONO_BASE + (s->heard_ms ? s->heard_ms : begun_ms);
+}
+
+/* *begun_ms: the script time of the last start begin() recorded. */
+static void run_step(const struct pscript *sc, size_t i, heed_polite *p,
+                     int64_t *begun_ms)
 {
 	const struct pstep *s = &sc->steps[i];
-	struct heed_polite_clock now = {
-	        s->unix_ms ? s->unix_ms : s->unix_s * 1000, s->mono_ms};
+	struct heed_polite_clock now = {s->unix_ms ? s->unix_ms
+	                                           : s->unix_s * 1000,
+	                                MONO_BASE + s->mono_ms};
 	struct heed_polite_result r = {
 	        .connected = s->connected,
 	        .status = s->status,
@@ -190,6 +224,7 @@ static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
 	        .retry_after_s = s->retry_after_s,
 	        .first_byte_ms = 5,
 	        .elapsed_ms = s->arg ? s->arg : 10,
+	        .heard_ms = heard_of(s, *begun_ms),
 	};
 	struct heed_polite_backoff b = {(uint32_t)s->arg, s->arg2};
 	int64_t wait = -1;
@@ -203,6 +238,8 @@ static void run_step(const struct pscript *sc, size_t i, heed_polite *p)
 	case BEGIN:
 		got = heed_polite_begin(p, s->host, s->addr, &now, &wait);
 		expect(sc, i, got, wait);
+		if (got == HEED_POLITE_READY)
+			*begun_ms = s->mono_ms;
 		break;
 	case END:
 		heed_polite_end(p, s->host, s->addr, &now, &r);
@@ -227,13 +264,14 @@ static void test_politeness_scripts(void **state)
 	(void)state;
 	for (i = 0; i < HEED_ARRAY_SIZE(scripts); i++) {
 		heed_polite *p;
+		int64_t begun_ms = 0;
 		assert_int_equal(heed_polite_new(&p, &test_options,
 		                                 heed_test_allocator()),
 		                 HEED_OK);
 		for (j = 0; j < HEED_ARRAY_SIZE(scripts[i].steps) &&
 		            scripts[i].steps[j].host;
 		     j++)
-			run_step(&scripts[i], j, p);
+			run_step(&scripts[i], j, p, &begun_ms);
 		heed_polite_free(p);
 	}
 }
