@@ -141,8 +141,9 @@ static void mark_hosts(heed_crawl *c)
 
 /* Looks over the held hosts: a lost one is forgotten, a finished one or
  * one over the share handed back; a host leaves only when none of its
- * sites has anything in flight. Store writes are committed first, so the
- * next holder finds every page this worker fetched. */
+ * sites has anything in flight. Store writes are committed first, and
+ * nothing is handed back when that commit fails, so the next holder
+ * finds every page this worker fetched. */
 static void sweep(heed_crawl *c)
 {
 	size_t keep = (size_t)(c->w.share + c->w.share / 8 + 1);
@@ -159,6 +160,14 @@ static void sweep(heed_crawl *c)
 			if (!committed) {
 				heed__crawl_commit(c);
 				committed = true;
+				/* The batch was lost (heed__crawl_commit
+				 * redoes it): its answers are not in the
+				 * store, and a host handed back now would be
+				 * fetched again by its next holder. Hosts
+				 * change hands only once the batch with
+				 * their answers has committed. */
+				if (c->rewinding || c->failed != HEED_OK)
+					return;
 			}
 			/* A lost lease is handed back too: refused if another
 			 * worker has it, else it frees the host at once, as
