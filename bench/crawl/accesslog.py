@@ -154,8 +154,10 @@ def analyse(requests, is_page=None):
     by_site = collections.defaultdict(list)
     statuses = collections.Counter()
     pages = set()
+    asked = collections.Counter()
     intervals = []
     for site, start_s, end_s, status, uri in requests:
+        asked[(site, uri)] += 1
         s, e = to_ms(start_s), to_ms(end_s)
         if e < s:
             e = s
@@ -190,6 +192,9 @@ def analyse(requests, is_page=None):
         "sites": len(by_site),
         "statuses": {str(k): statuses[k] for k in sorted(statuses)},
         "pages_200": len(pages),
+        # (site, URI) pairs the server was asked for more than once: a
+        # crawl (or a fleet of workers) should ask each URL once a run.
+        "urls_asked_again": sum(1 for n in asked.values() if n > 1),
         "gaps": len(gaps),
         "gaps_under_1s": under,
         "gaps_under_990ms": under_near,
@@ -219,6 +224,7 @@ def self_test():
     # Two starts 0.999 s apart: one short gap, both in one window.
     r = run([("a", 0.0, 0.0, 200), ("a", 0.999, 0.999, 200)])
     assert r["gaps"] == 1 and r["gaps_under_1s"] == 1, r
+    assert r["urls_asked_again"] == 1, r
     assert r["shortest_gap_s"] == 0.999 and r["sites_with_gap_under_1s"] == 1
     assert r["max_requests_one_site_1s"] == 2, r
     assert r["gaps_under_990ms"] == 0, r

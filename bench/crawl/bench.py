@@ -520,12 +520,14 @@ def run_bounded(argv, timeout, log_path):
     return r
 
 
-def run_many(argvs, timeout, log_paths, tick=None):
+def run_many(argvs, timeout, log_paths, tick=None, kill_at=None):
     """run_bounded for several programs started at once (the workers of
     --workers), each in its own process group with its own figures; wall
     is each one's own, from the common start to its exit. The timeout is
     the whole run's. tick(), when given, is called at every poll (every
-    20 ms) while any runs: the PostgreSQL CPU sampler."""
+    20 ms) while any runs: the PostgreSQL CPU sampler. kill_at, when
+    given, is (n, seconds): program n is killed with SIGKILL (its whole
+    group) that long after the start, as a machine dying would stop it."""
     env = {k: v for k, v in os.environ.items()
            if not k.lower().endswith("_proxy")}
     outs = [open(path or os.devnull, "w") for path in log_paths]
@@ -553,6 +555,10 @@ def run_many(argvs, timeout, log_paths, tick=None):
                                                  tree_pids(proc.pid)])
             if tick:
                 tick()
+            if (kill_at and kill_at[0] not in done and
+                    time.monotonic() - t0 >= kill_at[1]):
+                os.killpg(procs[kill_at[0]].pid, signal.SIGKILL)
+                kill_at = None
             if len(done) == len(procs):
                 break
             if time.monotonic() > deadline and not timed_out:
@@ -767,7 +773,8 @@ def run_pg(a, run, argv):
         pg.psql("SELECT pg_reload_conf()")
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
-        procs = run_many(argvs, a.timeout, logs, cpu.tick)
+        procs = run_many(argvs, a.timeout, logs, cpu.tick,
+                         (0, a.kill_worker_at) if a.kill_worker_at else None)
         pg_cpu = cpu.seconds()
         figures, wal1 = pg_figures(pg)
         figures.update(pg_writes(pg))
@@ -1236,8 +1243,9 @@ def report(web, r, say):
             g["sites_with_gap_under_1s"], g["sites"],
             fmt_s(g["shortest_gap_s"]), fmt_s(g["median_gap_s"])))
     say("  most requests to one site in any 1 s window: %d; most in flight "
-        "to one site: %d" % (g["max_requests_one_site_1s"],
-                             g["max_in_flight_one_site"]))
+        "to one site: %d; URLs asked more than once: %d" % (
+            g["max_requests_one_site_1s"], g["max_in_flight_one_site"],
+            g["urls_asked_again"]))
     say("  in flight to %s: peak %d, mean %s over %.1f s, mean found by "
         "each request as it started %s" % (
             "the one address" if web == "shared" else "all addresses",
@@ -1357,6 +1365,10 @@ def main():
     ap.add_argument("--workers", type=int, default=0, metavar="N",
                     help="heed only: N `heed crawl --worker` at once on a "
                     "throwaway PostgreSQL cluster (tests/pgcluster.py)")
+    ap.add_argument("--kill-worker-at", type=float, default=0,
+                    metavar="S", help="with --workers: SIGKILL worker w1 "
+                    "S seconds after the start (its sites are taken over "
+                    "once its leases expire)")
     ap.add_argument("--store-pg", action="store_true",
                     help="heed only: one ordinary heed crawl, its store on "
                     "a throwaway PostgreSQL cluster")
@@ -1375,6 +1387,8 @@ def main():
         ap.error("--recrawl runs heed only")
     if (a.workers or a.store_pg) and (chosen != ["heed"] or a.recrawl):
         ap.error("--workers and --store-pg run heed only, without --recrawl")
+    if a.kill_worker_at and a.workers < 2:
+        ap.error("--kill-worker-at needs --workers 2 or more")
     if a.workers < 0 or (a.workers and a.store_pg):
         ap.error("--workers N needs N >= 1 and implies a PostgreSQL store "
                  "(no --store-pg)")
