@@ -850,7 +850,8 @@ static void test_time_limits(void **state)
 	}
 }
 
-/* Issue 17: authors' mistakes read the way that does the less. */
+/* Authors' mistakes read the way that does the less: what heed cannot
+ * interpret is a prohibition (2.4.3), never ignored. */
 static const struct dcase issue17_cases[] = {
         {"section 3: '#' glued to a purpose begins a comment: the "
          "sub-record's prohibition binds purpose news (fails before)",
@@ -1165,9 +1166,9 @@ static void test_requests(void **state)
 	heed_acap_free(r);
 }
 
-/* Issue 17: a request names one resource (2.6; section 3 keeps '*' and
- * '$' for patterns). A take-down with a wildcard takes down the folder
- * before it; a re-crawl with one is ignored; a final '$' is dropped. */
+/* A request names one resource (2.6; section 3 keeps '*' and '$' for
+ * patterns). A take-down with a wildcard takes down the folder before it; a
+ * re-crawl with one is ignored; a final '$' is dropped. */
 static void test_requests_with_wildcards(void **state)
 {
 	static const char txt[] = "ACAP-crawler: *\n"

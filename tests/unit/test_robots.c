@@ -268,7 +268,7 @@ static const struct decide_case decide_cases[] = {
         {"heed: host and port are not matched",
          "User-agent: *\nDisallow: /e.com\n", "h", "https://e.com:8080/x",
          ALLOW, 0},
-        /* issue 15, 9309 2.2.3: "%2A" and "%24" are a literal '*' and '$',
+        /* RFC 9309 2.2.3: "%2A" and "%24" are a literal '*' and '$',
          * equal to the same escape in the URL, never a wildcard or end. */
         {"issue 15: %2A rule, %2A URL", "User-agent: *\nDisallow: /a%2Ab\n",
          "h", "/a%2Ab", DISALLOW, 2},
@@ -299,7 +299,7 @@ static const struct decide_case decide_cases[] = {
          "User-agent: *\nDisallow: /a$b\n", "h", "/a%24b", DISALLOW, 2},
         {"issue 15: other escapes stay apart",
          "User-agent: *\nDisallow: /a%2Fb\n", "h", "/a/b", ALLOW, 0},
-        /* issue 15, 9309 2.2.2: matching starts at the path's first octet,
+        /* RFC 9309 2.2.2: matching starts at the path's first octet,
          * never somewhere inside it. */
         {"issue 15: no-slash rule read from the root",
          "User-agent: *\nDisallow: private\n", "h", "/private/x", DISALLOW, 2},
@@ -431,7 +431,7 @@ static void test_normalize_truncates(void **state)
 	assert_string_equal(small, "/ab");
 }
 
-/* issue 15: a rule's "%2A" and "%24" compile to '*' and '$'; the path's
+/* A rule's "%2A" and "%24" compile to '*' and '$'; the path's
  * escapes are read the same way when the agent is decided, while the
  * normal form (shown by the CLI, read by ACAP) keeps them. */
 static void test_reserved_escapes_fold(void **state)
@@ -933,8 +933,9 @@ static void test_clean_file_has_no_diagnostics(void **state)
 	heed_robots_free(r);
 }
 
-/* Files issue 17's lint must leave alone: a "*" group with only a delay
- * (allow everything, slowly), '$' at the end, a literal '$' as %24. */
+/* Files the lint (empty groups, a misplaced '$') must leave alone: a "*"
+ * group with only a delay (allow everything, slowly), '$' at the end, a
+ * literal '$' as %24. */
 static void test_issue17_quiet(void **state)
 {
 	static const char *const quiet[] = {
