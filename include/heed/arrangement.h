@@ -1,12 +1,12 @@
 /*
  * heed/arrangement.h: what a site's owner asked of heed, as the operator
- * records it with `heed sites set HOST` (issue 15, docs/crawling.md
- * "Arrangements with site owners"). This module is the pure core: it
- * checks and reads the values an operator writes (a delay, a page limit,
- * a mode, path patterns, crawl windows, an endpoint) and answers the
- * crawl's questions about them (is the window open now, may this URL be
- * fetched). It touches no clock, network or store: the store keeps an
- * arrangement (heed/store_arrangements.h), the crawl applies it.
+ * records it with `heed sites set HOST` (docs/crawling.md "Arrangements with
+ * site owners"). This module is the pure core: it checks and reads the
+ * values an operator writes (a delay, a page limit, a mode, path patterns,
+ * crawl windows, an endpoint) and answers the crawl's questions about them
+ * (is the window open now, may this URL be fetched). It touches no clock,
+ * network or store: the store keeps an arrangement
+ * (heed/store_arrangements.h), the crawl applies it.
  *
  * An arrangement is keyed by host name: an owner speaks for a host, so
  * every origin of it (its schemes and ports) is under the one arrangement.

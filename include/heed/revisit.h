@@ -1,6 +1,6 @@
 /*
- * heed/revisit.h: when to ask for a known URL again (issue 19, "a revisit
- * schedule per page that learns").
+ * heed/revisit.h: when to ask for a known URL again, a schedule per page
+ * that learns from what each visit finds.
  *
  * A pure core: it takes what a visit found, the evidence of when the
  * content last changed, and the time, and returns the URL's next interval

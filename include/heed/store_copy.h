@@ -1,5 +1,6 @@
 /*
- * Copying a whole store to another, of either backend (issue 14: `heed
+ * Copying a whole store to another, of either backend, so an operator who
+ * outgrows one machine moves to PostgreSQL without crawling again (`heed
  * store migrate --from heed.db --to postgresql://...`).
  */
 #ifndef HEED_STORE_COPY_H

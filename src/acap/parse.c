@@ -1190,8 +1190,8 @@ static bool uses_v11(const struct heed_acap *r, const struct acap_field *f)
 }
 
 /* Whether a qualifier of field f is not ACAP's in any version: a type
- * Annex A does not define, or a value that is not valid (issue 17's
- * mistyped time-limit), itself or through a definition. */
+ * Annex A does not define, or a value that is not valid (a mistyped
+ * time-limit such as "7-dys"), itself or through a definition. */
 static bool broken_quals(const struct heed_acap *r, const struct acap_field *f)
 {
 	if (f->quals.broken)

@@ -1,7 +1,7 @@
 /*
- * The one writer of standard error's lines while a long command runs
- * (issue 15): it alone knows whether a progress line is on the terminal,
- * so a log line or an error never lands glued after the progress text.
+ * The one writer of standard error's lines while a long command runs: it
+ * alone knows whether a progress line is on the terminal, so a log line
+ * or an error never lands glued after the progress text.
  *
  * On a terminal the progress line is one line redrawn in place ("\r" and
  * clear to its end); a line written meanwhile clears it first, is written

@@ -3,7 +3,8 @@
  * with the reason printed when it cannot be opened. Commands that write
  * open it with heed_cli_open_store (creating it when missing); commands
  * that only read with heed_cli_open_store_existing, which never creates
- * nor writes it (issue 17).
+ * nor writes it: a mistyped --store gets "no store at 'X'", not an empty
+ * store left behind, and a database that is not heed's stays untouched.
  */
 #include <string.h>
 
@@ -23,8 +24,9 @@ static heed_store *open_store(const struct heed_config *cfg, const char *where,
 
 	if (heed_store_open_ex(&store, where, flags, NULL, &d) == HEED_OK) {
 		heed_cli_store_reconnect(cfg, store);
-		/* PostgreSQL lacks areas every command uses (issue 14):
-		 * refuse before the command writes half its work. */
+		/* A backend may lack an area the command uses (PostgreSQL
+		 * gained its areas one by one): refuse before the command
+		 * writes half its work. */
 		if (heed_store_require(store, areas, &d) == HEED_OK)
 			return store;
 		heed_store_close(store);

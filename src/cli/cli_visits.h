@@ -1,8 +1,8 @@
 /*
- * What is due and when, as `heed queue`, `heed stats` and `heed site
- * report` show it (issue 19): one site's or many sites' summaries of the
- * store's visits area (heed/store_visits.h) added up, and the same JSON
- * object and text for them in every command.
+ * What is due and when, as `heed queue`, `heed stats` and `heed site report`
+ * show it: one site's or many sites' summaries of the store's visits area
+ * (heed/store_visits.h) added up, and the same JSON object and text for them
+ * in every command.
  */
 #ifndef HEED_CLI_VISITS_H
 #define HEED_CLI_VISITS_H

@@ -1,14 +1,14 @@
 /*
- * `heed crawl [--incremental] [URL...]`: heed's main job (issue 8). Reads
- * the settings (file, then command line), gathers the start URLs (command
- * line, crawl.seeds, crawl.sites_file; with none and no run to resume, the
- * sites the store knows, issue 15), runs the engine of
- * heed/crawl_engine.h into the store, shows its progress (cli_progress.c:
- * a line redrawn on a terminal, a log line every log.progress_interval
- * without one) and prints a summary at the end. SIGINT or SIGTERM stop it
- * cleanly; the next `heed crawl` resumes the run. -v raises the log level,
- * -q leaves errors only, and --dry-run (cmd_crawl_dryrun.c) qualifies the
- * sites and says what would be fetched, writing nothing.
+ * `heed crawl [--incremental] [URL...]`: heed's main job. Reads the settings
+ * (file, then command line), gathers the start URLs (command line,
+ * crawl.seeds, crawl.sites_file; with none and no run to resume, the sites
+ * the store knows, so a bare `heed crawl` revisits them), runs the engine of
+ * heed/crawl_engine.h into the store, shows its progress (cli_progress.c: a
+ * line redrawn on a terminal, a log line every log.progress_interval without
+ * one) and prints a summary at the end. SIGINT or SIGTERM stop it cleanly;
+ * the next `heed crawl` resumes the run. -v raises the log level, -q leaves
+ * errors only, and --dry-run (cmd_crawl_dryrun.c) qualifies the sites and
+ * says what would be fetched, writing nothing.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -275,7 +275,7 @@ static int gather_seeds(const struct heed_config *cfg, int argc, char **argv,
 	return 0;
 }
 
-/* The known sites taken as start URLs (issue 15). */
+/* The known sites, taken as start URLs when a crawl is given none. */
 struct known_sites {
 	char **seeds;
 	size_t count;   /* taken */
@@ -624,10 +624,11 @@ static int64_t next_due(heed_store *store, const struct heed_config *cfg,
 }
 
 /* --schedule: full crawls at most every crawl.full_interval, incremental
- * ones every crawl.incremental_interval in between, until SIGINT/SIGTERM
- * (issue 8, "Periodic operation"). Being stopped is how a schedule ends
- * (a service's stop), so it exits 0, whether the signal came during a
- * crawl (which stops cleanly, its run left open) or between two. */
+ * ones every crawl.incremental_interval in between, until SIGINT/SIGTERM,
+ * so heed can run as a service that keeps its index fresh. Being stopped
+ * is how a schedule ends (a service's stop), so it exits 0, whether the
+ * signal came during a crawl (which stops cleanly, its run left open) or
+ * between two. */
 static int schedule(struct crawl_args *a, struct heed_config *cfg, char **seeds,
                     size_t seed_count)
 {

@@ -1,5 +1,6 @@
 /*
- * `heed crawl --dry-run` (issue 15): what a crawl would do first, and why.
+ * `heed crawl --dry-run`: what a crawl would do first, and why, before
+ * any page is fetched.
  *
  * The sites of the start URLs are qualified for real, by the crawl
  * controller's qualify mode (heed/crawl.h): robots.txt is requested under

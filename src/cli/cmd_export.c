@@ -3,10 +3,10 @@
  * `heed export --irc`: the public records, one JSON object per line or one
  * CSV row (RFC 4180) per record.
  *
- * Web records (issue 8): the stored page records, ordered by host then URL;
- * that part lives in functions named export_web_*.
+ * Web records: the stored page records, ordered by host then URL; that
+ * part lives in functions named export_web_*.
  *
- * IRC records (issue 6, --irc): networks, servers and channels as the public
+ * IRC records (--irc): networks, servers and channels as the public
  * list shows them (docs/storage.md "IRC": the latest complete visit and
  * later; networks that deny indexing appear with their preference only).
  * JSON strings must be UTF-8, while IRC topics are whatever bytes the server

@@ -1,8 +1,8 @@
 /*
  * `heed extract`: what heed would store from a page, feed or sitemap, as
- * JSON, so a site owner can check their markup (issue 7). Reads a file or
- * standard input; the URL, Content-Type and headers are given as options
- * because nothing is fetched.
+ * JSON, so a site owner can check their markup. Reads a file or standard
+ * input; the URL, Content-Type and headers are given as options because
+ * nothing is fetched.
  */
 #include <getopt.h>
 #include <json-c/json.h>

@@ -1,6 +1,6 @@
 /*
- * `heed irc crawl|check|list|reset`: the IRC crawler's front end (issue 6;
- * the network operators' side is docs/irc.md).
+ * `heed irc crawl|check|list|reset`: the IRC crawler's front end (the
+ * network operators' side is docs/irc.md).
  *
  *   crawl NETWORK...   visit networks (host[:port], ircs://host[:port], or
  *                      -f FILE with one per line), store what they list
@@ -10,9 +10,11 @@
  *   reset NETWORK...   drop heed's own hold on networks (failure, ban,
  *                      floor); their CRAWLER cooldown stays
  *
- * Exit status (issue 17): 0 done; 1 failed or nothing done (a network
- * failed, was unreachable, banned heed or was not contacted); 2 usage or
- * settings; 130 after a clean stop on SIGINT or SIGTERM.
+ * Exit status, the contract every heed command keeps (README, docs/irc.md
+ * "Exit status"), so scripts and service managers read them alike: 0
+ * done; 1 failed or nothing done (a network failed, was unreachable,
+ * banned heed or was not contacted); 2 usage or settings; 130 after a
+ * clean stop on SIGINT or SIGTERM.
  */
 #include <getopt.h>
 #include <signal.h>
@@ -26,8 +28,8 @@
 #include "heed/irc_crawl.h"
 #include "heed/store_irc.h"
 
-/* The store areas the irc commands use: a PostgreSQL store, which has
- * them, will do (issue 14). */
+/* The store areas the irc commands use, checked when the store opens so
+ * a backend without them is refused before anything is written. */
 static const char *const irc_areas[] = {"irc", NULL};
 
 /* A networks file is a list of names, not a data set. */

@@ -1,7 +1,7 @@
 /*
  * `heed queue [--site SITE] [--limit N] [--json]`: what is due for a
- * revisit and when (issue 19, "heed stats and heed queue show what is due
- * and when"). Without --site, a line per site from the visits area's
+ * revisit and when, so an operator sees what the next crawls will ask a
+ * site for. Without --site, a line per site from the visits area's
  * summaries; with it, the site's URLs by due date, one page of --limit
  * rows. Reads only: it runs beside a crawl.
  */

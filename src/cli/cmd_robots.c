@@ -10,7 +10,7 @@
  * diagnostics in lint, sorted with the others by line, then code.
  *
  * URL is an absolute http(s) URL or a path starting with '/'; anything else
- * is a usage error (issue 15).
+ * is a usage error, never a decision for a path heed had to guess.
  *
  * FILE "-" is standard input. check exits 0 when every URL is allowed and 1
  * when any is disallowed; lint exits 0 for a file without diagnostics and 1
@@ -56,7 +56,7 @@ struct robots_subcommand {
 	int min_args, max_args; /* operands after the name; -1: no limit */
 	int (*run)(const struct robots_opts *o, struct robots_file *f, int argc,
 	           char **argv);
-	bool old_order; /* also read "URL FILE" (explain before issue 17) */
+	bool old_order; /* also read "URL FILE", explain's former order */
 };
 
 static int run_check(const struct robots_opts *o, struct robots_file *f,
@@ -630,8 +630,9 @@ static int robots_main(int argc, char **argv, struct robots_opts *o)
 		        bad);
 	if (sub->old_order && operands == 2 && has_scheme(argv[optind + 1]) &&
 	    !has_scheme(argv[optind + 2])) {
-		/* "explain URL FILE", as before issue 17: a URL has a scheme
-		 * and FILE does not, so the order is plain. */
+		/* "explain URL FILE", the order explain took before it
+		 * learnt check's FILE URL, so older scripts still work: a URL
+		 * has a scheme and FILE does not, so the order is plain. */
 		char *tmp = argv[optind + 1];
 		argv[optind + 1] = argv[optind + 2];
 		argv[optind + 2] = tmp;

@@ -1,9 +1,9 @@
 /*
- * `heed serve`: the public index of what heed collected (issue 13), a
- * read-only web list and JSON API over the store, served until SIGINT or
- * SIGTERM; `heed serve --reindex` rebuilds the store's search index and
- * exits. The server itself is libheed's (heed/serve.h); this file reads
- * the settings, says where it listens and waits.
+ * `heed serve`: the public index of what heed collected, a read-only web
+ * list and JSON API over the store, served until SIGINT or SIGTERM; `heed
+ * serve --reindex` rebuilds the store's search index and exits. The server
+ * itself is libheed's (heed/serve.h); this file reads the settings, says
+ * where it listens and waits.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -492,9 +492,9 @@ static void report_arrangement(struct report_ctx *rc, const char *host,
 		heed_store_arrangement_clear(rc->sc->store, &a);
 }
 
-/* The files the site's ACAP-permissions-reference fields name, as the
- * crawl last asked for them (issue 15): in force when a body is stored,
- * else their crawlers are prohibited and detail says why. */
+/* The files the site's ACAP-permissions-reference fields name, as the crawl
+ * last asked for them: in force when a body is stored, else their crawlers
+ * are prohibited and detail says why. */
 struct refs_ctx {
 	json_object *arr; /* --json; NULL: text */
 	int count;

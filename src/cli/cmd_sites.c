@@ -1,7 +1,7 @@
 /*
  * `heed sites list|show|set|pause|resume|forget HOST`: the operator's
- * record of what a site's owner asked of heed (heed/arrangement.h; issue
- * 15, docs/crawling.md "Arrangements with site owners"). Every value is
+ * record of what a site's owner asked of heed (heed/arrangement.h;
+ * docs/crawling.md "Arrangements with site owners"). Every value is
  * checked here, once, with the pure core's words, so that the crawl only
  * ever reads values that hold. This file wires settings, store and output.
  */

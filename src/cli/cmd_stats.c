@@ -1,8 +1,8 @@
 /*
- * `heed stats [--json]`: what the store holds (issue 8, "heed stats prints
- * counts per site and status"), with the frontier's state and the last
- * crawl runs, so an operator sees at a glance what a crawl found, and
- * what is due for a revisit (issue 19; `heed queue` shows it per site).
+ * `heed stats [--json]`: what the store holds (counts per site and per
+ * status), with the frontier's state and the last crawl runs, so an
+ * operator sees at a glance what a crawl found, and what is due for a
+ * revisit (`heed queue` shows it per site).
  */
 #include <getopt.h>
 #include <json-c/json.h>

@@ -1,6 +1,7 @@
 /*
- * `heed store migrate`: copies a store to another of either backend
- * (issue 14), then checks the copy table by table.
+ * `heed store migrate`: copies a store to another of either backend (an
+ * operator who outgrows one machine moves to PostgreSQL without crawling
+ * again), then checks the copy table by table.
  */
 #include <getopt.h>
 #include <inttypes.h>

@@ -1,8 +1,9 @@
 /*
- * The content digest of a body (issue 19: "a 200 whose content digest
- * equals the stored one counts as unchanged too"). SHA-256 from OpenSSL's
- * libcrypto, which libheed links already for TLS: a collision would make
- * heed miss a change, so a fast non-cryptographic hash is not enough.
+ * The content digest of a body: a 200 whose digest equals the stored one
+ * counts as unchanged for the revisit schedule, as a 304 does. SHA-256
+ * from OpenSSL's libcrypto, which libheed links already for TLS: a
+ * collision would make heed miss a change, so a fast non-cryptographic
+ * hash is not enough.
  */
 #include <openssl/evp.h>
 

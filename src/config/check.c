@@ -1,11 +1,11 @@
 /*
- * What a value of an identity setting may hold, checked once where
- * settings are read (heed_config_set: the file, --set and the shorthand
- * options all come through it). These values go into the User-Agent of
- * every request, into IRC commands and into the crawler page: a CR LF in a
- * contact would start a header of the author's choosing (issue 17), a
- * space in the product token would split it, and a public suffix as the
- * verification domain would tell site administrators to trust anyone.
+ * What a value of an identity setting may hold, checked once where settings
+ * are read (heed_config_set: the file, --set and the shorthand options all
+ * come through it). These values go into the User-Agent of every request,
+ * into IRC commands and into the crawler page: a CR LF in a contact would
+ * start a header of the author's choosing, a space in the product token
+ * would split it, and a public suffix as the verification domain would tell
+ * site administrators to trust anyone.
  */
 #include <libpsl.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /*
- * The IRC crawler's I/O shell (include/heed/irc_crawl.h; issue 6 "Client
- * and crawl", issue 17 "IRC outside the web's rules"). Everything the
- * protocol decides lives in session.c; this file resolves, connects, speaks
- * TLS, moves bytes between sockets and sessions, and turns the sessions'
- * actions into store rows and results.
+ * The IRC crawler's I/O shell (include/heed/irc_crawl.h), held to the web
+ * crawler's rules: the same resolver and address policy (below), so IRC is
+ * no way around them. Everything the protocol decides lives in session.c;
+ * this file resolves, connects, speaks TLS, moves bytes between sockets and
+ * sessions, and turns the sessions' actions into store rows and results.
  *
  * One poll() loop drives up to max_connections networks, one connection
  * each, and heed's resolver beside them. A connection goes RESOLVING

@@ -1,6 +1,6 @@
 /*
- * The visit of one IRC network as a state machine (issue 6, "Client and
- * crawl"; shared/notes/irc.md sections 2-5 for what real servers do).
+ * The visit of one IRC network as a state machine (shared/notes/irc.md
+ * sections 2-5 for what real servers do).
  *
  *   CONNECTING -> REGISTERING -> BURST -> WELCOME -> CRAWL -> QUITTING -> DONE
  *

@@ -1,5 +1,6 @@
 /*
- * The revisit schedule (issue 19): when to ask for a known URL again.
+ * The revisit schedule: when to ask for a known URL again, so a recrawl
+ * spends a site's requests where its content changes.
  * Pure: the time and the evidence are arguments, nothing is allocated.
  *
  * The anchor is Apache Nutch's AdaptiveFetchSchedule: multiply the

@@ -408,7 +408,8 @@ void heed_robots_decide_path(const heed_robots_agent *agent, const char *path,
 	if (path_len >= sizeof(stack))
 		folded = heed__malloc(agent->r->alloc, path_len + 1);
 	if (!folded) {
-		/* Out of memory: the path as it is, as before issue 15. */
+		/* Out of memory: the path as it is, unfolded; only its "%2A"
+		 * and "%24" then miss a rule's literal '*' and '$'. */
 		decide(agent, path, path_len, out);
 		return;
 	}

@@ -166,8 +166,8 @@ bool heed__robots_rule_match(const struct robots_rule *rule, const char *path,
  */
 
 /* Whether the path has the literal c at pos: c itself or, for '*' and '$',
- * its escape, as heed_robots_decide_path reads a path (issue 15). Returns
- * the path octets used, 0 for no match. */
+ * its escape, as heed_robots_decide_path reads a path. Returns the path
+ * octets used, 0 for no match. */
 static size_t path_octet(const char *path, size_t path_len, size_t pos, char c)
 {
 	if (pos >= path_len)

@@ -190,14 +190,14 @@ static heed_status add_path_query(struct heed_buf *out, const char *s,
 }
 
 /*
- * Session ids in URLs (issue 17, link traps). A site that hands every
- * visitor a new id and puts it in every link never shows a crawler the
- * same URL twice: heed would crawl it until crawl.max_pages. Such sites
- * answer without the id too (a new session, or a cookie), so the normal
- * form drops it, as Heritrix's and Nutch's canonicalisers do: the Java
- * path parameter ";jsessionid=..." and query parameters whose name says
- * they are one. "sid" also names stories and sites, so only a long
- * token (16 or more letters and digits) under that name is taken for one.
+ * Session ids in URLs, a link trap. A site that hands every visitor a new id
+ * and puts it in every link never shows a crawler the same URL twice: heed
+ * would crawl it until crawl.max_pages. Such sites answer without the id too
+ * (a new session, or a cookie), so the normal form drops it, as Heritrix's
+ * and Nutch's canonicalisers do: the Java path parameter ";jsessionid=..."
+ * and query parameters whose name says they are one. "sid" also names
+ * stories and sites, so only a long token (16 or more letters and digits)
+ * under that name is taken for one.
  */
 static const char *const session_params[] = {
         "jsessionid", "phpsessid", "sessionid", "session_id",

@@ -850,8 +850,9 @@ static void test_time_limits(void **state)
 	}
 }
 
-/* Issue 17: authors' mistakes read the way that does the less. */
-static const struct dcase issue17_cases[] = {
+/* Authors' mistakes read the way that does the less: what heed cannot
+ * interpret is a prohibition (2.4.3), never ignored. */
+static const struct dcase authors_mistakes_cases[] = {
         {"section 3: '#' glued to a purpose begins a comment: the "
          "sub-record's prohibition binds purpose news (fails before)",
          REC "ACAP-allow-index: /\nACAP-usage-purpose: news#old service\n"
@@ -908,10 +909,11 @@ static const struct dcase issue17_cases[] = {
          true, 0},
 };
 
-static void test_issue17(void **state)
+static void test_authors_mistakes(void **state)
 {
 	(void)state;
-	run_cases(issue17_cases, HEED_ARRAY_SIZE(issue17_cases));
+	run_cases(authors_mistakes_cases,
+	          HEED_ARRAY_SIZE(authors_mistakes_cases));
 }
 
 struct diag_case {
@@ -923,42 +925,40 @@ struct diag_case {
 };
 
 static const struct diag_case diag_cases[] = {
-        {"issue 17, 2.3: a record without fields",
+        {"2.3: a record without fields",
          "ACAP-crawler: a\nACAP-crawler: b\nUser-agent: *\nDisallow: /\n", 1,
          HEED_ACAP_ERROR, "record has no fields"},
-        {"issue 17, 2.3: ... at the end of the file",
+        {"2.3: ... at the end of the file",
          REC "ACAP-allow-crawl: /\nACAP-crawler: a\n", 3, HEED_ACAP_ERROR,
          "record has no fields"},
-        {"issue 17, 2.3: a sub-record without fields",
+        {"2.3: a sub-record without fields",
          REC "ACAP-usage-purpose: news\nACAP-usage-purpose: sport\n"
              "ACAP-crawler: a\nACAP-allow-crawl: /\n",
          2, HEED_ACAP_ERROR, "sub-record has no permission"},
-        {"issue 17, 2.6: a wildcard in a take-down",
+        {"2.6: a wildcard in a take-down",
          REC "ACAP-request-take-down: /a/*.pdf\n", 2, HEED_ACAP_ERROR,
          "takes down everything under '/a/'"},
-        {"issue 17, 2.6: a wildcard in a re-crawl",
-         REC "ACAP-request-re-crawl: /a*\n", 2, HEED_ACAP_ERROR,
-         "re-crawl request is ignored"},
-        {"issue 17, 2.6: a final '$' in a request",
+        {"2.6: a wildcard in a re-crawl", REC "ACAP-request-re-crawl: /a*\n", 2,
+         HEED_ACAP_ERROR, "re-crawl request is ignored"},
+        {"2.6: a final '$' in a request",
          REC "ACAP-request-re-crawl: /a.htm$\n", 2, HEED_ACAP_ERROR,
          "heed reads '/a.htm'"},
-        {"issue 17, 2.9: '$' before a pattern's end",
-         REC "ACAP-disallow-index: /a$b\n", 2, HEED_ACAP_ERROR,
-         "'$' may only end a pattern"},
-        {"issue 17, 2.9: ... in a resource set",
+        {"2.9: '$' before a pattern's end", REC "ACAP-disallow-index: /a$b\n",
+         2, HEED_ACAP_ERROR, "'$' may only end a pattern"},
+        {"2.9: ... in a resource set",
          "ACAP-resource-set: s /x /a$b\n" REC
          "ACAP-disallow-index: the-acap:resource-set:s\n",
          1, HEED_ACAP_ERROR, "'$' may only end a pattern"},
-        {"issue 17: a mistyped time-limit name",
+        {"2.4.3: a mistyped time-limit name",
          REC "ACAP-allow-index: /a time_limit=7-days\n", 2, HEED_ACAP_ERROR,
          "did you mean time-limit?"},
-        {"issue 17: a mistyped time-limit value",
+        {"2.4.3: a mistyped time-limit value",
          REC "ACAP-allow-index: /a time-limit=7-dys\n", 2, HEED_ACAP_ERROR,
          "read as prohibitions (2.4.3)"},
-        {"issue 17, section 3: '#' glued to a purpose",
+        {"section 3: '#' glued to a purpose",
          REC "ACAP-usage-purpose: news#old\nACAP-disallow-index: /\n", 2,
          HEED_ACAP_WARNING, "'#' begins a comment"},
-        {"issue 17, 2.3.3: a purpose line that is all comment",
+        {"2.3.3: a purpose line that is all comment",
          REC "ACAP-usage-purpose: #news\nACAP-disallow-index: /\n", 2,
          HEED_ACAP_ERROR, "cannot tell which purposes"},
         {"2.2.1: definitions come before records",
@@ -1165,9 +1165,9 @@ static void test_requests(void **state)
 	heed_acap_free(r);
 }
 
-/* Issue 17: a request names one resource (2.6; section 3 keeps '*' and
- * '$' for patterns). A take-down with a wildcard takes down the folder
- * before it; a re-crawl with one is ignored; a final '$' is dropped. */
+/* A request names one resource (2.6; section 3 keeps '*' and '$' for
+ * patterns). A take-down with a wildcard takes down the folder before it; a
+ * re-crawl with one is ignored; a final '$' is dropped. */
 static void test_requests_with_wildcards(void **state)
 {
 	static const char txt[] = "ACAP-crawler: *\n"
@@ -1585,7 +1585,7 @@ int main(void)
 	        cmocka_unit_test(test_clean_file),
 	        cmocka_unit_test(test_requests),
 	        cmocka_unit_test(test_requests_with_wildcards),
-	        cmocka_unit_test(test_issue17),
+	        cmocka_unit_test(test_authors_mistakes),
 	        cmocka_unit_test(test_accessors),
 	        cmocka_unit_test(test_names),
 	        cmocka_unit_test(test_bad_arguments),

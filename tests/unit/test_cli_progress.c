@@ -1,8 +1,8 @@
 /*
- * Unit tests for src/cli/cli_progress.c (issue 15): on a terminal a log
- * line clears the progress line, is written whole, and the progress line
- * is drawn again; without one, progress lines come at the interval, the
- * final one once, and never a "\r" or escape byte.
+ * Unit tests for src/cli/cli_progress.c: on a terminal a log line clears the
+ * progress line, is written whole, and the progress line is drawn again;
+ * without one, progress lines come at the interval, the final one once, and
+ * never a "\r" or escape byte.
  */
 #include "heed_test.h"
 

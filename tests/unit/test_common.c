@@ -206,9 +206,9 @@ static void test_json_writer(void **state)
 	heed__buf_free(&b);
 }
 
-/* Issue 17: past 64 levels the writer shared a level's comma bit with
- * another's and wrote invalid JSON with rc HEED_OK. Deep nesting must
- * either come out right or fail in rc, never corrupt the text. */
+/* Past 64 levels the writer once shared a level's comma bit with another's
+ * and wrote invalid JSON with rc HEED_OK. Deep nesting must either come out
+ * right or fail in rc, never corrupt the text. */
 /* [depth, [depth - 1, ... [] ...], depth]: the innermost array empty. */
 static void nest(struct heed_json *j, unsigned depth)
 {

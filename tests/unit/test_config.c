@@ -147,9 +147,10 @@ static void test_ini_file(void **state)
 	heed_config_free(&c);
 }
 
-/* Issue 17: identity values go into every request's User-Agent, IRC
- * commands and the crawler page; they are checked where settings are
- * read, with a message that names the setting. */
+/* Identity values go into every request's User-Agent, IRC commands and the
+ * crawler page, where a CR LF would start a header of the author's choosing;
+ * they are checked where settings are read, with a message that names the
+ * setting. */
 static const struct check_case {
 	const char *name, *key, *value;
 	heed_status want;

@@ -1,8 +1,9 @@
 /*
  * Unit tests of the pure IRC core: messages, the line reader, ISUPPORT, the
- * CRAWLER token (every clause of the draft and every courteous fallback of
- * issue 6), when heed comes back, and the visit state machine driven by
- * scripted server lines.
+ * CRAWLER token (every clause of the draft, and heed's courteous reading
+ * where it is silent: a token that breaks it means "do not index"), when
+ * heed comes back, and the visit state machine driven by scripted server
+ * lines.
  */
 #include "heed_test.h"
 
@@ -411,7 +412,7 @@ static const struct revisit_case {
          HEED_IRC_CRAWLER_NONE, 3600, 0},
         {"huge cooldown saturates", HEED_IRC_VISIT_DENIED,
          HEED_IRC_CRAWLER_DENY, INT64_MAX, INT64_MAX - 1000},
-        /* issue 17: a server heed could not reach saw no visit */
+        /* a server heed could not reach saw no visit to cool down from */
         {"unreachable: heed's short retry, under the floor",
          HEED_IRC_VISIT_UNREACHABLE, HEED_IRC_CRAWLER_NONE, 3600, 300},
         {"stopped before the burst: no wait of its own", HEED_IRC_VISIT_STOPPED,
@@ -751,7 +752,7 @@ static void run_to_end(heed_irc_session *s, struct recorder *r)
 	}
 }
 
-/* issue 17: a connection never made ends UNREACHABLE with nothing sent;
+/* A connection never made ends UNREACHABLE with nothing sent;
  * the operator's stop QUITs politely whenever it comes. */
 static void test_session_unreachable_and_stop(void **state)
 {

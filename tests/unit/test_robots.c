@@ -268,47 +268,47 @@ static const struct decide_case decide_cases[] = {
         {"heed: host and port are not matched",
          "User-agent: *\nDisallow: /e.com\n", "h", "https://e.com:8080/x",
          ALLOW, 0},
-        /* issue 15, 9309 2.2.3: "%2A" and "%24" are a literal '*' and '$',
+        /* RFC 9309 2.2.3: "%2A" and "%24" are a literal '*' and '$',
          * equal to the same escape in the URL, never a wildcard or end. */
-        {"issue 15: %2A rule, %2A URL", "User-agent: *\nDisallow: /a%2Ab\n",
+        {"9309 2.2.3: %2A rule, %2A URL", "User-agent: *\nDisallow: /a%2Ab\n",
          "h", "/a%2Ab", DISALLOW, 2},
-        {"issue 15: %2A rule, %2a URL", "User-agent: *\nDisallow: /a%2Ab\n",
+        {"9309 2.2.3: %2A rule, %2a URL", "User-agent: *\nDisallow: /a%2Ab\n",
          "h", "/a%2ab/c", DISALLOW, 2},
-        {"issue 15: %2A rule, * URL", "User-agent: *\nDisallow: /a%2Ab\n", "h",
-         "/a*b", DISALLOW, 2},
-        {"issue 15: %2A is no wildcard", "User-agent: *\nDisallow: /a%2Ab\n",
+        {"9309 2.2.3: %2A rule, * URL", "User-agent: *\nDisallow: /a%2Ab\n",
+         "h", "/a*b", DISALLOW, 2},
+        {"9309 2.2.3: %2A is no wildcard", "User-agent: *\nDisallow: /a%2Ab\n",
          "h", "/axyzb", ALLOW, 0},
-        {"issue 15: %2a rule, %2A URL", "User-agent: *\nDisallow: /a%2ab\n",
+        {"9309 2.2.3: %2a rule, %2A URL", "User-agent: *\nDisallow: /a%2ab\n",
          "h", "http://e.com/a%2Ab", DISALLOW, 2},
-        {"issue 15: %24 rule, %24 URL", "User-agent: *\nDisallow: /p%24\n", "h",
-         "/p%24", DISALLOW, 2},
-        {"issue 15: %24 rule, $ URL", "User-agent: *\nDisallow: /p%24\n", "h",
-         "/p$?q", DISALLOW, 2},
-        {"issue 15: %24 is no end", "User-agent: *\nDisallow: /p%24\n", "h",
-         "/p", ALLOW, 0},
-        {"issue 15: %24 is a prefix", "User-agent: *\nDisallow: /p%24\n", "h",
-         "/p%24/x", DISALLOW, 2},
-        {"issue 15: %24 then a final $", "User-agent: *\nDisallow: /p%24$\n",
+        {"9309 2.2.3: %24 rule, %24 URL", "User-agent: *\nDisallow: /p%24\n",
          "h", "/p%24", DISALLOW, 2},
-        {"issue 15: %24 then a final $, longer path",
+        {"9309 2.2.3: %24 rule, $ URL", "User-agent: *\nDisallow: /p%24\n", "h",
+         "/p$?q", DISALLOW, 2},
+        {"9309 2.2.3: %24 is no end", "User-agent: *\nDisallow: /p%24\n", "h",
+         "/p", ALLOW, 0},
+        {"9309 2.2.3: %24 is a prefix", "User-agent: *\nDisallow: /p%24\n", "h",
+         "/p%24/x", DISALLOW, 2},
+        {"9309 2.2.3: %24 then a final $", "User-agent: *\nDisallow: /p%24$\n",
+         "h", "/p%24", DISALLOW, 2},
+        {"9309 2.2.3: %24 then a final $, longer path",
          "User-agent: *\nDisallow: /p%24$\n", "h", "/p%24x", ALLOW, 0},
-        {"issue 15: %2A after a wildcard",
+        {"9309 2.2.3: %2A after a wildcard",
          "User-agent: *\nDisallow: /*%2A.html\n", "h", "/x/a%2A.html", DISALLOW,
          2},
-        {"issue 15: a literal $ rule, %24 URL",
+        {"9309 2.2.3: a literal $ rule, %24 URL",
          "User-agent: *\nDisallow: /a$b\n", "h", "/a%24b", DISALLOW, 2},
-        {"issue 15: other escapes stay apart",
+        {"9309 2.2.3: other escapes stay apart",
          "User-agent: *\nDisallow: /a%2Fb\n", "h", "/a/b", ALLOW, 0},
-        /* issue 15, 9309 2.2.2: matching starts at the path's first octet,
+        /* RFC 9309 2.2.2: matching starts at the path's first octet,
          * never somewhere inside it. */
-        {"issue 15: no-slash rule read from the root",
+        {"9309 2.2.2: no-slash rule read from the root",
          "User-agent: *\nDisallow: private\n", "h", "/private/x", DISALLOW, 2},
-        {"issue 15: no-slash rule not inside the path",
+        {"9309 2.2.2: no-slash rule not inside the path",
          "User-agent: *\nDisallow: private\n", "h", "/x/private", ALLOW, 0},
-        {"issue 15: a leading * takes the path's first /",
+        {"9309 2.2.2: a leading * takes the path's first /",
          "User-agent: *\nDisallow: /\nAllow: *.html\n", "h", "/a/b.html", ALLOW,
          3},
-        {"issue 15: a leading * and its octets",
+        {"9309 2.2.2: a leading * and its octets",
          "User-agent: *\nDisallow: /\nAllow: *.html\n", "h", "/a/b.htm",
          DISALLOW, 2},
         {"heed: network-path reference", "User-agent: *\nDisallow: /x\n", "h",
@@ -431,7 +431,7 @@ static void test_normalize_truncates(void **state)
 	assert_string_equal(small, "/ab");
 }
 
-/* issue 15: a rule's "%2A" and "%24" compile to '*' and '$'; the path's
+/* A rule's "%2A" and "%24" compile to '*' and '$'; the path's
  * escapes are read the same way when the agent is decided, while the
  * normal form (shown by the CLI, read by ACAP) keeps them. */
 static void test_reserved_escapes_fold(void **state)
@@ -858,22 +858,22 @@ static const struct diag_case diag_cases[] = {
         {"sitemap: relative", "Sitemap: /sitemap.xml\n",
          HEED_ROBOTS_DIAG_BAD_SITEMAP, 1},
         {"sitemap: empty", "Sitemap:\n", HEED_ROBOTS_DIAG_BAD_SITEMAP, 1},
-        {"issue 17: a group without rules",
+        {"empty group: a group without rules",
          "User-agent: *\nDisallow: /x\n\nUser-agent: a\nUser-agent: b\n",
          HEED_ROBOTS_DIAG_EMPTY_GROUP, 4},
-        {"issue 17: a lone user-agent line", "User-agent: *\n",
+        {"empty group: a lone user-agent line", "User-agent: *\n",
          HEED_ROBOTS_DIAG_EMPTY_GROUP, 1},
-        {"issue 17: a named group with only a delay escapes '*'",
+        {"empty group: a named group with only a delay escapes '*'",
          "User-agent: *\nDisallow: /\n\nUser-agent: a\nCrawl-delay: 5\n",
          HEED_ROBOTS_DIAG_EMPTY_GROUP, 4},
-        {"issue 17: the empty group sorts before later lines",
+        {"empty group: sorts before later lines",
          "User-agent: *\nHost: e.com\n", HEED_ROBOTS_DIAG_EMPTY_GROUP, 1},
-        {"issue 17, 9309 2.2.3: '$' before a pattern's end",
+        {"9309 2.2.3: '$' before a pattern's end",
          "User-agent: *\nAllow: /a\nDisallow: /a$b\n",
          HEED_ROBOTS_DIAG_MISPLACED_DOLLAR, 3},
-        {"issue 15, 9309 2.2.2: a path starting with '*'",
+        {"9309 2.2.2: a path starting with '*'",
          "User-agent: *\nAllow: *.html\n", HEED_ROBOTS_DIAG_WILDCARD_PATH, 2},
-        {"issue 17: '$' right after a wildcard, mid-pattern",
+        {"9309 2.2.3: '$' right after a wildcard, mid-pattern",
          "User-agent: *\nDisallow: /*$/x\n", HEED_ROBOTS_DIAG_MISPLACED_DOLLAR,
          2},
 };
@@ -933,9 +933,10 @@ static void test_clean_file_has_no_diagnostics(void **state)
 	heed_robots_free(r);
 }
 
-/* Files issue 17's lint must leave alone: a "*" group with only a delay
- * (allow everything, slowly), '$' at the end, a literal '$' as %24. */
-static void test_issue17_quiet(void **state)
+/* Files the lint (empty groups, a misplaced '$') must leave alone: a "*"
+ * group with only a delay (allow everything, slowly), '$' at the end, a
+ * literal '$' as %24. */
+static void test_lint_quiet(void **state)
 {
 	static const char *const quiet[] = {
 	        "User-agent: *\nCrawl-delay: 2\n",
@@ -1636,7 +1637,7 @@ int main(void)
 	        cmocka_unit_test(test_hostile_pattern),
 	        cmocka_unit_test(test_diag_table),
 	        cmocka_unit_test(test_clean_file_has_no_diagnostics),
-	        cmocka_unit_test(test_issue17_quiet),
+	        cmocka_unit_test(test_lint_quiet),
 	        cmocka_unit_test(test_misplaced_dollar_is_literal),
 	        cmocka_unit_test(test_crawl_delay_values),
 	        cmocka_unit_test(test_agent_crawl_delay),

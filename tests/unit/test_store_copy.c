@@ -1,5 +1,5 @@
 /*
- * heed_store_copy (issue 14) both ways between SQLite and the real
+ * heed_store_copy (`heed store migrate`) both ways between SQLite and the real
  * PostgreSQL cluster tests/pgcluster.py starts: bytes that are not UTF-8
  * (with a NUL inside) kept byte for byte through PostgreSQL's BYTEA, large
  * integers and NULLs kept, ids kept and the identity moved past them, a

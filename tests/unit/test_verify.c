@@ -538,7 +538,7 @@ static void test_page_html_escapes(void **state)
 	assert_non_null(strstr(page, "once every week"));
 	assert_non_null(strstr(page, "once every 90 minutes"));
 	assert_non_null(strstr(page, "User-agent: heed\nDisallow: /"));
-	/* How an owner asks for an arrangement (issue 15). */
+	/* How an owner asks the operator for an arrangement. */
 	assert_non_null(strstr(page, "Arrangements with the operator"));
 	assert_non_null(strstr(page, "never less than one second"));
 	assert_non_null(strstr(page, "</html>\n"));
