@@ -27,7 +27,11 @@ struct heed__pg {
 	bool lock_lost;     /* another process took the crawl lock meanwhile:
 	                       every call is HEED_EBUSY */
 	heed_status status; /* the last statement's, for heed__pg_failed */
-	uint64_t rng;       /* the back-off's jitter */
+	/* Writes sent in pipeline mode whose results are not read yet
+	 * (heed__pg_run inside a transaction, pg.c "Pipelined writes"). */
+	bool pipeline;
+	int pending;
+	uint64_t rng; /* the back-off's jitter */
 };
 
 /* The first key of heed's advisory locks: "heed" in ASCII, as
@@ -60,7 +64,11 @@ PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
 heed_status heed__pg_failed(const heed_store *store);
 
 /* heed__pg_query for a statement whose rows do not matter: HEED_OK or
- * HEED_ESTORE; *changed (may be NULL) receives the rows it changed. */
+ * HEED_ESTORE; *changed (may be NULL) receives the rows it changed.
+ * Inside a transaction and with changed NULL, the statement is only sent:
+ * its result is read, and a failure reported, by the next statement that
+ * needs an answer (a read, COMMIT), so a batch of writes costs one round
+ * trip, not one each. */
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
                          const char *const *params, int64_t *changed);
 

@@ -374,6 +374,175 @@ static PGresult *tx_lost(heed_store *store, const char *why)
 	return NULL;
 }
 
+/*
+ * Pipelined writes. A crawl's batch is mostly writes whose results it
+ * never reads (a page, a visit, frontier states), and waiting for each one's
+ * answer made a PostgreSQL crawl idle on the network between statements.
+ * Inside a transaction, heed__pg_run without a row count sends its
+ * statement in libpq's pipeline mode and returns at once; the next
+ * statement that needs an answer goes into the same pipeline, followed by
+ * a sync, and the answers are read in order: one round trip for the writes
+ * and the read together. A write that failed fails that statement (its
+ * transaction, aborted by the server, is then rolled back and redone, or
+ * the run ends, as for a write that failed at once); a lost connection or
+ * a deadlock loses the transaction as usual (HEED_ERETRY).
+ */
+
+/* Writes held back at most: their answers wait in the socket's buffers,
+ * which must not fill while the server waits for heed to read them. */
+#define PG_PIPELINE_MAX 256
+
+static void pipeline_reset(struct heed__pg *pg)
+{
+	pg->pipeline = false;
+	pg->pending = 0;
+}
+
+/* Reads one statement's answer from the pipeline; false on a failure,
+ * kept in *failed (the first one; the caller PQclears it). */
+static bool pipeline_answer(PGconn *conn, PGresult **failed)
+{
+	PGresult *r = PQgetResult(conn), *end;
+	bool ok = r &&
+	          (succeeded(r) || PQresultStatus(r) == PGRES_PIPELINE_ABORTED);
+
+	if (r && PQresultStatus(r) == PGRES_FATAL_ERROR && !*failed)
+		*failed = r;
+	else
+		PQclear(r);
+	/* Each statement's answer ends with a NULL result. */
+	while (r && (end = PQgetResult(conn)) != NULL)
+		PQclear(end);
+	return ok && PQstatus(conn) == CONNECTION_OK;
+}
+
+/* The failure of a pipelined statement (failed, cleared here): recorded,
+ * and reported as execute() reports one. */
+static heed_status pipeline_failed(heed_store *store, PGresult *failed)
+{
+	struct heed__pg *pg = store->pg;
+	heed_status rc = HEED_ESTORE;
+
+	record_error(store, PQresultErrorMessage(failed));
+	if (must_redo(failed) || connection_lost(pg->conn, failed)) {
+		pg->broken = PQstatus(pg->conn) != CONNECTION_OK;
+		pg->tx_lost = true;
+		rc = HEED_ERETRY;
+	}
+	PQclear(failed);
+	pg->status = rc;
+	return rc;
+}
+
+/*
+ * Ends the pipeline: last (may be NULL) sent after the pending writes,
+ * then a sync, every answer read in order, back to ordinary mode. *out
+ * (with last) receives last's result. HEED_OK, or the failure as
+ * execute() reports one (the message recorded, pg->status, a lost
+ * transaction). keep_going: read and drop every answer whatever it says
+ * (a ROLLBACK follows).
+ */
+static heed_status pipeline_end(heed_store *store, bool keep_going,
+                                const struct pg_stmt *last, PGresult **out)
+{
+	struct heed__pg *pg = store->pg;
+	PGresult *failed = NULL, *r = NULL;
+	bool broken = false;
+
+	if (!pg->pipeline)
+		return HEED_OK;
+	if (last &&
+	    PQsendQueryParams(pg->conn, last->sql, last->n, NULL, last->params,
+	                      last->lengths, last->formats, 0) != 1)
+		broken = true;
+	if (!broken && PQpipelineSync(pg->conn) != 1)
+		broken = true;
+	for (int i = 0; !broken && i < pg->pending; i++)
+		if (!pipeline_answer(pg->conn, &failed) &&
+		    PQstatus(pg->conn) != CONNECTION_OK)
+			broken = true;
+	if (!broken && last) {
+		PGresult *end;
+		r = PQgetResult(pg->conn);
+		while (r && (end = PQgetResult(pg->conn)) != NULL)
+			PQclear(end);
+		broken = !r;
+	}
+	if (!broken) {
+		PGresult *sync = PQgetResult(pg->conn);
+		broken = !sync || PQresultStatus(sync) != PGRES_PIPELINE_SYNC;
+		PQclear(sync);
+	}
+	if (!broken && PQexitPipelineMode(pg->conn) != 1)
+		broken = true;
+	pipeline_reset(pg);
+	if (keep_going || broken) {
+		PQclear(failed);
+		PQclear(r);
+		if (broken)
+			pg->broken = true;
+		if (!broken || keep_going)
+			return HEED_OK;
+		record_error(store, PQerrorMessage(pg->conn));
+		tx_lost(store, store->backend_err);
+		return HEED_ERETRY;
+	}
+	if (!failed && r && !succeeded(r)) {
+		failed = r; /* last's own failure */
+		r = NULL;
+	}
+	if (failed) {
+		PQclear(r);
+		return pipeline_failed(store, failed);
+	}
+	if (out)
+		*out = r;
+	else
+		PQclear(r);
+	pg->status = HEED_OK;
+	return HEED_OK;
+}
+
+/* Sends a write without waiting for its answer (see above): HEED_OK, or
+ * the failure to send it. */
+static heed_status pipeline_send(heed_store *store, const struct pg_stmt *st)
+{
+	struct heed__pg *pg = store->pg;
+
+	if (pg->pending >= PG_PIPELINE_MAX) {
+		heed_status rc = pipeline_end(store, false, NULL, NULL);
+		if (rc != HEED_OK)
+			return rc;
+	}
+	if (!pg->pipeline) {
+		if (PQenterPipelineMode(pg->conn) != 1)
+			return HEED_ESTORE;
+		pg->pipeline = true;
+	}
+	if (PQsendQueryParams(pg->conn, st->sql, st->n, NULL, st->params,
+	                      st->lengths, st->formats, 0) != 1) {
+		record_error(store, PQerrorMessage(pg->conn));
+		pipeline_end(store, true, NULL, NULL);
+		pg->broken = true;
+		tx_lost(store, store->backend_err);
+		return HEED_ERETRY;
+	}
+	pg->pending++;
+	pg->status = HEED_OK;
+	return HEED_OK;
+}
+
+/* Whether st may go without waiting: a write whose answer nobody reads,
+ * inside a transaction on a healthy connection. */
+static bool may_pipeline(const struct heed__pg *pg)
+{
+	return pg && pg->conn && !pg->broken && !pg->tx_lost &&
+	       !pg->lock_lost && !pg->reconnecting &&
+	       (pg->pipeline ||
+	        (PQstatus(pg->conn) == CONNECTION_OK &&
+	         PQtransactionStatus(pg->conn) == PQTRANS_INTRANS));
+}
+
 /* The one path of every statement to the server (see the top of the
  * file): its result, or NULL with the failure in store->pg->status
  * (heed__pg_failed) and the message in the store's. */
@@ -396,6 +565,21 @@ static PGresult *execute(heed_store *store, const struct pg_stmt *st)
 		/* The store is another crawl's now: this one must stop. */
 		pg->status = HEED_EBUSY;
 		return NULL;
+	}
+	if (pg->pipeline && !st->simple) {
+		/* One round trip: the writes sent before, then st. */
+		r = NULL;
+		return pipeline_end(store, false, st, &r) == HEED_OK ? r : NULL;
+	}
+	if (pg->pipeline) {
+		/* The writes sent before answer first, in order; a string of
+		 * several statements (the simple protocol) cannot join them. */
+		rc = pipeline_end(store, strcmp(st->sql, "ROLLBACK;") == 0,
+		                  NULL, NULL);
+		if (rc != HEED_OK) {
+			pg->status = rc;
+			return NULL;
+		}
 	}
 	if (pg->tx_lost) {
 		/* COMMIT of a lost transaction fails; ROLLBACK ends it and
@@ -478,7 +662,12 @@ PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
                          const char *const *params, int64_t *changed)
 {
-	PGresult *r = heed__pg_query(store, sql, n, params);
+	const struct pg_stmt st = {sql, n, params, NULL, NULL, false};
+	PGresult *r;
+
+	if (!changed && may_pipeline(store->pg))
+		return pipeline_send(store, &st);
+	r = execute(store, &st);
 
 	if (changed)
 		*changed = r ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
@@ -674,6 +863,8 @@ static void pg_close(heed_store *store)
 {
 	if (!store->pg)
 		return;
+	/* Writes of a transaction never committed go with it. */
+	pipeline_end(store, true, NULL, NULL);
 	/* Ending the session releases the crawl lock, but the server ends it
 	 * after PQfinish has returned: unlock first, so a crawl started
 	 * right after this one closed never finds the lock still held. */

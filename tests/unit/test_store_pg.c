@@ -748,6 +748,80 @@ static void test_restart_inside_transaction(void **state)
 	heed_store_close(s);
 }
 
+/* The id of the first frontier row. */
+static int64_t first_id(const char *url)
+{
+	return strtoll(heed_test_pg_sql(url, "SELECT min(id) FROM frontier;"),
+	               NULL, 10);
+}
+
+/* Writes inside a transaction go without waiting for their answers
+ * (pipelined): they take effect in order with the reads between them, a
+ * write the server refuses fails the next statement that waits for an
+ * answer (and the transaction, rolled back, writes nothing), and a
+ * connection lost with writes unanswered loses the transaction
+ * (HEED_ERETRY) like any other. */
+static void test_pipelined_writes(void **state)
+{
+	char url[256];
+	heed_store *s;
+	int64_t id, counts[4];
+	heed_status rc;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, NULL);
+	add_url(s, "http://a.test/1", HEED_OK);
+	add_url(s, "http://a.test/2", HEED_OK);
+	id = first_id(url);
+	/* In order: the read sees the write sent just before it. */
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_DONE, 0),
+	        HEED_OK);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_DONE], 1);
+	assert_int_equal(
+	        heed_store_frontier_set_state(s, id + 1, HEED_FRONTIER_DONE, 0),
+	        HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "frontier WHERE state = 2;"),
+	                    "2");
+	/* Refused by the server: the write itself answers at once, the
+	 * next read reports the server's message. */
+	heed_test_pg_sql(url,
+	                 "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE "
+	                 "plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by "
+	                 "the test'; END $$; CREATE TRIGGER refuse BEFORE "
+	                 "UPDATE ON frontier FOR EACH ROW EXECUTE FUNCTION "
+	                 "refuse();");
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_QUEUED, 0),
+	        HEED_OK);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_ESTORE);
+	assert_non_null(strstr(heed_store_errmsg(s), "refused by the test"));
+	assert_false(heed_store_tx_lost(s));
+	assert_int_equal(heed_store_rollback(s), HEED_OK);
+	heed_test_pg_sql(url, "DROP TRIGGER refuse ON frontier;");
+	assert_int_equal(queued(s), 0);
+	/* Lost with writes unanswered: redone, as any lost transaction. */
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_QUEUED, 0),
+	        HEED_OK);
+	terminate_mine(url);
+	/* Sent into a dead socket, or refused at once as lost. */
+	rc = heed_store_frontier_set_state(s, id + 1, HEED_FRONTIER_QUEUED, 0);
+	assert_true(rc == HEED_OK || rc == HEED_ERETRY);
+	assert_int_equal(heed_store_commit(s), HEED_ERETRY);
+	assert_int_equal(heed_store_rollback(s), HEED_OK);
+	assert_int_equal(queued(s), 0);
+	heed_store_close(s);
+}
+
 /* The IRC writer's batch loses its connection twice: once mid-batch,
  * once after a commit with ids the crawl still holds. It replays the
  * batch, maps the ids the crawl was given to the stored ones, and the
@@ -870,6 +944,7 @@ int main(void)
 	        cmocka_unit_test(test_server_back_while_waiting),
 	        cmocka_unit_test(test_server_down_past_timeout),
 	        cmocka_unit_test(test_restart_inside_transaction),
+	        cmocka_unit_test(test_pipelined_writes),
 	        cmocka_unit_test(test_irc_batch_replayed),
 	        cmocka_unit_test(test_lock_taken_meanwhile),
 	};
