@@ -201,7 +201,7 @@ static bool same_body(heed_crawl *c, struct heed__site *s,
 	heed_status rc = HEED_OK;
 
 	if (!heed__sha256_hex(r->body, r->body_len, digest) ||
-	    !heed__visit_same_body(c, job->url, digest))
+	    !heed__visit_same_body(c, job, digest))
 		return false;
 	if (job->kind == JOB_PAGE) {
 		if (!heed__crawl_tx(c))

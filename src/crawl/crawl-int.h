@@ -39,6 +39,7 @@
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
 #include "heed/store_sites.h"
+#include "heed/store_visits.h"
 
 /* Writes per batch, and the longest a batch stays open. Time is the bound
  * that matters for a kill (what the last batch held is fetched again);
@@ -165,6 +166,15 @@ enum heed__job_kind {
 	JOB_ACAPREF, /* a file an ACAP-permissions-reference names */
 };
 
+/* A URL's visit row read once for its request (visits.c): the request's
+ * validators, the answer's comparison with the last body and the new row
+ * all use that one read, not one store round trip each. */
+struct heed__visit_read {
+	enum { VISIT_UNREAD, VISIT_NONE, VISIT_KNOWN } state;
+	struct heed_visit row; /* VISIT_KNOWN: owned, cleared with the
+	                          request (heed__req_free) */
+};
+
 struct heed__job {
 	int64_t id;      /* the frontier row; 0 for robots.txt */
 	const char *url; /* the node's copy */
@@ -176,6 +186,7 @@ struct heed__job {
 	                     ACAP reference: its index in the site's refs */
 	const char *from; /* the URL that named this one, or NULL (the
 	                     node's copy): an oEmbed job's page */
+	struct heed__visit_read *visit; /* its request's, or NULL */
 };
 
 struct heed__job_node {
@@ -440,7 +451,8 @@ struct heed_crawl_req {
 	struct heed_dns_addr addr;
 	char *headers[2];
 	size_t header_count;
-	heed_content_kind kind; /* from the answer's Content-Type */
+	heed_content_kind kind;        /* from the answer's Content-Type */
+	struct heed__visit_read visit; /* job.visit points here */
 };
 
 /* ---- the controller ---- */
@@ -572,7 +584,8 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole);
 /* true when digest is that of the URL's last body (never with
  * --refresh all). */
-bool heed__visit_same_body(heed_crawl *c, const char *url, const char *digest);
+bool heed__visit_same_body(heed_crawl *c, const struct heed__job *job,
+                           const char *digest);
 
 /* What a visit found, for heed__visit_record. */
 struct heed__visit_found {

@@ -624,6 +624,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	req->host = h;
 	req->addr = *addr;
 	req->job = s->lane.current->job;
+	req->job.visit = &req->visit;
 	if (job->kind == JOB_ROBOTS) {
 		s->life->attempts++;
 		heed__life_robots_headers(c, s, req);

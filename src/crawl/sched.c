@@ -195,6 +195,7 @@ static struct heed__job_node *new_node(struct heed__sched *s,
 		return NULL;
 	n->next = NULL;
 	n->job = *job;
+	n->job.visit = NULL; /* a request's, which a queued job outlives */
 	memcpy(n->url, job->url, len + 1);
 	n->job.url = n->url;
 	if (job->from) {

@@ -386,6 +386,8 @@ void heed__req_free(heed_crawl *c, struct heed_crawl_req *r)
 		r->next->prev = r->prev;
 	for (size_t i = 0; i < r->header_count; i++)
 		heed__free(c->alloc, r->headers[i]);
+	if (r->visit.state == VISIT_KNOWN)
+		heed_store_visit_clear(c->store, &r->visit.row);
 	heed__free(c->alloc, r);
 }
 

@@ -37,6 +37,46 @@ static bool visit_get(heed_crawl *c, const char *url, struct heed_visit *v)
 	return false;
 }
 
+/* The row of job's URL, or NULL when there is none: read once for the
+ * job's request and kept with it (heed__visit_read), or, for a job without
+ * one, read into *tmp, which the caller then clears (visit_done). */
+static const struct heed_visit *
+job_visit(heed_crawl *c, const struct heed__job *job, struct heed_visit *tmp)
+{
+	struct heed__visit_read *k = job->visit;
+
+	if (k && k->state != VISIT_UNREAD)
+		return k->state == VISIT_KNOWN ? &k->row : NULL;
+	if (!visit_get(c, job->url, k ? &k->row : tmp)) {
+		if (k && c->failed == HEED_OK)
+			k->state = VISIT_NONE;
+		return NULL;
+	}
+	if (!k)
+		return tmp;
+	k->state = VISIT_KNOWN;
+	return &k->row;
+}
+
+static void visit_done(heed_crawl *c, const struct heed__job *job,
+                       const struct heed_visit *v, struct heed_visit *tmp)
+{
+	if (v && v == tmp && !job->visit)
+		heed_store_visit_clear(c->store, tmp);
+}
+
+/* The row was rewritten: the kept read is stale. */
+static void visit_forget(heed_crawl *c, const struct heed__job *job)
+{
+	struct heed__visit_read *k = job->visit;
+
+	if (!k)
+		return;
+	if (k->state == VISIT_KNOWN)
+		heed_store_visit_clear(c->store, &k->row);
+	k->state = VISIT_UNREAD;
+}
+
 static int found_one(void *ud, const struct heed_visit *v)
 {
 	(void)v;
@@ -88,13 +128,16 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 
 void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole)
 {
-	struct heed_visit v;
+	struct heed_visit tmp;
+	const struct heed_visit *v;
 
-	if (c->opt->refresh_all || whole || req->job.kind == JOB_ROBOTS ||
-	    !visit_get(c, req->job.url, &v))
+	if (c->opt->refresh_all || whole || req->job.kind == JOB_ROBOTS)
 		return;
-	heed__req_validators(c, req, v.etag, v.last_modified);
-	heed_store_visit_clear(c->store, &v);
+	v = job_visit(c, &req->job, &tmp);
+	if (!v)
+		return;
+	heed__req_validators(c, req, v->etag, v->last_modified);
+	visit_done(c, &req->job, v, &tmp);
 }
 
 /* The freshness the site gave a sitemap or feed, bounded to a day. */
@@ -151,14 +194,17 @@ void heed__visit_record(heed_crawl *c, struct heed__site *s,
                         const struct heed__visit_found *found)
 {
 	int64_t now = heed__crawl_unix_s(c);
-	struct heed_visit row, w;
+	struct heed_visit row, w, tmp;
 	struct heed_revisit_visit seen = {found->outcome, now,
 	                                  found->modified_at};
-	bool known = visit_get(c, job->url, &row);
+	const struct heed_visit *kept = job_visit(c, job, &tmp);
+	bool known = kept != NULL;
 
 	if (c->failed != HEED_OK)
 		return;
-	if (!known) {
+	if (known) {
+		row = *kept; /* its strings stay the kept row's */
+	} else {
 		memset(&row, 0, sizeof(row));
 		row.fresh_until = HEED_REVISIT_NO_DATE;
 		row.sched.checked_at = row.sched.changed_at =
@@ -172,18 +218,23 @@ void heed__visit_record(heed_crawl *c, struct heed__site *s,
 	w = next_row(c, s, job, r, found, seen.outcome, &row);
 	if (heed__crawl_tx(c) && heed_store_visit_put(c->store, &w) != HEED_OK)
 		heed__crawl_store_failed(c, "recording a visit");
-	if (known)
-		heed_store_visit_clear(c->store, &row);
+	visit_done(c, job, kept, &tmp);
+	visit_forget(c, job);
 }
 
-bool heed__visit_same_body(heed_crawl *c, const char *url, const char *digest)
+bool heed__visit_same_body(heed_crawl *c, const struct heed__job *job,
+                           const char *digest)
 {
-	struct heed_visit v;
+	struct heed_visit tmp;
+	const struct heed_visit *v;
 	bool same;
 
-	if (c->opt->refresh_all || !visit_get(c, url, &v))
+	if (c->opt->refresh_all)
 		return false;
-	same = v.digest && strcmp(v.digest, digest) == 0;
-	heed_store_visit_clear(c->store, &v);
+	v = job_visit(c, job, &tmp);
+	if (!v)
+		return false;
+	same = v->digest && strcmp(v->digest, digest) == 0;
+	visit_done(c, job, v, &tmp);
 	return same;
 }
