@@ -30,8 +30,8 @@
  * stored with its reason for `heed site report`; a failed one is asked
  * again at the next robots.txt re-check, never in a loop.
  *
- * acapref.c sits above queue.c (heed__queue_drop gives up the files asked
- * in a dropped lane) and below lifecycle.c, which starts it.
+ * acapref.c sits below queue.c, whose heed__queue_drop gives up the files
+ * asked in a dropped lane, and below lifecycle.c, which starts it.
  */
 #include <stdio.h>
 #include <string.h>

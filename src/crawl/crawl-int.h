@@ -1,14 +1,22 @@
 /*
- * Internals of the crawl controller (heed/crawl.h). Its files, from the
- * bottom up; each calls only those above it in this list, never back:
+ * Internals of the crawl controller (heed/crawl.h). Its files in layers,
+ * from the bottom up; a file calls functions of its own layer and of the
+ * layers listed before it, never of one listed after it
+ * (tests/crawl_layers.py reads this list and checks every call):
  *
- *   limits.c, seen.c, rules.c, ledger.c, sched.c, permissions_json.c
+ *   limits.c seen.c rules.c ledger.c sched.c permissions_json.c
+ *   record_oembed.c
  *                  pure helpers: URL limits, the seen-table, a site's
  *                  robots.txt and ACAP rules, the courtesy witness, the
- *                  lanes scheduler, the permissions stored with a page
- *                  (its record: heed_extract_record_json)
+ *                  lanes scheduler, the permissions stored with a page,
+ *                  an oEmbed answer's record
+ *   run.c          the run: the call's clock, the failure latch, whether
+ *                  the crawl is a worker's
  *   table.c        the registry: sites (origins) and hosts (names),
  *                  parked lanes per address, timers, requests in progress
+ *   batch.c        the batch: the one open store transaction every layer
+ *                  above writes through, its commit, a worker's fence,
+ *                  and a lost batch redone
  *   arranged.c     the arrangements with site owners (heed sites),
  *                  read once per host, and the questions they answer
  *   visits.c       the crawl's memory of each URL between runs: due or
@@ -16,16 +24,18 @@
  *   acapref.c      the files ACAP-permissions-reference fields name:
  *                  fetched before the site's pages, stored, reused
  *   queue.c        the frontier: enqueue, refill, retry, finish, resume
- *   worker.c       a worker's site leases among crawls on one store
  *   lifecycle.c    robots.txt qualification of sites, and DNS
+ *   worker.c       a worker's claims, renewals and hand-backs of hosts
  *   answer.c       what a page, feed or sitemap answer means
  *   ctl.c          the public API: next() and the events
+ *   engine.c       the loop that runs the controller over net and DNS
  *
  * Ownership: the controller owns every site, host, lane, timer and request
- * (all freed by heed_crawl_free); a request lives from the action that
- * handed it out to the event that answers it. Store writes go through one
- * open transaction, committed in batches by the injected clock, so that a
- * page and its frontier row are written together.
+ * (all freed by heed_crawl_free, top layer first); a request lives from
+ * the action that handed it out to the event that answers it. Store
+ * writes go through one open transaction (batch.c), committed in batches
+ * by the injected clock, so that a page and its frontier row are written
+ * together.
  */
 #ifndef HEED_CRAWL_INT_H
 #define HEED_CRAWL_INT_H
@@ -410,9 +420,10 @@ struct heed__site {
 	struct heed__host *host;
 	struct heed__lane lane;
 	enum heed__site_state state;
-	struct heed__site *new_next;  /* the list of sites to start */
-	struct heed__site *wait_next; /* its host's waiting list */
-	struct heed__life *life;      /* while QUALIFYING */
+	struct heed__site *new_next;   /* the list of sites to start */
+	struct heed__site *offer_next; /* c->offers */
+	struct heed__site *wait_next;  /* its host's waiting list */
+	struct heed__life *life;       /* while QUALIFYING */
 	struct heed__rules rules;
 	struct heed__acapref *refs; /* asked in this run, or NULL */
 	size_t ref_count;
@@ -420,10 +431,11 @@ struct heed__site {
 	                           lane stays held until none is */
 	int64_t last_loaded_id; /* the frontier window loaded up to here */
 	bool listed;            /* on the list of sites to start */
-	bool in_scope;          /* a seed's site: its links are followed */
-	bool has_source;        /* incremental: a sitemap or feed answered */
-	bool known_queued;      /* heed__queue_known ran */
-	bool known_sources;     /* the store knows a sitemap or feed of it */
+	bool offered;       /* on c->offers: a worker's site it does not hold */
+	bool in_scope;      /* a seed's site: its links are followed */
+	bool has_source;    /* incremental: a sitemap or feed answered */
+	bool known_queued;  /* heed__queue_known ran */
+	bool known_sources; /* the store knows a sitemap or feed of it */
 };
 
 /* Sites waiting for room at one address (BUSY), first come first served. */
@@ -480,6 +492,9 @@ struct heed_crawl {
 	struct heed__addrq **addrqs;
 	size_t addrq_buckets, addrq_count;
 	struct heed__site *new_head, *new_tail; /* sites to start */
+	/* Sites with work whose hosts another worker may hold: offered to
+	 * every worker in the next batch (batch.c). */
+	struct heed__site *offers;
 	struct heed__host *dns_head, *dns_tail; /* look-ups to start */
 	size_t dns_running;
 	struct heed__timer *timers; /* a min-heap by at_ms */
@@ -513,20 +528,18 @@ struct heed_crawl {
 	struct heed_crawl_progress p;
 };
 
+/* ---- the run (run.c) ---- */
+
 /* The clock of the call, in the units the parts take. */
 int64_t heed__crawl_unix_s(const heed_crawl *c);
 struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c);
-
-/* Opens the batch transaction when needed; false after a store error. */
-bool heed__crawl_tx(heed_crawl *c);
 /* The longest a request may take to leave once started: its connect
  * timeout (heed/net.h: 0 means the default). */
 int64_t heed__crawl_leave_ms(const struct heed_crawl_options *opt);
-/* Commits the open batch, if any (a failure ends the run). */
-void heed__crawl_commit(heed_crawl *c);
-/* Records a store failure: the run ends after the current call. */
-void heed__crawl_store_failed(heed_crawl *c, const char *what);
+/* Out of memory: the run ends after the current call. */
 void heed__crawl_oom(heed_crawl *c);
+/* Is this crawl one of several workers on its store? */
+bool heed__worker_on(const heed_crawl *c);
 
 /* The registry (table.c). */
 struct heed__site *heed__site_find(heed_crawl *c, const char *origin);
@@ -628,12 +641,29 @@ void heed__queue_forget(heed_crawl *c, struct heed__site *s);
  * recorded), its window is loaded and its known URLs queued again. */
 void heed__queue_restart(heed_crawl *c, struct heed__site *s);
 
-/* ---- a worker's leases (worker.c) ---- */
+/* ---- the batch (batch.c) ---- */
 
-/* Is this crawl one of several workers on its store? */
-bool heed__worker_on(const heed_crawl *c);
-/* s, not held, has work: the store makes it claimable by any worker. */
-void heed__worker_want(heed_crawl *c, struct heed__site *s);
+/* Opens the batch transaction when needed; false after a store error. */
+bool heed__crawl_tx(heed_crawl *c);
+/* Commits the open batch, if any: a worker's only for hosts it still
+ * holds; a batch the store lost is redone (a failure ends the run). */
+void heed__crawl_commit(heed_crawl *c);
+/* Records a store failure: the run ends after the current call, or, for
+ * a batch the store lost, the batch is redone. */
+void heed__crawl_store_failed(heed_crawl *c, const char *what);
+/* The open batch writes for h (a held host's pages, queue, records). */
+void heed__worker_touch(heed_crawl *c, struct heed__host *h);
+/* Before the batch commits: whether every held host it wrote for is still
+ * held (the rows of those that are stay locked until the commit); false
+ * when one was lost: the batch must not commit. */
+bool heed__worker_fence(heed_crawl *c);
+/* h's lease is lost (why, for the log): no request to it starts here. */
+void heed__lease_lose(heed_crawl *c, struct heed__host *h, const char *why);
+/* Frees the batch's list of hosts. */
+void heed__worker_free(heed_crawl *c);
+
+/* ---- a worker's claims, renewals and hand-backs (worker.c) ---- */
+
 /* Renews, hands back and claims leases as their times come. */
 void heed__worker_tick(heed_crawl *c);
 /* May a request to s start now? false (its lane deferred) when s is not
@@ -641,14 +671,6 @@ void heed__worker_tick(heed_crawl *c);
 bool heed__worker_may_start(heed_crawl *c, struct heed__site *s);
 /* A request to s started now. */
 void heed__worker_started(heed_crawl *c, struct heed__site *s);
-/* The open batch writes for h (a held host's pages, queue, records). */
-void heed__worker_touch(heed_crawl *c, struct heed__host *h);
-/* Before the batch commits: whether every held host it wrote for is still
- * held (the rows of those that are stay locked until the commit); false
- * when one was lost: the batch must not commit. */
-bool heed__worker_fence(heed_crawl *c);
-/* Frees the worker's own memory. */
-void heed__worker_free(heed_crawl *c);
 /* The monotonic moment a request to s starting now must have been sent
  * by: its host's lease end (0 for a crawl alone: no limit). */
 int64_t heed__worker_send_by(const heed_crawl *c, const struct heed__site *s);

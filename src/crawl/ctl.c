@@ -17,15 +17,6 @@
 #include "crawl/crawl-int.h"
 #include "heed/url.h"
 
-const char *heed_crawl_mode_name(heed_crawl_mode mode)
-{
-	static const char *const names[] = {"full", "incremental", "qualify"};
-
-	if ((unsigned)mode >= HEED_ARRAY_SIZE(names))
-		return "unknown";
-	return names[mode];
-}
-
 const char *heed_crawl_action_name(heed_crawl_action_kind kind)
 {
 	static const char *const names[] = {"resolve", "fetch", "wait", "done"};
@@ -44,118 +35,6 @@ void heed_crawl_options_default(struct heed_crawl_options *opt)
 	heed_revisit_options_default(&opt->revisit);
 	opt->agent_token = HEED_ROBOTS_PRODUCT_TOKEN;
 	opt->progress_interval_ms = 1000;
-}
-
-int64_t heed__crawl_unix_s(const heed_crawl *c)
-{
-	return c->now.unix_ms / 1000;
-}
-
-struct heed_polite_clock heed__crawl_polite_clock(const heed_crawl *c)
-{
-	struct heed_polite_clock t = {c->now.unix_ms, c->now.mono_ms};
-
-	return t;
-}
-
-/* ---- failures and batches ---- */
-
-/* The open batch cannot commit: it died with the store's connection
- * (PostgreSQL restarted, a network cut), the server ended it to break a
- * deadlock, or a worker's fence found a host it wrote for taken by
- * another; nothing of it was written. Rather than end the run, the
- * controller redoes it the only way that needs no copy of its writes:
- * once the requests in flight have ended, every idle site starts again
- * from the store (redo), which still holds their URLs queued or in
- * flight, so what the batch recorded is fetched and recorded again. */
-static void redo_batch(heed_crawl *c, const char *why)
-{
-	heed_log(&c->log, HEED_LOG_WARN, "crawl",
-	         "%s; the batch's %d writes are redone (its URLs fetched "
-	         "again)",
-	         why, c->tx_writes);
-	c->in_tx = false;
-	c->tx_writes = 0;
-	c->run_pages = c->run_errors = 0;
-	c->rewinding = true;
-	/* Reconnects, waiting as store.reconnect_timeout allows. */
-	if (heed_store_rollback(c->store) != HEED_OK && c->failed == HEED_OK) {
-		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "store: %s",
-		         heed_store_errmsg(c->store));
-		c->failed = HEED_ESTORE;
-	}
-}
-
-void heed__crawl_store_failed(heed_crawl *c, const char *what)
-{
-	if (c->failed == HEED_OK && c->in_tx && heed_store_tx_lost(c->store)) {
-		char why[HEED_DIAG_SIZE + 64];
-		snprintf(why, sizeof(why), "store: %s: %s", what,
-		         heed_store_errmsg(c->store));
-		redo_batch(c, why);
-		return;
-	}
-	if (c->rewinding)
-		return; /* a write after the loss, skipped */
-	if (c->failed == HEED_OK)
-		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "store: %s: %s",
-		         what, heed_store_errmsg(c->store));
-	if (c->failed == HEED_OK)
-		c->failed = HEED_ESTORE;
-}
-
-void heed__crawl_oom(heed_crawl *c)
-{
-	if (c->failed == HEED_OK)
-		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "out of memory");
-	if (c->failed == HEED_OK)
-		c->failed = HEED_ENOMEM;
-}
-
-bool heed__crawl_tx(heed_crawl *c)
-{
-	if (c->failed != HEED_OK || c->rewinding)
-		return false;
-	c->tx_writes++;
-	if (c->in_tx)
-		return true;
-	if (heed_store_begin(c->store) != HEED_OK) {
-		heed__crawl_store_failed(c, "starting a batch");
-		return false;
-	}
-	c->in_tx = true;
-	c->tx_start_ms = c->now.mono_ms;
-	return true;
-}
-
-void heed__crawl_commit(heed_crawl *c)
-{
-	if (!c->in_tx)
-		return;
-	/* A worker's batch commits only for hosts it still holds. */
-	if (!heed__worker_fence(c)) {
-		redo_batch(c, "a lease was lost before the batch that wrote "
-		              "for its host committed");
-		return;
-	}
-	if (!c->in_tx)
-		return; /* the fence's own statement lost the batch */
-	if ((c->run_id && heed_store_run_add(c->store, c->run_id, c->run_pages,
-	                                     c->run_errors) != HEED_OK) ||
-	    heed_store_commit(c->store) != HEED_OK) {
-		heed__crawl_store_failed(c, "committing a batch");
-		if (c->in_tx)
-			heed_store_rollback(c->store);
-	}
-	c->run_pages = c->run_errors = 0;
-	c->in_tx = false;
-	c->tx_writes = 0;
-}
-
-int64_t heed__crawl_leave_ms(const struct heed_crawl_options *opt)
-{
-	return opt->net.connect_timeout_ms > 0 ? opt->net.connect_timeout_ms
-	                                       : CRAWL_CONNECT_DEFAULT_MS;
 }
 
 /* Makes sure the committed lease covers a request starting now: the
@@ -185,8 +64,11 @@ static bool lease_covers_start(heed_crawl *c)
 
 static void commit_if_due(heed_crawl *c)
 {
-	if (c->in_tx && (c->tx_writes >= CRAWL_BATCH_WRITES ||
-	                 c->now.mono_ms - c->tx_start_ms >= CRAWL_BATCH_MS))
+	/* Sites offered to the other workers ride with the open batch, or
+	 * go at once when none is open. */
+	if ((c->in_tx && (c->tx_writes >= CRAWL_BATCH_WRITES ||
+	                  c->now.mono_ms - c->tx_start_ms >= CRAWL_BATCH_MS)) ||
+	    (c->offers && !c->in_tx))
 		heed__crawl_commit(c);
 }
 
@@ -245,12 +127,25 @@ heed_status heed_crawl_new(heed_crawl **out, heed_store *store,
 	return HEED_OK;
 }
 
+/* What the layers above the registry keep with its sites and hosts: freed
+ * first, so that teardown runs top to bottom (crawl-int.h). */
+static void free_upper_layers(heed_crawl *c)
+{
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next)
+			heed__acapref_free(c, s);
+	for (size_t i = 0; i < c->host_buckets; i++)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
+			heed__arranged_free(c, h);
+}
+
 void heed_crawl_free(heed_crawl *c)
 {
 	if (!c)
 		return;
 	if (c->in_tx)
 		heed_store_rollback(c->store);
+	free_upper_layers(c);
 	heed__table_free(c);
 	heed__sched_free(&c->sched);
 	heed__ledger_free(&c->ledger);
@@ -880,8 +775,8 @@ static void polite_end(heed_crawl *c, struct heed_crawl_req *req,
 	heed__addrq_wake_address(c, req->addr.text);
 }
 
-/* An ACAP reference answer; acapref.c sits above lifecycle.c, so the
- * host's back-off is kept here. */
+/* An ACAP reference answer. acapref.c sits below lifecycle.c, which
+ * keeps the host's back-off: this layer, above both, asks each. */
 static void acapref_fetched(heed_crawl *c, struct heed__site *s,
                             const struct heed__job *job,
                             const struct heed_net_response *r)

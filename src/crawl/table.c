@@ -158,9 +158,13 @@ void heed__site_list_new(heed_crawl *c, struct heed__site *s)
 	if (s->listed || s->state != SITE_NEW)
 		return;
 	/* A worker starts only the sites it holds; another's work is
-	 * offered to all (worker.c). */
+	 * offered to all with the batch (batch.c). */
 	if (heed__worker_on(c) && !s->host->leased) {
-		heed__worker_want(c, s);
+		if (!s->offered) {
+			s->offered = true;
+			s->offer_next = c->offers;
+			c->offers = s;
+		}
 		return;
 	}
 	s->listed = true;
@@ -419,7 +423,6 @@ void heed__table_free(heed_crawl *c)
 			heed__lane_free(&c->sched, &s->lane);
 			heed__life_free(c, s->life);
 			heed__rules_free(&s->rules);
-			heed__acapref_free(c, s);
 			heed__free(c->alloc, s->origin);
 			heed__free(c->alloc, s);
 		}
@@ -428,7 +431,6 @@ void heed__table_free(heed_crawl *c)
 		struct heed__host *h = c->hosts[i], *next;
 		for (; h; h = next) {
 			next = h->next;
-			heed__arranged_free(c, h);
 			heed__free(c->alloc, h->addrs);
 			heed__free(c->alloc, h->name);
 			heed__free(c->alloc, h);

@@ -41,26 +41,6 @@
 /* How often held hosts are looked over (done, surplus, lost). */
 #define WORKER_SWEEP_MS 250
 
-bool heed__worker_on(const heed_crawl *c)
-{
-	return c->opt->worker.holder != NULL;
-}
-
-static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)
-{
-	return heed_polite_delay_ms(c->polite, s->host->name);
-}
-
-void heed__worker_want(heed_crawl *c, struct heed__site *s)
-{
-	if (!heed__lane_has_work(&s->lane) || !heed__crawl_tx(c))
-		return;
-	if (heed_store_lease_ensure_origin(c->store, s->host->name, s->origin,
-	                                   site_delay(c, s),
-	                                   c->now.unix_ms) != HEED_OK)
-		heed__crawl_store_failed(c, "offering a site to the workers");
-}
-
 /* ---- handing a host back ---- */
 
 bool heed__site_idle(const struct heed__site *s)
@@ -98,17 +78,6 @@ static void release(heed_crawl *c, struct heed__host *h, bool more)
 	c->p.released++;
 	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: handed back (%s)",
 	         h->name, more ? "work left" : "done");
-}
-
-static void lose(heed_crawl *c, struct heed__host *h, const char *why)
-{
-	if (h->lease_lost)
-		return;
-	h->lease_lost = true;
-	c->p.leases_lost++;
-	heed_log(&c->log, HEED_LOG_WARN, "crawl",
-	         "%s: lease lost (%s): no request starts to it here", h->name,
-	         why);
 }
 
 /* Nothing of s is in flight or about to be: enough to let it go once its
@@ -231,7 +200,7 @@ static void beat(heed_crawl *c)
 	for (size_t i = 0; i < c->host_buckets; i++)
 		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
 			if (h->leased && h->lease_until <= c->now.unix_ms)
-				lose(c, h, "not renewed in time");
+				heed__lease_lose(c, h, "not renewed in time");
 	active = n.sites - n.idle;
 	if (c->w.live < 1)
 		c->w.live = 1;
@@ -399,7 +368,9 @@ bool heed__worker_may_start(heed_crawl *c, struct heed__site *s)
 	                                 HEED_CRAWL_STALE_MS))
 		return true;
 	if (h->leased)
-		lose(c, h, "it ends before a request starting now surely left");
+		heed__lease_lose(
+		        c, h,
+		        "it ends before a request starting now surely left");
 	/* Forgotten at a sweep, once nothing of it is in flight. */
 	if (heed__sched_defer(&c->sched, &s->lane,
 	                      c->now.mono_ms + WORKER_SWEEP_MS) != HEED_OK)
@@ -411,92 +382,6 @@ void heed__worker_started(heed_crawl *c, struct heed__site *s)
 {
 	if (heed__worker_on(c))
 		s->host->last_start = c->now.unix_ms;
-}
-
-void heed__worker_touch(heed_crawl *c, struct heed__host *h)
-{
-	struct heed__worker *w = &c->w;
-
-	if (!heed__worker_on(c) || !h->leased || h->touched)
-		return;
-	if (w->touched_count == w->touched_cap) {
-		size_t cap = w->touched_cap ? w->touched_cap * 2 : 64;
-		struct heed__host **n =
-		        heed__realloc(c->alloc, w->touched, cap * sizeof(*n));
-		if (!n) {
-			heed__crawl_oom(c);
-			return;
-		}
-		w->touched = n;
-		w->touched_cap = cap;
-	}
-	w->touched[w->touched_count++] = h;
-	h->touched = true;
-}
-
-static int still_held(void *ud, const struct heed_site_lease *l)
-{
-	heed_crawl *c = ud;
-	struct heed__host *h = heed__host_get(c, l->site);
-
-	if (h)
-		h->touched = false; /* held: its writes may commit */
-	return 0;
-}
-
-/* The names of the touched hosts as a JSON array; NULL when out of
- * memory (the caller frees it with json_object_put). */
-static json_object *touched_names(const heed_crawl *c)
-{
-	json_object *a = json_object_new_array();
-
-	for (size_t i = 0; a && i < c->w.touched_count; i++) {
-		json_object *s = json_object_new_string(c->w.touched[i]->name);
-		if (!s || json_object_array_add(a, s) != 0) {
-			json_object_put(s);
-			json_object_put(a);
-			return NULL;
-		}
-	}
-	return a;
-}
-
-bool heed__worker_fence(heed_crawl *c)
-{
-	struct heed__worker *w = &c->w;
-	json_object *names;
-	bool ok = true;
-
-	if (!heed__worker_on(c) || !w->touched_count)
-		return true;
-	names = touched_names(c);
-	if (!names)
-		heed__crawl_oom(c);
-	else if (heed_store_lease_hold(c->store, c->opt->worker.holder,
-	                               json_object_to_json_string_ext(
-	                                       names, JSON_C_TO_STRING_PLAIN),
-	                               still_held, c) != HEED_OK)
-		heed__crawl_store_failed(c, "checking the leases of a batch");
-	json_object_put(names);
-	for (size_t i = 0; i < w->touched_count; i++) {
-		struct heed__host *h = w->touched[i];
-		if (h->touched && c->failed == HEED_OK && !c->rewinding) {
-			lose(c, h,
-			     "lost before the batch that wrote for it "
-			     "committed");
-			ok = false;
-		}
-		h->touched = false;
-	}
-	w->touched_count = 0;
-	return ok;
-}
-
-void heed__worker_free(heed_crawl *c)
-{
-	heed__free(c->alloc, c->w.touched);
-	c->w.touched = NULL;
-	c->w.touched_count = c->w.touched_cap = 0;
 }
 
 int64_t heed__worker_send_by(const heed_crawl *c, const struct heed__site *s)

@@ -1,0 +1,227 @@
+/*
+ * The batch (crawl-int.h): every durable effect of the controller goes
+ * into one open store transaction, committed by the injected clock
+ * (ctl.c's commit_if_due) or before a step that needs the store to hold
+ * it (a lease handed back, a renewal). A worker's batch carries its
+ * fence: it commits only for hosts the worker still holds. A batch the
+ * store lost (a connection, a deadlock, a fence) is redone from the
+ * store. This file sits just above the registry (table.c): it reads
+ * hosts, and every layer above writes through it.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "crawl/crawl-int.h"
+#include "heed/store_leases.h"
+
+/* ---- failures and batches ---- */
+
+/* The open batch cannot commit: it died with the store's connection
+ * (PostgreSQL restarted, a network cut), the server ended it to break a
+ * deadlock, or a worker's fence found a host it wrote for taken by
+ * another; nothing of it was written. Rather than end the run, the
+ * controller redoes it the only way that needs no copy of its writes:
+ * once the requests in flight have ended, every idle site starts again
+ * from the store (redo), which still holds their URLs queued or in
+ * flight, so what the batch recorded is fetched and recorded again. */
+static void redo_batch(heed_crawl *c, const char *why)
+{
+	heed_log(&c->log, HEED_LOG_WARN, "crawl",
+	         "%s; the batch's %d writes are redone (its URLs fetched "
+	         "again)",
+	         why, c->tx_writes);
+	c->in_tx = false;
+	c->tx_writes = 0;
+	c->run_pages = c->run_errors = 0;
+	c->rewinding = true;
+	/* Reconnects, waiting as store.reconnect_timeout allows. */
+	if (heed_store_rollback(c->store) != HEED_OK && c->failed == HEED_OK) {
+		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "store: %s",
+		         heed_store_errmsg(c->store));
+		c->failed = HEED_ESTORE;
+	}
+}
+
+void heed__crawl_store_failed(heed_crawl *c, const char *what)
+{
+	if (c->failed == HEED_OK && c->in_tx && heed_store_tx_lost(c->store)) {
+		char why[HEED_DIAG_SIZE + 64];
+		snprintf(why, sizeof(why), "store: %s: %s", what,
+		         heed_store_errmsg(c->store));
+		redo_batch(c, why);
+		return;
+	}
+	if (c->rewinding)
+		return; /* a write after the loss, skipped */
+	if (c->failed == HEED_OK)
+		heed_log(&c->log, HEED_LOG_ERROR, "crawl", "store: %s: %s",
+		         what, heed_store_errmsg(c->store));
+	if (c->failed == HEED_OK)
+		c->failed = HEED_ESTORE;
+}
+
+bool heed__crawl_tx(heed_crawl *c)
+{
+	if (c->failed != HEED_OK || c->rewinding)
+		return false;
+	c->tx_writes++;
+	if (c->in_tx)
+		return true;
+	if (heed_store_begin(c->store) != HEED_OK) {
+		heed__crawl_store_failed(c, "starting a batch");
+		return false;
+	}
+	c->in_tx = true;
+	c->tx_start_ms = c->now.mono_ms;
+	return true;
+}
+
+static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)
+{
+	return heed_polite_delay_ms(c->polite, s->host->name);
+}
+
+/* The sites offered since the last batch (table.c's heed__site_list_new):
+ * those still with work, on hosts still not held here, become claimable
+ * by every worker when this batch commits. */
+static void write_offers(heed_crawl *c)
+{
+	while (c->offers && c->failed == HEED_OK) {
+		struct heed__site *s = c->offers;
+		c->offers = s->offer_next;
+		s->offer_next = NULL;
+		s->offered = false;
+		if (s->host->leased || !heed__lane_has_work(&s->lane) ||
+		    !heed__crawl_tx(c))
+			continue;
+		if (heed_store_lease_ensure_origin(c->store, s->host->name,
+		                                   s->origin, site_delay(c, s),
+		                                   c->now.unix_ms) != HEED_OK)
+			heed__crawl_store_failed(
+			        c, "offering a site to the workers");
+	}
+}
+
+void heed__crawl_commit(heed_crawl *c)
+{
+	write_offers(c);
+	if (!c->in_tx)
+		return;
+	/* A worker's batch commits only for hosts it still holds. */
+	if (!heed__worker_fence(c)) {
+		redo_batch(c, "a lease was lost before the batch that wrote "
+		              "for its host committed");
+		return;
+	}
+	if (!c->in_tx)
+		return; /* the fence's own statement lost the batch */
+	if ((c->run_id && heed_store_run_add(c->store, c->run_id, c->run_pages,
+	                                     c->run_errors) != HEED_OK) ||
+	    heed_store_commit(c->store) != HEED_OK) {
+		heed__crawl_store_failed(c, "committing a batch");
+		if (c->in_tx)
+			heed_store_rollback(c->store);
+	}
+	c->run_pages = c->run_errors = 0;
+	c->in_tx = false;
+	c->tx_writes = 0;
+}
+
+void heed__lease_lose(heed_crawl *c, struct heed__host *h, const char *why)
+{
+	if (h->lease_lost)
+		return;
+	h->lease_lost = true;
+	c->p.leases_lost++;
+	heed_log(&c->log, HEED_LOG_WARN, "crawl",
+	         "%s: lease lost (%s): no request starts to it here", h->name,
+	         why);
+}
+
+void heed__worker_touch(heed_crawl *c, struct heed__host *h)
+{
+	struct heed__worker *w = &c->w;
+
+	if (!heed__worker_on(c) || !h->leased || h->touched)
+		return;
+	if (w->touched_count == w->touched_cap) {
+		size_t cap = w->touched_cap ? w->touched_cap * 2 : 64;
+		struct heed__host **n =
+		        heed__realloc(c->alloc, w->touched, cap * sizeof(*n));
+		if (!n) {
+			heed__crawl_oom(c);
+			return;
+		}
+		w->touched = n;
+		w->touched_cap = cap;
+	}
+	w->touched[w->touched_count++] = h;
+	h->touched = true;
+}
+
+static int still_held(void *ud, const struct heed_site_lease *l)
+{
+	heed_crawl *c = ud;
+	struct heed__host *h = heed__host_get(c, l->site);
+
+	if (h)
+		h->touched = false; /* held: its writes may commit */
+	return 0;
+}
+
+/* The names of the touched hosts as a JSON array; NULL when out of
+ * memory (the caller frees it with json_object_put). */
+static json_object *touched_names(const heed_crawl *c)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < c->w.touched_count; i++) {
+		json_object *s = json_object_new_string(c->w.touched[i]->name);
+		if (!s || json_object_array_add(a, s) != 0) {
+			json_object_put(s);
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+bool heed__worker_fence(heed_crawl *c)
+{
+	struct heed__worker *w = &c->w;
+	json_object *names;
+	bool ok = true;
+
+	if (!heed__worker_on(c) || !w->touched_count)
+		return true;
+	names = touched_names(c);
+	if (!names)
+		heed__crawl_oom(c);
+	else if (heed_store_lease_hold(c->store, c->opt->worker.holder,
+	                               json_object_to_json_string_ext(
+	                                       names, JSON_C_TO_STRING_PLAIN),
+	                               still_held, c) != HEED_OK)
+		heed__crawl_store_failed(c, "checking the leases of a batch");
+	json_object_put(names);
+	for (size_t i = 0; i < w->touched_count; i++) {
+		struct heed__host *h = w->touched[i];
+		if (h->touched && c->failed == HEED_OK && !c->rewinding) {
+			heed__lease_lose(
+			        c, h,
+			        "lost before the batch that wrote for it "
+			        "committed");
+			ok = false;
+		}
+		h->touched = false;
+	}
+	w->touched_count = 0;
+	return ok;
+}
+
+void heed__worker_free(heed_crawl *c)
+{
+	heed__free(c->alloc, c->w.touched);
+	c->w.touched = NULL;
+	c->w.touched_count = c->w.touched_cap = 0;
+}
