@@ -553,6 +553,11 @@ struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
 struct heed__site *heed__site_of_url(heed_crawl *c, const char *url,
                                      bool create);
 struct heed__site *heed__site_of_lane(struct heed__lane *l);
+/* The one place a site's state changes: logged at -v (debug). */
+void heed__site_set_state(heed_crawl *c, struct heed__site *s,
+                          enum heed__site_state state);
+/* "new", "qualifying", ...: static. */
+const char *heed__site_state_name(enum heed__site_state state);
 /* Puts a site that is still NEW on the list of sites to start. */
 void heed__site_list_new(heed_crawl *c, struct heed__site *s);
 struct heed__host *heed__host_get(heed_crawl *c, const char *name);

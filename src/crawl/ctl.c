@@ -380,7 +380,7 @@ static bool withheld_now(heed_crawl *c, struct heed__site *s)
 	c->p.sites_withheld++;
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: stopped: %s", s->origin,
 	         why);
-	s->state = SITE_OUT;
+	heed__site_set_state(c, s, SITE_OUT);
 	heed__queue_drop(c, s, why);
 	return true;
 }

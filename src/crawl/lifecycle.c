@@ -150,12 +150,12 @@ static void site_addresses_known(heed_crawl *c, struct heed__site *s)
 {
 	c->resolving--;
 	if (s->host->dns == DNS_FAILED) {
-		s->state = SITE_OUT;
+		heed__site_set_state(c, s, SITE_OUT);
 		c->p.sites_disqualified++;
 		heed__queue_drop(c, s, s->host->dns_error);
 		return;
 	}
-	s->state = SITE_READY;
+	heed__site_set_state(c, s, SITE_READY);
 	heed__acapref_release(c, s);
 }
 
@@ -413,7 +413,7 @@ static void withheld(heed_crawl *c, struct heed__site *s, const char *why)
 	         why);
 	if (c->opt->on_site)
 		c->opt->on_site(c->opt->site_ud, &r);
-	s->state = SITE_OUT;
+	heed__site_set_state(c, s, SITE_OUT);
 	c->p.sites_withheld++;
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: not contacted: %s",
 	         s->origin, why);
@@ -471,7 +471,7 @@ void heed__life_abandon(heed_crawl *c, struct heed__site *s)
 		unwait(s->host, s);
 		c->resolving--;
 	}
-	s->state = SITE_NEW;
+	heed__site_set_state(c, s, SITE_NEW);
 }
 
 bool heed__life_withheld_now(heed_crawl *c, struct heed__site *s)
@@ -515,7 +515,7 @@ static void start_one(heed_crawl *c, struct heed__site *s)
 		s->life->kept = row; /* the lifecycle's now */
 	else
 		heed_store_site_clear(c->store, &row);
-	s->state = SITE_QUALIFYING;
+	heed__site_set_state(c, s, SITE_QUALIFYING);
 	c->qualifying++;
 	step(c, s, &start);
 }
@@ -833,7 +833,7 @@ static void save_site(heed_crawl *c, struct heed__site *s,
 
 static void site_out(heed_crawl *c, struct heed__site *s, const char *why)
 {
-	s->state = SITE_OUT;
+	heed__site_set_state(c, s, SITE_OUT);
 	c->p.sites_disqualified++;
 	heed_log(&c->log, HEED_LOG_WARN, "crawl", "%s: not crawled: %s",
 	         s->origin, why);
@@ -936,14 +936,14 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 	heed__acapref_start(c, s, fetched, rec->robots_date_s);
 	if (c->mode == HEED_CRAWL_QUALIFY) {
 		/* No page follows: its addresses are not needed. */
-		s->state = SITE_READY;
+		heed__site_set_state(c, s, SITE_READY);
 		return;
 	}
 	if (s->in_scope)
 		queue_sitemaps(c, s);
 	queue_endpoint(c, s);
 	requeue_dropped(c, s);
-	s->state = SITE_RESOLVING;
+	heed__site_set_state(c, s, SITE_RESOLVING);
 	c->resolving++;
 	await_addresses(c, s, s->host);
 }

@@ -292,7 +292,7 @@ void heed__queue_forget(heed_crawl *c, struct heed__site *s)
 	heed__sched_reset(&c->sched, &s->lane);
 	heed__rules_free(&s->rules);
 	heed__acapref_free(c, s);
-	s->state = SITE_NEW;
+	heed__site_set_state(c, s, SITE_NEW);
 	s->last_loaded_id = 0;
 }
 

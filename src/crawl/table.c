@@ -151,6 +151,26 @@ struct heed__site *heed__site_get(heed_crawl *c, const char *origin,
 	return s;
 }
 
+const char *heed__site_state_name(enum heed__site_state state)
+{
+	static const char *const names[] = {"new", "qualifying", "resolving",
+	                                    "ready", "out"};
+
+	if ((unsigned)state >= HEED_ARRAY_SIZE(names))
+		return "unknown";
+	return names[state];
+}
+
+void heed__site_set_state(heed_crawl *c, struct heed__site *s,
+                          enum heed__site_state state)
+{
+	if (s->state == state)
+		return;
+	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: %s -> %s", s->origin,
+	         heed__site_state_name(s->state), heed__site_state_name(state));
+	s->state = state;
+}
+
 /* Its lifecycle starts at the next turn of next(): creating a site happens
  * deep inside enqueueing, which must not run a lifecycle. */
 void heed__site_list_new(heed_crawl *c, struct heed__site *s)
