@@ -1,5 +1,5 @@
 /*
- * heed/crawl.h: the crawl controller, a pure core (issue 18, "The crawl
+ * heed/crawl.h: the crawl controller, a pure core ("The crawl
  * controller as a pure core").
  *
  * The controller decides everything a crawl does: which site is qualified
@@ -194,7 +194,7 @@ struct heed_crawl_progress {
 };
 
 /*
- * A worker among several crawls sharing one store (issue 14; `heed crawl
+ * A worker among several crawls sharing one store (`heed crawl
  * --worker`, docs/scaling.md "Workers"): it fetches only the sites it
  * holds a lease on (heed/store_leases.h), at most its fair share of the
  * sites with work (the live workers share them), and its run ends when no

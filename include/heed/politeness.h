@@ -5,7 +5,7 @@
  * heed_polite_begin() says READY, and begin() refuses a start that would
  * break a rule, so no caller can break one by construction.
  *
- * The rules (ARCHITECTURE.md "Rules that hold everywhere", issue 18;
+ * The rules (ARCHITECTURE.md "Rules that hold everywhere";
  * docs/crawling.md "Politeness" explains them for operators):
  * - One request in flight per host, and no request to a host starts
  *   sooner than its delay after heed knew the server had the previous one
@@ -211,7 +211,7 @@ heed_status heed_polite_set_last_start(heed_polite *p, const char *host,
 
 /*
  * Makes this process's budget for each address its part of a budget that
- * parts processes share (workers on one store, issue 14: "per-address
+ * parts processes share (workers on one store, "per-address
  * budgets hold across workers"): the largest window address_concurrency /
  * parts (at least 1), the gap between starts address_delay_ms x parts. So
  * parts workers together never have more than address_concurrency (or

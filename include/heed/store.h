@@ -93,7 +93,7 @@ void heed_store_close(heed_store *store);
 
 /*
  * Takes the store's exclusive crawl lock for as long as the store stays
- * open (issue 18: one crawl per store). heed_store_close releases it, and
+ * open (one crawl per store). heed_store_close releases it, and
  * so does the operating system when the process dies, so a killed crawl
  * never blocks the next one. Only writers that must run alone (a crawl)
  * take it; readers never do: stats, export and report keep reading during
@@ -113,8 +113,8 @@ void heed_store_close(heed_store *store);
 heed_status heed_store_lock(heed_store *store, struct heed_diag *diag);
 
 /*
- * The crawl lock shared by the workers of one store (heed crawl --worker,
- * issue 14): any number of workers hold it together, and while one does a
+ * The crawl lock shared by the workers of one store (heed crawl --worker):
+ * any number of workers hold it together, and while one does a
  * lone crawl's heed_store_lock answers HEED_EBUSY, and the other way round.
  * Released like the exclusive lock. HEED_ENOTSUP (with a message) for a
  * SQLite store: workers share a PostgreSQL store only.
@@ -125,9 +125,10 @@ heed_status heed_store_lock_shared(heed_store *store, struct heed_diag *diag);
  * Whether the store's backend has every area named in areas (a list ended
  * by NULL; NULL: all of heed's areas). HEED_OK, or HEED_ENOTSUP with the
  * missing ones in diag ("the PostgreSQL store does not have the pages,
- * visits areas yet"). The PostgreSQL backend gains its areas one by one
- * (issue 14); a command checks before it starts rather than failing
- * half-way. The functions of a missing area return HEED_ENOTSUP too.
+ * visits areas yet"). Every area heed has today exists on both backends;
+ * the check stays for a backend that lacks one, so that a command refuses
+ * before it starts rather than failing half-way. The functions of a
+ * missing area return HEED_ENOTSUP too.
  */
 heed_status heed_store_require(heed_store *store, const char *const *areas,
                                struct heed_diag *diag);

@@ -1,6 +1,6 @@
 /*
  * heed/store_frontier.h: the "frontier" area of the store, the crawl's URLs
- * to fetch, the seen set and the crawl runs (issue 8: "frontier and seen-URL
+ * to fetch, the seen set and the crawl runs ("frontier and seen-URL
  * set on disk in the store, so memory stays bounded on long crawls and
  * kill -9 at any moment loses no stored page and re-fetches at most the
  * pages that were in flight; a restarted crawl resumes").
@@ -207,7 +207,7 @@ heed_status heed_store_run_finish(heed_store *store, int64_t id,
  * a later lease before it starts a request that could leave after the
  * current one, so a crawl killed between two commits still sent nothing
  * past its lease; the next crawl counts every host as contacted at the
- * lease's end (issue 18, "one crawl per store": courtesy across processes).
+ * lease's end ("one crawl per store": courtesy across processes).
  */
 heed_status heed_store_crawl_lease_get(heed_store *store, int64_t *until_ms);
 heed_status heed_store_crawl_lease_set(heed_store *store, int64_t until_ms);

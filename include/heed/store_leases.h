@@ -1,10 +1,10 @@
 /*
  * heed/store_leases.h: the "leases" area of the store, per-site leases and
- * per-address budgets for many crawl workers sharing one store (issue 14:
- * "a worker leases sites (a lease row with holder, expiry and the site's
- * last request start); only the holder fetches a site; a lease is renewed
- * while in use and taken over after expiry, and the new holder starts no
- * sooner than the site's delay after the last recorded start").
+ * per-address budgets for many crawl workers sharing one store (what
+ * they promise: "a worker leases sites (a lease row with holder, expiry and the
+ * site's last request start); only the holder fetches a site; a lease is
+ * renewed while in use and taken over after expiry, and the new holder starts
+ * no sooner than the site's delay after the last recorded start").
  *
  * One row per site (the origin "scheme://host[:port]" as the crawl engine
  * names it). A site is claimable when its next_allowed_at has come: a
@@ -132,7 +132,7 @@ heed_status heed_store_lease_renew_all(heed_store *store, const char *holder,
                                        heed_store_lease_fn *fn, void *ud);
 
 /*
- * The fence of a holder's writes (issue 14: "a token checked at each
+ * The fence of a holder's writes ("a token checked at each
  * write"), called inside the transaction that carries them: of the sites
  * named in sites_json (a JSON array of strings), those still granted to
  * holder go to fn, their lease live or expired but taken over by no one;

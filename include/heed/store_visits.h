@@ -1,7 +1,7 @@
 /*
  * heed/store_visits.h: the "visits" area of the store: every URL heed has
  * requested (pages, sitemaps, feeds), with what the next request needs
- * (issue 19, "recrawls that cost a site almost nothing"):
+ * ("recrawls that cost a site almost nothing"):
  *
  *   - the validators of its last 2xx answer (ETag, Last-Modified) for
  *     If-None-Match and If-Modified-Since, and the SHA-256 of that body, so

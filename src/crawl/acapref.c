@@ -1,6 +1,6 @@
 /*
  * The files ACAP-permissions-reference fields name (ACAP 1.1 2.3.2;
- * docs/acap.md, docs/robots-lifecycle.md; issue 15). Until such a file is
+ * docs/acap.md, docs/robots-lifecycle.md). Until such a file is
  * added to the rules, every usage is prohibited for the crawlers its record
  * speaks to; so when one speaks to heed, the crawl asks for it.
  *

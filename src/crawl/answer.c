@@ -1,7 +1,7 @@
 /*
- * What an answer to a page, sitemap or feed request means (issue 8: "after:
+ * What an answer to a page, sitemap or feed request means ("after:
  * index decides whether the record is stored, follow and nofollow/meta
- * robots decide which links are queued"; issue 18: "a 5xx or 429 ... the
+ * robots decide which links are queued"; "a 5xx or 429 ... the
  * page goes back to the frontier and is tried again later in the run (a
  * bounded number of times) instead of being stored as a record; a
  * transient failure never replaces a good record from an earlier crawl").
@@ -44,7 +44,7 @@ bool heed__answer_wanted(const struct heed__job *job,
 
 	*kind = k;
 	/* "a response whose headers say image, video, audio or other
-	 * non-text types is aborted before its body" (issue 8). */
+	 * non-text types is aborted before its body". */
 	if (r->status < 200 || r->status >= 300 || job->kind == JOB_ROBOTS ||
 	    job->kind == JOB_ACAPREF)
 		return true;

@@ -1,5 +1,5 @@
 /*
- * Arrangements with site owners in the crawl (issue 15; docs/crawling.md
+ * Arrangements with site owners in the crawl (docs/crawling.md
  * "Arrangements with site owners"): what `heed sites set` recorded for a
  * host is read once per run, when the first of its sites starts, and
  * answers the lifecycle's and the scheduler's questions. The values were

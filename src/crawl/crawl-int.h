@@ -386,7 +386,7 @@ struct heed__life {
 	int64_t crawl_delay_ms;
 	unsigned attempts;
 	bool fetching; /* a robots.txt job is queued or in flight */
-	/* Conditional re-checks (issue 19): the stored row when its body
+	/* Conditional re-checks: the stored row when its body
 	 * may be confirmed by a 304 (robots_body NULL otherwise), the
 	 * validators of the answer in body, whether the attempt in flight
 	 * carries validators, and whether body was confirmed by a 304. */

@@ -482,7 +482,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	                             &s->rules, c->opt->agent_token, job->url,
 	                             heed__crawl_unix_s(c))) {
 		/* "Before every fetch: ... URL permitted to crawl by RFC
-		 * 9309 and ACAP" (issue 8). */
+		 * 9309 and ACAP". */
 		refuse(c, s, false);
 		return false;
 	} else if (job->kind == JOB_PAGE &&
@@ -676,8 +676,8 @@ static heed_crawl_action_kind wait_or_done(heed_crawl *c, int64_t fetch_wait,
 		if (wait < 0)
 			return a->kind = HEED_CRAWL_DONE;
 		if (max > 0 && wait > max) {
-			/* "A run is never held hostage by one site" (issue
-			 * 17): what is left waits for the next run. */
+			/* "A run is never held hostage by one site": what is
+			 * left waits for the next run. */
 			heed_log(&c->log, HEED_LOG_WARN, "crawl",
 			         "every site left must wait %lld s or more: "
 			         "ending the run, the next one resumes it",

@@ -1,7 +1,7 @@
 /*
  * The robots.txt lifecycle of each site (seed robots-txt-download-
  * lifecycle.txt; docs/robots-lifecycle.md), driven inside the controller,
- * and the look-ups every site and host needs (issue 18, "DNS that cannot
+ * and the look-ups every site and host needs ("DNS that cannot
  * disqualify a site by itself").
  *
  * A site's pages wait (its lane is held) while the pure machine of
@@ -51,7 +51,7 @@ static bool set_str(heed_crawl *c, char **slot, const char *s, size_t len)
 
 /* ---- hosts: restored, saved, resolved ---- */
 
-/* "the back-off state survives restarts" (issue 4), and so does the time
+/* "the back-off state survives restarts", and so does the time
  * of the host's last request, moved onto this run's monotonic clock. And
  * every host counts as contacted at the end of the last crawl's lease:
  * that crawl may have sent a request after its last commit, but none
@@ -263,7 +263,7 @@ void heed__life_resolved(heed_crawl *c, struct heed__host *h,
 	if (transient(r->outcome) &&
 	    h->dns_tries < c->opt->limits.dns_retries && !c->stopped) {
 		/* "timeouts retried within the run before they count as a
-		 * failure" (issue 18). */
+		 * failure". */
 		int64_t pause = (int64_t)CRAWL_DNS_RETRY_MS << h->dns_tries;
 		h->dns_tries++;
 		h->dns = DNS_QUEUED;
@@ -566,7 +566,7 @@ static bool set_validators(heed_crawl *c, struct heed__life *l,
 	               last_modified ? strlen(last_modified) : 0);
 }
 
-/* ---- conditional re-checks (issue 19) ---- */
+/* ---- conditional re-checks ---- */
 
 void heed__life_robots_headers(heed_crawl *c, struct heed__site *s,
                                struct heed_crawl_req *req)
@@ -951,7 +951,7 @@ static void qualified(heed_crawl *c, struct heed__site *s, bool fetched,
 /* heed's own policy refuses every address of the robots.txt URL's host
  * (private ones without --allow-private): a refusal of heed's, not the
  * site's failure, so nothing about the site is stored and its next run
- * with the setting changed starts afresh (issue 17). */
+ * with the setting changed starts afresh. */
 static void refused_by_policy(heed_crawl *c, struct heed__site *s,
                               const char *why)
 {

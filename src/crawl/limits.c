@@ -1,5 +1,5 @@
 /*
- * The per-URL limits of a crawl (issue 8: "within limits the operator sets
+ * The per-URL limits of a crawl ("within limits the operator sets
  * (max pages per site, depth, URL length, path-repetition traps ...)") and
  * the media ban ("URLs with media extensions are skipped"): pure checks on
  * a URL's text before it is queued.
@@ -64,7 +64,7 @@ static bool is_http(const char *url)
 
 /* Extensions of files heed never requests: images, audio, video, fonts,
  * archives, documents and programs. Only HTML, XHTML, sitemaps and feeds
- * are read (issue 8). Lower case, without the dot. */
+ * are read. Lower case, without the dot. */
 static const char *const media_extensions[] = {
         "3gp",  "7z",   "aac",  "ai",   "aif",  "aiff",  "apk", "avi",  "avif",
         "bin",  "bmp",  "bz2",  "cr2",  "csv",  "dmg",   "doc", "docx", "eot",

@@ -1,6 +1,6 @@
 /*
  * The permissions stored with each page (docs/storage.md, "Pages area";
- * issue 8: "present permissions and time limits stored with the record"):
+ * "present permissions and time limits stored with the record"):
  * what robots.txt, ACAP and the page's robots directives allowed when it
  * was fetched. The record itself is written by the extract module
  * (heed_extract_record_json), the one writer `heed extract` shares.

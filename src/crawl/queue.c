@@ -1,10 +1,10 @@
 /*
- * The frontier as the controller sees it (issue 8: "frontier and seen-URL
+ * The frontier as the controller sees it ("frontier and seen-URL
  * set on disk in the store"): URLs go into the store's frontier area and
  * come back a window at a time into their site's lane; every row ends
  * done (fetched, refused, given up) or dropped (a site limit, a site not
  * qualified); a URL that failed for a passing reason goes back into its
- * lane for a later try (issue 18, "a transient failure never replaces a
+ * lane for a later try ("a transient failure never replaces a
  * good record").
  *
  * Invariant: a row is marked in flight before its request starts and done

@@ -3,7 +3,7 @@
  * the ACAP 1.1 fields, parsed from one robots.txt body, and the questions
  * the controller asks of them. Pure. "Both rule sets must agree": where
  * the conventional records and ACAP say different things, the more
- * restrictive reading wins (docs/acap.md, issue 3).
+ * restrictive reading wins (docs/acap.md).
  */
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * The crawl's memory of each URL between runs (issue 19, "recrawls that
+ * The crawl's memory of each URL between runs ("recrawls that
  * cost a site almost nothing"): the store's visits area
  * (heed/store_visits.h) read before a request and written after its
  * answer.

@@ -1,5 +1,5 @@
 /*
- * A worker among several crawls on one store (issue 14: "heed crawl on
+ * A worker among several crawls on one store ("heed crawl on
  * several machines against one PostgreSQL share one frontier and one set
  * of sites. A worker leases sites ...; only the holder fetches a site").
  *

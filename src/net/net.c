@@ -212,7 +212,7 @@ static int on_prereq(void *ud, char *conn_primary_ip, char *conn_local_ip,
 	(void)conn_local_port;
 	/* A second time for one fetch is libcurl resending the request on
 	 * a new connection after a kept one died under it: a request
-	 * politeness never saw, milliseconds after the first (issue 17). It
+	 * politeness never saw, milliseconds after the first. It
 	 * does not leave: the fetch fails as a reset, and the crawl tries
 	 * the URL again when politeness allows. */
 	if (x->sent_ms) {

@@ -1,7 +1,7 @@
 /*
  * Per-host and per-address timing (ARCHITECTURE.md "Rules that hold
- * everywhere"; issue 18 "One authority for courtesy" and "Load that
- * follows the server"). Pure: the time is an argument of every call.
+ * everywhere": one authority for courtesy, and load that follows the
+ * server). Pure: the time is an argument of every call.
  *
  * Invariants, for every host: at most one request in flight, and two
  * request starts that connected are at least the host's delay apart
@@ -228,7 +228,7 @@ heed_polite_verdict heed_polite_begin(heed_polite *p, const char *host,
 }
 
 /* "5xx or 429, with or without Retry-After, lengthens that site's delay
- * (doubling up to a cap)" (issue 18). */
+ * (doubling up to a cap)". */
 static void host_error(const heed_polite *p, struct heed__polite_entry *h,
                        const struct heed_polite_clock *now,
                        const struct heed_polite_result *r)

@@ -1,5 +1,5 @@
 /*
- * The crawl lock (issue 18): one `heed crawl` per store at a time, while
+ * The crawl lock: one `heed crawl` per store at a time, while
  * readers (stats, export, site report) go on reading through SQLite's WAL
  * and never take it.
  *

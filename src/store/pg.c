@@ -1,5 +1,5 @@
 /*
- * The PostgreSQL backend (issue 14): one libpq connection per store, to the
+ * The PostgreSQL backend: one libpq connection per store, to the
  * database a connection URI names ("postgresql://user@host:port/db"; any
  * URI libpq takes, parameters included). heed's tables live in the
  * connection's current schema (the first of its search_path).
@@ -16,7 +16,7 @@
  * once: the second waits, then finds every area current.
  *
  * Every statement reaches the server through execute(), which survives
- * the server restarting (issue 14, docs/scaling.md "When PostgreSQL
+ * the server restarting (docs/scaling.md "When PostgreSQL
  * restarts"): a connection lost outside a transaction is made again, with
  * back-off, the session's state restored (read-only, the crawl lock), and
  * the statement run once more; one lost inside heed_store_begin's

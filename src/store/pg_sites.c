@@ -45,7 +45,7 @@ static const char *const pg_sites_migrations[] = {
         "  backoff_until BIGINT NOT NULL DEFAULT 0,"
         "  last_request_ms BIGINT NOT NULL DEFAULT 0);",
         "SELECT 1;",
-        /* 3 (issue 15), as on SQLite: the files ACAP-permissions-reference
+        /* 3, as on SQLite: the files ACAP-permissions-reference
          * fields name, as fetched. */
         "CREATE TABLE acap_refs ("
         "  site TEXT NOT NULL,"

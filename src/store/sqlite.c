@@ -12,7 +12,7 @@
  * the database eight times less often (bench/crawl: 0.37 to 0.33
  * CPU-seconds per 1,000 pages).
  *
- * Opening looks before it writes (issue 17): inspect() reads the file's
+ * Opening looks before it writes: inspect() reads the file's
  * application_id and table names and refuses what is not a heed store, and
  * nothing that writes to the file (WAL mode, heed_schema, the migrations,
  * the mark) runs before it has passed. Readers open the file read-only.

@@ -21,7 +21,7 @@ static const char *const arrangements_migrations[] = {
         "  endpoint TEXT,"
         "  note TEXT,"
         "  updated INTEGER NOT NULL DEFAULT 0);",
-        /* 2: what the endpoint is (issue 15, an oEmbed endpoint). */
+        /* 2: what the endpoint is (an oEmbed endpoint). */
         "ALTER TABLE arrangements ADD COLUMN endpoint_kind TEXT NOT NULL "
         "DEFAULT 'source';",
 };

@@ -1,7 +1,7 @@
 /*
  * The "pages" area on SQLite (src/store/pages.c checks the arguments and
- * calls these): one metadata record per fetched page (issue 8,
- * "storing one metadata record per page"), see include/heed/store_pages.h.
+ * calls these): one metadata record per fetched page ("storing one
+ * metadata record per page"), see include/heed/store_pages.h.
  *
  * Invariants: one row per requested URL (the primary key), so a crawl that
  * is killed and resumed cannot store a page twice; a 304 touches only the

@@ -35,12 +35,12 @@ static const char *const sites_migrations[] = {
         "  backoff_level INTEGER NOT NULL DEFAULT 0,"
         "  backoff_until INTEGER NOT NULL DEFAULT 0,"
         "  last_request_ms INTEGER NOT NULL DEFAULT 0);",
-        /* 2 (issue 19): the validators and media type of the stored
+        /* 2: the validators and media type of the stored
          * 2xx body, for a conditional re-check whose 304 confirms it. */
         "ALTER TABLE sites ADD COLUMN robots_etag TEXT;"
         "ALTER TABLE sites ADD COLUMN robots_last_modified TEXT;"
         "ALTER TABLE sites ADD COLUMN robots_type TEXT;",
-        /* 3 (issue 15): the files ACAP-permissions-reference fields name,
+        /* 3: the files ACAP-permissions-reference fields name,
          * as fetched, so that a resumed run judges as the first did. */
         "CREATE TABLE acap_refs ("
         "  site TEXT NOT NULL,"

@@ -1,7 +1,7 @@
 /*
  * The "visits" area on SQLite (src/store/visits.c checks the arguments and
  * calls these): every URL heed has requested, with the
- * validators, digest and revisit state the next request needs (issue 19);
+ * validators, digest and revisit state the next request needs;
  * see include/heed/store_visits.h.
  *
  * Workload: one row per known URL, up to millions across 100,000 sites;

@@ -433,8 +433,9 @@ extern const struct heed__leases_ops heed__pg_leases_ops;
  * store does not have the AREA area yet" ("this area" for a NULL area)
  * in the store's messages and
  * returns HEED_ENOTSUP. HEED_STORE_SQLITE_ONLY(store, area) returns that
- * from a function of an area only SQLite has (issue 14 ports them one by
- * one); it is the first line of each public function of such an area.
+ * from a function of an area only SQLite has (none today: each new area
+ * may start on SQLite alone); it is the first line of each public
+ * function of such an area.
  */
 heed_status heed__store_not_ported(heed_store *store, const char *area);
 
@@ -506,9 +507,9 @@ extern const struct heed_store_area heed__store_frontier_area;
 extern const struct heed_store_area heed__store_visits_area;
 /* After pages: its triggers and indexes are on the pages table. */
 extern const struct heed_store_area heed__store_search_area;
-/* Per-host arrangements with site owners (issue 15). */
+/* Per-host arrangements with site owners. */
 extern const struct heed_store_area heed__store_arrangements_area;
-/* Site leases and address budgets for workers (issue 14). */
+/* Site leases and address budgets for workers. */
 extern const struct heed_store_area heed__store_leases_area;
 
 /* Every schema area of the SQLite backend, in the order they are
