@@ -153,6 +153,17 @@ heed_source heed__origin_source(enum origin o);
  * with its digits as given (at most 9). */
 bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
                       size_t *consumed);
+/* "2016-01-12T22:34:00.123456789+05:30" and its NUL. */
+#define HEED_DATE_ISO_MAX 48
+/* A date as pages give it, in a meta tag, JSON-LD or a date line's text:
+ * what heed__parse_date reads, else the first date written in s as text
+ * (month names in English, French, German, Spanish, Portuguese, Italian
+ * and Dutch; "12/01/2016" only where a number over 12 or lang, the page's
+ * BCP 47 language or NULL, settles which is the day; a time and its zone
+ * after it). iso keeps a time's own offset ("...T22:34:00+05:30"), so
+ * the publisher's day stays theirs; *unix_s is the instant. */
+bool heed__parse_page_date(const char *s, size_t len, const char *lang,
+                           int64_t *unix_s, char iso[HEED_DATE_ISO_MAX]);
 /* ISO 8601 durations ("PT1H2M3S", "P1DT2H"), plain seconds ("754") and
  * clock times ("12:34", "1:02:03"). */
 bool heed__parse_duration(const char *s, size_t len, int64_t *seconds);

@@ -153,13 +153,14 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	int rank = rank_of(f, o, sub);
 	struct cand *c = &b->cand[f];
 	int64_t num = 0;
-	char iso[32];
+	char iso[HEED_DATE_ISO_MAX];
 	char *v;
 
 	if (rank < 0 || (c->value && c->rank <= rank))
 		return;
 	if (f == F_PUBLISHED || f == F_MODIFIED) {
-		if (!heed__parse_date(s, len, &num, iso, NULL))
+		if (!heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value,
+		                           &num, iso))
 			return;
 		s = iso;
 		len = strlen(iso);

@@ -211,7 +211,7 @@ static const struct page_case cases[] = {
          "author=jsonld:Ana Lopez\n"
          "canonical=link:https://site.example/v/123\n"
          "language=html:en-US\n"
-         "published=jsonld:2024-03-05T09:00:00Z\n"
+         "published=jsonld:2024-03-05T10:00:00+01:00\n"
          "published_s=1709629200\n"
          "modified=jsonld:2024-03-06\n"
          "thumbnail=og:https://cdn.cliphub.example/thumbs/123-secure.jpg\n"
@@ -414,7 +414,7 @@ static const struct page_case cases[] = {
          "<h1>T</h1><time datetime=\"2024-05-06T07:08:09+02:00\">May 6"
          "</time></article><time datetime=2021-01-01>x</time></body>",
          0, NULL,
-         "published=html:2024-05-06T05:08:09Z\npublished_s=1714972089\n"},
+         "published=html:2024-05-06T07:08:09+02:00\npublished_s=1714972089\n"},
         {"time datetime in main beats one in the body", NULL,
          "<body><header><time datetime=2020-01-01>x</time></header><main>"
          "<time datetime=2022-02-02>y</time></main></body>",
@@ -440,7 +440,8 @@ static const struct page_case cases[] = {
          "\"2024-03-05T10:00:00.123456+01:00\"><meta property="
          "article:modified_time content=\"2024-03-06T08:00:00.5Z\">",
          0, NULL,
-         "published=og:2024-03-05T09:00:00.123456Z\npublished_s=1709629200\n"
+         "published=og:2024-03-05T10:00:00.123456+01:00\npublished_s="
+         "1709629200\n"
          "modified=og:2024-03-06T08:00:00.5Z\n"},
         {"author: article:author URL rejected, name kept", NULL,
          "<meta property=article:author content=\"https://fb.example/x\">"
@@ -457,10 +458,10 @@ static const struct page_case cases[] = {
         {"og:video duration in seconds", NULL,
          "<meta property=og:video:duration content=\"754\">", 0, NULL,
          "duration=og:754\nduration_s=754\n"},
-        {"published from htmldate's meta names", NULL,
+        {"published from htmldate's meta names: Scholar's 2021/07/03", NULL,
          "<meta name=citation_publication_date content=\"2021/07/03\">"
          "<meta name=parsely-pub-date content=\"2021-07-04T10:00:00Z\">",
-         0, NULL, "published=meta:2021-07-04T10:00:00Z\n"},
+         0, NULL, "published=meta:2021-07-03\n"},
         {"twitter card image and url", NULL,
          "<meta name=twitter:image content=\"/t.png\">"
          "<meta name=twitter:url content=\"https://site.example/c\">",
@@ -613,7 +614,7 @@ static const struct page_case cases[] = {
          "publisher=og:Courier\n"
          "author=link:Maria Okafor; Tom Haines\n"
          "authors=Maria Okafor:link|Tom Haines:link\n"
-         "published=html:2024-04-02T06:30:00Z\n"},
+         "published=html:2024-04-02T07:30:00+01:00\n"},
         {"blog post: byline class, entry-date and updated, image_src, "
          "\"Site: Title\"",
          "blog.html", NULL, 0, NULL,
@@ -1079,6 +1080,58 @@ static void test_extract_dates(void **state)
 	}
 }
 
+/* Dates as pages write them (heed__parse_page_date): text, other formats,
+ * the page's language for d/m order, offsets kept. */
+static const struct page_date_case {
+	const char *in, *lang, *iso; /* iso NULL: refused */
+} page_dates[] = {
+        {"2024-03-05T10:00:00+01:00", NULL, "2024-03-05T10:00:00+01:00"},
+        {"2023-12-31T23:30:00-02:00", NULL, "2023-12-31T23:30:00-02:00"},
+        {"2024-03-05T10:00:00+00:00", NULL, "2024-03-05T10:00:00Z"},
+        {"2016-01-12 22:34:00 +0530", NULL, "2016-01-12T22:34:00+05:30"},
+        {"Mon, Jan 7 2019 15:37:00 EST", NULL, "2019-01-07T15:37:00-05:00"},
+        {"12 Jan, 2016, 10.34PM IST", NULL, "2016-01-12T22:34:00+05:30"},
+        {"July 05, 2017", NULL, "2017-07-05"},
+        {"March 3rd, 2024 at 9:05 am", "en", "2024-03-03T09:05:00Z"},
+        {"Posted on 2024-03-03 by Ann", NULL, "2024-03-03"},
+        {"5. März 2024, 14:30 Uhr", "de", "2024-03-05T14:30:00Z"},
+        {"1er février 2023 à 8h15", "fr", "2023-02-01T08:15:00Z"},
+        {"3 de marzo de 2024", "es", "2024-03-03"},
+        {"12 de setembro de 2021", "pt", "2021-09-12"},
+        {"7 agosto 2020", "it", "2020-08-07"},
+        {"14 mrt. 2022", "nl", "2022-03-14"},
+        {"12/01/2016", NULL, NULL},
+        {"12/01/2016", "en", NULL},
+        {"12/01/2016", "en-US", "2016-12-01"},
+        {"12/01/2016", "en-GB", "2016-01-12"},
+        {"12/01/2016", "fr-FR", "2016-01-12"},
+        {"25/12/2016", NULL, "2016-12-25"},
+        {"12/25/2016", NULL, "2016-12-25"},
+        {"05.03.2024", NULL, "2024-03-05"},
+        {"2021/07/03", NULL, "2021-07-03"},
+        {"March 2024", "en", NULL},
+        {"2024", NULL, NULL},
+        {"3 days ago", "en", NULL},
+        {"31 February 2024", "en", NULL},
+        {"Version 3 May be 2024", "en", NULL},
+};
+
+static void test_extract_page_dates(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(page_dates); i++) {
+		const struct page_date_case *c = &page_dates[i];
+		int64_t t = 0;
+		char iso[HEED_DATE_ISO_MAX] = "";
+		bool ok = heed__parse_page_date(c->in, strlen(c->in), c->lang,
+		                                &t, iso);
+		if (ok != (c->iso != NULL) || (ok && strcmp(iso, c->iso)))
+			fail_msg("\"%s\" (%s): ok=%d %s, want %s", c->in,
+			         c->lang ? c->lang : "no language", ok, iso,
+			         c->iso ? c->iso : "none");
+	}
+}
+
 struct num_case {
 	const char *in;
 	long long want; /* -1: invalid */
@@ -1245,6 +1298,7 @@ int main(void)
 	        cmocka_unit_test(test_extract_record_json),
 	        cmocka_unit_test(test_extract_hostile),
 	        cmocka_unit_test(test_extract_dates),
+	        cmocka_unit_test(test_extract_page_dates),
 	        cmocka_unit_test(test_extract_numbers),
 	        cmocka_unit_test(test_extract_content_kind),
 	        cmocka_unit_test(test_extract_robots_header),
