@@ -24,14 +24,15 @@ static const enum origin order[F_COUNT][9] = {
         [F_AUTHOR] = {O_JSONLD, O_META, O_OG, O_LINK, O_MICRODATA, O_DC, O_HTML,
                       O_TWITTER, END},
         [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
-        [F_LANGUAGE] = {O_HTML, O_JSONLD, O_OG, O_META, O_HTTP, END},
+        [F_LANGUAGE] = {O_HTML, O_JSONLD, O_MICRODATA, O_OG, O_META, O_HTTP,
+                        END},
         [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
         [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
         [F_OG_TYPE] = {O_OG, END},
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
         [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, END},
-        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_TITLE_TAG, END},
+        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_TITLE_TAG, END},
         [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
         [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
 };
@@ -147,6 +148,68 @@ static bool http_or_relative(const char *s, size_t len)
 	return heed__ascii_ieq(s, n, "http") || heed__ascii_ieq(s, n, "https");
 }
 
+/* Link texts of author boxes that bylines pick up with the name. */
+static const char *const profile_texts[] = {"view my complete profile",
+                                            "view profile",
+                                            "view all posts",
+                                            "see all posts",
+                                            "more posts",
+                                            "all posts by",
+                                            "author profile",
+                                            "more from this author"};
+
+/* True when s ends with what is not part of a name: a profile link's
+ * text; *len is cut to the name before it. */
+static void cut_profile_text(const char *s, size_t *len)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(profile_texts); i++) {
+		size_t n = strlen(profile_texts[i]);
+		if (*len >= n &&
+		    heed__ascii_ieq(s + *len - n, n, profile_texts[i])) {
+			*len -= n;
+			heed__trim(&s, len);
+			return;
+		}
+	}
+}
+
+/*
+ * Whether an author value names someone: not a URL or an author page's
+ * path ("www.facebook.com/name", "/author/jdoe"), not a login slug (one
+ * lower-case word with a digit or "_": "jdoe42"), not a profile link's
+ * text alone. A social handle ("@name") is a name of last resort: *rank
+ * becomes the rank of twitter:creator, so any name on the page beats it.
+ * *s and *len lose a "By " prefix and a trailing profile link's text.
+ */
+static bool author_ok(const char **s, size_t *len, int *rank)
+{
+	bool space = false, digit = false, upper = false, under = false;
+	const char *v;
+
+	heed__author_unprefix(s, len);
+	cut_profile_text(*s, len);
+	heed__author_unprefix(s, len);
+	v = *s;
+	if (!*len)
+		return false;
+	for (size_t i = 0; i < *len; i++) {
+		space |= v[i] == ' ';
+		digit |= v[i] >= '0' && v[i] <= '9';
+		upper |= v[i] >= 'A' && v[i] <= 'Z';
+		under |= v[i] == '_';
+	}
+	if (!space && (memchr(v, '/', *len) ||
+	               (*len > 4 && heed__ascii_ieq(v, 4, "www."))))
+		return false;
+	if (*len > 2 && v[0] == '/' && v[1] == '/')
+		return false;
+	if (!space && v[0] != '@' && !upper && (digit || under))
+		return false;
+	if (v[0] == '@')
+		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
+	return true;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -157,6 +220,10 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	char *v;
 
 	if (rank < 0 || (c->value && c->rank <= rank))
+		return;
+	/* A handle's rank falls, so it is checked again. */
+	if (f == F_AUTHOR &&
+	    (!author_ok(&s, &len, &rank) || (c->value && c->rank <= rank)))
 		return;
 	if (f == F_PUBLISHED || f == F_MODIFIED) {
 		if (!heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value,
@@ -170,8 +237,6 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	} else if (f == F_VIEWS) {
 		if (!heed__parse_interaction_count(s, len, &num))
 			return;
-	} else if (f == F_AUTHOR) {
-		heed__author_unprefix(&s, &len);
 	} else if (f == F_THUMBNAIL && !http_or_relative(s, len)) {
 		return; /* javascript:, data:, ...: the next source may do */
 	}
@@ -196,11 +261,14 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
 	char *v, *joined;
 	size_t n;
 
-	if (!c->value || c->rank != rank_of(F_AUTHOR, o, sub)) {
+	int rank = rank_of(F_AUTHOR, o, sub);
+
+	if (!c->value || c->rank != rank) {
 		heed__cand(b, F_AUTHOR, o, sub, s, len);
 		return;
 	}
-	heed__author_unprefix(&s, &len);
+	if (!author_ok(&s, &len, &rank) || rank != c->rank)
+		return;
 	v = collapse(b, s, len);
 	if (!v)
 		return;

@@ -143,14 +143,19 @@ void heed__title_site(struct builder *b)
 
 void heed__author_unprefix(const char **s, size_t *len)
 {
-	static const char *const prefixes[] = {"by ", "par ", "von ", "por "};
+	static const char *const prefixes[] = {"by",  "par",  "von",
+	                                       "por", "door", "di"};
 
 	heed__trim(s, len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(prefixes); i++) {
 		size_t n = strlen(prefixes[i]);
-		if (*len > n && heed__ascii_ieq(*s, n, prefixes[i])) {
+		/* "By Ann", "By: Ann", and a bare "By" or "By:" (nothing). */
+		if (*len >= n && heed__ascii_ieq(*s, n, prefixes[i]) &&
+		    (*len == n || (*s)[n] == ' ' || (*s)[n] == ':')) {
 			*s += n;
 			*len -= n;
+			if (*len && **s == ':')
+				(*s)++, (*len)--;
 			heed__trim(s, len);
 			return;
 		}
