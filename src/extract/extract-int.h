@@ -60,6 +60,8 @@ enum origin {
 	O_HTML, /* <html lang>, rel=tag, <time datetime>, theme classes */
 	O_LINK, /* rel=canonical, rel=author, rel=image_src */
 	O_HTTP,
+	O_URL,        /* a date in the page URL's path */
+	O_JSONLD_ORG, /* a JSON-LD author that is an organisation */
 	O_COUNT,
 };
 
@@ -134,6 +136,9 @@ char *heed__collapse(struct heed_arena *arena, const char *s, size_t len,
                      heed_status *oom);
 /* Remembers a declared site name for the title's suffix (titlesite.c). */
 void heed__site_name_seen(struct builder *b, const char *s, size_t len);
+/* True when s is a site name the page declared so far (ASCII case
+ * ignored). */
+bool heed__is_site_name(const struct builder *b, const char *s, size_t len);
 /* Cuts a site name off the chosen title (titlesite.c). */
 void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL

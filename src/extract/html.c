@@ -49,6 +49,7 @@ enum tag {
 	T_HEADER, /* header: a byline inside is the article's */
 	T_ASIDE,  /* aside, nav: what is inside never dates or signs the page */
 	T_FOOTER, /* footer: like aside, outside an article */
+	T_P,      /* p: the article's first paragraphs may be "By X" lines */
 };
 
 enum cap_kind {
@@ -61,6 +62,7 @@ enum cap_kind {
 	CAP_BYLINE,      /* class=byline and friends: "By A and B" */
 	CAP_DATE,        /* a date element whose text is the date */
 	CAP_SCRIPT,      /* a script that may be schema.org JSON */
+	CAP_LEAD,        /* one of the article's first paragraphs */
 };
 
 struct capture {
@@ -101,6 +103,7 @@ struct html {
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done; /* the first byline was read */
+	unsigned leads;   /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -139,7 +142,7 @@ static enum tag tag_of(const char *n)
 	                       {T_META, T_FOREIGN, T_DATA, T_MAIN}},
 	        ['n' - 'a'] = {{"nav"}, {T_ASIDE}},
 	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
-	        ['p' - 'a'] = {{"picture"}, {T_MEDIA}},
+	        ['p' - 'a'] = {{"picture", "p"}, {T_MEDIA, T_P}},
 	        ['s' - 'a'] = {{"script", "source", "svg"},
 	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN}},
 	        ['t' - 'a'] = {{"title", "time", "track"},
@@ -512,7 +515,7 @@ static void on_anchor(struct html *h, const char *const *atts)
 	heed__add_link(h->b, href, "a", nofollow, false);
 	if (rel && has_token(rel, "tag"))
 		start_capture(h, CAP_TAG_LINK, NULL);
-	if (rel && has_token(rel, "author"))
+	if (rel && has_token(rel, "author") && !h->aside)
 		start_capture(h, CAP_AUTHOR_LINK, NULL);
 }
 
@@ -647,10 +650,10 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
  * handle. */
 static bool is_byline_class(const char *cls)
 {
-	static const char *const tokens[] = {"byline",       "byline-author",
-	                                     "author",       "author-name",
-	                                     "authorname",   "post-author",
-	                                     "entry-author", "article-author"};
+	static const char *const tokens[] = {
+	        "byline",       "byline-author",  "author",
+	        "author-name",  "authorname",     "post-author",
+	        "entry-author", "article-author", "entry-meta-author"};
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
 		if (has_token(cls, tokens[i]))
@@ -910,6 +913,14 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	case T_TIME:
 		on_time(h, atts);
 		break;
+	case T_P:
+		/* "By X", "Von X", "Par X" lines open an article. */
+		if (!h->byline_done && h->leads < 2 && in_body(h) &&
+		    !h->aside) {
+			h->leads++;
+			start_capture(h, CAP_LEAD, NULL);
+		}
+		break;
 	case T_SCRIPT:
 		v = attr(atts, "type");
 		if (v && heed__ascii_ieq(v, strlen(v), "application/ld+json"))
@@ -1039,6 +1050,50 @@ static enum field date_label(const char *s, size_t len, enum field f)
 	return f;
 }
 
+/* True when every word of "A; B" starts with a capital or is a particle
+ * of a name ("van", "de"): a name, not "By the time we arrived". */
+static bool capitalised(const char *names)
+{
+	static const char *const particles[] = {"van", "von", "de", "da", "del",
+	                                        "der", "di",  "du", "la", "le"};
+
+	for (const char *p = names; *p;) {
+		size_t n = strcspn(p, " ;");
+		bool ok = (unsigned char)*p >= 0x80 || (*p >= 'A' && *p <= 'Z');
+		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
+			ok = heed__ascii_ieq(p, n, particles[i]);
+		if (n && !ok)
+			return false;
+		p += n;
+		p += strspn(p, " ;");
+	}
+	return true;
+}
+
+/* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024": a
+ * byline of names only, ranked after a byline marked by its class. */
+static void lead_line(struct html *h, const char *s, size_t len)
+{
+	static const char *const leads[] = {"By ",  "BY ",   "Von ", "Par ",
+	                                    "Por ", "Door ", "Di "};
+	const char *names;
+	bool lead = false;
+
+	heed__trim(&s, &len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
+		lead = len > strlen(leads[i]) &&
+		       memcmp(s, leads[i], strlen(leads[i])) == 0;
+	if (!lead || len > 160)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names)) {
+		h->byline_done = true;
+		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, strlen(names));
+		heed__cand(h->b, date_label(s, len, F_PUBLISHED), O_HTML,
+		           D_TEXT_BODY, s, len);
+	}
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -1078,6 +1133,9 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_DATE:
 		heed__cand(b, date_label(s, len, c->field), O_HTML, c->sub, s,
 		           len);
+		break;
+	case CAP_LEAD:
+		lead_line(h, s, len);
 		break;
 	case CAP_SCRIPT:
 		/* schema.org JSON without the ld+json type; any other

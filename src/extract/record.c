@@ -16,17 +16,17 @@
 
 #define END O_COUNT
 
-static const enum origin order[F_COUNT][9] = {
+static const enum origin order[F_COUNT][10] = {
         [F_TITLE] = {O_OG, O_TWITTER, O_TITLE_TAG, O_JSONLD, O_DC, O_MICRODATA,
                      O_H1, END},
         [F_DESCRIPTION] = {O_OG, O_TWITTER, O_META, O_DC, O_MICRODATA, O_JSONLD,
                            END},
         [F_AUTHOR] = {O_JSONLD, O_META, O_OG, O_LINK, O_MICRODATA, O_DC, O_HTML,
-                      O_TWITTER, END},
+                      O_JSONLD_ORG, O_TWITTER, END},
         [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
         [F_LANGUAGE] = {O_HTML, O_JSONLD, O_MICRODATA, O_OG, O_META, O_HTTP,
                         END},
-        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
+        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, O_URL, END},
         [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
         [F_OG_TYPE] = {O_OG, END},
@@ -54,6 +54,8 @@ heed_source heed__origin_source(enum origin o)
 	        [O_HTML] = HEED_SOURCE_HTML,
 	        [O_LINK] = HEED_SOURCE_LINK,
 	        [O_HTTP] = HEED_SOURCE_HTTP,
+	        [O_URL] = HEED_SOURCE_URL,
+	        [O_JSONLD_ORG] = HEED_SOURCE_JSONLD,
 	};
 	return o < O_COUNT ? map[o] : HEED_SOURCE_NONE;
 }
@@ -63,7 +65,7 @@ const char *heed_source_name(heed_source source)
 	static const char *const names[] = {
 	        "none",      "jsonld", "og",      "twitter", "meta",
 	        "microdata", "title",  "h1",      "html",    "link",
-	        "http",      "feed",   "sitemap", "oembed"};
+	        "http",      "feed",   "sitemap", "oembed",  "url"};
 	return (size_t)source < HEED_ARRAY_SIZE(names) ? names[source]
 	                                               : "unknown";
 }
@@ -178,10 +180,13 @@ static void cut_profile_text(const char *s, size_t *len)
  * path ("www.facebook.com/name", "/author/jdoe"), not a login slug (one
  * lower-case word with a digit or "_": "jdoe42"), not a profile link's
  * text alone. A social handle ("@name") is a name of last resort: *rank
- * becomes the rank of twitter:creator, so any name on the page beats it.
+ * becomes the rank of twitter:creator, so any name on the page beats it;
+ * the site's own name (a declared site name) ranks after every byline,
+ * as a JSON-LD organisation does: a person credited on the page wins.
  * *s and *len lose a "By " prefix and a trailing profile link's text.
  */
-static bool author_ok(const char **s, size_t *len, int *rank)
+static bool author_ok(const struct builder *b, const char **s, size_t *len,
+                      int *rank)
 {
 	bool space = false, digit = false, upper = false, under = false;
 	const char *v;
@@ -207,6 +212,9 @@ static bool author_ok(const char **s, size_t *len, int *rank)
 		return false;
 	if (v[0] == '@')
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
+	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
+	         heed__is_site_name(b, v, *len))
+		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
 	return true;
 }
 
@@ -223,7 +231,7 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 		return;
 	/* A handle's rank falls, so it is checked again. */
 	if (f == F_AUTHOR &&
-	    (!author_ok(&s, &len, &rank) || (c->value && c->rank <= rank)))
+	    (!author_ok(b, &s, &len, &rank) || (c->value && c->rank <= rank)))
 		return;
 	if (f == F_PUBLISHED || f == F_MODIFIED) {
 		if (!heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value,
@@ -267,7 +275,7 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
 		heed__cand(b, F_AUTHOR, o, sub, s, len);
 		return;
 	}
-	if (!author_ok(&s, &len, &rank) || rank != c->rank)
+	if (!author_ok(b, &s, &len, &rank) || rank != c->rank)
 		return;
 	v = collapse(b, s, len);
 	if (!v)

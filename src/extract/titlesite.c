@@ -56,13 +56,20 @@ static bool spells(const char *s, size_t len, const char *key)
 	return k && j == k;
 }
 
+bool heed__is_site_name(const struct builder *b, const char *s, size_t len)
+{
+	for (size_t i = 0; i < b->site_name_count; i++)
+		if (same_name(s, len, b->site_names[i]))
+			return true;
+	return false;
+}
+
 static bool is_site(struct builder *b, const char *s, size_t len)
 {
 	const char *dom;
 
-	for (size_t i = 0; i < b->site_name_count; i++)
-		if (same_name(s, len, b->site_names[i]))
-			return true;
+	if (heed__is_site_name(b, s, len))
+		return true;
 	if (b->site_name_count)
 		return false;
 	/* No declared name: the registrable domain, spelt out or whole. */
