@@ -200,8 +200,12 @@ heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s,
                                 size_t len);
 
 /* jsonld.c */
-/* Parses one JSON-LD block and keeps it for heed__jsonld_apply(). */
-void heed__jsonld_add(struct builder *b, const char *s, size_t len);
+/* Parses one JSON-LD block and keeps it for heed__jsonld_apply().
+ * declared: the script said application/ld+json, so a block that does
+ * not parse is counted as an error (jsonld_errors); an untyped script
+ * that is not JSON is not counted at all. */
+void heed__jsonld_add(struct builder *b, const char *s, size_t len,
+                      bool declared);
 /* Offers the kept blocks' values, best typed object first, and frees them. */
 void heed__jsonld_apply(struct builder *b);
 

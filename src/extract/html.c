@@ -1117,7 +1117,7 @@ static void finish_capture(struct html *h, struct capture *c)
 			apply_prop(h, c->prop, c->scope, s);
 		break;
 	case CAP_JSONLD:
-		heed__jsonld_add(b, s, len);
+		heed__jsonld_add(b, s, len, true);
 		break;
 	case CAP_AUTHOR_LINK:
 		heed__author_add(b, O_LINK, 0, s, len);
@@ -1142,7 +1142,7 @@ static void finish_capture(struct html *h, struct capture *c)
 		 * script is no metadata, neither read nor counted. */
 		if (c->sub >= 0 && memmem(s, len, "schema.org", 10) &&
 		    memmem(s, len, "\"@context\"", 10))
-			heed__jsonld_add(b, s, len);
+			heed__jsonld_add(b, s, len, false);
 		break;
 	}
 	heed__buf_free(&c->text);

@@ -84,17 +84,18 @@ static void unwrap(const char **s, size_t *len)
 		(*s)++, (*len)--;
 }
 
-void heed__jsonld_add(struct builder *b, const char *s, size_t len)
+void heed__jsonld_add(struct builder *b, const char *s, size_t len,
+                      bool declared)
 {
 	struct json_tokener *tok;
 	struct json_object *o;
 
 	if (b->jsonld_root_count == EXTRACT_MAX_JSONLD_BLOCKS)
 		return;
-	b->rec.jsonld_blocks++;
 	unwrap(&s, &len);
 	if (!len || len > INT_MAX) {
-		b->rec.jsonld_errors++;
+		b->rec.jsonld_blocks += declared;
+		b->rec.jsonld_errors += declared;
 		return;
 	}
 	tok = json_tokener_new_ex(EXTRACT_JSONLD_DEPTH);
@@ -104,9 +105,12 @@ void heed__jsonld_add(struct builder *b, const char *s, size_t len)
 	}
 	o = json_tokener_parse_ex(tok, s, (int)len);
 	if (!o || json_tokener_get_error(tok) != json_tokener_success) {
-		b->rec.jsonld_errors++;
+		/* An untyped script that is no JSON was never JSON-LD. */
+		b->rec.jsonld_blocks += declared;
+		b->rec.jsonld_errors += declared;
 		json_object_put(o);
 	} else {
+		b->rec.jsonld_blocks++;
 		b->jsonld_roots[b->jsonld_root_count++] = o;
 	}
 	json_tokener_free(tok);

@@ -148,7 +148,10 @@ struct page_case {
 	size_t len;          /* 0: strlen(html) */
 	const char *headers; /* "Name: value\n" lines */
 	const char *want;
+	const char *url; /* the page's URL; NULL: PAGE_URL */
 };
+
+#define PAGE_URL "https://site.example/dir/page.html"
 
 /* Extracts c with the library's HTML driver, or with parse when not
  * NULL. */
@@ -179,7 +182,7 @@ static heed_page *extract_with(const struct page_case *c,
 		html = body = read_data(c->file, &len);
 	in.body = html;
 	in.body_len = len ? len : strlen(html);
-	in.url = "https://site.example/dir/page.html";
+	in.url = c->url ? c->url : PAGE_URL;
 	in.headers = h;
 	in.header_count = nh;
 	in.agent = "heed";
@@ -201,6 +204,197 @@ static heed_page *extract(const struct page_case *c,
 #define UTF16_PAGE "\xFF\xFE<\0t\0i\0t\0l\0e\0>\0O\0K\0<\0/\0t\0i\0t\0l\0e\0>\0"
 
 static const struct page_case cases[] = {
+
+        /* Dates given as text, and the date sources real pages use
+         * (issue 29). */
+        {"text date: a date element's text in the article", NULL,
+         "<article><h1>T</h1><p class=\"date\">July 05, 2017</p></article>", 0,
+         NULL, "published=html:2017-07-05\n"},
+        {"text date: post-timestamp span", NULL,
+         "<main><span class=\"post-timestamp\"> 2024-03-03</span></main>", 0,
+         NULL, "published=html:2024-03-03\n"},
+        {"text date: <time> without datetime in the article", NULL,
+         "<article><time>March 3, 2024</time></article>", 0, NULL,
+         "published=html:2024-03-03\n"},
+        {"text date: microdata datePublished whose value is its text", NULL,
+         "<div itemscope itemtype=https://schema.org/NewsArticle><span "
+         "itemprop=datePublished>12 Jan, 2016, 10.34PM IST</span></div>",
+         0, NULL, "published=microdata:2016-01-12T22:34:00+05:30\n"},
+        {"text date: JSON-LD in RFC 2822 style with a zone name", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"Mon, Jan 7 2019 15:37:00 EST\"}</script>",
+         0, NULL, "published=jsonld:2019-01-07T15:37:00-05:00\n"},
+        {"text date: 12/01/2016 refused on a page without a language", NULL,
+         "<html lang=en><meta name=date content=12/01/2016>", 0, NULL,
+         "-published\n"},
+        {"text date: 12/01/2016 is 12 January on an en-GB page", NULL,
+         "<html lang=en-GB><meta name=date content=12/01/2016>", 0, NULL,
+         "published=meta:2016-01-12\n"},
+        {"text date: German month names", NULL,
+         "<html lang=de><article><p class=datum-date>5. März 2024, 14:30 "
+         "Uhr</p></article>",
+         0, NULL, "published=html:2024-03-05T14:30:00Z\n"},
+        {"text date: never from comments, a sidebar or a teaser", NULL,
+         "<article><h1>A</h1><div class=comments><p class=date>May 1, "
+         "2020</p><time datetime=2020-05-01>x</time></div><article "
+         "class=teaser><time datetime=2019-01-01>y</time></article></article>"
+         "<aside><time datetime=2018-01-01>z</time><p class=date>June 2, "
+         "2018</p></aside><div class=sidebar-recent><span class=date>June 3, "
+         "2018</span></div>",
+         0, NULL, "-published\n"},
+        {"text date: a teaser's time gives way to the article's", NULL,
+         "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
+         "</article><time datetime=2024-01-01>x</time></article>",
+         0, NULL, "published=html:2024-01-01\n"},
+        {"text date: a 'last edited' line is the modified date", NULL,
+         "<article><p class=date>Last edited March 4, 2024</p></article>", 0,
+         NULL, "modified=html:2024-03-04\n-published\n"},
+        {"text date: below every declared date", NULL,
+         "<meta name=pubdate content=2020-02-02><article><p class=date>July "
+         "05, 2017</p></article>",
+         0, NULL, "published=meta:2020-02-02\n"},
+        {"text date: a byline's date", NULL,
+         "<article><p class=byline>By Ann Lee | 3 de marzo de 2024</p>"
+         "</article>",
+         0, NULL, "author=html:Ann Lee\npublished=html:2024-03-03\n"},
+        {"meta: og:article:published_time", NULL,
+         "<meta property=og:article:published_time content=2021-01-02>", 0,
+         NULL, "published=og:2021-01-02\n"},
+        {"meta: publishdate", NULL,
+         "<meta name=publishdate content=2021-01-03>", 0, NULL,
+         "published=meta:2021-01-03\n"},
+        {"meta: publication_date", NULL,
+         "<meta name=publication_date content=2021-01-04>", 0, NULL,
+         "published=meta:2021-01-04\n"},
+        {"meta: sw-pubdate", NULL, "<meta name=sw-pubdate content=2021-01-05>",
+         0, NULL, "published=meta:2021-01-05\n"},
+        {"meta: DC:date in any case", NULL,
+         "<meta name=DC:Date content=2021-01-06>", 0, NULL,
+         "published=meta:2021-01-06\n"},
+        {"meta: bepress_citation_date", NULL,
+         "<meta name=bepress_citation_date content=2021/01/07>", 0, NULL,
+         "published=meta:2021-01-07\n"},
+        {"itemprop datePublished on a span carrying datetime", NULL,
+         "<span itemprop=datePublished datetime=2020-02-02>Feb 2</span>", 0,
+         NULL, "published=html:2020-02-02\n"},
+        {"schema.org JSON in a script without the ld+json type", NULL,
+         "<script>var x = {\"@context\":\"https://schema.org\"};</script>"
+         "<script type=application/json>{\"@context\":\"https://schema.org\","
+         "\"@type\":\"NewsArticle\",\"datePublished\":\"2021-03-04\"}"
+         "</script><script>{not json at all schema.org \"@context\"</script>",
+         0, NULL, "published=jsonld:2021-03-04\njsonld=1/0\n"},
+        {"a date in the URL path, the last resort", NULL, "<title>T</title>", 0,
+         NULL, "published=url:2019-09-17\n",
+         "https://site.example/news/2019/09/17/slug"},
+        {"a month archive's URL dates no page", NULL, "<title>T</title>", 0,
+         NULL, "-published\n", "https://site.example/2019/09/"},
+        {"an embedded video's uploadDate never dates the article", NULL,
+         "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
+         "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"},"
+         "{\"@type\":\"NewsArticle\",\"datePublished\":\"2024-01-02\"}]}"
+         "</script>",
+         0, NULL, "published=jsonld:2024-01-02\n"},
+        /* Publishers the page names. */
+        {"publisher: <meta name=Publisher>", NULL,
+         "<meta name=Publisher content=\"Daily Planet\">", 0, NULL,
+         "publisher=meta:Daily Planet\n"},
+        {"publisher: microdata publisher's name", NULL,
+         "<div itemscope itemtype=https://schema.org/Article><div "
+         "itemprop=publisher itemscope><span itemprop=name>Planet "
+         "Inc</span></div></div>",
+         0, NULL, "publisher=microdata:Planet Inc\n"},
+        {"publisher: the page's JSON-LD WebSite", NULL,
+         "<script type=application/ld+json>{\"@type\":\"WebSite\",\"name\":"
+         "\"Planet\"}</script>",
+         0, NULL, "publisher=jsonld:Planet\n"},
+        {"publisher: the page's own site over a sister publication", NULL,
+         "<meta property=og:site_name content=Planet><script "
+         "type=application/ld+json>{\"@graph\":[{\"@type\":\"WebSite\","
+         "\"name\":\"Planet\"},{\"@type\":\"NewsArticle\",\"publisher\":{"
+         "\"@type\":\"Organization\",\"name\":\"Sister Times\"}}]}</script>",
+         0, NULL, "publisher=jsonld:Planet\n"},
+        /* Authors that are people's names. */
+        {"author: a bare By is no name", NULL,
+         "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
+        {"author: a profile link's text is no part of the name", NULL,
+         "<article><div class=post-author>Posted by <span class=fn>Jane "
+         "Doe</span> <a href=/p>View my complete profile</a></div></article>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: article:author without a scheme is a URL", NULL,
+         "<meta property=article:author content=www.facebook.com/jdoe>", 0,
+         NULL, "-author\n"},
+        {"author: a handle gives way to the byline's name", NULL,
+         "<meta name=author content=@jdoe><article><p class=byline>By Jane "
+         "Doe</p></article>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: a handle when nothing else names anyone", NULL,
+         "<meta name=author content=@jdoe>", 0, NULL, "author=meta:@jdoe\n"},
+        {"author: the site's name in microdata gives way to the byline", NULL,
+         "<meta property=og:site_name content=Planet><div itemscope "
+         "itemtype=https://schema.org/Article><meta itemprop=author "
+         "content=Planet><article><p class=byline>By Lois Lane</p></article>"
+         "</div>",
+         0, NULL, "author=html:Lois Lane\n"},
+        {"author: related posts' bylines are not the article's", NULL,
+         "<article><h1>T</h1><a rel=author href=/a>Ann Lee</a><div "
+         "class=related-posts><a rel=author href=/b>Bob Ray</a></div>"
+         "</article>",
+         0, NULL, "author=link:Ann Lee\n"},
+        {"author: JSON-LD name as an array", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":[\"Ada Lovelace\"]}}</script>",
+         0, NULL, "author=jsonld:Ada Lovelace\n"},
+        {"author: an organisation credited gives way to a person", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Organization\",\"name\":\"Newsroom\"}}</script>"
+         "<article><p class=byline>By Ann Lee</p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an organisation when no person is credited", NULL,
+         "<script type=application/ld+json>{\"@type\":\"PodcastEpisode\","
+         "\"author\":{\"@type\":\"Organization\",\"name\":\"By Radio "
+         "Nord\"}}</script>",
+         0, NULL, "author=jsonld:Radio Nord\n"},
+        {"author: entry-meta-author", NULL,
+         "<article><span class=entry-meta-author>Ann Lee</span></article>", 0,
+         NULL, "author=html:Ann Lee\n"},
+        {"author: a Von line at the head of the article", NULL,
+         "<article><h1>T</h1><p>Von Anna Schmidt</p><p>By the time we "
+         "arrived</p></article>",
+         0, NULL, "author=html:Anna Schmidt\n"},
+        {"author: a sentence starting with By is no byline", NULL,
+         "<article><h1>T</h1><p>By the time we arrived</p></article>", 0, NULL,
+         "-author\n"},
+        {"author: <meta itemprop=author>", NULL,
+         "<meta itemprop=author content=\"Ann Lee\">", 0, NULL,
+         "author=meta:Ann Lee\n"},
+        {"author: og:article:author", NULL,
+         "<meta property=og:article:author content=\"Ann Lee\">", 0, NULL,
+         "author=og:Ann Lee\n"},
+        {"author: byl", NULL, "<meta name=byl content=\"By Ann Lee\">", 0, NULL,
+         "author=meta:Ann Lee\n"},
+        {"author: twitter:data1 when twitter:label1 says Written by", NULL,
+         "<meta name=twitter:label1 content=\"Written by\"><meta "
+         "name=twitter:data1 content=\"Ann Lee\"><meta name=twitter:label2 "
+         "content=\"Est. reading time\"><meta name=twitter:data2 "
+         "content=\"4 minutes\">",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: an author page's URL or a login slug is no name", NULL,
+         "<meta name=author content=/author/jdoe><meta name=dc.creator "
+         "content=jdoe42>",
+         0, NULL, "-author\n"},
+        /* Posts on social sites, language, charset. */
+        {"social post: og:title \"Name (@handle) on X\" names the author", NULL,
+         "<meta property=og:title content='Ada Lovelace (@ada) on X: "
+         "\"Notes\"'>",
+         0, NULL, "author=og:Ada Lovelace\n"},
+        {"language: microdata inLanguage without <html lang>", NULL,
+         "<div itemscope itemtype=https://schema.org/Article><meta "
+         "itemprop=inLanguage content=fr></div>",
+         0, NULL, "language=microdata:fr\n"},
+        {"charset: a script's charset attribute is not the page's", NULL,
+         "<script charset=\"utf-8\" src=/a.js></script><meta "
+         "charset=gb2312><title>\xD6\xD0\xCE\xC4</title>",
+         0, NULL, "charset=html:GBK\ntitle=title:\xE4\xB8\xAD\xE6\x96\x87\n"},
         {"video page: every source at once", "video.html", NULL, 0,
          "Content-Type: text/html; charset=utf-8\n"
          "Last-Modified: Wed, 06 Mar 2024 08:00:00 GMT\n"
