@@ -670,11 +670,10 @@ static bool author_link(enum tag tag, const char *const *atts)
 	return rel && has_token(rel, "author");
 }
 
-static void on_class(struct html *h, enum tag tag, const char *const *atts)
+static void on_class(struct html *h, enum tag tag, const char *cls,
+                     const char *const *atts)
 {
-	const char *cls = attr(atts, "class");
-
-	if (!cls || h->foreign || h->media || h->aside)
+	if (h->foreign || h->media || h->aside)
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
 	if (strstr(cls, "date") || strstr(cls, "published") ||
@@ -936,24 +935,50 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	}
 }
 
+/* The attributes every element is asked for, read in one pass (this
+ * runs for every element of every page). */
+struct common_attrs {
+	const char *props; /* itemprop, or NULL */
+	const char *cls;   /* class, or NULL */
+	const char *id;    /* id, or NULL */
+	bool itemscope;
+};
+
+static void common_attrs(const char *const *atts, struct common_attrs *a)
+{
+	*a = (struct common_attrs){NULL, NULL, NULL, false};
+	for (size_t i = 0; atts && atts[i]; i += 2) {
+		const char *n = atts[i], *v = atts[i + 1] ? atts[i + 1] : "";
+		if (n[0] == 'i' && n[1] == 't') {
+			if (!a->props && strcmp(n, "itemprop") == 0)
+				a->props = v;
+			else if (strcmp(n, "itemscope") == 0)
+				a->itemscope = true;
+		} else if (n[0] == 'c' && !a->cls && same(n, "class")) {
+			a->cls = v;
+		} else if (n[0] == 'i' && n[1] == 'd' && !n[2] && !a->id) {
+			a->id = v;
+		}
+	}
+}
+
 /* True when a class or id token starts with one of the names of areas
  * that are not the page's own ("comment-list", "sidebar-left",
  * "related-posts", "teaser"). A token that only contains one
- * ("has-sidebar" on a wrapper) does not count. */
+ * ("has-sidebar" on a wrapper) does not count. One pass, first letters
+ * first: this runs for every element with a class or an id. */
 static bool aside_name(const char *v)
 {
 	static const char *const names[] = {"comment", "sidebar", "related",
 	                                    "teaser"};
 
-	if (!v || !(strstr(v, "omment") || strstr(v, "idebar") ||
-	            strstr(v, "elated") || strstr(v, "easer")))
-		return false;
-	for (const char *p = v; *p;) {
+	for (const char *p = v; p && *p;) {
 		size_t n;
 		p += strspn(p, " \t\n\r\f");
 		n = strcspn(p, " \t\n\r\f");
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
-			if (n >= strlen(names[i]) &&
+		for (size_t i = 0; n && i < HEED_ARRAY_SIZE(names); i++)
+			if (heed__ascii_lower(*p) == names[i][0] &&
+			    n >= strlen(names[i]) &&
 			    heed__ascii_ieq(p, strlen(names[i]), names[i]))
 				return true;
 		p += n;
@@ -966,47 +991,29 @@ static bool aside_name(const char *v)
  * inside the article (a comment or a teaser), comments, sidebars and
  * related-post lists by their class or id. */
 static bool opens_aside(const struct html *h, enum tag tag,
-                        const char *const *atts)
+                        const struct common_attrs *ca)
 {
 	if (tag == T_ASIDE || (tag == T_FOOTER && !h->article) ||
 	    (tag == T_ARTICLE && h->article))
 		return true;
-	return aside_name(attr(atts, "class")) || aside_name(attr(atts, "id"));
-}
-
-/* The itemprop value and whether itemscope is present, in one pass over
- * the attributes (this runs for every element of every page). */
-static const char *item_attrs(const char *const *atts, bool *itemscope)
-{
-	const char *props = NULL;
-
-	*itemscope = false;
-	for (size_t i = 0; atts && atts[i]; i += 2) {
-		const char *n = atts[i];
-		if (n[0] != 'i' || n[1] != 't')
-			continue;
-		if (!props && strcmp(n, "itemprop") == 0)
-			props = atts[i + 1] ? atts[i + 1] : "";
-		else if (strcmp(n, "itemscope") == 0)
-			*itemscope = true;
-	}
-	return props;
+	return aside_name(ca->cls) || aside_name(ca->id);
 }
 
 void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
 	enum tag tag = tag_of(name);
-	bool itemscope;
-	const char *props = item_attrs(atts, &itemscope);
-	/* Past the tracked depth nothing opens, since nothing could close. */
-	bool tracked = h->depth < EXTRACT_MAX_DEPTH;
-	bool scope = tracked && itemscope && !h->foreign;
-	bool aside;
+	struct common_attrs ca;
+	bool tracked, scope, aside;
 
-	if (props && !h->foreign)
-		on_itemprop(h, tag, atts, props, scope);
+	common_attrs(atts, &ca);
+	/* Past the tracked depth nothing opens, since nothing could close. */
+	tracked = h->depth < EXTRACT_MAX_DEPTH;
+	scope = tracked && ca.itemscope && !h->foreign;
+	if (ca.props && !h->foreign)
+		on_itemprop(h, tag, atts, ca.props, scope);
 	on_start_tag(h, tag, atts);
-	on_class(h, tag, atts);
+	if (ca.cls)
+		on_class(h, tag, ca.cls, atts);
 	if (scope)
 		open_scope(h, atts);
 	if (tag == T_FOREIGN && tracked)
@@ -1017,7 +1024,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->main++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
-	aside = tracked && opens_aside(h, tag, atts);
+	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
 	if (tag == T_ARTICLE && tracked)
