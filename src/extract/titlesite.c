@@ -118,6 +118,41 @@ static void cut(struct builder *b, const char *title, size_t tlen,
 	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 0, site, slen);
 }
 
+/* Words in s[0, len). */
+static unsigned word_count(const char *s, size_t len)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += s[i] != ' ' && (i == 0 || s[i - 1] == ' ');
+	return n;
+}
+
+/*
+ * A page that declares no site name: "Post title | Site" names its site
+ * after the last " | " when that part is short (at most four words and
+ * 40 bytes) and shorter than the rest. It gives publisher and site_name
+ * (source title), never cuts the title: a '|' is the one separator sites
+ * use for their name, yet "Q&A | Part 2" is a whole title too.
+ */
+static void title_publisher(struct builder *b, const char *t, size_t len)
+{
+	const char *p = last_of(t, len, " | ");
+	const char *site;
+	size_t slen;
+
+	if (!p || b->site_name_count || b->cand[F_PUBLISHER].value)
+		return;
+	site = p + 3;
+	slen = (size_t)(t + len - site);
+	heed__trim(&site, &slen);
+	if (!slen || slen > 40 || word_count(site, slen) > 4 ||
+	    slen >= (size_t)(p - t))
+		return;
+	heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 1, site, slen);
+	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 1, site, slen);
+}
+
 void heed__title_site(struct builder *b)
 {
 	const char *t = b->cand[F_TITLE].value;
@@ -146,6 +181,7 @@ void heed__title_site(struct builder *b)
 			return;
 		}
 	}
+	title_publisher(b, t, len);
 }
 
 void heed__author_unprefix(const char **s, size_t *len)

@@ -313,6 +313,13 @@ static const struct page_case cases[] = {
          "\"name\":\"Planet\"},{\"@type\":\"NewsArticle\",\"publisher\":{"
          "\"@type\":\"Organization\",\"name\":\"Sister Times\"}}]}</script>",
          0, NULL, "publisher=jsonld:Planet\n"},
+        {"publisher: the title's site part when no name is declared", NULL,
+         "<title>Harbour bridge reopens | Coastal Courier</title>", 0, NULL,
+         "title=title:Harbour bridge reopens | Coastal Courier\n"
+         "publisher=title:Coastal Courier\n"},
+        {"publisher: no title part longer than the title's rest", NULL,
+         "<title>Q&amp;A | Part two of the long series</title>", 0, NULL,
+         "-publisher\n"},
         /* Authors that are people's names. */
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
