@@ -580,9 +580,21 @@ static void on_time(struct html *h, const char *const *atts)
 	heed__cand(h->b, F_PUBLISHED, O_HTML, sub, v, strlen(v));
 }
 
+/* True when the token p[0, n) contains word (ASCII case ignored:
+ * "postDate", "topAttributionWithDate"). */
+static bool token_has(const char *p, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (size_t i = 0; i + w <= n; i++)
+		if (heed__ascii_ieq(p + i, w, word))
+			return true;
+	return false;
+}
+
 /* A class token of a date line whose text is the date ("date",
- * "post-date", "timestamp", "dateline"); *f gets the modified date for
- * "updated", "last-modified" and the like. */
+ * "post-date", "timestamp", "dateline", "postDate"); *f gets the
+ * modified date for "updated", "last-modified" and the like. */
 static bool text_date_class(const char *cls, enum field *f)
 {
 	bool found = false;
@@ -593,12 +605,12 @@ static bool text_date_class(const char *cls, enum field *f)
 		p += strspn(p, " \t\n\r\f");
 		n = strcspn(p, " \t\n\r\f");
 		if (n &&
-		    (memmem(p, n, "date", 4) || memmem(p, n, "timestamp", 9) ||
-		     memmem(p, n, "published", 9) ||
-		     memmem(p, n, "posted", 6))) {
+		    (token_has(p, n, "date") || token_has(p, n, "timestamp") ||
+		     token_has(p, n, "published") ||
+		     token_has(p, n, "posted"))) {
 			found = true;
-			if (memmem(p, n, "updated", 7) ||
-			    memmem(p, n, "modif", 5))
+			if (token_has(p, n, "updated") ||
+			    token_has(p, n, "modif"))
 				*f = F_MODIFIED;
 		}
 		p += n;
@@ -626,6 +638,11 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 	const char *v = attr(atts, "datetime");
 	enum field f;
 
+	/* hCard's and hCalendar's dates are a person's or an event's
+	 * (a Wikipedia infobox's "bday dtstart published updated"). */
+	if (has_token(cls, "bday") || has_token(cls, "dtstart") ||
+	    has_token(cls, "dtend"))
+		return;
 	if (!v)
 		v = attr(atts, "title");
 	if (!v)
@@ -676,7 +693,7 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 	if (h->foreign || h->media || h->aside)
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
-	if (strstr(cls, "date") || strstr(cls, "published") ||
+	if (strcasestr(cls, "date") || strstr(cls, "published") ||
 	    strstr(cls, "timestamp") || strstr(cls, "posted"))
 		on_date_class(h, tag, cls, atts);
 	if (!h->byline_done && tag != T_META && tag != T_LINK &&
@@ -969,8 +986,9 @@ static void common_attrs(const char *const *atts, struct common_attrs *a)
  * first: this runs for every element with a class or an id. */
 static bool aside_name(const char *v)
 {
-	static const char *const names[] = {"comment", "sidebar", "related",
-	                                    "teaser"};
+	static const char *const names[] = {"comment",  "sidebar", "related",
+	                                    "teaser",   "infobox", "reference",
+	                                    "citation", "footnote"};
 
 	for (const char *p = v; p && *p;) {
 		size_t n;
@@ -1014,6 +1032,9 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	on_start_tag(h, tag, atts);
 	if (ca.cls)
 		on_class(h, tag, ca.cls, atts);
+	/* MediaWiki's "This page was last edited on ..." line. */
+	if (ca.id && !h->foreign && !h->aside && strstr(ca.id, "lastmod"))
+		date_text(h, F_MODIFIED, D_TEXT_CLASS_PAGE);
 	if (scope)
 		open_scope(h, atts);
 	if (tag == T_FOREIGN && tracked)
@@ -1035,26 +1056,35 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	h->depth++;
 }
 
-/* A date line that says it is an edit ("Updated", "Last edited",
- * "Mis à jour", "Aktualisiert", ...) gives the modified date, whatever its
- * class says; otherwise f. */
-static enum field date_label(const char *s, size_t len, enum field f)
+/* Offers the date a date line's text gives, as field f. A line that
+ * says it is an edit ("Updated", "Last edited", "Mis à jour",
+ * "Aktualisiert", ...) gives the modified date, whatever its class says;
+ * one that says when a source was consulted ("Retrieved", "Accessed":
+ * citations) dates nothing of the page. */
+static void offer_text_date(struct builder *b, enum field f, int sub,
+                            const char *s, size_t len)
 {
-	static const char *const labels[] = {
+	static const char *const edits[] = {
 	        "updated",           "last updated",     "last edited",
 	        "last modified",     "modified",         "edited",
 	        "mis \xC3\xA0 jour", "modifi\xC3\xA9",   "aktualisiert",
 	        "zuletzt",           "ge\xC3\xA4ndert",  "actualizado",
 	        "atualizado",        "aggiornato",       "modificato",
 	        "bijgewerkt",        "laatst gewijzigd", "gewijzigd"};
+	static const char *const consulted[] = {"retrieved",  "accessed",
+	                                        "abgerufen",  "consult\xC3\xA9",
+	                                        "consultado", "geraadpleegd"};
 
 	heed__trim(&s, &len);
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(labels); i++) {
-		size_t n = strlen(labels[i]);
-		if (len >= n && heed__ascii_ieq(s, n, labels[i]))
-			return F_MODIFIED;
-	}
-	return f;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(consulted); i++)
+		if (len >= strlen(consulted[i]) &&
+		    heed__ascii_ieq(s, strlen(consulted[i]), consulted[i]))
+			return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(edits); i++)
+		if (len >= strlen(edits[i]) &&
+		    heed__ascii_ieq(s, strlen(edits[i]), edits[i]))
+			f = F_MODIFIED;
+	heed__cand(b, f, O_HTML, sub, s, len);
 }
 
 /* True when every word of "A; B" starts with a capital or is a particle
@@ -1096,8 +1126,7 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	if (names && capitalised(names)) {
 		h->byline_done = true;
 		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, strlen(names));
-		heed__cand(h->b, date_label(s, len, F_PUBLISHED), O_HTML,
-		           D_TEXT_BODY, s, len);
+		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
 	}
 }
 
@@ -1131,15 +1160,13 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_BYLINE:
 		/* "By Ana Lopez | 5 March 2024" dates the page too. */
-		heed__cand(b, date_label(s, len, F_PUBLISHED), O_HTML,
-		           D_TEXT_BODY, s, len);
+		offer_text_date(b, F_PUBLISHED, D_TEXT_BODY, s, len);
 		s = heed__byline_names(b, s, len);
 		if (s)
 			heed__cand(b, F_AUTHOR, O_HTML, 0, s, strlen(s));
 		break;
 	case CAP_DATE:
-		heed__cand(b, date_label(s, len, c->field), O_HTML, c->sub, s,
-		           len);
+		offer_text_date(b, c->field, c->sub, s, len);
 		break;
 	case CAP_LEAD:
 		lead_line(h, s, len);

@@ -160,10 +160,23 @@ static const char *const profile_texts[] = {"view my complete profile",
                                             "author profile",
                                             "more from this author"};
 
-/* True when s ends with what is not part of a name: a profile link's
- * text; *len is cut to the name before it. */
+/* Cuts what follows a name and is not part of it: a profile link's text,
+ * or a parenthesised or bracketed URL or address ("Bradley M. Kuhn
+ * (http://ebb.org/bkuhn/)", "Ann Lee <ann@example.org>"). */
 static void cut_profile_text(const char *s, size_t *len)
 {
+	const char *open = NULL;
+
+	for (size_t i = 0; i < *len; i++)
+		if (s[i] == '(' || s[i] == '<')
+			open = s + i;
+	if (open && open > s &&
+	    (memmem(open, (size_t)(s + *len - open), "://", 3) ||
+	     memchr(open, '@', (size_t)(s + *len - open)) ||
+	     memmem(open, (size_t)(s + *len - open), "www.", 4))) {
+		*len = (size_t)(open - s);
+		heed__trim(&s, len);
+	}
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(profile_texts); i++) {
 		size_t n = strlen(profile_texts[i]);
 		if (*len >= n &&

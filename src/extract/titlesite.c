@@ -70,9 +70,8 @@ static bool is_site(struct builder *b, const char *s, size_t len)
 
 	if (heed__is_site_name(b, s, len))
 		return true;
-	if (b->site_name_count)
-		return false;
-	/* No declared name: the registrable domain, spelt out or whole. */
+	/* The registrable domain, spelt out or whole ("Wikipedia" on
+	 * en.wikipedia.org, whose declared name is its foundation's). */
 	dom = heed_url_registrable_domain(b->page_url);
 	heed__trim(&s, &len);
 	return dom && (spells(s, len, dom) || same_name(s, len, dom));

@@ -692,6 +692,9 @@ static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
 
 	if (parse_declared(c->p, (size_t)(c->end - c->p), t, &used)) {
 		c->p += used;
+		/* "28 October 2016, at 06:56": RFC 822 wants no comma */
+		if (!t->has_time)
+			optional_time(c, t);
 		return true;
 	}
 	for (size_t i = 0; i <= HEED_ARRAY_SIZE(forms); i++) {

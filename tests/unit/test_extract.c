@@ -294,6 +294,30 @@ static const struct page_case cases[] = {
          "{\"@type\":\"NewsArticle\",\"datePublished\":\"2024-01-02\"}]}"
          "</script>",
          0, NULL, "published=jsonld:2024-01-02\n"},
+        {"text date: a citation's 'Retrieved' date dates nothing", NULL,
+         "<p><span class=reference-accessdate>Retrieved <span>1 May</span> "
+         "2016</span></p><p class=accessdate>Accessed 2 May 2016</p>",
+         0, NULL, "-published\n"},
+        {"text date: an infobox's hCard dates are the subject's", NULL,
+         "<table class=\"infobox vcard\"><tr><td><span class=\"bday "
+         "dtstart published updated\">1998-02-28</span></td></tr></table>",
+         0, NULL, "-published\n-modified\n"},
+        {"text date: MediaWiki's last-edited line, with its time", NULL,
+         "<ul><li id=footer-info-lastmod> This page was last modified on 28 "
+         "October 2016, at 06:56.</li></ul>",
+         0, NULL, "modified=html:2016-10-28T06:56:00Z\n"},
+        {"text date: a camelCase class", NULL,
+         "<article><p class=topAttributionWithDate>Tuesday 15 October 2019 "
+         "by Bradley M. Kuhn</p></article>",
+         0, NULL, "published=html:2019-10-15\n"},
+        {"author: a URL in brackets after the name is no part of it", NULL,
+         "<meta name=author content=\"Bradley M. Kuhn (http://ebb.org/b/)\">",
+         0, NULL, "author=meta:Bradley M. Kuhn\n"},
+        {"title: the domain's name is cut even beside a declared name", NULL,
+         "<title>Hermitian matrix - Site</title><script "
+         "type=application/ld+json>{\"@type\":\"Article\",\"publisher\":"
+         "{\"name\":\"Site Foundation\"}}</script>",
+         0, NULL, "title=title:Hermitian matrix\n"},
         /* Publishers the page names. */
         {"publisher: <meta name=Publisher>", NULL,
          "<meta name=Publisher content=\"Daily Planet\">", 0, NULL,
