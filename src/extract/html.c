@@ -693,8 +693,10 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 	if (h->foreign || h->media || h->aside)
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
-	if (strcasestr(cls, "date") || strstr(cls, "published") ||
-	    strstr(cls, "timestamp") || strstr(cls, "posted"))
+	/* "date", "postDate", "DateLine": a cased compare costs more. */
+	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
+	    strstr(cls, "published") || strstr(cls, "timestamp") ||
+	    strstr(cls, "posted"))
 		on_date_class(h, tag, cls, atts);
 	if (!h->byline_done && tag != T_META && tag != T_LINK &&
 	    !author_link(tag, atts) && in_body(h) &&
@@ -994,7 +996,12 @@ static bool aside_name(const char *v)
 		size_t n;
 		p += strspn(p, " \t\n\r\f");
 		n = strcspn(p, " \t\n\r\f");
-		for (size_t i = 0; n && i < HEED_ARRAY_SIZE(names); i++)
+		/* Most tokens start with none of the names' letters. */
+		if (!n || !strchr("csrtif", heed__ascii_lower(*p))) {
+			p += n;
+			continue;
+		}
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
 			if (heed__ascii_lower(*p) == names[i][0] &&
 			    n >= strlen(names[i]) &&
 			    heed__ascii_ieq(p, strlen(names[i]), names[i]))
