@@ -73,6 +73,7 @@ typedef enum heed_source {
 	HEED_SOURCE_FEED,      /* an RSS, Atom or JSON Feed entry */
 	HEED_SOURCE_SITEMAP,   /* a sitemap entry and its extensions */
 	HEED_SOURCE_OEMBED,    /* the page's oEmbed endpoint's answer */
+	HEED_SOURCE_URL,       /* the page's URL (a date in its path) */
 } heed_source;
 
 /* "jsonld", "og", "twitter", "meta", ... Static. */

@@ -254,28 +254,79 @@ bool heed__charset_known(const char *label, size_t len)
 	return known;
 }
 
-/* Finds charset= (in <meta charset> or an http-equiv Content-Type) in the
- * first PRESCAN_BYTES; *len gets the label's length. */
-static const char *prescan(const char *s, size_t len, size_t *llen)
+/* The value after "charset" (and "=") in [s, end): in <meta charset=X>
+ * or a content="text/html; charset=X"; NULL when there is none. */
+static const char *charset_value(const char *s, const char *end, size_t *llen)
 {
-	size_t n = len < PRESCAN_BYTES ? len : PRESCAN_BYTES;
-
-	for (size_t i = 0; i + 8 < n; i++) {
+	for (const char *p = s; p + 7 < end; p++) {
 		const char *v;
 		size_t k = 0;
-		if (!heed__ascii_ieq(s + i, 7, "charset"))
+		if (!heed__ascii_ieq(p, 7, "charset"))
 			continue;
-		v = s + i + 7;
-		while (v < s + n && (*v == ' ' || *v == '='))
+		v = p + 7;
+		while (v < end && (*v == ' ' || *v == '='))
 			v++;
-		if (v < s + n && (*v == '"' || *v == '\''))
+		if (v < end && (*v == '"' || *v == '\''))
 			v++;
-		while (v + k < s + n && (strchr("\"'>;/ \t\r\n", v[k]) == NULL))
+		while (v + k < end && !strchr("\"'>;/ \t\r\n", v[k]))
 			k++;
 		if (k) {
 			*llen = k;
 			return v;
 		}
+	}
+	return NULL;
+}
+
+/* Where the tag starting at s ends (after its '>'), quoted attribute
+ * values skipped, as HTML's "get an attribute" reads them. */
+static const char *tag_end(const char *s, const char *end)
+{
+	char quote = 0;
+
+	for (; s < end; s++) {
+		if (quote) {
+			quote = *s == quote ? 0 : quote;
+		} else if (*s == '"' || *s == '\'') {
+			if (s[-1] == '=' || s[-1] == ' ')
+				quote = *s;
+		} else if (*s == '>') {
+			return s + 1;
+		}
+	}
+	return end;
+}
+
+/*
+ * HTML's "prescan a byte stream to determine its encoding" (13.2.3.2),
+ * over the first PRESCAN_BYTES: comments are skipped, and a charset is
+ * read only from a <meta> tag's attributes, never from another tag's
+ * (<script charset="utf-8"> names the script's encoding, not the page's)
+ * or from text. *llen gets the label's length.
+ */
+static const char *prescan(const char *s, size_t len, size_t *llen)
+{
+	const char *end = s + (len < PRESCAN_BYTES ? len : PRESCAN_BYTES);
+
+	for (const char *p = s; p < end;) {
+		const char *e;
+		if (*p != '<') {
+			p++;
+			continue;
+		}
+		if (end - p >= 4 && memcmp(p, "<!--", 4) == 0) {
+			e = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
+			p = e ? e + 3 : end;
+			continue;
+		}
+		e = tag_end(p + 1, end);
+		if (end - p > 6 && heed__ascii_ieq(p + 1, 4, "meta") &&
+		    strchr(" \t\n\r\f/", p[5]) && p[5]) {
+			const char *v = charset_value(p + 5, e, llen);
+			if (v)
+				return v;
+		}
+		p = e;
 	}
 	return NULL;
 }

@@ -60,6 +60,8 @@ enum origin {
 	O_HTML, /* <html lang>, rel=tag, <time datetime>, theme classes */
 	O_LINK, /* rel=canonical, rel=author, rel=image_src */
 	O_HTTP,
+	O_URL,        /* a date in the page URL's path */
+	O_JSONLD_ORG, /* a JSON-LD author that is an organisation */
 	O_COUNT,
 };
 
@@ -134,6 +136,9 @@ char *heed__collapse(struct heed_arena *arena, const char *s, size_t len,
                      heed_status *oom);
 /* Remembers a declared site name for the title's suffix (titlesite.c). */
 void heed__site_name_seen(struct builder *b, const char *s, size_t len);
+/* True when s is a site name the page declared so far (ASCII case
+ * ignored). */
+bool heed__is_site_name(const struct builder *b, const char *s, size_t len);
 /* Cuts a site name off the chosen title (titlesite.c). */
 void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL
@@ -153,6 +158,17 @@ heed_source heed__origin_source(enum origin o);
  * with its digits as given (at most 9). */
 bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
                       size_t *consumed);
+/* "2016-01-12T22:34:00.123456789+05:30" and its NUL. */
+#define HEED_DATE_ISO_MAX 48
+/* A date as pages give it, in a meta tag, JSON-LD or a date line's text:
+ * what heed__parse_date reads, else the first date written in s as text
+ * (month names in English, French, German, Spanish, Portuguese, Italian
+ * and Dutch; "12/01/2016" only where a number over 12 or lang, the page's
+ * BCP 47 language or NULL, settles which is the day; a time and its zone
+ * after it). iso keeps a time's own offset ("...T22:34:00+05:30"), so
+ * the publisher's day stays theirs; *unix_s is the instant. */
+bool heed__parse_page_date(const char *s, size_t len, const char *lang,
+                           int64_t *unix_s, char iso[HEED_DATE_ISO_MAX]);
 /* ISO 8601 durations ("PT1H2M3S", "P1DT2H"), plain seconds ("754") and
  * clock times ("12:34", "1:02:03"). */
 bool heed__parse_duration(const char *s, size_t len, int64_t *seconds);
@@ -184,8 +200,12 @@ heed_status heed__utf8_sanitize(struct heed_buf *out, const char *s,
                                 size_t len);
 
 /* jsonld.c */
-/* Parses one JSON-LD block and keeps it for heed__jsonld_apply(). */
-void heed__jsonld_add(struct builder *b, const char *s, size_t len);
+/* Parses one JSON-LD block and keeps it for heed__jsonld_apply().
+ * declared: the script said application/ld+json, so a block that does
+ * not parse is counted as an error (jsonld_errors); an untyped script
+ * that is not JSON is not counted at all. */
+void heed__jsonld_add(struct builder *b, const char *s, size_t len,
+                      bool declared);
 /* Offers the kept blocks' values, best typed object first, and frees them. */
 void heed__jsonld_apply(struct builder *b);
 

@@ -47,6 +47,9 @@ enum tag {
 	T_ARTICLE, /* article: <time datetime> inside is the article's */
 	T_MAIN,
 	T_HEADER, /* header: a byline inside is the article's */
+	T_ASIDE,  /* aside, nav: what is inside never dates or signs the page */
+	T_FOOTER, /* footer: like aside, outside an article */
+	T_P,      /* p: the article's first paragraphs may be "By X" lines */
 };
 
 enum cap_kind {
@@ -57,6 +60,9 @@ enum cap_kind {
 	CAP_JSONLD,
 	CAP_AUTHOR_LINK, /* <a rel=author>: its text names the author */
 	CAP_BYLINE,      /* class=byline and friends: "By A and B" */
+	CAP_DATE,        /* a date element whose text is the date */
+	CAP_SCRIPT,      /* a script that may be schema.org JSON */
+	CAP_LEAD,        /* one of the article's first paragraphs */
 };
 
 struct capture {
@@ -64,6 +70,8 @@ struct capture {
 	size_t depth;     /* element depth that ends the capture */
 	const char *prop; /* CAP_PROP: the itemprop name (arena) */
 	size_t scope;     /* CAP_PROP: scopes open at the element */
+	enum field field; /* CAP_DATE: published or modified */
+	int sub;          /* CAP_DATE: the sub-rank of its date */
 	struct heed_buf text;
 };
 
@@ -78,7 +86,11 @@ struct scope {
 struct el {
 	unsigned char tag;
 	bool scope; /* opened an itemscope */
+	bool aside; /* opened an area that is not the page's own */
 };
+
+/* twitter:labelN / twitter:dataN pairs kept until both are seen. */
+#define MAX_TWITTER_DATA 4
 
 struct html {
 	struct builder *b;
@@ -87,7 +99,11 @@ struct html {
 	unsigned foreign, media;
 	unsigned article, main; /* open article and main elements */
 	unsigned header;        /* open header elements */
-	bool byline_done;       /* the first byline was read */
+	unsigned aside;         /* open asides, comments, related lists */
+	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
+	const char *twitter_data[MAX_TWITTER_DATA];
+	bool byline_done; /* the first byline was read */
+	unsigned leads;   /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -109,22 +125,24 @@ static bool same(const char *a, const char *b)
 static enum tag tag_of(const char *n)
 {
 	static const struct {
-		const char *name[4];
-		unsigned char tag[4];
+		const char *name[5];
+		unsigned char tag[5];
 	} by_letter[26] = {
-	        ['a' - 'a'] = {{"a", "area", "audio", "article"},
-	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE}},
+	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
+	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
 	        ['b' - 'a'] = {{"base"}, {T_BASE}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
+	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
 	        ['h' - 'a'] = {{"h1", "html", "header"},
 	                       {T_H1, T_HTML, T_HEADER}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link"}, {T_LINK}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
 	                       {T_META, T_FOREIGN, T_DATA, T_MAIN}},
+	        ['n' - 'a'] = {{"nav"}, {T_ASIDE}},
 	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
-	        ['p' - 'a'] = {{"picture"}, {T_MEDIA}},
+	        ['p' - 'a'] = {{"picture", "p"}, {T_MEDIA, T_P}},
 	        ['s' - 'a'] = {{"script", "source", "svg"},
 	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN}},
 	        ['t' - 'a'] = {{"title", "time", "track"},
@@ -135,7 +153,7 @@ static enum tag tag_of(const char *n)
 
 	if (c >= 26)
 		return T_OTHER;
-	for (size_t i = 0; i < 4 && by_letter[c].name[i]; i++)
+	for (size_t i = 0; i < 5 && by_letter[c].name[i]; i++)
 		if (same(n, by_letter[c].name[i]))
 			return (enum tag)by_letter[c].tag[i];
 	return T_OTHER;
@@ -175,23 +193,38 @@ static const char *schema_name(const char *s)
 	return slash ? slash + 1 : s;
 }
 
-static void start_capture(struct html *h, enum cap_kind kind, const char *prop)
+/* The new capture, or NULL when MAX_CAPTURES are open. */
+static struct capture *start_capture(struct html *h, enum cap_kind kind,
+                                     const char *prop)
 {
 	struct capture *c;
 
 	if (h->ncaps == MAX_CAPTURES)
-		return;
+		return NULL;
 	c = &h->caps[h->ncaps++];
 	c->kind = kind;
 	c->depth = h->depth + 1; /* the element about to be pushed */
 	c->prop = prop;
 	c->scope = h->nscopes;
+	c->field = F_PUBLISHED;
+	c->sub = 0;
 	heed__buf_init(&c->text, h->b->alloc,
-	               kind == CAP_JSONLD ? EXTRACT_MAX_JSONLD
-	                                  : EXTRACT_MAX_TEXT);
+	               kind == CAP_JSONLD || kind == CAP_SCRIPT
+	                       ? EXTRACT_MAX_JSONLD
+	                       : EXTRACT_MAX_TEXT);
+	return c;
 }
 
-enum meta_action { M_FIELD, M_TAGS, M_ROBOTS, M_AUTHOR_OG, M_SITE };
+enum meta_action {
+	M_FIELD,
+	M_TAGS,
+	M_ROBOTS,
+	M_AUTHOR_OG,
+	M_SITE,
+	M_OG_TITLE,
+	M_TWITTER_LABEL,
+	M_TWITTER_DATA,
+};
 
 static const struct meta_key {
 	const char *key;
@@ -200,7 +233,7 @@ static const struct meta_key {
 	enum origin origin;
 	int sub;
 } meta_keys[] = {
-        {"og:title", M_FIELD, F_TITLE, O_OG, 0},
+        {"og:title", M_OG_TITLE, F_TITLE, O_OG, 0},
         {"twitter:title", M_FIELD, F_TITLE, O_TWITTER, 0},
         {"dc.title", M_FIELD, F_TITLE, O_DC, 0},
         {"dcterms.title", M_FIELD, F_TITLE, O_DC, 0},
@@ -216,13 +249,23 @@ static const struct meta_key {
         {"dcterms.abstract", M_FIELD, F_DESCRIPTION, O_DC, 1},
         {"sailthru.description", M_FIELD, F_DESCRIPTION, O_DC, 2},
         {"author", M_FIELD, F_AUTHOR, O_META, 0},
+        {"byl", M_FIELD, F_AUTHOR, O_META, 1},
         {"article:author", M_AUTHOR_OG, F_AUTHOR, O_OG, 0},
+        {"og:article:author", M_AUTHOR_OG, F_AUTHOR, O_OG, 0},
         {"dc.creator", M_FIELD, F_AUTHOR, O_DC, 0},
         {"dcterms.creator", M_FIELD, F_AUTHOR, O_DC, 0},
         {"citation_author", M_FIELD, F_AUTHOR, O_DC, 1},
         {"parsely-author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"sailthru.author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"twitter:creator", M_FIELD, F_AUTHOR, O_TWITTER, 0},
+        {"twitter:label1", M_TWITTER_LABEL, F_AUTHOR, O_META, 0},
+        {"twitter:label2", M_TWITTER_LABEL, F_AUTHOR, O_META, 1},
+        {"twitter:label3", M_TWITTER_LABEL, F_AUTHOR, O_META, 2},
+        {"twitter:label4", M_TWITTER_LABEL, F_AUTHOR, O_META, 3},
+        {"twitter:data1", M_TWITTER_DATA, F_AUTHOR, O_META, 0},
+        {"twitter:data2", M_TWITTER_DATA, F_AUTHOR, O_META, 1},
+        {"twitter:data3", M_TWITTER_DATA, F_AUTHOR, O_META, 2},
+        {"twitter:data4", M_TWITTER_DATA, F_AUTHOR, O_META, 3},
         {"og:url", M_FIELD, F_CANONICAL, O_OG, 0},
         {"twitter:url", M_FIELD, F_CANONICAL, O_TWITTER, 0},
         {"og:locale", M_FIELD, F_LANGUAGE, O_OG, 0},
@@ -230,12 +273,14 @@ static const struct meta_key {
         {"dc.language", M_FIELD, F_LANGUAGE, O_META, 1},
         {"language", M_FIELD, F_LANGUAGE, O_META, 2},
         {"article:published_time", M_FIELD, F_PUBLISHED, O_OG, 0},
+        {"og:article:published_time", M_FIELD, F_PUBLISHED, O_OG, 0},
         {"video:release_date", M_FIELD, F_PUBLISHED, O_OG, 1},
         {"og:published_time", M_FIELD, F_PUBLISHED, O_OG, 2},
         {"dc.date.issued", M_FIELD, F_PUBLISHED, O_DC, 0},
         {"dcterms.issued", M_FIELD, F_PUBLISHED, O_DC, 0},
         {"citation_publication_date", M_FIELD, F_PUBLISHED, O_DC, 1},
         {"citation_date", M_FIELD, F_PUBLISHED, O_DC, 2},
+        {"bepress_citation_date", M_FIELD, F_PUBLISHED, O_DC, 2},
         {"dcterms.created", M_FIELD, F_PUBLISHED, O_DC, 2},
         {"dc.date", M_FIELD, F_PUBLISHED, O_DC, 3},
         {"dcterms.date", M_FIELD, F_PUBLISHED, O_DC, 3},
@@ -243,8 +288,12 @@ static const struct meta_key {
         {"sailthru.date", M_FIELD, F_PUBLISHED, O_DC, 4},
         {"pubdate", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"publish-date", M_FIELD, F_PUBLISHED, O_DC, 5},
+        {"publishdate", M_FIELD, F_PUBLISHED, O_DC, 5},
+        {"publication_date", M_FIELD, F_PUBLISHED, O_DC, 5},
+        {"sw-pubdate", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"date", M_FIELD, F_PUBLISHED, O_DC, 6},
         {"article:modified_time", M_FIELD, F_MODIFIED, O_OG, 0},
+        {"og:article:modified_time", M_FIELD, F_MODIFIED, O_OG, 0},
         {"og:updated_time", M_FIELD, F_MODIFIED, O_OG, 1},
         {"dcterms.modified", M_FIELD, F_MODIFIED, O_DC, 0},
         {"last-modified", M_FIELD, F_MODIFIED, O_DC, 1},
@@ -255,7 +304,11 @@ static const struct meta_key {
         {"twitter:image", M_FIELD, F_THUMBNAIL, O_TWITTER, 1},
         {"og:type", M_FIELD, F_OG_TYPE, O_OG, 0},
         {"og:site_name", M_SITE, F_SITE_NAME, O_OG, 0},
-        {"application-name", M_SITE, F_SITE_NAME, O_META, 0},
+        {"application-name", M_SITE, F_SITE_NAME, O_META, 1},
+        {"publisher", M_FIELD, F_PUBLISHER, O_META, 0},
+        {"dc.publisher", M_FIELD, F_PUBLISHER, O_META, 2},
+        {"dcterms.publisher", M_FIELD, F_PUBLISHER, O_META, 2},
+        {"citation_publisher", M_FIELD, F_PUBLISHER, O_META, 2},
         {"video:duration", M_FIELD, F_DURATION, O_OG, 0},
         {"og:video:duration", M_FIELD, F_DURATION, O_OG, 1},
         {"keywords", M_TAGS, F_COUNT, O_META, 0},
@@ -272,13 +325,35 @@ static const struct meta_key {
         {"robots", M_ROBOTS, F_COUNT, O_META, 0},
 };
 
-static bool is_url(const char *s)
+/* "Name (@handle) on X: ..." (a post's og:title on X, Twitter and their
+ * kin): the post's author is Name. */
+static void social_post_author(struct builder *b, const char *t)
 {
-	size_t n = strlen(s);
+	const char *h = strstr(t, " (@"), *close;
 
-	return (n >= 7 && heed__ascii_ieq(s, 7, "http://")) ||
-	       (n >= 8 && heed__ascii_ieq(s, 8, "https://")) ||
-	       (n >= 2 && s[0] == '/' && s[1] == '/');
+	if (!h || h == t || !(close = strstr(h, ") on ")) ||
+	    memchr(h + 3, ' ', (size_t)(close - h - 3)))
+		return;
+	heed__cand(b, F_AUTHOR, O_OG, 1, t, (size_t)(h - t));
+}
+
+/* twitter:labelN "Written by" names twitter:dataN as the author. */
+static void twitter_pair(struct html *h, const struct meta_key *k,
+                         const char *content)
+{
+	size_t i = (size_t)k->sub, n = strlen(content);
+	const char *d;
+
+	heed__trim(&content, &n);
+	if (k->action == M_TWITTER_LABEL)
+		h->written_by[i] = heed__ascii_ieq(content, n, "written by");
+	else
+		h->twitter_data[i] = heed__strdup_arena(h->b, content, n);
+	d = h->twitter_data[i];
+	if (h->written_by[i] && d) {
+		heed__author_add(h->b, O_META, 2, d, strlen(d));
+		h->written_by[i] = false;
+	}
 }
 
 static void apply_meta(struct html *h, const struct meta_key *k,
@@ -294,10 +369,17 @@ static void apply_meta(struct html *h, const struct meta_key *k,
 			heed__cand(h->b, k->field, k->origin, k->sub, content,
 			           len);
 		break;
-	case M_AUTHOR_OG: /* often a profile URL, which is not a name */
-		if (!is_url(content))
-			heed__cand(h->b, k->field, k->origin, k->sub, content,
-			           len);
+	case M_AUTHOR_OG: /* often a profile URL, which the author check
+	                   * refuses */
+		heed__cand(h->b, k->field, k->origin, k->sub, content, len);
+		break;
+	case M_OG_TITLE:
+		heed__cand(h->b, F_TITLE, O_OG, 0, content, len);
+		social_post_author(h->b, content);
+		break;
+	case M_TWITTER_LABEL:
+	case M_TWITTER_DATA:
+		twitter_pair(h, k, content);
 		break;
 	case M_SITE: /* the site's name, and who publishes it */
 		heed__site_name_seen(h->b, content, len);
@@ -331,6 +413,11 @@ static void on_meta(struct html *h, const char *const *atts)
 		return;
 	for (size_t i = 0; i <= n; i++)
 		lower[i] = heed__ascii_lower(key[i]);
+	/* "DC:date", "dcterms:created": Dublin Core with a colon. */
+	if (strncmp(lower, "dc:", 3) == 0)
+		lower[2] = '.';
+	else if (strncmp(lower, "dcterms:", 8) == 0)
+		lower[7] = '.';
 	/* <meta name=AGENT>: the robots directives for us alone. */
 	if (h->b->agent && strcmp(lower, "robots") != 0 &&
 	    heed__ascii_ieq(key, n, h->b->agent)) {
@@ -428,35 +515,115 @@ static void on_anchor(struct html *h, const char *const *atts)
 	heed__add_link(h->b, href, "a", nofollow, false);
 	if (rel && has_token(rel, "tag"))
 		start_capture(h, CAP_TAG_LINK, NULL);
-	if (rel && has_token(rel, "author"))
+	if (rel && has_token(rel, "author") && !h->aside)
 		start_capture(h, CAP_AUTHOR_LINK, NULL);
+}
+
+/* Inside an article, its header or main: where the page's own byline and
+ * date lines are. */
+static bool in_body(const struct html *h)
+{
+	return h->article || h->header || h->main;
+}
+
+/* Sub-ranks of O_HTML dates, best first: attribute values (a theme's
+ * date class, a time marked pubdate, a loose itemprop; a <time datetime>
+ * in an article, in main, anywhere), then dates read from text (a date
+ * element's in the article, anywhere; a <time>'s or a byline's in the
+ * article). */
+enum {
+	D_THEME,
+	D_TIME_ARTICLE,
+	D_TIME_MAIN,
+	D_TIME_PAGE,
+	D_TEXT_CLASS_BODY,
+	D_TEXT_CLASS_PAGE,
+	D_TEXT_BODY,
+};
+
+/* Starts reading a date from an element's text. */
+static void date_text(struct html *h, enum field f, int sub)
+{
+	struct capture *c = start_capture(h, CAP_DATE, NULL);
+
+	if (c) {
+		c->field = f;
+		c->sub = sub;
+	}
 }
 
 /* <time datetime>: the published date of last resort (after every meta
  * tag), as htmldate falls back to it. A time marked pubdate (an HTML5
  * draft attribute themes still write) comes first, then the first inside
  * an article, then inside main, then anywhere in the page; a value that
- * is no date ("PT2H", "10:00") is skipped by the date parser. */
+ * is no date ("PT2H", "10:00") is skipped by the date parser. A <time>
+ * without datetime in the article gives its text. Never a time in an
+ * aside, a comment or a teaser. */
 static void on_time(struct html *h, const char *const *atts)
 {
 	const char *v = attr(atts, "datetime");
-	int sub = 3;
+	int sub = D_TIME_PAGE;
 
-	if (!v || h->foreign || h->media)
+	if (h->foreign || h->media || h->aside)
 		return;
+	if (!v) {
+		if (in_body(h))
+			date_text(h, F_PUBLISHED, D_TEXT_BODY);
+		return;
+	}
 	if (attr(atts, "pubdate"))
-		sub = 0;
+		sub = D_THEME;
 	else if (h->article)
-		sub = 1;
+		sub = D_TIME_ARTICLE;
 	else if (h->main)
-		sub = 2;
+		sub = D_TIME_MAIN;
 	heed__cand(h->b, F_PUBLISHED, O_HTML, sub, v, strlen(v));
+}
+
+/* True when the token p[0, n) contains word (ASCII case ignored:
+ * "postDate", "topAttributionWithDate"). */
+static bool token_has(const char *p, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (size_t i = 0; i + w <= n; i++)
+		if (heed__ascii_ieq(p + i, w, word))
+			return true;
+	return false;
+}
+
+/* A class token of a date line whose text is the date ("date",
+ * "post-date", "timestamp", "dateline", "postDate"); *f gets the
+ * modified date for "updated", "last-modified" and the like. */
+static bool text_date_class(const char *cls, enum field *f)
+{
+	bool found = false;
+
+	*f = F_PUBLISHED;
+	for (const char *p = cls; *p;) {
+		size_t n;
+		p += strspn(p, " \t\n\r\f");
+		n = strcspn(p, " \t\n\r\f");
+		if (n &&
+		    (token_has(p, n, "date") || token_has(p, n, "timestamp") ||
+		     token_has(p, n, "published") ||
+		     token_has(p, n, "posted"))) {
+			found = true;
+			if (token_has(p, n, "updated") ||
+			    token_has(p, n, "modif"))
+				*f = F_MODIFIED;
+		}
+		p += n;
+	}
+	return found;
 }
 
 /* Theme markup for dates (hAtom's published/updated, WordPress's
  * entry-date): the value is the element's datetime, else its title (an
- * <abbr title=ISO>), else content. Ranked with a time marked pubdate. */
-static void on_date_class(struct html *h, const char *cls,
+ * <abbr title=ISO>), else content. Ranked with a time marked pubdate.
+ * Without any of them, the element's text is read (below every declared
+ * date). */
+static void on_date_class(struct html *h, enum tag tag, const char *cls,
                           const char *const *atts)
 {
 	static const struct {
@@ -469,16 +636,28 @@ static void on_date_class(struct html *h, const char *cls,
 	        {"date-updated", F_MODIFIED},
 	};
 	const char *v = attr(atts, "datetime");
+	enum field f;
 
+	/* hCard's and hCalendar's dates are a person's or an event's
+	 * (a Wikipedia infobox's "bday dtstart published updated"). */
+	if (has_token(cls, "bday") || has_token(cls, "dtstart") ||
+	    has_token(cls, "dtend"))
+		return;
 	if (!v)
 		v = attr(atts, "title");
 	if (!v)
 		v = attr(atts, "content");
-	if (!v || !*v)
+	if (!v || !*v) {
+		if (tag != T_META && tag != T_TIME && tag != T_SCRIPT &&
+		    text_date_class(cls, &f))
+			date_text(h, f,
+			          in_body(h) ? D_TEXT_CLASS_BODY
+			                     : D_TEXT_CLASS_PAGE);
 		return;
+	}
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(classes); i++)
 		if (has_token(cls, classes[i].token))
-			heed__cand(h->b, classes[i].field, O_HTML, 0, v,
+			heed__cand(h->b, classes[i].field, O_HTML, D_THEME, v,
 			           strlen(v));
 }
 
@@ -488,10 +667,10 @@ static void on_date_class(struct html *h, const char *cls,
  * handle. */
 static bool is_byline_class(const char *cls)
 {
-	static const char *const tokens[] = {"byline",       "byline-author",
-	                                     "author",       "author-name",
-	                                     "authorname",   "post-author",
-	                                     "entry-author", "article-author"};
+	static const char *const tokens[] = {
+	        "byline",       "byline-author",  "author",
+	        "author-name",  "authorname",     "post-author",
+	        "entry-author", "article-author", "entry-meta-author"};
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
 		if (has_token(cls, tokens[i]))
@@ -508,18 +687,19 @@ static bool author_link(enum tag tag, const char *const *atts)
 	return rel && has_token(rel, "author");
 }
 
-static void on_class(struct html *h, enum tag tag, const char *const *atts)
+static void on_class(struct html *h, enum tag tag, const char *cls,
+                     const char *const *atts)
 {
-	const char *cls = attr(atts, "class");
-
-	if (!cls || h->foreign || h->media)
+	if (h->foreign || h->media || h->aside)
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
-	if (strstr(cls, "date") || strstr(cls, "published") ||
-	    strstr(cls, "updated"))
-		on_date_class(h, cls, atts);
+	/* "date", "postDate", "DateLine": a cased compare costs more. */
+	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
+	    strstr(cls, "published") || strstr(cls, "timestamp") ||
+	    strstr(cls, "posted"))
+		on_date_class(h, tag, cls, atts);
 	if (!h->byline_done && tag != T_META && tag != T_LINK &&
-	    !author_link(tag, atts) && (h->article || h->header || h->main) &&
+	    !author_link(tag, atts) && in_body(h) &&
 	    (strstr(cls, "author") || strstr(cls, "byline")) &&
 	    is_byline_class(cls)) {
 		h->byline_done = true;
@@ -562,6 +742,8 @@ static void apply_prop(struct html *h, const char *prop, size_t nscopes,
 		        {"thumbnailURL", F_THUMBNAIL, 0},
 		        {"image", F_THUMBNAIL, 1},
 		        {"author", F_AUTHOR, 1},
+		        {"inLanguage", F_LANGUAGE, 0},
+		        {"publisher", F_PUBLISHER, 1},
 		};
 		if (strcmp(prop, "keywords") == 0) {
 			heed__tags(b, O_MICRODATA, v, len, true);
@@ -579,6 +761,8 @@ static void apply_prop(struct html *h, const char *prop, size_t nscopes,
 	if (strcmp(prop, "name") == 0 &&
 	    (strcmp(parent, "author") == 0 || strcmp(parent, "creator") == 0))
 		heed__author_add(b, O_MICRODATA, 0, v, len);
+	else if (strcmp(prop, "name") == 0 && strcmp(parent, "publisher") == 0)
+		heed__cand(b, F_PUBLISHER, O_MICRODATA, 0, v, len);
 	else if (strcmp(parent, "interactionStatistic") == 0 &&
 	         strcmp(prop, "interactionType") == 0)
 		h->scopes[1].view_type =
@@ -598,6 +782,10 @@ static const char *prop_value(enum tag tag, const char *const *atts)
 	const char *v = attr(atts, "content");
 
 	if (v)
+		return v;
+	/* A date property on any element that carries datetime (themes
+	 * write <span itemprop=datePublished datetime=...>). */
+	if (tag != T_TIME && (v = attr(atts, "datetime")))
 		return v;
 	switch (tag) {
 	case T_META:
@@ -622,14 +810,29 @@ static const char *prop_value(enum tag tag, const char *const *atts)
  * but the same theme markup as class=published, read as such. */
 static void on_loose_itemprop(struct html *h, const char *props, const char *v)
 {
-	if (has_token(props, "datePublished") && v)
-		heed__cand(h->b, F_PUBLISHED, O_HTML, 0, v, strlen(v));
-	if (has_token(props, "dateModified") && v)
-		heed__cand(h->b, F_MODIFIED, O_HTML, 0, v, strlen(v));
-	if (has_token(props, "author") && !v && !h->byline_done) {
+	if (h->aside)
+		return;
+	for (enum field f = F_PUBLISHED; f <= F_MODIFIED; f++) {
+		if (!has_token(props, f == F_PUBLISHED ? "datePublished"
+		                                       : "dateModified"))
+			continue;
+		if (v)
+			heed__cand(h->b, f, O_HTML, D_THEME, v, strlen(v));
+		else
+			date_text(h, f, D_TEXT_CLASS_BODY);
+	}
+	if (has_token(props, "author") && !v && !h->byline_done && !h->aside) {
 		h->byline_done = true;
 		start_capture(h, CAP_BYLINE, NULL);
 	}
+	/* <meta itemprop=author content=...>: what the page says of its
+	 * author, like <meta name=author>. */
+	if (has_token(props, "author") && v && *v && !h->aside)
+		heed__author_add(h->b, O_META, 3, v, strlen(v));
+	if (has_token(props, "publisher") && v && *v && !h->aside)
+		heed__cand(h->b, F_PUBLISHER, O_MICRODATA, 1, v, strlen(v));
+	if (has_token(props, "inLanguage") && v && *v)
+		heed__cand(h->b, F_LANGUAGE, O_MICRODATA, 0, v, strlen(v));
 }
 
 static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
@@ -728,63 +931,210 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	case T_TIME:
 		on_time(h, atts);
 		break;
+	case T_P:
+		/* "By X", "Von X", "Par X" lines open an article. */
+		if (!h->byline_done && h->leads < 2 && in_body(h) &&
+		    !h->aside) {
+			h->leads++;
+			start_capture(h, CAP_LEAD, NULL);
+		}
+		break;
 	case T_SCRIPT:
 		v = attr(atts, "type");
 		if (v && heed__ascii_ieq(v, strlen(v), "application/ld+json"))
 			start_capture(h, CAP_JSONLD, NULL);
+		else if (!attr(atts, "src") &&
+		         (!v ||
+		          heed__ascii_ieq(v, strlen(v), "application/json") ||
+		          heed__ascii_ieq(v, strlen(v), "text/json")))
+			start_capture(h, CAP_SCRIPT, NULL);
 		break;
 	default:
 		break;
 	}
 }
 
-/* The itemprop value and whether itemscope is present, in one pass over
- * the attributes (this runs for every element of every page). */
-static const char *item_attrs(const char *const *atts, bool *itemscope)
-{
-	const char *props = NULL;
+/* The attributes every element is asked for, read in one pass (this
+ * runs for every element of every page). */
+struct common_attrs {
+	const char *props; /* itemprop, or NULL */
+	const char *cls;   /* class, or NULL */
+	const char *id;    /* id, or NULL */
+	bool itemscope;
+};
 
-	*itemscope = false;
+static void common_attrs(const char *const *atts, struct common_attrs *a)
+{
+	*a = (struct common_attrs){NULL, NULL, NULL, false};
 	for (size_t i = 0; atts && atts[i]; i += 2) {
-		const char *n = atts[i];
-		if (n[0] != 'i' || n[1] != 't')
-			continue;
-		if (!props && strcmp(n, "itemprop") == 0)
-			props = atts[i + 1] ? atts[i + 1] : "";
-		else if (strcmp(n, "itemscope") == 0)
-			*itemscope = true;
+		const char *n = atts[i], *v = atts[i + 1] ? atts[i + 1] : "";
+		if (n[0] == 'i' && n[1] == 't') {
+			if (!a->props && strcmp(n, "itemprop") == 0)
+				a->props = v;
+			else if (strcmp(n, "itemscope") == 0)
+				a->itemscope = true;
+		} else if (n[0] == 'c' && !a->cls && same(n, "class")) {
+			a->cls = v;
+		} else if (n[0] == 'i' && n[1] == 'd' && !n[2] && !a->id) {
+			a->id = v;
+		}
 	}
-	return props;
+}
+
+/* True when a class or id token starts with one of the names of areas
+ * that are not the page's own ("comment-list", "sidebar-left",
+ * "related-posts", "teaser"). A token that only contains one
+ * ("has-sidebar" on a wrapper) does not count. One pass, first letters
+ * first: this runs for every element with a class or an id. */
+static bool aside_name(const char *v)
+{
+	static const char *const names[] = {"comment",  "sidebar", "related",
+	                                    "teaser",   "infobox", "reference",
+	                                    "citation", "footnote"};
+
+	for (const char *p = v; p && *p;) {
+		size_t n;
+		p += strspn(p, " \t\n\r\f");
+		n = strcspn(p, " \t\n\r\f");
+		/* Most tokens start with none of the names' letters. */
+		if (!n || !strchr("csrtif", heed__ascii_lower(*p))) {
+			p += n;
+			continue;
+		}
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
+			if (heed__ascii_lower(*p) == names[i][0] &&
+			    n >= strlen(names[i]) &&
+			    heed__ascii_ieq(p, strlen(names[i]), names[i]))
+				return true;
+		p += n;
+	}
+	return false;
+}
+
+/* An element that opens an area whose dates and bylines are not the
+ * page's: an aside or nav, a footer outside the article, an article
+ * inside the article (a comment or a teaser), comments, sidebars and
+ * related-post lists by their class or id. */
+static bool opens_aside(const struct html *h, enum tag tag,
+                        const struct common_attrs *ca)
+{
+	if (tag == T_ASIDE || (tag == T_FOOTER && !h->article) ||
+	    (tag == T_ARTICLE && h->article))
+		return true;
+	return aside_name(ca->cls) || aside_name(ca->id);
 }
 
 void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
 	enum tag tag = tag_of(name);
-	bool itemscope;
-	const char *props = item_attrs(atts, &itemscope);
-	/* Past the tracked depth nothing opens, since nothing could close. */
-	bool tracked = h->depth < EXTRACT_MAX_DEPTH;
-	bool scope = tracked && itemscope && !h->foreign;
+	struct common_attrs ca;
+	bool tracked, scope, aside;
 
-	if (props && !h->foreign)
-		on_itemprop(h, tag, atts, props, scope);
+	common_attrs(atts, &ca);
+	/* Past the tracked depth nothing opens, since nothing could close. */
+	tracked = h->depth < EXTRACT_MAX_DEPTH;
+	scope = tracked && ca.itemscope && !h->foreign;
+	if (ca.props && !h->foreign)
+		on_itemprop(h, tag, atts, ca.props, scope);
 	on_start_tag(h, tag, atts);
-	on_class(h, tag, atts);
+	if (ca.cls)
+		on_class(h, tag, ca.cls, atts);
+	/* MediaWiki's "This page was last edited on ..." line. */
+	if (ca.id && !h->foreign && !h->aside && strstr(ca.id, "lastmod"))
+		date_text(h, F_MODIFIED, D_TEXT_CLASS_PAGE);
 	if (scope)
 		open_scope(h, atts);
 	if (tag == T_FOREIGN && tracked)
 		h->foreign++;
 	if (tag == T_MEDIA && tracked)
 		h->media++;
-	if (tag == T_ARTICLE && tracked)
-		h->article++;
 	if (tag == T_MAIN && tracked)
 		h->main++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
+	aside = tracked && opens_aside(h, tag, &ca);
+	if (aside)
+		h->aside++;
+	if (tag == T_ARTICLE && tracked)
+		h->article++;
 	if (tracked)
-		h->stack[h->depth] = (struct el){(unsigned char)tag, scope};
+		h->stack[h->depth] =
+		        (struct el){(unsigned char)tag, scope, aside};
 	h->depth++;
+}
+
+/* Offers the date a date line's text gives, as field f. A line that
+ * says it is an edit ("Updated", "Last edited", "Mis à jour",
+ * "Aktualisiert", ...) gives the modified date, whatever its class says;
+ * one that says when a source was consulted ("Retrieved", "Accessed":
+ * citations) dates nothing of the page. */
+static void offer_text_date(struct builder *b, enum field f, int sub,
+                            const char *s, size_t len)
+{
+	static const char *const edits[] = {
+	        "updated",           "last updated",     "last edited",
+	        "last modified",     "modified",         "edited",
+	        "mis \xC3\xA0 jour", "modifi\xC3\xA9",   "aktualisiert",
+	        "zuletzt",           "ge\xC3\xA4ndert",  "actualizado",
+	        "atualizado",        "aggiornato",       "modificato",
+	        "bijgewerkt",        "laatst gewijzigd", "gewijzigd"};
+	static const char *const consulted[] = {"retrieved",  "accessed",
+	                                        "abgerufen",  "consult\xC3\xA9",
+	                                        "consultado", "geraadpleegd"};
+
+	heed__trim(&s, &len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(consulted); i++)
+		if (len >= strlen(consulted[i]) &&
+		    heed__ascii_ieq(s, strlen(consulted[i]), consulted[i]))
+			return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(edits); i++)
+		if (len >= strlen(edits[i]) &&
+		    heed__ascii_ieq(s, strlen(edits[i]), edits[i]))
+			f = F_MODIFIED;
+	heed__cand(b, f, O_HTML, sub, s, len);
+}
+
+/* True when every word of "A; B" starts with a capital or is a particle
+ * of a name ("van", "de"): a name, not "By the time we arrived". */
+static bool capitalised(const char *names)
+{
+	static const char *const particles[] = {"van", "von", "de", "da", "del",
+	                                        "der", "di",  "du", "la", "le"};
+
+	for (const char *p = names; *p;) {
+		size_t n = strcspn(p, " ;");
+		bool ok = (unsigned char)*p >= 0x80 || (*p >= 'A' && *p <= 'Z');
+		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
+			ok = heed__ascii_ieq(p, n, particles[i]);
+		if (n && !ok)
+			return false;
+		p += n;
+		p += strspn(p, " ;");
+	}
+	return true;
+}
+
+/* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024": a
+ * byline of names only, ranked after a byline marked by its class. */
+static void lead_line(struct html *h, const char *s, size_t len)
+{
+	static const char *const leads[] = {"By ",  "BY ",   "Von ", "Par ",
+	                                    "Por ", "Door ", "Di "};
+	const char *names;
+	bool lead = false;
+
+	heed__trim(&s, &len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
+		lead = len > strlen(leads[i]) &&
+		       memcmp(s, leads[i], strlen(leads[i])) == 0;
+	if (!lead || len > 160)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names)) {
+		h->byline_done = true;
+		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, strlen(names));
+		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
+	}
 }
 
 static void finish_capture(struct html *h, struct capture *c)
@@ -810,15 +1160,30 @@ static void finish_capture(struct html *h, struct capture *c)
 			apply_prop(h, c->prop, c->scope, s);
 		break;
 	case CAP_JSONLD:
-		heed__jsonld_add(b, s, len);
+		heed__jsonld_add(b, s, len, true);
 		break;
 	case CAP_AUTHOR_LINK:
 		heed__author_add(b, O_LINK, 0, s, len);
 		break;
 	case CAP_BYLINE:
+		/* "By Ana Lopez | 5 March 2024" dates the page too. */
+		offer_text_date(b, F_PUBLISHED, D_TEXT_BODY, s, len);
 		s = heed__byline_names(b, s, len);
 		if (s)
 			heed__cand(b, F_AUTHOR, O_HTML, 0, s, strlen(s));
+		break;
+	case CAP_DATE:
+		offer_text_date(b, c->field, c->sub, s, len);
+		break;
+	case CAP_LEAD:
+		lead_line(h, s, len);
+		break;
+	case CAP_SCRIPT:
+		/* schema.org JSON without the ld+json type; any other
+		 * script is no metadata, neither read nor counted. */
+		if (c->sub >= 0 && memmem(s, len, "schema.org", 10) &&
+		    memmem(s, len, "\"@context\"", 10))
+			heed__jsonld_add(b, s, len, false);
 		break;
 	}
 	heed__buf_free(&c->text);
@@ -847,12 +1212,19 @@ void heed__html_end(struct html *h)
 		h->main--;
 	if (el.tag == T_HEADER && h->header)
 		h->header--;
+	if (el.aside && h->aside)
+		h->aside--;
+}
+
+static bool raw_capture(enum cap_kind k)
+{
+	return k == CAP_JSONLD || k == CAP_SCRIPT;
 }
 
 bool heed__html_wants_text(const struct html *h)
 {
 	for (size_t i = 0; i < h->ncaps; i++)
-		if (h->caps[i].kind != CAP_JSONLD)
+		if (!raw_capture(h->caps[i].kind))
 			return true;
 	return false;
 }
@@ -860,20 +1232,38 @@ bool heed__html_wants_text(const struct html *h)
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	for (size_t i = 0; i < h->ncaps; i++)
-		if (h->caps[i].kind != CAP_JSONLD)
+		if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 }
 
 bool heed__html_wants_raw(const struct html *h)
 {
-	return h->ncaps && h->caps[h->ncaps - 1].kind == CAP_JSONLD;
+	return h->ncaps && raw_capture(h->caps[h->ncaps - 1].kind) &&
+	       h->caps[h->ncaps - 1].sub >= 0;
 }
 
-/* Script and style bodies: only JSON-LD wants them. */
+/* Script and style bodies: only JSON-LD wants them, and a script whose
+ * first character opens JSON (any other is JavaScript: dropped at once,
+ * so a page's scripts are never copied). */
 void heed__html_raw(struct html *h, const char *s, size_t len)
 {
-	if (heed__html_wants_raw(h))
-		(void)heed__buf_add(&h->caps[h->ncaps - 1].text, s, len);
+	struct capture *c;
+
+	if (!heed__html_wants_raw(h))
+		return;
+	c = &h->caps[h->ncaps - 1];
+	if (c->kind == CAP_SCRIPT && !c->text.len) {
+		const char *t = s;
+		size_t n = len;
+		heed__trim(&t, &n);
+		if (!n)
+			return;
+		if (*t != '{' && *t != '[') {
+			c->sub = -1;
+			return;
+		}
+	}
+	(void)heed__buf_add(&c->text, s, len);
 }
 
 heed_status heed__html_new(struct html **out, struct builder *b)

@@ -84,17 +84,18 @@ static void unwrap(const char **s, size_t *len)
 		(*s)++, (*len)--;
 }
 
-void heed__jsonld_add(struct builder *b, const char *s, size_t len)
+void heed__jsonld_add(struct builder *b, const char *s, size_t len,
+                      bool declared)
 {
 	struct json_tokener *tok;
 	struct json_object *o;
 
 	if (b->jsonld_root_count == EXTRACT_MAX_JSONLD_BLOCKS)
 		return;
-	b->rec.jsonld_blocks++;
 	unwrap(&s, &len);
 	if (!len || len > INT_MAX) {
-		b->rec.jsonld_errors++;
+		b->rec.jsonld_blocks += declared;
+		b->rec.jsonld_errors += declared;
 		return;
 	}
 	tok = json_tokener_new_ex(EXTRACT_JSONLD_DEPTH);
@@ -104,9 +105,12 @@ void heed__jsonld_add(struct builder *b, const char *s, size_t len)
 	}
 	o = json_tokener_parse_ex(tok, s, (int)len);
 	if (!o || json_tokener_get_error(tok) != json_tokener_success) {
-		b->rec.jsonld_errors++;
+		/* An untyped script that is no JSON was never JSON-LD. */
+		b->rec.jsonld_blocks += declared;
+		b->rec.jsonld_errors += declared;
 		json_object_put(o);
 	} else {
+		b->rec.jsonld_blocks++;
 		b->jsonld_roots[b->jsonld_root_count++] = o;
 	}
 	json_tokener_free(tok);
@@ -381,31 +385,54 @@ static void offer_keywords(struct builder *b, struct json_object *k)
 	}
 }
 
+/* A name: a string, or the first string of an array ("name": ["Ada"]). */
+static const char *name_of(struct json_object *v)
+{
+	if (json_object_is_type(v, json_type_array))
+		v = json_object_array_get_idx(v, 0);
+	return str(v);
+}
+
+/* True when an object's @type is an organisation, not a person. */
+static bool is_organization(struct json_object *x)
+{
+	const char *t;
+
+	(void)type_rank(x, &t);
+	return t &&
+	       (strstr(t, "Organization") || strcmp(t, "Corporation") == 0);
+}
+
 /* author: "Name", {"name": ...} (a Person or an Organization) or an array
  * of either, joined by "; " (trafilatura's habit) and split again into
- * the record's authors; "By " prefixes go. */
+ * the record's authors; "By " prefixes go. When every author is an
+ * organisation, the credit ranks after the page's byline (O_JSONLD_ORG):
+ * a person the page names is the author, the newsroom a last resort. */
 static void offer_author(struct builder *b, struct json_object *a)
 {
 	bool array = json_object_is_type(a, json_type_array);
 	size_t n = array ? json_object_array_length(a) : (a ? 1 : 0);
+	bool person = false;
 	struct heed_buf names;
 
 	heed__buf_init(&names, b->alloc, 1024);
 	for (size_t i = 0; i < n && i < 16; i++) {
 		struct json_object *x =
 		        array ? json_object_array_get_idx(a, i) : a;
-		const char *s = str(x) ? str(x) : str(get(x, "name"));
+		const char *s = str(x) ? str(x) : name_of(get(x, "name"));
 		size_t len = s ? strlen(s) : 0;
 		if (s)
 			heed__author_unprefix(&s, &len);
 		if (!len)
 			continue;
+		person |= !is_organization(x);
 		if (names.len)
 			(void)heed__buf_add(&names, "; ", 2);
 		(void)heed__buf_add(&names, s, len);
 	}
 	if (names.len)
-		heed__cand(b, F_AUTHOR, O_JSONLD, 0, names.data, names.len);
+		heed__cand(b, F_AUTHOR, person ? O_JSONLD : O_JSONLD_ORG, 0,
+		           names.data, names.len);
 	heed__buf_free(&names);
 }
 
@@ -426,7 +453,7 @@ static void offer_publisher(struct builder *b, struct json_object *p)
 
 	if (json_object_is_type(p, json_type_array))
 		p = json_object_array_get_idx(p, 0);
-	s = str(p) ? str(p) : str(get(p, "name"));
+	s = str(p) ? str(p) : name_of(get(p, "name"));
 	if (!s)
 		return;
 	heed__site_name_seen(b, s, strlen(s));
@@ -462,13 +489,72 @@ static void apply_node(struct builder *b, struct json_object *o)
 	offer_publisher(b, get(o, "publisher"));
 }
 
+/* The dates of the page's article, offered before an embedded video's:
+ * a news page's VideoObject outranks its NewsArticle for the title and
+ * image, but its uploadDate is the clip's, not the page's. Not on a
+ * page that says it is a video (og:type video.*). */
+static void apply_article_dates(struct builder *b, const struct nodes *ns)
+{
+	const char *og = b->cand[F_OG_TYPE].value;
+
+	if (og && strncmp(og, "video", 5) == 0)
+		return;
+	for (size_t i = 0; i < ns->count; i++)
+		if (ns->n[i].rank == 1) {
+			offer(b, F_PUBLISHED, 0,
+			      get(ns->n[i].o, "datePublished"));
+			offer(b, F_PUBLISHED, 0,
+			      get(ns->n[i].o, "dateCreated"));
+			offer(b, F_MODIFIED, 0,
+			      get(ns->n[i].o, "dateModified"));
+		}
+}
+
+/* The name of a top-level WebSite or Organization: the page's own site,
+ * which publishes it. When it is also the og:site_name, it beats the
+ * article's publisher (a sister publication the article was syndicated
+ * from); otherwise it comes after that publisher. */
+static void offer_site(struct builder *b, struct json_object *root)
+{
+	struct json_object *g = get(root, "@graph");
+	struct json_object *list = g ? g : root;
+	size_t n = json_object_is_type(list, json_type_array)
+	                   ? json_object_array_length(list)
+	                   : 1;
+	const struct cand *site = &b->cand[F_SITE_NAME];
+
+	for (size_t i = 0; i < n && i < EXTRACT_MAX_JSONLD_NODES; i++) {
+		struct json_object *o =
+		        json_object_is_type(list, json_type_array)
+		                ? json_object_array_get_idx(list, i)
+		                : list;
+		const char *t, *name;
+		(void)type_rank(o, &t);
+		name = name_of(get(o, "name"));
+		if (!t || !name ||
+		    !(strcmp(t, "WebSite") == 0 || is_organization(o)))
+			continue;
+		heed__site_name_seen(b, name, strlen(name));
+		if (site->value && site->origin == O_OG &&
+		    heed__ascii_ieq(name, strlen(name), site->value))
+			heed__cand(b, F_PUBLISHER, O_JSONLD, 0, name,
+			           strlen(name));
+		else
+			heed__cand(b, F_PUBLISHER, O_JSONLD, 1, name,
+			           strlen(name));
+	}
+}
+
 void heed__jsonld_apply(struct builder *b)
 {
 	struct nodes ns;
 
 	ns.count = 0;
-	for (size_t i = 0; i < b->jsonld_root_count; i++)
+	for (size_t i = 0; i < b->jsonld_root_count; i++) {
 		collect(&ns, b->jsonld_roots[i]);
+		offer_site(b, b->jsonld_roots[i]);
+	}
+	apply_article_dates(b, &ns);
 	for (size_t i = 0; i < ns.count; i++)
 		apply_node(b, ns.n[i].o);
 	for (size_t i = 0; i < b->jsonld_root_count; i++)

@@ -5,6 +5,8 @@
  * page has one (HTML 4.2.3: it applies to the whole document, even to links
  * before it), and de-duplicated.
  */
+#include <stdio.h>
+
 #include "extract/extract-int.h"
 
 struct heed_page {
@@ -300,6 +302,48 @@ static void split_authors(struct builder *b)
 	}
 }
 
+/* Reads n (1..max) digits at *p, leaving *p after them; -1 when none. */
+static int path_number(const char **p, int max)
+{
+	int v = 0, n = 0;
+
+	while (n < max && **p >= '0' && **p <= '9')
+		v = v * 10 + (*(*p)++ - '0'), n++;
+	return n ? v : -1;
+}
+
+/*
+ * A date in the page URL's path, the published date's last resort (a
+ * CMS's permalink: "/2019/09/17/slug", "/2019-09-17-slug", also with a
+ * section before it). Year, month and day must all be there: a month
+ * archive ("/2019/09/") dates no page.
+ */
+static void url_path_date(struct builder *b)
+{
+	const char *t = heed_url_target(b->page_url);
+	size_t n = strcspn(t, "?#");
+
+	for (const char *p = t; p && p < t + n;
+	     p = memchr(p + 1, '/', (size_t)(t + n - p - 1))) {
+		const char *q = p + 1;
+		int y, m, d;
+		char sep, iso[40];
+		y = path_number(&q, 4);
+		if (q - p != 5 || (*q != '/' && *q != '-'))
+			continue;
+		sep = *q++;
+		m = path_number(&q, 2);
+		if (m < 0 || *q++ != sep)
+			continue;
+		d = path_number(&q, 2);
+		if (d < 0 || (*q >= '0' && *q <= '9'))
+			continue;
+		snprintf(iso, sizeof(iso), "%04d-%02d-%02d", y, m, d);
+		heed__cand(b, F_PUBLISHED, O_URL, 0, iso, strlen(iso));
+		return;
+	}
+}
+
 static void finish_record(struct builder *b, const heed_url *base)
 {
 	struct heed_record *r = &b->rec;
@@ -310,6 +354,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 		heed__cand(b, F_CANONICAL, O_LINK, 0, b->canonical_raw,
 		           strlen(b->canonical_raw));
 	heed__title_site(b);
+	url_path_date(b);
 	take_field(b, &r->title, F_TITLE);
 	take_field(b, &r->description, F_DESCRIPTION);
 	take_field(b, &r->author, F_AUTHOR);

@@ -16,22 +16,23 @@
 
 #define END O_COUNT
 
-static const enum origin order[F_COUNT][9] = {
+static const enum origin order[F_COUNT][10] = {
         [F_TITLE] = {O_OG, O_TWITTER, O_TITLE_TAG, O_JSONLD, O_DC, O_MICRODATA,
                      O_H1, END},
         [F_DESCRIPTION] = {O_OG, O_TWITTER, O_META, O_DC, O_MICRODATA, O_JSONLD,
                            END},
         [F_AUTHOR] = {O_JSONLD, O_META, O_OG, O_LINK, O_MICRODATA, O_DC, O_HTML,
-                      O_TWITTER, END},
+                      O_JSONLD_ORG, O_TWITTER, END},
         [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
-        [F_LANGUAGE] = {O_HTML, O_JSONLD, O_OG, O_META, O_HTTP, END},
-        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
+        [F_LANGUAGE] = {O_HTML, O_JSONLD, O_MICRODATA, O_OG, O_META, O_HTTP,
+                        END},
+        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, O_URL, END},
         [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
         [F_OG_TYPE] = {O_OG, END},
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
         [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, END},
-        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_TITLE_TAG, END},
+        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_TITLE_TAG, END},
         [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
         [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
 };
@@ -53,6 +54,8 @@ heed_source heed__origin_source(enum origin o)
 	        [O_HTML] = HEED_SOURCE_HTML,
 	        [O_LINK] = HEED_SOURCE_LINK,
 	        [O_HTTP] = HEED_SOURCE_HTTP,
+	        [O_URL] = HEED_SOURCE_URL,
+	        [O_JSONLD_ORG] = HEED_SOURCE_JSONLD,
 	};
 	return o < O_COUNT ? map[o] : HEED_SOURCE_NONE;
 }
@@ -62,7 +65,7 @@ const char *heed_source_name(heed_source source)
 	static const char *const names[] = {
 	        "none",      "jsonld", "og",      "twitter", "meta",
 	        "microdata", "title",  "h1",      "html",    "link",
-	        "http",      "feed",   "sitemap", "oembed"};
+	        "http",      "feed",   "sitemap", "oembed",  "url"};
 	return (size_t)source < HEED_ARRAY_SIZE(names) ? names[source]
 	                                               : "unknown";
 }
@@ -147,19 +150,105 @@ static bool http_or_relative(const char *s, size_t len)
 	return heed__ascii_ieq(s, n, "http") || heed__ascii_ieq(s, n, "https");
 }
 
+/* Link texts of author boxes that bylines pick up with the name. */
+static const char *const profile_texts[] = {"view my complete profile",
+                                            "view profile",
+                                            "view all posts",
+                                            "see all posts",
+                                            "more posts",
+                                            "all posts by",
+                                            "author profile",
+                                            "more from this author"};
+
+/* Cuts what follows a name and is not part of it: a profile link's text,
+ * or a parenthesised or bracketed URL or address ("Bradley M. Kuhn
+ * (http://ebb.org/bkuhn/)", "Ann Lee <ann@example.org>"). */
+static void cut_profile_text(const char *s, size_t *len)
+{
+	const char *open = NULL;
+
+	for (size_t i = 0; i < *len; i++)
+		if (s[i] == '(' || s[i] == '<')
+			open = s + i;
+	if (open && open > s &&
+	    (memmem(open, (size_t)(s + *len - open), "://", 3) ||
+	     memchr(open, '@', (size_t)(s + *len - open)) ||
+	     memmem(open, (size_t)(s + *len - open), "www.", 4))) {
+		*len = (size_t)(open - s);
+		heed__trim(&s, len);
+	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(profile_texts); i++) {
+		size_t n = strlen(profile_texts[i]);
+		if (*len >= n &&
+		    heed__ascii_ieq(s + *len - n, n, profile_texts[i])) {
+			*len -= n;
+			heed__trim(&s, len);
+			return;
+		}
+	}
+}
+
+/*
+ * Whether an author value names someone: not a URL or an author page's
+ * path ("www.facebook.com/name", "/author/jdoe"), not a login slug (one
+ * lower-case word with a digit or "_": "jdoe42"), not a profile link's
+ * text alone. A social handle ("@name") is a name of last resort: *rank
+ * becomes the rank of twitter:creator, so any name on the page beats it;
+ * the site's own name (a declared site name) ranks after every byline,
+ * as a JSON-LD organisation does: a person credited on the page wins.
+ * *s and *len lose a "By " prefix and a trailing profile link's text.
+ */
+static bool author_ok(const struct builder *b, const char **s, size_t *len,
+                      int *rank)
+{
+	bool space = false, digit = false, upper = false, under = false;
+	const char *v;
+
+	heed__author_unprefix(s, len);
+	cut_profile_text(*s, len);
+	heed__author_unprefix(s, len);
+	v = *s;
+	if (!*len)
+		return false;
+	for (size_t i = 0; i < *len; i++) {
+		space |= v[i] == ' ';
+		digit |= v[i] >= '0' && v[i] <= '9';
+		upper |= v[i] >= 'A' && v[i] <= 'Z';
+		under |= v[i] == '_';
+	}
+	if (!space && (memchr(v, '/', *len) ||
+	               (*len > 4 && heed__ascii_ieq(v, 4, "www."))))
+		return false;
+	if (*len > 2 && v[0] == '/' && v[1] == '/')
+		return false;
+	if (!space && v[0] != '@' && !upper && (digit || under))
+		return false;
+	if (v[0] == '@')
+		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
+	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
+	         heed__is_site_name(b, v, *len))
+		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
+	return true;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
 	int rank = rank_of(f, o, sub);
 	struct cand *c = &b->cand[f];
 	int64_t num = 0;
-	char iso[32];
+	char iso[HEED_DATE_ISO_MAX];
 	char *v;
 
 	if (rank < 0 || (c->value && c->rank <= rank))
 		return;
+	/* A handle's rank falls, so it is checked again. */
+	if (f == F_AUTHOR &&
+	    (!author_ok(b, &s, &len, &rank) || (c->value && c->rank <= rank)))
+		return;
 	if (f == F_PUBLISHED || f == F_MODIFIED) {
-		if (!heed__parse_date(s, len, &num, iso, NULL))
+		if (!heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value,
+		                           &num, iso))
 			return;
 		s = iso;
 		len = strlen(iso);
@@ -169,8 +258,6 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	} else if (f == F_VIEWS) {
 		if (!heed__parse_interaction_count(s, len, &num))
 			return;
-	} else if (f == F_AUTHOR) {
-		heed__author_unprefix(&s, &len);
 	} else if (f == F_THUMBNAIL && !http_or_relative(s, len)) {
 		return; /* javascript:, data:, ...: the next source may do */
 	}
@@ -195,11 +282,14 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
 	char *v, *joined;
 	size_t n;
 
-	if (!c->value || c->rank != rank_of(F_AUTHOR, o, sub)) {
+	int rank = rank_of(F_AUTHOR, o, sub);
+
+	if (!c->value || c->rank != rank) {
 		heed__cand(b, F_AUTHOR, o, sub, s, len);
 		return;
 	}
-	heed__author_unprefix(&s, &len);
+	if (!author_ok(b, &s, &len, &rank) || rank != c->rank)
+		return;
 	v = collapse(b, s, len);
 	if (!v)
 		return;

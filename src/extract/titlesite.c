@@ -56,16 +56,22 @@ static bool spells(const char *s, size_t len, const char *key)
 	return k && j == k;
 }
 
+bool heed__is_site_name(const struct builder *b, const char *s, size_t len)
+{
+	for (size_t i = 0; i < b->site_name_count; i++)
+		if (same_name(s, len, b->site_names[i]))
+			return true;
+	return false;
+}
+
 static bool is_site(struct builder *b, const char *s, size_t len)
 {
 	const char *dom;
 
-	for (size_t i = 0; i < b->site_name_count; i++)
-		if (same_name(s, len, b->site_names[i]))
-			return true;
-	if (b->site_name_count)
-		return false;
-	/* No declared name: the registrable domain, spelt out or whole. */
+	if (heed__is_site_name(b, s, len))
+		return true;
+	/* The registrable domain, spelt out or whole ("Wikipedia" on
+	 * en.wikipedia.org, whose declared name is its foundation's). */
 	dom = heed_url_registrable_domain(b->page_url);
 	heed__trim(&s, &len);
 	return dom && (spells(s, len, dom) || same_name(s, len, dom));
@@ -111,6 +117,41 @@ static void cut(struct builder *b, const char *title, size_t tlen,
 	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 0, site, slen);
 }
 
+/* Words in s[0, len). */
+static unsigned word_count(const char *s, size_t len)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += s[i] != ' ' && (i == 0 || s[i - 1] == ' ');
+	return n;
+}
+
+/*
+ * A page that declares no site name: "Post title | Site" names its site
+ * after the last " | " when that part is short (at most four words and
+ * 40 bytes) and shorter than the rest. It gives publisher and site_name
+ * (source title), never cuts the title: a '|' is the one separator sites
+ * use for their name, yet "Q&A | Part 2" is a whole title too.
+ */
+static void title_publisher(struct builder *b, const char *t, size_t len)
+{
+	const char *p = last_of(t, len, " | ");
+	const char *site;
+	size_t slen;
+
+	if (!p || b->site_name_count || b->cand[F_PUBLISHER].value)
+		return;
+	site = p + 3;
+	slen = (size_t)(t + len - site);
+	heed__trim(&site, &slen);
+	if (!slen || slen > 40 || word_count(site, slen) > 4 ||
+	    slen >= (size_t)(p - t))
+		return;
+	heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 1, site, slen);
+	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 1, site, slen);
+}
+
 void heed__title_site(struct builder *b)
 {
 	const char *t = b->cand[F_TITLE].value;
@@ -139,18 +180,24 @@ void heed__title_site(struct builder *b)
 			return;
 		}
 	}
+	title_publisher(b, t, len);
 }
 
 void heed__author_unprefix(const char **s, size_t *len)
 {
-	static const char *const prefixes[] = {"by ", "par ", "von ", "por "};
+	static const char *const prefixes[] = {"by",  "par",  "von",
+	                                       "por", "door", "di"};
 
 	heed__trim(s, len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(prefixes); i++) {
 		size_t n = strlen(prefixes[i]);
-		if (*len > n && heed__ascii_ieq(*s, n, prefixes[i])) {
+		/* "By Ann", "By: Ann", and a bare "By" or "By:" (nothing). */
+		if (*len >= n && heed__ascii_ieq(*s, n, prefixes[i]) &&
+		    (*len == n || (*s)[n] == ' ' || (*s)[n] == ':')) {
 			*s += n;
 			*len -= n;
+			if (*len && **s == ':')
+				(*s)++, (*len)--;
 			heed__trim(s, len);
 			return;
 		}

@@ -6,6 +6,7 @@
  * names are English, as every one of those formats requires.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "extract/extract-int.h"
 
@@ -95,9 +96,33 @@ struct tm_parts {
 	size_t frac_len;
 };
 
-static bool finish(const struct tm_parts *t, int64_t *unix_s, char iso[32])
+/* The civil date of days since 1970-01-01 (Hinnant's civil_from_days). */
+static void civil_from_days(int64_t days, int64_t *y, int64_t *m, int64_t *d)
 {
-	int64_t secs, days, rem;
+	int64_t z = days + 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+/*
+ * Writes t as ISO 8601 into iso (size bytes). With local set, a time given
+ * with a non-zero offset stays the writer's wall-clock time with that
+ * offset ("2016-01-12T22:34:00+05:30"): the publisher's day is the one
+ * they wrote, which a move to UTC would shift. Otherwise (and for a zero
+ * offset) the time is moved to UTC and ends in "Z".
+ */
+static bool finish(const struct tm_parts *t, int64_t *unix_s, char *iso,
+                   size_t size, bool local)
+{
+	int64_t secs, days, rem, y, m, d, off = local ? t->off_s : 0;
+	char zone[8] = "Z";
 
 	if (!valid_date(t->y, t->mo, t->d) || t->h > 24 || t->mi > 59 ||
 	    t->s > 60)
@@ -106,34 +131,27 @@ static bool finish(const struct tm_parts *t, int64_t *unix_s, char iso[32])
 	       t->mi * 60 + (t->s == 60 ? 59 : t->s) - t->off_s;
 	*unix_s = secs;
 	if (!t->has_time) {
-		snprintf(iso, 32, "%04d-%02d-%02d", (int)t->y, (int)t->mo,
+		snprintf(iso, size, "%04d-%02d-%02d", (int)t->y, (int)t->mo,
 		         (int)t->d);
 		return true;
 	}
-	/* Back from Unix seconds, so offsets and 24:00 land on UTC. */
+	/* Back from Unix seconds, so offsets and 24:00 land where they
+	 * belong. */
+	secs += off;
 	days = secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
 	rem = secs - days * 86400;
-	{
-		int64_t z = days + 719468;
-		int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-		int64_t doe = z - era * 146097;
-		int64_t yoe =
-		        (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-		int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-		int64_t mp = (5 * doy + 2) / 153;
-		int64_t d = doy - (153 * mp + 2) / 5 + 1;
-		int64_t m = mp < 10 ? mp + 3 : mp - 9;
-		int64_t y = yoe + era * 400 + (m <= 2);
-		if (y < 1 || y > 9999)
-			return false;
-		/* The fraction is kept as given (".120" stays): offsets are
-		 * whole minutes, so moving to UTC never changes it. */
-		snprintf(iso, 32, "%04d-%02d-%02dT%02d:%02d:%02d%s%.*sZ",
-		         (int)y, (int)m, (int)d, (int)(rem / 3600),
-		         (int)(rem / 60 % 60), (int)(rem % 60),
-		         t->frac_len ? "." : "", (int)t->frac_len,
-		         t->frac ? t->frac : "");
-	}
+	civil_from_days(days, &y, &m, &d);
+	if (y < 1 || y > 9999)
+		return false;
+	if (off)
+		snprintf(zone, sizeof(zone), "%c%02d:%02d", off < 0 ? '-' : '+',
+		         (int)(llabs(off) / 3600), (int)(llabs(off) / 60 % 60));
+	/* The fraction is kept as given (".120" stays): offsets are whole
+	 * minutes, so moving to UTC never changes it. */
+	snprintf(iso, size, "%04d-%02d-%02dT%02d:%02d:%02d%s%.*s%s", (int)y,
+	         (int)m, (int)d, (int)(rem / 3600), (int)(rem / 60 % 60),
+	         (int)(rem % 60), t->frac_len ? "." : "", (int)t->frac_len,
+	         t->frac ? t->frac : "", zone);
 	return true;
 }
 
@@ -176,6 +194,8 @@ static void fraction(struct cur *c, struct tm_parts *t, bool seconds)
 		t->frac_len = MAX_FRACTION;
 }
 
+static bool rfc_zone(struct cur *c, int64_t *off_s);
+
 /* YYYY[-MM[-DD]][(T| )HH:MM[:SS[.fff]][offset]]; also YYYYMMDD. */
 static bool parse_iso(struct cur *c, struct tm_parts *t)
 {
@@ -204,6 +224,9 @@ static bool parse_iso(struct cur *c, struct tm_parts *t)
 			return false;
 		if (lit(c, '.') || lit(c, ','))
 			fraction(c, t, seconds);
+		/* "2016-01-12 22:34:00 +0530", "... EST" */
+		if (c->p + 1 < c->end && *c->p == ' ')
+			return rfc_zone(c, &t->off_s);
 		return iso_offset(c, &t->off_s);
 	}
 	return true;
@@ -233,15 +256,35 @@ static size_t word(const struct cur *c)
 	return (size_t)(p - c->p);
 }
 
-/* RFC 822 zones: "GMT", "UT", "EST"... or "+0200". */
+/*
+ * Zones by name: RFC 822's, and the abbreviations news sites print after
+ * a time ("10.34PM IST"). An abbreviation names one offset here even
+ * where it is ambiguous: IST is India's (+05:30, the sites that write it
+ * are Indian), BST British summer time, CST North America's central time.
+ */
+static const struct zone {
+	const char *name;
+	int minutes;
+} zones[] = {
+        {"GMT", 0},    {"UTC", 0},     {"UT", 0},      {"Z", 0},
+        {"WET", 0},    {"EST", -300},  {"EDT", -240},  {"CST", -360},
+        {"CDT", -300}, {"MST", -420},  {"MDT", -360},  {"PST", -480},
+        {"PDT", -420}, {"AKST", -540}, {"AKDT", -480}, {"HST", -600},
+        {"AST", -240}, {"ADT", -180},  {"NST", -210},  {"NDT", -150},
+        {"BST", 60},   {"IST", 330},   {"WEST", 60},   {"CET", 60},
+        {"CEST", 120}, {"MEZ", 60},    {"MESZ", 120},  {"EET", 120},
+        {"EEST", 180}, {"MSK", 180},   {"PKT", 300},   {"ICT", 420},
+        {"WIB", 420},  {"SGT", 480},   {"HKT", 480},   {"PHT", 480},
+        {"AWST", 480}, {"JST", 540},   {"KST", 540},   {"ACST", 570},
+        {"AEST", 600}, {"AEDT", 660},  {"NZST", 720},  {"NZDT", 780},
+        {"SAST", 120}, {"WAT", 60},    {"EAT", 180},   {"BRT", -180},
+        {"ART", -180},
+};
+
+/* A zone: "+0200", "-05:00", or a name from zones[]; nothing (or an
+ * unknown word, left unread) reads as UTC. */
 static bool rfc_zone(struct cur *c, int64_t *off_s)
 {
-	static const struct {
-		const char *name;
-		int hours;
-	} zones[] = {{"GMT", 0},  {"UTC", 0},  {"UT", 0},   {"Z", 0},
-	             {"EST", -5}, {"EDT", -4}, {"CST", -6}, {"CDT", -5},
-	             {"MST", -7}, {"MDT", -6}, {"PST", -8}, {"PDT", -7}};
 	size_t n;
 
 	spaces(c);
@@ -251,11 +294,14 @@ static bool rfc_zone(struct cur *c, int64_t *off_s)
 	n = word(c);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(zones); i++)
 		if (heed__ascii_ieq(c->p, n, zones[i].name)) {
-			*off_s = zones[i].hours * 3600;
+			*off_s = zones[i].minutes * 60;
 			c->p += n;
+			/* "GMT+2", "UTC+05:30" */
+			if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+				return iso_offset(c, off_s);
 			return true;
 		}
-	return true; /* a missing zone reads as GMT */
+	return true;
 }
 
 static bool hms(struct cur *c, struct tm_parts *t)
@@ -308,26 +354,387 @@ static bool parse_rfc(struct cur *c, struct tm_parts *t)
 	return hms(c, t) && rfc_zone(c, &t->off_s);
 }
 
+/* ISO 8601 or an RFC 822 family date at the start of s. */
+static bool parse_declared(const char *s, size_t len, struct tm_parts *t,
+                           size_t *consumed)
+{
+	struct cur c = {s, s + len};
+	bool ok;
+
+	if (len >= 4 && at_digit(&c) && s[1] >= '0' && s[1] <= '9' &&
+	    s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9')
+		ok = parse_iso(&c, t);
+	else
+		ok = parse_rfc(&c, t);
+	*consumed = (size_t)(c.p - s);
+	return ok;
+}
+
 bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
                       size_t *consumed)
 {
 	struct tm_parts t = {0};
-	struct cur c;
-	bool ok;
+	size_t used;
 
 	heed__trim(&s, &len);
-	c.p = s;
-	c.end = s + len;
-	if (len >= 4 && at_digit(&c) && s[1] >= '0' && s[1] <= '9' &&
-	    s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9')
-		ok = parse_iso(&c, &t);
-	else
-		ok = parse_rfc(&c, &t);
-	if (!ok || !finish(&t, unix_s, iso))
+	if (!parse_declared(s, len, &t, &used) ||
+	    !finish(&t, unix_s, iso, 32, false))
 		return false;
 	if (consumed)
-		*consumed = (size_t)(c.p - s);
+		*consumed = used;
 	return true;
+}
+
+/*
+ * Month names and their abbreviations in English, French, German,
+ * Spanish, Portuguese, Italian and Dutch, lower case, as pages print them.
+ * A name shared by languages ("mar", "juni") is listed once.
+ */
+static const struct month_name {
+	const char *name;
+	unsigned char month;
+} month_names[] = {
+        {"january", 1},    {"janvier", 1},    {"januar", 1},
+        {"jänner", 1},     {"enero", 1},      {"janeiro", 1},
+        {"gennaio", 1},    {"januari", 1},    {"janv", 1},
+        {"jan", 1},        {"ene", 1},        {"gen", 1},
+        {"february", 2},   {"février", 2},    {"fevrier", 2},
+        {"februar", 2},    {"febrero", 2},    {"fevereiro", 2},
+        {"febbraio", 2},   {"februari", 2},   {"févr", 2},
+        {"fevr", 2},       {"feb", 2},        {"fév", 2},
+        {"fev", 2},        {"march", 3},      {"mars", 3},
+        {"märz", 3},       {"maerz", 3},      {"marzo", 3},
+        {"março", 3},      {"marco", 3},      {"maart", 3},
+        {"mär", 3},        {"mrz", 3},        {"mrt", 3},
+        {"mar", 3},        {"april", 4},      {"avril", 4},
+        {"abril", 4},      {"aprile", 4},     {"avr", 4},
+        {"apr", 4},        {"abr", 4},        {"may", 5},
+        {"mai", 5},        {"mayo", 5},       {"maio", 5},
+        {"maggio", 5},     {"mei", 5},        {"mag", 5},
+        {"june", 6},       {"juin", 6},       {"juni", 6},
+        {"junio", 6},      {"junho", 6},      {"giugno", 6},
+        {"jun", 6},        {"giu", 6},        {"july", 7},
+        {"juillet", 7},    {"juli", 7},       {"julio", 7},
+        {"julho", 7},      {"luglio", 7},     {"juil", 7},
+        {"jul", 7},        {"lug", 7},        {"august", 8},
+        {"août", 8},       {"aout", 8},       {"agosto", 8},
+        {"augustus", 8},   {"aug", 8},        {"ago", 8},
+        {"september", 9},  {"septembre", 9},  {"septiembre", 9},
+        {"setiembre", 9},  {"setembro", 9},   {"settembre", 9},
+        {"sept", 9},       {"sep", 9},        {"set", 9},
+        {"october", 10},   {"octobre", 10},   {"oktober", 10},
+        {"octubre", 10},   {"outubro", 10},   {"ottobre", 10},
+        {"oct", 10},       {"okt", 10},       {"out", 10},
+        {"ott", 10},       {"november", 11},  {"novembre", 11},
+        {"noviembre", 11}, {"novembro", 11},  {"nov", 11},
+        {"december", 12},  {"décembre", 12},  {"decembre", 12},
+        {"dezember", 12},  {"diciembre", 12}, {"dezembro", 12},
+        {"dicembre", 12},  {"déc", 12},       {"dec", 12},
+        {"dez", 12},       {"dic", 12},
+};
+
+/* A letter of a word: ASCII letters and every byte of a UTF-8 sequence
+ * ("août", "märz"). */
+static bool letter(char ch)
+{
+	unsigned char u = (unsigned char)ch;
+
+	return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || u >= 0x80;
+}
+
+static size_t text_word(const struct cur *c)
+{
+	const char *p = c->p;
+
+	while (p < c->end && letter(*p))
+		p++;
+	return (size_t)(p - c->p);
+}
+
+/* The month a word names (ASCII case folded), a "." after it read; 0 when
+ * none. */
+static int month_word(struct cur *c)
+{
+	size_t n = text_word(c);
+
+	for (size_t i = 0; n && i < HEED_ARRAY_SIZE(month_names); i++)
+		if (heed__ascii_ieq(c->p, n, month_names[i].name)) {
+			c->p += n;
+			lit(c, '.');
+			return month_names[i].month;
+		}
+	return 0;
+}
+
+/* Skips the given words (lower case) and spaces, in any number. */
+static void skip_words(struct cur *c, const char *const *w, size_t n)
+{
+	for (bool more = true; more;) {
+		size_t k;
+		more = false;
+		spaces(c);
+		k = text_word(c);
+		for (size_t i = 0; k && i < n; i++)
+			if (heed__ascii_ieq(c->p, k, w[i])) {
+				c->p += k;
+				more = true;
+				break;
+			}
+	}
+}
+
+/* A day of the month with what languages write after it: "5.", "5th",
+ * "1er", "1º". */
+static bool day_number(struct cur *c, int64_t *d)
+{
+	static const char *const suffixes[] = {
+	        "st", "nd", "rd", "th", "er", "e", "o", "a", "\xC2\xBA"};
+	size_t n;
+
+	if (!digits(c, 0, d) || *d < 1 || *d > 31)
+		return false;
+	if (lit(c, '.'))
+		return true;
+	n = text_word(c);
+	for (size_t i = 0; n && i < HEED_ARRAY_SIZE(suffixes); i++)
+		if (heed__ascii_ieq(c->p, n, suffixes[i])) {
+			c->p += n;
+			return true;
+		}
+	return n == 0;
+}
+
+/* A four-digit year that is not the start of a longer number. */
+static bool year4(struct cur *c, int64_t *y)
+{
+	return digits(c, 4, y) && !at_digit(c);
+}
+
+/* "Jan 7[,] 2019", "July 05, 2017", "March 3rd 2024". */
+static bool month_first(struct cur *c, struct tm_parts *t)
+{
+	if (!(t->mo = month_word(c)))
+		return false;
+	spaces(c);
+	if (!day_number(c, &t->d))
+		return false;
+	lit(c, ',');
+	spaces(c);
+	return year4(c, &t->y);
+}
+
+/* "5 March 2024", "12 Jan, 2016", "5. März 2024", "3 de marzo de 2024",
+ * "1er mars 2024", "the 5th of March, 2024". */
+static bool day_first(struct cur *c, struct tm_parts *t)
+{
+	static const char *const links[] = {"de", "del", "of"};
+
+	if (!day_number(c, &t->d))
+		return false;
+	skip_words(c, links, HEED_ARRAY_SIZE(links));
+	if (!(t->mo = month_word(c)))
+		return false;
+	lit(c, ',');
+	skip_words(c, links, HEED_ARRAY_SIZE(links));
+	return year4(c, &t->y);
+}
+
+/* Which of two numbers is the day in "a/b/YYYY" when both could be. */
+enum dm_order { DM_REFUSE, DM_DAY_FIRST, DM_MONTH_FIRST };
+
+/*
+ * The page's language settles the order: English as written in the US
+ * (and the Philippines) puts the month first; English elsewhere and every
+ * other language put the day first. Bare "en", en-CA (both orders are in
+ * use) and a page with no language settle nothing.
+ */
+static enum dm_order dm_order_of(const char *lang)
+{
+	size_t n = lang ? strcspn(lang, "-_") : 0;
+
+	if (!n)
+		return DM_REFUSE;
+	if (!heed__ascii_ieq(lang, n, "en"))
+		return DM_DAY_FIRST;
+	if (!lang[n])
+		return DM_REFUSE;
+	lang += n + 1;
+	if (heed__ascii_ieq(lang, strlen(lang), "us") ||
+	    heed__ascii_ieq(lang, strlen(lang), "ph"))
+		return DM_MONTH_FIRST;
+	if (heed__ascii_ieq(lang, strlen(lang), "ca"))
+		return DM_REFUSE;
+	return DM_DAY_FIRST;
+}
+
+/*
+ * Numbers only: "2024/03/05", "2024.03.05", "05.03.2024" (a dotted date is
+ * day first everywhere it is written), "12/01/2016" or "12-01-2016",
+ * where a number over 12 is the day and otherwise lang decides.
+ */
+static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
+{
+	int64_t a, b;
+	char sep;
+
+	struct cur y = *c;
+
+	if (digits(&y, 4, &t->y) && !lit(&y, '-')) {
+		*c = y;
+		if (c->p >= c->end || (*c->p != '/' && *c->p != '.'))
+			return false;
+		sep = *c->p++;
+		return digits(c, 0, &t->mo) && lit(c, sep) &&
+		       digits(c, 0, &t->d) && !at_digit(c);
+	}
+	if (!digits(c, 0, &a) || a > 31 || c->p >= c->end)
+		return false;
+	sep = *c->p;
+	if ((sep != '/' && sep != '.' && sep != '-') || !lit(c, sep) ||
+	    !digits(c, 0, &b) || b > 31 || !lit(c, sep) || !year4(c, &t->y))
+		return false;
+	if (sep == '.' || a > 12 || b == a) {
+		t->d = a, t->mo = b;
+		return true;
+	}
+	if (b > 12) {
+		t->mo = a, t->d = b;
+		return true;
+	}
+	switch (dm_order_of(lang)) {
+	case DM_DAY_FIRST:
+		t->d = a, t->mo = b;
+		return true;
+	case DM_MONTH_FIRST:
+		t->mo = a, t->d = b;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* "am", "a.m.", "pm" or "p.m." after a time: a 12-hour clock. */
+static void meridiem(struct cur *c, struct tm_parts *t)
+{
+	static const struct {
+		const char *s;
+		bool pm;
+	} marks[] = {
+	        {"a.m.", false}, {"p.m.", true}, {"am", false}, {"pm", true}};
+
+	if (t->h < 1 || t->h > 12)
+		return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
+		size_t n = strlen(marks[i].s);
+		if ((size_t)(c->end - c->p) >= n &&
+		    heed__ascii_ieq(c->p, n, marks[i].s)) {
+			c->p += n;
+			t->h = t->h % 12 + (marks[i].pm ? 12 : 0);
+			return;
+		}
+	}
+}
+
+/* "12.34", "10:34 PM", "22h30", "3:05:10 p.m.". */
+static bool clock_time(struct cur *c, struct tm_parts *t)
+{
+	if (!digits(c, 0, &t->h) || t->h > 24 || c->p >= c->end ||
+	    !strchr(":.h", *c->p) || !*c->p)
+		return false;
+	c->p++;
+	if (!digits(c, 2, &t->mi))
+		return false;
+	if (lit(c, ':') && !digits(c, 2, &t->s))
+		return false;
+	spaces(c);
+	meridiem(c, t);
+	t->has_time = true;
+	return true;
+}
+
+/* What may stand between a date and its time: ", at", "um", "à", "a las",
+ * "às", "alle", "om", "-", "|". */
+static void time_lead(struct cur *c)
+{
+	static const char *const w[] = {"at",   "um", "a",        "las",
+	                                "alle", "om", "\xC3\xA0", "\xC3\xA0s"};
+
+	spaces(c);
+	while (c->p < c->end && strchr(",-|", *c->p) && *c->p) {
+		c->p++;
+		spaces(c);
+	}
+	skip_words(c, w, HEED_ARRAY_SIZE(w));
+}
+
+/* A time after a date, with its zone; a broken time leaves the date
+ * alone. */
+static void optional_time(struct cur *c, struct tm_parts *t)
+{
+	struct cur save = *c;
+	struct tm_parts keep = *t;
+
+	time_lead(c);
+	if (!clock_time(c, t) || !rfc_zone(c, &t->off_s)) {
+		*c = save;
+		*t = keep;
+	}
+}
+
+/* One date at c in any of the forms read: declared (ISO 8601, RFC 822)
+ * or as text. */
+static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
+{
+	bool (*const forms[])(struct cur *, struct tm_parts *) = {month_first,
+	                                                          day_first};
+	struct cur start = *c;
+	size_t used;
+
+	if (parse_declared(c->p, (size_t)(c->end - c->p), t, &used)) {
+		c->p += used;
+		/* "28 October 2016, at 06:56": RFC 822 wants no comma */
+		if (!t->has_time)
+			optional_time(c, t);
+		return true;
+	}
+	for (size_t i = 0; i <= HEED_ARRAY_SIZE(forms); i++) {
+		*c = start;
+		memset(t, 0, sizeof(*t));
+		if (i < HEED_ARRAY_SIZE(forms) ? forms[i](c, t)
+		                               : numeric(c, t, lang)) {
+			optional_time(c, t);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Text longer than this is no date line (a byline with a date is short). */
+#define MAX_DATE_TEXT 256
+
+/* True when p starts a word or a number in s. */
+static bool token_start(const char *s, const char *p)
+{
+	return p == s || !(letter(p[-1]) || (p[-1] >= '0' && p[-1] <= '9'));
+}
+
+bool heed__parse_page_date(const char *s, size_t len, const char *lang,
+                           int64_t *unix_s, char iso[HEED_DATE_ISO_MAX])
+{
+	struct tm_parts t;
+
+	heed__trim(&s, &len);
+	if (len > MAX_DATE_TEXT)
+		len = MAX_DATE_TEXT;
+	/* The first date in the text, at the start of a word or number. */
+	for (const char *p = s; p < s + len; p++) {
+		struct cur c = {p, s + len};
+		memset(&t, 0, sizeof(t));
+		if (token_start(s, p) && text_date_at(&c, &t, lang) &&
+		    finish(&t, unix_s, iso, HEED_DATE_ISO_MAX, true))
+			return true;
+	}
+	return false;
 }
 
 /* PnYnMnWnDTnHnMn[.n]S; years are 365 days and months 30 (only seen in

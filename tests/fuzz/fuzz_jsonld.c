@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 
 	if (heed__builder_init(&b, heed_allocator_default(), &in) != HEED_OK)
 		abort();
-	heed__jsonld_add(&b, (const char *)data, size);
+	heed__jsonld_add(&b, (const char *)data, size, true);
 	heed__jsonld_apply(&b);
 	for (int f = 0; f < F_COUNT; f++)
 		if (b.cand[f].value && !*b.cand[f].value)

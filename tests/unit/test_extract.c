@@ -148,7 +148,10 @@ struct page_case {
 	size_t len;          /* 0: strlen(html) */
 	const char *headers; /* "Name: value\n" lines */
 	const char *want;
+	const char *url; /* the page's URL; NULL: PAGE_URL */
 };
+
+#define PAGE_URL "https://site.example/dir/page.html"
 
 /* Extracts c with the library's HTML driver, or with parse when not
  * NULL. */
@@ -179,7 +182,7 @@ static heed_page *extract_with(const struct page_case *c,
 		html = body = read_data(c->file, &len);
 	in.body = html;
 	in.body_len = len ? len : strlen(html);
-	in.url = "https://site.example/dir/page.html";
+	in.url = c->url ? c->url : PAGE_URL;
 	in.headers = h;
 	in.header_count = nh;
 	in.agent = "heed";
@@ -201,6 +204,228 @@ static heed_page *extract(const struct page_case *c,
 #define UTF16_PAGE "\xFF\xFE<\0t\0i\0t\0l\0e\0>\0O\0K\0<\0/\0t\0i\0t\0l\0e\0>\0"
 
 static const struct page_case cases[] = {
+
+        /* Dates given as text, and the date sources real pages use
+         * (issue 29). */
+        {"text date: a date element's text in the article", NULL,
+         "<article><h1>T</h1><p class=\"date\">July 05, 2017</p></article>", 0,
+         NULL, "published=html:2017-07-05\n"},
+        {"text date: post-timestamp span", NULL,
+         "<main><span class=\"post-timestamp\"> 2024-03-03</span></main>", 0,
+         NULL, "published=html:2024-03-03\n"},
+        {"text date: <time> without datetime in the article", NULL,
+         "<article><time>March 3, 2024</time></article>", 0, NULL,
+         "published=html:2024-03-03\n"},
+        {"text date: microdata datePublished whose value is its text", NULL,
+         "<div itemscope itemtype=https://schema.org/NewsArticle><span "
+         "itemprop=datePublished>12 Jan, 2016, 10.34PM IST</span></div>",
+         0, NULL, "published=microdata:2016-01-12T22:34:00+05:30\n"},
+        {"text date: JSON-LD in RFC 2822 style with a zone name", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"Mon, Jan 7 2019 15:37:00 EST\"}</script>",
+         0, NULL, "published=jsonld:2019-01-07T15:37:00-05:00\n"},
+        {"text date: 12/01/2016 refused on a page without a language", NULL,
+         "<html lang=en><meta name=date content=12/01/2016>", 0, NULL,
+         "-published\n"},
+        {"text date: 12/01/2016 is 12 January on an en-GB page", NULL,
+         "<html lang=en-GB><meta name=date content=12/01/2016>", 0, NULL,
+         "published=meta:2016-01-12\n"},
+        {"text date: German month names", NULL,
+         "<html lang=de><article><p class=datum-date>5. März 2024, 14:30 "
+         "Uhr</p></article>",
+         0, NULL, "published=html:2024-03-05T14:30:00Z\n"},
+        {"text date: never from comments, a sidebar or a teaser", NULL,
+         "<article><h1>A</h1><div class=comments><p class=date>May 1, "
+         "2020</p><time datetime=2020-05-01>x</time></div><article "
+         "class=teaser><time datetime=2019-01-01>y</time></article></article>"
+         "<aside><time datetime=2018-01-01>z</time><p class=date>June 2, "
+         "2018</p></aside><div class=sidebar-recent><span class=date>June 3, "
+         "2018</span></div>",
+         0, NULL, "-published\n"},
+        {"text date: a teaser's time gives way to the article's", NULL,
+         "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
+         "</article><time datetime=2024-01-01>x</time></article>",
+         0, NULL, "published=html:2024-01-01\n"},
+        {"text date: a 'last edited' line is the modified date", NULL,
+         "<article><p class=date>Last edited March 4, 2024</p></article>", 0,
+         NULL, "modified=html:2024-03-04\n-published\n"},
+        {"text date: below every declared date", NULL,
+         "<meta name=pubdate content=2020-02-02><article><p class=date>July "
+         "05, 2017</p></article>",
+         0, NULL, "published=meta:2020-02-02\n"},
+        {"text date: a byline's date", NULL,
+         "<article><p class=byline>By Ann Lee | 3 de marzo de 2024</p>"
+         "</article>",
+         0, NULL, "author=html:Ann Lee\npublished=html:2024-03-03\n"},
+        {"meta: og:article:published_time", NULL,
+         "<meta property=og:article:published_time content=2021-01-02>", 0,
+         NULL, "published=og:2021-01-02\n"},
+        {"meta: publishdate", NULL,
+         "<meta name=publishdate content=2021-01-03>", 0, NULL,
+         "published=meta:2021-01-03\n"},
+        {"meta: publication_date", NULL,
+         "<meta name=publication_date content=2021-01-04>", 0, NULL,
+         "published=meta:2021-01-04\n"},
+        {"meta: sw-pubdate", NULL, "<meta name=sw-pubdate content=2021-01-05>",
+         0, NULL, "published=meta:2021-01-05\n"},
+        {"meta: DC:date in any case", NULL,
+         "<meta name=DC:Date content=2021-01-06>", 0, NULL,
+         "published=meta:2021-01-06\n"},
+        {"meta: bepress_citation_date", NULL,
+         "<meta name=bepress_citation_date content=2021/01/07>", 0, NULL,
+         "published=meta:2021-01-07\n"},
+        {"itemprop datePublished on a span carrying datetime", NULL,
+         "<span itemprop=datePublished datetime=2020-02-02>Feb 2</span>", 0,
+         NULL, "published=html:2020-02-02\n"},
+        {"schema.org JSON in a script without the ld+json type", NULL,
+         "<script>var x = {\"@context\":\"https://schema.org\"};</script>"
+         "<script type=application/json>{\"@context\":\"https://schema.org\","
+         "\"@type\":\"NewsArticle\",\"datePublished\":\"2021-03-04\"}"
+         "</script><script>{not json at all schema.org \"@context\"</script>",
+         0, NULL, "published=jsonld:2021-03-04\njsonld=1/0\n"},
+        {"a date in the URL path, the last resort", NULL, "<title>T</title>", 0,
+         NULL, "published=url:2019-09-17\n",
+         "https://site.example/news/2019/09/17/slug"},
+        {"a month archive's URL dates no page", NULL, "<title>T</title>", 0,
+         NULL, "-published\n", "https://site.example/2019/09/"},
+        {"an embedded video's uploadDate never dates the article", NULL,
+         "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
+         "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"},"
+         "{\"@type\":\"NewsArticle\",\"datePublished\":\"2024-01-02\"}]}"
+         "</script>",
+         0, NULL, "published=jsonld:2024-01-02\n"},
+        {"text date: a citation's 'Retrieved' date dates nothing", NULL,
+         "<p><span class=reference-accessdate>Retrieved <span>1 May</span> "
+         "2016</span></p><p class=accessdate>Accessed 2 May 2016</p>",
+         0, NULL, "-published\n"},
+        {"text date: an infobox's hCard dates are the subject's", NULL,
+         "<table class=\"infobox vcard\"><tr><td><span class=\"bday "
+         "dtstart published updated\">1998-02-28</span></td></tr></table>",
+         0, NULL, "-published\n-modified\n"},
+        {"text date: MediaWiki's last-edited line, with its time", NULL,
+         "<ul><li id=footer-info-lastmod> This page was last modified on 28 "
+         "October 2016, at 06:56.</li></ul>",
+         0, NULL, "modified=html:2016-10-28T06:56:00Z\n"},
+        {"text date: a camelCase class", NULL,
+         "<article><p class=topAttributionWithDate>Tuesday 15 October 2019 "
+         "by Bradley M. Kuhn</p></article>",
+         0, NULL, "published=html:2019-10-15\n"},
+        {"author: a URL in brackets after the name is no part of it", NULL,
+         "<meta name=author content=\"Bradley M. Kuhn (http://ebb.org/b/)\">",
+         0, NULL, "author=meta:Bradley M. Kuhn\n"},
+        {"title: the domain's name is cut even beside a declared name", NULL,
+         "<title>Hermitian matrix - Site</title><script "
+         "type=application/ld+json>{\"@type\":\"Article\",\"publisher\":"
+         "{\"name\":\"Site Foundation\"}}</script>",
+         0, NULL, "title=title:Hermitian matrix\n"},
+        /* Publishers the page names. */
+        {"publisher: <meta name=Publisher>", NULL,
+         "<meta name=Publisher content=\"Daily Planet\">", 0, NULL,
+         "publisher=meta:Daily Planet\n"},
+        {"publisher: microdata publisher's name", NULL,
+         "<div itemscope itemtype=https://schema.org/Article><div "
+         "itemprop=publisher itemscope><span itemprop=name>Planet "
+         "Inc</span></div></div>",
+         0, NULL, "publisher=microdata:Planet Inc\n"},
+        {"publisher: the page's JSON-LD WebSite", NULL,
+         "<script type=application/ld+json>{\"@type\":\"WebSite\",\"name\":"
+         "\"Planet\"}</script>",
+         0, NULL, "publisher=jsonld:Planet\n"},
+        {"publisher: the page's own site over a sister publication", NULL,
+         "<meta property=og:site_name content=Planet><script "
+         "type=application/ld+json>{\"@graph\":[{\"@type\":\"WebSite\","
+         "\"name\":\"Planet\"},{\"@type\":\"NewsArticle\",\"publisher\":{"
+         "\"@type\":\"Organization\",\"name\":\"Sister Times\"}}]}</script>",
+         0, NULL, "publisher=jsonld:Planet\n"},
+        {"publisher: the title's site part when no name is declared", NULL,
+         "<title>Harbour bridge reopens | Coastal Courier</title>", 0, NULL,
+         "title=title:Harbour bridge reopens | Coastal Courier\n"
+         "publisher=title:Coastal Courier\n"},
+        {"publisher: no title part longer than the title's rest", NULL,
+         "<title>Q&amp;A | Part two of the long series</title>", 0, NULL,
+         "-publisher\n"},
+        /* Authors that are people's names. */
+        {"author: a bare By is no name", NULL,
+         "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
+        {"author: a profile link's text is no part of the name", NULL,
+         "<article><div class=post-author>Posted by <span class=fn>Jane "
+         "Doe</span> <a href=/p>View my complete profile</a></div></article>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: article:author without a scheme is a URL", NULL,
+         "<meta property=article:author content=www.facebook.com/jdoe>", 0,
+         NULL, "-author\n"},
+        {"author: a handle gives way to the byline's name", NULL,
+         "<meta name=author content=@jdoe><article><p class=byline>By Jane "
+         "Doe</p></article>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: a handle when nothing else names anyone", NULL,
+         "<meta name=author content=@jdoe>", 0, NULL, "author=meta:@jdoe\n"},
+        {"author: the site's name in microdata gives way to the byline", NULL,
+         "<meta property=og:site_name content=Planet><div itemscope "
+         "itemtype=https://schema.org/Article><meta itemprop=author "
+         "content=Planet><article><p class=byline>By Lois Lane</p></article>"
+         "</div>",
+         0, NULL, "author=html:Lois Lane\n"},
+        {"author: related posts' bylines are not the article's", NULL,
+         "<article><h1>T</h1><a rel=author href=/a>Ann Lee</a><div "
+         "class=related-posts><a rel=author href=/b>Bob Ray</a></div>"
+         "</article>",
+         0, NULL, "author=link:Ann Lee\n"},
+        {"author: JSON-LD name as an array", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":[\"Ada Lovelace\"]}}</script>",
+         0, NULL, "author=jsonld:Ada Lovelace\n"},
+        {"author: an organisation credited gives way to a person", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Organization\",\"name\":\"Newsroom\"}}</script>"
+         "<article><p class=byline>By Ann Lee</p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an organisation when no person is credited", NULL,
+         "<script type=application/ld+json>{\"@type\":\"PodcastEpisode\","
+         "\"author\":{\"@type\":\"Organization\",\"name\":\"By Radio "
+         "Nord\"}}</script>",
+         0, NULL, "author=jsonld:Radio Nord\n"},
+        {"author: entry-meta-author", NULL,
+         "<article><span class=entry-meta-author>Ann Lee</span></article>", 0,
+         NULL, "author=html:Ann Lee\n"},
+        {"author: a Von line at the head of the article", NULL,
+         "<article><h1>T</h1><p>Von Anna Schmidt</p><p>By the time we "
+         "arrived</p></article>",
+         0, NULL, "author=html:Anna Schmidt\n"},
+        {"author: a sentence starting with By is no byline", NULL,
+         "<article><h1>T</h1><p>By the time we arrived</p></article>", 0, NULL,
+         "-author\n"},
+        {"author: <meta itemprop=author>", NULL,
+         "<meta itemprop=author content=\"Ann Lee\">", 0, NULL,
+         "author=meta:Ann Lee\n"},
+        {"author: og:article:author", NULL,
+         "<meta property=og:article:author content=\"Ann Lee\">", 0, NULL,
+         "author=og:Ann Lee\n"},
+        {"author: byl", NULL, "<meta name=byl content=\"By Ann Lee\">", 0, NULL,
+         "author=meta:Ann Lee\n"},
+        {"author: twitter:data1 when twitter:label1 says Written by", NULL,
+         "<meta name=twitter:label1 content=\"Written by\"><meta "
+         "name=twitter:data1 content=\"Ann Lee\"><meta name=twitter:label2 "
+         "content=\"Est. reading time\"><meta name=twitter:data2 "
+         "content=\"4 minutes\">",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: an author page's URL or a login slug is no name", NULL,
+         "<meta name=author content=/author/jdoe><meta name=dc.creator "
+         "content=jdoe42>",
+         0, NULL, "-author\n"},
+        /* Posts on social sites, language, charset. */
+        {"social post: og:title \"Name (@handle) on X\" names the author", NULL,
+         "<meta property=og:title content='Ada Lovelace (@ada) on X: "
+         "\"Notes\"'>",
+         0, NULL, "author=og:Ada Lovelace\n"},
+        {"language: microdata inLanguage without <html lang>", NULL,
+         "<div itemscope itemtype=https://schema.org/Article><meta "
+         "itemprop=inLanguage content=fr></div>",
+         0, NULL, "language=microdata:fr\n"},
+        {"charset: a script's charset attribute is not the page's", NULL,
+         "<script charset=\"utf-8\" src=/a.js></script><meta "
+         "charset=gb2312><title>\xD6\xD0\xCE\xC4</title>",
+         0, NULL, "charset=html:GBK\ntitle=title:\xE4\xB8\xAD\xE6\x96\x87\n"},
         {"video page: every source at once", "video.html", NULL, 0,
          "Content-Type: text/html; charset=utf-8\n"
          "Last-Modified: Wed, 06 Mar 2024 08:00:00 GMT\n"
@@ -211,7 +436,7 @@ static const struct page_case cases[] = {
          "author=jsonld:Ana Lopez\n"
          "canonical=link:https://site.example/v/123\n"
          "language=html:en-US\n"
-         "published=jsonld:2024-03-05T09:00:00Z\n"
+         "published=jsonld:2024-03-05T10:00:00+01:00\n"
          "published_s=1709629200\n"
          "modified=jsonld:2024-03-06\n"
          "thumbnail=og:https://cdn.cliphub.example/thumbs/123-secure.jpg\n"
@@ -414,7 +639,7 @@ static const struct page_case cases[] = {
          "<h1>T</h1><time datetime=\"2024-05-06T07:08:09+02:00\">May 6"
          "</time></article><time datetime=2021-01-01>x</time></body>",
          0, NULL,
-         "published=html:2024-05-06T05:08:09Z\npublished_s=1714972089\n"},
+         "published=html:2024-05-06T07:08:09+02:00\npublished_s=1714972089\n"},
         {"time datetime in main beats one in the body", NULL,
          "<body><header><time datetime=2020-01-01>x</time></header><main>"
          "<time datetime=2022-02-02>y</time></main></body>",
@@ -440,7 +665,8 @@ static const struct page_case cases[] = {
          "\"2024-03-05T10:00:00.123456+01:00\"><meta property="
          "article:modified_time content=\"2024-03-06T08:00:00.5Z\">",
          0, NULL,
-         "published=og:2024-03-05T09:00:00.123456Z\npublished_s=1709629200\n"
+         "published=og:2024-03-05T10:00:00.123456+01:00\npublished_s="
+         "1709629200\n"
          "modified=og:2024-03-06T08:00:00.5Z\n"},
         {"author: article:author URL rejected, name kept", NULL,
          "<meta property=article:author content=\"https://fb.example/x\">"
@@ -457,10 +683,10 @@ static const struct page_case cases[] = {
         {"og:video duration in seconds", NULL,
          "<meta property=og:video:duration content=\"754\">", 0, NULL,
          "duration=og:754\nduration_s=754\n"},
-        {"published from htmldate's meta names", NULL,
+        {"published from htmldate's meta names: Scholar's 2021/07/03", NULL,
          "<meta name=citation_publication_date content=\"2021/07/03\">"
          "<meta name=parsely-pub-date content=\"2021-07-04T10:00:00Z\">",
-         0, NULL, "published=meta:2021-07-04T10:00:00Z\n"},
+         0, NULL, "published=meta:2021-07-03\n"},
         {"twitter card image and url", NULL,
          "<meta name=twitter:image content=\"/t.png\">"
          "<meta name=twitter:url content=\"https://site.example/c\">",
@@ -613,7 +839,7 @@ static const struct page_case cases[] = {
          "publisher=og:Courier\n"
          "author=link:Maria Okafor; Tom Haines\n"
          "authors=Maria Okafor:link|Tom Haines:link\n"
-         "published=html:2024-04-02T06:30:00Z\n"},
+         "published=html:2024-04-02T07:30:00+01:00\n"},
         {"blog post: byline class, entry-date and updated, image_src, "
          "\"Site: Title\"",
          "blog.html", NULL, 0, NULL,
@@ -1079,6 +1305,58 @@ static void test_extract_dates(void **state)
 	}
 }
 
+/* Dates as pages write them (heed__parse_page_date): text, other formats,
+ * the page's language for d/m order, offsets kept. */
+static const struct page_date_case {
+	const char *in, *lang, *iso; /* iso NULL: refused */
+} page_dates[] = {
+        {"2024-03-05T10:00:00+01:00", NULL, "2024-03-05T10:00:00+01:00"},
+        {"2023-12-31T23:30:00-02:00", NULL, "2023-12-31T23:30:00-02:00"},
+        {"2024-03-05T10:00:00+00:00", NULL, "2024-03-05T10:00:00Z"},
+        {"2016-01-12 22:34:00 +0530", NULL, "2016-01-12T22:34:00+05:30"},
+        {"Mon, Jan 7 2019 15:37:00 EST", NULL, "2019-01-07T15:37:00-05:00"},
+        {"12 Jan, 2016, 10.34PM IST", NULL, "2016-01-12T22:34:00+05:30"},
+        {"July 05, 2017", NULL, "2017-07-05"},
+        {"March 3rd, 2024 at 9:05 am", "en", "2024-03-03T09:05:00Z"},
+        {"Posted on 2024-03-03 by Ann", NULL, "2024-03-03"},
+        {"5. März 2024, 14:30 Uhr", "de", "2024-03-05T14:30:00Z"},
+        {"1er février 2023 à 8h15", "fr", "2023-02-01T08:15:00Z"},
+        {"3 de marzo de 2024", "es", "2024-03-03"},
+        {"12 de setembro de 2021", "pt", "2021-09-12"},
+        {"7 agosto 2020", "it", "2020-08-07"},
+        {"14 mrt. 2022", "nl", "2022-03-14"},
+        {"12/01/2016", NULL, NULL},
+        {"12/01/2016", "en", NULL},
+        {"12/01/2016", "en-US", "2016-12-01"},
+        {"12/01/2016", "en-GB", "2016-01-12"},
+        {"12/01/2016", "fr-FR", "2016-01-12"},
+        {"25/12/2016", NULL, "2016-12-25"},
+        {"12/25/2016", NULL, "2016-12-25"},
+        {"05.03.2024", NULL, "2024-03-05"},
+        {"2021/07/03", NULL, "2021-07-03"},
+        {"March 2024", "en", NULL},
+        {"2024", NULL, NULL},
+        {"3 days ago", "en", NULL},
+        {"31 February 2024", "en", NULL},
+        {"Version 3 May be 2024", "en", NULL},
+};
+
+static void test_extract_page_dates(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(page_dates); i++) {
+		const struct page_date_case *c = &page_dates[i];
+		int64_t t = 0;
+		char iso[HEED_DATE_ISO_MAX] = "";
+		bool ok = heed__parse_page_date(c->in, strlen(c->in), c->lang,
+		                                &t, iso);
+		if (ok != (c->iso != NULL) || (ok && strcmp(iso, c->iso)))
+			fail_msg("\"%s\" (%s): ok=%d %s, want %s", c->in,
+			         c->lang ? c->lang : "no language", ok, iso,
+			         c->iso ? c->iso : "none");
+	}
+}
+
 struct num_case {
 	const char *in;
 	long long want; /* -1: invalid */
@@ -1245,6 +1523,7 @@ int main(void)
 	        cmocka_unit_test(test_extract_record_json),
 	        cmocka_unit_test(test_extract_hostile),
 	        cmocka_unit_test(test_extract_dates),
+	        cmocka_unit_test(test_extract_page_dates),
 	        cmocka_unit_test(test_extract_numbers),
 	        cmocka_unit_test(test_extract_content_kind),
 	        cmocka_unit_test(test_extract_robots_header),
