@@ -4,8 +4,9 @@
  *
  *   pure, no I/O:  escape.c (HTML, URL and JSON-safe text), query.c (what a
  *                  person typed into an FTS5 expression; search arguments;
- *                  cursors), permit.c (what a page's permissions let us
- *                  show), svg.c (bar charts)
+ *                  cursors), svg.c (bar charts); what a page's
+ *                  permissions let us show is src/common/permit.c,
+ *                  which the crawl reads too
  *   pages:         html.c (the HTML pages), api.c (the JSON API),
  *                  openapi.c (its OpenAPI document), route.c (path to page)
  *   shell:         metrics.c (counters for /metrics), http.c
@@ -46,11 +47,6 @@ heed_status heed__utf8_clean(struct heed_buf *b, const char *s, size_t len);
  * with a host, and no byte below 0x21, no quote, '<', '>' or '\\'. Any
  * other scheme (javascript:, data:, ...) is never a link. */
 bool heed__serve_safe_link(const char *url);
-/* The length in bytes of the longest prefix of s (len bytes) that holds at
- * most max characters (code points), or max words (runs of non-space),
- * cut at a character boundary; len when s is short enough. */
-size_t heed__serve_cut_chars(const char *s, size_t len, size_t max);
-size_t heed__serve_cut_words(const char *s, size_t len, size_t max);
 
 /* ---- query.c */
 
@@ -118,24 +114,6 @@ void heed__serve_cursor_format(heed_search_sort sort,
                                char out[HEED__SERVE_CURSOR_SIZE]);
 heed_status heed__serve_cursor_parse(const char *text, heed_search_sort sort,
                                      struct heed_search_cursor *c);
-
-/* ---- permit.c: what a shown page's permissions (the JSON of its
- * `permissions` column) let the index show of it at now_s. Anything that
- * is not readable permissions JSON shows no snippet and no thumbnail. */
-struct heed__serve_permit {
-	bool snippet;         /* the description may be shown */
-	size_t snippet_chars; /* at most this many characters; 0: no limit */
-	size_t snippet_words; /* at most this many words; 0: no limit */
-	bool thumbnail;       /* the thumbnail URL may be shown (as a link,
-	                         never an <img>: heed shows no media) */
-	/* Why the snippet is cut or left out, for the record page, e.g.
-	 * "ACAP present-snippet max-length 20 chars" or "nosnippet
-	 * (robots meta)"; "" when nothing is withheld. */
-	char why[160];
-};
-
-void heed__serve_permit(const char *permissions_json, int64_t now_s,
-                        struct heed__serve_permit *p);
 
 /* ---- svg.c: a small bar chart, drawn by heed, no script. */
 struct heed__svg_bar {

@@ -99,53 +99,90 @@
 	"IMMUTABLE AS $f$ SELECT CASE jsonb_typeof(v) WHEN 'number' THEN " \
 	"(v #>> '{}')::float8 WHEN 'boolean' THEN CASE WHEN v = "          \
 	"'true'::jsonb THEN 1 ELSE 0 END END $f$;"
+/* The usage that lists a page: present-link, or present in permissions
+ * stored before present-link was (src/common/permit.c). */
+#define LINK_USAGE(member)                                      \
+	"coalesce(m #> '{acap,present-link," member "}', m #> " \
+	"'{acap,present," member "}')"
+/* What the index holds of a description: what may be shown of it, as
+ * search_docs does on SQLite (sqlite_search.c, INDEXED_DESCRIPTION). */
+#define DESC "(r #>> '{description,value}')"
+#define INDEXED_DESCRIPTION                                                 \
+	"CASE WHEN jsonb_typeof(m #> '{search,description_chars}') = "      \
+	"'number' THEN left(" DESC ", least(greatest((m #>> "               \
+	"'{search,description_chars}')::numeric, 0), 2147483647)::int) "    \
+	"WHEN m IS NOT NULL AND m #> '{meta_robots,nosnippet}' IS "         \
+	"DISTINCT FROM 'true'::jsonb AND m #> '{meta_robots,max_snippet}' " \
+	"IS NULL AND NOT heed_refused(m #> '{acap,present,permitted}') "    \
+	"AND NOT heed_refused(m #> '{acap,present-snippet,permitted}') "    \
+	"AND m #> '{acap,present-snippet,max_length}' IS NULL AND m #> "    \
+	"'{acap,present-snippet,expires}' IS NULL THEN " DESC " END"
 /* Page pid's rows in page_tags and search_docs, from its row. */
 #define FN_INDEX                                                               \
-	"CREATE FUNCTION heed_search_index(pid bigint) RETURNS void LANGUAGE " \
-	"sql AS $f$ DELETE FROM page_tags WHERE page_id = pid; INSERT INTO "   \
-	"page_tags(tag, page_id) SELECT DISTINCT t, pid FROM pages p, "        \
-	"heed_json(p.record) r, heed_tags(r) t WHERE p.id = pid; INSERT INTO " \
-	"search_docs(page_id, host, tsv, listed, hidden_from, language) "      \
-	"SELECT p.id, p.host, " VEC("coalesce(p.title, '')", "A")              \
-	        GAP VEC("coalesce(r #>> '{description,value}', '')", "B")      \
-	                GAP VEC("coalesce((SELECT string_agg(t, ' ') FROM "    \
-	                        "heed_tags(r) t), '')",                        \
-	                        "C") GAP VEC("coalesce((r #>> "                \
-	                                     "'{site_name,value}') || ' "      \
-	                                     "', "                             \
-	                                     "'') || p.host",                  \
-	                                     "D") "\n, p.status BETWEEN "      \
-	                                          "200 AND 299 AND NOT "       \
-	                                          "heed_refused(m #> "         \
-	                                          "'{acap,index,permitted}"    \
-	                                          "') AND NOT "                \
-	                                          "heed_refused(m #> "         \
-	                                          "'{acap,present,"            \
-	                                          "permitted}'), "             \
-	                                          "least(heed_limit(m #> "     \
-	                                          "'{acap,index,expires}')"    \
-	                                          ", heed_limit(m #> "         \
-	                                          "'{acap,present,expires}"    \
-	                                          "'), "                       \
-	                                          "heed_limit(m #> "           \
-	                                          "'{meta_robots,"             \
-	                                          "unavailable_after}')), "    \
-	                                          "lower(r #>> "               \
-	                                          "'{language,value}') "       \
-	                                          "FROM pages p, "             \
-	                                          "heed_json(p.record) r, "    \
-	                                          "heed_json(p."               \
-	                                          "permissions) m WHERE "      \
-	                                          "p.id = pid ON CONFLICT "    \
-	                                          "(page_id) DO "              \
-	                                          "UPDATE SET host = "         \
-	                                          "excluded.host, tsv = "      \
-	                                          "excluded.tsv, listed = "    \
-	                                          "excluded.listed, "          \
-	                                          "hidden_from = "             \
-	                                          "excluded.hidden_from, "     \
-	                                          "language = "                \
-	                                          "excluded.language; $f$;"
+	"CREATE OR REPLACE FUNCTION heed_search_index(pid bigint) RETURNS "    \
+	"void LANGUAGE sql AS $f$ DELETE FROM page_tags WHERE page_id = pid; " \
+	"INSERT INTO page_tags(tag, page_id) SELECT DISTINCT t, pid FROM "     \
+	"pages p, heed_json(p.record) r, heed_tags(r) t WHERE p.id = pid; "    \
+	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, "    \
+	"language) SELECT p.id, p.host, " VEC(                                 \
+	        "coalesce(p.title, '')",                                       \
+	        "A") GAP VEC("coalesce(" INDEXED_DESCRIPTION ", '')",          \
+	                     "B") GAP VEC("coalesce((SELECT string_agg(t, ' "  \
+	                                  "') FROM heed_tags(r) t), "          \
+	                                  "'')",                               \
+	                                  "C") GAP                             \
+	        VEC("coalesce((r #>> '{site_name,value}') || ' ', '') || "     \
+	            "p.host",                                                  \
+	            "D") ", p.status BETWEEN 200 AND 299 AND NOT "             \
+	                 "heed_refused(m #> "                                  \
+	                 "'{acap,index,permitted}') AND NOT "                  \
+	                 "heed_refused(" LINK_USAGE(                           \
+	                         "permitted") "), least(heed_limit(m #> "      \
+	                                      "'{acap,index,expires}'), "      \
+	                                      "heed_limit(" LINK_USAGE(        \
+	                                              "expires") "), "         \
+	                                                         "heed_limit(" \
+	                                                         "m #> "       \
+	                                                         "'{meta_"     \
+	                                                         "robots,"     \
+	                                                         "unavailable" \
+	                                                         "_after}'))," \
+	                                                         " lower(r "   \
+	                                                         "#>> "        \
+	                                                         "'{language," \
+	                                                         "value}') "   \
+	                                                         "FROM pages " \
+	                                                         "p, "         \
+	                                                         "heed_json("  \
+	                                                         "p.record) "  \
+	                                                         "r, "         \
+	                                                         "heed_json("  \
+	                                                         "p."          \
+	                                                         "permissions" \
+	                                                         ") m WHERE "  \
+	                                                         "p.id = pid " \
+	                                                         "ON "         \
+	                                                         "CONFLICT "   \
+	                                                         "(page_id) "  \
+	                                                         "DO UPDATE "  \
+	                                                         "SET host = " \
+	                                                         "excluded."   \
+	                                                         "host, tsv "  \
+	                                                         "= "          \
+	                                                         "excluded."   \
+	                                                         "tsv, "       \
+	                                                         "listed = "   \
+	                                                         "excluded."   \
+	                                                         "listed, "    \
+	                                                         "hidden_"     \
+	                                                         "from = "     \
+	                                                         "excluded."   \
+	                                                         "hidden_"     \
+	                                                         "from, "      \
+	                                                         "language = " \
+	                                                         "excluded."   \
+	                                                         "language; "  \
+	                                                         "$f$;"
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"
@@ -200,6 +237,10 @@ static const char *const pg_search_migrations[] = {
         "NEW.permissions) EXECUTE FUNCTION heed_search_pages();" INDEX_ALL,
         "SELECT 1;",
         "SELECT 1;",
+        /* 4: each thing shown asks its own ACAP usage (present-link
+         * lists a page), and the index holds only what may be shown of
+         * a description (sqlite_search.c's version 4). */
+        FN_INDEX INDEX_ALL,
 };
 
 const struct heed_store_area heed__pg_search_area = {

@@ -54,6 +54,59 @@
 	"(SELECT group_concat(" TAG_VALUE ", ' ') FROM " TAG_ROWS            \
 	") AS tags, coalesce(json_extract(" RECORD ", '$.site_name.value') " \
 	"|| ' ', '') || p.host AS site FROM pages p;"
+/*
+ * What the index holds of a description: what may be shown of it
+ * (docs/serve.md, "What may be shown"), so that a withheld word is not
+ * findable either. The crawl stores the number of characters in the
+ * permissions (search.description_chars, src/crawl/permissions_json.c).
+ * Permissions stored before that hold the description only when nothing
+ * withholds or cuts a snippet.
+ */
+#define DESC_PERMS      "CASE WHEN json_valid(p.permissions) THEN p.permissions END"
+#define DESC_KEPT(path) "json_extract(" DESC_PERMS ", '$." path "')"
+#define INDEXED_DESCRIPTION                                                                                                                                                                                                                  \
+	"CASE WHEN typeof(" DESC_KEPT(                                                                                                                                                                                                       \
+	        "search.description_chars") ") = 'integer' THEN "                                                                                                                                                                            \
+	                                    "substr(json_extract(" RECORD                                                                                                                                                                    \
+	                                    ", '$.description.value'), "                                                                                                                                                                     \
+	                                    "1, " DESC_KEPT(                                                                                                                                                                                 \
+	                                            "search.description_"                                                                                                                                                                    \
+	                                            "chars") ") "                                                                                                                                                                            \
+	                                                     "WHEN"                                                                                                                                                                          \
+	                                                     " " DESC_PERMS                                                                                                                                                                  \
+	                                                     " IS NOT "                                                                                                                                                                      \
+	                                                     "NULL "                                                                                                                                                                         \
+	                                                     "AND " DESC_KEPT("meta_robots.nosnippet") " IS NOT 1 AND " DESC_KEPT("meta_robots.max_snippet") " IS NULL AND " DESC_KEPT("acap.present.permitted") " IS NOT 0 AND " DESC_KEPT( \
+	                                                             "acap."                                                                                                                                                                 \
+	                                                             "\"prese"                                                                                                                                                               \
+	                                                             "nt-"                                                                                                                                                                   \
+	                                                             "snippet"                                                                                                                                                               \
+	                                                             "\"."                                                                                                                                                                   \
+	                                                             "permitt"                                                                                                                                                               \
+	                                                             "ed") " "                                                                                                                                                               \
+	                                                                   "I"                                                                                                                                                               \
+	                                                                   "S"                                                                                                                                                               \
+	                                                                   " "                                                                                                                                                               \
+	                                                                   "N"                                                                                                                                                               \
+	                                                                   "O"                                                                                                                                                               \
+	                                                                   "T"                                                                                                                                                               \
+	                                                                   " "                                                                                                                                                               \
+	                                                                   "0"                                                                                                                                                               \
+	                                                                   " "                                                                                                                                                               \
+	                                                                   "A"                                                                                                                                                               \
+	                                                                   "N"                                                                                                                                                               \
+	                                                                   "D"                                                                                                                                                               \
+	                                                                   " " DESC_KEPT("acap.\"present-snippet\".max_length") " IS NULL AND " DESC_KEPT(                                                                                   \
+	                                                                           "acap.\"present-snippet\".expires") " IS NULL THEN "                                                                                                      \
+	                                                                                                               "json_extract(" RECORD                                                                                                \
+	                                                                                                               ", '$.description.value') END"
+#define DOCS_VIEW_V4                                                    \
+	"CREATE VIEW search_docs AS SELECT p.id AS id, p.title AS "     \
+	"title, " INDEXED_DESCRIPTION                                   \
+	" AS description, (SELECT group_concat(" TAG_VALUE              \
+	", ' ') FROM " TAG_ROWS ") AS tags, coalesce("                  \
+	"json_extract(" RECORD ", '$.site_name.value') || ' ', '') || " \
+	"p.host AS site FROM pages p;"
 #define TAGS_VIEW                                                          \
 	"CREATE VIEW search_tags AS SELECT " TAG_VALUE " AS tag, p.id AS " \
 	"page_id FROM pages p, " TAG_ROWS ";"
@@ -128,16 +181,23 @@
 	"(SELECT new.id AS id, new.host AS host, new.status AS status, " \
 	"new.permissions AS permissions) r"
 #define PERMS "CASE WHEN json_valid(r.permissions) THEN r.permissions END"
-#define LISTED                                                            \
-	"(r.status BETWEEN 200 AND 299 AND json_extract(" PERMS ", "      \
-	"'$.acap.index.permitted') IS NOT 0 AND json_extract(" PERMS ", " \
-	"'$.acap.present.permitted') IS NOT 0)"
+/* The usage that lists a page: present-link, or present in permissions
+ * stored before present-link was (src/common/permit.c). */
+#define LINK_USAGE(perms, member)                                           \
+	"coalesce(json_extract(" perms ", '$.acap.\"present-link\"." member \
+	"'), json_extract(" perms ", '$.acap.present." member "'))"
+#define LISTED                                                       \
+	"(r.status BETWEEN 200 AND 299 AND json_extract(" PERMS ", " \
+	"'$.acap.index.permitted') IS NOT 0 AND " LINK_USAGE(        \
+	        PERMS, "permitted") " IS NOT 0)"
 /* The smallest of the three limits present (min ignores NULL). A limit
  * that is not a number compares above any time, here as in SHOWN. */
-#define HIDDEN_FROM                                                  \
-	"(SELECT min(value) FROM json_each(json_extract(" PERMS ", " \
-	"'$.acap.index.expires', '$.acap.present.expires', "         \
-	"'$.meta_robots.unavailable_after')))"
+#define HIDDEN_FROM                                                        \
+	"(SELECT min(value) FROM json_each(json_array(json_extract(" PERMS \
+	", '$.acap.index.expires'), " LINK_USAGE(                          \
+	        PERMS, "expires") ", "                                     \
+	                          "json_extract(" PERMS                    \
+	                          ", '$.meta_robots.unavailable_after'))))"
 /* Whether page new.id / old.id is listed and has no time limit: one
  * lookup, the permissions being read once per trigger, by the first
  * statement of AGG_ADD. */
@@ -204,6 +264,22 @@
 	"l.page_id CROSS JOIN page_tags t ON t.page_id = l.page_id WHERE "     \
 	"l.hidden_from IS NULL GROUP BY p.host, t.tag;"
 
+/* The triggers of version 2 on: each keeps the index and the counts of
+ * one page, in order with page_tags. */
+#define TRIGGERS_V2                                                            \
+	"CREATE TRIGGER search_pages_ai AFTER INSERT ON pages "                \
+	"BEGIN " DOC_INSERT_V2 AGG_ADD " END;"                                 \
+	"CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages BEGIN " AGG_SUB \
+	        DOC_DELETE " END;"                                             \
+	"CREATE TRIGGER search_pages_bu BEFORE " PAGE_CHANGED                  \
+	" BEGIN " AGG_SUB DOC_DELETE " END;"                                   \
+	"CREATE TRIGGER search_pages_au AFTER " PAGE_CHANGED                   \
+	" BEGIN " DOC_INSERT_V2 AGG_ADD " END;"
+#define AGG_CLEAR                                                     \
+	"DELETE FROM search_listed; DELETE FROM search_host_counts; " \
+	"DELETE FROM search_tag_counts; DELETE FROM "                 \
+	"search_host_tag_counts;"
+
 static const char *const search_migrations[] = {
         DOCS_VIEW TAGS_VIEW
         "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
@@ -244,15 +320,8 @@ static const char *const search_migrations[] = {
          * so version 1's INSERT OR IGNORE into page_tags failed the write
          * of a page whose changed record repeats a tag: DISTINCT. */
         "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
-        "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
-        "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages "
-        "BEGIN " DOC_INSERT_V2 AGG_ADD " END;"
-        "CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages "
-        "BEGIN " AGG_SUB DOC_DELETE " END;"
-        "CREATE TRIGGER search_pages_bu BEFORE " PAGE_CHANGED
-        " BEGIN " AGG_SUB DOC_DELETE " END;"
-        "CREATE TRIGGER search_pages_au AFTER " PAGE_CHANGED
-        " BEGIN " DOC_INSERT_V2 AGG_ADD " END;" AGG_ALL,
+        "DROP TRIGGER search_pages_bu; DROP TRIGGER "
+        "search_pages_au;" TRIGGERS_V2 AGG_ALL,
         /* 3: prefix indexes of two and three characters. Without them
          * FTS5 answers "kal*" by merging the lists of every word that
          * starts so (dozens, 174,044 pages for kal* at 1,000,000
@@ -266,6 +335,17 @@ static const char *const search_migrations[] = {
         "tags, site, content='search_docs', content_rowid='id', "
         "tokenize='porter unicode61 remove_diacritics 2', prefix='2 "
         "3');" FTS_ALL,
+        /* 4: each thing shown asks its own ACAP usage (present-link
+         * lists a page), and the index holds only what may be shown of
+         * a description. The view, the listing rule in the triggers and
+         * everything computed from them are made again. */
+        "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
+        "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
+        "DROP TABLE search_fts; DROP VIEW search_docs;" DOCS_VIEW_V4
+        "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
+        "tags, site, content='search_docs', content_rowid='id', "
+        "tokenize='porter unicode61 remove_diacritics 2', prefix='2 "
+        "3');" TRIGGERS_V2 FTS_ALL AGG_CLEAR AGG_ALL,
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -283,14 +363,20 @@ const struct heed_store_area heed__store_search_area = {
  * renderer then shows no snippet and no thumbnail).
  */
 #define PERM "json_extract(p.permissions, '$."
-#define SHOWN                                                          \
-	"(p.status BETWEEN 200 AND 299 AND (p.permissions IS NULL OR " \
-	"NOT json_valid(p.permissions) OR (" PERM                      \
-	"acap.index.permitted') IS NOT 0 AND " PERM                    \
-	"acap.present.permitted') IS NOT 0 AND "                       \
-	"coalesce(" PERM "acap.index.expires') > ?1, 1) AND "          \
-	"coalesce(" PERM "acap.present.expires') > ?1, 1) AND "        \
-	"coalesce(" PERM "meta_robots.unavailable_after') > ?1, 1))))"
+#define SHOWN                                                              \
+	"(p.status BETWEEN 200 AND 299 AND (p.permissions IS NULL OR "     \
+	"NOT json_valid(p.permissions) OR (" PERM                          \
+	"acap.index.permitted') IS NOT 0 AND " LINK_USAGE(                 \
+	        "p.permissions",                                           \
+	        "permitted") " IS NOT 0 AND "                              \
+	                     "coalesce(" PERM                              \
+	                     "acap.index.expires') > ?1, 1) AND "          \
+	                     "coalesce(" LINK_USAGE(                       \
+	                             "p.permissions",                      \
+	                             "expires") " > ?1, 1) AND "           \
+	                                        "coalesce(" PERM           \
+	                                        "meta_robots.unavailable_" \
+	                                        "after') > ?1, 1))))"
 
 #define PAGE_COLUMNS                                                           \
 	"p.url, p.final_url, p.host, p.status, p.fetched_at, p.checked_at, "   \
@@ -1008,10 +1094,7 @@ static heed_status sqlite_search_reindex(heed_store *store)
 	static const char rebuild[] =
 	        "INSERT INTO search_fts(search_fts) "
 	        "VALUES('delete-all');" FTS_ALL
-	        "DELETE FROM page_tags;" TAGS_ALL
-	        "DELETE FROM search_listed; DELETE FROM search_host_counts; "
-	        "DELETE FROM search_tag_counts; DELETE FROM "
-	        "search_host_tag_counts;" AGG_ALL;
+	        "DELETE FROM page_tags;" TAGS_ALL AGG_CLEAR AGG_ALL;
 
 	return store->backend->exec(store, rebuild);
 }

@@ -126,7 +126,8 @@ def check_store_holds_what_the_sites_said():
     snippet = perm["a.html"]["acap"]["present-snippet"]
     assert snippet["permitted"] and snippet["max_length"] == ACAP_LIMIT and \
         snippet["max_length_unit"] == "chars", snippet
-    assert perm["hidden/secret.html"]["acap"]["present"]["permitted"] is False
+    assert perm["hidden/secret.html"]["acap"]["present-link"]["permitted"] \
+        is False
     assert perm["nosnip.html"]["meta_robots"]["nosnippet"] is True
     assert perm["max10.html"]["meta_robots"]["max_snippet"] == 10
     assert perm["gone.html"]["meta_robots"]["unavailable_after"] == 1577836800
@@ -554,6 +555,58 @@ def check_nosnippet_and_max_snippet():
         if title.startswith("Nosnippet"):
             assert not doc.find("p", cls="snippet", within=li), li
     Doc(srv.html(f"/records/{n}")).one("p", id="withheld")
+
+
+def check_acap_each_usage_asked_precisely():
+    """A present-snippet or present-thumbnail refusal withholds that thing
+    only (ACAP 1.1, 2.4.3: the fallback to present is for a crawler that
+    cannot act on the derived usage); the stored permissions say which
+    usage was refused; a word heed may not show is not findable."""
+    perm = {url.split("/", 3)[3]: json.loads(p) for url, p in ix.sql(
+        "SELECT url, permissions FROM pages WHERE host = ?",
+        host("acap.test"))}
+    n = perm["nosnippet/n.html"]["acap"]
+    assert n["present-snippet"]["permitted"] is False, n
+    assert n["present-link"]["permitted"] is True, n
+    assert n["present-thumbnail"]["permitted"] is True, n
+    assert "present" not in n, n
+    t = perm["nothumb/t.html"]["acap"]
+    assert t["present-thumbnail"]["permitted"] is False, t
+    assert t["present-snippet"]["permitted"] is True, t
+    assert perm["nosnippet/n.html"]["search"]["description_chars"] == 0
+    assert perm["words/w.html"]["search"]["description_chars"] == \
+        len("Alpha wordone wordtwo")
+
+    ns, nt = pid("acap.test", "/nosnippet/n.html"), pid("acap.test",
+                                                       "/nothumb/t.html")
+    rec = srv.json(f"/api/v1/records/{ns}")
+    assert rec["title"] == "Snippetless page", rec
+    assert rec.get("description") is None, rec
+    assert "img.acap.test" in json.dumps(rec), rec
+    body = get(f"/records/{ns}")[2].decode()
+    assert "zebrasnip" not in body and "Snippetless page" in body
+    assert "present-snippet" in body, "the record page names the usage"
+    rec = srv.json(f"/api/v1/records/{nt}")
+    assert rec["description"] == "Shown thumbword.", rec
+    assert "img.acap.test" not in json.dumps(rec), rec
+    assert "img.acap.test" not in get(f"/records/{nt}")[2].decode()
+
+    # Listed and findable by what is shown...
+    assert urls(search({"q": "snippetless"})) == {"acap.test/nosnippet/n.html"}
+    assert urls(search({"q": "thumbword"})) == {"acap.test/nothumb/t.html"}
+    assert urls(search({"q": "wordtwo"})) == {"acap.test/words/w.html"}
+    assert "acap.test/a.html" in urls(search({"q": "description"}))
+    # ... never by what is withheld: a refused snippet, words past an ACAP
+    # max-length in words or chars, robots nosnippet and max-snippet.
+    for word, path in (("zebrasnip", "acap.test/nosnippet/n.html"),
+                       ("fourwordhidden", "acap.test/words/w.html"),
+                       ("twenty", "acap.test/a.html"),
+                       ("show", "robots.test/nosnip.html"),
+                       ("please", "robots.test/max10.html")):
+        got = urls(search({"q": word}))
+        assert path not in got, (word, got)
+        for page in (f"/search?q={word}", f"/api/v1/search?q={word}"):
+            assert path not in get(page)[2].decode(), (word, page)
 
 
 def check_hidden_pages_nowhere():
@@ -1106,6 +1159,7 @@ try:
         check_cursor_walks_every_result_once,
         check_acap_snippet_limit_cut_in_html_and_json,
         check_nosnippet_and_max_snippet,
+        check_acap_each_usage_asked_precisely,
         check_hidden_pages_nowhere,
         check_hostile_metadata_escaped,
         check_hostile_input_echoed_as_text,

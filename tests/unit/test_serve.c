@@ -933,6 +933,13 @@ static const struct permit_case permit_cases[] = {
          true, 0, 0, false, "ACAP present-thumbnail expired"},
         {"present refused", "{\"acap\":{\"present\":{\"permitted\":false}}}",
          false, 0, 0, false, "ACAP present refused"},
+        {"2.5.5.1: present-link refused",
+         "{\"acap\":{\"present-link\":{\"permitted\":false}}}", false, 0, 0,
+         false, "ACAP present-link refused"},
+        {"2.4.3: present-link asked, not the general present",
+         "{\"acap\":{\"present-link\":{\"permitted\":true},\"present\":"
+         "{\"permitted\":false}}}",
+         true, 0, 0, true, ""},
         {"max_snippet 0",
          "{\"meta_robots\":{\"nosnippet\":false,\"max_snippet\":0}}", false, 0,
          0, true, "max-snippet 0 (robots meta)"},
@@ -975,6 +982,42 @@ static void test_permit(void **state)
 			         "thumbnail %d why '%s'",
 			         c->name, p.snippet, p.snippet_chars,
 			         p.snippet_words, p.thumbnail, p.why);
+	}
+}
+
+/* What the search index may hold of a description: what is shown, and
+ * nothing while that depends on the time. */
+static void test_permit_index_len(void **state)
+{
+	static const struct {
+		const char *json, *desc;
+		size_t want;
+	} cases[] = {
+	        {"{}", "heron ibis", 10},
+	        {NULL, "heron ibis", 0},
+	        {"{\"meta_robots\":{\"nosnippet\":true}}", "heron ibis", 0},
+	        {"{\"meta_robots\":{\"max_snippet\":3}}", "h\xc3\xa9ron ibis",
+	         4},
+	        {"{\"acap\":{\"present-snippet\":{\"permitted\":true,"
+	         "\"max_length\":1,\"max_length_unit\":\"words\"}}}",
+	         "  heron ibis", 7},
+	        {"{\"acap\":{\"present-snippet\":{\"permitted\":true,"
+	         "\"expires\":1900000000}}}",
+	         "heron ibis", 0},
+	        {"{\"acap\":{\"present-snippet\":{\"permitted\":false}}}",
+	         "heron ibis", 0},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		struct heed__serve_permit p;
+		size_t got;
+		heed__serve_permit(cases[i].json, NOW, &p);
+		got = heed__serve_permit_index_len(&p, cases[i].desc,
+		                                   strlen(cases[i].desc));
+		if (got != cases[i].want)
+			fail_msg("case %zu: got %zu, want %zu", i, got,
+			         cases[i].want);
 	}
 }
 
@@ -1127,6 +1170,7 @@ int main(void)
 	        cmocka_unit_test(test_cursor_round_trip),
 	        cmocka_unit_test(test_serve_arg),
 	        cmocka_unit_test(test_permit),
+	        cmocka_unit_test(test_permit_index_len),
 	        cmocka_unit_test(test_svg),
 	        cmocka_unit_test(test_oom_parse_and_svg),
 	};

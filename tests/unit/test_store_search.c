@@ -104,7 +104,9 @@ static void put(heed_store *s, const struct spec *sp)
 	p.views = sp->views;
 	p.published = sp->published;
 	p.source_lastmod = HEED_STORE_NO_DATE;
-	p.permissions = sp->permissions;
+	/* Permissions that withhold nothing: a page stored without any shows
+	 * no description, so its description is not searchable. */
+	p.permissions = sp->permissions ? sp->permissions : "{}";
 	p.mode = "full";
 	p.record = record;
 	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
@@ -413,6 +415,88 @@ static int sum_pages(void *ud, const struct heed_search_bucket *b)
 
 /* Every function of the area, for a store holding only hidden pages
  * besides one shown: only the shown one ever comes out. */
+/* ACAP 1.1 2.5.5.1: each thing shown asks its own usage. A page whose
+ * present-snippet is refused stays listed (present-link decides), and
+ * its description is not findable; only the characters of a description
+ * the permissions let the index hold are findable; permissions stored
+ * before present-link and the index length were stored keep working,
+ * their description findable only when no snippet rule applies. */
+static void test_withheld_words_not_findable(void **state)
+{
+	static const struct {
+		const char *perms;
+		const char *desc;
+		bool listed;   /* findable by its title */
+		bool desc_hit; /* findable by "heron" in its description */
+		bool cut_hit;  /* findable by "ibis" past the first word */
+	} cases[] = {
+	        {"{\"acap\":{\"present-link\":{\"permitted\":true},"
+	         "\"present-snippet\":{\"permitted\":false}},\"search\":{"
+	         "\"description_chars\":0}}",
+	         "heron ibis", true, false, false},
+	        {"{\"acap\":{\"present-link\":{\"permitted\":true}},"
+	         "\"search\":{\"description_chars\":5}}",
+	         "heron ibis", true, true, false},
+	        {"{\"acap\":{\"present-link\":{\"permitted\":true}},"
+	         "\"search\":{\"description_chars\":10}}",
+	         "heron ibis", true, true, true},
+	        {"{\"acap\":{\"present-link\":{\"permitted\":false},"
+	         "\"present\":{\"permitted\":true}},\"search\":{"
+	         "\"description_chars\":10}}",
+	         "heron ibis", false, false, false},
+	        /* Stored before: "present" lists, a snippet rule withholds. */
+	        {"{\"acap\":{\"present\":{\"permitted\":true}}}", "heron ibis",
+	         true, true, true},
+	        {"{\"meta_robots\":{\"nosnippet\":true}}", "heron ibis", true,
+	         false, false},
+	        {"{\"meta_robots\":{\"max_snippet\":30}}", "heron ibis", true,
+	         false, false},
+	        {"{\"acap\":{\"present-snippet\":{\"permitted\":true,"
+	         "\"max_length\":5}}}",
+	         "heron ibis", true, false, false},
+	        {"not json", "heron ibis", true, false, false},
+	};
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query(NULL);
+	struct hits h;
+	char url[64], title[32], words[64];
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		snprintf(url, sizeof(url), "http://w%zu.example/", i);
+		snprintf(title, sizeof(title), "title%zu", i);
+		put(w, &(struct spec){url, url + 7, title, cases[i].desc, NULL,
+		                      NULL, NULL, -1, 0, 200, cases[i].perms});
+	}
+	r = open_reader();
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		snprintf(url, sizeof(url), "http://w%zu.example/", i);
+		snprintf(title, sizeof(title), "title%zu", i);
+		for (int k = 0; k < 3; k++) {
+			bool want = k == 0   ? cases[i].listed
+			            : k == 1 ? cases[i].desc_hit
+			                     : cases[i].cut_hit;
+			bool found = false;
+			/* The title's word picks the page; the other word
+			 * must be found in its description. */
+			snprintf(words, sizeof(words), "%s %s",
+			         k == 1 ? "heron" : "ibis", title);
+			q.match = k == 0 ? title : words;
+			search(r, &q, &h);
+			for (int j = 0; j < h.n; j++)
+				found |= strcmp(h.urls[j], url) == 0;
+			if (found != want)
+				fail_msg("case %zu, %s: found %d, want %d", i,
+				         k == 0   ? "title"
+				         : k == 1 ? "heron"
+				                  : "ibis",
+				         found, want);
+		}
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 static void test_hidden_never_listed(void **state)
 {
 	static const char *const hidden[] = {
@@ -1364,6 +1448,7 @@ int main(void)
 	        cmocka_unit_test(test_filters),
 	        cmocka_unit_test(test_sorts_paginate),
 	        cmocka_unit_test(test_hidden_never_listed),
+	        cmocka_unit_test(test_withheld_words_not_findable),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
@@ -1386,6 +1471,7 @@ int main(void)
 	        cmocka_unit_test(test_filters),
 	        cmocka_unit_test(test_sorts_paginate),
 	        cmocka_unit_test(test_hidden_never_listed),
+	        cmocka_unit_test(test_withheld_words_not_findable),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
