@@ -162,6 +162,13 @@ static bool blank(char c)
 	return (unsigned char)c <= 0x20;
 }
 
+static bool only_blanks(const char *s, const char *end)
+{
+	while (s < end && blank(*s))
+		s++;
+	return s == end;
+}
+
 /* Adds a term unless it holds no word. */
 static heed_status add_term(struct terms *ts, struct term t,
                             struct heed_diag *diag)
@@ -313,6 +320,14 @@ heed_status heed__serve_fts_query(const struct heed_allocator *a,
 		else
 			rc = read_item(&ts, &p, end, diag);
 	}
+	/* Only blanks asks for everything; anything else that holds no
+	 * word (symbols, quotes, emoji, an invalid byte) would too, which
+	 * is not what was asked. */
+	if (rc == HEED_OK && ts.n == 0 &&
+	    !only_blanks(heed__buf_str(&clean), end))
+		rc = heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                   "the search has no searchable words (only "
+		                   "symbols or punctuation); type a word");
 	if (rc == HEED_OK && ts.n > 0 && ts.positive == 0)
 		rc = heed_diag_set(diag, HEED_EINVAL, 0, 0,
 		                   "the search only excludes words (-word); "

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "heed/store_search.h"
+#include "store/grams-int.h"
 #include "store/pg-int.h"
 
 /* ASCII other than letters and digits as spaces (unicode61's separators
@@ -46,8 +47,25 @@
  * word is cleaned of punctuation), one position wide, so that a phrase
  * never spans the end of one column and the start of the next (|| would
  * make them adjacent), as FTS5's phrases stay in one column. */
-#define GAP       " || '.:1'::tsvector || "
-#define VEC(t, w) "setweight(to_tsvector('heed_search', " CLEAN(t) "), '" w "')"
+#define GAP " || '.:1'::tsvector || "
+#define VEC(t, w)                                                             \
+	"setweight(to_tsvector('heed_search', heed_grams(" CLEAN(t) ")), '" w \
+	                                                            "')"
+/* A text with its runs of scripts written without spaces as the index
+ * holds them (grams-int.h): each run of two or more characters as its
+ * bigrams, in place, so that a word's bigrams stand in a row; a lone
+ * character as itself; and after the text every such character alone, so
+ * that a search for one character finds it anywhere in a run. */
+#define FN_GRAMS                                                               \
+	"CREATE OR REPLACE FUNCTION heed_grams(t text) RETURNS text LANGUAGE " \
+	"plpgsql IMMUTABLE STRICT AS $f$ DECLARE o text := ''; u text := ''; " \
+	"c text; p text; n int := length(t); BEGIN IF t !~ '" HEED__GRAM_CLASS \
+	"' THEN RETURN t; END IF; FOR i IN 1..n LOOP c := substr(t, i, 1); "   \
+	"IF c ~ '" HEED__GRAM_CLASS "' THEN u := u || ' ' || c; IF p IS NOT "  \
+	"NULL THEN o := o || ' ' || p || c; ELSIF i = n OR substr(t, i + 1, "  \
+	"1) !~ '" HEED__GRAM_CLASS "' THEN o := o || ' ' || c; END IF; p := "  \
+	"c; ELSE IF p IS NOT NULL THEN o := o || ' '; END IF; p := NULL; o "   \
+	":= o || c; END IF; END LOOP; RETURN o || ' ' || u; END $f$;"
 
 /* A page's record and permissions as jsonb: NULL when not JSON, as
  * SQLite's json_valid guards. */
@@ -216,7 +234,7 @@ static const char *const pg_search_migrations[] = {
         "BIGINT NOT NULL REFERENCES pages(id) ON DELETE CASCADE, PRIMARY "
         "KEY (tag, page_id));"
         "CREATE INDEX page_tags_page ON page_tags (page_id);" FN_JSON
-                FN_UNIXEPOCH FN_TAGS FN_REFUSED FN_LIMIT FN_INDEX
+                FN_UNIXEPOCH FN_TAGS FN_REFUSED FN_LIMIT FN_GRAMS FN_INDEX
         "CREATE INDEX pages_search_views ON pages ((-coalesce(views, -1)), "
         "id);"
         "CREATE INDEX pages_search_date ON pages ((coalesce("
@@ -240,7 +258,7 @@ static const char *const pg_search_migrations[] = {
         /* 4: each thing shown asks its own ACAP usage (present-link
          * lists a page), and the index holds only what may be shown of
          * a description (sqlite_search.c's version 4). */
-        FN_INDEX INDEX_ALL,
+        FN_GRAMS FN_INDEX INDEX_ALL,
 };
 
 const struct heed_store_area heed__pg_search_area = {

@@ -27,7 +27,161 @@
 #include <string.h>
 
 #include "heed/store_search.h"
+#include "store/grams-int.h"
 #include "store/sqlite-rows-int.h"
+
+/*
+ * The FTS5 tokenizer "heed": another tokenizer (its arguments name it, as
+ * for porter: "heed porter unicode61 remove_diacritics 2") for words, and
+ * bigrams for runs of scripts written without spaces (grams-int.h). In a
+ * document each character of a run is a token, with the bigram it starts
+ * at the same position (FTS5_TOKEN_COLOCATED); in a query a run of two or
+ * more characters is the phrase of its bigrams, and one character itself.
+ * So "夜行" finds "夜行列車" and "列車", and "車" finds it too. Offsets
+ * point into the text, so highlight() and snippet() mark the characters.
+ */
+struct gram_tok {
+	fts5_tokenizer inner;  /* the word tokenizer's functions */
+	Fts5Tokenizer *handle; /* and its instance */
+};
+
+/* The word tokenizer's tokens of one piece of the text, at its offset. */
+struct gram_piece {
+	void *ctx;
+	int (*token)(void *, int, const char *, int, int, int);
+	int offset;
+};
+
+static int piece_token(void *ud, int tflags, const char *tok, int len,
+                       int start, int end)
+{
+	struct gram_piece *p = ud;
+
+	return p->token(p->ctx, tflags, tok, len, start + p->offset,
+	                end + p->offset);
+}
+
+/* The tokens of a run of n characters, text[at[i]..at[i + 1]) each. */
+static int gram_run(void *ctx, int flags, const char *text, const int *at,
+                    int n,
+                    int (*token)(void *, int, const char *, int, int, int))
+{
+	bool query = flags & FTS5_TOKENIZE_QUERY;
+	int rc = SQLITE_OK;
+
+	if (query && n == 1)
+		return token(ctx, 0, text + at[0], at[1] - at[0], at[0], at[1]);
+	for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+		bool pair = i + 1 < n;
+		if (!query)
+			rc = token(ctx, 0, text + at[i], at[i + 1] - at[i],
+			           at[i], at[i + 1]);
+		if (rc == SQLITE_OK && pair)
+			rc = token(ctx, query ? 0 : FTS5_TOKEN_COLOCATED,
+			           text + at[i], at[i + 2] - at[i], at[i],
+			           at[i + 2]);
+	}
+	return rc;
+}
+
+/* Longest run the tokenizer cuts at once; a longer one goes on as a new
+ * run (one bigram across the cut is lost). */
+#define GRAM_RUN_MAX 256
+
+static int gram_tokenize(Fts5Tokenizer *t, void *ctx, int flags,
+                         const char *text, int len,
+                         int (*token)(void *, int, const char *, int, int, int))
+{
+	struct gram_tok *g = (struct gram_tok *)t;
+	int at[GRAM_RUN_MAX + 1], rc = SQLITE_OK, i = 0, plain = 0;
+
+	while (i < len && rc == SQLITE_OK) {
+		uint32_t cp;
+		int n = 0, step = (int)heed__utf8_next(text + i,
+		                                       (size_t)(len - i), &cp);
+		if (!heed__gram_cp(cp)) {
+			i += step;
+			continue;
+		}
+		if (i > plain) {
+			struct gram_piece p = {ctx, token, plain};
+			rc = g->inner.xTokenize(g->handle, &p, flags,
+			                        text + plain, i - plain,
+			                        piece_token);
+		}
+		while (i < len && n < GRAM_RUN_MAX && heed__gram_cp(cp)) {
+			at[n++] = i;
+			i += step;
+			if (i < len)
+				step = (int)heed__utf8_next(
+				        text + i, (size_t)(len - i), &cp);
+		}
+		at[n] = i;
+		if (rc == SQLITE_OK)
+			rc = gram_run(ctx, flags, text, at, n, token);
+		plain = i;
+	}
+	if (rc == SQLITE_OK && len > plain) {
+		struct gram_piece p = {ctx, token, plain};
+		rc = g->inner.xTokenize(g->handle, &p, flags, text + plain,
+		                        len - plain, piece_token);
+	}
+	return rc;
+}
+
+static int gram_create(void *api, const char **args, int nargs,
+                       Fts5Tokenizer **out)
+{
+	fts5_api *fts = api;
+	struct gram_tok *g;
+	void *inner_ud = NULL;
+	int rc;
+
+	*out = NULL;
+	if (nargs < 1)
+		return SQLITE_ERROR;
+	g = sqlite3_malloc(sizeof(*g));
+	if (!g)
+		return SQLITE_NOMEM;
+	rc = fts->xFindTokenizer(fts, args[0], &inner_ud, &g->inner);
+	if (rc == SQLITE_OK)
+		rc = g->inner.xCreate(inner_ud, args + 1, nargs - 1,
+		                      &g->handle);
+	if (rc != SQLITE_OK) {
+		sqlite3_free(g);
+		return rc;
+	}
+	*out = (Fts5Tokenizer *)g;
+	return SQLITE_OK;
+}
+
+static void gram_delete(Fts5Tokenizer *t)
+{
+	struct gram_tok *g = (struct gram_tok *)t;
+
+	if (!g)
+		return;
+	g->inner.xDelete(g->handle);
+	sqlite3_free(g);
+}
+
+int heed__sqlite_search_register(sqlite3 *db)
+{
+	static fts5_tokenizer gram = {gram_create, gram_delete, gram_tokenize};
+	fts5_api *fts = NULL;
+	sqlite3_stmt *st = NULL;
+
+	/* FTS5 hands its API over as a pointer value of this type. */
+	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return SQLITE_ERROR;
+	sqlite3_bind_pointer(st, 1, (void *)&fts, "fts5_api_ptr", NULL);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (!fts)
+		return SQLITE_ERROR;
+	return fts->xCreateTokenizer(fts, "heed", fts, &gram, NULL);
+}
 
 /* A page's record when it is JSON, else NULL: a record that is not JSON
  * indexes as empty instead of failing the write (or the take-down) of its
@@ -336,16 +490,19 @@ static const char *const search_migrations[] = {
         "tokenize='porter unicode61 remove_diacritics 2', prefix='2 "
         "3');" FTS_ALL,
         /* 4: each thing shown asks its own ACAP usage (present-link
-         * lists a page), and the index holds only what may be shown of
-         * a description. The view, the listing rule in the triggers and
-         * everything computed from them are made again. */
+         * lists a page), the index holds only what may be shown of a
+         * description, and words of scripts written without spaces are
+         * cut into bigrams by the tokenizer "heed" (above), so that a
+         * Chinese, Japanese, Korean or Thai word is found inside a run.
+         * The view, the listing rule in the triggers and everything
+         * computed from them are made again. */
         "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
         "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
         "DROP TABLE search_fts; DROP VIEW search_docs;" DOCS_VIEW_V4
         "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
         "tags, site, content='search_docs', content_rowid='id', "
-        "tokenize='porter unicode61 remove_diacritics 2', prefix='2 "
-        "3');" TRIGGERS_V2 FTS_ALL AGG_CLEAR AGG_ALL,
+        "tokenize='heed porter unicode61 remove_diacritics 2', "
+        "prefix='2 3');" TRIGGERS_V2 FTS_ALL AGG_CLEAR AGG_ALL,
 };
 
 const struct heed_store_area heed__store_search_area = {

@@ -201,7 +201,8 @@ def back_to_sqlite():
     assert db.execute("SELECT taken_from FROM site_leases WHERE site = "
                       "'a.example';").fetchone() == ("w0",)
     # The search index was rebuilt from the pages by the triggers.
-    assert db.execute("SELECT count(*) FROM search_fts;").fetchone()[0] > 0
+    assert db.execute("SELECT count(*) FROM search_fts_docsize;"
+                      ).fetchone()[0] > 0
     db.close()
 
 

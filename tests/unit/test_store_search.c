@@ -17,6 +17,7 @@
 
 #include "heed/store_pages.h"
 #include "heed/store_search.h"
+#include "store/grams-int.h"
 
 #define NOW  1800000000 /* 2027-01-15 */
 #define DAY  86400
@@ -497,6 +498,93 @@ static void test_withheld_words_not_findable(void **state)
 	heed_store_close(w);
 }
 
+/* Scripts written without spaces: a word is found inside a run of its
+ * script, in a title or a description, one test per script, and a pair
+ * of characters that never stand together is not. */
+static void test_words_without_spaces(void **state)
+{
+	static const struct {
+		const char *name, *title, *desc, *find[3], *miss;
+	} cases[] = {
+	        {"Chinese",
+	         "北京烤鸭的做法",
+	         "传统的烤鸭需要果木",
+	         {"烤鸭", "鸭", "果木"},
+	         "烤鸡"},
+	        {"Japanese",
+	         "夜行列車で東京へ",
+	         "ひらがなとカタカナ",
+	         {"夜行", "列車", "カタカナ"},
+	         "夜車"},
+	        {"Korean",
+	         "서울에서 맛집 찾기",
+	         "부산으로 가는 기차",
+	         {"서울", "맛집", "부산"},
+	         "서부"},
+	        {"Thai",
+	         "ภาษาไทยง่ายนิดเดียว",
+	         "อาหารไทยอร่อยมาก",
+	         {"ภาษาไทย", "ไทย", "อร่อย"},
+	         "ษาษา"},
+	};
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query(NULL);
+	struct hits h;
+	char url[64], match[64];
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		snprintf(url, sizeof(url), "http://cjk%zu.example/", i);
+		put(w, &(struct spec){url, url + 7, cases[i].title,
+		                      cases[i].desc, NULL, NULL, NULL, -1});
+	}
+	r = open_reader();
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		snprintf(url, sizeof(url), "http://cjk%zu.example/", i);
+		for (size_t k = 0; k < 4; k++) {
+			const char *word =
+			        k < 3 ? cases[i].find[k] : cases[i].miss;
+			bool found = false;
+			/* As heed serve writes a word: an FTS5 string. */
+			snprintf(match, sizeof(match), "\"%s\"", word);
+			q.match = match;
+			search(r, &q, &h);
+			for (int j = 0; j < h.n; j++)
+				found |= strcmp(h.urls[j], url) == 0;
+			if (found != (k < 3))
+				fail_msg("%s: '%s' found %d", cases[i].name,
+				         word, found);
+		}
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* PostgreSQL's regular expression of those scripts (HEED__GRAM_CLASS)
+ * and heed__gram_cp agree on every code point at and around each edge. */
+static void test_gram_class_agrees(void **state)
+{
+	heed_store *w = open_writer();
+	char sql[512];
+	int checked = 0;
+
+	(void)state;
+	for (uint32_t cp = 0x0DF0; cp < 0x30000; cp++) {
+		bool edge = heed__gram_cp(cp) != heed__gram_cp(cp - 1) ||
+		            heed__gram_cp(cp) != heed__gram_cp(cp + 1);
+		if (!edge || (cp >= 0xD800 && cp <= 0xDFFF))
+			continue;
+		snprintf(sql, sizeof(sql), "SELECT (chr(%u) ~ '%s')::int;",
+		         (unsigned)cp, HEED__GRAM_CLASS);
+		if (heed_test_store_int(path, sql) != heed__gram_cp(cp))
+			fail_msg("U+%04X: PostgreSQL and C disagree",
+			         (unsigned)cp);
+		checked++;
+	}
+	assert_true(checked > 40);
+	heed_store_close(w);
+}
+
 static void test_hidden_never_listed(void **state)
 {
 	static const char *const hidden[] = {
@@ -746,6 +834,8 @@ static void sql_at(const char *file, const char *sql)
 	sqlite3 *db = NULL;
 
 	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	/* search_fts is cut by heed's tokenizer: a connection needs it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 }
@@ -1115,6 +1205,7 @@ static void test_version_2_migrates(void **state)
 	heed_store_close(r);
 	heed_store_close(w);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
 	                                    "SELECT sql FROM sqlite_master "
 	                                    "WHERE name = 'search_fts';",
@@ -1449,6 +1540,7 @@ int main(void)
 	        cmocka_unit_test(test_sorts_paginate),
 	        cmocka_unit_test(test_hidden_never_listed),
 	        cmocka_unit_test(test_withheld_words_not_findable),
+	        cmocka_unit_test(test_words_without_spaces),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
@@ -1472,6 +1564,8 @@ int main(void)
 	        cmocka_unit_test(test_sorts_paginate),
 	        cmocka_unit_test(test_hidden_never_listed),
 	        cmocka_unit_test(test_withheld_words_not_findable),
+	        cmocka_unit_test(test_words_without_spaces),
+	        cmocka_unit_test(test_gram_class_agrees),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
