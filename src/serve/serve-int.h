@@ -88,6 +88,32 @@ heed_status heed__serve_fts_query(const struct heed_allocator *a,
                                   struct heed_diag *diag);
 
 /*
+ * The words of a search, to mark where a result shows them (the title and
+ * the snippet of a results page). Each word a search looks for (not an
+ * excluded one, not an operator) marks every word of the text that starts
+ * with it, case folded in ASCII: "film" marks "Films", as the stemmer
+ * found it; a word of a script written without spaces marks each place
+ * it occurs inside a run. At most HEED__SERVE_MAX_TERMS words are kept.
+ */
+struct heed__serve_marks {
+	struct {
+		char text[HEED__SERVE_MAX_QUERY];
+		size_t len;
+		bool inside; /* a script without spaces: found inside a run */
+	} word[HEED__SERVE_MAX_TERMS];
+	size_t n;
+};
+
+/* The marks of the search text q (NULL: none). */
+void heed__serve_marks_init(struct heed__serve_marks *m, const char *q);
+
+/* The first span of s[from..len) that m marks: true with its bytes in
+ * *start and *end, false when there is none. Spans never cut a UTF-8
+ * sequence. */
+bool heed__serve_mark_next(const struct heed__serve_marks *m, const char *s,
+                           size_t len, size_t from, size_t *start, size_t *end);
+
+/*
  * Reads the search arguments (docs/serve.md, "Search"): q, site, tag,
  * lang, from, to (YYYY-MM-DD or a full ISO 8601 date), min_views,
  * max_views, sort (relevance, views, date, fetched), cursor, limit (1 to

@@ -372,6 +372,17 @@ def check_fts5_syntax_is_never_a_500():
                 assert json.loads(b)["error"]["message"], text
 
 
+def check_matched_words_marked():
+    """The words of a search are marked in titles and snippets, escaped
+    like every crawled string."""
+    body = get("/search?q=bridge")[2].decode()
+    assert "<mark>Bridge</mark> reopens" in body, body[:3000]
+    assert "harbour <mark>bridge</mark> carries" in body, body[:3000]
+    body = get("/search?q=hostileword")[2].decode()
+    assert "&gt; <mark>hostileword</mark>" in body, body[:3000]
+    assert "<img" not in body.lower()
+
+
 def check_query_without_words_is_400():
     """A query of symbols alone would match the whole index: it is refused
     with the reason, in the API and on the page; a blank one lists all."""
@@ -1171,6 +1182,7 @@ try:
         check_nul_in_the_address_is_400,
         check_fts5_syntax_is_never_a_500,
         check_query_without_words_is_400,
+        check_matched_words_marked,
         check_concurrent_requests_and_idle_connections,
         check_search_by_title_description_tag_and_site_name,
         check_items_carry_authors_and_publisher,

@@ -1024,6 +1024,49 @@ static void test_permit_index_len(void **state)
 	}
 }
 
+/* The words of a search marked in a result's text: [ ] stand for
+ * <mark>. */
+static void test_marks(void **state)
+{
+	static const struct {
+		const char *q, *text, *want;
+	} cases[] = {
+	        {"film", "Films about film-making",
+	         "[Films] about [film]-making"},
+	        {"bridge -steam", "Steam bridge", "Steam [bridge]"},
+	        {"\"night train\"", "The Night Train", "The [Night] [Train]"},
+	        {"synth*", "Synthesizers", "[Synthesizers]"},
+	        {"rock OR jazz", "Jazz and rock, or pop",
+	         "[Jazz] and [rock], or pop"},
+	        {"art", "party art", "party [art]"},
+	        {"夜行", "夜行列車と夜行バス", "[夜行]列車と[夜行]バス"},
+	        {"caf\xc3\xa9", "Le caf\xc3\xa9 du coin",
+	         "Le [caf\xc3\xa9] du coin"},
+	        {"", "nothing", "nothing"},
+	        {"*", "a * b", "a * b"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		struct heed__serve_marks m;
+		const char *t = cases[i].text;
+		size_t len = strlen(t), at = 0, start, end;
+		char got[128] = "";
+		heed__serve_marks_init(&m, cases[i].q);
+		while (heed__serve_mark_next(&m, t, len, at, &start, &end)) {
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+			         "%.*s[%.*s]", (int)(start - at), t + at,
+			         (int)(end - start), t + start);
+			at = end;
+		}
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s",
+		         t + at);
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("%s in '%s': got '%s', want '%s'", cases[i].q,
+			         t, got, cases[i].want);
+	}
+}
+
 /* ---- svg.c ---- */
 
 static int count_elements(xmlNode *n, const char *name)
@@ -1174,6 +1217,7 @@ int main(void)
 	        cmocka_unit_test(test_serve_arg),
 	        cmocka_unit_test(test_permit),
 	        cmocka_unit_test(test_permit_index_len),
+	        cmocka_unit_test(test_marks),
 	        cmocka_unit_test(test_svg),
 	        cmocka_unit_test(test_oom_parse_and_svg),
 	};
