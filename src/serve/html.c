@@ -299,8 +299,12 @@ void hp_search_form(struct hpage *p, const struct heed__serve_args *args)
 	form_input(p, args, "to", "Published to", "text", "YYYY-MM-DD");
 	form_input(p, args, "min_views", "At least views", "number", NULL);
 	form_input(p, args, "max_views", "At most views", "number", NULL);
+	/* An empty first choice: a search sent as it was shown carries no
+	 * order, so its results page keeps the filters folded. */
 	hp_raw(p, "<div><label for=\"f-sort\">Order</label>"
-	          "<select id=\"f-sort\" name=\"sort\">");
+	          "<select id=\"f-sort\" name=\"sort\">"
+	          "<option value=\"\">Default (relevance with words, "
+	          "else newest fetched)</option>");
 	for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
 		hp_rawf(p, "<option value=\"%s\"%s>%s</option>", sorts[i][0],
 		        strcmp(sort, sorts[i][0]) == 0 ? " selected" : "",
