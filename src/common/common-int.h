@@ -162,4 +162,39 @@ size_t heed__pct_plain_len(const char *in, size_t len);
  * than normalising and comparing; nothing is written. */
 bool heed__pct_is_normal(const char *in, size_t len);
 
+/* The length in bytes of the longest prefix of s (len bytes) that holds at
+ * most max characters (code points), or max words (runs of non-space),
+ * cut at a character boundary; len when s is short enough. */
+size_t heed__serve_cut_chars(const char *s, size_t len, size_t max);
+size_t heed__serve_cut_words(const char *s, size_t len, size_t max);
+
+/* ---- permit.c: what a shown page's permissions (the JSON of its
+ * `permissions` column) let the index show of it at now_s. Anything that
+ * is not readable permissions JSON shows no snippet and no thumbnail.
+ * The crawl asks it too, for what the search index may hold of the
+ * description: the serving rules are the one definition of both. */
+struct heed__serve_permit {
+	bool snippet;         /* the description may be shown */
+	size_t snippet_chars; /* at most this many characters; 0: no limit */
+	size_t snippet_words; /* at most this many words; 0: no limit */
+	bool snippet_timed;   /* the snippet's permission has a time limit */
+	bool thumbnail;       /* the thumbnail URL may be shown (as a link,
+	                         never an <img>: heed shows no media) */
+	/* Why the snippet is cut or left out, for the record page, e.g.
+	 * "ACAP present-snippet max-length 20 chars" or "nosnippet
+	 * (robots meta)"; "" when nothing is withheld. */
+	char why[160];
+};
+
+void heed__serve_permit(const char *permissions_json, int64_t now_s,
+                        struct heed__serve_permit *p);
+
+/* How many bytes at the start of the description desc (len bytes) the
+ * search index may hold: what p lets the index show, cut as shown, and
+ * nothing when the snippet's permission has a time limit (the index does
+ * not change with the time; words must not stay findable once their
+ * snippet may no longer be shown). */
+size_t heed__serve_permit_index_len(const struct heed__serve_permit *p,
+                                    const char *desc, size_t len);
+
 #endif /* HEED_COMMON_INT_H */

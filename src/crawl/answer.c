@@ -263,7 +263,8 @@ static void page(heed_crawl *c, struct heed__site *s,
 		                             &record, &len) != HEED_OK)
 			record = NULL;
 		permissions = heed__crawl_permissions_json(
-		        c->alloc, &s->rules, job->url, d, agent, now);
+		        c->alloc, &s->rules, job->url, d,
+		        heed_page_record(pg)->description.value, agent, now);
 		store_page(c, s, job, r, heed_page_record(pg), record,
 		           permissions);
 		heed__free(c->alloc, record);

@@ -129,11 +129,14 @@ char *heed__crawl_record_oembed(const struct heed_allocator *a,
                                 const char *endpoint, unsigned *filled);
 /* The permissions JSON stored with a page (permissions_json.c; the
  * caller frees it with the allocator), NULL when out of memory. The
- * record beside it comes from heed_extract_record_json(). */
+ * record beside it comes from heed_extract_record_json(); description is
+ * its description (NULL: none), of which the permissions say how much
+ * the search index may hold. */
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct heed__rules *r, const char *url,
                                    const struct heed_extract_robots *d,
-                                   const char *agent, int64_t now_s);
+                                   const char *description, const char *agent,
+                                   int64_t now_s);
 
 /*
  * The courtesy witness (ledger.c): an account of request starts per host,

@@ -1,9 +1,20 @@
 /*
- * The permissions stored with each page (docs/storage.md, "Pages area";
- * "present permissions and time limits stored with the record"):
+ * The permissions stored with each page (docs/storage.md, "Pages area"):
  * what robots.txt, ACAP and the page's robots directives allowed when it
- * was fetched. The record itself is written by the extract module
- * (heed_extract_record_json), the one writer `heed extract` shares.
+ * was fetched, with their time limits, so that the index shows only what
+ * was allowed, for as long as it was. The record itself is written by the
+ * extract module (heed_extract_record_json), the one writer `heed
+ * extract` shares.
+ *
+ * ACAP usages are asked one by one, each the precise question for what
+ * the index does with the page (present-link for listing it,
+ * present-snippet for its description, present-thumbnail for its
+ * thumbnail's address), so a refusal says which usage was refused and a
+ * present-snippet prohibition withholds the description, not the page.
+ *
+ * "search" says how much of the description the search index may hold:
+ * description_chars characters, what the index may show of it
+ * (src/common/permit.c) and 0 when that depends on the time.
  */
 #include <string.h>
 
@@ -59,7 +70,7 @@ static void acap_json(struct heed_json *j, const struct heed__rules *h,
 {
 	static const heed_acap_usage usages[] = {
 	        HEED_ACAP_CRAWL,           HEED_ACAP_INDEX,
-	        HEED_ACAP_FOLLOW,          HEED_ACAP_PRESENT,
+	        HEED_ACAP_FOLLOW,          HEED_ACAP_PRESENT_LINK,
 	        HEED_ACAP_PRESENT_SNIPPET, HEED_ACAP_PRESENT_THUMBNAIL};
 	const char *p = strstr(url, "://");
 	const char *path = p && strchr(p + 3, '/') ? strchr(p + 3, '/') : "/";
@@ -85,10 +96,38 @@ static void meta_json(struct heed_json *j, const struct heed_extract_robots *d)
 	heed__json_close(j, '}');
 }
 
+/* The characters of description the search index may hold under the
+ * permissions written so far in b (the object not yet closed). */
+static int64_t index_chars(const struct heed_allocator *a,
+                           const struct heed_buf *b, const char *description,
+                           int64_t now_s)
+{
+	struct heed__serve_permit pm;
+	struct heed_buf whole;
+	size_t len = description ? strlen(description) : 0, cut;
+	int64_t chars = 0;
+
+	if (!len)
+		return 0;
+	heed__buf_init(&whole, a, b->len + 2);
+	if (heed__buf_add(&whole, heed__buf_str(b), b->len) != HEED_OK ||
+	    heed__buf_addc(&whole, '}') != HEED_OK) {
+		heed__buf_free(&whole);
+		return 0; /* out of memory: index none of it */
+	}
+	heed__serve_permit(heed__buf_str(&whole), now_s, &pm);
+	heed__buf_free(&whole);
+	cut = heed__serve_permit_index_len(&pm, description, len);
+	for (size_t i = 0; i < cut; i++)
+		chars += ((unsigned char)description[i] & 0xC0) != 0x80;
+	return chars;
+}
+
 char *heed__crawl_permissions_json(const struct heed_allocator *a,
                                    const struct heed__rules *h, const char *url,
                                    const struct heed_extract_robots *d,
-                                   const char *agent, int64_t now_s)
+                                   const char *description, const char *agent,
+                                   int64_t now_s)
 {
 	struct heed_buf b;
 	struct heed_json j;
@@ -115,6 +154,16 @@ char *heed__crawl_permissions_json(const struct heed_allocator *a,
 		heed__json_string(&j, NULL);
 	heed__json_key(&j, "meta_robots");
 	meta_json(&j, d);
+	if (j.rc == HEED_OK) {
+		/* Read before the member is begun: b is then the whole
+		 * permissions but for the closing brace. */
+		int64_t chars = index_chars(a, &b, description, now_s);
+		heed__json_key(&j, "search");
+		heed__json_open(&j, '{');
+		heed__json_key(&j, "description_chars");
+		heed__json_int(&j, chars);
+		heed__json_close(&j, '}');
+	}
 	heed__json_close(&j, '}');
 	return take_text(&j, &b);
 }

@@ -299,8 +299,12 @@ void hp_search_form(struct hpage *p, const struct heed__serve_args *args)
 	form_input(p, args, "to", "Published to", "text", "YYYY-MM-DD");
 	form_input(p, args, "min_views", "At least views", "number", NULL);
 	form_input(p, args, "max_views", "At most views", "number", NULL);
+	/* An empty first choice: a search sent as it was shown carries no
+	 * order, so its results page keeps the filters folded. */
 	hp_raw(p, "<div><label for=\"f-sort\">Order</label>"
-	          "<select id=\"f-sort\" name=\"sort\">");
+	          "<select id=\"f-sort\" name=\"sort\">"
+	          "<option value=\"\">Default (relevance with words, "
+	          "else newest fetched)</option>");
 	for (i = 0; i < sizeof(sorts) / sizeof(sorts[0]); i++)
 		hp_rawf(p, "<option value=\"%s\"%s>%s</option>", sorts[i][0],
 		        strcmp(sort, sorts[i][0]) == 0 ? " selected" : "",
@@ -340,9 +344,26 @@ const char *hp_record_value(struct json_object *rec, const char *field)
 	return NULL;
 }
 
+/* Escaped text with the words of the search in <mark>. */
+static void marked_text(struct hpage *p, const char *s, size_t len,
+                        const struct heed__serve_marks *m)
+{
+	size_t at = 0, start, end;
+
+	while (m && heed__serve_mark_next(m, s, len, at, &start, &end)) {
+		hp_textn(p, s + at, start - at);
+		hp_raw(p, "<mark>");
+		hp_textn(p, s + start, end - start);
+		hp_raw(p, "</mark>");
+		at = end;
+	}
+	hp_textn(p, s + at, len - at);
+}
+
 /* The description as a permitted snippet, "…" when cut. */
 static void hit_snippet(struct hpage *p, const char *desc,
-                        const struct heed__serve_permit *pm)
+                        const struct heed__serve_permit *pm,
+                        const struct heed__serve_marks *m)
 {
 	size_t len = strlen(desc), cut = len;
 
@@ -351,7 +372,7 @@ static void hit_snippet(struct hpage *p, const char *desc,
 	if (pm->snippet_words)
 		cut = heed__serve_cut_words(desc, cut, pm->snippet_words);
 	hp_raw(p, "<p class=\"snippet\">");
-	hp_textn(p, desc, cut);
+	marked_text(p, desc, cut, m);
 	if (cut < len)
 		hp_raw(p, "…");
 	hp_raw(p, "</p>\n");
@@ -406,12 +427,15 @@ static const char *page_title(const struct heed_stored_page *pg)
 	return pg->title && pg->title[0] ? pg->title : pg->url;
 }
 
-static void hit_title(struct hpage *p, const struct heed_search_hit *hit)
+static void hit_title(struct hpage *p, const struct heed_search_hit *hit,
+                      const struct heed__serve_marks *m)
 {
+	const char *title = page_title(&hit->page);
+
 	hp_rawf(p, "<a class=\"title\" href=\"");
 	hp_href(p, "/records/");
 	hp_rawf(p, "%lld\">", (long long)hit->id);
-	hp_text(p, page_title(&hit->page));
+	marked_text(p, title, title ? strlen(title) : 0, m);
 	hp_raw(p, "</a>");
 }
 
@@ -429,6 +453,7 @@ static void hit_host_views(struct hpage *p, const struct heed_search_hit *hit)
 
 struct results {
 	struct hpage *p;
+	const struct heed__serve_marks *marks; /* NULL: none */
 	struct heed_search_cursor last;
 	int shown;
 };
@@ -445,7 +470,7 @@ static int on_result(void *ud, const struct heed_search_hit *hit)
 
 	heed__serve_permit(hit->page.permissions, p->req->now_s, &pm);
 	hp_raw(p, "<li class=\"result\">");
-	hit_title(p, hit);
+	hit_title(p, hit, r->marks);
 	hp_raw(p, "<br>");
 	if (url && heed__serve_safe_link(url))
 		hp_external(p, "original", url, url);
@@ -459,7 +484,7 @@ static int on_result(void *ud, const struct heed_search_hit *hit)
 	}
 	hp_raw(p, "</span>\n");
 	if (desc && desc[0] && pm.snippet)
-		hit_snippet(p, desc, &pm);
+		hit_snippet(p, desc, &pm, r->marks);
 	hp_tags(p, rec, 20, false);
 	hp_raw(p, "</li>\n");
 	json_object_put(rec);
@@ -518,7 +543,8 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
                        const struct heed__serve_args *args,
                        const char *skip_arg, struct heed_diag *diag)
 {
-	struct results r = {p, {0}, 0};
+	struct heed__serve_marks marks;
+	struct results r = {p, NULL, {0}, 0};
 	char cursor[HEED__SERVE_CURSOR_SIZE];
 	int64_t count = 0;
 	bool more = false;
@@ -529,6 +555,10 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 	if (rc != HEED_OK)
 		return rc;
 	count_line(p, count);
+	if (q->match) {
+		heed__serve_marks_init(&marks, heed__serve_arg(args, "q"));
+		r.marks = &marks;
+	}
 	hp_raw(p, "<ol id=\"results\">\n");
 	rc = heed_store_search(p->req->store, q, on_result, &r, &more, diag);
 	if (rc != HEED_OK)
@@ -575,7 +605,7 @@ static int on_short(void *ud, const struct heed_search_hit *hit)
 	struct hpage *p = ud;
 
 	hp_raw(p, "<li>");
-	hit_title(p, hit);
+	hit_title(p, hit, NULL);
 	hp_raw(p, " <span class=\"meta\">");
 	hit_host_views(p, hit);
 	hp_raw(p, "</span></li>\n");

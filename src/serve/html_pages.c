@@ -217,9 +217,13 @@ static void meta_words(struct hpage *p, json_object *m)
 /* The permissions JSON in plain words (src/crawl/record_json.c). */
 static void permissions_words(struct hpage *p, const char *json)
 {
-	static const char *const usages[] = {
-	        "crawl",   "index",           "follow",
-	        "present", "present-snippet", "present-thumbnail"};
+	static const char *const usages[] = {"crawl",
+	                                     "index",
+	                                     "follow",
+	                                     "present",
+	                                     "present-link",
+	                                     "present-snippet",
+	                                     "present-thumbnail"};
 	json_object *o = hp_record_parse(json), *r, *v, *acap, *u;
 	size_t i;
 

@@ -21,6 +21,7 @@
 
 #include "extract/extract-int.h" /* heed__parse_date */
 #include "serve/serve-int.h"
+#include "store/grams-int.h"
 
 const char *heed__serve_arg(const struct heed__serve_args *args,
                             const char *name)
@@ -160,6 +161,13 @@ struct terms {
 static bool blank(char c)
 {
 	return (unsigned char)c <= 0x20;
+}
+
+static bool only_blanks(const char *s, const char *end)
+{
+	while (s < end && blank(*s))
+		s++;
+	return s == end;
 }
 
 /* Adds a term unless it holds no word. */
@@ -313,6 +321,14 @@ heed_status heed__serve_fts_query(const struct heed_allocator *a,
 		else
 			rc = read_item(&ts, &p, end, diag);
 	}
+	/* Only blanks asks for everything; anything else that holds no
+	 * word (symbols, quotes, emoji, an invalid byte) would too, which
+	 * is not what was asked. */
+	if (rc == HEED_OK && ts.n == 0 &&
+	    !only_blanks(heed__buf_str(&clean), end))
+		rc = heed_diag_set(diag, HEED_EINVAL, 0, 0,
+		                   "the search has no searchable words (only "
+		                   "symbols or punctuation); type a word");
 	if (rc == HEED_OK && ts.n > 0 && ts.positive == 0)
 		rc = heed_diag_set(diag, HEED_EINVAL, 0, 0,
 		                   "the search only excludes words (-word); "
@@ -327,6 +343,133 @@ heed_status heed__serve_fts_query(const struct heed_allocator *a,
 	heed__buf_free(&clean);
 	heed__buf_free(&out);
 	return rc;
+}
+
+/* ---- marks: the words of a search in what a result shows ---- */
+
+/* Whether the character at s is part of a word for unicode61, and its
+ * length. */
+static bool word_char(const char *s, size_t len, size_t *n)
+{
+	uint32_t cp;
+
+	*n = code_point((const unsigned char *)s, len, &cp);
+	if (cp < 0x80)
+		return ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') ||
+		       (cp >= '0' && cp <= '9');
+	return !separator(cp);
+}
+
+static bool gram_word(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		uint32_t cp;
+		i += heed__utf8_next(s + i, len - i, &cp);
+		if (heed__gram_cp(cp))
+			return true;
+	}
+	return false;
+}
+
+static void add_mark(struct heed__serve_marks *m, const char *w, size_t len)
+{
+	if (m->n == HEED__SERVE_MAX_TERMS || len == 0 ||
+	    len >= sizeof(m->word[0].text))
+		return;
+	if ((len == 2 && memcmp(w, "OR", 2) == 0) ||
+	    (len == 3 &&
+	     (memcmp(w, "AND", 3) == 0 || memcmp(w, "NOT", 3) == 0)))
+		return;
+	for (size_t i = 0; i < len; i++)
+		m->word[m->n].text[i] = heed__ascii_lower(w[i]);
+	m->word[m->n].len = len;
+	m->word[m->n].inside = gram_word(w, len);
+	m->n++;
+}
+
+void heed__serve_marks_init(struct heed__serve_marks *m, const char *q)
+{
+	size_t len = q ? strlen(q) : 0, i = 0;
+	bool excluded = false;
+
+	memset(m, 0, sizeof(*m));
+	while (i < len) {
+		size_t start = i, n;
+		if (!word_char(q + i, len - i, &n)) {
+			/* "-word" excludes; a dash inside a phrase is text. */
+			if (q[i] == '-' && (i == 0 || blank(q[i - 1])))
+				excluded = true;
+			else if (blank(q[i]))
+				excluded = false;
+			i += n;
+			continue;
+		}
+		while (i < len && word_char(q + i, len - i, &n))
+			i += n;
+		if (!excluded)
+			add_mark(m, q + start, i - start);
+	}
+}
+
+/* Whether word w of s starts with mark k, ASCII case folded. */
+static bool starts_with(const char *w, size_t wlen, const char *k, size_t klen)
+{
+	if (wlen < klen)
+		return false;
+	for (size_t i = 0; i < klen; i++)
+		if (heed__ascii_lower(w[i]) != k[i])
+			return false;
+	return true;
+}
+
+/* The span marked at s[i] (a word's start, or inside a run), if any. */
+static bool mark_at(const struct heed__serve_marks *m, const char *s,
+                    size_t len, size_t i, bool word_start, size_t *end)
+{
+	size_t e = i, n;
+
+	while (word_start && e < len && word_char(s + e, len - e, &n))
+		e += n;
+	for (size_t k = 0; k < m->n; k++) {
+		const char *t = m->word[k].text;
+		size_t tl = m->word[k].len;
+		if (m->word[k].inside && tl <= len - i &&
+		    memcmp(s + i, t, tl) == 0) {
+			*end = i + tl;
+			return true;
+		}
+		if (!m->word[k].inside && word_start &&
+		    starts_with(s + i, e - i, t, tl)) {
+			*end = e;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool heed__serve_mark_next(const struct heed__serve_marks *m, const char *s,
+                           size_t len, size_t from, size_t *start, size_t *end)
+{
+	size_t i = from, n;
+	bool prev_word = false;
+
+	/* Whether from begins a word: the character before it says. */
+	if (from > 0) {
+		size_t b = from - 1;
+		while (b > 0 && ((unsigned char)s[b] & 0xC0) == 0x80)
+			b--;
+		prev_word = word_char(s + b, len - b, &n);
+	}
+	while (i < len) {
+		bool w = word_char(s + i, len - i, &n);
+		if (w && mark_at(m, s, len, i, !prev_word, end)) {
+			*start = i;
+			return true;
+		}
+		prev_word = w;
+		i += n;
+	}
+	return false;
 }
 
 /* ---- cursors: "<sort letter>.<key>.<id>", URL-safe as they are ---- */

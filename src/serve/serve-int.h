@@ -4,8 +4,9 @@
  *
  *   pure, no I/O:  escape.c (HTML, URL and JSON-safe text), query.c (what a
  *                  person typed into an FTS5 expression; search arguments;
- *                  cursors), permit.c (what a page's permissions let us
- *                  show), svg.c (bar charts)
+ *                  cursors), svg.c (bar charts); what a page's
+ *                  permissions let us show is src/common/permit.c,
+ *                  which the crawl reads too
  *   pages:         html.c (the HTML pages), api.c (the JSON API),
  *                  openapi.c (its OpenAPI document), route.c (path to page)
  *   shell:         metrics.c (counters for /metrics), http.c
@@ -46,11 +47,6 @@ heed_status heed__utf8_clean(struct heed_buf *b, const char *s, size_t len);
  * with a host, and no byte below 0x21, no quote, '<', '>' or '\\'. Any
  * other scheme (javascript:, data:, ...) is never a link. */
 bool heed__serve_safe_link(const char *url);
-/* The length in bytes of the longest prefix of s (len bytes) that holds at
- * most max characters (code points), or max words (runs of non-space),
- * cut at a character boundary; len when s is short enough. */
-size_t heed__serve_cut_chars(const char *s, size_t len, size_t max);
-size_t heed__serve_cut_words(const char *s, size_t len, size_t max);
 
 /* ---- query.c */
 
@@ -92,6 +88,32 @@ heed_status heed__serve_fts_query(const struct heed_allocator *a,
                                   struct heed_diag *diag);
 
 /*
+ * The words of a search, to mark where a result shows them (the title and
+ * the snippet of a results page). Each word a search looks for (not an
+ * excluded one, not an operator) marks every word of the text that starts
+ * with it, case folded in ASCII: "film" marks "Films", as the stemmer
+ * found it; a word of a script written without spaces marks each place
+ * it occurs inside a run. At most HEED__SERVE_MAX_TERMS words are kept.
+ */
+struct heed__serve_marks {
+	struct {
+		char text[HEED__SERVE_MAX_QUERY];
+		size_t len;
+		bool inside; /* a script without spaces: found inside a run */
+	} word[HEED__SERVE_MAX_TERMS];
+	size_t n;
+};
+
+/* The marks of the search text q (NULL: none). */
+void heed__serve_marks_init(struct heed__serve_marks *m, const char *q);
+
+/* The first span of s[from..len) that m marks: true with its bytes in
+ * *start and *end, false when there is none. Spans never cut a UTF-8
+ * sequence. */
+bool heed__serve_mark_next(const struct heed__serve_marks *m, const char *s,
+                           size_t len, size_t from, size_t *start, size_t *end);
+
+/*
  * Reads the search arguments (docs/serve.md, "Search"): q, site, tag,
  * lang, from, to (YYYY-MM-DD or a full ISO 8601 date), min_views,
  * max_views, sort (relevance, views, date, fetched), cursor, limit (1 to
@@ -118,24 +140,6 @@ void heed__serve_cursor_format(heed_search_sort sort,
                                char out[HEED__SERVE_CURSOR_SIZE]);
 heed_status heed__serve_cursor_parse(const char *text, heed_search_sort sort,
                                      struct heed_search_cursor *c);
-
-/* ---- permit.c: what a shown page's permissions (the JSON of its
- * `permissions` column) let the index show of it at now_s. Anything that
- * is not readable permissions JSON shows no snippet and no thumbnail. */
-struct heed__serve_permit {
-	bool snippet;         /* the description may be shown */
-	size_t snippet_chars; /* at most this many characters; 0: no limit */
-	size_t snippet_words; /* at most this many words; 0: no limit */
-	bool thumbnail;       /* the thumbnail URL may be shown (as a link,
-	                         never an <img>: heed shows no media) */
-	/* Why the snippet is cut or left out, for the record page, e.g.
-	 * "ACAP present-snippet max-length 20 chars" or "nosnippet
-	 * (robots meta)"; "" when nothing is withheld. */
-	char why[160];
-};
-
-void heed__serve_permit(const char *permissions_json, int64_t now_s,
-                        struct heed__serve_permit *p);
 
 /* ---- svg.c: a small bar chart, drawn by heed, no script. */
 struct heed__svg_bar {

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "heed/store_search.h"
+#include "store/grams-int.h"
 #include "store/pg-int.h"
 
 /* ASCII other than letters and digits as spaces (unicode61's separators
@@ -46,8 +47,25 @@
  * word is cleaned of punctuation), one position wide, so that a phrase
  * never spans the end of one column and the start of the next (|| would
  * make them adjacent), as FTS5's phrases stay in one column. */
-#define GAP       " || '.:1'::tsvector || "
-#define VEC(t, w) "setweight(to_tsvector('heed_search', " CLEAN(t) "), '" w "')"
+#define GAP " || '.:1'::tsvector || "
+#define VEC(t, w)                                                             \
+	"setweight(to_tsvector('heed_search', heed_grams(" CLEAN(t) ")), '" w \
+	                                                            "')"
+/* A text with its runs of scripts written without spaces as the index
+ * holds them (grams-int.h): each run of two or more characters as its
+ * bigrams, in place, so that a word's bigrams stand in a row; a lone
+ * character as itself; and after the text every such character alone, so
+ * that a search for one character finds it anywhere in a run. */
+#define FN_GRAMS                                                               \
+	"CREATE OR REPLACE FUNCTION heed_grams(t text) RETURNS text LANGUAGE " \
+	"plpgsql IMMUTABLE STRICT AS $f$ DECLARE o text := ''; u text := ''; " \
+	"c text; p text; n int := length(t); BEGIN IF t !~ '" HEED__GRAM_CLASS \
+	"' THEN RETURN t; END IF; FOR i IN 1..n LOOP c := substr(t, i, 1); "   \
+	"IF c ~ '" HEED__GRAM_CLASS "' THEN u := u || ' ' || c; IF p IS NOT "  \
+	"NULL THEN o := o || ' ' || p || c; ELSIF i = n OR substr(t, i + 1, "  \
+	"1) !~ '" HEED__GRAM_CLASS "' THEN o := o || ' ' || c; END IF; p := "  \
+	"c; ELSE IF p IS NOT NULL THEN o := o || ' '; END IF; p := NULL; o "   \
+	":= o || c; END IF; END LOOP; RETURN o || ' ' || u; END $f$;"
 
 /* A page's record and permissions as jsonb: NULL when not JSON, as
  * SQLite's json_valid guards. */
@@ -99,53 +117,90 @@
 	"IMMUTABLE AS $f$ SELECT CASE jsonb_typeof(v) WHEN 'number' THEN " \
 	"(v #>> '{}')::float8 WHEN 'boolean' THEN CASE WHEN v = "          \
 	"'true'::jsonb THEN 1 ELSE 0 END END $f$;"
+/* The usage that lists a page: present-link, or present in permissions
+ * stored before present-link was (src/common/permit.c). */
+#define LINK_USAGE(member)                                      \
+	"coalesce(m #> '{acap,present-link," member "}', m #> " \
+	"'{acap,present," member "}')"
+/* What the index holds of a description: what may be shown of it, as
+ * search_docs does on SQLite (sqlite_search.c, INDEXED_DESCRIPTION). */
+#define DESC "(r #>> '{description,value}')"
+#define INDEXED_DESCRIPTION                                                 \
+	"CASE WHEN jsonb_typeof(m #> '{search,description_chars}') = "      \
+	"'number' THEN left(" DESC ", least(greatest((m #>> "               \
+	"'{search,description_chars}')::numeric, 0), 2147483647)::int) "    \
+	"WHEN m IS NOT NULL AND m #> '{meta_robots,nosnippet}' IS "         \
+	"DISTINCT FROM 'true'::jsonb AND m #> '{meta_robots,max_snippet}' " \
+	"IS NULL AND NOT heed_refused(m #> '{acap,present,permitted}') "    \
+	"AND NOT heed_refused(m #> '{acap,present-snippet,permitted}') "    \
+	"AND m #> '{acap,present-snippet,max_length}' IS NULL AND m #> "    \
+	"'{acap,present-snippet,expires}' IS NULL THEN " DESC " END"
 /* Page pid's rows in page_tags and search_docs, from its row. */
 #define FN_INDEX                                                               \
-	"CREATE FUNCTION heed_search_index(pid bigint) RETURNS void LANGUAGE " \
-	"sql AS $f$ DELETE FROM page_tags WHERE page_id = pid; INSERT INTO "   \
-	"page_tags(tag, page_id) SELECT DISTINCT t, pid FROM pages p, "        \
-	"heed_json(p.record) r, heed_tags(r) t WHERE p.id = pid; INSERT INTO " \
-	"search_docs(page_id, host, tsv, listed, hidden_from, language) "      \
-	"SELECT p.id, p.host, " VEC("coalesce(p.title, '')", "A")              \
-	        GAP VEC("coalesce(r #>> '{description,value}', '')", "B")      \
-	                GAP VEC("coalesce((SELECT string_agg(t, ' ') FROM "    \
-	                        "heed_tags(r) t), '')",                        \
-	                        "C") GAP VEC("coalesce((r #>> "                \
-	                                     "'{site_name,value}') || ' "      \
-	                                     "', "                             \
-	                                     "'') || p.host",                  \
-	                                     "D") "\n, p.status BETWEEN "      \
-	                                          "200 AND 299 AND NOT "       \
-	                                          "heed_refused(m #> "         \
-	                                          "'{acap,index,permitted}"    \
-	                                          "') AND NOT "                \
-	                                          "heed_refused(m #> "         \
-	                                          "'{acap,present,"            \
-	                                          "permitted}'), "             \
-	                                          "least(heed_limit(m #> "     \
-	                                          "'{acap,index,expires}')"    \
-	                                          ", heed_limit(m #> "         \
-	                                          "'{acap,present,expires}"    \
-	                                          "'), "                       \
-	                                          "heed_limit(m #> "           \
-	                                          "'{meta_robots,"             \
-	                                          "unavailable_after}')), "    \
-	                                          "lower(r #>> "               \
-	                                          "'{language,value}') "       \
-	                                          "FROM pages p, "             \
-	                                          "heed_json(p.record) r, "    \
-	                                          "heed_json(p."               \
-	                                          "permissions) m WHERE "      \
-	                                          "p.id = pid ON CONFLICT "    \
-	                                          "(page_id) DO "              \
-	                                          "UPDATE SET host = "         \
-	                                          "excluded.host, tsv = "      \
-	                                          "excluded.tsv, listed = "    \
-	                                          "excluded.listed, "          \
-	                                          "hidden_from = "             \
-	                                          "excluded.hidden_from, "     \
-	                                          "language = "                \
-	                                          "excluded.language; $f$;"
+	"CREATE OR REPLACE FUNCTION heed_search_index(pid bigint) RETURNS "    \
+	"void LANGUAGE sql AS $f$ DELETE FROM page_tags WHERE page_id = pid; " \
+	"INSERT INTO page_tags(tag, page_id) SELECT DISTINCT t, pid FROM "     \
+	"pages p, heed_json(p.record) r, heed_tags(r) t WHERE p.id = pid; "    \
+	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, "    \
+	"language) SELECT p.id, p.host, " VEC(                                 \
+	        "coalesce(p.title, '')",                                       \
+	        "A") GAP VEC("coalesce(" INDEXED_DESCRIPTION ", '')",          \
+	                     "B") GAP VEC("coalesce((SELECT string_agg(t, ' "  \
+	                                  "') FROM heed_tags(r) t), "          \
+	                                  "'')",                               \
+	                                  "C") GAP                             \
+	        VEC("coalesce((r #>> '{site_name,value}') || ' ', '') || "     \
+	            "p.host",                                                  \
+	            "D") ", p.status BETWEEN 200 AND 299 AND NOT "             \
+	                 "heed_refused(m #> "                                  \
+	                 "'{acap,index,permitted}') AND NOT "                  \
+	                 "heed_refused(" LINK_USAGE(                           \
+	                         "permitted") "), least(heed_limit(m #> "      \
+	                                      "'{acap,index,expires}'), "      \
+	                                      "heed_limit(" LINK_USAGE(        \
+	                                              "expires") "), "         \
+	                                                         "heed_limit(" \
+	                                                         "m #> "       \
+	                                                         "'{meta_"     \
+	                                                         "robots,"     \
+	                                                         "unavailable" \
+	                                                         "_after}'))," \
+	                                                         " lower(r "   \
+	                                                         "#>> "        \
+	                                                         "'{language," \
+	                                                         "value}') "   \
+	                                                         "FROM pages " \
+	                                                         "p, "         \
+	                                                         "heed_json("  \
+	                                                         "p.record) "  \
+	                                                         "r, "         \
+	                                                         "heed_json("  \
+	                                                         "p."          \
+	                                                         "permissions" \
+	                                                         ") m WHERE "  \
+	                                                         "p.id = pid " \
+	                                                         "ON "         \
+	                                                         "CONFLICT "   \
+	                                                         "(page_id) "  \
+	                                                         "DO UPDATE "  \
+	                                                         "SET host = " \
+	                                                         "excluded."   \
+	                                                         "host, tsv "  \
+	                                                         "= "          \
+	                                                         "excluded."   \
+	                                                         "tsv, "       \
+	                                                         "listed = "   \
+	                                                         "excluded."   \
+	                                                         "listed, "    \
+	                                                         "hidden_"     \
+	                                                         "from = "     \
+	                                                         "excluded."   \
+	                                                         "hidden_"     \
+	                                                         "from, "      \
+	                                                         "language = " \
+	                                                         "excluded."   \
+	                                                         "language; "  \
+	                                                         "$f$;"
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"
@@ -179,7 +234,7 @@ static const char *const pg_search_migrations[] = {
         "BIGINT NOT NULL REFERENCES pages(id) ON DELETE CASCADE, PRIMARY "
         "KEY (tag, page_id));"
         "CREATE INDEX page_tags_page ON page_tags (page_id);" FN_JSON
-                FN_UNIXEPOCH FN_TAGS FN_REFUSED FN_LIMIT FN_INDEX
+                FN_UNIXEPOCH FN_TAGS FN_REFUSED FN_LIMIT FN_GRAMS FN_INDEX
         "CREATE INDEX pages_search_views ON pages ((-coalesce(views, -1)), "
         "id);"
         "CREATE INDEX pages_search_date ON pages ((coalesce("
@@ -200,6 +255,10 @@ static const char *const pg_search_migrations[] = {
         "NEW.permissions) EXECUTE FUNCTION heed_search_pages();" INDEX_ALL,
         "SELECT 1;",
         "SELECT 1;",
+        /* 4: each thing shown asks its own ACAP usage (present-link
+         * lists a page), and the index holds only what may be shown of
+         * a description (sqlite_search.c's version 4). */
+        FN_GRAMS FN_INDEX INDEX_ALL,
 };
 
 const struct heed_store_area heed__pg_search_area = {

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "store/grams-int.h"
 #include "store/pg-int.h"
 
 /* Nesting bound: parentheses and column filters deeper than this are
@@ -147,6 +148,44 @@ static void put(struct xlate *x, const char *s)
 		x->rc = heed__buf_add(x->out, s, strlen(s));
 }
 
+/* The run of characters of a script written without spaces at text[i]
+ * (grams-int.h), as the index holds it: the bigrams of a run of two or
+ * more, a lone character as itself, each a word. Returns the index past
+ * the run. */
+static size_t gram_run(struct xlate *x, const char *text, size_t i, size_t len,
+                       bool *any)
+{
+	size_t at[3] = {i, i, i}, n = 0;
+	uint32_t cp;
+
+	while (i < len && x->rc == HEED_OK) {
+		size_t step = heed__utf8_next(text + i, len - i, &cp);
+		if (!heed__gram_cp(cp))
+			break;
+		at[0] = at[1];
+		at[1] = i;
+		at[2] = i + step;
+		i += step;
+		if (++n >= 2) {
+			if (*any)
+				x->rc = heed__buf_addc(x->out, ' ');
+			if (x->rc == HEED_OK)
+				x->rc = heed__buf_add(x->out, text + at[0],
+				                      at[2] - at[0]);
+			*any = true;
+		}
+	}
+	if (n == 1 && x->rc == HEED_OK) {
+		if (*any)
+			x->rc = heed__buf_addc(x->out, ' ');
+		if (x->rc == HEED_OK)
+			x->rc = heed__buf_add(x->out, text + at[1],
+			                      at[2] - at[1]);
+		*any = true;
+	}
+	return i;
+}
+
 /* The phrase at the current token as one quoted to_tsquery operand:
  * words separated by single spaces (nothing for a phrase without one),
  * then :* for a prefix and the column's weight. */
@@ -160,6 +199,14 @@ static void phrase(struct xlate *x, char weight)
 	put(x, "'");
 	for (size_t i = 0; i < lx->len && x->rc == HEED_OK; i++) {
 		unsigned char c = (unsigned char)lx->text[i];
+		uint32_t cp = 0;
+		if (c >= 0x80)
+			heed__utf8_next(lx->text + i, lx->len - i, &cp);
+		if (heed__gram_cp(cp)) {
+			i = gram_run(x, lx->text, i, lx->len, &any) - 1;
+			space = true;
+			continue;
+		}
 		if (c < 0x80 && !bare(c)) {
 			space = any;
 			continue;

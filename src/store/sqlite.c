@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "store/grams-int.h"
 #include "store/store-int.h"
 
 #define STRINGIFY_(x) #x
@@ -58,7 +59,8 @@ static sqlite3 *heed_tables(void)
 
 	if (sqlite3_open_v2(":memory:", &mem,
 	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-	                    NULL) != SQLITE_OK) {
+	                    NULL) != SQLITE_OK ||
+	    heed__sqlite_search_register(mem) != SQLITE_OK) {
 		sqlite3_close(mem);
 		return NULL;
 	}
@@ -232,6 +234,9 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 		                        "opening the SQLite store");
 	sqlite3_busy_timeout(store->db, SQLITE_BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(store->db, 1);
+	if (heed__sqlite_search_register(store->db) != SQLITE_OK)
+		return heed__store_fail(store, diag,
+		                        "opening the SQLite store");
 	rc = inspect(store, diag);
 	if (rc != HEED_OK)
 		return rc;

@@ -27,7 +27,161 @@
 #include <string.h>
 
 #include "heed/store_search.h"
+#include "store/grams-int.h"
 #include "store/sqlite-rows-int.h"
+
+/*
+ * The FTS5 tokenizer "heed": another tokenizer (its arguments name it, as
+ * for porter: "heed porter unicode61 remove_diacritics 2") for words, and
+ * bigrams for runs of scripts written without spaces (grams-int.h). In a
+ * document each character of a run is a token, with the bigram it starts
+ * at the same position (FTS5_TOKEN_COLOCATED); in a query a run of two or
+ * more characters is the phrase of its bigrams, and one character itself.
+ * So "夜行" finds "夜行列車" and "列車", and "車" finds it too. Offsets
+ * point into the text, so highlight() and snippet() mark the characters.
+ */
+struct gram_tok {
+	fts5_tokenizer inner;  /* the word tokenizer's functions */
+	Fts5Tokenizer *handle; /* and its instance */
+};
+
+/* The word tokenizer's tokens of one piece of the text, at its offset. */
+struct gram_piece {
+	void *ctx;
+	int (*token)(void *, int, const char *, int, int, int);
+	int offset;
+};
+
+static int piece_token(void *ud, int tflags, const char *tok, int len,
+                       int start, int end)
+{
+	struct gram_piece *p = ud;
+
+	return p->token(p->ctx, tflags, tok, len, start + p->offset,
+	                end + p->offset);
+}
+
+/* The tokens of a run of n characters, text[at[i]..at[i + 1]) each. */
+static int gram_run(void *ctx, int flags, const char *text, const int *at,
+                    int n,
+                    int (*token)(void *, int, const char *, int, int, int))
+{
+	bool query = flags & FTS5_TOKENIZE_QUERY;
+	int rc = SQLITE_OK;
+
+	if (query && n == 1)
+		return token(ctx, 0, text + at[0], at[1] - at[0], at[0], at[1]);
+	for (int i = 0; i < n && rc == SQLITE_OK; i++) {
+		bool pair = i + 1 < n;
+		if (!query)
+			rc = token(ctx, 0, text + at[i], at[i + 1] - at[i],
+			           at[i], at[i + 1]);
+		if (rc == SQLITE_OK && pair)
+			rc = token(ctx, query ? 0 : FTS5_TOKEN_COLOCATED,
+			           text + at[i], at[i + 2] - at[i], at[i],
+			           at[i + 2]);
+	}
+	return rc;
+}
+
+/* Longest run the tokenizer cuts at once; a longer one goes on as a new
+ * run (one bigram across the cut is lost). */
+#define GRAM_RUN_MAX 256
+
+static int gram_tokenize(Fts5Tokenizer *t, void *ctx, int flags,
+                         const char *text, int len,
+                         int (*token)(void *, int, const char *, int, int, int))
+{
+	struct gram_tok *g = (struct gram_tok *)t;
+	int at[GRAM_RUN_MAX + 1], rc = SQLITE_OK, i = 0, plain = 0;
+
+	while (i < len && rc == SQLITE_OK) {
+		uint32_t cp;
+		int n = 0, step = (int)heed__utf8_next(text + i,
+		                                       (size_t)(len - i), &cp);
+		if (!heed__gram_cp(cp)) {
+			i += step;
+			continue;
+		}
+		if (i > plain) {
+			struct gram_piece p = {ctx, token, plain};
+			rc = g->inner.xTokenize(g->handle, &p, flags,
+			                        text + plain, i - plain,
+			                        piece_token);
+		}
+		while (i < len && n < GRAM_RUN_MAX && heed__gram_cp(cp)) {
+			at[n++] = i;
+			i += step;
+			if (i < len)
+				step = (int)heed__utf8_next(
+				        text + i, (size_t)(len - i), &cp);
+		}
+		at[n] = i;
+		if (rc == SQLITE_OK)
+			rc = gram_run(ctx, flags, text, at, n, token);
+		plain = i;
+	}
+	if (rc == SQLITE_OK && len > plain) {
+		struct gram_piece p = {ctx, token, plain};
+		rc = g->inner.xTokenize(g->handle, &p, flags, text + plain,
+		                        len - plain, piece_token);
+	}
+	return rc;
+}
+
+static int gram_create(void *api, const char **args, int nargs,
+                       Fts5Tokenizer **out)
+{
+	fts5_api *fts = api;
+	struct gram_tok *g;
+	void *inner_ud = NULL;
+	int rc;
+
+	*out = NULL;
+	if (nargs < 1)
+		return SQLITE_ERROR;
+	g = sqlite3_malloc(sizeof(*g));
+	if (!g)
+		return SQLITE_NOMEM;
+	rc = fts->xFindTokenizer(fts, args[0], &inner_ud, &g->inner);
+	if (rc == SQLITE_OK)
+		rc = g->inner.xCreate(inner_ud, args + 1, nargs - 1,
+		                      &g->handle);
+	if (rc != SQLITE_OK) {
+		sqlite3_free(g);
+		return rc;
+	}
+	*out = (Fts5Tokenizer *)g;
+	return SQLITE_OK;
+}
+
+static void gram_delete(Fts5Tokenizer *t)
+{
+	struct gram_tok *g = (struct gram_tok *)t;
+
+	if (!g)
+		return;
+	g->inner.xDelete(g->handle);
+	sqlite3_free(g);
+}
+
+int heed__sqlite_search_register(sqlite3 *db)
+{
+	static fts5_tokenizer gram = {gram_create, gram_delete, gram_tokenize};
+	fts5_api *fts = NULL;
+	sqlite3_stmt *st = NULL;
+
+	/* FTS5 hands its API over as a pointer value of this type. */
+	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return SQLITE_ERROR;
+	sqlite3_bind_pointer(st, 1, (void *)&fts, "fts5_api_ptr", NULL);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (!fts)
+		return SQLITE_ERROR;
+	return fts->xCreateTokenizer(fts, "heed", fts, &gram, NULL);
+}
 
 /* A page's record when it is JSON, else NULL: a record that is not JSON
  * indexes as empty instead of failing the write (or the take-down) of its
@@ -54,6 +208,59 @@
 	"(SELECT group_concat(" TAG_VALUE ", ' ') FROM " TAG_ROWS            \
 	") AS tags, coalesce(json_extract(" RECORD ", '$.site_name.value') " \
 	"|| ' ', '') || p.host AS site FROM pages p;"
+/*
+ * What the index holds of a description: what may be shown of it
+ * (docs/serve.md, "What may be shown"), so that a withheld word is not
+ * findable either. The crawl stores the number of characters in the
+ * permissions (search.description_chars, src/crawl/permissions_json.c).
+ * Permissions stored before that hold the description only when nothing
+ * withholds or cuts a snippet.
+ */
+#define DESC_PERMS      "CASE WHEN json_valid(p.permissions) THEN p.permissions END"
+#define DESC_KEPT(path) "json_extract(" DESC_PERMS ", '$." path "')"
+#define INDEXED_DESCRIPTION                                                                                                                                                                                                                  \
+	"CASE WHEN typeof(" DESC_KEPT(                                                                                                                                                                                                       \
+	        "search.description_chars") ") = 'integer' THEN "                                                                                                                                                                            \
+	                                    "substr(json_extract(" RECORD                                                                                                                                                                    \
+	                                    ", '$.description.value'), "                                                                                                                                                                     \
+	                                    "1, " DESC_KEPT(                                                                                                                                                                                 \
+	                                            "search.description_"                                                                                                                                                                    \
+	                                            "chars") ") "                                                                                                                                                                            \
+	                                                     "WHEN"                                                                                                                                                                          \
+	                                                     " " DESC_PERMS                                                                                                                                                                  \
+	                                                     " IS NOT "                                                                                                                                                                      \
+	                                                     "NULL "                                                                                                                                                                         \
+	                                                     "AND " DESC_KEPT("meta_robots.nosnippet") " IS NOT 1 AND " DESC_KEPT("meta_robots.max_snippet") " IS NULL AND " DESC_KEPT("acap.present.permitted") " IS NOT 0 AND " DESC_KEPT( \
+	                                                             "acap."                                                                                                                                                                 \
+	                                                             "\"prese"                                                                                                                                                               \
+	                                                             "nt-"                                                                                                                                                                   \
+	                                                             "snippet"                                                                                                                                                               \
+	                                                             "\"."                                                                                                                                                                   \
+	                                                             "permitt"                                                                                                                                                               \
+	                                                             "ed") " "                                                                                                                                                               \
+	                                                                   "I"                                                                                                                                                               \
+	                                                                   "S"                                                                                                                                                               \
+	                                                                   " "                                                                                                                                                               \
+	                                                                   "N"                                                                                                                                                               \
+	                                                                   "O"                                                                                                                                                               \
+	                                                                   "T"                                                                                                                                                               \
+	                                                                   " "                                                                                                                                                               \
+	                                                                   "0"                                                                                                                                                               \
+	                                                                   " "                                                                                                                                                               \
+	                                                                   "A"                                                                                                                                                               \
+	                                                                   "N"                                                                                                                                                               \
+	                                                                   "D"                                                                                                                                                               \
+	                                                                   " " DESC_KEPT("acap.\"present-snippet\".max_length") " IS NULL AND " DESC_KEPT(                                                                                   \
+	                                                                           "acap.\"present-snippet\".expires") " IS NULL THEN "                                                                                                      \
+	                                                                                                               "json_extract(" RECORD                                                                                                \
+	                                                                                                               ", '$.description.value') END"
+#define DOCS_VIEW_V4                                                    \
+	"CREATE VIEW search_docs AS SELECT p.id AS id, p.title AS "     \
+	"title, " INDEXED_DESCRIPTION                                   \
+	" AS description, (SELECT group_concat(" TAG_VALUE              \
+	", ' ') FROM " TAG_ROWS ") AS tags, coalesce("                  \
+	"json_extract(" RECORD ", '$.site_name.value') || ' ', '') || " \
+	"p.host AS site FROM pages p;"
 #define TAGS_VIEW                                                          \
 	"CREATE VIEW search_tags AS SELECT " TAG_VALUE " AS tag, p.id AS " \
 	"page_id FROM pages p, " TAG_ROWS ";"
@@ -128,16 +335,23 @@
 	"(SELECT new.id AS id, new.host AS host, new.status AS status, " \
 	"new.permissions AS permissions) r"
 #define PERMS "CASE WHEN json_valid(r.permissions) THEN r.permissions END"
-#define LISTED                                                            \
-	"(r.status BETWEEN 200 AND 299 AND json_extract(" PERMS ", "      \
-	"'$.acap.index.permitted') IS NOT 0 AND json_extract(" PERMS ", " \
-	"'$.acap.present.permitted') IS NOT 0)"
+/* The usage that lists a page: present-link, or present in permissions
+ * stored before present-link was (src/common/permit.c). */
+#define LINK_USAGE(perms, member)                                           \
+	"coalesce(json_extract(" perms ", '$.acap.\"present-link\"." member \
+	"'), json_extract(" perms ", '$.acap.present." member "'))"
+#define LISTED                                                       \
+	"(r.status BETWEEN 200 AND 299 AND json_extract(" PERMS ", " \
+	"'$.acap.index.permitted') IS NOT 0 AND " LINK_USAGE(        \
+	        PERMS, "permitted") " IS NOT 0)"
 /* The smallest of the three limits present (min ignores NULL). A limit
  * that is not a number compares above any time, here as in SHOWN. */
-#define HIDDEN_FROM                                                  \
-	"(SELECT min(value) FROM json_each(json_extract(" PERMS ", " \
-	"'$.acap.index.expires', '$.acap.present.expires', "         \
-	"'$.meta_robots.unavailable_after')))"
+#define HIDDEN_FROM                                                        \
+	"(SELECT min(value) FROM json_each(json_array(json_extract(" PERMS \
+	", '$.acap.index.expires'), " LINK_USAGE(                          \
+	        PERMS, "expires") ", "                                     \
+	                          "json_extract(" PERMS                    \
+	                          ", '$.meta_robots.unavailable_after'))))"
 /* Whether page new.id / old.id is listed and has no time limit: one
  * lookup, the permissions being read once per trigger, by the first
  * statement of AGG_ADD. */
@@ -204,6 +418,22 @@
 	"l.page_id CROSS JOIN page_tags t ON t.page_id = l.page_id WHERE "     \
 	"l.hidden_from IS NULL GROUP BY p.host, t.tag;"
 
+/* The triggers of version 2 on: each keeps the index and the counts of
+ * one page, in order with page_tags. */
+#define TRIGGERS_V2                                                            \
+	"CREATE TRIGGER search_pages_ai AFTER INSERT ON pages "                \
+	"BEGIN " DOC_INSERT_V2 AGG_ADD " END;"                                 \
+	"CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages BEGIN " AGG_SUB \
+	        DOC_DELETE " END;"                                             \
+	"CREATE TRIGGER search_pages_bu BEFORE " PAGE_CHANGED                  \
+	" BEGIN " AGG_SUB DOC_DELETE " END;"                                   \
+	"CREATE TRIGGER search_pages_au AFTER " PAGE_CHANGED                   \
+	" BEGIN " DOC_INSERT_V2 AGG_ADD " END;"
+#define AGG_CLEAR                                                     \
+	"DELETE FROM search_listed; DELETE FROM search_host_counts; " \
+	"DELETE FROM search_tag_counts; DELETE FROM "                 \
+	"search_host_tag_counts;"
+
 static const char *const search_migrations[] = {
         DOCS_VIEW TAGS_VIEW
         "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
@@ -244,15 +474,8 @@ static const char *const search_migrations[] = {
          * so version 1's INSERT OR IGNORE into page_tags failed the write
          * of a page whose changed record repeats a tag: DISTINCT. */
         "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
-        "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
-        "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages "
-        "BEGIN " DOC_INSERT_V2 AGG_ADD " END;"
-        "CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages "
-        "BEGIN " AGG_SUB DOC_DELETE " END;"
-        "CREATE TRIGGER search_pages_bu BEFORE " PAGE_CHANGED
-        " BEGIN " AGG_SUB DOC_DELETE " END;"
-        "CREATE TRIGGER search_pages_au AFTER " PAGE_CHANGED
-        " BEGIN " DOC_INSERT_V2 AGG_ADD " END;" AGG_ALL,
+        "DROP TRIGGER search_pages_bu; DROP TRIGGER "
+        "search_pages_au;" TRIGGERS_V2 AGG_ALL,
         /* 3: prefix indexes of two and three characters. Without them
          * FTS5 answers "kal*" by merging the lists of every word that
          * starts so (dozens, 174,044 pages for kal* at 1,000,000
@@ -266,6 +489,20 @@ static const char *const search_migrations[] = {
         "tags, site, content='search_docs', content_rowid='id', "
         "tokenize='porter unicode61 remove_diacritics 2', prefix='2 "
         "3');" FTS_ALL,
+        /* 4: each thing shown asks its own ACAP usage (present-link
+         * lists a page), the index holds only what may be shown of a
+         * description, and words of scripts written without spaces are
+         * cut into bigrams by the tokenizer "heed" (above), so that a
+         * Chinese, Japanese, Korean or Thai word is found inside a run.
+         * The view, the listing rule in the triggers and everything
+         * computed from them are made again. */
+        "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
+        "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
+        "DROP TABLE search_fts; DROP VIEW search_docs;" DOCS_VIEW_V4
+        "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
+        "tags, site, content='search_docs', content_rowid='id', "
+        "tokenize='heed porter unicode61 remove_diacritics 2', "
+        "prefix='2 3');" TRIGGERS_V2 FTS_ALL AGG_CLEAR AGG_ALL,
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -283,14 +520,20 @@ const struct heed_store_area heed__store_search_area = {
  * renderer then shows no snippet and no thumbnail).
  */
 #define PERM "json_extract(p.permissions, '$."
-#define SHOWN                                                          \
-	"(p.status BETWEEN 200 AND 299 AND (p.permissions IS NULL OR " \
-	"NOT json_valid(p.permissions) OR (" PERM                      \
-	"acap.index.permitted') IS NOT 0 AND " PERM                    \
-	"acap.present.permitted') IS NOT 0 AND "                       \
-	"coalesce(" PERM "acap.index.expires') > ?1, 1) AND "          \
-	"coalesce(" PERM "acap.present.expires') > ?1, 1) AND "        \
-	"coalesce(" PERM "meta_robots.unavailable_after') > ?1, 1))))"
+#define SHOWN                                                              \
+	"(p.status BETWEEN 200 AND 299 AND (p.permissions IS NULL OR "     \
+	"NOT json_valid(p.permissions) OR (" PERM                          \
+	"acap.index.permitted') IS NOT 0 AND " LINK_USAGE(                 \
+	        "p.permissions",                                           \
+	        "permitted") " IS NOT 0 AND "                              \
+	                     "coalesce(" PERM                              \
+	                     "acap.index.expires') > ?1, 1) AND "          \
+	                     "coalesce(" LINK_USAGE(                       \
+	                             "p.permissions",                      \
+	                             "expires") " > ?1, 1) AND "           \
+	                                        "coalesce(" PERM           \
+	                                        "meta_robots.unavailable_" \
+	                                        "after') > ?1, 1))))"
 
 #define PAGE_COLUMNS                                                           \
 	"p.url, p.final_url, p.host, p.status, p.fetched_at, p.checked_at, "   \
@@ -1008,10 +1251,7 @@ static heed_status sqlite_search_reindex(heed_store *store)
 	static const char rebuild[] =
 	        "INSERT INTO search_fts(search_fts) "
 	        "VALUES('delete-all');" FTS_ALL
-	        "DELETE FROM page_tags;" TAGS_ALL
-	        "DELETE FROM search_listed; DELETE FROM search_host_counts; "
-	        "DELETE FROM search_tag_counts; DELETE FROM "
-	        "search_host_tag_counts;" AGG_ALL;
+	        "DELETE FROM page_tags;" TAGS_ALL AGG_CLEAR AGG_ALL;
 
 	return store->backend->exec(store, rebuild);
 }

@@ -2,7 +2,10 @@
  * Fuzz target: the search box and the escapes of `heed serve` (src/serve
  * query.c, escape.c). The input is the text of a query and, after a
  * newline, "name=value" lines as search arguments. Invariants: a returned
- * FTS5 expression is accepted by a real FTS5 table of the index's columns;
+ * FTS5 expression is accepted by a real FTS5 table of the index's columns
+ * and tokenizer (heed's, which cuts scripts without spaces, is fuzzed on
+ * the way, with the query as a document too); the marks of a query are
+ * non-empty spans in order, on character boundaries, inside the text;
  * escaped HTML holds no raw < > " ' and is valid UTF-8; cleaned text is
  * valid UTF-8; a parsed cursor formats back to one that parses the same.
  */
@@ -11,6 +14,7 @@
 #include <string.h>
 
 #include "serve/serve-int.h"
+#include "store/grams-int.h"
 
 static sqlite3_stmt *match_stmt(void)
 {
@@ -19,9 +23,11 @@ static sqlite3_stmt *match_stmt(void)
 
 	if (!st &&
 	    (sqlite3_open(":memory:", &db) != SQLITE_OK ||
+	     heed__sqlite_search_register(db) != SQLITE_OK ||
 	     sqlite3_exec(db,
 	                  "CREATE VIRTUAL TABLE search_fts USING fts5(title, "
-	                  "description, tags, site);"
+	                  "description, tags, site, tokenize='heed porter "
+	                  "unicode61 remove_diacritics 2');"
 	                  "INSERT INTO search_fts VALUES('a','b','c','d');",
 	                  NULL, NULL, NULL) != SQLITE_OK ||
 	     sqlite3_prepare_v2(db,
@@ -86,6 +92,36 @@ static void check_escapes(const char *s, size_t len)
 	heed__buf_free(&b);
 }
 
+static bool boundary(const char *s, size_t len, size_t at)
+{
+	return at == len || ((unsigned char)s[at] & 0xC0) != 0x80;
+}
+
+/* The marks of query q over data as a page shows it (cleaned as the
+ * extractor stores text): in order, non-empty, on character boundaries,
+ * in bounds. */
+static void check_marks(const char *q, const char *data, size_t size)
+{
+	struct heed__serve_marks m;
+	struct heed_buf b;
+	size_t at = 0, start, end, len;
+	const char *s;
+
+	heed__buf_init(&b, heed_allocator_default(), 3 * size + 16);
+	if (heed__utf8_clean(&b, data, size) != HEED_OK)
+		abort();
+	s = heed__buf_str(&b);
+	len = b.len;
+	heed__serve_marks_init(&m, q);
+	while (heed__serve_mark_next(&m, s, len, at, &start, &end)) {
+		if (start < at || end <= start || end > len ||
+		    !boundary(s, len, start) || !boundary(s, len, end))
+			abort();
+		at = end;
+	}
+	heed__buf_free(&b);
+}
+
 /* Splits "name=value" lines into args (in place, in a copy). */
 static void split_args(char *s, struct heed__serve_args *a)
 {
@@ -119,8 +155,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		*nl = '\0';
 	if (heed__serve_fts_query(heed_allocator_default(), text, &fts, NULL) ==
 	            HEED_OK &&
-	    fts)
+	    fts) {
 		check_fts(fts);
+		check_marks(text, (const char *)data, size);
+	}
 	free(fts);
 	split_args(nl ? nl + 1 : NULL, &args);
 	if (heed__serve_parse_search(heed_allocator_default(), &args, 20, 0, &q,

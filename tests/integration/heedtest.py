@@ -99,6 +99,22 @@ def run_heed(*args, input=None, timeout=120, check=None, env=None):
     return proc
 
 
+def edit_pages_by_hand(db, sql, rows):
+    """Runs sql over rows on the pages of store connection db (Python's
+    sqlite3) as an edit by hand that heed does not see: the search
+    triggers, which need heed's FTS5 tokenizer, are set aside for it and
+    put back, so the search index keeps what it had."""
+    triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE "
+                          "type = 'trigger' AND tbl_name = 'pages'"
+                          ).fetchall()
+    with db:
+        for name, _ in triggers:
+            db.execute(f'DROP TRIGGER "{name}"')
+        db.executemany(sql, rows)
+        for _, text in triggers:
+            db.execute(text)
+
+
 def run_heed_json(*args, **kw):
     proc = run_heed(*args, **kw)
     return proc, json.loads(proc.stdout)

@@ -146,11 +146,25 @@ def acap_script():
               b"ACAP-crawler: *\nACAP-allow-crawl: /\nACAP-allow-index: /\n"
               b"ACAP-allow-present: /\nACAP-disallow-present: /hidden/\n"
               b"ACAP-allow-present-snippet: / max-length=%d-chars\n"
+              b"ACAP-disallow-present-snippet: /nosnippet/\n"
+              b"ACAP-disallow-present-thumbnail: /nothumb/\n"
+              b"ACAP-allow-present-snippet: /words/ max-length=3-words\n"
               % ACAP_LIMIT)
+    thumb = '<meta property="og:image" content="https://img.acap.test/t.png">'
+
     return {
         "/robots.txt": ("status", 200, robots),
         "/": ok(page("ACAP home", "Home of the ACAP site.",
-                     links=["/a.html", "/hidden/secret.html"])),
+                     links=["/a.html", "/hidden/secret.html",
+                            "/nosnippet/n.html", "/nothumb/t.html",
+                            "/words/w.html"])),
+        # Each usage refused on its own: the page stays listed.
+        "/nosnippet/n.html": ok(page("Snippetless page", "Withheld "
+                                     "zebrasnip text.", head=thumb)),
+        "/nothumb/t.html": ok(page("Thumbless page", "Shown thumbword.",
+                                   head=thumb)),
+        "/words/w.html": ok(page("Wordlimited page", "Alpha wordone "
+                                 "wordtwo fourwordhidden five.")),
         "/a.html": ok(page("Snippet limited article", ACAP_DESC, ["acaptag"],
                            10, "2026-03-03T00:00:00Z")),
         "/hidden/secret.html": ok(page("Presentation refusedword page",
@@ -420,7 +434,8 @@ class Index:
 
     def visible_ids(self):
         """Ids of the pages that may be shown, from the store itself: 2xx,
-        not refused by ACAP present/index, not past unavailable_after."""
+        not refused by ACAP index or present-link (present in older
+        records), not past unavailable_after."""
         now = time.time()
         out = set()
         for i, status, perm in self.sql(
@@ -431,7 +446,7 @@ class Index:
             acap = p.get("acap") or {}
             if any((acap.get(u) or {}).get("permitted") is False or
                    (acap.get(u) or {}).get("expires", now + 1) <= now
-                   for u in ("index", "present")):
+                   for u in ("index", "present", "present-link")):
                 continue
             robots = p.get("meta_robots") or {}
             if robots.get("unavailable_after", now + 1) <= now:

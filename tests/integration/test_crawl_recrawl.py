@@ -31,6 +31,7 @@ import tempfile
 import time
 
 from heedtest import (Checks, Dnsmasq, ScriptedHttpServer, free_port_on,
+                      edit_pages_by_hand,
                       run_heed)
 
 ADDRESSES_A = ["127.0.0.191", "127.0.0.192"]
@@ -217,8 +218,7 @@ def delete_records(urls):
     """The page records go; their visit rows stay (a store edited by
     hand, or a record lost)."""
     db = sqlite3.connect(store, timeout=10)
-    with db:
-        db.executemany("DELETE FROM pages WHERE url = ?",
+    edit_pages_by_hand(db, "DELETE FROM pages WHERE url = ?",
                        [(u,) for u in urls])
     db.close()
 

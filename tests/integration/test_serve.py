@@ -126,7 +126,8 @@ def check_store_holds_what_the_sites_said():
     snippet = perm["a.html"]["acap"]["present-snippet"]
     assert snippet["permitted"] and snippet["max_length"] == ACAP_LIMIT and \
         snippet["max_length_unit"] == "chars", snippet
-    assert perm["hidden/secret.html"]["acap"]["present"]["permitted"] is False
+    assert perm["hidden/secret.html"]["acap"]["present-link"]["permitted"] \
+        is False
     assert perm["nosnip.html"]["meta_robots"]["nosnippet"] is True
     assert perm["max10.html"]["meta_robots"]["max_snippet"] == 10
     assert perm["gone.html"]["meta_robots"]["unavailable_after"] == 1577836800
@@ -371,6 +372,27 @@ def check_fts5_syntax_is_never_a_500():
                 assert json.loads(b)["error"]["message"], text
 
 
+def check_matched_words_marked():
+    """The words of a search are marked in titles and snippets, escaped
+    like every crawled string."""
+    body = get("/search?q=bridge")[2].decode()
+    assert "<mark>Bridge</mark> reopens" in body, body[:3000]
+    assert "harbour <mark>bridge</mark> carries" in body, body[:3000]
+    body = get("/search?q=hostileword")[2].decode()
+    assert "&gt; <mark>hostileword</mark>" in body, body[:3000]
+    assert "<img" not in body.lower()
+
+
+def check_query_without_words_is_400():
+    """A query of symbols alone would match the whole index: it is refused
+    with the reason, in the API and on the page; a blank one lists all."""
+    for raw in ("*", "%22", "(", q("\U0001F600"), "%C0%AF", "%22%22",
+                "-", "...%20!!!"):
+        msg = assert_error(f"/search?q={raw}")
+        assert "no searchable words" in msg, (raw, msg)
+    assert len(search({"q": "  "})) == len(search({}))
+
+
 # ---- search, filters, sorts, pagination ------------------------------------
 
 def check_search_by_title_description_tag_and_site_name():
@@ -554,6 +576,58 @@ def check_nosnippet_and_max_snippet():
         if title.startswith("Nosnippet"):
             assert not doc.find("p", cls="snippet", within=li), li
     Doc(srv.html(f"/records/{n}")).one("p", id="withheld")
+
+
+def check_acap_each_usage_asked_precisely():
+    """A present-snippet or present-thumbnail refusal withholds that thing
+    only (ACAP 1.1, 2.4.3: the fallback to present is for a crawler that
+    cannot act on the derived usage); the stored permissions say which
+    usage was refused; a word heed may not show is not findable."""
+    perm = {url.split("/", 3)[3]: json.loads(p) for url, p in ix.sql(
+        "SELECT url, permissions FROM pages WHERE host = ?",
+        host("acap.test"))}
+    n = perm["nosnippet/n.html"]["acap"]
+    assert n["present-snippet"]["permitted"] is False, n
+    assert n["present-link"]["permitted"] is True, n
+    assert n["present-thumbnail"]["permitted"] is True, n
+    assert "present" not in n, n
+    t = perm["nothumb/t.html"]["acap"]
+    assert t["present-thumbnail"]["permitted"] is False, t
+    assert t["present-snippet"]["permitted"] is True, t
+    assert perm["nosnippet/n.html"]["search"]["description_chars"] == 0
+    assert perm["words/w.html"]["search"]["description_chars"] == \
+        len("Alpha wordone wordtwo")
+
+    ns, nt = pid("acap.test", "/nosnippet/n.html"), pid("acap.test",
+                                                       "/nothumb/t.html")
+    rec = srv.json(f"/api/v1/records/{ns}")
+    assert rec["title"] == "Snippetless page", rec
+    assert rec.get("description") is None, rec
+    assert "img.acap.test" in json.dumps(rec), rec
+    body = get(f"/records/{ns}")[2].decode()
+    assert "zebrasnip" not in body and "Snippetless page" in body
+    assert "present-snippet" in body, "the record page names the usage"
+    rec = srv.json(f"/api/v1/records/{nt}")
+    assert rec["description"] == "Shown thumbword.", rec
+    assert "img.acap.test" not in json.dumps(rec), rec
+    assert "img.acap.test" not in get(f"/records/{nt}")[2].decode()
+
+    # Listed and findable by what is shown...
+    assert urls(search({"q": "snippetless"})) == {"acap.test/nosnippet/n.html"}
+    assert urls(search({"q": "thumbword"})) == {"acap.test/nothumb/t.html"}
+    assert urls(search({"q": "wordtwo"})) == {"acap.test/words/w.html"}
+    assert "acap.test/a.html" in urls(search({"q": "description"}))
+    # ... never by what is withheld: a refused snippet, words past an ACAP
+    # max-length in words or chars, robots nosnippet and max-snippet.
+    for word, path in (("zebrasnip", "acap.test/nosnippet/n.html"),
+                       ("fourwordhidden", "acap.test/words/w.html"),
+                       ("twenty", "acap.test/a.html"),
+                       ("show", "robots.test/nosnip.html"),
+                       ("please", "robots.test/max10.html")):
+        got = urls(search({"q": word}))
+        assert path not in got, (word, got)
+        for page in (f"/search?q={word}", f"/api/v1/search?q={word}"):
+            assert path not in get(page)[2].decode(), (word, page)
 
 
 def check_hidden_pages_nowhere():
@@ -885,7 +959,10 @@ def check_reindex_gives_the_same_results():
     assert results_now() == before
     db = sqlite3.connect(f"file:{ix.store}?mode=ro", uri=True)
     try:
-        fts = db.execute("SELECT COUNT(*) FROM search_fts").fetchone()[0]
+        # search_fts needs heed's tokenizer; its shadow table of
+        # document sizes has one row per indexed page.
+        fts = db.execute("SELECT COUNT(*) FROM search_fts_docsize"
+                         ).fetchone()[0]
         pages = db.execute("SELECT COUNT(*) FROM pages WHERE status "
                            "BETWEEN 200 AND 299").fetchone()[0]
     finally:
@@ -960,12 +1037,19 @@ def check_kill_9_mid_crawl_leaves_index_consistent():
     found = search({"q": "marmot"}, limit=7)
     assert len(found) == stored, (len(found), stored)
     assert len({i["id"] for i in found}) == stored
+    # FTS5's integrity-check needs heed's tokenizer: the index holds one
+    # document per page kept (the unit tests run the check itself).
     db = sqlite3.connect(backup_copy())
     try:
-        db.execute("INSERT INTO search_fts(search_fts) "
-                   "VALUES('integrity-check')")
+        docs = db.execute("SELECT COUNT(*) FROM search_fts_docsize "
+                          "WHERE id NOT IN (SELECT id FROM pages)"
+                          ).fetchone()[0]
+        missing = db.execute("SELECT COUNT(*) FROM pages WHERE id NOT IN "
+                             "(SELECT id FROM search_fts_docsize)"
+                             ).fetchone()[0]
     finally:
         db.close()
+    assert (docs, missing) == (0, 0), (docs, missing)
     assert get("/healthz")[0] == 200
     # The killed crawl's lock is gone with it: a rebuild runs, and finds
     # what the triggers had kept.
@@ -1097,6 +1181,8 @@ try:
         check_cursor_of_another_search_is_400,
         check_nul_in_the_address_is_400,
         check_fts5_syntax_is_never_a_500,
+        check_query_without_words_is_400,
+        check_matched_words_marked,
         check_concurrent_requests_and_idle_connections,
         check_search_by_title_description_tag_and_site_name,
         check_items_carry_authors_and_publisher,
@@ -1106,6 +1192,7 @@ try:
         check_cursor_walks_every_result_once,
         check_acap_snippet_limit_cut_in_html_and_json,
         check_nosnippet_and_max_snippet,
+        check_acap_each_usage_asked_precisely,
         check_hidden_pages_nowhere,
         check_hostile_metadata_escaped,
         check_hostile_input_echoed_as_text,

@@ -38,6 +38,12 @@ static void test_serve_expressions(void **state)
 	(void)state;
 	expect("\"kestrel\"", "'kestrel'");
 	expect("kestrel", "'kestrel'");
+	/* Scripts written without spaces: the bigrams the index holds, or a
+	 * lone character; words around them apart. */
+	expect("\"夜行列車\"", "'夜行 行列 列車'");
+	expect("\"夜\"", "'夜'");
+	expect("\"tokyo夜行\"", "'tokyo 夜行'");
+	expect("\"ไทย\"", "'ไท ทย'");
 	expect("\"a\" AND \"b\"", "('a' & 'b')");
 	expect("\"a\" AND (\"b\" OR \"c\")", "('a' & ('b' | 'c'))");
 	expect("(\"a\" AND \"b\") NOT \"d\"", "(('a' & 'b') & !'d')");

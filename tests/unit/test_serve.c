@@ -331,8 +331,8 @@ static const struct fts_case fts_cases[] = {
          "\"hello\" NOT \"world\"", 0},
         {"prefix", "hel*", HEED_OK, "\"hel\" *", 1},
         {"phrase prefix", "\"hello wor\"*", HEED_OK, "\"hello wor\" *", 1},
-        {"lone quote", "\"", HEED_OK, NULL, -1},
-        {"empty quotes", "\"\"", HEED_OK, NULL, -1},
+        {"lone quote", "\"", HEED_EINVAL, NULL, -1},
+        {"empty quotes", "\"\"", HEED_EINVAL, NULL, -1},
         {"unclosed phrase", "\"hello world", HEED_OK, "\"hello world\"", 1},
         {"quote inside word", "hel\"lo", HEED_OK, "\"hel\" AND \"lo\"", 0},
         {"AND alone", "AND", HEED_OK, "\"AND\"", 1},
@@ -343,14 +343,16 @@ static const struct fts_case fts_cases[] = {
         {"column filter is text", "title:hello", HEED_OK, "\"title:hello\"", 0},
         {"unknown column is text", "col:x", HEED_OK, "\"col:x\"", 0},
         {"caret", "^hello", HEED_OK, "\"^hello\"", 1},
-        {"star alone", "*", HEED_OK, NULL, -1},
-        {"paren", "(", HEED_OK, NULL, -1},
+        {"star alone", "*", HEED_EINVAL, NULL, -1},
+        {"paren", "(", HEED_EINVAL, NULL, -1},
         {"parens around", "(hello)", HEED_OK, "\"(hello)\"", 1},
         {"NEAR", "NEAR(a b)", HEED_OK, "\"NEAR(a\" AND \"b)\"", 0},
         {"dash alone", "- hello", HEED_OK, "\"hello\"", 1},
-        {"punctuation only", "!!! ... ???", HEED_OK, NULL, -1},
+        {"punctuation only", "!!! ... ???", HEED_EINVAL, NULL, -1},
         {"emoji only", "\xF0\x9F\x98\x80 \xF0\x9F\x91\x8D\xF0\x9F\x8F\xBD",
-         HEED_OK, NULL, -1},
+         HEED_EINVAL, NULL, -1},
+        {"an overlong slash (%C0%AF)", "\xC0\xAF", HEED_EINVAL, NULL, -1},
+        {"a dash alone", "-", HEED_EINVAL, NULL, -1},
         {"emoji beside a word", "hello \xF0\x9F\x98\x80", HEED_OK, "\"hello\"",
          1},
         {"unicode word", "caf\xC3\xA9", HEED_OK, "\"caf\xC3\xA9\"", 1},
@@ -531,7 +533,8 @@ static void test_fts_words_match_unicode61(void **state)
 		}
 		rc = heed__serve_fts_query(heed_test_allocator(), utf8, &fts,
 		                           NULL);
-		assert_int_equal(rc, HEED_OK);
+		/* A character that is no word is a search without words. */
+		assert_int_equal(rc, fts ? HEED_OK : HEED_EINVAL);
 		/* Only dropped characters and samples are checked: those
 		 * are the table's claims. */
 		if (fts && !sampled) {
@@ -933,6 +936,13 @@ static const struct permit_case permit_cases[] = {
          true, 0, 0, false, "ACAP present-thumbnail expired"},
         {"present refused", "{\"acap\":{\"present\":{\"permitted\":false}}}",
          false, 0, 0, false, "ACAP present refused"},
+        {"2.5.5.1: present-link refused",
+         "{\"acap\":{\"present-link\":{\"permitted\":false}}}", false, 0, 0,
+         false, "ACAP present-link refused"},
+        {"2.4.3: present-link asked, not the general present",
+         "{\"acap\":{\"present-link\":{\"permitted\":true},\"present\":"
+         "{\"permitted\":false}}}",
+         true, 0, 0, true, ""},
         {"max_snippet 0",
          "{\"meta_robots\":{\"nosnippet\":false,\"max_snippet\":0}}", false, 0,
          0, true, "max-snippet 0 (robots meta)"},
@@ -975,6 +985,85 @@ static void test_permit(void **state)
 			         "thumbnail %d why '%s'",
 			         c->name, p.snippet, p.snippet_chars,
 			         p.snippet_words, p.thumbnail, p.why);
+	}
+}
+
+/* What the search index may hold of a description: what is shown, and
+ * nothing while that depends on the time. */
+static void test_permit_index_len(void **state)
+{
+	static const struct {
+		const char *json, *desc;
+		size_t want;
+	} cases[] = {
+	        {"{}", "heron ibis", 10},
+	        {NULL, "heron ibis", 0},
+	        {"{\"meta_robots\":{\"nosnippet\":true}}", "heron ibis", 0},
+	        {"{\"meta_robots\":{\"max_snippet\":3}}", "h\xc3\xa9ron ibis",
+	         4},
+	        {"{\"acap\":{\"present-snippet\":{\"permitted\":true,"
+	         "\"max_length\":1,\"max_length_unit\":\"words\"}}}",
+	         "  heron ibis", 7},
+	        {"{\"acap\":{\"present-snippet\":{\"permitted\":true,"
+	         "\"expires\":1900000000}}}",
+	         "heron ibis", 0},
+	        {"{\"acap\":{\"present-snippet\":{\"permitted\":false}}}",
+	         "heron ibis", 0},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		struct heed__serve_permit p;
+		size_t got;
+		heed__serve_permit(cases[i].json, NOW, &p);
+		got = heed__serve_permit_index_len(&p, cases[i].desc,
+		                                   strlen(cases[i].desc));
+		if (got != cases[i].want)
+			fail_msg("case %zu: got %zu, want %zu", i, got,
+			         cases[i].want);
+	}
+}
+
+/* The words of a search marked in a result's text: [ ] stand for
+ * <mark>. */
+static void test_marks(void **state)
+{
+	static const struct {
+		const char *q, *text, *want;
+	} cases[] = {
+	        {"film", "Films about film-making",
+	         "[Films] about [film]-making"},
+	        {"bridge -steam", "Steam bridge", "Steam [bridge]"},
+	        {"\"night train\"", "The Night Train", "The [Night] [Train]"},
+	        {"synth*", "Synthesizers", "[Synthesizers]"},
+	        {"rock OR jazz", "Jazz and rock, or pop",
+	         "[Jazz] and [rock], or pop"},
+	        {"art", "party art", "party [art]"},
+	        {"夜行", "夜行列車と夜行バス", "[夜行]列車と[夜行]バス"},
+	        {"caf\xc3\xa9", "Le caf\xc3\xa9 du coin",
+	         "Le [caf\xc3\xa9] du coin"},
+	        {"", "nothing", "nothing"},
+	        {"*", "a * b", "a * b"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		struct heed__serve_marks m;
+		const char *t = cases[i].text;
+		size_t len = strlen(t), at = 0, start, end;
+		char got[128] = "";
+		heed__serve_marks_init(&m, cases[i].q);
+		while (heed__serve_mark_next(&m, t, len, at, &start, &end)) {
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+			         "%.*s[%.*s]", (int)(start - at), t + at,
+			         (int)(end - start), t + start);
+			at = end;
+		}
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s",
+		         t + at);
+		if (strcmp(got, cases[i].want) != 0)
+			fail_msg("%s in '%s': got '%s', want '%s'", cases[i].q,
+			         t, got, cases[i].want);
 	}
 }
 
@@ -1127,6 +1216,8 @@ int main(void)
 	        cmocka_unit_test(test_cursor_round_trip),
 	        cmocka_unit_test(test_serve_arg),
 	        cmocka_unit_test(test_permit),
+	        cmocka_unit_test(test_permit_index_len),
+	        cmocka_unit_test(test_marks),
 	        cmocka_unit_test(test_svg),
 	        cmocka_unit_test(test_oom_parse_and_svg),
 	};

@@ -1,16 +1,29 @@
 /*
  * What part of a shown page the index may show (docs/serve.md, "What may
  * be shown"), from the permissions JSON the crawl stored with the page
- * (src/crawl/record_json.c): whether the snippet (the description) is
- * shown and how long it may be, and whether the thumbnail link is.
+ * (src/crawl/permissions_json.c): whether the snippet (the description)
+ * is shown and how long it may be, and whether the thumbnail link is.
+ *
+ * Each thing shown asks its own ACAP usage (2.5.5.1), since heed can act
+ * on each: present-snippet for the description, present-thumbnail for
+ * the thumbnail, present-link for the listing. The evaluator already
+ * reads a present field for each of them (the basic usage, 2.5); the
+ * derived-usage fallback of 2.4.3 (a present-snippet prohibition read as
+ * one of present) is for a crawler that cannot act on the derived usage,
+ * so it is never asked here. Records stored before present-link was
+ * stored carry "present" instead, read in its place.
  *
  * The snippet is left out for robots meta nosnippet or max-snippet 0, and
- * for an ACAP present or present-snippet usage that is refused or whose
- * time limit has passed; it is cut to the smallest of max-snippet (chars)
- * and present-snippet's max-length (chars or words). The thumbnail is left
- * out when present or present-thumbnail is refused or expired. Anything
- * that is not readable permissions JSON shows neither: when in doubt,
- * show less. `why` names every reason, for the record page.
+ * for an ACAP present-snippet usage that is refused or whose time limit
+ * has passed; it is cut to the smallest of max-snippet (chars) and
+ * present-snippet's max-length (chars or words). The thumbnail is left
+ * out when present-thumbnail is refused or expired. Anything that is not
+ * readable permissions JSON shows neither: when in doubt, show less.
+ * `why` names every reason, for the record page.
+ *
+ * The crawl reads the same rules for what the search index may hold of a
+ * description (heed__serve_permit_index_len): a word that may not be
+ * shown must not be findable either.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -18,7 +31,7 @@
 
 #include <json-c/json.h>
 
-#include "serve/serve-int.h"
+#include "common/common-int.h"
 
 /* Appends a reason to p->why, "; " between reasons; a reason that does
  * not fit whole is left out rather than cut mid-word. */
@@ -131,23 +144,33 @@ static void apply_snippet_length(struct heed__serve_permit *p, json_object *u)
 		limit_chars(p, max);
 }
 
+/* The usage that decides the listing: present-link, or present in a
+ * record stored before present-link was. */
+static const char *link_usage(json_object *acap)
+{
+	return member(acap, "present-link") ? "present-link" : "present";
+}
+
 static void apply_acap(struct heed__serve_permit *p, json_object *acap,
                        int64_t now_s)
 {
 	static const char *const state_word[] = {"", "", "refused", "expired"};
-	enum usage present = usage_state(acap, "present", now_s);
+	const char *link = link_usage(acap);
+	enum usage listed = usage_state(acap, link, now_s);
 	enum usage snippet = usage_state(acap, "present-snippet", now_s);
 	enum usage thumb = usage_state(acap, "present-thumbnail", now_s);
 
-	if (present >= U_REFUSED) {
+	if (listed >= U_REFUSED) {
 		p->snippet = p->thumbnail = false;
-		reason(p, "ACAP present %s", state_word[present]);
+		reason(p, "ACAP %s %s", link, state_word[listed]);
 	}
 	if (snippet >= U_REFUSED) {
 		p->snippet = false;
 		reason(p, "ACAP present-snippet %s", state_word[snippet]);
 	} else if (snippet == U_ALLOWED) {
-		apply_snippet_length(p, member(acap, "present-snippet"));
+		json_object *u = member(acap, "present-snippet");
+		p->snippet_timed = member(u, "expires") != NULL;
+		apply_snippet_length(p, u);
 	}
 	if (thumb >= U_REFUSED) {
 		p->thumbnail = false;
@@ -178,4 +201,55 @@ void heed__serve_permit(const char *permissions_json, int64_t now_s,
 		p->snippet_words = 0;
 	}
 	json_object_put(root);
+}
+
+size_t heed__serve_cut_chars(const char *s, size_t len, size_t max)
+{
+	size_t chars = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (((unsigned char)s[i] & 0xC0) == 0x80)
+			continue; /* inside a character */
+		if (chars == max)
+			return i;
+		chars++;
+	}
+	return len;
+}
+
+static bool word_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+size_t heed__serve_cut_words(const char *s, size_t len, size_t max)
+{
+	size_t words = 0, end = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (word_space(s[i]))
+			continue;
+		if (i == 0 || word_space(s[i - 1])) {
+			if (words == max)
+				return end;
+			words++;
+		}
+		end = i + 1;
+	}
+	return len;
+}
+
+size_t heed__serve_permit_index_len(const struct heed__serve_permit *p,
+                                    const char *desc, size_t len)
+{
+	size_t cut = len;
+
+	if (!desc || !p->snippet || p->snippet_timed)
+		return 0;
+	if (p->snippet_chars)
+		cut = heed__serve_cut_chars(desc, cut, p->snippet_chars);
+	if (p->snippet_words)
+		cut = heed__serve_cut_words(desc, cut, p->snippet_words);
+	return cut;
 }
