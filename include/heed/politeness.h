@@ -35,8 +35,8 @@
  *   control (TCP Vegas) it also watches the queue build before that: each
  *   answer's time over its host's best, smoothed, against that signal's
  *   best recent level; the window grows only while they agree (within
- *   half again) and shrinks by one per round trip once the signal is
- *   twice its best. It stays between 1 and
+ *   a quarter) and shrinks by one per round trip once the signal is half
+ *   again above its best. It stays between 1 and
  *   address_concurrency. An optional fixed delay between starts to one
  *   address comes on top.
  *

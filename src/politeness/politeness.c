@@ -28,9 +28,9 @@
  * one address differ: a static page and a search page are not a queue),
  * smoothed, then compared with that smoothed signal's best recent level,
  * which holds the jitter the server shows anyway. While they agree
- * (within half again) the window grows; once the signal is twice its
- * best, requests are queueing and the window shrinks by one per round
- * trip; in between it holds. The slow-answer test, too, compares an
+ * (within a quarter) the window grows; once the signal is half again
+ * above its best, requests are queueing and the window shrinks by one per
+ * round trip; in between it holds. The slow-answer test, too, compares an
  * answer with its own host's best.
  */
 #include <string.h>
@@ -411,8 +411,8 @@ static void address_increase(const heed_polite *p, struct heed__polite_entry *a)
  * queue signal say requests queue? An answer that took more than twice
  * its usual time (host_usual(), plus slow_ms of slack, for the jitter of
  * networks and of heed's own loop) halves the window; a queue signal
- * twice its best shrinks it by one; one within half again of its best
- * lets it grow. */
+ * half again above its best shrinks it by one; one within a quarter of its
+ * best lets it grow. */
 static void address_answer(const heed_polite *p, struct heed__polite_entry *a,
                            struct heed__polite_entry *h,
                            const struct heed_polite_clock *now,
