@@ -87,16 +87,33 @@ class ServerProcess:
         self.close()
 
 
-def run_heed(*args, input=None, timeout=120, check=None, env=None):
+def run_heed(*args, input=None, timeout=120, check=None, env=None,
+             wrap=()):
     """Runs the heed binary; returns CompletedProcess with text output.
-    check=N asserts the exit status is N."""
-    proc = subprocess.run([HEED, *args], input=input, capture_output=True,
-                          text=True, timeout=timeout, env=env)
+    check=N asserts the exit status is N. wrap: a command heed runs under
+    (["nice", "-n", "10"])."""
+    proc = subprocess.run([*wrap, HEED, *args], input=input,
+                          capture_output=True, text=True, timeout=timeout,
+                          env=env)
     if check is not None and proc.returncode != check:
         raise AssertionError(
             f"heed {' '.join(args)}: exit {proc.returncode}, want {check}\n"
             f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}")
     return proc
+
+
+def run_heed_timed(*args, timeout, wrap=()):
+    """Runs heed (as run_heed) for at most timeout seconds; returns (exit
+    status, or None when it timed out; its stderr; seconds taken)."""
+    t = time.monotonic()
+    try:
+        proc = run_heed(*args, timeout=timeout, wrap=wrap)
+        rc, err = proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired as e:
+        rc = None
+        err = e.stderr.decode(errors="replace") if isinstance(
+            e.stderr, bytes) else (e.stderr or "")
+    return rc, err, time.monotonic() - t
 
 
 def run_heed_json(*args, **kw):
