@@ -15,9 +15,10 @@
  * of clean answers, half on a sign of trouble. Growth waits until the
  * window was full, so a site that never uses its room does not pile up
  * room it could later spend all at once. The slow-answer test compares
- * each answer's time to first byte with the address's windowed minimum,
- * as delay-based congestion control does (TCP Vegas, LEDBAT): a server
- * that takes twice its usual time plus slow_ms is queueing requests.
+ * each answer's time to first byte with the best its site gave (the
+ * address's windowed minimum for a site's first answer), as delay-based
+ * congestion control does (TCP Vegas, LEDBAT): a server that takes twice
+ * its usual time plus slow_ms is queueing requests.
  *
  * That test only catches a server that suddenly got much slower. One that
  * slows gradually as it gets more requests (fast up to 2 in flight, a
@@ -30,8 +31,7 @@
  * which holds the jitter the server shows anyway. While they agree
  * (within a quarter) the window grows; once the signal is half again
  * above its best, requests are queueing and the window shrinks by one per
- * round trip; in between it holds. The slow-answer test, too, compares an
- * answer with its own host's best.
+ * round trip; in between it holds.
  */
 #include <string.h>
 

@@ -459,6 +459,60 @@ static void test_window_halves_on_slow_answers(void **state)
 	heed_polite_free(w.p);
 }
 
+/* The queue signal: answers that creep up from 20 to 100 ms (far from the
+ * slow-answer test's 2 x 20 + 100) take one request off the window, not
+ * half, and only once per round trip; the window then holds until the
+ * signal comes back within a quarter of its best. */
+static void test_window_eases_as_queue_builds(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_address_stats st;
+
+	(void)state;
+	sim_init(&w, 8, 8);
+	sim_fill(&w);
+	sim_clean(&w, 40);
+	assert_int_equal(sim_window(&w), 8);
+	/* Two 100 ms answers move the smoothed signal from 1 to 1.47 times
+	 * its best: not yet half again above it. */
+	for (int i = 0; i < 2; i++) {
+		w.now_ms += 1;
+		sim_end(&w, 200, 100);
+		sim_fill(&w);
+	}
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.eases, 0);
+	w.now_ms += 1;
+	sim_end(&w, 200, 100);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.eases, 1);
+	assert_int_equal(st.decreases, 0);
+	assert_int_equal(st.window, 7);
+	/* Within the round trip (50 ms at least): no second step. */
+	w.now_ms += 10;
+	sim_end(&w, 200, 100);
+	assert_int_equal(sim_window(&w), 7);
+	/* A round later, still queueing: one more. */
+	w.now_ms += 60;
+	sim_end(&w, 200, 100);
+	assert_int_equal(sim_window(&w), 6);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_true(st.queue_pm > 1500);
+	/* Fast again: the smoothed signal takes a few answers to come down,
+	 * so the window steps down once more at most, never halves, and
+	 * grows again once the signal is back within a quarter of its
+	 * best. */
+	sim_fill(&w);
+	sim_clean(&w, 6);
+	assert_true(sim_window(&w) >= 5);
+	sim_clean(&w, 60);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.decreases, 0);
+	assert_true(st.queue_pm <= 1250);
+	assert_true(st.window > 6);
+	heed_polite_free(w.p);
+}
+
 static void test_window_counts_refused_connections(void **state)
 {
 	struct window_sim w;
@@ -1052,6 +1106,7 @@ int main(void)
 	        cmocka_unit_test(test_window_halves_once_per_round),
 	        cmocka_unit_test(test_window_halves_on_slow_answers),
 	        cmocka_unit_test(test_window_counts_refused_connections),
+	        cmocka_unit_test(test_window_eases_as_queue_builds),
 	        cmocka_unit_test(test_window_keeps_small_server_fast),
 	        cmocka_unit_test(test_window_fills_roomy_server),
 	        cmocka_unit_test(test_share_addresses_window),
