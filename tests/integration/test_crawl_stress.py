@@ -4,9 +4,9 @@ priority, judged from the servers' kernel receive stamps
 (tests/integration/loadserver.py: SO_TIMESTAMPNS), never from heed.
 
 The promise does not depend on the load: no two requests to one site
-arrive less than 1 s apart as the server sees them, none while another
-to it is in flight (at most one per 1 s window), whatever heed's CPU does.
-Two webs:
+arrive less than 1 s apart as the server sees them (so at most one in any
+second), whatever heed's CPU does, and every page is still fetched. Two
+webs:
 
   shared        150 sites x 4 pages as name-based virtual hosts on ONE
                 address (shared hosting, a CDN front)
