@@ -39,11 +39,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 import heedtest  # noqa: E402
-from cpuhogs import CpuHogs  # noqa: E402
 from heedtest import Dnsmasq, free_port  # noqa: E402
 from loadserver import LoadServer, analyse  # noqa: E402
 
-NICE = 10
 SERVERS = {
     # name: (address, default sites, knobs, fast range: most in flight)
     "small": ("127.0.8.1", 40, {"base_latency": 0.02, "knee": 2,
@@ -58,13 +56,12 @@ def crawl(a, srv, timeout):
     or None on a time-out, stderr, seconds)."""
     tmp = tempfile.mkdtemp(prefix="heed-bench-window-")
     seeds = srv.write_seeds(os.path.join(tmp, "sites.txt"))
-    wrap = ["nice", "-n", str(NICE)] if a.stress else []
     with Dnsmasq(hosts={n: [srv.address] for n in srv.names}) as dns:
         return heedtest.run_heed_timed(
             "crawl", "--store", os.path.join(tmp, "heed.db"),
             "--allow-private", "--dns-server", dns.server,
             "--contact-email", "bench@example.org", "--quiet", "--sites",
-            seeds, timeout=timeout, wrap=wrap)
+            seeds, timeout=timeout, stress=a.stress)
 
 
 def figures(name, fast, log, expected, rc, took):
@@ -96,13 +93,7 @@ def run(a, name, say):
     with LoadServer(address, free_port(address), sites=sites,
                     pages=a.pages, max_seconds=timeout + 30,
                     **knobs) as srv:
-        if a.stress:
-            with CpuHogs(nice=NICE, seconds=timeout + 30) as hogs:
-                say("%s: %d CPU hogs at nice %d, heed under nice %d" % (
-                    name, hogs.count, NICE, NICE))
-                rc, _, took = crawl(a, srv, timeout)
-        else:
-            rc, _, took = crawl(a, srv, timeout)
+        rc, _, took = crawl(a, srv, timeout)
     r = figures(name, fast, srv.log(), srv.expected(), rc, took)
     r.update(sites=sites, pages=a.pages, stress=a.stress)
     say("%s (%d sites x %d pages%s): heed exit %s after %.1f s; %.1f "

@@ -29,7 +29,9 @@ while time.monotonic() < end:
 
 class CpuHogs:
     def __init__(self, count=None, nice=10, seconds=300):
-        self.count = count or os.cpu_count() or 1
+        """count hogs (None: one per core; 0: none, for callers whose
+        stress is optional)."""
+        self.count = (os.cpu_count() or 1) if count is None else count
         self.nice = nice
         self.seconds = seconds
         self.procs = []

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from cpuhogs import CpuHogs
+
 HEED = os.environ.get("HEED", "heed")
 
 
@@ -102,12 +104,33 @@ def run_heed(*args, input=None, timeout=120, check=None, env=None,
     return proc
 
 
-def run_heed_timed(*args, timeout, wrap=()):
+STRESS_NICE = 10
+
+
+def stress_mode():
+    """HEED_TEST_STRESS=1: the crawls of the courtesy tests (those run by
+    run_heed_timed) run on a starved machine, as crawl_stress's always
+    do."""
+    return os.environ.get("HEED_TEST_STRESS") == "1"
+
+
+def run_heed_timed(*args, timeout, stress=None):
     """Runs heed (as run_heed) for at most timeout seconds; returns (exit
-    status, or None when it timed out; its stderr; seconds taken)."""
+    status, or None when it timed out; its stderr; seconds taken). Under
+    stress (default: stress_mode()) heed runs under nice STRESS_NICE
+    beside a CPU hog on every core at the same priority (cpuhogs.py),
+    killed when heed ends."""
+    if stress is None:
+        stress = stress_mode()
+    wrap = ["nice", "-n", str(STRESS_NICE)] if stress else []
+    if stress:
+        print(f"  stress: heed under nice {STRESS_NICE} beside "
+              f"{os.cpu_count()} CPU hogs at the same priority", flush=True)
     t = time.monotonic()
     try:
-        proc = run_heed(*args, timeout=timeout, wrap=wrap)
+        with CpuHogs(nice=STRESS_NICE, seconds=timeout + 30,
+                     count=None if stress else 0):
+            proc = run_heed(*args, timeout=timeout, wrap=wrap)
         rc, err = proc.returncode, proc.stderr
     except subprocess.TimeoutExpired as e:
         rc = None

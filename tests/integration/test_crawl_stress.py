@@ -13,7 +13,9 @@ webs:
   per-address   48 sites x 4 pages, each on its own address
 
 Enough sites that heed has work every millisecond (about 150 requests a
-second at full speed), so that the hogs really take CPU it wants.
+second at full speed), so that the hogs really take CPU it wants. The
+other courtesy tests (crawl_load, crawl_shared) run the same way with
+HEED_TEST_STRESS=1 (heedtest.run_heed_timed).
 
 The servers keep the normal priority (their stamps come from the kernel
 anyway); heed and the hogs run at nice 10, so heed gets about a third of
@@ -23,12 +25,10 @@ the machine when it wants all of it.
 import os
 import tempfile
 
-from cpuhogs import CpuHogs
 from heedtest import Checks, Dnsmasq, free_port, run_heed_timed
 from loadserver import LoadServer, analyse, promise_problems, summary
 
 CONTACT = ["--contact-email", "ops@example.org"]
-NICE = 10
 HEED_TIMEOUT = 150  # seconds per crawl; each needs about 10 unloaded
 
 
@@ -42,16 +42,12 @@ def starved_crawl(servers):
         for srv in servers:
             f.write("".join(s + "\n" for s in srv.seeds()))
     hosts = {name: [srv.address] for srv in servers for name in srv.names}
-    with Dnsmasq(hosts=hosts) as dns, \
-            CpuHogs(nice=NICE, seconds=HEED_TIMEOUT + 30) as hogs:
+    with Dnsmasq(hosts=hosts) as dns:
         rc, err, took = run_heed_timed(
             "crawl", "--store", os.path.join(tmp, "heed.db"),
             "--allow-private", "--dns-server", dns.server, *CONTACT,
-            "--quiet", "--sites", seeds, timeout=HEED_TIMEOUT,
-            wrap=["nice", "-n", str(NICE)])
-        spinning = hogs.alive()
-    print(f"  heed under nice {NICE} beside {spinning} hogs: exit {rc} "
-          f"after {took:.1f} s", flush=True)
+            "--quiet", "--sites", seeds, timeout=HEED_TIMEOUT, stress=True)
+    print(f"  heed exit {rc} after {took:.1f} s", flush=True)
     return rc, took, err[-2000:]
 
 
