@@ -46,6 +46,13 @@ Debian when missing and configured as politely as they allow
 (bench/crawl/peers.py). Every run is bounded by --timeout and its process
 group killed at the end.
 
+Stress (`--stress`, issue 26): the same runs on a starved machine, a CPU
+hog on every core at nice 10 (tests/integration/cpuhogs.py: bounded by
+the run's --timeout, killed when the run ends) and the crawler under nice
+10 beside them, so that it gets its share of the cores and no more; the
+gaps from nginx's log are the courtesy under stress, printed beside the
+speed as in every run.
+
 Recrawls (`--recrawl`, heed only; issue 19): each site gets its own
 docroot (SiteWeb: symbolic links to the shared pages, its own robots.txt
 naming its own sitemap.xml, an Atom feed.xml the home page announces), and
@@ -90,6 +97,7 @@ Usage:
     python3 bench/crawl/bench.py --sites 1000 --pages 10 [--heed build/heed]
     python3 bench/crawl/bench.py --recrawl --web shared --sites 1000 --pages 10
     python3 bench/crawl/bench.py --web shared --sites 1000 --pages 10
+    python3 bench/crawl/bench.py --web shared --sites 1000 --pages 10 --stress
     python3 bench/crawl/bench.py --web shared --sites 200 --pages 5 \\
         --peer heed --peer wget2 --peer scrapy [--json]
     python3 bench/crawl/bench.py --web shared --sites 10000 --pages 10 \\
@@ -100,6 +108,7 @@ Usage:
     --timeout S (1800)         --json (every figure, one JSON object)
     --wget2-wait S (1)         wget2's --wait, per thread (0: none)
     --recrawl                  the recrawl runs above (heed only)
+    --stress                   CPU hogs on every core, the crawler under nice
     --workers N                N heed crawl --worker on PostgreSQL (heed only)
     --store-pg                 one heed crawl on PostgreSQL (heed only)
 
@@ -109,6 +118,7 @@ temporary directory: logs, store, configurations).
 """
 import argparse
 import collections
+import contextlib
 import json
 import os
 import re
@@ -897,6 +907,28 @@ def heed_argv(a, store, dns, seeds_file):
                    os.environ.get("HEED_BENCH_LOG", "0")]
 
 
+STRESS_NICE = 10
+
+
+def stress(a, say):
+    """--stress: a CPU hog on every core at the crawler's priority
+    (tests/integration/cpuhogs.py), for the length of one run (each hog
+    also stops by itself after --timeout). Without --stress, nothing."""
+    if not a.stress:
+        return contextlib.nullcontext()
+    sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
+    import cpuhogs  # bench/ otherwise does not depend on tests/
+    hogs = cpuhogs.CpuHogs(nice=STRESS_NICE, seconds=a.timeout + 30)
+    say("stress: %d CPU hogs at nice %d, the crawler under nice %d" % (
+        hogs.count, STRESS_NICE, STRESS_NICE))
+    return hogs
+
+
+def stress_argv(a, argv):
+    """argv under nice beside the hogs of --stress."""
+    return ["nice", "-n", str(STRESS_NICE)] + argv if a.stress else argv
+
+
 def run_peer(peer, a, base, site, say):
     """One peer over a fresh web: its process figures and the log's."""
     run = os.path.join(base, peer)
@@ -937,8 +969,10 @@ def run_peer(peer, a, base, site, say):
         else:
             # HEED_BENCH_LOG: heed's log goes to the terminal, as it
             # always did.
-            proc = run_bounded(argv, a.timeout, None if peer == "heed" and
-                               os.environ.get("HEED_BENCH_LOG") else out)
+            with stress(a, say):
+                proc = run_bounded(
+                    stress_argv(a, argv), a.timeout, None if peer ==
+                    "heed" and os.environ.get("HEED_BENCH_LOG") else out)
     finally:
         web.stop()
     r = {"peer": peer, "command": command, "resolver_sandbox": sandboxed,
@@ -1372,6 +1406,10 @@ def main():
     ap.add_argument("--store-pg", action="store_true",
                     help="heed only: one ordinary heed crawl, its store on "
                     "a throwaway PostgreSQL cluster")
+    ap.add_argument("--stress", action="store_true",
+                    help="a CPU hog on every core at nice %d and the "
+                    "crawler under nice %d: the gaps on a starved "
+                    "machine, beside the speed" % (STRESS_NICE, STRESS_NICE))
     ap.add_argument("--recrawl", action="store_true",
                     help="heed only: per-site web, full crawl, unchanged "
                     "full and incremental recrawls, then 5 %% changed + "
@@ -1385,6 +1423,9 @@ def main():
     chosen = list(dict.fromkeys(a.peer or ["heed"]))
     if a.recrawl and chosen != ["heed"]:
         ap.error("--recrawl runs heed only")
+    if a.stress and (a.recrawl or a.workers or a.store_pg):
+        ap.error("--stress runs plain crawls (no --recrawl, --workers, "
+                 "--store-pg)")
     if (a.workers or a.store_pg) and (chosen != ["heed"] or a.recrawl):
         ap.error("--workers and --store-pg run heed only, without --recrawl")
     if a.kill_worker_at and a.workers < 2:
@@ -1408,7 +1449,8 @@ def main():
             "pages_exist": a.sites * (a.pages + 1),
             "page_kb": page_bytes // 1024, "port": a.port,
             "address": a.address if a.web == "shared" else "127.1.x.y",
-            "concurrency": a.concurrency, "timeout_s": a.timeout}
+            "concurrency": a.concurrency, "timeout_s": a.timeout,
+            "stress": a.stress}
     if a.web == "shared":
         say("web shared: %d sites (name-based virtual hosts sNNNNN.bench.test)"
             " on %s:%d, one nginx; pages/site %d (+ index), page size %d KB"

@@ -30,9 +30,15 @@
  *   window of fast, clean answers while the window is in use, and halves
  *   (at most once per round trip) on a 5xx, a 429, a timeout, a reset, a
  *   refused connection, or an answer whose time to first byte is slow:
- *   more than twice the address's usual time plus slow_ms. It stays
- *   between 1 and address_concurrency. An optional fixed delay between
- *   starts to one address comes on top.
+ *   more than twice its host's best (the address's usual time for a
+ *   host's first answer) plus slow_ms. Like delay-based congestion
+ *   control (TCP Vegas) it also watches the queue build before that: each
+ *   answer's time over its host's best, smoothed, against that signal's
+ *   best recent level; the window grows only while they agree (within
+ *   a quarter) and shrinks by one per round trip once the signal is half
+ *   again above its best. It stays between 1 and
+ *   address_concurrency. An optional fixed delay between starts to one
+ *   address comes on top.
  *
  * The module keeps a table of hosts and addresses; it reads no clock: every
  * call takes the time (monotonic milliseconds for delays, Unix seconds for
@@ -229,6 +235,10 @@ struct heed_polite_address_stats {
 	                        minimum), -1 before the first answer */
 	int64_t smoothed_ms; /* smoothed time to first byte, -1 likewise */
 	uint64_t decreases;  /* times the window was halved */
+	uint64_t eases;      /* times it shrank by one as requests queued */
+	int64_t queue_pm;    /* the smoothed queue signal: answers' time
+	                        over their host's best, per mille; -1
+	                        before the first answer */
 };
 
 /* Fills *out for address; false (and a window of address_window_start)

@@ -126,8 +126,9 @@ const struct heed_config_option heed__config_options[] = {
          0},
         {{"politeness.address_concurrency", HEED_CONFIG_INT, "64",
           "The most requests in flight at once to one IP address; the window "
-          "grows up to it while the server answers fast and clean, and halves "
-          "on slow answers, 5xx, 429, timeouts and resets."},
+          "grows up to it while the server answers fast and clean, shrinks by "
+          "one as its answers slow down (requests queue), and halves on slow "
+          "answers, 5xx, 429, timeouts and resets."},
          FIELD(polite_address_concurrency),
          1,
          1024},
@@ -151,8 +152,8 @@ const struct heed_config_option heed__config_options[] = {
          100},
         {{"politeness.slow_ms", HEED_CONFIG_INT, "250",
           "An answer is slow, and halves its address's window, when it takes "
-          "more than twice the address's usual time plus this many "
-          "milliseconds."},
+          "more than twice its site's best answer (the address's usual time "
+          "for a site's first answer) plus this many milliseconds."},
          FIELD(polite_slow_ms),
          0,
          600000},

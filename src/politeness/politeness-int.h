@@ -27,6 +27,9 @@ struct heed__polite_entry {
 	int64_t crawl_delay_ms;             /* 0: none */
 	int64_t last_elapsed_ms;            /* the last answer's duration */
 	struct heed_polite_backoff backoff; /* error doubling, Retry-After */
+	bool answered;                      /* best_ttfb_ms is valid */
+	int64_t best_ttfb_ms; /* its fastest clean answer: what its address's
+	                         queue is measured against */
 	/* Addresses: the window (AIMD) and the latency filter. */
 	double window;            /* requests allowed in flight */
 	bool window_full;         /* in_flight reached the window since the
@@ -36,6 +39,12 @@ struct heed__polite_entry {
 	int64_t epoch_min[2]; /* -1: none yet */
 	unsigned epoch_samples;
 	int64_t smoothed_ms; /* -1 before the first answer */
+	uint64_t eases;      /* times the window shrank by one */
+	/* The queue signal: each answer's time over its host's best (per
+	 * mille), smoothed, and that smoothed value's least in the same two
+	 * epochs as epoch_min: the level the server's own jitter gives. */
+	int64_t queue_pm;        /* -1 before the first answer */
+	int64_t queue_min_pm[2]; /* -1: none yet */
 };
 
 struct heed__polite_table {

@@ -15,9 +15,23 @@
  * of clean answers, half on a sign of trouble. Growth waits until the
  * window was full, so a site that never uses its room does not pile up
  * room it could later spend all at once. The slow-answer test compares
- * each answer's time to first byte with the address's windowed minimum,
- * as delay-based congestion control does (TCP Vegas, LEDBAT): a server
- * that takes twice its usual time plus slow_ms is queueing requests.
+ * each answer's time to first byte with the best its site gave (the
+ * address's windowed minimum for a site's first answer), as delay-based
+ * congestion control does (TCP Vegas, LEDBAT): a server that takes twice
+ * its usual time plus slow_ms is queueing requests.
+ *
+ * That test only catches a server that suddenly got much slower. One that
+ * slows gradually as it gets more requests (fast up to 2 in flight, a
+ * little slower with each beyond) never trips it, and a window that only
+ * halves then sits in the slow range for good. So the window also follows
+ * the queue signal the way TCP Vegas does: each answer's time to first
+ * byte over the best its own host ever gave (per host, because sites on
+ * one address differ: a static page and a search page are not a queue),
+ * smoothed, then compared with that smoothed signal's best recent level,
+ * which holds the jitter the server shows anyway. While they agree
+ * (within a quarter) the window grows; once the signal is half again
+ * above its best, requests are queueing and the window shrinks by one per
+ * round trip; in between it holds.
  */
 #include <string.h>
 
@@ -28,6 +42,13 @@
 /* The shortest round trip between two window decreases: a burst of 503s
  * answered within milliseconds of each other is one sign, not many. */
 #define MIN_ROUND_MS 50
+/* The queue signal's slack: added to both times of the ratio, so that the
+ * few milliseconds of jitter of a loop (heed's, the server's) do not read
+ * as a queue at an address that answers in 5 ms. */
+#define QUEUE_JITTER_MS 20
+/* One answer moves the smoothed signal by at most (4 - 1) / 8: the first
+ * answer of a site far slower than its neighbours is not a queue. */
+#define QUEUE_SAMPLE_MAX_PM 4000
 
 struct heed_polite {
 	const struct heed_allocator *alloc;
@@ -193,6 +214,8 @@ static void address_init(const heed_polite *p, struct heed__polite_entry *a)
 	a->window = p->opt.address_window_start;
 	a->epoch_min[0] = a->epoch_min[1] = -1;
 	a->smoothed_ms = -1;
+	a->queue_pm = -1;
+	a->queue_min_pm[0] = a->queue_min_pm[1] = -1;
 }
 
 heed_polite_verdict heed_polite_begin(heed_polite *p, const char *host,
@@ -256,48 +279,121 @@ static void host_good(struct heed__polite_entry *h,
 		h->backoff.until_s = 0;
 }
 
+/* The least of two epochs' minima (-1: none), the windowed minimum. */
+static int64_t epochs_min(const int64_t m[2])
+{
+	if (m[0] < 0)
+		return m[1];
+	return m[1] < 0 || m[0] < m[1] ? m[0] : m[1];
+}
+
 /* The address's usual time to first byte: the least of the last two
  * epochs' answers, -1 before the first. */
 static int64_t address_base(const struct heed__polite_entry *a)
 {
-	int64_t x = a->epoch_min[0], y = a->epoch_min[1];
-
-	if (x < 0)
-		return y;
-	return y < 0 || x < y ? x : y;
+	return epochs_min(a->epoch_min);
 }
 
-static void address_sample(struct heed__polite_entry *a, int64_t ms)
+static void epoch_note(int64_t *min, int64_t v)
+{
+	if (*min < 0 || v < *min)
+		*min = v;
+}
+
+static int64_t smooth(int64_t avg, int64_t v)
+{
+	return avg < 0 ? v : avg + (v - avg) / 8;
+}
+
+/* One clean answer of ms to first byte, whose queue sample is queue_pm
+ * (-1: none). */
+static void address_sample(struct heed__polite_entry *a, int64_t ms,
+                           int64_t queue_pm)
 {
 	if (a->epoch_samples++ == HEED__POLITE_EPOCH) {
 		a->epoch_min[1] = a->epoch_min[0];
-		a->epoch_min[0] = -1;
+		a->queue_min_pm[1] = a->queue_min_pm[0];
+		a->epoch_min[0] = a->queue_min_pm[0] = -1;
 		a->epoch_samples = 1;
 	}
-	if (a->epoch_min[0] < 0 || ms < a->epoch_min[0])
-		a->epoch_min[0] = ms;
-	a->smoothed_ms = a->smoothed_ms < 0
-	                         ? ms
-	                         : a->smoothed_ms + (ms - a->smoothed_ms) / 8;
+	epoch_note(&a->epoch_min[0], ms);
+	a->smoothed_ms = smooth(a->smoothed_ms, ms);
+	if (queue_pm < 0)
+		return;
+	a->queue_pm = smooth(a->queue_pm, queue_pm);
+	epoch_note(&a->queue_min_pm[0], a->queue_pm);
+}
+
+/* What an answer of host h is compared with (-1: nothing known): its
+ * own best, because sites on one address differ (a page that takes a
+ * second to build, next to static ones 20 ms fast, is no queue); for a
+ * host's first answer, the address's usual time, since a crawl meets
+ * most hosts of a busy address first while the window opens. Read before
+ * the answer is noted. */
+static int64_t host_usual(const struct heed__polite_entry *a,
+                          const struct heed__polite_entry *h)
+{
+	return h && h->answered ? h->best_ttfb_ms : address_base(a);
+}
+
+/* One answer's queue sample: its time ms over ref (host_usual()), per
+ * mille, jitter slack on both sides; -1 (none) when ref is unknown. */
+static int64_t queue_sample_pm(int64_t ref, int64_t ms)
+{
+	int64_t pm;
+
+	if (ref < 0)
+		return -1;
+	pm = (ms + QUEUE_JITTER_MS) * 1000 / (ref + QUEUE_JITTER_MS);
+	return pm > QUEUE_SAMPLE_MAX_PM ? QUEUE_SAMPLE_MAX_PM : pm;
+}
+
+static void host_note_answer(struct heed__polite_entry *h, int64_t ms)
+{
+	if (!h || (h->answered && h->best_ttfb_ms <= ms))
+		return;
+	h->answered = true;
+	h->best_ttfb_ms = ms;
+}
+
+/* May the window shrink at now_ms? At most once per round trip: the
+ * answers of one round were all sent before the last shrink took effect. */
+static bool may_shrink(const struct heed__polite_entry *a, int64_t now_ms)
+{
+	int64_t round = max64(a->smoothed_ms, MIN_ROUND_MS);
+
+	return !a->last_decrease_ms || now_ms - a->last_decrease_ms >= round;
+}
+
+/* Shrinks the window in force to its part: one above this process's part
+ * (a start window larger than the part, or a part that shrank as workers
+ * joined) would otherwise shrink unseen, and the server would get no
+ * relief. */
+static void shrink_to(struct heed__polite_entry *a, double window,
+                      int64_t now_ms)
+{
+	a->window = window < 1 ? 1 : window;
+	a->window_full = false;
+	a->last_decrease_ms = now_ms;
 }
 
 static void address_decrease(const heed_polite *p, struct heed__polite_entry *a,
                              int64_t now_ms)
 {
-	int64_t round = max64(a->smoothed_ms, MIN_ROUND_MS);
-
-	if (a->last_decrease_ms && now_ms - a->last_decrease_ms < round)
+	if (!may_shrink(a, now_ms))
 		return;
-	/* Halve the window in force: one above this process's part (a start
-	 * window larger than the part, or a part that shrank as workers
-	 * joined) would otherwise halve unseen, and the server would get
-	 * no relief. */
-	if (a->window > p->address_cap)
-		a->window = p->address_cap;
-	a->window = a->window / 2 < 1 ? 1 : a->window / 2;
-	a->window_full = false;
-	a->last_decrease_ms = now_ms;
+	shrink_to(a, (double)address_window(p, a) / 2, now_ms);
 	a->decreases++;
+}
+
+/* Requests queue at the server: one fewer in flight, as TCP Vegas does. */
+static void address_ease(const heed_polite *p, struct heed__polite_entry *a,
+                         int64_t now_ms)
+{
+	if (!may_shrink(a, now_ms))
+		return;
+	shrink_to(a, (double)address_window(p, a) - 1, now_ms);
+	a->eases++;
 }
 
 static void address_increase(const heed_polite *p, struct heed__polite_entry *a)
@@ -311,23 +407,31 @@ static void address_increase(const heed_polite *p, struct heed__polite_entry *a)
 		a->window_full = false;
 }
 
-/* A clean answer: was it slow? An answer that took more than twice the
- * address's usual time (plus slow_ms of slack, for the jitter of networks
- * and of heed's own loop) means requests queue at the server. */
+/* A clean answer of host h (NULL when unknown): was it slow, or does the
+ * queue signal say requests queue? An answer that took more than twice
+ * its usual time (host_usual(), plus slow_ms of slack, for the jitter of
+ * networks and of heed's own loop) halves the window; a queue signal
+ * half again above its best shrinks it by one; one within a quarter of its
+ * best lets it grow. */
 static void address_answer(const heed_polite *p, struct heed__polite_entry *a,
+                           struct heed__polite_entry *h,
                            const struct heed_polite_clock *now,
                            const struct heed_polite_result *r)
 {
 	int64_t ms = r->first_byte_ms > 0 ? r->first_byte_ms : r->elapsed_ms;
-	int64_t base;
+	int64_t best, usual;
 
 	if (ms < 0)
 		ms = 0;
-	address_sample(a, ms);
-	base = address_base(a);
-	if (ms > 2 * base + p->opt.slow_ms)
+	usual = host_usual(a, h);
+	address_sample(a, ms, queue_sample_pm(usual, ms));
+	host_note_answer(h, ms);
+	best = epochs_min(a->queue_min_pm);
+	if (usual >= 0 && ms > 2 * usual + p->opt.slow_ms)
 		address_decrease(p, a, now->mono_ms);
-	else
+	else if (best >= 0 && 2 * a->queue_pm > 3 * best)
+		address_ease(p, a, now->mono_ms);
+	else if (best < 0 || 4 * a->queue_pm <= 5 * best)
 		address_increase(p, a);
 }
 
@@ -352,7 +456,7 @@ void heed_polite_end(heed_polite *p, const char *host, const char *address,
 	if (a && trouble)
 		address_decrease(p, a, now->mono_ms);
 	else if (a)
-		address_answer(p, a, now, r);
+		address_answer(p, a, h, now, r);
 	if (!h)
 		return;
 	if (h->in_flight > 0)
@@ -468,12 +572,14 @@ bool heed_polite_address_get(const heed_polite *p, const char *address,
 
 	memset(out, 0, sizeof(*out));
 	out->window = address_window(p, a);
-	out->base_ms = out->smoothed_ms = -1;
+	out->base_ms = out->smoothed_ms = out->queue_pm = -1;
 	if (!a)
 		return false;
 	out->in_flight = a->in_flight;
 	out->base_ms = address_base(a);
 	out->smoothed_ms = a->smoothed_ms;
 	out->decreases = a->decreases;
+	out->eases = a->eases;
+	out->queue_pm = a->queue_pm;
 	return true;
 }

@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 
+from cpuhogs import CpuHogs
+
 HEED = os.environ.get("HEED", "heed")
 
 
@@ -87,11 +89,14 @@ class ServerProcess:
         self.close()
 
 
-def run_heed(*args, input=None, timeout=120, check=None, env=None):
+def run_heed(*args, input=None, timeout=120, check=None, env=None,
+             wrap=()):
     """Runs the heed binary; returns CompletedProcess with text output.
-    check=N asserts the exit status is N."""
-    proc = subprocess.run([HEED, *args], input=input, capture_output=True,
-                          text=True, timeout=timeout, env=env)
+    check=N asserts the exit status is N. wrap: a command heed runs under
+    (["nice", "-n", "10"])."""
+    proc = subprocess.run([*wrap, HEED, *args], input=input,
+                          capture_output=True, text=True, timeout=timeout,
+                          env=env)
     if check is not None and proc.returncode != check:
         raise AssertionError(
             f"heed {' '.join(args)}: exit {proc.returncode}, want {check}\n"
@@ -113,6 +118,41 @@ def edit_pages_by_hand(db, sql, rows):
         db.executemany(sql, rows)
         for _, text in triggers:
             db.execute(text)
+
+
+STRESS_NICE = 10
+
+
+def stress_mode():
+    """HEED_TEST_STRESS=1: the crawls of the courtesy tests (those run by
+    run_heed_timed) run on a starved machine, as crawl_stress's always
+    do."""
+    return os.environ.get("HEED_TEST_STRESS") == "1"
+
+
+def run_heed_timed(*args, timeout, stress=None):
+    """Runs heed (as run_heed) for at most timeout seconds; returns (exit
+    status, or None when it timed out; its stderr; seconds taken). Under
+    stress (default: stress_mode()) heed runs under nice STRESS_NICE
+    beside a CPU hog on every core at the same priority (cpuhogs.py),
+    killed when heed ends."""
+    if stress is None:
+        stress = stress_mode()
+    wrap = ["nice", "-n", str(STRESS_NICE)] if stress else []
+    if stress:
+        print(f"  stress: heed under nice {STRESS_NICE} beside "
+              f"{os.cpu_count()} CPU hogs at the same priority", flush=True)
+    t = time.monotonic()
+    try:
+        with CpuHogs(nice=STRESS_NICE, seconds=timeout + 30,
+                     count=None if stress else 0):
+            proc = run_heed(*args, timeout=timeout, wrap=wrap)
+        rc, err = proc.returncode, proc.stderr
+    except subprocess.TimeoutExpired as e:
+        rc = None
+        err = e.stderr.decode(errors="replace") if isinstance(
+            e.stderr, bytes) else (e.stderr or "")
+    return rc, err, time.monotonic() - t
 
 
 def run_heed_json(*args, **kw):

@@ -615,6 +615,32 @@ def summary(a, inflight=True):
     return "\n".join("  " + s for s in lines)
 
 
+def promise_problems(a, rc, took, err):
+    """What breaks heed's promise in figures from analyse() (with
+    expected=) of a crawl that exited rc after took seconds (None: timed
+    out; err: its stderr): heed failing, a same-site gap under the delay,
+    two requests to one site within it, a page never answered 200."""
+    problems = []
+    if rc != 0:
+        problems.append(f"heed exit {rc} after {took:.0f} s"
+                        + (" (timed out)" if rc is None else "")
+                        + (f"; stderr: {err.strip()[-300:]}" if err.strip()
+                           else ""))
+    if a["gaps_under"]:
+        problems.append(
+            f"{a['gaps_under']} same-site gaps under 1 s on "
+            f"{len(a['gap_sites'])} sites, shortest "
+            f"{a['gap_shortest']:.4f} s (e.g. {a['gaps_short'][:3]})")
+    if a["max_per_window"] > 1:
+        problems.append(f"{a['max_per_window']} requests to one site "
+                        "within 1 s")
+    if a["coverage"] < 1:
+        problems.append(f"coverage {a['coverage']:.1%}: "
+                        f"{len(a['missing'])} URLs never answered 200 "
+                        f"(e.g. {a['missing'][:3]})")
+    return problems
+
+
 # ----- self-test -------------------------------------------------------
 
 def _self_test():

@@ -21,13 +21,11 @@ per site is the only limit that binds when it adapts well).
 
 import os
 import sqlite3
-import subprocess
 import tempfile
-import time
 from urllib.parse import urlsplit
 
-from heedtest import Checks, Dnsmasq, free_port, run_heed
-from loadserver import LoadServer, analyse, summary
+from heedtest import Checks, Dnsmasq, free_port, run_heed_timed
+from loadserver import LoadServer, analyse, promise_problems, summary
 
 CONTACT = ["--contact-email", "ops@example.org"]
 HEED_TIMEOUT = 100  # seconds per crawl; a good crawler needs 15-40
@@ -42,17 +40,10 @@ def crawl(srv, timeout=HEED_TIMEOUT):
     sites = srv.write_seeds(os.path.join(tmp, "sites.txt"))
     hosts = {name: [srv.address] for name in srv.names}
     with Dnsmasq(hosts=hosts) as dns:
-        t = time.monotonic()
-        try:
-            proc = run_heed("crawl", "--store", store, "--allow-private",
-                            "--dns-server", dns.server, *CONTACT, "--quiet",
-                            "--sites", sites, timeout=timeout)
-            rc, err = proc.returncode, proc.stderr
-        except subprocess.TimeoutExpired as e:
-            rc = None
-            err = e.stderr.decode(errors="replace") if isinstance(
-                e.stderr, bytes) else (e.stderr or "")
-        took = time.monotonic() - t
+        rc, err, took = run_heed_timed(
+            "crawl", "--store", store, "--allow-private", "--dns-server",
+            dns.server, *CONTACT, "--quiet", "--sites", sites,
+            timeout=timeout)
     return rc, took, store, err[-2000:]
 
 
@@ -92,29 +83,6 @@ def store_problems(srv, store):
     return problems
 
 
-def common_problems(a, rc, took, err):
-    """Courtesy and completeness, for every scenario."""
-    problems = []
-    if rc != 0:
-        problems.append(f"heed exit {rc} after {took:.0f} s"
-                        + (" (timed out)" if rc is None else "")
-                        + (f"; stderr: {err.strip()[-300:]}" if err.strip()
-                           else ""))
-    if a["gaps_under"]:
-        problems.append(
-            f"{a['gaps_under']} same-site gaps under 1 s on "
-            f"{len(a['gap_sites'])} sites, shortest "
-            f"{a['gap_shortest']:.4f} s (e.g. {a['gaps_short'][:3]})")
-    if a["max_per_window"] > 1:
-        problems.append(f"{a['max_per_window']} requests to one site "
-                        "within 1 s")
-    if a["coverage"] < 1:
-        problems.append(f"coverage {a['coverage']:.1%}: "
-                        f"{len(a['missing'])} URLs never answered 200 "
-                        f"(e.g. {a['missing'][:3]})")
-    return problems
-
-
 def report(title, srv, a, rc, took):
     print(f"{title}: heed exit {rc} after {took:.1f} s "
           f"(server at {srv.address}:{srv.port}, {len(srv.names)} sites x "
@@ -139,7 +107,7 @@ def check_struggling_small_shared_host():
         rc, took, store, err = crawl(srv)
     a = analyse(srv.log(), expected=srv.expected())
     report("struggling", srv, a, rc, took)
-    problems = common_problems(a, rc, took, err)
+    problems = promise_problems(a, rc, took, err)
     # Under 2 % of the requests refused. The server slows down 8x (170 ms)
     # at 3 in flight and 16x at 4, long before it refuses at 7: a crawler
     # that shrinks on slow answers measured against its fast baseline
@@ -185,7 +153,7 @@ def check_capacity_drop_mid_crawl():
     a = analyse(log, expected=srv.expected())
     report("capacity drop", srv, a, rc, took)
     changes = srv.changes()
-    problems = common_problems(a, rc, took, err)
+    problems = promise_problems(a, rc, took, err)
     if not changes:
         problems.append("the crawl ended before the capacity drop")
         fail_if(problems)
@@ -238,7 +206,7 @@ def check_roomy_front():
         rc, took, store, err = crawl(srv)
     a = analyse(srv.log(), expected=srv.expected())
     report("roomy front", srv, a, rc, took)
-    problems = common_problems(a, rc, took, err)
+    problems = promise_problems(a, rc, took, err)
     if a["rate_steady"] < 100:
         problems.append(f"steady pace {a['rate_steady']:.1f} requests/s "
                         "(want >= 100, half the polite bound of 200)")

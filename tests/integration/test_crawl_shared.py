@@ -14,12 +14,11 @@ means a true gap between 0.998 s and 1.000 s: under 1 s, a failure.
 
 import os
 import sqlite3
-import subprocess
 import tempfile
-import time
 from urllib.parse import urlsplit
 
-from heedtest import Checks, Dnsmasq, VirtualHostNginx, free_port, run_heed
+from heedtest import (Checks, Dnsmasq, VirtualHostNginx, free_port,
+                      run_heed_timed)
 from loadserver import analyse, site_names, summary, write_sites
 
 ADDRESS = "127.0.0.64"
@@ -43,18 +42,10 @@ with open(seeds, "w") as f:
 
 with VirtualHostNginx(ADDRESS, port, www, HEED_TIMEOUT + 30) as nginx, \
         Dnsmasq(hosts={h: [ADDRESS] for h in names}) as dns:
-    t = time.monotonic()
-    try:
-        crawl = run_heed("crawl", "--store", store, "--allow-private",
-                         "--dns-server", dns.server,
-                         "--contact-email", "ops@example.org", "--quiet",
-                         "--sites", seeds, timeout=HEED_TIMEOUT)
-        rc, err = crawl.returncode, crawl.stderr
-    except subprocess.TimeoutExpired as e:
-        rc = None
-        err = e.stderr.decode(errors="replace") if isinstance(
-            e.stderr, bytes) else (e.stderr or "")
-    took = time.monotonic() - t
+    rc, err, took = run_heed_timed(
+        "crawl", "--store", store, "--allow-private", "--dns-server",
+        dns.server, "--contact-email", "ops@example.org", "--quiet",
+        "--sites", seeds, timeout=HEED_TIMEOUT)
     log = nginx.access()
 
 a = analyse(log, expected=expected)

@@ -459,6 +459,60 @@ static void test_window_halves_on_slow_answers(void **state)
 	heed_polite_free(w.p);
 }
 
+/* The queue signal: answers that creep up from 20 to 100 ms (far from the
+ * slow-answer test's 2 x 20 + 100) take one request off the window, not
+ * half, and only once per round trip; the window then holds until the
+ * signal comes back within a quarter of its best. */
+static void test_window_eases_as_queue_builds(void **state)
+{
+	struct window_sim w;
+	struct heed_polite_address_stats st;
+
+	(void)state;
+	sim_init(&w, 8, 8);
+	sim_fill(&w);
+	sim_clean(&w, 40);
+	assert_int_equal(sim_window(&w), 8);
+	/* Two 100 ms answers move the smoothed signal from 1 to 1.47 times
+	 * its best: not yet half again above it. */
+	for (int i = 0; i < 2; i++) {
+		w.now_ms += 1;
+		sim_end(&w, 200, 100);
+		sim_fill(&w);
+	}
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.eases, 0);
+	w.now_ms += 1;
+	sim_end(&w, 200, 100);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.eases, 1);
+	assert_int_equal(st.decreases, 0);
+	assert_int_equal(st.window, 7);
+	/* Within the round trip (50 ms at least): no second step. */
+	w.now_ms += 10;
+	sim_end(&w, 200, 100);
+	assert_int_equal(sim_window(&w), 7);
+	/* A round later, still queueing: one more. */
+	w.now_ms += 60;
+	sim_end(&w, 200, 100);
+	assert_int_equal(sim_window(&w), 6);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_true(st.queue_pm > 1500);
+	/* Fast again: the smoothed signal takes a few answers to come down,
+	 * so the window steps down once more at most, never halves, and
+	 * grows again once the signal is back within a quarter of its
+	 * best. */
+	sim_fill(&w);
+	sim_clean(&w, 6);
+	assert_true(sim_window(&w) >= 5);
+	sim_clean(&w, 60);
+	heed_polite_address_get(w.p, IP, &st);
+	assert_int_equal(st.decreases, 0);
+	assert_true(st.queue_pm <= 1250);
+	assert_true(st.window > 6);
+	heed_polite_free(w.p);
+}
+
 static void test_window_counts_refused_connections(void **state)
 {
 	struct window_sim w;
@@ -472,6 +526,215 @@ static void test_window_counts_refused_connections(void **state)
 	heed_polite_end(w.p, w.hosts[0], IP, &now, &refused);
 	assert_int_equal(sim_window(&w), 2);
 	heed_polite_free(w.p);
+}
+
+/* A server behind one address, asked by many host names on a fake clock,
+ * each host as often as begin() allows (its delay: once a second). A
+ * request that arrives while n are in flight there (itself included) takes
+ * its host's time plus growth_ms for each beyond knee, and gets a 503
+ * beyond refuse_above. Host i's time is base_ms x (1 + i % spread), times a
+ * factor from 0.5 to 1.5 when jitter is set: sites on one server differ,
+ * and so do two answers of one site. The figures are the server's. */
+struct server_model {
+	const char *name;
+	unsigned hosts;
+	int64_t base_ms, growth_ms;
+	unsigned knee, refuse_above;
+	unsigned spread; /* 1: every host alike */
+	bool jitter;
+	unsigned window_max; /* address_concurrency */
+	double most, least;  /* requests in flight on average, the bounds (0:
+	                        none); least also asks for the full window */
+};
+
+struct model_request {
+	unsigned host;
+	int64_t end_ms, ttfb_ms;
+	int status;
+};
+
+struct model_run {
+	double mean_in_flight; /* time-weighted, at the server */
+	unsigned max_in_flight;
+	unsigned served, refused;
+	unsigned window_end;
+	uint64_t eases;
+};
+
+#define MODEL_SECONDS  60
+#define MODEL_MAX_REQS 128
+
+static int64_t model_ttfb(const struct server_model *m, unsigned host,
+                          unsigned in_flight, uint64_t *rng)
+{
+	int64_t ms = m->base_ms * (1 + (int64_t)(host % m->spread));
+
+	if (m->jitter) {
+		*rng ^= *rng << 13;
+		*rng ^= *rng >> 7;
+		*rng ^= *rng << 17;
+		ms = ms / 2 + (int64_t)(*rng % (uint64_t)(ms + 1));
+	}
+	if (in_flight > m->knee)
+		ms += m->growth_ms * (int64_t)(in_flight - m->knee);
+	return ms;
+}
+
+/* Starts every request begin() allows at now, round robin from *next. */
+static void model_starts(const struct server_model *m, heed_polite *p,
+                         int64_t now_ms, unsigned *next,
+                         struct model_request *reqs, unsigned *n, uint64_t *rng,
+                         struct model_run *out)
+{
+	struct heed_polite_clock now = {1000, now_ms};
+
+	for (unsigned k = 0; k < m->hosts && *n < MODEL_MAX_REQS; k++) {
+		unsigned h = (*next + k) % m->hosts;
+		char name[24];
+		heed_polite_verdict v;
+		struct model_request *r = &reqs[*n];
+
+		snprintf(name, sizeof(name), "s%u.test", h);
+		v = heed_polite_begin(p, name, IP, &now, NULL);
+		if (v == HEED_POLITE_BUSY)
+			break;
+		if (v != HEED_POLITE_READY)
+			continue;
+		(*n)++;
+		if (*n > out->max_in_flight)
+			out->max_in_flight = *n;
+		r->host = h;
+		r->status = *n > m->refuse_above ? 503 : 200;
+		r->ttfb_ms = r->status == 503 ? 2 : model_ttfb(m, h, *n, rng);
+		r->end_ms = now_ms + r->ttfb_ms;
+		*next = (h + 1) % m->hosts;
+	}
+}
+
+/* Ends every request due at now_ms. */
+static void model_ends(heed_polite *p, int64_t now_ms,
+                       struct model_request *reqs, unsigned *n,
+                       struct model_run *out)
+{
+	struct heed_polite_clock now = {1000, now_ms};
+
+	for (unsigned i = 0; i < *n;) {
+		struct model_request *r = &reqs[i];
+		struct heed_polite_result res = {.connected = true};
+		char name[24];
+
+		if (r->end_ms > now_ms) {
+			i++;
+			continue;
+		}
+		res.status = r->status;
+		res.first_byte_ms = res.elapsed_ms = r->ttfb_ms;
+		snprintf(name, sizeof(name), "s%u.test", r->host);
+		heed_polite_end(p, name, IP, &now, &res);
+		if (r->status == 503)
+			out->refused++;
+		else
+			out->served++;
+		reqs[i] = reqs[--*n];
+	}
+}
+
+static void model_run(const struct server_model *m, struct model_run *out)
+{
+	struct heed_polite_options o = test_options;
+	struct model_request reqs[MODEL_MAX_REQS];
+	struct heed_polite_address_stats st;
+	heed_polite *p;
+	unsigned n = 0, next = 0;
+	uint64_t rng = 88172645463325252ULL;
+	int64_t now = 1000, end = now + MODEL_SECONDS * 1000, area = 0;
+
+	memset(out, 0, sizeof(*out));
+	o.address_window_start = 2;
+	o.address_concurrency = m->window_max;
+	o.slow_ms = 250;
+	o.margin_ms = 10;
+	assert_int_equal(heed_polite_new(&p, &o, heed_test_allocator()),
+	                 HEED_OK);
+	while (now < end) {
+		model_starts(m, p, now, &next, reqs, &n, &rng, out);
+		/* A crawler's loop wakes every few milliseconds at most. */
+		int64_t step = 5;
+		for (unsigned i = 0; i < n; i++)
+			if (reqs[i].end_ms - now < step)
+				step = reqs[i].end_ms - now;
+		if (step < 1)
+			step = 1;
+		area += (int64_t)n * step;
+		now += step;
+		model_ends(p, now, reqs, &n, out);
+	}
+	out->mean_in_flight = (double)area / (double)(MODEL_SECONDS * 1000);
+	heed_polite_address_get(p, IP, &st);
+	out->window_end = st.window;
+	out->eases = st.eases;
+	heed_polite_free(p);
+}
+
+/* Runs every model, prints the server's figures, and fails when one has a
+ * 503 or is out of its bounds. */
+static void models_check(const struct server_model *models, size_t n)
+{
+	unsigned failed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct server_model *m = &models[i];
+		struct model_run r;
+		model_run(m, &r);
+		printf("%s: %.2f in flight on average, at most %u; %u served, "
+		       "%u 503s, window %u, %llu eases\n",
+		       m->name, r.mean_in_flight, r.max_in_flight, r.served,
+		       r.refused, r.window_end, (unsigned long long)r.eases);
+		if (r.refused || (m->most && r.mean_in_flight > m->most) ||
+		    (m->least && (r.mean_in_flight < m->least ||
+		                  r.window_end != m->window_max)))
+			failed++;
+	}
+	if (failed)
+		fail_msg("%u of %zu servers out of bounds (printed above)",
+		         failed, n);
+}
+
+/* The small server of the load test (tests/integration/test_crawl_load.py
+ * "struggling"): 20 ms up to 2 in flight, 150 ms more per request beyond,
+ * 503 beyond 6. The window must keep it in its fast range: on average at
+ * most 2.5 in flight (the old window, which halved only on an answer over
+ * twice the usual time plus 250 ms, kept 3.7), never a 503. */
+static void test_window_keeps_small_server_fast(void **state)
+{
+	static const struct server_model models[] = {
+	        {"small, 40 sites", 40, 20, 150, 2, 6, 1, false, 64, 2.5, 0},
+	        {"small, 40 sites, jitter", 40, 20, 150, 2, 6, 1, true, 64, 2.5,
+	         0},
+	        {"small, 200 sites", 200, 20, 150, 2, 6, 1, false, 64, 2.5, 0},
+	        {"small, 40 sites of 1-3 x 20 ms, jitter", 40, 20, 150, 2, 6, 3,
+	         true, 64, 2.5, 0},
+	};
+
+	(void)state;
+	models_check(models, HEED_ARRAY_SIZE(models));
+}
+
+/* A roomy front (room for 64, 200 ms whatever the load) must be used to
+ * the full: the window reaches 64 and stays there. 400 sites asking once a
+ * second at 200 ms want 80 in flight; the window needs about 12 s of the
+ * 60 to grow from 2 to 64, hence 50 on average. Answers that jitter from
+ * 100 to 300 ms cost some of it: the queue signal then strays far enough
+ * from its best to stop the growth now and then. */
+static void test_window_fills_roomy_server(void **state)
+{
+	static const struct server_model models[] = {
+	        {"roomy", 400, 200, 0, 64, 64, 1, false, 64, 0, 50},
+	        {"roomy, jitter", 400, 200, 0, 64, 64, 1, true, 64, 0, 40},
+	};
+
+	(void)state;
+	models_check(models, HEED_ARRAY_SIZE(models));
 }
 
 /* Workers sharing an address's budget (issue 14): each gets its part of
@@ -843,6 +1106,9 @@ int main(void)
 	        cmocka_unit_test(test_window_halves_once_per_round),
 	        cmocka_unit_test(test_window_halves_on_slow_answers),
 	        cmocka_unit_test(test_window_counts_refused_connections),
+	        cmocka_unit_test(test_window_eases_as_queue_builds),
+	        cmocka_unit_test(test_window_keeps_small_server_fast),
+	        cmocka_unit_test(test_window_fills_roomy_server),
 	        cmocka_unit_test(test_share_addresses_window),
 	        cmocka_unit_test(test_share_addresses_at_least_one),
 	        cmocka_unit_test(test_unbegin),
