@@ -1163,6 +1163,18 @@ struct channel_list {
 	bool more;
 };
 
+/* A topic as JSON text without its mIRC formatting codes. */
+static json_object *topic_json(const char *topic, size_t len)
+{
+	const struct heed_allocator *a = heed_allocator_default();
+	size_t n;
+	char *clean = heed__irc_strip_dup(a, topic, len, &n);
+	json_object *o = heed__record_text(clean, n);
+
+	heed__free(a, clean);
+	return o;
+}
+
 static json_object *channel_object(const struct heed_store_irc_channel_row *r)
 {
 	json_object *o = json_object_new_object();
@@ -1172,8 +1184,7 @@ static json_object *channel_object(const struct heed_store_irc_channel_row *r)
 	                       heed__record_str(r->network_name));
 	json_object_object_add(o, "channel", heed__record_str(r->name));
 	json_object_object_add(o, "users", int_or_null(r->users));
-	json_object_object_add(o, "topic",
-	                       heed__record_text(r->topic, r->topic_len));
+	json_object_object_add(o, "topic", topic_json(r->topic, r->topic_len));
 	json_object_object_add(o, "first_seen", int_or_null(r->first_seen_s));
 	json_object_object_add(o, "last_seen", int_or_null(r->last_seen_s));
 	return o;

@@ -70,6 +70,21 @@ void hp_text(struct hpage *p, const char *s)
 		hp_textn(p, s, strlen(s));
 }
 
+void hp_bdin(struct hpage *p, const char *s, size_t len)
+{
+	if (!s)
+		return;
+	hp_raw(p, "<bdi>");
+	hp_textn(p, s, len);
+	hp_raw(p, "</bdi>");
+}
+
+void hp_bdi(struct hpage *p, const char *s)
+{
+	if (s)
+		hp_bdin(p, s, strlen(s));
+}
+
 void hp_url(struct hpage *p, const char *s)
 {
 	if (s && p->rc == HEED_OK)
@@ -95,7 +110,7 @@ void hp_external(struct hpage *p, const char *cls, const char *url,
 		hp_text(p, url);
 		hp_raw(p, "\">");
 	}
-	hp_text(p, text ? text : url);
+	hp_bdi(p, text ? text : url);
 	if (safe)
 		hp_raw(p, "</a>");
 }
@@ -340,6 +355,23 @@ const char *hp_record_value(struct json_object *rec, const char *field)
 	return NULL;
 }
 
+/* A list shows this much of a title or a description, cut at a word; the
+ * record page shows them whole. */
+#define LIST_TITLE_CHARS   120
+#define LIST_SNIPPET_CHARS 320
+
+/* s cut to at most max characters at a word, with "…" when cut. */
+static void cut_text(struct hpage *p, const char *s, size_t len, size_t max)
+{
+	size_t cut = heed__serve_cut_at_word(s, len, max);
+
+	hp_raw(p, "<bdi>");
+	hp_textn(p, s, cut);
+	if (cut < len)
+		hp_raw(p, "…");
+	hp_raw(p, "</bdi>");
+}
+
 /* The description as a permitted snippet, "…" when cut. */
 static void hit_snippet(struct hpage *p, const char *desc,
                         const struct heed__serve_permit *pm)
@@ -351,9 +383,12 @@ static void hit_snippet(struct hpage *p, const char *desc,
 	if (pm->snippet_words)
 		cut = heed__serve_cut_words(desc, cut, pm->snippet_words);
 	hp_raw(p, "<p class=\"snippet\">");
-	hp_textn(p, desc, cut);
-	if (cut < len)
+	if (cut < len) {
+		hp_bdin(p, desc, cut);
 		hp_raw(p, "…");
+	} else {
+		cut_text(p, desc, len, LIST_SNIPPET_CHARS);
+	}
 	hp_raw(p, "</p>\n");
 }
 
@@ -364,7 +399,7 @@ void hp_link(struct hpage *p, const char *prefix, const char *value,
 	hp_href(p, prefix);
 	hp_url(p, value);
 	hp_raw(p, "\">");
-	hp_text(p, text);
+	hp_bdi(p, text);
 	hp_raw(p, "</a>");
 }
 
@@ -392,7 +427,7 @@ void hp_tags(struct hpage *p, json_object *rec, size_t max, bool sources)
 		if (sources && json_object_object_get_ex(t, "source", &src) &&
 		    json_object_is_type(src, json_type_string)) {
 			hp_raw(p, " <span class=\"source\">from ");
-			hp_text(p, json_object_get_string(src));
+			hp_bdi(p, json_object_get_string(src));
 			hp_raw(p, "</span>");
 		}
 		hp_raw(p, "</li>");
@@ -408,10 +443,12 @@ static const char *page_title(const struct heed_stored_page *pg)
 
 static void hit_title(struct hpage *p, const struct heed_search_hit *hit)
 {
+	const char *title = page_title(&hit->page);
+
 	hp_rawf(p, "<a class=\"title\" href=\"");
 	hp_href(p, "/records/");
 	hp_rawf(p, "%lld\">", (long long)hit->id);
-	hp_text(p, page_title(&hit->page));
+	cut_text(p, title, strlen(title), LIST_TITLE_CHARS);
 	hp_raw(p, "</a>");
 }
 
@@ -419,11 +456,11 @@ static void hit_title(struct hpage *p, const struct heed_search_hit *hit)
  * under a result and beside a short-list entry. */
 static void hit_host_views(struct hpage *p, const struct heed_search_hit *hit)
 {
-	hp_text(p, hit->page.host);
+	hp_bdi(p, hit->page.host);
 	if (hit->page.views >= 0) {
 		hp_raw(p, " · ");
 		hp_int(p, hit->page.views);
-		hp_raw(p, " views");
+		hp_raw(p, hit->page.views == 1 ? " view" : " views");
 	}
 }
 
@@ -450,12 +487,12 @@ static int on_result(void *ud, const struct heed_search_hit *hit)
 	if (url && heed__serve_safe_link(url))
 		hp_external(p, "original", url, url);
 	else
-		hp_text(p, url);
+		hp_bdi(p, url);
 	hp_raw(p, "<br><span class=\"meta\">");
 	hit_host_views(p, hit);
 	if (hit->page.published) {
 		hp_raw(p, " · published ");
-		hp_text(p, hit->page.published);
+		hp_bdi(p, hit->page.published);
 	}
 	hp_raw(p, "</span>\n");
 	if (desc && desc[0] && pm.snippet)
@@ -602,8 +639,9 @@ heed_status hp_short_list(struct hpage *p, heed_search_sort sort,
 
 /* ---- home ---- */
 
-static void count_item(struct hpage *p, int64_t n, const char *what,
-                       const char *path)
+/* n things, with the noun in the singular for exactly one. */
+static void count_item(struct hpage *p, int64_t n, const char *one,
+                       const char *many, const char *path)
 {
 	hp_raw(p, "<li><a href=\"");
 	hp_href(p, path);
@@ -611,7 +649,7 @@ static void count_item(struct hpage *p, int64_t n, const char *what,
 	if (n >= HEED__SERVE_COUNT_CAP)
 		hp_raw(p, "more than ");
 	hp_int(p, n);
-	hp_rawf(p, " %s</a></li>\n", what);
+	hp_rawf(p, " %s</a></li>\n", n == 1 ? one : many);
 }
 
 static heed_status home_counts(struct hpage *p)
@@ -623,10 +661,10 @@ static heed_status home_counts(struct hpage *p)
 	if (rc != HEED_OK)
 		return rc;
 	hp_raw(p, "<h2>In the index</h2>\n<ul id=\"counts\">\n");
-	count_item(p, c.pages, "pages", "/search");
-	count_item(p, c.sites, "sites", "/sites");
-	count_item(p, c.tags, "tags", "/tags");
-	count_item(p, c.networks, "IRC networks", "/irc");
+	count_item(p, c.pages, "page", "pages", "/search");
+	count_item(p, c.sites, "site", "sites", "/sites");
+	count_item(p, c.tags, "tag", "tags", "/tags");
+	count_item(p, c.networks, "IRC network", "IRC networks", "/irc");
 	hp_raw(p, "</ul>\n");
 	return HEED_OK;
 }

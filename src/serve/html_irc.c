@@ -40,7 +40,7 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 	hp_raw(p, "<tr><td>");
 	hp_link(p, "/irc/", r->key, r->key);
 	hp_raw(p, "</td><td>");
-	hp_text(p, r->name[0] ? r->name : "unnamed");
+	hp_bdi(p, r->name[0] ? r->name : "unnamed");
 	hp_raw(p, "</td>");
 	count_cell(p, r->users);
 	count_cell(p, r->servers);
@@ -103,14 +103,14 @@ static int on_server(void *ud, const struct heed_store_irc_server_row *r)
 	struct hpage *p = ud;
 
 	hp_raw(p, "<tr><td>");
-	hp_text(p, r->name);
+	hp_bdi(p, r->name);
 	hp_raw(p, "</td><td>");
-	hp_text(p, r->hub);
+	hp_bdi(p, r->hub);
 	hp_raw(p, "</td><td class=\"num\">");
 	if (r->hops >= 0)
 		hp_rawf(p, "%d", r->hops);
 	hp_raw(p, "</td><td>");
-	hp_text(p, r->description);
+	hp_bdi(p, r->description);
 	hp_raw(p, "</td></tr>\n");
 	return p->rc != HEED_OK;
 }
@@ -146,6 +146,8 @@ static int on_channel(void *ud, const struct heed_store_irc_channel_row *r)
 {
 	struct chan_view *v = ud;
 	struct hpage *p = v->p;
+	char *topic;
+	size_t len;
 
 	if (!contains_fold(r->name, r->name ? strlen(r->name) : 0, v->q,
 	                   v->qlen) &&
@@ -154,12 +156,16 @@ static int on_channel(void *ud, const struct heed_store_irc_channel_row *r)
 	if (v->matched++ >= CHANNELS_SHOWN)
 		return 0; /* counted, not shown */
 	hp_raw(p, "<tr><td>");
-	hp_text(p, r->name);
+	hp_bdi(p, r->name);
 	hp_raw(p, "</td>");
 	count_cell(p, r->users);
 	hp_raw(p, "<td>");
-	/* Raw bytes from the server: the escape cleans the UTF-8. */
-	hp_textn(p, r->topic, r->topic ? r->topic_len : 0);
+	/* Raw bytes from the server: formatting codes go here, the escape
+	 * cleans the UTF-8. */
+	topic = heed__irc_strip_dup(p->req->ctx->alloc, r->topic, r->topic_len,
+	                            &len);
+	hp_bdin(p, topic, len);
+	heed__free(p->req->ctx->alloc, topic);
 	hp_raw(p, "</td></tr>\n");
 	return p->rc != HEED_OK;
 }
@@ -201,7 +207,7 @@ static heed_status network_tables(struct hpage *p, const char *key,
 	hp_int(p, cv.matched);
 	hp_raw(p, cv.matched == 1 ? " channel" : " channels");
 	if (q[0])
-		hp_raw(p, " match");
+		hp_raw(p, cv.matched == 1 ? " matches" : " match");
 	if (cv.matched > CHANNELS_SHOWN) {
 		hp_raw(p, "; the first ");
 		hp_int(p, CHANNELS_SHOWN);
@@ -241,10 +247,10 @@ void heed__html_irc_network(const struct heed__serve_request *req,
 	}
 	hp_begin(&p, rest);
 	hp_raw(&p, "<h1 id=\"network\">");
-	hp_text(&p, rest);
+	hp_bdi(&p, rest);
 	if (f.name[0]) {
 		hp_raw(&p, " <span class=\"meta\">");
-		hp_text(&p, f.name);
+		hp_bdi(&p, f.name);
 		hp_raw(&p, "</span>");
 	}
 	hp_raw(&p, "</h1>\n");

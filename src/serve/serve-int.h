@@ -34,7 +34,11 @@
  * C0 controls other than tab and newline, and DEL, are dropped. */
 
 /* Text for HTML element content and double- or single-quoted attribute
- * values: & < > " ' are written as character references. */
+ * values: & < > " ' are written as character references, and the
+ * explicit bidi controls of s are balanced (UAX #9): a PDF or PDI with
+ * no opener is dropped, an opener left open is closed at the end. Put
+ * crawled text in an isolating element (<bdi>) as well, so its direction
+ * stays its own. */
 heed_status heed__html_escape(struct heed_buf *b, const char *s, size_t len);
 /* Percent-encodes everything but RFC 3986's unreserved characters, for a
  * path segment or a query value. */
@@ -51,6 +55,21 @@ bool heed__serve_safe_link(const char *url);
  * cut at a character boundary; len when s is short enough. */
 size_t heed__serve_cut_chars(const char *s, size_t len, size_t max);
 size_t heed__serve_cut_words(const char *s, size_t len, size_t max);
+/* Where to cut s (len bytes) to show at most max characters: the end of
+ * the last word that fits when one ends in the second half of the cut,
+ * else at a character boundary (a 20,000-character word); len when s is
+ * short enough. The caller adds the ellipsis. */
+size_t heed__serve_cut_at_word(const char *s, size_t len, size_t max);
+/* Copies the len bytes of an IRC text (a topic) to dst without its mIRC
+ * formatting codes (bold, colour \x03NN[,NN], hex colour \x04RRGGBB
+ * [,RRGGBB], italics, underline, strike, monospace, reverse, reset), so
+ * no stray colour digits show. dst has room for len bytes (it may be
+ * src); returns the bytes written. */
+size_t heed__irc_strip(char *dst, const char *src, size_t len);
+/* The same into a new buffer the caller frees with a (NUL-terminated,
+ * *out_len bytes before the NUL); NULL when src is NULL or on ENOMEM. */
+char *heed__irc_strip_dup(const struct heed_allocator *a, const char *src,
+                          size_t len, size_t *out_len);
 
 /* ---- query.c */
 
