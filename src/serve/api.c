@@ -413,6 +413,23 @@ static heed_status run_search(const struct heed__serve_request *req,
 }
 
 /* The search answer for args; tag names the /tags/TAG route's tag. */
+/* Whether q's tag names any shown page; answers 404 (or the store's
+ * error) when it does not. */
+static bool tag_known(const struct heed__serve_request *req,
+                      const struct heed_search_query *q,
+                      struct heed__serve_response *resp)
+{
+	bool known = false;
+	heed_status rc =
+	        heed__serve_tag_known(req->store, q->tag, req->now_s, &known);
+
+	if (rc != HEED_OK)
+		fail(req, resp, rc, NULL);
+	else if (!known)
+		heed__api_error(req, 404, "no such tag", resp);
+	return rc == HEED_OK && known;
+}
+
 static void search_with(const struct heed__serve_request *req,
                         const struct heed__serve_args *args, const char *tag,
                         struct heed__serve_response *resp)
@@ -432,6 +449,10 @@ static void search_with(const struct heed__serve_request *req,
 	if (rc != HEED_OK) {
 		heed__free(a, fts);
 		fail(req, resp, rc, &diag);
+		return;
+	}
+	if (tag && !tag_known(req, &q, resp)) {
+		heed__free(a, fts);
 		return;
 	}
 	o = json_object_new_object();
@@ -495,16 +516,9 @@ void heed__api_record(const struct heed__serve_request *req, const char *rest,
 {
 	struct hits x = {req, NULL, {0}, 0, true};
 	heed_status rc;
-	char *end;
-	long long id;
+	int64_t id;
 
-	/* Only plain digits name a record: "+5", " 5", "5x" name none. */
-	if (!rest || *rest < '0' || *rest > '9' || strlen(rest) > 18) {
-		heed__api_error(req, 404, "no such record", resp);
-		return;
-	}
-	id = strtoll(rest, &end, 10);
-	if (*end || id <= 0) {
+	if (!heed__serve_record_id(rest, &id)) {
 		heed__api_error(req, 404, "no such record", resp);
 		return;
 	}

@@ -353,22 +353,6 @@ static int on_record(void *ud, const struct heed_search_hit *hit)
 	return 0;
 }
 
-/* A record id: digits only, no sign, no leading zero, in range. */
-static bool parse_id(const char *s, int64_t *id)
-{
-	char *end;
-	long long v;
-
-	if (!s || s[0] < '1' || s[0] > '9')
-		return false;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end)
-		return false;
-	*id = v;
-	return true;
-}
-
 void heed__html_record(const struct heed__serve_request *req, const char *rest,
                        struct heed__serve_response *resp)
 {
@@ -379,7 +363,7 @@ void heed__html_record(const struct heed__serve_request *req, const char *rest,
 
 	hp_init(&p, req, resp);
 	rv.p = &p;
-	if (!parse_id(rest, &id)) {
+	if (!heed__serve_record_id(rest, &id)) {
 		hp_fail(&p, 404, "There is no such record in the index.");
 		return;
 	}
@@ -422,6 +406,7 @@ void heed__html_tag(const struct heed__serve_request *req, const char *rest,
 	char *fts = NULL;
 	struct hpage p;
 	heed_status rc;
+	bool known;
 	size_t i;
 
 	hp_init(&p, req, resp);
@@ -445,6 +430,15 @@ void heed__html_tag(const struct heed__serve_request *req, const char *rest,
 		hp_fail(&p, rc == HEED_ENOMEM ? 500 : 400,
 		        diag.message[0] ? diag.message
 		                        : "Not a valid request.");
+		return;
+	}
+	rc = heed__serve_tag_known(req->store, q.tag, req->now_s, &known);
+	if (rc != HEED_OK || !known) {
+		heed__free(req->ctx->alloc, fts);
+		if (rc != HEED_OK)
+			hp_store_fail(&p, rc, NULL);
+		else
+			hp_fail(&p, 404, "There is no such tag in the index.");
 		return;
 	}
 	heed__buf_init(&path, req->ctx->alloc, 4096);

@@ -215,6 +215,15 @@ struct heed__serve_counts {
 heed_status heed__serve_counts(heed_store *store, int64_t now_s,
                                struct heed__serve_counts *c);
 
+/* *known: whether tag (folded as heed__serve_parse_search folds it) is a
+ * tag of any page shown at now_s. HEED_OK or the store's status. */
+heed_status heed__serve_tag_known(heed_store *store, const char *tag,
+                                  int64_t now_s, bool *known);
+
+/* The record id a path names: plain digits without a leading zero, so a
+ * record has one address. False for anything else. */
+bool heed__serve_record_id(const char *s, int64_t *id);
+
 /* ---- the pages (html.c, api.c, openapi.c), dispatched by route.c */
 
 /* What every page needs, shared and read-only while the server runs. */

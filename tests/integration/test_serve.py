@@ -340,19 +340,125 @@ def check_concurrent_requests_and_idle_connections():
     for t in threads:
         t.join(120)
     assert statuses == [200] * 320, [x for x in statuses if x != 200][:5]
-    # Idle clients holding half a request do not lock others out.
-    socks = []
+    # One client (127.0.0.2) holding 300 idle sockets with half a request
+    # keeps at most serve.connections_per_client (64) of them: the others
+    # are closed at once, and other clients are still answered.
+    socks, kept = [], 0
     try:
-        for _ in range(200):
-            c = socket.create_connection((srv.host, srv.port), timeout=5)
-            c.sendall(b"GET / HTTP/1.1\r\n")
+        for _ in range(300):
+            c = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            c.settimeout(5)
+            c.bind(("127.0.0.2", 0))
+            c.connect((srv.host, srv.port))
             socks.append(c)
+            try:
+                c.sendall(b"GET / HTTP/1.1\r\n")
+            except OSError:
+                pass
         t0 = time.monotonic()
         assert get("/healthz")[0] == 200
         assert time.monotonic() - t0 < 5
+        for c in socks:
+            c.settimeout(0.05)
+            try:
+                kept += 0 if c.recv(1) == b"" else 1
+            except socket.timeout:
+                kept += 1  # still open, waiting for the rest
+            except OSError:
+                pass
+        assert 1 <= kept <= 64, kept
     finally:
         for c in socks:
             c.close()
+
+
+def raw_answer(data, timeout=15):
+    """Sends bytes on a new connection and reads the whole answer (the
+    server closes after it, or data asks it to): (status, {lower-case
+    header: value}, body); status 0 when nothing came back."""
+    global raw_requests
+    raw_requests += 1
+    answer = b""
+    with socket.create_connection((srv.host, srv.port),
+                                  timeout=timeout) as s:
+        try:
+            s.sendall(data)
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:
+            pass
+    head, _, body = answer.partition(b"\r\n\r\n")
+    m = re.match(rb"HTTP/1\.[01] (\d{3})", head)
+    headers = {}
+    for line in head.split(b"\r\n")[1:]:
+        k, _, v = line.decode("latin-1").partition(":")
+        headers[k.strip().lower()] = v.strip()
+    return (int(m.group(1)) if m else 0), headers, body
+
+
+def assert_heed_answer(what, status, headers, want):
+    assert status == want, (what, status)
+    bad = {k: headers.get(k) for k, v in SECURITY.items()
+           if headers.get(k) != v}
+    assert not bad, (what, status, bad)
+    assert headers.get("content-type"), (what, headers)
+
+
+def head_of(size, path=b"/healthz"):
+    """A GET request whose head is size bytes, padded in one header."""
+    start = b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+    pad = size - len(start) - len(b"X-Pad: \r\n\r\n")
+    return start + b"X-Pad: " + b"p" * pad + b"\r\n\r\n"
+
+
+def check_every_head_size_is_answered_with_headers():
+    # Up to 16 KiB: answered; past it, heed's own 431 with every header,
+    # in steps fine enough to hit any size where no answer came back.
+    for size in list(range(15000, 17400, 24)) + [20000, 40000, 60000]:
+        status, headers, _ = raw_answer(head_of(size))
+        assert_heed_answer(size, status, headers,
+                           200 if size <= 16384 else 431)
+    status, headers, body = raw_answer(head_of(20000, b"/api/v1/search"))
+    assert_heed_answer("api 431", status, headers, 431)
+    assert json.loads(body)["error"]["status"] == 431
+
+
+def check_malformed_requests_are_400_with_headers():
+    cases = [
+        (b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", 400),  # no Host
+        (b"GET /\x00x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+         400),
+        (b"GET /api/v1/\x00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+         b"\r\n", 400),
+        (b"GET /  HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400),
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n"
+         b"Connection: close\r\n\r\n", 414),
+        (b"GET /healthz HTTP/1.0\r\n\r\n", 200),  # 1.0 needs no Host
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+         200),
+    ]
+    for data, want in cases:
+        status, headers, body = raw_answer(data)
+        assert_heed_answer(data[:40], status, headers, want)
+        if want == 400 and b"/api/" in data[:12]:
+            assert json.loads(body)["error"]["status"] == 400
+
+
+def check_one_address_per_record_and_unknown_tags_404():
+    rid = sorted(ix.visible_ids())[0]
+    assert get(f"/records/{rid}")[0] == 200
+    for path in (f"/records/0{rid}", f"/api/v1/records/0{rid}",
+                 f"/records/+{rid}", f"/api/v1/records/{rid}x",
+                 "/tags/UNKNOWN-tag-nobody-uses",
+                 "/api/v1/tags/UNKNOWN-tag-nobody-uses"):
+        s, h, b = get(path)
+        assert s == 404, (path, s)
+    tag = srv.json("/api/v1/tags")["items"][0]["tag"]
+    assert get("/tags/" + q(tag))[0] == 200
+    assert get("/api/v1/tags/" + q(tag))[0] == 200
 
 
 def check_fts5_syntax_is_never_a_500():
@@ -1098,6 +1204,9 @@ try:
         check_nul_in_the_address_is_400,
         check_fts5_syntax_is_never_a_500,
         check_concurrent_requests_and_idle_connections,
+        check_every_head_size_is_answered_with_headers,
+        check_malformed_requests_are_400_with_headers,
+        check_one_address_per_record_and_unknown_tags_404,
         check_search_by_title_description_tag_and_site_name,
         check_items_carry_authors_and_publisher,
         check_html_results_match_json,
