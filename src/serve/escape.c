@@ -416,3 +416,15 @@ size_t heed__serve_cut_at_word(const char *s, size_t len, size_t max)
 		end--;
 	return end > cut / 2 ? end : cut;
 }
+
+size_t heed__serve_snippet_cut(const struct heed__serve_permit *p,
+                               const char *desc, size_t len)
+{
+	size_t cut = len;
+
+	if (p->snippet_chars)
+		cut = heed__serve_cut_chars(desc, cut, p->snippet_chars);
+	if (p->snippet_words)
+		cut = heed__serve_cut_words(desc, cut, p->snippet_words);
+	return cut;
+}

@@ -42,6 +42,10 @@ void hp_int(struct hpage *p, int64_t v); /* 12,345 */
  * isolated as hp_bdi; prefix an internal path such as "/tags/". */
 void hp_link(struct hpage *p, const char *prefix, const char *value,
              const char *text);
+/* "Follow in a feed reader" linked to the Atom feed at prefix + value
+ * (value percent-encoded; NULL: prefix alone, then the request's
+ * arguments but cursor). */
+void hp_feed_link(struct hpage *p, const char *prefix, const char *value);
 /* A Unix time as <time datetime="...">2024-03-05 09:00 UTC</time>; "never"
  * for 0 or HEED_STORE_NO_DATE. */
 void hp_time(struct hpage *p, int64_t unix_s);

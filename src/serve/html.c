@@ -173,6 +173,10 @@ void hp_begin(struct hpage *p, const char *title)
 	/* An empty icon of our own: without one every browser asks for
 	 * /favicon.ico after each page, a request and a 404 for nothing
 	 * (the CSP allows data: images). */
+	hp_raw(p, "\">\n<link rel=\"search\" "
+	          "type=\"application/opensearchdescription+xml\" "
+	          "title=\"heed index\" href=\"");
+	hp_href(p, "/opensearch.xml");
 	hp_raw(p, "\">\n<link rel=\"icon\" href=\"data:,\">\n</head>\n<body>\n"
 	          "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
 	          "<header>\n<nav aria-label=\"Site\">\n<ul>\n");
@@ -189,7 +193,14 @@ void hp_end(struct hpage *p, int status)
 	hp_raw(p, "</main>\n<footer><p>Metadata collected by heed, shown as "
 	          "each site permitted. <a href=\"");
 	hp_href(p, "/bots");
-	hp_raw(p, "\">How to opt out</a>.</p></footer>\n</body>\n</html>\n");
+	hp_raw(p, "\">How to opt out</a>.</p>\n<p>For programs: <a id=\"api\" "
+	          "href=\"");
+	hp_href(p, "/api/v1/");
+	hp_raw(p, "\">the JSON API</a>, described in <a id=\"openapi\" "
+	          "href=\"");
+	hp_href(p, "/api/v1/openapi.json");
+	hp_raw(p, "\">its OpenAPI document</a>.</p></footer>\n</body>\n"
+	          "</html>\n");
 	if (p->rc != HEED_OK) {
 		hp_fail(p, 500,
 		        p->rc == HEED_ETOOBIG ? "The page is too large."
@@ -376,12 +387,8 @@ static void cut_text(struct hpage *p, const char *s, size_t len, size_t max)
 static void hit_snippet(struct hpage *p, const char *desc,
                         const struct heed__serve_permit *pm)
 {
-	size_t len = strlen(desc), cut = len;
+	size_t len = strlen(desc), cut = heed__serve_snippet_cut(pm, desc, len);
 
-	if (pm->snippet_chars)
-		cut = heed__serve_cut_chars(desc, cut, pm->snippet_chars);
-	if (pm->snippet_words)
-		cut = heed__serve_cut_words(desc, cut, pm->snippet_words);
 	hp_raw(p, "<p class=\"snippet\">");
 	if (cut < len) {
 		hp_bdin(p, desc, cut);
@@ -390,6 +397,28 @@ static void hit_snippet(struct hpage *p, const char *desc,
 		cut_text(p, desc, len, LIST_SNIPPET_CHARS);
 	}
 	hp_raw(p, "</p>\n");
+}
+
+void hp_feed_link(struct hpage *p, const char *prefix, const char *value)
+{
+	const struct heed__serve_args *args = p->req->args;
+	char sep = '?';
+
+	hp_raw(p, "<p class=\"feed\"><a id=\"feed\" "
+	          "type=\"application/atom+xml\" href=\"");
+	hp_href(p, prefix);
+	hp_url(p, value);
+	for (size_t i = 0; !value && args && i < args->count; i++) {
+		if (strcmp(args->arg[i].name, "cursor") == 0 ||
+		    !args->arg[i].value[0])
+			continue;
+		hp_rawf(p, "%c", sep);
+		hp_url(p, args->arg[i].name);
+		hp_raw(p, "=");
+		hp_url(p, args->arg[i].value);
+		sep = '&';
+	}
+	hp_raw(p, "\">Follow in a feed reader (Atom)</a></p>\n");
 }
 
 void hp_link(struct hpage *p, const char *prefix, const char *value,
@@ -731,6 +760,7 @@ void heed__html_search(const struct heed__serve_request *req,
 	}
 	hp_begin(&p, "Search results");
 	hp_raw(&p, "<h1>Search results</h1>\n");
+	hp_feed_link(&p, "/feeds/search", NULL);
 	hp_search_form(&p, req->args);
 	rc = hp_results(&p, &q, "/search", req->args, NULL, &diag);
 	heed__free(req->ctx->alloc, fts);

@@ -105,12 +105,9 @@ struct record_view {
 static void field_description(struct record_view *rv, const char *desc)
 {
 	struct hpage *p = rv->p;
-	size_t len = strlen(desc), cut = len;
+	size_t len = strlen(desc),
+	       cut = heed__serve_snippet_cut(&rv->pm, desc, len);
 
-	if (rv->pm.snippet_chars)
-		cut = heed__serve_cut_chars(desc, cut, rv->pm.snippet_chars);
-	if (rv->pm.snippet_words)
-		cut = heed__serve_cut_words(desc, cut, rv->pm.snippet_words);
 	hp_bdin(p, desc, cut);
 	if (cut < len) {
 		hp_raw(p, "…");
@@ -453,6 +450,7 @@ void heed__html_tag(const struct heed__serve_request *req, const char *rest,
 	hp_raw(&p, "<h1 id=\"tag\">Tag: ");
 	hp_bdi(&p, rest);
 	hp_raw(&p, "</h1>\n");
+	hp_feed_link(&p, "/feeds/tags/", rest);
 	rc = hp_results(&p, &q, heed__buf_str(&path), &args, "tag", &diag);
 	heed__buf_free(&path);
 	heed__free(req->ctx->alloc, fts);

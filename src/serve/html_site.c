@@ -415,6 +415,7 @@ void heed__html_site(const struct heed__serve_request *req, const char *rest,
 	hp_raw(&p, "<h1 id=\"site\">");
 	hp_bdi(&p, rest);
 	hp_raw(&p, "</h1>\n");
+	hp_feed_link(&p, "/feeds/sites/", rest);
 	rc = site_summary(&p, rest, &pages);
 	if (rc == HEED_OK && pages == 0) {
 		hp_fail(&p, 404, "There is no such site in the index.");

@@ -348,6 +348,8 @@ static void answer_page(struct heed_serve *s, struct MHD_Connection *con,
 	        .ctx = &s->ctx,
 	        .method = method,
 	        .path = url,
+	        .host = MHD_lookup_connection_value(con, MHD_HEADER_KIND,
+	                                            MHD_HTTP_HEADER_HOST),
 	        .args = &args,
 	        .now_s = (int64_t)time(NULL),
 	};

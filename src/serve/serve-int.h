@@ -156,6 +156,11 @@ struct heed__serve_permit {
 void heed__serve_permit(const char *permissions_json, int64_t now_s,
                         struct heed__serve_permit *p);
 
+/* Where a permitted description (len bytes) ends under p's character and
+ * word limits (escape.c); len when it may be shown whole. */
+size_t heed__serve_snippet_cut(const struct heed__serve_permit *p,
+                               const char *desc, size_t len);
+
 /* ---- svg.c: a small bar chart, drawn by heed, no script. */
 struct heed__svg_bar {
 	const char *label; /* under the bar (escaped); may be NULL */
@@ -241,6 +246,9 @@ struct heed__serve_request {
 	const struct heed__serve_ctx *ctx;
 	const char *method; /* "GET" or "HEAD"; others never reach a page */
 	const char *path;   /* percent-decoded, starts with '/' */
+	const char *host;   /* the Host header field, NULL when absent: for
+	                       the absolute addresses of feeds when
+	                       base_url is "" */
 	const struct heed__serve_args *args;
 	heed_store *store; /* this thread's read-only connection */
 	int64_t now_s;
@@ -326,6 +334,18 @@ void heed__api_error(const struct heed__serve_request *req, int status,
 /* The OpenAPI 3.1 document of /api/v1 (openapi.c). */
 void heed__api_openapi(const struct heed__serve_request *req,
                        struct heed__serve_response *resp);
+
+/* Atom feeds (feed.c): /feeds/search (the search arguments),
+ * /feeds/sites/HOST, /feeds/tags/TAG; newest fetched first. And the
+ * OpenSearch description at /opensearch.xml. */
+void heed__feed_search(const struct heed__serve_request *req,
+                       struct heed__serve_response *resp);
+void heed__feed_site(const struct heed__serve_request *req, const char *rest,
+                     struct heed__serve_response *resp);
+void heed__feed_tag(const struct heed__serve_request *req, const char *rest,
+                    struct heed__serve_response *resp);
+void heed__opensearch(const struct heed__serve_request *req,
+                      struct heed__serve_response *resp);
 
 /* The stylesheet at /static/heed.css (html.c): no inline styles anywhere,
  * so the Content-Security-Policy can forbid them. */

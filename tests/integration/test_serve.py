@@ -447,6 +447,87 @@ def check_malformed_requests_are_400_with_headers():
             assert json.loads(body)["error"]["status"] == 400
 
 
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def atom(path):
+    """A feed, parsed: [(id, title, updated, summary or None, alternate
+    href or None, [category terms])], newest first as served."""
+    import xml.etree.ElementTree as ET
+    status, headers, body = get(path, headers={"Host": "index.test"})
+    assert status == 200, (path, status, body[:300])
+    assert headers["content-type"] == "application/atom+xml; charset=utf-8"
+    root = ET.fromstring(body)
+    assert root.tag == ATOM + "feed", root.tag
+    assert root.find(ATOM + "id").text.startswith("http://index.test/feeds/")
+    assert root.find(ATOM + "updated") is not None
+    out = []
+    for e in root.findall(ATOM + "entry"):
+        summary = e.find(ATOM + "summary")
+        alt = [x.get("href") for x in e.findall(ATOM + "link")
+               if x.get("rel") == "alternate"]
+        out.append((e.find(ATOM + "id").text, e.find(ATOM + "title").text,
+                    e.find(ATOM + "updated").text,
+                    summary.text if summary is not None else None,
+                    alt[0] if alt else None,
+                    [c.get("term") for c in e.findall(ATOM + "category")]))
+    return out
+
+
+def check_atom_feeds_show_what_the_results_show():
+    entries = atom("/feeds/search?limit=100")
+    assert len(entries) >= 10, len(entries)
+    dates = [e[2] for e in entries]
+    assert dates == sorted(dates, reverse=True), dates
+    # Each entry says what the API says: the permitted description only.
+    api = {f"http://index.test/records/{i['id']}": i
+           for i in search({"sort": "fetched"}, limit=100)}
+    for eid, title, _, summary, alt, _ in entries:
+        item = api[eid]
+        want = item.get("description")
+        got = summary.rstrip("…") if summary else None
+        assert (got or None) == ((want or "").rstrip("…") or None), \
+            (eid, summary, want)
+        assert alt is None or alt.startswith(("http://", "https://")), alt
+    assert not any(ACAP_DESC == e[3] for e in entries)
+    hostile = [e for e in entries if e[1] == HOSTILE_TITLE]
+    assert hostile, [e[1] for e in entries]
+    words = atom("/feeds/search?q=bridge")
+    assert words and all(e[0] in api for e in words), words
+    tag = srv.json("/api/v1/tags")["items"][0]["tag"]
+    tagged = atom("/feeds/tags/" + q(tag))
+    assert tagged and all(tag in e[5] for e in tagged), (tag, tagged)
+    blog = host("blog.test")
+    site = atom("/feeds/sites/" + q(blog))
+    assert len(site) == 3 and all(api[e[0]]["host"] == blog for e in site)
+
+
+def check_opensearch_and_links_to_feeds_and_api():
+    import xml.etree.ElementTree as ET
+    status, headers, body = get("/opensearch.xml",
+                                headers={"Host": "index.test"})
+    assert status == 200
+    assert headers["content-type"].startswith(
+        "application/opensearchdescription+xml")
+    ns = "{http://a9.com/-/spec/opensearch/1.1/}"
+    root = ET.fromstring(body)
+    urls_ = {u.get("type"): u.get("template") for u in root.findall(ns + "Url")}
+    assert urls_["text/html"] == "http://index.test/search?q={searchTerms}"
+    assert urls_["application/atom+xml"] == \
+        "http://index.test/feeds/search?q={searchTerms}"
+    for path in ("/", "/search?q=bridge", "/tags", "/irc"):
+        doc = Doc(srv.html(path))
+        search = [e for e in doc.find("link")
+                  if e["attrs"].get("rel") == "search"]
+        assert search and search[0]["attrs"]["href"] == "/opensearch.xml"
+        assert doc.one("a", id="api")["attrs"]["href"] == "/api/v1/"
+        assert doc.one("a", id="openapi")["attrs"]["href"] == \
+            "/api/v1/openapi.json"
+    tag = srv.json("/api/v1/tags")["items"][0]["tag"]
+    doc = Doc(srv.html("/tags/" + q(tag)))
+    assert doc.one("a", id="feed")["attrs"]["href"] == "/feeds/tags/" + q(tag)
+
+
 def check_one_address_per_record_and_unknown_tags_404():
     rid = sorted(ix.visible_ids())[0]
     assert get(f"/records/{rid}")[0] == 200
@@ -1207,6 +1288,8 @@ try:
         check_every_head_size_is_answered_with_headers,
         check_malformed_requests_are_400_with_headers,
         check_one_address_per_record_and_unknown_tags_404,
+        check_atom_feeds_show_what_the_results_show,
+        check_opensearch_and_links_to_feeds_and_api,
         check_search_by_title_description_tag_and_site_name,
         check_items_carry_authors_and_publisher,
         check_html_results_match_json,
