@@ -50,7 +50,12 @@ ACAP_LIMIT = 20
 ACAP_DESC = ("This description is much longer than twenty characters "
              "and must be cut.")
 IRC_TOPICS = {"#gardening": "Tomatoes and | pipes", "#ferries": "Boats: when?",
-              "#quiet": "<b>not bold</b> topic"}
+              "#quiet": "<b>not bold</b> topic",
+              # mIRC formatting: colour 04 (red) on 12, bold, italics,
+              # a hex colour, reset; shown without the codes.
+              "#colours": "\x0304,12red\x03 and \x02bold\x02 \x1dit\x1d "
+                          "\x04FF0000hex\x0f done"}
+IRC_COLOURS_SHOWN = "red and bold it hex done"
 KILL_PAGES = 40
 
 

@@ -22,7 +22,8 @@ import urllib.parse
 from heedtest import Checks, run_heed
 from openapidoc import OpenApi
 from servefixture import (ACAP_DESC, ACAP_LIMIT, ADDRESSES, HEED,
-                          HOSTILE_DESC, HOSTILE_TITLE, IRC_TOPICS, KILL_PAGES,
+                          HOSTILE_DESC, HOSTILE_TITLE, IRC_COLOURS_SHOWN,
+                          IRC_TOPICS, KILL_PAGES,
                           Doc, Index, Serve)
 
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; "
@@ -885,6 +886,47 @@ def check_irc_pages_list_allowed_networks_only():
         json.dumps(api)
 
 
+def check_irc_sorting_preference_history_and_codes():
+    key = q(ix.irc.key, safe="")
+    body = srv.html(f"/irc/{key}")
+    doc = Doc(body)
+    # Formatting codes are gone, digits of colours included.
+    chans = doc.one("table", id="channels")["text"]
+    assert IRC_COLOURS_SHOWN in chans, chans
+    assert "04" not in chans and "FF0000" not in chans, chans
+    topics = {c["channel"]: c["topic"]
+              for c in srv.json(f"/api/v1/irc/{key}")["items"]}
+    assert topics["#colours"] == IRC_COLOURS_SHOWN, topics
+    # Channels by users (the default), or by name.
+    rows = [r for r in doc.find("tr", within=doc.one("tbody",
+            within=doc.one("table", id="channels")))]
+    users = [int(doc.find("td", within=r)[1]["text"].replace(",", ""))
+             for r in rows]
+    assert users == sorted(users, reverse=True), users
+    th = doc.one("th", within=doc.one("table", id="channels"),
+                 cls="num")
+    assert th["attrs"].get("aria-sort") == "descending", th
+    doc = Doc(srv.html(f"/irc/{key}?sort=name"))
+    rows = doc.find("tr", within=doc.one("tbody",
+                    within=doc.one("table", id="channels")))
+    names = [doc.find("td", within=r)[0]["text"] for r in rows]
+    assert names == sorted(names), names
+    # The CRAWLER preference as read, and the next visit.
+    pref = doc.one("dl", id="preference")["text"]
+    assert "Crawler preference" in pref and "Next visit" in pref, pref
+    assert "not advertised" in pref, pref  # ngircd sends no CRAWLER
+    # The history of visits: users, channels and servers over time.
+    assert body.count("<svg") == 3, body.count("<svg")
+    assert "Channels, one bar per visit" in body
+    # Networks sortable; users first by default.
+    doc = Doc(srv.html("/irc"))
+    heads = doc.find("th", within=doc.one("table", id="networks"))
+    sorted_by = [h["text"] for h in heads if h["attrs"].get("aria-sort")]
+    assert sorted_by == ["Users"], sorted_by
+    for order in ("name", "servers", "channels", "visit", "bogus"):
+        assert get(f"/irc?sort={order}")[0] == 200
+
+
 def check_openapi_document():
     """The document is JSON, 3.1, every $ref resolves inside it, every
     operation's 200 has a JSON schema, every component schema is a Draft
@@ -1304,6 +1346,7 @@ try:
         check_invalid_utf8_answered_as_utf8,
         check_home_sites_tags_bots,
         check_irc_pages_list_allowed_networks_only,
+        check_irc_sorting_preference_history_and_codes,
         check_openapi_document,
         check_api_answers_of_every_kind,
         check_healthz_and_metrics_grow,
