@@ -1116,6 +1116,23 @@ void heed__api_irc(const struct heed__serve_request *req,
 	respond(req, resp, o);
 }
 
+/* One visit of a network's history (oldest first), added to ud. */
+static int on_visit(void *ud, const struct heed_store_irc_visit_row *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "started",
+	                       json_object_new_int64(r->started_s));
+	json_object_object_add(o, "ended", json_object_new_int64(r->ended_s));
+	json_object_object_add(o, "status", heed__record_str(r->status));
+	json_object_object_add(o, "users", int_or_null(r->users));
+	json_object_object_add(o, "servers", json_object_new_int64(r->servers));
+	json_object_object_add(o, "channels",
+	                       json_object_new_int64(r->channels));
+	json_object_array_add(ud, o);
+	return 0;
+}
+
 static json_object *server_object(const struct heed_store_irc_server_row *r)
 {
 	json_object *o = json_object_new_object();
@@ -1250,7 +1267,7 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	struct server_list servers = {NULL, 0, false};
 	struct channel_list ch = {0};
 	const char *cursor = heed__serve_arg(req->args, "cursor");
-	json_object *o, *net = NULL, *query;
+	json_object *o, *net = NULL, *query, *history;
 	heed_status rc;
 
 	if (bad_segment(req, resp, rest))
@@ -1273,6 +1290,11 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	}
 	servers.items = json_object_new_array();
 	ch.items = json_object_new_array();
+	history = json_object_new_array();
+	if (rc == HEED_OK)
+		rc = heed_store_irc_each_visit(req->store, rest,
+		                               HEED__SERVE_IRC_HISTORY,
+		                               on_visit, history);
 	if (rc == HEED_OK)
 		rc = heed_store_irc_each_server(req->store, rest, on_server,
 		                                &servers);
@@ -1284,6 +1306,7 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	json_object_object_add(o, "servers", servers.items);
 	json_object_object_add(o, "servers_capped",
 	                       json_object_new_boolean(servers.capped));
+	json_object_object_add(o, "history", history);
 	json_object_object_add(o, "items", ch.items);
 	json_object_object_add(o, "next_cursor",
 	                       ch.more && ch.last[0] ? heed__record_str(ch.last)

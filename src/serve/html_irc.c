@@ -453,13 +453,11 @@ static void network_preference(struct hpage *p, const struct net_find *f)
 	hp_raw(p, " at the earliest</dd>\n</dl>\n");
 }
 
-/* Visits in a network's history charts. */
-#define HISTORY_VISITS 60
-
 struct history {
-	struct heed__svg_bar users[HISTORY_VISITS], channels[HISTORY_VISITS],
-	        servers[HISTORY_VISITS];
-	char labels[HISTORY_VISITS][16];
+	struct heed__svg_bar users[HEED__SERVE_IRC_HISTORY],
+	        channels[HEED__SERVE_IRC_HISTORY],
+	        servers[HEED__SERVE_IRC_HISTORY];
+	char labels[HEED__SERVE_IRC_HISTORY][16];
 	size_t n;
 };
 
@@ -469,7 +467,7 @@ static int on_visit(void *ud, const struct heed_store_irc_visit_row *r)
 	time_t t = (time_t)r->ended_s;
 	struct tm tm;
 
-	if (h->n == HISTORY_VISITS)
+	if (h->n == HEED__SERVE_IRC_HISTORY)
 		return 1;
 	h->labels[h->n][0] = '\0';
 	if (gmtime_r(&t, &tm))
@@ -503,8 +501,8 @@ static heed_status network_history(struct hpage *p, const char *key)
 	if (!h)
 		return HEED_ENOMEM;
 	h->n = 0;
-	rc = heed_store_irc_each_visit(p->req->store, key, HISTORY_VISITS,
-	                               on_visit, h);
+	rc = heed_store_irc_each_visit(p->req->store, key,
+	                               HEED__SERVE_IRC_HISTORY, on_visit, h);
 	if (rc == HEED_OK && h->n > 0) {
 		hp_raw(p, "<h2>History</h2>\n");
 		history_chart(p, "Users", h->users, h->n);

@@ -205,6 +205,9 @@ void heed__serve_metrics_observe(struct heed__serve_metrics *m,
                                  enum heed__serve_route_kind kind, int status,
                                  uint64_t micros, size_t bytes);
 
+/* Visits in an IRC network's history, on its page and in the API. */
+#define HEED__SERVE_IRC_HISTORY 60
+
 /* ---- counts.c: what the home pages count (HTML and JSON alike). */
 
 /* Counts stop here: counting further costs time and says nothing a

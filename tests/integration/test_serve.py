@@ -897,6 +897,10 @@ def check_irc_sorting_preference_history_and_codes():
     topics = {c["channel"]: c["topic"]
               for c in srv.json(f"/api/v1/irc/{key}")["items"]}
     assert topics["#colours"] == IRC_COLOURS_SHOWN, topics
+    history = srv.json(f"/api/v1/irc/{key}")["history"]
+    assert history and history[-1]["channels"] >= len(IRC_TOPICS), history
+    assert [h["ended"] for h in history] == sorted(h["ended"]
+                                                   for h in history)
     # Channels by users (the default), or by name.
     rows = [r for r in doc.find("tr", within=doc.one("tbody",
             within=doc.one("table", id="channels")))]
