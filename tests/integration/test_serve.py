@@ -486,7 +486,8 @@ def check_atom_feeds_show_what_the_results_show():
     for eid, title, _, summary, alt, _ in entries:
         item = api[eid]
         want = item.get("description")
-        got = summary.rstrip("…") if summary else None
+        # The feed closes a bidi override the description left open.
+        got = summary.rstrip("…\u202c\u2069") if summary else None
         assert (got or None) == ((want or "").rstrip("…") or None), \
             (eid, summary, want)
         assert alt is None or alt.startswith(("http://", "https://")), alt
