@@ -31,7 +31,7 @@
  * leaves room for heed's 431 answer: libmicrohttpd 0.9.75 closes a
  * connection without a word when a head fills its memory but the answer
  * no longer fits, and answers a head larger than its memory itself,
- * without heed's headers (docs/serve.md, "Limits"). */
+ * without heed's headers (docs/serve.md, "Safe by construction"). */
 #define CONNECTION_MEMORY    (4 * MAX_HEAD)
 #define CONNECTION_TIMEOUT_S 30
 #define MAX_CONNECTIONS      1024
@@ -77,7 +77,6 @@ struct request {
 	 * line: the version follows right after it, unless a raw NUL cut
 	 * the target short. */
 	uintptr_t target_end;
-	bool has_host; /* a Host header field came */
 };
 
 static int64_t elapsed_us(const struct timespec *from)
@@ -269,11 +268,11 @@ static void access_log_line(struct heed_serve *s, struct MHD_Connection *con,
 	pthread_mutex_unlock(&s->log_lock);
 }
 
-/* Whether the request has a Host header field. */
-static bool has_host(struct MHD_Connection *con)
+/* The request's Host header field, NULL when it has none. */
+static const char *host_of(struct MHD_Connection *con)
 {
 	return MHD_lookup_connection_value(con, MHD_HEADER_KIND,
-	                                   MHD_HTTP_HEADER_HOST) != NULL;
+	                                   MHD_HTTP_HEADER_HOST);
 }
 
 /* The size of the request head as received, 0 when unknown. */
@@ -313,7 +312,7 @@ static const char *malformed(const struct request *r,
 	if ((uintptr_t)version != r->target_end + 1 || !target_bytes_ok(r))
 		return "The request line holds a NUL byte, a space or another "
 		       "control character in its address.";
-	if (v11 && !has_host(con))
+	if (v11 && !host_of(con))
 		return "An HTTP/1.1 request needs a Host header field.";
 	if (r->target_len > MAX_TARGET) {
 		*status = 414;
@@ -348,8 +347,7 @@ static void answer_page(struct heed_serve *s, struct MHD_Connection *con,
 	        .ctx = &s->ctx,
 	        .method = method,
 	        .path = url,
-	        .host = MHD_lookup_connection_value(con, MHD_HEADER_KIND,
-	                                            MHD_HTTP_HEADER_HOST),
+	        .host = host_of(con),
 	        .args = &args,
 	        .now_s = (int64_t)time(NULL),
 	};
