@@ -243,20 +243,28 @@ static void write_feed(const struct heed__serve_request *req,
 }
 
 /* The feed of a search whose arguments are args; self and page as
- * write_feed. */
+ * write_feed. A tag feed's tag must be a shown page's, as on its page. */
 static void feed_of(const struct heed__serve_request *req,
                     const struct heed__serve_args *args, const char *self,
-                    const char *page, const char *title,
+                    const char *page, const char *title, bool tag_feed,
                     struct heed__serve_response *resp)
 {
 	struct heed_search_query q;
 	struct heed_diag diag = {0};
 	char *fts = NULL;
+	bool known = true;
 	heed_status rc;
 
 	rc = heed__serve_parse_search(req->ctx->alloc, args, FEED_ENTRIES,
 	                              req->now_s, &q, &fts, &diag);
-	if (rc == HEED_OK)
+	if (rc == HEED_OK && tag_feed)
+		rc = heed__serve_tag_known(req->store, q.tag, req->now_s,
+		                           &known);
+	if (rc == HEED_OK && !known)
+		heed__serve_error(req, 404,
+		                  "There is no such tag in the index.",
+		                  "no such tag", resp);
+	else if (rc == HEED_OK)
 		write_feed(req, &q, self, page, title, resp);
 	else
 		heed__serve_error(req, rc == HEED_ENOMEM ? 500 : 400,
@@ -278,7 +286,7 @@ void heed__feed_search(const struct heed__serve_request *req,
 	snprintf(title, sizeof(title), q && q[0] ? "Search: %s" : "%s",
 	         q && q[0] ? q : "Recently fetched");
 	feed_of(req, req->args ? req->args : &none, "/feeds/search", "/search",
-	        title, resp);
+	        title, false, resp);
 }
 
 /* A feed over one filter (site= or tag=) named by the path: the other
@@ -311,7 +319,7 @@ static void feed_filtered(const struct heed__serve_request *req,
 	} else {
 		snprintf(title, sizeof(title), "%s %.256s", what, value);
 		feed_of(req, &args, heed__buf_str(&self), heed__buf_str(&page),
-		        title, resp);
+		        title, strcmp(arg, "tag") == 0, resp);
 	}
 	heed__buf_free(&self);
 	heed__buf_free(&page);

@@ -496,6 +496,7 @@ def check_atom_feeds_show_what_the_results_show():
     assert hostile, [e[1] for e in entries]
     words = atom("/feeds/search?q=bridge")
     assert words and all(e[0] in api for e in words), words
+    assert get("/feeds/tags/UNKNOWN-tag-nobody-uses")[0] == 404
     tag = srv.json("/api/v1/tags")["items"][0]["tag"]
     tagged = atom("/feeds/tags/" + q(tag))
     assert tagged and all(tag in e[5] for e in tagged), (tag, tagged)
