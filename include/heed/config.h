@@ -133,6 +133,8 @@ struct heed_config {
 	int64_t serve_threads;   /* request threads; 0: one per CPU */
 	int64_t serve_page_size; /* results per page; 20 */
 	char *serve_access_log;  /* path, "-" for standard output; unset */
+	int64_t serve_connections_per_client; /* open connections one
+	                                         address may hold; 0: any */
 };
 
 /* Sets every field to its default. Returns HEED_ENOMEM or HEED_OK; on

@@ -181,6 +181,24 @@ heed_status heed_store_irc_each_server(heed_store *store,
                                        const char *network_key,
                                        heed_store_irc_server_fn *fn, void *ud);
 
+/* One finished visit of a network: what its LUSERS, LINKS and LIST gave. */
+struct heed_store_irc_visit_row {
+	int64_t started_s, ended_s;
+	const char *status; /* "complete", "partial", "failed"... */
+	int64_t users;      /* LUSERS users + invisible, -1 unknown */
+	int64_t servers;    /* servers listed by LINKS */
+	int64_t channels;   /* channels listed by LIST */
+};
+typedef int heed_store_irc_visit_fn(void *ud,
+                                    const struct heed_store_irc_visit_row *row);
+
+/* The last at most limit finished visits of the network network_key,
+ * oldest first, for its history; none for a network whose latest
+ * preference forbids indexing. fn returning non-zero stops the walk. */
+heed_status heed_store_irc_each_visit(heed_store *store,
+                                      const char *network_key, int limit,
+                                      heed_store_irc_visit_fn *fn, void *ud);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,7 +56,15 @@ static int parse_args(int argc, char **argv, struct serve_args *a)
 	        {"access-log", required_argument, NULL, OPT_ACCESS_LOG},
 	        {"reindex", no_argument, NULL, OPT_REINDEX},
 	        {"help", no_argument, NULL, 'h'},
-	        HEED_CLI_CONFIG_LONGOPTS,
+	        /* The shared options but the resolver's: the index makes
+	         * no lookups. The contact is shown on /bots. */
+	        {"config", required_argument, NULL, HEED_CLI_OPT_CONFIG},
+	        {"set", required_argument, NULL, HEED_CLI_OPT_SET},
+	        {"store", required_argument, NULL, HEED_CLI_OPT_STORE},
+	        {"contact-url", required_argument, NULL,
+	         HEED_CLI_OPT_CONTACT_URL},
+	        {"contact-email", required_argument, NULL,
+	         HEED_CLI_OPT_CONTACT_EMAIL},
 	        {NULL, 0, NULL, 0},
 	};
 	int c;

@@ -199,7 +199,15 @@
 	"      --access-log FILE   one line per request; - for standard\n"     \
 	"                          output (serve.access_log)\n"                \
 	"      --reindex           rebuild the search index from the stored\n" \
-	"                          pages and exit\n" HEED_CLI_CONFIG_HELP      \
+	"                          pages and exit\n"                           \
+	"      --store PATH        the store (store.location)\n"               \
+	"      --config FILE       read settings from FILE (default:\n"        \
+	"                          ./heed.ini if any)\n"                       \
+	"      --set SECTION.KEY=VALUE\n"                                      \
+	"                          override one setting (repeatable)\n"        \
+	"      --contact-url URL   the crawler page /bots names\n"             \
+	"      --contact-email ADDR\n"                                         \
+	"                          the address /bots names\n"                  \
 	"  -h, --help              show this help\n"                           \
 	"\n"                                                                   \
 	"Exit status: 0 stopped by a signal or reindexed, 1 failure (no\n"     \

@@ -189,6 +189,11 @@ struct heed__serve_permit {
 void heed__serve_permit(const char *permissions_json, int64_t now_s,
                         struct heed__serve_permit *p);
 
+/* Where a permitted description (len bytes) ends under p's character and
+ * word limits; len when it may be shown whole. */
+size_t heed__serve_snippet_cut(const struct heed__serve_permit *p,
+                               const char *desc, size_t len);
+
 /* How many bytes at the start of the description desc (len bytes) the
  * search index may hold: what p lets the index show, cut as shown, and
  * nothing when the snippet's permission has a time limit (the index does

@@ -240,16 +240,22 @@ size_t heed__serve_cut_words(const char *s, size_t len, size_t max)
 	return len;
 }
 
-size_t heed__serve_permit_index_len(const struct heed__serve_permit *p,
-                                    const char *desc, size_t len)
+size_t heed__serve_snippet_cut(const struct heed__serve_permit *p,
+                               const char *desc, size_t len)
 {
 	size_t cut = len;
 
-	if (!desc || !p->snippet || p->snippet_timed)
-		return 0;
 	if (p->snippet_chars)
 		cut = heed__serve_cut_chars(desc, cut, p->snippet_chars);
 	if (p->snippet_words)
 		cut = heed__serve_cut_words(desc, cut, p->snippet_words);
 	return cut;
+}
+
+size_t heed__serve_permit_index_len(const struct heed__serve_permit *p,
+                                    const char *desc, size_t len)
+{
+	if (!desc || !p->snippet || p->snippet_timed)
+		return 0;
+	return heed__serve_snippet_cut(p, desc, len);
 }

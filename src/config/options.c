@@ -458,6 +458,16 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(serve_access_log),
          0,
          0},
+        {{"serve.connections_per_client", HEED_CONFIG_INT, "64",
+          "The most connections one client address may hold open at once "
+          "(libmicrohttpd closes the ones past it at once), so one client "
+          "cannot take every connection from the others. Behind a reverse "
+          "proxy every client has the proxy's address: raise it to the "
+          "proxy's own connection limit, or 0 for no limit, and limit "
+          "clients at the proxy."},
+         FIELD(serve_connections_per_client),
+         0,
+         1024},
 };
 
 const size_t heed__config_option_count = HEED_ARRAY_SIZE(heed__config_options);

@@ -413,6 +413,23 @@ static heed_status run_search(const struct heed__serve_request *req,
 }
 
 /* The search answer for args; tag names the /tags/TAG route's tag. */
+/* Whether q's tag names any shown page; answers 404 (or the store's
+ * error) when it does not. */
+static bool tag_known(const struct heed__serve_request *req,
+                      const struct heed_search_query *q,
+                      struct heed__serve_response *resp)
+{
+	bool known = false;
+	heed_status rc =
+	        heed__serve_tag_known(req->store, q->tag, req->now_s, &known);
+
+	if (rc != HEED_OK)
+		fail(req, resp, rc, NULL);
+	else if (!known)
+		heed__api_error(req, 404, "no such tag", resp);
+	return rc == HEED_OK && known;
+}
+
 static void search_with(const struct heed__serve_request *req,
                         const struct heed__serve_args *args, const char *tag,
                         struct heed__serve_response *resp)
@@ -432,6 +449,10 @@ static void search_with(const struct heed__serve_request *req,
 	if (rc != HEED_OK) {
 		heed__free(a, fts);
 		fail(req, resp, rc, &diag);
+		return;
+	}
+	if (tag && !tag_known(req, &q, resp)) {
+		heed__free(a, fts);
 		return;
 	}
 	o = json_object_new_object();
@@ -495,16 +516,9 @@ void heed__api_record(const struct heed__serve_request *req, const char *rest,
 {
 	struct hits x = {req, NULL, {0}, 0, true};
 	heed_status rc;
-	char *end;
-	long long id;
+	int64_t id;
 
-	/* Only plain digits name a record: "+5", " 5", "5x" name none. */
-	if (!rest || *rest < '0' || *rest > '9' || strlen(rest) > 18) {
-		heed__api_error(req, 404, "no such record", resp);
-		return;
-	}
-	id = strtoll(rest, &end, 10);
-	if (*end || id <= 0) {
+	if (!heed__serve_record_id(rest, &id)) {
 		heed__api_error(req, 404, "no such record", resp);
 		return;
 	}
@@ -1102,6 +1116,23 @@ void heed__api_irc(const struct heed__serve_request *req,
 	respond(req, resp, o);
 }
 
+/* One visit of a network's history (oldest first), added to ud. */
+static int on_visit(void *ud, const struct heed_store_irc_visit_row *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "started",
+	                       json_object_new_int64(r->started_s));
+	json_object_object_add(o, "ended", json_object_new_int64(r->ended_s));
+	json_object_object_add(o, "status", heed__record_str(r->status));
+	json_object_object_add(o, "users", int_or_null(r->users));
+	json_object_object_add(o, "servers", json_object_new_int64(r->servers));
+	json_object_object_add(o, "channels",
+	                       json_object_new_int64(r->channels));
+	json_object_array_add(ud, o);
+	return 0;
+}
+
 static json_object *server_object(const struct heed_store_irc_server_row *r)
 {
 	json_object *o = json_object_new_object();
@@ -1163,6 +1194,18 @@ struct channel_list {
 	bool more;
 };
 
+/* A topic as JSON text without its mIRC formatting codes. */
+static json_object *topic_json(const char *topic, size_t len)
+{
+	const struct heed_allocator *a = heed_allocator_default();
+	size_t n;
+	char *clean = heed__irc_strip_dup(a, topic, len, &n);
+	json_object *o = heed__record_text(clean, n);
+
+	heed__free(a, clean);
+	return o;
+}
+
 static json_object *channel_object(const struct heed_store_irc_channel_row *r)
 {
 	json_object *o = json_object_new_object();
@@ -1172,8 +1215,7 @@ static json_object *channel_object(const struct heed_store_irc_channel_row *r)
 	                       heed__record_str(r->network_name));
 	json_object_object_add(o, "channel", heed__record_str(r->name));
 	json_object_object_add(o, "users", int_or_null(r->users));
-	json_object_object_add(o, "topic",
-	                       heed__record_text(r->topic, r->topic_len));
+	json_object_object_add(o, "topic", topic_json(r->topic, r->topic_len));
 	json_object_object_add(o, "first_seen", int_or_null(r->first_seen_s));
 	json_object_object_add(o, "last_seen", int_or_null(r->last_seen_s));
 	return o;
@@ -1225,7 +1267,7 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	struct server_list servers = {NULL, 0, false};
 	struct channel_list ch = {0};
 	const char *cursor = heed__serve_arg(req->args, "cursor");
-	json_object *o, *net = NULL, *query;
+	json_object *o, *net = NULL, *query, *history;
 	heed_status rc;
 
 	if (bad_segment(req, resp, rest))
@@ -1248,6 +1290,11 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	}
 	servers.items = json_object_new_array();
 	ch.items = json_object_new_array();
+	history = json_object_new_array();
+	if (rc == HEED_OK)
+		rc = heed_store_irc_each_visit(req->store, rest,
+		                               HEED__SERVE_IRC_HISTORY,
+		                               on_visit, history);
 	if (rc == HEED_OK)
 		rc = heed_store_irc_each_server(req->store, rest, on_server,
 		                                &servers);
@@ -1259,6 +1306,7 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	json_object_object_add(o, "servers", servers.items);
 	json_object_object_add(o, "servers_capped",
 	                       json_object_new_boolean(servers.capped));
+	json_object_object_add(o, "history", history);
 	json_object_object_add(o, "items", ch.items);
 	json_object_object_add(o, "next_cursor",
 	                       ch.more && ch.last[0] ? heed__record_str(ch.last)

@@ -1,8 +1,10 @@
 /*
  * What the home pages count: shown pages, sites, tags and listed IRC
  * networks, each up to HEED__SERVE_COUNT_CAP, so the HTML home page and
- * its JSON mirror say the same numbers.
+ * its JSON mirror say the same numbers; and whether a tag names any
+ * shown page, so a tag's page and its JSON mirror answer 404 alike.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "heed/store_irc.h"
@@ -38,4 +40,39 @@ heed_status heed__serve_counts(heed_store *store, int64_t now_s,
 		                                 &c->networks);
 	}
 	return rc;
+}
+
+heed_status heed__serve_tag_known(heed_store *store, const char *tag,
+                                  int64_t now_s, bool *known)
+{
+	struct heed_search_query q;
+	int64_t n = 0;
+	heed_status rc;
+
+	memset(&q, 0, sizeof(q));
+	q.tag = tag;
+	q.published_from_s = q.published_to_s = HEED_STORE_NO_DATE;
+	q.min_views = q.max_views = -1;
+	q.sort = HEED_SEARCH_SORT_FETCHED;
+	q.limit = 1;
+	q.now_s = now_s;
+	rc = heed_store_search_count(store, &q, 1, &n, NULL);
+	*known = rc == HEED_OK && n > 0;
+	return rc;
+}
+
+bool heed__serve_record_id(const char *s, int64_t *id)
+{
+	char *end;
+	long long v;
+
+	/* Digits only, no sign, space or leading zero: /records/014 is not
+	 * another name of /records/14. */
+	if (!s || s[0] < '1' || s[0] > '9' || strlen(s) > 18)
+		return false;
+	v = strtoll(s, &end, 10);
+	if (*end)
+		return false;
+	*id = v;
+	return true;
 }

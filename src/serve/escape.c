@@ -11,12 +11,30 @@
  * other than tab and newline, and DEL, are dropped. U+2028 and U+2029 are
  * kept: they are text, and JSON allows them raw (RFC 8259 7), as
  * heed__json_string writes them.
+ *
+ * In HTML the explicit bidirectional controls (UAX #9 2: embeddings,
+ * overrides, isolates and their terminators) are balanced within each
+ * string: a terminator with no opener is dropped, and every opener left
+ * open is closed at the end of the string. With the element around the
+ * string isolated (<bdi>), a crawled "\u202E" can reverse its own text
+ * but never heed's label after it.
  */
 #include "serve/serve-int.h"
 
 static const char REPLACEMENT[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
 enum ctx { CTX_HTML, CTX_URL, CTX_TEXT };
+
+/* Deepest nesting of bidi openers kept; UAX #9 allows 125, no honest text
+ * needs more than a few, and openers past this are dropped. */
+#define BIDI_DEPTH 32
+
+/* The open bidi controls of one string: 'E' for an embedding or
+ * override (closed by PDF), 'I' for an isolate (closed by PDI). */
+struct bidi {
+	char open[BIDI_DEPTH];
+	size_t depth;
+};
 
 /* Decodes the character at s (len >= 1) into *cp and returns its length,
  * or 0 when the bytes there are not valid UTF-8. */
@@ -118,11 +136,58 @@ static heed_status put_ascii(struct heed_buf *b, enum ctx ctx, unsigned char c)
 	return put_char(b, ctx, &c, 1);
 }
 
+static const char PDF[] = "\xE2\x80\xAC"; /* U+202C */
+static const char PDI[] = "\xE2\x81\xA9"; /* U+2069 */
+
+/* Whether cp is an explicit bidi control (UAX #9, table 1). */
+static bool bidi_control(uint32_t cp)
+{
+	return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Writes the bidi control cp (n bytes at s) if it is balanced so far. */
+static heed_status put_bidi(struct heed_buf *b, struct bidi *st,
+                            const unsigned char *s, size_t n, uint32_t cp)
+{
+	size_t i;
+
+	if (cp == 0x202C) { /* PDF closes an embedding, never an isolate */
+		if (st->depth == 0 || st->open[st->depth - 1] != 'E')
+			return HEED_OK;
+		st->depth--;
+		return heed__buf_add(b, s, n);
+	}
+	if (cp == 0x2069) { /* PDI closes its isolate and all inside it */
+		for (i = st->depth; i > 0 && st->open[i - 1] != 'I'; i--)
+			;
+		if (i == 0)
+			return HEED_OK;
+		st->depth = i - 1;
+		return heed__buf_add(b, s, n);
+	}
+	if (st->depth == BIDI_DEPTH)
+		return HEED_OK;
+	st->open[st->depth++] = cp >= 0x2066 ? 'I' : 'E';
+	return heed__buf_add(b, s, n);
+}
+
+/* Closes what the string left open, innermost first. */
+static heed_status close_bidi(struct heed_buf *b, struct bidi *st)
+{
+	heed_status rc = HEED_OK;
+
+	while (st->depth > 0 && rc == HEED_OK)
+		rc = heed__buf_add(b, st->open[--st->depth] == 'I' ? PDI : PDF,
+		                   3);
+	return rc;
+}
+
 /* The walker: runs of plain ASCII are copied in one append. */
 static heed_status walk(struct heed_buf *b, enum ctx ctx, const char *str,
                         size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	struct bidi bidi = {.depth = 0};
 	size_t i = 0;
 	heed_status rc = HEED_OK;
 
@@ -142,10 +207,14 @@ static heed_status walk(struct heed_buf *b, enum ctx ctx, const char *str,
 		else if (n == 0 || cp == 0xFFFE || cp == 0xFFFF)
 			rc = put_char(b, ctx,
 			              (const unsigned char *)REPLACEMENT, 3);
+		else if (ctx == CTX_HTML && bidi_control(cp))
+			rc = put_bidi(b, &bidi, s + i, n, cp);
 		else
 			rc = put_char(b, ctx, s + i, n);
 		i += n ? n : 1;
 	}
+	if (rc == HEED_OK)
+		rc = close_bidi(b, &bidi);
 	return rc;
 }
 
@@ -212,4 +281,107 @@ bool heed__serve_safe_link(const char *url)
 			return false;
 	e = a + strcspn(a, "/?#");
 	return has_host(a, e);
+}
+
+static bool word_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+	       c == '\v';
+}
+
+/* mIRC formatting (https://modern.ircdocs.horse/formatting): the codes
+ * that take no argument. */
+static bool irc_toggle(unsigned char c)
+{
+	return c == 0x02 || c == 0x0F || c == 0x11 || c == 0x16 || c == 0x1D ||
+	       c == 0x1E || c == 0x1F;
+}
+
+static bool is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_hex(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The length of a run of at most max characters of class ok at s. */
+static size_t run_of(const unsigned char *s, size_t len, size_t max,
+                     bool (*ok)(unsigned char))
+{
+	size_t n = 0;
+
+	while (n < len && n < max && ok(s[n]))
+		n++;
+	return n;
+}
+
+/* The length of the arguments of a colour code at s: \x03 takes 1-2
+ * digits, then optionally ',' and 1-2 digits; \x04 takes six hex digits,
+ * then optionally ',' and six more. A ',' not followed by a colour is
+ * text ("\x0304,x" shows "04"'s colour then ",x"). */
+static size_t colour_args(const unsigned char *s, size_t len, bool hex)
+{
+	size_t max = hex ? 6 : 2;
+	bool (*ok)(unsigned char) = hex ? is_hex : is_digit;
+	size_t fg = run_of(s, len, max, ok), bg;
+
+	if (hex && fg != 6)
+		return 0;
+	if (fg == 0 || fg >= len || s[fg] != ',')
+		return fg;
+	bg = run_of(s + fg + 1, len - fg - 1, max, ok);
+	if (bg == 0 || (hex && bg != 6))
+		return fg;
+	return fg + 1 + bg;
+}
+
+size_t heed__irc_strip(char *dst, const char *src, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		unsigned char c = s[i++];
+		if (irc_toggle(c))
+			continue;
+		if (c == 0x03 || c == 0x04) {
+			i += colour_args(s + i, len - i, c == 0x04);
+			continue;
+		}
+		dst[o++] = (char)c;
+	}
+	return o;
+}
+
+char *heed__irc_strip_dup(const struct heed_allocator *a, const char *src,
+                          size_t len, size_t *out_len)
+{
+	char *dst = src ? heed__malloc(a, len + 1) : NULL;
+
+	*out_len = 0;
+	if (!dst)
+		return NULL;
+	*out_len = heed__irc_strip(dst, src, len);
+	dst[*out_len] = '\0';
+	return dst;
+}
+
+size_t heed__serve_cut_at_word(const char *s, size_t len, size_t max)
+{
+	size_t cut = heed__serve_cut_chars(s, len, max), end;
+
+	if (cut == len)
+		return len;
+	/* A space right at the cut ends a whole word. */
+	if (word_space(s[cut]))
+		end = cut;
+	else
+		for (end = cut; end > 0 && !word_space(s[end - 1]); end--)
+			;
+	while (end > 0 && word_space(s[end - 1]))
+		end--;
+	return end > cut / 2 ? end : cut;
 }

@@ -23,19 +23,29 @@ void hp_rawf(struct hpage *p, const char *fmt, ...)
 /* Escaped text; NULL writes nothing. */
 void hp_text(struct hpage *p, const char *s);
 void hp_textn(struct hpage *p, const char *s, size_t len);
+/* Crawled text in element content: escaped inside <bdi>, so its
+ * direction (and any bidi control it holds) stays inside it; NULL writes
+ * nothing. */
+void hp_bdi(struct hpage *p, const char *s);
+void hp_bdin(struct hpage *p, const char *s, size_t len);
 /* Percent-encoded path segment or query value. */
 void hp_url(struct hpage *p, const char *s);
 /* ctx->base_url then path (a literal internal path). */
 void hp_href(struct hpage *p, const char *path);
 /* <a class=cls rel="nofollow noopener ugc" href=url>text</a> when url is
- * a safe link, else text alone (or url as text when text is NULL). */
+ * a safe link, else text alone (or url as text when text is NULL); the
+ * text isolated as hp_bdi. */
 void hp_external(struct hpage *p, const char *cls, const char *url,
                  const char *text);
 void hp_int(struct hpage *p, int64_t v); /* 12,345 */
 /* <a href="BASE prefix VALUE">TEXT</a>: value percent-encoded, text
- * escaped; prefix an internal path such as "/tags/". */
+ * isolated as hp_bdi; prefix an internal path such as "/tags/". */
 void hp_link(struct hpage *p, const char *prefix, const char *value,
              const char *text);
+/* "Follow in a feed reader" linked to the Atom feed at prefix + value
+ * (value percent-encoded; NULL: prefix alone, then the request's
+ * arguments but cursor). */
+void hp_feed_link(struct hpage *p, const char *prefix, const char *value);
 /* A Unix time as <time datetime="...">2024-03-05 09:00 UTC</time>; "never"
  * for 0 or HEED_STORE_NO_DATE. */
 void hp_time(struct hpage *p, int64_t unix_s);

@@ -70,6 +70,21 @@ void hp_text(struct hpage *p, const char *s)
 		hp_textn(p, s, strlen(s));
 }
 
+void hp_bdin(struct hpage *p, const char *s, size_t len)
+{
+	if (!s)
+		return;
+	hp_raw(p, "<bdi>");
+	hp_textn(p, s, len);
+	hp_raw(p, "</bdi>");
+}
+
+void hp_bdi(struct hpage *p, const char *s)
+{
+	if (s)
+		hp_bdin(p, s, strlen(s));
+}
+
 void hp_url(struct hpage *p, const char *s)
 {
 	if (s && p->rc == HEED_OK)
@@ -95,7 +110,7 @@ void hp_external(struct hpage *p, const char *cls, const char *url,
 		hp_text(p, url);
 		hp_raw(p, "\">");
 	}
-	hp_text(p, text ? text : url);
+	hp_bdi(p, text ? text : url);
 	if (safe)
 		hp_raw(p, "</a>");
 }
@@ -158,6 +173,10 @@ void hp_begin(struct hpage *p, const char *title)
 	/* An empty icon of our own: without one every browser asks for
 	 * /favicon.ico after each page, a request and a 404 for nothing
 	 * (the CSP allows data: images). */
+	hp_raw(p, "\">\n<link rel=\"search\" "
+	          "type=\"application/opensearchdescription+xml\" "
+	          "title=\"heed index\" href=\"");
+	hp_href(p, "/opensearch.xml");
 	hp_raw(p, "\">\n<link rel=\"icon\" href=\"data:,\">\n</head>\n<body>\n"
 	          "<a class=\"skip\" href=\"#main\">Skip to content</a>\n"
 	          "<header>\n<nav aria-label=\"Site\">\n<ul>\n");
@@ -174,7 +193,14 @@ void hp_end(struct hpage *p, int status)
 	hp_raw(p, "</main>\n<footer><p>Metadata collected by heed, shown as "
 	          "each site permitted. <a href=\"");
 	hp_href(p, "/bots");
-	hp_raw(p, "\">How to opt out</a>.</p></footer>\n</body>\n</html>\n");
+	hp_raw(p, "\">How to opt out</a>.</p>\n<p>For programs: <a id=\"api\" "
+	          "href=\"");
+	hp_href(p, "/api/v1/");
+	hp_raw(p, "\">the JSON API</a>, described in <a id=\"openapi\" "
+	          "href=\"");
+	hp_href(p, "/api/v1/openapi.json");
+	hp_raw(p, "\">its OpenAPI document</a>.</p></footer>\n</body>\n"
+	          "</html>\n");
 	if (p->rc != HEED_OK) {
 		hp_fail(p, 500,
 		        p->rc == HEED_ETOOBIG ? "The page is too large."
@@ -360,22 +386,58 @@ static void marked_text(struct hpage *p, const char *s, size_t len,
 	hp_textn(p, s + at, len - at);
 }
 
+/* A list shows this much of a title or a description, cut at a word; the
+ * record page shows them whole. */
+#define LIST_TITLE_CHARS   120
+#define LIST_SNIPPET_CHARS 320
+
+/* s (len bytes, of which whole bytes were allowed: "…" when fewer) cut
+ * to at most max characters at a word, "…" when cut, isolated in <bdi>,
+ * the words of the search in <mark>. */
+static void cut_text(struct hpage *p, const char *s, size_t len, size_t whole,
+                     size_t max, const struct heed__serve_marks *m)
+{
+	size_t cut = heed__serve_cut_at_word(s, len, max);
+
+	hp_raw(p, "<bdi>");
+	marked_text(p, s, cut, m);
+	hp_raw(p, "</bdi>");
+	if (cut < whole)
+		hp_raw(p, "…");
+}
+
 /* The description as a permitted snippet, "…" when cut. */
 static void hit_snippet(struct hpage *p, const char *desc,
                         const struct heed__serve_permit *pm,
                         const struct heed__serve_marks *m)
 {
-	size_t len = strlen(desc), cut = len;
+	size_t len = strlen(desc), cut = heed__serve_snippet_cut(pm, desc, len);
 
-	if (pm->snippet_chars)
-		cut = heed__serve_cut_chars(desc, cut, pm->snippet_chars);
-	if (pm->snippet_words)
-		cut = heed__serve_cut_words(desc, cut, pm->snippet_words);
 	hp_raw(p, "<p class=\"snippet\">");
-	marked_text(p, desc, cut, m);
-	if (cut < len)
-		hp_raw(p, "…");
+	cut_text(p, desc, cut, len, LIST_SNIPPET_CHARS, m);
 	hp_raw(p, "</p>\n");
+}
+
+void hp_feed_link(struct hpage *p, const char *prefix, const char *value)
+{
+	const struct heed__serve_args *args = p->req->args;
+	char sep = '?';
+
+	hp_raw(p, "<p class=\"feed\"><a id=\"feed\" "
+	          "type=\"application/atom+xml\" href=\"");
+	hp_href(p, prefix);
+	hp_url(p, value);
+	for (size_t i = 0; !value && args && i < args->count; i++) {
+		if (strcmp(args->arg[i].name, "cursor") == 0 ||
+		    !args->arg[i].value[0])
+			continue;
+		hp_rawf(p, "%c", sep);
+		hp_url(p, args->arg[i].name);
+		hp_raw(p, "=");
+		hp_url(p, args->arg[i].value);
+		sep = '&';
+	}
+	hp_raw(p, "\">Follow in a feed reader (Atom)</a></p>\n");
 }
 
 void hp_link(struct hpage *p, const char *prefix, const char *value,
@@ -385,7 +447,7 @@ void hp_link(struct hpage *p, const char *prefix, const char *value,
 	hp_href(p, prefix);
 	hp_url(p, value);
 	hp_raw(p, "\">");
-	hp_text(p, text);
+	hp_bdi(p, text);
 	hp_raw(p, "</a>");
 }
 
@@ -413,7 +475,7 @@ void hp_tags(struct hpage *p, json_object *rec, size_t max, bool sources)
 		if (sources && json_object_object_get_ex(t, "source", &src) &&
 		    json_object_is_type(src, json_type_string)) {
 			hp_raw(p, " <span class=\"source\">from ");
-			hp_text(p, json_object_get_string(src));
+			hp_bdi(p, json_object_get_string(src));
 			hp_raw(p, "</span>");
 		}
 		hp_raw(p, "</li>");
@@ -431,11 +493,12 @@ static void hit_title(struct hpage *p, const struct heed_search_hit *hit,
                       const struct heed__serve_marks *m)
 {
 	const char *title = page_title(&hit->page);
+	size_t len = strlen(title);
 
 	hp_rawf(p, "<a class=\"title\" href=\"");
 	hp_href(p, "/records/");
 	hp_rawf(p, "%lld\">", (long long)hit->id);
-	marked_text(p, title, title ? strlen(title) : 0, m);
+	cut_text(p, title, len, len, LIST_TITLE_CHARS, m);
 	hp_raw(p, "</a>");
 }
 
@@ -443,11 +506,11 @@ static void hit_title(struct hpage *p, const struct heed_search_hit *hit,
  * under a result and beside a short-list entry. */
 static void hit_host_views(struct hpage *p, const struct heed_search_hit *hit)
 {
-	hp_text(p, hit->page.host);
+	hp_bdi(p, hit->page.host);
 	if (hit->page.views >= 0) {
 		hp_raw(p, " · ");
 		hp_int(p, hit->page.views);
-		hp_raw(p, " views");
+		hp_raw(p, hit->page.views == 1 ? " view" : " views");
 	}
 }
 
@@ -475,12 +538,12 @@ static int on_result(void *ud, const struct heed_search_hit *hit)
 	if (url && heed__serve_safe_link(url))
 		hp_external(p, "original", url, url);
 	else
-		hp_text(p, url);
+		hp_bdi(p, url);
 	hp_raw(p, "<br><span class=\"meta\">");
 	hit_host_views(p, hit);
 	if (hit->page.published) {
 		hp_raw(p, " · published ");
-		hp_text(p, hit->page.published);
+		hp_bdi(p, hit->page.published);
 	}
 	hp_raw(p, "</span>\n");
 	if (desc && desc[0] && pm.snippet)
@@ -632,8 +695,9 @@ heed_status hp_short_list(struct hpage *p, heed_search_sort sort,
 
 /* ---- home ---- */
 
-static void count_item(struct hpage *p, int64_t n, const char *what,
-                       const char *path)
+/* n things, with the noun in the singular for exactly one. */
+static void count_item(struct hpage *p, int64_t n, const char *one,
+                       const char *many, const char *path)
 {
 	hp_raw(p, "<li><a href=\"");
 	hp_href(p, path);
@@ -641,7 +705,7 @@ static void count_item(struct hpage *p, int64_t n, const char *what,
 	if (n >= HEED__SERVE_COUNT_CAP)
 		hp_raw(p, "more than ");
 	hp_int(p, n);
-	hp_rawf(p, " %s</a></li>\n", what);
+	hp_rawf(p, " %s</a></li>\n", n == 1 ? one : many);
 }
 
 static heed_status home_counts(struct hpage *p)
@@ -653,10 +717,10 @@ static heed_status home_counts(struct hpage *p)
 	if (rc != HEED_OK)
 		return rc;
 	hp_raw(p, "<h2>In the index</h2>\n<ul id=\"counts\">\n");
-	count_item(p, c.pages, "pages", "/search");
-	count_item(p, c.sites, "sites", "/sites");
-	count_item(p, c.tags, "tags", "/tags");
-	count_item(p, c.networks, "IRC networks", "/irc");
+	count_item(p, c.pages, "page", "pages", "/search");
+	count_item(p, c.sites, "site", "sites", "/sites");
+	count_item(p, c.tags, "tag", "tags", "/tags");
+	count_item(p, c.networks, "IRC network", "IRC networks", "/irc");
 	hp_raw(p, "</ul>\n");
 	return HEED_OK;
 }
@@ -723,6 +787,7 @@ void heed__html_search(const struct heed__serve_request *req,
 	}
 	hp_begin(&p, "Search results");
 	hp_raw(&p, "<h1>Search results</h1>\n");
+	hp_feed_link(&p, "/feeds/search", NULL);
 	hp_search_form(&p, req->args);
 	rc = hp_results(&p, &q, "/search", req->args, NULL, &diag);
 	heed__free(req->ctx->alloc, fts);

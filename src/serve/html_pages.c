@@ -21,6 +21,33 @@
  * 20,000 links, which no one reads on a page. */
 #define ARRAY_ITEMS_SHOWN 50
 
+static void value_text(struct hpage *p, json_object *v);
+
+/* " from SOURCE" after a value the record says where it came from. */
+static void source_note(struct hpage *p, json_object *src)
+{
+	hp_raw(p, " <span class=\"source\">from ");
+	value_text(p, src);
+	hp_raw(p, "</span>");
+}
+
+/* An item of a list field: {"value": ..., "source": ...} (an author, a
+ * tag) as its value and source, like a field of its own. */
+static bool sourced_item(struct hpage *p, json_object *item)
+{
+	json_object *v, *src;
+
+	if (!json_object_is_type(item, json_type_object) ||
+	    !json_object_object_get_ex(item, "value", &v) ||
+	    json_object_is_type(v, json_type_object) ||
+	    json_object_is_type(v, json_type_array))
+		return false;
+	value_text(p, v);
+	if (json_object_object_get_ex(item, "source", &src))
+		source_note(p, src);
+	return true;
+}
+
 /* A record field's value as text: strings as they are, numbers and
  * booleans as JSON writes them, objects as compact JSON, arrays as a list
  * of their first items. */
@@ -33,13 +60,13 @@ static void value_text(struct hpage *p, json_object *v)
 		return;
 	}
 	if (json_object_is_type(v, json_type_string)) {
-		hp_textn(p, json_object_get_string(v),
-		         (size_t)json_object_get_string_len(v));
+		hp_bdin(p, json_object_get_string(v),
+		        (size_t)json_object_get_string_len(v));
 		return;
 	}
 	if (!json_object_is_type(v, json_type_array)) {
-		hp_text(p, json_object_to_json_string_ext(
-		                   v, JSON_C_TO_STRING_PLAIN));
+		hp_bdi(p, json_object_to_json_string_ext(
+		                  v, JSON_C_TO_STRING_PLAIN));
 		return;
 	}
 	n = json_object_array_length(v);
@@ -52,9 +79,9 @@ static void value_text(struct hpage *p, json_object *v)
 		json_object *item = json_object_array_get_idx(v, i);
 		hp_raw(p, "<li>");
 		if (json_object_is_type(item, json_type_array))
-			hp_text(p, json_object_to_json_string_ext(
-			                   item, JSON_C_TO_STRING_PLAIN));
-		else
+			hp_bdi(p, json_object_to_json_string_ext(
+			                  item, JSON_C_TO_STRING_PLAIN));
+		else if (!sourced_item(p, item))
 			value_text(p, item);
 		hp_raw(p, "</li>");
 	}
@@ -78,13 +105,10 @@ struct record_view {
 static void field_description(struct record_view *rv, const char *desc)
 {
 	struct hpage *p = rv->p;
-	size_t len = strlen(desc), cut = len;
+	size_t len = strlen(desc),
+	       cut = heed__serve_snippet_cut(&rv->pm, desc, len);
 
-	if (rv->pm.snippet_chars)
-		cut = heed__serve_cut_chars(desc, cut, rv->pm.snippet_chars);
-	if (rv->pm.snippet_words)
-		cut = heed__serve_cut_words(desc, cut, rv->pm.snippet_words);
-	hp_textn(p, desc, cut);
+	hp_bdin(p, desc, cut);
 	if (cut < len) {
 		hp_raw(p, "…");
 		rv->snippet_cut = true;
@@ -111,7 +135,7 @@ static void field_value(struct record_view *rv, const char *key, json_object *v)
 		/* A link, never an <img>: heed shows no media. */
 		hp_external(p, NULL, s, "thumbnail");
 		hp_raw(p, " <span class=\"url\">");
-		hp_text(p, s);
+		hp_bdi(p, s);
 		hp_raw(p, "</span>");
 	} else if (strcmp(key, "canonical") == 0 && s) {
 		hp_external(p, NULL, s, s);
@@ -135,18 +159,15 @@ static void record_fields(struct record_view *rv)
 		if (field)
 			json_object_object_get_ex(val, "source", &src);
 		hp_raw(p, "<dt>");
-		hp_text(p, key);
+		hp_bdi(p, key);
 		hp_raw(p, "</dt><dd>");
 		if (strcmp(key, "tags") == 0 &&
 		    json_object_is_type(val, json_type_array))
 			hp_tags(p, rv->rec, SIZE_MAX, true);
 		else
 			field_value(rv, key, v);
-		if (src) {
-			hp_raw(p, " <span class=\"source\">from ");
-			value_text(p, src);
-			hp_raw(p, "</span>");
-		}
+		if (src)
+			source_note(p, src);
 		hp_raw(p, "</dd>\n");
 	}
 	hp_raw(p, "</dl>\n");
@@ -289,9 +310,9 @@ static void record_dates(struct hpage *p, const struct heed_stored_page *pg)
 	hp_raw(p, "</dd>\n<dt>Checked</dt><dd>");
 	hp_time(p, pg->checked_at);
 	hp_raw(p, "</dd>\n<dt>Published</dt><dd>");
-	hp_text(p, pg->published ? pg->published : "unknown");
+	hp_bdi(p, pg->published ? pg->published : "unknown");
 	hp_raw(p, "</dd>\n<dt>Modified</dt><dd>");
-	hp_text(p, pg->modified ? pg->modified : "unknown");
+	hp_bdi(p, pg->modified ? pg->modified : "unknown");
 	hp_rawf(p, "</dd>\n<dt>HTTP status</dt><dd>%d</dd>\n", pg->status);
 	hp_raw(p, "<dt>Views</dt><dd>");
 	if (pg->views >= 0)
@@ -316,7 +337,7 @@ static int on_record(void *ud, const struct heed_search_hit *hit)
 	rv->rec = hp_record_parse(pg->record);
 	hp_begin(p, pg->title && pg->title[0] ? pg->title : pg->url);
 	hp_raw(p, "<h1 id=\"title\">");
-	hp_text(p, pg->title && pg->title[0] ? pg->title : pg->url);
+	hp_bdi(p, pg->title && pg->title[0] ? pg->title : pg->url);
 	hp_raw(p, "</h1>\n<p>Original page: ");
 	hp_external(p, "original", url, url);
 	hp_raw(p, "</p>\n");
@@ -333,22 +354,6 @@ static int on_record(void *ud, const struct heed_search_hit *hit)
 	return 0;
 }
 
-/* A record id: digits only, no sign, no leading zero, in range. */
-static bool parse_id(const char *s, int64_t *id)
-{
-	char *end;
-	long long v;
-
-	if (!s || s[0] < '1' || s[0] > '9')
-		return false;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno || *end)
-		return false;
-	*id = v;
-	return true;
-}
-
 void heed__html_record(const struct heed__serve_request *req, const char *rest,
                        struct heed__serve_response *resp)
 {
@@ -359,7 +364,7 @@ void heed__html_record(const struct heed__serve_request *req, const char *rest,
 
 	hp_init(&p, req, resp);
 	rv.p = &p;
-	if (!parse_id(rest, &id)) {
+	if (!heed__serve_record_id(rest, &id)) {
 		hp_fail(&p, 404, "There is no such record in the index.");
 		return;
 	}
@@ -402,6 +407,7 @@ void heed__html_tag(const struct heed__serve_request *req, const char *rest,
 	char *fts = NULL;
 	struct hpage p;
 	heed_status rc;
+	bool known;
 	size_t i;
 
 	hp_init(&p, req, resp);
@@ -427,6 +433,15 @@ void heed__html_tag(const struct heed__serve_request *req, const char *rest,
 		                        : "Not a valid request.");
 		return;
 	}
+	rc = heed__serve_tag_known(req->store, q.tag, req->now_s, &known);
+	if (rc != HEED_OK || !known) {
+		heed__free(req->ctx->alloc, fts);
+		if (rc != HEED_OK)
+			hp_store_fail(&p, rc, NULL);
+		else
+			hp_fail(&p, 404, "There is no such tag in the index.");
+		return;
+	}
 	heed__buf_init(&path, req->ctx->alloc, 4096);
 	if (heed__buf_add(&path, "/tags/", 6) != HEED_OK ||
 	    heed__url_encode(&path, rest, strlen(rest)) != HEED_OK) {
@@ -437,8 +452,9 @@ void heed__html_tag(const struct heed__serve_request *req, const char *rest,
 	}
 	hp_begin(&p, rest);
 	hp_raw(&p, "<h1 id=\"tag\">Tag: ");
-	hp_text(&p, rest);
+	hp_bdi(&p, rest);
 	hp_raw(&p, "</h1>\n");
+	hp_feed_link(&p, "/feeds/tags/", rest);
 	rc = hp_results(&p, &q, heed__buf_str(&path), &args, "tag", &diag);
 	heed__buf_free(&path);
 	heed__free(req->ctx->alloc, fts);

@@ -33,7 +33,7 @@ static int on_site(void *ud, const struct heed_search_site *s)
 	hp_raw(p, "<tr><td>");
 	hp_link(p, "/sites/", s->host, s->host);
 	hp_raw(p, "</td><td>");
-	hp_text(p, s->site_name);
+	hp_bdi(p, s->site_name);
 	hp_raw(p, "</td><td class=\"num\">");
 	hp_int(p, s->pages);
 	hp_raw(p, "</td><td>");
@@ -123,7 +123,7 @@ static void robots_rules(struct hpage *p, const struct heed_store_site *s,
 		        heed_robots_agent_rule(agent, i);
 		hp_rawf(p, "<li>line %u: %s: <code>", r->line,
 		        heed_robots_rule_kind_name(r->kind));
-		hp_textn(p, r->value, r->value_len);
+		hp_bdin(p, r->value, r->value_len);
 		hp_raw(p, "</code></li>\n");
 	}
 	hp_raw(p, "</ul>\n");
@@ -154,14 +154,14 @@ static void on_robots(void *ud, const struct heed_store_site *s)
 		return;
 	v->shown++;
 	hp_raw(p, "<h3>");
-	hp_text(p, s->site);
+	hp_bdi(p, s->site);
 	hp_raw(p, "</h3>\n<dl>\n<dt>State</dt><dd>");
 	hp_text(p, heed_site_state_name(r->state));
 	hp_raw(p, "</dd>\n<dt>Reason</dt><dd>");
 	hp_text(p, heed_site_reason_name(r->reason));
 	if (r->detail[0]) {
 		hp_raw(p, ": ");
-		hp_text(p, r->detail);
+		hp_bdi(p, r->detail);
 	}
 	hp_raw(p, "</dd>\n");
 	if (r->http_status)
@@ -177,10 +177,10 @@ static void on_robots(void *ud, const struct heed_store_site *s)
 		hp_raw(p, "<details><summary>robots.txt as read");
 		if (s->robots_url) {
 			hp_raw(p, " from ");
-			hp_text(p, s->robots_url);
+			hp_bdi(p, s->robots_url);
 		}
-		hp_raw(p, "</summary>\n<pre>");
-		hp_textn(p, s->robots_body, s->robots_body_len);
+		hp_raw(p, "</summary>\n<pre dir=\"ltr\">");
+		hp_bdin(p, s->robots_body, s->robots_body_len);
 		hp_raw(p, "</pre>\n</details>\n");
 	}
 }
@@ -266,10 +266,46 @@ static void site_optout(struct hpage *p)
 
 struct chart {
 	struct heed__svg_bar bars[64];
-	char labels[64][16];
+	char labels[64][32];
 	size_t n;
 	bool day; /* labels are days, else view ranges */
 };
+
+/* v in at most four characters where it is a round power of ten: 10k,
+ * 100M, 1B (views reach billions); other values as digits. */
+static void compact_count(char *out, size_t size, int64_t v)
+{
+	static const char units[] = "kMBT";
+	int64_t scale = 1;
+	size_t u = 0;
+
+	while (u < sizeof(units) - 1 && v >= scale * 1000 &&
+	       v % (scale * 1000) == 0) {
+		scale *= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(out, size, "%lld", (long long)v);
+	else
+		snprintf(out, size, "%lld%c", (long long)(v / scale),
+		         units[u - 1]);
+}
+
+/* A views bucket's label: "0", or "10M–100M" for 10,000,000 to
+ * 99,999,999 (the bound above is the next power of ten). */
+static void views_label(char *out, size_t size,
+                        const struct heed_search_bucket *b)
+{
+	char from[12], to[12];
+
+	if (b->from == b->to) {
+		compact_count(out, size, b->from);
+		return;
+	}
+	compact_count(from, sizeof(from), b->from);
+	compact_count(to, sizeof(to), b->to < INT64_MAX ? b->to + 1 : b->to);
+	snprintf(out, size, "%s–%s", from, to);
+}
 
 static int on_bucket(void *ud, const struct heed_search_bucket *b)
 {
@@ -281,12 +317,8 @@ static int on_bucket(void *ud, const struct heed_search_bucket *b)
 		return 1;
 	if (c->day && gmtime_r(&t, &tm))
 		strftime(c->labels[c->n], sizeof(c->labels[0]), "%m-%d", &tm);
-	else if (!c->day && b->from == b->to)
-		snprintf(c->labels[c->n], sizeof(c->labels[0]), "%lld",
-		         (long long)b->from);
 	else if (!c->day)
-		snprintf(c->labels[c->n], sizeof(c->labels[0]), "%lld-%lld",
-		         (long long)b->from, (long long)b->to);
+		views_label(c->labels[c->n], sizeof(c->labels[0]), b);
 	c->bars[c->n].label = c->labels[c->n];
 	c->bars[c->n].value = b->pages;
 	c->n++;
@@ -381,8 +413,9 @@ void heed__html_site(const struct heed__serve_request *req, const char *rest,
 	}
 	hp_begin(&p, rest);
 	hp_raw(&p, "<h1 id=\"site\">");
-	hp_text(&p, rest);
+	hp_bdi(&p, rest);
 	hp_raw(&p, "</h1>\n");
+	hp_feed_link(&p, "/feeds/sites/", rest);
 	rc = site_summary(&p, rest, &pages);
 	if (rc == HEED_OK && pages == 0) {
 		hp_fail(&p, 404, "There is no such site in the index.");

@@ -23,9 +23,16 @@
 /* Longest request target (path and query) answered; longer is 414. Real
  * links of the index stay far below it; a longer one is a probe. */
 #define MAX_TARGET 2048
+/* Largest request head (request line and header fields) answered; a
+ * larger one is answered 431 by heed, with every header of its answers. */
+#define MAX_HEAD (16u << 10)
 /* Memory libmicrohttpd may use per connection, request line and headers
- * included: past it the request is refused before any of heed's code. */
-#define CONNECTION_MEMORY    (16u << 10)
+ * included. Four times MAX_HEAD, so a head a little over MAX_HEAD still
+ * leaves room for heed's 431 answer: libmicrohttpd 0.9.75 closes a
+ * connection without a word when a head fills its memory but the answer
+ * no longer fits, and answers a head larger than its memory itself,
+ * without heed's headers (docs/serve.md, "Safe by construction"). */
+#define CONNECTION_MEMORY    (4 * MAX_HEAD)
 #define CONNECTION_TIMEOUT_S 30
 #define MAX_CONNECTIONS      1024
 #define MAX_THREADS          256
@@ -66,6 +73,10 @@ struct request {
 	char *target; /* the raw request target, for the log; owned */
 	size_t target_len;
 	bool headers_seen; /* the handler's first call has returned */
+	/* Where the target ends in libmicrohttpd's copy of the request
+	 * line: the version follows right after it, unless a raw NUL cut
+	 * the target short. */
+	uintptr_t target_end;
 };
 
 static int64_t elapsed_us(const struct timespec *from)
@@ -89,6 +100,7 @@ static void *on_target(void *cls, const char *uri, struct MHD_Connection *con)
 		return NULL;
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
 	r->target_len = strlen(uri);
+	r->target_end = (uintptr_t)(uri + r->target_len);
 	/* A target over the limit is logged cut: it is answered 414. */
 	r->target = heed__strndup(s->alloc, uri,
 	                          r->target_len > MAX_TARGET ? MAX_TARGET
@@ -167,20 +179,26 @@ static void plain_answer(struct heed__serve_response *resp, int status,
 	resp->kind = HEED__ROUTE_OTHER;
 }
 
-/* Another method than GET or HEAD. The API answers its errors in JSON
- * (its OpenAPI document's Error object), so a program reading /api/ gets
- * one shape whatever went wrong; pages and the rest get a line of text. */
+/* A request refused before any page (another method, a malformed
+ * request). The API answers its errors in JSON (its OpenAPI document's
+ * Error object), so a program reading /api/ gets one shape whatever went
+ * wrong; pages and the rest get a line of text. */
+static void refuse(const char *url, int status, const char *why,
+                   struct heed__serve_response *resp)
+{
+	if (url && strncmp(url, "/api/", 5) == 0) {
+		const struct heed__serve_request req = {.path = url};
+		heed__api_error(&req, status, why, resp);
+		return;
+	}
+	plain_answer(resp, status, why);
+	heed__buf_addc(&resp->body, '\n');
+}
+
 static void method_not_allowed(const char *url,
                                struct heed__serve_response *resp)
 {
-	static const char why[] = "Only GET and HEAD are answered.";
-
-	if (url && strncmp(url, "/api/", 5) == 0) {
-		const struct heed__serve_request req = {.path = url};
-		heed__api_error(&req, 405, why, resp);
-	} else {
-		plain_answer(resp, 405, "Only GET and HEAD are answered.\n");
-	}
+	refuse(url, 405, "Only GET and HEAD are answered.", resp);
 }
 
 /* A value from a request header, made safe for one log line: quotes,
@@ -250,6 +268,63 @@ static void access_log_line(struct heed_serve *s, struct MHD_Connection *con,
 	pthread_mutex_unlock(&s->log_lock);
 }
 
+/* The request's Host header field, NULL when it has none. */
+static const char *host_of(struct MHD_Connection *con)
+{
+	return MHD_lookup_connection_value(con, MHD_HEADER_KIND,
+	                                   MHD_HTTP_HEADER_HOST);
+}
+
+/* The size of the request head as received, 0 when unknown. */
+static size_t head_size(struct MHD_Connection *con)
+{
+	const union MHD_ConnectionInfo *info = MHD_get_connection_info(
+	        con, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+
+	return info ? info->header_size : 0;
+}
+
+/* RFC 3986 2: a request target holds no space or control byte (they are
+ * percent-encoded when meant). */
+static bool target_bytes_ok(const struct request *r)
+{
+	for (size_t i = 0; r->target && r->target[i]; i++)
+		if ((unsigned char)r->target[i] <= 0x20 ||
+		    (unsigned char)r->target[i] == 0x7F)
+			return false;
+	return true;
+}
+
+/* Why a request cannot be answered as a page, or NULL; *status is the
+ * answer's status. RFC 9112 3: one SP between target and version, and
+ * no NUL in the target (libmicrohttpd reads "GET /\0x HTTP/1.1" as a
+ * request for "/": the version does not follow the target it hands
+ * over). RFC 9112 3.2: an HTTP/1.1 request without Host is a 400. */
+static const char *malformed(const struct request *r,
+                             struct MHD_Connection *con, const char *version,
+                             int *status)
+{
+	bool v11 = strcmp(version, MHD_HTTP_VERSION_1_1) == 0;
+
+	*status = 400;
+	if (!v11 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0)
+		return "The request line is not HTTP/1.0 or HTTP/1.1.";
+	if ((uintptr_t)version != r->target_end + 1 || !target_bytes_ok(r))
+		return "The request line holds a NUL byte, a space or another "
+		       "control character in its address.";
+	if (v11 && !host_of(con))
+		return "An HTTP/1.1 request needs a Host header field.";
+	if (r->target_len > MAX_TARGET) {
+		*status = 414;
+		return "The address is too long.";
+	}
+	if (head_size(con) > MAX_HEAD) {
+		*status = 431;
+		return "The request's header fields are too large.";
+	}
+	return NULL;
+}
+
 /* libmicrohttpd hands the path and the arguments over decoded, as C
  * strings: a %00 would silently cut "q=x%00y" to "x" or a cursor to
  * nothing. No address of the index holds one, so it is refused. */
@@ -272,15 +347,11 @@ static void answer_page(struct heed_serve *s, struct MHD_Connection *con,
 	        .ctx = &s->ctx,
 	        .method = method,
 	        .path = url,
+	        .host = host_of(con),
 	        .args = &args,
 	        .now_s = (int64_t)time(NULL),
 	};
 
-	if (r->target_len > MAX_TARGET) {
-		heed__serve_error(&req, 414, "The address is too long.",
-		                  "the address is too long", resp);
-		return;
-	}
 	if (!r->target || has_encoded_nul(r->target)) {
 		heed__serve_error(&req, 400,
 		                  "The address holds a NUL byte (%00).",
@@ -347,6 +418,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con,
 	 * takes, is read and dropped in the calls between. Other methods
 	 * are refused at once, body unread, and their connection closed. */
 	bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+	const char *why = NULL;
+	int status = 400;
+
 	if (r && !r->headers_seen && get) {
 		r->headers_seen = true;
 		return MHD_YES;
@@ -356,7 +430,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con,
 		return MHD_YES;
 	}
 	heed__buf_init(&resp.body, s->alloc, HEED__SERVE_MAX_BODY);
-	if (!get)
+	if (r)
+		why = malformed(r, con, version, &status);
+	if (why)
+		refuse(url, status, why, &resp);
+	else if (!get)
 		method_not_allowed(url, &resp);
 	else if (!r || !url || url[0] != '/')
 		plain_answer(&resp, 400, "Bad request.\n");
@@ -416,6 +494,8 @@ static heed_status start_daemon(struct heed_serve *s,
 	        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONNECTION_MEMORY,
 	        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
 	        MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
+	        MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+	        (unsigned)cfg->serve_connections_per_client,
 	        MHD_OPTION_URI_LOG_CALLBACK, on_target, s,
 	        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
 	if (!s->mhd)

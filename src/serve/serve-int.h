@@ -35,7 +35,11 @@
  * C0 controls other than tab and newline, and DEL, are dropped. */
 
 /* Text for HTML element content and double- or single-quoted attribute
- * values: & < > " ' are written as character references. */
+ * values: & < > " ' are written as character references, and the
+ * explicit bidi controls of s are balanced (UAX #9): a PDF or PDI with
+ * no opener is dropped, an opener left open is closed at the end. Put
+ * crawled text in an isolating element (<bdi>) as well, so its direction
+ * stays its own. */
 heed_status heed__html_escape(struct heed_buf *b, const char *s, size_t len);
 /* Percent-encodes everything but RFC 3986's unreserved characters, for a
  * path segment or a query value. */
@@ -47,6 +51,21 @@ heed_status heed__utf8_clean(struct heed_buf *b, const char *s, size_t len);
  * with a host, and no byte below 0x21, no quote, '<', '>' or '\\'. Any
  * other scheme (javascript:, data:, ...) is never a link. */
 bool heed__serve_safe_link(const char *url);
+/* Where to cut s (len bytes) to show at most max characters: the end of
+ * the last word that fits when one ends in the second half of the cut,
+ * else at a character boundary (a 20,000-character word); len when s is
+ * short enough. The caller adds the ellipsis. */
+size_t heed__serve_cut_at_word(const char *s, size_t len, size_t max);
+/* Copies the len bytes of an IRC text (a topic) to dst without its mIRC
+ * formatting codes (bold, colour \x03NN[,NN], hex colour \x04RRGGBB
+ * [,RRGGBB], italics, underline, strike, monospace, reverse, reset), so
+ * no stray colour digits show. dst has room for len bytes (it may be
+ * src); returns the bytes written. */
+size_t heed__irc_strip(char *dst, const char *src, size_t len);
+/* The same into a new buffer the caller frees with a (NUL-terminated,
+ * *out_len bytes before the NUL); NULL when src is NULL or on ENOMEM. */
+char *heed__irc_strip_dup(const struct heed_allocator *a, const char *src,
+                          size_t len, size_t *out_len);
 
 /* ---- query.c */
 
@@ -185,6 +204,9 @@ void heed__serve_metrics_observe(struct heed__serve_metrics *m,
                                  enum heed__serve_route_kind kind, int status,
                                  uint64_t micros, size_t bytes);
 
+/* Visits in an IRC network's history, on its page and in the API. */
+#define HEED__SERVE_IRC_HISTORY 60
+
 /* ---- counts.c: what the home pages count (HTML and JSON alike). */
 
 /* Counts stop here: counting further costs time and says nothing a
@@ -199,6 +221,15 @@ struct heed__serve_counts {
  * at now_s. HEED_OK or the store's status. */
 heed_status heed__serve_counts(heed_store *store, int64_t now_s,
                                struct heed__serve_counts *c);
+
+/* *known: whether tag (folded as heed__serve_parse_search folds it) is a
+ * tag of any page shown at now_s. HEED_OK or the store's status. */
+heed_status heed__serve_tag_known(heed_store *store, const char *tag,
+                                  int64_t now_s, bool *known);
+
+/* The record id a path names: plain digits without a leading zero, so a
+ * record has one address. False for anything else. */
+bool heed__serve_record_id(const char *s, int64_t *id);
 
 /* ---- the pages (html.c, api.c, openapi.c), dispatched by route.c */
 
@@ -217,6 +248,9 @@ struct heed__serve_request {
 	const struct heed__serve_ctx *ctx;
 	const char *method; /* "GET" or "HEAD"; others never reach a page */
 	const char *path;   /* percent-decoded, starts with '/' */
+	const char *host;   /* the Host header field, NULL when absent: for
+	                       the absolute addresses of feeds when
+	                       base_url is "" */
 	const struct heed__serve_args *args;
 	heed_store *store; /* this thread's read-only connection */
 	int64_t now_s;
@@ -302,6 +336,18 @@ void heed__api_error(const struct heed__serve_request *req, int status,
 /* The OpenAPI 3.1 document of /api/v1 (openapi.c). */
 void heed__api_openapi(const struct heed__serve_request *req,
                        struct heed__serve_response *resp);
+
+/* Atom feeds (feed.c): /feeds/search (the search arguments),
+ * /feeds/sites/HOST, /feeds/tags/TAG; newest fetched first. And the
+ * OpenSearch description at /opensearch.xml. */
+void heed__feed_search(const struct heed__serve_request *req,
+                       struct heed__serve_response *resp);
+void heed__feed_site(const struct heed__serve_request *req, const char *rest,
+                     struct heed__serve_response *resp);
+void heed__feed_tag(const struct heed__serve_request *req, const char *rest,
+                    struct heed__serve_response *resp);
+void heed__opensearch(const struct heed__serve_request *req,
+                      struct heed__serve_response *resp);
 
 /* The stylesheet at /static/heed.css (html.c): no inline styles anywhere,
  * so the Content-Security-Policy can forbid them. */

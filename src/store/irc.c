@@ -522,6 +522,13 @@ heed_status heed_store_irc_each_channel(heed_store *store,
 	IRC(store, each_channel, network_key, fn, ud);
 }
 
+heed_status heed_store_irc_each_visit(heed_store *store,
+                                      const char *network_key, int limit,
+                                      heed_store_irc_visit_fn *fn, void *ud)
+{
+	IRC(store, each_visit, network_key, limit, fn, ud);
+}
+
 heed_status heed_store_irc_each_server(heed_store *store,
                                        const char *network_key,
                                        heed_store_irc_server_fn *fn, void *ud)

@@ -522,6 +522,7 @@ struct callback {
 	heed_store_irc_network_fn *network;
 	heed_store_irc_channel_fn *channel;
 	heed_store_irc_server_fn *server;
+	heed_store_irc_visit_fn *visit;
 	void *ud;
 };
 
@@ -550,7 +551,7 @@ static heed_status pg_each_network(heed_store *store,
                                    heed_store_irc_network_fn *fn, void *ud)
 {
 	static const int bytes[] = {2};
-	struct callback k = {fn, NULL, NULL, ud};
+	struct callback k = {fn, NULL, NULL, NULL, ud};
 	struct params p = {0};
 
 	return each(store,
@@ -591,7 +592,7 @@ static heed_status pg_each_channel(heed_store *store, const char *network_key,
                                    heed_store_irc_channel_fn *fn, void *ud)
 {
 	static const int bytes[] = {2, 3, 5};
-	struct callback k = {NULL, fn, NULL, ud};
+	struct callback k = {NULL, fn, NULL, NULL, ud};
 	struct params p = {0};
 
 	p_text(&p, network_key);
@@ -625,7 +626,7 @@ static heed_status pg_each_server(heed_store *store, const char *network_key,
                                   heed_store_irc_server_fn *fn, void *ud)
 {
 	static const int bytes[] = {2, 3, 5};
-	struct callback k = {NULL, NULL, fn, ud};
+	struct callback k = {NULL, NULL, fn, NULL, ud};
 	struct params p = {0};
 
 	p_text(&p, network_key);
@@ -636,6 +637,35 @@ static heed_status pg_each_server(heed_store *store, const char *network_key,
 	            "ON n.id = x.network_id WHERE " PUBLIC_FILTER
 	            "ORDER BY n.key COLLATE \"C\", x.name;",
 	            &p, bytes, 3, server_row, &k);
+}
+
+static int visit_row(const PGresult *r, int i, struct cells *c, void *cb)
+{
+	const struct callback *k = cb;
+	struct heed_store_irc_visit_row row = {
+	        .started_s = heed__pg_int(r, i, 0, 0),
+	        .ended_s = heed__pg_int(r, i, 1, 0),
+	        .status = text(r, i, 2),
+	        .users = heed__pg_int(r, i, 3, -1),
+	        .servers = heed__pg_int(r, i, 4, 0),
+	        .channels = heed__pg_int(r, i, 5, 0),
+	};
+
+	(void)c;
+	return k->visit(k->ud, &row);
+}
+
+static heed_status pg_each_visit(heed_store *store, const char *network_key,
+                                 int limit, heed_store_irc_visit_fn *fn,
+                                 void *ud)
+{
+	struct callback k = {NULL, NULL, NULL, fn, ud};
+	struct params p = {0};
+
+	p_text(&p, network_key);
+	p_int(&p, limit);
+	return each(store, HEED__IRC_VISITS_SQL("$1", "$2::bigint"), &p, NULL,
+	            0, visit_row, &k);
 }
 
 const struct heed__irc_ops heed__pg_irc_ops = {
@@ -654,4 +684,5 @@ const struct heed__irc_ops heed__pg_irc_ops = {
         .each_network = pg_each_network,
         .each_channel = pg_each_channel,
         .each_server = pg_each_server,
+        .each_visit = pg_each_visit,
 };

@@ -445,6 +445,7 @@ struct row_cb {
 	heed_store_irc_network_fn *network;
 	heed_store_irc_channel_fn *channel;
 	heed_store_irc_server_fn *server;
+	heed_store_irc_visit_fn *visit;
 	void *ud;
 };
 
@@ -500,7 +501,7 @@ static heed_status sqlite_each_network(heed_store *store,
 	        "ON v.id = coalesce(n.last_complete_visit_id, n.last_visit_id) "
 	        "ORDER BY n.key;");
 
-	const struct row_cb cb = {fn, NULL, NULL, ud};
+	const struct row_cb cb = {fn, NULL, NULL, NULL, ud};
 
 	return each_row(store, st, network_row, &cb);
 }
@@ -539,7 +540,7 @@ static heed_status sqlite_each_channel(heed_store *store,
 	               "ON n.id = x.network_id WHERE " PUBLIC_FILTER
 	               "ORDER BY n.key, x.name;");
 
-	const struct row_cb cb = {NULL, fn, NULL, ud};
+	const struct row_cb cb = {NULL, fn, NULL, NULL, ud};
 
 	if (st && network_key)
 		sqlite3_bind_text(st, 1, network_key, -1, SQLITE_STATIC);
@@ -572,11 +573,39 @@ static heed_status sqlite_each_server(heed_store *store,
 	               "ON n.id = x.network_id WHERE " PUBLIC_FILTER
 	               "ORDER BY n.key, x.name;");
 
-	const struct row_cb cb = {NULL, NULL, fn, ud};
+	const struct row_cb cb = {NULL, NULL, fn, NULL, ud};
 
 	if (st && network_key)
 		sqlite3_bind_text(st, 1, network_key, -1, SQLITE_STATIC);
 	return each_row(store, st, server_row, &cb);
+}
+
+static int visit_row(sqlite3_stmt *st, const struct row_cb *cb)
+{
+	struct heed_store_irc_visit_row r;
+
+	r.started_s = sqlite3_column_int64(st, 0);
+	r.ended_s = sqlite3_column_int64(st, 1);
+	r.status = col_text(st, 2);
+	r.users = col_opt_int(st, 3);
+	r.servers = sqlite3_column_int64(st, 4);
+	r.channels = sqlite3_column_int64(st, 5);
+	return cb->visit(cb->ud, &r);
+}
+
+static heed_status sqlite_each_visit(heed_store *store, const char *network_key,
+                                     int limit, heed_store_irc_visit_fn *fn,
+                                     void *ud)
+{
+	sqlite3_stmt *st =
+	        heed__sqlite_prepare(store, HEED__IRC_VISITS_SQL("?1", "?2"));
+	const struct row_cb cb = {NULL, NULL, NULL, fn, ud};
+
+	if (st) {
+		sqlite3_bind_text(st, 1, network_key, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, limit);
+	}
+	return each_row(store, st, visit_row, &cb);
 }
 
 const struct heed__irc_ops heed__sqlite_irc_ops = {
@@ -595,4 +624,5 @@ const struct heed__irc_ops heed__sqlite_irc_ops = {
         .each_network = sqlite_each_network,
         .each_channel = sqlite_each_channel,
         .each_server = sqlite_each_server,
+        .each_visit = sqlite_each_visit,
 };

@@ -182,6 +182,18 @@ void heed__arrangement_settle(struct heed_arrangement *a, const char *mode,
  * batch transactions and commits at the end of each visit; each write here
  * is one statement (or two) inside the open transaction.
  */
+/* The finished visits of a published network (key $1), the last $2,
+ * oldest first: users is LUSERS' visible plus invisible users. Written
+ * once for both engines; KEY and LIMIT are their parameter markers. */
+#define HEED__IRC_VISITS_SQL(KEY, LIMIT)                                      \
+	"SELECT started_at, ended_at, status, users + coalesce(invisible, "   \
+	"0), "                                                                \
+	"servers_listed, channels_listed FROM (SELECT v.* FROM irc_visits v " \
+	"JOIN irc_networks n ON n.id = v.network_id WHERE n.key = " KEY       \
+	" AND n.verdict NOT IN ('deny', 'invalid') AND v.ended_at IS NOT "    \
+	"NULL AND v.status <> 'running' ORDER BY v.id DESC LIMIT " LIMIT      \
+	") w ORDER BY id;"
+
 struct heed__irc_ops {
 	heed_status (*network)(heed_store *store, const char *key,
 	                       int64_t now_s, int64_t *id,
@@ -227,6 +239,9 @@ struct heed__irc_ops {
 	                            heed_store_irc_channel_fn *fn, void *ud);
 	heed_status (*each_server)(heed_store *store, const char *network_key,
 	                           heed_store_irc_server_fn *fn, void *ud);
+	heed_status (*each_visit)(heed_store *store, const char *network_key,
+	                          int limit, heed_store_irc_visit_fn *fn,
+	                          void *ud);
 };
 
 /*

@@ -46,11 +46,23 @@ ROBOTS = b"User-agent: *\nAllow: /\n"
 HOSTILE_TITLE = "<script>alert(1)</script>"
 HOSTILE_DESC = '"><img src=x onerror=alert(1)> hostileword'
 HOSTILE_TAGS = ["quo\"te's", "</li><li>evil"]
+# Text that must not break a page: a 10 KB title, a 20,000-character word,
+# a title that reverses its own end (U+202E), a description whose U+202E
+# is never closed.
+LONG_TITLE = ("Longtitle " + "wordy " * 1700).strip()
+LONG_WORD = "w" * 20000
+BIDI_TITLE = "RTL \u202egnp.exe bidiword"
+BIDI_DESC = "Unterminated \u202eoverride in a description"
 ACAP_LIMIT = 20
 ACAP_DESC = ("This description is much longer than twenty characters "
              "and must be cut.")
 IRC_TOPICS = {"#gardening": "Tomatoes and | pipes", "#ferries": "Boats: when?",
-              "#quiet": "<b>not bold</b> topic"}
+              "#quiet": "<b>not bold</b> topic",
+              # mIRC formatting: colour 04 (red) on 12, bold, italics,
+              # a hex colour, reset; shown without the codes.
+              "#colours": "\x0304,12red\x03 and \x02bold\x02 \x1dit\x1d "
+                          "\x04FF0000hex\x0f done"}
+IRC_COLOURS_SHOWN = "red and bold it hex done"
 KILL_PAGES = 40
 
 
@@ -184,8 +196,10 @@ def hostile_script():
     return {
         "/robots.txt": ("status", 200, ROBOTS),
         "/": ok(page("Hostile home", "Hostile site home.",
-                     links=["/h1.html", "/bad-utf8.html",
-                            "javascript:alert(1)"])),
+                     links=["/h1.html", "/bad-utf8.html", "/long.html",
+                            "/bidi.html", "javascript:alert(1)"])),
+        "/long.html": ok(page(LONG_TITLE, "longword " + LONG_WORD)),
+        "/bidi.html": ok(page(BIDI_TITLE, BIDI_DESC, tags=["bidi"])),
         "/h1.html": ok(page(
             HOSTILE_TITLE, HOSTILE_DESC, views=66, published="2026-05-05",
             head=tags_head +

@@ -22,7 +22,8 @@ import urllib.parse
 from heedtest import Checks, run_heed
 from openapidoc import OpenApi
 from servefixture import (ACAP_DESC, ACAP_LIMIT, ADDRESSES, HEED,
-                          HOSTILE_DESC, HOSTILE_TITLE, IRC_TOPICS, KILL_PAGES,
+                          HOSTILE_DESC, HOSTILE_TITLE, IRC_COLOURS_SHOWN,
+                          IRC_TOPICS, KILL_PAGES,
                           Doc, Index, Serve)
 
 CSP = ("default-src 'none'; style-src 'self'; img-src 'self' data:; "
@@ -341,19 +342,208 @@ def check_concurrent_requests_and_idle_connections():
     for t in threads:
         t.join(120)
     assert statuses == [200] * 320, [x for x in statuses if x != 200][:5]
-    # Idle clients holding half a request do not lock others out.
-    socks = []
+    # One client (127.0.0.2) holding 300 idle sockets with half a request
+    # keeps at most serve.connections_per_client (64) of them: the others
+    # are closed at once, and other clients are still answered.
+    socks, kept = [], 0
     try:
-        for _ in range(200):
-            c = socket.create_connection((srv.host, srv.port), timeout=5)
-            c.sendall(b"GET / HTTP/1.1\r\n")
+        for _ in range(300):
+            c = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            c.settimeout(5)
+            c.bind(("127.0.0.2", 0))
+            c.connect((srv.host, srv.port))
             socks.append(c)
+            try:
+                c.sendall(b"GET / HTTP/1.1\r\n")
+            except OSError:
+                pass
         t0 = time.monotonic()
         assert get("/healthz")[0] == 200
         assert time.monotonic() - t0 < 5
+        for c in socks:
+            c.settimeout(0.05)
+            try:
+                kept += 0 if c.recv(1) == b"" else 1
+            except socket.timeout:
+                kept += 1  # still open, waiting for the rest
+            except OSError:
+                pass
+        assert 1 <= kept <= 64, kept
     finally:
         for c in socks:
             c.close()
+
+
+def raw_answer(data, timeout=15):
+    """Sends bytes on a new connection and reads the whole answer (the
+    server closes after it, or data asks it to): (status, {lower-case
+    header: value}, body); status 0 when nothing came back."""
+    global raw_requests
+    raw_requests += 1
+    answer = b""
+    with socket.create_connection((srv.host, srv.port),
+                                  timeout=timeout) as s:
+        try:
+            s.sendall(data)
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+        except OSError:
+            pass
+    head, _, body = answer.partition(b"\r\n\r\n")
+    m = re.match(rb"HTTP/1\.[01] (\d{3})", head)
+    headers = {}
+    for line in head.split(b"\r\n")[1:]:
+        k, _, v = line.decode("latin-1").partition(":")
+        headers[k.strip().lower()] = v.strip()
+    return (int(m.group(1)) if m else 0), headers, body
+
+
+def assert_heed_answer(what, status, headers, want):
+    assert status == want, (what, status)
+    bad = {k: headers.get(k) for k, v in SECURITY.items()
+           if headers.get(k) != v}
+    assert not bad, (what, status, bad)
+    assert headers.get("content-type"), (what, headers)
+
+
+def head_of(size, path=b"/healthz"):
+    """A GET request whose head is size bytes, padded in one header."""
+    start = b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+    pad = size - len(start) - len(b"X-Pad: \r\n\r\n")
+    return start + b"X-Pad: " + b"p" * pad + b"\r\n\r\n"
+
+
+def check_every_head_size_is_answered_with_headers():
+    # Up to 16 KiB: answered; past it, heed's own 431 with every header,
+    # in steps fine enough to hit any size where no answer came back.
+    for size in list(range(15000, 17400, 24)) + [20000, 40000, 60000]:
+        status, headers, _ = raw_answer(head_of(size))
+        assert_heed_answer(size, status, headers,
+                           200 if size <= 16384 else 431)
+    status, headers, body = raw_answer(head_of(20000, b"/api/v1/search"))
+    assert_heed_answer("api 431", status, headers, 431)
+    assert json.loads(body)["error"]["status"] == 431
+
+
+def check_malformed_requests_are_400_with_headers():
+    cases = [
+        (b"GET / HTTP/1.1\r\nConnection: close\r\n\r\n", 400),  # no Host
+        (b"GET /\x00x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+         400),
+        (b"GET /api/v1/\x00 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+         b"\r\n", 400),
+        (b"GET /  HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 400),
+        (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n"
+         b"Connection: close\r\n\r\n", 414),
+        (b"GET /healthz HTTP/1.0\r\n\r\n", 200),  # 1.0 needs no Host
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+         200),
+    ]
+    for data, want in cases:
+        status, headers, body = raw_answer(data)
+        assert_heed_answer(data[:40], status, headers, want)
+        if want == 400 and b"/api/" in data[:12]:
+            assert json.loads(body)["error"]["status"] == 400
+
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+def atom(path):
+    """A feed, parsed: [(id, title, updated, summary or None, alternate
+    href or None, [category terms])], newest first as served."""
+    import xml.etree.ElementTree as ET
+    status, headers, body = get(path, headers={"Host": "index.test"})
+    assert status == 200, (path, status, body[:300])
+    assert headers["content-type"] == "application/atom+xml; charset=utf-8"
+    root = ET.fromstring(body)
+    assert root.tag == ATOM + "feed", root.tag
+    assert root.find(ATOM + "id").text.startswith("http://index.test/feeds/")
+    assert root.find(ATOM + "updated") is not None
+    out = []
+    for e in root.findall(ATOM + "entry"):
+        summary = e.find(ATOM + "summary")
+        alt = [x.get("href") for x in e.findall(ATOM + "link")
+               if x.get("rel") == "alternate"]
+        out.append((e.find(ATOM + "id").text, e.find(ATOM + "title").text,
+                    e.find(ATOM + "updated").text,
+                    summary.text if summary is not None else None,
+                    alt[0] if alt else None,
+                    [c.get("term") for c in e.findall(ATOM + "category")]))
+    return out
+
+
+def check_atom_feeds_show_what_the_results_show():
+    entries = atom("/feeds/search?limit=100")
+    assert len(entries) >= 10, len(entries)
+    dates = [e[2] for e in entries]
+    assert dates == sorted(dates, reverse=True), dates
+    # Each entry says what the API says: the permitted description only.
+    api = {f"http://index.test/records/{i['id']}": i
+           for i in search({"sort": "fetched"}, limit=100)}
+    for eid, title, _, summary, alt, _ in entries:
+        item = api[eid]
+        want = item.get("description")
+        # The feed closes a bidi override the description left open.
+        got = summary.rstrip("…\u202c\u2069") if summary else None
+        assert (got or None) == ((want or "").rstrip("…") or None), \
+            (eid, summary, want)
+        assert alt is None or alt.startswith(("http://", "https://")), alt
+    assert not any(ACAP_DESC == e[3] for e in entries)
+    hostile = [e for e in entries if e[1] == HOSTILE_TITLE]
+    assert hostile, [e[1] for e in entries]
+    words = atom("/feeds/search?q=bridge")
+    assert words and all(e[0] in api for e in words), words
+    assert get("/feeds/tags/UNKNOWN-tag-nobody-uses")[0] == 404
+    tag = srv.json("/api/v1/tags")["items"][0]["tag"]
+    tagged = atom("/feeds/tags/" + q(tag))
+    assert tagged and all(tag in e[5] for e in tagged), (tag, tagged)
+    blog = host("blog.test")
+    site = atom("/feeds/sites/" + q(blog))
+    assert len(site) == 3 and all(api[e[0]]["host"] == blog for e in site)
+
+
+def check_opensearch_and_links_to_feeds_and_api():
+    import xml.etree.ElementTree as ET
+    status, headers, body = get("/opensearch.xml",
+                                headers={"Host": "index.test"})
+    assert status == 200
+    assert headers["content-type"].startswith(
+        "application/opensearchdescription+xml")
+    ns = "{http://a9.com/-/spec/opensearch/1.1/}"
+    root = ET.fromstring(body)
+    urls_ = {u.get("type"): u.get("template") for u in root.findall(ns + "Url")}
+    assert urls_["text/html"] == "http://index.test/search?q={searchTerms}"
+    assert urls_["application/atom+xml"] == \
+        "http://index.test/feeds/search?q={searchTerms}"
+    for path in ("/", "/search?q=bridge", "/tags", "/irc"):
+        doc = Doc(srv.html(path))
+        search = [e for e in doc.find("link")
+                  if e["attrs"].get("rel") == "search"]
+        assert search and search[0]["attrs"]["href"] == "/opensearch.xml"
+        assert doc.one("a", id="api")["attrs"]["href"] == "/api/v1/"
+        assert doc.one("a", id="openapi")["attrs"]["href"] == \
+            "/api/v1/openapi.json"
+    tag = srv.json("/api/v1/tags")["items"][0]["tag"]
+    doc = Doc(srv.html("/tags/" + q(tag)))
+    assert doc.one("a", id="feed")["attrs"]["href"] == "/feeds/tags/" + q(tag)
+
+
+def check_one_address_per_record_and_unknown_tags_404():
+    rid = sorted(ix.visible_ids())[0]
+    assert get(f"/records/{rid}")[0] == 200
+    for path in (f"/records/0{rid}", f"/api/v1/records/0{rid}",
+                 f"/records/+{rid}", f"/api/v1/records/{rid}x",
+                 "/tags/UNKNOWN-tag-nobody-uses",
+                 "/api/v1/tags/UNKNOWN-tag-nobody-uses"):
+        s, h, b = get(path)
+        assert s == 404, (path, s)
+    tag = srv.json("/api/v1/tags")["items"][0]["tag"]
+    assert get("/tags/" + q(tag))[0] == 200
+    assert get("/api/v1/tags/" + q(tag))[0] == 200
 
 
 def check_fts5_syntax_is_never_a_500():
@@ -772,6 +962,51 @@ def check_irc_pages_list_allowed_networks_only():
         json.dumps(api)
 
 
+def check_irc_sorting_preference_history_and_codes():
+    key = q(ix.irc.key, safe="")
+    body = srv.html(f"/irc/{key}")
+    doc = Doc(body)
+    # Formatting codes are gone, digits of colours included.
+    chans = doc.one("table", id="channels")["text"]
+    assert IRC_COLOURS_SHOWN in chans, chans
+    assert "04" not in chans and "FF0000" not in chans, chans
+    topics = {c["channel"]: c["topic"]
+              for c in srv.json(f"/api/v1/irc/{key}")["items"]}
+    assert topics["#colours"] == IRC_COLOURS_SHOWN, topics
+    history = srv.json(f"/api/v1/irc/{key}")["history"]
+    assert history and history[-1]["channels"] >= len(IRC_TOPICS), history
+    assert [h["ended"] for h in history] == sorted(h["ended"]
+                                                   for h in history)
+    # Channels by users (the default), or by name.
+    rows = [r for r in doc.find("tr", within=doc.one("tbody",
+            within=doc.one("table", id="channels")))]
+    users = [int(doc.find("td", within=r)[1]["text"].replace(",", ""))
+             for r in rows]
+    assert users == sorted(users, reverse=True), users
+    th = doc.one("th", within=doc.one("table", id="channels"),
+                 cls="num")
+    assert th["attrs"].get("aria-sort") == "descending", th
+    doc = Doc(srv.html(f"/irc/{key}?sort=name"))
+    rows = doc.find("tr", within=doc.one("tbody",
+                    within=doc.one("table", id="channels")))
+    names = [doc.find("td", within=r)[0]["text"] for r in rows]
+    assert names == sorted(names), names
+    # The CRAWLER preference as read, and the next visit.
+    pref = doc.one("dl", id="preference")["text"]
+    assert "Crawler preference" in pref and "Next visit" in pref, pref
+    assert "not advertised" in pref, pref  # ngircd sends no CRAWLER
+    # The history of visits: users, channels and servers over time.
+    assert body.count("<svg") == 3, body.count("<svg")
+    assert "Channels, one bar per visit" in body
+    # Networks sortable; users first by default.
+    doc = Doc(srv.html("/irc"))
+    heads = doc.find("th", within=doc.one("table", id="networks"))
+    sorted_by = [h["text"] for h in heads if h["attrs"].get("aria-sort")]
+    assert sorted_by == ["Users"], sorted_by
+    for order in ("name", "servers", "channels", "visit", "bogus"):
+        assert get(f"/irc?sort={order}")[0] == 200
+
+
 def check_openapi_document():
     """The document is JSON, 3.1, every $ref resolves inside it, every
     operation's 200 has a JSON schema, every component schema is a Draft
@@ -1184,6 +1419,11 @@ try:
         check_query_without_words_is_400,
         check_matched_words_marked,
         check_concurrent_requests_and_idle_connections,
+        check_every_head_size_is_answered_with_headers,
+        check_malformed_requests_are_400_with_headers,
+        check_one_address_per_record_and_unknown_tags_404,
+        check_atom_feeds_show_what_the_results_show,
+        check_opensearch_and_links_to_feeds_and_api,
         check_search_by_title_description_tag_and_site_name,
         check_items_carry_authors_and_publisher,
         check_html_results_match_json,
@@ -1199,6 +1439,7 @@ try:
         check_invalid_utf8_answered_as_utf8,
         check_home_sites_tags_bots,
         check_irc_pages_list_allowed_networks_only,
+        check_irc_sorting_preference_history_and_codes,
         check_openapi_document,
         check_api_answers_of_every_kind,
         check_healthz_and_metrics_grow,

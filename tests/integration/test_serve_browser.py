@@ -30,8 +30,8 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from heedtest import Checks, ScriptedHttpServer, free_port
-from servefixture import (ACAP_DESC, ACAP_LIMIT, HOSTILE_TITLE, IRC_TOPICS,
-                          Index)
+from servefixture import (ACAP_DESC, ACAP_LIMIT, HOSTILE_TITLE,
+                          IRC_COLOURS_SHOWN, IRC_TOPICS, Index)
 
 WAIT = 20  # seconds, for any page to load or element to appear
 # Failures of the server known and reported, as in test_hostile.py: such a
@@ -279,6 +279,91 @@ def check_no_horizontal_overflow_on_a_phone():
         driver.set_window_size(1280, 900)
 
 
+# What a page must never hold, whatever it shows (run in the page): its
+# width past the viewport, on* attributes, javascript:/data: links, media
+# elements, and crawled text that may carry bidi controls outside an
+# isolating element. Returns a list of problems.
+PAGE_AUDIT = r'''
+const out = [];
+const doc = document.documentElement;
+if (doc.scrollWidth > window.innerWidth)
+  out.push('wider than the viewport: ' + doc.scrollWidth + ' > ' +
+           window.innerWidth);
+for (const el of document.querySelectorAll('*')) {
+  for (const a of el.attributes)
+    if (a.name.startsWith('on')) out.push('attribute ' + a.name);
+  if (['IMG', 'SCRIPT', 'IFRAME', 'OBJECT', 'EMBED', 'VIDEO', 'AUDIO']
+      .includes(el.tagName)) out.push('element ' + el.tagName);
+}
+for (const a of document.querySelectorAll('a[href]'))
+  if (/^\s*(javascript|data|vbscript):/i.test(a.getAttribute('href')))
+    out.push('link ' + a.getAttribute('href').slice(0, 40));
+const bidi = /[\u202a-\u202e\u2066-\u2069\u0590-\u08ff]/;
+const walker = document.createTreeWalker(document.body,
+                                         NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  if (!bidi.test(n.data)) continue;
+  const iso = n.parentElement.closest('bdi, [dir]');
+  if (!iso) out.push('bidi text not isolated: ' + n.data.slice(0, 40));
+}
+if (/\x03\d|\x02|\x0f|\x1d/.test(document.body.innerText))
+  out.push('IRC formatting codes shown');
+return out;
+'''
+
+
+def every_page_kind():
+    news = urllib.parse.quote(ix.web.host("news.test"), safe="")
+    hostile = urllib.parse.quote(ix.web.host("hostile.test"), safe="")
+    pages = ["/", "/search?q=transport", "/search?q=hostileword",
+             "/search?q=longword", "/search?q=bidiword",
+             "/search?site=" + hostile, f"/sites/{news}",
+             f"/sites/{hostile}", "/sites", "/tags", "/tags/bidi",
+             "/irc", "/irc/" + urllib.parse.quote(ix.irc.key, safe=""),
+             "/irc/" + urllib.parse.quote(ix.irc.key, safe="") +
+             "?sort=name", "/bots"]
+    for path in ("/h1.html", "/long.html", "/bidi.html", "/bad-utf8.html"):
+        pages.append(f"/records/{ix.page_id(ix.web.host('hostile.test'), path)}")
+    return pages
+
+
+def check_hostile_text_never_breaks_a_page():
+    bad = []
+    try:
+        for width in (390, 1280):
+            driver.set_window_size(width, 900)
+            for path in every_page_kind():
+                visit(path)
+                assert_no_alert()
+                for problem in driver.execute_script(PAGE_AUDIT):
+                    bad.append((width, path, problem))
+    finally:
+        driver.set_window_size(1280, 900)
+    assert not bad, bad[:10]
+    # The reversed title stays inside its own element: the label after it
+    # on the record page reads left to right, and the description's
+    # unclosed override is closed where the description ends.
+    rid = ix.page_id(ix.web.host("hostile.test"), "/bidi.html")
+    visit(f"/records/{rid}")
+    title = driver.find_element(By.CSS_SELECTOR, "#title bdi")
+    assert "\u202e" in title.get_attribute("textContent")
+    desc = driver.find_elements(By.XPATH,
+                                "//dt[bdi='description']/following::dd[1]")
+    html = desc[0].get_attribute("innerHTML")
+    assert html.count("\u202e") == 1 and "\u202c</bdi>" in html, html
+    # The long title is cut in the results, whole on its record.
+    visit("/search?q=longword")
+    shown = driver.find_element(By.CSS_SELECTOR, "#results a.title").text
+    assert shown.endswith("…") and len(shown) <= 121, len(shown)
+    # IRC formatting codes are gone; the colours' digits too.
+    visit("/irc/" + urllib.parse.quote(ix.irc.key, safe=""))
+    chans = driver.find_element(By.ID, "channels").text
+    assert IRC_COLOURS_SHOWN in chans, chans
+    # Table headers and counts are never broken inside a word.
+    for th in driver.find_elements(By.CSS_SELECTOR, "#channels th"):
+        assert th.size["height"] < 2 * 24, (th.text, th.size)
+
+
 def check_console_clean():
     visit("/")
     # A page that names no icon costs a /favicon.ico request and a 404,
@@ -326,6 +411,7 @@ try:
         check_snippet_limit_visible,
         check_skip_link_is_first_focus,
         check_no_horizontal_overflow_on_a_phone,
+        check_hostile_text_never_breaks_a_page,
         check_console_clean,
         check_nothing_but_the_index_contacted,
     ])

@@ -72,6 +72,24 @@ static const struct esc_case html_cases[] = {
          "b"},
         {"javascript text", "javascript:alert('x')", 0,
          "javascript:alert(&#39;x&#39;)"},
+        /* UAX #9 2: U+202E RLO, U+202C PDF, U+2067 RLI, U+2069 PDI. */
+        {"bidi: an override left open is closed", "RTL \xE2\x80\xAEgnp.exe", 0,
+         "RTL \xE2\x80\xAEgnp.exe\xE2\x80\xAC"},
+        {"bidi: a lone PDF and PDI are dropped",
+         "a\xE2\x80\xAC"
+         "b\xE2\x81\xA9"
+         "c",
+         0, "abc"},
+        {"bidi: paired controls kept", "\xE2\x81\xA7x\xE2\x81\xA9y", 0,
+         "\xE2\x81\xA7x\xE2\x81\xA9y"},
+        {"bidi: PDI closes the embedding inside its isolate",
+         "\xE2\x81\xA7\xE2\x80\xAEx\xE2\x81\xA9\xE2\x80\xAC", 0,
+         "\xE2\x81\xA7\xE2\x80\xAEx\xE2\x81\xA9"},
+        {"bidi: PDF does not close an isolate", "\xE2\x81\xA7x\xE2\x80\xAC", 0,
+         "\xE2\x81\xA7x\xE2\x81\xA9"},
+        {"bidi: nested openers closed innermost first",
+         "\xE2\x80\xAB\xE2\x81\xA8x", 0,
+         "\xE2\x80\xAB\xE2\x81\xA8x\xE2\x81\xA9\xE2\x80\xAC"},
 };
 
 static const struct esc_case url_cases[] = {
@@ -244,6 +262,98 @@ static void test_cut(void **state)
 	assert_int_equal(heed__serve_cut_words("  a  b  ", 8, 1), 3);
 	assert_int_equal(heed__serve_cut_words("  a  b  ", 8, 2), 8);
 	assert_int_equal(heed__serve_cut_words("a\tb\nc", 5, 2), 3);
+}
+
+static void test_cut_at_word(void **state)
+{
+	const char *s = "The quick brown fox jumps";
+	size_t len = strlen(s);
+	char word[300];
+
+	(void)state;
+	assert_int_equal(heed__serve_cut_at_word(s, len, 100), len);
+	assert_int_equal(heed__serve_cut_at_word(s, len, len), len);
+	assert_int_equal(heed__serve_cut_at_word(s, len, 12), 9);  /* brown */
+	assert_int_equal(heed__serve_cut_at_word(s, len, 15), 15); /* " fox" */
+	assert_int_equal(heed__serve_cut_at_word(s, len, 16), 15);
+	/* A word longer than the cut is cut inside it, at a character. */
+	memset(word, 'w', sizeof(word));
+	assert_int_equal(heed__serve_cut_at_word(word, sizeof(word), 120), 120);
+	assert_int_equal(
+	        heed__serve_cut_at_word("\xC3\xA9\xC3\xA9\xC3\xA9", 6, 2), 4);
+	/* Spaces before the cut are not kept. */
+	assert_int_equal(heed__serve_cut_at_word("aaaa bbbb    cccc", 17, 12),
+	                 9);
+}
+
+static void test_irc_strip(void **state)
+{
+	static const struct {
+		const char *name, *in, *want;
+	} cases[] = {
+	        {"plain", "hello", "hello"},
+	        {"bold, italics, underline, strike, mono, reverse, reset",
+	         "\x02"
+	         "b\x1D"
+	         "i\x1F"
+	         "u\x1E"
+	         "s\x11m\x16r\x0Fn",
+	         "biusmrn"},
+	        {"colour with two digits",
+	         "\x03"
+	         "04red",
+	         "red"},
+	        {"colour with background",
+	         "\x03"
+	         "04,12blue on red",
+	         "blue on red"},
+	        {"one-digit colours",
+	         "\x03"
+	         "4,2x",
+	         "x"},
+	        {"three digits: the third is text",
+	         "\x03"
+	         "123",
+	         "3"},
+	        {"comma without background is text",
+	         "\x03"
+	         "04,x",
+	         ",x"},
+	        {"bare colour resets",
+	         "a\x03"
+	         "b",
+	         "ab"},
+	        {"bare colour before a comma", "\x03,5", ",5"},
+	        {"hex colour",
+	         "\x04"
+	         "FF0000red",
+	         "red"},
+	        {"hex colour with background",
+	         "\x04"
+	         "ff0000,00ff00x",
+	         "x"},
+	        {"short hex is no argument",
+	         "\x04"
+	         "FF00x",
+	         "FF00x"},
+	        {"code at the end", "end\x03", "end"},
+	        {"colour digits at the end",
+	         "end\x03"
+	         "1",
+	         "end"},
+	        {"UTF-8 untouched", "\x02\xC3\xBC\x02", "\xC3\xBC"},
+	};
+	char out[64];
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(cases); i++) {
+		size_t n =
+		        heed__irc_strip(out, cases[i].in, strlen(cases[i].in));
+		out[n] = '\0';
+		if (strcmp(out, cases[i].want) != 0)
+			fail_msg("%s: got '%s', want '%s'", cases[i].name, out,
+			         cases[i].want);
+	}
 }
 
 /* ---- query.c: FTS5 ---- */
@@ -1205,6 +1315,8 @@ int main(void)
 	        cmocka_unit_test(test_escape_random_and_long),
 	        cmocka_unit_test(test_safe_link),
 	        cmocka_unit_test(test_cut),
+	        cmocka_unit_test(test_cut_at_word),
+	        cmocka_unit_test(test_irc_strip),
 	        cmocka_unit_test(test_fts_query),
 	        cmocka_unit_test(test_fts_bounds_and_random),
 	        cmocka_unit_test(test_fts_oom),

@@ -90,6 +90,19 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 	return 0;
 }
 
+static int on_visit(void *ud, const struct heed_store_irc_visit_row *r)
+{
+	struct seen *s = ud;
+	size_t n = strlen(s->text);
+
+	snprintf(s->text + n, sizeof(s->text) - n,
+	         "%lld-%lld %s %lld %lld %lld|", (long long)r->started_s,
+	         (long long)r->ended_s, r->status, (long long)r->users,
+	         (long long)r->servers, (long long)r->channels);
+	s->rows++;
+	return 0;
+}
+
 /* One visit: the channels given as "name users topic;...". */
 static void visit(heed_store_irc *w, const char *key, int64_t t,
                   heed_irc_visit_status status, heed_irc_crawler_verdict v,
@@ -169,6 +182,19 @@ static void test_store_irc_flow(void **state)
 	assert_string_equal(s.text,
 	                    "irc.a:6667 TestNet partial allow 3061 2|"
 	                    "irc.deny:6667 TestNet denied deny 2061 1|");
+	/* The history: the last two finished visits, oldest first, users
+	 * visible and invisible; none of a network that now denies. */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(
+	        heed_store_irc_each_visit(st, "irc.a:6667", 2, on_visit, &s),
+	        HEED_OK);
+	assert_string_equal(s.text, "2000-2001 complete 4 1 2|"
+	                            "3000-3001 partial 4 1 1|");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(heed_store_irc_each_visit(st, "irc.deny:6667", 10,
+	                                           on_visit, &s),
+	                 HEED_OK);
+	assert_int_equal(s.rows, 0);
 	heed_store_close(st);
 
 	/* The next allowed visit survives a restart. */
