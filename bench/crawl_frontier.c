@@ -1,5 +1,5 @@
 /*
- * bench/crawl_frontier: the memory of many queued URLs (issue 8: "with many
+ * bench/crawl_frontier: the memory of many queued URLs ("with many
  * URLs queued (10 million across 100,000 hosts), the memory used"). Queues
  * URLS URLs over HOSTS hosts in a SQLite store (the frontier lives on
  * disk), then runs the lanes scheduler of the crawl controller (one lane

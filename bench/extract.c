@@ -1,5 +1,5 @@
 /*
- * bench/extract: metadata extraction throughput (issue 7), beside libxml2's
+ * bench/extract: metadata extraction throughput, beside libxml2's
  * bare SAX parse of the same pages.
  *
  * The corpus is generated deterministically (bench/extract_corpus.h), so

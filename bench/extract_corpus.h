@@ -1,5 +1,5 @@
 /*
- * The generated corpus of bench/extract (issue 7), shared with the unit
+ * The generated corpus of bench/extract, shared with the unit
  * test that compares heed's HTML driver with libxml2's on it
  * (tests/unit/test_htmltok.c). Deterministic (xorshift, fixed seed; call
  * corpus_make() in the same order to get the same bytes): video pages,

@@ -1,5 +1,5 @@
 /*
- * heed/serve.h: the public index (`heed serve`, issue 13): a read-only web
+ * heed/serve.h: the public index (`heed serve`): a read-only web
  * list and JSON API of what heed collected, served over HTTP by
  * libmicrohttpd from the store while a crawl writes it.
  *

@@ -1,6 +1,6 @@
 /*
  * heed/store_search.h: the "search" area of the store, what the public
- * index (`heed serve`, issue 13) reads: a full-text index over the stored
+ * index (`heed serve`) reads: a full-text index over the stored
  * pages and the queries behind its pages.
  *
  * The index is SQLite FTS5 over each page's title, description, tags and

@@ -7,7 +7,7 @@
  * the handlers keep a plain explicit stack: memory is bounded and nothing
  * recurses over the document, 10,000-deep nesting costs a counter.
  *
- * What is read (issue 7; docs/metadata.md has the precedence):
+ * What is read (docs/metadata.md has the precedence):
  * - <meta name|property=KEY content> for Open Graph, Twitter cards, Dublin
  *   Core and friends, keywords and robots directives;
  * - <title> (never one inside <svg> or <math>), a lone <h1>, <html lang>,

@@ -300,7 +300,7 @@ static json_object *item_object(const struct heed__serve_request *req,
 	json_object_object_add(o, "tags", value_strings(record, "tags"));
 	add_field(o, record, "site_name");
 	add_field(o, record, "author");
-	/* author joins them; authors keeps several several (issue 15). */
+	/* author joins them; authors keeps several several. */
 	json_object_object_add(o, "authors", value_strings(record, "authors"));
 	add_field(o, record, "publisher");
 	add_field(o, record, "thumbnail");

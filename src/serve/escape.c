@@ -1,5 +1,5 @@
 /*
- * Escaping for the public index (issue 13): every byte that came from a
+ * Escaping for the public index: every byte that came from a
  * crawled page or an IRC server is hostile, so nothing reaches a page
  * without passing through one of these.
  *

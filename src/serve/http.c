@@ -556,7 +556,7 @@ heed_status heed_serve_start(heed_serve **out,
 	if (rc == HEED_OK) {
 		s->pool[s->pooled++] = first;
 		/* The areas the index reads, on a backend that may not
-		 * have them all yet (PostgreSQL, issue 14): refused at
+		 * have them all yet (PostgreSQL): refused at
 		 * start rather than page by page. */
 		rc = heed_store_require(first, serve_areas, diag);
 	}

@@ -1,5 +1,5 @@
 /*
- * Small bar charts as inline SVG (issue 13: "small inline SVG charts ...
+ * Small bar charts as inline SVG ("small inline SVG charts ...
  * drawn by heed, no JavaScript library"): pages crawled per day, views
  * spread. The markup is embedded in the HTML page as is, so it must be
  * well-formed XML with every text escaped, and it carries no style

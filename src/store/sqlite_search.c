@@ -1,6 +1,6 @@
 /*
  * The "search" area on SQLite: the full-text index and the queries of the
- * public index (issue 13), see include/heed/store_search.h.
+ * public index, see include/heed/store_search.h.
  *
  * search_fts is an FTS5 table with EXTERNAL content: its text lives in the
  * view search_docs, computed from pages, and the index keeps only the

@@ -1,5 +1,5 @@
 /*
- * Recrawls through the whole crawl controller (issue 19) on an injected
+ * Recrawls through the whole crawl controller on an injected
  * clock: a fake web whose every answer carries an ETag and a Last-Modified
  * and answers 304 to a matching If-None-Match, over a real SQLite store,
  * crawled again and again over simulated days.
@@ -11,10 +11,10 @@
  * every run) covers both.
  *
  * The same fake web and clock check that a crawl honours arrangements with
- * site owners (issue 15): a crawl window that closes during the run, a
+ * site owners: a crawl window that closes during the run, a
  * pause, an arranged delay, a page limit and excluded paths.
  *
- * And that the files ACAP-permissions-reference fields name (issue 15)
+ * And that the files ACAP-permissions-reference fields name
  * are asked right after robots.txt and before any page, once, reused by
  * later runs within the re-check, asked again (conditionally) with
  * robots.txt, and that a reference answering 404 keeps heed prohibited.
@@ -626,7 +626,7 @@ static void assert_ref_second(int site)
 	assert_int_equal(n, 1);
 }
 
-/* ACAP-permissions-reference (issue 15): robots.txt names a file for heed
+/* ACAP-permissions-reference: robots.txt names a file for heed
  * on every site; b, c and d serve it (it refuses /p/1.html), a answers
  * 404 (heed stays prohibited there). */
 static void test_acap_reference(void **state)
@@ -727,7 +727,7 @@ static void test_acap_reference_after_qualify(void **state)
 	assert_courteous();
 }
 
-/* A file on another site (issue 15): asked in that site's lane, under
+/* A file on another site: asked in that site's lane, under
  * its politeness, after its robots.txt and its own ACAP file (its rules
  * must allow the URL), and before any page of the site that names it. */
 static void test_acap_reference_elsewhere(void **state)

@@ -1,7 +1,7 @@
 /*
  * Unit tests for the lanes scheduler, the URL limits and the seen-table
- * (issue 8, "Scheduling across many sites" and "within limits the operator
- * sets"; issue 18, the candidate protocol): every time is an argument,
+ * ("Scheduling across many sites" and "within limits the operator
+ * sets"; the candidate protocol): every time is an argument,
  * nothing sleeps. The whole controller is tested by test_crawl_sim.c.
  */
 #include "heed_test.h"

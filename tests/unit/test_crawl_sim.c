@@ -1,5 +1,5 @@
 /*
- * A simulation of the whole crawl controller (issue 18, point 3): a fake
+ * A simulation of the whole crawl controller (point 3): a fake
  * clock and a fake network drive heed/crawl.h over a real SQLite store,
  * through thousands of sites on a handful of addresses, random latencies,
  * resets, time-outs, refused connections, 429/503 with Retry-After,
@@ -33,7 +33,7 @@
  * every fetch, answer and WAIT), HEED_SIM_SHOW=N (site N's pages and
  * links), HEED_SIM_KEEP (keep the store and print where).
  *
- * The test_worker_* tests run one controller as a worker (issue 14) on a
+ * The test_worker_* tests run one controller as a worker on a
  * calm web built by hand, beside a second worker, a dead one, a paused
  * process and a stepped wall clock ("one worker" below).
  */
@@ -2083,7 +2083,7 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 	return breaches;
 }
 
-/* ---- one worker (issue 14) ----
+/* ---- one worker ----
  *
  * One controller in worker mode (`heed crawl --worker`, docs/scaling.md
  * "Workers") on an ordinary SQLite store: it fetches only the hosts it

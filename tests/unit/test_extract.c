@@ -206,7 +206,7 @@ static heed_page *extract(const struct page_case *c,
 static const struct page_case cases[] = {
 
         /* Dates given as text, and the date sources real pages use
-         * (issue 29). */
+         *. */
         {"text date: a date element's text in the article", NULL,
          "<article><h1>T</h1><p class=\"date\">July 05, 2017</p></article>", 0,
          NULL, "published=html:2017-07-05\n"},
@@ -579,7 +579,7 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"name\": oops</script>"
          "<script type=application/ld+json></script>",
          0, NULL, "jsonld=2/2\n-title\n"},
-        /* Wrapped JSON-LD bodies (issue 15): the JSON inside is read. */
+        /* Wrapped JSON-LD bodies: the JSON inside is read. */
         {"JSON-LD in an HTML comment", NULL,
          "<script type=application/ld+json><!-- {\"@type\":\"Article\","
          "\"name\":\"In comment\"} --></script>",
@@ -1267,7 +1267,7 @@ static const struct date_case dates[] = {
         {"2024-03-05T10:00:00+01:00", "2024-03-05T09:00:00Z", 1709629200},
         {"2024-03-05T10:00+0100", "2024-03-05T09:00:00Z", 1709629200},
         {"2024-03-05 10:00:00.123Z", "2024-03-05T10:00:00.123Z", 1709632800},
-        /* Fractions of a second are kept as given (issue 15). */
+        /* Fractions of a second are kept as given. */
         {"2024-03-05T10:00:00.120+01:00", "2024-03-05T09:00:00.120Z",
          1709629200},
         {"2024-03-05T10:00:00,5", "2024-03-05T10:00:00.5Z", 1709632800},

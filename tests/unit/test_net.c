@@ -383,7 +383,7 @@ static void test_body_cap(void **state)
 
 /* A kept connection that dies under the second request: the server reads
  * it, then closes without an answer. libcurl would send the request again
- * on a new connection, a request politeness never saw (issue 17): heed
+ * on a new connection, a request politeness never saw: heed
  * refuses it, and the fetch fails as a reset. (Without the refusal the
  * server counts 3 requests.) */
 struct dying_keepalive {
@@ -588,7 +588,7 @@ static void test_two_content_lengths(void **state)
 }
 
 /* A connection closed in the middle of the headers is an answer cut
- * short, never a 200 (issue 17): libcurl 7.88 reports it as a success. */
+ * short, never a 200: libcurl 7.88 reports it as a success. */
 static void test_close_in_headers(void **state)
 {
 	static const char *const answers[] = {
@@ -660,7 +660,8 @@ static const struct site_case {
 };
 
 /* A site's identity as the crawl keys it: heed_url_origin and
- * heed_url_hostname (the qualifier's own parser before issue 18). */
+ * heed_url_hostname (the qualifier's own parser before it moved to heed_url).
+ */
 static void test_site_of(void **state)
 {
 	size_t i;

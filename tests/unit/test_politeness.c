@@ -737,7 +737,7 @@ static void test_window_fills_roomy_server(void **state)
 	models_check(models, HEED_ARRAY_SIZE(models));
 }
 
-/* Workers sharing an address's budget (issue 14): each gets its part of
+/* Workers sharing an address's budget: each gets its part of
  * the largest window. With 8 shared by 4, two in flight here, the third
  * refused; alone again (share 1), all 8. */
 static void test_share_addresses_window(void **state)

@@ -1,6 +1,6 @@
 /*
  * Unit tests for the pure layers of `heed serve` (src/serve: escape.c,
- * query.c, permit.c, svg.c; issue 13). Every FTS5 expression the query
+ * query.c, permit.c, svg.c). Every FTS5 expression the query
  * layer returns is run against a real FTS5 table of the index's columns
  * in an in-memory SQLite, so "always valid FTS5" is proven, not assumed;
  * every chart is parsed as XML by libxml2.

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the store's "pages" and "frontier" areas (issue 8): one
+ * Unit tests for the store's "pages" and "frontier" areas: one
  * record per page, the seen set, windows of a site's queue, retries of
  * transient failures, recovery of in-flight rows after a crash (a real
  * child process killed mid-batch), migrations of older stores.
@@ -991,7 +991,7 @@ int main(void)
 	        cmocka_unit_test(test_run_join_at_once),
 	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
 	};
-	/* The areas PostgreSQL has so far (issue 14). */
+	/* The areas PostgreSQL has so far. */
 	const struct CMUnitTest pg_tests[] = {
 	        cmocka_unit_test(test_page_put_replaces),
 	        cmocka_unit_test(test_page_get),

@@ -259,7 +259,7 @@ static int64_t next_visit(heed_store *st, const char *key)
 	return next;
 }
 
-/* issue 17: `heed irc reset` drops heed's own holds (failure, unreachable,
+/* `heed irc reset` drops heed's own holds (failure, unreachable,
  * ban, the operator's floor) and keeps what the network asked for. */
 static void test_store_irc_reset(void **state)
 {

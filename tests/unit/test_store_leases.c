@@ -1,5 +1,5 @@
 /*
- * Unit tests for the store's "leases" area (issue 14): site leases for many
+ * Unit tests for the store's "leases" area: site leases for many
  * workers and per-address budgets. Every store test runs on both backends:
  * meson runs this program a second time with a PostgreSQL cluster
  * (unit.store_leases_pg), each test on a database of its own; there, real

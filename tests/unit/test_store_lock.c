@@ -1,5 +1,5 @@
 /*
- * Unit tests for the store's crawl lock (issue 18: "A second `heed crawl`
+ * Unit tests for the store's crawl lock ("A second `heed crawl`
  * on a store in use exits at once with a clear message and a documented
  * status; stats, export and site report still read while a crawl runs. A
  * lock left by a killed process does not block the next run."), on real

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the PostgreSQL store's front (issue 14), against the real
+ * Unit tests for the PostgreSQL store's front, against the real
  * cluster tests/pgcluster.py starts: a new database is migrated and marked
  * once, a database that is not heed's is refused untouched, two processes
  * opening one new database migrate it once, the crawl lock, errors that

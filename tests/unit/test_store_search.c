@@ -1,5 +1,5 @@
 /*
- * Unit tests for the store's "search" area (issue 13): pages written with
+ * Unit tests for the store's "search" area: pages written with
  * heed_store_page_put into a store file, searched through a second,
  * read-only connection as `heed serve` does. Ranking, filters, cursor
  * pagination, what may never be listed, take-downs, updates, 304s, a bad

@@ -134,7 +134,7 @@ static void test_round_trip_across_reopen(void **state)
 	assert_memory_equal(row.robots_body + 28, "binary", 6);
 	assert_int_equal(row.rules_body_len, 27);
 	assert_int_equal(row.crawl_delay_ms, 2500);
-	/* Version 2: the validators of robots_body (issue 19). */
+	/* Version 2: the validators of robots_body. */
 	assert_string_equal(row.robots_etag, "W/\"v1\"");
 	assert_string_equal(row.robots_last_modified,
 	                    "Sun, 06 Nov 1994 08:49:37 GMT");
@@ -263,8 +263,8 @@ static void test_two_stores_at_once(void **state)
 	heed_store_close(b);
 }
 
-/* A store of an older heed (sites area version 1, before issue 19) is
- * migrated on open: its rows stay, with no validators. */
+/* A store of an older heed (sites area version 1, before validators were kept)
+ * is migrated on open: its rows stay, with no validators. */
 static void test_version_1_is_migrated(void **state)
 {
 	struct heed_store_site row;
@@ -305,7 +305,7 @@ static void test_version_1_is_migrated(void **state)
 	heed_store_close(s);
 }
 
-/* ACAP permissions references (issue 15): a fetched file and a failed
+/* ACAP permissions references: a fetched file and a failed
  * attempt survive a reopen, are listed by locator for their site only,
  * and a delete removes one. */
 static void ref_seen(void *ud, const struct heed_store_acap_ref *r)
@@ -380,7 +380,7 @@ static void test_acap_refs_round_trip(void **state)
 	heed_store_close(s);
 }
 
-/* ---- the arrangements area (issue 15): beside the sites area, whose
+/* ---- the arrangements area: beside the sites area, whose
  * file helpers it shares ---- */
 
 static void test_arrangement_round_trip(void **state)

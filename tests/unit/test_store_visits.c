@@ -1,5 +1,5 @@
 /*
- * Unit tests for the store's "visits" area (issue 19): a row keeps every
+ * Unit tests for the store's "visits" area: a row keeps every
  * field (absent strings and dates included), the due rows of a site come
  * earliest first with the kinds asked for, `heed queue`'s list pages
  * through by (due date, URL) without repeating or skipping a row, the
@@ -614,7 +614,7 @@ int main(void)
 	        cmocka_unit_test(test_migration_fills_from_pages),
 	        cmocka_unit_test(test_site_list_is_one_range_scan),
 	};
-	/* The same tests on PostgreSQL (unit.store_visits_pg, issue 14),
+	/* The same tests on PostgreSQL (unit.store_visits_pg),
 	 * each on a database of its own; the others are about SQLite's
 	 * files, allocator and plans. */
 	const struct CMUnitTest pg_tests[] = {
