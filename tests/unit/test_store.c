@@ -11,6 +11,7 @@
 
 #include "heed/store.h"
 #include "heed/store_frontier.h"
+#include "store/grams-int.h"
 
 static void path_in_dir(char *buf, size_t size, const char *name)
 {
@@ -66,6 +67,8 @@ static void sql_at(const char *path, const char *sql)
 	char *err = NULL;
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
 		fail_msg("%s: %s", sql, err);
 	sqlite3_close(db);
@@ -443,6 +446,8 @@ static void test_newer_schema_refused(void **state)
 	{
 		sqlite3 *db;
 		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		/* heed's FTS5 tokenizer: the search index's tables need it. */
+		assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 		assert_int_equal(
 		        sqlite3_exec(db,
 		                     "UPDATE heed_schema SET version = 99 "

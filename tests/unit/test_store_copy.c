@@ -13,6 +13,7 @@
 
 #include "heed/store_copy.h"
 #include "heed/store_frontier.h"
+#include "store/grams-int.h"
 
 /* What the SQLite store holds beyond what heed wrote: a topic of raw
  * bytes, a page with a 64-bit count and NULLs, frontier ids with a gap. */
@@ -25,6 +26,8 @@ static void sql_exec(const char *path, const char *sql)
 	char *err = NULL;
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
 		fail_msg("%s: %s", sql, err);
 	sqlite3_close(db);
@@ -50,6 +53,8 @@ static void fill(const char *path)
 	         "INSERT INTO irc_networks(id, key, name, first_seen) "
 	         "VALUES(3, 'irc.test:6667', 'Lab', 1);");
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(
 	        sqlite3_prepare_v2(db,
 	                           "INSERT INTO irc_channels(network_id, name, "
@@ -123,6 +128,8 @@ static void test_both_ways(void **state)
 	/* And back: the topic is the same bytes, still TEXT. */
 	assert_int_equal(copy(url, b, &d), HEED_OK);
 	assert_int_equal(sqlite3_open(b, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
 	                                    "SELECT topic, typeof(topic), "
 	                                    "users FROM irc_channels;",

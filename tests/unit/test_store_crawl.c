@@ -17,6 +17,7 @@
 
 #include "heed/store_frontier.h"
 #include "heed/store_pages.h"
+#include "store/grams-int.h"
 
 static struct heed_stored_page page(const char *url, const char *host,
                                     int status, int64_t fetched_at)
@@ -79,6 +80,8 @@ static void test_pages_v1_migrates(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/v1.db", heed_test_dir());
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 
@@ -97,6 +100,8 @@ static void test_pages_v1_migrates(void **state)
 
 	/* Rows now in the order they were fetched: b (100), then a again. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(
 	        sqlite3_prepare_v2(db, "SELECT url FROM pages ORDER BY id;", -1,
 	                           &st, NULL),
@@ -595,6 +600,8 @@ static void test_frontier_v1_migrates_to_sites(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/frontier-v1.db", heed_test_dir());
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "heed/store_leases.h"
+#include "store/grams-int.h"
 
 #define MAX_SEEN 16
 
@@ -753,6 +754,8 @@ static void sqlite_plan(const char *path, const char *sql, char *plan,
 	sqlite3 *db;
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		fail_msg("%s: %s", sql, sqlite3_errmsg(db));
 	plan[0] = '\0';

@@ -18,6 +18,7 @@
 
 #include "heed/store_arrangements.h"
 #include "heed/store_sites.h"
+#include "store/grams-int.h"
 
 static char path[256];
 
@@ -65,6 +66,8 @@ static void edit_by_hand(const char *sql)
 		return;
 	}
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 }
@@ -280,6 +283,8 @@ static void test_version_1_is_migrated(void **state)
 	put_site(s, "http://a.test", "a.test", HEED_SITE_QUALIFIED_RULES, 0);
 	heed_store_close(s);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(
 	        sqlite3_exec(db,
 	                     "ALTER TABLE sites DROP COLUMN robots_etag;"

@@ -13,6 +13,7 @@
 
 #include "heed/store_pages.h"
 #include "heed/store_visits.h"
+#include "store/grams-int.h"
 
 #define NO_DATE HEED_REVISIT_NO_DATE
 
@@ -494,6 +495,8 @@ static void exec_sql(const char *path, const char *sql)
 	sqlite3 *db;
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 }
@@ -588,6 +591,8 @@ static void test_site_list_is_one_range_scan(void **state)
 	                 HEED_OK);
 	heed_store_close(s);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
 	                              "EXPLAIN QUERY PLAN SELECT * FROM visits "
 	                              "WHERE site = ?1 AND (due_at, url) > "
