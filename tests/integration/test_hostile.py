@@ -198,8 +198,12 @@ class Result:
         con = sqlite3.connect(self.store)
         out = []
         try:
+            # The full-text index's virtual table needs heed's own FTS5
+            # tokenizer to be read; its shadow tables hold the same
+            # values and are plain tables.
             tables = [t for (t,) in con.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")]
+                "SELECT name FROM sqlite_master WHERE type='table' AND "
+                "sql NOT LIKE 'CREATE VIRTUAL TABLE%'")]
             for t in tables:
                 for row in con.execute(f'SELECT * FROM "{t}"'):
                     for v in row:
