@@ -202,4 +202,15 @@ size_t heed__serve_snippet_cut(const struct heed__serve_permit *p,
 size_t heed__serve_permit_index_len(const struct heed__serve_permit *p,
                                     const char *desc, size_t len);
 
+/* ---- grams.c: scripts written without spaces (Chinese, Japanese,
+ * Korean, Thai, Lao, Khmer, Myanmar), whose runs the search index cuts
+ * into pairs of characters (src/store/grams-int.h). */
+
+/* Whether code point cp belongs to a script written without spaces. */
+bool heed__gram_cp(uint32_t cp);
+
+/* The code point at s (len > 0 bytes) in *cp and its length in bytes:
+ * an invalid or cut sequence is one byte, read as U+FFFD. */
+size_t heed__utf8_next(const char *s, size_t len, uint32_t *cp);
+
 #endif /* HEED_COMMON_INT_H */

@@ -21,7 +21,6 @@
 
 #include "extract/extract-int.h" /* heed__parse_date */
 #include "serve/serve-int.h"
-#include "store/grams-int.h"
 
 const char *heed__serve_arg(const struct heed__serve_args *args,
                             const char *name)

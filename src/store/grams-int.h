@@ -1,8 +1,8 @@
 /*
- * Words in scripts written without spaces (grams.c): Chinese, Japanese,
- * Korean, Thai, Lao, Khmer and Myanmar text holds no separator between
- * its words, so a word tokenizer sees a whole sentence as one token and
- * "夜行" never finds "夜行列車". The search index cuts such runs into
+ * Words in scripts written without spaces (src/common/grams.c): Chinese,
+ * Japanese, Korean, Thai, Lao, Khmer and Myanmar text holds no separator
+ * between its words, so a word tokenizer sees a whole sentence as one
+ * token and "夜行" never finds "夜行列車". The search index cuts such runs into
  * overlapping pairs of characters (bigrams), as Lucene's CJK analyzer
  * does, and a search cuts its words the same way: a word of two or more
  * characters is the phrase of its bigrams, found wherever it occurs
@@ -16,16 +16,7 @@
 #ifndef HEED_STORE_GRAMS_INT_H
 #define HEED_STORE_GRAMS_INT_H
 
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-
-/* Whether code point cp belongs to a script written without spaces. */
-bool heed__gram_cp(uint32_t cp);
-
-/* The code point at s (len > 0 bytes) in *cp and its length in bytes:
- * an invalid or cut sequence is one byte, read as U+FFFD. */
-size_t heed__utf8_next(const char *s, size_t len, uint32_t *cp);
+#include "common/common-int.h" /* heed__gram_cp, heed__utf8_next */
 
 /* Registers the FTS5 tokenizer "heed" (sqlite_search.c) on db, which
  * every connection to a store needs before it touches search_fts. Returns

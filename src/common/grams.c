@@ -1,9 +1,8 @@
 /*
- * Scripts written without spaces (grams-int.h): which code points, and a
- * UTF-8 reader for the tokenizers that cut them.
+ * Scripts written without spaces (common-int.h): which code points, and a
+ * UTF-8 reader for the tokenizers that cut them (the store's search index
+ * and the public index's queries, src/store/grams-int.h).
  */
-#include "store/grams-int.h"
-
 #include "common/common-int.h"
 
 /* Keep in step with HEED__GRAM_CLASS: a unit test checks both agree. */
