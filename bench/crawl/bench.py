@@ -46,7 +46,7 @@ Debian when missing and configured as politely as they allow
 (bench/crawl/peers.py). Every run is bounded by --timeout and its process
 group killed at the end.
 
-Stress (`--stress`, issue 26): the same runs on a starved machine, a CPU
+Stress (`--stress`): the same runs on a starved machine, a CPU
 hog on every core at nice 10 (tests/integration/cpuhogs.py: bounded by
 the run's --timeout, killed when the run ends) and the crawler under nice
 10 beside them, so that it gets its share of the cores and no more; the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/crawl/window.py: heed's per-address window against servers of
-known capacity (issue 26): how fast it crawls, how many answers are 5xx,
+known capacity: how fast it crawls, how many answers are 5xx,
 and how many requests it keeps in flight against the range where the
 server is fast.
 

@@ -1,4 +1,4 @@
-"""CPU hogs for stress runs (issue 26): busy processes on every core, so
+"""CPU hogs for stress runs: busy processes on every core, so
 that heed runs on a starved machine, the way a busy crawler host or a CI
 neighbour starves it.
 

@@ -1,4 +1,4 @@
-"""heed's courtesy on a starved machine (issue 26): the courtesy scenarios
+"""heed's courtesy on a starved machine: the courtesy scenarios
 with a CPU hog on every core and heed itself under `nice` at the hogs'
 priority, judged from the servers' kernel receive stamps
 (tests/integration/loadserver.py: SO_TIMESTAMPNS), never from heed.
