@@ -120,6 +120,25 @@ def edit_pages_by_hand(db, sql, rows):
             db.execute(text)
 
 
+def time_scale():
+    """How many times longer than on a quiet machine with the plain build
+    a test's own bound on a crawl waits: HEED_TEST_TIME_SCALE, which
+    scripts/test sets to the stage's meson timeout multiplier (a sanitizer
+    makes heed two to three times slower, a busy machine halves its CPU).
+    Those bounds are there to end a hang, not to time heed."""
+    try:
+        scale = float(os.environ.get("HEED_TEST_TIME_SCALE", "1"))
+    except ValueError:
+        scale = 1.0
+    return max(1.0, scale)
+
+
+def scaled(seconds):
+    """A test's bound of `seconds` on a quiet machine, as time_scale()
+    stretches it."""
+    return seconds * time_scale()
+
+
 STRESS_NICE = 10
 
 

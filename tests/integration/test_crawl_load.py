@@ -24,11 +24,11 @@ import sqlite3
 import tempfile
 from urllib.parse import urlsplit
 
-from heedtest import Checks, Dnsmasq, free_port, run_heed_timed
+from heedtest import Checks, Dnsmasq, free_port, run_heed_timed, scaled
 from loadserver import LoadServer, analyse, promise_problems, summary
 
 CONTACT = ["--contact-email", "ops@example.org"]
-HEED_TIMEOUT = 100  # seconds per crawl; a good crawler needs 15-40
+HEED_TIMEOUT = scaled(100)  # seconds per crawl; a good crawler needs 15-40
 
 
 def crawl(srv, timeout=HEED_TIMEOUT):

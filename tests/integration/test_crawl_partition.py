@@ -74,7 +74,7 @@ from urllib.parse import urlsplit
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from pgcluster import PgCluster  # noqa: E402
 from heedtest import (Checks, Dnsmasq, VirtualHostNginx,  # noqa: E402
-                      free_port_on)
+                      free_port_on, scaled)
 from loadserver import analyse, site_names, summary, write_sites  # noqa: E402
 # The web, the workers and the measures of crawl_workers; its checks that
 # read only a run's figures serve here as they are. Those that read its
@@ -97,7 +97,7 @@ PARTITION_S = 10.0  # longer than a lease
 # partition: it holds its share of sites, with most of their pages still
 # to fetch (each site has 7, fetched one a second).
 PARTITION_AFTER = 20
-RUN_TIMEOUT = 45  # seconds for one crawl; each needs 20 to 45
+RUN_TIMEOUT = scaled(45)  # seconds for one crawl; each needs 20 to 45
 
 shared_names = site_names(SHARED_SITES, "partition.test")
 alone_names = site_names(len(ALONE), "alone-partition.test")
@@ -251,7 +251,7 @@ def crawl(pg, database, dns, www, how, tmp):
     with open(seeds, "w") as f:
         f.write("".join(f"http://{h}:{port}/\n" for h in names))
     run = {"database": database, "how": how, "port": port, "folder": folder,
-           "killed_at": None}
+           "killed_at": None, "timeout": RUN_TIMEOUT}
     proxy = PartitionProxy(pg.port)
     via_proxy = store.replace(f":{pg.port}/", f":{proxy.port}/")
     assert via_proxy != store

@@ -54,7 +54,7 @@ from collections import Counter
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from pgcluster import PgCluster  # noqa: E402
 from heedtest import (HEED, Checks, Dnsmasq, VirtualHostNginx,  # noqa: E402
-                      free_port_on, run_heed)
+                      free_port_on, run_heed, scaled)
 from loadserver import analyse, site_names, summary, write_sites  # noqa: E402
 # The same web and the same measures as crawl_workers: its checks that
 # read only the run's figures serve here as they are.
@@ -67,7 +67,7 @@ ALONE = [f"127.0.34.{11 + i}" for i in range(4)]
 SHARED_SITES = 36
 PAGES = 6
 DISALLOW = "/private/"
-RUN_TIMEOUT = 90  # seconds for one crawl; each needs about 15
+RUN_TIMEOUT = scaled(90)  # seconds for one crawl; each needs about 15
 # Pages (robots.txt aside) nginx has answered before the restart: the
 # crawl is under way, pages flow (about 40 a second, one a site a second)
 # and most of the web, PAGES_IN_ALL pages, is still to fetch.

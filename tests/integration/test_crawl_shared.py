@@ -18,14 +18,15 @@ import tempfile
 from urllib.parse import urlsplit
 
 from heedtest import (Checks, Dnsmasq, VirtualHostNginx, free_port,
-                      run_heed_timed)
+                      run_heed_timed, scaled)
 from loadserver import analyse, site_names, summary, write_sites
 
 ADDRESS = "127.0.0.64"
 SITES = 250
 PAGES = 4
-HEED_TIMEOUT = 50  # seconds; a good crawler needs about 10 (7 requests a
-#                    site, 1 s apart, all sites in parallel)
+# Seconds; a good crawler needs about 10 (7 requests a site, 1 s apart,
+# all sites in parallel).
+HEED_TIMEOUT = scaled(50)
 
 
 names = site_names(SITES)

@@ -25,11 +25,11 @@ the machine when it wants all of it.
 import os
 import tempfile
 
-from heedtest import Checks, Dnsmasq, free_port, run_heed_timed
+from heedtest import Checks, Dnsmasq, free_port, run_heed_timed, scaled
 from loadserver import LoadServer, analyse, promise_problems, summary
 
 CONTACT = ["--contact-email", "ops@example.org"]
-HEED_TIMEOUT = 150  # seconds per crawl; each needs about 10 unloaded
+HEED_TIMEOUT = scaled(150)  # seconds per crawl; each needs about 10 unloaded
 
 
 def starved_crawl(servers):

@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 from pgcluster import PgCluster  # noqa: E402
 from heedtest import (HEED, Checks, Dnsmasq, VirtualHostNginx,  # noqa: E402
-                      free_port_on)
+                      free_port_on, scaled)
 from loadserver import analyse, site_names, summary, write_sites  # noqa: E402
 
 SHARED = "127.0.14.1"
@@ -52,7 +52,7 @@ PAGES = 4
 DISALLOW = "/private/"
 WORKERS = 4
 LEASE = "6s"
-WORKER_TIMEOUT = 150  # seconds; one run should need well under a minute
+WORKER_TIMEOUT = scaled(150)  # seconds; one run needs well under a minute
 VICTIM = "w0"  # the worker run 2 kills
 # Run 2 kills the victim once nginx has answered it this many page
 # requests (robots.txt aside): by then it holds its share of sites with
@@ -417,7 +417,8 @@ def check_workers_finished(run):
                     w.stderr().strip()[-400:])
            for w in run["workers"] if not w.killed and w.rc != 0}
     assert not bad, (f"workers that did not exit 0 within "
-                     f"{WORKER_TIMEOUT} s: {bad}; the store then: "
+                     f"{run.get('timeout', WORKER_TIMEOUT):.0f} s: {bad}; "
+                     f"the store then: "
                      f"{run.get('stuck')}")
 
 
