@@ -234,6 +234,26 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
                                     void *ud);
 
 /*
+ * The index is kept off the path that writes a page: writing a page only
+ * marks it, and the index (full text, tags, the kept counts) catches up
+ * with the marked pages a set at a time. heed crawl catches up every
+ * second or two and when it ends; a store opened for writing catches up
+ * before each of its reads above and when it is closed, so a writer
+ * always reads what it wrote. A read-only store reads the index as its
+ * writers left it.
+ *
+ * heed_store_search_catch_up catches up with at most max_pages marked
+ * pages (0: all of them), oldest first, in transactions of a few thousand
+ * pages (or in the caller's open transaction); *indexed (may be NULL):
+ * how many it caught up with. For a store opened for writing.
+ */
+heed_status heed_store_search_catch_up(heed_store *store, int64_t max_pages,
+                                       int64_t *indexed);
+
+/* How many written pages the index has not caught up with yet. */
+heed_status heed_store_search_behind(heed_store *store, int64_t *pages);
+
+/*
  * Rebuilds the full-text index, the tag table and the kept counts from
  * the pages, in one transaction (`heed serve --reindex`): a reader keeps
  * seeing the old index until it commits. For a store opened for writing.

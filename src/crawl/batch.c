@@ -14,6 +14,7 @@
 
 #include "crawl/crawl-int.h"
 #include "heed/store_leases.h"
+#include "heed/store_search.h"
 
 /* ---- failures and batches ---- */
 
@@ -126,6 +127,26 @@ void heed__crawl_commit(heed_crawl *c)
 	c->run_pages = c->run_errors = 0;
 	c->in_tx = false;
 	c->tx_writes = 0;
+}
+
+void heed__crawl_index(heed_crawl *c, bool all)
+{
+	int64_t n = 0;
+
+	if (c->in_tx || c->failed != HEED_OK || c->rewinding ||
+	    (!all && c->now.mono_ms - c->indexed_ms < CRAWL_INDEX_MS))
+		return;
+	c->indexed_ms = c->now.mono_ms;
+	/* Its own transactions: a failure here is not the batch's. */
+	if (heed_store_search_catch_up(c->store, 0, &n) != HEED_OK)
+		heed_log(&c->log, HEED_LOG_WARN, "crawl",
+		         "store: catching the search index up: %s (the pages "
+		         "stay marked, for the next time)",
+		         heed_store_errmsg(c->store));
+	else if (n)
+		heed_log(&c->log, HEED_LOG_DEBUG, "crawl",
+		         "search index caught up with %lld pages",
+		         (long long)n);
 }
 
 void heed__lease_lose(heed_crawl *c, struct heed__host *h, const char *why)

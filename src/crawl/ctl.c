@@ -70,6 +70,7 @@ static void commit_if_due(heed_crawl *c)
 	                  c->now.mono_ms - c->tx_start_ms >= CRAWL_BATCH_MS)) ||
 	    (c->offers && !c->in_tx))
 		heed__crawl_commit(c);
+	heed__crawl_index(c, false);
 }
 
 /* ---- creating and freeing ---- */
@@ -867,6 +868,7 @@ heed_status heed_crawl_finish(heed_crawl *c, const struct heed_crawl_clock *now)
 	    heed_store_crawl_lease_set(c->store, c->now.unix_ms) != HEED_OK)
 		heed__crawl_store_failed(c, "ending the crawl lease");
 	heed__crawl_commit(c);
+	heed__crawl_index(c, true);
 	heed__worker_finish(c);
 	if (c->mode == HEED_CRAWL_QUALIFY || c->failed != HEED_OK)
 		return c->failed;

@@ -965,6 +965,15 @@ static heed_status take_lock(heed_store *store, bool shared,
 	return heed__store_busy(store, diag, lock_holder(store));
 }
 
+/* A pipeline is only ever open inside a transaction (may_pipeline). */
+static bool pg_in_tx(const heed_store *store)
+{
+	const struct heed__pg *pg = store->pg;
+
+	return pg && pg->conn &&
+	       (pg->pipeline || PQtransactionStatus(pg->conn) != PQTRANS_IDLE);
+}
+
 static bool pg_tx_lost(const heed_store *store)
 {
 	return store->pg &&
@@ -997,6 +1006,7 @@ const struct heed_store_backend heed__pg_backend = {
         .errmsg = pg_errmsg,
         .lock = pg_lock,
         .lock_shared = pg_lock_shared,
+        .in_tx = pg_in_tx,
         .tx_lost = pg_tx_lost,
         .mark_sql = "COMMENT ON TABLE heed_schema IS '" PG_MARK "';",
         .writer_sql = NULL,

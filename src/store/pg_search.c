@@ -135,27 +135,38 @@
 	"AND NOT heed_refused(m #> '{acap,present-snippet,permitted}') "    \
 	"AND m #> '{acap,present-snippet,max_length}' IS NULL AND m #> "    \
 	"'{acap,present-snippet,expires}' IS NULL THEN " DESC " END"
-/* Page pid's rows in page_tags and search_docs, from its row. */
-#define FN_INDEX                                                               \
-	"CREATE OR REPLACE FUNCTION heed_search_index(pid bigint) RETURNS "    \
-	"void LANGUAGE sql AS $f$ DELETE FROM page_tags WHERE page_id = pid; " \
-	"INSERT INTO page_tags(tag, page_id) SELECT DISTINCT t, pid FROM "     \
-	"pages p, heed_json(p.record) r, heed_tags(r) t WHERE p.id = pid; "    \
+/* clang-format off: the SQL reads as SQL. */
+/*
+ * The rows in page_tags and search_docs of the pages whose id satisfies
+ * cond (on pages p; tags_cond on page_tags), from their rows, as
+ * heed_search_<name>(<arg>):
+ * heed_search_index(pid) for one page (versions 1-4, which ran it from a
+ * trigger) and heed_search_index_set(pids) for a set (version 5's catch
+ * up). A page that is gone has nothing to put back; its rows went with it
+ * (ON DELETE CASCADE).
+ */
+#define FN_INDEX_OF(name, arg, cond, tags_cond)                                \
+	"CREATE OR REPLACE FUNCTION heed_search_" name "(" arg ") RETURNS "    \
+	"void LANGUAGE sql AS $f$ "                                            \
+	"DELETE FROM page_tags WHERE " tags_cond "; "                          \
+	"INSERT INTO page_tags(tag, page_id) SELECT DISTINCT t, p.id "         \
+	"FROM pages p, heed_json(p.record) r, heed_tags(r) t WHERE " cond "; " \
 	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, "    \
 	"language) SELECT p.id, p.host, " VEC(                                 \
 	        "coalesce(p.title, '')",                                       \
 	        "A") GAP VEC("coalesce(" INDEXED_DESCRIPTION ", '')",          \
 	                     "B") GAP VEC("coalesce((SELECT string_agg(t, ' "  \
-	                                  "') FROM heed_tags(r) t), "          \
-	                                  "'')",                               \
+	                                  "') FROM heed_tags(r) t), '')",      \
 	                                  "C") GAP                             \
 	        VEC("coalesce((r #>> '{site_name,value}') || ' ', '') || "     \
 	            "p.host",                                                  \
-	            "D") ", p.status BETWEEN 200 AND 299 AND NOT "             \
-	                 "heed_refused(m #> "                                  \
-	                 "'{acap,index,permitted}') AND NOT "                  \
-	                 "heed_refused(" LINK_USAGE(                           \
-	                         "permitted") "), least(heed_limit(m #> "      \
+	            "D") ", "                                                  \
+	                 "p.status BETWEEN 200 AND 299 AND "                   \
+	                 "NOT heed_refused(m #> '{acap,index,permitted}') "    \
+	                 "AND "                                                \
+	                 "NOT heed_refused(" LINK_USAGE(                       \
+	                         "permitted") "), "                            \
+	                                      "least(heed_limit(m #> "         \
 	                                      "'{acap,index,expires}'), "      \
 	                                      "heed_limit(" LINK_USAGE(        \
 	                                              "expires") "), "         \
@@ -165,7 +176,8 @@
 	                                                         "robots,"     \
 	                                                         "unavailable" \
 	                                                         "_after}'))," \
-	                                                         " lower(r "   \
+	                                                         " "           \
+	                                                         "lower(r "    \
 	                                                         "#>> "        \
 	                                                         "'{language," \
 	                                                         "value}') "   \
@@ -177,16 +189,17 @@
 	                                                         "heed_json("  \
 	                                                         "p."          \
 	                                                         "permissions" \
-	                                                         ") m WHERE "  \
-	                                                         "p.id = pid " \
+	                                                         ") m "        \
+	                                                         "WHERE " cond \
+	                                                         " "           \
 	                                                         "ON "         \
 	                                                         "CONFLICT "   \
 	                                                         "(page_id) "  \
 	                                                         "DO UPDATE "  \
 	                                                         "SET host = " \
 	                                                         "excluded."   \
-	                                                         "host, tsv "  \
-	                                                         "= "          \
+	                                                         "host, "      \
+	                                                         "tsv = "      \
 	                                                         "excluded."   \
 	                                                         "tsv, "       \
 	                                                         "listed = "   \
@@ -201,9 +214,28 @@
 	                                                         "excluded."   \
 	                                                         "language; "  \
 	                                                         "$f$;"
+/* clang-format on */
+#define FN_INDEX \
+	FN_INDEX_OF("index", "pid bigint", "p.id = pid", "page_id = pid")
+#define FN_INDEX_SET                                                  \
+	FN_INDEX_OF("index_set", "pids bigint[]", "p.id = ANY(pids)", \
+	            "page_id = ANY(pids)")
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"
+/* Version 5's: the marks go too, and the set function does the rest. */
+#define INDEX_ALL_V5                                                      \
+	"DELETE FROM search_pending; DELETE FROM page_tags; DELETE FROM " \
+	"search_docs; SELECT heed_search_index_set(array_agg(id)) FROM "  \
+	"pages;"
+/* Whether an update of pages changes what the index holds of it: not a
+ * 304 (checked_at), not a re-fetch that found the same record. */
+#define PAGE_CHANGED                                                         \
+	"AFTER UPDATE OF title, record, host, status, permissions ON pages " \
+	"FOR EACH ROW WHEN (OLD.title IS DISTINCT FROM NEW.title OR "        \
+	"OLD.record IS DISTINCT FROM NEW.record OR OLD.host IS DISTINCT "    \
+	"FROM NEW.host OR OLD.status IS DISTINCT FROM NEW.status OR "        \
+	"OLD.permissions IS DISTINCT FROM NEW.permissions)"
 
 /* Version 3 is SQLite's third migration (the full-text index, tags and
  * what is listed): a PostgreSQL store starts there, so one area version
@@ -247,18 +279,27 @@ static const char *const pg_search_migrations[] = {
         "NULL; END $f$;"
         "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages FOR EACH ROW "
         "EXECUTE FUNCTION heed_search_pages();"
-        "CREATE TRIGGER search_pages_au AFTER UPDATE OF title, record, "
-        "host, status, permissions ON pages FOR EACH ROW WHEN (OLD.title "
-        "IS DISTINCT FROM NEW.title OR OLD.record IS DISTINCT FROM "
-        "NEW.record OR OLD.host IS DISTINCT FROM NEW.host OR OLD.status "
-        "IS DISTINCT FROM NEW.status OR OLD.permissions IS DISTINCT FROM "
-        "NEW.permissions) EXECUTE FUNCTION heed_search_pages();" INDEX_ALL,
+        "CREATE TRIGGER search_pages_au " PAGE_CHANGED
+        " EXECUTE FUNCTION heed_search_pages();" INDEX_ALL,
         "SELECT 1;",
         "SELECT 1;",
         /* 4: each thing shown asks its own ACAP usage (present-link
          * lists a page), and the index holds only what may be shown of
          * a description (sqlite_search.c's version 4). */
         FN_GRAMS FN_INDEX INDEX_ALL,
+        /* 5: the index off the page's write path, as on SQLite
+         * (sqlite_search.c's version 5): a written page is only marked,
+         * and the index catches up a set at a time. */
+        "DROP TRIGGER search_pages_ai ON pages; DROP TRIGGER "
+        "search_pages_au ON pages; DROP FUNCTION heed_search_pages();"
+        "CREATE TABLE search_pending (page_id BIGINT PRIMARY KEY);" FN_INDEX_SET
+        "CREATE FUNCTION heed_search_mark() RETURNS trigger LANGUAGE "
+        "plpgsql AS $f$ BEGIN INSERT INTO search_pending(page_id) VALUES "
+        "(NEW.id) ON CONFLICT DO NOTHING; RETURN NULL; END $f$;"
+        "CREATE TRIGGER search_mark_ai AFTER INSERT ON pages FOR EACH ROW "
+        "EXECUTE FUNCTION heed_search_mark();"
+        "CREATE TRIGGER search_mark_au " PAGE_CHANGED
+        " EXECUTE FUNCTION heed_search_mark();",
 };
 
 const struct heed_store_area heed__pg_search_area = {
@@ -674,7 +715,49 @@ static heed_status pg_views(heed_store *store, const char *host, int64_t now_s,
 /* The rebuild's statements; the front runs them in one transaction. */
 static heed_status pg_reindex(heed_store *store)
 {
-	return store->backend->exec(store, INDEX_ALL);
+	return store->backend->exec(store, INDEX_ALL_V5);
+}
+
+/*
+ * One set of marked pages, taken with SKIP LOCKED: workers catching up at
+ * once take disjoint sets, and a worker marking a page another is
+ * catching up with waits for that one to commit, then marks it again.
+ * Uncommitted marks are not seen, so a page is caught up with only once
+ * its write has committed.
+ */
+static heed_status pg_catch_up(heed_store *store, int64_t limit,
+                               int64_t *indexed)
+{
+	char n[24];
+	const char *params[] = {n};
+	PGresult *r;
+
+	*indexed = 0;
+	snprintf(n, sizeof(n), "%lld", (long long)limit);
+	r = heed__pg_query(
+	        store,
+	        "WITH b AS (DELETE FROM search_pending WHERE page_id IN "
+	        "(SELECT page_id FROM search_pending ORDER BY page_id LIMIT "
+	        "$1 FOR UPDATE SKIP LOCKED) RETURNING page_id) SELECT "
+	        "count(*), heed_search_index_set(array_agg(page_id)) FROM b;",
+	        1, params);
+	if (!r)
+		return HEED_ESTORE;
+	*indexed = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return HEED_OK;
+}
+
+static heed_status pg_behind(heed_store *store, int64_t *pages)
+{
+	PGresult *r = heed__pg_query(
+	        store, "SELECT count(*) FROM search_pending;", 0, NULL);
+
+	if (!r)
+		return HEED_ESTORE;
+	*pages = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return HEED_OK;
 }
 
 const struct heed__search_ops heed__pg_search_ops = {
@@ -687,4 +770,6 @@ const struct heed__search_ops heed__pg_search_ops = {
         .per_day = pg_per_day,
         .views = pg_views,
         .reindex = pg_reindex,
+        .catch_up = pg_catch_up,
+        .behind = pg_behind,
 };

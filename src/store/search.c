@@ -15,13 +15,34 @@ static const struct heed__search_ops *ops(heed_store *store)
 	return store->backend->search;
 }
 
-/* Calls the backend's fn with the arguments after it, or returns
- * HEED_ENOTSUP from the calling function. */
+/* The pages of one catch-up transaction: big enough that a set costs
+ * one statement per table, small enough that the write lock it holds
+ * (a few tenths of a second) keeps a crawl writing beside it waiting
+ * little. */
+#define CATCH_UP_SET 2000
+
+/* A writer's reads see every page it wrote: the index catches up first
+ * (outside a transaction of the caller's, which would then hold it).
+ * A read-only store (heed serve) reads the index as its writers left it,
+ * at most a catch-up interval behind while a crawl runs. */
+static heed_status catch_up_before_read(heed_store *store)
+{
+	if ((store->flags & HEED_STORE_OPEN_READONLY) ||
+	    store->backend->in_tx(store))
+		return HEED_OK;
+	return heed_store_search_catch_up(store, 0, NULL);
+}
+
+/* Calls the backend's fn with the arguments after it, once the index has
+ * caught up, or returns HEED_ENOTSUP from the calling function. */
 #define SEARCH(store, fn, ...)                                  \
 	do {                                                    \
 		const struct heed__search_ops *s_ = ops(store); \
+		heed_status c_;                                 \
 		if (!s_)                                        \
 			return HEED_ENOTSUP;                    \
+		if ((c_ = catch_up_before_read(store)) != 0)    \
+			return c_;                              \
 		return s_->fn(store, __VA_ARGS__);              \
 	} while (0)
 
@@ -151,6 +172,51 @@ heed_status heed_store_search_views(heed_store *store, const char *host,
                                     void *ud)
 {
 	SEARCH(store, views, host, now_s, fn, ud);
+}
+
+heed_status heed_store_search_catch_up(heed_store *store, int64_t max_pages,
+                                       int64_t *indexed)
+{
+	const struct heed__search_ops *s = ops(store);
+	bool own_tx = !store->backend->in_tx(store);
+	int64_t done = 0, n = 0, want = 0;
+	heed_status rc = HEED_OK;
+
+	if (indexed)
+		*indexed = 0;
+	if (!s)
+		return HEED_ENOTSUP;
+	if (max_pages < 0)
+		return HEED_EINVAL;
+	/* A set at a time, each its own transaction unless the caller has
+	 * one open, until a set comes back short or max_pages are done. */
+	do {
+		want = max_pages ? max_pages - done : CATCH_UP_SET;
+		if (want > CATCH_UP_SET)
+			want = CATCH_UP_SET;
+		if (own_tx && (rc = heed_store_begin(store)) != HEED_OK)
+			break;
+		rc = s->catch_up(store, want, &n);
+		if (own_tx)
+			rc = rc == HEED_OK ? heed_store_commit(store)
+			                   : (heed_store_rollback(store), rc);
+		if (rc != HEED_OK)
+			break;
+		done += n;
+	} while (n == want && (!max_pages || done < max_pages));
+	if (indexed)
+		*indexed = done;
+	return rc;
+}
+
+heed_status heed_store_search_behind(heed_store *store, int64_t *pages)
+{
+	const struct heed__search_ops *s = ops(store);
+
+	*pages = 0;
+	if (!s)
+		return HEED_ENOTSUP;
+	return s->behind(store, pages);
 }
 
 /* One transaction on every backend: a reader keeps seeing the old index

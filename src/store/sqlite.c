@@ -290,6 +290,11 @@ static const char *sqlite_errmsg(heed_store *store)
 	return store->db ? sqlite3_errmsg(store->db) : "no database";
 }
 
+static bool sqlite_in_tx(const heed_store *store)
+{
+	return store->db && !sqlite3_get_autocommit(store->db);
+}
+
 static heed_status sqlite_schema_version(heed_store *store, const char *area,
                                          int *version)
 {
@@ -388,6 +393,7 @@ const struct heed_store_backend heed__sqlite_backend = {
                 HEED_STORE_APPLICATION_ID) ";",
         .writer_sql = "PRAGMA journal_mode=WAL;",
         .errmsg = sqlite_errmsg,
+        .in_tx = sqlite_in_tx,
         .begin_sql = "BEGIN IMMEDIATE;",
         /* BEGIN IMMEDIATE takes the write lock at once, waiting the busy
          * timeout for another writer. */

@@ -2,21 +2,23 @@
  * The "search" area on SQLite: the full-text index and the queries of the
  * public index, see include/heed/store_search.h.
  *
- * search_fts is an FTS5 table with EXTERNAL content: its text lives in the
- * view search_docs, computed from pages, and the index keeps only the
- * tokens. External rather than contentless because SQLite 3.40 (Debian 12)
- * has no contentless_delete: a contentless table cannot forget a
- * taken-down page unless given its old text, and neither can an external
- * content table, but the latter reads that text from the view itself (the
- * one definition of what is indexed) and can check itself with FTS5's
- * 'integrity-check'. Either way the text is not copied: a page costs its
- * tokens only.
+ * search_fts is an FTS5 table with EXTERNAL content: its text lives in
+ * search_text, one row per indexed page, and the index keeps only the
+ * tokens. External rather than contentless because SQLite 3.40 (Debian
+ * 12) has no contentless_delete: a contentless table cannot forget a
+ * taken-down page unless given its old text, and an external content
+ * table reads that text from its content table and can check itself with
+ * FTS5's 'integrity-check'. What is indexed of a page is computed in one
+ * place, the view search_docs over pages.
  *
- * Triggers on pages keep search_fts, page_tags and the kept counts
- * (version 2, below) in step inside the transaction that writes the page,
- * so the index survives kill -9 exactly as the pages do. The update
- * triggers fire only when an indexed column, the status or the
- * permissions change: a 304 (checked_at only) costs no search work.
+ * The index is kept off the path that writes a page (version 5, below):
+ * writing a row of pages only marks it in search_pending, and the index,
+ * page_tags and the kept counts catch up with the marked pages a set at
+ * a time (heed_store_search_catch_up), so the work of thousands of pages
+ * is done by one statement per table instead of a dozen per page. The
+ * marks are written in the page's own transaction, so a page written is
+ * indexed by the next catch-up whatever happens in between (kill -9
+ * included); a 304 (checked_at only) marks nothing.
  *
  * What may be shown (SHOWN below) is read from pages.status and
  * pages.permissions at query time, never stored in the index, since it
@@ -254,13 +256,18 @@ int heed__sqlite_search_register(sqlite3 *db)
 	                                                                           "acap.\"present-snippet\".expires") " IS NULL THEN "                                                                                                      \
 	                                                                                                               "json_extract(" RECORD                                                                                                \
 	                                                                                                               ", '$.description.value') END"
-#define DOCS_VIEW_V4                                                    \
-	"CREATE VIEW search_docs AS SELECT p.id AS id, p.title AS "     \
-	"title, " INDEXED_DESCRIPTION                                   \
+#define DOCS_COLUMNS_V4                                                 \
+	"SELECT p.id AS id, p.title AS title, " INDEXED_DESCRIPTION     \
 	" AS description, (SELECT group_concat(" TAG_VALUE              \
 	", ' ') FROM " TAG_ROWS ") AS tags, coalesce("                  \
 	"json_extract(" RECORD ", '$.site_name.value') || ' ', '') || " \
-	"p.host AS site FROM pages p;"
+	"p.host AS site"
+#define DOCS_VIEW_V4 \
+	"CREATE VIEW search_docs AS " DOCS_COLUMNS_V4 " FROM pages p;"
+/* Version 5's: with the host, which search_text keeps for the counts. */
+#define DOCS_VIEW_V5                                                      \
+	"CREATE VIEW search_docs AS " DOCS_COLUMNS_V4 ", p.host AS host " \
+	"FROM pages p;"
 #define TAGS_VIEW                                                          \
 	"CREATE VIEW search_tags AS SELECT " TAG_VALUE " AS tag, p.id AS " \
 	"page_id FROM pages p, " TAG_ROWS ";"
@@ -434,6 +441,39 @@ int heed__sqlite_search_register(sqlite3 *db)
 	"DELETE FROM search_tag_counts; DELETE FROM "                 \
 	"search_host_tag_counts;"
 
+/*
+ * Version 5: the index off the page's write path (see the top of the
+ * file). Three small triggers mark a written page in search_pending, so
+ * that no writer can forget to, heed's or a hand-made one (such a writer
+ * no longer needs heed's tokenizer either). They mark with NOT EXISTS
+ * rather than INSERT OR IGNORE: a re-fetch is an upsert, whose conflict
+ * policy SQLite applies to the triggers it fires (version 2's note).
+ *
+ * search_text holds what the index holds of each page, with the host its
+ * counts were added under: by the time a marked page is caught up with,
+ * its row may have changed or gone, and FTS5 must be told exactly the old
+ * text to forget it.
+ */
+#define MARK(row)                                                          \
+	"INSERT INTO search_pending(page_id) SELECT " row ".id WHERE NOT " \
+	"EXISTS (SELECT 1 FROM search_pending WHERE page_id = " row ".id);"
+#define MARK_TRIGGERS                                                        \
+	"CREATE TRIGGER search_mark_ai AFTER INSERT ON pages BEGIN " MARK(   \
+	        "new") " END;"                                               \
+	               "CREATE TRIGGER search_mark_au AFTER " PAGE_CHANGED   \
+	               " BEGIN " MARK(                                       \
+	                       "new") " END;"                                \
+	                              "CREATE TRIGGER search_mark_ad AFTER " \
+	                              "DELETE ON pages BEGIN " MARK(         \
+	                                      "old") " END;"
+#define TEXT_COLUMNS "id, title, description, tags, site, host"
+#define TEXT_ALL                                                         \
+	"INSERT INTO search_text(" TEXT_COLUMNS ") SELECT " TEXT_COLUMNS \
+	" FROM search_docs;"
+#define FTS_FROM_TEXT                                                \
+	"INSERT INTO search_fts(" FTS_COLUMNS ") SELECT id, title, " \
+	"description, tags, site FROM search_text;"
+
 static const char *const search_migrations[] = {
         DOCS_VIEW TAGS_VIEW
         "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
@@ -503,6 +543,18 @@ static const char *const search_migrations[] = {
         "tags, site, content='search_docs', content_rowid='id', "
         "tokenize='heed porter unicode61 remove_diacritics 2', "
         "prefix='2 3');" TRIGGERS_V2 FTS_ALL AGG_CLEAR AGG_ALL,
+        /* 5: the index off the page's write path (above). page_tags,
+         * search_listed and the counts are those version 4 kept. */
+        "DROP TRIGGER search_pages_ai; DROP TRIGGER search_pages_bd;"
+        "DROP TRIGGER search_pages_bu; DROP TRIGGER search_pages_au;"
+        "DROP TABLE search_fts; DROP VIEW search_docs;" DOCS_VIEW_V5
+        "CREATE TABLE search_pending (page_id INTEGER PRIMARY KEY);"
+        "CREATE TABLE search_text (id INTEGER PRIMARY KEY, title, "
+        "description, tags, site, host TEXT);" TEXT_ALL
+        "CREATE VIRTUAL TABLE search_fts USING fts5(title, description, "
+        "tags, site, content='search_text', content_rowid='id', "
+        "tokenize='heed porter unicode61 remove_diacritics 2', "
+        "prefix='2 3');" FTS_FROM_TEXT MARK_TRIGGERS,
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -1249,11 +1301,143 @@ static heed_status sqlite_search_views(heed_store *store, const char *host,
 static heed_status sqlite_search_reindex(heed_store *store)
 {
 	static const char rebuild[] =
-	        "INSERT INTO search_fts(search_fts) "
-	        "VALUES('delete-all');" FTS_ALL
+	        "INSERT INTO search_fts(search_fts) VALUES('delete-all');"
+	        "DELETE FROM search_pending; DELETE FROM search_text;" TEXT_ALL
+	                FTS_FROM_TEXT
 	        "DELETE FROM page_tags;" TAGS_ALL AGG_CLEAR AGG_ALL;
 
 	return store->backend->exec(store, rebuild);
+}
+
+/*
+ * Catching up (version 5): the set is the marked pages up to id ?1, the
+ * statements below run in order in the caller's transaction. First what
+ * the index held of them comes out (the counts of the listed untimed
+ * ones, their text from FTS5, their tags and listing), then what their
+ * rows say now goes in, as the triggers of version 4 did page by page;
+ * a page that is gone has nothing to put back. Each statement reads the
+ * set through search_pending's key, and the kept tables through theirs.
+ */
+#define SET_PAGES "search_pending b WHERE b.page_id <= ?1"
+#define IN_SET    "(SELECT page_id FROM " SET_PAGES ")"
+#define SET_JOIN  "search_pending b CROSS JOIN "
+#define SET_BOUND " WHERE b.page_id <= ?1"
+#define SET_LISTED                                                 \
+	"CROSS JOIN search_listed l ON l.page_id = b.page_id AND " \
+	"l.hidden_from IS NULL "
+#define SET_TEXT "CROSS JOIN search_text t ON t.id = b.page_id "
+#define SET_TAGS "CROSS JOIN page_tags g ON g.page_id = b.page_id "
+#define OLD_HOSTS                                                  \
+	"(SELECT t.host FROM " SET_JOIN "search_text t ON t.id = " \
+	"b.page_id" SET_BOUND ")"
+#define OLD_TAG_SET                                      \
+	"(SELECT g.tag FROM " SET_JOIN "page_tags g ON " \
+	"g.page_id = b.page_id" SET_BOUND ")"
+
+static const char *const catch_up_sql[] = {
+        "UPDATE search_host_counts SET pages = pages - n FROM (SELECT "
+        "t.host AS h, count(*) AS n FROM search_pending b " SET_LISTED SET_TEXT
+                SET_BOUND " GROUP BY t.host) WHERE host = h;",
+        "UPDATE search_tag_counts SET pages = pages - n FROM (SELECT g.tag "
+        "AS k, count(*) AS n FROM search_pending b " SET_LISTED SET_TAGS
+                SET_BOUND " GROUP BY g.tag) WHERE tag = k;",
+        "UPDATE search_host_tag_counts SET pages = pages - n FROM (SELECT "
+        "t.host AS h, g.tag AS k, count(*) AS n FROM search_pending "
+        "b " SET_LISTED SET_TEXT SET_TAGS SET_BOUND
+        " GROUP BY t.host, g.tag) WHERE host = h AND tag = k;",
+        "DELETE FROM search_host_counts WHERE pages <= 0 AND host IN " OLD_HOSTS
+        ";",
+        "DELETE FROM search_tag_counts WHERE pages <= 0 AND tag IN " OLD_TAG_SET
+        ";",
+        "DELETE FROM search_host_tag_counts WHERE pages <= 0 AND host "
+        "IN " OLD_HOSTS ";",
+        "INSERT INTO search_fts(search_fts, " FTS_COLUMNS ") SELECT "
+        "'delete', t.id, t.title, t.description, t.tags, t.site FROM "
+        "search_pending b " SET_TEXT SET_BOUND ";",
+        "DELETE FROM search_text WHERE id IN " IN_SET ";",
+        "DELETE FROM page_tags WHERE page_id IN " IN_SET ";",
+        "DELETE FROM search_listed WHERE page_id IN " IN_SET ";",
+        "INSERT INTO search_text(" TEXT_COLUMNS ") SELECT d.id, d.title, "
+        "d.description, d.tags, d.site, d.host FROM " SET_JOIN "search_docs "
+        "d ON d.id = b.page_id" SET_BOUND ";",
+        "INSERT INTO search_fts(" FTS_COLUMNS ") SELECT t.id, t.title, "
+        "t.description, t.tags, t.site FROM search_pending b " SET_TEXT
+                SET_BOUND ";",
+        "INSERT INTO page_tags(tag, page_id) SELECT DISTINCT tag, page_id "
+        "FROM search_tags WHERE page_id IN " IN_SET ";",
+        LISTED_ROWS(SET_JOIN "pages r ON r.id = b.page_id AND b.page_id <= ?1"),
+        /* Each SELECT has its WHERE before the upsert's ON, which would
+         * otherwise read as a join's. */
+        "INSERT INTO search_host_counts(host, pages) SELECT t.host, "
+        "count(*) FROM search_pending b " SET_LISTED SET_TEXT SET_BOUND
+        " GROUP BY t.host ON CONFLICT(host) DO UPDATE SET pages = pages + "
+        "excluded.pages;",
+        "INSERT INTO search_tag_counts(tag, pages) SELECT g.tag, count(*) "
+        "FROM search_pending b " SET_LISTED SET_TAGS SET_BOUND
+        " GROUP BY g.tag ON CONFLICT(tag) DO UPDATE SET pages = pages + "
+        "excluded.pages;",
+        "INSERT INTO search_host_tag_counts(host, tag, pages) SELECT t.host, "
+        "g.tag, count(*) FROM search_pending b " SET_LISTED SET_TEXT SET_TAGS
+                SET_BOUND " GROUP BY t.host, g.tag ON CONFLICT(host, tag) DO "
+        "UPDATE SET pages = pages + excluded.pages;",
+        "DELETE FROM search_pending WHERE page_id <= ?1;",
+};
+
+/* The highest marked page id of the next set of at most limit, or 0 when
+ * nothing is marked; -1 when the store failed. */
+static int64_t set_bound(heed_store *store, int64_t limit)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT max(page_id) FROM (SELECT page_id FROM "
+	               "search_pending ORDER BY page_id LIMIT ?1);");
+	int64_t bound = -1;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int64(st, 1, limit);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		bound = heed__sqlite_int(st, 0, 0);
+	heed__sqlite_release(store, st);
+	return bound;
+}
+
+static heed_status sqlite_search_catch_up(heed_store *store, int64_t limit,
+                                          int64_t *indexed)
+{
+	int64_t bound = set_bound(store, limit);
+	heed_status rc = HEED_OK;
+
+	*indexed = 0;
+	if (bound <= 0)
+		return bound < 0 ? HEED_ESTORE : HEED_OK;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(catch_up_sql) && rc == HEED_OK;
+	     i++) {
+		sqlite3_stmt *st = heed__sqlite_prepare(store, catch_up_sql[i]);
+		if (!st)
+			return HEED_ESTORE;
+		sqlite3_bind_int64(st, 1, bound);
+		rc = heed__sqlite_step_done(store, st);
+		heed__sqlite_release(store, st);
+	}
+	/* The last statement removed the set's marks. */
+	if (rc == HEED_OK)
+		*indexed = sqlite3_changes(store->db);
+	return rc;
+}
+
+static heed_status sqlite_search_behind(heed_store *store, int64_t *pages)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT count(*) FROM search_pending;");
+	int rc;
+
+	if (!st)
+		return HEED_ESTORE;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*pages = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	return rc == SQLITE_ROW ? HEED_OK : HEED_ESTORE;
 }
 
 const struct heed__search_ops heed__sqlite_search_ops = {
@@ -1266,4 +1450,6 @@ const struct heed__search_ops heed__sqlite_search_ops = {
         .per_day = sqlite_search_per_day,
         .views = sqlite_search_views,
         .reindex = sqlite_search_reindex,
+        .catch_up = sqlite_search_catch_up,
+        .behind = sqlite_search_behind,
 };

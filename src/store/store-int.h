@@ -119,6 +119,12 @@ struct heed__search_ops {
 	heed_status (*views)(heed_store *store, const char *host, int64_t now_s,
 	                     heed_search_bucket_fn *fn, void *ud);
 	heed_status (*reindex)(heed_store *store);
+	/* Catches the index up with at most limit marked pages (the lowest
+	 * ids first), in the caller's transaction; *indexed: how many. */
+	heed_status (*catch_up)(heed_store *store, int64_t limit,
+	                        int64_t *indexed);
+	/* How many marked pages the index has not caught up with. */
+	heed_status (*behind)(heed_store *store, int64_t *pages);
 };
 
 /*
@@ -355,6 +361,8 @@ struct heed_store_backend {
 	const char *(*errmsg)(heed_store *store);
 	/* heed_store_lock's contract; close releases the lock. */
 	heed_status (*lock)(heed_store *store, struct heed_diag *diag);
+	/* Whether a transaction is open on the connection. */
+	bool (*in_tx)(const heed_store *store);
 	/* heed_store_tx_lost's; NULL: transactions are never lost. */
 	bool (*tx_lost)(const heed_store *store);
 	/* heed_store_lock_shared's; NULL: workers are not supported. */
@@ -403,6 +411,7 @@ struct heed_store {
 	int lock_fd;                 /* the held crawl lock's file, or -1 */
 	unsigned flags;              /* HEED_STORE_OPEN_* as opened */
 	enum heed_store_found found; /* set by the backend's open */
+	bool settled;                /* opened and migrated: ready for use */
 	char errmsg[HEED_DIAG_SIZE]; /* last error, for heed_store_errmsg */
 	/* heed_store_set_reconnect's: how long a PostgreSQL store waits for
 	 * its server to come back, and where it says so. */

@@ -228,6 +228,7 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 	rc = store->backend->open(store, location, flags, diag);
 	if (rc == HEED_OK)
 		rc = settle(store, diag);
+	store->settled = rc == HEED_OK;
 	if (rc != HEED_OK) {
 		heed_store_close(store);
 		return rc;
@@ -240,6 +241,11 @@ void heed_store_close(heed_store *store)
 {
 	if (!store)
 		return;
+	/* What this writer wrote is searchable once it is gone. A failure
+	 * leaves the marks for the next writer: nothing is lost. */
+	if (!(store->flags & HEED_STORE_OPEN_READONLY) && store->settled &&
+	    store->backend->search && !store->backend->in_tx(store))
+		heed_store_search_catch_up(store, 0, NULL);
 	store->backend->close(store);
 	heed__free(store->alloc, store->location);
 	heed__free(store->alloc, store);

@@ -65,7 +65,8 @@ struct spec {
 	const char *permissions;
 };
 
-static void put(heed_store *s, const struct spec *sp)
+/* Writes the page of sp, which marks it for the index. */
+static void write_page(heed_store *s, const struct spec *sp)
 {
 	char record[2048], tags[1024] = "[]";
 	struct heed_stored_page p = {0};
@@ -111,6 +112,14 @@ static void put(heed_store *s, const struct spec *sp)
 	p.mode = "full";
 	p.record = record;
 	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+}
+
+/* Writes the page of sp, then the index catches up with it, as heed crawl
+ * does every second or two: readers (heed serve) find it from then on. */
+static void put(heed_store *s, const struct spec *sp)
+{
+	write_page(s, sp);
+	assert_int_equal(heed_store_search_catch_up(s, 0, NULL), HEED_OK);
 }
 
 /* What a search gave. */
@@ -840,13 +849,33 @@ static void sql_at(const char *file, const char *sql)
 	sqlite3_close(db);
 }
 
+/* What version 5 added, taken away, and the page triggers of version 4
+ * back in its place (their bodies do not matter: the migrations of
+ * version 2 on replace them), so that sql below can make the store of an
+ * older version from the current one. */
+#define BEFORE_V5                                                             \
+	"DROP TRIGGER search_mark_ai; DROP TRIGGER search_mark_au; DROP "     \
+	"TRIGGER search_mark_ad; DROP TABLE search_fts; DROP TABLE "          \
+	"search_pending; DROP TABLE search_text; CREATE VIRTUAL TABLE "       \
+	"search_fts USING fts5(title, description, tags, site, "              \
+	"content='search_docs', content_rowid='id', tokenize='heed porter "   \
+	"unicode61 remove_diacritics 2', prefix='2 3');"                      \
+	"CREATE TRIGGER search_pages_ai AFTER INSERT ON pages BEGIN SELECT "  \
+	"1; END; CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages "      \
+	"BEGIN SELECT 1; END; CREATE TRIGGER search_pages_bu BEFORE UPDATE "  \
+	"ON pages BEGIN SELECT 1; END; CREATE TRIGGER search_pages_au AFTER " \
+	"UPDATE ON pages BEGIN SELECT 1; END;"
+
 /* Closes the writer *w, changes its file with sql (an older schema, made
- * by hand) and opens it again for writing, which migrates it: returns a
- * reader of the result. */
+ * by hand from the current one) and opens it again for writing, which
+ * migrates it: returns a reader of the result. */
 static heed_store *reopen_after(heed_store **w, const char *sql)
 {
+	char undone[4096];
+
 	heed_store_close(*w);
-	sql_at(path, sql);
+	snprintf(undone, sizeof(undone), "%s%s", BEFORE_V5, sql);
+	sql_at(path, undone);
 	assert_int_equal(heed_store_open(w, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	return open_reader();
@@ -866,9 +895,9 @@ static void test_older_store_migrates(void **state)
 	sql_at(path, "PRAGMA application_id = 0;"
 	             "DROP VIEW search_docs; DROP VIEW search_tags;"
 	             "DROP TABLE search_fts; DROP TABLE page_tags;"
-	             "DROP TRIGGER search_pages_ai; DROP TRIGGER "
-	             "search_pages_bu; DROP TRIGGER search_pages_au;"
-	             "DROP TRIGGER search_pages_bd;"
+	             "DROP TABLE search_text; DROP TABLE search_pending;"
+	             "DROP TRIGGER search_mark_ai; DROP TRIGGER "
+	             "search_mark_au; DROP TRIGGER search_mark_ad;"
 	             "DROP INDEX pages_search_views;"
 	             "DROP INDEX pages_search_date;"
 	             "DROP INDEX pages_search_fetched;"
@@ -1122,6 +1151,8 @@ static void test_aggregates_exact(void **state)
 	assert_int_equal(
 	        heed_store_page_delete(w, "http://a.example/", true, NULL),
 	        HEED_OK);
+	/* As the take-down command's store does when it closes. */
+	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
 	for (size_t k = 0; k < HEED_ARRAY_SIZE(times); k++)
 		check_aggregates(r, times[k]);
 	/* A reindex rebuilds the same counts, from counts made wrong. */
@@ -1531,6 +1562,139 @@ static void test_backends_agree(void **state)
 	heed_store_close(pg);
 }
 
+static int64_t behind(heed_store *w)
+{
+	int64_t n = -1;
+
+	assert_int_equal(heed_store_search_behind(w, &n), HEED_OK);
+	return n;
+}
+
+static int64_t listed_pages(heed_store *r)
+{
+	struct heed_search_totals t;
+
+	assert_int_equal(heed_store_search_totals(r, NOW, &t), HEED_OK);
+	return t.pages;
+}
+
+/* The index lags the pages until it catches up, a set at a time, with
+ * what each page says at that moment: written, changed, taken down. A
+ * reader (heed serve) sees only what was caught up with; the writer reads
+ * everything it wrote; closing the writer catches up. */
+static void test_index_catches_up(void **state)
+{
+	heed_store *w = open_writer(), *r = open_reader();
+	struct heed_search_query q = query("plover");
+	struct hits h;
+	int64_t n = -1;
+	char url[64];
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		write_page(w, &(struct spec){url, "a.example", "The plover",
+		                             "A wader", "[\"shore\"]", NULL,
+		                             NULL, -1});
+	}
+	assert_int_equal(behind(w), 5);
+	assert_int_equal(search(r, &q, &h), 0);
+	assert_int_equal(listed_pages(r), 0);
+	assert_int_equal(heed_store_search_catch_up(w, 2, &n), HEED_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(behind(w), 3);
+	assert_int_equal(search(r, &q, &h), 2);
+	assert_int_equal(listed_pages(r), 2);
+	assert_int_equal(heed_store_search_catch_up(w, 0, &n), HEED_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(behind(w), 0);
+	assert_int_equal(search(r, &q, &h), 5);
+
+	/* A change and a take-down: the old words stay findable and the
+	 * kept counts (the totals, a site's and a tag's pages) stay what they
+	 * were until the index catches up, but a page taken down is never
+	 * listed or counted by a search again (both read pages). */
+	write_page(w, &(struct spec){"http://a.example/0", "a.example",
+	                             "The dunlin", "A wader", "[\"shore\"]",
+	                             NULL, NULL, -1});
+	assert_int_equal(
+	        heed_store_page_delete(w, "http://a.example/1", false, NULL),
+	        HEED_OK);
+	/* PostgreSQL forgets a page taken down at once: its index rows go
+	 * with it (ON DELETE CASCADE), so only the change waits. */
+	assert_int_equal(behind(w), heed_test_pg() ? 1 : 2);
+	assert_int_equal(search(r, &q, &h), 4);
+	q.match = "dunlin";
+	assert_int_equal(search(r, &q, &h), 0);
+	q.match = NULL;
+	q.tag = "shore";
+	assert_int_equal(search(r, &q, &h), 4);
+	assert_int_equal(count(r, &q), 4);
+	q.tag = NULL;
+	assert_int_equal(listed_pages(r), heed_test_pg() ? 4 : 5);
+	q.match = "plover";
+	assert_int_equal(heed_store_search_catch_up(w, 0, &n), HEED_OK);
+	assert_int_equal(n, heed_test_pg() ? 1 : 2);
+	assert_int_equal(search(r, &q, &h), 3);
+	assert_int_equal(listed_pages(r), 4);
+	q.match = NULL;
+	q.tag = "shore";
+	assert_int_equal(count(r, &q), 4);
+	q.tag = NULL;
+	q.match = "dunlin";
+	assert_int_equal(search(r, &q, &h), 1);
+
+	/* The writer reads what it wrote at once; its reads catch up. */
+	write_page(w,
+	           &(struct spec){"http://a.example/9", "a.example",
+	                          "The sanderling", "", NULL, NULL, NULL, -1});
+	q.match = "sanderling";
+	assert_int_equal(search(r, &q, &h), 0);
+	assert_int_equal(search(w, &q, &h), 1);
+	assert_int_equal(behind(w), 0);
+	assert_int_equal(search(r, &q, &h), 1);
+
+	/* Closing the writer catches up. */
+	write_page(w,
+	           &(struct spec){"http://a.example/10", "a.example",
+	                          "The turnstone", "", NULL, NULL, NULL, -1});
+	heed_store_close(w);
+	q.match = "turnstone";
+	assert_int_equal(search(r, &q, &h), 1);
+	heed_store_close(r);
+}
+
+/* A page written by hand, by a connection that knows nothing of heed's
+ * tokenizer, is marked like any other, and the next writer indexes it. */
+static void test_hand_written_page_indexed(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("curlew");
+	struct hits h;
+	sqlite3 *db = NULL;
+
+	(void)state;
+	heed_store_close(w);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(
+	        sqlite3_exec(db,
+	                     "INSERT INTO pages(url, host, status, "
+	                     "fetched_at, checked_at, title, permissions, "
+	                     "record) VALUES('http://a.example/', "
+	                     "'a.example', 200, 1, 1, 'The curlew', '{}', "
+	                     "'{}');",
+	                     NULL, NULL, NULL),
+	        SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(behind(w), 1);
+	heed_store_close(w);
+	r = open_reader();
+	assert_int_equal(search(r, &q, &h), 1);
+	heed_store_close(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1550,6 +1714,8 @@ int main(void)
 	        cmocka_unit_test(test_version_1_migrates),
 	        cmocka_unit_test(test_plans_agree),
 	        cmocka_unit_test(test_version_2_migrates),
+	        cmocka_unit_test(test_index_catches_up),
+	        cmocka_unit_test(test_hand_written_page_indexed),
 	};
 	/* The same searches on PostgreSQL; not the tests of older SQLite
 	 * versions of the area, whose stores are SQLite files, nor
@@ -1572,6 +1738,7 @@ int main(void)
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_backends_agree),
+	        cmocka_unit_test(test_index_catches_up),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
