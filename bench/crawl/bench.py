@@ -85,8 +85,11 @@ is missed); the WAL written (pg_current_wal_lsn before and after, the
 schema's creation included), the rows and sizes of pages, frontier and
 site_leases, and the rows each table had inserted, updated (HOT) and
 deleted, and the commits, per page stored (pg_stat_user_tables,
-pg_stat_database), and the time spent in the search area's trigger
-(track_functions = pl; wall time inside it, so waits count too); and
+pg_stat_database), and the time spent in the search area's functions:
+the trigger that marks a written page and the set function the index
+catches up with, or, with a heed before the marks, the trigger that
+indexed each page (track_functions = all; wall time inside them, so
+waits count too); and
 how long after the start the first request came and how long after the
 last request each program exited (the bench's clock against nginx's
 $msec: what a worker spends before its first claim and waiting for the
@@ -740,15 +743,19 @@ def pg_writes(pg):
                                 (int(v) for v in n)))
     commits = int(pg.psql("SELECT xact_commit FROM pg_stat_database "
                           "WHERE datname = current_database()"))
-    # The search area's trigger (its SQL function inside): time spent in
-    # it, all sessions (track_functions, set by run_pg).
-    calls, ms = pg.psql(
-        "SELECT coalesce(sum(calls), 0), coalesce(sum(total_time), 0) "
-        "FROM pg_stat_user_functions WHERE funcname = 'heed_search_pages'"
-    ).strip().split("|")
+    # The search area's functions: time spent in each, all sessions
+    # (track_functions, set by run_pg).
+    search_fns = {}
+    for line in pg.psql(
+            "SELECT funcname, calls, total_time FROM pg_stat_user_functions "
+            "WHERE funcname IN ('heed_search_pages', 'heed_search_mark', "
+            "'heed_search_index_set') ORDER BY funcname").splitlines():
+        if line.strip():
+            name, calls, ms = line.strip().split("|")
+            search_fns[name] = {"calls": int(calls),
+                                "s": round(float(ms) / 1000, 2)}
     return {"row_writes": writes, "commits": commits,
-            "search_trigger_calls": int(calls),
-            "search_trigger_s": round(float(ms) / 1000, 2)}
+            "search_functions": search_fns}
 
 
 def wal_position(pg):
@@ -778,8 +785,8 @@ def run_pg(a, run, argv):
         logs = [os.path.join(run, "output-w%d.log" % k if a.workers
                              else "output.log")
                 for k in range(1, len(argvs) + 1)]
-        # Times the PL/pgSQL functions: the search area's trigger's share.
-        pg.psql("ALTER SYSTEM SET track_functions = 'pl'")
+        # Times the search area's functions (SQL ones too).
+        pg.psql("ALTER SYSTEM SET track_functions = 'all'")
         pg.psql("SELECT pg_reload_conf()")
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
@@ -890,8 +897,17 @@ def heed_figures(store):
     rows, ok, views = con.execute(
         "SELECT count(*), coalesce(sum(status = 200), 0), count(views) "
         "FROM pages").fetchone()
+    # The search index: how many pages it holds, and how many wait for it
+    # (a store of a heed before the marks has no search_pending: None).
+    try:
+        indexed, waiting = con.execute(
+            "SELECT (SELECT count(*) FROM search_text), "
+            "(SELECT count(*) FROM search_pending)").fetchone()
+    except sqlite3.Error:
+        indexed = waiting = None
     con.close()
-    return {"store_rows": rows, "store_rows_200": ok, "store_views": views}
+    return {"store_rows": rows, "store_rows_200": ok, "store_views": views,
+            "store_indexed": indexed, "store_index_waiting": waiting}
 
 
 def heed_argv(a, store, dns, seeds_file):
@@ -1256,6 +1272,9 @@ def report(web, r, say):
         stored = "pages stored %d (store: %d rows, %d with status 200, " \
                  "%d with views)" % (r["pages_stored"], r["store_rows"],
                                      r["store_rows_200"], r["store_views"])
+        if r.get("store_indexed") is not None:
+            stored += "; search index: %d pages, %d waiting" % (
+                r["store_indexed"], r["store_index_waiting"])
     else:
         stored = "pages stored %d (distinct pages answered 200%s)" % (
             r["pages_stored"], ", %d items written" % r["items"]
@@ -1337,11 +1356,11 @@ def report_pg(r, say):
                 for t, n in sorted(r["row_writes"].items())
                 if n["ins"] or n["upd"] or n["del"]),
             r["commits"], r["commits"] / pages))
-    say("  the search area's trigger (heed_search_pages): %d calls, %.1f s "
-        "inside it (all sessions; %.2f ms a call)" % (
-            r["search_trigger_calls"], r["search_trigger_s"],
-            1000 * r["search_trigger_s"] / max(r["search_trigger_calls"],
-                                               1)))
+    for name, f in r["search_functions"].items():
+        say("  the search area's %s: %d calls, %.1f s inside it (all "
+            "sessions; %.2f ms a call, %.2f ms a page stored)" % (
+                name, f["calls"], f["s"],
+                1000 * f["s"] / max(f["calls"], 1), 1000 * f["s"] / pages))
     if r["workers"]:
         say("  claims %s, %s/s over the wall; %d sites claimed (%.1f/s; "
             "%d taken over after expiry), %d released, %d lost" % (

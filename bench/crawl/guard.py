@@ -67,6 +67,13 @@ def main():
          f"{log['shortest_gap_s']} s"),
         ("no URL asked twice (nginx's log)", log["urls_asked_again"] == 0,
          f"{log['urls_asked_again']}"),
+        # The index is caught up with off the page's write path: the
+        # crawl must still leave every page searchable when it ends.
+        ("every stored page in the search index when the crawl ends",
+         run.get("store_indexed") == run["store_rows"]
+         and run.get("store_index_waiting") == 0,
+         f"{run.get('store_indexed')} of {run['store_rows']}, "
+         f"{run.get('store_index_waiting')} waiting"),
         (f"CPU per 1,000 pages at most {limit:.3f} s ({ALLOWED} x the "
          f"{record['cpu_s_per_1000_pages']} s recorded at "
          f"{record['commit']})", cpu <= limit, f"{cpu:.3f} s"),
