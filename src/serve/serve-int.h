@@ -259,6 +259,9 @@ struct heed__serve_request {
 /* Upper bound of a response body: a page that would be larger answers 500
  * ("page too large") instead of growing without end. */
 #define HEED__SERVE_MAX_BODY (8u << 20)
+/* Room for a redirect's address: a request target is at most 2 KiB, and
+ * re-encoding its arguments can only grow it a little. */
+#define HEED__SERVE_MAX_LOCATION 4096
 
 struct heed__serve_response {
 	int status;               /* HTTP status */
@@ -267,6 +270,9 @@ struct heed__serve_response {
 	enum heed__serve_route_kind kind;
 	bool cache; /* may be cached for a minute (static
 	               files, the OpenAPI document) */
+	/* Where a redirect (303) sends the client, the Location header
+	 * field; "" for any other answer. */
+	char location[HEED__SERVE_MAX_LOCATION];
 };
 
 /* Fills resp for req: the route table (docs/serve.md, "Pages"). Always
