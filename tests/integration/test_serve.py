@@ -170,6 +170,11 @@ def check_every_route_answers_with_its_type():
             bad.append((path, s, h.get("content-type")))
         else:
             json.loads(b)
+    # No icon, and no error for a browser that asks (a JSON answer or a
+    # feed names none).
+    s, h, b = get("/favicon.ico")
+    if s != 204 or b or "max-age" not in h.get("cache-control", ""):
+        bad.append(("/favicon.ico", s, h.get("cache-control"), b[:40]))
     for path, want in (("/static/heed.css", "text/css"),
                        ("/healthz", "text/plain"), ("/metrics", "text/plain")):
         s, h, b = get(path)

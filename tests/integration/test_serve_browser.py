@@ -189,6 +189,24 @@ def check_paginate_to_the_end():
     assert "cursor=" not in driver.current_url, driver.current_url
 
 
+def check_pages_link_to_the_api_and_its_document():
+    """Every page's footer links to the JSON API and its OpenAPI
+    document, visibly, and both links lead there."""
+    for path in ("/", "/search?q=bridge", "/irc"):
+        visit(path)
+        for link_id in ("api", "openapi"):
+            link = driver.find_element(By.ID, link_id)
+            assert link.is_displayed(), (path, link_id)
+    driver.find_element(By.ID, "openapi").click()
+    WebDriverWait(driver, WAIT).until(EC.url_contains("/api/v1/openapi"))
+    text = driver.find_element(By.TAG_NAME, "body").text
+    assert '"openapi"' in text and "/api/v1/search" in text, text[:200]
+    visit("/")
+    driver.find_element(By.ID, "api").click()
+    WebDriverWait(driver, WAIT).until(EC.url_contains("/api/v1/"))
+    assert '"counts"' in driver.find_element(By.TAG_NAME, "body").text
+
+
 def check_open_a_record():
     visit("/search?q=bridge")
     driver.find_element(By.CSS_SELECTOR, "#results a.title").click()
@@ -454,6 +472,7 @@ try:
         check_search_through_the_form,
         check_filter_by_tag_and_site,
         check_paginate_to_the_end,
+        check_pages_link_to_the_api_and_its_document,
         check_open_a_record,
         check_site_page_has_svg_charts,
         check_irc_network_and_channel_filter,
