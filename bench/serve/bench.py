@@ -23,7 +23,10 @@
 4. Record pages per second: wrk (-t2 -c16 -d15s by default) with
    bench/serve/records.lua on /records/ID (HTML) and then /api/v1/records/ID,
    IDs drawn from the records that may be shown.
-5. The server's RSS (VmRSS, VmHWM) and CPU seconds (utime + stime from
+5. The server's RSS (VmRSS, VmHWM) and its parts, anonymous memory
+   (RssAnon: what the server holds) and the file pages of the store's
+   memory maps (RssFile: the kernel's page cache, counted once per
+   mapping), sampled for their peaks; CPU seconds (utime + stime from
    /proc/PID/stat) per phase.
 
 Only loopback; every step bounded (generator --gen-timeout, requests 30 s
@@ -262,13 +265,41 @@ class Server:
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
     def memory_kib(self):
+        """VmRSS and its parts: RssAnon (heap, stacks, SQLite's page
+        caches: memory the server holds), RssFile (pages of the store's
+        memory maps, shared with the kernel's page cache, counted once per
+        mapping: every read-only connection maps the file), and VmHWM,
+        the kernel's peak of VmRSS; plus the peaks of RssAnon and RssFile
+        this script sampled (start_sampling)."""
         out = {}
         with open("/proc/%d/status" % self.proc.pid) as f:
             for line in f:
                 key, _, value = line.partition(":")
-                if key in ("VmRSS", "VmHWM", "Threads"):
+                if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile",
+                           "Threads"):
                     out[key] = int(value.split()[0])
+        for key in ("RssAnon", "RssFile"):
+            peak = getattr(self, "peak", {}).get(key, 0)
+            out["peak" + key] = max(peak, out.get(key, 0))
         return out
+
+    def start_sampling(self, every_s=0.1):
+        """Samples RssAnon and RssFile in a thread until the server ends,
+        for their peaks (the kernel keeps only VmRSS's)."""
+        self.peak = {}
+
+        def run():
+            while self.proc.poll() is None:
+                try:
+                    m = self.memory_kib()
+                except OSError:
+                    return
+                for key in ("RssAnon", "RssFile"):
+                    self.peak[key] = max(self.peak.get(key, 0),
+                                         m.get(key, 0))
+                time.sleep(every_s)
+
+        threading.Thread(target=run, daemon=True).start()
 
     def stop(self):
         if self.proc.poll() is None:
@@ -415,6 +446,7 @@ def main():
         server = Server(heed, store, args.threads, tmp)
         fig["start_s"] = time.monotonic() - t0
         fig["idle"] = server.memory_kib()
+        server.start_sampling()
         print("heed serve: port %d, started in %.2f s, RSS %d KiB, "
               "%d threads" % (server.port, fig["start_s"],
                               fig["idle"]["VmRSS"], fig["idle"]["Threads"]))
@@ -450,10 +482,13 @@ def main():
                       w["errors"], w["server_cpu_s"]))
         fig["end"] = server.memory_kib()
         fig["server_cpu_s"] = server.cpu_s()
-        print("heed serve at the end: RSS %d KiB, peak RSS %d KiB, "
-              "CPU %.1f s in all" % (fig["end"]["VmRSS"],
-                                     fig["end"]["VmHWM"],
-                                     fig["server_cpu_s"]))
+        e = fig["end"]
+        print("heed serve at the end: RSS %d KiB (anonymous %d, file "
+              "pages of the store's maps %d), peak RSS %d KiB (sampled "
+              "peaks: anonymous %d KiB, mapped file %d KiB), CPU %.1f s "
+              "in all" % (e["VmRSS"], e["RssAnon"], e["RssFile"],
+                          e["VmHWM"], e["peakRssAnon"], e["peakRssFile"],
+                          fig["server_cpu_s"]))
     finally:
         if server:
             server.stop()

@@ -13,6 +13,7 @@
  * and a limit; the ones the store cannot resume (tags) take an offset
  * with a ceiling.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1060,13 +1061,187 @@ static json_object *network_object(const struct heed__serve_request *req,
 	return o;
 }
 
+/*
+ * The items of an IRC list, gathered whole and sorted in one of the orders
+ * of irc_sort.c (as the pages sort them), then cut after the cursor: a
+ * network has at most tens of thousands of channels, and every order but
+ * the name needs them all before the first can be given.
+ */
+struct sorted {
+	const struct heed__irc_sort *key;
+	const char *name_field; /* "network" or "channel": the tie-breaker */
+	json_object **v;        /* owned references */
+	size_t n, cap;
+	bool nomem;
+};
+
+/* Adds o (its reference is taken over); false when out of memory. */
+static bool sorted_add(struct sorted *s, json_object *o)
+{
+	const struct heed_allocator *a = heed_allocator_default();
+
+	if (!o || s->nomem) {
+		json_object_put(o);
+		s->nomem = true;
+		return false;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		json_object **grown = heed__malloc(a, cap * sizeof(*grown));
+		if (!grown) {
+			json_object_put(o);
+			s->nomem = true;
+			return false;
+		}
+		if (s->n)
+			memcpy(grown, s->v, s->n * sizeof(*grown));
+		heed__free(a, s->v);
+		s->v = grown;
+		s->cap = cap;
+	}
+	s->v[s->n++] = o;
+	return true;
+}
+
+static void sorted_free(struct sorted *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		json_object_put(s->v[i]);
+	heed__free(heed_allocator_default(), s->v);
+}
+
+/* The count an item sorts on (-1: none, or by name) and its name. */
+static int64_t item_count(json_object *o, const struct heed__irc_sort *k)
+{
+	json_object *v;
+
+	if (!k->number || !json_object_object_get_ex(o, k->field, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return -1;
+	return json_object_get_int64(v);
+}
+
+static const char *item_name(json_object *o, const char *field)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, field, &v)
+	               ? json_object_get_string(v)
+	               : "";
+}
+
+static int sorted_cmp(const void *pa, const void *pb, void *ud)
+{
+	const struct sorted *s = ud;
+	json_object *a = *(json_object *const *)pa;
+	json_object *b = *(json_object *const *)pb;
+
+	return heed__irc_sort_cmp(
+	        s->key, item_count(a, s->key), item_name(a, s->name_field),
+	        item_count(b, s->key), item_name(b, s->name_field));
+}
+
+/* Where a page of an IRC list resumes: after the row (count, name) in
+ * the list's order. As text, the name alone in name order (the last
+ * network key or channel name, as before orders existed), else
+ * "COUNT:NAME". */
+struct irc_cursor {
+	bool set;
+	int64_t count;
+	const char *name;
+};
+
+/* Reads ?sort= and ?cursor= for a list of keys; false after answering
+ * 400 for an unknown order or a cursor not of its form. */
+static bool irc_order(const struct heed__serve_request *req,
+                      struct heed__serve_response *resp,
+                      const struct heed__irc_sort *keys, size_t n,
+                      struct sorted *s, struct irc_cursor *c)
+{
+	const char *sort = heed__serve_arg(req->args, "sort");
+	const char *text = heed__serve_arg(req->args, "cursor");
+	size_t i = heed__irc_sort_find(sort, keys, n);
+	char msg[160];
+
+	if (i == n) {
+		size_t len = 0;
+		len += (size_t)snprintf(msg, sizeof(msg),
+		                        "sort must be one of");
+		for (size_t k = 0; k < n && len < sizeof(msg); k++)
+			len += (size_t)snprintf(msg + len, sizeof(msg) - len,
+			                        "%s %s", k ? "," : "",
+			                        keys[k].name);
+		heed__api_error(req, 400, msg, resp);
+		return false;
+	}
+	s->key = &keys[i];
+	memset(c, 0, sizeof(*c));
+	if (!text || !text[0])
+		return true;
+	c->set = true;
+	c->count = -1;
+	c->name = text;
+	if (s->key->number) {
+		char *end;
+		errno = 0;
+		c->count = strtoll(text, &end, 10);
+		if (errno || end == text || *end != ':' || c->count < -1) {
+			heed__api_error(
+			        req, 400,
+			        "cursor: not a cursor of this order (copy "
+			        "next_cursor)",
+			        resp);
+			return false;
+		}
+		c->name = end + 1;
+	}
+	return true;
+}
+
+/* The page of s after c (sorted first): at most limit items moved into a
+ * new array, *next the cursor of its last item when more follow (NULL
+ * otherwise; a new reference). */
+static json_object *sorted_page(struct sorted *s, const struct irc_cursor *c,
+                                int limit, json_object **next)
+{
+	json_object *items = json_object_new_array();
+	size_t i = 0;
+	int n = 0;
+
+	*next = NULL;
+	if (s->n)
+		qsort_r(s->v, s->n, sizeof(*s->v), sorted_cmp, s);
+	while (c->set && i < s->n &&
+	       heed__irc_sort_cmp(s->key, item_count(s->v[i], s->key),
+	                          item_name(s->v[i], s->name_field), c->count,
+	                          c->name) <= 0)
+		i++;
+	for (; i < s->n && n < limit; i++, n++)
+		json_object_array_add(items, json_object_get(s->v[i]));
+	if (i < s->n && n > 0) {
+		json_object *last = s->v[i - 1];
+		const char *name = item_name(last, s->name_field);
+		if (!s->key->number) {
+			*next = json_object_new_string(name);
+		} else {
+			struct heed_buf b;
+			heed__buf_init(&b, heed_allocator_default(),
+			               HEED__SERVE_MAX_BODY);
+			if (heed__buf_addf(&b, "%lld:%s",
+			                   (long long)item_count(last, s->key),
+			                   name) == HEED_OK)
+				*next = json_object_new_string(
+				        heed__buf_str(&b));
+			heed__buf_free(&b);
+		}
+	}
+	return items;
+}
+
 struct net_list {
 	const struct heed__serve_request *req;
-	json_object *items;
-	const char *after; /* cursor: the last key seen, or NULL */
-	const char *only;  /* one key wanted, or NULL */
-	int limit, n;
-	bool more;
+	struct sorted *items;
+	const char *only; /* one key wanted, or NULL */
 };
 
 static int on_network(void *ud, const struct heed_store_irc_network_row *r)
@@ -1074,45 +1249,38 @@ static int on_network(void *ud, const struct heed_store_irc_network_row *r)
 	struct net_list *x = ud;
 
 	if (!heed_store_irc_published(r->verdict) ||
-	    (x->after && strcmp(r->key, x->after) <= 0) ||
 	    (x->only && strcmp(r->key, x->only) != 0))
 		return 0;
-	if (x->n == x->limit) {
-		x->more = true;
-		return 1;
-	}
-	json_object_array_add(x->items, network_object(x->req, r));
-	x->n++;
-	return 0;
+	return !sorted_add(x->items, network_object(x->req, r));
 }
 
 void heed__api_irc(const struct heed__serve_request *req,
                    struct heed__serve_response *resp)
 {
-	struct net_list x = {req, NULL, NULL, NULL, 0, 0, false};
-	const char *cursor = heed__serve_arg(req->args, "cursor");
-	json_object *o, *last;
+	struct sorted s = {.name_field = "network"};
+	struct net_list x = {req, &s, NULL};
+	struct irc_cursor c;
+	json_object *o, *items, *next;
+	int limit = read_limit(req->args, LIMIT_MAX, LIMIT_MAX);
 	heed_status rc;
 
-	x.limit = read_limit(req->args, LIMIT_MAX, LIMIT_MAX);
-	if (bad_limit(req, resp, x.limit))
+	if (bad_limit(req, resp, limit) ||
+	    !irc_order(req, resp, heed__irc_net_sorts, HEED__IRC_NET_SORTS, &s,
+	               &c))
 		return;
-	x.after = cursor && *cursor ? cursor : NULL;
-	x.items = json_object_new_array();
 	rc = heed_store_irc_each_network(req->store, on_network, &x);
+	if (rc == HEED_OK && s.nomem)
+		rc = HEED_ENOMEM;
 	if (rc != HEED_OK) {
-		json_object_put(x.items);
+		sorted_free(&s);
 		fail(req, resp, rc, NULL);
 		return;
 	}
+	items = sorted_page(&s, &c, limit, &next);
+	sorted_free(&s);
 	o = json_object_new_object();
-	json_object_object_add(o, "items", x.items);
-	last = NULL;
-	if (x.more)
-		json_object_object_get_ex(
-		        json_object_array_get_idx(x.items, (size_t)x.n - 1),
-		        "network", &last);
-	json_object_object_add(o, "next_cursor", json_object_get(last));
+	json_object_object_add(o, "items", items);
+	json_object_object_add(o, "next_cursor", next);
 	respond(req, resp, o);
 }
 
@@ -1185,13 +1353,9 @@ static bool contains_fold(const char *hay, size_t len, const char *needle)
 }
 
 struct channel_list {
-	json_object *items;
-	const char *q;     /* filter, or NULL */
-	const char *after; /* cursor: last channel name seen, or NULL */
-	int limit, n;
-	int64_t matched; /* up to COUNT_CAP */
-	char last[512];  /* the name of the last channel listed */
-	bool more;
+	struct sorted *items;
+	const char *q;   /* filter, or NULL */
+	int64_t matched; /* every match, reported up to COUNT_CAP */
 };
 
 /* A topic as JSON text without its mIRC formatting codes. */
@@ -1230,34 +1394,21 @@ static int on_channel(void *ud, const struct heed_store_irc_channel_row *r)
 	    !(r->topic && contains_fold(r->topic, r->topic_len, x->q)))
 		return 0;
 	x->matched++;
-	if (x->after && strcmp(r->name, x->after) <= 0)
-		return 0;
-	if (x->n == x->limit) {
-		x->more = true;
-		return x->matched >= COUNT_CAP;
-	}
-	if (x->n < x->limit) {
-		json_object_array_add(x->items, channel_object(r));
-		x->n++;
-		if (len < sizeof(x->last))
-			memcpy(x->last, r->name, len + 1);
-		else
-			x->last[0] = '\0';
-	}
-	return x->matched >= COUNT_CAP && x->more;
+	return !sorted_add(x->items, channel_object(r));
 }
 
 static heed_status find_network(const struct heed__serve_request *req,
                                 const char *key, json_object **out)
 {
-	struct net_list x = {req,  json_object_new_array(), NULL, key, 1, 0,
-	                     false};
+	struct sorted s = {0};
+	struct net_list x = {req, &s, key};
 	heed_status rc =
 	        heed_store_irc_each_network(req->store, on_network, &x);
 
-	*out = x.n ? json_object_get(json_object_array_get_idx(x.items, 0))
-	           : NULL;
-	json_object_put(x.items);
+	if (rc == HEED_OK && s.nomem)
+		rc = HEED_ENOMEM;
+	*out = rc == HEED_OK && s.n ? json_object_get(s.v[0]) : NULL;
+	sorted_free(&s);
 	return rc == HEED_OK && !*out ? HEED_ENOTFOUND : rc;
 }
 
@@ -1265,15 +1416,17 @@ void heed__api_irc_network(const struct heed__serve_request *req,
                            const char *rest, struct heed__serve_response *resp)
 {
 	struct server_list servers = {NULL, 0, false};
-	struct channel_list ch = {0};
+	struct sorted chans = {.name_field = "channel"};
+	struct channel_list ch = {&chans, NULL, 0};
+	struct irc_cursor c;
 	const char *cursor = heed__serve_arg(req->args, "cursor");
-	json_object *o, *net = NULL, *query, *history;
+	json_object *o, *net = NULL, *query, *history, *items, *next;
+	int limit = read_limit(req->args, LIMIT_MAX, LIMIT_MAX);
 	heed_status rc;
 
-	if (bad_segment(req, resp, rest))
-		return;
-	ch.limit = read_limit(req->args, LIMIT_MAX, LIMIT_MAX);
-	if (bad_limit(req, resp, ch.limit))
+	if (bad_segment(req, resp, rest) || bad_limit(req, resp, limit) ||
+	    !irc_order(req, resp, heed__irc_chan_sorts, HEED__IRC_CHAN_SORTS,
+	               &chans, &c))
 		return;
 	ch.q = heed__serve_arg(req->args, "q");
 	if (ch.q && strlen(ch.q) > HEED__SERVE_MAX_QUERY) {
@@ -1282,14 +1435,12 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	}
 	if (ch.q && !*ch.q)
 		ch.q = NULL;
-	ch.after = cursor && *cursor ? cursor : NULL;
 	rc = find_network(req, rest, &net);
 	if (rc == HEED_ENOTFOUND) {
 		heed__api_error(req, 404, "no such network in the list", resp);
 		return;
 	}
 	servers.items = json_object_new_array();
-	ch.items = json_object_new_array();
 	history = json_object_new_array();
 	if (rc == HEED_OK)
 		rc = heed_store_irc_each_visit(req->store, rest,
@@ -1301,21 +1452,30 @@ void heed__api_irc_network(const struct heed__serve_request *req,
 	if (rc == HEED_OK)
 		rc = heed_store_irc_each_channel(req->store, rest, on_channel,
 		                                 &ch);
+	if (rc == HEED_OK && chans.nomem)
+		rc = HEED_ENOMEM;
+	items = sorted_page(&chans, &c, limit, &next);
+	sorted_free(&chans);
 	o = json_object_new_object();
 	json_object_object_add(o, "network", net);
 	json_object_object_add(o, "servers", servers.items);
 	json_object_object_add(o, "servers_capped",
 	                       json_object_new_boolean(servers.capped));
 	json_object_object_add(o, "history", history);
-	json_object_object_add(o, "items", ch.items);
-	json_object_object_add(o, "next_cursor",
-	                       ch.more && ch.last[0] ? heed__record_str(ch.last)
-	                                             : NULL);
-	json_object_object_add(o, "count", count_object(ch.matched, COUNT_CAP));
+	json_object_object_add(o, "items", items);
+	json_object_object_add(o, "next_cursor", next);
+	json_object_object_add(
+	        o, "count",
+	        count_object(ch.matched < COUNT_CAP ? ch.matched : COUNT_CAP,
+	                     COUNT_CAP));
 	query = json_object_new_object();
 	json_object_object_add(query, "q", heed__record_str(ch.q));
-	json_object_object_add(query, "cursor", heed__record_str(ch.after));
-	json_object_object_add(query, "limit", json_object_new_int(ch.limit));
+	json_object_object_add(query, "sort",
+	                       json_object_new_string(chans.key->name));
+	json_object_object_add(
+	        query, "cursor",
+	        heed__record_str(cursor && *cursor ? cursor : NULL));
+	json_object_object_add(query, "limit", json_object_new_int(limit));
 	json_object_object_add(o, "query", query);
 	if (rc != HEED_OK) {
 		json_object_put(o);

@@ -301,11 +301,11 @@ static const char *const advanced[] = {
 void hp_search_form(struct hpage *p, const struct heed__serve_args *args)
 {
 	const char *sort = arg_or_empty(args, "sort");
-	bool open = false;
+	int in_use = 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(advanced) / sizeof(advanced[0]); i++)
-		open = open || arg_or_empty(args, advanced[i])[0];
+		in_use += arg_or_empty(args, advanced[i])[0] != '\0';
 	hp_raw(p, "<form id=\"search\" action=\"");
 	hp_href(p, "/search");
 	hp_raw(p,
@@ -315,9 +315,13 @@ void hp_search_form(struct hpage *p, const struct heed__serve_args *args)
 	       "value=\"");
 	hp_text(p, arg_or_empty(args, "q"));
 	hp_raw(p, "\">\n");
-	hp_raw(p, open ? "<details open>" : "<details>");
-	hp_raw(p,
-	       "<summary>Filters and order</summary>\n<div class=\"grid\">\n");
+	/* Folded even when some are in use, so that on a phone the results,
+	 * not eight fields, fill the first screen; the summary says how
+	 * many apply. */
+	hp_raw(p, "<details id=\"filters\"><summary>Filters and order");
+	if (in_use)
+		hp_rawf(p, " <span class=\"meta\">(%d in use)</span>", in_use);
+	hp_raw(p, "</summary>\n<div class=\"grid\">\n");
 	form_input(p, args, "site", "Site", "text", "example.org");
 	form_input(p, args, "tag", "Tag", "text", NULL);
 	form_input(p, args, "lang", "Language", "text", "en");
@@ -326,7 +330,7 @@ void hp_search_form(struct hpage *p, const struct heed__serve_args *args)
 	form_input(p, args, "min_views", "At least views", "number", NULL);
 	form_input(p, args, "max_views", "At most views", "number", NULL);
 	/* An empty first choice: a search sent as it was shown carries no
-	 * order, so its results page keeps the filters folded. */
+	 * order (the empty argument is then dropped, canonical_search). */
 	hp_raw(p, "<div><label for=\"f-sort\">Order</label>"
 	          "<select id=\"f-sort\" name=\"sort\">"
 	          "<option value=\"\">Default (relevance with words, "
@@ -601,6 +605,124 @@ static void count_line(struct hpage *p, int64_t count)
 	hp_raw(p, ".</p>\n");
 }
 
+/* How far back a results page looks for the page before it: the rows
+ * of a search are read from the first again, so the cost grows with the
+ * depth; a relevance search has at most HEED_SEARCH_MAX_SCORED rows. */
+#define PREV_SCAN_ROWS 5000
+/* The most rows a single store call returns. */
+#define PREV_SCAN_CHUNK 1000
+
+/* The cursors of the last size rows read, to find where the page before
+ * the current one began. */
+struct prev_scan {
+	struct heed_search_cursor ring[101]; /* limit (at most 100) + 1 */
+	size_t size;
+	int64_t rows;
+	int64_t target; /* the id of the last row of the page before */
+	bool found;
+	struct heed_search_cursor last;
+};
+
+static int on_prev_row(void *ud, const struct heed_search_hit *hit)
+{
+	struct prev_scan *s = ud;
+
+	s->ring[(size_t)(s->rows % (int64_t)s->size)] = hit->cursor;
+	s->rows++;
+	s->last = hit->cursor;
+	s->found = hit->id == s->target;
+	return s->found;
+}
+
+/*
+ * Keyset cursors only go forward, so the page before the one that starts
+ * after q->after is found by reading the search again from its first row
+ * up to q->after's row, keeping the cursors of the last limit + 1 rows:
+ * the previous page starts after the row limit rows before it. On HEED_OK
+ * *found says whether the row was met within PREV_SCAN_ROWS (a crawl may
+ * have removed it), *prev is that page's cursor (id 0: the first page).
+ */
+static heed_status prev_cursor(struct hpage *p,
+                               const struct heed_search_query *q,
+                               struct heed_search_cursor *prev, bool *found,
+                               struct heed_diag *diag)
+{
+	struct prev_scan s = {.size = (size_t)q->limit + 1,
+	                      .target = q->after.id};
+	struct heed_search_query scan = *q;
+	bool more = true;
+	heed_status rc = HEED_OK;
+
+	*found = false;
+	memset(prev, 0, sizeof(*prev));
+	if (s.size > HEED_ARRAY_SIZE(s.ring))
+		return HEED_OK;
+	memset(&scan.after, 0, sizeof(scan.after));
+	while (more && !s.found && s.rows < PREV_SCAN_ROWS) {
+		int64_t left = PREV_SCAN_ROWS - s.rows;
+		scan.limit =
+		        left < PREV_SCAN_CHUNK ? (int)left : PREV_SCAN_CHUNK;
+		rc = heed_store_search(p->req->store, &scan, on_prev_row, &s,
+		                       &more, diag);
+		if (rc != HEED_OK)
+			return rc;
+		scan.after = s.last;
+	}
+	if (!s.found)
+		return HEED_OK;
+	*found = true;
+	/* The target is row s.rows (from 1); the page before holds rows
+	 * s.rows - limit + 1 .. s.rows and starts after row s.rows - limit. */
+	if (s.rows > q->limit)
+		*prev = s.ring[(size_t)((s.rows - q->limit - 1) %
+		                        (int64_t)s.size)];
+	return HEED_OK;
+}
+
+/* The links between pages: the first page, the previous one (when the
+ * row the current page follows is still found) and the next one. */
+static heed_status page_nav(struct hpage *p, const struct heed_search_query *q,
+                            const struct results *r, bool more,
+                            const char *link_path,
+                            const struct heed__serve_args *args,
+                            const char *skip_arg, struct heed_diag *diag)
+{
+	struct heed_search_cursor prev;
+	char cursor[HEED__SERVE_CURSOR_SIZE];
+	bool found = false;
+	heed_status rc;
+
+	if (q->after.id != 0) {
+		rc = prev_cursor(p, q, &prev, &found, diag);
+		if (rc != HEED_OK)
+			return rc;
+	}
+	if (q->after.id == 0 && !(more && r->shown > 0))
+		return HEED_OK;
+	hp_raw(p, "<nav aria-label=\"Pages\" class=\"pages\"><p>");
+	if (q->after.id != 0 && !(found && prev.id == 0)) {
+		hp_raw(p, "<a id=\"first\" href=\"");
+		page_link(p, link_path, args, skip_arg, NULL);
+		hp_raw(p, "\">First page</a> ");
+	}
+	if (found) {
+		if (prev.id != 0)
+			heed__serve_cursor_format(q->sort, &prev, cursor);
+		hp_raw(p, "<a id=\"prev\" rel=\"prev\" href=\"");
+		page_link(p, link_path, args, skip_arg,
+		          prev.id != 0 ? cursor : NULL);
+		hp_raw(p, "\">Previous page</a> ");
+	}
+	if (more && r->shown > 0) {
+		heed__serve_cursor_format(q->sort, &r->last, cursor);
+		hp_raw(p, "<a id=\"next\" rel=\"next\" href=\"");
+		page_link(p, link_path, args, skip_arg, cursor);
+		hp_raw(p, "\">Next page</a>");
+	}
+	hp_raw(p, "</p></nav>\n");
+	return HEED_OK;
+}
+
 heed_status hp_results(struct hpage *p, struct heed_search_query *q,
                        const char *link_path,
                        const struct heed__serve_args *args,
@@ -608,7 +730,6 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 {
 	struct heed__serve_marks marks;
 	struct results r = {p, NULL, {0}, 0};
-	char cursor[HEED__SERVE_CURSOR_SIZE];
 	int64_t count = 0;
 	bool more = false;
 	heed_status rc;
@@ -630,22 +751,7 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 	if (r.shown == 0)
 		hp_raw(p,
 		       "<p id=\"empty\">Nothing in the index matches.</p>\n");
-	if (q->after.id == 0 && !(more && r.shown > 0))
-		return HEED_OK;
-	hp_raw(p, "<nav aria-label=\"Pages\" class=\"pages\"><p>");
-	if (q->after.id != 0) {
-		hp_raw(p, "<a id=\"first\" href=\"");
-		page_link(p, link_path, args, skip_arg, NULL);
-		hp_raw(p, "\">First page</a> ");
-	}
-	if (more && r.shown > 0) {
-		heed__serve_cursor_format(q->sort, &r.last, cursor);
-		hp_raw(p, "<a id=\"next\" rel=\"next\" href=\"");
-		page_link(p, link_path, args, skip_arg, cursor);
-		hp_raw(p, "\">Next page</a>");
-	}
-	hp_raw(p, "</p></nav>\n");
-	return HEED_OK;
+	return page_nav(p, q, &r, more, link_path, args, skip_arg, diag);
 }
 
 /* One <li> of a tag list: the tag linked to its page, its count. */
@@ -762,6 +868,65 @@ void heed__html_home(const struct heed__serve_request *req,
 
 /* ---- search ---- */
 
+static bool has_empty_arg(const struct heed__serve_args *args)
+{
+	for (size_t i = 0; args && i < args->count; i++)
+		if (!args->arg[i].value[0])
+			return true;
+	return false;
+}
+
+/*
+ * A GET form sends every field, the empty ones too ("?q=film&site=&tag=
+ * ..."), and without a script it cannot leave them out. So a search with
+ * an empty argument is sent (303) to the same search without it: the
+ * address in the browser's bar, its history and a shared link are the
+ * short one, and the page has one address. False, and nothing written,
+ * when the address would not fit (the search is then answered as it is).
+ */
+static bool canonical_search(const struct heed__serve_request *req,
+                             struct heed__serve_response *resp)
+{
+	const struct heed__serve_args *args = req->args;
+	struct heed_buf b;
+	char sep = '?';
+	heed_status rc;
+	struct hpage p;
+
+	heed__buf_init(&b, req->ctx->alloc, sizeof(resp->location) - 1);
+	rc = heed__buf_add(&b, req->ctx->base_url, strlen(req->ctx->base_url));
+	if (rc == HEED_OK)
+		rc = heed__buf_add(&b, "/search", 7);
+	for (size_t i = 0; rc == HEED_OK && i < args->count; i++) {
+		const char *n = args->arg[i].name, *v = args->arg[i].value;
+		if (!v[0])
+			continue;
+		rc = heed__buf_addc(&b, sep);
+		if (rc == HEED_OK)
+			rc = heed__url_encode(&b, n, strlen(n));
+		if (rc == HEED_OK)
+			rc = heed__buf_addc(&b, '=');
+		if (rc == HEED_OK)
+			rc = heed__url_encode(&b, v, strlen(v));
+		sep = '&';
+	}
+	if (rc != HEED_OK) {
+		heed__buf_free(&b);
+		return false;
+	}
+	memcpy(resp->location, b.data, b.len);
+	resp->location[b.len] = '\0';
+	heed__buf_free(&b);
+	hp_init(&p, req, resp);
+	hp_begin(&p, "Search");
+	hp_raw(&p, "<h1>Search</h1>\n<p>This search is at <a id=\"canonical\" "
+	           "href=\"");
+	hp_text(&p, resp->location);
+	hp_raw(&p, "\">its short address</a>.</p>\n");
+	hp_end(&p, 303);
+	return true;
+}
+
 void heed__html_search(const struct heed__serve_request *req,
                        struct heed__serve_response *resp)
 {
@@ -772,6 +937,8 @@ void heed__html_search(const struct heed__serve_request *req,
 	heed_status rc;
 
 	hp_init(&p, req, resp);
+	if (has_empty_arg(req->args) && canonical_search(req, resp))
+		return;
 	rc = heed__serve_parse_search(req->ctx->alloc, req->args,
 	                              req->ctx->page_size, req->now_s, &q, &fts,
 	                              &diag);

@@ -25,43 +25,23 @@ static void count_cell(struct hpage *p, int64_t v)
 	hp_raw(p, "</td>");
 }
 
-/* The sort orders of the two tables, as ?sort= names them; the first is
- * the default. Counts sort largest first, names A to Z. */
-struct sort_key {
-	const char *name;  /* in ?sort= */
-	const char *label; /* the column header */
-	bool number;
-};
-
-static const struct sort_key net_sorts[] = {
-        {"users", "Users", true},      {"name", "Network", false},
-        {"servers", "Servers", true},  {"channels", "Channels", true},
-        {"visit", "Last visit", true},
-};
-
-static const struct sort_key chan_sorts[] = {
-        {"users", "Users", true},
-        {"name", "Channel", false},
-};
-
-/* The index of the ?sort= argument among n keys; 0 when absent or
- * unknown. */
+/* The index of the ?sort= argument among n keys; the default (0) when
+ * absent or unknown: a page is lenient where the API answers 400. */
 static size_t sort_of(const struct heed__serve_request *req,
-                      const struct sort_key *keys, size_t n)
+                      const struct heed__irc_sort *keys, size_t n)
 {
 	const char *v = req->args ? heed__serve_arg(req->args, "sort") : NULL;
+	size_t i = heed__irc_sort_find(v, keys, n);
 
-	for (size_t i = 0; v && i < n; i++)
-		if (strcmp(v, keys[i].name) == 0)
-			return i;
-	return 0;
+	return i == n ? 0 : i;
 }
 
 /* A column header that sorts the table by its key: a link, or the
  * current order (aria-sort). path is the page's internal path, extra
  * an argument kept ("q=..." already encoded, or ""). */
-static void sort_header(struct hpage *p, const struct sort_key *k, bool current,
-                        const char *path, const char *key, const char *q)
+static void sort_header(struct hpage *p, const struct heed__irc_sort *k,
+                        bool current, const char *path, const char *key,
+                        const char *q)
 {
 	hp_rawf(p, "<th scope=\"col\"%s", k->number ? " class=\"num\"" : "");
 	if (current)
@@ -136,35 +116,29 @@ static void nets_free(struct nets *ns)
 	heed__free(ns->a, ns->v);
 }
 
-/* Larger first; unknown (-1) last. */
-static int by_count(int64_t a, int64_t b)
+/* The count a network sorts on for key k, -1 for none (by name). */
+static int64_t net_count(const struct net *n, const struct heed__irc_sort *k)
 {
-	return a > b ? -1 : a < b ? 1 : 0;
+	if (!k->number)
+		return -1;
+	if (strcmp(k->name, "servers") == 0)
+		return n->servers;
+	if (strcmp(k->name, "channels") == 0)
+		return n->channels;
+	if (strcmp(k->name, "visit") == 0)
+		return n->last_visit_s;
+	return n->users;
 }
 
-/* qsort_r's comparison; order is the index in net_sorts. */
+/* qsort_r's comparison; order is the index in heed__irc_net_sorts. */
 static int net_cmp(const void *pa, const void *pb, void *order)
 {
 	const struct net *a = pa, *b = pb;
-	int c = 0;
+	const struct heed__irc_sort *k =
+	        &heed__irc_net_sorts[*(const size_t *)order];
 
-	switch (*(const size_t *)order) {
-	case 0:
-		c = by_count(a->users, b->users);
-		break;
-	case 2:
-		c = by_count(a->servers, b->servers);
-		break;
-	case 3:
-		c = by_count(a->channels, b->channels);
-		break;
-	case 4:
-		c = by_count(a->last_visit_s, b->last_visit_s);
-		break;
-	default:
-		break;
-	}
-	return c ? c : strcmp(a->key, b->key);
+	return heed__irc_sort_cmp(k, net_count(a, k), a->key, net_count(b, k),
+	                          b->key);
 }
 
 static void network_row(struct hpage *p, const struct net *n)
@@ -186,7 +160,8 @@ void heed__html_irc(const struct heed__serve_request *req,
                     struct heed__serve_response *resp)
 {
 	struct nets ns = {req->ctx->alloc, NULL, 0, 0, HEED_OK};
-	size_t order = sort_of(req, net_sorts, HEED_ARRAY_SIZE(net_sorts));
+	size_t order = sort_of(req, heed__irc_net_sorts,
+	                       HEED_ARRAY_SIZE(heed__irc_net_sorts));
 	struct hpage p;
 	heed_status rc;
 
@@ -206,12 +181,12 @@ void heed__html_irc(const struct heed__serve_request *req,
 	           "their channel list to be published (the CRAWLER token "
 	           "does not deny it). Sort by a column's name.</p>\n"
 	           "<table id=\"networks\">\n<thead><tr>");
-	sort_header(&p, &net_sorts[1], order == 1, "/irc", "", NULL);
+	sort_header(&p, &heed__irc_net_sorts[1], order == 1, "/irc", "", NULL);
 	hp_raw(&p, "<th scope=\"col\">Name</th>");
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(net_sorts); i++)
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(heed__irc_net_sorts); i++)
 		if (i != 1)
-			sort_header(&p, &net_sorts[i], i == order, "/irc", "",
-			            NULL);
+			sort_header(&p, &heed__irc_net_sorts[i], i == order,
+			            "/irc", "", NULL);
 	hp_raw(&p, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < ns.n; i++)
 		network_row(&p, &ns.v[i]);
@@ -357,9 +332,9 @@ static void chans_free(struct chan_view *cv)
 static int chan_cmp(const void *pa, const void *pb, void *order)
 {
 	const struct chan *a = pa, *b = pb;
-	int c = *(const size_t *)order == 0 ? by_count(a->users, b->users) : 0;
 
-	return c ? c : strcmp(a->name, b->name);
+	return heed__irc_sort_cmp(&heed__irc_chan_sorts[*(const size_t *)order],
+	                          a->users, a->name, b->users, b->name);
 }
 
 static void channel_row(struct hpage *p, const struct chan *c)
@@ -390,7 +365,8 @@ static heed_status network_tables(struct hpage *p, const char *key,
 {
 	struct chan_view cv = {
 	        p->req->ctx->alloc, q, strlen(q), NULL, 0, 0, HEED_OK};
-	size_t order = sort_of(p->req, chan_sorts, HEED_ARRAY_SIZE(chan_sorts));
+	size_t order = sort_of(p->req, heed__irc_chan_sorts,
+	                       HEED_ARRAY_SIZE(heed__irc_chan_sorts));
 	heed_status rc;
 
 	hp_raw(p, "<h2>Servers</h2>\n<table id=\"servers\">\n<thead><tr><th "
@@ -412,8 +388,8 @@ static heed_status network_tables(struct hpage *p, const char *key,
 	if (cv.n)
 		qsort_r(cv.v, cv.n, sizeof(*cv.v), chan_cmp, &order);
 	hp_raw(p, "<table id=\"channels\">\n<thead><tr>");
-	sort_header(p, &chan_sorts[1], order == 1, "/irc/", key, q);
-	sort_header(p, &chan_sorts[0], order == 0, "/irc/", key, q);
+	sort_header(p, &heed__irc_chan_sorts[1], order == 1, "/irc/", key, q);
+	sort_header(p, &heed__irc_chan_sorts[0], order == 0, "/irc/", key, q);
 	hp_raw(p, "<th scope=\"col\">Topic</th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < cv.n && i < CHANNELS_SHOWN; i++)
 		channel_row(p, &cv.v[i]);

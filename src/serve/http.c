@@ -396,6 +396,9 @@ static enum MHD_Result send_answer(struct MHD_Connection *con,
 	                                    : "no-cache");
 	if (resp->status == 405)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (resp->location[0])
+		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION,
+		                        resp->location);
 	ok = MHD_queue_response(con, (unsigned)resp->status, r);
 	MHD_destroy_response(r);
 	return ok;

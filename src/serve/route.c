@@ -22,7 +22,21 @@ struct route {
 	rest_fn *rest;
 };
 
+/* /favicon.ico: the index has no icon, and says so without an error.
+ * Its HTML pages name an empty one, but a browser showing a JSON answer
+ * or a feed asks for this path, and a 404 there is an error in its
+ * console; 204 No Content is "nothing to show", kept for a minute. */
+static void favicon(const struct heed__serve_request *req,
+                    struct heed__serve_response *resp)
+{
+	(void)req;
+	heed__buf_reset(&resp->body);
+	resp->status = 204;
+	resp->cache = true;
+}
+
 static const struct route routes[] = {
+        {"/favicon.ico", HEED__ROUTE_STATIC, favicon, NULL},
         {"/", HEED__ROUTE_HOME, heed__html_home, NULL},
         {"/search", HEED__ROUTE_SEARCH, heed__html_search, NULL},
         {"/records/", HEED__ROUTE_RECORD, NULL, heed__html_record},

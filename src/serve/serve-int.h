@@ -171,6 +171,31 @@ struct heed__svg_bar {
 heed_status heed__svg_bars(struct heed_buf *b, const char *title,
                            const struct heed__svg_bar *bars, size_t n);
 
+/* ---- irc_sort.c: the orders of the IRC lists, the same on their pages
+ * and in their JSON (?sort=). The first of each table is the default. */
+struct heed__irc_sort {
+	const char *name;  /* in ?sort= */
+	const char *label; /* the page's column header */
+	const char *field; /* the JSON field of an item it sorts on */
+	bool number;       /* a count: largest first, unknown (-1) last,
+	                      then by name; else by name, A to Z (bytes) */
+};
+#define HEED__IRC_NET_SORTS  5
+#define HEED__IRC_CHAN_SORTS 2
+/* Networks: users, name (the key), servers, channels, visit (the last). */
+extern const struct heed__irc_sort heed__irc_net_sorts[HEED__IRC_NET_SORTS];
+/* A network's channels: users, name. */
+extern const struct heed__irc_sort heed__irc_chan_sorts[HEED__IRC_CHAN_SORTS];
+
+/* The index of name among the n keys: 0 (the default) for NULL or "",
+ * n for a name that is none of them. */
+size_t heed__irc_sort_find(const char *name, const struct heed__irc_sort *keys,
+                           size_t n);
+/* <0, 0, >0 as row a comes before, with, after row b in key's order;
+ * counts of -1 are unknown, names break ties (they are unique). */
+int heed__irc_sort_cmp(const struct heed__irc_sort *key, int64_t a_count,
+                       const char *a_name, int64_t b_count, const char *b_name);
+
 /* ---- metrics.c: counters shared by the request threads (atomics). */
 enum heed__serve_route_kind {
 	HEED__ROUTE_HOME,
@@ -259,6 +284,9 @@ struct heed__serve_request {
 /* Upper bound of a response body: a page that would be larger answers 500
  * ("page too large") instead of growing without end. */
 #define HEED__SERVE_MAX_BODY (8u << 20)
+/* Room for a redirect's address: a request target is at most 2 KiB, and
+ * re-encoding its arguments can only grow it a little. */
+#define HEED__SERVE_MAX_LOCATION 4096
 
 struct heed__serve_response {
 	int status;               /* HTTP status */
@@ -267,6 +295,9 @@ struct heed__serve_response {
 	enum heed__serve_route_kind kind;
 	bool cache; /* may be cached for a minute (static
 	               files, the OpenAPI document) */
+	/* Where a redirect (303) sends the client, the Location header
+	 * field; "" for any other answer. */
+	char location[HEED__SERVE_MAX_LOCATION];
 };
 
 /* Fills resp for req: the route table (docs/serve.md, "Pages"). Always

@@ -151,7 +151,8 @@ def routes():
     api = ["/api/v1/", "/api/v1/search?q=bridge", f"/api/v1/records/{rec}",
            "/api/v1/sites", f"/api/v1/sites/{site}", "/api/v1/tags",
            "/api/v1/tags/transport", "/api/v1/irc", f"/api/v1/irc/{key}",
-           f"/api/v1/irc/{key}?q=garden", "/api/v1/bots",
+           f"/api/v1/irc/{key}?q=garden", f"/api/v1/irc/{key}?sort=name",
+           "/api/v1/irc?sort=channels", "/api/v1/bots",
            "/api/v1/openapi.json"]
     return html, api
 
@@ -169,6 +170,11 @@ def check_every_route_answers_with_its_type():
             bad.append((path, s, h.get("content-type")))
         else:
             json.loads(b)
+    # No icon, and no error for a browser that asks (a JSON answer or a
+    # feed names none).
+    s, h, b = get("/favicon.ico")
+    if s != 204 or b or "max-age" not in h.get("cache-control", ""):
+        bad.append(("/favicon.ico", s, h.get("cache-control"), b[:40]))
     for path, want in (("/static/heed.css", "text/css"),
                        ("/healthz", "text/plain"), ("/metrics", "text/plain")):
         s, h, b = get(path)
@@ -666,8 +672,13 @@ def check_filters_change_results():
     got = only({"tag": "transport", "min_views": 1000},
                lambda i: i["views"] >= 1000)
     assert urls(got) == {"news.test/news/1.html"}, got
-    # The HTML filter form gives the same list.
-    doc = Doc(srv.html(f"/search?site={q(blog)}&q="))
+    # The HTML filter form gives the same list; what the form sends (every
+    # field, the empty ones too) is sent on (303) to the address without
+    # the empty ones.
+    s, h, b = get(f"/search?q=&site={q(blog)}&tag=&sort=")
+    assert s == 303 and h.get("location") == f"/search?site={q(blog)}", \
+        (s, h)
+    doc = Doc(srv.html(h["location"]))
     assert len(doc.find("li", cls="result")) == 3
 
 
@@ -702,7 +713,7 @@ def check_cursor_walks_every_result_once():
             assert set(ids) == want, (sorted(ids), sorted(want))
     items = search({}, limit=3)
     # The HTML's #next links walk the same list.
-    path, seen_ids = "/search?q=&limit=3", []
+    path, seen_ids = "/search?limit=3", []
     for _ in range(100):
         doc = Doc(srv.html(path))
         for li in doc.find("li", cls="result"):
@@ -1005,6 +1016,31 @@ def check_irc_sorting_preference_history_and_codes():
     assert sorted_by == ["Users"], sorted_by
     for order in ("name", "servers", "channels", "visit", "bogus"):
         assert get(f"/irc?sort={order}")[0] == 200
+    # The API sorts as the pages do (users by default), through cursors.
+    page_users = users
+    doc = Doc(srv.html(f"/irc/{key}"))
+    page_names = [doc.find("td", within=r)[0]["text"] for r in doc.find(
+        "tr", within=doc.one("tbody", within=doc.one("table",
+                                                      id="channels")))]
+    for sort, want in (("", page_names), ("&sort=users", page_names),
+                       ("&sort=name", sorted(page_names))):
+        got, cursor = [], None
+        for _ in range(50):
+            path = f"/api/v1/irc/{key}?limit=2{sort}"
+            if cursor:
+                path += "&cursor=" + q(cursor, safe="")
+            answer = srv.json(path)
+            got += answer["items"]
+            cursor = answer["next_cursor"]
+            if cursor is None:
+                break
+        assert [c["channel"] for c in got] == want, (sort, got, want)
+        if sort != "&sort=name":
+            assert [c["users"] for c in got] == page_users, got
+    assert get(f"/api/v1/irc/{key}?sort=topic")[0] == 400
+    assert get("/api/v1/irc?sort=bogus")[0] == 400
+    nets = srv.json("/api/v1/irc?sort=users")["items"]
+    assert [n["network"] for n in nets] == [ix.irc.key], nets
 
 
 def check_openapi_document():
@@ -1348,7 +1384,11 @@ def check_config_file_and_base_url():
                 f"access_log = {log}\n")
     other = Serve(ix.store, "--config", conf)
     try:
-        s, h, b = other.get("/search?q=")
+        # A redirect names the address under the base URL.
+        s, h, b = other.get("/search?q=&tag=")
+        assert s == 303 and h.get("location") == \
+            "https://index.example/heed/search", (s, h)
+        s, h, b = other.get("/search")
         assert s == 200
         doc = Doc(b.decode())
         assert len(doc.find("li", cls="result")) == 3

@@ -1,7 +1,9 @@
 """heed serve in a real browser (issue 13): headless Chromium driven by
 Selenium (Debian chromium, chromium-driver, python3-selenium) over the index
 of a store filled by a real crawl (servefixture.py). Search through the
-form, filter, paginate through #next to the end, open a record, a site with
+form (which lands on the address without empty fields), filter (the
+filters folded, results on a phone's first screen), paginate through #next
+to the end and back through #prev, open a record, a site with
 its SVG charts, an IRC network with its channel filter; the hostile page
 renders its title as text, no dialog opens and the console stays clean (no
 CSP violation); links from crawled data are nofollow noopener ugc and
@@ -115,7 +117,10 @@ def check_search_through_the_form():
     titles = result_titles()
     assert sorted(titles) == ["Bridge reopens after repairs",
                               "Ferry timetable changes"], titles
-    assert "q=transport" in driver.current_url
+    # The form sends its empty filter fields too; heed sends the browser
+    # on to the search without them (303), so the address is the short one.
+    assert urllib.parse.urlsplit(driver.current_url).query == \
+        "q=transport", driver.current_url
     assert_no_alert()
 
 
@@ -132,6 +137,13 @@ def check_filter_by_tag_and_site():
     WebDriverWait(driver, WAIT).until(EC.url_contains("tag=transport"))
     assert result_titles() == ["Bridge reopens after repairs"], \
         result_titles()
+    query = urllib.parse.urlsplit(driver.current_url).query
+    assert sorted(urllib.parse.parse_qsl(query, keep_blank_values=True)) \
+        == [("min_views", "1000"), ("tag", "transport")], query
+    # Filters in use stay folded, and the summary says how many.
+    details = driver.find_element(By.ID, "filters")
+    assert details.get_attribute("open") is None
+    assert "(2 in use)" in details.find_element(By.TAG_NAME, "summary").text
     site = ix.web.host("blog.test")
     visit("/search?site=" + urllib.parse.quote(site))
     titles = result_titles()
@@ -161,6 +173,38 @@ def check_paginate_to_the_end():
     assert len(seen) == len(set(seen)), seen  # titles are all different
     want = len(ix.visible_ids())
     assert len(seen) == want, (len(seen), want, seen)
+    # And back through #prev to the first page: the same pages, reversed.
+    back = []
+    for i in range(50):
+        back = result_titles() + back
+        if i:
+            assert driver.find_elements(By.ID, "next"), driver.current_url
+        prev = driver.find_elements(By.ID, "prev")
+        if not prev:
+            break
+        prev[0].click()
+        WebDriverWait(driver, WAIT).until(EC.staleness_of(prev[0]))
+        wait_for(By.ID, "results")
+    assert back == seen, (back, seen)
+    assert "cursor=" not in driver.current_url, driver.current_url
+
+
+def check_pages_link_to_the_api_and_its_document():
+    """Every page's footer links to the JSON API and its OpenAPI
+    document, visibly, and both links lead there."""
+    for path in ("/", "/search?q=bridge", "/irc"):
+        visit(path)
+        for link_id in ("api", "openapi"):
+            link = driver.find_element(By.ID, link_id)
+            assert link.is_displayed(), (path, link_id)
+    driver.find_element(By.ID, "openapi").click()
+    WebDriverWait(driver, WAIT).until(EC.url_contains("/api/v1/openapi"))
+    text = driver.find_element(By.TAG_NAME, "body").text
+    assert '"openapi"' in text and "/api/v1/search" in text, text[:200]
+    visit("/")
+    driver.find_element(By.ID, "api").click()
+    WebDriverWait(driver, WAIT).until(EC.url_contains("/api/v1/"))
+    assert '"counts"' in driver.find_element(By.TAG_NAME, "body").text
 
 
 def check_open_a_record():
@@ -254,6 +298,30 @@ def check_skip_link_is_first_focus():
         assert active.get_attribute("href").endswith("#main")
         active.send_keys(Keys.ENTER)
         WebDriverWait(driver, WAIT).until(EC.url_contains("#main"))
+
+
+def check_phone_first_screen_shows_results():
+    """At 390 px the first screen of a results page shows results, not the
+    filter fields, even with filters in use."""
+    driver.set_window_size(390, 844)
+    try:
+        for path in ("/search?q=transport",
+                     "/search?q=transport&sort=views&min_views=1"):
+            visit(path)
+            first = wait_for(By.CSS_SELECTOR, "#results li.result")
+            box = driver.execute_script(
+                "return [arguments[0].getBoundingClientRect().bottom,"
+                " window.innerHeight]", first)
+            assert box[0] <= box[1], (path, box)  # the whole first result
+            # The filter fields are folded away (a closed <details>
+            # skips its content's rendering: checkVisibility says so).
+            assert driver.find_element(By.ID, "filters") \
+                .get_attribute("open") is None, path
+            assert driver.execute_script(
+                "return document.querySelector('#filters input[name=site]')"
+                ".checkVisibility()") is False, path
+    finally:
+        driver.set_window_size(1280, 900)
 
 
 def check_no_horizontal_overflow_on_a_phone():
@@ -404,12 +472,14 @@ try:
         check_search_through_the_form,
         check_filter_by_tag_and_site,
         check_paginate_to_the_end,
+        check_pages_link_to_the_api_and_its_document,
         check_open_a_record,
         check_site_page_has_svg_charts,
         check_irc_network_and_channel_filter,
         check_hostile_page_is_text,
         check_snippet_limit_visible,
         check_skip_link_is_first_focus,
+        check_phone_first_screen_shows_results,
         check_no_horizontal_overflow_on_a_phone,
         check_hostile_text_never_breaks_a_page,
         check_console_clean,

@@ -696,6 +696,73 @@ static void test_irc_channel_cursor(void **state)
 	                 4);
 }
 
+/* The channels of a list in the order given: names and user counts. */
+struct chan_order {
+	char name[8][64];
+	int64_t users[8];
+	int n;
+};
+
+static void see_in_order(void *ud, json_object *item, json_object *answer)
+{
+	struct chan_order *o = ud;
+	json_object *u = at(item, "users");
+
+	(void)answer;
+	assert_true(o->n < 8);
+	snprintf(o->name[o->n], sizeof(o->name[0]), "%s",
+	         str_at(item, "channel"));
+	o->users[o->n++] = u ? json_object_get_int64(u) : -1;
+}
+
+/* Channels by users (the default: largest first, unknown last, ties by
+ * name) or by name, paged one at a time through the order's cursors in
+ * the same order as all at once; an unknown order or a cursor of another
+ * form is a 400. */
+static void test_irc_sorted(void **state)
+{
+	static const char *const sorts[] = {"limit=1", "sort=users&limit=1",
+	                                    "sort=name&limit=1"};
+	struct chan_order paged[3] = {0};
+	struct answer a;
+
+	(void)state;
+	for (size_t k = 0; k < 3; k++)
+		assert_int_equal(follow("/api/v1/irc/", "irc.example:6667",
+		                        sorts[k], see_in_order, &paged[k]),
+		                 4);
+	for (int i = 1; i < 4; i++) {
+		struct chan_order *u = &paged[0], *n = &paged[2];
+		assert_true(u->users[i - 1] > u->users[i] ||
+		            (u->users[i - 1] == u->users[i] &&
+		             strcmp(u->name[i - 1], u->name[i]) < 0));
+		assert_true(strcmp(n->name[i - 1], n->name[i]) < 0);
+	}
+	assert_memory_equal(&paged[0], &paged[1], sizeof(paged[0]));
+	/* the orders differ on this network, so each is really applied */
+	assert_memory_not_equal(paged[0].name, paged[2].name,
+	                        sizeof(paged[0].name));
+	call("/api/v1/irc/", "irc.example:6667", "sort=name", &a);
+	assert_string_equal(str_at(at(a.json, "query"), "sort"), "name");
+	answer_free(&a);
+	expect_error("/api/v1/irc/", "irc.example:6667", "sort=topic", 400);
+	expect_error("/api/v1/irc/", "irc.example:6667",
+	             "sort=users&cursor=%23plain", 400);
+	expect_error("/api/v1/irc", NULL, "sort=bogus", 400);
+	for (const char *const *o =
+	             (const char *const[]){"users", "name", "servers",
+	                                   "channels", "visit", NULL};
+	     *o; o++) {
+		char q[32];
+		snprintf(q, sizeof(q), "sort=%s", *o);
+		call("/api/v1/irc", NULL, q, &a);
+		assert_int_equal(a.status, 200);
+		assert_int_equal(json_object_array_length(at(a.json, "items")),
+		                 1);
+		answer_free(&a);
+	}
+}
+
 static void test_bots(void **state)
 {
 	struct answer a;
@@ -842,6 +909,7 @@ int main(void)
 	        cmocka_unit_test(test_tags),
 	        cmocka_unit_test(test_irc),
 	        cmocka_unit_test(test_irc_channel_cursor),
+	        cmocka_unit_test(test_irc_sorted),
 	        cmocka_unit_test(test_bots),
 	        cmocka_unit_test(test_home),
 	        cmocka_unit_test(test_error_shape),

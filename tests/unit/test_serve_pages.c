@@ -165,6 +165,7 @@ struct answer {
 	char *body; /* NUL-terminated, freed by answer_free */
 	const char *type;
 	xmlDocPtr doc; /* HTML answers */
+	char location[HEED__SERVE_MAX_LOCATION];
 };
 
 /* GET path?query: query as "a=1&b=2" (no escapes: tests spell values). */
@@ -175,6 +176,7 @@ static void get(const char *path, const char *query, struct answer *a)
 	serve_fixture_get(&fx, path, query, &resp);
 	a->status = resp.status;
 	a->type = resp.content_type;
+	memcpy(a->location, resp.location, sizeof(a->location));
 	a->body = strdup(heed__buf_str(&resp.body));
 	heed__buf_free(&resp.body);
 	a->doc = NULL;
@@ -368,6 +370,37 @@ static void test_search_results(void **state)
 	answer_free(&a);
 }
 
+/* The search form sends its empty fields; the answer is a redirect to
+ * the same search without them, and the filters stay folded. */
+static void test_search_form_canonical(void **state)
+{
+	struct answer a;
+
+	(void)state;
+	expect("/search",
+	       "q=alert&site=&tag=&lang=&from=&to=&min_views=&max_views=&sort=",
+	       303, &a);
+	assert_string_equal(a.location, "/idx/search?q=alert");
+	assert_non_null(strstr(a.body, "href=\"/idx/search?q=alert\""));
+	answer_free(&a);
+	/* values are encoded again; only the empty ones go */
+	expect("/search", "tag=a/b c&q=&sort=views", 303, &a);
+	assert_string_equal(a.location, "/idx/search?tag=a%2Fb%20c&sort=views");
+	answer_free(&a);
+	expect("/search", "q=", 303, &a);
+	assert_string_equal(a.location, "/idx/search");
+	answer_free(&a);
+	/* nothing empty: the results, with the filters folded however many
+	 * are in use */
+	expect("/search", "q=alert&sort=views&lang=en", 200, &a);
+	assert_string_equal(a.location, "");
+	has_id(&a, "results");
+	assert_non_null(strstr(a.body, "<details id=\"filters\"><summary>"));
+	assert_non_null(strstr(a.body, "(2 in use)"));
+	assert_null(strstr(a.body, "<details open"));
+	answer_free(&a);
+}
+
 static void test_search_bad(void **state)
 {
 	struct answer a;
@@ -386,10 +419,12 @@ static void test_search_bad(void **state)
 	expect_status("/search", "sort=views&cursor=garbage", 400);
 }
 
-/* The href of id="next", with &amp; decoded, after the path. */
-static bool next_query(const struct answer *a, char *out, size_t size)
+/* The href of the link with this id, with &amp; decoded, after the path
+ * ("" when it has no query); false when there is no such link. */
+static bool link_query(const struct answer *a, const char *id, char *out,
+                       size_t size)
 {
-	xmlNodePtr n = find_id(xmlDocGetRootElement(a->doc), "next");
+	xmlNodePtr n = find_id(xmlDocGetRootElement(a->doc), id);
 	xmlChar *href;
 	const char *q;
 
@@ -398,10 +433,19 @@ static bool next_query(const struct answer *a, char *out, size_t size)
 	href = xmlGetProp(n, (const xmlChar *)"href");
 	assert_non_null(href);
 	q = strchr((const char *)href, '?');
-	assert_non_null(q);
-	snprintf(out, size, "%s", q + 1);
+	snprintf(out, size, "%s", q ? q + 1 : "");
 	xmlFree(href);
 	return true;
+}
+
+/* The href of id="next", with &amp; decoded, after the path. */
+static bool next_query(const struct answer *a, char *out, size_t size)
+{
+	bool found = link_query(a, "next", out, size);
+
+	if (found)
+		assert_non_null(strchr(out, '='));
+	return found;
 }
 
 /* Percent-decodes s in place (the shell does it for real requests). */
@@ -422,10 +466,12 @@ static void pct_decode(char *s)
 }
 
 /* Follows the next links from query; returns the pages seen and counts
- * the results in *results. */
+ * the results in *results. Every page after the first links back to the
+ * one before it (the address it was reached from, decoded), and from the
+ * third on to the first as well. */
 static int follow(const char *first, int *results)
 {
-	char query[512];
+	char seen[12][512], query[512], prev[512];
 	int pages = 0;
 	struct answer a;
 
@@ -434,17 +480,25 @@ static int follow(const char *first, int *results)
 	for (;;) {
 		const char *s;
 		expect("/search", query, 200, &a);
+		snprintf(seen[pages], sizeof(seen[pages]), "%s", query);
 		for (s = a.body; (s = strstr(s, "class=\"result\"")); s++)
 			(*results)++;
 		pages++;
 		if (pages > 1) {
-			has_id(&a, "first");
+			assert_true(link_query(&a, "prev", prev, sizeof(prev)));
+			pct_decode(prev);
+			assert_string_equal(prev, seen[pages - 2]);
 			/* every other argument is kept */
 			assert_non_null(strstr(a.body, "limit=10"));
 		} else {
 			assert_null(
-			        find_id(xmlDocGetRootElement(a.doc), "first"));
+			        find_id(xmlDocGetRootElement(a.doc), "prev"));
 		}
+		if (pages > 2)
+			has_id(&a, "first");
+		else
+			assert_null(
+			        find_id(xmlDocGetRootElement(a.doc), "first"));
 		bool more = next_query(&a, query, sizeof(query));
 		if (more) {
 			assert_non_null(strstr(query, "limit=10"));
@@ -748,6 +802,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_home),
 	        cmocka_unit_test(test_search_results),
+	        cmocka_unit_test(test_search_form_canonical),
 	        cmocka_unit_test(test_search_bad),
 	        cmocka_unit_test(test_pagination),
 	        cmocka_unit_test(test_record),

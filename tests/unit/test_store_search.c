@@ -1460,10 +1460,12 @@ static int cmp_id(const void *a, const void *b)
 
 /* The words of plan_store and the searches of test_plans_agree. */
 static const char *const agree_matches[] = {
-        "alba",          "mira",          "lore",         "alba cira",
-        "\"alba bora\"", "\"kapa kako\"", "ka*",          "kal*",
-        "kale*",         "title:bora",    "alba OR mira", "nothing",
-        "alba NOT mira"};
+        "alba", "mira", "lore", "alba cira", "\"alba bora\"", "\"kapa kako\"",
+        "ka*", "kal*", "kale*", "title:bora", "alba OR mira", "nothing",
+        "alba NOT mira",
+        /* what heed serve makes of "title:bora" and "tags:alba" typed
+         * in its search box: text, a phrase of two words */
+        "\"title:bora\"", "\"tags:alba\""};
 
 static const char *const odd_dates[] = {"2024-02-30",
                                         "2023-02-31T23:59:59",
@@ -1525,6 +1527,22 @@ static void test_backends_agree(void **state)
 		put(pg, &sp);
 		put(lite, &sp);
 	}
+	/* A page whose text holds the column filters' words, for the
+	 * searches that are text. */
+	{
+		struct spec sp = {"http://a.example/colons",
+		                  "a.example",
+		                  "Title: bora of the day",
+		                  "tags: alba and more",
+		                  NULL,
+		                  "en",
+		                  NULL,
+		                  3,
+		                  NOW - DAY,
+		                  200};
+		put(pg, &sp);
+		put(lite, &sp);
+	}
 	for (size_t m = 0; m < HEED_ARRAY_SIZE(agree_matches); m++)
 		for (size_t so = 0; so < HEED_ARRAY_SIZE(sorts); so++)
 			for (int f = 0; f < 8; f++) {
@@ -1553,6 +1571,15 @@ static void test_backends_agree(void **state)
 				kinds += n > 0;
 			}
 	assert_true(kinds > 250);
+	/* Typed in the box, a column filter is text on both backends: the
+	 * page that says "Title: bora" and "tags: alba", and only it. */
+	for (size_t m = HEED_ARRAY_SIZE(agree_matches) - 2;
+	     m < HEED_ARRAY_SIZE(agree_matches); m++) {
+		struct heed_search_query q = query(agree_matches[m]);
+		assert_int_equal(plan_rows(lite, q, 7, want, PLAN_PAGES), 1);
+		assert_int_equal(plan_rows(pg, q, 7, got, PLAN_PAGES), 1);
+		assert_int_equal(got[0], want[0]);
+	}
 	lists_of(pg, &tp, &cp, &sp);
 	lists_of(lite, &tl, &cl, &sl);
 	assert_memory_equal(&tp, &tl, sizeof(tp));
