@@ -1,9 +1,10 @@
 /*
  * bench/serve: writes N generated records into a new heed store through the
  * store's API, as a crawl would (heed_store_page_put inside transactions of
- * BATCH pages), so whatever the store does on a write (the search area's
- * FTS5 triggers) is paid here too. Prints the write rate and the store's
- * size: that is what indexing costs a crawl.
+ * BATCH pages, the search index caught up after each), so whatever the
+ * store does for a page written (the marks, the index's catch-up) is paid
+ * here too. Prints the write rate and the store's size: that is what
+ * indexing costs a crawl.
  *
  * The records look like a video site's: titles of 4-12 words and
  * descriptions of 15-40 words drawn from a Zipf-distributed vocabulary of
@@ -31,6 +32,7 @@
 #include "../xorshift.h"
 #include "heed/store.h"
 #include "heed/store_pages.h"
+#include "heed/store_search.h"
 
 #define VOCAB      4000
 #define TAGS       600
@@ -520,6 +522,8 @@ int main(int argc, char **argv)
 		if ((i + 1) % BATCH == 0 || i + 1 == n) {
 			if (heed_store_commit(st) != HEED_OK)
 				return fail(st, "commit");
+			if (heed_store_search_catch_up(st, 0, NULL) != HEED_OK)
+				return fail(st, "search index catch-up");
 		}
 		if ((i + 1) % 100000 == 0)
 			fprintf(stderr,
