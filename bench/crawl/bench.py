@@ -892,7 +892,28 @@ class Web:
         return entry.host if self.kind == "shared" else entry.server_addr
 
 
-def heed_figures(store):
+def prefill(a, store):
+    """--store-from: the crawl starts in a copy of that store (its -wal
+    too), so its cost is measured beside the records already held.
+    Returns the store's figures before the crawl (None: a new store)."""
+    if not a.store_from:
+        return None
+    for suffix in ("", "-wal"):
+        if os.path.exists(a.store_from + suffix):
+            shutil.copyfile(a.store_from + suffix, store + suffix)
+    return heed_figures(store)
+
+
+def heed_figures(store, before=None):
+    """The store's figures; with before (prefill's), what the crawl
+    added to it."""
+    if before:
+        now = heed_figures(store)
+        return dict(now, **{k: now[k] - before[k] for k in now
+                            if now[k] is not None and
+                            before.get(k) is not None and
+                            k != "store_index_waiting"},
+                    store_rows_before=before["store_rows"])
     con = sqlite3.connect(store)
     rows, ok, views = con.execute(
         "SELECT count(*), coalesce(sum(status = 200), 0), count(views) "
@@ -967,6 +988,7 @@ def run_peer(peer, a, base, site, say):
         out = os.path.join(run, "output.log")
         if peer == "heed":
             store = os.path.join(run, "heed.db")
+            before = prefill(a, store)
             argv = heed_argv(a, store, dns, web.seeds_file)
         elif peer == "wget2":
             argv = peers.wget2_argv(web.seeds_file, run,
@@ -994,7 +1016,7 @@ def run_peer(peer, a, base, site, say):
     r = {"peer": peer, "command": command, "resolver_sandbox": sandboxed,
          **proc}
     if peer == "heed" and "store" not in r:
-        r.update(heed_figures(store))
+        r.update(heed_figures(store, before))
     if peer == "scrapy":
         r["items"] = peers.count_lines(items)
     r["dns_queries"] = web.dns[0].queries()
@@ -1275,6 +1297,9 @@ def report(web, r, say):
         if r.get("store_indexed") is not None:
             stored += "; search index: %d pages, %d waiting" % (
                 r["store_indexed"], r["store_index_waiting"])
+        if r.get("store_rows_before") is not None:
+            stored += "; added to a store of %d pages" % (
+                r["store_rows_before"])
     else:
         stored = "pages stored %d (distinct pages answered 200%s)" % (
             r["pages_stored"], ", %d items written" % r["items"]
@@ -1429,6 +1454,10 @@ def main():
                     help="a CPU hog on every core at nice %d and the "
                     "crawler under nice %d: the gaps on a starved "
                     "machine, beside the speed" % (STRESS_NICE, STRESS_NICE))
+    ap.add_argument("--store-from", metavar="FILE",
+                    help="heed only, SQLite: crawl into a copy of this "
+                    "store (e.g. bench/serve's generated records), to "
+                    "measure the cost beside what a store already holds")
     ap.add_argument("--recrawl", action="store_true",
                     help="heed only: per-site web, full crawl, unchanged "
                     "full and incremental recrawls, then 5 %% changed + "
