@@ -31,11 +31,13 @@
 enum tag {
 	T_OTHER,
 	T_HTML,
+	T_BODY,
 	T_BASE,
 	T_META,
 	T_LINK,
 	T_TITLE,
 	T_H1,
+	T_H2,
 	T_A,
 	T_AREA,
 	T_SCRIPT,
@@ -55,6 +57,7 @@ enum tag {
 enum cap_kind {
 	CAP_TITLE,
 	CAP_H1,
+	CAP_HEADING, /* a later h1 or an h2: another word for the title */
 	CAP_TAG_LINK,
 	CAP_PROP,
 	CAP_JSONLD,
@@ -130,12 +133,12 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base"}, {T_BASE}},
+	        ['b' - 'a'] = {{"base", "body"}, {T_BASE, T_BODY}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
-	        ['h' - 'a'] = {{"h1", "html", "header"},
-	                       {T_H1, T_HTML, T_HEADER}},
+	        ['h' - 'a'] = {{"h1", "html", "header", "h2"},
+	                       {T_H1, T_HTML, T_HEADER, T_H2}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link"}, {T_LINK}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
@@ -368,6 +371,8 @@ static void apply_meta(struct html *h, const struct meta_key *k,
 		else
 			heed__cand(h->b, k->field, k->origin, k->sub, content,
 			           len);
+		if (k->field == F_TITLE && k->origin == O_DC)
+			heed__title_text_seen(h->b, content, len, true);
 		break;
 	case M_AUTHOR_OG: /* often a profile URL, which the author check
 	                   * refuses */
@@ -501,6 +506,15 @@ static void on_link(struct html *h, const char *const *atts)
 	else if (has_token(rel, "alternate"))
 		heed__add_link(h->b, href, "alternate", nofollow,
 		               feed_type(type));
+}
+
+/* A heading past the first h1: its text may be the title that <title>
+ * carries with more around it. A sidebar's headings are not. */
+static void heading(struct html *h)
+{
+	if (!h->foreign && !h->aside &&
+	    h->b->title_text_count < EXTRACT_MAX_TITLE_TEXTS)
+		start_capture(h, CAP_HEADING, NULL);
 }
 
 static void on_anchor(struct html *h, const char *const *atts)
@@ -923,6 +937,11 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	case T_H1:
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
+		else
+			heading(h);
+		break;
+	case T_H2:
+		heading(h);
 		break;
 	case T_A:
 	case T_AREA:
@@ -1014,13 +1033,17 @@ static bool aside_name(const char *v)
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav, a footer outside the article, an article
  * inside the article (a comment or a teaser), comments, sidebars and
- * related-post lists by their class or id. */
+ * related-post lists by their class or id. Not by the class of <html>,
+ * <body> or <main>: they hold the whole page, and "one-sidebar" there
+ * describes its layout. */
 static bool opens_aside(const struct html *h, enum tag tag,
                         const struct common_attrs *ca)
 {
 	if (tag == T_ASIDE || (tag == T_FOOTER && !h->article) ||
 	    (tag == T_ARTICLE && h->article))
 		return true;
+	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)
+		return false;
 	return aside_name(ca->cls) || aside_name(ca->id);
 }
 
@@ -1150,6 +1173,11 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_H1:
 		h->h1 = heed__strdup_arena(b, s, len);
+		if (!h->aside)
+			heed__title_text_seen(b, s, len, false);
+		break;
+	case CAP_HEADING:
+		heed__title_text_seen(b, s, len, false);
 		break;
 	case CAP_TAG_LINK:
 		heed__tags(b, O_HTML, s, len, false);

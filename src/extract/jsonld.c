@@ -415,8 +415,10 @@ static void offer_author(struct builder *b, struct json_object *a)
 	bool person = false;
 	struct heed_buf names;
 
-	heed__buf_init(&names, b->alloc, 1024);
-	for (size_t i = 0; i < n && i < 16; i++) {
+	/* A name is at most 64 bytes (docs/metadata.md) and a paper may
+	 * credit a hundred. */
+	heed__buf_init(&names, b->alloc, EXTRACT_MAX_AUTHORS * 66);
+	for (size_t i = 0; i < n && i < EXTRACT_MAX_AUTHORS; i++) {
 		struct json_object *x =
 		        array ? json_object_array_get_idx(a, i) : a;
 		const char *s = str(x) ? str(x) : name_of(get(x, "name"));
