@@ -59,7 +59,7 @@ enum origin {
 	O_MICRODATA,
 	O_H1,
 	O_HTML, /* <html lang>, rel=tag, <time datetime>, theme classes */
-	O_LINK, /* rel=canonical, rel=author, rel=image_src */
+	O_LINK, /* rel=canonical, rel=author, rel=image_src, a feed's title */
 	O_HTTP,
 	O_URL,        /* a date in the page URL's path */
 	O_JSONLD_ORG, /* a JSON-LD author that is an organisation */

@@ -899,6 +899,20 @@ static const struct page_case cases[] = {
          "<title>draft-dejong-remotestorage-04 - remoteStorage</title>"
          "<meta name=DC.Title content=remoteStorage>",
          0, NULL, "title=title:remoteStorage\n-publisher\n"},
+        {"publisher: a feed link's title names the site", NULL,
+         "<link rel=alternate type=application/atom+xml title=\"Python "
+         "Insider - Atom\" href=/feeds/posts/default>",
+         0, NULL,
+         "publisher=link:Python Insider\nsite_name=link:Python Insider\n"},
+        {"publisher: a comments feed or a bare format names nothing", NULL,
+         "<link rel=alternate type=application/rss+xml title=\"RSS 2.0\" "
+         "href=/feed><link rel=alternate type=application/rss+xml "
+         "title=\"Blog &raquo; Post Kommentar-Feed\" href=/c/feed>",
+         0, NULL, "-publisher\n-site_name\n"},
+        {"publisher: any declared name beats a feed's title", NULL,
+         "<link rel=alternate type=application/rss+xml title=\"jovelblog RSS "
+         "Feed\" href=/feed><meta name=publisher content=\"Jovel Media\">",
+         0, NULL, "publisher=meta:Jovel Media\n"},
         {"a declared name that is the whole title is no suffix", NULL,
          "<title>Courier</title><meta property=og:site_name content=Courier>",
          0, NULL, "title=title:Courier\nsite_name=og:Courier\n"},
