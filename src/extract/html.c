@@ -112,7 +112,8 @@ struct html {
 	struct capture caps[MAX_CAPTURES];
 	size_t ncaps;
 	bool title_done;
-	bool feed_named; /* a feed link's title gave the site's name */
+	bool feed_named;   /* a feed link's title gave the site's name */
+	unsigned headings; /* heading captures started (nested ones too) */
 	const char *h1;
 };
 
@@ -546,9 +547,12 @@ static void on_link(struct html *h, const char *const *atts)
  * carries with more around it. A sidebar's headings are not. */
 static void heading(struct html *h)
 {
-	if (!h->foreign && !h->aside &&
-	    h->b->title_text_count < EXTRACT_MAX_TITLE_TEXTS)
+	/* Counted when started, so a thousand nested headings take no more
+	 * captures than six. */
+	if (!h->foreign && !h->aside && h->headings < EXTRACT_MAX_TITLE_TEXTS) {
+		h->headings++;
 		start_capture(h, CAP_HEADING, NULL);
+	}
 }
 
 static void on_anchor(struct html *h, const char *const *atts)

@@ -1303,6 +1303,24 @@ static void test_extract_hostile(void **state)
 	assert_string_equal(heed_page_link(p, 0)->url,
 	                    "http://site.example/end");
 	heed_page_free(p);
+
+	/* 10,000 headings (each <h2> closes the one before) take six
+	 * captures, not one each: the last one's "Post" is past them and
+	 * cuts nothing, and the byline after them is still read. */
+	heed__buf_reset(&html);
+	heed__buf_addf(&html, "<title>Post - Blog</title>");
+	for (int i = 0; i < 10000; i++)
+		heed__buf_add(&html, "<h2>", 4);
+	heed__buf_addf(&html, "Post</h2><article><p class=byline>By Ann "
+	                      "Lee</p></article>");
+	in.body = html.data;
+	in.body_len = html.len;
+	assert_int_equal(
+	        heed_extract_html(&p, &in, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_string_equal(heed_page_record(p)->title.value, "Post - Blog");
+	assert_string_equal(heed_page_record(p)->author.value, "Ann Lee");
+	heed_page_free(p);
 	heed__buf_free(&html);
 
 	in.url = "ftp://site.example/";
