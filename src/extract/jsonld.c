@@ -407,7 +407,8 @@ static bool is_organization(struct json_object *x)
  * of either, joined by "; " (trafilatura's habit) and split again into
  * the record's authors; "By " prefixes go. When every author is an
  * organisation, the credit ranks after the page's byline (O_JSONLD_ORG):
- * a person the page names is the author, the newsroom a last resort. */
+ * a person the page names is the author, the newsroom a last resort;
+ * the first organisation is offered as the publisher too. */
 static void offer_author(struct builder *b, struct json_object *a)
 {
 	bool array = json_object_is_type(a, json_type_array);
@@ -435,6 +436,12 @@ static void offer_author(struct builder *b, struct json_object *a)
 	if (names.len)
 		heed__cand(b, F_AUTHOR, person ? O_JSONLD : O_JSONLD_ORG, 0,
 		           names.data, names.len);
+	/* An organisation credited as the author ("By Radio Nord" on a
+	 * podcast) publishes the work: the publisher when the page names
+	 * none (record.c ranks it after every declared one). */
+	if (names.len && !person)
+		heed__cand(b, F_PUBLISHER, O_JSONLD_ORG, 0, names.data,
+		           strcspn(names.data, ";"));
 	heed__buf_free(&names);
 }
 

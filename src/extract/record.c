@@ -32,8 +32,8 @@ static const enum origin order[F_COUNT][10] = {
         [F_OG_TYPE] = {O_OG, END},
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
         [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, O_LINK, END},
-        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_TITLE_TAG,
-                         O_LINK, END},
+        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_JSONLD_ORG,
+                         O_TITLE_TAG, O_LINK, END},
         [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
         [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
 };

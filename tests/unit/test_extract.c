@@ -384,7 +384,18 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"@type\":\"PodcastEpisode\","
          "\"author\":{\"@type\":\"Organization\",\"name\":\"By Radio "
          "Nord\"}}</script>",
-         0, NULL, "author=jsonld:Radio Nord\n"},
+         0, NULL, "author=jsonld:Radio Nord\npublisher=jsonld:Radio Nord\n"},
+        {"publisher: a credited organisation after a declared publisher", NULL,
+         "<meta property=og:site_name content=Podcasts><script "
+         "type=application/ld+json>{\"@type\":\"PodcastSeries\",\"author\":"
+         "[{\"@type\":\"Organization\",\"name\":\"Radio Nord\"},"
+         "{\"@type\":\"Organization\",\"name\":\"Radio Sud\"}]}</script>",
+         0, NULL, "publisher=og:Podcasts\n"},
+        {"publisher: a credited person publishes nothing", NULL,
+         "<script type=application/ld+json>{\"@type\":\"PodcastEpisode\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Ann Lee\"}}"
+         "</script>",
+         0, NULL, "author=jsonld:Ann Lee\n-publisher\n"},
         {"author: entry-meta-author", NULL,
          "<article><span class=entry-meta-author>Ann Lee</span></article>", 0,
          NULL, "author=html:Ann Lee\n"},
