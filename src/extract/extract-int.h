@@ -22,8 +22,9 @@
 #define EXTRACT_JSONLD_DEPTH      128           /* json-c's default is 32 */
 #define EXTRACT_MAX_JSONLD_NODES  64            /* typed objects considered */
 #define EXTRACT_MAX_TAGS          256           /* tags kept per page */
-#define EXTRACT_MAX_AUTHORS       16            /* names kept in author */
+#define EXTRACT_MAX_AUTHORS       128           /* names kept in author */
 #define EXTRACT_MAX_SITE_NAMES    8             /* declared site names */
+#define EXTRACT_MAX_TITLE_TEXTS   6             /* headings, DC titles */
 #define EXTRACT_MAX_LINKS         20000         /* links kept per page */
 #define EXTRACT_MAX_DEPTH         4096          /* element stack tracked */
 
@@ -58,7 +59,7 @@ enum origin {
 	O_MICRODATA,
 	O_H1,
 	O_HTML, /* <html lang>, rel=tag, <time datetime>, theme classes */
-	O_LINK, /* rel=canonical, rel=author, rel=image_src */
+	O_LINK, /* rel=canonical, rel=author, rel=image_src, a feed's title */
 	O_HTTP,
 	O_URL,        /* a date in the page URL's path */
 	O_JSONLD_ORG, /* a JSON-LD author that is an organisation */
@@ -93,6 +94,12 @@ struct builder {
 	 * JSON-LD publisher.name), to find one cut off the title. */
 	const char *site_names[EXTRACT_MAX_SITE_NAMES];
 	size_t site_name_count;
+	/* The page's other words for its title (its first h1 and h2
+	 * headings outside asides, Dublin Core and citation titles), to
+	 * find the title inside a <title> that adds more. */
+	const char *title_texts[EXTRACT_MAX_TITLE_TEXTS];
+	bool title_text_declared[EXTRACT_MAX_TITLE_TEXTS]; /* not a heading */
+	size_t title_text_count;
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
 	struct raw_link *links;
@@ -136,6 +143,14 @@ char *heed__collapse(struct heed_arena *arena, const char *s, size_t len,
                      heed_status *oom);
 /* Remembers a declared site name for the title's suffix (titlesite.c). */
 void heed__site_name_seen(struct builder *b, const char *s, size_t len);
+/* Remembers another of the page's words for its title (titlesite.c):
+ * a heading's text, or a title a meta declares. */
+void heed__title_text_seen(struct builder *b, const char *s, size_t len,
+                           bool declared);
+/* True when s is the site's own social account: "@name" where name
+ * spells a declared site name or the registrable domain
+ * ("@BoingBoing" on boingboing.net). */
+bool heed__is_site_handle(const struct builder *b, const char *s, size_t len);
 /* True when s is a site name the page declared so far (ASCII case
  * ignored). */
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len);

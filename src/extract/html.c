@@ -31,11 +31,13 @@
 enum tag {
 	T_OTHER,
 	T_HTML,
+	T_BODY,
 	T_BASE,
 	T_META,
 	T_LINK,
 	T_TITLE,
 	T_H1,
+	T_H2,
 	T_A,
 	T_AREA,
 	T_SCRIPT,
@@ -55,6 +57,7 @@ enum tag {
 enum cap_kind {
 	CAP_TITLE,
 	CAP_H1,
+	CAP_HEADING, /* a later h1 or an h2: another word for the title */
 	CAP_TAG_LINK,
 	CAP_PROP,
 	CAP_JSONLD,
@@ -109,6 +112,8 @@ struct html {
 	struct capture caps[MAX_CAPTURES];
 	size_t ncaps;
 	bool title_done;
+	bool feed_named;   /* a feed link's title gave the site's name */
+	unsigned headings; /* heading captures started (nested ones too) */
 	const char *h1;
 };
 
@@ -130,12 +135,12 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base"}, {T_BASE}},
+	        ['b' - 'a'] = {{"base", "body"}, {T_BASE, T_BODY}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
-	        ['h' - 'a'] = {{"h1", "html", "header"},
-	                       {T_H1, T_HTML, T_HEADER}},
+	        ['h' - 'a'] = {{"h1", "html", "header", "h2"},
+	                       {T_H1, T_HTML, T_HEADER, T_H2}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link"}, {T_LINK}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
@@ -368,6 +373,8 @@ static void apply_meta(struct html *h, const struct meta_key *k,
 		else
 			heed__cand(h->b, k->field, k->origin, k->sub, content,
 			           len);
+		if (k->field == F_TITLE && k->origin == O_DC)
+			heed__title_text_seen(h->b, content, len, true);
 		break;
 	case M_AUTHOR_OG: /* often a profile URL, which the author check
 	                   * refuses */
@@ -468,6 +475,36 @@ static bool oembed_link(struct builder *b, const char *type, const char *href)
 	return true;
 }
 
+/*
+ * A feed link's title names the site when the page names it nowhere
+ * else: "Python Insider - Atom" (Blogger), "jovelblog RSS Feed" and
+ * "Site » Feed" (WordPress). Only a title that ends in such a feed word
+ * counts; a comments feed ("Site » Post Kommentar-Feed") and a bare
+ * format ("RSS 2.0") name nothing. It ranks after every other source.
+ */
+static void feed_name(struct html *h, const char *t)
+{
+	static const char *const tails[] = {
+	        " - Atom",        " - RSS", " RSS Feed", " Atom Feed",
+	        " \xC2\xBB Feed", " Feed",  " RSS",      " Atom"};
+	size_t len = t ? strlen(t) : 0, cut = 0;
+
+	if (!len || h->feed_named || strstr(t, "omment") || strstr(t, "OMMENT"))
+		return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(tails) && !cut; i++) {
+		size_t n = strlen(tails[i]);
+		if (len > n && heed__ascii_ieq(t + len - n, n, tails[i]))
+			cut = n;
+	}
+	len -= cut;
+	heed__trim(&t, &len);
+	if (!cut || !len)
+		return;
+	h->feed_named = true;
+	heed__cand(h->b, F_SITE_NAME, O_LINK, 0, t, len);
+	heed__cand(h->b, F_PUBLISHER, O_LINK, 0, t, len);
+}
+
 static void on_link(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -498,9 +535,24 @@ static void on_link(struct html *h, const char *const *atts)
 		heed__add_link(h->b, href, "next", nofollow, false);
 	else if (has_token(rel, "prev") || has_token(rel, "previous"))
 		heed__add_link(h->b, href, "prev", nofollow, false);
-	else if (has_token(rel, "alternate"))
+	else if (has_token(rel, "alternate")) {
 		heed__add_link(h->b, href, "alternate", nofollow,
 		               feed_type(type));
+		if (feed_type(type))
+			feed_name(h, attr(atts, "title"));
+	}
+}
+
+/* A heading past the first h1: its text may be the title that <title>
+ * carries with more around it. A sidebar's headings are not. */
+static void heading(struct html *h)
+{
+	/* Counted when started, so a thousand nested headings take no more
+	 * captures than six. */
+	if (!h->foreign && !h->aside && h->headings < EXTRACT_MAX_TITLE_TEXTS) {
+		h->headings++;
+		start_capture(h, CAP_HEADING, NULL);
+	}
 }
 
 static void on_anchor(struct html *h, const char *const *atts)
@@ -923,6 +975,11 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	case T_H1:
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
+		else
+			heading(h);
+		break;
+	case T_H2:
+		heading(h);
 		break;
 	case T_A:
 	case T_AREA:
@@ -1014,13 +1071,17 @@ static bool aside_name(const char *v)
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav, a footer outside the article, an article
  * inside the article (a comment or a teaser), comments, sidebars and
- * related-post lists by their class or id. */
+ * related-post lists by their class or id. Not by the class of <html>,
+ * <body> or <main>: they hold the whole page, and "one-sidebar" there
+ * describes its layout. */
 static bool opens_aside(const struct html *h, enum tag tag,
                         const struct common_attrs *ca)
 {
 	if (tag == T_ASIDE || (tag == T_FOOTER && !h->article) ||
 	    (tag == T_ARTICLE && h->article))
 		return true;
+	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)
+		return false;
 	return aside_name(ca->cls) || aside_name(ca->id);
 }
 
@@ -1150,6 +1211,11 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_H1:
 		h->h1 = heed__strdup_arena(b, s, len);
+		if (!h->aside)
+			heed__title_text_seen(b, s, len, false);
+		break;
+	case CAP_HEADING:
+		heed__title_text_seen(b, s, len, false);
 		break;
 	case CAP_TAG_LINK:
 		heed__tags(b, O_HTML, s, len, false);

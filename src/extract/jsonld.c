@@ -407,7 +407,8 @@ static bool is_organization(struct json_object *x)
  * of either, joined by "; " (trafilatura's habit) and split again into
  * the record's authors; "By " prefixes go. When every author is an
  * organisation, the credit ranks after the page's byline (O_JSONLD_ORG):
- * a person the page names is the author, the newsroom a last resort. */
+ * a person the page names is the author, the newsroom a last resort;
+ * the first organisation is offered as the publisher too. */
 static void offer_author(struct builder *b, struct json_object *a)
 {
 	bool array = json_object_is_type(a, json_type_array);
@@ -415,8 +416,10 @@ static void offer_author(struct builder *b, struct json_object *a)
 	bool person = false;
 	struct heed_buf names;
 
-	heed__buf_init(&names, b->alloc, 1024);
-	for (size_t i = 0; i < n && i < 16; i++) {
+	/* A name is at most 64 bytes (docs/metadata.md) and a paper may
+	 * credit a hundred. */
+	heed__buf_init(&names, b->alloc, EXTRACT_MAX_AUTHORS * 66);
+	for (size_t i = 0; i < n && i < EXTRACT_MAX_AUTHORS; i++) {
 		struct json_object *x =
 		        array ? json_object_array_get_idx(a, i) : a;
 		const char *s = str(x) ? str(x) : name_of(get(x, "name"));
@@ -433,6 +436,12 @@ static void offer_author(struct builder *b, struct json_object *a)
 	if (names.len)
 		heed__cand(b, F_AUTHOR, person ? O_JSONLD : O_JSONLD_ORG, 0,
 		           names.data, names.len);
+	/* An organisation credited as the author ("By Radio Nord" on a
+	 * podcast) publishes the work: the publisher when the page names
+	 * none (record.c ranks it after every declared one). */
+	if (names.len && !person)
+		heed__cand(b, F_PUBLISHER, O_JSONLD_ORG, 0, names.data,
+		           strcspn(names.data, ";"));
 	heed__buf_free(&names);
 }
 

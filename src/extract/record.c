@@ -31,8 +31,9 @@ static const enum origin order[F_COUNT][10] = {
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
         [F_OG_TYPE] = {O_OG, END},
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
-        [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, END},
-        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_TITLE_TAG, END},
+        [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, O_LINK, END},
+        [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_JSONLD_ORG,
+                         O_TITLE_TAG, O_LINK, END},
         [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
         [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
 };
@@ -192,8 +193,9 @@ static void cut_profile_text(const char *s, size_t *len)
  * Whether an author value names someone: not a URL or an author page's
  * path ("www.facebook.com/name", "/author/jdoe"), not a login slug (one
  * lower-case word with a digit or "_": "jdoe42"), not a profile link's
- * text alone. A social handle ("@name") is a name of last resort: *rank
- * becomes the rank of twitter:creator, so any name on the page beats it;
+ * text alone, not the site's own social account. A social handle
+ * ("@name") is a name of last resort: *rank becomes the rank of
+ * twitter:creator, so any name on the page beats it;
  * the site's own name (a declared site name) ranks after every byline,
  * as a JSON-LD organisation does: a person credited on the page wins.
  * *s and *len lose a "By " prefix and a trailing profile link's text.
@@ -222,6 +224,8 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	if (*len > 2 && v[0] == '/' && v[1] == '/')
 		return false;
 	if (!space && v[0] != '@' && !upper && (digit || under))
+		return false;
+	if (heed__is_site_handle(b, v, *len))
 		return false;
 	if (v[0] == '@')
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);

@@ -8,7 +8,9 @@
  * (og:site_name, application-name, JSON-LD publisher.name), compared
  * without case; with no declared name, only a suffix that spells the
  * registrable domain ("Example News" on examplenews.com) counts. So
- * "Tom - Jerry" stays whole unless the site calls itself Jerry.
+ * "Tom - Jerry" stays whole unless the site calls itself Jerry. The
+ * page's own heading (or its Dublin Core title) settles it too: when it
+ * reads "Tom", "Tom - Jerry" is cut there, whatever Jerry is.
  */
 #include "extract/extract-int.h"
 
@@ -22,6 +24,21 @@ void heed__site_name_seen(struct builder *b, const char *s, size_t len)
 	d = heed__strdup_arena(b, s, len);
 	if (d)
 		b->site_names[b->site_name_count++] = d;
+}
+
+void heed__title_text_seen(struct builder *b, const char *s, size_t len,
+                           bool declared)
+{
+	char *d;
+
+	heed__trim(&s, &len);
+	if (!len || b->title_text_count == EXTRACT_MAX_TITLE_TEXTS)
+		return;
+	d = heed__collapse(&b->arena, s, len, &b->oom);
+	if (!d)
+		return;
+	b->title_text_declared[b->title_text_count] = declared;
+	b->title_texts[b->title_text_count++] = d;
 }
 
 /* True when s[0, len) equals name, ASCII case and outer space ignored. */
@@ -56,6 +73,32 @@ static bool spells(const char *s, size_t len, const char *key)
 	return k && j == k;
 }
 
+bool heed__is_site_handle(const struct builder *b, const char *s, size_t len)
+{
+	const char *dom;
+
+	if (!len || s[0] != '@')
+		return false;
+	s++, len--;
+	dom = heed_url_registrable_domain(b->page_url);
+	if (dom && spells(s, len, dom))
+		return true;
+	for (size_t i = 0; i < b->site_name_count; i++) {
+		char key[128];
+		size_t k = 0;
+		for (const char *p = b->site_names[i];
+		     *p && k + 1 < sizeof(key); p++) {
+			char c = heed__ascii_lower(*p);
+			if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+				key[k++] = c;
+		}
+		key[k] = '\0';
+		if (k && spells(s, len, key))
+			return true;
+	}
+	return false;
+}
+
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len)
 {
 	for (size_t i = 0; i < b->site_name_count; i++)
@@ -77,11 +120,24 @@ static bool is_site(struct builder *b, const char *s, size_t len)
 	return dom && (spells(s, len, dom) || same_name(s, len, dom));
 }
 
+/* True when s is one of the page's other words for its title; with
+ * declared, one a meta declares (a heading may be the site's masthead). */
+static bool is_title_text(const struct builder *b, const char *s, size_t len,
+                          bool declared)
+{
+	for (size_t i = 0; i < b->title_text_count; i++)
+		if ((!declared || b->title_text_declared[i]) &&
+		    same_name(s, len, b->title_texts[i]))
+			return true;
+	return false;
+}
+
 /* Separators between a title and its site, spaced on both sides so that
  * "Jean-Luc" or "9:30" never split. */
 static const char *const seps[] = {
         " | ",        " - ",  " \xE2\x80\x93 ", " \xE2\x80\x94 ",
-        " \xC2\xB7 ", " :: ", " \xC2\xBB ",     " / "};
+        " \xC2\xB7 ", " :: ", " \xC2\xBB ",     " \xC2\xAB ",
+        " / "};
 
 /* The last occurrence of sep in s[0, len), or NULL. */
 static const char *last_of(const char *s, size_t len, const char *sep)
@@ -127,12 +183,20 @@ static unsigned word_count(const char *s, size_t len)
 	return n;
 }
 
+/* A site's name as titles carry it: short (at most four words and 40
+ * bytes) and shorter than the title it follows. */
+static bool short_site(const char *site, size_t slen, size_t title_len)
+{
+	return slen && slen <= 40 && word_count(site, slen) <= 4 &&
+	       slen < title_len;
+}
+
 /*
  * A page that declares no site name: "Post title | Site" names its site
- * after the last " | " when that part is short (at most four words and
- * 40 bytes) and shorter than the rest. It gives publisher and site_name
- * (source title), never cuts the title: a '|' is the one separator sites
- * use for their name, yet "Q&A | Part 2" is a whole title too.
+ * after the last " | " when that part is short and shorter than the
+ * rest. It gives publisher and site_name (source title), never cuts the
+ * title: a '|' is the one separator sites use for their name, yet
+ * "Q&A | Part 2" is a whole title too.
  */
 static void title_publisher(struct builder *b, const char *t, size_t len)
 {
@@ -145,11 +209,65 @@ static void title_publisher(struct builder *b, const char *t, size_t len)
 	site = p + 3;
 	slen = (size_t)(t + len - site);
 	heed__trim(&site, &slen);
-	if (!slen || slen > 40 || word_count(site, slen) > 4 ||
-	    slen >= (size_t)(p - t))
+	if (!short_site(site, slen, (size_t)(p - t)))
 		return;
 	heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 1, site, slen);
 	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 1, site, slen);
+}
+
+static bool has_sep(const char *s, size_t len)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++)
+		if (last_of(s, len, seps[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "Title - More" where the page's heading (or Dublin Core title) reads
+ * "Title": the title is cut there; "More - Title" likewise when a meta
+ * declares "Title" (a blog's masthead heading is its name). What was cut
+ * off is offered as the site's name only after the title, when it is
+ * short and holds no further separator ("Post - Blog"): before it, it is
+ * as often a file name or a section ("draft-x-04 - remoteStorage").
+ */
+static bool heading_cut(struct builder *b, const char *t, size_t len)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++) {
+		size_t n = strlen(seps[i]);
+		const char *p = last_of(t, len, seps[i]);
+		const char *site = p ? p + n : NULL;
+		size_t slen = p ? (size_t)(t + len - site) : 0;
+		char *title;
+
+		if (p && is_title_text(b, t, (size_t)(p - t), false)) {
+			title = heed__strdup_arena(b, t, (size_t)(p - t));
+			if (!title)
+				return true;
+			b->cand[F_TITLE].value = title;
+			heed__trim(&site, &slen);
+			if (!b->site_name_count &&
+			    !b->cand[F_PUBLISHER].value &&
+			    short_site(site, slen, strlen(title)) &&
+			    !has_sep(site, slen)) {
+				heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 1, site,
+				           slen);
+				heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 1, site,
+				           slen);
+			}
+			return true;
+		}
+		p = strstr(t, seps[i]);
+		if (p &&
+		    is_title_text(b, p + n, (size_t)(t + len - p - n), true)) {
+			title = heed__strdup_arena(b, p + n,
+			                           (size_t)(t + len - p - n));
+			if (title)
+				b->cand[F_TITLE].value = title;
+			return true;
+		}
+	}
+	return false;
 }
 
 void heed__title_site(struct builder *b)
@@ -180,7 +298,8 @@ void heed__title_site(struct builder *b)
 			return;
 		}
 	}
-	title_publisher(b, t, len);
+	if (!heading_cut(b, t, len))
+		title_publisher(b, t, len);
 }
 
 void heed__author_unprefix(const char **s, size_t *len)
@@ -193,7 +312,7 @@ void heed__author_unprefix(const char **s, size_t *len)
 		size_t n = strlen(prefixes[i]);
 		/* "By Ann", "By: Ann", and a bare "By" or "By:" (nothing). */
 		if (*len >= n && heed__ascii_ieq(*s, n, prefixes[i]) &&
-		    (*len == n || (*s)[n] == ' ' || (*s)[n] == ':')) {
+		    (*len == n || strchr(" :\t\r\n", (*s)[n]))) {
 			*s += n;
 			*len -= n;
 			if (*len && **s == ':')
@@ -253,6 +372,17 @@ static size_t name_end(const char *s, size_t len, size_t *skip)
 	return len;
 }
 
+/* True when the text from s to e ends in the word "by" (or "by:"). */
+static bool ends_in_by(const char *s, const char *e)
+{
+	while (e > s &&
+	       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == ':'))
+		e--;
+	return e - s >= 2 && heed__ascii_lower(e[-2]) == 'b' &&
+	       heed__ascii_lower(e[-1]) == 'y' &&
+	       (e - s == 2 || e[-3] == ' ' || e[-3] == '\n');
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
@@ -261,22 +391,25 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 	const char *res = NULL;
 	unsigned names = 0;
 
-	/* "By Ana Lopez | 5 March 2024": the names come before any of these. */
+	/* "By Ana Lopez | 5 March 2024": the names come before any of these.
+	 * White space before them is markup's ("<a>\nAna Lopez</a>"), and a
+	 * line that ends in "by" runs on to the names. */
+	heed__trim(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {
 		const char *p = memmem(s, len, stops[i], strlen(stops[i]));
+		if (p && i == HEED_ARRAY_SIZE(stops) - 1 && ends_in_by(s, p))
+			p = memmem(p + 1, len - (size_t)(p + 1 - s), "\n", 1);
 		if (p)
 			len = (size_t)(p - s);
 	}
 	/* "Posted by", "Written by", "Words by": the names follow "by". */
-	{
-		const char *by = memmem(s, len < 24 ? len : 24, " by ", 4);
-		if (!by)
-			by = memmem(s, len < 24 ? len : 24, " By ", 4);
-		if (by) {
-			len -= (size_t)(by + 1 - s);
-			s = by + 1;
+	for (size_t i = 1; i + 3 < len && i < 24; i++)
+		if (s[i] == ' ' && heed__ascii_lower(s[i + 1]) == 'b' &&
+		    s[i + 2] == 'y' && strchr(" \t\r\n", s[i + 3])) {
+			len -= i + 1;
+			s += i + 1;
+			break;
 		}
-	}
 	heed__author_unprefix(&s, &len);
 	heed__buf_init(&out, b->alloc, 1024);
 	while (len && names < EXTRACT_MAX_AUTHORS) {

@@ -523,6 +523,18 @@ static bool month_first(struct cur *c, struct tm_parts *t)
 	return year4(c, &t->y);
 }
 
+/* "2012 Nov 26": PubMed's citation dates (and Hungarian order). */
+static bool year_first(struct cur *c, struct tm_parts *t)
+{
+	if (!year4(c, &t->y))
+		return false;
+	spaces(c);
+	if (!(t->mo = month_word(c)))
+		return false;
+	spaces(c);
+	return day_number(c, &t->d) && !at_digit(c);
+}
+
 /* "5 March 2024", "12 Jan, 2016", "5. März 2024", "3 de marzo de 2024",
  * "1er mars 2024", "the 5th of March, 2024". */
 static bool day_first(struct cur *c, struct tm_parts *t)
@@ -685,8 +697,8 @@ static void optional_time(struct cur *c, struct tm_parts *t)
  * or as text. */
 static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
 {
-	bool (*const forms[])(struct cur *, struct tm_parts *) = {month_first,
-	                                                          day_first};
+	bool (*const forms[])(struct cur *, struct tm_parts *) = {
+	        month_first, day_first, year_first};
 	struct cur start = *c;
 	size_t used;
 

@@ -384,7 +384,18 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"@type\":\"PodcastEpisode\","
          "\"author\":{\"@type\":\"Organization\",\"name\":\"By Radio "
          "Nord\"}}</script>",
-         0, NULL, "author=jsonld:Radio Nord\n"},
+         0, NULL, "author=jsonld:Radio Nord\npublisher=jsonld:Radio Nord\n"},
+        {"publisher: a credited organisation after a declared publisher", NULL,
+         "<meta property=og:site_name content=Podcasts><script "
+         "type=application/ld+json>{\"@type\":\"PodcastSeries\",\"author\":"
+         "[{\"@type\":\"Organization\",\"name\":\"Radio Nord\"},"
+         "{\"@type\":\"Organization\",\"name\":\"Radio Sud\"}]}</script>",
+         0, NULL, "publisher=og:Podcasts\n"},
+        {"publisher: a credited person publishes nothing", NULL,
+         "<script type=application/ld+json>{\"@type\":\"PodcastEpisode\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Ann Lee\"}}"
+         "</script>",
+         0, NULL, "author=jsonld:Ann Lee\n-publisher\n"},
         {"author: entry-meta-author", NULL,
          "<article><span class=entry-meta-author>Ann Lee</span></article>", 0,
          NULL, "author=html:Ann Lee\n"},
@@ -876,6 +887,43 @@ static const struct page_case cases[] = {
         {"no declared site name: any other suffix stays", NULL,
          "<title>Rock - Paper</title><title>x</title>", 0, NULL,
          "title=title:Rock - Paper\n-site_name\n-publisher\n"},
+        {"the page's heading settles the cut, and names the site", NULL,
+         "<title>Gone fishing \xE2\x80\x93 jovelblog</title>"
+         "<article><h2>Gone fishing</h2></article>",
+         0, NULL,
+         "title=title:Gone fishing\nsite_name=title:jovelblog\n"
+         "publisher=title:jovelblog\n"},
+        {"a WordPress \"Title \xC2\xAB Site\" with its heading", NULL,
+         "<title>A virtual wall \xC2\xAB Workshop</title><h1>A virtual "
+         "wall</h1>",
+         0, NULL, "title=title:A virtual wall\npublisher=title:Workshop\n"},
+        {"a sidebar's heading settles nothing", NULL,
+         "<title>Rock - Paper</title><aside><h2>Rock</h2></aside>", 0, NULL,
+         "title=title:Rock - Paper\n-publisher\n"},
+        {"a masthead heading after the separator is no title", NULL,
+         "<title>Liver with apple | Love goes through the stomach</title>"
+         "<h1>Love goes through the stomach</h1>",
+         0, NULL,
+         "title=title:Liver with apple | Love goes through the "
+         "stomach\n"},
+        {"DC.Title inside a longer <title> is the title", NULL,
+         "<title>draft-dejong-remotestorage-04 - remoteStorage</title>"
+         "<meta name=DC.Title content=remoteStorage>",
+         0, NULL, "title=title:remoteStorage\n-publisher\n"},
+        {"publisher: a feed link's title names the site", NULL,
+         "<link rel=alternate type=application/atom+xml title=\"Python "
+         "Insider - Atom\" href=/feeds/posts/default>",
+         0, NULL,
+         "publisher=link:Python Insider\nsite_name=link:Python Insider\n"},
+        {"publisher: a comments feed or a bare format names nothing", NULL,
+         "<link rel=alternate type=application/rss+xml title=\"RSS 2.0\" "
+         "href=/feed><link rel=alternate type=application/rss+xml "
+         "title=\"Blog &raquo; Post Kommentar-Feed\" href=/c/feed>",
+         0, NULL, "-publisher\n-site_name\n"},
+        {"publisher: any declared name beats a feed's title", NULL,
+         "<link rel=alternate type=application/rss+xml title=\"jovelblog RSS "
+         "Feed\" href=/feed><meta name=publisher content=\"Jovel Media\">",
+         0, NULL, "publisher=meta:Jovel Media\n"},
         {"a declared name that is the whole title is no suffix", NULL,
          "<title>Courier</title><meta property=og:site_name content=Courier>",
          0, NULL, "title=title:Courier\nsite_name=og:Courier\n"},
@@ -894,6 +942,25 @@ static const struct page_case cases[] = {
          "href=/u/kim>Kim Park</a></p></article>"
          "<header><span class=byline>Written by Lou Reed</span></header>",
          0, NULL, "author=html:Kim Park\n"},
+        {"byline: the markup's line breaks around the name", NULL,
+         "<article><h1>T</h1><a class=byline href=/author/jh>\nJanelle "
+         "Hessig</a>\n<time>9:46 am</time></article>",
+         0, NULL, "author=html:Janelle Hessig\n"},
+        {"byline: \"Posted by\" on its own line", NULL,
+         "<article><span class=post-author>Posted by\n  Ned Deily\n  at "
+         "5:11 AM</span></article>",
+         0, NULL, "author=html:Ned Deily\n"},
+        {"author: the site's own account is nobody's handle", NULL,
+         "<meta property=og:site_name content=\"Daily Planet\">"
+         "<meta name=twitter:creator content=@DailyPlanet>",
+         0, NULL, "-author\n"},
+        {"author: nor is the domain's account", NULL,
+         "<meta name=twitter:creator content=@site>", 0, NULL, "-author\n"},
+        {"a layout class on <body> makes no sidebar of the page", NULL,
+         "<body class=\"one-sidebar sidebar-second\"><article><h1>T</h1>"
+         "<time datetime=2019-07-07T18:44:31+0200>7. Juli 2019</time>"
+         "</article></body>",
+         0, NULL, "published=html:2019-07-07T18:44:31+02:00\n"},
         {"byline: \"Posted by\" in the byline's own text", NULL,
          "<header><span class=byline>Written by Lou Reed</span></header>", 0,
          NULL, "author=html:Lou Reed\n"},
@@ -1247,6 +1314,24 @@ static void test_extract_hostile(void **state)
 	assert_string_equal(heed_page_link(p, 0)->url,
 	                    "http://site.example/end");
 	heed_page_free(p);
+
+	/* 10,000 headings (each <h2> closes the one before) take six
+	 * captures, not one each: the last one's "Post" is past them and
+	 * cuts nothing, and the byline after them is still read. */
+	heed__buf_reset(&html);
+	heed__buf_addf(&html, "<title>Post - Blog</title>");
+	for (int i = 0; i < 10000; i++)
+		heed__buf_add(&html, "<h2>", 4);
+	heed__buf_addf(&html, "Post</h2><article><p class=byline>By Ann "
+	                      "Lee</p></article>");
+	in.body = html.data;
+	in.body_len = html.len;
+	assert_int_equal(
+	        heed_extract_html(&p, &in, heed_test_allocator(), NULL),
+	        HEED_OK);
+	assert_string_equal(heed_page_record(p)->title.value, "Post - Blog");
+	assert_string_equal(heed_page_record(p)->author.value, "Ann Lee");
+	heed_page_free(p);
 	heed__buf_free(&html);
 
 	in.url = "ftp://site.example/";
@@ -1334,12 +1419,48 @@ static const struct page_date_case {
         {"12/25/2016", NULL, "2016-12-25"},
         {"05.03.2024", NULL, "2024-03-05"},
         {"2021/07/03", NULL, "2021-07-03"},
+        {"2012 Nov 26", NULL, "2012-11-26"},
+        {"2019-07-07T18:44:31+0200", NULL, "2019-07-07T18:44:31+02:00"},
         {"March 2024", "en", NULL},
         {"2024", NULL, NULL},
         {"3 days ago", "en", NULL},
         {"31 February 2024", "en", NULL},
         {"Version 3 May be 2024", "en", NULL},
 };
+
+/* A paper credits a hundred people: every one is kept. */
+static void test_extract_many_authors(void **state)
+{
+	struct heed_buf html;
+	struct heed_extract_input in = {0};
+	heed_page *p = NULL;
+	const struct heed_record *r;
+	char name[32];
+	(void)state;
+
+	static const char head[] =
+	        "<script type=application/ld+json>{\"@type\":"
+	        "\"ScholarlyArticle\",\"author\":[";
+
+	heed__buf_init(&html, NULL, 1 << 20);
+	heed__buf_add(&html, head, strlen(head));
+	for (int i = 0; i < 100; i++) {
+		int n = snprintf(name, sizeof(name),
+		                 "%s{\"name\":\"Ann Lee%c%c\"}", i ? "," : "",
+		                 'A' + i / 26, 'a' + i % 26);
+		heed__buf_add(&html, name, (size_t)n);
+	}
+	heed__buf_add(&html, "]}</script>", strlen("]}</script>"));
+	in.body = heed__buf_str(&html);
+	in.body_len = html.len;
+	in.url = PAGE_URL;
+	assert_int_equal(heed_extract_html(&p, &in, NULL, NULL), HEED_OK);
+	r = heed_page_record(p);
+	assert_int_equal(r->author_count, 100);
+	assert_string_equal(r->authors[99].value, "Ann LeeDv");
+	heed_page_free(p);
+	heed__buf_free(&html);
+}
 
 static void test_extract_page_dates(void **state)
 {
@@ -1524,6 +1645,7 @@ int main(void)
 	        cmocka_unit_test(test_extract_hostile),
 	        cmocka_unit_test(test_extract_dates),
 	        cmocka_unit_test(test_extract_page_dates),
+	        cmocka_unit_test(test_extract_many_authors),
 	        cmocka_unit_test(test_extract_numbers),
 	        cmocka_unit_test(test_extract_content_kind),
 	        cmocka_unit_test(test_extract_robots_header),
