@@ -191,6 +191,27 @@ static void print_listening(const struct heed_config *cfg, unsigned port)
 	fflush(stdout);
 }
 
+/* A crawl killed between two catch-ups of the search index leaves its
+ * last pages marked, which a read-only server cannot index: say so, and
+ * what will. */
+static void say_index_behind(const struct heed_config *cfg)
+{
+	heed_store *store = NULL;
+	int64_t behind = 0;
+
+	if (heed_store_open_ex(&store, cfg->store_location,
+	                       HEED_STORE_OPEN_READONLY, NULL,
+	                       NULL) == HEED_OK &&
+	    heed_store_search_behind(store, &behind) == HEED_OK && behind > 0)
+		printf("heed serve: %lld stored %s for the search index; the "
+		       "next heed command that writes the store (heed crawl, "
+		       "heed serve --reindex) indexes %s\n",
+		       (long long)behind,
+		       behind == 1 ? "page waits" : "pages wait",
+		       behind == 1 ? "it" : "them");
+	heed_store_close(store);
+}
+
 /* SIGINT and SIGTERM are blocked before the server starts, so that
  * libmicrohttpd's threads inherit the mask and only this thread takes them,
  * in sigsuspend(); one that comes before the sleep stays pending and
@@ -220,6 +241,8 @@ static int serve(const struct heed_config *cfg)
 	rc = heed_serve_start(&server, &o, &d);
 	if (rc == HEED_OK) {
 		print_listening(cfg, heed_serve_port(server));
+		say_index_behind(cfg);
+		fflush(stdout);
 		while (!heed_cli_stop)
 			sigsuspend(&old);
 		heed_serve_stop(server);
