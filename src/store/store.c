@@ -242,9 +242,11 @@ void heed_store_close(heed_store *store)
 	if (!store)
 		return;
 	/* What this writer wrote is searchable once it is gone. A failure
-	 * leaves the marks for the next writer: nothing is lost. */
+	 * leaves the marks for the next writer: nothing is lost, and a
+	 * store whose connection just failed is not waited on again. */
 	if (!(store->flags & HEED_STORE_OPEN_READONLY) && store->settled &&
-	    store->backend->search && !store->backend->in_tx(store))
+	    store->backend->search && !store->backend->in_tx(store) &&
+	    !heed_store_tx_lost(store))
 		heed_store_search_catch_up(store, 0, NULL);
 	store->backend->close(store);
 	heed__free(store->alloc, store->location);
