@@ -138,7 +138,8 @@ void heed__crawl_index(heed_crawl *c, bool all)
 		return;
 	c->indexed_ms = c->now.mono_ms;
 	/* Its own transactions: a failure here is not the batch's. */
-	if (heed_store_search_catch_up(c->store, 0, &n) != HEED_OK)
+	if (heed_store_search_catch_up(c->store, all ? 0 : CRAWL_INDEX_PAGES,
+	                               &n) != HEED_OK)
 		heed_log(&c->log, HEED_LOG_WARN, "crawl",
 		         "store: catching the search index up: %s (the pages "
 		         "stay marked, for the next time)",

@@ -64,6 +64,10 @@
  * set rather than per page (2,000 pages at a time cost a fifth of what
  * indexing each page as it was written did). */
 #define CRAWL_INDEX_MS 2000
+/* The most one of those catch-ups takes on, so that on a store many
+ * workers write it returns to the crawl even if they mark pages faster
+ * than it indexes them; the end of the run takes on everything. */
+#define CRAWL_INDEX_PAGES 20000
 /* Sitemaps and feeds are read up to this size (decoded). */
 #define CRAWL_MAX_FEED_BYTES (10u * 1024 * 1024)
 /* Addresses kept per host: the robots.txt lifecycle tries each of them

@@ -35,15 +35,15 @@ static heed_status catch_up_before_read(heed_store *store)
 
 /* Calls the backend's fn with the arguments after it, once the index has
  * caught up, or returns HEED_ENOTSUP from the calling function. */
-#define SEARCH(store, fn, ...)                                  \
-	do {                                                    \
-		const struct heed__search_ops *s_ = ops(store); \
-		heed_status c_;                                 \
-		if (!s_)                                        \
-			return HEED_ENOTSUP;                    \
-		if ((c_ = catch_up_before_read(store)) != 0)    \
-			return c_;                              \
-		return s_->fn(store, __VA_ARGS__);              \
+#define SEARCH(store, fn, ...)                                     \
+	do {                                                       \
+		const struct heed__search_ops *s_ = ops(store);    \
+		heed_status c_;                                    \
+		if (!s_)                                           \
+			return HEED_ENOTSUP;                       \
+		if ((c_ = catch_up_before_read(store)) != HEED_OK) \
+			return c_;                                 \
+		return s_->fn(store, __VA_ARGS__);                 \
 	} while (0)
 
 heed_search_sort heed__search_sort(const struct heed_search_query *q)
