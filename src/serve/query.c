@@ -432,8 +432,12 @@ static bool mark_at(const struct heed__serve_marks *m, const char *s,
 	for (size_t k = 0; k < m->n; k++) {
 		const char *t = m->word[k].text;
 		size_t tl = m->word[k].len;
+		/* A mark cut inside a character (a query ending in half of
+		 * one) would end a span mid-character: not a match. */
 		if (m->word[k].inside && tl <= len - i &&
-		    memcmp(s + i, t, tl) == 0) {
+		    memcmp(s + i, t, tl) == 0 &&
+		    (i + tl == len ||
+		     ((unsigned char)s[i + tl] & 0xC0) != 0x80)) {
 			*end = i + tl;
 			return true;
 		}

@@ -1154,6 +1154,10 @@ static void test_marks(void **state)
 	         "Le [caf\xc3\xa9] du coin"},
 	        {"", "nothing", "nothing"},
 	        {"*", "a * b", "a * b"},
+	        /* A query cut in the middle of a character (U+FFFD's first
+	         * two bytes) marks no span that would end inside one. */
+	        {"\xe8\x88\x88\xef\xbf", "\xe8\x88\x88\xef\xbf\xbd",
+	         "\xe8\x88\x88\xef\xbf\xbd"},
 	};
 
 	(void)state;
