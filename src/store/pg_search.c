@@ -743,7 +743,7 @@ static heed_status pg_catch_up(heed_store *store, int64_t limit,
 	        1, params);
 	if (!r)
 		return HEED_ESTORE;
-	*indexed = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	*indexed = heed__pg_int(r, 0, 0, 0);
 	PQclear(r);
 	return HEED_OK;
 }
@@ -755,7 +755,7 @@ static heed_status pg_behind(heed_store *store, int64_t *pages)
 
 	if (!r)
 		return HEED_ESTORE;
-	*pages = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	*pages = heed__pg_int(r, 0, 0, 0);
 	PQclear(r);
 	return HEED_OK;
 }
