@@ -167,6 +167,29 @@ void heed_store_set_reconnect(heed_store *store, int64_t timeout_ms,
  * committed: a transaction that may be redone must be safe to apply twice.
  */
 heed_status heed_store_begin(heed_store *store);
+
+/*
+ * heed_store_begin for a batch that the store may do again by itself. A
+ * PostgreSQL store keeps a copy of each statement of the batch until it
+ * ends; when the server loses the batch (a restart, a cut connection, a
+ * deadlock it broke by aborting the batch), the store makes the
+ * connection again as heed_store_set_reconnect allows, sends the batch's
+ * statements again in a new transaction and goes on: the caller does not
+ * hear of it (a warning is logged). A connection lost during COMMIT is
+ * settled by asking the server whether the batch's transaction committed.
+ *
+ * Done again, every statement must get the answer it got the first time
+ * (the same rows read, the same count of rows written), since the caller
+ * may have acted on it. When one does not (another session changed what
+ * the batch read), or the batch is lost REDO_ATTEMPTS times in a row (4),
+ * or the connection cannot be made again, the batch is given up: the
+ * call answers HEED_ERETRY and heed_store_tx_lost is true, as for
+ * heed_store_begin's transaction, and the caller redoes it its own way.
+ * So a batch must not claim rows for itself (FOR UPDATE SKIP LOCKED): done
+ * again, it would claim others. For SQLite this is heed_store_begin.
+ */
+heed_status heed_store_begin_batch(heed_store *store);
+
 heed_status heed_store_commit(heed_store *store);
 heed_status heed_store_rollback(heed_store *store);
 

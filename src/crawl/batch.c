@@ -18,14 +18,15 @@
 
 /* ---- failures and batches ---- */
 
-/* The open batch cannot commit: it died with the store's connection
- * (PostgreSQL restarted, a network cut), the server ended it to break a
- * deadlock, or a worker's fence found a host it wrote for taken by
- * another; nothing of it was written. Rather than end the run, the
- * controller redoes it the only way that needs no copy of its writes:
- * once the requests in flight have ended, every idle site starts again
- * from the store (redo), which still holds their URLs queued or in
- * flight, so what the batch recorded is fetched and recorded again. */
+/* The open batch cannot commit: a worker's fence found a host it wrote
+ * for taken by another, or the store lost the batch and could not do it
+ * again itself (heed_store_begin_batch: a read that answered otherwise
+ * the second time, a server away past store.reconnect_timeout); nothing
+ * of it was written. Rather than end the run, the controller redoes it
+ * the only way that needs no copy of its writes: once the requests in
+ * flight have ended, every idle site starts again from the store (redo),
+ * which still holds their URLs queued or in flight, so what the batch
+ * recorded is fetched and recorded again. */
 static void redo_batch(heed_crawl *c, const char *why)
 {
 	heed_log(&c->log, HEED_LOG_WARN, "crawl",
@@ -69,7 +70,7 @@ bool heed__crawl_tx(heed_crawl *c)
 	c->tx_writes++;
 	if (c->in_tx)
 		return true;
-	if (heed_store_begin(c->store) != HEED_OK) {
+	if (heed_store_begin_batch(c->store) != HEED_OK) {
 		heed__crawl_store_failed(c, "starting a batch");
 		return false;
 	}

@@ -32,6 +32,22 @@ struct heed__pg {
 	bool pipeline;
 	int pending;
 	uint64_t rng; /* the back-off's jitter */
+	/* Inside heed_store_begin_batch's transaction (batch): its
+	 * statements, kept to do it again (pg.c, "Batches done again"); the
+	 * log's memory is kept from one batch to the next. */
+	bool batch;
+	struct heed__pg_redo *redo;
+};
+
+/* A statement as PQexecParams takes it, or simple for several statements
+ * without parameters (migrations, "BEGIN; ..."), which only the simple
+ * query protocol runs. */
+struct heed__pg_stmt {
+	const char *sql;
+	int n;
+	const char *const *params;
+	const int *lengths, *formats;
+	bool simple;
 };
 
 /* The first key of heed's advisory locks: "heed" in ASCII, as
@@ -90,6 +106,37 @@ char *heed__pg_bytes(heed_store *store, const PGresult *r, int row, int col,
 /* v in decimal in buf, for a parameter; returns buf. */
 #define HEED_PG_INT_SIZE 24
 const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v);
+
+/*
+ * A batch's statements, kept in the order they were sent, each with a
+ * fingerprint of its answer once read (src/store/pg_redo.c). The log owns
+ * its copies; heed__pg_redo_get's statement lives until the log is
+ * cleared.
+ */
+struct heed__pg_redo;
+struct heed__pg_redo *heed__pg_redo_new(const struct heed_allocator *alloc);
+void heed__pg_redo_free(struct heed__pg_redo *log);
+/* Forgets every statement and the transaction id. */
+void heed__pg_redo_clear(struct heed__pg_redo *log);
+/* The batch's transaction id (pg_current_xact_id's text), or NULL. */
+void heed__pg_redo_set_xid(struct heed__pg_redo *log, const char *xid);
+const char *heed__pg_redo_xid(const struct heed__pg_redo *log);
+size_t heed__pg_redo_count(const struct heed__pg_redo *log);
+/* Keeps a copy of st, unanswered: HEED_OK or HEED_ENOMEM. */
+heed_status heed__pg_redo_keep(struct heed__pg_redo *log,
+                               const struct heed__pg_stmt *st);
+/* What an answer says, as a number: the rows of a read, the count of a
+ * write. */
+uint64_t heed__pg_redo_fingerprint(const PGresult *r);
+void heed__pg_redo_answered(struct heed__pg_redo *log, size_t i,
+                            uint64_t fingerprint);
+/* Statement i, to send again. */
+void heed__pg_redo_get(const struct heed__pg_redo *log, size_t i,
+                       struct heed__pg_stmt *st);
+/* Whether statement i, done again, got the answer it got first (one it
+ * never had read is taken as it comes). */
+bool heed__pg_redo_same(struct heed__pg_redo *log, size_t i,
+                        uint64_t fingerprint);
 
 /* Row i of a result whose columns from first are the pages table's, in
  * the order of heed__sqlite_read_page (src/store/pg_pages.c); the strings

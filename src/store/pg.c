@@ -22,7 +22,9 @@
  * the statement run once more; one lost inside heed_store_begin's
  * transaction took the transaction with it, so the call, and every one
  * after it until the caller's COMMIT or ROLLBACK, answers HEED_ERETRY: the
- * caller redoes the transaction. COMMIT then never answers HEED_OK.
+ * caller redoes the transaction. COMMIT then never answers HEED_OK. A
+ * batch (heed_store_begin_batch) is done again here instead ("Batches
+ * done again", below).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -152,18 +154,7 @@ static void record_error(heed_store *store, const char *msg)
 	record(store, "", msg);
 }
 
-/* A statement for execute(): PQexecParams's arguments, or simple for
- * several statements without parameters (migrations, "BEGIN; ..."),
- * which only the simple query protocol runs. */
-struct pg_stmt {
-	const char *sql;
-	int n;
-	const char *const *params;
-	const int *lengths, *formats;
-	bool simple;
-};
-
-static PGresult *send_once(PGconn *conn, const struct pg_stmt *st)
+static PGresult *send_once(PGconn *conn, const struct heed__pg_stmt *st)
 {
 	if (st->simple)
 		return PQexec(conn, st->sql);
@@ -399,13 +390,19 @@ static void pipeline_reset(struct heed__pg *pg)
 }
 
 /* Reads one statement's answer from the pipeline; false on a failure,
- * kept in *failed (the first one; the caller PQclears it). */
-static bool pipeline_answer(PGconn *conn, PGresult **failed)
+ * kept in *failed (the first one; the caller PQclears it). A batch's
+ * statement (kept, at index kept of its log) gets its answer's
+ * fingerprint. */
+static bool pipeline_answer(struct heed__pg *pg, size_t kept, PGresult **failed)
 {
+	PGconn *conn = pg->conn;
 	PGresult *r = PQgetResult(conn), *end;
 	bool ok = r &&
 	          (succeeded(r) || PQresultStatus(r) == PGRES_PIPELINE_ABORTED);
 
+	if (r && succeeded(r) && pg->batch)
+		heed__pg_redo_answered(pg->redo, kept,
+		                       heed__pg_redo_fingerprint(r));
 	if (r && PQresultStatus(r) == PGRES_FATAL_ERROR && !*failed)
 		*failed = r;
 	else
@@ -443,14 +440,19 @@ static heed_status pipeline_failed(heed_store *store, PGresult *failed)
  * (a ROLLBACK follows).
  */
 static heed_status pipeline_end(heed_store *store, bool keep_going,
-                                const struct pg_stmt *last, PGresult **out)
+                                const struct heed__pg_stmt *last,
+                                PGresult **out)
 {
 	struct heed__pg *pg = store->pg;
 	PGresult *failed = NULL, *r = NULL;
 	bool broken = false;
+	size_t kept;
 
 	if (!pg->pipeline)
 		return HEED_OK;
+	/* The pending writes are the last ones the batch's log kept. */
+	kept = pg->batch ? heed__pg_redo_count(pg->redo) - (size_t)pg->pending
+	                 : 0;
 	if (last &&
 	    PQsendQueryParams(pg->conn, last->sql, last->n, NULL, last->params,
 	                      last->lengths, last->formats, 0) != 1)
@@ -458,7 +460,7 @@ static heed_status pipeline_end(heed_store *store, bool keep_going,
 	if (!broken && PQpipelineSync(pg->conn) != 1)
 		broken = true;
 	for (int i = 0; !broken && i < pg->pending; i++)
-		if (!pipeline_answer(pg->conn, &failed) &&
+		if (!pipeline_answer(pg, kept + (size_t)i, &failed) &&
 		    PQstatus(pg->conn) != CONNECTION_OK)
 			broken = true;
 	if (!broken && last) {
@@ -505,7 +507,8 @@ static heed_status pipeline_end(heed_store *store, bool keep_going,
 
 /* Sends a write without waiting for its answer (see above): HEED_OK, or
  * the failure to send it. */
-static heed_status pipeline_send(heed_store *store, const struct pg_stmt *st)
+static heed_status pipeline_send(heed_store *store,
+                                 const struct heed__pg_stmt *st)
 {
 	struct heed__pg *pg = store->pg;
 
@@ -543,10 +546,10 @@ static bool may_pipeline(const struct heed__pg *pg)
 	         PQtransactionStatus(pg->conn) == PQTRANS_INTRANS));
 }
 
-/* The one path of every statement to the server (see the top of the
- * file): its result, or NULL with the failure in store->pg->status
- * (heed__pg_failed) and the message in the store's. */
-static PGresult *execute(heed_store *store, const struct pg_stmt *st)
+/* Sends st once (reconnecting first when outside a transaction): its
+ * result, or NULL with the failure in store->pg->status and the message
+ * in the store's. */
+static PGresult *execute_once(heed_store *store, const struct heed__pg_stmt *st)
 {
 	struct heed__pg *pg = store->pg;
 	char why[HEED_DIAG_SIZE] = "";
@@ -638,6 +641,251 @@ static PGresult *execute(heed_store *store, const struct pg_stmt *st)
 	return NULL;
 }
 
+/*
+ * Batches done again. heed_store_begin_batch's transaction keeps a copy
+ * of each statement it sends, with a fingerprint of the answer
+ * (src/store/pg_redo.c). When the server loses the batch (a restart, a
+ * cut connection: SQLSTATE class 08 or 57P0x; a deadlock or serialization
+ * failure it broke by aborting the batch), execute() does not hand the
+ * loss to the caller: it makes the connection again if it must, begins a
+ * new transaction, sends the kept statements again in order, and then the
+ * statement that met the loss. The caller never learns of it, and a crawl
+ * does not have to start its sites again from what was committed, asking
+ * servers again for what the lost batch recorded.
+ *
+ * Done again, each statement must get the answer it got the first time
+ * (the same rows read, the same count of rows written): the caller may
+ * have acted on the first. A different answer (another worker took a
+ * lease the batch's fence read, a row whose id came from a sequence was
+ * read back) gives the batch up, and so does a failure of any other kind
+ * or REDO_ATTEMPTS losses in a row: the caller then hears HEED_ERETRY, as
+ * for any lost transaction, and redoes it its own way.
+ *
+ * A connection lost during COMMIT leaves one question: did the server
+ * commit before it went? The batch's transaction id, read when it began,
+ * answers it on the new connection (pg_xact_status): committed, the
+ * COMMIT succeeded; aborted, the batch is done again and committed; still
+ * in progress (the old session lives on in the server, cut off from
+ * heed), nobody can say yet, and the batch is given up.
+ */
+
+/* Losses in a row a batch is done again after, before it is given up. */
+#define REDO_ATTEMPTS 4
+
+#define BATCH_BEGIN_SQL "BEGIN; SELECT pg_current_xact_id();"
+
+static bool is_sql(const struct heed__pg_stmt *st, const char *sql)
+{
+	return st->simple && strcmp(st->sql, sql) == 0;
+}
+
+/* Ends the batch: nothing more is kept. */
+static void batch_end(struct heed__pg *pg)
+{
+	pg->batch = false;
+	if (pg->redo)
+		heed__pg_redo_clear(pg->redo);
+}
+
+/* Gives the lost batch up: the caller hears HEED_ERETRY from now until
+ * its ROLLBACK (as pg.c's top says of any lost transaction). */
+static PGresult *batch_given_up(heed_store *store, const char *why)
+{
+	struct heed__pg *pg = store->pg;
+	char what[HEED_DIAG_SIZE];
+
+	snprintf(what, sizeof(what), "%s", why);
+	heed_log(&store->log, HEED_LOG_WARN, "store",
+	         "a lost batch of %zu statements could not be done again (%s): "
+	         "its writes are rolled back",
+	         heed__pg_redo_count(pg->redo), what);
+	batch_end(pg);
+	return tx_lost(store, what);
+}
+
+/* Whether a lost COMMIT took effect, asked on the new connection:
+ * HEED_OK with *committed, HEED_ERETRY when the connection went again,
+ * HEED_ESTORE when the server cannot say yet. */
+static heed_status commit_outcome(heed_store *store, bool *committed)
+{
+	struct heed__pg *pg = store->pg;
+	const char *xid = heed__pg_redo_xid(pg->redo);
+	const char *state;
+	PGresult *r;
+	heed_status rc = HEED_OK;
+
+	*committed = false;
+	if (!xid)
+		return HEED_OK; /* never began: nothing to commit */
+	r = PQexecParams(pg->conn, "SELECT pg_xact_status($1::xid8);", 1, NULL,
+	                 &xid, NULL, NULL, 0);
+	if (!succeeded(r)) {
+		record_error(store, r ? PQresultErrorMessage(r) : NULL);
+		rc = connection_lost(pg->conn, r) ? HEED_ERETRY : HEED_ESTORE;
+		pg->broken = rc == HEED_ERETRY;
+	} else {
+		state = PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : "";
+		if (strcmp(state, "in progress") == 0) {
+			record(store, "",
+			       "the lost COMMIT's transaction is still "
+			       "in progress on the server");
+			rc = HEED_ESTORE;
+		}
+		*committed = strcmp(state, "committed") == 0;
+	}
+	PQclear(r);
+	return rc;
+}
+
+/* Sends the kept statements again in a new transaction: HEED_OK,
+ * HEED_ERETRY (lost again: try again), or another status (give up, the
+ * reason recorded). */
+static heed_status replay(heed_store *store)
+{
+	struct heed__pg *pg = store->pg;
+	struct heed__pg_redo *log = pg->redo;
+	PGresult *r = PQexec(pg->conn, BATCH_BEGIN_SQL);
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; rc == HEED_OK; i++) {
+		struct heed__pg_stmt st;
+		if (!succeeded(r)) {
+			record_error(store, r ? PQresultErrorMessage(r) : NULL);
+			if (connection_lost(pg->conn, r))
+				pg->broken = true;
+			rc = pg->broken || must_redo(r) ? HEED_ERETRY
+			                                : HEED_ESTORE;
+			break;
+		}
+		if (i == 0)
+			heed__pg_redo_set_xid(log, PQntuples(r) == 1
+			                                   ? PQgetvalue(r, 0, 0)
+			                                   : NULL);
+		else if (!heed__pg_redo_same(log, i - 1,
+		                             heed__pg_redo_fingerprint(r))) {
+			record(store, "",
+			       "a statement done again got another answer than "
+			       "the first time (another session changed its "
+			       "rows)");
+			rc = HEED_ESTORE;
+			break;
+		}
+		PQclear(r);
+		r = NULL;
+		if (i == heed__pg_redo_count(log))
+			break;
+		heed__pg_redo_get(log, i, &st);
+		r = send_once(pg->conn, &st);
+	}
+	PQclear(r);
+	if (rc != HEED_OK && !pg->broken)
+		PQclear(PQexec(pg->conn, "ROLLBACK;"));
+	return rc;
+}
+
+/* The batch was lost when st was sent (or before, unnoticed): done again,
+ * then st; st's result, or NULL as execute_once says. */
+static PGresult *batch_redone(heed_store *store, const struct heed__pg_stmt *st)
+{
+	struct heed__pg *pg = store->pg;
+	bool commit = is_sql(st, "COMMIT;"), committed;
+	heed_status rc;
+	PGresult *r;
+
+	for (int attempt = 1; attempt <= REDO_ATTEMPTS; attempt++) {
+		if (pg->pipeline)
+			pipeline_end(store, true, NULL, NULL);
+		pg->tx_lost = false;
+		if (pg->broken || PQstatus(pg->conn) != CONNECTION_OK) {
+			rc = reconnect(store, store->backend_err);
+			if (rc != HEED_OK)
+				return batch_given_up(store,
+				                      store->backend_err);
+			pg->broken = false;
+		} else {
+			/* The server aborted the batch: end it, and wait a
+			 * little for the session it deadlocked with. */
+			PQclear(PQexec(pg->conn, "ROLLBACK;"));
+			nap_ms(jittered(pg, FIRST_WAIT_MS));
+		}
+		rc = commit ? commit_outcome(store, &committed) : HEED_OK;
+		if (rc == HEED_OK && commit && committed) {
+			batch_end(pg);
+			pg->status = HEED_OK;
+			return PQmakeEmptyPGresult(pg->conn, PGRES_COMMAND_OK);
+		}
+		if (rc == HEED_OK)
+			rc = replay(store);
+		if (rc == HEED_ERETRY)
+			continue;
+		if (rc != HEED_OK)
+			return batch_given_up(store, store->backend_err);
+		heed_log(&store->log, HEED_LOG_WARN, "store",
+		         "a lost batch was done again on a new connection: its "
+		         "%zu statements sent again, all answered as before",
+		         heed__pg_redo_count(pg->redo));
+		r = execute_once(store, st);
+		if (r || !pg->tx_lost)
+			return r;
+	}
+	return batch_given_up(store, "lost again each time it was done again");
+}
+
+/* Keeps st, answered by r, in the batch's log; out of memory, the batch
+ * can no longer be done again, and a loss reaches the caller. */
+static void batch_keep(struct heed__pg *pg, const struct heed__pg_stmt *st,
+                       const PGresult *r)
+{
+	if (heed__pg_redo_keep(pg->redo, st) != HEED_OK) {
+		batch_end(pg);
+		return;
+	}
+	if (r)
+		heed__pg_redo_answered(pg->redo,
+		                       heed__pg_redo_count(pg->redo) - 1,
+		                       heed__pg_redo_fingerprint(r));
+}
+
+/* The one path of every statement to the server (see the top of the
+ * file): its result, or NULL with the failure in store->pg->status
+ * (heed__pg_failed) and the message in the store's. */
+static PGresult *execute(heed_store *store, const struct heed__pg_stmt *st)
+{
+	struct heed__pg *pg = store->pg;
+	bool ends = is_sql(st, "COMMIT;") || is_sql(st, "ROLLBACK;");
+	PGresult *r = execute_once(store, st);
+
+	if (!pg || !pg->batch)
+		return r;
+	if (!r && pg->tx_lost && !is_sql(st, "ROLLBACK;"))
+		r = batch_redone(store, st);
+	if (ends)
+		batch_end(pg);
+	else if (r && pg->batch)
+		batch_keep(pg, st, r);
+	return r;
+}
+
+static heed_status pg_begin_batch(heed_store *store)
+{
+	struct heed__pg *pg = store->pg;
+	const struct heed__pg_stmt st = {
+	        BATCH_BEGIN_SQL, 0, NULL, NULL, NULL, true};
+	PGresult *r;
+
+	if (!pg->redo && !(pg->redo = heed__pg_redo_new(store->alloc)))
+		return HEED_ENOMEM;
+	batch_end(pg);
+	r = execute(store, &st);
+	if (!r)
+		return heed__pg_failed(store);
+	heed__pg_redo_set_xid(pg->redo,
+	                      PQntuples(r) == 1 ? PQgetvalue(r, 0, 0) : NULL);
+	PQclear(r);
+	pg->batch = true;
+	return HEED_OK;
+}
+
 heed_status heed__pg_failed(const heed_store *store)
 {
 	return store->pg && store->pg->status != HEED_OK ? store->pg->status
@@ -654,7 +902,8 @@ PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
                             const char *const *params, const int *lengths,
                             const int *formats)
 {
-	const struct pg_stmt st = {sql, n, params, lengths, formats, false};
+	const struct heed__pg_stmt st = {sql,     n,       params,
+	                                 lengths, formats, false};
 
 	return execute(store, &st);
 }
@@ -662,11 +911,23 @@ PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
                          const char *const *params, int64_t *changed)
 {
-	const struct pg_stmt st = {sql, n, params, NULL, NULL, false};
+	const struct heed__pg_stmt st = {sql, n, params, NULL, NULL, false};
 	PGresult *r;
 
-	if (!changed && may_pipeline(store->pg))
-		return pipeline_send(store, &st);
+	if (!changed && may_pipeline(store->pg)) {
+		struct heed__pg *pg = store->pg;
+		heed_status rc = pipeline_send(store, &st);
+		if (rc == HEED_OK && pg->batch)
+			batch_keep(pg, &st, NULL);
+		if (rc != HEED_ERETRY || !pg->batch)
+			return rc;
+		/* Lost with the writes sent before: done again, then st. */
+		r = batch_redone(store, &st);
+		if (r && pg->batch)
+			batch_keep(pg, &st, r);
+		PQclear(r);
+		return r ? HEED_OK : heed__pg_failed(store);
+	}
 	r = execute(store, &st);
 
 	if (changed)
@@ -738,7 +999,7 @@ const char *heed__pg_i64(char buf[HEED_PG_INT_SIZE], int64_t v)
 /* Several statements, no parameters (migrations, BEGIN; ...). */
 static heed_status pg_exec(heed_store *store, const char *sql)
 {
-	const struct pg_stmt st = {sql, 0, NULL, NULL, NULL, true};
+	const struct heed__pg_stmt st = {sql, 0, NULL, NULL, NULL, true};
 	PGresult *r = execute(store, &st);
 
 	if (!r)
@@ -881,6 +1142,7 @@ static void pg_close(heed_store *store)
 		                : "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
 		                  ", " HEED_PG_LOCK_CRAWL ");"));
 	PQfinish(store->pg->conn);
+	heed__pg_redo_free(store->pg->redo);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;
 }
@@ -1002,6 +1264,7 @@ const struct heed_store_backend heed__pg_backend = {
         .open = pg_open,
         .close = pg_close,
         .exec = pg_exec,
+        .begin_batch = pg_begin_batch,
         .schema_version = pg_schema_version,
         .errmsg = pg_errmsg,
         .lock = pg_lock,

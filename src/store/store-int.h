@@ -355,6 +355,8 @@ struct heed_store_backend {
 	                    unsigned flags, struct heed_diag *diag);
 	void (*close)(heed_store *store);
 	heed_status (*exec)(heed_store *store, const char *sql);
+	/* heed_store_begin_batch; NULL: begin_sql, as heed_store_begin. */
+	heed_status (*begin_batch)(heed_store *store);
 	heed_status (*schema_version)(heed_store *store, const char *area,
 	                              int *version);
 	/* The backend's last error message, for heed__store_fail. */

@@ -322,6 +322,13 @@ heed_status heed_store_begin(heed_store *store)
 	return store->backend->exec(store, store->backend->begin_sql);
 }
 
+heed_status heed_store_begin_batch(heed_store *store)
+{
+	if (store->backend->begin_batch)
+		return store->backend->begin_batch(store);
+	return heed_store_begin(store);
+}
+
 heed_status heed_store_commit(heed_store *store)
 {
 	return store->backend->exec(store, "COMMIT;");

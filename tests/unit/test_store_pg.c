@@ -748,6 +748,87 @@ static void test_restart_inside_transaction(void **state)
 	heed_store_close(s);
 }
 
+/* A batch (heed_store_begin_batch) lost by a restart, a terminated
+ * session with writes unanswered, or at its COMMIT is done again by the
+ * store: the caller's calls succeed, every write lands once, and a
+ * warning says so. One whose read would answer otherwise the second time
+ * is given up: HEED_ERETRY, as for any lost transaction. */
+static void test_batch_done_again(void **state)
+{
+	char url[256];
+	heed_store *s;
+	struct logged l = {0};
+	struct heed_logger log = {keep_log, &l, HEED_LOG_DEBUG};
+	int64_t counts[4], id;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, &log);
+	/* A restart between two writes. */
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	add_url(s, "http://a.test/1", HEED_OK);
+	server("restart");
+	add_url(s, "http://a.test/2", HEED_OK);
+	assert_non_null(strstr(l.last, "done again on a new connection"));
+	add_url(s, "http://a.test/3", HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_false(heed_store_tx_lost(s));
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) || ' ' || "
+	                                          "count(DISTINCT url) FROM "
+	                                          "frontier;"),
+	                    "3 3");
+	/* Writes sent without waiting, then the session ended: the next
+	 * read joins the pipeline, meets the loss, and is answered after
+	 * the batch was done again. */
+	id = strtoll(heed_test_pg_sql(url, "SELECT min(id) FROM frontier;"),
+	             NULL, 10);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_DONE, 0),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_set_state(s, id + 1, HEED_FRONTIER_DONE, 0),
+	        HEED_OK);
+	terminate_mine(url);
+	l.last[0] = '\0';
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_DONE], 2);
+	assert_non_null(strstr(l.last, "done again on a new connection"));
+	/* Lost just before COMMIT: the server says the first transaction
+	 * did not commit, so it is done again and committed once. */
+	add_url(s, "http://a.test/4", HEED_OK);
+	terminate_mine(url);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FILTER (WHERE state = "
+	                              "2) || ' ' || count(*) FROM frontier;"),
+	        "2 4");
+	/* Another session changes what the batch read: given up. */
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	assert_int_equal(queued(s), 2);
+	add_url(s, "http://a.test/5", HEED_OK);
+	heed_test_pg_sql(url, "UPDATE frontier SET state = 0;");
+	terminate_mine(url);
+	add_url(s, "http://a.test/6", HEED_ERETRY);
+	assert_true(heed_store_tx_lost(s));
+	assert_non_null(strstr(l.last, "could not be done again"));
+	assert_non_null(strstr(heed_store_errmsg(s), "another answer"));
+	assert_int_equal(heed_store_commit(s), HEED_ERETRY);
+	assert_int_equal(heed_store_rollback(s), HEED_OK);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "frontier;"),
+	                    "4");
+	/* The next batch is kept afresh. */
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	add_url(s, "http://a.test/5", HEED_OK);
+	terminate_mine(url);
+	add_url(s, "http://a.test/6", HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(queued(s), 6);
+	heed_store_close(s);
+}
+
 /* The id of the first frontier row. */
 static int64_t first_id(const char *url)
 {
@@ -945,6 +1026,7 @@ int main(void)
 	        cmocka_unit_test(test_server_down_past_timeout),
 	        cmocka_unit_test(test_restart_inside_transaction),
 	        cmocka_unit_test(test_pipelined_writes),
+	        cmocka_unit_test(test_batch_done_again),
 	        cmocka_unit_test(test_irc_batch_replayed),
 	        cmocka_unit_test(test_lock_taken_meanwhile),
 	};
