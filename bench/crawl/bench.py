@@ -728,6 +728,9 @@ WRITE_TABLES = ("pages", "search_docs", "page_tags", "frontier",
                 "site_leases", "lease_origins", "lease_workers", "crawl_runs")
 
 
+TOP_STATEMENTS = 14
+
+
 def pg_writes(pg):
     """Rows written per table (pg_stat_user_tables: inserted, updated,
     of which HOT, deleted) and the database's commits, once the workers'
@@ -754,8 +757,21 @@ def pg_writes(pg):
             name, calls, ms = line.strip().split("|")
             search_fns[name] = {"calls": int(calls),
                                 "s": round(float(ms) / 1000, 2)}
+    # The statements the server spent most time on, top level (the
+    # pg_stat_statements extension, loaded by run_pg).
+    statements = []
+    for line in pg.psql(
+            "SELECT calls, round(total_exec_time::numeric, 1), rows, "
+            "left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM "
+            "stats.pg_stat_statements WHERE dbid = (SELECT oid FROM "
+            "pg_database WHERE datname = current_database()) ORDER BY "
+            "total_exec_time DESC LIMIT %d" % TOP_STATEMENTS).splitlines():
+        if line.strip():
+            calls, ms, rows, query = line.strip().split("|", 3)
+            statements.append({"calls": int(calls), "ms": float(ms),
+                               "rows": int(rows), "query": query})
     return {"row_writes": writes, "commits": commits,
-            "search_functions": search_fns}
+            "search_functions": search_fns, "statements": statements}
 
 
 def wal_position(pg):
@@ -785,9 +801,15 @@ def run_pg(a, run, argv):
         logs = [os.path.join(run, "output-w%d.log" % k if a.workers
                              else "output.log")
                 for k in range(1, len(argvs) + 1)]
-        # Times the search area's functions (SQL ones too).
+        # Times the search area's functions (SQL ones too), and each
+        # statement (in a schema of its own: heed refuses a schema that
+        # holds relations it did not make).
         pg.psql("ALTER SYSTEM SET track_functions = 'all'")
-        pg.psql("SELECT pg_reload_conf()")
+        pg.psql("ALTER SYSTEM SET shared_preload_libraries = "
+                "'pg_stat_statements'")
+        pg.ctl("restart")
+        pg.psql("CREATE SCHEMA stats; CREATE EXTENSION pg_stat_statements "
+                "SCHEMA stats")
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
         procs = run_many(argvs, a.timeout, logs, cpu.tick,
@@ -1386,6 +1408,12 @@ def report_pg(r, say):
             "sessions; %.2f ms a call, %.2f ms a page stored)" % (
                 name, f["calls"], f["s"],
                 1000 * f["s"] / max(f["calls"], 1), 1000 * f["s"] / pages))
+    say("  statements by the server's time (pg_stat_statements, top "
+        "level): ms in all, ms a page stored, calls a page, rows a call")
+    for st in r["statements"]:
+        say("    %9.1f %6.3f %6.2f %7.1f  %s" % (
+            st["ms"], st["ms"] / pages, st["calls"] / pages,
+            st["rows"] / max(st["calls"], 1), st["query"]))
     if r["workers"]:
         say("  claims %s, %s/s over the wall; %d sites claimed (%.1f/s; "
             "%d taken over after expiry), %d released, %d lost" % (
