@@ -94,19 +94,21 @@
 	"WHEN m[7] IS NULL OR upper(m[7]) = 'Z' THEN 0 ELSE (CASE WHEN "       \
 	"left(m[7], 1) = '-' THEN -1 ELSE 1 END) * (substr(m[7], 2, "          \
 	"2)::int * 3600 + substr(m[7], 5, 2)::int * 60) END); END $f$;"
-/* heed_unixepoch again, the same answers at a thirtieth of the cost: a
- * match with capture groups runs PostgreSQL's slower regular expression
- * engine (about 0.07 ms; 0.25 ms inside PL/pgSQL), and the index on a
- * page's date calls it for every page written. A match without captures
- * only checks the form; the fields then sit at fixed places. */
+/* heed_unixepoch again, at a thirtieth of the cost: a match with capture
+ * groups runs PostgreSQL's slower regular expression engine (about 0.07
+ * ms; 0.25 ms inside PL/pgSQL), and the index on a page's date calls it
+ * for every page written. A match without captures only checks the form;
+ * the fields then sit at fixed places. Like SQLite, and unlike the first
+ * version, an offset or Z only follows a time: "2024-02-03-05:00" is no
+ * date. */
 #define FN_UNIXEPOCH_V6                                                        \
 	"CREATE OR REPLACE FUNCTION heed_unixepoch(t text) RETURNS bigint "    \
 	"LANGUAGE plpgsql IMMUTABLE STRICT AS $f$ DECLARE n int := "           \
 	"length(t); off int := 0; y int; mo int; d int; h int := 0; mi int "   \
 	":= 0; s text := '0'; BEGIN IF t !~ '^\\d{4}-\\d{2}-\\d{2}(?:[T "      \
-	"]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?)?(?:[Zz]|[+-]\\d{2}:\\d{2})?$" \
-	"' "                                                                   \
-	"THEN RETURN NULL; END IF; IF right(t, 1) IN ('Z', 'z') THEN n := n "  \
+	"]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:[Zz]|[+-]\\d{2}:\\d{2})?)?$" \
+	"' THEN RETURN NULL; END IF; IF right(t, 1) IN ('Z', 'z') THEN n := "  \
+	"n "                                                                   \
 	"- 1; ELSIF n >= 16 AND substr(t, n - 5, 1) IN ('+', '-') THEN off "   \
 	":= (CASE WHEN substr(t, n - 5, 1) = '-' THEN -1 ELSE 1 END) * "       \
 	"(substr(t, n - 4, 2)::int * 3600 + substr(t, n - 1, 2)::int * 60); "  \
@@ -325,9 +327,10 @@ static const char *const pg_search_migrations[] = {
         "EXECUTE FUNCTION heed_search_mark();"
         "CREATE TRIGGER search_mark_au " PAGE_CHANGED
         " EXECUTE FUNCTION heed_search_mark();",
-        /* 6: the date of a page read at a thirtieth of the cost (above);
-         * the index on it holds the same values, so it stands. */
-        FN_UNIXEPOCH_V6,
+        /* 6: the date of a page read at a thirtieth of the cost, and as
+         * SQLite reads it (above); the index on it is built again for
+         * the dates the first version read otherwise. */
+        FN_UNIXEPOCH_V6 "REINDEX INDEX pages_search_date;",
 };
 
 const struct heed_store_area heed__pg_search_area = {

@@ -1474,7 +1474,15 @@ static const char *const odd_dates[] = {"2024-02-30",
                                         "2022-01-15T10:20:30.75Z",
                                         "2022-13-01",
                                         "0000-06-01",
-                                        "20220115"};
+                                        "20220115",
+                                        "2024-02-30-05:00",
+                                        "2024-01-01 10:11",
+                                        "2024-01-01T10:11:59.999+14:00",
+                                        "2024-01-01T10:11:12.5z",
+                                        "2024-01-01T10:11:60",
+                                        "2024-01-01T10:60",
+                                        "2024-01-32",
+                                        "2024-1-01"};
 
 /* The home page's totals, the tags and the sites of s, at NOW. */
 static void lists_of(heed_store *s, struct heed_search_totals *t,
