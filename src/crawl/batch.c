@@ -35,6 +35,7 @@ static void redo_batch(heed_crawl *c, const char *why)
 	         why, c->tx_writes);
 	c->in_tx = false;
 	c->tx_writes = 0;
+	c->unmarked_count = 0;
 	c->run_pages = c->run_errors = 0;
 	c->rewinding = true;
 	/* Reconnects, waiting as store.reconnect_timeout allows. */
@@ -79,6 +80,52 @@ bool heed__crawl_tx(heed_crawl *c)
 	return true;
 }
 
+/* The mark is written directly when the list cannot grow. */
+void heed__crawl_in_flight(heed_crawl *c, int64_t id)
+{
+	if (!heed__crawl_tx(c))
+		return;
+	if (c->unmarked_count == c->unmarked_cap) {
+		size_t cap = c->unmarked_cap ? c->unmarked_cap * 2 : 256;
+		int64_t *n =
+		        heed__realloc(c->alloc, c->unmarked, cap * sizeof(*n));
+		if (!n) {
+			if (heed_store_frontier_set_state(
+			            c->store, id, HEED_FRONTIER_IN_FLIGHT, 0) !=
+			    HEED_OK)
+				heed__crawl_store_failed(
+				        c, "marking a URL in flight");
+			return;
+		}
+		c->unmarked = n;
+		c->unmarked_cap = cap;
+	}
+	c->unmarked[c->unmarked_count++] = id;
+}
+
+/* The list holds the requests started in one batch (a few hundred): a
+ * scan from the newest is cheaper than a store statement. */
+void heed__crawl_unmark(heed_crawl *c, int64_t id)
+{
+	for (size_t i = c->unmarked_count; i-- > 0;)
+		if (c->unmarked[i] == id) {
+			c->unmarked[i] = c->unmarked[--c->unmarked_count];
+			return;
+		}
+}
+
+void heed__crawl_mark_in_flight(heed_crawl *c)
+{
+	while (c->unmarked_count && c->failed == HEED_OK && !c->rewinding) {
+		int64_t id = c->unmarked[--c->unmarked_count];
+		if (heed_store_frontier_set_state(c->store, id,
+		                                  HEED_FRONTIER_IN_FLIGHT,
+		                                  0) != HEED_OK)
+			heed__crawl_store_failed(c, "marking a URL in flight");
+	}
+	c->unmarked_count = 0;
+}
+
 static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)
 {
 	return heed_polite_delay_ms(c->polite, s->host->name);
@@ -110,6 +157,9 @@ void heed__crawl_commit(heed_crawl *c)
 	write_offers(c);
 	if (!c->in_tx)
 		return;
+	heed__crawl_mark_in_flight(c);
+	if (!c->in_tx)
+		return; /* a mark's statement lost the batch */
 	/* A worker's batch commits only for hosts it still holds. */
 	if (!heed__worker_fence(c)) {
 		redo_batch(c, "a lease was lost before the batch that wrote "
@@ -247,4 +297,7 @@ void heed__worker_free(heed_crawl *c)
 	heed__free(c->alloc, c->w.touched);
 	c->w.touched = NULL;
 	c->w.touched_count = c->w.touched_cap = 0;
+	heed__free(c->alloc, c->unmarked);
+	c->unmarked = NULL;
+	c->unmarked_count = c->unmarked_cap = 0;
 }

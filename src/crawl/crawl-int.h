@@ -518,6 +518,11 @@ struct heed_crawl {
 	/* The open batch. */
 	bool in_tx;
 	int tx_writes;
+	/* Frontier rows whose request started in the open batch and is not
+	 * marked in flight in the store yet (batch.c, heed__crawl_in_flight).
+	 */
+	int64_t *unmarked;
+	size_t unmarked_count, unmarked_cap;
 	int64_t tx_start_ms;
 	int64_t indexed_ms; /* when the search index last caught up */
 	int64_t run_pages, run_errors; /* added to the run row per batch */
@@ -671,6 +676,17 @@ void heed__crawl_commit(heed_crawl *c);
  * every CRAWL_INDEX_MS, or now when all (the end of the run). A failure
  * is logged and leaves the marks for the next time. */
 void heed__crawl_index(heed_crawl *c, bool all);
+/* The request for frontier row id started: the row is marked in flight
+ * when the batch commits, unless heed__crawl_unmark says before that the
+ * URL was settled otherwise (most answers come within the batch, and one
+ * write of the row then does for two). */
+void heed__crawl_in_flight(heed_crawl *c, int64_t id);
+/* Row id is about to be written with its outcome: no in-flight mark for
+ * it is needed any more. */
+void heed__crawl_unmark(heed_crawl *c, int64_t id);
+/* Writes the in-flight marks still owed, before a statement that reads or
+ * changes rows by their state (a site's queue dropped or requeued). */
+void heed__crawl_mark_in_flight(heed_crawl *c);
 /* Records a store failure: the run ends after the current call, or, for
  * a batch the store lost, the batch is redone. */
 void heed__crawl_store_failed(heed_crawl *c, const char *what);
@@ -682,7 +698,7 @@ void heed__worker_touch(heed_crawl *c, struct heed__host *h);
 bool heed__worker_fence(heed_crawl *c);
 /* h's lease is lost (why, for the log): no request to it starts here. */
 void heed__lease_lose(heed_crawl *c, struct heed__host *h, const char *why);
-/* Frees the batch's list of hosts. */
+/* Frees the batch's lists of hosts and of marks owed. */
 void heed__worker_free(heed_crawl *c);
 
 /* ---- a worker's claims, renewals and hand-backs (worker.c) ---- */

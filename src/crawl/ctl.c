@@ -527,11 +527,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	} else if (job->kind == JOB_ACAPREF) {
 		heed__acapref_headers(c, s, req);
 	} else if (req->job.id) {
-		if (heed__crawl_tx(c) &&
-		    heed_store_frontier_set_state(c->store, req->job.id,
-		                                  HEED_FRONTIER_IN_FLIGHT,
-		                                  0) != HEED_OK)
-			heed__crawl_store_failed(c, "marking a URL in flight");
+		heed__crawl_in_flight(c, req->job.id);
 		/* A start page is read whole in the incremental mode until
 		 * the store knows the site's sitemaps and feeds: the page
 		 * announces them. */

@@ -879,6 +879,7 @@ static void requeue_dropped(heed_crawl *c, struct heed__site *s)
 {
 	int64_t n = 0;
 
+	heed__crawl_mark_in_flight(c);
 	if (!heed__crawl_tx(c) || heed_store_frontier_undrop_host(
 	                                  c->store, s->origin, &n) != HEED_OK) {
 		heed__crawl_store_failed(c, "requeueing a site's URLs");

@@ -95,6 +95,7 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		 * that the site gets it back if a later process of the run
 		 * qualifies it (lifecycle.c). */
 		c->p.skipped++;
+		heed__crawl_mark_in_flight(c);
 		if (heed_store_frontier_drop_host(c->store, s->origin, NULL) !=
 		    HEED_OK)
 			heed__crawl_store_failed(c, "dropping a URL");
@@ -235,6 +236,7 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
 	heed__sched_drop(&c->sched, &s->lane);
 	heed__acapref_dropped(c, s, why);
 	heed__worker_touch(c, s->host);
+	heed__crawl_mark_in_flight(c); /* a URL in flight is not dropped */
 	if (heed__crawl_tx(c) &&
 	    heed_store_frontier_drop_host(c->store, s->origin, &n) != HEED_OK)
 		heed__crawl_store_failed(c, "dropping a queue");
@@ -250,6 +252,7 @@ void heed__queue_finish(heed_crawl *c, const struct heed__job *job, int outcome)
 		return;
 	if (c->p.queued > 0)
 		c->p.queued--;
+	heed__crawl_unmark(c, job->id);
 	if (heed__crawl_tx(c) &&
 	    heed_store_frontier_set_state(c->store, job->id, HEED_FRONTIER_DONE,
 	                                  outcome) != HEED_OK)
@@ -272,6 +275,7 @@ bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
 		heed__queue_finish(c, job, outcome);
 		return false;
 	}
+	heed__crawl_unmark(c, job->id);
 	if (!heed__crawl_tx(c) ||
 	    heed_store_frontier_retry(c->store, job->id, &tries) != HEED_OK) {
 		heed__crawl_store_failed(c, "putting a URL back in the queue");
@@ -300,6 +304,7 @@ void heed__queue_restart(heed_crawl *c, struct heed__site *s)
 {
 	int64_t requeued = 0;
 
+	heed__crawl_mark_in_flight(c);
 	if (heed_store_frontier_recover_host(c->store, s->origin, &requeued) !=
 	    HEED_OK) {
 		heed__crawl_store_failed(c, "recovering a site's queue");
