@@ -761,7 +761,8 @@ def pg_writes(pg):
     # pg_stat_statements extension, loaded by run_pg).
     statements = []
     for line in pg.psql(
-            "SELECT calls, round(total_exec_time::numeric, 1), rows, "
+            "SELECT calls, round((total_exec_time + total_plan_time)"
+            "::numeric, 1), rows, "
             "left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM "
             "stats.pg_stat_statements WHERE dbid = (SELECT oid FROM "
             "pg_database WHERE datname = current_database()) ORDER BY "
@@ -810,6 +811,8 @@ def run_pg(a, run, argv):
         pg.ctl("restart")
         pg.psql("CREATE SCHEMA stats; CREATE EXTENSION pg_stat_statements "
                 "SCHEMA stats")
+        pg.psql("ALTER SYSTEM SET pg_stat_statements.track_planning = on")
+        pg.psql("SELECT pg_reload_conf()")
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
         procs = run_many(argvs, a.timeout, logs, cpu.tick,

@@ -37,6 +37,10 @@ struct heed__pg {
 	 * log's memory is kept from one batch to the next. */
 	bool batch;
 	struct heed__pg_redo *redo;
+	/* The batch's statements prepared on this connection (pg.c,
+	 * "Statements planned once"); forgotten when it is made again. */
+	struct heed__pg_prepared *prepared;
+	int prepared_count;
 };
 
 /* A statement as PQexecParams takes it, or simple for several statements

@@ -154,10 +154,15 @@ static void record_error(heed_store *store, const char *msg)
 	record(store, "", msg);
 }
 
-static PGresult *send_once(PGconn *conn, const struct heed__pg_stmt *st)
+/* name: st prepared on conn under that name, or NULL. */
+static PGresult *send_once(PGconn *conn, const struct heed__pg_stmt *st,
+                           const char *name)
 {
 	if (st->simple)
 		return PQexec(conn, st->sql);
+	if (name)
+		return PQexecPrepared(conn, name, st->n, st->params,
+		                      st->lengths, st->formats, 0);
 	return PQexecParams(conn, st->sql, st->n, NULL, st->params, st->lengths,
 	                    st->formats, 0);
 }
@@ -219,6 +224,36 @@ static int64_t jittered(struct heed__pg *pg, int64_t wait)
 	pg->rng ^= pg->rng >> 7;
 	pg->rng ^= pg->rng << 17;
 	return wait / 2 + (int64_t)(pg->rng % (uint64_t)(wait / 2 + 1));
+}
+
+/*
+ * Statements planned once. A statement sent with its text is parsed and
+ * planned by the server every time: for the crawl's small writes and
+ * reads that cost more than running them (pg_stat_statements with
+ * track_planning: 0.2 ms a page of planning beside 0.6 of execution). A
+ * batch's statements are prepared on the connection the first time they
+ * are sent and executed by name after that. Only a batch's: a search's
+ * plan depends on its parameters, and a plan made once for all of them
+ * could be a poor one. A new connection has none prepared.
+ */
+
+/* Distinct statements prepared at most: the crawl's batches use about
+ * thirty; past the bound, statements go with their text. */
+#define PG_PREPARED_MAX 128
+#define PG_NAME_SIZE    16
+
+struct heed__pg_prepared {
+	uint64_t hash;
+	char *sql;
+};
+
+static void prepared_forget(heed_store *store)
+{
+	struct heed__pg *pg = store->pg;
+
+	for (int i = 0; i < pg->prepared_count; i++)
+		heed__free(store->alloc, pg->prepared[i].sql);
+	pg->prepared_count = 0;
 }
 
 /* The pid heed[N] of the session holding the crawl lock, or 0. */
@@ -326,6 +361,7 @@ static heed_status reconnect(heed_store *store, const char *why)
 		         "(%s): reconnecting, attempt %d after %.1f s",
 		         store->location, lost, attempt, (double)nap / 1000);
 		PQreset(pg->conn);
+		prepared_forget(store);
 		if (PQstatus(pg->conn) == CONNECTION_OK) {
 			pg->broken = false; /* restore's lock_holder runs */
 			rc = restore(store);
@@ -441,7 +477,7 @@ static heed_status pipeline_failed(heed_store *store, PGresult *failed)
  */
 static heed_status pipeline_end(heed_store *store, bool keep_going,
                                 const struct heed__pg_stmt *last,
-                                PGresult **out)
+                                const char *last_name, PGresult **out)
 {
 	struct heed__pg *pg = store->pg;
 	PGresult *failed = NULL, *r = NULL;
@@ -454,8 +490,12 @@ static heed_status pipeline_end(heed_store *store, bool keep_going,
 	kept = pg->batch ? heed__pg_redo_count(pg->redo) - (size_t)pg->pending
 	                 : 0;
 	if (last &&
-	    PQsendQueryParams(pg->conn, last->sql, last->n, NULL, last->params,
-	                      last->lengths, last->formats, 0) != 1)
+	    (last_name ? PQsendQueryPrepared(pg->conn, last_name, last->n,
+	                                     last->params, last->lengths,
+	                                     last->formats, 0)
+	               : PQsendQueryParams(pg->conn, last->sql, last->n, NULL,
+	                                   last->params, last->lengths,
+	                                   last->formats, 0)) != 1)
 		broken = true;
 	if (!broken && PQpipelineSync(pg->conn) != 1)
 		broken = true;
@@ -505,15 +545,74 @@ static heed_status pipeline_end(heed_store *store, bool keep_going,
 	return HEED_OK;
 }
 
+/* The name st is prepared under on this connection ("Statements planned
+ * once"), preparing it first (after the pipeline's pending answers) when
+ * it is new; NULL: send it with its text (not a batch's, too many, or the
+ * preparing failed: then pg->tx_lost says whether the batch went too). */
+static const char *statement_name(heed_store *store,
+                                  const struct heed__pg_stmt *st,
+                                  char name[PG_NAME_SIZE])
+{
+	struct heed__pg *pg = store->pg;
+	uint64_t hash;
+	PGresult *r;
+	char *sql;
+	int i;
+
+	if (!pg->batch || st->simple || pg->tx_lost || pg->broken)
+		return NULL;
+	hash = heed__hash_str(st->sql);
+	for (i = 0; i < pg->prepared_count; i++)
+		if (pg->prepared[i].hash == hash &&
+		    strcmp(pg->prepared[i].sql, st->sql) == 0)
+			break;
+	snprintf(name, PG_NAME_SIZE, "heed_%d", i);
+	if (i < pg->prepared_count)
+		return name;
+	if (i == PG_PREPARED_MAX ||
+	    (!pg->prepared &&
+	     !(pg->prepared = heed__calloc(store->alloc, PG_PREPARED_MAX,
+	                                   sizeof(*pg->prepared)))) ||
+	    !(sql = heed__strndup(store->alloc, st->sql, strlen(st->sql))))
+		return NULL;
+	if (pg->pipeline &&
+	    pipeline_end(store, false, NULL, NULL, NULL) != HEED_OK) {
+		heed__free(store->alloc, sql);
+		return NULL;
+	}
+	r = PQprepare(pg->conn, name, st->sql, st->n, NULL);
+	if (!succeeded(r)) {
+		record_error(store, r ? PQresultErrorMessage(r) : NULL);
+		if (connection_lost(pg->conn, r)) {
+			pg->broken = true;
+			tx_lost(store, store->backend_err);
+		}
+		PQclear(r);
+		heed__free(store->alloc, sql);
+		return NULL;
+	}
+	PQclear(r);
+	pg->prepared[i].hash = hash;
+	pg->prepared[i].sql = sql;
+	pg->prepared_count++;
+	return name;
+}
+
 /* Sends a write without waiting for its answer (see above): HEED_OK, or
  * the failure to send it. */
 static heed_status pipeline_send(heed_store *store,
                                  const struct heed__pg_stmt *st)
 {
 	struct heed__pg *pg = store->pg;
+	char buf[PG_NAME_SIZE];
+	const char *name = statement_name(store, st, buf);
 
+	if (pg->tx_lost) {
+		pg->status = HEED_ERETRY;
+		return HEED_ERETRY;
+	}
 	if (pg->pending >= PG_PIPELINE_MAX) {
-		heed_status rc = pipeline_end(store, false, NULL, NULL);
+		heed_status rc = pipeline_end(store, false, NULL, NULL, NULL);
 		if (rc != HEED_OK)
 			return rc;
 	}
@@ -522,10 +621,13 @@ static heed_status pipeline_send(heed_store *store,
 			return HEED_ESTORE;
 		pg->pipeline = true;
 	}
-	if (PQsendQueryParams(pg->conn, st->sql, st->n, NULL, st->params,
-	                      st->lengths, st->formats, 0) != 1) {
+	if ((name ? PQsendQueryPrepared(pg->conn, name, st->n, st->params,
+	                                st->lengths, st->formats, 0)
+	          : PQsendQueryParams(pg->conn, st->sql, st->n, NULL,
+	                              st->params, st->lengths, st->formats,
+	                              0)) != 1) {
 		record_error(store, PQerrorMessage(pg->conn));
-		pipeline_end(store, true, NULL, NULL);
+		pipeline_end(store, true, NULL, NULL, NULL);
 		pg->broken = true;
 		tx_lost(store, store->backend_err);
 		return HEED_ERETRY;
@@ -552,7 +654,8 @@ static bool may_pipeline(const struct heed__pg *pg)
 static PGresult *execute_once(heed_store *store, const struct heed__pg_stmt *st)
 {
 	struct heed__pg *pg = store->pg;
-	char why[HEED_DIAG_SIZE] = "";
+	char why[HEED_DIAG_SIZE] = "", buf[PG_NAME_SIZE];
+	const char *name;
 	PGresult *r;
 	heed_status rc;
 	bool in_tx;
@@ -569,16 +672,19 @@ static PGresult *execute_once(heed_store *store, const struct heed__pg_stmt *st)
 		pg->status = HEED_EBUSY;
 		return NULL;
 	}
+	name = statement_name(store, st, buf);
 	if (pg->pipeline && !st->simple) {
 		/* One round trip: the writes sent before, then st. */
 		r = NULL;
-		return pipeline_end(store, false, st, &r) == HEED_OK ? r : NULL;
+		return pipeline_end(store, false, st, name, &r) == HEED_OK
+		               ? r
+		               : NULL;
 	}
 	if (pg->pipeline) {
 		/* The writes sent before answer first, in order; a string of
 		 * several statements (the simple protocol) cannot join them. */
 		rc = pipeline_end(store, strcmp(st->sql, "ROLLBACK;") == 0,
-		                  NULL, NULL);
+		                  NULL, NULL, NULL);
 		if (rc != HEED_OK) {
 			pg->status = rc;
 			return NULL;
@@ -610,9 +716,10 @@ static PGresult *execute_once(heed_store *store, const struct heed__pg_stmt *st)
 				return NULL;
 			}
 			pg->broken = false;
+			name = NULL; /* prepared on the connection that went */
 		}
 		in_tx = PQtransactionStatus(pg->conn) != PQTRANS_IDLE;
-		r = send_once(pg->conn, st);
+		r = send_once(pg->conn, st, name);
 		if (succeeded(r)) {
 			pg->status = HEED_OK;
 			return r;
@@ -775,7 +882,7 @@ static heed_status replay(heed_store *store)
 		if (i == heed__pg_redo_count(log))
 			break;
 		heed__pg_redo_get(log, i, &st);
-		r = send_once(pg->conn, &st);
+		r = send_once(pg->conn, &st, NULL);
 	}
 	PQclear(r);
 	if (rc != HEED_OK && !pg->broken)
@@ -794,7 +901,7 @@ static PGresult *batch_redone(heed_store *store, const struct heed__pg_stmt *st)
 
 	for (int attempt = 1; attempt <= REDO_ATTEMPTS; attempt++) {
 		if (pg->pipeline)
-			pipeline_end(store, true, NULL, NULL);
+			pipeline_end(store, true, NULL, NULL, NULL);
 		pg->tx_lost = false;
 		if (pg->broken || PQstatus(pg->conn) != CONNECTION_OK) {
 			rc = reconnect(store, store->backend_err);
@@ -1125,7 +1232,7 @@ static void pg_close(heed_store *store)
 	if (!store->pg)
 		return;
 	/* Writes of a transaction never committed go with it. */
-	pipeline_end(store, true, NULL, NULL);
+	pipeline_end(store, true, NULL, NULL, NULL);
 	/* Ending the session releases the crawl lock, but the server ends it
 	 * after PQfinish has returned: unlock first, so a crawl started
 	 * right after this one closed never finds the lock still held. */
@@ -1143,6 +1250,8 @@ static void pg_close(heed_store *store)
 		                  ", " HEED_PG_LOCK_CRAWL ");"));
 	PQfinish(store->pg->conn);
 	heed__pg_redo_free(store->pg->redo);
+	prepared_forget(store);
+	heed__free(store->alloc, store->pg->prepared);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;
 }
