@@ -555,6 +555,24 @@ static void heading(struct html *h)
 	}
 }
 
+/*
+ * Whether a rel=tag link files the post in a category rather than tagging
+ * it: WordPress writes its categories rel="category tag", older themes
+ * plain rel=tag to a /category/ archive or to "?cat=81" without pretty
+ * links. A category is the site's section ("News", "Uncategorized"), not
+ * a word about the post.
+ */
+static bool category_link(const char *rel, const char *href)
+{
+	size_t n = strcspn(href, "?#");
+	const char *q = href[n] == '?' ? href + n : NULL;
+
+	return has_token(rel, "category") ||
+	       memmem(href, n, "/category/", 10) ||
+	       memmem(href, n, "/categories/", 12) ||
+	       (q && (strncmp(q, "?cat=", 5) == 0 || strstr(q, "&cat=")));
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -565,7 +583,7 @@ static void on_anchor(struct html *h, const char *const *atts)
 	if (!href || h->foreign || h->media)
 		return;
 	heed__add_link(h->b, href, "a", nofollow, false);
-	if (rel && has_token(rel, "tag"))
+	if (rel && has_token(rel, "tag") && !category_link(rel, href))
 		start_capture(h, CAP_TAG_LINK, NULL);
 	if (rel && has_token(rel, "author") && !h->aside)
 		start_capture(h, CAP_AUTHOR_LINK, NULL);

@@ -152,6 +152,10 @@ struct page_case {
 };
 
 #define PAGE_URL "https://site.example/dir/page.html"
+/* 1,025 bytes of text: longer than any summary a CMS declares. */
+#define WORDS_5   "Word Word Word Word Word "
+#define WORDS_40  WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5
+#define WORDS_205 WORDS_40 WORDS_40 WORDS_40 WORDS_40 WORDS_40 WORDS_5
 
 /* Extracts c with the library's HTML driver, or with parse when not
  * NULL. */
@@ -543,6 +547,35 @@ static const struct page_case cases[] = {
          "<meta name=dc.title content=\"DC title\">"
          "<meta name=dcterms.abstract content=\"DC abstract\">",
          0, NULL, "title=meta:DC title\ndescription=meta:DC abstract\n"},
+        /* Two copies of one summary, one cut short: the fuller is kept. */
+        {"a fuller meta description beats og:description cut short", NULL,
+         "<meta property=og:description content=\"One two thr\xE2\x80\xA6\">"
+         "<meta name=twitter:description content=\"Other\">"
+         "<meta name=description content=\"One two three four.\">",
+         0, NULL, "description=meta:One two three four.\n"},
+        {"a cut copy after the fuller one keeps the fuller", NULL,
+         "<meta name=description content=\"One two three four.\">"
+         "<meta property=og:description content=\"One two [...]\">"
+         "<meta name=twitter:description content=\"Other\">",
+         0, NULL, "description=meta:One two three four.\n"},
+        {"the copies may differ in quotes, dashes and ellipses", NULL,
+         "<meta property=og:description content=\"Er sagt \xE2\x80\x9EHallo"
+         " \xE2\x80\xA6\xE2\x80\x9C \xE2\x80\x93 und \xE2\x80\xA6\">"
+         "<meta name=description content='Er sagt \"Hallo ...\"  - und geht.'>",
+         0, NULL, "description=meta:Er sagt \"Hallo ...\" - und geht.\n"},
+        {"a different text is no fuller copy; nor the same cut", NULL,
+         "<meta property=og:description content=\"One two...\">"
+         "<meta name=description content=\"One two\xE2\x80\xA6\">"
+         "<meta name=dc.description content=\"One three and more\">",
+         0, NULL, "description=og:One two...\n"},
+        {"an article's whole text is no fuller copy of its summary", NULL,
+         "<meta property=og:description content=\"Word Word...\">"
+         "<div itemscope><div itemprop=description>" WORDS_205 "</div></div>",
+         0, NULL, "description=og:Word Word...\n"},
+        {"\"[...]\" and an ellipsis are the same cut", NULL,
+         "<meta property=og:description content=\"One two \xE2\x80\xA6\">"
+         "<meta name=description content=\"One two [...]\">",
+         0, NULL, "description=og:One two \xE2\x80\xA6\n"},
         {"tags: video:tag, keywords split on ';', case-folded duplicates", NULL,
          "<meta property=video:tag content=\"Jazz\">"
          "<meta name=keywords content=\"jazz; Live Music ;;  Ελλάδα\">"
@@ -628,6 +661,17 @@ static const struct page_case cases[] = {
          "<a rel=tag href=/t/a2>ALPHA</a>, <a href=/t/c>Not a tag</a>"
          "</article>",
          0, NULL, "tags=alpha:html|beta gamma:html\n"},
+        {"rel=tag links to categories are no tags", NULL,
+         "<article><a rel=\"category tag\" href=/c/news>News</a>"
+         "<a rel=tag href=\"/category/misc/?x\">Misc</a>"
+         "<a rel=tag href=/blog/categories/b>B</a>"
+         "<a rel=tag href=\"/?p=1&amp;cat=81\">C</a>"
+         "<a rel=tag href=\"/?cat=82\">D</a>"
+         "<a rel=tag href=\"/?tag=gamma\">Gamma</a>"
+         "<a rel=tag href=/tag/alpha>Alpha</a>"
+         "<a rel=tag href=\"/tag/beta?from=/category/x/\">Beta</a>"
+         "</article>",
+         0, NULL, "tags=gamma:html|alpha:html|beta:html\n"},
         {"rel=tag links stay when the declared keywords are empty", NULL,
          "<meta name=keywords content=\" , \"><a rel=tag href=/t/a>Alpha"
          "</a>",
