@@ -189,11 +189,29 @@ static void cut_profile_text(const char *s, size_t *len)
 	}
 }
 
+/* Words of a theme's or a site's credit line, which some themes put in
+ * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
+ * Ann Lee"): it credits the design, not the page's text. */
+static bool design_credit(const char *s, size_t len)
+{
+	static const char *const credits[] = {"designed", "design by",
+	                                      "theme by", "powered by"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(credits); i++) {
+		size_t n = strlen(credits[i]);
+		for (size_t j = 0; j + n <= len; j++)
+			if ((j == 0 || s[j - 1] == ' ') &&
+			    heed__ascii_ieq(s + j, n, credits[i]))
+				return true;
+	}
+	return false;
+}
+
 /*
- * Whether an author value names someone: not a URL or an author page's
- * path ("www.facebook.com/name", "/author/jdoe"), not a login slug (one
- * lower-case word with a digit or "_": "jdoe42"), not a profile link's
- * text alone, not the site's own social account. A social handle
+ * Whether an author value names someone: not a design credit, not a URL
+ * or an author page's path ("www.facebook.com/name", "/author/jdoe"), not a
+ * login slug (one lower-case word with a digit or "_": "jdoe42"), not a profile
+ * link's text alone, not the site's own social account. A social handle
  * ("@name") is a name of last resort: *rank becomes the rank of
  * twitter:creator, so any name on the page beats it;
  * the site's own name (a declared site name) ranks after every byline,
@@ -210,7 +228,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_profile_text(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
-	if (!*len)
+	if (!*len || design_credit(v, *len))
 		return false;
 	for (size_t i = 0; i < *len; i++) {
 		space |= v[i] == ' ';

@@ -362,6 +362,26 @@ static const struct page_case cases[] = {
          "<meta name=author content=@jdoe><article><p class=byline>By Jane "
          "Doe</p></article>",
          0, NULL, "author=html:Jane Doe\n"},
+        {"author: a JSON-LD reference to a Person in the graph", NULL,
+         "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
+         "\"WebPage\",\"author\":{\"@id\":\"#p1\"}},{\"@type\":"
+         "\"Person\",\"@id\":\"#p2\",\"name\":\"Not Me\"},{\"@type\":"
+         "[\"Person\"],\"@id\":\"#p1\",\"name\":\"Harald Bauer\"}]}"
+         "</script>",
+         0, NULL, "author=jsonld:Harald Bauer\n"},
+        {"author: a reference that names no node gives no author", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"author\":{\"@id\":\"#nobody\"}}</script>",
+         0, NULL, "-author\n"},
+        {"author: a theme's design credit is no author", NULL,
+         "<meta name=author content=\"Peter Amende und Fuchsy designed\">"
+         "<meta name=dc.creator content=\"Theme by Ann Lee\">"
+         "<meta name=parsely-author content=\"Powered by WordPress\">",
+         0, NULL, "-author\n"},
+        {"author: a design credit gives way to the byline", NULL,
+         "<meta name=author content=\"Design by Studio X\"><article><p "
+         "class=byline>By Jane Designer-Doe</p></article>",
+         0, NULL, "author=html:Jane Designer-Doe\n"},
         {"author: a handle when nothing else names anyone", NULL,
          "<meta name=author content=@jdoe>", 0, NULL, "author=meta:@jdoe\n"},
         {"author: the site's name in microdata gives way to the byline", NULL,
