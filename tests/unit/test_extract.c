@@ -373,6 +373,24 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"@type\":\"Article\","
          "\"author\":{\"@id\":\"#nobody\"}}</script>",
          0, NULL, "-author\n"},
+        {"title: the old default theme's \"Blog Archive\" label goes", NULL,
+         "<title>Disfunctions.de \xC2\xBB Blog Archiv \xC2\xBB Podcasts in "
+         "Plex</title><meta property=og:site_name content=Disfunctions.de>",
+         0, NULL, "title=title:Podcasts in Plex\n"},
+        {"title: a post named \"Blog Archive\" keeps its name", NULL,
+         "<title>Blog Archive | Example</title>"
+         "<meta property=og:site_name content=Example>",
+         0, NULL, "title=title:Blog Archive\n"},
+        {"author: a byline after the date, opened by its separator", NULL,
+         "<article><header><time class=\"entry-date published\" "
+         "datetime=2019-06-28>28. Juni 2019</time><span class=byline> | "
+         "<span class=\"author vcard\"><a class=\"url fn n\" "
+         "href=/author/hg13345/>Klaus Quibeldey-Cirkel</a></span></span>"
+         "</header></article>",
+         0, NULL, "author=html:Klaus Quibeldey-Cirkel\n"},
+        {"author: a byline of separators only names no one", NULL,
+         "<article><span class=byline> | \xC2\xB7 - </span></article>", 0, NULL,
+         "-author\n"},
         {"author: a theme's design credit is no author", NULL,
          "<meta name=author content=\"Peter Amende und Fuchsy designed\">"
          "<meta name=dc.creator content=\"Theme by Ann Lee\">"
