@@ -252,7 +252,9 @@ static bool has_sep(const char *s, size_t len)
  * declares "Title" (a blog's masthead heading is its name). What was cut
  * off is offered as the site's name only after the title, when it is
  * short and holds no further separator ("Post - Blog"): before it, it is
- * as often a file name or a section ("draft-x-04 - remoteStorage").
+ * as often a file name or a section ("draft-x-04 - remoteStorage"). A
+ * title of three parts is cut at its first separator when the heading
+ * reads the first part ("Post | Code | Nicolas Perriault").
  */
 static bool heading_cut(struct builder *b, const char *t, size_t len)
 {
@@ -280,7 +282,18 @@ static bool heading_cut(struct builder *b, const char *t, size_t len)
 			}
 			return true;
 		}
+		/* "Title | Section | Site": the heading reads the part before
+		 * the first separator. */
 		p = strstr(t, seps[i]);
+		if (p && p != last_of(t, len, seps[i]) &&
+		    is_title_text(b, t, (size_t)(p - t), false)) {
+			title = heed__strdup_arena(b, t, (size_t)(p - t));
+			if (title)
+				b->cand[F_TITLE].value = title;
+			/* The last part may still name the site. */
+			title_publisher(b, t, len);
+			return true;
+		}
 		if (p &&
 		    is_title_text(b, p + n, (size_t)(t + len - p - n), true)) {
 			title = heed__strdup_arena(b, p + n,

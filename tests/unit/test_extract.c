@@ -373,6 +373,13 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"@type\":\"Article\","
          "\"author\":{\"@id\":\"#nobody\"}}</script>",
          0, NULL, "-author\n"},
+        {"title: a heading settles the first of three parts", NULL,
+         "<title>Get Covered | Code | Nicolas P</title><h1>Hi, I'm "
+         "Nicolas.</h1><h2><a href=/c>Get Covered</a></h2>",
+         0, NULL, "title=title:Get Covered\npublisher=title:Nicolas P\n"},
+        {"title: three parts, no heading: the title stays whole", NULL,
+         "<title>Get Covered | Code | Nicolas P</title><h2>Other</h2>", 0, NULL,
+         "title=title:Get Covered | Code | Nicolas P\n"},
         {"title: the old default theme's \"Blog Archive\" label goes", NULL,
          "<title>Disfunctions.de \xC2\xBB Blog Archiv \xC2\xBB Podcasts in "
          "Plex</title><meta property=og:site_name content=Disfunctions.de>",
