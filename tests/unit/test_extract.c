@@ -717,6 +717,15 @@ static const struct page_case cases[] = {
          "<a rel=tag href=\"/tag/beta?from=/category/x/\">Beta</a>"
          "</article>",
          0, NULL, "tags=gamma:html|alpha:html|beta:html\n"},
+        {"tag archive links inside the article are its tags", NULL,
+         "<aside><a href=/tag/cloud>Cloud</a></aside><nav><a "
+         "href=/tags/menu>Menu</a></nav><article><p>Themen: <a "
+         "href=https://x.example/tag/funk/>Funk,</a> <a "
+         "href=\"/blog/tags/tooling?p=1\">tooling</a> <a "
+         "href=/category/news/tag/>News</a> <a href=/tagged/x>X</a>"
+         "<aside><a href=/tag/related>Related</a></aside></article>"
+         "<footer><a href=/tag/foot>Foot</a></footer>",
+         0, NULL, "tags=funk:html|tooling:html\n"},
         {"rel=tag links stay when the declared keywords are empty", NULL,
          "<meta name=keywords content=\" , \"><a rel=tag href=/t/a>Alpha"
          "</a>",
