@@ -254,7 +254,11 @@ def main():
         text = os.path.join(work, "text", lp["file"])
         open(text, "w", encoding="utf-8").write(html)
         pages.append({"url": lp["url"], "path": path, "text": text,
-                      "html": html, "expected": lp["expected"]})
+                      "html": html,
+                      # Description and tags are labelled too; this script
+                      # scores the six fields it was written for.
+                      "expected": {f: v for f, v in lp["expected"].items()
+                                   if f in FIELDS}})
     tools = [("heed", lambda: run_heed(pages, a.build, a.rounds, rules)),
              ("metascraper", lambda: run_metascraper(pages, work, a.rounds)),
              ("extruct", lambda: run_extruct(pages, a.rounds))]

@@ -555,6 +555,38 @@ static void heading(struct html *h)
 	}
 }
 
+/*
+ * Whether a rel=tag link files the post in a category rather than tagging
+ * it: WordPress writes its categories rel="category tag", older themes
+ * plain rel=tag to a /category/ archive or to "?cat=81" without pretty
+ * links. A category is the site's section ("News", "Uncategorized"), not
+ * a word about the post.
+ */
+static bool category_link(const char *rel, const char *href)
+{
+	size_t n = strcspn(href, "?#");
+	const char *q = href[n] == '?' ? href + n : NULL;
+
+	return has_token(rel, "category") ||
+	       memmem(href, n, "/category/", 10) ||
+	       memmem(href, n, "/categories/", 12) ||
+	       (q && (strncmp(q, "?cat=", 5) == 0 || strstr(q, "&cat=")));
+}
+
+/*
+ * A link to a tag's archive inside the article ("/tag/funk",
+ * "/blog/tags/tooling"): the post's tag list when the theme writes no
+ * rel=tag. Only inside an <article> and outside asides: a site's tag
+ * cloud or topic menu links every tag it has.
+ */
+static bool tag_archive_link(const struct html *h, const char *href)
+{
+	size_t n = strcspn(href, "?#");
+
+	return h->article && !h->aside &&
+	       (memmem(href, n, "/tag/", 5) || memmem(href, n, "/tags/", 6));
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -565,7 +597,8 @@ static void on_anchor(struct html *h, const char *const *atts)
 	if (!href || h->foreign || h->media)
 		return;
 	heed__add_link(h->b, href, "a", nofollow, false);
-	if (rel && has_token(rel, "tag"))
+	if (((rel && has_token(rel, "tag")) || tag_archive_link(h, href)) &&
+	    !category_link(rel ? rel : "", href))
 		start_capture(h, CAP_TAG_LINK, NULL);
 	if (rel && has_token(rel, "author") && !h->aside)
 		start_capture(h, CAP_AUTHOR_LINK, NULL);
@@ -1218,6 +1251,10 @@ static void finish_capture(struct html *h, struct capture *c)
 		heed__title_text_seen(b, s, len, false);
 		break;
 	case CAP_TAG_LINK:
+		/* "Coronavirus,": the list's comma inside the link. */
+		heed__trim(&s, &len);
+		while (len && (s[len - 1] == ',' || s[len - 1] == ';'))
+			len--;
 		heed__tags(b, O_HTML, s, len, false);
 		break;
 	case CAP_PROP:

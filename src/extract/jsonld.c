@@ -403,8 +403,49 @@ static bool is_organization(struct json_object *x)
 	       (strstr(t, "Organization") || strcmp(t, "Corporation") == 0);
 }
 
+/* A list's object whose "@id" is id: one level into arrays and "@graph". */
+static struct json_object *with_id(struct json_object *list, const char *id,
+                                   int depth)
+{
+	bool array = json_object_is_type(list, json_type_array);
+	size_t n = array ? json_object_array_length(list) : 1;
+
+	for (size_t i = 0; i < n && i < EXTRACT_MAX_JSONLD_NODES; i++) {
+		struct json_object *o =
+		        array ? json_object_array_get_idx(list, i) : list;
+		const char *oid = str(get(o, "@id"));
+		if (oid && strcmp(oid, id) == 0 && get(o, "name"))
+			return o;
+		if (depth < 2 && get(o, "@graph")) {
+			struct json_object *f =
+			        with_id(get(o, "@graph"), id, depth + 1);
+			if (f)
+				return f;
+		}
+	}
+	return NULL;
+}
+
+/* An author given only as a reference ({"@id": "...#/schema/person/1"},
+ * Yoast's graphs): the node of the page's JSON-LD that it names. */
+static struct json_object *dereference(const struct builder *b,
+                                       struct json_object *x)
+{
+	const char *id = str(get(x, "@id"));
+
+	if (!id || str(x) || get(x, "name"))
+		return x;
+	for (size_t i = 0; i < b->jsonld_root_count; i++) {
+		struct json_object *f = with_id(b->jsonld_roots[i], id, 0);
+		if (f)
+			return f;
+	}
+	return x;
+}
+
 /* author: "Name", {"name": ...} (a Person or an Organization) or an array
- * of either, joined by "; " (trafilatura's habit) and split again into
+ * of either (an {"@id"} reference is looked up in the page's graph),
+ * joined by "; " (trafilatura's habit) and split again into
  * the record's authors; "By " prefixes go. When every author is an
  * organisation, the credit ranks after the page's byline (O_JSONLD_ORG):
  * a person the page names is the author, the newsroom a last resort;
@@ -420,8 +461,8 @@ static void offer_author(struct builder *b, struct json_object *a)
 	 * credit a hundred. */
 	heed__buf_init(&names, b->alloc, EXTRACT_MAX_AUTHORS * 66);
 	for (size_t i = 0; i < n && i < EXTRACT_MAX_AUTHORS; i++) {
-		struct json_object *x =
-		        array ? json_object_array_get_idx(a, i) : a;
+		struct json_object *x = dereference(
+		        b, array ? json_object_array_get_idx(a, i) : a);
 		const char *s = str(x) ? str(x) : name_of(get(x, "name"));
 		size_t len = s ? strlen(s) : 0;
 		if (s)

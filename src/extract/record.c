@@ -189,11 +189,29 @@ static void cut_profile_text(const char *s, size_t *len)
 	}
 }
 
+/* Words of a theme's or a site's credit line, which some themes put in
+ * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
+ * Ann Lee"): it credits the design, not the page's text. */
+static bool design_credit(const char *s, size_t len)
+{
+	static const char *const credits[] = {"designed", "design by",
+	                                      "theme by", "powered by"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(credits); i++) {
+		size_t n = strlen(credits[i]);
+		for (size_t j = 0; j + n <= len; j++)
+			if ((j == 0 || s[j - 1] == ' ') &&
+			    heed__ascii_ieq(s + j, n, credits[i]))
+				return true;
+	}
+	return false;
+}
+
 /*
- * Whether an author value names someone: not a URL or an author page's
- * path ("www.facebook.com/name", "/author/jdoe"), not a login slug (one
- * lower-case word with a digit or "_": "jdoe42"), not a profile link's
- * text alone, not the site's own social account. A social handle
+ * Whether an author value names someone: not a design credit, not a URL
+ * or an author page's path ("www.facebook.com/name", "/author/jdoe"), not a
+ * login slug (one lower-case word with a digit or "_": "jdoe42"), not a profile
+ * link's text alone, not the site's own social account. A social handle
  * ("@name") is a name of last resort: *rank becomes the rank of
  * twitter:creator, so any name on the page beats it;
  * the site's own name (a declared site name) ranks after every byline,
@@ -210,7 +228,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_profile_text(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
-	if (!*len)
+	if (!*len || design_credit(v, *len))
 		return false;
 	for (size_t i = 0; i < *len; i++) {
 		space |= v[i] == ' ';
@@ -235,6 +253,136 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	return true;
 }
 
+/* Reads a text one character at a time with the typographer's marks
+ * folded to ASCII: curly quotes and guillemets to '"' and '\'', dashes
+ * to '-', an ellipsis to three dots, a no-break space to a space (runs of
+ * spaces read as one). A page's og:description is often the same text as
+ * its meta description with the quotes curled by the CMS. */
+struct folded {
+	const char *p, *end;
+	int dots;
+};
+
+static int folded_raw(struct folded *t)
+{
+	const unsigned char *u = (const unsigned char *)t->p;
+	size_t left = (size_t)(t->end - t->p);
+
+	if (t->dots) {
+		t->dots--;
+		return '.';
+	}
+	if (!left)
+		return -1;
+	if (left >= 2 && u[0] == 0xC2 &&
+	    (u[1] == 0xA0 || u[1] == 0xAB || u[1] == 0xBB)) {
+		t->p += 2;
+		return u[1] == 0xA0 ? ' ' : '"';
+	}
+	if (left >= 3 && u[0] == 0xE2 && u[1] == 0x80) {
+		int c = -1;
+		if (u[2] >= 0x98 && u[2] <= 0x9A)
+			c = '\'';
+		else if (u[2] >= 0x9C && u[2] <= 0x9E)
+			c = '"';
+		else if (u[2] == 0x93 || u[2] == 0x94)
+			c = '-';
+		else if (u[2] == 0xA6) {
+			c = '.';
+			t->dots = 2;
+		}
+		if (c >= 0) {
+			t->p += 3;
+			return c;
+		}
+	}
+	t->p++;
+	return u[0];
+}
+
+static int folded_next(struct folded *t)
+{
+	int c = folded_raw(t);
+
+	if (c == ' ')
+		while (t->p < t->end && !t->dots) {
+			struct folded ahead = *t;
+			if (folded_raw(&ahead) != ' ')
+				break;
+			*t = ahead;
+		}
+	return c;
+}
+
+/* Marks that end a summary a CMS cut short. */
+static const char *const cut_marks[] = {"[\xE2\x80\xA6]", "[...]",
+                                        "\xE2\x80\xA6", "..."};
+
+/*
+ * Whether full is the same text as cut with more where cut was cut short
+ * (cut ends in an ellipsis): WordPress declares a post's excerpt as
+ * og:description cut at 200 characters and as its meta description cut
+ * later, and the fuller copy says more of the same summary.
+ */
+static bool fuller_copy(const char *cut, const char *full)
+{
+	/* Longer than any CMS's excerpt: the article's own text (Blogger
+	 * marks a post's whole body itemprop=description), no summary. */
+	const size_t summary_max = 1000;
+	size_t n = strlen(cut), i;
+	struct folded a, z;
+	int c;
+
+	for (i = 0; i < HEED_ARRAY_SIZE(cut_marks); i++) {
+		size_t m = strlen(cut_marks[i]);
+		if (n > m && memcmp(cut + n - m, cut_marks[i], m) == 0) {
+			n -= m;
+			break;
+		}
+	}
+	if (i == HEED_ARRAY_SIZE(cut_marks))
+		return false;
+	heed__trim(&cut, &n);
+	if (!n || strlen(full) > summary_max)
+		return false;
+	a = (struct folded){cut, cut + n, 0};
+	z = (struct folded){full, full + strlen(full), 0};
+	while ((c = folded_next(&a)) >= 0)
+		if (folded_next(&z) != c)
+			return false;
+	/* More than a mark of its own: "…" and "[…]" are the same cut. */
+	while ((c = folded_next(&z)) == ' ' || c == '.' || c == '[' || c == ']')
+		;
+	return c >= 0;
+}
+
+/*
+ * A description offered when one is held: the fuller of two copies of the
+ * same summary is kept, with the better rank of the two, whichever came
+ * first. True when the offer is settled so.
+ */
+static bool description_copy(struct builder *b, int rank, enum origin o,
+                             const char *s, size_t len)
+{
+	struct cand *c = &b->cand[F_DESCRIPTION];
+	char *v;
+
+	if (!c->value)
+		return false;
+	v = collapse(b, s, len);
+	if (!v || !*v)
+		return false;
+	if (fuller_copy(c->value, v)) {
+		c->value = v;
+		c->origin = o;
+	} else if (!fuller_copy(v, c->value)) {
+		return false;
+	}
+	if (rank < c->rank)
+		c->rank = rank;
+	return true;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -244,7 +392,9 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	char iso[HEED_DATE_ISO_MAX];
 	char *v;
 
-	if (rank < 0 || (c->value && c->rank <= rank))
+	if (rank < 0 ||
+	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)) ||
+	    (c->value && c->rank <= rank))
 		return;
 	/* A handle's rank falls, so it is checked again. */
 	if (f == F_AUTHOR &&

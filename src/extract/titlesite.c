@@ -155,6 +155,28 @@ static const char *last_of(const char *s, size_t len, const char *sep)
 	return found;
 }
 
+/* Drops the label WordPress's old default theme puts between a site's
+ * name and a post's title ("Site » Blog Archive » Title"): a page of the
+ * archive is no part of the title. */
+static void drop_archive_label(const char **t, size_t *len)
+{
+	static const char *const labels[] = {"Blog Archive", "Blog Archiv"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(labels); i++) {
+		size_t n = strlen(labels[i]);
+		if (*len <= n || !heed__ascii_ieq(*t, n, labels[i]))
+			continue;
+		for (size_t j = 0; j < HEED_ARRAY_SIZE(seps); j++) {
+			size_t m = strlen(seps[j]);
+			if (*len > n + m && memcmp(*t + n, seps[j], m) == 0) {
+				*t += n + m;
+				*len -= n + m;
+				return;
+			}
+		}
+	}
+}
+
 /* Sets the title to s[0, len) and offers the site name it carried. */
 static void cut(struct builder *b, const char *title, size_t tlen,
                 const char *site, size_t slen)
@@ -162,6 +184,7 @@ static void cut(struct builder *b, const char *title, size_t tlen,
 	char *t;
 
 	heed__trim(&title, &tlen);
+	drop_archive_label(&title, &tlen);
 	heed__trim(&site, &slen);
 	if (!tlen || !slen)
 		return;
@@ -229,7 +252,9 @@ static bool has_sep(const char *s, size_t len)
  * declares "Title" (a blog's masthead heading is its name). What was cut
  * off is offered as the site's name only after the title, when it is
  * short and holds no further separator ("Post - Blog"): before it, it is
- * as often a file name or a section ("draft-x-04 - remoteStorage").
+ * as often a file name or a section ("draft-x-04 - remoteStorage"). A
+ * title of three parts is cut at its first separator when the heading
+ * reads the first part ("Post | Code | Nicolas Perriault").
  */
 static bool heading_cut(struct builder *b, const char *t, size_t len)
 {
@@ -257,7 +282,18 @@ static bool heading_cut(struct builder *b, const char *t, size_t len)
 			}
 			return true;
 		}
+		/* "Title | Section | Site": the heading reads the part before
+		 * the first separator. */
 		p = strstr(t, seps[i]);
+		if (p && p != last_of(t, len, seps[i]) &&
+		    is_title_text(b, t, (size_t)(p - t), false)) {
+			title = heed__strdup_arena(b, t, (size_t)(p - t));
+			if (title)
+				b->cand[F_TITLE].value = title;
+			/* The last part may still name the site. */
+			title_publisher(b, t, len);
+			return true;
+		}
 		if (p &&
 		    is_title_text(b, p + n, (size_t)(t + len - p - n), true)) {
 			title = heed__strdup_arena(b, p + n,
@@ -383,6 +419,28 @@ static bool ends_in_by(const char *s, const char *e)
 	       (e - s == 2 || e[-3] == ' ' || e[-3] == '\n');
 }
 
+/* Drops the separators a theme puts before a byline that follows the date
+ * ("28. Juni 2019 | Klaus Quibeldey-Cirkel": the byline's own text
+ * starts "| "), so that they do not end the names before they begin. */
+static void skip_lead_separators(const char **s, size_t *len)
+{
+	static const char *const marks[] = {
+	        "|", "\xC2\xB7", "\xE2\x80\xA2", "\xE2\x80\x94", "\xE2\x80\x93",
+	        "-", "/"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
+		size_t n = strlen(marks[i]);
+		if (*len >= n && memcmp(*s, marks[i], n) == 0 &&
+		    (*len == n || strchr(" \t\r\n", (*s)[n]))) {
+			*s += n;
+			*len -= n;
+			heed__trim(s, len);
+			i = (size_t)-1; /* "| · Ann": again from the first mark
+			                 */
+		}
+	}
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
@@ -395,6 +453,7 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 	 * White space before them is markup's ("<a>\nAna Lopez</a>"), and a
 	 * line that ends in "by" runs on to the names. */
 	heed__trim(&s, &len);
+	skip_lead_separators(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {
 		const char *p = memmem(s, len, stops[i], strlen(stops[i]));
 		if (p && i == HEED_ARRAY_SIZE(stops) - 1 && ends_in_by(s, p))

@@ -4,7 +4,9 @@
 Each page is read by `heed extract --url URL FILE`, as a crawl would read
 it. A field the labels give a value must match it: title, publisher and
 language exactly, published and modified by their day (the first ten
-characters, the publisher's own day), authors as a set of names; a field
+characters, the publisher's own day), authors as a set of names, tags as
+a set compared without case (heed folds them), a description with its
+runs of white space made one; a field
 labelled null must be absent; an unlabelled field is not scored. The
 table prints every field judged, and the test fails when fewer fields
 are right than labels.json's min_correct, the last recorded figure:
@@ -32,6 +34,9 @@ def got(rec, field):
     if field == "authors":
         names = [a["value"] for a in rec.get("authors", [])]
         return sorted(names) if names else None
+    if field == "tags":
+        tags = {t["value"].casefold() for t in rec.get("tags", [])}
+        return sorted(tags) if tags else None
     v = rec.get(field)
     return v["value"] if isinstance(v, dict) else None
 
@@ -41,6 +46,10 @@ def right(field, want, have):
         return want is None and have is None
     if field == "authors":
         return sorted(want) == have
+    if field == "tags":
+        return sorted({t.casefold() for t in want}) == have
+    if field == "description":
+        return " ".join(have.split()) == want
     if field in ("published", "modified"):
         return have[:10] == want
     return have == want

@@ -152,6 +152,10 @@ struct page_case {
 };
 
 #define PAGE_URL "https://site.example/dir/page.html"
+/* 1,025 bytes of text: longer than any summary a CMS declares. */
+#define WORDS_5   "Word Word Word Word Word "
+#define WORDS_40  WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5
+#define WORDS_205 WORDS_40 WORDS_40 WORDS_40 WORDS_40 WORDS_40 WORDS_5
 
 /* Extracts c with the library's HTML driver, or with parse when not
  * NULL. */
@@ -358,6 +362,51 @@ static const struct page_case cases[] = {
          "<meta name=author content=@jdoe><article><p class=byline>By Jane "
          "Doe</p></article>",
          0, NULL, "author=html:Jane Doe\n"},
+        {"author: a JSON-LD reference to a Person in the graph", NULL,
+         "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
+         "\"WebPage\",\"author\":{\"@id\":\"#p1\"}},{\"@type\":"
+         "\"Person\",\"@id\":\"#p2\",\"name\":\"Not Me\"},{\"@type\":"
+         "[\"Person\"],\"@id\":\"#p1\",\"name\":\"Harald Bauer\"}]}"
+         "</script>",
+         0, NULL, "author=jsonld:Harald Bauer\n"},
+        {"author: a reference that names no node gives no author", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"author\":{\"@id\":\"#nobody\"}}</script>",
+         0, NULL, "-author\n"},
+        {"title: a heading settles the first of three parts", NULL,
+         "<title>Get Covered | Code | Nicolas P</title><h1>Hi, I'm "
+         "Nicolas.</h1><h2><a href=/c>Get Covered</a></h2>",
+         0, NULL, "title=title:Get Covered\npublisher=title:Nicolas P\n"},
+        {"title: three parts, no heading: the title stays whole", NULL,
+         "<title>Get Covered | Code | Nicolas P</title><h2>Other</h2>", 0, NULL,
+         "title=title:Get Covered | Code | Nicolas P\n"},
+        {"title: the old default theme's \"Blog Archive\" label goes", NULL,
+         "<title>Disfunctions.de \xC2\xBB Blog Archiv \xC2\xBB Podcasts in "
+         "Plex</title><meta property=og:site_name content=Disfunctions.de>",
+         0, NULL, "title=title:Podcasts in Plex\n"},
+        {"title: a post named \"Blog Archive\" keeps its name", NULL,
+         "<title>Blog Archive | Example</title>"
+         "<meta property=og:site_name content=Example>",
+         0, NULL, "title=title:Blog Archive\n"},
+        {"author: a byline after the date, opened by its separator", NULL,
+         "<article><header><time class=\"entry-date published\" "
+         "datetime=2019-06-28>28. Juni 2019</time><span class=byline> | "
+         "<span class=\"author vcard\"><a class=\"url fn n\" "
+         "href=/author/hg13345/>Klaus Quibeldey-Cirkel</a></span></span>"
+         "</header></article>",
+         0, NULL, "author=html:Klaus Quibeldey-Cirkel\n"},
+        {"author: a byline of separators only names no one", NULL,
+         "<article><span class=byline> | \xC2\xB7 - </span></article>", 0, NULL,
+         "-author\n"},
+        {"author: a theme's design credit is no author", NULL,
+         "<meta name=author content=\"Peter Amende und Fuchsy designed\">"
+         "<meta name=dc.creator content=\"Theme by Ann Lee\">"
+         "<meta name=parsely-author content=\"Powered by WordPress\">",
+         0, NULL, "-author\n"},
+        {"author: a design credit gives way to the byline", NULL,
+         "<meta name=author content=\"Design by Studio X\"><article><p "
+         "class=byline>By Jane Designer-Doe</p></article>",
+         0, NULL, "author=html:Jane Designer-Doe\n"},
         {"author: a handle when nothing else names anyone", NULL,
          "<meta name=author content=@jdoe>", 0, NULL, "author=meta:@jdoe\n"},
         {"author: the site's name in microdata gives way to the byline", NULL,
@@ -543,6 +592,35 @@ static const struct page_case cases[] = {
          "<meta name=dc.title content=\"DC title\">"
          "<meta name=dcterms.abstract content=\"DC abstract\">",
          0, NULL, "title=meta:DC title\ndescription=meta:DC abstract\n"},
+        /* Two copies of one summary, one cut short: the fuller is kept. */
+        {"a fuller meta description beats og:description cut short", NULL,
+         "<meta property=og:description content=\"One two thr\xE2\x80\xA6\">"
+         "<meta name=twitter:description content=\"Other\">"
+         "<meta name=description content=\"One two three four.\">",
+         0, NULL, "description=meta:One two three four.\n"},
+        {"a cut copy after the fuller one keeps the fuller", NULL,
+         "<meta name=description content=\"One two three four.\">"
+         "<meta property=og:description content=\"One two [...]\">"
+         "<meta name=twitter:description content=\"Other\">",
+         0, NULL, "description=meta:One two three four.\n"},
+        {"the copies may differ in quotes, dashes and ellipses", NULL,
+         "<meta property=og:description content=\"Er sagt \xE2\x80\x9EHallo"
+         " \xE2\x80\xA6\xE2\x80\x9C \xE2\x80\x93 und \xE2\x80\xA6\">"
+         "<meta name=description content='Er sagt \"Hallo ...\"  - und geht.'>",
+         0, NULL, "description=meta:Er sagt \"Hallo ...\" - und geht.\n"},
+        {"a different text is no fuller copy; nor the same cut", NULL,
+         "<meta property=og:description content=\"One two...\">"
+         "<meta name=description content=\"One two\xE2\x80\xA6\">"
+         "<meta name=dc.description content=\"One three and more\">",
+         0, NULL, "description=og:One two...\n"},
+        {"an article's whole text is no fuller copy of its summary", NULL,
+         "<meta property=og:description content=\"Word Word...\">"
+         "<div itemscope><div itemprop=description>" WORDS_205 "</div></div>",
+         0, NULL, "description=og:Word Word...\n"},
+        {"\"[...]\" and an ellipsis are the same cut", NULL,
+         "<meta property=og:description content=\"One two \xE2\x80\xA6\">"
+         "<meta name=description content=\"One two [...]\">",
+         0, NULL, "description=og:One two \xE2\x80\xA6\n"},
         {"tags: video:tag, keywords split on ';', case-folded duplicates", NULL,
          "<meta property=video:tag content=\"Jazz\">"
          "<meta name=keywords content=\"jazz; Live Music ;;  Ελλάδα\">"
@@ -628,6 +706,26 @@ static const struct page_case cases[] = {
          "<a rel=tag href=/t/a2>ALPHA</a>, <a href=/t/c>Not a tag</a>"
          "</article>",
          0, NULL, "tags=alpha:html|beta gamma:html\n"},
+        {"rel=tag links to categories are no tags", NULL,
+         "<article><a rel=\"category tag\" href=/c/news>News</a>"
+         "<a rel=tag href=\"/category/misc/?x\">Misc</a>"
+         "<a rel=tag href=/blog/categories/b>B</a>"
+         "<a rel=tag href=\"/?p=1&amp;cat=81\">C</a>"
+         "<a rel=tag href=\"/?cat=82\">D</a>"
+         "<a rel=tag href=\"/?tag=gamma\">Gamma</a>"
+         "<a rel=tag href=/tag/alpha>Alpha</a>"
+         "<a rel=tag href=\"/tag/beta?from=/category/x/\">Beta</a>"
+         "</article>",
+         0, NULL, "tags=gamma:html|alpha:html|beta:html\n"},
+        {"tag archive links inside the article are its tags", NULL,
+         "<aside><a href=/tag/cloud>Cloud</a></aside><nav><a "
+         "href=/tags/menu>Menu</a></nav><article><p>Themen: <a "
+         "href=https://x.example/tag/funk/>Funk,</a> <a "
+         "href=\"/blog/tags/tooling?p=1\">tooling</a> <a "
+         "href=/category/news/tag/>News</a> <a href=/tagged/x>X</a>"
+         "<aside><a href=/tag/related>Related</a></aside></article>"
+         "<footer><a href=/tag/foot>Foot</a></footer>",
+         0, NULL, "tags=funk:html|tooling:html\n"},
         {"rel=tag links stay when the declared keywords are empty", NULL,
          "<meta name=keywords content=\" , \"><a rel=tag href=/t/a>Alpha"
          "</a>",
