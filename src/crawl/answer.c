@@ -211,7 +211,7 @@ static bool same_body(heed_crawl *c, struct heed__site *s,
 	                              .keep_validators = true};
 	heed_status rc = HEED_OK;
 
-	if (!d->ok || !heed__visit_same_body(c, job, d->hex))
+	if (!d->ok || !heed__visit_same_body(c, s, job, d->hex))
 		return false;
 	if (job->kind == JOB_PAGE) {
 		if (!heed__crawl_tx(c))

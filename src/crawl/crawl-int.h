@@ -449,6 +449,11 @@ struct heed__site {
 	bool has_source;    /* incremental: a sitemap or feed answered */
 	bool known_queued;  /* heed__queue_known ran */
 	bool known_sources; /* the store knows a sitemap or feed of it */
+	/* The store held no visit of it when heed__queue_known read its
+	 * known URLs: a URL of it has a row only once this run wrote one,
+	 * which only a retry reads, so visits.c asks the store for no other
+	 * (a first crawl's two reads a URL, each answering "none"). */
+	bool visits_none;
 };
 
 /* Sites waiting for room at one address (BUSY), first come first served. */
@@ -616,13 +621,18 @@ void heed__table_free(heed_crawl *c);
 bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
                       const char *url, enum heed__job_kind kind, int depth,
                       int64_t hint);
+/* Called once heed__queue_known has read every known page, sitemap and
+ * feed of s (rows of them): notes whether the store holds no visit of s
+ * at all, oEmbed answers included (visits_none). */
+void heed__visit_note_none(heed_crawl *c, struct heed__site *s, size_t rows);
 /* Adds the validators of the URL's last 2xx to req, unless whole is set or
  * the run refreshes everything. */
-void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole);
+void heed__visit_headers(heed_crawl *c, const struct heed__site *s,
+                         struct heed_crawl_req *req, bool whole);
 /* true when digest is that of the URL's last body (never with
  * --refresh all). */
-bool heed__visit_same_body(heed_crawl *c, const struct heed__job *job,
-                           const char *digest);
+bool heed__visit_same_body(heed_crawl *c, const struct heed__site *s,
+                           const struct heed__job *job, const char *digest);
 
 /* What a visit found, for heed__visit_record. */
 struct heed__visit_found {

@@ -531,7 +531,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 		/* A start page is read whole in the incremental mode until
 		 * the store knows the site's sitemaps and feeds: the page
 		 * announces them. */
-		heed__visit_headers(c, req,
+		heed__visit_headers(c, s, req,
 		                    c->mode == HEED_CRAWL_INCREMENTAL &&
 		                            req->job.depth == 0 &&
 		                            !s->known_sources);

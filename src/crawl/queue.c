@@ -118,15 +118,16 @@ struct known {
 	char **urls;
 	enum heed__job_kind *kinds;
 	size_t count, cap;
+	size_t rows; /* read, queued or not */
 };
 
 static int collect_known(void *ud, const struct heed_visit *v)
 {
 	struct known *k = ud;
 	const struct heed_allocator *a = k->c->alloc;
-
 	uint64_t fp = heed__seen_fingerprint(v->url);
 
+	k->rows++;
 	/* Queued already (a start URL), or judged already. */
 	if (heed__seen_has(&k->c->seen, fp) ||
 	    heed__seen_has(&k->c->seen, not_due_mark(fp)))
@@ -158,12 +159,13 @@ static int collect_known(void *ud, const struct heed_visit *v)
 
 void heed__queue_known(heed_crawl *c, struct heed__site *s)
 {
-	struct known k = {c, NULL, NULL, 0, 0};
+	struct known k = {c, NULL, NULL, 0, 0, 0};
 	heed_status rc;
 
 	if (s->known_queued)
 		return;
 	s->known_queued = true;
+	s->visits_none = false;
 	/* Sitemaps and feeds are where a site says what changed: asked in
 	 * both modes, conditionally (visits.c skips one still fresh). */
 	rc = heed_store_visits_of_site(c->store, s->origin, HEED_VISIT_SOURCES,
@@ -174,11 +176,14 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 	 * fetches. */
 	if (rc == HEED_OK && c->mode == HEED_CRAWL_FULL &&
 	    heed__arranged_load(c, s->host) &&
-	    !heed__arranged_incremental(c, s))
+	    !heed__arranged_incremental(c, s)) {
 		rc = heed_store_visits_of_site(
 		        c->store, s->origin,
 		        HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE), collect_known,
 		        &k);
+		if (rc == HEED_OK)
+			heed__visit_note_none(c, s, k.rows);
+	}
 	if (rc != HEED_OK)
 		heed__crawl_store_failed(c, "reading the known URLs of a site");
 	for (size_t i = 0; i < k.count; i++) {

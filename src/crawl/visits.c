@@ -25,10 +25,19 @@
  * 2.4 bounds the caching of robots.txt. */
 #define VISIT_MAX_FRESH_S 86400
 
-/* Reads url's row; false when there is none (a store error is recorded). */
-static bool visit_get(heed_crawl *c, const char *url, struct heed_visit *v)
+/* Reads the row of url, a URL of s asked tries times before in this run;
+ * false when there is none (a store error is recorded). A site the store
+ * knew nothing of has no row but those this run wrote (visits_none), and
+ * the run writes one only for a URL it asked, which it asks again only
+ * as a retry. */
+static bool visit_get(heed_crawl *c, const struct heed__site *s,
+                      const char *url, int tries, struct heed_visit *v)
 {
-	heed_status rc = heed_store_visit_get(c->store, url, v);
+	heed_status rc;
+
+	if (s->visits_none && tries == 0)
+		return false;
+	rc = heed_store_visit_get(c->store, url, v);
 
 	if (rc == HEED_OK)
 		return true;
@@ -40,14 +49,16 @@ static bool visit_get(heed_crawl *c, const char *url, struct heed_visit *v)
 /* The row of job's URL, or NULL when there is none: read once for the
  * job's request and kept with it (heed__visit_read), or, for a job without
  * one, read into *tmp, which the caller then clears (visit_done). */
-static const struct heed_visit *
-job_visit(heed_crawl *c, const struct heed__job *job, struct heed_visit *tmp)
+static const struct heed_visit *job_visit(heed_crawl *c,
+                                          const struct heed__site *s,
+                                          const struct heed__job *job,
+                                          struct heed_visit *tmp)
 {
 	struct heed__visit_read *k = job->visit;
 
 	if (k && k->state != VISIT_UNREAD)
 		return k->state == VISIT_KNOWN ? &k->row : NULL;
-	if (!visit_get(c, job->url, k ? &k->row : tmp)) {
+	if (!visit_get(c, s, job->url, job->tries, k ? &k->row : tmp)) {
 		if (k && c->failed == HEED_OK)
 			k->state = VISIT_NONE;
 		return NULL;
@@ -95,6 +106,22 @@ static bool has_sources(heed_crawl *c, const struct heed__site *s)
 	return found;
 }
 
+void heed__visit_note_none(heed_crawl *c, struct heed__site *s, size_t rows)
+{
+	bool found = false;
+
+	s->visits_none = false;
+	if (rows > 0)
+		return;
+	if (heed_store_visits_of_site(c->store, s->origin,
+	                              HEED_VISIT_KIND_BIT(HEED_FRONTIER_OEMBED),
+	                              found_one, &found) != HEED_OK) {
+		heed__crawl_store_failed(c, "reading the visits of a site");
+		return;
+	}
+	s->visits_none = !found;
+}
+
 bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
                       const char *url, enum heed__job_kind kind, int depth,
                       int64_t hint)
@@ -103,7 +130,9 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 	struct heed_visit v;
 	bool skip = false;
 
-	if (c->opt->refresh_all || !visit_get(c, url, &v))
+	/* A URL this run asked is in the frontier already: whatever is
+	 * said here, queueing it again changes nothing. */
+	if (c->opt->refresh_all || !visit_get(c, s, url, 0, &v))
 		return false;
 	if (heed_revisit_hinted(&v.sched, hint))
 		skip = false; /* the site says it changed since */
@@ -126,14 +155,15 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 	return skip;
 }
 
-void heed__visit_headers(heed_crawl *c, struct heed_crawl_req *req, bool whole)
+void heed__visit_headers(heed_crawl *c, const struct heed__site *s,
+                         struct heed_crawl_req *req, bool whole)
 {
 	struct heed_visit tmp;
 	const struct heed_visit *v;
 
 	if (c->opt->refresh_all || whole || req->job.kind == JOB_ROBOTS)
 		return;
-	v = job_visit(c, &req->job, &tmp);
+	v = job_visit(c, s, &req->job, &tmp);
 	if (!v)
 		return;
 	heed__req_validators(c, req, v->etag, v->last_modified);
@@ -197,7 +227,7 @@ void heed__visit_record(heed_crawl *c, struct heed__site *s,
 	struct heed_visit row, w, tmp;
 	struct heed_revisit_visit seen = {found->outcome, now,
 	                                  found->modified_at};
-	const struct heed_visit *kept = job_visit(c, job, &tmp);
+	const struct heed_visit *kept = job_visit(c, s, job, &tmp);
 	bool known = kept != NULL;
 
 	if (c->failed != HEED_OK)
@@ -222,8 +252,8 @@ void heed__visit_record(heed_crawl *c, struct heed__site *s,
 	visit_forget(c, job);
 }
 
-bool heed__visit_same_body(heed_crawl *c, const struct heed__job *job,
-                           const char *digest)
+bool heed__visit_same_body(heed_crawl *c, const struct heed__site *s,
+                           const struct heed__job *job, const char *digest)
 {
 	struct heed_visit tmp;
 	const struct heed_visit *v;
@@ -231,7 +261,7 @@ bool heed__visit_same_body(heed_crawl *c, const struct heed__job *job,
 
 	if (c->opt->refresh_all)
 		return false;
-	v = job_visit(c, job, &tmp);
+	v = job_visit(c, s, job, &tmp);
 	if (!v)
 		return false;
 	same = v->digest && strcmp(v->digest, digest) == 0;

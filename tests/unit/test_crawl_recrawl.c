@@ -29,6 +29,7 @@
 #include "heed/store.h"
 #include "heed/store_arrangements.h"
 #include "heed/store_pages.h"
+#include "heed/store_visits.h"
 
 #define SITES      4
 #define PAGES      4
@@ -59,6 +60,7 @@ static const char *const addrs[SITES] = {"127.0.0.2", "127.0.0.3", "127.0.0.3",
 struct resource {
 	int version;
 	int64_t modified_s; /* Last-Modified and the sitemap's lastmod */
+	int unavailable;    /* answer 503 to this many requests first */
 };
 
 struct entry {
@@ -260,9 +262,10 @@ static void fetch_start(const struct heed_crawl_action *a)
 	sim.log[sim.log_len++] = (struct entry){
 	        .site = f->site,
 	        .path = f->path,
-	        .status = gone(f->site, f->path) ? 404
-	                  : f->inm_match         ? 304
-	                                         : 200,
+	        .status = sim.web[f->site][f->path].unavailable ? 503
+	                  : gone(f->site, f->path)              ? 404
+	                  : f->inm_match                        ? 304
+	                                                        : 200,
 	        .inm = f->inm,
 	        .ims = f->ims,
 	        .inm_right = f->inm_right,
@@ -292,7 +295,11 @@ static void deliver(size_t i)
 	r.sent_ms = f.at_ms - 19;
 	r.first_byte_ms = 10;
 	r.elapsed_ms = 20;
-	if (gone(f.site, f.path)) {
+	if (sim.web[f.site][f.path].unavailable) {
+		sim.web[f.site][f.path].unavailable--;
+		r.status = 503;
+		r.etag = r.last_modified = NULL;
+	} else if (gone(f.site, f.path)) {
 		r.status = 404;
 		r.etag = r.last_modified = NULL;
 	} else if (!f.inm_match) {
@@ -629,6 +636,43 @@ static void assert_ref_second(int site)
 /* ACAP-permissions-reference: robots.txt names a file for heed
  * on every site; b, c and d serve it (it refuses /p/1.html), a answers
  * 404 (heed stays prohibited there). */
+/* A URL asked again in the run that first met it (a 503, then its
+ * retry), on a site the store knew nothing of before the run: one visit
+ * with the retry's answer, and the next run asks for it with that
+ * answer's validators. */
+static void test_retry_then_revisit(void **state)
+{
+	struct heed_visit v;
+	int cond, ok;
+
+	(void)state;
+	sim.web[1][P_PAGE0].unavailable = 1;
+	crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(asked(1, P_PAGE0, NULL, &ok), 2);
+	assert_int_equal(ok, 1);
+	assert_int_equal(
+	        heed_store_visit_get(sim.store, "http://b.test/p/0.html", &v),
+	        HEED_OK);
+	assert_int_equal(v.status, 200);
+	assert_int_equal(v.visits, 1);
+	assert_int_equal(v.changes, 1);
+	assert_non_null(v.etag);
+	heed_store_visit_clear(sim.store, &v);
+	/* Due again after its interval (content a month old is given half
+	 * its age), it is asked with validators. */
+	advance(20 * DAY_S);
+	crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(asked(1, P_PAGE0, &cond, &ok), 1);
+	assert_int_equal(cond, 1);
+	assert_int_equal(ok, 0);
+	assert_int_equal(
+	        heed_store_visit_get(sim.store, "http://b.test/p/0.html", &v),
+	        HEED_OK);
+	assert_int_equal(v.visits, 2);
+	heed_store_visit_clear(sim.store, &v);
+	assert_courteous();
+}
+
 static void test_acap_reference(void **state)
 {
 	struct heed_crawl_progress p;
@@ -886,6 +930,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test_setup_teardown(test_recrawls, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_retry_then_revisit, setup,
+	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_acap_reference, setup,
 	                                        teardown),
 	        cmocka_unit_test_setup_teardown(
