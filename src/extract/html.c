@@ -52,6 +52,7 @@ enum tag {
 	T_ASIDE,  /* aside, nav: what is inside never dates or signs the page */
 	T_FOOTER, /* footer: like aside, outside an article */
 	T_P,      /* p: the article's first paragraphs may be "By X" lines */
+	T_LI,     /* li: one item of a microdata keywords list */
 };
 
 enum cap_kind {
@@ -142,7 +143,7 @@ static enum tag tag_of(const char *n)
 	        ['h' - 'a'] = {{"h1", "html", "header", "h2"},
 	                       {T_H1, T_HTML, T_HEADER, T_H2}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
-	        ['l' - 'a'] = {{"link"}, {T_LINK}},
+	        ['l' - 'a'] = {{"link", "li"}, {T_LINK, T_LI}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
 	                       {T_META, T_FOREIGN, T_DATA, T_MAIN}},
 	        ['n' - 'a'] = {{"nav"}, {T_ASIDE}},
@@ -1118,6 +1119,18 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	return aside_name(ca->cls) || aside_name(ca->id);
 }
 
+/* A microdata keywords property read from an element's text is often a
+ * list (<ul itemprop=keywords><li>linux<li>tmux, or one link per
+ * keyword): each item or link is one keyword, so its start separates
+ * it from the one before, as a comma would. */
+static void keyword_item(struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_PROP &&
+		    strcmp(h->caps[i].prop, "keywords") == 0)
+			(void)heed__buf_add(&h->caps[i].text, ",", 1);
+}
+
 void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
 	enum tag tag = tag_of(name);
@@ -1127,6 +1140,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	common_attrs(atts, &ca);
 	/* Past the tracked depth nothing opens, since nothing could close. */
 	tracked = h->depth < EXTRACT_MAX_DEPTH;
+	if ((tag == T_LI || tag == T_A) && h->ncaps)
+		keyword_item(h);
 	scope = tracked && ca.itemscope && !h->foreign;
 	if (ca.props && !h->foreign)
 		on_itemprop(h, tag, atts, ca.props, scope);

@@ -627,6 +627,15 @@ static const struct page_case cases[] = {
          "<div itemscope><meta itemprop=keywords content=\"LIVE MUSIC\">"
          "</div>",
          0, NULL, "tags=jazz:og|live music:meta|ελλάδα:meta\n"},
+        {"a microdata keywords list gives one tag per item or link", NULL,
+         "<div itemscope><ul itemprop=keywords class=tags>"
+         "<li><a href=/c/linux>linux</a></li><li>tmux, vim</li></ul>"
+         "<p itemprop=keywords><a href=/t/a>Open data</a> "
+         "<a href=/t/b>Maps</a></p><p itemprop=keywords>one <b>phrase</b>"
+         "</p></div>",
+         0, NULL,
+         "tags=linux:microdata|tmux:microdata|vim:microdata|"
+         "open data:microdata|maps:microdata|one phrase:microdata\n"},
         {"legacy interactionCount UserPlays", NULL,
          "<script type=application/ld+json>{\"@type\":\"VideoObject\","
          "\"interactionCount\":\"UserPlays:4321\"}</script>",
