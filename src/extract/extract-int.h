@@ -100,6 +100,9 @@ struct builder {
 	const char *title_texts[EXTRACT_MAX_TITLE_TEXTS];
 	bool title_text_declared[EXTRACT_MAX_TITLE_TEXTS]; /* not a heading */
 	size_t title_text_count;
+	/* The first <title>'s text, collapsed, in the arena: the site's
+	 * name after it counts even when a meta gives the title. */
+	const char *title_tag;
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
 	struct raw_link *links;

@@ -1254,6 +1254,9 @@ static void finish_capture(struct html *h, struct capture *c)
 
 	switch (c->kind) {
 	case CAP_TITLE:
+		if (!b->title_tag)
+			b->title_tag =
+			        heed__collapse(&b->arena, s, len, &b->oom);
 		heed__cand(b, F_TITLE, O_TITLE_TAG, 0, s, len);
 		h->title_done = b->cand[F_TITLE].value != NULL;
 		break;

@@ -1000,6 +1000,23 @@ static const struct page_case cases[] = {
          0, NULL,
          "title=title:Gone fishing\nsite_name=title:jovelblog\n"
          "publisher=title:jovelblog\n"},
+        {"a meta's title, found in the <title>, names the site after it", NULL,
+         "<title>java - wicket vs Vaadin - Stack Overflow</title>"
+         "<meta name=twitter:title content=\"wicket vs Vaadin\">",
+         0, NULL,
+         "title=twitter:wicket vs Vaadin\nsite_name=title:Stack Overflow\n"
+         "publisher=title:Stack Overflow\n"},
+        {"a meta's title with more after it in the <title> names no site", NULL,
+         "<title>Tom - Jerry - Part two of a longer series</title>"
+         "<meta property=og:title content=Jerry><meta property=og:title "
+         "content=x><title>Other - Site</title>",
+         0, NULL, "title=og:Jerry\n-site_name\n-publisher\n"},
+        {"a declared site name is not replaced by the <title>'s", NULL,
+         "<title>Post - Blog</title><meta property=og:title content=Post>"
+         "<meta property=og:site_name content=\"The Blog\">",
+         0, NULL,
+         "title=og:Post\nsite_name=og:The Blog\n"
+         "publisher=og:The Blog\n"},
         {"a WordPress \"Title \xC2\xAB Site\" with its heading", NULL,
          "<title>A virtual wall \xC2\xAB Workshop</title><h1>A virtual "
          "wall</h1>",
