@@ -60,6 +60,7 @@ enum cap_kind {
 	CAP_H1,
 	CAP_HEADING, /* a later h1 or an h2: another word for the title */
 	CAP_TAG_LINK,
+	CAP_CATEGORY_LINK, /* rel="category tag": the post's section */
 	CAP_PROP,
 	CAP_JSONLD,
 	CAP_AUTHOR_LINK, /* <a rel=author>: its text names the author */
@@ -601,6 +602,8 @@ static void on_anchor(struct html *h, const char *const *atts)
 	if (((rel && has_token(rel, "tag")) || tag_archive_link(h, href)) &&
 	    !category_link(rel ? rel : "", href))
 		start_capture(h, CAP_TAG_LINK, NULL);
+	else if (rel && (has_token(rel, "tag") || has_token(rel, "category")))
+		start_capture(h, CAP_CATEGORY_LINK, NULL);
 	if (rel && has_token(rel, "author") && !h->aside)
 		start_capture(h, CAP_AUTHOR_LINK, NULL);
 }
@@ -1274,6 +1277,10 @@ static void finish_capture(struct html *h, struct capture *c)
 		while (len && (s[len - 1] == ',' || s[len - 1] == ';'))
 			len--;
 		heed__tags(b, O_HTML, s, len, false);
+		heed__tag_link_seen(b, s, len, false);
+		break;
+	case CAP_CATEGORY_LINK:
+		heed__tag_link_seen(b, s, len, true);
 		break;
 	case CAP_PROP:
 		heed__trim(&s, &len);

@@ -735,6 +735,19 @@ static const struct page_case cases[] = {
          "<aside><a href=/tag/related>Related</a></aside></article>"
          "<footer><a href=/tag/foot>Foot</a></footer>",
          0, NULL, "tags=funk:html|tooling:html\n"},
+        {"a keyword the page links as its category and no tag is none", NULL,
+         "<meta property=dc:subject content=Artikel><meta property="
+         "dc:subject content=Datenschutz><meta name=keywords content="
+         "\"Arduino, Vook\"><article><a rel=\"category tag\" href=/c/x>"
+         "Artikel</a> <a rel=tag href=/tag/datenschutz>Datenschutz</a> "
+         "<a rel=tag href=/tag/arduino>Arduino</a> <a rel=\"category tag\""
+         " href=/category/arduino>Arduino</a></article>",
+         0, NULL, "tags=datenschutz:meta|arduino:meta|vook:meta\n"},
+        {"without tag links, a category keeps its keyword", NULL,
+         "<meta property=article:tag content=linux><meta property="
+         "article:tag content=tmux><a rel=tag href=/categories/linux>"
+         "linux</a><a rel=\"category tag\" href=/c/t>tmux</a>",
+         0, NULL, "tags=linux:og|tmux:og\n"},
         {"rel=tag links stay when the declared keywords are empty", NULL,
          "<meta name=keywords content=\" , \"><a rel=tag href=/t/a>Alpha"
          "</a>",
