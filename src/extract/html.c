@@ -92,6 +92,7 @@ struct el {
 	unsigned char tag;
 	bool scope; /* opened an itemscope */
 	bool aside; /* opened an area that is not the page's own */
+	bool edit;  /* opened a line that tells of an edit */
 };
 
 /* twitter:labelN / twitter:dataN pairs kept until both are seen. */
@@ -105,6 +106,7 @@ struct html {
 	unsigned article, main; /* open article and main elements */
 	unsigned header;        /* open header elements */
 	unsigned aside;         /* open asides, comments, related lists */
+	unsigned edit;          /* open "edited"/"updated" lines */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done; /* the first byline was read */
@@ -655,6 +657,16 @@ static void on_time(struct html *h, const char *const *atts)
 
 	if (h->foreign || h->media || h->aside)
 		return;
+	/* ikiwiki's <span class=edited>Edited <time ...>: the edit's date,
+	 * as a theme's class=updated gives it. */
+	if (h->edit) {
+		if (v)
+			heed__cand(h->b, F_MODIFIED, O_HTML, D_THEME, v,
+			           strlen(v));
+		else
+			date_text(h, F_MODIFIED, D_TEXT_CLASS_BODY);
+		return;
+	}
 	if (!v) {
 		if (in_body(h))
 			date_text(h, F_PUBLISHED, D_TEXT_BODY);
@@ -705,6 +717,24 @@ static bool text_date_class(const char *cls, enum field *f)
 		p += n;
 	}
 	return found;
+}
+
+/* A line that tells of an edit by its class (ikiwiki's "edited", a
+ * theme's "updated" or "last-modified" around a <time>): the times in
+ * it date the edit, not the publication. */
+static bool edit_class(const char *cls)
+{
+	static const char *const tokens[] = {
+	        "edited",       "updated",       "modified",    "last-modified",
+	        "lastmodified", "date-modified", "date-updated"};
+
+	if (!strstr(cls, "edited") && !strstr(cls, "updated") &&
+	    !strstr(cls, "odified"))
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
+		if (has_token(cls, tokens[i]))
+			return true;
+	return false;
 }
 
 /* Theme markup for dates (hAtom's published/updated, WordPress's
@@ -1138,7 +1168,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
 	enum tag tag = tag_of(name);
 	struct common_attrs ca;
-	bool tracked, scope, aside;
+	bool tracked, scope, aside, edit;
 
 	common_attrs(atts, &ca);
 	/* Past the tracked depth nothing opens, since nothing could close. */
@@ -1167,11 +1197,16 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
+	/* After on_start_tag: a <time class=updated> is read by its class
+	 * alone; only the times inside the line are the edit's. */
+	edit = tracked && ca.cls && !h->foreign && edit_class(ca.cls);
+	if (edit)
+		h->edit++;
 	if (tag == T_ARTICLE && tracked)
 		h->article++;
 	if (tracked)
 		h->stack[h->depth] =
-		        (struct el){(unsigned char)tag, scope, aside};
+		        (struct el){(unsigned char)tag, scope, aside, edit};
 	h->depth++;
 }
 
@@ -1319,7 +1354,7 @@ static void finish_capture(struct html *h, struct capture *c)
 
 void heed__html_end(struct html *h)
 {
-	struct el el = {T_OTHER, false};
+	struct el el = {T_OTHER, false, false, false};
 
 	if (!h->depth)
 		return;
@@ -1342,6 +1377,8 @@ void heed__html_end(struct html *h)
 		h->header--;
 	if (el.aside && h->aside)
 		h->aside--;
+	if (el.edit && h->edit)
+		h->edit--;
 }
 
 static bool raw_capture(enum cap_kind k)

@@ -771,6 +771,18 @@ static const struct page_case cases[] = {
          "</time></article><time datetime=2021-01-01>x</time></body>",
          0, NULL,
          "published=html:2024-05-06T07:08:09+02:00\npublished_s=1714972089\n"},
+        {"a time inside an edit line dates the edit", NULL,
+         "<article><span class=created>Created <time datetime="
+         "2020-10-18T21:30:35Z pubdate>Sunday</time>.</span> <span class="
+         "edited><a href=/h>Edited <time datetime=2020-10-19T10:00:00Z>"
+         "Monday</time>.</a></span></article>",
+         0, NULL,
+         "published=html:2020-10-18T21:30:35Z\n"
+         "modified=html:2020-10-19T10:00:00Z\n"},
+        {"a time whose own class says updated is still the post's", NULL,
+         "<article><time class=\"entry-date published updated\" "
+         "datetime=2021-01-02>Jan 2</time></article>",
+         0, NULL, "published=html:2021-01-02\nmodified=html:2021-01-02\n"},
         {"time datetime in main beats one in the body", NULL,
          "<body><header><time datetime=2020-01-01>x</time></header><main>"
          "<time datetime=2022-02-02>y</time></main></body>",
