@@ -1284,6 +1284,62 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	}
 }
 
+/* The length of the inline formatting tag at s[0, len) ("<em>",
+ * "</i>", "<span class=x>"), 0 when s opens none ("a < b", "<3", a
+ * "<meta ...>" an unclosed <title> swallowed, which stays as text). */
+static size_t tag_len(const char *s, size_t len)
+{
+	static const char *const names[] = {"em",  "i",   "b",     "strong",
+	                                    "sup", "sub", "small", "span",
+	                                    "u",   "br",  "mark",  "cite"};
+	size_t i = 1, n;
+
+	if (i < len && s[i] == '/')
+		i++;
+	n = i;
+	while (n < len && (s[n] | 0x20) >= 'a' && (s[n] | 0x20) <= 'z')
+		n++;
+	if (n == i || n == len || (s[n] != '>' && s[n] != ' ' && s[n] != '/'))
+		return 0;
+	for (size_t k = 0;; k++) {
+		if (k == HEED_ARRAY_SIZE(names))
+			return 0;
+		if (strlen(names[k]) == n - i &&
+		    heed__ascii_ieq(s + i, n - i, names[k]))
+			break;
+	}
+	for (; n < len; n++) {
+		if (s[n] == '>')
+			return n + 1;
+		if (s[n] == '<')
+			return 0;
+	}
+	return 0;
+}
+
+/* A <title>'s text without the formatting tags a CMS wrote into it
+ * (<title> holds text only, so "<em>Brachiosaurus</em>" arrives as these
+ * characters): the words, in the arena; NULL when out of memory. */
+static const char *title_words(struct builder *b, const char *s, size_t *len)
+{
+	char *out = heed__strdup_arena(b, s, *len);
+	size_t n = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < *len;) {
+		size_t t = s[i] == '<' ? tag_len(s + i, *len - i) : 0;
+		if (t) {
+			i += t;
+			continue;
+		}
+		out[n++] = s[i++];
+	}
+	out[n] = '\0';
+	*len = n;
+	return out;
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -1292,6 +1348,10 @@ static void finish_capture(struct html *h, struct capture *c)
 
 	switch (c->kind) {
 	case CAP_TITLE:
+		if (memchr(s, '<', len))
+			s = title_words(b, s, &len);
+		if (!s)
+			break;
 		if (!b->title_tag)
 			b->title_tag =
 			        heed__collapse(&b->arena, s, len, &b->oom);
