@@ -1317,9 +1317,11 @@ static size_t tag_len(const char *s, size_t len)
 	return 0;
 }
 
-/* A <title>'s text without the formatting tags a CMS wrote into it
- * (<title> holds text only, so "<em>Brachiosaurus</em>" arrives as these
- * characters): the words, in the arena; NULL when out of memory. */
+/* A <title>'s text as its words: without the formatting tags a CMS wrote
+ * into it (<title> holds text only, so "<em>Brachiosaurus</em>" arrives
+ * as these characters), and with its no-break spaces plain ones
+ * ("Title&nbsp;|&nbsp;Site" is the separator " | "). In the arena; NULL
+ * when out of memory. */
 static const char *title_words(struct builder *b, const char *s, size_t *len)
 {
 	char *out = heed__strdup_arena(b, s, *len);
@@ -1331,9 +1333,13 @@ static const char *title_words(struct builder *b, const char *s, size_t *len)
 		size_t t = s[i] == '<' ? tag_len(s + i, *len - i) : 0;
 		if (t) {
 			i += t;
-			continue;
+		} else if (s[i] == '\xC2' && i + 1 < *len &&
+		           s[i + 1] == '\xA0') {
+			out[n++] = ' ';
+			i += 2;
+		} else {
+			out[n++] = s[i++];
 		}
-		out[n++] = s[i++];
 	}
 	out[n] = '\0';
 	*len = n;
@@ -1348,7 +1354,7 @@ static void finish_capture(struct html *h, struct capture *c)
 
 	switch (c->kind) {
 	case CAP_TITLE:
-		if (memchr(s, '<', len))
+		if (memchr(s, '<', len) || memmem(s, len, "\xC2\xA0", 2))
 			s = title_words(b, s, &len);
 		if (!s)
 			break;

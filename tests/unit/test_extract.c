@@ -1032,6 +1032,13 @@ static const struct page_case cases[] = {
          0, NULL,
          "title=title:Ribs of Brachiosaurus\nsite_name=title:Acta Pal\n"
          "publisher=title:Acta Pal\n"},
+        {"no-break spaces around a <title>'s separator make it one", NULL,
+         "<title>Der Verband im Portr\xC3\xA4t&nbsp;&#124;&nbsp;Verband (GVB)"
+         "</title>"
+         "<h1></h1><h2>Der Verband im Portr\xC3\xA4t</h2>",
+         0, NULL,
+         "title=title:Der Verband im Portr\xC3\xA4t\n"
+         "site_name=title:Verband (GVB)\n"},
         {"a '<' that opens no tag stays in the title", NULL,
          "<title>I <3 maps, x < y > z</title>", 0, NULL,
          "title=title:I <3 maps, x < y > z\n"},
