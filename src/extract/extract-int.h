@@ -24,6 +24,8 @@
 #define EXTRACT_MAX_TAGS          256           /* tags kept per page */
 #define EXTRACT_MAX_AUTHORS       128           /* names kept in author */
 #define EXTRACT_MAX_SITE_NAMES    8             /* declared site names */
+#define EXTRACT_MAX_CATEGORIES    16            /* the post's categories */
+#define EXTRACT_MAX_TAG_LINKS     64            /* rel=tag texts compared */
 #define EXTRACT_MAX_TITLE_TEXTS   6             /* headings, DC titles */
 #define EXTRACT_MAX_LINKS         20000         /* links kept per page */
 #define EXTRACT_MAX_DEPTH         4096          /* element stack tracked */
@@ -80,6 +82,14 @@ struct builder {
 	struct cand cand[F_COUNT];
 	struct heed_field *tags;
 	size_t tag_count;
+	/* The categories the page files the post in (rel="category tag"
+	 * link texts) and the tags it links (rel=tag texts), case-folded,
+	 * in the arena: where the page links its tags, a declared keyword
+	 * that repeats a category and no tag is a section. */
+	const char *categories[EXTRACT_MAX_CATEGORIES];
+	size_t category_count;
+	const char *tag_links[EXTRACT_MAX_TAG_LINKS];
+	size_t tag_link_count;
 	const char *agent;
 	struct heed_extract_robots robots;
 	heed_url *page_url;    /* the response URL */
@@ -100,6 +110,9 @@ struct builder {
 	const char *title_texts[EXTRACT_MAX_TITLE_TEXTS];
 	bool title_text_declared[EXTRACT_MAX_TITLE_TEXTS]; /* not a heading */
 	size_t title_text_count;
+	/* The first <title>'s text, collapsed, in the arena: the site's
+	 * name after it counts even when a meta gives the title. */
+	const char *title_tag;
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
 	struct raw_link *links;
@@ -130,6 +143,14 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
  * "A; B", so several authors stay several. */
 void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
                       size_t len);
+/* Notes the text of a link filing the post in a category (category) or
+ * tagging it. */
+void heed__tag_link_seen(struct builder *b, const char *s, size_t len,
+                         bool category);
+/* Where the page links its tags, drops the declared tags that repeat a
+ * category it links and no tag (hypotheses.org's dc:subject lists the
+ * post's categories with its tags). */
+void heed__drop_category_tags(struct builder *b);
 /* Splits a keyword list and adds each tag (de-duplicated, case-folded). */
 void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
                 bool split);

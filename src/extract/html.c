@@ -52,6 +52,7 @@ enum tag {
 	T_ASIDE,  /* aside, nav: what is inside never dates or signs the page */
 	T_FOOTER, /* footer: like aside, outside an article */
 	T_P,      /* p: the article's first paragraphs may be "By X" lines */
+	T_LI,     /* li: one item of a microdata keywords list */
 };
 
 enum cap_kind {
@@ -59,6 +60,7 @@ enum cap_kind {
 	CAP_H1,
 	CAP_HEADING, /* a later h1 or an h2: another word for the title */
 	CAP_TAG_LINK,
+	CAP_CATEGORY_LINK, /* rel="category tag": the post's section */
 	CAP_PROP,
 	CAP_JSONLD,
 	CAP_AUTHOR_LINK, /* <a rel=author>: its text names the author */
@@ -90,6 +92,7 @@ struct el {
 	unsigned char tag;
 	bool scope; /* opened an itemscope */
 	bool aside; /* opened an area that is not the page's own */
+	bool edit;  /* opened a line that tells of an edit */
 };
 
 /* twitter:labelN / twitter:dataN pairs kept until both are seen. */
@@ -103,6 +106,7 @@ struct html {
 	unsigned article, main; /* open article and main elements */
 	unsigned header;        /* open header elements */
 	unsigned aside;         /* open asides, comments, related lists */
+	unsigned edit;          /* open "edited"/"updated" lines */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done; /* the first byline was read */
@@ -142,7 +146,7 @@ static enum tag tag_of(const char *n)
 	        ['h' - 'a'] = {{"h1", "html", "header", "h2"},
 	                       {T_H1, T_HTML, T_HEADER, T_H2}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
-	        ['l' - 'a'] = {{"link"}, {T_LINK}},
+	        ['l' - 'a'] = {{"link", "li"}, {T_LINK, T_LI}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
 	                       {T_META, T_FOREIGN, T_DATA, T_MAIN}},
 	        ['n' - 'a'] = {{"nav"}, {T_ASIDE}},
@@ -600,6 +604,8 @@ static void on_anchor(struct html *h, const char *const *atts)
 	if (((rel && has_token(rel, "tag")) || tag_archive_link(h, href)) &&
 	    !category_link(rel ? rel : "", href))
 		start_capture(h, CAP_TAG_LINK, NULL);
+	else if (rel && (has_token(rel, "tag") || has_token(rel, "category")))
+		start_capture(h, CAP_CATEGORY_LINK, NULL);
 	if (rel && has_token(rel, "author") && !h->aside)
 		start_capture(h, CAP_AUTHOR_LINK, NULL);
 }
@@ -651,6 +657,16 @@ static void on_time(struct html *h, const char *const *atts)
 
 	if (h->foreign || h->media || h->aside)
 		return;
+	/* ikiwiki's <span class=edited>Edited <time ...>: the edit's date,
+	 * as a theme's class=updated gives it. */
+	if (h->edit) {
+		if (v)
+			heed__cand(h->b, F_MODIFIED, O_HTML, D_THEME, v,
+			           strlen(v));
+		else
+			date_text(h, F_MODIFIED, D_TEXT_CLASS_BODY);
+		return;
+	}
 	if (!v) {
 		if (in_body(h))
 			date_text(h, F_PUBLISHED, D_TEXT_BODY);
@@ -701,6 +717,24 @@ static bool text_date_class(const char *cls, enum field *f)
 		p += n;
 	}
 	return found;
+}
+
+/* A line that tells of an edit by its class (ikiwiki's "edited", a
+ * theme's "updated" or "last-modified" around a <time>): the times in
+ * it date the edit, not the publication. */
+static bool edit_class(const char *cls)
+{
+	static const char *const tokens[] = {
+	        "edited",       "updated",       "modified",    "last-modified",
+	        "lastmodified", "date-modified", "date-updated"};
+
+	if (!strstr(cls, "edited") && !strstr(cls, "updated") &&
+	    !strstr(cls, "odified"))
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
+		if (has_token(cls, tokens[i]))
+			return true;
+	return false;
 }
 
 /* Theme markup for dates (hAtom's published/updated, WordPress's
@@ -1118,15 +1152,29 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	return aside_name(ca->cls) || aside_name(ca->id);
 }
 
+/* A microdata keywords property read from an element's text is often a
+ * list (<ul itemprop=keywords><li>linux<li>tmux, or one link per
+ * keyword): each item or link is one keyword, so its start separates
+ * it from the one before, as a comma would. */
+static void keyword_item(struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_PROP &&
+		    strcmp(h->caps[i].prop, "keywords") == 0)
+			(void)heed__buf_add(&h->caps[i].text, ",", 1);
+}
+
 void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
 	enum tag tag = tag_of(name);
 	struct common_attrs ca;
-	bool tracked, scope, aside;
+	bool tracked, scope, aside, edit;
 
 	common_attrs(atts, &ca);
 	/* Past the tracked depth nothing opens, since nothing could close. */
 	tracked = h->depth < EXTRACT_MAX_DEPTH;
+	if ((tag == T_LI || tag == T_A) && h->ncaps)
+		keyword_item(h);
 	scope = tracked && ca.itemscope && !h->foreign;
 	if (ca.props && !h->foreign)
 		on_itemprop(h, tag, atts, ca.props, scope);
@@ -1149,11 +1197,16 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
+	/* After on_start_tag: a <time class=updated> is read by its class
+	 * alone; only the times inside the line are the edit's. */
+	edit = tracked && ca.cls && !h->foreign && edit_class(ca.cls);
+	if (edit)
+		h->edit++;
 	if (tag == T_ARTICLE && tracked)
 		h->article++;
 	if (tracked)
 		h->stack[h->depth] =
-		        (struct el){(unsigned char)tag, scope, aside};
+		        (struct el){(unsigned char)tag, scope, aside, edit};
 	h->depth++;
 }
 
@@ -1231,6 +1284,68 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	}
 }
 
+/* The length of the inline formatting tag at s[0, len) ("<em>",
+ * "</i>", "<span class=x>"), 0 when s opens none ("a < b", "<3", a
+ * "<meta ...>" an unclosed <title> swallowed, which stays as text). */
+static size_t tag_len(const char *s, size_t len)
+{
+	static const char *const names[] = {"em",  "i",   "b",     "strong",
+	                                    "sup", "sub", "small", "span",
+	                                    "u",   "br",  "mark",  "cite"};
+	size_t i = 1, n;
+
+	if (i < len && s[i] == '/')
+		i++;
+	n = i;
+	while (n < len && (s[n] | 0x20) >= 'a' && (s[n] | 0x20) <= 'z')
+		n++;
+	if (n == i || n == len || (s[n] != '>' && s[n] != ' ' && s[n] != '/'))
+		return 0;
+	for (size_t k = 0;; k++) {
+		if (k == HEED_ARRAY_SIZE(names))
+			return 0;
+		if (strlen(names[k]) == n - i &&
+		    heed__ascii_ieq(s + i, n - i, names[k]))
+			break;
+	}
+	for (; n < len; n++) {
+		if (s[n] == '>')
+			return n + 1;
+		if (s[n] == '<')
+			return 0;
+	}
+	return 0;
+}
+
+/* A <title>'s text as its words: without the formatting tags a CMS wrote
+ * into it (<title> holds text only, so "<em>Brachiosaurus</em>" arrives
+ * as these characters), and with its no-break spaces plain ones
+ * ("Title&nbsp;|&nbsp;Site" is the separator " | "). In the arena; NULL
+ * when out of memory. */
+static const char *title_words(struct builder *b, const char *s, size_t *len)
+{
+	char *out = heed__strdup_arena(b, s, *len);
+	size_t n = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < *len;) {
+		size_t t = s[i] == '<' ? tag_len(s + i, *len - i) : 0;
+		if (t) {
+			i += t;
+		} else if (s[i] == '\xC2' && i + 1 < *len &&
+		           s[i + 1] == '\xA0') {
+			out[n++] = ' ';
+			i += 2;
+		} else {
+			out[n++] = s[i++];
+		}
+	}
+	out[n] = '\0';
+	*len = n;
+	return out;
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -1239,6 +1354,13 @@ static void finish_capture(struct html *h, struct capture *c)
 
 	switch (c->kind) {
 	case CAP_TITLE:
+		if (memchr(s, '<', len) || memmem(s, len, "\xC2\xA0", 2))
+			s = title_words(b, s, &len);
+		if (!s)
+			break;
+		if (!b->title_tag)
+			b->title_tag =
+			        heed__collapse(&b->arena, s, len, &b->oom);
 		heed__cand(b, F_TITLE, O_TITLE_TAG, 0, s, len);
 		h->title_done = b->cand[F_TITLE].value != NULL;
 		break;
@@ -1256,6 +1378,10 @@ static void finish_capture(struct html *h, struct capture *c)
 		while (len && (s[len - 1] == ',' || s[len - 1] == ';'))
 			len--;
 		heed__tags(b, O_HTML, s, len, false);
+		heed__tag_link_seen(b, s, len, false);
+		break;
+	case CAP_CATEGORY_LINK:
+		heed__tag_link_seen(b, s, len, true);
 		break;
 	case CAP_PROP:
 		heed__trim(&s, &len);
@@ -1294,7 +1420,7 @@ static void finish_capture(struct html *h, struct capture *c)
 
 void heed__html_end(struct html *h)
 {
-	struct el el = {T_OTHER, false};
+	struct el el = {T_OTHER, false, false, false};
 
 	if (!h->depth)
 		return;
@@ -1317,6 +1443,8 @@ void heed__html_end(struct html *h)
 		h->header--;
 	if (el.aside && h->aside)
 		h->aside--;
+	if (el.edit && h->edit)
+		h->edit--;
 }
 
 static bool raw_capture(enum cap_kind k)

@@ -379,6 +379,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 		r->views = b->cand[F_VIEWS].num;
 		r->views_source = heed__origin_source(b->cand[F_VIEWS].origin);
 	}
+	heed__drop_category_tags(b);
 	r->tags = b->tags;
 	r->tag_count = b->tag_count;
 }

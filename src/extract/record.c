@@ -555,6 +555,46 @@ static void add_tag(struct builder *b, enum origin o, const char *s, size_t len)
 	t->source = heed__origin_source(o);
 }
 
+void heed__tag_link_seen(struct builder *b, const char *s, size_t len,
+                         bool category)
+{
+	const char **list = category ? b->categories : b->tag_links;
+	size_t *n = category ? &b->category_count : &b->tag_link_count;
+	size_t max = category ? EXTRACT_MAX_CATEGORIES : EXTRACT_MAX_TAG_LINKS;
+	char *v;
+
+	if (*n == max)
+		return;
+	v = collapse(b, s, len);
+	if (!v || !*v)
+		return;
+	heed__fold_case(v, strlen(v));
+	list[(*n)++] = v;
+}
+
+/* True when v is one of list[0, n). */
+static bool listed(const char *const *list, size_t n, const char *v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(list[i], v) == 0)
+			return true;
+	return false;
+}
+
+void heed__drop_category_tags(struct builder *b)
+{
+	size_t kept = 0;
+
+	if (!b->tag_link_count)
+		return;
+	for (size_t i = 0; i < b->tag_count; i++)
+		if (!listed(b->categories, b->category_count,
+		            b->tags[i].value) ||
+		    listed(b->tag_links, b->tag_link_count, b->tags[i].value))
+			b->tags[kept++] = b->tags[i];
+	b->tag_count = kept;
+}
+
 void heed__tags(struct builder *b, enum origin o, const char *s, size_t len,
                 bool split)
 {

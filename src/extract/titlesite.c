@@ -214,6 +214,13 @@ static bool short_site(const char *site, size_t slen, size_t title_len)
 	       slen < title_len;
 }
 
+/* Offers a site's name read off the title, below any the page declares. */
+static void offer_site(struct builder *b, const char *site, size_t slen)
+{
+	heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 1, site, slen);
+	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 1, site, slen);
+}
+
 /*
  * A page that declares no site name: "Post title | Site" names its site
  * after the last " | " when that part is short and shorter than the
@@ -232,10 +239,8 @@ static void title_publisher(struct builder *b, const char *t, size_t len)
 	site = p + 3;
 	slen = (size_t)(t + len - site);
 	heed__trim(&site, &slen);
-	if (!short_site(site, slen, (size_t)(p - t)))
-		return;
-	heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 1, site, slen);
-	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 1, site, slen);
+	if (short_site(site, slen, (size_t)(p - t)))
+		offer_site(b, site, slen);
 }
 
 static bool has_sep(const char *s, size_t len)
@@ -274,12 +279,8 @@ static bool heading_cut(struct builder *b, const char *t, size_t len)
 			if (!b->site_name_count &&
 			    !b->cand[F_PUBLISHER].value &&
 			    short_site(site, slen, strlen(title)) &&
-			    !has_sep(site, slen)) {
-				heed__cand(b, F_SITE_NAME, O_TITLE_TAG, 1, site,
-				           slen);
-				heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 1, site,
-				           slen);
-			}
+			    !has_sep(site, slen))
+				offer_site(b, site, slen);
 			return true;
 		}
 		/* "Title | Section | Site": the heading reads the part before
@@ -304,6 +305,54 @@ static bool heading_cut(struct builder *b, const char *t, size_t len)
 		}
 	}
 	return false;
+}
+
+/* True when s[0, len) is title, or ends with a separator and title
+ * ("tag - Title": Stack Exchange puts a question's first tag first). */
+static bool is_or_ends_with(const char *s, size_t len, const char *title)
+{
+	size_t tl = strlen(title);
+
+	if (same_name(s, len, title))
+		return true;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++) {
+		size_t n = strlen(seps[i]);
+		if (len > tl + n && same_name(s + len - tl, tl, title) &&
+		    memcmp(s + len - tl - n, seps[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A page that declares no site name but gives its title apart (og:title,
+ * twitter:title, a heading that settled it): a <title> that reads that
+ * title, then a separator and a short last part ("Title - Site", "tag -
+ * Title - Site"), names the site in that part. The title is known, so
+ * any separator counts here, not only " | ".
+ */
+static void site_after_title(struct builder *b)
+{
+	const char *t = b->title_tag, *title = b->cand[F_TITLE].value;
+	size_t len;
+
+	if (!t || !title || b->site_name_count || b->cand[F_PUBLISHER].value)
+		return;
+	len = strlen(t);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++) {
+		size_t n = strlen(seps[i]);
+		const char *p = last_of(t, len, seps[i]);
+		const char *site = p ? p + n : NULL;
+		size_t slen = p ? (size_t)(t + len - site) : 0;
+
+		if (!p || !is_or_ends_with(t, (size_t)(p - t), title))
+			continue;
+		heed__trim(&site, &slen);
+		if (short_site(site, slen, strlen(title)) &&
+		    !has_sep(site, slen))
+			offer_site(b, site, slen);
+		return;
+	}
 }
 
 void heed__title_site(struct builder *b)
@@ -336,6 +385,7 @@ void heed__title_site(struct builder *b)
 	}
 	if (!heading_cut(b, t, len))
 		title_publisher(b, t, len);
+	site_after_title(b);
 }
 
 void heed__author_unprefix(const char **s, size_t *len)

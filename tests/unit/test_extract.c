@@ -627,6 +627,15 @@ static const struct page_case cases[] = {
          "<div itemscope><meta itemprop=keywords content=\"LIVE MUSIC\">"
          "</div>",
          0, NULL, "tags=jazz:og|live music:meta|ελλάδα:meta\n"},
+        {"a microdata keywords list gives one tag per item or link", NULL,
+         "<div itemscope><ul itemprop=keywords class=tags>"
+         "<li><a href=/c/linux>linux</a></li><li>tmux, vim</li></ul>"
+         "<p itemprop=keywords><a href=/t/a>Open data</a> "
+         "<a href=/t/b>Maps</a></p><p itemprop=keywords>one <b>phrase</b>"
+         "</p></div>",
+         0, NULL,
+         "tags=linux:microdata|tmux:microdata|vim:microdata|"
+         "open data:microdata|maps:microdata|one phrase:microdata\n"},
         {"legacy interactionCount UserPlays", NULL,
          "<script type=application/ld+json>{\"@type\":\"VideoObject\","
          "\"interactionCount\":\"UserPlays:4321\"}</script>",
@@ -726,6 +735,19 @@ static const struct page_case cases[] = {
          "<aside><a href=/tag/related>Related</a></aside></article>"
          "<footer><a href=/tag/foot>Foot</a></footer>",
          0, NULL, "tags=funk:html|tooling:html\n"},
+        {"a keyword the page links as its category and no tag is none", NULL,
+         "<meta property=dc:subject content=Artikel><meta property="
+         "dc:subject content=Datenschutz><meta name=keywords content="
+         "\"Arduino, Vook\"><article><a rel=\"category tag\" href=/c/x>"
+         "Artikel</a> <a rel=tag href=/tag/datenschutz>Datenschutz</a> "
+         "<a rel=tag href=/tag/arduino>Arduino</a> <a rel=\"category tag\""
+         " href=/category/arduino>Arduino</a></article>",
+         0, NULL, "tags=datenschutz:meta|arduino:meta|vook:meta\n"},
+        {"without tag links, a category keeps its keyword", NULL,
+         "<meta property=article:tag content=linux><meta property="
+         "article:tag content=tmux><a rel=tag href=/categories/linux>"
+         "linux</a><a rel=\"category tag\" href=/c/t>tmux</a>",
+         0, NULL, "tags=linux:og|tmux:og\n"},
         {"rel=tag links stay when the declared keywords are empty", NULL,
          "<meta name=keywords content=\" , \"><a rel=tag href=/t/a>Alpha"
          "</a>",
@@ -749,6 +771,18 @@ static const struct page_case cases[] = {
          "</time></article><time datetime=2021-01-01>x</time></body>",
          0, NULL,
          "published=html:2024-05-06T07:08:09+02:00\npublished_s=1714972089\n"},
+        {"a time inside an edit line dates the edit", NULL,
+         "<article><span class=created>Created <time datetime="
+         "2020-10-18T21:30:35Z pubdate>Sunday</time>.</span> <span class="
+         "edited><a href=/h>Edited <time datetime=2020-10-19T10:00:00Z>"
+         "Monday</time>.</a></span></article>",
+         0, NULL,
+         "published=html:2020-10-18T21:30:35Z\n"
+         "modified=html:2020-10-19T10:00:00Z\n"},
+        {"a time whose own class says updated is still the post's", NULL,
+         "<article><time class=\"entry-date published updated\" "
+         "datetime=2021-01-02>Jan 2</time></article>",
+         0, NULL, "published=html:2021-01-02\nmodified=html:2021-01-02\n"},
         {"time datetime in main beats one in the body", NULL,
          "<body><header><time datetime=2020-01-01>x</time></header><main>"
          "<time datetime=2022-02-02>y</time></main></body>",
@@ -912,8 +946,9 @@ static const struct page_case cases[] = {
          "<svg><title><a href=/in>x</a></title></svg><a href=/o>o</a>", 0, NULL,
          "link=https://site.example/o a\n-link=https://site.example/in\n"},
         {"HTML 13.2.5.2: title text keeps its markup as text", NULL,
-         "<title>A &amp; <b>B</b></title>", 0, NULL,
-         "title=title:A & <b>B</b>\n"},
+         "<title>A &amp; <a href=/in>B</a></title>", 0, NULL,
+         "title=title:A & <a href=/in>B</a>\n"
+         "-link=https://site.example/in\n"},
         {"HTML 13.2.6.4.7: self-closing a is an open a", NULL,
          "<a rel=\"tag\" href=\"/t\"/>Jazz</a>", 0, NULL, "tags=jazz:html\n"},
         {"HTML 13.2.6.4.4: noscript is raw text with scripting on", NULL,
@@ -991,6 +1026,39 @@ static const struct page_case cases[] = {
          0, NULL,
          "title=title:Gone fishing\nsite_name=title:jovelblog\n"
          "publisher=title:jovelblog\n"},
+        {"tags a CMS wrote into the <title> are not its words", NULL,
+         "<title>Ribs of <em>Brachiosaurus</em> - Acta Pal</title>"
+         "<h2>Ribs of <em>Brachiosaurus</em></h2>",
+         0, NULL,
+         "title=title:Ribs of Brachiosaurus\nsite_name=title:Acta Pal\n"
+         "publisher=title:Acta Pal\n"},
+        {"no-break spaces around a <title>'s separator make it one", NULL,
+         "<title>Der Verband im Portr\xC3\xA4t&nbsp;&#124;&nbsp;Verband (GVB)"
+         "</title>"
+         "<h1></h1><h2>Der Verband im Portr\xC3\xA4t</h2>",
+         0, NULL,
+         "title=title:Der Verband im Portr\xC3\xA4t\n"
+         "site_name=title:Verband (GVB)\n"},
+        {"a '<' that opens no tag stays in the title", NULL,
+         "<title>I <3 maps, x < y > z</title>", 0, NULL,
+         "title=title:I <3 maps, x < y > z\n"},
+        {"a meta's title, found in the <title>, names the site after it", NULL,
+         "<title>java - wicket vs Vaadin - Stack Overflow</title>"
+         "<meta name=twitter:title content=\"wicket vs Vaadin\">",
+         0, NULL,
+         "title=twitter:wicket vs Vaadin\nsite_name=title:Stack Overflow\n"
+         "publisher=title:Stack Overflow\n"},
+        {"a meta's title with more after it in the <title> names no site", NULL,
+         "<title>Tom - Jerry - Part two of a longer series</title>"
+         "<meta property=og:title content=Jerry><meta property=og:title "
+         "content=x><title>Other - Site</title>",
+         0, NULL, "title=og:Jerry\n-site_name\n-publisher\n"},
+        {"a declared site name is not replaced by the <title>'s", NULL,
+         "<title>Post - Blog</title><meta property=og:title content=Post>"
+         "<meta property=og:site_name content=\"The Blog\">",
+         0, NULL,
+         "title=og:Post\nsite_name=og:The Blog\n"
+         "publisher=og:The Blog\n"},
         {"a WordPress \"Title \xC2\xAB Site\" with its heading", NULL,
          "<title>A virtual wall \xC2\xAB Workshop</title><h1>A virtual "
          "wall</h1>",
@@ -1197,8 +1265,11 @@ static const struct driver_diff {
          "link=https://site.example/out a", NULL,
          "the link is outside the svg in HTML5"},
         {"HTML 13.2.5.2: title text keeps its markup as text",
-         "title=title:A & <b>B</b>", "title=title:A & B",
-         "13.2.5.2: <b> in RCDATA is text; libxml2 parses it as an element"},
+         "title=title:A & <a href=/in>B</a>", "title=title:A & B",
+         "13.2.5.2: <a> in RCDATA is text; libxml2 parses it as an element"},
+        {"HTML 13.2.5.2: title text keeps its markup as text", NULL,
+         "link=https://site.example/in a",
+         "13.2.5.2: the same <a>, a link to libxml2"},
         {"HTML 13.2.6.4.7: self-closing a is an open a", "tags=jazz:html", NULL,
          "13.2.5.40: the self-closing flag of a non-void HTML element is "
          "ignored; libxml2 closes the a at \"/>\""},
