@@ -7,7 +7,8 @@
    it prints its write rate and the store's size. The store is kept under
    the build directory (bench/serve-store-N-SEED.db) and reused while its
    schema (tables, indexes, triggers) is the one the generator writes
-   today; --regen forces a new one.
+   today; --regen forces a new one, --upgrade migrates one of an older
+   schema instead (bench_serve_gen -u, the migration a writer runs).
 2. The server: `heed serve --store STORE --listen 127.0.0.1:0`, started
    by this script, killed by it on every way out (and by the kernel when
    this script dies: PR_SET_PDEATHSIG).
@@ -37,7 +38,7 @@ Usage:
     ninja -C build && python3 bench/serve/bench.py [--build build]
         [--records 1000000] [--seed 0x5eed2026] [--queries 2000]
         [--html 200] [--wrk-seconds 15] [--wrk-connections 16]
-        [--wrk-threads 2] [--threads N] [--regen] [--json]
+        [--wrk-threads 2] [--threads N] [--regen | --upgrade] [--json]
 """
 import argparse
 import ctypes
@@ -84,9 +85,12 @@ def store_for(args):
         die("no %s: ninja -C %s bench/bench_serve_gen" % (gen, args.build))
     path = os.path.join(os.path.abspath(args.build), "bench", "serve-store-%d-%s.db"
                         % (args.records, args.seed))
-    if os.path.exists(path) and not args.regen and same_schema(gen, path):
-        print("store: %s (cached; --regen to write it again)" % path)
-        return path, None
+    if os.path.exists(path) and not args.regen:
+        if same_schema(gen, path):
+            print("store: %s (cached; --regen to write it again)" % path)
+            return path, None
+        if args.upgrade:
+            return upgraded(gen, path, args)
     for suffix in ("", "-wal", "-shm", ".tmp", ".tmp-wal", ".tmp-shm"):
         if os.path.exists(path + suffix):
             os.unlink(path + suffix)
@@ -116,6 +120,23 @@ def store_for(args):
         if m:
             gen_figures["store_mib"] = float(m.group(1))
     return path, gen_figures
+
+
+def upgraded(gen, path, args):
+    """The cached store of an older schema, migrated by opening it for
+    writing (--upgrade): what `heed crawl` does to an operator's store."""
+    print("store: upgrading %s to this heed's schema" % path, flush=True)
+    try:
+        out = subprocess.run([gen, "-u", path], stdout=subprocess.PIPE,
+                             text=True, timeout=args.gen_timeout,
+                             check=True).stdout
+    except (subprocess.TimeoutExpired, subprocess.CalledProcessError) as e:
+        die("upgrade failed: %s" % e)
+    print("  " + out.strip())
+    if not same_schema(gen, path):
+        die("the upgraded store's schema is not the generator's: --regen")
+    m = re.match(r"upgrade time: ([\d.]+)", out)
+    return path, {"upgrade_s": float(m.group(1))} if m else None
 
 
 def schema_of(path):
@@ -418,6 +439,9 @@ def main():
                     help="heed serve --threads (0: its default)")
     ap.add_argument("--gen-timeout", type=int, default=3600)
     ap.add_argument("--regen", action="store_true")
+    ap.add_argument("--upgrade", action="store_true",
+                    help="migrate a cached store of an older schema "
+                    "instead of writing it again")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     heed = os.path.abspath(args.heed or os.path.join(args.build, "heed"))
