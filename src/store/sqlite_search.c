@@ -725,6 +725,17 @@ static const char *sort_key(heed_search_sort sort)
 	"search_fts.rowid)"
 #define FTS_HOST \
 	" AND +search_fts.rowid IN (SELECT id FROM pages WHERE host = ?3)"
+/* The tag as the site is: its pages listed once per statement, read in
+ * order from page_tags' key, each match then a probe of that list rather
+ * than a lookup in page_tags, whose key begins with text: a word with a
+ * tag filter took half the time at 1,000,000 records (docs/performance.md).
+ * Chosen by the default plan for a tag of at most TAG_LIST_MAX pages, so
+ * that a huge tag with a rare word does not pay for listing the tag
+ * (tag_list_pays). */
+#define FTS_TAG_LIST                                                      \
+	" AND +search_fts.rowid IN (SELECT page_id FROM page_tags WHERE " \
+	"tag = ?4)"
+#define TAG_LIST_MAX 50000
 
 /*
  * SHOWN of a page l of search_listed, which the catch-up keeps from the
@@ -743,6 +754,7 @@ struct plan {
 	bool filter_first; /* tag and site checked on the match's id */
 	bool walk;         /* the sort's index drives (sort_index) */
 	bool listed;       /* matches read search_listed, not pages */
+	bool tag_list;     /* the tag's pages listed once (FTS_TAG_LIST) */
 };
 
 /* The tag and site conditions of q, where the plan checks them: on the
@@ -753,7 +765,10 @@ static void filter_terms(const struct heed_search_query *q, bool match,
 {
 	bool first = match && plan.filter_first;
 
-	snprintf(pre, pre_size, "%s%s", first && q->tag ? FTS_TAG : "",
+	snprintf(pre, pre_size, "%s%s",
+	         !first || !q->tag ? ""
+	         : plan.tag_list   ? FTS_TAG_LIST
+	                           : FTS_TAG,
 	         first && q->host ? FTS_HOST : "");
 	snprintf(post, post_size, "%s%s%s",
 	         !match && q->tag ? " AND t.tag = ?4" : "",
@@ -1033,11 +1048,32 @@ static bool walk_pays(heed_store *store, const struct heed_search_query *q)
 	return matches > 0 && matches >= need;
 }
 
+/* Whether listing q's tag once costs little (FTS_TAG_LIST): it has at
+ * most TAG_LIST_MAX pages, read from its kept count (its timed pages
+ * aside, which are few). */
+static bool tag_list_pays(heed_store *store, const struct heed_search_query *q)
+{
+	sqlite3_stmt *st;
+	int64_t pages;
+
+	if (!q->tag || !q->match || !*q->match)
+		return false;
+	st = heed__sqlite_prepare(
+	        store, "SELECT pages FROM search_tag_counts WHERE tag = ?1;");
+	if (!st)
+		return false;
+	sqlite3_bind_text(st, 1, q->tag, -1, SQLITE_STATIC);
+	pages = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0)
+	                                       : 0;
+	heed__sqlite_release(store, st);
+	return pages <= TAG_LIST_MAX;
+}
+
 /* The plan of q (heed_search_plan), for a search or for its count. */
 static struct plan choose_plan(heed_store *store,
                                const struct heed_search_query *q, bool count)
 {
-	struct plan plan = {true, false, false};
+	struct plan plan = {true, false, false, false};
 
 	switch (q->plan) {
 	case HEED_SEARCH_PLAN_SCAN:
@@ -1050,6 +1086,7 @@ static struct plan choose_plan(heed_store *store,
 		break;
 	default:
 		plan.walk = !count && walkable(q) && walk_pays(store, q);
+		plan.tag_list = tag_list_pays(store, q);
 		break;
 	}
 	plan.listed = plan.filter_first && !post_filters(q);
