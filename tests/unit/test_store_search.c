@@ -171,13 +171,18 @@ static int search(heed_store *s, const struct heed_search_query *q,
 	return r->n;
 }
 
-static int64_t count(heed_store *s, const struct heed_search_query *q)
+static int64_t count_up_to(heed_store *s, const struct heed_search_query *q,
+                           int64_t cap)
 {
 	int64_t n = -1;
 
-	assert_int_equal(heed_store_search_count(s, q, 1000, &n, NULL),
-	                 HEED_OK);
+	assert_int_equal(heed_store_search_count(s, q, cap, &n, NULL), HEED_OK);
 	return n;
+}
+
+static int64_t count(heed_store *s, const struct heed_search_query *q)
+{
+	return count_up_to(s, q, 1000);
 }
 
 static void test_ranking_title_beats_description(void **state)
@@ -1437,7 +1442,7 @@ static void test_plans_agree(void **state)
 		for (size_t so = 0; so < HEED_ARRAY_SIZE(sorts); so++)
 			for (int f = 0; f < 8; f++) {
 				struct heed_search_query q = query(matches[m]);
-				int64_t c0, c;
+				int64_t c0, c, c5;
 				int n0;
 
 				q.sort = sorts[so];
@@ -1445,6 +1450,9 @@ static void test_plans_agree(void **state)
 				q.plan = HEED_SEARCH_PLAN_SCAN;
 				n0 = plan_rows(r, q, 7, want, PLAN_PAGES);
 				c0 = count(r, &q);
+				/* A cap that common words pass, which a
+				 * count may prove from FTS5 alone. */
+				c5 = count_up_to(r, &q, 5);
 				for (size_t p = 0; p < HEED_ARRAY_SIZE(plans);
 				     p++) {
 					q.plan = plans[p];
@@ -1456,6 +1464,8 @@ static void test_plans_agree(void **state)
 						                 want[i]);
 					c = count(r, &q);
 					assert_int_equal(c, c0);
+					assert_int_equal(count_up_to(r, &q, 5),
+					                 c5);
 				}
 				kinds += n0 > 0;
 			}
@@ -1834,6 +1844,33 @@ static void test_sort_keys_follow_refetch(void **state)
 	heed_store_close(w);
 }
 
+/* A count that reaches its cap may be proven from FTS5 alone, against
+ * the number of indexed pages not shown (sqlite_search.c,
+ * count_reaches_cap): at every number of shown pages around the point
+ * where the proof starts to hold (10 shown beside 30 not shown, cap 10),
+ * the count is what reading each page's row gives. */
+static void test_count_proven_at_its_cap(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("bird");
+
+	(void)state;
+	for (int i = 0; i < 30; i++)
+		put_agg(w, i, agg_hosts[0], NULL, 404, NULL);
+	r = open_reader();
+	for (int shown = 0; shown <= 14; shown++) {
+		int64_t want = shown < 10 ? shown : 10;
+		if (shown > 0)
+			put_agg(w, 100 + shown, agg_hosts[1], NULL, 200, NULL);
+		q.plan = HEED_SEARCH_PLAN_AUTO;
+		assert_int_equal(count_up_to(r, &q, 10), want);
+		q.plan = HEED_SEARCH_PLAN_SCAN;
+		assert_int_equal(count_up_to(r, &q, 10), want);
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 /* A store at version 6 of the area, holding pages, migrates to version
  * 7: each listed page's sort keys are copied beside it, and the searches
  * that read them score as those that read the pages. */
@@ -1880,6 +1917,7 @@ int main(void)
 	        cmocka_unit_test(test_hand_written_page_indexed),
 	        cmocka_unit_test(test_sort_keys_follow_refetch),
 	        cmocka_unit_test(test_version_6_migrates),
+	        cmocka_unit_test(test_count_proven_at_its_cap),
 	};
 	/* The same searches on PostgreSQL; not the tests of older SQLite
 	 * versions of the area, whose stores are SQLite files, nor
