@@ -1022,48 +1022,29 @@ static int64_t ceil_sqrt(int64_t n)
  * An expression FTS5 rejects is not a walk: the search itself then says
  * why.
  */
-/* The first integer sql (no parameter) gives, or 0. */
-static int64_t int_of(heed_store *store, const char *sql)
+static bool walk_pays(heed_store *store, const struct heed_search_query *q)
 {
-	sqlite3_stmt *st = heed__sqlite_prepare(store, sql);
-	int64_t v = 0;
-
-	if (!st)
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	heed__sqlite_release(store, st);
-	return v;
-}
-
-/* How many rows FTS5 alone matches for q's words, counted up to limit
- * (0.05 us a match: no row besides the index's is read); 0 when FTS5
- * rejects the expression, which the search itself then reports. */
-static int64_t fts_matches(heed_store *store, const struct heed_search_query *q,
-                           int64_t limit)
-{
-	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, "SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE "
-	               "search_fts MATCH ?1 LIMIT ?2);");
-	int64_t matches = 0;
+	sqlite3_stmt *st;
+	int64_t top = 0, matches = 0, need;
 	long ticks = 0;
 
+	st = heed__sqlite_prepare(store, "SELECT max(id) FROM pages;");
 	if (!st)
-		return 0;
+		return false;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		top = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	need = ceil_sqrt(((int64_t)q->limit + 1) * top / 4);
+	st = heed__sqlite_prepare(
+	        store, "SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE "
+	               "search_fts MATCH ?1 LIMIT ?2);");
+	if (!st)
+		return false;
 	sqlite3_bind_text(st, 1, q->match, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, limit);
+	sqlite3_bind_int64(st, 2, need);
 	if (bounded_step(store, st, &ticks) == SQLITE_ROW)
 		matches = sqlite3_column_int64(st, 0);
 	heed__sqlite_release(store, st);
-	return matches;
-}
-
-static bool walk_pays(heed_store *store, const struct heed_search_query *q)
-{
-	int64_t top = int_of(store, "SELECT max(id) FROM pages;");
-	int64_t need = ceil_sqrt(((int64_t)q->limit + 1) * top / 4);
-	int64_t matches = fts_matches(store, q, need);
-
 	return matches > 0 && matches >= need;
 }
 
@@ -1183,19 +1164,32 @@ static bool count_reaches_cap(heed_store *store,
                               const struct heed_search_query *q,
                               struct plan plan, int64_t cap)
 {
-	int64_t top, unshown;
+	/* One statement, so that the margin and the matches are read from
+	 * one state of the index (a catch-up may commit between two). */
+	sqlite3_stmt *st;
+	bool reached = false;
+	long ticks = 0;
 
 	if (!plan.listed || !q->match || !*q->match || q->tag || q->host ||
-	    cap <= 0)
+	    cap <= 0 || cap > INT64_MAX / 5)
 		return false;
-	top = int_of(store, "SELECT max(coalesce((SELECT max(id) FROM "
-	                    "pages), 0), coalesce((SELECT max(id) FROM "
-	                    "search_text), 0));");
-	unshown = top - int_of(store, "SELECT coalesce(sum(pages), 0) FROM "
-	                              "search_host_counts;");
-	if (unshown < 0 || unshown > 4 * cap)
+	st = heed__sqlite_prepare(
+	        store,
+	        "SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE "
+	        "search_fts MATCH ?1 LIMIT ?3)) - u >= ?2 FROM (SELECT "
+	        "max(coalesce((SELECT max(id) FROM pages), 0), coalesce(("
+	        "SELECT max(id) FROM search_text), 0)) - (SELECT coalesce("
+	        "sum(pages), 0) FROM search_host_counts) AS u) WHERE u "
+	        "BETWEEN 0 AND ?3 - ?2;");
+	if (!st)
 		return false;
-	return fts_matches(store, q, cap + unshown) >= cap + unshown;
+	sqlite3_bind_text(st, 1, q->match, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, cap);
+	sqlite3_bind_int64(st, 3, 5 * cap);
+	if (bounded_step(store, st, &ticks) == SQLITE_ROW)
+		reached = sqlite3_column_int(st, 0) == 1;
+	heed__sqlite_release(store, st);
+	return reached;
 }
 
 static heed_status sqlite_search_count(heed_store *store,
