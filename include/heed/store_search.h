@@ -67,10 +67,12 @@ typedef enum heed_search_plan {
 	 * before the tag or site filter is checked. */
 	HEED_SEARCH_PLAN_SCAN,
 	/* The word's matches drive, the tag or site is checked on the
-	 * match's id before its page row is read; a count without a
-	 * filter on the page row (language, dates, views) reads whether a
-	 * page may be shown from the kept listing (docs/storage.md) rather
-	 * than from its row. */
+	 * match's id before its page row is read; a search or a count
+	 * without a filter on the page row (language, dates, views) reads
+	 * whether a page may be shown, and a relevance search its views
+	 * and date, from the kept listing (docs/storage.md) rather than
+	 * from its row. The default plan does the same, and checks a tag
+	 * of few pages against a list of them made once. */
 	HEED_SEARCH_PLAN_FILTER_FIRST,
 	/* Sorted by views, date or fetch time with no filter but the
 	 * words: the sort's index is read in order, each page tested

@@ -295,6 +295,15 @@ static bool target_bytes_ok(const struct request *r)
 	return true;
 }
 
+/* Whether version is HTTP/1.1 or a later HTTP/1 minor version, which
+ * RFC 9112 2.3 has a server read as the highest it implements: 1.1.
+ * (libmicrohttpd answers other major versions 505 itself.) */
+static bool is_http_1_1(const char *version)
+{
+	return strncmp(version, "HTTP/1.", 7) == 0 && version[7] >= '1' &&
+	       version[7] <= '9' && version[8] == '\0';
+}
+
 /* Why a request cannot be answered as a page, or NULL; *status is the
  * answer's status. RFC 9112 3: one SP between target and version, and
  * no NUL in the target (libmicrohttpd reads "GET /\0x HTTP/1.1" as a
@@ -304,7 +313,7 @@ static const char *malformed(const struct request *r,
                              struct MHD_Connection *con, const char *version,
                              int *status)
 {
-	bool v11 = strcmp(version, MHD_HTTP_VERSION_1_1) == 0;
+	bool v11 = is_http_1_1(version);
 
 	*status = 400;
 	if (!v11 && strcmp(version, MHD_HTTP_VERSION_1_0) != 0)

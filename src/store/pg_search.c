@@ -331,6 +331,11 @@ static const char *const pg_search_migrations[] = {
          * SQLite reads it (above); the index on it is built again for
          * the dates the first version read otherwise. */
         FN_UNIXEPOCH_V6 "REINDEX INDEX pages_search_date;",
+        /* 7: SQLite keeps a page's sort keys beside its listing, so that
+         * scoring a match does not read its pages row. Nothing here yet:
+         * PostgreSQL reads whether a match is listed from search_docs
+         * already, and its views and dates from the page. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__pg_search_area = {

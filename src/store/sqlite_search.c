@@ -371,10 +371,20 @@ int heed__sqlite_search_register(sqlite3 *db)
 /* The page's tags are page_tags, which the same trigger keeps (written
  * before AGG_ADD, deleted after AGG_SUB), so a record is not parsed
  * again. The host of an untimed page is not kept: the counts have it. */
-#define LISTED_ROWS(from)                                                   \
-	"INSERT INTO search_listed(page_id, host, hidden_from) SELECT id, " \
-	"iif(h IS NULL, NULL, host), h FROM (SELECT r.id AS id, r.host AS " \
-	"host, " HIDDEN_FROM " AS h FROM " from " WHERE " LISTED ");"
+#define LISTED_ROWS_OF(cols, values, from)                                 \
+	"INSERT INTO search_listed(page_id, host, hidden_from" cols        \
+	") SELECT id, iif(h IS NULL, NULL, host), h" cols " FROM (SELECT " \
+	"r.id AS id, r.host AS host, " HIDDEN_FROM " AS h" values          \
+	" FROM " from " WHERE " LISTED ");"
+#define LISTED_ROWS(from) LISTED_ROWS_OF("", "", from)
+/* The time a page's freshness counts from (docs/serve.md, "Ranking"):
+ * its published date, else its fetch. */
+#define PAGE_AT(p) "coalesce(unixepoch(" p ".published), " p ".fetched_at)"
+/* Version 7's rows: with the page's sort keys, so that scoring a match
+ * reads this row and not the page's. */
+#define LISTED_ROWS_V7(from)          \
+	LISTED_ROWS_OF(", views, at", \
+	               ", r.views AS views, " PAGE_AT("r") " AS at", from)
 #define AGG_ADD                                                           \
 	LISTED_ROWS(ROW_NEW)                                              \
 	"INSERT INTO search_host_counts(host, pages) SELECT new.host, 1 " \
@@ -412,8 +422,9 @@ int heed__sqlite_search_register(sqlite3 *db)
 	"old.permissions IS NOT new.permissions"
 /* The aggregates of every page, from pages and page_tags (filled first):
  * the migration and the reindex. */
-#define AGG_ALL                                                                \
-	LISTED_ROWS("pages r")                                                 \
+#define AGG_ALL    LISTED_ROWS("pages r") AGG_COUNTS_ALL
+#define AGG_ALL_V7 LISTED_ROWS_V7("pages r") AGG_COUNTS_ALL
+#define AGG_COUNTS_ALL                                                         \
 	"INSERT INTO search_host_counts(host, pages) SELECT p.host, count(*) " \
 	"FROM search_listed l CROSS JOIN pages p ON p.id = l.page_id WHERE "   \
 	"l.hidden_from IS NULL GROUP BY p.host;"                               \
@@ -473,6 +484,28 @@ int heed__sqlite_search_register(sqlite3 *db)
 #define FTS_FROM_TEXT                                                \
 	"INSERT INTO search_fts(" FTS_COLUMNS ") SELECT id, title, " \
 	"description, tags, site FROM search_text;"
+
+/*
+ * Version 7: a relevance search scores each of up to 5,000 matches, and
+ * reading each one's pages row (a random B-tree lookup of 1 to 2 KB) for
+ * its views and date, and its permissions JSON for whether it may be
+ * shown, was half of a common word's search. search_listed, already one
+ * small row per listed page keyed by id, keeps the two sort keys too:
+ * views and at, the time the freshness boost counts from (PAGE_AT). The
+ * catch-up writes them with the rest of the row; but views, the
+ * published date and, for a page without one, the fetch time change
+ * without marking the page (a re-fetch that found the same record), so
+ * this trigger keeps them: one update of a row by its key, only when
+ * one of them changed, and nothing on an insert (a page is listed by
+ * the catch-up).
+ */
+#define KEYS_TRIGGER                                                         \
+	"CREATE TRIGGER search_keys_au AFTER UPDATE OF views, published, "   \
+	"fetched_at ON pages WHEN old.views IS NOT new.views OR "            \
+	"old.published IS NOT new.published OR (old.fetched_at IS NOT "      \
+	"new.fetched_at AND unixepoch(new.published) IS NULL) BEGIN UPDATE " \
+	"search_listed SET views = new.views, at = " PAGE_AT(                \
+	        "new") " WHERE page_id = new.id; END;"
 
 static const char *const search_migrations[] = {
         DOCS_VIEW TAGS_VIEW
@@ -558,6 +591,12 @@ static const char *const search_migrations[] = {
         /* 6: PostgreSQL's reading of dates made faster; SQLite reads
          * them with its own unixepoch(). */
         "SELECT 1;",
+        /* 7: the sort keys beside the listing (KEYS_TRIGGER above). */
+        "ALTER TABLE search_listed ADD COLUMN views INTEGER;"
+        "ALTER TABLE search_listed ADD COLUMN at INTEGER;"
+        "UPDATE search_listed SET views = p.views, at = " PAGE_AT(
+                "p") " FROM pages p WHERE p.id = "
+                     "search_listed.page_id;" KEYS_TRIGGER,
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -600,11 +639,13 @@ const struct heed_store_area heed__store_search_area = {
  * start of the query's UTC day, not its second: a score that moved
  * between two pages of one search would let its cursor repeat or skip a
  * row. */
-#define KEY_SCORE                                                        \
-	"(bm25(search_fts, 10.0, 4.0, 6.0, 2.0) - 0.4 * log10(1 + "      \
-	"max(coalesce(p.views, 0), 0)) - 1.0 / (1 + max((?1 / 86400 * "  \
-	"86400) - coalesce(unixepoch(p.published), p.fetched_at), 0) / " \
-	"86400.0 / 30.0))"
+#define SCORE_OF(views, at)                                               \
+	"(bm25(search_fts, 10.0, 4.0, 6.0, 2.0) - 0.4 * log10(1 + "       \
+	"max(coalesce(" views ", 0), 0)) - 1.0 / (1 + max((?1 / 86400 * " \
+	"86400) - " at ", 0) / 86400.0 / 30.0))"
+#define KEY_SCORE SCORE_OF("p.views", PAGE_AT("p"))
+/* The same from a page's search_listed row l (version 7). */
+#define LISTED_SCORE SCORE_OF("l.views", "l.at")
 
 /* The filters that never pick an index: NULL filters nothing. The
  * language matches a prefix up to '-' without case ("en": "en", "en-GB",
@@ -684,11 +725,36 @@ static const char *sort_key(heed_search_sort sort)
 	"search_fts.rowid)"
 #define FTS_HOST \
 	" AND +search_fts.rowid IN (SELECT id FROM pages WHERE host = ?3)"
+/* The tag as the site is: its pages listed once per statement, read in
+ * order from page_tags' key, each match then a probe of that list rather
+ * than a lookup in page_tags, whose key begins with text: a word with a
+ * tag filter took half the time at 1,000,000 records (docs/performance.md).
+ * Chosen by the default plan for a tag of at most TAG_LIST_MAX pages, so
+ * that a huge tag with a rare word does not pay for listing the tag
+ * (tag_list_pays). */
+#define FTS_TAG_LIST                                                      \
+	" AND +search_fts.rowid IN (SELECT page_id FROM page_tags WHERE " \
+	"tag = ?4)"
+#define TAG_LIST_MAX 50000
+
+/*
+ * SHOWN of a page l of search_listed, which the catch-up keeps from the
+ * same permissions (LISTED, HIDDEN_FROM: a page is listed apart from the
+ * time, and shown while its earliest limit is ahead). A search or a count
+ * of matches without a filter on the page row reads this small row
+ * instead of the page's (0.3 us instead of 2 us a match,
+ * docs/performance.md). It is as of the last catch-up, so the rows a
+ * search returns are checked with SHOWN on their pages rows too: a page
+ * whose permissions changed since is never shown.
+ */
+#define LISTED_AT "(l.hidden_from IS NULL OR l.hidden_from > ?1)"
 
 /* What a search's plan does (heed_search_plan), once decided. */
 struct plan {
 	bool filter_first; /* tag and site checked on the match's id */
 	bool walk;         /* the sort's index drives (sort_index) */
+	bool listed;       /* matches read search_listed, not pages */
+	bool tag_list;     /* the tag's pages listed once (FTS_TAG_LIST) */
 };
 
 /* The tag and site conditions of q, where the plan checks them: on the
@@ -699,7 +765,10 @@ static void filter_terms(const struct heed_search_query *q, bool match,
 {
 	bool first = match && plan.filter_first;
 
-	snprintf(pre, pre_size, "%s%s", first && q->tag ? FTS_TAG : "",
+	snprintf(pre, pre_size, "%s%s",
+	         !first || !q->tag ? ""
+	         : plan.tag_list   ? FTS_TAG_LIST
+	                           : FTS_TAG,
 	         first && q->host ? FTS_HOST : "");
 	snprintf(post, post_size, "%s%s%s",
 	         !match && q->tag ? " AND t.tag = ?4" : "",
@@ -719,22 +788,36 @@ static void filter_terms(const struct heed_search_query *q, bool match,
 static void relevance_sql(char *buf, size_t size,
                           const struct heed_search_query *q, struct plan plan)
 {
+	const char *after = q->after.id > 0 ? " WHERE c.k >= ?10 AND (c.k > "
+	                                      "?10 OR c.fid > ?11)"
+	                                    : "";
 	char pre[256], post[256];
 
 	filter_terms(q, true, plan, pre, sizeof(pre), post, sizeof(post));
-	snprintf(
-	        buf, size,
-	        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS "
-	        "sid, c.k AS k FROM (SELECT search_fts.rowid AS fid, " KEY_SCORE
-	        " AS k FROM search_fts CROSS JOIN pages p ON p.id = "
-	        "search_fts.rowid WHERE search_fts MATCH ?2%s AND " SHOWN
-	        "%s" POST_FILTERS " ORDER BY search_fts.rowid DESC LIMIT "
-	        "?13) c%s ORDER BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages "
-	        "p ON p.id = s.sid ORDER BY s.k, s.sid;",
-	        pre, post,
-	        q->after.id > 0 ? " WHERE c.k >= ?10 AND (c.k > ?10 OR c.fid "
-	                          "> ?11)"
-	                        : "");
+	if (plan.listed)
+		snprintf(
+		        buf, size,
+		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT "
+		        "c.fid AS sid, c.k AS k FROM (SELECT search_fts.rowid "
+		        "AS fid, " LISTED_SCORE " AS k FROM search_fts CROSS "
+		        "JOIN search_listed l ON l.page_id = search_fts.rowid "
+		        "WHERE search_fts MATCH ?2%s AND " LISTED_AT
+		        " ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER "
+		        "BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id "
+		        "= s.sid WHERE " SHOWN " ORDER BY s.k, s.sid;",
+		        pre, after);
+	else
+		snprintf(
+		        buf, size,
+		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT "
+		        "c.fid AS sid, c.k AS k FROM (SELECT search_fts.rowid "
+		        "AS fid, " KEY_SCORE " AS k FROM search_fts CROSS JOIN "
+		        "pages p ON p.id = search_fts.rowid WHERE search_fts "
+		        "MATCH ?2%s AND " SHOWN "%s" POST_FILTERS
+		        " ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER "
+		        "BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id "
+		        "= s.sid ORDER BY s.k, s.sid;",
+		        pre, post, after);
 }
 
 /* The index a walk reads (HEED_SEARCH_PLAN_WALK), in the sort's order. */
@@ -792,15 +875,6 @@ static bool post_filters(const struct heed_search_query *q)
 	       q->max_views >= 0;
 }
 
-/*
- * SHOWN of a page l of search_listed, which the triggers keep from the
- * same permissions (LISTED, HIDDEN_FROM: a page is listed apart from the
- * time, and shown while its earliest limit is ahead). A count of matches
- * without a filter on the page row reads this small row instead of the
- * page's (0.3 us instead of 2 us a match, docs/performance.md).
- */
-#define LISTED_AT "(l.hidden_from IS NULL OR l.hidden_from > ?1)"
-
 static void search_sql(char *buf, size_t size,
                        const struct heed_search_query *q, bool count,
                        struct plan plan)
@@ -820,7 +894,7 @@ static void search_sql(char *buf, size_t size,
 		snprintf(after, sizeof(after),
 		         "%s >= ?10 AND (%s > ?10 OR p.id > ?11) AND ", key,
 		         key);
-	if (count && match && plan.filter_first && !post_filters(q))
+	if (count && match && plan.listed)
 		snprintf(buf, size,
 		         "SELECT count(*) FROM (SELECT 1 FROM search_fts CROSS "
 		         "JOIN search_listed l ON l.page_id = search_fts.rowid "
@@ -974,11 +1048,32 @@ static bool walk_pays(heed_store *store, const struct heed_search_query *q)
 	return matches > 0 && matches >= need;
 }
 
+/* Whether listing q's tag once costs little (FTS_TAG_LIST): it has at
+ * most TAG_LIST_MAX pages, read from its kept count (its timed pages
+ * aside, which are few). */
+static bool tag_list_pays(heed_store *store, const struct heed_search_query *q)
+{
+	sqlite3_stmt *st;
+	int64_t pages;
+
+	if (!q->tag || !q->match || !*q->match)
+		return false;
+	st = heed__sqlite_prepare(
+	        store, "SELECT pages FROM search_tag_counts WHERE tag = ?1;");
+	if (!st)
+		return false;
+	sqlite3_bind_text(st, 1, q->tag, -1, SQLITE_STATIC);
+	pages = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0)
+	                                       : 0;
+	heed__sqlite_release(store, st);
+	return pages <= TAG_LIST_MAX;
+}
+
 /* The plan of q (heed_search_plan), for a search or for its count. */
 static struct plan choose_plan(heed_store *store,
                                const struct heed_search_query *q, bool count)
 {
-	struct plan plan = {true, false};
+	struct plan plan = {true, false, false, false};
 
 	switch (q->plan) {
 	case HEED_SEARCH_PLAN_SCAN:
@@ -991,8 +1086,10 @@ static struct plan choose_plan(heed_store *store,
 		break;
 	default:
 		plan.walk = !count && walkable(q) && walk_pays(store, q);
+		plan.tag_list = tag_list_pays(store, q);
 		break;
 	}
+	plan.listed = plan.filter_first && !post_filters(q);
 	return plan;
 }
 
@@ -1051,18 +1148,67 @@ static heed_status sqlite_search(heed_store *store,
 	return rc;
 }
 
+/*
+ * Whether a count of q's matches that may be shown reaches cap, proven
+ * from FTS5 alone, without looking up each match's listing (a count of
+ * 10,000 matches of a common word looked up 10,000 search_listed rows:
+ * a fifth of its search, docs/performance.md). The pages indexed but not
+ * counted as shown are at most the largest indexed id less the listed
+ * pages without a time limit (the kept counts: every one of them is
+ * indexed, by the same catch-up), so when FTS5 matches cap more than
+ * those, at least cap of the matches are shown. Tried only for words
+ * alone, whose count reads the listing (plan.listed), and only when that
+ * margin is small: FTS5 then reads at most 5 * cap matches.
+ */
+static bool count_reaches_cap(heed_store *store,
+                              const struct heed_search_query *q,
+                              struct plan plan, int64_t cap)
+{
+	/* One statement, so that the margin and the matches are read from
+	 * one state of the index (a catch-up may commit between two). */
+	sqlite3_stmt *st;
+	bool reached = false;
+	long ticks = 0;
+
+	if (!plan.listed || !q->match || !*q->match || q->tag || q->host ||
+	    cap <= 0 || cap > INT64_MAX / 5)
+		return false;
+	st = heed__sqlite_prepare(
+	        store,
+	        "SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE "
+	        "search_fts MATCH ?1 LIMIT ?3)) - u >= ?2 FROM (SELECT "
+	        "max(coalesce((SELECT max(id) FROM pages), 0), coalesce(("
+	        "SELECT max(id) FROM search_text), 0)) - (SELECT coalesce("
+	        "sum(pages), 0) FROM search_host_counts) AS u) WHERE u "
+	        "BETWEEN 0 AND ?3 - ?2;");
+	if (!st)
+		return false;
+	sqlite3_bind_text(st, 1, q->match, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, cap);
+	sqlite3_bind_int64(st, 3, 5 * cap);
+	if (bounded_step(store, st, &ticks) == SQLITE_ROW)
+		reached = sqlite3_column_int(st, 0) == 1;
+	heed__sqlite_release(store, st);
+	return reached;
+}
+
 static heed_status sqlite_search_count(heed_store *store,
                                        const struct heed_search_query *q,
                                        int64_t cap, int64_t *count,
                                        struct heed_diag *diag)
 {
+	struct plan plan = choose_plan(store, q, true);
 	char sql[4096];
 	sqlite3_stmt *st;
 	heed_status rc = HEED_OK;
 	long ticks = 0;
 	int step;
 
-	search_sql(sql, sizeof(sql), q, true, choose_plan(store, q, true));
+	if (count_reaches_cap(store, q, plan, cap)) {
+		*count = cap;
+		return HEED_OK;
+	}
+	search_sql(sql, sizeof(sql), q, true, plan);
 	if (!(st = heed__sqlite_prepare(store, sql)))
 		return heed__store_fail(store, diag, "preparing a search");
 	bind_query(st, q);
@@ -1307,7 +1453,7 @@ static heed_status sqlite_search_reindex(heed_store *store)
 	        "INSERT INTO search_fts(search_fts) VALUES('delete-all');"
 	        "DELETE FROM search_pending; DELETE FROM search_text;" TEXT_ALL
 	                FTS_FROM_TEXT
-	        "DELETE FROM page_tags;" TAGS_ALL AGG_CLEAR AGG_ALL;
+	        "DELETE FROM page_tags;" TAGS_ALL AGG_CLEAR AGG_ALL_V7;
 
 	return store->backend->exec(store, rebuild);
 }
@@ -1368,7 +1514,8 @@ static const char *const catch_up_sql[] = {
                 SET_BOUND ";",
         "INSERT INTO page_tags(tag, page_id) SELECT DISTINCT tag, page_id "
         "FROM search_tags WHERE page_id IN " IN_SET ";",
-        LISTED_ROWS(SET_JOIN "pages r ON r.id = b.page_id AND b.page_id <= ?1"),
+        LISTED_ROWS_V7(SET_JOIN
+                       "pages r ON r.id = b.page_id AND b.page_id <= ?1"),
         /* Each SELECT has its WHERE before the upsert's ON, which would
          * otherwise read as a join's. */
         "INSERT INTO search_host_counts(host, pages) SELECT t.host, "

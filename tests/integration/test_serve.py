@@ -446,6 +446,10 @@ def check_malformed_requests_are_400_with_headers():
         (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n"
          b"Connection: close\r\n\r\n", 414),
         (b"GET /healthz HTTP/1.0\r\n\r\n", 200),  # 1.0 needs no Host
+        # RFC 9112 2.3: a later HTTP/1 minor version is read as 1.1.
+        (b"GET /healthz HTTP/1.2\r\nHost: x\r\nConnection: close\r\n\r\n",
+         200),
+        (b"GET /healthz HTTP/1.9\r\nConnection: close\r\n\r\n", 400),
         (b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
          200),
     ]
@@ -454,6 +458,32 @@ def check_malformed_requests_are_400_with_headers():
         assert_heed_answer(data[:40], status, headers, want)
         if want == 400 and b"/api/" in data[:12]:
             assert json.loads(body)["error"]["status"] == 400
+
+
+def check_libmicrohttpd_own_answers():
+    """The refusals libmicrohttpd 0.9.75 gives before heed sees the request
+    (docs/serve.md, "Safe by construction"): each is answered, with its
+    status, the connection closed after it, and a fixed body that holds
+    nothing of the request. libmicrohttpd builds them itself and has no way
+    to add heed's headers; a libmicrohttpd that let heed answer them would
+    have to keep these statuses."""
+    mark = b"zq7mark"
+    cases = [
+        (b"GET /healthz?" + mark + b" HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+        (b"GET /healthz?" + mark + b" HTTP/0.9\r\nHost: x\r\n\r\n", 505),
+        (b"GET /healthz?" + mark + b" HTTX/1.1\r\nHost: x\r\n\r\n", 400),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + mark + b"\r\n\r\n",
+         400),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: " + mark +
+         b"\r\n\r\n", 400),
+        (head_of(70000, b"/healthz?" + mark), 431),
+        (b"GET /" + mark * 10000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    ]
+    for data, want in cases:
+        status, headers, body = raw_answer(data)
+        assert status == want, (data[:40], status, want)
+        assert headers.get("connection") == "close", (data[:40], headers)
+        assert mark not in body, (data[:40], body)
 
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -1497,6 +1527,7 @@ try:
         check_concurrent_requests_and_idle_connections,
         check_every_head_size_is_answered_with_headers,
         check_malformed_requests_are_400_with_headers,
+        check_libmicrohttpd_own_answers,
         check_one_address_per_record_and_unknown_tags_404,
         check_atom_feeds_show_what_the_results_show,
         check_opensearch_and_links_to_feeds_and_api,

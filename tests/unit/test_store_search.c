@@ -171,13 +171,18 @@ static int search(heed_store *s, const struct heed_search_query *q,
 	return r->n;
 }
 
-static int64_t count(heed_store *s, const struct heed_search_query *q)
+static int64_t count_up_to(heed_store *s, const struct heed_search_query *q,
+                           int64_t cap)
 {
 	int64_t n = -1;
 
-	assert_int_equal(heed_store_search_count(s, q, 1000, &n, NULL),
-	                 HEED_OK);
+	assert_int_equal(heed_store_search_count(s, q, cap, &n, NULL), HEED_OK);
 	return n;
+}
+
+static int64_t count(heed_store *s, const struct heed_search_query *q)
+{
+	return count_up_to(s, q, 1000);
 }
 
 static void test_ranking_title_beats_description(void **state)
@@ -849,22 +854,35 @@ static void sql_at(const char *file, const char *sql)
 	sqlite3_close(db);
 }
 
-/* What version 5 added, taken away, and the page triggers of version 4
- * back in its place (their bodies do not matter: the migrations of
- * version 2 on replace them), so that sql below can make the store of an
- * older version from the current one. */
-#define BEFORE_V5                                                             \
-	"DROP TRIGGER search_mark_ai; DROP TRIGGER search_mark_au; DROP "     \
-	"TRIGGER search_mark_ad; DROP TABLE search_fts; DROP TABLE "          \
-	"search_pending; DROP TABLE search_text; CREATE VIRTUAL TABLE "       \
-	"search_fts USING fts5(title, description, tags, site, "              \
-	"content='search_docs', content_rowid='id', tokenize='heed porter "   \
-	"unicode61 remove_diacritics 2', prefix='2 3');"                      \
-	"CREATE TRIGGER search_pages_ai AFTER INSERT ON pages BEGIN SELECT "  \
-	"1; END; CREATE TRIGGER search_pages_bd BEFORE DELETE ON pages "      \
-	"BEGIN SELECT 1; END; CREATE TRIGGER search_pages_bu BEFORE UPDATE "  \
-	"ON pages BEGIN SELECT 1; END; CREATE TRIGGER search_pages_au AFTER " \
-	"UPDATE ON pages BEGIN SELECT 1; END;"
+/* What version 7 added (the sort keys beside the listing), taken away:
+ * a store of version 6. */
+#define BEFORE_V7                                                      \
+	"DROP TRIGGER search_keys_au; ALTER TABLE search_listed DROP " \
+	"COLUMN views; ALTER TABLE search_listed DROP COLUMN at;"
+
+/* What versions 5 to 7 added, taken away, and the page triggers of
+ * version 4 back in their place (their bodies do not matter: the
+ * migrations of version 2 on replace them), so that sql below can make
+ * the store of an older version from the current one. */
+#define BEFORE_V5                                                              \
+	BEFORE_V7 "DROP TRIGGER search_mark_ai; DROP TRIGGER search_mark_au; " \
+	          "DROP "                                                      \
+	          "TRIGGER search_mark_ad; DROP TABLE search_fts; DROP TABLE " \
+	          "search_pending; DROP TABLE search_text; CREATE VIRTUAL "    \
+	          "TABLE "                                                     \
+	          "search_fts USING fts5(title, description, tags, site, "     \
+	          "content='search_docs', content_rowid='id', tokenize='heed " \
+	          "porter "                                                    \
+	          "unicode61 remove_diacritics 2', prefix='2 3');"             \
+	          "CREATE TRIGGER search_pages_ai AFTER INSERT ON pages "      \
+	          "BEGIN SELECT "                                              \
+	          "1; END; CREATE TRIGGER search_pages_bd BEFORE DELETE ON "   \
+	          "pages "                                                     \
+	          "BEGIN SELECT 1; END; CREATE TRIGGER search_pages_bu "       \
+	          "BEFORE UPDATE "                                             \
+	          "ON pages BEGIN SELECT 1; END; CREATE TRIGGER "              \
+	          "search_pages_au AFTER "                                     \
+	          "UPDATE ON pages BEGIN SELECT 1; END;"
 
 /* Closes the writer *w, changes its file with sql (an older schema, made
  * by hand from the current one) and opens it again for writing, which
@@ -898,6 +916,7 @@ static void test_older_store_migrates(void **state)
 	             "DROP TABLE search_text; DROP TABLE search_pending;"
 	             "DROP TRIGGER search_mark_ai; DROP TRIGGER "
 	             "search_mark_au; DROP TRIGGER search_mark_ad;"
+	             "DROP TRIGGER search_keys_au;"
 	             "DROP INDEX pages_search_views;"
 	             "DROP INDEX pages_search_date;"
 	             "DROP INDEX pages_search_fetched;"
@@ -1423,7 +1442,7 @@ static void test_plans_agree(void **state)
 		for (size_t so = 0; so < HEED_ARRAY_SIZE(sorts); so++)
 			for (int f = 0; f < 8; f++) {
 				struct heed_search_query q = query(matches[m]);
-				int64_t c0, c;
+				int64_t c0, c, c5;
 				int n0;
 
 				q.sort = sorts[so];
@@ -1431,6 +1450,9 @@ static void test_plans_agree(void **state)
 				q.plan = HEED_SEARCH_PLAN_SCAN;
 				n0 = plan_rows(r, q, 7, want, PLAN_PAGES);
 				c0 = count(r, &q);
+				/* A cap that common words pass, which a
+				 * count may prove from FTS5 alone. */
+				c5 = count_up_to(r, &q, 5);
 				for (size_t p = 0; p < HEED_ARRAY_SIZE(plans);
 				     p++) {
 					q.plan = plans[p];
@@ -1442,6 +1464,8 @@ static void test_plans_agree(void **state)
 						                 want[i]);
 					c = count(r, &q);
 					assert_int_equal(c, c0);
+					assert_int_equal(count_up_to(r, &q, 5),
+					                 c5);
 				}
 				kinds += n0 > 0;
 			}
@@ -1730,6 +1754,146 @@ static void test_hand_written_page_indexed(void **state)
 	heed_store_close(r);
 }
 
+/* The ids and scores of a relevance search. */
+struct scored {
+	int n;
+	int64_t ids[8];
+	double scores[8];
+};
+
+static int collect_scored(void *ud, const struct heed_search_hit *h)
+{
+	struct scored *r = ud;
+
+	assert_true(r->n < 8);
+	r->ids[r->n] = h->id;
+	r->scores[r->n++] = h->score;
+	return 0;
+}
+
+/* q's rows and scores through the plan that scores a match from its
+ * search_listed row and through the one that reads its page row:
+ * asserts they are the same and returns the first's. */
+static struct scored scored_both_ways(heed_store *r, struct heed_search_query q)
+{
+	struct scored a = {0}, b = {0};
+
+	q.plan = HEED_SEARCH_PLAN_FILTER_FIRST;
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, &a, NULL, NULL),
+	        HEED_OK);
+	q.plan = HEED_SEARCH_PLAN_SCAN;
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, &b, NULL, NULL),
+	        HEED_OK);
+	assert_int_equal(a.n, b.n);
+	for (int i = 0; i < a.n; i++) {
+		assert_int_equal(a.ids[i], b.ids[i]);
+		assert_true(a.scores[i] == b.scores[i]);
+	}
+	return a;
+}
+
+/*
+ * A re-fetch that found the same record marks nothing for the index, but
+ * its views, its published date and (without one) its fetch time move
+ * its score. The relevance search reads those from the page's
+ * search_listed row (version 7), which follows them at once: the same
+ * rows and scores as a search that reads the pages, with no catch-up.
+ */
+static void test_sort_keys_follow_refetch(void **state)
+{
+	struct spec sp[] = {
+	        {"http://a.example/old", "a.example", "The godwit", NULL, NULL,
+	         NULL, NULL, 1, NOW - 300 * DAY, 200, NULL},
+	        {"http://a.example/dated", "a.example", "The godwit", NULL,
+	         NULL, NULL, "2026-01-01", 5, NOW - DAY, 200, NULL},
+	        {"http://b.example/none", "b.example", "The godwit", NULL, NULL,
+	         NULL, NULL, -1, NOW - 60 * DAY, 200, NULL},
+	};
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("godwit");
+	struct scored before, after;
+	int64_t waiting = -1;
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(sp); i++)
+		put(w, &sp[i]);
+	r = open_reader();
+	before = scored_both_ways(r, q);
+	assert_int_equal(before.n, 3);
+	sp[0].fetched_at = NOW - DAY / 2;
+	sp[0].views = 100000;
+	sp[1].published = NULL;
+	sp[1].fetched_at = NOW - 900 * DAY;
+	sp[2].views = 7;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(sp); i++)
+		write_page(w, &sp[i]);
+	assert_int_equal(heed_store_search_behind(w, &waiting), HEED_OK);
+	assert_int_equal(waiting, 0);
+	after = scored_both_ways(r, q);
+	assert_int_equal(after.n, 3);
+	/* Before: the dated page, the one without views, the old one.
+	 * The old page, fetched again, is now the freshest and most seen;
+	 * the dated one lost its date and is now the oldest. */
+	assert_int_equal(before.ids[0], 2);
+	assert_int_equal(before.ids[2], 1);
+	assert_int_equal(after.ids[0], before.ids[2]);
+	assert_int_equal(after.ids[2], before.ids[0]);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* A count that reaches its cap may be proven from FTS5 alone, against
+ * the number of indexed pages not shown (sqlite_search.c,
+ * count_reaches_cap): at every number of shown pages around the point
+ * where the proof starts to hold (10 shown beside 30 not shown, cap 10),
+ * the count is what reading each page's row gives. */
+static void test_count_proven_at_its_cap(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("bird");
+
+	(void)state;
+	for (int i = 0; i < 30; i++)
+		put_agg(w, i, agg_hosts[0], NULL, 404, NULL);
+	r = open_reader();
+	for (int shown = 0; shown <= 14; shown++) {
+		int64_t want = shown < 10 ? shown : 10;
+		if (shown > 0)
+			put_agg(w, 100 + shown, agg_hosts[1], NULL, 200, NULL);
+		q.plan = HEED_SEARCH_PLAN_AUTO;
+		assert_int_equal(count_up_to(r, &q, 10), want);
+		q.plan = HEED_SEARCH_PLAN_SCAN;
+		assert_int_equal(count_up_to(r, &q, 10), want);
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* A store at version 6 of the area, holding pages, migrates to version
+ * 7: each listed page's sort keys are copied beside it, and the searches
+ * that read them score as those that read the pages. */
+static void test_version_6_migrates(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct scored got;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		put_agg(w, i, agg_hosts[i % 3], "[\"owl\"]", 200, NULL);
+	heed_store_close(w);
+	sql_at(path, BEFORE_V7 "UPDATE heed_schema SET version = 6 WHERE "
+	                       "area = 'search';");
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	r = open_reader();
+	got = scored_both_ways(r, query("bird"));
+	assert_int_equal(got.n, 6);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1751,6 +1915,9 @@ int main(void)
 	        cmocka_unit_test(test_version_2_migrates),
 	        cmocka_unit_test(test_index_catches_up),
 	        cmocka_unit_test(test_hand_written_page_indexed),
+	        cmocka_unit_test(test_sort_keys_follow_refetch),
+	        cmocka_unit_test(test_version_6_migrates),
+	        cmocka_unit_test(test_count_proven_at_its_cap),
 	};
 	/* The same searches on PostgreSQL; not the tests of older SQLite
 	 * versions of the area, whose stores are SQLite files, nor
@@ -1774,6 +1941,7 @@ int main(void)
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_backends_agree),
 	        cmocka_unit_test(test_index_catches_up),
+	        cmocka_unit_test(test_sort_keys_follow_refetch),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
