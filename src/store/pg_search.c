@@ -162,91 +162,61 @@
 	"AND NOT heed_refused(m #> '{acap,present-snippet,permitted}') "    \
 	"AND m #> '{acap,present-snippet,max_length}' IS NULL AND m #> "    \
 	"'{acap,present-snippet,expires}' IS NULL THEN " DESC " END"
-/* clang-format off: the SQL reads as SQL. */
 /*
  * The rows in page_tags and search_docs of the pages whose id satisfies
  * cond (on pages p; tags_cond on page_tags), from their rows, as
  * heed_search_<name>(<arg>):
  * heed_search_index(pid) for one page (versions 1-4, which ran it from a
  * trigger) and heed_search_index_set(pids) for a set (version 5's catch
- * up). A page that is gone has nothing to put back; its rows went with it
- * (ON DELETE CASCADE).
+ * up). Until version 8 a page that is gone had nothing to put back, its
+ * rows going with it (ON DELETE CASCADE); since, the set's rows are
+ * deleted first and put back for the pages that are there.
  */
-#define FN_INDEX_OF(name, arg, cond, tags_cond)                                \
-	"CREATE OR REPLACE FUNCTION heed_search_" name "(" arg ") RETURNS "    \
-	"void LANGUAGE sql AS $f$ "                                            \
-	"DELETE FROM page_tags WHERE " tags_cond "; "                          \
-	"INSERT INTO page_tags(tag, page_id) SELECT DISTINCT t, p.id "         \
-	"FROM pages p, heed_json(p.record) r, heed_tags(r) t WHERE " cond "; " \
-	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, "    \
-	"language) SELECT p.id, p.host, " VEC(                                 \
-	        "coalesce(p.title, '')",                                       \
-	        "A") GAP VEC("coalesce(" INDEXED_DESCRIPTION ", '')",          \
-	                     "B") GAP VEC("coalesce((SELECT string_agg(t, ' "  \
-	                                  "') FROM heed_tags(r) t), '')",      \
-	                                  "C") GAP                             \
-	        VEC("coalesce((r #>> '{site_name,value}') || ' ', '') || "     \
-	            "p.host",                                                  \
-	            "D") ", "                                                  \
-	                 "p.status BETWEEN 200 AND 299 AND "                   \
-	                 "NOT heed_refused(m #> '{acap,index,permitted}') "    \
-	                 "AND "                                                \
-	                 "NOT heed_refused(" LINK_USAGE(                       \
-	                         "permitted") "), "                            \
-	                                      "least(heed_limit(m #> "         \
-	                                      "'{acap,index,expires}'), "      \
-	                                      "heed_limit(" LINK_USAGE(        \
-	                                              "expires") "), "         \
-	                                                         "heed_limit(" \
-	                                                         "m #> "       \
-	                                                         "'{meta_"     \
-	                                                         "robots,"     \
-	                                                         "unavailable" \
-	                                                         "_after}'))," \
-	                                                         " "           \
-	                                                         "lower(r "    \
-	                                                         "#>> "        \
-	                                                         "'{language," \
-	                                                         "value}') "   \
-	                                                         "FROM pages " \
-	                                                         "p, "         \
-	                                                         "heed_json("  \
-	                                                         "p.record) "  \
-	                                                         "r, "         \
-	                                                         "heed_json("  \
-	                                                         "p."          \
-	                                                         "permissions" \
-	                                                         ") m "        \
-	                                                         "WHERE " cond \
-	                                                         " "           \
-	                                                         "ON "         \
-	                                                         "CONFLICT "   \
-	                                                         "(page_id) "  \
-	                                                         "DO UPDATE "  \
-	                                                         "SET host = " \
-	                                                         "excluded."   \
-	                                                         "host, "      \
-	                                                         "tsv = "      \
-	                                                         "excluded."   \
-	                                                         "tsv, "       \
-	                                                         "listed = "   \
-	                                                         "excluded."   \
-	                                                         "listed, "    \
-	                                                         "hidden_"     \
-	                                                         "from = "     \
-	                                                         "excluded."   \
-	                                                         "hidden_"     \
-	                                                         "from, "      \
-	                                                         "language = " \
-	                                                         "excluded."   \
-	                                                         "language; "  \
-	                                                         "$f$;"
-/* clang-format on */
+#define FN_HEAD(name, arg)                                                  \
+	"CREATE OR REPLACE FUNCTION heed_search_" name "(" arg ") RETURNS " \
+	"void LANGUAGE sql AS $f$ "
+#define TAG_ROWS(cond, tags_cond)                                           \
+	"DELETE FROM page_tags WHERE " tags_cond "; "                       \
+	"INSERT INTO page_tags(tag, page_id) SELECT DISTINCT t, p.id FROM " \
+	"pages p, heed_json(p.record) r, heed_tags(r) t WHERE " cond "; "
+#define DOC_VECTOR                                                           \
+	VEC("coalesce(p.title, '')", "A")                                    \
+	GAP VEC("coalesce(" INDEXED_DESCRIPTION ", '')", "B") GAP VEC(       \
+	        "coalesce((SELECT string_agg(t, ' ') FROM heed_tags(r) t), " \
+	        "'')",                                                       \
+	        "C") GAP VEC("coalesce((r #>> '{site_name,value}') || ' ', " \
+	                     "'') || p.host",                                \
+	                     "D")
+#define LINK_PERMITTED LINK_USAGE("permitted")
+#define LINK_EXPIRES   LINK_USAGE("expires")
+#define DOC_ROWS(cond)                                                      \
+	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, " \
+	"language) SELECT p.id, p.host, " DOC_VECTOR ", p.status BETWEEN "  \
+	"200 AND 299 AND NOT heed_refused(m #> '{acap,index,permitted}') "  \
+	"AND NOT heed_refused(" LINK_PERMITTED "), least(heed_limit(m #> "  \
+	"'{acap,index,expires}'), heed_limit(" LINK_EXPIRES "), "           \
+	"heed_limit(m #> '{meta_robots,unavailable_after}')), lower(r #>> " \
+	"'{language,value}') FROM pages p, heed_json(p.record) r, "         \
+	"heed_json(p.permissions) m WHERE " cond
+#define DOC_UPSERT                                                          \
+	" ON CONFLICT (page_id) DO UPDATE SET host = excluded.host, tsv = " \
+	"excluded.tsv, listed = excluded.listed, hidden_from = "            \
+	"excluded.hidden_from, language = excluded.language"
+#define FN_INDEX_OF(name, arg, cond, tags_cond) \
+	FN_HEAD(name, arg)                      \
+	TAG_ROWS(cond, tags_cond) DOC_ROWS(cond) DOC_UPSERT "; $f$;"
 #define FN_INDEX \
 	FN_INDEX_OF("index", "pid bigint", "p.id = pid", "page_id = pid")
 #define FN_INDEX_SET                                                  \
 	FN_INDEX_OF("index_set", "pids bigint[]", "p.id = ANY(pids)", \
 	            "page_id = ANY(pids)")
+/* Version 8's: the set's rows deleted and put back, with no foreign key
+ * checked for each of them. */
+#define FN_INDEX_SET_V8                                                 \
+	FN_HEAD("index_set", "pids bigint[]")                           \
+	TAG_ROWS("p.id = ANY(pids)", "page_id = ANY(pids)")             \
+	"DELETE FROM search_docs WHERE page_id = ANY(pids); " DOC_ROWS( \
+	        "p.id = ANY(pids)") "; $f$;"
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"
@@ -336,6 +306,18 @@ static const char *const pg_search_migrations[] = {
          * PostgreSQL reads whether a match is listed from search_docs
          * already, and its views and dates from the page. */
         "SELECT 1;",
+        /* 8: no foreign keys from the index's rows to pages. Each row
+         * written asked its page for a share lock, half of what writing
+         * a page's tags cost; a page deleted is now marked, as on
+         * SQLite, and its catch-up takes its rows out. */
+        "ALTER TABLE page_tags DROP CONSTRAINT page_tags_page_id_fkey;"
+        "ALTER TABLE search_docs DROP CONSTRAINT "
+        "search_docs_page_id_fkey;"
+        "CREATE FUNCTION heed_search_mark_gone() RETURNS trigger LANGUAGE "
+        "plpgsql AS $f$ BEGIN INSERT INTO search_pending(page_id) VALUES "
+        "(OLD.id) ON CONFLICT DO NOTHING; RETURN NULL; END $f$;"
+        "CREATE TRIGGER search_mark_ad AFTER DELETE ON pages FOR EACH ROW "
+        "EXECUTE FUNCTION heed_search_mark_gone();" FN_INDEX_SET_V8,
 };
 
 const struct heed_store_area heed__pg_search_area = {

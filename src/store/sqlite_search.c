@@ -597,6 +597,9 @@ static const char *const search_migrations[] = {
         "UPDATE search_listed SET views = p.views, at = " PAGE_AT(
                 "p") " FROM pages p WHERE p.id = "
                      "search_listed.page_id;" KEYS_TRIGGER,
+        /* 8: PostgreSQL's index drops its foreign keys to pages, whose
+         * deletes SQLite has marked for the catch-up since version 5. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__store_search_area = {
