@@ -633,9 +633,6 @@ static void assert_ref_second(int site)
 	assert_int_equal(n, 1);
 }
 
-/* ACAP-permissions-reference: robots.txt names a file for heed
- * on every site; b, c and d serve it (it refuses /p/1.html), a answers
- * 404 (heed stays prohibited there). */
 /* A URL asked again in the run that first met it (a 503, then its
  * retry), on a site the store knew nothing of before the run: one visit
  * with the retry's answer, and the next run asks for it with that
@@ -673,6 +670,9 @@ static void test_retry_then_revisit(void **state)
 	assert_courteous();
 }
 
+/* ACAP-permissions-reference: robots.txt names a file for heed
+ * on every site; b, c and d serve it (it refuses /p/1.html), a answers
+ * 404 (heed stays prohibited there). */
 static void test_acap_reference(void **state)
 {
 	struct heed_crawl_progress p;
