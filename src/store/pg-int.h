@@ -41,6 +41,10 @@ struct heed__pg {
 	 * "Statements planned once"); forgotten when it is made again. */
 	struct heed__pg_prepared *prepared;
 	int prepared_count;
+	/* The written-once statements' texts as PostgreSQL takes them
+	 * (src/store/pg_sql.c), kept until the store closes. */
+	struct heed__pg_sql *sqls;
+	int sql_count, sql_room;
 };
 
 /* A statement as PQexecParams takes it, or simple for several statements
@@ -91,6 +95,9 @@ heed_status heed__pg_failed(const heed_store *store);
  * trip, not one each. */
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
                          const char *const *params, int64_t *changed);
+
+/* Frees the translations of src/store/pg_sql.c (pg_close). */
+void heed__pg_sql_forget(heed_store *store);
 
 /* Column col of row as text, or NULL for SQL NULL; lives as long as r. */
 const char *heed__pg_text(const PGresult *r, int row, int col);

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "store/pg-int.h"
+#include "store/sql-int.h"
 
 /* The mark: heed_schema's comment. */
 #define PG_MARK "heed store 0x68656564"
@@ -1252,6 +1253,7 @@ static void pg_close(heed_store *store)
 	heed__pg_redo_free(store->pg->redo);
 	prepared_forget(store);
 	heed__free(store->alloc, store->pg->prepared);
+	heed__pg_sql_forget(store);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;
 }
@@ -1388,12 +1390,12 @@ const struct heed_store_backend heed__pg_backend = {
         .migrate_begin_sql =
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
+        .sql = &heed__pg_sql_ops,
         .frontier = &heed__pg_frontier_ops,
         .sites = &heed__pg_sites_ops,
         .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,
         .pages = &heed__pg_pages_ops,
         .search = &heed__pg_search_ops,
-        .visits = &heed__pg_visits_ops,
         .leases = &heed__pg_leases_ops,
 };

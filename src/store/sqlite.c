@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 
 #include "store/grams-int.h"
+#include "store/sql-int.h"
 #include "store/store-int.h"
 
 #define STRINGIFY_(x) #x
@@ -398,12 +399,12 @@ const struct heed_store_backend heed__sqlite_backend = {
         /* BEGIN IMMEDIATE takes the write lock at once, waiting the busy
          * timeout for another writer. */
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
+        .sql = &heed__sqlite_sql_ops,
         .frontier = &heed__sqlite_frontier_ops,
         .search = &heed__sqlite_search_ops,
         .sites = &heed__sqlite_sites_ops,
         .arrangements = &heed__sqlite_arrangements_ops,
         .irc = &heed__sqlite_irc_ops,
         .pages = &heed__sqlite_pages_ops,
-        .visits = &heed__sqlite_visits_ops,
         .leases = &heed__sqlite_leases_ops,
 };

@@ -4,9 +4,11 @@
  * A backend fills in struct heed_store_backend. Each area of the schema
  * (sites, pages, irc...) is a list of migrations, applied in order on open
  * and recorded in the table heed_schema(area, version), so areas grow
- * independently. The SQL of an area's migrations and queries lives in
- * src/store/sqlite_<area>.c; its public functions in
- * include/heed/store_<area>.h.
+ * independently. An area written once for every engine keeps its
+ * migrations, SQL and row mapping in src/store/<area>.c over the
+ * statement interface of src/store/sql-int.h; the others keep them per
+ * engine in src/store/sqlite_<area>.c and pg_<area>.c. Its public
+ * functions are in include/heed/store_<area>.h.
  */
 #ifndef HEED_STORE_INT_H
 #define HEED_STORE_INT_H
@@ -273,26 +275,6 @@ struct heed__pages_ops {
 	                     int64_t *count);
 };
 
-/*
- * The visits area's functions on one backend (include/heed/store_visits.h),
- * called by src/store/visits.c after its checks. get calls fn once with the
- * row of url, its strings borrowed (the front copies them), or returns
- * HEED_ENOTFOUND without calling it.
- */
-struct heed__visits_ops {
-	heed_status (*put)(heed_store *store, const struct heed_visit *v);
-	heed_status (*get)(heed_store *store, const char *url,
-	                   heed_store_visit_fn *fn, void *ud);
-	heed_status (*of_site)(heed_store *store, const char *site,
-	                       unsigned kinds, heed_store_visit_fn *fn,
-	                       void *ud);
-	heed_status (*list)(heed_store *store, const char *site,
-	                    int64_t after_due, const char *after_url,
-	                    int64_t max, heed_store_visit_fn *fn, void *ud);
-	heed_status (*summary)(heed_store *store, const char *site, int64_t now,
-	                       heed_store_visit_summary_fn *fn, void *ud);
-};
-
 /* A worker whose heartbeat is older than this is gone for good: the
  * next beat deletes its row (both backends' worker_beat). */
 #define HEED__LEASE_WORKER_GONE_MS 3600000
@@ -380,6 +362,9 @@ struct heed_store_backend {
 	 * store waiting until the first has committed. */
 	const char *begin_sql;
 	const char *migrate_begin_sql;
+	/* How the areas written once for every engine run a statement
+	 * (src/store/sql-int.h). */
+	const struct heed__sql_ops *sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__frontier_ops *frontier;
 	const struct heed__search_ops *search;
@@ -387,7 +372,6 @@ struct heed_store_backend {
 	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
 	const struct heed__pages_ops *pages;
-	const struct heed__visits_ops *visits;
 	const struct heed__leases_ops *leases;
 };
 
@@ -449,8 +433,6 @@ extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
 extern const struct heed__pages_ops heed__sqlite_pages_ops;
 extern const struct heed__pages_ops heed__pg_pages_ops;
-extern const struct heed__visits_ops heed__sqlite_visits_ops;
-extern const struct heed__visits_ops heed__pg_visits_ops;
 extern const struct heed__leases_ops heed__sqlite_leases_ops;
 extern const struct heed__leases_ops heed__pg_leases_ops;
 
@@ -524,12 +506,14 @@ void heed__store_unlock(heed_store *store);
 heed_status heed__store_busy(const heed_store *store, struct heed_diag *diag,
                              long holder);
 
-/* The areas, each defined in its src/store/sqlite_<area>.c. */
+/* The areas, each defined in its src/store/sqlite_<area>.c or, written
+ * once, src/store/<area>.c. */
 extern const struct heed_store_area heed__store_sites_area;
 extern const struct heed_store_area heed__store_irc_area;
 extern const struct heed_store_area heed__store_pages_area;
 extern const struct heed_store_area heed__store_frontier_area;
-/* After pages: a store made before it fills it from the pages table. */
+/* After pages: a store made before it fills it from the pages table
+ * (src/store/visits.c, which defines both engines' visits areas). */
 extern const struct heed_store_area heed__store_visits_area;
 /* After pages: its triggers and indexes are on the pages table. */
 extern const struct heed_store_area heed__store_search_area;

@@ -1,36 +1,153 @@
 /*
- * The visits area's front (include/heed/store_visits.h): checks the
- * arguments, copies a row read by heed_store_visit_get into memory the
- * caller owns, and hands each call to the store's backend
- * (src/store/sqlite_visits.c, src/store/pg_visits.c). No SQL here.
+ * The visits area (include/heed/store_visits.h): every URL heed has
+ * requested, with the validators, digest and revisit state the next
+ * request needs. Its statements are written once for both engines
+ * (src/store/sql-int.h); only the tables differ, in the two migrations.
+ *
+ * Workload: one row per known URL, up to millions across 100,000 sites;
+ * the crawl reads one site's rows at seed time and rewrites a row per
+ * answer, `heed queue` pages through one site (or all) by due date. Every
+ * index ends with the URL: (site, due_at, url) is the order of a site's
+ * list, (due_at, url) the order of the list of every site, and (site,
+ * kind, run_id, last_outcome, url) finds a site's sources and counts its
+ * last run without reading the table. SQLite's table is keyed by URL
+ * WITHOUT ROWID, so its indexes carry the URL without naming it;
+ * PostgreSQL's name it. Rows are small (no body, no record), so random
+ * inserts by URL cost little, unlike the pages table (docs/storage.md).
+ *
+ * Dates heed does not know are SQL NULL, except due_at: a row without a
+ * due date was never visited and is due at once, so it is kept as the
+ * smallest integer (HEED_REVISIT_NO_DATE itself), which sorts first and
+ * stays inside the index range `due_at <= now` instead of needing an
+ * "OR due_at IS NULL" that no index answers. On PostgreSQL, url and site
+ * are COLLATE "C": rows come in SQLite's byte order whatever the
+ * database's locale, and a cursor (due_at, url) continues exactly where
+ * the previous page ended.
  */
 #include <string.h>
 
-#include "store/store-int.h"
+#include "store/sql-int.h"
 
-/* The backend's visits functions, or NULL with HEED_ENOTSUP recorded. */
-static const struct heed__visits_ops *ops(heed_store *store)
-{
-	if (!store->backend->visits)
-		heed__store_not_ported(store, "visits");
-	return store->backend->visits;
-}
+#define VISIT_COLUMNS                                                      \
+	"url, site, found_on, kind, status, etag, last_modified, digest, " \
+	"fresh_until, interval_s, checked_at, changed_at, due_at, "        \
+	"last_outcome, run_id, visits, changes"
 
-/* Calls the backend's fn with the arguments after it, or returns
- * HEED_ENOTSUP from the calling function. */
-#define VISITS(store, fn, ...)                                  \
-	do {                                                    \
-		const struct heed__visits_ops *v_ = ops(store); \
-		if (!v_)                                        \
-			return HEED_ENOTSUP;                    \
-		return v_->fn(store, __VA_ARGS__);              \
-	} while (0)
+/* A store made before this area: its pages are the URLs heed knows, each
+ * due one day after its last check (the initial interval of
+ * heed/revisit.h). Their bodies' digests were never kept, so the first
+ * refetch of each counts as changed unless a validator answers 304.
+ * pages.host is the site without its scheme (the crawl's host key), the
+ * scheme is the URL's. */
+#define VISITS_FROM_PAGES(STRPOS)                                          \
+	"INSERT INTO visits(" VISIT_COLUMNS ") "                           \
+	"SELECT url, substr(url, 1, " STRPOS " + 2) || host, NULL,"        \
+	"  0, status, etag, last_modified, NULL, NULL, 86400, checked_at," \
+	"  fetched_at, checked_at + 86400, 0, 0, 1, 1 FROM pages;"
+
+/* The table on each engine: KEY the text keys' collation, BIG the type
+ * of a date or a count, TAIL what follows the column list. */
+#define VISITS_TABLE(KEY, BIG, TAIL)       \
+	"CREATE TABLE visits ("            \
+	"  url TEXT" KEY " PRIMARY KEY,"   \
+	"  site TEXT" KEY " NOT NULL,"     \
+	"  found_on TEXT,"                 \
+	"  kind INTEGER NOT NULL,"         \
+	"  status INTEGER NOT NULL,"       \
+	"  etag TEXT,"                     \
+	"  last_modified TEXT,"            \
+	"  digest TEXT,"                   \
+	"  fresh_until " BIG ","           \
+	"  interval_s " BIG " NOT NULL,"   \
+	"  checked_at " BIG ","            \
+	"  changed_at " BIG ","            \
+	"  due_at " BIG " NOT NULL,"       \
+	"  last_outcome INTEGER NOT NULL," \
+	"  run_id " BIG " NOT NULL,"       \
+	"  visits " BIG " NOT NULL,"       \
+	"  changes " BIG " NOT NULL)" TAIL ";"
+
+/* Each index ends with the URL; SQLite's carry it without naming it. */
+#define SQLITE_INDEXES                                            \
+	"CREATE INDEX visits_due ON visits(site, due_at);"        \
+	"CREATE INDEX visits_next ON visits(due_at);"             \
+	"CREATE INDEX visits_kind ON visits(site, kind, run_id, " \
+	"last_outcome);"
+#define PG_INDEXES                                                \
+	"CREATE INDEX visits_due ON visits(site, due_at, url);"   \
+	"CREATE INDEX visits_next ON visits(due_at, url);"        \
+	"CREATE INDEX visits_kind ON visits(site, kind, run_id, " \
+	"last_outcome, url);"
+
+static const char *const sqlite_migrations[] = {
+        VISITS_TABLE("", "INTEGER", " WITHOUT ROWID")
+                SQLITE_INDEXES VISITS_FROM_PAGES("instr(url, '://')"),
+};
+
+/* Version 1 on both engines; a later one is added to both under the same
+ * number. */
+static const char *const pg_migrations[] = {
+        VISITS_TABLE(" COLLATE \"C\"", "BIGINT", "")
+                PG_INDEXES VISITS_FROM_PAGES("strpos(url, '://')"),
+};
+
+const struct heed_store_area heed__store_visits_area = {
+        "visits",
+        sqlite_migrations,
+        (int)HEED_ARRAY_SIZE(sqlite_migrations),
+};
+
+const struct heed_store_area heed__pg_visits_area = {
+        "visits",
+        pg_migrations,
+        (int)HEED_ARRAY_SIZE(pg_migrations),
+};
 
 heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v)
 {
+	struct heed__sql q;
+
 	if (!v->url || !v->site)
 		return HEED_EINVAL;
-	VISITS(store, put, v);
+	/* An upsert rather than SQLite's INSERT OR REPLACE: the same text
+	 * on both engines, and an update in place. */
+	if (heed__sql_prepare(
+	            store, &q,
+	            "INSERT INTO visits(" VISIT_COLUMNS
+	            ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	            "?12, ?13, ?14, ?15, ?16, ?17) ON CONFLICT (url) DO UPDATE "
+	            "SET site = excluded.site, found_on = excluded.found_on, "
+	            "kind = excluded.kind, status = excluded.status, "
+	            "etag = excluded.etag, "
+	            "last_modified = excluded.last_modified, "
+	            "digest = excluded.digest, "
+	            "fresh_until = excluded.fresh_until, "
+	            "interval_s = excluded.interval_s, "
+	            "checked_at = excluded.checked_at, "
+	            "changed_at = excluded.changed_at, "
+	            "due_at = excluded.due_at, "
+	            "last_outcome = excluded.last_outcome, "
+	            "run_id = excluded.run_id, visits = excluded.visits, "
+	            "changes = excluded.changes;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, v->url);
+	heed__sql_text(&q, 2, v->site);
+	heed__sql_text(&q, 3, v->found_on);
+	heed__sql_int(&q, 4, (int64_t)v->kind);
+	heed__sql_int(&q, 5, v->status);
+	heed__sql_text(&q, 6, v->etag);
+	heed__sql_text(&q, 7, v->last_modified);
+	heed__sql_text(&q, 8, v->digest);
+	heed__sql_opt(&q, 9, v->fresh_until, HEED_REVISIT_NO_DATE);
+	heed__sql_int(&q, 10, v->sched.interval_s);
+	heed__sql_opt(&q, 11, v->sched.checked_at, HEED_REVISIT_NO_DATE);
+	heed__sql_opt(&q, 12, v->sched.changed_at, HEED_REVISIT_NO_DATE);
+	heed__sql_int(&q, 13, v->sched.due_at);
+	heed__sql_int(&q, 14, (int64_t)v->last_outcome);
+	heed__sql_int(&q, 15, v->run_id);
+	heed__sql_int(&q, 16, v->visits);
+	heed__sql_int(&q, 17, v->changes);
+	return heed__sql_run(&q, NULL);
 }
 
 void heed_store_visit_clear(heed_store *store, struct heed_visit *v)
@@ -44,78 +161,208 @@ void heed_store_visit_clear(heed_store *store, struct heed_visit *v)
 	memset(v, 0, sizeof(*v));
 }
 
-/* A copy of *s made with the store's allocator; NULL stays NULL. */
-static char *dup_text(heed_store *store, char **s, bool *oom)
+/* The row's columns (VISIT_COLUMNS order) into *v, its strings borrowed
+ * from q (see src/store/sql-int.h for how long they live). */
+static void read_visit(struct heed__sql *q, struct heed_visit *v)
+{
+	v->url = (char *)heed__sql_col_text(q, 0);
+	v->site = (char *)heed__sql_col_text(q, 1);
+	v->found_on = (char *)heed__sql_col_text(q, 2);
+	v->kind = (heed_frontier_kind)heed__sql_col_int(q, 3, 0);
+	v->status = (int)heed__sql_col_int(q, 4, 0);
+	v->etag = (char *)heed__sql_col_text(q, 5);
+	v->last_modified = (char *)heed__sql_col_text(q, 6);
+	v->digest = (char *)heed__sql_col_text(q, 7);
+	v->fresh_until = heed__sql_col_int(q, 8, HEED_REVISIT_NO_DATE);
+	v->sched.interval_s = heed__sql_col_int(q, 9, 0);
+	v->sched.checked_at = heed__sql_col_int(q, 10, HEED_REVISIT_NO_DATE);
+	v->sched.changed_at = heed__sql_col_int(q, 11, HEED_REVISIT_NO_DATE);
+	v->sched.due_at = heed__sql_col_int(q, 12, HEED_REVISIT_NO_DATE);
+	v->last_outcome = (heed_revisit_outcome)heed__sql_col_int(q, 13, 0);
+	v->run_id = heed__sql_col_int(q, 14, 0);
+	v->visits = heed__sql_col_int(q, 15, 0);
+	v->changes = heed__sql_col_int(q, 16, 0);
+}
+
+/* A copy of s made with the store's allocator; NULL stays NULL. */
+static char *dup_text(heed_store *store, const char *s, bool *oom)
 {
 	char *copy;
 
-	if (!*s)
+	if (!s)
 		return NULL;
-	copy = heed__strndup(store->alloc, *s, strlen(*s));
+	copy = heed__strndup(store->alloc, s, strlen(s));
 	if (!copy)
 		*oom = true;
 	return copy;
 }
 
-struct visit_copy {
-	heed_store *store;
-	struct heed_visit *out;
-	heed_status rc;
-};
-
-/* Copies the borrowed row into *out, its strings into the caller's
- * memory. */
-static int copy_visit(void *ud, const struct heed_visit *row)
+/* Reads the row into the caller's struct heed_visit (ctx), its strings
+ * copied into the caller's memory; *out is cleared when one copy fails. */
+static int copy_visit(struct heed__sql *q, void *ctx)
 {
-	struct visit_copy *c = ud;
-	struct heed_visit *v = c->out;
+	struct heed_visit *v = ctx;
 	char **fields[] = {&v->url,  &v->site,          &v->found_on,
 	                   &v->etag, &v->last_modified, &v->digest};
 	bool oom = false;
 
-	*v = *row;
+	read_visit(q, v);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(fields); i++)
-		*fields[i] = dup_text(c->store, fields[i], &oom);
-	c->rc = oom ? HEED_ENOMEM : HEED_OK;
-	return 1;
+		*fields[i] = dup_text(q->store, *fields[i], &oom);
+	if (oom)
+		heed_store_visit_clear(q->store, v);
+	return oom;
 }
 
 heed_status heed_store_visit_get(heed_store *store, const char *url,
                                  struct heed_visit *out)
 {
-	const struct heed__visits_ops *v = ops(store);
-	struct visit_copy c = {store, out, HEED_OK};
+	struct heed__sql q;
 	heed_status rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!v)
-		return HEED_ENOTSUP;
-	rc = v->get(store, url, copy_visit, &c);
-	if (rc == HEED_OK)
-		rc = c.rc;
-	if (rc == HEED_ENOMEM)
-		heed_store_visit_clear(store, out);
+	if (heed__sql_prepare(store, &q,
+	                      "SELECT " VISIT_COLUMNS
+	                      " FROM visits WHERE url = ?1;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, url);
+	rc = heed__sql_one(&q, copy_visit, out);
+	if (rc == HEED_OK && !out->url)
+		rc = HEED_ENOMEM;
 	return rc;
+}
+
+struct visit_call {
+	heed_store_visit_fn *fn;
+	void *ud;
+};
+
+static int call_visit(struct heed__sql *q, void *ctx)
+{
+	struct visit_call *c = ctx;
+	struct heed_visit v;
+
+	read_visit(q, &v);
+	return c->fn(c->ud, &v);
 }
 
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud)
 {
-	VISITS(store, of_site, site, kinds, fn, ud);
+	struct visit_call c = {fn, ud};
+	struct heed__sql q;
+
+	/* kind IN (...) rather than the mask test, so visits_kind finds a
+	 * site's few sitemaps and feeds among its pages without reading
+	 * them; -1 stands for a kind the mask leaves out. */
+	if (heed__sql_prepare(store, &q,
+	                      "SELECT " VISIT_COLUMNS " FROM visits "
+	                      "WHERE site = ?1 AND kind IN (?2, ?3, ?4) "
+	                      "ORDER BY url;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	for (int k = HEED_FRONTIER_PAGE; k <= HEED_FRONTIER_FEED; k++)
+		heed__sql_int(&q, 2 + k,
+		              (kinds & HEED_VISIT_KIND_BIT(k)) ? k : -1);
+	return heed__sql_each(&q, call_visit, &c);
 }
+
+/*
+ * heed_store_visits_list's four statements (one site or all, from the
+ * start or after a cursor), each one index range in (due_at, url) order:
+ * a single statement with "?1 IS NULL OR" would scan the whole table. The
+ * row value comparison continues exactly after the cursor, ties on due_at
+ * broken by URL, so pages neither repeat nor skip a row.
+ */
+#define LIST_SELECT "SELECT " VISIT_COLUMNS " FROM visits "
+#define LIST_AFTER  "(due_at, url) > (?2, ?3) "
+#define LIST_ORDER  "ORDER BY due_at, url LIMIT ?4;"
 
 heed_status heed_store_visits_list(heed_store *store, const char *site,
                                    int64_t after_due, const char *after_url,
                                    int64_t max, heed_store_visit_fn *fn,
                                    void *ud)
 {
-	VISITS(store, list, site, after_due, after_url, max, fn, ud);
+	static const char *const sql[2][2] = {
+	        {LIST_SELECT LIST_ORDER,
+	         LIST_SELECT "WHERE " LIST_AFTER LIST_ORDER},
+	        {LIST_SELECT "WHERE site = ?1 " LIST_ORDER,
+	         LIST_SELECT "WHERE site = ?1 AND " LIST_AFTER LIST_ORDER},
+	};
+	struct visit_call c = {fn, ud};
+	struct heed__sql q;
+
+	if (heed__sql_prepare(store, &q,
+	                      sql[site != NULL][after_url != NULL]) != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	heed__sql_int(&q, 2, after_due);
+	heed__sql_text(&q, 3, after_url);
+	heed__sql_limit(&q, 4, max);
+	return heed__sql_each(&q, call_visit, &c);
+}
+
+/*
+ * The summary ("due within 24 hours": due_at in (now, now + 86400]): the due
+ * figures come from visits_due, the last run's counts from visits_kind (the
+ * run is the site's highest run id: ids grow with every crawl). Each site's
+ * rows are read once by the outer GROUP BY; the inner one reads only the
+ * index.
+ */
+#define SUMMARY_SQL(where)                                                   \
+	"SELECT v.site, count(*), count(*) FILTER (WHERE v.due_at <= ?2), "  \
+	"count(*) FILTER (WHERE v.due_at > ?2 AND v.due_at <= ?2 + 86400), " \
+	"min(v.due_at) FILTER (WHERE v.due_at > ?2), "                       \
+	"max(v.checked_at), r.run, "                                         \
+	"count(*) FILTER (WHERE v.run_id = r.run), "                         \
+	"count(*) FILTER (WHERE v.run_id = r.run AND "                       \
+	"v.last_outcome = ?3), "                                             \
+	"count(*) FILTER (WHERE v.run_id = r.run AND "                       \
+	"v.last_outcome IN (?4, ?5)) "                                       \
+	"FROM visits v JOIN (SELECT site, max(run_id) AS run FROM "          \
+	"visits " where " GROUP BY site) r ON r.site = v.site "              \
+	"GROUP BY v.site, r.run ORDER BY v.site;"
+
+struct summary_call {
+	heed_store_visit_summary_fn *fn;
+	void *ud;
+};
+
+static int call_summary(struct heed__sql *q, void *ctx)
+{
+	struct summary_call *c = ctx;
+	struct heed_visit_summary s = {
+	        .site = heed__sql_col_text(q, 0),
+	        .known = heed__sql_col_int(q, 1, 0),
+	        .due_now = heed__sql_col_int(q, 2, 0),
+	        .due_day = heed__sql_col_int(q, 3, 0),
+	        .next_due = heed__sql_col_int(q, 4, HEED_REVISIT_NO_DATE),
+	        .last_checked = heed__sql_col_int(q, 5, HEED_REVISIT_NO_DATE),
+	        .last_run_id = heed__sql_col_int(q, 6, 0),
+	        .last_visited = heed__sql_col_int(q, 7, 0),
+	        .last_unchanged = heed__sql_col_int(q, 8, 0),
+	        .last_changed = heed__sql_col_int(q, 9, 0),
+	};
+
+	return c->fn(c->ud, &s);
 }
 
 heed_status heed_store_visits_summary(heed_store *store, const char *site,
                                       int64_t now,
                                       heed_store_visit_summary_fn *fn, void *ud)
 {
-	VISITS(store, summary, site, now, fn, ud);
+	struct summary_call c = {fn, ud};
+	struct heed__sql q;
+
+	if (heed__sql_prepare(store, &q,
+	                      site ? SUMMARY_SQL("WHERE site = ?1")
+	                           : SUMMARY_SQL("")) != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	heed__sql_int(&q, 2, now);
+	heed__sql_int(&q, 3, HEED_REVISIT_UNCHANGED);
+	heed__sql_int(&q, 4, HEED_REVISIT_NEW);
+	heed__sql_int(&q, 5, HEED_REVISIT_CHANGED);
+	return heed__sql_each(&q, call_summary, &c);
 }

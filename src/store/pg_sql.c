@@ -1,0 +1,187 @@
+/*
+ * The statement interface (src/store/sql-int.h) on PostgreSQL: SQLite's
+ * markers ?N become $M, numbered in the order they first appear, once
+ * per statement text; the parameters go as text through heed__pg_query
+ * and heed__pg_run, so a written-once statement takes the same path as
+ * a hand-written one (pipelined writes, batches done again, statements
+ * planned once: src/store/pg.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/pg-int.h"
+#include "store/sql-int.h"
+
+_Static_assert(HEED__SQL_INT_SIZE == HEED_PG_INT_SIZE,
+               "an integer parameter's room is libpq's text of it");
+
+/* A statement text translated for PostgreSQL, found by the address of
+ * the area's literal. */
+struct heed__pg_sql {
+	const char *source;
+	char *text; /* owned */
+	unsigned char slot[HEED__SQL_PARAMS + 1];
+	int nparams;
+};
+
+/* Copies source into t->text with each ?N written $M; quoted strings and
+ * names are copied as they are, and a '?' without digits too (it is an
+ * operator to PostgreSQL). HEED_EINVAL for a marker out of range. */
+static heed_status translate(const char *source, struct heed__pg_sql *t)
+{
+	char *o = t->text;
+	char quote = 0;
+
+	for (const char *s = source; *s;) {
+		if (quote) {
+			quote = *s == quote ? 0 : quote;
+			*o++ = *s++;
+		} else if (*s == '\'' || *s == '"') {
+			quote = *s;
+			*o++ = *s++;
+		} else if (*s == '?' && s[1] >= '0' && s[1] <= '9') {
+			char *end;
+			long n = strtol(s + 1, &end, 10);
+			s = end;
+			if (n < 1 || n > HEED__SQL_PARAMS)
+				return HEED_EINVAL;
+			if (!t->slot[n])
+				t->slot[n] = (unsigned char)++t->nparams;
+			/* $M is never longer than ?N: M <= N. */
+			o += sprintf(o, "$%d", t->slot[n]);
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return HEED_OK;
+}
+
+/* The translation of source, made the first time: NULL with the reason
+ * recorded. */
+static const struct heed__pg_sql *translation(heed_store *store,
+                                              const char *source)
+{
+	struct heed__pg *pg = store->pg;
+	struct heed__pg_sql *t;
+
+	for (int i = 0; i < pg->sql_count; i++)
+		if (pg->sqls[i].source == source)
+			return &pg->sqls[i];
+	if (pg->sql_count == pg->sql_room) {
+		int room = pg->sql_room ? 2 * pg->sql_room : 32;
+		t = heed__realloc(store->alloc, pg->sqls,
+		                  (size_t)room * sizeof(*t));
+		if (!t)
+			goto oom;
+		pg->sqls = t;
+		pg->sql_room = room;
+	}
+	t = &pg->sqls[pg->sql_count];
+	*t = (struct heed__pg_sql){.source = source};
+	if (!(t->text = heed__malloc(store->alloc, strlen(source) + 1)))
+		goto oom;
+	if (translate(source, t) != HEED_OK) {
+		heed__free(store->alloc, t->text);
+		snprintf(store->errmsg, sizeof(store->errmsg),
+		         "a statement's marker is outside ?1 to ?%d: %.80s",
+		         HEED__SQL_PARAMS, source);
+		return NULL;
+	}
+	pg->sql_count++;
+	return t;
+oom:
+	snprintf(store->errmsg, sizeof(store->errmsg), "out of memory");
+	return NULL;
+}
+
+void heed__pg_sql_forget(heed_store *store)
+{
+	struct heed__pg *pg = store->pg;
+
+	for (int i = 0; i < pg->sql_count; i++)
+		heed__free(store->alloc, pg->sqls[i].text);
+	heed__free(store->alloc, pg->sqls);
+	pg->sqls = NULL;
+	pg->sql_count = pg->sql_room = 0;
+}
+
+static heed_status pg_prepare(struct heed__sql *q, const char *sql)
+{
+	const struct heed__pg_sql *t = translation(q->store, sql);
+
+	if (!t)
+		return HEED_ESTORE;
+	q->text = t->text;
+	memcpy(q->slot, t->slot, sizeof(q->slot));
+	q->nparams = t->nparams;
+	for (int i = 0; i < q->nparams; i++)
+		q->params[i] = NULL;
+	return HEED_OK;
+}
+
+static void pg_bind_text(struct heed__sql *q, int i, const char *s)
+{
+	if (q->slot[i])
+		q->params[q->slot[i] - 1] = s;
+}
+
+static void pg_bind_int(struct heed__sql *q, int i, int64_t v)
+{
+	int m = q->slot[i];
+
+	if (m)
+		q->params[m - 1] = heed__pg_i64(q->digits[m - 1], v);
+}
+
+static heed_status pg_next(struct heed__sql *q, bool *row)
+{
+	*row = false;
+	if (!q->result) {
+		PGresult *r = heed__pg_query(q->store, q->text, q->nparams,
+		                             q->params);
+		if (!r)
+			return heed__pg_failed(q->store);
+		q->result = r;
+		q->rows = PQntuples(r);
+		q->row = -1;
+	}
+	if (q->row < q->rows)
+		q->row++;
+	*row = q->row < q->rows;
+	return HEED_OK;
+}
+
+static heed_status pg_run(struct heed__sql *q, int64_t *changed)
+{
+	return heed__pg_run(q->store, q->text, q->nparams, q->params, changed);
+}
+
+static const char *pg_text(struct heed__sql *q, int col)
+{
+	return heed__pg_text(q->result, q->row, col);
+}
+
+static int64_t pg_integer(struct heed__sql *q, int col, int64_t absent)
+{
+	return heed__pg_int(q->result, q->row, col, absent);
+}
+
+static void pg_release(struct heed__sql *q)
+{
+	PQclear(q->result);
+	q->result = NULL;
+}
+
+const struct heed__sql_ops heed__pg_sql_ops = {
+        .prepare = pg_prepare,
+        .bind_text = pg_bind_text,
+        .bind_int = pg_bind_int,
+        .no_limit_is_null = true,
+        .next = pg_next,
+        .run = pg_run,
+        .text = pg_text,
+        .integer = pg_integer,
+        .release = pg_release,
+};

@@ -1,0 +1,149 @@
+/*
+ * One statement of a store area, written once for every backend.
+ *
+ * An area file holds its SQL and its row mapping (src/store/visits.c);
+ * this small interface runs them on the store's backend: prepare, bind,
+ * step, read a column, release. The backends implement it over their own
+ * engines (src/store/sqlite_sql.c over a kept sqlite3_stmt,
+ * src/store/pg_sql.c over libpq's text parameters and a whole result).
+ *
+ * The SQL is SQLite's and PostgreSQL's common dialect with SQLite's
+ * numbered markers ?1, ?2...: PostgreSQL gets them as $1, $2... numbered
+ * in the order they first appear, so a marker a statement leaves out
+ * (one site or every site, from the start or after a cursor) is simply
+ * never sent, where PostgreSQL would refuse a parameter of unknown type.
+ * What the engines truly spell differently (column types, collations,
+ * full-text search) stays in each backend's migrations and area files.
+ *
+ * Every value binds as borrowed: a text must live until the statement is
+ * stepped or run. A text read from a row lives until the next step on
+ * SQLite, until the release on PostgreSQL, so an area copies what it
+ * keeps before stepping again. A row callback may call the store again.
+ */
+#ifndef HEED_SQL_INT_H
+#define HEED_SQL_INT_H
+
+#include "store/store-int.h"
+
+/* The markers a statement may use: ?1 to ?HEED__SQL_PARAMS. */
+#define HEED__SQL_PARAMS 24
+/* Room for an integer parameter in decimal, with its sign and NUL. */
+#define HEED__SQL_INT_SIZE 24
+
+struct heed__sql {
+	heed_store *store;
+	const struct heed__sql_ops *ops;
+	/* SQLite: the store's kept statement (heed__sqlite_prepare). */
+	void *stmt;
+	/* PostgreSQL: the text with $N markers (kept by the backend),
+	 * the $N each ?N became (0: not in the text), the parameters as
+	 * text in $N order with the integers' digits, and the answer read
+	 * whole, with the row under the cursor. */
+	const char *text;
+	unsigned char slot[HEED__SQL_PARAMS + 1];
+	int nparams;
+	const char *params[HEED__SQL_PARAMS];
+	char digits[HEED__SQL_PARAMS][HEED__SQL_INT_SIZE];
+	void *result;
+	int row, rows;
+};
+
+/* A backend's implementation (struct heed_store_backend's sql). */
+struct heed__sql_ops {
+	/* Makes q ready to bind, sql a string literal (PostgreSQL keeps its
+	 * translation by address): HEED_OK, or HEED_ESTORE recorded in
+	 * heed_store_errmsg with nothing to release. */
+	heed_status (*prepare)(struct heed__sql *q, const char *sql);
+	/* Binds ?i: a text (NULL: SQL NULL) or an integer. */
+	void (*bind_text)(struct heed__sql *q, int i, const char *s);
+	void (*bind_int)(struct heed__sql *q, int i, int64_t v);
+	/* The value a LIMIT takes for "no limit" is SQL NULL, not -1. */
+	bool no_limit_is_null;
+	/* Moves to the next row: HEED_OK with *row false at the end, or the
+	 * failure recorded (HEED_ESTORE, or PostgreSQL's HEED_ERETRY and
+	 * HEED_EBUSY, src/store/pg-int.h). */
+	heed_status (*next)(struct heed__sql *q, bool *row);
+	/* Runs a statement whose rows do not matter; *changed (may be NULL)
+	 * receives the rows it changed. Without it, PostgreSQL only sends a
+	 * write inside a transaction, and the next statement that needs an
+	 * answer reports its failure. */
+	heed_status (*run)(struct heed__sql *q, int64_t *changed);
+	/* Column col of the row: text (NULL for SQL NULL), or an integer
+	 * (absent for SQL NULL). */
+	const char *(*text)(struct heed__sql *q, int col);
+	int64_t (*integer)(struct heed__sql *q, int col, int64_t absent);
+	/* Ends q, prepared or not. */
+	void (*release)(struct heed__sql *q);
+};
+
+extern const struct heed__sql_ops heed__sqlite_sql_ops;
+extern const struct heed__sql_ops heed__pg_sql_ops;
+
+/* Prepares sql on the store's backend into q (see the ops' prepare). */
+static inline heed_status
+heed__sql_prepare(heed_store *store, struct heed__sql *q, const char *sql)
+{
+	q->store = store;
+	q->ops = store->backend->sql;
+	q->stmt = NULL;
+	q->result = NULL;
+	return q->ops->prepare(q, sql);
+}
+
+static inline void heed__sql_text(struct heed__sql *q, int i, const char *s)
+{
+	q->ops->bind_text(q, i, s);
+}
+
+static inline void heed__sql_int(struct heed__sql *q, int i, int64_t v)
+{
+	q->ops->bind_int(q, i, v);
+}
+
+/* Binds v, or SQL NULL when v is absent (an unknown date). */
+static inline void heed__sql_opt(struct heed__sql *q, int i, int64_t v,
+                                 int64_t absent)
+{
+	if (v == absent)
+		q->ops->bind_text(q, i, NULL);
+	else
+		q->ops->bind_int(q, i, v);
+}
+
+/* Binds a LIMIT of max rows; 0 or less: no limit. */
+static inline void heed__sql_limit(struct heed__sql *q, int i, int64_t max)
+{
+	if (max > 0)
+		q->ops->bind_int(q, i, max);
+	else if (q->ops->no_limit_is_null)
+		q->ops->bind_text(q, i, NULL);
+	else
+		q->ops->bind_int(q, i, -1);
+}
+
+static inline const char *heed__sql_col_text(struct heed__sql *q, int col)
+{
+	return q->ops->text(q, col);
+}
+
+static inline int64_t heed__sql_col_int(struct heed__sql *q, int col,
+                                        int64_t absent)
+{
+	return q->ops->integer(q, col, absent);
+}
+
+/* Runs q (see the ops' run) and releases it. */
+heed_status heed__sql_run(struct heed__sql *q, int64_t *changed);
+
+/* Steps q to its end, calling fn per row (non-zero stops early), and
+ * releases it. */
+heed_status heed__sql_each(struct heed__sql *q,
+                           int (*fn)(struct heed__sql *q, void *ctx),
+                           void *ctx);
+
+/* Steps q to its first row and calls fn with it, then releases q:
+ * HEED_ENOTFOUND (fn not called) when there is none. */
+heed_status heed__sql_one(struct heed__sql *q,
+                          int (*fn)(struct heed__sql *q, void *ctx), void *ctx);
+
+#endif /* HEED_SQL_INT_H */
