@@ -95,6 +95,11 @@ heed_status heed__pg_failed(const heed_store *store);
  * trip, not one each. */
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
                          const char *const *params, int64_t *changed);
+/* heed__pg_run with parameters sent as raw bytes where formats[i] is 1
+ * (heed__pg_query_ex's arrays). */
+heed_status heed__pg_run_ex(heed_store *store, const char *sql, int n,
+                            const char *const *params, const int *lengths,
+                            const int *formats, int64_t *changed);
 
 /* Frees the translations of src/store/pg_sql.c (pg_close). */
 void heed__pg_sql_forget(heed_store *store);

@@ -1019,7 +1019,15 @@ PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
                          const char *const *params, int64_t *changed)
 {
-	const struct heed__pg_stmt st = {sql, n, params, NULL, NULL, false};
+	return heed__pg_run_ex(store, sql, n, params, NULL, NULL, changed);
+}
+
+heed_status heed__pg_run_ex(heed_store *store, const char *sql, int n,
+                            const char *const *params, const int *lengths,
+                            const int *formats, int64_t *changed)
+{
+	const struct heed__pg_stmt st = {sql,     n,       params,
+	                                 lengths, formats, false};
 	PGresult *r;
 
 	if (!changed && may_pipeline(store->pg)) {

@@ -6,12 +6,17 @@
  * a hand-written one (pipelined writes, batches done again, statements
  * planned once: src/store/pg.c).
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/pg-int.h"
 #include "store/sql-int.h"
+
+/* bytea's type OID, fixed in PostgreSQL's catalog since the start
+ * (pg_type.dat); the server's headers that name it are not libpq's. */
+#define PG_BYTEA_OID 17
 
 _Static_assert(HEED__SQL_INT_SIZE == HEED_PG_INT_SIZE,
                "an integer parameter's room is libpq's text of it");
@@ -116,8 +121,11 @@ static heed_status pg_prepare(struct heed__sql *q, const char *sql)
 	q->text = t->text;
 	memcpy(q->slot, t->slot, sizeof(q->slot));
 	q->nparams = t->nparams;
-	for (int i = 0; i < q->nparams; i++)
+	for (int i = 0; i < q->nparams; i++) {
 		q->params[i] = NULL;
+		q->formats[i] = 0;
+	}
+	q->binary = q->too_long = false;
 	return HEED_OK;
 }
 
@@ -135,12 +143,43 @@ static void pg_bind_int(struct heed__sql *q, int i, int64_t v)
 		q->params[m - 1] = heed__pg_i64(q->digits[m - 1], v);
 }
 
+static void pg_bind_bytes(struct heed__sql *q, int i, const char *p, size_t len)
+{
+	int m = q->slot[i];
+
+	if (!m)
+		return;
+	q->params[m - 1] = p;
+	q->lengths[m - 1] = len > INT_MAX ? 0 : (int)len;
+	q->formats[m - 1] = 1;
+	q->binary = true;
+	if (len > INT_MAX)
+		q->too_long = true;
+}
+
+/* The lengths and formats arrays for libpq: NULL when every parameter is
+ * text. */
+#define LENGTHS(q) ((q)->binary ? (q)->lengths : NULL)
+#define FORMATS(q) ((q)->binary ? (q)->formats : NULL)
+
+/* HEED_EINVAL recorded when a parameter is longer than libpq takes. */
+static heed_status refuse_long(struct heed__sql *q)
+{
+	snprintf(q->store->errmsg, sizeof(q->store->errmsg),
+	         "a value of over %d bytes cannot be sent to PostgreSQL",
+	         INT_MAX);
+	return HEED_EINVAL;
+}
+
 static heed_status pg_next(struct heed__sql *q, bool *row)
 {
 	*row = false;
+	if (q->too_long)
+		return refuse_long(q);
 	if (!q->result) {
-		PGresult *r = heed__pg_query(q->store, q->text, q->nparams,
-		                             q->params);
+		PGresult *r =
+		        heed__pg_query_ex(q->store, q->text, q->nparams,
+		                          q->params, LENGTHS(q), FORMATS(q));
 		if (!r)
 			return heed__pg_failed(q->store);
 		q->result = r;
@@ -155,7 +194,10 @@ static heed_status pg_next(struct heed__sql *q, bool *row)
 
 static heed_status pg_run(struct heed__sql *q, int64_t *changed)
 {
-	return heed__pg_run(q->store, q->text, q->nparams, q->params, changed);
+	if (q->too_long)
+		return refuse_long(q);
+	return heed__pg_run_ex(q->store, q->text, q->nparams, q->params,
+	                       LENGTHS(q), FORMATS(q), changed);
 }
 
 static const char *pg_text(struct heed__sql *q, int col)
@@ -168,6 +210,20 @@ static int64_t pg_integer(struct heed__sql *q, int col, int64_t absent)
 	return heed__pg_int(q->result, q->row, col, absent);
 }
 
+static char *pg_bytes(struct heed__sql *q, int col, size_t *len, bool *oom)
+{
+	PGresult *r = q->result;
+
+	/* A text column comes as its characters, a bytea escaped. */
+	if (PQftype(r, col) != PG_BYTEA_OID) {
+		char *copy = heed__pg_dup(q->store, r, q->row, col, oom);
+		if (len)
+			*len = copy ? strlen(copy) : 0;
+		return copy;
+	}
+	return heed__pg_bytes(q->store, r, q->row, col, len, oom);
+}
+
 static void pg_release(struct heed__sql *q)
 {
 	PQclear(q->result);
@@ -178,10 +234,12 @@ const struct heed__sql_ops heed__pg_sql_ops = {
         .prepare = pg_prepare,
         .bind_text = pg_bind_text,
         .bind_int = pg_bind_int,
+        .bind_bytes = pg_bind_bytes,
         .no_limit_is_null = true,
         .next = pg_next,
         .run = pg_run,
         .text = pg_text,
         .integer = pg_integer,
+        .bytes = pg_bytes,
         .release = pg_release,
 };

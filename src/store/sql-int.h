@@ -44,6 +44,9 @@ struct heed__sql {
 	int nparams;
 	const char *params[HEED__SQL_PARAMS];
 	char digits[HEED__SQL_PARAMS][HEED__SQL_INT_SIZE];
+	/* A parameter bound as bytes goes raw (format 1, its length). */
+	int lengths[HEED__SQL_PARAMS], formats[HEED__SQL_PARAMS];
+	bool binary, too_long;
 	void *result;
 	int row, rows;
 };
@@ -57,6 +60,11 @@ struct heed__sql_ops {
 	/* Binds ?i: a text (NULL: SQL NULL) or an integer. */
 	void (*bind_text)(struct heed__sql *q, int i, const char *s);
 	void (*bind_int)(struct heed__sql *q, int i, int64_t v);
+	/* Binds len bytes that may hold a NUL or invalid UTF-8 (a BLOB, a
+	 * BYTEA); NULL p: SQL NULL. PostgreSQL takes at most INT_MAX bytes:
+	 * more makes the step or run fail with HEED_EINVAL. */
+	void (*bind_bytes)(struct heed__sql *q, int i, const char *p,
+	                   size_t len);
 	/* The value a LIMIT takes for "no limit" is SQL NULL, not -1. */
 	bool no_limit_is_null;
 	/* Moves to the next row: HEED_OK with *row false at the end, or the
@@ -72,6 +80,11 @@ struct heed__sql_ops {
 	 * (absent for SQL NULL). */
 	const char *(*text)(struct heed__sql *q, int col);
 	int64_t (*integer)(struct heed__sql *q, int col, int64_t absent);
+	/* Column col of the row, a BLOB or BYTEA (a TEXT too), copied with
+	 * the store's allocator with a NUL after its *len bytes (len may be
+	 * NULL); NULL for SQL NULL, and NULL with *oom set when out of
+	 * memory. */
+	char *(*bytes)(struct heed__sql *q, int col, size_t *len, bool *oom);
 	/* Ends q, prepared or not. */
 	void (*release)(struct heed__sql *q);
 };
@@ -98,6 +111,12 @@ static inline void heed__sql_text(struct heed__sql *q, int i, const char *s)
 static inline void heed__sql_int(struct heed__sql *q, int i, int64_t v)
 {
 	q->ops->bind_int(q, i, v);
+}
+
+static inline void heed__sql_bytes(struct heed__sql *q, int i, const char *p,
+                                   size_t len)
+{
+	q->ops->bind_bytes(q, i, p, len);
 }
 
 /* Binds v, or SQL NULL when v is absent (an unknown date). */
@@ -130,6 +149,20 @@ static inline int64_t heed__sql_col_int(struct heed__sql *q, int col,
                                         int64_t absent)
 {
 	return q->ops->integer(q, col, absent);
+}
+
+/* Column col copied with the store's allocator (see the ops' bytes). */
+static inline char *heed__sql_col_bytes(struct heed__sql *q, int col,
+                                        size_t *len, bool *oom)
+{
+	return q->ops->bytes(q, col, len, oom);
+}
+
+/* Column col, a text, copied with the store's allocator; NULL for SQL
+ * NULL, and NULL with *oom set when out of memory. */
+static inline char *heed__sql_col_dup(struct heed__sql *q, int col, bool *oom)
+{
+	return q->ops->bytes(q, col, NULL, oom);
 }
 
 /* Runs q (see the ops' run) and releases it. */

@@ -36,6 +36,15 @@ static void sqlite_bind_int(struct heed__sql *q, int i, int64_t v)
 	sqlite3_bind_int64(q->stmt, i, v);
 }
 
+static void sqlite_bind_bytes(struct heed__sql *q, int i, const char *p,
+                              size_t len)
+{
+	if (p)
+		sqlite3_bind_blob64(q->stmt, i, p, len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q->stmt, i);
+}
+
 static heed_status sqlite_next(struct heed__sql *q, bool *row)
 {
 	int rc = sqlite3_step(q->stmt);
@@ -65,6 +74,26 @@ static int64_t sqlite_integer(struct heed__sql *q, int col, int64_t absent)
 	return heed__sqlite_int(q->stmt, col, absent);
 }
 
+static char *sqlite_bytes(struct heed__sql *q, int col, size_t *len, bool *oom)
+{
+	const void *p = sqlite3_column_blob(q->stmt, col);
+	size_t n = (size_t)sqlite3_column_bytes(q->stmt, col);
+	char *copy;
+
+	if (len)
+		*len = 0;
+	if (sqlite3_column_type(q->stmt, col) == SQLITE_NULL)
+		return NULL;
+	copy = heed__strndup(q->store->alloc, p ? p : "", n);
+	if (!copy) {
+		*oom = true;
+		return NULL;
+	}
+	if (len)
+		*len = n;
+	return copy;
+}
+
 static void sqlite_release(struct heed__sql *q)
 {
 	heed__sqlite_release(q->store, q->stmt);
@@ -75,10 +104,12 @@ const struct heed__sql_ops heed__sqlite_sql_ops = {
         .prepare = sqlite_prepare,
         .bind_text = sqlite_bind_text,
         .bind_int = sqlite_bind_int,
+        .bind_bytes = sqlite_bind_bytes,
         .no_limit_is_null = false,
         .next = sqlite_next,
         .run = sqlite_run,
         .text = sqlite_text,
         .integer = sqlite_integer,
+        .bytes = sqlite_bytes,
         .release = sqlite_release,
 };

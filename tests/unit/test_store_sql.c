@@ -3,7 +3,8 @@
  * run on (src/store/sql-int.h), on SQLite and, as unit.store_sql_pg, on
  * PostgreSQL: markers left out, repeated or out of order and a '?' inside
  * a quoted string mean the same on both engines, NULLs and "no limit"
- * bind alike, a write says how many rows it changed, one row or none,
+ * bind alike, bytes come back exactly, a write says how many rows it
+ * changed, one row or none,
  * a row callback may run the same statement again, and a marker beyond
  * the interface's range is refused on both.
  */
@@ -176,6 +177,60 @@ static void test_nested(void **state)
 	heed_store_close(s);
 }
 
+static int read_bytes(struct heed__sql *q, void *ctx)
+{
+	size_t len = 99;
+	bool oom = false;
+	char *got = heed__sql_col_bytes(q, 0, &len, &oom);
+	char *text = heed__sql_col_dup(q, 1, &oom);
+
+	assert_false(oom);
+	assert_int_equal(len, 5);
+	assert_memory_equal(got, "a\0b\xff!", 6); /* the NUL after them too */
+	assert_string_equal(text, "plain");
+	assert_null(heed__sql_col_bytes(q, 2, &len, &oom));
+	assert_int_equal(len, 0);
+	assert_false(oom);
+	heed__free(q->store->alloc, got);
+	heed__free(q->store->alloc, text);
+	++*(int *)ctx;
+	return 0;
+}
+
+/* Bytes with a NUL and invalid UTF-8 go in and come back exactly,
+ * written inside a transaction (pipelined on PostgreSQL) and outside. */
+static void test_bytes(void **state)
+{
+	static const char *const insert =
+	        "INSERT INTO b (x, t, n) VALUES (?1, ?2, ?3);";
+	heed_store *s = heed_test_store_fresh();
+	struct heed__sql q;
+	int rows = 0;
+
+	(void)state;
+	/* BYTEA is PostgreSQL's; SQLite keeps a BLOB as it is in any
+	 * column. */
+	assert_int_equal(s->backend->exec(s, "CREATE TABLE b (x BYTEA, "
+	                                     "t TEXT, n BYTEA);"),
+	                 HEED_OK);
+	for (int in_tx = 0; in_tx < 2; in_tx++) {
+		if (in_tx)
+			assert_int_equal(heed_store_begin(s), HEED_OK);
+		assert_int_equal(heed__sql_prepare(s, &q, insert), HEED_OK);
+		heed__sql_bytes(&q, 1, "a\0b\xff!", 5);
+		heed__sql_bytes(&q, 2, "plain", 5);
+		heed__sql_bytes(&q, 3, NULL, 0);
+		assert_int_equal(heed__sql_run(&q, NULL), HEED_OK);
+		if (in_tx)
+			assert_int_equal(heed_store_commit(s), HEED_OK);
+	}
+	assert_int_equal(heed__sql_prepare(s, &q, "SELECT x, t, n FROM b;"),
+	                 HEED_OK);
+	assert_int_equal(heed__sql_each(&q, read_bytes, &rows), HEED_OK);
+	assert_int_equal(rows, 2);
+	heed_store_close(s);
+}
+
 static void test_marker_out_of_range(void **state)
 {
 	heed_store *s = store_with_rows();
@@ -213,6 +268,7 @@ int main(void)
 	        cmocka_unit_test(test_limit_and_stop),
 	        cmocka_unit_test(test_run_changes),
 	        cmocka_unit_test(test_nested),
+	        cmocka_unit_test(test_bytes),
 	        cmocka_unit_test(test_marker_out_of_range),
 	        cmocka_unit_test(test_failure_is_reported),
 	};
