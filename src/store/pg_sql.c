@@ -231,6 +231,7 @@ static void pg_release(struct heed__sql *q)
 }
 
 const struct heed__sql_ops heed__pg_sql_ops = {
+        .dialect = HEED__SQL_PG,
         .prepare = pg_prepare,
         .bind_text = pg_bind_text,
         .bind_int = pg_bind_int,

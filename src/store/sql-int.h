@@ -51,8 +51,16 @@ struct heed__sql {
 	int row, rows;
 };
 
+/* The engines, for the few statements they spell differently: an area
+ * picks its text from an array indexed by heed__sql_dialect. */
+enum heed__sql_dialect {
+	HEED__SQL_SQLITE,
+	HEED__SQL_PG,
+};
+
 /* A backend's implementation (struct heed_store_backend's sql). */
 struct heed__sql_ops {
+	enum heed__sql_dialect dialect;
 	/* Makes q ready to bind, sql a string literal (PostgreSQL keeps its
 	 * translation by address): HEED_OK, or HEED_ESTORE recorded in
 	 * heed_store_errmsg with nothing to release. */
@@ -91,6 +99,11 @@ struct heed__sql_ops {
 
 extern const struct heed__sql_ops heed__sqlite_sql_ops;
 extern const struct heed__sql_ops heed__pg_sql_ops;
+
+static inline enum heed__sql_dialect heed__sql_dialect(const heed_store *store)
+{
+	return store->backend->sql->dialect;
+}
 
 /* Prepares sql on the store's backend into q (see the ops' prepare). */
 static inline heed_status

@@ -101,6 +101,7 @@ static void sqlite_release(struct heed__sql *q)
 }
 
 const struct heed__sql_ops heed__sqlite_sql_ops = {
+        .dialect = HEED__SQL_SQLITE,
         .prepare = sqlite_prepare,
         .bind_text = sqlite_bind_text,
         .bind_int = sqlite_bind_int,
