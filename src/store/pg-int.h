@@ -155,7 +155,7 @@ bool heed__pg_redo_same(struct heed__pg_redo *log, size_t i,
                         uint64_t fingerprint);
 
 /* Row i of a result whose columns from first are the pages table's, in
- * the order of heed__sqlite_read_page (src/store/pg_pages.c); the strings
+ * the order of heed__page_read (src/store/pg_sql.c); the strings
  * live as long as r. */
 struct heed_stored_page;
 void heed__pg_read_page(const PGresult *r, int i, int first,

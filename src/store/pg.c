@@ -1403,7 +1403,6 @@ const struct heed_store_backend heed__pg_backend = {
         .sites = &heed__pg_sites_ops,
         .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,
-        .pages = &heed__pg_pages_ops,
         .search = &heed__pg_search_ops,
         .leases = &heed__pg_leases_ops,
 };

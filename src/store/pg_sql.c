@@ -230,6 +230,15 @@ static void pg_release(struct heed__sql *q)
 	q->result = NULL;
 }
 
+void heed__pg_read_page(const PGresult *r, int i, int first,
+                        struct heed_stored_page *p)
+{
+	struct heed__sql q = {
+	        .ops = &heed__pg_sql_ops, .result = (PGresult *)r, .row = i};
+
+	heed__page_read(&q, first, p);
+}
+
 const struct heed__sql_ops heed__pg_sql_ops = {
         .dialect = HEED__SQL_PG,
         .prepare = pg_prepare,

@@ -192,4 +192,12 @@ heed_status heed__sql_each(struct heed__sql *q,
 heed_status heed__sql_one(struct heed__sql *q,
                           int (*fn)(struct heed__sql *q, void *ctx), void *ctx);
 
+/* The 16 columns of a pages row (url ... record, in the order of
+ * docs/storage.md's table, without id) from column first on, borrowed
+ * from q (src/store/pages.c). The search areas read their rows with it
+ * too (heed__sqlite_read_page, heed__pg_read_page). */
+struct heed_stored_page;
+void heed__page_read(struct heed__sql *q, int first,
+                     struct heed_stored_page *p);
+
 #endif /* HEED_SQL_INT_H */

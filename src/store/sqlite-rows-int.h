@@ -1,5 +1,5 @@
 /*
- * Small SQLite helpers shared by the pages and frontier areas: binding
+ * Small SQLite helpers shared by the SQLite-only area files: binding
  * values that may be absent (NULL strings, HEED_STORE_NO_DATE dates) and
  * reading them back, so every area maps "absent" to SQL NULL the same way.
  */

@@ -2,6 +2,7 @@
  * Binding and reading values that may be absent, reading pages rows and
  * stepping through rows; see sqlite-rows-int.h.
  */
+#include "store/sql-int.h"
 #include "store/sqlite-rows-int.h"
 
 void heed__sqlite_bind_text(sqlite3_stmt *st, int col, const char *s)
@@ -35,24 +36,9 @@ int64_t heed__sqlite_int(sqlite3_stmt *st, int col, int64_t absent)
 void heed__sqlite_read_page(sqlite3_stmt *st, int first,
                             struct heed_stored_page *p)
 {
-	int c = first;
+	struct heed__sql q = {.ops = &heed__sqlite_sql_ops, .stmt = st};
 
-	p->url = heed__sqlite_text(st, c++);
-	p->final_url = heed__sqlite_text(st, c++);
-	p->host = heed__sqlite_text(st, c++);
-	p->status = sqlite3_column_int(st, c++);
-	p->fetched_at = sqlite3_column_int64(st, c++);
-	p->checked_at = sqlite3_column_int64(st, c++);
-	p->title = heed__sqlite_text(st, c++);
-	p->views = heed__sqlite_int(st, c++, -1);
-	p->published = heed__sqlite_text(st, c++);
-	p->modified = heed__sqlite_text(st, c++);
-	p->etag = heed__sqlite_text(st, c++);
-	p->last_modified = heed__sqlite_text(st, c++);
-	p->source_lastmod = heed__sqlite_int(st, c++, HEED_STORE_NO_DATE);
-	p->permissions = heed__sqlite_text(st, c++);
-	p->mode = heed__sqlite_text(st, c++);
-	p->record = heed__sqlite_text(st, c);
+	heed__page_read(&q, first, p);
 }
 
 heed_status heed__sqlite_each_row(heed_store *store, sqlite3_stmt *st,

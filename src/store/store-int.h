@@ -252,29 +252,6 @@ struct heed__irc_ops {
 	                          void *ud);
 };
 
-/*
- * The pages area's functions on one backend (include/heed/store_pages.h
- * says what each does), called by src/store/pages.c after its checks.
- */
-struct heed__pages_ops {
-	heed_status (*put)(heed_store *store,
-	                   const struct heed_stored_page *page);
-	heed_status (*unchanged)(heed_store *store, const char *url,
-	                         int64_t checked_at, int64_t source_lastmod);
-	heed_status (*validators)(heed_store *store, const char *url,
-	                          struct heed_page_validators *v);
-	heed_status (*get)(heed_store *store, const char *url,
-	                   heed_store_page_fn *fn, void *ud);
-	heed_status (*delete_)(heed_store *store, const char *url, bool prefix,
-	                       int64_t *deleted);
-	heed_status (*each)(heed_store *store, const char *host, int64_t since,
-	                    heed_store_page_fn *fn, void *ud);
-	heed_status (*stats)(heed_store *store, heed_store_count_fn *fn,
-	                     void *ud);
-	heed_status (*count)(heed_store *store, const char *host,
-	                     int64_t *count);
-};
-
 /* A worker whose heartbeat is older than this is gone for good: the
  * next beat deletes its row (both backends' worker_beat). */
 #define HEED__LEASE_WORKER_GONE_MS 3600000
@@ -371,7 +348,6 @@ struct heed_store_backend {
 	const struct heed__sites_ops *sites;
 	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
-	const struct heed__pages_ops *pages;
 	const struct heed__leases_ops *leases;
 };
 
@@ -431,8 +407,6 @@ extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
 extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
-extern const struct heed__pages_ops heed__sqlite_pages_ops;
-extern const struct heed__pages_ops heed__pg_pages_ops;
 extern const struct heed__leases_ops heed__sqlite_leases_ops;
 extern const struct heed__leases_ops heed__pg_leases_ops;
 
