@@ -1376,6 +1376,28 @@ static heed_status pg_lock_shared(heed_store *store, struct heed_diag *diag)
 	return rc;
 }
 
+static heed_status pg_join_begin(heed_store *store)
+{
+	PGTransactionStatusType tx = PQtransactionStatus(store->pg->conn);
+	heed_status rc;
+
+	/* PQTRANS_UNKNOWN is a lost connection, which exec reconnects. */
+	if (store->pg->tx_lost || tx == PQTRANS_INTRANS ||
+	    tx == PQTRANS_INERROR || tx == PQTRANS_ACTIVE)
+		return HEED_EINVAL;
+	/* Joiners queue on a lock of their own, held to the end of the
+	 * transaction: the second sees the first's run committed, as READ
+	 * COMMITTED takes a snapshot per statement (a database whose
+	 * default is REPEATABLE READ would have taken it before the wait). */
+	rc = pg_exec(store, "BEGIN ISOLATION LEVEL READ COMMITTED; SELECT "
+	                    "pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
+	                    ", " HEED_PG_LOCK_JOIN ");");
+	if (rc != HEED_OK)
+		/* The BEGIN may have run: never leave its transaction open. */
+		(void)pg_exec(store, "ROLLBACK;");
+	return rc;
+}
+
 const struct heed_store_backend heed__pg_backend = {
         .name = "postgres",
         .title = "PostgreSQL",
@@ -1389,6 +1411,7 @@ const struct heed_store_backend heed__pg_backend = {
         .lock = pg_lock,
         .lock_shared = pg_lock_shared,
         .in_tx = pg_in_tx,
+        .join_begin = pg_join_begin,
         .tx_lost = pg_tx_lost,
         .mark_sql = "COMMENT ON TABLE heed_schema IS '" PG_MARK "';",
         .writer_sql = NULL,
@@ -1399,7 +1422,6 @@ const struct heed_store_backend heed__pg_backend = {
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .sql = &heed__pg_sql_ops,
-        .frontier = &heed__pg_frontier_ops,
         .sites = &heed__pg_sites_ops,
         .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,

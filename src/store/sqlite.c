@@ -381,6 +381,16 @@ heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt)
 	return HEED_ESTORE;
 }
 
+static heed_status sqlite_join_begin(heed_store *store)
+{
+	/* IMMEDIATE takes the write lock at once: a second joiner waits
+	 * (the busy timeout) until the first has committed, then finds its
+	 * run open. */
+	if (!sqlite3_get_autocommit(store->db))
+		return HEED_EINVAL;
+	return store->backend->exec(store, "BEGIN IMMEDIATE;");
+}
+
 const struct heed_store_backend heed__sqlite_backend = {
         .name = "sqlite",
         .title = "SQLite",
@@ -395,12 +405,12 @@ const struct heed_store_backend heed__sqlite_backend = {
         .writer_sql = "PRAGMA journal_mode=WAL;",
         .errmsg = sqlite_errmsg,
         .in_tx = sqlite_in_tx,
+        .join_begin = sqlite_join_begin,
         .begin_sql = "BEGIN IMMEDIATE;",
         /* BEGIN IMMEDIATE takes the write lock at once, waiting the busy
          * timeout for another writer. */
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .sql = &heed__sqlite_sql_ops,
-        .frontier = &heed__sqlite_frontier_ops,
         .search = &heed__sqlite_search_ops,
         .sites = &heed__sqlite_sites_ops,
         .arrangements = &heed__sqlite_arrangements_ops,

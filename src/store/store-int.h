@@ -50,50 +50,6 @@ enum heed_store_found {
 };
 
 /*
- * The frontier area's functions on one backend (include/heed/store_frontier.h
- * says what each does). The public functions in src/store/frontier.c check
- * their arguments and call these; a backend without the area has NULL.
- */
-struct heed__frontier_ops {
-	heed_status (*add)(heed_store *store,
-	                   const struct heed_frontier_entry *e, bool *added);
-	heed_status (*requeue)(heed_store *store,
-	                       const struct heed_frontier_entry *e);
-	heed_status (*queued)(heed_store *store, const char *host,
-	                      int64_t after_id, int max,
-	                      heed_store_frontier_fn *fn, void *ud);
-	heed_status (*set_state)(heed_store *store, int64_t id,
-	                         heed_frontier_state state, int outcome);
-	heed_status (*retry)(heed_store *store, int64_t id, int *tries);
-	heed_status (*recover)(heed_store *store, int64_t *requeued);
-	heed_status (*drop_host)(heed_store *store, const char *host,
-	                         int64_t *dropped);
-	heed_status (*undrop_host)(heed_store *store, const char *host,
-	                           int64_t *requeued);
-	heed_status (*hosts)(heed_store *store, heed_store_frontier_host_fn *fn,
-	                     void *ud);
-	heed_status (*counts)(heed_store *store, int64_t counts[4]);
-	heed_status (*clear)(heed_store *store);
-	heed_status (*run_begin)(heed_store *store, const char *mode,
-	                         int64_t started_at, int64_t *id);
-	heed_status (*run_open)(heed_store *store, struct heed_crawl_run *run);
-	heed_status (*run_last)(heed_store *store, const char *mode,
-	                        struct heed_crawl_run *run);
-	heed_status (*run_add)(heed_store *store, int64_t id, int64_t pages,
-	                       int64_t errors);
-	heed_status (*run_finish)(heed_store *store, int64_t id,
-	                          int64_t finished_at);
-	heed_status (*lease_get)(heed_store *store, int64_t *until_ms);
-	heed_status (*lease_set)(heed_store *store, int64_t until_ms);
-	heed_status (*recover_host)(heed_store *store, const char *host,
-	                            int64_t *requeued);
-	/* Begins the transaction of heed_store_run_join, one that excludes
-	 * every other joiner until it ends; HEED_EINVAL (nothing begun)
-	 * inside a transaction. */
-	heed_status (*join_begin)(heed_store *store);
-};
-
-/*
  * The search area's functions on one backend (include/heed/store_search.h
  * says what each does), called by src/store/search.c once it has checked
  * the arguments (a query's limit, a chart's days); NULL: not ported.
@@ -326,6 +282,10 @@ struct heed_store_backend {
 	bool (*in_tx)(const heed_store *store);
 	/* heed_store_tx_lost's; NULL: transactions are never lost. */
 	bool (*tx_lost)(const heed_store *store);
+	/* Begins the transaction of heed_store_run_join, one that excludes
+	 * every other joiner until it ends; HEED_EINVAL (nothing begun)
+	 * inside a transaction. */
+	heed_status (*join_begin)(heed_store *store);
 	/* heed_store_lock_shared's; NULL: workers are not supported. */
 	heed_status (*lock_shared)(heed_store *store, struct heed_diag *diag);
 	/* The statement that marks the store as heed's, run in the migration
@@ -343,7 +303,6 @@ struct heed_store_backend {
 	 * (src/store/sql-int.h). */
 	const struct heed__sql_ops *sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
-	const struct heed__frontier_ops *frontier;
 	const struct heed__search_ops *search;
 	const struct heed__sites_ops *sites;
 	const struct heed__arrangements_ops *arrangements;
@@ -385,8 +344,6 @@ struct heed_store {
 
 extern const struct heed_store_backend heed__sqlite_backend;
 extern const struct heed_store_backend heed__pg_backend;
-extern const struct heed__frontier_ops heed__sqlite_frontier_ops;
-extern const struct heed__frontier_ops heed__pg_frontier_ops;
 extern const struct heed__search_ops heed__sqlite_search_ops;
 
 /* The search helpers every backend shares (src/store/search.c): the
