@@ -1401,6 +1401,8 @@ static heed_status pg_join_begin(heed_store *store)
 const struct heed_store_backend heed__pg_backend = {
         .name = "postgres",
         .title = "PostgreSQL",
+        .accepts = heed__pg_location,
+        .shown = heed__pg_redact,
         .areas = pg_areas,
         .open = pg_open,
         .close = pg_close,

@@ -218,7 +218,12 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 	                            "PRAGMA foreign_keys=ON;";
 	bool read_only = flags & HEED_STORE_OPEN_READONLY;
 	bool existing = read_only || (flags & HEED_STORE_OPEN_EXISTING);
-	bool memory = strcmp(path, ":memory:") == 0;
+	bool memory;
+
+	/* "sqlite:PATH" names the backend explicitly. */
+	if (strncmp(path, "sqlite:", 7) == 0)
+		path += 7;
+	memory = strcmp(path, ":memory:") == 0;
 	int oflags = SQLITE_OPEN_NOMUTEX;
 	heed_status rc;
 
@@ -381,6 +386,20 @@ heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt)
 	return HEED_ESTORE;
 }
 
+/* Any location that no other backend takes is a path. */
+static bool sqlite_accepts(const char *location)
+{
+	(void)location;
+	return true;
+}
+
+/* The location as the user wrote it: a path has no password. */
+static char *sqlite_shown(const struct heed_allocator *alloc,
+                          const char *location)
+{
+	return heed__strndup(alloc, location, strlen(location));
+}
+
 static heed_status sqlite_join_begin(heed_store *store)
 {
 	/* IMMEDIATE takes the write lock at once: a second joiner waits
@@ -394,6 +413,8 @@ static heed_status sqlite_join_begin(heed_store *store)
 const struct heed_store_backend heed__sqlite_backend = {
         .name = "sqlite",
         .title = "SQLite",
+        .accepts = sqlite_accepts,
+        .shown = sqlite_shown,
         .areas = heed__store_areas,
         .open = sqlite_open,
         .close = sqlite_close,

@@ -259,13 +259,21 @@ struct heed__leases_ops {
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
+	/* Whether location names a store of this backend (store.c asks
+	 * each backend of its table in turn). */
+	bool (*accepts)(const char *location);
+	/* location as messages show it, allocated; NULL when out of
+	 * memory. */
+	char *(*shown)(const struct heed_allocator *alloc,
+	               const char *location);
 	/* The backend's schema: its areas, in the order they are migrated,
 	 * each with migrations in its own SQL dialect; NULL ends the list. */
 	const struct heed_store_area *const *areas;
 	/* Opens the location, then looks before it writes: a missing store
 	 * is refused with HEED_ENOTFOUND under HEED_STORE_OPEN_EXISTING or
 	 * _READONLY (and never created), anything that is not a heed store
-	 * with HEED_ESTORE, both untouched. Sets store->found. */
+	 * with HEED_ESTORE, both untouched. Sets store->found. location is
+	 * as the user gave it. */
 	heed_status (*open)(heed_store *store, const char *location,
 	                    unsigned flags, struct heed_diag *diag);
 	void (*close)(heed_store *store);

@@ -190,13 +190,29 @@ heed_status heed_store_open(heed_store **out, const char *location,
 	return heed_store_open_ex(out, location, 0, alloc, diag);
 }
 
+/* The backends, asked in turn whether a location is theirs; the last
+ * (SQLite, whose locations are paths) takes any. */
+static const struct heed_store_backend *const backends[] = {
+        &heed__pg_backend,
+        &heed__sqlite_backend,
+};
+
+static const struct heed_store_backend *backend_for(const char *location)
+{
+	size_t i = 0;
+
+	while (i + 1 < HEED_ARRAY_SIZE(backends) &&
+	       !backends[i]->accepts(location))
+		i++;
+	return backends[i];
+}
+
 heed_status heed_store_open_ex(heed_store **out, const char *location,
                                unsigned flags,
                                const struct heed_allocator *alloc,
                                struct heed_diag *diag)
 {
-	const char *name = location; /* as the user wrote it, for messages */
-	const struct heed_store_backend *backend = &heed__sqlite_backend;
+	const struct heed_store_backend *backend;
 	heed_store *store;
 	heed_status rc;
 
@@ -204,10 +220,7 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 	if (!location || !*location)
 		return heed_diag_set(diag, HEED_EINVAL, 0, 0,
 		                     "no store location");
-	if (heed__pg_location(location))
-		backend = &heed__pg_backend;
-	else if (strncmp(location, "sqlite:", 7) == 0)
-		location += 7;
+	backend = backend_for(location);
 	alloc = alloc ? alloc : heed_allocator_default();
 	store = heed__calloc(alloc, 1, sizeof(*store));
 	if (!store)
@@ -217,9 +230,7 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 	store->flags = flags;
 	store->reconnect_ms = HEED_STORE_RECONNECT_TIMEOUT_MS;
 	/* Messages name the store without its password. */
-	store->location = backend == &heed__pg_backend
-	                          ? heed__pg_redact(alloc, name)
-	                          : heed__strndup(alloc, name, strlen(name));
+	store->location = backend->shown(alloc, location);
 	if (!store->location) {
 		heed__free(alloc, store);
 		return HEED_ENOMEM;
@@ -290,7 +301,7 @@ const char *heed_store_backend_name(const heed_store *store)
 
 bool heed_store_location_is_postgres(const char *location)
 {
-	return location && heed__pg_location(location);
+	return location && backend_for(location) == &heed__pg_backend;
 }
 
 heed_status heed_store_lock(heed_store *store, struct heed_diag *diag)
