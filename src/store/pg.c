@@ -1428,5 +1428,4 @@ const struct heed_store_backend heed__pg_backend = {
         .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,
         .search = &heed__pg_search_ops,
-        .leases = &heed__pg_leases_ops,
 };

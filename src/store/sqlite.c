@@ -436,5 +436,4 @@ const struct heed_store_backend heed__sqlite_backend = {
         .sites = &heed__sqlite_sites_ops,
         .arrangements = &heed__sqlite_arrangements_ops,
         .irc = &heed__sqlite_irc_ops,
-        .leases = &heed__sqlite_leases_ops,
 };

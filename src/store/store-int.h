@@ -208,54 +208,6 @@ struct heed__irc_ops {
 	                          void *ud);
 };
 
-/* A worker whose heartbeat is older than this is gone for good: the
- * next beat deletes its row (both backends' worker_beat). */
-#define HEED__LEASE_WORKER_GONE_MS 3600000
-
-/*
- * The leases area's statements on one backend (include/heed/store_leases.h).
- * claim and renew_all are one statement each; the fencing writes (renew,
- * record_start, release) one conditional UPDATE each, *held set from the
- * rows changed.
- */
-struct heed__leases_ops {
-	heed_status (*ensure)(heed_store *store, const char *site,
-	                      int64_t delay_ms, int64_t due_ms);
-	heed_status (*add_origin)(heed_store *store, const char *site,
-	                          const char *origin);
-	heed_status (*hold)(heed_store *store, const char *holder,
-	                    const char *sites_json, heed_store_lease_fn *fn,
-	                    void *ud);
-	heed_status (*origins)(heed_store *store, const char *site,
-	                       heed_store_lease_origin_fn *fn, void *ud);
-	heed_status (*claim)(heed_store *store, const char *holder,
-	                     int64_t now_ms, int64_t lease_ms, int max,
-	                     heed_store_lease_fn *fn, void *ud);
-	heed_status (*renew)(heed_store *store, const char *site,
-	                     const char *holder, int64_t token, int64_t now_ms,
-	                     int64_t lease_ms, bool *held);
-	heed_status (*record_start)(heed_store *store, const char *site,
-	                            const char *holder, int64_t token,
-	                            int64_t now_ms, bool *held);
-	heed_status (*release)(heed_store *store, const char *site,
-	                       const char *holder, int64_t token,
-	                       int64_t next_ms, bool *held);
-	heed_status (*get)(heed_store *store, const char *site,
-	                   heed_store_lease_fn *fn, void *ud);
-	heed_status (*counts)(heed_store *store, int64_t now_ms,
-	                      struct heed_lease_counts *c);
-	heed_status (*address_take)(heed_store *store, const char *address,
-	                            int64_t gap_ms, int64_t now_ms, bool *taken,
-	                            int64_t *next_ms);
-	heed_status (*renew_all)(heed_store *store, const char *holder,
-	                         int64_t now_ms, int64_t lease_ms,
-	                         heed_store_lease_fn *fn, void *ud);
-	heed_status (*worker_beat)(heed_store *store, const char *holder,
-	                           int64_t now_ms, int64_t ttl_ms,
-	                           int64_t *live);
-	heed_status (*worker_leave)(heed_store *store, const char *holder);
-};
-
 struct heed_store_backend {
 	const char *name;
 	const char *title; /* for messages: "SQLite", "PostgreSQL" */
@@ -315,7 +267,6 @@ struct heed_store_backend {
 	const struct heed__sites_ops *sites;
 	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
-	const struct heed__leases_ops *leases;
 };
 
 /* Statements kept prepared per store (heed__sqlite_prepare). heed runs
@@ -372,8 +323,6 @@ extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
 extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
-extern const struct heed__leases_ops heed__sqlite_leases_ops;
-extern const struct heed__leases_ops heed__pg_leases_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
