@@ -16,6 +16,7 @@
 
 #include "heed/store_copy.h"
 #include "store/pg-int.h"
+#include "store/sqlite-int.h"
 
 /*
  * How a column's values travel:
@@ -172,7 +173,8 @@ static heed_status sqlite_read(heed_store *s, const struct copy_table *t,
 
 	snprintf(sql, sizeof(sql), "SELECT %s FROM %s ORDER BY %s;", t->columns,
 	         t->name, t->order);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(heed__sqlite_db(s), sql, -1, &st, NULL) !=
+	    SQLITE_OK)
 		return fail(s, diag, "reading", t->name);
 	while (hs == HEED_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		for (int c = 0; c < n; c++) {
@@ -332,7 +334,8 @@ static heed_status count_rows(heed_store *s, const char *table, int64_t *count,
 	sqlite3_stmt *st = NULL;
 	heed_status hs = HEED_OK;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(heed__sqlite_db(s), sql, -1, &st, NULL) !=
+	            SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_ROW)
 		hs = fail(s, diag, "counting", table);
 	else
@@ -561,8 +564,9 @@ static heed_status copy_table(heed_store *src, struct writer *w,
 	if (hs != HEED_OK)
 		return hs;
 	insert_sql(w, t);
-	if (!is_pg(w->dst) && sqlite3_prepare_v2(w->dst->db, w->sql, -1, &w->st,
-	                                         NULL) != SQLITE_OK)
+	if (!is_pg(w->dst) &&
+	    sqlite3_prepare_v2(heed__sqlite_db(w->dst), w->sql, -1, &w->st,
+	                       NULL) != SQLITE_OK)
 		return fail(w->dst, w->diag, "writing", t->name);
 	hs = heed_store_begin(w->dst);
 	if (hs != HEED_OK)

@@ -7,7 +7,7 @@
 #define HEED_SQLITE_ROWS_INT_H
 
 #include "heed/store_pages.h"
-#include "store/store-int.h"
+#include "store/sqlite-int.h"
 
 /* Binds s, or NULL when s is NULL. The text must outlive the step. */
 void heed__sqlite_bind_text(sqlite3_stmt *st, int col, const char *s);

@@ -24,7 +24,7 @@
 
 #include "store/grams-int.h"
 #include "store/sql-int.h"
-#include "store/store-int.h"
+#include "store/sqlite-int.h"
 
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x)  STRINGIFY_(x)
@@ -36,9 +36,10 @@ static heed_status sqlite_exec(heed_store *store, const char *sql)
 {
 	char *err = NULL;
 
-	if (sqlite3_exec(store->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+	if (sqlite3_exec(store->sqlite->db, sql, NULL, NULL, &err) !=
+	    SQLITE_OK) {
 		snprintf(store->errmsg, sizeof(store->errmsg), "%s",
-		         err ? err : sqlite3_errmsg(store->db));
+		         err ? err : sqlite3_errmsg(store->sqlite->db));
 		sqlite3_free(err);
 		return HEED_ESTORE;
 	}
@@ -106,8 +107,8 @@ static heed_status inspect(heed_store *store, struct heed_diag *diag)
 	int app_id = 0, tables = 0, listed = 0, nforeign = 0, rc;
 	bool has_schema = false;
 
-	rc = sqlite3_prepare_v2(store->db, "PRAGMA application_id;", -1, &st,
-	                        NULL);
+	rc = sqlite3_prepare_v2(store->sqlite->db, "PRAGMA application_id;", -1,
+	                        &st, NULL);
 	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
 		app_id = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -129,7 +130,7 @@ static heed_status inspect(heed_store *store, struct heed_diag *diag)
 		                     "0x%08x, heed's is 0x%08x)",
 		                     store->location, (unsigned)app_id,
 		                     (unsigned)HEED_STORE_APPLICATION_ID);
-	if (sqlite3_prepare_v2(store->db, tables_sql, -1, &st, NULL) !=
+	if (sqlite3_prepare_v2(store->sqlite->db, tables_sql, -1, &st, NULL) !=
 	    SQLITE_OK)
 		return heed__store_fail(store, diag, "reading the store");
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -235,12 +236,18 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 	oflags |= read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
 	if (!existing)
 		oflags |= SQLITE_OPEN_CREATE;
-	if (sqlite3_open_v2(path, &store->db, oflags, NULL) != SQLITE_OK)
+	store->sqlite = heed__calloc(store->alloc, 1, sizeof(*store->sqlite));
+	if (!store->sqlite)
+		return heed_diag_set(diag, HEED_ENOMEM, 0, 0,
+		                     "out of memory opening '%s'",
+		                     store->location);
+	if (sqlite3_open_v2(path, &store->sqlite->db, oflags, NULL) !=
+	    SQLITE_OK)
 		return heed__store_fail(store, diag,
 		                        "opening the SQLite store");
-	sqlite3_busy_timeout(store->db, SQLITE_BUSY_TIMEOUT_MS);
-	sqlite3_extended_result_codes(store->db, 1);
-	if (heed__sqlite_search_register(store->db) != SQLITE_OK)
+	sqlite3_busy_timeout(store->sqlite->db, SQLITE_BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(store->sqlite->db, 1);
+	if (heed__sqlite_search_register(store->sqlite->db) != SQLITE_OK)
 		return heed__store_fail(store, diag,
 		                        "opening the SQLite store");
 	rc = inspect(store, diag);
@@ -267,13 +274,18 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 
 static void sqlite_close(heed_store *store)
 {
-	for (int i = 0; i < store->nstmts; i++)
-		sqlite3_finalize(store->stmts[i].st);
-	store->nstmts = 0;
-	/* sqlite3_close_v2 defers the close until stray statements finish, so a
-	 * forgotten finalize cannot make close fail and leak the connection. */
-	sqlite3_close_v2(store->db);
-	store->db = NULL;
+	struct heed__sqlite *sq = store->sqlite;
+
+	if (sq) {
+		for (int i = 0; i < sq->nstmts; i++)
+			sqlite3_finalize(sq->stmts[i].st);
+		/* sqlite3_close_v2 defers the close until stray statements
+		 * finish, so a forgotten finalize cannot make close fail and
+		 * leak the connection. */
+		sqlite3_close_v2(sq->db);
+		heed__free(store->alloc, sq);
+		store->sqlite = NULL;
+	}
 	/* After the database: the next crawl must not start while this one
 	 * still writes (closing checkpoints the WAL). */
 	heed__store_unlock(store);
@@ -284,7 +296,7 @@ static heed_status sqlite_lock(heed_store *store, struct heed_diag *diag)
 	/* SQLite resolves the path (relative to the working directory at
 	 * open) and answers "" or NULL for ":memory:" and temporary
 	 * databases, which no other process can open: nothing to lock. */
-	const char *path = sqlite3_db_filename(store->db, "main");
+	const char *path = sqlite3_db_filename(store->sqlite->db, "main");
 
 	if (!path || !*path)
 		return HEED_OK;
@@ -293,12 +305,16 @@ static heed_status sqlite_lock(heed_store *store, struct heed_diag *diag)
 
 static const char *sqlite_errmsg(heed_store *store)
 {
-	return store->db ? sqlite3_errmsg(store->db) : "no database";
+	sqlite3 *db = heed__sqlite_db(store);
+
+	return db ? sqlite3_errmsg(db) : "no database";
 }
 
 static bool sqlite_in_tx(const heed_store *store)
 {
-	return store->db && !sqlite3_get_autocommit(store->db);
+	sqlite3 *db = heed__sqlite_db(store);
+
+	return db && !sqlite3_get_autocommit(db);
 }
 
 static heed_status sqlite_schema_version(heed_store *store, const char *area,
@@ -320,10 +336,11 @@ static heed_status sqlite_schema_version(heed_store *store, const char *area,
 }
 
 /* The free kept statement for sql, or NULL. */
-static struct heed_store_stmt *kept_stmt(heed_store *store, const char *sql)
+static struct heed__sqlite_stmt *kept_stmt(struct heed__sqlite *sq,
+                                           const char *sql)
 {
-	for (int i = 0; i < store->nstmts; i++) {
-		struct heed_store_stmt *k = &store->stmts[i];
+	for (int i = 0; i < sq->nstmts; i++) {
+		struct heed__sqlite_stmt *k = &sq->stmts[i];
 		if (!k->busy && !strcmp(sqlite3_sql(k->st), sql))
 			return k;
 	}
@@ -332,44 +349,47 @@ static struct heed_store_stmt *kept_stmt(heed_store *store, const char *sql)
 
 sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql)
 {
-	struct heed_store_stmt *k;
+	struct heed__sqlite *sq = store->sqlite;
+	struct heed__sqlite_stmt *k;
 	sqlite3_stmt *st = NULL;
 
 	/* An area only SQLite has, called on another backend, fails here
 	 * rather than handing SQLite a NULL connection. */
-	if (!store->db) {
+	if (!sq) {
 		heed__store_not_ported(store, NULL);
 		return NULL;
 	}
-	k = kept_stmt(store, sql);
+	k = kept_stmt(sq, sql);
 
 	if (k) {
 		k->busy = true;
 		return k->st;
 	}
-	if (sqlite3_prepare_v3(store->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
-	                       &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v3(store->sqlite->db, sql, -1,
+	                       SQLITE_PREPARE_PERSISTENT, &st,
+	                       NULL) != SQLITE_OK) {
 		snprintf(store->errmsg, sizeof(store->errmsg), "%s",
-		         sqlite3_errmsg(store->db));
+		         sqlite3_errmsg(store->sqlite->db));
 		return NULL;
 	}
-	if (store->nstmts < HEED_STORE_STMT_CACHE)
-		store->stmts[store->nstmts++] =
-		        (struct heed_store_stmt){st, true};
+	if (sq->nstmts < HEED__SQLITE_STMT_CACHE)
+		sq->stmts[sq->nstmts++] = (struct heed__sqlite_stmt){st, true};
 	return st;
 }
 
 void heed__sqlite_release(heed_store *store, sqlite3_stmt *st)
 {
+	struct heed__sqlite *sq = store->sqlite;
+
 	if (!st)
 		return;
-	for (int i = 0; i < store->nstmts; i++)
-		if (store->stmts[i].st == st) {
+	for (int i = 0; sq && i < sq->nstmts; i++)
+		if (sq->stmts[i].st == st) {
 			/* reset ends the statement's read of the database, so
 			 * a kept SELECT never pins an old WAL snapshot. */
 			sqlite3_reset(st);
 			sqlite3_clear_bindings(st);
-			store->stmts[i].busy = false;
+			sq->stmts[i].busy = false;
 			return;
 		}
 	sqlite3_finalize(st);
@@ -382,7 +402,7 @@ heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt)
 	if (rc == SQLITE_DONE || rc == SQLITE_ROW)
 		return HEED_OK;
 	snprintf(store->errmsg, sizeof(store->errmsg), "%s",
-	         sqlite3_errmsg(store->db));
+	         sqlite3_errmsg(store->sqlite->db));
 	return HEED_ESTORE;
 }
 
@@ -405,7 +425,7 @@ static heed_status sqlite_join_begin(heed_store *store)
 	/* IMMEDIATE takes the write lock at once: a second joiner waits
 	 * (the busy timeout) until the first has committed, then finds its
 	 * run open. */
-	if (!sqlite3_get_autocommit(store->db))
+	if (!sqlite3_get_autocommit(store->sqlite->db))
 		return HEED_EINVAL;
 	return store->backend->exec(store, "BEGIN IMMEDIATE;");
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "heed/store_arrangements.h"
-#include "store/store-int.h"
+#include "store/sqlite-int.h"
 
 static const char *const arrangements_migrations[] = {
         "CREATE TABLE arrangements ("
@@ -142,7 +142,7 @@ static heed_status sqlite_delete(heed_store *store, const char *host,
 	sqlite3_bind_text(st, 1, host, -1, SQLITE_STATIC);
 	rc = heed__sqlite_step_done(store, st);
 	if (rc == HEED_OK && found)
-		*found = sqlite3_changes(store->db) > 0;
+		*found = sqlite3_changes(heed__sqlite_db(store)) > 0;
 	heed__sqlite_release(store, st);
 	return rc;
 }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "heed/store_irc.h"
-#include "store/store-int.h"
+#include "store/sqlite-int.h"
 
 static const char *const irc_migrations[] = {
         "CREATE TABLE irc_networks ("
@@ -207,7 +207,7 @@ static heed_status sqlite_visit_begin(heed_store *store, int64_t network_id,
 	sqlite3_bind_int(st, 4, tls);
 	sqlite3_bind_int64(st, 5, started_s);
 	rc = write_step(store, st);
-	*visit_id = sqlite3_last_insert_rowid(store->db);
+	*visit_id = sqlite3_last_insert_rowid(heed__sqlite_db(store));
 	return rc;
 }
 
@@ -418,7 +418,7 @@ static heed_status sqlite_reset(heed_store *store, const char *key,
 	heed__sqlite_release(store, st);
 	if (rc != HEED_OK)
 		return rc;
-	if (sqlite3_changes(store->db) == 0)
+	if (sqlite3_changes(heed__sqlite_db(store)) == 0)
 		return HEED_ENOTFOUND;
 	return next_visit_s ? sqlite_next_visit(store, key, next_visit_s)
 	                    : HEED_OK;

@@ -972,7 +972,7 @@ static heed_status step_failed(heed_store *store, int rc, bool match,
 	 * and busy have codes of their own. */
 	if (match && rc == SQLITE_ERROR)
 		return heed_diag_set(diag, HEED_EINVAL, 0, 0, "%s",
-		                     sqlite3_errmsg(store->db));
+		                     sqlite3_errmsg(heed__sqlite_db(store)));
 	return heed__store_fail(store, diag, "searching");
 }
 
@@ -981,9 +981,10 @@ static int bounded_step(heed_store *store, sqlite3_stmt *st, long *ticks)
 {
 	int rc;
 
-	sqlite3_progress_handler(store->db, PROGRESS_EVERY, progress, ticks);
+	sqlite3_progress_handler(heed__sqlite_db(store), PROGRESS_EVERY,
+	                         progress, ticks);
 	rc = sqlite3_step(st);
-	sqlite3_progress_handler(store->db, 0, NULL, NULL);
+	sqlite3_progress_handler(heed__sqlite_db(store), 0, NULL, NULL);
 	return rc;
 }
 
@@ -1574,7 +1575,7 @@ static heed_status sqlite_search_catch_up(heed_store *store, int64_t limit,
 	}
 	/* The last statement removed the set's marks. */
 	if (rc == HEED_OK)
-		*indexed = sqlite3_changes(store->db);
+		*indexed = sqlite3_changes(heed__sqlite_db(store));
 	return rc;
 }
 

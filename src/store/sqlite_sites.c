@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "heed/store_sites.h"
-#include "store/store-int.h"
+#include "store/sqlite-int.h"
 
 static const char *const sites_migrations[] = {
         "CREATE TABLE sites ("

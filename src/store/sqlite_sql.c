@@ -60,7 +60,10 @@ static heed_status sqlite_run(struct heed__sql *q, int64_t *changed)
 	heed_status rc = heed__sqlite_step_done(q->store, q->stmt);
 
 	if (changed)
-		*changed = rc == HEED_OK ? sqlite3_changes64(q->store->db) : 0;
+		*changed =
+		        rc == HEED_OK
+		                ? sqlite3_changes64(heed__sqlite_db(q->store))
+		                : 0;
 	return rc;
 }
 

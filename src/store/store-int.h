@@ -13,8 +13,6 @@
 #ifndef HEED_STORE_INT_H
 #define HEED_STORE_INT_H
 
-#include <sqlite3.h>
-
 #include "common/common-int.h"
 #include "heed/store.h"
 #include "heed/store_arrangements.h"
@@ -269,22 +267,14 @@ struct heed_store_backend {
 	const struct heed__irc_ops *irc;
 };
 
-/* Statements kept prepared per store (heed__sqlite_prepare). heed runs
- * a few dozen distinct statements; more are prepared and finalized each
- * time. */
-#define HEED_STORE_STMT_CACHE 64
-
-struct heed_store_stmt {
-	sqlite3_stmt *st; /* sqlite3_sql(st) is its text */
-	bool busy;        /* handed out and not yet released */
-};
-
 struct heed_store {
 	const struct heed_store_backend *backend;
 	const struct heed_allocator *alloc;
-	char *location;      /* as given to heed_store_open, owned */
-	sqlite3 *db;         /* the SQLite backend's connection */
-	struct heed__pg *pg; /* the PostgreSQL backend's, or NULL */
+	char *location; /* as given to heed_store_open, owned */
+	/* The backend's own state (src/store/sqlite-int.h, pg-int.h); the
+	 * other's is NULL. */
+	struct heed__sqlite *sqlite;
+	struct heed__pg *pg;
 	/* The last error of a backend that has no errmsg of its own to ask
 	 * (PostgreSQL's results are freed at once). */
 	char backend_err[HEED_DIAG_SIZE];
@@ -297,8 +287,6 @@ struct heed_store {
 	 * its server to come back, and where it says so. */
 	int64_t reconnect_ms;
 	struct heed_logger log;
-	struct heed_store_stmt stmts[HEED_STORE_STMT_CACHE];
-	int nstmts;
 };
 
 extern const struct heed_store_backend heed__sqlite_backend;
@@ -432,18 +420,5 @@ extern const struct heed_store_area heed__pg_leases_area;
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */
 heed_status heed__store_fail(heed_store *store, struct heed_diag *diag,
                              const char *what);
-
-/* SQLite helpers shared by the area files: prepare a statement (NULL and a
- * recorded error on failure), and step one that returns no rows.
- *
- * heed__sqlite_prepare hands out the store's kept statement for sql when
- * one is free (reset, no bindings), else prepares one; either way the
- * caller gives it back with heed__sqlite_release, never sqlite3_finalize.
- * Compiling SQL costs more than running most of heed's statements: the
- * crawl inserts every link it finds, and preparing each insert took 15 %
- * of the crawl's CPU (docs/performance.md). */
-sqlite3_stmt *heed__sqlite_prepare(heed_store *store, const char *sql);
-void heed__sqlite_release(heed_store *store, sqlite3_stmt *st);
-heed_status heed__sqlite_step_done(heed_store *store, sqlite3_stmt *stmt);
 
 #endif /* HEED_STORE_INT_H */
