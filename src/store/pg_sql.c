@@ -129,15 +129,24 @@ static heed_status pg_prepare(struct heed__sql *q, const char *sql)
 	return HEED_OK;
 }
 
+/* The $M that ?i became, or 0 when the text has no ?i (or i is out of
+ * range: nothing is bound). */
+static int slot_of(const struct heed__sql *q, int i)
+{
+	return i >= 1 && i <= HEED__SQL_PARAMS ? q->slot[i] : 0;
+}
+
 static void pg_bind_text(struct heed__sql *q, int i, const char *s)
 {
-	if (q->slot[i])
-		q->params[q->slot[i] - 1] = s;
+	int m = slot_of(q, i);
+
+	if (m)
+		q->params[m - 1] = s;
 }
 
 static void pg_bind_int(struct heed__sql *q, int i, int64_t v)
 {
-	int m = q->slot[i];
+	int m = slot_of(q, i);
 
 	if (m)
 		q->params[m - 1] = heed__pg_i64(q->digits[m - 1], v);
@@ -145,7 +154,7 @@ static void pg_bind_int(struct heed__sql *q, int i, int64_t v)
 
 static void pg_bind_bytes(struct heed__sql *q, int i, const char *p, size_t len)
 {
-	int m = q->slot[i];
+	int m = slot_of(q, i);
 
 	if (!m)
 		return;

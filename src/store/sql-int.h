@@ -12,8 +12,10 @@
  * in the order they first appear, so a marker a statement leaves out
  * (one site or every site, from the start or after a cursor) is simply
  * never sent, where PostgreSQL would refuse a parameter of unknown type.
- * What the engines truly spell differently (column types, collations,
- * full-text search) stays in each backend's migrations and area files.
+ * What the engines truly spell differently stays apart: column types and
+ * collations in each engine's migrations, a statement such as a claim
+ * with row locks as one text per engine picked by heed__sql_dialect, and
+ * full-text search in each backend's search area.
  *
  * Every value binds as borrowed: a text must live until the statement is
  * stepped or run. A text read from a row lives until the next step on
