@@ -1401,7 +1401,6 @@ const struct heed_store_backend heed__pg_backend = {
         .sql = &heed__pg_sql_ops,
         .frontier = &heed__pg_frontier_ops,
         .sites = &heed__pg_sites_ops,
-        .arrangements = &heed__pg_arrangements_ops,
         .irc = &heed__pg_irc_ops,
         .pages = &heed__pg_pages_ops,
         .search = &heed__pg_search_ops,

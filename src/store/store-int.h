@@ -163,28 +163,6 @@ void heed__site_settle(struct heed_store_site *s, const char *state,
                        const char *reason, const char *detail);
 
 /*
- * The arrangements area's functions on one backend
- * (include/heed/store_arrangements.h): called by src/store/arrangements.c
- * with the arguments checked and the outputs zeroed; NULL when the backend
- * lacks the area. A row read is settled by heed__arrangement_settle.
- */
-struct heed__arrangements_ops {
-	heed_status (*get)(heed_store *store, const char *host,
-	                   struct heed_arrangement *out);
-	heed_status (*put)(heed_store *store,
-	                   const struct heed_arrangement *in);
-	heed_status (*del)(heed_store *store, const char *host, bool *found);
-	heed_status (*each)(heed_store *store, heed_store_arrangement_fn *fn,
-	                    void *ud, size_t *count);
-};
-
-/* What every backend does to an arrangement it read: mode and kind are
- * the row's texts (NULL or unknown: full, source), and a hand-written
- * delay under the floor is raised to it. */
-void heed__arrangement_settle(struct heed_arrangement *a, const char *mode,
-                              const char *kind);
-
-/*
  * The IRC area's statements on one backend (include/heed/store_irc.h). The
  * front, src/store/irc.c, owns the writer: it groups the writes into
  * batch transactions and commits at the end of each visit; each write here
@@ -369,7 +347,6 @@ struct heed_store_backend {
 	const struct heed__frontier_ops *frontier;
 	const struct heed__search_ops *search;
 	const struct heed__sites_ops *sites;
-	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
 	const struct heed__pages_ops *pages;
 	const struct heed__leases_ops *leases;
@@ -427,8 +404,6 @@ struct heed_search_bucket heed__search_bucket(bool per_day, int64_t b,
 extern const struct heed__search_ops heed__pg_search_ops;
 extern const struct heed__sites_ops heed__sqlite_sites_ops;
 extern const struct heed__sites_ops heed__pg_sites_ops;
-extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
-extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
 extern const struct heed__pages_ops heed__sqlite_pages_ops;
@@ -517,7 +492,8 @@ extern const struct heed_store_area heed__store_frontier_area;
 extern const struct heed_store_area heed__store_visits_area;
 /* After pages: its triggers and indexes are on the pages table. */
 extern const struct heed_store_area heed__store_search_area;
-/* Per-host arrangements with site owners. */
+/* Per-host arrangements with site owners (src/store/arrangements.c, which
+ * defines both engines' arrangements areas). */
 extern const struct heed_store_area heed__store_arrangements_area;
 /* Site leases and address budgets for workers. */
 extern const struct heed_store_area heed__store_leases_area;
