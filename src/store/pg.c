@@ -1400,7 +1400,6 @@ const struct heed_store_backend heed__pg_backend = {
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .sql = &heed__pg_sql_ops,
         .frontier = &heed__pg_frontier_ops,
-        .sites = &heed__pg_sites_ops,
         .irc = &heed__pg_irc_ops,
         .pages = &heed__pg_pages_ops,
         .search = &heed__pg_search_ops,

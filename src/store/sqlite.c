@@ -402,7 +402,6 @@ const struct heed_store_backend heed__sqlite_backend = {
         .sql = &heed__sqlite_sql_ops,
         .frontier = &heed__sqlite_frontier_ops,
         .search = &heed__sqlite_search_ops,
-        .sites = &heed__sqlite_sites_ops,
         .irc = &heed__sqlite_irc_ops,
         .pages = &heed__sqlite_pages_ops,
         .leases = &heed__sqlite_leases_ops,
