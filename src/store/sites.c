@@ -1,45 +1,107 @@
 /*
- * The sites area's front (include/heed/store_sites.h): checks the
- * arguments, then hands each call to the store's backend
- * (src/store/sqlite_sites.c, src/store/pg_sites.c). Resetting a host is
- * built here from the backend's reads and writes, the same on every
- * backend. No SQL here.
+ * The sites area (include/heed/store_sites.h): one row per site (origin)
+ * with the robots.txt lifecycle's durable record (robots date, failure
+ * count, last success, state, reason, next attempt, the body and rules in
+ * force), one row per host with its politeness state (back-off, last
+ * request), and the files a site's ACAP-permissions-reference fields
+ * name. States and reasons are stored by name so that the database reads
+ * without heed. Its statements are written once for both engines
+ * (src/store/sql-int.h); only the tables differ, in the two migrations.
+ * Resetting a host is built on the area's own reads and writes.
+ *
+ * Workload: a row per site and per host, up to 100,000 of each, written
+ * when a site's robots.txt is judged and when a host's back-off changes
+ * (not per page), read at seed time and by the reports. Bodies are
+ * bytes (a robots.txt may hold a NUL): a BLOB on SQLite, a BYTEA on
+ * PostgreSQL. A put is an upsert that sets every column, so a replace
+ * leaves nothing of the old row, as a delete and insert would. Sites and
+ * references are listed in byte order: SQLite's BINARY collation,
+ * COLLATE "C" on PostgreSQL whatever the database's locale.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "store/store-int.h"
+#include "store/sql-int.h"
 
-/* The backend's sites functions, or NULL with HEED_ENOTSUP recorded. */
-static const struct heed__sites_ops *ops(heed_store *store)
-{
-	if (!store->backend->sites)
-		heed__store_not_ported(store, "sites");
-	return store->backend->sites;
-}
+/* The tables on each engine: BIG the type of a date or a count, BLOB
+ * that of a body, TAIL the site columns after crawl_delay_ms. */
+#define SITES_TABLES(BIG, BLOB, TAIL)                           \
+	"CREATE TABLE sites ("                                  \
+	"  site TEXT PRIMARY KEY,"                              \
+	"  host TEXT NOT NULL,"                                 \
+	"  state TEXT NOT NULL DEFAULT 'unknown',"              \
+	"  reason TEXT NOT NULL DEFAULT 'none',"                \
+	"  detail TEXT NOT NULL DEFAULT '',"                    \
+	"  http_status INTEGER NOT NULL DEFAULT 0,"             \
+	"  robots_date " BIG " NOT NULL DEFAULT 0,"             \
+	"  last_success " BIG " NOT NULL DEFAULT 0,"            \
+	"  next_attempt " BIG " NOT NULL DEFAULT 0,"            \
+	"  failures " BIG " NOT NULL DEFAULT 0,"                \
+	"  robots_url TEXT,"                                    \
+	"  robots_body " BLOB ","                               \
+	"  rules_body " BLOB ","                                \
+	"  crawl_delay_ms " BIG " NOT NULL DEFAULT 0" TAIL ");" \
+	"CREATE INDEX sites_by_host ON sites(host);"            \
+	"CREATE TABLE hosts ("                                  \
+	"  host TEXT PRIMARY KEY,"                              \
+	"  backoff_level " BIG " NOT NULL DEFAULT 0,"           \
+	"  backoff_until " BIG " NOT NULL DEFAULT 0,"           \
+	"  last_request_ms " BIG " NOT NULL DEFAULT 0);"
 
-/* Calls the backend's fn with the arguments after it, or returns
- * HEED_ENOTSUP from the calling function. */
-#define SITES(store, fn, ...)                                  \
-	do {                                                   \
-		const struct heed__sites_ops *o_ = ops(store); \
-		if (!o_)                                       \
-			return HEED_ENOTSUP;                   \
-		return o_->fn(store, __VA_ARGS__);             \
-	} while (0)
+#define ACAP_REFS_TABLE(BIG, BLOB)                  \
+	"CREATE TABLE acap_refs ("                  \
+	"  site TEXT NOT NULL,"                     \
+	"  locator TEXT NOT NULL,"                  \
+	"  url TEXT,"                               \
+	"  http_status INTEGER NOT NULL DEFAULT 0," \
+	"  fetched " BIG " NOT NULL DEFAULT 0,"     \
+	"  body " BLOB ","                          \
+	"  etag TEXT,"                              \
+	"  last_modified TEXT,"                     \
+	"  detail TEXT NOT NULL DEFAULT '',"        \
+	"  PRIMARY KEY (site, locator));"
 
-void heed__site_settle(struct heed_store_site *s, const char *state,
-                       const char *reason, const char *detail)
-{
-	struct heed_site_record *r = &s->record;
+static const char *const sqlite_migrations[] = {
+        SITES_TABLES("INTEGER", "BLOB", ""),
+        /* 2: the validators and media type of the stored
+         * 2xx body, for a conditional re-check whose 304 confirms it. */
+        "ALTER TABLE sites ADD COLUMN robots_etag TEXT;"
+        "ALTER TABLE sites ADD COLUMN robots_last_modified TEXT;"
+        "ALTER TABLE sites ADD COLUMN robots_type TEXT;",
+        /* 3: the files ACAP-permissions-reference fields name,
+         * as fetched, so that a resumed run judges as the first did. */
+        ACAP_REFS_TABLE("INTEGER", "BLOB"),
+};
 
-	if (!state || heed_site_state_parse(state, &r->state) != HEED_OK ||
-	    r->state > HEED_SITE_DISQUALIFIED_RESET)
-		r->state = HEED_SITE_UNKNOWN;
-	if (!reason || heed_site_reason_parse(reason, &r->reason) != HEED_OK)
-		r->reason = HEED_SITE_R_NONE;
-	snprintf(r->detail, sizeof(r->detail), "%s", detail ? detail : "");
-}
+/* Version 2 is SQLite's second migration (the validators of the stored
+ * body): the first here already has that shape, so one area version means
+ * the same columns on both engines. Later migrations are added to both,
+ * as 3 was. */
+static const char *const pg_migrations[] = {
+        SITES_TABLES("BIGINT", "BYTEA",
+                     ",  robots_etag TEXT,  robots_last_modified TEXT,"
+                     "  robots_type TEXT"),
+        "SELECT 1;",
+        ACAP_REFS_TABLE("BIGINT", "BYTEA"),
+};
+
+const struct heed_store_area heed__store_sites_area = {
+        "sites",
+        sqlite_migrations,
+        (int)HEED_ARRAY_SIZE(sqlite_migrations),
+};
+
+const struct heed_store_area heed__pg_sites_area = {
+        "sites",
+        pg_migrations,
+        (int)HEED_ARRAY_SIZE(pg_migrations),
+};
+
+#define SITE_COLUMNS                                                      \
+	"site, host, state, reason, detail, http_status, robots_date, "   \
+	"last_success, next_attempt, failures, robots_url, robots_body, " \
+	"rules_body, crawl_delay_ms, robots_etag, robots_last_modified, " \
+	"robots_type"
 
 void heed_store_site_clear(heed_store *store, struct heed_store_site *s)
 {
@@ -54,58 +116,233 @@ void heed_store_site_clear(heed_store *store, struct heed_store_site *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* The record's state and reason from the row's names (NULL, unknown or a
+ * state no row may hold: unknown, none), and its detail. */
+static void settle_record(struct heed_site_record *r, const char *state,
+                          const char *reason, const char *detail)
+{
+	if (!state || heed_site_state_parse(state, &r->state) != HEED_OK ||
+	    r->state > HEED_SITE_DISQUALIFIED_RESET)
+		r->state = HEED_SITE_UNKNOWN;
+	if (!reason || heed_site_reason_parse(reason, &r->reason) != HEED_OK)
+		r->reason = HEED_SITE_R_NONE;
+	snprintf(r->detail, sizeof(r->detail), "%s", detail ? detail : "");
+}
+
+/* Reads the row (SITE_COLUMNS order) into the struct heed_store_site ctx,
+ * zeroed first, its strings and bodies copied into memory the struct
+ * owns; a row half copied is cleared, so a NULL site says the copy
+ * failed. */
+static int copy_site(struct heed__sql *q, void *ctx)
+{
+	struct heed_store_site *s = ctx;
+	struct heed_site_record *r = &s->record;
+	bool oom = false;
+
+	memset(s, 0, sizeof(*s));
+	s->site = heed__sql_col_dup(q, 0, &oom);
+	s->host = heed__sql_col_dup(q, 1, &oom);
+	settle_record(r, heed__sql_col_text(q, 2), heed__sql_col_text(q, 3),
+	              heed__sql_col_text(q, 4));
+	r->http_status = (int)heed__sql_col_int(q, 5, 0);
+	r->robots_date_s = heed__sql_col_int(q, 6, 0);
+	r->last_success_s = heed__sql_col_int(q, 7, 0);
+	r->next_attempt_s = heed__sql_col_int(q, 8, 0);
+	r->failures = (uint32_t)heed__sql_col_int(q, 9, 0);
+	s->robots_url = heed__sql_col_dup(q, 10, &oom);
+	s->robots_body = heed__sql_col_bytes(q, 11, &s->robots_body_len, &oom);
+	s->rules_body = heed__sql_col_bytes(q, 12, &s->rules_body_len, &oom);
+	s->crawl_delay_ms = heed__sql_col_int(q, 13, 0);
+	s->robots_etag = heed__sql_col_dup(q, 14, &oom);
+	s->robots_last_modified = heed__sql_col_dup(q, 15, &oom);
+	s->robots_type = heed__sql_col_dup(q, 16, &oom);
+	if (oom)
+		heed_store_site_clear(q->store, s);
+	return oom;
+}
+
 heed_status heed_store_site_get(heed_store *store, const char *site,
                                 struct heed_store_site *out)
 {
-	const struct heed__sites_ops *o = ops(store);
+	struct heed__sql q;
 	heed_status rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!o)
-		return HEED_ENOTSUP;
 	if (!site)
 		return HEED_ENOTFOUND;
-	rc = o->get(store, site, out);
-	/* A row half copied is not handed out. */
-	if (rc == HEED_ENOMEM)
-		heed_store_site_clear(store, out);
+	if (heed__sql_prepare(store, &q,
+	                      "SELECT " SITE_COLUMNS
+	                      " FROM sites WHERE site = ?1;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	rc = heed__sql_one(&q, copy_site, out);
+	if (rc == HEED_OK && !out->site)
+		rc = HEED_ENOMEM;
 	return rc;
 }
 
 heed_status heed_store_site_put(heed_store *store,
                                 const struct heed_store_site *in)
 {
+	const struct heed_site_record *r = &in->record;
+	struct heed__sql q;
+
 	/* The site is the row's key and the host is how reports find it: a
 	 * row without either could never be read as heed means it. */
 	if (!in->site || !in->host)
 		return HEED_EINVAL;
-	SITES(store, put, in);
+	if (heed__sql_prepare(
+	            store, &q,
+	            "INSERT INTO sites (" SITE_COLUMNS
+	            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+	            "?12, ?13, ?14, ?15, ?16, ?17) "
+	            "ON CONFLICT (site) DO UPDATE SET host = excluded.host, "
+	            "state = excluded.state, reason = excluded.reason, "
+	            "detail = excluded.detail, "
+	            "http_status = excluded.http_status, "
+	            "robots_date = excluded.robots_date, "
+	            "last_success = excluded.last_success, "
+	            "next_attempt = excluded.next_attempt, "
+	            "failures = excluded.failures, "
+	            "robots_url = excluded.robots_url, "
+	            "robots_body = excluded.robots_body, "
+	            "rules_body = excluded.rules_body, "
+	            "crawl_delay_ms = excluded.crawl_delay_ms, "
+	            "robots_etag = excluded.robots_etag, "
+	            "robots_last_modified = excluded.robots_last_modified, "
+	            "robots_type = excluded.robots_type;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, in->site);
+	heed__sql_text(&q, 2, in->host);
+	heed__sql_text(&q, 3, heed_site_state_name(r->state));
+	heed__sql_text(&q, 4, heed_site_reason_name(r->reason));
+	heed__sql_text(&q, 5, r->detail);
+	heed__sql_int(&q, 6, r->http_status);
+	heed__sql_int(&q, 7, r->robots_date_s);
+	heed__sql_int(&q, 8, r->last_success_s);
+	heed__sql_int(&q, 9, r->next_attempt_s);
+	heed__sql_int(&q, 10, r->failures);
+	heed__sql_text(&q, 11, in->robots_url);
+	heed__sql_bytes(&q, 12, in->robots_body, in->robots_body_len);
+	heed__sql_bytes(&q, 13, in->rules_body, in->rules_body_len);
+	heed__sql_int(&q, 14, in->crawl_delay_ms);
+	heed__sql_text(&q, 15, in->robots_etag);
+	heed__sql_text(&q, 16, in->robots_last_modified);
+	heed__sql_text(&q, 17, in->robots_type);
+	return heed__sql_run(&q, NULL);
 }
+
+struct site_call {
+	heed_store_site_fn *fn;
+	void *ud;
+	size_t count;
+	bool oom;
+};
+
+/* Hands fn a copy of the row: the bodies' lengths come with the copy. */
+static int call_site(struct heed__sql *q, void *ctx)
+{
+	struct site_call *c = ctx;
+	struct heed_store_site s;
+
+	if (copy_site(q, &s)) {
+		c->oom = true;
+		return 1;
+	}
+	c->fn(c->ud, &s);
+	c->count++;
+	heed_store_site_clear(q->store, &s);
+	return 0;
+}
+
+/* heed_store_site_each's statements, [dialect][one host]: a host's sites
+ * are one range of sites_by_host, where "?1 IS NULL OR" would read the
+ * whole table. */
+#define SITES_SELECT(WHERE, COLLATE) \
+	"SELECT " SITE_COLUMNS " FROM sites " WHERE "ORDER BY site" COLLATE ";"
 
 heed_status heed_store_site_each(heed_store *store, const char *host,
                                  heed_store_site_fn *fn, void *ud,
                                  size_t *count)
 {
+	static const char *const sql[][2] = {
+	        [HEED__SQL_SQLITE] = {SITES_SELECT("", ""),
+	                              SITES_SELECT("WHERE host = ?1 ", "")},
+	        [HEED__SQL_PG] = {SITES_SELECT("", " COLLATE \"C\""),
+	                          SITES_SELECT("WHERE host = ?1 ",
+	                                       " COLLATE \"C\"")},
+	};
+	struct site_call c = {fn, ud, 0, false};
+	struct heed__sql q;
+	heed_status rc;
+
 	if (count)
 		*count = 0;
-	SITES(store, each, host, fn, ud, count);
+	if (heed__sql_prepare(store, &q,
+	                      sql[heed__sql_dialect(store)][host != NULL]) !=
+	    HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, host);
+	rc = heed__sql_each(&q, call_site, &c);
+	if (rc == HEED_OK && c.oom)
+		rc = HEED_ENOMEM;
+	if (count)
+		*count = c.count;
+	return rc;
+}
+
+static int read_host(struct heed__sql *q, void *ctx)
+{
+	struct heed_store_host *h = ctx;
+
+	h->backoff.level = (uint32_t)heed__sql_col_int(q, 0, 0);
+	h->backoff.until_s = heed__sql_col_int(q, 1, 0);
+	h->last_request_ms = heed__sql_col_int(q, 2, 0);
+	return 0;
 }
 
 heed_status heed_store_host_get(heed_store *store, const char *host,
                                 struct heed_store_host *out)
 {
+	struct heed__sql q;
+	heed_status rc;
+
 	memset(out, 0, sizeof(*out));
 	if (!host)
-		return ops(store) ? HEED_OK : HEED_ENOTSUP;
-	SITES(store, host_get, host, out);
+		return HEED_OK;
+	if (heed__sql_prepare(store, &q,
+	                      "SELECT backoff_level, backoff_until, "
+	                      "last_request_ms FROM hosts WHERE host = ?1;") !=
+	    HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, host);
+	rc = heed__sql_one(&q, read_host, out);
+	/* A host heed never asked has no state: the zeroed one. */
+	return rc == HEED_ENOTFOUND ? HEED_OK : rc;
 }
 
 heed_status heed_store_host_put(heed_store *store, const char *host,
                                 const struct heed_store_host *in)
 {
+	struct heed__sql q;
+
 	if (!host)
 		return HEED_EINVAL;
-	SITES(store, host_put, host, in);
+	if (heed__sql_prepare(store, &q,
+	                      "INSERT INTO hosts (host, backoff_level, "
+	                      "backoff_until, last_request_ms) "
+	                      "VALUES (?1, ?2, ?3, ?4) "
+	                      "ON CONFLICT (host) DO UPDATE SET "
+	                      "backoff_level = excluded.backoff_level, "
+	                      "backoff_until = excluded.backoff_until, "
+	                      "last_request_ms = excluded.last_request_ms;") !=
+	    HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, host);
+	heed__sql_int(&q, 2, in->backoff.level);
+	heed__sql_int(&q, 3, in->backoff.until_s);
+	heed__sql_int(&q, 4, in->last_request_ms);
+	return heed__sql_run(&q, NULL);
 }
 
 /* The reset of one site, applied to a copy of its row. */
@@ -195,10 +432,6 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
 {
 	heed_status rc = HEED_ERETRY;
 
-	if (!ops(store)) {
-		*count = 0;
-		return HEED_ENOTSUP;
-	}
 	for (int t = 0; t < RESET_TRIES && rc == HEED_ERETRY; t++) {
 		*count = 0;
 		rc = reset_host_once(store, host, count);
@@ -207,6 +440,10 @@ heed_status heed_store_site_reset_host(heed_store *store, const char *host,
 }
 
 /* ---- ACAP permissions references ---- */
+
+#define REF_COLUMNS                                              \
+	"site, locator, url, http_status, fetched, body, etag, " \
+	"last_modified, detail"
 
 void heed_store_acap_ref_clear(heed_store *store, struct heed_store_acap_ref *r)
 {
@@ -219,46 +456,141 @@ void heed_store_acap_ref_clear(heed_store *store, struct heed_store_acap_ref *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Reads the row (REF_COLUMNS order) into the struct heed_store_acap_ref
+ * ctx, zeroed first, as copy_site does: a NULL site says the copy
+ * failed. */
+static int copy_ref(struct heed__sql *q, void *ctx)
+{
+	struct heed_store_acap_ref *r = ctx;
+	const char *detail;
+	bool oom = false;
+
+	memset(r, 0, sizeof(*r));
+	r->site = heed__sql_col_dup(q, 0, &oom);
+	r->locator = heed__sql_col_dup(q, 1, &oom);
+	r->url = heed__sql_col_dup(q, 2, &oom);
+	r->http_status = (int)heed__sql_col_int(q, 3, 0);
+	r->fetched_s = heed__sql_col_int(q, 4, 0);
+	r->body = heed__sql_col_bytes(q, 5, &r->body_len, &oom);
+	r->etag = heed__sql_col_dup(q, 6, &oom);
+	r->last_modified = heed__sql_col_dup(q, 7, &oom);
+	detail = heed__sql_col_text(q, 8);
+	snprintf(r->detail, sizeof(r->detail), "%s", detail ? detail : "");
+	if (oom)
+		heed_store_acap_ref_clear(q->store, r);
+	return oom;
+}
+
 heed_status heed_store_acap_ref_get(heed_store *store, const char *site,
                                     const char *locator,
                                     struct heed_store_acap_ref *out)
 {
-	const struct heed__sites_ops *o = ops(store);
+	struct heed__sql q;
 	heed_status rc;
 
 	memset(out, 0, sizeof(*out));
-	if (!o)
-		return HEED_ENOTSUP;
 	if (!site || !locator)
 		return HEED_ENOTFOUND;
-	rc = o->ref_get(store, site, locator, out);
-	/* A row half copied is not handed out. */
-	if (rc == HEED_ENOMEM)
-		heed_store_acap_ref_clear(store, out);
+	if (heed__sql_prepare(store, &q,
+	                      "SELECT " REF_COLUMNS " FROM acap_refs "
+	                      "WHERE site = ?1 AND locator = ?2;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	heed__sql_text(&q, 2, locator);
+	rc = heed__sql_one(&q, copy_ref, out);
+	if (rc == HEED_OK && !out->site)
+		rc = HEED_ENOMEM;
 	return rc;
 }
 
 heed_status heed_store_acap_ref_put(heed_store *store,
                                     const struct heed_store_acap_ref *in)
 {
+	struct heed__sql q;
+
 	/* site and locator are the row's key. */
 	if (!in->site || !in->locator)
 		return HEED_EINVAL;
-	SITES(store, ref_put, in);
+	if (heed__sql_prepare(
+	            store, &q,
+	            "INSERT INTO acap_refs (" REF_COLUMNS
+	            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+	            "ON CONFLICT (site, locator) DO UPDATE "
+	            "SET url = excluded.url, http_status = "
+	            "excluded.http_status, "
+	            "fetched = excluded.fetched, body = excluded.body, "
+	            "etag = excluded.etag, "
+	            "last_modified = excluded.last_modified, "
+	            "detail = excluded.detail;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, in->site);
+	heed__sql_text(&q, 2, in->locator);
+	heed__sql_text(&q, 3, in->url);
+	heed__sql_int(&q, 4, in->http_status);
+	heed__sql_int(&q, 5, in->fetched_s);
+	heed__sql_bytes(&q, 6, in->body, in->body_len);
+	heed__sql_text(&q, 7, in->etag);
+	heed__sql_text(&q, 8, in->last_modified);
+	heed__sql_text(&q, 9, in->detail);
+	return heed__sql_run(&q, NULL);
 }
 
 heed_status heed_store_acap_ref_delete(heed_store *store, const char *site,
                                        const char *locator)
 {
+	struct heed__sql q;
+
 	if (!site || !locator)
-		return ops(store) ? HEED_OK : HEED_ENOTSUP;
-	SITES(store, ref_delete, site, locator);
+		return HEED_OK;
+	if (heed__sql_prepare(store, &q,
+	                      "DELETE FROM acap_refs "
+	                      "WHERE site = ?1 AND locator = ?2;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	heed__sql_text(&q, 2, locator);
+	return heed__sql_run(&q, NULL);
+}
+
+struct ref_call {
+	heed_store_acap_ref_fn *fn;
+	void *ud;
+	bool oom;
+};
+
+static int call_ref(struct heed__sql *q, void *ctx)
+{
+	struct ref_call *c = ctx;
+	struct heed_store_acap_ref r;
+
+	if (copy_ref(q, &r)) {
+		c->oom = true;
+		return 1;
+	}
+	c->fn(c->ud, &r);
+	heed_store_acap_ref_clear(q->store, &r);
+	return 0;
 }
 
 heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
                                      heed_store_acap_ref_fn *fn, void *ud)
 {
+	static const char *const sql[] = {
+	        [HEED__SQL_SQLITE] = "SELECT " REF_COLUMNS " FROM acap_refs "
+	                             "WHERE site = ?1 ORDER BY locator;",
+	        [HEED__SQL_PG] = "SELECT " REF_COLUMNS " FROM acap_refs "
+	                         "WHERE site = ?1 "
+	                         "ORDER BY locator COLLATE \"C\";",
+	};
+	struct ref_call c = {fn, ud, false};
+	struct heed__sql q;
+	heed_status rc;
+
 	if (!site)
-		return ops(store) ? HEED_OK : HEED_ENOTSUP;
-	SITES(store, ref_each, site, fn, ud);
+		return HEED_OK;
+	if (heed__sql_prepare(store, &q, sql[heed__sql_dialect(store)]) !=
+	    HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	rc = heed__sql_each(&q, call_ref, &c);
+	return rc == HEED_OK && c.oom ? HEED_ENOMEM : rc;
 }

@@ -453,7 +453,5 @@ const struct heed_store_backend heed__sqlite_backend = {
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .sql = &heed__sqlite_sql_ops,
         .search = &heed__sqlite_search_ops,
-        .sites = &heed__sqlite_sites_ops,
-        .arrangements = &heed__sqlite_arrangements_ops,
         .irc = &heed__sqlite_irc_ops,
 };

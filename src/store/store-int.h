@@ -84,61 +84,6 @@ struct heed__search_ops {
 };
 
 /*
- * The sites area's functions on one backend (include/heed/store_sites.h):
- * called by src/store/sites.c with the arguments checked and the outputs
- * zeroed; NULL when the backend lacks the area. Resetting a host is built
- * on these by the front, the same on every backend.
- */
-struct heed__sites_ops {
-	heed_status (*get)(heed_store *store, const char *site,
-	                   struct heed_store_site *out);
-	heed_status (*put)(heed_store *store, const struct heed_store_site *in);
-	heed_status (*each)(heed_store *store, const char *host,
-	                    heed_store_site_fn *fn, void *ud, size_t *count);
-	heed_status (*host_get)(heed_store *store, const char *host,
-	                        struct heed_store_host *out);
-	heed_status (*host_put)(heed_store *store, const char *host,
-	                        const struct heed_store_host *in);
-	/* ACAP permissions references (the acap_refs table). */
-	heed_status (*ref_get)(heed_store *store, const char *site,
-	                       const char *locator,
-	                       struct heed_store_acap_ref *out);
-	heed_status (*ref_put)(heed_store *store,
-	                       const struct heed_store_acap_ref *in);
-	heed_status (*ref_delete)(heed_store *store, const char *site,
-	                          const char *locator);
-	heed_status (*ref_each)(heed_store *store, const char *site,
-	                        heed_store_acap_ref_fn *fn, void *ud);
-};
-
-/* What every backend does to a site row it read: state and reason are the
- * row's names (NULL or unknown: unknown, none). */
-void heed__site_settle(struct heed_store_site *s, const char *state,
-                       const char *reason, const char *detail);
-
-/*
- * The arrangements area's functions on one backend
- * (include/heed/store_arrangements.h): called by src/store/arrangements.c
- * with the arguments checked and the outputs zeroed; NULL when the backend
- * lacks the area. A row read is settled by heed__arrangement_settle.
- */
-struct heed__arrangements_ops {
-	heed_status (*get)(heed_store *store, const char *host,
-	                   struct heed_arrangement *out);
-	heed_status (*put)(heed_store *store,
-	                   const struct heed_arrangement *in);
-	heed_status (*del)(heed_store *store, const char *host, bool *found);
-	heed_status (*each)(heed_store *store, heed_store_arrangement_fn *fn,
-	                    void *ud, size_t *count);
-};
-
-/* What every backend does to an arrangement it read: mode and kind are
- * the row's texts (NULL or unknown: full, source), and a hand-written
- * delay under the floor is raised to it. */
-void heed__arrangement_settle(struct heed_arrangement *a, const char *mode,
-                              const char *kind);
-
-/*
  * The IRC area's statements on one backend (include/heed/store_irc.h). The
  * front, src/store/irc.c, owns the writer: it groups the writes into
  * batch transactions and commits at the end of each visit; each write here
@@ -262,8 +207,6 @@ struct heed_store_backend {
 	const struct heed__sql_ops *sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__search_ops *search;
-	const struct heed__sites_ops *sites;
-	const struct heed__arrangements_ops *arrangements;
 	const struct heed__irc_ops *irc;
 };
 
@@ -305,10 +248,6 @@ int64_t heed__search_key_from_sql(heed_search_sort sort, int64_t k);
 struct heed_search_bucket heed__search_bucket(bool per_day, int64_t b,
                                               int64_t pages);
 extern const struct heed__search_ops heed__pg_search_ops;
-extern const struct heed__sites_ops heed__sqlite_sites_ops;
-extern const struct heed__sites_ops heed__pg_sites_ops;
-extern const struct heed__arrangements_ops heed__sqlite_arrangements_ops;
-extern const struct heed__arrangements_ops heed__pg_arrangements_ops;
 extern const struct heed__irc_ops heed__sqlite_irc_ops;
 extern const struct heed__irc_ops heed__pg_irc_ops;
 
@@ -384,6 +323,8 @@ heed_status heed__store_busy(const heed_store *store, struct heed_diag *diag,
 
 /* The areas, each defined in its src/store/sqlite_<area>.c or, written
  * once, src/store/<area>.c. */
+/* Sites, hosts and ACAP references (src/store/sites.c, which defines both
+ * engines' sites areas). */
 extern const struct heed_store_area heed__store_sites_area;
 extern const struct heed_store_area heed__store_irc_area;
 extern const struct heed_store_area heed__store_pages_area;
@@ -393,7 +334,8 @@ extern const struct heed_store_area heed__store_frontier_area;
 extern const struct heed_store_area heed__store_visits_area;
 /* After pages: its triggers and indexes are on the pages table. */
 extern const struct heed_store_area heed__store_search_area;
-/* Per-host arrangements with site owners. */
+/* Per-host arrangements with site owners (src/store/arrangements.c, which
+ * defines both engines' arrangements areas). */
 extern const struct heed_store_area heed__store_arrangements_area;
 /* Site leases and address budgets for workers. */
 extern const struct heed_store_area heed__store_leases_area;

@@ -4,7 +4,8 @@
  * (back-off, last request); and the arrangements area beside it: an
  * arrangement survives a reopen field by field, a replace, the listing in
  * host order, a delete, and a hand-written delay under 1 s is raised on
- * read. Two stores open on one location see each other's writes.
+ * read. Two stores open on one location see each other's writes. Every
+ * listing comes in byte order whatever the database's locale.
  *
  * The tests run on both backends: meson runs this program a second time
  * with a PostgreSQL cluster (unit.store_sites_pg), and then "the store's
@@ -480,6 +481,73 @@ static void test_arrangement_list_and_delete(void **state)
 	heed_store_close(s);
 }
 
+static void site_name(void *ud, const struct heed_store_site *row)
+{
+	strcat(ud, row->site);
+	strcat(ud, ";");
+}
+
+/* On PostgreSQL, moves the test to a database whose default collation is
+ * a language's (ICU "en" sorts "a" before "B"). */
+static void use_language_collation(void)
+{
+	const char *base = heed_test_pg(), *slash;
+	char sql[160];
+
+	if (!base)
+		return;
+	slash = strrchr(base, '/');
+	assert_non_null(slash);
+	snprintf(sql, sizeof(sql),
+	         "CREATE DATABASE heed_sites_icu_%ld TEMPLATE template0 "
+	         "LOCALE_PROVIDER icu ICU_LOCALE 'en' LOCALE 'C';",
+	         (long)getpid());
+	heed_test_pg_sql(base, sql);
+	snprintf(path, sizeof(path), "%.*s/heed_sites_icu_%ld",
+	         (int)(slash - base), base, (long)getpid());
+	assert_string_equal(heed_test_pg_sql(path, "SELECT 'a' < 'B';"), "t");
+}
+
+/* Sites, ACAP references and arrangements are listed in byte order on
+ * every backend ("B" before "_" before "a"), whatever the database's
+ * locale, as SQLite's BINARY collation lists them. */
+static void test_listings_in_byte_order(void **state)
+{
+	static const char *const names[] = {"a", "_", "B"};
+	struct heed_store_acap_ref ref = {.site = "http://a.test"};
+	struct heed_arrangement a = {0};
+	char sites[64] = "", refs[64] = "", hosts[64] = "";
+	char site[32], host[16], locator[8];
+	heed_store *s;
+
+	(void)state;
+	use_language_collation();
+	s = open_store();
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++) {
+		snprintf(host, sizeof(host), "%s.test", names[i]);
+		snprintf(site, sizeof(site), "http://%s", host);
+		snprintf(locator, sizeof(locator), "/%s", names[i]);
+		put_site(s, site, host, HEED_SITE_UNKNOWN, 0);
+		a.host = host;
+		assert_int_equal(heed_store_arrangement_put(s, &a), HEED_OK);
+		ref.locator = locator;
+		assert_int_equal(heed_store_acap_ref_put(s, &ref), HEED_OK);
+	}
+	assert_int_equal(heed_store_site_each(s, NULL, site_name, sites, NULL),
+	                 HEED_OK);
+	assert_string_equal(sites,
+	                    "http://B.test;http://_.test;http://a.test;");
+	assert_int_equal(
+	        heed_store_acap_ref_each(s, "http://a.test", ref_seen, refs),
+	        HEED_OK);
+	assert_string_equal(refs, "/B;/_;/a;");
+	assert_int_equal(
+	        heed_store_arrangement_each(s, arrangement_row, hosts, NULL),
+	        HEED_OK);
+	assert_string_equal(hosts, "B.test;_.test;a.test;");
+	heed_store_close(s);
+}
+
 /* Whatever a hand-edited row says, heed reads no delay under 1 s. */
 static void test_arrangement_floor_on_read(void **state)
 {
@@ -522,6 +590,8 @@ int main(void)
 	                test_arrangement_list_and_delete, make_file,
 	                remove_file),
 	        cmocka_unit_test_setup_teardown(test_arrangement_floor_on_read,
+	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_listings_in_byte_order,
 	                                        make_file, remove_file),
 	};
 	return cmocka_run_group_tests_name(heed_test_pg() ? "store_sites_pg"
