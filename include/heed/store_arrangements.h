@@ -4,9 +4,8 @@
  * `heed sites set` and read by every crawl. Kept apart from the sites area:
  * an arrangement is the operator's word, never rewritten by a crawl, and
  * it exists before heed ever contacts the host. docs/storage.md and
- * docs/crawling.md ("Arrangements with site owners") describe it. Both
- * backends have it (SQLite and PostgreSQL); on a backend without it every
- * function answers HEED_ENOTSUP.
+ * docs/crawling.md ("Arrangements with site owners") describe it, the
+ * same on SQLite and PostgreSQL.
  */
 #ifndef HEED_STORE_ARRANGEMENTS_H
 #define HEED_STORE_ARRANGEMENTS_H

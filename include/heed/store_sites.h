@@ -8,9 +8,8 @@
  * that. Its host is kept beside it so that `heed site report HOST` finds
  * every site of a host. The back-off and the time of the last request are
  * per host, as politeness keeps them.
- * docs/storage.md describes the tables. Both backends have this area
- * (SQLite and PostgreSQL); on a backend without it every function answers
- * HEED_ENOTSUP.
+ * docs/storage.md describes the tables, the same on SQLite and
+ * PostgreSQL.
  */
 #ifndef HEED_STORE_SITES_H
 #define HEED_STORE_SITES_H
