@@ -794,33 +794,27 @@ static void relevance_sql(char *buf, size_t size,
 	const char *after = q->after.id > 0 ? " WHERE c.k >= ?10 AND (c.k > "
 	                                      "?10 OR c.fid > ?11)"
 	                                    : "";
-	char pre[256], post[256];
+	char pre[256], post[256], shown[2048];
 
 	filter_terms(q, true, plan, pre, sizeof(pre), post, sizeof(post));
+	/* Whether a match may be shown is read from its search_listed row
+	 * (plan.listed; the rows returned are then checked on their pages
+	 * rows too) or from its pages row, with the filters on it. */
 	if (plan.listed)
-		snprintf(
-		        buf, size,
-		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT "
-		        "c.fid AS sid, c.k AS k FROM (SELECT search_fts.rowid "
-		        "AS fid, " LISTED_SCORE " AS k FROM search_fts CROSS "
-		        "JOIN search_listed l ON l.page_id = search_fts.rowid "
-		        "WHERE search_fts MATCH ?2%s AND " LISTED_AT
-		        " ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER "
-		        "BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id "
-		        "= s.sid WHERE " SHOWN " ORDER BY s.k, s.sid;",
-		        pre, after);
+		snprintf(shown, sizeof(shown), "%s", LISTED_AT);
 	else
-		snprintf(
-		        buf, size,
-		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT "
-		        "c.fid AS sid, c.k AS k FROM (SELECT search_fts.rowid "
-		        "AS fid, " KEY_SCORE " AS k FROM search_fts CROSS JOIN "
-		        "pages p ON p.id = search_fts.rowid WHERE search_fts "
-		        "MATCH ?2%s AND " SHOWN "%s" POST_FILTERS
-		        " ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER "
-		        "BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id "
-		        "= s.sid ORDER BY s.k, s.sid;",
-		        pre, post, after);
+		snprintf(shown, sizeof(shown), SHOWN "%s" POST_FILTERS, post);
+	snprintf(buf, size,
+	         "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS "
+	         "sid, c.k AS k FROM (SELECT search_fts.rowid AS fid, %s AS k "
+	         "FROM search_fts CROSS JOIN %s = search_fts.rowid WHERE "
+	         "search_fts MATCH ?2%s AND %s ORDER BY search_fts.rowid DESC "
+	         "LIMIT ?13) c%s ORDER BY c.k, c.fid LIMIT ?12) s CROSS JOIN "
+	         "pages p ON p.id = s.sid%s ORDER BY s.k, s.sid;",
+	         plan.listed ? LISTED_SCORE : KEY_SCORE,
+	         plan.listed ? "search_listed l ON l.page_id"
+	                     : "pages p ON p.id",
+	         pre, shown, after, plan.listed ? " WHERE " SHOWN : "");
 }
 
 /* The index a walk reads (HEED_SEARCH_PLAN_WALK), in the sort's order. */
