@@ -42,7 +42,11 @@ Usage:
         [--records 1000000] [--seed 0x5eed2026] [--queries 2000]
         [--html 200] [--wrk-seconds 15] [--wrk-connections 16]
         [--wrk-threads 2] [--threads N] [--best-of N] [--regen | --upgrade]
-        [--json]
+        [--kinds phrase,tag] [--json]
+
+--kinds times only the named kinds of the same mix (the queries the whole
+mix would send of those kinds, in the same order) and skips the HTML
+searches and wrk: a quicker run to compare two builds on a few kinds.
 """
 import argparse
 import ctypes
@@ -437,6 +441,28 @@ def show_table(title, times, bad, empty):
     return p
 
 
+def html_and_wrk(args, server, sample, ids_file, fig):
+    """The HTML searches and the record pages per second (wrk)."""
+    html_mix = query_mix(sample, args.html, int(args.seed, 0) + 1)
+    times, bad, empty = run_searches(server.port, html_mix, "/search")
+    fig["html_search"] = show_table(
+        "search /search (HTML), %d queries:" % len(html_mix), times, bad,
+        empty)
+
+    for route in ("/records/", "/api/v1/records/"):
+        cpu0 = server.cpu_s()
+        w = run_wrk(args, server.port, ids_file, route)
+        w["server_cpu_s"] = server.cpu_s() - cpu0
+        fig["wrk " + route] = w
+        print("wrk -t%d -c%d -d%ds %sID: %.0f requests/s, p50 %.2f ms, "
+              "p90 %.2f, p99 %.2f, max %.1f ms, non-2xx %d, errors %d, "
+              "server CPU %.1f s" % (
+                  args.wrk_threads, args.wrk_connections,
+                  args.wrk_seconds, route, w["rate"], w["p50_ms"],
+                  w["p90_ms"], w["p99_ms"], w["max_ms"], w["non2xx"],
+                  w["errors"], w["server_cpu_s"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -459,8 +485,13 @@ def main():
     ap.add_argument("--upgrade", action="store_true",
                     help="migrate a cached store of an older schema "
                     "instead of writing it again")
+    ap.add_argument("--kinds", help="comma-separated kinds to time alone "
+                    "(of %s); no HTML searches, no wrk" % ",".join(KINDS))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    only = set(args.kinds.split(",")) if args.kinds else None
+    if only and not only <= set(KINDS):
+        die("--kinds: unknown %s" % ",".join(sorted(only - set(KINDS))))
     heed = os.path.abspath(args.heed or os.path.join(args.build, "heed"))
     if not shutil.which("wrk"):
         die("wrk is missing (Debian package wrk, scripts/install-deps)")
@@ -493,6 +524,8 @@ def main():
                               fig["idle"]["VmRSS"], fig["idle"]["Threads"]))
 
         mix = query_mix(sample, args.queries, int(args.seed, 0))
+        if only:
+            mix = [(kind, p) for kind, p in mix if kind in only]
         cpu0, t0 = server.cpu_s(), time.monotonic()
         times, bad, empty = run_searches(server.port, mix, "/api/v1/search")
         wall = time.monotonic() - t0
@@ -511,24 +544,8 @@ def main():
                 "the same, each query sent %d times in a row, its fastest "
                 "kept:" % args.best_of, times, bad, empty)
 
-        html_mix = query_mix(sample, args.html, int(args.seed, 0) + 1)
-        times, bad, empty = run_searches(server.port, html_mix, "/search")
-        fig["html_search"] = show_table(
-            "search /search (HTML), %d queries:" % len(html_mix), times, bad,
-            empty)
-
-        for route in ("/records/", "/api/v1/records/"):
-            cpu0 = server.cpu_s()
-            w = run_wrk(args, server.port, ids_file, route)
-            w["server_cpu_s"] = server.cpu_s() - cpu0
-            fig["wrk " + route] = w
-            print("wrk -t%d -c%d -d%ds %sID: %.0f requests/s, p50 %.2f ms, "
-                  "p90 %.2f, p99 %.2f, max %.1f ms, non-2xx %d, errors %d, "
-                  "server CPU %.1f s" % (
-                      args.wrk_threads, args.wrk_connections,
-                      args.wrk_seconds, route, w["rate"], w["p50_ms"],
-                      w["p90_ms"], w["p99_ms"], w["max_ms"], w["non2xx"],
-                      w["errors"], w["server_cpu_s"]))
+        if not only:
+            html_and_wrk(args, server, sample, ids_file, fig)
         fig["end"] = server.memory_kib()
         fig["server_cpu_s"] = server.cpu_s()
         e = fig["end"]
