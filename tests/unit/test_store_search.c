@@ -1882,8 +1882,8 @@ static int rank_matches_bm25(sqlite3 *db, const char *match)
 	                db,
 	                "SELECT bm25(search_fts, 10.0, 4.0, 6.0, 2.0), "
 	                "heed_bm25(search_fts, ?1, (SELECT block FROM "
-	                "search_fts_data WHERE id = 10), 10.0, 4.0, 6.0, 2.0) "
-	                "FROM search_fts WHERE search_fts MATCH ?1;",
+	                "search_fts_data WHERE id = 10), 0, 10.0, 4.0, 6.0, "
+	                "2.0) FROM search_fts WHERE search_fts MATCH ?1;",
 	                -1, &st, NULL),
 	        SQLITE_OK);
 	sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
@@ -1900,16 +1900,59 @@ static int rank_matches_bm25(sqlite3 *db, const char *match)
 	return rows;
 }
 
+/* The scores of heed_bm25 on db for match ANDed with a tag's words,
+ * leaving the tag's phrase out, against bm25's for match alone, row by
+ * row: the same doubles. Returns how many rows were compared. */
+static int rank_with_tag_matches_bm25(sqlite3 *db, const char *match,
+                                      const char *tag)
+{
+	char *with = sqlite3_mprintf("(%s) AND tags : \"%w\"", match, tag);
+	sqlite3_stmt *st = NULL;
+	int rows = 0, rc;
+
+	assert_non_null(with);
+	assert_int_equal(
+	        sqlite3_prepare_v2(
+	                db,
+	                "SELECT a.k, b.k FROM (SELECT rowid AS r, "
+	                "heed_bm25(search_fts, ?2, (SELECT block FROM "
+	                "search_fts_data WHERE id = 10), 1, 10.0, 4.0, 6.0, "
+	                "2.0) AS k FROM search_fts WHERE search_fts MATCH ?2) "
+	                "b "
+	                "LEFT JOIN (SELECT rowid AS r, bm25(search_fts, 10.0, "
+	                "4.0, 6.0, 2.0) AS k FROM search_fts WHERE search_fts "
+	                "MATCH ?1) a ON a.r = b.r;",
+	                -1, &st, NULL),
+	        SQLITE_OK);
+	sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, with, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double want = sqlite3_column_double(st, 0);
+		double got = sqlite3_column_double(st, 1);
+		assert_int_equal(sqlite3_column_type(st, 0), SQLITE_FLOAT);
+		if (memcmp(&want, &got, sizeof(want)) != 0)
+			fail_msg("%s, tag %s: bm25 %.17g, heed_bm25 %.17g",
+			         match, tag, want, got);
+		rows++;
+	}
+	assert_int_equal(rc, SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_free(with);
+	return rows;
+}
+
 /* heed_bm25, the rank of a relevance search (sqlite_search.c), is FTS5's
  * bm25 with each phrase's document frequency kept between statements: it
  * gives bm25's doubles for words, phrases, prefixes, columns and OR, the
  * first time and from what it kept, and again after the index changed
- * under the connection that kept them (the frequencies with it). */
+ * under the connection that kept them (the frequencies with it); and with
+ * a tag's words ANDed to the expression, left out of the score, the
+ * doubles of the expression alone. */
 static void test_rank_is_bm25(void **state)
 {
 	heed_store *w = open_writer();
 	sqlite3 *db = NULL;
-	int rows = 0;
+	int rows = 0, tagged = 0;
 
 	(void)state;
 	plan_store(w);
@@ -1926,11 +1969,16 @@ static void test_rank_is_bm25(void **state)
 				                      "alba bora kapa kako",
 				                      "alba cira", NULL});
 			}
-		for (size_t m = 0; m < HEED_ARRAY_SIZE(agree_matches); m++)
-			if (strcmp(agree_matches[m], "nothing") != 0)
-				rows += rank_matches_bm25(db, agree_matches[m]);
+		for (size_t m = 0; m < HEED_ARRAY_SIZE(agree_matches); m++) {
+			if (strcmp(agree_matches[m], "nothing") == 0)
+				continue;
+			rows += rank_matches_bm25(db, agree_matches[m]);
+			tagged += rank_with_tag_matches_bm25(
+			        db, agree_matches[m], plan_tags[m % 3]);
+		}
 	}
 	assert_true(rows > 1000);
+	assert_true(tagged > 300);
 	sqlite3_close(db);
 	heed_store_close(w);
 }
