@@ -207,7 +207,8 @@ struct search_memo {
 	void *gen; /* the generation all below are of (owned) */
 	int gen_len;
 	struct kept kept[KEPT_MAX];
-	int next; /* the slot to replace next */
+	int next;       /* the slot to replace next */
+	int64_t scored; /* rows heed_bm25 scored in its last statement */
 	/* The last complete candidate set (search_complete). */
 	struct {
 		char *key; /* what it was of, as written by complete_key */
@@ -358,6 +359,7 @@ static int rank_data(const Fts5ExtensionApi *api, Fts5Context *fts,
 	                             (size_t)nphrase);
 	if (!p)
 		return SQLITE_NOMEM;
+	((struct search_memo *)api->xUserData(fts))->scored = 0;
 	p->nphrase = nphrase;
 	p->idf = (double *)&p[1];
 	p->freq = &p->idf[nphrase];
@@ -420,10 +422,12 @@ static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts,
 		score += p->idf[i] *
 		         ((p->freq[i] * (k1 + 1.0)) /
 		          (p->freq[i] + k1 * (1 - b + b * d / p->avgdl)));
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK) {
+		((struct search_memo *)api->xUserData(fts))->scored++;
 		sqlite3_result_double(ctx, -1.0 * score);
-	else
+	} else {
 		sqlite3_result_error_code(ctx, rc);
+	}
 }
 
 /* heed_search_memo(): the connection's memo, as a pointer value that
@@ -1116,10 +1120,12 @@ static void filter_terms(const struct heed_search_query *q, bool match,
  * only for the rows that pass the filters, since SQLite computes a result
  * column after the WHERE. The candidates are then ordered by score and
  * the cursor resumes within them, so the pages of one search are cut from
- * the same candidate set. Each row also says how many candidates there
- * were (n) and the generation of the index they were read from: fewer
- * than ?13 are every match that may be listed, which is the search's
- * count (search_complete).
+ * the same candidate set. Each row also says the generation of the index
+ * the candidates were read from; heed_bm25 counts them as it scores each
+ * once, and fewer than ?13 are every match that may be listed, which is
+ * the search's count (search_complete). Counted so rather than by a
+ * window over the candidates, which materialized them again: 7 ms more
+ * CPU for a common word (docs/performance.md).
  */
 static void relevance_sql(char *buf, size_t size,
                           const struct heed_search_query *q, struct plan plan)
@@ -1138,14 +1144,13 @@ static void relevance_sql(char *buf, size_t size,
 	else
 		snprintf(shown, sizeof(shown), SHOWN "%s" POST_FILTERS, post);
 	snprintf(buf, size,
-	         "SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, " GEN_SQL
-	         " FROM (SELECT c.fid AS sid, c.k AS k, c.n AS n FROM (SELECT "
-	         "fid, k, count(*) OVER () AS n FROM (SELECT search_fts.rowid "
-	         "AS fid, %s AS k FROM search_fts CROSS JOIN %s = "
-	         "search_fts.rowid WHERE search_fts MATCH ?2%s AND %s ORDER BY "
-	         "search_fts.rowid DESC LIMIT ?13)) c%s ORDER BY c.k, c.fid "
-	         "LIMIT ?12) s CROSS JOIN pages p ON p.id = s.sid%s ORDER BY "
-	         "s.k, s.sid;",
+	         "SELECT p.id, " PAGE_COLUMNS ", s.k, " GEN_SQL
+	         " FROM (SELECT c.fid AS sid, c.k AS k FROM (SELECT "
+	         "search_fts.rowid AS fid, %s AS k FROM search_fts CROSS JOIN "
+	         "%s = search_fts.rowid WHERE search_fts MATCH ?2%s AND %s "
+	         "ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER BY c.k, "
+	         "c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id = s.sid%s "
+	         "ORDER BY s.k, s.sid;",
 	         plan.listed ? LISTED_SCORE : KEY_SCORE,
 	         plan.listed ? "search_listed l ON l.page_id"
 	                     : "pages p ON p.id",
@@ -1473,8 +1478,9 @@ static char *complete_key(const struct heed_search_query *q)
 }
 
 /*
- * Keeps, from the first row of a relevance search st, how many candidates
- * it read when they were fewer than scored: then they are every match of
+ * Keeps, at the first row of a relevance search st (all its candidates
+ * scored and sorted by then), how many candidates heed_bm25 scored, when
+ * they were fewer than scored: then they are every match of
  * q that may be listed at q->now_s, which is what its count counts
  * (plan.listed: the same conditions, without a limit), and the count
  * that follows (count_of_search) need not read the matches again.
@@ -1484,17 +1490,18 @@ static void search_complete(heed_store *store,
                             sqlite3_stmt *st, int scored)
 {
 	struct search_memo *m;
-	int64_t n = sqlite3_column_int64(st, 18);
+	int64_t n;
 	int len;
 	void *gen;
 	char *key;
 
-	if (!plan.listed || n >= scored || !(m = search_memo(store)))
+	if (!plan.listed || !(m = search_memo(store)) ||
+	    (n = m->scored) >= scored)
 		return;
 	sqlite3_free(m->last.key);
 	sqlite3_free(m->last.gen);
 	memset(&m->last, 0, sizeof(m->last));
-	len = sqlite3_column_bytes(st, 19);
+	len = sqlite3_column_bytes(st, 18);
 	gen = len > 0 ? sqlite3_malloc(len) : NULL;
 	key = complete_key(q);
 	if (!gen || !key) {
@@ -1502,7 +1509,7 @@ static void search_complete(heed_store *store,
 		sqlite3_free(key);
 		return;
 	}
-	memcpy(gen, sqlite3_column_blob(st, 19), (size_t)len);
+	memcpy(gen, sqlite3_column_blob(st, 18), (size_t)len);
 	m->last.key = key;
 	m->last.gen = gen;
 	m->last.gen_len = len;
