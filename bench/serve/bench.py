@@ -23,7 +23,9 @@
    overall, the time from sending the request to reading the whole answer.
    With --best-of N the API mix is sent again, each query N times in a
    row with its fastest time kept, which takes a busy machine's share out
-   of the figures as far as it can be.
+   of the figures as far as it can be. The server's CPU for each request
+   (all its threads, /proc/PID/task/*/schedstat) is printed by kind too:
+   what a request cost, whatever it waited for on a shared machine.
 4. Record pages per second: wrk (-t2 -c16 -d15s by default) with
    bench/serve/records.lua on /records/ID (HTML) and then /api/v1/records/ID,
    IDs drawn from the records that may be shown.
@@ -42,7 +44,11 @@ Usage:
         [--records 1000000] [--seed 0x5eed2026] [--queries 2000]
         [--html 200] [--wrk-seconds 15] [--wrk-connections 16]
         [--wrk-threads 2] [--threads N] [--best-of N] [--regen | --upgrade]
-        [--json]
+        [--kinds phrase,tag] [--json]
+
+--kinds times only the named kinds of the same mix (the queries the whole
+mix would send of those kinds, in the same order) and skips the HTML
+searches and wrk: a quicker run to compare two builds on a few kinds.
 """
 import argparse
 import ctypes
@@ -284,6 +290,19 @@ class Server:
             self.log.seek(0)
             die("heed serve did not start: " + self.log.read()[-2000:])
 
+    def cpu_ns(self):
+        """CPU time of all the server's threads, ns (schedstat: finer than
+        /proc/PID/stat's ticks, so one request's share can be read)."""
+        total = 0
+        task = "/proc/%d/task" % self.proc.pid
+        for tid in os.listdir(task):
+            try:
+                with open("%s/%s/schedstat" % (task, tid)) as f:
+                    total += int(f.read().split()[0])
+            except OSError:
+                pass  # a thread that ended meanwhile
+        return total
+
     def cpu_s(self):
         with open("/proc/%d/stat" % self.proc.pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
@@ -351,38 +370,47 @@ def percentiles(ms):
             "max": s[-1], "mean": statistics.fmean(s)}
 
 
-def get(conn, path):
+def get(conn, path, server):
+    """One request: its time (ms), the server's CPU for it (ms: all its
+    threads, read before and after), status and body."""
+    cpu0 = server.cpu_ns()
     t0 = time.perf_counter()
     conn.request("GET", path)
     r = conn.getresponse()
     body = r.read()
-    return (time.perf_counter() - t0) * 1000.0, r.status, body
+    ms = (time.perf_counter() - t0) * 1000.0
+    return ms, (server.cpu_ns() - cpu0) / 1e6, r.status, body
 
 
-def best_get(conn, path, best_of):
-    """get() best_of times in a row: the fastest time, and the answer."""
-    ms, status, body = get(conn, path)
+def best_get(conn, path, server, best_of):
+    """get() best_of times in a row: the fastest time and the least CPU,
+    and the answer."""
+    ms, cpu, status, body = get(conn, path, server)
     for _ in range(best_of - 1):
-        ms = min(ms, get(conn, path)[0])
-    return ms, status, body
+        again = get(conn, path, server)
+        ms, cpu = min(ms, again[0]), min(cpu, again[1])
+    return ms, cpu, status, body
 
 
-def run_searches(port, mix, prefix, best_of=1):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def run_searches(server, mix, prefix, best_of=1):
+    """Times of mix's requests by kind, the server's CPU for each (ms),
+    statuses other than 200 and empty answers."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     times = {k: [] for k in KINDS}
+    cpus = {k: [] for k in KINDS}
     bad = {}
     empty = {k: 0 for k in KINDS}
     for kind, params in mix:
         path = prefix + "?" + urllib.parse.urlencode(params)
-        ms, status, body = best_get(conn, path, best_of)
+        ms, cpu, status, body = best_get(conn, path, server, best_of)
         if kind == "page2" and status == 200 and prefix.startswith("/api"):
             cursor = json.loads(body).get("next_cursor")
             if not cursor:
                 empty[kind] += 1
                 continue
             params = dict(params, cursor=cursor)
-            ms, status, body = best_get(
-                conn, prefix + "?" + urllib.parse.urlencode(params),
+            ms, cpu, status, body = best_get(
+                conn, prefix + "?" + urllib.parse.urlencode(params), server,
                 best_of)
         if status != 200:
             bad.setdefault(kind, {}).setdefault(status, 0)
@@ -391,8 +419,18 @@ def run_searches(port, mix, prefix, best_of=1):
         if prefix.startswith("/api") and not json.loads(body).get("items"):
             empty[kind] += 1
         times[kind].append(ms)
+        cpus[kind].append(cpu)
     conn.close()
-    return times, bad, empty
+    return times, cpus, bad, empty
+
+
+def show_cpu(cpus):
+    """The server's CPU per request by kind: on a machine shared with
+    other jobs, what the request cost rather than how long it waited."""
+    print("  server CPU per request, ms: " + ", ".join(
+        "%s %.1f / %.1f" % (k, percentiles(v)["p50"], percentiles(v)["p95"])
+        for k, v in cpus.items() if v) + " (p50 / p95)")
+    return {k: percentiles(v) for k, v in cpus.items() if v}
 
 
 def run_wrk(args, port, ids_file, route):
@@ -437,6 +475,28 @@ def show_table(title, times, bad, empty):
     return p
 
 
+def html_and_wrk(args, server, sample, ids_file, fig):
+    """The HTML searches and the record pages per second (wrk)."""
+    html_mix = query_mix(sample, args.html, int(args.seed, 0) + 1)
+    times, _, bad, empty = run_searches(server, html_mix, "/search")
+    fig["html_search"] = show_table(
+        "search /search (HTML), %d queries:" % len(html_mix), times, bad,
+        empty)
+
+    for route in ("/records/", "/api/v1/records/"):
+        cpu0 = server.cpu_s()
+        w = run_wrk(args, server.port, ids_file, route)
+        w["server_cpu_s"] = server.cpu_s() - cpu0
+        fig["wrk " + route] = w
+        print("wrk -t%d -c%d -d%ds %sID: %.0f requests/s, p50 %.2f ms, "
+              "p90 %.2f, p99 %.2f, max %.1f ms, non-2xx %d, errors %d, "
+              "server CPU %.1f s" % (
+                  args.wrk_threads, args.wrk_connections,
+                  args.wrk_seconds, route, w["rate"], w["p50_ms"],
+                  w["p90_ms"], w["p99_ms"], w["max_ms"], w["non2xx"],
+                  w["errors"], w["server_cpu_s"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
@@ -459,8 +519,13 @@ def main():
     ap.add_argument("--upgrade", action="store_true",
                     help="migrate a cached store of an older schema "
                     "instead of writing it again")
+    ap.add_argument("--kinds", help="comma-separated kinds to time alone "
+                    "(of %s); no HTML searches, no wrk" % ",".join(KINDS))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    only = set(args.kinds.split(",")) if args.kinds else None
+    if only and not only <= set(KINDS):
+        die("--kinds: unknown %s" % ",".join(sorted(only - set(KINDS))))
     heed = os.path.abspath(args.heed or os.path.join(args.build, "heed"))
     if not shutil.which("wrk"):
         die("wrk is missing (Debian package wrk, scripts/install-deps)")
@@ -493,8 +558,11 @@ def main():
                               fig["idle"]["VmRSS"], fig["idle"]["Threads"]))
 
         mix = query_mix(sample, args.queries, int(args.seed, 0))
+        if only:
+            mix = [(kind, p) for kind, p in mix if kind in only]
         cpu0, t0 = server.cpu_s(), time.monotonic()
-        times, bad, empty = run_searches(server.port, mix, "/api/v1/search")
+        times, cpus, bad, empty = run_searches(server, mix,
+                                               "/api/v1/search")
         wall = time.monotonic() - t0
         cpu = server.cpu_s() - cpu0
         fig["api_search"] = {k: percentiles(v) for k, v in times.items()}
@@ -502,33 +570,20 @@ def main():
             "search /api/v1/search, %d queries, one connection, %.1f s, "
             "server CPU %.1f s:" % (len(mix), wall, cpu), times, bad, empty)
         fig["api_search_cpu_s"] = cpu
+        fig["api_search_cpu_ms"] = show_cpu(cpus)
         if args.best_of > 1:
-            times, bad, empty = run_searches(server.port, mix,
-                                             "/api/v1/search", args.best_of)
+            times, cpus, bad, empty = run_searches(
+                server, mix, "/api/v1/search", args.best_of)
             fig["api_search_best"] = {k: percentiles(v)
                                       for k, v in times.items()}
             fig["api_search_best"]["all"] = show_table(
                 "the same, each query sent %d times in a row, its fastest "
-                "kept:" % args.best_of, times, bad, empty)
+                "(and its least CPU) kept:" % args.best_of, times, bad,
+                empty)
+            fig["api_search_best_cpu_ms"] = show_cpu(cpus)
 
-        html_mix = query_mix(sample, args.html, int(args.seed, 0) + 1)
-        times, bad, empty = run_searches(server.port, html_mix, "/search")
-        fig["html_search"] = show_table(
-            "search /search (HTML), %d queries:" % len(html_mix), times, bad,
-            empty)
-
-        for route in ("/records/", "/api/v1/records/"):
-            cpu0 = server.cpu_s()
-            w = run_wrk(args, server.port, ids_file, route)
-            w["server_cpu_s"] = server.cpu_s() - cpu0
-            fig["wrk " + route] = w
-            print("wrk -t%d -c%d -d%ds %sID: %.0f requests/s, p50 %.2f ms, "
-                  "p90 %.2f, p99 %.2f, max %.1f ms, non-2xx %d, errors %d, "
-                  "server CPU %.1f s" % (
-                      args.wrk_threads, args.wrk_connections,
-                      args.wrk_seconds, route, w["rate"], w["p50_ms"],
-                      w["p90_ms"], w["p99_ms"], w["max_ms"], w["non2xx"],
-                      w["errors"], w["server_cpu_s"]))
+        if not only:
+            html_and_wrk(args, server, sample, ids_file, fig)
         fig["end"] = server.memory_kib()
         fig["server_cpu_s"] = server.cpu_s()
         e = fig["end"]

@@ -25,6 +25,7 @@
  * depends on the time of the query; the kept counts hold what does not
  * depend on it, and the time limits apart.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -167,6 +168,297 @@ static void gram_delete(Fts5Tokenizer *t)
 	sqlite3_free(g);
 }
 
+/*
+ * What a connection keeps between its searches, all of it of one state
+ * of the index (its generation: FTS5's structure record, which every
+ * write to the index replaces, read in the statement that uses it):
+ *
+ * - per match expression, each phrase's document frequency, which bm25
+ *   needs for its weight and which FTS5 gets by running the phrase over
+ *   the whole index once per statement: for a phrase of two frequent
+ *   words that pass compares every position list of both (195 ms for
+ *   "kako kako" at 1,000,000 pages, docs/performance.md), however few
+ *   results the search returns;
+ * - per match expression, how many pages FTS5 matches (up to the bound
+ *   of count_reaches_cap), for the same reason;
+ * - the last relevance search whose candidates were every match that may
+ *   be listed: its count is theirs, so the count that follows it (the
+ *   API's "about N results") need not read the matches again.
+ *
+ * A search sent again, its next page, or another search of the same
+ * words then costs what its rows cost. Everything kept is dropped when the
+ * generation changes, so a score or a count is what a statement reading
+ * the index afresh would give. One memo per connection, used only by the
+ * thread that holds the connection; freed when the connection closes.
+ */
+#define KEPT_MAX       128  /* match expressions kept, replaced in turn */
+#define KEPT_MATCH_MAX 1024 /* longer expressions are not kept */
+#define GEN_SQL        "(SELECT block FROM search_fts_data WHERE id = 10)"
+
+struct kept {
+	char *match;     /* the expression (owned) */
+	int nphrase;     /* phrases of df, or 0: not known yet */
+	int64_t *df;     /* each phrase's document frequency (owned) */
+	int64_t matches; /* FTS5's matches up to matches_limit, or -1 */
+	int64_t matches_limit;
+};
+
+struct search_memo {
+	void *gen; /* the generation all below are of (owned) */
+	int gen_len;
+	struct kept kept[KEPT_MAX];
+	int next;       /* the slot to replace next */
+	int64_t scored; /* rows heed_bm25 scored in its last statement */
+	/* The last complete candidate set (search_complete). */
+	struct {
+		char *key; /* what it was of, as written by complete_key */
+		void *gen;
+		int gen_len;
+		int64_t n;
+	} last;
+};
+
+static void kept_clear(struct kept *k)
+{
+	sqlite3_free(k->match);
+	sqlite3_free(k->df);
+	memset(k, 0, sizeof(*k));
+}
+
+static void memo_free(void *p)
+{
+	struct search_memo *m = p;
+
+	if (!m)
+		return;
+	for (int i = 0; i < KEPT_MAX; i++)
+		kept_clear(&m->kept[i]);
+	sqlite3_free(m->gen);
+	sqlite3_free(m->last.key);
+	sqlite3_free(m->last.gen);
+	sqlite3_free(m);
+}
+
+static bool same_blob(const void *a, int a_len, const void *b, int b_len)
+{
+	return a && b && a_len == b_len && memcmp(a, b, (size_t)a_len) == 0;
+}
+
+/* Makes g (len bytes) the memo's generation, dropping what was kept of
+ * another. False when it cannot be kept (no memory, no generation). */
+static bool memo_at(struct search_memo *m, const void *g, int len)
+{
+	if (!g || len <= 0)
+		return false;
+	if (same_blob(m->gen, m->gen_len, g, len))
+		return true;
+	for (int i = 0; i < KEPT_MAX; i++)
+		kept_clear(&m->kept[i]);
+	sqlite3_free(m->gen);
+	m->gen_len = 0;
+	if (!(m->gen = sqlite3_malloc(len)))
+		return false;
+	memcpy(m->gen, g, (size_t)len);
+	m->gen_len = len;
+	return true;
+}
+
+/* The entry kept for match, a new one when create (replacing the oldest),
+ * or NULL. */
+static struct kept *memo_kept(struct search_memo *m, const char *match,
+                              bool create)
+{
+	struct kept *k;
+
+	if (!match || strlen(match) > KEPT_MATCH_MAX)
+		return NULL;
+	for (int i = 0; i < KEPT_MAX; i++)
+		if (m->kept[i].match && strcmp(m->kept[i].match, match) == 0)
+			return &m->kept[i];
+	if (!create)
+		return NULL;
+	k = &m->kept[m->next];
+	m->next = (m->next + 1) % KEPT_MAX;
+	kept_clear(k);
+	if (!(k->match = sqlite3_mprintf("%s", match)))
+		return NULL;
+	k->matches = -1;
+	return k;
+}
+
+/*
+ * heed_bm25(search_fts, match, generation, filter_phrases, weight...):
+ * FTS5's bm25() (fts5_aux.c, the same formula and the same order of
+ * operations, so the same doubles: test_rank_is_bm25), with each phrase's
+ * document frequency kept in the connection's memo for match at
+ * generation instead of counted again by every statement, and without the
+ * last filter_phrases phrases of the expression, which are a filter's
+ * (tag_in_fts), not words of the search. FTS5 offers no way to hand bm25
+ * a count it already knows, hence this copy of its twenty lines.
+ */
+struct rank_data {
+	int nphrase;
+	double avgdl;
+	double *idf;  /* per phrase */
+	double *freq; /* per phrase, the current row's, scratch */
+};
+
+static int count_row(const Fts5ExtensionApi *api, Fts5Context *fts, void *ud)
+{
+	(void)api;
+	(void)fts;
+	(*(int64_t *)ud)++;
+	return SQLITE_OK;
+}
+
+/* Each phrase's document frequency into df[nphrase]: kept, or counted
+ * by FTS5 and kept. */
+static int phrase_dfs(const Fts5ExtensionApi *api, Fts5Context *fts,
+                      struct search_memo *m, sqlite3_value **args, int64_t *df,
+                      int nphrase)
+{
+	const char *match = (const char *)sqlite3_value_text(args[0]);
+	struct kept *k = memo_at(m, sqlite3_value_blob(args[1]),
+	                         sqlite3_value_bytes(args[1]))
+	                         ? memo_kept(m, match, true)
+	                         : NULL;
+	int rc = SQLITE_OK;
+
+	if (k && k->nphrase == nphrase) {
+		memcpy(df, k->df, sizeof(*df) * (size_t)nphrase);
+		return SQLITE_OK;
+	}
+	for (int i = 0; i < nphrase && rc == SQLITE_OK; i++) {
+		df[i] = 0;
+		rc = api->xQueryPhrase(fts, i, &df[i], count_row);
+	}
+	if (rc == SQLITE_OK && k && !k->df &&
+	    (k->df = sqlite3_malloc64(sizeof(*df) * (size_t)nphrase))) {
+		memcpy(k->df, df, sizeof(*df) * (size_t)nphrase);
+		k->nphrase = nphrase;
+	}
+	return rc;
+}
+
+static int rank_data(const Fts5ExtensionApi *api, Fts5Context *fts,
+                     sqlite3_value **args, struct rank_data **out)
+{
+	struct rank_data *p = api->xGetAuxdata(fts, 0);
+	int nphrase = api->xPhraseCount(fts) - sqlite3_value_int(args[2]);
+	sqlite3_int64 rows = 0, tokens = 0;
+	int64_t *df;
+	int rc;
+
+	*out = p;
+	if (p)
+		return SQLITE_OK;
+	if (nphrase < 0)
+		return SQLITE_ERROR;
+	p = sqlite3_malloc64(sizeof(*p) +
+	                     (sizeof(double) * 2 + sizeof(int64_t)) *
+	                             (size_t)nphrase);
+	if (!p)
+		return SQLITE_NOMEM;
+	((struct search_memo *)api->xUserData(fts))->scored = 0;
+	p->nphrase = nphrase;
+	p->idf = (double *)&p[1];
+	p->freq = &p->idf[nphrase];
+	df = (int64_t *)&p->freq[nphrase];
+	rc = api->xRowCount(fts, &rows);
+	if (rc == SQLITE_OK)
+		rc = api->xColumnTotalSize(fts, -1, &tokens);
+	if (rc == SQLITE_OK)
+		p->avgdl = (double)tokens / (double)rows;
+	if (rc == SQLITE_OK)
+		rc = phrase_dfs(api, fts, api->xUserData(fts), args, df,
+		                nphrase);
+	for (int i = 0; rc == SQLITE_OK && i < nphrase; i++) {
+		/* bm25's floor for a phrase in more than half the rows. */
+		double idf = log((rows - df[i] + 0.5) / (df[i] + 0.5));
+		p->idf[i] = idf <= 0.0 ? 1e-6 : idf;
+	}
+	if (rc == SQLITE_OK)
+		rc = api->xSetAuxdata(fts, p, sqlite3_free);
+	else
+		sqlite3_free(p);
+	*out = rc == SQLITE_OK ? p : NULL;
+	return rc;
+}
+
+static void rank_fn(const Fts5ExtensionApi *api, Fts5Context *fts,
+                    sqlite3_context *ctx, int nargs, sqlite3_value **args)
+{
+	const double k1 = 1.2, b = 0.75;
+	struct rank_data *p = NULL;
+	double score = 0.0, d = 0.0;
+	int ninst = 0, rc = SQLITE_OK;
+
+	if (nargs < 3) {
+		sqlite3_result_error(
+		        ctx, "heed_bm25: match, generation, filter phrases",
+		        -1);
+		return;
+	}
+	rc = rank_data(api, fts, args, &p);
+	if (rc == SQLITE_OK) {
+		memset(p->freq, 0, sizeof(double) * (size_t)p->nphrase);
+		rc = api->xInstCount(fts, &ninst);
+	}
+	for (int i = 0; rc == SQLITE_OK && i < ninst; i++) {
+		int ip, ic, io;
+		rc = api->xInst(fts, i, &ip, &ic, &io);
+		if (rc == SQLITE_OK && ip < p->nphrase)
+			p->freq[ip] +=
+			        nargs - 3 > ic
+			                ? sqlite3_value_double(args[3 + ic])
+			                : 1.0;
+	}
+	if (rc == SQLITE_OK) {
+		int tokens;
+		rc = api->xColumnSize(fts, -1, &tokens);
+		d = (double)tokens;
+	}
+	for (int i = 0; rc == SQLITE_OK && i < p->nphrase; i++)
+		score += p->idf[i] *
+		         ((p->freq[i] * (k1 + 1.0)) /
+		          (p->freq[i] + k1 * (1 - b + b * d / p->avgdl)));
+	if (rc == SQLITE_OK) {
+		((struct search_memo *)api->xUserData(fts))->scored++;
+		sqlite3_result_double(ctx, -1.0 * score);
+	} else {
+		sqlite3_result_error_code(ctx, rc);
+	}
+}
+
+/* heed_search_memo(): the connection's memo, as a pointer value that
+ * only the C side can read (search_memo). */
+static void memo_fn(sqlite3_context *ctx, int nargs, sqlite3_value **args)
+{
+	(void)nargs;
+	(void)args;
+	sqlite3_result_pointer(ctx, sqlite3_user_data(ctx), "heed_search_memo",
+	                       NULL);
+}
+
+/* The memo and the functions that read it; the rank function owns it
+ * (FTS5 frees it when the connection closes). */
+static int register_memo(sqlite3 *db, fts5_api *fts)
+{
+	struct search_memo *m = sqlite3_malloc(sizeof(*m));
+
+	if (!m)
+		return SQLITE_NOMEM;
+	memset(m, 0, sizeof(*m));
+	if (fts->xCreateFunction(fts, "heed_bm25", m, rank_fn, memo_free) !=
+	    SQLITE_OK) {
+		memo_free(m);
+		return SQLITE_ERROR;
+	}
+	return sqlite3_create_function(db, "heed_search_memo", 0,
+	                               SQLITE_UTF8 | SQLITE_DIRECTONLY, m,
+	                               memo_fn, NULL, NULL);
+}
+
 int heed__sqlite_search_register(sqlite3 *db)
 {
 	static fts5_tokenizer gram = {gram_create, gram_delete, gram_tokenize};
@@ -182,7 +474,9 @@ int heed__sqlite_search_register(sqlite3 *db)
 	sqlite3_finalize(st);
 	if (!fts)
 		return SQLITE_ERROR;
-	return fts->xCreateTokenizer(fts, "heed", fts, &gram, NULL);
+	if (fts->xCreateTokenizer(fts, "heed", fts, &gram, NULL) != SQLITE_OK)
+		return SQLITE_ERROR;
+	return register_memo(db, fts);
 }
 
 /* A page's record when it is JSON, else NULL: a record that is not JSON
@@ -643,7 +937,9 @@ const struct heed_store_area heed__store_search_area = {
  * between two pages of one search would let its cursor repeat or skip a
  * row. */
 #define SCORE_OF(views, at)                                               \
-	"(bm25(search_fts, 10.0, 4.0, 6.0, 2.0) - 0.4 * log10(1 + "       \
+	"(heed_bm25(search_fts, ?2, " GEN_SQL ", ?14, 10.0, 4.0, 6.0, "   \
+	"2.0) - "                                                         \
+	"0.4 * log10(1 + "                                                \
 	"max(coalesce(" views ", 0), 0)) - 1.0 / (1 + max((?1 / 86400 * " \
 	"86400) - " at ", 0) / 86400.0 / 30.0))"
 #define KEY_SCORE SCORE_OF("p.views", PAGE_AT("p"))
@@ -664,7 +960,8 @@ const struct heed_store_area heed__store_search_area = {
 
 /* Parameters: ?1 now, ?2 match, ?3 host, ?4 tag, ?5 language, ?6 ?7
  * published range, ?8 ?9 views range, ?10 ?11 the cursor (key, id), ?12
- * limit, ?13 how many matches a relevance search scores. */
+ * limit, ?13 how many matches a relevance search scores, ?14 how many
+ * phrases at the end of ?2 are the tag's (tag_in_fts), not the words'. */
 enum {
 	P_NOW = 1,
 	P_MATCH,
@@ -678,7 +975,8 @@ enum {
 	P_KEY,
 	P_ID,
 	P_LIMIT,
-	P_SCORED
+	P_SCORED,
+	P_FILTER_PHRASES
 };
 
 static const char *sort_key(heed_search_sort sort)
@@ -741,6 +1039,31 @@ static const char *sort_key(heed_search_sort sort)
 #define TAG_LIST_MAX 50000
 
 /*
+ * A tag's words are indexed too, in search_fts' tags column, so FTS5 can
+ * intersect the matches with the pages whose tags hold those words
+ * ("(words) AND tags : "tag""), reading the two lists side by side
+ * instead of checking each match against page_tags: a word of 22,778
+ * matches with a tag of 83,752 pages, 2,034 passing, 23 ms of checks
+ * became 6 ms (docs/performance.md). The words are a superset of the
+ * tag (stems, a tag of several words, the words of other tags), so the
+ * exact check stays, on what FTS5 let through. A tag with no ASCII letter
+ * or digit may have no word at all for the tokenizer (only symbols), an
+ * empty phrase that matches nothing: it is checked as before. The tag's
+ * phrase comes last in the expression, and the score leaves it out
+ * (heed_bm25's filter_phrases), so the rows and their order are those of
+ * the words alone. The default plan only, so that the others stay a
+ * reference for it (test_plans_agree).
+ */
+static bool tag_in_fts(const char *tag)
+{
+	for (const char *c = tag; c && *c; c++)
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		    (*c >= '0' && *c <= '9'))
+			return true;
+	return false;
+}
+
+/*
  * SHOWN of a page l of search_listed, which the catch-up keeps from the
  * same permissions (LISTED, HIDDEN_FROM: a page is listed apart from the
  * time, and shown while its earliest limit is ahead). A search or a count
@@ -758,7 +1081,18 @@ struct plan {
 	bool walk;         /* the sort's index drives (sort_index) */
 	bool listed;       /* matches read search_listed, not pages */
 	bool tag_list;     /* the tag's pages listed once (FTS_TAG_LIST) */
+	bool tag_in_fts;   /* the tag's words ANDed to the match (tag_in_fts) */
 };
+
+/* The expression a statement of q matches with under plan: q's words, and
+ * the tag's when plan.tag_in_fts; sqlite3_free it (NULL: no memory). */
+static char *plan_match(const struct heed_search_query *q, struct plan plan)
+{
+	if (plan.tag_in_fts)
+		return sqlite3_mprintf("(%s) AND tags : \"%w\"", q->match,
+		                       q->tag);
+	return sqlite3_mprintf("%s", q->match ? q->match : "");
+}
 
 /* The tag and site conditions of q, where the plan checks them: on the
  * match (pre, right after the MATCH) or on the page row (post). */
@@ -786,7 +1120,12 @@ static void filter_terms(const struct heed_search_query *q, bool match,
  * only for the rows that pass the filters, since SQLite computes a result
  * column after the WHERE. The candidates are then ordered by score and
  * the cursor resumes within them, so the pages of one search are cut from
- * the same candidate set.
+ * the same candidate set. Each row also says the generation of the index
+ * the candidates were read from; heed_bm25 counts them as it scores each
+ * once, and fewer than ?13 are every match that may be listed, which is
+ * the search's count (search_complete). Counted so rather than by a
+ * window over the candidates, which materialized them again: 7 ms more
+ * CPU for a common word (docs/performance.md).
  */
 static void relevance_sql(char *buf, size_t size,
                           const struct heed_search_query *q, struct plan plan)
@@ -794,33 +1133,28 @@ static void relevance_sql(char *buf, size_t size,
 	const char *after = q->after.id > 0 ? " WHERE c.k >= ?10 AND (c.k > "
 	                                      "?10 OR c.fid > ?11)"
 	                                    : "";
-	char pre[256], post[256];
+	char pre[256], post[256], shown[2048];
 
 	filter_terms(q, true, plan, pre, sizeof(pre), post, sizeof(post));
+	/* Whether a match may be shown is read from its search_listed row
+	 * (plan.listed; the rows returned are then checked on their pages
+	 * rows too) or from its pages row, with the filters on it. */
 	if (plan.listed)
-		snprintf(
-		        buf, size,
-		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT "
-		        "c.fid AS sid, c.k AS k FROM (SELECT search_fts.rowid "
-		        "AS fid, " LISTED_SCORE " AS k FROM search_fts CROSS "
-		        "JOIN search_listed l ON l.page_id = search_fts.rowid "
-		        "WHERE search_fts MATCH ?2%s AND " LISTED_AT
-		        " ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER "
-		        "BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id "
-		        "= s.sid WHERE " SHOWN " ORDER BY s.k, s.sid;",
-		        pre, after);
+		snprintf(shown, sizeof(shown), "%s", LISTED_AT);
 	else
-		snprintf(
-		        buf, size,
-		        "SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT "
-		        "c.fid AS sid, c.k AS k FROM (SELECT search_fts.rowid "
-		        "AS fid, " KEY_SCORE " AS k FROM search_fts CROSS JOIN "
-		        "pages p ON p.id = search_fts.rowid WHERE search_fts "
-		        "MATCH ?2%s AND " SHOWN "%s" POST_FILTERS
-		        " ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER "
-		        "BY c.k, c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id "
-		        "= s.sid ORDER BY s.k, s.sid;",
-		        pre, post, after);
+		snprintf(shown, sizeof(shown), SHOWN "%s" POST_FILTERS, post);
+	snprintf(buf, size,
+	         "SELECT p.id, " PAGE_COLUMNS ", s.k, " GEN_SQL
+	         " FROM (SELECT c.fid AS sid, c.k AS k FROM (SELECT "
+	         "search_fts.rowid AS fid, %s AS k FROM search_fts CROSS JOIN "
+	         "%s = search_fts.rowid WHERE search_fts MATCH ?2%s AND %s "
+	         "ORDER BY search_fts.rowid DESC LIMIT ?13) c%s ORDER BY c.k, "
+	         "c.fid LIMIT ?12) s CROSS JOIN pages p ON p.id = s.sid%s "
+	         "ORDER BY s.k, s.sid;",
+	         plan.listed ? LISTED_SCORE : KEY_SCORE,
+	         plan.listed ? "search_listed l ON l.page_id"
+	                     : "pages p ON p.id",
+	         pre, shown, after, plan.listed ? " WHERE " SHOWN : "");
 }
 
 /* The index a walk reads (HEED_SEARCH_PLAN_WALK), in the sort's order. */
@@ -885,7 +1219,7 @@ static void search_sql(char *buf, size_t size,
 	heed_search_sort sort = heed__search_sort(q);
 	bool match = q->match && *q->match;
 	const char *key = sort_key(sort);
-	char from[256], cond[512], pre[256], post[256], after[512] = "";
+	char from[256], cond[512], pre[256], post[256], after[1024] = "";
 
 	if (!count && sort == HEED_SEARCH_SORT_RELEVANCE) {
 		relevance_sql(buf, size, q, plan);
@@ -920,14 +1254,17 @@ static void search_sql(char *buf, size_t size,
 		        key, from, after, cond, post, key);
 }
 
-static void bind_query(sqlite3_stmt *st, const struct heed_search_query *q)
+/* Binds q's values to st; expr is the expression to match (plan_match),
+ * which must live until st is released. */
+static void bind_query(sqlite3_stmt *st, const struct heed_search_query *q,
+                       const char *expr)
 {
 	bool match = q->match && *q->match;
 	heed_search_sort sort = heed__search_sort(q);
 
 	sqlite3_bind_int64(st, P_NOW, q->now_s);
 	if (match)
-		sqlite3_bind_text(st, P_MATCH, q->match, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, P_MATCH, expr, -1, SQLITE_STATIC);
 	heed__sqlite_bind_text(st, P_HOST, q->host);
 	heed__sqlite_bind_text(st, P_TAG, q->tag);
 	if (q->language && *q->language)
@@ -1091,10 +1428,116 @@ static struct plan choose_plan(heed_store *store,
 	default:
 		plan.walk = !count && walkable(q) && walk_pays(store, q);
 		plan.tag_list = tag_list_pays(store, q);
+		plan.tag_in_fts = q->match && *q->match && tag_in_fts(q->tag);
 		break;
 	}
 	plan.listed = plan.filter_first && !post_filters(q);
 	return plan;
+}
+
+/* The connection's memo (register_memo), or NULL. */
+static struct search_memo *search_memo(heed_store *store)
+{
+	sqlite3_stmt *st =
+	        heed__sqlite_prepare(store, "SELECT heed_search_memo();");
+	struct search_memo *m = NULL;
+
+	if (!st)
+		return NULL;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		m = sqlite3_value_pointer(sqlite3_column_value(st, 0),
+		                          "heed_search_memo");
+	heed__sqlite_release(store, st);
+	return m;
+}
+
+/* Whether the index is still at generation gen (len bytes). */
+static bool index_at(heed_store *store, const void *gen, int len)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store, "SELECT block = ?1 FROM search_fts_data WHERE id = 10;");
+	bool same = false;
+
+	if (!st)
+		return false;
+	sqlite3_bind_blob(st, 1, gen, len, SQLITE_STATIC);
+	same = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	heed__sqlite_release(store, st);
+	return same;
+}
+
+/* What a complete candidate set is of, as a key: the time, the tag, the
+ * host (each with its length, -1 for none) and the words. NULL for none
+ * or no memory; sqlite3_free it. */
+static char *complete_key(const struct heed_search_query *q)
+{
+	return sqlite3_mprintf("%lld|%d:%s|%d:%s|%s", (long long)q->now_s,
+	                       q->tag ? (int)strlen(q->tag) : -1,
+	                       q->tag ? q->tag : "",
+	                       q->host ? (int)strlen(q->host) : -1,
+	                       q->host ? q->host : "", q->match);
+}
+
+/*
+ * Keeps, at the first row of a relevance search st (all its candidates
+ * scored and sorted by then), how many candidates heed_bm25 scored, when
+ * they were fewer than scored: then they are every match of
+ * q that may be listed at q->now_s, which is what its count counts
+ * (plan.listed: the same conditions, without a limit), and the count
+ * that follows (count_of_search) need not read the matches again.
+ */
+static void search_complete(heed_store *store,
+                            const struct heed_search_query *q, struct plan plan,
+                            sqlite3_stmt *st, int scored)
+{
+	struct search_memo *m;
+	int64_t n;
+	int len;
+	void *gen;
+	char *key;
+
+	if (!plan.listed || !(m = search_memo(store)) ||
+	    (n = m->scored) >= scored)
+		return;
+	sqlite3_free(m->last.key);
+	sqlite3_free(m->last.gen);
+	memset(&m->last, 0, sizeof(m->last));
+	len = sqlite3_column_bytes(st, 18);
+	gen = len > 0 ? sqlite3_malloc(len) : NULL;
+	key = complete_key(q);
+	if (!gen || !key) {
+		sqlite3_free(gen);
+		sqlite3_free(key);
+		return;
+	}
+	memcpy(gen, sqlite3_column_blob(st, 18), (size_t)len);
+	m->last.key = key;
+	m->last.gen = gen;
+	m->last.gen_len = len;
+	m->last.n = n;
+}
+
+/* The count of q up to cap from the search of q just before it on this
+ * connection, when that search read every match (search_complete) and
+ * the index has not changed since. */
+static bool count_of_search(heed_store *store,
+                            const struct heed_search_query *q, struct plan plan,
+                            int64_t cap, int64_t *count)
+{
+	struct search_memo *m;
+	bool same = false;
+	char *key;
+
+	if (!plan.listed || !q->match || !*q->match ||
+	    !(m = search_memo(store)) || !m->last.key)
+		return false;
+	key = complete_key(q);
+	same = key && strcmp(key, m->last.key) == 0 &&
+	       index_at(store, m->last.gen, m->last.gen_len);
+	sqlite3_free(key);
+	if (same)
+		*count = m->last.n < cap ? m->last.n : cap;
+	return same;
 }
 
 static heed_status sqlite_search(heed_store *store,
@@ -1103,27 +1546,34 @@ static heed_status sqlite_search(heed_store *store,
                                  struct heed_diag *diag)
 {
 	heed_search_sort sort = heed__search_sort(q);
-	char sql[4096];
+	struct plan plan = choose_plan(store, q, false);
+	int scored = q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
+	                     ? q->max_scored
+	                     : HEED_SEARCH_MAX_SCORED;
+	char sql[4096], *expr;
 	sqlite3_stmt *st;
 	heed_status rc;
 	long ticks = 0;
 	int n = 0, step;
 	bool stopped = false;
 
-	search_sql(sql, sizeof(sql), q, false, choose_plan(store, q, false));
-	if (!(st = heed__sqlite_prepare(store, sql)))
+	if (!(expr = plan_match(q, plan)))
+		return heed_diag_set(diag, HEED_ENOMEM, 0, 0, "out of memory");
+	search_sql(sql, sizeof(sql), q, false, plan);
+	if (!(st = heed__sqlite_prepare(store, sql))) {
+		sqlite3_free(expr);
 		return heed__store_fail(store, diag, "preparing a search");
-	bind_query(st, q);
+	}
+	bind_query(st, q, expr);
 	sqlite3_bind_int(st, P_LIMIT, q->limit + 1);
-	if (sort == HEED_SEARCH_SORT_RELEVANCE)
-		sqlite3_bind_int(st, P_SCORED,
-		                 q->max_scored > 0 &&
-		                                 q->max_scored <
-		                                         HEED_SEARCH_MAX_SCORED
-		                         ? q->max_scored
-		                         : HEED_SEARCH_MAX_SCORED);
+	if (sort == HEED_SEARCH_SORT_RELEVANCE) {
+		sqlite3_bind_int(st, P_SCORED, scored);
+		sqlite3_bind_int(st, P_FILTER_PHRASES, plan.tag_in_fts);
+	}
 	while ((step = bounded_step(store, st, &ticks)) == SQLITE_ROW) {
 		struct heed_search_hit hit = {0};
+		if (n == 0 && sort == HEED_SEARCH_SORT_RELEVANCE)
+			search_complete(store, q, plan, st, scored);
 		if (n == q->limit) {
 			if (more)
 				*more = true;
@@ -1149,7 +1599,32 @@ static heed_status sqlite_search(heed_store *store,
 	if (!stopped && step != SQLITE_ROW && step != SQLITE_DONE)
 		rc = step_failed(store, step, q->match && *q->match, diag);
 	heed__sqlite_release(store, st);
+	sqlite3_free(expr);
 	return rc;
+}
+
+/* How many pages FTS5 matches for match, up to limit, when the index is
+ * still at generation gen (len bytes); else -1. */
+static int64_t fts_matches(heed_store *store, const char *match, int64_t limit,
+                           const void *gen, int len)
+{
+	sqlite3_stmt *st = heed__sqlite_prepare(
+	        store,
+	        "SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts "
+	        "WHERE search_fts MATCH ?1 LIMIT ?2)), " GEN_SQL " = ?3;");
+	int64_t matches = -1;
+	long ticks = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, limit);
+	sqlite3_bind_blob(st, 3, gen, len, SQLITE_STATIC);
+	if (bounded_step(store, st, &ticks) == SQLITE_ROW &&
+	    sqlite3_column_int(st, 1) == 1)
+		matches = sqlite3_column_int64(st, 0);
+	heed__sqlite_release(store, st);
+	return matches;
 }
 
 /*
@@ -1162,38 +1637,59 @@ static heed_status sqlite_search(heed_store *store,
  * indexed, by the same catch-up), so when FTS5 matches cap more than
  * those, at least cap of the matches are shown. Tried only for words
  * alone, whose count reads the listing (plan.listed), and only when that
- * margin is small: FTS5 then reads at most 5 * cap matches.
+ * margin is small: FTS5 then reads at most 5 * cap matches, a count kept
+ * in the memo for the words at this generation of the index. The margin
+ * and the matches are of one generation (a catch-up committing between
+ * them would make the proof wrong); pages written since and not yet
+ * indexed only make the margin larger.
  */
 static bool count_reaches_cap(heed_store *store,
                               const struct heed_search_query *q,
                               struct plan plan, int64_t cap)
 {
-	/* One statement, so that the margin and the matches are read from
-	 * one state of the index (a catch-up may commit between two). */
 	sqlite3_stmt *st;
-	bool reached = false;
-	long ticks = 0;
+	struct search_memo *m;
+	struct kept *k = NULL;
+	int64_t margin = -1, matches = -1;
+	void *gen = NULL;
+	int len = 0;
 
 	if (!plan.listed || !q->match || !*q->match || q->tag || q->host ||
 	    cap <= 0 || cap > INT64_MAX / 5)
 		return false;
+	/* The margin, with the generation of the index it was read at. */
 	st = heed__sqlite_prepare(
 	        store,
-	        "SELECT (SELECT count(*) FROM (SELECT 1 FROM search_fts WHERE "
-	        "search_fts MATCH ?1 LIMIT ?3)) - u >= ?2 FROM (SELECT "
-	        "max(coalesce((SELECT max(id) FROM pages), 0), coalesce(("
+	        "SELECT max(coalesce((SELECT max(id) FROM pages), 0), "
+	        "coalesce(("
 	        "SELECT max(id) FROM search_text), 0)) - (SELECT coalesce("
-	        "sum(pages), 0) FROM search_host_counts) AS u) WHERE u "
-	        "BETWEEN 0 AND ?3 - ?2;");
+	        "sum(pages), 0) FROM search_host_counts), " GEN_SQL ";");
 	if (!st)
 		return false;
-	sqlite3_bind_text(st, 1, q->match, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, cap);
-	sqlite3_bind_int64(st, 3, 5 * cap);
-	if (bounded_step(store, st, &ticks) == SQLITE_ROW)
-		reached = sqlite3_column_int(st, 0) == 1;
+	if (sqlite3_step(st) == SQLITE_ROW &&
+	    (len = sqlite3_column_bytes(st, 1)) > 0 &&
+	    (gen = sqlite3_malloc(len))) {
+		margin = sqlite3_column_int64(st, 0);
+		memcpy(gen, sqlite3_column_blob(st, 1), (size_t)len);
+	}
 	heed__sqlite_release(store, st);
-	return reached;
+	if (margin < 0 || margin > 4 * cap) {
+		sqlite3_free(gen);
+		return false;
+	}
+	if ((m = search_memo(store)) && memo_at(m, gen, len))
+		k = memo_kept(m, q->match, true);
+	if (k && k->matches >= 0 && k->matches_limit == 5 * cap) {
+		matches = k->matches;
+	} else {
+		matches = fts_matches(store, q->match, 5 * cap, gen, len);
+		if (k && matches >= 0) {
+			k->matches = matches;
+			k->matches_limit = 5 * cap;
+		}
+	}
+	sqlite3_free(gen);
+	return matches >= 0 && matches - margin >= cap;
 }
 
 static heed_status sqlite_search_count(heed_store *store,
@@ -1202,20 +1698,26 @@ static heed_status sqlite_search_count(heed_store *store,
                                        struct heed_diag *diag)
 {
 	struct plan plan = choose_plan(store, q, true);
-	char sql[4096];
+	char sql[4096], *expr;
 	sqlite3_stmt *st;
 	heed_status rc = HEED_OK;
 	long ticks = 0;
 	int step;
 
+	if (count_of_search(store, q, plan, cap, count))
+		return HEED_OK;
 	if (count_reaches_cap(store, q, plan, cap)) {
 		*count = cap;
 		return HEED_OK;
 	}
+	if (!(expr = plan_match(q, plan)))
+		return heed_diag_set(diag, HEED_ENOMEM, 0, 0, "out of memory");
 	search_sql(sql, sizeof(sql), q, true, plan);
-	if (!(st = heed__sqlite_prepare(store, sql)))
+	if (!(st = heed__sqlite_prepare(store, sql))) {
+		sqlite3_free(expr);
 		return heed__store_fail(store, diag, "preparing a search");
-	bind_query(st, q);
+	}
+	bind_query(st, q, expr);
 	sqlite3_bind_int64(st, P_LIMIT, cap < 0 ? 0 : cap);
 	step = bounded_step(store, st, &ticks);
 	if (step == SQLITE_ROW)
@@ -1223,6 +1725,7 @@ static heed_status sqlite_search_count(heed_store *store,
 	else
 		rc = step_failed(store, step, q->match && *q->match, diag);
 	heed__sqlite_release(store, st);
+	sqlite3_free(expr);
 	return rc;
 }
 

@@ -812,6 +812,9 @@ static void test_writes_keep_index(void **state)
 
 static void test_hostile_tags(void **state)
 {
+	static const char *const hostile[] = {
+	        "<script>alert(1)</script>", "it\"s", "'; DROP TABLE pages; --",
+	        "caf\u00e9 \u00e9t\u00e9", "\u2605\u2605"};
 	heed_store *w = open_writer(), *r;
 	struct hits h;
 	struct heed_search_query q = query(NULL);
@@ -820,8 +823,17 @@ static void test_hostile_tags(void **state)
 	put(w, &(struct spec){
 	               "http://a.example/1", "a.example", "x", "d",
 	               "[\"<script>alert(1)</script>\",\"it\\\"s\",\"'; "
-	               "DROP TABLE pages; --\",\"caf\\u00e9 \u00e9t\u00e9\"]"});
+	               "DROP TABLE pages; --\",\"caf\\u00e9 \u00e9t\u00e9\","
+	               "\"\u2605\u2605\"]"});
 	r = open_reader();
+	/* With words too, the default plan hands the tag to FTS5 as a
+	 * string (or, with no ASCII letter or digit, checks it as before). */
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(hostile); i++) {
+		struct heed_search_query words = query("x");
+		words.tag = hostile[i];
+		assert_int_equal(search(r, &words, &h), 1);
+		assert_int_equal(count(r, &words), 1);
+	}
 	q.tag = "<script>alert(1)</script>";
 	assert_int_equal(search(r, &q, &h), 1);
 	q.tag = "it\"s";
@@ -834,7 +846,7 @@ static void test_hostile_tags(void **state)
 	assert_int_equal(search(r, &q, &h), 1);
 	memset(&h, 0, sizeof(h));
 	heed_store_search_tags(r, "a.example", 10, NOW, collect_tag, &h);
-	assert_int_equal(h.n, 4);
+	assert_int_equal(h.n, 5);
 	memset(&h, 0, sizeof(h));
 	heed_store_search_sites(r, NULL, 10, NOW, collect_site, &h);
 	assert_int_equal(h.n, 1);
@@ -1870,6 +1882,174 @@ static void test_count_proven_at_its_cap(void **state)
 	heed_store_close(w);
 }
 
+/* Every score of heed_bm25 on db for match, against FTS5's bm25: the
+ * same double, bit for bit. Returns how many rows were compared. */
+static int rank_matches_bm25(sqlite3 *db, const char *match)
+{
+	sqlite3_stmt *st = NULL;
+	int rows = 0, rc;
+
+	assert_int_equal(
+	        sqlite3_prepare_v2(
+	                db,
+	                "SELECT bm25(search_fts, 10.0, 4.0, 6.0, 2.0), "
+	                "heed_bm25(search_fts, ?1, (SELECT block FROM "
+	                "search_fts_data WHERE id = 10), 0, 10.0, 4.0, 6.0, "
+	                "2.0) FROM search_fts WHERE search_fts MATCH ?1;",
+	                -1, &st, NULL),
+	        SQLITE_OK);
+	sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double want = sqlite3_column_double(st, 0);
+		double got = sqlite3_column_double(st, 1);
+		if (memcmp(&want, &got, sizeof(want)) != 0)
+			fail_msg("%s: bm25 %.17g, heed_bm25 %.17g", match, want,
+			         got);
+		rows++;
+	}
+	assert_int_equal(rc, SQLITE_DONE);
+	sqlite3_finalize(st);
+	return rows;
+}
+
+/* The scores of heed_bm25 on db for match ANDed with a tag's words,
+ * leaving the tag's phrase out, against bm25's for match alone, row by
+ * row: the same doubles. Returns how many rows were compared. */
+static int rank_with_tag_matches_bm25(sqlite3 *db, const char *match,
+                                      const char *tag)
+{
+	char *with = sqlite3_mprintf("(%s) AND tags : \"%w\"", match, tag);
+	sqlite3_stmt *st = NULL;
+	int rows = 0, rc;
+
+	assert_non_null(with);
+	assert_int_equal(
+	        sqlite3_prepare_v2(
+	                db,
+	                "SELECT a.k, b.k FROM (SELECT rowid AS r, "
+	                "heed_bm25(search_fts, ?2, (SELECT block FROM "
+	                "search_fts_data WHERE id = 10), 1, 10.0, 4.0, 6.0, "
+	                "2.0) AS k FROM search_fts WHERE search_fts MATCH ?2) "
+	                "b "
+	                "LEFT JOIN (SELECT rowid AS r, bm25(search_fts, 10.0, "
+	                "4.0, 6.0, 2.0) AS k FROM search_fts WHERE search_fts "
+	                "MATCH ?1) a ON a.r = b.r;",
+	                -1, &st, NULL),
+	        SQLITE_OK);
+	sqlite3_bind_text(st, 1, match, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, with, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double want = sqlite3_column_double(st, 0);
+		double got = sqlite3_column_double(st, 1);
+		assert_int_equal(sqlite3_column_type(st, 0), SQLITE_FLOAT);
+		if (memcmp(&want, &got, sizeof(want)) != 0)
+			fail_msg("%s, tag %s: bm25 %.17g, heed_bm25 %.17g",
+			         match, tag, want, got);
+		rows++;
+	}
+	assert_int_equal(rc, SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_free(with);
+	return rows;
+}
+
+/* heed_bm25, the rank of a relevance search (sqlite_search.c), is FTS5's
+ * bm25 with each phrase's document frequency kept between statements: it
+ * gives bm25's doubles for words, phrases, prefixes, columns and OR, the
+ * first time and from what it kept, and again after the index changed
+ * under the connection that kept them (the frequencies with it); and with
+ * a tag's words ANDed to the expression, left out of the score, the
+ * doubles of the expression alone. */
+static void test_rank_is_bm25(void **state)
+{
+	heed_store *w = open_writer();
+	sqlite3 *db = NULL;
+	int rows = 0, tagged = 0;
+
+	(void)state;
+	plan_store(w);
+	assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
+	for (int pass = 0; pass < 3; pass++) {
+		if (pass == 2)
+			for (int i = 0; i < 40; i++) {
+				char url[64];
+				snprintf(url, sizeof(url),
+				         "http://new.example/%d", i);
+				put(w, &(struct spec){url, "new.example",
+				                      "alba bora kapa kako",
+				                      "alba cira", NULL});
+			}
+		for (size_t m = 0; m < HEED_ARRAY_SIZE(agree_matches); m++) {
+			if (strcmp(agree_matches[m], "nothing") == 0)
+				continue;
+			rows += rank_matches_bm25(db, agree_matches[m]);
+			tagged += rank_with_tag_matches_bm25(
+			        db, agree_matches[m], plan_tags[m % 3]);
+		}
+	}
+	assert_true(rows > 1000);
+	assert_true(tagged > 300);
+	sqlite3_close(db);
+	heed_store_close(w);
+}
+
+/* The count that follows a relevance search on one connection is the
+ * count of its candidates when they were every match (sqlite_search.c,
+ * count_of_search): it is what a count reading the matches gives, for
+ * other filters and words than the search's, after the index changed
+ * and at a later time, when a page's limit has passed. */
+static void test_count_follows_search(void **state)
+{
+	static const char *const filters[][2] = {{NULL, NULL},
+	                                         {"owl", NULL},
+	                                         {NULL, "b.example"},
+	                                         {"owl", "b.example"}};
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+
+	(void)state;
+	for (int i = 0; i < 12; i++)
+		put_agg(w, i, agg_hosts[i % 3], i % 2 ? "[\"owl\"]" : NULL, 200,
+		        i == 5 ? "{\"meta_robots\":{\"unavailable_after\":"
+		                 "1800000100}}"
+		               : NULL);
+	r = open_reader();
+	for (size_t f = 0; f < HEED_ARRAY_SIZE(filters); f++) {
+		struct heed_search_query q = query("bird"), scan;
+		q.tag = filters[f][0];
+		q.host = filters[f][1];
+		scan = q;
+		scan.plan = HEED_SEARCH_PLAN_SCAN;
+		search(r, &q, &h);
+		assert_int_equal(count(r, &q), count(r, &scan));
+		assert_int_equal(count(r, &q), h.n);
+		/* Another search's count is not this one's. */
+		search(r, &q, &h);
+		q.tag = q.tag ? NULL : "owl";
+		scan = q;
+		scan.plan = HEED_SEARCH_PLAN_SCAN;
+		assert_int_equal(count(r, &q), count(r, &scan));
+	}
+	{
+		struct heed_search_query q = query("bird"), later;
+		search(r, &q, &h);
+		assert_int_equal(h.n, 12);
+		/* The index changes between the search and its count. */
+		put_agg(w, 50, agg_hosts[0], NULL, 200, NULL);
+		assert_int_equal(count(r, &q), 13);
+		/* A later time, past page 5's limit. */
+		search(r, &q, &h);
+		later = q;
+		later.now_s = 1800000200;
+		assert_int_equal(count(r, &later), 12);
+		assert_int_equal(count(r, &q), 13);
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 /* A store at version 6 of the area, holding pages, migrates to version
  * 7: each listed page's sort keys are copied beside it, and the searches
  * that read them score as those that read the pages. */
@@ -1917,6 +2097,8 @@ int main(void)
 	        cmocka_unit_test(test_sort_keys_follow_refetch),
 	        cmocka_unit_test(test_version_6_migrates),
 	        cmocka_unit_test(test_count_proven_at_its_cap),
+	        cmocka_unit_test(test_rank_is_bm25),
+	        cmocka_unit_test(test_count_follows_search),
 	};
 	/* The same searches on PostgreSQL; not the tests of older SQLite
 	 * versions of the area, whose stores are SQLite files, nor
