@@ -1424,6 +1424,5 @@ const struct heed_store_backend heed__pg_backend = {
                 "BEGIN; SELECT pg_advisory_xact_lock(" HEED_PG_LOCK_KEY
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .sql = &heed__pg_sql_ops,
-        .irc = &heed__pg_irc_ops,
         .search = &heed__pg_search_ops,
 };

@@ -254,6 +254,7 @@ const struct heed__sql_ops heed__pg_sql_ops = {
         .bind_text = pg_bind_text,
         .bind_int = pg_bind_int,
         .bind_bytes = pg_bind_bytes,
+        .bind_raw = pg_bind_bytes,
         .no_limit_is_null = true,
         .next = pg_next,
         .run = pg_run,

@@ -75,6 +75,11 @@ struct heed__sql_ops {
 	 * more makes the step or run fail with HEED_EINVAL. */
 	void (*bind_bytes)(struct heed__sql *q, int i, const char *p,
 	                   size_t len);
+	/* Binds len bytes of text as a peer sent it, perhaps not UTF-8:
+	 * TEXT on SQLite, which keeps any bytes and compares them as its
+	 * other text, BYTEA on PostgreSQL, whose text refuses invalid
+	 * UTF-8; NULL p: SQL NULL. */
+	void (*bind_raw)(struct heed__sql *q, int i, const char *p, size_t len);
 	/* The value a LIMIT takes for "no limit" is SQL NULL, not -1. */
 	bool no_limit_is_null;
 	/* Moves to the next row: HEED_OK with *row false at the end, or the
@@ -132,6 +137,12 @@ static inline void heed__sql_bytes(struct heed__sql *q, int i, const char *p,
                                    size_t len)
 {
 	q->ops->bind_bytes(q, i, p, len);
+}
+
+static inline void heed__sql_raw(struct heed__sql *q, int i, const char *p,
+                                 size_t len)
+{
+	q->ops->bind_raw(q, i, p, len);
 }
 
 /* Binds v, or SQL NULL when v is absent (an unknown date). */

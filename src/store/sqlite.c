@@ -453,5 +453,4 @@ const struct heed_store_backend heed__sqlite_backend = {
         .migrate_begin_sql = "BEGIN IMMEDIATE;",
         .sql = &heed__sqlite_sql_ops,
         .search = &heed__sqlite_search_ops,
-        .irc = &heed__sqlite_irc_ops,
 };

@@ -45,6 +45,16 @@ static void sqlite_bind_bytes(struct heed__sql *q, int i, const char *p,
 		sqlite3_bind_null(q->stmt, i);
 }
 
+static void sqlite_bind_raw(struct heed__sql *q, int i, const char *p,
+                            size_t len)
+{
+	if (p)
+		sqlite3_bind_text64(q->stmt, i, p, len, SQLITE_STATIC,
+		                    SQLITE_UTF8);
+	else
+		sqlite3_bind_null(q->stmt, i);
+}
+
 static heed_status sqlite_next(struct heed__sql *q, bool *row)
 {
 	int rc = sqlite3_step(q->stmt);
@@ -109,6 +119,7 @@ const struct heed__sql_ops heed__sqlite_sql_ops = {
         .bind_text = sqlite_bind_text,
         .bind_int = sqlite_bind_int,
         .bind_bytes = sqlite_bind_bytes,
+        .bind_raw = sqlite_bind_raw,
         .no_limit_is_null = false,
         .next = sqlite_next,
         .run = sqlite_run,

@@ -84,72 +84,43 @@ struct heed__search_ops {
 };
 
 /*
- * The IRC area's statements on one backend (include/heed/store_irc.h). The
- * front, src/store/irc.c, owns the writer: it groups the writes into
- * batch transactions and commits at the end of each visit; each write here
- * is one statement (or two) inside the open transaction.
+ * The IRC area's writes (src/store/irc.c), each one statement or two
+ * inside the transaction of the writer, src/store/irc_writer.c, which
+ * groups them into batches and replays a batch a lost connection took.
+ * The arguments are heed_store_irc_*'s; an id a write makes comes back in
+ * *id or *visit_id.
  */
-/* The finished visits of a published network (key $1), the last $2,
- * oldest first: users is LUSERS' visible plus invisible users. Written
- * once for both engines; KEY and LIMIT are their parameter markers. */
-#define HEED__IRC_VISITS_SQL(KEY, LIMIT)                                      \
-	"SELECT started_at, ended_at, status, users + coalesce(invisible, "   \
-	"0), "                                                                \
-	"servers_listed, channels_listed FROM (SELECT v.* FROM irc_visits v " \
-	"JOIN irc_networks n ON n.id = v.network_id WHERE n.key = " KEY       \
-	" AND n.verdict NOT IN ('deny', 'invalid') AND v.ended_at IS NOT "    \
-	"NULL AND v.status <> 'running' ORDER BY v.id DESC LIMIT " LIMIT      \
-	") w ORDER BY id;"
-
-struct heed__irc_ops {
-	heed_status (*network)(heed_store *store, const char *key,
-	                       int64_t now_s, int64_t *id,
-	                       int64_t *next_visit_s);
-	heed_status (*visit_begin)(heed_store *store, int64_t network_id,
-	                           const char *host, int port, bool tls,
-	                           int64_t started_s, int64_t *visit_id);
-	heed_status (*visit_server)(heed_store *store, int64_t visit_id,
-	                            const char *server_name,
-	                            const char *server_version,
-	                            const char *network_name);
-	heed_status (*visit_lusers)(heed_store *store, int64_t visit_id,
-	                            const struct heed_irc_lusers *l);
-	heed_status (*preference)(heed_store *store, int64_t network_id,
-	                          int64_t visit_id, const char *server_name,
-	                          const char *raw_value,
-	                          const struct heed_irc_crawler_pref *p,
-	                          int64_t seen_s);
-	heed_status (*server)(heed_store *store, int64_t network_id,
-	                      int64_t visit_id, const char *name,
-	                      const char *hub, int hops,
-	                      const char *description, int64_t seen_s);
-	heed_status (*channel)(heed_store *store, int64_t network_id,
-	                       int64_t visit_id, const char *name,
-	                       int64_t users, const char *topic,
-	                       size_t topic_len, int64_t seen_s);
-	heed_status (*visit_end)(heed_store *store, int64_t network_id,
-	                         int64_t visit_id, heed_irc_visit_status status,
-	                         const char *reason,
-	                         const struct heed_irc_crawler_pref *pref,
-	                         int64_t ended_s, int64_t next_visit_s);
-	heed_status (*sts_set)(heed_store *store, const char *host, int port,
-	                       int64_t expires_s);
-	heed_status (*sts_get)(heed_store *store, const char *host,
-	                       int64_t now_s, int *port);
-	heed_status (*next_visit)(heed_store *store, const char *key,
-	                          int64_t *next_visit_s);
-	heed_status (*reset)(heed_store *store, const char *key,
-	                     int64_t *next_visit_s);
-	heed_status (*each_network)(heed_store *store,
-	                            heed_store_irc_network_fn *fn, void *ud);
-	heed_status (*each_channel)(heed_store *store, const char *network_key,
-	                            heed_store_irc_channel_fn *fn, void *ud);
-	heed_status (*each_server)(heed_store *store, const char *network_key,
-	                           heed_store_irc_server_fn *fn, void *ud);
-	heed_status (*each_visit)(heed_store *store, const char *network_key,
-	                          int limit, heed_store_irc_visit_fn *fn,
-	                          void *ud);
-};
+heed_status heed__irc_network(heed_store *store, const char *key, int64_t now_s,
+                              int64_t *id, int64_t *next_visit_s);
+heed_status heed__irc_visit_begin(heed_store *store, int64_t network_id,
+                                  const char *host, int port, bool tls,
+                                  int64_t started_s, int64_t *visit_id);
+heed_status heed__irc_visit_server(heed_store *store, int64_t visit_id,
+                                   const char *server_name,
+                                   const char *server_version,
+                                   const char *network_name);
+heed_status heed__irc_visit_lusers(heed_store *store, int64_t visit_id,
+                                   const struct heed_irc_lusers *l);
+heed_status heed__irc_preference(heed_store *store, int64_t network_id,
+                                 int64_t visit_id, const char *server_name,
+                                 const char *raw_value,
+                                 const struct heed_irc_crawler_pref *p,
+                                 int64_t seen_s);
+heed_status heed__irc_server(heed_store *store, int64_t network_id,
+                             int64_t visit_id, const char *name,
+                             const char *hub, int hops, const char *description,
+                             int64_t seen_s);
+heed_status heed__irc_channel(heed_store *store, int64_t network_id,
+                              int64_t visit_id, const char *name, int64_t users,
+                              const char *topic, size_t topic_len,
+                              int64_t seen_s);
+heed_status heed__irc_visit_end(heed_store *store, int64_t network_id,
+                                int64_t visit_id, heed_irc_visit_status status,
+                                const char *reason,
+                                const struct heed_irc_crawler_pref *pref,
+                                int64_t ended_s, int64_t next_visit_s);
+heed_status heed__irc_sts_set(heed_store *store, const char *host, int port,
+                              int64_t expires_s);
 
 struct heed_store_backend {
 	const char *name;
@@ -207,7 +178,6 @@ struct heed_store_backend {
 	const struct heed__sql_ops *sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__search_ops *search;
-	const struct heed__irc_ops *irc;
 };
 
 struct heed_store {
@@ -248,8 +218,6 @@ int64_t heed__search_key_from_sql(heed_search_sort sort, int64_t k);
 struct heed_search_bucket heed__search_bucket(bool per_day, int64_t b,
                                               int64_t pages);
 extern const struct heed__search_ops heed__pg_search_ops;
-extern const struct heed__irc_ops heed__sqlite_irc_ops;
-extern const struct heed__irc_ops heed__pg_irc_ops;
 
 /*
  * An area not ported to the store's backend yet: records "the PostgreSQL
@@ -263,7 +231,7 @@ extern const struct heed__irc_ops heed__pg_irc_ops;
 heed_status heed__store_not_ported(heed_store *store, const char *area);
 
 /* The ops table of the store's backend for an area (a member of struct
- * heed_store_backend: frontier, irc), or NULL with HEED_ENOTSUP's message
+ * heed_store_backend: search), or NULL with HEED_ENOTSUP's message
  * recorded. */
 #define heed__store_ops(store, area)      \
 	((store)->backend->area           \
@@ -281,10 +249,6 @@ heed_status heed__store_not_ported(heed_store *store, const char *area);
 		return o_->fn(store, __VA_ARGS__);    \
 	} while (0)
 
-/* Whether a visit that ended with status read the network's CRAWLER
- * token, so the network's verdict and cooldown follow it (both backends'
- * irc visit_end). */
-bool heed__irc_visit_read_token(heed_irc_visit_status status);
 #define HEED_STORE_SQLITE_ONLY(store, area)                         \
 	do {                                                        \
 		if ((store)->backend != &heed__sqlite_backend)      \
@@ -350,6 +314,7 @@ extern const struct heed_store_area heed__store_core_area;
 extern const struct heed_store_area heed__pg_frontier_area;
 extern const struct heed_store_area heed__pg_sites_area;
 extern const struct heed_store_area heed__pg_arrangements_area;
+/* Written once (src/store/irc.c, which defines both engines' areas). */
 extern const struct heed_store_area heed__pg_irc_area;
 extern const struct heed_store_area heed__pg_pages_area;
 /* The PostgreSQL backend's search area (src/store/pg_search.c). */

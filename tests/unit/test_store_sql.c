@@ -3,10 +3,10 @@
  * run on (src/store/sql-int.h), on SQLite and, as unit.store_sql_pg, on
  * PostgreSQL: markers left out, repeated or out of order and a '?' inside
  * a quoted string mean the same on both engines, NULLs and "no limit"
- * bind alike, bytes come back exactly, a write says how many rows it
- * changed, one row or none,
- * a row callback may run the same statement again, and a marker beyond
- * the interface's range is refused on both.
+ * bind alike, bytes come back exactly (a peer's text too), a write says how
+ * many rows it changed, one row or none, a row callback may run the same
+ * statement again, and a marker beyond the interface's range is refused on
+ * both.
  */
 #include "pg_test.h"
 
@@ -231,6 +231,71 @@ static void test_bytes(void **state)
 	heed_store_close(s);
 }
 
+struct raw_rows {
+	int n;
+	char got[3][8];
+	size_t len[3];
+	int64_t plain[3];
+};
+
+static int read_raw(struct heed__sql *q, void *ctx)
+{
+	struct raw_rows *r = ctx;
+	bool oom = false;
+	char *got = heed__sql_col_bytes(q, 0, &r->len[r->n], &oom);
+
+	assert_false(oom);
+	assert_non_null(got);
+	assert_true(r->len[r->n] < sizeof(r->got[0]));
+	memcpy(r->got[r->n], got, r->len[r->n] + 1);
+	r->plain[r->n++] = heed__sql_col_int(q, 1, -1);
+	heed__free(q->store->alloc, got);
+	return 0;
+}
+
+/* Text a peer sent, invalid UTF-8 and a NUL included, goes in as its
+ * len bytes and comes back exactly, ordered by bytes and equal to the
+ * same text written in the statement, on both engines. */
+static void test_raw_text(void **state)
+{
+	static const char *const table[] = {
+	        [HEED__SQL_SQLITE] = "CREATE TABLE r (t TEXT);",
+	        [HEED__SQL_PG] = "CREATE TABLE r (t BYTEA);",
+	};
+	static const char *const said[] = {"plain", "b\xff\0x", "B"};
+	static const size_t len[] = {5, 4, 1};
+	heed_store *s = heed_test_store_fresh();
+	struct raw_rows r = {0};
+	struct heed__sql q;
+
+	(void)state;
+	assert_int_equal(s->backend->exec(s, table[heed__sql_dialect(s)]),
+	                 HEED_OK);
+	assert_int_equal(heed_store_begin(s), HEED_OK);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(said); i++) {
+		assert_int_equal(
+		        heed__sql_prepare(s, &q, "INSERT INTO r VALUES (?1);"),
+		        HEED_OK);
+		heed__sql_raw(&q, 1, said[i], len[i]);
+		assert_int_equal(heed__sql_run(&q, NULL), HEED_OK);
+	}
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(heed__sql_prepare(s, &q,
+	                                   "SELECT t, CASE WHEN t = 'plain' "
+	                                   "THEN 1 ELSE 0 END FROM r "
+	                                   "ORDER BY t;"),
+	                 HEED_OK);
+	assert_int_equal(heed__sql_each(&q, read_raw, &r), HEED_OK);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.got[0], "B");
+	assert_int_equal(r.len[1], 4);
+	assert_memory_equal(r.got[1], "b\xff\0x", 5);
+	assert_string_equal(r.got[2], "plain");
+	assert_int_equal(r.plain[0] + r.plain[1], 0);
+	assert_int_equal(r.plain[2], 1);
+	heed_store_close(s);
+}
+
 static void test_marker_out_of_range(void **state)
 {
 	heed_store *s = store_with_rows();
@@ -269,6 +334,7 @@ int main(void)
 	        cmocka_unit_test(test_run_changes),
 	        cmocka_unit_test(test_nested),
 	        cmocka_unit_test(test_bytes),
+	        cmocka_unit_test(test_raw_text),
 	        cmocka_unit_test(test_marker_out_of_range),
 	        cmocka_unit_test(test_failure_is_reported),
 	};
