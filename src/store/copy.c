@@ -4,7 +4,7 @@
  * The copy is generic over a table of the tables heed keeps, their
  * columns and a letter per column saying how its values travel, because
  * the two backends spell a few types differently: the column names are
- * the same on both (src/store/sqlite_<area>.c, pg_<area>.c). A table is
+ * the same on both (each area's two migrations, src/store/<area>.c). A table is
  * read in key order through a reader of its backend and written through a
  * writer of the other, one transaction per table on the destination.
  * Every SQL text here is made of the constant names below, never of data.

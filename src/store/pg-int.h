@@ -1,6 +1,7 @@
 /*
- * PostgreSQL backend internals shared by src/store/pg.c and the area files
- * src/store/pg_<area>.c: the connection and small libpq helpers.
+ * PostgreSQL backend internals shared by src/store/pg.c, pg_sql.c (the
+ * statement interface) and pg_search.c: the connection and small libpq
+ * helpers.
  *
  * Every value goes to the server as text through PQexecParams, so no SQL is
  * ever built from data, and every result is read whole before the caller's

@@ -4,11 +4,12 @@
  * A backend fills in struct heed_store_backend. Each area of the schema
  * (sites, pages, irc...) is a list of migrations, applied in order on open
  * and recorded in the table heed_schema(area, version), so areas grow
- * independently. An area written once for every engine keeps its
- * migrations, SQL and row mapping in src/store/<area>.c over the
- * statement interface of src/store/sql-int.h; the others keep them per
- * engine in src/store/sqlite_<area>.c and pg_<area>.c. Its public
- * functions are in include/heed/store_<area>.h.
+ * independently. An area keeps its migrations, SQL and row mapping in
+ * src/store/<area>.c, written once for every engine over the statement
+ * interface of src/store/sql-int.h; only the search area, whose full-text
+ * indexes the engines build differently, has a file per engine
+ * (sqlite_search.c, pg_search.c) behind struct heed__search_ops. Its
+ * public functions are in include/heed/store_<area>.h.
  */
 #ifndef HEED_STORE_INT_H
 #define HEED_STORE_INT_H
@@ -220,40 +221,12 @@ struct heed_search_bucket heed__search_bucket(bool per_day, int64_t b,
 extern const struct heed__search_ops heed__pg_search_ops;
 
 /*
- * An area not ported to the store's backend yet: records "the PostgreSQL
- * store does not have the AREA area yet" ("this area" for a NULL area)
- * in the store's messages and
- * returns HEED_ENOTSUP. HEED_STORE_SQLITE_ONLY(store, area) returns that
- * from a function of an area only SQLite has (none today: each new area
- * may start on SQLite alone); it is the first line of each public
- * function of such an area.
+ * An area the store's backend lacks (the search area's ops are per
+ * backend; SQLite's statements on a store of another backend): records
+ * "the PostgreSQL store does not have the AREA area yet" ("this area" for
+ * a NULL area) in the store's messages and returns HEED_ENOTSUP.
  */
 heed_status heed__store_not_ported(heed_store *store, const char *area);
-
-/* The ops table of the store's backend for an area (a member of struct
- * heed_store_backend: search), or NULL with HEED_ENOTSUP's message
- * recorded. */
-#define heed__store_ops(store, area)      \
-	((store)->backend->area           \
-	         ? (store)->backend->area \
-	         : (heed__store_not_ported(store, #area), NULL))
-
-/* A public function's whole body: returns the backend's fn of the area
- * called with the store and the arguments after fn, or HEED_ENOTSUP. */
-#define HEED_STORE_CALL(store, area, fn, ...)         \
-	do {                                          \
-		const struct heed__##area##_ops *o_ = \
-		        heed__store_ops(store, area); \
-		if (!o_)                              \
-			return HEED_ENOTSUP;          \
-		return o_->fn(store, __VA_ARGS__);    \
-	} while (0)
-
-#define HEED_STORE_SQLITE_ONLY(store, area)                         \
-	do {                                                        \
-		if ((store)->backend != &heed__sqlite_backend)      \
-			return heed__store_not_ported(store, area); \
-	} while (0)
 
 /* Whether location names a PostgreSQL database ("postgresql://...",
  * "postgres://..."). */
@@ -285,8 +258,8 @@ void heed__store_unlock(heed_store *store);
 heed_status heed__store_busy(const heed_store *store, struct heed_diag *diag,
                              long holder);
 
-/* The areas, each defined in its src/store/sqlite_<area>.c or, written
- * once, src/store/<area>.c. */
+/* The SQLite backend's areas, each defined in its src/store/<area>.c
+ * (search: sqlite_search.c). */
 /* Sites, hosts and ACAP references (src/store/sites.c, which defines both
  * engines' sites areas). */
 extern const struct heed_store_area heed__store_sites_area;
@@ -310,7 +283,8 @@ extern const struct heed_store_area *const heed__store_areas[];
 extern const int heed__store_area_count;
 /* The core area (heed_meta), the same SQL on every backend. */
 extern const struct heed_store_area heed__store_core_area;
-/* The PostgreSQL backend's areas (src/store/pg_<area>.c). */
+/* The PostgreSQL backend's areas, beside SQLite's in src/store/<area>.c
+ * (search: pg_search.c). */
 extern const struct heed_store_area heed__pg_frontier_area;
 extern const struct heed_store_area heed__pg_sites_area;
 extern const struct heed_store_area heed__pg_arrangements_area;
