@@ -244,8 +244,7 @@ heed_status heed_store_arrangement_each(heed_store *store,
 
 	if (count)
 		*count = 0;
-	if (heed__sql_prepare(store, &q, sql[heed__sql_dialect(store)]) !=
-	    HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	rc = heed__sql_each(&q, call_arrangement, &c);
 	if (count)

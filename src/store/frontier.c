@@ -236,12 +236,6 @@ heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
 	                   NULL, id, (int64_t)state, outcome, NULL);
 }
 
-static int read_int(struct heed__sql *q, void *ctx)
-{
-	*(int64_t *)ctx = heed__sql_col_int(q, 0, 0);
-	return 1;
-}
-
 heed_status heed_store_frontier_retry(heed_store *store, int64_t id, int *tries)
 {
 	struct heed__sql q;
@@ -259,7 +253,7 @@ heed_status heed_store_frontier_retry(heed_store *store, int64_t id, int *tries)
 		return HEED_ESTORE;
 	heed__sql_int(&q, 1, id);
 	heed__sql_int(&q, 2, HEED_FRONTIER_QUEUED);
-	rc = heed__sql_one(&q, read_int, &n);
+	rc = heed__sql_one(&q, heed__sql_read_int, &n);
 	if (rc == HEED_OK && tries)
 		*tries = (int)n;
 	return rc;
@@ -348,8 +342,7 @@ heed_status heed_store_frontier_hosts(heed_store *store,
 	struct host_call c = {fn, ud};
 	struct heed__sql q;
 
-	if (heed__sql_prepare(store, &q, sql[heed__sql_dialect(store)]) !=
-	    HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_int(&q, 1, HEED_FRONTIER_QUEUED);
 	heed__sql_int(&q, 2, HEED_FRONTIER_DONE);
@@ -400,7 +393,7 @@ heed_status heed_store_run_begin(heed_store *store, const char *mode,
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, mode);
 	heed__sql_int(&q, 2, started_at);
-	return heed__sql_one(&q, read_int, id);
+	return heed__sql_one(&q, heed__sql_read_int, id);
 }
 
 #define RUN_SELECT                                                      \
@@ -531,7 +524,7 @@ heed_status heed_store_crawl_lease_get(heed_store *store, int64_t *until_ms)
 	                      "SELECT value FROM heed_meta "
 	                      "WHERE key = 'crawl.lease_until_ms';") != HEED_OK)
 		return HEED_ESTORE;
-	rc = heed__sql_one(&q, read_int, until_ms);
+	rc = heed__sql_one(&q, heed__sql_read_int, until_ms);
 	return rc == HEED_ENOTFOUND ? HEED_OK : rc;
 }
 

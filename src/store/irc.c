@@ -120,13 +120,6 @@ static void bind_count(struct heed__sql *q, int i, int64_t v)
 	heed__sql_opt(q, i, v < 0 ? -1 : v, -1);
 }
 
-/* Reads column 0 of the row into the caller's int64_t (ctx). */
-static int read_int(struct heed__sql *q, void *ctx)
-{
-	*(int64_t *)ctx = heed__sql_col_int(q, 0, 0);
-	return 0;
-}
-
 /* ---- Writing (inside the writer's transaction) -------------------------- */
 
 static int read_network(struct heed__sql *q, void *ctx)
@@ -189,7 +182,7 @@ heed_status heed__irc_visit_begin(heed_store *store, int64_t network_id,
 	heed__sql_int(&q, 3, port);
 	heed__sql_int(&q, 4, tls);
 	heed__sql_int(&q, 5, started_s);
-	rc = heed__sql_one(&q, read_int, visit_id);
+	rc = heed__sql_one(&q, heed__sql_read_int, visit_id);
 	return rc == HEED_ENOTFOUND ? HEED_ESTORE : rc;
 }
 
@@ -409,7 +402,7 @@ heed_status heed__irc_sts_set(heed_store *store, const char *host, int port,
  * as it was when there is no row. */
 static heed_status one_int(struct heed__sql *q, int64_t *v)
 {
-	heed_status rc = heed__sql_one(q, read_int, v);
+	heed_status rc = heed__sql_one(q, heed__sql_read_int, v);
 
 	return rc == HEED_ENOTFOUND ? HEED_OK : rc;
 }
@@ -471,8 +464,7 @@ heed_status heed_store_irc_reset(heed_store *store, const char *key,
 
 	if (next_visit_s)
 		*next_visit_s = 0;
-	if (heed__sql_prepare(store, &q, sql[heed__sql_dialect(store)]) !=
-	    HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, key);
 	heed__sql_text(&q, 2, VERDICT(NONE));
@@ -590,8 +582,7 @@ heed_status heed_store_irc_each_network(heed_store *store,
 	struct irc_call c = {.network = fn, .ud = ud};
 	struct heed__sql q;
 
-	if (heed__sql_prepare(store, &q, sql[heed__sql_dialect(store)]) !=
-	    HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	return each_row(&q, network_row, &c);
 }

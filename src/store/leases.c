@@ -156,14 +156,6 @@ static int lease_row(struct heed__sql *q, void *ctx)
 	return c->fn(c->ud, &l);
 }
 
-/* Prepares the statement for the store's engine from a pair, one text
- * per dialect. */
-static heed_status prepare_pair(heed_store *store, struct heed__sql *q,
-                                const char *const sql[2])
-{
-	return heed__sql_prepare(store, q, sql[heed__sql_dialect(store)]);
-}
-
 static heed_status ensure_rows(heed_store *store, const char *site,
                                int64_t delay_ms, int64_t due_ms)
 {
@@ -193,7 +185,7 @@ static heed_status ensure_rows(heed_store *store, const char *site,
 	};
 	struct heed__sql q;
 
-	if (prepare_pair(store, &q, sql) != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	heed__sql_int(&q, 2, delay_ms);
@@ -240,7 +232,7 @@ static heed_status claim_rows(heed_store *store, const char *holder,
 	struct each_ctx c = {true, now_ms, fn, ud};
 	struct heed__sql q;
 
-	if (prepare_pair(store, &q, sql) != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, holder);
 	heed__sql_int(&q, 2, now_ms);
@@ -410,7 +402,7 @@ static heed_status address_take_rows(heed_store *store, const char *address,
 	int64_t changed = 0;
 	heed_status rc;
 
-	if (prepare_pair(store, &q, sql) != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, address);
 	heed__sql_int(&q, 2, gap_ms);
@@ -454,7 +446,7 @@ static heed_status renew_all_rows(heed_store *store, const char *holder,
 	struct each_ctx c = {false, 0, fn, ud};
 	struct heed__sql q;
 
-	if (prepare_pair(store, &q, sql) != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, holder);
 	heed__sql_int(&q, 2, now_ms);
@@ -474,12 +466,6 @@ static heed_status worker_write(heed_store *store, const char *sql,
 	heed__sql_text(&q, 1, holder);
 	heed__sql_int(&q, 2, a);
 	return heed__sql_run(&q, NULL);
-}
-
-static int read_live(struct heed__sql *q, void *ctx)
-{
-	*(int64_t *)ctx = heed__sql_col_int(q, 0, 0);
-	return 1;
 }
 
 /* The beat on SQLite: three statements, each atomic on its own (one
@@ -509,7 +495,7 @@ static heed_status sqlite_beat(heed_store *store, const char *holder,
 	                      "WHERE alive_until > ?1;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_int(&q, 1, now_ms);
-	return heed__sql_one(&q, read_live, live);
+	return heed__sql_one(&q, heed__sql_read_int, live);
 }
 
 /* The beat on PostgreSQL: one statement, one round trip. Its SELECT sees
@@ -536,7 +522,7 @@ static heed_status pg_beat(heed_store *store, const char *holder,
 	heed__sql_int(&q, 2, now_ms);
 	heed__sql_int(&q, 3, now_ms + ttl_ms);
 	heed__sql_int(&q, 4, now_ms - LEASE_WORKER_GONE_MS);
-	return heed__sql_one(&q, read_live, live);
+	return heed__sql_one(&q, heed__sql_read_int, live);
 }
 
 static heed_status worker_beat_rows(heed_store *store, const char *holder,
@@ -579,7 +565,7 @@ static heed_status hold_rows(heed_store *store, const char *holder,
 	struct each_ctx c = {false, 0, fn, ud};
 	struct heed__sql q;
 
-	if (prepare_pair(store, &q, sql) != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, holder);
 	heed__sql_text(&q, 2, sites_json);
@@ -626,7 +612,7 @@ static heed_status origins_rows(heed_store *store, const char *site,
 	struct origin_ctx c = {fn, ud};
 	struct heed__sql q;
 
-	if (prepare_pair(store, &q, sql) != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	return heed__sql_each(&q, origin_row, &c);

@@ -333,12 +333,6 @@ heed_status heed_store_pages_stats(heed_store *store, heed_store_count_fn *fn,
 	return heed__sql_each(&q, call_count, &c);
 }
 
-static int read_count(struct heed__sql *q, void *ctx)
-{
-	*(int64_t *)ctx = heed__sql_col_int(q, 0, 0);
-	return 1;
-}
-
 heed_status heed_store_pages_count(heed_store *store, const char *host,
                                    int64_t *count)
 {
@@ -351,5 +345,5 @@ heed_status heed_store_pages_count(heed_store *store, const char *host,
 	                           : "SELECT count(*) FROM pages;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, host);
-	return heed__sql_one(&q, read_count, count);
+	return heed__sql_one(&q, heed__sql_read_int, count);
 }

@@ -587,8 +587,7 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 
 	if (!site)
 		return HEED_OK;
-	if (heed__sql_prepare(store, &q, sql[heed__sql_dialect(store)]) !=
-	    HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	rc = heed__sql_each(&q, call_ref, &c);

@@ -123,6 +123,15 @@ heed__sql_prepare(heed_store *store, struct heed__sql *q, const char *sql)
 	return q->ops->prepare(q, sql);
 }
 
+/* Prepares the store's engine's text of a statement the engines truly
+ * write differently, sql indexed by enum heed__sql_dialect. */
+static inline heed_status heed__sql_prepare_dialect(heed_store *store,
+                                                    struct heed__sql *q,
+                                                    const char *const sql[2])
+{
+	return heed__sql_prepare(store, q, sql[heed__sql_dialect(store)]);
+}
+
 static inline void heed__sql_text(struct heed__sql *q, int i, const char *s)
 {
 	q->ops->bind_text(q, i, s);
@@ -204,6 +213,11 @@ heed_status heed__sql_each(struct heed__sql *q,
  * HEED_ENOTFOUND (fn not called) when there is none. */
 heed_status heed__sql_one(struct heed__sql *q,
                           int (*fn)(struct heed__sql *q, void *ctx), void *ctx);
+
+/* A row callback for heed__sql_one and heed__sql_each: column 0 of the
+ * row into the caller's int64_t (ctx), 0 for SQL NULL; stops at the
+ * first row. For counts, ids and single dates. */
+int heed__sql_read_int(struct heed__sql *q, void *ctx);
 
 /* The 16 columns of a pages row (url ... record, in the order of
  * docs/storage.md's table, without id) from column first on, borrowed

@@ -1,7 +1,8 @@
 /*
  * The backend-neutral loops over a statement (src/store/sql-int.h): run,
- * every row, the one row. Each releases the statement whatever happens,
- * so an area never leaks one on an error path.
+ * every row, the one row, and the row callback that reads one integer. Each
+ * releases the statement whatever happens, so an area never leaks one on an
+ * error path.
  */
 #include "store/sql-int.h"
 
@@ -38,4 +39,10 @@ heed_status heed__sql_one(struct heed__sql *q,
 		rc = HEED_ENOTFOUND;
 	q->ops->release(q);
 	return rc;
+}
+
+int heed__sql_read_int(struct heed__sql *q, void *ctx)
+{
+	*(int64_t *)ctx = heed__sql_col_int(q, 0, 0);
+	return 1;
 }
