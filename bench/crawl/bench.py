@@ -140,6 +140,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import accesslog  # noqa: E402
 import peers  # noqa: E402
+import walframes  # noqa: E402
 
 
 def address(i):
@@ -515,6 +516,19 @@ def high_water_kb(pid):
     return 0
 
 
+def written_bytes(pid):
+    """The bytes a live process has written with write(2) and its kin
+    (files and sockets: its wchar; 0 once it is gone)."""
+    try:
+        with open("/proc/%d/io" % pid) as f:
+            for line in f:
+                if line.startswith("wchar:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def run_bounded(argv, timeout, log_path):
     """Runs argv in its own process group, at most timeout seconds (then
     SIGTERM, 5 s later SIGKILL to the whole group), its output to log_path
@@ -556,6 +570,9 @@ def run_many(argvs, timeout, log_paths, tick=None, kill_at=None):
         deadline = t0 + timeout
         timed_out = set()  # the programs still running at the timeout
         peak_kb = [0] * len(procs)
+        # The last count seen of each process of each tree: a process's
+        # count is gone with it, so the sum misses at most its last 20 ms.
+        wrote = [{} for _ in procs]
         while True:
             for n, proc in enumerate(procs):
                 if n in done:
@@ -564,8 +581,11 @@ def run_many(argvs, timeout, log_paths, tick=None, kill_at=None):
                 if pid:
                     done[n] = (status, ru, time.monotonic() - t0)
                     continue
-                peak_kb[n] = max([peak_kb[n]] + [high_water_kb(p) for p in
-                                                 tree_pids(proc.pid)])
+                tree = tree_pids(proc.pid)
+                peak_kb[n] = max([peak_kb[n]] + [high_water_kb(p)
+                                                 for p in tree])
+                for p in tree:
+                    wrote[n][p] = max(wrote[n].get(p, 0), written_bytes(p))
             if tick:
                 tick()
             if (kill_at and kill_at[0] not in done and
@@ -603,6 +623,8 @@ def run_many(argvs, timeout, log_paths, tick=None, kill_at=None):
                         "cpu_s": round(ru.ru_utime + ru.ru_stime, 2),
                         "peak_rss_mb": round(peak_kb[n] / 1024, 1),
                         "ru_maxrss_mb": round(ru.ru_maxrss / 1024, 1),
+                        "written_mb": round(sum(wrote[n].values()) / 2**20,
+                                            1),
                         "exit": os.waitstatus_to_exitcode(status),
                         "timed_out": n in timed_out})
     return results
@@ -1015,6 +1037,8 @@ def run_peer(peer, a, base, site, say):
             store = os.path.join(run, "heed.db")
             before = prefill(a, store)
             argv = heed_argv(a, store, dns, web.seeds_file)
+            if a.wal_frames:
+                pin = walframes.Pin(store, a.timeout)
         elif peer == "wget2":
             argv = peers.wget2_argv(web.seeds_file, run,
                                     a.concurrency or 5, a.wget2_wait)
@@ -1038,8 +1062,12 @@ def run_peer(peer, a, base, site, say):
                     "heed" and os.environ.get("HEED_BENCH_LOG") else out)
     finally:
         web.stop()
+        if peer == "heed" and a.wal_frames:
+            wal = pin.finish()
     r = {"peer": peer, "command": command, "resolver_sandbox": sandboxed,
          **proc}
+    if peer == "heed" and a.wal_frames and wal:
+        r["wal_frames"] = wal
     if peer == "heed" and "store" not in r:
         r.update(heed_figures(store, before))
     if peer == "scrapy":
@@ -1057,6 +1085,9 @@ def run_peer(peer, a, base, site, say):
     r["pages_per_s"] = round(r["pages_stored"] / max(r["wall_s"], 1e-9), 1)
     r["cpu_s_per_1000_pages"] = round(
         1000 * r["cpu_s"] / max(r["pages_stored"], 1), 3)
+    if "written_mb" in r:
+        r["written_kb_per_page"] = round(
+            1024 * r["written_mb"] / max(r["pages_stored"], 1), 1)
     if "store" in r:
         pg_rates(r)
     elif os.path.exists(out):
@@ -1339,6 +1370,22 @@ def report(web, r, say):
     say("  wall %.1f s, pages/s %.0f, cpu %.2f s, cpu per 1000 pages %.2f s,"
         " peak RSS %.1f MB" % (r["wall_s"], r["pages_per_s"], r["cpu_s"],
                                r["cpu_s_per_1000_pages"], r["peak_rss_mb"]))
+    if "written_kb_per_page" in r:
+        say("  written by the crawler (files and sockets): %.1f MB, %.1f KB "
+            "a page stored" % (r["written_mb"], r["written_kb_per_page"]))
+    if "wal_frames" in r:
+        w = r["wal_frames"]
+        # store_rows counts what this crawl added; pages_before, the
+        # pages of the store when the pin took hold.
+        n = max(r["store_rows"] + r.get("store_rows_before", 0) -
+                w["pages_before"], 1)
+        say("  SQLite WAL after the first %d pages: %d frames in %d commits,"
+            " %.2f frames (%.1f KB) a page stored; by table or index, "
+            "frames a page:" % (w["pages_before"], w["frames"], w["commits"],
+                                w["frames"] / n, w["frames"] * 4.0 / n))
+        for name, count in w["owners"][:16]:
+            say("    %-28s %6.2f  (%4.1f %%)" % (
+                name, count / n, 100.0 * count / max(w["frames"], 1)))
     say("  same-site gaps (site = %s): %d gaps, %d under 1.000 s (%d under "
         "0.990 s) at %d of %d sites; shortest %s, median %s" % (
             "Host" if web == "shared" else "server address", g["gaps"],
@@ -1489,6 +1536,11 @@ def main():
                     help="heed only, SQLite: crawl into a copy of this "
                     "store (e.g. bench/serve's generated records), to "
                     "measure the cost beside what a store already holds")
+    ap.add_argument("--wal-frames", action="store_true",
+                    help="heed only, SQLite: keep the crawl's whole WAL "
+                    "(a reader holds it) and say which table or index "
+                    "each frame wrote (bench/crawl/walframes.py); its "
+                    "CPU figures are not the crawl's usual ones")
     ap.add_argument("--recrawl", action="store_true",
                     help="heed only: per-site web, full crawl, unchanged "
                     "full and incremental recrawls, then 5 %% changed + "
@@ -1509,6 +1561,9 @@ def main():
         ap.error("--workers and --store-pg run heed only, without --recrawl")
     if a.kill_worker_at and a.workers < 2:
         ap.error("--kill-worker-at needs --workers 2 or more")
+    if a.wal_frames and (chosen != ["heed"] or a.recrawl or a.workers or
+                         a.store_pg):
+        ap.error("--wal-frames runs one heed crawl on SQLite")
     if a.workers < 0 or (a.workers and a.store_pg):
         ap.error("--workers N needs N >= 1 and implies a PostgreSQL store "
                  "(no --store-pg)")
