@@ -269,6 +269,16 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 	if (read_only &&
 	    sqlite_exec(store, "PRAGMA mmap_size=2147418112;") != HEED_OK)
 		return heed__store_fail(store, diag, "setting up the store");
+	/* A write inside a batch that fires a trigger or may stop halfway
+	 * keeps the pages it changes in a statement journal, so that it
+	 * alone can be undone; past 64 KiB SQLite moves that journal to a
+	 * file in /var/tmp. Each page a crawl stores wrote as much there as
+	 * to the WAL (bench/crawl --wal-frames and its write figure: 80 KB a
+	 * page, 40 without). In memory it lives for one statement. A writer
+	 * only: heed serve's sorts over a large store may still spill. */
+	if (!read_only &&
+	    sqlite_exec(store, "PRAGMA temp_store=MEMORY;") != HEED_OK)
+		return heed__store_fail(store, diag, "setting up the store");
 	return HEED_OK;
 }
 
