@@ -52,12 +52,15 @@
 #include "heed/store_visits.h"
 
 /* Writes per batch, and the longest a batch stays open. Time is the bound
- * that matters for a kill (what the last batch held is fetched again);
- * the count only caps a batch's size. Each commit rewrites the indexes'
- * inner pages, so at 2,000 pages a second (three or four writes each)
- * 256 writes a batch cost 15 % of the crawl's CPU in commits. */
-#define CRAWL_BATCH_WRITES 4096
-#define CRAWL_BATCH_MS     250
+ * that matters for a kill (what the last batch held is fetched again):
+ * under the smallest delay between two requests to a site (1 s), a batch
+ * holds at most one answer of each site. The count only caps a batch's
+ * size. A commit writes every page it changed whole, and a crawl of many
+ * sites changes a page of each site-keyed table and index per answer: a
+ * batch of 250 ms wrote 5.8 pages of 4 KB to SQLite's WAL per page
+ * stored, one of 900 ms about 3.5 (bench/crawl --wal-frames, 1,000 sites). */
+#define CRAWL_BATCH_WRITES 16384
+#define CRAWL_BATCH_MS     900
 /* How often the search index catches up with the pages the batches
  * wrote (heed_store_search_catch_up): the most a search through heed
  * serve lags the crawl, and the size of the sets whose cost is paid per
