@@ -429,10 +429,9 @@ static heed_status claim_rows(heed_store *store, const char *holder,
 	                "u AS (SELECT site FROM site_leases "
 	                "WHERE next_allowed_at <= ?2::bigint "
 	                "ORDER BY next_allowed_at, site "
-	                "LIMIT ?4::bigint - (SELECT count(*) FROM t) "
-	                "FOR UPDATE SKIP LOCKED), "
+	                "LIMIT ?4::bigint FOR UPDATE SKIP LOCKED), "
 	                "c AS (SELECT site FROM t UNION ALL "
-	                "SELECT site FROM u), "
+	                "SELECT site FROM u LIMIT ?4::bigint), "
 	                "w AS (SELECT epoch, alive_until FROM lease_workers "
 	                "WHERE holder = ?1) "
 	                "UPDATE site_leases l SET holder = ?1, "
@@ -644,11 +643,12 @@ static heed_status address_take_rows(heed_store *store, const char *address,
  * The beat: the heartbeat, then the live workers (a read of
  * lease_workers, one row a worker) and the kept count of sites with
  * work. On PostgreSQL the count is lease_counts plus the deltas the
- * triggers appended since; the beat that gets the lock (the others do
- * not wait for it) folds those deltas in, so they stay as few as the
- * sites woken or made idle between two beats. Deltas of batches not yet
- * committed are neither seen nor deleted: they are counted once they
- * commit.
+ * triggers appended since, both read in the statement's one snapshot (it
+ * does not see the fold below, nor need to); the beat that gets the lock
+ * (the others do not wait for it) folds those deltas in, so they stay as
+ * few as the sites woken or made idle between two beats, and writes
+ * nothing when there are none. Deltas of batches not yet committed are
+ * neither seen nor deleted: they are counted once they commit.
  */
 static heed_status beat_rows(heed_store *store, const char *holder,
                              int64_t now_ms, int64_t ttl_ms,
@@ -660,16 +660,16 @@ static heed_status beat_rows(heed_store *store, const char *holder,
 	                             "(SELECT active FROM lease_counts);",
 	        [HEED__SQL_PG] =
 	                "WITH k AS (SELECT "
-	                "pg_try_advisory_xact_lock(" COUNTS_LOCK
-	                ") AS got), d AS (DELETE FROM lease_count_deltas WHERE "
-	                "(SELECT got FROM k) RETURNING n), c AS (UPDATE "
-	                "lease_counts SET active = active + (SELECT "
-	                "coalesce(sum(n), 0) FROM d) WHERE (SELECT got FROM k) "
-	                "RETURNING active) SELECT (SELECT count(*) FROM "
-	                "lease_workers WHERE alive_until > ?1::bigint), "
-	                "coalesce((SELECT active FROM c), (SELECT active FROM "
-	                "lease_counts) + (SELECT coalesce(sum(n), 0) FROM "
-	                "lease_count_deltas));",
+	                "pg_try_advisory_xact_lock(" COUNTS_LOCK ") AS got), "
+	                "d AS (DELETE FROM lease_count_deltas "
+	                "WHERE (SELECT got FROM k) RETURNING n), "
+	                "c AS (UPDATE lease_counts SET active = active + s.n "
+	                "FROM (SELECT sum(n) AS n FROM d) s "
+	                "WHERE s.n IS NOT NULL) "
+	                "SELECT (SELECT count(*) FROM lease_workers "
+	                "WHERE alive_until > ?1::bigint), "
+	                "(SELECT active FROM lease_counts) + "
+	                "(SELECT coalesce(sum(n), 0) FROM lease_count_deltas);",
 	};
 	struct pair h, n = {0, 0}; /* epoch and end; live workers, sites */
 	struct heed__sql q;
