@@ -2,12 +2,14 @@
  * The leases area (include/heed/store_leases.h): site leases and address
  * budgets for many workers, and the lease policy (pure). Its statements
  * are written once for both engines (src/store/sql-int.h) where they can
- * be; where the engines truly differ (the claim's row locks, the greater
- * of two, writing CTEs, JSON arrays), a statement has one text per
- * engine.
+ * be; where the engines truly differ (the claim's row locks and join
+ * order, the greater of two, writing CTEs, JSON arrays, triggers), a
+ * statement has one text per engine.
  *
- * The fencing writes are conditional UPDATEs on (site, holder, token,
- * lease alive), their row count saying whether the lease still held.
+ * A lease is alive while its holder's heartbeat (lease_workers) is and
+ * the holder is in the lease's epoch: the fencing writes are conditional
+ * UPDATEs on (site, holder, token) and that heartbeat, their row count
+ * saying whether the lease still held.
  */
 #include <string.h>
 
