@@ -378,6 +378,29 @@ static heed_status heartbeat_rows(heed_store *store, const char *holder,
 	return heed__sql_run(&q, NULL);
 }
 
+/*
+ * Before a claim takes leases over, the epoch of each worker whose
+ * heartbeat ended and that still holds leases of its epoch moves on: a
+ * beat of that worker the network held back, carrying the clock of when
+ * it was sent, then finds its epoch changed and gives up every lease it
+ * had, instead of reviving them beside their new holders. A worker is
+ * bumped once (its leases are then of an older epoch).
+ */
+static heed_status end_epochs_rows(heed_store *store, int64_t now_ms)
+{
+	struct heed__sql q;
+
+	if (heed__sql_prepare(store, &q,
+	                      "UPDATE lease_workers SET epoch = epoch + 1 "
+	                      "WHERE alive_until <= ?1 AND EXISTS (SELECT 1 "
+	                      "FROM site_leases l WHERE l.holder = "
+	                      "lease_workers.holder AND l.epoch = "
+	                      "lease_workers.epoch);") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_int(&q, 1, now_ms);
+	return heed__sql_run(&q, NULL);
+}
+
 /* A dead worker's leases, or a live one's of an older epoch: one range
  * of site_leases_holder per worker, each engine told the join's order
  * (SQLite, with no statistics, would read every site and look each holder
@@ -453,6 +476,8 @@ static heed_status claim_rows(heed_store *store, const char *holder,
 	heed_status rc;
 
 	rc = heartbeat_rows(store, holder, now_ms, lease_ms, &h);
+	if (rc == HEED_OK)
+		rc = end_epochs_rows(store, now_ms);
 	if (rc != HEED_OK)
 		return rc;
 	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
