@@ -99,13 +99,14 @@ heed_status heed_store_lease_origins(heed_store *store, const char *site,
 
 /*
  * Beats holder's heartbeat to now_ms + lease_ms at least (as
- * heed_store_lease_worker_beat), then grants it up to max claimable
- * sites, those whose lease ended first (their holder's heartbeat ended, or
- * its epoch moved on), then unheld ones with next_allowed_at <= now_ms,
- * earliest due first, each with a new token under holder's epoch, in ONE
- * statement (PostgreSQL: FOR UPDATE SKIP LOCKED, so workers claiming at
- * once never wait for each other nor get the same site). fn sees each
- * grant, start_at filled in. HEED_EINVAL for no holder, max < 1 or
+ * heed_store_lease_worker_beat) and ends the epoch of every worker whose
+ * heartbeat ended while it held leases, then grants holder up to max
+ * claimable sites, those whose lease ended first (their holder's
+ * heartbeat ended, or its epoch moved on), then unheld ones with
+ * next_allowed_at <= now_ms, earliest due first, each with a new token under
+ * holder's epoch, in ONE statement (PostgreSQL: FOR UPDATE SKIP LOCKED, so
+ * workers claiming at once never wait for each other nor get the same site). fn
+ * sees each grant, start_at filled in. HEED_EINVAL for no holder, max < 1 or
  * lease_ms < 1.
  */
 heed_status heed_store_lease_claim(heed_store *store, const char *holder,
