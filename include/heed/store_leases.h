@@ -7,11 +7,18 @@
  * no sooner than the site's delay after the last recorded start").
  *
  * One row per site (the origin "scheme://host[:port]" as the crawl engine
- * names it). A site is claimable when its next_allowed_at has come: a
- * claim moves next_allowed_at to the lease's end, so a held site is never
- * claimable until its lease expires, and claiming is one range read of the
- * index on next_allowed_at, never a scan. Each grant raises the site's
- * token: a write by an older holder (renew, release, record_start) names
+ * names it), and one per worker: its heartbeat, which is every lease it
+ * holds. A lease names its holder and the holder's epoch, and lives while
+ * that holder's heartbeat does and is of that epoch; renewing a worker is
+ * one row whatever it holds, and a site's row changes only when it is
+ * claimed, released or its last start recorded. A heartbeat that ended
+ * and starts again begins a new epoch: the old epoch's leases stay ended.
+ *
+ * An unheld site is claimable when its next_allowed_at has come (claiming
+ * it is one range read of the index on next_allowed_at, never a scan); a
+ * held one is out of that range (HEED_LEASE_HELD) and claimable once its
+ * lease ended, found through its holder's row. Each grant raises the
+ * site's token: a write by an older holder (record_start, release) names
  * an older token and is refused, which fences a worker that lost its lease
  * (killed, paused, cut off by a partition) out of the site for good.
  *
@@ -35,13 +42,20 @@ extern "C" {
 /* next_allowed_at of a site with nothing to fetch: never claimed until
  * heed_store_lease_ensure brings its due time back. */
 #define HEED_LEASE_IDLE INT64_MAX
+/* next_allowed_at of a held site: out of the due range, whether its
+ * holder lives or not (its release sets the due time again). */
+#define HEED_LEASE_HELD (INT64_MAX - 1)
 
 /* A site's lease row. Strings live only during the callback. */
 struct heed_site_lease {
 	const char *site;
-	const char *holder;         /* NULL: never granted or released */
-	int64_t token;              /* raised by each grant; 0 never */
-	int64_t lease_until;        /* the lease holds while now < this */
+	const char *holder; /* NULL: never granted or released */
+	int64_t token;      /* raised by each grant; 0 never */
+	int64_t epoch;      /* the holder's epoch at the grant */
+	/* The lease holds while now < this: its holder's heartbeat while
+	 * the holder is in the lease's epoch, else the end it was granted
+	 * with (0 once released). */
+	int64_t lease_until;
 	int64_t next_allowed_at;    /* claimable from then on */
 	int64_t delay_ms;           /* the site's gap between requests */
 	int64_t last_request_start; /* the last recorded start; 0 none */
@@ -60,9 +74,9 @@ typedef int heed_store_lease_fn(void *ud, const struct heed_site_lease *l);
 /*
  * Adds site with delay_ms between its requests, claimable from due_ms
  * (HEED_LEASE_IDLE: not yet). For a known site, sets its delay and brings
- * its due time forward to due_ms, never before the end of a live lease
- * (a held site stays with its holder; due_ms is kept for the holder's
- * release, below). HEED_EINVAL for no site or a negative delay.
+ * its due time forward to due_ms; a held site stays with its holder, and
+ * due_ms is kept for the holder's release (below). HEED_EINVAL for no
+ * site or a negative delay.
  */
 heed_status heed_store_lease_ensure(heed_store *store, const char *site,
                                     int64_t delay_ms, int64_t due_ms);
@@ -84,12 +98,16 @@ heed_status heed_store_lease_origins(heed_store *store, const char *site,
                                      heed_store_lease_origin_fn *fn, void *ud);
 
 /*
- * Grants holder up to max claimable sites (next_allowed_at <= now_ms and
- * no live lease), earliest due first, each with a new token and
- * lease_until = now_ms + lease_ms, in ONE statement (PostgreSQL: FOR
- * UPDATE SKIP LOCKED, so workers claiming at once never wait for each
- * other nor get the same site). fn sees each grant, start_at filled in.
- * HEED_EINVAL for no holder, max < 1 or lease_ms < 1.
+ * Beats holder's heartbeat to now_ms + lease_ms at least (as
+ * heed_store_lease_worker_beat) and ends the epoch of every worker whose
+ * heartbeat ended while it held leases, then grants holder up to max
+ * claimable sites, those whose lease ended first (their holder's
+ * heartbeat ended, or its epoch moved on), then unheld ones with
+ * next_allowed_at <= now_ms, earliest due first, each with a new token under
+ * holder's epoch, in ONE statement (PostgreSQL: FOR UPDATE SKIP LOCKED, so
+ * workers claiming at once never wait for each other nor get the same site). fn
+ * sees each grant, start_at filled in. HEED_EINVAL for no holder, max < 1 or
+ * lease_ms < 1.
  */
 heed_status heed_store_lease_claim(heed_store *store, const char *holder,
                                    int64_t now_ms, int64_t lease_ms, int max,
@@ -100,7 +118,8 @@ heed_status heed_store_lease_claim(heed_store *store, const char *holder,
  * token and the lease is alive at now_ms; otherwise *held is false and the
  * caller must stop fetching the site at once (its lease was lost).
  *
- * renew extends the lease to now_ms + lease_ms; record_start records that
+ * renew extends holder's heartbeat, and with it every lease of its epoch,
+ * to now_ms + lease_ms at least; record_start records that
  * a request to site starts at now_ms (call it before each request: it is
  * the write every later holder's delay counts from); release ends the
  * lease with the site claimable again from next_ms (HEED_LEASE_IDLE: when
@@ -120,18 +139,6 @@ heed_status heed_store_lease_release(heed_store *store, const char *site,
                                      int64_t next_ms, bool *held);
 
 /*
- * Renews every live lease of holder to now_ms + lease_ms in ONE statement
- * (a worker holding thousands of sites pays one round trip a renewal, not
- * one a site). fn sees each lease kept, its new lease_until filled in; a
- * site holder believed it held and fn did not see was lost (expired and
- * maybe taken over) and must not be fetched again. HEED_EINVAL for no
- * holder or lease_ms < 1.
- */
-heed_status heed_store_lease_renew_all(heed_store *store, const char *holder,
-                                       int64_t now_ms, int64_t lease_ms,
-                                       heed_store_lease_fn *fn, void *ud);
-
-/*
  * The fence of a holder's writes ("a token checked at each
  * write"), called inside the transaction that carries them: of the sites
  * named in sites_json (a JSON array of strings), those still granted to
@@ -146,17 +153,33 @@ heed_status heed_store_lease_hold(heed_store *store, const char *holder,
                                   const char *sites_json,
                                   heed_store_lease_fn *fn, void *ud);
 
+/* What a worker learns at its beat. */
+struct heed_lease_beat {
+	/* The holder's epoch: its leases of this epoch hold until
+	 * alive_until; any lease it believed it held under another epoch
+	 * ended (maybe taken over) and must not be fetched again. */
+	int64_t epoch;
+	int64_t alive_until;
+	int64_t live;   /* workers alive at now_ms, holder among them */
+	int64_t active; /* sites with work: held, due or due later */
+};
+
 /*
- * The workers sharing the store, for each one's fair share of the sites:
- * beat records holder as alive until now_ms + ttl_ms (one upsert) and
- * *live receives the workers alive at now_ms, holder among them; rows of
- * workers gone for more than an hour are deleted on the way. leave takes
- * holder off the list (a clean exit). HEED_EINVAL for no holder or
- * ttl_ms < 1.
+ * The workers sharing the store, for each one's fair share of the sites.
+ * beat keeps holder alive until now_ms + ttl_ms at least, in one row
+ * whatever it holds: every lease of its epoch is renewed with it. A
+ * holder whose heartbeat had ended starts a new epoch. *b receives the
+ * epoch, the heartbeat's end, the live workers and the sites with work;
+ * the last is a count kept as sites are ensured, claimed and released
+ * (never a scan of the sites: a beat costs the same at a million sites as
+ * at ten). Rows of workers gone for more than an hour and holding nothing
+ * are deleted on the way. leave ends holder's heartbeat at once (a clean
+ * exit: any lease it still has is claimable now). HEED_EINVAL for no
+ * holder or ttl_ms < 1.
  */
 heed_status heed_store_lease_worker_beat(heed_store *store, const char *holder,
                                          int64_t now_ms, int64_t ttl_ms,
-                                         int64_t *live);
+                                         struct heed_lease_beat *b);
 heed_status heed_store_lease_worker_leave(heed_store *store,
                                           const char *holder);
 
@@ -165,10 +188,12 @@ heed_status heed_store_lease_worker_leave(heed_store *store,
 heed_status heed_store_lease_get(heed_store *store, const char *site,
                                  heed_store_lease_fn *fn, void *ud);
 
+/* The sites counted by a scan of every row: for checks and reports,
+ * not for every beat (heed_store_lease_worker_beat keeps a count). */
 struct heed_lease_counts {
 	int64_t sites;     /* rows */
 	int64_t held;      /* live leases at now */
-	int64_t claimable; /* next_allowed_at <= now, no live lease */
+	int64_t claimable; /* due and unheld, or a lease that ended */
 	int64_t idle;      /* HEED_LEASE_IDLE */
 };
 

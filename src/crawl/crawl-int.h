@@ -365,6 +365,7 @@ struct heed__host {
 	bool lease_work;     /* a sweep's mark: a site of it has work */
 	bool touched;        /* the open batch wrote for it (the fence) */
 	int64_t lease_token; /* of the grant held */
+	int64_t lease_epoch; /* this worker's heartbeat epoch at the grant */
 	int64_t lease_until; /* the lease holds while now < this */
 	int64_t last_start;  /* this worker's last request start to it, 0 */
 };

@@ -164,52 +164,43 @@ static void sweep(heed_crawl *c)
 
 /* ---- renewals and the heartbeat ---- */
 
-static int renewed_one(void *ud, const struct heed_site_lease *l)
-{
-	heed_crawl *c = ud;
-	struct heed__host *h = heed__host_get(c, l->site);
-
-	if (h && h->leased && h->lease_token == l->token) {
-		/* Still ours, for a whole lease again. */
-		h->lease_until = l->lease_until;
-		h->lease_lost = false;
-	}
-	return 0;
-}
-
-/* Renews every lease in one statement; a host whose lease did not come
- * back renewed was lost. Then counts the live workers and the share. */
+/* The beat renews every lease in one row, the worker's heartbeat: a
+ * host granted under the heartbeat's epoch holds until its end; one of an
+ * older epoch was lost (the heartbeat had ended, so another worker may
+ * have it). Then the share, from the live workers and the kept count of
+ * hosts with work. */
 static void beat(heed_crawl *c)
 {
 	const struct heed_crawl_worker *w = &c->opt->worker;
-	struct heed_lease_counts n;
-	int64_t active;
+	struct heed_lease_beat b;
 
 	heed__crawl_commit(c);
 	if (c->failed != HEED_OK)
 		return;
-	if (heed_store_lease_renew_all(c->store, w->holder, c->now.unix_ms,
-	                               w->lease_ms, renewed_one,
-	                               c) != HEED_OK ||
-	    heed_store_lease_worker_beat(c->store, w->holder, c->now.unix_ms,
-	                                 w->lease_ms, &c->w.live) != HEED_OK ||
-	    heed_store_lease_counts(c->store, c->now.unix_ms, &n) != HEED_OK) {
+	if (heed_store_lease_worker_beat(c->store, w->holder, c->now.unix_ms,
+	                                 w->lease_ms, &b) != HEED_OK) {
 		heed__crawl_store_failed(c, "renewing the leases");
 		return;
 	}
 	for (size_t i = 0; i < c->host_buckets; i++)
-		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
-			if (h->leased && h->lease_until <= c->now.unix_ms)
+		for (struct heed__host *h = c->hosts[i]; h; h = h->next) {
+			if (!h->leased)
+				continue;
+			if (h->lease_epoch == b.epoch &&
+			    b.alive_until > c->now.unix_ms) {
+				/* Still ours, for a whole lease again. */
+				h->lease_until = b.alive_until;
+				h->lease_lost = false;
+			} else
 				heed__lease_lose(c, h, "not renewed in time");
-	active = n.sites - n.idle;
-	if (c->w.live < 1)
-		c->w.live = 1;
-	c->w.share = (active + c->w.live - 1) / c->w.live;
+		}
+	c->w.live = b.live < 1 ? 1 : b.live;
+	c->w.share = (b.active + c->w.live - 1) / c->w.live;
 	if (c->w.share < 1)
 		c->w.share = 1;
 	if (c->w.share > (int64_t)w->max_sites)
 		c->w.share = w->max_sites;
-	c->w.store_idle = n.sites == n.idle;
+	c->w.store_idle = b.active == 0;
 	heed_polite_share_addresses(c->polite, (unsigned)c->w.live);
 	heed__addrq_wake_room(c);
 }
@@ -287,6 +278,7 @@ static void take(heed_crawl *c, const struct heed_site_lease *l)
 	h->leased = true;
 	h->lease_lost = false;
 	h->lease_token = l->token;
+	h->lease_epoch = l->epoch;
 	h->lease_until = l->lease_until;
 	/* The grant may follow an expired lease whose holder started a
 	 * request after its last recorded one, but never after the grant. */

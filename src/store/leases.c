@@ -2,16 +2,51 @@
  * The leases area (include/heed/store_leases.h): site leases and address
  * budgets for many workers, and the lease policy (pure). Its statements
  * are written once for both engines (src/store/sql-int.h) where they can
- * be; where the engines truly differ (the claim's row locks, the greater
- * of two, writing CTEs, JSON arrays), a statement has one text per
- * engine.
+ * be; where the engines truly differ (the claim's row locks and join
+ * order, the greater of two, writing CTEs, JSON arrays, triggers), a
+ * statement has one text per engine.
  *
- * The fencing writes are conditional UPDATEs on (site, holder, token,
- * lease alive), their row count saying whether the lease still held.
+ * A lease is alive while its holder's heartbeat (lease_workers) is and
+ * the holder is in the lease's epoch: the fencing writes are conditional
+ * UPDATEs on (site, holder, token) and that heartbeat, their row count
+ * saying whether the lease still held.
  */
 #include <string.h>
 
 #include "store/sql-int.h"
+
+/* HEED_LEASE_IDLE and HEED_LEASE_HELD as SQL literals. */
+#define IDLE_SQL "9223372036854775807"
+#define HELD_SQL "9223372036854775806"
+
+/*
+ * Migration 4's common part, on each engine's integer type and spelling
+ * of the greater of two. Each worker's row gets an epoch and each lease
+ * the epoch of its holder at the grant; the holder index gains the epoch,
+ * so a claim finds a dead worker's leases, or a live one's stale ones,
+ * in one range. Leases live at the migration keep their end (their
+ * holder's heartbeat takes the latest), every holder has a row (a claim
+ * finds leases through it), and a held site is out of the due range.
+ */
+#define MIGRATE_EPOCHS(INT, MAX)                                               \
+	"ALTER TABLE lease_workers ADD COLUMN epoch " INT                      \
+	" NOT NULL DEFAULT 0;"                                                 \
+	"ALTER TABLE site_leases ADD COLUMN epoch " INT " NOT NULL DEFAULT 0;" \
+	"DROP INDEX site_leases_holder;"                                       \
+	"CREATE INDEX site_leases_holder ON site_leases(holder, epoch);"       \
+	"INSERT INTO lease_workers(holder, alive_until) SELECT DISTINCT "      \
+	"holder, 0 FROM site_leases WHERE holder IS NOT NULL ON "              \
+	"CONFLICT DO NOTHING;"                                                 \
+	"UPDATE lease_workers SET alive_until = " MAX "(alive_until, "         \
+	"(SELECT coalesce(max(lease_until), 0) FROM site_leases WHERE "        \
+	"site_leases.holder = lease_workers.holder));"                         \
+	"UPDATE site_leases SET next_allowed_at = " HELD_SQL                   \
+	" WHERE holder IS NOT NULL;"
+
+/* The kept count starts from the rows there are. */
+#define COUNTS_START                                                    \
+	"INSERT INTO lease_counts(id, active) SELECT 1, count(*) FROM " \
+	"site_leases WHERE next_allowed_at <> " IDLE_SQL ";"
 
 static const char *const sqlite_migrations[] = {
         "CREATE TABLE site_leases ("
@@ -47,6 +82,32 @@ static const char *const sqlite_migrations[] = {
         "  site TEXT NOT NULL,"
         "  origin TEXT NOT NULL,"
         "  PRIMARY KEY(site, origin)) WITHOUT ROWID;",
+        /* 4: leases live by their holder's heartbeat (one row a worker
+         * renews, whatever it holds), and the count of sites with work
+         * kept by triggers, not counted at every beat. */
+        MIGRATE_EPOCHS(
+                "INTEGER",
+                "max") "CREATE TABLE lease_counts ("
+                       "  id INTEGER PRIMARY KEY CHECK (id = 1),"
+                       "  active INTEGER NOT NULL);" COUNTS_START
+                       "CREATE TRIGGER site_leases_count_insert AFTER INSERT "
+                       "ON "
+                       "site_leases WHEN NEW.next_allowed_at <> " IDLE_SQL
+                       " BEGIN "
+                       "UPDATE lease_counts SET active = active + 1; END;"
+                       "CREATE TRIGGER site_leases_count_update AFTER UPDATE "
+                       "OF "
+                       "next_allowed_at ON site_leases WHEN "
+                       "(OLD.next_allowed_at = " IDLE_SQL
+                       ") <> (NEW.next_allowed_at = " IDLE_SQL ") BEGIN "
+                       "UPDATE lease_counts SET active = active + CASE WHEN "
+                       "NEW.next_allowed_at = " IDLE_SQL
+                       " THEN -1 ELSE 1 END; END;"
+                       "CREATE TRIGGER site_leases_count_delete AFTER DELETE "
+                       "ON "
+                       "site_leases WHEN OLD.next_allowed_at <> " IDLE_SQL
+                       " BEGIN "
+                       "UPDATE lease_counts SET active = active - 1; END;",
 };
 
 const struct heed_store_area heed__store_leases_area = {
@@ -88,6 +149,45 @@ static const char *const pg_migrations[] = {
         "  site TEXT NOT NULL,"
         "  origin TEXT NOT NULL,"
         "  PRIMARY KEY(site, origin));",
+        /* 4: as SQLite's version 4, but the triggers append to
+         * lease_count_deltas, which the beat folds into lease_counts: a
+         * batch that wakes a site locks no row another worker's batch
+         * waits for (one counter row would serialize every worker's
+         * batches, and deadlock them). */
+        MIGRATE_EPOCHS(
+                "BIGINT",
+                "GREATEST") "CREATE TABLE lease_counts ("
+                            "  id INTEGER PRIMARY KEY CHECK (id = 1),"
+                            "  active BIGINT NOT NULL);"
+                            "CREATE TABLE lease_count_deltas (n BIGINT NOT "
+                            "NULL);" COUNTS_START
+                            "CREATE FUNCTION heed_lease_count_delta() RETURNS "
+                            "trigger "
+                            "LANGUAGE plpgsql AS $$BEGIN INSERT INTO "
+                            "lease_count_deltas(n) "
+                            "VALUES (TG_ARGV[0]::bigint); RETURN NULL; END$$;"
+                            "CREATE TRIGGER site_leases_count_insert AFTER "
+                            "INSERT ON "
+                            "site_leases FOR EACH ROW WHEN "
+                            "(NEW.next_allowed_at <> " IDLE_SQL
+                            ") EXECUTE FUNCTION heed_lease_count_delta('1');"
+                            "CREATE TRIGGER site_leases_count_wake AFTER "
+                            "UPDATE OF "
+                            "next_allowed_at ON site_leases FOR EACH ROW WHEN "
+                            "(OLD.next_allowed_at = " IDLE_SQL
+                            " AND NEW.next_allowed_at <> " IDLE_SQL
+                            ") EXECUTE FUNCTION heed_lease_count_delta('1');"
+                            "CREATE TRIGGER site_leases_count_idle AFTER "
+                            "UPDATE OF "
+                            "next_allowed_at ON site_leases FOR EACH ROW WHEN "
+                            "(OLD.next_allowed_at <> " IDLE_SQL
+                            " AND NEW.next_allowed_at = " IDLE_SQL
+                            ") EXECUTE FUNCTION heed_lease_count_delta('-1');"
+                            "CREATE TRIGGER site_leases_count_delete AFTER "
+                            "DELETE ON "
+                            "site_leases FOR EACH ROW WHEN "
+                            "(OLD.next_allowed_at <> " IDLE_SQL
+                            ") EXECUTE FUNCTION heed_lease_count_delta('-1');",
 };
 
 const struct heed_store_area heed__pg_leases_area = {
@@ -123,10 +223,21 @@ int64_t heed_lease_start_at(int64_t now_ms, int64_t last_start,
  * next beat deletes its row. */
 #define LEASE_WORKER_GONE_MS 3600000
 
-/* The columns every listing reads, in struct heed_site_lease's order. */
+/* The columns a claim's RETURNING reads, in struct heed_site_lease's
+ * order. */
 #define LEASE_COLUMNS                                                   \
 	"site, holder, token, lease_until, next_allowed_at, delay_ms, " \
-	"last_request_start, taken_from"
+	"last_request_start, taken_from, epoch"
+
+/* The same columns read with the holder's heartbeat (l the lease, w its
+ * holder's row): a lease of the holder's epoch lasts as long as its
+ * heartbeat; any other ended by the time its holder's epoch moved on,
+ * and shows the end it was granted with (0 once released). */
+#define LEASE_READ                                                      \
+	"l.site, l.holder, l.token, CASE WHEN w.epoch = l.epoch THEN "  \
+	"w.alive_until ELSE l.lease_until END, l.next_allowed_at, "     \
+	"l.delay_ms, l.last_request_start, l.taken_from, l.epoch FROM " \
+	"site_leases l LEFT JOIN lease_workers w ON w.holder = l.holder "
 
 /* A listing's callback; a claim's rows get start_at counted from now. */
 struct each_ctx {
@@ -148,6 +259,7 @@ static int lease_row(struct heed__sql *q, void *ctx)
 	        .delay_ms = heed__sql_col_int(q, 5, 0),
 	        .last_request_start = heed__sql_col_int(q, 6, 0),
 	        .taken_from = heed__sql_col_text(q, 7),
+	        .epoch = heed__sql_col_int(q, 8, 0),
 	};
 
 	if (c->claimed)
@@ -159,29 +271,31 @@ static int lease_row(struct heed__sql *q, void *ctx)
 static heed_status ensure_rows(heed_store *store, const char *site,
                                int64_t delay_ms, int64_t due_ms)
 {
-	/* A live lease keeps next_allowed_at at its end: the greater of the
-	 * two keeps the site with its holder. */
+	/* A held site stays out of the due range (HEED_LEASE_HELD) whether
+	 * its holder lives or not: the due time asked for waits in
+	 * wanted_at for the holder's release. */
 	static const char *const sql[] = {
 	        [HEED__SQL_SQLITE] =
 	                "INSERT INTO site_leases(site, delay_ms, "
 	                "next_allowed_at) VALUES(?1, ?2, ?3) ON "
 	                "CONFLICT(site) DO UPDATE SET delay_ms = "
-	                "excluded.delay_ms, next_allowed_at = "
-	                "min(next_allowed_at, max(excluded.next_allowed_at, "
-	                "lease_until)), wanted_at = CASE WHEN lease_until > "
-	                "excluded.next_allowed_at THEN min(wanted_at, "
-	                "excluded.next_allowed_at) ELSE wanted_at END;",
+	                "excluded.delay_ms, next_allowed_at = CASE WHEN "
+	                "holder IS NULL THEN min(next_allowed_at, "
+	                "excluded.next_allowed_at) ELSE next_allowed_at END, "
+	                "wanted_at = CASE WHEN holder IS NULL THEN wanted_at "
+	                "ELSE min(wanted_at, excluded.next_allowed_at) END;",
 	        [HEED__SQL_PG] =
 	                "INSERT INTO site_leases(site, delay_ms, "
 	                "next_allowed_at) VALUES(?1, ?2, ?3) ON CONFLICT "
 	                "(site) DO UPDATE SET delay_ms = excluded.delay_ms, "
-	                "next_allowed_at = LEAST(site_leases.next_allowed_at, "
-	                "GREATEST(excluded.next_allowed_at, "
-	                "site_leases.lease_until)), wanted_at = CASE WHEN "
-	                "site_leases.lease_until > excluded.next_allowed_at "
-	                "THEN LEAST(site_leases.wanted_at, "
-	                "excluded.next_allowed_at) ELSE site_leases.wanted_at "
-	                "END;",
+	                "next_allowed_at = CASE WHEN site_leases.holder IS "
+	                "NULL THEN LEAST(site_leases.next_allowed_at, "
+	                "excluded.next_allowed_at) ELSE "
+	                "site_leases.next_allowed_at END, wanted_at = CASE "
+	                "WHEN site_leases.holder IS NULL THEN "
+	                "site_leases.wanted_at ELSE "
+	                "LEAST(site_leases.wanted_at, "
+	                "excluded.next_allowed_at) END;",
 	};
 	struct heed__sql q;
 
@@ -193,15 +307,129 @@ static heed_status ensure_rows(heed_store *store, const char *site,
 	return heed__sql_run(&q, NULL);
 }
 
+/* A row's first two integer columns: a heartbeat's epoch and end, an
+ * address slot's last start and gap, a beat's live workers and sites. */
+struct pair {
+	int64_t first, second;
+};
+
+static int read_pair(struct heed__sql *q, void *ctx)
+{
+	struct pair *p = ctx;
+
+	p->first = heed__sql_col_int(q, 0, 0);
+	p->second = heed__sql_col_int(q, 1, 0);
+	return 1;
+}
+
 /*
- * The claim is one statement on both engines. SQLite has one writer at a
- * time, so an UPDATE ... RETURNING over one range of site_leases_due is
- * atomic by itself, and RETURNING makes every change at the first step (a
- * callback that stops early leaves the rest claimed, as documented).
- * PostgreSQL's CTE picks the due rows FOR UPDATE SKIP LOCKED: rows another
- * worker's claim holds are passed over, never waited for, and a row
- * changed by a claim that committed meanwhile is checked again against the
- * WHERE, so it is never granted twice.
+ * Keeps holder alive until now_ms + ttl_ms, never less than it was: the
+ * one write that renews every lease it holds. A heartbeat that had ended
+ * starts a new epoch, so the leases of the old one stay ended (another
+ * worker may have fetched from their sites since) though the holder is
+ * back. Then the worker rows gone for an hour that hold nothing go.
+ */
+static heed_status heartbeat_rows(heed_store *store, const char *holder,
+                                  int64_t now_ms, int64_t ttl_ms,
+                                  struct pair *h)
+{
+	static const char *const sql[] = {
+	        [HEED__SQL_SQLITE] =
+	                "INSERT INTO lease_workers(holder, alive_until) "
+	                "VALUES(?1, ?3) ON CONFLICT(holder) DO UPDATE SET "
+	                "epoch = CASE WHEN alive_until > ?2 THEN epoch ELSE "
+	                "epoch + 1 END, alive_until = CASE WHEN alive_until > "
+	                "?2 THEN max(alive_until, excluded.alive_until) ELSE "
+	                "excluded.alive_until END RETURNING epoch, "
+	                "alive_until;",
+	        [HEED__SQL_PG] =
+	                "INSERT INTO lease_workers(holder, alive_until) "
+	                "VALUES(?1, ?3::bigint) ON CONFLICT (holder) DO "
+	                "UPDATE SET epoch = CASE WHEN "
+	                "lease_workers.alive_until "
+	                "> ?2::bigint THEN lease_workers.epoch ELSE "
+	                "lease_workers.epoch + 1 END, alive_until = CASE WHEN "
+	                "lease_workers.alive_until > ?2::bigint THEN "
+	                "GREATEST(lease_workers.alive_until, "
+	                "excluded.alive_until) ELSE excluded.alive_until END "
+	                "RETURNING epoch, alive_until;",
+	};
+	struct heed__sql q;
+	heed_status rc;
+
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, holder);
+	heed__sql_int(&q, 2, now_ms);
+	heed__sql_int(&q, 3, now_ms + ttl_ms);
+	rc = heed__sql_one(&q, read_pair, h);
+	if (rc != HEED_OK)
+		return rc;
+	/* A worker's leases are found through its row: it stays while
+	 * it holds any. */
+	if (heed__sql_prepare(store, &q,
+	                      "DELETE FROM lease_workers WHERE alive_until < "
+	                      "?2 AND holder <> ?1 AND NOT EXISTS (SELECT 1 "
+	                      "FROM site_leases l WHERE l.holder = "
+	                      "lease_workers.holder);") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, holder);
+	heed__sql_int(&q, 2, now_ms - LEASE_WORKER_GONE_MS);
+	return heed__sql_run(&q, NULL);
+}
+
+/*
+ * Before a claim takes leases over, the epoch of each worker whose
+ * heartbeat ended and that still holds leases of its epoch moves on: a
+ * beat of that worker the network held back, carrying the clock of when
+ * it was sent, then finds its epoch changed and gives up every lease it
+ * had, instead of reviving them beside their new holders. A worker is
+ * bumped once (its leases are then of an older epoch).
+ */
+static heed_status end_epochs_rows(heed_store *store, int64_t now_ms)
+{
+	struct heed__sql q;
+
+	if (heed__sql_prepare(store, &q,
+	                      "UPDATE lease_workers SET epoch = epoch + 1 "
+	                      "WHERE alive_until <= ?1 AND EXISTS (SELECT 1 "
+	                      "FROM site_leases l WHERE l.holder = "
+	                      "lease_workers.holder AND l.epoch = "
+	                      "lease_workers.epoch);") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_int(&q, 1, now_ms);
+	return heed__sql_run(&q, NULL);
+}
+
+/* A dead worker's leases, or a live one's of an older epoch: one range
+ * of site_leases_holder per worker, each engine told the join's order
+ * (SQLite, with no statistics, would read every site and look each holder
+ * up; PostgreSQL would merge the whole holder index with the workers). */
+#define ENDED_WHERE                                                     \
+	"l.holder = d.holder AND l.epoch < CASE WHEN d.alive_until <= " \
+	"?2 THEN " IDLE_SQL " ELSE d.epoch END"
+#define ENDED_SQLITE                                                 \
+	"SELECT l.site FROM lease_workers d CROSS JOIN site_leases " \
+	"l ON " ENDED_WHERE
+#define ENDED_PG                                                            \
+	"SELECT x.site FROM lease_workers d CROSS JOIN LATERAL (SELECT "    \
+	"l.site FROM site_leases l WHERE " ENDED_WHERE " LIMIT ?4::bigint " \
+	"FOR UPDATE SKIP LOCKED) x"
+
+/*
+ * The claim, after the claimer's heartbeat: first leases whose holder's
+ * heartbeat ended (or whose epoch its holder left), found through
+ * lease_workers and the holder index, a range per worker; then due sites
+ * from the range of site_leases_due, earliest first. A held site is never
+ * in that range (HEED_LEASE_HELD), so neither read grows with the sites
+ * held. Each grant names the claimer's epoch and raises the site's token.
+ * SQLite has one writer at a time, so an UPDATE ... RETURNING is atomic by
+ * itself, and RETURNING makes every change at the first step (a callback
+ * that stops early leaves the rest claimed, as documented). PostgreSQL
+ * picks the rows FOR UPDATE SKIP LOCKED: rows another worker's claim (or
+ * a batch's fence) holds are passed over, never waited for, and a row
+ * changed by a claim that committed meanwhile is checked again against
+ * the join, so it is never granted twice.
  */
 static heed_status claim_rows(heed_store *store, const char *holder,
                               int64_t now_ms, int64_t lease_ms, int max,
@@ -209,36 +437,54 @@ static heed_status claim_rows(heed_store *store, const char *holder,
 {
 	static const char *const sql[] = {
 	        [HEED__SQL_SQLITE] =
-	                "UPDATE site_leases SET holder = ?1, token = token + "
-	                "1, lease_until = ?2 + ?3, next_allowed_at = ?2 + ?3, "
-	                "wanted_at = ?5, taken_from = holder WHERE site IN "
-	                "(SELECT site FROM site_leases WHERE next_allowed_at "
-	                "<= ?2 AND lease_until <= ?2 ORDER BY "
-	                "next_allowed_at, site LIMIT ?4) "
+	                "UPDATE site_leases SET holder = ?1, epoch = "
+	                "(SELECT epoch FROM lease_workers WHERE holder = ?1), "
+	                "token = token + 1, lease_until = (SELECT alive_until "
+	                "FROM lease_workers WHERE holder = ?1), "
+	                "next_allowed_at = " HELD_SQL ", "
+	                "wanted_at = " IDLE_SQL ", "
+	                "taken_from = holder "
+	                "WHERE site IN (SELECT site FROM (" ENDED_SQLITE " "
+	                "LIMIT ?4) UNION ALL SELECT site FROM (SELECT site "
+	                "FROM site_leases WHERE next_allowed_at <= ?2 "
+	                "ORDER BY next_allowed_at, site LIMIT ?4) LIMIT ?4) "
 	                "RETURNING " LEASE_COLUMNS ";",
 	        [HEED__SQL_PG] =
-	                "WITH c AS (SELECT site FROM site_leases WHERE "
-	                "next_allowed_at <= ?2::bigint AND lease_until <= "
-	                "?2::bigint ORDER BY next_allowed_at, site LIMIT "
-	                "?4::bigint FOR UPDATE SKIP LOCKED) UPDATE site_leases "
-	                "l SET holder = ?1, token = l.token + 1, lease_until = "
-	                "?2::bigint + ?3::bigint, next_allowed_at = ?2::bigint "
-	                "+ ?3::bigint, wanted_at = ?5::bigint, taken_from = "
-	                "l.holder FROM c WHERE l.site = c.site RETURNING "
-	                "l.site, l.holder, l.token, l.lease_until, "
+	                "WITH t AS (" ENDED_PG " LIMIT ?4::bigint), "
+	                "u AS (SELECT site FROM site_leases "
+	                "WHERE next_allowed_at <= ?2::bigint "
+	                "ORDER BY next_allowed_at, site "
+	                "LIMIT ?4::bigint FOR UPDATE SKIP LOCKED), "
+	                "c AS (SELECT site FROM t UNION ALL "
+	                "SELECT site FROM u LIMIT ?4::bigint), "
+	                "w AS (SELECT epoch, alive_until FROM lease_workers "
+	                "WHERE holder = ?1) "
+	                "UPDATE site_leases l SET holder = ?1, "
+	                "epoch = w.epoch, token = l.token + 1, "
+	                "lease_until = w.alive_until, "
+	                "next_allowed_at = " HELD_SQL ", "
+	                "wanted_at = " IDLE_SQL ", "
+	                "taken_from = l.holder "
+	                "FROM c, w WHERE l.site = c.site "
+	                "RETURNING l.site, l.holder, l.token, l.lease_until, "
 	                "l.next_allowed_at, l.delay_ms, l.last_request_start, "
-	                "l.taken_from;",
+	                "l.taken_from, l.epoch;",
 	};
 	struct each_ctx c = {true, now_ms, fn, ud};
+	struct pair h;
 	struct heed__sql q;
+	heed_status rc;
 
+	rc = heartbeat_rows(store, holder, now_ms, lease_ms, &h);
+	if (rc == HEED_OK)
+		rc = end_epochs_rows(store, now_ms);
+	if (rc != HEED_OK)
+		return rc;
 	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, holder);
 	heed__sql_int(&q, 2, now_ms);
-	heed__sql_int(&q, 3, lease_ms);
 	heed__sql_int(&q, 4, max);
-	heed__sql_int(&q, 5, HEED_LEASE_IDLE);
 	return heed__sql_each(&q, lease_row, &c);
 }
 
@@ -266,27 +512,26 @@ static heed_status fenced(heed_store *store, const char *sql, const char *site,
 	return rc;
 }
 
-/* renew's and renew_all's SET: the lease and the site's next turn move to
- * ?A + ?B (now and the lease's length), on each engine's spelling of the
- * greater of two. */
-#define RENEW_SET(max, A, B)                                  \
-	"lease_until = " A " + " B ", next_allowed_at = " max \
-	"(next_allowed_at, " A " + " B ")"
-
+/* A renewal is its holder's heartbeat, if site's lease (its token) is
+ * of the holder's epoch and alive: the one row renews every lease the
+ * holder has. */
 static heed_status renew_rows(heed_store *store, const char *site,
                               const char *holder, int64_t token, int64_t now_ms,
                               int64_t lease_ms, bool *held)
 {
 	static const char *const sql[] = {
-	        [HEED__SQL_SQLITE] = "UPDATE site_leases SET " RENEW_SET(
-	                "max", "?4", "?5") " WHERE site = ?1 AND holder = ?2 "
-	                                   "AND token = ?3 AND "
-	                                   "lease_until > ?4;",
-	        [HEED__SQL_PG] = "UPDATE site_leases SET " RENEW_SET(
-	                "GREATEST", "?4::bigint",
-	                "?5::bigint") " WHERE site = ?1 AND holder = ?2 AND "
-	                              "token = ?3 AND "
-	                              "lease_until > ?4::bigint;",
+	        [HEED__SQL_SQLITE] =
+	                "UPDATE lease_workers SET alive_until = "
+	                "max(alive_until, ?4 + ?5) WHERE holder = ?2 AND "
+	                "alive_until > ?4 AND epoch = (SELECT epoch FROM "
+	                "site_leases WHERE site = ?1 AND holder = ?2 AND "
+	                "token = ?3);",
+	        [HEED__SQL_PG] =
+	                "UPDATE lease_workers SET alive_until = "
+	                "GREATEST(alive_until, ?4::bigint + ?5::bigint) WHERE "
+	                "holder = ?2 AND alive_until > ?4::bigint AND epoch = "
+	                "(SELECT epoch FROM site_leases WHERE site = ?1 AND "
+	                "holder = ?2 AND token = ?3);",
 	};
 
 	return fenced(store, sql[heed__sql_dialect(store)], site, holder, token,
@@ -300,7 +545,9 @@ static heed_status record_start_rows(heed_store *store, const char *site,
 	return fenced(store,
 	              "UPDATE site_leases SET last_request_start = ?4 "
 	              "WHERE site = ?1 AND holder = ?2 AND token = ?3 "
-	              "AND lease_until > ?4;",
+	              "AND EXISTS (SELECT 1 FROM lease_workers w WHERE "
+	              "w.holder = ?2 AND w.epoch = site_leases.epoch AND "
+	              "w.alive_until > ?4);",
 	              site, holder, token, now_ms, 0, held);
 }
 
@@ -324,8 +571,8 @@ static heed_status get_rows(heed_store *store, const char *site,
 	struct heed__sql q;
 
 	if (heed__sql_prepare(store, &q,
-	                      "SELECT " LEASE_COLUMNS
-	                      " FROM site_leases WHERE site = ?1;") != HEED_OK)
+	                      "SELECT " LEASE_READ
+	                      "WHERE l.site = ?1;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	return heed__sql_each(&q, lease_row, &c);
@@ -342,35 +589,28 @@ static int read_counts(struct heed__sql *q, void *ctx)
 	return 1;
 }
 
+/* Whether lease l (holder's row w, ?1 now) is live. */
+#define LEASE_LIVE "w.epoch = l.epoch AND w.alive_until > ?1"
+
 static heed_status counts_rows(heed_store *store, int64_t now_ms,
                                struct heed_lease_counts *c)
 {
 	struct heed__sql q;
 
-	if (heed__sql_prepare(store, &q,
-	                      "SELECT count(*), count(*) FILTER (WHERE "
-	                      "lease_until > ?1), count(*) FILTER (WHERE "
-	                      "next_allowed_at <= ?1 AND lease_until <= ?1), "
-	                      "count(*) FILTER (WHERE next_allowed_at = ?2) "
-	                      "FROM site_leases;") != HEED_OK)
+	/* A scan of every site: what the kept counts are checked against,
+	 * never read at a worker's beat. */
+	if (heed__sql_prepare(
+	            store, &q,
+	            "SELECT count(*), count(*) FILTER (WHERE " LEASE_LIVE
+	            "), count(*) FILTER (WHERE l.next_allowed_at <= ?1 OR "
+	            "(l.holder IS NOT NULL AND NOT coalesce(" LEASE_LIVE
+	            ", false))), count(*) FILTER (WHERE l.next_allowed_at "
+	            "= " IDLE_SQL
+	            ") FROM site_leases l LEFT JOIN lease_workers w "
+	            "ON w.holder = l.holder;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_int(&q, 1, now_ms);
-	heed__sql_int(&q, 2, HEED_LEASE_IDLE);
 	return heed__sql_one(&q, read_counts, c);
-}
-
-/* The slot's last start and gap, read back after a take. */
-struct slot {
-	int64_t last_start, gap_ms;
-};
-
-static int read_slot(struct heed__sql *q, void *ctx)
-{
-	struct slot *s = ctx;
-
-	s->last_start = heed__sql_col_int(q, 0, 0);
-	s->gap_ms = heed__sql_col_int(q, 1, 0);
-	return 1;
 }
 
 static heed_status address_take_rows(heed_store *store, const char *address,
@@ -397,7 +637,7 @@ static heed_status address_take_rows(heed_store *store, const char *address,
 	                "GREATEST(address_slots.gap_ms, excluded.gap_ms) <= "
 	                "excluded.last_start;",
 	};
-	struct slot s = {0, 0};
+	struct pair s = {0, 0}; /* last start, gap */
 	struct heed__sql q;
 	int64_t changed = 0;
 	heed_status rc;
@@ -416,129 +656,87 @@ static heed_status address_take_rows(heed_store *store, const char *address,
 	                      "WHERE address = ?1;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, address);
-	rc = heed__sql_one(&q, read_slot, &s);
+	rc = heed__sql_one(&q, read_pair, &s);
 	if (rc == HEED_OK)
-		*next_ms =
-		        s.last_start + (s.gap_ms > gap_ms ? s.gap_ms : gap_ms);
+		*next_ms = s.first + (s.second > gap_ms ? s.second : gap_ms);
 	return rc;
 }
 
-static heed_status renew_all_rows(heed_store *store, const char *holder,
-                                  int64_t now_ms, int64_t lease_ms,
-                                  heed_store_lease_fn *fn, void *ud)
+/* The key of the lock that lets one beat at a time fold the deltas:
+ * heed's first key (src/store/pg-int.h) and one of its own. */
+#define COUNTS_LOCK "1751475556, 4"
+
+/*
+ * The beat: the heartbeat, then the live workers (a read of
+ * lease_workers, one row a worker) and the kept count of sites with
+ * work. On PostgreSQL the count is lease_counts plus the deltas the
+ * triggers appended since, both read in the statement's one snapshot (it
+ * does not see the fold below, nor need to); the beat that gets the lock
+ * (the others do not wait for it) folds those deltas in, so they stay as
+ * few as the sites woken or made idle between two beats, and writes
+ * nothing when there are none. Deltas of batches not yet committed are
+ * neither seen nor deleted: they are counted once they commit.
+ */
+static heed_status beat_rows(heed_store *store, const char *holder,
+                             int64_t now_ms, int64_t ttl_ms,
+                             struct heed_lease_beat *b)
 {
-	/* renew's SET for every live lease of holder. RETURNING makes every
-	 * change at SQLite's first step, so a callback that stops early
-	 * leaves the rest renewed. On PostgreSQL a claim that takes an
-	 * expired site over meanwhile locks its row first: this UPDATE then
-	 * waits, checks the row again and, finding another holder, leaves it
-	 * out (and so does not report it). */
 	static const char *const sql[] = {
-	        [HEED__SQL_SQLITE] = "UPDATE site_leases SET " RENEW_SET(
-	                "max", "?2", "?3") " WHERE holder = ?1 AND lease_until "
-	                                   "> ?2 RETURNING " LEASE_COLUMNS ";",
-	        [HEED__SQL_PG] = "UPDATE site_leases SET " RENEW_SET(
-	                "GREATEST", "?2::bigint",
-	                "?3::bigint") " WHERE holder = ?1 AND lease_until > "
-	                              "?2::bigint "
-	                              "RETURNING " LEASE_COLUMNS ";",
+	        [HEED__SQL_SQLITE] = "SELECT (SELECT count(*) FROM "
+	                             "lease_workers WHERE alive_until > ?1), "
+	                             "(SELECT active FROM lease_counts);",
+	        [HEED__SQL_PG] =
+	                "WITH k AS (SELECT "
+	                "pg_try_advisory_xact_lock(" COUNTS_LOCK ") AS got), "
+	                "d AS (DELETE FROM lease_count_deltas "
+	                "WHERE (SELECT got FROM k) RETURNING n), "
+	                "c AS (UPDATE lease_counts SET active = active + s.n "
+	                "FROM (SELECT sum(n) AS n FROM d) s "
+	                "WHERE s.n IS NOT NULL) "
+	                "SELECT (SELECT count(*) FROM lease_workers "
+	                "WHERE alive_until > ?1::bigint), "
+	                "(SELECT active FROM lease_counts) + "
+	                "(SELECT coalesce(sum(n), 0) FROM lease_count_deltas);",
 	};
-	struct each_ctx c = {false, 0, fn, ud};
-	struct heed__sql q;
-
-	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
-		return HEED_ESTORE;
-	heed__sql_text(&q, 1, holder);
-	heed__sql_int(&q, 2, now_ms);
-	heed__sql_int(&q, 3, lease_ms);
-	return heed__sql_each(&q, lease_row, &c);
-}
-
-/* Runs a heartbeat statement: ?1 holder, ?2 a (a statement without ?2
- * ignores a). */
-static heed_status worker_write(heed_store *store, const char *sql,
-                                const char *holder, int64_t a)
-{
-	struct heed__sql q;
-
-	if (heed__sql_prepare(store, &q, sql) != HEED_OK)
-		return HEED_ESTORE;
-	heed__sql_text(&q, 1, holder);
-	heed__sql_int(&q, 2, a);
-	return heed__sql_run(&q, NULL);
-}
-
-/* The beat on SQLite: three statements, each atomic on its own (one
- * writer); the count comes after the upsert, so it always includes
- * holder. SQLite's CTEs cannot write. */
-static heed_status sqlite_beat(heed_store *store, const char *holder,
-                               int64_t now_ms, int64_t ttl_ms, int64_t *live)
-{
+	struct pair h, n = {0, 0}; /* epoch and end; live workers, sites */
 	struct heed__sql q;
 	heed_status rc;
 
-	rc = worker_write(store,
-	                  "INSERT INTO lease_workers(holder, alive_until) "
-	                  "VALUES(?1, ?2) ON CONFLICT(holder) DO UPDATE SET "
-	                  "alive_until = excluded.alive_until;",
-	                  holder, now_ms + ttl_ms);
-	if (rc == HEED_OK)
-		rc = worker_write(
-		        store,
-		        "DELETE FROM lease_workers WHERE alive_until < ?2 "
-		        "AND holder <> ?1;",
-		        holder, now_ms - LEASE_WORKER_GONE_MS);
+	rc = heartbeat_rows(store, holder, now_ms, ttl_ms, &h);
 	if (rc != HEED_OK)
 		return rc;
-	if (heed__sql_prepare(store, &q,
-	                      "SELECT count(*) FROM lease_workers "
-	                      "WHERE alive_until > ?1;") != HEED_OK)
+	b->epoch = h.first;
+	b->alive_until = h.second;
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_int(&q, 1, now_ms);
-	return heed__sql_one(&q, heed__sql_read_int, live);
+	rc = heed__sql_one(&q, read_pair, &n);
+	b->live = n.first;
+	b->active = n.second;
+	return rc;
 }
 
-/* The beat on PostgreSQL: one statement, one round trip. Its SELECT sees
- * the table as it was before the CTEs wrote: it counts the others alive
- * and adds holder, just beaten. The DELETE spares holder's row, which the
- * upsert writes (one statement may not change a row twice). */
-static heed_status pg_beat(heed_store *store, const char *holder,
-                           int64_t now_ms, int64_t ttl_ms, int64_t *live)
-{
-	struct heed__sql q;
-
-	if (heed__sql_prepare(
-	            store, &q,
-	            "WITH beat AS (INSERT INTO lease_workers(holder, "
-	            "alive_until) VALUES(?1, ?3::bigint) ON CONFLICT (holder) "
-	            "DO UPDATE SET alive_until = excluded.alive_until), gone "
-	            "AS "
-	            "(DELETE FROM lease_workers WHERE alive_until < ?4::bigint "
-	            "AND holder <> ?1) SELECT count(*) + 1 FROM lease_workers "
-	            "WHERE alive_until > ?2::bigint AND holder <> ?1;") !=
-	    HEED_OK)
-		return HEED_ESTORE;
-	heed__sql_text(&q, 1, holder);
-	heed__sql_int(&q, 2, now_ms);
-	heed__sql_int(&q, 3, now_ms + ttl_ms);
-	heed__sql_int(&q, 4, now_ms - LEASE_WORKER_GONE_MS);
-	return heed__sql_one(&q, heed__sql_read_int, live);
-}
-
-static heed_status worker_beat_rows(heed_store *store, const char *holder,
-                                    int64_t now_ms, int64_t ttl_ms,
-                                    int64_t *live)
-{
-	return heed__sql_dialect(store) == HEED__SQL_PG
-	               ? pg_beat(store, holder, now_ms, ttl_ms, live)
-	               : sqlite_beat(store, holder, now_ms, ttl_ms, live);
-}
-
+/* A clean exit: holder's leases end at once (those it could not hand
+ * back are claimable now), and its row goes unless a lease still names
+ * it. */
 static heed_status worker_leave_rows(heed_store *store, const char *holder)
 {
-	return worker_write(store,
-	                    "DELETE FROM lease_workers WHERE holder = ?1;",
-	                    holder, 0);
+	static const char *const sql[] = {
+	        "UPDATE lease_workers SET alive_until = 0 WHERE holder = ?1;",
+	        "DELETE FROM lease_workers WHERE holder = ?1 AND NOT EXISTS "
+	        "(SELECT 1 FROM site_leases l WHERE l.holder = ?1);",
+	};
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(sql) && rc == HEED_OK; i++) {
+		struct heed__sql q;
+
+		if (heed__sql_prepare(store, &q, sql[i]) != HEED_OK)
+			return HEED_ESTORE;
+		heed__sql_text(&q, 1, holder);
+		rc = heed__sql_run(&q, NULL);
+	}
+	return rc;
 }
 
 static heed_status hold_rows(heed_store *store, const char *holder,
@@ -552,15 +750,13 @@ static heed_status hold_rows(heed_store *store, const char *holder,
 	 * taking it is still this holder's to write for, and FOR SHARE keeps
 	 * any claim off it until the transaction ends. */
 	static const char *const sql[] = {
-	        [HEED__SQL_SQLITE] = "SELECT " LEASE_COLUMNS
-	                             " FROM site_leases WHERE holder = ?1 AND "
-	                             "site IN (SELECT value FROM "
-	                             "json_each(?2));",
+	        [HEED__SQL_SQLITE] = "SELECT " LEASE_READ
+	                             "WHERE l.holder = ?1 AND l.site IN "
+	                             "(SELECT value FROM json_each(?2));",
 	        [HEED__SQL_PG] =
-	                "SELECT " LEASE_COLUMNS
-	                " FROM site_leases WHERE holder = ?1 AND site "
-	                "IN (SELECT json_array_elements_text(?2::json)) "
-	                "FOR SHARE;",
+	                "SELECT " LEASE_READ
+	                "WHERE l.holder = ?1 AND l.site IN (SELECT "
+	                "json_array_elements_text(?2::json)) FOR SHARE OF l;",
 	};
 	struct each_ctx c = {false, 0, fn, ud};
 	struct heed__sql q;
@@ -731,27 +927,14 @@ heed_status heed_store_address_take(heed_store *store, const char *address,
 	                         next_ms ? next_ms : &next);
 }
 
-heed_status heed_store_lease_renew_all(heed_store *store, const char *holder,
-                                       int64_t now_ms, int64_t lease_ms,
-                                       heed_store_lease_fn *fn, void *ud)
-{
-	if (!holder || !*holder || lease_ms < 1 || !fn)
-		return HEED_EINVAL;
-	return renew_all_rows(store, holder, now_ms, lease_ms, fn, ud);
-}
-
 heed_status heed_store_lease_worker_beat(heed_store *store, const char *holder,
                                          int64_t now_ms, int64_t ttl_ms,
-                                         int64_t *live)
+                                         struct heed_lease_beat *b)
 {
-	int64_t n = 0;
-
-	if (live)
-		*live = 0;
+	memset(b, 0, sizeof(*b));
 	if (!holder || !*holder || ttl_ms < 1)
 		return HEED_EINVAL;
-	return worker_beat_rows(store, holder, now_ms, ttl_ms,
-	                        live ? live : &n);
+	return beat_rows(store, holder, now_ms, ttl_ms, b);
 }
 
 heed_status heed_store_lease_worker_leave(heed_store *store, const char *holder)

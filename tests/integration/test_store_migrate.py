@@ -114,7 +114,8 @@ def crawl_into_sqlite():
                     ("a.example", "https://a.example:8443")))
     db.execute("INSERT OR REPLACE INTO address_slots "
                "VALUES('192.0.2.1', 100, 1000);")
-    db.execute("INSERT OR REPLACE INTO lease_workers VALUES('w1', 5000);")
+    db.execute("INSERT OR REPLACE INTO lease_workers(holder, alive_until) "
+               "VALUES('w1', 5000);")
     db.commit()
     db.close()
     r = rows(original)

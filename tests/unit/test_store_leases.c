@@ -123,7 +123,7 @@ static void test_arguments(void **state)
 	heed_store *s = heed_test_store_fresh();
 	bool held = true, taken = true;
 	struct seen got = {0};
-	int64_t live = -1;
+	struct heed_lease_beat b = {.live = -1};
 
 	(void)state;
 	assert_int_equal(heed_store_lease_ensure(s, NULL, 0, 0), HEED_EINVAL);
@@ -141,15 +141,11 @@ static void test_arguments(void **state)
 	assert_int_equal(heed_store_address_take(s, "", 1, 0, &taken, NULL),
 	                 HEED_EINVAL);
 	assert_false(taken);
-	assert_int_equal(heed_store_lease_renew_all(s, "", 0, 1, keep, &got),
+	assert_int_equal(heed_store_lease_worker_beat(s, NULL, 0, 1, &b),
 	                 HEED_EINVAL);
-	assert_int_equal(heed_store_lease_renew_all(s, "w", 0, 0, keep, &got),
+	assert_int_equal(heed_store_lease_worker_beat(s, "w", 0, 0, &b),
 	                 HEED_EINVAL);
-	assert_int_equal(heed_store_lease_worker_beat(s, NULL, 0, 1, &live),
-	                 HEED_EINVAL);
-	assert_int_equal(heed_store_lease_worker_beat(s, "w", 0, 0, &live),
-	                 HEED_EINVAL);
-	assert_int_equal(live, 0);
+	assert_int_equal(b.live, 0);
 	assert_int_equal(heed_store_lease_worker_leave(s, ""), HEED_EINVAL);
 	heed_store_close(s);
 }
@@ -266,23 +262,20 @@ static const char *holder_of(heed_store *s, const char *site)
 	return got.holder[0];
 }
 
-/* Counts its calls, and stops at the first. */
-static int stop(void *ud, const struct heed_site_lease *l)
+static struct heed_lease_beat beat_of(heed_store *s, const char *holder,
+                                      int64_t now, int64_t ttl)
 {
-	(void)l;
-	(*(int *)ud)++;
-	return 1;
+	struct heed_lease_beat b;
+
+	assert_int_equal(heed_store_lease_worker_beat(s, holder, now, ttl, &b),
+	                 HEED_OK);
+	return b;
 }
 
-static struct seen renew_all(heed_store *s, const char *holder, int64_t now,
-                             int64_t lease)
+/* The live workers a beat counts. */
+static int64_t beat(heed_store *s, const char *holder, int64_t now, int64_t ttl)
 {
-	struct seen got = {0};
-
-	assert_int_equal(
-	        heed_store_lease_renew_all(s, holder, now, lease, keep, &got),
-	        HEED_OK);
-	return got;
+	return beat_of(s, holder, now, ttl).live;
 }
 
 /* Whether got holds site. */
@@ -294,81 +287,113 @@ static bool has(const struct seen *got, const char *site)
 	return false;
 }
 
-/* renew_all renews, and reports, exactly the live leases of its holder:
- * another holder's lease and an expired one are left as they were; the
- * lease it renewed keeps its token, so fencing goes on as before. */
-static void test_renew_all(void **state)
+/* A store at a location the test can read past it (a SQLite file, or a
+ * fresh PostgreSQL database). */
+static heed_store *store_at(char *location, size_t size, const char *name)
+{
+	heed_store *s = NULL;
+
+	if (heed_test_pg())
+		heed_test_pg_fresh(location, size);
+	else
+		snprintf(location, size, "%s/%s.db", heed_test_dir(), name);
+	assert_int_equal(
+	        heed_store_open(&s, location, heed_test_allocator(), NULL),
+	        HEED_OK);
+	return s;
+}
+
+/* site's lease_until as its row has it, read past the store. */
+static int64_t row_until(const char *location, const char *site)
+{
+	char sql[160];
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT lease_until FROM site_leases WHERE site = '%s';",
+	         site);
+	return heed_test_store_int(location, sql);
+}
+
+/* The heartbeat is every lease of its holder: one beat renews them all
+ * without writing a site's row; a dead heartbeat's leases are taken over,
+ * a live one's never; a heartbeat that ended and beats again starts a new
+ * epoch, whose leases the old epoch's are not, taken over or not. */
+static void test_heartbeat_renews(void **state)
 {
 	const char *a = "https://a.example", *b = "https://b.example",
-	           *c = "https://c.example", *d = "https://d.example";
-	heed_store *s = heed_test_store_fresh();
+	           *c = "https://c.example", *d = "https://d.example",
+	           *e = "https://e.example";
+	char location[256];
+	heed_store *s = store_at(location, sizeof(location), "heartbeat");
+	struct heed_lease_beat hb;
 	struct seen got;
 
 	(void)state;
 	assert_int_equal(heed_store_lease_ensure(s, a, 1000, 0), HEED_OK);
 	assert_int_equal(heed_store_lease_ensure(s, b, 1000, 0), HEED_OK);
 	assert_int_equal(heed_store_lease_ensure(s, c, 1000, 0), HEED_OK);
-	assert_int_equal(heed_store_lease_ensure(s, d, 1000, 0), HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, d, 1000, 500), HEED_OK);
 	assert_int_equal(claim(s, "w1", 1000, 10000, 2).n, 2); /* a, b */
-	assert_int_equal(claim(s, "w2", 1000, 10000, 1).n, 1); /* c */
-	got = claim(s, "w1", 1000, 3000, 1);                   /* d */
+	got = claim(s, "w2", 1000, 10000, 1);                  /* c */
 	assert_int_equal(got.n, 1);
-	assert_string_equal(got.site[0], d);
-	/* At 5000 d's lease (to 4000) is over: a and b only. */
-	got = renew_all(s, "w1", 5000, 20000);
-	assert_int_equal(got.n, 2);
-	assert_true(has(&got, a));
-	assert_true(has(&got, b));
-	for (int i = 0; i < got.n; i++) {
-		assert_string_equal(got.holder[i], "w1");
-		assert_int_equal(got.l[i].token, 1);
-		assert_int_equal(got.l[i].lease_until, 25000);
-		assert_int_equal(got.l[i].next_allowed_at, 25000);
-		assert_int_equal(got.l[i].start_at, 0);
-	}
+	assert_string_equal(got.site[0], c);
+	assert_int_equal(got.l[0].epoch, 0);
+	assert_int_equal(get(s, a).next_allowed_at, HEED_LEASE_HELD);
+	/* One beat: w1's leases to 25000, its sites' rows untouched. */
+	hb = beat_of(s, "w1", 5000, 20000);
+	assert_int_equal(hb.epoch, 0);
+	assert_int_equal(hb.alive_until, 25000);
+	assert_int_equal(hb.live, 2);
 	assert_int_equal(get(s, a).lease_until, 25000);
-	assert_int_equal(get(s, b).next_allowed_at, 25000);
+	assert_int_equal(get(s, b).lease_until, 25000);
+	assert_int_equal(row_until(location, a), 11000);
+	assert_int_equal(row_until(location, b), 11000);
 	assert_int_equal(get(s, c).lease_until, 11000);
-	assert_string_equal(holder_of(s, c), "w2");
-	assert_int_equal(get(s, d).lease_until, 4000);
-	assert_int_equal(get(s, d).next_allowed_at, 4000);
-	/* After the first lease's end (11000), a and b are still w1's:
-	 * nobody else gets them, w1's token still writes. */
+	/* A heartbeat never moves back: a shorter beat keeps 25000. */
+	assert_int_equal(beat_of(s, "w1", 6000, 1000).alive_until, 25000);
+	/* After w2's end (11000), w3 takes c over and claims d; a and b stay
+	 * w1's, and w1's token still writes. */
 	got = claim(s, "w3", 12000, 10000, 5);
-	assert_int_equal(got.n, 2); /* c expired, and d */
-	assert_false(has(&got, a));
-	assert_false(has(&got, b));
-	assert_true(started(s, a, "w1", 1, 12000));
-	/* w3 took d over: w1's renewal leaves it out, its old token is
-	 * refused, w3's lease stands. */
-	got = renew_all(s, "w1", 13000, 20000);
 	assert_int_equal(got.n, 2);
-	assert_false(has(&got, d));
-	assert_false(started(s, d, "w1", 1, 13000));
-	assert_string_equal(holder_of(s, d), "w3");
-	assert_int_equal(get(s, d).lease_until, 22000);
-	/* Once w1's leases ran out (33000), w3 takes every site, and w1
-	 * renews nothing: its token on a is refused. */
-	got = claim(s, "w3", 33000, 10000, 5);
-	assert_int_equal(got.n, 4);
-	assert_int_equal(get(s, a).token, 2);
-	assert_int_equal(renew_all(s, "w1", 34000, 20000).n, 0);
-	assert_false(started(s, a, "w1", 1, 34000));
-	assert_true(started(s, a, "w3", 2, 34000));
-	assert_int_equal(get(s, a).lease_until, 43000);
-	/* A callback that stops early leaves the rest renewed all the
-	 * same. */
-	{
-		int calls = 0;
-		assert_int_equal(heed_store_lease_renew_all(
-		                         s, "w3", 36000, 10000, stop, &calls),
-		                 HEED_OK);
-		assert_int_equal(calls, 1);
-	}
-	assert_int_equal(get(s, a).lease_until, 46000);
-	assert_int_equal(get(s, b).lease_until, 46000);
-	assert_int_equal(get(s, c).lease_until, 46000);
-	assert_int_equal(get(s, d).lease_until, 46000);
+	assert_true(has(&got, c));
+	assert_true(has(&got, d));
+	assert_false(has(&got, a));
+	assert_true(started(s, a, "w1", 1, 12000));
+	assert_false(started(s, c, "w2", 1, 12000));
+	assert_string_equal(holder_of(s, c), "w3");
+	assert_int_equal(beat_of(s, "w3", 20000, 10000).alive_until, 30000);
+	/* w1 dies at 25000: w3 takes a and b over, ending w1's epoch, so a
+	 * beat of w1 sent before its death (its clock 24000) and arriving
+	 * now learns epoch 1, not the 0 its leases are of; back at 26000 it
+	 * is still in epoch 1, and its old token is refused. */
+	got = claim(s, "w3", 25000, 10000, 5);
+	assert_int_equal(got.n, 2);
+	assert_int_equal(got.l[0].token, 2);
+	assert_string_equal(got.taken_from[0], "w1");
+	assert_int_equal(beat_of(s, "w1", 24000, 10000).epoch, 1);
+	hb = beat_of(s, "w1", 26000, 10000);
+	assert_int_equal(hb.epoch, 1);
+	assert_false(started(s, a, "w1", 1, 26000));
+	assert_true(started(s, a, "w3", 2, 26000));
+	/* w1 claims e in epoch 1, then stops beating past its end (36000)
+	 * and comes back (epoch 2): nobody took e, yet its lease ended: it
+	 * shows the end it was granted with, refuses w1's start, and is
+	 * claimable though w1 lives. */
+	assert_int_equal(heed_store_lease_ensure(s, e, 1000, 0), HEED_OK);
+	got = claim(s, "w1", 26000, 10000, 1);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.l[0].epoch, hb.epoch);
+	assert_true(started(s, e, "w1", 1, 30000));
+	assert_int_equal(beat_of(s, "w1", 40000, 10000).epoch, hb.epoch + 1);
+	assert_int_equal(get(s, e).lease_until, 36000);
+	assert_false(started(s, e, "w1", 1, 40000));
+	assert_false(renewed(s, e, "w1", 1, 40000, 10000));
+	/* w3 is dead too by now: w4 takes its three sites and e. */
+	got = claim(s, "w4", 40000, 10000, 5);
+	assert_int_equal(got.n, 5);
+	assert_true(has(&got, e));
+	assert_string_equal(holder_of(s, e), "w4");
+	assert_int_equal(get(s, e).last_request_start, 30000);
 	heed_store_close(s);
 }
 
@@ -378,16 +403,6 @@ static int64_t worker_rows(const char *location)
 {
 	return heed_test_store_int(location,
 	                           "SELECT count(*) FROM lease_workers;");
-}
-
-static int64_t beat(heed_store *s, const char *holder, int64_t now, int64_t ttl)
-{
-	int64_t live = -1;
-
-	assert_int_equal(
-	        heed_store_lease_worker_beat(s, holder, now, ttl, &live),
-	        HEED_OK);
-	return live;
 }
 
 /* The heartbeat counts the workers alive, the beater among them; one that
@@ -622,6 +637,7 @@ static void test_hold(void **state)
 	                                    "d-freed.example"};
 	heed_store *s = heed_test_store_fresh();
 	struct seen got = {0};
+	char taken[64];
 	const char *names = "[\"a-taken.example\",\"b-stale.example\","
 	                    "\"c-live.example\",\"d-freed.example\","
 	                    "\"e-none.example\"]";
@@ -631,23 +647,23 @@ static void test_hold(void **state)
 		assert_int_equal(heed_store_lease_ensure(s, sites[i], 100, 0),
 		                 HEED_OK);
 	assert_int_equal(claim(s, "w1", 1000, 5000, 4).n, 4);
-	/* d is handed back idle, c renewed; a and b expire at 6000, and w2
-	 * takes the first due, a, leaving b expired with no one taking it. */
+	/* d is handed back idle; w1's heartbeat ends at 6000, and w2 takes
+	 * one site over, leaving two expired with no one taking them. */
 	assert_true(released(s, "d-freed.example", "w1", 1, HEED_LEASE_IDLE));
-	assert_true(renewed(s, "c-live.example", "w1", 1, 5500, 5000));
 	got = claim(s, "w2", 6000, 5000, 1);
 	assert_int_equal(got.n, 1);
-	assert_string_equal(got.site[0], "a-taken.example");
+	snprintf(taken, sizeof(taken), "%s", got.site[0]);
 	memset(&got, 0, sizeof(got));
 	assert_int_equal(heed_store_begin(s), HEED_OK);
 	assert_int_equal(heed_store_lease_hold(s, "w1", names, keep, &got),
 	                 HEED_OK);
 	assert_int_equal(heed_store_commit(s), HEED_OK);
 	assert_int_equal(got.n, 2);
-	assert_true((strcmp(got.site[0], "b-stale.example") == 0 &&
-	             strcmp(got.site[1], "c-live.example") == 0) ||
-	            (strcmp(got.site[1], "b-stale.example") == 0 &&
-	             strcmp(got.site[0], "c-live.example") == 0));
+	for (int i = 0; i < got.n; i++) {
+		assert_string_not_equal(got.site[i], taken);
+		assert_string_not_equal(got.site[i], "d-freed.example");
+		assert_string_equal(got.holder[i], "w1");
+	}
 	memset(&got, 0, sizeof(got));
 	assert_int_equal(heed_store_lease_hold(s, "w1", "[]", keep, &got),
 	                 HEED_OK);
@@ -767,12 +783,132 @@ static void sqlite_plan(const char *path, const char *sql, char *plan,
 	sqlite3_close(db);
 }
 
-/* SQLite: the claim (src/store/sqlite_leases.c's statement) reads one
- * range of site_leases_due, already in its order: no scan, no sort;
- * renew_all one range of site_leases_holder. */
+/* A small generator of its own, so a failure repeats (xorshift64). */
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* The leases a property run holds, to release them later. */
+struct held {
+	int n;
+	char site[64][64];
+	char holder[64][8];
+	int64_t token[64];
+};
+
+static void property_step(heed_store *s, uint64_t *x, int64_t *now,
+                          struct held *h)
+{
+	char site[64], holder[8];
+	struct seen got;
+	bool ok;
+	int i;
+
+	switch (next_rand(x) % 4) {
+	case 0: {
+		uint64_t due = next_rand(x) % 3;
+		snprintf(site, sizeof(site), "https://s%d.example",
+		         (int)(next_rand(x) % 40));
+		assert_int_equal(
+		        heed_store_lease_ensure(
+		                s, site, 100,
+		                due == 0 ? HEED_LEASE_IDLE
+		                : due == 1
+		                        ? *now - (int64_t)(next_rand(x) % 500)
+		                        : *now + (int64_t)(next_rand(x) %
+		                                           5000)),
+		        HEED_OK);
+		break;
+	}
+	case 1:
+		snprintf(holder, sizeof(holder), "w%d",
+		         (int)(next_rand(x) % 3));
+		got = claim(s, holder, *now, 3000, 1 + (int)(next_rand(x) % 4));
+		for (i = 0; i < got.n && h->n < 64; i++, h->n++) {
+			snprintf(h->site[h->n], sizeof(h->site[0]), "%s",
+			         got.site[i]);
+			snprintf(h->holder[h->n], sizeof(h->holder[0]), "%s",
+			         holder);
+			h->token[h->n] = got.l[i].token;
+		}
+		break;
+	case 2:
+		if (!h->n)
+			break;
+		i = (int)(next_rand(x) % (uint64_t)h->n);
+		assert_int_equal(
+		        heed_store_lease_release(
+		                s, h->site[i], h->holder[i], h->token[i],
+		                next_rand(x) % 2 ? HEED_LEASE_IDLE : *now + 100,
+		                &ok),
+		        HEED_OK);
+		h->n--;
+		memmove(h->site[i], h->site[i + 1],
+		        sizeof(h->site[0]) * (size_t)(h->n - i));
+		memmove(h->holder[i], h->holder[i + 1],
+		        sizeof(h->holder[0]) * (size_t)(h->n - i));
+		memmove(&h->token[i], &h->token[i + 1],
+		        sizeof(h->token[0]) * (size_t)(h->n - i));
+		break;
+	default:
+		*now += (int64_t)(next_rand(x) % 2000);
+		break;
+	}
+}
+
+/* The kept count of sites with work (the beat's) stays equal to a scan of
+ * every site after any mix of ensures, claims (takeovers among them),
+ * releases and time going by, on the real database: 400 random steps. */
+static void test_counts_kept(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_lease_counts n;
+	struct held *h = calloc(1, sizeof(*h));
+	uint64_t x = 0x9e3779b97f4a7c15u;
+	int64_t now = 10000, woken = 0;
+
+	(void)state;
+	assert_non_null(h);
+	for (int step = 0; step < 400; step++) {
+		int64_t before = 0;
+		property_step(s, &x, &now, h);
+		assert_int_equal(heed_store_lease_counts(s, now, &n), HEED_OK);
+		before = beat_of(s, "counter", now, 1000).active;
+		assert_int_equal(before, n.sites - n.idle);
+		if (n.sites - n.idle > 0 && n.idle > 0)
+			woken++;
+	}
+	/* The run went through both kinds of site. */
+	assert_true(woken > 0);
+	free(h);
+	heed_store_close(s);
+}
+
+/* The claim's statement (src/store/leases.c) for the plans, with
+ * literals for what the store binds: its two ranges, ended leases and
+ * due sites. */
+#define ENDED_SQL(JOIN, NOW)                                                \
+	"SELECT l.site FROM lease_workers d " JOIN " site_leases l ON "     \
+	"l.holder = d.holder AND l.epoch < CASE WHEN d.alive_until <= " NOW \
+	" THEN 9223372036854775807 ELSE d.epoch END"
+#define ENDED_SQLITE ENDED_SQL("CROSS JOIN", "?2")
+#define ENDED_PG                                                         \
+	"SELECT x.site FROM lease_workers d CROSS JOIN LATERAL (SELECT " \
+	"l.site FROM site_leases l WHERE l.holder = d.holder AND "       \
+	"l.epoch < CASE WHEN d.alive_until <= 5000::bigint THEN "        \
+	"9223372036854775807 ELSE d.epoch END LIMIT 8::bigint FOR "      \
+	"UPDATE SKIP LOCKED) x"
+
+/* SQLite: the claim reads one range of site_leases_due, already in its
+ * order, and one range of site_leases_holder per worker: no scan of the
+ * sites, no sort. */
 static void test_claim_plan_sqlite(void **state)
 {
-	char path[128], plan[512] = "";
+	char path[128], plan[1024] = "";
 	heed_store *s = NULL;
 
 	(void)state;
@@ -781,31 +917,22 @@ static void test_claim_plan_sqlite(void **state)
 	                 HEED_OK);
 	heed_store_close(s);
 	sqlite_plan(path,
-	            "EXPLAIN QUERY PLAN UPDATE site_leases SET "
-	            "holder = ?1, token = token + 1, lease_until = "
-	            "?2 + ?3, next_allowed_at = ?2 + ?3, wanted_at = ?5 "
-	            "WHERE site IN "
-	            "(SELECT site FROM site_leases WHERE "
-	            "next_allowed_at <= ?2 AND lease_until <= ?2 "
-	            "ORDER BY next_allowed_at, site LIMIT ?4) "
+	            "EXPLAIN QUERY PLAN UPDATE site_leases SET holder = ?1, "
+	            "token = token + 1, next_allowed_at = "
+	            "9223372036854775806 WHERE site IN (SELECT site FROM "
+	            "(" ENDED_SQLITE " LIMIT ?4) UNION ALL SELECT site "
+	            "FROM (SELECT site FROM site_leases "
+	            "WHERE next_allowed_at "
+	            "<= ?2 ORDER BY next_allowed_at, site "
+	            "LIMIT ?4) LIMIT ?4) "
 	            "RETURNING site;",
 	            plan, sizeof(plan));
-	assert_non_null(strstr(plan, "USING INDEX site_leases_due "
-	                             "(next_allowed_at<?)"));
-	assert_non_null(strstr(plan, "USING COVERING INDEX sqlite_autoindex_"
-	                             "site_leases_1 (site=?)"));
-	assert_null(strstr(plan, "SCAN"));
+	assert_non_null(strstr(plan, "site_leases_due (next_allowed_at<?)"));
+	assert_non_null(strstr(plan, "site_leases_holder (holder=? AND "
+	                             "epoch<?)"));
+	assert_null(strstr(plan, "SCAN l;"));
+	assert_null(strstr(plan, "SCAN site_leases"));
 	assert_null(strstr(plan, "TEMP B-TREE"));
-	sqlite_plan(path,
-	            "EXPLAIN QUERY PLAN UPDATE site_leases SET "
-	            "lease_until = ?2 + ?3, "
-	            "next_allowed_at = max(next_allowed_at, ?2 + ?3) "
-	            "WHERE holder = ?1 AND lease_until > ?2 "
-	            "RETURNING site;",
-	            plan, sizeof(plan));
-	assert_non_null(strstr(plan, "USING INDEX site_leases_holder "
-	                             "(holder=?)"));
-	assert_null(strstr(plan, "SCAN"));
 }
 
 /* The whole of EXPLAIN's answer for sql on url, rows joined by ';'. */
@@ -826,12 +953,13 @@ static void pg_plan(const char *url, const char *sql, char *plan, size_t size)
 	PQfinish(c);
 }
 
-/* PostgreSQL: with 20,000 sites, few of them due, the claim reads the
- * range of site_leases_due and sorts nothing; renew_all reads only the
- * holder's sites. */
+/* PostgreSQL: with 20,000 sites, few of them due and 200 held by a live
+ * worker, the claim reads the range of site_leases_due and the holder
+ * index, sorts nothing and never reads every site; the beat's counts read
+ * no site at all. */
 static void test_claim_plan_pg(void **state)
 {
-	char url[256], plan[2048];
+	char url[256], plan[4096];
 	heed_store *s = NULL;
 
 	(void)state;
@@ -843,38 +971,44 @@ static void test_claim_plan_pg(void **state)
 	                      "next_allowed_at) SELECT 'https://s' || i || "
 	                      "'.example', 1000, i * 1000 FROM "
 	                      "generate_series(1, 20000) i;");
-	/* One worker holds 200 of them. */
+	heed_test_pg_sql(url, "INSERT INTO lease_workers(holder, alive_until) "
+	                      "VALUES('w1', 9000), ('w2', 0);");
 	heed_test_pg_sql(url, "UPDATE site_leases SET holder = 'w1', "
-	                      "lease_until = 9000 WHERE next_allowed_at "
+	                      "lease_until = 9000, next_allowed_at = "
+	                      "9223372036854775806 WHERE next_allowed_at "
 	                      "<= 200000;");
-	heed_test_pg_sql(url, "ANALYZE site_leases;");
+	heed_test_pg_sql(url, "ANALYZE;");
 	pg_plan(url,
-	        "EXPLAIN WITH c AS (SELECT site FROM site_leases "
-	        "WHERE next_allowed_at <= 5000::bigint "
-	        "AND lease_until <= 5000::bigint "
-	        "ORDER BY next_allowed_at, site LIMIT 8::bigint "
-	        "FOR UPDATE SKIP LOCKED) "
-	        "UPDATE site_leases l SET holder = 'w', token = l.token + 1, "
-	        "lease_until = 5000::bigint + 1000::bigint, "
-	        "next_allowed_at = 5000::bigint + 1000::bigint, "
-	        "wanted_at = 9223372036854775807::bigint "
-	        "FROM c WHERE l.site = c.site RETURNING l.site;",
+	        "EXPLAIN WITH t AS (" ENDED_PG
+	        " LIMIT 8::bigint), u AS (SELECT site "
+	        "FROM site_leases WHERE next_allowed_at <= 5000::bigint "
+	        "ORDER BY next_allowed_at, site LIMIT 8::bigint FOR UPDATE "
+	        "SKIP LOCKED), c AS (SELECT site FROM t UNION ALL SELECT site "
+	        "FROM u LIMIT 8::bigint) UPDATE site_leases l "
+	        "SET holder = 'w', token = l.token + 1, next_allowed_at = "
+	        "9223372036854775806 FROM c WHERE l.site = c.site RETURNING "
+	        "l.site;",
 	        plan, sizeof(plan));
 	assert_non_null(strstr(plan, "Index Scan using site_leases_due"));
-	assert_null(strstr(plan, "Seq Scan"));
+	assert_non_null(strstr(plan, "Index Scan using site_leases_holder"));
+	assert_non_null(strstr(plan, "Index Cond: ((holder = d.holder) AND "
+	                             "(epoch < CASE"));
+	assert_null(strstr(plan, "Seq Scan on site_leases"));
 	assert_null(strstr(plan, "Sort"));
-	/* renew_all reads the holder's range of site_leases_holder (a
-	 * bitmap scan of it, maybe), not every site. */
+	/* The beat's counts: lease_workers, lease_counts and the deltas,
+	 * never site_leases. */
 	pg_plan(url,
-	        "EXPLAIN UPDATE site_leases SET "
-	        "lease_until = 5000::bigint + 1000::bigint, "
-	        "next_allowed_at = GREATEST(next_allowed_at, "
-	        "5000::bigint + 1000::bigint) "
-	        "WHERE holder = 'w1' AND lease_until > 5000::bigint "
-	        "RETURNING site;",
+	        "EXPLAIN WITH k AS (SELECT pg_try_advisory_xact_lock("
+	        "1751475556, 4) AS got), d AS (DELETE FROM lease_count_deltas "
+	        "WHERE (SELECT got FROM k) RETURNING n), c AS (UPDATE "
+	        "lease_counts SET active = active + s.n FROM (SELECT sum(n) "
+	        "AS n FROM d) s WHERE s.n IS NOT NULL) SELECT (SELECT "
+	        "count(*) FROM lease_workers WHERE alive_until > "
+	        "5000::bigint), (SELECT active FROM lease_counts) + (SELECT "
+	        "coalesce(sum(n), 0) FROM lease_count_deltas);",
 	        plan, sizeof(plan));
-	assert_non_null(strstr(plan, "site_leases_holder"));
-	assert_null(strstr(plan, "Seq Scan"));
+	assert_non_null(strstr(plan, "lease_counts"));
+	assert_null(strstr(plan, "site_leases"));
 }
 
 static int64_t now_ms(void)
@@ -923,6 +1057,10 @@ static void worker(const char *url, int id, const char *log_path)
 	snprintf(holder, sizeof(holder), "w%d", id);
 	if (!log || heed_store_open(&s, url, NULL, NULL) != HEED_OK)
 		_exit(2);
+	/* Worker 0 is killed half way, its leases unreleased: the others
+	 * take its sites over once its heartbeat ends. */
+	if (id == 0)
+		end -= RUN_MS / 2;
 	while (now_ms() < end) {
 		struct seen got = {0};
 		int64_t t = now_ms();
@@ -1141,12 +1279,13 @@ int main(void)
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
 	        cmocka_unit_test(test_address_slots),
-	        cmocka_unit_test(test_renew_all),
+	        cmocka_unit_test(test_heartbeat_renews),
 	        cmocka_unit_test(test_worker_beat),
 	        cmocka_unit_test(test_ensure_origin),
 	        cmocka_unit_test(test_ensure_origin_arguments),
 	        cmocka_unit_test(test_taken_from),
 	        cmocka_unit_test(test_hold),
+	        cmocka_unit_test(test_counts_kept),
 	        cmocka_unit_test(test_claim_plan_sqlite),
 	};
 	const struct CMUnitTest pg_tests[] = {
@@ -1156,12 +1295,13 @@ int main(void)
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
 	        cmocka_unit_test(test_address_slots),
-	        cmocka_unit_test(test_renew_all),
+	        cmocka_unit_test(test_heartbeat_renews),
 	        cmocka_unit_test(test_worker_beat),
 	        cmocka_unit_test(test_ensure_origin),
 	        cmocka_unit_test(test_ensure_origin_arguments),
 	        cmocka_unit_test(test_taken_from),
 	        cmocka_unit_test(test_hold),
+	        cmocka_unit_test(test_counts_kept),
 	        cmocka_unit_test(test_claim_plan_pg),
 	        cmocka_unit_test(test_workers_share_sites),
 	};
