@@ -101,14 +101,14 @@ static const struct copy_table tables[] = {
          "tttiitttiiiiiiiii", "url", "url " C_, false},
         {"leases", "site_leases",
          "site, delay_ms, next_allowed_at, last_request_start, holder, "
-         "token, lease_until, wanted_at, taken_from",
-         "tiiitiiit", "site", "site " C_, false},
+         "token, lease_until, wanted_at, taken_from, epoch",
+         "tiiitiiiti", "site", "site " C_, false},
         {"leases", "lease_origins", "site, origin", "tt", "site, origin",
          "site " C_ ", origin " C_, false},
         {"leases", "address_slots", "address, last_start, gap_ms", "tii",
          "address", "address " C_, false},
-        {"leases", "lease_workers", "holder, alive_until", "ti", "holder",
-         "holder " C_, false},
+        {"leases", "lease_workers", "holder, alive_until, epoch", "tii",
+         "holder", "holder " C_, false},
         {"arrangements", "arrangements",
          "host, delay_ms, max_pages, mode, include, exclude, windows, "
          "endpoint, note, updated, endpoint_kind",
