@@ -478,10 +478,11 @@ def show_table(title, times, bad, empty):
 def html_and_wrk(args, server, sample, ids_file, fig):
     """The HTML searches and the record pages per second (wrk)."""
     html_mix = query_mix(sample, args.html, int(args.seed, 0) + 1)
-    times, _, bad, empty = run_searches(server, html_mix, "/search")
+    times, cpus, bad, empty = run_searches(server, html_mix, "/search")
     fig["html_search"] = show_table(
         "search /search (HTML), %d queries:" % len(html_mix), times, bad,
         empty)
+    fig["html_search_cpu_ms"] = show_cpu(cpus)
 
     for route in ("/records/", "/api/v1/records/"):
         cpu0 = server.cpu_s()
