@@ -39,7 +39,8 @@
  * bigrams for runs of scripts written without spaces (grams-int.h). In a
  * document each character of a run is a token, with the bigram it starts
  * at the same position (FTS5_TOKEN_COLOCATED); in a query a run of two or
- * more characters is the phrase of its bigrams, and one character itself.
+ * more characters is the phrase of its bigrams (then its last character,
+ * when text follows: gram_run), and one character itself.
  * So "夜行" finds "夜行列車" and "列車", and "車" finds it too. Offsets
  * point into the text, so highlight() and snippet() mark the characters.
  */
@@ -138,9 +139,13 @@ static int piece_token(void *ud, int tflags, const char *tok, int len,
 	return rc;
 }
 
-/* The tokens of a run of n characters, text[at[i]..at[i + 1]) each. */
+/* The tokens of a run of n characters, text[at[i]..at[i + 1]) each.
+ * more: in a query, text follows the run. Its n - 1 bigrams take n - 1
+ * positions where the document's run takes n, so a word after the run
+ * would be looked for one position early: the run's last character,
+ * at its own position, puts it where the document has it. */
 static int gram_run(void *ctx, int flags, const char *text, const int *at,
-                    int n,
+                    int n, bool more,
                     int (*token)(void *, int, const char *, int, int, int))
 {
 	bool query = flags & FTS5_TOKENIZE_QUERY;
@@ -150,7 +155,7 @@ static int gram_run(void *ctx, int flags, const char *text, const int *at,
 		return token(ctx, 0, text + at[0], at[1] - at[0], at[0], at[1]);
 	for (int i = 0; i < n && rc == SQLITE_OK; i++) {
 		bool pair = i + 1 < n;
-		if (!query)
+		if (!query || (more && !pair))
 			rc = token(ctx, 0, text + at[i], at[i + 1] - at[i],
 			           at[i], at[i + 1]);
 		if (rc == SQLITE_OK && pair)
@@ -198,7 +203,8 @@ static int gram_pass(struct gram_tok *g, struct gram_piece *p, const char *text,
 		p->prev.set = false;
 		p->unpairable = true;
 		if (rc == SQLITE_OK && !p->probe)
-			rc = gram_run(p->ctx, p->flags, text, at, n, p->token);
+			rc = gram_run(p->ctx, p->flags, text, at, n, i < len,
+			              p->token);
 		plain = i;
 	}
 	if (rc == SQLITE_OK && len > plain) {

@@ -643,6 +643,77 @@ static void test_phrases(void **state)
 	heed_store_close(w);
 }
 
+/* Any run of a text's words, quoted, finds the text: a document and a
+ * query cut the same words and pairs, whatever stands among them
+ * (punctuation, stems, a run of bigrams, a very long word, case). */
+static void test_phrase_of_any_run(void **state)
+{
+	static const char *const words[] = {
+	        "night",
+	        "Trains",
+	        "train",
+	        "to",
+	        "a",
+	        "the",
+	        "runs,",
+	        "(kapa",
+	        "rila)",
+	        "rila",
+	        "kako",
+	        "\u591c\u884c",
+	        "caf\u00e9",
+	        "CAFE",
+	        "x",
+	        "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+	        "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"};
+	enum { DOCS = 12, WORDS = 10 };
+	int text[DOCS][WORDS];
+	uint32_t seed = 0x5eed;
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query(NULL);
+	struct hits h;
+	char url[64], host[32], title[1024], match[1024];
+
+	(void)state;
+	for (int d = 0; d < DOCS; d++) {
+		size_t n = 0;
+		for (int i = 0; i < WORDS; i++) {
+			seed = seed * 1103515245u + 12345u;
+			text[d][i] =
+			        (int)((seed >> 16) % HEED_ARRAY_SIZE(words));
+			n += (size_t)snprintf(title + n, sizeof(title) - n,
+			                      "%s ", words[text[d][i]]);
+		}
+		snprintf(host, sizeof(host), "run%d.example", d);
+		snprintf(url, sizeof(url), "http://%s/", host);
+		put(w, &(struct spec){url, host, title, NULL, NULL, NULL, NULL,
+		                      -1});
+	}
+	r = open_reader();
+	for (int d = 0; d < DOCS; d++) {
+		snprintf(host, sizeof(host), "run%d.example", d);
+		for (int from = 0; from < WORDS; from++)
+			for (int len = 1; len <= 4 && from + len <= WORDS;
+			     len++) {
+				size_t n = 1;
+				match[0] = '"';
+				for (int i = from; i < from + len; i++)
+					n += (size_t)snprintf(
+					        match + n, sizeof(match) - n,
+					        "%s ", words[text[d][i]]);
+				snprintf(match + n - 1, sizeof(match) - n + 1,
+				         "\"");
+				q.match = match;
+				q.host = host;
+				if (search(r, &q, &h) != 1)
+					fail_msg("%s: %d pages in %s", match,
+					         h.n, host);
+			}
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 /* SQLite's index holds the pair of each two words in a row of a field,
  * and no pair across a very long word or a run of bigrams. */
 static void test_word_pairs_indexed(void **state)
@@ -2213,6 +2284,7 @@ int main(void)
 	        cmocka_unit_test(test_withheld_words_not_findable),
 	        cmocka_unit_test(test_words_without_spaces),
 	        cmocka_unit_test(test_phrases),
+	        cmocka_unit_test(test_phrase_of_any_run),
 	        cmocka_unit_test(test_word_pairs_indexed),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
@@ -2246,6 +2318,7 @@ int main(void)
 	        cmocka_unit_test(test_withheld_words_not_findable),
 	        cmocka_unit_test(test_words_without_spaces),
 	        cmocka_unit_test(test_phrases),
+	        cmocka_unit_test(test_phrase_of_any_run),
 	        cmocka_unit_test(test_gram_class_agrees),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
