@@ -6,7 +6,7 @@
    crawl does, so the search area's FTS5 triggers index them on the way;
    it prints its write rate and the store's size. The store is kept under
    the build directory (bench/serve-store-N-SEED.db) and reused while its
-   schema (tables, indexes, triggers) is the one the generator writes
+   schema (tables, indexes, triggers, areas' versions) is the one the generator writes
    today; --regen forces a new one, --upgrade migrates one of an older
    schema instead (bench_serve_gen -u, the migration a writer runs).
 2. The server: `heed serve --store STORE --listen 127.0.0.1:0`, started
@@ -150,10 +150,15 @@ def upgraded(gen, path, args):
 
 
 def schema_of(path):
+    """The store's tables, indexes and triggers, and its areas' versions:
+    a version may change the index alone (search area 9, word pairs)."""
     db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
     try:
         return db.execute("SELECT group_concat(sql, ';') FROM (SELECT sql "
-                          "FROM sqlite_master ORDER BY name)").fetchone()
+                          "FROM sqlite_master ORDER BY name)").fetchone(), \
+            db.execute("SELECT group_concat(area || version, ';') FROM "
+                       "(SELECT area, version FROM heed_schema ORDER BY "
+                       "area)").fetchone()
     finally:
         db.close()
 
