@@ -6,9 +6,10 @@
    crawl does, so the search area's FTS5 triggers index them on the way;
    it prints its write rate and the store's size. The store is kept under
    the build directory (bench/serve-store-N-SEED.db) and reused while its
-   schema (tables, indexes, triggers, areas' versions) is the one the generator writes
-   today; --regen forces a new one, --upgrade migrates one of an older
-   schema instead (bench_serve_gen -u, the migration a writer runs).
+   schema (tables, indexes, triggers) and its areas' versions are the
+   ones the generator writes today; --regen forces a new one, --upgrade
+   migrates one of an older schema instead (bench_serve_gen -u, the
+   migration a writer runs).
 2. The server: `heed serve --store STORE --listen 127.0.0.1:0`, started
    by this script, killed by it on every way out (and by the kernel when
    this script dies: PR_SET_PDEATHSIG).
