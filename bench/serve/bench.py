@@ -528,6 +528,12 @@ def main():
                     "instead of writing it again")
     ap.add_argument("--kinds", help="comma-separated kinds to time alone "
                     "(of %s); no HTML searches, no wrk" % ",".join(KINDS))
+    ap.add_argument("--store-pg", metavar="URL",
+                    help="serve this PostgreSQL store instead, written by "
+                    "`bench_serve_gen -n N -s SEED URL`: the same records "
+                    "as the SQLite store of N and SEED, which still gives "
+                    "the queries (the database server's own CPU and "
+                    "memory are not counted)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     only = set(args.kinds.split(",")) if args.kinds else None
@@ -556,7 +562,9 @@ def main():
     fig = {"records": args.records, "seed": args.seed, "generator": gen_fig}
     try:
         t0 = time.monotonic()
-        server = Server(heed, store, args.threads, tmp)
+        if args.store_pg:
+            print("heed serve: the PostgreSQL store %s" % args.store_pg)
+        server = Server(heed, args.store_pg or store, args.threads, tmp)
         fig["start_s"] = time.monotonic() - t0
         fig["idle"] = server.memory_kib()
         server.start_sampling()
