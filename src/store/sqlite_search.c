@@ -281,7 +281,7 @@ static void gram_delete(Fts5Tokenizer *t)
  * - per match expression, each phrase's document frequency, which bm25
  *   needs for its weight and which FTS5 gets by running the phrase over
  *   the whole index once per statement: for a phrase of two frequent
- *   words that pass read its pairs' whole list (word pairs, above;
+ *   words that pass reads its pairs' whole list (word pairs, above;
  *   before them it compared every position list of both words, 195 ms
  *   for "kako kako" at 1,000,000 pages, docs/performance.md), however few
  *   results the search returns;
