@@ -6,9 +6,10 @@
    crawl does, so the search area's FTS5 triggers index them on the way;
    it prints its write rate and the store's size. The store is kept under
    the build directory (bench/serve-store-N-SEED.db) and reused while its
-   schema (tables, indexes, triggers) is the one the generator writes
-   today; --regen forces a new one, --upgrade migrates one of an older
-   schema instead (bench_serve_gen -u, the migration a writer runs).
+   schema (tables, indexes, triggers) and its areas' versions are the
+   ones the generator writes today; --regen forces a new one, --upgrade
+   migrates one of an older schema instead (bench_serve_gen -u, the
+   migration a writer runs).
 2. The server: `heed serve --store STORE --listen 127.0.0.1:0`, started
    by this script, killed by it on every way out (and by the kernel when
    this script dies: PR_SET_PDEATHSIG).
@@ -150,10 +151,15 @@ def upgraded(gen, path, args):
 
 
 def schema_of(path):
+    """The store's tables, indexes and triggers, and its areas' versions:
+    a version may change the index alone (search area 9, word pairs)."""
     db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
     try:
         return db.execute("SELECT group_concat(sql, ';') FROM (SELECT sql "
-                          "FROM sqlite_master ORDER BY name)").fetchone()
+                          "FROM sqlite_master ORDER BY name)").fetchone(), \
+            db.execute("SELECT group_concat(area || version, ';') FROM "
+                       "(SELECT area, version FROM heed_schema ORDER BY "
+                       "area)").fetchone()
     finally:
         db.close()
 
@@ -478,10 +484,11 @@ def show_table(title, times, bad, empty):
 def html_and_wrk(args, server, sample, ids_file, fig):
     """The HTML searches and the record pages per second (wrk)."""
     html_mix = query_mix(sample, args.html, int(args.seed, 0) + 1)
-    times, _, bad, empty = run_searches(server, html_mix, "/search")
+    times, cpus, bad, empty = run_searches(server, html_mix, "/search")
     fig["html_search"] = show_table(
         "search /search (HTML), %d queries:" % len(html_mix), times, bad,
         empty)
+    fig["html_search_cpu_ms"] = show_cpu(cpus)
 
     for route in ("/records/", "/api/v1/records/"):
         cpu0 = server.cpu_s()
@@ -521,6 +528,12 @@ def main():
                     "instead of writing it again")
     ap.add_argument("--kinds", help="comma-separated kinds to time alone "
                     "(of %s); no HTML searches, no wrk" % ",".join(KINDS))
+    ap.add_argument("--store-pg", metavar="URL",
+                    help="serve this PostgreSQL store instead, written by "
+                    "`bench_serve_gen -n N -s SEED URL`: the same records "
+                    "as the SQLite store of N and SEED, which still gives "
+                    "the queries (the database server's own CPU and "
+                    "memory are not counted)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     only = set(args.kinds.split(",")) if args.kinds else None
@@ -549,7 +562,9 @@ def main():
     fig = {"records": args.records, "seed": args.seed, "generator": gen_fig}
     try:
         t0 = time.monotonic()
-        server = Server(heed, store, args.threads, tmp)
+        if args.store_pg:
+            print("heed serve: the PostgreSQL store %s" % args.store_pg)
+        server = Server(heed, args.store_pg or store, args.threads, tmp)
         fig["start_s"] = time.monotonic() - t0
         fig["idle"] = server.memory_kib()
         server.start_sampling()

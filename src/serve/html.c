@@ -588,6 +588,31 @@ static void page_link(struct hpage *p, const char *path,
 	}
 }
 
+static void reverse(char *s, size_t len)
+{
+	for (size_t i = 0; i < len / 2; i++) {
+		char c = s[i];
+		s[i] = s[len - 1 - i];
+		s[len - 1 - i] = c;
+	}
+}
+
+/* Moves the body's text written since from to offset at (at <= from),
+ * after what was written between them: a part that could only be
+ * written after the part it goes before. Rotated in place (three
+ * reversals), so it needs no memory; nothing when a write failed (the
+ * page is replaced by an error then). */
+static void hp_move_back(struct hpage *p, size_t at, size_t from)
+{
+	struct heed_buf *b = &p->resp->body;
+
+	if (p->rc != HEED_OK || at >= from || from >= b->len)
+		return;
+	reverse(b->data + at, from - at);
+	reverse(b->data + from, b->len - from);
+	reverse(b->data + at, b->len - at);
+}
+
 static void count_line(struct hpage *p, int64_t count)
 {
 	hp_raw(p, "<p id=\"count\">");
@@ -730,15 +755,15 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 {
 	struct heed__serve_marks marks;
 	struct results r = {p, NULL, {0}, 0};
+	size_t list_at = p->resp->body.len, count_at;
 	int64_t count = 0;
 	bool more = false;
 	heed_status rc;
 
-	rc = heed_store_search_count(p->req->store, q, HEED__SERVE_COUNT_CAP,
-	                             &count, diag);
-	if (rc != HEED_OK)
-		return rc;
-	count_line(p, count);
+	/* The results are read before the count, so that the store can take
+	 * the count from the search (when its candidates were every match)
+	 * instead of reading the matches again; the count line is then moved
+	 * above them. */
 	if (q->match) {
 		heed__serve_marks_init(&marks, heed__serve_arg(args, "q"));
 		r.marks = &marks;
@@ -751,6 +776,13 @@ heed_status hp_results(struct hpage *p, struct heed_search_query *q,
 	if (r.shown == 0)
 		hp_raw(p,
 		       "<p id=\"empty\">Nothing in the index matches.</p>\n");
+	rc = heed_store_search_count(p->req->store, q, HEED__SERVE_COUNT_CAP,
+	                             &count, diag);
+	if (rc != HEED_OK)
+		return rc;
+	count_at = p->resp->body.len;
+	count_line(p, count);
+	hp_move_back(p, list_at, count_at);
 	return page_nav(p, q, &r, more, link_path, args, skip_arg, diag);
 }
 

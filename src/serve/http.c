@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,11 +28,11 @@
  * larger one is answered 431 by heed, with every header of its answers. */
 #define MAX_HEAD (16u << 10)
 /* Memory libmicrohttpd may use per connection, request line and headers
- * included. Four times MAX_HEAD, so a head a little over MAX_HEAD still
- * leaves room for heed's 431 answer: libmicrohttpd 0.9.75 closes a
- * connection without a word when a head fills its memory but the answer
- * no longer fits, and answers a head larger than its memory itself,
- * without heed's headers (docs/serve.md, "Safe by construction"). */
+ * included. Four times MAX_HEAD, so heed sees every head up to about
+ * that size and answers one over MAX_HEAD with its 431 (written on the
+ * socket itself when the head leaves no room for it: send_431_directly);
+ * libmicrohttpd answers a head larger than its memory itself, without
+ * heed's headers (docs/serve.md, "Safe by construction"). */
 #define CONNECTION_MEMORY    (4 * MAX_HEAD)
 #define CONNECTION_TIMEOUT_S 30
 #define MAX_CONNECTIONS      1024
@@ -384,6 +385,82 @@ static void answer_page(struct heed_serve *s, struct MHD_Connection *con,
 	store_give_back(s, req.store);
 }
 
+/* The answer's header fields after the status line, as each answer
+ * carries them (security_headers, type, caching, Allow, Location). */
+static void add_answer_headers(const struct heed__serve_response *resp,
+                               void (*add)(void *ud, const char *name,
+                                           const char *value),
+                               void *ud)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(security_headers); i++)
+		add(ud, security_headers[i][0], security_headers[i][1]);
+	add(ud, MHD_HTTP_HEADER_CONTENT_TYPE,
+	    resp->content_type ? resp->content_type : "text/plain");
+	add(ud, MHD_HTTP_HEADER_CACHE_CONTROL,
+	    resp->cache ? "public, max-age=60" : "no-cache");
+	if (resp->status == 405)
+		add(ud, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (resp->location[0])
+		add(ud, MHD_HTTP_HEADER_LOCATION, resp->location);
+}
+
+static void add_to_response(void *ud, const char *name, const char *value)
+{
+	MHD_add_response_header(ud, name, value);
+}
+
+static void add_to_buf(void *ud, const char *name, const char *value)
+{
+	heed__buf_addf(ud, "%s: %s\r\n", name, value);
+}
+
+/*
+ * A 431 written on the connection's socket by heed, not queued with
+ * libmicrohttpd: a head that nearly fills the connection's memory
+ * (CONNECTION_MEMORY) leaves no room there for the answer's header
+ * fields, and libmicrohttpd 0.9.75 then closes the connection with
+ * nothing sent. A few hundred bytes to a socket that has sent nothing of
+ * this request; the caller then has libmicrohttpd close the connection
+ * (when the socket takes less, what was sent is all the client gets).
+ */
+static void send_431_directly(struct MHD_Connection *con, bool head,
+                              const struct heed__serve_response *resp,
+                              const struct heed_allocator *alloc)
+{
+	const union MHD_ConnectionInfo *info =
+	        MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct heed_buf b;
+	char date[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t sent = 0;
+
+	if (!info || !gmtime_r(&now, &tm) ||
+	    !strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S GMT", &tm))
+		return;
+	heed__buf_init(&b, alloc, 8192 + resp->body.len);
+	heed__buf_addf(&b,
+	               "HTTP/1.1 431 Request Header Fields Too Large\r\n"
+	               "Date: %s\r\nConnection: close\r\n"
+	               "Content-Length: %zu\r\n",
+	               date, resp->body.len);
+	add_answer_headers(resp, add_to_buf, &b);
+	heed__buf_add(&b, "\r\n", 2);
+	if (!head)
+		heed__buf_add(&b, resp->body.data ? resp->body.data : "",
+		              resp->body.len);
+	while (b.data && sent < b.len) {
+		ssize_t n = send(info->connect_fd, b.data + sent, b.len - sent,
+		                 MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sent += (size_t)n;
+	}
+	heed__buf_free(&b);
+}
+
 static enum MHD_Result send_answer(struct MHD_Connection *con,
                                    const struct heed__serve_response *resp)
 {
@@ -394,20 +471,7 @@ static enum MHD_Result send_answer(struct MHD_Connection *con,
 
 	if (!r)
 		return MHD_NO;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(security_headers); i++)
-		MHD_add_response_header(r, security_headers[i][0],
-		                        security_headers[i][1]);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-	                        resp->content_type ? resp->content_type
-	                                           : "text/plain");
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
-	                        resp->cache ? "public, max-age=60"
-	                                    : "no-cache");
-	if (resp->status == 405)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	if (resp->location[0])
-		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION,
-		                        resp->location);
+	add_answer_headers(resp, add_to_response, r);
 	ok = MHD_queue_response(con, (unsigned)resp->status, r);
 	MHD_destroy_response(r);
 	return ok;
@@ -452,7 +516,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con,
 		plain_answer(&resp, 400, "Bad request.\n");
 	else
 		answer_page(s, con, method, url, r, &resp);
-	ok = send_answer(con, &resp);
+	if (resp.status == 431) {
+		send_431_directly(con, strcmp(method, "HEAD") == 0, &resp,
+		                  s->alloc);
+		ok = MHD_NO; /* libmicrohttpd closes the connection */
+	} else {
+		ok = send_answer(con, &resp);
+	}
 	int64_t micros = r ? elapsed_us(&r->started) : 0;
 	heed__serve_metrics_observe(&s->metrics, resp.kind, resp.status,
 	                            (uint64_t)micros, resp.body.len);

@@ -318,6 +318,9 @@ static const char *const pg_search_migrations[] = {
         "(OLD.id) ON CONFLICT DO NOTHING; RETURN NULL; END $f$;"
         "CREATE TRIGGER search_mark_ad AFTER DELETE ON pages FOR EACH ROW "
         "EXECUTE FUNCTION heed_search_mark_gone();" FN_INDEX_SET_V8,
+        /* 9: SQLite's tokenizer indexes word pairs for its phrases.
+         * Nothing here: PostgreSQL's phrases (<->) read its positions. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__pg_search_area = {

@@ -39,7 +39,8 @@
  * bigrams for runs of scripts written without spaces (grams-int.h). In a
  * document each character of a run is a token, with the bigram it starts
  * at the same position (FTS5_TOKEN_COLOCATED); in a query a run of two or
- * more characters is the phrase of its bigrams, and one character itself.
+ * more characters is the phrase of its bigrams (then its last character,
+ * when text follows: gram_run), and one character itself.
  * So "夜行" finds "夜行列車" and "列車", and "車" finds it too. Offsets
  * point into the text, so highlight() and snippet() mark the characters.
  */
@@ -48,25 +49,103 @@ struct gram_tok {
 	Fts5Tokenizer *handle; /* and its instance */
 };
 
-/* The word tokenizer's tokens of one piece of the text, at its offset. */
+/*
+ * Word pairs. A phrase of frequent words ("kapa rila": words on 815,341
+ * and 168,323 of 1,000,000 pages, 3,814 pages with the phrase) was found
+ * by comparing the positions of both words in every page that holds both,
+ * a pass of about 50 ms, made again by bm25's count of the phrase. So in
+ * a document each word after the first of a run of words also brings the
+ * token of the pair it closes (PAIR_MARK, the word before, PAIR_MARK, the
+ * word), at its own position (FTS5_TOKEN_COLOCATED: no position of its
+ * own, and FTS5 counts no length for it, so bm25's lengths are the
+ * words'); and in a query a string of two or more words is the phrase of
+ * its pairs, which matches exactly where the words stand in a row: one
+ * list read instead of two compared. A prefix query, a string with a
+ * run of bigrams (above) or a word longer than PAIR_WORD_MAX is searched
+ * by its words, as before; no pair is made across such a run or word.
+ */
+#define PAIR_MARK     '\x01' /* no word holds it: no query matches it */
+#define PAIR_WORD_MAX 64
+
+struct pair_word {
+	char text[PAIR_WORD_MAX];
+	int len, start;
+	bool set;
+};
+
+/* Where the tokens of one piece of the text go: the piece's offset in the
+ * text, and the pair state of the whole text. */
 struct gram_piece {
 	void *ctx;
 	int (*token)(void *, int, const char *, int, int, int);
 	int offset;
+	int flags;  /* the tokenize flags: document or query */
+	bool pairs; /* a query: emit the pairs of its words, not the words */
+	struct pair_word prev;
+	/* A query's first pass (probe): what its words allow. */
+	bool probe;
+	int words;
+	bool unpairable;
 };
+
+static bool pairable(int flags)
+{
+	return !(flags & FTS5_TOKENIZE_PREFIX);
+}
+
+/* The pair token of prev and the word tok into buf (2 * PAIR_WORD_MAX
+ * + 2 bytes); its length. */
+static int pair_token(char *buf, const struct pair_word *prev, const char *tok,
+                      int len)
+{
+	buf[0] = PAIR_MARK;
+	memcpy(buf + 1, prev->text, (size_t)prev->len);
+	buf[1 + prev->len] = PAIR_MARK;
+	memcpy(buf + 2 + prev->len, tok, (size_t)len);
+	return prev->len + 2 + len;
+}
 
 static int piece_token(void *ud, int tflags, const char *tok, int len,
                        int start, int end)
 {
 	struct gram_piece *p = ud;
+	char buf[2 * PAIR_WORD_MAX + 2];
+	bool query = p->flags & FTS5_TOKENIZE_QUERY;
+	bool fits = len <= PAIR_WORD_MAX && !(tflags & FTS5_TOKEN_COLOCATED);
+	bool closes = fits && p->prev.set;
+	int rc = SQLITE_OK;
 
-	return p->token(p->ctx, tflags, tok, len, start + p->offset,
-	                end + p->offset);
+	start += p->offset;
+	end += p->offset;
+	if (p->probe) {
+		p->words++;
+		p->unpairable |= !fits;
+		return SQLITE_OK;
+	}
+	if (!p->pairs)
+		rc = p->token(p->ctx, tflags, tok, len, start, end);
+	if (rc == SQLITE_OK && closes && (p->pairs || !query))
+		rc = p->token(p->ctx, p->pairs ? 0 : FTS5_TOKEN_COLOCATED, buf,
+		              pair_token(buf, &p->prev, tok, len),
+		              p->prev.start, end);
+	if (tflags & FTS5_TOKEN_COLOCATED)
+		return rc;
+	p->prev.set = fits && pairable(p->flags);
+	if (p->prev.set) {
+		memcpy(p->prev.text, tok, (size_t)len);
+		p->prev.len = len;
+		p->prev.start = start;
+	}
+	return rc;
 }
 
-/* The tokens of a run of n characters, text[at[i]..at[i + 1]) each. */
+/* The tokens of a run of n characters, text[at[i]..at[i + 1]) each.
+ * more: in a query, text follows the run. Its n - 1 bigrams take n - 1
+ * positions where the document's run takes n, so a word after the run
+ * would be looked for one position early: the run's last character,
+ * at its own position, puts it where the document has it. */
 static int gram_run(void *ctx, int flags, const char *text, const int *at,
-                    int n,
+                    int n, bool more,
                     int (*token)(void *, int, const char *, int, int, int))
 {
 	bool query = flags & FTS5_TOKENIZE_QUERY;
@@ -76,7 +155,7 @@ static int gram_run(void *ctx, int flags, const char *text, const int *at,
 		return token(ctx, 0, text + at[0], at[1] - at[0], at[0], at[1]);
 	for (int i = 0; i < n && rc == SQLITE_OK; i++) {
 		bool pair = i + 1 < n;
-		if (!query)
+		if (!query || (more && !pair))
 			rc = token(ctx, 0, text + at[i], at[i + 1] - at[i],
 			           at[i], at[i + 1]);
 		if (rc == SQLITE_OK && pair)
@@ -91,11 +170,12 @@ static int gram_run(void *ctx, int flags, const char *text, const int *at,
  * run (one bigram across the cut is lost). */
 #define GRAM_RUN_MAX 256
 
-static int gram_tokenize(Fts5Tokenizer *t, void *ctx, int flags,
-                         const char *text, int len,
-                         int (*token)(void *, int, const char *, int, int, int))
+/* One pass over the text: the word tokenizer's pieces through p, the
+ * runs of bigrams (gram_run) between them, which end a run of words; a
+ * probe only notes that a run was there. */
+static int gram_pass(struct gram_tok *g, struct gram_piece *p, const char *text,
+                     int len)
 {
-	struct gram_tok *g = (struct gram_tok *)t;
 	int at[GRAM_RUN_MAX + 1], rc = SQLITE_OK, i = 0, plain = 0;
 
 	while (i < len && rc == SQLITE_OK) {
@@ -107,8 +187,8 @@ static int gram_tokenize(Fts5Tokenizer *t, void *ctx, int flags,
 			continue;
 		}
 		if (i > plain) {
-			struct gram_piece p = {ctx, token, plain};
-			rc = g->inner.xTokenize(g->handle, &p, flags,
+			p->offset = plain;
+			rc = g->inner.xTokenize(g->handle, p, p->flags,
 			                        text + plain, i - plain,
 			                        piece_token);
 		}
@@ -120,15 +200,40 @@ static int gram_tokenize(Fts5Tokenizer *t, void *ctx, int flags,
 				        text + i, (size_t)(len - i), &cp);
 		}
 		at[n] = i;
-		if (rc == SQLITE_OK)
-			rc = gram_run(ctx, flags, text, at, n, token);
+		p->prev.set = false;
+		p->unpairable = true;
+		if (rc == SQLITE_OK && !p->probe)
+			rc = gram_run(p->ctx, p->flags, text, at, n, i < len,
+			              p->token);
 		plain = i;
 	}
 	if (rc == SQLITE_OK && len > plain) {
-		struct gram_piece p = {ctx, token, plain};
-		rc = g->inner.xTokenize(g->handle, &p, flags, text + plain,
+		p->offset = plain;
+		rc = g->inner.xTokenize(g->handle, p, p->flags, text + plain,
 		                        len - plain, piece_token);
 	}
+	return rc;
+}
+
+static int gram_tokenize(Fts5Tokenizer *t, void *ctx, int flags,
+                         const char *text, int len,
+                         int (*token)(void *, int, const char *, int, int, int))
+{
+	struct gram_tok *g = (struct gram_tok *)t;
+	struct gram_piece p = {.ctx = ctx, .token = token, .flags = flags};
+	int rc = SQLITE_OK;
+
+	/* A query is read twice: first to see whether it is a row of words
+	 * that the pairs can find (word pairs, above). */
+	if ((flags & FTS5_TOKENIZE_QUERY) && pairable(flags)) {
+		p.probe = true;
+		rc = gram_pass(g, &p, text, len);
+		p.pairs = rc == SQLITE_OK && !p.unpairable && p.words >= 2;
+		p.probe = false;
+		p.prev.set = false;
+	}
+	if (rc == SQLITE_OK)
+		rc = gram_pass(g, &p, text, len);
 	return rc;
 }
 
@@ -176,8 +281,9 @@ static void gram_delete(Fts5Tokenizer *t)
  * - per match expression, each phrase's document frequency, which bm25
  *   needs for its weight and which FTS5 gets by running the phrase over
  *   the whole index once per statement: for a phrase of two frequent
- *   words that pass compares every position list of both (195 ms for
- *   "kako kako" at 1,000,000 pages, docs/performance.md), however few
+ *   words that pass reads its pairs' whole list (word pairs, above;
+ *   before them it compared every position list of both words, 195 ms
+ *   for "kako kako" at 1,000,000 pages, docs/performance.md), however few
  *   results the search returns;
  * - per match expression, how many pages FTS5 matches (up to the bound
  *   of count_reaches_cap), for the same reason;
@@ -894,6 +1000,10 @@ static const char *const search_migrations[] = {
         /* 8: PostgreSQL's index drops its foreign keys to pages, whose
          * deletes SQLite has marked for the catch-up since version 5. */
         "SELECT 1;",
+        /* 9: the tokenizer "heed" also indexes word pairs (above), so a
+         * phrase of frequent words reads one list; the index is made
+         * again from search_text with them. */
+        "INSERT INTO search_fts(search_fts) VALUES('rebuild');",
 };
 
 const struct heed_store_area heed__store_search_area = {

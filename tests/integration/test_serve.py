@@ -433,6 +433,23 @@ def check_every_head_size_is_answered_with_headers():
     status, headers, body = raw_answer(head_of(20000, b"/api/v1/search"))
     assert_heed_answer("api 431", status, headers, 431)
     assert json.loads(body)["error"]["status"] == 431
+    status, headers, body = raw_answer(
+        head_of(20000).replace(b"GET ", b"HEAD ", 1))
+    assert_heed_answer("HEAD 431", status, headers, 431)
+    assert body == b"", body
+    # Up to the connection's memory (64 KiB) heed answers; past it
+    # libmicrohttpd does, without heed's headers (docs/serve.md). Where a
+    # head nearly fills that memory, no answer at all came back before
+    # heed wrote its 431 itself: every size in between is answered.
+    mhd_from = None
+    for size in range(62000, 66800, 16):
+        status, headers, _ = raw_answer(head_of(size))
+        assert status == 431, (size, status)
+        heeds = all(headers.get(k) == v for k, v in SECURITY.items())
+        if not heeds and mhd_from is None:
+            mhd_from = size
+        assert heeds == (mhd_from is None), (size, mhd_from, headers)
+    assert mhd_from and mhd_from > 65000, mhd_from
 
 
 def check_malformed_requests_are_400_with_headers():
@@ -654,8 +671,22 @@ def check_html_results_match_json():
         tags = [local(t["attrs"]["href"]) for t in doc.find(
             "a", within=doc.one("ul", cls="tags", within=li))]
         assert "/tags/transport" in tags, tags
-    assert doc.one("p", id="count")["text"].strip()
     Doc(srv.html("/search?q=nothingmatchesthis")).one("p", id="empty")
+    # The count is read after the results (so the store can take it from
+    # the search) but stands above them, and counts what is listed, on
+    # a first page, a later one, a tag page and an empty one.
+    for path, want in (("/search?q=transport", "About 2 results."),
+                       ("/search?q=transport&limit=1", "About 2 results."),
+                       ("/tags/transport?limit=1", "About 2 results."),
+                       ("/search?q=nothingmatchesthis", "About 0 results.")):
+        page = srv.html(path)
+        if "limit=1" in path:
+            nxt = Doc(page).one("a", id="next")["attrs"]["href"]
+            page = srv.html(local(nxt))
+            assert Doc(page).one("a", id="prev"), path
+        text = Doc(page).one("p", id="count")["text"].strip()
+        assert text == want, (path, text, want)
+        assert page.index('id="count"') < page.index('id="results"'), path
 
 
 def check_filters_change_results():
@@ -965,6 +996,25 @@ def check_home_sites_tags_bots():
     assert "robots.txt" in optout and "ACAP" in optout, optout
     charts = doc.find("figure", cls="chart")
     assert charts and all(doc.find("svg", within=c) for c in charts), charts
+    # The views histogram's labels are whole ranges in short numbers
+    # ("10–100", "100–1k", "10M–100M"), never cut to a fixed width.
+    body = srv.html(f"/sites/{q(host('news.test'))}")
+    views = re.search(r'<svg[^>]*aria-label="Pages by view count.*?</svg>',
+                      body, re.S)
+    assert views, body[:2000]
+    labels = re.findall(r'<text class="label"[^>]*>([^<]*)</text>',
+                        views.group(0))
+    assert labels, views.group(0)
+    for label in labels:
+        assert re.fullmatch(r"\d+[kMGTPE]?(\u2013\d+[kMGTPE]?)?", label), \
+            labels
+    # Counts name their noun in the singular for exactly one: the fixture
+    # has one IRC network that may be listed, and several sites.
+    home = Doc(srv.html("/"))
+    counts = [li["text"].strip() for li in
+              home.find("li", within=home.one("ul", id="counts"))]
+    assert "1 IRC network" in counts, counts
+    assert any(re.fullmatch(r"\d+ sites", c) for c in counts), counts
     tags = srv.json("/api/v1/tags")
     names = {t.get("tag") or t.get("name") for t in tags["items"]}
     assert {"transport", "culture", "garten"} <= names, names
@@ -1172,6 +1222,11 @@ def check_items_carry_authors_and_publisher():
     got = [{k: h.get(k) for k in want} for h in hits
            if h["url"].endswith("/news/1.html")]
     assert got == [want], hits
+    # The record page shows each author as text with its source, never
+    # the stored JSON.
+    page = srv.html(f"/records/{pid('news.test', '/news/1.html')}")
+    assert "Maria Okafor" in page and "Tom Haines" in page, page[:3000]
+    assert "&quot;value&quot;" not in page and '"value"' not in page
     other = srv.json(f"/api/v1/records/{pid('news.test', '/news/2.html')}")
     assert other["authors"] == [] and other["author"] is None, other
     assert other["publisher"] == "Harbour News", other
@@ -1420,6 +1475,27 @@ def serve_once(*args, timeout=20):
                           text=True, timeout=timeout)
 
 
+def check_help_lists_serve_options_aligned():
+    """heed serve --help names only what serve reads (no crawler option),
+    each description starting in one column."""
+    p = serve_once("--help")
+    assert p.returncode == 0, (p.returncode, p.stderr)
+    for crawler in ("--dns-server", "--allow-private", "--max-pages",
+                    "--user-agent"):
+        assert crawler not in p.stdout, (crawler, p.stdout)
+    columns = set()
+    options = p.stdout.split("\n\n  -", 1)[1].split("\n\n", 1)[0]
+    for line in ("  -" + options).splitlines():
+        m = re.match(r"(  -\S, |      )(--\S+(?: \S+)?)( {2,})(\S)", line)
+        if m:
+            columns.add(m.start(4))
+        elif line.startswith("      ") and line.strip() and \
+                not line.lstrip().startswith("-"):
+            columns.add(len(line) - len(line.lstrip()))
+    assert len(columns) == 1, (columns, p.stdout)
+    assert "--reindex" in p.stdout and "--listen" in p.stdout, p.stdout
+
+
 def check_bad_settings():
     p = serve_once("--store", ix.store, "--listen", "nonsense")
     assert p.returncode == 2 and p.stderr.strip(), (p.returncode, p.stderr)
@@ -1554,6 +1630,7 @@ try:
         check_serving_while_a_crawl_writes,
         check_kill_9_mid_crawl_leaves_index_consistent,
         check_access_log_one_line_per_request,
+        check_help_lists_serve_options_aligned,
         check_bad_settings,
         check_config_file_and_base_url,
         check_access_log_on_stdout_and_threads,

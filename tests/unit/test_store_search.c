@@ -574,6 +574,195 @@ static void test_words_without_spaces(void **state)
 	heed_store_close(w);
 }
 
+/* A phrase finds its words where they stand in a row in one field, and
+ * nowhere else: across punctuation, stemmed, not across two fields, not
+ * in another order, not past a word of another script or a very long
+ * word between them; a phrase with such a word in it, or ending in a
+ * prefix, is found too. SQLite reads a phrase of words from its word
+ * pairs (sqlite_search.c), PostgreSQL from positions: the same pages. */
+static void test_phrases(void **state)
+{
+	char longword[80], long_title[128], long_phrase[96];
+	const char *texts[][2] = {
+	        {"Night train to Vienna", "a sleeper carriage"},
+	        {"The train at night", "by night, train and ferry"},
+	        {"night", "train"},
+	        {"Nights trains", NULL},
+	        {long_title, NULL},
+	        {"night \u591c\u884c train", NULL},
+	};
+	const struct {
+		const char *match;
+		const char *want; /* the pages' numbers, in any order */
+	} cases[] = {
+	        {"\"night train\"", "013"},
+	        {"\"train night\"", ""},
+	        {"\"night train to\"", "0"},
+	        {"\"night train\"*", "013"},
+	        {"\"night tra\"*", "013"},
+	        {long_phrase, "4"},
+	        {"\"night \u591c\u884c\"", "5"},
+	        {"\"night\" \"train\"", "012345"},
+	        {"\"sleeper carriage\"", "0"},
+	        {"\"a sleeper\"", "0"},
+	        {"\"vienna a\"", ""},
+	};
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query(NULL);
+	struct hits h;
+	char url[64], got[16];
+
+	(void)state;
+	memset(longword, 'q', sizeof(longword) - 1);
+	longword[sizeof(longword) - 1] = '\0';
+	snprintf(long_title, sizeof(long_title), "night %s train", longword);
+	snprintf(long_phrase, sizeof(long_phrase), "\"night %s\"", longword);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(texts); i++) {
+		snprintf(url, sizeof(url), "http://phrase.example/%zu", i);
+		put(w, &(struct spec){url, "phrase.example", texts[i][0],
+		                      texts[i][1], NULL, NULL, NULL, -1});
+	}
+	r = open_reader();
+	for (size_t c = 0; c < HEED_ARRAY_SIZE(cases); c++) {
+		size_t n = 0;
+		q.match = cases[c].match;
+		search(r, &q, &h);
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(texts); i++) {
+			snprintf(url, sizeof(url), "http://phrase.example/%zu",
+			         i);
+			for (int j = 0; j < h.n; j++)
+				if (strcmp(h.urls[j], url) == 0)
+					got[n++] = (char)('0' + i);
+		}
+		got[n] = '\0';
+		if (strcmp(got, cases[c].want) != 0)
+			fail_msg("%s: pages %s, want %s", cases[c].match, got,
+			         cases[c].want);
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* Any run of a text's words, quoted, finds the text: a document and a
+ * query cut the same words and pairs, whatever stands among them
+ * (punctuation, stems, a run of bigrams, a very long word, case). */
+static void test_phrase_of_any_run(void **state)
+{
+	char longword[72]; /* longer than a word of a pair (64 bytes) */
+	const char *const words[] = {
+	        "night",     "Trains", "train", "to",    "a",    "the",
+	        "runs,",     "(kapa",  "rila)", "rila",  "kako", "\u591c\u884c",
+	        "caf\u00e9", "CAFE",   "x",     longword};
+	enum { DOCS = 12, WORDS = 10 };
+	int text[DOCS][WORDS];
+	uint32_t seed = 0x5eed;
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query(NULL);
+	struct hits h;
+	char url[64], host[32], title[1024], match[1024];
+
+	(void)state;
+	memset(longword, 'q', sizeof(longword) - 1);
+	longword[sizeof(longword) - 1] = '\0';
+	for (int d = 0; d < DOCS; d++) {
+		size_t n = 0;
+		for (int i = 0; i < WORDS; i++) {
+			seed = seed * 1103515245u + 12345u;
+			text[d][i] =
+			        (int)((seed >> 16) % HEED_ARRAY_SIZE(words));
+			n += (size_t)snprintf(title + n, sizeof(title) - n,
+			                      "%s ", words[text[d][i]]);
+		}
+		snprintf(host, sizeof(host), "run%d.example", d);
+		snprintf(url, sizeof(url), "http://%s/", host);
+		put(w, &(struct spec){url, host, title, NULL, NULL, NULL, NULL,
+		                      -1});
+	}
+	r = open_reader();
+	for (int d = 0; d < DOCS; d++) {
+		snprintf(host, sizeof(host), "run%d.example", d);
+		for (int from = 0; from < WORDS; from++)
+			for (int len = 1; len <= 4 && from + len <= WORDS;
+			     len++) {
+				size_t n = 1;
+				match[0] = '"';
+				for (int i = from; i < from + len; i++)
+					n += (size_t)snprintf(
+					        match + n, sizeof(match) - n,
+					        "%s ", words[text[d][i]]);
+				snprintf(match + n - 1, sizeof(match) - n + 1,
+				         "\"");
+				q.match = match;
+				q.host = host;
+				if (search(r, &q, &h) != 1)
+					fail_msg("%s: %d pages in %s", match,
+					         h.n, host);
+			}
+	}
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* SQLite's index holds the pair of each two words in a row of a field,
+ * and no pair across a very long word or a run of bigrams. */
+static void test_word_pairs_indexed(void **state)
+{
+	static const struct {
+		const char *term;
+		int docs;
+	} terms[] = {
+	        {"\x01night\x01train", 1},
+	        {"\x01train\x01to", 1},
+	        {"\x01to\x01vienna", 1},
+	        {"\x01vienna\x01sleeper", 0},
+	        {"\x01"
+	         "a\x01sleeper",
+	         1},
+	        {"\x01night\x01qqqq", 0},
+	        {"\x01tokyo\x01night", 0},
+	};
+	heed_store *w = open_writer();
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st;
+
+	(void)state;
+	put(w, &(struct spec){"http://pairs.example/", "pairs.example",
+	                      "Night train to Vienna", "a sleeper", NULL, NULL,
+	                      NULL, -1});
+	put(w, &(struct spec){
+	               "http://pairs.example/2", "pairs.example",
+	               "tokyo\u591c\u884cnight "
+	               "qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+	               "qqqqqqqqqqqqqqqqqq night",
+	               NULL, NULL, NULL, NULL, -1});
+	heed_store_close(w);
+	assert_int_equal(
+	        sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL),
+	        SQLITE_OK);
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "CREATE VIRTUAL TABLE temp.v USING "
+	                              "fts5vocab(main, search_fts, row);",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT coalesce((SELECT doc FROM "
+	                                    "temp.v WHERE term = ?1), 0);",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(terms); i++) {
+		sqlite3_bind_text(st, 1, terms[i].term, -1, SQLITE_STATIC);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		if (sqlite3_column_int(st, 0) != terms[i].docs)
+			fail_msg("pair %s: %d pages, want %d",
+			         terms[i].term + 1, sqlite3_column_int(st, 0),
+			         terms[i].docs);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
 /* PostgreSQL's regular expression of those scripts (HEED__GRAM_CLASS)
  * and heed__gram_cp agree on every code point at and around each edge. */
 static void test_gram_class_agrees(void **state)
@@ -2083,6 +2272,9 @@ int main(void)
 	        cmocka_unit_test(test_hidden_never_listed),
 	        cmocka_unit_test(test_withheld_words_not_findable),
 	        cmocka_unit_test(test_words_without_spaces),
+	        cmocka_unit_test(test_phrases),
+	        cmocka_unit_test(test_phrase_of_any_run),
+	        cmocka_unit_test(test_word_pairs_indexed),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
@@ -2114,6 +2306,8 @@ int main(void)
 	        cmocka_unit_test(test_hidden_never_listed),
 	        cmocka_unit_test(test_withheld_words_not_findable),
 	        cmocka_unit_test(test_words_without_spaces),
+	        cmocka_unit_test(test_phrases),
+	        cmocka_unit_test(test_phrase_of_any_run),
 	        cmocka_unit_test(test_gram_class_agrees),
 	        cmocka_unit_test(test_charts),
 	        cmocka_unit_test(test_writes_keep_index),
