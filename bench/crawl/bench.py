@@ -1066,7 +1066,7 @@ def run_peer(peer, a, base, site, say):
             wal = pin.finish()
     r = {"peer": peer, "command": command, "resolver_sandbox": sandboxed,
          **proc}
-    if peer == "heed" and a.wal_frames and wal:
+    if peer == "heed" and a.wal_frames:
         r["wal_frames"] = wal
     if peer == "heed" and "store" not in r:
         r.update(heed_figures(store, before))
@@ -1373,7 +1373,9 @@ def report(web, r, say):
     if "written_kb_per_page" in r:
         say("  written by the crawler (files and sockets): %.1f MB, %.1f KB "
             "a page stored" % (r["written_mb"], r["written_kb_per_page"]))
-    if "wal_frames" in r:
+    if "error" in r.get("wal_frames", {}):
+        say("  SQLite WAL: not counted (%s)" % r["wal_frames"]["error"])
+    elif "wal_frames" in r:
         w = r["wal_frames"]
         # store_rows counts what this crawl added; pages_before, the
         # pages of the store when the pin took hold.

@@ -39,39 +39,38 @@ class Pin:
         self.timeout = timeout
         self.con = None
         self.frames_at_pin = self.pages_at_pin = 0
-        self.error = None
+        self.error = "the store never had a WAL"
         self.stop = threading.Event()
-        self.pinned = threading.Event()
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
     def run(self):
         deadline = time.monotonic() + self.timeout
         while not self.stop.is_set() and time.monotonic() < deadline:
-            try:
-                if os.path.exists(self.store + "-wal"):
-                    con = sqlite3.connect(self.store, timeout=1,
-                                          isolation_level=None,
-                                          check_same_thread=False)
+            if os.path.exists(self.store + "-wal"):
+                con = sqlite3.connect(self.store, timeout=1,
+                                      isolation_level=None,
+                                      check_same_thread=False)
+                try:
                     con.execute("BEGIN")
                     self.pages_at_pin = con.execute(
                         "SELECT count(*) FROM pages").fetchone()[0]
                     self.frames_at_pin = len(frames(self.store + "-wal")[0])
                     self.con = con
-                    self.pinned.set()
                     return
-            except sqlite3.Error as e:  # not created yet, or busy
-                self.error = str(e)
+                except sqlite3.Error as e:  # no pages table yet, or busy
+                    self.error = str(e)
+                    con.close()
             time.sleep(0.005)
 
     def finish(self):
-        """After the crawl: attribute()'s figures (None when the store
-        never had a schema to pin), then the reader ends. It is the last
+        """After the crawl: attribute()'s figures ({"error": why} when the
+        store was never pinned), then the reader ends. It is the last
         connection, so its close checkpoints the WAL and removes it."""
         self.stop.set()
         self.thread.join()
         if self.con is None:
-            return None
+            return {"error": self.error}
         try:
             return attribute(self.store, self.frames_at_pin,
                              self.pages_at_pin)
