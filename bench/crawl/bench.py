@@ -503,30 +503,29 @@ def tree_pids(root):
     return pids
 
 
-def high_water_kb(pid):
-    """VmHWM of a live process: the peak resident set of its own memory
-    since its last exec (0 once it is gone)."""
+def proc_number(pid, name, key):
+    """The number after key ("VmHWM:", "wchar:") in /proc/<pid>/<name> of
+    a live process (0 once it is gone, or when the line is missing)."""
     try:
-        with open("/proc/%d/status" % pid) as f:
+        with open("/proc/%d/%s" % (pid, name)) as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(key):
                     return int(line.split()[1])
     except (OSError, ValueError):
         pass
     return 0
+
+
+def high_water_kb(pid):
+    """VmHWM of a live process: the peak resident set of its own memory
+    since its last exec."""
+    return proc_number(pid, "status", "VmHWM:")
 
 
 def written_bytes(pid):
     """The bytes a live process has written with write(2) and its kin
-    (files and sockets: its wchar; 0 once it is gone)."""
-    try:
-        with open("/proc/%d/io" % pid) as f:
-            for line in f:
-                if line.startswith("wchar:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return 0
+    (files and sockets: its wchar)."""
+    return proc_number(pid, "io", "wchar:")
 
 
 def run_bounded(argv, timeout, log_path):
