@@ -9,11 +9,17 @@
  * answer, `heed queue` pages through one site (or all) by due date. Every
  * index ends with the URL: (site, due_at, url) is the order of a site's
  * list, (due_at, url) the order of the list of every site, and (site,
- * kind, run_id, last_outcome, url) finds a site's sources and counts its
- * last run without reading the table. SQLite's table is keyed by URL
- * WITHOUT ROWID, so its indexes carry the URL without naming it;
+ * kind, url) over the rows that are not pages finds a site's few sitemaps,
+ * feeds and oEmbed endpoints among its pages. SQLite's table is keyed by
+ * URL WITHOUT ROWID, so its indexes carry the URL without naming it;
  * PostgreSQL's name it. Rows are small (no body, no record), so random
  * inserts by URL cost little, unlike the pages table (docs/storage.md).
+ *
+ * Each index is written for every answer the crawl records, and a crawl
+ * at one request a site a second writes each on a leaf of its own (one
+ * site's rows sit together): an index only reports read is paid for page
+ * by page. Hence the sources' index holds no pages, and the last run's
+ * counts read the table through visits_due.
  *
  * Dates heed does not know are SQL NULL, except due_at: a row without a
  * due date was never visited and is due at once, so it is kept as the
@@ -67,6 +73,12 @@
 	"  visits " BIG " NOT NULL,"       \
 	"  changes " BIG " NOT NULL)" TAIL ";"
 
+/* The kind of a page (HEED_FRONTIER_PAGE) as an SQL literal: the
+ * sources' index leaves its rows out, and a query reads that index only
+ * when it says so in these words. */
+#define NOT_PAGE "kind <> 0"
+_Static_assert(HEED_FRONTIER_PAGE == 0, "NOT_PAGE names the page kind");
+
 /* Each index ends with the URL; SQLite's carry it without naming it. */
 #define SQLITE_INDEXES                                            \
 	"CREATE INDEX visits_due ON visits(site, due_at);"        \
@@ -78,17 +90,24 @@
 	"CREATE INDEX visits_next ON visits(due_at, url);"        \
 	"CREATE INDEX visits_kind ON visits(site, kind, run_id, " \
 	"last_outcome, url);"
+/* 2: the sources of a site from an index that holds no page (above). */
+#define SOURCES_INDEX(URL)                                     \
+	"DROP INDEX visits_kind;"                              \
+	"CREATE INDEX visits_sources ON visits(site, kind" URL \
+	") WHERE " NOT_PAGE ";"
 
 static const char *const sqlite_migrations[] = {
         VISITS_TABLE("", "INTEGER", " WITHOUT ROWID")
                 SQLITE_INDEXES VISITS_FROM_PAGES("instr(url, '://')"),
+        SOURCES_INDEX(""),
 };
 
-/* Version 1 on both engines; a later one is added to both under the same
- * number. */
+/* Each version the same on both engines; a later one is added to both
+ * under the same number. */
 static const char *const pg_migrations[] = {
         VISITS_TABLE(" COLLATE \"C\"", "BIGINT", "")
                 PG_INDEXES VISITS_FROM_PAGES("strpos(url, '://')"),
+        SOURCES_INDEX(", url"),
 };
 
 const struct heed_store_area heed__store_visits_area = {
@@ -246,20 +265,28 @@ static int call_visit(struct heed__sql *q, void *ctx)
 	return c->fn(c->ud, &v);
 }
 
+#define OF_SITE_SQL(and)                                        \
+	"SELECT " VISIT_COLUMNS " FROM visits WHERE site = ?1 " \
+	"AND kind IN (?2, ?3, ?4)" and                          \
+	        " ORDER BY url;"
+
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud)
 {
+	/* kind IN (...) rather than the mask test, so an index finds the
+	 * kinds asked for; -1 stands for a kind the mask leaves out.
+	 * Without pages, the sources' index finds a site's few sitemaps and
+	 * feeds without reading its pages. */
+	static const char *const sql[2] = {
+	        OF_SITE_SQL(" AND " NOT_PAGE),
+	        OF_SITE_SQL(""),
+	};
+	bool pages = kinds & HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE);
 	struct visit_call c = {fn, ud};
 	struct heed__sql q;
 
-	/* kind IN (...) rather than the mask test, so visits_kind finds a
-	 * site's few sitemaps and feeds among its pages without reading
-	 * them; -1 stands for a kind the mask leaves out. */
-	if (heed__sql_prepare(store, &q,
-	                      "SELECT " VISIT_COLUMNS " FROM visits "
-	                      "WHERE site = ?1 AND kind IN (?2, ?3, ?4) "
-	                      "ORDER BY url;") != HEED_OK)
+	if (heed__sql_prepare(store, &q, sql[pages]) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	for (int k = HEED_FRONTIER_PAGE; k <= HEED_FRONTIER_FEED; k++)
@@ -305,10 +332,11 @@ heed_status heed_store_visits_list(heed_store *store, const char *site,
 
 /*
  * The summary ("due within 24 hours": due_at in (now, now + 86400]): the due
- * figures come from visits_due, the last run's counts from visits_kind (the
- * run is the site's highest run id: ids grow with every crawl). Each site's
- * rows are read once by the outer GROUP BY; the inner one reads only the
- * index.
+ * figures and the last run's counts from the site's rows in visits_due
+ * order (the run is the site's highest run id: ids grow with every crawl).
+ * Each site's rows are read twice, for its last run and for the counts: a
+ * report's cost, where an index to spare it would be paid by every answer
+ * a crawl records.
  */
 #define SUMMARY_SQL(where)                                                   \
 	"SELECT v.site, count(*), count(*) FILTER (WHERE v.due_at <= ?2), "  \

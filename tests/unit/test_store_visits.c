@@ -575,17 +575,72 @@ static int plan_row(void *ud, int n, char **cols, char **names)
 	return 0;
 }
 
-/* A site's list by due date (heed_store_visits_list's statement, as in
- * src/store/sqlite_visits.c) is one range of the index visits_due,
- * already in its order: no scan, no sort, whatever the size of the
- * table. */
-static void test_site_list_is_one_range_scan(void **state)
+/* The names of the indexes of visits, sorted, joined by ';'. */
+static int index_name(void *ud, int n, char **cols, char **names)
 {
-	char path[128], plan[256] = "";
+	char *list = ud;
+
+	(void)names;
+	if (n >= 1 && cols[0])
+		snprintf(list + strlen(list), 256 - strlen(list), "%s;",
+		         cols[0]);
+	return 0;
+}
+
+/* A store of version 1 (its index of kinds held a row for every page)
+ * opens at version 2 with the sources' index in its place, its rows kept
+ * and a site's sources found. */
+static void test_version_1_gets_sources_index(void **state)
+{
+	struct heed_visit feed =
+	        visit("http://a.test/feed", "http://a.test", 3000);
 	heed_store *s = NULL;
+	struct seen seen = {0};
+	char path[128], list[256] = "";
 	sqlite3 *db;
 
 	(void)state;
+	feed.kind = HEED_FRONTIER_FEED;
+	snprintf(path, sizeof(path), "%s/v1.db", heed_test_dir());
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	put(s, visit("http://a.test/x", "http://a.test", 2000));
+	put(s, feed);
+	heed_store_close(s);
+	exec_sql(path, "DROP INDEX visits_sources;"
+	               "CREATE INDEX visits_kind ON visits(site, kind, run_id, "
+	               "last_outcome);"
+	               "UPDATE heed_schema SET version = 1 WHERE area = "
+	               "'visits';");
+
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_visits_of_site(s, "http://a.test",
+	                                           HEED_VISIT_SOURCES, collect,
+	                                           &seen),
+	                 HEED_OK);
+	assert_int_equal(seen.n, 1);
+	assert_string_equal(seen.urls[0], "http://a.test/feed");
+	heed_store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "SELECT name FROM sqlite_master WHERE "
+	                              "type = 'index' AND tbl_name = 'visits' "
+	                              "AND sql IS NOT NULL ORDER BY name;",
+	                              index_name, list, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	assert_string_equal(list, "visits_due;visits_next;visits_sources;");
+}
+
+/* The query plan of sql on a new SQLite store, its steps joined by ';'. */
+static void plan_of(const char *sql, char plan[256])
+{
+	char path[128];
+	heed_store *s = NULL;
+	sqlite3 *db;
+
+	plan[0] = '\0';
 	snprintf(path, sizeof(path), "%s/plan.db", heed_test_dir());
 	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
@@ -593,18 +648,41 @@ static void test_site_list_is_one_range_scan(void **state)
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	/* heed's FTS5 tokenizer: the search index's tables need it. */
 	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
-	                              "EXPLAIN QUERY PLAN SELECT * FROM visits "
-	                              "WHERE site = ?1 AND (due_at, url) > "
-	                              "(?2, ?3) ORDER BY due_at, url "
-	                              "LIMIT ?4;",
-	                              plan_row, plan, NULL),
+	assert_int_equal(sqlite3_exec(db, sql, plan_row, plan, NULL),
 	                 SQLITE_OK);
 	sqlite3_close(db);
+}
+
+/* A site's list by due date (heed_store_visits_list's statement, as in
+ * src/store/visits.c) is one range of the index visits_due, already in
+ * its order: no scan, no sort, whatever the size of the table. */
+static void test_site_list_is_one_range_scan(void **state)
+{
+	char plan[256];
+
+	(void)state;
+	plan_of("EXPLAIN QUERY PLAN SELECT * FROM visits WHERE site = ?1 AND "
+	        "(due_at, url) > (?2, ?3) ORDER BY due_at, url LIMIT ?4;",
+	        plan);
 	assert_non_null(strstr(plan, "USING INDEX visits_due (site=? AND "
 	                             "(due_at,url)>(?,?))"));
 	assert_null(strstr(plan, "TEMP B-TREE"));
 	assert_int_equal(strchr(plan, ';') - plan + 1, strlen(plan));
+}
+
+/* A site's sitemaps and feeds (heed_store_visits_of_site without pages,
+ * as the crawl asks at each site's start) come from the index that holds
+ * no page: the crawl does not read the site's pages to find them. */
+static void test_sources_read_no_page(void **state)
+{
+	char plan[256];
+
+	(void)state;
+	plan_of("EXPLAIN QUERY PLAN SELECT * FROM visits WHERE site = ?1 AND "
+	        "kind IN (?2, ?3, ?4) AND kind <> 0 ORDER BY url;",
+	        plan);
+	assert_non_null(strstr(plan, "USING INDEX visits_sources (site=? AND "
+	                             "kind=?)"));
 }
 
 int main(void)
@@ -618,6 +696,8 @@ int main(void)
 	        cmocka_unit_test(test_summary),
 	        cmocka_unit_test(test_migration_fills_from_pages),
 	        cmocka_unit_test(test_site_list_is_one_range_scan),
+	        cmocka_unit_test(test_sources_read_no_page),
+	        cmocka_unit_test(test_version_1_gets_sources_index),
 	};
 	/* The same tests on PostgreSQL (unit.store_visits_pg),
 	 * each on a database of its own; the others are about SQLite's
