@@ -44,6 +44,26 @@ static inline const char *heed_test_pg_sql(const char *url, const char *sql)
 	return value;
 }
 
+/* The whole of EXPLAIN's answer for sql (an EXPLAIN statement) on the
+ * database at url, its rows joined by ';' into plan. */
+static inline void heed_test_pg_plan(const char *url, const char *sql,
+                                     char *plan, size_t size)
+{
+	PGconn *c = PQconnectdb(url);
+	PGresult *r;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, sql);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", sql, PQerrorMessage(c));
+	plan[0] = '\0';
+	for (int i = 0; i < PQntuples(r); i++)
+		snprintf(plan + strlen(plan), size - strlen(plan), "%s;",
+		         PQgetvalue(r, i, 0));
+	PQclear(r);
+	PQfinish(c);
+}
+
 /* A new, empty database on the cluster: its URL in url. */
 static inline void heed_test_pg_fresh(char *url, size_t size)
 {

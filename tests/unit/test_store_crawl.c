@@ -608,7 +608,7 @@ static void test_frontier_v1_migrates_to_sites(void **state)
 	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	assert_int_equal(heed_store_schema_version(s, "frontier", &v), HEED_OK);
-	assert_int_equal(v, 2);
+	assert_int_equal(v, 3);
 	assert_int_equal(heed_store_frontier_hosts(s, collect_site, &l),
 	                 HEED_OK);
 	assert_int_equal(l.n, (int)HEED_ARRAY_SIZE(want));
@@ -978,6 +978,121 @@ static void test_kill_mid_batch_loses_nothing_stored(void **state)
 	heed_store_close(s);
 }
 
+static int plan_row(void *ud, int n, char **cols, char **names)
+{
+	char *plan = ud;
+
+	(void)names;
+	if (n >= 4 && cols[3])
+		snprintf(plan + strlen(plan), 512 - strlen(plan), "%s;",
+		         cols[3]);
+	return 0;
+}
+
+/* The queue's indexes hold only the rows still to fetch, and every
+ * statement that reads a site's queue (heed_store_frontier_queued, a
+ * site's queue dropped, its in-flight or dropped rows put back) or a
+ * resume's in-flight rows reads one of them, never the table: the
+ * statements as in src/store/frontier.c. */
+static void test_frontier_queue_holds_pending(void **state)
+{
+	static const char *const sql[][2] = {
+	        {"SELECT id, url, host, depth, kind, discovered_from, lastmod, "
+	         "tries FROM frontier WHERE host = ?1 AND state = 0 AND id > "
+	         "?2 ORDER BY id LIMIT ?3;",
+	         "INDEX frontier_queued (host=? AND id>?)"},
+	        {"UPDATE frontier SET state = ?2 WHERE host = ?1 AND state = "
+	         "0;",
+	         "INDEX frontier_queued (host=?)"},
+	        {"UPDATE frontier SET state = ?2 WHERE host = ?1 AND state = "
+	         "1;",
+	         "INDEX frontier_in_flight (host=?)"},
+	        {"UPDATE frontier SET state = ?1 WHERE state = 1;",
+	         "INDEX frontier_in_flight"},
+	        {"UPDATE frontier SET state = ?2 WHERE host = ?1 AND state = "
+	         "3;",
+	         "INDEX frontier_dropped (host=?)"},
+	};
+	static const char *const partial[] = {
+	        "frontier_queued",
+	        "WHERE state = 0",
+	        "frontier_in_flight",
+	        "WHERE state = 1",
+	};
+	char path[128], plan[512];
+	heed_store *s = NULL;
+	sqlite3 *db;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/queue-plan.db", heed_test_dir());
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	/* heed's FTS5 tokenizer: the search index's tables need it. */
+	assert_int_equal(heed__sqlite_search_register(db), SQLITE_OK);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(sql); i++) {
+		char eqp[512];
+
+		plan[0] = '\0';
+		snprintf(eqp, sizeof(eqp), "EXPLAIN QUERY PLAN %s", sql[i][0]);
+		assert_int_equal(sqlite3_exec(db, eqp, plan_row, plan, NULL),
+		                 SQLITE_OK);
+		if (!strstr(plan, sql[i][1]) || strstr(plan, "TEMP B-TREE"))
+			fail_msg("statement %zu: plan '%s'", i, plan);
+	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(partial); i += 2) {
+		char q[160];
+
+		plan[0] = '\0';
+		snprintf(q, sizeof(q),
+		         "SELECT 0, 0, 0, sql FROM sqlite_master WHERE name = "
+		         "'%s';",
+		         partial[i]);
+		assert_int_equal(sqlite3_exec(db, q, plan_row, plan, NULL),
+		                 SQLITE_OK);
+		if (!strstr(plan, partial[i + 1]))
+			fail_msg("%s: '%s'", partial[i], plan);
+	}
+	sqlite3_close(db);
+}
+
+/* PostgreSQL: with 20,000 rows fetched and a site's few still queued, a
+ * window of the site's queue and a resume's in-flight rows read the
+ * partial indexes, never the table. */
+static void test_frontier_queue_holds_pending_pg(void **state)
+{
+	char url[256], plan[2048];
+	heed_store *s = NULL;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(s);
+	heed_test_pg_sql(url, "INSERT INTO frontier(url, host, depth, kind, "
+	                      "state) SELECT 'https://s' || i % 100 || "
+	                      "'.example/' || i, 'https://s' || i % 100 || "
+	                      "'.example', 1, 0, CASE WHEN i % 1000 = 0 THEN 0 "
+	                      "WHEN i % 997 = 0 THEN 1 ELSE 2 END FROM "
+	                      "generate_series(1, 20000) i;");
+	heed_test_pg_sql(url, "ANALYZE;");
+	heed_test_pg_plan(url,
+	                  "EXPLAIN SELECT id, url FROM frontier WHERE host = "
+	                  "'https://s0.example' AND state = 0 AND id > 0 "
+	                  "ORDER BY id LIMIT 8;",
+	                  plan, sizeof(plan));
+	if (!strstr(plan, "Index Scan using frontier_queued") ||
+	    strstr(plan, "Seq Scan") || strstr(plan, "Sort"))
+		fail_msg("queued window: %s", plan);
+	heed_test_pg_plan(url,
+	                  "EXPLAIN UPDATE frontier SET state = 0 WHERE state = "
+	                  "1;",
+	                  plan, sizeof(plan));
+	if (!strstr(plan, "frontier_in_flight") || strstr(plan, "Seq Scan"))
+		fail_msg("in-flight rows: %s", plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -992,6 +1107,7 @@ int main(void)
 	        cmocka_unit_test(test_frontier_states_and_drop),
 	        cmocka_unit_test(test_frontier_retry),
 	        cmocka_unit_test(test_frontier_v1_migrates_to_sites),
+	        cmocka_unit_test(test_frontier_queue_holds_pending),
 	        cmocka_unit_test(test_runs),
 	        cmocka_unit_test(test_frontier_recover_host),
 	        cmocka_unit_test(test_run_join),
@@ -1013,6 +1129,7 @@ int main(void)
 	        cmocka_unit_test(test_frontier_recover_host),
 	        cmocka_unit_test(test_run_join),
 	        cmocka_unit_test(test_run_join_at_once),
+	        cmocka_unit_test(test_frontier_queue_holds_pending_pg),
 	};
 
 	if (heed_test_pg())
