@@ -58,14 +58,20 @@
 /* How often held hosts are looked over (done, surplus, lost), and the
  * rate sampled. */
 #define WORKER_SWEEP_MS 250
+/* The oldest beat a claim goes by: its count of live workers and of
+ * hosts with work. */
+#define WORKER_SHARE_FRESH_MS 1000
 /* Hosts held at least, at most the fair share: a worker that has just
- * started, or fetches little, gets going with this many. */
-#define WORKER_HOLD_FLOOR 64
+ * started, or fetches little, gets going with one claim's worth. */
+#define WORKER_HOLD_FLOOR WORKER_CLAIM_MAX
 /* Hosts held for each host the rate keeps busy (docs/scaling.md). */
-#define WORKER_HOLD_FACTOR 4
-/* The rate's time constant: long enough to smooth one-second delays,
- * short enough that a starting worker's holding grows within seconds. */
-#define WORKER_RATE_TAU_MS 5000
+#define WORKER_HOLD_FACTOR 2
+/* The rate's time constants: it follows a rise within a second or so,
+ * so a starting worker's holding grows as fast as its hosts answer, and
+ * forgets a fall over ten, so a pause (a commit, a slow second) does not
+ * stop its claims. */
+#define WORKER_RATE_RISE_MS 1000
+#define WORKER_RATE_FALL_MS 10000
 
 /* ---- handing a host back ---- */
 
@@ -137,12 +143,12 @@ static void mark_hosts(heed_crawl *c)
 /* ---- the holding, sized to the work ---- */
 
 /* Folds the requests started since the last sample into the moving
- * rate: an exponential average with WORKER_RATE_TAU_MS as its time
- * constant. */
+ * rate: an exponential average with WORKER_RATE_RISE_MS as its time
+ * constant when the rate rises, WORKER_RATE_FALL_MS when it falls. */
 static void sample_rate(heed_crawl *c)
 {
 	struct heed__worker *w = &c->w;
-	int64_t dt = c->now.mono_ms - w->rate_at;
+	int64_t dt = c->now.mono_ms - w->rate_at, tau;
 	double got;
 
 	if (!w->rate_at || dt <= 0) {
@@ -153,8 +159,8 @@ static void sample_rate(heed_crawl *c)
 		return;
 	}
 	got = (double)(c->p.requests - w->rate_requests) * 1000.0 / (double)dt;
-	w->rate += (got - w->rate) * (double)dt /
-	           (double)(dt + WORKER_RATE_TAU_MS);
+	tau = got > w->rate ? WORKER_RATE_RISE_MS : WORKER_RATE_FALL_MS;
+	w->rate += (got - w->rate) * (double)dt / (double)(dt + tau);
 	if (w->rate < 0)
 		w->rate = 0; /* requests not sent after all are taken back */
 	w->rate_at = c->now.mono_ms;
@@ -460,12 +466,26 @@ static void claim(heed_crawl *c)
 	        c->now.mono_ms + ((int)g.count == want ? 0 : WORKER_POLL_MS);
 }
 
+/* Would this worker claim hosts now? */
+static bool claim_due(const heed_crawl *c)
+{
+	return (int64_t)c->w.held < hold(c) &&
+	       c->now.mono_ms >= c->w.next_claim;
+}
+
 void heed__worker_tick(heed_crawl *c)
 {
 	if (!heed__worker_on(c) || c->failed != HEED_OK)
 		return;
-	if (c->now.mono_ms >= c->w.next_beat) {
+	/* A claim goes by a fresh share: a worker growing its holding while
+	 * others join would otherwise claim by the count of its last beat,
+	 * up to a third of a lease old, and hand the surplus back with its
+	 * pages half fetched. */
+	if (c->now.mono_ms >= c->w.next_beat ||
+	    (claim_due(c) &&
+	     c->now.mono_ms - c->w.beat_at >= WORKER_SHARE_FRESH_MS)) {
 		beat(c);
+		c->w.beat_at = c->now.mono_ms;
 		/* With no site, only to learn whether the run is over. */
 		c->w.next_beat = c->now.mono_ms +
 		                 (c->w.held ? c->opt->worker.lease_ms / 3
@@ -479,8 +499,7 @@ void heed__worker_tick(heed_crawl *c)
 		sweep(c);
 		c->w.next_poll = c->now.mono_ms + WORKER_SWEEP_MS;
 	}
-	if ((int64_t)c->w.held < hold(c) && c->now.mono_ms >= c->w.next_claim &&
-	    c->failed == HEED_OK)
+	if (claim_due(c) && c->failed == HEED_OK)
 		claim(c);
 }
 

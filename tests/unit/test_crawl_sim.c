@@ -2562,10 +2562,10 @@ static void test_worker_clock_step(void **state)
 }
 
 /* 6. The holding sized to the work (worker.c): a worker claims about
- * WORKER_HOLD_FACTOR (4) x its rate of requests x the hosts' delay,
- * at least WORKER_HOLD_FLOOR (64), not its whole fair share. */
-#define WSIM_HOLD_FLOOR 64
-#define WSIM_HOLD_SITES 300
+ * WORKER_HOLD_FACTOR (2) x its rate of requests x the hosts' delay,
+ * at least WORKER_HOLD_FLOOR (256), not its whole fair share. */
+#define WSIM_HOLD_FLOOR 256
+#define WSIM_HOLD_SITES 600
 
 struct holding {
 	int64_t next_look; /* sim ms */
@@ -2615,15 +2615,15 @@ static int64_t holding_run(unsigned window, int64_t latency_ms)
 	return h.most;
 }
 
-/* A worker limited to 4 requests in flight at 1.5 s answers starts about
- * 2.7 a second: 4 x 2.7 x 1 s is 11 hosts, so it holds the floor, not
- * its share (all 300, the only worker: every one without the rule). A
+/* A worker limited to 4 requests in flight at 0.5 s answers starts at
+ * most 8 a second: 2 x 8 x 1 s is 16 hosts, so it holds the floor, not
+ * its share (all 600, the only worker: every one without the rule). A
  * worker whose hosts' delay is what limits it (64 in flight, 100 ms
  * answers) grows past the floor to most of its share. */
 static void test_worker_holding_sized(void **state)
 {
 	(void)state;
-	assert_int_equal(holding_run(4, 1500), WSIM_HOLD_FLOOR);
+	assert_int_equal(holding_run(4, 500), WSIM_HOLD_FLOOR);
 	assert_true(holding_run(64, 100) >= WSIM_HOLD_SITES * 3 / 4);
 }
 
