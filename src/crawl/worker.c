@@ -31,19 +31,21 @@
  * Within the share, a worker holds only what it can fetch from: a
  * worker starting R requests a second to hosts with a delay of D seconds
  * keeps R x D hosts busy (Little's law), and claims up to
- * WORKER_HOLD_FACTOR times that (R a moving figure over the last few
- * seconds, D the mean delay of the hosts it holds), at least
- * WORKER_HOLD_FLOOR so that a starting worker gets going, at most
- * crawl.worker_sites. The factor is room to grow: a worker whose rate
- * the hosts it holds limit reaches the factor times that rate within a
- * few seconds, so its holding grows geometrically until something else
- * (its address budgets, its CPU, the store) sets its pace, and there it
- * stays. A host held but never reached only waits: a dead worker strands
- * it for a lease, and a worker that could fetch it does not get it. How
- * the factor was chosen: docs/scaling.md, "Held sites sized to the
- * work". A worker whose rate falls claims no more, but keeps what it
- * holds until its hosts are done or its share shrinks: handing back a
- * host with work makes its next holder resolve it again.
+ * WORKER_HOLD_FACTOR (2) times that (R a moving figure, D the mean delay
+ * of the hosts it holds), at least WORKER_HOLD_FLOOR (one claim
+ * statement's 256 hosts: a starting worker, whose rate is still 0, gets
+ * going with a whole first claim), at most crawl.worker_sites. Measured
+ * (docs/scaling.md, "Held sites sized to the work"): where the hosts' delays
+ * set a worker's pace, nearly every host it holds is waiting on its delay and R
+ * x D is what it holds, so the factor is only room to grow: it doubles the
+ * holding for as long as the hosts limit the rate. Where something else
+ * sets the pace (its address budgets, its CPU, the store), the hosts
+ * past R x D would only wait, parked: a dead worker strands them for a
+ * lease, and a worker that could fetch them does not get them; with 2
+ * at most half of what it holds waits so. A worker whose rate falls
+ * claims no more, but keeps what it holds until its hosts are done or
+ * its share shrinks: handing back a host with work makes its next
+ * holder resolve it again.
  */
 #include <json-c/json.h>
 #include <string.h>
