@@ -545,6 +545,7 @@ struct heed_crawl {
 	struct heed__worker {
 		int64_t next_beat, next_claim, next_poll; /* mono ms */
 		int64_t beat_at;  /* mono ms of the last beat */
+		bool growing;     /* the last claim granted a host */
 		int64_t live;     /* workers alive at the last beat */
 		int64_t share;    /* the fair share of the sites with work */
 		int64_t sized;    /* sites the rate calls for (worker.c) */

@@ -456,6 +456,7 @@ static void claim(heed_crawl *c)
 		heed__crawl_store_failed(c, "claiming hosts");
 	if (g.count)
 		c->p.claims++;
+	c->w.growing = g.count > 0;
 	for (size_t i = 0; i < g.count; i++) {
 		if (c->failed == HEED_OK)
 			take(c, &items[i]);
@@ -482,9 +483,12 @@ void heed__worker_tick(heed_crawl *c)
 	/* A claim goes by a fresh share: a worker growing its holding while
 	 * others join would otherwise claim by the count of its last beat,
 	 * up to a third of a lease old, and hand the surplus back with its
-	 * pages half fetched. */
+	 * pages half fetched. Only while claims grant: one that finds
+	 * nothing to claim (the run's end) is asked again every
+	 * WORKER_POLL_MS, and a beat each time would cost the store a
+	 * statement a second per worker. */
 	if (c->now.mono_ms >= c->w.next_beat ||
-	    (claim_due(c) &&
+	    (claim_due(c) && c->w.growing &&
 	     c->now.mono_ms - c->w.beat_at >= WORKER_SHARE_FRESH_MS)) {
 		beat(c);
 		c->w.beat_at = c->now.mono_ms;
