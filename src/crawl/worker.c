@@ -504,6 +504,12 @@ void heed__worker_tick(heed_crawl *c)
 		size_holding(c);
 		sweep(c);
 		c->w.next_poll = c->now.mono_ms + WORKER_SWEEP_MS;
+		/* The last host handed back: the next beat comes as one of a
+		 * worker holding nothing, to learn soon whether the run is
+		 * over, not a third of a lease after the last. */
+		if (!c->w.held &&
+		    c->w.next_beat > c->now.mono_ms + WORKER_POLL_MS)
+			c->w.next_beat = c->now.mono_ms + WORKER_POLL_MS;
 	}
 	if (claim_due(c) && c->failed == HEED_OK)
 		claim(c);
