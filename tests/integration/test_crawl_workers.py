@@ -569,6 +569,31 @@ def check_takeovers_reported(run):
                                f"after expiry; {VICTIM} held {held} sites")
 
 
+def check_refetches_bounded(run):
+    """For a victim whose committed work was not read at the moment it
+    was cut off (integration.crawl_partition): what it had fetched but
+    not yet stored is fetched again by the site's new holder: pages in
+    flight (a site has at most one request in flight) and, on a site it
+    had just begun, robots.txt answered but not yet written with the
+    site. So a URL is
+    asked at most twice, once by the victim, only on a site it held, and
+    the pages asked again are at most one per site it held."""
+    held = set(run["held_at_kill"])
+    asked = Counter((e["host"], e["path"]) for e in run["log"])
+    again = sorted(k for k, n in asked.items() if n > 1)
+    twice = run["twice"]
+    assert len(twice) <= len(held), (
+        f"{len(twice)} pages fetched twice, more than the {len(held)} sites "
+        f"{VICTIM} held: {twice[:5]}")
+    assert all(asked[k] == 2 for k in again), [
+        (k, who_fetched(run, k)) for k in again if asked[k] > 2][:3]
+    assert all(k[0] in held for k in again), [
+        k for k in again if k[0] not in held][:5]
+    not_victim = [k for k in again
+                  if VICTIM not in [w for _, w, _ in who_fetched(run, k)]]
+    assert not not_victim, [(k, who_fetched(run, k)) for k in not_victim][:3]
+
+
 def check_refetches_in_flight(run):
     """Point 0 of the fleet: a URL is fetched once by the whole fleet,
     except what the killed worker had in flight. Every (host, URL) asked
