@@ -34,18 +34,19 @@
  * WORKER_HOLD_FACTOR (2) times that (R a moving figure, D the mean delay
  * of the hosts it holds), at least WORKER_HOLD_FLOOR (one claim
  * statement's 256 hosts: a starting worker, whose rate is still 0, gets
- * going with a whole first claim), at most crawl.worker_sites. Measured
- * (docs/scaling.md, "Held sites sized to the work"): where the hosts' delays
- * set a worker's pace, nearly every host it holds is waiting on its delay and R
- * x D is what it holds, so the factor is only room to grow: it doubles the
- * holding for as long as the hosts limit the rate. Where something else
- * sets the pace (its address budgets, its CPU, the store), the hosts
- * past R x D would only wait, parked: a dead worker strands them for a
- * lease, and a worker that could fetch them does not get them; with 2
- * at most half of what it holds waits so. A worker whose rate falls
- * claims no more, but keeps what it holds until its hosts are done or
- * its share shrinks: handing back a host with work makes its next
- * holder resolve it again.
+ * going with a whole first claim), at most crawl.worker_sites.
+ * Measured (docs/scaling.md, "Held sites sized to the work"): where the
+ * hosts' delays set a worker's pace, nearly every host it holds is
+ * waiting on its delay and R x D is what it holds, so the factor is only
+ * room to grow: it doubles the holding for as long as the hosts limit
+ * the rate. Where something else sets the pace (its address budgets,
+ * its CPU, the store), the hosts past R x D would only wait, parked: a
+ * dead worker strands them for a lease, and a worker that could fetch
+ * them does not get them; with 2, at most half of what it holds above
+ * the floor waits so. A worker whose rate falls claims no more, but
+ * keeps what it holds until its hosts are done or its share shrinks:
+ * handing back a host with work makes its next holder resolve it
+ * again.
  */
 #include <json-c/json.h>
 #include <string.h>
