@@ -21,7 +21,11 @@
  *    renewal of the 4 workers, today (a beat each) and with the
  *    statement that renewed before (every held lease row rewritten,
  *    rolled back), and what that makes per second at a renewal every
- *    third of a 30 s lease.
+ *    third of a 30 s lease;
+ *  - live workers: the beat again with 100 and 1,000 heartbeat rows in
+ *    lease_workers (live ones added beside the 4), 200 times each, and
+ *    the count of live workers it runs, alone (its text below, 200
+ *    times): median and 99th percentile, ms.
  */
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -51,6 +55,12 @@
 	"UPDATE site_leases SET lease_until = 2000000010000 + 30000, " \
 	"next_allowed_at = GREATEST(next_allowed_at, 2000000010000 + " \
 	"30000) WHERE holder = $1 AND lease_until > 0"
+
+/* The live workers' count each beat runs (src/store/leases.c). */
+#define LIVE_COUNT \
+	"SELECT count(*) FROM lease_workers WHERE alive_until > 2000000000000"
+/* Heartbeat rows the live-worker figures are taken at. */
+static const long worker_rows[] = {100, 1000};
 
 static double now_ms(void)
 {
@@ -148,6 +158,61 @@ static void claim_held(const char *url, heed_store *w[WORKERS], int held)
 	}
 }
 
+/* The median and 99th percentile of BEATS timings, sorted in place. */
+static void percentiles(double *t, double *median, double *p99)
+{
+	qsort(t, BEATS, sizeof(t[0]), by_value);
+	*median = t[BEATS / 2];
+	*p99 = t[BEATS * 99 / 100];
+}
+
+/* The beat and the live workers' count with `rows` heartbeat rows, all
+ * live: rows beyond the workers already there are added. */
+static void live_workers(const char *url, PGconn *c, long rows)
+{
+	static double t[BEATS];
+	char sql[256];
+	heed_store *w = open_store(url);
+	struct heed_lease_beat b;
+	double beat50, beat99, count50, count99;
+	long have;
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) FROM lease_workers WHERE alive_until > %lld",
+	         (long long)(NOW_MS + 20000 + BEATS));
+	have = value(c, sql);
+	snprintf(sql, sizeof(sql),
+	         "INSERT INTO lease_workers(holder, alive_until) SELECT 'x' || "
+	         "g, %lld FROM generate_series(%ld, %ld) g",
+	         (long long)(NOW_MS + 3600000), have + 1, rows);
+	run(c, sql, NULL);
+	run(c, "VACUUM ANALYZE lease_workers", NULL);
+	for (int i = 0; i < BEATS; i++) {
+		double t0 = now_ms();
+		if (heed_store_lease_worker_beat(w, "w1", NOW_MS + 20000 + i,
+		                                 LEASE_MS, &b) != HEED_OK)
+			exit(1);
+		t[i] = now_ms() - t0;
+	}
+	heed_store_close(w);
+	if (b.live != rows) {
+		fprintf(stderr, "bench_leases: the beat counted %lld workers\n",
+		        (long long)b.live);
+		exit(1);
+	}
+	percentiles(t, &beat50, &beat99);
+	for (int i = 0; i < BEATS; i++) {
+		double t0 = now_ms();
+		run(c, LIVE_COUNT, NULL);
+		t[i] = now_ms() - t0;
+	}
+	percentiles(t, &count50, &count99);
+	printf("  %ld live workers: beat %.2f ms (p99 %.2f); the count of live "
+	       "workers alone %.3f ms (p99 %.3f)\n",
+	       rows, beat50, beat99, count50, count99);
+	fflush(stdout);
+}
+
 static void one(const char *base, long n, int nth)
 {
 	static double t[BEATS];
@@ -156,7 +221,7 @@ static void one(const char *base, long n, int nth)
 	PGconn *admin = PQconnectdb(base), *c;
 	heed_store *w[WORKERS], *s;
 	struct heed_lease_beat b;
-	double old[5], claims[5];
+	double old[5], claims[5], beat50, beat99;
 	long before, beat_rows, old_rows = 0;
 	int held = n / 16 < HELD ? (int)(n / 16) : HELD;
 
@@ -187,7 +252,7 @@ static void one(const char *base, long n, int nth)
 			exit(1);
 		t[i] = now_ms() - t0;
 	}
-	qsort(t, BEATS, sizeof(t[0]), by_value);
+	percentiles(t, &beat50, &beat99);
 	if (b.active != n / 2 || b.live != WORKERS) {
 		fprintf(stderr,
 		        "bench_leases: the beat counted %lld sites, "
@@ -241,11 +306,13 @@ static void one(const char *base, long n, int nth)
 	       "renewal of %d workers x %d sites: %ld rows written today, "
 	       "%ld before; per second at a renewal every %d s: %.1f "
 	       "today, %.0f before\n",
-	       n, t[BEATS / 2], t[BEATS * 99 / 100], old[0], old[1], old[2],
-	       old[3], old[4], CLAIM_MAX, claims[2], claims[4], WORKERS, held,
-	       beat_rows, old_rows, LEASE_MS / 3000,
-	       beat_rows / (LEASE_MS / 3000.0), old_rows / (LEASE_MS / 3000.0));
+	       n, beat50, beat99, old[0], old[1], old[2], old[3], old[4],
+	       CLAIM_MAX, claims[2], claims[4], WORKERS, held, beat_rows,
+	       old_rows, LEASE_MS / 3000, beat_rows / (LEASE_MS / 3000.0),
+	       old_rows / (LEASE_MS / 3000.0));
 	fflush(stdout);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(worker_rows); i++)
+		live_workers(url, c, worker_rows[i]);
 	PQfinish(c);
 }
 

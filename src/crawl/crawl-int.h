@@ -544,9 +544,16 @@ struct heed_crawl {
 	/* A worker's leases (worker.c); NULL holder: a crawl alone. */
 	struct heed__worker {
 		int64_t next_beat, next_claim, next_poll; /* mono ms */
-		int64_t live;    /* workers alive at the last beat */
-		int64_t share;   /* sites to hold: the fair share */
-		size_t held;     /* sites held */
+		int64_t beat_at;  /* mono ms of the last beat */
+		bool growing;     /* the last claim granted a host */
+		int64_t live;     /* workers alive at the last beat */
+		int64_t share;    /* the fair share of the sites with work */
+		int64_t sized;    /* sites the rate calls for (worker.c) */
+		size_t held;      /* sites held */
+		size_t held_most; /* the most held at once */
+		double rate;      /* requests started a second, moving */
+		int64_t rate_at;  /* mono ms of rate's last sample */
+		int64_t rate_requests; /* p.requests at rate_at */
 		bool store_idle; /* the last poll: no site held or claimable
 		                    by anyone, nothing to come */
 		struct heed__host **touched; /* held hosts the open batch

@@ -22,11 +22,31 @@
  * A worker cut off from the store cannot renew: its leases run out and it
  * stops fetching their hosts before they end, whoever takes them next.
  *
- * Each worker holds its fair share of the hosts that have work (their
- * count over the live workers, from a heartbeat), so workers that join
- * late get hosts from those that started first: a worker over its share
- * hands back hosts with nothing in flight. Its part of each address's
- * budget follows the same count (heed_polite_share_addresses).
+ * Each worker holds at most its fair share of the hosts that have work
+ * (their count over the live workers, from a heartbeat), so workers that
+ * join late get hosts from those that started first: a worker over its
+ * share hands back hosts with nothing in flight. Its part of each
+ * address's budget follows the same count (heed_polite_share_addresses).
+ *
+ * Within the share, a worker holds only what it can fetch from: a
+ * worker starting R requests a second to hosts with a delay of D seconds
+ * keeps R x D hosts busy (Little's law), and claims up to
+ * WORKER_HOLD_FACTOR (2) times that (R a moving figure, D the mean delay
+ * of the hosts it holds), at least WORKER_HOLD_FLOOR (one claim
+ * statement's 256 hosts: a starting worker, whose rate is still 0, gets
+ * going with a whole first claim), at most crawl.worker_sites.
+ * Measured (docs/scaling.md, "Held sites sized to the work"): where the
+ * hosts' delays set a worker's pace, nearly every host it holds is
+ * waiting on its delay and R x D is what it holds, so the factor is only
+ * room to grow: it doubles the holding for as long as the hosts limit
+ * the rate. Where something else sets the pace (its address budgets,
+ * its CPU, the store), the hosts past R x D would only wait, parked: a
+ * dead worker strands them for a lease, and a worker that could fetch
+ * them does not get them; with 2, at most half of what it holds above
+ * the floor waits so. A worker whose rate falls claims no more, but
+ * keeps what it holds until its hosts are done or its share shrinks:
+ * handing back a host with work makes its next holder resolve it
+ * again.
  */
 #include <json-c/json.h>
 #include <string.h>
@@ -38,8 +58,23 @@
 #define WORKER_CLAIM_MAX 256
 /* How often a worker with no host to claim asks the store again. */
 #define WORKER_POLL_MS 500
-/* How often held hosts are looked over (done, surplus, lost). */
+/* How often held hosts are looked over (done, surplus, lost), and the
+ * rate sampled. */
 #define WORKER_SWEEP_MS 250
+/* The oldest beat a claim goes by: its count of live workers and of
+ * hosts with work. */
+#define WORKER_SHARE_FRESH_MS 1000
+/* Hosts held at least, at most the fair share: a worker that has just
+ * started, or fetches little, gets going with one claim's worth. */
+#define WORKER_HOLD_FLOOR WORKER_CLAIM_MAX
+/* Hosts held for each host the rate keeps busy (docs/scaling.md). */
+#define WORKER_HOLD_FACTOR 2
+/* The rate's time constants: it follows a rise within a second or so,
+ * so a starting worker's holding grows as fast as its hosts answer, and
+ * forgets a fall over ten, so a pause (a commit, a slow second) does not
+ * stop its claims. */
+#define WORKER_RATE_RISE_MS 1000
+#define WORKER_RATE_FALL_MS 10000
 
 /* ---- handing a host back ---- */
 
@@ -108,6 +143,100 @@ static void mark_hosts(heed_crawl *c)
 		}
 }
 
+/* ---- the holding, sized to the work ---- */
+
+/* Folds the requests started since the last sample into the moving
+ * rate: an exponential average with WORKER_RATE_RISE_MS as its time
+ * constant when the rate rises, WORKER_RATE_FALL_MS when it falls. */
+static void sample_rate(heed_crawl *c)
+{
+	struct heed__worker *w = &c->w;
+	int64_t dt = c->now.mono_ms - w->rate_at, tau;
+	double got;
+
+	if (!w->rate_at || dt <= 0) {
+		if (!w->rate_at) {
+			w->rate_at = c->now.mono_ms;
+			w->rate_requests = c->p.requests;
+		}
+		return;
+	}
+	got = (double)(c->p.requests - w->rate_requests) * 1000.0 / (double)dt;
+	tau = got > w->rate ? WORKER_RATE_RISE_MS : WORKER_RATE_FALL_MS;
+	w->rate += (got - w->rate) * (double)dt / (double)(dt + tau);
+	if (w->rate < 0)
+		w->rate = 0; /* requests not sent after all are taken back */
+	w->rate_at = c->now.mono_ms;
+	w->rate_requests = c->p.requests;
+}
+
+/* The mean delay of the hosts held, ms; the default one when none is. */
+static int64_t held_delay_ms(const heed_crawl *c)
+{
+	int64_t sum = 0, n = 0;
+
+	for (size_t i = 0; i < c->host_buckets; i++)
+		for (const struct heed__host *h = c->hosts[i]; h; h = h->next)
+			if (h->leased && !h->lease_lost) {
+				sum += heed_polite_delay_ms(c->polite, h->name);
+				n++;
+			}
+	return n ? sum / n : c->opt->polite.default_delay_ms;
+}
+
+/* The hosts the rate calls for: WORKER_HOLD_FACTOR x rate x delay,
+ * within WORKER_HOLD_FLOOR and crawl.worker_sites. */
+static void size_holding(heed_crawl *c)
+{
+	int64_t most = (int64_t)c->opt->worker.max_sites;
+	double want;
+
+	sample_rate(c);
+	want = WORKER_HOLD_FACTOR * c->w.rate * (double)held_delay_ms(c) /
+	       1000.0;
+	c->w.sized = want >= (double)most ? most : (int64_t)want + 1;
+	if (c->w.sized < WORKER_HOLD_FLOOR)
+		c->w.sized = WORKER_HOLD_FLOOR;
+	if (c->w.sized > most)
+		c->w.sized = most;
+}
+
+/* Hosts to hold now: the fair share, or fewer when the rate calls for
+ * fewer. */
+static int64_t hold(const heed_crawl *c)
+{
+	return c->w.sized < c->w.share ? c->w.sized : c->w.share;
+}
+
+/* What the sites of the held hosts are doing, for the log at each beat:
+ * the figures the factor was chosen from. A site counts once, in the
+ * first class it fits. */
+struct census {
+	size_t in_flight; /* a request of it is out */
+	size_t parked;    /* its lane waits for room at an address */
+	size_t waiting;   /* it has work, waiting on its delay (or its
+	                     robots.txt lifecycle, its window's refill) */
+	size_t idle;      /* nothing to do: handed back at a sweep */
+};
+
+static void take_census(const heed_crawl *c, struct census *n)
+{
+	memset(n, 0, sizeof(*n));
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (const struct heed__site *s = c->sites[i]; s; s = s->next) {
+			if (!s->host->leased)
+				continue;
+			if (s->lane.current)
+				n->in_flight++;
+			else if (s->lane.parked)
+				n->parked++;
+			else if (heed__lane_has_work(&s->lane))
+				n->waiting++;
+			else
+				n->idle++;
+		}
+}
+
 /* Looks over the held hosts: a lost one is forgotten, a finished one or
  * one over the share handed back; a host leaves only when none of its
  * sites has anything in flight. Store writes are committed first, and
@@ -164,6 +293,22 @@ static void sweep(heed_crawl *c)
 
 /* ---- renewals and the heartbeat ---- */
 
+static void log_holding(const heed_crawl *c)
+{
+	struct census n;
+
+	if (!c->log.fn || c->log.level < HEED_LOG_DEBUG)
+		return; /* the census walks every site: only when it is read */
+	take_census(c, &n);
+	heed_log(&c->log, HEED_LOG_DEBUG, "crawl",
+	         "worker %s: holds %zu hosts (share %lld, the rate's %lld: "
+	         "%.1f requests/s); their sites: %zu in flight, %zu parked "
+	         "at an address, %zu waiting on their delay, %zu idle",
+	         c->opt->worker.holder, c->w.held, (long long)c->w.share,
+	         (long long)c->w.sized, c->w.rate, n.in_flight, n.parked,
+	         n.waiting, n.idle);
+}
+
 /* The beat renews every lease in one row, the worker's heartbeat: a
  * host granted under the heartbeat's epoch holds until its end; one of an
  * older epoch was lost (the heartbeat had ended, so another worker may
@@ -201,6 +346,7 @@ static void beat(heed_crawl *c)
 	if (c->w.share > (int64_t)w->max_sites)
 		c->w.share = w->max_sites;
 	c->w.store_idle = b.active == 0;
+	log_holding(c);
 	heed_polite_share_addresses(c->polite, (unsigned)c->w.live);
 	heed__addrq_wake_room(c);
 }
@@ -273,8 +419,8 @@ static void take(heed_crawl *c, const struct heed_site_lease *l)
 		         "%s: taken over from %s, whose lease expired", h->name,
 		         l->taken_from);
 	}
-	if (!h->leased)
-		c->w.held++;
+	if (!h->leased && ++c->w.held > c->w.held_most)
+		c->w.held_most = c->w.held;
 	h->leased = true;
 	h->lease_lost = false;
 	h->lease_token = l->token;
@@ -297,7 +443,7 @@ static void take(heed_crawl *c, const struct heed_site_lease *l)
 static void claim(heed_crawl *c)
 {
 	const struct heed_crawl_worker *w = &c->opt->worker;
-	int want = (int)(c->w.share - (int64_t)c->w.held);
+	int want = (int)(hold(c) - (int64_t)c->w.held);
 	struct heed_site_lease items[WORKER_CLAIM_MAX];
 	struct grants g = {c, items, 0};
 
@@ -311,6 +457,7 @@ static void claim(heed_crawl *c)
 		heed__crawl_store_failed(c, "claiming hosts");
 	if (g.count)
 		c->p.claims++;
+	c->w.growing = g.count > 0;
 	for (size_t i = 0; i < g.count; i++) {
 		if (c->failed == HEED_OK)
 			take(c, &items[i]);
@@ -323,12 +470,29 @@ static void claim(heed_crawl *c)
 	        c->now.mono_ms + ((int)g.count == want ? 0 : WORKER_POLL_MS);
 }
 
+/* Would this worker claim hosts now? */
+static bool claim_due(const heed_crawl *c)
+{
+	return (int64_t)c->w.held < hold(c) &&
+	       c->now.mono_ms >= c->w.next_claim;
+}
+
 void heed__worker_tick(heed_crawl *c)
 {
 	if (!heed__worker_on(c) || c->failed != HEED_OK)
 		return;
-	if (c->now.mono_ms >= c->w.next_beat) {
+	/* A claim goes by a fresh share: a worker growing its holding while
+	 * others join would otherwise claim by the count of its last beat,
+	 * up to a third of a lease old, and hand the surplus back with its
+	 * pages half fetched. Only while claims grant: one that finds
+	 * nothing to claim (the run's end) is asked again every
+	 * WORKER_POLL_MS, and a beat each time would cost the store a
+	 * statement a second per worker. */
+	if (c->now.mono_ms >= c->w.next_beat ||
+	    (claim_due(c) && c->w.growing &&
+	     c->now.mono_ms - c->w.beat_at >= WORKER_SHARE_FRESH_MS)) {
 		beat(c);
+		c->w.beat_at = c->now.mono_ms;
 		/* With no site, only to learn whether the run is over. */
 		c->w.next_beat = c->now.mono_ms +
 		                 (c->w.held ? c->opt->worker.lease_ms / 3
@@ -338,11 +502,17 @@ void heed__worker_tick(heed_crawl *c)
 	if (c->rewinding)
 		return;
 	if (c->now.mono_ms >= c->w.next_poll) {
+		size_holding(c);
 		sweep(c);
 		c->w.next_poll = c->now.mono_ms + WORKER_SWEEP_MS;
+		/* The last host handed back: the next beat comes as one of a
+		 * worker holding nothing, to learn soon whether the run is
+		 * over, not a third of a lease after the last. */
+		if (!c->w.held &&
+		    c->w.next_beat > c->now.mono_ms + WORKER_POLL_MS)
+			c->w.next_beat = c->now.mono_ms + WORKER_POLL_MS;
 	}
-	if ((int64_t)c->w.held < c->w.share &&
-	    c->now.mono_ms >= c->w.next_claim && c->failed == HEED_OK)
+	if (claim_due(c) && c->failed == HEED_OK)
 		claim(c);
 }
 
@@ -390,7 +560,7 @@ int64_t heed__worker_wait(const heed_crawl *c)
 	int64_t next = c->w.next_beat < c->w.next_poll ? c->w.next_beat
 	                                               : c->w.next_poll;
 
-	if ((int64_t)c->w.held < c->w.share && c->w.next_claim < next)
+	if ((int64_t)c->w.held < hold(c) && c->w.next_claim < next)
 		next = c->w.next_claim;
 	return next > c->now.mono_ms ? next - c->now.mono_ms : 0;
 }
@@ -421,8 +591,10 @@ void heed__worker_finish(heed_crawl *c)
 		heed__crawl_store_failed(c, "ending the crawl lease");
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
 	         "worker %s: %lld claims, %lld hosts claimed (%lld taken "
-	         "over), %lld handed back, %lld leases lost",
+	         "over), %lld handed back, %lld leases lost; at most %zu "
+	         "hosts held at once",
 	         c->opt->worker.holder, (long long)c->p.claims,
 	         (long long)c->p.sites_claimed, (long long)c->p.taken_over,
-	         (long long)c->p.released, (long long)c->p.leases_lost);
+	         (long long)c->p.released, (long long)c->p.leases_lost,
+	         c->w.held_most);
 }

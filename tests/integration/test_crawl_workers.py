@@ -9,10 +9,14 @@ pages linked from it; the home page also links to the disallowed page.
 Two runs, each on a fresh database and a fresh nginx log:
 
 1. four workers started at once with the same seeds;
-2. the same, with one worker killed with SIGKILL mid-run, once nginx's log
-   shows it fetching (each worker sends its own contact address in the
-   User-Agent, so the log tells them apart). Its leases expire (--lease 6s)
-   and the others take its sites over.
+2. three workers started at once and a fourth joining once nginx has
+   answered the victim LATE_AFTER_PAGES pages, so the first three hand
+   hosts back to it mid-run (their share shrinks by a quarter) and it
+   claims them; then the victim is killed with SIGKILL once nginx has
+   answered it KILL_AFTER_PAGES more (each worker sends its own contact
+   address in the User-Agent, so the log tells them apart). The store is
+   read at once: what the victim had committed. Its leases expire
+   (--lease 6s) and the others take its sites over.
 
 Judged from nginx's log, by crawl_shared's measure (a request's start is
 $msec - $request_time, compared in whole milliseconds: a logged gap under
@@ -20,9 +24,11 @@ $msec - $request_time, compared in whole milliseconds: a logged gap under
 one site less than 1 s apart, across workers and across the takeover; every
 URL asked once by the whole fleet, though sites change hands between
 workers mid-run (run 1 checks that some did), every
-page answered 200 once and robots.txt asked once a site (run 2: what the
-killed worker had fetched but not stored is asked again, once, only on
-sites it held, at most one page a site); nothing disallowed asked for.
+page answered 200 once and robots.txt asked once a site (run 2: a URL
+asked twice only if the victim asked it first and its answer was not in
+the store when it died: what it had in flight, or answered in the batch
+the kill lost; every URL, robots.txt and sitemap included); nothing
+disallowed asked for.
 From PostgreSQL: every page stored
 exactly once. From the workers: exit 0 (the killed one aside), at least 3
 of 4 claimed sites, and in run 2 the survivors report takeovers.
@@ -54,10 +60,15 @@ WORKERS = 4
 LEASE = "6s"
 WORKER_TIMEOUT = scaled(150)  # seconds; one run needs well under a minute
 VICTIM = "w0"  # the worker run 2 kills
-# Run 2 kills the victim once nginx has answered it this many page
-# requests (robots.txt aside): by then it holds its share of sites with
-# pages in flight, and most of the web is still to crawl.
-KILL_AFTER_PAGES = 100
+LATE = "w3"  # the worker run 2 starts late
+# Run 2 starts LATE once nginx has answered the victim this many page
+# requests (robots.txt aside), and kills the victim once it has answered
+# KILL_AFTER_PAGES more: by then the first three workers have seen the
+# fourth's heartbeat (a beat every 2 s) and handed it hosts, the victim
+# holds its share of sites with pages in flight, and much of the web is
+# still to crawl.
+LATE_AFTER_PAGES = 50
+KILL_AFTER_PAGES = 500
 WORKER_LINE = re.compile(
     r"worker (\S+): (\d+) claims, (\d+) sites claimed \((\d+) taken over "
     r"after expiry\), (\d+) released, (\d+) lost")
@@ -162,11 +173,13 @@ def stored_pages(pg, database):
     return out
 
 
-def crawl(pg, database, dns, www, argvs, kill=None):
+def crawl(pg, database, dns, www, argvs, kill=None, late=None):
     """Runs one crawl on a fresh database and a fresh nginx: argvs(store,
     dns server, seeds file) gives {name: argv}; kill names a worker to
-    SIGKILL once nginx has answered it KILL_AFTER_PAGES page requests.
-    Returns a dict of what the checks need."""
+    SIGKILL once nginx has answered it LATE_AFTER_PAGES +
+    KILL_AFTER_PAGES page requests, late one to start once it has
+    answered LATE_AFTER_PAGES (with kill only). Returns a dict of what the
+    checks need."""
     pg.psql(f"CREATE DATABASE {database};")
     store = pg.url.rsplit("/", 1)[0] + "/" + database
     folder = tempfile.mkdtemp(prefix=f"heed-workers-{database}-")
@@ -178,13 +191,16 @@ def crawl(pg, database, dns, www, argvs, kill=None):
     with VirtualHostNginx([SHARED] + ALONE, port, www,
                           WORKER_TIMEOUT + 60) as nginx:
         t0 = time.monotonic()
-        workers = [Worker(name, argv, folder)
-                   for name, argv in argvs(store, dns.server, seeds).items()]
+        argv = argvs(store, dns.server, seeds)
+        workers = [Worker(name, a, folder)
+                   for name, a in argv.items() if name != late]
         try:
             deadline = t0 + WORKER_TIMEOUT
             if kill:
+                start_late = (lambda: workers.append(
+                    Worker(late, argv[late], folder))) if late else None
                 run.update(kill_when_fetching(pg, database, nginx, workers,
-                                              kill, deadline))
+                                              kill, deadline, start_late))
             for w in workers:
                 if not w.killed:
                     w.wait(deadline)
@@ -200,6 +216,8 @@ def crawl(pg, database, dns, www, argvs, kill=None):
             shutil.copy(nginx.log, os.path.join(folder, "access.log"))
         if run["killed_at"] is not None and nginx.base is not None:
             run["killed_at"] -= nginx.base  # on the log's time base
+            if run.get("late_at") is not None:
+                run["late_at"] -= nginx.base
     run["workers"] = workers
     run["pages"] = stored_pages(pg, database)
     run["port"] = port
@@ -232,14 +250,18 @@ def store_state(pg, database):
     return out
 
 
-def kill_when_fetching(pg, database, nginx, workers, name, deadline):
-    """SIGKILLs worker `name` once nginx's log shows it was answered
-    KILL_AFTER_PAGES page requests (polled every 50 ms, bounded by
-    deadline); then reads which sites its leases held. The log is read
-    from where the last look stopped, by substring, not parsed: the test's
-    own CPU would delay nginx, whose clock is the courtesy witness."""
+def kill_when_fetching(pg, database, nginx, workers, name, deadline,
+                       start_late=None):
+    """Calls start_late (if any) once nginx's log shows worker `name` was
+    answered LATE_AFTER_PAGES page requests, and SIGKILLs it once it was
+    answered KILL_AFTER_PAGES more (polled every 50 ms, bounded by
+    deadline); then reads which sites its leases held and what of its
+    work the store has. The log is read from where the last look stopped,
+    by substring, not parsed: the test's own CPU would delay nginx, whose
+    clock is the courtesy witness."""
     victim = next(w for w in workers if w.name == name)
     mine = seen = 0
+    late_at = None
     agent = f"({contact(name)})"
     pages = tuple(f'"uri":"{p}"' for p in PAGE_PATHS)
     offset = 0
@@ -256,7 +278,10 @@ def kill_when_fetching(pg, database, nginx, workers, name, deadline):
                 if agent in line:
                     seen += 1
                     mine += any(p in line for p in pages)
-        if mine >= KILL_AFTER_PAGES:
+        if start_late and late_at is None and mine >= LATE_AFTER_PAGES:
+            start_late()
+            late_at = time.time()
+        if mine >= LATE_AFTER_PAGES + KILL_AFTER_PAGES:
             break
         time.sleep(0.05)
     if victim.proc.poll() is not None:
@@ -270,11 +295,46 @@ def kill_when_fetching(pg, database, nginx, workers, name, deadline):
     # origin (http://HOST:PORT) as the first leases did.
     held = pg.psql(f"SELECT site FROM site_leases WHERE holder = '{name}';",
                    database=database).split()
-    return {"killed_at": killed_at,
+    done = committed_work(pg, database)
+    return {"killed_at": killed_at, "late_at": late_at, "done_at_kill": done,
             "held_at_kill": sorted({urlsplit(o if "://" in o else "//" + o)
                                     .hostname for o in held}),
             "victim_requests_at_kill": mine,
             "victim_all_at_kill": seen}
+
+
+def committed_work(pg, database):
+    """{(host, path)} of the requests whose outcome the store holds: a
+    frontier row done (2) or dropped (3), and robots.txt of a site whose
+    lifecycle has left `unknown`. Read right after the kill, it is what
+    the victim had committed; whatever it asked beyond that (in flight,
+    or answered in the batch the kill lost) its sites' next holders ask
+    again."""
+    done = set()
+    rows = pg.psql("SELECT url FROM frontier WHERE state IN (2, 3);",
+                   database=database)
+    for url in rows.split():
+        u = urlsplit(url)
+        done.add((u.hostname, u.path + (f"?{u.query}" if u.query else "")))
+    rows = pg.psql("SELECT site FROM sites WHERE state <> 'unknown';",
+                   database=database)
+    for site in rows.split():
+        done.add((urlsplit(site).hostname, "/robots.txt"))
+    return done
+
+
+def victim_uncommitted(run):
+    """{(host, path)} the victim asked (nginx's log, by its User-Agent)
+    whose outcome the store did not hold when it was killed: its
+    in-flight set, in the sense that matters to the fleet."""
+    return {(e["host"], e["path"]) for e in run["log"]
+            if worker_of(e) == VICTIM} - run["done_at_kill"]
+
+
+def held_most(w):
+    """The most hosts the worker held at once (its last log line)."""
+    m = re.search(r"at most (\d+) hosts held at once", w.stderr())
+    return int(m.group(1)) if m else None
 
 
 def figures(run):
@@ -311,8 +371,13 @@ def figures(run):
         state = "killed" if w.killed else f"exit {w.rc}"
         print(f"  {w.name}: {state}; " + (
             f"{c[0]} claims, {c[1]} sites claimed ({c[2]} taken over), "
-            f"{c[3]} released, {c[4]} lost" if c else "no worker line"))
+            f"{c[3]} released, {c[4]} lost" if c else "no worker line") +
+            f"; at most {held_most(w)} hosts held at once")
     if run["killed_at"] is not None:
+        if run.get("late_at") is not None:
+            print(f"  {LATE} started at {run['late_at']:.2f} s")
+        print(f"  {VICTIM}'s requests not committed when it was killed: "
+              f"{len(victim_uncommitted(run))}")
         print(f"  {VICTIM} killed at {run['killed_at']:.2f} s once nginx "
               f"had answered it {run['victim_all_at_kill']} requests "
               f"({run['victim_requests_at_kill']} pages), holding "
@@ -505,10 +570,12 @@ def check_takeovers_reported(run):
 
 
 def check_refetches_bounded(run):
-    """What the victim had fetched but not yet stored when it died is
-    fetched again by the site's new holder: pages in flight (a site has
-    at most one request in flight) and, on a site it had just begun,
-    robots.txt answered but not yet written with the site. So a URL is
+    """For a victim whose committed work was not read at the moment it
+    was cut off (integration.crawl_partition): what it had fetched but
+    not yet stored is fetched again by the site's new holder: pages in
+    flight (a site has at most one request in flight) and, on a site it
+    had just begun, robots.txt answered but not yet written with the
+    site. So a URL is
     asked at most twice, once by the victim, only on a site it held, and
     the pages asked again are at most one per site it held."""
     held = set(run["held_at_kill"])
@@ -527,6 +594,57 @@ def check_refetches_bounded(run):
     assert not not_victim, [(k, who_fetched(run, k)) for k in not_victim][:3]
 
 
+def check_refetches_in_flight(run):
+    """Point 0 of the fleet: a URL is fetched once by the whole fleet,
+    except what the killed worker had in flight. Every (host, URL) asked
+    more than once (robots.txt, sitemaps and pages alike) was asked
+    exactly twice, first by the victim, then by another worker, and is in
+    the victim's uncommitted set (victim_uncommitted: asked by it, its
+    outcome not in the store at the kill). A host that changed hands
+    before its answers were committed would show here as a URL asked
+    twice by live workers, or asked again after the victim's answer was
+    stored."""
+    asked = Counter((e["host"], e["path"]) for e in run["log"])
+    again = sorted(k for k, n in asked.items() if n > 1)
+    uncommitted = victim_uncommitted(run)
+    bad = []
+    for k in again:
+        who = [w for _, w, _ in sorted(who_fetched(run, k))]
+        if len(who) != 2 or who[0] != VICTIM or who[1] == VICTIM or \
+                k not in uncommitted:
+            bad.append((k, sorted(who_fetched(run, k)),
+                        "committed" if k not in uncommitted else "in flight"))
+    print(f"  {run['database']}: {len(again)} URLs asked twice, "
+          f"{len(uncommitted)} asked by {VICTIM} and not committed at the "
+          f"kill; not the victim's: {len(bad)}")
+    assert not bad, (f"{len(bad)} of {len(again)} URLs asked more than "
+                     f"once are not the victim's uncommitted requests, "
+                     f"e.g. {bad[:3]}")
+    assert len(again) <= len(uncommitted), (len(again), len(uncommitted))
+
+
+def check_hand_backs_and_claims(run):
+    """The late worker claimed hosts and fetched, and hosts went from one
+    live worker to another (hand-backs as the fourth joined; the victim's
+    takeovers aside), so the duplicate count above covers both."""
+    late = next(w for w in run["workers"] if w.name == LATE)
+    c = late.counts()
+    assert c and c[1] > 0 and run["by_worker"][LATE] > 0, (
+        f"{LATE} claimed {c and c[1]} sites, nginx saw "
+        f"{run['by_worker'][LATE]} of its requests")
+    workers = {}
+    for e in run["log"]:
+        if worker_of(e) != VICTIM:
+            workers.setdefault(e["host"], set()).add(worker_of(e))
+    moved = sum(1 for ws in workers.values() if len(ws) > 1)
+    released = sum((w.counts() or (0,) * 4)[3] for w in run["workers"]
+                   if not w.killed)
+    print(f"  {run['database']}: {moved} sites asked by more than one live "
+          f"worker; {LATE} claimed {c[1]}; the survivors handed back "
+          f"{released}")
+    assert moved > 0, "no host went from one live worker to another"
+
+
 def main():
     www = os.path.join(tempfile.mkdtemp(prefix="heed-workers-www-"), "www")
     write_sites(www, names, PAGES, disallow=DISALLOW)
@@ -540,7 +658,8 @@ def main():
                                              seeds)
                         for i in range(WORKERS)}
             runs.append(crawl(pg, "workers", dns, www, four))
-            runs.append(crawl(pg, "takeover", dns, www, four, kill=VICTIM))
+            runs.append(crawl(pg, "takeover", dns, www, four, kill=VICTIM,
+                              late=LATE))
         for run in runs:
             figures(run)
             for w in run["workers"]:  # the summaries, for the record
@@ -555,7 +674,8 @@ def main():
                                       check_each_url_asked_once]),
                            (runs[1], [check_killed_mid_run,
                                       check_takeovers_reported,
-                                      check_refetches_bounded])):
+                                      check_hand_backs_and_claims,
+                                      check_refetches_in_flight])):
             for fn in common + extra:
                 def one(fn=fn, run=run):
                     fn(run)

@@ -2561,6 +2561,72 @@ static void test_worker_clock_step(void **state)
 	wsim_free(s);
 }
 
+/* 6. The holding sized to the work (worker.c): a worker claims about
+ * WORKER_HOLD_FACTOR (2) x its rate of requests x the hosts' delay,
+ * at least WORKER_HOLD_FLOOR (256), not its whole fair share. */
+#define WSIM_HOLD_FLOOR 256
+#define WSIM_HOLD_SITES 600
+
+struct holding {
+	int64_t next_look; /* sim ms */
+	int64_t most;      /* the most leases w0 held at one look */
+};
+
+/* Every simulated 100 ms: the leases w0 holds, from the store. */
+static void watch_holding(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct holding *h = s->ud;
+	char sql[128];
+	int64_t n;
+
+	(void)kind;
+	if (s->now < h->next_look)
+		return;
+	h->next_look = s->now + 100;
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) FROM site_leases WHERE holder = '%s' AND "
+	         "next_allowed_at = %lld",
+	         WSIM_HOLDER, (long long)HEED_LEASE_HELD);
+	n = count_rows(s, sql);
+	if (n > h->most)
+		h->most = n;
+}
+
+/* One run over WSIM_HOLD_SITES sites on one address with the given
+ * window and answer time; returns the most leases held at once. */
+static int64_t holding_run(unsigned window, int64_t latency_ms)
+{
+	struct sim *s = wsim_new(0, WSIM_HOLD_SITES);
+	struct holding h = {0, 0};
+	struct heed_crawl_progress p;
+
+	for (unsigned i = 0; i < s->site_count; i++)
+		s->sites[i].latency_ms = latency_ms;
+	s->opt.polite.address_concurrency = window;
+	s->after_step = watch_holding;
+	s->ud = &h;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	printf("holding: window %u, answers in %lld ms: at most %lld of %u "
+	       "sites held, %lld claimed\n",
+	       window, (long long)latency_ms, (long long)h.most, s->site_count,
+	       (long long)p.sites_claimed);
+	wsim_free(s);
+	return h.most;
+}
+
+/* A worker limited to 4 requests in flight at 0.5 s answers starts at
+ * most 8 a second: 2 x 8 x 1 s is 16 hosts, so it holds the floor, not
+ * its share (all 600, the only worker: every one without the rule). A
+ * worker whose hosts' delay is what limits it (64 in flight, 100 ms
+ * answers) grows past the floor to most of its share. */
+static void test_worker_holding_sized(void **state)
+{
+	(void)state;
+	assert_int_equal(holding_run(4, 500), WSIM_HOLD_FLOOR);
+	assert_true(holding_run(64, 100) >= WSIM_HOLD_SITES * 3 / 4);
+}
+
 /* ---- the tests ---- */
 
 /* Issue 18: "seeded and reproducible; a failing seed is printed". */
@@ -2621,6 +2687,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_takeover),
 	        cmocka_unit_test(test_worker_fenced),
 	        cmocka_unit_test(test_worker_clock_step),
+	        cmocka_unit_test(test_worker_holding_sized),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
