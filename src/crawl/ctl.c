@@ -822,6 +822,12 @@ void heed_crawl_unsent(heed_crawl *c, heed_crawl_req *req,
 	heed__addrq_wake_address(c, req->addr.text);
 	if (req->job.kind == JOB_ROBOTS && s->life)
 		s->life->attempts--;
+	/* Nor is its row in flight: started again, the request owes one
+	 * in-flight mark, not two, and a second left after its answer would
+	 * mark the settled row in flight at the commit (a URL a resume or
+	 * the next holder asks again). */
+	else if (req->job.kind != JOB_ACAPREF && req->job.id)
+		heed__crawl_unmark(c, req->job.id);
 	c->p.requests--;
 	if (heed__sched_unstart(&c->sched, &s->lane, c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);

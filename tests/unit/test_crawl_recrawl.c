@@ -95,6 +95,9 @@ struct sim {
 	char body[4096];
 	char etag[64], lastmod[64];
 	char path[128]; /* the store */
+	/* Hand this many page requests back unsent, as the network shell
+	 * does with a request whose decision went stale before it left. */
+	int unsend;
 };
 
 static struct sim sim;
@@ -377,6 +380,11 @@ static struct heed_crawl_progress crawl(heed_crawl_mode mode, bool refresh)
 			resolve(&a);
 			continue;
 		case HEED_CRAWL_FETCH:
+			if (sim.unsend > 0 && strstr(a.url, "/p/")) {
+				sim.unsend--;
+				heed_crawl_unsent(sim.c, a.req, &t);
+				continue;
+			}
 			fetch_start(&a);
 			continue;
 		case HEED_CRAWL_WAIT: {
@@ -670,6 +678,35 @@ static void test_retry_then_revisit(void **state)
 	assert_courteous();
 }
 
+/* A page request handed back unsent and started again at once is
+ * settled once: the page is asked once, its frontier row ends done (not
+ * in flight, which would keep the run open and have the next crawl or
+ * another worker ask it again), and the run finishes. */
+static void test_unsent_then_sent(void **state)
+{
+	struct heed_crawl_progress p;
+	struct heed_crawl_run run;
+	int64_t counts[4];
+
+	(void)state;
+	sim.unsend = 3;
+	p = crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(sim.unsend, 0);
+	assert_int_equal(asked(1, P_PAGE0, NULL, NULL), 1);
+	assert_int_equal(heed_store_frontier_counts(sim.store, counts),
+	                 HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_IN_FLIGHT], 0);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 0);
+	assert_int_equal(p.queued, 0);
+	assert_int_equal(heed_store_run_open(sim.store, &run), HEED_ENOTFOUND);
+	for (int site = 0; site < SITES; site++)
+		for (int path = 0; path < P_ALL; path++)
+			if (asked(site, path, NULL, NULL) > 1)
+				fail_msg("site %d, path %d asked %d times",
+				         site, path,
+				         asked(site, path, NULL, NULL));
+}
+
 /* ACAP-permissions-reference: robots.txt names a file for heed
  * on every site; b, c and d serve it (it refuses /p/1.html), a answers
  * 404 (heed stays prohibited there). */
@@ -930,6 +967,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test_setup_teardown(test_recrawls, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_unsent_then_sent, setup,
+	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_retry_then_revisit, setup,
 	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_acap_reference, setup,
