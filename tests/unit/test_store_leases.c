@@ -935,24 +935,6 @@ static void test_claim_plan_sqlite(void **state)
 	assert_null(strstr(plan, "TEMP B-TREE"));
 }
 
-/* The whole of EXPLAIN's answer for sql on url, rows joined by ';'. */
-static void pg_plan(const char *url, const char *sql, char *plan, size_t size)
-{
-	PGconn *c = PQconnectdb(url);
-	PGresult *r;
-
-	assert_int_equal(PQstatus(c), CONNECTION_OK);
-	r = PQexec(c, sql);
-	if (PQresultStatus(r) != PGRES_TUPLES_OK)
-		fail_msg("%s: %s", sql, PQerrorMessage(c));
-	plan[0] = '\0';
-	for (int i = 0; i < PQntuples(r); i++)
-		snprintf(plan + strlen(plan), size - strlen(plan), "%s;",
-		         PQgetvalue(r, i, 0));
-	PQclear(r);
-	PQfinish(c);
-}
-
 /* PostgreSQL: with 20,000 sites, few of them due and 200 held by a live
  * worker, the claim reads the range of site_leases_due and the holder
  * index, sorts nothing and never reads every site; the beat's counts read
@@ -978,7 +960,8 @@ static void test_claim_plan_pg(void **state)
 	                      "9223372036854775806 WHERE next_allowed_at "
 	                      "<= 200000;");
 	heed_test_pg_sql(url, "ANALYZE;");
-	pg_plan(url,
+	heed_test_pg_plan(
+	        url,
 	        "EXPLAIN WITH t AS (" ENDED_PG
 	        " LIMIT 8::bigint), u AS (SELECT site "
 	        "FROM site_leases WHERE next_allowed_at <= 5000::bigint "
@@ -997,7 +980,8 @@ static void test_claim_plan_pg(void **state)
 	assert_null(strstr(plan, "Sort"));
 	/* The beat's counts: lease_workers, lease_counts and the deltas,
 	 * never site_leases. */
-	pg_plan(url,
+	heed_test_pg_plan(
+	        url,
 	        "EXPLAIN WITH k AS (SELECT pg_try_advisory_xact_lock("
 	        "1751475556, 4) AS got), d AS (DELETE FROM lease_count_deltas "
 	        "WHERE (SELECT got FROM k) RETURNING n), c AS (UPDATE "
