@@ -349,21 +349,27 @@ const struct heed_store_area heed__pg_search_area = {
  * bm25 is (title 10, description 4, tags 6, site 2, scaled to 1), times
  * 10 so that it weighs against the boosts about as bm25 does, negated
  * (lower is better), less the same views and freshness boosts. */
-#define KEY_SCORE                                                             \
-	"(-10 * ts_rank_cd('{0.2, 0.6, 0.4, 1.0}', d.tsv, q.q, 1)::float8 - " \
-	"0.4 * log((1 + greatest(coalesce(p.views, 0), 0))::float8) - "       \
-	"1.0::float8 / (1 + greatest(($1::bigint / 86400 * 86400) - "         \
-	"coalesce(heed_unixepoch(p.published), p.fetched_at), 0) / "          \
+#define KEY_SCORE                                                       \
+	"(-10 * ts_rank_cd('{0.2, 0.6, 0.4, 1.0}', d.tsv, " TSQUERY     \
+	", 1)::float8 - "                                               \
+	"0.4 * log((1 + greatest(coalesce(p.views, 0), 0))::float8) - " \
+	"1.0::float8 / (1 + greatest(($1::bigint / 86400 * 86400) - "   \
+	"coalesce(heed_unixepoch(p.published), p.fetched_at), 0) / "    \
 	"86400.0::float8 / 30.0::float8))"
 
 /* Every filter, NULL filtering nothing: $2 the tsquery text, $3 host, $4
  * tag, $5 language, $6 $7 published range, $8 $9 views range. Each
- * statement is planned with its values, so a NULL filter costs nothing. */
-#define FROM_MATCHED                                                \
-	"pages p JOIN search_docs d ON d.page_id = p.id LEFT JOIN " \
-	"to_tsquery('heed_search', $2::text) q(q) ON true"
+ * statement is sent unnamed, so the server plans it with its values: a
+ * NULL filter folds away, and TSQUERY, immutable, folds into a constant
+ * that the GIN index answers and the planner estimates from the
+ * lexemes' statistics. (Taken from a join, LEFT JOIN to_tsquery(...)
+ * q(q), the constant became a join filter instead, tested on every
+ * listed page with no estimate: a search read all of search_docs and
+ * pages, 0.3 to 3 s at 100,000 pages; docs/performance.md.) */
+#define TSQUERY      "to_tsquery('heed_search', $2::text)"
+#define FROM_MATCHED "pages p JOIN search_docs d ON d.page_id = p.id"
 #define FILTERS                                                             \
-	" AND ($2::text IS NULL OR d.tsv @@ q.q)"                           \
+	" AND ($2::text IS NULL OR d.tsv @@ " TSQUERY ")"                   \
 	" AND ($3::text IS NULL OR p.host = $3::text)"                      \
 	" AND ($4::text IS NULL OR EXISTS(SELECT 1 FROM page_tags t WHERE " \
 	"t.tag = $4::text AND t.page_id = p.id))"                           \
