@@ -217,6 +217,46 @@
 	TAG_ROWS("p.id = ANY(pids)", "page_id = ANY(pids)")             \
 	"DELETE FROM search_docs WHERE page_id = ANY(pids); " DOC_ROWS( \
 	        "p.id = ANY(pids)") "; $f$;"
+/* Version 10's: each row also holds its page's views and the time its
+ * freshness counts from (AT), which relevance scores from. */
+#define AT(p) "coalesce(heed_unixepoch(" p ".published), " p ".fetched_at)"
+#define DOC_ROWS_V10(cond)                                                  \
+	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, " \
+	"language, views, at) SELECT p.id, p.host, " DOC_VECTOR             \
+	", p.status BETWEEN 200 AND 299 AND NOT heed_refused(m #> "         \
+	"'{acap,index,permitted}') AND NOT heed_refused(" LINK_PERMITTED    \
+	"), least(heed_limit(m #> '{acap,index,expires}'), "                \
+	"heed_limit(" LINK_EXPIRES "), heed_limit(m #> "                    \
+	"'{meta_robots,unavailable_after}')), lower(r #>> "                 \
+	"'{language,value}'), p.views, " AT(                                \
+	        "p") " FROM pages p, "                                      \
+	             "heed_json(p.record) r, heed_json(p.permissions) m "   \
+	             "WHERE " cond
+#define FN_INDEX_SET_V10                                                    \
+	FN_HEAD("index_set", "pids bigint[]")                               \
+	TAG_ROWS("p.id = ANY(pids)", "page_id = ANY(pids)")                 \
+	"DELETE FROM search_docs WHERE page_id = ANY(pids); " DOC_ROWS_V10( \
+	        "p.id = ANY(pids)") "; $f$;"
+/* Version 10's: views, a date and, for a page without one, the fetch
+ * time change without marking the page (a re-fetch that found the same
+ * record), so this trigger keeps the two keys, as SQLite's
+ * search_keys_au does (sqlite_search.c, version 7): one update of a row
+ * by its key, only when one of them changed. A page not listed yet has
+ * no row to update; the catch-up writes its keys. */
+#define KEYS_TRIGGER                                                           \
+	"CREATE FUNCTION heed_search_keys() RETURNS trigger LANGUAGE plpgsql " \
+	"AS $f$ BEGIN UPDATE search_docs SET views = NEW.views, at = " AT(     \
+	        "NEW") " WHERE page_id = NEW.id; RETURN NULL; END $f$;"        \
+	               "CREATE TRIGGER search_keys_au AFTER UPDATE OF views, " \
+	               "published, "                                           \
+	               "fetched_at ON pages FOR EACH ROW WHEN (OLD.views IS "  \
+	               "DISTINCT FROM "                                        \
+	               "NEW.views OR OLD.published IS DISTINCT FROM "          \
+	               "NEW.published OR "                                     \
+	               "(OLD.fetched_at IS DISTINCT FROM NEW.fetched_at AND "  \
+	               "heed_unixepoch(NEW.published) IS NULL)) EXECUTE "      \
+	               "FUNCTION "                                             \
+	               "heed_search_keys();"
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"
@@ -321,6 +361,14 @@ static const char *const pg_search_migrations[] = {
         /* 9: SQLite's tokenizer indexes word pairs for its phrases.
          * Nothing here: PostgreSQL's phrases (<->) read its positions. */
         "SELECT 1;",
+        /* 10: a page's relevance sort keys beside its listing, as
+         * SQLite's version 7 keeps them: scoring 5,000 matches read
+         * 5,000 pages rows and parsed 5,000 dates (RELEVANCE below). */
+        "ALTER TABLE search_docs ADD COLUMN views BIGINT, ADD COLUMN at "
+        "BIGINT;"
+        "UPDATE search_docs d SET views = p.views, at = " AT(
+                "p") " FROM pages p WHERE p.id = d.page_id;" FN_INDEX_SET_V10
+                KEYS_TRIGGER "ANALYZE search_docs;",
 };
 
 const struct heed_store_area heed__pg_search_area = {
@@ -348,14 +396,14 @@ const struct heed_store_area heed__pg_search_area = {
 /* Relevance (docs/serve.md, "Ranking"): ts_rank_cd weighted by column as
  * bm25 is (title 10, description 4, tags 6, site 2, scaled to 1), times
  * 10 so that it weighs against the boosts about as bm25 does, negated
- * (lower is better), less the same views and freshness boosts. */
-#define KEY_SCORE                                                       \
-	"(-10 * ts_rank_cd('{0.2, 0.6, 0.4, 1.0}', d.tsv, " TSQUERY     \
-	", 1)::float8 - "                                               \
-	"0.4 * log((1 + greatest(coalesce(p.views, 0), 0))::float8) - " \
-	"1.0::float8 / (1 + greatest(($1::bigint / 86400 * 86400) - "   \
-	"coalesce(heed_unixepoch(p.published), p.fetched_at), 0) / "    \
-	"86400.0::float8 / 30.0::float8))"
+ * (lower is better), less the same views and freshness boosts, from the
+ * keys search_docs keeps (version 10): a candidate is scored without its
+ * pages row. */
+#define KEY_SCORE                                                           \
+	"(-10 * ts_rank_cd('{0.2, 0.6, 0.4, 1.0}', d.tsv, " TSQUERY         \
+	", 1)::float8 - 0.4 * log((1 + greatest(coalesce(d.views, 0), "     \
+	"0))::float8) - 1.0::float8 / (1 + greatest(($1::bigint / 86400 * " \
+	"86400) - d.at, 0) / 86400.0::float8 / 30.0::float8))"
 
 /* Every filter, NULL filtering nothing: $2 the tsquery text, $3 host, $4
  * tag, $5 language, $6 $7 published range, $8 $9 views range. Each
@@ -400,7 +448,8 @@ const struct heed_store_area heed__pg_search_area = {
 	"SELECT p.id, " PAGE_COLUMNS                                        \
 	", s.k FROM (SELECT c.fid AS sid, c.k AS "                          \
 	"k FROM (SELECT p.id AS fid, " KEY_SCORE " AS k FROM " FROM_MATCHED \
-	" WHERE " SHOWN FILTERS " ORDER BY p.id DESC LIMIT $13::bigint) c " \
+	" WHERE " SHOWN FILTERS                                             \
+	" ORDER BY d.page_id DESC LIMIT $13::bigint) c "                    \
 	"WHERE $11::bigint IS NULL OR (c.k >= $10::float8 AND (c.k > "      \
 	"$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, c.fid LIMIT "   \
 	"$12::bigint) s JOIN pages p ON p.id = s.sid ORDER BY s.k, s.sid;"
