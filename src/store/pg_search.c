@@ -414,22 +414,36 @@ const struct heed_store_area heed__pg_search_area = {
  * q(q), the constant became a join filter instead, tested on every
  * listed page with no estimate: a search read all of search_docs and
  * pages, 0.3 to 3 s at 100,000 pages; docs/performance.md.) */
-#define TSQUERY      "to_tsquery('heed_search', $2::text)"
-#define FROM_MATCHED "pages p JOIN search_docs d ON d.page_id = p.id"
-#define FILTERS                                                             \
+#define TSQUERY "to_tsquery('heed_search', $2::text)"
+/* A page's published date in [$6, $7] (the pages row p). */
+#define PUBLISHED_IN                                                  \
+	" AND ($6::bigint IS NULL OR heed_unixepoch(p.published) >= " \
+	"$6::bigint) AND ($7::bigint IS NULL OR "                     \
+	"heed_unixepoch(p.published) <= $7::bigint)"
+/* The filters over the host, views and id columns named, then the
+ * date's (dates). */
+#define FILTERS_OF(host, views, id, dates)                                  \
 	" AND ($2::text IS NULL OR d.tsv @@ " TSQUERY ")"                   \
-	" AND ($3::text IS NULL OR p.host = $3::text)"                      \
+	" AND ($3::text IS NULL OR " host " = $3::text)"                    \
 	" AND ($4::text IS NULL OR EXISTS(SELECT 1 FROM page_tags t WHERE " \
-	"t.tag = $4::text AND t.page_id = p.id))"                           \
+	"t.tag = $4::text AND t.page_id = " id "))"                         \
 	" AND ($5::text IS NULL OR d.language = lower($5::text) OR "        \
 	"substr(d.language, 1, length($5::text) + 1) = lower($5::text) || " \
 	"'-')"                                                              \
-	" AND ($6::bigint IS NULL OR heed_unixepoch(p.published) >= "       \
-	"$6::bigint)"                                                       \
-	" AND ($7::bigint IS NULL OR heed_unixepoch(p.published) <= "       \
-	"$7::bigint)"                                                       \
-	" AND ($8::bigint IS NULL OR p.views >= $8::bigint)"                \
-	" AND ($9::bigint IS NULL OR p.views <= $9::bigint)"
+	" AND ($8::bigint IS NULL OR " views " >= $8::bigint)"              \
+	" AND ($9::bigint IS NULL OR " views " <= $9::bigint)" dates
+/* Over pages p joined to search_docs d, for the sorts, whose keys the
+ * pages_search_* indexes hold. */
+#define FILTERS      FILTERS_OF("p.host", "p.views", "p.id", PUBLISHED_IN)
+#define FROM_MATCHED "pages p JOIN search_docs d ON d.page_id = p.id"
+/* Over search_docs d, for relevance's candidates and the counts, with
+ * the pages row asked only whether it is there (a page deleted since the
+ * last catch-up is neither) and, for a date range, its date: a probe of
+ * pages' primary key, not a read of the row. */
+#define DOC_FILTERS                                     \
+	FILTERS_OF("d.host", "d.views", "d.page_id",    \
+	           " AND EXISTS(SELECT 1 FROM pages p " \
+	           "WHERE p.id = d.page_id" PUBLISHED_IN ")")
 
 /* A sort's statement: $10 $11 the cursor (NULL: from the start), $12
  * the limit. */
@@ -443,21 +457,27 @@ const struct heed_store_area heed__pg_search_area = {
 
 /* Relevance: the $13 newest matches that pass the filters, ordered by
  * score, the cursor resuming within them (sqlite_search.c's
- * relevance_sql). */
-#define RELEVANCE                                                           \
-	"SELECT p.id, " PAGE_COLUMNS                                        \
-	", s.k FROM (SELECT c.fid AS sid, c.k AS "                          \
-	"k FROM (SELECT p.id AS fid, " KEY_SCORE " AS k FROM " FROM_MATCHED \
-	" WHERE " SHOWN FILTERS                                             \
-	" ORDER BY d.page_id DESC LIMIT $13::bigint) c "                    \
-	"WHERE $11::bigint IS NULL OR (c.k >= $10::float8 AND (c.k > "      \
-	"$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, c.fid LIMIT "   \
-	"$12::bigint) s JOIN pages p ON p.id = s.sid ORDER BY s.k, s.sid;"
+ * relevance_sql). The candidates are chosen by id alone (n), then each
+ * scored from its row read by its key (a subquery, which the planner
+ * keeps a lookup): chosen and scored in one step, a plan that read them
+ * by the GIN index sorted 5,000 whole rows by id (the tsvector with
+ * each, past work_mem onto disk) to score them after, and joined back,
+ * the planner read all of search_docs to hash the 5,000. */
+#define RELEVANCE                                                              \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS sid, c.k "   \
+	"AS k FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE " FROM "          \
+	"search_docs d WHERE d.page_id = n.nid) AS k FROM (SELECT d.page_id "  \
+	"AS "                                                                  \
+	"nid FROM search_docs d WHERE " SHOWN DOC_FILTERS                      \
+	" ORDER BY d.page_id DESC LIMIT $13::bigint) n) c WHERE $11::bigint "  \
+	"IS NULL OR (c.k >= $10::float8 AND (c.k > $10::float8 OR c.fid > "    \
+	"$11::bigint)) ORDER BY c.k, c.fid LIMIT $12::bigint) s JOIN pages p " \
+	"ON p.id = s.sid ORDER BY s.k, s.sid;"
 
 /* A count: $10 the cap. */
-#define COUNT                                               \
-	"SELECT count(*) FROM (SELECT 1 FROM " FROM_MATCHED \
-	" WHERE " SHOWN FILTERS " LIMIT $10::bigint) c;"
+#define COUNT                                                            \
+	"SELECT count(*) FROM (SELECT 1 FROM search_docs d WHERE " SHOWN \
+	        DOC_FILTERS " LIMIT $10::bigint) c;"
 
 /* A query's parameters as text: $1..$13 of the statements above. */
 struct params {
