@@ -436,14 +436,19 @@ const struct heed_store_area heed__pg_search_area = {
  * pages_search_* indexes hold. */
 #define FILTERS      FILTERS_OF("p.host", "p.views", "p.id", PUBLISHED_IN)
 #define FROM_MATCHED "pages p JOIN search_docs d ON d.page_id = p.id"
-/* Over search_docs d, for relevance's candidates and the counts, with
- * the pages row asked only whether it is there (a page deleted since the
- * last catch-up is neither) and, for a date range, its date: a probe of
- * pages' primary key, not a read of the row. */
-#define DOC_FILTERS                                     \
-	FILTERS_OF("d.host", "d.views", "d.page_id",    \
-	           " AND EXISTS(SELECT 1 FROM pages p " \
-	           "WHERE p.id = d.page_id" PUBLISHED_IN ")")
+/* Over search_docs d, for relevance's candidates and the counts. A
+ * row whose page is gone is one the catch-up has not taken out yet, so
+ * its page is marked in search_pending (search_mark_ad): only the few
+ * marked rows are asked whether their page is there, instead of every
+ * match probing pages. The pages row is read only for a date range. */
+#define DOC_FILTERS                                                     \
+	FILTERS_OF("d.host", "d.views", "d.page_id",                    \
+	           " AND NOT EXISTS(SELECT 1 FROM search_pending s "    \
+	           "WHERE s.page_id = d.page_id AND NOT EXISTS(SELECT " \
+	           "1 FROM pages p WHERE p.id = s.page_id)) AND "       \
+	           "($6::bigint IS NULL AND $7::bigint IS NULL OR "     \
+	           "EXISTS(SELECT 1 FROM pages p WHERE p.id = "         \
+	           "d.page_id" PUBLISHED_IN "))")
 
 /* A sort's statement: $10 $11 the cursor (NULL: from the start), $12
  * the limit. */
