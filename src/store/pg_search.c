@@ -246,17 +246,17 @@
 #define KEYS_TRIGGER                                                           \
 	"CREATE FUNCTION heed_search_keys() RETURNS trigger LANGUAGE plpgsql " \
 	"AS $f$ BEGIN UPDATE search_docs SET views = NEW.views, at = " AT(     \
-	        "NEW") " WHERE page_id = NEW.id; RETURN NULL; END $f$;"        \
-	               "CREATE TRIGGER search_keys_au AFTER UPDATE OF views, " \
-	               "published, "                                           \
-	               "fetched_at ON pages FOR EACH ROW WHEN (OLD.views IS "  \
-	               "DISTINCT FROM "                                        \
-	               "NEW.views OR OLD.published IS DISTINCT FROM "          \
-	               "NEW.published OR "                                     \
-	               "(OLD.fetched_at IS DISTINCT FROM NEW.fetched_at AND "  \
-	               "heed_unixepoch(NEW.published) IS NULL)) EXECUTE "      \
-	               "FUNCTION "                                             \
-	               "heed_search_keys();"
+	        "NEW") " WHERE page_id = NEW.id; RETURN NULL; END $f$; "       \
+	               "CREATE TRIGGER "                                       \
+	               "search_keys_au AFTER UPDATE OF views, published, "     \
+	               "fetched_at ON "                                        \
+	               "pages FOR EACH ROW WHEN (OLD.views IS DISTINCT FROM "  \
+	               "NEW.views OR "                                         \
+	               "OLD.published IS DISTINCT FROM NEW.published OR "      \
+	               "(OLD.fetched_at IS "                                   \
+	               "DISTINCT FROM NEW.fetched_at AND "                     \
+	               "heed_unixepoch(NEW.published) IS "                     \
+	               "NULL)) EXECUTE FUNCTION heed_search_keys();"
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"
@@ -477,19 +477,18 @@ const struct heed_store_area heed__pg_search_area = {
  * by the GIN index sorted 5,000 whole rows by id (the tsvector with
  * each, past work_mem onto disk) to score them after, and joined back,
  * the planner read all of search_docs to hash the 5,000. */
-#define RELEVANCE_OF(tag)                                                     \
-	"SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS sid, c.k "  \
-	"AS k FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE " FROM "         \
-	"search_docs d WHERE d.page_id = n.nid) AS k FROM (SELECT d.page_id " \
-	"AS "                                                                 \
-	"nid FROM search_docs d WHERE " SHOWN                                 \
-	DOC_FILTERS(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint) n) c "  \
-	                 "WHERE $11::bigint "                                 \
-	                 "IS NULL OR (c.k >= $10::float8 AND (c.k > "         \
-	                 "$10::float8 OR c.fid > "                            \
-	                 "$11::bigint)) ORDER BY c.k, c.fid LIMIT "           \
-	                 "$12::bigint) s JOIN pages p "                       \
-	                 "ON p.id = s.sid ORDER BY s.k, s.sid;"
+#define RELEVANCE_OF(tag)                                                    \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS sid, "     \
+	"c.k AS k FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE             \
+	" FROM search_docs d WHERE d.page_id = n.nid) AS k FROM (SELECT "    \
+	"d.page_id AS nid FROM search_docs d WHERE " SHOWN                   \
+	DOC_FILTERS(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint) n) c " \
+	                 "WHERE $11::bigint"                                 \
+	                 " IS NULL OR (c.k >= $10::float8 AND (c.k > "       \
+	                 "$10::float8 OR c.fid > "                           \
+	                 "$11::bigint)) ORDER BY c.k, c.fid LIMIT "          \
+	                 "$12::bigint) s JOIN pages "                        \
+	                 "p ON p.id = s.sid ORDER BY s.k, s.sid;"
 
 /* A count: $10 the cap. */
 #define COUNT_OF(tag)                                                    \
