@@ -474,24 +474,21 @@ static int usage(void)
 	return 2;
 }
 
-/* -u: opens the existing store for writing, which migrates it to this
- * heed's schema, and closes it: a store of millions of records kept by
- * bench.py is upgraded in the time of the migration instead of written
- * again. */
+/* -u: opens the existing store (a file or a PostgreSQL URL) for
+ * writing, which migrates it to this heed's schema, and closes it: a
+ * store of millions of records kept by bench.py is upgraded in the time
+ * of the migration instead of written again. */
 static int upgrade(const char *path)
 {
 	struct heed_diag diag = {0};
 	heed_store *st = NULL;
-	struct stat sb;
 	double t0 = now();
+	heed_status rc = heed_store_open_ex(&st, path, HEED_STORE_OPEN_EXISTING,
+	                                    NULL, &diag);
 
-	if (stat(path, &sb) != 0) {
-		fprintf(stderr, "bench_serve_gen: no %s to upgrade\n", path);
-		return 2;
-	}
-	if (heed_store_open(&st, path, NULL, &diag) != HEED_OK) {
+	if (rc != HEED_OK) {
 		fprintf(stderr, "bench_serve_gen: %s\n", diag.message);
-		return 1;
+		return rc == HEED_ENOTFOUND ? 2 : 1;
 	}
 	heed_store_close(st);
 	printf("upgrade time: %.1f s\n", now() - t0);

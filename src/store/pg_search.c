@@ -217,6 +217,46 @@
 	TAG_ROWS("p.id = ANY(pids)", "page_id = ANY(pids)")             \
 	"DELETE FROM search_docs WHERE page_id = ANY(pids); " DOC_ROWS( \
 	        "p.id = ANY(pids)") "; $f$;"
+/* Version 10's: each row also holds its page's views and the time its
+ * freshness counts from (AT), which relevance scores from. */
+#define AT(p) "coalesce(heed_unixepoch(" p ".published), " p ".fetched_at)"
+#define DOC_ROWS_V10(cond)                                                  \
+	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, " \
+	"language, views, at) SELECT p.id, p.host, " DOC_VECTOR             \
+	", p.status BETWEEN 200 AND 299 AND NOT heed_refused(m #> "         \
+	"'{acap,index,permitted}') AND NOT heed_refused(" LINK_PERMITTED    \
+	"), least(heed_limit(m #> '{acap,index,expires}'), "                \
+	"heed_limit(" LINK_EXPIRES "), heed_limit(m #> "                    \
+	"'{meta_robots,unavailable_after}')), lower(r #>> "                 \
+	"'{language,value}'), p.views, " AT(                                \
+	        "p") " FROM pages p, "                                      \
+	             "heed_json(p.record) r, heed_json(p.permissions) m "   \
+	             "WHERE " cond
+#define FN_INDEX_SET_V10                                                    \
+	FN_HEAD("index_set", "pids bigint[]")                               \
+	TAG_ROWS("p.id = ANY(pids)", "page_id = ANY(pids)")                 \
+	"DELETE FROM search_docs WHERE page_id = ANY(pids); " DOC_ROWS_V10( \
+	        "p.id = ANY(pids)") "; $f$;"
+/* Version 10's: views, a date and, for a page without one, the fetch
+ * time change without marking the page (a re-fetch that found the same
+ * record), so this trigger keeps the two keys, as SQLite's
+ * search_keys_au does (sqlite_search.c, version 7): one update of a row
+ * by its key, only when one of them changed. A page not listed yet has
+ * no row to update; the catch-up writes its keys. */
+#define KEYS_TRIGGER                                                           \
+	"CREATE FUNCTION heed_search_keys() RETURNS trigger LANGUAGE plpgsql " \
+	"AS $f$ BEGIN UPDATE search_docs SET views = NEW.views, at = " AT(     \
+	        "NEW") " WHERE page_id = NEW.id; RETURN NULL; END $f$; "       \
+	               "CREATE TRIGGER "                                       \
+	               "search_keys_au AFTER UPDATE OF views, published, "     \
+	               "fetched_at ON "                                        \
+	               "pages FOR EACH ROW WHEN (OLD.views IS DISTINCT FROM "  \
+	               "NEW.views OR "                                         \
+	               "OLD.published IS DISTINCT FROM NEW.published OR "      \
+	               "(OLD.fetched_at IS "                                   \
+	               "DISTINCT FROM NEW.fetched_at AND "                     \
+	               "heed_unixepoch(NEW.published) IS "                     \
+	               "NULL)) EXECUTE FUNCTION heed_search_keys();"
 #define INDEX_ALL                                                       \
 	"DELETE FROM page_tags; DELETE FROM search_docs; SELECT count(" \
 	"heed_search_index(id)) FROM pages;"
@@ -321,6 +361,14 @@ static const char *const pg_search_migrations[] = {
         /* 9: SQLite's tokenizer indexes word pairs for its phrases.
          * Nothing here: PostgreSQL's phrases (<->) read its positions. */
         "SELECT 1;",
+        /* 10: a page's relevance sort keys beside its listing, as
+         * SQLite's version 7 keeps them: scoring 5,000 matches read
+         * 5,000 pages rows and parsed 5,000 dates (RELEVANCE below). */
+        "ALTER TABLE search_docs ADD COLUMN views BIGINT, ADD COLUMN at "
+        "BIGINT;"
+        "UPDATE search_docs d SET views = p.views, at = " AT(
+                "p") " FROM pages p WHERE p.id = d.page_id;" FN_INDEX_SET_V10
+                KEYS_TRIGGER "ANALYZE search_docs;",
 };
 
 const struct heed_store_area heed__pg_search_area = {
@@ -348,34 +396,68 @@ const struct heed_store_area heed__pg_search_area = {
 /* Relevance (docs/serve.md, "Ranking"): ts_rank_cd weighted by column as
  * bm25 is (title 10, description 4, tags 6, site 2, scaled to 1), times
  * 10 so that it weighs against the boosts about as bm25 does, negated
- * (lower is better), less the same views and freshness boosts. */
-#define KEY_SCORE                                                             \
-	"(-10 * ts_rank_cd('{0.2, 0.6, 0.4, 1.0}', d.tsv, q.q, 1)::float8 - " \
-	"0.4 * log((1 + greatest(coalesce(p.views, 0), 0))::float8) - "       \
-	"1.0::float8 / (1 + greatest(($1::bigint / 86400 * 86400) - "         \
-	"coalesce(heed_unixepoch(p.published), p.fetched_at), 0) / "          \
-	"86400.0::float8 / 30.0::float8))"
+ * (lower is better), less the same views and freshness boosts, from the
+ * keys search_docs keeps (version 10): a candidate is scored without its
+ * pages row. */
+#define KEY_SCORE                                                           \
+	"(-10 * ts_rank_cd('{0.2, 0.6, 0.4, 1.0}', d.tsv, " TSQUERY         \
+	", 1)::float8 - 0.4 * log((1 + greatest(coalesce(d.views, 0), "     \
+	"0))::float8) - 1.0::float8 / (1 + greatest(($1::bigint / 86400 * " \
+	"86400) - d.at, 0) / 86400.0::float8 / 30.0::float8))"
 
 /* Every filter, NULL filtering nothing: $2 the tsquery text, $3 host, $4
  * tag, $5 language, $6 $7 published range, $8 $9 views range. Each
- * statement is planned with its values, so a NULL filter costs nothing. */
-#define FROM_MATCHED                                                \
-	"pages p JOIN search_docs d ON d.page_id = p.id LEFT JOIN " \
-	"to_tsquery('heed_search', $2::text) q(q) ON true"
-#define FILTERS                                                             \
-	" AND ($2::text IS NULL OR d.tsv @@ q.q)"                           \
-	" AND ($3::text IS NULL OR p.host = $3::text)"                      \
-	" AND ($4::text IS NULL OR EXISTS(SELECT 1 FROM page_tags t WHERE " \
-	"t.tag = $4::text AND t.page_id = p.id))"                           \
+ * statement is sent unnamed, so the server plans it with its values: a
+ * NULL filter folds away, and TSQUERY, immutable, folds into a constant
+ * that the GIN index answers and the planner estimates from the
+ * lexemes' statistics. (Taken from a join, LEFT JOIN to_tsquery(...)
+ * q(q), the constant became a join filter instead, tested on every
+ * listed page with no estimate: a search read all of search_docs and
+ * pages, 0.3 to 3 s at 100,000 pages; docs/performance.md.) */
+#define TSQUERY "to_tsquery('heed_search', $2::text)"
+/* A page's published date in [$6, $7] (the pages row p). */
+#define PUBLISHED_IN                                                  \
+	" AND ($6::bigint IS NULL OR heed_unixepoch(p.published) >= " \
+	"$6::bigint) AND ($7::bigint IS NULL OR "                     \
+	"heed_unixepoch(p.published) <= $7::bigint)"
+/* The tag filter on the page id named: TAG_ANY whatever $4, TAG_GIVEN
+ * when $4 is not NULL. PostgreSQL turns an EXISTS into a join only when
+ * it stands alone in the WHERE clause, and does so before it folds
+ * "$4 IS NULL" away: inside TAG_ANY's OR it stays a subplan that hashes
+ * every page of the tag (149,452 for a frequent one at 1,000,000 pages),
+ * about twice the time of the join TAG_GIVEN allows. */
+#define TAG_EXISTS(id)                                                 \
+	"EXISTS(SELECT 1 FROM page_tags t WHERE t.tag = $4::text AND " \
+	"t.page_id = " id ")"
+#define TAG_ANY(id)   " AND ($4::text IS NULL OR " TAG_EXISTS(id) ")"
+#define TAG_GIVEN(id) " AND " TAG_EXISTS(id)
+/* The filters over the host and views columns named, the tag's (tag),
+ * then the date's (dates). */
+#define FILTERS_OF(host, views, tag, dates)                                 \
+	" AND ($2::text IS NULL OR d.tsv @@ " TSQUERY ")"                   \
+	" AND ($3::text IS NULL OR " host " = $3::text)" tag                \
 	" AND ($5::text IS NULL OR d.language = lower($5::text) OR "        \
 	"substr(d.language, 1, length($5::text) + 1) = lower($5::text) || " \
 	"'-')"                                                              \
-	" AND ($6::bigint IS NULL OR heed_unixepoch(p.published) >= "       \
-	"$6::bigint)"                                                       \
-	" AND ($7::bigint IS NULL OR heed_unixepoch(p.published) <= "       \
-	"$7::bigint)"                                                       \
-	" AND ($8::bigint IS NULL OR p.views >= $8::bigint)"                \
-	" AND ($9::bigint IS NULL OR p.views <= $9::bigint)"
+	" AND ($8::bigint IS NULL OR " views " >= $8::bigint)"              \
+	" AND ($9::bigint IS NULL OR " views " <= $9::bigint)" dates
+/* Over pages p joined to search_docs d, for the sorts, whose keys the
+ * pages_search_* indexes hold. */
+#define FILTERS      FILTERS_OF("p.host", "p.views", TAG_ANY("p.id"), PUBLISHED_IN)
+#define FROM_MATCHED "pages p JOIN search_docs d ON d.page_id = p.id"
+/* Over search_docs d, for relevance's candidates and the counts. A
+ * row whose page is gone is one the catch-up has not taken out yet, so
+ * its page is marked in search_pending (search_mark_ad): only the few
+ * marked rows are asked whether their page is there, instead of every
+ * match probing pages. The pages row is read only for a date range. */
+#define DOC_FILTERS(tag)                                                \
+	FILTERS_OF("d.host", "d.views", tag("d.page_id"),               \
+	           " AND NOT EXISTS(SELECT 1 FROM search_pending s "    \
+	           "WHERE s.page_id = d.page_id AND NOT EXISTS(SELECT " \
+	           "1 FROM pages p WHERE p.id = s.page_id)) AND "       \
+	           "($6::bigint IS NULL AND $7::bigint IS NULL OR "     \
+	           "EXISTS(SELECT 1 FROM pages p WHERE p.id = "         \
+	           "d.page_id" PUBLISHED_IN "))")
 
 /* A sort's statement: $10 $11 the cursor (NULL: from the start), $12
  * the limit. */
@@ -389,20 +471,29 @@ const struct heed_store_area heed__pg_search_area = {
 
 /* Relevance: the $13 newest matches that pass the filters, ordered by
  * score, the cursor resuming within them (sqlite_search.c's
- * relevance_sql). */
-#define RELEVANCE                                                           \
-	"SELECT p.id, " PAGE_COLUMNS                                        \
-	", s.k FROM (SELECT c.fid AS sid, c.k AS "                          \
-	"k FROM (SELECT p.id AS fid, " KEY_SCORE " AS k FROM " FROM_MATCHED \
-	" WHERE " SHOWN FILTERS " ORDER BY p.id DESC LIMIT $13::bigint) c " \
-	"WHERE $11::bigint IS NULL OR (c.k >= $10::float8 AND (c.k > "      \
-	"$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, c.fid LIMIT "   \
-	"$12::bigint) s JOIN pages p ON p.id = s.sid ORDER BY s.k, s.sid;"
+ * relevance_sql). The candidates are chosen by id alone (n), then each
+ * scored from its row read by its key (a subquery, which the planner
+ * keeps a lookup): chosen and scored in one step, a plan that read them
+ * by the GIN index sorted 5,000 whole rows by id (the tsvector with
+ * each, past work_mem onto disk) to score them after, and joined back,
+ * the planner read all of search_docs to hash the 5,000. */
+#define RELEVANCE_OF(tag)                                                    \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS sid, "     \
+	"c.k AS k FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE             \
+	" FROM search_docs d WHERE d.page_id = n.nid) AS k FROM (SELECT "    \
+	"d.page_id AS nid FROM search_docs d WHERE " SHOWN                   \
+	DOC_FILTERS(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint) n) c " \
+	                 "WHERE $11::bigint"                                 \
+	                 " IS NULL OR (c.k >= $10::float8 AND (c.k > "       \
+	                 "$10::float8 OR c.fid > "                           \
+	                 "$11::bigint)) ORDER BY c.k, c.fid LIMIT "          \
+	                 "$12::bigint) s JOIN pages "                        \
+	                 "p ON p.id = s.sid ORDER BY s.k, s.sid;"
 
 /* A count: $10 the cap. */
-#define COUNT                                               \
-	"SELECT count(*) FROM (SELECT 1 FROM " FROM_MATCHED \
-	" WHERE " SHOWN FILTERS " LIMIT $10::bigint) c;"
+#define COUNT_OF(tag)                                                    \
+	"SELECT count(*) FROM (SELECT 1 FROM search_docs d WHERE " SHOWN \
+	DOC_FILTERS(tag) " LIMIT $10::bigint) c;"
 
 /* A query's parameters as text: $1..$13 of the statements above. */
 struct params {
@@ -460,11 +551,11 @@ static heed_status make_params(heed_store *store,
 	return HEED_OK;
 }
 
-static const char *sorted_sql(heed_search_sort sort)
+static const char *sorted_sql(heed_search_sort sort, bool tagged)
 {
 	switch (sort) {
 	case HEED_SEARCH_SORT_RELEVANCE:
-		return RELEVANCE;
+		return tagged ? RELEVANCE_OF(TAG_GIVEN) : RELEVANCE_OF(TAG_ANY);
 	case HEED_SEARCH_SORT_VIEWS:
 		return SORTED(KEY_VIEWS);
 	case HEED_SEARCH_SORT_DATE:
@@ -496,6 +587,22 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 	}
 }
 
+/*
+ * JIT compilation off for the session, set before each search and count
+ * (a reconnected session starts with the server's default again). A
+ * search runs for milliseconds, and compiling its expressions is paid
+ * before the first row: at 1,000,000 pages the plans of tag, site,
+ * views and date searches pass jit_above_cost, and such searches took
+ * about half as long without it (docs/performance.md). Nothing heed asks
+ * of its store is the long analytical query JIT pays back on.
+ */
+static heed_status jit_off(heed_store *store, struct heed_diag *diag)
+{
+	if (store->backend->exec(store, "SET jit = off;") != HEED_OK)
+		return heed__store_fail(store, diag, "searching");
+	return HEED_OK;
+}
+
 static heed_status pg_search(heed_store *store,
                              const struct heed_search_query *q,
                              heed_search_fn *fn, void *ud, bool *more,
@@ -508,15 +615,19 @@ static heed_status pg_search(heed_store *store,
 	PGresult *r;
 	int rows;
 
-	if (rc != HEED_OK)
+	if (rc == HEED_OK)
+		rc = jit_off(store, diag);
+	if (rc != HEED_OK) {
+		heed__free(store->alloc, p.tsquery);
 		return rc;
+	}
 	p.v[11] = heed__pg_i64(limit, (int64_t)q->limit + 1);
 	p.v[12] = heed__pg_i64(
 	        scored,
 	        q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
 	                ? q->max_scored
 	                : HEED_SEARCH_MAX_SCORED);
-	r = heed__pg_query(store, sorted_sql(sort),
+	r = heed__pg_query(store, sorted_sql(sort, q->tag != NULL),
 	                   sort == HEED_SEARCH_SORT_RELEVANCE ? 13 : 12, p.v);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
@@ -545,10 +656,16 @@ static heed_status pg_count(heed_store *store,
 	heed_status rc = make_params(store, q, &p, diag);
 	PGresult *r;
 
-	if (rc != HEED_OK)
+	if (rc == HEED_OK)
+		rc = jit_off(store, diag);
+	if (rc != HEED_OK) {
+		heed__free(store->alloc, p.tsquery);
 		return rc;
+	}
 	p.v[9] = heed__pg_i64(p.buf[9], cap < 0 ? 0 : cap);
-	r = heed__pg_query(store, COUNT, 10, p.v);
+	r = heed__pg_query(store,
+	                   q->tag ? COUNT_OF(TAG_GIVEN) : COUNT_OF(TAG_ANY), 10,
+	                   p.v);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
 		return heed__store_fail(store, diag, "searching");

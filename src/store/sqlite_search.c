@@ -1004,6 +1004,9 @@ static const char *const search_migrations[] = {
          * phrase of frequent words reads one list; the index is made
          * again from search_text with them. */
         "INSERT INTO search_fts(search_fts) VALUES('rebuild');",
+        /* 10: PostgreSQL's index keeps the sort keys beside the listing,
+         * as search_listed has since version 7. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__store_search_area = {
