@@ -1185,11 +1185,18 @@ static heed_status pg_open(heed_store *store, const char *location,
 {
 	/* Our defaults first: expand_dbname lets the URI's own settings
 	 * override them. application_name carries heed's pid for the crawl
-	 * lock's message. */
+	 * lock's message. JIT compilation is off for the session (and the
+	 * sessions PQreset makes again): nothing heed asks of its store is
+	 * the long analytical query it pays back on, and a search of a few
+	 * milliseconds whose plan passes jit_above_cost (tag, site, views
+	 * and date searches at 1,000,000 pages) paid about as much again to
+	 * compile its expressions (docs/performance.md). */
 	static const char *const keys[] = {"connect_timeout",
-	                                   "application_name", "dbname", NULL};
+	                                   "application_name", "options",
+	                                   "dbname", NULL};
 	char app[32];
-	const char *values[] = {PG_CONNECT_TIMEOUT_S, app, location, NULL};
+	const char *values[] = {PG_CONNECT_TIMEOUT_S, app, "-c jit=off",
+	                        location, NULL};
 	bool read_only = flags & HEED_STORE_OPEN_READONLY;
 	bool existing = read_only || (flags & HEED_STORE_OPEN_EXISTING);
 	heed_status rc;

@@ -587,22 +587,6 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 	}
 }
 
-/*
- * JIT compilation off for the session, set before each search and count
- * (a reconnected session starts with the server's default again). A
- * search runs for milliseconds, and compiling its expressions is paid
- * before the first row: at 1,000,000 pages the plans of tag, site,
- * views and date searches pass jit_above_cost, and such searches took
- * about half as long without it (docs/performance.md). Nothing heed asks
- * of its store is the long analytical query JIT pays back on.
- */
-static heed_status jit_off(heed_store *store, struct heed_diag *diag)
-{
-	if (store->backend->exec(store, "SET jit = off;") != HEED_OK)
-		return heed__store_fail(store, diag, "searching");
-	return HEED_OK;
-}
-
 static heed_status pg_search(heed_store *store,
                              const struct heed_search_query *q,
                              heed_search_fn *fn, void *ud, bool *more,
@@ -615,12 +599,8 @@ static heed_status pg_search(heed_store *store,
 	PGresult *r;
 	int rows;
 
-	if (rc == HEED_OK)
-		rc = jit_off(store, diag);
-	if (rc != HEED_OK) {
-		heed__free(store->alloc, p.tsquery);
+	if (rc != HEED_OK)
 		return rc;
-	}
 	p.v[11] = heed__pg_i64(limit, (int64_t)q->limit + 1);
 	p.v[12] = heed__pg_i64(
 	        scored,
@@ -656,12 +636,8 @@ static heed_status pg_count(heed_store *store,
 	heed_status rc = make_params(store, q, &p, diag);
 	PGresult *r;
 
-	if (rc == HEED_OK)
-		rc = jit_off(store, diag);
-	if (rc != HEED_OK) {
-		heed__free(store->alloc, p.tsquery);
+	if (rc != HEED_OK)
 		return rc;
-	}
 	p.v[9] = heed__pg_i64(p.buf[9], cap < 0 ? 0 : cap);
 	r = heed__pg_query(store,
 	                   q->tag ? COUNT_OF(TAG_GIVEN) : COUNT_OF(TAG_ANY), 10,
