@@ -21,6 +21,7 @@
 #include "heed/store_search.h"
 #include "heed/store_sites.h"
 #include "heed/store_visits.h"
+#include "store/pg-int.h"
 
 /* heed's advisory lock key (src/store/pg-int.h's HEED_PG_LOCK_KEY). */
 #define HEED_PG_LOCK_KEY_TEST "1751475556"
@@ -610,6 +611,46 @@ static void test_lost_connection(void **state)
 	heed_store_close(s);
 }
 
+/* The value of setting name in the store's session ("" when unknown). */
+static const char *session_setting(heed_store *s, const char *name)
+{
+	static char value[32];
+	const char *params[] = {name};
+	PGresult *r =
+	        heed__pg_query(s, "SELECT current_setting($1);", 1, params);
+
+	value[0] = '\0';
+	if (r && PQntuples(r) == 1)
+		snprintf(value, sizeof(value), "%s", PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return value;
+}
+
+/* Every session heed opens runs without JIT compilation, a reconnected
+ * one too; a store URL that names its own options wins. */
+static void test_sessions_without_jit(void **state)
+{
+	char url[256], own[320];
+	heed_store *s;
+	struct logged l = {0};
+	struct heed_logger log = {keep_log, &l, HEED_LOG_DEBUG};
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	assert_string_equal(session_setting(s, "jit"), "off");
+	heed_store_set_reconnect(s, 10000, &log);
+	terminate_mine(url);
+	assert_string_equal(session_setting(s, "jit"), "off");
+	assert_int_equal(l.warnings, 1);
+	heed_store_close(s);
+	assert_null(strchr(url, '?'));
+	snprintf(own, sizeof(own), "%s?options=-c%%20jit%%3Don", url);
+	s = open_url(own, 0);
+	assert_string_equal(session_setting(s, "jit"), "on");
+	heed_store_close(s);
+}
+
 /* (1) The server restarts between two statements: the second reconnects
  * and succeeds, the first's row is there, the session is as it was (the
  * crawl lock held again, a reader still read-only). */
@@ -1021,6 +1062,7 @@ int main(void)
 	        cmocka_unit_test(test_crawl_lock),
 	        cmocka_unit_test(test_read_only_and_transactions),
 	        cmocka_unit_test(test_lost_connection),
+	        cmocka_unit_test(test_sessions_without_jit),
 	        cmocka_unit_test(test_restart_between_statements),
 	        cmocka_unit_test(test_server_back_while_waiting),
 	        cmocka_unit_test(test_server_down_past_timeout),
