@@ -53,7 +53,7 @@ the run's --timeout, killed when the run ends) and the crawler under nice
 gaps from nginx's log are the courtesy under stress, printed beside the
 speed as in every run.
 
-Recrawls (`--recrawl`, heed only; issue 19): each site gets its own
+Recrawls (`--recrawl`, heed only): each site gets its own
 docroot (SiteWeb: symbolic links to the shared pages, its own robots.txt
 naming its own sitemap.xml, an Atom feed.xml the home page announces), and
 heed runs five times on one store, each run with a fresh nginx and log on
@@ -66,7 +66,7 @@ and bytes sent ($body_bytes_sent), both as a share of run 1, the share of
 200 (found) and the rest (missed), the courtesy figures, and heed's wall
 clock. Without --recrawl the web is the one shared docroot, as before.
 
-Workers on PostgreSQL (`--workers N`, heed only; issue 14): a throwaway
+Workers on PostgreSQL (`--workers N`, heed only): a throwaway
 PostgreSQL cluster (tests/pgcluster.py: a temporary folder, 127.0.0.1
 only, fsync off) holds the store, and N `heed crawl --worker
 --worker-name wK --store postgresql://...` start at once with the same

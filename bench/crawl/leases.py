@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """bench/crawl/leases.py: the lease statements of src/store/pg_leases.c,
-timed on a synthetic site_leases table of N rows (issue 14).
+timed on a synthetic site_leases table of N rows.
 
     python3 bench/crawl/leases.py 10000 100000 1000000
 

@@ -2629,7 +2629,8 @@ static void test_worker_holding_sized(void **state)
 
 /* ---- the tests ---- */
 
-/* Issue 18: "seeded and reproducible; a failing seed is printed". */
+/* The simulation is seeded and reproducible, and a failing seed is
+ * printed, so a failure can be run again alone (HEED_SIM_SEED). */
 static void test_sim_seeds(void **state)
 {
 	uint64_t one = env_u64("HEED_SIM_SEED", 0);

@@ -178,8 +178,8 @@ static void test_not_a_database(void **state)
 	                               "SQLite database");
 }
 
-/* Issue 17: a SQLite file of someone else's was given a dozen heed
- * tables. */
+/* A SQLite file of someone else's is left as it was: heed once gave such
+ * a file a dozen tables of its own. */
 static void test_foreign_tables_untouched(void **state)
 {
 	char path[128], want[256];
@@ -199,7 +199,7 @@ static void test_foreign_tables_untouched(void **state)
 	assert_refused_untouched(path, "(orders, users)");
 }
 
-/* Issue 17: a `pages` table of someone else's made the migration fail
+/* A `pages` table of someone else's once made the migration fail
  * half-way, leaving heed's other tables behind. A table named like one of
  * heed's is not heed's without heed_schema. */
 static void test_foreign_pages_table(void **state)
@@ -303,7 +303,7 @@ static void test_unmarked_store_recognised(void **state)
 	assert_refused_untouched(path, "heed did not create (my_notes)");
 }
 
-/* Issue 17: migrations are one transaction. An unmarked store at older
+/* Migrations are one transaction. An unmarked store at older
  * versions whose last pending migration meets a column already there: the
  * pages rebuild before it and the mark are rolled back with it, and the
  * file is byte for byte what it was. */
@@ -354,7 +354,8 @@ static void test_failed_migration_leaves_file(void **state)
 	assert_int_equal(sql_int(path, "PRAGMA application_id;"), 0);
 }
 
-/* Issue 17: `heed stats --store typo.db` created an empty store. */
+/* Opening a store that must exist creates nothing: `heed stats --store
+ * typo.db` once left an empty store behind. */
 static void test_open_existing_creates_nothing(void **state)
 {
 	static const unsigned flags[] = {HEED_STORE_OPEN_EXISTING,
