@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A throwaway PostgreSQL cluster for heed's tests (issue 14).
+"""A throwaway PostgreSQL cluster for heed's tests.
 
     tests/pgcluster.py start          prints the URL, then the cluster's folder
     tests/pgcluster.py stop FOLDER    stops the cluster and deletes the folder

@@ -103,7 +103,7 @@ def test_explain(path):
 
 
 def test_explain_operand_order(path):
-    """Issue 17: explain takes FILE URL, as check does; the old URL FILE
+    """Explain takes FILE URL, as check does; the old URL FILE
     is still read when only the URL has a scheme."""
     url = "https://example.org/drafts/a"
     rc, new, _ = heed("explain", "--usage", "index", path, url)
@@ -116,8 +116,8 @@ def test_explain_operand_order(path):
            "/drafts/a" in err and out == "", out + err)
 
 
-def test_lint_issue17():
-    """Issue 17: authors' mistakes, linted; robots.txt and ACAP
+def test_lint_authors_mistakes():
+    """Authors' mistakes, linted; robots.txt and ACAP
     diagnostics in one list sorted by line, then code."""
     txt = (b"User-agent: *\n"
            b"Disallow: /a$b\n"
@@ -132,7 +132,7 @@ def test_lint_issue17():
     rc, out, _ = heed("lint", "-", stdin=txt)
     lines = out.splitlines()
     nums = [int(x.split(":")[1]) for x in lines]
-    expect("issue 17 lint exits 1", rc == 1, out)
+    expect("authors' mistakes lint exits 1", rc == 1, out)
     expect("sorted by line across both parsers", nums == sorted(nums) and
            nums == [2, 4, 5, 6, 7, 8, 9, 10], out)
     for want in ["<stdin>:2: Disallow path '/a$b' has '$' before its end",
@@ -145,12 +145,12 @@ def test_lint_issue17():
                  "<stdin>:8: ACAP error: this sub-record has no permission",
                  "<stdin>:9: ACAP error: this ACAP record has no fields",
                  "<stdin>:10: the group of user-agent 'late' has no rules"]:
-        expect("issue 17 lint line", want in out, f"want {want!r} in {out!r}")
+        expect("each mistake named", want in out, f"want {want!r} in {out!r}")
     rc2, again, _ = heed("lint", "-", stdin=txt)
     expect("lint output is stable", again == out and rc2 == rc, again)
     rc, out, _ = heed("lint", "--json", "-", stdin=txt)
     doc = json.loads(out)
-    expect("issue 17 lint json", rc == 1 and
+    expect("robots and ACAP lint json apart", rc == 1 and
            [(d["line"], d["code"]) for d in doc["diagnostics"]] ==
            [(2, "misplaced-dollar"), (10, "empty-group")] and
            [d["line"] for d in doc["acap_diagnostics"]] ==
@@ -215,7 +215,7 @@ def main():
         test_explain(path)
         test_lint(path)
         test_explain_operand_order(path)
-        test_lint_issue17()
+        test_lint_authors_mistakes()
         test_reference(tmp)
     for f in failures:
         print("FAIL", f)

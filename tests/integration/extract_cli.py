@@ -42,7 +42,7 @@ check("views source", rec["views_source"] == "jsonld", rec)
 check("links counted in the record", rec["links"] == len(page["links"]),
       (rec["links"], len(page["links"])))
 
-# Issue 15: --record prints the record alone, one line, the same as the
+# --record prints the record alone, one line, the same as the
 # page's "record" (one writer).
 rc, out, err = run(["--url", "https://cliphub.example/v/123", "--record",
                     "-H", "Content-Type: text/html; charset=utf-8",
@@ -71,7 +71,7 @@ sm = json.loads(out)
 check("sitemap kind", sm["kind"] == "sitemap", sm["kind"])
 check("sitemap views", sm["entries"][0]["views"] == 12345, sm["entries"])
 
-# Issue 15: a JSON Feed, told by its first byte (no Content-Type): URLs
+# A JSON Feed, told by its first byte (no Content-Type): URLs
 # resolved against the feed's, several authors kept, the next page named.
 rc, out, err = run(["--url", "https://cliphub.example/feed.json", "-"],
                    stdin=json.dumps({
@@ -100,7 +100,7 @@ check("charset exit status", rc == 0, err.decode())
 check("header charset wins", json.loads(out)["record"]["title"]["value"] ==
       "été", out)
 
-# Issue 15: authors stay several, publisher and site name apart, the
+# Authors stay several, publisher and site name apart, the
 # title without its site-name suffix.
 rc, out, err = run(["--url", "https://courier.example/2024/bridge",
                     os.path.join(DATA, "news.html")])

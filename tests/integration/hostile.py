@@ -1,5 +1,5 @@
 """Scripted hostile HTTP servers on loopback, for heed's hostile suite
-(issue 17, test_hostile.py).
+(test_hostile.py).
 
 A HostileServer binds one loopback address and port and answers each
 request by calling the handler its script names for the path. A handler

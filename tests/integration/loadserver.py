@@ -1,7 +1,7 @@
 """A scripted HTTP/1.1 server for load tests: MANY sites (name-based virtual
 hosts, chosen by the Host header) on ONE loopback address and port, whose
 capacity is set by knobs, with an access log that is the witness for every
-courtesy and load assertion (issue 18).
+courtesy and load assertion.
 
     with LoadServer("127.0.0.61", port, sites=40, pages=10,
                     base_latency=0.02, knee=2, growth=0.15,

@@ -1,4 +1,4 @@
-"""heed serve's OpenAPI 3.1 document as a test oracle (issue 13): checks of
+"""heed serve's OpenAPI 3.1 document as a test oracle: checks of
 the document itself, and the JSON Schema (Draft 2020-12) it gives for a
 path, method and status, to validate the API's answers against.
 

@@ -85,17 +85,17 @@ def test_lint():
             "invalid-crawl-delay"], out)
 
 
-def test_lint_issue17():
-    """Issue 17: a group without rules and a '$' before a pattern's end
-    are linted; the file is still read as RFC 9309 reads it; diagnostics
+def test_lint_empty_group_and_dollar():
+    """A group without rules and a '$' before a pattern's end are
+    linted; the file is still read as RFC 9309 reads it; diagnostics
     of robots.txt and ACAP come in one list, by line then code."""
     txt = (b"User-agent: *\nDisallow: /a$b\n"
            b"ACAP-crawler: *\nACAP-disallow-crawl: /x$y\n"
            b"User-agent: Foo/1.0\n")
     rc, out, _ = heed("lint", "-", stdin=txt)
     lines = out.splitlines()
-    expect("issue 17 lint exit", rc == 1, out)
-    expect("issue 17 lint order", len(lines) == 4 and
+    expect("empty group and '$' lint exit", rc == 1, out)
+    expect("robots and ACAP lint by line", len(lines) == 4 and
            lines[0].startswith("<stdin>:2: Disallow path '/a$b' has '$'") and
            lines[1].startswith("<stdin>:4: ACAP error: '$' may only end") and
            lines[2].startswith("<stdin>:5: user-agent 'Foo/1.0' is not a") and
@@ -103,8 +103,8 @@ def test_lint_issue17():
            out)
     rc, out, _ = heed("lint", "--json", "-", stdin=txt)
     doc = json.loads(out)
-    expect("issue 17 lint json", [(d["line"], d["code"])
-                                  for d in doc["diagnostics"]] ==
+    expect("empty group and '$' lint json", [(d["line"], d["code"])
+                                            for d in doc["diagnostics"]] ==
            [(2, "misplaced-dollar"), (5, "bad-user-agent"),
             (5, "empty-group")], out)
     rc, out, _ = heed("check", "--agent", "other", "-", "/a$bc", "/a",
@@ -143,13 +143,13 @@ def test_over_limit_and_garbage():
            and doc["results"][0]["value"] == "/\ufffd\x1b", out)
 
 
-def test_issue15():
+def test_escapes_and_relative_paths():
     txt = (b"User-agent: *\nDisallow: /a%2Ab\nDisallow: /p%24\n"
            b"Disallow: private\nAllow: *.html\n")
     rc, out, _ = heed("check", "-", "/a%2Ab", "/a*b", "/axb", "/p%24x",
                       "/p", "/x/private", "https://e.com/private/a.htm",
                       "HTTP://e.com/a%2ab", stdin=txt)
-    expect("issue 15 escapes and no-slash paths", rc == 1 and
+    expect("escapes and no-slash paths", rc == 1 and
            "/a%2Ab: disallowed" in out and "/a*b: disallowed" in out and
            "/axb: allowed" in out and "/p%24x: disallowed" in out and
            "/p: allowed" in out and "/x/private: allowed" in out and
@@ -157,13 +157,13 @@ def test_issue15():
            "HTTP://e.com/a%2ab: disallowed" in out, out)
     rc, out, _ = heed("lint", "--json", "-", stdin=txt)
     doc = json.loads(out)
-    expect("issue 15 lint json", [(d["line"], d["code"])
-                                  for d in doc["diagnostics"]] ==
+    expect("no-slash and wildcard paths lint json",
+           [(d["line"], d["code"]) for d in doc["diagnostics"]] ==
            [(4, "bad-path"), (5, "wildcard-path")], out)
     for bad in ["example.com/x", "private", "ftp://e.com/x", "", "?q=1",
                 "mailto:a@e.com"]:
         rc, out, err = heed("check", "-", "/ok", bad, stdin=txt)
-        expect("issue 15: %r is a usage error" % bad, rc == 2 and
+        expect("%r is a usage error" % bad, rc == 2 and
                out == "" and "neither an absolute http(s) URL" in err, err)
     rc, out, _ = heed("check", "-", "//e.com/a*b", stdin=txt)
     expect("a network-path reference is still a path",
@@ -184,7 +184,8 @@ def test_usage_and_errors():
 
 
 for t in [test_check_example, test_check_agents_and_stdin, test_check_json,
-          test_lint, test_lint_issue17, test_issue15,
+          test_lint, test_lint_empty_group_and_dollar,
+          test_escapes_and_relative_paths,
           test_over_limit_and_garbage,
           test_usage_and_errors]:
     t()

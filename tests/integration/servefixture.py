@@ -1,4 +1,4 @@
-"""The public index's fixture (issue 13): a store filled by a REAL crawl of
+"""The public index's fixture: a store filled by a REAL crawl of
 scripted sites on loopback, then `heed serve` on it.
 
 The web: three sites on ONE address told apart by name (news.test,
@@ -131,7 +131,7 @@ SHARED_SITES = {
 }
 
 
-# Issue 15: a record with several authors and a publisher of its own.
+# A record with several authors and a publisher of its own.
 BYLINES = {"/news/1.html": {
     "author": [{"@type": "Person", "name": "Maria Okafor"},
                {"@type": "Person", "name": "Tom Haines"}],

@@ -1,5 +1,5 @@
-"""The files ACAP-permissions-reference fields name (ACAP 1.1 2.3.2, issue
-15), asserted from the servers' logs: robots.txt names one for heed; the
+"""The files ACAP-permissions-reference fields name (ACAP 1.1 2.3.2),
+asserted from the servers' logs: robots.txt names one for heed; the
 crawl asks for it once, right after robots.txt and before any page of the
 site, with the site's 1 s gap kept; pages it allows are fetched, pages it
 denies are not; a crawl killed mid-way and resumed, and a second run inside

@@ -1,8 +1,8 @@
-"""Hostile and mistaken input on heed's command line (issue 17): identity
+"""Hostile and mistaken input on heed's command line: identity
 settings that would inject headers, CSV cells that a spreadsheet would run
 as formulas, `export --site HOST` on any port, impossible dates, an empty
 DNS name, a folder as --config, a public suffix as verify.domain, a
-`--refresh` or [revisit] setting that makes no sense (issue 19), and 100 kB
+`--refresh` or [revisit] setting that makes no sense, and 100 kB
 values in messages. Each check runs heed itself and judges its exit
 status, its words and, for the crawl, what the server received."""
 
@@ -234,8 +234,8 @@ def test_verify_domain_public_suffix():
     assert "suffix.ini:2:" in proc.stderr, proc.stderr
 
 
-# 10. --refresh is due or all, and the [revisit] settings bound each other
-# (issue 19): usage errors before any request.
+# 10. --refresh is due or all, and the [revisit] settings bound each other:
+# usage errors before any request.
 
 def test_refresh_and_revisit_settings():
     port = free_port()

@@ -1,8 +1,8 @@
-"""heed crawl on the demo web, judged from the servers' access log (issue
-8, "Tests from the server's side"): no request to a disallowed URL, no media
-URL requested, no two requests to a site less than 1 s apart, robots.txt
-first; and what was stored: records with views and tags, noindex pages left
-out, nofollow links not followed, exports and stats."""
+"""heed crawl on the demo web, judged from the servers' access log: no
+request to a disallowed URL, no media URL requested, no two requests to a
+site less than 1 s apart, robots.txt first; and what was stored: records
+with views and tags, noindex pages left out, nofollow links not followed,
+exports and stats."""
 
 import csv
 import io

@@ -1,4 +1,4 @@
-"""`heed crawl --dry-run` (issue 15), judged from the servers' log and the
+"""`heed crawl --dry-run`, judged from the servers' log and the
 store on disk: the sites are qualified for real (robots.txt, once per site,
 one request per second per host at most: the only traffic), the output
 lists each start URL with the rule that allows or refuses it, then the sources a crawl asks

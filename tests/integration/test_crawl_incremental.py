@@ -1,8 +1,8 @@
 """heed crawl --incremental after a change fetches only the new and changed
-entries (issue 8), judged from the server's access log: a sitemap lastmod
+entries, judged from the server's access log: a sitemap lastmod
 that moved, a feed item that is new, a sitemap entry without a date asked
 with a conditional GET (304 kept as unchanged), and nothing else; sources
-that did not change answer 304 to the validators heed sends (issue 19),
+that did not change answer 304 to the validators heed sends,
 so their entries are not read again; a site without sitemap or feed is
 reported, not crawled."""
 

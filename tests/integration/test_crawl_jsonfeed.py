@@ -1,4 +1,4 @@
-"""A site whose only source is a JSON Feed (issue 15), judged from the
+"""A site whose only source is a JSON Feed, judged from the
 servers' log, with names resolved by the test's own dnsmasq and scripted
 servers on loopback. Two ways to the feed:
 

@@ -1,5 +1,5 @@
 """heed crawl with no start URL and no run to resume visits the sites the
-store knows, in either mode (issue 15), judged from the server's access
+store knows, in either mode, judged from the server's access
 log: each known site is asked again (in the default mode with `--refresh
 all`, every known page; without it only what is due, which the recrawl
 tests judge), a site disqualified until later

@@ -1,5 +1,5 @@
 """heed crawl against many sites sharing one address whose capacity is
-limited (issue 18): it must adapt its parallelism to the server, retry 5xx
+limited: it must adapt its parallelism to the server, retry 5xx
 pages later in the run instead of storing them, never send one site two
 requests less than 1 s apart, and still crawl fast when the server is roomy.
 

@@ -1,9 +1,9 @@
-"""One crawl per store (issue 18, "One crawl per store"): while a `heed
-crawl` runs, a second one (either mode) and `heed site qualify` on the same
-store exit at once with status 75 and a message naming the holder, and
-send nothing; `heed stats` and `heed export` still read. A crawl killed
-with SIGKILL leaves no lock behind: the next one resumes at once. Judged
-from the site's access log and heed's exit statuses."""
+"""One crawl per store (docs/crawling.md, "One crawl per store"): while a
+`heed crawl` runs, a second one (either mode) and `heed site qualify` on the
+same store exit at once with status 75 and a message naming the holder, and
+send nothing; `heed stats` and `heed export` still read. A crawl killed with
+SIGKILL leaves no lock behind: the next one resumes at once. Judged from the
+site's access log and heed's exit statuses."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""oEmbed discovery and reading in a crawl (issue 15), judged from the
+"""oEmbed discovery and reading in a crawl, judged from the
 servers' log and from `heed export`, with names resolved by the test's own
 dnsmasq and scripted servers on loopback:
 

@@ -1,4 +1,4 @@
-"""What `heed crawl` writes on its terminal and in its logs (issue 15):
+"""What `heed crawl` writes on its terminal and in its logs:
 
   -q        a crawl that works prints nothing at all (stdout and stderr
             empty); one that fails still prints its error, status kept

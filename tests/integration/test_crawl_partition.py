@@ -1,5 +1,5 @@
 """A network partition between one `heed crawl --worker` and PostgreSQL,
-longer than a lease (issue 14): the cut-off worker (the victim) must stop
+longer than a lease: the cut-off worker (the victim) must stop
 fetching a site before its lease ends, the other worker takes the site
 over after the lease end, and no site owner sees two requests less than a
 second apart.
@@ -37,7 +37,7 @@ the victim's stderr says "lease lost" after the partition began.
 
 When it was written (main at 0699ecb, then 6ba9b48) the silent run failed
 every time (18 of 18) and the cut run about half the time (at 6ba9b48: 1
-of 6), for causes in src/crawl and the store, left for issue 14:
+of 6), for causes in src/crawl and the store:
 - after a silent partition, the victim's held batch, delivered late,
   queues URLs of hosts the survivor then hands back idle (lease row with
   next_allowed_at = wanted_at = idle): nobody claims them, both workers
@@ -50,7 +50,7 @@ of 6), for causes in src/crawl and the store, left for issue 14:
   the worker whose statement was chosen exits 1 with "current transaction
   is aborted" (check_workers_finished); once the other was then still
   running at the run's 45 s bound.
-Fixed since (each a commit of issue 14): a request carries its lease end
+Fixed since (one commit each): a request carries its lease end
 to libcurl and is not sent after it (send_by_ms, HEED_NET_NOT_SENT); a
 batch commits only for hosts its worker still holds (heed_store_lease_hold,
 the rows locked FOR SHARE until the commit), else it is redone; a deadlock

@@ -1,4 +1,4 @@
-"""Recrawls that cost a site almost nothing (issue 19), judged from the log
+"""Recrawls that cost a site almost nothing, judged from the log
 of scripted servers whose every answer carries an ETag and a Last-Modified
 and that answer 304 to a request those validators match (RFC 9110 13.2.2).
 

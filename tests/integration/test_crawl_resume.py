@@ -1,5 +1,5 @@
 """A crawl killed with SIGKILL and restarted ends with the same records as
-an uninterrupted one and no duplicates (issue 8), and fetches again at most
+an uninterrupted one and no duplicates, and fetches again at most
 what was in flight: judged from the store and from the servers' access
 logs."""
 

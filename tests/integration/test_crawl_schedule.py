@@ -1,7 +1,8 @@
-"""heed crawl --schedule (issue 8, "Periodic operation"): a full crawl
-first, then incremental crawls every crawl.incremental_interval, never a
-second full one before crawl.full_interval; SIGTERM stops it cleanly; the
-one-request-per-second budget holds across the runs (server's log)."""
+"""heed crawl --schedule (docs/crawling.md, "Configuration and periodic
+operation"): a full crawl first, then incremental crawls every
+crawl.incremental_interval, never a second full one before
+crawl.full_interval; SIGTERM stops it cleanly; the one-request-per-second
+budget holds across the runs (server's log)."""
 
 import os
 import signal

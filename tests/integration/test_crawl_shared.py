@@ -1,6 +1,6 @@
-"""heed crawl on a shared-address web served by a real nginx (issue 18,
-point 7): 250 sites on ONE loopback address, told apart by the Host header
-(name-based virtual hosts), names resolved by a dnsmasq of the test's own,
+"""heed crawl on a shared-address web served by a real nginx: 250 sites on
+ONE loopback address, told apart by the Host header (name-based virtual
+hosts), names resolved by a dnsmasq of the test's own,
 default politeness settings. Judged from nginx's access log: no site gets
 two requests less than 1 s apart, and every site is crawled whole
 (robots.txt, home page and its 4 pages answered 200, 5 records stored).

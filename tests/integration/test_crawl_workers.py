@@ -1,5 +1,5 @@
-"""Four `heed crawl --worker` processes on one PostgreSQL store (issue 14),
-on the shared-address web of the courtesy issue: 1,000 sites on ONE
+"""Four `heed crawl --worker` processes on one PostgreSQL store,
+on the shared-address web of the courtesy tests: 1,000 sites on ONE
 loopback address told apart by the Host header, plus 8 sites each alone on
 its own 127.x address (every courtesy test covers both), all served by one
 real nginx (heedtest.VirtualHostNginx), names resolved by a dnsmasq of the
@@ -595,7 +595,7 @@ def check_refetches_bounded(run):
 
 
 def check_refetches_in_flight(run):
-    """Point 0 of the fleet: a URL is fetched once by the whole fleet,
+    """A URL is fetched once by the whole fleet,
     except what the killed worker had in flight. Every (host, URL) asked
     more than once (robots.txt, sitemaps and pages alike) was asked
     exactly twice, first by the victim, then by another worker, and is in

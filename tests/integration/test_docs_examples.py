@@ -1,5 +1,5 @@
 """Every shell example in README.md and docs/*.md is run, and the docs are
-checked for structure (issue 17, "Docs that do not run").
+checked for structure.
 
 How a doc marks its examples
 ----------------------------

@@ -1,6 +1,6 @@
-"""The exit statuses of `heed crawl` (issue 17, "Exit statuses"), each
-caused for real: 130 after SIGINT or SIGTERM with the run left open for
-the next crawl to resume; 1 when no site of the run could be crawled
+"""The exit statuses of `heed crawl` (docs/security.md, "Exit statuses"),
+each caused for real: 130 after SIGINT or SIGTERM with the run left open
+for the next crawl to resume; 1 when no site of the run could be crawled
 (nothing listens, or heed's address policy refuses every address), with
 the reason in the system's words; 0 when some sites could be crawled and
 others not; 2 for a start URL heed cannot take

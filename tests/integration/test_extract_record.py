@@ -1,5 +1,5 @@
 """`heed extract` prints exactly the record a crawl stores and `heed export`
-writes (issue 15, "For users"): one writer (heed_extract_record_json) for
+writes: one writer (heed_extract_record_json) for
 all three.
 
 A scripted server on loopback (its name through the test's dnsmasq) serves

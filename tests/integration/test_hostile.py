@@ -1,4 +1,4 @@
-"""The hostile-server suite (issue 17, point 2): heed crawls scripted
+"""The hostile-server suite: heed crawls scripted
 servers on loopback that drip, lie, bomb, loop, reset, storm and trap, and
 is judged from each server's own log, its exit status, its peak RSS and
 its store.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """heed's HTML driver (htmltree.c over htmltok.c) against html5lib, a
-WHATWG-conformant parser (Debian's python3-html5lib), issue 15.
+WHATWG-conformant parser (Debian's python3-html5lib).
 
 Over the demo sites and unit test pages, the html and htmltok fuzz corpora
 and their repro files, and documents generated here from a fixed seed,
@@ -426,7 +426,7 @@ def generated(n, seed=15):
 
 
 # Shapes that must compare equal with no rule at all (formatting-clones
-# aside): the tree rules htmltree.c follows, most fixed by issue 15, and
+# aside): the tree rules htmltree.c follows, most of them once broken, and
 # the WHATWG character references.
 EXACT = [
     "<h1>a</h2><a href=x>b</a>",

@@ -1,6 +1,5 @@
-"""`heed irc` under the web's rules (issue 17, "IRC outside the web's
-rules"), each judged from the IRC server's own accept log, dnsmasq's query
-log, the store and heed's exit status:
+"""`heed irc` under the web's rules, each judged from the IRC server's own
+accept log, dnsmasq's query log, the store and heed's exit status:
 
 - names are resolved by heed's resolver at the --dns-server the test
   starts (dnsmasq, the only one that knows irc.example.net);

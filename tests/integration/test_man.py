@@ -1,4 +1,4 @@
-"""The manual pages (issue 15): heed(1) and heed-COMMAND(1), written at
+"""The manual pages: heed(1) and heed-COMMAND(1), written at
 build time by `heed help --man` from the help texts (src/cli/cli_man.c).
 
 1. Every command `heed --help` lists has a page in the build folder, the

@@ -1,4 +1,4 @@
-"""net.proxy (issue 15): fetching through a proxy only when the operator
+"""net.proxy: fetching through a proxy only when the operator
 says so, and heed's address policy still in front of it.
 
 A small forward proxy of the test's own listens on 127.0.0.1 (HTTP

@@ -1,4 +1,4 @@
-"""What is due and when (issue 19): `heed queue`, its --site pages and
+"""What is due and when: `heed queue`, its --site pages and
 --json, and the due figures of `heed stats` and `heed site report`, on a
 store made by a real crawl of two scripted sites on loopback (names from a
 dnsmasq the test starts). What the crawl itself scheduled is checked

@@ -1,5 +1,5 @@
 """robots.txt re-checked conditionally, and as often as its Cache-Control
-asks within RFC 9309's 24 hours (issue 19; docs/robots-lifecycle.md,
+asks within RFC 9309's 24 hours (docs/robots-lifecycle.md,
 "Conditional re-checks and cache control"), asserted from the servers'
 logs: the second check of a site carries the stored ETag and Last-Modified,
 a 304 keeps the site qualified under the stored rules (a crawl then never

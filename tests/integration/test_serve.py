@@ -1,4 +1,4 @@
-"""heed serve over HTTP (issue 13), on a store filled by a real crawl of
+"""heed serve over HTTP, on a store filled by a real crawl of
 scripted sites on loopback and a real IRC network (servefixture.py): every
 route with its content type and security headers, the HTML contract, the
 JSON API, errors that are 4xx and never 500 (FTS5 syntax included), search
@@ -1211,8 +1211,8 @@ def check_api_answers_of_every_kind():
 
 
 def check_items_carry_authors_and_publisher():
-    """Issue 15: an item gives every author apart and the publisher, in
-    the record and in lists; a page that names none has an empty list."""
+    """An item gives every author apart and the publisher, in the
+    record and in lists; a page that names none has an empty list."""
     want = {"author": "Maria Okafor; Tom Haines",
             "authors": ["Maria Okafor", "Tom Haines"],
             "publisher": "Harbour Media Ltd"}

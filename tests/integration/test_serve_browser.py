@@ -1,4 +1,4 @@
-"""heed serve in a real browser (issue 13): headless Chromium driven by
+"""heed serve in a real browser: headless Chromium driven by
 Selenium (Debian chromium, chromium-driver, python3-selenium) over the index
 of a store filled by a real crawl (servefixture.py). Search through the
 form (which lands on the address without empty fields), filter (the

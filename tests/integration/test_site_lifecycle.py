@@ -328,7 +328,7 @@ def dns_timeout_is_a_failure_in_bounded_time():
 
 
 def private_addresses_refused_without_allow_private():
-    # A refusal of heed's own policy is not the site's failure (issue 17):
+    # A refusal of heed's own policy is not the site's failure:
     # nothing is stored, and the site is qualified at once with the
     # setting changed.
     with site({A: robots()}) as s:

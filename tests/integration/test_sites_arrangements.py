@@ -1,4 +1,4 @@
-"""Arrangements with site owners (issue 15), judged from the servers' log:
+"""Arrangements with site owners, judged from the servers' log:
 `heed sites set` records what an owner asked, and one `heed crawl` honours
 it, with names resolved by the test's own dnsmasq and scripted servers on
 loopback. One site per address (127.0.0.71-74) and several sites on one

@@ -1,5 +1,6 @@
 """No request to this host or its network unless the operator says so
-(issue 17, "SSRF"), for the web: `heed crawl` and `heed site qualify`.
+(docs/security.md, "No request to private addresses by default
+(SSRF)"), for the web: `heed crawl` and `heed site qualify`.
 (IRC has its own tests; `heed robots`, `extract` and `verify` read files
 and DNS, they fetch nothing.)
 

@@ -1,4 +1,4 @@
-"""heed writes only into its own stores (issue 17), run through the CLI:
+"""heed writes only into its own stores, run through the CLI:
 read-only commands never create a store ("no store at PATH", exit 1), a
 file that is not a heed store is refused untouched by readers and writers
 alike, and a store made before heed marked its stores is read as it is and

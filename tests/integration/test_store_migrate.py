@@ -1,4 +1,4 @@
-"""`heed store migrate` (issue 14): a store crawled into SQLite (a
+"""`heed store migrate`: a store crawled into SQLite (a
 scripted web site and a scripted IRC server on loopback) is copied to a
 real throwaway PostgreSQL (tests/pgcluster.py) and back; the readers that
 work on PostgreSQL print the same from both stores; the copy back holds

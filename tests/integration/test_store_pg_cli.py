@@ -1,4 +1,4 @@
-"""`heed --store postgresql://...` (issue 14): the URI reaches the
+"""`heed --store postgresql://...`: the URI reaches the
 PostgreSQL backend of a real throwaway cluster (tests/pgcluster.py), which
 holds every store area now: a crawl stores its page there, the readers
 (stats, export, site report) and `heed serve` (its search included) work
@@ -125,11 +125,12 @@ def irc_same_on_both_backends():
 
 
 def irc_crawl_across_a_restart():
-    """PostgreSQL restarts mid-visit (issue 14, "When PostgreSQL restarts"):
-    the crawl's batch transaction is lost with the connection; the writer
-    reconnects and replays the batch, so `heed irc crawl` completes without
-    visiting the network again (one LIST), says so in warnings, and `heed
-    irc list` equals that of a crawl the restart never touched."""
+    """PostgreSQL restarts mid-visit (docs/scaling.md, "When PostgreSQL
+    restarts"): the crawl's batch transaction is lost with the connection;
+    the writer reconnects and replays the batch, so `heed irc crawl`
+    completes without visiting the network again (one LIST), says so in
+    warnings, and `heed irc list` equals that of a crawl the restart never
+    touched."""
     channels = [("#alpha", 5, "first channel"), ("#beta", 2, "b")]
     isupport = ["NETWORK=Lab CHANTYPES=#", "CRAWLER=index:allow"]
     lists = {}
