@@ -114,11 +114,16 @@ uint64_t heed__hash(const void *data, size_t len);
 uint64_t heed__hash_str(const char *s);
 uint64_t heed__hash_lower(const char *s, size_t len);
 
-/* SHA-256 of len bytes of data (NULL with len 0 is the empty input) as
- * lower-case hex with its NUL: the content digest that tells a changed
- * body from an unchanged one. false only if OpenSSL fails. */
-#define HEED_SHA256_HEX 65
-bool heed__sha256_hex(const void *data, size_t len, char hex[HEED_SHA256_HEX]);
+/* The content digest of len bytes of data (NULL with len 0 is the empty
+ * input) that tells a changed body from an unchanged one: XXH3's 128-bit
+ * hash as 32 lower-case hex digits and a NUL. */
+#define HEED_DIGEST_HEX 33
+void heed__digest_hex(const void *data, size_t len, char hex[HEED_DIGEST_HEX]);
+/* true when stored, a digest kept from an earlier answer, is that of the
+ * body whose digest is hex: equal to hex, or, for a digest of the kind
+ * stores kept before (SHA-256, 64 hex digits), equal to data's SHA-256. */
+bool heed__digest_matches(const char *stored, const char *hex, const void *data,
+                          size_t len);
 
 static inline bool heed__ascii_space(char c)
 {

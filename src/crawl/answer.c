@@ -155,13 +155,12 @@ static void queue_links(heed_crawl *c, const struct heed__site *s,
  * the body is the one heed read last time, then is recorded with the
  * visit. */
 struct body_digest {
-	char hex[HEED_SHA256_HEX];
-	bool ok; /* false: libcrypto failed, the body counts as new */
+	char hex[HEED_DIGEST_HEX];
 };
 
 static void digest_of(const struct heed_net_response *r, struct body_digest *d)
 {
-	d->ok = heed__sha256_hex(r->body, r->body_len, d->hex);
+	heed__digest_hex(r->body, r->body_len, d->hex);
 }
 
 /* Remembers a 2xx answer whose body was read (visits.c). */
@@ -173,7 +172,7 @@ static void visited(heed_crawl *c, struct heed__site *s,
 {
 	struct heed__visit_found f = {.outcome = outcome,
 	                              .modified_at = modified_at,
-	                              .digest = d->ok ? d->hex : NULL,
+	                              .digest = d->hex,
 	                              .body = true,
 	                              .keep_validators = keep_validators};
 
@@ -211,7 +210,7 @@ static bool same_body(heed_crawl *c, struct heed__site *s,
 	                              .keep_validators = true};
 	heed_status rc = HEED_OK;
 
-	if (!d->ok || !heed__visit_same_body(c, s, job, d->hex))
+	if (!heed__visit_same_body(c, s, job, r, d->hex))
 		return false;
 	if (job->kind == JOB_PAGE) {
 		if (!heed__crawl_tx(c))

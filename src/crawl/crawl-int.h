@@ -640,10 +640,12 @@ void heed__visit_note_none(heed_crawl *c, struct heed__site *s, size_t rows);
  * the run refreshes everything. */
 void heed__visit_headers(heed_crawl *c, const struct heed__site *s,
                          struct heed_crawl_req *req, bool whole);
-/* true when digest is that of the URL's last body (never with
- * --refresh all). */
+/* true when r's body, whose digest is digest, is the URL's last body
+ * (never with --refresh all). */
 bool heed__visit_same_body(heed_crawl *c, const struct heed__site *s,
-                           const struct heed__job *job, const char *digest);
+                           const struct heed__job *job,
+                           const struct heed_net_response *r,
+                           const char *digest);
 
 /* What a visit found, for heed__visit_record. */
 struct heed__visit_found {

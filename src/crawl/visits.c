@@ -253,7 +253,9 @@ void heed__visit_record(heed_crawl *c, struct heed__site *s,
 }
 
 bool heed__visit_same_body(heed_crawl *c, const struct heed__site *s,
-                           const struct heed__job *job, const char *digest)
+                           const struct heed__job *job,
+                           const struct heed_net_response *r,
+                           const char *digest)
 {
 	struct heed_visit tmp;
 	const struct heed_visit *v;
@@ -264,7 +266,7 @@ bool heed__visit_same_body(heed_crawl *c, const struct heed__site *s,
 	v = job_visit(c, s, job, &tmp);
 	if (!v)
 		return false;
-	same = v->digest && strcmp(v->digest, digest) == 0;
+	same = heed__digest_matches(v->digest, digest, r->body, r->body_len);
 	visit_done(c, job, v, &tmp);
 	return same;
 }

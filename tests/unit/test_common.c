@@ -287,32 +287,53 @@ static void test_ascii_ieq(void **state)
 	assert_false(heed__ascii_ieq("User-Agents", 11, "user-agent"));
 }
 
-/* FIPS 180-2's examples, and the empty input with and without a pointer:
- * the digest that tells an unchanged body from a changed one. */
-static void test_sha256_hex(void **state)
+/* XXH3's 128-bit hash in its canonical (big-endian) form, as xxh128sum
+ * prints it, with and without a pointer for the empty input: the digest
+ * that tells an unchanged body from a changed one. */
+static void test_digest_hex(void **state)
 {
-	char hex[HEED_SHA256_HEX];
+	char hex[HEED_DIGEST_HEX];
 
 	(void)state;
-	assert_true(heed__sha256_hex("abc", 3, hex));
-	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
-	                         "b00361a396177a9cb410ff61f20015ad");
-	assert_true(heed__sha256_hex(NULL, 0, hex));
-	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb924"
-	                         "27ae41e4649b934ca495991b7852b855");
-	assert_true(heed__sha256_hex("", 0, hex));
-	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb924"
-	                         "27ae41e4649b934ca495991b7852b855");
-	assert_true(heed__sha256_hex("abd", 3, hex));
-	assert_string_not_equal(hex, "ba7816bf8f01cfea414140de5dae2223"
-	                             "b00361a396177a9cb410ff61f20015ad");
+	heed__digest_hex("abc", 3, hex);
+	assert_string_equal(hex, "06b05ab6733a618578af5f94892f3950");
+	heed__digest_hex(NULL, 0, hex);
+	assert_string_equal(hex, "99aa06d3014798d86001c324468d497f");
+	heed__digest_hex("", 0, hex);
+	assert_string_equal(hex, "99aa06d3014798d86001c324468d497f");
+	heed__digest_hex("abd", 3, hex);
+	assert_string_equal(hex, "ec4af3fc0b1f44fe6b4467b443c76228");
+}
+
+/* A stored digest of the new kind compares as text; one that a store kept
+ * before (SHA-256: FIPS 180-2's "abc" example) compares with the body's
+ * SHA-256, so a store carried over sees no change that was not made. */
+static void test_digest_matches(void **state)
+{
+	static const char abc_sha256[] = "ba7816bf8f01cfea414140de5dae2223"
+	                                 "b00361a396177a9cb410ff61f20015ad";
+	char abc[HEED_DIGEST_HEX], abd[HEED_DIGEST_HEX];
+
+	(void)state;
+	heed__digest_hex("abc", 3, abc);
+	heed__digest_hex("abd", 3, abd);
+	assert_true(heed__digest_matches(abc, abc, "abc", 3));
+	assert_false(heed__digest_matches(abc, abd, "abd", 3));
+	assert_false(heed__digest_matches(NULL, abc, "abc", 3));
+	assert_true(heed__digest_matches(abc_sha256, abc, "abc", 3));
+	assert_false(heed__digest_matches(abc_sha256, abd, "abd", 3));
+	/* 64 characters that are not the body's SHA-256 */
+	assert_false(heed__digest_matches("e3b0c44298fc1c149afbf4c8996fb92427ae"
+	                                  "41e4649b934ca495991b7852b855",
+	                                  abc, "abc", 3));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_status_names),
-	        cmocka_unit_test(test_sha256_hex),
+	        cmocka_unit_test(test_digest_hex),
+	        cmocka_unit_test(test_digest_matches),
 	        cmocka_unit_test(test_diag),
 	        cmocka_unit_test(test_buf_ceiling),
 	        cmocka_unit_test(test_buf_take),
