@@ -6,20 +6,26 @@
  *
  * Workload: one row per known URL, up to millions across 100,000 sites;
  * the crawl reads one site's rows at seed time and rewrites a row per
- * answer, `heed queue` pages through one site (or all) by due date. Every
- * index ends with the URL: (site, due_at, url) is the order of a site's
- * list, (due_at, url) the order of the list of every site, and (site,
- * kind, url) over the rows that are not pages finds a site's few sitemaps,
- * feeds and oEmbed endpoints among its pages. SQLite's table is keyed by
- * URL WITHOUT ROWID, so its indexes carry the URL without naming it;
- * PostgreSQL's name it. Rows are small (no body, no record), so random
- * inserts by URL cost little, unlike the pages table (docs/storage.md).
+ * answer, `heed queue` lists one site's rows by due date. A site's URLs
+ * are one range of the key: a normalised URL is its site (the origin,
+ * "scheme://host[:port]") followed by a path that starts with '/', so
+ * the site's URLs are exactly the keys from site + "/" up to site + "0"
+ * ('0' follows '/'), and no other site's URL falls between (SITE_IS).
+ * Besides the key: (due_at, url) is the order of the list of every site,
+ * and (site, kind, url) over the rows that are not pages finds a site's
+ * few sitemaps, feeds and oEmbed endpoints among its pages. SQLite's
+ * table is keyed by URL WITHOUT ROWID, so its indexes carry the URL
+ * without naming it; PostgreSQL's name it. Rows are small (no body, no
+ * record), so random inserts by URL cost little, unlike the pages table
+ * (docs/storage.md).
  *
  * Each index is written for every answer the crawl records, and a crawl
  * at one request a site a second writes each on a leaf of its own (one
  * site's rows sit together): an index only reports read is paid for page
- * by page. Hence the sources' index holds no pages, and the last run's
- * counts read the table through visits_due.
+ * by page. Hence the sources' index holds no pages, and a site's list,
+ * its counts and the last run's counts read the site's range of the key
+ * (a list by due date sorts the site's rows: a report's cost) rather
+ * than an index (site, due_at) that every answer wrote.
  *
  * Dates heed does not know are SQL NULL, except due_at: a row without a
  * due date was never visited and is due at once, so it is kept as the
@@ -95,11 +101,14 @@ _Static_assert(HEED_FRONTIER_PAGE == 0, "NOT_PAGE names the page kind");
 	"DROP INDEX visits_kind;"                              \
 	"CREATE INDEX visits_sources ON visits(site, kind" URL \
 	") WHERE " NOT_PAGE ";"
+/* 3: a site's rows from its range of the key (above). */
+#define SITE_RANGE_ONLY "DROP INDEX visits_due;"
 
 static const char *const sqlite_migrations[] = {
         VISITS_TABLE("", "INTEGER", " WITHOUT ROWID")
                 SQLITE_INDEXES VISITS_FROM_PAGES("instr(url, '://')"),
         SOURCES_INDEX(""),
+        SITE_RANGE_ONLY,
 };
 
 /* Each version the same on both engines; a later one is added to both
@@ -108,6 +117,7 @@ static const char *const pg_migrations[] = {
         VISITS_TABLE(" COLLATE \"C\"", "BIGINT", "")
                 PG_INDEXES VISITS_FROM_PAGES("strpos(url, '://')"),
         SOURCES_INDEX(", url"),
+        SITE_RANGE_ONLY,
 };
 
 const struct heed_store_area heed__store_visits_area = {
@@ -265,10 +275,17 @@ static int call_visit(struct heed__sql *q, void *ctx)
 	return c->fn(c->ud, &v);
 }
 
-#define OF_SITE_SQL(and)                                        \
-	"SELECT " VISIT_COLUMNS " FROM visits WHERE site = ?1 " \
-	"AND kind IN (?2, ?3, ?4)" and                          \
-	        " ORDER BY url;"
+/* The rows of table alias t ("" or "v.") of the site bound to p:
+ * its range of the key (above), and the site itself, so that a row whose
+ * site column disagreed with its URL would still never be another site's. */
+#define SITE_IS(t, p)                                                          \
+	t "url >= " p " || '/' AND " t "url < " p " || '0' AND " t "site = " p \
+	  " "
+
+#define OF_SITE_SQL(where)                                  \
+	"SELECT " VISIT_COLUMNS " FROM visits WHERE " where \
+	"AND kind IN (?2, ?3, ?4)"                          \
+	" ORDER BY url;"
 
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
@@ -277,10 +294,11 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 	/* kind IN (...) rather than the mask test, so an index finds the
 	 * kinds asked for; -1 stands for a kind the mask leaves out.
 	 * Without pages, the sources' index finds a site's few sitemaps and
-	 * feeds without reading its pages. */
+	 * feeds without reading its pages; with them, the site's range of
+	 * the key gives its rows in URL order. */
 	static const char *const sql[2] = {
-	        OF_SITE_SQL(" AND " NOT_PAGE),
-	        OF_SITE_SQL(""),
+	        OF_SITE_SQL("site = ?1 AND " NOT_PAGE " "),
+	        OF_SITE_SQL(SITE_IS("", "?1")),
 	};
 	bool pages = kinds & HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE);
 	struct visit_call c = {fn, ud};
@@ -297,10 +315,11 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 
 /*
  * heed_store_visits_list's four statements (one site or all, from the
- * start or after a cursor), each one index range in (due_at, url) order:
- * a single statement with "?1 IS NULL OR" would scan the whole table. The
- * row value comparison continues exactly after the cursor, ties on due_at
- * broken by URL, so pages neither repeat nor skip a row.
+ * start or after a cursor): every site's list is one range of the index
+ * visits_next in (due_at, url) order, a site's is its range of the key,
+ * sorted; a single statement with "?1 IS NULL OR" would scan the whole
+ * table. The row value comparison continues exactly after the cursor,
+ * ties on due_at broken by URL, so pages neither repeat nor skip a row.
  */
 #define LIST_SELECT "SELECT " VISIT_COLUMNS " FROM visits "
 #define LIST_AFTER  "(due_at, url) > (?2, ?3) "
@@ -314,8 +333,8 @@ heed_status heed_store_visits_list(heed_store *store, const char *site,
 	static const char *const sql[2][2] = {
 	        {LIST_SELECT LIST_ORDER,
 	         LIST_SELECT "WHERE " LIST_AFTER LIST_ORDER},
-	        {LIST_SELECT "WHERE site = ?1 " LIST_ORDER,
-	         LIST_SELECT "WHERE site = ?1 AND " LIST_AFTER LIST_ORDER},
+	        {LIST_SELECT "WHERE " SITE_IS("", "?1") LIST_ORDER, LIST_SELECT
+	         "WHERE " SITE_IS("", "?1") "AND " LIST_AFTER LIST_ORDER},
 	};
 	struct visit_call c = {fn, ud};
 	struct heed__sql q;
@@ -332,13 +351,13 @@ heed_status heed_store_visits_list(heed_store *store, const char *site,
 
 /*
  * The summary ("due within 24 hours": due_at in (now, now + 86400]): the due
- * figures and the last run's counts from the site's rows in visits_due
- * order (the run is the site's highest run id: ids grow with every crawl).
- * Each site's rows are read twice, for its last run and for the counts: a
- * report's cost, where an index to spare it would be paid by every answer
- * a crawl records.
+ * figures and the last run's counts from each site's rows (the run is the
+ * site's highest run id: ids grow with every crawl). Each site's rows are
+ * read twice, for its last run and for the counts, from its range of the
+ * key when one site is asked for: a report's cost, where an index to
+ * spare it would be paid by every answer a crawl records.
  */
-#define SUMMARY_SQL(where)                                                   \
+#define SUMMARY_SQL(where, and_v)                                            \
 	"SELECT v.site, count(*), count(*) FILTER (WHERE v.due_at <= ?2), "  \
 	"count(*) FILTER (WHERE v.due_at > ?2 AND v.due_at <= ?2 + 86400), " \
 	"min(v.due_at) FILTER (WHERE v.due_at > ?2), "                       \
@@ -349,7 +368,7 @@ heed_status heed_store_visits_list(heed_store *store, const char *site,
 	"count(*) FILTER (WHERE v.run_id = r.run AND "                       \
 	"v.last_outcome IN (?4, ?5)) "                                       \
 	"FROM visits v JOIN (SELECT site, max(run_id) AS run FROM "          \
-	"visits " where " GROUP BY site) r ON r.site = v.site "              \
+	"visits " where " GROUP BY site) r ON r.site = v.site " and_v        \
 	"GROUP BY v.site, r.run ORDER BY v.site;"
 
 struct summary_call {
@@ -384,8 +403,9 @@ heed_status heed_store_visits_summary(heed_store *store, const char *site,
 	struct heed__sql q;
 
 	if (heed__sql_prepare(store, &q,
-	                      site ? SUMMARY_SQL("WHERE site = ?1")
-	                           : SUMMARY_SQL("")) != HEED_OK)
+	                      site ? SUMMARY_SQL("WHERE " SITE_IS("", "?1"),
+	                                         "AND " SITE_IS("v.", "?1"))
+	                           : SUMMARY_SQL("", "")) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	heed__sql_int(&q, 2, now);

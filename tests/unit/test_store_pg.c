@@ -60,7 +60,7 @@ static void test_fresh_database_migrated_once(void **state)
 	assert_int_equal(version, 2);
 	assert_int_equal(heed_store_schema_version(s, "visits", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 2);
+	assert_int_equal(version, 3);
 	assert_int_equal(heed_store_schema_version(s, "sites", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 3);

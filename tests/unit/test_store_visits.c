@@ -1,7 +1,8 @@
 /*
  * Unit tests for the store's "visits" area: a row keeps every
  * field (absent strings and dates included), the due rows of a site come
- * earliest first with the kinds asked for, `heed queue`'s list pages
+ * earliest first with the kinds asked for, from the site's range of the
+ * key and never another site's, `heed queue`'s list pages
  * through by (due date, URL) without repeating or skipping a row, the
  * summary counts a hand-made table right, and a store made before the area
  * gets one row per stored page.
@@ -501,6 +502,57 @@ static void exec_sql(const char *path, const char *sql)
 	sqlite3_close(db);
 }
 
+/* Origins that begin alike ("http://a.test" and its port, a longer host,
+ * another scheme, a shorter host) are five sites: a site's URLs, list and
+ * summary hold only its own rows, read from its range of the key. */
+static void test_sites_sharing_a_prefix(void **state)
+{
+	static const char *const sites[] = {
+	        "http://a.test",  "http://a.test:8080", "http://a.test.b",
+	        "https://a.test", "http://a.tes",
+	};
+	heed_store *s = heed_test_store_fresh();
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(sites); i++) {
+		char url[2][48];
+
+		for (int k = 0; k < 2; k++) {
+			snprintf(url[k], sizeof(url[k]), "%s/%s", sites[i],
+			         k ? "z" : "");
+			put(s, visit(url[k], sites[i], 100 + (int64_t)i));
+		}
+	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(sites); i++) {
+		struct seen seen = {0}, listed = {0};
+		struct summaries sum = {0};
+
+		assert_int_equal(heed_store_visits_of_site(s, sites[i],
+		                                           HEED_VISIT_ANY_KIND,
+		                                           collect, &seen),
+		                 HEED_OK);
+		assert_int_equal(heed_store_visits_list(s, sites[i], 0, NULL, 0,
+		                                        collect, &listed),
+		                 HEED_OK);
+		assert_int_equal(heed_store_visits_summary(s, sites[i], 1000,
+		                                           keep_summary, &sum),
+		                 HEED_OK);
+		assert_int_equal(seen.n, 2);
+		assert_int_equal(listed.n, 2);
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(strncmp(seen.urls[k], sites[i],
+			                         strlen(sites[i])),
+			                 0);
+			assert_int_equal(seen.urls[k][strlen(sites[i])], '/');
+			assert_string_equal(listed.urls[k], seen.urls[k]);
+		}
+		assert_int_equal(sum.n, 1);
+		assert_string_equal(sum.site[0], sites[i]);
+		assert_true(sum.s[0].known == 2);
+	}
+	heed_store_close(s);
+}
+
 /* A store whose pages area holds rows but that has no visits area yet (as
  * an older heed left it) gets one visit row per page on open. */
 static void test_migration_fills_from_pages(void **state)
@@ -587,9 +639,10 @@ static int index_name(void *ud, int n, char **cols, char **names)
 	return 0;
 }
 
-/* A store of version 1 (its index of kinds held a row for every page)
- * opens at version 2 with the sources' index in its place, its rows kept
- * and a site's sources found. */
+/* A store of version 1 (its index of kinds held a row for every page, and
+ * an index (site, due_at)) opens at version 3 with the sources' index in
+ * the first one's place and without the second, its rows kept and a
+ * site's sources found. */
 static void test_version_1_gets_sources_index(void **state)
 {
 	struct heed_visit feed =
@@ -610,6 +663,7 @@ static void test_version_1_gets_sources_index(void **state)
 	exec_sql(path, "DROP INDEX visits_sources;"
 	               "CREATE INDEX visits_kind ON visits(site, kind, run_id, "
 	               "last_outcome);"
+	               "CREATE INDEX visits_due ON visits(site, due_at);"
 	               "UPDATE heed_schema SET version = 1 WHERE area = "
 	               "'visits';");
 
@@ -630,7 +684,7 @@ static void test_version_1_gets_sources_index(void **state)
 	                              index_name, list, NULL),
 	                 SQLITE_OK);
 	sqlite3_close(db);
-	assert_string_equal(list, "visits_due;visits_next;visits_sources;");
+	assert_string_equal(list, "visits_next;visits_sources;");
 }
 
 /* The query plan of sql on a new SQLite store, its steps joined by ';'. */
@@ -653,21 +707,62 @@ static void plan_of(const char *sql, char plan[256])
 	sqlite3_close(db);
 }
 
-/* A site's list by due date (heed_store_visits_list's statement, as in
- * src/store/visits.c) is one range of the index visits_due, already in
- * its order: no scan, no sort, whatever the size of the table. */
-static void test_site_list_is_one_range_scan(void **state)
+/* A site's list by due date and its rows in URL order
+ * (heed_store_visits_list's and heed_store_visits_of_site's statements,
+ * as in src/store/visits.c) read one range of the key, the site's URLs:
+ * never the whole table, whatever its size; the rows in URL order need no
+ * sort. */
+static void test_site_rows_are_one_range_of_the_key(void **state)
 {
+	static const char range[] =
+	        "SEARCH visits USING PRIMARY KEY (url>? AND url<?)";
 	char plan[256];
 
 	(void)state;
-	plan_of("EXPLAIN QUERY PLAN SELECT * FROM visits WHERE site = ?1 AND "
-	        "(due_at, url) > (?2, ?3) ORDER BY due_at, url LIMIT ?4;",
+	plan_of("EXPLAIN QUERY PLAN SELECT * FROM visits WHERE url >= ?1 || "
+	        "'/' AND url < ?1 || '0' AND site = ?1 AND (due_at, url) > "
+	        "(?2, ?3) ORDER BY due_at, url LIMIT ?4;",
 	        plan);
-	assert_non_null(strstr(plan, "USING INDEX visits_due (site=? AND "
-	                             "(due_at,url)>(?,?))"));
-	assert_null(strstr(plan, "TEMP B-TREE"));
-	assert_int_equal(strchr(plan, ';') - plan + 1, strlen(plan));
+	if (!strstr(plan, range) || strstr(plan, "SCAN visits"))
+		fail_msg("a site's list: %s", plan);
+	plan_of("EXPLAIN QUERY PLAN SELECT * FROM visits WHERE url >= ?1 || "
+	        "'/' AND url < ?1 || '0' AND site = ?1 AND kind IN (?2, ?3, "
+	        "?4) ORDER BY url;",
+	        plan);
+	if (!strstr(plan, range) || strstr(plan, "TEMP B-TREE") ||
+	    strchr(plan, ';') - plan + 1 != (ptrdiff_t)strlen(plan))
+		fail_msg("a site's rows: %s", plan);
+}
+
+/* PostgreSQL: with 20,000 rows of 100 sites, ANALYZEd, a site's list and
+ * its summary read the key's index over the site's range, never the
+ * table. */
+static void test_site_rows_are_one_range_of_the_key_pg(void **state)
+{
+	char url[256], plan[2048];
+	heed_store *s = NULL;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(s);
+	heed_test_pg_sql(url, "INSERT INTO visits(url, site, kind, status, "
+	                      "interval_s, due_at, last_outcome, run_id, "
+	                      "visits, changes) SELECT 'https://s' || i % 100 "
+	                      "|| '.example/' || i, 'https://s' || i % 100 || "
+	                      "'.example', 0, 200, 86400, i, 0, 1, 1, 0 FROM "
+	                      "generate_series(1, 20000) i;");
+	heed_test_pg_sql(url, "ANALYZE;");
+	heed_test_pg_plan(url,
+	                  "EXPLAIN SELECT * FROM visits WHERE url >= "
+	                  "'https://s7.example' || '/' AND url < "
+	                  "'https://s7.example' || '0' AND site = "
+	                  "'https://s7.example' ORDER BY due_at, url LIMIT "
+	                  "20;",
+	                  plan, sizeof(plan));
+	if (!strstr(plan, "visits_pkey") || strstr(plan, "Seq Scan"))
+		fail_msg("a site's list: %s", plan);
 }
 
 /* A site's sitemaps and feeds (heed_store_visits_of_site without pages,
@@ -695,7 +790,8 @@ int main(void)
 	        cmocka_unit_test(test_list_cursor),
 	        cmocka_unit_test(test_summary),
 	        cmocka_unit_test(test_migration_fills_from_pages),
-	        cmocka_unit_test(test_site_list_is_one_range_scan),
+	        cmocka_unit_test(test_sites_sharing_a_prefix),
+	        cmocka_unit_test(test_site_rows_are_one_range_of_the_key),
 	        cmocka_unit_test(test_sources_read_no_page),
 	        cmocka_unit_test(test_version_1_gets_sources_index),
 	};
@@ -708,6 +804,8 @@ int main(void)
 	        cmocka_unit_test(test_of_site),
 	        cmocka_unit_test(test_list_cursor),
 	        cmocka_unit_test(test_summary),
+	        cmocka_unit_test(test_sites_sharing_a_prefix),
+	        cmocka_unit_test(test_site_rows_are_one_range_of_the_key_pg),
 	};
 
 	if (heed_test_pg())
