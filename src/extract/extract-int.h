@@ -180,7 +180,9 @@ void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL
  * when it holds no name (titlesite.c). */
 const char *heed__byline_names(struct builder *b, const char *s, size_t len);
-/* Drops a "By " prefix (also "Par ", "Von ", "Por ") from an author. */
+/* Drops what leads a name in an author value: "By " (also "Par ", "Von ",
+ * "Por "), a profile link's "View all posts by", a label's "Text:", and a
+ * trailing arrow (titlesite.c). */
 void heed__author_unprefix(const char **s, size_t *len);
 /* True when a normalised URL's path ends in a media file's extension
  * (.jpg, .mp4, .m3u8, ...): following it would download media. */

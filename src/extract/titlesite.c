@@ -388,12 +388,112 @@ void heed__title_site(struct builder *b)
 	site_after_title(b);
 }
 
+/* The words that lead a name in a byline or a profile link's text, lower
+ * case: "View all posts by Ann Lee" (a theme's author box links the name
+ * so), "Zeige alle Beiträge von Ann", "Veröffentlicht von Ann". A theme's
+ * screen-reader text runs on into the name without a space ("Veröffentlicht
+ * vonAnn Lee"), so a capital letter may follow these directly. */
+static const char *const name_leads[] = {"view all posts by",
+                                         "see all posts by",
+                                         "view all articles by",
+                                         "all posts by",
+                                         "more posts by",
+                                         "posts by",
+                                         "articles by",
+                                         "posted by",
+                                         "published by",
+                                         "written by",
+                                         "authored by",
+                                         "zeige alle beitr\xC3\xA4ge von",
+                                         "alle beitr\xC3\xA4ge von",
+                                         "beitr\xC3\xA4ge von",
+                                         "ver\xC3\xB6"
+                                         "ffentlicht von",
+                                         "geschrieben von",
+                                         "verfasst von",
+                                         "gespeichert von",
+                                         "voir tous les articles de",
+                                         "voir tous les articles par",
+                                         "tous les articles de",
+                                         "publi\xC3\xA9 par",
+                                         "\xC3\xA9"
+                                         "crit par",
+                                         "ver todas las entradas de",
+                                         "entradas de",
+                                         "publicado por",
+                                         "escrito por",
+                                         "visualizza tutti gli articoli di",
+                                         "tutti gli articoli di",
+                                         "pubblicato da",
+                                         "scritto da",
+                                         "alle berichten van",
+                                         "geplaatst door",
+                                         "geschreven door"};
+
+/* Labels written before a name with a colon: "Interview: Ann Lee",
+ * "Text: Ann", "Autor: Ann"; alone, a label is no name. */
+static const char *const name_labels[] = {"interview", "text",  "words",
+                                          "author",    "autor", "autorin",
+                                          "auteur",    "autore"};
+
+/* Drops lead at the start of s[0, *len) (ASCII case ignored); a label
+ * needs its colon (or nothing after it), a lead a space, a colon or (run
+ * on) a capital after it. */
+static bool drop_lead(const char **s, size_t *len, const char *lead, bool label)
+{
+	size_t n = strlen(lead), rest;
+	const char *p;
+
+	if (*len < n || !heed__ascii_ieq(*s, n, lead))
+		return false;
+	p = *s + n;
+	rest = *len - n;
+	if (label) {
+		while (rest && *p == ' ')
+			p++, rest--;
+		if (rest && *p != ':')
+			return false;
+	} else if (rest && !strchr(" \t\r\n:", *p) &&
+	           !(*p >= 'A' && *p <= 'Z')) {
+		return false;
+	}
+	if (rest && *p == ':')
+		p++, rest--;
+	*s = p;
+	*len = rest;
+	heed__trim(s, len);
+	return true;
+}
+
+/* "Ann Lee →", "Ann Lee »": a profile link's arrow after the name. */
+static void drop_arrow(const char *s, size_t *len)
+{
+	static const char *const arrows[] = {"\xE2\x86\x92", "\xC2\xBB",
+	                                     "\xE2\x80\xBA"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(arrows); i++) {
+		size_t n = strlen(arrows[i]);
+		if (*len > n && memcmp(s + *len - n, arrows[i], n) == 0) {
+			*len -= n;
+			heed__trim(&s, len);
+			return;
+		}
+	}
+}
+
 void heed__author_unprefix(const char **s, size_t *len)
 {
 	static const char *const prefixes[] = {"by",  "par",  "von",
 	                                       "por", "door", "di"};
 
 	heed__trim(s, len);
+	drop_arrow(*s, len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(name_leads); i++)
+		if (drop_lead(s, len, name_leads[i], false))
+			return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(name_labels); i++)
+		if (drop_lead(s, len, name_labels[i], true))
+			return;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(prefixes); i++) {
 		size_t n = strlen(prefixes[i]);
 		/* "By Ann", "By: Ann", and a bare "By" or "By:" (nothing). */

@@ -355,6 +355,21 @@ static const struct page_case cases[] = {
          "<article><div class=post-author>Posted by <span class=fn>Jane "
          "Doe</span> <a href=/p>View my complete profile</a></div></article>",
          0, NULL, "author=html:Jane Doe\n"},
+        {"author: a profile link's \"View all posts by\" is no part of "
+         "the name",
+         NULL,
+         "<article><a rel=author href=/author/al>View all posts by Ann "
+         "Lee \xE2\x86\x92</a></article>",
+         0, NULL, "author=link:Ann Lee\n"},
+        {"author: a theme's screen-reader lead runs on into the name", NULL,
+         "<article><span class=byline><span>Ver\xC3\xB6"
+         "ffentlicht von"
+         "</span><span class=fn>Chris Jung</span></span></article>",
+         0, NULL, "author=html:Chris Jung\n"},
+        {"author: a label's colon, and a bare label is no name", NULL,
+         "<meta name=author content=Text><meta name=author "
+         "content=\"Interview: Julia Lauter\">",
+         0, NULL, "author=meta:Julia Lauter\n"},
         {"author: article:author without a scheme is a URL", NULL,
          "<meta property=article:author content=www.facebook.com/jdoe>", 0,
          NULL, "-author\n"},
