@@ -138,6 +138,10 @@ void heed__builder_release(struct builder *b);
  * og:image); equal ranks keep the first (the Open Graph rule). */
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len);
+/* True when f already holds a value that a candidate from (o, sub) could
+ * not replace: reading that candidate would be wasted work. */
+bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
+                        int sub);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

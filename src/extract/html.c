@@ -621,7 +621,7 @@ static bool in_body(const struct html *h)
  * date class, a time marked pubdate, a loose itemprop; a <time datetime>
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
- * article). */
+ * article; a meta or info line's in the article, anywhere). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -630,6 +630,8 @@ enum {
 	D_TEXT_CLASS_BODY,
 	D_TEXT_CLASS_PAGE,
 	D_TEXT_BODY,
+	D_LINE_BODY,
+	D_LINE_PAGE,
 };
 
 /* Starts reading a date from an element's text. */
@@ -698,9 +700,8 @@ static bool token_has(const char *p, size_t n, const char *word)
  * modified date for "updated", "last-modified" and the like. */
 static bool text_date_class(const char *cls, enum field *f)
 {
-	bool found = false;
+	bool published = false, modified = false;
 
-	*f = F_PUBLISHED;
 	for (const char *p = cls; *p;) {
 		size_t n;
 		p += strspn(p, " \t\n\r\f");
@@ -709,11 +710,63 @@ static bool text_date_class(const char *cls, enum field *f)
 		    (token_has(p, n, "date") || token_has(p, n, "timestamp") ||
 		     token_has(p, n, "published") ||
 		     token_has(p, n, "posted"))) {
-			found = true;
 			if (token_has(p, n, "updated") ||
 			    token_has(p, n, "modif"))
-				*f = F_MODIFIED;
+				modified = true;
+			else
+				published = true;
 		}
+		p += n;
+	}
+	/* "post-date date updated": hAtom wants every entry to carry an
+	 * "updated", so themes add it to the one date they show, the
+	 * post's; only a line whose every date word is an edit's ("updated",
+	 * "date-modified") dates the edit. */
+	*f = published ? F_PUBLISHED : F_MODIFIED;
+	return published || modified;
+}
+
+/* True when a part of the class token p[0, n) (parts are cut at "-" and
+ * "_") ends in word, ASCII case ignored: "post-meta", "postMeta",
+ * "newsdatum", "h-time", not "infobox" or "timeline". */
+static bool part_ends_in(const char *p, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (size_t i = 0; i + w <= n; i++)
+		if ((i + w == n || p[i + w] == '-' || p[i + w] == '_') &&
+		    heed__ascii_ieq(p + i, w, word))
+			return true;
+	return false;
+}
+
+/* A class of a line that holds a date among other words: a post's meta or
+ * info line ("entry-meta", "post-info", "article-metadata"), a time
+ * element ("post-meta-time", "h-time"), a German "Datum", a Spanish
+ * "fecha", a "created" or a Drupal "submitted" line, a tagline. Read after
+ * every date element (D_LINE_*). A comment's line ("commentmetadata")
+ * dates the comment; *f gets the modified date when a part of the class
+ * tells of an edit ("j-modified-time", "lastmod"). */
+static bool date_line_class(const char *cls, enum field *f)
+{
+	static const char *const words[] = {"meta",    "metadata",  "info",
+	                                    "time",    "datum",     "fecha",
+	                                    "created", "submitted", "tagline"};
+	bool found = false;
+
+	if (strstr(cls, "omment"))
+		return false;
+	*f = F_PUBLISHED;
+	for (const char *p = cls; *p;) {
+		size_t n;
+		p += strspn(p, " \t\n\r\f");
+		n = strcspn(p, " \t\n\r\f");
+		for (size_t i = 0; n && !found && i < HEED_ARRAY_SIZE(words);
+		     i++)
+			found = part_ends_in(p, n, words[i]);
+		if (token_has(p, n, "modif") || token_has(p, n, "updated") ||
+		    token_has(p, n, "lastmod"))
+			*f = F_MODIFIED;
 		p += n;
 	}
 	return found;
@@ -735,6 +788,15 @@ static bool edit_class(const char *cls)
 		if (has_token(cls, tokens[i]))
 			return true;
 	return false;
+}
+
+/* True when v reads as a date. */
+static bool is_date(const char *v)
+{
+	int64_t t;
+	char iso[HEED_DATE_ISO_MAX];
+
+	return heed__parse_page_date(v, strlen(v), NULL, &t, iso);
 }
 
 /* Theme markup for dates (hAtom's published/updated, WordPress's
@@ -762,8 +824,10 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 	if (has_token(cls, "bday") || has_token(cls, "dtstart") ||
 	    has_token(cls, "dtend"))
 		return;
-	if (!v)
-		v = attr(atts, "title");
+	/* A link's title is often its text's ("Permalink to ..."): only
+	 * a date there is the date. */
+	if (!v && (v = attr(atts, "title")) && !is_date(v))
+		v = NULL;
 	if (!v)
 		v = attr(atts, "content");
 	if (!v || !*v) {
@@ -778,6 +842,22 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 		if (has_token(cls, classes[i].token))
 			heed__cand(h->b, classes[i].field, O_HTML, D_THEME, v,
 			           strlen(v));
+}
+
+/* A meta or info line's text may hold the date ("Gespeichert von rasos
+ * am 24. Juli 2017 - 18:55"): read it only while no better date is known
+ * (a declared one comes first in the head), so most pages never collect
+ * these lines' text. */
+static void on_date_line(struct html *h, enum tag tag, const char *cls)
+{
+	int sub = in_body(h) ? D_LINE_BODY : D_LINE_PAGE;
+	enum field f;
+
+	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
+	    !date_line_class(cls, &f) ||
+	    heed__cand_settled(h->b, f, O_HTML, sub))
+		return;
+	date_text(h, f, sub);
 }
 
 /* Byline markup, read only inside an article, its header or main (a
@@ -817,6 +897,8 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
 	    strstr(cls, "posted"))
 		on_date_class(h, tag, cls, atts);
+	else
+		on_date_line(h, tag, cls);
 	if (!h->byline_done && tag != T_META && tag != T_LINK &&
 	    !author_link(tag, atts) && in_body(h) &&
 	    (strstr(cls, "author") || strstr(cls, "byline")) &&

@@ -428,6 +428,12 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	c->num = num;
 }
 
+bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
+                        int sub)
+{
+	return b->cand[f].value && b->cand[f].rank <= rank_of(f, o, sub);
+}
+
 void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
                       size_t len)
 {

@@ -196,7 +196,7 @@ static void fraction(struct cur *c, struct tm_parts *t, bool seconds)
 
 static bool rfc_zone(struct cur *c, int64_t *off_s);
 
-/* YYYY[-MM[-DD]][(T| )HH:MM[:SS[.fff]][offset]]; also YYYYMMDD. */
+/* YYYY[-MM[-DD]][(T| )HH:MM[:SS[.fff]][offset]]; also YYYYMMDD[THH:MM...]. */
 static bool parse_iso(struct cur *c, struct tm_parts *t)
 {
 	bool ext, seconds;
@@ -209,7 +209,12 @@ static bool parse_iso(struct cur *c, struct tm_parts *t)
 		return false; /* a year alone is no date to compare */
 	if (!digits(c, 2, &t->mo))
 		return false;
-	if ((ext ? lit(c, '-') : at_digit(c)) && !digits(c, 2, &t->d))
+	if (ext && lit(c, '-') && !digits(c, 2, &t->d))
+		return false;
+	/* The basic form is YYYYMMDD and nothing longer: ISO 8601 has no
+	 * "YYYYMM" (it would read as YYMMDD), and a run of digits in a
+	 * line's text ("175310", a score and two badge counts) is no date. */
+	if (!ext && (!digits(c, 2, &t->d) || at_digit(c)))
 		return false;
 	if (c->p + 1 < c->end &&
 	    (*c->p == 'T' || *c->p == 't' ||
@@ -535,6 +540,39 @@ static bool year_first(struct cur *c, struct tm_parts *t)
 	return day_number(c, &t->d) && !at_digit(c);
 }
 
+/* A UTF-8 mark at c, read past; false (c unmoved) when another. */
+static bool mark(struct cur *c, const char *m)
+{
+	size_t n = strlen(m);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, m, n) != 0)
+		return false;
+	c->p += n;
+	return true;
+}
+
+/* "2020年07月03日" (Chinese, Japanese) and "2020년 7월 3일" (Korean): the
+ * year, the month and the day each followed by its character. */
+static bool year_marked(struct cur *c, struct tm_parts *t)
+{
+	static const char *const marks[][3] = {
+	        {"\xE5\xB9\xB4", "\xE6\x9C\x88", "\xE6\x97\xA5"},
+	        {"\xEB\x85\x84", "\xEC\x9B\x94", "\xEC\x9D\xBC"}};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
+		struct cur x = *c;
+		if (digits(&x, 4, &t->y) && mark(&x, marks[i][0]) &&
+		    (spaces(&x), digits(&x, 0, &t->mo)) &&
+		    mark(&x, marks[i][1]) &&
+		    (spaces(&x), digits(&x, 0, &t->d)) &&
+		    mark(&x, marks[i][2])) {
+			*c = x;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* "5 March 2024", "12 Jan, 2016", "5. März 2024", "3 de marzo de 2024",
  * "1er mars 2024", "the 5th of March, 2024". */
 static bool day_first(struct cur *c, struct tm_parts *t)
@@ -698,7 +736,7 @@ static void optional_time(struct cur *c, struct tm_parts *t)
 static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
 {
 	bool (*const forms[])(struct cur *, struct tm_parts *) = {
-	        month_first, day_first, year_first};
+	        month_first, day_first, year_first, year_marked};
 	struct cur start = *c;
 	size_t used;
 

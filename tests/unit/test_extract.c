@@ -261,6 +261,29 @@ static const struct page_case cases[] = {
          "<article><p class=byline>By Ann Lee | 3 de marzo de 2024</p>"
          "</article>",
          0, NULL, "author=html:Ann Lee\npublished=html:2024-03-03\n"},
+        {"text date: hAtom's updated beside a post's date word dates the "
+         "post",
+         NULL,
+         "<article><span class=\"post_date date updated\">July 12, "
+         "2017</span></article>",
+         0, NULL, "published=html:2017-07-12\n-modified\n"},
+        {"text date: a date class's link title that is no date gives way "
+         "to its text",
+         NULL,
+         "<article><a class=\"post-date updated\" title=\"Permalink to "
+         "Post\" href=/p>3 March 2024</a></article>",
+         0, NULL, "published=html:2024-03-03\n"},
+        {"text date: a meta line's date among its words", NULL,
+         "<html lang=de><article><div class=submitted>Gespeichert von ann "
+         "am 24. Juli 2017 - 18:55</div></article>",
+         0, NULL, "published=html:2017-07-24T18:55:00Z\n"},
+        {"text date: an info or time line gives way to a date element", NULL,
+         "<html lang=de><p class=info>3.5.2019</p><span "
+         "class=post-meta-time>3.5.2019</span><p class=date>4.5.2019</p>",
+         0, NULL, "published=html:2019-05-04\n"},
+        {"text date: a comment's meta line dates the comment", NULL,
+         "<small class=commentmetadata>May 1, 2020</small>", 0, NULL,
+         "-published\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
@@ -1604,6 +1627,14 @@ static const struct page_date_case {
         {"05.03.2024", NULL, "2024-03-05"},
         {"2021/07/03", NULL, "2021-07-03"},
         {"2012 Nov 26", NULL, "2012-11-26"},
+        {"2020\xE5\xB9\xB4"
+         "07\xE6\x9C\x88"
+         "03\xE6\x97\xA5 17:16",
+         "ja", "2020-07-03T17:16:00Z"},
+        {"2020\xEB\x85\x84 3\xEC\x9B\x94 4\xEC\x9D\xBC", "ko", "2020-03-04"},
+        {"20240305", NULL, "2024-03-05"},
+        {"Somasiri 175310", NULL, NULL},
+        {"2024030512", NULL, NULL},
         {"2019-07-07T18:44:31+0200", NULL, "2019-07-07T18:44:31+02:00"},
         {"March 2024", "en", NULL},
         {"2024", NULL, NULL},
