@@ -109,8 +109,9 @@ struct html {
 	unsigned edit;          /* open "edited"/"updated" lines */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done; /* the first byline was read */
-	unsigned leads;   /* paragraphs of the article read as leads */
+	bool byline_done;      /* the first byline was read */
+	bool byline_page_done; /* the first outside the article was read */
+	unsigned leads;        /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -860,20 +861,31 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 	date_text(h, f, sub);
 }
 
-/* Byline markup, read only inside an article, its header or main (a
- * sidebar's "author" box names someone else): the first element whose
- * class is one of these gives the author of last resort before a social
- * handle. */
+/* Byline markup: an element whose class has a token ending in "byline",
+ * "author", "authorname", "author-name" or "author-link" (any case:
+ * "post-author-name", "news-list-author", "documentAuthor",
+ * "byline__author-name"), or the German "autor"; not "author-bio" or
+ * "author-box", which hold more than the name. The first such element in
+ * an article, its header or main gives the author of last resort before a
+ * social handle; the first elsewhere (outside any aside: a sidebar's
+ * "author" box names someone else) comes after every other byline. */
 static bool is_byline_class(const char *cls)
 {
-	static const char *const tokens[] = {
-	        "byline",       "byline-author",  "author",
-	        "author-name",  "authorname",     "post-author",
-	        "entry-author", "article-author", "entry-meta-author"};
+	static const char *const ends[] = {
+	        "byline",      "author",      "authorname", "author-name",
+	        "author_name", "author-link", "autor"};
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
-		if (has_token(cls, tokens[i]))
-			return true;
+	for (const char *p = cls; *p;) {
+		size_t n;
+		p += strspn(p, " \t\n\r\f");
+		n = strcspn(p, " \t\n\r\f");
+		for (size_t i = 0; n && i < HEED_ARRAY_SIZE(ends); i++) {
+			size_t e = strlen(ends[i]);
+			if (n >= e && heed__ascii_ieq(p + n - e, e, ends[i]))
+				return true;
+		}
+		p += n;
+	}
 	return false;
 }
 
@@ -884,6 +896,27 @@ static bool author_link(enum tag tag, const char *const *atts)
 	const char *rel = tag == T_A ? attr(atts, "rel") : NULL;
 
 	return rel && has_token(rel, "author");
+}
+
+/* Starts reading a byline: the first in the article, its header or main
+ * (sub-rank 0), or the first elsewhere (sub-rank 2, after a "By X" lead
+ * line), unless a better author is known. */
+static void on_byline(struct html *h)
+{
+	bool body = in_body(h);
+	int sub = body ? 0 : 2;
+	struct capture *c;
+
+	if ((body ? h->byline_done : h->byline_page_done) ||
+	    heed__cand_settled(h->b, F_AUTHOR, O_HTML, sub))
+		return;
+	if (body)
+		h->byline_done = true;
+	else
+		h->byline_page_done = true;
+	c = start_capture(h, CAP_BYLINE, NULL);
+	if (c)
+		c->sub = sub;
 }
 
 static void on_class(struct html *h, enum tag tag, const char *cls,
@@ -899,13 +932,11 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		on_date_class(h, tag, cls, atts);
 	else
 		on_date_line(h, tag, cls);
-	if (!h->byline_done && tag != T_META && tag != T_LINK &&
-	    !author_link(tag, atts) && in_body(h) &&
-	    (strstr(cls, "author") || strstr(cls, "byline")) &&
-	    is_byline_class(cls)) {
-		h->byline_done = true;
-		start_capture(h, CAP_BYLINE, NULL);
-	}
+	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
+	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
+	     strstr(cls, "Byline") || strstr(cls, "utor")) &&
+	    is_byline_class(cls))
+		on_byline(h);
 }
 
 static struct scope *top_scope(struct html *h)
@@ -1478,10 +1509,11 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_BYLINE:
 		/* "By Ana Lopez | 5 March 2024" dates the page too. */
-		offer_text_date(b, F_PUBLISHED, D_TEXT_BODY, s, len);
+		offer_text_date(b, F_PUBLISHED,
+		                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s, len);
 		s = heed__byline_names(b, s, len);
 		if (s)
-			heed__cand(b, F_AUTHOR, O_HTML, 0, s, strlen(s));
+			heed__cand(b, F_AUTHOR, O_HTML, c->sub, s, strlen(s));
 		break;
 	case CAP_DATE:
 		offer_text_date(b, c->field, c->sub, s, len);

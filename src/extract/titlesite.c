@@ -410,6 +410,8 @@ static const char *const name_leads[] = {"view all posts by",
                                          "ver\xC3\xB6"
                                          "ffentlicht von",
                                          "geschrieben von",
+                                         "erstellt von",
+                                         "text von",
                                          "verfasst von",
                                          "gespeichert von",
                                          "voir tous les articles de",

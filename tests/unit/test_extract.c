@@ -1172,8 +1172,18 @@ static const struct page_case cases[] = {
          "<article><div class=author>Jane is a reporter who has covered the "
          "city hall for many years</div></article>",
          0, NULL, "-author\n"},
-        {"byline: outside article, header and main it is not read", NULL,
-         "<div class=byline>By Ana Lopez</div>", 0, NULL, "-author\n"},
+        {"byline: outside article, header and main, after the article's", NULL,
+         "<div class=post-author-name>By Ana Lopez</div><article><p>By Ben "
+         "Cho</p></article>",
+         0, NULL, "author=html:Ben Cho\n"},
+        {"byline: outside the article, when the page has no other", NULL,
+         "<div class=post><span class=news-list-author>Erstellt von Ana "
+         "Lopez</span></div>",
+         0, NULL, "author=html:Ana Lopez\n"},
+        {"byline: never an aside's, nor an author box's bio", NULL,
+         "<div class=sidebar><p class=byline>By Ana Lopez</p></div><div "
+         "class=author-bio>Ben writes about cities.</div>",
+         0, NULL, "-author\n"},
         {"a social handle is the last resort, still kept", NULL,
          "<meta name=twitter:creator content=@ana>", 0, NULL,
          "author=twitter:@ana\n"},
