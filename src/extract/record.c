@@ -383,6 +383,42 @@ static bool description_copy(struct builder *b, int rank, enum origin o,
 	return true;
 }
 
+/* True when an ISO 8601 value from heed__parse_page_date is written in
+ * UTC ("...Z") rather than with the publisher's own offset ("+02:00"); a
+ * date without a time has neither, and counts as UTC. */
+static bool utc_notation(const char *iso)
+{
+	size_t n = strlen(iso);
+
+	return !strchr(iso, 'T') || (n && iso[n - 1] == 'Z');
+}
+
+/*
+ * A date the page writes twice, once converted to UTC (a CMS's JSON-LD:
+ * "2019-10-18T22:04:00Z") and once with the publisher's offset (its meta:
+ * "Sat, 19 Oct 2019 00:04:00 +0200"): the same instant, but only the
+ * second gives the publisher's own day, which is the day a reader of the
+ * page sees. So when a lower-ranked source writes the chosen instant with
+ * an offset, the chosen value takes that notation (keeping its rank and
+ * source).
+ */
+static void local_notation(struct builder *b, struct cand *c, const char *s,
+                           size_t len)
+{
+	int64_t num;
+	char iso[HEED_DATE_ISO_MAX];
+	char *v;
+
+	if (!utc_notation(c->value) ||
+	    !heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num,
+	                           iso) ||
+	    num != c->num || utc_notation(iso))
+		return;
+	v = heed__strdup_arena(b, iso, strlen(iso));
+	if (v)
+		c->value = v;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -393,9 +429,13 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	char *v;
 
 	if (rank < 0 ||
-	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)) ||
-	    (c->value && c->rank <= rank))
+	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)))
 		return;
+	if (c->value && c->rank <= rank) {
+		if (f == F_PUBLISHED || f == F_MODIFIED)
+			local_notation(b, c, s, len);
+		return;
+	}
 	/* A handle's rank falls, so it is checked again. */
 	if (f == F_AUTHOR &&
 	    (!author_ok(b, &s, &len, &rank) || (c->value && c->rank <= rank)))
@@ -414,6 +454,13 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 			return;
 	} else if (f == F_THUMBNAIL && !http_or_relative(s, len)) {
 		return; /* javascript:, data:, ...: the next source may do */
+	}
+	/* The better source's instant, in the page's local notation when
+	 * the value it replaces wrote the same instant so. */
+	if ((f == F_PUBLISHED || f == F_MODIFIED) && c->value &&
+	    c->num == num && utc_notation(iso) && !utc_notation(c->value)) {
+		s = c->value;
+		len = strlen(c->value);
 	}
 	v = collapse(b, s, len);
 	if (!v)

@@ -284,6 +284,18 @@ static const struct page_case cases[] = {
         {"text date: a comment's meta line dates the comment", NULL,
          "<small class=commentmetadata>May 1, 2020</small>", 0, NULL,
          "-published\n"},
+        {"date: the chosen instant in the offset another source writes it "
+         "with",
+         NULL,
+         "<meta name=date content=\"Sat, 19 Oct 2019 00:04:00 +0200\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2019-10-18T22:04:00Z\"}</script>",
+         0, NULL, "published=jsonld:2019-10-19T00:04:00+02:00\n"},
+        {"date: another instant's offset is not taken", NULL,
+         "<meta name=date content=\"2019-10-19T00:05:00+02:00\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2019-10-18T22:04:00Z\"}</script>",
+         0, NULL, "published=jsonld:2019-10-18T22:04:00Z\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
@@ -566,7 +578,7 @@ static const struct page_case cases[] = {
          "author=jsonld:Jana Weber; Tom Berg\n"
          "canonical=og:https://news.example/de/artikel/etikette\n"
          "language=html:de-DE\n"
-         "published=jsonld:2024-01-01T01:30:00Z\n"
+         "published=jsonld:2023-12-31T23:30:00-02:00\n"
          "modified=og:2024-01-02T08:00:00Z\n"
          "schema_type=jsonld:NewsArticle\n"
          "site_name=jsonld:News Example GmbH\n"
@@ -1003,8 +1015,8 @@ static const struct page_case cases[] = {
          "publisher=jsonld:Coastal Courier Ltd\n"
          "author=jsonld:Maria Okafor; Tom Haines\n"
          "authors=Maria Okafor:jsonld|Tom Haines:jsonld\n"
-         "published=jsonld:2024-04-02T06:30:00Z\n"
-         "modified=jsonld:2024-04-02T10:05:00.250Z\n"
+         "published=jsonld:2024-04-02T07:30:00+01:00\n"
+         "modified=jsonld:2024-04-02T11:05:00+01:00\n"
          "thumbnail=og:https://site.example/img/bridge-1200.jpg\n"
          "language=html:en-GB\n"},
         {"news article without JSON-LD: rel=author links, theme dates", NULL,
