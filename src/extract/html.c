@@ -1248,12 +1248,32 @@ static bool aside_name(const char *v)
 	return false;
 }
 
+/* True when a class or id names the page's own content area
+ * ("site-content content-area", "mainwrap"): themes give such a wrapper a
+ * "sidebar" class or id when the layout has one beside it. */
+static bool own_content_name(const char *v)
+{
+	static const char *const names[] = {
+	        "main",         "mainwrap",     "main-wrap",   "main-content",
+	        "maincontent",  "main-wrapper", "content",     "content-area",
+	        "site-content", "site-main",    "page-content"};
+
+	if (!v || (!strstr(v, "main") && !strstr(v, "content")))
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
+		if (has_token(v, names[i]))
+			return true;
+	return false;
+}
+
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav, a footer outside the article, an article
  * inside the article (a comment or a teaser), comments, sidebars and
  * related-post lists by their class or id. Not by the class of <html>,
  * <body> or <main>: they hold the whole page, and "one-sidebar" there
- * describes its layout. */
+ * describes its layout; nor a wrapper that also names itself the page's
+ * content (`<div id=sidebar class="site-content content-area">`,
+ * `<div class="mainwrap sidebar">`: a layout with a sidebar). */
 static bool opens_aside(const struct html *h, enum tag tag,
                         const struct common_attrs *ca)
 {
@@ -1262,7 +1282,8 @@ static bool opens_aside(const struct html *h, enum tag tag,
 		return true;
 	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)
 		return false;
-	return aside_name(ca->cls) || aside_name(ca->id);
+	return (aside_name(ca->cls) || aside_name(ca->id)) &&
+	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
 
 /* A microdata keywords property read from an element's text is often a

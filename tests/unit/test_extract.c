@@ -296,6 +296,12 @@ static const struct page_case cases[] = {
          "type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"2019-10-18T22:04:00Z\"}</script>",
          0, NULL, "published=jsonld:2019-10-18T22:04:00Z\n"},
+        {"aside: a content wrapper with a sidebar class is the page's own",
+         NULL,
+         "<div id=sidebar class=\"site-content content-area\"><header><time "
+         "class=entry-date datetime=2019-07-13>13 Jul</time></header></div>"
+         "<div class=sidebar><time datetime=2018-01-01>x</time></div>",
+         0, NULL, "published=html:2019-07-13\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
