@@ -617,10 +617,27 @@ static enum dm_order dm_order_of(const char *lang)
 	return DM_DAY_FIRST;
 }
 
+/* The two-digit year of a dotted date ("31.10.23", as German and Swiss
+ * news sites write it), read as POSIX strptime's %y reads one: 69 to 99
+ * are 1969 to 1999, 00 to 68 are 2000 to 2068. Not the start of a longer
+ * number or of a further dotted part ("1.2.12.4", a version). */
+static bool dotted_yy(struct cur *c, int64_t *y)
+{
+	struct cur x = *c;
+
+	if (!digits(&x, 2, y) || at_digit(&x) ||
+	    (x.p + 1 < x.end && x.p[0] == '.' && x.p[1] >= '0' &&
+	     x.p[1] <= '9'))
+		return false;
+	*y += *y < 69 ? 2000 : 1900;
+	*c = x;
+	return true;
+}
+
 /*
  * Numbers only: "2024/03/05", "2024.03.05", "05.03.2024" (a dotted date is
- * day first everywhere it is written), "12/01/2016" or "12-01-2016",
- * where a number over 12 is the day and otherwise lang decides.
+ * day first everywhere it is written; also "05.03.24"), "12/01/2016" or
+ * "12-01-2016", where a number over 12 is the day and otherwise lang decides.
  */
 static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 {
@@ -641,8 +658,14 @@ static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 		return false;
 	sep = *c->p;
 	if ((sep != '/' && sep != '.' && sep != '-') || !lit(c, sep) ||
-	    !digits(c, 0, &b) || b > 31 || !lit(c, sep) || !year4(c, &t->y))
+	    !digits(c, 0, &b) || b > 31 || !lit(c, sep))
 		return false;
+	y = *c;
+	if (!year4(c, &t->y)) {
+		*c = y;
+		if (sep != '.' || !dotted_yy(c, &t->y))
+			return false;
+	}
 	if (sep == '.' || a > 12 || b == a) {
 		t->d = a, t->mo = b;
 		return true;
