@@ -207,8 +207,23 @@ static bool design_credit(const char *s, size_t len)
 	return false;
 }
 
+/* A CMS's placeholder in an author field: WordPress's first account
+ * ("admin"), a theme's "No Author", "Unknown": nobody is credited. */
+static bool placeholder_name(const char *s, size_t len)
+{
+	static const char *const names[] = {
+	        "admin",     "administrator", "wordpressadmin", "webmaster",
+	        "no author", "unknown",       "anonymous",      "n/a"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
+		if (heed__ascii_ieq(s, len, names[i]))
+			return true;
+	return false;
+}
+
 /*
- * Whether an author value names someone: not a design credit, not a URL
+ * Whether an author value names someone: not a design credit or a
+ * placeholder ("admin"), not a URL
  * or an author page's path ("www.facebook.com/name", "/author/jdoe"), not a
  * login slug (one lower-case word with a digit or "_": "jdoe42"), not a profile
  * link's text alone, not the site's own social account. A social handle
@@ -228,7 +243,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_profile_text(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
-	if (!*len || design_credit(v, *len))
+	if (!*len || design_credit(v, *len) || placeholder_name(v, *len))
 		return false;
 	for (size_t i = 0; i < *len; i++) {
 		space |= v[i] == ' ';

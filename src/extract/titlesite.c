@@ -433,10 +433,24 @@ static const char *const name_leads[] = {"view all posts by",
                                          "geschreven door"};
 
 /* Labels written before a name with a colon: "Interview: Ann Lee",
- * "Text: Ann", "Autor: Ann"; alone, a label is no name. */
-static const char *const name_labels[] = {"interview", "text",  "words",
-                                          "author",    "autor", "autorin",
-                                          "auteur",    "autore"};
+ * "Text: Ann", "Autor: Ann"; alone, a label is no name (a byline's
+ * "Posted" or "Publiziert am" whose date came after it). */
+static const char *const name_labels[] = {"interview",
+                                          "text",
+                                          "words",
+                                          "author",
+                                          "autor",
+                                          "autorin",
+                                          "auteur",
+                                          "autore",
+                                          "posted",
+                                          "published",
+                                          "posted on",
+                                          "published on",
+                                          "publiziert",
+                                          "publiziert am",
+                                          "ver\xC3\xB6"
+                                          "ffentlicht am"};
 
 /* Drops lead at the start of s[0, *len) (ASCII case ignored); a label
  * needs its colon (or nothing after it), a lead a space, a colon or (run
@@ -467,15 +481,22 @@ static bool drop_lead(const char **s, size_t *len, const char *lead, bool label)
 	return true;
 }
 
-/* "Ann Lee →", "Ann Lee »": a profile link's arrow after the name. */
-static void drop_arrow(const char *s, size_t *len)
+/* "Ann Lee →", "Ann Lee »", "Ann Lee -": a profile link's arrow or a
+ * separator the byline's date followed. */
+static void drop_trailing_mark(const char *s, size_t *len)
 {
-	static const char *const arrows[] = {"\xE2\x86\x92", "\xC2\xBB",
-	                                     "\xE2\x80\xBA"};
+	static const char *const marks[] = {"\xE2\x86\x92",
+	                                    "\xC2\xBB",
+	                                    "\xE2\x80\xBA",
+	                                    "\xE2\x80\x93",
+	                                    "\xE2\x80\x94",
+	                                    " -",
+	                                    "|",
+	                                    ","};
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(arrows); i++) {
-		size_t n = strlen(arrows[i]);
-		if (*len > n && memcmp(s + *len - n, arrows[i], n) == 0) {
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
+		size_t n = strlen(marks[i]);
+		if (*len > n && memcmp(s + *len - n, marks[i], n) == 0) {
 			*len -= n;
 			heed__trim(&s, len);
 			return;
@@ -489,7 +510,7 @@ void heed__author_unprefix(const char **s, size_t *len)
 	                                       "por", "door", "di"};
 
 	heed__trim(s, len);
-	drop_arrow(*s, len);
+	drop_trailing_mark(*s, len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(name_leads); i++)
 		if (drop_lead(s, len, name_leads[i], false))
 			return;

@@ -411,6 +411,14 @@ static const struct page_case cases[] = {
          "<meta name=author content=Text><meta name=author "
          "content=\"Interview: Julia Lauter\">",
          0, NULL, "author=meta:Julia Lauter\n"},
+        {"author: a CMS's placeholder is no name", NULL,
+         "<meta name=author content=admin><article><p class=byline>By "
+         "No Author</p></article>",
+         0, NULL, "-author\n"},
+        {"author: a byline's bare \"Posted\" and a trailing separator", NULL,
+         "<div class=post-author>Posted</div><article><span "
+         "class=entry-author>John Walk -</span></article>",
+         0, NULL, "author=html:John Walk\n"},
         {"author: article:author without a scheme is a URL", NULL,
          "<meta property=article:author content=www.facebook.com/jdoe>", 0,
          NULL, "-author\n"},
