@@ -634,8 +634,9 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 		if (p)
 			len = (size_t)(p - s);
 	}
-	/* "Posted by", "Written by", "Words by": the names follow "by". */
-	for (size_t i = 1; i + 3 < len && i < 24; i++)
+	/* "Posted by", "Written by", "Words by", "Posted on September 21,
+	 * 2020 by": the names follow "by". */
+	for (size_t i = 1; i + 3 < len && i < 64; i++)
 		if (s[i] == ' ' && heed__ascii_lower(s[i + 1]) == 'b' &&
 		    s[i + 2] == 'y' && strchr(" \t\r\n", s[i + 3])) {
 			len -= i + 1;

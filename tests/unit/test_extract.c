@@ -419,6 +419,10 @@ static const struct page_case cases[] = {
          "<div class=post-author>Posted</div><article><span "
          "class=entry-author>John Walk -</span></article>",
          0, NULL, "author=html:John Walk\n"},
+        {"author: a byline's date before its \"by\"", NULL,
+         "<article><div class=page-meta--author>Posted on September 21, "
+         "2020  by Adi Tzlil</div></article>",
+         0, NULL, "author=html:Adi Tzlil\npublished=html:2020-09-21\n"},
         {"author: article:author without a scheme is a URL", NULL,
          "<meta property=article:author content=www.facebook.com/jdoe>", 0,
          NULL, "-author\n"},
