@@ -407,8 +407,7 @@ static const char *const name_leads[] = {"view all posts by",
                                          "zeige alle beitr\xC3\xA4ge von",
                                          "alle beitr\xC3\xA4ge von",
                                          "beitr\xC3\xA4ge von",
-                                         "ver\xC3\xB6"
-                                         "ffentlicht von",
+                                         "ver\303\266ffentlicht von",
                                          "geschrieben von",
                                          "erstellt von",
                                          "text von",
@@ -418,8 +417,7 @@ static const char *const name_leads[] = {"view all posts by",
                                          "voir tous les articles par",
                                          "tous les articles de",
                                          "publi\xC3\xA9 par",
-                                         "\xC3\xA9"
-                                         "crit par",
+                                         "\303\251crit par",
                                          "ver todas las entradas de",
                                          "entradas de",
                                          "publicado por",
@@ -435,22 +433,12 @@ static const char *const name_leads[] = {"view all posts by",
 /* Labels written before a name with a colon: "Interview: Ann Lee",
  * "Text: Ann", "Autor: Ann"; alone, a label is no name (a byline's
  * "Posted" or "Publiziert am" whose date came after it). */
-static const char *const name_labels[] = {"interview",
-                                          "text",
-                                          "words",
-                                          "author",
-                                          "autor",
-                                          "autorin",
-                                          "auteur",
-                                          "autore",
-                                          "posted",
-                                          "published",
-                                          "posted on",
-                                          "published on",
-                                          "publiziert",
-                                          "publiziert am",
-                                          "ver\xC3\xB6"
-                                          "ffentlicht am"};
+static const char *const name_labels[] = {
+        "interview",  "text",          "words",
+        "author",     "autor",         "autorin",
+        "auteur",     "autore",        "posted",
+        "published",  "posted on",     "published on",
+        "publiziert", "publiziert am", "ver\303\266ffentlicht am"};
 
 /* Drops lead at the start of s[0, *len) (ASCII case ignored); a label
  * needs its colon (or nothing after it), a lead a space, a colon or (run

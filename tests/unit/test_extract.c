@@ -403,8 +403,7 @@ static const struct page_case cases[] = {
          "Lee \xE2\x86\x92</a></article>",
          0, NULL, "author=link:Ann Lee\n"},
         {"author: a theme's screen-reader lead runs on into the name", NULL,
-         "<article><span class=byline><span>Ver\xC3\xB6"
-         "ffentlicht von"
+         "<article><span class=byline><span>Ver\303\266ffentlicht von"
          "</span><span class=fn>Chris Jung</span></span></article>",
          0, NULL, "author=html:Chris Jung\n"},
         {"author: a label's colon, and a bare label is no name", NULL,
@@ -1667,11 +1666,9 @@ static const struct page_date_case {
         {"05.03.2024", NULL, "2024-03-05"},
         {"2021/07/03", NULL, "2021-07-03"},
         {"2012 Nov 26", NULL, "2012-11-26"},
-        {"2020\xE5\xB9\xB4"
-         "07\xE6\x9C\x88"
-         "03\xE6\x97\xA5 17:16",
-         "ja", "2020-07-03T17:16:00Z"},
-        {"2020\xEB\x85\x84 3\xEC\x9B\x94 4\xEC\x9D\xBC", "ko", "2020-03-04"},
+        {"2020\345\271\26407\346\234\21003\346\227\245 17:16", "ja",
+         "2020-07-03T17:16:00Z"},
+        {"2020\353\205\204 3\354\233\224 4\354\235\274", "ko", "2020-03-04"},
         {"20240305", NULL, "2024-03-05"},
         {"Von Ann | 31.10.23", NULL, "2023-10-31"},
         {"8.5.12", NULL, "2012-05-08"},
