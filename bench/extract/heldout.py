@@ -128,10 +128,18 @@ def trafilatura_set(root):
     return pages
 
 
+def page_url(url):
+    """The set's URL, or the http(s) URL inside it when a typo leads it
+    (htmldate and trafilatura label one page "xhttps://...")."""
+    if url.startswith(("http://", "https://")) or "http" not in url:
+        return url
+    return url[url.index("http"):]
+
+
 def extract(heed, page):
     try:
         out = subprocess.run(
-            [heed, "extract", "--record", "--url", page["url"],
+            [heed, "extract", "--record", "--url", page_url(page["url"]),
              page["path"]],
             capture_output=True, timeout=60)
     except subprocess.TimeoutExpired:

@@ -111,6 +111,7 @@ struct html {
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;      /* the first byline was read */
 	bool byline_page_done; /* the first outside the article was read */
+	unsigned date_lines;   /* meta and info lines read for a date */
 	unsigned leads;        /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
@@ -845,19 +846,25 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 			           strlen(v));
 }
 
+/* Meta and info lines read for a date, at most: a listing repeats such a
+ * line on every item ("1.2M views · 3 days ago"), and when the first few
+ * hold no date the rest do not either. */
+#define MAX_DATE_LINES 6
+
 /* A meta or info line's text may hold the date ("Gespeichert von rasos
  * am 24. Juli 2017 - 18:55"): read it only while no better date is known
  * (a declared one comes first in the head), so most pages never collect
- * these lines' text. */
+ * these lines' text, and only the first MAX_DATE_LINES of them. */
 static void on_date_line(struct html *h, enum tag tag, const char *cls)
 {
 	int sub = in_body(h) ? D_LINE_BODY : D_LINE_PAGE;
 	enum field f;
 
 	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
-	    !date_line_class(cls, &f) ||
+	    h->date_lines >= MAX_DATE_LINES || !date_line_class(cls, &f) ||
 	    heed__cand_settled(h->b, f, O_HTML, sub))
 		return;
+	h->date_lines++;
 	date_text(h, f, sub);
 }
 

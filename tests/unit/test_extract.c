@@ -281,6 +281,11 @@ static const struct page_case cases[] = {
          "<html lang=de><p class=info>3.5.2019</p><span "
          "class=post-meta-time>3.5.2019</span><p class=date>4.5.2019</p>",
          0, NULL, "published=html:2019-05-04\n"},
+        {"text date: only a listing's first six meta lines are read", NULL,
+         "<p class=meta>1 view</p><p class=meta>2 views</p><p "
+         "class=meta>3 views</p><p class=meta>4 views</p><p class=meta>5 "
+         "views</p><p class=meta>6 views</p><p class=meta>May 1, 2020</p>",
+         0, NULL, "-published\n"},
         {"text date: a comment's meta line dates the comment", NULL,
          "<small class=commentmetadata>May 1, 2020</small>", 0, NULL,
          "-published\n"},
