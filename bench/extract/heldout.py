@@ -32,7 +32,9 @@ How it scores:
   day: true positive; another day: false positive; none found where a
   day is labelled: false negative (no page is labelled "no date", so
   there are no true negatives). precision = tp/(tp+fp), recall =
-  tp/(tp+fn), accuracy = tp/(tp+fp+fn).
+  tp/(tp+fn), accuracy = tp/(tp+fp+fn). Four of htmldate's labels are
+  NaN (JSON's non-standard literal): as in htmldate's own count, they
+  match nothing and count against every extractor.
 - Authors, on the pages labelled with one (trafilatura's own
   eval_authors.py scores only those): both sides are cut into a set of
   names and the sets must be equal. A name is case-folded, its
