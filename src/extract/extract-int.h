@@ -138,6 +138,10 @@ void heed__builder_release(struct builder *b);
  * og:image); equal ranks keep the first (the Open Graph rule). */
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len);
+/* True when f already holds a value that a candidate from (o, sub) could
+ * not replace: reading that candidate would be wasted work. */
+bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
+                        int sub);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */
@@ -180,7 +184,9 @@ void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL
  * when it holds no name (titlesite.c). */
 const char *heed__byline_names(struct builder *b, const char *s, size_t len);
-/* Drops a "By " prefix (also "Par ", "Von ", "Por ") from an author. */
+/* Drops what leads a name in an author value: "By " (also "Par ", "Von ",
+ * "Por "), a profile link's "View all posts by", a label's "Text:", and a
+ * trailing arrow (titlesite.c). */
 void heed__author_unprefix(const char **s, size_t *len);
 /* True when a normalised URL's path ends in a media file's extension
  * (.jpg, .mp4, .m3u8, ...): following it would download media. */

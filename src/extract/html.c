@@ -109,8 +109,10 @@ struct html {
 	unsigned edit;          /* open "edited"/"updated" lines */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done; /* the first byline was read */
-	unsigned leads;   /* paragraphs of the article read as leads */
+	bool byline_done;      /* the first byline was read */
+	bool byline_page_done; /* the first outside the article was read */
+	unsigned date_lines;   /* meta and info lines read for a date */
+	unsigned leads;        /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -621,7 +623,7 @@ static bool in_body(const struct html *h)
  * date class, a time marked pubdate, a loose itemprop; a <time datetime>
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
- * article). */
+ * article; a meta or info line's in the article, anywhere). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -630,6 +632,8 @@ enum {
 	D_TEXT_CLASS_BODY,
 	D_TEXT_CLASS_PAGE,
 	D_TEXT_BODY,
+	D_LINE_BODY,
+	D_LINE_PAGE,
 };
 
 /* Starts reading a date from an element's text. */
@@ -698,9 +702,8 @@ static bool token_has(const char *p, size_t n, const char *word)
  * modified date for "updated", "last-modified" and the like. */
 static bool text_date_class(const char *cls, enum field *f)
 {
-	bool found = false;
+	bool published = false, modified = false;
 
-	*f = F_PUBLISHED;
 	for (const char *p = cls; *p;) {
 		size_t n;
 		p += strspn(p, " \t\n\r\f");
@@ -709,11 +712,63 @@ static bool text_date_class(const char *cls, enum field *f)
 		    (token_has(p, n, "date") || token_has(p, n, "timestamp") ||
 		     token_has(p, n, "published") ||
 		     token_has(p, n, "posted"))) {
-			found = true;
 			if (token_has(p, n, "updated") ||
 			    token_has(p, n, "modif"))
-				*f = F_MODIFIED;
+				modified = true;
+			else
+				published = true;
 		}
+		p += n;
+	}
+	/* "post-date date updated": hAtom wants every entry to carry an
+	 * "updated", so themes add it to the one date they show, the
+	 * post's; only a line whose every date word is an edit's ("updated",
+	 * "date-modified") dates the edit. */
+	*f = published ? F_PUBLISHED : F_MODIFIED;
+	return published || modified;
+}
+
+/* True when a part of the class token p[0, n) (parts are cut at "-" and
+ * "_") ends in word, ASCII case ignored: "post-meta", "postMeta",
+ * "newsdatum", "h-time", not "infobox" or "timeline". */
+static bool part_ends_in(const char *p, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (size_t i = 0; i + w <= n; i++)
+		if ((i + w == n || p[i + w] == '-' || p[i + w] == '_') &&
+		    heed__ascii_ieq(p + i, w, word))
+			return true;
+	return false;
+}
+
+/* A class of a line that holds a date among other words: a post's meta or
+ * info line ("entry-meta", "post-info", "article-metadata"), a time
+ * element ("post-meta-time", "h-time"), a German "Datum", a Spanish
+ * "fecha", a "created" or a Drupal "submitted" line, a tagline. Read after
+ * every date element (D_LINE_*). A comment's line ("commentmetadata")
+ * dates the comment; *f gets the modified date when a part of the class
+ * tells of an edit ("j-modified-time", "lastmod"). */
+static bool date_line_class(const char *cls, enum field *f)
+{
+	static const char *const words[] = {"meta",    "metadata",  "info",
+	                                    "time",    "datum",     "fecha",
+	                                    "created", "submitted", "tagline"};
+	bool found = false;
+
+	if (strstr(cls, "omment"))
+		return false;
+	*f = F_PUBLISHED;
+	for (const char *p = cls; *p;) {
+		size_t n;
+		p += strspn(p, " \t\n\r\f");
+		n = strcspn(p, " \t\n\r\f");
+		for (size_t i = 0; n && !found && i < HEED_ARRAY_SIZE(words);
+		     i++)
+			found = part_ends_in(p, n, words[i]);
+		if (token_has(p, n, "modif") || token_has(p, n, "updated") ||
+		    token_has(p, n, "lastmod"))
+			*f = F_MODIFIED;
 		p += n;
 	}
 	return found;
@@ -735,6 +790,15 @@ static bool edit_class(const char *cls)
 		if (has_token(cls, tokens[i]))
 			return true;
 	return false;
+}
+
+/* True when v reads as a date. */
+static bool is_date(const char *v)
+{
+	int64_t t;
+	char iso[HEED_DATE_ISO_MAX];
+
+	return heed__parse_page_date(v, strlen(v), NULL, &t, iso);
 }
 
 /* Theme markup for dates (hAtom's published/updated, WordPress's
@@ -762,8 +826,10 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 	if (has_token(cls, "bday") || has_token(cls, "dtstart") ||
 	    has_token(cls, "dtend"))
 		return;
-	if (!v)
-		v = attr(atts, "title");
+	/* A link's title is often its text's ("Permalink to ..."): only
+	 * a date there is the date. */
+	if (!v && (v = attr(atts, "title")) && !is_date(v))
+		v = NULL;
 	if (!v)
 		v = attr(atts, "content");
 	if (!v || !*v) {
@@ -780,20 +846,53 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 			           strlen(v));
 }
 
-/* Byline markup, read only inside an article, its header or main (a
- * sidebar's "author" box names someone else): the first element whose
- * class is one of these gives the author of last resort before a social
- * handle. */
+/* Meta and info lines read for a date, at most: a listing repeats such a
+ * line on every item ("1.2M views · 3 days ago"), and when the first few
+ * hold no date the rest do not either. */
+#define MAX_DATE_LINES 6
+
+/* A meta or info line's text may hold the date ("Gespeichert von rasos
+ * am 24. Juli 2017 - 18:55"): read it only while no better date is known
+ * (a declared one comes first in the head), so most pages never collect
+ * these lines' text, and only the first MAX_DATE_LINES of them. */
+static void on_date_line(struct html *h, enum tag tag, const char *cls)
+{
+	int sub = in_body(h) ? D_LINE_BODY : D_LINE_PAGE;
+	enum field f;
+
+	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
+	    h->date_lines >= MAX_DATE_LINES || !date_line_class(cls, &f) ||
+	    heed__cand_settled(h->b, f, O_HTML, sub))
+		return;
+	h->date_lines++;
+	date_text(h, f, sub);
+}
+
+/* Byline markup: an element whose class has a token ending in "byline",
+ * "author", "authorname", "author-name" or "author-link" (any case:
+ * "post-author-name", "news-list-author", "documentAuthor",
+ * "byline__author-name"), or the German "autor"; not "author-bio" or
+ * "author-box", which hold more than the name. The first such element in
+ * an article, its header or main gives the author of last resort before a
+ * social handle; the first elsewhere (outside any aside: a sidebar's
+ * "author" box names someone else) comes after every other byline. */
 static bool is_byline_class(const char *cls)
 {
-	static const char *const tokens[] = {
-	        "byline",       "byline-author",  "author",
-	        "author-name",  "authorname",     "post-author",
-	        "entry-author", "article-author", "entry-meta-author"};
+	static const char *const ends[] = {
+	        "byline",      "author",      "authorname", "author-name",
+	        "author_name", "author-link", "autor"};
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
-		if (has_token(cls, tokens[i]))
-			return true;
+	for (const char *p = cls; *p;) {
+		size_t n;
+		p += strspn(p, " \t\n\r\f");
+		n = strcspn(p, " \t\n\r\f");
+		for (size_t i = 0; n && i < HEED_ARRAY_SIZE(ends); i++) {
+			size_t e = strlen(ends[i]);
+			if (n >= e && heed__ascii_ieq(p + n - e, e, ends[i]))
+				return true;
+		}
+		p += n;
+	}
 	return false;
 }
 
@@ -804,6 +903,27 @@ static bool author_link(enum tag tag, const char *const *atts)
 	const char *rel = tag == T_A ? attr(atts, "rel") : NULL;
 
 	return rel && has_token(rel, "author");
+}
+
+/* Starts reading a byline: the first in the article, its header or main
+ * (sub-rank 0), or the first elsewhere (sub-rank 2, after a "By X" lead
+ * line), unless a better author is known. */
+static void on_byline(struct html *h)
+{
+	bool body = in_body(h);
+	int sub = body ? 0 : 2;
+	struct capture *c;
+
+	if ((body ? h->byline_done : h->byline_page_done) ||
+	    heed__cand_settled(h->b, F_AUTHOR, O_HTML, sub))
+		return;
+	if (body)
+		h->byline_done = true;
+	else
+		h->byline_page_done = true;
+	c = start_capture(h, CAP_BYLINE, NULL);
+	if (c)
+		c->sub = sub;
 }
 
 static void on_class(struct html *h, enum tag tag, const char *cls,
@@ -817,13 +937,13 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
 	    strstr(cls, "posted"))
 		on_date_class(h, tag, cls, atts);
-	if (!h->byline_done && tag != T_META && tag != T_LINK &&
-	    !author_link(tag, atts) && in_body(h) &&
-	    (strstr(cls, "author") || strstr(cls, "byline")) &&
-	    is_byline_class(cls)) {
-		h->byline_done = true;
-		start_capture(h, CAP_BYLINE, NULL);
-	}
+	else
+		on_date_line(h, tag, cls);
+	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
+	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
+	     strstr(cls, "Byline") || strstr(cls, "utor")) &&
+	    is_byline_class(cls))
+		on_byline(h);
 }
 
 static struct scope *top_scope(struct html *h)
@@ -1135,12 +1255,32 @@ static bool aside_name(const char *v)
 	return false;
 }
 
+/* True when a class or id names the page's own content area
+ * ("site-content content-area", "mainwrap"): themes give such a wrapper a
+ * "sidebar" class or id when the layout has one beside it. */
+static bool own_content_name(const char *v)
+{
+	static const char *const names[] = {
+	        "main",         "mainwrap",     "main-wrap",   "main-content",
+	        "maincontent",  "main-wrapper", "content",     "content-area",
+	        "site-content", "site-main",    "page-content"};
+
+	if (!v || (!strstr(v, "main") && !strstr(v, "content")))
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
+		if (has_token(v, names[i]))
+			return true;
+	return false;
+}
+
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav, a footer outside the article, an article
  * inside the article (a comment or a teaser), comments, sidebars and
  * related-post lists by their class or id. Not by the class of <html>,
  * <body> or <main>: they hold the whole page, and "one-sidebar" there
- * describes its layout. */
+ * describes its layout; nor a wrapper that also names itself the page's
+ * content (`<div id=sidebar class="site-content content-area">`,
+ * `<div class="mainwrap sidebar">`: a layout with a sidebar). */
 static bool opens_aside(const struct html *h, enum tag tag,
                         const struct common_attrs *ca)
 {
@@ -1149,7 +1289,8 @@ static bool opens_aside(const struct html *h, enum tag tag,
 		return true;
 	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)
 		return false;
-	return aside_name(ca->cls) || aside_name(ca->id);
+	return (aside_name(ca->cls) || aside_name(ca->id)) &&
+	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
 
 /* A microdata keywords property read from an element's text is often a
@@ -1396,10 +1537,11 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_BYLINE:
 		/* "By Ana Lopez | 5 March 2024" dates the page too. */
-		offer_text_date(b, F_PUBLISHED, D_TEXT_BODY, s, len);
+		offer_text_date(b, F_PUBLISHED,
+		                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s, len);
 		s = heed__byline_names(b, s, len);
 		if (s)
-			heed__cand(b, F_AUTHOR, O_HTML, 0, s, strlen(s));
+			heed__cand(b, F_AUTHOR, O_HTML, c->sub, s, strlen(s));
 		break;
 	case CAP_DATE:
 		offer_text_date(b, c->field, c->sub, s, len);

@@ -207,8 +207,23 @@ static bool design_credit(const char *s, size_t len)
 	return false;
 }
 
+/* A CMS's placeholder in an author field: WordPress's first account
+ * ("admin"), a theme's "No Author", "Unknown": nobody is credited. */
+static bool placeholder_name(const char *s, size_t len)
+{
+	static const char *const names[] = {
+	        "admin",     "administrator", "wordpressadmin", "webmaster",
+	        "no author", "unknown",       "anonymous",      "n/a"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
+		if (heed__ascii_ieq(s, len, names[i]))
+			return true;
+	return false;
+}
+
 /*
- * Whether an author value names someone: not a design credit, not a URL
+ * Whether an author value names someone: not a design credit or a
+ * placeholder ("admin"), not a URL
  * or an author page's path ("www.facebook.com/name", "/author/jdoe"), not a
  * login slug (one lower-case word with a digit or "_": "jdoe42"), not a profile
  * link's text alone, not the site's own social account. A social handle
@@ -228,7 +243,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_profile_text(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
-	if (!*len || design_credit(v, *len))
+	if (!*len || design_credit(v, *len) || placeholder_name(v, *len))
 		return false;
 	for (size_t i = 0; i < *len; i++) {
 		space |= v[i] == ' ';
@@ -383,6 +398,42 @@ static bool description_copy(struct builder *b, int rank, enum origin o,
 	return true;
 }
 
+/* True when an ISO 8601 value from heed__parse_page_date is written in
+ * UTC ("...Z") rather than with the publisher's own offset ("+02:00"); a
+ * date without a time has neither, and counts as UTC. */
+static bool utc_notation(const char *iso)
+{
+	size_t n = strlen(iso);
+
+	return !strchr(iso, 'T') || (n && iso[n - 1] == 'Z');
+}
+
+/*
+ * A date the page writes twice, once converted to UTC (a CMS's JSON-LD:
+ * "2019-10-18T22:04:00Z") and once with the publisher's offset (its meta:
+ * "Sat, 19 Oct 2019 00:04:00 +0200"): the same instant, but only the
+ * second gives the publisher's own day, which is the day a reader of the
+ * page sees. So when a lower-ranked source writes the chosen instant with
+ * an offset, the chosen value takes that notation (keeping its rank and
+ * source).
+ */
+static void local_notation(struct builder *b, struct cand *c, const char *s,
+                           size_t len)
+{
+	int64_t num;
+	char iso[HEED_DATE_ISO_MAX];
+	char *v;
+
+	if (!utc_notation(c->value) ||
+	    !heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num,
+	                           iso) ||
+	    num != c->num || utc_notation(iso))
+		return;
+	v = heed__strdup_arena(b, iso, strlen(iso));
+	if (v)
+		c->value = v;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -393,9 +444,13 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	char *v;
 
 	if (rank < 0 ||
-	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)) ||
-	    (c->value && c->rank <= rank))
+	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)))
 		return;
+	if (c->value && c->rank <= rank) {
+		if (f == F_PUBLISHED || f == F_MODIFIED)
+			local_notation(b, c, s, len);
+		return;
+	}
 	/* A handle's rank falls, so it is checked again. */
 	if (f == F_AUTHOR &&
 	    (!author_ok(b, &s, &len, &rank) || (c->value && c->rank <= rank)))
@@ -415,6 +470,13 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	} else if (f == F_THUMBNAIL && !http_or_relative(s, len)) {
 		return; /* javascript:, data:, ...: the next source may do */
 	}
+	/* The better source's instant, in the page's local notation when
+	 * the value it replaces wrote the same instant so. */
+	if ((f == F_PUBLISHED || f == F_MODIFIED) && c->value &&
+	    c->num == num && utc_notation(iso) && !utc_notation(c->value)) {
+		s = c->value;
+		len = strlen(c->value);
+	}
 	v = collapse(b, s, len);
 	if (!v)
 		return;
@@ -426,6 +488,12 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	c->rank = rank;
 	c->origin = o;
 	c->num = num;
+}
+
+bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
+                        int sub)
+{
+	return b->cand[f].value && b->cand[f].rank <= rank_of(f, o, sub);
 }
 
 void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,

@@ -388,12 +388,123 @@ void heed__title_site(struct builder *b)
 	site_after_title(b);
 }
 
+/* The words that lead a name in a byline or a profile link's text, lower
+ * case: "View all posts by Ann Lee" (a theme's author box links the name
+ * so), "Zeige alle Beiträge von Ann", "Veröffentlicht von Ann". A theme's
+ * screen-reader text runs on into the name without a space ("Veröffentlicht
+ * vonAnn Lee"), so a capital letter may follow these directly. */
+static const char *const name_leads[] = {"view all posts by",
+                                         "see all posts by",
+                                         "view all articles by",
+                                         "all posts by",
+                                         "more posts by",
+                                         "posts by",
+                                         "articles by",
+                                         "posted by",
+                                         "published by",
+                                         "written by",
+                                         "authored by",
+                                         "zeige alle beitr\xC3\xA4ge von",
+                                         "alle beitr\xC3\xA4ge von",
+                                         "beitr\xC3\xA4ge von",
+                                         "ver\303\266ffentlicht von",
+                                         "geschrieben von",
+                                         "erstellt von",
+                                         "text von",
+                                         "verfasst von",
+                                         "gespeichert von",
+                                         "voir tous les articles de",
+                                         "voir tous les articles par",
+                                         "tous les articles de",
+                                         "publi\xC3\xA9 par",
+                                         "\303\251crit par",
+                                         "ver todas las entradas de",
+                                         "entradas de",
+                                         "publicado por",
+                                         "escrito por",
+                                         "visualizza tutti gli articoli di",
+                                         "tutti gli articoli di",
+                                         "pubblicato da",
+                                         "scritto da",
+                                         "alle berichten van",
+                                         "geplaatst door",
+                                         "geschreven door"};
+
+/* Labels written before a name with a colon: "Interview: Ann Lee",
+ * "Text: Ann", "Autor: Ann"; alone, a label is no name (a byline's
+ * "Posted" or "Publiziert am" whose date came after it). */
+static const char *const name_labels[] = {
+        "interview",  "text",          "words",
+        "author",     "autor",         "autorin",
+        "auteur",     "autore",        "posted",
+        "published",  "posted on",     "published on",
+        "publiziert", "publiziert am", "ver\303\266ffentlicht am"};
+
+/* Drops lead at the start of s[0, *len) (ASCII case ignored); a label
+ * needs its colon (or nothing after it), a lead a space, a colon or (run
+ * on) a capital after it. */
+static bool drop_lead(const char **s, size_t *len, const char *lead, bool label)
+{
+	size_t n = strlen(lead), rest;
+	const char *p;
+
+	if (*len < n || !heed__ascii_ieq(*s, n, lead))
+		return false;
+	p = *s + n;
+	rest = *len - n;
+	if (label) {
+		while (rest && *p == ' ')
+			p++, rest--;
+		if (rest && *p != ':')
+			return false;
+	} else if (rest && !strchr(" \t\r\n:", *p) &&
+	           !(*p >= 'A' && *p <= 'Z')) {
+		return false;
+	}
+	if (rest && *p == ':')
+		p++, rest--;
+	*s = p;
+	*len = rest;
+	heed__trim(s, len);
+	return true;
+}
+
+/* "Ann Lee →", "Ann Lee »", "Ann Lee -": a profile link's arrow or a
+ * separator the byline's date followed. */
+static void drop_trailing_mark(const char *s, size_t *len)
+{
+	static const char *const marks[] = {"\xE2\x86\x92",
+	                                    "\xC2\xBB",
+	                                    "\xE2\x80\xBA",
+	                                    "\xE2\x80\x93",
+	                                    "\xE2\x80\x94",
+	                                    " -",
+	                                    "|",
+	                                    ","};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
+		size_t n = strlen(marks[i]);
+		if (*len > n && memcmp(s + *len - n, marks[i], n) == 0) {
+			*len -= n;
+			heed__trim(&s, len);
+			return;
+		}
+	}
+}
+
 void heed__author_unprefix(const char **s, size_t *len)
 {
 	static const char *const prefixes[] = {"by",  "par",  "von",
 	                                       "por", "door", "di"};
 
 	heed__trim(s, len);
+	drop_trailing_mark(*s, len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(name_leads); i++)
+		if (drop_lead(s, len, name_leads[i], false))
+			return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(name_labels); i++)
+		if (drop_lead(s, len, name_labels[i], true))
+			return;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(prefixes); i++) {
 		size_t n = strlen(prefixes[i]);
 		/* "By Ann", "By: Ann", and a bare "By" or "By:" (nothing). */
@@ -511,8 +622,9 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 		if (p)
 			len = (size_t)(p - s);
 	}
-	/* "Posted by", "Written by", "Words by": the names follow "by". */
-	for (size_t i = 1; i + 3 < len && i < 24; i++)
+	/* "Posted by", "Written by", "Words by", "Posted on September 21,
+	 * 2020 by": the names follow "by". */
+	for (size_t i = 1; i + 3 < len && i < 64; i++)
 		if (s[i] == ' ' && heed__ascii_lower(s[i + 1]) == 'b' &&
 		    s[i + 2] == 'y' && strchr(" \t\r\n", s[i + 3])) {
 			len -= i + 1;

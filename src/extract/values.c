@@ -196,7 +196,7 @@ static void fraction(struct cur *c, struct tm_parts *t, bool seconds)
 
 static bool rfc_zone(struct cur *c, int64_t *off_s);
 
-/* YYYY[-MM[-DD]][(T| )HH:MM[:SS[.fff]][offset]]; also YYYYMMDD. */
+/* YYYY[-MM[-DD]][(T| )HH:MM[:SS[.fff]][offset]]; also YYYYMMDD[THH:MM...]. */
 static bool parse_iso(struct cur *c, struct tm_parts *t)
 {
 	bool ext, seconds;
@@ -209,7 +209,12 @@ static bool parse_iso(struct cur *c, struct tm_parts *t)
 		return false; /* a year alone is no date to compare */
 	if (!digits(c, 2, &t->mo))
 		return false;
-	if ((ext ? lit(c, '-') : at_digit(c)) && !digits(c, 2, &t->d))
+	if (ext && lit(c, '-') && !digits(c, 2, &t->d))
+		return false;
+	/* The basic form is YYYYMMDD and nothing longer: ISO 8601 has no
+	 * "YYYYMM" (it would read as YYMMDD), and a run of digits in a
+	 * line's text ("175310", a score and two badge counts) is no date. */
+	if (!ext && (!digits(c, 2, &t->d) || at_digit(c)))
 		return false;
 	if (c->p + 1 < c->end &&
 	    (*c->p == 'T' || *c->p == 't' ||
@@ -535,6 +540,39 @@ static bool year_first(struct cur *c, struct tm_parts *t)
 	return day_number(c, &t->d) && !at_digit(c);
 }
 
+/* A UTF-8 mark at c, read past; false (c unmoved) when another. */
+static bool mark(struct cur *c, const char *m)
+{
+	size_t n = strlen(m);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, m, n) != 0)
+		return false;
+	c->p += n;
+	return true;
+}
+
+/* "2020年07月03日" (Chinese, Japanese) and "2020년 7월 3일" (Korean): the
+ * year, the month and the day each followed by its character. */
+static bool year_marked(struct cur *c, struct tm_parts *t)
+{
+	static const char *const marks[][3] = {
+	        {"\xE5\xB9\xB4", "\xE6\x9C\x88", "\xE6\x97\xA5"},
+	        {"\xEB\x85\x84", "\xEC\x9B\x94", "\xEC\x9D\xBC"}};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
+		struct cur x = *c;
+		if (digits(&x, 4, &t->y) && mark(&x, marks[i][0]) &&
+		    (spaces(&x), digits(&x, 0, &t->mo)) &&
+		    mark(&x, marks[i][1]) &&
+		    (spaces(&x), digits(&x, 0, &t->d)) &&
+		    mark(&x, marks[i][2])) {
+			*c = x;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* "5 March 2024", "12 Jan, 2016", "5. März 2024", "3 de marzo de 2024",
  * "1er mars 2024", "the 5th of March, 2024". */
 static bool day_first(struct cur *c, struct tm_parts *t)
@@ -579,10 +617,27 @@ static enum dm_order dm_order_of(const char *lang)
 	return DM_DAY_FIRST;
 }
 
+/* The two-digit year of a dotted date ("31.10.23", as German and Swiss
+ * news sites write it), read as POSIX strptime's %y reads one: 69 to 99
+ * are 1969 to 1999, 00 to 68 are 2000 to 2068. Not the start of a longer
+ * number or of a further dotted part ("1.2.12.4", a version). */
+static bool dotted_yy(struct cur *c, int64_t *y)
+{
+	struct cur x = *c;
+
+	if (!digits(&x, 2, y) || at_digit(&x) ||
+	    (x.p + 1 < x.end && x.p[0] == '.' && x.p[1] >= '0' &&
+	     x.p[1] <= '9'))
+		return false;
+	*y += *y < 69 ? 2000 : 1900;
+	*c = x;
+	return true;
+}
+
 /*
  * Numbers only: "2024/03/05", "2024.03.05", "05.03.2024" (a dotted date is
- * day first everywhere it is written), "12/01/2016" or "12-01-2016",
- * where a number over 12 is the day and otherwise lang decides.
+ * day first everywhere it is written; also "05.03.24"), "12/01/2016" or
+ * "12-01-2016", where a number over 12 is the day and otherwise lang decides.
  */
 static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 {
@@ -603,8 +658,14 @@ static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 		return false;
 	sep = *c->p;
 	if ((sep != '/' && sep != '.' && sep != '-') || !lit(c, sep) ||
-	    !digits(c, 0, &b) || b > 31 || !lit(c, sep) || !year4(c, &t->y))
+	    !digits(c, 0, &b) || b > 31 || !lit(c, sep))
 		return false;
+	y = *c;
+	if (!year4(c, &t->y)) {
+		*c = y;
+		if (sep != '.' || !dotted_yy(c, &t->y))
+			return false;
+	}
 	if (sep == '.' || a > 12 || b == a) {
 		t->d = a, t->mo = b;
 		return true;
@@ -698,7 +759,7 @@ static void optional_time(struct cur *c, struct tm_parts *t)
 static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
 {
 	bool (*const forms[])(struct cur *, struct tm_parts *) = {
-	        month_first, day_first, year_first};
+	        month_first, day_first, year_first, year_marked};
 	struct cur start = *c;
 	size_t used;
 

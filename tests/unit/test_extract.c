@@ -261,6 +261,52 @@ static const struct page_case cases[] = {
          "<article><p class=byline>By Ann Lee | 3 de marzo de 2024</p>"
          "</article>",
          0, NULL, "author=html:Ann Lee\npublished=html:2024-03-03\n"},
+        {"text date: hAtom's updated beside a post's date word dates the "
+         "post",
+         NULL,
+         "<article><span class=\"post_date date updated\">July 12, "
+         "2017</span></article>",
+         0, NULL, "published=html:2017-07-12\n-modified\n"},
+        {"text date: a date class's link title that is no date gives way "
+         "to its text",
+         NULL,
+         "<article><a class=\"post-date updated\" title=\"Permalink to "
+         "Post\" href=/p>3 March 2024</a></article>",
+         0, NULL, "published=html:2024-03-03\n"},
+        {"text date: a meta line's date among its words", NULL,
+         "<html lang=de><article><div class=submitted>Gespeichert von ann "
+         "am 24. Juli 2017 - 18:55</div></article>",
+         0, NULL, "published=html:2017-07-24T18:55:00Z\n"},
+        {"text date: an info or time line gives way to a date element", NULL,
+         "<html lang=de><p class=info>3.5.2019</p><span "
+         "class=post-meta-time>3.5.2019</span><p class=date>4.5.2019</p>",
+         0, NULL, "published=html:2019-05-04\n"},
+        {"text date: only a listing's first six meta lines are read", NULL,
+         "<p class=meta>1 view</p><p class=meta>2 views</p><p "
+         "class=meta>3 views</p><p class=meta>4 views</p><p class=meta>5 "
+         "views</p><p class=meta>6 views</p><p class=meta>May 1, 2020</p>",
+         0, NULL, "-published\n"},
+        {"text date: a comment's meta line dates the comment", NULL,
+         "<small class=commentmetadata>May 1, 2020</small>", 0, NULL,
+         "-published\n"},
+        {"date: the chosen instant in the offset another source writes it "
+         "with",
+         NULL,
+         "<meta name=date content=\"Sat, 19 Oct 2019 00:04:00 +0200\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2019-10-18T22:04:00Z\"}</script>",
+         0, NULL, "published=jsonld:2019-10-19T00:04:00+02:00\n"},
+        {"date: another instant's offset is not taken", NULL,
+         "<meta name=date content=\"2019-10-19T00:05:00+02:00\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2019-10-18T22:04:00Z\"}</script>",
+         0, NULL, "published=jsonld:2019-10-18T22:04:00Z\n"},
+        {"aside: a content wrapper with a sidebar class is the page's own",
+         NULL,
+         "<div id=sidebar class=\"site-content content-area\"><header><time "
+         "class=entry-date datetime=2019-07-13>13 Jul</time></header></div>"
+         "<div class=sidebar><time datetime=2018-01-01>x</time></div>",
+         0, NULL, "published=html:2019-07-13\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
@@ -355,6 +401,32 @@ static const struct page_case cases[] = {
          "<article><div class=post-author>Posted by <span class=fn>Jane "
          "Doe</span> <a href=/p>View my complete profile</a></div></article>",
          0, NULL, "author=html:Jane Doe\n"},
+        {"author: a profile link's \"View all posts by\" is no part of "
+         "the name",
+         NULL,
+         "<article><a rel=author href=/author/al>View all posts by Ann "
+         "Lee \xE2\x86\x92</a></article>",
+         0, NULL, "author=link:Ann Lee\n"},
+        {"author: a theme's screen-reader lead runs on into the name", NULL,
+         "<article><span class=byline><span>Ver\303\266ffentlicht von"
+         "</span><span class=fn>Chris Jung</span></span></article>",
+         0, NULL, "author=html:Chris Jung\n"},
+        {"author: a label's colon, and a bare label is no name", NULL,
+         "<meta name=author content=Text><meta name=author "
+         "content=\"Interview: Julia Lauter\">",
+         0, NULL, "author=meta:Julia Lauter\n"},
+        {"author: a CMS's placeholder is no name", NULL,
+         "<meta name=author content=admin><article><p class=byline>By "
+         "No Author</p></article>",
+         0, NULL, "-author\n"},
+        {"author: a byline's bare \"Posted\" and a trailing separator", NULL,
+         "<div class=post-author>Posted</div><article><span "
+         "class=entry-author>John Walk -</span></article>",
+         0, NULL, "author=html:John Walk\n"},
+        {"author: a byline's date before its \"by\"", NULL,
+         "<article><div class=page-meta--author>Posted on September 21, "
+         "2020  by Adi Tzlil</div></article>",
+         0, NULL, "author=html:Adi Tzlil\npublished=html:2020-09-21\n"},
         {"author: article:author without a scheme is a URL", NULL,
          "<meta property=article:author content=www.facebook.com/jdoe>", 0,
          NULL, "-author\n"},
@@ -528,7 +600,7 @@ static const struct page_case cases[] = {
          "author=jsonld:Jana Weber; Tom Berg\n"
          "canonical=og:https://news.example/de/artikel/etikette\n"
          "language=html:de-DE\n"
-         "published=jsonld:2024-01-01T01:30:00Z\n"
+         "published=jsonld:2023-12-31T23:30:00-02:00\n"
          "modified=og:2024-01-02T08:00:00Z\n"
          "schema_type=jsonld:NewsArticle\n"
          "site_name=jsonld:News Example GmbH\n"
@@ -965,8 +1037,8 @@ static const struct page_case cases[] = {
          "publisher=jsonld:Coastal Courier Ltd\n"
          "author=jsonld:Maria Okafor; Tom Haines\n"
          "authors=Maria Okafor:jsonld|Tom Haines:jsonld\n"
-         "published=jsonld:2024-04-02T06:30:00Z\n"
-         "modified=jsonld:2024-04-02T10:05:00.250Z\n"
+         "published=jsonld:2024-04-02T07:30:00+01:00\n"
+         "modified=jsonld:2024-04-02T11:05:00+01:00\n"
          "thumbnail=og:https://site.example/img/bridge-1200.jpg\n"
          "language=html:en-GB\n"},
         {"news article without JSON-LD: rel=author links, theme dates", NULL,
@@ -1134,8 +1206,18 @@ static const struct page_case cases[] = {
          "<article><div class=author>Jane is a reporter who has covered the "
          "city hall for many years</div></article>",
          0, NULL, "-author\n"},
-        {"byline: outside article, header and main it is not read", NULL,
-         "<div class=byline>By Ana Lopez</div>", 0, NULL, "-author\n"},
+        {"byline: outside article, header and main, after the article's", NULL,
+         "<div class=post-author-name>By Ana Lopez</div><article><p>By Ben "
+         "Cho</p></article>",
+         0, NULL, "author=html:Ben Cho\n"},
+        {"byline: outside the article, when the page has no other", NULL,
+         "<div class=post><span class=news-list-author>Erstellt von Ana "
+         "Lopez</span></div>",
+         0, NULL, "author=html:Ana Lopez\n"},
+        {"byline: never an aside's, nor an author box's bio", NULL,
+         "<div class=sidebar><p class=byline>By Ana Lopez</p></div><div "
+         "class=author-bio>Ben writes about cities.</div>",
+         0, NULL, "-author\n"},
         {"a social handle is the last resort, still kept", NULL,
          "<meta name=twitter:creator content=@ana>", 0, NULL,
          "author=twitter:@ana\n"},
@@ -1589,6 +1671,17 @@ static const struct page_date_case {
         {"05.03.2024", NULL, "2024-03-05"},
         {"2021/07/03", NULL, "2021-07-03"},
         {"2012 Nov 26", NULL, "2012-11-26"},
+        {"2020\345\271\26407\346\234\21003\346\227\245 17:16", "ja",
+         "2020-07-03T17:16:00Z"},
+        {"2020\353\205\204 3\354\233\224 4\354\235\274", "ko", "2020-03-04"},
+        {"20240305", NULL, "2024-03-05"},
+        {"Von Ann | 31.10.23", NULL, "2023-10-31"},
+        {"8.5.12", NULL, "2012-05-08"},
+        {"1.2.99", NULL, "1999-02-01"},
+        {"version 1.2.12.4", NULL, NULL},
+        {"31.10.234", NULL, NULL},
+        {"Somasiri 175310", NULL, NULL},
+        {"2024030512", NULL, NULL},
         {"2019-07-07T18:44:31+0200", NULL, "2019-07-07T18:44:31+02:00"},
         {"March 2024", "en", NULL},
         {"2024", NULL, NULL},
