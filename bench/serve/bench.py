@@ -52,7 +52,9 @@ mix would send of those kinds, in the same order) and skips the HTML
 searches and wrk: a quicker run to compare two builds on a few kinds.
 """
 import argparse
+import csv
 import ctypes
+import io
 import http.client
 import json
 import os
@@ -175,10 +177,45 @@ def same_schema(gen, path):
         return schema_of(probe) == schema_of(path)
 
 
-def sample_store(path, seed, count=3000):
+class PgReader:
+    """The few reads of sample_store on a PostgreSQL store, through psql
+    (Debian's postgresql-client; no Python driver needed), rows as
+    sqlite3 gives them."""
+
+    def __init__(self, url):
+        if not shutil.which("psql"):
+            die("psql is missing (Debian package postgresql-client)")
+        self.url = url
+
+    def execute(self, sql):
+        out = subprocess.run(
+            ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", self.url,
+             "-c", "COPY (%s) TO STDOUT WITH (FORMAT csv)" % sql],
+            stdout=subprocess.PIPE, text=True, timeout=600, check=True)
+        # Every statement here starts with an id; the rest is text.
+        return Rows((int(r[0]),) + tuple(v or None for v in r[1:])
+                    for r in csv.reader(io.StringIO(out.stdout)))
+
+    def close(self):
+        pass
+
+
+class Rows(list):
+    def fetchone(self):
+        return self[0] if self else None
+
+    def fetchall(self):
+        return list(self)
+
+
+def sample_store(path, seed, count=3000, pg_url=None):
     """Words, phrases, tags, sites and showable ids from the stored records
-    (read-only). Frequencies are estimated from the sample."""
-    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    (read-only): of the SQLite store at path, or of the PostgreSQL store
+    at pg_url, which holds the same records when the generator wrote both
+    with the same N and seed. Frequencies are estimated from the
+    sample."""
+    db = PgReader(pg_url) if pg_url else \
+        sqlite3.connect("file:%s?mode=ro" % path, uri=True)
     (top,) = db.execute("SELECT max(id) FROM pages").fetchone()
     rng = random.Random(seed)
     ids = sorted(rng.sample(range(1, top + 1), min(count, top)))
@@ -187,14 +224,14 @@ def sample_store(path, seed, count=3000):
         chunk = ids[i:i + 500]
         rows += db.execute(
             "SELECT id, host, title, record, permissions FROM pages "
-            "WHERE status = 200 AND id IN (%s)" % ",".join(map(str, chunk))
-        ).fetchall()
+            "WHERE status = 200 AND id IN (%s) ORDER BY id"
+            % ",".join(map(str, chunk))).fetchall()
     # Every page that may be shown, for wrk: the generator hides pages with
     # ACAP present refused and with unavailable_after passed, nothing else.
     shown = [r[0] for r in db.execute(
         "SELECT id FROM pages WHERE status BETWEEN 200 AND 299 "
         "AND permissions NOT LIKE '%\"permitted\":false,\"line\":5%' "
-        "AND permissions NOT LIKE '%unavailable_after%'")]
+        "AND permissions NOT LIKE '%unavailable_after%' ORDER BY id")]
     db.close()
     freq, docs, tags, hosts, titles = {}, {}, {}, [], []
     for _id, host, title, record, _perms in rows:
@@ -531,9 +568,10 @@ def main():
     ap.add_argument("--store-pg", metavar="URL",
                     help="serve this PostgreSQL store instead, written by "
                     "`bench_serve_gen -n N -s SEED URL`: the same records "
-                    "as the SQLite store of N and SEED, which still gives "
-                    "the queries (the database server's own CPU and "
-                    "memory are not counted)")
+                    "as the SQLite store of N and SEED; the queries are "
+                    "drawn from it (psql), so no SQLite store is written "
+                    "(the database server's own CPU and memory are not "
+                    "counted)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     only = set(args.kinds.split(",")) if args.kinds else None
@@ -543,16 +581,22 @@ def main():
     if not shutil.which("wrk"):
         die("wrk is missing (Debian package wrk, scripts/install-deps)")
 
-    store, gen_fig = store_for(args)
-    sample = sample_store(store, int(args.seed, 0))
+    if args.store_pg:
+        store, gen_fig = None, None
+        sample = sample_store(None, int(args.seed, 0), pg_url=args.store_pg)
+        print("store: %d records, %d may be shown" % (
+            args.records, len(sample["shown"])))
+    else:
+        store, gen_fig = store_for(args)
+        sample = sample_store(store, int(args.seed, 0))
+        size = sum(os.path.getsize(store + s) for s in ("", "-wal")
+                   if os.path.exists(store + s))
+        print("store: %d records, %d may be shown, %.1f MiB" % (
+            args.records, len(sample["shown"]), size / 1048576.0))
     tmp = tempfile.mkdtemp(prefix="heed-bench-serve-")
     ids_file = os.path.join(tmp, "ids")
     with open(ids_file, "w") as f:
         f.write("\n".join(map(str, sample["shown"])) + "\n")
-    size = sum(os.path.getsize(store + s) for s in ("", "-wal")
-               if os.path.exists(store + s))
-    print("store: %d records, %d may be shown, %.1f MiB" % (
-        args.records, len(sample["shown"]), size / 1048576.0))
 
     server = None
     # A SIGTERM or SIGINT ends the script through SystemExit, so the
