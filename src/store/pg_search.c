@@ -369,6 +369,9 @@ static const char *const pg_search_migrations[] = {
         "UPDATE search_docs d SET views = p.views, at = " AT(
                 "p") " FROM pages p WHERE p.id = d.page_id;" FN_INDEX_SET_V10
                 KEYS_TRIGGER "ANALYZE search_docs;",
+        /* 11: as SQLite's: the pages area's pages_host_fetched (its
+         * version 3) is the same index. */
+        "DROP INDEX pages_search_host_fetched;",
 };
 
 const struct heed_store_area heed__pg_search_area = {
@@ -709,7 +712,7 @@ static heed_status pg_sites(heed_store *store, const char *after_host,
 	const char *params[] = {heed__pg_i64(now, now_s), after_host,
 	                        heed__pg_i64(lim, limit)};
 	/* The site name and last fetch from each host's newest shown page,
-	 * read backwards along pages_search_host_fetched. */
+	 * read backwards along pages_host_fetched. */
 	PGresult *r = heed__pg_query(
 	        store,
 	        "SELECT k.host, l.site_name, k.n, l.fetched_at FROM (SELECT "

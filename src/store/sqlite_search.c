@@ -1007,6 +1007,10 @@ static const char *const search_migrations[] = {
         /* 10: PostgreSQL's index keeps the sort keys beside the listing,
          * as search_listed has since version 7. */
         "SELECT 1;",
+        /* 11: a site's pages by fetch date from the pages area's
+         * pages_host_fetched (its version 3), the same index: a page's
+         * row wrote both. */
+        "DROP INDEX pages_search_host_fetched;",
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -1111,8 +1115,8 @@ static const char *sort_key(heed_search_sort sort)
  * The text of a search: one of a few fixed variants (kept prepared by
  * heed__sqlite_prepare), chosen by what drives the scan. A match reads the
  * FTS5 index first (CROSS JOIN keeps that order), a tag reads page_tags
- * first, a host lets the planner use pages_host; without them the sort's
- * own index is read in order. The rows are chosen by id and key alone
+ * first, a host lets the planner use pages_host_fetched; without them the
+ * sort's own index is read in order. The rows are chosen by id and key alone
  * and their columns read after, so sorting thousands of matches never
  * copies their records into the sorter. Count queries (count set) wrap
  * the rows in count(*) up to ?12.
@@ -1128,7 +1132,7 @@ static const char *sort_key(heed_search_sort sort)
  * The tag and site filters checked on a match's id, before its page row
  * is read (HEED_SEARCH_PLAN_FILTER_FIRST): a lookup in page_tags' key,
  * and membership in the site's ids, listed once per statement from
- * pages_search_host_fetched (the unary + keeps SQLite from handing that
+ * pages_host_fetched (the unary + keeps SQLite from handing that
  * list to FTS5 as rowids to seek one by one). Reading a match's page row
  * and its permissions costs about 2 us; these checks 0.2 to 0.4 us, so a
  * selective filter over a common word costs a fifth of what it did
@@ -1936,7 +1940,7 @@ static heed_status sqlite_search_sites(heed_store *store,
 {
 	/* Counts as in TAGS_SQL; the last fetch and the site name come
 	 * from each listed host's newest shown page, found by walking
-	 * pages_search_host_fetched backwards from its end. */
+	 * pages_host_fetched backwards from its end. */
 	struct site_visit v = {fn, ud};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store,
@@ -2053,7 +2057,7 @@ static heed_status sqlite_search_views(heed_store *store, const char *host,
 {
 	/* Bucket = number of digits (0 for a count of 0); the CTE adds the
 	 * empty buckets below the largest. Two texts, so that a host's chart
-	 * reads pages_host rather than every page. */
+	 * reads pages_host_fetched rather than every page. */
 	struct bucket_visit v = {fn, ud, false};
 	sqlite3_stmt *st = heed__sqlite_prepare(
 	        store, host ? VIEWS_SQL_HEAD "p.host = ?2" VIEWS_SQL_TAIL

@@ -109,9 +109,23 @@ static void test_pages_v1_migrates(void **state)
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	first = sqlite3_mprintf("%s", sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
-	sqlite3_close(db);
 	assert_string_equal(first, "http://a.test/b");
 	sqlite3_free(first);
+	/* One index leads with the host, for both the pages and the search
+	 * areas (pages version 3, search version 11). */
+	assert_int_equal(sqlite3_prepare_v2(
+	                         db,
+	                         "SELECT group_concat(name, ';') FROM (SELECT "
+	                         "name FROM sqlite_master WHERE type = "
+	                         "'index' AND tbl_name = 'pages' AND sql "
+	                         "LIKE '%(host%' ORDER BY name);",
+	                         -1, &st, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0),
+	                    "pages_host_fetched");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
 }
 
 static void test_page_put_replaces(void **state)

@@ -1055,9 +1055,14 @@ static void sql_at(const char *file, const char *sql)
 	sqlite3_close(db);
 }
 
-/* What version 7 added (the sort keys beside the listing), taken away:
- * a store of version 6. */
+/* What version 7 added (the sort keys beside the listing) taken away, and
+ * what version 11 took away put back: a store of version 6. */
+/* What version 11 took away (the pages area's pages_host_fetched serves
+ * instead), back in its place. */
+#define BEFORE_V11 \
+	"CREATE INDEX pages_search_host_fetched ON pages(host, fetched_at);"
 #define BEFORE_V7                                                      \
+	BEFORE_V11                                                     \
 	"DROP TRIGGER search_keys_au; ALTER TABLE search_listed DROP " \
 	"COLUMN views; ALTER TABLE search_listed DROP COLUMN at;"
 
@@ -1111,25 +1116,26 @@ static void test_older_store_migrates(void **state)
 
 	(void)state;
 	heed_store_close(w);
-	sql_at(path, "PRAGMA application_id = 0;"
-	             "DROP VIEW search_docs; DROP VIEW search_tags;"
-	             "DROP TABLE search_fts; DROP TABLE page_tags;"
-	             "DROP TABLE search_text; DROP TABLE search_pending;"
-	             "DROP TRIGGER search_mark_ai; DROP TRIGGER "
-	             "search_mark_au; DROP TRIGGER search_mark_ad;"
-	             "DROP TRIGGER search_keys_au;"
-	             "DROP INDEX pages_search_views;"
-	             "DROP INDEX pages_search_date;"
-	             "DROP INDEX pages_search_fetched;"
-	             "DROP TABLE search_listed; DROP TABLE search_host_counts;"
-	             "DROP TABLE search_tag_counts;"
-	             "DROP TABLE search_host_tag_counts;"
-	             "DROP INDEX pages_search_host_fetched;"
-	             "DELETE FROM heed_schema WHERE area = 'search';"
-	             "INSERT INTO pages(url, host, status, fetched_at, "
-	             "checked_at, title, record) VALUES('http://a.example/', "
-	             "'a.example', 200, 1, 1, 'The godwit', '{\"tags\":"
-	             "[{\"value\":\"wader\"}]}');");
+	sql_at(path, BEFORE_V11
+	       "PRAGMA application_id = 0;"
+	       "DROP VIEW search_docs; DROP VIEW search_tags;"
+	       "DROP TABLE search_fts; DROP TABLE page_tags;"
+	       "DROP TABLE search_text; DROP TABLE search_pending;"
+	       "DROP TRIGGER search_mark_ai; DROP TRIGGER "
+	       "search_mark_au; DROP TRIGGER search_mark_ad;"
+	       "DROP TRIGGER search_keys_au;"
+	       "DROP INDEX pages_search_views;"
+	       "DROP INDEX pages_search_date;"
+	       "DROP INDEX pages_search_fetched;"
+	       "DROP TABLE search_listed; DROP TABLE search_host_counts;"
+	       "DROP TABLE search_tag_counts;"
+	       "DROP TABLE search_host_tag_counts;"
+	       "DROP INDEX pages_search_host_fetched;"
+	       "DELETE FROM heed_schema WHERE area = 'search';"
+	       "INSERT INTO pages(url, host, status, fetched_at, "
+	       "checked_at, title, record) VALUES('http://a.example/', "
+	       "'a.example', 200, 1, 1, 'The godwit', '{\"tags\":"
+	       "[{\"value\":\"wader\"}]}');");
 	assert_int_equal(heed_store_open_ex(&r, path, HEED_STORE_OPEN_READONLY,
 	                                    heed_test_allocator(), NULL),
 	                 HEED_ESTORE);
