@@ -7,7 +7,7 @@
  * that could craft a collision is the site that serves both, which can
  * show heed what it likes anyway; by chance a changed body keeps its
  * digest once in 2^128 answers. SHA-256, which this file computed before,
- * cost a tenth of the crawl's CPU (58 KB pages at 1.4 GB/s with SHA-NI);
+ * cost 7.5 % of the crawl's CPU (58 KB pages at 1.4 GB/s with SHA-NI);
  * XXH3 hashes them several times faster. Digests that stores kept before
  * are SHA-256 and still compare by SHA-256, so a store carried over
  * counts no page as changed for the new kind; each such digest is
