@@ -275,12 +275,11 @@ static int call_visit(struct heed__sql *q, void *ctx)
 	return c->fn(c->ud, &v);
 }
 
-/* The rows of table alias t ("" or "v.") of the site bound to p:
- * its range of the key (above), and the site itself, so that a row whose
- * site column disagreed with its URL would still never be another site's. */
-#define SITE_IS(t, p)                                                          \
-	t "url >= " p " || '/' AND " t "url < " p " || '0' AND " t "site = " p \
-	  " "
+/* The rows of the site bound to p: its range of the key (above), and the
+ * site itself, so that a row whose site column disagreed with its URL
+ * would still never be another site's. */
+#define SITE_IS(p) \
+	"url >= " p " || '/' AND url < " p " || '0' AND site = " p " "
 
 #define OF_SITE_SQL(where)                                  \
 	"SELECT " VISIT_COLUMNS " FROM visits WHERE " where \
@@ -298,7 +297,7 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 	 * the key gives its rows in URL order. */
 	static const char *const sql[2] = {
 	        OF_SITE_SQL("site = ?1 AND " NOT_PAGE " "),
-	        OF_SITE_SQL(SITE_IS("", "?1")),
+	        OF_SITE_SQL(SITE_IS("?1")),
 	};
 	bool pages = kinds & HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE);
 	struct visit_call c = {fn, ud};
@@ -333,8 +332,8 @@ heed_status heed_store_visits_list(heed_store *store, const char *site,
 	static const char *const sql[2][2] = {
 	        {LIST_SELECT LIST_ORDER,
 	         LIST_SELECT "WHERE " LIST_AFTER LIST_ORDER},
-	        {LIST_SELECT "WHERE " SITE_IS("", "?1") LIST_ORDER, LIST_SELECT
-	         "WHERE " SITE_IS("", "?1") "AND " LIST_AFTER LIST_ORDER},
+	        {LIST_SELECT "WHERE " SITE_IS("?1") LIST_ORDER, LIST_SELECT
+	         "WHERE " SITE_IS("?1") "AND " LIST_AFTER LIST_ORDER},
 	};
 	struct visit_call c = {fn, ud};
 	struct heed__sql q;
@@ -351,25 +350,27 @@ heed_status heed_store_visits_list(heed_store *store, const char *site,
 
 /*
  * The summary ("due within 24 hours": due_at in (now, now + 86400]): the due
- * figures and the last run's counts from each site's rows (the run is the
- * site's highest run id: ids grow with every crawl). Each site's rows are
- * read twice, for its last run and for the counts, from its range of the
- * key when one site is asked for: a report's cost, where an index to
- * spare it would be paid by every answer a crawl records.
+ * figures and the last run's counts of each site (the run is the site's
+ * highest run id: ids grow with every crawl). One pass over the rows asked
+ * for (a site's range of the key, or the table) counts them by site and
+ * run; the last run of each site is then a window over those few groups.
+ * No statement joins the table to itself by site: without an index that
+ * leads with the site (every answer of a crawl would write it), such a join
+ * reads the table once per site.
  */
-#define SUMMARY_SQL(where, and_v)                                            \
-	"SELECT v.site, count(*), count(*) FILTER (WHERE v.due_at <= ?2), "  \
-	"count(*) FILTER (WHERE v.due_at > ?2 AND v.due_at <= ?2 + 86400), " \
-	"min(v.due_at) FILTER (WHERE v.due_at > ?2), "                       \
-	"max(v.checked_at), r.run, "                                         \
-	"count(*) FILTER (WHERE v.run_id = r.run), "                         \
-	"count(*) FILTER (WHERE v.run_id = r.run AND "                       \
-	"v.last_outcome = ?3), "                                             \
-	"count(*) FILTER (WHERE v.run_id = r.run AND "                       \
-	"v.last_outcome IN (?4, ?5)) "                                       \
-	"FROM visits v JOIN (SELECT site, max(run_id) AS run FROM "          \
-	"visits " where " GROUP BY site) r ON r.site = v.site " and_v        \
-	"GROUP BY v.site, r.run ORDER BY v.site;"
+#define SUMMARY_SQL(where)                                                    \
+	"SELECT site, sum(n), sum(due_now), sum(due_day), min(next_due), "    \
+	"max(checked), max(run_id), sum(n) FILTER (WHERE run_id = last), "    \
+	"sum(unchanged) FILTER (WHERE run_id = last), sum(changed) FILTER "   \
+	"(WHERE run_id = last) FROM (SELECT g.*, max(run_id) OVER "           \
+	"(PARTITION BY site) AS last FROM (SELECT site, run_id, count(*) AS " \
+	"n, count(*) FILTER (WHERE due_at <= ?2) AS due_now, count(*) "       \
+	"FILTER (WHERE due_at > ?2 AND due_at <= ?2 + 86400) AS due_day, "    \
+	"min(due_at) FILTER (WHERE due_at > ?2) AS next_due, "                \
+	"max(checked_at) AS checked, count(*) FILTER (WHERE last_outcome = "  \
+	"?3) AS unchanged, count(*) FILTER (WHERE last_outcome IN (?4, ?5)) " \
+	"AS changed FROM visits " where " GROUP BY site, run_id) g) w "       \
+	"GROUP BY site ORDER BY site;"
 
 struct summary_call {
 	heed_store_visit_summary_fn *fn;
@@ -403,9 +404,8 @@ heed_status heed_store_visits_summary(heed_store *store, const char *site,
 	struct heed__sql q;
 
 	if (heed__sql_prepare(store, &q,
-	                      site ? SUMMARY_SQL("WHERE " SITE_IS("", "?1"),
-	                                         "AND " SITE_IS("v.", "?1"))
-	                           : SUMMARY_SQL("", "")) != HEED_OK)
+	                      site ? SUMMARY_SQL("WHERE " SITE_IS("?1"))
+	                           : SUMMARY_SQL("")) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	heed__sql_int(&q, 2, now);
