@@ -336,7 +336,7 @@ static void test_failed_migration_leaves_file(void **state)
 		                                    NULL, &d),
 		                 HEED_ESTORE);
 		assert_non_null(strstr(d.message, "older heed (area 'pages' "
-		                                  "at schema version 1 of 2)"));
+		                                  "at schema version 1 of 3)"));
 		assert_int_equal(heed_store_open(&s, path, NULL, &d),
 		                 HEED_ESTORE);
 		assert_null(s);
