@@ -151,28 +151,18 @@ static void queue_links(heed_crawl *c, const struct heed__site *s,
 	}
 }
 
-/* The digest of a 2xx body, computed once per answer: it decides whether
- * the body is the one heed read last time, then is recorded with the
- * visit. */
-struct body_digest {
-	char hex[HEED_DIGEST_HEX];
-};
-
-static void digest_of(const struct heed_net_response *r, struct body_digest *d)
-{
-	heed__digest_hex(r->body, r->body_len, d->hex);
-}
-
-/* Remembers a 2xx answer whose body was read (visits.c). */
+/* Remembers a 2xx answer whose body was read (visits.c). digest is the
+ * body's, computed once per answer: it decided whether the body is the one
+ * heed read last time, and is recorded with the visit. */
 static void visited(heed_crawl *c, struct heed__site *s,
                     const struct heed__job *job,
-                    const struct heed_net_response *r,
-                    const struct body_digest *d, heed_revisit_outcome outcome,
-                    int64_t modified_at, bool keep_validators)
+                    const struct heed_net_response *r, const char *digest,
+                    heed_revisit_outcome outcome, int64_t modified_at,
+                    bool keep_validators)
 {
 	struct heed__visit_found f = {.outcome = outcome,
 	                              .modified_at = modified_at,
-	                              .digest = d->hex,
+	                              .digest = digest,
 	                              .body = true,
 	                              .keep_validators = keep_validators};
 
@@ -200,17 +190,16 @@ static int64_t page_date(const struct heed_record *rec, int64_t lastmod,
  * was handled so. A page heed holds no record of is read all the same. */
 static bool same_body(heed_crawl *c, struct heed__site *s,
                       const struct heed__job *job,
-                      const struct heed_net_response *r,
-                      const struct body_digest *d)
+                      const struct heed_net_response *r, const char *digest)
 {
 	struct heed__visit_found f = {.outcome = HEED_REVISIT_UNCHANGED,
 	                              .modified_at = HEED_REVISIT_NO_DATE,
-	                              .digest = d->hex,
+	                              .digest = digest,
 	                              .body = true,
 	                              .keep_validators = true};
 	heed_status rc = HEED_OK;
 
-	if (!heed__visit_same_body(c, s, job, r, d->hex))
+	if (!heed__visit_same_body(c, s, job, r, digest))
 		return false;
 	if (job->kind == JOB_PAGE) {
 		if (!heed__crawl_tx(c))
@@ -245,10 +234,10 @@ static void page(heed_crawl *c, struct heed__site *s,
 	heed_page *pg = NULL;
 	char *record, *permissions;
 	bool index, follow;
-	struct body_digest digest;
+	char digest[HEED_DIGEST_HEX];
 
-	digest_of(r, &digest);
-	if (same_body(c, s, job, r, &digest))
+	heed__digest_hex(r->body, r->body_len, digest);
+	if (same_body(c, s, job, r, digest))
 		return;
 	extract_input(r, job, agent, 0, headers, &in);
 	if (heed_extract_html(&pg, &in, c->alloc, NULL) != HEED_OK) {
@@ -288,7 +277,7 @@ static void page(heed_crawl *c, struct heed__site *s,
 		            HEED_OK)
 			heed__crawl_store_failed(c, "deleting a noindex page");
 	}
-	visited(c, s, job, r, &digest, HEED_REVISIT_CHANGED,
+	visited(c, s, job, r, digest, HEED_REVISIT_CHANGED,
 	        page_date(heed_page_record(pg), job->lastmod, now), index);
 	/* The page's oEmbed endpoint fills what its record lacks: asked only
 	 * for a record heed keeps, on the crawl's own sites (queue.c), under
@@ -400,10 +389,10 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	heed_feed *f = NULL;
 	heed_status rc;
 	int64_t newest;
-	struct body_digest digest;
+	char digest[HEED_DIGEST_HEX];
 
-	digest_of(r, &digest);
-	if (same_body(c, s, job, r, &digest))
+	heed__digest_hex(r->body, r->body_len, digest);
+	if (same_body(c, s, job, r, digest))
 		return;
 	extract_input(r, job, c->opt->agent_token, (unsigned)job->depth,
 	              headers, &in);
@@ -420,7 +409,7 @@ static void feed(heed_crawl *c, struct heed__site *s,
 		s->has_source = true;
 	newest = queue_entries(c, s, job, f);
 	queue_next_page(c, job, f, c->p.unchanged == unchanged);
-	visited(c, s, job, r, &digest, HEED_REVISIT_CHANGED, newest, true);
+	visited(c, s, job, r, digest, HEED_REVISIT_CHANGED, newest, true);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: %s with %zu entries",
 	         job->url, heed_feed_kind_name(heed_feed_kind_get(f)),
 	         heed_feed_entry_count(f));
