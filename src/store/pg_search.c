@@ -372,6 +372,9 @@ static const char *const pg_search_migrations[] = {
         /* 11: as SQLite's: the pages area's pages_host_fetched (its
          * version 3) is the same index. */
         "DROP INDEX pages_search_host_fetched;",
+        /* 12: SQLite's FTS5 merges its segments less often. Nothing
+         * here: a GIN index has no segments to merge. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__pg_search_area = {

@@ -69,7 +69,7 @@ static void test_fresh_database_migrated_once(void **state)
 	assert_int_equal(version, 2);
 	assert_int_equal(heed_store_schema_version(s, "search", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 11);
+	assert_int_equal(version, 12);
 	heed_store_close(s);
 	assert_string_equal(
 	        heed_test_pg_sql(url, "SELECT obj_description("

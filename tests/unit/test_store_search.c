@@ -1057,9 +1057,12 @@ static void sql_at(const char *file, const char *sql)
 
 /* What version 7 added (the sort keys beside the listing) taken away, and
  * what version 11 took away put back: a store of version 6. */
+/* FTS5's merge setting of version 12 taken away: its default again. */
+#define BEFORE_V12 "DELETE FROM search_fts_config WHERE k = 'automerge';"
 /* What version 11 took away (the pages area's pages_host_fetched serves
  * instead), back in its place. */
 #define BEFORE_V11 \
+	BEFORE_V12 \
 	"CREATE INDEX pages_search_host_fetched ON pages(host, fetched_at);"
 #define BEFORE_V7                                                      \
 	BEFORE_V11                                                     \
@@ -1152,6 +1155,62 @@ static void test_older_store_migrates(void **state)
 	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	heed_store_close(w);
+}
+
+/* The index's merge setting, as FTS5 keeps it in its config table; NULL
+ * (0 here) when the store left it at FTS5's default. */
+static int automerge_at(const char *file)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int v = 0;
+
+	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	                                    "SELECT v FROM search_fts_config "
+	                                    "WHERE k = 'automerge';",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* A new store merges the index's segments by 8 a level, and so does a
+ * store of version 11 once opened for writing; its pages are still found
+ * (FTS5 reads the setting, and its merges of new rows keep the index
+ * whole). */
+static void test_index_merges_by_eight(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query q = query("godwit");
+
+	(void)state;
+	put(w, &(struct spec){.url = "http://a.example/g",
+	                      .host = "a.example",
+	                      .title = "The godwit"});
+	heed_store_close(w);
+	assert_int_equal(automerge_at(path), 8);
+	sql_at(path, BEFORE_V12 "UPDATE heed_schema SET version = 11 WHERE "
+	                        "area = 'search';");
+	assert_int_equal(automerge_at(path), 0);
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	for (int i = 0; i < 40; i++) {
+		char url[64];
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		put(w, &(struct spec){.url = url,
+		                      .host = "a.example",
+		                      .title = "A godwit again"});
+	}
+	heed_store_close(w);
+	assert_int_equal(automerge_at(path), 8);
+	r = open_reader();
+	assert_int_equal(search(r, &q, &h), 41);
+	heed_store_close(r);
 }
 
 /* A relevance search scores only the max_scored newest matches that pass
@@ -2285,6 +2344,7 @@ int main(void)
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
 	        cmocka_unit_test(test_older_store_migrates),
+	        cmocka_unit_test(test_index_merges_by_eight),
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_version_1_migrates),
