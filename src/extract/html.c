@@ -180,19 +180,26 @@ static const char *attr(const char *const *atts, const char *name)
 	return NULL;
 }
 
+/* The next token of a space-separated list (a class or rel value) at
+ * *p: its start, its length in *n, and *p moved past it; NULL when the
+ * list holds no more. Every walk over a class's tokens goes through it. */
+static const char *next_token(const char **p, size_t *n)
+{
+	const char *t = *p + strspn(*p, " \t\n\r\f");
+
+	*n = strcspn(t, " \t\n\r\f");
+	*p = t + *n;
+	return *n ? t : NULL;
+}
+
 /* True when the space-separated list has token (ASCII case-insensitive). */
 static bool has_token(const char *list, const char *token)
 {
-	size_t tlen = strlen(token);
+	size_t tlen = strlen(token), n;
 
-	while (list && *list) {
-		size_t n;
-		list += strspn(list, " \t\n\r\f");
-		n = strcspn(list, " \t\n\r\f");
-		if (n == tlen && heed__ascii_ieq(list, n, token))
+	for (const char *p = list ? list : "", *t; (t = next_token(&p, &n));)
+		if (n == tlen && heed__ascii_ieq(t, n, token))
 			return true;
-		list += n;
-	}
 	return false;
 }
 
@@ -703,22 +710,17 @@ static bool token_has(const char *p, size_t n, const char *word)
 static bool text_date_class(const char *cls, enum field *f)
 {
 	bool published = false, modified = false;
+	size_t n;
 
-	for (const char *p = cls; *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
-		if (n &&
-		    (token_has(p, n, "date") || token_has(p, n, "timestamp") ||
-		     token_has(p, n, "published") ||
-		     token_has(p, n, "posted"))) {
-			if (token_has(p, n, "updated") ||
-			    token_has(p, n, "modif"))
+	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		if (token_has(t, n, "date") || token_has(t, n, "timestamp") ||
+		    token_has(t, n, "published") || token_has(t, n, "posted")) {
+			if (token_has(t, n, "updated") ||
+			    token_has(t, n, "modif"))
 				modified = true;
 			else
 				published = true;
 		}
-		p += n;
 	}
 	/* "post-date date updated": hAtom wants every entry to carry an
 	 * "updated", so themes add it to the one date they show, the
@@ -755,21 +757,17 @@ static bool date_line_class(const char *cls, enum field *f)
 	                                    "time",    "datum",     "fecha",
 	                                    "created", "submitted", "tagline"};
 	bool found = false;
+	size_t n;
 
 	if (strstr(cls, "omment"))
 		return false;
 	*f = F_PUBLISHED;
-	for (const char *p = cls; *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
-		for (size_t i = 0; n && !found && i < HEED_ARRAY_SIZE(words);
-		     i++)
-			found = part_ends_in(p, n, words[i]);
-		if (token_has(p, n, "modif") || token_has(p, n, "updated") ||
-		    token_has(p, n, "lastmod"))
+	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		for (size_t i = 0; !found && i < HEED_ARRAY_SIZE(words); i++)
+			found = part_ends_in(t, n, words[i]);
+		if (token_has(t, n, "modif") || token_has(t, n, "updated") ||
+		    token_has(t, n, "lastmod"))
 			*f = F_MODIFIED;
-		p += n;
 	}
 	return found;
 }
@@ -881,18 +879,14 @@ static bool is_byline_class(const char *cls)
 	static const char *const ends[] = {
 	        "byline",      "author",      "authorname", "author-name",
 	        "author_name", "author-link", "autor"};
+	size_t n;
 
-	for (const char *p = cls; *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
-		for (size_t i = 0; n && i < HEED_ARRAY_SIZE(ends); i++) {
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(ends); i++) {
 			size_t e = strlen(ends[i]);
-			if (n >= e && heed__ascii_ieq(p + n - e, e, ends[i]))
+			if (n >= e && heed__ascii_ieq(t + n - e, e, ends[i]))
 				return true;
 		}
-		p += n;
-	}
 	return false;
 }
 
@@ -1079,6 +1073,7 @@ static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
 {
 	const char *v;
 	char *copy;
+	size_t n;
 
 	if (opens_scope)
 		return;
@@ -1088,21 +1083,14 @@ static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
 		return;
 	}
 	/* One element may carry several properties: "name headline". */
-	for (const char *p = props; *p;) {
-		size_t n = strcspn(p, " \t\n\r\f");
-		if (n) {
-			copy = heed__strdup_arena(h->b, p, n);
-			if (!copy)
-				return;
-			if (v)
-				apply_prop(h, copy, h->nscopes, v);
-			else
-				start_capture(h, CAP_PROP, copy);
-		}
-		p += n;
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
-		       *p == '\f')
-			p++;
+	for (const char *p = props, *t; (t = next_token(&p, &n));) {
+		copy = heed__strdup_arena(h->b, t, n);
+		if (!copy)
+			return;
+		if (v)
+			apply_prop(h, copy, h->nscopes, v);
+		else
+			start_capture(h, CAP_PROP, copy);
 	}
 }
 
@@ -1236,21 +1224,17 @@ static bool aside_name(const char *v)
 	                                    "teaser",   "infobox", "reference",
 	                                    "citation", "footnote"};
 
-	for (const char *p = v; p && *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
+	size_t n;
+
+	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
 		/* Most tokens start with none of the names' letters. */
-		if (!n || !strchr("csrtif", heed__ascii_lower(*p))) {
-			p += n;
+		if (!strchr("csrtif", heed__ascii_lower(*t)))
 			continue;
-		}
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
-			if (heed__ascii_lower(*p) == names[i][0] &&
+			if (heed__ascii_lower(*t) == names[i][0] &&
 			    n >= strlen(names[i]) &&
-			    heed__ascii_ieq(p, strlen(names[i]), names[i]))
+			    heed__ascii_ieq(t, strlen(names[i]), names[i]))
 				return true;
-		p += n;
 	}
 	return false;
 }
