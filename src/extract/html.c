@@ -109,10 +109,12 @@ struct html {
 	unsigned edit;          /* open "edited"/"updated" lines */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done;      /* the first byline was read */
-	bool byline_page_done; /* the first outside the article was read */
-	unsigned date_lines;   /* meta and info lines read for a date */
-	unsigned leads;        /* paragraphs of the article read as leads */
+	bool byline_done;       /* the first byline was read */
+	bool byline_page_done;  /* the first outside the article was read */
+	unsigned date_lines;    /* meta and info lines read for a date */
+	bool label_pending;     /* a date label's value is the next text */
+	enum field label_field; /* what the pending label dates */
+	unsigned leads;         /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -630,7 +632,8 @@ static bool in_body(const struct html *h)
  * date class, a time marked pubdate, a loose itemprop; a <time datetime>
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
- * article; a meta or info line's in the article, anywhere). */
+ * article; a meta or info line's in the article, anywhere; a text after
+ * a date label, "Datum: 22.12.2012"). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -641,6 +644,7 @@ enum {
 	D_TEXT_BODY,
 	D_LINE_BODY,
 	D_LINE_PAGE,
+	D_LABEL,
 };
 
 /* Starts reading a date from an element's text. */
@@ -1335,21 +1339,35 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	h->depth++;
 }
 
+/* Words that open an edit's date line or label: "Updated", "Last
+ * edited", "Mis à jour", "Aktualisiert", ... */
+static const char *const edit_words[] = {
+        "updated",           "last updated",    "last edited",
+        "last modified",     "modified",        "edited",
+        "mis \303\240 jour", "modifi\303\251",  "aktualisiert",
+        "zuletzt",           "ge\303\244ndert", "letzte \303\204nderung",
+        "actualizado",       "atualizado",      "aggiornato",
+        "modificato",        "bijgewerkt",      "laatst gewijzigd",
+        "gewijzigd"};
+
+/* The length of the edit word that opens s[0, len), 0 when none does. */
+static size_t edit_word(const char *s, size_t len)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(edit_words); i++) {
+		size_t n = strlen(edit_words[i]);
+		if (len >= n && heed__ascii_ieq(s, n, edit_words[i]))
+			return n;
+	}
+	return 0;
+}
+
 /* Offers the date a date line's text gives, as field f. A line that
- * says it is an edit ("Updated", "Last edited", "Mis à jour",
- * "Aktualisiert", ...) gives the modified date, whatever its class says;
- * one that says when a source was consulted ("Retrieved", "Accessed":
- * citations) dates nothing of the page. */
+ * says it is an edit (edit_words) gives the modified date, whatever its
+ * class says; one that says when a source was consulted ("Retrieved",
+ * "Accessed": citations) dates nothing of the page. */
 static void offer_text_date(struct builder *b, enum field f, int sub,
                             const char *s, size_t len)
 {
-	static const char *const edits[] = {
-	        "updated",           "last updated",     "last edited",
-	        "last modified",     "modified",         "edited",
-	        "mis \xC3\xA0 jour", "modifi\xC3\xA9",   "aktualisiert",
-	        "zuletzt",           "ge\xC3\xA4ndert",  "actualizado",
-	        "atualizado",        "aggiornato",       "modificato",
-	        "bijgewerkt",        "laatst gewijzigd", "gewijzigd"};
 	static const char *const consulted[] = {"retrieved",  "accessed",
 	                                        "abgerufen",  "consult\xC3\xA9",
 	                                        "consultado", "geraadpleegd"};
@@ -1359,10 +1377,8 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
 		if (len >= strlen(consulted[i]) &&
 		    heed__ascii_ieq(s, strlen(consulted[i]), consulted[i]))
 			return;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(edits); i++)
-		if (len >= strlen(edits[i]) &&
-		    heed__ascii_ieq(s, strlen(edits[i]), edits[i]))
-			f = F_MODIFIED;
+	if (edit_word(s, len))
+		f = F_MODIFIED;
 	heed__cand(b, f, O_HTML, sub, s, len);
 }
 
@@ -1573,9 +1589,120 @@ void heed__html_end(struct html *h)
 		h->edit--;
 }
 
+/* How far past its label a date may start: "Veröffentlicht am Montag,
+ * 16. August 2019 um 10:30 Uhr" fits, a paragraph's later date does not. */
+#define MAX_LABEL_VALUE 80
+
+/* The length of the date label that opens s[0, len) ("Datum:",
+ * "Published on", "Veröffentlicht am", an edit word), with the separator
+ * after it, or 0 when s opens with none; *f gets what the label dates. A
+ * label is a whole word: "Dates of the tour" is none. */
+static size_t label_len(const char *s, size_t len, enum field *f)
+{
+	static const char *const labels[] = {
+	        "published on",
+	        "published",
+	        "posted on",
+	        "date published",
+	        "publication date",
+	        "date de publication",
+	        "date",
+	        "datum",
+	        "ver\303\266ffentlicht am",
+	        "ver\303\266ffentlicht",
+	        "ver\303\266ffentlichung",
+	        "erschienen am",
+	        "erschienen",
+	        "erstellt am",
+	        "erstellt",
+	        "dieser artikel wurde am",
+	        "dieser beitrag wurde am",
+	        "publi\303\251 le",
+	        "publi\303\251",
+	        "mis en ligne le",
+	        "mis en ligne",
+	        "publicado el",
+	        "publicado em",
+	        "publicado",
+	        "fecha de publicaci\303\263n",
+	        "fecha",
+	        "data de publica\303\247\303\243o",
+	        "data di pubblicazione",
+	        "pubblicato il",
+	        "pubblicato",
+	        "gepubliceerd op",
+	        "gepubliceerd",
+	};
+	char first = heed__ascii_lower(*s);
+	size_t n = 0;
+
+	/* Most texts start with none of the labels' letters. */
+	if (!strchr("pdvemfglauzbs", first))
+		return 0;
+	*f = F_PUBLISHED;
+	for (size_t i = 0; !n && i < HEED_ARRAY_SIZE(labels); i++)
+		if (labels[i][0] == first && len >= strlen(labels[i]) &&
+		    heed__ascii_ieq(s, strlen(labels[i]), labels[i]))
+			n = strlen(labels[i]);
+	if (!n) {
+		*f = F_MODIFIED;
+		n = edit_word(s, len);
+		/* "Stand: 19.10.2019" ("as of"): an edit's date. */
+		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand"))
+			n = 5;
+	}
+	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
+	           heed__ascii_lower(s[n]) <= 'z'))
+		return 0;
+	while (n < len && strchr(" \t\n\r\f:", s[n]))
+		n++;
+	return n;
+}
+
+/* A text after a date label: "Datum: 22.12.2012" in one text, or a label
+ * alone ("<dt>Datum</dt><dd>12.01.2017</dd>", "<span
+ * class=label>Stand:</span> <span class=value>...") whose value is the
+ * next text. The last date source of the page's markup: a label says
+ * what its date is, but not whose, and a listing's items carry them. */
+static void date_label(struct html *h, const char *s, size_t len)
+{
+	size_t n;
+	enum field f;
+
+	heed__trim(&s, &len);
+	if (!len)
+		return;
+	if (h->label_pending) {
+		h->label_pending = false;
+		heed__cand(h->b, h->label_field, O_HTML, D_LABEL, s,
+		           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
+		return;
+	}
+	n = label_len(s, len, &f);
+	if (!n)
+		return;
+	if (n == len) {
+		h->label_pending = true;
+		h->label_field = f;
+		return;
+	}
+	s += n, len -= n;
+	heed__cand(h->b, f, O_HTML, D_LABEL, s,
+	           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
+}
+
 static bool raw_capture(enum cap_kind k)
 {
 	return k == CAP_JSONLD || k == CAP_SCRIPT;
+}
+
+/* Texts are read for a date label only while no better date is known:
+ * most pages declare theirs in the head, and then no text of theirs is
+ * read for one. */
+static bool label_scan(const struct html *h)
+{
+	return !h->foreign && !h->media && !h->aside &&
+	       !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, D_LABEL);
 }
 
 bool heed__html_wants_text(const struct html *h)
@@ -1583,7 +1710,7 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return false;
+	return label_scan(h);
 }
 
 void heed__html_text(struct html *h, const char *s, size_t len)
@@ -1591,6 +1718,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
+	if (label_scan(h))
+		date_label(h, s, len);
 }
 
 bool heed__html_wants_raw(const struct html *h)

@@ -289,6 +289,28 @@ static const struct page_case cases[] = {
         {"text date: a comment's meta line dates the comment", NULL,
          "<small class=commentmetadata>May 1, 2020</small>", 0, NULL,
          "-published\n"},
+        {"text date: a text after a date label", NULL,
+         "<h1>Dow</h1><h3>Datum: 22.12.2012, Rubrik: USA</h3>", 0, NULL,
+         "published=html:2012-12-22\n"},
+        {"text date: a label's value in the next text (dt and dd)", NULL,
+         "<dl><dt>Ort</dt><dd>Bonn</dd><dt>Datum</dt><dd>12.01.2017</dd>"
+         "</dl>",
+         0, NULL, "published=html:2017-01-12\n"},
+        {"text date: a label in its own inline element", NULL,
+         "<p><strong>Ver\303\266ffentlicht am</strong> 16. August 2019</p>", 0,
+         NULL, "published=html:2019-08-16\n"},
+        {"text date: an edit's label dates the edit", NULL,
+         "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
+         "modified=html:2019-10-19T11:05:00Z\n-published\n"},
+        {"text date: a label comes after every date element", NULL,
+         "<p>Published: March 3, 2024</p><p class=date>July 05, 2017</p>", 0,
+         NULL, "published=html:2017-07-05\n"},
+        {"text date: no label in a word, an aside, or a value without a "
+         "date",
+         NULL,
+         "<p>Dates: 3 March 2024</p><aside>Datum: 01.02.2020</aside><dl><dt>"
+         "Datum</dt><dd>bald</dd></dl><p>3.4.2020</p>",
+         0, NULL, "-published\n"},
         {"date: the chosen instant in the offset another source writes it "
          "with",
          NULL,
