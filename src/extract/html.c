@@ -38,6 +38,7 @@ enum tag {
 	T_TITLE,
 	T_H1,
 	T_H2,
+	T_HN, /* h3 to h6 */
 	T_A,
 	T_AREA,
 	T_SCRIPT,
@@ -63,11 +64,12 @@ enum cap_kind {
 	CAP_CATEGORY_LINK, /* rel="category tag": the post's section */
 	CAP_PROP,
 	CAP_JSONLD,
-	CAP_AUTHOR_LINK, /* <a rel=author>: its text names the author */
-	CAP_BYLINE,      /* class=byline and friends: "By A and B" */
-	CAP_DATE,        /* a date element whose text is the date */
-	CAP_SCRIPT,      /* a script that may be schema.org JSON */
-	CAP_LEAD,        /* one of the article's first paragraphs */
+	CAP_AUTHOR_LINK,  /* <a rel=author>: its text names the author */
+	CAP_BYLINE,       /* class=byline and friends: "By A and B" */
+	CAP_DATE,         /* a date element whose text is the date */
+	CAP_SCRIPT,       /* a script that may be schema.org JSON */
+	CAP_LEAD,         /* one of the article's first paragraphs */
+	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
 };
 
 struct capture {
@@ -112,8 +114,11 @@ struct html {
 	bool byline_done;       /* the first byline was read */
 	bool byline_page_done;  /* the first outside the article was read */
 	unsigned date_lines;    /* meta and info lines read for a date */
-	bool label_pending;     /* a date label's value is the next text */
-	enum field label_field; /* what the pending label dates */
+	bool label_pending;     /* a label's value is the next text */
+	enum field label_field; /* what the pending label gives */
+	bool label_author_done; /* a label named the author */
+	bool text_opens;        /* no text yet since the last tag opened */
+	unsigned link_heading;  /* open links and headings */
 	unsigned leads;         /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
@@ -138,8 +143,8 @@ static bool same(const char *a, const char *b)
 static enum tag tag_of(const char *n)
 {
 	static const struct {
-		const char *name[5];
-		unsigned char tag[5];
+		const char *name[8];
+		unsigned char tag[8];
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
@@ -147,8 +152,10 @@ static enum tag tag_of(const char *n)
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
-	        ['h' - 'a'] = {{"h1", "html", "header", "h2"},
-	                       {T_H1, T_HTML, T_HEADER, T_H2}},
+	        ['h' - 'a'] = {{"h1", "html", "header", "h2", "h3", "h4", "h5",
+	                        "h6"},
+	                       {T_H1, T_HTML, T_HEADER, T_H2, T_HN, T_HN, T_HN,
+	                        T_HN}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link", "li"}, {T_LINK, T_LI}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
@@ -166,7 +173,7 @@ static enum tag tag_of(const char *n)
 
 	if (c >= 26)
 		return T_OTHER;
-	for (size_t i = 0; i < 5 && by_letter[c].name[i]; i++)
+	for (size_t i = 0; i < 8 && by_letter[c].name[i]; i++)
 		if (same(n, by_letter[c].name[i]))
 			return (enum tag)by_letter[c].tag[i];
 	return T_OTHER;
@@ -1300,6 +1307,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	bool tracked, scope, aside, edit;
 
 	common_attrs(atts, &ca);
+	h->text_opens = true;
 	/* Past the tracked depth nothing opens, since nothing could close. */
 	tracked = h->depth < EXTRACT_MAX_DEPTH;
 	if ((tag == T_LI || tag == T_A) && h->ncaps)
@@ -1323,6 +1331,9 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->main++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
+	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN) &&
+	    tracked)
+		h->link_heading++;
 	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
@@ -1350,12 +1361,14 @@ static const char *const edit_words[] = {
         "modificato",        "bijgewerkt",      "laatst gewijzigd",
         "gewijzigd"};
 
-/* The length of the edit word that opens s[0, len), 0 when none does. */
-static size_t edit_word(const char *s, size_t len)
+/* The length of the first of words[0, count) that opens s[0, len), ASCII
+ * case ignored; 0 when none does. */
+static size_t lead_word(const char *s, size_t len, const char *const *words,
+                        size_t count)
 {
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(edit_words); i++) {
-		size_t n = strlen(edit_words[i]);
-		if (len >= n && heed__ascii_ieq(s, n, edit_words[i]))
+	for (size_t i = 0; i < count; i++) {
+		size_t n = strlen(words[i]);
+		if (len >= n && heed__ascii_ieq(s, n, words[i]))
 			return n;
 	}
 	return 0;
@@ -1373,17 +1386,17 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
 	                                        "consultado", "geraadpleegd"};
 
 	heed__trim(&s, &len);
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(consulted); i++)
-		if (len >= strlen(consulted[i]) &&
-		    heed__ascii_ieq(s, strlen(consulted[i]), consulted[i]))
-			return;
-	if (edit_word(s, len))
+	if (lead_word(s, len, consulted, HEED_ARRAY_SIZE(consulted)))
+		return;
+	if (lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words)))
 		f = F_MODIFIED;
 	heed__cand(b, f, O_HTML, sub, s, len);
 }
 
-/* True when every word of "A; B" starts with a capital or is a particle
- * of a name ("van", "de"): a name, not "By the time we arrived". */
+/* True when every word of "A; B" starts with a capital (or a letter
+ * past ASCII: from U+00C0, but not U+2000-U+2FFF, punctuation and
+ * symbols, nor a no-break space or a guillemet) or is a particle of a
+ * name ("van", "de"): a name, not "By the time we arrived". */
 static bool capitalised(const char *names)
 {
 	static const char *const particles[] = {"van", "von", "de", "da", "del",
@@ -1391,7 +1404,8 @@ static bool capitalised(const char *names)
 
 	for (const char *p = names; *p;) {
 		size_t n = strcspn(p, " ;");
-		bool ok = (unsigned char)*p >= 0x80 || (*p >= 'A' && *p <= 'Z');
+		unsigned char u = (unsigned char)*p;
+		bool ok = (u >= 0xC3 && u != 0xE2) || (*p >= 'A' && *p <= 'Z');
 		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
 			ok = heed__ascii_ieq(p, n, particles[i]);
 		if (n && !ok)
@@ -1487,6 +1501,238 @@ static const char *title_words(struct builder *b, const char *s, size_t *len)
 	return out;
 }
 
+/* How far past its label a value may start: "Veröffentlicht am Montag,
+ * 16. August 2019 um 10:30 Uhr" fits, a paragraph's later date does not;
+ * a longer text after an author's label is a sentence, not a byline. */
+#define MAX_LABEL_VALUE 80
+
+/* Labels of a publication date ("Datum:", "Published on"). */
+static const char *const date_labels[] = {
+        "published on",
+        "published",
+        "posted on",
+        "date published",
+        "publication date",
+        "date de publication",
+        "date",
+        "datum",
+        "ver\303\266ffentlicht am",
+        "ver\303\266ffentlicht",
+        "ver\303\266ffentlichung",
+        "erschienen am",
+        "erschienen",
+        "erstellt am",
+        "erstellt",
+        "publi\303\251 le",
+        "publi\303\251",
+        "mis en ligne le",
+        "mis en ligne",
+        "publicado el",
+        "publicado em",
+        "publicado",
+        "fecha de publicaci\303\263n",
+        "fecha",
+        "data de publica\303\247\303\243o",
+        "data di pubblicazione",
+        "pubblicato il",
+        "pubblicato",
+        "gepubliceerd op",
+        "gepubliceerd",
+};
+
+/* Labels of an author: "Von Ann Lee", "by Ann", "Ein Artikel von". */
+static const char *const author_leads[] = {"ein artikel von",
+                                           "ein beitrag von",
+                                           "text von",
+                                           "geschrieben von",
+                                           "written by",
+                                           "von",
+                                           "by",
+                                           "par",
+                                           "por",
+                                           "door"};
+
+/* Labels of an author that want their colon: "Autor: Ann Lee", "Text:";
+ * without one they are words of a sentence. */
+static const char *const author_nouns[] = {
+        "autorin", "autoren", "autor", "author",    "auteur",
+        "autore",  "text",    "texte", "redaktion", "verfasser"};
+
+/* n when s[0, n) is a whole word (no letter follows), with the separators
+ * after it (spaces, no-break spaces, a colon); 0 otherwise. */
+static size_t label_end(const char *s, size_t len, size_t n)
+{
+	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
+	           heed__ascii_lower(s[n]) <= 'z'))
+		return 0;
+	while (n < len) {
+		if (s[n] && strchr(" \t\n\r\f:", s[n]))
+			n++;
+		else if (n + 1 < len && s[n] == '\xC2' && s[n + 1] == '\xA0')
+			n += 2;
+		else
+			break;
+	}
+	return n;
+}
+
+/* The length of the date label that opens s[0, len), with the
+ * separators after it, or 0; *f gets what the label dates: an edit word
+ * and "Stand" ("as of") date an edit. "Dates of the tour" is no label. */
+static size_t date_label_len(const char *s, size_t len, enum field *f)
+{
+	size_t n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
+
+	*f = F_PUBLISHED;
+	if (!n) {
+		*f = F_MODIFIED;
+		n = lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words));
+		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand"))
+			n = 5;
+	}
+	return label_end(s, len, n);
+}
+
+/* The length of the author label that opens s[0, len), with the
+ * separators after it, or 0. */
+static size_t author_label_len(const char *s, size_t len)
+{
+	size_t n =
+	        lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+
+	if (n && (n == len || s[n] != ':'))
+		n = 0;
+	if (!n)
+		n = lead_word(s, len, author_leads,
+		              HEED_ARRAY_SIZE(author_leads));
+	return label_end(s, len, n);
+}
+
+/* Sub-rank of an author named after a label: after every byline. */
+#define A_LABEL 3
+
+/* True while a date label could still give the published date. */
+static bool label_date_wanted(const struct html *h)
+{
+	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, D_LABEL);
+}
+
+/* True while an author label could still give the author: until the
+ * first that names someone. */
+static bool label_author_wanted(const struct html *h)
+{
+	return !h->label_author_done &&
+	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL);
+}
+
+/* Offers s[0, len), the text after a label, as field f. */
+static void label_value(struct html *h, enum field f, const char *s, size_t len)
+{
+	const char *names;
+
+	if (f != F_AUTHOR) {
+		heed__cand(h->b, f, O_HTML, D_LABEL, s,
+		           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
+		return;
+	}
+	if (len > MAX_LABEL_VALUE)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names)) {
+		h->label_author_done = true;
+		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names,
+		           strlen(names));
+	}
+}
+
+/* s[0, len) opens with a label n bytes long: the value after it, or,
+ * when the label is all of s, the next text's. */
+static void after_label(struct html *h, enum field f, const char *s, size_t len,
+                        size_t n)
+{
+	if (n == len) {
+		h->label_pending = true;
+		h->label_field = f;
+		return;
+	}
+	label_value(h, f, s + n, len - n);
+}
+
+/* An author's label opens the text of the element s is in: the names
+ * are read from the whole element when it ends ("<p>Von <a>Ann Lee</a>
+ * wird berichtet</p>" is a sentence, no byline). */
+static void author_label(struct html *h, const char *s, size_t len)
+{
+	struct capture *c;
+
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_AUTHOR_LABEL)
+			return;
+	c = start_capture(h, CAP_AUTHOR_LABEL, NULL);
+	if (!c)
+		return;
+	c->depth = h->depth; /* the element open around s */
+	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* The text of an element that opens with an author's label: the names
+ * after it, or, when the label is all of it ("<b>von</b> <a>Ann
+ * Lee</a>"), the next text's. */
+static void author_label_end(struct html *h, const char *s, size_t len)
+{
+	size_t n;
+
+	heed__trim(&s, &len);
+	n = author_label_len(s, len);
+	if (n)
+		after_label(h, F_AUTHOR, s, len, n);
+}
+
+/* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
+ * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
+ * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
+ * <a>Ann Lee</a>") whose value is the next text. The last source of
+ * either field in the page's markup: a label says what its value is, but
+ * not whose, and a listing's items carry them. */
+static void text_label(struct html *h, const char *s, size_t len)
+{
+	const char *text = s;
+	size_t n = 0, text_len = len;
+	enum field f = F_AUTHOR;
+	bool opens = h->text_opens;
+
+	heed__trim(&s, &len);
+	if (!len)
+		return;
+	h->text_opens = false;
+	if (h->label_pending) {
+		h->label_pending = false;
+		label_value(h, h->label_field, s, len);
+		return;
+	}
+	/* Most texts start with none of the labels' letters. */
+	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
+		return;
+	if (label_date_wanted(h))
+		n = date_label_len(s, len, &f);
+	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
+	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
+	 * "Works by Ann Lee" heads a list of her works, and a link's text
+	 * ("By Galileo" in a table of contents) names no byline. */
+	if (!n && opens && !h->link_heading && label_author_wanted(h)) {
+		f = F_AUTHOR;
+		n = author_label_len(s, len);
+	}
+	if (!n)
+		return;
+	if (f == F_AUTHOR) {
+		/* Untrimmed: "von " and "<em>Ann</em>" make "von Ann". */
+		author_label(h, text, text_len);
+		return;
+	}
+	after_label(h, f, s, len, n);
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -1549,6 +1795,9 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_LEAD:
 		lead_line(h, s, len);
 		break;
+	case CAP_AUTHOR_LABEL:
+		author_label_end(h, s, len);
+		break;
 	case CAP_SCRIPT:
 		/* schema.org JSON without the ld+json type; any other
 		 * script is no metadata, neither read nor counted. */
@@ -1564,6 +1813,7 @@ void heed__html_end(struct html *h)
 {
 	struct el el = {T_OTHER, false, false, false};
 
+	h->text_opens = false;
 	if (!h->depth)
 		return;
 	h->depth--;
@@ -1583,112 +1833,14 @@ void heed__html_end(struct html *h)
 		h->main--;
 	if (el.tag == T_HEADER && h->header)
 		h->header--;
+	if ((el.tag == T_A || el.tag == T_H1 || el.tag == T_H2 ||
+	     el.tag == T_HN) &&
+	    h->link_heading)
+		h->link_heading--;
 	if (el.aside && h->aside)
 		h->aside--;
 	if (el.edit && h->edit)
 		h->edit--;
-}
-
-/* How far past its label a date may start: "Veröffentlicht am Montag,
- * 16. August 2019 um 10:30 Uhr" fits, a paragraph's later date does not. */
-#define MAX_LABEL_VALUE 80
-
-/* The length of the date label that opens s[0, len) ("Datum:",
- * "Published on", "Veröffentlicht am", an edit word), with the separator
- * after it, or 0 when s opens with none; *f gets what the label dates. A
- * label is a whole word: "Dates of the tour" is none. */
-static size_t label_len(const char *s, size_t len, enum field *f)
-{
-	static const char *const labels[] = {
-	        "published on",
-	        "published",
-	        "posted on",
-	        "date published",
-	        "publication date",
-	        "date de publication",
-	        "date",
-	        "datum",
-	        "ver\303\266ffentlicht am",
-	        "ver\303\266ffentlicht",
-	        "ver\303\266ffentlichung",
-	        "erschienen am",
-	        "erschienen",
-	        "erstellt am",
-	        "erstellt",
-	        "dieser artikel wurde am",
-	        "dieser beitrag wurde am",
-	        "publi\303\251 le",
-	        "publi\303\251",
-	        "mis en ligne le",
-	        "mis en ligne",
-	        "publicado el",
-	        "publicado em",
-	        "publicado",
-	        "fecha de publicaci\303\263n",
-	        "fecha",
-	        "data de publica\303\247\303\243o",
-	        "data di pubblicazione",
-	        "pubblicato il",
-	        "pubblicato",
-	        "gepubliceerd op",
-	        "gepubliceerd",
-	};
-	char first = heed__ascii_lower(*s);
-	size_t n = 0;
-
-	/* Most texts start with none of the labels' letters. */
-	if (!strchr("pdvemfglauzbs", first))
-		return 0;
-	*f = F_PUBLISHED;
-	for (size_t i = 0; !n && i < HEED_ARRAY_SIZE(labels); i++)
-		if (labels[i][0] == first && len >= strlen(labels[i]) &&
-		    heed__ascii_ieq(s, strlen(labels[i]), labels[i]))
-			n = strlen(labels[i]);
-	if (!n) {
-		*f = F_MODIFIED;
-		n = edit_word(s, len);
-		/* "Stand: 19.10.2019" ("as of"): an edit's date. */
-		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand"))
-			n = 5;
-	}
-	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
-	           heed__ascii_lower(s[n]) <= 'z'))
-		return 0;
-	while (n < len && strchr(" \t\n\r\f:", s[n]))
-		n++;
-	return n;
-}
-
-/* A text after a date label: "Datum: 22.12.2012" in one text, or a label
- * alone ("<dt>Datum</dt><dd>12.01.2017</dd>", "<span
- * class=label>Stand:</span> <span class=value>...") whose value is the
- * next text. The last date source of the page's markup: a label says
- * what its date is, but not whose, and a listing's items carry them. */
-static void date_label(struct html *h, const char *s, size_t len)
-{
-	size_t n;
-	enum field f;
-
-	heed__trim(&s, &len);
-	if (!len)
-		return;
-	if (h->label_pending) {
-		h->label_pending = false;
-		heed__cand(h->b, h->label_field, O_HTML, D_LABEL, s,
-		           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
-		return;
-	}
-	n = label_len(s, len, &f);
-	if (!n)
-		return;
-	if (n == len) {
-		h->label_pending = true;
-		h->label_field = f;
-		return;
-	}
-	s += n, len -= n;
-	heed__cand(h->b, f, O_HTML, D_LABEL, s,
-	           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
 }
 
 static bool raw_capture(enum cap_kind k)
@@ -1696,13 +1848,13 @@ static bool raw_capture(enum cap_kind k)
 	return k == CAP_JSONLD || k == CAP_SCRIPT;
 }
 
-/* Texts are read for a date label only while no better date is known:
- * most pages declare theirs in the head, and then no text of theirs is
- * read for one. */
+/* Texts are read for a label only while no better date or author is
+ * known: most pages declare both in the head, and then no text of
+ * theirs is read for them. */
 static bool label_scan(const struct html *h)
 {
 	return !h->foreign && !h->media && !h->aside &&
-	       !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, D_LABEL);
+	       (label_date_wanted(h) || label_author_wanted(h));
 }
 
 bool heed__html_wants_text(const struct html *h)
@@ -1719,7 +1871,7 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 		if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	if (label_scan(h))
-		date_label(h, s, len);
+		text_label(h, s, len);
 }
 
 bool heed__html_wants_raw(const struct html *h)

@@ -419,6 +419,28 @@ static const struct page_case cases[] = {
         /* Authors that are people's names. */
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
+        {"author: an element that opens with an author's label", NULL,
+         "<div class=metaInfo>Ein Artikel von <strong>Pamela Sladky</strong> "
+         "| 27.01.2022</div>",
+         0, NULL, "author=html:Pamela Sladky\n"},
+        {"author: a label alone names the next text", NULL,
+         "<p><span class=from>von</span> <span>Daniel Braun</span></p><p><b>"
+         "Autor:</b> Ann Lee</p>",
+         0, NULL, "author=html:Daniel Braun\n"},
+        {"author: a label after every byline, before a handle", NULL,
+         "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a handle gives way to a label's name", NULL,
+         "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
+         "author=html:Jane Doe\n"},
+        {"author: no label in a sentence, a link, a heading, or without its "
+         "colon",
+         NULL,
+         "<ul><li>Von <a href=/e>Albert Einstein</a> wird berichtet, dass "
+         "er</li></ul><p><a href=/w>Portrait</a> by Ann Lee</p><h3>By "
+         "Galileo</h3><a href=#b>By Galileo</a><p>Author Jane Doe</p>",
+         0, NULL, "-author\n"},
         {"author: a profile link's text is no part of the name", NULL,
          "<article><div class=post-author>Posted by <span class=fn>Jane "
          "Doe</span> <a href=/p>View my complete profile</a></div></article>",
