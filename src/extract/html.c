@@ -1361,13 +1361,19 @@ static const char *const edit_words[] = {
         "modificato",        "bijgewerkt",      "laatst gewijzigd",
         "gewijzigd"};
 
-/* The length of the first of words[0, count) that opens s[0, len), ASCII
- * case ignored; 0 when none does. */
+/* The length of the first of words[0, count) (lower case) that opens
+ * s[0, len), ASCII case ignored; 0 when none does. */
 static size_t lead_word(const char *s, size_t len, const char *const *words,
                         size_t count)
 {
+	char first = len ? heed__ascii_lower(*s) : '\0';
+
 	for (size_t i = 0; i < count; i++) {
-		size_t n = strlen(words[i]);
+		size_t n;
+		/* Most words differ in their first letter: no strlen. */
+		if (words[i][0] != first)
+			continue;
+		n = strlen(words[i]);
 		if (len >= n && heed__ascii_ieq(s, n, words[i]))
 			return n;
 	}
