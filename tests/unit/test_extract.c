@@ -431,6 +431,17 @@ static const struct page_case cases[] = {
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: the site's domain gives way to a byline", NULL,
+         "<meta name=author content=Site.example><p>Von Ann Lee</p>", 0, NULL,
+         "author=html:Ann Lee\n"},
+        {"author: an organisation by its legal form gives way to a byline",
+         NULL,
+         "<meta name=author content=\"Example Stiftung e.V.\"><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an organisation is kept when nobody else is credited", NULL,
+         "<meta name=author content=\"Web Commerce GmbH\">", 0, NULL,
+         "author=meta:Web Commerce GmbH\n"},
         {"author: a handle gives way to a label's name", NULL,
          "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
          "author=html:Jane Doe\n"},
