@@ -640,7 +640,7 @@ static bool in_body(const struct html *h)
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
  * article; a meta or info line's in the article, anywhere; a text after
- * a date label, "Datum: 22.12.2012"). */
+ * a date label, "Datum: 22.12.2012"; a text that is a bare date). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -652,6 +652,7 @@ enum {
 	D_LINE_BODY,
 	D_LINE_PAGE,
 	D_LABEL,
+	D_BARE,
 };
 
 /* Starts reading a date from an element's text. */
@@ -1617,10 +1618,11 @@ static size_t author_label_len(const char *s, size_t len)
 /* Sub-rank of an author named after a label: after every byline. */
 #define A_LABEL 3
 
-/* True while a date label could still give the published date. */
-static bool label_date_wanted(const struct html *h)
+/* True while a date of sub-rank sub (D_LABEL, D_BARE) could still give
+ * the published date. */
+static bool label_date_wanted(const struct html *h, int sub)
 {
-	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, D_LABEL);
+	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub);
 }
 
 /* True while an author label could still give the author: until the
@@ -1694,6 +1696,20 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 		after_label(h, F_AUTHOR, s, len, n);
 }
 
+/* A text that is a date and nothing else, in figures ("23.01.2019",
+ * "2021-10-16", "30.01.2022 18:36", "02.12.19"): a page's own date shown
+ * without a label or a class to say it. Words around a date ("am
+ * 3.4.2020 war es") make a sentence's date, no page's. */
+static bool bare_date(const char *s, size_t len)
+{
+	if (len < 8 || len > 32)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("0123456789.-/: ", s[i]))
+			return false;
+	return true;
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -1716,10 +1732,18 @@ static void text_label(struct html *h, const char *s, size_t len)
 		label_value(h, h->label_field, s, len);
 		return;
 	}
+	/* The first bare date, after every label's: outside links and
+	 * headings, where a listing's teasers date their own posts. */
+	if (*s >= '0' && *s <= '9') {
+		if (!h->link_heading && label_date_wanted(h, D_BARE) &&
+		    bare_date(s, len))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
+		return;
+	}
 	/* Most texts start with none of the labels' letters. */
 	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
 		return;
-	if (label_date_wanted(h))
+	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f);
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
@@ -1860,7 +1884,7 @@ static bool raw_capture(enum cap_kind k)
 static bool label_scan(const struct html *h)
 {
 	return !h->foreign && !h->media && !h->aside &&
-	       (label_date_wanted(h) || label_author_wanted(h));
+	       (label_date_wanted(h, D_BARE) || label_author_wanted(h));
 }
 
 bool heed__html_wants_text(const struct html *h)

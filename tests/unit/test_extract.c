@@ -299,6 +299,15 @@ static const struct page_case cases[] = {
         {"text date: a label in its own inline element", NULL,
          "<p><strong>Ver\303\266ffentlicht am</strong> 16. August 2019</p>", 0,
          NULL, "published=html:2019-08-16\n"},
+        {"text date: a text that is a bare date, after every label", NULL,
+         "<p><span class=blue>01.02.2022</span> Kategorie</p><p>Published: "
+         "3 March 2024</p>",
+         0, NULL, "published=html:2024-03-03\n"},
+        {"text date: the first bare date when nothing else dates the page",
+         NULL,
+         "<p>Tel. 0341/696290</p><h5>23.01.2019</h5><a href=/o>"
+         "22.01.2019</a><span>30.01.2022 18:36</span><span>01.02.2022</span>",
+         0, NULL, "published=html:2022-01-30T18:36:00Z\n"},
         {"text date: an edit's label dates the edit", NULL,
          "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\n-published\n"},
@@ -309,7 +318,7 @@ static const struct page_case cases[] = {
          "date",
          NULL,
          "<p>Dates: 3 March 2024</p><aside>Datum: 01.02.2020</aside><dl><dt>"
-         "Datum</dt><dd>bald</dd></dl><p>3.4.2020</p>",
+         "Datum</dt><dd>bald</dd></dl><p>am 3.4.2020 war es</p>",
          0, NULL, "-published\n"},
         {"date: the chosen instant in the offset another source writes it "
          "with",
