@@ -38,6 +38,7 @@ enum tag {
 	T_TITLE,
 	T_H1,
 	T_H2,
+	T_HN, /* h3 to h6 */
 	T_A,
 	T_AREA,
 	T_SCRIPT,
@@ -63,11 +64,12 @@ enum cap_kind {
 	CAP_CATEGORY_LINK, /* rel="category tag": the post's section */
 	CAP_PROP,
 	CAP_JSONLD,
-	CAP_AUTHOR_LINK, /* <a rel=author>: its text names the author */
-	CAP_BYLINE,      /* class=byline and friends: "By A and B" */
-	CAP_DATE,        /* a date element whose text is the date */
-	CAP_SCRIPT,      /* a script that may be schema.org JSON */
-	CAP_LEAD,        /* one of the article's first paragraphs */
+	CAP_AUTHOR_LINK,  /* <a rel=author>: its text names the author */
+	CAP_BYLINE,       /* class=byline and friends: "By A and B" */
+	CAP_DATE,         /* a date element whose text is the date */
+	CAP_SCRIPT,       /* a script that may be schema.org JSON */
+	CAP_LEAD,         /* one of the article's first paragraphs */
+	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
 };
 
 struct capture {
@@ -109,10 +111,15 @@ struct html {
 	unsigned edit;          /* open "edited"/"updated" lines */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done;      /* the first byline was read */
-	bool byline_page_done; /* the first outside the article was read */
-	unsigned date_lines;   /* meta and info lines read for a date */
-	unsigned leads;        /* paragraphs of the article read as leads */
+	bool byline_done;       /* the first byline was read */
+	bool byline_page_done;  /* the first outside the article was read */
+	unsigned date_lines;    /* meta and info lines read for a date */
+	bool label_pending;     /* a label's value is the next text */
+	enum field label_field; /* what the pending label gives */
+	bool label_author_done; /* a label named the author */
+	bool text_opens;        /* no text yet since the last tag opened */
+	unsigned link_heading;  /* open links and headings */
+	unsigned leads;         /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -136,8 +143,8 @@ static bool same(const char *a, const char *b)
 static enum tag tag_of(const char *n)
 {
 	static const struct {
-		const char *name[5];
-		unsigned char tag[5];
+		const char *name[8];
+		unsigned char tag[8];
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
@@ -145,8 +152,10 @@ static enum tag tag_of(const char *n)
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
-	        ['h' - 'a'] = {{"h1", "html", "header", "h2"},
-	                       {T_H1, T_HTML, T_HEADER, T_H2}},
+	        ['h' - 'a'] = {{"h1", "html", "header", "h2", "h3", "h4", "h5",
+	                        "h6"},
+	                       {T_H1, T_HTML, T_HEADER, T_H2, T_HN, T_HN, T_HN,
+	                        T_HN}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link", "li"}, {T_LINK, T_LI}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
@@ -164,7 +173,7 @@ static enum tag tag_of(const char *n)
 
 	if (c >= 26)
 		return T_OTHER;
-	for (size_t i = 0; i < 5 && by_letter[c].name[i]; i++)
+	for (size_t i = 0; i < 8 && by_letter[c].name[i]; i++)
 		if (same(n, by_letter[c].name[i]))
 			return (enum tag)by_letter[c].tag[i];
 	return T_OTHER;
@@ -180,19 +189,26 @@ static const char *attr(const char *const *atts, const char *name)
 	return NULL;
 }
 
+/* The next token of a space-separated list (a class or rel value) at
+ * *p: its start, its length in *n, and *p moved past it; NULL when the
+ * list holds no more. Every walk over a class's tokens goes through it. */
+static const char *next_token(const char **p, size_t *n)
+{
+	const char *t = *p + strspn(*p, " \t\n\r\f");
+
+	*n = strcspn(t, " \t\n\r\f");
+	*p = t + *n;
+	return *n ? t : NULL;
+}
+
 /* True when the space-separated list has token (ASCII case-insensitive). */
 static bool has_token(const char *list, const char *token)
 {
-	size_t tlen = strlen(token);
+	size_t tlen = strlen(token), n;
 
-	while (list && *list) {
-		size_t n;
-		list += strspn(list, " \t\n\r\f");
-		n = strcspn(list, " \t\n\r\f");
-		if (n == tlen && heed__ascii_ieq(list, n, token))
+	for (const char *p = list ? list : "", *t; (t = next_token(&p, &n));)
+		if (n == tlen && heed__ascii_ieq(t, n, token))
 			return true;
-		list += n;
-	}
 	return false;
 }
 
@@ -623,7 +639,8 @@ static bool in_body(const struct html *h)
  * date class, a time marked pubdate, a loose itemprop; a <time datetime>
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
- * article; a meta or info line's in the article, anywhere). */
+ * article; a meta or info line's in the article, anywhere; a text after
+ * a date label, "Datum: 22.12.2012"; a text that is a bare date). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -634,6 +651,8 @@ enum {
 	D_TEXT_BODY,
 	D_LINE_BODY,
 	D_LINE_PAGE,
+	D_LABEL,
+	D_BARE,
 };
 
 /* Starts reading a date from an element's text. */
@@ -703,22 +722,17 @@ static bool token_has(const char *p, size_t n, const char *word)
 static bool text_date_class(const char *cls, enum field *f)
 {
 	bool published = false, modified = false;
+	size_t n;
 
-	for (const char *p = cls; *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
-		if (n &&
-		    (token_has(p, n, "date") || token_has(p, n, "timestamp") ||
-		     token_has(p, n, "published") ||
-		     token_has(p, n, "posted"))) {
-			if (token_has(p, n, "updated") ||
-			    token_has(p, n, "modif"))
+	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		if (token_has(t, n, "date") || token_has(t, n, "timestamp") ||
+		    token_has(t, n, "published") || token_has(t, n, "posted")) {
+			if (token_has(t, n, "updated") ||
+			    token_has(t, n, "modif"))
 				modified = true;
 			else
 				published = true;
 		}
-		p += n;
 	}
 	/* "post-date date updated": hAtom wants every entry to carry an
 	 * "updated", so themes add it to the one date they show, the
@@ -755,21 +769,17 @@ static bool date_line_class(const char *cls, enum field *f)
 	                                    "time",    "datum",     "fecha",
 	                                    "created", "submitted", "tagline"};
 	bool found = false;
+	size_t n;
 
 	if (strstr(cls, "omment"))
 		return false;
 	*f = F_PUBLISHED;
-	for (const char *p = cls; *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
-		for (size_t i = 0; n && !found && i < HEED_ARRAY_SIZE(words);
-		     i++)
-			found = part_ends_in(p, n, words[i]);
-		if (token_has(p, n, "modif") || token_has(p, n, "updated") ||
-		    token_has(p, n, "lastmod"))
+	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		for (size_t i = 0; !found && i < HEED_ARRAY_SIZE(words); i++)
+			found = part_ends_in(t, n, words[i]);
+		if (token_has(t, n, "modif") || token_has(t, n, "updated") ||
+		    token_has(t, n, "lastmod"))
 			*f = F_MODIFIED;
-		p += n;
 	}
 	return found;
 }
@@ -881,18 +891,14 @@ static bool is_byline_class(const char *cls)
 	static const char *const ends[] = {
 	        "byline",      "author",      "authorname", "author-name",
 	        "author_name", "author-link", "autor"};
+	size_t n;
 
-	for (const char *p = cls; *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
-		for (size_t i = 0; n && i < HEED_ARRAY_SIZE(ends); i++) {
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(ends); i++) {
 			size_t e = strlen(ends[i]);
-			if (n >= e && heed__ascii_ieq(p + n - e, e, ends[i]))
+			if (n >= e && heed__ascii_ieq(t + n - e, e, ends[i]))
 				return true;
 		}
-		p += n;
-	}
 	return false;
 }
 
@@ -1079,6 +1085,7 @@ static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
 {
 	const char *v;
 	char *copy;
+	size_t n;
 
 	if (opens_scope)
 		return;
@@ -1088,21 +1095,14 @@ static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
 		return;
 	}
 	/* One element may carry several properties: "name headline". */
-	for (const char *p = props; *p;) {
-		size_t n = strcspn(p, " \t\n\r\f");
-		if (n) {
-			copy = heed__strdup_arena(h->b, p, n);
-			if (!copy)
-				return;
-			if (v)
-				apply_prop(h, copy, h->nscopes, v);
-			else
-				start_capture(h, CAP_PROP, copy);
-		}
-		p += n;
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
-		       *p == '\f')
-			p++;
+	for (const char *p = props, *t; (t = next_token(&p, &n));) {
+		copy = heed__strdup_arena(h->b, t, n);
+		if (!copy)
+			return;
+		if (v)
+			apply_prop(h, copy, h->nscopes, v);
+		else
+			start_capture(h, CAP_PROP, copy);
 	}
 }
 
@@ -1236,21 +1236,17 @@ static bool aside_name(const char *v)
 	                                    "teaser",   "infobox", "reference",
 	                                    "citation", "footnote"};
 
-	for (const char *p = v; p && *p;) {
-		size_t n;
-		p += strspn(p, " \t\n\r\f");
-		n = strcspn(p, " \t\n\r\f");
+	size_t n;
+
+	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
 		/* Most tokens start with none of the names' letters. */
-		if (!n || !strchr("csrtif", heed__ascii_lower(*p))) {
-			p += n;
+		if (!strchr("csrtif", heed__ascii_lower(*t)))
 			continue;
-		}
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
-			if (heed__ascii_lower(*p) == names[i][0] &&
+			if (heed__ascii_lower(*t) == names[i][0] &&
 			    n >= strlen(names[i]) &&
-			    heed__ascii_ieq(p, strlen(names[i]), names[i]))
+			    heed__ascii_ieq(t, strlen(names[i]), names[i]))
 				return true;
-		p += n;
 	}
 	return false;
 }
@@ -1312,6 +1308,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	bool tracked, scope, aside, edit;
 
 	common_attrs(atts, &ca);
+	h->text_opens = true;
 	/* Past the tracked depth nothing opens, since nothing could close. */
 	tracked = h->depth < EXTRACT_MAX_DEPTH;
 	if ((tag == T_LI || tag == T_A) && h->ncaps)
@@ -1335,6 +1332,9 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->main++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
+	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN) &&
+	    tracked)
+		h->link_heading++;
 	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
@@ -1351,39 +1351,59 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	h->depth++;
 }
 
+/* Words that open an edit's date line or label: "Updated", "Last
+ * edited", "Mis à jour", "Aktualisiert", ... */
+static const char *const edit_words[] = {
+        "updated",           "last updated",    "last edited",
+        "last modified",     "modified",        "edited",
+        "mis \303\240 jour", "modifi\303\251",  "aktualisiert",
+        "zuletzt",           "ge\303\244ndert", "letzte \303\204nderung",
+        "actualizado",       "atualizado",      "aggiornato",
+        "modificato",        "bijgewerkt",      "laatst gewijzigd",
+        "gewijzigd"};
+
+/* The length of the first of words[0, count) (lower case) that opens
+ * s[0, len), ASCII case ignored; 0 when none does. */
+static size_t lead_word(const char *s, size_t len, const char *const *words,
+                        size_t count)
+{
+	char first = len ? heed__ascii_lower(*s) : '\0';
+
+	for (size_t i = 0; i < count; i++) {
+		size_t n;
+		/* Most words differ in their first letter: no strlen. */
+		if (words[i][0] != first)
+			continue;
+		n = strlen(words[i]);
+		if (len >= n && heed__ascii_ieq(s, n, words[i]))
+			return n;
+	}
+	return 0;
+}
+
 /* Offers the date a date line's text gives, as field f. A line that
- * says it is an edit ("Updated", "Last edited", "Mis à jour",
- * "Aktualisiert", ...) gives the modified date, whatever its class says;
- * one that says when a source was consulted ("Retrieved", "Accessed":
- * citations) dates nothing of the page. */
+ * says it is an edit (edit_words) gives the modified date, whatever its
+ * class says; one that says when a source was consulted ("Retrieved",
+ * "Accessed": citations) dates nothing of the page. */
 static void offer_text_date(struct builder *b, enum field f, int sub,
                             const char *s, size_t len)
 {
-	static const char *const edits[] = {
-	        "updated",           "last updated",     "last edited",
-	        "last modified",     "modified",         "edited",
-	        "mis \xC3\xA0 jour", "modifi\xC3\xA9",   "aktualisiert",
-	        "zuletzt",           "ge\xC3\xA4ndert",  "actualizado",
-	        "atualizado",        "aggiornato",       "modificato",
-	        "bijgewerkt",        "laatst gewijzigd", "gewijzigd"};
 	static const char *const consulted[] = {"retrieved",  "accessed",
 	                                        "abgerufen",  "consult\xC3\xA9",
 	                                        "consultado", "geraadpleegd"};
 
 	heed__trim(&s, &len);
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(consulted); i++)
-		if (len >= strlen(consulted[i]) &&
-		    heed__ascii_ieq(s, strlen(consulted[i]), consulted[i]))
-			return;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(edits); i++)
-		if (len >= strlen(edits[i]) &&
-		    heed__ascii_ieq(s, strlen(edits[i]), edits[i]))
-			f = F_MODIFIED;
+	if (lead_word(s, len, consulted, HEED_ARRAY_SIZE(consulted)))
+		return;
+	if (lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words)))
+		f = F_MODIFIED;
 	heed__cand(b, f, O_HTML, sub, s, len);
 }
 
-/* True when every word of "A; B" starts with a capital or is a particle
- * of a name ("van", "de"): a name, not "By the time we arrived". */
+/* True when every word of "A; B" starts with a capital (or a letter
+ * past ASCII: from U+00C0, but not U+2000-U+2FFF, punctuation and
+ * symbols, nor a no-break space or a guillemet) or is a particle of a
+ * name ("van", "de"): a name, not "By the time we arrived". */
 static bool capitalised(const char *names)
 {
 	static const char *const particles[] = {"van", "von", "de", "da", "del",
@@ -1391,7 +1411,8 @@ static bool capitalised(const char *names)
 
 	for (const char *p = names; *p;) {
 		size_t n = strcspn(p, " ;");
-		bool ok = (unsigned char)*p >= 0x80 || (*p >= 'A' && *p <= 'Z');
+		unsigned char u = (unsigned char)*p;
+		bool ok = (u >= 0xC3 && u != 0xE2) || (*p >= 'A' && *p <= 'Z');
 		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
 			ok = heed__ascii_ieq(p, n, particles[i]);
 		if (n && !ok)
@@ -1487,6 +1508,261 @@ static const char *title_words(struct builder *b, const char *s, size_t *len)
 	return out;
 }
 
+/* How far past its label a value may start: "Veröffentlicht am Montag,
+ * 16. August 2019 um 10:30 Uhr" fits, a paragraph's later date does not;
+ * a longer text after an author's label is a sentence, not a byline. */
+#define MAX_LABEL_VALUE 80
+
+/* Labels of a publication date ("Datum:", "Published on"). */
+static const char *const date_labels[] = {
+        "published on",
+        "published",
+        "posted on",
+        "date published",
+        "publication date",
+        "date de publication",
+        "date",
+        "datum",
+        "ver\303\266ffentlicht am",
+        "ver\303\266ffentlicht",
+        "ver\303\266ffentlichung",
+        "erschienen am",
+        "erschienen",
+        "erstellt am",
+        "erstellt",
+        "publi\303\251 le",
+        "publi\303\251",
+        "mis en ligne le",
+        "mis en ligne",
+        "publicado el",
+        "publicado em",
+        "publicado",
+        "fecha de publicaci\303\263n",
+        "fecha",
+        "data de publica\303\247\303\243o",
+        "data di pubblicazione",
+        "pubblicato il",
+        "pubblicato",
+        "gepubliceerd op",
+        "gepubliceerd",
+};
+
+/* Labels of an author: "Von Ann Lee", "by Ann", "Ein Artikel von". */
+static const char *const author_leads[] = {"ein artikel von",
+                                           "ein beitrag von",
+                                           "text von",
+                                           "geschrieben von",
+                                           "written by",
+                                           "von",
+                                           "by",
+                                           "par",
+                                           "por",
+                                           "door"};
+
+/* Labels of an author that want their colon: "Autor: Ann Lee", "Text:";
+ * without one they are words of a sentence. */
+static const char *const author_nouns[] = {
+        "autorin", "autoren", "autor", "author",    "auteur",
+        "autore",  "text",    "texte", "redaktion", "verfasser"};
+
+/* n when s[0, n) is a whole word (no letter follows), with the separators
+ * after it (spaces, no-break spaces, a colon); 0 otherwise. */
+static size_t label_end(const char *s, size_t len, size_t n)
+{
+	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
+	           heed__ascii_lower(s[n]) <= 'z'))
+		return 0;
+	while (n < len) {
+		if (s[n] && strchr(" \t\n\r\f:", s[n]))
+			n++;
+		else if (n + 1 < len && s[n] == '\xC2' && s[n + 1] == '\xA0')
+			n += 2;
+		else
+			break;
+	}
+	return n;
+}
+
+/* The length of the date label that opens s[0, len), with the
+ * separators after it, or 0; *f gets what the label dates: an edit word
+ * and "Stand" ("as of") date an edit. "Dates of the tour" is no label. */
+static size_t date_label_len(const char *s, size_t len, enum field *f)
+{
+	size_t n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
+
+	*f = F_PUBLISHED;
+	if (!n) {
+		*f = F_MODIFIED;
+		n = lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words));
+		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand"))
+			n = 5;
+	}
+	return label_end(s, len, n);
+}
+
+/* The length of the author label that opens s[0, len), with the
+ * separators after it, or 0. */
+static size_t author_label_len(const char *s, size_t len)
+{
+	size_t n =
+	        lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+
+	if (n && (n == len || s[n] != ':'))
+		n = 0;
+	if (!n)
+		n = lead_word(s, len, author_leads,
+		              HEED_ARRAY_SIZE(author_leads));
+	return label_end(s, len, n);
+}
+
+/* Sub-rank of an author named after a label: after every byline. */
+#define A_LABEL 3
+
+/* True while a date of sub-rank sub (D_LABEL, D_BARE) could still give
+ * the published date. */
+static bool label_date_wanted(const struct html *h, int sub)
+{
+	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub);
+}
+
+/* True while an author label could still give the author: until the
+ * first that names someone. */
+static bool label_author_wanted(const struct html *h)
+{
+	return !h->label_author_done &&
+	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL);
+}
+
+/* Offers s[0, len), the text after a label, as field f. */
+static void label_value(struct html *h, enum field f, const char *s, size_t len)
+{
+	const char *names;
+
+	if (f != F_AUTHOR) {
+		heed__cand(h->b, f, O_HTML, D_LABEL, s,
+		           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
+		return;
+	}
+	if (len > MAX_LABEL_VALUE)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names)) {
+		h->label_author_done = true;
+		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names,
+		           strlen(names));
+	}
+}
+
+/* s[0, len) opens with a label n bytes long: the value after it, or,
+ * when the label is all of s, the next text's. */
+static void after_label(struct html *h, enum field f, const char *s, size_t len,
+                        size_t n)
+{
+	if (n == len) {
+		h->label_pending = true;
+		h->label_field = f;
+		return;
+	}
+	label_value(h, f, s + n, len - n);
+}
+
+/* An author's label opens the text of the element s is in: the names
+ * are read from the whole element when it ends ("<p>Von <a>Ann Lee</a>
+ * wird berichtet</p>" is a sentence, no byline). */
+static void author_label(struct html *h, const char *s, size_t len)
+{
+	struct capture *c;
+
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_AUTHOR_LABEL)
+			return;
+	c = start_capture(h, CAP_AUTHOR_LABEL, NULL);
+	if (!c)
+		return;
+	c->depth = h->depth; /* the element open around s */
+	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* The text of an element that opens with an author's label: the names
+ * after it, or, when the label is all of it ("<b>von</b> <a>Ann
+ * Lee</a>"), the next text's. */
+static void author_label_end(struct html *h, const char *s, size_t len)
+{
+	size_t n;
+
+	heed__trim(&s, &len);
+	n = author_label_len(s, len);
+	if (n)
+		after_label(h, F_AUTHOR, s, len, n);
+}
+
+/* A text that is a date and nothing else, in figures ("23.01.2019",
+ * "2021-10-16", "30.01.2022 18:36", "02.12.19"): a page's own date shown
+ * without a label or a class to say it. Words around a date ("am
+ * 3.4.2020 war es") make a sentence's date, no page's. */
+static bool bare_date(const char *s, size_t len)
+{
+	if (len < 8 || len > 32)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("0123456789.-/: ", s[i]))
+			return false;
+	return true;
+}
+
+/* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
+ * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
+ * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
+ * <a>Ann Lee</a>") whose value is the next text. The last source of
+ * either field in the page's markup: a label says what its value is, but
+ * not whose, and a listing's items carry them. */
+static void text_label(struct html *h, const char *s, size_t len)
+{
+	const char *text = s;
+	size_t n = 0, text_len = len;
+	enum field f = F_AUTHOR;
+	bool opens = h->text_opens;
+
+	heed__trim(&s, &len);
+	if (!len)
+		return;
+	h->text_opens = false;
+	if (h->label_pending) {
+		h->label_pending = false;
+		label_value(h, h->label_field, s, len);
+		return;
+	}
+	/* The first bare date, after every label's: outside links and
+	 * headings, where a listing's teasers date their own posts. */
+	if (*s >= '0' && *s <= '9') {
+		if (!h->link_heading && label_date_wanted(h, D_BARE) &&
+		    bare_date(s, len))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
+		return;
+	}
+	/* Most texts start with none of the labels' letters. */
+	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
+		return;
+	if (label_date_wanted(h, D_LABEL))
+		n = date_label_len(s, len, &f);
+	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
+	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
+	 * "Works by Ann Lee" heads a list of her works, and a link's text
+	 * ("By Galileo" in a table of contents) names no byline. */
+	if (!n && opens && !h->link_heading && label_author_wanted(h)) {
+		f = F_AUTHOR;
+		n = author_label_len(s, len);
+	}
+	if (!n)
+		return;
+	if (f == F_AUTHOR) {
+		/* Untrimmed: "von " and "<em>Ann</em>" make "von Ann". */
+		author_label(h, text, text_len);
+		return;
+	}
+	after_label(h, f, s, len, n);
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -1549,6 +1825,9 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_LEAD:
 		lead_line(h, s, len);
 		break;
+	case CAP_AUTHOR_LABEL:
+		author_label_end(h, s, len);
+		break;
 	case CAP_SCRIPT:
 		/* schema.org JSON without the ld+json type; any other
 		 * script is no metadata, neither read nor counted. */
@@ -1564,6 +1843,7 @@ void heed__html_end(struct html *h)
 {
 	struct el el = {T_OTHER, false, false, false};
 
+	h->text_opens = false;
 	if (!h->depth)
 		return;
 	h->depth--;
@@ -1583,6 +1863,10 @@ void heed__html_end(struct html *h)
 		h->main--;
 	if (el.tag == T_HEADER && h->header)
 		h->header--;
+	if ((el.tag == T_A || el.tag == T_H1 || el.tag == T_H2 ||
+	     el.tag == T_HN) &&
+	    h->link_heading)
+		h->link_heading--;
 	if (el.aside && h->aside)
 		h->aside--;
 	if (el.edit && h->edit)
@@ -1594,12 +1878,21 @@ static bool raw_capture(enum cap_kind k)
 	return k == CAP_JSONLD || k == CAP_SCRIPT;
 }
 
+/* Texts are read for a label only while no better date or author is
+ * known: most pages declare both in the head, and then no text of
+ * theirs is read for them. */
+static bool label_scan(const struct html *h)
+{
+	return !h->foreign && !h->media && !h->aside &&
+	       (label_date_wanted(h, D_BARE) || label_author_wanted(h));
+}
+
 bool heed__html_wants_text(const struct html *h)
 {
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return false;
+	return label_scan(h);
 }
 
 void heed__html_text(struct html *h, const char *s, size_t len)
@@ -1607,6 +1900,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
+	if (label_scan(h))
+		text_label(h, s, len);
 }
 
 bool heed__html_wants_raw(const struct html *h)

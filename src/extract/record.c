@@ -207,6 +207,35 @@ static bool design_credit(const char *s, size_t len)
 	return false;
 }
 
+/* An organisation's name, which credits no person: one with a legal
+ * form among its words ("Hanns-Seidel-Stiftung e.V.", "Web Commerce
+ * GmbH", "Acme Ltd."), or the site's domain ("tagesschau.de" on
+ * www.tagesschau.de). */
+static bool organisation_name(const struct builder *b, const char *s,
+                              size_t len)
+{
+	static const char *const forms[] = {
+	        "GmbH", "gGmbH", "mbH",  "e.V.", "AG",  "KG",   "Ltd",
+	        "Ltd.", "Inc",   "Inc.", "LLC",  "plc", "S.A.", "SE"};
+	const char *dom = heed_url_registrable_domain(b->page_url);
+
+	if (dom && strlen(dom) == len && heed__ascii_ieq(s, len, dom))
+		return true;
+	/* The words after the first: a legal form never opens a name. */
+	for (const char *p = memchr(s, ' ', len); p && p < s + len;
+	     p = memchr(p + 1, ' ', (size_t)(s + len - p - 1))) {
+		const char *w = p + 1;
+		size_t n = strcspn(w, " ,;");
+		if (w + n > s + len)
+			n = (size_t)(s + len - w);
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(forms); i++)
+			if (n == strlen(forms[i]) &&
+			    memcmp(w, forms[i], n) == 0)
+				return true;
+	}
+	return false;
+}
+
 /* A CMS's placeholder in an author field: WordPress's first account
  * ("admin"), a theme's "No Author", "Unknown": nobody is credited. */
 static bool placeholder_name(const char *s, size_t len)
@@ -229,8 +258,9 @@ static bool placeholder_name(const char *s, size_t len)
  * link's text alone, not the site's own social account. A social handle
  * ("@name") is a name of last resort: *rank becomes the rank of
  * twitter:creator, so any name on the page beats it;
- * the site's own name (a declared site name) ranks after every byline,
- * as a JSON-LD organisation does: a person credited on the page wins.
+ * the site's own name (a declared site name) and an organisation's
+ * (organisation_name) rank after every byline, as a JSON-LD
+ * organisation does: a person credited on the page wins.
  * *s and *len lose a "By " prefix and a trailing profile link's text.
  */
 static bool author_ok(const struct builder *b, const char **s, size_t *len,
@@ -263,7 +293,8 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	if (v[0] == '@')
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
 	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
-	         heed__is_site_name(b, v, *len))
+	         (heed__is_site_name(b, v, *len) ||
+	          organisation_name(b, v, *len)))
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
 	return true;
 }

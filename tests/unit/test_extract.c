@@ -289,6 +289,37 @@ static const struct page_case cases[] = {
         {"text date: a comment's meta line dates the comment", NULL,
          "<small class=commentmetadata>May 1, 2020</small>", 0, NULL,
          "-published\n"},
+        {"text date: a text after a date label", NULL,
+         "<h1>Dow</h1><h3>Datum: 22.12.2012, Rubrik: USA</h3>", 0, NULL,
+         "published=html:2012-12-22\n"},
+        {"text date: a label's value in the next text (dt and dd)", NULL,
+         "<dl><dt>Ort</dt><dd>Bonn</dd><dt>Datum</dt><dd>12.01.2017</dd>"
+         "</dl>",
+         0, NULL, "published=html:2017-01-12\n"},
+        {"text date: a label in its own inline element", NULL,
+         "<p><strong>Ver\303\266ffentlicht am</strong> 16. August 2019</p>", 0,
+         NULL, "published=html:2019-08-16\n"},
+        {"text date: a text that is a bare date, after every label", NULL,
+         "<p><span class=blue>01.02.2022</span> Kategorie</p><p>Published: "
+         "3 March 2024</p>",
+         0, NULL, "published=html:2024-03-03\n"},
+        {"text date: the first bare date when nothing else dates the page",
+         NULL,
+         "<p>Tel. 0341/696290</p><h5>23.01.2019</h5><a href=/o>"
+         "22.01.2019</a><span>30.01.2022 18:36</span><span>01.02.2022</span>",
+         0, NULL, "published=html:2022-01-30T18:36:00Z\n"},
+        {"text date: an edit's label dates the edit", NULL,
+         "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
+         "modified=html:2019-10-19T11:05:00Z\n-published\n"},
+        {"text date: a label comes after every date element", NULL,
+         "<p>Published: March 3, 2024</p><p class=date>July 05, 2017</p>", 0,
+         NULL, "published=html:2017-07-05\n"},
+        {"text date: no label in a word, an aside, or a value without a "
+         "date",
+         NULL,
+         "<p>Dates: 3 March 2024</p><aside>Datum: 01.02.2020</aside><dl><dt>"
+         "Datum</dt><dd>bald</dd></dl><p>am 3.4.2020 war es</p>",
+         0, NULL, "-published\n"},
         {"date: the chosen instant in the offset another source writes it "
          "with",
          NULL,
@@ -397,6 +428,39 @@ static const struct page_case cases[] = {
         /* Authors that are people's names. */
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
+        {"author: an element that opens with an author's label", NULL,
+         "<div class=metaInfo>Ein Artikel von <strong>Pamela Sladky</strong> "
+         "| 27.01.2022</div>",
+         0, NULL, "author=html:Pamela Sladky\n"},
+        {"author: a label alone names the next text", NULL,
+         "<p><span class=from>von</span> <span>Daniel Braun</span></p><p><b>"
+         "Autor:</b> Ann Lee</p>",
+         0, NULL, "author=html:Daniel Braun\n"},
+        {"author: a label after every byline, before a handle", NULL,
+         "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: the site's domain gives way to a byline", NULL,
+         "<meta name=author content=Site.example><p>Von Ann Lee</p>", 0, NULL,
+         "author=html:Ann Lee\n"},
+        {"author: an organisation by its legal form gives way to a byline",
+         NULL,
+         "<meta name=author content=\"Example Stiftung e.V.\"><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an organisation is kept when nobody else is credited", NULL,
+         "<meta name=author content=\"Web Commerce GmbH\">", 0, NULL,
+         "author=meta:Web Commerce GmbH\n"},
+        {"author: a handle gives way to a label's name", NULL,
+         "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
+         "author=html:Jane Doe\n"},
+        {"author: no label in a sentence, a link, a heading, or without its "
+         "colon",
+         NULL,
+         "<ul><li>Von <a href=/e>Albert Einstein</a> wird berichtet, dass "
+         "er</li></ul><p><a href=/w>Portrait</a> by Ann Lee</p><h3>By "
+         "Galileo</h3><a href=#b>By Galileo</a><p>Author Jane Doe</p>",
+         0, NULL, "-author\n"},
         {"author: a profile link's text is no part of the name", NULL,
          "<article><div class=post-author>Posted by <span class=fn>Jane "
          "Doe</span> <a href=/p>View my complete profile</a></div></article>",
