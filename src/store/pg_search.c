@@ -479,24 +479,51 @@ const struct heed_store_area heed__pg_search_area = {
  * keeps a lookup): chosen and scored in one step, a plan that read them
  * by the GIN index sorted 5,000 whole rows by id (the tsvector with
  * each, past work_mem onto disk) to score them after, and joined back,
- * the planner read all of search_docs to hash the 5,000. */
-#define RELEVANCE_OF(tag)                                                    \
-	"SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS sid, "     \
-	"c.k AS k FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE             \
-	" FROM search_docs d WHERE d.page_id = n.nid) AS k FROM (SELECT "    \
-	"d.page_id AS nid FROM search_docs d WHERE " SHOWN                   \
-	DOC_FILTERS(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint) n) c " \
-	                 "WHERE $11::bigint"                                 \
-	                 " IS NULL OR (c.k >= $10::float8 AND (c.k > "       \
-	                 "$10::float8 OR c.fid > "                           \
-	                 "$11::bigint)) ORDER BY c.k, c.fid LIMIT "          \
-	                 "$12::bigint) s JOIN pages "                        \
-	                 "p ON p.id = s.sid ORDER BY s.k, s.sid;"
+ * the planner read all of search_docs to hash the 5,000. Each row also
+ * carries how many candidates there were and the snapshot they were read
+ * in ("Counts from the search", below). */
+#define RELEVANCE_OF(tag)                                                      \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
+	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "    \
+	"c.n AS n FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE               \
+	" FROM search_docs d WHERE d.page_id = n.nid) AS k, count(*) OVER "    \
+	"() AS n FROM (SELECT d.page_id AS nid FROM search_docs d "            \
+	"WHERE " SHOWN                                                         \
+	DOC_FILTERS(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint) "        \
+	                 "n) c WHERE $11::bigint IS NULL OR (c.k >= "          \
+	                 "$10::float8 AND (c.k > "                             \
+	                 "$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, " \
+	                 "c.fid LIMIT "                                        \
+	                 "$12::bigint) s JOIN pages p ON p.id = s.sid ORDER "  \
+	                 "BY s.k, s.sid;"
 
 /* A count: $10 the cap. */
-#define COUNT_OF(tag)                                                    \
-	"SELECT count(*) FROM (SELECT 1 FROM search_docs d WHERE " SHOWN \
-	DOC_FILTERS(tag) " LIMIT $10::bigint) c;"
+#define COUNTED(tag)                                                      \
+	"(SELECT count(*) FROM (SELECT 1 FROM search_docs d WHERE " SHOWN \
+	DOC_FILTERS(tag) " LIMIT $10::bigint) c)"
+#define COUNT_OF(tag) "SELECT " COUNTED(tag) ";"
+/*
+ * Counts from the search. A relevance search whose candidates were every
+ * match that may be shown (fewer than it scores) has counted them; the
+ * count that follows it with the same filters (the API's and the results
+ * page's "about N results") takes that number when nothing committed
+ * between the two, which is when both statements read the same snapshot
+ * ($11): the same rows, so the count a reading of the matches gives.
+ * Otherwise, and only then, the matches are read ($12 the kept count).
+ * SQLite keeps the same count (sqlite_search.c) for the same reason: the
+ * count of a phrase read every page holding its words a second time.
+ */
+#define COUNT_KEPT_OF(tag)                                               \
+	"SELECT CASE WHEN pg_current_snapshot()::text = $11::text THEN " \
+	"least($12::bigint, $10::bigint) ELSE " COUNTED(tag) " END;"
+
+/* The count kept from a relevance search (heed__pg.counted), in one
+ * block: its filters as filters_key gives them, then its snapshot. */
+struct heed__pg_counted {
+	int64_t count;
+	const char *snapshot;
+	char key[];
+};
 
 /* A query's parameters as text: $1..$13 of the statements above. */
 struct params {
@@ -554,6 +581,85 @@ static heed_status make_params(heed_store *store,
 	return HEED_OK;
 }
 
+/* The filters of p ($1 to $9: the time, the words and the others) as one
+ * string, each as its length and text or "-" for NULL, so that two
+ * queries have the same string exactly when they have the same filters:
+ * written to buf, of room bytes, when it fits (buf NULL: not written).
+ * Returns its length. */
+static size_t filters_key(const struct params *p, char *buf, size_t room)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 9; i++) {
+		const char *v = p->v[i];
+		bool fits = buf && n < room;
+		int w = v ? snprintf(fits ? buf + n : NULL, fits ? room - n : 0,
+		                     "%zu:%s", strlen(v), v)
+		          : snprintf(fits ? buf + n : NULL, fits ? room - n : 0,
+		                     "-");
+		n += (size_t)w;
+	}
+	return n;
+}
+
+/* The filters of p as filters_key gives them, allocated; NULL out of
+ * memory. */
+static char *filters_key_dup(heed_store *store, const struct params *p,
+                             size_t *len)
+{
+	char *key;
+
+	*len = filters_key(p, NULL, 0);
+	key = heed__malloc(store->alloc, *len + 1);
+	if (key)
+		filters_key(p, key, *len + 1);
+	return key;
+}
+
+void heed__pg_search_forget(heed_store *store)
+{
+	heed__free(store->alloc, store->pg->counted);
+	store->pg->counted = NULL;
+}
+
+/* Keeps count, the candidates of the relevance search of p read in
+ * snapshot, for the count that follows it (COUNT_KEPT_OF). Out of
+ * memory, nothing is kept: the count reads the matches. */
+static void keep_count(heed_store *store, const struct params *p, int64_t count,
+                       const char *snapshot)
+{
+	size_t klen, slen = strlen(snapshot);
+	char *key = filters_key_dup(store, p, &klen);
+	struct heed__pg_counted *c;
+
+	heed__pg_search_forget(store);
+	c = key ? heed__malloc(store->alloc, sizeof(*c) + klen + slen + 2)
+	        : NULL;
+	if (c) {
+		c->count = count;
+		memcpy(c->key, key, klen + 1);
+		c->snapshot = memcpy(c->key + klen + 1, snapshot, slen + 1);
+		store->pg->counted = c;
+	}
+	heed__free(store->alloc, key);
+}
+
+/* The count kept for the filters of p, or NULL. */
+static const struct heed__pg_counted *kept_count(heed_store *store,
+                                                 const struct params *p)
+{
+	const struct heed__pg_counted *c = store->pg->counted;
+	size_t klen;
+	char *key;
+	bool same;
+
+	if (!c || !(key = filters_key_dup(store, p, &klen)))
+		return NULL;
+	same = strcmp(key, c->key) == 0;
+	heed__free(store->alloc, key);
+	return same ? c : NULL;
+}
+
 static const char *sorted_sql(heed_search_sort sort, bool tagged)
 {
 	switch (sort) {
@@ -590,6 +696,21 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 	}
 }
 
+/* Keeps the count of a relevance search's candidates (r, of the query
+ * of p) when they were every match: fewer than it scores ($13). */
+static void keep_candidates(heed_store *store, const struct params *p,
+                            const PGresult *r)
+{
+	int64_t n = PQntuples(r) > 0 ? heed__pg_int(r, 0, 18, -1) : -1;
+	const char *snapshot =
+	        PQntuples(r) > 0 ? heed__pg_text(r, 0, 19) : NULL;
+
+	if (n >= 0 && snapshot && n < strtoll(p->v[12], NULL, 10))
+		keep_count(store, p, n, snapshot);
+	else
+		heed__pg_search_forget(store);
+}
+
 static heed_status pg_search(heed_store *store,
                              const struct heed_search_query *q,
                              heed_search_fn *fn, void *ud, bool *more,
@@ -612,6 +733,8 @@ static heed_status pg_search(heed_store *store,
 	                : HEED_SEARCH_MAX_SCORED);
 	r = heed__pg_query(store, sorted_sql(sort, q->tag != NULL),
 	                   sort == HEED_SEARCH_SORT_RELEVANCE ? 13 : 12, p.v);
+	if (r && sort == HEED_SEARCH_SORT_RELEVANCE)
+		keep_candidates(store, &p, r);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
 		return heed__store_fail(store, diag, "searching");
@@ -635,6 +758,8 @@ static heed_status pg_count(heed_store *store,
                             const struct heed_search_query *q, int64_t cap,
                             int64_t *count, struct heed_diag *diag)
 {
+	const struct heed__pg_counted *kept;
+	char n[HEED_PG_INT_SIZE];
 	struct params p;
 	heed_status rc = make_params(store, q, &p, diag);
 	PGresult *r;
@@ -642,9 +767,18 @@ static heed_status pg_count(heed_store *store,
 	if (rc != HEED_OK)
 		return rc;
 	p.v[9] = heed__pg_i64(p.buf[9], cap < 0 ? 0 : cap);
-	r = heed__pg_query(store,
-	                   q->tag ? COUNT_OF(TAG_GIVEN) : COUNT_OF(TAG_ANY), 10,
-	                   p.v);
+	if ((kept = kept_count(store, &p))) {
+		p.v[10] = kept->snapshot;
+		p.v[11] = heed__pg_i64(n, kept->count);
+		r = heed__pg_query(store,
+		                   q->tag ? COUNT_KEPT_OF(TAG_GIVEN)
+		                          : COUNT_KEPT_OF(TAG_ANY),
+		                   12, p.v);
+	} else {
+		r = heed__pg_query(
+		        store, q->tag ? COUNT_OF(TAG_GIVEN) : COUNT_OF(TAG_ANY),
+		        10, p.v);
+	}
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
 		return heed__store_fail(store, diag, "searching");

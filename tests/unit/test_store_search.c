@@ -2192,9 +2192,10 @@ static void test_rank_is_bm25(void **state)
 
 /* The count that follows a relevance search on one connection is the
  * count of its candidates when they were every match (sqlite_search.c,
- * count_of_search): it is what a count reading the matches gives, for
- * other filters and words than the search's, after the index changed
- * and at a later time, when a page's limit has passed. */
+ * count_of_search; pg_search.c, COUNT_KEPT_OF): it is what a count
+ * reading the matches gives, for other filters and words than the
+ * search's, after the index changed and at a later time, when a page's
+ * limit has passed. */
 static void test_count_follows_search(void **state)
 {
 	static const char *const filters[][2] = {{NULL, NULL},
@@ -2323,6 +2324,7 @@ int main(void)
 	        cmocka_unit_test(test_backends_agree),
 	        cmocka_unit_test(test_index_catches_up),
 	        cmocka_unit_test(test_sort_keys_follow_refetch),
+	        cmocka_unit_test(test_count_follows_search),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
