@@ -492,15 +492,16 @@ const struct heed_store_area heed__pg_search_area = {
  * each, past work_mem onto disk) to score them after, and joined back,
  * the planner read all of search_docs to hash the 5,000. Each row also
  * carries how many candidates there were and the snapshot they were read
- * in ("Counts from the search", below). */
-#define RELEVANCE_OF(tag)                                                      \
+ * in ("Counts from the search", below). id orders the candidates: the
+ * key, or for a phrase that few pages hold the key's value (below). */
+#define RELEVANCE_OF(tag, id)                                                  \
 	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
 	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "    \
 	"c.n AS n FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE               \
 	" FROM search_docs d WHERE d.page_id = n.nid) AS k, count(*) OVER "    \
 	"() AS n FROM (SELECT d.page_id AS nid FROM search_docs d "            \
 	"WHERE " SHOWN                                                         \
-	DOC_FILTERS(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint) "        \
+	DOC_FILTERS(tag) " ORDER BY " id " DESC LIMIT $13::bigint) "           \
 	                 "n) c WHERE $11::bigint IS NULL OR (c.k >= "          \
 	                 "$10::float8 AND (c.k > "                             \
 	                 "$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, " \
@@ -671,11 +672,85 @@ static const struct heed__pg_counted *kept_count(heed_store *store,
 	return same ? c : NULL;
 }
 
-static const char *sorted_sql(heed_search_sort sort, bool tagged)
+/* The rows PostgreSQL estimates for sql, an EXPLAIN taking the first n
+ * of p's parameters, from the first line of its plan ("... (cost=a..b
+ * rows=N width=w)"); -1 when it cannot say. */
+static double explain_rows(heed_store *store, const char *sql, int n,
+                           const struct params *p)
+{
+	PGresult *r = heed__pg_query(store, sql, n, p->v);
+	const char *line =
+	        r && PQntuples(r) > 0 ? heed__pg_text(r, 0, 0) : NULL;
+	const char *rows = line ? strstr(line, " rows=") : NULL;
+	double v = rows ? strtod(rows + 6, NULL) : -1;
+
+	PQclear(r);
+	return v;
+}
+
+/*
+ * A phrase's candidates. PostgreSQL estimates a phrase as its words
+ * anywhere in a page ("kapa rila": 132,509 pages estimated at 1,000,000,
+ * 3,804 found), so to find the newest matches it walks the key back from
+ * the newest page, expecting to stop early, and tests the phrase on every
+ * page it passes: the whole table for a phrase of fewer than 5,000 pages,
+ * 0.4 to 1 s. Taking instead the pages that hold all its words from the
+ * GIN index and sorting their ids costs those pages alone: two to five
+ * times less for the phrases of the bench (docs/performance.md). A phrase
+ * whose words are together in more than a quarter of the pages keeps the
+ * walk, which stops early when the phrase is about as common as its
+ * words, where the index would read most of the table. "+ 0" keeps the
+ * planner from reading the key in order.
+ */
+#define BY_KEY           "d.page_id"
+#define BY_INDEX         "d.page_id + 0"
+#define PHRASE_WALK_FROM 4 /* its words in a quarter of the pages */
+#define PHRASE_ROWS                                                \
+	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
+	"d.tsv @@ " TSQUERY ";"
+#define TABLE_ROWS "EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN ";"
+
+/* Whether the tsquery text t holds a phrase: a quoted operand of words
+ * separated by spaces (pg_tsquery.c). */
+static bool has_phrase(const char *t)
+{
+	bool quoted = false;
+
+	for (; t && *t; t++) {
+		if (*t == '\'')
+			quoted = !quoted;
+		else if (*t == ' ' && quoted)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the relevance candidates of p are better read from the GIN
+ * index than by walking the key: a phrase whose words few pages hold. */
+static bool candidates_by_index(heed_store *store, const struct params *p)
+{
+	double words, pages;
+
+	if (!has_phrase(p->tsquery))
+		return false;
+	words = explain_rows(store, PHRASE_ROWS, 2, p);
+	pages = explain_rows(store, TABLE_ROWS, 1, p);
+	return words >= 0 && pages > 0 && words * PHRASE_WALK_FROM < pages;
+}
+
+static const char *relevance_sql(bool tagged, bool by_index)
+{
+	if (by_index)
+		return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_INDEX)
+		              : RELEVANCE_OF(TAG_ANY, BY_INDEX);
+	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY)
+	              : RELEVANCE_OF(TAG_ANY, BY_KEY);
+}
+
+/* The statement of the views, date and fetched orders. */
+static const char *sorted_sql(heed_search_sort sort)
 {
 	switch (sort) {
-	case HEED_SEARCH_SORT_RELEVANCE:
-		return tagged ? RELEVANCE_OF(TAG_GIVEN) : RELEVANCE_OF(TAG_ANY);
 	case HEED_SEARCH_SORT_VIEWS:
 		return SORTED(KEY_VIEWS);
 	case HEED_SEARCH_SORT_DATE:
@@ -742,8 +817,14 @@ static heed_status pg_search(heed_store *store,
 	        q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
 	                ? q->max_scored
 	                : HEED_SEARCH_MAX_SCORED);
-	r = heed__pg_query(store, sorted_sql(sort, q->tag != NULL),
-	                   sort == HEED_SEARCH_SORT_RELEVANCE ? 13 : 12, p.v);
+	if (sort == HEED_SEARCH_SORT_RELEVANCE)
+		r = heed__pg_query(
+		        store,
+		        relevance_sql(q->tag != NULL,
+		                      candidates_by_index(store, &p)),
+		        13, p.v);
+	else
+		r = heed__pg_query(store, sorted_sql(sort), 12, p.v);
 	if (r && sort == HEED_SEARCH_SORT_RELEVANCE)
 		keep_candidates(store, &p, r);
 	heed__free(store->alloc, p.tsquery);
@@ -806,25 +887,14 @@ static bool one_term(const char *t)
 static bool estimate_reaches(heed_store *store, const struct params *p,
                              int64_t cap)
 {
-	const char *line, *rows;
-	PGresult *r;
-	bool reaches;
-
 	if (cap <= 0 || cap > INT64_MAX / ESTIMATE_MARGIN ||
 	    !one_term(p->tsquery))
 		return false;
 	for (int i = 2; i < 9; i++)
 		if (p->v[i])
 			return false;
-	if (!(r = heed__pg_query(store, ESTIMATE, 2, p->v)))
-		return false;
-	/* The plan's first line: "... (cost=a..b rows=N width=w)". */
-	line = PQntuples(r) > 0 ? heed__pg_text(r, 0, 0) : NULL;
-	rows = line ? strstr(line, " rows=") : NULL;
-	reaches =
-	        rows && strtod(rows + 6, NULL) >= (double)cap * ESTIMATE_MARGIN;
-	PQclear(r);
-	return reaches;
+	return explain_rows(store, ESTIMATE, 2, p) >=
+	       (double)cap * ESTIMATE_MARGIN;
 }
 
 static heed_status pg_count(heed_store *store,
