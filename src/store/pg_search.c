@@ -689,26 +689,33 @@ static double explain_rows(heed_store *store, const char *sql, int n,
 }
 
 /*
- * A phrase's candidates. PostgreSQL estimates a phrase as its words
- * anywhere in a page ("kapa rila": 132,509 pages estimated at 1,000,000,
- * 3,804 found), so to find the newest matches it walks the key back from
- * the newest page, expecting to stop early, and tests the phrase on every
- * page it passes: the whole table for a phrase of fewer than 5,000 pages,
- * 0.4 to 1 s. Taking instead the pages that hold all its words from the
- * GIN index and sorting their ids costs those pages alone: two to five
- * times less for the phrases of the bench (docs/performance.md). A phrase
- * whose words are together in more than a quarter of the pages keeps the
- * walk, which stops early when the phrase is about as common as its
- * words, where the index would read most of the table. "+ 0" keeps the
- * planner from reading the key in order.
+ * Where the relevance candidates come from. PostgreSQL takes the newest
+ * matches either by walking the key back from the newest page, testing
+ * each page it passes and stopping at the $13th match, or from the GIN
+ * index, reading every matching page and sorting the ids. It walks for
+ * words of 1 to 2 % of the pages at 1,000,000 (360,000 rows read for
+ * "mulo", 14,182 pages; 150 to 200 ms where the index takes 30 to 90) and
+ * for every phrase, which it estimates as its words anywhere in a page
+ * ("kapa rila": 132,509 pages estimated, 3,804 found), so that it reads
+ * the whole table for a phrase of fewer than 5,000 pages (0.4 to 1 s).
+ * The pages read decide (docs/performance.md): a walk reads $13 / share
+ * rows on as many pages over the rows a page holds, the index about one
+ * page per match while they are sparse. So the index is chosen when the
+ * words' estimate is below the square root of $13 times the table's rows
+ * over its rows a page; and for a phrase when its words are together in
+ * fewer than a quarter of the pages, since the walk only stops early when
+ * the phrase is about as common as its words. Otherwise PostgreSQL
+ * chooses. "+ 0" keeps the planner from reading the key in order.
  */
 #define BY_KEY           "d.page_id"
 #define BY_INDEX         "d.page_id + 0"
 #define PHRASE_WALK_FROM 4 /* its words in a quarter of the pages */
-#define PHRASE_ROWS                                                \
+#define WORDS_ROWS                                                 \
 	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
 	"d.tsv @@ " TSQUERY ";"
-#define TABLE_ROWS "EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN ";"
+#define TABLE_SIZE                                              \
+	"SELECT reltuples, relpages FROM pg_class WHERE oid = " \
+	"'search_docs'::regclass;"
 
 /* Whether the tsquery text t holds a phrase: a quoted operand of words
  * separated by spaces (pg_tsquery.c). */
@@ -725,17 +732,27 @@ static bool has_phrase(const char *t)
 	return false;
 }
 
-/* Whether the relevance candidates of p are better read from the GIN
- * index than by walking the key: a phrase whose words few pages hold. */
-static bool candidates_by_index(heed_store *store, const struct params *p)
+/* Whether the relevance candidates of p, scored of them, are better read
+ * from the GIN index than by walking the key (above). */
+static bool candidates_by_index(heed_store *store, const struct params *p,
+                                double scored)
 {
-	double words, pages;
+	double words, rows = 0, pages = 0;
+	PGresult *r;
 
-	if (!has_phrase(p->tsquery))
+	if (!p->tsquery || (words = explain_rows(store, WORDS_ROWS, 2, p)) < 0)
 		return false;
-	words = explain_rows(store, PHRASE_ROWS, 2, p);
-	pages = explain_rows(store, TABLE_ROWS, 1, p);
-	return words >= 0 && pages > 0 && words * PHRASE_WALK_FROM < pages;
+	r = heed__pg_query(store, TABLE_SIZE, 0, NULL);
+	if (r && PQntuples(r) > 0 && heed__pg_text(r, 0, 0)) {
+		rows = strtod(heed__pg_text(r, 0, 0), NULL);
+		pages = (double)heed__pg_int(r, 0, 1, 0);
+	}
+	PQclear(r);
+	if (rows <= 0 || pages <= 0)
+		return false;
+	if (has_phrase(p->tsquery))
+		return words * PHRASE_WALK_FROM < rows;
+	return words * words * (rows / pages) < scored * rows;
 }
 
 static const char *relevance_sql(bool tagged, bool by_index)
@@ -820,8 +837,10 @@ static heed_status pg_search(heed_store *store,
 	if (sort == HEED_SEARCH_SORT_RELEVANCE)
 		r = heed__pg_query(
 		        store,
-		        relevance_sql(q->tag != NULL,
-		                      candidates_by_index(store, &p)),
+		        relevance_sql(
+		                q->tag != NULL,
+		                candidates_by_index(store, &p,
+		                                    strtod(p.v[12], NULL))),
 		        13, p.v);
 	else
 		r = heed__pg_query(store, sorted_sql(sort), 12, p.v);
