@@ -27,8 +27,10 @@
  * Not ported: the kept counts of SQLite's version 2 (tags, sites and
  * totals are counted from search_docs at query time here: exact, at a cost
  * that grows with the pages shown), the plans (PostgreSQL's planner
- * chooses; every heed_search_plan gives the same rows, as on SQLite) and
- * the cost bound (HEED_ETOOBIG).
+ * chooses, heed only telling it where relevance candidates are cheaper to
+ * read, below; every heed_search_plan gives the same rows, as on SQLite)
+ * and the cost bound (HEED_ETOOBIG). A count may be its cap from the
+ * statistics ("Estimated counts", below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -698,14 +700,15 @@ static double explain_rows(heed_store *store, const char *sql, int n,
  * for every phrase, which it estimates as its words anywhere in a page
  * ("kapa rila": 132,509 pages estimated, 3,804 found), so that it reads
  * the whole table for a phrase of fewer than 5,000 pages (0.4 to 1 s).
- * The pages read decide (docs/performance.md): a walk reads $13 / share
- * rows on as many pages over the rows a page holds, the index about one
- * page per match while they are sparse. So the index is chosen when the
- * words' estimate is below the square root of $13 times the table's rows
- * over its rows a page; and for a phrase when its words are together in
- * fewer than a quarter of the pages, since the walk only stops early when
- * the phrase is about as common as its words. Otherwise PostgreSQL
- * chooses. "+ 0" keeps the planner from reading the key in order.
+ * The pages read decide (docs/performance.md): for W matches of R rows,
+ * a walk reads $13 x R / W rows, on that many over the rows a page holds,
+ * and the index about one page per match while they are sparse. So the
+ * index is chosen when W x W x (rows a page) < $13 x R, W the words'
+ * estimate (about 18,000 at 1,000,000 pages); and for a phrase when its
+ * words are together in fewer than a quarter of the pages, since the
+ * walk only stops early when the phrase is about as common as its words.
+ * Otherwise PostgreSQL chooses. "+ 0" keeps the planner from reading the
+ * key in order.
  */
 #define BY_KEY           "d.page_id"
 #define BY_INDEX         "d.page_id + 0"
