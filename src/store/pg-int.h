@@ -46,7 +46,14 @@ struct heed__pg {
 	 * (src/store/pg_sql.c), kept until the store closes. */
 	struct heed__pg_sql *sqls;
 	int sql_count, sql_room;
+	/* The last relevance search whose candidates were every match, for
+	 * the count that follows it (pg_search.c, "Counts from the
+	 * search"); NULL: none. */
+	struct heed__pg_counted *counted;
 };
+
+/* Forgets store's kept count (pg_search.c); on closing. */
+void heed__pg_search_forget(heed_store *store);
 
 /* A statement as PQexecParams takes it, or simple for several statements
  * without parameters (migrations, "BEGIN; ..."), which only the simple

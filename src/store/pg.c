@@ -1269,6 +1269,7 @@ static void pg_close(heed_store *store)
 	prepared_forget(store);
 	heed__free(store->alloc, store->pg->prepared);
 	heed__pg_sql_forget(store);
+	heed__pg_search_forget(store);
 	heed__free(store->alloc, store->pg);
 	store->pg = NULL;
 }

@@ -27,8 +27,10 @@
  * Not ported: the kept counts of SQLite's version 2 (tags, sites and
  * totals are counted from search_docs at query time here: exact, at a cost
  * that grows with the pages shown), the plans (PostgreSQL's planner
- * chooses; every heed_search_plan gives the same rows, as on SQLite) and
- * the cost bound (HEED_ETOOBIG).
+ * chooses, heed only telling it where relevance candidates are cheaper to
+ * read, below; every heed_search_plan gives the same rows, as on SQLite)
+ * and the cost bound (HEED_ETOOBIG). A count may be its cap from the
+ * statistics ("Estimated counts", below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -435,8 +437,19 @@ const struct heed_store_area heed__pg_search_area = {
 #define TAG_EXISTS(id)                                                 \
 	"EXISTS(SELECT 1 FROM page_tags t WHERE t.tag = $4::text AND " \
 	"t.page_id = " id ")"
-#define TAG_ANY(id)   " AND ($4::text IS NULL OR " TAG_EXISTS(id) ")"
-#define TAG_GIVEN(id) " AND " TAG_EXISTS(id)
+#define TAG_ANY(id) " AND ($4::text IS NULL OR " TAG_EXISTS(id) ")"
+/* The words of the tag $4 as the index holds a tag's (VEC of column C),
+ * without positions: every page with the tag holds each of them, so
+ * TAG_GIVEN asks the GIN index for them beside the query's words, and
+ * reads the rows of the pages holding both rather than of every page
+ * holding the words (18,464 rows read for 241 results at 1,000,000 pages,
+ * docs/performance.md); page_tags still decides. A tag without a word
+ * (punctuation alone) asks nothing of the index. */
+#define TAG_WORDS \
+	"plainto_tsquery('heed_search', heed_grams(" CLEAN("$4::text") "))"
+#define TAG_GIVEN(id)                                                 \
+	" AND " TAG_EXISTS(id) " AND (numnode(" TAG_WORDS ") = 0 OR " \
+	                       "d.tsv @@ " TAG_WORDS ")"
 /* The filters over the host and views columns named, the tag's (tag),
  * then the date's (dates). */
 #define FILTERS_OF(host, views, tag, dates)                                 \
@@ -482,24 +495,52 @@ const struct heed_store_area heed__pg_search_area = {
  * keeps a lookup): chosen and scored in one step, a plan that read them
  * by the GIN index sorted 5,000 whole rows by id (the tsvector with
  * each, past work_mem onto disk) to score them after, and joined back,
- * the planner read all of search_docs to hash the 5,000. */
-#define RELEVANCE_OF(tag)                                                    \
-	"SELECT p.id, " PAGE_COLUMNS ", s.k FROM (SELECT c.fid AS sid, "     \
-	"c.k AS k FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE             \
-	" FROM search_docs d WHERE d.page_id = n.nid) AS k FROM (SELECT "    \
-	"d.page_id AS nid FROM search_docs d WHERE " SHOWN                   \
-	DOC_FILTERS(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint) n) c " \
-	                 "WHERE $11::bigint"                                 \
-	                 " IS NULL OR (c.k >= $10::float8 AND (c.k > "       \
-	                 "$10::float8 OR c.fid > "                           \
-	                 "$11::bigint)) ORDER BY c.k, c.fid LIMIT "          \
-	                 "$12::bigint) s JOIN pages "                        \
-	                 "p ON p.id = s.sid ORDER BY s.k, s.sid;"
+ * the planner read all of search_docs to hash the 5,000. Each row also
+ * carries how many candidates there were and the snapshot they were read
+ * in ("Counts from the search", below). id orders the candidates: the
+ * key, or for a phrase that few pages hold the key's value (below). */
+#define RELEVANCE_OF(tag, id)                                                  \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
+	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "    \
+	"c.n AS n FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE               \
+	" FROM search_docs d WHERE d.page_id = n.nid) AS k, count(*) OVER "    \
+	"() AS n FROM (SELECT d.page_id AS nid FROM search_docs d "            \
+	"WHERE " SHOWN                                                         \
+	DOC_FILTERS(tag) " ORDER BY " id " DESC LIMIT $13::bigint) "           \
+	                 "n) c WHERE $11::bigint IS NULL OR (c.k >= "          \
+	                 "$10::float8 AND (c.k > "                             \
+	                 "$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, " \
+	                 "c.fid LIMIT "                                        \
+	                 "$12::bigint) s JOIN pages p ON p.id = s.sid ORDER "  \
+	                 "BY s.k, s.sid;"
 
 /* A count: $10 the cap. */
-#define COUNT_OF(tag)                                                    \
-	"SELECT count(*) FROM (SELECT 1 FROM search_docs d WHERE " SHOWN \
-	DOC_FILTERS(tag) " LIMIT $10::bigint) c;"
+#define COUNTED(tag)                                                      \
+	"(SELECT count(*) FROM (SELECT 1 FROM search_docs d WHERE " SHOWN \
+	DOC_FILTERS(tag) " LIMIT $10::bigint) c)"
+#define COUNT_OF(tag) "SELECT " COUNTED(tag) ";"
+/*
+ * Counts from the search. A relevance search whose candidates were every
+ * match that may be shown (fewer than it scores) has counted them; the
+ * count that follows it with the same filters (the API's and the results
+ * page's "about N results") takes that number when nothing committed
+ * between the two, which is when both statements read the same snapshot
+ * ($11): the same rows, so the count a reading of the matches gives.
+ * Otherwise, and only then, the matches are read ($12 the kept count).
+ * SQLite keeps the same count (sqlite_search.c) for the same reason: the
+ * count of a phrase read every page holding its words a second time.
+ */
+#define COUNT_KEPT_OF(tag)                                               \
+	"SELECT CASE WHEN pg_current_snapshot()::text = $11::text THEN " \
+	"least($12::bigint, $10::bigint) ELSE " COUNTED(tag) " END;"
+
+/* The count kept from a relevance search (heed__pg.counted), in one
+ * block: its filters as filters_key gives them, then its snapshot. */
+struct heed__pg_counted {
+	int64_t count;
+	const char *snapshot;
+	char key[];
+};
 
 /* A query's parameters as text: $1..$13 of the statements above. */
 struct params {
@@ -557,11 +598,182 @@ static heed_status make_params(heed_store *store,
 	return HEED_OK;
 }
 
-static const char *sorted_sql(heed_search_sort sort, bool tagged)
+/* The filters of p ($1 to $9: the time, the words and the others) as one
+ * string, each as its length and text or "-" for NULL, so that two
+ * queries have the same string exactly when they have the same filters:
+ * written to buf, of room bytes, when it fits (buf NULL: not written).
+ * Returns its length. */
+static size_t filters_key(const struct params *p, char *buf, size_t room)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 9; i++) {
+		const char *v = p->v[i];
+		bool fits = buf && n < room;
+		int w = v ? snprintf(fits ? buf + n : NULL, fits ? room - n : 0,
+		                     "%zu:%s", strlen(v), v)
+		          : snprintf(fits ? buf + n : NULL, fits ? room - n : 0,
+		                     "-");
+		n += (size_t)w;
+	}
+	return n;
+}
+
+/* The filters of p as filters_key gives them, allocated; NULL out of
+ * memory. */
+static char *filters_key_dup(heed_store *store, const struct params *p,
+                             size_t *len)
+{
+	char *key;
+
+	*len = filters_key(p, NULL, 0);
+	key = heed__malloc(store->alloc, *len + 1);
+	if (key)
+		filters_key(p, key, *len + 1);
+	return key;
+}
+
+void heed__pg_search_forget(heed_store *store)
+{
+	heed__free(store->alloc, store->pg->counted);
+	store->pg->counted = NULL;
+}
+
+/* Keeps count, the candidates of the relevance search of p read in
+ * snapshot, for the count that follows it (COUNT_KEPT_OF). Out of
+ * memory, nothing is kept: the count reads the matches. */
+static void keep_count(heed_store *store, const struct params *p, int64_t count,
+                       const char *snapshot)
+{
+	size_t klen, slen = strlen(snapshot);
+	char *key = filters_key_dup(store, p, &klen);
+	struct heed__pg_counted *c;
+
+	heed__pg_search_forget(store);
+	c = key ? heed__malloc(store->alloc, sizeof(*c) + klen + slen + 2)
+	        : NULL;
+	if (c) {
+		c->count = count;
+		memcpy(c->key, key, klen + 1);
+		c->snapshot = memcpy(c->key + klen + 1, snapshot, slen + 1);
+		store->pg->counted = c;
+	}
+	heed__free(store->alloc, key);
+}
+
+/* The count kept for the filters of p, or NULL. */
+static const struct heed__pg_counted *kept_count(heed_store *store,
+                                                 const struct params *p)
+{
+	const struct heed__pg_counted *c = store->pg->counted;
+	size_t klen;
+	char *key;
+	bool same;
+
+	if (!c || !(key = filters_key_dup(store, p, &klen)))
+		return NULL;
+	same = strcmp(key, c->key) == 0;
+	heed__free(store->alloc, key);
+	return same ? c : NULL;
+}
+
+/* The rows PostgreSQL estimates for sql, an EXPLAIN taking the first n
+ * of p's parameters, from the first line of its plan ("... (cost=a..b
+ * rows=N width=w)"); -1 when it cannot say. */
+static double explain_rows(heed_store *store, const char *sql, int n,
+                           const struct params *p)
+{
+	PGresult *r = heed__pg_query(store, sql, n, p->v);
+	const char *line =
+	        r && PQntuples(r) > 0 ? heed__pg_text(r, 0, 0) : NULL;
+	const char *rows = line ? strstr(line, " rows=") : NULL;
+	double v = rows ? strtod(rows + 6, NULL) : -1;
+
+	PQclear(r);
+	return v;
+}
+
+/*
+ * Where the relevance candidates come from. PostgreSQL takes the newest
+ * matches either by walking the key back from the newest page, testing
+ * each page it passes and stopping at the $13th match, or from the GIN
+ * index, reading every matching page and sorting the ids. It walks for
+ * words of 1 to 2 % of the pages at 1,000,000 (360,000 rows read for
+ * "mulo", 14,182 pages; 150 to 200 ms where the index takes 30 to 90) and
+ * for every phrase, which it estimates as its words anywhere in a page
+ * ("kapa rila": 132,509 pages estimated, 3,804 found), so that it reads
+ * the whole table for a phrase of fewer than 5,000 pages (0.4 to 1 s).
+ * The pages read decide (docs/performance.md): for W matches of R rows,
+ * a walk reads $13 x R / W rows, on that many over the rows a page holds,
+ * and the index about one page per match while they are sparse. So the
+ * index is chosen when W x W x (rows a page) < $13 x R, W the words'
+ * estimate (about 18,000 at 1,000,000 pages); and for a phrase when its
+ * words are together in fewer than a quarter of the pages, since the
+ * walk only stops early when the phrase is about as common as its words.
+ * Otherwise PostgreSQL chooses. "+ 0" keeps the planner from reading the
+ * key in order.
+ */
+#define BY_KEY           "d.page_id"
+#define BY_INDEX         "d.page_id + 0"
+#define PHRASE_WALK_FROM 4 /* its words in a quarter of the pages */
+#define WORDS_ROWS                                                 \
+	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
+	"d.tsv @@ " TSQUERY ";"
+#define TABLE_SIZE                                              \
+	"SELECT reltuples, relpages FROM pg_class WHERE oid = " \
+	"'search_docs'::regclass;"
+
+/* Whether the tsquery text t holds a phrase: a quoted operand of words
+ * separated by spaces (pg_tsquery.c). */
+static bool has_phrase(const char *t)
+{
+	bool quoted = false;
+
+	for (; t && *t; t++) {
+		if (*t == '\'')
+			quoted = !quoted;
+		else if (*t == ' ' && quoted)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the relevance candidates of p, scored of them, are better read
+ * from the GIN index than by walking the key (above). */
+static bool candidates_by_index(heed_store *store, const struct params *p,
+                                double scored)
+{
+	double words, rows = 0, pages = 0;
+	PGresult *r;
+
+	if (!p->tsquery || (words = explain_rows(store, WORDS_ROWS, 2, p)) < 0)
+		return false;
+	r = heed__pg_query(store, TABLE_SIZE, 0, NULL);
+	if (r && PQntuples(r) > 0 && heed__pg_text(r, 0, 0)) {
+		rows = strtod(heed__pg_text(r, 0, 0), NULL);
+		pages = (double)heed__pg_int(r, 0, 1, 0);
+	}
+	PQclear(r);
+	if (rows <= 0 || pages <= 0)
+		return false;
+	if (has_phrase(p->tsquery))
+		return words * PHRASE_WALK_FROM < rows;
+	return words * words * (rows / pages) < scored * rows;
+}
+
+static const char *relevance_sql(bool tagged, bool by_index)
+{
+	if (by_index)
+		return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_INDEX)
+		              : RELEVANCE_OF(TAG_ANY, BY_INDEX);
+	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY)
+	              : RELEVANCE_OF(TAG_ANY, BY_KEY);
+}
+
+/* The statement of the views, date and fetched orders. */
+static const char *sorted_sql(heed_search_sort sort)
 {
 	switch (sort) {
-	case HEED_SEARCH_SORT_RELEVANCE:
-		return tagged ? RELEVANCE_OF(TAG_GIVEN) : RELEVANCE_OF(TAG_ANY);
 	case HEED_SEARCH_SORT_VIEWS:
 		return SORTED(KEY_VIEWS);
 	case HEED_SEARCH_SORT_DATE:
@@ -593,6 +805,21 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 	}
 }
 
+/* Keeps the count of a relevance search's candidates (r, of the query
+ * of p) when they were every match: fewer than it scores ($13). */
+static void keep_candidates(heed_store *store, const struct params *p,
+                            const PGresult *r)
+{
+	int64_t n = PQntuples(r) > 0 ? heed__pg_int(r, 0, 18, -1) : -1;
+	const char *snapshot =
+	        PQntuples(r) > 0 ? heed__pg_text(r, 0, 19) : NULL;
+
+	if (n >= 0 && snapshot && n < strtoll(p->v[12], NULL, 10))
+		keep_count(store, p, n, snapshot);
+	else
+		heed__pg_search_forget(store);
+}
+
 static heed_status pg_search(heed_store *store,
                              const struct heed_search_query *q,
                              heed_search_fn *fn, void *ud, bool *more,
@@ -613,8 +840,18 @@ static heed_status pg_search(heed_store *store,
 	        q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
 	                ? q->max_scored
 	                : HEED_SEARCH_MAX_SCORED);
-	r = heed__pg_query(store, sorted_sql(sort, q->tag != NULL),
-	                   sort == HEED_SEARCH_SORT_RELEVANCE ? 13 : 12, p.v);
+	if (sort == HEED_SEARCH_SORT_RELEVANCE)
+		r = heed__pg_query(
+		        store,
+		        relevance_sql(
+		                q->tag != NULL,
+		                candidates_by_index(store, &p,
+		                                    strtod(p.v[12], NULL))),
+		        13, p.v);
+	else
+		r = heed__pg_query(store, sorted_sql(sort), 12, p.v);
+	if (r && sort == HEED_SEARCH_SORT_RELEVANCE)
+		keep_candidates(store, &p, r);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
 		return heed__store_fail(store, diag, "searching");
@@ -634,10 +871,63 @@ static heed_status pg_search(heed_store *store,
 	return HEED_OK;
 }
 
+/*
+ * Estimated counts. A count up to its cap reads that many matches (10,000
+ * pages' rows for the API's "about N results": 25 to 55 ms at 1,000,000
+ * pages, as long as the search itself; docs/performance.md). For one word
+ * or one prefix and no other filter, PostgreSQL's statistics of the
+ * lexemes (the frequencies ANALYZE keeps of the most common ones) say how
+ * many pages match: within a few per cent for a word, and for a prefix
+ * (the frequencies of the common lexemes it begins, combined) 0 to 25 %
+ * below the count at 1,000,000 pages. The count is its cap when that
+ * estimate of the shown matches is at least ESTIMATE_MARGIN times the
+ * cap, and read otherwise. So a count is exact below its cap, and "at
+ * least the cap" rests on the statistics for words that common: wrong
+ * only if a third of a word's pages stopped being shown since the table
+ * was last analyzed (autovacuum analyzes it after a tenth of its rows
+ * changed). numnode leaves out a word the configuration splits into
+ * several lexemes: the estimate of such a phrase is of its words apart.
+ */
+#define ESTIMATE_MARGIN 1.5
+#define ESTIMATE                                                   \
+	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
+	"numnode(" TSQUERY ") = 1 AND d.tsv @@ " TSQUERY ";"
+
+/* Whether the tsquery text t is one quoted word, or one prefix, without
+ * a column's weight (which the estimate does not see). */
+static bool one_term(const char *t)
+{
+	size_t n = t ? strlen(t) : 0;
+
+	if (n < 3 || t[0] != '\'' || strchr(t, ' '))
+		return false;
+	if (t[n - 1] == '\'')
+		return strchr(t + 1, '\'') == t + n - 1;
+	return n > 4 && strcmp(t + n - 3, "':*") == 0 &&
+	       strchr(t + 1, '\'') == t + n - 3;
+}
+
+/* Whether the count of p is cap by the statistics' estimate: one term
+ * (one_term) and no filter but the time ($3 to $9 NULL). */
+static bool estimate_reaches(heed_store *store, const struct params *p,
+                             int64_t cap)
+{
+	if (cap <= 0 || cap > INT64_MAX / ESTIMATE_MARGIN ||
+	    !one_term(p->tsquery))
+		return false;
+	for (int i = 2; i < 9; i++)
+		if (p->v[i])
+			return false;
+	return explain_rows(store, ESTIMATE, 2, p) >=
+	       (double)cap * ESTIMATE_MARGIN;
+}
+
 static heed_status pg_count(heed_store *store,
                             const struct heed_search_query *q, int64_t cap,
                             int64_t *count, struct heed_diag *diag)
 {
+	const struct heed__pg_counted *kept;
+	char n[HEED_PG_INT_SIZE];
 	struct params p;
 	heed_status rc = make_params(store, q, &p, diag);
 	PGresult *r;
@@ -645,9 +935,24 @@ static heed_status pg_count(heed_store *store,
 	if (rc != HEED_OK)
 		return rc;
 	p.v[9] = heed__pg_i64(p.buf[9], cap < 0 ? 0 : cap);
-	r = heed__pg_query(store,
-	                   q->tag ? COUNT_OF(TAG_GIVEN) : COUNT_OF(TAG_ANY), 10,
-	                   p.v);
+	kept = kept_count(store, &p);
+	if (!kept && estimate_reaches(store, &p, cap)) {
+		heed__free(store->alloc, p.tsquery);
+		*count = cap;
+		return HEED_OK;
+	}
+	if (kept) {
+		p.v[10] = kept->snapshot;
+		p.v[11] = heed__pg_i64(n, kept->count);
+		r = heed__pg_query(store,
+		                   q->tag ? COUNT_KEPT_OF(TAG_GIVEN)
+		                          : COUNT_KEPT_OF(TAG_ANY),
+		                   12, p.v);
+	} else {
+		r = heed__pg_query(
+		        store, q->tag ? COUNT_OF(TAG_GIVEN) : COUNT_OF(TAG_ANY),
+		        10, p.v);
+	}
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
 		return heed__store_fail(store, diag, "searching");
