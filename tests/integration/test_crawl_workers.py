@@ -22,8 +22,10 @@ Judged from nginx's log, by crawl_shared's measure (a request's start is
 $msec - $request_time, compared in whole milliseconds: a logged gap under
 1.000 s is a failure; see heedtest.VirtualHostNginx): no two requests to
 one site less than 1 s apart, across workers and across the takeover; every
-URL asked once by the whole fleet, though sites change hands between
-workers mid-run (run 1 checks that some did), every
+URL asked once by the whole fleet (in run 1, where workers that start
+together may or may not hand hosts to each other, as the machine's speed
+has it; in run 2 sites do change hands between live workers as the late
+one joins, and check_hand_backs_and_claims checks that some did), every
 page answered 200 once and robots.txt asked once a site (run 2: a URL
 asked twice only if the victim asked it first and its answer was not in
 the store when it died: what it had in flight, or answered in the batch
@@ -527,20 +529,6 @@ def check_robots_once(run):
                       f"sites, e.g. {list(many.items())[:5]}")
 
 
-def check_hosts_changed_hands(run):
-    """Sites that more than one worker asked: hosts handed back to the
-    store and claimed by another mid-run (a worker over its share gives
-    hosts up as late workers join). Without them, "every URL asked once"
-    would say nothing of hand-backs."""
-    workers = {}
-    for e in run["log"]:
-        workers.setdefault(e["host"], set()).add(worker_of(e))
-    moved = sum(1 for ws in workers.values() if len(ws) > 1)
-    print(f"  {run['database']}: {moved} sites asked by more than one "
-          f"worker (hosts that changed hands)")
-    assert moved > 0, "no site changed hands: hand-backs were not exercised"
-
-
 def check_each_url_asked_once(run):
     """Nothing at all asked twice: robots.txt, /sitemap.xml (404), pages."""
     asked = Counter((e["host"], e["path"]) for e in run["log"])
@@ -670,7 +658,6 @@ def main():
                   check_claims_reported, check_fair_share]
         for run, extra in ((runs[0], [check_each_page_answered_once,
                                       check_robots_once,
-                                      check_hosts_changed_hands,
                                       check_each_url_asked_once]),
                            (runs[1], [check_killed_mid_run,
                                       check_takeovers_reported,
