@@ -217,9 +217,7 @@ static bool organisation_name(const struct builder *b, const char *s,
 	static const char *const forms[] = {
 	        "GmbH", "gGmbH", "mbH",  "e.V.", "AG",  "KG",   "Ltd",
 	        "Ltd.", "Inc",   "Inc.", "LLC",  "plc", "S.A.", "SE"};
-	const char *dom = heed_url_registrable_domain(b->page_url);
-
-	if (dom && strlen(dom) == len && heed__ascii_ieq(s, len, dom))
+	if (heed__is_site_domain(b, s, len))
 		return true;
 	/* The words after the first: a legal form never opens a name. */
 	for (const char *p = memchr(s, ' ', len); p && p < s + len;

@@ -107,17 +107,24 @@ bool heed__is_site_name(const struct builder *b, const char *s, size_t len)
 	return false;
 }
 
+bool heed__is_site_domain(const struct builder *b, const char *s, size_t len)
+{
+	const char *dom = heed_url_registrable_domain(b->page_url);
+
+	return dom && same_name(s, len, dom);
+}
+
 static bool is_site(struct builder *b, const char *s, size_t len)
 {
 	const char *dom;
 
-	if (heed__is_site_name(b, s, len))
+	if (heed__is_site_name(b, s, len) || heed__is_site_domain(b, s, len))
 		return true;
-	/* The registrable domain, spelt out or whole ("Wikipedia" on
+	/* The registrable domain spelt out ("Wikipedia" on
 	 * en.wikipedia.org, whose declared name is its foundation's). */
 	dom = heed_url_registrable_domain(b->page_url);
 	heed__trim(&s, &len);
-	return dom && (spells(s, len, dom) || same_name(s, len, dom));
+	return dom && spells(s, len, dom);
 }
 
 /* True when s is one of the page's other words for its title; with
