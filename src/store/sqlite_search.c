@@ -620,42 +620,27 @@ int heed__sqlite_search_register(sqlite3 *db)
  */
 #define DESC_PERMS      "CASE WHEN json_valid(p.permissions) THEN p.permissions END"
 #define DESC_KEPT(path) "json_extract(" DESC_PERMS ", '$." path "')"
-#define INDEXED_DESCRIPTION                                                                                                                                                                                                                  \
-	"CASE WHEN typeof(" DESC_KEPT(                                                                                                                                                                                                       \
-	        "search.description_chars") ") = 'integer' THEN "                                                                                                                                                                            \
-	                                    "substr(json_extract(" RECORD                                                                                                                                                                    \
-	                                    ", '$.description.value'), "                                                                                                                                                                     \
-	                                    "1, " DESC_KEPT(                                                                                                                                                                                 \
-	                                            "search.description_"                                                                                                                                                                    \
-	                                            "chars") ") "                                                                                                                                                                            \
-	                                                     "WHEN"                                                                                                                                                                          \
-	                                                     " " DESC_PERMS                                                                                                                                                                  \
-	                                                     " IS NOT "                                                                                                                                                                      \
-	                                                     "NULL "                                                                                                                                                                         \
-	                                                     "AND " DESC_KEPT("meta_robots.nosnippet") " IS NOT 1 AND " DESC_KEPT("meta_robots.max_snippet") " IS NULL AND " DESC_KEPT("acap.present.permitted") " IS NOT 0 AND " DESC_KEPT( \
-	                                                             "acap."                                                                                                                                                                 \
-	                                                             "\"prese"                                                                                                                                                               \
-	                                                             "nt-"                                                                                                                                                                   \
-	                                                             "snippet"                                                                                                                                                               \
-	                                                             "\"."                                                                                                                                                                   \
-	                                                             "permitt"                                                                                                                                                               \
-	                                                             "ed") " "                                                                                                                                                               \
-	                                                                   "I"                                                                                                                                                               \
-	                                                                   "S"                                                                                                                                                               \
-	                                                                   " "                                                                                                                                                               \
-	                                                                   "N"                                                                                                                                                               \
-	                                                                   "O"                                                                                                                                                               \
-	                                                                   "T"                                                                                                                                                               \
-	                                                                   " "                                                                                                                                                               \
-	                                                                   "0"                                                                                                                                                               \
-	                                                                   " "                                                                                                                                                               \
-	                                                                   "A"                                                                                                                                                               \
-	                                                                   "N"                                                                                                                                                               \
-	                                                                   "D"                                                                                                                                                               \
-	                                                                   " " DESC_KEPT("acap.\"present-snippet\".max_length") " IS NULL AND " DESC_KEPT(                                                                                   \
-	                                                                           "acap.\"present-snippet\".expires") " IS NULL THEN "                                                                                                      \
-	                                                                                                               "json_extract(" RECORD                                                                                                \
-	                                                                                                               ", '$.description.value') END"
+#define DESC_VALUE      "json_extract(" RECORD ", '$.description.value')"
+#define DESC_CHARS      DESC_KEPT("search.description_chars")
+#define SNIPPET         "acap.\"present-snippet\"."
+/* A kept permission's test, and the AND to the next. */
+#define KEPT_IS(path, test) DESC_KEPT(path) " IS " test " AND "
+/* Permissions stored before the number of characters was: the whole
+ * description when nothing withholds or cuts a snippet. (Laid out by
+ * hand: clang-format breaks a chain of macro calls mid-argument.) */
+/* clang-format off */
+#define DESC_WHOLE                                   \
+	DESC_PERMS " IS NOT NULL AND "               \
+	KEPT_IS("meta_robots.nosnippet", "NOT 1")    \
+	KEPT_IS("meta_robots.max_snippet", "NULL")   \
+	KEPT_IS("acap.present.permitted", "NOT 0")   \
+	KEPT_IS(SNIPPET "permitted", "NOT 0")        \
+	KEPT_IS(SNIPPET "max_length", "NULL")        \
+	DESC_KEPT(SNIPPET "expires") " IS NULL"
+/* clang-format on */
+#define INDEXED_DESCRIPTION                                                    \
+	"CASE WHEN typeof(" DESC_CHARS ") = 'integer' THEN substr(" DESC_VALUE \
+	", 1, " DESC_CHARS ") WHEN " DESC_WHOLE " THEN " DESC_VALUE " END"
 #define DOCS_COLUMNS_V4                                                 \
 	"SELECT p.id AS id, p.title AS title, " INDEXED_DESCRIPTION     \
 	" AS description, (SELECT group_concat(" TAG_VALUE              \
