@@ -808,7 +808,7 @@ static bool is_date(const char *v)
 	int64_t t;
 	char iso[HEED_DATE_ISO_MAX];
 
-	return heed__parse_page_date(v, strlen(v), NULL, &t, iso);
+	return heed__parse_page_date(v, strlen(v), NULL, &t, iso, NULL);
 }
 
 /* Theme markup for dates (hAtom's published/updated, WordPress's

@@ -332,6 +332,35 @@ static const struct page_case cases[] = {
          "type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"2019-10-18T22:04:00Z\"}</script>",
          0, NULL, "published=jsonld:2019-10-18T22:04:00Z\n"},
+        {"date: a bare wall-clock time gives the UTC instant its offset", NULL,
+         "<meta name=sailthru.date content=\"2023-11-08 22:28:35\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2023-11-09T03:28:35.120Z\"}</script>",
+         0, NULL, "published=jsonld:2023-11-08T22:28:35.120-05:00\n"},
+        {"date: a better UTC instant takes a bare wall-clock time's offset",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2023-11-09T01:49:09Z\"}</script><article>"
+         "<time class=published datetime=\"2023-11-08 17:49:09\">Nov 8"
+         "</time></article>",
+         0, NULL, "published=jsonld:2023-11-08T17:49:09-08:00\n"},
+        {"date: a wall-clock time without seconds is compared to the minute",
+         NULL,
+         "<meta property=article:published_time content="
+         "\"2019-12-31T23:11:59+00:00\"><meta name=date content=\"January "
+         "1, 2020, 1:11 am\">",
+         0, NULL, "published=og:2020-01-01T01:11:59+02:00\n"},
+        {"date: a wall-clock time that is no zone's offset away is another "
+         "time",
+         NULL,
+         "<meta name=date content=\"2023-11-08 22:21:35\"><meta "
+         "property=article:published_time content=2023-11-09T03:28:35Z>",
+         0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"date: a wall-clock time gives no offset to another wall-clock time",
+         NULL,
+         "<meta property=article:published_time content=\"2023-11-09 "
+         "03:28:35\"><meta name=date content=\"2023-11-08 22:28:35\">",
+         0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
         {"aside: a content wrapper with a sidebar class is the page's own",
          NULL,
          "<div id=sidebar class=\"site-content content-area\"><header><time "
@@ -1796,12 +1825,61 @@ static void test_extract_page_dates(void **state)
 		int64_t t = 0;
 		char iso[HEED_DATE_ISO_MAX] = "";
 		bool ok = heed__parse_page_date(c->in, strlen(c->in), c->lang,
-		                                &t, iso);
+		                                &t, iso, NULL);
 		if (ok != (c->iso != NULL) || (ok && strcmp(iso, c->iso)))
 			fail_msg("\"%s\" (%s): ok=%d %s, want %s", c->in,
 			         c->lang ? c->lang : "no language", ok, iso,
 			         c->iso ? c->iso : "none");
 	}
+}
+
+/* Whether a date's time was written with a zone, and with its seconds. */
+static void test_extract_date_forms(void **state)
+{
+	static const struct {
+		const char *in;
+		bool wall_clock, seconds;
+	} forms[] = {
+	        {"2023-11-08 17:49:09", true, true},
+	        {"2023-11-08T17:49", true, false},
+	        {"November 8, 2023 at 5:49 pm", true, false},
+	        {"8. November 2023, 17:49:09 Uhr", true, true},
+	        {"2023-11-09T01:49:09Z", false, true},
+	        {"2023-11-08T17:49:09-08:00", false, true},
+	        {"Nov 8, 2023, 10:28 p.m. EST", false, false},
+	        {"Wed, 08 Nov 2023 17:49:09 GMT", false, true},
+	        {"2023-11-08", false, false},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(forms); i++) {
+		struct heed__date_form f;
+		int64_t t;
+		char iso[HEED_DATE_ISO_MAX];
+		if (!heed__parse_page_date(forms[i].in, strlen(forms[i].in),
+		                           "en", &t, iso, &f) ||
+		    f.wall_clock != forms[i].wall_clock ||
+		    (f.wall_clock && f.seconds != forms[i].seconds))
+			fail_msg("\"%s\": wall_clock %d seconds %d",
+			         forms[i].in, f.wall_clock, f.seconds);
+	}
+}
+
+/* A UTC time shown at another offset: the same instant, its fraction
+ * kept; a date alone or a time with an offset is refused. */
+static void test_extract_date_at_offset(void **state)
+{
+	char out[HEED_DATE_ISO_MAX];
+	(void)state;
+	assert_true(heed__date_at_offset("2023-11-09T01:49:09.312Z", -8 * 3600,
+	                                 out));
+	assert_string_equal(out, "2023-11-08T17:49:09.312-08:00");
+	assert_true(heed__date_at_offset("2019-12-31T23:30:00Z", 5400, out));
+	assert_string_equal(out, "2020-01-01T01:00:00+01:30");
+	assert_false(heed__date_at_offset("2023-11-09", 3600, out));
+	assert_false(
+	        heed__date_at_offset("2023-11-09T01:00:00+01:00", 3600, out));
+	assert_false(
+	        heed__date_at_offset("2023-11-09T01:00:00Z junk", 3600, out));
 }
 
 struct num_case {
@@ -1971,6 +2049,8 @@ int main(void)
 	        cmocka_unit_test(test_extract_hostile),
 	        cmocka_unit_test(test_extract_dates),
 	        cmocka_unit_test(test_extract_page_dates),
+	        cmocka_unit_test(test_extract_date_forms),
+	        cmocka_unit_test(test_extract_date_at_offset),
 	        cmocka_unit_test(test_extract_many_authors),
 	        cmocka_unit_test(test_extract_numbers),
 	        cmocka_unit_test(test_extract_content_kind),
