@@ -116,6 +116,7 @@ struct html {
 	unsigned date_lines;    /* meta and info lines read for a date */
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
+	bool label_asof;        /* the pending label is an "as of" date's */
 	bool label_author_done; /* a label named the author */
 	bool text_opens;        /* no text yet since the last tag opened */
 	unsigned link_heading;  /* open links and headings */
@@ -640,7 +641,9 @@ static bool in_body(const struct html *h)
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
  * article; a meta or info line's in the article, anywhere; a text after
- * a date label, "Datum: 22.12.2012"; a text that is a bare date). */
+ * a date label, "Datum: 22.12.2012"; a text that is a bare date; last,
+ * an "as of" date, "Stand: 19.10.2019", when nothing else dates the
+ * page). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -653,6 +656,7 @@ enum {
 	D_LINE_PAGE,
 	D_LABEL,
 	D_BARE,
+	D_ASOF,
 };
 
 /* Starts reading a date from an element's text. */
@@ -1585,17 +1589,22 @@ static size_t label_end(const char *s, size_t len, size_t n)
 
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
- * and "Stand" ("as of") date an edit. "Dates of the tour" is no label. */
-static size_t date_label_len(const char *s, size_t len, enum field *f)
+ * and "Stand" ("as of") date an edit, and *asof is set for "Stand". "Dates
+ * of the tour" is no label. */
+static size_t date_label_len(const char *s, size_t len, enum field *f,
+                             bool *asof)
 {
 	size_t n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
 
 	*f = F_PUBLISHED;
+	*asof = false;
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words));
-		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand"))
+		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand")) {
 			n = 5;
+			*asof = true;
+		}
 	}
 	return label_end(s, len, n);
 }
@@ -1633,14 +1642,22 @@ static bool label_author_wanted(const struct html *h)
 	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL);
 }
 
-/* Offers s[0, len), the text after a label, as field f. */
-static void label_value(struct html *h, enum field f, const char *s, size_t len)
+/* Offers s[0, len), the text after a label, as field f. An "as of"
+ * date (asof) is the modified date, and the published date when nothing
+ * else dates the page: a page that shows only the date of its present
+ * state ("Stand: 19.10.2019", as German sites write it under an article)
+ * was, as far as a reader can tell, published then. */
+static void label_value(struct html *h, enum field f, bool asof, const char *s,
+                        size_t len)
 {
 	const char *names;
 
+	if (len > MAX_LABEL_VALUE && f != F_AUTHOR)
+		len = MAX_LABEL_VALUE;
+	if (asof)
+		heed__cand(h->b, F_PUBLISHED, O_HTML, D_ASOF, s, len);
 	if (f != F_AUTHOR) {
-		heed__cand(h->b, f, O_HTML, D_LABEL, s,
-		           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
+		heed__cand(h->b, f, O_HTML, D_LABEL, s, len);
 		return;
 	}
 	if (len > MAX_LABEL_VALUE)
@@ -1655,15 +1672,16 @@ static void label_value(struct html *h, enum field f, const char *s, size_t len)
 
 /* s[0, len) opens with a label n bytes long: the value after it, or,
  * when the label is all of s, the next text's. */
-static void after_label(struct html *h, enum field f, const char *s, size_t len,
-                        size_t n)
+static void after_label(struct html *h, enum field f, bool asof, const char *s,
+                        size_t len, size_t n)
 {
 	if (n == len) {
 		h->label_pending = true;
 		h->label_field = f;
+		h->label_asof = asof;
 		return;
 	}
-	label_value(h, f, s + n, len - n);
+	label_value(h, f, asof, s + n, len - n);
 }
 
 /* An author's label opens the text of the element s is in: the names
@@ -1693,7 +1711,7 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 	heed__trim(&s, &len);
 	n = author_label_len(s, len);
 	if (n)
-		after_label(h, F_AUTHOR, s, len, n);
+		after_label(h, F_AUTHOR, false, s, len, n);
 }
 
 /* A text that is a date and nothing else, in figures ("23.01.2019",
@@ -1721,7 +1739,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	const char *text = s;
 	size_t n = 0, text_len = len;
 	enum field f = F_AUTHOR;
-	bool opens = h->text_opens;
+	bool opens = h->text_opens, asof = false;
 
 	heed__trim(&s, &len);
 	if (!len)
@@ -1729,7 +1747,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	h->text_opens = false;
 	if (h->label_pending) {
 		h->label_pending = false;
-		label_value(h, h->label_field, s, len);
+		label_value(h, h->label_field, h->label_asof, s, len);
 		return;
 	}
 	/* The first bare date, after every label's: outside links and
@@ -1744,7 +1762,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
-		n = date_label_len(s, len, &f);
+		n = date_label_len(s, len, &f, &asof);
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
 	 * "Works by Ann Lee" heads a list of her works, and a link's text
@@ -1760,7 +1778,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		author_label(h, text, text_len);
 		return;
 	}
-	after_label(h, f, s, len, n);
+	after_label(h, f, asof, s, len, n);
 }
 
 static void finish_capture(struct html *h, struct capture *c)

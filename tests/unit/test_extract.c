@@ -309,8 +309,16 @@ static const struct page_case cases[] = {
          "22.01.2019</a><span>30.01.2022 18:36</span><span>01.02.2022</span>",
          0, NULL, "published=html:2022-01-30T18:36:00Z\n"},
         {"text date: an edit's label dates the edit", NULL,
-         "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
+         "<div>Aktualisiert: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\n-published\n"},
+        {"text date: an as-of date dates the edit, and the publication when "
+         "nothing else does",
+         NULL, "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
+         "modified=html:2019-10-19T11:05:00Z\n"
+         "published=html:2019-10-19T11:05:00Z\n"},
+        {"text date: an as-of date gives way to any other published date", NULL,
+         "<div>Stand: 19.10.2019</div><p><span>01.02.2019</span></p>", 0, NULL,
+         "modified=html:2019-10-19\npublished=html:2019-02-01\n"},
         {"text date: a label comes after every date element", NULL,
          "<p>Published: March 3, 2024</p><p class=date>July 05, 2017</p>", 0,
          NULL, "published=html:2017-07-05\n"},
