@@ -1273,18 +1273,36 @@ static bool own_content_name(const char *v)
 	return false;
 }
 
+/* True when a class names a box of a post's own metadata ("meta",
+ * "post-meta", "metadata", "blogData"): the date and byline of the post
+ * it is in, which themes put in an <aside> beside the text. */
+static bool meta_box_name(const char *cls)
+{
+	size_t n;
+
+	if (!cls || aside_name(cls))
+		return false;
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if (part_ends_in(t, n, "meta") || part_ends_in(t, n, "data"))
+			return true;
+	return false;
+}
+
 /* An element that opens an area whose dates and bylines are not the
- * page's: an aside or nav, a footer outside the article, an article
- * inside the article (a comment or a teaser), comments, sidebars and
- * related-post lists by their class or id. Not by the class of <html>,
- * <body> or <main>: they hold the whole page, and "one-sidebar" there
- * describes its layout; nor a wrapper that also names itself the page's
- * content (`<div id=sidebar class="site-content content-area">`,
- * `<div class="mainwrap sidebar">`: a layout with a sidebar). */
+ * page's: an aside or nav (but for the article's own metadata box in
+ * it), a footer outside the article, an article inside the article (a
+ * comment or a teaser), comments, sidebars and related-post lists by
+ * their class or id. Not by the class of <html>, <body> or <main>: they
+ * hold the whole page, and "one-sidebar" there describes its layout; nor
+ * a wrapper that also names itself the page's content (`<div id=sidebar
+ * class="site-content content-area">`, `<div class="mainwrap sidebar">`:
+ * a layout with a sidebar). */
 static bool opens_aside(const struct html *h, enum tag tag,
                         const struct common_attrs *ca)
 {
-	if (tag == T_ASIDE || (tag == T_FOOTER && !h->article) ||
+	if (tag == T_ASIDE)
+		return !h->article || !meta_box_name(ca->cls);
+	if ((tag == T_FOOTER && !h->article) ||
 	    (tag == T_ARTICLE && h->article))
 		return true;
 	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)

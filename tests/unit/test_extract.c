@@ -369,6 +369,22 @@ static const struct page_case cases[] = {
          "<meta property=article:published_time content=\"2023-11-09 "
          "03:28:35\"><meta name=date content=\"2023-11-08 22:28:35\">",
          0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"aside: an article's metadata box is the article's own", NULL,
+         "<article><aside class=\"meta\" role=complementary><p>Von Ann "
+         "Lee</p><time datetime=2022-01-21>21.01.2022</time></aside><p>Text"
+         "</p></article>",
+         0, NULL, "published=html:2022-01-21\nauthor=html:Ann Lee\n"},
+        {"aside: a blog's data box in the article dates it", NULL,
+         "<article><aside class=blogData>Datum 12.01.2017</aside></article>", 0,
+         NULL, "published=html:2017-01-12\n"},
+        {"aside: a metadata box outside the article, or a sidebar's, is "
+         "not",
+         NULL,
+         "<aside class=\"widget widget_meta\"><time datetime=2020-01-01>"
+         "x</time></aside><article><aside class=\"sidebar-meta\"><time "
+         "datetime=2021-01-01>y</time></aside><aside class=kiosk><time "
+         "datetime=2019-01-01>z</time></aside></article>",
+         0, NULL, "-published\n"},
         {"aside: a content wrapper with a sidebar class is the page's own",
          NULL,
          "<div id=sidebar class=\"site-content content-area\"><header><time "
