@@ -793,9 +793,13 @@ static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
 /* Text longer than this is no date line (a byline with a date is short). */
 #define MAX_DATE_TEXT 256
 
-/* True when p starts a word or a number in s. */
+/* True when p starts a word or a number in s. A no-break space (U+00A0,
+ * as "&nbsp;" writes it: "Bonn,&nbsp;11.10.2021") separates words, though
+ * its bytes are those of a letter's UTF-8 sequence. */
 static bool token_start(const char *s, const char *p)
 {
+	if (p - s >= 2 && p[-2] == '\xC2' && p[-1] == '\xA0')
+		return true;
 	return p == s || !(letter(p[-1]) || (p[-1] >= '0' && p[-1] <= '9'));
 }
 

@@ -308,6 +308,9 @@ static const struct page_case cases[] = {
          "<p>Tel. 0341/696290</p><h5>23.01.2019</h5><a href=/o>"
          "22.01.2019</a><span>30.01.2022 18:36</span><span>01.02.2022</span>",
          0, NULL, "published=html:2022-01-30T18:36:00Z\n"},
+        {"text date: a dateline's date after a no-break space", NULL,
+         "<p><span class=metadata>Bonn,&nbsp;11.10.2021</span></p>", 0, NULL,
+         "published=html:2021-10-11\n"},
         {"text date: an edit's label dates the edit", NULL,
          "<div>Aktualisiert: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\n-published\n"},
@@ -1793,6 +1796,8 @@ static const struct page_date_case {
         {"2020\353\205\204 3\354\233\224 4\354\235\274", "ko", "2020-03-04"},
         {"20240305", NULL, "2024-03-05"},
         {"Von Ann | 31.10.23", NULL, "2023-10-31"},
+        {"Bonn,\302\24011.10.2021", "de", "2021-10-11"},
+        {"Bonn\302\24011.10.2021", "de", "2021-10-11"},
         {"8.5.12", NULL, "2012-05-08"},
         {"1.2.99", NULL, "1999-02-01"},
         {"version 1.2.12.4", NULL, NULL},
