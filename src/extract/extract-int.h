@@ -226,6 +226,10 @@ bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
 bool heed__parse_page_date(const char *s, size_t len, const char *lang,
                            int64_t *unix_s, char iso[HEED_DATE_ISO_MAX],
                            struct heed__date_form *form);
+/* The length of the date s opens, in a form heed__parse_page_date reads,
+ * with its time if one follows ("2. November 2021", "11.10.2021 14:30
+ * Uhr" up to "Uhr"), or 0 when s opens with none. */
+size_t heed__page_date_len(const char *s, size_t len, const char *lang);
 /* iso, a UTC time as heed__parse_page_date writes it ("...T01:49:09Z",
  * its fraction kept), as the same instant at offset off_s seconds
  * ("...T17:49:09-08:00") into out. False when iso is no such time. */

@@ -1587,15 +1587,13 @@ static const char *const author_nouns[] = {
         "autorin", "autoren", "autor", "author",    "auteur",
         "autore",  "text",    "texte", "redaktion", "verfasser"};
 
-/* n when s[0, n) is a whole word (no letter follows), with the separators
- * after it (spaces, no-break spaces, a colon); 0 otherwise. */
-static size_t label_end(const char *s, size_t len, size_t n)
+/* Bytes at s[0, len) of the characters in set and no-break spaces. */
+static size_t separators_len(const char *s, size_t len, const char *set)
 {
-	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
-	           heed__ascii_lower(s[n]) <= 'z'))
-		return 0;
+	size_t n = 0;
+
 	while (n < len) {
-		if (s[n] && strchr(" \t\n\r\f:", s[n]))
+		if (s[n] && strchr(set, s[n]))
 			n++;
 		else if (n + 1 < len && s[n] == '\xC2' && s[n + 1] == '\xA0')
 			n += 2;
@@ -1603,6 +1601,16 @@ static size_t label_end(const char *s, size_t len, size_t n)
 			break;
 	}
 	return n;
+}
+
+/* n when s[0, n) is a whole word (no letter follows), with the separators
+ * after it (spaces, no-break spaces, a colon); 0 otherwise. */
+static size_t label_end(const char *s, size_t len, size_t n)
+{
+	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
+	           heed__ascii_lower(s[n]) <= 'z'))
+		return 0;
+	return n + separators_len(s + n, len - n, " \t\n\r\f:");
 }
 
 /* The length of the date label that opens s[0, len), with the
@@ -1746,6 +1754,68 @@ static bool bare_date(const char *s, size_t len)
 	return true;
 }
 
+/* The length of a place that opens a dateline, with its comma and the
+ * space after it: up to three words, each a capital and then letters or
+ * hyphens ("Bonn, ", "Bad Homburg, ", "Karlsruhe, ("), or 0. */
+static size_t dateline_place(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (unsigned words = 0; words < 3; words++) {
+		if (n >= len || s[n] < 'A' || s[n] > 'Z')
+			return 0;
+		while (n < len && ((s[n] >= 'a' && s[n] <= 'z') ||
+		                   (s[n] >= 'A' && s[n] <= 'Z') ||
+		                   s[n] == '-' || (unsigned char)s[n] >= 0x80))
+			n++;
+		if (n < len && s[n] == ',') {
+			n++;
+			n += separators_len(s + n, len - n, " \t");
+			return n < len && s[n] == '(' ? n + 1 : n;
+		}
+		if (n >= len || s[n] != ' ')
+			return 0;
+		n++;
+	}
+	return 0;
+}
+
+/* A dateline opening an article's text, as news and press releases
+ * write it: a place and a date ("Bonn, 11.10.2021", "Hamburg, 2. November
+ * 2021", "Karlsruhe, (12.11.2021). Traditionell ..."), or a date and a
+ * dash before the text ("27.1.2022 - Bei der ..."). After the date, the
+ * text ends or goes on after a dash, a stop, a bracket or a bar: a date
+ * among words ("am 3.4.2020 war es") is a sentence's. True when s[0,
+ * len) opens with one; *at and *n give its date. */
+static bool dateline(const struct html *h, const char *s, size_t len,
+                     size_t *at, size_t *n)
+{
+	static const char *const dashes[] = {"-", "\xE2\x80\x93",
+	                                     "\xE2\x80\x94"};
+	size_t place = dateline_place(s, len), d, rest;
+	const char *e;
+
+	if (place == len || s[place] < '0' || s[place] > '9')
+		return false;
+	d = heed__page_date_len(s + place, len - place,
+	                        h->b->cand[F_LANGUAGE].value);
+	if (!d)
+		return false;
+	e = s + place + d;
+	rest = len - place - d;
+	e += separators_len(e, rest, " \t");
+	rest = (size_t)(s + len - e);
+	*at = place;
+	*n = d;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(dashes); i++)
+		if (rest >= strlen(dashes[i]) &&
+		    memcmp(e, dashes[i], strlen(dashes[i])) == 0)
+			return true;
+	/* A date alone is a bare date, read by its own rule; after a
+	 * place, the text may end, or go on after a stop or a bracket. */
+	return place && (!rest || strchr(").|", *e));
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -1768,14 +1838,19 @@ static void text_label(struct html *h, const char *s, size_t len)
 		label_value(h, h->label_field, h->label_asof, s, len);
 		return;
 	}
-	/* The first bare date, after every label's: outside links and
-	 * headings, where a listing's teasers date their own posts. */
-	if (*s >= '0' && *s <= '9') {
-		if (!h->link_heading && label_date_wanted(h, D_BARE) &&
-		    bare_date(s, len))
+	/* The first bare date or dateline, after every label's: outside
+	 * links and headings, where a listing's teasers date their own
+	 * posts. A dateline opens its element's text. */
+	if (!h->link_heading && label_date_wanted(h, D_BARE)) {
+		size_t at, n;
+		if (*s >= '0' && *s <= '9' && bare_date(s, len))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
-		return;
+		else if (opens && dateline(h, s, len, &at, &n))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s + at,
+			           n);
 	}
+	if (*s >= '0' && *s <= '9')
+		return;
 	/* Most texts start with none of the labels' letters. */
 	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
 		return;

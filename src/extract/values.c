@@ -821,6 +821,19 @@ static bool first_date(const char *s, size_t len, const char *lang,
 	return false;
 }
 
+size_t heed__page_date_len(const char *s, size_t len, const char *lang)
+{
+	struct cur c = {s, s + (len < MAX_DATE_TEXT ? len : MAX_DATE_TEXT)};
+	struct tm_parts t = {0};
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t unix_s;
+
+	if (!text_date_at(&c, &t, lang) ||
+	    !finish(&t, &unix_s, iso, HEED_DATE_ISO_MAX, t.off_s))
+		return 0;
+	return (size_t)(c.p - s);
+}
+
 bool heed__parse_page_date(const char *s, size_t len, const char *lang,
                            int64_t *unix_s, char iso[HEED_DATE_ISO_MAX],
                            struct heed__date_form *form)

@@ -311,6 +311,23 @@ static const struct page_case cases[] = {
         {"text date: a dateline's date after a no-break space", NULL,
          "<p><span class=metadata>Bonn,&nbsp;11.10.2021</span></p>", 0, NULL,
          "published=html:2021-10-11\n"},
+        {"text date: a dateline of a place and a date opens the text", NULL,
+         "<h1>T</h1><p><span>Hamburg, 2. November 2021</span></p><p>Text</p>",
+         0, NULL, "published=html:2021-11-02\n"},
+        {"text date: a dateline goes on after a stop or a dash", NULL,
+         "<p><strong>Karlsruhe, (12.11.2021). Traditionell wird</strong></p>"
+         "<p>27.1.2022 - Bei der Feier</p>",
+         0, NULL, "published=html:2021-11-12\n"},
+        {"text date: a date and a dash open a dateline", NULL,
+         "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
+         "published=html:2022-01-27\n"},
+        {"text date: a date among words, or a place's date in a sentence, is "
+         "no dateline",
+         NULL,
+         "<p>Bonn, am 11.10.2021 war es</p><p>Wir waren in Bonn, 11.10.2021"
+         "</p><p>12.10.2021 war es</p><p>Bonn und Berlin, 13.10.2021 und "
+         "mehr</p><a href=/x>Bonn, 14.10.2021</a>",
+         0, NULL, "-published\n"},
         {"text date: an edit's label dates the edit", NULL,
          "<div>Aktualisiert: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\n-published\n"},
