@@ -68,10 +68,19 @@ enum origin {
 	O_COUNT,
 };
 
+/* How a page date was written: wall_clock when it has a time but no zone
+ * or offset ("2023-11-08 17:49:09", "8 Nov 2023, 5:49 pm"; read as UTC,
+ * though it is usually the publisher's local time), seconds when the time
+ * has its seconds. */
+struct heed__date_form {
+	bool wall_clock, seconds;
+};
+
 struct cand {
-	const char *value; /* in the arena; NULL when empty */
-	int rank;          /* lower wins */
-	int64_t num;       /* dates: Unix seconds; duration, views */
+	const char *value;           /* in the arena; NULL when empty */
+	int rank;                    /* lower wins */
+	int64_t num;                 /* dates: Unix seconds; duration, views */
+	struct heed__date_form form; /* dates: how the value was written */
 	enum origin origin;
 };
 
@@ -212,9 +221,20 @@ bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
  * and Dutch; "12/01/2016" only where a number over 12 or lang, the page's
  * BCP 47 language or NULL, settles which is the day; a time and its zone
  * after it). iso keeps a time's own offset ("...T22:34:00+05:30"), so
- * the publisher's day stays theirs; *unix_s is the instant. */
+ * the publisher's day stays theirs; *unix_s is the instant. form (may be
+ * NULL) gets how the date was written. */
 bool heed__parse_page_date(const char *s, size_t len, const char *lang,
-                           int64_t *unix_s, char iso[HEED_DATE_ISO_MAX]);
+                           int64_t *unix_s, char iso[HEED_DATE_ISO_MAX],
+                           struct heed__date_form *form);
+/* The length of the date s opens, in a form heed__parse_page_date reads,
+ * with its time if one follows ("2. November 2021", "11.10.2021 14:30
+ * Uhr" up to "Uhr"), or 0 when s opens with none. */
+size_t heed__page_date_len(const char *s, size_t len, const char *lang);
+/* iso, a UTC time as heed__parse_page_date writes it ("...T01:49:09Z",
+ * its fraction kept), as the same instant at offset off_s seconds
+ * ("...T17:49:09-08:00") into out. False when iso is no such time. */
+bool heed__date_at_offset(const char *iso, int64_t off_s,
+                          char out[HEED_DATE_ISO_MAX]);
 /* ISO 8601 durations ("PT1H2M3S", "P1DT2H"), plain seconds ("754") and
  * clock times ("12:34", "1:02:03"). */
 bool heed__parse_duration(const char *s, size_t len, int64_t *seconds);

@@ -116,6 +116,7 @@ struct html {
 	unsigned date_lines;    /* meta and info lines read for a date */
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
+	bool label_asof;        /* the pending label is an "as of" date's */
 	bool label_author_done; /* a label named the author */
 	bool text_opens;        /* no text yet since the last tag opened */
 	unsigned link_heading;  /* open links and headings */
@@ -640,7 +641,9 @@ static bool in_body(const struct html *h)
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
  * article; a meta or info line's in the article, anywhere; a text after
- * a date label, "Datum: 22.12.2012"; a text that is a bare date). */
+ * a date label, "Datum: 22.12.2012"; a text that is a bare date; last,
+ * an "as of" date, "Stand: 19.10.2019", when nothing else dates the
+ * page). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -653,6 +656,7 @@ enum {
 	D_LINE_PAGE,
 	D_LABEL,
 	D_BARE,
+	D_ASOF,
 };
 
 /* Starts reading a date from an element's text. */
@@ -808,7 +812,7 @@ static bool is_date(const char *v)
 	int64_t t;
 	char iso[HEED_DATE_ISO_MAX];
 
-	return heed__parse_page_date(v, strlen(v), NULL, &t, iso);
+	return heed__parse_page_date(v, strlen(v), NULL, &t, iso, NULL);
 }
 
 /* Theme markup for dates (hAtom's published/updated, WordPress's
@@ -1269,18 +1273,36 @@ static bool own_content_name(const char *v)
 	return false;
 }
 
+/* True when a class names a box of a post's own metadata ("meta",
+ * "post-meta", "metadata", "blogData"): the date and byline of the post
+ * it is in, which themes put in an <aside> beside the text. */
+static bool meta_box_name(const char *cls)
+{
+	size_t n;
+
+	if (!cls || aside_name(cls))
+		return false;
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if (part_ends_in(t, n, "meta") || part_ends_in(t, n, "data"))
+			return true;
+	return false;
+}
+
 /* An element that opens an area whose dates and bylines are not the
- * page's: an aside or nav, a footer outside the article, an article
- * inside the article (a comment or a teaser), comments, sidebars and
- * related-post lists by their class or id. Not by the class of <html>,
- * <body> or <main>: they hold the whole page, and "one-sidebar" there
- * describes its layout; nor a wrapper that also names itself the page's
- * content (`<div id=sidebar class="site-content content-area">`,
- * `<div class="mainwrap sidebar">`: a layout with a sidebar). */
+ * page's: an aside or nav (but for the article's own metadata box in
+ * it), a footer outside the article, an article inside the article (a
+ * comment or a teaser), comments, sidebars and related-post lists by
+ * their class or id. Not by the class of <html>, <body> or <main>: they
+ * hold the whole page, and "one-sidebar" there describes its layout; nor
+ * a wrapper that also names itself the page's content (`<div id=sidebar
+ * class="site-content content-area">`, `<div class="mainwrap sidebar">`:
+ * a layout with a sidebar). */
 static bool opens_aside(const struct html *h, enum tag tag,
                         const struct common_attrs *ca)
 {
-	if (tag == T_ASIDE || (tag == T_FOOTER && !h->article) ||
+	if (tag == T_ASIDE)
+		return !h->article || !meta_box_name(ca->cls);
+	if ((tag == T_FOOTER && !h->article) ||
 	    (tag == T_ARTICLE && h->article))
 		return true;
 	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)
@@ -1565,15 +1587,13 @@ static const char *const author_nouns[] = {
         "autorin", "autoren", "autor", "author",    "auteur",
         "autore",  "text",    "texte", "redaktion", "verfasser"};
 
-/* n when s[0, n) is a whole word (no letter follows), with the separators
- * after it (spaces, no-break spaces, a colon); 0 otherwise. */
-static size_t label_end(const char *s, size_t len, size_t n)
+/* Bytes at s[0, len) of the characters in set and no-break spaces. */
+static size_t separators_len(const char *s, size_t len, const char *set)
 {
-	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
-	           heed__ascii_lower(s[n]) <= 'z'))
-		return 0;
+	size_t n = 0;
+
 	while (n < len) {
-		if (s[n] && strchr(" \t\n\r\f:", s[n]))
+		if (s[n] && strchr(set, s[n]))
 			n++;
 		else if (n + 1 < len && s[n] == '\xC2' && s[n + 1] == '\xA0')
 			n += 2;
@@ -1583,19 +1603,34 @@ static size_t label_end(const char *s, size_t len, size_t n)
 	return n;
 }
 
+/* n when s[0, n) is a whole word (no letter follows), with the separators
+ * after it (spaces, no-break spaces, a colon); 0 otherwise. */
+static size_t label_end(const char *s, size_t len, size_t n)
+{
+	if (!n || (n < len && heed__ascii_lower(s[n]) >= 'a' &&
+	           heed__ascii_lower(s[n]) <= 'z'))
+		return 0;
+	return n + separators_len(s + n, len - n, " \t\n\r\f:");
+}
+
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
- * and "Stand" ("as of") date an edit. "Dates of the tour" is no label. */
-static size_t date_label_len(const char *s, size_t len, enum field *f)
+ * and "Stand" ("as of") date an edit, and *asof is set for "Stand". "Dates
+ * of the tour" is no label. */
+static size_t date_label_len(const char *s, size_t len, enum field *f,
+                             bool *asof)
 {
 	size_t n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
 
 	*f = F_PUBLISHED;
+	*asof = false;
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words));
-		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand"))
+		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand")) {
 			n = 5;
+			*asof = true;
+		}
 	}
 	return label_end(s, len, n);
 }
@@ -1633,14 +1668,22 @@ static bool label_author_wanted(const struct html *h)
 	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL);
 }
 
-/* Offers s[0, len), the text after a label, as field f. */
-static void label_value(struct html *h, enum field f, const char *s, size_t len)
+/* Offers s[0, len), the text after a label, as field f. An "as of"
+ * date (asof) is the modified date, and the published date when nothing
+ * else dates the page: a page that shows only the date of its present
+ * state ("Stand: 19.10.2019", as German sites write it under an article)
+ * was, as far as a reader can tell, published then. */
+static void label_value(struct html *h, enum field f, bool asof, const char *s,
+                        size_t len)
 {
 	const char *names;
 
+	if (len > MAX_LABEL_VALUE && f != F_AUTHOR)
+		len = MAX_LABEL_VALUE;
+	if (asof)
+		heed__cand(h->b, F_PUBLISHED, O_HTML, D_ASOF, s, len);
 	if (f != F_AUTHOR) {
-		heed__cand(h->b, f, O_HTML, D_LABEL, s,
-		           len < MAX_LABEL_VALUE ? len : MAX_LABEL_VALUE);
+		heed__cand(h->b, f, O_HTML, D_LABEL, s, len);
 		return;
 	}
 	if (len > MAX_LABEL_VALUE)
@@ -1655,15 +1698,16 @@ static void label_value(struct html *h, enum field f, const char *s, size_t len)
 
 /* s[0, len) opens with a label n bytes long: the value after it, or,
  * when the label is all of s, the next text's. */
-static void after_label(struct html *h, enum field f, const char *s, size_t len,
-                        size_t n)
+static void after_label(struct html *h, enum field f, bool asof, const char *s,
+                        size_t len, size_t n)
 {
 	if (n == len) {
 		h->label_pending = true;
 		h->label_field = f;
+		h->label_asof = asof;
 		return;
 	}
-	label_value(h, f, s + n, len - n);
+	label_value(h, f, asof, s + n, len - n);
 }
 
 /* An author's label opens the text of the element s is in: the names
@@ -1693,7 +1737,7 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 	heed__trim(&s, &len);
 	n = author_label_len(s, len);
 	if (n)
-		after_label(h, F_AUTHOR, s, len, n);
+		after_label(h, F_AUTHOR, false, s, len, n);
 }
 
 /* A text that is a date and nothing else, in figures ("23.01.2019",
@@ -1710,6 +1754,68 @@ static bool bare_date(const char *s, size_t len)
 	return true;
 }
 
+/* The length of a place that opens a dateline, with its comma and the
+ * space after it: up to three words, each a capital and then letters or
+ * hyphens ("Bonn, ", "Bad Homburg, ", "Karlsruhe, ("), or 0. */
+static size_t dateline_place(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (unsigned words = 0; words < 3; words++) {
+		if (n >= len || s[n] < 'A' || s[n] > 'Z')
+			return 0;
+		while (n < len && ((s[n] >= 'a' && s[n] <= 'z') ||
+		                   (s[n] >= 'A' && s[n] <= 'Z') ||
+		                   s[n] == '-' || (unsigned char)s[n] >= 0x80))
+			n++;
+		if (n < len && s[n] == ',') {
+			n++;
+			n += separators_len(s + n, len - n, " \t");
+			return n < len && s[n] == '(' ? n + 1 : n;
+		}
+		if (n >= len || s[n] != ' ')
+			return 0;
+		n++;
+	}
+	return 0;
+}
+
+/* A dateline opening an article's text, as news and press releases
+ * write it: a place and a date ("Bonn, 11.10.2021", "Hamburg, 2. November
+ * 2021", "Karlsruhe, (12.11.2021). Traditionell ..."), or a date and a
+ * dash before the text ("27.1.2022 - Bei der ..."). After the date, the
+ * text ends or goes on after a dash, a stop, a bracket or a bar: a date
+ * among words ("am 3.4.2020 war es") is a sentence's. True when s[0,
+ * len) opens with one; *at and *n give its date. */
+static bool dateline(const struct html *h, const char *s, size_t len,
+                     size_t *at, size_t *n)
+{
+	static const char *const dashes[] = {"-", "\xE2\x80\x93",
+	                                     "\xE2\x80\x94"};
+	size_t place = dateline_place(s, len), d, rest;
+	const char *e;
+
+	if (place == len || s[place] < '0' || s[place] > '9')
+		return false;
+	d = heed__page_date_len(s + place, len - place,
+	                        h->b->cand[F_LANGUAGE].value);
+	if (!d)
+		return false;
+	e = s + place + d;
+	rest = len - place - d;
+	e += separators_len(e, rest, " \t");
+	rest = (size_t)(s + len - e);
+	*at = place;
+	*n = d;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(dashes); i++)
+		if (rest >= strlen(dashes[i]) &&
+		    memcmp(e, dashes[i], strlen(dashes[i])) == 0)
+			return true;
+	/* A date alone is a bare date, read by its own rule; after a
+	 * place, the text may end, or go on after a stop or a bracket. */
+	return place && (!rest || strchr(").|", *e));
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -1721,7 +1827,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	const char *text = s;
 	size_t n = 0, text_len = len;
 	enum field f = F_AUTHOR;
-	bool opens = h->text_opens;
+	bool opens = h->text_opens, asof = false;
 
 	heed__trim(&s, &len);
 	if (!len)
@@ -1729,22 +1835,27 @@ static void text_label(struct html *h, const char *s, size_t len)
 	h->text_opens = false;
 	if (h->label_pending) {
 		h->label_pending = false;
-		label_value(h, h->label_field, s, len);
+		label_value(h, h->label_field, h->label_asof, s, len);
 		return;
 	}
-	/* The first bare date, after every label's: outside links and
-	 * headings, where a listing's teasers date their own posts. */
-	if (*s >= '0' && *s <= '9') {
-		if (!h->link_heading && label_date_wanted(h, D_BARE) &&
-		    bare_date(s, len))
+	/* The first bare date or dateline, after every label's: outside
+	 * links and headings, where a listing's teasers date their own
+	 * posts. A dateline opens its element's text. */
+	if (!h->link_heading && label_date_wanted(h, D_BARE)) {
+		size_t at, n;
+		if (*s >= '0' && *s <= '9' && bare_date(s, len))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
-		return;
+		else if (opens && dateline(h, s, len, &at, &n))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s + at,
+			           n);
 	}
+	if (*s >= '0' && *s <= '9')
+		return;
 	/* Most texts start with none of the labels' letters. */
 	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
-		n = date_label_len(s, len, &f);
+		n = date_label_len(s, len, &f, &asof);
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
 	 * "Works by Ann Lee" heads a list of her works, and a link's text
@@ -1760,7 +1871,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		author_label(h, text, text_len);
 		return;
 	}
-	after_label(h, f, s, len, n);
+	after_label(h, f, asof, s, len, n);
 }
 
 static void finish_capture(struct html *h, struct capture *c)

@@ -438,29 +438,69 @@ static bool utc_notation(const char *iso)
 }
 
 /*
- * A date the page writes twice, once converted to UTC (a CMS's JSON-LD:
- * "2019-10-18T22:04:00Z") and once with the publisher's offset (its meta:
- * "Sat, 19 Oct 2019 00:04:00 +0200"): the same instant, but only the
- * second gives the publisher's own day, which is the day a reader of the
- * page sees. So when a lower-ranked source writes the chosen instant with
- * an offset, the chosen value takes that notation (keeping its rank and
- * source).
+ * The offset at which the wall-clock time wall (a time written without a
+ * zone, read as UTC) shows the instant num, or 0. A CMS often writes its
+ * local time bare ("2023-11-08 17:49:09") beside the instant in UTC
+ * ("2023-11-09T01:49:09Z"); their difference is the publisher's offset
+ * when it is one a zone has: whole quarter hours from -12:00 to +14:00.
+ * A time written without its seconds is compared to the minute.
  */
-static void local_notation(struct builder *b, struct cand *c, const char *s,
-                           size_t len)
+static int64_t wall_offset(int64_t wall, const struct heed__date_form *form,
+                           int64_t num)
 {
-	int64_t num;
-	char iso[HEED_DATE_ISO_MAX];
+	int64_t off;
+
+	if (!form->seconds)
+		num -= (num % 60 + 60) % 60;
+	off = wall - num;
+	return off % 900 == 0 && off >= -12 * 3600 && off <= 14 * 3600 ? off
+	                                                               : 0;
+}
+
+/*
+ * A date the page writes twice, once converted to UTC (a CMS's JSON-LD:
+ * "2019-10-18T22:04:00Z") and once in the publisher's own time (its meta:
+ * "Sat, 19 Oct 2019 00:04:00 +0200", or bare: "2019-10-19 00:04:00"): the
+ * same instant, but only the second gives the publisher's own day, which
+ * is the day a reader of the page sees. So the chosen value c, a zoned
+ * UTC time, takes the notation of the other source's value (iso, num,
+ * form): its offset when it writes the same instant with one, the offset
+ * its bare wall-clock time shows c's instant at. True when it did.
+ */
+static bool local_notation(struct builder *b, struct cand *c, const char *iso,
+                           int64_t num, const struct heed__date_form *form)
+{
+	char local[HEED_DATE_ISO_MAX];
+	int64_t off;
 	char *v;
 
-	if (!utc_notation(c->value) ||
-	    !heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num,
-	                           iso) ||
-	    num != c->num || utc_notation(iso))
-		return;
+	if (!utc_notation(c->value) || c->form.wall_clock)
+		return false;
+	if (form->wall_clock) {
+		off = wall_offset(num, form, c->num);
+		if (!off || !heed__date_at_offset(c->value, off, local))
+			return false;
+		iso = local;
+	} else if (num != c->num || utc_notation(iso)) {
+		return false;
+	}
 	v = heed__strdup_arena(b, iso, strlen(iso));
 	if (v)
 		c->value = v;
+	return v != NULL;
+}
+
+/* A lower-ranked source's date, offered to the chosen value c. */
+static void other_notation(struct builder *b, struct cand *c, const char *s,
+                           size_t len)
+{
+	struct heed__date_form form;
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t num;
+
+	if (heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
+	                          &form))
+		local_notation(b, c, iso, num, &form);
 }
 
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
@@ -469,6 +509,7 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	int rank = rank_of(f, o, sub);
 	struct cand *c = &b->cand[f];
 	int64_t num = 0;
+	struct heed__date_form form = {0};
 	char iso[HEED_DATE_ISO_MAX];
 	char *v;
 
@@ -477,7 +518,7 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 		return;
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
-			local_notation(b, c, s, len);
+			other_notation(b, c, s, len);
 		return;
 	}
 	/* A handle's rank falls, so it is checked again. */
@@ -486,7 +527,7 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 		return;
 	if (f == F_PUBLISHED || f == F_MODIFIED) {
 		if (!heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value,
-		                           &num, iso))
+		                           &num, iso, &form))
 			return;
 		s = iso;
 		len = strlen(iso);
@@ -500,11 +541,13 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 		return; /* javascript:, data:, ...: the next source may do */
 	}
 	/* The better source's instant, in the page's local notation when
-	 * the value it replaces wrote the same instant so. */
-	if ((f == F_PUBLISHED || f == F_MODIFIED) && c->value &&
-	    c->num == num && utc_notation(iso) && !utc_notation(c->value)) {
-		s = c->value;
-		len = strlen(c->value);
+	 * the value it replaces wrote that instant so. */
+	if ((f == F_PUBLISHED || f == F_MODIFIED) && c->value) {
+		struct cand better = {.value = iso, .num = num, .form = form};
+		if (local_notation(b, &better, c->value, c->num, &c->form)) {
+			s = better.value;
+			len = strlen(s);
+		}
 	}
 	v = collapse(b, s, len);
 	if (!v)
@@ -517,6 +560,7 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	c->rank = rank;
 	c->origin = o;
 	c->num = num;
+	c->form = form;
 }
 
 bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,

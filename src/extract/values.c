@@ -91,7 +91,8 @@ static bool valid_date(int64_t y, int64_t mo, int64_t d)
 
 struct tm_parts {
 	int64_t y, mo, d, h, mi, s, off_s;
-	bool has_time;
+	bool has_time, has_seconds;
+	bool zoned;       /* a zone or an offset was written, "Z" included */
 	const char *frac; /* the fraction's digits as given, or NULL */
 	size_t frac_len;
 };
@@ -112,16 +113,16 @@ static void civil_from_days(int64_t days, int64_t *y, int64_t *m, int64_t *d)
 }
 
 /*
- * Writes t as ISO 8601 into iso (size bytes). With local set, a time given
- * with a non-zero offset stays the writer's wall-clock time with that
- * offset ("2016-01-12T22:34:00+05:30"): the publisher's day is the one
- * they wrote, which a move to UTC would shift. Otherwise (and for a zero
- * offset) the time is moved to UTC and ends in "Z".
+ * Writes t as ISO 8601 into iso (size bytes), its time shown at offset
+ * off: the offset t was written with keeps the writer's wall-clock time
+ * ("2016-01-12T22:34:00+05:30"), so the publisher's day is the one they
+ * wrote, which a move to UTC would shift. With off zero the time is moved
+ * to UTC and ends in "Z".
  */
 static bool finish(const struct tm_parts *t, int64_t *unix_s, char *iso,
-                   size_t size, bool local)
+                   size_t size, int64_t off)
 {
-	int64_t secs, days, rem, y, m, d, off = local ? t->off_s : 0;
+	int64_t secs, days, rem, y, m, d;
 	char zone[8] = "Z";
 
 	if (!valid_date(t->y, t->mo, t->d) || t->h > 24 || t->mi > 59 ||
@@ -156,15 +157,17 @@ static bool finish(const struct tm_parts *t, int64_t *unix_s, char *iso,
 }
 
 /* "Z", "+02:00", "+0200", "-05", or nothing (read as UTC). */
-static bool iso_offset(struct cur *c, int64_t *off_s)
+static bool iso_offset(struct cur *c, int64_t *off_s, bool *zoned)
 {
 	int64_t hh = 0, mm = 0;
 	int sign;
 
 	*off_s = 0;
-	if (lit(c, 'Z') || lit(c, 'z') || c->p == c->end)
+	if (lit(c, 'Z') || lit(c, 'z')) {
+		*zoned = true;
 		return true;
-	if (*c->p != '+' && *c->p != '-')
+	}
+	if (c->p == c->end || (*c->p != '+' && *c->p != '-'))
 		return true; /* trailing text: the caller sees consumed */
 	sign = *c->p++ == '-' ? -1 : 1;
 	if (!digits(c, 2, &hh))
@@ -175,6 +178,7 @@ static bool iso_offset(struct cur *c, int64_t *off_s)
 	if (hh > 23 || mm > 59)
 		return false;
 	*off_s = sign * (hh * 3600 + mm * 60);
+	*zoned = true;
 	return true;
 }
 
@@ -194,7 +198,7 @@ static void fraction(struct cur *c, struct tm_parts *t, bool seconds)
 		t->frac_len = MAX_FRACTION;
 }
 
-static bool rfc_zone(struct cur *c, int64_t *off_s);
+static bool rfc_zone(struct cur *c, struct tm_parts *t);
 
 /* YYYY[-MM[-DD]][(T| )HH:MM[:SS[.fff]][offset]]; also YYYYMMDD[THH:MM...]. */
 static bool parse_iso(struct cur *c, struct tm_parts *t)
@@ -224,15 +228,15 @@ static bool parse_iso(struct cur *c, struct tm_parts *t)
 		if (!digits(c, 2, &t->h) || !lit(c, ':') ||
 		    !digits(c, 2, &t->mi))
 			return false;
-		seconds = lit(c, ':');
+		seconds = t->has_seconds = lit(c, ':');
 		if (seconds && !digits(c, 2, &t->s))
 			return false;
 		if (lit(c, '.') || lit(c, ','))
 			fraction(c, t, seconds);
 		/* "2016-01-12 22:34:00 +0530", "... EST" */
 		if (c->p + 1 < c->end && *c->p == ' ')
-			return rfc_zone(c, &t->off_s);
-		return iso_offset(c, &t->off_s);
+			return rfc_zone(c, t);
+		return iso_offset(c, &t->off_s, &t->zoned);
 	}
 	return true;
 }
@@ -288,22 +292,23 @@ static const struct zone {
 
 /* A zone: "+0200", "-05:00", or a name from zones[]; nothing (or an
  * unknown word, left unread) reads as UTC. */
-static bool rfc_zone(struct cur *c, int64_t *off_s)
+static bool rfc_zone(struct cur *c, struct tm_parts *t)
 {
 	size_t n;
 
 	spaces(c);
-	*off_s = 0;
+	t->off_s = 0;
 	if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
-		return iso_offset(c, off_s);
+		return iso_offset(c, &t->off_s, &t->zoned);
 	n = word(c);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(zones); i++)
 		if (heed__ascii_ieq(c->p, n, zones[i].name)) {
-			*off_s = zones[i].minutes * 60;
+			t->off_s = zones[i].minutes * 60;
+			t->zoned = true;
 			c->p += n;
 			/* "GMT+2", "UTC+05:30" */
 			if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
-				return iso_offset(c, off_s);
+				return iso_offset(c, &t->off_s, &t->zoned);
 			return true;
 		}
 	return true;
@@ -312,8 +317,10 @@ static bool rfc_zone(struct cur *c, int64_t *off_s)
 static bool hms(struct cur *c, struct tm_parts *t)
 {
 	t->has_time = true;
-	return digits(c, 0, &t->h) && lit(c, ':') && digits(c, 2, &t->mi) &&
-	       (!lit(c, ':') || digits(c, 2, &t->s));
+	if (!digits(c, 0, &t->h) || !lit(c, ':') || !digits(c, 2, &t->mi))
+		return false;
+	t->has_seconds = lit(c, ':');
+	return !t->has_seconds || digits(c, 2, &t->s);
 }
 
 /* [Wkd,] DD Mon YYYY HH:MM[:SS] zone | Weekday, DD-Mon-YY HH:MM:SS GMT |
@@ -356,7 +363,7 @@ static bool parse_rfc(struct cur *c, struct tm_parts *t)
 	spaces(c);
 	if (!at_digit(c))
 		return true;
-	return hms(c, t) && rfc_zone(c, &t->off_s);
+	return hms(c, t) && rfc_zone(c, t);
 }
 
 /* ISO 8601 or an RFC 822 family date at the start of s. */
@@ -383,7 +390,7 @@ bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
 
 	heed__trim(&s, &len);
 	if (!parse_declared(s, len, &t, &used) ||
-	    !finish(&t, unix_s, iso, 32, false))
+	    !finish(&t, unix_s, iso, 32, 0))
 		return false;
 	if (consumed)
 		*consumed = used;
@@ -717,7 +724,8 @@ static bool clock_time(struct cur *c, struct tm_parts *t)
 	c->p++;
 	if (!digits(c, 2, &t->mi))
 		return false;
-	if (lit(c, ':') && !digits(c, 2, &t->s))
+	t->has_seconds = lit(c, ':');
+	if (t->has_seconds && !digits(c, 2, &t->s))
 		return false;
 	spaces(c);
 	meridiem(c, t);
@@ -748,7 +756,7 @@ static void optional_time(struct cur *c, struct tm_parts *t)
 	struct tm_parts keep = *t;
 
 	time_lead(c);
-	if (!clock_time(c, t) || !rfc_zone(c, &t->off_s)) {
+	if (!clock_time(c, t) || !rfc_zone(c, t)) {
 		*c = save;
 		*t = keep;
 	}
@@ -785,29 +793,71 @@ static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
 /* Text longer than this is no date line (a byline with a date is short). */
 #define MAX_DATE_TEXT 256
 
-/* True when p starts a word or a number in s. */
+/* True when p starts a word or a number in s. A no-break space (U+00A0,
+ * as "&nbsp;" writes it: "Bonn,&nbsp;11.10.2021") separates words, though
+ * its bytes are those of a letter's UTF-8 sequence. */
 static bool token_start(const char *s, const char *p)
 {
+	if (p - s >= 2 && p[-2] == '\xC2' && p[-1] == '\xA0')
+		return true;
 	return p == s || !(letter(p[-1]) || (p[-1] >= '0' && p[-1] <= '9'));
 }
 
-bool heed__parse_page_date(const char *s, size_t len, const char *lang,
-                           int64_t *unix_s, char iso[HEED_DATE_ISO_MAX])
+/* The first valid date in the text, at the start of a word or number. */
+static bool first_date(const char *s, size_t len, const char *lang,
+                       struct tm_parts *t, int64_t *unix_s,
+                       char iso[HEED_DATE_ISO_MAX])
 {
-	struct tm_parts t;
-
 	heed__trim(&s, &len);
 	if (len > MAX_DATE_TEXT)
 		len = MAX_DATE_TEXT;
-	/* The first date in the text, at the start of a word or number. */
 	for (const char *p = s; p < s + len; p++) {
 		struct cur c = {p, s + len};
-		memset(&t, 0, sizeof(t));
-		if (token_start(s, p) && text_date_at(&c, &t, lang) &&
-		    finish(&t, unix_s, iso, HEED_DATE_ISO_MAX, true))
+		memset(t, 0, sizeof(*t));
+		if (token_start(s, p) && text_date_at(&c, t, lang) &&
+		    finish(t, unix_s, iso, HEED_DATE_ISO_MAX, t->off_s))
 			return true;
 	}
 	return false;
+}
+
+size_t heed__page_date_len(const char *s, size_t len, const char *lang)
+{
+	struct cur c = {s, s + (len < MAX_DATE_TEXT ? len : MAX_DATE_TEXT)};
+	struct tm_parts t = {0};
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t unix_s;
+
+	if (!text_date_at(&c, &t, lang) ||
+	    !finish(&t, &unix_s, iso, HEED_DATE_ISO_MAX, t.off_s))
+		return 0;
+	return (size_t)(c.p - s);
+}
+
+bool heed__parse_page_date(const char *s, size_t len, const char *lang,
+                           int64_t *unix_s, char iso[HEED_DATE_ISO_MAX],
+                           struct heed__date_form *form)
+{
+	struct tm_parts t;
+
+	if (!first_date(s, len, lang, &t, unix_s, iso))
+		return false;
+	if (form) {
+		form->wall_clock = t.has_time && !t.zoned;
+		form->seconds = t.has_seconds;
+	}
+	return true;
+}
+
+bool heed__date_at_offset(const char *iso, int64_t off_s,
+                          char out[HEED_DATE_ISO_MAX])
+{
+	struct cur c = {iso, iso + strlen(iso)};
+	struct tm_parts t = {0};
+	int64_t unix_s;
+
+	return parse_iso(&c, &t) && c.p == c.end && t.has_time && !t.off_s &&
+	       finish(&t, &unix_s, out, HEED_DATE_ISO_MAX, off_s);
 }
 
 /* PnYnMnWnDTnHnMn[.n]S; years are 365 days and months 30 (only seen in

@@ -308,9 +308,37 @@ static const struct page_case cases[] = {
          "<p>Tel. 0341/696290</p><h5>23.01.2019</h5><a href=/o>"
          "22.01.2019</a><span>30.01.2022 18:36</span><span>01.02.2022</span>",
          0, NULL, "published=html:2022-01-30T18:36:00Z\n"},
+        {"text date: a dateline's date after a no-break space", NULL,
+         "<p><span class=metadata>Bonn,&nbsp;11.10.2021</span></p>", 0, NULL,
+         "published=html:2021-10-11\n"},
+        {"text date: a dateline of a place and a date opens the text", NULL,
+         "<h1>T</h1><p><span>Hamburg, 2. November 2021</span></p><p>Text</p>",
+         0, NULL, "published=html:2021-11-02\n"},
+        {"text date: a dateline goes on after a stop or a dash", NULL,
+         "<p><strong>Karlsruhe, (12.11.2021). Traditionell wird</strong></p>"
+         "<p>27.1.2022 - Bei der Feier</p>",
+         0, NULL, "published=html:2021-11-12\n"},
+        {"text date: a date and a dash open a dateline", NULL,
+         "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
+         "published=html:2022-01-27\n"},
+        {"text date: a date among words, or a place's date in a sentence, is "
+         "no dateline",
+         NULL,
+         "<p>Bonn, am 11.10.2021 war es</p><p>Wir waren in Bonn, 11.10.2021"
+         "</p><p>12.10.2021 war es</p><p>Bonn und Berlin, 13.10.2021 und "
+         "mehr</p><a href=/x>Bonn, 14.10.2021</a>",
+         0, NULL, "-published\n"},
         {"text date: an edit's label dates the edit", NULL,
-         "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
+         "<div>Aktualisiert: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\n-published\n"},
+        {"text date: an as-of date dates the edit, and the publication when "
+         "nothing else does",
+         NULL, "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
+         "modified=html:2019-10-19T11:05:00Z\n"
+         "published=html:2019-10-19T11:05:00Z\n"},
+        {"text date: an as-of date gives way to any other published date", NULL,
+         "<div>Stand: 19.10.2019</div><p><span>01.02.2019</span></p>", 0, NULL,
+         "modified=html:2019-10-19\npublished=html:2019-02-01\n"},
         {"text date: a label comes after every date element", NULL,
          "<p>Published: March 3, 2024</p><p class=date>July 05, 2017</p>", 0,
          NULL, "published=html:2017-07-05\n"},
@@ -332,6 +360,51 @@ static const struct page_case cases[] = {
          "type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"2019-10-18T22:04:00Z\"}</script>",
          0, NULL, "published=jsonld:2019-10-18T22:04:00Z\n"},
+        {"date: a bare wall-clock time gives the UTC instant its offset", NULL,
+         "<meta name=sailthru.date content=\"2023-11-08 22:28:35\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2023-11-09T03:28:35.120Z\"}</script>",
+         0, NULL, "published=jsonld:2023-11-08T22:28:35.120-05:00\n"},
+        {"date: a better UTC instant takes a bare wall-clock time's offset",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2023-11-09T01:49:09Z\"}</script><article>"
+         "<time class=published datetime=\"2023-11-08 17:49:09\">Nov 8"
+         "</time></article>",
+         0, NULL, "published=jsonld:2023-11-08T17:49:09-08:00\n"},
+        {"date: a wall-clock time without seconds is compared to the minute",
+         NULL,
+         "<meta property=article:published_time content="
+         "\"2019-12-31T23:11:59+00:00\"><meta name=date content=\"January "
+         "1, 2020, 1:11 am\">",
+         0, NULL, "published=og:2020-01-01T01:11:59+02:00\n"},
+        {"date: a wall-clock time that is no zone's offset away is another "
+         "time",
+         NULL,
+         "<meta name=date content=\"2023-11-08 22:21:35\"><meta "
+         "property=article:published_time content=2023-11-09T03:28:35Z>",
+         0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"date: a wall-clock time gives no offset to another wall-clock time",
+         NULL,
+         "<meta property=article:published_time content=\"2023-11-09 "
+         "03:28:35\"><meta name=date content=\"2023-11-08 22:28:35\">",
+         0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"aside: an article's metadata box is the article's own", NULL,
+         "<article><aside class=\"meta\" role=complementary><p>Von Ann "
+         "Lee</p><time datetime=2022-01-21>21.01.2022</time></aside><p>Text"
+         "</p></article>",
+         0, NULL, "published=html:2022-01-21\nauthor=html:Ann Lee\n"},
+        {"aside: a blog's data box in the article dates it", NULL,
+         "<article><aside class=blogData>Datum 12.01.2017</aside></article>", 0,
+         NULL, "published=html:2017-01-12\n"},
+        {"aside: a metadata box outside the article, or a sidebar's, is "
+         "not",
+         NULL,
+         "<aside class=\"widget widget_meta\"><time datetime=2020-01-01>"
+         "x</time></aside><article><aside class=\"sidebar-meta\"><time "
+         "datetime=2021-01-01>y</time></aside><aside class=kiosk><time "
+         "datetime=2019-01-01>z</time></aside></article>",
+         0, NULL, "-published\n"},
         {"aside: a content wrapper with a sidebar class is the page's own",
          NULL,
          "<div id=sidebar class=\"site-content content-area\"><header><time "
@@ -1740,6 +1813,8 @@ static const struct page_date_case {
         {"2020\353\205\204 3\354\233\224 4\354\235\274", "ko", "2020-03-04"},
         {"20240305", NULL, "2024-03-05"},
         {"Von Ann | 31.10.23", NULL, "2023-10-31"},
+        {"Bonn,\302\24011.10.2021", "de", "2021-10-11"},
+        {"Bonn\302\24011.10.2021", "de", "2021-10-11"},
         {"8.5.12", NULL, "2012-05-08"},
         {"1.2.99", NULL, "1999-02-01"},
         {"version 1.2.12.4", NULL, NULL},
@@ -1796,12 +1871,61 @@ static void test_extract_page_dates(void **state)
 		int64_t t = 0;
 		char iso[HEED_DATE_ISO_MAX] = "";
 		bool ok = heed__parse_page_date(c->in, strlen(c->in), c->lang,
-		                                &t, iso);
+		                                &t, iso, NULL);
 		if (ok != (c->iso != NULL) || (ok && strcmp(iso, c->iso)))
 			fail_msg("\"%s\" (%s): ok=%d %s, want %s", c->in,
 			         c->lang ? c->lang : "no language", ok, iso,
 			         c->iso ? c->iso : "none");
 	}
+}
+
+/* Whether a date's time was written with a zone, and with its seconds. */
+static void test_extract_date_forms(void **state)
+{
+	static const struct {
+		const char *in;
+		bool wall_clock, seconds;
+	} forms[] = {
+	        {"2023-11-08 17:49:09", true, true},
+	        {"2023-11-08T17:49", true, false},
+	        {"November 8, 2023 at 5:49 pm", true, false},
+	        {"8. November 2023, 17:49:09 Uhr", true, true},
+	        {"2023-11-09T01:49:09Z", false, true},
+	        {"2023-11-08T17:49:09-08:00", false, true},
+	        {"Nov 8, 2023, 10:28 p.m. EST", false, false},
+	        {"Wed, 08 Nov 2023 17:49:09 GMT", false, true},
+	        {"2023-11-08", false, false},
+	};
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(forms); i++) {
+		struct heed__date_form f;
+		int64_t t;
+		char iso[HEED_DATE_ISO_MAX];
+		if (!heed__parse_page_date(forms[i].in, strlen(forms[i].in),
+		                           "en", &t, iso, &f) ||
+		    f.wall_clock != forms[i].wall_clock ||
+		    (f.wall_clock && f.seconds != forms[i].seconds))
+			fail_msg("\"%s\": wall_clock %d seconds %d",
+			         forms[i].in, f.wall_clock, f.seconds);
+	}
+}
+
+/* A UTC time shown at another offset: the same instant, its fraction
+ * kept; a date alone or a time with an offset is refused. */
+static void test_extract_date_at_offset(void **state)
+{
+	char out[HEED_DATE_ISO_MAX];
+	(void)state;
+	assert_true(heed__date_at_offset("2023-11-09T01:49:09.312Z", -8 * 3600,
+	                                 out));
+	assert_string_equal(out, "2023-11-08T17:49:09.312-08:00");
+	assert_true(heed__date_at_offset("2019-12-31T23:30:00Z", 5400, out));
+	assert_string_equal(out, "2020-01-01T01:00:00+01:30");
+	assert_false(heed__date_at_offset("2023-11-09", 3600, out));
+	assert_false(
+	        heed__date_at_offset("2023-11-09T01:00:00+01:00", 3600, out));
+	assert_false(
+	        heed__date_at_offset("2023-11-09T01:00:00Z junk", 3600, out));
 }
 
 struct num_case {
@@ -1971,6 +2095,8 @@ int main(void)
 	        cmocka_unit_test(test_extract_hostile),
 	        cmocka_unit_test(test_extract_dates),
 	        cmocka_unit_test(test_extract_page_dates),
+	        cmocka_unit_test(test_extract_date_forms),
+	        cmocka_unit_test(test_extract_date_at_offset),
 	        cmocka_unit_test(test_extract_many_authors),
 	        cmocka_unit_test(test_extract_numbers),
 	        cmocka_unit_test(test_extract_content_kind),
