@@ -1033,7 +1033,8 @@ static int checks(struct fleet *f)
 	long granted_sites = 0, twice = url_count(f, 0, 2),
 	     orphan_twice = orphans_twice(f), done = url_count(f, URL_DONE, 1),
 	     left_killed = not_taken_over(f);
-	int64_t rows, stranded, fetched, token_sum, touched, held_end;
+	int64_t rows, stranded, fetched, token_sum, touched, held_end, kept,
+	        scanned;
 	int failed = 0;
 
 	for (long s = 0; s < f->o.sites; s++)
@@ -1052,6 +1053,14 @@ static int checks(struct fleet *f)
 	                          "token > 0");
 	held_end = value(f->admin, "SELECT count(*) FROM site_leases WHERE "
 	                           "holder IS NOT NULL");
+	kept = value(f->admin, "SELECT (SELECT active FROM lease_counts) + "
+	                       "(SELECT coalesce(sum(n), 0) FROM "
+	                       "lease_count_deltas)");
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) FROM site_leases WHERE next_allowed_at <> "
+	         "%lld",
+	         (long long)HEED_LEASE_IDLE);
+	scanned = value(f->admin, sql);
 	printf("checks:\n");
 	printf("  grants %ld of %ld sites; tokens in the store: %lld over "
 	       "%lld sites; token gaps %ld; granted while another live "
@@ -1079,6 +1088,9 @@ static int checks(struct fleet *f)
 	printf("  URLs committed that a later grant read as not fetched: "
 	       "%ld\n",
 	       f->lost_writes);
+	printf("  sites with work: kept count %lld, a scan %lld\n",
+	       (long long)kept, (long long)scanned);
+	failed |= kept != scanned;
 	failed |= f->lost_writes || rows != f->o.sites * f->o.urls ||
 	          fetched != done || twice != orphan_twice ||
 	          f->dup_committed || stranded || held_end != left_killed;
