@@ -355,11 +355,14 @@ static const char *const table_names[] = {
 
 static void table_stats(PGconn *c, struct table_writes t[NTABLES])
 {
-	PGresult *r =
-	        query(c, "SELECT relname, n_tup_ins, n_tup_upd, "
-	                 "n_tup_hot_upd, n_tup_del, n_dead_tup, "
-	                 "autovacuum_count + vacuum_count FROM "
-	                 "pg_stat_user_tables WHERE relname IN " LEASE_TABLES);
+	/* A partitioned table's figures are its partitions', summed. */
+	PGresult *r = query(
+	        c, "SELECT coalesce(p.relname, s.relname), sum(n_tup_ins), "
+	           "sum(n_tup_upd), sum(n_tup_hot_upd), sum(n_tup_del), "
+	           "sum(n_dead_tup), sum(autovacuum_count + vacuum_count) "
+	           "FROM pg_stat_user_tables s LEFT JOIN pg_inherits h ON "
+	           "h.inhrelid = s.relid LEFT JOIN pg_class p ON p.oid = "
+	           "h.inhparent GROUP BY 1");
 
 	memset(t, 0, sizeof(struct table_writes) * NTABLES);
 	for (int i = 0; i < PQntuples(r); i++)
@@ -1121,12 +1124,17 @@ static void print_writes(struct fleet *f, const struct table_writes *a,
 
 static void print_sizes(PGconn *c)
 {
+	/* Tables and indexes with storage: a partitioned table's are its
+	 * partitions'. */
 	PGresult *r = query(
 	        c, "SELECT c.relname, c.relkind, pg_relation_size(c.oid), "
 	           "coalesce(t.relname, '') FROM pg_class c LEFT JOIN "
 	           "pg_index i ON i.indexrelid = c.oid LEFT JOIN pg_class t "
-	           "ON t.oid = i.indrelid WHERE c.relname IN " LEASE_TABLES
-	           " OR t.relname IN " LEASE_TABLES " ORDER BY 4, 1");
+	           "ON t.oid = i.indrelid LEFT JOIN pg_inherits h ON "
+	           "h.inhrelid = coalesce(t.oid, c.oid) LEFT JOIN pg_class p "
+	           "ON p.oid = h.inhparent WHERE coalesce(p.relname, "
+	           "t.relname, c.relname) IN " LEASE_TABLES
+	           " AND c.relkind IN ('r', 'i') ORDER BY 4, 1");
 
 	printf("sizes:\n");
 	for (int i = 0; i < PQntuples(r); i++)
