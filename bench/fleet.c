@@ -1035,13 +1035,15 @@ static int checks(struct fleet *f)
 	char sql[256];
 	long granted_sites = 0, twice = url_count(f, 0, 2),
 	     orphan_twice = orphans_twice(f), done = url_count(f, URL_DONE, 1),
-	     left_killed = not_taken_over(f);
+	     left_killed = not_taken_over(f), killed_held = 0;
 	int64_t rows, stranded, fetched, token_sum, touched, held_end, kept,
 	        scanned;
 	int failed = 0;
 
 	for (long s = 0; s < f->o.sites; s++)
 		granted_sites += f->last_grant[s] != 0;
+	for (int i = 0; i < f->nlives; i++)
+		killed_held += f->lives[i].held_at_kill;
 	rows = value(f->admin, "SELECT count(*) FROM fleet_frontier");
 	fetched = value(f->admin, "SELECT count(*) FROM fleet_frontier WHERE "
 	                          "fetched_by IS NOT NULL");
@@ -1072,14 +1074,15 @@ static int checks(struct fleet *f)
 	       (long long)touched, f->token_gaps, f->double_held);
 	failed |= token_sum != f->ngrants || touched != granted_sites ||
 	          f->token_gaps || f->double_held;
-	printf("  killed workers: %ld; their sites taken over %ld, left "
-	       "untaken %ld; longest from a heartbeat's end to the takeover "
-	       "%.1f s, from the kill %.1f s (lease %.1f s); leases lost by "
-	       "live workers %ld\n",
-	       f->kills, f->takeovers, left_killed, f->takeover_lag_max / 1e3,
-	       f->kill_lag_max / 1e3, f->o.lease_ms / 1e3, f->lost_live);
-	failed |= left_killed || f->takeover_lag_max > f->o.lease_ms ||
-	          f->lost_live;
+	printf("  killed workers: %ld, holding %ld sites; taken over %ld, "
+	       "left untaken %ld; longest from a heartbeat's end to the "
+	       "takeover %.1f s, from the kill %.1f s (lease %.1f s); leases "
+	       "lost by live workers %ld\n",
+	       f->kills, killed_held, f->takeovers, left_killed,
+	       f->takeover_lag_max / 1e3, f->kill_lag_max / 1e3,
+	       f->o.lease_ms / 1e3, f->lost_live);
+	failed |= left_killed || f->takeovers != killed_held ||
+	          f->takeover_lag_max > f->o.lease_ms || f->lost_live;
 	printf("  frontier: %lld rows of %ld; fetched %ld times, %ld "
 	       "committed by the bench, %lld marked in the store; URLs "
 	       "fetched twice %ld (of them a killed worker's uncommitted "
