@@ -118,7 +118,6 @@ struct grant {
 	long site;
 	int64_t token, epoch, at, released;
 	int life;
-	int taken_over; /* 1 when granted after a killed life's lease */
 };
 
 enum { ABSENT, ALIVE };
@@ -379,14 +378,11 @@ static void table_stats(PGconn *c, struct table_writes t[NTABLES])
 	PQclear(r);
 }
 
-static int note_grant_row(void *ud, const struct heed_site_lease *l);
-
 /* The lease functions' results the bench needs back from a callback. */
 struct claim_ctx {
 	struct fleet *f;
 	struct worker *w;
 	int64_t now;
-	long first; /* the claim's first entry in f->grants */
 };
 
 static struct life *life_of(struct fleet *f, struct worker *w)
@@ -433,7 +429,7 @@ static void record_grant(struct fleet *f, struct worker *w, int64_t now,
 		                 sizeof(f->grants[0]));
 	}
 	g = &f->grants[f->ngrants];
-	*g = (struct grant){site, l->token, l->epoch, now, 0, w->life, 0};
+	*g = (struct grant){site, l->token, l->epoch, now, 0, w->life};
 	prev = f->last_grant[site - 1] ? &f->grants[f->last_grant[site - 1] - 1]
 	                               : NULL;
 	if (l->token != (prev ? prev->token : 0) + 1)
@@ -445,13 +441,14 @@ static void record_grant(struct fleet *f, struct worker *w, int64_t now,
 			f->double_held++;
 			fprintf(stderr,
 			        "bench_fleet: %s granted to %s at %lld while "
-			        "%s "
-			        "held it until %lld\n",
+			        "%s held it (granted at %lld, epoch %lld) "
+			        "until %lld\n",
 			        l->site, life_of(f, w)->name, (long long)now,
-			        p->name, (long long)p->alive_until);
+			        p->name, (long long)prev->at,
+			        (long long)prev->epoch,
+			        (long long)p->alive_until);
 		}
 		if (p->killed_at) {
-			g->taken_over = 1;
 			f->takeovers++;
 			if (now - p->alive_until > f->takeover_lag_max)
 				f->takeover_lag_max = now - p->alive_until;
@@ -621,7 +618,7 @@ static void claim(struct fleet *f, struct worker *w, int64_t now)
 		beat(f, w, now);
 	want = target(f, w) - w->nheld;
 	while (want > 0) {
-		struct claim_ctx c = {f, w, now, f->ngrants};
+		struct claim_ctx c = {f, w, now};
 		int before = w->nheld;
 		double t0 = mono_ms();
 
