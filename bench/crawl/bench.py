@@ -77,7 +77,9 @@ cluster instead: against the SQLite default, PostgreSQL's cost alone.
 Besides every figure above: each worker's wall, CPU (wait4 of each child),
 peak RSS and, from its summary lines, pages stored and `worker NAME: C
 claims, S sites claimed (T taken over after expiry), R released, L lost`;
-their sums, claims per second of the whole wall; PostgreSQL's own CPU
+their sums, claims per second of the whole wall; the sites each worker
+held (its leases of its current epoch while its heartbeat lived, sampled
+every 2 s: min, median, max); PostgreSQL's own CPU
 (utime + stime from /proc/PID/stat of the postmaster and every process
 under it, sampled every 0.2 s with the last value kept per process, so a
 backend that exited counts up to its last sample: at most 0.2 s of each
@@ -133,6 +135,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -681,6 +684,48 @@ class ClusterCpu:
         return len(self.last)
 
 
+class HeldSites:
+    """The sites each live worker holds, sampled every PERIOD_S on a thread
+    of its own (a psql session a sample, so the workers' poll loop never
+    waits for it): a site is held while its lease names its holder's
+    current epoch and that holder's heartbeat lives (docs/scaling.md,
+    "Leases"). A worker counts from its first live heartbeat to its last,
+    holding none in between counting as 0. Each sample's session is
+    PostgreSQL CPU the run's figure includes (a few ms a sample)."""
+
+    PERIOD_S = 2.0
+    QUERY = ("SELECT w.holder, count(l.site) FROM lease_workers w LEFT JOIN "
+             "site_leases l ON l.holder = w.holder AND l.epoch = w.epoch "
+             "WHERE w.alive_until > "
+             "(extract(epoch FROM clock_timestamp()) * 1000)::bigint "
+             "GROUP BY w.holder")
+
+    def __init__(self, pg):
+        self.pg = pg
+        self.held = collections.defaultdict(list)
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        while not self.stopping.wait(self.PERIOD_S):
+            try:
+                rows = self.pg.psql(self.QUERY)
+            except Exception:  # noqa: BLE001 (no schema yet, or stopping)
+                continue
+            for line in rows.split():
+                holder, n = line.split("|")
+                self.held[holder].append(int(n))
+
+    def stop(self):
+        """{holder: {samples, min, median, max}} of the run."""
+        self.stopping.set()
+        self.thread.join()
+        return {h: {"samples": len(v), "min": min(v),
+                    "median": sorted(v)[len(v) // 2], "max": max(v)}
+                for h, v in self.held.items()}
+
+
 def postmaster_pid(pg):
     with open(os.path.join(pg.data(), "postmaster.pid")) as f:
         return int(f.readline())
@@ -836,8 +881,10 @@ def run_pg(a, run, argv):
         pg.psql("SELECT pg_reload_conf()")
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
+        held = HeldSites(pg) if a.workers else None
         procs = run_many(argvs, a.timeout, logs, cpu.tick,
                          (0, a.kill_worker_at) if a.kill_worker_at else None)
+        held = held.stop() if held else {}
         pg_cpu = cpu.seconds()
         figures, wal1 = pg_figures(pg)
         figures.update(pg_writes(pg))
@@ -849,7 +896,8 @@ def run_pg(a, run, argv):
     for k, (p, log) in enumerate(zip(procs, logs), 1):
         w = {"worker": "w%d" % k if a.workers else "crawl", **p}
         if a.workers:
-            w.update({"claims": None, **worker_line(log)})
+            w.update({"claims": None, **worker_line(log),
+                      "held_sites": held.get(w["worker"])})
         with open(log, errors="replace") as f:
             w["output_tail"] = f.read()[-1500:]
         workers.append(w)
@@ -1437,6 +1485,12 @@ def report_pg(r, say):
                                       w["lost"])
                if w.get("claims") is not None else
                "; no worker summary line" if r["workers"] else ""))
+        h = w.get("held_sites")
+        if h:
+            say("    sites held, %d samples every %.0f s while its heartbeat "
+                "lived: min %d, median %d, max %d" % (
+                    h["samples"], HeldSites.PERIOD_S, h["min"], h["median"],
+                    h["max"]))
     say("  PostgreSQL: cpu %.2f s (%.2f s per 1000 pages; %d processes "
         "seen), WAL %.1f MB (%.2f KB per page); pages %.1f MB, frontier "
         "%.1f MB (%d rows), site_leases %.1f MB (%d rows), database %.1f MB"
