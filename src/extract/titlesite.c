@@ -609,6 +609,34 @@ static void skip_lead_separators(const char **s, size_t *len)
 	}
 }
 
+/* A label of at most three words ending in a colon opens the byline
+ * ("Artikel von:", "Geschrieben von:", a list's first item before the one
+ * with the name): the names follow it. A digit or a slash before the
+ * colon is a time or a URL, not a label. */
+static void skip_label(const char **s, size_t *len)
+{
+	unsigned words = 0;
+	bool in_word = false;
+
+	for (size_t i = 0; i < *len && i < 32; i++) {
+		char c = (*s)[i];
+		if (c == ':') {
+			*s += i + 1;
+			*len -= i + 1;
+			heed__trim(s, len);
+			return;
+		}
+		if ((c >= '0' && c <= '9') || c == '/')
+			return;
+		if (strchr(" \t\r\n", c))
+			in_word = false;
+		else if (!in_word && ++words > 3)
+			return;
+		else
+			in_word = true;
+	}
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
@@ -621,6 +649,7 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 	 * White space before them is markup's ("<a>\nAna Lopez</a>"), and a
 	 * line that ends in "by" runs on to the names. */
 	heed__trim(&s, &len);
+	skip_label(&s, &len);
 	skip_lead_separators(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {
 		const char *p = memmem(s, len, stops[i], strlen(stops[i]));

@@ -564,6 +564,21 @@ static const struct page_case cases[] = {
          "<article><div class=page-meta--author>Posted on September 21, "
          "2020  by Adi Tzlil</div></article>",
          0, NULL, "author=html:Adi Tzlil\npublished=html:2020-09-21\n"},
+        {"author: a plural class lists the credited people", NULL,
+         "<article><div class=article-authors><a href=/a>Ann Lee</a>, "
+         "<a href=/b>Bo Chan</a></div></article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: the French \"auteurs\" class is a byline", NULL,
+         "<div class=post><span class=auteurs>Didier Roy</span></div>", 0, NULL,
+         "author=html:Didier Roy\n"},
+        {"author: a list's label item before the name", NULL,
+         "<article><ul class=meta__authors><li>Artikel von:</li>"
+         "<li>Jane Doe</li></ul></article>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: a colon after a date opens no label", NULL,
+         "<article><div class=meta__authors>Am 2. Mai: Ann Lee</div>"
+         "</article>",
+         0, NULL, "-author\n"},
         {"author: article:author without a scheme is a URL", NULL,
          "<meta property=article:author content=www.facebook.com/jdoe>", 0,
          NULL, "-author\n"},
