@@ -637,6 +637,39 @@ static void skip_label(const char **s, size_t *len)
 	}
 }
 
+/* Cuts the names where a date begins, or a word for "on" before one:
+ * "R. R. am 26.02.2014", "Didier Roy, 21 juin 2018", "Ann Lee on
+ * September 21, 2020". A date is no part of a name, and a byline often
+ * runs on into the day it was written. */
+static void cut_at_date(const char *s, size_t *len)
+{
+	static const char *const ons[] = {"am ", "on ", "le ",
+	                                  "el ", "il ", "op "};
+
+	for (size_t i = 0; i < *len; i++) {
+		const char *p = s + i;
+		size_t rest = *len - i;
+		bool on = false;
+		if (i && s[i - 1] != ' ')
+			continue;
+		for (size_t w = 0; w < HEED_ARRAY_SIZE(ons) && !on; w++)
+			if (rest > 3 && heed__ascii_ieq(p, 3, ons[w])) {
+				p += 3;
+				rest -= 3;
+				on = true;
+			}
+		/* "Ann May 2019"? A capital with no "on" before it is
+		 * taken for a name's word ("Jan Koch"). */
+		if (!on && *p >= 'A' && *p <= 'Z')
+			continue;
+		if (heed__page_date_len(p, rest, NULL)) {
+			*len = i;
+			heed__trim(&s, len);
+			return;
+		}
+	}
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
@@ -668,6 +701,7 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 			break;
 		}
 	heed__author_unprefix(&s, &len);
+	cut_at_date(s, &len);
 	heed__buf_init(&out, b->alloc, 1024);
 	while (len && names < EXTRACT_MAX_AUTHORS) {
 		size_t skip, n = name_end(s, len, &skip);

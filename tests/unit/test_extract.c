@@ -575,6 +575,22 @@ static const struct page_case cases[] = {
          "<article><ul class=meta__authors><li>Artikel von:</li>"
          "<li>Jane Doe</li></ul></article>",
          0, NULL, "author=html:Jane Doe\n"},
+        {"author: a label's names end where their day begins", NULL,
+         "<article><p class=postmetadata>Von R. R. am <a "
+         "href=/2014/02>26.02.2014</a></p></article>",
+         0, NULL, "author=html:R. R.\n"},
+        {"author: a byline's date after a comma is no name", NULL,
+         "<div class=post><div class=dates_auteurs>par <span "
+         "class=auteurs>Didier Roy</span>, 21 juin 2018</div></div>",
+         0, NULL, "author=html:Didier Roy\n"},
+        {"author: \"on\" and a month name end the names", NULL,
+         "<article><span class=byline>By Ann Lee on September 21, "
+         "2020</span></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a month's name in a name is no date", NULL,
+         "<article><span class=byline>By Jan Koch and May Lee"
+         "</span></article>",
+         0, NULL, "author=html:Jan Koch; May Lee\n"},
         {"author: a colon after a date opens no label", NULL,
          "<article><div class=meta__authors>Am 2. Mai: Ann Lee</div>"
          "</article>",
