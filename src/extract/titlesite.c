@@ -637,6 +637,46 @@ static void skip_label(const char **s, size_t *len)
 	}
 }
 
+/* True when s[0, i) ends in a space or a no-break space. */
+static bool after_space(const char *s, size_t i)
+{
+	return (i >= 1 && s[i - 1] == ' ') ||
+	       (i >= 2 && s[i - 2] == '\xC2' && s[i - 1] == '\xA0');
+}
+
+/* Cuts the names where the credit of another trade begins: "Text von Ann
+ * Lee Illustration von Bo Chan", "By Ann Lee Photos: Bo Chan". The
+ * illustrator or photographer is credited, not the author. */
+static void cut_at_credit(const char *s, size_t *len)
+{
+	static const char *const trades[] = {
+	        "Illustration", "Illustrationen", "Foto",   "Fotos", "Photo",
+	        "Photos",       "Bild",           "Bilder", "Images"};
+	static const char *const joins[] = {" von ", " by ", ": ", " de ",
+	                                    " di "};
+
+	for (size_t i = 1; i < *len; i++) {
+		if (s[i] < 'A' || s[i] > 'Z' || !after_space(s, i))
+			continue;
+		for (size_t t = 0; t < HEED_ARRAY_SIZE(trades); t++) {
+			size_t n = strlen(trades[t]);
+			if (*len - i <= n || memcmp(s + i, trades[t], n) != 0)
+				continue;
+			for (size_t j = 0; j < HEED_ARRAY_SIZE(joins); j++) {
+				size_t m = strlen(joins[j]);
+				if (*len - i - n >= m &&
+				    memcmp(s + i + n, joins[j], m) == 0) {
+					*len = i;
+					while (*len && after_space(s, *len))
+						*len -= s[*len - 1] == ' ' ? 1
+						                           : 2;
+					return;
+				}
+			}
+		}
+	}
+}
+
 /* Cuts the names where a date begins, or a word for "on" before one:
  * "R. R. am 26.02.2014", "Didier Roy, 21 juin 2018", "Ann Lee on
  * September 21, 2020". A date is no part of a name, and a byline often
@@ -702,6 +742,7 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 		}
 	heed__author_unprefix(&s, &len);
 	cut_at_date(s, &len);
+	cut_at_credit(s, &len);
 	heed__buf_init(&out, b->alloc, 1024);
 	while (len && names < EXTRACT_MAX_AUTHORS) {
 		size_t skip, n = name_end(s, len, &skip);

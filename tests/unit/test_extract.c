@@ -591,6 +591,17 @@ static const struct page_case cases[] = {
          "<article><span class=byline>By Jan Koch and May Lee"
          "</span></article>",
          0, NULL, "author=html:Jan Koch; May Lee\n"},
+        {"author: the illustrator's credit after the author's", NULL,
+         "<article><p><em>Text von Christian Seiler &nbsp; &nbsp;"
+         "Illustration von Markus Roost</em></p></article>",
+         0, NULL, "author=html:Christian Seiler\n"},
+        {"author: a photographer's credit in the byline", NULL,
+         "<article><span class=byline>By Ann Lee Photos: Bo Chan</span>"
+         "</article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a trade's word without its credit is a name's", NULL,
+         "<article><span class=byline>By Anna Bild</span></article>", 0, NULL,
+         "author=html:Anna Bild\n"},
         {"author: a colon after a date opens no label", NULL,
          "<article><div class=meta__authors>Am 2. Mai: Ann Lee</div>"
          "</article>",
