@@ -885,7 +885,9 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 /* Byline markup: an element whose class has a token ending in "byline",
  * "author", "authorname", "author-name" or "author-link" (any case:
  * "post-author-name", "news-list-author", "documentAuthor",
- * "byline__author-name"), or the German "autor"; not "author-bio" or
+ * "byline__author-name"), the German "autor" or the French "auteur", or
+ * a plural ("article-authors", "autoren", "auteurs": a list of the
+ * credited people is a byline too); not "author-bio" or
  * "author-box", which hold more than the name. The first such element in
  * an article, its header or main gives the author of last resort before a
  * social handle; the first elsewhere (outside any aside: a sidebar's
@@ -894,7 +896,8 @@ static bool is_byline_class(const char *cls)
 {
 	static const char *const ends[] = {
 	        "byline",      "author",      "authorname", "author-name",
-	        "author_name", "author-link", "autor"};
+	        "author_name", "author-link", "autor",      "authors",
+	        "autoren",     "auteur",      "auteurs"};
 	size_t n;
 
 	for (const char *p = cls, *t; (t = next_token(&p, &n));)
@@ -951,7 +954,8 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		on_date_line(h, tag, cls);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
-	     strstr(cls, "Byline") || strstr(cls, "utor")) &&
+	     strstr(cls, "Byline") || strstr(cls, "utor") ||
+	     strstr(cls, "uteur")) &&
 	    is_byline_class(cls))
 		on_byline(h);
 }

@@ -609,6 +609,107 @@ static void skip_lead_separators(const char **s, size_t *len)
 	}
 }
 
+/* A label of at most three words ending in a colon opens the byline
+ * ("Artikel von:", "Geschrieben von:", a list's first item before the one
+ * with the name): the names follow it. A digit or a slash before the
+ * colon is a time or a URL, not a label. */
+static void skip_label(const char **s, size_t *len)
+{
+	unsigned words = 0;
+	bool in_word = false;
+
+	for (size_t i = 0; i < *len && i < 32; i++) {
+		char c = (*s)[i];
+		if (c == ':') {
+			*s += i + 1;
+			*len -= i + 1;
+			heed__trim(s, len);
+			return;
+		}
+		if ((c >= '0' && c <= '9') || c == '/')
+			return;
+		if (strchr(" \t\r\n", c))
+			in_word = false;
+		else if (!in_word && ++words > 3)
+			return;
+		else
+			in_word = true;
+	}
+}
+
+/* True when s[0, i) ends in a space or a no-break space. */
+static bool after_space(const char *s, size_t i)
+{
+	return (i >= 1 && s[i - 1] == ' ') ||
+	       (i >= 2 && s[i - 2] == '\xC2' && s[i - 1] == '\xA0');
+}
+
+/* Cuts the names where the credit of another trade begins: "Text von Ann
+ * Lee Illustration von Bo Chan", "By Ann Lee Photos: Bo Chan". The
+ * illustrator or photographer is credited, not the author. */
+static void cut_at_credit(const char *s, size_t *len)
+{
+	static const char *const trades[] = {
+	        "Illustration", "Illustrationen", "Foto",   "Fotos", "Photo",
+	        "Photos",       "Bild",           "Bilder", "Images"};
+	static const char *const joins[] = {" von ", " by ", ": ", " de ",
+	                                    " di "};
+
+	for (size_t i = 1; i < *len; i++) {
+		if (s[i] < 'A' || s[i] > 'Z' || !after_space(s, i))
+			continue;
+		for (size_t t = 0; t < HEED_ARRAY_SIZE(trades); t++) {
+			size_t n = strlen(trades[t]);
+			if (*len - i <= n || memcmp(s + i, trades[t], n) != 0)
+				continue;
+			for (size_t j = 0; j < HEED_ARRAY_SIZE(joins); j++) {
+				size_t m = strlen(joins[j]);
+				if (*len - i - n >= m &&
+				    memcmp(s + i + n, joins[j], m) == 0) {
+					*len = i;
+					while (*len && after_space(s, *len))
+						*len -= s[*len - 1] == ' ' ? 1
+						                           : 2;
+					return;
+				}
+			}
+		}
+	}
+}
+
+/* Cuts the names where a date begins, or a word for "on" before one:
+ * "R. R. am 26.02.2014", "Didier Roy, 21 juin 2018", "Ann Lee on
+ * September 21, 2020". A date is no part of a name, and a byline often
+ * runs on into the day it was written. */
+static void cut_at_date(const char *s, size_t *len)
+{
+	static const char *const ons[] = {"am ", "on ", "le ",
+	                                  "el ", "il ", "op "};
+
+	for (size_t i = 0; i < *len; i++) {
+		const char *p = s + i;
+		size_t rest = *len - i;
+		bool on = false;
+		if (i && s[i - 1] != ' ')
+			continue;
+		for (size_t w = 0; w < HEED_ARRAY_SIZE(ons) && !on; w++)
+			if (rest > 3 && heed__ascii_ieq(p, 3, ons[w])) {
+				p += 3;
+				rest -= 3;
+				on = true;
+			}
+		/* "Ann May 2019"? A capital with no "on" before it is
+		 * taken for a name's word ("Jan Koch"). */
+		if (!on && *p >= 'A' && *p <= 'Z')
+			continue;
+		if (heed__page_date_len(p, rest, NULL)) {
+			*len = i;
+			heed__trim(&s, len);
+			return;
+		}
+	}
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
@@ -621,6 +722,7 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 	 * White space before them is markup's ("<a>\nAna Lopez</a>"), and a
 	 * line that ends in "by" runs on to the names. */
 	heed__trim(&s, &len);
+	skip_label(&s, &len);
 	skip_lead_separators(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {
 		const char *p = memmem(s, len, stops[i], strlen(stops[i]));
@@ -639,6 +741,8 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 			break;
 		}
 	heed__author_unprefix(&s, &len);
+	cut_at_date(s, &len);
+	cut_at_credit(s, &len);
 	heed__buf_init(&out, b->alloc, 1024);
 	while (len && names < EXTRACT_MAX_AUTHORS) {
 		size_t skip, n = name_end(s, len, &skip);

@@ -564,6 +564,48 @@ static const struct page_case cases[] = {
          "<article><div class=page-meta--author>Posted on September 21, "
          "2020  by Adi Tzlil</div></article>",
          0, NULL, "author=html:Adi Tzlil\npublished=html:2020-09-21\n"},
+        {"author: a plural class lists the credited people", NULL,
+         "<article><div class=article-authors><a href=/a>Ann Lee</a>, "
+         "<a href=/b>Bo Chan</a></div></article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: the French \"auteurs\" class is a byline", NULL,
+         "<div class=post><span class=auteurs>Didier Roy</span></div>", 0, NULL,
+         "author=html:Didier Roy\n"},
+        {"author: a list's label item before the name", NULL,
+         "<article><ul class=meta__authors><li>Artikel von:</li>"
+         "<li>Jane Doe</li></ul></article>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: a label's names end where their day begins", NULL,
+         "<article><p class=postmetadata>Von R. R. am <a "
+         "href=/2014/02>26.02.2014</a></p></article>",
+         0, NULL, "author=html:R. R.\n"},
+        {"author: a byline's date after a comma is no name", NULL,
+         "<div class=post><div class=dates_auteurs>par <span "
+         "class=auteurs>Didier Roy</span>, 21 juin 2018</div></div>",
+         0, NULL, "author=html:Didier Roy\n"},
+        {"author: \"on\" and a month name end the names", NULL,
+         "<article><span class=byline>By Ann Lee on September 21, "
+         "2020</span></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a month's name in a name is no date", NULL,
+         "<article><span class=byline>By Jan Koch and May Lee"
+         "</span></article>",
+         0, NULL, "author=html:Jan Koch; May Lee\n"},
+        {"author: the illustrator's credit after the author's", NULL,
+         "<article><p><em>Text von Christian Seiler &nbsp; &nbsp;"
+         "Illustration von Markus Roost</em></p></article>",
+         0, NULL, "author=html:Christian Seiler\n"},
+        {"author: a photographer's credit in the byline", NULL,
+         "<article><span class=byline>By Ann Lee Photos: Bo Chan</span>"
+         "</article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a trade's word without its credit is a name's", NULL,
+         "<article><span class=byline>By Anna Bild</span></article>", 0, NULL,
+         "author=html:Anna Bild\n"},
+        {"author: a colon after a date opens no label", NULL,
+         "<article><div class=meta__authors>Am 2. Mai: Ann Lee</div>"
+         "</article>",
+         0, NULL, "-author\n"},
         {"author: article:author without a scheme is a URL", NULL,
          "<meta property=article:author content=www.facebook.com/jdoe>", 0,
          NULL, "-author\n"},
