@@ -37,12 +37,6 @@
 #define NET_MAX_SHARDS        64    /* multi handles at most */
 #define NET_SHARD_CONNS       256   /* kept connections per multi handle */
 #define NET_IDLE_EASY         64    /* easy handles kept for reuse */
-/* libcurl's receive buffer per fetch (its default is 16 KiB): a typical
- * page (tens of KB) arrives in one or two reads and write callbacks
- * instead of four or more, each a pass through the multi handle's socket
- * loop (bench/crawl: 7-11 % less CPU a page at 5,000 x 20). 64 KiB for
- * each of the hundred or so fetches in flight is a few MB. */
-#define NET_RECV_BUFFER 65536L
 
 struct xfer_link {
 	struct xfer *prev, *next;
@@ -840,8 +834,6 @@ static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "") == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
-	       curl_easy_setopt(e, CURLOPT_BUFFERSIZE, NET_RECV_BUFFER) ==
-	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
 	                        (long)CURL_HTTP_VERSION_2TLS) == CURLE_OK &&
