@@ -37,6 +37,28 @@
 #define NET_MAX_SHARDS        64    /* multi handles at most */
 #define NET_SHARD_CONNS       256   /* kept connections per multi handle */
 #define NET_IDLE_EASY         64    /* easy handles kept for reuse */
+/* libcurl's buffer for each fetch's reads (its default is 16 KiB): a
+ * typical page (tens of KB) arrives in one or two reads and write
+ * callbacks instead of four or more, each a pass through the multi
+ * handle's socket loop; 64 KiB for each of the hundred or so fetches in
+ * flight is a few MB. What one read takes past a body's cap is read for
+ * nothing, so a read is at most a quarter of the cap, and never below
+ * libcurl's default. */
+#define NET_READ_BUFFER_MIN 16384
+#define NET_READ_BUFFER_MAX 65536
+/* The kernel's receive buffer of each connection (SO_RCVBUF) when the
+ * body cap (net.max_body_bytes, the pages') is at least four times this.
+ * Left to itself Linux grows the buffer with how fast heed drains the
+ * socket, up to several MB: a server then sends that much past the moment
+ * heed stops a body at its cap, bytes it pays for and nobody reads.
+ * 256 KiB still carries a page of a few MB in a few round trips. The
+ * buffer follows the options' cap, not the cap of the fetch that opens the
+ * connection: one connection carries robots.txt and pages alike. Smaller
+ * caps keep the kernel's tuning, which starts at 128 KiB and stays near it
+ * for bodies that small (a fixed buffer let a server send more past a
+ * 64 KiB cap, measured; TCP_WINDOW_CLAMP holds nothing: the tuning
+ * overwrites it). */
+#define NET_RECV_WINDOW 262144
 
 struct xfer_link {
 	struct xfer *prev, *next;
@@ -291,6 +313,21 @@ static int on_timer(CURLM *multi, long timeout_ms, void *userp)
 
 /* ---- one fetch ---- */
 
+/* A connection's socket, its receive buffer set before it connects (the
+ * window scale is agreed in the handshake). A kernel that refuses the
+ * size keeps its own: the fetch works as before. */
+static curl_socket_t open_socket(const struct xfer *x,
+                                 const struct curl_sockaddr *a)
+{
+	int fd = socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+	int window = NET_RECV_WINDOW;
+
+	if (fd >= 0 && x->net->opt.max_body_bytes / 4 >= NET_RECV_WINDOW)
+		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &window,
+		                 sizeof(window));
+	return fd;
+}
+
 /* Only the pinned address: a second line of defence behind CONNECT_TO,
  * so that no libcurl behaviour can make "try every address" a lie or reach
  * an address the private-address check did not see. */
@@ -305,8 +342,7 @@ static curl_socket_t on_opensocket(void *ud, curlsocktype purpose,
 	 * named, never to the site: the site's address was checked before
 	 * the fetch started (heed_net_start). */
 	if (x->proxy && purpose == CURLSOCKTYPE_IPCXN)
-		return socket(a->family, a->socktype | SOCK_CLOEXEC,
-		              a->protocol);
+		return open_socket(x, a);
 	if (purpose != CURLSOCKTYPE_IPCXN || a->family != x->addr.family)
 		return CURL_SOCKET_BAD;
 	if (a->family == AF_INET) {
@@ -322,7 +358,7 @@ static curl_socket_t on_opensocket(void *ud, curlsocktype purpose,
 		         x->addr.text);
 		return CURL_SOCKET_BAD;
 	}
-	return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+	return open_socket(x, a);
 }
 
 /* One allocation for the announced body instead of a dozen doublings (a
@@ -815,6 +851,16 @@ static bool route(struct xfer *x)
 	       curl_easy_setopt(e, CURLOPT_PROXY, "") == CURLE_OK;
 }
 
+static long read_buffer(size_t max_body)
+{
+	size_t quarter = max_body / 4;
+
+	if (quarter < NET_READ_BUFFER_MIN)
+		return NET_READ_BUFFER_MIN;
+	return quarter > NET_READ_BUFFER_MAX ? NET_READ_BUFFER_MAX
+	                                     : (long)quarter;
+}
+
 static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 {
 	CURL *e = x->easy;
@@ -834,6 +880,8 @@ static bool easy_setup(heed_net *net, struct xfer *x, size_t max_body)
 	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "") == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L) == CURLE_OK &&
+	       curl_easy_setopt(e, CURLOPT_BUFFERSIZE, read_buffer(max_body)) ==
+	               CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L) == CURLE_OK &&
 	       curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
 	                        (long)CURL_HTTP_VERSION_2TLS) == CURLE_OK &&
