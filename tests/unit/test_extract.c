@@ -448,6 +448,32 @@ static const struct page_case cases[] = {
          "{\"@type\":\"NewsArticle\",\"datePublished\":\"2024-01-02\"}]}"
          "</script>",
          0, NULL, "published=jsonld:2024-01-02\n"},
+        {"an embedded video's JSON-LD dates come after the page's meta", NULL,
+         "<meta property=og:type content=article><div itemscope "
+         "itemtype=https://schema.org/NewsArticle><meta itemprop=datePublished "
+         "content=2020-09-30T02:00:07-07:00></div><script "
+         "type=application/ld+json>"
+         "{\"@type\":\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":"
+         "\"2020-09-29T22:40:00-07:00\"}</script>",
+         0, NULL, "published=microdata:2020-09-30T02:00:07-07:00\n"},
+        {"an embedded video's uploadDate dates the page that has no other",
+         NULL,
+         "<meta property=og:type content=article><script "
+         "type=application/ld+json>{\"@type\":\"VideoObject\",\"name\":"
+         "\"Clip\",\"uploadDate\":\"2020-09-29\"}</script>",
+         0, NULL, "published=jsonld:2020-09-29\n"},
+        {"the page's shown date beats an embedded video's uploadDate", NULL,
+         "<meta property=og:type content=article><script "
+         "type=application/ld+json>{\"@type\":\"VideoObject\",\"name\":"
+         "\"Clip\",\"uploadDate\":\"2020-09-29\"}</script><article><p "
+         "class=date>1 May 2020</p></article>",
+         0, NULL, "published=html:2020-05-01\n"},
+        {"a video page's uploadDate beats its meta", NULL,
+         "<meta property=og:type content=video.other><meta name=pubdate "
+         "content=2020-01-02><script type=application/ld+json>{\"@type\":"
+         "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"}"
+         "</script>",
+         0, NULL, "published=jsonld:2020-01-01\n"},
         {"text date: a citation's 'Retrieved' date dates nothing", NULL,
          "<p><span class=reference-accessdate>Retrieved <span>1 May</span> "
          "2016</span></p><p class=accessdate>Accessed 2 May 2016</p>",
