@@ -321,6 +321,16 @@ static const struct page_case cases[] = {
         {"text date: a date and a dash open a dateline", NULL,
          "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
          "published=html:2022-01-27\n"},
+        {"text date: a credit, a bullet and a date that ends the text", NULL,
+         "<p>Handball Schweiz&nbsp;&nbsp;&bull;&nbsp;&nbsp;02.02.2022</p>", 0,
+         NULL, "published=html:2022-02-02\n"},
+        {"text date: a date before a bullet, or a credit's date among words, "
+         "is no dateline",
+         NULL,
+         "<p>30.01.2022 \302\267 M\303\244nner \302\267 EURO</p><p>dpa "
+         "\342\200\242 01.02.2022</p><p>Ann Lee \342\200\242 03.02.2022 und "
+         "mehr</p>",
+         0, NULL, "-published\n"},
         {"text date: a date among words, or a place's date in a sentence, is "
          "no dateline",
          NULL,
