@@ -63,8 +63,9 @@ enum origin {
 	O_HTML, /* <html lang>, rel=tag, <time datetime>, theme classes */
 	O_LINK, /* rel=canonical, rel=author, rel=image_src, a feed's title */
 	O_HTTP,
-	O_URL,        /* a date in the page URL's path */
-	O_JSONLD_ORG, /* a JSON-LD author that is an organisation */
+	O_URL,         /* a date in the page URL's path */
+	O_JSONLD_ORG,  /* a JSON-LD author that is an organisation */
+	O_JSONLD_CLIP, /* a JSON-LD date of a video a non-video page embeds */
 	O_COUNT,
 };
 

@@ -1758,24 +1758,55 @@ static bool bare_date(const char *s, size_t len)
 	return true;
 }
 
+/* The length of a bullet, "\xE2\x80\xA2" or "\xC2\xB7", with the spaces
+ * after it, at s[0, len); or 0. */
+static size_t bullet_len(const char *s, size_t len)
+{
+	static const char *const bullets[] = {"\xE2\x80\xA2", "\xC2\xB7"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(bullets); i++) {
+		size_t b = strlen(bullets[i]);
+		if (len >= b && memcmp(s, bullets[i], b) == 0)
+			return b + separators_len(s + b, len - b, " \t");
+	}
+	return 0;
+}
+
+/* True when s[0] is a letter or a hyphen of a place's name: a byte of
+ * UTF-8 counts, but not a no-break space or a bullet, which end it. */
+static bool place_letter(const char *s, size_t len)
+{
+	if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '-')
+		return true;
+	return (unsigned char)*s >= 0x80 && !separators_len(s, len, "") &&
+	       !bullet_len(s, len);
+}
+
 /* The length of a place that opens a dateline, with its comma and the
  * space after it: up to three words, each a capital and then letters or
- * hyphens ("Bonn, ", "Bad Homburg, ", "Karlsruhe, ("), or 0. */
-static size_t dateline_place(const char *s, size_t len)
+ * hyphens ("Bonn, ", "Bad Homburg, ", "Karlsruhe, ("), or 0. A credit
+ * before a bullet ("Handball Schweiz \xE2\x80\xA2 02.02.2022") counts as
+ * a place; *bullet tells it, since its date must end the text. */
+static size_t dateline_place(const char *s, size_t len, bool *bullet)
 {
-	size_t n = 0;
+	size_t n = 0, b;
+
+	*bullet = false;
 
 	for (unsigned words = 0; words < 3; words++) {
 		if (n >= len || s[n] < 'A' || s[n] > 'Z')
 			return 0;
-		while (n < len && ((s[n] >= 'a' && s[n] <= 'z') ||
-		                   (s[n] >= 'A' && s[n] <= 'Z') ||
-		                   s[n] == '-' || (unsigned char)s[n] >= 0x80))
+		while (n < len && place_letter(s + n, len - n))
 			n++;
 		if (n < len && s[n] == ',') {
 			n++;
 			n += separators_len(s + n, len - n, " \t");
 			return n < len && s[n] == '(' ? n + 1 : n;
+		}
+		b = separators_len(s + n, len - n, " \t");
+		if (b && bullet_len(s + n + b, len - n - b)) {
+			*bullet = true;
+			return n + b + bullet_len(s + n + b, len - n - b);
 		}
 		if (n >= len || s[n] != ' ')
 			return 0;
@@ -1787,16 +1818,20 @@ static size_t dateline_place(const char *s, size_t len)
 /* A dateline opening an article's text, as news and press releases
  * write it: a place and a date ("Bonn, 11.10.2021", "Hamburg, 2. November
  * 2021", "Karlsruhe, (12.11.2021). Traditionell ..."), or a date and a
- * dash before the text ("27.1.2022 - Bei der ..."). After the date, the
- * text ends or goes on after a dash, a stop, a bracket or a bar: a date
- * among words ("am 3.4.2020 war es") is a sentence's. True when s[0,
- * len) opens with one; *at and *n give its date. */
+ * dash before the text ("27.1.2022 - Bei der ..."), or a credit, a bullet
+ * and a date that ends the text ("Handball Schweiz \xE2\x80\xA2
+ * 02.02.2022"; a date before a bullet, "30.01.2022 \xC2\xB7 EURO", is a
+ * listing's teaser's as often as the page's). After
+ * the date, the text ends or goes on after a dash, a stop, a bracket or a
+ * bar: a date among words ("am 3.4.2020 war es") is a sentence's. True
+ * when s[0, len) opens with one; *at and *n give its date. */
 static bool dateline(const struct html *h, const char *s, size_t len,
                      size_t *at, size_t *n)
 {
 	static const char *const dashes[] = {"-", "\xE2\x80\x93",
 	                                     "\xE2\x80\x94"};
-	size_t place = dateline_place(s, len), d, rest;
+	bool bullet;
+	size_t place = dateline_place(s, len, &bullet), d, rest;
 	const char *e;
 
 	if (place == len || s[place] < '0' || s[place] > '9')
@@ -1811,6 +1846,8 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 	rest = (size_t)(s + len - e);
 	*at = place;
 	*n = d;
+	if (bullet)
+		return !rest;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(dashes); i++)
 		if (rest >= strlen(dashes[i]) &&
 		    memcmp(e, dashes[i], strlen(dashes[i])) == 0)

@@ -296,13 +296,19 @@ static void collect(struct nodes *ns, struct json_object *root)
 	}
 }
 
-static void offer(struct builder *b, enum field f, int sub,
-                  struct json_object *v)
+static void offer_at(struct builder *b, enum field f, enum origin o, int sub,
+                     struct json_object *v)
 {
 	const char *s = str(v);
 
 	if (s)
-		heed__cand(b, f, O_JSONLD, sub, s, strlen(s));
+		heed__cand(b, f, o, sub, s, strlen(s));
+}
+
+static void offer(struct builder *b, enum field f, int sub,
+                  struct json_object *v)
+{
+	offer_at(b, f, O_JSONLD, sub, v);
 }
 
 /* A count as json-c holds it: an exact integer, an integral double, or a
@@ -511,12 +517,29 @@ static void offer_publisher(struct builder *b, struct json_object *p)
 	heed__cand(b, F_PUBLISHER, O_JSONLD, 0, s, strlen(s));
 }
 
+/* Where an object's dates rank: a VideoObject on a page that declares
+ * another og:type is a clip the page embeds, and its upload date is the
+ * clip's; it still dates the page when nothing else does, but every
+ * declared date of the page (meta, microdata) comes first. */
+static enum origin date_origin(const struct builder *b, struct json_object *o)
+{
+	const char *og = b->cand[F_OG_TYPE].value;
+	const char *type;
+
+	(void)type_rank(o, &type);
+	if (og && strncmp(og, "video", 5) != 0 && type &&
+	    strcmp(type, "VideoObject") == 0)
+		return O_JSONLD_CLIP;
+	return O_JSONLD;
+}
+
 /* Offers one object's values. All use sub-rank 0: objects are applied
  * best first and, within one, preferred keys first, so the first offer of
  * a field wins (a VideoObject's name beats a WebPage's headline). */
 static void apply_node(struct builder *b, struct json_object *o)
 {
 	const char *type;
+	enum origin dates;
 
 	(void)type_rank(o, &type);
 	if (type)
@@ -526,10 +549,11 @@ static void apply_node(struct builder *b, struct json_object *o)
 	offer(b, F_DESCRIPTION, 0, get(o, "description"));
 	offer_keywords(b, get(o, "keywords"));
 	offer_views(b, o);
-	offer(b, F_PUBLISHED, 0, get(o, "datePublished"));
-	offer(b, F_PUBLISHED, 0, get(o, "uploadDate"));
-	offer(b, F_PUBLISHED, 0, get(o, "dateCreated"));
-	offer(b, F_MODIFIED, 0, get(o, "dateModified"));
+	dates = date_origin(b, o);
+	offer_at(b, F_PUBLISHED, dates, 0, get(o, "datePublished"));
+	offer_at(b, F_PUBLISHED, dates, 0, get(o, "uploadDate"));
+	offer_at(b, F_PUBLISHED, dates, 0, get(o, "dateCreated"));
+	offer_at(b, F_MODIFIED, dates, 0, get(o, "dateModified"));
 	offer_author(b, get(o, "author"));
 	offer(b, F_DURATION, 0, get(o, "duration"));
 	offer_image(b, 0, get(o, "thumbnailUrl"));

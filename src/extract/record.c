@@ -26,8 +26,10 @@ static const enum origin order[F_COUNT][10] = {
         [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
         [F_LANGUAGE] = {O_HTML, O_JSONLD, O_MICRODATA, O_OG, O_META, O_HTTP,
                         END},
-        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, O_URL, END},
-        [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML, END},
+        [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML,
+                         O_JSONLD_CLIP, O_URL, END},
+        [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML,
+                        O_JSONLD_CLIP, END},
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
         [F_OG_TYPE] = {O_OG, END},
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
@@ -57,6 +59,7 @@ heed_source heed__origin_source(enum origin o)
 	        [O_HTTP] = HEED_SOURCE_HTTP,
 	        [O_URL] = HEED_SOURCE_URL,
 	        [O_JSONLD_ORG] = HEED_SOURCE_JSONLD,
+	        [O_JSONLD_CLIP] = HEED_SOURCE_JSONLD,
 	};
 	return o < O_COUNT ? map[o] : HEED_SOURCE_NONE;
 }

@@ -298,7 +298,10 @@ static bool rfc_zone(struct cur *c, struct tm_parts *t)
 
 	spaces(c);
 	t->off_s = 0;
-	if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+	/* A sign before a digit is an offset; a dash before words is a
+	 * dateline's ("02.02.2022 10:16 - 1. Bundesliga"), after the time. */
+	if (c->p + 1 < c->end && (*c->p == '+' || *c->p == '-') &&
+	    c->p[1] >= '0' && c->p[1] <= '9')
 		return iso_offset(c, &t->off_s, &t->zoned);
 	n = word(c);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(zones); i++)
@@ -729,6 +732,10 @@ static bool clock_time(struct cur *c, struct tm_parts *t)
 		return false;
 	spaces(c);
 	meridiem(c, t);
+	/* German writes the hour's word after the time: "10:16 Uhr". */
+	if ((size_t)(c->end - c->p) >= 3 && heed__ascii_ieq(c->p, 3, "uhr") &&
+	    word(c) == 3)
+		c->p += 3;
 	t->has_time = true;
 	return true;
 }

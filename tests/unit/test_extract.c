@@ -321,6 +321,25 @@ static const struct page_case cases[] = {
         {"text date: a date and a dash open a dateline", NULL,
          "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
          "published=html:2022-01-27\n"},
+        {"text date: a date, a time and a dash open a dateline", NULL,
+         "<p>02.02.2022 10:16 Uhr - 1. Bundesliga - PM Vereine</p>", 0, NULL,
+         "published=html:2022-02-02T10:16:00Z\n"},
+        {"text date: a dash before words after a time is no offset", NULL,
+         "<span class=date>02.02.2022 10:16 - Sport</span>", 0, NULL,
+         "published=html:2022-02-02T10:16:00Z\n"},
+        {"text date: a dash before a digit after a time is an offset", NULL,
+         "<span class=date>2016-01-12 22:34:00 -0500</span>", 0, NULL,
+         "published=html:2016-01-12T22:34:00-05:00\n"},
+        {"text date: a credit, a bullet and a date that ends the text", NULL,
+         "<p>Handball Schweiz&nbsp;&nbsp;&bull;&nbsp;&nbsp;02.02.2022</p>", 0,
+         NULL, "published=html:2022-02-02\n"},
+        {"text date: a date before a bullet, or a credit's date among words, "
+         "is no dateline",
+         NULL,
+         "<p>30.01.2022 \302\267 M\303\244nner \302\267 EURO</p><p>dpa "
+         "\342\200\242 01.02.2022</p><p>Ann Lee \342\200\242 03.02.2022 und "
+         "mehr</p>",
+         0, NULL, "-published\n"},
         {"text date: a date among words, or a place's date in a sentence, is "
          "no dateline",
          NULL,
@@ -448,6 +467,32 @@ static const struct page_case cases[] = {
          "{\"@type\":\"NewsArticle\",\"datePublished\":\"2024-01-02\"}]}"
          "</script>",
          0, NULL, "published=jsonld:2024-01-02\n"},
+        {"an embedded video's JSON-LD dates come after the page's meta", NULL,
+         "<meta property=og:type content=article><div itemscope "
+         "itemtype=https://schema.org/NewsArticle><meta itemprop=datePublished "
+         "content=2020-09-30T02:00:07-07:00></div><script "
+         "type=application/ld+json>"
+         "{\"@type\":\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":"
+         "\"2020-09-29T22:40:00-07:00\"}</script>",
+         0, NULL, "published=microdata:2020-09-30T02:00:07-07:00\n"},
+        {"an embedded video's uploadDate dates the page that has no other",
+         NULL,
+         "<meta property=og:type content=article><script "
+         "type=application/ld+json>{\"@type\":\"VideoObject\",\"name\":"
+         "\"Clip\",\"uploadDate\":\"2020-09-29\"}</script>",
+         0, NULL, "published=jsonld:2020-09-29\n"},
+        {"the page's shown date beats an embedded video's uploadDate", NULL,
+         "<meta property=og:type content=article><script "
+         "type=application/ld+json>{\"@type\":\"VideoObject\",\"name\":"
+         "\"Clip\",\"uploadDate\":\"2020-09-29\"}</script><article><p "
+         "class=date>1 May 2020</p></article>",
+         0, NULL, "published=html:2020-05-01\n"},
+        {"a video page's uploadDate beats its meta", NULL,
+         "<meta property=og:type content=video.other><meta name=pubdate "
+         "content=2020-01-02><script type=application/ld+json>{\"@type\":"
+         "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"}"
+         "</script>",
+         0, NULL, "published=jsonld:2020-01-01\n"},
         {"text date: a citation's 'Retrieved' date dates nothing", NULL,
          "<p><span class=reference-accessdate>Retrieved <span>1 May</span> "
          "2016</span></p><p class=accessdate>Accessed 2 May 2016</p>",
