@@ -65,6 +65,7 @@ enum origin {
 	O_HTTP,
 	O_URL,        /* a date in the page URL's path */
 	O_JSONLD_ORG, /* a JSON-LD author that is an organisation */
+	O_COPYRIGHT,  /* a copyright notice's holder */
 	O_COUNT,
 };
 
