@@ -66,6 +66,7 @@ enum origin {
 	O_URL,         /* a date in the page URL's path */
 	O_JSONLD_ORG,  /* a JSON-LD author that is an organisation */
 	O_JSONLD_CLIP, /* a JSON-LD date of a video a non-video page embeds */
+	O_COPYRIGHT,   /* a copyright notice's holder */
 	O_COUNT,
 };
 

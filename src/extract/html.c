@@ -1744,6 +1744,74 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 		after_label(h, F_AUTHOR, false, s, len, n);
 }
 
+/* The length of the copyright mark at s[0, len) ("\xC2\xA9", "(c)",
+ * "Copyright"), or 0. */
+static size_t copyright_mark(const char *s, size_t len)
+{
+	static const char *const marks[] = {"\xC2\xA9", "(c)", "copyright"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
+		size_t n = strlen(marks[i]);
+		if (len >= n && heed__ascii_ieq(s, n, marks[i]))
+			return n;
+	}
+	return 0;
+}
+
+/* The length of a copyright notice's opening at s[0, len): its marks,
+ * in any order and number, and the years after them ("Copyright (c)
+ * 2012- "), or 0 when none opens it. */
+static size_t copyright_len(const char *s, size_t len)
+{
+	size_t k, n = 0;
+
+	for (k = copyright_mark(s, len); k;
+	     k = copyright_mark(s + n, len - n)) {
+		n += k;
+		n += separators_len(s + n, len - n, " \t\n\r\f:");
+	}
+	if (!n)
+		return 0;
+	return n + separators_len(s + n, len - n, "0123456789-/, \t\n\r\f");
+}
+
+/* The end of a copyright holder's name at s[0, len): a comma (a place or
+ * an institution follows: "Ann Lee, Universität Wien") or the first full
+ * stop after a word ("Ann Lee. All rights reserved."; an initial's "L."
+ * goes on). */
+static size_t holder_end(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ',' || s[i] == ';' ||
+		    (s[i] == '.' && i >= 2 && s[i - 1] != ' ' &&
+		     s[i - 2] != ' ' && s[i - 2] != '.'))
+			return i;
+	return len;
+}
+
+/* A copyright notice naming a person ("\xC2\xA9 2019 Ann Lee",
+ * "Copyright (c) 2012- Ann Lee. All rights reserved.") credits the page
+ * to its holder when nothing else on the page names anyone: personal
+ * sites often write their owner's name nowhere else. It ranks after
+ * every other name, an organisation's included, since a company's or a
+ * site's notice is as common and names no author. */
+static void copyright_holder(struct html *h, const char *s, size_t len)
+{
+	size_t n = copyright_len(s, len);
+	const char *names;
+
+	if (!n || n == len)
+		return;
+	s += n;
+	len = holder_end(s, len - n);
+	if (len > MAX_LABEL_VALUE)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names))
+		heed__cand(h->b, F_AUTHOR, O_COPYRIGHT, 0, names,
+		           strlen(names));
+}
+
 /* A text that is a date and nothing else, in figures ("23.01.2019",
  * "2021-10-16", "30.01.2022 18:36", "02.12.19"): a page's own date shown
  * without a label or a class to say it. Words around a date ("am
@@ -1892,6 +1960,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	}
 	if (*s >= '0' && *s <= '9')
 		return;
+	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
+	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
+		copyright_holder(h, s, len);
 	/* Most texts start with none of the labels' letters. */
 	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
 		return;

@@ -569,6 +569,28 @@ static const struct page_case cases[] = {
         {"author: an organisation is kept when nobody else is credited", NULL,
          "<meta name=author content=\"Web Commerce GmbH\">", 0, NULL,
          "author=meta:Web Commerce GmbH\n"},
+        {"author: a copyright notice names its holder when nobody else is "
+         "credited",
+         NULL,
+         "<div id=footer><p>Copyright (c) 2012- Ann L. Lee. All rights "
+         "reserved.</p></div>",
+         0, NULL, "author=html:Ann L. Lee\n"},
+        {"author: a copyright holder's name ends at its comma", NULL,
+         "<p>\xC2\xA9 2019 Ann Lee, Universit\xC3\xA4t Wien</p>", 0, NULL,
+         "author=html:Ann Lee\n"},
+        {"author: a copyright holder ranks after an organisation", NULL,
+         "<meta name=author content=\"Web Commerce GmbH\"><p>\xC2\xA9 2020 "
+         "Ann Lee</p>",
+         0, NULL, "author=meta:Web Commerce GmbH\n"},
+        {"author: a copyright holder ranks after a label's name", NULL,
+         "<p>\xC2\xA9 2020 Bo Chan</p><p>Text: Jane Doe</p>", 0, NULL,
+         "author=html:Jane Doe\n"},
+        {"author: no copyright holder in a sentence, a link, or a lower-case "
+         "text",
+         NULL,
+         "<p>Images are \xC2\xA9 Bo Chan</p><a href=/c>\xC2\xA9 Ann "
+         "Lee</a><p>\xC2\xA9 2020 all rights reserved</p><p>(c)</p>",
+         0, NULL, "-author\n"},
         {"author: a handle gives way to a label's name", NULL,
          "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
          "author=html:Jane Doe\n"},
