@@ -488,6 +488,28 @@ const struct heed_store_area heed__pg_search_area = {
 	"LIMIT $12::bigint) s JOIN pages p ON p.id = s.sid ORDER BY s.k, "  \
 	"s.sid;"
 
+/* The views order read from search_docs alone, which keeps each page's
+ * views (version 10), counting every match on the way, as relevance's
+ * candidates from the GIN index are counted (COUNT_MATCHES): for a word
+ * of about 1 % of the pages, walking pages_search_views to the 21st
+ * match and then counting up to 10,000 read about as many rows each
+ * (155 to 203 ms and 109 to 113 ms for "koni", 14,074 pages, at
+ * 1,000,000) as reading every match here once (145 to 168 ms;
+ * docs/performance.md). Each row carries the count and the snapshot, as
+ * RELEVANCE_OF's. */
+#define VIEWS_COUNTED                                                          \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
+	"pg_current_snapshot()::text FROM (SELECT m.sid, m.k, m.n FROM "       \
+	"(SELECT d.page_id AS sid, (-coalesce(d.views, -1)) AS k, count(*) "   \
+	"OVER () AS n FROM search_docs d WHERE " SHOWN                         \
+	DOC_FILTERS(TAG_ANY) " OFFSET 0) m WHERE $11::bigint IS NULL OR (m.k " \
+	                     ">= $10::bigint AND "                             \
+	                     "(m.k > $10::bigint OR m.sid > $11::bigint)) "    \
+	                     "ORDER BY m.k, m.sid "                            \
+	                     "LIMIT $12::bigint) s JOIN pages p ON p.id = "    \
+	                     "s.sid ORDER BY s.k, "                            \
+	                     "s.sid;"
+
 /* Relevance: the $13 newest matches that pass the filters, ordered by
  * score, the cursor resuming within them (sqlite_search.c's
  * relevance_sql). The candidates are chosen by id alone (n), then each
@@ -864,10 +886,14 @@ static heed_status pg_search(heed_store *store,
 		r = heed__pg_query(store,
 		                   relevance_sql(q->tag != NULL, by_index), 13,
 		                   p.v);
+	} else if (sort == HEED_SEARCH_SORT_VIEWS && !q->tag &&
+	           candidates_by_index(store, &p, strtod(p.v[12], NULL))) {
+		by_index = true;
+		r = heed__pg_query(store, VIEWS_COUNTED, 12, p.v);
 	} else {
 		r = heed__pg_query(store, sorted_sql(sort), 12, p.v);
 	}
-	if (r && sort == HEED_SEARCH_SORT_RELEVANCE)
+	if (r && (sort == HEED_SEARCH_SORT_RELEVANCE || by_index))
 		keep_candidates(store, &p, r, by_index);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
