@@ -493,7 +493,7 @@ const struct heed_store_area heed__pg_search_area = {
  * candidates from the GIN index are counted (COUNT_MATCHES): for a word
  * of about 1 % of the pages, walking pages_search_views to the 21st
  * match and then counting up to 10,000 read about as many rows each
- * (155 to 203 ms and 109 to 113 ms for "koni", 14,074 pages, at
+ * (155 to 203 ms and 109 to 113 ms for "koni", about 14,500 pages at
  * 1,000,000) as reading every match here once (145 to 168 ms;
  * docs/performance.md). Each row carries the count and the snapshot, as
  * RELEVANCE_OF's. */
@@ -843,9 +843,10 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 	}
 }
 
-/* Keeps the count of a relevance search's matches (r, of the query of
- * p) when it has it: every match counted (by_index), or candidates that
- * were every match, fewer than it scores ($13). */
+/* Keeps the count of a search's matches (r, of the query of p) when it
+ * has it: every match counted (by_index: COUNT_MATCHES, VIEWS_COUNTED),
+ * or relevance candidates that were every match, fewer than it scores
+ * ($13). */
 static void keep_candidates(heed_store *store, const struct params *p,
                             const PGresult *r, bool by_index)
 {
