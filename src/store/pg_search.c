@@ -488,6 +488,28 @@ const struct heed_store_area heed__pg_search_area = {
 	"LIMIT $12::bigint) s JOIN pages p ON p.id = s.sid ORDER BY s.k, "  \
 	"s.sid;"
 
+/* The views order read from search_docs alone, which keeps each page's
+ * views (version 10), counting every match on the way, as relevance's
+ * candidates from the GIN index are counted (COUNT_MATCHES): for a word
+ * of about 1 % of the pages, walking pages_search_views to the 21st
+ * match and then counting up to 10,000 read about as many rows each
+ * (155 to 203 ms and 109 to 113 ms for "koni", about 14,500 pages at
+ * 1,000,000) as reading every match here once (145 to 168 ms;
+ * docs/performance.md). Each row carries the count and the snapshot, as
+ * RELEVANCE_OF's. */
+#define VIEWS_COUNTED                                                          \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
+	"pg_current_snapshot()::text FROM (SELECT m.sid, m.k, m.n FROM "       \
+	"(SELECT d.page_id AS sid, (-coalesce(d.views, -1)) AS k, count(*) "   \
+	"OVER () AS n FROM search_docs d WHERE " SHOWN                         \
+	DOC_FILTERS(TAG_ANY) " OFFSET 0) m WHERE $11::bigint IS NULL OR (m.k " \
+	                     ">= $10::bigint AND "                             \
+	                     "(m.k > $10::bigint OR m.sid > $11::bigint)) "    \
+	                     "ORDER BY m.k, m.sid "                            \
+	                     "LIMIT $12::bigint) s JOIN pages p ON p.id = "    \
+	                     "s.sid ORDER BY s.k, "                            \
+	                     "s.sid;"
+
 /* Relevance: the $13 newest matches that pass the filters, ordered by
  * score, the cursor resuming within them (sqlite_search.c's
  * relevance_sql). The candidates are chosen by id alone (n), then each
@@ -497,17 +519,23 @@ const struct heed_store_area heed__pg_search_area = {
  * each, past work_mem onto disk) to score them after, and joined back,
  * the planner read all of search_docs to hash the 5,000. Each row also
  * carries how many candidates there were and the snapshot they were read
- * in ("Counts from the search", below). id orders the candidates: the
- * key, or for a phrase that few pages hold the key's value (below). */
-#define RELEVANCE_OF(tag, id)                                                  \
+ * in ("Counts from the search", below). OFFSET 0 keeps the score a
+ * column of c: without it, PostgreSQL moved the cursor's test on c.k into
+ * c as the expression, so that a page after the first scored every
+ * candidate three times (twice in the test, once for the order). id
+ * orders the candidates: the key, or for a phrase that few pages hold
+ * the key's value (below). total (a column of the matches, named total)
+ * and n (its value per candidate) count them: the candidates, or every
+ * match (BY_INDEX). */
+#define RELEVANCE_OF(tag, id, total, n)                                        \
 	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
 	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "    \
 	"c.n AS n FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE               \
-	" FROM search_docs d WHERE d.page_id = n.nid) AS k, count(*) OVER "    \
-	"() AS n FROM (SELECT d.page_id AS nid FROM search_docs d "            \
+	" FROM search_docs d WHERE d.page_id = n.nid) AS k, " n " AS n "       \
+	"FROM (SELECT d.page_id AS nid" total " FROM search_docs d "           \
 	"WHERE " SHOWN                                                         \
 	DOC_FILTERS(tag) " ORDER BY " id " DESC LIMIT $13::bigint) "           \
-	                 "n) c WHERE $11::bigint IS NULL OR (c.k >= "          \
+	                 "n OFFSET 0) c WHERE $11::bigint IS NULL OR (c.k >= " \
 	                 "$10::float8 AND (c.k > "                             \
 	                 "$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, " \
 	                 "c.fid LIMIT "                                        \
@@ -521,7 +549,8 @@ const struct heed_store_area heed__pg_search_area = {
 #define COUNT_OF(tag) "SELECT " COUNTED(tag) ";"
 /*
  * Counts from the search. A relevance search whose candidates were every
- * match that may be shown (fewer than it scores) has counted them; the
+ * match that may be shown (fewer than it scores), or that read them from
+ * the GIN index (COUNT_MATCHES), has counted every match; the
  * count that follows it with the same filters (the API's and the results
  * page's "about N results") takes that number when nothing committed
  * between the two, which is when both statements read the same snapshot
@@ -713,8 +742,15 @@ static double explain_rows(heed_store *store, const char *sql, int n,
  * Otherwise PostgreSQL chooses. "+ 0" keeps the planner from reading the
  * key in order.
  */
-#define BY_KEY           "d.page_id"
-#define BY_INDEX         "d.page_id + 0"
+#define BY_KEY   "d.page_id"
+#define BY_INDEX "d.page_id + 0"
+/* Read from the index, every match is read before the newest are taken:
+ * counting them all there costs nothing more, and the count that follows
+ * is then that number (keep_candidates) for words of more matches than
+ * are scored, which otherwise read up to 10,000 rows again (a results
+ * page 2 of a word in 1 % of the pages; docs/performance.md). */
+#define COUNT_CANDIDATES "count(*) OVER ()"
+#define COUNT_MATCHES    ", count(*) OVER () AS total"
 #define PHRASE_WALK_FROM 4 /* its words in a quarter of the pages */
 #define WORDS_ROWS                                                 \
 	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
@@ -764,10 +800,12 @@ static bool candidates_by_index(heed_store *store, const struct params *p,
 static const char *relevance_sql(bool tagged, bool by_index)
 {
 	if (by_index)
-		return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_INDEX)
-		              : RELEVANCE_OF(TAG_ANY, BY_INDEX);
-	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY)
-	              : RELEVANCE_OF(TAG_ANY, BY_KEY);
+		return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_INDEX, COUNT_MATCHES,
+		                             "n.total")
+		              : RELEVANCE_OF(TAG_ANY, BY_INDEX, COUNT_MATCHES,
+		                             "n.total");
+	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY, "", COUNT_CANDIDATES)
+	              : RELEVANCE_OF(TAG_ANY, BY_KEY, "", COUNT_CANDIDATES);
 }
 
 /* The statement of the views, date and fetched orders. */
@@ -805,16 +843,18 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 	}
 }
 
-/* Keeps the count of a relevance search's candidates (r, of the query
- * of p) when they were every match: fewer than it scores ($13). */
+/* Keeps the count of a search's matches (r, of the query of p) when it
+ * has it: every match counted (by_index: COUNT_MATCHES, VIEWS_COUNTED),
+ * or relevance candidates that were every match, fewer than it scores
+ * ($13). */
 static void keep_candidates(heed_store *store, const struct params *p,
-                            const PGresult *r)
+                            const PGresult *r, bool by_index)
 {
 	int64_t n = PQntuples(r) > 0 ? heed__pg_int(r, 0, 18, -1) : -1;
 	const char *snapshot =
 	        PQntuples(r) > 0 ? heed__pg_text(r, 0, 19) : NULL;
 
-	if (n >= 0 && snapshot && n < strtoll(p->v[12], NULL, 10))
+	if (n >= 0 && snapshot && (by_index || n < strtoll(p->v[12], NULL, 10)))
 		keep_count(store, p, n, snapshot);
 	else
 		heed__pg_search_forget(store);
@@ -829,6 +869,7 @@ static heed_status pg_search(heed_store *store,
 	char limit[HEED_PG_INT_SIZE], scored[HEED_PG_INT_SIZE];
 	struct params p;
 	heed_status rc = make_params(store, q, &p, diag);
+	bool by_index = false;
 	PGresult *r;
 	int rows;
 
@@ -840,18 +881,21 @@ static heed_status pg_search(heed_store *store,
 	        q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
 	                ? q->max_scored
 	                : HEED_SEARCH_MAX_SCORED);
-	if (sort == HEED_SEARCH_SORT_RELEVANCE)
-		r = heed__pg_query(
-		        store,
-		        relevance_sql(
-		                q->tag != NULL,
-		                candidates_by_index(store, &p,
-		                                    strtod(p.v[12], NULL))),
-		        13, p.v);
-	else
+	if (sort == HEED_SEARCH_SORT_RELEVANCE) {
+		by_index =
+		        candidates_by_index(store, &p, strtod(p.v[12], NULL));
+		r = heed__pg_query(store,
+		                   relevance_sql(q->tag != NULL, by_index), 13,
+		                   p.v);
+	} else if (sort == HEED_SEARCH_SORT_VIEWS && !q->tag &&
+	           candidates_by_index(store, &p, strtod(p.v[12], NULL))) {
+		by_index = true;
+		r = heed__pg_query(store, VIEWS_COUNTED, 12, p.v);
+	} else {
 		r = heed__pg_query(store, sorted_sql(sort), 12, p.v);
-	if (r && sort == HEED_SEARCH_SORT_RELEVANCE)
-		keep_candidates(store, &p, r);
+	}
+	if (r && (sort == HEED_SEARCH_SORT_RELEVANCE || by_index))
+		keep_candidates(store, &p, r, by_index);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
 		return heed__store_fail(store, diag, "searching");

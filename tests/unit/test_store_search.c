@@ -2337,6 +2337,60 @@ static void test_count_estimated(void **state)
 	heed_store_close(w);
 }
 
+/* On PostgreSQL, relevance candidates read from the GIN index
+ * (pg_search.c, candidates_by_index), and the views order of a word that
+ * rare (VIEWS_COUNTED), come from reading every match, and the count that
+ * follows is every match, past the candidates scored: the table's
+ * statistics are set to those of a table of many pages, about one row a
+ * page, where the index is chosen. The count is what a count reading the
+ * pages gives, and follows the index when it changed after the search;
+ * the views order pages as the keys say. */
+static void test_count_of_index_candidates(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("bird"), scan;
+	int64_t want[30], got[30];
+	struct hits h;
+	int n = 0;
+
+	(void)state;
+	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
+	                       "(autovacuum_enabled = off);");
+	for (int i = 0; i < 30; i++) {
+		char url[64];
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		put(w, &(struct spec){url, "a.example", "bird", "bird", NULL,
+		                      NULL, NULL, (i * 7) % 13, 0,
+		                      i == 7 ? 404 : 200, NULL});
+	}
+	heed_test_pg_sql(path, "UPDATE pg_class SET reltuples = 30, relpages "
+	                       "= 1000 WHERE oid = 'search_docs'::regclass;");
+	r = open_reader();
+	q.max_scored = 10;
+	scan = q;
+	scan.plan = HEED_SEARCH_PLAN_SCAN;
+	assert_int_equal(search(r, &q, &h), 10);
+	assert_int_equal(count(r, &q), 29);
+	assert_int_equal(count(r, &scan), 29);
+	assert_int_equal(count_up_to(r, &q, 20), 20);
+	/* By views, then id: ids 1..30 in order, id 8 the 404. */
+	for (int v = 12; v >= 0; v--)
+		for (int i = 0; i < 30; i++)
+			if (i != 7 && (i * 7) % 13 == v)
+				want[n++] = i + 1;
+	q = query("bird");
+	q.sort = HEED_SEARCH_SORT_VIEWS;
+	assert_int_equal(plan_rows(r, q, 4, got, 30), 29);
+	for (int i = 0; i < 29; i++)
+		assert_int_equal(got[i], want[i]);
+	search(r, &q, &h);
+	assert_int_equal(count(r, &q), 29);
+	put_agg(w, 50, agg_hosts[0], NULL, 200, NULL);
+	assert_int_equal(count(r, &q), 30);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 /* A store at version 6 of the area, holding pages, migrates to version
  * 7: each listed page's sort keys are copied beside it, and the searches
  * that read them score as those that read the pages. */
@@ -2418,6 +2472,7 @@ int main(void)
 	        cmocka_unit_test(test_sort_keys_follow_refetch),
 	        cmocka_unit_test(test_count_follows_search),
 	        cmocka_unit_test(test_count_estimated),
+	        cmocka_unit_test(test_count_of_index_candidates),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
