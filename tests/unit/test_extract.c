@@ -561,6 +561,21 @@ static const struct page_case cases[] = {
         {"author: the site's domain gives way to a byline", NULL,
          "<meta name=author content=Site.example><p>Von Ann Lee</p>", 0, NULL,
          "author=html:Ann Lee\n"},
+        {"author: a date, a dash and a name", NULL,
+         "<h1>T</h1><p class=text-muted>11.12.2019 - Amelie Loevenich</p>", 0,
+         NULL, "author=html:Amelie Loevenich\n"},
+        {"author: a date, a time and a name between bars", NULL,
+         "<small>04.02.2022 | 13:10 Uhr | Uta Helkenberg</small>", 0, NULL,
+         "author=html:Uta Helkenberg\n"},
+        {"author: a date before a listing's words names nobody", NULL,
+         "<p>02.11.2022 - Placebo - Stadthalle</p><p>2021-10-16 | "
+         "Botschaft</p><p>02.11.2022 - Aymz- Grelle Forelle</p><p>1.2.2020 "
+         "- the rest</p><a>03.02.2020 - Ann Lee</a>",
+         0, NULL, "-author\n"},
+        {"author: a date and a name rank after a byline", NULL,
+         "<p>11.12.2019 - Amelie Loevenich</p><div class=byline>Ann "
+         "Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: the site's domain spelt out gives way to a byline", NULL,
          "<meta name=author content=\"EAT SMARTER\"><p>Von Ann Lee</p>", 0,
          NULL, "author=html:Ann Lee\n", "https://www.eatsmarter.de/a/b"},
