@@ -190,6 +190,10 @@ bool heed__is_site_handle(const struct builder *b, const char *s, size_t len);
 /* True when s is a site name the page declared so far (ASCII case
  * ignored). */
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len);
+/* True when s is the last part of the page's <title> read so far, after
+ * a separator ("Die FURCHE" in "Achtsam durch die Krise | Die FURCHE"),
+ * ASCII case ignored: where a site writes its name. */
+bool heed__is_title_suffix(const struct builder *b, const char *s, size_t len);
 /* True when the letters and digits of s spell the registrable domain,
  * with or without its suffix ("tagesschau.de" on www.tagesschau.de,
  * "Eat Smarter" on www.eatsmarter.de, "Badische Zeitung" on

@@ -297,6 +297,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
 	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
 	         (heed__is_site_name(b, v, *len) ||
+	          heed__is_title_suffix(b, v, *len) ||
 	          organisation_name(b, v, *len)))
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
 	return true;

@@ -177,6 +177,20 @@ static const char *last_of(const char *s, size_t len, const char *sep)
 	return found;
 }
 
+bool heed__is_title_suffix(const struct builder *b, const char *s, size_t len)
+{
+	const char *t = b->title_tag;
+	size_t tlen = t ? strlen(t) : 0;
+
+	for (size_t i = 0; t && i < HEED_ARRAY_SIZE(seps); i++) {
+		const char *p = last_of(t, tlen, seps[i]);
+		size_t n = strlen(seps[i]);
+		if (p && p > t && same_name(s, len, p + n))
+			return true;
+	}
+	return false;
+}
+
 /* Drops the label WordPress's old default theme puts between a site's
  * name and a post's title ("Site » Blog Archive » Title"): a page of the
  * archive is no part of the title. */

@@ -576,6 +576,14 @@ static const struct page_case cases[] = {
          "<p>11.12.2019 - Amelie Loevenich</p><div class=byline>Ann "
          "Lee</div>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: the title's site part gives way to an author's link", NULL,
+         "<title>Achtsam | Die FURCHE</title><meta name=author content=\"Die "
+         "FURCHE\"><a rel=author href=/autor/ub>Ursula Baatz</a>",
+         0, NULL, "author=link:Ursula Baatz\n"},
+        {"author: a name that is the title's first part stays a person", NULL,
+         "<title>Ann Lee | Blog</title><meta name=author content=\"Ann "
+         "Lee\"><a rel=author href=/a/bo>Bo Chan</a>",
+         0, NULL, "author=meta:Ann Lee\n"},
         {"author: the site's domain spelt out gives way to a byline", NULL,
          "<meta name=author content=\"EAT SMARTER\"><p>Von Ann Lee</p>", 0,
          NULL, "author=html:Ann Lee\n", "https://www.eatsmarter.de/a/b"},
