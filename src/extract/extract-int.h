@@ -190,10 +190,16 @@ bool heed__is_site_handle(const struct builder *b, const char *s, size_t len);
 /* True when s is a site name the page declared so far (ASCII case
  * ignored). */
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len);
-/* True when s[0, len) is the page's registrable domain written whole
- * ("tagesschau.de" on www.tagesschau.de), ASCII case and outer space
- * ignored. */
-bool heed__is_site_domain(const struct builder *b, const char *s, size_t len);
+/* True when s is the last part of the page's <title> read so far, after
+ * a separator ("Die FURCHE" in "Achtsam durch die Krise | Die FURCHE"),
+ * ASCII case ignored: where a site writes its name. */
+bool heed__is_title_suffix(const struct builder *b, const char *s, size_t len);
+/* True when the letters and digits of s spell the registrable domain,
+ * with or without its suffix ("tagesschau.de" on www.tagesschau.de,
+ * "Eat Smarter" on www.eatsmarter.de, "Badische Zeitung" on
+ * www.badische-zeitung.de), ASCII case ignored. */
+bool heed__spells_site_domain(const struct builder *b, const char *s,
+                              size_t len);
 /* Cuts a site name off the chosen title (titlesite.c). */
 void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL

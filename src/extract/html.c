@@ -1925,6 +1925,83 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 	return place && (!rest || strchr(").|", *e));
 }
 
+/* The length of a separator between a date and what follows it ("-",
+ * "|", an en or em dash), with the spaces around it, at s[0, len); or
+ * 0. */
+static size_t date_separator_len(const char *s, size_t len)
+{
+	static const char *const seps[] = {"-", "|", "\xE2\x80\x93",
+	                                   "\xE2\x80\x94"};
+	size_t n = separators_len(s, len, " \t");
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++) {
+		size_t k = strlen(seps[i]);
+		if (len - n >= k && memcmp(s + n, seps[i], k) == 0)
+			return n + k +
+			       separators_len(s + n + k, len - n - k, " \t");
+	}
+	return 0;
+}
+
+/* The length of a time of day after a date's separator ("13:10",
+ * "13:10 Uhr") with the spaces after it, at s[0, len); or 0. */
+static size_t clock_len(const char *s, size_t len)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (n < 1 || n > 2 || n + 3 > len || s[n] != ':' ||
+	    strspn(s + n + 1, "0123456789") < 2)
+		return 0;
+	n += 3;
+	n += separators_len(s + n, len - n, " \t");
+	if (len - n >= 3 && memcmp(s + n, "Uhr", 3) == 0)
+		n += 3;
+	return n + separators_len(s + n, len - n, " \t");
+}
+
+/* True when s[0, len) is one name of two words or more, and nothing
+ * else after another separator: a listing writes "02.11.2022 - Placebo -
+ * Stadthalle" (a band and a hall), "... - Aymz- Grelle Forelle" and
+ * "2021-10-16 | Botschaft" (a category), a post's line its author's full
+ * name ("Lange-Fricke" keeps its hyphen: no space beside it). */
+static bool one_name_left(const char *s, size_t len)
+{
+	static const char *const seps[] = {"|", "- ", " -", "\xE2\x80\x93",
+	                                   "\xE2\x80\x94"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++)
+		if (memmem(s, len, seps[i], strlen(seps[i])))
+			return false;
+	return memchr(s, ' ', len) != NULL;
+}
+
+/* A date, a separator and a name opening an element's text, as themes
+ * write their post's line ("11.12.2019 - Ann Lee", "04.02.2022 | 13:10
+ * Uhr | Ann Lee"): the names after the last separator, read as a
+ * label's value (every word capitalised, at most six words a name). */
+static void date_author(struct html *h, const char *s, size_t len)
+{
+	size_t n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	size_t sep;
+
+	if (!n)
+		return;
+	sep = date_separator_len(s + n, len - n);
+	if (!sep)
+		return;
+	n += sep;
+	if (clock_len(s + n, len - n)) {
+		n += clock_len(s + n, len - n);
+		sep = date_separator_len(s + n, len - n);
+		if (!sep)
+			return;
+		n += sep;
+	}
+	if (n < len && !(s[n] >= '0' && s[n] <= '9') &&
+	    one_name_left(s + n, len - n))
+		label_value(h, F_AUTHOR, false, s + n, len - n);
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -1958,8 +2035,11 @@ static void text_label(struct html *h, const char *s, size_t len)
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s + at,
 			           n);
 	}
-	if (*s >= '0' && *s <= '9')
+	if (*s >= '0' && *s <= '9') {
+		if (opens && !h->link_heading && label_author_wanted(h))
+			date_author(h, s, len);
 		return;
+	}
 	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
 	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
 		copyright_holder(h, s, len);

@@ -213,15 +213,16 @@ static bool design_credit(const char *s, size_t len)
 
 /* An organisation's name, which credits no person: one with a legal
  * form among its words ("Hanns-Seidel-Stiftung e.V.", "Web Commerce
- * GmbH", "Acme Ltd."), or the site's domain ("tagesschau.de" on
- * www.tagesschau.de). */
+ * GmbH", "Acme Ltd."), or the site's domain, written whole or spelt out
+ * ("tagesschau.de" on www.tagesschau.de, "Eat Smarter" on
+ * www.eatsmarter.de: a magazine's meta author is often its own name). */
 static bool organisation_name(const struct builder *b, const char *s,
                               size_t len)
 {
 	static const char *const forms[] = {
 	        "GmbH", "gGmbH", "mbH",  "e.V.", "AG",  "KG",   "Ltd",
 	        "Ltd.", "Inc",   "Inc.", "LLC",  "plc", "S.A.", "SE"};
-	if (heed__is_site_domain(b, s, len))
+	if (heed__spells_site_domain(b, s, len))
 		return true;
 	/* The words after the first: a legal form never opens a name. */
 	for (const char *p = memchr(s, ' ', len); p && p < s + len;
@@ -296,6 +297,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
 	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
 	         (heed__is_site_name(b, v, *len) ||
+	          heed__is_title_suffix(b, v, *len) ||
 	          organisation_name(b, v, *len)))
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
 	return true;

@@ -56,21 +56,37 @@ static bool same_name(const char *s, size_t len, const char *name)
 	return true;
 }
 
-/* The letters and digits of s, lower-cased, equal key ("Example News"
- * and "examplenews"); key ends at its first '.'. */
-static bool spells(const char *s, size_t len, const char *key)
+static bool alnum(char c)
 {
-	size_t k = strcspn(key, "."), j = 0;
+	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* The letters and digits of s, lower-cased, equal those of key[0, k)
+ * ("Example News" and "examplenews", "Badische Zeitung" and
+ * "badische-zeitung"). */
+static bool spells_n(const char *s, size_t len, const char *key, size_t k)
+{
+	size_t j = 0;
 
 	for (size_t i = 0; i < len; i++) {
 		char c = heed__ascii_lower(s[i]);
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+		if (!alnum(c))
 			continue;
+		while (j < k && !alnum(key[j]))
+			j++;
 		if (j == k || key[j] != c)
 			return false;
 		j++;
 	}
+	while (j < k && !alnum(key[j]))
+		j++;
 	return k && j == k;
+}
+
+/* spells_n up to key's first '.'. */
+static bool spells(const char *s, size_t len, const char *key)
+{
+	return spells_n(s, len, key, strcspn(key, "."));
 }
 
 bool heed__is_site_handle(const struct builder *b, const char *s, size_t len)
@@ -107,24 +123,23 @@ bool heed__is_site_name(const struct builder *b, const char *s, size_t len)
 	return false;
 }
 
-bool heed__is_site_domain(const struct builder *b, const char *s, size_t len)
+bool heed__spells_site_domain(const struct builder *b, const char *s,
+                              size_t len)
 {
 	const char *dom = heed_url_registrable_domain(b->page_url);
 
-	return dom && same_name(s, len, dom);
+	/* With or without its suffix: "Wikipedia" on en.wikipedia.org,
+	 * "MesOpinions.com" on www.mesopinions.com. */
+	return dom &&
+	       (spells(s, len, dom) || spells_n(s, len, dom, strlen(dom)));
 }
 
 static bool is_site(struct builder *b, const char *s, size_t len)
 {
-	const char *dom;
-
-	if (heed__is_site_name(b, s, len) || heed__is_site_domain(b, s, len))
-		return true;
 	/* The registrable domain spelt out ("Wikipedia" on
 	 * en.wikipedia.org, whose declared name is its foundation's). */
-	dom = heed_url_registrable_domain(b->page_url);
-	heed__trim(&s, &len);
-	return dom && spells(s, len, dom);
+	return heed__is_site_name(b, s, len) ||
+	       heed__spells_site_domain(b, s, len);
 }
 
 /* True when s is one of the page's other words for its title; with
@@ -160,6 +175,20 @@ static const char *last_of(const char *s, size_t len, const char *sep)
 			found = p;
 	}
 	return found;
+}
+
+bool heed__is_title_suffix(const struct builder *b, const char *s, size_t len)
+{
+	const char *t = b->title_tag;
+	size_t tlen = t ? strlen(t) : 0;
+
+	for (size_t i = 0; t && i < HEED_ARRAY_SIZE(seps); i++) {
+		const char *p = last_of(t, tlen, seps[i]);
+		size_t n = strlen(seps[i]);
+		if (p && p > t && same_name(s, len, p + n))
+			return true;
+	}
+	return false;
 }
 
 /* Drops the label WordPress's old default theme puts between a site's
