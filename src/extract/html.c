@@ -1943,14 +1943,25 @@ static size_t date_separator_len(const char *s, size_t len)
 	return 0;
 }
 
+/* The length of the digits opening s[0, len). */
+static size_t digits_len(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
 /* The length of a time of day after a date's separator ("13:10",
- * "13:10 Uhr") with the spaces after it, at s[0, len); or 0. */
+ * "13:10 Uhr") with the spaces after it, at s[0, len); or 0. The text is
+ * a slice: nothing past len is read. */
 static size_t clock_len(const char *s, size_t len)
 {
-	size_t n = strspn(s, "0123456789");
+	size_t n = digits_len(s, len);
 
 	if (n < 1 || n > 2 || n + 3 > len || s[n] != ':' ||
-	    strspn(s + n + 1, "0123456789") < 2)
+	    digits_len(s + n + 1, len - n - 1) < 2)
 		return 0;
 	n += 3;
 	n += separators_len(s + n, len - n, " \t");
