@@ -461,6 +461,34 @@ static const struct page_case cases[] = {
          "https://site.example/news/2019/09/17/slug"},
         {"a month archive's URL dates no page", NULL, "<title>T</title>", 0,
          NULL, "-published\n", "https://site.example/2019/09/"},
+        {"a UTC time takes the URL's day before, an evening in the Americas",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2020-02-18T02:18:11Z\"}</script>",
+         0, NULL, "published=jsonld:2020-02-17\n",
+         "https://site.example/2020/02/17/slug/"},
+        {"a UTC time takes the URL's day after, a morning east of UTC", NULL,
+         "<meta property=article:published_time "
+         "content=2018-12-31T23:11:59+00:00>",
+         0, NULL, "published=og:2019-01-01\n",
+         "https://site.example/2019/01/01/slug/"},
+        {"a URL's day no common zone gives, or an offset written, keeps the "
+         "time",
+         NULL,
+         "<meta property=article:published_time content=2020-07-09T10:04:04Z>"
+         "<meta property=article:modified_time "
+         "content=2020-07-10T02:00:00+01:00>",
+         0, NULL, "published=og:2020-07-09T10:04:04Z\n",
+         "https://site.example/2020/07/08/slug/"},
+        {"a time with its own offset keeps its day against the URL's", NULL,
+         "<meta property=article:published_time "
+         "content=2020-07-09T01:00:00+01:00>",
+         0, NULL, "published=og:2020-07-09T01:00:00+01:00\n",
+         "https://site.example/2020/07/08/slug/"},
+        {"a URL two days away moves no UTC time", NULL,
+         "<meta property=article:published_time content=2020-07-10T01:00:00Z>",
+         0, NULL, "published=og:2020-07-10T01:00:00Z\n",
+         "https://site.example/2020/07/08/slug/"},
         {"an embedded video's uploadDate never dates the article", NULL,
          "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
          "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"},"
