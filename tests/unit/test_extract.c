@@ -361,6 +361,15 @@ static const struct page_case cases[] = {
         {"text date: a label comes after every date element", NULL,
          "<p>Published: March 3, 2024</p><p class=date>July 05, 2017</p>", 0,
          NULL, "published=html:2017-07-05\n"},
+        {"text date: a press release's label", NULL,
+         "<p>Pressemitteilung vom 25. Januar 2022 |&nbsp; Berlin</p>", 0, NULL,
+         "published=html:2022-01-25\n"},
+        {"text date: a press release's word with no date after it, or in a "
+         "sentence, dates nothing",
+         NULL,
+         "<p>Pressemitteilung vom Verband</p><p>Dieser Artikel wurde am 24. "
+         "September 2005 in die Liste aufgenommen.</p>",
+         0, NULL, "-published\n"},
         {"text date: no label in a word, an aside, or a value without a "
          "date",
          NULL,
