@@ -536,6 +536,45 @@ static void other_notation(struct builder *b, struct cand *c, enum origin o,
 		local_notation(b, c, o, iso, num, &form);
 }
 
+/* Keeps the day of a published date the page's markup or text gives
+ * (rank: its rank), when none better was kept. */
+static void shown_date(struct builder *b, int rank, const char *s, size_t len)
+{
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t num;
+
+	if ((b->shown_day[0] && b->shown_rank <= rank) ||
+	    !heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
+	                           NULL))
+		return;
+	memcpy(b->shown_day, iso, 10);
+	b->shown_day[10] = '\0';
+	b->shown_rank = rank;
+}
+
+/*
+ * Many CMSs keep an article's first datePublished when it is rewritten
+ * and republished, and show readers only the new day, which they declare
+ * as dateModified: the page dates itself by its update ("03.04.2019"
+ * under the headline, declared modified, of an article first declared in
+ * 2017). So when the declared published and modified dates fall on other
+ * days and the best date the page's own markup and text give (a date
+ * class, a <time>, a byline's date) is the modified day, published takes
+ * the modified date. A page that shows its first day, or no day, keeps
+ * it.
+ */
+void heed__republished(struct builder *b)
+{
+	struct cand *p = &b->cand[F_PUBLISHED], *m = &b->cand[F_MODIFIED];
+
+	if (!p->value || !m->value || !b->shown_day[0] ||
+	    p->rank >= rank_of(F_PUBLISHED, O_HTML, 0) ||
+	    strncmp(p->value, m->value, 10) == 0 || m->num <= p->num ||
+	    strncmp(b->shown_day, m->value, 10) != 0)
+		return;
+	*p = *m;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -549,6 +588,10 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (rank < 0 ||
 	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)))
 		return;
+	/* A <time> outside the article and main is as often a comment's
+	 * or a listed post's as the page's. */
+	if (f == F_PUBLISHED && o == O_HTML && sub != D_TIME_PAGE)
+		shown_date(b, rank, s, len);
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
 			other_notation(b, c, o, s, len);

@@ -417,6 +417,38 @@ static const struct page_case cases[] = {
          "<meta property=article:published_time content=\"2023-11-09 "
          "03:28:35\"><meta name=date content=\"2023-11-08 22:28:35\">",
          0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"date: a page that shows its modified day was republished then", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><p class=date>03.04.2019</p></article>",
+         0, NULL,
+         "published=jsonld:2019-04-03T08:04:01Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page that shows its first day, or none, keeps it", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><time datetime=2017-08-21>21.08.2017</time></article>",
+         0, NULL,
+         "published=jsonld:2017-08-21T13:09:00Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a time outside the article and main is not the page's shown "
+         "day",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<ul class=thread><li><time datetime=2019-04-03>3 Apr</time></li>"
+         "</ul>",
+         0, NULL, "published=jsonld:2017-08-21T13:09:00Z\n"},
+        {"date: a modified date before the published one is no "
+         "republication",
+         NULL,
+         "<meta property=article:published_time content=2019-10-19T10:00:00Z>"
+         "<meta property=article:modified_time content=2019-10-18T10:00:00Z>"
+         "<article><p class=date>18.10.2019</p></article>",
+         0, NULL, "published=og:2019-10-19T10:00:00Z\n"},
         {"aside: an article's metadata box is the article's own", NULL,
          "<article><aside class=\"meta\" role=complementary><p>Von Ann "
          "Lee</p><time datetime=2022-01-21>21.01.2022</time></aside><p>Text"
