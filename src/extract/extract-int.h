@@ -70,6 +70,30 @@ enum origin {
 	O_COUNT,
 };
 
+/* Sub-ranks of O_HTML dates, best first (html.c offers them; record.c
+ * reads the page's shown date from them): attribute values (a theme's
+ * date class, a time marked pubdate, a loose itemprop; a <time datetime>
+ * in an article, in main, anywhere), then dates read from text (a date
+ * element's in the article, anywhere; a <time>'s or a byline's in the
+ * article; a meta or info line's in the article, anywhere; a text after
+ * a date label, "Datum: 22.12.2012"; a text that is a bare date; last,
+ * an "as of" date, "Stand: 19.10.2019", when nothing else dates the
+ * page). */
+enum {
+	D_THEME,
+	D_TIME_ARTICLE,
+	D_TIME_MAIN,
+	D_TIME_PAGE,
+	D_TEXT_CLASS_BODY,
+	D_TEXT_CLASS_PAGE,
+	D_TEXT_BODY,
+	D_LINE_BODY,
+	D_LINE_PAGE,
+	D_LABEL,
+	D_BARE,
+	D_ASOF,
+};
+
 /* How a page date was written: wall_clock when it has a time but no zone
  * or offset ("2023-11-08 17:49:09", "8 Nov 2023, 5:49 pm"; read as UTC,
  * though it is usually the publisher's local time), seconds when the time
@@ -131,6 +155,11 @@ struct builder {
 	/* JSON-LD objects kept until the end, to be ranked together. */
 	void *jsonld_roots[EXTRACT_MAX_JSONLD_BLOCKS];
 	size_t jsonld_root_count;
+	/* The day (YYYY-MM-DD) of the best published date the page's own
+	 * markup and text give (origin O_HTML), kept even while a declared
+	 * date wins, and its rank; "" when none: see heed__republished. */
+	char shown_day[11];
+	int shown_rank;
 	heed_status oom; /* HEED_ENOMEM once an allocation failed */
 };
 
@@ -153,6 +182,11 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
  * not replace: reading that candidate would be wasted work. */
 bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
                         int sub);
+/* A page that shows its modified day as its date (its own markup and
+ * text give that day, not the declared published one) was republished
+ * then: the published date becomes the modified one. Called once the
+ * page is read. */
+void heed__republished(struct builder *b);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

@@ -636,29 +636,6 @@ static bool in_body(const struct html *h)
 	return h->article || h->header || h->main;
 }
 
-/* Sub-ranks of O_HTML dates, best first: attribute values (a theme's
- * date class, a time marked pubdate, a loose itemprop; a <time datetime>
- * in an article, in main, anywhere), then dates read from text (a date
- * element's in the article, anywhere; a <time>'s or a byline's in the
- * article; a meta or info line's in the article, anywhere; a text after
- * a date label, "Datum: 22.12.2012"; a text that is a bare date; last,
- * an "as of" date, "Stand: 19.10.2019", when nothing else dates the
- * page). */
-enum {
-	D_THEME,
-	D_TIME_ARTICLE,
-	D_TIME_MAIN,
-	D_TIME_PAGE,
-	D_TEXT_CLASS_BODY,
-	D_TEXT_CLASS_PAGE,
-	D_TEXT_BODY,
-	D_LINE_BODY,
-	D_LINE_PAGE,
-	D_LABEL,
-	D_BARE,
-	D_ASOF,
-};
-
 /* Starts reading a date from an element's text. */
 static void date_text(struct html *h, enum field f, int sub)
 {
@@ -1554,6 +1531,9 @@ static const char *const date_labels[] = {
         "ver\303\266ffentlichung",
         "erschienen am",
         "erschienen",
+        "pressemitteilung vom",
+        "pressemeldung vom",
+        "presseinformation vom",
         "erstellt am",
         "erstellt",
         "publi\303\251 le",

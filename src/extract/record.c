@@ -464,6 +464,26 @@ static int64_t wall_offset(int64_t wall, const struct heed__date_form *form,
 }
 
 /*
+ * True when the page's URL path gives the day before or after the day of
+ * c, a UTC time (num: the URL's day at midnight UTC). A permalink is
+ * dated by the publisher's clock, so the URL's day is theirs and the UTC
+ * day is shifted ("2020-02-18T02:18:11Z" under "/2020/02/17/": an
+ * evening in the Americas). The shift is taken only where a zone most
+ * pages are published from could make it: from -08:00 (the Americas'
+ * Pacific) the day before while the UTC time is before 08:00, up to
+ * +11:00 (eastern Australia's summer) the day after from 13:00.
+ */
+static bool url_day(const struct cand *c, int64_t num)
+{
+	const int64_t hour = 3600, days = 24 * hour;
+	int64_t clock = (c->num % days + days) % days;
+	int64_t shift = num - (c->num - clock);
+
+	return strchr(c->value, 'T') && ((shift == -days && clock < 8 * hour) ||
+	                                 (shift == days && clock >= 13 * hour));
+}
+
+/*
  * A date the page writes twice, once converted to UTC (a CMS's JSON-LD:
  * "2019-10-18T22:04:00Z") and once in the publisher's own time (its meta:
  * "Sat, 19 Oct 2019 00:04:00 +0200", or bare: "2019-10-19 00:04:00"): the
@@ -471,10 +491,14 @@ static int64_t wall_offset(int64_t wall, const struct heed__date_form *form,
  * is the day a reader of the page sees. So the chosen value c, a zoned
  * UTC time, takes the notation of the other source's value (iso, num,
  * form): its offset when it writes the same instant with one, the offset
- * its bare wall-clock time shows c's instant at. True when it did.
+ * its bare wall-clock time shows c's instant at. When the other source
+ * (o) is the URL's path, c takes its day alone (see url_day: the
+ * publisher's offset is still unknown; c's instant is kept). True when it
+ * did.
  */
-static bool local_notation(struct builder *b, struct cand *c, const char *iso,
-                           int64_t num, const struct heed__date_form *form)
+static bool local_notation(struct builder *b, struct cand *c, enum origin o,
+                           const char *iso, int64_t num,
+                           const struct heed__date_form *form)
 {
 	char local[HEED_DATE_ISO_MAX];
 	int64_t off;
@@ -482,7 +506,10 @@ static bool local_notation(struct builder *b, struct cand *c, const char *iso,
 
 	if (!utc_notation(c->value) || c->form.wall_clock)
 		return false;
-	if (form->wall_clock) {
+	if (o == O_URL) {
+		if (!url_day(c, num))
+			return false;
+	} else if (form->wall_clock) {
 		off = wall_offset(num, form, c->num);
 		if (!off || !heed__date_at_offset(c->value, off, local))
 			return false;
@@ -496,9 +523,9 @@ static bool local_notation(struct builder *b, struct cand *c, const char *iso,
 	return v != NULL;
 }
 
-/* A lower-ranked source's date, offered to the chosen value c. */
-static void other_notation(struct builder *b, struct cand *c, const char *s,
-                           size_t len)
+/* A lower-ranked source's date (from o), offered to the chosen value c. */
+static void other_notation(struct builder *b, struct cand *c, enum origin o,
+                           const char *s, size_t len)
 {
 	struct heed__date_form form;
 	char iso[HEED_DATE_ISO_MAX];
@@ -506,7 +533,46 @@ static void other_notation(struct builder *b, struct cand *c, const char *s,
 
 	if (heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
 	                          &form))
-		local_notation(b, c, iso, num, &form);
+		local_notation(b, c, o, iso, num, &form);
+}
+
+/* Keeps the day of a published date the page's markup or text gives
+ * (rank: its rank), when none better was kept. */
+static void shown_date(struct builder *b, int rank, const char *s, size_t len)
+{
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t num;
+
+	if ((b->shown_day[0] && b->shown_rank <= rank) ||
+	    !heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
+	                           NULL))
+		return;
+	memcpy(b->shown_day, iso, 10);
+	b->shown_day[10] = '\0';
+	b->shown_rank = rank;
+}
+
+/*
+ * Many CMSs keep an article's first datePublished when it is rewritten
+ * and republished, and show readers only the new day, which they declare
+ * as dateModified: the page dates itself by its update ("03.04.2019"
+ * under the headline, declared modified, of an article first declared in
+ * 2017). So when the declared published and modified dates fall on other
+ * days and the best date the page's own markup and text give (a date
+ * class, a <time>, a byline's date) is the modified day, published takes
+ * the modified date. A page that shows its first day, or no day, keeps
+ * it.
+ */
+void heed__republished(struct builder *b)
+{
+	struct cand *p = &b->cand[F_PUBLISHED], *m = &b->cand[F_MODIFIED];
+
+	if (!p->value || !m->value || !b->shown_day[0] ||
+	    p->rank >= rank_of(F_PUBLISHED, O_HTML, 0) ||
+	    strncmp(p->value, m->value, 10) == 0 || m->num <= p->num ||
+	    strncmp(b->shown_day, m->value, 10) != 0)
+		return;
+	*p = *m;
 }
 
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
@@ -522,9 +588,13 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (rank < 0 ||
 	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)))
 		return;
+	/* A <time> outside the article and main is as often a comment's
+	 * or a listed post's as the page's. */
+	if (f == F_PUBLISHED && o == O_HTML && sub != D_TIME_PAGE)
+		shown_date(b, rank, s, len);
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
-			other_notation(b, c, s, len);
+			other_notation(b, c, o, s, len);
 		return;
 	}
 	/* A handle's rank falls, so it is checked again. */
@@ -550,7 +620,8 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	 * the value it replaces wrote that instant so. */
 	if ((f == F_PUBLISHED || f == F_MODIFIED) && c->value) {
 		struct cand better = {.value = iso, .num = num, .form = form};
-		if (local_notation(b, &better, c->value, c->num, &c->form)) {
+		if (local_notation(b, &better, c->origin, c->value, c->num,
+		                   &c->form)) {
 			s = better.value;
 			len = strlen(s);
 		}

@@ -43,9 +43,10 @@ static void check_record_json(const heed_page *p)
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	const struct heed_header hdr[] = {{"X-Robots-Tag", "heed: noindex"}};
+	/* A dated permalink, so the URL's day meets the page's dates. */
 	struct heed_extract_input in = {(const char *)data,
 	                                size,
-	                                "https://fuzz.example/a/b?c",
+	                                "https://fuzz.example/2020/02/17/b?c",
 	                                hdr,
 	                                1,
 	                                "text/html",

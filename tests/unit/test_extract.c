@@ -361,6 +361,15 @@ static const struct page_case cases[] = {
         {"text date: a label comes after every date element", NULL,
          "<p>Published: March 3, 2024</p><p class=date>July 05, 2017</p>", 0,
          NULL, "published=html:2017-07-05\n"},
+        {"text date: a press release's label", NULL,
+         "<p>Pressemitteilung vom 25. Januar 2022 |&nbsp; Berlin</p>", 0, NULL,
+         "published=html:2022-01-25\n"},
+        {"text date: a press release's word with no date after it, or in a "
+         "sentence, dates nothing",
+         NULL,
+         "<p>Pressemitteilung vom Verband</p><p>Dieser Artikel wurde am 24. "
+         "September 2005 in die Liste aufgenommen.</p>",
+         0, NULL, "-published\n"},
         {"text date: no label in a word, an aside, or a value without a "
          "date",
          NULL,
@@ -408,6 +417,38 @@ static const struct page_case cases[] = {
          "<meta property=article:published_time content=\"2023-11-09 "
          "03:28:35\"><meta name=date content=\"2023-11-08 22:28:35\">",
          0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"date: a page that shows its modified day was republished then", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><p class=date>03.04.2019</p></article>",
+         0, NULL,
+         "published=jsonld:2019-04-03T08:04:01Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page that shows its first day, or none, keeps it", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><time datetime=2017-08-21>21.08.2017</time></article>",
+         0, NULL,
+         "published=jsonld:2017-08-21T13:09:00Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a time outside the article and main is not the page's shown "
+         "day",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<ul class=thread><li><time datetime=2019-04-03>3 Apr</time></li>"
+         "</ul>",
+         0, NULL, "published=jsonld:2017-08-21T13:09:00Z\n"},
+        {"date: a modified date before the published one is no "
+         "republication",
+         NULL,
+         "<meta property=article:published_time content=2019-10-19T10:00:00Z>"
+         "<meta property=article:modified_time content=2019-10-18T10:00:00Z>"
+         "<article><p class=date>18.10.2019</p></article>",
+         0, NULL, "published=og:2019-10-19T10:00:00Z\n"},
         {"aside: an article's metadata box is the article's own", NULL,
          "<article><aside class=\"meta\" role=complementary><p>Von Ann "
          "Lee</p><time datetime=2022-01-21>21.01.2022</time></aside><p>Text"
@@ -461,6 +502,34 @@ static const struct page_case cases[] = {
          "https://site.example/news/2019/09/17/slug"},
         {"a month archive's URL dates no page", NULL, "<title>T</title>", 0,
          NULL, "-published\n", "https://site.example/2019/09/"},
+        {"a UTC time takes the URL's day before, an evening in the Americas",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2020-02-18T02:18:11Z\"}</script>",
+         0, NULL, "published=jsonld:2020-02-17\n",
+         "https://site.example/2020/02/17/slug/"},
+        {"a UTC time takes the URL's day after, a morning east of UTC", NULL,
+         "<meta property=article:published_time "
+         "content=2018-12-31T23:11:59+00:00>",
+         0, NULL, "published=og:2019-01-01\n",
+         "https://site.example/2019/01/01/slug/"},
+        {"a URL's day no common zone gives, or an offset written, keeps the "
+         "time",
+         NULL,
+         "<meta property=article:published_time content=2020-07-09T10:04:04Z>"
+         "<meta property=article:modified_time "
+         "content=2020-07-10T02:00:00+01:00>",
+         0, NULL, "published=og:2020-07-09T10:04:04Z\n",
+         "https://site.example/2020/07/08/slug/"},
+        {"a time with its own offset keeps its day against the URL's", NULL,
+         "<meta property=article:published_time "
+         "content=2020-07-09T01:00:00+01:00>",
+         0, NULL, "published=og:2020-07-09T01:00:00+01:00\n",
+         "https://site.example/2020/07/08/slug/"},
+        {"a URL two days away moves no UTC time", NULL,
+         "<meta property=article:published_time content=2020-07-10T01:00:00Z>",
+         0, NULL, "published=og:2020-07-10T01:00:00Z\n",
+         "https://site.example/2020/07/08/slug/"},
         {"an embedded video's uploadDate never dates the article", NULL,
          "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
          "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"},"
