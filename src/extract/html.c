@@ -1426,14 +1426,16 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
 	heed__cand(b, f, O_HTML, sub, s, len);
 }
 
-/* True when every word of "A; B" starts with a capital (or a letter
- * past ASCII: from U+00C0, but not U+2000-U+2FFF, punctuation and
- * symbols, nor a no-break space or a guillemet) or is a particle of a
- * name ("van", "de"): a name, not "By the time we arrived". */
-static bool capitalised(const char *names)
+/* The length of the leading names of "A; B; C" whose every word starts
+ * with a capital (or a letter past ASCII: from U+00C0, but not
+ * U+2000-U+2FFF, punctuation and symbols, nor a no-break space or a
+ * guillemet) or is a particle of a name ("van", "de"): all of it for
+ * names, 0 for "By the time we arrived". */
+static size_t capitalised_len(const char *names)
 {
 	static const char *const particles[] = {"van", "von", "de", "da", "del",
 	                                        "der", "di",  "du", "la", "le"};
+	size_t good = 0;
 
 	for (const char *p = names; *p;) {
 		size_t n = strcspn(p, " ;");
@@ -1442,11 +1444,34 @@ static bool capitalised(const char *names)
 		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
 			ok = heed__ascii_ieq(p, n, particles[i]);
 		if (n && !ok)
-			return false;
+			return good;
 		p += n;
+		if (*p == ';')
+			good = (size_t)(p - names);
 		p += strspn(p, " ;");
 	}
-	return true;
+	return strlen(names);
+}
+
+/* True when every word of "A; B" is a name's (see capitalised_len()). */
+static bool capitalised(const char *names)
+{
+	return capitalised_len(names) == strlen(names);
+}
+
+/* The length of the names a byline line or a label gives in "A; B; C":
+ * all of them when every word is capitalised, else those before the
+ * first part that is not, when the first is a full name of two words or
+ * more: a role or an agency follows the name after a comma ("Von Ann
+ * Lee, dpa", "Autorin: Ann Lee, Projektleiterin der HSS in Tunesien"). A
+ * sentence ("Von Albert Einstein wird berichtet") stays no name. */
+static size_t line_names_len(const char *names)
+{
+	size_t n = capitalised_len(names);
+
+	if (!n || !names[n])
+		return n;
+	return memchr(names, ' ', strcspn(names, ";")) ? n : 0;
 }
 
 /* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024": a
@@ -1457,6 +1482,7 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	                                    "Por ", "Door ", "Di "};
 	const char *names;
 	bool lead = false;
+	size_t n;
 
 	heed__trim(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
@@ -1465,9 +1491,10 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	if (!lead || len > 160)
 		return;
 	names = heed__byline_names(h->b, s, len);
-	if (names && capitalised(names)) {
+	n = names ? line_names_len(names) : 0;
+	if (n) {
 		h->byline_done = true;
-		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, strlen(names));
+		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, n);
 		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
 	}
 }
@@ -1681,6 +1708,7 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
                         size_t len)
 {
 	const char *names;
+	size_t n;
 
 	if (len > MAX_LABEL_VALUE && f != F_AUTHOR)
 		len = MAX_LABEL_VALUE;
@@ -1693,10 +1721,10 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	if (len > MAX_LABEL_VALUE)
 		return;
 	names = heed__byline_names(h->b, s, len);
-	if (names && capitalised(names)) {
+	n = names ? line_names_len(names) : 0;
+	if (n) {
 		h->label_author_done = true;
-		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names,
-		           strlen(names));
+		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names, n);
 	}
 }
 

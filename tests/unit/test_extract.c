@@ -634,6 +634,15 @@ static const struct page_case cases[] = {
         {"author: a handle gives way to a label's name", NULL,
          "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
          "author=html:Jane Doe\n"},
+        {"author: a role or an agency after a label's name", NULL,
+         "<p><strong>Autorin: Uta Staschewski, Projektleiterin der HSS in "
+         "Tunesien.</strong></p>",
+         0, NULL, "author=html:Uta Staschewski\n"},
+        {"author: an agency after a lead line's names", NULL,
+         "<article><p>By Ann Lee and Bo Chan, dpa</p></article>", 0, NULL,
+         "author=html:Ann Lee; Bo Chan\n"},
+        {"author: a lone word before a lower-case part is no name", NULL,
+         "<p>Von Berlin, der Hauptstadt, aus</p>", 0, NULL, "-author\n"},
         {"author: no label in a sentence, a link, a heading, or without its "
          "colon",
          NULL,
