@@ -673,36 +673,42 @@ static bool after_space(const char *s, size_t i)
 	       (i >= 2 && s[i - 2] == '\xC2' && s[i - 1] == '\xA0');
 }
 
+/* True when s[0, len) opens with the credit of another trade than the
+ * writer's: "Illustration von", "Fotos:", "Photos by", "Bild:". */
+static bool opens_credit(const char *s, size_t len)
+{
+	static const char *const trades[] = {
+	        "Illustration", "Illustrationen", "Foto",   "Fotos", "Photo",
+	        "Photos",       "Bild",           "Bilder", "Images"};
+	static const char *const joins[] = {" von ", " by ", ": ",
+	                                    " de ",  " di ", ":\xC2\xA0"};
+
+	for (size_t t = 0; t < HEED_ARRAY_SIZE(trades); t++) {
+		size_t n = strlen(trades[t]);
+		if (len <= n || memcmp(s, trades[t], n) != 0)
+			continue;
+		for (size_t j = 0; j < HEED_ARRAY_SIZE(joins); j++) {
+			size_t m = strlen(joins[j]);
+			if (len - n >= m && memcmp(s + n, joins[j], m) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Cuts the names where the credit of another trade begins: "Text von Ann
  * Lee Illustration von Bo Chan", "By Ann Lee Photos: Bo Chan". The
  * illustrator or photographer is credited, not the author. */
 static void cut_at_credit(const char *s, size_t *len)
 {
-	static const char *const trades[] = {
-	        "Illustration", "Illustrationen", "Foto",   "Fotos", "Photo",
-	        "Photos",       "Bild",           "Bilder", "Images"};
-	static const char *const joins[] = {" von ", " by ", ": ", " de ",
-	                                    " di "};
-
 	for (size_t i = 1; i < *len; i++) {
-		if (s[i] < 'A' || s[i] > 'Z' || !after_space(s, i))
+		if (s[i] < 'A' || s[i] > 'Z' || !after_space(s, i) ||
+		    !opens_credit(s + i, *len - i))
 			continue;
-		for (size_t t = 0; t < HEED_ARRAY_SIZE(trades); t++) {
-			size_t n = strlen(trades[t]);
-			if (*len - i <= n || memcmp(s + i, trades[t], n) != 0)
-				continue;
-			for (size_t j = 0; j < HEED_ARRAY_SIZE(joins); j++) {
-				size_t m = strlen(joins[j]);
-				if (*len - i - n >= m &&
-				    memcmp(s + i + n, joins[j], m) == 0) {
-					*len = i;
-					while (*len && after_space(s, *len))
-						*len -= s[*len - 1] == ' ' ? 1
-						                           : 2;
-					return;
-				}
-			}
-		}
+		*len = i;
+		while (*len && after_space(s, *len))
+			*len -= s[*len - 1] == ' ' ? 1 : 2;
+		return;
 	}
 }
 
@@ -751,6 +757,10 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 	 * White space before them is markup's ("<a>\nAna Lopez</a>"), and a
 	 * line that ends in "by" runs on to the names. */
 	heed__trim(&s, &len);
+	/* "Foto: Ann Lee", a picture's credit in a caption's byline markup,
+	 * names a photographer, not the author. */
+	if (opens_credit(s, len))
+		return NULL;
 	skip_label(&s, &len);
 	skip_lead_separators(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {

@@ -680,6 +680,13 @@ static const struct page_case cases[] = {
          "<article><div class=page-meta--author>Posted on September 21, "
          "2020  by Adi Tzlil</div></article>",
          0, NULL, "author=html:Adi Tzlil\npublished=html:2020-09-21\n"},
+        {"author: a caption's photo credit in byline markup is no author", NULL,
+         "<article><figure><figcaption>Flats<span class=item--autor>Foto:"
+         "\xC2\xA0"
+         "Bo\xC2\xA0"
+         "Chan</span></figcaption></figure><p>Von <a "
+         "href=/al>Ann Lee</a></p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: a plural class lists the credited people", NULL,
          "<article><div class=article-authors><a href=/a>Ann Lee</a>, "
          "<a href=/b>Bo Chan</a></div></article>",
