@@ -882,30 +882,54 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 	date_text(h, f, sub);
 }
 
-/* Byline markup: an element whose class has a token ending in "byline",
+/* True when the class token t[0, n) ends in a byline word: "byline",
  * "author", "authorname", "author-name" or "author-link" (any case:
  * "post-author-name", "news-list-author", "documentAuthor",
  * "byline__author-name"), the German "autor" or the French "auteur", or
  * a plural ("article-authors", "autoren", "auteurs": a list of the
- * credited people is a byline too); not "author-bio" or
- * "author-box", which hold more than the name. The first such element in
- * an article, its header or main gives the author of last resort before a
- * social handle; the first elsewhere (outside any aside: a sidebar's
- * "author" box names someone else) comes after every other byline. */
-static bool is_byline_class(const char *cls)
+ * credited people is a byline too); not "author-bio" or "author-box",
+ * which hold more than the name. */
+static bool byline_token(const char *t, size_t n)
 {
 	static const char *const ends[] = {
 	        "byline",      "author",      "authorname", "author-name",
 	        "author_name", "author-link", "autor",      "authors",
 	        "autoren",     "auteur",      "auteurs"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(ends); i++) {
+		size_t e = strlen(ends[i]);
+		if (n >= e && heed__ascii_ieq(t + n - e, e, ends[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Byline markup: an element whose class has a byline token (see
+ * byline_token()), also with a last part that says the element holds the
+ * name's text ("authorname-txt", "author__name", "autor-text"). The
+ * first such element in an article, its header or main gives the author
+ * of last resort before a social handle; the first elsewhere (outside
+ * any aside: a sidebar's "author" box names someone else) comes after
+ * every other byline. */
+static bool is_byline_class(const char *cls)
+{
+	static const char *const texts[] = {"txt", "text", "name"};
 	size_t n;
 
-	for (const char *p = cls, *t; (t = next_token(&p, &n));)
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(ends); i++) {
-			size_t e = strlen(ends[i]);
-			if (n >= e && heed__ascii_ieq(t + n - e, e, ends[i]))
+	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		if (byline_token(t, n))
+			return true;
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(texts); i++) {
+			size_t e = strlen(texts[i]), m = n - e;
+			if (n <= e || !heed__ascii_ieq(t + m, e, texts[i]) ||
+			    (t[m - 1] != '-' && t[m - 1] != '_'))
+				continue;
+			while (m && (t[m - 1] == '-' || t[m - 1] == '_'))
+				m--;
+			if (byline_token(t, m))
 				return true;
 		}
+	}
 	return false;
 }
 

@@ -687,6 +687,18 @@ static const struct page_case cases[] = {
          "Chan</span></figcaption></figure><p>Von <a "
          "href=/al>Ann Lee</a></p></article>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: a byline class with a part for the name's text", NULL,
+         "<div class=articlecontent><span class=time>02/10/2020</span><span "
+         "class=authorname-txt><span class=truncate>Ann Lee</span></span>"
+         "</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an author__name class is a byline", NULL,
+         "<article><span class=author__name><a href=/al>Ann "
+         "Lee</a></span></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: no byline in a bio's text part", NULL,
+         "<article><p class=author-bio-text>Ann Lee</p></article>", 0, NULL,
+         "-author\n"},
         {"author: a plural class lists the credited people", NULL,
          "<article><div class=article-authors><a href=/a>Ann Lee</a>, "
          "<a href=/b>Bo Chan</a></div></article>",
