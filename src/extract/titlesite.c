@@ -182,9 +182,14 @@ bool heed__is_title_suffix(const struct builder *b, const char *s, size_t len)
 	const char *t = b->title_tag;
 	size_t tlen = t ? strlen(t) : 0;
 
-	for (size_t i = 0; t && i < HEED_ARRAY_SIZE(seps); i++) {
-		const char *p = last_of(t, tlen, seps[i]);
-		size_t n = strlen(seps[i]);
+	/* A colon spaced on both sides ends a title before its site too
+	 * ("CVS Health : Home : Jobs & Hire"); as a cut it is not used, since
+	 * French puts a space before every colon ("Pétition : Non à ..."),
+	 * but a value that is the part after the last one names no person. */
+	for (size_t i = 0; t && i <= HEED_ARRAY_SIZE(seps); i++) {
+		const char *sep = i < HEED_ARRAY_SIZE(seps) ? seps[i] : " : ";
+		const char *p = last_of(t, tlen, sep);
+		size_t n = strlen(sep);
 		if (p && p > t && same_name(s, len, p + n))
 			return true;
 	}

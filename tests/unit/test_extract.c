@@ -580,6 +580,11 @@ static const struct page_case cases[] = {
          "<title>Achtsam | Die FURCHE</title><meta name=author content=\"Die "
          "FURCHE\"><a rel=author href=/autor/ub>Ursula Baatz</a>",
          0, NULL, "author=link:Ursula Baatz\n"},
+        {"author: a site part after a spaced colon gives way to a label", NULL,
+         "<title>CVS Health : Home : Jobs &amp; Hire</title><meta name=author "
+         "content=\"Jobs &amp; Hire\"><div class=wrote_by>By <a "
+         "href=/a/jc>Jose de la Cruz</a></div>",
+         0, NULL, "author=html:Jose de la Cruz\n"},
         {"author: a name that is the title's first part stays a person", NULL,
          "<title>Ann Lee | Blog</title><meta name=author content=\"Ann "
          "Lee\"><a rel=author href=/a/bo>Bo Chan</a>",
