@@ -554,6 +554,13 @@ static const struct page_case cases[] = {
          "<p><span class=from>von</span> <span>Daniel Braun</span></p><p><b>"
          "Autor:</b> Ann Lee</p>",
          0, NULL, "author=html:Daniel Braun\n"},
+        {"author: a bar before a label alone, then the name", NULL,
+         "<h1>T</h1><div class=article_meta_info><span "
+         "class=screen-reader-text>| By </span> <span>Cara Stiles</span> | "
+         "<time>April 13, 2020</time></div>",
+         0, NULL, "author=html:Cara Stiles\n"},
+        {"author: a bar before a sentence's word is no label", NULL,
+         "<p>| By the time we arrived</p>", 0, NULL, "-author\n"},
         {"author: a label after every byline, before a handle", NULL,
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
