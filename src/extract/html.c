@@ -38,7 +38,8 @@ enum tag {
 	T_TITLE,
 	T_H1,
 	T_H2,
-	T_HN, /* h3 to h6 */
+	T_HN,     /* h3, h4 */
+	T_HMINOR, /* h5, h6: a page's small print, where bylines are set too */
 	T_A,
 	T_AREA,
 	T_SCRIPT,
@@ -120,6 +121,7 @@ struct html {
 	bool label_author_done; /* a label named the author */
 	bool text_opens;        /* no text yet since the last tag opened */
 	unsigned link_heading;  /* open links and headings */
+	unsigned minor_heading; /* open h5 and h6, among link_heading */
 	unsigned leads;         /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
@@ -155,8 +157,8 @@ static enum tag tag_of(const char *n)
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
 	        ['h' - 'a'] = {{"h1", "html", "header", "h2", "h3", "h4", "h5",
 	                        "h6"},
-	                       {T_H1, T_HTML, T_HEADER, T_H2, T_HN, T_HN, T_HN,
-	                        T_HN}},
+	                       {T_H1, T_HTML, T_HEADER, T_H2, T_HN, T_HN,
+	                        T_HMINOR, T_HMINOR}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link", "li"}, {T_LINK, T_LI}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
@@ -1382,9 +1384,12 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->main++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
-	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN) &&
+	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
+	     tag == T_HMINOR) &&
 	    tracked)
 		h->link_heading++;
+	if (tag == T_HMINOR && tracked)
+		h->minor_heading++;
 	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
@@ -2119,8 +2124,10 @@ static void text_label(struct html *h, const char *s, size_t len)
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
 	 * "Works by Ann Lee" heads a list of her works, and a link's text
-	 * ("By Galileo" in a table of contents) names no byline. */
-	if (!n && opens && !h->link_heading && label_author_wanted(h)) {
+	 * ("By Galileo" in a table of contents) names no byline; h5 and h6
+	 * are a page's small print, where themes set the byline too. */
+	if (!n && opens && h->link_heading == h->minor_heading &&
+	    label_author_wanted(h)) {
 		f = F_AUTHOR;
 		n = author_label_len(s, len);
 	}
@@ -2235,9 +2242,11 @@ void heed__html_end(struct html *h)
 	if (el.tag == T_HEADER && h->header)
 		h->header--;
 	if ((el.tag == T_A || el.tag == T_H1 || el.tag == T_H2 ||
-	     el.tag == T_HN) &&
+	     el.tag == T_HN || el.tag == T_HMINOR) &&
 	    h->link_heading)
 		h->link_heading--;
+	if (el.tag == T_HMINOR && h->minor_heading)
+		h->minor_heading--;
 	if (el.aside && h->aside)
 		h->aside--;
 	if (el.edit && h->edit)

@@ -561,6 +561,10 @@ static const struct page_case cases[] = {
          0, NULL, "author=html:Cara Stiles\n"},
         {"author: a bar before a sentence's word is no label", NULL,
          "<p>| By the time we arrived</p>", 0, NULL, "-author\n"},
+        {"author: a label in a minor heading names the author", NULL,
+         "<h6>Energiepreise</h6><h5><a href=/g>By Galileo</a></h5><h5><em>Von "
+         "Ann Lee</em></h5><p>(21. November 2022) Text</p>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: a label after every byline, before a handle", NULL,
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
