@@ -222,7 +222,8 @@ static bool organisation_name(const struct builder *b, const char *s,
 	static const char *const forms[] = {
 	        "GmbH", "gGmbH", "mbH",  "e.V.", "AG",  "KG",   "Ltd",
 	        "Ltd.", "Inc",   "Inc.", "LLC",  "plc", "S.A.", "SE"};
-	if (heed__spells_site_domain(b, s, len))
+	if (heed__spells_site_domain(b, s, len) ||
+	    heed__words_spell_site_domain(b, s, len))
 		return true;
 	/* The words after the first: a legal form never opens a name. */
 	for (const char *p = memchr(s, ' ', len); p && p < s + len;
@@ -240,12 +241,15 @@ static bool organisation_name(const struct builder *b, const char *s,
 }
 
 /* A CMS's placeholder in an author field: WordPress's first account
- * ("admin"), a theme's "No Author", "Unknown": nobody is credited. */
+ * ("admin"), a theme's "No Author", "Unknown", or its screen-reader label
+ * on a line of its own before the name ("Post author", Twenty Twenty's):
+ * nobody is credited. */
 static bool placeholder_name(const char *s, size_t len)
 {
 	static const char *const names[] = {
-	        "admin",     "administrator", "wordpressadmin", "webmaster",
-	        "no author", "unknown",       "anonymous",      "n/a"};
+	        "admin",     "administrator", "wordpressadmin",
+	        "webmaster", "no author",     "unknown",
+	        "anonymous", "n/a",           "post author"};
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
 		if (heed__ascii_ieq(s, len, names[i]))

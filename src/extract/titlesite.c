@@ -134,6 +134,23 @@ bool heed__spells_site_domain(const struct builder *b, const char *s,
 	       (spells(s, len, dom) || spells_n(s, len, dom, strlen(dom)));
 }
 
+bool heed__words_spell_site_domain(const struct builder *b, const char *s,
+                                   size_t len)
+{
+	const char *dom = heed_url_registrable_domain(b->page_url);
+	size_t k = dom ? strcspn(dom, ".") : 0;
+
+	for (size_t i = 0; k && i < len; i++) {
+		if (s[i] == ' ' || (i && s[i - 1] != ' '))
+			continue;
+		for (size_t j = i + 1; j <= len; j++)
+			if ((j == len || s[j] == ' ') &&
+			    spells_n(s + i, j - i, dom, k))
+				return true;
+	}
+	return false;
+}
+
 static bool is_site(struct builder *b, const char *s, size_t len)
 {
 	/* The registrable domain spelt out ("Wikipedia" on

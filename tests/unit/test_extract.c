@@ -611,6 +611,17 @@ static const struct page_case cases[] = {
         {"author: the site's domain spelt out with its suffix gives way", NULL,
          "<meta name=author content=MesOpinions.com><p>By Ann Lee</p>", 0, NULL,
          "author=html:Ann Lee\n", "https://www.mesopinions.com/p"},
+        {"author: a meta author with the domain spelt out among its words "
+         "gives way to a label",
+         NULL,
+         "<meta name=author content=\"EFC Bayrische Bembel\"><p>Geschrieben "
+         "von Cooper</p>",
+         0, NULL, "author=html:Cooper\n", "https://bayrische-bembel.de/504"},
+        {"author: the domain spelt out before a tagline gives way to a label",
+         NULL,
+         "<meta name=author content=\"L-MAG \xE2\x80\x93 Das Magazin\"><p "
+         "class=bodytext>Von Claudia Lindner</p>",
+         0, NULL, "author=html:Claudia Lindner\n", "https://www.l-mag.de/a"},
         {"author: the site's domain spelt out is kept when nobody else is",
          NULL, "<meta name=author content=\"EAT SMARTER\">", 0, NULL,
          "author=meta:EAT SMARTER\n", "https://www.eatsmarter.de/a/b"},
@@ -684,6 +695,11 @@ static const struct page_case cases[] = {
          "<meta name=author content=Text><meta name=author "
          "content=\"Interview: Julia Lauter\">",
          0, NULL, "author=meta:Julia Lauter\n"},
+        {"author: a theme's screen-reader \"Post author\" is no name", NULL,
+         "<article><ul><li class=\"post-author meta-wrapper\"><span "
+         "class=screen-reader-text>Post author</span>\n<span class=meta-text> "
+         "By <a href=/author/h>Helge Lee</a></span></li></ul></article>",
+         0, NULL, "author=html:Helge Lee\n"},
         {"author: a CMS's placeholder is no name", NULL,
          "<meta name=author content=admin><article><p class=byline>By "
          "No Author</p></article>",
