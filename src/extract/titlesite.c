@@ -451,7 +451,8 @@ void heed__title_site(struct builder *b)
  * so), "Zeige alle Beiträge von Ann", "Veröffentlicht von Ann". A theme's
  * screen-reader text runs on into the name without a space ("Veröffentlicht
  * vonAnn Lee"), so a capital letter may follow these directly. */
-static const char *const name_leads[] = {"view all posts by",
+static const char *const name_leads[] = {"show all articles of",
+                                         "view all posts by",
                                          "see all posts by",
                                          "view all articles by",
                                          "all posts by",

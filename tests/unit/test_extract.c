@@ -687,6 +687,13 @@ static const struct page_case cases[] = {
          "<article><a rel=author href=/author/al>View all posts by Ann "
          "Lee \xE2\x86\x92</a></article>",
          0, NULL, "author=link:Ann Lee\n"},
+        {"author: a profile link's \"Show all articles of\" run on into "
+         "the name",
+         NULL,
+         "<article><span class=\"author vcard\"><a rel=author "
+         "href=/author/hs>Heiko Sauer</a></span><a rel=author "
+         "href=/author/hs>SHOW ALL ARTICLES OFHeiko Sauer</a></article>",
+         0, NULL, "author=link:Heiko Sauer\n"},
         {"author: a theme's screen-reader lead runs on into the name", NULL,
          "<article><span class=byline><span>Ver\303\266ffentlicht von"
          "</span><span class=fn>Chris Jung</span></span></article>",
