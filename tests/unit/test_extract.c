@@ -707,6 +707,15 @@ static const struct page_case cases[] = {
          "class=screen-reader-text>Post author</span>\n<span class=meta-text> "
          "By <a href=/author/h>Helge Lee</a></span></li></ul></article>",
          0, NULL, "author=html:Helge Lee\n"},
+        {"author: a degree after a name's comma is no part of it", NULL,
+         "<meta name=author content=\"Grant Tinsley, PhD\">", 0, NULL,
+         "author=meta:Grant Tinsley\n"},
+        {"author: the site's name after a name's comma is no part of it", NULL,
+         "<meta name=author content=\"Rob Picheta, CNN\">", 0, NULL,
+         "author=meta:Rob Picheta\n", "https://edition.cnn.com/2021/a"},
+        {"author: a name written surname first stays whole", NULL,
+         "<meta name=author content=\"Doe, Jane\">", 0, NULL,
+         "author=meta:Doe, Jane\n", "https://edition.cnn.com/2021/a"},
         {"author: a CMS's placeholder is no name", NULL,
          "<meta name=author content=admin><article><p class=byline>By "
          "No Author</p></article>",
