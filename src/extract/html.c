@@ -1696,12 +1696,14 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 }
 
 /* The length of the author label that opens s[0, len), with the
- * separators after it, or 0. A bar may come first: a meta line's "| By"
- * (a theme's screen-reader text between the date and the name) is the
- * label of the name that follows. */
+ * separators after it, or 0. A bar or a dash may come first: a meta
+ * line's "| By" (a theme's screen-reader text between the date and the
+ * name) or "- Redaktion:" after its date is the label of the name that
+ * follows. */
 static size_t author_label_len(const char *s, size_t len)
 {
-	size_t bar = *s == '|' ? separators_len(s, len, "| \t") : 0, n;
+	bool bar_first = *s == '|' || *s == '-';
+	size_t bar = bar_first ? separators_len(s, len, "|- \t") : 0, n;
 
 	s += bar;
 	len -= bar;
@@ -2116,8 +2118,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
 	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
 		copyright_holder(h, s, len);
-	/* Most texts start with none of the labels' letters (nor a bar). */
-	if (!strchr("abdefglmprstuvwz|", heed__ascii_lower(*s)))
+	/* Most texts start with none of the labels' letters (nor a bar or a
+	 * dash). */
+	if (!strchr("abdefglmprstuvwz|-", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);

@@ -768,6 +768,19 @@ static void cut_at_date(const char *s, size_t *len)
 	}
 }
 
+/* Cuts a name where a bracket opens after it: "Eberhard Fuhr
+ * (Pressesprecher des EJW)", "Ann Lee (dpa)" give the person's role,
+ * place or agency, no part of the name. */
+static void cut_at_bracket(const char *s, size_t *len)
+{
+	const char *p = memchr(s, '(', *len);
+
+	if (p && p > s && p[-1] == ' ') {
+		*len = (size_t)(p - s);
+		heed__trim(&s, len);
+	}
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
@@ -812,6 +825,7 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 		size_t nl = n;
 		heed__trim(&name, &nl);
 		heed__author_unprefix(&name, &nl);
+		cut_at_bracket(name, &nl);
 		if (nl && !name_like(name, nl)) {
 			/* One part is no name: the whole byline is suspect. */
 			names = 0;

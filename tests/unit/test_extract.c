@@ -559,6 +559,11 @@ static const struct page_case cases[] = {
          "class=screen-reader-text>| By </span> <span>Cara Stiles</span> | "
          "<time>April 13, 2020</time></div>",
          0, NULL, "author=html:Cara Stiles\n"},
+        {"author: a dash before a label, a role in brackets after the name",
+         NULL,
+         "<div class=news-single-timedata>05.02.2020 <span>-\xC2\xA0"
+         "Redaktion: Eberhard Fuhr (Pressesprecher des EJW)</span></div>",
+         0, NULL, "author=html:Eberhard Fuhr\n"},
         {"author: a bar before a sentence's word is no label", NULL,
          "<p>| By the time we arrived</p>", 0, NULL, "-author\n"},
         {"author: a label in a minor heading names the author", NULL,
