@@ -234,6 +234,11 @@ bool heed__is_title_suffix(const struct builder *b, const char *s, size_t len);
  * www.badische-zeitung.de), ASCII case ignored. */
 bool heed__spells_site_domain(const struct builder *b, const char *s,
                               size_t len);
+/* True when a run of whole words of s spells the registrable domain
+ * without its suffix ("EFC Bayrische Bembel" on bayrische-bembel.de,
+ * "L-MAG - Das Magazin" on l-mag.de), ASCII case ignored. */
+bool heed__words_spell_site_domain(const struct builder *b, const char *s,
+                                   size_t len);
 /* Cuts a site name off the chosen title (titlesite.c). */
 void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL

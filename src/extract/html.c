@@ -38,7 +38,8 @@ enum tag {
 	T_TITLE,
 	T_H1,
 	T_H2,
-	T_HN, /* h3 to h6 */
+	T_HN,     /* h3, h4 */
+	T_HMINOR, /* h5, h6: a page's small print, where bylines are set too */
 	T_A,
 	T_AREA,
 	T_SCRIPT,
@@ -120,6 +121,7 @@ struct html {
 	bool label_author_done; /* a label named the author */
 	bool text_opens;        /* no text yet since the last tag opened */
 	unsigned link_heading;  /* open links and headings */
+	unsigned minor_heading; /* open h5 and h6, among link_heading */
 	unsigned leads;         /* paragraphs of the article read as leads */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
@@ -155,8 +157,8 @@ static enum tag tag_of(const char *n)
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
 	        ['h' - 'a'] = {{"h1", "html", "header", "h2", "h3", "h4", "h5",
 	                        "h6"},
-	                       {T_H1, T_HTML, T_HEADER, T_H2, T_HN, T_HN, T_HN,
-	                        T_HN}},
+	                       {T_H1, T_HTML, T_HEADER, T_H2, T_HN, T_HN,
+	                        T_HMINOR, T_HMINOR}},
 	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
 	        ['l' - 'a'] = {{"link", "li"}, {T_LINK, T_LI}},
 	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
@@ -859,30 +861,54 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 	date_text(h, f, sub);
 }
 
-/* Byline markup: an element whose class has a token ending in "byline",
+/* True when the class token t[0, n) ends in a byline word: "byline",
  * "author", "authorname", "author-name" or "author-link" (any case:
  * "post-author-name", "news-list-author", "documentAuthor",
  * "byline__author-name"), the German "autor" or the French "auteur", or
  * a plural ("article-authors", "autoren", "auteurs": a list of the
- * credited people is a byline too); not "author-bio" or
- * "author-box", which hold more than the name. The first such element in
- * an article, its header or main gives the author of last resort before a
- * social handle; the first elsewhere (outside any aside: a sidebar's
- * "author" box names someone else) comes after every other byline. */
-static bool is_byline_class(const char *cls)
+ * credited people is a byline too); not "author-bio" or "author-box",
+ * which hold more than the name. */
+static bool byline_token(const char *t, size_t n)
 {
 	static const char *const ends[] = {
 	        "byline",      "author",      "authorname", "author-name",
 	        "author_name", "author-link", "autor",      "authors",
 	        "autoren",     "auteur",      "auteurs"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(ends); i++) {
+		size_t e = strlen(ends[i]);
+		if (n >= e && heed__ascii_ieq(t + n - e, e, ends[i]))
+			return true;
+	}
+	return false;
+}
+
+/* Byline markup: an element whose class has a byline token (see
+ * byline_token()), also with a last part that says the element holds the
+ * name's text ("authorname-txt", "author__name", "autor-text"). The
+ * first such element in an article, its header or main gives the author
+ * of last resort before a social handle; the first elsewhere (outside
+ * any aside: a sidebar's "author" box names someone else) comes after
+ * every other byline. */
+static bool is_byline_class(const char *cls)
+{
+	static const char *const texts[] = {"txt", "text", "name"};
 	size_t n;
 
-	for (const char *p = cls, *t; (t = next_token(&p, &n));)
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(ends); i++) {
-			size_t e = strlen(ends[i]);
-			if (n >= e && heed__ascii_ieq(t + n - e, e, ends[i]))
+	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		if (byline_token(t, n))
+			return true;
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(texts); i++) {
+			size_t e = strlen(texts[i]), m = n - e;
+			if (n <= e || !heed__ascii_ieq(t + m, e, texts[i]) ||
+			    (t[m - 1] != '-' && t[m - 1] != '_'))
+				continue;
+			while (m && (t[m - 1] == '-' || t[m - 1] == '_'))
+				m--;
+			if (byline_token(t, m))
 				return true;
 		}
+	}
 	return false;
 }
 
@@ -1335,9 +1361,12 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->main++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
-	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN) &&
+	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
+	     tag == T_HMINOR) &&
 	    tracked)
 		h->link_heading++;
+	if (tag == T_HMINOR && tracked)
+		h->minor_heading++;
 	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
@@ -1403,14 +1432,16 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
 	heed__cand(b, f, O_HTML, sub, s, len);
 }
 
-/* True when every word of "A; B" starts with a capital (or a letter
- * past ASCII: from U+00C0, but not U+2000-U+2FFF, punctuation and
- * symbols, nor a no-break space or a guillemet) or is a particle of a
- * name ("van", "de"): a name, not "By the time we arrived". */
-static bool capitalised(const char *names)
+/* The length of the leading names of "A; B; C" whose every word starts
+ * with a capital (or a letter past ASCII: from U+00C0, but not
+ * U+2000-U+2FFF, punctuation and symbols, nor a no-break space or a
+ * guillemet) or is a particle of a name ("van", "de"): all of it for
+ * names, 0 for "By the time we arrived". */
+static size_t capitalised_len(const char *names)
 {
 	static const char *const particles[] = {"van", "von", "de", "da", "del",
 	                                        "der", "di",  "du", "la", "le"};
+	size_t good = 0;
 
 	for (const char *p = names; *p;) {
 		size_t n = strcspn(p, " ;");
@@ -1419,11 +1450,34 @@ static bool capitalised(const char *names)
 		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
 			ok = heed__ascii_ieq(p, n, particles[i]);
 		if (n && !ok)
-			return false;
+			return good;
 		p += n;
+		if (*p == ';')
+			good = (size_t)(p - names);
 		p += strspn(p, " ;");
 	}
-	return true;
+	return strlen(names);
+}
+
+/* True when every word of "A; B" is a name's (see capitalised_len()). */
+static bool capitalised(const char *names)
+{
+	return capitalised_len(names) == strlen(names);
+}
+
+/* The length of the names a byline line or a label gives in "A; B; C":
+ * all of them when every word is capitalised, else those before the
+ * first part that is not, when the first is a full name of two words or
+ * more: a role or an agency follows the name after a comma ("Von Ann
+ * Lee, dpa", "Autorin: Ann Lee, Projektleiterin der HSS in Tunesien"). A
+ * sentence ("Von Albert Einstein wird berichtet") stays no name. */
+static size_t line_names_len(const char *names)
+{
+	size_t n = capitalised_len(names);
+
+	if (!n || !names[n])
+		return n;
+	return memchr(names, ' ', strcspn(names, ";")) ? n : 0;
 }
 
 /* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024": a
@@ -1434,6 +1488,7 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	                                    "Por ", "Door ", "Di "};
 	const char *names;
 	bool lead = false;
+	size_t n;
 
 	heed__trim(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
@@ -1442,9 +1497,10 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	if (!lead || len > 160)
 		return;
 	names = heed__byline_names(h->b, s, len);
-	if (names && capitalised(names)) {
+	n = names ? line_names_len(names) : 0;
+	if (n) {
 		h->byline_done = true;
-		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, strlen(names));
+		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, n);
 		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
 	}
 }
@@ -1620,18 +1676,25 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 }
 
 /* The length of the author label that opens s[0, len), with the
- * separators after it, or 0. */
+ * separators after it, or 0. A bar or a dash may come first: a meta
+ * line's "| By" (a theme's screen-reader text between the date and the
+ * name) or "- Redaktion:" after its date is the label of the name that
+ * follows. */
 static size_t author_label_len(const char *s, size_t len)
 {
-	size_t n =
-	        lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+	bool bar_first = *s == '|' || *s == '-';
+	size_t bar = bar_first ? separators_len(s, len, "|- \t") : 0, n;
 
+	s += bar;
+	len -= bar;
+	n = lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
 	if (n && (n == len || s[n] != ':'))
 		n = 0;
 	if (!n)
 		n = lead_word(s, len, author_leads,
 		              HEED_ARRAY_SIZE(author_leads));
-	return label_end(s, len, n);
+	n = label_end(s, len, n);
+	return n ? bar + n : 0;
 }
 
 /* Sub-rank of an author named after a label: after every byline. */
@@ -1661,6 +1724,7 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
                         size_t len)
 {
 	const char *names;
+	size_t n;
 
 	if (len > MAX_LABEL_VALUE && f != F_AUTHOR)
 		len = MAX_LABEL_VALUE;
@@ -1673,10 +1737,10 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	if (len > MAX_LABEL_VALUE)
 		return;
 	names = heed__byline_names(h->b, s, len);
-	if (names && capitalised(names)) {
+	n = names ? line_names_len(names) : 0;
+	if (n) {
 		h->label_author_done = true;
-		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names,
-		           strlen(names));
+		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names, n);
 	}
 }
 
@@ -2034,16 +2098,19 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
 	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
 		copyright_holder(h, s, len);
-	/* Most texts start with none of the labels' letters. */
-	if (!strchr("abdefglmprstuvwz", heed__ascii_lower(*s)))
+	/* Most texts start with none of the labels' letters (nor a bar or a
+	 * dash). */
+	if (!strchr("abdefglmprstuvwz|-", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
 	 * "Works by Ann Lee" heads a list of her works, and a link's text
-	 * ("By Galileo" in a table of contents) names no byline. */
-	if (!n && opens && !h->link_heading && label_author_wanted(h)) {
+	 * ("By Galileo" in a table of contents) names no byline; h5 and h6
+	 * are a page's small print, where themes set the byline too. */
+	if (!n && opens && h->link_heading == h->minor_heading &&
+	    label_author_wanted(h)) {
 		f = F_AUTHOR;
 		n = author_label_len(s, len);
 	}
@@ -2158,9 +2225,11 @@ void heed__html_end(struct html *h)
 	if (el.tag == T_HEADER && h->header)
 		h->header--;
 	if ((el.tag == T_A || el.tag == T_H1 || el.tag == T_H2 ||
-	     el.tag == T_HN) &&
+	     el.tag == T_HN || el.tag == T_HMINOR) &&
 	    h->link_heading)
 		h->link_heading--;
+	if (el.tag == T_HMINOR && h->minor_heading)
+		h->minor_heading--;
 	if (el.aside && h->aside)
 		h->aside--;
 	if (el.edit && h->edit)

@@ -193,6 +193,35 @@ static void cut_profile_text(const char *s, size_t *len)
 	}
 }
 
+/* Cuts a degree or the site's own name after the last comma of a name
+ * ("Grant Tinsley, PhD", "Rob Picheta, CNN" on edition.cnn.com): a
+ * title or the writer's outlet, no part of the name. "Doe, Jane" stays
+ * whole. */
+static void cut_affiliation(const struct builder *b, const char *s, size_t *len)
+{
+	static const char *const degrees[] = {
+	        "PhD", "Ph.D.", "MD", "M.D.", "MBA", "MPH", "MSc",
+	        "MS",  "RD",    "RN", "DO",   "JD",  "CPA"};
+	const char *comma = NULL, *part;
+	size_t n;
+
+	for (size_t i = 0; i < *len; i++)
+		if (s[i] == ',')
+			comma = s + i;
+	if (!comma || comma == s)
+		return;
+	part = comma + 1;
+	n = (size_t)(s + *len - part);
+	heed__trim(&part, &n);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(degrees); i++)
+		if (n == strlen(degrees[i]) && memcmp(part, degrees[i], n) == 0)
+			n = 0;
+	if (n && !heed__spells_site_domain(b, part, n))
+		return;
+	*len = (size_t)(comma - s);
+	heed__trim(&s, len);
+}
+
 /* Words of a theme's or a site's credit line, which some themes put in
  * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
  * Ann Lee"): it credits the design, not the page's text. */
@@ -222,7 +251,8 @@ static bool organisation_name(const struct builder *b, const char *s,
 	static const char *const forms[] = {
 	        "GmbH", "gGmbH", "mbH",  "e.V.", "AG",  "KG",   "Ltd",
 	        "Ltd.", "Inc",   "Inc.", "LLC",  "plc", "S.A.", "SE"};
-	if (heed__spells_site_domain(b, s, len))
+	if (heed__spells_site_domain(b, s, len) ||
+	    heed__words_spell_site_domain(b, s, len))
 		return true;
 	/* The words after the first: a legal form never opens a name. */
 	for (const char *p = memchr(s, ' ', len); p && p < s + len;
@@ -240,12 +270,15 @@ static bool organisation_name(const struct builder *b, const char *s,
 }
 
 /* A CMS's placeholder in an author field: WordPress's first account
- * ("admin"), a theme's "No Author", "Unknown": nobody is credited. */
+ * ("admin"), a theme's "No Author", "Unknown", or its screen-reader label
+ * on a line of its own before the name ("Post author", Twenty Twenty's):
+ * nobody is credited. */
 static bool placeholder_name(const char *s, size_t len)
 {
 	static const char *const names[] = {
-	        "admin",     "administrator", "wordpressadmin", "webmaster",
-	        "no author", "unknown",       "anonymous",      "n/a"};
+	        "admin",     "administrator", "wordpressadmin",
+	        "webmaster", "no author",     "unknown",
+	        "anonymous", "n/a",           "post author"};
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
 		if (heed__ascii_ieq(s, len, names[i]))
@@ -274,6 +307,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 
 	heed__author_unprefix(s, len);
 	cut_profile_text(*s, len);
+	cut_affiliation(b, *s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
 	if (!*len || design_credit(v, *len) || placeholder_name(v, *len))

@@ -134,6 +134,23 @@ bool heed__spells_site_domain(const struct builder *b, const char *s,
 	       (spells(s, len, dom) || spells_n(s, len, dom, strlen(dom)));
 }
 
+bool heed__words_spell_site_domain(const struct builder *b, const char *s,
+                                   size_t len)
+{
+	const char *dom = heed_url_registrable_domain(b->page_url);
+	size_t k = dom ? strcspn(dom, ".") : 0;
+
+	for (size_t i = 0; k && i < len; i++) {
+		if (s[i] == ' ' || (i && s[i - 1] != ' '))
+			continue;
+		for (size_t j = i + 1; j <= len; j++)
+			if ((j == len || s[j] == ' ') &&
+			    spells_n(s + i, j - i, dom, k))
+				return true;
+	}
+	return false;
+}
+
 static bool is_site(struct builder *b, const char *s, size_t len)
 {
 	/* The registrable domain spelt out ("Wikipedia" on
@@ -182,9 +199,14 @@ bool heed__is_title_suffix(const struct builder *b, const char *s, size_t len)
 	const char *t = b->title_tag;
 	size_t tlen = t ? strlen(t) : 0;
 
-	for (size_t i = 0; t && i < HEED_ARRAY_SIZE(seps); i++) {
-		const char *p = last_of(t, tlen, seps[i]);
-		size_t n = strlen(seps[i]);
+	/* A colon spaced on both sides ends a title before its site too
+	 * ("CVS Health : Home : Jobs & Hire"); as a cut it is not used, since
+	 * French puts a space before every colon ("Pétition : Non à ..."),
+	 * but a value that is the part after the last one names no person. */
+	for (size_t i = 0; t && i <= HEED_ARRAY_SIZE(seps); i++) {
+		const char *sep = i < HEED_ARRAY_SIZE(seps) ? seps[i] : " : ";
+		const char *p = last_of(t, tlen, sep);
+		size_t n = strlen(sep);
 		if (p && p > t && same_name(s, len, p + n))
 			return true;
 	}
@@ -429,7 +451,8 @@ void heed__title_site(struct builder *b)
  * so), "Zeige alle Beiträge von Ann", "Veröffentlicht von Ann". A theme's
  * screen-reader text runs on into the name without a space ("Veröffentlicht
  * vonAnn Lee"), so a capital letter may follow these directly. */
-static const char *const name_leads[] = {"view all posts by",
+static const char *const name_leads[] = {"show all articles of",
+                                         "view all posts by",
                                          "see all posts by",
                                          "view all articles by",
                                          "all posts by",
@@ -673,36 +696,42 @@ static bool after_space(const char *s, size_t i)
 	       (i >= 2 && s[i - 2] == '\xC2' && s[i - 1] == '\xA0');
 }
 
+/* True when s[0, len) opens with the credit of another trade than the
+ * writer's: "Illustration von", "Fotos:", "Photos by", "Bild:". */
+static bool opens_credit(const char *s, size_t len)
+{
+	static const char *const trades[] = {
+	        "Illustration", "Illustrationen", "Foto",   "Fotos", "Photo",
+	        "Photos",       "Bild",           "Bilder", "Images"};
+	static const char *const joins[] = {" von ", " by ", ": ",
+	                                    " de ",  " di ", ":\xC2\xA0"};
+
+	for (size_t t = 0; t < HEED_ARRAY_SIZE(trades); t++) {
+		size_t n = strlen(trades[t]);
+		if (len <= n || memcmp(s, trades[t], n) != 0)
+			continue;
+		for (size_t j = 0; j < HEED_ARRAY_SIZE(joins); j++) {
+			size_t m = strlen(joins[j]);
+			if (len - n >= m && memcmp(s + n, joins[j], m) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
 /* Cuts the names where the credit of another trade begins: "Text von Ann
  * Lee Illustration von Bo Chan", "By Ann Lee Photos: Bo Chan". The
  * illustrator or photographer is credited, not the author. */
 static void cut_at_credit(const char *s, size_t *len)
 {
-	static const char *const trades[] = {
-	        "Illustration", "Illustrationen", "Foto",   "Fotos", "Photo",
-	        "Photos",       "Bild",           "Bilder", "Images"};
-	static const char *const joins[] = {" von ", " by ", ": ", " de ",
-	                                    " di "};
-
 	for (size_t i = 1; i < *len; i++) {
-		if (s[i] < 'A' || s[i] > 'Z' || !after_space(s, i))
+		if (s[i] < 'A' || s[i] > 'Z' || !after_space(s, i) ||
+		    !opens_credit(s + i, *len - i))
 			continue;
-		for (size_t t = 0; t < HEED_ARRAY_SIZE(trades); t++) {
-			size_t n = strlen(trades[t]);
-			if (*len - i <= n || memcmp(s + i, trades[t], n) != 0)
-				continue;
-			for (size_t j = 0; j < HEED_ARRAY_SIZE(joins); j++) {
-				size_t m = strlen(joins[j]);
-				if (*len - i - n >= m &&
-				    memcmp(s + i + n, joins[j], m) == 0) {
-					*len = i;
-					while (*len && after_space(s, *len))
-						*len -= s[*len - 1] == ' ' ? 1
-						                           : 2;
-					return;
-				}
-			}
-		}
+		*len = i;
+		while (*len && after_space(s, *len))
+			*len -= s[*len - 1] == ' ' ? 1 : 2;
+		return;
 	}
 }
 
@@ -739,6 +768,19 @@ static void cut_at_date(const char *s, size_t *len)
 	}
 }
 
+/* Cuts a name where a bracket opens after it: "Eberhard Fuhr
+ * (Pressesprecher des EJW)", "Ann Lee (dpa)" give the person's role,
+ * place or agency, no part of the name. */
+static void cut_at_bracket(const char *s, size_t *len)
+{
+	const char *p = memchr(s, '(', *len);
+
+	if (p && p > s && p[-1] == ' ') {
+		*len = (size_t)(p - s);
+		heed__trim(&s, len);
+	}
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",
@@ -751,6 +793,10 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 	 * White space before them is markup's ("<a>\nAna Lopez</a>"), and a
 	 * line that ends in "by" runs on to the names. */
 	heed__trim(&s, &len);
+	/* "Foto: Ann Lee", a picture's credit in a caption's byline markup,
+	 * names a photographer, not the author. */
+	if (opens_credit(s, len))
+		return NULL;
 	skip_label(&s, &len);
 	skip_lead_separators(&s, &len);
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {
@@ -779,6 +825,7 @@ const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 		size_t nl = n;
 		heed__trim(&name, &nl);
 		heed__author_unprefix(&name, &nl);
+		cut_at_bracket(name, &nl);
 		if (nl && !name_like(name, nl)) {
 			/* One part is no name: the whole byline is suspect. */
 			names = 0;

@@ -623,6 +623,22 @@ static const struct page_case cases[] = {
          "<p><span class=from>von</span> <span>Daniel Braun</span></p><p><b>"
          "Autor:</b> Ann Lee</p>",
          0, NULL, "author=html:Daniel Braun\n"},
+        {"author: a bar before a label alone, then the name", NULL,
+         "<h1>T</h1><div class=article_meta_info><span "
+         "class=screen-reader-text>| By </span> <span>Cara Stiles</span> | "
+         "<time>April 13, 2020</time></div>",
+         0, NULL, "author=html:Cara Stiles\n"},
+        {"author: a dash before a label, a role in brackets after the name",
+         NULL,
+         "<div class=news-single-timedata>05.02.2020 <span>-\xC2\xA0"
+         "Redaktion: Eberhard Fuhr (Pressesprecher des EJW)</span></div>",
+         0, NULL, "author=html:Eberhard Fuhr\n"},
+        {"author: a bar before a sentence's word is no label", NULL,
+         "<p>| By the time we arrived</p>", 0, NULL, "-author\n"},
+        {"author: a label in a minor heading names the author", NULL,
+         "<h6>Energiepreise</h6><h5><a href=/g>By Galileo</a></h5><h5><em>Von "
+         "Ann Lee</em></h5><p>(21. November 2022) Text</p>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: a label after every byline, before a handle", NULL,
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
@@ -649,6 +665,11 @@ static const struct page_case cases[] = {
          "<title>Achtsam | Die FURCHE</title><meta name=author content=\"Die "
          "FURCHE\"><a rel=author href=/autor/ub>Ursula Baatz</a>",
          0, NULL, "author=link:Ursula Baatz\n"},
+        {"author: a site part after a spaced colon gives way to a label", NULL,
+         "<title>CVS Health : Home : Jobs &amp; Hire</title><meta name=author "
+         "content=\"Jobs &amp; Hire\"><div class=wrote_by>By <a "
+         "href=/a/jc>Jose de la Cruz</a></div>",
+         0, NULL, "author=html:Jose de la Cruz\n"},
         {"author: a name that is the title's first part stays a person", NULL,
          "<title>Ann Lee | Blog</title><meta name=author content=\"Ann "
          "Lee\"><a rel=author href=/a/bo>Bo Chan</a>",
@@ -664,6 +685,17 @@ static const struct page_case cases[] = {
         {"author: the site's domain spelt out with its suffix gives way", NULL,
          "<meta name=author content=MesOpinions.com><p>By Ann Lee</p>", 0, NULL,
          "author=html:Ann Lee\n", "https://www.mesopinions.com/p"},
+        {"author: a meta author with the domain spelt out among its words "
+         "gives way to a label",
+         NULL,
+         "<meta name=author content=\"EFC Bayrische Bembel\"><p>Geschrieben "
+         "von Cooper</p>",
+         0, NULL, "author=html:Cooper\n", "https://bayrische-bembel.de/504"},
+        {"author: the domain spelt out before a tagline gives way to a label",
+         NULL,
+         "<meta name=author content=\"L-MAG \xE2\x80\x93 Das Magazin\"><p "
+         "class=bodytext>Von Claudia Lindner</p>",
+         0, NULL, "author=html:Claudia Lindner\n", "https://www.l-mag.de/a"},
         {"author: the site's domain spelt out is kept when nobody else is",
          NULL, "<meta name=author content=\"EAT SMARTER\">", 0, NULL,
          "author=meta:EAT SMARTER\n", "https://www.eatsmarter.de/a/b"},
@@ -703,6 +735,15 @@ static const struct page_case cases[] = {
         {"author: a handle gives way to a label's name", NULL,
          "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
          "author=html:Jane Doe\n"},
+        {"author: a role or an agency after a label's name", NULL,
+         "<p><strong>Autorin: Uta Staschewski, Projektleiterin der HSS in "
+         "Tunesien.</strong></p>",
+         0, NULL, "author=html:Uta Staschewski\n"},
+        {"author: an agency after a lead line's names", NULL,
+         "<article><p>By Ann Lee and Bo Chan, dpa</p></article>", 0, NULL,
+         "author=html:Ann Lee; Bo Chan\n"},
+        {"author: a lone word before a lower-case part is no name", NULL,
+         "<p>Von Berlin, der Hauptstadt, aus</p>", 0, NULL, "-author\n"},
         {"author: no label in a sentence, a link, a heading, or without its "
          "colon",
          NULL,
@@ -720,6 +761,13 @@ static const struct page_case cases[] = {
          "<article><a rel=author href=/author/al>View all posts by Ann "
          "Lee \xE2\x86\x92</a></article>",
          0, NULL, "author=link:Ann Lee\n"},
+        {"author: a profile link's \"Show all articles of\" run on into "
+         "the name",
+         NULL,
+         "<article><span class=\"author vcard\"><a rel=author "
+         "href=/author/hs>Heiko Sauer</a></span><a rel=author "
+         "href=/author/hs>SHOW ALL ARTICLES OFHeiko Sauer</a></article>",
+         0, NULL, "author=link:Heiko Sauer\n"},
         {"author: a theme's screen-reader lead runs on into the name", NULL,
          "<article><span class=byline><span>Ver\303\266ffentlicht von"
          "</span><span class=fn>Chris Jung</span></span></article>",
@@ -728,6 +776,20 @@ static const struct page_case cases[] = {
          "<meta name=author content=Text><meta name=author "
          "content=\"Interview: Julia Lauter\">",
          0, NULL, "author=meta:Julia Lauter\n"},
+        {"author: a theme's screen-reader \"Post author\" is no name", NULL,
+         "<article><ul><li class=\"post-author meta-wrapper\"><span "
+         "class=screen-reader-text>Post author</span>\n<span class=meta-text> "
+         "By <a href=/author/h>Helge Lee</a></span></li></ul></article>",
+         0, NULL, "author=html:Helge Lee\n"},
+        {"author: a degree after a name's comma is no part of it", NULL,
+         "<meta name=author content=\"Grant Tinsley, PhD\">", 0, NULL,
+         "author=meta:Grant Tinsley\n"},
+        {"author: the site's name after a name's comma is no part of it", NULL,
+         "<meta name=author content=\"Rob Picheta, CNN\">", 0, NULL,
+         "author=meta:Rob Picheta\n", "https://edition.cnn.com/2021/a"},
+        {"author: a name written surname first stays whole", NULL,
+         "<meta name=author content=\"Doe, Jane\">", 0, NULL,
+         "author=meta:Doe, Jane\n", "https://edition.cnn.com/2021/a"},
         {"author: a CMS's placeholder is no name", NULL,
          "<meta name=author content=admin><article><p class=byline>By "
          "No Author</p></article>",
@@ -740,6 +802,25 @@ static const struct page_case cases[] = {
          "<article><div class=page-meta--author>Posted on September 21, "
          "2020  by Adi Tzlil</div></article>",
          0, NULL, "author=html:Adi Tzlil\npublished=html:2020-09-21\n"},
+        {"author: a caption's photo credit in byline markup is no author", NULL,
+         "<article><figure><figcaption>Flats<span class=item--autor>Foto:"
+         "\xC2\xA0"
+         "Bo\xC2\xA0"
+         "Chan</span></figcaption></figure><p>Von <a "
+         "href=/al>Ann Lee</a></p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a byline class with a part for the name's text", NULL,
+         "<div class=articlecontent><span class=time>02/10/2020</span><span "
+         "class=authorname-txt><span class=truncate>Ann Lee</span></span>"
+         "</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an author__name class is a byline", NULL,
+         "<article><span class=author__name><a href=/al>Ann "
+         "Lee</a></span></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: no byline in a bio's text part", NULL,
+         "<article><p class=author-bio-text>Ann Lee</p></article>", 0, NULL,
+         "-author\n"},
         {"author: a plural class lists the credited people", NULL,
          "<article><div class=article-authors><a href=/a>Ann Lee</a>, "
          "<a href=/b>Bo Chan</a></div></article>",
