@@ -12,7 +12,17 @@ it, before the description, belong to the same layer. Definitions are
 the non-static functions named heed_* or heed__* that a file defines;
 calls are those names followed by "(" outside comments and strings. A
 file of src/crawl missing from the list fails too, so the map cannot
-drift from the code. Prints each call that runs back up, and a closing
+drift from the code.
+
+And the store's writes have one door: a file other than batch.c (the
+batch's writes), ctl.c (the run's rows and the crawl lease, written
+around the batches), worker.c (the lease protocol, which commits on its
+own) and engine.c (the shell's crawl lock) may call only the store's
+reads and the functions that free what they return (READS below). A
+store function new to the controller counts as a write until it is
+named there.
+
+Prints each call that runs back up or writes past the door, and a closing
 "N passed, N failed" line.
 """
 
@@ -26,6 +36,18 @@ STRING_RE = re.compile(r'"(?:\\.|[^"\\\n])*"' r"|'(?:\\.|[^'\\\n])*'")
 DEF_RE = re.compile(r"^(?!static\b)[A-Za-z][\w \t\*]*?\b(heed_\w+)\s*\("
                     r"[^;{]*\)\s*\{", re.M)
 CALL_RE = re.compile(r"\b(heed_\w+)\s*\(")
+STORE_CALL_RE = re.compile(r"\b(heed_store_\w+)\s*\(")
+
+STORE_DOORS = {"batch.c", "ctl.c", "worker.c", "engine.c"}
+READS = {
+    "heed_store_acap_ref_get", "heed_store_acap_ref_each",
+    "heed_store_acap_ref_clear", "heed_store_arrangement_get",
+    "heed_store_arrangement_clear", "heed_store_frontier_hosts",
+    "heed_store_frontier_queued", "heed_store_host_get",
+    "heed_store_page_get", "heed_store_page_validators",
+    "heed_store_site_get", "heed_store_site_clear", "heed_store_visit_get",
+    "heed_store_visit_clear", "heed_store_visits_of_site",
+}
 
 
 def layers_of(header):
@@ -47,7 +69,10 @@ def layers_of(header):
 
 
 def strip(code):
-    return STRING_RE.sub('""', COMMENT_RE.sub(" ", code))
+    """code without comments and strings; each comment leaves its line
+    breaks, so that line numbers stay the source's."""
+    return STRING_RE.sub('""', COMMENT_RE.sub(
+        lambda m: "\n" * m.group(0).count("\n") or " ", code))
 
 
 def main():
@@ -80,6 +105,14 @@ def main():
                 line = text.count("\n", 0, m.start()) + 1
                 failures.append(f"{name}:{line} calls {m.group(1)} of "
                                 f"{callee}, a layer above it")
+    for name, text in code.items():
+        if name in STORE_DOORS:
+            continue
+        for m in STORE_CALL_RE.finditer(text):
+            if m.group(1) not in READS:
+                line = text.count("\n", 0, m.start()) + 1
+                failures.append(f"{name}:{line} calls {m.group(1)}, a "
+                                f"store write outside batch.c")
     checks = len(code) + 1
     print(f"{len(layers)} layers, {len(code)} files, "
           f"{len(defined)} functions defined")

@@ -76,14 +76,6 @@ static bool resolve(heed_crawl *c, const struct heed__site *s,
 	return ok;
 }
 
-/* Writes the outcome of locator (body NULL: not in force). */
-static void store_ref(heed_crawl *c, const struct heed_store_acap_ref *row)
-{
-	if (heed__crawl_tx(c) &&
-	    heed_store_acap_ref_put(c->store, row) != HEED_OK)
-		heed__crawl_store_failed(c, "saving an ACAP reference");
-}
-
 /* The reference is not in force: logged once, counted, stored with why. */
 static void failed(heed_crawl *c, const struct heed__site *s,
                    const char *locator, const char *url, int status,
@@ -102,7 +94,7 @@ static void failed(heed_crawl *c, const struct heed__site *s,
 	heed_log(&c->log, HEED_LOG_WARN, "crawl",
 	         "%s: ACAP permissions reference %s: %s", s->origin, locator,
 	         row.detail);
-	store_ref(c, &row);
+	heed__batch_acap_ref_put(c, &row);
 }
 
 /* Adds a file to the rules in force. */
@@ -387,11 +379,8 @@ static void prune(heed_crawl *c, struct heed__site *s)
 	    HEED_OK)
 		heed__crawl_store_failed(c, "listing ACAP references");
 	for (size_t i = 0; i < st.count; i++) {
-		if (st.names[i] && heed__crawl_tx(c) &&
-		    heed_store_acap_ref_delete(c->store, s->origin,
-		                               st.names[i]) != HEED_OK)
-			heed__crawl_store_failed(c,
-			                         "deleting an ACAP reference");
+		if (st.names[i])
+			heed__batch_acap_ref_delete(c, s->origin, st.names[i]);
 		heed__free(c->alloc, st.names[i]);
 	}
 }
@@ -470,7 +459,7 @@ static void read_ok(heed_crawl *c, struct heed__site *s,
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
 	         "%s: ACAP permissions reference %s read (HTTP %d, %zu bytes)",
 	         s->origin, r->locator, rs->status, len);
-	store_ref(c, &row);
+	heed__batch_acap_ref_put(c, &row);
 }
 
 /* A redirect on the site is followed, up to robots.txt's limit. */

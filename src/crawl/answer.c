@@ -119,11 +119,8 @@ static void store_page(heed_crawl *c, struct heed__site *s,
 	        .record = record ? record : "{}",
 	};
 
-	if (!heed__crawl_tx(c) ||
-	    heed_store_page_put(c->store, &p) != HEED_OK) {
-		heed__crawl_store_failed(c, "storing a page");
+	if (!heed__batch_page_put(c, &p, "storing a page"))
 		return;
-	}
 	c->p.pages++;
 	c->run_pages++;
 }
@@ -202,18 +199,14 @@ static bool same_body(heed_crawl *c, struct heed__site *s,
 	if (!heed__visit_same_body(c, s, job, r, digest))
 		return false;
 	if (job->kind == JOB_PAGE) {
+		/* Nothing of it is recorded while no batch takes writes. */
 		if (!heed__crawl_tx(c))
 			return true;
-		rc = heed_store_page_unchanged(c->store, job->url,
-		                               heed__crawl_unix_s(c),
-		                               job->lastmod);
+		rc = heed__batch_page_unchanged(c, job->url, job->lastmod);
 		if (rc == HEED_ENOTFOUND)
 			return false;
-		if (rc != HEED_OK) {
-			heed__crawl_store_failed(c, "recording an unchanged "
-			                            "page");
+		if (rc != HEED_OK)
 			return true;
-		}
 	} else {
 		s->has_source = true;
 	}
@@ -272,10 +265,8 @@ static void page(heed_crawl *c, struct heed__site *s,
 	} else {
 		/* No longer indexable: what heed held of it goes. */
 		c->p.not_indexed++;
-		if (heed__crawl_tx(c) &&
-		    heed_store_page_delete(c->store, job->url, false, NULL) !=
-		            HEED_OK)
-			heed__crawl_store_failed(c, "deleting a noindex page");
+		heed__batch_page_delete(c, job->url, false, NULL,
+		                        "deleting a noindex page");
 	}
 	visited(c, s, job, r, digest, HEED_REVISIT_CHANGED,
 	        page_date(heed_page_record(pg), job->lastmod, now), index);
@@ -427,10 +418,8 @@ static void not_modified(heed_crawl *c, struct heed__site *s,
 	                              .keep_validators = true};
 	heed_status rc = HEED_OK;
 
-	if (job->kind == JOB_PAGE && heed__crawl_tx(c))
-		rc = heed_store_page_unchanged(c->store, job->url,
-		                               heed__crawl_unix_s(c),
-		                               job->lastmod);
+	if (job->kind == JOB_PAGE)
+		rc = heed__batch_page_unchanged(c, job->url, job->lastmod);
 	if (rc == HEED_ENOTFOUND) {
 		/* Only a URL sent with validators gets a 304, and a page
 		 * keeps them only with its record: the record went since
@@ -446,7 +435,6 @@ static void not_modified(heed_crawl *c, struct heed__site *s,
 		f.keep_validators = false;
 		f.due_now = true;
 	} else if (rc != HEED_OK) {
-		heed__crawl_store_failed(c, "recording an unchanged page");
 		return;
 	} else {
 		c->p.unchanged++;
@@ -596,11 +584,7 @@ static void oembed_new_page(heed_crawl *c, struct heed__site *s,
 		heed__crawl_oom(c);
 		return;
 	}
-	if (!heed__crawl_tx(c) ||
-	    heed_store_page_put(c->store, &p) != HEED_OK) {
-		heed__crawl_store_failed(c,
-		                         "storing a page read through oEmbed");
-	} else {
+	if (heed__batch_page_put(c, &p, "storing a page read through oEmbed")) {
 		c->p.pages++;
 		c->run_pages++;
 		c->p.oembed_read++;
@@ -654,10 +638,8 @@ static void oembed_merge(heed_crawl *c, struct heed__site *s,
 	k.p.record = rec;
 	if (k.oom)
 		heed__crawl_oom(c);
-	else if (!heed__crawl_tx(c) ||
-	         heed_store_page_put(c->store, &k.p) != HEED_OK)
-		heed__crawl_store_failed(c, "storing a page's oEmbed values");
-	else
+	else if (heed__batch_page_put(c, &k.p,
+	                              "storing a page's oEmbed values"))
 		c->p.oembed_read++;
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
 	         "%s: oEmbed %s answer filled %u fields of %s", job->url,

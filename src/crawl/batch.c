@@ -6,7 +6,11 @@
  * fence: it commits only for hosts the worker still holds. A batch the
  * store lost (a connection, a deadlock, a fence) is redone from the
  * store. This file sits just above the registry (table.c): it reads
- * hosts, and every layer above writes through it.
+ * hosts, and every layer above writes the store through it, by the
+ * heed__batch_* functions: besides the run's own rows (ctl.c) and the
+ * lease protocol (worker.c), which commit around the batches, they are
+ * the controller's only store writes (tests/crawl_layers.py checks it),
+ * so that what a batch holds can be read from one file.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -124,6 +128,147 @@ void heed__crawl_mark_in_flight(heed_crawl *c)
 			heed__crawl_store_failed(c, "marking a URL in flight");
 	}
 	c->unmarked_count = 0;
+}
+
+/* ---- the batch's writes: every durable effect of the layers above ----
+ *
+ * Each opens the batch if needed, writes, and records a failure (the run
+ * ends, or a batch the store lost is redone); true when written. While no
+ * batch takes writes (the run failed, or a lost batch is being redone)
+ * they write nothing and return false, so that what a caller writes next
+ * is skipped the same way. */
+
+static bool written(heed_crawl *c, heed_status rc, const char *what)
+{
+	if (rc == HEED_OK)
+		return true;
+	heed__crawl_store_failed(c, what);
+	return false;
+}
+
+bool heed__batch_page_put(heed_crawl *c, const struct heed_stored_page *p,
+                          const char *what)
+{
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_page_put(c->store, p), what);
+}
+
+heed_status heed__batch_page_unchanged(heed_crawl *c, const char *url,
+                                       int64_t source_lastmod)
+{
+	heed_status rc;
+
+	if (!heed__crawl_tx(c))
+		return HEED_OK;
+	rc = heed_store_page_unchanged(c->store, url, heed__crawl_unix_s(c),
+	                               source_lastmod);
+	if (rc != HEED_OK && rc != HEED_ENOTFOUND)
+		heed__crawl_store_failed(c, "recording an unchanged page");
+	return rc;
+}
+
+bool heed__batch_page_delete(heed_crawl *c, const char *url, bool prefix,
+                             int64_t *deleted, const char *what)
+{
+	return heed__crawl_tx(c) &&
+	       written(c,
+	               heed_store_page_delete(c->store, url, prefix, deleted),
+	               what);
+}
+
+bool heed__batch_visit_put(heed_crawl *c, const struct heed_visit *v)
+{
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_visit_put(c->store, v),
+	               "recording a visit");
+}
+
+bool heed__batch_site_put(heed_crawl *c, const struct heed_store_site *row)
+{
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_site_put(c->store, row),
+	               "saving a site's state");
+}
+
+bool heed__batch_host_put(heed_crawl *c, const char *name,
+                          const struct heed_store_host *row)
+{
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_host_put(c->store, name, row),
+	               "saving a host's back-off");
+}
+
+bool heed__batch_acap_ref_put(heed_crawl *c,
+                              const struct heed_store_acap_ref *row)
+{
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_acap_ref_put(c->store, row),
+	               "saving an ACAP reference");
+}
+
+bool heed__batch_acap_ref_delete(heed_crawl *c, const char *origin,
+                                 const char *locator)
+{
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_acap_ref_delete(c->store, origin, locator),
+	               "deleting an ACAP reference");
+}
+
+bool heed__batch_frontier_add(heed_crawl *c,
+                              const struct heed_frontier_entry *e, bool *added)
+{
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_frontier_add(c->store, e, added),
+	               "queueing a URL");
+}
+
+bool heed__batch_frontier_done(heed_crawl *c, int64_t id, int outcome)
+{
+	heed__crawl_unmark(c, id);
+	return heed__crawl_tx(c) &&
+	       written(c,
+	               heed_store_frontier_set_state(
+	                       c->store, id, HEED_FRONTIER_DONE, outcome),
+	               "finishing a URL");
+}
+
+bool heed__batch_frontier_retry(heed_crawl *c, int64_t id, int *tries)
+{
+	heed__crawl_unmark(c, id);
+	return heed__crawl_tx(c) &&
+	       written(c, heed_store_frontier_retry(c->store, id, tries),
+	               "putting a URL back in the queue");
+}
+
+bool heed__batch_frontier_drop(heed_crawl *c, const char *origin,
+                               int64_t *dropped, const char *what)
+{
+	heed__crawl_mark_in_flight(c); /* a URL in flight is not dropped */
+	return heed__crawl_tx(c) &&
+	       written(c,
+	               heed_store_frontier_drop_host(c->store, origin, dropped),
+	               what);
+}
+
+bool heed__batch_frontier_undrop(heed_crawl *c, const char *origin,
+                                 int64_t *requeued)
+{
+	heed__crawl_mark_in_flight(c);
+	return heed__crawl_tx(c) && written(c,
+	                                    heed_store_frontier_undrop_host(
+	                                            c->store, origin, requeued),
+	                                    "requeueing a site's URLs");
+}
+
+bool heed__batch_frontier_recover(heed_crawl *c, const char *origin,
+                                  int64_t *requeued)
+{
+	/* Also while a lost batch is redone: it is how a site starts again
+	 * from the store (redo_batch), so it does not wait for a batch. */
+	heed__crawl_mark_in_flight(c);
+	return written(
+	        c, heed_store_frontier_recover_host(c->store, origin, requeued),
+	        "recovering a site's queue");
 }
 
 static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)

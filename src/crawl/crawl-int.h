@@ -15,8 +15,9 @@
  *   table.c        the registry: sites (origins) and hosts (names),
  *                  parked lanes per address, timers, requests in progress
  *   batch.c        the batch: the one open store transaction every layer
- *                  above writes through, its commit, a worker's fence,
- *                  and a lost batch redone
+ *                  above writes through (its heed__batch_* functions are
+ *                  their only store writes), its commit, a worker's
+ *                  fence, and a lost batch redone
  *   arranged.c     the arrangements with site owners (heed sites),
  *                  read once per host, and the questions they answer
  *   visits.c       the crawl's memory of each URL between runs: due or
@@ -713,6 +714,47 @@ void heed__crawl_mark_in_flight(heed_crawl *c);
 /* Records a store failure: the run ends after the current call, or, for
  * a batch the store lost, the batch is redone. */
 void heed__crawl_store_failed(heed_crawl *c, const char *what);
+/*
+ * The batch's writes, the one door of the controller's durable effects:
+ * each opens the batch when needed and records a failure (what, for the
+ * log, where the caller names it); true when written. While no batch
+ * takes writes (a failed run, a lost batch being redone) nothing is
+ * written and they return false.
+ */
+bool heed__batch_page_put(heed_crawl *c, const struct heed_stored_page *p,
+                          const char *what);
+/* A page answered unchanged: its check date (and source_lastmod, unless
+ * HEED_STORE_NO_DATE). HEED_ENOTFOUND when heed holds no record of url;
+ * HEED_OK also when no batch takes writes. */
+heed_status heed__batch_page_unchanged(heed_crawl *c, const char *url,
+                                       int64_t source_lastmod);
+bool heed__batch_page_delete(heed_crawl *c, const char *url, bool prefix,
+                             int64_t *deleted, const char *what);
+bool heed__batch_visit_put(heed_crawl *c, const struct heed_visit *v);
+bool heed__batch_site_put(heed_crawl *c, const struct heed_store_site *row);
+bool heed__batch_host_put(heed_crawl *c, const char *name,
+                          const struct heed_store_host *row);
+bool heed__batch_acap_ref_put(heed_crawl *c,
+                              const struct heed_store_acap_ref *row);
+bool heed__batch_acap_ref_delete(heed_crawl *c, const char *origin,
+                                 const char *locator);
+bool heed__batch_frontier_add(heed_crawl *c,
+                              const struct heed_frontier_entry *e, bool *added);
+/* Frontier row id done with outcome (its in-flight mark no longer owed). */
+bool heed__batch_frontier_done(heed_crawl *c, int64_t id, int outcome);
+/* Row id back in the queue for another attempt; *tries, its attempts. */
+bool heed__batch_frontier_retry(heed_crawl *c, int64_t id, int *tries);
+/* A site's queued URLs dropped (the marks owed written first: a URL in
+ * flight is not dropped), and put back; the counts in *dropped, *requeued
+ * (may be NULL). */
+bool heed__batch_frontier_drop(heed_crawl *c, const char *origin,
+                               int64_t *dropped, const char *what);
+bool heed__batch_frontier_undrop(heed_crawl *c, const char *origin,
+                                 int64_t *requeued);
+/* A site's URLs in flight back in its queue: written also while a lost
+ * batch is redone, which starts sites again this way. */
+bool heed__batch_frontier_recover(heed_crawl *c, const char *origin,
+                                  int64_t *requeued);
 /* The open batch writes for h (a held host's pages, queue, records). */
 void heed__worker_touch(heed_crawl *c, struct heed__host *h);
 /* Before the batch commits: whether every held host it wrote for is still

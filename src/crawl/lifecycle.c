@@ -88,9 +88,7 @@ void heed__life_save_host(heed_crawl *c, struct heed__host *h)
 	if (heed_polite_get_last_start(c->polite, h->name, &mono))
 		hs.last_request_ms = c->now.unix_ms - (c->now.mono_ms - mono);
 	h->stored_backoff = hs.backoff.level || hs.backoff.until_s;
-	if (heed__crawl_tx(c) &&
-	    heed_store_host_put(c->store, h->name, &hs) != HEED_OK)
-		heed__crawl_store_failed(c, "saving a host's back-off");
+	heed__batch_host_put(c, h->name, &hs);
 }
 
 /* A host's back-off is kept in the store while it lasts, and cleared
@@ -755,10 +753,9 @@ static void act_on_requests(heed_crawl *c, struct heed__site *s)
 				                heed__crawl_unix_s(c));
 			continue;
 		}
-		if (heed_store_page_delete(c->store, heed__buf_str(&url),
-		                           len && req[i].path[len - 1] == '/',
-		                           &deleted) != HEED_OK)
-			heed__crawl_store_failed(c, "an ACAP take-down");
+		heed__batch_page_delete(c, heed__buf_str(&url),
+		                        len && req[i].path[len - 1] == '/',
+		                        &deleted, "an ACAP take-down");
 		c->p.taken_down += deleted;
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "%s: ACAP take-down (robots.txt line %u): %lld "
@@ -827,8 +824,7 @@ static void save_site(heed_crawl *c, struct heed__site *s,
 		upd.robots_last_modified = judged ? l->last_modified : NULL;
 		upd.robots_type = judged ? l->content_type : NULL;
 	}
-	if (heed__crawl_tx(c) && heed_store_site_put(c->store, &upd) != HEED_OK)
-		heed__crawl_store_failed(c, "saving a site's state");
+	heed__batch_site_put(c, &upd);
 }
 
 static void site_out(heed_crawl *c, struct heed__site *s, const char *why)
@@ -879,13 +875,7 @@ static void requeue_dropped(heed_crawl *c, struct heed__site *s)
 {
 	int64_t n = 0;
 
-	heed__crawl_mark_in_flight(c);
-	if (!heed__crawl_tx(c) || heed_store_frontier_undrop_host(
-	                                  c->store, s->origin, &n) != HEED_OK) {
-		heed__crawl_store_failed(c, "requeueing a site's URLs");
-		return;
-	}
-	if (!n)
+	if (!heed__batch_frontier_undrop(c, s->origin, &n) || !n)
 		return;
 	c->p.queued += n;
 	if (heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms) != HEED_OK)

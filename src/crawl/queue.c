@@ -83,22 +83,15 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		return;
 	}
 	fe.host = s->origin;
-	if (!heed__crawl_tx(c))
+	if (!heed__batch_frontier_add(c, &fe, &added))
 		return;
-	if (heed_store_frontier_add(c->store, &fe, &added) != HEED_OK) {
-		heed__crawl_store_failed(c, "queueing a URL");
-		return;
-	}
 	heed__seen_add(&c->seen, fp);
 	if (added && s->state == SITE_OUT) {
 		/* Not qualified in this process: the URL is kept, dropped, so
 		 * that the site gets it back if a later process of the run
 		 * qualifies it (lifecycle.c). */
 		c->p.skipped++;
-		heed__crawl_mark_in_flight(c);
-		if (heed_store_frontier_drop_host(c->store, s->origin, NULL) !=
-		    HEED_OK)
-			heed__crawl_store_failed(c, "dropping a URL");
+		heed__batch_frontier_drop(c, s->origin, NULL, "dropping a URL");
 		return;
 	}
 	if (!added)
@@ -241,10 +234,7 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
 	heed__sched_drop(&c->sched, &s->lane);
 	heed__acapref_dropped(c, s, why);
 	heed__worker_touch(c, s->host);
-	heed__crawl_mark_in_flight(c); /* a URL in flight is not dropped */
-	if (heed__crawl_tx(c) &&
-	    heed_store_frontier_drop_host(c->store, s->origin, &n) != HEED_OK)
-		heed__crawl_store_failed(c, "dropping a queue");
+	heed__batch_frontier_drop(c, s->origin, &n, "dropping a queue");
 	c->p.queued = c->p.queued > n ? c->p.queued - n : 0;
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
 	         "%s: %s, %lld queued URLs dropped", s->origin, why,
@@ -257,11 +247,7 @@ void heed__queue_finish(heed_crawl *c, const struct heed__job *job, int outcome)
 		return;
 	if (c->p.queued > 0)
 		c->p.queued--;
-	heed__crawl_unmark(c, job->id);
-	if (heed__crawl_tx(c) &&
-	    heed_store_frontier_set_state(c->store, job->id, HEED_FRONTIER_DONE,
-	                                  outcome) != HEED_OK)
-		heed__crawl_store_failed(c, "finishing a URL");
+	heed__batch_frontier_done(c, job->id, outcome);
 }
 
 bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
@@ -280,12 +266,8 @@ bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
 		heed__queue_finish(c, job, outcome);
 		return false;
 	}
-	heed__crawl_unmark(c, job->id);
-	if (!heed__crawl_tx(c) ||
-	    heed_store_frontier_retry(c->store, job->id, &tries) != HEED_OK) {
-		heed__crawl_store_failed(c, "putting a URL back in the queue");
+	if (!heed__batch_frontier_retry(c, job->id, &tries))
 		return false;
-	}
 	/* Last in its window: the site's politeness (its delay doubled by
 	 * the failure) decides when, the other URLs go first. */
 	again.tries = tries;
@@ -309,12 +291,8 @@ void heed__queue_restart(heed_crawl *c, struct heed__site *s)
 {
 	int64_t requeued = 0;
 
-	heed__crawl_mark_in_flight(c);
-	if (heed_store_frontier_recover_host(c->store, s->origin, &requeued) !=
-	    HEED_OK) {
-		heed__crawl_store_failed(c, "recovering a site's queue");
+	if (!heed__batch_frontier_recover(c, s->origin, &requeued))
 		return;
-	}
 	if (requeued)
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "%s: %lld URLs that were in flight queued again",

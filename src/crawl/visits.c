@@ -246,8 +246,7 @@ void heed__visit_record(heed_crawl *c, struct heed__site *s,
 	if (found->due_now)
 		row.sched.due_at = now;
 	w = next_row(c, s, job, r, found, seen.outcome, &row);
-	if (heed__crawl_tx(c) && heed_store_visit_put(c->store, &w) != HEED_OK)
-		heed__crawl_store_failed(c, "recording a visit");
+	heed__batch_visit_put(c, &w);
 	visit_done(c, job, kept, &tmp);
 	visit_forget(c, job);
 }
