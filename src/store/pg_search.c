@@ -944,8 +944,9 @@ static heed_status pg_search(heed_store *store,
  * or one prefix and no other filter, PostgreSQL's statistics of the
  * lexemes (the frequencies ANALYZE keeps of the most common ones) say how
  * many pages match: within a few per cent for a word, and for a prefix
- * (the frequencies of the common lexemes it begins, combined) 0 to 25 %
- * below the count at 1,000,000 pages. The count is its cap when that
+ * (the frequencies of the kept lexemes it begins, combined) within 7 %
+ * of the count at 1,000,000 pages since version 13 keeps 4,000 lexemes
+ * (up to half below it with 1,000). The count is its cap when that
  * estimate of the shown matches is at least ESTIMATE_MARGIN times the
  * cap, and read otherwise. So a count is exact below its cap, and "at
  * least the cap" rests on the statistics for words that common: wrong
