@@ -534,9 +534,9 @@ const struct heed_store_area heed__pg_search_area = {
  * (BY_KEY), the candidates come in order and nothing is sorted or held
  * before the limit, so each is scored from the row the walk has in hand
  * (SCORE_IN_SCAN): the lookups, 4 buffers each, were 20 to 40 ms of
- * every search of 5,000 candidates at 1,000,000 pages, more than the
- * walk (docs/performance.md). Each row also carries how many candidates
- * there were and the snapshot they were read in ("Counts from the
+ * every search of 5,000 candidates at 1,000,000 pages, as long as a
+ * prefix's walk (docs/performance.md). Each row also carries how many
+ * candidates there were and the snapshot they were read in ("Counts from the
  * search", below). OFFSET 0 keeps the score a column of c: without it,
  * PostgreSQL moved the cursor's test on c.k into c as the expression, so
  * that a page after the first scored every candidate three times (twice
