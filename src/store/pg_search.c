@@ -377,6 +377,17 @@ static const char *const pg_search_migrations[] = {
         /* 12: SQLite's FTS5 merges its segments less often. Nothing
          * here: a GIN index has no segments to merge. */
         "SELECT 1;",
+        /* 13: ANALYZE keeps the frequencies of 4,000 lexemes of the
+         * index, not 1,000, from a sample of 120,000 rows, not 30,000.
+         * A prefix's estimate sums the frequencies of the kept lexemes it
+         * begins, so with 1,000 a prefix of less common words was
+         * estimated at half its pages ("nib:*": 14,979 for 27,465 at
+         * 1,000,000 pages), and its relevance candidates were read from
+         * the GIN index, every match, where walking the key reads fewer
+         * pages (candidates_by_index). ANALYZE of 1,000,000 pages: 1.0 s
+         * instead of 0.6 to 0.7 (docs/performance.md). */
+        ("ALTER TABLE search_docs ALTER COLUMN tsv SET STATISTICS 400;"
+         "ANALYZE search_docs;"),
 };
 
 const struct heed_store_area heed__pg_search_area = {
@@ -512,27 +523,33 @@ const struct heed_store_area heed__pg_search_area = {
 
 /* Relevance: the $13 newest matches that pass the filters, ordered by
  * score, the cursor resuming within them (sqlite_search.c's
- * relevance_sql). The candidates are chosen by id alone (n), then each
- * scored from its row read by its key (a subquery, which the planner
- * keeps a lookup): chosen and scored in one step, a plan that read them
- * by the GIN index sorted 5,000 whole rows by id (the tsvector with
- * each, past work_mem onto disk) to score them after, and joined back,
- * the planner read all of search_docs to hash the 5,000. Each row also
- * carries how many candidates there were and the snapshot they were read
- * in ("Counts from the search", below). OFFSET 0 keeps the score a
- * column of c: without it, PostgreSQL moved the cursor's test on c.k into
- * c as the expression, so that a page after the first scored every
- * candidate three times (twice in the test, once for the order). id
- * orders the candidates: the key, or for a phrase that few pages hold
- * the key's value (below). total (a column of the matches, named total)
- * and n (its value per candidate) count them: the candidates, or every
- * match (BY_INDEX). */
-#define RELEVANCE_OF(tag, id, total, n)                                        \
+ * relevance_sql). The candidates are chosen (n) and scored (k): read
+ * from the GIN index (BY_INDEX), every match is sorted by id and counted
+ * before the newest are kept, so each is scored after from its row read
+ * by its key (SCORE_LOOKUP, a subquery, which the planner keeps a
+ * lookup): scored in the same step, a plan that read them by the GIN
+ * index sorted 5,000 whole rows by id (the tsvector with each, past
+ * work_mem onto disk) to score them after, and joined back, the planner
+ * read all of search_docs to hash the 5,000. Walking the key back
+ * (BY_KEY), the candidates come in order and nothing is sorted or held
+ * before the limit, so each is scored from the row the walk has in hand
+ * (SCORE_IN_SCAN): the lookups, 4 buffers each, were 20 to 40 ms of
+ * every search of 5,000 candidates at 1,000,000 pages, as long as a
+ * prefix's walk (docs/performance.md). Each row also carries how many
+ * candidates there were and the snapshot they were read in ("Counts from the
+ * search", below). OFFSET 0 keeps the score a column of c: without it,
+ * PostgreSQL moved the cursor's test on c.k into c as the expression, so
+ * that a page after the first scored every candidate three times (twice
+ * in the test, once for the order). id orders the candidates: the key,
+ * or for a phrase that few pages hold the key's value (below). cols are
+ * the matches' columns after the id (the score, or total: every match
+ * counted), score the candidate's score and n its count: the
+ * candidates, or every match (BY_INDEX). */
+#define RELEVANCE_OF(tag, id, cols, score, n)                                  \
 	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
 	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "    \
-	"c.n AS n FROM (SELECT n.nid AS fid, (SELECT " KEY_SCORE               \
-	" FROM search_docs d WHERE d.page_id = n.nid) AS k, " n " AS n "       \
-	"FROM (SELECT d.page_id AS nid" total " FROM search_docs d "           \
+	"c.n AS n FROM (SELECT n.nid AS fid, " score " AS k, " n " AS n "      \
+	"FROM (SELECT d.page_id AS nid" cols " FROM search_docs d "            \
 	"WHERE " SHOWN                                                         \
 	DOC_FILTERS(tag) " ORDER BY " id " DESC LIMIT $13::bigint) "           \
 	                 "n OFFSET 0) c WHERE $11::bigint IS NULL OR (c.k >= " \
@@ -541,6 +558,9 @@ const struct heed_store_area heed__pg_search_area = {
 	                 "c.fid LIMIT "                                        \
 	                 "$12::bigint) s JOIN pages p ON p.id = s.sid ORDER "  \
 	                 "BY s.k, s.sid;"
+#define SCORE_LOOKUP \
+	"(SELECT " KEY_SCORE " FROM search_docs d WHERE d.page_id = n.nid)"
+#define SCORE_IN_SCAN ", " KEY_SCORE " AS score"
 
 /* A count: $10 the cap. */
 #define COUNTED(tag)                                                      \
@@ -801,11 +821,13 @@ static const char *relevance_sql(bool tagged, bool by_index)
 {
 	if (by_index)
 		return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_INDEX, COUNT_MATCHES,
-		                             "n.total")
+		                             SCORE_LOOKUP, "n.total")
 		              : RELEVANCE_OF(TAG_ANY, BY_INDEX, COUNT_MATCHES,
-		                             "n.total");
-	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY, "", COUNT_CANDIDATES)
-	              : RELEVANCE_OF(TAG_ANY, BY_KEY, "", COUNT_CANDIDATES);
+		                             SCORE_LOOKUP, "n.total");
+	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY, SCORE_IN_SCAN,
+	                             "n.score", COUNT_CANDIDATES)
+	              : RELEVANCE_OF(TAG_ANY, BY_KEY, SCORE_IN_SCAN, "n.score",
+	                             COUNT_CANDIDATES);
 }
 
 /* The statement of the views, date and fetched orders. */
@@ -922,8 +944,9 @@ static heed_status pg_search(heed_store *store,
  * or one prefix and no other filter, PostgreSQL's statistics of the
  * lexemes (the frequencies ANALYZE keeps of the most common ones) say how
  * many pages match: within a few per cent for a word, and for a prefix
- * (the frequencies of the common lexemes it begins, combined) 0 to 25 %
- * below the count at 1,000,000 pages. The count is its cap when that
+ * (the frequencies of the kept lexemes it begins, combined) within 7 %
+ * of the count at 1,000,000 pages since version 13 keeps 4,000 lexemes
+ * (up to half below it with 1,000). The count is its cap when that
  * estimate of the shown matches is at least ESTIMATE_MARGIN times the
  * cap, and read otherwise. So a count is exact below its cap, and "at
  * least the cap" rests on the statistics for words that common: wrong

@@ -1005,6 +1005,9 @@ static const char *const search_migrations[] = {
          * (docs/performance.md). A search reads at most 7 segments a
          * level instead of 3, over fewer levels. */
         "INSERT INTO search_fts(search_fts, rank) VALUES('automerge', 8);",
+        /* 13: PostgreSQL's statistics keep more of the index's lexemes,
+         * for its estimates of prefixes. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__store_search_area = {

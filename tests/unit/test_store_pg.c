@@ -69,8 +69,15 @@ static void test_fresh_database_migrated_once(void **state)
 	assert_int_equal(version, 2);
 	assert_int_equal(heed_store_schema_version(s, "search", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 12);
+	assert_int_equal(version, 13);
 	heed_store_close(s);
+	/* Version 13: the statistics a prefix's estimate rests on. */
+	assert_string_equal(
+	        heed_test_pg_sql(url,
+	                         "SELECT attstattarget FROM pg_attribute "
+	                         "WHERE attrelid = 'search_docs'::regclass "
+	                         "AND attname = 'tsv';"),
+	        "400");
 	assert_string_equal(
 	        heed_test_pg_sql(url, "SELECT obj_description("
 	                              "'heed_schema'::regclass, 'pg_class');"),
