@@ -193,6 +193,22 @@ static void cut_profile_text(const char *s, size_t *len)
 	}
 }
 
+/* Cuts a social handle after a name ("Williams Perdomo @wperdomod"): the
+ * writer's account beside the name, no part of it. A handle alone stays,
+ * a name of last resort. */
+static void cut_trailing_handle(const char *s, size_t *len)
+{
+	const char *sp = NULL;
+
+	for (size_t i = 0; i < *len; i++)
+		if (s[i] == ' ')
+			sp = s + i;
+	if (!sp || sp[1] != '@' || sp + 2 == s + *len)
+		return;
+	*len = (size_t)(sp - s);
+	heed__trim(&s, len);
+}
+
 /* Cuts a degree or the site's own name after the last comma of a name
  * ("Grant Tinsley, PhD", "Rob Picheta, CNN" on edition.cnn.com): a
  * title or the writer's outlet, no part of the name. "Doe, Jane" stays
@@ -307,6 +323,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 
 	heed__author_unprefix(s, len);
 	cut_profile_text(*s, len);
+	cut_trailing_handle(*s, len);
 	cut_affiliation(b, *s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
