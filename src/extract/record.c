@@ -193,6 +193,22 @@ static void cut_profile_text(const char *s, size_t *len)
 	}
 }
 
+/* Cuts a social handle after a name ("Williams Perdomo @wperdomod"): the
+ * writer's account beside the name, no part of it. A handle alone stays,
+ * a name of last resort. */
+static void cut_trailing_handle(const char *s, size_t *len)
+{
+	const char *sp = NULL;
+
+	for (size_t i = 0; i < *len; i++)
+		if (s[i] == ' ')
+			sp = s + i;
+	if (!sp || sp[1] != '@' || sp + 2 == s + *len)
+		return;
+	*len = (size_t)(sp - s);
+	heed__trim(&s, len);
+}
+
 /* Cuts a degree or the site's own name after the last comma of a name
  * ("Grant Tinsley, PhD", "Rob Picheta, CNN" on edition.cnn.com): a
  * title or the writer's outlet, no part of the name. "Doe, Jane" stays
@@ -307,6 +323,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 
 	heed__author_unprefix(s, len);
 	cut_profile_text(*s, len);
+	cut_trailing_handle(*s, len);
 	cut_affiliation(b, *s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
@@ -334,6 +351,73 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	          heed__is_title_suffix(b, v, *len) ||
 	          organisation_name(b, v, *len)))
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
+	return true;
+}
+
+/* A login: one word without capitals ("edilson.la.rosa", "jdoe"). */
+static bool login_like(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == ' ' || (s[i] >= 'A' && s[i] <= 'Z'))
+			return false;
+	return len > 0;
+}
+
+static bool name_mark(char ch)
+{
+	return ch == ' ' || ch == '.' || ch == '-' || ch == '_';
+}
+
+/* Whether name, a name of two words or more, is the login with its
+ * spaces, marks and capitals left out ("Edilson La Rosa" for
+ * "edilson.la.rosa", "Arian Schlichenmayer" for "arianschlichenmayer"). */
+static bool spells_login(const char *login, size_t ln, const char *name,
+                         size_t nn)
+{
+	const char *le = login + ln, *ne = name + nn;
+
+	if (!login_like(login, ln) || !memchr(name, ' ', nn))
+		return false;
+	for (;; login++, name++) {
+		while (login < le && name_mark(*login))
+			login++;
+		while (name < ne && name_mark(*name))
+			name++;
+		if (login == le || name == ne)
+			return login == le && name == ne;
+		if (*login != *name &&
+		    !(*name >= 'A' && *name <= 'Z' && *name + 32 == *login))
+			return false;
+	}
+}
+
+/*
+ * A CMS's JSON-LD often names the writer's account where the meta author
+ * and the byline give the name: the name is who wrote it. When a name
+ * and the login it spells are both offered, the name is kept with the
+ * better rank of the two, whichever came first. True when the offer is
+ * settled so.
+ */
+static bool login_named(struct builder *b, int rank, enum origin o,
+                        const char *s, size_t len)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	char *v;
+
+	if (!c->value || strstr(c->value, "; "))
+		return false;
+	if (rank < c->rank &&
+	    spells_login(s, len, c->value, strlen(c->value))) {
+		c->rank = rank;
+		return true;
+	}
+	if (rank < c->rank || !spells_login(c->value, strlen(c->value), s, len))
+		return false;
+	v = collapse(b, s, len);
+	if (!v || !*v)
+		return false;
+	c->value = v;
+	c->origin = o;
 	return true;
 }
 
@@ -629,11 +713,14 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
 			other_notation(b, c, o, s, len);
+		else if (f == F_AUTHOR && author_ok(b, &s, &len, &rank))
+			login_named(b, rank, o, s, len);
 		return;
 	}
 	/* A handle's rank falls, so it is checked again. */
 	if (f == F_AUTHOR &&
-	    (!author_ok(b, &s, &len, &rank) || (c->value && c->rank <= rank)))
+	    (!author_ok(b, &s, &len, &rank) || (c->value && c->rank <= rank) ||
+	     login_named(b, rank, o, s, len)))
 		return;
 	if (f == F_PUBLISHED || f == F_MODIFIED) {
 		if (!heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value,

@@ -787,6 +787,12 @@ static const struct page_case cases[] = {
         {"author: the site's name after a name's comma is no part of it", NULL,
          "<meta name=author content=\"Rob Picheta, CNN\">", 0, NULL,
          "author=meta:Rob Picheta\n", "https://edition.cnn.com/2021/a"},
+        {"author: a handle after a name is no part of it", NULL,
+         "<meta name=author content=\"Williams Perdomo @wperdomod\">", 0, NULL,
+         "author=meta:Williams Perdomo\n"},
+        {"author: a handle alone stays, last", NULL,
+         "<meta name=author content=\"@wperdomod\">", 0, NULL,
+         "author=meta:@wperdomod\n"},
         {"author: a name written surname first stays whole", NULL,
          "<meta name=author content=\"Doe, Jane\">", 0, NULL,
          "author=meta:Doe, Jane\n", "https://edition.cnn.com/2021/a"},
@@ -932,6 +938,22 @@ static const struct page_case cases[] = {
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Person\",\"name\":[\"Ada Lovelace\"]}}</script>",
          0, NULL, "author=jsonld:Ada Lovelace\n"},
+        {"author: a JSON-LD login gives way to the name it spells", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"edilson.la.rosa\"}}</script>"
+         "<meta name=author content=\"Edilson La Rosa\">",
+         0, NULL, "author=meta:Edilson La Rosa\n"},
+        {"author: a name offered before the login it spells stays", NULL,
+         "<meta name=author content=\"Arian Schlichenmayer\"><script "
+         "type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"arianschlichenmayer\"}}"
+         "</script>",
+         0, NULL, "author=meta:Arian Schlichenmayer\n"},
+        {"author: a login stays before a name it does not spell", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"sarah-indra\"}}</script>"
+         "<meta name=author content=\"Sarah Indrani\">",
+         0, NULL, "author=jsonld:sarah-indra\n"},
         {"author: an organisation credited gives way to a person", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Organization\",\"name\":\"Newsroom\"}}</script>"
