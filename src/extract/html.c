@@ -55,6 +55,7 @@ enum tag {
 	T_FOOTER, /* footer: like aside, outside an article */
 	T_P,      /* p: the article's first paragraphs may be "By X" lines */
 	T_LI,     /* li: one item of a microdata keywords list */
+	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
 };
 
 enum cap_kind {
@@ -110,6 +111,7 @@ struct html {
 	unsigned header;        /* open header elements */
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
+	unsigned quote;         /* open blockquotes */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -151,7 +153,8 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base", "body"}, {T_BASE, T_BODY}},
+	        ['b' - 'a'] = {{"base", "body", "blockquote"},
+	                       {T_BASE, T_BODY, T_QUOTE}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
@@ -655,13 +658,13 @@ static void date_text(struct html *h, enum field f, int sub)
  * an article, then inside main, then anywhere in the page; a value that
  * is no date ("PT2H", "10:00") is skipped by the date parser. A <time>
  * without datetime in the article gives its text. Never a time in an
- * aside, a comment or a teaser. */
+ * aside, a comment, a teaser or a blockquote (an embedded post's). */
 static void on_time(struct html *h, const char *const *atts)
 {
 	const char *v = attr(atts, "datetime");
 	int sub = D_TIME_PAGE;
 
-	if (h->foreign || h->media || h->aside)
+	if (h->foreign || h->media || h->aside || h->quote)
 		return;
 	/* ikiwiki's <span class=edited>Edited <time ...>: the edit's date,
 	 * as a theme's class=updated gives it. */
@@ -942,12 +945,13 @@ static void on_byline(struct html *h)
 		c->sub = sub;
 }
 
-static void on_class(struct html *h, enum tag tag, const char *cls,
-                     const char *const *atts)
+/* A class that may make a date line. Never inside a blockquote: a quoted
+ * or embedded post (Instagram's, a tweet) dates itself, not the page. */
+static void on_class_date(struct html *h, enum tag tag, const char *cls,
+                          const char *const *atts)
 {
-	if (h->foreign || h->media || h->aside)
+	if (h->quote)
 		return;
-	/* Cheap screens first: this runs for every element with a class. */
 	/* "date", "postDate", "DateLine": a cased compare costs more. */
 	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
@@ -955,6 +959,15 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		on_date_class(h, tag, cls, atts);
 	else
 		on_date_line(h, tag, cls);
+}
+
+static void on_class(struct html *h, enum tag tag, const char *cls,
+                     const char *const *atts)
+{
+	if (h->foreign || h->media || h->aside)
+		return;
+	/* Cheap screens first: this runs for every element with a class. */
+	on_class_date(h, tag, cls, atts);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
 	     strstr(cls, "Byline") || strstr(cls, "utor") ||
@@ -1359,6 +1372,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->media++;
 	if (tag == T_MAIN && tracked)
 		h->main++;
+	if (tag == T_QUOTE && tracked)
+		h->quote++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
 	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
@@ -2222,6 +2237,8 @@ void heed__html_end(struct html *h)
 		h->article--;
 	if (el.tag == T_MAIN && h->main)
 		h->main--;
+	if (el.tag == T_QUOTE && h->quote)
+		h->quote--;
 	if (el.tag == T_HEADER && h->header)
 		h->header--;
 	if ((el.tag == T_A || el.tag == T_H1 || el.tag == T_H2 ||

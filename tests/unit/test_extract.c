@@ -250,6 +250,17 @@ static const struct page_case cases[] = {
          "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
          "</article><time datetime=2024-01-01>x</time></article>",
          0, NULL, "published=html:2024-01-01\n"},
+        {"text date: an embedded post's time in a blockquote is not the "
+         "page's",
+         NULL,
+         "<article><h1>A</h1><blockquote class=instagram-media><p>x am <time "
+         "datetime=2018-03-12T19:30:12+00:00>Mar 12, 2018</time></p>"
+         "<p class=date>March 12, 2018</p></blockquote></article>",
+         0, NULL, "-published\n"},
+        {"text date: the page's time after a blockquote is read", NULL,
+         "<article><blockquote><time datetime=2018-03-12>x</time></blockquote>"
+         "<p>y</p><time datetime=2019-01-29>29.01.2019</time></article>",
+         0, NULL, "published=html:2019-01-29\n"},
         {"text date: a 'last edited' line is the modified date", NULL,
          "<article><p class=date>Last edited March 4, 2024</p></article>", 0,
          NULL, "modified=html:2024-03-04\n-published\n"},
