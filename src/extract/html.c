@@ -1611,6 +1611,8 @@ static const char *const date_labels[] = {
         "publi\303\251",
         "mis en ligne le",
         "mis en ligne",
+        "mise en ligne le",
+        "mise en ligne",
         "publicado el",
         "publicado em",
         "publicado",

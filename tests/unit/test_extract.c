@@ -375,6 +375,14 @@ static const struct page_case cases[] = {
         {"text date: a press release's label", NULL,
          "<p>Pressemitteilung vom 25. Januar 2022 |&nbsp; Berlin</p>", 0, NULL,
          "published=html:2022-01-25\n"},
+        {"text date: French 'Mise en ligne' labels its value", NULL,
+         "<html lang=fr><ul><li><p class=title>Mise en ligne</p><p "
+         "class=content>23 mai 2019</p></li></ul>",
+         0, NULL, "published=html:2019-05-23\n"},
+        {"text date: 'Mise en ligne' as a heading's words dates nothing", NULL,
+         "<html lang=fr><h2>Mise en ligne de votre site</h2><p>Texte du "
+         "23 mai 2019</p>",
+         0, NULL, "-published\n"},
         {"text date: a press release's word with no date after it, or in a "
          "sentence, dates nothing",
          NULL,
