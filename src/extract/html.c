@@ -87,6 +87,7 @@ struct capture {
 /* An item (itemscope) being read. */
 struct scope {
 	const char *prop; /* the itemprop that opened it, or NULL */
+	bool article;     /* the page's article inside a WebPage item */
 	bool view_type;   /* interactionType is a Watch/View/Listen action */
 	bool has_count;
 	int64_t count; /* a pending userInteractionCount */
@@ -112,6 +113,8 @@ struct html {
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
 	unsigned quote;         /* open blockquotes */
+	bool webpage_item;      /* the outermost item is a WebPage */
+	bool article_item_seen; /* the page's article item was found */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -983,6 +986,42 @@ static struct scope *top_scope(struct html *h)
 	               : NULL;
 }
 
+/* A microdata property and the field it gives, at which sub-rank. */
+struct prop_field {
+	const char *prop;
+	enum field field;
+	int sub;
+};
+
+/* The date properties of the page's item: the outermost, or the article
+ * inside a WebPage item. */
+static const struct prop_field date_props[] = {
+        {"datePublished", F_PUBLISHED, 0},
+        {"uploadDate", F_PUBLISHED, 1},
+        {"dateCreated", F_PUBLISHED, 2},
+        {"dateModified", F_MODIFIED, 0},
+};
+
+/* The other properties of the outermost item. */
+static const struct prop_field page_props[] = {
+        {"headline", F_TITLE, 0},          {"name", F_TITLE, 1},
+        {"description", F_DESCRIPTION, 0}, {"interactionCount", F_VIEWS, 1},
+        {"duration", F_DURATION, 0},       {"thumbnailUrl", F_THUMBNAIL, 0},
+        {"thumbnailURL", F_THUMBNAIL, 0},  {"image", F_THUMBNAIL, 1},
+        {"author", F_AUTHOR, 1},           {"inLanguage", F_LANGUAGE, 0},
+        {"publisher", F_PUBLISHER, 1},
+};
+
+/* Offers v as the field of prop in table t[0, n), if it is there. */
+static void offer_prop(struct builder *b, const struct prop_field *t, size_t n,
+                       const char *prop, const char *v, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(prop, t[i].prop) == 0)
+			heed__cand(b, t[i].field, O_MICRODATA, t[i].sub, v,
+			           len);
+}
+
 /* One microdata property value. nscopes is the number of items open
  * around the element that carries it. */
 static void apply_prop(struct html *h, const char *prop, size_t nscopes,
@@ -993,39 +1032,21 @@ static void apply_prop(struct html *h, const char *prop, size_t nscopes,
 	const char *parent;
 
 	if (nscopes == 1) {
-		static const struct {
-			const char *prop;
-			enum field field;
-			int sub;
-		} props[] = {
-		        {"headline", F_TITLE, 0},
-		        {"name", F_TITLE, 1},
-		        {"description", F_DESCRIPTION, 0},
-		        {"interactionCount", F_VIEWS, 1},
-		        {"datePublished", F_PUBLISHED, 0},
-		        {"uploadDate", F_PUBLISHED, 1},
-		        {"dateCreated", F_PUBLISHED, 2},
-		        {"dateModified", F_MODIFIED, 0},
-		        {"duration", F_DURATION, 0},
-		        {"thumbnailUrl", F_THUMBNAIL, 0},
-		        {"thumbnailURL", F_THUMBNAIL, 0},
-		        {"image", F_THUMBNAIL, 1},
-		        {"author", F_AUTHOR, 1},
-		        {"inLanguage", F_LANGUAGE, 0},
-		        {"publisher", F_PUBLISHER, 1},
-		};
 		if (strcmp(prop, "keywords") == 0) {
 			heed__tags(b, O_MICRODATA, v, len, true);
 			return;
 		}
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(props); i++)
-			if (strcmp(prop, props[i].prop) == 0)
-				heed__cand(b, props[i].field, O_MICRODATA,
-				           props[i].sub, v, len);
+		offer_prop(b, date_props, HEED_ARRAY_SIZE(date_props), prop, v,
+		           len);
+		offer_prop(b, page_props, HEED_ARRAY_SIZE(page_props), prop, v,
+		           len);
 		return;
 	}
 	if (nscopes != 2 || nscopes > MAX_SCOPES)
 		return;
+	if (h->scopes[1].article)
+		offer_prop(b, date_props, HEED_ARRAY_SIZE(date_props), prop, v,
+		           len);
 	parent = h->scopes[1].prop ? h->scopes[1].prop : "";
 	if (strcmp(prop, "name") == 0 &&
 	    (strcmp(parent, "author") == 0 || strcmp(parent, "creator") == 0))
@@ -1130,6 +1151,23 @@ static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
 	}
 }
 
+/* An item of an article type (Article, NewsArticle, BlogPosting, ...)
+ * that is no property, right inside a WebPage item on the page's <html> or
+ * <body> (as Drupal writes them): the article the page is, whose dates
+ * are the page's. Only the first, and not in an aside: a listing's
+ * teasers are such items too. */
+static bool page_article_item(struct html *h, const char *prop,
+                              const char *type)
+{
+	if (h->nscopes != 2 || prop || !type || h->aside ||
+	    h->article_item_seen || !h->webpage_item)
+		return false;
+	if (heed__schema_rank(type) != 1)
+		return false;
+	h->article_item_seen = true;
+	return true;
+}
+
 static void open_scope(struct html *h, const char *const *atts)
 {
 	const char *type = attr(atts, "itemtype"),
@@ -1145,6 +1183,9 @@ static void open_scope(struct html *h, const char *const *atts)
 	if (h->nscopes == 1 && type && *type)
 		heed__cand(h->b, F_SCHEMA_TYPE, O_MICRODATA, 0,
 		           schema_name(type), strlen(schema_name(type)));
+	if (h->nscopes == 1)
+		h->webpage_item = type && heed__schema_rank(type) == 2;
+	s->article = page_article_item(h, prop, type);
 }
 
 static void close_scope(struct html *h)

@@ -224,6 +224,33 @@ static const struct page_case cases[] = {
          "<div itemscope itemtype=https://schema.org/NewsArticle><span "
          "itemprop=datePublished>12 Jan, 2016, 10.34PM IST</span></div>",
          0, NULL, "published=microdata:2016-01-12T22:34:00+05:30\n"},
+        {"microdata: the article item inside a WebPage item dates the page",
+         NULL,
+         "<body itemscope itemtype=https://schema.org/WebPage><article "
+         "itemscope itemtype=https://schema.org/Article><time "
+         "itemprop=datePublished datetime=2023-10-18>x</time><time "
+         "itemprop=dateModified datetime=2023-10-19>y</time></article><div "
+         "class=views-row><article><time itemprop=dateCreated "
+         "datetime=2023-10-10>z</time></article></div></body>",
+         0, NULL,
+         "published=microdata:2023-10-18\nmodified=microdata:2023-10-19\n"},
+        {"microdata: only the first article item, never an aside's, dates "
+         "the page",
+         NULL,
+         "<body itemscope itemtype=https://schema.org/WebPage><aside><div "
+         "itemscope itemtype=https://schema.org/BlogPosting><meta "
+         "itemprop=datePublished content=2020-01-01></div></aside><div "
+         "itemscope itemtype=https://schema.org/NewsArticle><meta "
+         "itemprop=dateModified content=2021-02-02></div><div itemscope "
+         "itemtype=https://schema.org/NewsArticle><meta "
+         "itemprop=datePublished content=2019-03-03></div></body>",
+         0, NULL, "-published\nmodified=microdata:2021-02-02\n"},
+        {"microdata: an article item inside a product's is not the page's",
+         NULL,
+         "<body itemscope itemtype=https://schema.org/Product><div itemscope "
+         "itemtype=https://schema.org/Review><meta itemprop=datePublished "
+         "content=2020-01-01></div></body>",
+         0, NULL, "-published\n"},
         {"text date: JSON-LD in RFC 2822 style with a zone name", NULL,
          "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"Mon, Jan 7 2019 15:37:00 EST\"}</script>",
