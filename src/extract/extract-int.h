@@ -321,6 +321,11 @@ void heed__jsonld_add(struct builder *b, const char *s, size_t len,
                       bool declared);
 /* Offers the kept blocks' values, best typed object first, and frees them. */
 void heed__jsonld_apply(struct builder *b);
+/* How well a schema.org type (a name or its URL) describes the page: 0
+ * a video or audio, 1 an article or another creative work, 2 a web
+ * page, 3 an unknown type, -1 a supporting type (a person, a site, a
+ * breadcrumb list) that never does. */
+int heed__schema_rank(const char *type);
 
 /* robots_meta.c: applies a <meta name=robots> content. */
 void heed__robots_meta(struct heed_extract_robots *d, const char *s,

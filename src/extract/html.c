@@ -55,6 +55,7 @@ enum tag {
 	T_FOOTER, /* footer: like aside, outside an article */
 	T_P,      /* p: the article's first paragraphs may be "By X" lines */
 	T_LI,     /* li: one item of a microdata keywords list */
+	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
 };
 
 enum cap_kind {
@@ -86,6 +87,7 @@ struct capture {
 /* An item (itemscope) being read. */
 struct scope {
 	const char *prop; /* the itemprop that opened it, or NULL */
+	bool article;     /* the page's article inside a WebPage item */
 	bool view_type;   /* interactionType is a Watch/View/Listen action */
 	bool has_count;
 	int64_t count; /* a pending userInteractionCount */
@@ -110,6 +112,9 @@ struct html {
 	unsigned header;        /* open header elements */
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
+	unsigned quote;         /* open blockquotes */
+	bool webpage_item;      /* the outermost item is a WebPage */
+	bool article_item_seen; /* the page's article item was found */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -151,7 +156,8 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base", "body"}, {T_BASE, T_BODY}},
+	        ['b' - 'a'] = {{"base", "body", "blockquote"},
+	                       {T_BASE, T_BODY, T_QUOTE}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
@@ -655,13 +661,13 @@ static void date_text(struct html *h, enum field f, int sub)
  * an article, then inside main, then anywhere in the page; a value that
  * is no date ("PT2H", "10:00") is skipped by the date parser. A <time>
  * without datetime in the article gives its text. Never a time in an
- * aside, a comment or a teaser. */
+ * aside, a comment, a teaser or a blockquote (an embedded post's). */
 static void on_time(struct html *h, const char *const *atts)
 {
 	const char *v = attr(atts, "datetime");
 	int sub = D_TIME_PAGE;
 
-	if (h->foreign || h->media || h->aside)
+	if (h->foreign || h->media || h->aside || h->quote)
 		return;
 	/* ikiwiki's <span class=edited>Edited <time ...>: the edit's date,
 	 * as a theme's class=updated gives it. */
@@ -942,12 +948,13 @@ static void on_byline(struct html *h)
 		c->sub = sub;
 }
 
-static void on_class(struct html *h, enum tag tag, const char *cls,
-                     const char *const *atts)
+/* A class that may make a date line. Never inside a blockquote: a quoted
+ * or embedded post (Instagram's, a tweet) dates itself, not the page. */
+static void on_class_date(struct html *h, enum tag tag, const char *cls,
+                          const char *const *atts)
 {
-	if (h->foreign || h->media || h->aside)
+	if (h->quote)
 		return;
-	/* Cheap screens first: this runs for every element with a class. */
 	/* "date", "postDate", "DateLine": a cased compare costs more. */
 	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
@@ -955,6 +962,15 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		on_date_class(h, tag, cls, atts);
 	else
 		on_date_line(h, tag, cls);
+}
+
+static void on_class(struct html *h, enum tag tag, const char *cls,
+                     const char *const *atts)
+{
+	if (h->foreign || h->media || h->aside)
+		return;
+	/* Cheap screens first: this runs for every element with a class. */
+	on_class_date(h, tag, cls, atts);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
 	     strstr(cls, "Byline") || strstr(cls, "utor") ||
@@ -970,6 +986,42 @@ static struct scope *top_scope(struct html *h)
 	               : NULL;
 }
 
+/* A microdata property and the field it gives, at which sub-rank. */
+struct prop_field {
+	const char *prop;
+	enum field field;
+	int sub;
+};
+
+/* The date properties of the page's item: the outermost, or the article
+ * inside a WebPage item. */
+static const struct prop_field date_props[] = {
+        {"datePublished", F_PUBLISHED, 0},
+        {"uploadDate", F_PUBLISHED, 1},
+        {"dateCreated", F_PUBLISHED, 2},
+        {"dateModified", F_MODIFIED, 0},
+};
+
+/* The other properties of the outermost item. */
+static const struct prop_field page_props[] = {
+        {"headline", F_TITLE, 0},          {"name", F_TITLE, 1},
+        {"description", F_DESCRIPTION, 0}, {"interactionCount", F_VIEWS, 1},
+        {"duration", F_DURATION, 0},       {"thumbnailUrl", F_THUMBNAIL, 0},
+        {"thumbnailURL", F_THUMBNAIL, 0},  {"image", F_THUMBNAIL, 1},
+        {"author", F_AUTHOR, 1},           {"inLanguage", F_LANGUAGE, 0},
+        {"publisher", F_PUBLISHER, 1},
+};
+
+/* Offers v as the field of prop in table t[0, n), if it is there. */
+static void offer_prop(struct builder *b, const struct prop_field *t, size_t n,
+                       const char *prop, const char *v, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(prop, t[i].prop) == 0)
+			heed__cand(b, t[i].field, O_MICRODATA, t[i].sub, v,
+			           len);
+}
+
 /* One microdata property value. nscopes is the number of items open
  * around the element that carries it. */
 static void apply_prop(struct html *h, const char *prop, size_t nscopes,
@@ -980,39 +1032,21 @@ static void apply_prop(struct html *h, const char *prop, size_t nscopes,
 	const char *parent;
 
 	if (nscopes == 1) {
-		static const struct {
-			const char *prop;
-			enum field field;
-			int sub;
-		} props[] = {
-		        {"headline", F_TITLE, 0},
-		        {"name", F_TITLE, 1},
-		        {"description", F_DESCRIPTION, 0},
-		        {"interactionCount", F_VIEWS, 1},
-		        {"datePublished", F_PUBLISHED, 0},
-		        {"uploadDate", F_PUBLISHED, 1},
-		        {"dateCreated", F_PUBLISHED, 2},
-		        {"dateModified", F_MODIFIED, 0},
-		        {"duration", F_DURATION, 0},
-		        {"thumbnailUrl", F_THUMBNAIL, 0},
-		        {"thumbnailURL", F_THUMBNAIL, 0},
-		        {"image", F_THUMBNAIL, 1},
-		        {"author", F_AUTHOR, 1},
-		        {"inLanguage", F_LANGUAGE, 0},
-		        {"publisher", F_PUBLISHER, 1},
-		};
 		if (strcmp(prop, "keywords") == 0) {
 			heed__tags(b, O_MICRODATA, v, len, true);
 			return;
 		}
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(props); i++)
-			if (strcmp(prop, props[i].prop) == 0)
-				heed__cand(b, props[i].field, O_MICRODATA,
-				           props[i].sub, v, len);
+		offer_prop(b, date_props, HEED_ARRAY_SIZE(date_props), prop, v,
+		           len);
+		offer_prop(b, page_props, HEED_ARRAY_SIZE(page_props), prop, v,
+		           len);
 		return;
 	}
 	if (nscopes != 2 || nscopes > MAX_SCOPES)
 		return;
+	if (h->scopes[1].article)
+		offer_prop(b, date_props, HEED_ARRAY_SIZE(date_props), prop, v,
+		           len);
 	parent = h->scopes[1].prop ? h->scopes[1].prop : "";
 	if (strcmp(prop, "name") == 0 &&
 	    (strcmp(parent, "author") == 0 || strcmp(parent, "creator") == 0))
@@ -1117,6 +1151,23 @@ static void on_itemprop(struct html *h, enum tag tag, const char *const *atts,
 	}
 }
 
+/* An item of an article type (Article, NewsArticle, BlogPosting, ...)
+ * that is no property, right inside a WebPage item on the page's <html> or
+ * <body> (as Drupal writes them): the article the page is, whose dates
+ * are the page's. Only the first, and not in an aside: a listing's
+ * teasers are such items too. */
+static bool page_article_item(struct html *h, const char *prop,
+                              const char *type)
+{
+	if (h->nscopes != 2 || prop || !type || h->aside ||
+	    h->article_item_seen || !h->webpage_item)
+		return false;
+	if (heed__schema_rank(type) != 1)
+		return false;
+	h->article_item_seen = true;
+	return true;
+}
+
 static void open_scope(struct html *h, const char *const *atts)
 {
 	const char *type = attr(atts, "itemtype"),
@@ -1132,6 +1183,9 @@ static void open_scope(struct html *h, const char *const *atts)
 	if (h->nscopes == 1 && type && *type)
 		heed__cand(h->b, F_SCHEMA_TYPE, O_MICRODATA, 0,
 		           schema_name(type), strlen(schema_name(type)));
+	if (h->nscopes == 1)
+		h->webpage_item = type && heed__schema_rank(type) == 2;
+	s->article = page_article_item(h, prop, type);
 }
 
 static void close_scope(struct html *h)
@@ -1359,6 +1413,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->media++;
 	if (tag == T_MAIN && tracked)
 		h->main++;
+	if (tag == T_QUOTE && tracked)
+		h->quote++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
 	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
@@ -1596,6 +1652,8 @@ static const char *const date_labels[] = {
         "publi\303\251",
         "mis en ligne le",
         "mis en ligne",
+        "mise en ligne le",
+        "mise en ligne",
         "publicado el",
         "publicado em",
         "publicado",
@@ -2222,6 +2280,8 @@ void heed__html_end(struct html *h)
 		h->article--;
 	if (el.tag == T_MAIN && h->main)
 		h->main--;
+	if (el.tag == T_QUOTE && h->quote)
+		h->quote--;
 	if (el.tag == T_HEADER && h->header)
 		h->header--;
 	if ((el.tag == T_A || el.tag == T_H1 || el.tag == T_H2 ||

@@ -140,7 +140,7 @@ static const char *short_name(const char *s)
 	return slash ? slash + 1 : s;
 }
 
-static int rank_name(const char *t)
+int heed__schema_rank(const char *t)
 {
 	static const struct {
 		const char *type;
@@ -224,13 +224,13 @@ static int type_rank(struct json_object *o, const char **first)
 	*first = NULL;
 	if (str(t)) {
 		*first = short_name(str(t));
-		return rank_name(str(t));
+		return heed__schema_rank(str(t));
 	}
 	if (!json_object_is_type(t, json_type_array))
 		return -1;
 	for (size_t i = 0; i < json_object_array_length(t) && i < 8; i++) {
 		const char *s = str(json_object_array_get_idx(t, i));
-		int r = s ? rank_name(s) : -1;
+		int r = s ? heed__schema_rank(s) : -1;
 		if (s && !*first)
 			*first = short_name(s);
 		if (r >= 0 && (best < 0 || r < best))

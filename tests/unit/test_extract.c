@@ -224,6 +224,33 @@ static const struct page_case cases[] = {
          "<div itemscope itemtype=https://schema.org/NewsArticle><span "
          "itemprop=datePublished>12 Jan, 2016, 10.34PM IST</span></div>",
          0, NULL, "published=microdata:2016-01-12T22:34:00+05:30\n"},
+        {"microdata: the article item inside a WebPage item dates the page",
+         NULL,
+         "<body itemscope itemtype=https://schema.org/WebPage><article "
+         "itemscope itemtype=https://schema.org/Article><time "
+         "itemprop=datePublished datetime=2023-10-18>x</time><time "
+         "itemprop=dateModified datetime=2023-10-19>y</time></article><div "
+         "class=views-row><article><time itemprop=dateCreated "
+         "datetime=2023-10-10>z</time></article></div></body>",
+         0, NULL,
+         "published=microdata:2023-10-18\nmodified=microdata:2023-10-19\n"},
+        {"microdata: only the first article item, never an aside's, dates "
+         "the page",
+         NULL,
+         "<body itemscope itemtype=https://schema.org/WebPage><aside><div "
+         "itemscope itemtype=https://schema.org/BlogPosting><meta "
+         "itemprop=datePublished content=2020-01-01></div></aside><div "
+         "itemscope itemtype=https://schema.org/NewsArticle><meta "
+         "itemprop=dateModified content=2021-02-02></div><div itemscope "
+         "itemtype=https://schema.org/NewsArticle><meta "
+         "itemprop=datePublished content=2019-03-03></div></body>",
+         0, NULL, "-published\nmodified=microdata:2021-02-02\n"},
+        {"microdata: an article item inside a product's is not the page's",
+         NULL,
+         "<body itemscope itemtype=https://schema.org/Product><div itemscope "
+         "itemtype=https://schema.org/Review><meta itemprop=datePublished "
+         "content=2020-01-01></div></body>",
+         0, NULL, "-published\n"},
         {"text date: JSON-LD in RFC 2822 style with a zone name", NULL,
          "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"Mon, Jan 7 2019 15:37:00 EST\"}</script>",
@@ -250,6 +277,17 @@ static const struct page_case cases[] = {
          "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
          "</article><time datetime=2024-01-01>x</time></article>",
          0, NULL, "published=html:2024-01-01\n"},
+        {"text date: an embedded post's time in a blockquote is not the "
+         "page's",
+         NULL,
+         "<article><h1>A</h1><blockquote class=instagram-media><p>x am <time "
+         "datetime=2018-03-12T19:30:12+00:00>Mar 12, 2018</time></p>"
+         "<p class=date>March 12, 2018</p></blockquote></article>",
+         0, NULL, "-published\n"},
+        {"text date: the page's time after a blockquote is read", NULL,
+         "<article><blockquote><time datetime=2018-03-12>x</time></blockquote>"
+         "<p>y</p><time datetime=2019-01-29>29.01.2019</time></article>",
+         0, NULL, "published=html:2019-01-29\n"},
         {"text date: a 'last edited' line is the modified date", NULL,
          "<article><p class=date>Last edited March 4, 2024</p></article>", 0,
          NULL, "modified=html:2024-03-04\n-published\n"},
@@ -364,6 +402,14 @@ static const struct page_case cases[] = {
         {"text date: a press release's label", NULL,
          "<p>Pressemitteilung vom 25. Januar 2022 |&nbsp; Berlin</p>", 0, NULL,
          "published=html:2022-01-25\n"},
+        {"text date: French 'Mise en ligne' labels its value", NULL,
+         "<html lang=fr><ul><li><p class=title>Mise en ligne</p><p "
+         "class=content>23 mai 2019</p></li></ul>",
+         0, NULL, "published=html:2019-05-23\n"},
+        {"text date: 'Mise en ligne' as a heading's words dates nothing", NULL,
+         "<html lang=fr><h2>Mise en ligne de votre site</h2><p>Texte du "
+         "23 mai 2019</p>",
+         0, NULL, "-published\n"},
         {"text date: a press release's word with no date after it, or in a "
          "sentence, dates nothing",
          NULL,
