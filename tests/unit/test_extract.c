@@ -157,6 +157,20 @@ struct page_case {
 #define WORDS_40  WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5 WORDS_5
 #define WORDS_205 WORDS_40 WORDS_40 WORDS_40 WORDS_40 WORDS_40 WORDS_5
 
+/* A meta author of 10,240 bytes of one-letter words and marks, then the
+ * site's name spelt out: every word of it starts a run of words that
+ * might spell the domain. */
+#define MARKS_5  "a - a - a - a - a - "
+#define MARKS_40 MARKS_5 MARKS_5 MARKS_5 MARKS_5 MARKS_5 MARKS_5 MARKS_5 MARKS_5
+#define MARKS_320 \
+	MARKS_40 MARKS_40 MARKS_40 MARKS_40 MARKS_40 MARKS_40 MARKS_40 MARKS_40
+#define MARKS_2560                                                            \
+	MARKS_320 MARKS_320 MARKS_320 MARKS_320 MARKS_320 MARKS_320 MARKS_320 \
+	        MARKS_320
+#define LONG_SITE_AUTHOR                                                  \
+	"<meta name=author content=\"" MARKS_2560 "Eat Smarter\"><p>Von " \
+	"Ann Lee</p>"
+
 /* Extracts c with the library's HTML driver, or with parse when not
  * NULL. */
 static heed_page *extract_with(const struct page_case *c,
@@ -742,6 +756,15 @@ static const struct page_case cases[] = {
          "<meta name=author content=\"L-MAG \xE2\x80\x93 Das Magazin\"><p "
          "class=bodytext>Von Claudia Lindner</p>",
          0, NULL, "author=html:Claudia Lindner\n", "https://www.l-mag.de/a"},
+        {"author: the domain spelt by a run of words that ends inside a word "
+         "stays a person",
+         NULL, "<meta name=author content=\"Eat Smarters\"><p>Von Ann Lee</p>",
+         0, NULL, "author=meta:Eat Smarters\n",
+         "https://www.eatsmarter.de/a/b"},
+        {"author: the domain spelt after thousands of words and marks gives "
+         "way to a byline",
+         NULL, LONG_SITE_AUTHOR, 0, NULL, "author=html:Ann Lee\n",
+         "https://www.eatsmarter.de/a/b"},
         {"author: the site's domain spelt out is kept when nobody else is",
          NULL, "<meta name=author content=\"EAT SMARTER\">", 0, NULL,
          "author=meta:EAT SMARTER\n", "https://www.eatsmarter.de/a/b"},
