@@ -203,7 +203,9 @@ static void cut_trailing_handle(const char *s, size_t *len)
 	for (size_t i = 0; i < *len; i++)
 		if (s[i] == ' ')
 			sp = s + i;
-	if (!sp || sp[1] != '@' || sp + 2 == s + *len)
+	/* The last space is before the end: trimmed values end in a word,
+	 * but the handle's '@' is read only within the slice. */
+	if (!sp || s + *len - sp < 3 || sp[1] != '@')
 		return;
 	*len = (size_t)(sp - s);
 	heed__trim(&s, len);
