@@ -1740,7 +1740,7 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
  * follows. */
 static size_t author_label_len(const char *s, size_t len)
 {
-	bool bar_first = *s == '|' || *s == '-';
+	bool bar_first = len && (*s == '|' || *s == '-');
 	size_t bar = bar_first ? separators_len(s, len, "|- \t") : 0, n;
 
 	s += bar;
