@@ -14,13 +14,13 @@ calls are those names followed by "(" outside comments and strings. A
 file of src/crawl missing from the list fails too, so the map cannot
 drift from the code.
 
-And the store's writes have one door: a file other than batch.c (the
-batch's writes), ctl.c (the run's rows and the crawl lease, written
-around the batches), worker.c (the lease protocol, which commits on its
-own) and engine.c (the shell's crawl lock) may call only the store's
-reads and the functions that free what they return (READS below). A
-store function new to the controller counts as a write until it is
-named there.
+And the store has two doors: a file other than batch.c (the batch's
+writes), reads.c (the controller's reads), ctl.c (the run's rows and the
+crawl lease, written around the batches), worker.c (the lease protocol,
+which commits on its own) and engine.c (the shell's crawl lock) may call
+only the store's functions that free what a read returned (FREES below);
+reads.c may call only the store's reads (READS). A store function new to
+the controller counts as a write until it is named a read or a free.
 
 Prints each call that runs back up or writes past the door, and a closing
 "N passed, N failed" line.
@@ -39,14 +39,18 @@ CALL_RE = re.compile(r"\b(heed_\w+)\s*\(")
 STORE_CALL_RE = re.compile(r"\b(heed_store_\w+)\s*\(")
 
 STORE_DOORS = {"batch.c", "ctl.c", "worker.c", "engine.c"}
+READ_DOOR = "reads.c"
 READS = {
     "heed_store_acap_ref_get", "heed_store_acap_ref_each",
-    "heed_store_acap_ref_clear", "heed_store_arrangement_get",
-    "heed_store_arrangement_clear", "heed_store_frontier_hosts",
+    "heed_store_arrangement_get", "heed_store_frontier_hosts",
     "heed_store_frontier_queued", "heed_store_host_get",
     "heed_store_page_get", "heed_store_page_validators",
-    "heed_store_site_get", "heed_store_site_clear", "heed_store_visit_get",
-    "heed_store_visit_clear", "heed_store_visits_of_site",
+    "heed_store_site_get", "heed_store_visit_get",
+    "heed_store_visits_of_site",
+}
+FREES = {
+    "heed_store_acap_ref_clear", "heed_store_arrangement_clear",
+    "heed_store_site_clear", "heed_store_visit_clear",
 }
 
 
@@ -109,10 +113,17 @@ def main():
         if name in STORE_DOORS:
             continue
         for m in STORE_CALL_RE.finditer(text):
-            if m.group(1) not in READS:
-                line = text.count("\n", 0, m.start()) + 1
-                failures.append(f"{name}:{line} calls {m.group(1)}, a "
-                                f"store write outside batch.c")
+            fn = m.group(1)
+            line = text.count("\n", 0, m.start()) + 1
+            if name == READ_DOOR and fn not in READS | FREES:
+                failures.append(f"{name}:{line} calls {fn}, which is not "
+                                f"a store read")
+            elif name != READ_DOOR and fn in READS:
+                failures.append(f"{name}:{line} calls {fn}, a store read "
+                                f"outside reads.c")
+            elif fn not in READS | FREES:
+                failures.append(f"{name}:{line} calls {fn}, a store "
+                                f"write outside batch.c")
     checks = len(code) + 1
     print(f"{len(layers)} layers, {len(code)} files, "
           f"{len(defined)} functions defined")

@@ -326,13 +326,10 @@ static void start_one(heed_crawl *c, struct heed__site *s, const char *locator,
 {
 	struct heed_store_acap_ref row;
 	char url[HEED_URL_MAX_BYTES + 1];
-	heed_status rc =
-	        heed_store_acap_ref_get(c->store, s->origin, locator, &row);
+	heed_status rc = heed__read_acap_ref(c, s->origin, locator, &row);
 
-	if (rc != HEED_OK && rc != HEED_ENOTFOUND) {
-		heed__crawl_store_failed(c, "reading an ACAP reference");
+	if (rc != HEED_OK && rc != HEED_ENOTFOUND)
 		return;
-	}
 	if (rc == HEED_OK && !fetched && row.fetched_s >= robots_date_s) {
 		if (row.body)
 			add(c, s, locator, row.body, row.body_len);
@@ -375,9 +372,7 @@ static void prune(heed_crawl *c, struct heed__site *s)
 {
 	struct stale st = {c, s->rules.acap, {0}, 0};
 
-	if (heed_store_acap_ref_each(c->store, s->origin, collect_stale, &st) !=
-	    HEED_OK)
-		heed__crawl_store_failed(c, "listing ACAP references");
+	heed__read_acap_refs(c, s->origin, collect_stale, &st);
 	for (size_t i = 0; i < st.count; i++) {
 		if (st.names[i])
 			heed__batch_acap_ref_delete(c, s->origin, st.names[i]);

@@ -290,7 +290,7 @@ static bool entry_unchanged(heed_crawl *c, const char *url, int64_t lastmod)
 
 	if (c->mode != HEED_CRAWL_INCREMENTAL ||
 	    lastmod == HEED_STORE_NO_DATE ||
-	    heed_store_page_validators(c->store, url, &v) != HEED_OK)
+	    heed__read_page_validators(c, url, &v) != HEED_OK)
 		return false;
 	known = v.source_lastmod != HEED_STORE_NO_DATE &&
 	                        v.source_lastmod > v.fetched_at
@@ -604,8 +604,7 @@ static void oembed_merge(heed_crawl *c, struct heed__site *s,
                          const struct heed_oembed *o)
 {
 	struct stored_copy k = {.alloc = c->alloc};
-	heed_status rc =
-	        heed_store_page_get(c->store, job->from, copy_page, &k);
+	heed_status rc = heed__read_page(c, job->from, copy_page, &k);
 	unsigned filled = 0;
 	char *rec = NULL;
 
@@ -620,10 +619,8 @@ static void oembed_merge(heed_crawl *c, struct heed__site *s,
 		         job->url, job->from);
 		return;
 	}
-	if (rc != HEED_OK) {
-		heed__crawl_store_failed(c, "reading a page for its oEmbed");
+	if (rc != HEED_OK)
 		return;
-	}
 	if (!k.oom)
 		rec = heed__crawl_record_oembed(c->alloc, k.p.record, o,
 		                                job->url, &filled);

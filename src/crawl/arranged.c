@@ -54,16 +54,11 @@ bool heed__arranged_load(heed_crawl *c, struct heed__host *h)
 	if (h->arr_loaded)
 		return true;
 	h->arr_loaded = true;
-	rc = heed_store_arrangement_get(c->store, h->name, &a);
+	rc = heed__read_arrangement(c, h->name, &a);
 	if (rc == HEED_ENOTFOUND)
 		return true;
-	if (rc != HEED_OK) {
-		if (rc == HEED_ENOMEM)
-			heed__crawl_oom(c);
-		else
-			heed__crawl_store_failed(c, "reading an arrangement");
+	if (rc != HEED_OK)
 		return false;
-	}
 	h->arr = heed__calloc(c->alloc, 1, sizeof(*h->arr));
 	if (!h->arr || !take(c, h->arr, &a)) {
 		heed_store_arrangement_clear(c->store, &a);

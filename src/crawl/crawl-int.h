@@ -18,6 +18,8 @@
  *                  above writes through (its heed__batch_* functions are
  *                  their only store writes), its commit, a worker's
  *                  fence, and a lost batch redone
+ *   reads.c        the reads: the store's rows the layers above read,
+ *                  through this one door, a failed read handled one way
  *   arranged.c     the arrangements with site owners (heed sites),
  *                  read once per host, and the questions they answer
  *   visits.c       the crawl's memory of each URL between runs: due or
@@ -765,6 +767,43 @@ bool heed__worker_fence(heed_crawl *c);
 void heed__lease_lose(heed_crawl *c, struct heed__host *h, const char *why);
 /* Frees the batch's lists of hosts and of marks owed. */
 void heed__worker_free(heed_crawl *c);
+
+/* ---- the reads (reads.c) ---- */
+
+/*
+ * The controller's only reads of the store's rows: each returns what the
+ * store's function of the same kind returns, with the same outputs (freed
+ * the same way), and records a failure (out of memory, or a store failure
+ * as heed__crawl_store_failed does) before returning it. HEED_ENOTFOUND
+ * is an answer, not a failure.
+ */
+heed_status heed__read_site(heed_crawl *c, const char *origin,
+                            struct heed_store_site *row);
+heed_status heed__read_host(heed_crawl *c, const char *name,
+                            struct heed_store_host *row);
+heed_status heed__read_arrangement(heed_crawl *c, const char *name,
+                                   struct heed_arrangement *a);
+heed_status heed__read_visit(heed_crawl *c, const char *url,
+                             struct heed_visit *v);
+heed_status heed__read_visits_of_site(heed_crawl *c, const char *origin,
+                                      unsigned kinds, heed_store_visit_fn *fn,
+                                      void *ud);
+heed_status heed__read_page(heed_crawl *c, const char *url,
+                            heed_store_page_fn *fn, void *ud);
+heed_status heed__read_page_validators(heed_crawl *c, const char *url,
+                                       struct heed_page_validators *v);
+heed_status heed__read_acap_ref(heed_crawl *c, const char *origin,
+                                const char *locator,
+                                struct heed_store_acap_ref *row);
+heed_status heed__read_acap_refs(heed_crawl *c, const char *origin,
+                                 heed_store_acap_ref_fn *fn, void *ud);
+/* Up to max of origin's queued URLs after frontier row after_id. */
+heed_status heed__read_queue_window(heed_crawl *c, const char *origin,
+                                    int64_t after_id, int max,
+                                    heed_store_frontier_fn *fn, void *ud);
+/* Every site with URLs queued or in flight (a run resumed). */
+heed_status heed__read_queued_hosts(heed_crawl *c,
+                                    heed_store_frontier_host_fn *fn, void *ud);
 
 /* ---- a worker's claims, renewals and hand-backs (worker.c) ---- */
 

@@ -64,7 +64,7 @@ static void restore_host(heed_crawl *c, struct heed__host *h)
 	if (h->restored)
 		return;
 	h->restored = true;
-	if (heed_store_host_get(c->store, h->name, &hs) == HEED_OK) {
+	if (heed__read_host(c, h->name, &hs) == HEED_OK) {
 		if (heed_polite_set_backoff(c->polite, h->name, &hs.backoff) !=
 		    HEED_OK)
 			heed__crawl_oom(c);
@@ -497,11 +497,9 @@ static void start_one(heed_crawl *c, struct heed__site *s)
 	if (!arranged(c, s))
 		return;
 	restore_host(c, s->host);
-	rc = heed_store_site_get(c->store, s->origin, &row);
+	rc = heed__read_site(c, s->origin, &row);
 	if (rc == HEED_OK)
 		record = row.record;
-	else if (rc != HEED_ENOTFOUND)
-		heed__crawl_store_failed(c, "reading a site's state");
 	if (heed__sched_hold(&c->sched, &s->lane, true, c->now.mono_ms) !=
 	            HEED_OK ||
 	    !life_new(c, s, &record)) {
@@ -800,12 +798,10 @@ static void save_site(heed_crawl *c, struct heed__site *s,
 	struct heed_store_site upd;
 	struct heed__life *l = s->life;
 	bool has_rules = fetched && rec->state == HEED_SITE_QUALIFIED_RULES;
-	heed_status rc = heed_store_site_get(c->store, s->origin, row);
+	heed_status rc = heed__read_site(c, s->origin, row);
 
-	if (rc != HEED_OK && rc != HEED_ENOTFOUND) {
-		heed__crawl_store_failed(c, "reading a site's state");
+	if (rc != HEED_OK && rc != HEED_ENOTFOUND)
 		return;
-	}
 	upd = *row;
 	upd.site = s->origin;
 	upd.host = s->host->name;

@@ -161,7 +161,7 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 	s->visits_none = false;
 	/* Sitemaps and feeds are where a site says what changed: asked in
 	 * both modes, conditionally (visits.c skips one still fresh). */
-	rc = heed_store_visits_of_site(c->store, s->origin, HEED_VISIT_SOURCES,
+	rc = heed__read_visits_of_site(c, s->origin, HEED_VISIT_SOURCES,
 	                               collect_known, &k);
 	s->known_sources = k.count > 0;
 	/* The default mode asks the known pages that are due; a link to
@@ -170,15 +170,12 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 	if (rc == HEED_OK && c->mode == HEED_CRAWL_FULL &&
 	    heed__arranged_load(c, s->host) &&
 	    !heed__arranged_incremental(c, s)) {
-		rc = heed_store_visits_of_site(
-		        c->store, s->origin,
-		        HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE), collect_known,
-		        &k);
+		rc = heed__read_visits_of_site(
+		        c, s->origin, HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE),
+		        collect_known, &k);
 		if (rc == HEED_OK)
 			heed__visit_note_none(c, s, k.rows);
 	}
-	if (rc != HEED_OK)
-		heed__crawl_store_failed(c, "reading the known URLs of a site");
 	for (size_t i = 0; i < k.count; i++) {
 		if (k.urls[i] && c->failed == HEED_OK)
 			heed__queue_add(c, k.urls[i], k.kinds[i], 1, s->origin,
@@ -219,9 +216,8 @@ void heed__queue_refill(heed_crawl *c, struct heed__site *s)
 	struct refill r = {c, s, 0};
 	int window = (int)c->opt->limits.window;
 
-	if (heed_store_frontier_queued(c->store, s->origin, s->last_loaded_id,
-	                               window, refill_one, &r) != HEED_OK)
-		heed__crawl_store_failed(c, "loading a queue window");
+	heed__read_queue_window(c, s->origin, s->last_loaded_id, window,
+	                        refill_one, &r);
 	if (heed__sched_refilled(&c->sched, &s->lane, r.count == window,
 	                         c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);
@@ -370,7 +366,7 @@ static void resume_site(heed_crawl *c, const struct resumed *r)
 heed_status heed__queue_resume(heed_crawl *c)
 {
 	struct resume_list l = {c, NULL, 0, 0};
-	heed_status rc = heed_store_frontier_hosts(c->store, collect_site, &l);
+	heed_status rc = heed__read_queued_hosts(c, collect_site, &l);
 
 	for (size_t i = 0; i < l.count; i++) {
 		if (rc == HEED_OK && l.items[i].origin)

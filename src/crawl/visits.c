@@ -33,17 +33,9 @@
 static bool visit_get(heed_crawl *c, const struct heed__site *s,
                       const char *url, int tries, struct heed_visit *v)
 {
-	heed_status rc;
-
 	if (s->visits_none && tries == 0)
 		return false;
-	rc = heed_store_visit_get(c->store, url, v);
-
-	if (rc == HEED_OK)
-		return true;
-	if (rc != HEED_ENOTFOUND)
-		heed__crawl_store_failed(c, "reading a visit");
-	return false;
+	return heed__read_visit(c, url, v) == HEED_OK;
 }
 
 /* The row of job's URL, or NULL when there is none: read once for the
@@ -100,9 +92,8 @@ static bool has_sources(heed_crawl *c, const struct heed__site *s)
 {
 	bool found = false;
 
-	if (heed_store_visits_of_site(c->store, s->origin, HEED_VISIT_SOURCES,
-	                              found_one, &found) != HEED_OK)
-		heed__crawl_store_failed(c, "reading the sources of a site");
+	heed__read_visits_of_site(c, s->origin, HEED_VISIT_SOURCES, found_one,
+	                          &found);
 	return found;
 }
 
@@ -113,12 +104,10 @@ void heed__visit_note_none(heed_crawl *c, struct heed__site *s, size_t rows)
 	s->visits_none = false;
 	if (rows > 0)
 		return;
-	if (heed_store_visits_of_site(c->store, s->origin,
+	if (heed__read_visits_of_site(c, s->origin,
 	                              HEED_VISIT_KIND_BIT(HEED_FRONTIER_OEMBED),
-	                              found_one, &found) != HEED_OK) {
-		heed__crawl_store_failed(c, "reading the visits of a site");
+	                              found_one, &found) != HEED_OK)
 		return;
-	}
 	s->visits_none = !found;
 }
 

@@ -344,8 +344,10 @@ static void resolve(const struct heed_crawl_action *a)
 	heed_crawl_resolved(sim.c, a->req, &res, &t);
 }
 
-/* Runs one crawl to its end; the log from sim.run_start is its own. */
-static struct heed_crawl_progress crawl(heed_crawl_mode mode, bool refresh)
+/* Runs one crawl to its end, which must be ending (heed_crawl_finish's
+ * answer); the log from sim.run_start is its own. */
+static struct heed_crawl_progress crawl_ending(heed_crawl_mode mode,
+                                               bool refresh, heed_status ending)
 {
 	static const char *seeds[SITES];
 	struct heed_diag diag = {0};
@@ -407,11 +409,16 @@ static struct heed_crawl_progress crawl(heed_crawl_mode mode, bool refresh)
 		break;
 	}
 	assert_int_equal(sim.fl_len, 0);
-	assert_int_equal(heed_crawl_finish(sim.c, &t), HEED_OK);
+	assert_int_equal(heed_crawl_finish(sim.c, &t), ending);
 	heed_crawl_progress_get(sim.c, &t, &p);
 	heed_crawl_free(sim.c);
 	sim.c = NULL;
 	return p;
+}
+
+static struct heed_crawl_progress crawl(heed_crawl_mode mode, bool refresh)
+{
+	return crawl_ending(mode, refresh, HEED_OK);
 }
 
 /* Requests of the last run to path of site (path -1: any), and how many
@@ -963,6 +970,28 @@ static void test_arrangements(void **state)
 	assert_courteous();
 }
 
+/* A read the store fails is not taken for a row that is not there: with
+ * the hosts' state unreadable (its table renamed away by another
+ * connection), the next run must not take the hosts for ones never asked,
+ * whose last request could be less than their delay ago; it stops before
+ * asking anything. */
+static void test_unreadable_host_state(void **state)
+{
+	sqlite3 *db;
+
+	(void)state;
+	crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(asked(0, P_HOME, NULL, NULL), 1);
+	assert_int_equal(sqlite3_open(sim.path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "ALTER TABLE hosts RENAME TO gone;",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	advance(DAY_S);
+	crawl_ending(HEED_CRAWL_FULL, true, HEED_ESTORE);
+	assert_int_equal(sim.log_len - sim.run_start, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -980,6 +1009,8 @@ int main(void)
 	        cmocka_unit_test_setup_teardown(
 	                test_acap_reference_elsewhere_refused, setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_acap_reference_crossed,
+	                                        setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_unreadable_host_state,
 	                                        setup, teardown),
 	        cmocka_unit_test_setup_teardown(test_arrangements, setup,
 	                                        teardown),
