@@ -95,7 +95,14 @@ waits count too); and
 how long after the start the first request came and how long after the
 last request each program exited (the bench's clock against nginx's
 $msec: what a worker spends before its first claim and waiting for the
-run's end). A Markdown row for docs/performance.md ends the report.
+run's end). Then where PostgreSQL's work went, per page stored: every
+statement's execution and planning time, calls, rows, WAL bytes, full
+page images and blocks dirtied (pg_stat_statements), each index's blocks
+touched and scans (pg_stat_user_indexes, pg_statio_user_indexes: an
+index written for every page touches a block or more a page), each
+table's rows written, HOT updates, heap blocks touched, autovacuum and
+autoanalyze runs, and the WAL's records and full page images
+(pg_stat_wal). A Markdown row for docs/performance.md ends the report.
 
 Usage:
 
@@ -119,7 +126,9 @@ Usage:
 
 Environment: HEED_BENCH_ARGS (more arguments for heed crawl),
 HEED_BENCH_LOG (heed's log.level, default 0), HEED_BENCH_KEEP (keep the
-temporary directory: logs, store, configurations).
+temporary directory: logs, store, configurations), HEED_BENCH_PG_NESTED
+(PostgreSQL runs: pg_stat_statements counts the statements inside
+triggers and functions too, at a small cost in the run's CPU).
 """
 import argparse
 import collections
@@ -830,15 +839,64 @@ def pg_writes(pg):
             "SELECT calls, round((total_exec_time + total_plan_time)"
             "::numeric, 1), rows, "
             "left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM "
-            "stats.pg_stat_statements WHERE dbid = (SELECT oid FROM "
-            "pg_database WHERE datname = current_database()) ORDER BY "
-            "total_exec_time DESC LIMIT %d" % TOP_STATEMENTS).splitlines():
+            "stats.pg_stat_statements WHERE toplevel AND dbid = (SELECT "
+            "oid FROM pg_database WHERE datname = current_database()) "
+            "ORDER BY total_exec_time DESC LIMIT %d" % TOP_STATEMENTS).splitlines():
         if line.strip():
             calls, ms, rows, query = line.strip().split("|", 3)
             statements.append({"calls": int(calls), "ms": float(ms),
                                "rows": int(rows), "query": query})
     return {"row_writes": writes, "commits": commits,
-            "search_functions": search_fns, "statements": statements}
+            "search_functions": search_fns, "statements": statements,
+            "profile": pg_profile(pg)}
+
+
+def pg_profile(pg):
+    """Where PostgreSQL's work went, for a table of costs per page: every
+    statement (nested ones too, inside triggers and the search area's
+    functions, with HEED_BENCH_PG_NESTED: run_pg), with its time, calls,
+    rows and WAL bytes; each index's scans and blocks touched
+    (a write touches its index's leaf, so blocks grow with the writes); each
+    table's autovacuum and autoanalyze runs; the WAL's records and full
+    page images (pg_stat_wal)."""
+    def rows(sql, fields=None):
+        return [line.strip().split("|", fields - 1 if fields else -1)
+                for line in pg.psql(sql).splitlines()
+                if line.strip()]
+    statements = [
+        {"toplevel": t == "t", "calls": int(c), "exec_ms": float(e),
+         "plan_ms": float(pl), "rows": int(r), "wal_bytes": int(w),
+         "wal_fpi": int(f), "blks_dirtied": int(d), "query": q}
+        for t, c, e, pl, r, w, f, d, q in rows(
+            "SELECT toplevel, calls, round(total_exec_time::numeric, 1), "
+            "round(total_plan_time::numeric, 1), rows, wal_bytes, wal_fpi, "
+            "shared_blks_dirtied, left(regexp_replace(query, '\\s+', ' ', "
+            "'g'), 160) FROM stats.pg_stat_statements WHERE dbid = (SELECT "
+            "oid FROM pg_database WHERE datname = current_database()) ORDER "
+            "BY total_exec_time DESC LIMIT 40", 9)]
+    indexes = [
+        {"table": t, "index": i, "scans": int(sc), "tup_read": int(tr),
+         "blks": int(b), "mb": float(mb)}
+        for t, i, sc, tr, b, mb in rows(
+            "SELECT s.relname, s.indexrelname, s.idx_scan, s.idx_tup_read, "
+            "io.idx_blks_hit + io.idx_blks_read, "
+            "round(pg_relation_size(s.indexrelid) / 1048576.0, 1) FROM "
+            "pg_stat_user_indexes s JOIN pg_statio_user_indexes io USING "
+            "(indexrelid) ORDER BY io.idx_blks_hit + io.idx_blks_read DESC")]
+    tables = [
+        {"table": t, "ins": int(i), "upd": int(u), "hot": int(h),
+         "del": int(d), "autovacuum": int(av), "autoanalyze": int(aa),
+         "heap_blks": int(hb)}
+        for t, i, u, h, d, av, aa, hb in rows(
+            "SELECT s.relname, n_tup_ins, n_tup_upd, n_tup_hot_upd, "
+            "n_tup_del, autovacuum_count, autoanalyze_count, "
+            "heap_blks_hit + heap_blks_read FROM pg_stat_user_tables s JOIN "
+            "pg_statio_user_tables io USING (relid) WHERE n_tup_ins + "
+            "n_tup_upd + n_tup_del > 0 ORDER BY relname")]
+    wal = rows("SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal")[0]
+    return {"statements": statements, "indexes": indexes, "tables": tables,
+            "wal": dict(zip(("records", "fpi", "bytes"),
+                            (int(float(v)) for v in wal)))}
 
 
 def wal_position(pg):
@@ -878,6 +936,11 @@ def run_pg(a, run, argv):
         pg.psql("CREATE SCHEMA stats; CREATE EXTENSION pg_stat_statements "
                 "SCHEMA stats")
         pg.psql("ALTER SYSTEM SET pg_stat_statements.track_planning = on")
+        # HEED_BENCH_PG_NESTED: statements inside triggers and functions
+        # counted too (pg_profile), each beside the top-level one that ran
+        # it; off by default, so the run costs what the earlier ones did.
+        if os.environ.get("HEED_BENCH_PG_NESTED"):
+            pg.psql("ALTER SYSTEM SET pg_stat_statements.track = 'all'")
         pg.psql("SELECT pg_reload_conf()")
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
@@ -1519,6 +1582,7 @@ def report_pg(r, say):
         say("    %9.1f %6.3f %6.2f %7.1f  %s" % (
             st["ms"], st["ms"] / pages, st["calls"] / pages,
             st["rows"] / max(st["calls"], 1), st["query"]))
+    report_pg_profile(r["profile"], pages, say)
     if r["workers"]:
         say("  claims %s, %s/s over the wall; %d sites claimed (%.1f/s; "
             "%d taken over after expiry), %d released, %d lost" % (
@@ -1526,6 +1590,41 @@ def report_pg(r, say):
                 "-" if r["claims_per_s"] is None else r["claims_per_s"],
                 r["sites_claimed"], r["sites_claimed_per_s"],
                 r["taken_over"], r["released"], r["lost"]))
+
+
+def report_pg_profile(f, pages, say):
+    """pg_profile's figures per page stored."""
+    w = f["wal"]
+    say("  WAL: %.1f records, %.2f full page images, %.0f bytes a page "
+        "stored (pg_stat_wal, the schema's creation included)" % (
+            w["records"] / pages, w["fpi"] / pages, w["bytes"] / pages))
+    say("  every statement, nested ones marked '>' (pg_stat_statements; "
+        "HEED_BENCH_PG_NESTED=1 counts them; their time is inside their "
+        "caller's): "
+        "execution us a page, planning us a page, calls a page, rows a "
+        "call, WAL bytes a page, full page images a page, blocks dirtied "
+        "a page")
+    for st in f["statements"][:20]:
+        say("    %s%7.1f %6.1f %6.2f %7.1f %7.0f %5.2f %5.2f  %s" % (
+            " " if st["toplevel"] else ">", 1000 * st["exec_ms"] / pages,
+            1000 * st["plan_ms"] / pages, st["calls"] / pages,
+            st["rows"] / max(st["calls"], 1), st["wal_bytes"] / pages,
+            st["wal_fpi"] / pages, st["blks_dirtied"] / pages, st["query"]))
+    say("  indexes: blocks touched a page (hit + read), scans a page, "
+        "tuples read a scan, MB")
+    for i in f["indexes"]:
+        if i["blks"] or i["scans"]:
+            say("    %6.2f %6.2f %7.1f %7.1f  %s.%s" % (
+                i["blks"] / pages, i["scans"] / pages,
+                i["tup_read"] / max(i["scans"], 1), i["mb"], i["table"],
+                i["index"]))
+    say("  tables: inserted, updated (HOT), deleted a page; heap blocks "
+        "touched a page; autovacuum and autoanalyze runs")
+    for t in f["tables"]:
+        say("    %5.2f %5.2f (%5.2f) %5.2f %6.2f  %d %d  %s" % (
+            t["ins"] / pages, t["upd"] / pages, t["hot"] / pages,
+            t["del"] / pages, t["heap_blks"] / pages, t["autovacuum"],
+            t["autoanalyze"], t["table"]))
 
 
 def pg_table_row(r, say):
