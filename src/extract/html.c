@@ -56,6 +56,7 @@ enum tag {
 	T_P,      /* p: the article's first paragraphs may be "By X" lines */
 	T_LI,     /* li: one item of a microdata keywords list */
 	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
+	T_BOLD,   /* b, strong: a signature closing an article is set bold */
 };
 
 enum cap_kind {
@@ -72,6 +73,7 @@ enum cap_kind {
 	CAP_SCRIPT,       /* a script that may be schema.org JSON */
 	CAP_LEAD,         /* one of the article's first paragraphs */
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
+	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
 };
 
 struct capture {
@@ -128,6 +130,11 @@ struct html {
 	unsigned link_heading;  /* open links and headings */
 	unsigned minor_heading; /* open h5 and h6, among link_heading */
 	unsigned leads;         /* paragraphs of the article read as leads */
+	unsigned bold;          /* open b and strong elements */
+	size_t para_parent;     /* the element holding the last paragraph */
+	unsigned paras;         /* its paragraphs with text so far */
+	const char *signature;  /* a bold name closing paragraphs (arena) */
+	size_t signature_depth; /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -156,8 +163,8 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base", "body", "blockquote"},
-	                       {T_BASE, T_BODY, T_QUOTE}},
+	        ['b' - 'a'] = {{"base", "body", "blockquote", "b"},
+	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
@@ -172,8 +179,8 @@ static enum tag tag_of(const char *n)
 	        ['n' - 'a'] = {{"nav"}, {T_ASIDE}},
 	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
 	        ['p' - 'a'] = {{"picture", "p"}, {T_MEDIA, T_P}},
-	        ['s' - 'a'] = {{"script", "source", "svg"},
-	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN}},
+	        ['s' - 'a'] = {{"script", "source", "svg", "strong"},
+	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN, T_BOLD}},
 	        ['t' - 'a'] = {{"title", "time", "track"},
 	                       {T_TITLE, T_TIME, T_MEDIA_VOID}},
 	        ['v' - 'a'] = {{"video"}, {T_MEDIA}},
@@ -1200,6 +1207,22 @@ static void close_scope(struct html *h)
 	h->nscopes--;
 }
 
+/* Sub-rank of a signature closing the article: after every label. */
+#define A_SIGNATURE 4
+
+/* A paragraph opens: it is read for a signature while nothing better
+ * names the author (a paragraph inside another's is never one). */
+static void signature_paragraph(struct html *h)
+{
+	if (h->aside || h->foreign || h->link_heading ||
+	    heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_SIGNATURE))
+		return;
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_SIGNATURE)
+			return;
+	(void)start_capture(h, CAP_SIGNATURE, NULL);
+}
+
 static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
@@ -1247,6 +1270,7 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 			h->leads++;
 			start_capture(h, CAP_LEAD, NULL);
 		}
+		signature_paragraph(h);
 		break;
 	case T_SCRIPT:
 		v = attr(atts, "type");
@@ -1415,6 +1439,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->main++;
 	if (tag == T_QUOTE && tracked)
 		h->quote++;
+	if (tag == T_BOLD && tracked)
+		h->bold++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
 	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
@@ -1846,6 +1872,74 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 		after_label(h, F_AUTHOR, false, s, len, n);
 }
 
+/* Text inside a paragraph read for a signature: only bold text is kept;
+ * any other but white space makes it no signature (sub -1). */
+static void signature_text(const struct html *h, struct capture *c,
+                           const char *s, size_t len)
+{
+	const char *t = s;
+	size_t n = len;
+
+	if (c->sub < 0)
+		return;
+	heed__trim(&t, &n);
+	if (!h->bold && n) {
+		c->sub = -1;
+		return;
+	}
+	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* A paragraph read for a signature ends (h->depth is its own). A bold
+ * name alone after two paragraphs with text or more of the same element
+ * ("<p>...</p><p>...</p><p><b>Ann Lee</b></p>") waits for that element
+ * to end: an article its writer signs so, in its last paragraph, often
+ * names them nowhere else. Any later text drops it (a bold name among
+ * paragraphs is a subheading or a speaker's), and so does a colon ("Quelle:
+ * Kapo BE" credits a source). */
+static void signature_end(struct html *h, const struct capture *c,
+                          const char *s, size_t len)
+{
+	const char *names;
+
+	heed__trim(&s, &len);
+	if (c->sub >= 0 && !len)
+		return;
+	if (h->para_parent == h->depth) {
+		h->paras++;
+	} else {
+		h->para_parent = h->depth;
+		h->paras = 1;
+	}
+	h->signature = NULL;
+	if (c->sub < 0 || h->paras < 3 || len > MAX_LABEL_VALUE ||
+	    memchr(s, ':', len))
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names) &&
+	    memchr(names, ' ', strcspn(names, ";"))) {
+		h->signature = names;
+		h->signature_depth = h->depth;
+	}
+}
+
+/* Text after a waiting signature, but white space: it closed nothing. */
+static void signature_drop(struct html *h, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	if (len)
+		h->signature = NULL;
+}
+
+/* The element holding a waiting signature has ended: it signed the
+ * paragraphs before it. */
+static void signature_offer(struct html *h)
+{
+	heed__cand(h->b, F_AUTHOR, O_HTML, A_SIGNATURE, h->signature,
+	           strlen(h->signature));
+	h->signature = NULL;
+}
+
 /* The length of the copyright mark at s[0, len) ("\xC2\xA9", "(c)",
  * "Copyright"), or 0. */
 static size_t copyright_mark(const char *s, size_t len)
@@ -2247,6 +2341,9 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_AUTHOR_LABEL:
 		author_label_end(h, s, len);
 		break;
+	case CAP_SIGNATURE:
+		signature_end(h, c, s, len);
+		break;
 	case CAP_SCRIPT:
 		/* schema.org JSON without the ld+json type; any other
 		 * script is no metadata, neither read nor counted. */
@@ -2270,8 +2367,15 @@ void heed__html_end(struct html *h)
 		el = h->stack[h->depth];
 	while (h->ncaps && h->caps[h->ncaps - 1].depth > h->depth)
 		finish_capture(h, &h->caps[--h->ncaps]);
+	if (h->signature && h->depth < h->signature_depth)
+		signature_offer(h);
+	/* The next element at that depth holds paragraphs of its own. */
+	if (h->paras && h->depth < h->para_parent)
+		h->paras = 0;
 	if (el.scope)
 		close_scope(h);
+	if (el.tag == T_BOLD && h->bold)
+		h->bold--;
 	if (el.tag == T_FOREIGN && h->foreign)
 		h->foreign--;
 	if (el.tag == T_MEDIA && h->media)
@@ -2315,13 +2419,17 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return label_scan(h);
+	return h->signature || label_scan(h);
 }
 
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
+	if (h->signature)
+		signature_drop(h, s, len);
 	for (size_t i = 0; i < h->ncaps; i++)
-		if (!raw_capture(h->caps[i].kind))
+		if (h->caps[i].kind == CAP_SIGNATURE)
+			signature_text(h, &h->caps[i], s, len);
+		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
@@ -2385,6 +2493,8 @@ void heed__html_done(struct html *h)
 	/* Unclosed elements at the end: finish what they captured. */
 	while (h->ncaps)
 		finish_capture(h, &h->caps[--h->ncaps]);
+	if (h->signature)
+		signature_offer(h);
 	if (b->h1_count == 1 && h->h1)
 		heed__cand(b, F_TITLE, O_H1, 0, h->h1, strlen(h->h1));
 	heed__free(b->alloc, h->stack);

@@ -801,6 +801,27 @@ static const struct page_case cases[] = {
          "<p>Images are \xC2\xA9 Bo Chan</p><a href=/c>\xC2\xA9 Ann "
          "Lee</a><p>\xC2\xA9 2020 all rights reserved</p><p>(c)</p>",
          0, NULL, "-author\n"},
+        {"author: a bold name alone signs the paragraphs it closes", NULL,
+         "<div><p>One.</p><p>Two <b>bold</b> words.</p><p class=x>\n"
+         "<strong><em>Ann Lee</em></strong> </p>\n</div><p>Share</p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a signature ranks after a label, before an organisation",
+         NULL,
+         "<meta name=author content=\"Web Commerce GmbH\"><div><p>One.</p>"
+         "<p>Two.</p><p><b>Bo Chan</b></p></div><p>Text: Jane Doe</p><div>"
+         "<p>One.</p><p>Two.</p><p><b>Bo Chan</b></p></div>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: no signature among paragraphs, before text, after one "
+         "paragraph, with a colon or outside bold",
+         NULL,
+         "<div><p>One.</p><p>Two.</p><p><b>Ann Lee</b></p><p>More.</p>"
+         "</div><div><p>One.</p><p>Two.</p><p><b>After Divorce</b></p>"
+         "<table><td>Text</td></table></div><div><p>One.</p><p><b>Bo "
+         "Chan</b></p></div><div><p>One.</p><p>Two.</p><p><b>Quelle: Kapo "
+         "BE</b></p></div><div><p>One.</p><p>Two.</p><p>Cy Doe</p></div>"
+         "<div><p>One.</p><p>Two.</p><p><b>Cy</b> Doe</p></div><div><p>One."
+         "</p><p>Two.</p><p><b>the end</b></p></div>",
+         0, NULL, "-author\n"},
         {"author: a handle gives way to a label's name", NULL,
          "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
          "author=html:Jane Doe\n"},
