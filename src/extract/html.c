@@ -1792,11 +1792,13 @@ static bool label_date_wanted(const struct html *h, int sub)
 }
 
 /* True while an author label could still give the author: until the
- * first that names someone. */
+ * first that names someone, and past a better source that gave one word
+ * only, the first name a label's full name opens with. */
 static bool label_author_wanted(const struct html *h)
 {
 	return !h->label_author_done &&
-	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL);
+	       (!heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL) ||
+	        heed__author_short(h->b));
 }
 
 /* Offers s[0, len), the text after a label, as field f. An "as of"

@@ -393,12 +393,39 @@ static bool spells_login(const char *login, size_t ln, const char *name,
 	}
 }
 
+/* Whether name, one name of two words or more, opens with the one word
+ * first ("Todd Bates" for "Todd"). */
+static bool opens_with_word(const char *word, size_t wn, const char *name,
+                            size_t nn)
+{
+	return !memchr(word, ' ', wn) && nn > wn && name[wn] == ' ' &&
+	       memcmp(name, word, wn) == 0 && !memchr(name, ';', nn);
+}
+
+/* Whether name is the fuller form of the short one: the login it spells
+ * or the first name it opens with. */
+static bool fuller_name(const char *shrt, size_t sn, const char *name,
+                        size_t nn)
+{
+	return spells_login(shrt, sn, name, nn) ||
+	       opens_with_word(shrt, sn, name, nn);
+}
+
+bool heed__author_short(const struct builder *b)
+{
+	const char *v = b->cand[F_AUTHOR].value;
+
+	return v && !strchr(v, ' ');
+}
+
 /*
  * A CMS's JSON-LD often names the writer's account where the meta author
- * and the byline give the name: the name is who wrote it. When a name
- * and the login it spells are both offered, the name is kept with the
- * better rank of the two, whichever came first. True when the offer is
- * settled so.
+ * and the byline give the name: the name is who wrote it. So with a first
+ * name alone ("Todd", a theme's display name) where the page's byline
+ * gives the full one. When a name and the login it spells or the first
+ * name it opens with are both offered, the name is kept with the better
+ * rank of the two, whichever came first. True when the offer is settled
+ * so.
  */
 static bool login_named(struct builder *b, int rank, enum origin o,
                         const char *s, size_t len)
@@ -408,12 +435,11 @@ static bool login_named(struct builder *b, int rank, enum origin o,
 
 	if (!c->value || strstr(c->value, "; "))
 		return false;
-	if (rank < c->rank &&
-	    spells_login(s, len, c->value, strlen(c->value))) {
+	if (rank < c->rank && fuller_name(s, len, c->value, strlen(c->value))) {
 		c->rank = rank;
 		return true;
 	}
-	if (rank < c->rank || !spells_login(c->value, strlen(c->value), s, len))
+	if (rank < c->rank || !fuller_name(c->value, strlen(c->value), s, len))
 		return false;
 	v = collapse(b, s, len);
 	if (!v || !*v)

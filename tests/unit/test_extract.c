@@ -1044,6 +1044,16 @@ static const struct page_case cases[] = {
          "{\"@type\":\"Person\",\"name\":\"sarah-indra\"}}</script>"
          "<meta name=author content=\"Sarah Indrani\">",
          0, NULL, "author=jsonld:sarah-indra\n"},
+        {"author: a first name alone gives way to a label's full name", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Todd\"}}</script><p "
+         "class=label><strong>By</strong></p><div><p>Todd Bates</p></div>",
+         0, NULL, "author=html:Todd Bates\n"},
+        {"author: a first name stays before another's name or a list", NULL,
+         "<meta name=author content=Todd><p>By Toddy Bates</p><article><p "
+         "class=byline>By Todd Bates and Ann Lee</p></article><p>Von Ann "
+         "Lee</p>",
+         0, NULL, "author=meta:Todd\n"},
         {"author: an organisation credited gives way to a person", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Organization\",\"name\":\"Newsroom\"}}</script>"
