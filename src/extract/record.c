@@ -308,10 +308,10 @@ static bool placeholder_name(const char *s, size_t len)
  * Whether an author value names someone: not a design credit or a
  * placeholder ("admin"), not a URL
  * or an author page's path ("www.facebook.com/name", "/author/jdoe"), not a
- * login slug (one lower-case word with a digit or "_": "jdoe42"), not a profile
- * link's text alone, not the site's own social account. A social handle
- * ("@name") is a name of last resort: *rank becomes the rank of
- * twitter:creator, so any name on the page beats it;
+ * profile link's text alone, not the site's own social account. A social
+ * handle ("@name") and a login slug (one lower-case word with a digit or
+ * "_": "jdoe42") are names of last resort: *rank becomes the rank of
+ * twitter:creator, so any name on the page beats them;
  * the site's own name (a declared site name) and an organisation's
  * (organisation_name) rank after every byline, as a JSON-LD
  * organisation does: a person credited on the page wins.
@@ -342,11 +342,9 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		return false;
 	if (*len > 2 && v[0] == '/' && v[1] == '/')
 		return false;
-	if (!space && v[0] != '@' && !upper && (digit || under))
-		return false;
 	if (heed__is_site_handle(b, v, *len))
 		return false;
-	if (v[0] == '@')
+	if (v[0] == '@' || (!space && !upper && (digit || under)))
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
 	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
 	         (heed__is_site_name(b, v, *len) ||

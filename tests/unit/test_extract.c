@@ -1099,10 +1099,15 @@ static const struct page_case cases[] = {
          "content=\"Est. reading time\"><meta name=twitter:data2 "
          "content=\"4 minutes\">",
          0, NULL, "author=meta:Ann Lee\n"},
-        {"author: an author page's URL or a login slug is no name", NULL,
-         "<meta name=author content=/author/jdoe><meta name=dc.creator "
-         "content=jdoe42>",
-         0, NULL, "-author\n"},
+        {"author: an author page's URL is no name", NULL,
+         "<meta name=author content=/author/jdoe>", 0, NULL, "-author\n"},
+        {"author: a login slug ranks after every name, with handles", NULL,
+         "<meta name=author content=jdoe42><meta name=twitter:creator "
+         "content=@ann><p>\xC2\xA9 2020 Ann Lee</p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a login slug alone is a name of last resort", NULL,
+         "<meta name=dc.creator content=jdoe_42>", 0, NULL,
+         "author=meta:jdoe_42\n"},
         /* Posts on social sites, language, charset. */
         {"social post: og:title \"Name (@handle) on X\" names the author", NULL,
          "<meta property=og:title content='Ada Lovelace (@ada) on X: "
