@@ -896,6 +896,14 @@ static bool byline_token(const char *t, size_t n)
 	return false;
 }
 
+/* A commenter's name ("comment-author-link", WordPress's in a comment
+ * and in its Recent Comments list; "commentAuthor"): never the page's
+ * byline, wherever the comment is listed. */
+static bool commenter_token(const char *t, size_t n)
+{
+	return n > 7 && heed__ascii_ieq(t, 7, "comment");
+}
+
 /* Byline markup: an element whose class has a byline token (see
  * byline_token()), also with a last part that says the element holds the
  * name's text ("authorname-txt", "author__name", "autor-text"). The
@@ -909,6 +917,8 @@ static bool is_byline_class(const char *cls)
 	size_t n;
 
 	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		if (commenter_token(t, n))
+			continue;
 		if (byline_token(t, n))
 			return true;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(texts); i++) {

@@ -673,6 +673,12 @@ static const struct page_case cases[] = {
          "<title>Q&amp;A | Part two of the long series</title>", 0, NULL,
          "-publisher\n"},
         /* Authors that are people's names. */
+        {"author: a commenter's name is no byline", NULL,
+         "<ul id=recentcomments><li class=recentcomments><span "
+         "class=comment-author-link><a href=/f>Flappy Bird</a></span> on "
+         "<a href=/p>Post</a></li></ul><div class=commentAuthor>Bo "
+         "Chan</div><div class=post-author>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,
