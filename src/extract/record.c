@@ -304,6 +304,16 @@ static bool placeholder_name(const char *s, size_t len)
 	return false;
 }
 
+/* Digits, dots and colons alone ("219.79.38.192", a wiki's anonymous
+ * editor): an address, or a number, is no name. */
+static bool address_only(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!(s[i] >= '0' && s[i] <= '9') && s[i] != '.' && s[i] != ':')
+			return false;
+	return true;
+}
+
 /*
  * Whether an author value names someone: not a design credit or a
  * placeholder ("admin"), not a URL
@@ -337,6 +347,8 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		upper |= v[i] >= 'A' && v[i] <= 'Z';
 		under |= v[i] == '_';
 	}
+	if (address_only(v, *len))
+		return false;
 	if (!space && (memchr(v, '/', *len) ||
 	               (*len > 4 && heed__ascii_ieq(v, 4, "www."))))
 		return false;

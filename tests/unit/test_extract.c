@@ -1105,8 +1105,10 @@ static const struct page_case cases[] = {
          "content=\"Est. reading time\"><meta name=twitter:data2 "
          "content=\"4 minutes\">",
          0, NULL, "author=meta:Ann Lee\n"},
-        {"author: an author page's URL is no name", NULL,
-         "<meta name=author content=/author/jdoe>", 0, NULL, "-author\n"},
+        {"author: an author page's URL or an address is no name", NULL,
+         "<meta name=author content=/author/jdoe><meta name=dc.creator "
+         "content=219.79.38.192>",
+         0, NULL, "-author\n"},
         {"author: a login slug ranks after every name, with handles", NULL,
          "<meta name=author content=jdoe42><meta name=twitter:creator "
          "content=@ann><p>\xC2\xA9 2020 Ann Lee</p>",
