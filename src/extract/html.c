@@ -125,6 +125,8 @@ struct html {
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
 	bool label_asof;        /* the pending label is an "as of" date's */
+	bool label_contact;     /* the pending label is a press contact's */
+	bool contact_done;      /* a press contact's label was read */
 	bool label_author_done; /* a label named the author */
 	bool text_opens;        /* no text yet since the last tag opened */
 	unsigned link_heading;  /* open links and headings */
@@ -1952,6 +1954,50 @@ static void signature_offer(struct html *h)
 	h->signature = NULL;
 }
 
+/* Sub-rank of a press release's contact: after every signature. */
+#define A_CONTACT 5
+
+/* True when s[0, len) is all of a press contact's label ("Pressekontakt",
+ * "Media contact", "Kontakt:"; the last wants its colon, or it is a
+ * menu's word). */
+static bool contact_label(const char *s, size_t len)
+{
+	static const char *const labels[] = {
+	        "pressekontakt",  "pressekontakt:", "medienkontakt",
+	        "medienkontakt:", "press contact",  "press contact:",
+	        "media contact",  "media contact:", "kontakt:"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(labels); i++)
+		if (heed__ascii_ieq(s, len, labels[i]))
+			return true;
+	return false;
+}
+
+/* True while a press contact could still give the author. */
+static bool contact_wanted(const struct html *h)
+{
+	return !h->contact_done &&
+	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_CONTACT);
+}
+
+/* The text after a press contact's label: the name of the person a
+ * press release gives to answer for it, the one who wrote it as far as
+ * the page tells, when nobody else is named. One name of two words or
+ * more; an address or a desk is none. */
+static void contact_value(struct html *h, const char *s, size_t len)
+{
+	const char *names;
+	size_t n;
+
+	h->contact_done = true;
+	if (len > MAX_LABEL_VALUE)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	n = names ? line_names_len(names) : 0;
+	if (n && memchr(names, ' ', strcspn(names, ";")))
+		heed__cand(h->b, F_AUTHOR, O_HTML, A_CONTACT, names, n);
+}
+
 /* The length of the copyright mark at s[0, len) ("\xC2\xA9", "(c)",
  * "Copyright"), or 0. */
 static size_t copyright_mark(const char *s, size_t len)
@@ -2240,7 +2286,17 @@ static void text_label(struct html *h, const char *s, size_t len)
 	h->text_opens = false;
 	if (h->label_pending) {
 		h->label_pending = false;
-		label_value(h, h->label_field, h->label_asof, s, len);
+		if (h->label_contact)
+			contact_value(h, s, len);
+		else
+			label_value(h, h->label_field, h->label_asof, s, len);
+		h->label_contact = false;
+		return;
+	}
+	/* A press contact's label alone, the name in the next text. */
+	if (opens && !h->link_heading && strchr("kKmMpP", *s) &&
+	    contact_wanted(h) && contact_label(s, len)) {
+		h->label_pending = h->label_contact = true;
 		return;
 	}
 	/* The first bare date or dateline, after every label's: outside

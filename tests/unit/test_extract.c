@@ -828,6 +828,20 @@ static const struct page_case cases[] = {
          "<div><p>One.</p><p>Two.</p><p><b>Cy</b> Doe</p></div><div><p>One."
          "</p><p>Two.</p><p><b>the end</b></p></div>",
          0, NULL, "-author\n"},
+        {"author: a press contact's label alone, the name next", NULL,
+         "<p><strong>Pressekontakt</strong><br>Dr. Tim Loppe<br>"
+         "Pressesprecher</p>",
+         0, NULL, "author=html:Dr. Tim Loppe\n"},
+        {"author: a press contact ranks after a label, and lets it be read",
+         NULL,
+         "<div>Kontakt:</div><p>Jan Koch<br>Telefon 1</p><p>Von Ann Lee</p>", 0,
+         NULL, "author=html:Ann Lee\n"},
+        {"author: no press contact in a link, without its colon, or one word",
+         NULL,
+         "<a href=/k>Pressekontakt</a> <p>Bo Chan</p><p>Kontakt</p><p>Bo "
+         "Chan</p><p>Media contact</p><p>Pressestelle</p><p>Kontakt:</p><p>"
+         "Cy Doe</p>",
+         0, NULL, "-author\n"},
         {"author: a handle gives way to a label's name", NULL,
          "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
          "author=html:Jane Doe\n"},
