@@ -1967,10 +1967,7 @@ static bool contact_label(const char *s, size_t len)
 	        "medienkontakt:", "press contact",  "press contact:",
 	        "media contact",  "media contact:", "kontakt:"};
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(labels); i++)
-		if (heed__ascii_ieq(s, len, labels[i]))
-			return true;
-	return false;
+	return heed__ascii_ieq_any(s, len, labels, HEED_ARRAY_SIZE(labels));
 }
 
 /* True while a press contact could still give the author. */

@@ -298,10 +298,7 @@ static bool placeholder_name(const char *s, size_t len)
 	        "webmaster", "no author",     "unknown",
 	        "anonymous", "n/a",           "post author"};
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
-		if (heed__ascii_ieq(s, len, names[i]))
-			return true;
-	return false;
+	return heed__ascii_ieq_any(s, len, names, HEED_ARRAY_SIZE(names));
 }
 
 /* Digits, dots and colons alone ("219.79.38.192", a wiki's anonymous
