@@ -900,10 +900,12 @@ static bool byline_token(const char *t, size_t n)
 
 /* A commenter's name ("comment-author-link", WordPress's in a comment
  * and in its Recent Comments list; "commentAuthor"): never the page's
- * byline, wherever the comment is listed. */
+ * byline, wherever the comment is listed. A commentary's byline
+ * ("commentary-author", an opinion piece's) is the page's. */
 static bool commenter_token(const char *t, size_t n)
 {
-	return n > 7 && heed__ascii_ieq(t, 7, "comment");
+	return n > 7 && heed__ascii_ieq(t, 7, "comment") &&
+	       !(n >= 10 && heed__ascii_ieq(t, 10, "commentary"));
 }
 
 /* Byline markup: an element whose class has a byline token (see

@@ -679,6 +679,9 @@ static const struct page_case cases[] = {
          "<a href=/p>Post</a></li></ul><div class=commentAuthor>Bo "
          "Chan</div><div class=post-author>Ann Lee</div>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: a commentary's byline is the page's", NULL,
+         "<div class=commentary-author>Ann Lee</div>", 0, NULL,
+         "author=html:Ann Lee\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,
