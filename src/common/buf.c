@@ -125,3 +125,12 @@ bool heed__ascii_ieq(const char *s, size_t len, const char *lit)
 	}
 	return lit[len] == '\0';
 }
+
+bool heed__ascii_ieq_any(const char *s, size_t len, const char *const *lits,
+                         size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (heed__ascii_ieq(s, len, lits[i]))
+			return true;
+	return false;
+}

@@ -133,6 +133,9 @@ static inline bool heed__ascii_space(char c)
 /* Case-insensitive ASCII comparison of a length-delimited string with a
  * NUL-terminated one: true when they are equal. */
 bool heed__ascii_ieq(const char *s, size_t len, const char *lit);
+/* True when s[0, len) equals one of lits[0, n) by heed__ascii_ieq. */
+bool heed__ascii_ieq_any(const char *s, size_t len, const char *const *lits,
+                         size_t n);
 
 /*
  * Percent-encoding normalisation of a URL's path and query (RFC 3986 2.1-2.4,

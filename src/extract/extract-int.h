@@ -221,6 +221,9 @@ void heed__title_text_seen(struct builder *b, const char *s, size_t len,
  * spells a declared site name or the registrable domain
  * ("@BoingBoing" on boingboing.net). */
 bool heed__is_site_handle(const struct builder *b, const char *s, size_t len);
+/* True when the author held so far is one word ("Todd", "jdoe"): a
+ * fuller name the page gives later takes its place (record.c). */
+bool heed__author_short(const struct builder *b);
 /* True when s is a site name the page declared so far (ASCII case
  * ignored). */
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len);

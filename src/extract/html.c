@@ -56,6 +56,7 @@ enum tag {
 	T_P,      /* p: the article's first paragraphs may be "By X" lines */
 	T_LI,     /* li: one item of a microdata keywords list */
 	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
+	T_BOLD,   /* b, strong: a signature closing an article is set bold */
 };
 
 enum cap_kind {
@@ -72,6 +73,7 @@ enum cap_kind {
 	CAP_SCRIPT,       /* a script that may be schema.org JSON */
 	CAP_LEAD,         /* one of the article's first paragraphs */
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
+	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
 };
 
 struct capture {
@@ -123,11 +125,18 @@ struct html {
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
 	bool label_asof;        /* the pending label is an "as of" date's */
+	bool label_contact;     /* the pending label is a press contact's */
+	bool contact_done;      /* a press contact's label was read */
 	bool label_author_done; /* a label named the author */
 	bool text_opens;        /* no text yet since the last tag opened */
 	unsigned link_heading;  /* open links and headings */
 	unsigned minor_heading; /* open h5 and h6, among link_heading */
 	unsigned leads;         /* paragraphs of the article read as leads */
+	unsigned bold;          /* open b and strong elements */
+	size_t para_parent;     /* the element holding the last paragraph */
+	unsigned paras;         /* its paragraphs with text so far */
+	const char *signature;  /* a bold name closing paragraphs (arena) */
+	size_t signature_depth; /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -156,8 +165,8 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base", "body", "blockquote"},
-	                       {T_BASE, T_BODY, T_QUOTE}},
+	        ['b' - 'a'] = {{"base", "body", "blockquote", "b"},
+	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
@@ -172,8 +181,8 @@ static enum tag tag_of(const char *n)
 	        ['n' - 'a'] = {{"nav"}, {T_ASIDE}},
 	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
 	        ['p' - 'a'] = {{"picture", "p"}, {T_MEDIA, T_P}},
-	        ['s' - 'a'] = {{"script", "source", "svg"},
-	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN}},
+	        ['s' - 'a'] = {{"script", "source", "svg", "strong"},
+	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN, T_BOLD}},
 	        ['t' - 'a'] = {{"title", "time", "track"},
 	                       {T_TITLE, T_TIME, T_MEDIA_VOID}},
 	        ['v' - 'a'] = {{"video"}, {T_MEDIA}},
@@ -889,6 +898,16 @@ static bool byline_token(const char *t, size_t n)
 	return false;
 }
 
+/* A commenter's name ("comment-author-link", WordPress's in a comment
+ * and in its Recent Comments list; "commentAuthor"): never the page's
+ * byline, wherever the comment is listed. A commentary's byline
+ * ("commentary-author", an opinion piece's) is the page's. */
+static bool commenter_token(const char *t, size_t n)
+{
+	return n > 7 && heed__ascii_ieq(t, 7, "comment") &&
+	       !(n >= 10 && heed__ascii_ieq(t, 10, "commentary"));
+}
+
 /* Byline markup: an element whose class has a byline token (see
  * byline_token()), also with a last part that says the element holds the
  * name's text ("authorname-txt", "author__name", "autor-text"). The
@@ -902,6 +921,8 @@ static bool is_byline_class(const char *cls)
 	size_t n;
 
 	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
+		if (commenter_token(t, n))
+			continue;
 		if (byline_token(t, n))
 			return true;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(texts); i++) {
@@ -1200,6 +1221,22 @@ static void close_scope(struct html *h)
 	h->nscopes--;
 }
 
+/* Sub-rank of a signature closing the article: after every label. */
+#define A_SIGNATURE 4
+
+/* A paragraph opens: it is read for a signature while nothing better
+ * names the author (a paragraph inside another's is never one). */
+static void signature_paragraph(struct html *h)
+{
+	if (h->aside || h->foreign || h->link_heading ||
+	    heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_SIGNATURE))
+		return;
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_SIGNATURE)
+			return;
+	(void)start_capture(h, CAP_SIGNATURE, NULL);
+}
+
 static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
@@ -1247,6 +1284,7 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 			h->leads++;
 			start_capture(h, CAP_LEAD, NULL);
 		}
+		signature_paragraph(h);
 		break;
 	case T_SCRIPT:
 		v = attr(atts, "type");
@@ -1415,6 +1453,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->main++;
 	if (tag == T_QUOTE && tracked)
 		h->quote++;
+	if (tag == T_BOLD && tracked)
+		h->bold++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
 	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
@@ -1766,11 +1806,13 @@ static bool label_date_wanted(const struct html *h, int sub)
 }
 
 /* True while an author label could still give the author: until the
- * first that names someone. */
+ * first that names someone, and past a better source that gave one word
+ * only, the first name a label's full name opens with. */
 static bool label_author_wanted(const struct html *h)
 {
 	return !h->label_author_done &&
-	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL);
+	       (!heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL) ||
+	        heed__author_short(h->b));
 }
 
 /* Offers s[0, len), the text after a label, as field f. An "as of"
@@ -1844,6 +1886,115 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 	n = author_label_len(s, len);
 	if (n)
 		after_label(h, F_AUTHOR, false, s, len, n);
+}
+
+/* Text inside a paragraph read for a signature: only bold text is kept;
+ * any other but white space makes it no signature (sub -1). */
+static void signature_text(const struct html *h, struct capture *c,
+                           const char *s, size_t len)
+{
+	const char *t = s;
+	size_t n = len;
+
+	if (c->sub < 0)
+		return;
+	heed__trim(&t, &n);
+	if (!h->bold && n) {
+		c->sub = -1;
+		return;
+	}
+	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* A paragraph read for a signature ends (h->depth is its own). A bold
+ * name alone after two paragraphs with text or more of the same element
+ * ("<p>...</p><p>...</p><p><b>Ann Lee</b></p>") waits for that element
+ * to end: an article its writer signs so, in its last paragraph, often
+ * names them nowhere else. Any later text drops it (a bold name among
+ * paragraphs is a subheading or a speaker's), and so does a colon ("Quelle:
+ * Kapo BE" credits a source). */
+static void signature_end(struct html *h, const struct capture *c,
+                          const char *s, size_t len)
+{
+	const char *names;
+
+	heed__trim(&s, &len);
+	if (c->sub >= 0 && !len)
+		return;
+	if (h->para_parent == h->depth) {
+		h->paras++;
+	} else {
+		h->para_parent = h->depth;
+		h->paras = 1;
+	}
+	h->signature = NULL;
+	if (c->sub < 0 || h->paras < 3 || len > MAX_LABEL_VALUE ||
+	    memchr(s, ':', len))
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names) &&
+	    memchr(names, ' ', strcspn(names, ";"))) {
+		h->signature = names;
+		h->signature_depth = h->depth;
+	}
+}
+
+/* Text after a waiting signature, but white space: it closed nothing. */
+static void signature_drop(struct html *h, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	if (len)
+		h->signature = NULL;
+}
+
+/* The element holding a waiting signature has ended: it signed the
+ * paragraphs before it. */
+static void signature_offer(struct html *h)
+{
+	heed__cand(h->b, F_AUTHOR, O_HTML, A_SIGNATURE, h->signature,
+	           strlen(h->signature));
+	h->signature = NULL;
+}
+
+/* Sub-rank of a press release's contact: after every signature. */
+#define A_CONTACT 5
+
+/* True when s[0, len) is all of a press contact's label ("Pressekontakt",
+ * "Media contact", "Kontakt:"; the last wants its colon, or it is a
+ * menu's word). */
+static bool contact_label(const char *s, size_t len)
+{
+	static const char *const labels[] = {
+	        "pressekontakt",  "pressekontakt:", "medienkontakt",
+	        "medienkontakt:", "press contact",  "press contact:",
+	        "media contact",  "media contact:", "kontakt:"};
+
+	return heed__ascii_ieq_any(s, len, labels, HEED_ARRAY_SIZE(labels));
+}
+
+/* True while a press contact could still give the author. */
+static bool contact_wanted(const struct html *h)
+{
+	return !h->contact_done &&
+	       !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_CONTACT);
+}
+
+/* The text after a press contact's label: the name of the person a
+ * press release gives to answer for it, the one who wrote it as far as
+ * the page tells, when nobody else is named. One name of two words or
+ * more; an address or a desk is none. */
+static void contact_value(struct html *h, const char *s, size_t len)
+{
+	const char *names;
+	size_t n;
+
+	h->contact_done = true;
+	if (len > MAX_LABEL_VALUE)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	n = names ? line_names_len(names) : 0;
+	if (n && memchr(names, ' ', strcspn(names, ";")))
+		heed__cand(h->b, F_AUTHOR, O_HTML, A_CONTACT, names, n);
 }
 
 /* The length of the copyright mark at s[0, len) ("\xC2\xA9", "(c)",
@@ -2134,7 +2285,17 @@ static void text_label(struct html *h, const char *s, size_t len)
 	h->text_opens = false;
 	if (h->label_pending) {
 		h->label_pending = false;
-		label_value(h, h->label_field, h->label_asof, s, len);
+		if (h->label_contact)
+			contact_value(h, s, len);
+		else
+			label_value(h, h->label_field, h->label_asof, s, len);
+		h->label_contact = false;
+		return;
+	}
+	/* A press contact's label alone, the name in the next text. */
+	if (opens && !h->link_heading && strchr("kKmMpP", *s) &&
+	    contact_wanted(h) && contact_label(s, len)) {
+		h->label_pending = h->label_contact = true;
 		return;
 	}
 	/* The first bare date or dateline, after every label's: outside
@@ -2247,6 +2408,9 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_AUTHOR_LABEL:
 		author_label_end(h, s, len);
 		break;
+	case CAP_SIGNATURE:
+		signature_end(h, c, s, len);
+		break;
 	case CAP_SCRIPT:
 		/* schema.org JSON without the ld+json type; any other
 		 * script is no metadata, neither read nor counted. */
@@ -2270,8 +2434,15 @@ void heed__html_end(struct html *h)
 		el = h->stack[h->depth];
 	while (h->ncaps && h->caps[h->ncaps - 1].depth > h->depth)
 		finish_capture(h, &h->caps[--h->ncaps]);
+	if (h->signature && h->depth < h->signature_depth)
+		signature_offer(h);
+	/* The next element at that depth holds paragraphs of its own. */
+	if (h->paras && h->depth < h->para_parent)
+		h->paras = 0;
 	if (el.scope)
 		close_scope(h);
+	if (el.tag == T_BOLD && h->bold)
+		h->bold--;
 	if (el.tag == T_FOREIGN && h->foreign)
 		h->foreign--;
 	if (el.tag == T_MEDIA && h->media)
@@ -2315,13 +2486,17 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return label_scan(h);
+	return h->signature || label_scan(h);
 }
 
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
+	if (h->signature)
+		signature_drop(h, s, len);
 	for (size_t i = 0; i < h->ncaps; i++)
-		if (!raw_capture(h->caps[i].kind))
+		if (h->caps[i].kind == CAP_SIGNATURE)
+			signature_text(h, &h->caps[i], s, len);
+		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
@@ -2385,6 +2560,8 @@ void heed__html_done(struct html *h)
 	/* Unclosed elements at the end: finish what they captured. */
 	while (h->ncaps)
 		finish_capture(h, &h->caps[--h->ncaps]);
+	if (h->signature)
+		signature_offer(h);
 	if (b->h1_count == 1 && h->h1)
 		heed__cand(b, F_TITLE, O_H1, 0, h->h1, strlen(h->h1));
 	heed__free(b->alloc, h->stack);

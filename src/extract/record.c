@@ -298,20 +298,27 @@ static bool placeholder_name(const char *s, size_t len)
 	        "webmaster", "no author",     "unknown",
 	        "anonymous", "n/a",           "post author"};
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
-		if (heed__ascii_ieq(s, len, names[i]))
-			return true;
-	return false;
+	return heed__ascii_ieq_any(s, len, names, HEED_ARRAY_SIZE(names));
+}
+
+/* Digits, dots and colons alone ("219.79.38.192", a wiki's anonymous
+ * editor): an address, or a number, is no name. */
+static bool address_only(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!(s[i] >= '0' && s[i] <= '9') && s[i] != '.' && s[i] != ':')
+			return false;
+	return true;
 }
 
 /*
  * Whether an author value names someone: not a design credit or a
  * placeholder ("admin"), not a URL
  * or an author page's path ("www.facebook.com/name", "/author/jdoe"), not a
- * login slug (one lower-case word with a digit or "_": "jdoe42"), not a profile
- * link's text alone, not the site's own social account. A social handle
- * ("@name") is a name of last resort: *rank becomes the rank of
- * twitter:creator, so any name on the page beats it;
+ * profile link's text alone, not the site's own social account. A social
+ * handle ("@name") and a login slug (one lower-case word with a digit or
+ * "_": "jdoe42") are names of last resort: *rank becomes the rank of
+ * twitter:creator, so any name on the page beats them;
  * the site's own name (a declared site name) and an organisation's
  * (organisation_name) rank after every byline, as a JSON-LD
  * organisation does: a person credited on the page wins.
@@ -337,16 +344,16 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		upper |= v[i] >= 'A' && v[i] <= 'Z';
 		under |= v[i] == '_';
 	}
+	if (address_only(v, *len))
+		return false;
 	if (!space && (memchr(v, '/', *len) ||
 	               (*len > 4 && heed__ascii_ieq(v, 4, "www."))))
 		return false;
 	if (*len > 2 && v[0] == '/' && v[1] == '/')
 		return false;
-	if (!space && v[0] != '@' && !upper && (digit || under))
-		return false;
 	if (heed__is_site_handle(b, v, *len))
 		return false;
-	if (v[0] == '@')
+	if (v[0] == '@' || (!space && !upper && (digit || under)))
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
 	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
 	         (heed__is_site_name(b, v, *len) ||
@@ -393,12 +400,39 @@ static bool spells_login(const char *login, size_t ln, const char *name,
 	}
 }
 
+/* Whether name, one name of two words or more, opens with the one word
+ * first ("Todd Bates" for "Todd"). */
+static bool opens_with_word(const char *word, size_t wn, const char *name,
+                            size_t nn)
+{
+	return !memchr(word, ' ', wn) && nn > wn && name[wn] == ' ' &&
+	       memcmp(name, word, wn) == 0 && !memchr(name, ';', nn);
+}
+
+/* Whether name is the fuller form of the short one: the login it spells
+ * or the first name it opens with. */
+static bool fuller_name(const char *shrt, size_t sn, const char *name,
+                        size_t nn)
+{
+	return spells_login(shrt, sn, name, nn) ||
+	       opens_with_word(shrt, sn, name, nn);
+}
+
+bool heed__author_short(const struct builder *b)
+{
+	const char *v = b->cand[F_AUTHOR].value;
+
+	return v && !strchr(v, ' ');
+}
+
 /*
  * A CMS's JSON-LD often names the writer's account where the meta author
- * and the byline give the name: the name is who wrote it. When a name
- * and the login it spells are both offered, the name is kept with the
- * better rank of the two, whichever came first. True when the offer is
- * settled so.
+ * and the byline give the name: the name is who wrote it. So with a first
+ * name alone ("Todd", a theme's display name) where the page's byline
+ * gives the full one. When a name and the login it spells or the first
+ * name it opens with are both offered, the name is kept with the better
+ * rank of the two, whichever came first. True when the offer is settled
+ * so.
  */
 static bool login_named(struct builder *b, int rank, enum origin o,
                         const char *s, size_t len)
@@ -408,12 +442,11 @@ static bool login_named(struct builder *b, int rank, enum origin o,
 
 	if (!c->value || strstr(c->value, "; "))
 		return false;
-	if (rank < c->rank &&
-	    spells_login(s, len, c->value, strlen(c->value))) {
+	if (rank < c->rank && fuller_name(s, len, c->value, strlen(c->value))) {
 		c->rank = rank;
 		return true;
 	}
-	if (rank < c->rank || !spells_login(c->value, strlen(c->value), s, len))
+	if (rank < c->rank || !fuller_name(c->value, strlen(c->value), s, len))
 		return false;
 	v = collapse(b, s, len);
 	if (!v || !*v)

@@ -673,6 +673,15 @@ static const struct page_case cases[] = {
          "<title>Q&amp;A | Part two of the long series</title>", 0, NULL,
          "-publisher\n"},
         /* Authors that are people's names. */
+        {"author: a commenter's name is no byline", NULL,
+         "<ul id=recentcomments><li class=recentcomments><span "
+         "class=comment-author-link><a href=/f>Flappy Bird</a></span> on "
+         "<a href=/p>Post</a></li></ul><div class=commentAuthor>Bo "
+         "Chan</div><div class=post-author>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a commentary's byline is the page's", NULL,
+         "<div class=commentary-author>Ann Lee</div>", 0, NULL,
+         "author=html:Ann Lee\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,
@@ -800,6 +809,41 @@ static const struct page_case cases[] = {
          NULL,
          "<p>Images are \xC2\xA9 Bo Chan</p><a href=/c>\xC2\xA9 Ann "
          "Lee</a><p>\xC2\xA9 2020 all rights reserved</p><p>(c)</p>",
+         0, NULL, "-author\n"},
+        {"author: a bold name alone signs the paragraphs it closes", NULL,
+         "<div><p>One.</p><p>Two <b>bold</b> words.</p><p class=x>\n"
+         "<strong><em>Ann Lee</em></strong> </p>\n</div><p>Share</p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a signature ranks after a label, before an organisation",
+         NULL,
+         "<meta name=author content=\"Web Commerce GmbH\"><div><p>One.</p>"
+         "<p>Two.</p><p><b>Bo Chan</b></p></div><p>Text: Jane Doe</p><div>"
+         "<p>One.</p><p>Two.</p><p><b>Bo Chan</b></p></div>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: no signature among paragraphs, before text, after one "
+         "paragraph, with a colon or outside bold",
+         NULL,
+         "<div><p>One.</p><p>Two.</p><p><b>Ann Lee</b></p><p>More.</p>"
+         "</div><div><p>One.</p><p>Two.</p><p><b>After Divorce</b></p>"
+         "<table><td>Text</td></table></div><div><p>One.</p><p><b>Bo "
+         "Chan</b></p></div><div><p>One.</p><p>Two.</p><p><b>Quelle: Kapo "
+         "BE</b></p></div><div><p>One.</p><p>Two.</p><p>Cy Doe</p></div>"
+         "<div><p>One.</p><p>Two.</p><p><b>Cy</b> Doe</p></div><div><p>One."
+         "</p><p>Two.</p><p><b>the end</b></p></div>",
+         0, NULL, "-author\n"},
+        {"author: a press contact's label alone, the name next", NULL,
+         "<p><strong>Pressekontakt</strong><br>Dr. Tim Loppe<br>"
+         "Pressesprecher</p>",
+         0, NULL, "author=html:Dr. Tim Loppe\n"},
+        {"author: a press contact ranks after a label, and lets it be read",
+         NULL,
+         "<div>Kontakt:</div><p>Jan Koch<br>Telefon 1</p><p>Von Ann Lee</p>", 0,
+         NULL, "author=html:Ann Lee\n"},
+        {"author: no press contact in a link, without its colon, or one word",
+         NULL,
+         "<a href=/k>Pressekontakt</a> <p>Bo Chan</p><p>Kontakt</p><p>Bo "
+         "Chan</p><p>Media contact</p><p>Pressestelle</p><p>Kontakt:</p><p>"
+         "Cy Doe</p>",
          0, NULL, "-author\n"},
         {"author: a handle gives way to a label's name", NULL,
          "<meta name=author content=@jdoe><p>Text: Jane Doe</p>", 0, NULL,
@@ -1023,6 +1067,16 @@ static const struct page_case cases[] = {
          "{\"@type\":\"Person\",\"name\":\"sarah-indra\"}}</script>"
          "<meta name=author content=\"Sarah Indrani\">",
          0, NULL, "author=jsonld:sarah-indra\n"},
+        {"author: a first name alone gives way to a label's full name", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Todd\"}}</script><p "
+         "class=label><strong>By</strong></p><div><p>Todd Bates</p></div>",
+         0, NULL, "author=html:Todd Bates\n"},
+        {"author: a first name stays before another's name or a list", NULL,
+         "<meta name=author content=Todd><p>By Toddy Bates</p><article><p "
+         "class=byline>By Todd Bates and Ann Lee</p></article><p>Von Ann "
+         "Lee</p>",
+         0, NULL, "author=meta:Todd\n"},
         {"author: an organisation credited gives way to a person", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Organization\",\"name\":\"Newsroom\"}}</script>"
@@ -1068,10 +1122,17 @@ static const struct page_case cases[] = {
          "content=\"Est. reading time\"><meta name=twitter:data2 "
          "content=\"4 minutes\">",
          0, NULL, "author=meta:Ann Lee\n"},
-        {"author: an author page's URL or a login slug is no name", NULL,
+        {"author: an author page's URL or an address is no name", NULL,
          "<meta name=author content=/author/jdoe><meta name=dc.creator "
-         "content=jdoe42>",
+         "content=219.79.38.192>",
          0, NULL, "-author\n"},
+        {"author: a login slug ranks after every name, with handles", NULL,
+         "<meta name=author content=jdoe42><meta name=twitter:creator "
+         "content=@ann><p>\xC2\xA9 2020 Ann Lee</p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a login slug alone is a name of last resort", NULL,
+         "<meta name=dc.creator content=jdoe_42>", 0, NULL,
+         "author=meta:jdoe_42\n"},
         /* Posts on social sites, language, charset. */
         {"social post: og:title \"Name (@handle) on X\" names the author", NULL,
          "<meta property=og:title content='Ada Lovelace (@ada) on X: "
