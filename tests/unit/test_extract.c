@@ -542,6 +542,14 @@ static const struct page_case cases[] = {
          "published=meta:2021-01-04\n"},
         {"meta: sw-pubdate", NULL, "<meta name=sw-pubdate content=2021-01-05>",
          0, NULL, "published=meta:2021-01-05\n"},
+        {"meta: Shareaholic's article times", NULL,
+         "<meta name=shareaholic:article_published_time "
+         "content=2017-06-07T11:19:22+02:00><meta "
+         "name=shareaholic:article_modified_time "
+         "content=2017-06-09T10:00:00+02:00>",
+         0, NULL,
+         "published=meta:2017-06-07T11:19:22+02:00\n"
+         "modified=meta:2017-06-09T10:00:00+02:00\n"},
         {"meta: DC:date in any case", NULL,
          "<meta name=DC:Date content=2021-01-06>", 0, NULL,
          "published=meta:2021-01-06\n"},
