@@ -318,8 +318,8 @@ static const struct meta_key {
         {"citation_date", M_FIELD, F_PUBLISHED, O_DC, 2},
         {"bepress_citation_date", M_FIELD, F_PUBLISHED, O_DC, 2},
         {"dcterms.created", M_FIELD, F_PUBLISHED, O_DC, 2},
-        {"dc.date", M_FIELD, F_PUBLISHED, O_DC, 3},
-        {"dcterms.date", M_FIELD, F_PUBLISHED, O_DC, 3},
+        {"dc.date", M_FIELD, F_PUBLISHED, O_DC, DC_SUB_DATE},
+        {"dcterms.date", M_FIELD, F_PUBLISHED, O_DC, DC_SUB_DATE},
         {"parsely-pub-date", M_FIELD, F_PUBLISHED, O_DC, 4},
         {"sailthru.date", M_FIELD, F_PUBLISHED, O_DC, 4},
         {"shareaholic:article_published_time", M_FIELD, F_PUBLISHED, O_DC, 4},
@@ -328,7 +328,7 @@ static const struct meta_key {
         {"publishdate", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"publication_date", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"sw-pubdate", M_FIELD, F_PUBLISHED, O_DC, 5},
-        {"date", M_FIELD, F_PUBLISHED, O_DC, 6},
+        {"date", M_FIELD, F_PUBLISHED, O_DC, DC_SUB_BARE_DATE},
         {"article:modified_time", M_FIELD, F_MODIFIED, O_OG, 0},
         {"og:article:modified_time", M_FIELD, F_MODIFIED, O_OG, 0},
         {"og:updated_time", M_FIELD, F_MODIFIED, O_OG, 1},
@@ -806,7 +806,8 @@ static bool is_date(const char *v)
  * entry-date): the value is the element's datetime, else its title (an
  * <abbr title=ISO>), else content. Ranked with a time marked pubdate.
  * Without any of them, the element's text is read (below every declared
- * date). */
+ * date), ranked higher in the article or main than elsewhere: a site
+ * header's date element outside them shows the day the page was served. */
 static void on_date_class(struct html *h, enum tag tag, const char *cls,
                           const char *const *atts)
 {
@@ -837,8 +838,8 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 		if (tag != T_META && tag != T_TIME && tag != T_SCRIPT &&
 		    text_date_class(cls, &f))
 			date_text(h, f,
-			          in_body(h) ? D_TEXT_CLASS_BODY
-			                     : D_TEXT_CLASS_PAGE);
+			          h->article || h->main ? D_TEXT_CLASS_BODY
+			                                : D_TEXT_CLASS_PAGE);
 		return;
 	}
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(classes); i++)

@@ -375,6 +375,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 		heed__cand(b, F_CANONICAL, O_LINK, 0, b->canonical_raw,
 		           strlen(b->canonical_raw));
 	heed__title_site(b);
+	heed__shown_over_generic(b);
 	heed__republished(b);
 	url_path_date(b);
 	take_field(b, &r->title, F_TITLE);

@@ -502,6 +502,32 @@ static const struct page_case cases[] = {
          "<ul class=thread><li><time datetime=2019-04-03>3 Apr</time></li>"
          "</ul>",
          0, NULL, "published=jsonld:2017-08-21T13:09:00Z\n"},
+        {"date: a meta tag named only date gives way to the article's shown "
+         "day",
+         NULL,
+         "<meta name=date content=2021-12-20T11:02:44+01:00>"
+         "<article><span class=date>27.01.2022</span></article>",
+         0, NULL, "published=html:2022-01-27\n"},
+        {"date: dcterms.date gives way to the shown day too", NULL,
+         "<meta name=dcterms.date content=2022-01-21>"
+         "<main><time itemprop=datePublished "
+         "datetime=2022-01-27>27.01.2022</time></main>",
+         0, NULL, "published=html:2022-01-27\n"},
+        {"date: a meta date the page shows keeps its time", NULL,
+         "<meta name=date content=2020-04-20T14:57:27+02:00>"
+         "<article><span class=date>20.04.2020</span></article>",
+         0, NULL, "published=meta:2020-04-20T14:57:27+02:00\n"},
+        {"date: a named publication date keeps its day against the shown "
+         "one",
+         NULL,
+         "<meta name=pubdate content=2021-12-20>"
+         "<article><span class=date>27.01.2022</span></article>",
+         0, NULL, "published=meta:2021-12-20\n"},
+        {"date: the site header's date of the day is no shown day", NULL,
+         "<meta name=date content=2017-05-01T17:05:00+0200>"
+         "<header><span class=dlf-date>Mittwoch, 26.02.2020</span></header>"
+         "<article><p>Text</p></article>",
+         0, NULL, "published=meta:2017-05-01T17:05:00+02:00\n"},
         {"date: a modified date before the published one is no "
          "republication",
          NULL,
@@ -1414,8 +1440,8 @@ static const struct page_case cases[] = {
          "<article><time datetime=2020-01-01>c</time><time pubdate "
          "datetime=2024-04-04>p</time></article>",
          0, NULL, "published=html:2024-04-04\n"},
-        {"time datetime yields to every meta date", NULL,
-         "<meta name=date content=2023-01-01><article><time datetime="
+        {"time datetime yields to every meta publication date", NULL,
+         "<meta name=pubdate content=2023-01-01><article><time datetime="
          "2024-05-06>x</time></article>",
          0, NULL, "published=meta:2023-01-01\n"},
         {"time datetime is never a modified date, nor read in svg", NULL,
