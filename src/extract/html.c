@@ -98,6 +98,7 @@ struct el {
 	bool scope; /* opened an itemscope */
 	bool aside; /* opened an area that is not the page's own */
 	bool edit;  /* opened a line that tells of an edit */
+	bool site;  /* opened the site's header (outside article and main) */
 };
 
 /* twitter:labelN / twitter:dataN pairs kept until both are seen. */
@@ -110,6 +111,7 @@ struct html {
 	unsigned foreign, media;
 	unsigned article, main; /* open article and main elements */
 	unsigned header;        /* open header elements */
+	unsigned site_header;   /* open headers outside article and main */
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
 	unsigned quote;         /* open blockquotes */
@@ -663,13 +665,15 @@ static void date_text(struct html *h, enum field f, int sub)
  * an article, then inside main, then anywhere in the page; a value that
  * is no date ("PT2H", "10:00") is skipped by the date parser. A <time>
  * without datetime in the article gives its text. Never a time in an
- * aside, a comment, a teaser or a blockquote (an embedded post's). */
+ * aside, a comment, a teaser, a blockquote (an embedded post's) or the
+ * site's header (a header outside the article and main: news sites show
+ * the day the page was served there, under their logo). */
 static void on_time(struct html *h, const char *const *atts)
 {
 	const char *v = attr(atts, "datetime");
 	int sub = D_TIME_PAGE;
 
-	if (h->foreign || h->media || h->aside || h->quote)
+	if (h->foreign || h->media || h->aside || h->quote || h->site_header)
 		return;
 	/* ikiwiki's <span class=edited>Edited <time ...>: the edit's date,
 	 * as a theme's class=updated gives it. */
@@ -806,8 +810,7 @@ static bool is_date(const char *v)
  * entry-date): the value is the element's datetime, else its title (an
  * <abbr title=ISO>), else content. Ranked with a time marked pubdate.
  * Without any of them, the element's text is read (below every declared
- * date), ranked higher in the article or main than elsewhere: a site
- * header's date element outside them shows the day the page was served. */
+ * date). */
 static void on_date_class(struct html *h, enum tag tag, const char *cls,
                           const char *const *atts)
 {
@@ -836,10 +839,10 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 		v = attr(atts, "content");
 	if (!v || !*v) {
 		if (tag != T_META && tag != T_TIME && tag != T_SCRIPT &&
-		    text_date_class(cls, &f))
+		    !h->site_header && text_date_class(cls, &f))
 			date_text(h, f,
-			          h->article || h->main ? D_TEXT_CLASS_BODY
-			                                : D_TEXT_CLASS_PAGE);
+			          in_body(h) ? D_TEXT_CLASS_BODY
+			                     : D_TEXT_CLASS_PAGE);
 		return;
 	}
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(classes); i++)
@@ -863,7 +866,8 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 	enum field f;
 
 	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
-	    h->date_lines >= MAX_DATE_LINES || !date_line_class(cls, &f) ||
+	    h->site_header || h->date_lines >= MAX_DATE_LINES ||
+	    !date_line_class(cls, &f) ||
 	    heed__cand_settled(h->b, f, O_HTML, sub))
 		return;
 	h->date_lines++;
@@ -1391,7 +1395,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
 	enum tag tag = tag_of(name);
 	struct common_attrs ca;
-	bool tracked, scope, aside, edit;
+	bool tracked, scope, aside, edit, site;
 
 	common_attrs(atts, &ca);
 	h->text_opens = true;
@@ -1420,6 +1424,9 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->quote++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
+	site = tag == T_HEADER && tracked && !h->article && !h->main;
+	if (site)
+		h->site_header++;
 	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
 	     tag == T_HMINOR) &&
 	    tracked)
@@ -1437,8 +1444,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	if (tag == T_ARTICLE && tracked)
 		h->article++;
 	if (tracked)
-		h->stack[h->depth] =
-		        (struct el){(unsigned char)tag, scope, aside, edit};
+		h->stack[h->depth] = (struct el){(unsigned char)tag, scope,
+		                                 aside, edit, site};
 	h->depth++;
 }
 
@@ -2297,6 +2304,8 @@ void heed__html_end(struct html *h)
 		h->aside--;
 	if (el.edit && h->edit)
 		h->edit--;
+	if (el.site && h->site_header)
+		h->site_header--;
 }
 
 static bool raw_capture(enum cap_kind k)

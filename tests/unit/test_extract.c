@@ -528,6 +528,21 @@ static const struct page_case cases[] = {
          "<header><span class=dlf-date>Mittwoch, 26.02.2020</span></header>"
          "<article><p>Text</p></article>",
          0, NULL, "published=meta:2017-05-01T17:05:00+02:00\n"},
+        {"date: the site header's date of the day dates no page", NULL,
+         "<header class=site-header><ul class=topbar-info><li>Tuesday, (08 "
+         "Dec 2020)</li></ul><time datetime=2020-12-08>Tuesday</time><span "
+         "class=date>08.12.2020</span></header><div class=post><p "
+         "class=post-info>13 Oct 2020 18:29</p></div>",
+         0, NULL, "published=html:2020-10-13T18:29:00Z\n"},
+        {"date: an article's or main's header is the page's own", NULL,
+         "<main><header><span class=date>13.10.2020</span></header></main>"
+         "<article><header><time>14.10.2020</time></header></article>",
+         0, NULL, "published=html:2020-10-13\n"},
+        {"date: a theme's date class dates the page in the site header too",
+         NULL,
+         "<header><time class=published datetime=2020-10-12>12 Oct</time>"
+         "</header>",
+         0, NULL, "published=html:2020-10-12\n"},
         {"date: a modified date before the published one is no "
          "republication",
          NULL,
