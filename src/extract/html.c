@@ -1297,6 +1297,30 @@ static void common_attrs(const char *const *atts, struct common_attrs *a)
 	}
 }
 
+/* True when a part of the token t[0, n) after its first, cut at "-" or
+ * "_", is "comment" or "comments" ("kb-comments", "article_comment-list"):
+ * a site's prefix before its comments area. Not a part that only starts
+ * so ("PageArticle_commentHeader": an opinion piece's header), nor a
+ * token that says a post has comments or none ("has-comments",
+ * "no-comments" on the post itself). */
+static bool comment_part(const char *t, size_t n)
+{
+	if ((n > 4 && heed__ascii_ieq(t, 4, "has-")) ||
+	    (n > 3 && heed__ascii_ieq(t, 3, "no-")))
+		return false;
+	for (size_t i = 1; i + 7 <= n; i++) {
+		size_t e = i + 7;
+		if ((t[i - 1] != '-' && t[i - 1] != '_') ||
+		    !heed__ascii_ieq(t + i, 7, "comment"))
+			continue;
+		if (e < n && (t[e] == 's' || t[e] == 'S'))
+			e++;
+		if (e == n || t[e] == '-' || t[e] == '_')
+			return true;
+	}
+	return false;
+}
+
 /* True when a class or id token starts with one of the names of areas
  * that are not the page's own ("comment-list", "sidebar-left",
  * "related-posts", "teaser"). A token that only contains one
@@ -1311,6 +1335,8 @@ static bool aside_name(const char *v)
 	size_t n;
 
 	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
+		if (comment_part(t, n))
+			return true;
 		/* Most tokens start with none of the names' letters. */
 		if (!strchr("csrtif", heed__ascii_lower(*t)))
 			continue;

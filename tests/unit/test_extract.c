@@ -566,6 +566,19 @@ static const struct page_case cases[] = {
          "datetime=2021-01-01>y</time></aside><aside class=kiosk><time "
          "datetime=2019-01-01>z</time></aside></article>",
          0, NULL, "-published\n"},
+        {"aside: a comments area under a site's prefix is not the page's", NULL,
+         "<div id=kb-comments><div class=kb-comment><time "
+         "datetime=2020-09-23T18:19:06+02:00>23.09.20</time></div></div>"
+         "<ul class=article_comment-list><li><time datetime=2020-09-24>x"
+         "</time></li></ul>",
+         0, NULL, "-published\n"},
+        {"aside: an opinion piece's comment header is the page's own, and a "
+         "post that has comments",
+         NULL,
+         "<div class=\"post has-comments\"><div "
+         "class=PageArticle_commentHeader><time "
+         "datetime=2019-01-29>29.01.2019</time></div></div>",
+         0, NULL, "published=html:2019-01-29\n"},
         {"aside: a content wrapper with a sidebar class is the page's own",
          NULL,
          "<div id=sidebar class=\"site-content content-area\"><header><time "
