@@ -566,6 +566,10 @@ static const struct page_case cases[] = {
          "datetime=2021-01-01>y</time></aside><aside class=kiosk><time "
          "datetime=2019-01-01>z</time></aside></article>",
          0, NULL, "-published\n"},
+        {"date: a subline under the headline is a date line", NULL,
+         "<h1>Perfekte Schnitte</h1><p class=\"upperCase subline\"> 21. Jan "
+         "2022 // Dominik Ricker</p>",
+         0, NULL, "published=html:2022-01-21\n"},
         {"aside: a comments area under a site's prefix is not the page's", NULL,
          "<div id=kb-comments><div class=kb-comment><time "
          "datetime=2020-09-23T18:19:06+02:00>23.09.20</time></div></div>"
