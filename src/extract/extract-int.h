@@ -70,6 +70,12 @@ enum origin {
 	O_COUNT,
 };
 
+/* Sub-ranks of the O_DC published dates whose name says only "date":
+ * dc.date and dcterms.date (Dublin Core's "an event in the lifecycle of
+ * the resource"), and the bare <meta name=date>. */
+#define DC_SUB_DATE      3
+#define DC_SUB_BARE_DATE 6
+
 /* Sub-ranks of O_HTML dates, best first (html.c offers them; record.c
  * reads the page's shown date from them): attribute values (a theme's
  * date class, a time marked pubdate, a loose itemprop; a <time datetime>
@@ -160,6 +166,9 @@ struct builder {
 	 * date wins, and its rank; "" when none: see heed__republished. */
 	char shown_day[11];
 	int shown_rank;
+	const char *shown_value;           /* that date, in the arena */
+	int64_t shown_num;                 /* its Unix seconds */
+	struct heed__date_form shown_form; /* how it was written */
 	heed_status oom; /* HEED_ENOMEM once an allocation failed */
 };
 
@@ -187,6 +196,11 @@ bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
  * then: the published date becomes the modified one. Called once the
  * page is read. */
 void heed__republished(struct builder *b);
+/* A page whose published date comes from a meta tag named only "date"
+ * (DC_SUB_DATE, DC_SUB_BARE_DATE) and whose own markup or text shows
+ * another day is dated by that shown day. Called once the page is read,
+ * before heed__republished. */
+void heed__shown_over_generic(struct builder *b);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

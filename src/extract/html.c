@@ -100,6 +100,7 @@ struct el {
 	bool scope; /* opened an itemscope */
 	bool aside; /* opened an area that is not the page's own */
 	bool edit;  /* opened a line that tells of an edit */
+	bool site;  /* opened the site's header (outside article and main) */
 };
 
 /* twitter:labelN / twitter:dataN pairs kept until both are seen. */
@@ -112,6 +113,7 @@ struct html {
 	unsigned foreign, media;
 	unsigned article, main; /* open article and main elements */
 	unsigned header;        /* open header elements */
+	unsigned site_header;   /* open headers outside article and main */
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
 	unsigned quote;         /* open blockquotes */
@@ -327,21 +329,23 @@ static const struct meta_key {
         {"citation_date", M_FIELD, F_PUBLISHED, O_DC, 2},
         {"bepress_citation_date", M_FIELD, F_PUBLISHED, O_DC, 2},
         {"dcterms.created", M_FIELD, F_PUBLISHED, O_DC, 2},
-        {"dc.date", M_FIELD, F_PUBLISHED, O_DC, 3},
-        {"dcterms.date", M_FIELD, F_PUBLISHED, O_DC, 3},
+        {"dc.date", M_FIELD, F_PUBLISHED, O_DC, DC_SUB_DATE},
+        {"dcterms.date", M_FIELD, F_PUBLISHED, O_DC, DC_SUB_DATE},
         {"parsely-pub-date", M_FIELD, F_PUBLISHED, O_DC, 4},
         {"sailthru.date", M_FIELD, F_PUBLISHED, O_DC, 4},
+        {"shareaholic:article_published_time", M_FIELD, F_PUBLISHED, O_DC, 4},
         {"pubdate", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"publish-date", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"publishdate", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"publication_date", M_FIELD, F_PUBLISHED, O_DC, 5},
         {"sw-pubdate", M_FIELD, F_PUBLISHED, O_DC, 5},
-        {"date", M_FIELD, F_PUBLISHED, O_DC, 6},
+        {"date", M_FIELD, F_PUBLISHED, O_DC, DC_SUB_BARE_DATE},
         {"article:modified_time", M_FIELD, F_MODIFIED, O_OG, 0},
         {"og:article:modified_time", M_FIELD, F_MODIFIED, O_OG, 0},
         {"og:updated_time", M_FIELD, F_MODIFIED, O_OG, 1},
         {"dcterms.modified", M_FIELD, F_MODIFIED, O_DC, 0},
         {"last-modified", M_FIELD, F_MODIFIED, O_DC, 1},
+        {"shareaholic:article_modified_time", M_FIELD, F_MODIFIED, O_DC, 2},
         {"og:image:secure_url", M_FIELD, F_THUMBNAIL, O_OG, 0},
         {"og:image:url", M_FIELD, F_THUMBNAIL, O_OG, 1},
         {"og:image", M_FIELD, F_THUMBNAIL, O_OG, 2},
@@ -670,13 +674,15 @@ static void date_text(struct html *h, enum field f, int sub)
  * an article, then inside main, then anywhere in the page; a value that
  * is no date ("PT2H", "10:00") is skipped by the date parser. A <time>
  * without datetime in the article gives its text. Never a time in an
- * aside, a comment, a teaser or a blockquote (an embedded post's). */
+ * aside, a comment, a teaser, a blockquote (an embedded post's) or the
+ * site's header (a header outside the article and main: news sites show
+ * the day the page was served there, under their logo). */
 static void on_time(struct html *h, const char *const *atts)
 {
 	const char *v = attr(atts, "datetime");
 	int sub = D_TIME_PAGE;
 
-	if (h->foreign || h->media || h->aside || h->quote)
+	if (h->foreign || h->media || h->aside || h->quote || h->site_header)
 		return;
 	/* ikiwiki's <span class=edited>Edited <time ...>: the edit's date,
 	 * as a theme's class=updated gives it. */
@@ -763,9 +769,9 @@ static bool part_ends_in(const char *p, size_t n, const char *word)
  * tells of an edit ("j-modified-time", "lastmod"). */
 static bool date_line_class(const char *cls, enum field *f)
 {
-	static const char *const words[] = {"meta",    "metadata",  "info",
-	                                    "time",    "datum",     "fecha",
-	                                    "created", "submitted", "tagline"};
+	static const char *const words[] = {
+	        "meta",  "metadata", "info",      "time",    "datum",
+	        "fecha", "created",  "submitted", "tagline", "subline"};
 	bool found = false;
 	size_t n;
 
@@ -842,7 +848,7 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 		v = attr(atts, "content");
 	if (!v || !*v) {
 		if (tag != T_META && tag != T_TIME && tag != T_SCRIPT &&
-		    text_date_class(cls, &f))
+		    !h->site_header && text_date_class(cls, &f))
 			date_text(h, f,
 			          in_body(h) ? D_TEXT_CLASS_BODY
 			                     : D_TEXT_CLASS_PAGE);
@@ -869,7 +875,8 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 	enum field f;
 
 	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
-	    h->date_lines >= MAX_DATE_LINES || !date_line_class(cls, &f) ||
+	    h->site_header || h->date_lines >= MAX_DATE_LINES ||
+	    !date_line_class(cls, &f) ||
 	    heed__cand_settled(h->b, f, O_HTML, sub))
 		return;
 	h->date_lines++;
@@ -1328,6 +1335,30 @@ static void common_attrs(const char *const *atts, struct common_attrs *a)
 	}
 }
 
+/* True when a part of the token t[0, n) after its first, cut at "-" or
+ * "_", is "comment" or "comments" ("kb-comments", "article_comment-list"):
+ * a site's prefix before its comments area. Not a part that only starts
+ * so ("PageArticle_commentHeader": an opinion piece's header), nor a
+ * token that says a post has comments or none ("has-comments",
+ * "no-comments" on the post itself). */
+static bool comment_part(const char *t, size_t n)
+{
+	if ((n > 4 && heed__ascii_ieq(t, 4, "has-")) ||
+	    (n > 3 && heed__ascii_ieq(t, 3, "no-")))
+		return false;
+	for (size_t i = 1; i + 7 <= n; i++) {
+		size_t e = i + 7;
+		if ((t[i - 1] != '-' && t[i - 1] != '_') ||
+		    !heed__ascii_ieq(t + i, 7, "comment"))
+			continue;
+		if (e < n && (t[e] == 's' || t[e] == 'S'))
+			e++;
+		if (e == n || t[e] == '-' || t[e] == '_')
+			return true;
+	}
+	return false;
+}
+
 /* True when a class or id token starts with one of the names of areas
  * that are not the page's own ("comment-list", "sidebar-left",
  * "related-posts", "teaser"). A token that only contains one
@@ -1342,6 +1373,8 @@ static bool aside_name(const char *v)
 	size_t n;
 
 	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
+		if (comment_part(t, n))
+			return true;
 		/* Most tokens start with none of the names' letters. */
 		if (!strchr("csrtif", heed__ascii_lower(*t)))
 			continue;
@@ -1426,7 +1459,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 {
 	enum tag tag = tag_of(name);
 	struct common_attrs ca;
-	bool tracked, scope, aside, edit;
+	bool tracked, scope, aside, edit, site;
 
 	common_attrs(atts, &ca);
 	h->text_opens = true;
@@ -1457,6 +1490,9 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->bold++;
 	if (tag == T_HEADER && tracked)
 		h->header++;
+	site = tag == T_HEADER && tracked && !h->article && !h->main;
+	if (site)
+		h->site_header++;
 	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
 	     tag == T_HMINOR) &&
 	    tracked)
@@ -1474,8 +1510,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	if (tag == T_ARTICLE && tracked)
 		h->article++;
 	if (tracked)
-		h->stack[h->depth] =
-		        (struct el){(unsigned char)tag, scope, aside, edit};
+		h->stack[h->depth] = (struct el){(unsigned char)tag, scope,
+		                                 aside, edit, site};
 	h->depth++;
 }
 
@@ -2465,6 +2501,8 @@ void heed__html_end(struct html *h)
 		h->aside--;
 	if (el.edit && h->edit)
 		h->edit--;
+	if (el.site && h->site_header)
+		h->site_header--;
 }
 
 static bool raw_capture(enum cap_kind k)

@@ -313,10 +313,40 @@ static int path_number(const char **p, int max)
 }
 
 /*
+ * The date of a path segment at q: "2019/09/17", "2019-09-17", or the
+ * compact "20200413" that news CMSs write as a segment of its own
+ * ("/news/20200413/slug"); its digits must end the segment, so a longer
+ * number (an article's id) is none. True with y, m, d set.
+ */
+static bool path_day(const char *q, int *y, int *m, int *d)
+{
+	const char *s = q;
+	char sep;
+
+	*y = path_number(&q, 4);
+	if (q - s != 4)
+		return false;
+	if (*q == '/' || *q == '-') {
+		sep = *q++;
+		*m = path_number(&q, 2);
+		if (*m < 0 || *q++ != sep)
+			return false;
+		*d = path_number(&q, 2);
+	} else {
+		s = q;
+		*m = path_number(&q, 2);
+		*d = path_number(&q, 2);
+		if (q - s != 4 || (*q != '/' && *q != '-' && *q != '\0'))
+			return false;
+	}
+	return *d >= 0 && !(*q >= '0' && *q <= '9');
+}
+
+/*
  * A date in the page URL's path, the published date's last resort (a
- * CMS's permalink: "/2019/09/17/slug", "/2019-09-17-slug", also with a
- * section before it). Year, month and day must all be there: a month
- * archive ("/2019/09/") dates no page.
+ * CMS's permalink: "/2019/09/17/slug", "/2019-09-17-slug",
+ * "/20190917/slug", also with a section before it). Year, month and day
+ * must all be there: a month archive ("/2019/09/") dates no page.
  */
 static void url_path_date(struct builder *b)
 {
@@ -325,18 +355,9 @@ static void url_path_date(struct builder *b)
 
 	for (const char *p = t; p && p < t + n;
 	     p = memchr(p + 1, '/', (size_t)(t + n - p - 1))) {
-		const char *q = p + 1;
 		int y, m, d;
-		char sep, iso[40];
-		y = path_number(&q, 4);
-		if (q - p != 5 || (*q != '/' && *q != '-'))
-			continue;
-		sep = *q++;
-		m = path_number(&q, 2);
-		if (m < 0 || *q++ != sep)
-			continue;
-		d = path_number(&q, 2);
-		if (d < 0 || (*q >= '0' && *q <= '9'))
+		char iso[40];
+		if (!path_day(p + 1, &y, &m, &d))
 			continue;
 		snprintf(iso, sizeof(iso), "%04d-%02d-%02d", y, m, d);
 		heed__cand(b, F_PUBLISHED, O_URL, 0, iso, strlen(iso));
@@ -354,6 +375,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 		heed__cand(b, F_CANONICAL, O_LINK, 0, b->canonical_raw,
 		           strlen(b->canonical_raw));
 	heed__title_site(b);
+	heed__shown_over_generic(b);
 	heed__republished(b);
 	url_path_date(b);
 	take_field(b, &r->title, F_TITLE);

@@ -695,14 +695,45 @@ static void shown_date(struct builder *b, int rank, const char *s, size_t len)
 {
 	char iso[HEED_DATE_ISO_MAX];
 	int64_t num;
+	struct heed__date_form form;
 
 	if ((b->shown_day[0] && b->shown_rank <= rank) ||
 	    !heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
-	                           NULL))
+	                           &form))
 		return;
 	memcpy(b->shown_day, iso, 10);
 	b->shown_day[10] = '\0';
 	b->shown_rank = rank;
+	b->shown_value = heed__strdup_arena(b, iso, strlen(iso));
+	b->shown_num = num;
+	b->shown_form = form;
+}
+
+/*
+ * A meta tag named only "date" (`date`, `dc.date`, `dcterms.date`) says
+ * no more than that some day belongs to the page: Dublin Core's date is
+ * "an event in the lifecycle of the resource", and CMSs fill the bare
+ * `date` with the page's last change (TYPO3 writes its record's last
+ * save). So when such a tag gives the published date and the page's own
+ * markup or text shows another day (a date class, a <time> in the
+ * article, a date element's text: see shown_date), the page's shown date
+ * is the published one.
+ */
+void heed__shown_over_generic(struct builder *b)
+{
+	struct cand *p = &b->cand[F_PUBLISHED];
+
+	if (!p->value || !b->shown_value ||
+	    b->shown_rank == rank_of(F_PUBLISHED, O_HTML, D_TEXT_CLASS_PAGE) ||
+	    (p->rank != rank_of(F_PUBLISHED, O_DC, DC_SUB_DATE) &&
+	     p->rank != rank_of(F_PUBLISHED, O_DC, DC_SUB_BARE_DATE)) ||
+	    strncmp(p->value, b->shown_day, 10) == 0)
+		return;
+	*p = (struct cand){.value = b->shown_value,
+	                   .rank = b->shown_rank,
+	                   .num = b->shown_num,
+	                   .form = b->shown_form,
+	                   .origin = O_HTML};
 }
 
 /*

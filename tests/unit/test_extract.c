@@ -502,6 +502,47 @@ static const struct page_case cases[] = {
          "<ul class=thread><li><time datetime=2019-04-03>3 Apr</time></li>"
          "</ul>",
          0, NULL, "published=jsonld:2017-08-21T13:09:00Z\n"},
+        {"date: a meta tag named only date gives way to the article's shown "
+         "day",
+         NULL,
+         "<meta name=date content=2021-12-20T11:02:44+01:00>"
+         "<article><span class=date>27.01.2022</span></article>",
+         0, NULL, "published=html:2022-01-27\n"},
+        {"date: dcterms.date gives way to the shown day too", NULL,
+         "<meta name=dcterms.date content=2022-01-21>"
+         "<main><time itemprop=datePublished "
+         "datetime=2022-01-27>27.01.2022</time></main>",
+         0, NULL, "published=html:2022-01-27\n"},
+        {"date: a meta date the page shows keeps its time", NULL,
+         "<meta name=date content=2020-04-20T14:57:27+02:00>"
+         "<article><span class=date>20.04.2020</span></article>",
+         0, NULL, "published=meta:2020-04-20T14:57:27+02:00\n"},
+        {"date: a named publication date keeps its day against the shown "
+         "one",
+         NULL,
+         "<meta name=pubdate content=2021-12-20>"
+         "<article><span class=date>27.01.2022</span></article>",
+         0, NULL, "published=meta:2021-12-20\n"},
+        {"date: the site header's date of the day is no shown day", NULL,
+         "<meta name=date content=2017-05-01T17:05:00+0200>"
+         "<header><span class=dlf-date>Mittwoch, 26.02.2020</span></header>"
+         "<article><p>Text</p></article>",
+         0, NULL, "published=meta:2017-05-01T17:05:00+02:00\n"},
+        {"date: the site header's date of the day dates no page", NULL,
+         "<header class=site-header><ul class=topbar-info><li>Tuesday, (08 "
+         "Dec 2020)</li></ul><time datetime=2020-12-08>Tuesday</time><span "
+         "class=date>08.12.2020</span></header><div class=post><p "
+         "class=post-info>13 Oct 2020 18:29</p></div>",
+         0, NULL, "published=html:2020-10-13T18:29:00Z\n"},
+        {"date: an article's or main's header is the page's own", NULL,
+         "<main><header><span class=date>13.10.2020</span></header></main>"
+         "<article><header><time>14.10.2020</time></header></article>",
+         0, NULL, "published=html:2020-10-13\n"},
+        {"date: a theme's date class dates the page in the site header too",
+         NULL,
+         "<header><time class=published datetime=2020-10-12>12 Oct</time>"
+         "</header>",
+         0, NULL, "published=html:2020-10-12\n"},
         {"date: a modified date before the published one is no "
          "republication",
          NULL,
@@ -525,6 +566,23 @@ static const struct page_case cases[] = {
          "datetime=2021-01-01>y</time></aside><aside class=kiosk><time "
          "datetime=2019-01-01>z</time></aside></article>",
          0, NULL, "-published\n"},
+        {"date: a subline under the headline is a date line", NULL,
+         "<h1>Perfekte Schnitte</h1><p class=\"upperCase subline\"> 21. Jan "
+         "2022 // Dominik Ricker</p>",
+         0, NULL, "published=html:2022-01-21\n"},
+        {"aside: a comments area under a site's prefix is not the page's", NULL,
+         "<div id=kb-comments><div class=kb-comment><time "
+         "datetime=2020-09-23T18:19:06+02:00>23.09.20</time></div></div>"
+         "<ul class=article_comment-list><li><time datetime=2020-09-24>x"
+         "</time></li></ul>",
+         0, NULL, "-published\n"},
+        {"aside: an opinion piece's comment header is the page's own, and a "
+         "post that has comments",
+         NULL,
+         "<div class=\"post has-comments\"><div "
+         "class=PageArticle_commentHeader><time "
+         "datetime=2019-01-29>29.01.2019</time></div></div>",
+         0, NULL, "published=html:2019-01-29\n"},
         {"aside: a content wrapper with a sidebar class is the page's own",
          NULL,
          "<div id=sidebar class=\"site-content content-area\"><header><time "
@@ -542,6 +600,14 @@ static const struct page_case cases[] = {
          "published=meta:2021-01-04\n"},
         {"meta: sw-pubdate", NULL, "<meta name=sw-pubdate content=2021-01-05>",
          0, NULL, "published=meta:2021-01-05\n"},
+        {"meta: Shareaholic's article times", NULL,
+         "<meta name=shareaholic:article_published_time "
+         "content=2017-06-07T11:19:22+02:00><meta "
+         "name=shareaholic:article_modified_time "
+         "content=2017-06-09T10:00:00+02:00>",
+         0, NULL,
+         "published=meta:2017-06-07T11:19:22+02:00\n"
+         "modified=meta:2017-06-09T10:00:00+02:00\n"},
         {"meta: DC:date in any case", NULL,
          "<meta name=DC:Date content=2021-01-06>", 0, NULL,
          "published=meta:2021-01-06\n"},
@@ -560,6 +626,17 @@ static const struct page_case cases[] = {
         {"a date in the URL path, the last resort", NULL, "<title>T</title>", 0,
          NULL, "published=url:2019-09-17\n",
          "https://site.example/news/2019/09/17/slug"},
+        {"a compact date that is a segment of the URL's path", NULL,
+         "<title>T</title>", 0, NULL, "published=url:2020-04-28\n",
+         "https://site.example/20200428/slug"},
+        {"an id of eight digits that is no date, or of nine, dates nothing",
+         NULL, "<title>T</title>", 0, NULL, "-published\n",
+         "https://site.example/20201345/a/202004281/b/20200428x/c"},
+        {"a UTC time takes a compact URL day before it", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2020-04-14T00:38:07Z\"}</script>",
+         0, NULL, "published=jsonld:2020-04-13\n",
+         "https://site.example/news/20200413/slug"},
         {"a month archive's URL dates no page", NULL, "<title>T</title>", 0,
          NULL, "-published\n", "https://site.example/2019/09/"},
         {"a UTC time takes the URL's day before, an evening in the Americas",
@@ -1456,8 +1533,8 @@ static const struct page_case cases[] = {
          "<article><time datetime=2020-01-01>c</time><time pubdate "
          "datetime=2024-04-04>p</time></article>",
          0, NULL, "published=html:2024-04-04\n"},
-        {"time datetime yields to every meta date", NULL,
-         "<meta name=date content=2023-01-01><article><time datetime="
+        {"time datetime yields to every meta publication date", NULL,
+         "<meta name=pubdate content=2023-01-01><article><time datetime="
          "2024-05-06>x</time></article>",
          0, NULL, "published=meta:2023-01-01\n"},
         {"time datetime is never a modified date, nor read in svg", NULL,
