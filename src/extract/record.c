@@ -316,13 +316,13 @@ static bool address_only(const char *s, size_t len)
  * placeholder ("admin"), not a URL
  * or an author page's path ("www.facebook.com/name", "/author/jdoe"), not a
  * profile link's text alone, not the site's own social account. A social
- * handle ("@name") and a login slug (one lower-case word with a digit or
- * "_": "jdoe42") are names of last resort: *rank becomes the rank of
- * twitter:creator, so any name on the page beats them;
- * the site's own name (a declared site name) and an organisation's
- * (organisation_name) rank after every byline, as a JSON-LD
- * organisation does: a person credited on the page wins.
- * *s and *len lose a "By " prefix and a trailing profile link's text.
+ * handle ("@name", kept as "name") and a login slug (one lower-case word
+ * with a digit or "_": "jdoe42") are names of last resort: *rank becomes the
+ * rank of twitter:creator, so any name on the page beats them; the site's own
+ * name (a declared site name) and an organisation's (organisation_name) rank
+ * after every byline, as a JSON-LD organisation does: a person credited on the
+ * page wins. *s and *len lose a "By " prefix and a trailing profile link's
+ * text.
  */
 static bool author_ok(const struct builder *b, const char **s, size_t *len,
                       int *rank)
@@ -353,13 +353,22 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		return false;
 	if (heed__is_site_handle(b, v, *len))
 		return false;
-	if (v[0] == '@' || (!space && !upper && (digit || under)))
+	if (v[0] == '@' || (!space && !upper && (digit || under))) {
 		*rank = rank_of(F_AUTHOR, O_TWITTER, 0);
-	else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
-	         (heed__is_site_name(b, v, *len) ||
-	          heed__is_title_suffix(b, v, *len) ||
-	          organisation_name(b, v, *len)))
+		/* The name a handle gives is the account's, without its "@":
+		 * the labelled pages credit "jdoe", as a login, for "@jdoe". */
+		if (v[0] == '@' && !space) {
+			(*s)++;
+			(*len)--;
+		}
+		return *len > 0;
+	}
+	if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
+	    (heed__is_site_name(b, v, *len) ||
+	     heed__is_title_suffix(b, v, *len) ||
+	     organisation_name(b, v, *len))) {
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
+	}
 	return true;
 }
 

@@ -980,9 +980,15 @@ static const struct page_case cases[] = {
         {"author: a handle after a name is no part of it", NULL,
          "<meta name=author content=\"Williams Perdomo @wperdomod\">", 0, NULL,
          "author=meta:Williams Perdomo\n"},
-        {"author: a handle alone stays, last", NULL,
+        {"author: a handle alone stays, last, without its @", NULL,
          "<meta name=author content=\"@wperdomod\">", 0, NULL,
-         "author=meta:@wperdomod\n"},
+         "author=meta:wperdomod\n"},
+        {"author: a handle without its @ still gives way to a byline", NULL,
+         "<meta name=twitter:creator content=\"@jdoe\"><article><p "
+         "class=byline>By Jane Doe</p></article>",
+         0, NULL, "author=html:Jane Doe\n"},
+        {"author: a bare @ is no name", NULL,
+         "<meta name=author content=\"@\">", 0, NULL, "-author\n"},
         {"author: a name written surname first stays whole", NULL,
          "<meta name=author content=\"Doe, Jane\">", 0, NULL,
          "author=meta:Doe, Jane\n", "https://edition.cnn.com/2021/a"},
@@ -1112,7 +1118,7 @@ static const struct page_case cases[] = {
          "class=byline>By Jane Designer-Doe</p></article>",
          0, NULL, "author=html:Jane Designer-Doe\n"},
         {"author: a handle when nothing else names anyone", NULL,
-         "<meta name=author content=@jdoe>", 0, NULL, "author=meta:@jdoe\n"},
+         "<meta name=author content=@jdoe>", 0, NULL, "author=meta:jdoe\n"},
         {"author: the site's name in microdata gives way to the byline", NULL,
          "<meta property=og:site_name content=Planet><div itemscope "
          "itemtype=https://schema.org/Article><meta itemprop=author "
@@ -1883,9 +1889,9 @@ static const struct page_case cases[] = {
          "<div class=sidebar><p class=byline>By Ana Lopez</p></div><div "
          "class=author-bio>Ben writes about cities.</div>",
          0, NULL, "-author\n"},
-        {"a social handle is the last resort, still kept", NULL,
+        {"a social handle is the last resort, still kept (without its @)", NULL,
          "<meta name=twitter:creator content=@ana>", 0, NULL,
-         "author=twitter:@ana\n"},
+         "author=twitter:ana\n"},
         {"By prefixes go from meta and JSON-LD authors", NULL,
          "<meta name=author content=\"By  Jane Doe\">"
          "<script type=application/ld+json>{\"@type\":\"Article\","
