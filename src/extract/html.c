@@ -119,6 +119,7 @@ struct html {
 	unsigned quote;         /* open blockquotes */
 	bool webpage_item;      /* the outermost item is a WebPage */
 	bool article_item_seen; /* the page's article item was found */
+	bool article_closed;    /* the page's first article has closed */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -670,7 +671,9 @@ static void date_text(struct html *h, enum field f, int sub)
 
 /* <time datetime>: the published date of last resort (after every meta
  * tag), as htmldate falls back to it. A time marked pubdate (an HTML5
- * draft attribute themes still write) comes first, then the first inside
+ * draft attribute themes still write) comes first, but in an article
+ * after the page's first (a listed post's, where themes mark each
+ * teaser's time so), then the first inside
  * an article, then inside main, then anywhere in the page; a value that
  * is no date ("PT2H", "10:00") is skipped by the date parser. A <time>
  * without datetime in the article gives its text. Never a time in an
@@ -699,7 +702,7 @@ static void on_time(struct html *h, const char *const *atts)
 			date_text(h, F_PUBLISHED, D_TEXT_BODY);
 		return;
 	}
-	if (attr(atts, "pubdate"))
+	if (attr(atts, "pubdate") && !(h->article && h->article_closed))
 		sub = D_THEME;
 	else if (h->article)
 		sub = D_TIME_ARTICLE;
@@ -2484,7 +2487,7 @@ void heed__html_end(struct html *h)
 	if (el.tag == T_MEDIA && h->media)
 		h->media--;
 	if (el.tag == T_ARTICLE && h->article)
-		h->article--;
+		h->article_closed = !--h->article || h->article_closed;
 	if (el.tag == T_MAIN && h->main)
 		h->main--;
 	if (el.tag == T_QUOTE && h->quote)

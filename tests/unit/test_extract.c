@@ -1543,6 +1543,17 @@ static const struct page_case cases[] = {
          "<article><time datetime=2020-01-01>c</time><time pubdate "
          "datetime=2024-04-04>p</time></article>",
          0, NULL, "published=html:2024-04-04\n"},
+        {"time pubdate in an article after the page's first is a listed "
+         "post's",
+         NULL,
+         "<article><p><time datetime=2019-06-28>28 juin</time></p></article>"
+         "<div class=secondary><article><p>Le <time datetime=2019-09-22 "
+         "pubdate>22 septembre</time></p></article></div>",
+         0, NULL, "published=html:2019-06-28\n"},
+        {"time pubdate in the first of two articles still comes first", NULL,
+         "<article><time datetime=2020-01-01>c</time><time pubdate "
+         "datetime=2024-04-04>p</time></article><article>x</article>",
+         0, NULL, "published=html:2024-04-04\n"},
         {"time datetime yields to every meta publication date", NULL,
          "<meta name=pubdate content=2023-01-01><article><time datetime="
          "2024-05-06>x</time></article>",
