@@ -723,8 +723,23 @@ static bool token_has(const char *p, size_t n, const char *word)
 	return false;
 }
 
+/* True when a part of the class token p[0, n) (parts are cut at "-" and
+ * "_") is word, ASCII case ignored: "text_datum", not "newsdatum". */
+static bool part_is(const char *p, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (size_t i = 0; i + w <= n; i++)
+		if ((!i || p[i - 1] == '-' || p[i - 1] == '_') &&
+		    (i + w == n || p[i + w] == '-' || p[i + w] == '_') &&
+		    heed__ascii_ieq(p + i, w, word))
+			return true;
+	return false;
+}
+
 /* A class token of a date line whose text is the date ("date",
- * "post-date", "timestamp", "dateline", "postDate"); *f gets the
+ * "post-date", "timestamp", "dateline", "postDate", German "text_datum",
+ * but not "newsdatum", a meta line's); *f gets the
  * modified date for "updated", "last-modified" and the like. */
 static bool text_date_class(const char *cls, enum field *f)
 {
@@ -733,7 +748,8 @@ static bool text_date_class(const char *cls, enum field *f)
 
 	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
 		if (token_has(t, n, "date") || token_has(t, n, "timestamp") ||
-		    token_has(t, n, "published") || token_has(t, n, "posted")) {
+		    token_has(t, n, "published") || token_has(t, n, "posted") ||
+		    part_is(t, n, "datum")) {
 			if (token_has(t, n, "updated") ||
 			    token_has(t, n, "modif"))
 				modified = true;
@@ -984,12 +1000,16 @@ static void on_byline(struct html *h)
 static void on_class_date(struct html *h, enum tag tag, const char *cls,
                           const char *const *atts)
 {
+	enum field f;
+
 	if (h->quote)
 		return;
-	/* "date", "postDate", "DateLine": a cased compare costs more. */
+	/* "date", "postDate", "DateLine": a cased compare costs more. A
+	 * "newsdatum" is a meta line's, a "text_datum" a date's. */
 	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
-	    strstr(cls, "posted"))
+	    strstr(cls, "posted") ||
+	    (strstr(cls, "datum") && text_date_class(cls, &f)))
 		on_date_class(h, tag, cls, atts);
 	else
 		on_date_line(h, tag, cls);

@@ -285,6 +285,14 @@ static const struct page_case cases[] = {
         {"text date: a slashed 11/01/2023 alone on a German page is refused",
          NULL, "<html lang=de><meta name=date content=11/01/2023>", 0, NULL,
          "-published\n"},
+        {"text date: a German text_datum class is a date's, before a "
+         "listing's date class",
+         NULL,
+         "<html lang=de><body><div class=item><p><span class=text_datum>31. "
+         "Oktober 2023.</span> Dragqueens sind Kunstfiguren.</p></div>"
+         "<div class=slide><div class=date>24. Oktober 2023</div></div>"
+         "</body>",
+         0, NULL, "published=html:2023-10-31\n"},
         {"text date: German month names", NULL,
          "<html lang=de><article><p class=datum-date>5. März 2024, 14:30 "
          "Uhr</p></article>",
