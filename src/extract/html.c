@@ -119,6 +119,7 @@ struct html {
 	unsigned quote;         /* open blockquotes */
 	bool webpage_item;      /* the outermost item is a WebPage */
 	bool article_item_seen; /* the page's article item was found */
+	bool article_closed;    /* the page's first article has closed */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -670,7 +671,9 @@ static void date_text(struct html *h, enum field f, int sub)
 
 /* <time datetime>: the published date of last resort (after every meta
  * tag), as htmldate falls back to it. A time marked pubdate (an HTML5
- * draft attribute themes still write) comes first, then the first inside
+ * draft attribute themes still write) comes first, but in an article
+ * after the page's first (a listed post's, where themes mark each
+ * teaser's time so), then the first inside
  * an article, then inside main, then anywhere in the page; a value that
  * is no date ("PT2H", "10:00") is skipped by the date parser. A <time>
  * without datetime in the article gives its text. Never a time in an
@@ -699,7 +702,7 @@ static void on_time(struct html *h, const char *const *atts)
 			date_text(h, F_PUBLISHED, D_TEXT_BODY);
 		return;
 	}
-	if (attr(atts, "pubdate"))
+	if (attr(atts, "pubdate") && !(h->article && h->article_closed))
 		sub = D_THEME;
 	else if (h->article)
 		sub = D_TIME_ARTICLE;
@@ -720,8 +723,23 @@ static bool token_has(const char *p, size_t n, const char *word)
 	return false;
 }
 
+/* True when a part of the class token p[0, n) (parts are cut at "-" and
+ * "_") is word, ASCII case ignored: "text_datum", not "newsdatum". */
+static bool part_is(const char *p, size_t n, const char *word)
+{
+	size_t w = strlen(word);
+
+	for (size_t i = 0; i + w <= n; i++)
+		if ((!i || p[i - 1] == '-' || p[i - 1] == '_') &&
+		    (i + w == n || p[i + w] == '-' || p[i + w] == '_') &&
+		    heed__ascii_ieq(p + i, w, word))
+			return true;
+	return false;
+}
+
 /* A class token of a date line whose text is the date ("date",
- * "post-date", "timestamp", "dateline", "postDate"); *f gets the
+ * "post-date", "timestamp", "dateline", "postDate", German "text_datum",
+ * but not "newsdatum", a meta line's); *f gets the
  * modified date for "updated", "last-modified" and the like. */
 static bool text_date_class(const char *cls, enum field *f)
 {
@@ -730,7 +748,8 @@ static bool text_date_class(const char *cls, enum field *f)
 
 	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
 		if (token_has(t, n, "date") || token_has(t, n, "timestamp") ||
-		    token_has(t, n, "published") || token_has(t, n, "posted")) {
+		    token_has(t, n, "published") || token_has(t, n, "posted") ||
+		    part_is(t, n, "datum")) {
 			if (token_has(t, n, "updated") ||
 			    token_has(t, n, "modif"))
 				modified = true;
@@ -981,12 +1000,16 @@ static void on_byline(struct html *h)
 static void on_class_date(struct html *h, enum tag tag, const char *cls,
                           const char *const *atts)
 {
+	enum field f;
+
 	if (h->quote)
 		return;
-	/* "date", "postDate", "DateLine": a cased compare costs more. */
+	/* "date", "postDate", "DateLine": a cased compare costs more. A
+	 * "newsdatum" is a meta line's, a "text_datum" a date's. */
 	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
-	    strstr(cls, "posted"))
+	    strstr(cls, "posted") ||
+	    (strstr(cls, "datum") && text_date_class(cls, &f)))
 		on_date_class(h, tag, cls, atts);
 	else
 		on_date_line(h, tag, cls);
@@ -2484,7 +2507,7 @@ void heed__html_end(struct html *h)
 	if (el.tag == T_MEDIA && h->media)
 		h->media--;
 	if (el.tag == T_ARTICLE && h->article)
-		h->article--;
+		h->article_closed = !--h->article || h->article_closed;
 	if (el.tag == T_MAIN && h->main)
 		h->main--;
 	if (el.tag == T_QUOTE && h->quote)

@@ -602,17 +602,35 @@ static bool day_first(struct cur *c, struct tm_parts *t)
 /* Which of two numbers is the day in "a/b/YYYY" when both could be. */
 enum dm_order { DM_REFUSE, DM_DAY_FIRST, DM_MONTH_FIRST };
 
+/* Languages whose people write a numeric date with dots ("01.11.2023"),
+ * or dashes, never slashes: a slashed one on their pages is software's,
+ * and software written for the US puts the month first ("11/01/2023
+ * 12:43:42" in the <meta name=date> of a Swiss page showing "Erstellt am:
+ * 01.11.2023"), so their language does not settle it. */
+static bool slash_foreign(const char *lang, size_t n)
+{
+	static const char *const no_slash[] = {"de", "ru", "pl", "cs", "sk",
+	                                       "fi", "uk", "tr", "nb", "no"};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(no_slash); i++)
+		if (heed__ascii_ieq(lang, n, no_slash[i]))
+			return true;
+	return false;
+}
+
 /*
- * The page's language settles the order: English as written in the US
- * (and the Philippines) puts the month first; English elsewhere and every
- * other language put the day first. Bare "en", en-CA (both orders are in
- * use) and a page with no language settle nothing.
+ * The page's language settles the order of "a/b/YYYY" or "a-b-YYYY"
+ * (sep): English as written in the US (and the Philippines) puts the
+ * month first; English elsewhere and every other language put the day
+ * first. Bare "en", en-CA (both orders are in use), a page with no
+ * language and a slash in a language that writes none (see
+ * slash_foreign) settle nothing.
  */
-static enum dm_order dm_order_of(const char *lang)
+static enum dm_order dm_order_of(const char *lang, char sep)
 {
 	size_t n = lang ? strcspn(lang, "-_") : 0;
 
-	if (!n)
+	if (!n || (sep == '/' && slash_foreign(lang, n)))
 		return DM_REFUSE;
 	if (!heed__ascii_ieq(lang, n, "en"))
 		return DM_DAY_FIRST;
@@ -684,7 +702,7 @@ static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 		t->mo = a, t->d = b;
 		return true;
 	}
-	switch (dm_order_of(lang)) {
+	switch (dm_order_of(lang, sep)) {
 	case DM_DAY_FIRST:
 		t->d = a, t->mo = b;
 		return true;

@@ -275,6 +275,24 @@ static const struct page_case cases[] = {
         {"text date: 12/01/2016 is 12 January on an en-GB page", NULL,
          "<html lang=en-GB><meta name=date content=12/01/2016>", 0, NULL,
          "published=meta:2016-01-12\n"},
+        {"text date: a slashed 11/01/2023 on a German page gives way to the "
+         "day the page shows",
+         NULL,
+         "<html lang=de><meta name=date content=\"11/01/2023 12:43:42\">"
+         "<body><div class=story><p>Text.</p><p>Erstellt am: "
+         "01.11.2023</p></div></body>",
+         0, NULL, "published=html:2023-11-01\n"},
+        {"text date: a slashed 11/01/2023 alone on a German page is refused",
+         NULL, "<html lang=de><meta name=date content=11/01/2023>", 0, NULL,
+         "-published\n"},
+        {"text date: a German text_datum class is a date's, before a "
+         "listing's date class",
+         NULL,
+         "<html lang=de><body><div class=item><p><span class=text_datum>31. "
+         "Oktober 2023.</span> Dragqueens sind Kunstfiguren.</p></div>"
+         "<div class=slide><div class=date>24. Oktober 2023</div></div>"
+         "</body>",
+         0, NULL, "published=html:2023-10-31\n"},
         {"text date: German month names", NULL,
          "<html lang=de><article><p class=datum-date>5. März 2024, 14:30 "
          "Uhr</p></article>",
@@ -1539,6 +1557,17 @@ static const struct page_case cases[] = {
          "<article><time datetime=2020-01-01>c</time><time pubdate "
          "datetime=2024-04-04>p</time></article>",
          0, NULL, "published=html:2024-04-04\n"},
+        {"time pubdate in an article after the page's first is a listed "
+         "post's",
+         NULL,
+         "<article><p><time datetime=2019-06-28>28 juin</time></p></article>"
+         "<div class=secondary><article><p>Le <time datetime=2019-09-22 "
+         "pubdate>22 septembre</time></p></article></div>",
+         0, NULL, "published=html:2019-06-28\n"},
+        {"time pubdate in the first of two articles still comes first", NULL,
+         "<article><time datetime=2020-01-01>c</time><time pubdate "
+         "datetime=2024-04-04>p</time></article><article>x</article>",
+         0, NULL, "published=html:2024-04-04\n"},
         {"time datetime yields to every meta publication date", NULL,
          "<meta name=pubdate content=2023-01-01><article><time datetime="
          "2024-05-06>x</time></article>",
@@ -2337,6 +2366,10 @@ static const struct page_date_case {
         {"12/01/2016", "en-US", "2016-12-01"},
         {"12/01/2016", "en-GB", "2016-01-12"},
         {"12/01/2016", "fr-FR", "2016-01-12"},
+        {"11/01/2023 12:43:42", "de", NULL},
+        {"11/01/2023", "de-CH", NULL},
+        {"01-11-2023 10:29", "de-DE", "2023-11-01T10:29:00Z"},
+        {"25/12/2016", "de", "2016-12-25"},
         {"25/12/2016", NULL, "2016-12-25"},
         {"12/25/2016", NULL, "2016-12-25"},
         {"05.03.2024", NULL, "2024-03-05"},
