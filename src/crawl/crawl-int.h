@@ -31,7 +31,8 @@
  *   worker.c       a worker's claims, renewals and hand-backs of hosts
  *   answer.c       what a page, feed or sitemap answer means
  *   ctl.c          the public API: next() and the events
- *   engine.c       the loop that runs the controller over net and DNS
+ *   engine.c       the loop that runs the controller over net and DNS,
+ *                  and the pool of threads that prepare page answers
  *
  * Ownership: the controller owns every site, host, lane, timer and request
  * (all freed by heed_crawl_free, top layer first); a request lives from
@@ -39,6 +40,13 @@
  * writes go through one open transaction (batch.c), committed in batches
  * by the injected clock, so that a page and its frontier row are written
  * together.
+ *
+ * Threads: the controller is one thread's. The one piece of it that may
+ * run on another is a prepared answer's work (heed_crawl_prep_run:
+ * answer.c's heed__answer_prep_run), which reads only the copies its
+ * struct heed_crawl_prep holds, made on the controller's thread, and
+ * writes only its struct heed__page_work; the request it answers stays
+ * in c->reqs until heed_crawl_prepared() takes the work back.
  */
 #ifndef HEED_CRAWL_INT_H
 #define HEED_CRAWL_INT_H

@@ -159,9 +159,34 @@ static void *pool_thread(void *ud)
 	return NULL;
 }
 
+/* Starts n threads; false when none started. Signals stay the loop's:
+ * a stop request reaches the thread that reads it. */
+static bool pool_threads(struct pool *pl, unsigned n)
+{
+	sigset_t all, old;
+
+	if (pthread_mutex_init(&pl->lock, NULL) != 0)
+		return false;
+	if (pthread_cond_init(&pl->work, NULL) != 0) {
+		pthread_mutex_destroy(&pl->lock);
+		return false;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	while (pl->started < n && pthread_create(&pl->threads[pl->started],
+	                                         NULL, pool_thread, pl) == 0)
+		pl->started++;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pl->started)
+		return true;
+	pthread_cond_destroy(&pl->work);
+	pthread_mutex_destroy(&pl->lock);
+	return false;
+}
+
 /* Starts the pool's threads; none (every answer on the loop's thread)
- * when asked for none, with the caller's allocator, or when they cannot
- * start. */
+ * when asked for none, with the caller's allocator (heed cannot know it
+ * is thread-safe), or when they cannot start. */
 static void pool_start(struct engine *e, const struct heed_allocator *alloc)
 {
 	struct pool *pl = &e->pool;
@@ -172,22 +197,15 @@ static void pool_start(struct engine *e, const struct heed_allocator *alloc)
 		return;
 	pl->threads =
 	        heed__calloc(heed_allocator_default(), n, sizeof(*pl->threads));
-	pl->done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (!pl->threads || pl->done_fd < 0 ||
-	    pthread_mutex_init(&pl->lock, NULL) != 0)
-		goto none;
-	if (pthread_cond_init(&pl->work, NULL) != 0) {
-		pthread_mutex_destroy(&pl->lock);
-		goto none;
+	if (pl->threads)
+		pl->done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (pl->done_fd >= 0 && pool_threads(pl, n)) {
+		if (pl->started < n)
+			heed_log(&e->log, HEED_LOG_WARN, "crawl",
+			         "%u of %u extraction threads started",
+			         pl->started, n);
+		return;
 	}
-	while (pl->started < n && pthread_create(&pl->threads[pl->started],
-	                                         NULL, pool_thread, pl) == 0)
-		pl->started++;
-	if (pl->started < n)
-		heed_log(&e->log, HEED_LOG_WARN, "crawl",
-		         "%u of %u extraction threads started", pl->started, n);
-	return;
-none:
 	heed_log(&e->log, HEED_LOG_WARN, "crawl",
 	         "no extraction threads: pages are read on the crawl's own");
 	heed__free(heed_allocator_default(), pl->threads);
@@ -263,16 +281,14 @@ static void pool_drain(struct engine *e)
 
 static void pool_stop(struct pool *pl)
 {
-	if (!pl->threads)
+	if (!pl->started)
 		return;
-	if (pl->started) {
-		pthread_mutex_lock(&pl->lock);
-		pl->quit = true;
-		pthread_cond_broadcast(&pl->work);
-		pthread_mutex_unlock(&pl->lock);
-		for (unsigned i = 0; i < pl->started; i++)
-			pthread_join(pl->threads[i], NULL);
-	}
+	pthread_mutex_lock(&pl->lock);
+	pl->quit = true;
+	pthread_cond_broadcast(&pl->work);
+	pthread_mutex_unlock(&pl->lock);
+	for (unsigned i = 0; i < pl->started; i++)
+		pthread_join(pl->threads[i], NULL);
 	pthread_cond_destroy(&pl->work);
 	pthread_mutex_destroy(&pl->lock);
 	close(pl->done_fd);
