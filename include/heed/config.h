@@ -109,6 +109,7 @@ struct heed_config {
 	int64_t crawl_max_run_time;          /* seconds; 0: none */
 	int64_t crawl_concurrency;           /* fetches in flight; 64 */
 	int64_t crawl_window;                /* URLs in memory per host; 16 */
+	int64_t crawl_extract_threads;       /* beside the loop's; 1 */
 	int64_t crawl_retries;               /* after a passing failure; 2 */
 	int64_t crawl_max_wait;              /* seconds; 10m */
 	int64_t crawl_full_interval;         /* --schedule: seconds; 7d */

@@ -235,6 +235,9 @@ struct heed_crawl_options {
 	void *site_ud;
 	const struct heed_logger *logger; /* may be NULL */
 	struct heed_crawl_worker worker;
+	/* The shell's (heed/crawl_engine.h): threads that do prepared
+	 * answers' work (1); 0: the controller's thread does it. */
+	unsigned extract_threads;
 };
 
 /* Fills opt with the defaults of every part (modes, limits, delays). */
@@ -335,6 +338,53 @@ bool heed_crawl_headers(heed_crawl *c, heed_crawl_req *req,
 void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
                         const struct heed_net_response *r,
                         const struct heed_crawl_clock *now);
+
+/*
+ * Prepared answers: the pure work of an answer (a page's body digested,
+ * extracted, its record written as JSON) done off the thread that runs
+ * the controller. The controller itself is not thread-safe: every call
+ * but heed_crawl_prep_run() is made on its one thread.
+ *
+ *   on_done(r):   p = heed_crawl_prepare(c, req, r);
+ *                 if (!p) heed_crawl_fetched(c, req, r, &now);
+ *                 else    <hand p to any thread>
+ *   that thread:  heed_crawl_prep_run(p);   <hand p back>
+ *   back:         heed_crawl_prepared(c, p, &now);
+ *
+ * A request with a prepared answer out is in progress until it is handed
+ * back: heed_crawl_next() does not answer DONE meanwhile, so a shell
+ * hands every one back before heed_crawl_finish().
+ */
+typedef struct heed_crawl_prep heed_crawl_prep;
+
+/* The answer r of FETCH req, when it has pure work (a page's 2xx: what
+ * heed_crawl_fetched() would extract): a prepared answer holding copies
+ * of all that work reads (the answer, its body, the URL, the agent
+ * token, the digest of the URL's last body), so r may be freed once this
+ * returns. NULL when there is no such work, or out of memory: then
+ * answer req with heed_crawl_fetched() as usual. Allocates with the
+ * default allocator. */
+heed_crawl_prep *heed_crawl_prepare(heed_crawl *c, heed_crawl_req *req,
+                                    const struct heed_net_response *r);
+
+/* Does p's pure work: on any thread, one call per prepared answer, while
+ * the controller goes on with other calls. Reads and writes p alone;
+ * allocates with the default allocator. A body whose digest is that of
+ * the last one is not extracted (heed_crawl_prepared() extracts it if the
+ * controller still wants it). */
+void heed_crawl_prep_run(heed_crawl_prep *p);
+
+/* Answers p's FETCH, on the controller's thread, after
+ * heed_crawl_prep_run(p) returned: what heed_crawl_fetched() does with
+ * the answer, using p's digest, page and record instead of computing
+ * them. Frees p. */
+void heed_crawl_prepared(heed_crawl *c, heed_crawl_prep *p,
+                         const struct heed_crawl_clock *now);
+
+/* Frees p unanswered: only for a shell that frees its controller with
+ * prepared answers out (what a killed process loses); also after
+ * heed_crawl_free(). NULL does nothing. */
+void heed_crawl_prep_free(heed_crawl_prep *p);
 
 /* Answers a FETCH action the shell did not send because its decision had
  * gone stale (more than HEED_CRAWL_STALE_MS since the call's clock, or

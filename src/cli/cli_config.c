@@ -243,6 +243,7 @@ void heed_cli_crawl_options(const struct heed_config *c,
 	l->max_run_ms = c->crawl_max_run_time * 1000;
 	l->max_active = (unsigned)c->crawl_concurrency;
 	l->window = (unsigned)c->crawl_window;
+	o->extract_threads = (unsigned)c->crawl_extract_threads;
 	l->retries = (unsigned)c->crawl_retries;
 	l->max_wait_ms = c->crawl_max_wait * 1000;
 	l->dns_concurrency = (unsigned)c->net_dns_concurrency;

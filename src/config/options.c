@@ -330,6 +330,13 @@ const struct heed_config_option heed__config_options[] = {
          FIELD(crawl_window),
          1,
          10000},
+        {{"crawl.extract_threads", HEED_CONFIG_INT, "1",
+          "Threads that digest and extract fetched pages beside the "
+          "crawl's own, which runs the network and the store (0: the "
+          "crawl's own does it all)."},
+         FIELD(crawl_extract_threads),
+         0,
+         64},
         {{"crawl.retries", HEED_CONFIG_INT, "2",
           "Times a URL is tried again later in the run after a 5xx, a 429, a "
           "reset or a timeout; then it is given up (an earlier record of it "

@@ -77,15 +77,16 @@ static size_t response_headers(const struct heed_net_response *r,
 	return n;
 }
 
-/* What extraction reads of an answer; headers[] must outlive *in. */
-static void extract_input(const struct heed_net_response *r,
-                          const struct heed__job *job, const char *agent,
-                          unsigned feed_depth, struct heed_header headers[4],
+/* What extraction reads of an answer to url; headers[] must outlive
+ * *in. */
+static void extract_input(const struct heed_net_response *r, const char *url,
+                          const char *agent, unsigned feed_depth,
+                          struct heed_header headers[4],
                           struct heed_extract_input *in)
 {
 	*in = (struct heed_extract_input){r->body,
 	                                  r->body_len,
-	                                  job->url,
+	                                  url,
 	                                  headers,
 	                                  response_headers(r, headers),
 	                                  NULL,
@@ -216,30 +217,51 @@ static bool same_body(heed_crawl *c, struct heed__site *s,
 	return true;
 }
 
-static void page(heed_crawl *c, struct heed__site *s,
-                 const struct heed__job *job, const struct heed_net_response *r)
+/* Extracts the page r answered url with, and its record's JSON unless
+ * it says noindex: pure (it reads r and the strings alone). */
+static void page_extract(struct heed__page_work *w,
+                         const struct heed_net_response *r, const char *url,
+                         const char *agent)
 {
-	const char *agent = c->opt->agent_token;
 	struct heed_header headers[4];
 	struct heed_extract_input in;
-	int64_t now = heed__crawl_unix_s(c);
-	const struct heed_extract_robots *d;
-	heed_page *pg = NULL;
-	char *record, *permissions;
-	bool index, follow;
-	char digest[HEED_DIGEST_HEX];
+	size_t len;
 
-	heed__digest_hex(r->body, r->body_len, digest);
-	if (same_body(c, s, job, r, digest))
+	extract_input(r, url, agent, 0, headers, &in);
+	w->extracted = true;
+	w->rc = heed_extract_html(&w->pg, &in, w->alloc, NULL);
+	if (w->rc != HEED_OK || heed_page_robots(w->pg)->noindex)
 		return;
-	extract_input(r, job, agent, 0, headers, &in);
-	if (heed_extract_html(&pg, &in, c->alloc, NULL) != HEED_OK) {
-		c->p.errors++;
-		c->run_errors++;
-		heed__queue_finish(c, job, -HEED_EPARSE);
-		return;
-	}
-	d = heed_page_robots(pg);
+	/* The writer `heed extract` prints with: what a site owner sees
+	 * there is what is stored. */
+	if (heed_extract_record_json(heed_page_record(w->pg),
+	                             heed_page_link_count(w->pg), w->alloc,
+	                             &w->record, &len) != HEED_OK)
+		w->record = NULL;
+}
+
+static void page_work_clear(struct heed__page_work *w)
+{
+	heed_page_free(w->pg);
+	heed__free(w->alloc, w->record);
+	w->pg = NULL;
+	w->record = NULL;
+}
+
+/* A page's answer judged, its work w done: stored unless noindex, its
+ * links queued unless nofollow. */
+static void page_judged(heed_crawl *c, struct heed__site *s,
+                        const struct heed__job *job,
+                        const struct heed_net_response *r,
+                        const struct heed__page_work *w)
+{
+	const char *agent = c->opt->agent_token;
+	int64_t now = heed__crawl_unix_s(c);
+	const heed_page *pg = w->pg;
+	const struct heed_extract_robots *d = heed_page_robots(pg);
+	bool index, follow;
+	char *permissions;
+
 	index = !d->noindex &&
 	        heed__rules_acap_permits(&s->rules, agent, HEED_ACAP_INDEX,
 	                                 job->url, now);
@@ -247,20 +269,11 @@ static void page(heed_crawl *c, struct heed__site *s,
 	         heed__rules_acap_permits(&s->rules, agent, HEED_ACAP_FOLLOW,
 	                                  job->url, now);
 	if (index) {
-		size_t len;
-		/* The writer `heed extract` prints with: what a site owner
-		 * sees there is what is stored. NULL (out of memory) stores
-		 * an empty record, as before. */
-		if (heed_extract_record_json(heed_page_record(pg),
-		                             heed_page_link_count(pg), c->alloc,
-		                             &record, &len) != HEED_OK)
-			record = NULL;
 		permissions = heed__crawl_permissions_json(
 		        c->alloc, &s->rules, job->url, d,
 		        heed_page_record(pg)->description.value, agent, now);
-		store_page(c, s, job, r, heed_page_record(pg), record,
+		store_page(c, s, job, r, heed_page_record(pg), w->record,
 		           permissions);
-		heed__free(c->alloc, record);
 		heed__free(c->alloc, permissions);
 	} else {
 		/* No longer indexable: what heed held of it goes. */
@@ -268,7 +281,7 @@ static void page(heed_crawl *c, struct heed__site *s,
 		heed__batch_page_delete(c, job->url, false, NULL,
 		                        "deleting a noindex page");
 	}
-	visited(c, s, job, r, digest, HEED_REVISIT_CHANGED,
+	visited(c, s, job, r, w->digest, HEED_REVISIT_CHANGED,
 	        page_date(heed_page_record(pg), job->lastmod, now), index);
 	/* The page's oEmbed endpoint fills what its record lacks: asked only
 	 * for a record heed keeps, on the crawl's own sites (queue.c), under
@@ -277,8 +290,124 @@ static void page(heed_crawl *c, struct heed__site *s,
 		heed__queue_add(c, heed_page_oembed_best(pg, NULL), JOB_OEMBED,
 		                job->depth + 1, job->url, HEED_STORE_NO_DATE);
 	queue_links(c, s, job, pg, follow);
-	heed_page_free(pg);
 	heed__queue_finish(c, job, r->status);
+}
+
+/* w: the work done ahead, or NULL. Extraction is skipped when the body
+ * is the last one; work done ahead on a body that seemed so, for a page
+ * heed holds no record of, is finished here. */
+static void page(heed_crawl *c, struct heed__site *s,
+                 const struct heed__job *job, const struct heed_net_response *r,
+                 struct heed__page_work *w)
+{
+	struct heed__page_work here = {.alloc = c->alloc};
+
+	if (!w) {
+		w = &here;
+		heed__digest_hex(r->body, r->body_len, w->digest);
+	}
+	if (!same_body(c, s, job, r, w->digest)) {
+		if (!w->extracted)
+			page_extract(w, r, job->url, c->opt->agent_token);
+		if (w->rc == HEED_OK) {
+			page_judged(c, s, job, r, w);
+		} else {
+			c->p.errors++;
+			c->run_errors++;
+			heed__queue_finish(c, job, -HEED_EPARSE);
+		}
+	}
+	page_work_clear(w);
+}
+
+bool heed__answer_has_work(const struct heed__job *job,
+                           const struct heed_net_response *r)
+{
+	/* The test heed__answer makes before page(). */
+	return job->kind == JOB_PAGE && r->error == HEED_NET_OK &&
+	       r->status >= 200 && r->status < 300;
+}
+
+/* A bump allocator over the block after a prepared answer's struct. */
+struct prep_block {
+	char *at;
+};
+
+static const char *prep_copy(struct prep_block *b, const char *s, size_t len)
+{
+	char *d = b->at;
+
+	memcpy(d, s, len);
+	d[len] = '\0';
+	b->at += len + 1;
+	return d;
+}
+
+static size_t prep_len(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
+struct heed_crawl_prep *heed__answer_prep_new(heed_crawl *c,
+                                              struct heed__site *s,
+                                              const struct heed__job *job,
+                                              heed_crawl_req *req,
+                                              const struct heed_net_response *r)
+{
+	const struct heed_allocator *alloc = heed_allocator_default();
+	struct heed_crawl_prep *p;
+	struct heed_net_response copy = *r;
+	const char **str[] = {
+	        &copy.error_text,    &copy.url,           &copy.address,
+	        &copy.location,      &copy.content_type,  &copy.retry_after,
+	        &copy.etag,          &copy.last_modified, &copy.x_robots_tag,
+	        &copy.cache_control, &copy.expires,       &copy.date};
+	size_t size = sizeof(*p) + r->body_len + 1 + prep_len(job->url) +
+	              prep_len(c->opt->agent_token);
+	struct prep_block b;
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(str); i++)
+		size += prep_len(*str[i]);
+	p = heed__malloc(alloc, size);
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	b.at = (char *)(p + 1);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(str); i++)
+		*str[i] = *str[i] ? prep_copy(&b, *str[i], strlen(*str[i]))
+		                  : NULL;
+	/* A body is NUL-terminated (heed/net.h), an empty one too. */
+	copy.body = prep_copy(&b, r->body ? r->body : "", r->body_len);
+	p->url = prep_copy(&b, job->url, strlen(job->url));
+	p->agent = c->opt->agent_token ? prep_copy(&b, c->opt->agent_token,
+	                                           strlen(c->opt->agent_token))
+	                               : NULL;
+	p->r = copy;
+	p->req = req;
+	p->w.alloc = alloc;
+	heed__visit_known_digest(c, s, job, p->known);
+	return p;
+}
+
+void heed__answer_prep_run(struct heed_crawl_prep *p)
+{
+	struct heed__page_work *w = &p->w;
+
+	heed__digest_hex(p->r.body, p->r.body_len, w->digest);
+	/* The last body again: same_body() will most likely say so on the
+	 * loop's thread, and extraction would be for nothing. */
+	if (p->known[0] &&
+	    heed__digest_matches(p->known, w->digest, p->r.body, p->r.body_len))
+		return;
+	page_extract(w, &p->r, p->url, p->agent);
+}
+
+void heed__answer_prep_free(struct heed_crawl_prep *p)
+{
+	if (!p)
+		return;
+	page_work_clear(&p->w);
+	heed__free(p->w.alloc, p);
 }
 
 /* Incremental mode: an entry whose date is not after what heed stored (or
@@ -385,7 +514,7 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	heed__digest_hex(r->body, r->body_len, digest);
 	if (same_body(c, s, job, r, digest))
 		return;
-	extract_input(r, job, c->opt->agent_token, (unsigned)job->depth,
+	extract_input(r, job->url, c->opt->agent_token, (unsigned)job->depth,
 	              headers, &in);
 	rc = heed_extract_feed(&f, &in, c->alloc, NULL);
 
@@ -664,7 +793,7 @@ static void oembed(heed_crawl *c, struct heed__site *s,
 		heed__queue_finish(c, job, r->status);
 		return;
 	}
-	extract_input(r, job, c->opt->agent_token, 0, headers, &in);
+	extract_input(r, job->url, c->opt->agent_token, 0, headers, &in);
 	rc = heed_extract_oembed(&o, &in, c->alloc, &diag);
 	if (rc == HEED_ENOMEM) {
 		heed__crawl_oom(c);
@@ -691,7 +820,7 @@ static bool passing_failure(const struct heed_net_response *r)
 
 void heed__answer(heed_crawl *c, struct heed__site *s,
                   const struct heed__job *job,
-                  const struct heed_net_response *r)
+                  const struct heed_net_response *r, struct heed__page_work *w)
 {
 	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "GET %s: %d %s (%zu bytes)",
 	         job->url, r->status, heed_net_error_name(r->error),
@@ -734,7 +863,7 @@ void heed__answer(heed_crawl *c, struct heed__site *s,
 	else if (r->status < 200 || r->status >= 300)
 		gone(c, s, job, r);
 	else if (job->kind == JOB_PAGE)
-		page(c, s, job, r);
+		page(c, s, job, r, w);
 	else
 		feed(c, s, job, r);
 }

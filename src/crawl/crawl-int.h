@@ -31,7 +31,8 @@
  *   worker.c       a worker's claims, renewals and hand-backs of hosts
  *   answer.c       what a page, feed or sitemap answer means
  *   ctl.c          the public API: next() and the events
- *   engine.c       the loop that runs the controller over net and DNS
+ *   engine.c       the loop that runs the controller over net and DNS,
+ *                  and the pool of threads that prepare page answers
  *
  * Ownership: the controller owns every site, host, lane, timer and request
  * (all freed by heed_crawl_free, top layer first); a request lives from
@@ -39,6 +40,13 @@
  * writes go through one open transaction (batch.c), committed in batches
  * by the injected clock, so that a page and its frontier row are written
  * together.
+ *
+ * Threads: the controller is one thread's. The one piece of it that may
+ * run on another is a prepared answer's work (heed_crawl_prep_run:
+ * answer.c's heed__answer_prep_run), which reads only the copies its
+ * struct heed_crawl_prep holds, made on the controller's thread, and
+ * writes only its struct heed__page_work; the request it answers stays
+ * in c->reqs until heed_crawl_prepared() takes the work back.
  */
 #ifndef HEED_CRAWL_INT_H
 #define HEED_CRAWL_INT_H
@@ -74,6 +82,10 @@
  * workers write it returns to the crawl even if they mark pages faster
  * than it indexes them; the end of the run takes on everything. */
 #define CRAWL_INDEX_PAGES 20000
+/* A digest kept from an earlier answer fits here (SHA-256 in hex is the
+ * longest heed ever wrote). */
+#define CRAWL_KNOWN_DIGEST 65
+
 /* Sitemaps and feeds are read up to this size (decoded). */
 #define CRAWL_MAX_FEED_BYTES (10u * 1024 * 1024)
 /* Addresses kept per host: the robots.txt lifecycle tries each of them
@@ -649,6 +661,11 @@ bool heed__visit_same_body(heed_crawl *c, const struct heed__site *s,
                            const struct heed__job *job,
                            const struct heed_net_response *r,
                            const char *digest);
+/* Copies the digest of the URL's last body into known ("" when there is
+ * none, or with --refresh all): what heed__visit_same_body compares. */
+void heed__visit_known_digest(heed_crawl *c, const struct heed__site *s,
+                              const struct heed__job *job,
+                              char known[CRAWL_KNOWN_DIGEST]);
 
 /* What a visit found, for heed__visit_record. */
 struct heed__visit_found {
@@ -931,9 +948,53 @@ void heed__acapref_free(heed_crawl *c, struct heed__site *s);
 bool heed__answer_wanted(const struct heed__job *job,
                          const struct heed_net_response *r,
                          heed_content_kind *kind);
-/* A page, sitemap or feed fetch of site s ended. */
+
+/* The pure part of a page's 2xx answer: what its bytes say before the
+ * controller judges them (robots.txt and ACAP, the store). Computed in
+ * page() on the loop's thread, or ahead of it by a prepared answer on any
+ * thread. */
+struct heed__page_work {
+	const struct heed_allocator *alloc; /* of pg and record */
+	char digest[HEED_DIGEST_HEX];       /* the body's */
+	bool extracted;                     /* rc, pg and record are set */
+	heed_status rc;                     /* heed_extract_html's */
+	heed_page *pg;
+	char *record; /* the record's JSON, unless noindex; NULL also when
+	                 out of memory (an empty record is stored) */
+};
+
+/* A prepared answer (heed_crawl_prepare in heed/crawl.h): a copy of
+ * everything its pure work reads, so that no byte of it is shared with
+ * the network layer (which frees its response once its callback
+ * returns) or with the controller (which only the loop's thread may
+ * touch). One block, allocated with the default allocator: the strings
+ * and the body follow the struct. */
+struct heed_crawl_prep {
+	heed_crawl_req *req;            /* the loop's thread's alone */
+	struct heed_net_response r;     /* the answer, strings copied */
+	const char *url;                /* the job's */
+	const char *agent;              /* the agent token */
+	char known[CRAWL_KNOWN_DIGEST]; /* the body's digest at the last
+	                                   visit, or "" */
+	struct heed__page_work w;
+};
+
+/* Has answer r of job pure work to prepare (a page's 2xx)? */
+bool heed__answer_has_work(const struct heed__job *job,
+                           const struct heed_net_response *r);
+/* A prepared answer r of site s's job, for req; NULL when out of memory. */
+struct heed_crawl_prep *
+heed__answer_prep_new(heed_crawl *c, struct heed__site *s,
+                      const struct heed__job *job, heed_crawl_req *req,
+                      const struct heed_net_response *r);
+/* Runs p's pure work: reads p alone, on any thread. */
+void heed__answer_prep_run(struct heed_crawl_prep *p);
+/* Frees p and what its work made. NULL does nothing. */
+void heed__answer_prep_free(struct heed_crawl_prep *p);
+/* A page, sitemap or feed fetch of site s ended. w: the page's work done
+ * ahead (a prepared answer), cleared here; NULL: done here if needed. */
 void heed__answer(heed_crawl *c, struct heed__site *s,
                   const struct heed__job *job,
-                  const struct heed_net_response *r);
+                  const struct heed_net_response *r, struct heed__page_work *w);
 
 #endif /* HEED_CRAWL_INT_H */

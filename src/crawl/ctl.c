@@ -35,6 +35,7 @@ void heed_crawl_options_default(struct heed_crawl_options *opt)
 	heed_revisit_options_default(&opt->revisit);
 	opt->agent_token = HEED_ROBOTS_PRODUCT_TOKEN;
 	opt->progress_interval_ms = 1000;
+	opt->extract_threads = 1;
 }
 
 /* Makes sure the committed lease covers a request starting now: the
@@ -783,9 +784,11 @@ static void acapref_fetched(heed_crawl *c, struct heed__site *s,
 	heed__acapref_fetched(c, s, job, r);
 }
 
-void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
-                        const struct heed_net_response *r,
-                        const struct heed_crawl_clock *now)
+/* A FETCH answered; w: its page's work done ahead, or NULL. */
+static void fetched(heed_crawl *c, heed_crawl_req *req,
+                    const struct heed_net_response *r,
+                    const struct heed_crawl_clock *now,
+                    struct heed__page_work *w)
 {
 	struct heed__site *s = req->site;
 	struct heed__job job = req->job;
@@ -802,11 +805,43 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
 	else if (job.kind == JOB_ACAPREF)
 		acapref_fetched(c, s, &job, r);
 	else
-		heed__answer(c, s, &job, r);
+		heed__answer(c, s, &job, r, w);
 	/* job.url lives in the lane's current node: freed only now. */
 	if (heed__sched_done(&c->sched, &s->lane, c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);
 	heed__req_free(c, req);
+}
+
+void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
+                        const struct heed_net_response *r,
+                        const struct heed_crawl_clock *now)
+{
+	fetched(c, req, r, now, NULL);
+}
+
+heed_crawl_prep *heed_crawl_prepare(heed_crawl *c, heed_crawl_req *req,
+                                    const struct heed_net_response *r)
+{
+	if (!heed__answer_has_work(&req->job, r))
+		return NULL;
+	return heed__answer_prep_new(c, req->site, &req->job, req, r);
+}
+
+void heed_crawl_prep_run(heed_crawl_prep *p)
+{
+	heed__answer_prep_run(p);
+}
+
+void heed_crawl_prepared(heed_crawl *c, heed_crawl_prep *p,
+                         const struct heed_crawl_clock *now)
+{
+	fetched(c, p->req, &p->r, now, &p->w);
+	heed__answer_prep_free(p);
+}
+
+void heed_crawl_prep_free(heed_crawl_prep *p)
+{
+	heed__answer_prep_free(p);
 }
 
 void heed_crawl_unsent(heed_crawl *c, heed_crawl_req *req,

@@ -6,14 +6,31 @@
  * the store's crawl lock first: two crawls on one store would each keep
  * their own politeness and break the promise between them.
  *
+ * The controller, DNS and HTTP run on this one thread, and at thousands
+ * of sites it is the bound. So a page's answer is prepared
+ * (heed_crawl_prepare: a copy of all its pure work reads) and handed to a
+ * small pool of threads (crawl.extract_threads) that digest and extract
+ * it; done, it goes on a queue back, an eventfd wakes the poll(), and the
+ * loop hands it to the controller (heed_crawl_prepared). The loop never
+ * waits for the pool; the pool's threads never touch the controller, the
+ * network or the store. A request stays in progress until its answer is
+ * handed back, so the controller does not end the run before; every job
+ * is handed back before heed_crawl_finish() all the same. With 0 threads,
+ * or an allocator of the caller's (whose thread-safety heed cannot know),
+ * every answer is handled on this thread as it arrives.
+ *
  * It decides nothing: every rule lives in the controller and the cores it
  * asks, which is what lets a test run the same controller over a
  * simulated network (tests/unit/test_crawl_sim.c).
  */
+#include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/common-int.h"
 #include "heed/crawl_engine.h"
@@ -23,6 +40,29 @@
 /* The longest poll() sleep, so a stop request is seen quickly. */
 #define ENGINE_TICK_MS 200
 
+/* A prepared answer on one of the pool's queues. */
+struct pool_item {
+	struct pool_item *next;
+	heed_crawl_prep *p;
+};
+
+struct pool_queue {
+	struct pool_item *head, *tail;
+};
+
+/* The threads that do prepared answers' work. lock guards the queues and
+ * quit; the rest is the loop's thread's. */
+struct pool {
+	pthread_mutex_t lock;
+	pthread_cond_t work; /* a job came in, or quit */
+	struct pool_queue in, out;
+	bool quit;
+	int done_fd; /* an eventfd, readable while out has jobs */
+	pthread_t *threads;
+	unsigned started;
+	size_t out_count; /* jobs given to the pool, not yet handed back */
+};
+
 struct engine {
 	heed_crawl *c;
 	heed_dns *dns;
@@ -30,6 +70,7 @@ struct engine {
 	const struct heed_crawl_options *opt;
 	struct heed_logger log;
 	int64_t last_progress_ms;
+	struct pool pool;
 };
 
 static struct heed_crawl_clock clock_now(void)
@@ -65,12 +106,206 @@ static bool on_headers(void *ud, const struct heed_net_response *r)
 	return heed_crawl_headers(p->e->c, p->req, r);
 }
 
+/* ---- the pool ---- */
+
+static void queue_push(struct pool_queue *q, struct pool_item *it)
+{
+	it->next = NULL;
+	if (q->tail)
+		q->tail->next = it;
+	else
+		q->head = it;
+	q->tail = it;
+}
+
+static struct pool_item *queue_pop(struct pool_queue *q)
+{
+	struct pool_item *it = q->head;
+
+	q->head = it->next;
+	if (!q->head)
+		q->tail = NULL;
+	return it;
+}
+
+static void *pool_thread(void *ud)
+{
+	struct pool *pl = ud;
+	const uint64_t one = 1;
+
+	pthread_mutex_lock(&pl->lock);
+	for (;;) {
+		struct pool_item *it;
+		bool was_empty;
+		while (!pl->in.head && !pl->quit)
+			pthread_cond_wait(&pl->work, &pl->lock);
+		if (!pl->in.head)
+			break;
+		it = queue_pop(&pl->in);
+		pthread_mutex_unlock(&pl->lock);
+		heed_crawl_prep_run(it->p);
+		pthread_mutex_lock(&pl->lock);
+		was_empty = !pl->out.head;
+		queue_push(&pl->out, it);
+		/* The loop reads the eventfd before it takes the queue: a
+		 * queue that was not empty has a wake-up pending already.
+		 * The write fails only when the count would overflow. */
+		if (was_empty) {
+			ssize_t w = write(pl->done_fd, &one, sizeof(one));
+			(void)w;
+		}
+	}
+	pthread_mutex_unlock(&pl->lock);
+	return NULL;
+}
+
+/* Starts n threads; false when none started. Signals stay the loop's:
+ * a stop request reaches the thread that reads it. */
+static bool pool_threads(struct pool *pl, unsigned n)
+{
+	sigset_t all, old;
+
+	if (pthread_mutex_init(&pl->lock, NULL) != 0)
+		return false;
+	if (pthread_cond_init(&pl->work, NULL) != 0) {
+		pthread_mutex_destroy(&pl->lock);
+		return false;
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	while (pl->started < n && pthread_create(&pl->threads[pl->started],
+	                                         NULL, pool_thread, pl) == 0)
+		pl->started++;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pl->started)
+		return true;
+	pthread_cond_destroy(&pl->work);
+	pthread_mutex_destroy(&pl->lock);
+	return false;
+}
+
+/* Starts the pool's threads; none (every answer on the loop's thread)
+ * when asked for none, with the caller's allocator (heed cannot know it
+ * is thread-safe), or when they cannot start. */
+static void pool_start(struct engine *e, const struct heed_allocator *alloc)
+{
+	struct pool *pl = &e->pool;
+	unsigned n = e->opt->extract_threads;
+
+	pl->done_fd = -1;
+	if (n == 0 || (alloc && alloc != heed_allocator_default()))
+		return;
+	pl->threads =
+	        heed__calloc(heed_allocator_default(), n, sizeof(*pl->threads));
+	if (pl->threads)
+		pl->done_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (pl->done_fd >= 0 && pool_threads(pl, n)) {
+		if (pl->started < n)
+			heed_log(&e->log, HEED_LOG_WARN, "crawl",
+			         "%u of %u extraction threads started",
+			         pl->started, n);
+		return;
+	}
+	heed_log(&e->log, HEED_LOG_WARN, "crawl",
+	         "no extraction threads: pages are read on the crawl's own");
+	heed__free(heed_allocator_default(), pl->threads);
+	pl->threads = NULL;
+	if (pl->done_fd >= 0)
+		close(pl->done_fd);
+	pl->done_fd = -1;
+}
+
+/* Hands every job the pool has done back to the controller. */
+static void pool_collect(struct engine *e)
+{
+	struct pool *pl = &e->pool;
+	struct pool_item *done;
+	uint64_t count;
+	/* EAGAIN when no wake-up is pending: the queue says the same. */
+	ssize_t got = read(pl->done_fd, &count, sizeof(count));
+
+	(void)got;
+	pthread_mutex_lock(&pl->lock);
+	done = pl->out.head;
+	pl->out.head = pl->out.tail = NULL;
+	pthread_mutex_unlock(&pl->lock);
+	while (done) {
+		struct pool_item *it = done;
+		struct heed_crawl_clock now = clock_now();
+		done = it->next;
+		heed_crawl_prepared(e->c, it->p, &now);
+		heed__free(heed_allocator_default(), it);
+		pl->out_count--;
+	}
+}
+
+/* Answer r of req, given to the pool when it has work to prepare: true
+ * when it was (or done at once, out of memory), false when the caller
+ * answers it itself. */
+static bool pool_give(struct engine *e, heed_crawl_req *req,
+                      const struct heed_net_response *r)
+{
+	struct pool *pl = &e->pool;
+	struct pool_item *it;
+	heed_crawl_prep *p;
+
+	if (!pl->started || !(p = heed_crawl_prepare(e->c, req, r)))
+		return false;
+	it = heed__malloc(heed_allocator_default(), sizeof(*it));
+	if (!it) {
+		struct heed_crawl_clock now = clock_now();
+		heed_crawl_prep_run(p);
+		heed_crawl_prepared(e->c, p, &now);
+		return true;
+	}
+	it->p = p;
+	pthread_mutex_lock(&pl->lock);
+	queue_push(&pl->in, it);
+	pthread_cond_signal(&pl->work);
+	pthread_mutex_unlock(&pl->lock);
+	pl->out_count++;
+	return true;
+}
+
+/* Waits for every job in the pool and hands it back. */
+static void pool_drain(struct engine *e)
+{
+	struct pollfd fd = {.fd = e->pool.done_fd, .events = POLLIN};
+
+	while (e->pool.out_count > 0) {
+		if (poll(&fd, 1, ENGINE_TICK_MS) < 0 && errno != EINTR)
+			break;
+		pool_collect(e);
+	}
+}
+
+static void pool_stop(struct pool *pl)
+{
+	if (!pl->started)
+		return;
+	pthread_mutex_lock(&pl->lock);
+	pl->quit = true;
+	pthread_cond_broadcast(&pl->work);
+	pthread_mutex_unlock(&pl->lock);
+	for (unsigned i = 0; i < pl->started; i++)
+		pthread_join(pl->threads[i], NULL);
+	pthread_cond_destroy(&pl->work);
+	pthread_mutex_destroy(&pl->lock);
+	close(pl->done_fd);
+	heed__free(heed_allocator_default(), pl->threads);
+}
+
+/* ---- the loop ---- */
+
 static void on_fetched(void *ud, const struct heed_net_response *r)
 {
 	struct pending *p = ud;
-	struct heed_crawl_clock now = clock_now();
+	struct heed_crawl_clock now;
 
-	heed_crawl_fetched(p->e->c, p->req, r, &now);
+	if (!pool_give(p->e, p->req, r)) {
+		now = clock_now();
+		heed_crawl_fetched(p->e->c, p->req, r, &now);
+	}
 	heed__free(heed_allocator_default(), p);
 }
 
@@ -197,11 +432,16 @@ static void loop(struct engine *e, volatile sig_atomic_t *stop)
 
 	for (;;) {
 		struct heed_crawl_clock now;
-		int n, timeout = dispatch(e, stop);
+		int n, done = -1, timeout = dispatch(e, stop);
 		if (timeout < 0)
 			return;
-		n = heed_dns_pollfds(e->dns, fds, ENGINE_MAX_FDS - 1);
-		n += heed_net_pollfds(e->net, fds + n, ENGINE_MAX_FDS - n);
+		n = heed_dns_pollfds(e->dns, fds, ENGINE_MAX_FDS - 2);
+		n += heed_net_pollfds(e->net, fds + n, ENGINE_MAX_FDS - 1 - n);
+		if (e->pool.started) {
+			done = n++;
+			fds[done] = (struct pollfd){.fd = e->pool.done_fd,
+			                            .events = POLLIN};
+		}
 		timeout = heed_net_timeout_ms(
 		        e->net, heed_dns_timeout_ms(e->dns, timeout));
 		/* On a poll error, process anyway: every wait has a
@@ -210,6 +450,8 @@ static void loop(struct engine *e, volatile sig_atomic_t *stop)
 			memset(fds, 0, sizeof(fds));
 		heed_dns_process(e->dns, fds, n);
 		heed_net_process(e->net, fds, n);
+		if (done >= 0 && fds[done].revents)
+			pool_collect(e);
 		now = clock_now();
 		progress(e, &now, false);
 	}
@@ -250,6 +492,8 @@ heed_crawl_run(heed_store *store, const struct heed_crawl_options *opt,
 	if (rc == HEED_OK)
 		rc = open_io(&e, diag);
 	if (rc == HEED_OK)
+		pool_start(&e, alloc);
+	if (rc == HEED_OK)
 		rc = heed_crawl_start(e.c, &now, diag);
 	if (rc == HEED_OK) {
 		e.last_progress_ms = now.mono_ms;
@@ -259,6 +503,9 @@ heed_crawl_run(heed_store *store, const struct heed_crawl_options *opt,
 	 * (cancelled), while the controller is still there to hear it. */
 	heed_net_free(e.net);
 	heed_dns_free(e.dns);
+	/* Every request lives until its answer is handed back. */
+	pool_drain(&e);
+	pool_stop(&e.pool);
 	now = clock_now();
 	if (e.c) {
 		heed_status end = heed_crawl_finish(e.c, &now);

@@ -258,3 +258,21 @@ bool heed__visit_same_body(heed_crawl *c, const struct heed__site *s,
 	visit_done(c, job, v, &tmp);
 	return same;
 }
+
+void heed__visit_known_digest(heed_crawl *c, const struct heed__site *s,
+                              const struct heed__job *job,
+                              char known[CRAWL_KNOWN_DIGEST])
+{
+	struct heed_visit tmp;
+	const struct heed_visit *v;
+
+	known[0] = '\0';
+	if (c->opt->refresh_all)
+		return;
+	v = job_visit(c, s, job, &tmp);
+	/* One longer than any heed wrote is left to the comparison made
+	 * afterwards on the loop's thread. */
+	if (v && v->digest && strlen(v->digest) < CRAWL_KNOWN_DIGEST)
+		strcpy(known, v->digest);
+	visit_done(c, job, v, &tmp);
+}

@@ -2,12 +2,16 @@
 request to a disallowed URL, no media URL requested, no two requests to a
 site less than 1 s apart, robots.txt first; and what was stored: records
 with views and tags, noindex pages left out, nofollow links not followed,
-exports and stats."""
+exports and stats. The crawl is run three times, with 1 (the default),
+0 and 2 threads extracting pages beside the crawl's own, each on a fresh
+web and store: each is judged from its own log, and the three stores
+hold the same records."""
 
 import csv
 import io
 import json
 import os
+import re
 import tempfile
 
 from demoweb import DemoWeb, is_media, min_gaps
@@ -34,6 +38,38 @@ def exported(*args):
 records = exported()
 by_path = {r["url"].split("/", 3)[3]: r for r in records
            if r["host"].startswith("127.0.0.11")}
+
+
+def crawl_with_threads(n):
+    """A crawl of a fresh demo web into a fresh store with
+    crawl.extract_threads=n: its output, its servers' log and its
+    records."""
+    w = DemoWeb().start()
+    st = os.path.join(tmp, f"threads-{n}.db")
+    out = run_heed("crawl", "--store", st, "--allow-private", *CONTACT,
+                   "--set", f"crawl.extract_threads={n}", *w.seeds(),
+                   timeout=180, check=0)
+    w.stop()
+    recs = run_heed("export", "--store", st, check=0).stdout
+    return out, w.requests(), [json.loads(x) for x in recs.splitlines()]
+
+
+threads = {1: (crawl, log, records)}
+threads.update({n: crawl_with_threads(n) for n in (0, 2)})
+
+
+def comparable(recs):
+    """What a record says of its page, by host address and path: each web
+    has a port and copies of the files of its own (their ETag and
+    Last-Modified), and the dates are the crawl's."""
+    def page(r):
+        rec = {k: v for k, v in r["record"].items()
+               if k not in ("etag", "last_modified")}
+        text = re.sub(r"(127\.0\.0\.\d+):\d+", r"\1",
+                      json.dumps(rec, sort_keys=True))
+        return r["status"], r["title"], r["views"], text
+    return {(r["host"].split(":")[0], r["url"].split("/", 3)[3]): page(r)
+            for r in recs}
 
 
 def check_no_request_to_disallowed_urls():
@@ -126,6 +162,31 @@ def check_stats():
     assert stats["open_run"] is None
 
 
+def check_extract_threads_same_records():
+    one = comparable(threads[1][2])
+    assert len(one) == len(records) > 10, len(one)
+    for n in (0, 2):
+        other = comparable(threads[n][2])
+        assert other.keys() == one.keys(), (n, other.keys() ^ one.keys())
+        diff = [k for k in one if other[k] != one[k]]
+        assert not diff, (n, diff[:3], [(one[k], other[k]) for k in diff[:1]])
+
+
+def check_extract_threads_courteous():
+    for n, (out, rows, _) in threads.items():
+        gaps = min_gaps(rows)
+        assert set(gaps) == {"127.0.0.11", "127.0.0.12", "127.0.0.13"}, gaps
+        assert min(gaps.values()) >= 1.0, (n, gaps)
+        first = {}
+        for r in rows:
+            first.setdefault(r["addr"], r["path"])
+        assert set(first.values()) == {"/robots.txt"}, (n, first)
+        bad = [r["path"] for r in rows if is_media(r["path"]) or
+               r["path"].startswith(("/private/", "/drafts/"))]
+        assert not bad, (n, bad)
+        assert "3 refused by robots.txt/ACAP" in out.stdout, out.stdout
+
+
 def check_example_config_loads():
     ini = os.path.join(os.environ.get("HEED_SOURCE_ROOT", "."), "examples",
                        "heed.ini")
@@ -146,4 +207,6 @@ Checks().main([
     check_export_csv_and_filters,
     check_stats,
     check_example_config_loads,
+    check_extract_threads_same_records,
+    check_extract_threads_courteous,
 ])

@@ -266,9 +266,10 @@ struct lookup {
 };
 
 enum ev_kind {
-	EV_LOOKUP, /* a look-up's answer reaches heed */
-	EV_ARRIVE, /* a request reaches the server (or fails to connect) */
-	EV_DONE,   /* a fetch's answer reaches heed */
+	EV_LOOKUP,   /* a look-up's answer reaches heed */
+	EV_ARRIVE,   /* a request reaches the server (or fails to connect) */
+	EV_DONE,     /* a fetch's answer reaches heed */
+	EV_PREPARED, /* a prepared answer's work is done: handed back */
 };
 
 struct event {
@@ -354,6 +355,12 @@ struct sim {
 	size_t lookup_len, lookup_cap;
 	size_t *ok_ids; /* fetches answered 200 in this process */
 	size_t ok_len, ok_cap;
+	/* Every page answer through heed_crawl_prepare(), its work done and
+	 * handed back a random while later, as a thread of heed's engine
+	 * would: other answers and actions may come between. */
+	bool prepared;
+	heed_crawl_prep **preps;
+	size_t prep_len, prep_cap;
 	/* Kills, at these steps. */
 	uint64_t kill_at[SIM_MAX_KILLS];
 	unsigned kill_count, kills;
@@ -1414,6 +1421,25 @@ static void note_ok(struct sim *s, size_t id)
 	s->ok_ids[s->ok_len++] = id;
 }
 
+/* Answer r of f prepared, when it has work to prepare: true when so.
+ * The answer's bytes are spoiled at once, as the network layer frees
+ * them once its callback returns: the prepared answer must hold its own
+ * copies. */
+static bool prepare(struct sim *s, struct fetch *f,
+                    const struct heed_net_response *r)
+{
+	heed_crawl_prep *p = heed_crawl_prepare(s->c, f->req, r);
+
+	if (!p)
+		return false;
+	memset(s->body, '#', sizeof(s->body));
+	s->preps = grow(s->preps, &s->prep_cap, s->prep_len, sizeof(*s->preps));
+	s->preps[s->prep_len] = p;
+	ev_push(s, s->now + between(&s->net_rng, 0, 300), EV_PREPARED,
+	        s->prep_len++);
+	return true;
+}
+
 static void deliver(struct sim *s, size_t id)
 {
 	struct fetch *f = &s->fetches[id];
@@ -1463,7 +1489,26 @@ static void deliver(struct sim *s, size_t id)
 	      r.retry_after ? " Retry-After " : "",
 	      r.retry_after ? r.retry_after : "", secs(f->sent));
 	s->steps++;
-	heed_crawl_fetched(s->c, f->req, &r, &now);
+	if (!s->prepared || !prepare(s, f, &r))
+		heed_crawl_fetched(s->c, f->req, &r, &now);
+}
+
+/* Prepared answer id vanishes with its process (a kill). */
+static void drop_prep(struct sim *s, size_t id)
+{
+	heed_crawl_prep_free(s->preps[id]);
+	s->preps[id] = NULL;
+}
+
+/* The work of prepared answer id done, on "another thread", and handed
+ * back. */
+static void hand_back(struct sim *s, size_t id)
+{
+	struct heed_crawl_clock now = sim_clock(s);
+
+	heed_crawl_prep_run(s->preps[id]);
+	heed_crawl_prepared(s->c, s->preps[id], &now);
+	s->preps[id] = NULL;
 }
 
 /* Runs every event due at the earliest time up to until_ms; true when
@@ -1489,6 +1534,10 @@ static bool run_due(struct sim *s, int64_t until_ms)
 			break;
 		case EV_DONE:
 			deliver(s, ev.id);
+			answered = true;
+			break;
+		case EV_PREPARED:
+			hand_back(s, ev.id);
 			answered = true;
 			break;
 		}
@@ -1675,6 +1724,8 @@ static bool kill_and_resume(struct sim *s)
 	for (size_t i = 0; i < s->heap_len; i++)
 		if (s->heap[i].kind == EV_DONE)
 			server_end(s, &s->fetches[s->heap[i].id]);
+		else if (s->heap[i].kind == EV_PREPARED)
+			drop_prep(s, s->heap[i].id);
 	s->heap_len = 0;
 	s->gen++;
 	s->kills++;
@@ -2004,6 +2055,9 @@ static void sim_free(struct sim *s)
 	free(s->lookups);
 	free(s->heap);
 	free(s->ok_ids);
+	for (size_t i = 0; i < s->prep_len; i++)
+		heed_crawl_prep_free(s->preps[i]);
+	free(s->preps);
 	for (unsigned i = 0; s->seed_urls && i < s->site_count; i++)
 		free(s->seed_urls[i]);
 	free(s->seed_urls);
@@ -2045,7 +2099,7 @@ static void report(const struct sim *s, double wall, uint64_t breaches)
 
 /* Runs seed over sites sites; fills *res and returns the breaches. */
 static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
-                        struct sim_result *res)
+                        bool prepared, struct sim_result *res)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	double wall = wall_s();
@@ -2055,6 +2109,7 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 	s->seed = seed;
 	s->site_count = sites;
 	s->max_kills = max_kills;
+	s->prepared = prepared;
 	s->now = SIM_MONO_START_MS;
 	rng_init(&s->web_rng, seed, 1);
 	rng_init(&s->net_rng, seed, 2);
@@ -2078,6 +2133,8 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 	} else {
 		heed_crawl_free(s->c);
 	}
+	if (prepared && !s->prep_len)
+		breach(s, B_API, "no page answer was prepared");
 	for (size_t k = 0; k < B_COUNT; k++)
 		breaches += s->breaches[k].count;
 	report(s, wall_s() - wall, breaches);
@@ -2631,21 +2688,20 @@ static void test_worker_holding_sized(void **state)
 
 /* The simulation is seeded and reproducible, and a failing seed is
  * printed, so a failure can be run again alone (HEED_SIM_SEED). */
-static void test_sim_seeds(void **state)
+static void run_seeds(bool prepared, uint64_t seeds, unsigned sites_dflt)
 {
 	uint64_t one = env_u64("HEED_SIM_SEED", 0);
 	uint64_t first = one ? one : 1;
-	uint64_t count = one ? 1 : env_u64("HEED_SIM_SEEDS", SIM_DEFAULT_SEEDS);
-	unsigned sites = (unsigned)env_u64("HEED_SIM_SITES", SIM_DEFAULT_SITES);
+	uint64_t count = one ? 1 : env_u64("HEED_SIM_SEEDS", seeds);
+	unsigned sites = (unsigned)env_u64("HEED_SIM_SITES", sites_dflt);
 	unsigned kills = (unsigned)env_u64("HEED_SIM_KILLS", SIM_MAX_KILLS);
 	uint64_t steps = 0, failed = 0, failing = 0;
 	double wall = wall_s();
 
-	(void)state;
 	assert_true(sites >= 2);
 	for (uint64_t seed = first; seed < first + count; seed++) {
 		struct sim_result r;
-		if (sim_run(seed, sites, kills, &r)) {
+		if (sim_run(seed, sites, kills, prepared, &r)) {
 			if (!failed)
 				failing = seed;
 			failed++;
@@ -2658,9 +2714,24 @@ static void test_sim_seeds(void **state)
 	if (failed)
 		fail_msg("%llu of %llu seeds failed; replay the first with "
 		         "HEED_SIM_SEED=%llu HEED_SIM_SITES=%u "
-		         "HEED_SIM_KILLS=%u",
+		         "HEED_SIM_KILLS=%u%s",
 		         (unsigned long long)failed, (unsigned long long)count,
-		         (unsigned long long)failing, sites, kills);
+		         (unsigned long long)failing, sites, kills,
+		         prepared ? " (prepared answers)" : "");
+}
+
+static void test_sim_seeds(void **state)
+{
+	(void)state;
+	run_seeds(false, SIM_DEFAULT_SEEDS, SIM_DEFAULT_SITES);
+}
+
+/* Every page answer through heed_crawl_prepare(), handed back up to
+ * 300 ms later with other events between: the same invariants hold. */
+static void test_sim_prepared(void **state)
+{
+	(void)state;
+	run_seeds(true, 2, SIM_DEFAULT_SITES);
 }
 
 /* The same seed twice: the same server log, step for step. */
@@ -2669,8 +2740,8 @@ static void test_sim_reproducible(void **state)
 	struct sim_result a, b;
 
 	(void)state;
-	sim_run(7, 100, SIM_MAX_KILLS, &a);
-	sim_run(7, 100, SIM_MAX_KILLS, &b);
+	sim_run(7, 100, SIM_MAX_KILLS, false, &a);
+	sim_run(7, 100, SIM_MAX_KILLS, false, &b);
 	assert_int_equal(a.steps, b.steps);
 	assert_int_equal(a.requests, b.requests);
 	assert_int_equal(a.sim_ms, b.sim_ms);
@@ -2683,6 +2754,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_sim_reproducible),
 	        cmocka_unit_test(test_sim_seeds),
+	        cmocka_unit_test(test_sim_prepared),
 	        cmocka_unit_test(test_worker_plain),
 	        cmocka_unit_test(test_worker_share_halves),
 	        cmocka_unit_test(test_worker_takeover),
