@@ -612,10 +612,8 @@ static bool slash_foreign(const char *lang, size_t n)
 	static const char *const no_slash[] = {"de", "ru", "pl", "cs", "sk",
 	                                       "fi", "uk", "tr", "nb", "no"};
 
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(no_slash); i++)
-		if (heed__ascii_ieq(lang, n, no_slash[i]))
-			return true;
-	return false;
+	return heed__ascii_ieq_any(lang, n, no_slash,
+	                           HEED_ARRAY_SIZE(no_slash));
 }
 
 /*

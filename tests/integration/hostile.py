@@ -205,12 +205,22 @@ class Exchange:
         return False
 
 
+def reserve_port(address, port=0):
+    """A TCP socket bound to address and port (0: any free one), not yet
+    listening: it holds the port for the HostileServer it is given to."""
+    sock = socket.socket(socket.AF_INET6 if ":" in address
+                         else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((address, port))
+    return sock
+
+
 class HostileServer:
     """See the module's doc. script: {path or "prefix*": handler};
     default: the handler for paths not in the script (404)."""
 
     def __init__(self, address, port, script, default=None,
-                 max_seconds=150):
+                 max_seconds=150, sock=None):
         self.address = address
         self.port = port
         self.script = dict(script)
@@ -221,12 +231,11 @@ class HostileServer:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._threads = []
-        self.sock = socket.socket(socket.AF_INET6 if ":" in address
-                                  else socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # sock: one reserve_port() bound, so that nothing else could take
+        # the port between choosing it and listening on it.
+        self.sock = sock or reserve_port(address, port)
         # Stamps every packet from now on; accepted sockets inherit it.
         self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
-        self.sock.bind((address, port))
         self.sock.listen(64)
         self.sock.settimeout(0.2)
         self.started = time.monotonic()

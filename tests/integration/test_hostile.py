@@ -51,10 +51,10 @@ import traceback
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
-from heedtest import HEED, Checks, Dnsmasq, free_port, stop_process
+from heedtest import HEED, Checks, Dnsmasq, stop_process
 from hostile import (HTML, TEXT, XML, HostileServer, brotli_bomb, gzip_bomb,
                      head, html, is_media, not_found, ok, raw, redirect,
-                     repeat, robots_allow, seq, stream)
+                     repeat, reserve_port, robots_allow, seq, stream)
 
 # Scenarios heed fails today, each a real bug left for its owner: the
 # runner still runs them and reports "known bug" (not a failure) while they
@@ -104,10 +104,14 @@ class Site:
         self.tmp = tmp
         self.host = f"s{index:02d}.{DOMAIN}"
         self.address = f"127.0.0.{100 + index}"
-        self.port = free_port(self.address)
+        # Bound now, listened on later: a port merely probed free here
+        # was once taken by another suite before its server started.
+        self.sock = reserve_port(self.address)
+        self.port = self.sock.getsockname()[1]
         self.other_host = f"o{index:02d}.{DOMAIN}"
         self.other_address = f"127.0.1.{100 + index}"
-        self.other_port = free_port(self.other_address)
+        self.other_sock = reserve_port(self.other_address)
+        self.other_port = self.other_sock.getsockname()[1]
         self.script = None
         self.other_script = None
         self.seeds = None
@@ -459,12 +463,13 @@ def run_scenario(index, sc):
         life = sc["timeout"] * len(site.crawls) + 30
         servers.append(HostileServer(site.address, site.port, site.script,
                                      getattr(site, "default", None),
-                                     max_seconds=life))
+                                     max_seconds=life, sock=site.sock))
         if site.other_script is not None:
             servers.append(HostileServer(site.other_address,
                                          site.other_port,
                                          site.other_script,
-                                         max_seconds=life))
+                                         max_seconds=life,
+                                         sock=site.other_sock))
         base = (FAST if sc["fast"] else []) + sc["args"]
         for extra in site.crawls:
             r.runs.append(run_crawl(site, base + extra, sc["timeout"]))
@@ -483,6 +488,8 @@ def run_scenario(index, sc):
     finally:
         for s in servers:
             s.close()
+        site.sock.close()  # a second close of a server's socket is a no-op
+        site.other_sock.close()
     if r.failures or KEEP:  # the evidence stays with the store
         with open(os.path.join(tmp, "server-log.json"), "w") as f:
             json.dump({"site": r.log, "other": r.other_log,
