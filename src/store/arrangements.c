@@ -134,9 +134,10 @@ heed_status heed_store_arrangement_get(heed_store *store, const char *host,
 	memset(out, 0, sizeof(*out));
 	if (!host)
 		return HEED_ENOTFOUND;
-	if (heed__sql_prepare(store, &q,
-	                      "SELECT " ARR_COLUMNS
-	                      " FROM arrangements WHERE host = ?1;") != HEED_OK)
+	if (heed__sql_prepare_apart(store, &q,
+	                            "SELECT " ARR_COLUMNS
+	                            " FROM arrangements WHERE host = ?1;") !=
+	    HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, host);
 	rc = heed__sql_one(&q, copy_row, out);
@@ -161,7 +162,7 @@ heed_status heed_store_arrangement_put(heed_store *store,
 	 * back (SQLite would even keep it). */
 	if (!in->host)
 		return HEED_EINVAL;
-	if (heed__sql_prepare(
+	if (heed__sql_prepare_apart(
 	            store, &q,
 	            "INSERT INTO arrangements (" ARR_COLUMNS
 	            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
@@ -200,8 +201,8 @@ heed_status heed_store_arrangement_delete(heed_store *store, const char *host,
 		*found = false;
 	if (!host)
 		return HEED_OK;
-	if (heed__sql_prepare(store, &q,
-	                      "DELETE FROM arrangements WHERE host = ?1;") !=
+	if (heed__sql_prepare_apart(
+	            store, &q, "DELETE FROM arrangements WHERE host = ?1;") !=
 	    HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, host);

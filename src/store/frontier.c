@@ -144,15 +144,17 @@ const char *heed_frontier_kind_name(heed_frontier_kind kind)
 }
 
 /* Runs sql with e's columns bound as ?1..?6; *changed (may be NULL): the
- * rows it changed. */
+ * rows it changed; blind: the held rows it need not see
+ * (heed__sql_blind). */
 static heed_status write_entry(heed_store *store, const char *sql,
                                const struct heed_frontier_entry *e,
-                               int64_t *changed)
+                               unsigned blind, int64_t *changed)
 {
 	struct heed__sql q;
 
 	if (heed__sql_prepare(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_blind(&q, blind);
 	heed__sql_text(&q, 1, e->url);
 	heed__sql_text(&q, 2, e->host);
 	heed__sql_int(&q, 3, e->depth);
@@ -180,7 +182,9 @@ heed_status heed_store_frontier_add(heed_store *store,
 		return HEED_EINVAL;
 	/* The row count is waited for even when nobody asks: a lost
 	 * connection is then reported by this call, not by a later one. */
-	rc = write_entry(store, ADD_SQL, e, &changed);
+	/* A new URL's row: whether it was new does not depend on the
+	 * states held back, nor on pages or visits. */
+	rc = write_entry(store, ADD_SQL, e, HEED__HELD_ALL, &changed);
 	if (rc == HEED_OK && added)
 		*added = changed > 0;
 	return rc;
@@ -195,7 +199,7 @@ heed_status heed_store_frontier_requeue(heed_store *store,
 		return HEED_EINVAL;
 	/* A new row, not an update: windows only look above the last id
 	 * they loaded, so an old id would never be seen again. */
-	rc = write_entry(store, "DELETE FROM frontier WHERE url = ?1;", e,
+	rc = write_entry(store, "DELETE FROM frontier WHERE url = ?1;", e, 0,
 	                 NULL);
 	return rc == HEED_OK ? heed_store_frontier_add(store, e, NULL) : rc;
 }
@@ -235,6 +239,7 @@ heed_status heed_store_frontier_queued(heed_store *store, const char *host,
 	                      "WHERE host = ?1 AND " QUEUED_IS " AND id > ?2 "
 	                      "ORDER BY id LIMIT ?3;") != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_VISITS);
 	heed__sql_text(&q, 1, host);
 	heed__sql_int(&q, 2, after_id);
 	heed__sql_int(&q, 3, max);
@@ -262,14 +267,29 @@ static heed_status change_rows(heed_store *store, const char *sql,
 	return heed__sql_run(&q, changed);
 }
 
+/* A batch's states as one statement on PostgreSQL (src/store/sql-int.h):
+ * in flight, then done, a row's last state is the one sent. */
+static const struct heed__sql_held set_state_held = {
+        HEED__HELD_FRONTIER, 3, 1,
+        "UPDATE frontier SET state = r.state, outcome = r.outcome "
+        "FROM unnest($1::int8[], $2::int4[], $3::int4[]) "
+        "AS r(id, state, outcome) WHERE frontier.id = r.id;"};
+
 heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
                                           heed_frontier_state state,
                                           int outcome)
 {
-	return change_rows(store,
-	                   "UPDATE frontier SET state = ?2, outcome = ?3 "
-	                   "WHERE id = ?1;",
-	                   NULL, id, (int64_t)state, outcome, NULL);
+	struct heed__sql q;
+
+	if (heed__sql_prepare(store, &q,
+	                      "UPDATE frontier SET state = ?2, outcome = ?3 "
+	                      "WHERE id = ?1;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_hold(&q, &set_state_held);
+	heed__sql_int(&q, 1, id);
+	heed__sql_int(&q, 2, (int64_t)state);
+	heed__sql_int(&q, 3, outcome);
+	return heed__sql_run(&q, NULL);
 }
 
 heed_status heed_store_frontier_retry(heed_store *store, int64_t id, int *tries)

@@ -107,6 +107,30 @@ const struct heed_store_area heed__pg_pages_area = {
         (int)HEED_ARRAY_SIZE(pg_migrations),
 };
 
+/* Every column but the key from the row proposed: a page stored again
+ * keeps only its id. */
+#define PUT_CONFLICT                                                   \
+	" ON CONFLICT (url) DO UPDATE SET "                            \
+	"final_url = excluded.final_url, host = excluded.host, "       \
+	"status = excluded.status, fetched_at = excluded.fetched_at, " \
+	"checked_at = excluded.checked_at, title = excluded.title, "   \
+	"views = excluded.views, published = excluded.published, "     \
+	"modified = excluded.modified, etag = excluded.etag, "         \
+	"last_modified = excluded.last_modified, "                     \
+	"source_lastmod = excluded.source_lastmod, "                   \
+	"permissions = excluded.permissions, mode = excluded.mode, "   \
+	"record = excluded.record;"
+
+/* A batch's pages as one statement on PostgreSQL (src/store/sql-int.h),
+ * inserted in the order they were stored, so new ids keep fetch order. */
+static const struct heed__sql_held put_held = {
+        HEED__HELD_PAGES, 16, 1,
+        "INSERT INTO pages(" PAGE_COLUMNS ") SELECT * FROM unnest("
+        "$1::text[], $2::text[], $3::text[], $4::int8[], $5::int8[], "
+        "$6::int8[], $7::text[], $8::int8[], $9::text[], $10::text[], "
+        "$11::text[], $12::text[], $13::int8[], $14::text[], $15::text[], "
+        "$16::text[])" PUT_CONFLICT};
+
 heed_status heed_store_page_put(heed_store *store,
                                 const struct heed_stored_page *p)
 {
@@ -121,19 +145,11 @@ heed_status heed_store_page_put(heed_store *store,
 	if (heed__sql_prepare(
 	            store, &q,
 	            "INSERT INTO pages(" PAGE_COLUMNS
-	            ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-	            "?12, ?13, ?14, ?15, ?16) ON CONFLICT (url) DO UPDATE SET "
-	            "final_url = excluded.final_url, host = excluded.host, "
-	            "status = excluded.status, "
-	            "fetched_at = excluded.fetched_at, "
-	            "checked_at = excluded.checked_at, title = excluded.title, "
-	            "views = excluded.views, published = excluded.published, "
-	            "modified = excluded.modified, etag = excluded.etag, "
-	            "last_modified = excluded.last_modified, "
-	            "source_lastmod = excluded.source_lastmod, "
-	            "permissions = excluded.permissions, mode = excluded.mode, "
-	            "record = excluded.record;") != HEED_OK)
+	            ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+	            "?10, ?11, ?12, ?13, ?14, ?15, ?16)" PUT_CONFLICT) !=
+	    HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_hold(&q, &put_held);
 	heed__sql_text(&q, 1, p->url);
 	heed__sql_text(&q, 2, p->final_url);
 	heed__sql_text(&q, 3, p->host);
@@ -209,6 +225,7 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 	                      "source_lastmod, status FROM pages "
 	                      "WHERE url = ?1;") != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_blind(&q, HEED__HELD_VISITS | HEED__HELD_FRONTIER);
 	heed__sql_text(&q, 1, url);
 	return heed__sql_one(&q, read_validators, v);
 }

@@ -33,6 +33,8 @@ struct heed__pg {
 	bool pipeline;
 	int pending;
 	uint64_t rng; /* the back-off's jitter */
+	/* The batch's rows held back, by kind (src/store/pg_held.c). */
+	struct heed__pg_held *held;
 	/* Inside heed_store_begin_batch's transaction (batch): its
 	 * statements, kept to do it again (pg.c, "Batches done again"); the
 	 * log's memory is kept from one batch to the next. */
@@ -64,6 +66,9 @@ struct heed__pg_stmt {
 	const char *const *params;
 	const int *lengths, *formats;
 	bool simple;
+	/* The held rows it need not see sent before it (struct
+	 * heed__sql_held in src/store/sql-int.h); 0: every kind. */
+	unsigned blind;
 };
 
 /* The first key of heed's advisory locks: "heed" in ASCII, as
@@ -108,6 +113,30 @@ heed_status heed__pg_run(heed_store *store, const char *sql, int n,
 heed_status heed__pg_run_ex(heed_store *store, const char *sql, int n,
                             const char *const *params, const int *lengths,
                             const int *formats, int64_t *changed);
+
+/* heed__pg_query_ex and heed__pg_run_ex for a whole statement (its
+ * blind kinds too). */
+PGresult *heed__pg_query_st(heed_store *store, const struct heed__pg_stmt *st);
+heed_status heed__pg_run_st(heed_store *store, const struct heed__pg_stmt *st,
+                            int64_t *changed);
+
+/*
+ * Rows held back in a batch (src/store/pg_held.c, struct heed__sql_held).
+ * heed__pg_hold keeps a copy of the row's values (values[i] bound to
+ * ?i+1; NULL is SQL NULL): HEED_OK, or HEED_ENOMEM with nothing kept.
+ * heed__pg_held_send sends the held rows of the kinds given (one
+ * statement a kind, pipelined as any write) and forgets them, sent or
+ * not: HEED_OK, or the failure of sending. heed__pg_held_drop forgets
+ * them all unsent (a ROLLBACK, a lost batch, closing).
+ */
+struct heed__sql_held;
+bool heed__pg_may_hold(const heed_store *store);
+heed_status heed__pg_hold(heed_store *store, const struct heed__sql_held *held,
+                          const char *const *values);
+heed_status heed__pg_held_send(heed_store *store, unsigned kinds);
+void heed__pg_held_drop(heed_store *store);
+/* Frees them and what held them (closing). */
+void heed__pg_held_free(heed_store *store);
 
 /* Frees the translations of src/store/pg_sql.c (pg_close). */
 void heed__pg_sql_forget(heed_store *store);

@@ -787,12 +787,16 @@ static bool is_sql(const struct heed__pg_stmt *st, const char *sql)
 	return st->simple && strcmp(st->sql, sql) == 0;
 }
 
-/* Ends the batch: nothing more is kept. */
-static void batch_end(struct heed__pg *pg)
+/* Ends the batch: nothing more is kept, and rows still held go with it
+ * (a COMMIT sent them first). */
+static void batch_end(heed_store *store)
 {
+	struct heed__pg *pg = store->pg;
+
 	pg->batch = false;
 	if (pg->redo)
 		heed__pg_redo_clear(pg->redo);
+	heed__pg_held_drop(store);
 }
 
 /* Gives the lost batch up: the caller hears HEED_ERETRY from now until
@@ -807,7 +811,7 @@ static PGresult *batch_given_up(heed_store *store, const char *why)
 	         "a lost batch of %zu statements could not be done again (%s): "
 	         "its writes are rolled back",
 	         heed__pg_redo_count(pg->redo), what);
-	batch_end(pg);
+	batch_end(store);
 	return tx_lost(store, what);
 }
 
@@ -918,7 +922,7 @@ static PGresult *batch_redone(heed_store *store, const struct heed__pg_stmt *st)
 		}
 		rc = commit ? commit_outcome(store, &committed) : HEED_OK;
 		if (rc == HEED_OK && commit && committed) {
-			batch_end(pg);
+			batch_end(store);
 			pg->status = HEED_OK;
 			return PQmakeEmptyPGresult(pg->conn, PGRES_COMMAND_OK);
 		}
@@ -941,11 +945,13 @@ static PGresult *batch_redone(heed_store *store, const struct heed__pg_stmt *st)
 
 /* Keeps st, answered by r, in the batch's log; out of memory, the batch
  * can no longer be done again, and a loss reaches the caller. */
-static void batch_keep(struct heed__pg *pg, const struct heed__pg_stmt *st,
+static void batch_keep(heed_store *store, const struct heed__pg_stmt *st,
                        const PGresult *r)
 {
+	struct heed__pg *pg = store->pg;
+
 	if (heed__pg_redo_keep(pg->redo, st) != HEED_OK) {
-		batch_end(pg);
+		batch_end(store);
 		return;
 	}
 	if (r)
@@ -957,20 +963,42 @@ static void batch_keep(struct heed__pg *pg, const struct heed__pg_stmt *st,
 /* The one path of every statement to the server (see the top of the
  * file): its result, or NULL with the failure in store->pg->status
  * (heed__pg_failed) and the message in the store's. */
+/* Sends the held rows st may see (pg_held.c) before it; a ROLLBACK
+ * forgets them. HEED_OK, or the failure recorded in pg->status. */
+static heed_status held_before(heed_store *store,
+                               const struct heed__pg_stmt *st)
+{
+	heed_status rc;
+
+	if (!store->pg || !store->pg->held)
+		return HEED_OK;
+	if (is_sql(st, "ROLLBACK;")) {
+		heed__pg_held_drop(store);
+		return HEED_OK;
+	}
+	rc = heed__pg_held_send(store, HEED__HELD_ALL & ~st->blind);
+	if (rc != HEED_OK)
+		store->pg->status = rc;
+	return rc;
+}
+
 static PGresult *execute(heed_store *store, const struct heed__pg_stmt *st)
 {
 	struct heed__pg *pg = store->pg;
 	bool ends = is_sql(st, "COMMIT;") || is_sql(st, "ROLLBACK;");
-	PGresult *r = execute_once(store, st);
+	PGresult *r;
 
+	if (held_before(store, st) != HEED_OK)
+		return NULL;
+	r = execute_once(store, st);
 	if (!pg || !pg->batch)
 		return r;
 	if (!r && pg->tx_lost && !is_sql(st, "ROLLBACK;"))
 		r = batch_redone(store, st);
 	if (ends)
-		batch_end(pg);
+		batch_end(store);
 	else if (r && pg->batch)
-		batch_keep(pg, st, r);
+		batch_keep(store, st, r);
 	return r;
 }
 
@@ -983,7 +1011,7 @@ static heed_status pg_begin_batch(heed_store *store)
 
 	if (!pg->redo && !(pg->redo = heed__pg_redo_new(store->alloc)))
 		return HEED_ENOMEM;
-	batch_end(pg);
+	batch_end(store);
 	r = execute(store, &st);
 	if (!r)
 		return heed__pg_failed(store);
@@ -1016,6 +1044,16 @@ PGresult *heed__pg_query_ex(heed_store *store, const char *sql, int n,
 	return execute(store, &st);
 }
 
+PGresult *heed__pg_query_st(heed_store *store, const struct heed__pg_stmt *st)
+{
+	return execute(store, st);
+}
+
+bool heed__pg_may_hold(const heed_store *store)
+{
+	return store->pg && store->pg->batch && may_pipeline(store->pg);
+}
+
 heed_status heed__pg_run(heed_store *store, const char *sql, int n,
                          const char *const *params, int64_t *changed)
 {
@@ -1028,23 +1066,32 @@ heed_status heed__pg_run_ex(heed_store *store, const char *sql, int n,
 {
 	const struct heed__pg_stmt st = {sql,     n,       params,
 	                                 lengths, formats, false};
+
+	return heed__pg_run_st(store, &st, changed);
+}
+
+heed_status heed__pg_run_st(heed_store *store, const struct heed__pg_stmt *st,
+                            int64_t *changed)
+{
 	PGresult *r;
 
 	if (!changed && may_pipeline(store->pg)) {
 		struct heed__pg *pg = store->pg;
-		heed_status rc = pipeline_send(store, &st);
+		heed_status rc = held_before(store, st);
+		if (rc == HEED_OK)
+			rc = pipeline_send(store, st);
 		if (rc == HEED_OK && pg->batch)
-			batch_keep(pg, &st, NULL);
+			batch_keep(store, st, NULL);
 		if (rc != HEED_ERETRY || !pg->batch)
 			return rc;
 		/* Lost with the writes sent before: done again, then st. */
-		r = batch_redone(store, &st);
+		r = batch_redone(store, st);
 		if (r && pg->batch)
-			batch_keep(pg, &st, r);
+			batch_keep(store, st, r);
 		PQclear(r);
 		return r ? HEED_OK : heed__pg_failed(store);
 	}
-	r = execute(store, &st);
+	r = execute(store, st);
 
 	if (changed)
 		*changed = r ? strtoll(PQcmdTuples(r), NULL, 10) : 0;
@@ -1265,6 +1312,7 @@ static void pg_close(heed_store *store)
 		                : "SELECT pg_advisory_unlock(" HEED_PG_LOCK_KEY
 		                  ", " HEED_PG_LOCK_CRAWL ");"));
 	PQfinish(store->pg->conn);
+	heed__pg_held_free(store);
 	heed__pg_redo_free(store->pg->redo);
 	prepared_forget(store);
 	heed__free(store->alloc, store->pg->prepared);

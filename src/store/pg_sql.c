@@ -186,9 +186,10 @@ static heed_status pg_next(struct heed__sql *q, bool *row)
 	if (q->too_long)
 		return refuse_long(q);
 	if (!q->result) {
-		PGresult *r =
-		        heed__pg_query_ex(q->store, q->text, q->nparams,
-		                          q->params, LENGTHS(q), FORMATS(q));
+		const struct heed__pg_stmt st = {
+		        q->text,    q->nparams, q->params, LENGTHS(q),
+		        FORMATS(q), false,      q->blind};
+		PGresult *r = heed__pg_query_st(q->store, &st);
 		if (!r)
 			return heed__pg_failed(q->store);
 		q->result = r;
@@ -201,12 +202,33 @@ static heed_status pg_next(struct heed__sql *q, bool *row)
 	return HEED_OK;
 }
 
+/* Holds q's row back (src/store/pg_held.c): HEED_OK, or HEED_ENOMEM
+ * with nothing held. */
+static heed_status hold(struct heed__sql *q)
+{
+	const char *values[HEED__SQL_PARAMS];
+
+	for (int i = 1; i <= q->held->params; i++)
+		values[i - 1] = q->slot[i] ? q->params[q->slot[i] - 1] : NULL;
+	return heed__pg_hold(q->store, q->held, values);
+}
+
 static heed_status pg_run(struct heed__sql *q, int64_t *changed)
 {
+	const struct heed__pg_stmt st = {q->text,    q->nparams, q->params,
+	                                 LENGTHS(q), FORMATS(q), false,
+	                                 q->blind};
+
 	if (q->too_long)
 		return refuse_long(q);
-	return heed__pg_run_ex(q->store, q->text, q->nparams, q->params,
-	                       LENGTHS(q), FORMATS(q), changed);
+	/* Out of memory to hold it, the row is sent at once, after the
+	 * rows held before it (it sees them all). */
+	if (q->held && !changed && !q->binary && heed__pg_may_hold(q->store)) {
+		heed_status rc = hold(q);
+		if (rc != HEED_ENOMEM)
+			return rc;
+	}
+	return heed__pg_run_st(q->store, &st, changed);
 }
 
 static const char *pg_text(struct heed__sql *q, int col)

@@ -170,9 +170,9 @@ heed_status heed_store_site_get(heed_store *store, const char *site,
 	memset(out, 0, sizeof(*out));
 	if (!site)
 		return HEED_ENOTFOUND;
-	if (heed__sql_prepare(store, &q,
-	                      "SELECT " SITE_COLUMNS
-	                      " FROM sites WHERE site = ?1;") != HEED_OK)
+	if (heed__sql_prepare_apart(store, &q,
+	                            "SELECT " SITE_COLUMNS
+	                            " FROM sites WHERE site = ?1;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	rc = heed__sql_one(&q, copy_site, out);
@@ -191,7 +191,7 @@ heed_status heed_store_site_put(heed_store *store,
 	 * row without either could never be read as heed means it. */
 	if (!in->site || !in->host)
 		return HEED_EINVAL;
-	if (heed__sql_prepare(
+	if (heed__sql_prepare_apart(
 	            store, &q,
 	            "INSERT INTO sites (" SITE_COLUMNS
 	            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
@@ -278,8 +278,8 @@ heed_status heed_store_site_each(heed_store *store, const char *host,
 
 	if (count)
 		*count = 0;
-	if (heed__sql_prepare(store, &q,
-	                      sql[heed__sql_dialect(store)][host != NULL]) !=
+	if (heed__sql_prepare_apart(
+	            store, &q, sql[heed__sql_dialect(store)][host != NULL]) !=
 	    HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, host);
@@ -310,10 +310,10 @@ heed_status heed_store_host_get(heed_store *store, const char *host,
 	memset(out, 0, sizeof(*out));
 	if (!host)
 		return HEED_OK;
-	if (heed__sql_prepare(store, &q,
-	                      "SELECT backoff_level, backoff_until, "
-	                      "last_request_ms FROM hosts WHERE host = ?1;") !=
-	    HEED_OK)
+	if (heed__sql_prepare_apart(
+	            store, &q,
+	            "SELECT backoff_level, backoff_until, "
+	            "last_request_ms FROM hosts WHERE host = ?1;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, host);
 	rc = heed__sql_one(&q, read_host, out);
@@ -328,15 +328,15 @@ heed_status heed_store_host_put(heed_store *store, const char *host,
 
 	if (!host)
 		return HEED_EINVAL;
-	if (heed__sql_prepare(store, &q,
-	                      "INSERT INTO hosts (host, backoff_level, "
-	                      "backoff_until, last_request_ms) "
-	                      "VALUES (?1, ?2, ?3, ?4) "
-	                      "ON CONFLICT (host) DO UPDATE SET "
-	                      "backoff_level = excluded.backoff_level, "
-	                      "backoff_until = excluded.backoff_until, "
-	                      "last_request_ms = excluded.last_request_ms;") !=
-	    HEED_OK)
+	if (heed__sql_prepare_apart(
+	            store, &q,
+	            "INSERT INTO hosts (host, backoff_level, "
+	            "backoff_until, last_request_ms) "
+	            "VALUES (?1, ?2, ?3, ?4) "
+	            "ON CONFLICT (host) DO UPDATE SET "
+	            "backoff_level = excluded.backoff_level, "
+	            "backoff_until = excluded.backoff_until, "
+	            "last_request_ms = excluded.last_request_ms;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, host);
 	heed__sql_int(&q, 2, in->backoff.level);
@@ -491,9 +491,10 @@ heed_status heed_store_acap_ref_get(heed_store *store, const char *site,
 	memset(out, 0, sizeof(*out));
 	if (!site || !locator)
 		return HEED_ENOTFOUND;
-	if (heed__sql_prepare(store, &q,
-	                      "SELECT " REF_COLUMNS " FROM acap_refs "
-	                      "WHERE site = ?1 AND locator = ?2;") != HEED_OK)
+	if (heed__sql_prepare_apart(store, &q,
+	                            "SELECT " REF_COLUMNS " FROM acap_refs "
+	                            "WHERE site = ?1 AND locator = ?2;") !=
+	    HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	heed__sql_text(&q, 2, locator);
@@ -511,7 +512,7 @@ heed_status heed_store_acap_ref_put(heed_store *store,
 	/* site and locator are the row's key. */
 	if (!in->site || !in->locator)
 		return HEED_EINVAL;
-	if (heed__sql_prepare(
+	if (heed__sql_prepare_apart(
 	            store, &q,
 	            "INSERT INTO acap_refs (" REF_COLUMNS
 	            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
@@ -542,9 +543,10 @@ heed_status heed_store_acap_ref_delete(heed_store *store, const char *site,
 
 	if (!site || !locator)
 		return HEED_OK;
-	if (heed__sql_prepare(store, &q,
-	                      "DELETE FROM acap_refs "
-	                      "WHERE site = ?1 AND locator = ?2;") != HEED_OK)
+	if (heed__sql_prepare_apart(store, &q,
+	                            "DELETE FROM acap_refs "
+	                            "WHERE site = ?1 AND locator = ?2;") !=
+	    HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, site);
 	heed__sql_text(&q, 2, locator);
@@ -589,6 +591,7 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 		return HEED_OK;
 	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_blind(&q, HEED__HELD_ALL);
 	heed__sql_text(&q, 1, site);
 	rc = heed__sql_each(&q, call_ref, &c);
 	return rc == HEED_OK && c.oom ? HEED_ENOMEM : rc;

@@ -51,6 +51,43 @@ struct heed__sql {
 	bool binary, too_long;
 	void *result;
 	int row, rows;
+	/* A write the backend may hold back in a batch (heed__sql_hold),
+	 * and the held rows this statement need not see
+	 * (heed__sql_blind). */
+	const struct heed__sql_held *held;
+	unsigned blind;
+};
+
+/*
+ * Rows held back. On PostgreSQL a batch's many single-row writes of one
+ * kind (a page, a visit, a frontier state) cost the server a statement
+ * each, and the statement, not the row, is most of that cost. Inside a
+ * batch the backend may keep such a row instead of sending it, and send
+ * the rows it kept of one kind as one statement: before the batch
+ * commits, and before any statement that may see them. A statement sees
+ * every kind unless it says otherwise (heed__sql_blind), so a statement
+ * that was not thought about is never wrong, only slower. SQLite, whose
+ * statements cost no round trip and little more than their rows, writes
+ * each row at once.
+ */
+enum heed__sql_held_kind {
+	HEED__HELD_PAGES = 1u << 0,
+	HEED__HELD_VISITS = 1u << 1,
+	HEED__HELD_FRONTIER = 1u << 2,
+	HEED__HELD_ALL = (1u << 3) - 1,
+};
+
+struct heed__sql_held {
+	enum heed__sql_held_kind kind;
+	/* The markers ?1 to ?params the row binds, and the one whose value
+	 * names it: a later row of the same name replaces the held one in
+	 * its place, so the rows sent together name each row once (an
+	 * upsert may not touch a row twice in one statement) and leave the
+	 * store as the single writes in their order would. */
+	int params, key;
+	/* PostgreSQL's statement for many rows: $N is the array of the
+	 * values bound to ?N, in the order the rows were held. */
+	const char *many;
 };
 
 /* The engines, for the few statements they spell differently: an area
@@ -120,7 +157,36 @@ heed__sql_prepare(heed_store *store, struct heed__sql *q, const char *sql)
 	q->ops = store->backend->sql;
 	q->stmt = NULL;
 	q->result = NULL;
+	q->held = NULL;
+	q->blind = 0;
 	return q->ops->prepare(q, sql);
+}
+
+/* Lets the backend hold q's row back in a batch, when it is run without
+ * asking what it changed (see struct heed__sql_held). */
+static inline void heed__sql_hold(struct heed__sql *q,
+                                  const struct heed__sql_held *held)
+{
+	q->held = held;
+}
+
+/* Says that q neither reads nor changes the rows of the held kinds
+ * (enum heed__sql_held_kind), which then stay held across it. */
+static inline void heed__sql_blind(struct heed__sql *q, unsigned kinds)
+{
+	q->blind = kinds;
+}
+
+/* heed__sql_prepare for a statement of an area none of whose tables a
+ * held row is written to, nor read through a trigger (sites,
+ * arrangements): the rows held stay held across it. */
+static inline heed_status
+heed__sql_prepare_apart(heed_store *store, struct heed__sql *q, const char *sql)
+{
+	heed_status rc = heed__sql_prepare(store, q, sql);
+
+	heed__sql_blind(q, HEED__HELD_ALL);
+	return rc;
 }
 
 /* Prepares the store's engine's text of a statement the engines truly

@@ -132,6 +132,27 @@ const struct heed_store_area heed__pg_visits_area = {
         (int)HEED_ARRAY_SIZE(pg_migrations),
 };
 
+/* Every column but the key from the row proposed. */
+#define PUT_CONFLICT                                                           \
+	" ON CONFLICT (url) DO UPDATE SET site = excluded.site, "              \
+	"found_on = excluded.found_on, kind = excluded.kind, "                 \
+	"status = excluded.status, etag = excluded.etag, "                     \
+	"last_modified = excluded.last_modified, digest = excluded.digest, "   \
+	"fresh_until = excluded.fresh_until, "                                 \
+	"interval_s = excluded.interval_s, checked_at = excluded.checked_at, " \
+	"changed_at = excluded.changed_at, due_at = excluded.due_at, "         \
+	"last_outcome = excluded.last_outcome, run_id = excluded.run_id, "     \
+	"visits = excluded.visits, changes = excluded.changes;"
+
+/* A batch's visits as one statement on PostgreSQL (src/store/sql-int.h). */
+static const struct heed__sql_held put_held = {
+        HEED__HELD_VISITS, 17, 1,
+        "INSERT INTO visits(" VISIT_COLUMNS ") SELECT * FROM unnest("
+        "$1::text[], $2::text[], $3::text[], $4::int8[], $5::int8[], "
+        "$6::text[], $7::text[], $8::text[], $9::int8[], $10::int8[], "
+        "$11::int8[], $12::int8[], $13::int8[], $14::int8[], $15::int8[], "
+        "$16::int8[], $17::int8[])" PUT_CONFLICT};
+
 heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v)
 {
 	struct heed__sql q;
@@ -140,25 +161,13 @@ heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v)
 		return HEED_EINVAL;
 	/* An upsert rather than SQLite's INSERT OR REPLACE: the same text
 	 * on both engines, and an update in place. */
-	if (heed__sql_prepare(
-	            store, &q,
-	            "INSERT INTO visits(" VISIT_COLUMNS
-	            ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-	            "?12, ?13, ?14, ?15, ?16, ?17) ON CONFLICT (url) DO UPDATE "
-	            "SET site = excluded.site, found_on = excluded.found_on, "
-	            "kind = excluded.kind, status = excluded.status, "
-	            "etag = excluded.etag, "
-	            "last_modified = excluded.last_modified, "
-	            "digest = excluded.digest, "
-	            "fresh_until = excluded.fresh_until, "
-	            "interval_s = excluded.interval_s, "
-	            "checked_at = excluded.checked_at, "
-	            "changed_at = excluded.changed_at, "
-	            "due_at = excluded.due_at, "
-	            "last_outcome = excluded.last_outcome, "
-	            "run_id = excluded.run_id, visits = excluded.visits, "
-	            "changes = excluded.changes;") != HEED_OK)
+	if (heed__sql_prepare(store, &q,
+	                      "INSERT INTO visits(" VISIT_COLUMNS
+	                      ") VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+	                      "?10, ?11, ?12, ?13, ?14, ?15, ?16, "
+	                      "?17)" PUT_CONFLICT) != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_hold(&q, &put_held);
 	heed__sql_text(&q, 1, v->url);
 	heed__sql_text(&q, 2, v->site);
 	heed__sql_text(&q, 3, v->found_on);
@@ -254,6 +263,7 @@ heed_status heed_store_visit_get(heed_store *store, const char *url,
 	                      "SELECT " VISIT_COLUMNS
 	                      " FROM visits WHERE url = ?1;") != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_FRONTIER);
 	heed__sql_text(&q, 1, url);
 	rc = heed__sql_one(&q, copy_visit, out);
 	if (rc == HEED_OK && !out->url)
@@ -305,6 +315,7 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 
 	if (heed__sql_prepare(store, &q, sql[pages]) != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_FRONTIER);
 	heed__sql_text(&q, 1, site);
 	for (int k = HEED_FRONTIER_PAGE; k <= HEED_FRONTIER_FEED; k++)
 		heed__sql_int(&q, 2 + k,

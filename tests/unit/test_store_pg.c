@@ -951,6 +951,135 @@ static void test_pipelined_writes(void **state)
 	heed_store_close(s);
 }
 
+static void put_page(heed_store *s, const char *url, const char *title,
+                     int status)
+{
+	const struct heed_stored_page p = {.url = url,
+	                                   .host = "a.test",
+	                                   .status = status,
+	                                   .fetched_at = 1000,
+	                                   .checked_at = 1000,
+	                                   .title = title,
+	                                   .views = -1,
+	                                   .source_lastmod = HEED_STORE_NO_DATE,
+	                                   .record = "{\"a\": [1, 2]}"};
+
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+}
+
+/* How many statements have written the pages table (a statement
+ * trigger counts them). */
+static const char *page_statements(const char *url)
+{
+	return heed_test_pg_sql(url, "SELECT count(*) FROM page_statements;");
+}
+
+/* A batch holds its pages, visits and frontier states back and sends
+ * each kind as one statement (src/store/pg_held.c): its own reads see
+ * them, a statement blind to them (a new URL's row) leaves them held, a
+ * URL stored twice keeps its first place and its last values, a row in
+ * flight then done ends done, values arrive as they were (quotes,
+ * backslashes, commas, braces, the word NULL, SQL NULL), a ROLLBACK
+ * forgets them, and a batch lost with rows held is done again whole. */
+static void test_batch_rows_held(void **state)
+{
+	const char *odd = "say \"hi\", {x} \\ NULL";
+	struct heed_visit v = {.url = "http://a.test/1",
+	                       .site = "http://a.test",
+	                       .status = 200,
+	                       .fresh_until = HEED_REVISIT_NO_DATE,
+	                       .visits = 1};
+	struct heed_page_validators pv;
+	struct heed_visit got;
+	int64_t counts[4], id;
+	char url[256];
+	heed_store *s;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, NULL);
+	add_url(s, "http://a.test/1", HEED_OK);
+	add_url(s, "http://a.test/2", HEED_OK);
+	id = first_id(url);
+	heed_test_pg_sql(url, "CREATE TABLE page_statements(n int); "
+	                      "CREATE FUNCTION count_statement() RETURNS "
+	                      "trigger LANGUAGE plpgsql AS $$ BEGIN INSERT "
+	                      "INTO page_statements VALUES (1); RETURN NULL; "
+	                      "END $$; CREATE TRIGGER count_pages AFTER "
+	                      "INSERT ON pages FOR EACH STATEMENT EXECUTE "
+	                      "FUNCTION count_statement();");
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	put_page(s, "http://a.test/1", "first", 200);
+	put_page(s, "http://a.test/2", odd, 200);
+	put_page(s, "http://a.test/1", NULL, 404);
+	assert_int_equal(heed_store_visit_put(s, &v), HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(
+	                         s, id, HEED_FRONTIER_IN_FLIGHT, 0),
+	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_DONE, 7),
+	        HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(
+	                         s, id + 1, HEED_FRONTIER_IN_FLIGHT, 0),
+	                 HEED_OK);
+	/* The batch's reads see what it holds. */
+	assert_int_equal(heed_store_page_validators(s, "http://a.test/1", &pv),
+	                 HEED_OK);
+	assert_int_equal(pv.status, 404);
+	assert_int_equal(heed_store_visit_get(s, "http://a.test/1", &got),
+	                 HEED_OK);
+	assert_int_equal(got.status, 200);
+	heed_store_visit_clear(s, &got);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_DONE], 1);
+	assert_int_equal(counts[HEED_FRONTIER_IN_FLIGHT], 1);
+	/* Held across a statement blind to them, sent together at COMMIT. */
+	put_page(s, "http://a.test/3", "third", 200);
+	add_url(s, "http://a.test/3", HEED_OK);
+	put_page(s, "http://a.test/4", "fourth", 200);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_string_equal(page_statements(url), "2");
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT string_agg(url || ' ' || "
+	                              "coalesce(title, '-') || ' ' || status, "
+	                              "' | ' ORDER BY id) FROM pages;"),
+	        "http://a.test/1 - 404 | http://a.test/2 say \"hi\", {x} \\ "
+	        "NULL 200 | http://a.test/3 third 200 | http://a.test/4 "
+	        "fourth 200");
+	assert_string_equal(heed_test_pg_sql(url, "SELECT record FROM pages "
+	                                          "WHERE url = "
+	                                          "'http://a.test/2';"),
+	                    "{\"a\": [1, 2]}");
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT state || ' ' || outcome FROM "
+	                              "frontier ORDER BY id LIMIT 2;"),
+	        "2 7");
+	/* Forgotten with the batch. */
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	put_page(s, "http://a.test/5", "fifth", 200);
+	assert_int_equal(heed_store_rollback(s), HEED_OK);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
+	                                          "pages;"),
+	                    "4");
+	/* Lost with a row held and a write sent: done again, then the held
+	 * rows sent into the new transaction. */
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	put_page(s, "http://a.test/6", "sixth", 200);
+	add_url(s, "http://a.test/6", HEED_OK);
+	put_page(s, "http://a.test/7", "seventh", 200);
+	terminate_mine(url);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM pages "
+	                                          "WHERE title IN ('sixth', "
+	                                          "'seventh');"),
+	                    "2");
+	assert_int_equal(queued(s), 2);
+	heed_store_close(s);
+}
+
 /* The IRC writer's batch loses its connection twice: once mid-batch,
  * once after a commit with ids the crawl still holds. It replays the
  * batch, maps the ids the crawl was given to the stored ones, and the
@@ -1076,6 +1205,7 @@ int main(void)
 	        cmocka_unit_test(test_restart_inside_transaction),
 	        cmocka_unit_test(test_pipelined_writes),
 	        cmocka_unit_test(test_batch_done_again),
+	        cmocka_unit_test(test_batch_rows_held),
 	        cmocka_unit_test(test_irc_batch_replayed),
 	        cmocka_unit_test(test_lock_taken_meanwhile),
 	};
