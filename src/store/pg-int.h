@@ -123,7 +123,9 @@ heed_status heed__pg_run_st(heed_store *store, const struct heed__pg_stmt *st,
 /*
  * Rows held back in a batch (src/store/pg_held.c, struct heed__sql_held).
  * heed__pg_hold keeps a copy of the row's values (values[i] bound to
- * ?i+1; NULL is SQL NULL): HEED_OK, or HEED_ENOMEM with nothing kept.
+ * ?i+1; NULL is SQL NULL): HEED_OK, HEED_ENOMEM with nothing kept, or
+ * the failure of sending the rows of its kind already held when they
+ * were as many as it keeps.
  * heed__pg_held_send sends the held rows of the kinds given (one
  * statement a kind, pipelined as any write) and forgets them, sent or
  * not: HEED_OK, or the failure of sending. heed__pg_held_drop forgets

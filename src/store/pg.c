@@ -960,9 +960,6 @@ static void batch_keep(heed_store *store, const struct heed__pg_stmt *st,
 		                       heed__pg_redo_fingerprint(r));
 }
 
-/* The one path of every statement to the server (see the top of the
- * file): its result, or NULL with the failure in store->pg->status
- * (heed__pg_failed) and the message in the store's. */
 /* Sends the held rows st may see (pg_held.c) before it; a ROLLBACK
  * forgets them. HEED_OK, or the failure recorded in pg->status. */
 static heed_status held_before(heed_store *store,
@@ -982,6 +979,9 @@ static heed_status held_before(heed_store *store,
 	return rc;
 }
 
+/* The one path of every statement to the server (see the top of the
+ * file): its result, or NULL with the failure in store->pg->status
+ * (heed__pg_failed) and the message in the store's. */
 static PGresult *execute(heed_store *store, const struct heed__pg_stmt *st)
 {
 	struct heed__pg *pg = store->pg;

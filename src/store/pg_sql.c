@@ -202,8 +202,7 @@ static heed_status pg_next(struct heed__sql *q, bool *row)
 	return HEED_OK;
 }
 
-/* Holds q's row back (src/store/pg_held.c): HEED_OK, or HEED_ENOMEM
- * with nothing held. */
+/* Holds q's row back (src/store/pg_held.c): heed__pg_hold's status. */
 static heed_status hold(struct heed__sql *q)
 {
 	const char *values[HEED__SQL_PARAMS];
