@@ -247,7 +247,10 @@ heed_status heed_store_frontier_queued(heed_store *store, const char *host,
 }
 
 /* Runs sql with ?1 = text (or a when text is NULL), ?2 = b and ?3 = c;
- * *changed (may be NULL) receives the rows it changed. */
+ * *changed (may be NULL) receives the rows it changed. Its statements
+ * change the frontier, the runs or heed_meta, never a page or a visit:
+ * the pages and visits held back stay held (a site's queue put back at
+ * its start would otherwise send them once a site). */
 static heed_status change_rows(heed_store *store, const char *sql,
                                const char *text, int64_t a, int64_t b,
                                int64_t c, int64_t *changed)
@@ -258,6 +261,7 @@ static heed_status change_rows(heed_store *store, const char *sql,
 		*changed = 0;
 	if (heed__sql_prepare(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
+	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_VISITS);
 	if (text)
 		heed__sql_text(&q, 1, text);
 	else

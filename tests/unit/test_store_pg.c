@@ -1034,9 +1034,13 @@ static void test_batch_rows_held(void **state)
 	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
 	assert_int_equal(counts[HEED_FRONTIER_DONE], 1);
 	assert_int_equal(counts[HEED_FRONTIER_IN_FLIGHT], 1);
-	/* Held across a statement blind to them, sent together at COMMIT. */
+	/* Held across statements blind to them (a new URL's row, a site's
+	 * queue put back), sent together at COMMIT. */
 	put_page(s, "http://a.test/3", "third", 200);
 	add_url(s, "http://a.test/3", HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_undrop_host(s, "http://a.test", NULL),
+	        HEED_OK);
 	put_page(s, "http://a.test/4", "fourth", 200);
 	assert_int_equal(heed_store_commit(s), HEED_OK);
 	assert_string_equal(page_statements(url), "2");
