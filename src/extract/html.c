@@ -1382,10 +1382,28 @@ static bool comment_part(const char *t, size_t n)
 	return false;
 }
 
+/* True when the token t[0, n) is "sidebar" with a state after it
+ * ("sidebar-on", "sidebar_enabled", "sidebar-off"): a theme's flag on
+ * the container of the post and its sidebar, saying whether the layout
+ * shows one, never the class of the sidebar itself. */
+static bool layout_flag(const char *t, size_t n)
+{
+	static const char *const states[] = {"on",       "off",    "enabled",
+	                                     "disabled", "active", "inactive",
+	                                     "none"};
+
+	return n > 8 && heed__ascii_ieq(t, 7, "sidebar") &&
+	       (t[7] == '-' || t[7] == '_') &&
+	       heed__ascii_ieq_any(t + 8, n - 8, states,
+	                           HEED_ARRAY_SIZE(states));
+}
+
 /* True when a class or id token starts with one of the names of areas
  * that are not the page's own ("comment-list", "sidebar-left",
  * "related-posts", "teaser"). A token that only contains one
- * ("has-sidebar" on a wrapper) does not count. One pass, first letters
+ * ("has-sidebar" on a wrapper) does not count, and a layout flag among
+ * the tokens ("sidebar-on sidebar-right") makes the element the
+ * container of the page's layout, not an aside. One pass, first letters
  * first: this runs for every element with a class or an id. */
 static bool aside_name(const char *v)
 {
@@ -1393,21 +1411,24 @@ static bool aside_name(const char *v)
 	                                    "teaser",   "infobox", "reference",
 	                                    "citation", "footnote"};
 
+	bool found = false;
 	size_t n;
 
 	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
 		if (comment_part(t, n))
-			return true;
+			found = true;
 		/* Most tokens start with none of the names' letters. */
 		if (!strchr("csrtif", heed__ascii_lower(*t)))
 			continue;
+		if (layout_flag(t, n))
+			return false;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
 			if (heed__ascii_lower(*t) == names[i][0] &&
 			    n >= strlen(names[i]) &&
 			    heed__ascii_ieq(t, strlen(names[i]), names[i]))
-				return true;
+				found = true;
 	}
-	return false;
+	return found;
 }
 
 /* True when a class or id names the page's own content area

@@ -607,6 +607,17 @@ static const struct page_case cases[] = {
          "class=entry-date datetime=2019-07-13>13 Jul</time></header></div>"
          "<div class=sidebar><time datetime=2018-01-01>x</time></div>",
          0, NULL, "published=html:2019-07-13\n"},
+        {"aside: a wrapper flagged sidebar-on holds the post and its sidebar",
+         NULL,
+         "<div class=\"post-wrap sidebar-on sidebar-right\"><p class=byline>"
+         "By Ana Lopez</p><time class=entry-date datetime=2019-07-13>13 Jul"
+         "</time><div class=sidebar-wrap><time datetime=2018-01-01>x</time>"
+         "</div></div>",
+         0, NULL, "published=html:2019-07-13\nauthor=html:Ana Lopez\n"},
+        {"aside: the sidebar itself is one, whatever its side", NULL,
+         "<div class=\"sidebar sidebar-right\"><p class=byline>By Ana Lopez"
+         "</p><time datetime=2018-01-01>x</time></div>",
+         0, NULL, "-published\n-author\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
