@@ -1875,6 +1875,16 @@ static size_t author_label_len(const char *s, size_t len)
 	return n ? bar + n : 0;
 }
 
+/* True when s[0, len) is an author's noun alone ("Autor", "Author:"),
+ * as a heading over the name writes it. */
+static bool author_noun_alone(const char *s, size_t len)
+{
+	size_t n =
+	        lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+
+	return n && label_end(s, len, n) == len;
+}
+
 /* Sub-rank of an author named after a label: after every byline. */
 #define A_LABEL 3
 
@@ -2346,6 +2356,16 @@ static void date_author(struct html *h, const char *s, size_t len)
 		label_value(h, F_AUTHOR, false, s + n, len - n);
 }
 
+/* True when the innermost open element is a heading (h2 to h4). */
+static bool heading_top(const struct html *h)
+{
+	unsigned char t = h->depth && h->depth <= EXTRACT_MAX_DEPTH
+	                          ? h->stack[h->depth - 1].tag
+	                          : T_OTHER;
+
+	return t == T_H2 || t == T_HN;
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -2403,6 +2423,14 @@ static void text_label(struct html *h, const char *s, size_t len)
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);
+	/* A heading that is an author's noun alone ("<h4>Autor</h4>") heads
+	 * the name under it, as a label alone does. */
+	if (!n && opens && heading_top(h) &&
+	    h->link_heading == h->minor_heading + 1 &&
+	    author_noun_alone(s, len) && label_author_wanted(h)) {
+		after_label(h, F_AUTHOR, false, s, len, len);
+		return;
+	}
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
 	 * "Works by Ann Lee" heads a list of her works, and a link's text

@@ -814,6 +814,16 @@ static const struct page_case cases[] = {
          "<h6>Energiepreise</h6><h5><a href=/g>By Galileo</a></h5><h5><em>Von "
          "Ann Lee</em></h5><p>(21. November 2022) Text</p>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: a heading that is an author's noun alone heads the name",
+         NULL,
+         "<h4 class=meta-title>Autor</h4><p class=meta-text><a "
+         "href=/p/huke>Nikolai Huke</a><b>, </b></p>",
+         0, NULL, "author=html:Nikolai Huke\n"},
+        {"author: a heading that opens with the noun, or links it, is none",
+         NULL,
+         "<h3>Author Jane Doe on cities</h3><p>Ann Lee</p><h4><a "
+         "href=/a>Autor</a></h4><p>Bo Chan</p>",
+         0, NULL, "-author\n"},
         {"author: a label after every byline, before a handle", NULL,
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
