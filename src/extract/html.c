@@ -1853,6 +1853,24 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	return label_end(s, len, n);
 }
 
+/* True when the author's noun s[0, n) names a person ("Autoren", not
+ * "Text" or "Redaktion") and a list of names follows it after a space
+ * ("Autoren Jelko Djuren und Jutta Klaukien"): a label without its
+ * colon, whose names are read as every label's are. One name after the
+ * noun ("Author Jane Doe") may open a sentence and is no label. */
+static bool bare_author_noun(const char *s, size_t len, size_t n)
+{
+	static const char *const joins[] = {" und ", " and ", ", ", " & "};
+	char c = heed__ascii_lower(*s);
+
+	if ((c != 'a' && c != 'v') || n + 1 >= len || s[n] != ' ')
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(joins); i++)
+		if (memmem(s + n, len - n, joins[i], strlen(joins[i])))
+			return true;
+	return false;
+}
+
 /* The length of the author label that opens s[0, len), with the
  * separators after it, or 0. A bar or a dash may come first: a meta
  * line's "| By" (a theme's screen-reader text between the date and the
@@ -1866,7 +1884,7 @@ static size_t author_label_len(const char *s, size_t len)
 	s += bar;
 	len -= bar;
 	n = lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
-	if (n && (n == len || s[n] != ':'))
+	if (n && (n == len || s[n] != ':') && !bare_author_noun(s, len, n))
 		n = 0;
 	if (!n)
 		n = lead_word(s, len, author_leads,

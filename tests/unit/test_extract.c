@@ -824,6 +824,16 @@ static const struct page_case cases[] = {
          "<h3>Author Jane Doe on cities</h3><p>Ann Lee</p><h4><a "
          "href=/a>Autor</a></h4><p>Bo Chan</p>",
          0, NULL, "-author\n"},
+        {"author: a person's noun without its colon before names", NULL,
+         "<p>Weitere Informationen geben die Dienststellen.</p><p>Autoren "
+         "Jelko Djuren und Jutta Klaukien</p>",
+         0, NULL, "author=html:Jelko Djuren; Jutta Klaukien\n"},
+        {"author: without its colon, no label before one name, nor \"Text\", "
+         "nor a sentence",
+         NULL,
+         "<p>Autor Ann Lee</p><p>Text Ann Lee und Bo Chan</p><p>Autoren "
+         "schreiben und lesen</p>",
+         0, NULL, "-author\n"},
         {"author: a label after every byline, before a handle", NULL,
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
