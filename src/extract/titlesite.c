@@ -649,8 +649,7 @@ static size_t name_end(const char *s, size_t len, size_t *skip)
 	                                    " und ",
 	                                    " et ",
 	                                    " y ",
-	                                    " im gespr\xC3\xA4"
-	                                    "ch mit ",
+	                                    " im gespr\303\244ch mit ",
 	                                    " in conversation with "};
 
 	for (size_t i = 0; i < len; i++) {

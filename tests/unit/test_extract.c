@@ -1077,8 +1077,7 @@ static const struct page_case cases[] = {
          "<a href=/b>Bo Chan</a></div></article>",
          0, NULL, "author=html:Ann Lee; Bo Chan\n"},
         {"byline: a radio interview's byline credits both speakers", NULL,
-         "<p class=author>Ann Lee im Gespr\xC3\xA4"
-         "ch mit Bo Chan</p><p "
+         "<p class=author>Ann Lee im Gespr\303\244ch mit Bo Chan</p><p "
          "class=author>Cy Dunn in conversation with Di Eng</p>",
          0, NULL, "author=html:Ann Lee; Bo Chan\n"},
         {"author: the French \"auteurs\" class is a byline", NULL,
