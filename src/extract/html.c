@@ -1790,6 +1790,13 @@ static const char *const date_labels[] = {
 /* Labels of an author: "Von Ann Lee", "by Ann", "Ein Artikel von". */
 static const char *const author_leads[] = {"ein artikel von",
                                            "ein beitrag von",
+                                           "ein gastbeitrag von",
+                                           "ein interview von",
+                                           "gastbeitrag von",
+                                           "blog beitrag von",
+                                           "blogbeitrag von",
+                                           "beitrag von",
+                                           "interview von",
                                            "text von",
                                            "geschrieben von",
                                            "written by",
@@ -2437,7 +2444,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		copyright_holder(h, s, len);
 	/* Most texts start with none of the labels' letters (nor a bar or a
 	 * dash). */
-	if (!strchr("abdefglmprstuvwz|-", heed__ascii_lower(*s)))
+	if (!strchr("abdefgilmprstuvwz|-", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);

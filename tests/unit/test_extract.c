@@ -794,6 +794,12 @@ static const struct page_case cases[] = {
          "<div class=metaInfo>Ein Artikel von <strong>Pamela Sladky</strong> "
          "| 27.01.2022</div>",
          0, NULL, "author=html:Pamela Sladky\n"},
+        {"author: a post's genre before \"von\" is a label", NULL,
+         "<p><strong>Vegetarier zu sein</strong></p><p>Blog Beitrag von "
+         "Margarita Koreneva</p><p>Gastbeitrag von Ann Lee</p>",
+         0, NULL, "author=html:Margarita Koreneva\n"},
+        {"author: a genre's label opening a sentence names nobody", NULL,
+         "<p>Interview von gestern mit dem Trainer</p>", 0, NULL, "-author\n"},
         {"author: a label alone names the next text", NULL,
          "<p><span class=from>von</span> <span>Daniel Braun</span></p><p><b>"
          "Autor:</b> Ann Lee</p>",
