@@ -74,6 +74,7 @@ enum cap_kind {
 	CAP_LEAD,         /* one of the article's first paragraphs */
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
 	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
+	CAP_BIO,          /* an author box's bio: the full name opening it */
 };
 
 struct capture {
@@ -124,6 +125,7 @@ struct html {
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
 	bool byline_page_done;  /* the first outside the article was read */
+	bool bio_done;          /* the first author's bio was read */
 	unsigned date_lines;    /* meta and info lines read for a date */
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
@@ -1015,6 +1017,22 @@ static void on_class_date(struct html *h, enum tag tag, const char *cls,
 		on_date_line(h, tag, cls);
 }
 
+/* True when a class token's last part (cut at "-" or "_") is "bio" or
+ * "biography" ("author-bio", "cb-author-bio", "biography"). */
+static bool bio_class(const char *cls)
+{
+	size_t n;
+
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if ((n == 3 ||
+		     (n > 3 && (t[n - 4] == '-' || t[n - 4] == '_'))) &&
+		    heed__ascii_ieq(t + n - 3, 3, "bio"))
+			return true;
+		else if (n >= 9 && heed__ascii_ieq(t + n - 9, 9, "biography"))
+			return true;
+	return false;
+}
+
 static void on_class(struct html *h, enum tag tag, const char *cls,
                      const char *const *atts)
 {
@@ -1022,6 +1040,10 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
 	on_class_date(h, tag, cls, atts);
+	if (!h->bio_done && strstr(cls, "io") && bio_class(cls)) {
+		h->bio_done = true;
+		(void)start_capture(h, CAP_BIO, NULL);
+	}
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
 	     strstr(cls, "Byline") || strstr(cls, "utor") ||
@@ -2476,6 +2498,32 @@ static void text_label(struct html *h, const char *s, size_t len)
 	after_label(h, f, asof, s, len, n);
 }
 
+/* The name opening an author's bio, two to four words each opening with
+ * a capital ("Nils Pickert ist freier Autor": "Nils Pickert"), kept for
+ * heed__author_bio; a bio that opens otherwise gives none. */
+static void bio_name(struct builder *b, const char *s, size_t len)
+{
+	size_t words = 0, end = 0, i = 0;
+
+	heed__trim(&s, &len);
+	while (i < len && words < 5) {
+		unsigned char c = (unsigned char)s[i];
+		size_t w = i;
+		if (!(c >= 'A' && c <= 'Z') && !(c >= 0xC3 && c <= 0xC5))
+			break;
+		while (i < len && s[i] != ' ' && s[i] != ',' && s[i] != '\n')
+			i++;
+		words++;
+		end = i;
+		if (w == i || i == len || s[i] != ' ')
+			break;
+		while (i < len && s[i] == ' ')
+			i++;
+	}
+	if (words >= 2 && words <= 4 && !b->bio_name)
+		b->bio_name = heed__strdup_arena(b, s, end);
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -2537,6 +2585,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_LEAD:
 		lead_line(h, s, len);
+		break;
+	case CAP_BIO:
+		bio_name(b, s, len);
 		break;
 	case CAP_AUTHOR_LABEL:
 		author_label_end(h, s, len);

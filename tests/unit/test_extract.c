@@ -840,6 +840,23 @@ static const struct page_case cases[] = {
          "<p>Autor Ann Lee</p><p>Text Ann Lee und Bo Chan</p><p>Autoren "
          "schreiben und lesen</p>",
          0, NULL, "-author\n"},
+        {"author: a first name gives way to the full name opening the bio",
+         NULL,
+         "<meta name=author content=Nils><article><p>Text</p><footer><div "
+         "class=author-box><p class=\"cb-author-bio biography\">Nils "
+         "Pickert ist freier Autor und Journalist.</p></div></footer>"
+         "</article>",
+         0, NULL, "author=meta:Nils Pickert\n"},
+        {"author: not to a bio opening otherwise, nor to a second bio", NULL,
+         "<meta name=author content=Tobi><p class=author-bio>Tobias Weber "
+         "schreibt</p><p class=author-bio>Tobi Lee ist Autor</p>",
+         0, NULL, "author=meta:Tobi\n"},
+        {"author: a bio alone names nobody", NULL,
+         "<p class=author-bio>Ann Lee ist Autorin</p>", 0, NULL, "-author\n"},
+        {"author: nor to a sidebar's bio", NULL,
+         "<aside><p class=author-bio>Nils Pickert ist Autor</p></aside>"
+         "<meta name=author content=Nils><p class=bio>Ann Lee ist Autorin</p>",
+         0, NULL, "author=meta:Nils\n"},
         {"author: a label after every byline, before a handle", NULL,
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
