@@ -2508,14 +2508,15 @@ static void bio_name(struct builder *b, const char *s, size_t len)
 	heed__trim(&s, &len);
 	while (i < len && words < 5) {
 		unsigned char c = (unsigned char)s[i];
-		size_t w = i;
+		/* An ASCII capital, or a Latin letter beyond ASCII (U+00C0 to
+		 * U+017F, not told apart by case here: "Ørsted", "Émile"). */
 		if (!(c >= 'A' && c <= 'Z') && !(c >= 0xC3 && c <= 0xC5))
 			break;
 		while (i < len && s[i] != ' ' && s[i] != ',' && s[i] != '\n')
 			i++;
 		words++;
 		end = i;
-		if (w == i || i == len || s[i] != ' ')
+		if (i == len || s[i] != ' ')
 			break;
 		while (i < len && s[i] == ' ')
 			i++;
