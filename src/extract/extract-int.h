@@ -169,6 +169,9 @@ struct builder {
 	const char *shown_value;           /* that date, in the arena */
 	int64_t shown_num;                 /* its Unix seconds */
 	struct heed__date_form shown_form; /* how it was written */
+	/* The full name opening the page's first author bio ("Nils
+	 * Pickert ist ..."), in the arena, or NULL: see heed__author_bio. */
+	const char *bio_name;
 	heed_status oom; /* HEED_ENOMEM once an allocation failed */
 };
 
@@ -196,6 +199,11 @@ bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
  * then: the published date becomes the modified one. Called once the
  * page is read. */
 void heed__republished(struct builder *b);
+/* An author that is a first name alone ("Nils", a CMS's display name)
+ * gives way to the full name opening the page's author bio when that
+ * name opens with it ("Nils Pickert"). Called once the JSON-LD is
+ * applied. */
+void heed__author_bio(struct builder *b);
 /* A page whose published date comes from a meta tag named only "date"
  * (DC_SUB_DATE, DC_SUB_BARE_DATE) and whose own markup or text shows
  * another day is dated by that shown day. Called once the page is read,

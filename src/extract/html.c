@@ -74,6 +74,7 @@ enum cap_kind {
 	CAP_LEAD,         /* one of the article's first paragraphs */
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
 	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
+	CAP_BIO,          /* an author box's bio: the full name opening it */
 };
 
 struct capture {
@@ -124,6 +125,7 @@ struct html {
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
 	bool byline_page_done;  /* the first outside the article was read */
+	bool bio_done;          /* the first author's bio was read */
 	unsigned date_lines;    /* meta and info lines read for a date */
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
@@ -1015,6 +1017,22 @@ static void on_class_date(struct html *h, enum tag tag, const char *cls,
 		on_date_line(h, tag, cls);
 }
 
+/* True when a class token's last part (cut at "-" or "_") is "bio" or
+ * "biography" ("author-bio", "cb-author-bio", "biography"). */
+static bool bio_class(const char *cls)
+{
+	size_t n;
+
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if ((n == 3 ||
+		     (n > 3 && (t[n - 4] == '-' || t[n - 4] == '_'))) &&
+		    heed__ascii_ieq(t + n - 3, 3, "bio"))
+			return true;
+		else if (n >= 9 && heed__ascii_ieq(t + n - 9, 9, "biography"))
+			return true;
+	return false;
+}
+
 static void on_class(struct html *h, enum tag tag, const char *cls,
                      const char *const *atts)
 {
@@ -1022,6 +1040,10 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
 	on_class_date(h, tag, cls, atts);
+	if (!h->bio_done && strstr(cls, "io") && bio_class(cls)) {
+		h->bio_done = true;
+		(void)start_capture(h, CAP_BIO, NULL);
+	}
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
 	     strstr(cls, "Byline") || strstr(cls, "utor") ||
@@ -1382,10 +1404,28 @@ static bool comment_part(const char *t, size_t n)
 	return false;
 }
 
+/* True when the token t[0, n) is "sidebar" with a state after it
+ * ("sidebar-on", "sidebar_enabled", "sidebar-off"): a theme's flag on
+ * the container of the post and its sidebar, saying whether the layout
+ * shows one, never the class of the sidebar itself. */
+static bool layout_flag(const char *t, size_t n)
+{
+	static const char *const states[] = {"on",       "off",    "enabled",
+	                                     "disabled", "active", "inactive",
+	                                     "none"};
+
+	return n > 8 && heed__ascii_ieq(t, 7, "sidebar") &&
+	       (t[7] == '-' || t[7] == '_') &&
+	       heed__ascii_ieq_any(t + 8, n - 8, states,
+	                           HEED_ARRAY_SIZE(states));
+}
+
 /* True when a class or id token starts with one of the names of areas
  * that are not the page's own ("comment-list", "sidebar-left",
  * "related-posts", "teaser"). A token that only contains one
- * ("has-sidebar" on a wrapper) does not count. One pass, first letters
+ * ("has-sidebar" on a wrapper) does not count, and a layout flag among
+ * the tokens ("sidebar-on sidebar-right") makes the element the
+ * container of the page's layout, not an aside. One pass, first letters
  * first: this runs for every element with a class or an id. */
 static bool aside_name(const char *v)
 {
@@ -1393,21 +1433,24 @@ static bool aside_name(const char *v)
 	                                    "teaser",   "infobox", "reference",
 	                                    "citation", "footnote"};
 
+	bool found = false;
 	size_t n;
 
 	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
 		if (comment_part(t, n))
-			return true;
+			found = true;
 		/* Most tokens start with none of the names' letters. */
 		if (!strchr("csrtif", heed__ascii_lower(*t)))
 			continue;
+		if (layout_flag(t, n))
+			return false;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
 			if (heed__ascii_lower(*t) == names[i][0] &&
 			    n >= strlen(names[i]) &&
 			    heed__ascii_ieq(t, strlen(names[i]), names[i]))
-				return true;
+				found = true;
 	}
-	return false;
+	return found;
 }
 
 /* True when a class or id names the page's own content area
@@ -1769,6 +1812,13 @@ static const char *const date_labels[] = {
 /* Labels of an author: "Von Ann Lee", "by Ann", "Ein Artikel von". */
 static const char *const author_leads[] = {"ein artikel von",
                                            "ein beitrag von",
+                                           "ein gastbeitrag von",
+                                           "ein interview von",
+                                           "gastbeitrag von",
+                                           "blog beitrag von",
+                                           "blogbeitrag von",
+                                           "beitrag von",
+                                           "interview von",
                                            "text von",
                                            "geschrieben von",
                                            "written by",
@@ -1832,6 +1882,24 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	return label_end(s, len, n);
 }
 
+/* True when the author's noun s[0, n) names a person ("Autoren", not
+ * "Text" or "Redaktion") and a list of names follows it after a space
+ * ("Autoren Jelko Djuren und Jutta Klaukien"): a label without its
+ * colon, whose names are read as every label's are. One name after the
+ * noun ("Author Jane Doe") may open a sentence and is no label. */
+static bool bare_author_noun(const char *s, size_t len, size_t n)
+{
+	static const char *const joins[] = {" und ", " and ", ", ", " & "};
+	char c = heed__ascii_lower(*s);
+
+	if ((c != 'a' && c != 'v') || n + 1 >= len || s[n] != ' ')
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(joins); i++)
+		if (memmem(s + n, len - n, joins[i], strlen(joins[i])))
+			return true;
+	return false;
+}
+
 /* The length of the author label that opens s[0, len), with the
  * separators after it, or 0. A bar or a dash may come first: a meta
  * line's "| By" (a theme's screen-reader text between the date and the
@@ -1845,13 +1913,23 @@ static size_t author_label_len(const char *s, size_t len)
 	s += bar;
 	len -= bar;
 	n = lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
-	if (n && (n == len || s[n] != ':'))
+	if (n && (n == len || s[n] != ':') && !bare_author_noun(s, len, n))
 		n = 0;
 	if (!n)
 		n = lead_word(s, len, author_leads,
 		              HEED_ARRAY_SIZE(author_leads));
 	n = label_end(s, len, n);
 	return n ? bar + n : 0;
+}
+
+/* True when s[0, len) is an author's noun alone ("Autor", "Author:"),
+ * as a heading over the name writes it. */
+static bool author_noun_alone(const char *s, size_t len)
+{
+	size_t n =
+	        lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+
+	return n && label_end(s, len, n) == len;
 }
 
 /* Sub-rank of an author named after a label: after every byline. */
@@ -2325,6 +2403,16 @@ static void date_author(struct html *h, const char *s, size_t len)
 		label_value(h, F_AUTHOR, false, s + n, len - n);
 }
 
+/* True when the innermost open element is a heading (h2 to h4). */
+static bool heading_top(const struct html *h)
+{
+	unsigned char t = h->depth && h->depth <= EXTRACT_MAX_DEPTH
+	                          ? h->stack[h->depth - 1].tag
+	                          : T_OTHER;
+
+	return t == T_H2 || t == T_HN;
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -2378,10 +2466,18 @@ static void text_label(struct html *h, const char *s, size_t len)
 		copyright_holder(h, s, len);
 	/* Most texts start with none of the labels' letters (nor a bar or a
 	 * dash). */
-	if (!strchr("abdefglmprstuvwz|-", heed__ascii_lower(*s)))
+	if (!strchr("abdefgilmprstuvwz|-", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);
+	/* A heading that is an author's noun alone ("<h4>Autor</h4>") heads
+	 * the name under it, as a label alone does. */
+	if (!n && opens && heading_top(h) &&
+	    h->link_heading == h->minor_heading + 1 &&
+	    author_noun_alone(s, len) && label_author_wanted(h)) {
+		after_label(h, F_AUTHOR, false, s, len, len);
+		return;
+	}
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
 	 * "Works by Ann Lee" heads a list of her works, and a link's text
@@ -2400,6 +2496,33 @@ static void text_label(struct html *h, const char *s, size_t len)
 		return;
 	}
 	after_label(h, f, asof, s, len, n);
+}
+
+/* The name opening an author's bio, two to four words each opening with
+ * a capital ("Nils Pickert ist freier Autor": "Nils Pickert"), kept for
+ * heed__author_bio; a bio that opens otherwise gives none. */
+static void bio_name(struct builder *b, const char *s, size_t len)
+{
+	size_t words = 0, end = 0, i = 0;
+
+	heed__trim(&s, &len);
+	while (i < len && words < 5) {
+		unsigned char c = (unsigned char)s[i];
+		/* An ASCII capital, or a Latin letter beyond ASCII (U+00C0 to
+		 * U+017F, not told apart by case here: "Ørsted", "Émile"). */
+		if (!(c >= 'A' && c <= 'Z') && !(c >= 0xC3 && c <= 0xC5))
+			break;
+		while (i < len && s[i] != ' ' && s[i] != ',' && s[i] != '\n')
+			i++;
+		words++;
+		end = i;
+		if (i == len || s[i] != ' ')
+			break;
+		while (i < len && s[i] == ' ')
+			i++;
+	}
+	if (words >= 2 && words <= 4 && !b->bio_name)
+		b->bio_name = heed__strdup_arena(b, s, end);
 }
 
 static void finish_capture(struct html *h, struct capture *c)
@@ -2463,6 +2586,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_LEAD:
 		lead_line(h, s, len);
+		break;
+	case CAP_BIO:
+		bio_name(b, s, len);
 		break;
 	case CAP_AUTHOR_LABEL:
 		author_label_end(h, s, len);

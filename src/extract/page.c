@@ -495,6 +495,7 @@ heed_status heed__extract_html_with(
 	}
 	heed__buf_free(&utf8);
 	heed__jsonld_apply(&b);
+	heed__author_bio(&b);
 	if (rc == HEED_OK)
 		rc = b.oom;
 	if (rc == HEED_OK)

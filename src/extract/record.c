@@ -427,6 +427,16 @@ static bool fuller_name(const char *shrt, size_t sn, const char *name,
 	       opens_with_word(shrt, sn, name, nn);
 }
 
+void heed__author_bio(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+
+	if (b->bio_name && c->value &&
+	    opens_with_word(c->value, strlen(c->value), b->bio_name,
+	                    strlen(b->bio_name)))
+		c->value = b->bio_name;
+}
+
 bool heed__author_short(const struct builder *b)
 {
 	const char *v = b->cand[F_AUTHOR].value;

@@ -639,11 +639,18 @@ static bool name_like(const char *s, size_t len)
 }
 
 /* Where the next name ends: ",", ";", " and ", " & ", " und ", " et ",
- * " y ". *skip gets the separator's length (0 at the end). */
+ * " y ", or an interview's " im Gespräch mit " and " in conversation
+ * with " (a radio interview's byline credits both speakers). *skip gets
+ * the separator's length (0 at the end). */
 static size_t name_end(const char *s, size_t len, size_t *skip)
 {
-	static const char *const words[] = {" and ", " & ", " und ", " et ",
-	                                    " y "};
+	static const char *const words[] = {" and ",
+	                                    " & ",
+	                                    " und ",
+	                                    " et ",
+	                                    " y ",
+	                                    " im gespr\303\244ch mit ",
+	                                    " in conversation with "};
 
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] == ',' || s[i] == ';') {

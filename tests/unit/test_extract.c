@@ -607,6 +607,17 @@ static const struct page_case cases[] = {
          "class=entry-date datetime=2019-07-13>13 Jul</time></header></div>"
          "<div class=sidebar><time datetime=2018-01-01>x</time></div>",
          0, NULL, "published=html:2019-07-13\n"},
+        {"aside: a wrapper flagged sidebar-on holds the post and its sidebar",
+         NULL,
+         "<div class=\"post-wrap sidebar-on sidebar-right\"><p class=byline>"
+         "By Ana Lopez</p><time class=entry-date datetime=2019-07-13>13 Jul"
+         "</time><div class=sidebar-wrap><time datetime=2018-01-01>x</time>"
+         "</div></div>",
+         0, NULL, "published=html:2019-07-13\nauthor=html:Ana Lopez\n"},
+        {"aside: the sidebar itself is one, whatever its side", NULL,
+         "<div class=\"sidebar sidebar-right\"><p class=byline>By Ana Lopez"
+         "</p><time datetime=2018-01-01>x</time></div>",
+         0, NULL, "-published\n-author\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
@@ -783,6 +794,12 @@ static const struct page_case cases[] = {
          "<div class=metaInfo>Ein Artikel von <strong>Pamela Sladky</strong> "
          "| 27.01.2022</div>",
          0, NULL, "author=html:Pamela Sladky\n"},
+        {"author: a post's genre before \"von\" is a label", NULL,
+         "<p><strong>Vegetarier zu sein</strong></p><p>Blog Beitrag von "
+         "Margarita Koreneva</p><p>Gastbeitrag von Ann Lee</p>",
+         0, NULL, "author=html:Margarita Koreneva\n"},
+        {"author: a genre's label opening a sentence names nobody", NULL,
+         "<p>Interview von gestern mit dem Trainer</p>", 0, NULL, "-author\n"},
         {"author: a label alone names the next text", NULL,
          "<p><span class=from>von</span> <span>Daniel Braun</span></p><p><b>"
          "Autor:</b> Ann Lee</p>",
@@ -803,6 +820,43 @@ static const struct page_case cases[] = {
          "<h6>Energiepreise</h6><h5><a href=/g>By Galileo</a></h5><h5><em>Von "
          "Ann Lee</em></h5><p>(21. November 2022) Text</p>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: a heading that is an author's noun alone heads the name",
+         NULL,
+         "<h4 class=meta-title>Autor</h4><p class=meta-text><a "
+         "href=/p/huke>Nikolai Huke</a><b>, </b></p>",
+         0, NULL, "author=html:Nikolai Huke\n"},
+        {"author: a heading that opens with the noun, or links it, is none",
+         NULL,
+         "<h3>Author Jane Doe on cities</h3><p>Ann Lee</p><h4><a "
+         "href=/a>Autor</a></h4><p>Bo Chan</p>",
+         0, NULL, "-author\n"},
+        {"author: a person's noun without its colon before names", NULL,
+         "<p>Weitere Informationen geben die Dienststellen.</p><p>Autoren "
+         "Jelko Djuren und Jutta Klaukien</p>",
+         0, NULL, "author=html:Jelko Djuren; Jutta Klaukien\n"},
+        {"author: without its colon, no label before one name, nor \"Text\", "
+         "nor a sentence",
+         NULL,
+         "<p>Autor Ann Lee</p><p>Text Ann Lee und Bo Chan</p><p>Autoren "
+         "schreiben und lesen</p>",
+         0, NULL, "-author\n"},
+        {"author: a first name gives way to the full name opening the bio",
+         NULL,
+         "<meta name=author content=Nils><article><p>Text</p><footer><div "
+         "class=author-box><p class=\"cb-author-bio biography\">Nils "
+         "Pickert ist freier Autor und Journalist.</p></div></footer>"
+         "</article>",
+         0, NULL, "author=meta:Nils Pickert\n"},
+        {"author: not to a bio opening otherwise, nor to a second bio", NULL,
+         "<meta name=author content=Tobi><p class=author-bio>Tobias Weber "
+         "schreibt</p><p class=author-bio>Tobi Lee ist Autor</p>",
+         0, NULL, "author=meta:Tobi\n"},
+        {"author: a bio alone names nobody", NULL,
+         "<p class=author-bio>Ann Lee ist Autorin</p>", 0, NULL, "-author\n"},
+        {"author: nor to a sidebar's bio", NULL,
+         "<aside><p class=author-bio>Nils Pickert ist Autor</p></aside>"
+         "<meta name=author content=Nils><p class=bio>Ann Lee ist Autorin</p>",
+         0, NULL, "author=meta:Nils\n"},
         {"author: a label after every byline, before a handle", NULL,
          "<meta name=twitter:creator content=@jdoe><p>By Jane Doe</p><div "
          "class=byline>Ann Lee</div>",
@@ -1044,6 +1098,10 @@ static const struct page_case cases[] = {
         {"author: a plural class lists the credited people", NULL,
          "<article><div class=article-authors><a href=/a>Ann Lee</a>, "
          "<a href=/b>Bo Chan</a></div></article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"byline: a radio interview's byline credits both speakers", NULL,
+         "<p class=author>Ann Lee im Gespr\303\244ch mit Bo Chan</p><p "
+         "class=author>Cy Dunn in conversation with Di Eng</p>",
          0, NULL, "author=html:Ann Lee; Bo Chan\n"},
         {"author: the French \"auteurs\" class is a byline", NULL,
          "<div class=post><span class=auteurs>Didier Roy</span></div>", 0, NULL,
