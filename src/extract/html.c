@@ -120,6 +120,8 @@ struct html {
 	bool webpage_item;      /* the outermost item is a WebPage */
 	bool article_item_seen; /* the page's article item was found */
 	bool article_closed;    /* the page's first article has closed */
+	bool h1_outside;        /* an h1 was outside any article and header */
+	bool article_listed;    /* the open article came after that h1 */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -652,10 +654,15 @@ static void on_anchor(struct html *h, const char *const *atts)
 }
 
 /* Inside an article, its header or main: where the page's own byline and
- * date lines are. */
+ * date lines are. An article opened after the page's h1 was read outside
+ * any article is a listed post's ("Editor's Pick" under the story), not
+ * the page's: a page whose title stands outside its articles dates
+ * itself beside that title. */
 static bool in_body(const struct html *h)
 {
-	return h->article || h->header || h->main;
+	if (h->main)
+		return true;
+	return h->article ? !h->article_listed : h->header;
 }
 
 /* Starts reading a date from an element's text. */
@@ -704,7 +711,7 @@ static void on_time(struct html *h, const char *const *atts)
 	}
 	if (attr(atts, "pubdate") && !(h->article && h->article_closed))
 		sub = D_THEME;
-	else if (h->article)
+	else if (h->article && !h->article_listed)
 		sub = D_TIME_ARTICLE;
 	else if (h->main)
 		sub = D_TIME_MAIN;
@@ -1292,6 +1299,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 			start_capture(h, CAP_TITLE, NULL);
 		break;
 	case T_H1:
+		/* A site's logo in its header is no page's title. */
+		if (!h->article && !h->aside && !h->site_header && !h->foreign)
+			h->h1_outside = true;
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
 		else
@@ -1530,8 +1540,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	edit = tracked && ca.cls && !h->foreign && edit_class(ca.cls);
 	if (edit)
 		h->edit++;
-	if (tag == T_ARTICLE && tracked)
-		h->article++;
+	if (tag == T_ARTICLE && tracked && !h->article++)
+		h->article_listed = h->h1_outside;
 	if (tracked)
 		h->stack[h->depth] = (struct el){(unsigned char)tag, scope,
 		                                 aside, edit, site};

@@ -309,6 +309,22 @@ static const struct page_case cases[] = {
          "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
          "</article><time datetime=2024-01-01>x</time></article>",
          0, NULL, "published=html:2024-01-01\n"},
+        {"text date: an article after the page's h1 outside articles is a "
+         "listed post's",
+         NULL,
+         "<body><div class=view><h1>A</h1><p class=date>2023-11-07</p></div>"
+         "<article><h2>B</h2><p class=date>2023-11-03</p></article></body>",
+         0, NULL, "published=html:2023-11-07\n"},
+        {"text date: a listed article's time ranks below the page's own", NULL,
+         "<body><h1>A</h1><p><time datetime=2023-11-07>x</time></p>"
+         "<article><h2>B</h2><time datetime=2023-11-03>y</time></article>"
+         "</body>",
+         0, NULL, "published=html:2023-11-07\n"},
+        {"text date: a site header's h1 leaves the article the page's", NULL,
+         "<body><header><h1>Site</h1></header><article><h2>A</h2><p "
+         "class=date>2023-11-03</p></article><div><p class=date>2023-11-07"
+         "</p></div></body>",
+         0, NULL, "published=html:2023-11-03\n"},
         {"text date: an embedded post's time in a blockquote is not the "
          "page's",
          NULL,
