@@ -903,7 +903,8 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
 	    h->site_header || h->date_lines >= MAX_DATE_LINES ||
 	    !date_line_class(cls, &f) ||
-	    heed__cand_settled(h->b, f, O_HTML, sub))
+	    (heed__cand_settled(h->b, f, O_HTML, sub) &&
+	     !(f == F_PUBLISHED && heed__published_generic(h->b))))
 		return;
 	h->date_lines++;
 	date_text(h, f, sub);
@@ -1871,7 +1872,8 @@ static size_t author_label_len(const char *s, size_t len)
  * the published date. */
 static bool label_date_wanted(const struct html *h, int sub)
 {
-	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub);
+	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub) ||
+	       (sub == D_LABEL && heed__published_generic(h->b));
 }
 
 /* True while an author label could still give the author: until the
@@ -2549,7 +2551,7 @@ static bool raw_capture(enum cap_kind k)
 static bool label_scan(const struct html *h)
 {
 	return !h->foreign && !h->media && !h->aside &&
-	       (label_date_wanted(h, D_BARE) || label_author_wanted(h));
+	       (label_date_wanted(h, D_LABEL) || label_author_wanted(h));
 }
 
 bool heed__html_wants_text(const struct html *h)

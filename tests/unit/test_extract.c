@@ -547,6 +547,30 @@ static const struct page_case cases[] = {
          "<main><time itemprop=datePublished "
          "datetime=2022-01-27>27.01.2022</time></main>",
          0, NULL, "published=html:2022-01-27\n"},
+        {"date: a meta tag named only date gives way to a labelled day", NULL,
+         "<meta name=date content=2021-10-15><article><p>Text.</p>"
+         "<p>Erschienen am: 13.10.2021</p></article>",
+         0, NULL, "published=html:2021-10-13\n"},
+        {"date: a meta date gives way to a label where the author is known",
+         NULL,
+         "<meta name=author content=\"Ann Lee\"><meta name=date "
+         "content=2021-10-15><div><span>Erschienen am:</span><h2>13.10.2021"
+         "</h2></div>",
+         0, NULL, "published=html:2021-10-13\n"},
+        {"date: a meta tag named only date gives way to a meta line's day",
+         NULL,
+         "<meta name=dc.date content=2020-03-03><div class=citation-info>"
+         "Original Research 7 April 2020</div>",
+         0, NULL, "published=html:2020-04-07\n"},
+        {"date: a meta tag named only date keeps its day against a bare date",
+         NULL,
+         "<meta name=date content=2017-05-01><div><span>Mittwoch, </span>"
+         "26.02.2020</div>",
+         0, NULL, "published=meta:2017-05-01\n"},
+        {"date: a named publication date keeps its day against a label", NULL,
+         "<meta name=pubdate content=2021-10-15><article><p>Erschienen am: "
+         "13.10.2021</p></article>",
+         0, NULL, "published=meta:2021-10-15\n"},
         {"date: a meta date the page shows keeps its time", NULL,
          "<meta name=date content=2020-04-20T14:57:27+02:00>"
          "<article><span class=date>20.04.2020</span></article>",
