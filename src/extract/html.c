@@ -122,6 +122,8 @@ struct html {
 	bool article_closed;    /* the page's first article has closed */
 	bool h1_outside;        /* an h1 was outside any article and header */
 	bool article_listed;    /* the open article came after that h1 */
+	bool icon_date;         /* a calendar icon's date is the next text */
+	int icon_sub;           /* that date's sub-rank */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -1023,6 +1025,31 @@ static void on_class_date(struct html *h, enum tag tag, const char *cls,
 		on_date_line(h, tag, cls);
 }
 
+/* True when a part of a class token is "calendar": a calendar icon
+ * ("icon-calendar", "fa-calendar-alt", "glyphicon-calendar"). */
+static bool calendar_class(const char *cls)
+{
+	size_t n;
+
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if (part_is(t, n, "calendar"))
+			return true;
+	return false;
+}
+
+/* A calendar icon stands for a date label: themes set one before the
+ * date they show ("<span class=icon-calendar></span>&nbsp;12.01.2022"),
+ * so the text that follows it is read as a date element's, unless an
+ * element opens first (a calendar widget holds a table of days). */
+static void on_calendar_icon(struct html *h, const char *cls)
+{
+	if (h->quote || h->site_header || !strstr(cls, "alendar") ||
+	    !calendar_class(cls))
+		return;
+	h->icon_date = true;
+	h->icon_sub = in_body(h) ? D_TEXT_CLASS_BODY : D_TEXT_CLASS_PAGE;
+}
+
 static void on_class(struct html *h, enum tag tag, const char *cls,
                      const char *const *atts)
 {
@@ -1030,6 +1057,7 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
 	on_class_date(h, tag, cls, atts);
+	on_calendar_icon(h, cls);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
 	     strstr(cls, "Byline") || strstr(cls, "utor") ||
@@ -1497,6 +1525,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 
 	common_attrs(atts, &ca);
 	h->text_opens = true;
+	h->icon_date = false;
 	/* Past the tracked depth nothing opens, since nothing could close. */
 	tracked = h->depth < EXTRACT_MAX_DEPTH;
 	if ((tag == T_LI || tag == T_A) && h->ncaps)
@@ -2559,11 +2588,28 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || label_scan(h);
+	return h->signature || h->icon_date || label_scan(h);
+}
+
+/* The text after a calendar icon: its first words are the date. Spaces
+ * and no-break spaces alone leave the date to the next text. */
+static void icon_text(struct html *h, const char *s, size_t len)
+{
+	size_t blank = separators_len(s, len, " \t\n\r\f");
+
+	s += blank;
+	len -= blank;
+	heed__trim(&s, &len);
+	if (!len)
+		return;
+	h->icon_date = false;
+	offer_text_date(h->b, F_PUBLISHED, h->icon_sub, s, len);
 }
 
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
+	if (h->icon_date)
+		icon_text(h, s, len);
 	if (h->signature)
 		signature_drop(h, s, len);
 	for (size_t i = 0; i < h->ncaps; i++)

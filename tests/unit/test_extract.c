@@ -571,6 +571,20 @@ static const struct page_case cases[] = {
          "<meta name=pubdate content=2021-10-15><article><p>Erschienen am: "
          "13.10.2021</p></article>",
          0, NULL, "published=meta:2021-10-15\n"},
+        {"date: a calendar icon's text is a date", NULL,
+         "<h1>Title<br><small><span class=\"glyphicon glyphicon-calendar\">"
+         "</span>&nbsp;\n 02.02.2022 &bull; News</small></h1>",
+         0, NULL, "published=html:2022-02-02\n"},
+        {"date: a calendar widget's days are no date", NULL,
+         "<div class=calendar><table><tr><td>Mo 12.01.2022</td></tr></table>"
+         "</div>",
+         0, NULL, "-published\n"},
+        {"date: a calendar icon's date shows a republished day", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"datePublished\":\"2021-11-29\",\"dateModified\":"
+         "\"2022-01-12\"}</script><div><span class=icon-calendar></span>"
+         "&nbsp; 12.01.2022</div>",
+         0, NULL, "published=jsonld:2022-01-12\n"},
         {"date: a meta date the page shows keeps its time", NULL,
          "<meta name=date content=2020-04-20T14:57:27+02:00>"
          "<article><span class=date>20.04.2020</span></article>",
