@@ -1857,8 +1857,12 @@ static size_t label_end(const char *s, size_t len, size_t n)
 static size_t date_label_len(const char *s, size_t len, enum field *f,
                              bool *asof)
 {
-	size_t n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
+	/* "[Stand: 09.10.2017, 01:40 Uhr]": a bracketed label. */
+	size_t open = len > 1 && (*s == '[' || *s == '('), n;
 
+	s += open;
+	len -= open;
+	n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
 	*f = F_PUBLISHED;
 	*asof = false;
 	if (!n) {
@@ -1869,7 +1873,8 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 			*asof = true;
 		}
 	}
-	return label_end(s, len, n);
+	n = label_end(s, len, n);
+	return n ? open + n : 0;
 }
 
 /* The length of the author label that opens s[0, len), with the
@@ -2417,9 +2422,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
 	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
 		copyright_holder(h, s, len);
-	/* Most texts start with none of the labels' letters (nor a bar or a
-	 * dash). */
-	if (!strchr("abdefglmprstuvwz|-", heed__ascii_lower(*s)))
+	/* Most texts start with none of the labels' letters (nor a bar, a
+	 * dash or a bracket). */
+	if (!strchr("abdefglmprstuvwz|-[(", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);

@@ -441,6 +441,12 @@ static const struct page_case cases[] = {
          NULL, "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\n"
          "published=html:2019-10-19T11:05:00Z\n"},
+        {"text date: a label in brackets", NULL,
+         "<div>[Stand: 09.10.2017, 01:40 Uhr]</div><p>(Datum: 08.10.2017)</p>",
+         0, NULL,
+         "modified=html:2017-10-09T01:40:00Z\npublished=html:2017-10-08\n"},
+        {"text date: a bracket before no label is no label", NULL,
+         "<div>(Wir 09.10.2017)</div>", 0, NULL, "-published\n-modified\n"},
         {"text date: an as-of date gives way to any other published date", NULL,
          "<div>Stand: 19.10.2019</div><p><span>01.02.2019</span></p>", 0, NULL,
          "modified=html:2019-10-19\npublished=html:2019-02-01\n"},
