@@ -194,6 +194,10 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
  * not replace: reading that candidate would be wasted work. */
 bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
                         int sub);
+/* True when the published date known so far comes from a meta tag named
+ * only "date" (DC_SUB_DATE, DC_SUB_BARE_DATE), which the day the page
+ * shows replaces (heed__shown_over_generic): it settles no shown date. */
+bool heed__published_generic(const struct builder *b);
 /* A page that shows its modified day as its date (its own markup and
  * text give that day, not the declared published one) was republished
  * then: the published date becomes the modified one. Called once the

@@ -121,6 +121,10 @@ struct html {
 	bool webpage_item;      /* the outermost item is a WebPage */
 	bool article_item_seen; /* the page's article item was found */
 	bool article_closed;    /* the page's first article has closed */
+	bool h1_outside;        /* an h1 was outside any article and header */
+	bool article_listed;    /* the open article came after that h1 */
+	bool icon_date;         /* a calendar icon's date is the next text */
+	int icon_sub;           /* that date's sub-rank */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
@@ -654,10 +658,15 @@ static void on_anchor(struct html *h, const char *const *atts)
 }
 
 /* Inside an article, its header or main: where the page's own byline and
- * date lines are. */
+ * date lines are. An article opened after the page's h1 was read outside
+ * any article is a listed post's ("Editor's Pick" under the story), not
+ * the page's: a page whose title stands outside its articles dates
+ * itself beside that title. */
 static bool in_body(const struct html *h)
 {
-	return h->article || h->header || h->main;
+	if (h->main)
+		return true;
+	return h->article ? !h->article_listed : h->header;
 }
 
 /* Starts reading a date from an element's text. */
@@ -706,7 +715,7 @@ static void on_time(struct html *h, const char *const *atts)
 	}
 	if (attr(atts, "pubdate") && !(h->article && h->article_closed))
 		sub = D_THEME;
-	else if (h->article)
+	else if (h->article && !h->article_listed)
 		sub = D_TIME_ARTICLE;
 	else if (h->main)
 		sub = D_TIME_MAIN;
@@ -898,7 +907,8 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
 	    h->site_header || h->date_lines >= MAX_DATE_LINES ||
 	    !date_line_class(cls, &f) ||
-	    heed__cand_settled(h->b, f, O_HTML, sub))
+	    (heed__cand_settled(h->b, f, O_HTML, sub) &&
+	     !(f == F_PUBLISHED && heed__published_generic(h->b))))
 		return;
 	h->date_lines++;
 	date_text(h, f, sub);
@@ -1033,6 +1043,31 @@ static bool bio_class(const char *cls)
 	return false;
 }
 
+/* True when a part of a class token is "calendar": a calendar icon
+ * ("icon-calendar", "fa-calendar-alt", "glyphicon-calendar"). */
+static bool calendar_class(const char *cls)
+{
+	size_t n;
+
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if (part_is(t, n, "calendar"))
+			return true;
+	return false;
+}
+
+/* A calendar icon stands for a date label: themes set one before the
+ * date they show ("<span class=icon-calendar></span>&nbsp;12.01.2022"),
+ * so the text that follows it is read as a date element's, unless an
+ * element opens first (a calendar widget holds a table of days). */
+static void on_calendar_icon(struct html *h, const char *cls)
+{
+	if (h->quote || h->site_header || !strstr(cls, "alendar") ||
+	    !calendar_class(cls))
+		return;
+	h->icon_date = true;
+	h->icon_sub = in_body(h) ? D_TEXT_CLASS_BODY : D_TEXT_CLASS_PAGE;
+}
+
 static void on_class(struct html *h, enum tag tag, const char *cls,
                      const char *const *atts)
 {
@@ -1044,6 +1079,7 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		h->bio_done = true;
 		(void)start_capture(h, CAP_BIO, NULL);
 	}
+	on_calendar_icon(h, cls);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
 	     strstr(cls, "Byline") || strstr(cls, "utor") ||
@@ -1314,6 +1350,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 			start_capture(h, CAP_TITLE, NULL);
 		break;
 	case T_H1:
+		/* A site's logo in its header is no page's title. */
+		if (!h->article && !h->aside && !h->site_header && !h->foreign)
+			h->h1_outside = true;
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
 		else
@@ -1529,6 +1568,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 
 	common_attrs(atts, &ca);
 	h->text_opens = true;
+	h->icon_date = false;
 	/* Past the tracked depth nothing opens, since nothing could close. */
 	tracked = h->depth < EXTRACT_MAX_DEPTH;
 	if ((tag == T_LI || tag == T_A) && h->ncaps)
@@ -1573,8 +1613,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	edit = tracked && ca.cls && !h->foreign && edit_class(ca.cls);
 	if (edit)
 		h->edit++;
-	if (tag == T_ARTICLE && tracked)
-		h->article++;
+	if (tag == T_ARTICLE && tracked && !h->article++)
+		h->article_listed = h->h1_outside;
 	if (tracked)
 		h->stack[h->depth] = (struct el){(unsigned char)tag, scope,
 		                                 aside, edit, site};
@@ -1867,8 +1907,12 @@ static size_t label_end(const char *s, size_t len, size_t n)
 static size_t date_label_len(const char *s, size_t len, enum field *f,
                              bool *asof)
 {
-	size_t n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
+	/* "[Stand: 09.10.2017, 01:40 Uhr]": a bracketed label. */
+	size_t open = len > 1 && (*s == '[' || *s == '('), n;
 
+	s += open;
+	len -= open;
+	n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
 	*f = F_PUBLISHED;
 	*asof = false;
 	if (!n) {
@@ -1879,7 +1923,8 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 			*asof = true;
 		}
 	}
-	return label_end(s, len, n);
+	n = label_end(s, len, n);
+	return n ? open + n : 0;
 }
 
 /* True when the author's noun s[0, n) names a person ("Autoren", not
@@ -1939,7 +1984,8 @@ static bool author_noun_alone(const char *s, size_t len)
  * the published date. */
 static bool label_date_wanted(const struct html *h, int sub)
 {
-	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub);
+	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub) ||
+	       (sub == D_LABEL && heed__published_generic(h->b));
 }
 
 /* True while an author label could still give the author: until the
@@ -2464,9 +2510,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
 	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
 		copyright_holder(h, s, len);
-	/* Most texts start with none of the labels' letters (nor a bar or a
-	 * dash). */
-	if (!strchr("abdefgilmprstuvwz|-", heed__ascii_lower(*s)))
+	/* Most texts start with none of the labels' letters (nor a bar, a
+	 * dash or a bracket). */
+	if (!strchr("abdefgilmprstuvwz|-[(", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);
@@ -2665,7 +2711,7 @@ static bool raw_capture(enum cap_kind k)
 static bool label_scan(const struct html *h)
 {
 	return !h->foreign && !h->media && !h->aside &&
-	       (label_date_wanted(h, D_BARE) || label_author_wanted(h));
+	       (label_date_wanted(h, D_LABEL) || label_author_wanted(h));
 }
 
 bool heed__html_wants_text(const struct html *h)
@@ -2673,11 +2719,28 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || label_scan(h);
+	return h->signature || h->icon_date || label_scan(h);
+}
+
+/* The text after a calendar icon: its first words are the date. Spaces
+ * and no-break spaces alone leave the date to the next text. */
+static void icon_text(struct html *h, const char *s, size_t len)
+{
+	size_t blank = separators_len(s, len, " \t\n\r\f");
+
+	s += blank;
+	len -= blank;
+	heed__trim(&s, &len);
+	if (!len)
+		return;
+	h->icon_date = false;
+	offer_text_date(h->b, F_PUBLISHED, h->icon_sub, s, len);
 }
 
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
+	if (h->icon_date)
+		icon_text(h, s, len);
 	if (h->signature)
 		signature_drop(h, s, len);
 	for (size_t i = 0; i < h->ncaps; i++)

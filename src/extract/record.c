@@ -738,14 +738,21 @@ static void shown_date(struct builder *b, int rank, const char *s, size_t len)
  * article, a date element's text: see shown_date), the page's shown date
  * is the published one.
  */
+bool heed__published_generic(const struct builder *b)
+{
+	const struct cand *p = &b->cand[F_PUBLISHED];
+
+	return p->value &&
+	       (p->rank == rank_of(F_PUBLISHED, O_DC, DC_SUB_DATE) ||
+	        p->rank == rank_of(F_PUBLISHED, O_DC, DC_SUB_BARE_DATE));
+}
+
 void heed__shown_over_generic(struct builder *b)
 {
 	struct cand *p = &b->cand[F_PUBLISHED];
 
-	if (!p->value || !b->shown_value ||
+	if (!b->shown_value || !heed__published_generic(b) ||
 	    b->shown_rank == rank_of(F_PUBLISHED, O_HTML, D_TEXT_CLASS_PAGE) ||
-	    (p->rank != rank_of(F_PUBLISHED, O_DC, DC_SUB_DATE) &&
-	     p->rank != rank_of(F_PUBLISHED, O_DC, DC_SUB_BARE_DATE)) ||
 	    strncmp(p->value, b->shown_day, 10) == 0)
 		return;
 	*p = (struct cand){.value = b->shown_value,

@@ -309,6 +309,22 @@ static const struct page_case cases[] = {
          "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
          "</article><time datetime=2024-01-01>x</time></article>",
          0, NULL, "published=html:2024-01-01\n"},
+        {"text date: an article after the page's h1 outside articles is a "
+         "listed post's",
+         NULL,
+         "<body><div class=view><h1>A</h1><p class=date>2023-11-07</p></div>"
+         "<article><h2>B</h2><p class=date>2023-11-03</p></article></body>",
+         0, NULL, "published=html:2023-11-07\n"},
+        {"text date: a listed article's time ranks below the page's own", NULL,
+         "<body><h1>A</h1><p><time datetime=2023-11-07>x</time></p>"
+         "<article><h2>B</h2><time datetime=2023-11-03>y</time></article>"
+         "</body>",
+         0, NULL, "published=html:2023-11-07\n"},
+        {"text date: a site header's h1 leaves the article the page's", NULL,
+         "<body><header><h1>Site</h1></header><article><h2>A</h2><p "
+         "class=date>2023-11-03</p></article><div><p class=date>2023-11-07"
+         "</p></div></body>",
+         0, NULL, "published=html:2023-11-03\n"},
         {"text date: an embedded post's time in a blockquote is not the "
          "page's",
          NULL,
@@ -425,6 +441,12 @@ static const struct page_case cases[] = {
          NULL, "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\n"
          "published=html:2019-10-19T11:05:00Z\n"},
+        {"text date: a label in brackets", NULL,
+         "<div>[Stand: 09.10.2017, 01:40 Uhr]</div><p>(Datum: 08.10.2017)</p>",
+         0, NULL,
+         "modified=html:2017-10-09T01:40:00Z\npublished=html:2017-10-08\n"},
+        {"text date: a bracket before no label is no label", NULL,
+         "<div>(Wir 09.10.2017)</div>", 0, NULL, "-published\n-modified\n"},
         {"text date: an as-of date gives way to any other published date", NULL,
          "<div>Stand: 19.10.2019</div><p><span>01.02.2019</span></p>", 0, NULL,
          "modified=html:2019-10-19\npublished=html:2019-02-01\n"},
@@ -531,6 +553,44 @@ static const struct page_case cases[] = {
          "<main><time itemprop=datePublished "
          "datetime=2022-01-27>27.01.2022</time></main>",
          0, NULL, "published=html:2022-01-27\n"},
+        {"date: a meta tag named only date gives way to a labelled day", NULL,
+         "<meta name=date content=2021-10-15><article><p>Text.</p>"
+         "<p>Erschienen am: 13.10.2021</p></article>",
+         0, NULL, "published=html:2021-10-13\n"},
+        {"date: a meta date gives way to a label where the author is known",
+         NULL,
+         "<meta name=author content=\"Ann Lee\"><meta name=date "
+         "content=2021-10-15><div><span>Erschienen am:</span><h2>13.10.2021"
+         "</h2></div>",
+         0, NULL, "published=html:2021-10-13\n"},
+        {"date: a meta tag named only date gives way to a meta line's day",
+         NULL,
+         "<meta name=dc.date content=2020-03-03><div class=citation-info>"
+         "Original Research 7 April 2020</div>",
+         0, NULL, "published=html:2020-04-07\n"},
+        {"date: a meta tag named only date keeps its day against a bare date",
+         NULL,
+         "<meta name=date content=2017-05-01><div><span>Mittwoch, </span>"
+         "26.02.2020</div>",
+         0, NULL, "published=meta:2017-05-01\n"},
+        {"date: a named publication date keeps its day against a label", NULL,
+         "<meta name=pubdate content=2021-10-15><article><p>Erschienen am: "
+         "13.10.2021</p></article>",
+         0, NULL, "published=meta:2021-10-15\n"},
+        {"date: a calendar icon's text is a date", NULL,
+         "<h1>Title<br><small><span class=\"glyphicon glyphicon-calendar\">"
+         "</span>&nbsp;\n 02.02.2022 &bull; News</small></h1>",
+         0, NULL, "published=html:2022-02-02\n"},
+        {"date: a calendar widget's days are no date", NULL,
+         "<div class=calendar><table><tr><td>Mo 12.01.2022</td></tr></table>"
+         "</div>",
+         0, NULL, "-published\n"},
+        {"date: a calendar icon's date shows a republished day", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"datePublished\":\"2021-11-29\",\"dateModified\":"
+         "\"2022-01-12\"}</script><div><span class=icon-calendar></span>"
+         "&nbsp; 12.01.2022</div>",
+         0, NULL, "published=jsonld:2022-01-12\n"},
         {"date: a meta date the page shows keeps its time", NULL,
          "<meta name=date content=2020-04-20T14:57:27+02:00>"
          "<article><span class=date>20.04.2020</span></article>",
