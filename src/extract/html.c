@@ -2449,14 +2449,30 @@ static void date_author(struct html *h, const char *s, size_t len)
 		label_value(h, F_AUTHOR, false, s + n, len - n);
 }
 
+/* The tag of the innermost open element (T_OTHER past the stack). */
+static unsigned char top_tag(const struct html *h)
+{
+	return h->depth && h->depth <= EXTRACT_MAX_DEPTH
+	               ? h->stack[h->depth - 1].tag
+	               : T_OTHER;
+}
+
 /* True when the innermost open element is a heading (h2 to h4). */
 static bool heading_top(const struct html *h)
 {
-	unsigned char t = h->depth && h->depth <= EXTRACT_MAX_DEPTH
-	                          ? h->stack[h->depth - 1].tag
-	                          : T_OTHER;
+	unsigned char t = top_tag(h);
 
 	return t == T_H2 || t == T_HN;
+}
+
+/* True when the innermost open element is a heading outside any link:
+ * "<h3>21.01.2022</h3>", a date set as the heading over its text. */
+static bool date_heading(const struct html *h)
+{
+	unsigned char t = top_tag(h);
+
+	return h->link_heading == 1 &&
+	       (t == T_H1 || t == T_H2 || t == T_HN || t == T_HMINOR);
 }
 
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
@@ -2493,12 +2509,15 @@ static void text_label(struct html *h, const char *s, size_t len)
 	}
 	/* The first bare date or dateline, after every label's: outside
 	 * links and headings, where a listing's teasers date their own
-	 * posts. A dateline opens its element's text. */
-	if (!h->link_heading && label_date_wanted(h, D_BARE)) {
+	 * posts; but a heading that is the date alone and no link dates
+	 * the text under it. A dateline opens its element's text. */
+	if ((!h->link_heading || (opens && date_heading(h))) &&
+	    label_date_wanted(h, D_BARE)) {
 		size_t at, n;
 		if (*s >= '0' && *s <= '9' && bare_date(s, len))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
-		else if (opens && dateline(h, s, len, &at, &n))
+		else if (opens && !h->link_heading &&
+		         dateline(h, s, len, &at, &n))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s + at,
 			           n);
 	}

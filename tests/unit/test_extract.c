@@ -391,9 +391,14 @@ static const struct page_case cases[] = {
          0, NULL, "published=html:2024-03-03\n"},
         {"text date: the first bare date when nothing else dates the page",
          NULL,
-         "<p>Tel. 0341/696290</p><h5>23.01.2019</h5><a href=/o>"
-         "22.01.2019</a><span>30.01.2022 18:36</span><span>01.02.2022</span>",
+         "<p>Tel. 0341/696290</p><h5><a href=/p>23.01.2019</a></h5><a "
+         "href=/o>22.01.2019</a><h3>News <b>21.01.2019</b></h3><span>"
+         "30.01.2022 18:36</span><span>01.02.2022</span>",
          0, NULL, "published=html:2022-01-30T18:36:00Z\n"},
+        {"text date: a heading that is a bare date alone dates the page", NULL,
+         "<h2>Jahresbericht</h2><h3>21.01.2022</h3><p>Text</p>"
+         "<span>01.02.2022</span>",
+         0, NULL, "published=html:2022-01-21\n"},
         {"text date: a dateline's date after a no-break space", NULL,
          "<p><span class=metadata>Bonn,&nbsp;11.10.2021</span></p>", 0, NULL,
          "published=html:2021-10-11\n"},
