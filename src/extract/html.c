@@ -799,9 +799,10 @@ static bool part_ends_in(const char *p, size_t n, const char *word)
  * tells of an edit ("j-modified-time", "lastmod"). */
 static bool date_line_class(const char *cls, enum field *f)
 {
-	static const char *const words[] = {
-	        "meta",  "metadata", "info",      "time",    "datum",
-	        "fecha", "created",  "submitted", "tagline", "subline"};
+	static const char *const words[] = {"meta",    "metadata",  "info",
+	                                    "time",    "datum",     "fecha",
+	                                    "created", "submitted", "tagline",
+	                                    "subline", "timedata"};
 	bool found = false;
 	size_t n;
 

@@ -653,6 +653,11 @@ static const struct page_case cases[] = {
          "<h1>Perfekte Schnitte</h1><p class=\"upperCase subline\"> 21. Jan "
          "2022 // Dominik Ricker</p>",
          0, NULL, "published=html:2022-01-21\n"},
+        {"date: a news item's time-data line is a date line", NULL,
+         "<meta name=date content=2020-02-12><div class=news-single-item>"
+         "<div class=news-single-timedata>05.02.2020 <span>- Redaktion: "
+         "Ann Lee</span></div></div>",
+         0, NULL, "published=html:2020-02-05\n"},
         {"aside: a comments area under a site's prefix is not the page's", NULL,
          "<div id=kb-comments><div class=kb-comment><time "
          "datetime=2020-09-23T18:19:06+02:00>23.09.20</time></div></div>"
