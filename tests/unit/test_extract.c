@@ -1352,6 +1352,12 @@ static const struct page_case cases[] = {
         {"author: a login slug alone is a name of last resort", NULL,
          "<meta name=dc.creator content=jdoe_42>", 0, NULL,
          "author=meta:jdoe_42\n"},
+        {"author: a name's soft hyphens go, a no-break space is a space", NULL,
+         "<meta name=author content=\"Ann L. "
+         "\xC2\xA0Lau\xC2\xAD"
+         "e\xC2\xAD"
+         "rer\">",
+         0, NULL, "author=meta:Ann L. Lauerer\n"},
         /* Posts on social sites, language, charset. */
         {"social post: og:title \"Name (@handle) on X\" names the author", NULL,
          "<meta property=og:title content='Ada Lovelace (@ada) on X: "
