@@ -2018,6 +2018,9 @@ static const struct page_case cases[] = {
          0, NULL, "-author\n"},
         {"author: nor is the domain's account", NULL,
          "<meta name=twitter:creator content=@site>", 0, NULL, "-author\n"},
+        {"author: nor the domain's account spelt with its suffix", NULL,
+         "<meta name=twitter:creator content=@SiteExample>", 0, NULL,
+         "-author\n"},
         {"a layout class on <body> makes no sidebar of the page", NULL,
          "<body class=\"one-sidebar sidebar-second\"><article><h1>T</h1>"
          "<time datetime=2019-07-07T18:44:31+0200>7. Juli 2019</time>"
