@@ -240,6 +240,26 @@ static void cut_affiliation(const struct builder *b, const char *s, size_t *len)
 	heed__trim(&s, len);
 }
 
+/* Cuts an agency's code after a slash that ends a full name ("Peter
+ * Maahn/SP-X"): the service that delivered the text, no part of the
+ * name. A second name after the slash ("Ann Lee/Bob Ray") stays. */
+static void cut_agency_code(const char *s, size_t *len)
+{
+	const char *slash = memchr(s, '/', *len);
+	size_t n;
+
+	if (!slash || !memchr(s, ' ', (size_t)(slash - s)) || slash[-1] == ' ')
+		return;
+	n = (size_t)(s + *len - slash - 1);
+	if (n < 2 || n > 8)
+		return;
+	for (size_t i = 1; i <= n; i++)
+		if (!(slash[i] >= 'A' && slash[i] <= 'Z') &&
+		    !(slash[i] >= '0' && slash[i] <= '9') && slash[i] != '-')
+			return;
+	*len = (size_t)(slash - s);
+}
+
 /* Words of a theme's or a site's credit line, which some themes put in
  * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
  * Ann Lee"): it credits the design, not the page's text. */
@@ -334,6 +354,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_profile_text(*s, len);
 	cut_trailing_handle(*s, len);
 	cut_affiliation(b, *s, len);
+	cut_agency_code(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
 	if (!*len || design_credit(v, *len) || placeholder_name(v, *len))

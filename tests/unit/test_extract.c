@@ -1352,6 +1352,12 @@ static const struct page_case cases[] = {
         {"author: a login slug alone is a name of last resort", NULL,
          "<meta name=dc.creator content=jdoe_42>", 0, NULL,
          "author=meta:jdoe_42\n"},
+        {"author: an agency's code after a slash ends a full name", NULL,
+         "<meta name=author content=\"Peter Maahn/SP-X\">", 0, NULL,
+         "author=meta:Peter Maahn\n"},
+        {"author: a second name after a slash is no agency's code", NULL,
+         "<meta name=author content=\"Ann Lee/Bob Ray\">", 0, NULL,
+         "author=meta:Ann Lee/Bob Ray\n"},
         {"author: a name's soft hyphens go, a no-break space is a space", NULL,
          "<meta name=author content=\"Ann L. "
          "\xC2\xA0Lau\xC2\xAD"
