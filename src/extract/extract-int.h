@@ -244,8 +244,9 @@ void heed__site_name_seen(struct builder *b, const char *s, size_t len);
 void heed__title_text_seen(struct builder *b, const char *s, size_t len,
                            bool declared);
 /* True when s is the site's own social account: "@name" where name
- * spells a declared site name or the registrable domain
- * ("@BoingBoing" on boingboing.net). */
+ * spells a declared site name or the registrable domain, with or without
+ * its suffix ("@BoingBoing" on boingboing.net, "@FinCompareDE" on
+ * fincompare.de). */
 bool heed__is_site_handle(const struct builder *b, const char *s, size_t len);
 /* True when the author held so far is one word ("Todd", "jdoe"): a
  * fuller name the page gives later takes its place (record.c). */

@@ -240,6 +240,26 @@ static void cut_affiliation(const struct builder *b, const char *s, size_t *len)
 	heed__trim(&s, len);
 }
 
+/* Cuts an agency's code after a slash that ends a full name ("Peter
+ * Maahn/SP-X"): the service that delivered the text, no part of the
+ * name. A second name after the slash ("Ann Lee/Bob Ray") stays. */
+static void cut_agency_code(const char *s, size_t *len)
+{
+	const char *slash = memchr(s, '/', *len);
+	size_t n;
+
+	if (!slash || !memchr(s, ' ', (size_t)(slash - s)) || slash[-1] == ' ')
+		return;
+	n = (size_t)(s + *len - slash - 1);
+	if (n < 2 || n > 8)
+		return;
+	for (size_t i = 1; i <= n; i++)
+		if (!(slash[i] >= 'A' && slash[i] <= 'Z') &&
+		    !(slash[i] >= '0' && slash[i] <= '9') && slash[i] != '-')
+			return;
+	*len = (size_t)(slash - s);
+}
+
 /* Words of a theme's or a site's credit line, which some themes put in
  * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
  * Ann Lee"): it credits the design, not the page's text. */
@@ -334,6 +354,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_profile_text(*s, len);
 	cut_trailing_handle(*s, len);
 	cut_affiliation(b, *s, len);
+	cut_agency_code(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
 	if (!*len || design_credit(v, *len) || placeholder_name(v, *len))
@@ -785,6 +806,45 @@ void heed__republished(struct builder *b)
 	*p = *m;
 }
 
+/*
+ * An author's text as a name reads: a soft hyphen (U+00AD, a hyphenation
+ * hint some CMSs put inside long words) is dropped, since it is no letter
+ * of the name ("Lauer\u00ADer" is "Lauerer"), and a no-break space
+ * (U+00A0) is a space, so that it collapses with its neighbours
+ * ("Michael L. \u00A0Anderson"). The text is copied only when it holds
+ * either; *s and *len then point at the copy.
+ */
+static void name_text(struct builder *b, const char **s, size_t *len)
+{
+	const char *p = *s, *e = *s + *len;
+	char *d, *o;
+
+	while ((p = memchr(p, 0xC2, (size_t)(e - p))) && p + 1 < e &&
+	       (unsigned char)p[1] != 0xA0 && (unsigned char)p[1] != 0xAD)
+		p++;
+	if (!p || p + 1 >= e)
+		return;
+	d = heed__arena_alloc(&b->arena, *len + 1);
+	if (!d) {
+		b->oom = HEED_ENOMEM;
+		return;
+	}
+	o = d;
+	for (p = *s; p < e; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == 0xC2 && p + 1 < e &&
+		    ((unsigned char)p[1] == 0xA0 ||
+		     (unsigned char)p[1] == 0xAD)) {
+			if ((unsigned char)*++p == 0xA0)
+				*o++ = ' ';
+			continue;
+		}
+		*o++ = (char)c;
+	}
+	*s = d;
+	*len = (size_t)(o - d);
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -798,6 +858,8 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (rank < 0 ||
 	    (f == F_DESCRIPTION && description_copy(b, rank, o, s, len)))
 		return;
+	if (f == F_AUTHOR)
+		name_text(b, &s, &len);
 	/* A <time> outside the article and main is as often a comment's
 	 * or a listed post's as the page's. */
 	if (f == F_PUBLISHED && o == O_HTML && sub != D_TIME_PAGE)
@@ -869,6 +931,7 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
 
 	int rank = rank_of(F_AUTHOR, o, sub);
 
+	name_text(b, &s, &len);
 	if (!c->value || c->rank != rank) {
 		heed__cand(b, F_AUTHOR, o, sub, s, len);
 		return;

@@ -91,13 +91,10 @@ static bool spells(const char *s, size_t len, const char *key)
 
 bool heed__is_site_handle(const struct builder *b, const char *s, size_t len)
 {
-	const char *dom;
-
 	if (!len || s[0] != '@')
 		return false;
 	s++, len--;
-	dom = heed_url_registrable_domain(b->page_url);
-	if (dom && spells(s, len, dom))
+	if (heed__spells_site_domain(b, s, len))
 		return true;
 	for (size_t i = 0; i < b->site_name_count; i++) {
 		char key[128];

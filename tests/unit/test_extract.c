@@ -1362,6 +1362,18 @@ static const struct page_case cases[] = {
         {"author: a login slug alone is a name of last resort", NULL,
          "<meta name=dc.creator content=jdoe_42>", 0, NULL,
          "author=meta:jdoe_42\n"},
+        {"author: an agency's code after a slash ends a full name", NULL,
+         "<meta name=author content=\"Peter Maahn/SP-X\">", 0, NULL,
+         "author=meta:Peter Maahn\n"},
+        {"author: a second name after a slash is no agency's code", NULL,
+         "<meta name=author content=\"Ann Lee/Bob Ray\">", 0, NULL,
+         "author=meta:Ann Lee/Bob Ray\n"},
+        {"author: a name's soft hyphens go, a no-break space is a space", NULL,
+         "<meta name=author content=\"Ann L. "
+         "\xC2\xA0Lau\xC2\xAD"
+         "e\xC2\xAD"
+         "rer\">",
+         0, NULL, "author=meta:Ann L. Lauerer\n"},
         /* Posts on social sites, language, charset. */
         {"social post: og:title \"Name (@handle) on X\" names the author", NULL,
          "<meta property=og:title content='Ada Lovelace (@ada) on X: "
@@ -2022,6 +2034,9 @@ static const struct page_case cases[] = {
          0, NULL, "-author\n"},
         {"author: nor is the domain's account", NULL,
          "<meta name=twitter:creator content=@site>", 0, NULL, "-author\n"},
+        {"author: nor the domain's account spelt with its suffix", NULL,
+         "<meta name=twitter:creator content=@SiteExample>", 0, NULL,
+         "-author\n"},
         {"a layout class on <body> makes no sidebar of the page", NULL,
          "<body class=\"one-sidebar sidebar-second\"><article><h1>T</h1>"
          "<time datetime=2019-07-07T18:44:31+0200>7. Juli 2019</time>"
