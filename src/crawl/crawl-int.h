@@ -106,13 +106,16 @@
 
 /* ---- pure helpers ---- */
 
-/* Sets of two URL fingerprints remembered by the seen-table (seen.c). */
-#define CRAWL_SEEN_SETS (1u << 20)
+/* The seen-table (seen.c): 2^CRAWL_SEEN_SET_BITS sets of CRAWL_SEEN_WAYS
+ * URL fingerprints, each set one 64-byte cache line. */
+#define CRAWL_SEEN_SET_BITS 18
+#define CRAWL_SEEN_WAYS     8
 
 /* URLs already given to the frontier in this run (seen.c). */
 struct heed__seen {
 	const struct heed_allocator *alloc;
-	uint64_t *slots; /* 2 * CRAWL_SEEN_SETS fingerprints, 0: empty */
+	void *mem;       /* the allocation, sets aligned inside it */
+	uint64_t *slots; /* CRAWL_SEEN_WAYS fingerprints a set, 0: empty */
 };
 
 heed_status heed__seen_init(struct heed__seen *s,
