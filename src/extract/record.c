@@ -296,9 +296,11 @@ static bool organisation_name(const struct builder *b, const char *s,
 	for (const char *p = memchr(s, ' ', len); p && p < s + len;
 	     p = memchr(p + 1, ' ', (size_t)(s + len - p - 1))) {
 		const char *w = p + 1;
-		size_t n = strcspn(w, " ,;");
-		if (w + n > s + len)
-			n = (size_t)(s + len - w);
+		size_t n = 0;
+		/* s is a slice of a longer text: the word ends at its end
+		 * at the latest. */
+		while (w + n < s + len && !strchr(" ,;", w[n]))
+			n++;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(forms); i++)
 			if (n == strlen(forms[i]) &&
 			    memcmp(w, forms[i], n) == 0)
@@ -841,6 +843,7 @@ static void name_text(struct builder *b, const char **s, size_t *len)
 		}
 		*o++ = (char)c;
 	}
+	*o = '\0';
 	*s = d;
 	*len = (size_t)(o - d);
 }
