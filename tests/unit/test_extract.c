@@ -858,6 +858,17 @@ static const struct page_case cases[] = {
         {"author: a commentary's byline is the page's", NULL,
          "<div class=commentary-author>Ann Lee</div>", 0, NULL,
          "author=html:Ann Lee\n"},
+        {"author: a byline's account word with a digit is a name", NULL,
+         "<div class=\"left author\">Author: <a href=/u/58><b>Bo2man</b></a> "
+         "am 29.12.2010, 13:36 Uhr</div>",
+         0, NULL, "author=html:Bo2man\n"},
+        {"author: a byline's word opening with a digit is no account", NULL,
+         "<article><p class=byline>Ann Lee, 3rd</p></article>", 0, NULL,
+         "-author\n"},
+        {"author: a byline's account word ranks after a name", NULL,
+         "<article><p class=byline>r23</p></article><p>\xC2\xA9 2020 Ann "
+         "Lee</p>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,
