@@ -869,6 +869,25 @@ static const struct page_case cases[] = {
          "<article><p class=byline>r23</p></article><p>\xC2\xA9 2020 Ann "
          "Lee</p>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: a link to an author's page names the author", NULL,
+         "<div class=meta><a href=/autor/frank_g>Gunter Frank</a> / "
+         "22.04.2020</div><div class=meta><a href=/autor/lee>Ann "
+         "Lee</a></div>",
+         0, NULL, "author=html:Gunter Frank\n"},
+        {"author: an author page link's text must name its account", NULL,
+         "<a href=/author/jdoe/>More Posts</a><a "
+         "href=\"https://example.org/authors/ann-lee?p=2\">Ann Lee</a>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an author page link is no name of one word", NULL,
+         "<a href=/author/ann>Ann</a><a href=/author/>Ann Lee</a>", 0, NULL,
+         "-author\n"},
+        {"author: an author page link ranks after an organisation", NULL,
+         "<meta name=author content=\"Acme GmbH\"><a "
+         "href=/author/ann-lee>Ann Lee</a>",
+         0, NULL, "author=meta:Acme GmbH\n"},
+        {"author: an author page link ranks before a copyright holder", NULL,
+         "<p>\xC2\xA9 2020 Bo Chan</p><a href=/author/ann-lee>Ann Lee</a>", 0,
+         NULL, "author=html:Ann Lee\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,
