@@ -651,16 +651,20 @@ static const char *author_page_account(const char *href, size_t *n)
 {
 	static const char *const dirs[] = {"author/", "authors/", "autor/",
 	                                   "autoren/", "auteur/"};
-	const char *end = href + strlen(href);
 
 	for (const char *p = strchr(href, '/'); p; p = strchr(p + 1, '/')) {
+		/* Every name opens with an "a": most parts of a path are
+		 * passed over at one compare (this runs for every link). */
+		if (heed__ascii_lower(p[1]) != 'a')
+			continue;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(dirs); i++) {
-			size_t d = strlen(dirs[i]);
-			if ((size_t)(end - p - 1) < d ||
-			    !heed__ascii_ieq(p + 1, d, dirs[i]))
+			const char *d = dirs[i], *q = p + 1;
+			while (*d && heed__ascii_lower(*q) == *d)
+				d++, q++;
+			if (*d)
 				continue;
-			*n = strcspn(p + 1 + d, "/?#");
-			return *n && *n <= 64 ? p + 1 + d : NULL;
+			*n = strcspn(q, "/?#");
+			return *n && *n <= 64 ? q : NULL;
 		}
 	}
 	return NULL;
