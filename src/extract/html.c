@@ -670,6 +670,26 @@ static const char *author_page_account(const char *href, size_t *n)
 	return NULL;
 }
 
+/* Whether href is on the page's own site: a path, or a URL whose host
+ * is the page's registrable domain or under it. Another site's author
+ * page (a library's "Works by Charles Darwin") credits nobody here. */
+static bool own_site_href(const struct html *h, const char *href)
+{
+	const char *host = strstr(href, "//"), *dom;
+	size_t hn, dn;
+
+	if (!host)
+		return true;
+	dom = heed_url_registrable_domain(h->b->page_url);
+	if (!dom)
+		return false;
+	host += 2;
+	hn = strcspn(host, "/?#:");
+	dn = strlen(dom);
+	return hn >= dn && heed__ascii_ieq(host + hn - dn, dn, dom) &&
+	       (hn == dn || host[hn - dn - 1] == '.');
+}
+
 /* A link to an author's page ("<a href=/autor/frank_g>Gunter Frank</a>
  * / 22.04.2020") is read for the name it shows, in a teaser's meta line
  * too (a theme sets the post's own so): the first few only, until one
@@ -682,6 +702,7 @@ static void author_page_link(struct html *h, const char *href)
 
 	if (h->page_link_done || h->page_links == MAX_PAGE_LINKS ||
 	    !(acct = author_page_account(href, &n)) ||
+	    !own_site_href(h, href) ||
 	    heed__cand_settled(h->b, F_AUTHOR, O_AUTHOR_PAGE, 0))
 		return;
 	h->page_links++;
@@ -2686,7 +2707,9 @@ static void page_link_name(struct html *h, const char *acct, const char *s,
 	if (!acct || !len || len > MAX_LABEL_VALUE || memchr(s, ',', len))
 		return;
 	name = heed__byline_names(h->b, s, len);
-	if (!name || strchr(name, ';') || !capitalised(name))
+	/* The whole text: "Works by Ann Lee" is a list's link. */
+	if (!name || strlen(name) != len || memcmp(name, s, len) != 0 ||
+	    !capitalised(name))
 		return;
 	for (const char *p = name; *p; p += strspn(p, " ")) {
 		p += strcspn(p, " ");

@@ -876,8 +876,16 @@ static const struct page_case cases[] = {
          0, NULL, "author=html:Gunter Frank\n"},
         {"author: an author page link's text must name its account", NULL,
          "<a href=/author/jdoe/>More Posts</a><a "
-         "href=\"https://example.org/authors/ann-lee?p=2\">Ann Lee</a>",
+         "href=\"/authors/ann-lee?p=2\">Ann Lee</a>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: an author page on the page's own site by its URL", NULL,
+         "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
+         "href=https://www.site.example/author/bo-chan/>Bo Chan</a>",
+         0, NULL, "author=html:Bo Chan\n"},
+        {"author: another site's author page names nobody here", NULL,
+         "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
+         "href=/author/bo-chan>Works by Bo Chan</a>",
+         0, NULL, "-author\n"},
         {"author: an author page link is no name of one word", NULL,
          "<a href=/author/ann>Ann</a><a href=/author/>Ann Lee</a>", 0, NULL,
          "-author\n"},
