@@ -701,11 +701,14 @@ static void author_page_link(struct html *h, const char *href)
 	size_t n;
 
 	if (h->page_link_done || h->page_links == MAX_PAGE_LINKS ||
-	    !(acct = author_page_account(href, &n)) ||
-	    !own_site_href(h, href) ||
+	    !(acct = author_page_account(href, &n)))
+		return;
+	/* Counted before the site's check, which costs a look-up: a page
+	 * of links to another site's authors stops here too. */
+	h->page_links++;
+	if (!own_site_href(h, href) ||
 	    heed__cand_settled(h->b, F_AUTHOR, O_AUTHOR_PAGE, 0))
 		return;
-	h->page_links++;
 	c = start_capture(h, CAP_PAGE_LINK, NULL);
 	if (c)
 		c->prop = heed__strdup_arena(h->b, acct, n);
