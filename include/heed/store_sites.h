@@ -47,6 +47,26 @@ struct heed_store_site {
 	char *robots_etag, *robots_last_modified, *robots_type;
 };
 
+/* What the store holds of a site (heed_store_sites_known's bits). */
+enum {
+	HEED_STORE_KNOWN_SITE = 1u << 0,   /* its row in sites */
+	HEED_STORE_KNOWN_VISITS = 1u << 1, /* a visit of it (any kind) */
+	HEED_STORE_KNOWN_ACAP = 1u << 2,   /* an ACAP reference row of it */
+	HEED_STORE_KNOWN_HOST = 1u << 3,   /* its host's row in hosts */
+};
+
+/*
+ * For each of n sites (origins[i], of host hosts[i]), which rows the store
+ * holds of it, as HEED_STORE_KNOWN_* bits in known[i]: one statement for
+ * all of them on PostgreSQL, so that a crawl starting many sites learns
+ * which it need not ask about one by one. Neither string may hold a
+ * newline. HEED_OK, HEED_EINVAL (a newline), HEED_ENOMEM or HEED_ESTORE.
+ */
+heed_status heed_store_sites_known(heed_store *store,
+                                   const char *const *origins,
+                                   const char *const *hosts, size_t n,
+                                   unsigned *known);
+
 /*
  * Reads site's row into *out (zeroed first). HEED_ENOTFOUND when the store
  * has no such site (*out is then zeroed, a valid new record),

@@ -176,8 +176,19 @@ bool heed__batch_page_delete(heed_crawl *c, const char *url, bool prefix,
 	               what);
 }
 
+/* A row of kind (HEED_STORE_KNOWN_*) written for origin's site: it is
+ * read from the store from now on (reads.c). */
+static void now_present(heed_crawl *c, const char *origin, unsigned kind)
+{
+	struct heed__site *s = origin ? heed__site_find(c, origin) : NULL;
+
+	if (s)
+		s->absent &= ~kind;
+}
+
 bool heed__batch_visit_put(heed_crawl *c, const struct heed_visit *v)
 {
+	now_present(c, v->site, HEED_STORE_KNOWN_VISITS);
 	return heed__crawl_tx(c) &&
 	       written(c, heed_store_visit_put(c->store, v),
 	               "recording a visit");
@@ -185,6 +196,7 @@ bool heed__batch_visit_put(heed_crawl *c, const struct heed_visit *v)
 
 bool heed__batch_site_put(heed_crawl *c, const struct heed_store_site *row)
 {
+	now_present(c, row->site, HEED_STORE_KNOWN_SITE);
 	return heed__crawl_tx(c) &&
 	       written(c, heed_store_site_put(c->store, row),
 	               "saving a site's state");
@@ -193,6 +205,7 @@ bool heed__batch_site_put(heed_crawl *c, const struct heed_store_site *row)
 bool heed__batch_host_put(heed_crawl *c, const char *name,
                           const struct heed_store_host *row)
 {
+	heed__host_get(c, name)->absent = false;
 	return heed__crawl_tx(c) &&
 	       written(c, heed_store_host_put(c->store, name, row),
 	               "saving a host's back-off");
@@ -201,6 +214,7 @@ bool heed__batch_host_put(heed_crawl *c, const char *name,
 bool heed__batch_acap_ref_put(heed_crawl *c,
                               const struct heed_store_acap_ref *row)
 {
+	now_present(c, row->site, HEED_STORE_KNOWN_ACAP);
 	return heed__crawl_tx(c) &&
 	       written(c, heed_store_acap_ref_put(c->store, row),
 	               "saving an ACAP reference");

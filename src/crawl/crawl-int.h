@@ -376,6 +376,7 @@ struct heed__host {
 	struct heed__site *waiting;  /* sites waiting for its addresses */
 	char dns_error[256];
 	bool restored;          /* its stored back-off is in politeness */
+	bool absent;            /* the store was found to hold no row of it */
 	bool refused;           /* failed because heed's own policy refuses its
 	                           addresses, not because of the host */
 	int64_t crawl_delay_ms; /* the longest of its sites' Crawl-delays */
@@ -466,6 +467,10 @@ struct heed__site {
 	struct heed__site *offer_next; /* c->offers */
 	struct heed__site *wait_next;  /* its host's waiting list */
 	struct heed__life *life;       /* while QUALIFYING */
+	/* Rows the store was found not to hold of it when it started
+	 * (HEED_STORE_KNOWN_* bits of sites, visits, ACAP references): not
+	 * asked for until the run writes one (reads.c, batch.c). */
+	unsigned absent;
 	struct heed__rules rules;
 	struct heed__acapref *refs; /* asked in this run, or NULL */
 	size_t ref_count;
@@ -818,6 +823,11 @@ void heed__worker_free(heed_crawl *c);
  * as heed__crawl_store_failed does) before returning it. HEED_ENOTFOUND
  * is an answer, not a failure.
  */
+/* Learns, in one question for all n sites about to start, which rows the
+ * store holds of each (heed_store_sites_known): those it does not are then
+ * not asked for one by one. A worker asks each as before: other workers
+ * write the store too. */
+void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n);
 heed_status heed__read_site(heed_crawl *c, const char *origin,
                             struct heed_store_site *row);
 heed_status heed__read_host(heed_crawl *c, const char *name,

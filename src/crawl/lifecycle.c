@@ -516,8 +516,32 @@ static void start_one(heed_crawl *c, struct heed__site *s)
 	step(c, s, &start);
 }
 
+/* The sites start_new is about to start, asked about together. */
+static void ask_known(heed_crawl *c)
+{
+	struct heed__site **sites;
+	size_t n = 0;
+
+	for (struct heed__site *s = c->new_head; s; s = s->new_next)
+		n++;
+	if (!n)
+		return;
+	sites = heed__calloc(c->alloc, n, sizeof(*sites));
+	if (!sites) {
+		heed__crawl_oom(c);
+		return;
+	}
+	n = 0;
+	for (struct heed__site *s = c->new_head; s; s = s->new_next)
+		if (s->state == SITE_NEW)
+			sites[n++] = s;
+	heed__read_known(c, sites, n);
+	heed__free(c->alloc, sites);
+}
+
 void heed__life_start_new(heed_crawl *c)
 {
+	ask_known(c);
 	while (c->new_head && c->failed == HEED_OK) {
 		struct heed__site *s = c->new_head;
 		c->new_head = s->new_next;

@@ -9,6 +9,8 @@
  * function returns what the store's function of the same name returns,
  * and its outputs are those of that function (freed the same way).
  */
+#include <string.h>
+
 #include "crawl/crawl-int.h"
 #include "heed/store_arrangements.h"
 
@@ -21,9 +23,60 @@ static heed_status read_done(heed_crawl *c, heed_status rc, const char *what)
 	return rc;
 }
 
+void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n)
+{
+	const struct heed_allocator *a = c->alloc;
+	const char **origins, **hosts;
+	unsigned *known;
+
+	if (!n || heed__worker_on(c) || c->failed != HEED_OK)
+		return;
+	origins = heed__calloc(a, n, sizeof(*origins));
+	hosts = heed__calloc(a, n, sizeof(*hosts));
+	known = heed__calloc(a, n, sizeof(*known));
+	if (origins && hosts && known) {
+		for (size_t i = 0; i < n; i++) {
+			origins[i] = sites[i]->origin;
+			hosts[i] = sites[i]->host->name;
+		}
+		/* Nothing learnt when it fails: every row is asked for. */
+		if (read_done(c,
+		              heed_store_sites_known(c->store, origins, hosts,
+		                                     n, known),
+		              "asking which sites the store holds") == HEED_OK)
+			for (size_t i = 0; i < n; i++) {
+				sites[i]->absent =
+				        ~known[i] & (HEED_STORE_KNOWN_SITE |
+				                     HEED_STORE_KNOWN_VISITS |
+				                     HEED_STORE_KNOWN_ACAP);
+				if (!sites[i]->host->restored)
+					sites[i]->host->absent =
+					        !(known[i] &
+					          HEED_STORE_KNOWN_HOST);
+			}
+	} else {
+		heed__crawl_oom(c);
+	}
+	heed__free(a, origins);
+	heed__free(a, hosts);
+	heed__free(a, known);
+}
+
+/* Whether the store was found to hold no such row of origin's site. */
+static bool absent(heed_crawl *c, const char *origin, unsigned row)
+{
+	const struct heed__site *s = heed__site_find(c, origin);
+
+	return s && (s->absent & row);
+}
+
 heed_status heed__read_site(heed_crawl *c, const char *origin,
                             struct heed_store_site *row)
 {
+	if (absent(c, origin, HEED_STORE_KNOWN_SITE)) {
+		memset(row, 0, sizeof(*row));
+		return HEED_ENOTFOUND;
+	}
 	return read_done(c, heed_store_site_get(c->store, origin, row),
 	                 "reading a site's state");
 }
@@ -31,6 +84,11 @@ heed_status heed__read_site(heed_crawl *c, const char *origin,
 heed_status heed__read_host(heed_crawl *c, const char *name,
                             struct heed_store_host *row)
 {
+	if (heed__host_get(c, name)->absent) {
+		/* A host heed never asked has no state: the zeroed one. */
+		memset(row, 0, sizeof(*row));
+		return HEED_OK;
+	}
 	return read_done(c, heed_store_host_get(c->store, name, row),
 	                 "reading a host's state");
 }
@@ -53,6 +111,8 @@ heed_status heed__read_visits_of_site(heed_crawl *c, const char *origin,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud)
 {
+	if (absent(c, origin, HEED_STORE_KNOWN_VISITS))
+		return HEED_OK;
 	return read_done(
 	        c, heed_store_visits_of_site(c->store, origin, kinds, fn, ud),
 	        "reading the visits of a site");
@@ -76,6 +136,10 @@ heed_status heed__read_acap_ref(heed_crawl *c, const char *origin,
                                 const char *locator,
                                 struct heed_store_acap_ref *row)
 {
+	if (absent(c, origin, HEED_STORE_KNOWN_ACAP)) {
+		memset(row, 0, sizeof(*row));
+		return HEED_ENOTFOUND;
+	}
 	return read_done(
 	        c, heed_store_acap_ref_get(c->store, origin, locator, row),
 	        "reading an ACAP reference");
@@ -84,6 +148,8 @@ heed_status heed__read_acap_ref(heed_crawl *c, const char *origin,
 heed_status heed__read_acap_refs(heed_crawl *c, const char *origin,
                                  heed_store_acap_ref_fn *fn, void *ud)
 {
+	if (absent(c, origin, HEED_STORE_KNOWN_ACAP))
+		return HEED_OK;
 	return read_done(c, heed_store_acap_ref_each(c->store, origin, fn, ud),
 	                 "listing ACAP references");
 }

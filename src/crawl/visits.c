@@ -33,7 +33,8 @@
 static bool visit_get(heed_crawl *c, const struct heed__site *s,
                       const char *url, int tries, struct heed_visit *v)
 {
-	if (s->visits_none && tries == 0)
+	if ((s->visits_none && tries == 0) ||
+	    (s->absent & HEED_STORE_KNOWN_VISITS))
 		return false;
 	return heed__read_visit(c, url, v) == HEED_OK;
 }

@@ -596,3 +596,114 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 	rc = heed__sql_each(&q, call_ref, &c);
 	return rc == HEED_OK && c.oom ? HEED_ENOMEM : rc;
 }
+
+/* The rows of a site, as heed_store_sites_known tells them; ?1 the
+ * origin, ?2 the host. A site's visits are its range of the visits key
+ * (visits.c) and its sources, which may be on other hosts. */
+#define KNOWN_OF(site, host)                                                   \
+	"(CASE WHEN EXISTS (SELECT 1 FROM sites WHERE site = " site ") THEN "  \
+	"1 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 FROM visits WHERE url "   \
+	">= " site " || '/' AND url < " site " || '0' AND site = " site        \
+	") OR EXISTS (SELECT 1 FROM visits WHERE site = " site                 \
+	" AND kind <> 0) THEN 2 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 "    \
+	"FROM acap_refs WHERE site = " site ") THEN 4 ELSE 0 END) + (CASE "    \
+	"WHEN EXISTS (SELECT 1 FROM hosts WHERE host = " host ") THEN 8 ELSE " \
+	"0 END)"
+
+_Static_assert(HEED_STORE_KNOWN_SITE == 1 && HEED_STORE_KNOWN_VISITS == 2 &&
+                       HEED_STORE_KNOWN_ACAP == 4 && HEED_STORE_KNOWN_HOST == 8,
+               "KNOWN_OF's sums are the bits");
+
+struct known_rows {
+	unsigned *known;
+	size_t n;
+};
+
+static int read_known(struct heed__sql *q, void *ctx)
+{
+	struct known_rows *k = ctx;
+	int64_t i = heed__sql_col_int(q, 0, 0);
+
+	if (i >= 1 && (size_t)i <= k->n)
+		k->known[i - 1] = (unsigned)heed__sql_col_int(q, 1, 0);
+	return 0;
+}
+
+/* The n strings joined by newlines, allocated; NULL when out of memory. */
+static char *joined(heed_store *store, const char *const *s, size_t n)
+{
+	size_t len = 1;
+	char *out, *o;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(s[i]) + 1;
+	if (!(out = o = heed__malloc(store->alloc, len)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(s[i]);
+		memcpy(o, s[i], l);
+		o += l;
+		if (i + 1 < n)
+			*o++ = '\n';
+	}
+	*o = '\0';
+	return out;
+}
+
+heed_status heed_store_sites_known(heed_store *store,
+                                   const char *const *origins,
+                                   const char *const *hosts, size_t n,
+                                   unsigned *known)
+{
+	struct known_rows k = {known, n};
+	struct heed__sql q;
+	char *so, *sh;
+	heed_status rc;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strchr(origins[i], '\n') || strchr(hosts[i], '\n'))
+			return HEED_EINVAL;
+		known[i] = 0;
+	}
+	if (!n)
+		return HEED_OK;
+	if (heed__sql_dialect(store) == HEED__SQL_SQLITE) {
+		/* No round trip to save: a statement a site. */
+		for (size_t i = 0; i < n; i++) {
+			if (heed__sql_prepare(
+			            store, &q,
+			            "SELECT ?3, " KNOWN_OF("?1", "?2") ";") !=
+			    HEED_OK)
+				return HEED_ESTORE;
+			heed__sql_text(&q, 1, origins[i]);
+			heed__sql_text(&q, 2, hosts[i]);
+			heed__sql_int(&q, 3, (int64_t)i + 1);
+			rc = heed__sql_each(&q, read_known, &k);
+			if (rc != HEED_OK)
+				return rc;
+		}
+		return HEED_OK;
+	}
+	so = joined(store, origins, n);
+	sh = joined(store, hosts, n);
+	rc = HEED_ENOMEM;
+	if (so && sh) {
+		rc = heed__sql_prepare(
+		        store, &q,
+		        "SELECT t.n, " KNOWN_OF(
+		                "t.s",
+		                "t.h") " FROM unnest(string_to_array(?1, "
+		                       "E'\\n'), "
+		                       "string_to_array(?2, E'\\n')) WITH "
+		                       "ORDINALITY "
+		                       "AS t(s, h, n);");
+		if (rc == HEED_OK) {
+			heed__sql_text(&q, 1, so);
+			heed__sql_text(&q, 2, sh);
+			rc = heed__sql_each(&q, read_known, &k);
+		}
+	}
+	heed__free(store->alloc, so);
+	heed__free(store->alloc, sh);
+	return rc;
+}

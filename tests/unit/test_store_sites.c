@@ -19,6 +19,7 @@
 
 #include "heed/store_arrangements.h"
 #include "heed/store_sites.h"
+#include "heed/store_visits.h"
 #include "store/grams-int.h"
 
 static char path[256];
@@ -569,6 +570,62 @@ static void test_arrangement_floor_on_read(void **state)
 	heed_store_close(s);
 }
 
+static void put_visit(heed_store *s, const char *url, const char *site,
+                      heed_frontier_kind kind)
+{
+	struct heed_visit v = {.url = (char *)url,
+	                       .site = (char *)site,
+	                       .kind = kind,
+	                       .status = 200,
+	                       .fresh_until = HEED_REVISIT_NO_DATE,
+	                       .visits = 1};
+
+	assert_int_equal(heed_store_visit_put(s, &v), HEED_OK);
+}
+
+/* Which rows the store holds of each of several sites, in one question:
+ * a site's row, a page of it, a sitemap of it on another host, an ACAP
+ * reference, its host's row; a page of a site whose origin opens
+ * another's ("http://b.test:8080") is not b.test's. */
+static void test_sites_known(void **state)
+{
+	static const char *const origins[] = {"http://a.test", "http://b.test",
+	                                      "http://c.test", "http://d.test",
+	                                      "http://e.test", "http://f.test"};
+	static const char *const hosts[] = {"a.test", "b.test", "c.test",
+	                                    "d.test", "e.test", "f.test"};
+	struct heed_store_host h = {{1, 99}, 5000};
+	struct heed_store_acap_ref ref = {0};
+	heed_store *s = open_store();
+	unsigned known[6];
+	const char *bad[] = {"http://a.test\nx"};
+
+	(void)state;
+	put_site(s, "http://a.test", "a.test", HEED_SITE_QUALIFIED_RULES, 0);
+	put_visit(s, "http://b.test/page", "http://b.test", HEED_FRONTIER_PAGE);
+	put_visit(s, "http://b.test:8080/x", "http://b.test:8080",
+	          HEED_FRONTIER_PAGE);
+	put_visit(s, "http://cdn.test/c-sitemap.xml", "http://c.test",
+	          HEED_FRONTIER_SITEMAP);
+	ref.site = "http://d.test";
+	ref.locator = "/acap.txt";
+	ref.url = "http://d.test/acap.txt";
+	ref.http_status = 404;
+	assert_int_equal(heed_store_acap_ref_put(s, &ref), HEED_OK);
+	assert_int_equal(heed_store_host_put(s, "e.test", &h), HEED_OK);
+	assert_int_equal(heed_store_sites_known(s, origins, hosts, 6, known),
+	                 HEED_OK);
+	assert_int_equal(known[0], HEED_STORE_KNOWN_SITE);
+	assert_int_equal(known[1], HEED_STORE_KNOWN_VISITS);
+	assert_int_equal(known[2], HEED_STORE_KNOWN_VISITS);
+	assert_int_equal(known[3], HEED_STORE_KNOWN_ACAP);
+	assert_int_equal(known[4], HEED_STORE_KNOWN_HOST);
+	assert_int_equal(known[5], 0);
+	assert_int_equal(heed_store_sites_known(s, bad, hosts, 1, known),
+	                 HEED_EINVAL);
+	heed_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +650,8 @@ int main(void)
 	                                        make_file, remove_file),
 	        cmocka_unit_test_setup_teardown(test_listings_in_byte_order,
 	                                        make_file, remove_file),
+	        cmocka_unit_test_setup_teardown(test_sites_known, make_file,
+	                                        remove_file),
 	};
 	return cmocka_run_group_tests_name(heed_test_pg() ? "store_sites_pg"
 	                                                  : "store_sites",
