@@ -297,6 +297,11 @@ static const struct page_case cases[] = {
          "<html lang=de><article><p class=datum-date>5. März 2024, 14:30 "
          "Uhr</p></article>",
          0, NULL, "published=html:2024-03-05T14:30:00Z\n"},
+        {"text date: Russian month names in the genitive", NULL,
+         "<html lang=ru><article><p class=date>15 "
+         "\320\260\320\262\320\263\321\203\321\201\321\202\320\260 2016, "
+         "13:43</p></article>",
+         0, NULL, "published=html:2016-08-15T13:43:00Z\n"},
         {"text date: never from comments, a sidebar or a teaser", NULL,
          "<article><h1>A</h1><div class=comments><p class=date>May 1, "
          "2020</p><time datetime=2020-05-01>x</time></div><article "
@@ -2504,6 +2509,11 @@ static const struct page_date_case {
         {"12 de setembro de 2021", "pt", "2021-09-12"},
         {"7 agosto 2020", "it", "2020-08-07"},
         {"14 mrt. 2022", "nl", "2022-03-14"},
+        {"15 \320\260\320\262\320\263\321\203\321\201\321\202\320\260 2016, "
+         "13:43",
+         "ru", "2016-08-15T13:43:00Z"},
+        {"3 \320\263\321\200\321\203\320\264\320\275\321\217 2021", "uk",
+         "2021-12-03"},
         {"12/01/2016", NULL, NULL},
         {"12/01/2016", "en", NULL},
         {"12/01/2016", "en-US", "2016-12-01"},
