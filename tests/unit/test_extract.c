@@ -417,6 +417,14 @@ static const struct page_case cases[] = {
         {"text date: a date and a dash open a dateline", NULL,
          "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
          "published=html:2022-01-27\n"},
+        {"text date: a date and an opening quote open a dateline", NULL,
+         "<p><strong>01.02.2022 \342\200\236Der Arbeitsmarkt ist gut in "
+         "das Jahr 2022 gestartet.\342\200\234</strong></p>",
+         0, NULL, "published=html:2022-02-01\n"},
+        {"text date: a date and a closing quote are a sentence's", NULL,
+         "<p>\342\200\236Seit 01.02.2022\342\200\234 sagt er</p>"
+         "<p>03.02.2022\342\200\231 war es</p>",
+         0, NULL, "-published\n"},
         {"text date: a date, a time and a dash open a dateline", NULL,
          "<p>02.02.2022 10:16 Uhr - 1. Bundesliga - PM Vereine</p>", 0, NULL,
          "published=html:2022-02-02T10:16:00Z\n"},
