@@ -2521,6 +2521,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * links and headings, where a listing's teasers date their own
 	 * posts; but a heading that is the date alone and no link dates
 	 * the text under it. A dateline opens its element's text. */
+	if (!h->link_heading && *s >= '0' && *s <= '9' &&
+	    heed__bare_day_wanted(h->b) && bare_date(s, len))
+		heed__bare_day(h->b, s, len);
 	if ((!h->link_heading || (opens && date_heading(h))) &&
 	    label_date_wanted(h, D_BARE)) {
 		size_t at, n;
@@ -2740,7 +2743,8 @@ static bool raw_capture(enum cap_kind k)
 static bool label_scan(const struct html *h)
 {
 	return !h->foreign && !h->media && !h->aside &&
-	       (label_date_wanted(h, D_LABEL) || label_author_wanted(h));
+	       (label_date_wanted(h, D_LABEL) || label_author_wanted(h) ||
+	        heed__bare_day_wanted(h->b));
 }
 
 bool heed__html_wants_text(const struct html *h)

@@ -535,6 +535,28 @@ static const struct page_case cases[] = {
          "<meta property=article:published_time content=\"2023-11-09 "
          "03:28:35\"><meta name=date content=\"2023-11-08 22:28:35\">",
          0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"date: Open Graph's published day over JSON-LD's other instant when "
+         "the page shows it",
+         NULL,
+         "<meta property=article:published_time content="
+         "2022-01-06T08:29:34Z><script type=application/ld+json>{\"@type\":"
+         "\"NewsArticle\",\"datePublished\":\"2022-01-04T07:29:00Z\"}"
+         "</script><div><div class=info>06.01.2022</div><p>Text vom "
+         "04.01.2022</p></div>",
+         0, NULL, "published=og:2022-01-06T08:29:34Z\n"},
+        {"date: JSON-LD's published day when the page shows it", NULL,
+         "<meta property=article:published_time content="
+         "2019-12-12T21:17:43Z><script type=application/ld+json>{\"@type\":"
+         "\"NewsArticle\",\"datePublished\":\"2019-12-09T22:25:10Z\"}"
+         "</script><div><a href=/p>12.12.2019</a><span>09.12.2019</span>"
+         "</div>",
+         0, NULL, "published=jsonld:2019-12-09T22:25:10Z\n"},
+        {"date: JSON-LD's published day when the page shows neither", NULL,
+         "<meta property=article:published_time content="
+         "2019-12-12T21:17:43Z><script type=application/ld+json>{\"@type\":"
+         "\"NewsArticle\",\"datePublished\":\"2019-12-09T22:25:10Z\"}"
+         "</script><p>Am 12.12.2019 war es</p>",
+         0, NULL, "published=jsonld:2019-12-09T22:25:10Z\n"},
         {"date: a page that shows its modified day was republished then", NULL,
          "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
