@@ -2324,7 +2324,8 @@ static size_t dateline_place(const char *s, size_t len, bool *bullet)
  * write it: a place and a date ("Bonn, 11.10.2021", "Hamburg, 2. November
  * 2021", "Karlsruhe, (12.11.2021). Traditionell ..."), or a date and a
  * dash or an opening quote before the text ("27.1.2022 - Bei der ...",
- * "01.02.2022 \xE2\x80\x9EDer Arbeitsmarkt ..."), or a credit, a bullet
+ * "01.02.2022 \xE2\x80\x9EDer Arbeitsmarkt ...") or a bar ("26 Mai, 2008 |
+ * Kommentare"), or a credit, a bullet
  * and a date that ends the text ("Handball Schweiz \xE2\x80\xA2
  * 02.02.2022"; a date before a bullet, "30.01.2022 \xC2\xB7 EURO", is a
  * listing's teaser's as often as the page's). After
@@ -2367,8 +2368,10 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 		    memcmp(e, breaks[i], strlen(breaks[i])) == 0)
 			return true;
 	/* A date alone is a bare date, read by its own rule; after a
-	 * place, the text may end, or go on after a stop or a bracket. */
-	return place && (!rest || strchr(").|", *e));
+	 * place, the text may end, or go on after a stop or a bracket. A
+	 * bar after the date alone ("26 Mai, 2008 | 3 Kommentare") opens a
+	 * post's header line, as a dash does. */
+	return (place && (!rest || strchr(").|", *e))) || (rest && *e == '|');
 }
 
 /* The length of a separator between a date and what follows it ("-",

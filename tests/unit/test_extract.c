@@ -421,6 +421,11 @@ static const struct page_case cases[] = {
          "<p><strong>01.02.2022 \342\200\236Der Arbeitsmarkt ist gut in "
          "das Jahr 2022 gestartet.\342\200\234</strong></p>",
          0, NULL, "published=html:2022-02-01\n"},
+        {"text date: a date and a bar open a dateline", NULL,
+         "<div class=left>26 Mai, 2008 | <a href=/c>3 Kommentare</a></div>", 0,
+         NULL, "published=html:2008-05-26\n"},
+        {"text date: a bar after words after a date is no dateline", NULL,
+         "<p>26 Mai 2008 war es | x</p>", 0, NULL, "-published\n"},
         {"text date: a date and a closing quote are a sentence's", NULL,
          "<p>\342\200\236Seit 01.02.2022\342\200\234 sagt er</p>"
          "<p>03.02.2022\342\200\231 war es</p>",
