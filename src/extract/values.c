@@ -765,10 +765,32 @@ static bool dotted_yy(struct cur *c, int64_t *y)
  * day first everywhere it is written; also "05.03.24"), "12/01/2016" or
  * "12-01-2016", where a number over 12 is the day and otherwise lang decides.
  */
+/* The space after a dot in a dotted date, as typesetting writes it: a
+ * space, a thin space (U+2009, "&thinsp;"), a narrow no-break space
+ * (U+202F) or a no-break space ("4.&thinsp;2.&thinsp;2022", "4. 2. 2022"
+ * as DIN 5008 spaces it). */
+static bool dot_gap(struct cur *c, char sep)
+{
+	size_t n = 0;
+
+	if (sep != '.' || c->p >= c->end)
+		return false;
+	if (*c->p == ' ')
+		n = 1;
+	else if (c->end - c->p >= 3 && memcmp(c->p, "\xE2\x80", 2) == 0 &&
+	         (c->p[2] == '\x89' || c->p[2] == '\xAF'))
+		n = 3;
+	else if (c->end - c->p >= 2 && memcmp(c->p, "\xC2\xA0", 2) == 0)
+		n = 2;
+	c->p += n;
+	return n > 0;
+}
+
 static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 {
 	int64_t a, b;
 	char sep;
+	bool gap;
 
 	struct cur y = *c;
 
@@ -783,13 +805,17 @@ static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 	if (!digits(c, 0, &a) || a > 31 || c->p >= c->end)
 		return false;
 	sep = *c->p;
-	if ((sep != '/' && sep != '.' && sep != '-') || !lit(c, sep) ||
-	    !digits(c, 0, &b) || b > 31 || !lit(c, sep))
+	if ((sep != '/' && sep != '.' && sep != '-') || !lit(c, sep))
 		return false;
+	gap = dot_gap(c, sep);
+	if (!digits(c, 0, &b) || b > 31 || !lit(c, sep))
+		return false;
+	gap |= dot_gap(c, sep);
 	y = *c;
+	/* A spaced date writes its year in full: "1. 2. 12" is a list's. */
 	if (!year4(c, &t->y)) {
 		*c = y;
-		if (sep != '.' || !dotted_yy(c, &t->y))
+		if (sep != '.' || gap || !dotted_yy(c, &t->y))
 			return false;
 	}
 	if (sep == '.' || a > 12 || b == a) {
