@@ -174,6 +174,10 @@ struct builder {
 	 * shows (YYYY-MM-DD, "" when none): see heed__shown_over_draft. */
 	struct cand og_published;
 	char bare_day[11];
+	/* The day of the first edit's date the page's own markup and text
+	 * give (an "Updated" line, MediaWiki's "last edited"), "" when none:
+	 * see heed__republished. */
+	char edit_day[11];
 	/* The full name opening the page's first author bio ("Nils
 	 * Pickert ist ..."), in the arena, or NULL: see heed__author_bio. */
 	const char *bio_name;

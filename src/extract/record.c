@@ -751,6 +751,19 @@ static void shown_date(struct builder *b, int rank, const char *s, size_t len)
 	b->shown_form = form;
 }
 
+/* Keeps the day of the first edit's date the page shows, in its
+ * article, header or main or after a label: a wiki's footer tells of
+ * the last edit of a page that was never republished. */
+static void edit_date(struct builder *b, const char *s, size_t len)
+{
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t num;
+
+	if (heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
+	                          NULL))
+		memcpy(b->edit_day, iso, 10);
+}
+
 /*
  * A meta tag named only "date" (`date`, `dc.date`, `dcterms.date`) says
  * no more than that some day belongs to the page: Dublin Core's date is
@@ -837,17 +850,20 @@ void heed__shown_over_draft(struct builder *b)
  * 2017). So when the declared published and modified dates fall on other
  * days and the best date the page's own markup and text give (a date
  * class, a <time>, a byline's date) is the modified day, published takes
- * the modified date. A page that shows its first day, or no day, keeps
- * it.
+ * the modified date; so too when the page shows no published day but its
+ * edit's ("Aktualisiert am 06. Mär. 2023", an "Updated" line) on the
+ * modified day. A page that shows its first day, or no day, keeps it.
  */
 void heed__republished(struct builder *b)
 {
 	struct cand *p = &b->cand[F_PUBLISHED], *m = &b->cand[F_MODIFIED];
 
-	if (!p->value || !m->value || !b->shown_day[0] ||
+	const char *day = b->shown_day[0] ? b->shown_day : b->edit_day;
+
+	if (!p->value || !m->value || !day[0] ||
 	    p->rank >= rank_of(F_PUBLISHED, O_HTML, 0) ||
 	    strncmp(p->value, m->value, 10) == 0 || m->num <= p->num ||
-	    strncmp(b->shown_day, m->value, 10) != 0)
+	    strncmp(day, m->value, 10) != 0)
 		return;
 	*p = *m;
 }
@@ -911,6 +927,9 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	 * or a listed post's as the page's. */
 	if (f == F_PUBLISHED && o == O_HTML && sub != D_TIME_PAGE)
 		shown_date(b, rank, s, len);
+	if (f == F_MODIFIED && o == O_HTML && sub != D_TEXT_CLASS_PAGE &&
+	    sub != D_LINE_PAGE && !b->edit_day[0])
+		edit_date(b, s, len);
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
 			other_notation(b, c, o, s, len);

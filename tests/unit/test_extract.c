@@ -570,6 +570,35 @@ static const struct page_case cases[] = {
          0, NULL,
          "published=jsonld:2019-04-03T08:04:01Z\n"
          "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page that shows only its edit's day was republished then",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><div>Aktualisiert: 03.04.2019</div></article>",
+         0, NULL,
+         "published=jsonld:2019-04-03T08:04:01Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a wiki's last edit outside the article dates no republication",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"datePublished\":\"2003-02-28T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script><div>Text</div>"
+         "<ul><li id=footer-info-lastmod>This page was last edited on 3 "
+         "April 2019, at 08:04.</li></ul>",
+         0, NULL,
+         "published=jsonld:2003-02-28T13:09:00Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page that shows its first day beside its edit's keeps it",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><div>Aktualisiert: 03.04.2019</div><p "
+         "class=date>21.08.2017</p></article>",
+         0, NULL,
+         "published=jsonld:2017-08-21T13:09:00Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
         {"date: a page that shows its first day, or none, keeps it", NULL,
          "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
