@@ -78,6 +78,29 @@ heed_status heed_store_frontier_add(heed_store *store,
                                     bool *added);
 
 /*
+ * Adds e as heed_store_frontier_add does, without waiting to learn whether
+ * it was new: inside a batch a PostgreSQL store holds the row and sends a
+ * batch's new URLs together, as one statement. Whether it was new is told
+ * later, by heed_store_frontier_added. Returns HEED_OK, HEED_EINVAL (no url
+ * or host), HEED_ENOMEM or HEED_ESTORE (a failure of rows sent with it).
+ */
+heed_status heed_store_frontier_add_later(heed_store *store,
+                                          const struct heed_frontier_entry *e);
+
+typedef void heed_store_added_fn(void *ud, const char *host);
+
+/*
+ * Sends the URLs heed_store_frontier_add_later holds, then calls fn with
+ * the host (the entry's site) of each URL it added since the last call that
+ * was new, in the order they were added; a URL seen before in the run is
+ * not told. Those a rolled-back batch added are not told: their rows are
+ * gone. fn may call the store. Returns HEED_OK, or the failure of sending
+ * (nothing told).
+ */
+heed_status heed_store_frontier_added(heed_store *store,
+                                      heed_store_added_fn *fn, void *ud);
+
+/*
  * Puts url back in the queue even if it was done (an ACAP re-crawl request,
  * a redirect to a seen URL does not): the row gets a new, larger id so
  * windows loaded with heed_store_frontier_queued see it, and no tries.

@@ -215,11 +215,20 @@ bool heed__batch_acap_ref_delete(heed_crawl *c, const char *origin,
 }
 
 bool heed__batch_frontier_add(heed_crawl *c,
-                              const struct heed_frontier_entry *e, bool *added)
+                              const struct heed_frontier_entry *e)
 {
 	return heed__crawl_tx(c) &&
-	       written(c, heed_store_frontier_add(c->store, e, added),
+	       written(c, heed_store_frontier_add_later(c->store, e),
 	               "queueing a URL");
+}
+
+bool heed__batch_frontier_added(heed_crawl *c, heed_store_added_fn *fn,
+                                void *ud)
+{
+	if (c->failed != HEED_OK || c->rewinding)
+		return false;
+	return written(c, heed_store_frontier_added(c->store, fn, ud),
+	               "queueing URLs");
 }
 
 bool heed__batch_frontier_done(heed_crawl *c, int64_t id, int outcome)

@@ -72,6 +72,11 @@
  * stored, one of 900 ms about 3.5 (bench/crawl --wal-frames, 1,000 sites). */
 #define CRAWL_BATCH_WRITES 16384
 #define CRAWL_BATCH_MS     900
+/* The longest the URLs a page linked wait to be known as new: a site's
+ * next request waits its delay (1 s at least) after the page's anyway,
+ * and answers taken together cost PostgreSQL one statement and one round
+ * trip rather than one a URL. */
+#define CRAWL_ADDS_MS 100
 /* How often the search index catches up with the pages the batches
  * wrote (heed_store_search_catch_up): the most a search through heed
  * serve lags the crawl, and the size of the sets whose cost is paid per
@@ -346,6 +351,8 @@ heed_status heed__sched_offer(struct heed__sched *s, struct heed__lane *l,
 heed_status heed__sched_done(struct heed__sched *s, struct heed__lane *l,
                              int64_t now_ms);
 bool heed__lane_has_work(const struct heed__lane *l);
+/* Whether any lane waits to start a request (now or later). */
+bool heed__sched_has_work(const struct heed__sched *s);
 
 /* ---- the registry (table.c) ---- */
 
@@ -551,6 +558,10 @@ struct heed_crawl {
 	int64_t *unmarked;
 	size_t unmarked_count, unmarked_cap;
 	int64_t tx_start_ms;
+	/* URLs handed to the store whose answer (new or not) is not yet
+	 * taken (queue.c, heed__queue_take_added), and since when. */
+	size_t adds_untold;
+	int64_t adds_since_ms;
 	int64_t indexed_ms; /* when the search index last caught up */
 	int64_t run_pages, run_errors; /* added to the run row per batch */
 	heed_status failed;            /* a store error or OOM ends the run */
@@ -696,6 +707,11 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
  * should ask (visits.c decides): due pages (the default mode) and the
  * site's sitemaps and feeds. Once per site and process. */
 void heed__queue_known(heed_crawl *c, struct heed__site *s);
+/* Takes the store's answers to the URLs queued (which were new) and gives
+ * their sites the work: a PostgreSQL store answers a batch's URLs
+ * together, so the controller takes them when it needs them rather than
+ * wait on each. */
+void heed__queue_take_added(heed_crawl *c);
 void heed__queue_refill(heed_crawl *c, struct heed__site *s);
 void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
 /* Whether s may be forgotten now: nothing in flight or about to be, no
@@ -760,8 +776,13 @@ bool heed__batch_acap_ref_put(heed_crawl *c,
                               const struct heed_store_acap_ref *row);
 bool heed__batch_acap_ref_delete(heed_crawl *c, const char *origin,
                                  const char *locator);
+/* e queued if new, whether it was told by heed__batch_frontier_added. */
 bool heed__batch_frontier_add(heed_crawl *c,
-                              const struct heed_frontier_entry *e, bool *added);
+                              const struct heed_frontier_entry *e);
+/* Calls fn with the site of each URL the batches added that was new
+ * (heed_store_frontier_added); false after a store error. */
+bool heed__batch_frontier_added(heed_crawl *c, heed_store_added_fn *fn,
+                                void *ud);
 /* Frontier row id done with outcome (its in-flight mark no longer owed). */
 bool heed__batch_frontier_done(heed_crawl *c, int64_t id, int outcome);
 /* Row id back in the queue for another attempt; *tries, its attempts. */

@@ -309,6 +309,10 @@ heed_status heed_crawl_start(heed_crawl *c, const struct heed_crawl_clock *now,
 	 * are not queued twice). */
 	if (rc == HEED_OK)
 		rc = seed(c, diag);
+	/* The start URLs' sites are offered to the other workers with the
+	 * batch that queues them: a worker that joins finds them. */
+	if (rc == HEED_OK)
+		heed__queue_take_added(c);
 	if (rc == HEED_OK)
 		heed__crawl_commit(c);
 	return rc == HEED_OK ? c->failed : rc;
@@ -663,6 +667,11 @@ static heed_crawl_action_kind wait_or_done(heed_crawl *c, int64_t fetch_wait,
 		                              : 0);
 	if (c->stopped)
 		wait = -1;
+	/* URLs queued and not yet told may be the run's last work. */
+	if (c->adds_untold && !c->stopped) {
+		int64_t due = c->adds_since_ms + CRAWL_ADDS_MS - c->now.mono_ms;
+		wait = min_wait(wait, due > 0 ? due : 0);
+	}
 	if (!c->reqs) {
 		/* Nothing out: nothing will happen before the next due
 		 * time, and with none the run is over. */
@@ -711,6 +720,14 @@ heed_crawl_action_kind heed_crawl_next(heed_crawl *c,
 		return wait_or_done(c, -1, a);
 	}
 	if (!c->stopped) {
+		/* The URLs queued are told together: once they have waited
+		 * long enough, or at once when no site has work without them
+		 * (the start, a site's last page). Before a worker's beat,
+		 * which offers the sites with work to the others. */
+		if (c->adds_untold &&
+		    (c->now.mono_ms - c->adds_since_ms >= CRAWL_ADDS_MS ||
+		     !heed__sched_has_work(&c->sched)))
+			heed__queue_take_added(c);
 		heed__worker_tick(c);
 		heed__life_start_new(c);
 		run_timers(c);
@@ -899,6 +916,9 @@ heed_status heed_crawl_finish(heed_crawl *c, const struct heed_crawl_clock *now)
 	bool left_open = c->stopped || c->waited_out || run_over(c);
 
 	c->now = *now;
+	/* URLs of sites a worker does not hold are offered to the others
+	 * as they are told. */
+	heed__queue_take_added(c);
 	/* Nothing is on its way any more: the next crawl need not wait for
 	 * the rest of our lease. */
 	if (c->lease_ms && heed__crawl_tx(c) &&

@@ -34,7 +34,6 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 	struct heed__site *s;
 	heed_url_verdict v = HEED_URL_OK;
 	uint64_t fp = heed__seen_fingerprint(url);
-	bool added = false;
 
 	/* Queued (or found queued) before, or of a site out of this crawl:
 	 * the answer has not changed. */
@@ -83,10 +82,27 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		return;
 	}
 	fe.host = s->origin;
-	if (!heed__batch_frontier_add(c, &fe, &added))
+	/* Touched now, whatever the answer: the batch that holds the row
+	 * commits only if the host is still held. A host already lost is
+	 * another worker's, whose queue takes rows from any worker. */
+	if (!s->host->lease_lost)
+		heed__worker_touch(c, s->host);
+	if (!heed__batch_frontier_add(c, &fe))
 		return;
 	heed__seen_add(&c->seen, fp);
-	if (added && s->state == SITE_OUT) {
+	if (!c->adds_untold++)
+		c->adds_since_ms = c->now.mono_ms;
+}
+
+/* A URL of the site origin was new in the store. */
+static void added_one(void *ud, const char *origin)
+{
+	heed_crawl *c = ud;
+	struct heed__site *s = heed__site_find(c, origin);
+
+	if (!s || c->failed != HEED_OK)
+		return;
+	if (s->state == SITE_OUT) {
 		/* Not qualified in this process: the URL is kept, dropped, so
 		 * that the site gets it back if a later process of the run
 		 * qualifies it (lifecycle.c). */
@@ -94,14 +110,19 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 		heed__batch_frontier_drop(c, s->origin, NULL, "dropping a URL");
 		return;
 	}
-	if (!added)
-		return;
-	heed__worker_touch(c, s->host);
 	c->p.queued++;
 	if (heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms) != HEED_OK)
 		heed__crawl_oom(c);
 	/* A site of a resumed run waits for its first URL to start. */
 	heed__site_list_new(c, s);
+}
+
+void heed__queue_take_added(heed_crawl *c)
+{
+	if (!c->adds_untold)
+		return;
+	c->adds_untold = 0;
+	heed__batch_frontier_added(c, added_one, c);
 }
 
 /* URLs of a site the store knows, collected before any is queued: the
@@ -216,6 +237,9 @@ void heed__queue_refill(heed_crawl *c, struct heed__site *s)
 	struct refill r = {c, s, 0};
 	int window = (int)c->opt->limits.window;
 
+	/* The window shows the URLs held, so the lanes learn of them first:
+	 * a lane told after its window holds them would look again. */
+	heed__queue_take_added(c);
 	heed__read_queue_window(c, s->origin, s->last_loaded_id, window,
 	                        refill_one, &r);
 	if (heed__sched_refilled(&c->sched, &s->lane, r.count == window,

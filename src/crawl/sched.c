@@ -116,6 +116,11 @@ bool heed__lane_has_work(const struct heed__lane *l)
 	return !l->dropped && (l->head || l->more);
 }
 
+bool heed__sched_has_work(const struct heed__sched *s)
+{
+	return s->heap_len > 0;
+}
+
 /* May l be in the heap at all? */
 static bool schedulable(const struct heed__lane *l)
 {

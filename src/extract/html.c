@@ -24,9 +24,10 @@
 
 #include "extract/extract-int.h"
 
-#define MAX_CAPTURES 8
-#define MAX_SCOPES   32
-#define MAX_KEY      64
+#define MAX_CAPTURES   8
+#define MAX_PAGE_LINKS 8 /* author page links read for a name */
+#define MAX_SCOPES     32
+#define MAX_KEY        64
 
 enum tag {
 	T_OTHER,
@@ -75,12 +76,14 @@ enum cap_kind {
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
 	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
 	CAP_BIO,          /* an author box's bio: the full name opening it */
+	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
 };
 
 struct capture {
 	enum cap_kind kind;
 	size_t depth;     /* element depth that ends the capture */
-	const char *prop; /* CAP_PROP: the itemprop name (arena) */
+	const char *prop; /* CAP_PROP: the itemprop name; CAP_PAGE_LINK: the
+	                   * account in the link's path (arena) */
 	size_t scope;     /* CAP_PROP: scopes open at the element */
 	enum field field; /* CAP_DATE: published or modified */
 	int sub;          /* CAP_DATE: the sub-rank of its date */
@@ -130,6 +133,8 @@ struct html {
 	bool byline_done;       /* the first byline was read */
 	bool byline_page_done;  /* the first outside the article was read */
 	bool bio_done;          /* the first author's bio was read */
+	unsigned page_links;    /* author page links read for a name */
+	bool page_link_done;    /* one of them named the author */
 	unsigned date_lines;    /* meta and info lines read for a date */
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
@@ -638,6 +643,77 @@ static bool tag_archive_link(const struct html *h, const char *href)
 	       (memmem(href, n, "/tag/", 5) || memmem(href, n, "/tags/", 6));
 }
 
+/* The account an author page's link names: the part of its path after
+ * "/author/", "/authors/", "/autor/", "/autoren/" or "/auteur/"
+ * ("/author/jdoe/", "/autor/frank_g"), at most 64 bytes; NULL when the
+ * link is to no author page. */
+static const char *author_page_account(const char *href, size_t *n)
+{
+	static const char *const dirs[] = {"author/", "authors/", "autor/",
+	                                   "autoren/", "auteur/"};
+
+	for (const char *p = strchr(href, '/'); p; p = strchr(p + 1, '/')) {
+		/* Every name opens with an "a": most parts of a path are
+		 * passed over at one compare (this runs for every link). */
+		if (heed__ascii_lower(p[1]) != 'a')
+			continue;
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(dirs); i++) {
+			const char *d = dirs[i], *q = p + 1;
+			while (*d && heed__ascii_lower(*q) == *d)
+				d++, q++;
+			if (*d)
+				continue;
+			*n = strcspn(q, "/?#");
+			return *n && *n <= 64 ? q : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Whether href is on the page's own site: a path, or a URL whose host
+ * is the page's registrable domain or under it. Another site's author
+ * page (a library's "Works by Charles Darwin") credits nobody here. */
+static bool own_site_href(const struct html *h, const char *href)
+{
+	const char *host = strstr(href, "//"), *dom;
+	size_t hn, dn;
+
+	if (!host)
+		return true;
+	dom = heed_url_registrable_domain(h->b->page_url);
+	if (!dom)
+		return false;
+	host += 2;
+	hn = strcspn(host, "/?#:");
+	dn = strlen(dom);
+	return hn >= dn && heed__ascii_ieq(host + hn - dn, dn, dom) &&
+	       (hn == dn || host[hn - dn - 1] == '.');
+}
+
+/* A link to an author's page ("<a href=/autor/frank_g>Gunter Frank</a>
+ * / 22.04.2020") is read for the name it shows, in a teaser's meta line
+ * too (a theme sets the post's own so): the first few only, until one
+ * names the author. */
+static void author_page_link(struct html *h, const char *href)
+{
+	const char *acct;
+	struct capture *c;
+	size_t n;
+
+	if (h->page_link_done || h->page_links == MAX_PAGE_LINKS ||
+	    !(acct = author_page_account(href, &n)))
+		return;
+	/* Counted before the site's check, which costs a look-up: a page
+	 * of links to another site's authors stops here too. */
+	h->page_links++;
+	if (!own_site_href(h, href) ||
+	    heed__cand_settled(h->b, F_AUTHOR, O_AUTHOR_PAGE, 0))
+		return;
+	c = start_capture(h, CAP_PAGE_LINK, NULL);
+	if (c)
+		c->prop = heed__strdup_arena(h->b, acct, n);
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -655,6 +731,8 @@ static void on_anchor(struct html *h, const char *const *atts)
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
 	if (rel && has_token(rel, "author") && !h->aside)
 		start_capture(h, CAP_AUTHOR_LINK, NULL);
+	else
+		author_page_link(h, href);
 }
 
 /* Inside an article, its header or main: where the page's own byline and
@@ -2606,6 +2684,61 @@ static void bio_name(struct builder *b, const char *s, size_t len)
 		b->bio_name = heed__strdup_arena(b, s, end);
 }
 
+/* True when s[0, n) and t[0, n) are equal, ASCII case ignored. */
+static bool ascii_ieq_n(const char *s, const char *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (heed__ascii_lower(s[i]) != heed__ascii_lower(t[i]))
+			return false;
+	return true;
+}
+
+/* True when a word of name, three letters or more, is in the account
+ * (ASCII case ignored): "Gunter Frank" for "frank_g", "Ann Lee" for
+ * "ann-lee". A link's "More posts" or "Alle Beiträge" names nobody. */
+static bool names_account(const char *name, const char *acct)
+{
+	size_t an = strlen(acct);
+
+	for (const char *p = name; *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+		for (size_t i = 0; n >= 3 && i + n <= an; i++)
+			if (ascii_ieq_n(acct + i, p, n))
+				return true;
+		p += n;
+	}
+	return false;
+}
+
+/* An author page link's text, when it is one name of two to four words,
+ * each a name's, that the link's account spells in part: the author of
+ * last resort, after an organisation but before a copyright holder (a
+ * site links its writers from lists and teasers too, so any other
+ * credit wins). */
+static void page_link_name(struct html *h, const char *acct, const char *s,
+                           size_t len)
+{
+	const char *name;
+	size_t words = 0;
+
+	heed__trim(&s, &len);
+	if (!acct || !len || len > MAX_LABEL_VALUE || memchr(s, ',', len))
+		return;
+	name = heed__byline_names(h->b, s, len);
+	/* The whole text: "Works by Ann Lee" is a list's link. */
+	if (!name || strlen(name) != len || memcmp(name, s, len) != 0 ||
+	    !capitalised(name))
+		return;
+	for (const char *p = name; *p; p += strspn(p, " ")) {
+		p += strcspn(p, " ");
+		words++;
+	}
+	if (words < 2 || words > 4 || !names_account(name, acct))
+		return;
+	h->page_link_done = true;
+	heed__cand(h->b, F_AUTHOR, O_AUTHOR_PAGE, 0, name, strlen(name));
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -2670,6 +2803,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_BIO:
 		bio_name(b, s, len);
+		break;
+	case CAP_PAGE_LINK:
+		page_link_name(h, c->prop, s, len);
 		break;
 	case CAP_AUTHOR_LABEL:
 		author_label_end(h, s, len);

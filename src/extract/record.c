@@ -16,13 +16,13 @@
 
 #define END O_COUNT
 
-static const enum origin order[F_COUNT][11] = {
+static const enum origin order[F_COUNT][12] = {
         [F_TITLE] = {O_OG, O_TWITTER, O_TITLE_TAG, O_JSONLD, O_DC, O_MICRODATA,
                      O_H1, END},
         [F_DESCRIPTION] = {O_OG, O_TWITTER, O_META, O_DC, O_MICRODATA, O_JSONLD,
                            END},
         [F_AUTHOR] = {O_JSONLD, O_META, O_OG, O_LINK, O_MICRODATA, O_DC, O_HTML,
-                      O_JSONLD_ORG, O_COPYRIGHT, O_TWITTER, END},
+                      O_JSONLD_ORG, O_AUTHOR_PAGE, O_COPYRIGHT, O_TWITTER, END},
         [F_CANONICAL] = {O_LINK, O_OG, O_TWITTER, END},
         [F_LANGUAGE] = {O_HTML, O_JSONLD, O_MICRODATA, O_OG, O_META, O_HTTP,
                         END},
@@ -61,6 +61,7 @@ heed_source heed__origin_source(enum origin o)
 	        [O_JSONLD_ORG] = HEED_SOURCE_JSONLD,
 	        [O_JSONLD_CLIP] = HEED_SOURCE_JSONLD,
 	        [O_COPYRIGHT] = HEED_SOURCE_HTML,
+	        [O_AUTHOR_PAGE] = HEED_SOURCE_HTML,
 	};
 	return o < O_COUNT ? map[o] : HEED_SOURCE_NONE;
 }

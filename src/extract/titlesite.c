@@ -613,8 +613,26 @@ void heed__author_unprefix(const char **s, size_t *len)
 	}
 }
 
-/* A name as bylines write them: no digits (a date), at most six words
- * and 64 bytes (a bio or a sentence is no name). */
+/* One word that opens with a letter and holds a digit ("Bo2man", "r23",
+ * "jdoe42"): a forum's or a CMS's account, which a byline credits where
+ * the writer shows no name. A date or a time opens with a digit. */
+static bool account_word(const char *s, size_t len)
+{
+	bool digit = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = (char)(s[i] | 0x20);
+		bool d = s[i] >= '0' && s[i] <= '9';
+		if (!(c >= 'a' && c <= 'z') && !(d && i))
+			return false;
+		digit |= d;
+	}
+	return digit;
+}
+
+/* A name as bylines write them: no digits (a date) but in an account's
+ * one word, at most six words and 64 bytes (a bio or a sentence is no
+ * name). */
 static bool name_like(const char *s, size_t len)
 {
 	unsigned words = 0;
@@ -622,6 +640,8 @@ static bool name_like(const char *s, size_t len)
 
 	if (!len || len > 64)
 		return false;
+	if (account_word(s, len))
+		return true;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] >= '0' && s[i] <= '9')
 			return false;

@@ -169,6 +169,10 @@ static heed_status write_entry(heed_store *store, const char *sql,
 	"lastmod) VALUES(?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (url) DO "  \
 	"NOTHING;"
 
+/* Whether a URL was new depends on the new rows held back, not on the
+ * states, pages or visits held. */
+#define ADD_BLIND (HEED__HELD_ALL & ~HEED__HELD_FRONTIER_NEW)
+
 heed_status heed_store_frontier_add(heed_store *store,
                                     const struct heed_frontier_entry *e,
                                     bool *added)
@@ -182,12 +186,70 @@ heed_status heed_store_frontier_add(heed_store *store,
 		return HEED_EINVAL;
 	/* The row count is waited for even when nobody asks: a lost
 	 * connection is then reported by this call, not by a later one. */
-	/* A new URL's row: whether it was new does not depend on the
-	 * states held back, nor on pages or visits. */
-	rc = write_entry(store, ADD_SQL, e, HEED__HELD_ALL, &changed);
+	rc = write_entry(store, ADD_SQL, e, ADD_BLIND, &changed);
 	if (rc == HEED_OK && added)
 		*added = changed > 0;
 	return rc;
+}
+
+/* A batch's new URLs as one statement on PostgreSQL (src/store/sql-int.h),
+ * answering with the site of each row it inserted. */
+static const struct heed__sql_held add_held = {
+        HEED__HELD_FRONTIER_NEW, 6, 1,
+        "INSERT INTO frontier(url, host, depth, kind, discovered_from, "
+        "lastmod) SELECT * FROM unnest($1::text[], $2::text[], "
+        "$3::int4[], $4::int4[], $5::text[], $6::int8[]) "
+        "ON CONFLICT (url) DO NOTHING RETURNING host;",
+        2};
+
+heed_status heed_store_frontier_add_later(heed_store *store,
+                                          const struct heed_frontier_entry *e)
+{
+	struct heed__sql q;
+	bool added = false;
+	heed_status rc;
+
+	if (!e->url || !e->host)
+		return HEED_EINVAL;
+	if (!heed__sql_may_hold(store)) {
+		rc = heed_store_frontier_add(store, e, &added);
+		return rc == HEED_OK && added
+		               ? heed__store_answer(store, e->host)
+		               : rc;
+	}
+	if (heed__sql_prepare(store, &q, ADD_SQL) != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_hold(&q, &add_held);
+	heed__sql_text(&q, 1, e->url);
+	heed__sql_text(&q, 2, e->host);
+	heed__sql_int(&q, 3, e->depth);
+	heed__sql_int(&q, 4, (int64_t)e->kind);
+	heed__sql_text(&q, 5, e->discovered_from);
+	heed__sql_opt(&q, 6, e->lastmod, HEED_STORE_NO_DATE);
+	return heed__sql_run(&q, NULL);
+}
+
+heed_status heed_store_frontier_added(heed_store *store,
+                                      heed_store_added_fn *fn, void *ud)
+{
+	heed_status rc = heed__sql_send_held(store, HEED__HELD_FRONTIER_NEW);
+	char *answers = store->answers;
+	size_t len = store->answers_len, cap = store->answers_cap;
+
+	if (rc != HEED_OK)
+		return rc;
+	/* Handed out, they are the caller's: fn may queue more. */
+	store->answers = NULL;
+	store->answers_len = store->answers_cap = store->answers_kept = 0;
+	for (size_t at = 0; at < len; at += strlen(answers + at) + 1)
+		fn(ud, answers + at);
+	if (!store->answers) {
+		store->answers = answers;
+		store->answers_cap = cap;
+	} else {
+		heed__free(store->alloc, answers);
+	}
+	return HEED_OK;
 }
 
 heed_status heed_store_frontier_requeue(heed_store *store,

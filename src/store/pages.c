@@ -225,7 +225,7 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 	                      "source_lastmod, status FROM pages "
 	                      "WHERE url = ?1;") != HEED_OK)
 		return HEED_ESTORE;
-	heed__sql_blind(&q, HEED__HELD_VISITS | HEED__HELD_FRONTIER);
+	heed__sql_blind(&q, HEED__HELD_VISITS | HEED__HELD_QUEUE);
 	heed__sql_text(&q, 1, url);
 	return heed__sql_one(&q, read_validators, v);
 }

@@ -150,6 +150,11 @@ heed_status heed__pg_hold(heed_store *store, const struct heed__sql_held *held,
 		if (set->rows[i].name == name && strcmp(k ? k : "", key) == 0)
 			break;
 	}
+	if (i < set->count && held->answer) {
+		/* Inserted if new: the first row of the name stays. */
+		heed__free(store->alloc, copy);
+		return HEED_OK;
+	}
 	if (i < set->count)
 		heed__free(store->alloc, set->rows[i].values);
 	else
@@ -198,6 +203,20 @@ static char *put_column(char *o, const struct held_row *rows, int count,
 	return o;
 }
 
+/* Sends st, a kind that answers, waiting for its answer: each row it
+ * returns is told to the store (heed__store_answer). */
+static heed_status send_answering(heed_store *store,
+                                  const struct heed__pg_stmt *st)
+{
+	PGresult *r = heed__pg_query_st(store, st);
+	heed_status rc = r ? HEED_OK : heed__pg_failed(store);
+
+	for (int i = 0; r && rc == HEED_OK && i < PQntuples(r); i++)
+		rc = heed__store_answer(store, PQgetvalue(r, i, 0));
+	PQclear(r);
+	return rc;
+}
+
 /* Sends set's rows as one statement and forgets them. */
 static heed_status send_set(heed_store *store, struct held_set *set)
 {
@@ -221,7 +240,8 @@ static heed_status send_set(heed_store *store, struct held_set *set)
 			params[col] = o;
 			o = put_column(o, set->rows, set->count, col);
 		}
-		rc = heed__pg_run_st(store, &st, NULL);
+		rc = what->answer ? send_answering(store, &st)
+		                  : heed__pg_run_st(store, &st, NULL);
 	} else {
 		snprintf(store->errmsg, sizeof(store->errmsg),
 		         "out of memory sending a batch's rows");

@@ -224,7 +224,8 @@ static heed_status pg_run(struct heed__sql *q, int64_t *changed)
 	 * rows held before it (it sees them all). */
 	if (q->held && !changed && !q->binary && heed__pg_may_hold(q->store)) {
 		heed_status rc = hold(q);
-		if (rc != HEED_ENOMEM)
+		/* A row whose answer is awaited cannot go without it. */
+		if (rc != HEED_ENOMEM || q->held->answer)
 			return rc;
 	}
 	return heed__pg_run_st(q->store, &st, changed);
@@ -283,4 +284,6 @@ const struct heed__sql_ops heed__pg_sql_ops = {
         .integer = pg_integer,
         .bytes = pg_bytes,
         .release = pg_release,
+        .may_hold = heed__pg_may_hold,
+        .send_held = heed__pg_held_send,
 };

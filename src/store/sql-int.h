@@ -73,8 +73,10 @@ struct heed__sql {
 enum heed__sql_held_kind {
 	HEED__HELD_PAGES = 1u << 0,
 	HEED__HELD_VISITS = 1u << 1,
-	HEED__HELD_FRONTIER = 1u << 2,
-	HEED__HELD_ALL = (1u << 3) - 1,
+	HEED__HELD_FRONTIER = 1u << 2, /* states */
+	HEED__HELD_FRONTIER_NEW = 1u << 3,
+	HEED__HELD_QUEUE = HEED__HELD_FRONTIER | HEED__HELD_FRONTIER_NEW,
+	HEED__HELD_ALL = (1u << 4) - 1,
 };
 
 struct heed__sql_held {
@@ -88,6 +90,12 @@ struct heed__sql_held {
 	/* PostgreSQL's statement for many rows: $N is the array of the
 	 * values bound to ?N, in the order the rows were held. */
 	const char *many;
+	/* 0, or the marker whose value the store tells for each row the
+	 * statement wrote (heed__store_answer): its one statement then
+	 * RETURNs that column alone. Such a kind inserts rows that are new
+	 * (ON CONFLICT DO NOTHING), so of two rows of one name held the
+	 * first is kept, as the single inserts would. */
+	int answer;
 };
 
 /* The engines, for the few statements they spell differently: an area
@@ -139,6 +147,11 @@ struct heed__sql_ops {
 	char *(*bytes)(struct heed__sql *q, int col, size_t *len, bool *oom);
 	/* Ends q, prepared or not. */
 	void (*release)(struct heed__sql *q);
+	/* Whether a row run now may be held (in a batch, on a healthy
+	 * connection), and the sending of the held rows of the kinds
+	 * given; NULL where nothing is ever held (SQLite). */
+	bool (*may_hold)(const heed_store *store);
+	heed_status (*send_held)(heed_store *store, unsigned kinds);
 };
 
 extern const struct heed__sql_ops heed__sqlite_sql_ops;
@@ -187,6 +200,22 @@ heed__sql_prepare_apart(heed_store *store, struct heed__sql *q, const char *sql)
 
 	heed__sql_blind(q, HEED__HELD_ALL);
 	return rc;
+}
+
+/* Whether a row of a held kind run now may be held instead of written. */
+static inline bool heed__sql_may_hold(const heed_store *store)
+{
+	const struct heed__sql_ops *ops = store->backend->sql;
+
+	return ops->may_hold && ops->may_hold(store);
+}
+
+/* Sends the rows held of the kinds given, at once. */
+static inline heed_status heed__sql_send_held(heed_store *store, unsigned kinds)
+{
+	const struct heed__sql_ops *ops = store->backend->sql;
+
+	return ops->send_held ? ops->send_held(store, kinds) : HEED_OK;
 }
 
 /* Prepares the store's engine's text of a statement the engines truly

@@ -201,6 +201,12 @@ struct heed_store {
 	 * its server to come back, and where it says so. */
 	int64_t reconnect_ms;
 	struct heed_logger log;
+	/* What heed__store_answer was told and heed_store_frontier_added
+	 * has not yet handed out: NUL-terminated values one after another,
+	 * answers_len bytes of answers_cap; the first answers_kept of them
+	 * were committed, the rest go with a ROLLBACK. */
+	char *answers;
+	size_t answers_len, answers_cap, answers_kept;
 };
 
 extern const struct heed_store_backend heed__sqlite_backend;
@@ -227,6 +233,13 @@ extern const struct heed__search_ops heed__pg_search_ops;
  * a NULL area) in the store's messages and returns HEED_ENOTSUP.
  */
 heed_status heed__store_not_ported(heed_store *store, const char *area);
+
+/*
+ * Tells the store that a row of a held kind that answers (struct
+ * heed__sql_held's answer) was written, value being its answer's: kept
+ * for heed_store_frontier_added. HEED_ENOMEM when it cannot be kept.
+ */
+heed_status heed__store_answer(heed_store *store, const char *value);
 
 /* Whether location names a PostgreSQL database ("postgresql://...",
  * "postgres://..."). */

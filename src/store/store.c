@@ -260,6 +260,7 @@ void heed_store_close(heed_store *store)
 	    !heed_store_tx_lost(store))
 		heed_store_search_catch_up(store, 0, NULL);
 	store->backend->close(store);
+	heed__free(store->alloc, store->answers);
 	heed__free(store->alloc, store->location);
 	heed__free(store->alloc, store);
 }
@@ -342,7 +343,11 @@ heed_status heed_store_begin_batch(heed_store *store)
 
 heed_status heed_store_commit(heed_store *store)
 {
-	return store->backend->exec(store, "COMMIT;");
+	heed_status rc = store->backend->exec(store, "COMMIT;");
+
+	if (rc == HEED_OK)
+		store->answers_kept = store->answers_len;
+	return rc;
 }
 
 bool heed_store_tx_lost(const heed_store *store)
@@ -352,7 +357,34 @@ bool heed_store_tx_lost(const heed_store *store)
 
 heed_status heed_store_rollback(heed_store *store)
 {
+	/* The rows the transaction wrote are gone, and so are their
+	 * answers; those of batches committed stay. */
+	store->answers_len = store->answers_kept;
 	return store->backend->exec(store, "ROLLBACK;");
+}
+
+heed_status heed__store_answer(heed_store *store, const char *value)
+{
+	size_t len = strlen(value) + 1;
+
+	if (store->answers_cap - store->answers_len < len) {
+		size_t cap = store->answers_cap ? store->answers_cap : 4096;
+		char *n;
+		while (cap - store->answers_len < len)
+			cap *= 2;
+		n = heed__realloc(store->alloc, store->answers, cap);
+		if (!n) {
+			snprintf(
+			        store->errmsg, sizeof(store->errmsg),
+			        "out of memory keeping a written row's answer");
+			return HEED_ENOMEM;
+		}
+		store->answers = n;
+		store->answers_cap = cap;
+	}
+	memcpy(store->answers + store->answers_len, value, len);
+	store->answers_len += len;
+	return HEED_OK;
 }
 
 heed_status heed_store_schema_version(heed_store *store, const char *area,

@@ -263,7 +263,7 @@ heed_status heed_store_visit_get(heed_store *store, const char *url,
 	                      "SELECT " VISIT_COLUMNS
 	                      " FROM visits WHERE url = ?1;") != HEED_OK)
 		return HEED_ESTORE;
-	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_FRONTIER);
+	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
 	heed__sql_text(&q, 1, url);
 	rc = heed__sql_one(&q, copy_visit, out);
 	if (rc == HEED_OK && !out->url)
@@ -315,7 +315,7 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 
 	if (heed__sql_prepare(store, &q, sql[pages]) != HEED_OK)
 		return HEED_ESTORE;
-	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_FRONTIER);
+	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
 	heed__sql_text(&q, 1, site);
 	for (int k = HEED_FRONTIER_PAGE; k <= HEED_FRONTIER_FEED; k++)
 		heed__sql_int(&q, 2 + k,

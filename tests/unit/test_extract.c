@@ -927,6 +927,44 @@ static const struct page_case cases[] = {
         {"author: a commentary's byline is the page's", NULL,
          "<div class=commentary-author>Ann Lee</div>", 0, NULL,
          "author=html:Ann Lee\n"},
+        {"author: a byline's account word with a digit is a name", NULL,
+         "<div class=\"left author\">Author: <a href=/u/58><b>Bo2man</b></a> "
+         "am 29.12.2010, 13:36 Uhr</div>",
+         0, NULL, "author=html:Bo2man\n"},
+        {"author: a byline's word opening with a digit is no account", NULL,
+         "<article><p class=byline>Ann Lee, 3rd</p></article>", 0, NULL,
+         "-author\n"},
+        {"author: a byline's account word ranks after a name", NULL,
+         "<article><p class=byline>r23</p></article><p>\xC2\xA9 2020 Ann "
+         "Lee</p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a link to an author's page names the author", NULL,
+         "<div class=meta><a href=/autor/frank_g>Gunter Frank</a> / "
+         "22.04.2020</div><div class=meta><a href=/autor/lee>Ann "
+         "Lee</a></div>",
+         0, NULL, "author=html:Gunter Frank\n"},
+        {"author: an author page link's text must name its account", NULL,
+         "<a href=/author/jdoe/>More Posts</a><a "
+         "href=\"/authors/ann-lee?p=2\">Ann Lee</a>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an author page on the page's own site by its URL", NULL,
+         "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
+         "href=https://www.site.example/author/bo-chan/>Bo Chan</a>",
+         0, NULL, "author=html:Bo Chan\n"},
+        {"author: another site's author page names nobody here", NULL,
+         "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
+         "href=/author/bo-chan>Works by Bo Chan</a>",
+         0, NULL, "-author\n"},
+        {"author: an author page link is no name of one word", NULL,
+         "<a href=/author/ann>Ann</a><a href=/author/>Ann Lee</a>", 0, NULL,
+         "-author\n"},
+        {"author: an author page link ranks after an organisation", NULL,
+         "<meta name=author content=\"Acme GmbH\"><a "
+         "href=/author/ann-lee>Ann Lee</a>",
+         0, NULL, "author=meta:Acme GmbH\n"},
+        {"author: an author page link ranks before a copyright holder", NULL,
+         "<p>\xC2\xA9 2020 Bo Chan</p><a href=/author/ann-lee>Ann Lee</a>", 0,
+         NULL, "author=html:Ann Lee\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,

@@ -420,6 +420,105 @@ static void test_frontier_seen_set_and_window(void **state)
 	heed_store_close(s);
 }
 
+/* The hosts heed_store_frontier_added tells, joined by spaces. */
+struct told {
+	char hosts[256];
+	int n;
+};
+
+static void tell(void *ud, const char *host)
+{
+	struct told *t = ud;
+	size_t len = strlen(t->hosts);
+
+	snprintf(t->hosts + len, sizeof(t->hosts) - len, "%s%s",
+	         t->n++ ? " " : "", host);
+}
+
+static int depth_of(void *ud, const struct heed_frontier_entry *e)
+{
+	*(int *)ud = e->depth;
+	return 1;
+}
+
+static const char *added(heed_store *s, struct told *t)
+{
+	memset(t, 0, sizeof(*t));
+	assert_int_equal(heed_store_frontier_added(s, tell, t), HEED_OK);
+	return t->hosts;
+}
+
+static void add_later(heed_store *s, const char *url, const char *host)
+{
+	struct heed_frontier_entry e = entry(url, host, 1);
+
+	assert_int_equal(heed_store_frontier_add_later(s, &e), HEED_OK);
+}
+
+/* URLs queued without waiting (held by a PostgreSQL batch and sent
+ * together): told once each when new, in their order, the first of two
+ * of one URL kept; seen by the batch's reads; kept across a commit until
+ * told; gone with a rollback. */
+static void test_frontier_added_later(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
+	struct window w = {0};
+	struct told t;
+	bool fresh = true;
+	int depth = -1;
+
+	(void)state;
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	add_later(s, "http://a.test/1", "a.test");
+	add_later(s, "http://b.test/1", "b.test");
+	add_later(s, "http://c.test/1", "c.test");
+	e = entry("http://b.test/1", "b.test", 7);
+	assert_int_equal(heed_store_frontier_add_later(s, &e), HEED_OK);
+	add_later(s, "http://a.test/2", "a.test");
+	/* A window sees the rows held; a URL added at once sees them too. */
+	assert_int_equal(heed_store_frontier_queued(s, "b.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 1);
+	e = entry("http://c.test/1", "c.test", 0);
+	assert_int_equal(heed_store_frontier_add(s, &e, &fresh), HEED_OK);
+	assert_false(fresh);
+	assert_string_equal(added(s, &t), "b.test c.test a.test");
+	assert_string_equal(added(s, &t), "");
+	/* Told after the batch that wrote them committed. */
+	add_later(s, "http://d.test/1", "d.test");
+	add_later(s, "http://a.test/2", "a.test");
+	add_later(s, "http://e.test/1", "e.test");
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	add_later(s, "http://f.test/1", "f.test");
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(heed_store_frontier_queued(s, "f.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 1);
+	/* Rolled back: f's row and its answer are gone, d's and e's stay. */
+	assert_int_equal(heed_store_rollback(s), HEED_OK);
+	assert_string_equal(added(s, &t), "d.test e.test");
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(heed_store_frontier_queued(s, "f.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 0);
+	/* The first of two rows of one URL is the one kept. */
+	assert_int_equal(
+	        heed_store_frontier_queued(s, "b.test", 0, 8, depth_of, &depth),
+	        HEED_OK);
+	assert_int_equal(depth, 1);
+	/* Outside a batch, written and told all the same. */
+	add_later(s, "http://g.test/1", "g.test");
+	add_later(s, "http://g.test/1", "g.test");
+	assert_string_equal(added(s, &t), "g.test");
+	heed_store_close(s);
+}
+
 static void test_frontier_states_and_drop(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
@@ -1118,6 +1217,7 @@ int main(void)
 	        cmocka_unit_test(test_page_stats),
 	        cmocka_unit_test(test_pages_in_byte_order),
 	        cmocka_unit_test(test_frontier_seen_set_and_window),
+	        cmocka_unit_test(test_frontier_added_later),
 	        cmocka_unit_test(test_frontier_states_and_drop),
 	        cmocka_unit_test(test_frontier_retry),
 	        cmocka_unit_test(test_frontier_v1_migrates_to_sites),
@@ -1137,6 +1237,7 @@ int main(void)
 	        cmocka_unit_test(test_page_stats),
 	        cmocka_unit_test(test_pages_in_byte_order),
 	        cmocka_unit_test(test_frontier_seen_set_and_window),
+	        cmocka_unit_test(test_frontier_added_later),
 	        cmocka_unit_test(test_frontier_states_and_drop),
 	        cmocka_unit_test(test_frontier_retry),
 	        cmocka_unit_test(test_runs),

@@ -1084,6 +1084,65 @@ static void test_batch_rows_held(void **state)
 	heed_store_close(s);
 }
 
+static void count_told(void *ud, const char *host)
+{
+	(void)host;
+	(*(int *)ud)++;
+}
+
+/* A batch's new URLs go to the server as one statement, answered with the
+ * hosts of those that were new; a batch lost after they were sent is done
+ * again with the same answer, told once. */
+static void test_batch_new_urls_one_statement(void **state)
+{
+	struct heed_frontier_entry e = {.host = "http://a.test",
+	                                .lastmod = HEED_STORE_NO_DATE};
+	char url[256], u[64];
+	heed_store *s;
+	int told = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, NULL);
+	add_url(s, "http://a.test/0", HEED_OK);
+	heed_test_pg_sql(url, "CREATE TABLE page_statements(n int); "
+	                      "CREATE FUNCTION count_statement() RETURNS "
+	                      "trigger LANGUAGE plpgsql AS $$ BEGIN INSERT "
+	                      "INTO page_statements VALUES (1); RETURN NULL; "
+	                      "END $$; CREATE TRIGGER count_inserts AFTER "
+	                      "INSERT ON frontier FOR EACH STATEMENT EXECUTE "
+	                      "FUNCTION count_statement();");
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	for (int i = 0; i <= 50; i++) {
+		snprintf(u, sizeof(u), "http://a.test/%d", i);
+		e.url = u;
+		assert_int_equal(heed_store_frontier_add_later(s, &e), HEED_OK);
+	}
+	assert_int_equal(heed_store_frontier_added(s, count_told, &told),
+	                 HEED_OK);
+	assert_int_equal(told, 50);
+	assert_string_equal(page_statements(url), "0"); /* not committed */
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_string_equal(page_statements(url), "1");
+	/* Sent, then the connection goes: done again, told once. */
+	told = 0;
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	for (int i = 51; i <= 60; i++) {
+		snprintf(u, sizeof(u), "http://a.test/%d", i);
+		e.url = u;
+		assert_int_equal(heed_store_frontier_add_later(s, &e), HEED_OK);
+	}
+	assert_int_equal(queued(s), 61);
+	terminate_mine(url);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(heed_store_frontier_added(s, count_told, &told),
+	                 HEED_OK);
+	assert_int_equal(told, 10);
+	assert_int_equal(queued(s), 61);
+	heed_store_close(s);
+}
+
 /* The IRC writer's batch loses its connection twice: once mid-batch,
  * once after a commit with ids the crawl still holds. It replays the
  * batch, maps the ids the crawl was given to the stored ones, and the
@@ -1210,6 +1269,7 @@ int main(void)
 	        cmocka_unit_test(test_pipelined_writes),
 	        cmocka_unit_test(test_batch_done_again),
 	        cmocka_unit_test(test_batch_rows_held),
+	        cmocka_unit_test(test_batch_new_urls_one_statement),
 	        cmocka_unit_test(test_irc_batch_replayed),
 	        cmocka_unit_test(test_lock_taken_meanwhile),
 	};
