@@ -170,6 +170,15 @@ struct builder {
 	const char *shown_value;           /* that date, in the arena */
 	int64_t shown_num;                 /* its Unix seconds */
 	struct heed__date_form shown_form; /* how it was written */
+	/* The article:published_time a JSON-LD datePublished at another
+	 * instant displaced, and the day of the first bare date the page
+	 * shows (YYYY-MM-DD, "" when none): see heed__shown_over_draft. */
+	struct cand og_published;
+	char bare_day[11];
+	/* The day of the first edit's date the page's own markup and text
+	 * give (an "Updated" line, MediaWiki's "last edited"), "" when none:
+	 * see heed__republished. */
+	char edit_day[11];
 	/* The full name opening the page's first author bio ("Nils
 	 * Pickert ist ..."), in the arena, or NULL: see heed__author_bio. */
 	const char *bio_name;
@@ -199,6 +208,17 @@ bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
  * only "date" (DC_SUB_DATE, DC_SUB_BARE_DATE), which the day the page
  * shows replaces (heed__shown_over_generic): it settles no shown date. */
 bool heed__published_generic(const struct builder *b);
+/* True while the page's first bare date is wanted to settle which of
+ * two declared published dates it shows: while article:published_time
+ * holds the published date (JSON-LD, read at the end, may give
+ * another) and no bare date was read. */
+bool heed__bare_day_wanted(const struct builder *b);
+/* Keeps the day of s[0, len), the page's first bare date. */
+void heed__bare_day(struct builder *b, const char *s, size_t len);
+/* A JSON-LD datePublished that displaced an article:published_time at
+ * another instant gives way to it when the page shows the latter's day
+ * and not its own. Called once the page is read. */
+void heed__shown_over_draft(struct builder *b);
 /* A page that shows its modified day as its date (its own markup and
  * text give that day, not the declared published one) was republished
  * then: the published date becomes the modified one. Called once the

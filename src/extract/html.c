@@ -2401,18 +2401,28 @@ static size_t dateline_place(const char *s, size_t len, bool *bullet)
 /* A dateline opening an article's text, as news and press releases
  * write it: a place and a date ("Bonn, 11.10.2021", "Hamburg, 2. November
  * 2021", "Karlsruhe, (12.11.2021). Traditionell ..."), or a date and a
- * dash before the text ("27.1.2022 - Bei der ..."), or a credit, a bullet
+ * dash or an opening quote before the text ("27.1.2022 - Bei der ...",
+ * "01.02.2022 \xE2\x80\x9EDer Arbeitsmarkt ...") or a bar ("26 Mai, 2008 |
+ * Kommentare"), or a credit, a bullet
  * and a date that ends the text ("Handball Schweiz \xE2\x80\xA2
  * 02.02.2022"; a date before a bullet, "30.01.2022 \xC2\xB7 EURO", is a
  * listing's teaser's as often as the page's). After
- * the date, the text ends or goes on after a dash, a stop, a bracket or a
- * bar: a date among words ("am 3.4.2020 war es") is a sentence's. True
- * when s[0, len) opens with one; *at and *n give its date. */
+ * the date, the text ends or goes on after a dash, a quote, a stop, a
+ * bracket or a bar: a date among words ("am 3.4.2020 war es") is a
+ * sentence's. True when s[0, len) opens with one; *at and *n give its
+ * date. */
 static bool dateline(const struct html *h, const char *s, size_t len,
                      size_t *at, size_t *n)
 {
-	static const char *const dashes[] = {"-", "\xE2\x80\x93",
-	                                     "\xE2\x80\x94"};
+	/* Dashes, and opening quotes: a press release's first words are
+	 * often a quotation. */
+	static const char *const breaks[] = {"-",
+	                                     "\xE2\x80\x93",
+	                                     "\xE2\x80\x94",
+	                                     "\xE2\x80\x9E",
+	                                     "\xE2\x80\x9C",
+	                                     "\xC2\xAB",
+	                                     "\""};
 	bool bullet;
 	size_t place = dateline_place(s, len, &bullet), d, rest;
 	const char *e;
@@ -2431,13 +2441,15 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 	*n = d;
 	if (bullet)
 		return !rest;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(dashes); i++)
-		if (rest >= strlen(dashes[i]) &&
-		    memcmp(e, dashes[i], strlen(dashes[i])) == 0)
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(breaks); i++)
+		if (rest >= strlen(breaks[i]) &&
+		    memcmp(e, breaks[i], strlen(breaks[i])) == 0)
 			return true;
 	/* A date alone is a bare date, read by its own rule; after a
-	 * place, the text may end, or go on after a stop or a bracket. */
-	return place && (!rest || strchr(").|", *e));
+	 * place, the text may end, or go on after a stop or a bracket. A
+	 * bar after the date alone ("26 Mai, 2008 | 3 Kommentare") opens a
+	 * post's header line, as a dash does. */
+	return (place && (!rest || strchr(").|", *e))) || (rest && *e == '|');
 }
 
 /* The length of a separator between a date and what follows it ("-",
@@ -2590,6 +2602,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * links and headings, where a listing's teasers date their own
 	 * posts; but a heading that is the date alone and no link dates
 	 * the text under it. A dateline opens its element's text. */
+	if (!h->link_heading && *s >= '0' && *s <= '9' &&
+	    heed__bare_day_wanted(h->b) && bare_date(s, len))
+		heed__bare_day(h->b, s, len);
 	if ((!h->link_heading || (opens && date_heading(h))) &&
 	    label_date_wanted(h, D_BARE)) {
 		size_t at, n;
@@ -2867,7 +2882,8 @@ static bool raw_capture(enum cap_kind k)
 static bool label_scan(const struct html *h)
 {
 	return !h->foreign && !h->media && !h->aside &&
-	       (label_date_wanted(h, D_LABEL) || label_author_wanted(h));
+	       (label_date_wanted(h, D_LABEL) || label_author_wanted(h) ||
+	        heed__bare_day_wanted(h->b));
 }
 
 bool heed__html_wants_text(const struct html *h)

@@ -376,6 +376,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 		           strlen(b->canonical_raw));
 	heed__title_site(b);
 	heed__shown_over_generic(b);
+	heed__shown_over_draft(b);
 	heed__republished(b);
 	url_path_date(b);
 	take_field(b, &r->title, F_TITLE);

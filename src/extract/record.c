@@ -752,6 +752,19 @@ static void shown_date(struct builder *b, int rank, const char *s, size_t len)
 	b->shown_form = form;
 }
 
+/* Keeps the day of the first edit's date the page shows, in its
+ * article, header or main or after a label: a wiki's footer tells of
+ * the last edit of a page that was never republished. */
+static void edit_date(struct builder *b, const char *s, size_t len)
+{
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t num;
+
+	if (heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
+	                          NULL))
+		memcpy(b->edit_day, iso, 10);
+}
+
 /*
  * A meta tag named only "date" (`date`, `dc.date`, `dcterms.date`) says
  * no more than that some day belongs to the page: Dublin Core's date is
@@ -786,6 +799,50 @@ void heed__shown_over_generic(struct builder *b)
 	                   .origin = O_HTML};
 }
 
+static bool og_published(const struct cand *c)
+{
+	return c->value && c->origin == O_OG &&
+	       c->rank == rank_of(F_PUBLISHED, O_OG, 0);
+}
+
+bool heed__bare_day_wanted(const struct builder *b)
+{
+	return !b->bare_day[0] && og_published(&b->cand[F_PUBLISHED]);
+}
+
+void heed__bare_day(struct builder *b, const char *s, size_t len)
+{
+	char iso[HEED_DATE_ISO_MAX];
+	int64_t num;
+	struct heed__date_form form;
+
+	if (heed__parse_page_date(s, len, b->cand[F_LANGUAGE].value, &num, iso,
+	                          &form))
+		memcpy(b->bare_day, iso, 10);
+}
+
+/*
+ * Some CMSs declare in JSON-LD the day their item was created (a draft,
+ * written days or a year before it went out) and in Open Graph the day
+ * it was published, the one the page shows ("15.12.2022" under the
+ * headline, a JSON-LD datePublished of 2021-12-06). Others declare their
+ * latest republication in Open Graph and show the first day (Medium).
+ * So when the two are other instants, the one whose day the page shows
+ * (its own markup and text, or its first bare date) is the published
+ * date; JSON-LD keeps it when the page shows neither.
+ */
+void heed__shown_over_draft(struct builder *b)
+{
+	struct cand *p = &b->cand[F_PUBLISHED];
+	const char *day = b->shown_day[0] ? b->shown_day : b->bare_day;
+
+	if (!b->og_published.value || !p->value || p->origin != O_JSONLD ||
+	    !day[0] || strncmp(b->og_published.value, day, 10) != 0 ||
+	    strncmp(p->value, day, 10) == 0)
+		return;
+	*p = b->og_published;
+}
+
 /*
  * Many CMSs keep an article's first datePublished when it is rewritten
  * and republished, and show readers only the new day, which they declare
@@ -794,17 +851,20 @@ void heed__shown_over_generic(struct builder *b)
  * 2017). So when the declared published and modified dates fall on other
  * days and the best date the page's own markup and text give (a date
  * class, a <time>, a byline's date) is the modified day, published takes
- * the modified date. A page that shows its first day, or no day, keeps
- * it.
+ * the modified date; so too when the page shows no published day but its
+ * edit's ("Aktualisiert am 06. Mär. 2023", an "Updated" line) on the
+ * modified day. A page that shows its first day, or no day, keeps it.
  */
 void heed__republished(struct builder *b)
 {
 	struct cand *p = &b->cand[F_PUBLISHED], *m = &b->cand[F_MODIFIED];
 
-	if (!p->value || !m->value || !b->shown_day[0] ||
+	const char *day = b->shown_day[0] ? b->shown_day : b->edit_day;
+
+	if (!p->value || !m->value || !day[0] ||
 	    p->rank >= rank_of(F_PUBLISHED, O_HTML, 0) ||
 	    strncmp(p->value, m->value, 10) == 0 || m->num <= p->num ||
-	    strncmp(b->shown_day, m->value, 10) != 0)
+	    strncmp(day, m->value, 10) != 0)
 		return;
 	*p = *m;
 }
@@ -868,6 +928,9 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	 * or a listed post's as the page's. */
 	if (f == F_PUBLISHED && o == O_HTML && sub != D_TIME_PAGE)
 		shown_date(b, rank, s, len);
+	if (f == F_MODIFIED && o == O_HTML && sub != D_TEXT_CLASS_PAGE &&
+	    sub != D_LINE_PAGE && !b->edit_day[0])
+		edit_date(b, s, len);
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
 			other_notation(b, c, o, s, len);
@@ -895,6 +958,9 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	} else if (f == F_THUMBNAIL && !http_or_relative(s, len)) {
 		return; /* javascript:, data:, ...: the next source may do */
 	}
+	if (f == F_PUBLISHED && o == O_JSONLD && og_published(c) &&
+	    c->num != num && !b->og_published.value)
+		b->og_published = *c;
 	/* The better source's instant, in the page's local notation when
 	 * the value it replaces wrote that instant so. */
 	if ((f == F_PUBLISHED || f == F_MODIFIED) && c->value) {

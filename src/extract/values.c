@@ -402,50 +402,150 @@ bool heed__parse_date(const char *s, size_t len, int64_t *unix_s, char iso[32],
 
 /*
  * Month names and their abbreviations in English, French, German,
- * Spanish, Portuguese, Italian and Dutch, lower case, as pages print them.
+ * Spanish, Portuguese, Italian and Dutch, lower case, as pages print them;
+ * Russian and Ukrainian month names in the genitive.
  * A name shared by languages ("mar", "juni") is listed once.
  */
 static const struct month_name {
 	const char *name;
 	unsigned char month;
 } month_names[] = {
-        {"january", 1},    {"janvier", 1},    {"januar", 1},
-        {"jänner", 1},     {"enero", 1},      {"janeiro", 1},
-        {"gennaio", 1},    {"januari", 1},    {"janv", 1},
-        {"jan", 1},        {"ene", 1},        {"gen", 1},
-        {"february", 2},   {"février", 2},    {"fevrier", 2},
-        {"februar", 2},    {"febrero", 2},    {"fevereiro", 2},
-        {"febbraio", 2},   {"februari", 2},   {"févr", 2},
-        {"fevr", 2},       {"feb", 2},        {"fév", 2},
-        {"fev", 2},        {"march", 3},      {"mars", 3},
-        {"märz", 3},       {"maerz", 3},      {"marzo", 3},
-        {"março", 3},      {"marco", 3},      {"maart", 3},
-        {"mär", 3},        {"mrz", 3},        {"mrt", 3},
-        {"mar", 3},        {"april", 4},      {"avril", 4},
-        {"abril", 4},      {"aprile", 4},     {"avr", 4},
-        {"apr", 4},        {"abr", 4},        {"may", 5},
-        {"mai", 5},        {"mayo", 5},       {"maio", 5},
-        {"maggio", 5},     {"mei", 5},        {"mag", 5},
-        {"june", 6},       {"juin", 6},       {"juni", 6},
-        {"junio", 6},      {"junho", 6},      {"giugno", 6},
-        {"jun", 6},        {"giu", 6},        {"july", 7},
-        {"juillet", 7},    {"juli", 7},       {"julio", 7},
-        {"julho", 7},      {"luglio", 7},     {"juil", 7},
-        {"jul", 7},        {"lug", 7},        {"august", 8},
-        {"août", 8},       {"aout", 8},       {"agosto", 8},
-        {"augustus", 8},   {"aug", 8},        {"ago", 8},
-        {"september", 9},  {"septembre", 9},  {"septiembre", 9},
-        {"setiembre", 9},  {"setembro", 9},   {"settembre", 9},
-        {"sept", 9},       {"sep", 9},        {"set", 9},
-        {"october", 10},   {"octobre", 10},   {"oktober", 10},
-        {"octubre", 10},   {"outubro", 10},   {"ottobre", 10},
-        {"oct", 10},       {"okt", 10},       {"out", 10},
-        {"ott", 10},       {"november", 11},  {"novembre", 11},
-        {"noviembre", 11}, {"novembro", 11},  {"nov", 11},
-        {"december", 12},  {"décembre", 12},  {"decembre", 12},
-        {"dezember", 12},  {"diciembre", 12}, {"dezembro", 12},
-        {"dicembre", 12},  {"déc", 12},       {"dec", 12},
-        {"dez", 12},       {"dic", 12},
+        {"january", 1},
+        {"janvier", 1},
+        {"januar", 1},
+        {"jänner", 1},
+        {"enero", 1},
+        {"janeiro", 1},
+        {"gennaio", 1},
+        {"januari", 1},
+        {"janv", 1},
+        {"jan", 1},
+        {"ene", 1},
+        {"gen", 1},
+        {"february", 2},
+        {"février", 2},
+        {"fevrier", 2},
+        {"februar", 2},
+        {"febrero", 2},
+        {"fevereiro", 2},
+        {"febbraio", 2},
+        {"februari", 2},
+        {"févr", 2},
+        {"fevr", 2},
+        {"feb", 2},
+        {"fév", 2},
+        {"fev", 2},
+        {"march", 3},
+        {"mars", 3},
+        {"märz", 3},
+        {"maerz", 3},
+        {"marzo", 3},
+        {"março", 3},
+        {"marco", 3},
+        {"maart", 3},
+        {"mär", 3},
+        {"mrz", 3},
+        {"mrt", 3},
+        {"mar", 3},
+        {"april", 4},
+        {"avril", 4},
+        {"abril", 4},
+        {"aprile", 4},
+        {"avr", 4},
+        {"apr", 4},
+        {"abr", 4},
+        {"may", 5},
+        {"mai", 5},
+        {"mayo", 5},
+        {"maio", 5},
+        {"maggio", 5},
+        {"mei", 5},
+        {"mag", 5},
+        {"june", 6},
+        {"juin", 6},
+        {"juni", 6},
+        {"junio", 6},
+        {"junho", 6},
+        {"giugno", 6},
+        {"jun", 6},
+        {"giu", 6},
+        {"july", 7},
+        {"juillet", 7},
+        {"juli", 7},
+        {"julio", 7},
+        {"julho", 7},
+        {"luglio", 7},
+        {"juil", 7},
+        {"jul", 7},
+        {"lug", 7},
+        {"august", 8},
+        {"août", 8},
+        {"aout", 8},
+        {"agosto", 8},
+        {"augustus", 8},
+        {"aug", 8},
+        {"ago", 8},
+        {"september", 9},
+        {"septembre", 9},
+        {"septiembre", 9},
+        {"setiembre", 9},
+        {"setembro", 9},
+        {"settembre", 9},
+        {"sept", 9},
+        {"sep", 9},
+        {"set", 9},
+        {"october", 10},
+        {"octobre", 10},
+        {"oktober", 10},
+        {"octubre", 10},
+        {"outubro", 10},
+        {"ottobre", 10},
+        {"oct", 10},
+        {"okt", 10},
+        {"out", 10},
+        {"ott", 10},
+        {"november", 11},
+        {"novembre", 11},
+        {"noviembre", 11},
+        {"novembro", 11},
+        {"nov", 11},
+        {"december", 12},
+        {"décembre", 12},
+        {"decembre", 12},
+        {"dezember", 12},
+        {"diciembre", 12},
+        {"dezembro", 12},
+        {"dicembre", 12},
+        {"déc", 12},
+        {"dec", 12},
+        {"dez", 12},
+        {"dic", 12},
+        /* Russian and Ukrainian in the genitive, as a date writes them
+         * ("15 августа 2016"), lower case as pages print them. */
+        {"января", 1},
+        {"февраля", 2},
+        {"марта", 3},
+        {"апреля", 4},
+        {"мая", 5},
+        {"июня", 6},
+        {"июля", 7},
+        {"августа", 8},
+        {"сентября", 9},
+        {"октября", 10},
+        {"ноября", 11},
+        {"декабря", 12},
+        {"січня", 1},
+        {"лютого", 2},
+        {"березня", 3},
+        {"квітня", 4},
+        {"травня", 5},
+        {"червня", 6},
+        {"липня", 7},
+        {"серпня", 8},
+        {"вересня", 9},
+        {"жовтня", 10},
+        {"листопада", 11},
+        {"грудня", 12},
 };
 
 /* A letter of a word: ASCII letters and every byte of a UTF-8 sequence
@@ -665,10 +765,32 @@ static bool dotted_yy(struct cur *c, int64_t *y)
  * day first everywhere it is written; also "05.03.24"), "12/01/2016" or
  * "12-01-2016", where a number over 12 is the day and otherwise lang decides.
  */
+/* The space after a dot in a dotted date, as typesetting writes it: a
+ * space, a thin space (U+2009, "&thinsp;"), a narrow no-break space
+ * (U+202F) or a no-break space ("4.&thinsp;2.&thinsp;2022", "4. 2. 2022"
+ * as DIN 5008 spaces it). */
+static bool dot_gap(struct cur *c, char sep)
+{
+	size_t n = 0;
+
+	if (sep != '.' || c->p >= c->end)
+		return false;
+	if (*c->p == ' ')
+		n = 1;
+	else if (c->end - c->p >= 3 && memcmp(c->p, "\xE2\x80", 2) == 0 &&
+	         (c->p[2] == '\x89' || c->p[2] == '\xAF'))
+		n = 3;
+	else if (c->end - c->p >= 2 && memcmp(c->p, "\xC2\xA0", 2) == 0)
+		n = 2;
+	c->p += n;
+	return n > 0;
+}
+
 static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 {
 	int64_t a, b;
 	char sep;
+	bool gap;
 
 	struct cur y = *c;
 
@@ -683,13 +805,17 @@ static bool numeric(struct cur *c, struct tm_parts *t, const char *lang)
 	if (!digits(c, 0, &a) || a > 31 || c->p >= c->end)
 		return false;
 	sep = *c->p;
-	if ((sep != '/' && sep != '.' && sep != '-') || !lit(c, sep) ||
-	    !digits(c, 0, &b) || b > 31 || !lit(c, sep))
+	if ((sep != '/' && sep != '.' && sep != '-') || !lit(c, sep))
 		return false;
+	gap = dot_gap(c, sep);
+	if (!digits(c, 0, &b) || b > 31 || !lit(c, sep))
+		return false;
+	gap |= dot_gap(c, sep);
 	y = *c;
+	/* A spaced date writes its year in full: "1. 2. 12" is a list's. */
 	if (!year4(c, &t->y)) {
 		*c = y;
-		if (sep != '.' || !dotted_yy(c, &t->y))
+		if (sep != '.' || gap || !dotted_yy(c, &t->y))
 			return false;
 	}
 	if (sep == '.' || a > 12 || b == a) {

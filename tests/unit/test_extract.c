@@ -297,6 +297,11 @@ static const struct page_case cases[] = {
          "<html lang=de><article><p class=datum-date>5. März 2024, 14:30 "
          "Uhr</p></article>",
          0, NULL, "published=html:2024-03-05T14:30:00Z\n"},
+        {"text date: Russian month names in the genitive", NULL,
+         "<html lang=ru><article><p class=date>15 "
+         "\320\260\320\262\320\263\321\203\321\201\321\202\320\260 2016, "
+         "13:43</p></article>",
+         0, NULL, "published=html:2016-08-15T13:43:00Z\n"},
         {"text date: never from comments, a sidebar or a teaser", NULL,
          "<article><h1>A</h1><div class=comments><p class=date>May 1, "
          "2020</p><time datetime=2020-05-01>x</time></div><article "
@@ -412,6 +417,19 @@ static const struct page_case cases[] = {
         {"text date: a date and a dash open a dateline", NULL,
          "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
          "published=html:2022-01-27\n"},
+        {"text date: a date and an opening quote open a dateline", NULL,
+         "<p><strong>01.02.2022 \342\200\236Der Arbeitsmarkt ist gut in "
+         "das Jahr 2022 gestartet.\342\200\234</strong></p>",
+         0, NULL, "published=html:2022-02-01\n"},
+        {"text date: a date and a bar open a dateline", NULL,
+         "<div class=left>26 Mai, 2008 | <a href=/c>3 Kommentare</a></div>", 0,
+         NULL, "published=html:2008-05-26\n"},
+        {"text date: a bar after words after a date is no dateline", NULL,
+         "<p>26 Mai 2008 war es | x</p>", 0, NULL, "-published\n"},
+        {"text date: a date and a closing quote are a sentence's", NULL,
+         "<p>\342\200\236Seit 01.02.2022\342\200\234 sagt er</p>"
+         "<p>03.02.2022\342\200\231 war es</p>",
+         0, NULL, "-published\n"},
         {"text date: a date, a time and a dash open a dateline", NULL,
          "<p>02.02.2022 10:16 Uhr - 1. Bundesliga - PM Vereine</p>", 0, NULL,
          "published=html:2022-02-02T10:16:00Z\n"},
@@ -522,6 +540,28 @@ static const struct page_case cases[] = {
          "<meta property=article:published_time content=\"2023-11-09 "
          "03:28:35\"><meta name=date content=\"2023-11-08 22:28:35\">",
          0, NULL, "published=og:2023-11-09T03:28:35Z\n"},
+        {"date: Open Graph's published day over JSON-LD's other instant when "
+         "the page shows it",
+         NULL,
+         "<meta property=article:published_time content="
+         "2022-01-06T08:29:34Z><script type=application/ld+json>{\"@type\":"
+         "\"NewsArticle\",\"datePublished\":\"2022-01-04T07:29:00Z\"}"
+         "</script><div><div class=info>06.01.2022</div><p>Text vom "
+         "04.01.2022</p></div>",
+         0, NULL, "published=og:2022-01-06T08:29:34Z\n"},
+        {"date: JSON-LD's published day when the page shows it", NULL,
+         "<meta property=article:published_time content="
+         "2019-12-12T21:17:43Z><script type=application/ld+json>{\"@type\":"
+         "\"NewsArticle\",\"datePublished\":\"2019-12-09T22:25:10Z\"}"
+         "</script><div><a href=/p>12.12.2019</a><span>09.12.2019</span>"
+         "</div>",
+         0, NULL, "published=jsonld:2019-12-09T22:25:10Z\n"},
+        {"date: JSON-LD's published day when the page shows neither", NULL,
+         "<meta property=article:published_time content="
+         "2019-12-12T21:17:43Z><script type=application/ld+json>{\"@type\":"
+         "\"NewsArticle\",\"datePublished\":\"2019-12-09T22:25:10Z\"}"
+         "</script><p>Am 12.12.2019 war es</p>",
+         0, NULL, "published=jsonld:2019-12-09T22:25:10Z\n"},
         {"date: a page that shows its modified day was republished then", NULL,
          "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
          "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
@@ -529,6 +569,35 @@ static const struct page_case cases[] = {
          "<article><p class=date>03.04.2019</p></article>",
          0, NULL,
          "published=jsonld:2019-04-03T08:04:01Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page that shows only its edit's day was republished then",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><div>Aktualisiert: 03.04.2019</div></article>",
+         0, NULL,
+         "published=jsonld:2019-04-03T08:04:01Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a wiki's last edit outside the article dates no republication",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"datePublished\":\"2003-02-28T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script><div>Text</div>"
+         "<ul><li id=footer-info-lastmod>This page was last edited on 3 "
+         "April 2019, at 08:04.</li></ul>",
+         0, NULL,
+         "published=jsonld:2003-02-28T13:09:00Z\n"
+         "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page that shows its first day beside its edit's keeps it",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"datePublished\":\"2017-08-21T13:09:00Z\",\"dateModified\":"
+         "\"2019-04-03T08:04:01Z\"}</script>"
+         "<article><div>Aktualisiert: 03.04.2019</div><p "
+         "class=date>21.08.2017</p></article>",
+         0, NULL,
+         "published=jsonld:2017-08-21T13:09:00Z\n"
          "modified=jsonld:2019-04-03T08:04:01Z\n"},
         {"date: a page that shows its first day, or none, keeps it", NULL,
          "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
@@ -2542,6 +2611,11 @@ static const struct page_date_case {
         {"12 de setembro de 2021", "pt", "2021-09-12"},
         {"7 agosto 2020", "it", "2020-08-07"},
         {"14 mrt. 2022", "nl", "2022-03-14"},
+        {"15 \320\260\320\262\320\263\321\203\321\201\321\202\320\260 2016, "
+         "13:43",
+         "ru", "2016-08-15T13:43:00Z"},
+        {"3 \320\263\321\200\321\203\320\264\320\275\321\217 2021", "uk",
+         "2021-12-03"},
         {"12/01/2016", NULL, NULL},
         {"12/01/2016", "en", NULL},
         {"12/01/2016", "en-US", "2016-12-01"},
@@ -2554,6 +2628,11 @@ static const struct page_date_case {
         {"25/12/2016", NULL, "2016-12-25"},
         {"12/25/2016", NULL, "2016-12-25"},
         {"05.03.2024", NULL, "2024-03-05"},
+        {"4.\342\200\2112.\342\200\2112022.", NULL, "2022-02-04"},
+        {"4. 2. 2022", "de", "2022-02-04"},
+        {"4.\302\2402.\302\2402022", "de", "2022-02-04"},
+        {"1. 2. 12", NULL, NULL},
+        {"4 . 2. 2022", NULL, NULL},
         {"2021/07/03", NULL, "2021-07-03"},
         {"2012 Nov 26", NULL, "2012-11-26"},
         {"2020\345\271\26407\346\234\21003\346\227\245 17:16", "ja",
