@@ -501,7 +501,7 @@ const struct heed_store_area heed__pg_search_area = {
 
 /* The views order read from search_docs alone, which keeps each page's
  * views (version 10), counting every match on the way, as relevance's
- * candidates from the GIN index are counted (COUNT_MATCHES): for a word
+ * candidates from the GIN index are counted (BY_INDEX): for a word
  * of about 1 % of the pages, walking pages_search_views to the 21st
  * match and then counting up to 10,000 read about as many rows each
  * (155 to 203 ms and 109 to 113 ms for "koni", about 14,500 pages at
@@ -523,44 +523,39 @@ const struct heed_store_area heed__pg_search_area = {
 
 /* Relevance: the $13 newest matches that pass the filters, ordered by
  * score, the cursor resuming within them (sqlite_search.c's
- * relevance_sql). The candidates are chosen (n) and scored (k): read
- * from the GIN index (BY_INDEX), every match is sorted by id and counted
- * before the newest are kept, so each is scored after from its row read
- * by its key (SCORE_LOOKUP, a subquery, which the planner keeps a
- * lookup): scored in the same step, a plan that read them by the GIN
- * index sorted 5,000 whole rows by id (the tsvector with each, past
- * work_mem onto disk) to score them after, and joined back, the planner
- * read all of search_docs to hash the 5,000. Walking the key back
- * (BY_KEY), the candidates come in order and nothing is sorted or held
- * before the limit, so each is scored from the row the walk has in hand
- * (SCORE_IN_SCAN): the lookups, 4 buffers each, were 20 to 40 ms of
- * every search of 5,000 candidates at 1,000,000 pages, as long as a
- * prefix's walk (docs/performance.md). Each row also carries how many
- * candidates there were and the snapshot they were read in ("Counts from the
- * search", below). OFFSET 0 keeps the score a column of c: without it,
- * PostgreSQL moved the cursor's test on c.k into c as the expression, so
- * that a page after the first scored every candidate three times (twice
- * in the test, once for the order). id orders the candidates: the key,
- * or for a phrase that few pages hold the key's value (below). cols are
- * the matches' columns after the id (the score, or total: every match
- * counted), score the candidate's score and n its count: the
- * candidates, or every match (BY_INDEX). */
-#define RELEVANCE_OF(tag, id, cols, score, n)                                  \
-	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
-	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "    \
-	"c.n AS n FROM (SELECT n.nid AS fid, " score " AS k, " n " AS n "      \
-	"FROM (SELECT d.page_id AS nid" cols " FROM search_docs d "            \
-	"WHERE " SHOWN                                                         \
-	DOC_FILTERS(tag) " ORDER BY " id " DESC LIMIT $13::bigint) "           \
-	                 "n OFFSET 0) c WHERE $11::bigint IS NULL OR (c.k >= " \
-	                 "$10::float8 AND (c.k > "                             \
-	                 "$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, " \
-	                 "c.fid LIMIT "                                        \
-	                 "$12::bigint) s JOIN pages p ON p.id = s.sid ORDER "  \
-	                 "BY s.k, s.sid;"
-#define SCORE_LOOKUP \
-	"(SELECT " KEY_SCORE " FROM search_docs d WHERE d.page_id = n.nid)"
-#define SCORE_IN_SCAN ", " KEY_SCORE " AS score"
+ * relevance_sql). The candidates are chosen and scored (n), every one
+ * from the row that found it, never looked up again: walking the key
+ * back (BY_KEY), they come in order and nothing is sorted or held before
+ * the limit; read from the GIN index (BY_INDEX), every match is scored
+ * as it is read, and only its id and score go on through the count and
+ * the sort by id that keeps the newest. Looking each candidate up by its
+ * key to score it instead was half of such a search (4 buffers and a
+ * subplan each: 27 of 41 ms for 3,426 candidates at 100,000 pages), and
+ * scoring a match costs less than a lookup (docs/performance.md). The
+ * tsvector must not ride through that sort (5,000 whole rows sorted past
+ * work_mem onto disk): OFFSET 0 closes the scoring subquery. Each row
+ * also carries how many candidates there were and the snapshot they were
+ * read in ("Counts from the search", below). OFFSET 0 keeps the score a
+ * column of c: without it, PostgreSQL moved the cursor's test on c.k into
+ * c as the expression, so that a page after the first scored every
+ * candidate three times (twice in the test, once for the order).
+ * candidates is the statement of the candidates' ids (nid) and scores,
+ * n their count: the candidates, or every match (BY_INDEX). */
+#define RELEVANCE_OF(candidates, n)                                           \
+	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                           \
+	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "   \
+	"c.n AS n FROM (SELECT n.nid AS fid, n.score AS k, " n                \
+	" AS n FROM (" candidates                                             \
+	") n OFFSET 0) c WHERE $11::bigint IS NULL OR (c.k >= "               \
+	"$10::float8 AND (c.k > $10::float8 OR c.fid > $11::bigint)) ORDER "  \
+	"BY "                                                                 \
+	"c.k, c.fid LIMIT $12::bigint) s JOIN pages p ON p.id = s.sid ORDER " \
+	"BY s.k, s.sid;"
+/* Every match that passes the filters, its id and score. */
+#define MATCHES_SCORED(tag)                                                   \
+	"SELECT d.page_id AS nid, " KEY_SCORE " AS score FROM search_docs d " \
+	"WHERE " SHOWN                                                        \
+	DOC_FILTERS(tag)
 
 /* A count: $10 the cap. */
 #define COUNTED(tag)                                                      \
@@ -570,7 +565,7 @@ const struct heed_store_area heed__pg_search_area = {
 /*
  * Counts from the search. A relevance search whose candidates were every
  * match that may be shown (fewer than it scores), or that read them from
- * the GIN index (COUNT_MATCHES), has counted every match; the
+ * the GIN index (BY_INDEX), has counted every match; the
  * count that follows it with the same filters (the API's and the results
  * page's "about N results") takes that number when nothing committed
  * between the two, which is when both statements read the same snapshot
@@ -762,15 +757,18 @@ static double explain_rows(heed_store *store, const char *sql, int n,
  * Otherwise PostgreSQL chooses. "+ 0" keeps the planner from reading the
  * key in order.
  */
-#define BY_KEY   "d.page_id"
-#define BY_INDEX "d.page_id + 0"
+#define BY_KEY(tag) \
+	MATCHES_SCORED(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint"
 /* Read from the index, every match is read before the newest are taken:
  * counting them all there costs nothing more, and the count that follows
  * is then that number (keep_candidates) for words of more matches than
  * are scored, which otherwise read up to 10,000 rows again (a results
  * page 2 of a word in 1 % of the pages; docs/performance.md). */
 #define COUNT_CANDIDATES "count(*) OVER ()"
-#define COUNT_MATCHES    ", count(*) OVER () AS total"
+#define BY_INDEX(tag)                                            \
+	"SELECT m.nid, m.score, count(*) OVER () AS total FROM " \
+	"(" MATCHES_SCORED(                                      \
+	        tag) " OFFSET 0) m ORDER BY m.nid + 0 DESC LIMIT $13::bigint"
 #define PHRASE_WALK_FROM 4 /* its words in a quarter of the pages */
 #define WORDS_ROWS                                                 \
 	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
@@ -820,14 +818,10 @@ static bool candidates_by_index(heed_store *store, const struct params *p,
 static const char *relevance_sql(bool tagged, bool by_index)
 {
 	if (by_index)
-		return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_INDEX, COUNT_MATCHES,
-		                             SCORE_LOOKUP, "n.total")
-		              : RELEVANCE_OF(TAG_ANY, BY_INDEX, COUNT_MATCHES,
-		                             SCORE_LOOKUP, "n.total");
-	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY, SCORE_IN_SCAN,
-	                             "n.score", COUNT_CANDIDATES)
-	              : RELEVANCE_OF(TAG_ANY, BY_KEY, SCORE_IN_SCAN, "n.score",
-	                             COUNT_CANDIDATES);
+		return tagged ? RELEVANCE_OF(BY_INDEX(TAG_GIVEN), "n.total")
+		              : RELEVANCE_OF(BY_INDEX(TAG_ANY), "n.total");
+	return tagged ? RELEVANCE_OF(BY_KEY(TAG_GIVEN), COUNT_CANDIDATES)
+	              : RELEVANCE_OF(BY_KEY(TAG_ANY), COUNT_CANDIDATES);
 }
 
 /* The statement of the views, date and fetched orders. */
@@ -866,7 +860,7 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 }
 
 /* Keeps the count of a search's matches (r, of the query of p) when it
- * has it: every match counted (by_index: COUNT_MATCHES, VIEWS_COUNTED),
+ * has it: every match counted (by_index: BY_INDEX, VIEWS_COUNTED),
  * or relevance candidates that were every match, fewer than it scores
  * ($13). */
 static void keep_candidates(heed_store *store, const struct params *p,

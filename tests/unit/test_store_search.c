@@ -2391,6 +2391,77 @@ static void test_count_of_index_candidates(void **state)
 	heed_store_close(w);
 }
 
+/* Page 1 of 4 and page 2 after it, of the relevance search q. */
+static void two_pages(heed_store *r, struct heed_search_query q,
+                      struct scored *first, struct scored *second)
+{
+	q.limit = 4;
+	*first = (struct scored){0};
+	*second = (struct scored){0};
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, first, NULL, NULL),
+	        HEED_OK);
+	assert_int_equal(first->n, 4);
+	q.after.id = first->ids[3];
+	q.after.score = first->scores[3];
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, second, NULL, NULL),
+	        HEED_OK);
+}
+
+static void assert_same_scored(const struct scored *a, const struct scored *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (int i = 0; i < a->n; i++) {
+		assert_int_equal(a->ids[i], b->ids[i]);
+		assert_true(a->scores[i] == b->scores[i]);
+	}
+}
+
+/* On PostgreSQL, relevance candidates read from the GIN index are scored
+ * as they are read (pg_search.c, RELEVANCE_OF): the same newest
+ * candidates, scores and order, page 1 and page 2, as the walk of the
+ * key gives, before the table's statistics are set to those of a table
+ * of many pages, about one row a page, where the index is chosen. The
+ * words are in the title of some pages and the description of others,
+ * and the views differ, so that every score but a few differs. */
+static void test_index_candidates_scored(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("bird");
+	struct scored walk1, walk2, index1, index2;
+
+	(void)state;
+	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
+	                       "(autovacuum_enabled = off);");
+	for (int i = 0; i < 30; i++) {
+		char url[64];
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		put(w,
+		    &(struct spec){url, "a.example", i % 3 ? "bird" : "other",
+		                   i % 3 ? "plain" : "a bird", NULL, NULL, NULL,
+		                   (i * 7) % 13, 0, i == 27 ? 404 : 200, NULL});
+	}
+	r = open_reader();
+	q.max_scored = 10;
+	two_pages(r, q, &walk1, &walk2);
+	assert_int_equal(walk2.n, 4);
+	/* The candidates are the newest ten that may be shown, ids 20..30
+	 * without the 404 (28). */
+	for (int i = 0; i < 4; i++) {
+		assert_true(walk1.ids[i] >= 20 && walk1.ids[i] != 28);
+		assert_true(walk2.ids[i] >= 20 && walk2.ids[i] != 28);
+	}
+	assert_true(walk1.scores[0] < walk2.scores[3]);
+	heed_test_pg_sql(path, "UPDATE pg_class SET reltuples = 30, relpages "
+	                       "= 1000 WHERE oid = 'search_docs'::regclass;");
+	two_pages(r, q, &index1, &index2);
+	assert_same_scored(&walk1, &index1);
+	assert_same_scored(&walk2, &index2);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
 /* A store at version 6 of the area, holding pages, migrates to version
  * 7: each listed page's sort keys are copied beside it, and the searches
  * that read them score as those that read the pages. */
@@ -2473,6 +2544,7 @@ int main(void)
 	        cmocka_unit_test(test_count_follows_search),
 	        cmocka_unit_test(test_count_estimated),
 	        cmocka_unit_test(test_count_of_index_candidates),
+	        cmocka_unit_test(test_index_candidates_scored),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
