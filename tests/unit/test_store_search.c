@@ -2337,6 +2337,22 @@ static void test_count_estimated(void **state)
 	heed_store_close(w);
 }
 
+/* Writes 30 pages of "bird" to w on PostgreSQL, the page of index gone
+ * a 404, their views all different within any 13 in a row, with
+ * autovacuum off for search_docs: its statistics are the test's. */
+static void put_thirty_birds(heed_store *w, int gone)
+{
+	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
+	                       "(autovacuum_enabled = off);");
+	for (int i = 0; i < 30; i++) {
+		char url[64];
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		put(w, &(struct spec){url, "a.example", "bird", "bird", NULL,
+		                      NULL, NULL, (i * 7) % 13, 0,
+		                      i == gone ? 404 : 200, NULL});
+	}
+}
+
 /* On PostgreSQL, relevance candidates read from the GIN index
  * (pg_search.c, candidates_by_index), and the views order of a word that
  * rare (VIEWS_COUNTED), come from reading every match, and the count that
@@ -2354,15 +2370,7 @@ static void test_count_of_index_candidates(void **state)
 	int n = 0;
 
 	(void)state;
-	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
-	                       "(autovacuum_enabled = off);");
-	for (int i = 0; i < 30; i++) {
-		char url[64];
-		snprintf(url, sizeof(url), "http://a.example/%d", i);
-		put(w, &(struct spec){url, "a.example", "bird", "bird", NULL,
-		                      NULL, NULL, (i * 7) % 13, 0,
-		                      i == 7 ? 404 : 200, NULL});
-	}
+	put_thirty_birds(w, 7);
 	heed_test_pg_sql(path, "UPDATE pg_class SET reltuples = 30, relpages "
 	                       "= 1000 WHERE oid = 'search_docs'::regclass;");
 	r = open_reader();
@@ -2423,8 +2431,7 @@ static void assert_same_scored(const struct scored *a, const struct scored *b)
  * candidates, scores and order, page 1 and page 2, as the walk of the
  * key gives, before the table's statistics are set to those of a table
  * of many pages, about one row a page, where the index is chosen. The
- * words are in the title of some pages and the description of others,
- * and the views differ, so that every score but a few differs. */
+ * candidates' views differ, and so do their scores. */
 static void test_index_candidates_scored(void **state)
 {
 	heed_store *w = open_writer(), *r;
@@ -2432,16 +2439,7 @@ static void test_index_candidates_scored(void **state)
 	struct scored walk1, walk2, index1, index2;
 
 	(void)state;
-	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
-	                       "(autovacuum_enabled = off);");
-	for (int i = 0; i < 30; i++) {
-		char url[64];
-		snprintf(url, sizeof(url), "http://a.example/%d", i);
-		put(w,
-		    &(struct spec){url, "a.example", i % 3 ? "bird" : "other",
-		                   i % 3 ? "plain" : "a bird", NULL, NULL, NULL,
-		                   (i * 7) % 13, 0, i == 27 ? 404 : 200, NULL});
-	}
+	put_thirty_birds(w, 27);
 	r = open_reader();
 	q.max_scored = 10;
 	two_pages(r, q, &walk1, &walk2);
