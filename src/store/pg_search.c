@@ -540,17 +540,21 @@ const struct heed_store_area heed__pg_search_area = {
  * c as the expression, so that a page after the first scored every
  * candidate three times (twice in the test, once for the order).
  * candidates is the statement of the candidates' ids (nid) and scores,
- * n their count: the candidates, or every match (BY_INDEX). */
+ * n their count: the candidates, or every match (BY_INDEX). The rows
+ * after the page ($12 of them shown), up to $14, come as their ids and
+ * scores alone, for the pages that follow ("Next pages from the search",
+ * below). */
 #define RELEVANCE_OF(candidates, n)                                           \
-	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                           \
-	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "   \
-	"c.n AS n FROM (SELECT n.nid AS fid, n.score AS k, " n                \
+	"SELECT s.sid, " PAGE_COLUMNS ", s.k, s.n, "                          \
+	"pg_current_snapshot()::text FROM (SELECT t.sid, t.k, t.n, "          \
+	"row_number() OVER (ORDER BY t.k, t.sid) AS o FROM (SELECT c.fid AS " \
+	"sid, c.k AS k, c.n AS n FROM (SELECT n.nid AS fid, n.score AS k, " n \
 	" AS n FROM (" candidates                                             \
 	") n OFFSET 0) c WHERE $11::bigint IS NULL OR (c.k >= "               \
 	"$10::float8 AND (c.k > $10::float8 OR c.fid > $11::bigint)) ORDER "  \
-	"BY "                                                                 \
-	"c.k, c.fid LIMIT $12::bigint) s JOIN pages p ON p.id = s.sid ORDER " \
-	"BY s.k, s.sid;"
+	"BY c.k, c.fid LIMIT $14::bigint) t) s LEFT JOIN pages p ON p.id = "  \
+	"s.sid AND s.o <= $12::bigint WHERE s.o > $12::bigint OR p.id IS "    \
+	"NOT NULL ORDER BY s.k, s.sid;"
 /* Every match that passes the filters, its id and score. */
 #define MATCHES_SCORED(tag)                                                   \
 	"SELECT d.page_id AS nid, " KEY_SCORE " AS score FROM search_docs d " \
@@ -586,10 +590,10 @@ struct heed__pg_counted {
 	char key[];
 };
 
-/* A query's parameters as text: $1..$13 of the statements above. */
+/* A query's parameters as text: $1..$14 of the statements above. */
 struct params {
-	const char *v[13];
-	char buf[10][HEED_PG_INT_SIZE];
+	const char *v[14];
+	char buf[11][HEED_PG_INT_SIZE];
 	char score[32];
 	char *tsquery; /* owned */
 };
@@ -677,10 +681,22 @@ static char *filters_key_dup(heed_store *store, const struct params *p,
 	return key;
 }
 
-void heed__pg_search_forget(heed_store *store)
+static void forget_count(heed_store *store)
 {
 	heed__free(store->alloc, store->pg->counted);
 	store->pg->counted = NULL;
+}
+
+static void forget_ranked(heed_store *store)
+{
+	heed__free(store->alloc, store->pg->ranked);
+	store->pg->ranked = NULL;
+}
+
+void heed__pg_search_forget(heed_store *store)
+{
+	forget_count(store);
+	forget_ranked(store);
 }
 
 /* Keeps count, the candidates of the relevance search of p read in
@@ -693,7 +709,7 @@ static void keep_count(heed_store *store, const struct params *p, int64_t count,
 	char *key = filters_key_dup(store, p, &klen);
 	struct heed__pg_counted *c;
 
-	heed__pg_search_forget(store);
+	forget_count(store);
 	c = key ? heed__malloc(store->alloc, sizeof(*c) + klen + slen + 2)
 	        : NULL;
 	if (c) {
@@ -873,7 +889,173 @@ static void keep_candidates(heed_store *store, const struct params *p,
 	if (n >= 0 && snapshot && (by_index || n < strtoll(p->v[12], NULL, 10)))
 		keep_count(store, p, n, snapshot);
 	else
-		heed__pg_search_forget(store);
+		forget_count(store);
+}
+
+/*
+ * Next pages from the search. A relevance search reads the rows of
+ * KEPT_PAGES pages after its cursor, the first shown and the others as
+ * their ids and scores alone, and keeps those (heed__pg.ranked) with its
+ * filters, how many it scores and its snapshot. The search of a page
+ * after it, with the same filters, whose cursor is one of those rows and
+ * which they cover, reads only its rows' pages, by id, and takes them
+ * when that read sees the same snapshot: nothing committed between, so
+ * the same candidates, scores and order its own statement would give.
+ * Otherwise, and only then, it runs its statement. A page 2 of a word of
+ * 5,000 to 18,000 pages scored them all again: 100 to 180 ms at
+ * 1,000,000 pages (docs/performance.md). The same store connection must
+ * serve both searches: heed serve's threads take theirs from a pool.
+ */
+#define KEPT_PAGES 10
+#define RANKED_PAGE                                                         \
+	"SELECT p.id, " PAGE_COLUMNS ", x.k, NULL, "                        \
+	"pg_current_snapshot()::text FROM unnest($1::bigint[], "            \
+	"$2::float8[]) WITH ORDINALITY x(id, k, o) JOIN pages p ON p.id = " \
+	"x.id ORDER BY x.o;"
+
+/* The rows kept after a relevance search, in one block: its filters
+ * (filters_key) and scored count, its snapshot, then n ids and scores in
+ * order. */
+struct heed__pg_ranked {
+	char *key;
+	char *snapshot;
+	bool complete; /* the rows reach the last candidate */
+	int n;
+	int64_t *ids;
+	double *scores;
+};
+
+/* The filters of p and how many it scores, allocated; NULL out of
+ * memory. */
+static char *ranked_key(heed_store *store, const struct params *p)
+{
+	size_t klen, slen = strlen(p->v[12]);
+	char *key = filters_key_dup(store, p, &klen);
+	char *out = key ? heed__malloc(store->alloc, klen + slen + 2) : NULL;
+
+	if (out)
+		snprintf(out, klen + slen + 2, "%s|%s", key, p->v[12]);
+	heed__free(store->alloc, key);
+	return out;
+}
+
+/* Keeps the rows of r, the relevance search of p, when there is a page
+ * after the one shown (limit rows). Out of memory, nothing is kept. */
+static void keep_ranked(heed_store *store, const struct params *p,
+                        const PGresult *r, int limit)
+{
+	int rows = PQntuples(r);
+	const char *snapshot = rows > 0 ? heed__pg_text(r, 0, 19) : NULL;
+	char *key = ranked_key(store, p);
+	size_t klen = key ? strlen(key) : 0, slen;
+	struct heed__pg_ranked *k = NULL;
+	char *at;
+
+	forget_ranked(store);
+	if (key && snapshot && rows > limit) {
+		slen = strlen(snapshot);
+		k = heed__malloc(store->alloc,
+		                 sizeof(*k) +
+		                         (size_t)rows * (sizeof(int64_t) +
+		                                         sizeof(double)) +
+		                         klen + slen + 2);
+	}
+	if (k) {
+		k->ids = (int64_t *)(k + 1);
+		k->scores = (double *)(k->ids + rows);
+		at = (char *)(k->scores + rows);
+		k->key = memcpy(at, key, klen + 1);
+		k->snapshot = memcpy(at + klen + 1, snapshot, slen + 1);
+		k->n = rows;
+		k->complete = rows < strtoll(p->v[13], NULL, 10);
+		for (int i = 0; i < rows; i++) {
+			const char *v = heed__pg_text(r, i, 17);
+			k->ids[i] = heed__pg_int(r, i, 0, 0);
+			k->scores[i] = v ? strtod(v, NULL) : 0;
+		}
+		store->pg->ranked = k;
+	}
+	heed__free(store->alloc, key);
+}
+
+/* Where the page after q's cursor starts in the kept rows, when they
+ * are of the search of p and hold its want rows (or every row left);
+ * -1 otherwise. */
+static int ranked_start(heed_store *store, const struct params *p,
+                        const struct heed_search_query *q, int want)
+{
+	const struct heed__pg_ranked *k = store->pg->ranked;
+	char *key;
+	bool same;
+	int i = 0;
+
+	if (!k || q->after.id <= 0 || !(key = ranked_key(store, p)))
+		return -1;
+	same = strcmp(key, k->key) == 0;
+	heed__free(store->alloc, key);
+	while (same && i < k->n &&
+	       (k->ids[i] != q->after.id || k->scores[i] != q->after.score))
+		i++;
+	if (!same || i == k->n || (k->n - i - 1 < want && !k->complete) ||
+	    i + 1 == k->n)
+		return -1;
+	return i + 1;
+}
+
+/* The n ids or scores of the kept rows from from, as a PostgreSQL array
+ * literal; NULL out of memory. */
+static char *ranked_array(heed_store *store, int from, int n, bool scores)
+{
+	const struct heed__pg_ranked *k = store->pg->ranked;
+	size_t room = (size_t)n * 26 + 3, len = 1;
+	char *a = heed__malloc(store->alloc, room);
+
+	if (!a)
+		return NULL;
+	a[0] = '{';
+	for (int i = from; i < from + n; i++)
+		len += (size_t)(scores ? snprintf(a + len, room - len,
+		                                  "%s%.17g",
+		                                  i > from ? "," : "",
+		                                  k->scores[i])
+		                       : snprintf(a + len, room - len, "%s%lld",
+		                                  i > from ? "," : "",
+		                                  (long long)k->ids[i]));
+	snprintf(a + len, room - len, "}");
+	return a;
+}
+
+/* The page after q's cursor from the kept rows (ranked_start), its want
+ * rows or those left: NULL when they are not kept, or the read of their
+ * pages saw another snapshot than theirs. */
+static PGresult *ranked_page(heed_store *store, const struct params *p,
+                             const struct heed_search_query *q, int want)
+{
+	int from = ranked_start(store, p, q, want), n;
+	const char *v[2];
+	char *ids, *scores;
+	PGresult *r = NULL;
+
+	if (from < 0)
+		return NULL;
+	n = store->pg->ranked->n - from < want ? store->pg->ranked->n - from
+	                                       : want;
+	ids = ranked_array(store, from, n, false);
+	scores = ranked_array(store, from, n, true);
+	if (ids && scores) {
+		v[0] = ids;
+		v[1] = scores;
+		r = heed__pg_query(store, RANKED_PAGE, 2, v);
+	}
+	heed__free(store->alloc, ids);
+	heed__free(store->alloc, scores);
+	if (r && (PQntuples(r) != n || !heed__pg_text(r, 0, 19) ||
+	          strcmp(heed__pg_text(r, 0, 19),
+	                 store->pg->ranked->snapshot) != 0)) {
+		PQclear(r);
+		r = NULL;
+	}
+	return r;
 }
 
 static heed_status pg_search(heed_store *store,
@@ -885,7 +1067,7 @@ static heed_status pg_search(heed_store *store,
 	char limit[HEED_PG_INT_SIZE], scored[HEED_PG_INT_SIZE];
 	struct params p;
 	heed_status rc = make_params(store, q, &p, diag);
-	bool by_index = false;
+	bool by_index = false, kept = false;
 	PGresult *r;
 	int rows;
 
@@ -897,12 +1079,18 @@ static heed_status pg_search(heed_store *store,
 	        q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
 	                ? q->max_scored
 	                : HEED_SEARCH_MAX_SCORED);
-	if (sort == HEED_SEARCH_SORT_RELEVANCE) {
+	p.v[13] = heed__pg_i64(p.buf[10], ((int64_t)q->limit + 1) * KEPT_PAGES);
+	if (sort == HEED_SEARCH_SORT_RELEVANCE &&
+	    (r = ranked_page(store, &p, q, q->limit + 1))) {
+		kept = true;
+	} else if (sort == HEED_SEARCH_SORT_RELEVANCE) {
 		by_index =
 		        candidates_by_index(store, &p, strtod(p.v[12], NULL));
 		r = heed__pg_query(store,
-		                   relevance_sql(q->tag != NULL, by_index), 13,
+		                   relevance_sql(q->tag != NULL, by_index), 14,
 		                   p.v);
+		if (r)
+			keep_ranked(store, &p, r, q->limit + 1);
 	} else if (sort == HEED_SEARCH_SORT_VIEWS && !q->tag &&
 	           candidates_by_index(store, &p, strtod(p.v[12], NULL))) {
 		by_index = true;
@@ -910,7 +1098,7 @@ static heed_status pg_search(heed_store *store,
 	} else {
 		r = heed__pg_query(store, sorted_sql(sort), 12, p.v);
 	}
-	if (r && (sort == HEED_SEARCH_SORT_RELEVANCE || by_index))
+	if (r && !kept && (sort == HEED_SEARCH_SORT_RELEVANCE || by_index))
 		keep_candidates(store, &p, r, by_index);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)
