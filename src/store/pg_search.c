@@ -901,17 +901,23 @@ static void keep_candidates(heed_store *store, const struct params *p,
  * which they cover, reads only its rows' pages, by id, and takes them
  * when that read sees the same snapshot: nothing committed between, so
  * the same candidates, scores and order its own statement would give.
+ * Its time may be later, on the same day (UTC; the scores count days):
+ * then no page may have been hidden between the two times (a probe of
+ * search_docs_timed), and every page shown at the first is at the
+ * second. (A page 2 is asked a second after page 1 as often as not.)
  * Otherwise, and only then, it runs its statement. A page 2 of a word of
  * 5,000 to 18,000 pages scored them all again: 100 to 180 ms at
  * 1,000,000 pages (docs/performance.md). The same store connection must
  * serve both searches: heed serve's threads take theirs from a pool.
  */
 #define KEPT_PAGES 10
-#define RANKED_PAGE                                                         \
-	"SELECT p.id, " PAGE_COLUMNS ", x.k, NULL, "                        \
-	"pg_current_snapshot()::text FROM unnest($1::bigint[], "            \
-	"$2::float8[]) WITH ORDINALITY x(id, k, o) JOIN pages p ON p.id = " \
-	"x.id ORDER BY x.o;"
+#define RANKED_PAGE                                                          \
+	"SELECT p.id, " PAGE_COLUMNS ", x.k, NULL, "                         \
+	"pg_current_snapshot()::text FROM unnest($1::bigint[], "             \
+	"$2::float8[]) WITH ORDINALITY x(id, k, o) JOIN pages p ON p.id = "  \
+	"x.id WHERE NOT EXISTS(SELECT 1 FROM search_docs h WHERE "           \
+	"h.hidden_from > $3::bigint AND h.hidden_from <= $4::bigint) ORDER " \
+	"BY x.o;"
 
 /* The rows kept after a relevance search, in one block: its filters
  * (filters_key) and scored count, its snapshot, then n ids and scores in
@@ -919,22 +925,28 @@ static void keep_candidates(heed_store *store, const struct params *p,
 struct heed__pg_ranked {
 	char *key;
 	char *snapshot;
+	int64_t now_s; /* the search's time */
 	bool complete; /* the rows reach the last candidate */
 	int n;
 	int64_t *ids;
 	double *scores;
 };
 
-/* The filters of p and how many it scores, allocated; NULL out of
- * memory. */
+/* The filters of p but its time, how many it scores and its day,
+ * allocated; NULL out of memory. */
 static char *ranked_key(heed_store *store, const struct params *p)
 {
-	size_t klen, slen = strlen(p->v[12]);
-	char *key = filters_key_dup(store, p, &klen);
-	char *out = key ? heed__malloc(store->alloc, klen + slen + 2) : NULL;
+	struct params untimed = *p;
+	size_t klen, room;
+	char *key, *out;
 
+	untimed.v[0] = NULL;
+	key = filters_key_dup(store, &untimed, &klen);
+	room = klen + strlen(p->v[12]) + HEED_PG_INT_SIZE + 3;
+	out = key ? heed__malloc(store->alloc, room) : NULL;
 	if (out)
-		snprintf(out, klen + slen + 2, "%s|%s", key, p->v[12]);
+		snprintf(out, room, "%s|%s|%lld", key, p->v[12],
+		         strtoll(p->v[0], NULL, 10) / 86400);
 	heed__free(store->alloc, key);
 	return out;
 }
@@ -967,6 +979,7 @@ static void keep_ranked(heed_store *store, const struct params *p,
 		k->key = memcpy(at, key, klen + 1);
 		k->snapshot = memcpy(at + klen + 1, snapshot, slen + 1);
 		k->n = rows;
+		k->now_s = strtoll(p->v[0], NULL, 10);
 		k->complete = rows < strtoll(p->v[13], NULL, 10);
 		for (int i = 0; i < rows; i++) {
 			const char *v = heed__pg_text(r, i, 17);
@@ -989,7 +1002,8 @@ static int ranked_start(heed_store *store, const struct params *p,
 	bool same;
 	int i = 0;
 
-	if (!k || q->after.id <= 0 || !(key = ranked_key(store, p)))
+	if (!k || q->after.id <= 0 || q->now_s < k->now_s ||
+	    !(key = ranked_key(store, p)))
 		return -1;
 	same = strcmp(key, k->key) == 0;
 	heed__free(store->alloc, key);
@@ -1032,8 +1046,8 @@ static PGresult *ranked_page(heed_store *store, const struct params *p,
                              const struct heed_search_query *q, int want)
 {
 	int from = ranked_start(store, p, q, want), n;
-	const char *v[2];
-	char *ids, *scores;
+	const char *v[4];
+	char *ids, *scores, then[HEED_PG_INT_SIZE];
 	PGresult *r = NULL;
 
 	if (from < 0)
@@ -1045,7 +1059,9 @@ static PGresult *ranked_page(heed_store *store, const struct params *p,
 	if (ids && scores) {
 		v[0] = ids;
 		v[1] = scores;
-		r = heed__pg_query(store, RANKED_PAGE, 2, v);
+		v[2] = heed__pg_i64(then, store->pg->ranked->now_s);
+		v[3] = p->v[0];
+		r = heed__pg_query(store, RANKED_PAGE, 4, v);
 	}
 	heed__free(store->alloc, ids);
 	heed__free(store->alloc, scores);
