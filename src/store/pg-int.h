@@ -52,9 +52,13 @@ struct heed__pg {
 	 * the count that follows it (pg_search.c, "Counts from the
 	 * search"); NULL: none. */
 	struct heed__pg_counted *counted;
+	/* The rows of the last relevance search past the page it showed,
+	 * for the page that follows it (pg_search.c, "Next pages from the
+	 * search"); NULL: none. */
+	struct heed__pg_ranked *ranked;
 };
 
-/* Forgets store's kept count (pg_search.c); on closing. */
+/* Forgets store's kept count and rows (pg_search.c); on closing. */
 void heed__pg_search_forget(heed_store *store);
 
 /* A statement as PQexecParams takes it, or simple for several statements

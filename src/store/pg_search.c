@@ -501,7 +501,7 @@ const struct heed_store_area heed__pg_search_area = {
 
 /* The views order read from search_docs alone, which keeps each page's
  * views (version 10), counting every match on the way, as relevance's
- * candidates from the GIN index are counted (COUNT_MATCHES): for a word
+ * candidates from the GIN index are counted (BY_INDEX): for a word
  * of about 1 % of the pages, walking pages_search_views to the 21st
  * match and then counting up to 10,000 read about as many rows each
  * (155 to 203 ms and 109 to 113 ms for "koni", about 14,500 pages at
@@ -523,44 +523,43 @@ const struct heed_store_area heed__pg_search_area = {
 
 /* Relevance: the $13 newest matches that pass the filters, ordered by
  * score, the cursor resuming within them (sqlite_search.c's
- * relevance_sql). The candidates are chosen (n) and scored (k): read
- * from the GIN index (BY_INDEX), every match is sorted by id and counted
- * before the newest are kept, so each is scored after from its row read
- * by its key (SCORE_LOOKUP, a subquery, which the planner keeps a
- * lookup): scored in the same step, a plan that read them by the GIN
- * index sorted 5,000 whole rows by id (the tsvector with each, past
- * work_mem onto disk) to score them after, and joined back, the planner
- * read all of search_docs to hash the 5,000. Walking the key back
- * (BY_KEY), the candidates come in order and nothing is sorted or held
- * before the limit, so each is scored from the row the walk has in hand
- * (SCORE_IN_SCAN): the lookups, 4 buffers each, were 20 to 40 ms of
- * every search of 5,000 candidates at 1,000,000 pages, as long as a
- * prefix's walk (docs/performance.md). Each row also carries how many
- * candidates there were and the snapshot they were read in ("Counts from the
- * search", below). OFFSET 0 keeps the score a column of c: without it,
- * PostgreSQL moved the cursor's test on c.k into c as the expression, so
- * that a page after the first scored every candidate three times (twice
- * in the test, once for the order). id orders the candidates: the key,
- * or for a phrase that few pages hold the key's value (below). cols are
- * the matches' columns after the id (the score, or total: every match
- * counted), score the candidate's score and n its count: the
- * candidates, or every match (BY_INDEX). */
-#define RELEVANCE_OF(tag, id, cols, score, n)                                  \
-	"SELECT p.id, " PAGE_COLUMNS ", s.k, s.n, "                            \
-	"pg_current_snapshot()::text FROM (SELECT c.fid AS sid, c.k AS k, "    \
-	"c.n AS n FROM (SELECT n.nid AS fid, " score " AS k, " n " AS n "      \
-	"FROM (SELECT d.page_id AS nid" cols " FROM search_docs d "            \
-	"WHERE " SHOWN                                                         \
-	DOC_FILTERS(tag) " ORDER BY " id " DESC LIMIT $13::bigint) "           \
-	                 "n OFFSET 0) c WHERE $11::bigint IS NULL OR (c.k >= " \
-	                 "$10::float8 AND (c.k > "                             \
-	                 "$10::float8 OR c.fid > $11::bigint)) ORDER BY c.k, " \
-	                 "c.fid LIMIT "                                        \
-	                 "$12::bigint) s JOIN pages p ON p.id = s.sid ORDER "  \
-	                 "BY s.k, s.sid;"
-#define SCORE_LOOKUP \
-	"(SELECT " KEY_SCORE " FROM search_docs d WHERE d.page_id = n.nid)"
-#define SCORE_IN_SCAN ", " KEY_SCORE " AS score"
+ * relevance_sql). The candidates are chosen and scored (n), every one
+ * from the row that found it, never looked up again: walking the key
+ * back (BY_KEY), they come in order and nothing is sorted or held before
+ * the limit; read from the GIN index (BY_INDEX), every match is scored
+ * as it is read, and only its id and score go on through the count and
+ * the sort by id that keeps the newest. Looking each candidate up by its
+ * key to score it instead was half of such a search (4 buffers and a
+ * subplan each: 27 of 41 ms for 3,426 candidates at 100,000 pages), and
+ * scoring a match costs less than a lookup (docs/performance.md). The
+ * tsvector must not ride through that sort (5,000 whole rows sorted past
+ * work_mem onto disk): OFFSET 0 closes the scoring subquery. Each row
+ * also carries how many candidates there were and the snapshot they were
+ * read in ("Counts from the search", below). OFFSET 0 keeps the score a
+ * column of c: without it, PostgreSQL moved the cursor's test on c.k into
+ * c as the expression, so that a page after the first scored every
+ * candidate three times (twice in the test, once for the order).
+ * candidates is the statement of the candidates' ids (nid) and scores,
+ * n their count: the candidates, or every match (BY_INDEX). The rows
+ * after the page ($12 of them shown), up to $14, come as their ids and
+ * scores alone, for the pages that follow ("Next pages from the search",
+ * below). */
+#define RELEVANCE_OF(candidates, n)                                           \
+	"SELECT s.sid, " PAGE_COLUMNS ", s.k, s.n, "                          \
+	"pg_current_snapshot()::text FROM (SELECT t.sid, t.k, t.n, "          \
+	"row_number() OVER (ORDER BY t.k, t.sid) AS o FROM (SELECT c.fid AS " \
+	"sid, c.k AS k, c.n AS n FROM (SELECT n.nid AS fid, n.score AS k, " n \
+	" AS n FROM (" candidates                                             \
+	") n OFFSET 0) c WHERE $11::bigint IS NULL OR (c.k >= "               \
+	"$10::float8 AND (c.k > $10::float8 OR c.fid > $11::bigint)) ORDER "  \
+	"BY c.k, c.fid LIMIT $14::bigint) t) s LEFT JOIN pages p ON p.id = "  \
+	"s.sid AND s.o <= $12::bigint WHERE s.o > $12::bigint OR p.id IS "    \
+	"NOT NULL ORDER BY s.k, s.sid;"
+/* Every match that passes the filters, its id and score. */
+#define MATCHES_SCORED(tag)                                                   \
+	"SELECT d.page_id AS nid, " KEY_SCORE " AS score FROM search_docs d " \
+	"WHERE " SHOWN                                                        \
+	DOC_FILTERS(tag)
 
 /* A count: $10 the cap. */
 #define COUNTED(tag)                                                      \
@@ -570,7 +569,7 @@ const struct heed_store_area heed__pg_search_area = {
 /*
  * Counts from the search. A relevance search whose candidates were every
  * match that may be shown (fewer than it scores), or that read them from
- * the GIN index (COUNT_MATCHES), has counted every match; the
+ * the GIN index (BY_INDEX), has counted every match; the
  * count that follows it with the same filters (the API's and the results
  * page's "about N results") takes that number when nothing committed
  * between the two, which is when both statements read the same snapshot
@@ -591,10 +590,10 @@ struct heed__pg_counted {
 	char key[];
 };
 
-/* A query's parameters as text: $1..$13 of the statements above. */
+/* A query's parameters as text: $1..$14 of the statements above. */
 struct params {
-	const char *v[13];
-	char buf[10][HEED_PG_INT_SIZE];
+	const char *v[14];
+	char buf[11][HEED_PG_INT_SIZE];
 	char score[32];
 	char *tsquery; /* owned */
 };
@@ -682,10 +681,22 @@ static char *filters_key_dup(heed_store *store, const struct params *p,
 	return key;
 }
 
-void heed__pg_search_forget(heed_store *store)
+static void forget_count(heed_store *store)
 {
 	heed__free(store->alloc, store->pg->counted);
 	store->pg->counted = NULL;
+}
+
+static void forget_ranked(heed_store *store)
+{
+	heed__free(store->alloc, store->pg->ranked);
+	store->pg->ranked = NULL;
+}
+
+void heed__pg_search_forget(heed_store *store)
+{
+	forget_count(store);
+	forget_ranked(store);
 }
 
 /* Keeps count, the candidates of the relevance search of p read in
@@ -698,7 +709,7 @@ static void keep_count(heed_store *store, const struct params *p, int64_t count,
 	char *key = filters_key_dup(store, p, &klen);
 	struct heed__pg_counted *c;
 
-	heed__pg_search_forget(store);
+	forget_count(store);
 	c = key ? heed__malloc(store->alloc, sizeof(*c) + klen + slen + 2)
 	        : NULL;
 	if (c) {
@@ -762,15 +773,18 @@ static double explain_rows(heed_store *store, const char *sql, int n,
  * Otherwise PostgreSQL chooses. "+ 0" keeps the planner from reading the
  * key in order.
  */
-#define BY_KEY   "d.page_id"
-#define BY_INDEX "d.page_id + 0"
+#define BY_KEY(tag) \
+	MATCHES_SCORED(tag) " ORDER BY d.page_id DESC LIMIT $13::bigint"
 /* Read from the index, every match is read before the newest are taken:
  * counting them all there costs nothing more, and the count that follows
  * is then that number (keep_candidates) for words of more matches than
  * are scored, which otherwise read up to 10,000 rows again (a results
  * page 2 of a word in 1 % of the pages; docs/performance.md). */
 #define COUNT_CANDIDATES "count(*) OVER ()"
-#define COUNT_MATCHES    ", count(*) OVER () AS total"
+#define BY_INDEX(tag)                                            \
+	"SELECT m.nid, m.score, count(*) OVER () AS total FROM " \
+	"(" MATCHES_SCORED(                                      \
+	        tag) " OFFSET 0) m ORDER BY m.nid + 0 DESC LIMIT $13::bigint"
 #define PHRASE_WALK_FROM 4 /* its words in a quarter of the pages */
 #define WORDS_ROWS                                                 \
 	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
@@ -820,14 +834,10 @@ static bool candidates_by_index(heed_store *store, const struct params *p,
 static const char *relevance_sql(bool tagged, bool by_index)
 {
 	if (by_index)
-		return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_INDEX, COUNT_MATCHES,
-		                             SCORE_LOOKUP, "n.total")
-		              : RELEVANCE_OF(TAG_ANY, BY_INDEX, COUNT_MATCHES,
-		                             SCORE_LOOKUP, "n.total");
-	return tagged ? RELEVANCE_OF(TAG_GIVEN, BY_KEY, SCORE_IN_SCAN,
-	                             "n.score", COUNT_CANDIDATES)
-	              : RELEVANCE_OF(TAG_ANY, BY_KEY, SCORE_IN_SCAN, "n.score",
-	                             COUNT_CANDIDATES);
+		return tagged ? RELEVANCE_OF(BY_INDEX(TAG_GIVEN), "n.total")
+		              : RELEVANCE_OF(BY_INDEX(TAG_ANY), "n.total");
+	return tagged ? RELEVANCE_OF(BY_KEY(TAG_GIVEN), COUNT_CANDIDATES)
+	              : RELEVANCE_OF(BY_KEY(TAG_ANY), COUNT_CANDIDATES);
 }
 
 /* The statement of the views, date and fetched orders. */
@@ -866,7 +876,7 @@ static void read_hit(const PGresult *r, int i, heed_search_sort sort,
 }
 
 /* Keeps the count of a search's matches (r, of the query of p) when it
- * has it: every match counted (by_index: COUNT_MATCHES, VIEWS_COUNTED),
+ * has it: every match counted (by_index: BY_INDEX, VIEWS_COUNTED),
  * or relevance candidates that were every match, fewer than it scores
  * ($13). */
 static void keep_candidates(heed_store *store, const struct params *p,
@@ -879,7 +889,191 @@ static void keep_candidates(heed_store *store, const struct params *p,
 	if (n >= 0 && snapshot && (by_index || n < strtoll(p->v[12], NULL, 10)))
 		keep_count(store, p, n, snapshot);
 	else
-		heed__pg_search_forget(store);
+		forget_count(store);
+}
+
+/*
+ * Next pages from the search. A relevance search reads the rows of
+ * KEPT_PAGES pages after its cursor, the first shown and the others as
+ * their ids and scores alone, and keeps those (heed__pg's ranked) with its
+ * filters, how many it scores and its snapshot. The search of a page
+ * after it, with the same filters, whose cursor is one of those rows and
+ * which they cover, reads only its rows' pages, by id, and takes them
+ * when that read sees the same snapshot: nothing committed between, so
+ * the same candidates, scores and order its own statement would give.
+ * Its time may be later, on the same day (UTC; the scores count days):
+ * then no page may have been hidden between the two times (a probe of
+ * search_docs_timed), and every page shown at the first is at the
+ * second. (A third of the bench's pages 2 at 1,000,000 pages came in
+ * the second after their page 1.)
+ * Otherwise, and only then, it runs its statement. A page 2 of a word of
+ * 5,000 to 18,000 pages scored them all again: 100 to 180 ms at
+ * 1,000,000 pages (docs/performance.md). The same store connection must
+ * serve both searches: heed serve's threads take theirs from a pool.
+ */
+#define KEPT_PAGES 10
+#define RANKED_PAGE                                                          \
+	"SELECT p.id, " PAGE_COLUMNS ", x.k, NULL, "                         \
+	"pg_current_snapshot()::text FROM unnest($1::bigint[], "             \
+	"$2::float8[]) WITH ORDINALITY x(id, k, o) JOIN pages p ON p.id = "  \
+	"x.id WHERE NOT EXISTS(SELECT 1 FROM search_docs h WHERE "           \
+	"h.hidden_from > $3::bigint AND h.hidden_from <= $4::bigint) ORDER " \
+	"BY x.o;"
+
+/* The rows kept after a relevance search, in one block: its filters
+ * (filters_key) and scored count, its snapshot, then n ids and scores in
+ * order. */
+struct heed__pg_ranked {
+	char *key;
+	char *snapshot;
+	int64_t now_s; /* the search's time */
+	bool complete; /* the rows reach the last candidate */
+	int n;
+	int64_t *ids;
+	double *scores;
+};
+
+/* The filters of p but its time, how many it scores and its day,
+ * allocated; NULL out of memory. */
+static char *ranked_key(heed_store *store, const struct params *p)
+{
+	struct params untimed = *p;
+	size_t klen, room;
+	char *key, *out;
+
+	untimed.v[0] = NULL;
+	key = filters_key_dup(store, &untimed, &klen);
+	room = klen + strlen(p->v[12]) + HEED_PG_INT_SIZE + 3;
+	out = key ? heed__malloc(store->alloc, room) : NULL;
+	if (out)
+		snprintf(out, room, "%s|%s|%lld", key, p->v[12],
+		         strtoll(p->v[0], NULL, 10) / 86400);
+	heed__free(store->alloc, key);
+	return out;
+}
+
+/* Keeps the rows of r, the relevance search of p, when it holds more
+ * than limit (the rows shown and the one that says there are more): a
+ * page after. Out of memory, nothing is kept. */
+static void keep_ranked(heed_store *store, const struct params *p,
+                        const PGresult *r, int limit)
+{
+	int rows = PQntuples(r);
+	const char *snapshot = rows > 0 ? heed__pg_text(r, 0, 19) : NULL;
+	char *key = ranked_key(store, p);
+	size_t klen = key ? strlen(key) : 0, slen;
+	struct heed__pg_ranked *k = NULL;
+	char *at;
+
+	forget_ranked(store);
+	if (key && snapshot && rows > limit) {
+		slen = strlen(snapshot);
+		k = heed__malloc(store->alloc,
+		                 sizeof(*k) +
+		                         (size_t)rows * (sizeof(int64_t) +
+		                                         sizeof(double)) +
+		                         klen + slen + 2);
+	}
+	if (k) {
+		k->ids = (int64_t *)(k + 1);
+		k->scores = (double *)(k->ids + rows);
+		at = (char *)(k->scores + rows);
+		k->key = memcpy(at, key, klen + 1);
+		k->snapshot = memcpy(at + klen + 1, snapshot, slen + 1);
+		k->n = rows;
+		k->now_s = strtoll(p->v[0], NULL, 10);
+		k->complete = rows < strtoll(p->v[13], NULL, 10);
+		for (int i = 0; i < rows; i++) {
+			const char *v = heed__pg_text(r, i, 17);
+			k->ids[i] = heed__pg_int(r, i, 0, 0);
+			k->scores[i] = v ? strtod(v, NULL) : 0;
+		}
+		store->pg->ranked = k;
+	}
+	heed__free(store->alloc, key);
+}
+
+/* Where the page after q's cursor starts in the kept rows, when they
+ * are of the search of p and hold its want rows (or every row left);
+ * -1 otherwise. */
+static int ranked_start(heed_store *store, const struct params *p,
+                        const struct heed_search_query *q, int want)
+{
+	const struct heed__pg_ranked *k = store->pg->ranked;
+	char *key;
+	bool same;
+	int i = 0;
+
+	if (!k || q->after.id <= 0 || q->now_s < k->now_s ||
+	    !(key = ranked_key(store, p)))
+		return -1;
+	same = strcmp(key, k->key) == 0;
+	heed__free(store->alloc, key);
+	while (same && i < k->n &&
+	       (k->ids[i] != q->after.id || k->scores[i] != q->after.score))
+		i++;
+	if (!same || i == k->n || (k->n - i - 1 < want && !k->complete) ||
+	    i + 1 == k->n)
+		return -1;
+	return i + 1;
+}
+
+/* The n ids or scores of the kept rows from from, as a PostgreSQL array
+ * literal; NULL out of memory. */
+static char *ranked_array(heed_store *store, int from, int n, bool scores)
+{
+	const struct heed__pg_ranked *k = store->pg->ranked;
+	size_t room = (size_t)n * 26 + 3, len = 1;
+	char *a = heed__malloc(store->alloc, room);
+
+	if (!a)
+		return NULL;
+	a[0] = '{';
+	for (int i = from; i < from + n; i++)
+		len += (size_t)(scores ? snprintf(a + len, room - len,
+		                                  "%s%.17g",
+		                                  i > from ? "," : "",
+		                                  k->scores[i])
+		                       : snprintf(a + len, room - len, "%s%lld",
+		                                  i > from ? "," : "",
+		                                  (long long)k->ids[i]));
+	snprintf(a + len, room - len, "}");
+	return a;
+}
+
+/* The page after q's cursor from the kept rows (ranked_start), its want
+ * rows or those left: NULL when they are not kept, or the read of their
+ * pages saw another snapshot than theirs. */
+static PGresult *ranked_page(heed_store *store, const struct params *p,
+                             const struct heed_search_query *q, int want)
+{
+	int from = ranked_start(store, p, q, want), n;
+	const char *v[4];
+	char *ids, *scores, then[HEED_PG_INT_SIZE];
+	PGresult *r = NULL;
+
+	if (from < 0)
+		return NULL;
+	n = store->pg->ranked->n - from < want ? store->pg->ranked->n - from
+	                                       : want;
+	ids = ranked_array(store, from, n, false);
+	scores = ranked_array(store, from, n, true);
+	if (ids && scores) {
+		v[0] = ids;
+		v[1] = scores;
+		v[2] = heed__pg_i64(then, store->pg->ranked->now_s);
+		v[3] = p->v[0];
+		r = heed__pg_query(store, RANKED_PAGE, 4, v);
+	}
+	heed__free(store->alloc, ids);
+	heed__free(store->alloc, scores);
+	if (r && (PQntuples(r) != n || !heed__pg_text(r, 0, 19) ||
+	          strcmp(heed__pg_text(r, 0, 19),
+	                 store->pg->ranked->snapshot) != 0)) {
+		PQclear(r);
+		r = NULL;
+	}
+	return r;
 }
 
 static heed_status pg_search(heed_store *store,
@@ -891,7 +1085,7 @@ static heed_status pg_search(heed_store *store,
 	char limit[HEED_PG_INT_SIZE], scored[HEED_PG_INT_SIZE];
 	struct params p;
 	heed_status rc = make_params(store, q, &p, diag);
-	bool by_index = false;
+	bool by_index = false, kept = false;
 	PGresult *r;
 	int rows;
 
@@ -903,12 +1097,18 @@ static heed_status pg_search(heed_store *store,
 	        q->max_scored > 0 && q->max_scored < HEED_SEARCH_MAX_SCORED
 	                ? q->max_scored
 	                : HEED_SEARCH_MAX_SCORED);
-	if (sort == HEED_SEARCH_SORT_RELEVANCE) {
+	p.v[13] = heed__pg_i64(p.buf[10], ((int64_t)q->limit + 1) * KEPT_PAGES);
+	if (sort == HEED_SEARCH_SORT_RELEVANCE &&
+	    (r = ranked_page(store, &p, q, q->limit + 1))) {
+		kept = true;
+	} else if (sort == HEED_SEARCH_SORT_RELEVANCE) {
 		by_index =
 		        candidates_by_index(store, &p, strtod(p.v[12], NULL));
 		r = heed__pg_query(store,
-		                   relevance_sql(q->tag != NULL, by_index), 13,
+		                   relevance_sql(q->tag != NULL, by_index), 14,
 		                   p.v);
+		if (r)
+			keep_ranked(store, &p, r, q->limit + 1);
 	} else if (sort == HEED_SEARCH_SORT_VIEWS && !q->tag &&
 	           candidates_by_index(store, &p, strtod(p.v[12], NULL))) {
 		by_index = true;
@@ -916,7 +1116,7 @@ static heed_status pg_search(heed_store *store,
 	} else {
 		r = heed__pg_query(store, sorted_sql(sort), 12, p.v);
 	}
-	if (r && (sort == HEED_SEARCH_SORT_RELEVANCE || by_index))
+	if (r && !kept && (sort == HEED_SEARCH_SORT_RELEVANCE || by_index))
 		keep_candidates(store, &p, r, by_index);
 	heed__free(store->alloc, p.tsquery);
 	if (!r)

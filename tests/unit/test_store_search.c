@@ -2337,6 +2337,22 @@ static void test_count_estimated(void **state)
 	heed_store_close(w);
 }
 
+/* Writes 30 pages of "bird" to w on PostgreSQL, the page of index gone
+ * a 404, their views all different within any 13 in a row, with
+ * autovacuum off for search_docs: its statistics are the test's. */
+static void put_thirty_birds(heed_store *w, int gone)
+{
+	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
+	                       "(autovacuum_enabled = off);");
+	for (int i = 0; i < 30; i++) {
+		char url[64];
+		snprintf(url, sizeof(url), "http://a.example/%d", i);
+		put(w, &(struct spec){url, "a.example", "bird", "bird", NULL,
+		                      NULL, NULL, (i * 7) % 13, 0,
+		                      i == gone ? 404 : 200, NULL});
+	}
+}
+
 /* On PostgreSQL, relevance candidates read from the GIN index
  * (pg_search.c, candidates_by_index), and the views order of a word that
  * rare (VIEWS_COUNTED), come from reading every match, and the count that
@@ -2354,15 +2370,7 @@ static void test_count_of_index_candidates(void **state)
 	int n = 0;
 
 	(void)state;
-	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
-	                       "(autovacuum_enabled = off);");
-	for (int i = 0; i < 30; i++) {
-		char url[64];
-		snprintf(url, sizeof(url), "http://a.example/%d", i);
-		put(w, &(struct spec){url, "a.example", "bird", "bird", NULL,
-		                      NULL, NULL, (i * 7) % 13, 0,
-		                      i == 7 ? 404 : 200, NULL});
-	}
+	put_thirty_birds(w, 7);
 	heed_test_pg_sql(path, "UPDATE pg_class SET reltuples = 30, relpages "
 	                       "= 1000 WHERE oid = 'search_docs'::regclass;");
 	r = open_reader();
@@ -2387,6 +2395,143 @@ static void test_count_of_index_candidates(void **state)
 	assert_int_equal(count(r, &q), 29);
 	put_agg(w, 50, agg_hosts[0], NULL, 200, NULL);
 	assert_int_equal(count(r, &q), 30);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* Page 1 of 4 of q into first. */
+static void page_1(heed_store *r, struct heed_search_query q,
+                   struct scored *first)
+{
+	q.limit = 4;
+	*first = (struct scored){0};
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, first, NULL, NULL),
+	        HEED_OK);
+}
+
+/* Page 1 of 4 and page 2 after it, of the relevance search q. */
+static void two_pages(heed_store *r, struct heed_search_query q,
+                      struct scored *first, struct scored *second)
+{
+	page_1(r, q, first);
+	assert_int_equal(first->n, 4);
+	q.limit = 4;
+	q.after.id = first->ids[3];
+	q.after.score = first->scores[3];
+	*second = (struct scored){0};
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, second, NULL, NULL),
+	        HEED_OK);
+}
+
+static void assert_same_scored(const struct scored *a, const struct scored *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (int i = 0; i < a->n; i++) {
+		assert_int_equal(a->ids[i], b->ids[i]);
+		assert_true(a->scores[i] == b->scores[i]);
+	}
+}
+
+/* On PostgreSQL, relevance candidates read from the GIN index are scored
+ * as they are read (pg_search.c, RELEVANCE_OF): the same newest
+ * candidates, scores and order, page 1 and page 2, as the walk of the
+ * key gives, before the table's statistics are set to those of a table
+ * of many pages, about one row a page, where the index is chosen. The
+ * candidates' views differ, and so do their scores. */
+static void test_index_candidates_scored(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("bird");
+	struct scored walk1, walk2, index1, index2;
+
+	(void)state;
+	put_thirty_birds(w, 27);
+	r = open_reader();
+	q.max_scored = 10;
+	two_pages(r, q, &walk1, &walk2);
+	assert_int_equal(walk2.n, 4);
+	/* The candidates are the newest ten that may be shown, ids 20..30
+	 * without the 404 (28). */
+	for (int i = 0; i < 4; i++) {
+		assert_true(walk1.ids[i] >= 20 && walk1.ids[i] != 28);
+		assert_true(walk2.ids[i] >= 20 && walk2.ids[i] != 28);
+	}
+	assert_true(walk1.scores[0] < walk2.scores[3]);
+	heed_test_pg_sql(path, "UPDATE pg_class SET reltuples = 30, relpages "
+	                       "= 1000 WHERE oid = 'search_docs'::regclass;");
+	two_pages(r, q, &index1, &index2);
+	assert_same_scored(&walk1, &index1);
+	assert_same_scored(&walk2, &index2);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* Page 2 of q after page 1's cursor (first), by the reader r and by a
+ * reader that searched nothing before: asserts they are the same and
+ * returns r's. */
+static struct scored page_2_both_ways(heed_store *r, struct heed_search_query q,
+                                      const struct scored *first)
+{
+	heed_store *fresh = open_reader();
+	struct scored a = {0}, b = {0};
+
+	q.limit = 4;
+	q.after.id = first->ids[3];
+	q.after.score = first->scores[3];
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, &a, NULL, NULL),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_search(fresh, &q, collect_scored, &b, NULL, NULL),
+	        HEED_OK);
+	assert_int_equal(a.n, 4);
+	assert_same_scored(&a, &b);
+	heed_store_close(fresh);
+	return a;
+}
+
+static bool has_id(const struct scored *s, int64_t id)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ids[i] == id)
+			return true;
+	return false;
+}
+
+/* On PostgreSQL a relevance search keeps the rows of the pages after
+ * the one it shows (pg_search.c, "Next pages from the search"): page 2
+ * is the one its statement gives when asked a second later, when asked
+ * after a page on it was hidden (an ACAP time limit between the two
+ * times), and after a page that ranks into it was written between the
+ * two, which the kept rows do not hold. Views 12 and 11 make page 1 of
+ * 4, 10 and 9 page 2. */
+static void test_next_page_from_kept_rows(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("bird"), later = query("bird");
+	struct scored first, second;
+
+	(void)state;
+	put_thirty_birds(w, -1);
+	put(w, &(struct spec){"http://a.example/timed", "a.example", "bird",
+	                      "bird", NULL, NULL, NULL, 10, 0, 200,
+	                      "{\"acap\":{\"index\":{\"permitted\":true,"
+	                      "\"expires\":1800000003}}}"});
+	r = open_reader();
+	page_1(r, q, &first);
+	later.now_s = NOW + 1;
+	second = page_2_both_ways(r, later, &first);
+	assert_true(has_id(&second, 31));
+	later.now_s = NOW + 5;
+	second = page_2_both_ways(r, later, &first);
+	assert_false(has_id(&second, 31));
+	page_1(r, q, &first);
+	put(w, &(struct spec){"http://a.example/new", "a.example", "bird",
+	                      "bird", NULL, NULL, NULL, 10, 0, 200, NULL});
+	second = page_2_both_ways(r, q, &first);
+	assert_true(has_id(&second, 32));
 	heed_store_close(r);
 	heed_store_close(w);
 }
@@ -2473,6 +2618,8 @@ int main(void)
 	        cmocka_unit_test(test_count_follows_search),
 	        cmocka_unit_test(test_count_estimated),
 	        cmocka_unit_test(test_count_of_index_candidates),
+	        cmocka_unit_test(test_index_candidates_scored),
+	        cmocka_unit_test(test_next_page_from_kept_rows),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
