@@ -471,6 +471,7 @@ struct heed__site {
 	 * (HEED_STORE_KNOWN_* bits of sites, visits, ACAP references): not
 	 * asked for until the run writes one (reads.c, batch.c). */
 	unsigned absent;
+	bool asked; /* absent is the store's answer (reads.c) */
 	struct heed__rules rules;
 	struct heed__acapref *refs; /* asked in this run, or NULL */
 	size_t ref_count;

@@ -179,45 +179,91 @@ static heed_status bad_seed(struct heed_diag *diag, const char *url,
 	                     why);
 }
 
+/* Queues start URL s, or says why it is refused (HEED_EINVAL in diag);
+ * *site is its site once queued (NULL in the qualify mode). */
+static heed_status seed_one(heed_crawl *c, const char *s,
+                            struct heed__site **site, struct heed_diag *diag)
+{
+	heed_url *u = NULL;
+	heed_url_verdict v;
+
+	*site = NULL;
+	if (heed_url_parse(&u, s, strlen(s), c->alloc) != HEED_OK)
+		return bad_seed(diag, s, "not an http(s) URL");
+	/* A start URL the limits would skip is said, not counted as a
+	 * skipped link. */
+	v = heed_crawl_check_url(&c->opt->limits, heed_url_get(u), 0);
+	if (v != HEED_URL_OK && c->mode != HEED_CRAWL_QUALIFY) {
+		heed_url_free(u);
+		return bad_seed(diag, s,
+		                v == HEED_URL_TOO_LONG
+		                        ? "longer than crawl.max_url_bytes"
+		                : v == HEED_URL_MEDIA
+		                        ? "a media file, never requested"
+		                        : heed_url_verdict_name(v));
+	}
+	if (c->mode == HEED_CRAWL_QUALIFY) {
+		struct heed__site *q = heed__site_get(c, heed_url_origin(u),
+		                                      heed_url_hostname(u));
+		if (q)
+			q->in_scope = true;
+		else
+			heed__crawl_oom(c);
+	} else {
+		heed__queue_add(c, heed_url_get(u), JOB_PAGE, 0, NULL,
+		                HEED_STORE_NO_DATE);
+		*site = heed__site_of_url(c, heed_url_get(u), false);
+	}
+	heed_url_free(u);
+	return HEED_OK;
+}
+
+/* The sites of the start URLs, asked about together before any of them
+ * reads what the store knows of it (heed__read_known), and before the
+ * first batch: a store that cannot answer is asked again row by row,
+ * where a failure ends the run as it always did. */
+static void seed_sites_known(heed_crawl *c)
+{
+	struct heed__site **sites =
+	        heed__calloc(c->alloc, c->opt->seed_count + 1, sizeof(*sites));
+	size_t n = 0;
+
+	if (!sites) {
+		heed__crawl_oom(c);
+		return;
+	}
+	for (size_t i = 0; i < c->opt->seed_count; i++) {
+		const char *url = c->opt->seeds[i];
+		struct heed__site *site;
+		if (heed_crawl_check_url(&c->opt->limits, url, 0) !=
+		    HEED_URL_OK)
+			continue;
+		site = heed__site_of_url(c, url, true);
+		/* Each site once; "asked" marks it listed meanwhile. */
+		if (site && !site->asked) {
+			site->asked = true;
+			sites[n++] = site;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		sites[i]->asked = false;
+	heed__read_known(c, sites, n);
+	heed__free(c->alloc, sites);
+}
+
 static heed_status seed(heed_crawl *c, struct heed_diag *diag)
 {
-	for (size_t i = 0; i < c->opt->seed_count; i++) {
-		const char *s = c->opt->seeds[i];
-		heed_url *u = NULL;
-		heed_url_verdict v;
-		if (heed_url_parse(&u, s, strlen(s), c->alloc) != HEED_OK)
-			return bad_seed(diag, s, "not an http(s) URL");
-		/* A start URL the limits would skip is said, not counted as a
-		 * skipped link. */
-		v = heed_crawl_check_url(&c->opt->limits, heed_url_get(u), 0);
-		if (v != HEED_URL_OK && c->mode != HEED_CRAWL_QUALIFY) {
-			heed_url_free(u);
-			return bad_seed(
-			        diag, s,
-			        v == HEED_URL_TOO_LONG
-			                ? "longer than crawl.max_url_bytes"
-			        : v == HEED_URL_MEDIA
-			                ? "a media file, never requested"
-			                : heed_url_verdict_name(v));
-		}
-		if (c->mode == HEED_CRAWL_QUALIFY) {
-			struct heed__site *site = heed__site_get(
-			        c, heed_url_origin(u), heed_url_hostname(u));
-			if (site)
-				site->in_scope = true;
-			else
-				heed__crawl_oom(c);
-		} else {
-			struct heed__site *site;
-			heed__queue_add(c, heed_url_get(u), JOB_PAGE, 0, NULL,
-			                HEED_STORE_NO_DATE);
-			site = heed__site_of_url(c, heed_url_get(u), false);
-			if (site)
-				heed__queue_known(c, site);
-		}
-		heed_url_free(u);
+	heed_status rc = HEED_OK;
+
+	if (c->mode != HEED_CRAWL_QUALIFY)
+		seed_sites_known(c);
+	for (size_t i = 0; i < c->opt->seed_count && rc == HEED_OK; i++) {
+		struct heed__site *site;
+		rc = seed_one(c, c->opt->seeds[i], &site, diag);
+		if (site)
+			heed__queue_known(c, site);
 	}
-	return c->failed;
+	return rc != HEED_OK ? rc : c->failed;
 }
 
 /* Resumes the open run, or opens a new one. */

@@ -533,7 +533,7 @@ static void ask_known(heed_crawl *c)
 	}
 	n = 0;
 	for (struct heed__site *s = c->new_head; s; s = s->new_next)
-		if (s->state == SITE_NEW)
+		if (s->state == SITE_NEW && !s->asked)
 			sites[n++] = s;
 	heed__read_known(c, sites, n);
 	heed__free(c->alloc, sites);

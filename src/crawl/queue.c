@@ -306,6 +306,7 @@ void heed__queue_forget(heed_crawl *c, struct heed__site *s)
 	heed__site_set_state(c, s, SITE_NEW);
 	s->last_loaded_id = 0;
 	s->absent = 0; /* asked again when it starts again */
+	s->asked = false;
 }
 
 void heed__queue_restart(heed_crawl *c, struct heed__site *s)

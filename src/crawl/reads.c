@@ -28,6 +28,7 @@ void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n)
 	const struct heed_allocator *a = c->alloc;
 	const char **origins, **hosts;
 	unsigned *known;
+	heed_status rc;
 
 	if (!n || heed__worker_on(c) || c->failed != HEED_OK)
 		return;
@@ -39,12 +40,15 @@ void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n)
 			origins[i] = sites[i]->origin;
 			hosts[i] = sites[i]->host->name;
 		}
-		/* Nothing learnt when it fails: every row is asked for. */
-		if (read_done(c,
-		              heed_store_sites_known(c->store, origins, hosts,
-		                                     n, known),
-		              "asking which sites the store holds") == HEED_OK)
+		rc = heed_store_sites_known(c->store, origins, hosts, n, known);
+		/* Outside a batch a failure loses nothing: every row is then
+		 * asked for alone, as before, and a store that cannot answer
+		 * says so there. In a batch it is the batch's. */
+		if (rc != HEED_OK && (c->in_tx || rc == HEED_ENOMEM))
+			read_done(c, rc, "asking which sites the store holds");
+		else if (rc == HEED_OK)
 			for (size_t i = 0; i < n; i++) {
+				sites[i]->asked = true;
 				sites[i]->absent =
 				        ~known[i] & (HEED_STORE_KNOWN_SITE |
 				                     HEED_STORE_KNOWN_VISITS |
