@@ -145,16 +145,21 @@ const char *heed_frontier_kind_name(heed_frontier_kind kind)
 
 /* Runs sql with e's columns bound as ?1..?6; *changed (may be NULL): the
  * rows it changed; blind: the held rows it need not see
- * (heed__sql_blind). */
+ * (heed__sql_blind); held (may be NULL): the kind a batch may hold the
+ * row as (heed__sql_hold). */
 static heed_status write_entry(heed_store *store, const char *sql,
                                const struct heed_frontier_entry *e,
-                               unsigned blind, int64_t *changed)
+                               unsigned blind,
+                               const struct heed__sql_held *held,
+                               int64_t *changed)
 {
 	struct heed__sql q;
 
 	if (heed__sql_prepare(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_blind(&q, blind);
+	if (held)
+		heed__sql_hold(&q, held);
 	heed__sql_text(&q, 1, e->url);
 	heed__sql_text(&q, 2, e->host);
 	heed__sql_int(&q, 3, e->depth);
@@ -186,7 +191,7 @@ heed_status heed_store_frontier_add(heed_store *store,
 		return HEED_EINVAL;
 	/* The row count is waited for even when nobody asks: a lost
 	 * connection is then reported by this call, not by a later one. */
-	rc = write_entry(store, ADD_SQL, e, ADD_BLIND, &changed);
+	rc = write_entry(store, ADD_SQL, e, ADD_BLIND, NULL, &changed);
 	if (rc == HEED_OK && added)
 		*added = changed > 0;
 	return rc;
@@ -205,7 +210,6 @@ static const struct heed__sql_held add_held = {
 heed_status heed_store_frontier_add_later(heed_store *store,
                                           const struct heed_frontier_entry *e)
 {
-	struct heed__sql q;
 	bool added = false;
 	heed_status rc;
 
@@ -217,16 +221,7 @@ heed_status heed_store_frontier_add_later(heed_store *store,
 		               ? heed__store_answer(store, e->host)
 		               : rc;
 	}
-	if (heed__sql_prepare(store, &q, ADD_SQL) != HEED_OK)
-		return HEED_ESTORE;
-	heed__sql_hold(&q, &add_held);
-	heed__sql_text(&q, 1, e->url);
-	heed__sql_text(&q, 2, e->host);
-	heed__sql_int(&q, 3, e->depth);
-	heed__sql_int(&q, 4, (int64_t)e->kind);
-	heed__sql_text(&q, 5, e->discovered_from);
-	heed__sql_opt(&q, 6, e->lastmod, HEED_STORE_NO_DATE);
-	return heed__sql_run(&q, NULL);
+	return write_entry(store, ADD_SQL, e, ADD_BLIND, &add_held, NULL);
 }
 
 heed_status heed_store_frontier_added(heed_store *store,
@@ -262,7 +257,7 @@ heed_status heed_store_frontier_requeue(heed_store *store,
 	/* A new row, not an update: windows only look above the last id
 	 * they loaded, so an old id would never be seen again. */
 	rc = write_entry(store, "DELETE FROM frontier WHERE url = ?1;", e, 0,
-	                 NULL);
+	                 NULL, NULL);
 	return rc == HEED_OK ? heed_store_frontier_add(store, e, NULL) : rc;
 }
 

@@ -967,11 +967,25 @@ static void put_page(heed_store *s, const char *url, const char *title,
 	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
 }
 
-/* How many statements have written the pages table (a statement
- * trigger counts them). */
-static const char *page_statements(const char *url)
+/* From now on, a statement trigger counts the statements that insert
+ * into table (statements_counted). */
+static void count_statements(const char *url, const char *table)
 {
-	return heed_test_pg_sql(url, "SELECT count(*) FROM page_statements;");
+	char sql[512];
+
+	snprintf(sql, sizeof(sql),
+	         "CREATE TABLE statements(n int); CREATE FUNCTION "
+	         "count_statement() RETURNS trigger LANGUAGE plpgsql AS $$ "
+	         "BEGIN INSERT INTO statements VALUES (1); RETURN NULL; END "
+	         "$$; CREATE TRIGGER count_inserts AFTER INSERT ON %s FOR "
+	         "EACH STATEMENT EXECUTE FUNCTION count_statement();",
+	         table);
+	heed_test_pg_sql(url, sql);
+}
+
+static const char *statements_counted(const char *url)
+{
+	return heed_test_pg_sql(url, "SELECT count(*) FROM statements;");
 }
 
 /* A batch holds its pages, visits and frontier states back and sends
@@ -1002,13 +1016,7 @@ static void test_batch_rows_held(void **state)
 	add_url(s, "http://a.test/1", HEED_OK);
 	add_url(s, "http://a.test/2", HEED_OK);
 	id = first_id(url);
-	heed_test_pg_sql(url, "CREATE TABLE page_statements(n int); "
-	                      "CREATE FUNCTION count_statement() RETURNS "
-	                      "trigger LANGUAGE plpgsql AS $$ BEGIN INSERT "
-	                      "INTO page_statements VALUES (1); RETURN NULL; "
-	                      "END $$; CREATE TRIGGER count_pages AFTER "
-	                      "INSERT ON pages FOR EACH STATEMENT EXECUTE "
-	                      "FUNCTION count_statement();");
+	count_statements(url, "pages");
 	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
 	put_page(s, "http://a.test/1", "first", 200);
 	put_page(s, "http://a.test/2", odd, 200);
@@ -1043,7 +1051,7 @@ static void test_batch_rows_held(void **state)
 	        HEED_OK);
 	put_page(s, "http://a.test/4", "fourth", 200);
 	assert_int_equal(heed_store_commit(s), HEED_OK);
-	assert_string_equal(page_statements(url), "2");
+	assert_string_equal(statements_counted(url), "2");
 	assert_string_equal(
 	        heed_test_pg_sql(url, "SELECT string_agg(url || ' ' || "
 	                              "coalesce(title, '-') || ' ' || status, "
@@ -1106,13 +1114,7 @@ static void test_batch_new_urls_one_statement(void **state)
 	s = open_url(url, 0);
 	heed_store_set_reconnect(s, 20000, NULL);
 	add_url(s, "http://a.test/0", HEED_OK);
-	heed_test_pg_sql(url, "CREATE TABLE page_statements(n int); "
-	                      "CREATE FUNCTION count_statement() RETURNS "
-	                      "trigger LANGUAGE plpgsql AS $$ BEGIN INSERT "
-	                      "INTO page_statements VALUES (1); RETURN NULL; "
-	                      "END $$; CREATE TRIGGER count_inserts AFTER "
-	                      "INSERT ON frontier FOR EACH STATEMENT EXECUTE "
-	                      "FUNCTION count_statement();");
+	count_statements(url, "frontier");
 	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
 	for (int i = 0; i <= 50; i++) {
 		snprintf(u, sizeof(u), "http://a.test/%d", i);
@@ -1122,9 +1124,9 @@ static void test_batch_new_urls_one_statement(void **state)
 	assert_int_equal(heed_store_frontier_added(s, count_told, &told),
 	                 HEED_OK);
 	assert_int_equal(told, 50);
-	assert_string_equal(page_statements(url), "0"); /* not committed */
+	assert_string_equal(statements_counted(url), "0"); /* not committed */
 	assert_int_equal(heed_store_commit(s), HEED_OK);
-	assert_string_equal(page_statements(url), "1");
+	assert_string_equal(statements_counted(url), "1");
 	/* Sent, then the connection goes: done again, told once. */
 	told = 0;
 	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
