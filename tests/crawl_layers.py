@@ -17,7 +17,8 @@ drift from the code.
 And the store has two doors: a file other than batch.c (the batch's
 writes), reads.c (the controller's reads), ctl.c (the run's rows and the
 crawl lease, written around the batches), worker.c (the lease protocol,
-which commits on its own) and engine.c (the shell's crawl lock) may call
+which commits on its own), indexer.c (the search index caught up over a
+handle of its own) and engine.c (the shell's crawl lock) may call
 only the store's functions that free what a read returned (FREES below);
 reads.c may call only the store's reads (READS). A store function new to
 the controller counts as a write until it is named a read or a free.
@@ -38,7 +39,7 @@ DEF_RE = re.compile(r"^(?!static\b)[A-Za-z][\w \t\*]*?\b(heed_\w+)\s*\("
 CALL_RE = re.compile(r"\b(heed_\w+)\s*\(")
 STORE_CALL_RE = re.compile(r"\b(heed_store_\w+)\s*\(")
 
-STORE_DOORS = {"batch.c", "ctl.c", "worker.c", "engine.c"}
+STORE_DOORS = {"batch.c", "ctl.c", "worker.c", "indexer.c", "engine.c"}
 READ_DOOR = "reads.c"
 READS = {
     "heed_store_acap_ref_get", "heed_store_acap_ref_each",

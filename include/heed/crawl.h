@@ -408,6 +408,14 @@ void heed_crawl_stop(heed_crawl *c);
 heed_status heed_crawl_finish(heed_crawl *c,
                               const struct heed_crawl_clock *now);
 
+/*
+ * Tells c that the store's search index is caught up beside it while it
+ * runs (by another thread over another store handle: the engine does so
+ * on PostgreSQL): c then catches up only in heed_crawl_finish, with every
+ * page still marked, rather than every 2 s between its batches.
+ */
+void heed_crawl_index_beside(heed_crawl *c);
+
 /* The run's counters at now. */
 void heed_crawl_progress_get(heed_crawl *c, const struct heed_crawl_clock *now,
                              struct heed_crawl_progress *p);

@@ -92,6 +92,18 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 void heed_store_close(heed_store *store);
 
 /*
+ * Opens a second handle on the store store has open (its location, flags,
+ * allocator and reconnect settings; not its crawl lock), for writes that
+ * run on another thread beside store's own: each handle is used by one
+ * thread at a time. The caller closes it with heed_store_close(). Returns
+ * HEED_ENOTSUP (with a message in diag) for a SQLite store, which takes
+ * one writer at a time: the two handles' transactions would only wait for
+ * each other. Otherwise as heed_store_open_ex().
+ */
+heed_status heed_store_open_beside(heed_store **out, const heed_store *store,
+                                   struct heed_diag *diag);
+
+/*
  * Takes the store's exclusive crawl lock for as long as the store stays
  * open (one crawl per store). heed_store_close releases it, and
  * so does the operating system when the process dies, so a killed crawl

@@ -18,7 +18,6 @@
 
 #include "crawl/crawl-int.h"
 #include "heed/store_leases.h"
-#include "heed/store_search.h"
 
 /* ---- failures and batches ---- */
 
@@ -350,23 +349,14 @@ void heed__crawl_commit(heed_crawl *c)
 
 void heed__crawl_index(heed_crawl *c, bool all)
 {
-	int64_t n = 0;
-
 	if (c->in_tx || c->failed != HEED_OK || c->rewinding ||
-	    (!all && c->now.mono_ms - c->indexed_ms < CRAWL_INDEX_MS))
+	    (!all && (c->index_beside ||
+	              c->now.mono_ms - c->indexed_ms < CRAWL_INDEX_MS)))
 		return;
 	c->indexed_ms = c->now.mono_ms;
 	/* Its own transactions: a failure here is not the batch's. */
-	if (heed_store_search_catch_up(c->store, all ? 0 : CRAWL_INDEX_PAGES,
-	                               &n) != HEED_OK)
-		heed_log(&c->log, HEED_LOG_WARN, "crawl",
-		         "store: catching the search index up: %s (the pages "
-		         "stay marked, for the next time)",
-		         heed_store_errmsg(c->store));
-	else if (n)
-		heed_log(&c->log, HEED_LOG_DEBUG, "crawl",
-		         "search index caught up with %lld pages",
-		         (long long)n);
+	heed__index_catch_up(c->store, &c->log, all ? 0 : CRAWL_INDEX_PAGES,
+	                     "");
 }
 
 void heed__lease_lose(heed_crawl *c, struct heed__host *h, const char *why)

@@ -14,6 +14,9 @@
  *                  the crawl is a worker's
  *   table.c        the registry: sites (origins) and hosts (names),
  *                  parked lanes per address, timers, requests in progress
+ *   indexer.c      the search index caught up: by the batch's layer
+ *                  between batches, or beside the crawl on a thread and
+ *                  store connection of its own
  *   batch.c        the batch: the one open store transaction every layer
  *                  above writes through (its heed__batch_* functions are
  *                  their only store writes), its commit, a worker's
@@ -52,6 +55,7 @@
 #define HEED_CRAWL_INT_H
 
 #include "common/common-int.h"
+#include "crawl/indexer-int.h"
 #include "heed/acap.h"
 #include "heed/arrangement.h"
 #include "heed/crawl.h"
@@ -77,16 +81,6 @@
  * and answers taken together cost PostgreSQL one statement and one round
  * trip rather than one a URL. */
 #define CRAWL_ADDS_MS 100
-/* How often the search index catches up with the pages the batches
- * wrote (heed_store_search_catch_up): the most a search through heed
- * serve lags the crawl, and the size of the sets whose cost is paid per
- * set rather than per page (2,000 pages at a time cost a fifth of what
- * indexing each page as it was written did). */
-#define CRAWL_INDEX_MS 2000
-/* The most one of those catch-ups takes on, so that on a store many
- * workers write it returns to the crawl even if they mark pages faster
- * than it indexes them; the end of the run takes on everything. */
-#define CRAWL_INDEX_PAGES 20000
 /* A digest kept from an earlier answer fits here (SHA-256 in hex is the
  * longest heed ever wrote). */
 #define CRAWL_KNOWN_DIGEST 65
@@ -569,6 +563,9 @@ struct heed_crawl {
 	size_t adds_untold;
 	int64_t adds_since_ms;
 	int64_t indexed_ms; /* when the search index last caught up */
+	/* The engine catches the index up beside the crawl until its end
+	 * (heed_crawl_index_beside). */
+	bool index_beside;
 	int64_t run_pages, run_errors; /* added to the run row per batch */
 	heed_status failed;            /* a store error or OOM ends the run */
 	/* The batch was lost with the store's connection: nothing is

@@ -1027,6 +1027,11 @@ void heed_crawl_progress_get(heed_crawl *c, const struct heed_crawl_clock *now,
 	*p = c->p;
 }
 
+void heed_crawl_index_beside(heed_crawl *c)
+{
+	c->index_beside = true;
+}
+
 heed_crawl_mode heed_crawl_get_mode(const heed_crawl *c)
 {
 	return c->mode;

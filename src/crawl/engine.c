@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "common/common-int.h"
+#include "crawl/indexer-int.h"
 #include "heed/crawl_engine.h"
 
 /* Sockets watched at once (DNS and the one epoll descriptor of net). */
@@ -71,6 +72,7 @@ struct engine {
 	struct heed_logger log;
 	int64_t last_progress_ms;
 	struct pool pool;
+	struct heed__indexer *indexer; /* NULL: the controller catches up */
 };
 
 static struct heed_crawl_clock clock_now(void)
@@ -471,6 +473,22 @@ static heed_status open_io(struct engine *e, struct heed_diag *diag)
 	return HEED_OK;
 }
 
+/* Where the store's writers run together, its search index is caught up
+ * on a thread of its own; otherwise, or when that cannot start, by the
+ * controller between its batches, as before. */
+static void index_beside(struct engine *e, heed_store *store)
+{
+	heed_status rc = heed__indexer_start(&e->indexer, store, &e->log);
+
+	if (rc == HEED_OK)
+		heed_crawl_index_beside(e->c);
+	else if (rc != HEED_ENOTSUP)
+		heed_log(&e->log, HEED_LOG_WARN, "crawl",
+		         "the search index is caught up on the crawl's thread: "
+		         "a second store connection could not open (%s)",
+		         heed_strerror(rc));
+}
+
 heed_status
 heed_crawl_run(heed_store *store, const struct heed_crawl_options *opt,
                volatile sig_atomic_t *stop, struct heed_crawl_progress *summary,
@@ -494,6 +512,8 @@ heed_crawl_run(heed_store *store, const struct heed_crawl_options *opt,
 	if (rc == HEED_OK)
 		pool_start(&e, alloc);
 	if (rc == HEED_OK)
+		index_beside(&e, store);
+	if (rc == HEED_OK)
 		rc = heed_crawl_start(e.c, &now, diag);
 	if (rc == HEED_OK) {
 		e.last_progress_ms = now.mono_ms;
@@ -506,6 +526,7 @@ heed_crawl_run(heed_store *store, const struct heed_crawl_options *opt,
 	/* Every request lives until its answer is handed back. */
 	pool_drain(&e);
 	pool_stop(&e.pool);
+	heed__indexer_stop(e.indexer);
 	now = clock_now();
 	if (e.c) {
 		heed_status end = heed_crawl_finish(e.c, &now);

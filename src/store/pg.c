@@ -1481,4 +1481,7 @@ const struct heed_store_backend heed__pg_backend = {
                 ", " HEED_PG_LOCK_MIGRATE ");",
         .sql = &heed__pg_sql_ops,
         .search = &heed__pg_search_ops,
+        /* Each handle is its own server session; rows, not the store,
+         * are locked. */
+        .writers_together = true,
 };

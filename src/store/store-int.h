@@ -179,12 +179,16 @@ struct heed_store_backend {
 	const struct heed__sql_ops *sql;
 	/* The areas ported to the backend; NULL: HEED_ENOTSUP. */
 	const struct heed__search_ops *search;
+	/* Whether two handles' write transactions run together rather than
+	 * one after the other (heed_store_open_beside). */
+	bool writers_together;
 };
 
 struct heed_store {
 	const struct heed_store_backend *backend;
 	const struct heed_allocator *alloc;
-	char *location; /* as given to heed_store_open, owned */
+	char *location; /* as messages show it (no password), owned */
+	char *given;    /* as given to heed_store_open, owned */
 	/* The backend's own state (src/store/sqlite-int.h, pg-int.h); the
 	 * other's is NULL. */
 	struct heed__sqlite *sqlite;

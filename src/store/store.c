@@ -229,9 +229,13 @@ heed_status heed_store_open_ex(heed_store **out, const char *location,
 	store->lock_fd = -1;
 	store->flags = flags;
 	store->reconnect_ms = HEED_STORE_RECONNECT_TIMEOUT_MS;
-	/* Messages name the store without its password. */
+	/* Messages name the store without its password; a second handle
+	 * (heed_store_open_beside) opens it as it was given. */
 	store->location = backend->shown(alloc, location);
-	if (!store->location) {
+	store->given = heed__strndup(alloc, location, strlen(location));
+	if (!store->location || !store->given) {
+		heed__free(alloc, store->location);
+		heed__free(alloc, store->given);
 		heed__free(alloc, store);
 		return HEED_ENOMEM;
 	}
@@ -262,7 +266,26 @@ void heed_store_close(heed_store *store)
 	store->backend->close(store);
 	heed__free(store->alloc, store->answers);
 	heed__free(store->alloc, store->location);
+	heed__free(store->alloc, store->given);
 	heed__free(store->alloc, store);
+}
+
+heed_status heed_store_open_beside(heed_store **out, const heed_store *store,
+                                   struct heed_diag *diag)
+{
+	heed_status rc;
+
+	*out = NULL;
+	if (!store->backend->writers_together)
+		return heed_diag_set(diag, HEED_ENOTSUP, 0, 0,
+		                     "a %s store takes one writer at a time",
+		                     store->backend->title);
+	rc = heed_store_open_ex(out, store->given, store->flags, store->alloc,
+	                        diag);
+	if (rc == HEED_OK)
+		heed_store_set_reconnect(*out, store->reconnect_ms,
+		                         &store->log);
+	return rc;
 }
 
 static bool has_area(const heed_store *store, const char *name)
