@@ -53,6 +53,8 @@ enum {
 	HEED_STORE_KNOWN_VISITS = 1u << 1, /* a visit of it (any kind) */
 	HEED_STORE_KNOWN_ACAP = 1u << 2,   /* an ACAP reference row of it */
 	HEED_STORE_KNOWN_HOST = 1u << 3,   /* its host's row in hosts */
+	/* an arrangement of its host's with the owner (heed sites) */
+	HEED_STORE_KNOWN_ARRANGED = 1u << 4,
 };
 
 /*

@@ -371,6 +371,7 @@ struct heed__host {
 	char dns_error[256];
 	bool restored;          /* its stored back-off is in politeness */
 	bool absent;            /* the store was found to hold no row of it */
+	bool unarranged;        /* the store holds no arrangement for it */
 	bool refused;           /* failed because heed's own policy refuses its
 	                           addresses, not because of the host */
 	int64_t crawl_delay_ms; /* the longest of its sites' Crawl-delays */

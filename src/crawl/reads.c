@@ -57,6 +57,8 @@ void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n)
 					sites[i]->host->absent =
 					        !(known[i] &
 					          HEED_STORE_KNOWN_HOST);
+				sites[i]->host->unarranged =
+				        !(known[i] & HEED_STORE_KNOWN_ARRANGED);
 			}
 	} else {
 		heed__crawl_oom(c);
@@ -100,6 +102,10 @@ heed_status heed__read_host(heed_crawl *c, const char *name,
 heed_status heed__read_arrangement(heed_crawl *c, const char *name,
                                    struct heed_arrangement *a)
 {
+	/* Only `heed sites` writes arrangements, never the crawl: the
+	 * answer stays true for the few seconds until this read. */
+	if (heed__host_get(c, name)->unarranged)
+		return HEED_ENOTFOUND;
 	return read_done(c, heed_store_arrangement_get(c->store, name, a),
 	                 "reading an arrangement");
 }

@@ -608,10 +608,13 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 	" AND kind <> 0) THEN 2 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 "    \
 	"FROM acap_refs WHERE site = " site ") THEN 4 ELSE 0 END) + (CASE "    \
 	"WHEN EXISTS (SELECT 1 FROM hosts WHERE host = " host ") THEN 8 ELSE " \
-	"0 END)"
+	"0 END) + (CASE WHEN EXISTS (SELECT 1 FROM arrangements WHERE host "   \
+	"= " host ") THEN 16 ELSE 0 END)"
 
 _Static_assert(HEED_STORE_KNOWN_SITE == 1 && HEED_STORE_KNOWN_VISITS == 2 &&
-                       HEED_STORE_KNOWN_ACAP == 4 && HEED_STORE_KNOWN_HOST == 8,
+                       HEED_STORE_KNOWN_ACAP == 4 &&
+                       HEED_STORE_KNOWN_HOST == 8 &&
+                       HEED_STORE_KNOWN_ARRANGED == 16,
                "KNOWN_OF's sums are the bits");
 
 struct known_rows {

@@ -596,6 +596,7 @@ static void test_sites_known(void **state)
 	                                    "d.test", "e.test", "f.test"};
 	struct heed_store_host h = {{1, 99}, 5000};
 	struct heed_store_acap_ref ref = {0};
+	struct heed_arrangement arr = {0};
 	heed_store *s = open_store();
 	unsigned known[6];
 	const char *bad[] = {"http://a.test\nx"};
@@ -613,9 +614,14 @@ static void test_sites_known(void **state)
 	ref.http_status = 404;
 	assert_int_equal(heed_store_acap_ref_put(s, &ref), HEED_OK);
 	assert_int_equal(heed_store_host_put(s, "e.test", &h), HEED_OK);
+	/* An arrangement is its host's: a.test's site row and it both. */
+	arr.host = "a.test";
+	arr.delay_ms = 3000;
+	assert_int_equal(heed_store_arrangement_put(s, &arr), HEED_OK);
 	assert_int_equal(heed_store_sites_known(s, origins, hosts, 6, known),
 	                 HEED_OK);
-	assert_int_equal(known[0], HEED_STORE_KNOWN_SITE);
+	assert_int_equal(known[0],
+	                 HEED_STORE_KNOWN_SITE | HEED_STORE_KNOWN_ARRANGED);
 	assert_int_equal(known[1], HEED_STORE_KNOWN_VISITS);
 	assert_int_equal(known[2], HEED_STORE_KNOWN_VISITS);
 	assert_int_equal(known[3], HEED_STORE_KNOWN_ACAP);
