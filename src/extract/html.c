@@ -316,6 +316,7 @@ static const struct meta_key {
         {"citation_author", M_FIELD, F_AUTHOR, O_DC, 1},
         {"parsely-author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"sailthru.author", M_FIELD, F_AUTHOR, O_DC, 2},
+        {"shareaholic:article_author_name", M_FIELD, F_AUTHOR, O_DC, 2},
         {"twitter:creator", M_FIELD, F_AUTHOR, O_TWITTER, 0},
         {"twitter:label1", M_TWITTER_LABEL, F_AUTHOR, O_META, 0},
         {"twitter:label2", M_TWITTER_LABEL, F_AUTHOR, O_META, 1},

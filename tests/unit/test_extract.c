@@ -1366,6 +1366,10 @@ static const struct page_case cases[] = {
          "<meta name=dc.creator content=\"Theme by Ann Lee\">"
          "<meta name=parsely-author content=\"Powered by WordPress\">",
          0, NULL, "-author\n"},
+        {"author: Shareaholic's author name is a declared author", NULL,
+         "<meta name=shareaholic:article_author_name content='Ann Lee'>"
+         "<p>\xC2\xA9 2020 Bo Chan</p>",
+         0, NULL, "author=meta:Ann Lee\n"},
         {"author: a design credit gives way to the byline", NULL,
          "<meta name=author content=\"Design by Studio X\"><article><p "
          "class=byline>By Jane Designer-Doe</p></article>",
