@@ -965,6 +965,38 @@ static const struct page_case cases[] = {
         {"author: an author page link ranks before a copyright holder", NULL,
          "<p>\xC2\xA9 2020 Bo Chan</p><a href=/author/ann-lee>Ann Lee</a>", 0,
          NULL, "author=html:Ann Lee\n"},
+        {"author: a forum's or a CMS's username names the poster", NULL,
+         "<div class=submitted>Gespeichert von <span class=username>rasos"
+         "</span> am 24. Juli 2017</div>",
+         0, NULL, "author=html:rasos\n"},
+        {"author: a commenter's username names nobody", NULL,
+         "<div class=comment><span class=username>bo</span></div>", 0, NULL,
+         "-author\n"},
+        {"author: a username ranks after a byline", NULL,
+         "<span class=username>jdoe</span><article><p class=byline>By Ann "
+         "Lee</p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a username ranks before an organisation", NULL,
+         "<meta name=author content=\"Acme GmbH\"><span "
+         "class=username>Isabella.DiBiase</span>",
+         0, NULL, "author=html:Isabella.DiBiase\n"},
+        {"author: a comment by the post's author names the author", NULL,
+         "<ol class=commentlist><li class=\"comment byuser comment-author-bo "
+         "\"><cite class=fn>Bo Chan</cite></li><li class=\"comment byuser "
+         "comment-author-karo bypostauthor\"><div class=\"comment-author "
+         "vcard\"><img alt=\"\"><b class=fn>Karoline Herr</b> <span "
+         "class=says>sagt:</span></div><p>Danke!</p></li></ol>",
+         0, NULL, "author=html:Karoline Herr\n"},
+        {"author: the post author's comment without an hCard name", NULL,
+         "<div class=comments><div class=\"comment bypostauthor\"><p "
+         "class=comment-author>HansEhrlich</p><p>Hallo</p></div></div>",
+         0, NULL, "author=html:HansEhrlich\n"},
+        {"author: a reply inside the post author's comment is another's", NULL,
+         "<ol class=comments><li class=\"comment bypostauthor\"><div "
+         "class=comment-author>admin</div><ul class=children><li "
+         "class=comment><div class=comment-author>Bo Chan</div></li></ul>"
+         "</li></ol>",
+         0, NULL, "-author\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,
