@@ -955,6 +955,10 @@ static const struct page_case cases[] = {
          "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
          "href=/author/bo-chan>Works by Bo Chan</a>",
          0, NULL, "-author\n"},
+        {"author: an author box's \"Alles von\" link is a profile link's", NULL,
+         "<a href=/author/martin>Alles von Martin Junker</a><div "
+         "class=sidebar><a href=/author/martin>Martin Junker</a></div>",
+         0, NULL, "author=html:Martin Junker\n"},
         {"author: an author page link is no name of one word", NULL,
          "<a href=/author/ann>Ann</a><a href=/author/>Ann Lee</a>", 0, NULL,
          "-author\n"},
