@@ -77,6 +77,8 @@ enum cap_kind {
 	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
 	CAP_BIO,          /* an author box's bio: the full name opening it */
 	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
+	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
+	CAP_POST_COMMENT, /* the name on a comment by the post's author */
 };
 
 struct capture {
@@ -135,6 +137,11 @@ struct html {
 	bool bio_done;          /* the first author's bio was read */
 	unsigned page_links;    /* author page links read for a name */
 	bool page_link_done;    /* one of them named the author */
+	bool account_done;      /* a shown username named someone */
+	size_t post_comment;    /* 1 + the depth of the open comment by the
+	                         * post's author, or 0 */
+	bool post_comment_seen; /* an element in it showed a name */
+	bool post_comment_done; /* such a comment named its author */
 	unsigned date_lines;    /* meta and info lines read for a date */
 	bool label_pending;     /* a label's value is the next text */
 	enum field label_field; /* what the pending label gives */
@@ -316,6 +323,7 @@ static const struct meta_key {
         {"citation_author", M_FIELD, F_AUTHOR, O_DC, 1},
         {"parsely-author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"sailthru.author", M_FIELD, F_AUTHOR, O_DC, 2},
+        {"shareaholic:article_author_name", M_FIELD, F_AUTHOR, O_DC, 2},
         {"twitter:creator", M_FIELD, F_AUTHOR, O_TWITTER, 0},
         {"twitter:label1", M_TWITTER_LABEL, F_AUTHOR, O_META, 0},
         {"twitter:label2", M_TWITTER_LABEL, F_AUTHOR, O_META, 1},
@@ -1147,6 +1155,28 @@ static void on_calendar_icon(struct html *h, const char *cls)
 	h->icon_sub = in_body(h) ? D_TEXT_CLASS_BODY : D_TEXT_CLASS_PAGE;
 }
 
+/* Sub-rank of an account's shown name (a forum's or a CMS's username,
+ * the name on a comment by the post's author): after a press contact,
+ * before an organisation. */
+#define A_ACCOUNT 6
+
+/* True while an account's shown name could still give the author. */
+static bool account_wanted(const struct html *h)
+{
+	return !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_ACCOUNT);
+}
+
+/* An element of class "username" (Drupal's "Gespeichert von <span
+ * class=username>rasos</span>", phpBB's post author): the account that
+ * posted, shown where the writer gives no other name. Read outside
+ * asides only (a comment's username is the commenter's). */
+static void on_username(struct html *h, const char *cls)
+{
+	if (!h->account_done && strstr(cls, "username") &&
+	    has_token(cls, "username") && account_wanted(h))
+		(void)start_capture(h, CAP_ACCOUNT, NULL);
+}
+
 static void on_class(struct html *h, enum tag tag, const char *cls,
                      const char *const *atts)
 {
@@ -1159,6 +1189,7 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		(void)start_capture(h, CAP_BIO, NULL);
 	}
 	on_calendar_icon(h, cls);
+	on_username(h, cls);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
 	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
 	     strstr(cls, "Byline") || strstr(cls, "utor") ||
@@ -1627,6 +1658,52 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
 
+/* True when a class token is "fn" (hCard's formatted name) or ends in
+ * "author" ("comment-author", "w-comments-item-author"): the element of
+ * a comment that shows its writer's name. */
+static bool comment_name_class(const char *cls)
+{
+	size_t n;
+
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if ((n == 2 && heed__ascii_ieq(t, 2, "fn")) ||
+		    (n >= 6 && heed__ascii_ieq(t + n - 6, 6, "author")))
+			return true;
+	return false;
+}
+
+/* True while a capture of kind k is open. */
+static bool capturing(const struct html *h, enum cap_kind k)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == k)
+			return true;
+	return false;
+}
+
+/* WordPress classes a comment by the post's own author "bypostauthor":
+ * the name it shows is the author's, on a blog that credits its writer
+ * nowhere else. Comments are asides, so this is read before asides are
+ * screened: the first element in the comment that shows a name (and an
+ * hCard "fn" inside it, which names the writer without the box's
+ * "says:"); the replies nested in the comment are other people's. */
+static void on_post_comment(struct html *h, const char *cls)
+{
+	if (h->post_comment_done || h->foreign)
+		return;
+	if (!h->post_comment) {
+		if (strstr(cls, "bypostauthor") &&
+		    has_token(cls, "bypostauthor") && account_wanted(h))
+			h->post_comment = h->depth + 1;
+		return;
+	}
+	if (!comment_name_class(cls))
+		return;
+	if (!h->post_comment_seen || capturing(h, CAP_POST_COMMENT))
+		(void)start_capture(h, CAP_POST_COMMENT, NULL);
+	h->post_comment_seen = true;
+}
+
 /* A microdata keywords property read from an element's text is often a
  * list (<ul itemprop=keywords><li>linux<li>tmux, or one link per
  * keyword): each item or link is one keyword, so its start separates
@@ -1656,6 +1733,8 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	if (ca.props && !h->foreign)
 		on_itemprop(h, tag, atts, ca.props, scope);
 	on_start_tag(h, tag, atts);
+	if (ca.cls && tracked)
+		on_post_comment(h, ca.cls);
 	if (ca.cls)
 		on_class(h, tag, ca.cls, atts);
 	/* MediaWiki's "This page was last edited on ..." line. */
@@ -2739,6 +2818,29 @@ static void page_link_name(struct html *h, const char *acct, const char *s,
 	heed__cand(h->b, F_AUTHOR, O_AUTHOR_PAGE, 0, name, strlen(name));
 }
 
+/* An account's shown name, as the page shows it ("rasos",
+ * "Isabella.DiBiase", "Karoline Herr"): one to four words. A name the
+ * author checks refuse (a placeholder's "admin") leaves the next one to
+ * be read. */
+static void account_name(struct html *h, const char *s, size_t len, bool *done)
+{
+	char *name;
+	size_t words = 1;
+
+	heed__trim(&s, &len);
+	if (*done || !len || len > MAX_LABEL_VALUE || !account_wanted(h))
+		return;
+	name = heed__collapse(&h->b->arena, s, len, &h->b->oom);
+	if (!name)
+		return;
+	for (const char *p = name; (p = strchr(p, ' ')); p++)
+		words++;
+	if (words > 4)
+		return;
+	heed__cand(h->b, F_AUTHOR, O_HTML, A_ACCOUNT, name, strlen(name));
+	*done = !account_wanted(h);
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -2813,6 +2915,12 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_SIGNATURE:
 		signature_end(h, c, s, len);
 		break;
+	case CAP_ACCOUNT:
+		account_name(h, s, len, &h->account_done);
+		break;
+	case CAP_POST_COMMENT:
+		account_name(h, s, len, &h->post_comment_done);
+		break;
 	case CAP_SCRIPT:
 		/* schema.org JSON without the ld+json type; any other
 		 * script is no metadata, neither read nor counted. */
@@ -2838,6 +2946,10 @@ void heed__html_end(struct html *h)
 		finish_capture(h, &h->caps[--h->ncaps]);
 	if (h->signature && h->depth < h->signature_depth)
 		signature_offer(h);
+	if (h->post_comment && h->depth < h->post_comment) {
+		h->post_comment = 0;
+		h->post_comment_seen = false;
+	}
 	/* The next element at that depth holds paragraphs of its own. */
 	if (h->paras && h->depth < h->para_parent)
 		h->paras = 0;

@@ -482,9 +482,10 @@ void heed__title_site(struct builder *b)
 
 /* The words that lead a name in a byline or a profile link's text, lower
  * case: "View all posts by Ann Lee" (a theme's author box links the name
- * so), "Zeige alle Beiträge von Ann", "Veröffentlicht von Ann". A theme's
- * screen-reader text runs on into the name without a space ("Veröffentlicht
- * vonAnn Lee"), so a capital letter may follow these directly. */
+ * so), "Zeige alle Beiträge von Ann", "Alles von Ann" ("all by Ann"),
+ * "Veröffentlicht von Ann". A theme's screen-reader text runs on into the
+ * name without a space ("Veröffentlicht vonAnn Lee"), so a capital letter
+ * may follow these directly. */
 static const char *const name_leads[] = {"show all articles of",
                                          "view all posts by",
                                          "see all posts by",
@@ -499,6 +500,7 @@ static const char *const name_leads[] = {"show all articles of",
                                          "authored by",
                                          "zeige alle beitr\xC3\xA4ge von",
                                          "alle beitr\xC3\xA4ge von",
+                                         "alles von",
                                          "beitr\xC3\xA4ge von",
                                          "ver\303\266ffentlicht von",
                                          "geschrieben von",

@@ -955,6 +955,10 @@ static const struct page_case cases[] = {
          "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
          "href=/author/bo-chan>Works by Bo Chan</a>",
          0, NULL, "-author\n"},
+        {"author: an author box's \"Alles von\" link is a profile link's", NULL,
+         "<a href=/author/martin>Alles von Martin Junker</a><div "
+         "class=sidebar><a href=/author/martin>Martin Junker</a></div>",
+         0, NULL, "author=html:Martin Junker\n"},
         {"author: an author page link is no name of one word", NULL,
          "<a href=/author/ann>Ann</a><a href=/author/>Ann Lee</a>", 0, NULL,
          "-author\n"},
@@ -965,6 +969,38 @@ static const struct page_case cases[] = {
         {"author: an author page link ranks before a copyright holder", NULL,
          "<p>\xC2\xA9 2020 Bo Chan</p><a href=/author/ann-lee>Ann Lee</a>", 0,
          NULL, "author=html:Ann Lee\n"},
+        {"author: a forum's or a CMS's username names the poster", NULL,
+         "<div class=submitted>Gespeichert von <span class=username>rasos"
+         "</span> am 24. Juli 2017</div>",
+         0, NULL, "author=html:rasos\n"},
+        {"author: a commenter's username names nobody", NULL,
+         "<div class=comment><span class=username>bo</span></div>", 0, NULL,
+         "-author\n"},
+        {"author: a username ranks after a byline", NULL,
+         "<span class=username>jdoe</span><article><p class=byline>By Ann "
+         "Lee</p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a username ranks before an organisation", NULL,
+         "<meta name=author content=\"Acme GmbH\"><span "
+         "class=username>Isabella.DiBiase</span>",
+         0, NULL, "author=html:Isabella.DiBiase\n"},
+        {"author: a comment by the post's author names the author", NULL,
+         "<ol class=commentlist><li class=\"comment byuser comment-author-bo "
+         "\"><cite class=fn>Bo Chan</cite></li><li class=\"comment byuser "
+         "comment-author-karo bypostauthor\"><div class=\"comment-author "
+         "vcard\"><img alt=\"\"><b class=fn>Karoline Herr</b> <span "
+         "class=says>sagt:</span></div><p>Danke!</p></li></ol>",
+         0, NULL, "author=html:Karoline Herr\n"},
+        {"author: the post author's comment without an hCard name", NULL,
+         "<div class=comments><div class=\"comment bypostauthor\"><p "
+         "class=comment-author>HansEhrlich</p><p>Hallo</p></div></div>",
+         0, NULL, "author=html:HansEhrlich\n"},
+        {"author: a reply inside the post author's comment is another's", NULL,
+         "<ol class=comments><li class=\"comment bypostauthor\"><div "
+         "class=comment-author>admin</div><ul class=children><li "
+         "class=comment><div class=comment-author>Bo Chan</div></li></ul>"
+         "</li></ol>",
+         0, NULL, "-author\n"},
         {"author: a bare By is no name", NULL,
          "<article><p class=byline>By:</p></article>", 0, NULL, "-author\n"},
         {"author: an element that opens with an author's label", NULL,
@@ -1366,6 +1402,10 @@ static const struct page_case cases[] = {
          "<meta name=dc.creator content=\"Theme by Ann Lee\">"
          "<meta name=parsely-author content=\"Powered by WordPress\">",
          0, NULL, "-author\n"},
+        {"author: Shareaholic's author name is a declared author", NULL,
+         "<meta name=shareaholic:article_author_name content='Ann Lee'>"
+         "<p>\xC2\xA9 2020 Bo Chan</p>",
+         0, NULL, "author=meta:Ann Lee\n"},
         {"author: a design credit gives way to the byline", NULL,
          "<meta name=author content=\"Design by Studio X\"><article><p "
          "class=byline>By Jane Designer-Doe</p></article>",
