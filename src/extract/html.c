@@ -2341,6 +2341,30 @@ static bool bare_date(const char *s, size_t len)
 	return true;
 }
 
+/* A text that is a date written with its month's name and nothing else
+ * ("27 Sep 2016", "Apr 7, 2009", "10. September 2017"), no-break spaces
+ * around it: shown alone, as a bare date in figures is, it is the page's;
+ * not in a blockquote (an embedded post ends with its day so) nor the
+ * site's header (the day the page was served). Only short texts are
+ * read, so a page of long texts costs a compare each. */
+static bool bare_date_words(const struct html *h, const char *s, size_t len)
+{
+	size_t lead = separators_len(s, len, " \t"), n;
+
+	s += lead;
+	len -= lead;
+	while (len >= 2 && s[len - 2] == '\xC2' && s[len - 1] == '\xA0')
+		len -= 2;
+	heed__trim(&s, &len);
+	/* A word before the date is a label ("Accessed 2 May 2016",
+	 * "Updated ..."), not the date alone. */
+	if (len < 8 || len > 24 || !memchr(s, ' ', len) ||
+	    !((*s >= '0' && *s <= '9') || heed__month_opens(s, len)))
+		return false;
+	n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	return n == len;
+}
+
 /* The length of a bullet, "\xE2\x80\xA2" or "\xC2\xB7", with the spaces
  * after it, at s[0, len); or 0. */
 static size_t bullet_len(const char *s, size_t len)
@@ -2609,6 +2633,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    label_date_wanted(h, D_BARE)) {
 		size_t at, n;
 		if (*s >= '0' && *s <= '9' && bare_date(s, len))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
+		else if (!h->link_heading && !h->quote && !h->site_header &&
+		         bare_date_words(h, s, len))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
 		else if (opens && !h->link_heading &&
 		         dateline(h, s, len, &at, &n))
