@@ -1604,6 +1604,15 @@ static bool meta_box_name(const char *cls)
 	return false;
 }
 
+/* True when an id is the Wayback Machine's toolbar's ("wm-ipp",
+ * "wm-ipp-base"), which web.archive.org puts at the top of every page it
+ * replays: its dates ("10 Nov 2013", "1 capture") are the capture's,
+ * never the archived page's. */
+static bool wayback_toolbar(const char *id)
+{
+	return id && id[0] == 'w' && strncmp(id, "wm-ipp", 6) == 0;
+}
+
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav (but for the article's own metadata box in
  * it), a footer outside the article, an article inside the article (a
@@ -1623,6 +1632,8 @@ static bool opens_aside(const struct html *h, enum tag tag,
 		return true;
 	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)
 		return false;
+	if (wayback_toolbar(ca->id))
+		return true;
 	return (aside_name(ca->cls) || aside_name(ca->id)) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }

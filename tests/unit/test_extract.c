@@ -406,6 +406,11 @@ static const struct page_case cases[] = {
          "2019</p><div><img src=i.png>&nbsp; 27 Sep 2016 </div>"
          "<div>Apr 7, 2009</div>",
          0, NULL, "published=html:2016-09-27\n"},
+        {"text date: the Wayback Machine's toolbar dates the capture", NULL,
+         "<div id=wm-ipp-base><div id=wm-ipp><div class=r>10 Nov "
+         "2013</div><span>10.11.2013</span></div></div><p>Text</p>"
+         "<div>4 Apr 2013</div>",
+         0, NULL, "published=html:2013-04-04\n"},
         {"text date: a month's name alone or among words is no bare date", NULL,
          "<p>Seit 27 Sep 2016 offen</p><a href=/p>3 Mar 2016</a><p>Mai "
          "2019</p><p>Apr 7, 2009 war es</p>",
