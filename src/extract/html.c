@@ -58,6 +58,7 @@ enum tag {
 	T_LI,     /* li: one item of a microdata keywords list */
 	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
 	T_BOLD,   /* b, strong: a signature closing an article is set bold */
+	T_CELL,   /* td, th: a table's cell, a row's data */
 };
 
 enum cap_kind {
@@ -197,8 +198,8 @@ static enum tag tag_of(const char *n)
 	        ['p' - 'a'] = {{"picture", "p"}, {T_MEDIA, T_P}},
 	        ['s' - 'a'] = {{"script", "source", "svg", "strong"},
 	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN, T_BOLD}},
-	        ['t' - 'a'] = {{"title", "time", "track"},
-	                       {T_TITLE, T_TIME, T_MEDIA_VOID}},
+	        ['t' - 'a'] = {{"title", "time", "track", "td", "th"},
+	                       {T_TITLE, T_TIME, T_MEDIA_VOID, T_CELL, T_CELL}},
 	        ['v' - 'a'] = {{"video"}, {T_MEDIA}},
 	};
 	unsigned c = (unsigned char)n[0] - 'a';
@@ -2355,8 +2356,9 @@ static bool bare_date(const char *s, size_t len)
 /* A text that is a date written with its month's name and nothing else
  * ("27 Sep 2016", "Apr 7, 2009", "10. September 2017"), no-break spaces
  * around it: shown alone, as a bare date in figures is, it is the page's;
- * not in a blockquote (an embedded post ends with its day so) nor the
- * site's header (the day the page was served). Only short texts are
+ * not in a blockquote (an embedded post ends with its day so), the
+ * site's header (the day the page was served) or a table's cell (a row's
+ * data: an episode's airdate, a list of events). Only short texts are
  * read, so a page of long texts costs a compare each. */
 static bool bare_date_words(const struct html *h, const char *s, size_t len)
 {
@@ -2646,7 +2648,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		if (*s >= '0' && *s <= '9' && bare_date(s, len))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
 		else if (!h->link_heading && !h->quote && !h->site_header &&
-		         bare_date_words(h, s, len))
+		         top_tag(h) != T_CELL && bare_date_words(h, s, len))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
 		else if (opens && !h->link_heading &&
 		         dateline(h, s, len, &at, &n))

@@ -411,9 +411,12 @@ static const struct page_case cases[] = {
          "2013</div><span>10.11.2013</span></div></div><p>Text</p>"
          "<div>4 Apr 2013</div>",
          0, NULL, "published=html:2013-04-04\n"},
-        {"text date: a month's name alone or among words is no bare date", NULL,
+        {"text date: a month's name alone, a date among words or in a table's "
+         "cell is no bare date",
+         NULL,
          "<p>Seit 27 Sep 2016 offen</p><a href=/p>3 Mar 2016</a><p>Mai "
-         "2019</p><p>Apr 7, 2009 war es</p>",
+         "2019</p><p>Apr 7, 2009 war es</p><table><tr><th>1</th><td>October "
+         "14, 1999</td></tr></table>",
          0, NULL, "-published\n"},
         {"text date: a heading that is a bare date alone dates the page", NULL,
          "<h2>Jahresbericht</h2><h3>21.01.2022</h3><p>Text</p>"
