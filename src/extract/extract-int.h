@@ -328,6 +328,9 @@ bool heed__parse_page_date(const char *s, size_t len, const char *lang,
  * with its time if one follows ("2. November 2021", "11.10.2021 14:30
  * Uhr" up to "Uhr"), or 0 when s opens with none. */
 size_t heed__page_date_len(const char *s, size_t len, const char *lang);
+/* True when s[0, len) opens with a month's name, in a language
+ * heed__parse_page_date reads ("Apr", "September", "Mai"). */
+bool heed__month_opens(const char *s, size_t len);
 /* iso, a UTC time as heed__parse_page_date writes it ("...T01:49:09Z",
  * its fraction kept), as the same instant at offset off_s seconds
  * ("...T17:49:09-08:00") into out. False when iso is no such time. */

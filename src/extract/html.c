@@ -58,6 +58,7 @@ enum tag {
 	T_LI,     /* li: one item of a microdata keywords list */
 	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
 	T_BOLD,   /* b, strong: a signature closing an article is set bold */
+	T_CELL,   /* td, th: a table's cell, a row's data */
 };
 
 enum cap_kind {
@@ -204,8 +205,8 @@ static enum tag tag_of(const char *n)
 	        ['p' - 'a'] = {{"picture", "p"}, {T_MEDIA, T_P}},
 	        ['s' - 'a'] = {{"script", "source", "svg", "strong"},
 	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN, T_BOLD}},
-	        ['t' - 'a'] = {{"title", "time", "track"},
-	                       {T_TITLE, T_TIME, T_MEDIA_VOID}},
+	        ['t' - 'a'] = {{"title", "time", "track", "td", "th"},
+	                       {T_TITLE, T_TIME, T_MEDIA_VOID, T_CELL, T_CELL}},
 	        ['v' - 'a'] = {{"video"}, {T_MEDIA}},
 	};
 	unsigned c = (unsigned char)n[0] - 'a';
@@ -1635,6 +1636,15 @@ static bool meta_box_name(const char *cls)
 	return false;
 }
 
+/* True when an id is the Wayback Machine's toolbar's ("wm-ipp",
+ * "wm-ipp-base"), which web.archive.org puts at the top of every page it
+ * replays: its dates ("10 Nov 2013", "1 capture") are the capture's,
+ * never the archived page's. */
+static bool wayback_toolbar(const char *id)
+{
+	return id && id[0] == 'w' && strncmp(id, "wm-ipp", 6) == 0;
+}
+
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav (but for the article's own metadata box in
  * it), a footer outside the article, an article inside the article (a
@@ -1654,6 +1664,8 @@ static bool opens_aside(const struct html *h, enum tag tag,
 		return true;
 	if (tag == T_HTML || tag == T_BODY || tag == T_MAIN)
 		return false;
+	if (wayback_toolbar(ca->id))
+		return true;
 	return (aside_name(ca->cls) || aside_name(ca->id)) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
@@ -2420,6 +2432,31 @@ static bool bare_date(const char *s, size_t len)
 	return true;
 }
 
+/* A text that is a date written with its month's name and nothing else
+ * ("27 Sep 2016", "Apr 7, 2009", "10. September 2017"), no-break spaces
+ * around it: shown alone, as a bare date in figures is, it is the page's;
+ * not in a blockquote (an embedded post ends with its day so), the
+ * site's header (the day the page was served) or a table's cell (a row's
+ * data: an episode's airdate, a list of events). Only short texts are
+ * read, so a page of long texts costs a compare each. */
+static bool bare_date_words(const struct html *h, const char *s, size_t len)
+{
+	size_t lead = separators_len(s, len, " \t"), n;
+
+	s += lead;
+	len -= lead;
+	while (len >= 2 && s[len - 2] == '\xC2' && s[len - 1] == '\xA0')
+		len -= 2;
+	heed__trim(&s, &len);
+	/* A word before the date is a label ("Accessed 2 May 2016",
+	 * "Updated ..."), not the date alone. */
+	if (len < 8 || len > 24 || !memchr(s, ' ', len) ||
+	    !((*s >= '0' && *s <= '9') || heed__month_opens(s, len)))
+		return false;
+	n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	return n == len;
+}
+
 /* The length of a bullet, "\xE2\x80\xA2" or "\xC2\xB7", with the spaces
  * after it, at s[0, len); or 0. */
 static size_t bullet_len(const char *s, size_t len)
@@ -2688,6 +2725,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    label_date_wanted(h, D_BARE)) {
 		size_t at, n;
 		if (*s >= '0' && *s <= '9' && bare_date(s, len))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
+		else if (!h->link_heading && !h->quote && !h->site_header &&
+		         top_tag(h) != T_CELL && bare_date_words(h, s, len))
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
 		else if (opens && !h->link_heading &&
 		         dateline(h, s, len, &at, &n))

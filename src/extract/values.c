@@ -983,6 +983,13 @@ size_t heed__page_date_len(const char *s, size_t len, const char *lang)
 	return (size_t)(c.p - s);
 }
 
+bool heed__month_opens(const char *s, size_t len)
+{
+	struct cur c = {s, s + len};
+
+	return month_word(&c) != 0;
+}
+
 bool heed__parse_page_date(const char *s, size_t len, const char *lang,
                            int64_t *unix_s, char iso[HEED_DATE_ISO_MAX],
                            struct heed__date_form *form)

@@ -375,7 +375,8 @@ static const struct page_case cases[] = {
         {"text date: only a listing's first six meta lines are read", NULL,
          "<p class=meta>1 view</p><p class=meta>2 views</p><p "
          "class=meta>3 views</p><p class=meta>4 views</p><p class=meta>5 "
-         "views</p><p class=meta>6 views</p><p class=meta>May 1, 2020</p>",
+         "views</p><p class=meta>6 views</p><p class=meta>May 1, 2020 \302\267 "
+         "7 views</p>",
          0, NULL, "-published\n"},
         {"text date: a comment's meta line dates the comment", NULL,
          "<small class=commentmetadata>May 1, 2020</small>", 0, NULL,
@@ -400,6 +401,23 @@ static const struct page_case cases[] = {
          "href=/o>22.01.2019</a><h3>News <b>21.01.2019</b></h3><span>"
          "30.01.2022 18:36</span><span>01.02.2022</span>",
          0, NULL, "published=html:2022-01-30T18:36:00Z\n"},
+        {"text date: a bare date with its month's name, nothing else", NULL,
+         "<p>Seit 27 Sep 2016 offen</p><a href=/p>3 Mar 2016</a><p>Mai "
+         "2019</p><div><img src=i.png>&nbsp; 27 Sep 2016 </div>"
+         "<div>Apr 7, 2009</div>",
+         0, NULL, "published=html:2016-09-27\n"},
+        {"text date: the Wayback Machine's toolbar dates the capture", NULL,
+         "<div id=wm-ipp-base><div id=wm-ipp><div class=r>10 Nov "
+         "2013</div><span>10.11.2013</span></div></div><p>Text</p>"
+         "<div>4 Apr 2013</div>",
+         0, NULL, "published=html:2013-04-04\n"},
+        {"text date: a month's name alone, a date among words or in a table's "
+         "cell is no bare date",
+         NULL,
+         "<p>Seit 27 Sep 2016 offen</p><a href=/p>3 Mar 2016</a><p>Mai "
+         "2019</p><p>Apr 7, 2009 war es</p><table><tr><th>1</th><td>October "
+         "14, 1999</td></tr></table>",
+         0, NULL, "-published\n"},
         {"text date: a heading that is a bare date alone dates the page", NULL,
          "<h2>Jahresbericht</h2><h3>21.01.2022</h3><p>Text</p>"
          "<span>01.02.2022</span>",
