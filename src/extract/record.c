@@ -261,6 +261,27 @@ static void cut_agency_code(const char *s, size_t *len)
 	*len = (size_t)(slash - s);
 }
 
+/* Whether a word without spaces is an agency's credit: two short codes
+ * of letters around one slash ("det/dpa", "dpa/lno": an editor's
+ * initials and the agency, as news sites credit a wire story), no URL
+ * or path, which has dots or a longer part. */
+static bool agency_credit(const char *s, size_t len)
+{
+	const char *slash = memchr(s, '/', len);
+	size_t a, b;
+
+	if (!slash)
+		return false;
+	a = (size_t)(slash - s);
+	b = len - a - 1;
+	if (a < 2 || a > 4 || b < 2 || b > 4)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (i != a && !((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z'))
+			return false;
+	return true;
+}
+
 /* Words of a theme's or a site's credit line, which some themes put in
  * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
  * Ann Lee"): it credits the design, not the page's text. */
@@ -370,7 +391,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	}
 	if (address_only(v, *len))
 		return false;
-	if (!space && (memchr(v, '/', *len) ||
+	if (!space && ((memchr(v, '/', *len) && !agency_credit(v, *len)) ||
 	               (*len > 4 && heed__ascii_ieq(v, 4, "www."))))
 		return false;
 	if (*len > 2 && v[0] == '/' && v[1] == '/')

@@ -1533,6 +1533,15 @@ static const struct page_case cases[] = {
         {"author: a second name after a slash is no agency's code", NULL,
          "<meta name=author content=\"Ann Lee/Bob Ray\">", 0, NULL,
          "author=meta:Ann Lee/Bob Ray\n"},
+        {"author: an editor's initials and an agency's code are a credit", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"det\\/dpa\"}}"
+         "</script><p class=author>Sportnews</p>",
+         0, NULL, "author=jsonld:det/dpa\n"},
+        {"author: a path of longer parts is no agency's credit", NULL,
+         "<meta name=author content=authors/jdoe><meta name=dc.creator "
+         "content=d/dpa>",
+         0, NULL, "-author\n"},
         {"author: a name's soft hyphens go, a no-break space is a space", NULL,
          "<meta name=author content=\"Ann L. "
          "\xC2\xA0Lau\xC2\xAD"
