@@ -308,9 +308,14 @@ static bool design_credit(const char *s, size_t len)
 static bool organisation_name(const struct builder *b, const char *s,
                               size_t len)
 {
+	/* With the legal forms, the words that tie an institution's name to
+	 * its field ("Landesanstalt für Wald", "Institute for Fiscal
+	 * Studies"): a person's particles are "von", "van", "de", never
+	 * these. */
 	static const char *const forms[] = {
-	        "GmbH", "gGmbH", "mbH",  "e.V.", "AG",  "KG",   "Ltd",
-	        "Ltd.", "Inc",   "Inc.", "LLC",  "plc", "S.A.", "SE"};
+	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
+	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
+	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
 	if (heed__spells_site_domain(b, s, len) ||
 	    heed__words_spell_site_domain(b, s, len))
 		return true;

@@ -1165,6 +1165,19 @@ static const struct page_case cases[] = {
          "<meta name=author content=\"Example Stiftung e.V.\"><div "
          "class=byline>Ann Lee</div>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: an institution named for its field gives way to a person",
+         NULL,
+         "<meta name=author content=\"Landesanstalt f\xC3\xBCr Wald - "
+         "LWF\"><p><span itemprop=author>Ann Lee</span></p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: \"for\" among the later words is an institution's", NULL,
+         "<meta name=author content=\"Institute for Fiscal Studies\"><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: \"of\" among the later words is an institution's", NULL,
+         "<meta name=author content=\"University of Examples\"><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: an organisation is kept when nobody else is credited", NULL,
          "<meta name=author content=\"Web Commerce GmbH\">", 0, NULL,
          "author=meta:Web Commerce GmbH\n"},
