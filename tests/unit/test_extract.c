@@ -1013,6 +1013,10 @@ static const struct page_case cases[] = {
          "<div class=comments><div class=\"comment bypostauthor\"><p "
          "class=comment-author>HansEhrlich</p><p>Hallo</p></div></div>",
          0, NULL, "author=html:HansEhrlich\n"},
+        {"author: a lone comment by the post's author is no byline", NULL,
+         "<article><div class=\"comment bypostauthor\"><p>Ann Lee</p><p>"
+         "Thanks for reading.</p></div></article>",
+         0, NULL, "-author\n"},
         {"author: a reply inside the post author's comment is another's", NULL,
          "<ol class=comments><li class=\"comment bypostauthor\"><div "
          "class=comment-author>admin</div><ul class=children><li "
