@@ -1025,11 +1025,15 @@ static bool byline_token(const char *t, size_t n)
 }
 
 /* A commenter's name ("comment-author-link", WordPress's in a comment
- * and in its Recent Comments list; "commentAuthor"): never the page's
- * byline, wherever the comment is listed. A commentary's byline
- * ("commentary-author", an opinion piece's) is the page's. */
+ * and in its Recent Comments list; "commentAuthor"), or WordPress's mark
+ * on a whole comment by the post's author ("bypostauthor", which holds
+ * the comment's text too): never the page's byline, wherever the
+ * comment is listed. A commentary's byline ("commentary-author", an
+ * opinion piece's) is the page's. */
 static bool commenter_token(const char *t, size_t n)
 {
+	if (n == 12 && heed__ascii_ieq(t, n, "bypostauthor"))
+		return true;
 	return n > 7 && heed__ascii_ieq(t, 7, "comment") &&
 	       !(n >= 10 && heed__ascii_ieq(t, 10, "commentary"));
 }

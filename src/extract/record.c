@@ -261,6 +261,27 @@ static void cut_agency_code(const char *s, size_t *len)
 	*len = (size_t)(slash - s);
 }
 
+/* Whether a word without spaces is an agency's credit: two short codes
+ * of letters around one slash ("det/dpa", "dpa/lno": an editor's
+ * initials and the agency, as news sites credit a wire story), no URL
+ * or path, which has dots or a longer part. */
+static bool agency_credit(const char *s, size_t len)
+{
+	const char *slash = memchr(s, '/', len);
+	size_t a, b;
+
+	if (!slash)
+		return false;
+	a = (size_t)(slash - s);
+	b = len - a - 1;
+	if (a < 2 || a > 4 || b < 2 || b > 4)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (i != a && !((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'z'))
+			return false;
+	return true;
+}
+
 /* Words of a theme's or a site's credit line, which some themes put in
  * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
  * Ann Lee"): it credits the design, not the page's text. */
@@ -287,9 +308,14 @@ static bool design_credit(const char *s, size_t len)
 static bool organisation_name(const struct builder *b, const char *s,
                               size_t len)
 {
+	/* With the legal forms, the words that tie an institution's name to
+	 * its field ("Landesanstalt für Wald", "Institute for Fiscal
+	 * Studies"): a person's particles are "von", "van", "de", never
+	 * these. */
 	static const char *const forms[] = {
-	        "GmbH", "gGmbH", "mbH",  "e.V.", "AG",  "KG",   "Ltd",
-	        "Ltd.", "Inc",   "Inc.", "LLC",  "plc", "S.A.", "SE"};
+	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
+	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
+	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
 	if (heed__spells_site_domain(b, s, len) ||
 	    heed__words_spell_site_domain(b, s, len))
 		return true;
@@ -370,7 +396,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	}
 	if (address_only(v, *len))
 		return false;
-	if (!space && (memchr(v, '/', *len) ||
+	if (!space && ((memchr(v, '/', *len) && !agency_credit(v, *len)) ||
 	               (*len > 4 && heed__ascii_ieq(v, 4, "www."))))
 		return false;
 	if (*len > 2 && v[0] == '/' && v[1] == '/')

@@ -1013,6 +1013,10 @@ static const struct page_case cases[] = {
          "<div class=comments><div class=\"comment bypostauthor\"><p "
          "class=comment-author>HansEhrlich</p><p>Hallo</p></div></div>",
          0, NULL, "author=html:HansEhrlich\n"},
+        {"author: a lone comment by the post's author is no byline", NULL,
+         "<article><div class=\"comment bypostauthor\"><p>Ann Lee</p><p>"
+         "Thanks for reading.</p></div></article>",
+         0, NULL, "-author\n"},
         {"author: a reply inside the post author's comment is another's", NULL,
          "<ol class=comments><li class=\"comment bypostauthor\"><div "
          "class=comment-author>admin</div><ul class=children><li "
@@ -1163,6 +1167,19 @@ static const struct page_case cases[] = {
         {"author: an organisation by its legal form gives way to a byline",
          NULL,
          "<meta name=author content=\"Example Stiftung e.V.\"><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: an institution named for its field gives way to a person",
+         NULL,
+         "<meta name=author content=\"Landesanstalt f\xC3\xBCr Wald - "
+         "LWF\"><p><span itemprop=author>Ann Lee</span></p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: \"for\" among the later words is an institution's", NULL,
+         "<meta name=author content=\"Institute for Fiscal Studies\"><div "
+         "class=byline>Ann Lee</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: \"of\" among the later words is an institution's", NULL,
+         "<meta name=author content=\"University of Examples\"><div "
          "class=byline>Ann Lee</div>",
          0, NULL, "author=html:Ann Lee\n"},
         {"author: an organisation is kept when nobody else is credited", NULL,
@@ -1533,6 +1550,15 @@ static const struct page_case cases[] = {
         {"author: a second name after a slash is no agency's code", NULL,
          "<meta name=author content=\"Ann Lee/Bob Ray\">", 0, NULL,
          "author=meta:Ann Lee/Bob Ray\n"},
+        {"author: an editor's initials and an agency's code are a credit", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"det\\/dpa\"}}"
+         "</script><p class=author>Sportnews</p>",
+         0, NULL, "author=jsonld:det/dpa\n"},
+        {"author: a path of longer parts is no agency's credit", NULL,
+         "<meta name=author content=authors/jdoe><meta name=dc.creator "
+         "content=d/dpa>",
+         0, NULL, "-author\n"},
         {"author: a name's soft hyphens go, a no-break space is a space", NULL,
          "<meta name=author content=\"Ann L. "
          "\xC2\xA0Lau\xC2\xAD"
