@@ -669,6 +669,16 @@ static const struct page_case cases[] = {
          "<meta name=pubdate content=2021-10-15><article><p>Erschienen am: "
          "13.10.2021</p></article>",
          0, NULL, "published=meta:2021-10-15\n"},
+        {"date: a date class under an edit's label alone dates the edit", NULL,
+         "<meta name=date content=2021-10-15><div><span>Erschienen am:"
+         "</span><h2>13.10.2021</h2></div><h4 class=timestamp__title>"
+         "Zuletzt ge\xC3\xA4ndert am:</h4><ul><li class=timestamp-item>"
+         "15.10.2021</li></ul>",
+         0, NULL, "published=html:2021-10-13\nmodified=html:2021-10-15\n"},
+        {"date: an edit's label of words after Zuletzt stands alone", NULL,
+         "<div><p>Text.</p><h4>Zuletzt aktualisiert am</h4><p>15.10.2021"
+         "</p></div>",
+         0, NULL, "-published\nmodified=html:2021-10-15\n"},
         {"date: a calendar icon's text is a date", NULL,
          "<h1>Title<br><small><span class=\"glyphicon glyphicon-calendar\">"
          "</span>&nbsp;\n 02.02.2022 &bull; News</small></h1>",
