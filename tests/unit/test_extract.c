@@ -302,6 +302,26 @@ static const struct page_case cases[] = {
          "\320\260\320\262\320\263\321\203\321\201\321\202\320\260 2016, "
          "13:43</p></article>",
          0, NULL, "published=html:2016-08-15T13:43:00Z\n"},
+        {"text date: Arabic month names, Egypt's and the Levant's after a "
+         "slash",
+         NULL,
+         "<html lang=ar><article><p class=date>\330\247\331\204\330"
+         "\254\331\205\330\271\330\251 24 \331\206\331\212\330\263"
+         "\330\247\331\206 / \330\243\330\250\330\261\331\212\331"
+         "\204 2020</p></article>",
+         0, NULL, "published=html:2020-04-24\n"},
+        {"text date: an Arabic month name of two words", NULL,
+         "<html lang=ar><meta property=article:published_time "
+         "content=\"\330\247\331\204\330\243\330\261\330\250\330\271\330"
+         "\247\330\241\330\214 3 \330\252\330\264\330\261\331\212"
+         "\331\206 \330\247\331\204\330\253\330\247\331\206\331\212 "
+         "2020\">",
+         0, NULL, "published=og:2020-11-03\n"},
+        {"text date: another month after the slash is no date's", NULL,
+         "<html lang=ar><article><p class=date>24 \331\206\331\212"
+         "\330\263\330\247\331\206 / \331\205\330\247\331\212\331"
+         "\210 2020</p></article>",
+         0, NULL, "-published\n"},
         {"text date: never from comments, a sidebar or a teaser", NULL,
          "<article><h1>A</h1><div class=comments><p class=date>May 1, "
          "2020</p><time datetime=2020-05-01>x</time></div><article "
