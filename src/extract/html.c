@@ -2555,10 +2555,14 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 	                                     "\xE2\x80\x9C",
 	                                     "\xC2\xAB",
 	                                     "\""};
-	bool bullet;
-	size_t place = dateline_place(s, len, &bullet), d, rest;
+	bool bullet = false, bracket = *s == '(';
+	size_t place, d, rest;
 	const char *e;
 
+	if (bracket)
+		place = 1 + separators_len(s + 1, len - 1, " \t");
+	else
+		place = dateline_place(s, len, &bullet);
 	if (place == len || s[place] < '0' || s[place] > '9')
 		return false;
 	d = heed__page_date_len(s + place, len - place,
@@ -2571,6 +2575,10 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 	rest = (size_t)(s + len - e);
 	*at = place;
 	*n = d;
+	/* "(21. November 2022) Energieverbraucher erhalten ...": the date
+	 * set apart in brackets before the text, as a dateline's place is. */
+	if (bracket)
+		return rest > 1 && *e == ')';
 	if (bullet)
 		return !rest;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(breaks); i++)

@@ -452,6 +452,14 @@ static const struct page_case cases[] = {
          "<p><strong>Karlsruhe, (12.11.2021). Traditionell wird</strong></p>"
          "<p>27.1.2022 - Bei der Feier</p>",
          0, NULL, "published=html:2021-11-12\n"},
+        {"text date: a date in brackets opens a dateline", NULL,
+         "<h1>T</h1><p>(21. November 2022) Energieverbraucher erhalten "
+         "mehr.</p><p>(22.11.2022) Zweiter Absatz.</p>",
+         0, NULL, "published=html:2022-11-21\n"},
+        {"text date: a bracket that holds more than the date is none", NULL,
+         "<p>(21.11.2022 bis 23.11.2022) Messe</p><p>(ab 1. Mai 2022) "
+         "offen</p><p>(21.11.2022)</p>",
+         0, NULL, "-published\n"},
         {"text date: a date and a dash open a dateline", NULL,
          "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
          "published=html:2022-01-27\n"},
