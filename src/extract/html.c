@@ -148,6 +148,7 @@ struct html {
 	enum field label_field; /* what the pending label gives */
 	bool label_asof;        /* the pending label is an "as of" date's */
 	bool label_contact;     /* the pending label is a press contact's */
+	bool edit_value;        /* the last text was an edit label's value */
 	bool contact_done;      /* a press contact's label was read */
 	bool label_author_done; /* a label named the author */
 	bool text_opens;        /* no text yet since the last tag opened */
@@ -1797,14 +1798,29 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 
 /* Words that open an edit's date line or label: "Updated", "Last
  * edited", "Mis à jour", "Aktualisiert", ... */
-static const char *const edit_words[] = {
-        "updated",           "last updated",    "last edited",
-        "last modified",     "modified",        "edited",
-        "mis \303\240 jour", "modifi\303\251",  "aktualisiert",
-        "zuletzt",           "ge\303\244ndert", "letzte \303\204nderung",
-        "actualizado",       "atualizado",      "aggiornato",
-        "modificato",        "bijgewerkt",      "laatst gewijzigd",
-        "gewijzigd"};
+static const char *const edit_words[] = {"updated",
+                                         "last updated",
+                                         "last edited",
+                                         "last modified",
+                                         "modified",
+                                         "edited",
+                                         "mis \303\240 jour",
+                                         "modifi\303\251",
+                                         "aktualisiert",
+                                         "zuletzt ge\303\244ndert am",
+                                         "zuletzt ge\303\244ndert",
+                                         "zuletzt aktualisiert am",
+                                         "zuletzt aktualisiert",
+                                         "zuletzt",
+                                         "ge\303\244ndert",
+                                         "letzte \303\204nderung",
+                                         "actualizado",
+                                         "atualizado",
+                                         "aggiornato",
+                                         "modificato",
+                                         "bijgewerkt",
+                                         "laatst gewijzigd",
+                                         "gewijzigd"};
 
 /* The length of the first of words[0, count) (lower case) that opens
  * s[0, len), ASCII case ignored; 0 when none does. */
@@ -2543,10 +2559,14 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 	                                     "\xE2\x80\x9C",
 	                                     "\xC2\xAB",
 	                                     "\""};
-	bool bullet;
-	size_t place = dateline_place(s, len, &bullet), d, rest;
+	bool bullet = false, bracket = *s == '(';
+	size_t place, d, rest;
 	const char *e;
 
+	if (bracket)
+		place = 1 + separators_len(s + 1, len - 1, " \t");
+	else
+		place = dateline_place(s, len, &bullet);
 	if (place == len || s[place] < '0' || s[place] > '9')
 		return false;
 	d = heed__page_date_len(s + place, len - place,
@@ -2559,6 +2579,10 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 	rest = (size_t)(s + len - e);
 	*at = place;
 	*n = d;
+	/* "(21. November 2022) Energieverbraucher erhalten ...": the date
+	 * set apart in brackets before the text, as a dateline's place is. */
+	if (bracket)
+		return rest > 1 && *e == ')';
 	if (bullet)
 		return !rest;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(breaks); i++)
@@ -2703,8 +2727,11 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (!len)
 		return;
 	h->text_opens = false;
+	h->edit_value = false;
 	if (h->label_pending) {
 		h->label_pending = false;
+		h->edit_value =
+		        !h->label_contact && h->label_field == F_MODIFIED;
 		if (h->label_contact)
 			contact_value(h, s, len);
 		else
@@ -2942,7 +2969,10 @@ static void finish_capture(struct html *h, struct capture *c)
 			heed__cand(b, F_AUTHOR, O_HTML, c->sub, s, strlen(s));
 		break;
 	case CAP_DATE:
-		offer_text_date(b, c->field, c->sub, s, len);
+		/* "<h4>Zuletzt geändert am:</h4><li class=timestamp>...": a
+		 * date class under an edit's label alone dates the edit. */
+		offer_text_date(b, h->edit_value ? F_MODIFIED : c->field,
+		                c->sub, s, len);
 		break;
 	case CAP_LEAD:
 		lead_line(h, s, len);

@@ -546,6 +546,40 @@ static const struct month_name {
         {"жовтня", 10},
         {"листопада", 11},
         {"грудня", 12},
+        /* Arabic: the names Egypt and the Gulf write ("07 أكتوبر
+         * 2020"), with their common spellings, and the Levant's ("24
+         * نيسان 2020"; two words for four months), which pages often
+         * follow with the other after a slash ("نيسان / أبريل"). */
+        {"يناير", 1},
+        {"فبراير", 2},
+        {"مارس", 3},
+        {"أبريل", 4},
+        {"إبريل", 4},
+        {"ابريل", 4},
+        {"مايو", 5},
+        {"يونيو", 6},
+        {"يونيه", 6},
+        {"يوليو", 7},
+        {"يوليه", 7},
+        {"أغسطس", 8},
+        {"اغسطس", 8},
+        {"سبتمبر", 9},
+        {"أكتوبر", 10},
+        {"اكتوبر", 10},
+        {"نوفمبر", 11},
+        {"ديسمبر", 12},
+        {"كانون الثاني", 1},
+        {"شباط", 2},
+        {"آذار", 3},
+        {"نيسان", 4},
+        {"أيار", 5},
+        {"حزيران", 6},
+        {"تموز", 7},
+        {"آب", 8},
+        {"أيلول", 9},
+        {"تشرين الأول", 10},
+        {"تشرين الثاني", 11},
+        {"كانون الأول", 12},
 };
 
 /* A letter of a word: ASCII letters and every byte of a UTF-8 sequence
@@ -566,19 +600,49 @@ static size_t text_word(const struct cur *c)
 	return (size_t)(p - c->p);
 }
 
+/* The length of name when it opens c (ASCII case folded) as whole words:
+ * no letter after it; 0 when it does not. A name may be two words
+ * ("كانون الثاني"). */
+static size_t name_at(const struct cur *c, const char *name)
+{
+	size_t n = 0;
+
+	for (; name[n]; n++)
+		if (c->p + n >= c->end || heed__ascii_lower(c->p[n]) != name[n])
+			return 0;
+	return c->p + n < c->end && letter(c->p[n]) ? 0 : n;
+}
+
 /* The month a word names (ASCII case folded), a "." after it read; 0 when
  * none. */
 static int month_word(struct cur *c)
 {
-	size_t n = text_word(c);
+	bool word = text_word(c) != 0;
 
-	for (size_t i = 0; n && i < HEED_ARRAY_SIZE(month_names); i++)
-		if (heed__ascii_ieq(c->p, n, month_names[i].name)) {
+	for (size_t i = 0; word && i < HEED_ARRAY_SIZE(month_names); i++) {
+		size_t n = name_at(c, month_names[i].name);
+		if (n) {
 			c->p += n;
 			lit(c, '.');
 			return month_names[i].month;
 		}
+	}
 	return 0;
+}
+
+/* Reads "/ أبريل" after a month's name when it names month mo too: the
+ * Levant's name and Egypt's for one month, both written ("24 نيسان /
+ * أبريل 2020"). c is unmoved when it does not. */
+static void same_month_after_slash(struct cur *c, int64_t mo)
+{
+	struct cur x = *c;
+
+	spaces(&x);
+	if (!lit(&x, '/'))
+		return;
+	spaces(&x);
+	if (month_word(&x) == mo)
+		*c = x;
 }
 
 /* Skips the given words (lower case) and spaces, in any number. */
@@ -694,6 +758,7 @@ static bool day_first(struct cur *c, struct tm_parts *t)
 	skip_words(c, links, HEED_ARRAY_SIZE(links));
 	if (!(t->mo = month_word(c)))
 		return false;
+	same_month_after_slash(c, t->mo);
 	lit(c, ',');
 	skip_words(c, links, HEED_ARRAY_SIZE(links));
 	return year4(c, &t->y);

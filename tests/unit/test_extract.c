@@ -302,6 +302,26 @@ static const struct page_case cases[] = {
          "\320\260\320\262\320\263\321\203\321\201\321\202\320\260 2016, "
          "13:43</p></article>",
          0, NULL, "published=html:2016-08-15T13:43:00Z\n"},
+        {"text date: Arabic month names, Egypt's and the Levant's after a "
+         "slash",
+         NULL,
+         "<html lang=ar><article><p class=date>\330\247\331\204\330"
+         "\254\331\205\330\271\330\251 24 \331\206\331\212\330\263"
+         "\330\247\331\206 / \330\243\330\250\330\261\331\212\331"
+         "\204 2020</p></article>",
+         0, NULL, "published=html:2020-04-24\n"},
+        {"text date: an Arabic month name of two words", NULL,
+         "<html lang=ar><meta property=article:published_time "
+         "content=\"\330\247\331\204\330\243\330\261\330\250\330\271\330"
+         "\247\330\241\330\214 3 \330\252\330\264\330\261\331\212"
+         "\331\206 \330\247\331\204\330\253\330\247\331\206\331\212 "
+         "2020\">",
+         0, NULL, "published=og:2020-11-03\n"},
+        {"text date: another month after the slash is no date's", NULL,
+         "<html lang=ar><article><p class=date>24 \331\206\331\212"
+         "\330\263\330\247\331\206 / \331\205\330\247\331\212\331"
+         "\210 2020</p></article>",
+         0, NULL, "-published\n"},
         {"text date: never from comments, a sidebar or a teaser", NULL,
          "<article><h1>A</h1><div class=comments><p class=date>May 1, "
          "2020</p><time datetime=2020-05-01>x</time></div><article "
@@ -432,6 +452,14 @@ static const struct page_case cases[] = {
          "<p><strong>Karlsruhe, (12.11.2021). Traditionell wird</strong></p>"
          "<p>27.1.2022 - Bei der Feier</p>",
          0, NULL, "published=html:2021-11-12\n"},
+        {"text date: a date in brackets opens a dateline", NULL,
+         "<h1>T</h1><p>(21. November 2022) Energieverbraucher erhalten "
+         "mehr.</p><p>(22.11.2022) Zweiter Absatz.</p>",
+         0, NULL, "published=html:2022-11-21\n"},
+        {"text date: a bracket that holds more than the date is none", NULL,
+         "<p>(21.11.2022 bis 23.11.2022) Messe</p><p>(ab 1. Mai 2022) "
+         "offen</p><p>(21.11.2022)</p>",
+         0, NULL, "-published\n"},
         {"text date: a date and a dash open a dateline", NULL,
          "<p>27.1.2022 \342\200\223 Bei der Feier am 3.2.2022</p>", 0, NULL,
          "published=html:2022-01-27\n"},
@@ -669,6 +697,16 @@ static const struct page_case cases[] = {
          "<meta name=pubdate content=2021-10-15><article><p>Erschienen am: "
          "13.10.2021</p></article>",
          0, NULL, "published=meta:2021-10-15\n"},
+        {"date: a date class under an edit's label alone dates the edit", NULL,
+         "<meta name=date content=2021-10-15><div><span>Erschienen am:"
+         "</span><h2>13.10.2021</h2></div><h4 class=timestamp__title>"
+         "Zuletzt ge\xC3\xA4ndert am:</h4><ul><li class=timestamp-item>"
+         "15.10.2021</li></ul>",
+         0, NULL, "published=html:2021-10-13\nmodified=html:2021-10-15\n"},
+        {"date: an edit's label of words after Zuletzt stands alone", NULL,
+         "<div><p>Text.</p><h4>Zuletzt aktualisiert am</h4><p>15.10.2021"
+         "</p></div>",
+         0, NULL, "-published\nmodified=html:2021-10-15\n"},
         {"date: a calendar icon's text is a date", NULL,
          "<h1>Title<br><small><span class=\"glyphicon glyphicon-calendar\">"
          "</span>&nbsp;\n 02.02.2022 &bull; News</small></h1>",
