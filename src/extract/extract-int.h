@@ -234,6 +234,10 @@ void heed__author_bio(struct builder *b);
  * another day is dated by that shown day. Called once the page is read,
  * before heed__republished. */
 void heed__shown_over_generic(struct builder *b);
+/* A page that credits nobody and whose description opens with a wire
+ * story's dateline ("Hamburg (dpa/lno) – ...") is credited to the
+ * agency in its brackets. Called once the page is read. */
+void heed__dateline_agency(struct builder *b);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

@@ -935,6 +935,66 @@ static void name_text(struct builder *b, const char **s, size_t *len)
 	*len = (size_t)(o - d);
 }
 
+/* The length of the ASCII letters opening s, an agency's code ("dpa",
+ * "AFP"), when 2 to 6 of them; 0 otherwise. */
+static size_t agency_code_len(const char *s)
+{
+	size_t n = 0;
+
+	while (n < 7 && (s[n] | 0x20) >= 'a' && (s[n] | 0x20) <= 'z')
+		n++;
+	return n >= 2 && n <= 6 ? n : 0;
+}
+
+/* The length of a dash between spaces opening s (" - ", " – ", " — "),
+ * 0 when none. */
+static size_t dateline_dash_len(const char *s)
+{
+	size_t n = s[0] == ' ' ? 1 : 0;
+
+	if (s[n] == '-')
+		n++;
+	else if (strncmp(s + n, "\xE2\x80\x93", 3) == 0 ||
+	         strncmp(s + n, "\xE2\x80\x94", 3) == 0)
+		n += 3;
+	else
+		return 0;
+	return n > 1 && s[n] == ' ' ? n : 0;
+}
+
+/* True for a byte of a place's name: a letter, ASCII or UTF-8, a space
+ * or a hyphen. */
+static bool place_byte(char c)
+{
+	return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || c == ' ' ||
+	       c == '-' || (unsigned char)c >= 0x80;
+}
+
+void heed__dateline_agency(struct builder *b)
+{
+	/* The place's words: a city or a region, "Bad Bentheim". */
+	enum { MAX_PLACE = 40 };
+	const struct cand *d = &b->cand[F_DESCRIPTION];
+	const char *s = d->value, *code;
+	size_t n = 0, k;
+
+	if (b->cand[F_AUTHOR].value || !s ||
+	    !((*s >= 'A' && *s <= 'Z') || (unsigned char)*s >= 0xC0))
+		return;
+	while (n < MAX_PLACE && place_byte(s[n]))
+		n++;
+	if (s[n] != '(' || s[n - 1] != ' ')
+		return;
+	code = s + n + 1;
+	n = 0;
+	/* "dpa/lno": the agency and its regional service. */
+	while ((k = agency_code_len(code + n)) && code[n + k] == '/')
+		n += k + 1;
+	if (!k || code[n + k] != ')' || !dateline_dash_len(code + n + k + 1))
+		return;
+	heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, code, n + k);
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {

@@ -1597,6 +1597,21 @@ static const struct page_case cases[] = {
          "<meta name=author content=authors/jdoe><meta name=dc.creator "
          "content=d/dpa>",
          0, NULL, "-author\n"},
+        {"author: a description's dateline credits the agency when nobody "
+         "else is",
+         NULL,
+         "<meta property=og:description content=\"Hamburg (dpa/lno) &#8211; "
+         "Trotz eines Gespr\xC3\xA4"
+         "ches\">",
+         0, NULL, "author=og:dpa/lno\n"},
+        {"author: a dateline's agency yields to any name on the page", NULL,
+         "<meta name=description content=\"Bad Bentheim (AFP) - Text\">"
+         "<meta name=author content=\"Ann Lee\">",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: brackets in a description's sentence are no dateline", NULL,
+         "<meta name=description content=\"Der Preis (EUR) steigt\">"
+         "<meta property=og:description content=\"Berlin (jur). Bevor\">",
+         0, NULL, "-author\n"},
         {"author: a name's soft hyphens go, a no-break space is a space", NULL,
          "<meta name=author content=\"Ann L. "
          "\xC2\xA0Lau\xC2\xAD"
