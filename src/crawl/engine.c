@@ -475,11 +475,15 @@ static heed_status open_io(struct engine *e, struct heed_diag *diag)
 
 /* Where the store's writers run together, its search index is caught up
  * on a thread of its own; otherwise, or when that cannot start, by the
- * controller between its batches, as before. */
+ * controller between its batches, as before. A qualifying run writes no
+ * page: it needs neither the thread nor a second connection. */
 static void index_beside(struct engine *e, heed_store *store)
 {
-	heed_status rc = heed__indexer_start(&e->indexer, store, &e->log);
+	heed_status rc;
 
+	if (e->opt->mode == HEED_CRAWL_QUALIFY)
+		return;
+	rc = heed__indexer_start(&e->indexer, store, &e->log);
 	if (rc == HEED_OK)
 		heed_crawl_index_beside(e->c);
 	else if (rc != HEED_ENOTSUP)
