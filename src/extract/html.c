@@ -90,6 +90,8 @@ struct capture {
 	size_t scope;     /* CAP_PROP: scopes open at the element */
 	enum field field; /* CAP_DATE: published or modified */
 	int sub;          /* CAP_DATE: the sub-rank of its date */
+	bool past;        /* CAP_BYLINE: read past a better author, for the
+	                   * list of names that author opens */
 	struct heed_buf text;
 };
 
@@ -135,6 +137,7 @@ struct html {
 	const char *twitter_data[MAX_TWITTER_DATA];
 	bool byline_done;       /* the first byline was read */
 	bool byline_page_done;  /* the first outside the article was read */
+	bool byline_past_done;  /* the first past a better author was read */
 	bool bio_done;          /* the first author's bio was read */
 	unsigned page_links;    /* author page links read for a name */
 	bool page_link_done;    /* one of them named the author */
@@ -276,6 +279,7 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->scope = h->nscopes;
 	c->field = F_PUBLISHED;
 	c->sub = 0;
+	c->past = false;
 	heed__buf_init(&c->text, h->b->alloc,
 	               kind == CAP_JSONLD || kind == CAP_SCRIPT
 	                       ? EXTRACT_MAX_JSONLD
@@ -1081,23 +1085,29 @@ static bool author_link(enum tag tag, const char *const *atts)
 
 /* Starts reading a byline: the first in the article, its header or main
  * (sub-rank 0), or the first elsewhere (sub-rank 2, after a "By X" lead
- * line), unless a better author is known. */
+ * line). Past a better author only the first is read, for the list of
+ * writers that author's one name may open (see login_named). */
 static void on_byline(struct html *h)
 {
 	bool body = in_body(h);
 	int sub = body ? 0 : 2;
+	bool past = heed__cand_settled(h->b, F_AUTHOR, O_HTML, sub);
 	struct capture *c;
 
 	if ((body ? h->byline_done : h->byline_page_done) ||
-	    heed__cand_settled(h->b, F_AUTHOR, O_HTML, sub))
+	    (past && h->byline_past_done))
 		return;
-	if (body)
+	if (past)
+		h->byline_past_done = true;
+	else if (body)
 		h->byline_done = true;
 	else
 		h->byline_page_done = true;
 	c = start_capture(h, CAP_BYLINE, NULL);
-	if (c)
+	if (c) {
 		c->sub = sub;
+		c->past = past;
+	}
 }
 
 /* A class that may make a date line. Never inside a blockquote: a quoted
@@ -2961,11 +2971,16 @@ static void finish_capture(struct html *h, struct capture *c)
 		heed__author_add(b, O_LINK, 0, s, len);
 		break;
 	case CAP_BYLINE:
-		/* "By Ana Lopez | 5 March 2024" dates the page too. */
-		offer_text_date(b, F_PUBLISHED,
-		                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s, len);
+		/* "By Ana Lopez | 5 March 2024" dates the page too; read past
+		 * a better author, the byline only may name more people. */
+		if (!c->past)
+			offer_text_date(b, F_PUBLISHED,
+			                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s,
+			                len);
 		s = heed__byline_names(b, s, len);
-		if (s)
+		if (s && c->past)
+			heed__author_list(b, s, strlen(s));
+		else if (s)
 			heed__cand(b, F_AUTHOR, O_HTML, c->sub, s, strlen(s));
 		break;
 	case CAP_DATE:

@@ -1526,6 +1526,22 @@ static const struct page_case cases[] = {
          "class=byline>By Todd Bates and Ann Lee</p></article><p>Von Ann "
          "Lee</p>",
          0, NULL, "author=meta:Todd\n"},
+        {"author: a byline's writers take the JSON-LD's one name among them",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Rudolf Fischer\"}}</script>"
+         "<article><h1>T</h1><div class=\"meta-item author\"><span "
+         "class=fn>von Rudolf Fischer, Simon Kohler</span></div><p>Text</p>"
+         "</article>",
+         0, NULL, "author=html:Rudolf Fischer; Simon Kohler\n"},
+        {"author: a byline's writers take the meta author's one name", NULL,
+         "<meta name=author content=\"Ann Lee\"><article><h1>T</h1><p "
+         "class=byline>By Ann Lee and Bo Chan</p><p>Text</p></article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: a writer and an outlet in the byline are no writers", NULL,
+         "<meta name=author content=\"Rob Picheta\"><article><h1>T</h1><p "
+         "class=byline>By Rob Picheta, CNN</p><p>Text</p></article>",
+         0, NULL, "author=meta:Rob Picheta\n"},
         {"author: an organisation credited gives way to a person", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Organization\",\"name\":\"Newsroom\"}}</script>"
