@@ -58,6 +58,7 @@ enum tag {
 	T_LI,     /* li: one item of a microdata keywords list */
 	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
 	T_BOLD,   /* b, strong: a signature closing an article is set bold */
+	T_BR,     /* br: a signature's name is a line before its date */
 	T_CELL,   /* td, th: a table's cell, a row's data */
 };
 
@@ -75,7 +76,7 @@ enum cap_kind {
 	CAP_SCRIPT,       /* a script that may be schema.org JSON */
 	CAP_LEAD,         /* one of the article's first paragraphs */
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
-	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
+	CAP_SIGNATURE,    /* a paragraph: a name, bold or before its date */
 	CAP_BIO,          /* an author box's bio: the full name opening it */
 	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
 	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
@@ -92,6 +93,7 @@ struct capture {
 	int sub;          /* CAP_DATE: the sub-rank of its date */
 	bool past;        /* CAP_BYLINE: read past a better author, for the
 	                   * list of names that author opens */
+	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
 	struct heed_buf text;
 };
 
@@ -191,8 +193,8 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base", "body", "blockquote", "b"},
-	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD}},
+	        ['b' - 'a'] = {{"base", "body", "blockquote", "b", "br"},
+	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD, T_BR}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
@@ -280,6 +282,7 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->field = F_PUBLISHED;
 	c->sub = 0;
 	c->past = false;
+	c->plain = false;
 	heed__buf_init(&c->text, h->b->alloc,
 	               kind == CAP_JSONLD || kind == CAP_SCRIPT
 	                       ? EXTRACT_MAX_JSONLD
@@ -1451,6 +1454,15 @@ static void signature_paragraph(struct html *h)
 	(void)start_capture(h, CAP_SIGNATURE, NULL);
 }
 
+/* A line break inside a paragraph read for a signature ends its line:
+ * "Benni<br>10. September 2017" is a name and its date. */
+static void signature_break(struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_SIGNATURE)
+			(void)heed__buf_add(&h->caps[i].text, "\n", 1);
+}
+
 static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
@@ -1502,6 +1514,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 			start_capture(h, CAP_LEAD, NULL);
 		}
 		signature_paragraph(h);
+		break;
+	case T_BR:
+		signature_break(h);
 		break;
 	case T_SCRIPT:
 		v = attr(atts, "type");
@@ -2271,22 +2286,36 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 		after_label(h, F_AUTHOR, false, s, len, n);
 }
 
-/* Text inside a paragraph read for a signature: only bold text is kept;
- * any other but white space makes it no signature (sub -1). */
+/* Text inside a paragraph read for a signature; any outside bold but
+ * white space makes it plain. */
 static void signature_text(const struct html *h, struct capture *c,
                            const char *s, size_t len)
 {
 	const char *t = s;
 	size_t n = len;
 
-	if (c->sub < 0)
-		return;
 	heed__trim(&t, &n);
-	if (!h->bold && n) {
-		c->sub = -1;
-		return;
-	}
+	if (!h->bold && n)
+		c->plain = true;
 	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* True when s[0, *len) is a line, a line break and a date alone
+ * ("Benni\n10. September 2017"); *len becomes the first line's. */
+static bool dated_line(const char *s, size_t *len)
+{
+	const char *nl = memchr(s, '\n', *len), *d;
+	size_t n;
+
+	if (!nl)
+		return false;
+	d = nl + 1;
+	n = *len - (size_t)(d - s);
+	heed__trim(&d, &n);
+	if (!n || heed__page_date_len(d, n, NULL) != n)
+		return false;
+	*len = (size_t)(nl - s);
+	return true;
 }
 
 /* A paragraph read for a signature ends (h->depth is its own). A bold
@@ -2295,14 +2324,16 @@ static void signature_text(const struct html *h, struct capture *c,
  * to end: an article its writer signs so, in its last paragraph, often
  * names them nowhere else. Any later text drops it (a bold name among
  * paragraphs is a subheading or a speaker's), and so does a colon ("Quelle:
- * Kapo BE" credits a source). */
+ * Kapo BE" credits a source). A name that is not bold signs so only with
+ * its date on the next line ("<p>Benni<br>10. September 2017</p>"), one
+ * word too: a sentence does not end in a date alone. */
 static void signature_end(struct html *h, const struct capture *c,
                           const char *s, size_t len)
 {
 	const char *names;
 
 	heed__trim(&s, &len);
-	if (c->sub >= 0 && !len)
+	if (!len)
 		return;
 	if (h->para_parent == h->depth) {
 		h->paras++;
@@ -2311,12 +2342,13 @@ static void signature_end(struct html *h, const struct capture *c,
 		h->paras = 1;
 	}
 	h->signature = NULL;
-	if (c->sub < 0 || h->paras < 3 || len > MAX_LABEL_VALUE ||
-	    memchr(s, ':', len))
+	if (h->paras < 3 || len > MAX_LABEL_VALUE || memchr(s, ':', len) ||
+	    (c->plain && !dated_line(s, &len)))
 		return;
 	names = heed__byline_names(h->b, s, len);
 	if (names && capitalised(names) &&
-	    memchr(names, ' ', strcspn(names, ";"))) {
+	    (c->plain ? !strchr(names, ';')
+	              : memchr(names, ' ', strcspn(names, ";")) != NULL)) {
 		h->signature = names;
 		h->signature_depth = h->depth;
 	}

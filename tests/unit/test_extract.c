@@ -1266,6 +1266,18 @@ static const struct page_case cases[] = {
          "<div><p>One.</p><p>Two.</p><p><b>Cy</b> Doe</p></div><div><p>One."
          "</p><p>Two.</p><p><b>the end</b></p></div>",
          0, NULL, "-author\n"},
+        {"author: a name signs the paragraphs it closes before its date", NULL,
+         "<article><h1>T</h1><div><p>One.</p><p>Two.</p><p>Benni<br />\n"
+         "10. September 2017</p>\n</div></article>",
+         0, NULL, "author=html:Benni\n"},
+        {"author: no signature outside bold without a date, or a sentence "
+         "before one",
+         NULL,
+         "<div><p>One.</p><p>Two.</p><p>Liebe Gr\xC3\xBC\xC3\x9F"
+         "e<br>Monika</p></div><div><p>One.</p><p>Two.</p><p>Thanks for "
+         "reading<br>10. September 2017</p></div><div><p>One.</p><p>Two."
+         "</p><p>Ann Lee 10. September 2017</p></div>",
+         0, NULL, "-author\n"},
         {"author: a press contact's label alone, the name next", NULL,
          "<p><strong>Pressekontakt</strong><br>Dr. Tim Loppe<br>"
          "Pressesprecher</p>",
