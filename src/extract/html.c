@@ -94,6 +94,7 @@ struct capture {
 	bool past;        /* CAP_BYLINE: read past a better author, for the
 	                   * list of names that author opens */
 	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
+	bool inner;       /* CAP_BYLINE: inside the byline being read */
 	struct heed_buf text;
 };
 
@@ -137,34 +138,36 @@ struct html {
 	int icon_sub;           /* that date's sub-rank */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done;       /* the first byline was read */
-	bool byline_page_done;  /* the first outside the article was read */
-	bool byline_past_done;  /* the first past a better author was read */
-	bool bio_done;          /* the first author's bio was read */
-	unsigned page_links;    /* author page links read for a name */
-	bool page_link_done;    /* one of them named the author */
-	bool account_done;      /* a shown username named someone */
-	size_t post_comment;    /* 1 + the depth of the open comment by the
-	                         * post's author, or 0 */
-	bool post_comment_seen; /* an element in it showed a name */
-	bool post_comment_done; /* such a comment named its author */
-	unsigned date_lines;    /* meta and info lines read for a date */
-	bool label_pending;     /* a label's value is the next text */
-	enum field label_field; /* what the pending label gives */
-	bool label_asof;        /* the pending label is an "as of" date's */
-	bool label_contact;     /* the pending label is a press contact's */
-	bool edit_value;        /* the last text was an edit label's value */
-	bool contact_done;      /* a press contact's label was read */
-	bool label_author_done; /* a label named the author */
-	bool text_opens;        /* no text yet since the last tag opened */
-	unsigned link_heading;  /* open links and headings */
-	unsigned minor_heading; /* open h5 and h6, among link_heading */
-	unsigned leads;         /* paragraphs of the article read as leads */
-	unsigned bold;          /* open b and strong elements */
-	size_t para_parent;     /* the element holding the last paragraph */
-	unsigned paras;         /* its paragraphs with text so far */
-	const char *signature;  /* a bold name closing paragraphs (arena) */
-	size_t signature_depth; /* the element that holds it */
+	bool byline_done;        /* the first byline was read */
+	bool byline_page_done;   /* the first outside the article was read */
+	bool byline_past_done;   /* the first past a better author was read */
+	bool inner_byline_read;  /* a byline inside the one read was read */
+	const char *inner_names; /* the names it gave (arena) */
+	bool bio_done;           /* the first author's bio was read */
+	unsigned page_links;     /* author page links read for a name */
+	bool page_link_done;     /* one of them named the author */
+	bool account_done;       /* a shown username named someone */
+	size_t post_comment;     /* 1 + the depth of the open comment by the
+	                          * post's author, or 0 */
+	bool post_comment_seen;  /* an element in it showed a name */
+	bool post_comment_done;  /* such a comment named its author */
+	unsigned date_lines;     /* meta and info lines read for a date */
+	bool label_pending;      /* a label's value is the next text */
+	enum field label_field;  /* what the pending label gives */
+	bool label_asof;         /* the pending label is an "as of" date's */
+	bool label_contact;      /* the pending label is a press contact's */
+	bool edit_value;         /* the last text was an edit label's value */
+	bool contact_done;       /* a press contact's label was read */
+	bool label_author_done;  /* a label named the author */
+	bool text_opens;         /* no text yet since the last tag opened */
+	unsigned link_heading;   /* open links and headings */
+	unsigned minor_heading;  /* open h5 and h6, among link_heading */
+	unsigned leads;          /* paragraphs of the article read as leads */
+	unsigned bold;           /* open b and strong elements */
+	size_t para_parent;      /* the element holding the last paragraph */
+	unsigned paras;          /* its paragraphs with text so far */
+	const char *signature;   /* a bold name closing paragraphs (arena) */
+	size_t signature_depth;  /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -283,6 +286,7 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->sub = 0;
 	c->past = false;
 	c->plain = false;
+	c->inner = false;
 	heed__buf_init(&c->text, h->b->alloc,
 	               kind == CAP_JSONLD || kind == CAP_SCRIPT
 	                       ? EXTRACT_MAX_JSONLD
@@ -1097,6 +1101,16 @@ static void on_byline(struct html *h)
 	bool past = heed__cand_settled(h->b, F_AUTHOR, O_HTML, sub);
 	struct capture *c;
 
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_BYLINE) {
+			if (!h->inner_byline_read && !h->caps[i].past) {
+				h->inner_byline_read = true;
+				c = start_capture(h, CAP_BYLINE, NULL);
+				if (c)
+					c->inner = true;
+			}
+			return;
+		}
 	if ((body ? h->byline_done : h->byline_page_done) ||
 	    (past && h->byline_past_done))
 		return;
@@ -3005,11 +3019,20 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_BYLINE:
 		/* "By Ana Lopez | 5 March 2024" dates the page too; read past
 		 * a better author, the byline only may name more people. */
-		if (!c->past)
+		if (!c->past && !c->inner)
 			offer_text_date(b, F_PUBLISHED,
 			                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s,
 			                len);
 		s = heed__byline_names(b, s, len);
+		if (c->inner) {
+			h->inner_names = s;
+			break;
+		}
+		/* "Ann Lee, Bo Chan Hace 13 horas": the byline runs on into
+		 * words that are no names, the byline inside it does not. */
+		if (!s)
+			s = h->inner_names;
+		h->inner_names = NULL;
 		if (s && c->past)
 			heed__author_list(b, s, strlen(s));
 		else if (s)

@@ -1550,6 +1550,21 @@ static const struct page_case cases[] = {
          "<meta name=author content=\"Ann Lee\"><article><h1>T</h1><p "
          "class=byline>By Ann Lee and Bo Chan</p><p>Text</p></article>",
          0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: the byline inside a byline that runs on into no names", NULL,
+         "<article><h1>T</h1><div class=author><div class=byline><a "
+         "href=/a>Isabel Caro</a>, <a href=/b>Roc\xC3\xADo Latorre</a> y "
+         "<a href=/c>Jos\xC3\xA9 Miguel Wilson</a></div><time>Hace 13 "
+         "horas</time> Tiempo de lectura: 8 minutos</div><p>Text</p>"
+         "</article>",
+         0, NULL,
+         "author=html:Isabel Caro; Roc\xC3\xADo Latorre; Jos\xC3\xA9 Miguel "
+         "Wilson\n"},
+        {"author: a byline's names stay whole around the bylines inside it",
+         NULL,
+         "<article><h1>T</h1><p class=byline>By <span class=author>Ann "
+         "Lee</span> and <span class=author>Bo Chan</span></p><p>Text</p>"
+         "</article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
         {"author: a writer and an outlet in the byline are no writers", NULL,
          "<meta name=author content=\"Rob Picheta\"><article><h1>T</h1><p "
          "class=byline>By Rob Picheta, CNN</p><p>Text</p></article>",
