@@ -1092,8 +1092,10 @@ static bool author_link(enum tag tag, const char *const *atts)
 
 /* Starts reading a byline: the first in the article, its header or main
  * (sub-rank 0), or the first elsewhere (sub-rank 2, after a "By X" lead
- * line). Past a better author only the first is read, for the list of
- * writers that author's one name may open (see login_named). */
+ * line). Past a better author only the first is read, for a list of
+ * writers holding that author's one name (heed__author_list). Inside the
+ * byline being read, the first byline is read for its names alone: they
+ * stand in for the outer's when those are refused. */
 static void on_byline(struct html *h)
 {
 	bool body = in_body(h);
