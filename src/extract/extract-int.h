@@ -276,6 +276,10 @@ bool heed__is_site_handle(const struct builder *b, const char *s, size_t len);
 /* True when the author held so far is one word ("Todd", "jdoe"): a
  * fuller name the page gives later takes its place (record.c). */
 bool heed__author_short(const struct builder *b);
+/* A byline's names ("Ann Lee; Bo Chan", read past a better author) take
+ * the place of the one name held when they list it and every part is a
+ * name of two words or more (record.c). */
+void heed__author_list(struct builder *b, const char *s, size_t len);
 /* True when s is a site name the page declared so far (ASCII case
  * ignored). */
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len);

@@ -58,6 +58,7 @@ enum tag {
 	T_LI,     /* li: one item of a microdata keywords list */
 	T_QUOTE,  /* blockquote: a quoted or embedded post, dated as its own */
 	T_BOLD,   /* b, strong: a signature closing an article is set bold */
+	T_BR,     /* br: a signature's name is a line before its date */
 	T_CELL,   /* td, th: a table's cell, a row's data */
 };
 
@@ -75,7 +76,7 @@ enum cap_kind {
 	CAP_SCRIPT,       /* a script that may be schema.org JSON */
 	CAP_LEAD,         /* one of the article's first paragraphs */
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
-	CAP_SIGNATURE,    /* a paragraph: its bold text, if all of it is */
+	CAP_SIGNATURE,    /* a paragraph: a name, bold or before its date */
 	CAP_BIO,          /* an author box's bio: the full name opening it */
 	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
 	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
@@ -90,6 +91,10 @@ struct capture {
 	size_t scope;     /* CAP_PROP: scopes open at the element */
 	enum field field; /* CAP_DATE: published or modified */
 	int sub;          /* CAP_DATE: the sub-rank of its date */
+	bool past;        /* CAP_BYLINE: read past a better author, for the
+	                   * list of names that author opens */
+	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
+	bool inner;       /* CAP_BYLINE: inside the byline being read */
 	struct heed_buf text;
 };
 
@@ -133,33 +138,36 @@ struct html {
 	int icon_sub;           /* that date's sub-rank */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done;       /* the first byline was read */
-	bool byline_page_done;  /* the first outside the article was read */
-	bool bio_done;          /* the first author's bio was read */
-	unsigned page_links;    /* author page links read for a name */
-	bool page_link_done;    /* one of them named the author */
-	bool account_done;      /* a shown username named someone */
-	size_t post_comment;    /* 1 + the depth of the open comment by the
-	                         * post's author, or 0 */
-	bool post_comment_seen; /* an element in it showed a name */
-	bool post_comment_done; /* such a comment named its author */
-	unsigned date_lines;    /* meta and info lines read for a date */
-	bool label_pending;     /* a label's value is the next text */
-	enum field label_field; /* what the pending label gives */
-	bool label_asof;        /* the pending label is an "as of" date's */
-	bool label_contact;     /* the pending label is a press contact's */
-	bool edit_value;        /* the last text was an edit label's value */
-	bool contact_done;      /* a press contact's label was read */
-	bool label_author_done; /* a label named the author */
-	bool text_opens;        /* no text yet since the last tag opened */
-	unsigned link_heading;  /* open links and headings */
-	unsigned minor_heading; /* open h5 and h6, among link_heading */
-	unsigned leads;         /* paragraphs of the article read as leads */
-	unsigned bold;          /* open b and strong elements */
-	size_t para_parent;     /* the element holding the last paragraph */
-	unsigned paras;         /* its paragraphs with text so far */
-	const char *signature;  /* a bold name closing paragraphs (arena) */
-	size_t signature_depth; /* the element that holds it */
+	bool byline_done;        /* the first byline was read */
+	bool byline_page_done;   /* the first outside the article was read */
+	bool byline_past_done;   /* the first past a better author was read */
+	bool inner_byline_read;  /* a byline inside the one read was read */
+	const char *inner_names; /* the names it gave (arena) */
+	bool bio_done;           /* the first author's bio was read */
+	unsigned page_links;     /* author page links read for a name */
+	bool page_link_done;     /* one of them named the author */
+	bool account_done;       /* a shown username named someone */
+	size_t post_comment;     /* 1 + the depth of the open comment by the
+	                          * post's author, or 0 */
+	bool post_comment_seen;  /* an element in it showed a name */
+	bool post_comment_done;  /* such a comment named its author */
+	unsigned date_lines;     /* meta and info lines read for a date */
+	bool label_pending;      /* a label's value is the next text */
+	enum field label_field;  /* what the pending label gives */
+	bool label_asof;         /* the pending label is an "as of" date's */
+	bool label_contact;      /* the pending label is a press contact's */
+	bool edit_value;         /* the last text was an edit label's value */
+	bool contact_done;       /* a press contact's label was read */
+	bool label_author_done;  /* a label named the author */
+	bool text_opens;         /* no text yet since the last tag opened */
+	unsigned link_heading;   /* open links and headings */
+	unsigned minor_heading;  /* open h5 and h6, among link_heading */
+	unsigned leads;          /* paragraphs of the article read as leads */
+	unsigned bold;           /* open b and strong elements */
+	size_t para_parent;      /* the element holding the last paragraph */
+	unsigned paras;          /* its paragraphs with text so far */
+	const char *signature;   /* a bold name closing paragraphs (arena) */
+	size_t signature_depth;  /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -188,8 +196,8 @@ static enum tag tag_of(const char *n)
 	} by_letter[26] = {
 	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base", "body", "blockquote", "b"},
-	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD}},
+	        ['b' - 'a'] = {{"base", "body", "blockquote", "b", "br"},
+	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD, T_BR}},
 	        ['d' - 'a'] = {{"data"}, {T_DATA}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
@@ -276,6 +284,9 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->scope = h->nscopes;
 	c->field = F_PUBLISHED;
 	c->sub = 0;
+	c->past = false;
+	c->plain = false;
+	c->inner = false;
 	heed__buf_init(&c->text, h->b->alloc,
 	               kind == CAP_JSONLD || kind == CAP_SCRIPT
 	                       ? EXTRACT_MAX_JSONLD
@@ -1081,23 +1092,41 @@ static bool author_link(enum tag tag, const char *const *atts)
 
 /* Starts reading a byline: the first in the article, its header or main
  * (sub-rank 0), or the first elsewhere (sub-rank 2, after a "By X" lead
- * line), unless a better author is known. */
+ * line). Past a better author only the first is read, for a list of
+ * writers holding that author's one name (heed__author_list). Inside the
+ * byline being read, the first byline is read for its names alone: they
+ * stand in for the outer's when those are refused. */
 static void on_byline(struct html *h)
 {
 	bool body = in_body(h);
 	int sub = body ? 0 : 2;
+	bool past = heed__cand_settled(h->b, F_AUTHOR, O_HTML, sub);
 	struct capture *c;
 
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_BYLINE) {
+			if (!h->inner_byline_read && !h->caps[i].past) {
+				h->inner_byline_read = true;
+				c = start_capture(h, CAP_BYLINE, NULL);
+				if (c)
+					c->inner = true;
+			}
+			return;
+		}
 	if ((body ? h->byline_done : h->byline_page_done) ||
-	    heed__cand_settled(h->b, F_AUTHOR, O_HTML, sub))
+	    (past && h->byline_past_done))
 		return;
-	if (body)
+	if (past)
+		h->byline_past_done = true;
+	else if (body)
 		h->byline_done = true;
 	else
 		h->byline_page_done = true;
 	c = start_capture(h, CAP_BYLINE, NULL);
-	if (c)
+	if (c) {
 		c->sub = sub;
+		c->past = past;
+	}
 }
 
 /* A class that may make a date line. Never inside a blockquote: a quoted
@@ -1441,6 +1470,15 @@ static void signature_paragraph(struct html *h)
 	(void)start_capture(h, CAP_SIGNATURE, NULL);
 }
 
+/* A line break inside a paragraph read for a signature ends its line:
+ * "Benni<br>10. September 2017" is a name and its date. */
+static void signature_break(struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_SIGNATURE)
+			(void)heed__buf_add(&h->caps[i].text, "\n", 1);
+}
+
 static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
@@ -1492,6 +1530,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 			start_capture(h, CAP_LEAD, NULL);
 		}
 		signature_paragraph(h);
+		break;
+	case T_BR:
+		signature_break(h);
 		break;
 	case T_SCRIPT:
 		v = attr(atts, "type");
@@ -2261,22 +2302,36 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 		after_label(h, F_AUTHOR, false, s, len, n);
 }
 
-/* Text inside a paragraph read for a signature: only bold text is kept;
- * any other but white space makes it no signature (sub -1). */
+/* Text inside a paragraph read for a signature; any outside bold but
+ * white space makes it plain. */
 static void signature_text(const struct html *h, struct capture *c,
                            const char *s, size_t len)
 {
 	const char *t = s;
 	size_t n = len;
 
-	if (c->sub < 0)
-		return;
 	heed__trim(&t, &n);
-	if (!h->bold && n) {
-		c->sub = -1;
-		return;
-	}
+	if (!h->bold && n)
+		c->plain = true;
 	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* True when s[0, *len) is a line, a line break and a date alone
+ * ("Benni\n10. September 2017"); *len becomes the first line's. */
+static bool dated_line(const char *s, size_t *len)
+{
+	const char *nl = memchr(s, '\n', *len), *d;
+	size_t n;
+
+	if (!nl)
+		return false;
+	d = nl + 1;
+	n = *len - (size_t)(d - s);
+	heed__trim(&d, &n);
+	if (!n || heed__page_date_len(d, n, NULL) != n)
+		return false;
+	*len = (size_t)(nl - s);
+	return true;
 }
 
 /* A paragraph read for a signature ends (h->depth is its own). A bold
@@ -2285,14 +2340,16 @@ static void signature_text(const struct html *h, struct capture *c,
  * to end: an article its writer signs so, in its last paragraph, often
  * names them nowhere else. Any later text drops it (a bold name among
  * paragraphs is a subheading or a speaker's), and so does a colon ("Quelle:
- * Kapo BE" credits a source). */
+ * Kapo BE" credits a source). A name that is not bold signs so only with
+ * its date on the next line ("<p>Benni<br>10. September 2017</p>"), one
+ * word too: a sentence does not end in a date alone. */
 static void signature_end(struct html *h, const struct capture *c,
                           const char *s, size_t len)
 {
 	const char *names;
 
 	heed__trim(&s, &len);
-	if (c->sub >= 0 && !len)
+	if (!len)
 		return;
 	if (h->para_parent == h->depth) {
 		h->paras++;
@@ -2301,12 +2358,13 @@ static void signature_end(struct html *h, const struct capture *c,
 		h->paras = 1;
 	}
 	h->signature = NULL;
-	if (c->sub < 0 || h->paras < 3 || len > MAX_LABEL_VALUE ||
-	    memchr(s, ':', len))
+	if (h->paras < 3 || len > MAX_LABEL_VALUE || memchr(s, ':', len) ||
+	    (c->plain && !dated_line(s, &len)))
 		return;
 	names = heed__byline_names(h->b, s, len);
 	if (names && capitalised(names) &&
-	    memchr(names, ' ', strcspn(names, ";"))) {
+	    (c->plain ? !strchr(names, ';')
+	              : memchr(names, ' ', strcspn(names, ";")) != NULL)) {
 		h->signature = names;
 		h->signature_depth = h->depth;
 	}
@@ -2961,11 +3019,25 @@ static void finish_capture(struct html *h, struct capture *c)
 		heed__author_add(b, O_LINK, 0, s, len);
 		break;
 	case CAP_BYLINE:
-		/* "By Ana Lopez | 5 March 2024" dates the page too. */
-		offer_text_date(b, F_PUBLISHED,
-		                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s, len);
+		/* "By Ana Lopez | 5 March 2024" dates the page too; read past
+		 * a better author, the byline only may name more people. */
+		if (!c->past && !c->inner)
+			offer_text_date(b, F_PUBLISHED,
+			                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s,
+			                len);
 		s = heed__byline_names(b, s, len);
-		if (s)
+		if (c->inner) {
+			h->inner_names = s;
+			break;
+		}
+		/* "Ann Lee, Bo Chan Hace 13 horas": the byline runs on into
+		 * words that are no names, the byline inside it does not. */
+		if (!s)
+			s = h->inner_names;
+		h->inner_names = NULL;
+		if (s && c->past)
+			heed__author_list(b, s, strlen(s));
+		else if (s)
 			heed__cand(b, F_AUTHOR, O_HTML, c->sub, s, strlen(s));
 		break;
 	case CAP_DATE:

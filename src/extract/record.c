@@ -468,6 +468,47 @@ static bool opens_with_word(const char *word, size_t wn, const char *name,
 	       memcmp(name, word, wn) == 0 && !memchr(name, ';', nn);
 }
 
+/* The next name of a list joined by "; " from p, up to e: its length in
+ * *n, and where the one after it starts (NULL after the last). */
+static const char *list_next(const char *p, const char *e, size_t *n)
+{
+	const char *q = memmem(p, (size_t)(e - p), "; ", 2);
+
+	*n = q ? (size_t)(q - p) : (size_t)(e - p);
+	return q ? q + 2 : NULL;
+}
+
+/* Whether list, names joined by "; ", has the one name among them. */
+static bool list_holds(const char *list, size_t ln, const char *one, size_t on)
+{
+	for (const char *p = list, *next; p; p = next) {
+		size_t n;
+		next = list_next(p, list + ln, &n);
+		if (n == on && memcmp(p, one, on) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether list is a byline's writers with the one name among them: a
+ * CMS's JSON-LD or meta author holds one name, often only the post's
+ * owner's, where the byline credits every writer. Every part is a name of
+ * two words or more: "Rob Picheta; CNN" is a writer and an outlet. */
+static bool writers_list(const char *list, size_t ln, const char *one,
+                         size_t on)
+{
+	if (memchr(one, ';', on) || !memmem(list, ln, "; ", 2) ||
+	    !list_holds(list, ln, one, on))
+		return false;
+	for (const char *p = list, *next; p; p = next) {
+		size_t n;
+		next = list_next(p, list + ln, &n);
+		if (!memchr(p, ' ', n))
+			return false;
+	}
+	return true;
+}
+
 /* Whether name is the fuller form of the short one: the login it spells
  * or the first name it opens with. */
 static bool fuller_name(const char *shrt, size_t sn, const char *name,
@@ -509,8 +550,15 @@ static bool login_named(struct builder *b, int rank, enum origin o,
 	struct cand *c = &b->cand[F_AUTHOR];
 	char *v;
 
-	if (!c->value || strstr(c->value, "; "))
+	if (!c->value)
 		return false;
+	if (strstr(c->value, "; ")) {
+		if (rank >= c->rank || c->origin != O_HTML ||
+		    !writers_list(c->value, strlen(c->value), s, len))
+			return false;
+		c->rank = rank;
+		return true;
+	}
 	if (rank < c->rank && fuller_name(s, len, c->value, strlen(c->value))) {
 		c->rank = rank;
 		return true;
@@ -1077,6 +1125,21 @@ bool heed__cand_settled(const struct builder *b, enum field f, enum origin o,
 	return b->cand[f].value && b->cand[f].rank <= rank_of(f, o, sub);
 }
 
+void heed__author_list(struct builder *b, const char *s, size_t len)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	char *v;
+
+	name_text(b, &s, &len);
+	if (!c->value || !writers_list(s, len, c->value, strlen(c->value)))
+		return;
+	v = collapse(b, s, len);
+	if (v) {
+		c->value = v;
+		c->origin = O_HTML;
+	}
+}
+
 void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
                       size_t len)
 {
@@ -1101,14 +1164,8 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
 	for (const char *p = c->value; (p = strstr(p, "; ")); p += 2)
 		names++;
 	/* The same name twice (a byline's link and its avatar's) is one. */
-	for (const char *p = c->value; p && names < EXTRACT_MAX_AUTHORS;) {
-		const char *e = strstr(p, "; ");
-		size_t pn = e ? (size_t)(e - p) : strlen(p);
-		if (pn == strlen(v) && memcmp(p, v, pn) == 0)
-			return;
-		p = e ? e + 2 : NULL;
-	}
-	if (names >= EXTRACT_MAX_AUTHORS)
+	if (names >= EXTRACT_MAX_AUTHORS ||
+	    list_holds(c->value, n, v, strlen(v)))
 		return;
 	joined = heed__arena_alloc(&b->arena, n + 2 + strlen(v) + 1);
 	if (!joined) {

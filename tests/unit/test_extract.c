@@ -1266,6 +1266,18 @@ static const struct page_case cases[] = {
          "<div><p>One.</p><p>Two.</p><p><b>Cy</b> Doe</p></div><div><p>One."
          "</p><p>Two.</p><p><b>the end</b></p></div>",
          0, NULL, "-author\n"},
+        {"author: a name signs the paragraphs it closes before its date", NULL,
+         "<article><h1>T</h1><div><p>One.</p><p>Two.</p><p>Benni<br />\n"
+         "10. September 2017</p>\n</div></article>",
+         0, NULL, "author=html:Benni\n"},
+        {"author: no signature outside bold without a date, or a sentence "
+         "before one",
+         NULL,
+         "<div><p>One.</p><p>Two.</p><p>Liebe Gr\xC3\xBC\xC3\x9F"
+         "e<br>Monika</p></div><div><p>One.</p><p>Two.</p><p>Thanks for "
+         "reading<br>10. September 2017</p></div><div><p>One.</p><p>Two."
+         "</p><p>Ann Lee 10. September 2017</p></div>",
+         0, NULL, "-author\n"},
         {"author: a press contact's label alone, the name next", NULL,
          "<p><strong>Pressekontakt</strong><br>Dr. Tim Loppe<br>"
          "Pressesprecher</p>",
@@ -1526,6 +1538,37 @@ static const struct page_case cases[] = {
          "class=byline>By Todd Bates and Ann Lee</p></article><p>Von Ann "
          "Lee</p>",
          0, NULL, "author=meta:Todd\n"},
+        {"author: a byline's writers take the JSON-LD's one name among them",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Rudolf Fischer\"}}</script>"
+         "<article><h1>T</h1><div class=\"meta-item author\"><span "
+         "class=fn>von Rudolf Fischer, Simon Kohler</span></div><p>Text</p>"
+         "</article>",
+         0, NULL, "author=html:Rudolf Fischer; Simon Kohler\n"},
+        {"author: a byline's writers take the meta author's one name", NULL,
+         "<meta name=author content=\"Ann Lee\"><article><h1>T</h1><p "
+         "class=byline>By Ann Lee and Bo Chan</p><p>Text</p></article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: the byline inside a byline that runs on into no names", NULL,
+         "<article><h1>T</h1><div class=author><div class=byline><a "
+         "href=/a>Isabel Caro</a>, <a href=/b>Roc\xC3\xADo Latorre</a> y "
+         "<a href=/c>Jos\xC3\xA9 Miguel Wilson</a></div><time>Hace 13 "
+         "horas</time> Tiempo de lectura: 8 minutos</div><p>Text</p>"
+         "</article>",
+         0, NULL,
+         "author=html:Isabel Caro; Roc\xC3\xADo Latorre; Jos\xC3\xA9 Miguel "
+         "Wilson\n"},
+        {"author: a byline's names stay whole around the bylines inside it",
+         NULL,
+         "<article><h1>T</h1><p class=byline>By <span class=author>Ann "
+         "Lee</span> and <span class=author>Bo Chan</span></p><p>Text</p>"
+         "</article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: a writer and an outlet in the byline are no writers", NULL,
+         "<meta name=author content=\"Rob Picheta\"><article><h1>T</h1><p "
+         "class=byline>By Rob Picheta, CNN</p><p>Text</p></article>",
+         0, NULL, "author=meta:Rob Picheta\n"},
         {"author: an organisation credited gives way to a person", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Organization\",\"name\":\"Newsroom\"}}</script>"
