@@ -224,6 +224,9 @@ void heed__shown_over_draft(struct builder *b);
  * then: the published date becomes the modified one. Called once the
  * page is read. */
 void heed__republished(struct builder *b);
+/* A page dated only by an edit it shows: the published date becomes
+ * that edit's. Called once the page is read, after its URL's date. */
+void heed__edit_only(struct builder *b);
 /* An author that is a first name alone ("Nils", a CMS's display name)
  * gives way to the full name opening the page's author bio when that
  * name opens with it ("Nils Pickert"). Called once the JSON-LD is

@@ -896,6 +896,24 @@ void heed__republished(struct builder *b)
 }
 
 /*
+ * A page whose only date is its edit's ("Aktualisiert: 30.12.2016" under
+ * the text, "Letzte Änderung:" over a date) says nothing of its first
+ * day, so its readers can date it only by that edit: when nothing else,
+ * the URL's path included, gives the published date, the edit's date
+ * the page shows (in its article, header or main, or after a label) is
+ * the published one.
+ */
+void heed__edit_only(struct builder *b)
+{
+	struct cand *p = &b->cand[F_PUBLISHED], *m = &b->cand[F_MODIFIED];
+
+	if (p->value || !m->value || !b->edit_day[0] ||
+	    strncmp(b->edit_day, m->value, 10) != 0)
+		return;
+	*p = *m;
+}
+
+/*
  * An author's text as a name reads: a soft hyphen (U+00AD, a hyphenation
  * hint some CMSs put inside long words) is dropped, since it is no letter
  * of the name ("Lauer\u00ADer" is "Lauerer"), and a no-break space
