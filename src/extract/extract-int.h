@@ -67,6 +67,7 @@ enum origin {
 	O_JSONLD_ORG,  /* a JSON-LD author that is an organisation */
 	O_JSONLD_CLIP, /* a JSON-LD date of a video a non-video page embeds */
 	O_COPYRIGHT,   /* a copyright notice's holder */
+	O_SCRIPT,      /* a date in a page's own script data, not JSON-LD */
 	O_AUTHOR_PAGE, /* a link to an author's page: the name it shows */
 	O_COUNT,
 };

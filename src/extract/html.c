@@ -1500,7 +1500,8 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		else if (!attr(atts, "src") &&
 		         (!v ||
 		          heed__ascii_ieq(v, strlen(v), "application/json") ||
-		          heed__ascii_ieq(v, strlen(v), "text/json")))
+		          heed__ascii_ieq(v, strlen(v), "text/json") ||
+		          heed__ascii_ieq(v, strlen(v), "text/javascript")))
 			start_capture(h, CAP_SCRIPT, NULL);
 		break;
 	default:
@@ -3116,9 +3117,63 @@ bool heed__html_wants_raw(const struct html *h)
 	       h->caps[h->ncaps - 1].sub >= 0;
 }
 
+/* The keys a page's own script data names its publication with: a
+ * shop's product JSON ("published_at"), a review's state
+ * ("publishedDate"), a framework's props (Next.js's __NEXT_DATA__,
+ * window.__DATA__ = {...}). */
+static const char *const script_date_keys[] = {
+        "\"datePublished\"",   "\"publishedDate\"", "\"publishDate\"",
+        "\"publishedAt\"",     "\"published_at\"",  "\"date_published\"",
+        "\"publicationDate\"",
+};
+
+/* The value of the first key after p that is followed by a string,
+ * its length in *n; NULL when none. */
+static const char *script_key_value(const char *p, const char *e,
+                                    const char *key, size_t *n)
+{
+	size_t klen = strlen(key);
+	const char *q, *v;
+
+	while ((q = memmem(p, (size_t)(e - p), key, klen))) {
+		p = q + klen;
+		p += separators_len(p, (size_t)(e - p), " \t\n\r");
+		if (p == e || *p != ':')
+			continue;
+		p++;
+		p += separators_len(p, (size_t)(e - p), " \t\n\r");
+		if (p == e || *p != '"')
+			continue;
+		v = ++p;
+		q = memchr(v, '"', (size_t)(e - v) < 64 ? (size_t)(e - v) : 64);
+		if (q) {
+			*n = (size_t)(q - v);
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/* A script's own data: the first publication date it names is the
+ * page's when nothing else dates it. Only while no date is known: the
+ * scan is the scripts' length once per key. */
+static void script_dates(struct html *h, const char *s, size_t len)
+{
+	const char *e = s + len, *v;
+	size_t n;
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(script_date_keys); i++) {
+		if (h->b->cand[F_PUBLISHED].value)
+			return;
+		if ((v = script_key_value(s, e, script_date_keys[i], &n)))
+			heed__cand(h->b, F_PUBLISHED, O_SCRIPT, 0, v, n);
+	}
+}
+
 /* Script and style bodies: only JSON-LD wants them, and a script whose
- * first character opens JSON (any other is JavaScript: dropped at once,
- * so a page's scripts are never copied). */
+ * first character opens JSON (any other is JavaScript: read for its
+ * dates in place and dropped at once, so a page's scripts are never
+ * copied). */
 void heed__html_raw(struct html *h, const char *s, size_t len)
 {
 	struct capture *c;
@@ -3126,6 +3181,8 @@ void heed__html_raw(struct html *h, const char *s, size_t len)
 	if (!heed__html_wants_raw(h))
 		return;
 	c = &h->caps[h->ncaps - 1];
+	if (c->kind == CAP_SCRIPT)
+		script_dates(h, s, len);
 	if (c->kind == CAP_SCRIPT && !c->text.len) {
 		const char *t = s;
 		size_t n = len;

@@ -27,7 +27,7 @@ static const enum origin order[F_COUNT][12] = {
         [F_LANGUAGE] = {O_HTML, O_JSONLD, O_MICRODATA, O_OG, O_META, O_HTTP,
                         END},
         [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML,
-                         O_JSONLD_CLIP, O_URL, END},
+                         O_JSONLD_CLIP, O_URL, O_SCRIPT, END},
         [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML,
                         O_JSONLD_CLIP, END},
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
@@ -61,6 +61,7 @@ heed_source heed__origin_source(enum origin o)
 	        [O_JSONLD_ORG] = HEED_SOURCE_JSONLD,
 	        [O_JSONLD_CLIP] = HEED_SOURCE_JSONLD,
 	        [O_COPYRIGHT] = HEED_SOURCE_HTML,
+	        [O_SCRIPT] = HEED_SOURCE_HTML,
 	        [O_AUTHOR_PAGE] = HEED_SOURCE_HTML,
 	};
 	return o < O_COUNT ? map[o] : HEED_SOURCE_NONE;

@@ -627,6 +627,31 @@ static const struct page_case cases[] = {
          0, NULL,
          "published=jsonld:2019-04-03T08:04:01Z\n"
          "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page's own script data dates it when nothing else does", NULL,
+         "<script>window.__DATA__ = {\"review\": {\"publishedDate\" : "
+         "\"2016-11-04T20:37:27Z\"}};</script><p>Text.</p>",
+         0, NULL, "published=html:2016-11-04T20:37:27Z\n"},
+        {"date: a shop's product JSON dates its page", NULL,
+         "<script type=application/json>{\"product\":{\"title\":\"Kaffee\","
+         "\"published_at\":\"2019-03-02T06:22:28+01:00\"}}</script>",
+         0, NULL, "published=html:2019-03-02T06:22:28+01:00\n"},
+        {"date: script data gives way to the page's shown date and its URL's",
+         NULL,
+         "<script>var d = {\"datePublished\":\"2016-11-04\"};</script>"
+         "<article><p class=date>05.07.2017</p></article>",
+         0, NULL, "published=html:2017-07-05\n",
+         "https://site.example/2019/09/17/slug"},
+        {"date: script data's URL date", NULL,
+         "<script>var d = {\"datePublished\":\"2016-11-04\"};</script>", 0,
+         NULL, "published=url:2019-09-17\n",
+         "https://site.example/2019/09/17/slug"},
+        {"date: a script's key that names no string, or a script file, dates "
+         "nothing",
+         NULL,
+         "<script>var k = \"datePublished\"; var d = {\"publishDate\": "
+         "null};</script><script src=/a.js>{\"datePublished\":\"2016-11-04"
+         "\"}</script>",
+         0, NULL, "-published\n"},
         {"date: a page dated only by an edit's line is published then", NULL,
          "<div><p>Text.</p><p class=info>Aktualisiert: 30.12.2016</p></div>", 0,
          NULL, "published=html:2016-12-30\nmodified=html:2016-12-30\n"},
