@@ -631,6 +631,11 @@ static const struct page_case cases[] = {
          "<script>window.__DATA__ = {\"review\": {\"publishedDate\" : "
          "\"2016-11-04T20:37:27Z\"}};</script><p>Text.</p>",
          0, NULL, "published=html:2016-11-04T20:37:27Z\n"},
+        {"date: the script's first key with a date, in the script's order",
+         NULL,
+         "<script>var d = {\"datePublished\":\"soon\",\"publishDate\":"
+         "\"2019-01-02\",\"datePublished\":\"2020-05-01\"};</script>",
+         0, NULL, "published=html:2019-01-02\n"},
         {"date: a shop's product JSON dates its page", NULL,
          "<script type=application/json>{\"product\":{\"title\":\"Kaffee\","
          "\"published_at\":\"2019-03-02T06:22:28+01:00\"}}</script>",
