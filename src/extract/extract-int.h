@@ -67,6 +67,7 @@ enum origin {
 	O_JSONLD_ORG,  /* a JSON-LD author that is an organisation */
 	O_JSONLD_CLIP, /* a JSON-LD date of a video a non-video page embeds */
 	O_COPYRIGHT,   /* a copyright notice's holder */
+	O_SCRIPT,      /* a date in a page's own script data, not JSON-LD */
 	O_AUTHOR_PAGE, /* a link to an author's page: the name it shows */
 	O_COUNT,
 };
@@ -224,6 +225,9 @@ void heed__shown_over_draft(struct builder *b);
  * then: the published date becomes the modified one. Called once the
  * page is read. */
 void heed__republished(struct builder *b);
+/* A page dated only by an edit it shows: the published date becomes
+ * that edit's. Called once the page is read, after its URL's date. */
+void heed__edit_only(struct builder *b);
 /* An author that is a first name alone ("Nils", a CMS's display name)
  * gives way to the full name opening the page's author bio when that
  * name opens with it ("Nils Pickert"). Called once the JSON-LD is

@@ -1541,7 +1541,8 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		else if (!attr(atts, "src") &&
 		         (!v ||
 		          heed__ascii_ieq(v, strlen(v), "application/json") ||
-		          heed__ascii_ieq(v, strlen(v), "text/json")))
+		          heed__ascii_ieq(v, strlen(v), "text/json") ||
+		          heed__ascii_ieq(v, strlen(v), "text/javascript")))
 			start_capture(h, CAP_SCRIPT, NULL);
 		break;
 	default:
@@ -3188,9 +3189,81 @@ bool heed__html_wants_raw(const struct html *h)
 	       h->caps[h->ncaps - 1].sub >= 0;
 }
 
+/* The keys a page's own script data names its publication with: a
+ * shop's product JSON ("published_at"), a review's state
+ * ("publishedDate"), a framework's props (Next.js's __NEXT_DATA__,
+ * window.__DATA__ = {...}). Each holds "ubli" (at ubli), so one pass
+ * over a script finds them all. */
+static const struct {
+	const char *key;
+	size_t ubli;
+} script_date_keys[] = {
+        {"\"datePublished\"", 6},   {"\"publishedDate\"", 2},
+        {"\"publishDate\"", 2},     {"\"publishedAt\"", 2},
+        {"\"published_at\"", 2},    {"\"date_published\"", 7},
+        {"\"publicationDate\"", 2},
+};
+
+/* The end of the key of script_date_keys whose "ubli" is at q, or
+ * NULL. */
+static const char *script_date_key(const char *s, const char *e, const char *q)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(script_date_keys); i++) {
+		const char *key = script_date_keys[i].key, *k;
+		size_t n;
+		if ((size_t)(q - s) < script_date_keys[i].ubli)
+			continue;
+		k = q - script_date_keys[i].ubli;
+		if (k[0] != '"' || k[1] != key[1])
+			continue;
+		n = strlen(key);
+		if ((size_t)(e - k) >= n && memcmp(k, key, n) == 0)
+			return k + n;
+	}
+	return NULL;
+}
+
+/* The string after p, a key's end, when a colon leads to one (up to 64
+ * bytes): its text, its length in *n; NULL otherwise. */
+static const char *script_string(const char *p, const char *e, size_t *n)
+{
+	const char *q;
+
+	p += separators_len(p, (size_t)(e - p), " \t\n\r");
+	if (p == e || *p++ != ':')
+		return NULL;
+	p += separators_len(p, (size_t)(e - p), " \t\n\r");
+	if (p == e || *p++ != '"')
+		return NULL;
+	q = memchr(p, '"', (size_t)(e - p) < 64 ? (size_t)(e - p) : 64);
+	if (!q)
+		return NULL;
+	*n = (size_t)(q - p);
+	return p;
+}
+
+/* A script's own data: the first publication date it names is the
+ * page's when nothing else dates it. Only while no date is known. */
+static void script_dates(struct html *h, const char *s, size_t len)
+{
+	const char *e = s + len, *p = s, *q, *k, *v;
+	size_t n;
+
+	while (!h->b->cand[F_PUBLISHED].value &&
+	       (q = memmem(p, (size_t)(e - p), "ubli", 4))) {
+		p = q + 4;
+		if ((k = script_date_key(s, e, q)) &&
+		    (v = script_string(k, e, &n))) {
+			heed__cand(h->b, F_PUBLISHED, O_SCRIPT, 0, v, n);
+			p = v + n;
+		}
+	}
+}
+
 /* Script and style bodies: only JSON-LD wants them, and a script whose
- * first character opens JSON (any other is JavaScript: dropped at once,
- * so a page's scripts are never copied). */
+ * first character opens JSON (any other is JavaScript: read for its
+ * dates in place and dropped at once, so a page's scripts are never
+ * copied). */
 void heed__html_raw(struct html *h, const char *s, size_t len)
 {
 	struct capture *c;
@@ -3198,6 +3271,8 @@ void heed__html_raw(struct html *h, const char *s, size_t len)
 	if (!heed__html_wants_raw(h))
 		return;
 	c = &h->caps[h->ncaps - 1];
+	if (c->kind == CAP_SCRIPT)
+		script_dates(h, s, len);
 	if (c->kind == CAP_SCRIPT && !c->text.len) {
 		const char *t = s;
 		size_t n = len;

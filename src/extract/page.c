@@ -379,6 +379,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 	heed__shown_over_draft(b);
 	heed__republished(b);
 	url_path_date(b);
+	heed__edit_only(b);
 	heed__dateline_agency(b);
 	take_field(b, &r->title, F_TITLE);
 	take_field(b, &r->description, F_DESCRIPTION);

@@ -27,7 +27,7 @@ static const enum origin order[F_COUNT][12] = {
         [F_LANGUAGE] = {O_HTML, O_JSONLD, O_MICRODATA, O_OG, O_META, O_HTTP,
                         END},
         [F_PUBLISHED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML,
-                         O_JSONLD_CLIP, O_URL, END},
+                         O_JSONLD_CLIP, O_URL, O_SCRIPT, END},
         [F_MODIFIED] = {O_JSONLD, O_OG, O_MICRODATA, O_DC, O_HTML,
                         O_JSONLD_CLIP, END},
         [F_THUMBNAIL] = {O_OG, O_TWITTER, O_MICRODATA, O_JSONLD, O_LINK, END},
@@ -61,6 +61,7 @@ heed_source heed__origin_source(enum origin o)
 	        [O_JSONLD_ORG] = HEED_SOURCE_JSONLD,
 	        [O_JSONLD_CLIP] = HEED_SOURCE_JSONLD,
 	        [O_COPYRIGHT] = HEED_SOURCE_HTML,
+	        [O_SCRIPT] = HEED_SOURCE_HTML,
 	        [O_AUTHOR_PAGE] = HEED_SOURCE_HTML,
 	};
 	return o < O_COUNT ? map[o] : HEED_SOURCE_NONE;
@@ -939,6 +940,24 @@ void heed__republished(struct builder *b)
 	    p->rank >= rank_of(F_PUBLISHED, O_HTML, 0) ||
 	    strncmp(p->value, m->value, 10) == 0 || m->num <= p->num ||
 	    strncmp(day, m->value, 10) != 0)
+		return;
+	*p = *m;
+}
+
+/*
+ * A page whose only date is its edit's ("Aktualisiert: 30.12.2016" under
+ * the text, "Letzte Änderung:" over a date) says nothing of its first
+ * day, so its readers can date it only by that edit: when nothing else,
+ * the URL's path included, gives the published date, the edit's date
+ * the page shows (in its article, header or main, or after a label) is
+ * the published one.
+ */
+void heed__edit_only(struct builder *b)
+{
+	struct cand *p = &b->cand[F_PUBLISHED], *m = &b->cand[F_MODIFIED];
+
+	if (p->value || !m->value || !b->edit_day[0] ||
+	    strncmp(b->edit_day, m->value, 10) != 0)
 		return;
 	*p = *m;
 }

@@ -363,7 +363,8 @@ static const struct page_case cases[] = {
          0, NULL, "published=html:2019-01-29\n"},
         {"text date: a 'last edited' line is the modified date", NULL,
          "<article><p class=date>Last edited March 4, 2024</p></article>", 0,
-         NULL, "modified=html:2024-03-04\n-published\n"},
+         NULL, "modified=html:2024-03-04\npublished=url:2020-02-17\n",
+         "https://site.example/2020/02/17/slug/"},
         {"text date: below every declared date", NULL,
          "<meta name=pubdate content=2020-02-02><article><p class=date>July "
          "05, 2017</p></article>",
@@ -504,7 +505,8 @@ static const struct page_case cases[] = {
          0, NULL, "-published\n"},
         {"text date: an edit's label dates the edit", NULL,
          "<div>Aktualisiert: 19.10.2019 11:05 Uhr</div>", 0, NULL,
-         "modified=html:2019-10-19T11:05:00Z\n-published\n"},
+         "modified=html:2019-10-19T11:05:00Z\npublished=url:2019-09-17\n",
+         "https://site.example/2019/09/17/slug"},
         {"text date: an as-of date dates the edit, and the publication when "
          "nothing else does",
          NULL, "<div>Stand: 19.10.2019 11:05 Uhr</div>", 0, NULL,
@@ -625,6 +627,50 @@ static const struct page_case cases[] = {
          0, NULL,
          "published=jsonld:2019-04-03T08:04:01Z\n"
          "modified=jsonld:2019-04-03T08:04:01Z\n"},
+        {"date: a page's own script data dates it when nothing else does", NULL,
+         "<script>window.__DATA__ = {\"review\": {\"publishedDate\" : "
+         "\"2016-11-04T20:37:27Z\"}};</script><p>Text.</p>",
+         0, NULL, "published=html:2016-11-04T20:37:27Z\n"},
+        {"date: the script's first key with a date, in the script's order",
+         NULL,
+         "<script>var d = {\"datePublished\":\"soon\",\"publishDate\":"
+         "\"2019-01-02\",\"datePublished\":\"2020-05-01\"};</script>",
+         0, NULL, "published=html:2019-01-02\n"},
+        {"date: a shop's product JSON dates its page", NULL,
+         "<script type=application/json>{\"product\":{\"title\":\"Kaffee\","
+         "\"published_at\":\"2019-03-02T06:22:28+01:00\"}}</script>",
+         0, NULL, "published=html:2019-03-02T06:22:28+01:00\n"},
+        {"date: script data gives way to the page's shown date and its URL's",
+         NULL,
+         "<script>var d = {\"datePublished\":\"2016-11-04\"};</script>"
+         "<article><p class=date>05.07.2017</p></article>",
+         0, NULL, "published=html:2017-07-05\n",
+         "https://site.example/2019/09/17/slug"},
+        {"date: script data's URL date", NULL,
+         "<script>var d = {\"datePublished\":\"2016-11-04\"};</script>", 0,
+         NULL, "published=url:2019-09-17\n",
+         "https://site.example/2019/09/17/slug"},
+        {"date: a script's key that names no string, or a script file, dates "
+         "nothing",
+         NULL,
+         "<script>var k = \"datePublished\"; var d = {\"publishDate\": "
+         "null};</script><script src=/a.js>{\"datePublished\":\"2016-11-04"
+         "\"}</script>",
+         0, NULL, "-published\n"},
+        {"date: a page dated only by an edit's line is published then", NULL,
+         "<div><p>Text.</p><p class=info>Aktualisiert: 30.12.2016</p></div>", 0,
+         NULL, "published=html:2016-12-30\nmodified=html:2016-12-30\n"},
+        {"date: a page dated only by an edit's label alone is published then",
+         NULL,
+         "<p>Text.</p><div><label>Letzte \303\204nderung:</label><div>"
+         "14.01.2022 um 09:25</div></div>",
+         0, NULL,
+         "published=html:2022-01-14T09:25:00Z\n"
+         "modified=html:2022-01-14T09:25:00Z\n"},
+        {"date: a wiki's last edit outside the article dates no page", NULL,
+         "<div>Text</div><ul><li id=footer-info-lastmod>This page was last "
+         "edited on 3 April 2019, at 08:04.</li></ul>",
+         0, NULL, "-published\nmodified=html:2019-04-03T08:04:00Z\n"},
         {"date: a wiki's last edit outside the article dates no republication",
          NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\","
@@ -706,7 +752,8 @@ static const struct page_case cases[] = {
         {"date: an edit's label of words after Zuletzt stands alone", NULL,
          "<div><p>Text.</p><h4>Zuletzt aktualisiert am</h4><p>15.10.2021"
          "</p></div>",
-         0, NULL, "-published\nmodified=html:2021-10-15\n"},
+         0, NULL, "published=url:2019-09-17\nmodified=html:2021-10-15\n",
+         "https://site.example/2019/09/17/slug"},
         {"date: a calendar icon's text is a date", NULL,
          "<h1>Title<br><small><span class=\"glyphicon glyphicon-calendar\">"
          "</span>&nbsp;\n 02.02.2022 &bull; News</small></h1>",
