@@ -5,12 +5,20 @@
  * crash; only a power cut may lose the last ones) and a busy timeout so two
  * heed processes on one file wait for each other instead of failing.
  *
- * A crawl writes a page record and its frontier rows several hundred times
- * a second: a 16 MiB page cache (SQLite's default is 2 MiB) keeps the
- * indexes' inner pages from being read again, and checkpointing every
- * 8,192 WAL pages instead of 1,000 copies each often-rewritten page into
- * the database eight times less often (bench/crawl: 0.37 to 0.33
- * CPU-seconds per 1,000 pages).
+ * A crawl writes a page record and its frontier rows thousands of times a
+ * second, and in a crawl of many sites each answer's rows land on index
+ * leaves of their own (the URL- and site-keyed indexes), a leaf coming
+ * back a few seconds later. So a writer keeps a 64 MiB page cache
+ * (SQLite's default is 2 MiB), which holds those leaves between their
+ * writes instead of reading them back, and checkpoints every 65,536 WAL
+ * pages (256 MiB) instead of SQLite's 1,000, copying a leaf that many
+ * answers rewrote into the database once for all of them. Against 16 MiB
+ * and 8,192 pages, a crawl of 10,000 sites x 51 pages wrote a quarter
+ * fewer bytes and cost less CPU (bench/crawl; docs/performance.md has the
+ * runs), for 50 MB more memory. The WAL file keeps its largest size until
+ * the store is closed; a 1 GiB one gained nothing more, and makes every
+ * read look through a larger WAL index. Readers keep 16 MiB: heed serve
+ * reads through a memory map (below) with a connection per thread.
  *
  * Opening looks before it writes: inspect() reads the file's
  * application_id and table names and refuses what is not a heed store, and
@@ -215,7 +223,7 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 	 * journal_mode=WAL, which does, is writer_sql. */
 	static const char setup[] = "PRAGMA synchronous=NORMAL;"
 	                            "PRAGMA cache_size=-16384;"
-	                            "PRAGMA wal_autocheckpoint=8192;"
+	                            "PRAGMA wal_autocheckpoint=65536;"
 	                            "PRAGMA foreign_keys=ON;";
 	bool read_only = flags & HEED_STORE_OPEN_READONLY;
 	bool existing = read_only || (flags & HEED_STORE_OPEN_EXISTING);
@@ -275,9 +283,11 @@ static heed_status sqlite_open(heed_store *store, const char *path,
 	 * file in /var/tmp. Each page a crawl stores wrote as much there as
 	 * to the WAL (bench/crawl --wal-frames and its write figure: 80 KB a
 	 * page, 40 without). In memory it lives for one statement. A writer
-	 * only: heed serve's sorts over a large store may still spill. */
+	 * only, as its larger cache (above): heed serve's sorts over a large
+	 * store may still spill. */
 	if (!read_only &&
-	    sqlite_exec(store, "PRAGMA temp_store=MEMORY;") != HEED_OK)
+	    sqlite_exec(store, "PRAGMA temp_store=MEMORY;"
+	                       "PRAGMA cache_size=-65536;") != HEED_OK)
 		return heed__store_fail(store, diag, "setting up the store");
 	return HEED_OK;
 }
