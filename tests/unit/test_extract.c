@@ -2110,12 +2110,19 @@ static const struct page_case cases[] = {
         {"links: media elements and media files never returned", NULL,
          "<img src=/i.jpg><video src=/v.webm><a href=/in-video>x</a></video>"
          "<a href=/song.MP3>s</a><a href=\"/doc.pdf\">d</a>"
-         "<a href=/list.m3u8?x=1>l</a>",
+         "<a href=/list.m3u8?x=1>l</a><a href=/f.Woff2>f</a>"
+         "<a href=/p.html>p</a><a href=/a.jpegjpeg>j</a>"
+         "<a href=/in.jpg/x>x</a><a href=/end.>e</a>",
          0, NULL,
          "link=https://site.example/doc.pdf a\n"
          "-link=https://site.example/in-video\n"
          "-link=https://site.example/song.MP3\n"
-         "-link=https://site.example/list.m3u8?x=1\n"},
+         "-link=https://site.example/list.m3u8?x=1\n"
+         "-link=https://site.example/f.Woff2\n"
+         "link=https://site.example/p.html a\n"
+         "link=https://site.example/a.jpegjpeg a\n"
+         "link=https://site.example/in.jpg/x a\n"
+         "link=https://site.example/end. a\n"},
         {"script strings do not make links", NULL,
          "<script>var a = \"<a href='/in-script'>\"; if (a<b) {}</script>"
          "<a href=/real>r</a>",
