@@ -69,21 +69,29 @@ static bool plain_ascii(unsigned char c)
 }
 
 /* Sixteen bytes at a time, in GCC's (and clang's) portable vector
- * extension: SSE2 on x86-64, NEON on arm64. */
-typedef unsigned char bytes16 __attribute__((vector_size(16)));
-typedef signed char mask16 __attribute__((vector_size(16)));
+ * extension: SSE2 on x86-64, NEON on arm64. The bytes are signed, so
+ * that one comparison finds both what is below 0x20 and what is 0x80 or
+ * above (negative): SSE2 has no unsigned byte comparison, and two
+ * emulated ones made this loop 7 % of a page's extraction. */
+typedef signed char bytes16 __attribute__((vector_size(16)));
 
 /* The index of the first byte from i that is not plain ASCII, or len.
  * Most of a page is, so sixteen bytes are tested at once. */
 static size_t skip_plain(const unsigned char *p, size_t i, size_t len)
 {
 	while (len - i >= 16) {
-		bytes16 v;
-		mask16 bad;
+		bytes16 v, bad;
 		uint64_t half[2];
 		memcpy(&v, p + i, 16);
-		bad = (v >= 0x80) | ((v < 0x20) & (v != '\t') & (v != '\n') &
-		                     (v != '\f') & (v != '\r'));
+		bad = v < 0x20;
+		memcpy(half, &bad, 16);
+		/* Most blocks hold no control byte, and no white space to
+		 * let pass either. */
+		if (!(half[0] | half[1])) {
+			i += 16;
+			continue;
+		}
+		bad &= (v != '\t') & (v != '\n') & (v != '\f') & (v != '\r');
 		memcpy(half, &bad, 16);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 		/* Lane k is byte k of the halves: the first bad byte. */
