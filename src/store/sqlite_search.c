@@ -1008,6 +1008,15 @@ static const char *const search_migrations[] = {
         /* 13: PostgreSQL's statistics keep more of the index's lexemes,
          * for its estimates of prefixes. */
         "SELECT 1;",
+        /* 14: FTS5 gathers 16 MiB of new tokens in memory before it
+         * writes them as a segment, not its default 1 MiB. A catch-up
+         * indexes the pages of a few seconds of crawling in one
+         * statement, several MiB of tokens with the pairs and prefixes:
+         * with 1 MiB each catch-up wrote several small segments, and the
+         * crawl paid again to merge them (docs/performance.md). The
+         * memory is the writer's, for the length of one statement. */
+        ("INSERT INTO search_fts(search_fts, rank) VALUES('hashsize', "
+         "16777216);"),
 };
 
 const struct heed_store_area heed__store_search_area = {

@@ -1057,8 +1057,12 @@ static void sql_at(const char *file, const char *sql)
 
 /* What version 7 added (the sort keys beside the listing) taken away, and
  * what version 11 took away put back: a store of version 6. */
-/* FTS5's merge setting of version 12 taken away: its default again. */
-#define BEFORE_V12 "DELETE FROM search_fts_config WHERE k = 'automerge';"
+/* FTS5's memory for new tokens of version 14 taken away: its default
+ * again. */
+#define BEFORE_V14 "DELETE FROM search_fts_config WHERE k = 'hashsize';"
+/* FTS5's merge setting of version 12 taken away too. */
+#define BEFORE_V12 \
+	BEFORE_V14 "DELETE FROM search_fts_config WHERE k = 'automerge';"
 /* What version 11 took away (the pages area's pages_host_fetched serves
  * instead), back in its place. */
 #define BEFORE_V11 \
@@ -1157,9 +1161,9 @@ static void test_older_store_migrates(void **state)
 	heed_store_close(w);
 }
 
-/* The index's merge setting, as FTS5 keeps it in its config table; NULL
- * (0 here) when the store left it at FTS5's default. */
-static int automerge_at(const char *file)
+/* One of the index's settings, as FTS5 keeps it in its config table;
+ * NULL (0 here) when the store left it at FTS5's default. */
+static int fts_setting_at(const char *file, const char *key)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
@@ -1168,9 +1172,10 @@ static int automerge_at(const char *file)
 	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db,
 	                                    "SELECT v FROM search_fts_config "
-	                                    "WHERE k = 'automerge';",
+	                                    "WHERE k = ?1;",
 	                                    -1, &st, NULL),
 	                 SQLITE_OK);
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -1178,11 +1183,21 @@ static int automerge_at(const char *file)
 	return v;
 }
 
-/* A new store merges the index's segments by 8 a level, and so does a
- * store of version 11 once opened for writing; its pages are still found
- * (FTS5 reads the setting, and its merges of new rows keep the index
- * whole). */
-static void test_index_merges_by_eight(void **state)
+static int automerge_at(const char *file)
+{
+	return fts_setting_at(file, "automerge");
+}
+
+static int hashsize_at(const char *file)
+{
+	return fts_setting_at(file, "hashsize");
+}
+
+/* A new store merges the index's segments by 8 a level and gathers 16 MiB
+ * of new tokens before it writes a segment, and so does a store of
+ * version 11 once opened for writing; its pages are still found (FTS5
+ * reads the settings, and its merges of new rows keep the index whole). */
+static void test_index_settings(void **state)
 {
 	heed_store *w = open_writer(), *r;
 	struct hits h;
@@ -1194,9 +1209,11 @@ static void test_index_merges_by_eight(void **state)
 	                      .title = "The godwit"});
 	heed_store_close(w);
 	assert_int_equal(automerge_at(path), 8);
+	assert_int_equal(hashsize_at(path), 16777216);
 	sql_at(path, BEFORE_V12 "UPDATE heed_schema SET version = 11 WHERE "
 	                        "area = 'search';");
 	assert_int_equal(automerge_at(path), 0);
+	assert_int_equal(hashsize_at(path), 0);
 	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	for (int i = 0; i < 40; i++) {
@@ -1208,6 +1225,7 @@ static void test_index_merges_by_eight(void **state)
 	}
 	heed_store_close(w);
 	assert_int_equal(automerge_at(path), 8);
+	assert_int_equal(hashsize_at(path), 16777216);
 	r = open_reader();
 	assert_int_equal(search(r, &q, &h), 41);
 	heed_store_close(r);
@@ -2576,7 +2594,7 @@ int main(void)
 	        cmocka_unit_test(test_writes_keep_index),
 	        cmocka_unit_test(test_hostile_tags),
 	        cmocka_unit_test(test_older_store_migrates),
-	        cmocka_unit_test(test_index_merges_by_eight),
+	        cmocka_unit_test(test_index_settings),
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_version_1_migrates),
