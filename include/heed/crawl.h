@@ -367,6 +367,15 @@ typedef struct heed_crawl_prep heed_crawl_prep;
 heed_crawl_prep *heed_crawl_prepare(heed_crawl *c, heed_crawl_req *req,
                                     const struct heed_net_response *r);
 
+/* As heed_crawl_prepare(), keeping body instead of a copy of the answer's
+ * body: body is the buffer r->body points to (r->body_len bytes and a
+ * NUL, as heed_net_take_body() hands it over), allocated with the
+ * default allocator. The prepared answer frees it; on NULL it is still
+ * the caller's (and r->body still reads it). */
+heed_crawl_prep *heed_crawl_prepare_owned(heed_crawl *c, heed_crawl_req *req,
+                                          const struct heed_net_response *r,
+                                          char *body);
+
 /* Does p's pure work: on any thread, one call per prepared answer, while
  * the controller goes on with other calls. Reads and writes p alone;
  * allocates with the default allocator. A body whose digest is that of

@@ -184,6 +184,16 @@ void heed_net_free(heed_net *net);
  */
 heed_status heed_net_start(heed_net *net, const struct heed_net_request *req);
 
+/*
+ * Inside on_done, for the response r it was given: takes r's body, so
+ * that the caller keeps it past the callback instead of copying it. The
+ * body stays where r->body points (r->body_len bytes and a NUL), is now
+ * the caller's, and is freed with the allocator given to heed_net_new()
+ * (the default one for NULL). NULL when r has no body, or outside r's
+ * on_done; then nothing changes.
+ */
+char *heed_net_take_body(heed_net *net, const struct heed_net_response *r);
+
 /* Fetches started and not yet done. */
 size_t heed_net_pending(const heed_net *net);
 

@@ -348,11 +348,10 @@ static size_t prep_len(const char *s)
 	return s ? strlen(s) + 1 : 0;
 }
 
-struct heed_crawl_prep *heed__answer_prep_new(heed_crawl *c,
-                                              struct heed__site *s,
-                                              const struct heed__job *job,
-                                              heed_crawl_req *req,
-                                              const struct heed_net_response *r)
+struct heed_crawl_prep *
+heed__answer_prep_new(heed_crawl *c, struct heed__site *s,
+                      const struct heed__job *job, heed_crawl_req *req,
+                      const struct heed_net_response *r, char *body)
 {
 	const struct heed_allocator *alloc = heed_allocator_default();
 	struct heed_crawl_prep *p;
@@ -362,8 +361,8 @@ struct heed_crawl_prep *heed__answer_prep_new(heed_crawl *c,
 	        &copy.location,      &copy.content_type,  &copy.retry_after,
 	        &copy.etag,          &copy.last_modified, &copy.x_robots_tag,
 	        &copy.cache_control, &copy.expires,       &copy.date};
-	size_t size = sizeof(*p) + r->body_len + 1 + prep_len(job->url) +
-	              prep_len(c->opt->agent_token);
+	size_t size = sizeof(*p) + (body ? 0 : r->body_len + 1) +
+	              prep_len(job->url) + prep_len(c->opt->agent_token);
 	struct prep_block b;
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(str); i++)
@@ -377,7 +376,9 @@ struct heed_crawl_prep *heed__answer_prep_new(heed_crawl *c,
 		*str[i] = *str[i] ? prep_copy(&b, *str[i], strlen(*str[i]))
 		                  : NULL;
 	/* A body is NUL-terminated (heed/net.h), an empty one too. */
-	copy.body = prep_copy(&b, r->body ? r->body : "", r->body_len);
+	copy.body = body ? body
+	                 : prep_copy(&b, r->body ? r->body : "", r->body_len);
+	p->body = body;
 	p->url = prep_copy(&b, job->url, strlen(job->url));
 	p->agent = c->opt->agent_token ? prep_copy(&b, c->opt->agent_token,
 	                                           strlen(c->opt->agent_token))
@@ -407,6 +408,7 @@ void heed__answer_prep_free(struct heed_crawl_prep *p)
 	if (!p)
 		return;
 	page_work_clear(&p->w);
+	heed__free(p->w.alloc, p->body);
 	heed__free(p->w.alloc, p);
 }
 

@@ -1001,10 +1001,13 @@ struct heed__page_work {
  * the network layer (which frees its response once its callback
  * returns) or with the controller (which only the loop's thread may
  * touch). One block, allocated with the default allocator: the strings
- * and the body follow the struct. */
+ * follow the struct, and the body too unless it was handed over
+ * (heed_crawl_prepare_owned): a page's copy was a 60 KB memcpy and
+ * malloc on the loop's thread. */
 struct heed_crawl_prep {
 	heed_crawl_req *req;            /* the loop's thread's alone */
 	struct heed_net_response r;     /* the answer, strings copied */
+	char *body;                     /* the body handed over, or NULL */
 	const char *url;                /* the job's */
 	const char *agent;              /* the agent token */
 	char known[CRAWL_KNOWN_DIGEST]; /* the body's digest at the last
@@ -1015,11 +1018,13 @@ struct heed_crawl_prep {
 /* Has answer r of job pure work to prepare (a page's 2xx)? */
 bool heed__answer_has_work(const struct heed__job *job,
                            const struct heed_net_response *r);
-/* A prepared answer r of site s's job, for req; NULL when out of memory. */
+/* A prepared answer r of site s's job, for req; NULL when out of memory.
+ * body: r->body's buffer, which the answer keeps and frees (on NULL it
+ * stays the caller's), or NULL to copy r's body. */
 struct heed_crawl_prep *
 heed__answer_prep_new(heed_crawl *c, struct heed__site *s,
                       const struct heed__job *job, heed_crawl_req *req,
-                      const struct heed_net_response *r);
+                      const struct heed_net_response *r, char *body);
 /* Runs p's pure work: reads p alone, on any thread. */
 void heed__answer_prep_run(struct heed_crawl_prep *p);
 /* Frees p and what its work made. NULL does nothing. */

@@ -885,9 +885,16 @@ void heed_crawl_fetched(heed_crawl *c, heed_crawl_req *req,
 heed_crawl_prep *heed_crawl_prepare(heed_crawl *c, heed_crawl_req *req,
                                     const struct heed_net_response *r)
 {
-	if (!heed__answer_has_work(&req->job, r))
+	return heed_crawl_prepare_owned(c, req, r, NULL);
+}
+
+heed_crawl_prep *heed_crawl_prepare_owned(heed_crawl *c, heed_crawl_req *req,
+                                          const struct heed_net_response *r,
+                                          char *body)
+{
+	if (!heed__answer_has_work(&req->job, r) || (body && body != r->body))
 		return NULL;
-	return heed__answer_prep_new(c, req->site, &req->job, req, r);
+	return heed__answer_prep_new(c, req->site, &req->job, req, r, body);
 }
 
 void heed_crawl_prep_run(heed_crawl_prep *p)

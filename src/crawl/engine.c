@@ -8,7 +8,8 @@
  *
  * The controller, DNS and HTTP run on this one thread, and at thousands
  * of sites it is the bound. So a page's answer is prepared
- * (heed_crawl_prepare: a copy of all its pure work reads) and handed to a
+ * (heed_crawl_prepare_owned: the body libcurl wrote, taken from the
+ * fetcher, and a copy of all else its pure work reads) and handed to a
  * small pool of threads (crawl.extract_threads) that digest and extract
  * it; done, it goes on a queue back, an eventfd wakes the poll(), and the
  * loop hands it to the controller (heed_crawl_prepared). The loop never
@@ -244,15 +245,19 @@ static void pool_collect(struct engine *e)
 /* Answer r of req, given to the pool when it has work to prepare: true
  * when it was (or done at once, out of memory), false when the caller
  * answers it itself. */
+/* Hands r to the pool, with its body when *body holds it (then *body is
+ * NULL after); false when r has no work for the pool. */
 static bool pool_give(struct engine *e, heed_crawl_req *req,
-                      const struct heed_net_response *r)
+                      const struct heed_net_response *r, char **body)
 {
 	struct pool *pl = &e->pool;
 	struct pool_item *it;
 	heed_crawl_prep *p;
 
-	if (!pl->started || !(p = heed_crawl_prepare(e->c, req, r)))
+	if (!pl->started ||
+	    !(p = heed_crawl_prepare_owned(e->c, req, r, *body)))
 		return false;
+	*body = NULL;
 	it = heed__malloc(heed_allocator_default(), sizeof(*it));
 	if (!it) {
 		struct heed_crawl_clock now = clock_now();
@@ -303,11 +308,15 @@ static void on_fetched(void *ud, const struct heed_net_response *r)
 {
 	struct pending *p = ud;
 	struct heed_crawl_clock now;
+	/* Taken only for the pool; r->body still reads it either way. */
+	char *body =
+	        p->e->pool.started ? heed_net_take_body(p->e->net, r) : NULL;
 
-	if (!pool_give(p->e, p->req, r)) {
+	if (!pool_give(p->e, p->req, r, &body)) {
 		now = clock_now();
 		heed_crawl_fetched(p->e->c, p->req, r, &now);
 	}
+	heed__free(heed_allocator_default(), body);
 	heed__free(heed_allocator_default(), p);
 }
 

@@ -146,6 +146,7 @@ struct heed_net {
 	/* Whether the running libcurl may reuse them (easy_reusable()). */
 	bool reuse_easy;
 	size_t pending;
+	struct xfer *done; /* the fetch whose on_done runs, or NULL */
 };
 
 static int64_t now_ms(void)
@@ -736,7 +737,9 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
 	         r.body_len, (long long)r.elapsed_ms);
 	curl_multi_remove_handle(x->shard->multi, x->easy);
 	unlink_xfer(net, x);
+	net->done = x;
 	x->on_done(x->ud, &r);
+	net->done = NULL;
 	free_xfer(net, x);
 }
 
@@ -985,6 +988,15 @@ heed_status heed_net_start(heed_net *net, const struct heed_net_request *req)
 }
 
 /* ---- the loop ---- */
+
+char *heed_net_take_body(heed_net *net, const struct heed_net_response *r)
+{
+	struct xfer *x = net->done;
+
+	if (!x || !r->body || r->body != x->body.data)
+		return NULL;
+	return heed__buf_take(&x->body);
+}
 
 size_t heed_net_pending(const heed_net *net)
 {
