@@ -197,6 +197,11 @@ struct heed__serve_permit {
 void heed__serve_permit(const char *permissions_json, int64_t now_s,
                         struct heed__serve_permit *p);
 
+/* What permissions without ACAP rules and without a robots meta limit on
+ * the snippet (nosnippet, max-snippet) allow: all of it, as
+ * heed__serve_permit() reads them; where it starts from for any. */
+void heed__serve_permit_open(struct heed__serve_permit *p);
+
 /* Where a permitted description (len bytes) ends under p's character and
  * word limits; len when it may be shown whole. */
 size_t heed__serve_snippet_cut(const struct heed__serve_permit *p,

@@ -178,6 +178,12 @@ static void apply_acap(struct heed__serve_permit *p, json_object *acap,
 	}
 }
 
+void heed__serve_permit_open(struct heed__serve_permit *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->snippet = p->thumbnail = true;
+}
+
 void heed__serve_permit(const char *permissions_json, int64_t now_s,
                         struct heed__serve_permit *p)
 {
@@ -185,13 +191,13 @@ void heed__serve_permit(const char *permissions_json, int64_t now_s,
 	        permissions_json ? json_tokener_parse(permissions_json) : NULL;
 	json_object *acap;
 
-	memset(p, 0, sizeof(*p));
 	if (!json_object_is_type(root, json_type_object)) {
+		memset(p, 0, sizeof(*p));
 		reason(p, "the page's permissions are unreadable");
 		json_object_put(root);
 		return;
 	}
-	p->snippet = p->thumbnail = true;
+	heed__serve_permit_open(p);
 	apply_meta(p, member(root, "meta_robots"));
 	acap = member(root, "acap");
 	if (json_object_is_type(acap, json_type_object))

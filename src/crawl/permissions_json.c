@@ -96,27 +96,46 @@ static void meta_json(struct heed_json *j, const struct heed_extract_robots *d)
 	heed__json_close(j, '}');
 }
 
+/* heed__serve_permit() of the permissions written so far in b (the
+ * object not yet closed); false when out of memory. */
+static bool read_back(const struct heed_allocator *a, const struct heed_buf *b,
+                      int64_t now_s, struct heed__serve_permit *pm)
+{
+	struct heed_buf whole;
+
+	heed__buf_init(&whole, a, b->len + 2);
+	if (heed__buf_add(&whole, heed__buf_str(b), b->len) != HEED_OK ||
+	    heed__buf_addc(&whole, '}') != HEED_OK) {
+		heed__buf_free(&whole);
+		return false;
+	}
+	heed__serve_permit(heed__buf_str(&whole), now_s, pm);
+	heed__buf_free(&whole);
+	return true;
+}
+
 /* The characters of description the search index may hold under the
- * permissions written so far in b (the object not yet closed). */
+ * permissions written so far in b, which hold h's ACAP rules and the
+ * page's robots meta d. heed serve reads the same text
+ * (heed__serve_permit), and so are they read back here, but for the
+ * permissions of most pages, which limit nothing: reading those back
+ * took a sixtieth of a crawl's instructions. */
 static int64_t index_chars(const struct heed_allocator *a,
-                           const struct heed_buf *b, const char *description,
-                           int64_t now_s)
+                           const struct heed_buf *b,
+                           const struct heed__rules *h,
+                           const struct heed_extract_robots *d,
+                           const char *description, int64_t now_s)
 {
 	struct heed__serve_permit pm;
-	struct heed_buf whole;
 	size_t len = description ? strlen(description) : 0, cut;
 	int64_t chars = 0;
 
 	if (!len)
 		return 0;
-	heed__buf_init(&whole, a, b->len + 2);
-	if (heed__buf_add(&whole, heed__buf_str(b), b->len) != HEED_OK ||
-	    heed__buf_addc(&whole, '}') != HEED_OK) {
-		heed__buf_free(&whole);
+	if (!h->acap && !d->nosnippet && d->max_snippet < 0)
+		heed__serve_permit_open(&pm);
+	else if (!read_back(a, b, now_s, &pm))
 		return 0; /* out of memory: index none of it */
-	}
-	heed__serve_permit(heed__buf_str(&whole), now_s, &pm);
-	heed__buf_free(&whole);
 	cut = heed__serve_permit_index_len(&pm, description, len);
 	for (size_t i = 0; i < cut; i++)
 		chars += ((unsigned char)description[i] & 0xC0) != 0x80;
@@ -157,7 +176,7 @@ char *heed__crawl_permissions_json(const struct heed_allocator *a,
 	if (j.rc == HEED_OK) {
 		/* Read before the member is begun: b is then the whole
 		 * permissions but for the closing brace. */
-		int64_t chars = index_chars(a, &b, description, now_s);
+		int64_t chars = index_chars(a, &b, h, d, description, now_s);
 		heed__json_key(&j, "search");
 		heed__json_open(&j, '{');
 		heed__json_key(&j, "description_chars");

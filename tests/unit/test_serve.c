@@ -1098,6 +1098,35 @@ static void test_permit(void **state)
 	}
 }
 
+/* The permissions the crawl writes for a page without ACAP rules and
+ * without a robots meta limit on its snippet, whatever else they say,
+ * read as heed__serve_permit_open() says without reading them (the
+ * crawl's shortcut). */
+static void test_permit_open(void **state)
+{
+	static const char *const unlimited[] = {
+	        "{\"robots_txt\":{\"rules\":true,\"line\":3},\"acap\":null,"
+	        "\"meta_robots\":{\"noarchive\":true,\"nosnippet\":false,"
+	        "\"nofollow\":true,\"unavailable_after\":1}}",
+	        "{\"robots_txt\":{\"rules\":false},\"acap\":null,"
+	        "\"meta_robots\":{\"noarchive\":false,\"nosnippet\":false,"
+	        "\"nofollow\":false}}",
+	};
+	struct heed__serve_permit open, read;
+
+	(void)state;
+	heed__serve_permit_open(&open);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(unlimited); i++) {
+		heed__serve_permit(unlimited[i], NOW, &read);
+		assert_true(read.snippet == open.snippet);
+		assert_int_equal(read.snippet_chars, open.snippet_chars);
+		assert_int_equal(read.snippet_words, open.snippet_words);
+		assert_true(read.snippet_timed == open.snippet_timed);
+		assert_true(read.thumbnail == open.thumbnail);
+		assert_string_equal(read.why, open.why);
+	}
+}
+
 /* What the search index may hold of a description: what is shown, and
  * nothing while that depends on the time. */
 static void test_permit_index_len(void **state)
@@ -1332,6 +1361,7 @@ int main(void)
 	        cmocka_unit_test(test_cursor_round_trip),
 	        cmocka_unit_test(test_serve_arg),
 	        cmocka_unit_test(test_permit),
+	        cmocka_unit_test(test_permit_open),
 	        cmocka_unit_test(test_permit_index_len),
 	        cmocka_unit_test(test_marks),
 	        cmocka_unit_test(test_svg),
