@@ -334,6 +334,11 @@ static const struct meta_key {
         {"dc.creator", M_FIELD, F_AUTHOR, O_DC, 0},
         {"dcterms.creator", M_FIELD, F_AUTHOR, O_DC, 0},
         {"citation_author", M_FIELD, F_AUTHOR, O_DC, 1},
+        /* Dublin Core's contributor is any hand in the work (editors
+         * too): a journal that names its authors only so is credited,
+         * after a creator. */
+        {"dc.contributor", M_FIELD, F_AUTHOR, O_DC, 3},
+        {"dcterms.contributor", M_FIELD, F_AUTHOR, O_DC, 3},
         {"parsely-author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"sailthru.author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"shareaholic:article_author_name", M_FIELD, F_AUTHOR, O_DC, 2},

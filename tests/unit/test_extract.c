@@ -2266,6 +2266,21 @@ static const struct page_case cases[] = {
          "publisher=og:Reel Notes\n"
          "author=meta:Sam Lee; Ana Ruiz\n"
          "authors=Sam Lee:meta|Ana Ruiz:meta\n"},
+        {"a journal's dc.contributor list credits every author, after a "
+         "byline that names the first",
+         NULL,
+         "<meta name=dc.contributor content=\"Matthew J Kourakis\">"
+         "<meta name=dc.contributor content=\"Cezar Borba\">"
+         "<meta name=dc.contributor content=\"Angela Zhang\">"
+         "<header><span class=content-header__author>Matthew J "
+         "Kourakis</span></header>",
+         0, NULL,
+         "authors=Matthew J Kourakis:meta|Cezar Borba:meta|Angela "
+         "Zhang:meta\n"},
+        {"dc.creator outranks dc.contributor", NULL,
+         "<meta name=dc.contributor content=\"Ed Itor\">"
+         "<meta name=dc.creator content=\"Ann Lee\">",
+         0, NULL, "authors=Ann Lee:meta\n"},
         {"no declared site name: a suffix that spells the domain is cut", NULL,
          "<title>Local news \xE2\x80\x94 SITE</title>", 0, NULL,
          "title=title:Local news\nsite_name=title:SITE\n"
