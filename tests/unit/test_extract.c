@@ -2266,6 +2266,23 @@ static const struct page_case cases[] = {
          "publisher=og:Reel Notes\n"
          "author=meta:Sam Lee; Ana Ruiz\n"
          "authors=Sam Lee:meta|Ana Ruiz:meta\n"},
+        {"a paper's key words line gives the tags", NULL,
+         "<meta name=keywords content=\"\"><h2>Novel ribs</h2><p "
+         "id=keywords><strong>Key words:</strong> Sauropoda, Dinosauria, "
+         "costal pneumaticity.</p>",
+         0, NULL,
+         "tags=sauropoda:html|dinosauria:html|costal pneumaticity:html\n"},
+        {"key words and their list in one text", NULL,
+         "<p>Schlagw\xC3\xB6rter: Wald; Jagd</p>", 0, NULL,
+         "tags=wald:html|jagd:html\n"},
+        {"no key words where the page declares its keywords, nor in a "
+         "sentence",
+         NULL,
+         "<meta name=keywords content=ribs><p><b>Keywords:</b> Ribs, "
+         "Bones</p>",
+         0, NULL, "tags=ribs:meta\n"},
+        {"a keyword in a sentence is no label", NULL,
+         "<p>Keywords matter: a, b</p>", 0, NULL, "-tags\n"},
         {"a journal's dc.contributor list credits every author, after a "
          "byline that names the first",
          NULL,
