@@ -966,7 +966,7 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 	        {"published", F_PUBLISHED},   {"entry-date", F_PUBLISHED},
 	        {"post-date", F_PUBLISHED},   {"date-published", F_PUBLISHED},
 	        {"updated", F_MODIFIED},      {"date-modified", F_MODIFIED},
-	        {"date-updated", F_MODIFIED},
+	        {"date-updated", F_MODIFIED}, {"relativetime", F_PUBLISHED},
 	};
 	const char *v = attr(atts, "datetime");
 	enum field f;
@@ -975,6 +975,10 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 	 * (a Wikipedia infobox's "bday dtstart published updated"). */
 	if (has_token(cls, "bday") || has_token(cls, "dtstart") ||
 	    has_token(cls, "dtend"))
+		return;
+	/* Stack Exchange's "asked <span class=relativetime title=ISO>"; in
+	 * a link ("edited ..." to the post's revisions) it is an edit's. */
+	if (h->link_heading && has_token(cls, "relativetime"))
 		return;
 	/* A link's title is often its text's ("Permalink to ..."): only
 	 * a date there is the date. */
@@ -1148,7 +1152,7 @@ static void on_class_date(struct html *h, enum tag tag, const char *cls,
 	 * "newsdatum" is a meta line's, a "text_datum" a date's. */
 	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
-	    strstr(cls, "posted") ||
+	    strstr(cls, "posted") || strstr(cls, "relativetime") ||
 	    (strstr(cls, "datum") && text_date_class(cls, &f)))
 		on_date_class(h, tag, cls, atts);
 	else

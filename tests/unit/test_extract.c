@@ -2266,6 +2266,15 @@ static const struct page_case cases[] = {
          "publisher=og:Reel Notes\n"
          "author=meta:Sam Lee; Ana Ruiz\n"
          "authors=Sam Lee:meta|Ana Ruiz:meta\n"},
+        {"a question's asked time dates it, not its edit's link", NULL,
+         "<td class=post-signature><div class=user-action-time><a "
+         "href=/posts/1/revisions>edited <span title=\"2011-09-02 "
+         "05:04:59Z\" class=relativetime>Sep 2 '11 at 5:04</span></a>"
+         "</div></td><td class=\"post-signature owner\"><div "
+         "class=user-action-time>asked <span title=\"2010-08-24 "
+         "05:01:23Z\" class=relativetime>Aug 24 '10 at 5:01</span></div>"
+         "</td>",
+         0, NULL, "published=html:2010-08-24T05:01:23Z\n"},
         {"a paper's key words line gives the tags", NULL,
          "<meta name=keywords content=\"\"><h2>Novel ribs</h2><p "
          "id=keywords><strong>Key words:</strong> Sauropoda, Dinosauria, "
