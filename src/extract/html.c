@@ -2265,13 +2265,18 @@ static size_t keyword_label_len(const char *s, size_t len)
 	return n + separators_len(s + n, len - n, " \t\n\r\f:");
 }
 
-/* The tags after a key words label, without the list's full stop. */
+/* The tags after a key words label, without the list's full stop. A
+ * long text with no list separator is a paragraph that followed an empty
+ * label, no key words. */
 static void keyword_tags(struct html *h, const char *s, size_t len)
 {
 	heed__trim(&s, &len);
 	if (len && s[len - 1] == '.')
 		len--;
 	h->keywords_done = true;
+	if (len > 1024 ||
+	    (len > 64 && !memchr(s, ',', len) && !memchr(s, ';', len)))
+		return;
 	heed__tags(h->b, O_HTML, s, len, true);
 }
 

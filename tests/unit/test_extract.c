@@ -2290,6 +2290,10 @@ static const struct page_case cases[] = {
          "<meta name=keywords content=ribs><p><b>Keywords:</b> Ribs, "
          "Bones</p>",
          0, NULL, "tags=ribs:meta\n"},
+        {"a paragraph after an empty key words label gives no tags", NULL,
+         "<p><b>Keywords:</b></p><p>This paragraph opens the article and "
+         "runs on well past the length of any key word</p>",
+         0, NULL, "-tags\n"},
         {"a keyword in a sentence is no label", NULL,
          "<p>Keywords matter: a, b</p>", 0, NULL, "-tags\n"},
         {"a journal's dc.contributor list credits every author, after a "
