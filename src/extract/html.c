@@ -159,6 +159,7 @@ struct html {
 	bool edit_value;         /* the last text was an edit label's value */
 	bool contact_done;       /* a press contact's label was read */
 	bool label_author_done;  /* a label named the author */
+	bool keywords_done;      /* a key words label was read */
 	bool text_opens;         /* no text yet since the last tag opened */
 	unsigned link_heading;   /* open links and headings */
 	unsigned minor_heading;  /* open h5 and h6, among link_heading */
@@ -334,6 +335,11 @@ static const struct meta_key {
         {"dc.creator", M_FIELD, F_AUTHOR, O_DC, 0},
         {"dcterms.creator", M_FIELD, F_AUTHOR, O_DC, 0},
         {"citation_author", M_FIELD, F_AUTHOR, O_DC, 1},
+        /* Dublin Core's contributor is any hand in the work (editors
+         * too): a journal that names its authors only so is credited,
+         * after a creator. */
+        {"dc.contributor", M_FIELD, F_AUTHOR, O_DC, 3},
+        {"dcterms.contributor", M_FIELD, F_AUTHOR, O_DC, 3},
         {"parsely-author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"sailthru.author", M_FIELD, F_AUTHOR, O_DC, 2},
         {"shareaholic:article_author_name", M_FIELD, F_AUTHOR, O_DC, 2},
@@ -960,7 +966,7 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 	        {"published", F_PUBLISHED},   {"entry-date", F_PUBLISHED},
 	        {"post-date", F_PUBLISHED},   {"date-published", F_PUBLISHED},
 	        {"updated", F_MODIFIED},      {"date-modified", F_MODIFIED},
-	        {"date-updated", F_MODIFIED},
+	        {"date-updated", F_MODIFIED}, {"relativetime", F_PUBLISHED},
 	};
 	const char *v = attr(atts, "datetime");
 	enum field f;
@@ -969,6 +975,10 @@ static void on_date_class(struct html *h, enum tag tag, const char *cls,
 	 * (a Wikipedia infobox's "bday dtstart published updated"). */
 	if (has_token(cls, "bday") || has_token(cls, "dtstart") ||
 	    has_token(cls, "dtend"))
+		return;
+	/* Stack Exchange's "asked <span class=relativetime title=ISO>"; in
+	 * a link ("edited ..." to the post's revisions) it is an edit's. */
+	if (h->link_heading && has_token(cls, "relativetime"))
 		return;
 	/* A link's title is often its text's ("Permalink to ..."): only
 	 * a date there is the date. */
@@ -1142,7 +1152,7 @@ static void on_class_date(struct html *h, enum tag tag, const char *cls,
 	 * "newsdatum" is a meta line's, a "text_datum" a date's. */
 	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
 	    strstr(cls, "published") || strstr(cls, "timestamp") ||
-	    strstr(cls, "posted") ||
+	    strstr(cls, "posted") || strstr(cls, "relativetime") ||
 	    (strstr(cls, "datum") && text_date_class(cls, &f)))
 		on_date_class(h, tag, cls, atts);
 	else
@@ -2230,6 +2240,46 @@ static bool label_author_wanted(const struct html *h)
 	        heed__author_short(h->b));
 }
 
+/* Labels of a paper's key words, with their colon ("Key words:
+ * Sauropoda, Dinosauria."): a journal that declares no keywords prints
+ * them so under the abstract. */
+static const char *const keyword_labels[] = {
+        "key words",           "keywords",
+        "schlagw\303\266rter", "schl\303\274sselw\303\266rter",
+        "mots-cl\303\251s",    "mots cl\303\251s",
+        "palabras clave",      "parole chiave",
+};
+
+/* The length of the key words label that opens s[0, len), with its
+ * colon and the separators after it, or 0. */
+static size_t keyword_label_len(const char *s, size_t len)
+{
+	size_t n = lead_word(s, len, keyword_labels,
+	                     HEED_ARRAY_SIZE(keyword_labels));
+
+	if (!n)
+		return 0;
+	n += separators_len(s + n, len - n, " \t");
+	if (n == len || s[n] != ':')
+		return 0;
+	return n + separators_len(s + n, len - n, " \t\n\r\f:");
+}
+
+/* The tags after a key words label, without the list's full stop. A
+ * long text with no list separator is a paragraph that followed an empty
+ * label, no key words. */
+static void keyword_tags(struct html *h, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	if (len && s[len - 1] == '.')
+		len--;
+	h->keywords_done = true;
+	if (len > 1024 ||
+	    (len > 64 && !memchr(s, ',', len) && !memchr(s, ';', len)))
+		return;
+	heed__tags(h->b, O_HTML, s, len, true);
+}
+
 /* Offers s[0, len), the text after a label, as field f. An "as of"
  * date (asof) is the modified date, and the published date when nothing
  * else dates the page: a page that shows only the date of its present
@@ -2241,6 +2291,10 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	const char *names;
 	size_t n;
 
+	if (f == F_COUNT) {
+		keyword_tags(h, s, len);
+		return;
+	}
 	if (len > MAX_LABEL_VALUE && f != F_AUTHOR)
 		len = MAX_LABEL_VALUE;
 	if (asof)
@@ -2832,6 +2886,16 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
 	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
 		copyright_holder(h, s, len);
+	/* Key words open their element, outside links and headings, on a
+	 * page that declared none (meta keywords, tag links before it). */
+	if (opens && !h->link_heading && !h->keywords_done &&
+	    !h->b->tag_count && !h->aside && strchr("kKsSmMpP", *s)) {
+		size_t k = keyword_label_len(s, len);
+		if (k) {
+			after_label(h, F_COUNT, false, s, len, k);
+			return;
+		}
+	}
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
 	if (!strchr("abdefgilmprstuvwz|-[(", heed__ascii_lower(*s)))

@@ -2266,6 +2266,51 @@ static const struct page_case cases[] = {
          "publisher=og:Reel Notes\n"
          "author=meta:Sam Lee; Ana Ruiz\n"
          "authors=Sam Lee:meta|Ana Ruiz:meta\n"},
+        {"a question's asked time dates it, not its edit's link", NULL,
+         "<td class=post-signature><div class=user-action-time><a "
+         "href=/posts/1/revisions>edited <span title=\"2011-09-02 "
+         "05:04:59Z\" class=relativetime>Sep 2 '11 at 5:04</span></a>"
+         "</div></td><td class=\"post-signature owner\"><div "
+         "class=user-action-time>asked <span title=\"2010-08-24 "
+         "05:01:23Z\" class=relativetime>Aug 24 '10 at 5:01</span></div>"
+         "</td>",
+         0, NULL, "published=html:2010-08-24T05:01:23Z\n"},
+        {"a paper's key words line gives the tags", NULL,
+         "<meta name=keywords content=\"\"><h2>Novel ribs</h2><p "
+         "id=keywords><strong>Key words:</strong> Sauropoda, Dinosauria, "
+         "costal pneumaticity.</p>",
+         0, NULL,
+         "tags=sauropoda:html|dinosauria:html|costal pneumaticity:html\n"},
+        {"key words and their list in one text", NULL,
+         "<p>Schlagw\xC3\xB6rter: Wald; Jagd</p>", 0, NULL,
+         "tags=wald:html|jagd:html\n"},
+        {"no key words where the page declares its keywords, nor in a "
+         "sentence",
+         NULL,
+         "<meta name=keywords content=ribs><p><b>Keywords:</b> Ribs, "
+         "Bones</p>",
+         0, NULL, "tags=ribs:meta\n"},
+        {"a paragraph after an empty key words label gives no tags", NULL,
+         "<p><b>Keywords:</b></p><p>This paragraph opens the article and "
+         "runs on well past the length of any key word</p>",
+         0, NULL, "-tags\n"},
+        {"a keyword in a sentence is no label", NULL,
+         "<p>Keywords matter: a, b</p>", 0, NULL, "-tags\n"},
+        {"a journal's dc.contributor list credits every author, after a "
+         "byline that names the first",
+         NULL,
+         "<meta name=dc.contributor content=\"Matthew J Kourakis\">"
+         "<meta name=dc.contributor content=\"Cezar Borba\">"
+         "<meta name=dc.contributor content=\"Angela Zhang\">"
+         "<header><span class=content-header__author>Matthew J "
+         "Kourakis</span></header>",
+         0, NULL,
+         "authors=Matthew J Kourakis:meta|Cezar Borba:meta|Angela "
+         "Zhang:meta\n"},
+        {"dc.creator outranks dc.contributor", NULL,
+         "<meta name=dc.contributor content=\"Ed Itor\">"
+         "<meta name=dc.creator content=\"Ann Lee\">",
+         0, NULL, "authors=Ann Lee:meta\n"},
         {"no declared site name: a suffix that spells the domain is cut", NULL,
          "<title>Local news \xE2\x80\x94 SITE</title>", 0, NULL,
          "title=title:Local news\nsite_name=title:SITE\n"
