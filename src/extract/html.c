@@ -287,10 +287,12 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->past = false;
 	c->plain = false;
 	c->inner = false;
-	heed__buf_init(&c->text, h->b->alloc,
-	               kind == CAP_JSONLD || kind == CAP_SCRIPT
-	                       ? EXTRACT_MAX_JSONLD
-	                       : EXTRACT_MAX_TEXT);
+	/* The slot keeps its buffer from the captures before: most pages
+	 * open one per paragraph, and an allocation apiece showed. */
+	heed__buf_reset(&c->text);
+	c->text.max_bytes = kind == CAP_JSONLD || kind == CAP_SCRIPT
+	                            ? EXTRACT_MAX_JSONLD
+	                            : EXTRACT_MAX_TEXT;
 	return c;
 }
 
@@ -1713,7 +1715,9 @@ static bool opens_aside(const struct html *h, enum tag tag,
 		return false;
 	if (wayback_toolbar(ca->id))
 		return true;
-	return (aside_name(ca->cls) || aside_name(ca->id)) &&
+	/* Most elements have neither: no call for them. */
+	return ((ca->cls && aside_name(ca->cls)) ||
+	        (ca->id && aside_name(ca->id))) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
 
@@ -3076,7 +3080,6 @@ static void finish_capture(struct html *h, struct capture *c)
 			heed__jsonld_add(b, s, len, false);
 		break;
 	}
-	heed__buf_free(&c->text);
 }
 
 void heed__html_end(struct html *h)
@@ -3295,6 +3298,8 @@ heed_status heed__html_new(struct html **out, struct builder *b)
 	if (!h)
 		return HEED_ENOMEM;
 	h->b = b;
+	for (size_t i = 0; i < MAX_CAPTURES; i++)
+		heed__buf_init(&h->caps[i].text, b->alloc, EXTRACT_MAX_TEXT);
 	h->stack =
 	        heed__malloc(b->alloc, EXTRACT_MAX_DEPTH * sizeof(*h->stack));
 	if (!h->stack) {
@@ -3319,6 +3324,8 @@ void heed__html_done(struct html *h)
 		signature_offer(h);
 	if (b->h1_count == 1 && h->h1)
 		heed__cand(b, F_TITLE, O_H1, 0, h->h1, strlen(h->h1));
+	for (size_t i = 0; i < MAX_CAPTURES; i++)
+		heed__buf_free(&h->caps[i].text);
 	heed__free(b->alloc, h->stack);
 	heed__free(b->alloc, h);
 }
