@@ -446,6 +446,19 @@ static heed_status add_str(struct heed_buf *b, const char *s, size_t *off)
 	return heed__buf_add(b, s, strlen(s) + 1);
 }
 
+/* Appends the strings s[0, n), the last with its NUL when nul: what a
+ * "%s%s%c" format writes, without heed__buf_addf()'s formatting, which
+ * showed in every page's extraction (each parses the page's URL). */
+static heed_status add_strs(struct heed_buf *b, const char *const *s, size_t n,
+                            bool nul)
+{
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; i < n && rc == HEED_OK; i++)
+		rc = heed__buf_add(b, s[i], strlen(s[i]) + (nul && i == n - 1));
+	return rc;
+}
+
 /* Builds the heed_url from curl's parts: every string in one block. */
 static heed_status build(heed_url **out, const struct heed_allocator *a,
                          const struct parts *p)
@@ -476,11 +489,14 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	if (psl && p->host[0] != '[' && !is_ipv4(p->host))
 		rd = psl_registrable_domain(psl, p->host);
 	heed__buf_init(&b, a, 6 * HEED_URL_MAX_BYTES);
-	rc = heed__buf_addf(&b, "%s://%s%s", p->scheme, p->host, portbuf);
+	rc = add_strs(&b, (const char *[]){p->scheme, "://", p->host, portbuf},
+	              4, false);
 	off[1] = b.len;
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%s%s%s", p->path, p->query ? "?" : "",
-		                    p->query ? p->query : "");
+		rc = add_strs(&b,
+		              (const char *[]){p->path, p->query ? "?" : "",
+		                               p->query ? p->query : ""},
+		              3, false);
 	if (rc == HEED_OK)
 		b.len = off[1] +
 		        strip_session_ids(b.data + off[1], b.len - off[1]);
@@ -493,19 +509,22 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	if (rc == HEED_OK)
 		rc = add_str(&b, p->host, &off[3]);
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%s%s%c", p->host, portbuf, '\0');
+		rc = add_strs(&b, (const char *[]){p->host, portbuf}, 2, true);
 	off[4] = off[3] + strlen(p->host) + 1;
 	if (rc == HEED_OK)
 		rc = add_str(&b, rd ? rd : "", &off[5]);
 	off[6] = b.len;
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%s://%s%s%c", p->scheme, p->host,
-		                    portbuf, '\0');
+		rc = add_strs(
+		        &b,
+		        (const char *[]){p->scheme, "://", p->host, portbuf}, 4,
+		        true);
 	off[7] = b.len;
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%.*s%c",
-		                    (int)(bracketed ? host_len - 2 : host_len),
-		                    p->host + bracketed, '\0');
+		rc = heed__buf_add(&b, p->host + bracketed,
+		                   bracketed ? host_len - 2 : host_len);
+	if (rc == HEED_OK)
+		rc = heed__buf_addc(&b, '\0');
 	u = rc == HEED_OK ? heed__malloc(a, sizeof(*u) + b.len) : NULL;
 	if (!u) {
 		heed__buf_free(&b);
