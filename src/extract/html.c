@@ -2116,7 +2116,12 @@ static size_t separators_len(const char *s, size_t len, const char *set)
 	size_t n = 0;
 
 	while (n < len) {
-		if (s[n] && strchr(set, s[n]))
+		/* The sets are short: a loop, not a strchr() call a byte
+		 * (this runs on most texts of a page). */
+		const char *c = set;
+		while (*c && *c != s[n])
+			c++;
+		if (*c)
 			n++;
 		else if (n + 1 < len && s[n] == '\xC2' && s[n + 1] == '\xA0')
 			n += 2;
