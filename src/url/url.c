@@ -459,9 +459,12 @@ static heed_status add_strs(struct heed_buf *b, const char *const *s, size_t n,
 	return rc;
 }
 
-/* Builds the heed_url from curl's parts: every string in one block. */
+/* Builds the heed_url from curl's parts: every string in one block. The
+ * registrable domain is looked up only when domain is set (a resolved
+ * link wanted as text alone has no use for it, and the look-up was a
+ * tenth of a real page's extraction). */
 static heed_status build(heed_url **out, const struct heed_allocator *a,
-                         const struct parts *p)
+                         const struct parts *p, bool domain)
 {
 	bool https = strcmp(p->scheme, "https") == 0;
 	unsigned dflt = https ? 443 : 80;
@@ -486,7 +489,7 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 		return HEED_EINVAL;
 	if (port != dflt)
 		snprintf(portbuf, sizeof(portbuf), ":%u", port);
-	if (psl && p->host[0] != '[' && !is_ipv4(p->host))
+	if (domain && psl && p->host[0] != '[' && !is_ipv4(p->host))
 		rd = psl_registrable_domain(psl, p->host);
 	heed__buf_init(&b, a, 6 * HEED_URL_MAX_BYTES);
 	rc = add_strs(&b, (const char *[]){p->scheme, "://", p->host, portbuf},
@@ -561,7 +564,7 @@ static heed_status curl_set(CURLU *h, const heed_url *base, const char *ref)
 
 static heed_status parse_with(heed_url **out, const heed_url *base,
                               const char *text, size_t len,
-                              const struct heed_allocator *a)
+                              const struct heed_allocator *a, bool domain)
 {
 	struct heed_buf clean, enc;
 	struct parts p = {0};
@@ -596,7 +599,7 @@ static heed_status parse_with(heed_url **out, const heed_url *base,
 	if (rc == HEED_OK && p.host[0] == '\0')
 		rc = HEED_EINVAL;
 	if (rc == HEED_OK)
-		rc = build(out, a, &p);
+		rc = build(out, a, &p, domain);
 out:
 	parts_free(&p);
 	curl_url_cleanup(h);
@@ -609,13 +612,13 @@ heed_status heed_url_parse(heed_url **out, const char *text, size_t len,
                            const struct heed_allocator *alloc)
 {
 	return parse_with(out, NULL, text, len,
-	                  alloc ? alloc : heed_allocator_default());
+	                  alloc ? alloc : heed_allocator_default(), true);
 }
 
 heed_status heed_url_resolve(heed_url **out, const heed_url *base,
                              const char *ref, size_t len)
 {
-	return parse_with(out, base, ref, len, base->alloc);
+	return parse_with(out, base, ref, len, base->alloc, true);
 }
 
 /* Bytes a fast-path reference may hold: unreserved and sub-delims plus
@@ -714,7 +717,7 @@ heed_status heed_url_resolve_buf(const heed_url *base, const char *ref,
 	*out_len = resolve_fast(base, ref, n, buf, size);
 	if (*out_len)
 		return HEED_OK;
-	rc = heed_url_resolve(&u, base, ref, len);
+	rc = parse_with(&u, base, ref, len, base->alloc, false);
 	if (rc != HEED_OK)
 		return rc;
 	s = heed_url_get(u);
