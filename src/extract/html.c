@@ -288,10 +288,12 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->past = false;
 	c->plain = false;
 	c->inner = false;
-	heed__buf_init(&c->text, h->b->alloc,
-	               kind == CAP_JSONLD || kind == CAP_SCRIPT
-	                       ? EXTRACT_MAX_JSONLD
-	                       : EXTRACT_MAX_TEXT);
+	/* The slot keeps its buffer from the captures before: most pages
+	 * open one per paragraph, and an allocation apiece showed. */
+	heed__buf_reset(&c->text);
+	c->text.max_bytes = kind == CAP_JSONLD || kind == CAP_SCRIPT
+	                            ? EXTRACT_MAX_JSONLD
+	                            : EXTRACT_MAX_TEXT;
 	return c;
 }
 
@@ -1723,7 +1725,9 @@ static bool opens_aside(const struct html *h, enum tag tag,
 		return false;
 	if (wayback_toolbar(ca->id))
 		return true;
-	return (aside_name(ca->cls) || aside_name(ca->id)) &&
+	/* Most elements have neither: no call for them. */
+	return ((ca->cls && aside_name(ca->cls)) ||
+	        (ca->id && aside_name(ca->id))) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
 
@@ -2122,7 +2126,12 @@ static size_t separators_len(const char *s, size_t len, const char *set)
 	size_t n = 0;
 
 	while (n < len) {
-		if (s[n] && strchr(set, s[n]))
+		/* The sets are short: a loop, not a strchr() call a byte
+		 * (this runs on most texts of a page). */
+		const char *c = set;
+		while (*c && *c != s[n])
+			c++;
+		if (*c)
 			n++;
 		else if (n + 1 < len && s[n] == '\xC2' && s[n + 1] == '\xA0')
 			n += 2;
@@ -3140,7 +3149,6 @@ static void finish_capture(struct html *h, struct capture *c)
 			heed__jsonld_add(b, s, len, false);
 		break;
 	}
-	heed__buf_free(&c->text);
 }
 
 void heed__html_end(struct html *h)
@@ -3359,6 +3367,8 @@ heed_status heed__html_new(struct html **out, struct builder *b)
 	if (!h)
 		return HEED_ENOMEM;
 	h->b = b;
+	for (size_t i = 0; i < MAX_CAPTURES; i++)
+		heed__buf_init(&h->caps[i].text, b->alloc, EXTRACT_MAX_TEXT);
 	h->stack =
 	        heed__malloc(b->alloc, EXTRACT_MAX_DEPTH * sizeof(*h->stack));
 	if (!h->stack) {
@@ -3383,6 +3393,8 @@ void heed__html_done(struct html *h)
 		signature_offer(h);
 	if (b->h1_count == 1 && h->h1)
 		heed__cand(b, F_TITLE, O_H1, 0, h->h1, strlen(h->h1));
+	for (size_t i = 0; i < MAX_CAPTURES; i++)
+		heed__buf_free(&h->caps[i].text);
 	heed__free(b->alloc, h->stack);
 	heed__free(b->alloc, h);
 }

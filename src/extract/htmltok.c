@@ -302,31 +302,44 @@ void heed__htmltok_free(struct heed_htmltok *t)
 
 enum htmltok_mode heed__htmltok_mode_for(const char *name, size_t len)
 {
-	static const struct {
-		const char *name;
-		size_t len;
-		enum htmltok_mode mode;
-	} modes[] = {
-	        {"title", 5, HTMLTOK_RCDATA},
-	        {"textarea", 8, HTMLTOK_RCDATA},
-	        {"style", 5, HTMLTOK_RAWTEXT},
-	        {"xmp", 3, HTMLTOK_RAWTEXT},
-	        {"iframe", 6, HTMLTOK_RAWTEXT},
-	        {"noembed", 7, HTMLTOK_RAWTEXT},
-	        {"noframes", 8, HTMLTOK_RAWTEXT},
-	        /* Scripting is on, as in browsers (13.2.6.4.7). */
-	        {"noscript", 8, HTMLTOK_RAWTEXT},
-	        {"script", 6, HTMLTOK_SCRIPT},
-	        {"plaintext", 9, HTMLTOK_PLAINTEXT},
-	};
-
-	/* Most tags are none of these: rule them out by length. */
-	if (len < 3 || len > 9)
-		return HTMLTOK_DATA;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(modes); i++)
-		if (len == modes[i].len && name[0] == modes[i].name[0] &&
-		    memcmp(name, modes[i].name, len) == 0)
-			return modes[i].mode;
+	/* Most tags are none of these: the length rules them out before any
+	 * compare (this runs for every start and end tag). */
+	switch (len) {
+	case 3:
+		if (memcmp(name, "xmp", 3) == 0)
+			return HTMLTOK_RAWTEXT;
+		break;
+	case 5:
+		if (memcmp(name, "title", 5) == 0)
+			return HTMLTOK_RCDATA;
+		if (memcmp(name, "style", 5) == 0)
+			return HTMLTOK_RAWTEXT;
+		break;
+	case 6:
+		if (memcmp(name, "script", 6) == 0)
+			return HTMLTOK_SCRIPT;
+		if (memcmp(name, "iframe", 6) == 0)
+			return HTMLTOK_RAWTEXT;
+		break;
+	case 7:
+		if (memcmp(name, "noembed", 7) == 0)
+			return HTMLTOK_RAWTEXT;
+		break;
+	case 8:
+		if (memcmp(name, "textarea", 8) == 0)
+			return HTMLTOK_RCDATA;
+		/* Scripting is on, as in browsers (13.2.6.4.7). */
+		if (memcmp(name, "noscript", 8) == 0 ||
+		    memcmp(name, "noframes", 8) == 0)
+			return HTMLTOK_RAWTEXT;
+		break;
+	case 9:
+		if (memcmp(name, "plaintext", 9) == 0)
+			return HTMLTOK_PLAINTEXT;
+		break;
+	default:
+		break;
+	}
 	return HTMLTOK_DATA;
 }
 
@@ -370,21 +383,18 @@ static inline char *reserve(struct heed_htmltok *t, size_t n, heed_status *rc)
 	return grow_scratch(t, t->scratch_len + n, rc);
 }
 
-/* Copies a name lower-cased (at most HTMLTOK_MAX_NAME bytes) with a NUL. */
-static heed_status add_name(struct heed_htmltok *t, const char *s, size_t n)
-{
-	heed_status rc = HEED_OK;
-	char *d;
+/* Scratch a name n bytes long takes: cut at HTMLTOK_MAX_NAME, a NUL. */
+#define NAME_ROOM(n) (((n) < HTMLTOK_MAX_NAME ? (n) : HTMLTOK_MAX_NAME) + 1)
 
+/* Copies a name lower-cased, cut at HTMLTOK_MAX_NAME bytes, with a NUL
+ * to d, which has NAME_ROOM(n) bytes: the bytes written. */
+static size_t put_name(char *d, const char *s, size_t n)
+{
 	n = n < HTMLTOK_MAX_NAME ? n : HTMLTOK_MAX_NAME;
-	d = reserve(t, n + 1, &rc);
-	if (!d)
-		return rc;
 	for (size_t i = 0; i < n; i++)
 		d[i] = heed__ascii_lower(s[i]);
 	d[n] = '\0';
-	t->scratch_len += n + 1;
-	return HEED_OK;
+	return n + 1;
 }
 
 /* True when the attribute named at scratch offset off is already there. */
@@ -409,20 +419,23 @@ static heed_status add_attr(struct heed_htmltok *t, const char *n, size_t nlen,
                             const char *v, size_t vlen)
 {
 	size_t name_off = t->scratch_len;
-	heed_status rc;
+	heed_status rc = HEED_OK;
 	char *d;
 
 	if (t->natts == HTMLTOK_MAX_ATTRS || vlen > HTMLTOK_MAX_VALUE)
 		return HEED_OK;
-	rc = add_name(t, n, nlen);
-	if (rc == HEED_OK && duplicate(t, name_off))
-		rc = HEED_ETOOBIG; /* dropped, like an attribute too big */
-	d = rc == HEED_OK ? reserve(t, HTMLTOK_DECODED_MAX(vlen) + 1, &rc)
-	                  : NULL;
-	if (!d) {
-		t->scratch_len = name_off;
+	/* One reservation for the name and the value: a tag's attributes
+	 * are most of a page's calls here. */
+	d = reserve(t, NAME_ROOM(nlen) + HTMLTOK_DECODED_MAX(vlen) + 1, &rc);
+	if (!d)
 		return rc == HEED_ENOMEM ? rc : HEED_OK;
+	t->scratch_len += put_name(d, n, nlen);
+	/* A duplicate is dropped, like an attribute too big. */
+	if (duplicate(t, name_off)) {
+		t->scratch_len = name_off;
+		return HEED_OK;
 	}
+	d = t->scratch + t->scratch_len;
 	if (memchr(v, '&', vlen))
 		vlen = decode_into(d, v, vlen);
 	else
@@ -526,6 +539,7 @@ static heed_status tag(struct heed_htmltok *t, size_t lt, size_t i, bool end)
 	const char *b = t->buf;
 	size_t n = t->len, j = i;
 	heed_status rc;
+	char *d;
 
 	while (j < n && !ends_name((unsigned char)b[j]))
 		j++;
@@ -533,9 +547,12 @@ static heed_status tag(struct heed_htmltok *t, size_t lt, size_t i, bool end)
 	t->scratch_len = 0;
 	t->natts = 0;
 	t->self_closing = false;
-	rc = add_name(t, b + i, j - i);
-	if (rc == HEED_OK)
+	rc = HEED_OK;
+	d = reserve(t, NAME_ROOM(j - i), &rc);
+	if (d) {
+		t->scratch_len = put_name(d, b + i, j - i);
 		j = attributes(t, j, &rc);
+	}
 	if (rc != HEED_OK || j == 0) {
 		/* EOF in a tag: "emit an end-of-file token", the tag is lost
 		 * (13.2.5.8 and the states after it). */

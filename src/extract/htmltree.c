@@ -493,6 +493,22 @@ static heed_status grow(struct tree *t)
 	return HEED_OK;
 }
 
+/* Appends an open element's name and its NUL to t->names: a copy while
+ * the allocation has room, heed__buf_add() to grow it. */
+static heed_status add_open_name(struct tree *t, const char *name, size_t len)
+{
+	struct heed_buf *names = &t->names;
+
+	/* Room for the name, its NUL and the buffer's own. */
+	if (names->cap - names->len > len + 1) {
+		memcpy(names->data + names->len, name, len + 1);
+		names->len += len + 1;
+		names->data[names->len] = '\0';
+		return HEED_OK;
+	}
+	return heed__buf_add(names, name, len + 1);
+}
+
 static void push(struct tree *t, const struct el_info *in, enum ns ns)
 {
 	const struct heed_htmltok *tok = &t->tok;
@@ -506,7 +522,7 @@ static void push(struct tree *t, const struct el_info *in, enum ns ns)
 	if (!closes && t->depth < EXTRACT_MAX_DEPTH)
 		rc = grow(t);
 	if (rc == HEED_OK && !closes && t->depth < EXTRACT_MAX_DEPTH)
-		rc = heed__buf_add(&t->names, tok->name, tok->name_len + 1);
+		rc = add_open_name(t, tok->name, tok->name_len);
 	if (rc == HEED_ENOMEM)
 		t->rc = rc;
 	if (closes || t->depth == EXTRACT_MAX_DEPTH || rc != HEED_OK) {

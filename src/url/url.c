@@ -446,9 +446,25 @@ static heed_status add_str(struct heed_buf *b, const char *s, size_t *off)
 	return heed__buf_add(b, s, strlen(s) + 1);
 }
 
-/* Builds the heed_url from curl's parts: every string in one block. */
+/* Appends the strings s[0, n), the last with its NUL when nul: what a
+ * "%s%s%c" format writes, without heed__buf_addf()'s formatting, which
+ * showed in every page's extraction (each parses the page's URL). */
+static heed_status add_strs(struct heed_buf *b, const char *const *s, size_t n,
+                            bool nul)
+{
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; i < n && rc == HEED_OK; i++)
+		rc = heed__buf_add(b, s[i], strlen(s[i]) + (nul && i == n - 1));
+	return rc;
+}
+
+/* Builds the heed_url from curl's parts: every string in one block. The
+ * registrable domain is looked up only when domain is set (a resolved
+ * link wanted as text alone has no use for it, and the look-up was a
+ * tenth of a real page's extraction). */
 static heed_status build(heed_url **out, const struct heed_allocator *a,
-                         const struct parts *p)
+                         const struct parts *p, bool domain)
 {
 	bool https = strcmp(p->scheme, "https") == 0;
 	unsigned dflt = https ? 443 : 80;
@@ -473,14 +489,17 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 		return HEED_EINVAL;
 	if (port != dflt)
 		snprintf(portbuf, sizeof(portbuf), ":%u", port);
-	if (psl && p->host[0] != '[' && !is_ipv4(p->host))
+	if (domain && psl && p->host[0] != '[' && !is_ipv4(p->host))
 		rd = psl_registrable_domain(psl, p->host);
 	heed__buf_init(&b, a, 6 * HEED_URL_MAX_BYTES);
-	rc = heed__buf_addf(&b, "%s://%s%s", p->scheme, p->host, portbuf);
+	rc = add_strs(&b, (const char *[]){p->scheme, "://", p->host, portbuf},
+	              4, false);
 	off[1] = b.len;
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%s%s%s", p->path, p->query ? "?" : "",
-		                    p->query ? p->query : "");
+		rc = add_strs(&b,
+		              (const char *[]){p->path, p->query ? "?" : "",
+		                               p->query ? p->query : ""},
+		              3, false);
 	if (rc == HEED_OK)
 		b.len = off[1] +
 		        strip_session_ids(b.data + off[1], b.len - off[1]);
@@ -493,19 +512,22 @@ static heed_status build(heed_url **out, const struct heed_allocator *a,
 	if (rc == HEED_OK)
 		rc = add_str(&b, p->host, &off[3]);
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%s%s%c", p->host, portbuf, '\0');
+		rc = add_strs(&b, (const char *[]){p->host, portbuf}, 2, true);
 	off[4] = off[3] + strlen(p->host) + 1;
 	if (rc == HEED_OK)
 		rc = add_str(&b, rd ? rd : "", &off[5]);
 	off[6] = b.len;
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%s://%s%s%c", p->scheme, p->host,
-		                    portbuf, '\0');
+		rc = add_strs(
+		        &b,
+		        (const char *[]){p->scheme, "://", p->host, portbuf}, 4,
+		        true);
 	off[7] = b.len;
 	if (rc == HEED_OK)
-		rc = heed__buf_addf(&b, "%.*s%c",
-		                    (int)(bracketed ? host_len - 2 : host_len),
-		                    p->host + bracketed, '\0');
+		rc = heed__buf_add(&b, p->host + bracketed,
+		                   bracketed ? host_len - 2 : host_len);
+	if (rc == HEED_OK)
+		rc = heed__buf_addc(&b, '\0');
 	u = rc == HEED_OK ? heed__malloc(a, sizeof(*u) + b.len) : NULL;
 	if (!u) {
 		heed__buf_free(&b);
@@ -542,7 +564,7 @@ static heed_status curl_set(CURLU *h, const heed_url *base, const char *ref)
 
 static heed_status parse_with(heed_url **out, const heed_url *base,
                               const char *text, size_t len,
-                              const struct heed_allocator *a)
+                              const struct heed_allocator *a, bool domain)
 {
 	struct heed_buf clean, enc;
 	struct parts p = {0};
@@ -577,7 +599,7 @@ static heed_status parse_with(heed_url **out, const heed_url *base,
 	if (rc == HEED_OK && p.host[0] == '\0')
 		rc = HEED_EINVAL;
 	if (rc == HEED_OK)
-		rc = build(out, a, &p);
+		rc = build(out, a, &p, domain);
 out:
 	parts_free(&p);
 	curl_url_cleanup(h);
@@ -590,13 +612,13 @@ heed_status heed_url_parse(heed_url **out, const char *text, size_t len,
                            const struct heed_allocator *alloc)
 {
 	return parse_with(out, NULL, text, len,
-	                  alloc ? alloc : heed_allocator_default());
+	                  alloc ? alloc : heed_allocator_default(), true);
 }
 
 heed_status heed_url_resolve(heed_url **out, const heed_url *base,
                              const char *ref, size_t len)
 {
-	return parse_with(out, base, ref, len, base->alloc);
+	return parse_with(out, base, ref, len, base->alloc, true);
 }
 
 /* Bytes a fast-path reference may hold: unreserved and sub-delims plus
@@ -604,7 +626,23 @@ heed_status heed_url_resolve(heed_url **out, const heed_url *base,
  * anything that needs encoding or case folding. */
 static bool fast_char(unsigned char c)
 {
-	return is_alpha(c) || is_digit(c) || strchr("-._~!$&'()*+,;=/?:@", c);
+	/* Letters, digits and "-._~!$&'()*+,;=/?:@": one look-up a byte,
+	 * since every link of every page passes here. */
+	static const bool fast[256] = {
+	        ['0' ... '9'] = true, ['A' ... 'Z'] = true,
+	        ['a' ... 'z'] = true, ['-'] = true,
+	        ['.'] = true,         ['_'] = true,
+	        ['~'] = true,         ['!'] = true,
+	        ['$'] = true,         ['&'] = true,
+	        ['\''] = true,        ['('] = true,
+	        [')'] = true,         ['*'] = true,
+	        ['+'] = true,         [','] = true,
+	        [';'] = true,         ['='] = true,
+	        ['/'] = true,         ['?'] = true,
+	        [':'] = true,         ['@'] = true,
+	};
+
+	return fast[c];
 }
 
 /*
@@ -679,7 +717,7 @@ heed_status heed_url_resolve_buf(const heed_url *base, const char *ref,
 	*out_len = resolve_fast(base, ref, n, buf, size);
 	if (*out_len)
 		return HEED_OK;
-	rc = heed_url_resolve(&u, base, ref, len);
+	rc = parse_with(&u, base, ref, len, base->alloc, false);
 	if (rc != HEED_OK)
 		return rc;
 	s = heed_url_get(u);
