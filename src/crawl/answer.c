@@ -126,26 +126,50 @@ static void store_page(heed_crawl *c, struct heed__site *s,
 	c->run_pages++;
 }
 
+/* How many links ahead of its look-up a link's set is prefetched: enough
+ * to cover a memory access while the links before it are checked. */
+#define LINKS_AHEAD 8
+
+static uint64_t prefetch_link(heed_crawl *c, const heed_page *page, size_t i)
+{
+	uint64_t fp = heed__seen_fingerprint(heed_page_link(page, i)->url);
+
+	heed__seen_prefetch(&c->seen, fp);
+	return fp;
+}
+
 static void queue_links(heed_crawl *c, const struct heed__site *s,
                         const struct heed__job *job, const heed_page *page,
                         bool follow)
 {
-	bool incremental_only = heed__arranged_incremental(c, s);
+	size_t n = heed_page_link_count(page);
+	uint64_t fps[LINKS_AHEAD];
 
-	for (size_t i = 0; i < heed_page_link_count(page); i++) {
+	/* The incremental mode reads sitemaps and feeds only, and so does a
+	 * full run for a site whose owner asked for it. */
+	if (c->mode != HEED_CRAWL_FULL || !follow ||
+	    heed__arranged_incremental(c, s)) {
+		for (size_t i = 0; i < n; i++)
+			if (heed_page_link(page, i)->feed)
+				heed__queue_add(c, heed_page_link(page, i)->url,
+				                JOB_FEED, job->depth + 1,
+				                job->url, HEED_STORE_NO_DATE);
+		return;
+	}
+	/* Each link's seen-table set is asked for LINKS_AHEAD links before
+	 * its look-up, so that the look-ups' cache misses overlap. */
+	for (size_t i = 0; i < n && i < LINKS_AHEAD; i++)
+		fps[i] = prefetch_link(c, page, i);
+	for (size_t i = 0; i < n; i++) {
 		const struct heed_link *l = heed_page_link(page, i);
-		if (l->feed) {
-			heed__queue_add(c, l->url, JOB_FEED, job->depth + 1,
-			                job->url, HEED_STORE_NO_DATE);
-			continue;
-		}
-		/* The incremental mode reads sitemaps and feeds only, and so
-		 * does a full run for a site whose owner asked for it. */
-		if (c->mode != HEED_CRAWL_FULL || !follow || l->nofollow ||
-		    incremental_only)
-			continue;
-		heed__queue_add(c, l->url, JOB_PAGE, job->depth + 1, job->url,
-		                HEED_STORE_NO_DATE);
+		uint64_t fp = fps[i % LINKS_AHEAD];
+		if (i + LINKS_AHEAD < n)
+			fps[i % LINKS_AHEAD] =
+			        prefetch_link(c, page, i + LINKS_AHEAD);
+		if (l->feed || !l->nofollow)
+			heed__queue_add_seen(
+			        c, l->url, fp, l->feed ? JOB_FEED : JOB_PAGE,
+			        job->depth + 1, job->url, HEED_STORE_NO_DATE);
 	}
 }
 

@@ -121,6 +121,8 @@ heed_status heed__seen_init(struct heed__seen *s,
                             const struct heed_allocator *a);
 void heed__seen_free(struct heed__seen *s);
 uint64_t heed__seen_fingerprint(const char *url);
+/* Starts loading fp's set, for a heed__seen_has soon after. */
+void heed__seen_prefetch(const struct heed__seen *s, uint64_t fp);
 bool heed__seen_has(const struct heed__seen *s, uint64_t fp);
 void heed__seen_add(struct heed__seen *s, uint64_t fp);
 
@@ -707,6 +709,11 @@ void heed__visit_record(heed_crawl *c, struct heed__site *s,
  * limits; counts what it skips. */
 void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
                      int depth, const char *from, int64_t lastmod);
+/* heed__queue_add of a URL whose fingerprint (heed__seen_fingerprint) the
+ * caller took already, to prefetch its set. */
+void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
+                          enum heed__job_kind kind, int depth, const char *from,
+                          int64_t lastmod);
 /* Queues the URLs the store knows of a start URL's site s that this run
  * should ask (visits.c decides): due pages (the default mode) and the
  * site's sitemaps and feeds. Once per site and process. */

@@ -28,12 +28,19 @@ static uint64_t not_due_mark(uint64_t fp)
 void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
                      int depth, const char *from, int64_t lastmod)
 {
+	heed__queue_add_seen(c, url, heed__seen_fingerprint(url), kind, depth,
+	                     from, lastmod);
+}
+
+void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
+                          enum heed__job_kind kind, int depth, const char *from,
+                          int64_t lastmod)
+{
 	struct heed_frontier_entry fe = {
 	        0,    url,     NULL, depth, (heed_frontier_kind)kind,
 	        from, lastmod, 0};
 	struct heed__site *s;
 	heed_url_verdict v = HEED_URL_OK;
-	uint64_t fp = heed__seen_fingerprint(url);
 
 	/* Queued (or found queued) before, or of a site out of this crawl:
 	 * the answer has not changed. */
