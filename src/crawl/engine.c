@@ -242,11 +242,10 @@ static void pool_collect(struct engine *e)
 	}
 }
 
-/* Answer r of req, given to the pool when it has work to prepare: true
+/* Answer r of req, given to the pool when it has work to prepare, with
+ * its body when *body holds it (NULL after, the prepared answer's): true
  * when it was (or done at once, out of memory), false when the caller
  * answers it itself. */
-/* Hands r to the pool, with its body when *body holds it (then *body is
- * NULL after); false when r has no work for the pool. */
 static bool pool_give(struct engine *e, heed_crawl_req *req,
                       const struct heed_net_response *r, char **body)
 {

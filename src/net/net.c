@@ -701,6 +701,7 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
                    heed_net_error forced)
 {
 	struct heed_net_response r;
+	struct xfer *outer;
 	char *location = NULL;
 
 	fill_response(x, &r);
@@ -737,9 +738,12 @@ static void finish(heed_net *net, struct xfer *x, CURLcode code,
 	         r.body_len, (long long)r.elapsed_ms);
 	curl_multi_remove_handle(x->shard->multi, x->easy);
 	unlink_xfer(net, x);
+	/* A callback may end other fetches (heed_net_free); each takes
+	 * only its own body. */
+	outer = net->done;
 	net->done = x;
 	x->on_done(x->ud, &r);
-	net->done = NULL;
+	net->done = outer;
 	free_xfer(net, x);
 }
 
