@@ -105,9 +105,12 @@ heed_status heed_store_lease_origins(heed_store *store, const char *site,
  * heartbeat ended, or its epoch moved on), then unheld ones with
  * next_allowed_at <= now_ms, earliest due first, each with a new token under
  * holder's epoch, in ONE statement (PostgreSQL: FOR UPDATE SKIP LOCKED, so
- * workers claiming at once never wait for each other nor get the same site). fn
- * sees each grant, start_at filled in. HEED_EINVAL for no holder, max < 1 or
- * lease_ms < 1.
+ * workers claiming at once never wait for each other nor get the same site;
+ * a statement for dead workers' leases in every partition of the sites,
+ * then one a partition, from one of holder's own to the next while grants
+ * are missing, so earliest due first within a partition).
+ * fn sees each grant, start_at filled in. HEED_EINVAL for no holder, max < 1
+ * or lease_ms < 1.
  */
 heed_status heed_store_lease_claim(heed_store *store, const char *holder,
                                    int64_t now_ms, int64_t lease_ms, int max,

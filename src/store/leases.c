@@ -108,6 +108,10 @@ static const char *const sqlite_migrations[] = {
                        "site_leases WHEN OLD.next_allowed_at <> " IDLE_SQL
                        " BEGIN "
                        "UPDATE lease_counts SET active = active - 1; END;",
+        /* 5: PostgreSQL partitions site_leases and lease_origins by
+         * site; one file has nothing to split, and the number keeps both
+         * engines at one version (heed store copy compares them). */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__store_leases_area = {
@@ -115,6 +119,72 @@ const struct heed_store_area heed__store_leases_area = {
         sqlite_migrations,
         (int)HEED_ARRAY_SIZE(sqlite_migrations),
 };
+
+/* PostgreSQL's kept count: each row trigger appends a delta (migration 4;
+ * made again on the partitioned table by migration 5). */
+#define PG_COUNT_TRIGGERS                                                      \
+	"CREATE TRIGGER site_leases_count_insert AFTER INSERT ON site_leases " \
+	"FOR EACH ROW WHEN (NEW.next_allowed_at <> " IDLE_SQL                  \
+	") EXECUTE FUNCTION heed_lease_count_delta('1');"                      \
+	"CREATE TRIGGER site_leases_count_wake AFTER UPDATE OF "               \
+	"next_allowed_at ON site_leases FOR EACH ROW WHEN "                    \
+	"(OLD.next_allowed_at = " IDLE_SQL                                     \
+	" AND NEW.next_allowed_at <> " IDLE_SQL                                \
+	") EXECUTE FUNCTION heed_lease_count_delta('1');"                      \
+	"CREATE TRIGGER site_leases_count_idle AFTER UPDATE OF "               \
+	"next_allowed_at ON site_leases FOR EACH ROW WHEN "                    \
+	"(OLD.next_allowed_at <> " IDLE_SQL                                    \
+	" AND NEW.next_allowed_at = " IDLE_SQL                                 \
+	") EXECUTE FUNCTION heed_lease_count_delta('-1');"                     \
+	"CREATE TRIGGER site_leases_count_delete AFTER DELETE ON site_leases " \
+	"FOR EACH ROW WHEN (OLD.next_allowed_at <> " IDLE_SQL                  \
+	") EXECUTE FUNCTION heed_lease_count_delta('-1');"
+
+/*
+ * PostgreSQL's site_leases and lease_origins are split into this many
+ * partitions by a hash of the site (migration 5), each with its own
+ * indexes and vacuum, and a claim reads one partition's ranges at a time
+ * (claim_partitions). 16: at 10 million sites a partition is some
+ * 625,000 rows, whose autovacuum threshold (125,000 dead tuples) claims
+ * reach 16 times sooner than the whole table's; a claim finding nothing
+ * due walks all of them, 16 small statements; and 16 shares out among 2,
+ * 4, 8 or 16 servers (docs/scaling.md). Changing it takes a migration
+ * that moves the rows again.
+ */
+#define LEASE_PARTITIONS     16
+#define SQL_NUMBER_(n)       #n
+#define SQL_NUMBER(n)        SQL_NUMBER_(n)
+#define LEASE_PARTITIONS_SQL SQL_NUMBER(LEASE_PARTITIONS)
+
+/* 5: both tables partitioned by the site (the key of every unique index
+ * already), one partition a remainder (<table>_<remainder>), their rows
+ * moved, the indexes and the count's triggers made again on the
+ * partitioned table (each partition gets its own). */
+#define PG_PARTITION_LEASES                                                   \
+	"CREATE TABLE site_leases_new (LIKE site_leases INCLUDING DEFAULTS, " \
+	"PRIMARY KEY (site)) PARTITION BY HASH (site);"                       \
+	"CREATE TABLE lease_origins_new (LIKE lease_origins, PRIMARY KEY "    \
+	"(site, origin)) PARTITION BY HASH (site);"                           \
+	"DO $$DECLARE t text; BEGIN FOREACH t IN ARRAY "                      \
+	"ARRAY['site_leases', 'lease_origins'] LOOP FOR i IN "                \
+	"0.." LEASE_PARTITIONS_SQL                                            \
+	" - 1 LOOP EXECUTE format('CREATE TABLE %I "                          \
+	"PARTITION OF %I FOR VALUES WITH (MODULUS " LEASE_PARTITIONS_SQL      \
+	", REMAINDER %s)', t || '_' || i, t || '_new', i); END LOOP; END "    \
+	"LOOP; END$$;"                                                        \
+	"INSERT INTO site_leases_new SELECT * FROM site_leases;"              \
+	"INSERT INTO lease_origins_new SELECT * FROM lease_origins;"          \
+	"DROP TABLE site_leases;"                                             \
+	"DROP TABLE lease_origins;"                                           \
+	"ALTER TABLE site_leases_new RENAME TO site_leases;"                  \
+	"ALTER TABLE site_leases RENAME CONSTRAINT site_leases_new_pkey TO "  \
+	"site_leases_pkey;"                                                   \
+	"ALTER TABLE lease_origins_new RENAME TO lease_origins;"              \
+	"ALTER TABLE lease_origins RENAME CONSTRAINT lease_origins_new_pkey " \
+	"TO lease_origins_pkey;"                                              \
+	"CREATE INDEX site_leases_due ON site_leases(next_allowed_at, site);" \
+	"CREATE INDEX site_leases_holder ON site_leases(holder, "             \
+	"epoch);" PG_COUNT_TRIGGERS
 
 /* Version 1 is SQLite's version 1 with BIGINT times; later migrations go
  * to both backends with the same numbers. */
@@ -165,29 +235,9 @@ static const char *const pg_migrations[] = {
                             "trigger "
                             "LANGUAGE plpgsql AS $$BEGIN INSERT INTO "
                             "lease_count_deltas(n) "
-                            "VALUES (TG_ARGV[0]::bigint); RETURN NULL; END$$;"
-                            "CREATE TRIGGER site_leases_count_insert AFTER "
-                            "INSERT ON "
-                            "site_leases FOR EACH ROW WHEN "
-                            "(NEW.next_allowed_at <> " IDLE_SQL
-                            ") EXECUTE FUNCTION heed_lease_count_delta('1');"
-                            "CREATE TRIGGER site_leases_count_wake AFTER "
-                            "UPDATE OF "
-                            "next_allowed_at ON site_leases FOR EACH ROW WHEN "
-                            "(OLD.next_allowed_at = " IDLE_SQL
-                            " AND NEW.next_allowed_at <> " IDLE_SQL
-                            ") EXECUTE FUNCTION heed_lease_count_delta('1');"
-                            "CREATE TRIGGER site_leases_count_idle AFTER "
-                            "UPDATE OF "
-                            "next_allowed_at ON site_leases FOR EACH ROW WHEN "
-                            "(OLD.next_allowed_at <> " IDLE_SQL
-                            " AND NEW.next_allowed_at = " IDLE_SQL
-                            ") EXECUTE FUNCTION heed_lease_count_delta('-1');"
-                            "CREATE TRIGGER site_leases_count_delete AFTER "
-                            "DELETE ON "
-                            "site_leases FOR EACH ROW WHEN "
-                            "(OLD.next_allowed_at <> " IDLE_SQL
-                            ") EXECUTE FUNCTION heed_lease_count_delta('-1');",
+                            "VALUES (TG_ARGV[0]::bigint); RETURN NULL; "
+                            "END$$;" PG_COUNT_TRIGGERS,
+        PG_PARTITION_LEASES,
 };
 
 const struct heed_store_area heed__pg_leases_area = {
@@ -245,6 +295,9 @@ struct each_ctx {
 	int64_t now_ms;
 	heed_store_lease_fn *fn;
 	void *ud;
+	/* The rows handed over, and whether fn asked to stop. */
+	int granted;
+	bool stopped;
 };
 
 static int lease_row(struct heed__sql *q, void *ctx)
@@ -265,7 +318,9 @@ static int lease_row(struct heed__sql *q, void *ctx)
 	if (c->claimed)
 		l.start_at = heed_lease_start_at(
 		        c->now_ms, l.last_request_start, l.delay_ms);
-	return c->fn(c->ud, &l);
+	c->granted++;
+	c->stopped = c->fn(c->ud, &l) != 0;
+	return c->stopped;
 }
 
 static heed_status ensure_rows(heed_store *store, const char *site,
@@ -388,14 +443,28 @@ static heed_status heartbeat_rows(heed_store *store, const char *holder,
  */
 static heed_status end_epochs_rows(heed_store *store, int64_t now_ms)
 {
+	/* PostgreSQL is told the order, a probe of the holder index per
+	 * dead worker (LIMIT keeps the subquery apart): as an EXISTS it
+	 * became a semi-join reading the holder indexes of every partition
+	 * from the start (some 200 ms a claim at a million sites). */
+	static const char *const sql[] = {
+	        [HEED__SQL_SQLITE] =
+	                "UPDATE lease_workers SET epoch = epoch + 1 "
+	                "WHERE alive_until <= ?1 AND EXISTS (SELECT 1 "
+	                "FROM site_leases l WHERE l.holder = "
+	                "lease_workers.holder AND l.epoch = "
+	                "lease_workers.epoch);",
+	        [HEED__SQL_PG] =
+	                "UPDATE lease_workers SET epoch = epoch + 1 "
+	                "WHERE holder IN (SELECT d.holder FROM "
+	                "lease_workers d CROSS JOIN LATERAL (SELECT 1 FROM "
+	                "site_leases l WHERE l.holder = d.holder AND "
+	                "l.epoch = d.epoch LIMIT 1) x WHERE d.alive_until "
+	                "<= ?1::bigint);",
+	};
 	struct heed__sql q;
 
-	if (heed__sql_prepare(store, &q,
-	                      "UPDATE lease_workers SET epoch = epoch + 1 "
-	                      "WHERE alive_until <= ?1 AND EXISTS (SELECT 1 "
-	                      "FROM site_leases l WHERE l.holder = "
-	                      "lease_workers.holder AND l.epoch = "
-	                      "lease_workers.epoch);") != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_int(&q, 1, now_ms);
 	return heed__sql_run(&q, NULL);
@@ -411,10 +480,89 @@ static heed_status end_epochs_rows(heed_store *store, int64_t now_ms)
 #define ENDED_SQLITE                                                 \
 	"SELECT l.site FROM lease_workers d CROSS JOIN site_leases " \
 	"l ON " ENDED_WHERE
-#define ENDED_PG                                                            \
-	"SELECT x.site FROM lease_workers d CROSS JOIN LATERAL (SELECT "    \
-	"l.site FROM site_leases l WHERE " ENDED_WHERE " LIMIT ?4::bigint " \
-	"FOR UPDATE SKIP LOCKED) x"
+/* PostgreSQL's grant of the sites in c (a CTE before it) to ?1, on TABLE
+ * (site_leases or a partition of it). The sites go as an array, so each
+ * partition is probed by its primary key: joined to c, the planner reads
+ * whole partitions once they are small (20,000 rows) and c may be long. */
+#define GRANT_PG(TABLE)                                                      \
+	"w AS (SELECT epoch, alive_until FROM lease_workers WHERE holder = " \
+	"?1) UPDATE " TABLE " l SET holder = ?1, epoch = w.epoch, token = "  \
+	"l.token + 1, lease_until = w.alive_until, next_allowed_at "         \
+	"= " HELD_SQL ", wanted_at = " IDLE_SQL                              \
+	", taken_from = l.holder FROM w "                                    \
+	"WHERE l.site = ANY(ARRAY(SELECT site FROM c)) RETURNING l.site, "   \
+	"l.holder, l.token, l.lease_until, l.next_allowed_at, l.delay_ms, "  \
+	"l.last_request_start, l.taken_from, l.epoch;"
+
+/* PostgreSQL's claim on one partition, TABLE (site_leases_N): its ended
+ * leases, then its due sites. */
+#define CLAIM_PG(TABLE)                                                     \
+	"WITH t AS (SELECT x.site FROM lease_workers d CROSS JOIN LATERAL " \
+	"(SELECT l.site FROM " TABLE " l WHERE " ENDED_WHERE " LIMIT "      \
+	"?4::bigint FOR UPDATE SKIP LOCKED) x LIMIT ?4::bigint), u AS "     \
+	"(SELECT site FROM " TABLE " WHERE next_allowed_at <= ?2::bigint "  \
+	"ORDER BY next_allowed_at, site LIMIT ?4::bigint FOR UPDATE SKIP "  \
+	"LOCKED), c AS (SELECT site FROM t UNION ALL SELECT site FROM u "   \
+	"LIMIT ?4::bigint), " GRANT_PG(TABLE)
+
+/* The leases of workers whose heartbeat ended, in every partition: one
+ * range of each partition's holder index per such worker, none for a
+ * live one (their rows are filtered first). */
+#define CLAIM_DEAD_PG                                                       \
+	"WITH c AS (SELECT x.site FROM lease_workers d CROSS JOIN LATERAL " \
+	"(SELECT l.site FROM site_leases l WHERE l.holder = d.holder "      \
+	"LIMIT ?4::bigint FOR UPDATE SKIP LOCKED) x WHERE d.alive_until "   \
+	"<= ?2::bigint LIMIT ?4::bigint), " GRANT_PG("site_leases")
+
+/*
+ * A claim on PostgreSQL reads one partition at a time, each statement
+ * the two index ranges of that partition alone (on the partitioned table
+ * it would probe every partition's holder index for each live worker and
+ * merge every partition's due range). First, though, the leases of dead
+ * workers in every partition, so that they are taken over as soon as a
+ * claim comes (a probe of each partition per dead worker, none per live
+ * one). Then a worker starts at a partition of its own, moved on by one
+ * each second, and goes on to the next one while grants are missing. Due
+ * sites are granted earliest first within a partition, not across them.
+ */
+static heed_status claim_partitions(heed_store *store, const char *holder,
+                                    int64_t now_ms, int max, struct each_ctx *c)
+{
+	/* One text a partition: the store knows a statement by its text's
+	 * address. */
+	static const char *const sql[] = {
+	        CLAIM_PG("site_leases_0"),  CLAIM_PG("site_leases_1"),
+	        CLAIM_PG("site_leases_2"),  CLAIM_PG("site_leases_3"),
+	        CLAIM_PG("site_leases_4"),  CLAIM_PG("site_leases_5"),
+	        CLAIM_PG("site_leases_6"),  CLAIM_PG("site_leases_7"),
+	        CLAIM_PG("site_leases_8"),  CLAIM_PG("site_leases_9"),
+	        CLAIM_PG("site_leases_10"), CLAIM_PG("site_leases_11"),
+	        CLAIM_PG("site_leases_12"), CLAIM_PG("site_leases_13"),
+	        CLAIM_PG("site_leases_14"), CLAIM_PG("site_leases_15"),
+	};
+	_Static_assert(HEED_ARRAY_SIZE(sql) == LEASE_PARTITIONS,
+	               "a claim text for each partition");
+	uint64_t start = heed__hash_str(holder) + (uint64_t)(now_ms / 1000);
+	struct heed__sql q;
+	heed_status rc = HEED_OK;
+
+	for (int i = -1; i < LEASE_PARTITIONS && rc == HEED_OK; i++) {
+		int want = max - c->granted;
+
+		if (want <= 0 || c->stopped)
+			break;
+		if (heed__sql_prepare(store, &q,
+		                      i < 0 ? CLAIM_DEAD_PG
+		                            : sql[(start + (uint64_t)i) %
+		                                  LEASE_PARTITIONS]) != HEED_OK)
+			return HEED_ESTORE;
+		heed__sql_text(&q, 1, holder);
+		heed__sql_int(&q, 2, now_ms);
+		heed__sql_int(&q, 4, want);
+		rc = heed__sql_each(&q, lease_row, c);
+	}
+	return rc;
+}
 
 /*
  * The claim, after the claimer's heartbeat: first leases whose holder's
@@ -429,47 +577,26 @@ static heed_status end_epochs_rows(heed_store *store, int64_t now_ms)
  * picks the rows FOR UPDATE SKIP LOCKED: rows another worker's claim (or
  * a batch's fence) holds are passed over, never waited for, and a row
  * changed by a claim that committed meanwhile is checked again against
- * the join, so it is never granted twice.
+ * the join, so it is never granted twice; it runs on one partition of
+ * the sites at a time (claim_partitions).
  */
 static heed_status claim_rows(heed_store *store, const char *holder,
                               int64_t now_ms, int64_t lease_ms, int max,
                               heed_store_lease_fn *fn, void *ud)
 {
-	static const char *const sql[] = {
-	        [HEED__SQL_SQLITE] =
-	                "UPDATE site_leases SET holder = ?1, epoch = "
-	                "(SELECT epoch FROM lease_workers WHERE holder = ?1), "
-	                "token = token + 1, lease_until = (SELECT alive_until "
-	                "FROM lease_workers WHERE holder = ?1), "
-	                "next_allowed_at = " HELD_SQL ", "
-	                "wanted_at = " IDLE_SQL ", "
-	                "taken_from = holder "
-	                "WHERE site IN (SELECT site FROM (" ENDED_SQLITE " "
-	                "LIMIT ?4) UNION ALL SELECT site FROM (SELECT site "
-	                "FROM site_leases WHERE next_allowed_at <= ?2 "
-	                "ORDER BY next_allowed_at, site LIMIT ?4) LIMIT ?4) "
-	                "RETURNING " LEASE_COLUMNS ";",
-	        [HEED__SQL_PG] =
-	                "WITH t AS (" ENDED_PG " LIMIT ?4::bigint), "
-	                "u AS (SELECT site FROM site_leases "
-	                "WHERE next_allowed_at <= ?2::bigint "
-	                "ORDER BY next_allowed_at, site "
-	                "LIMIT ?4::bigint FOR UPDATE SKIP LOCKED), "
-	                "c AS (SELECT site FROM t UNION ALL "
-	                "SELECT site FROM u LIMIT ?4::bigint), "
-	                "w AS (SELECT epoch, alive_until FROM lease_workers "
-	                "WHERE holder = ?1) "
-	                "UPDATE site_leases l SET holder = ?1, "
-	                "epoch = w.epoch, token = l.token + 1, "
-	                "lease_until = w.alive_until, "
-	                "next_allowed_at = " HELD_SQL ", "
-	                "wanted_at = " IDLE_SQL ", "
-	                "taken_from = l.holder "
-	                "FROM c, w WHERE l.site = c.site "
-	                "RETURNING l.site, l.holder, l.token, l.lease_until, "
-	                "l.next_allowed_at, l.delay_ms, l.last_request_start, "
-	                "l.taken_from, l.epoch;",
-	};
+	static const char sqlite_sql[] =
+	        "UPDATE site_leases SET holder = ?1, epoch = "
+	        "(SELECT epoch FROM lease_workers WHERE holder = ?1), "
+	        "token = token + 1, lease_until = (SELECT alive_until "
+	        "FROM lease_workers WHERE holder = ?1), "
+	        "next_allowed_at = " HELD_SQL ", "
+	        "wanted_at = " IDLE_SQL ", "
+	        "taken_from = holder "
+	        "WHERE site IN (SELECT site FROM (" ENDED_SQLITE " "
+	        "LIMIT ?4) UNION ALL SELECT site FROM (SELECT site "
+	        "FROM site_leases WHERE next_allowed_at <= ?2 "
+	        "ORDER BY next_allowed_at, site LIMIT ?4) LIMIT ?4) "
+	        "RETURNING " LEASE_COLUMNS ";";
 	struct each_ctx c = {true, now_ms, fn, ud};
 	struct pair h;
 	struct heed__sql q;
@@ -480,7 +607,9 @@ static heed_status claim_rows(heed_store *store, const char *holder,
 		rc = end_epochs_rows(store, now_ms);
 	if (rc != HEED_OK)
 		return rc;
-	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
+	if (heed__sql_dialect(store) == HEED__SQL_PG)
+		return claim_partitions(store, holder, now_ms, max, &c);
+	if (heed__sql_prepare(store, &q, sqlite_sql) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_text(&q, 1, holder);
 	heed__sql_int(&q, 2, now_ms);
