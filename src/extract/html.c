@@ -3006,6 +3006,12 @@ static void page_link_name(struct html *h, const char *acct, const char *s,
 	heed__trim(&s, &len);
 	if (!acct || !len || len > MAX_LABEL_VALUE || memchr(s, ',', len))
 		return;
+	/* A line break in a link's text is a space on the page ("Kathrin\n
+	 * Führes"), no line of its own. */
+	s = heed__collapse(&h->b->arena, s, len, &h->b->oom);
+	if (!s)
+		return;
+	len = strlen(s);
 	name = heed__byline_names(h->b, s, len);
 	/* The whole text: "Works by Ann Lee" is a list's link. */
 	if (!name || strlen(name) != len || memcmp(name, s, len) != 0 ||
@@ -3240,6 +3246,19 @@ static void icon_text(struct html *h, const char *s, size_t len)
 	offer_text_date(h->b, F_PUBLISHED, h->icon_sub, s, len);
 }
 
+/* Text inside a link to an author's page. A picture's copyright credit
+ * beside the author's photo in it ("\xC2\xA9 Ann Lee" over "Ann Lee") is
+ * the photo's, no part of the name the link shows. */
+static void page_link_text(struct capture *c, const char *s, size_t len)
+{
+	const char *t = s;
+	size_t n = len;
+
+	heed__trim(&t, &n);
+	if (!copyright_mark(t, n))
+		(void)heed__buf_add(&c->text, s, len);
+}
+
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	if (h->icon_date)
@@ -3249,6 +3268,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (h->caps[i].kind == CAP_SIGNATURE)
 			signature_text(h, &h->caps[i], s, len);
+		else if (h->caps[i].kind == CAP_PAGE_LINK)
+			page_link_text(&h->caps[i], s, len);
 		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	if (label_scan(h))

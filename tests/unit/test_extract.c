@@ -1058,6 +1058,16 @@ static const struct page_case cases[] = {
          "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
          "href=/author/bo-chan>Works by Bo Chan</a>",
          0, NULL, "-author\n"},
+        {"author: a line break in an author page link's text is a space", NULL,
+         "<a href=/autoren/ann-lee-684124><span>Ann\n     Lee</span></a>", 0,
+         NULL, "author=html:Ann Lee\n"},
+        {"author: a photo's copyright credit in an author page link is the "
+         "photo's",
+         NULL,
+         "<a href=/autoren/ann-lee-684124><picture><img alt=\"Ann "
+         "Lee\"></picture><span>\xC2\xA9 Ann Lee</span> <span>Ann "
+         "Lee</span></a>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: an author box's \"Alles von\" link is a profile link's", NULL,
          "<a href=/author/martin>Alles von Martin Junker</a><div "
          "class=sidebar><a href=/author/martin>Martin Junker</a></div>",
