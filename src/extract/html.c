@@ -2560,6 +2560,21 @@ static void copyright_holder(struct html *h, const char *s, size_t len)
 		           strlen(names));
 }
 
+/* A copyright notice opens its element's text, or follows the bar that
+ * opens a text after a link, where a footer's row of links ends in it
+ * ("<a>Impressum</a> | \xC2\xA9 2020 Ann Lee"). */
+static void copyright_notice(struct html *h, const char *s, size_t len,
+                             bool opens)
+{
+	size_t bar = separators_len(s, len, "| \t\n\r\f");
+
+	if ((!opens && !memchr(s, '|', bar)) || bar == len ||
+	    !strchr("\xC2(cC", s[bar]) ||
+	    heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
+		return;
+	copyright_holder(h, s + bar, len - bar);
+}
+
 /* A text that is a date and nothing else, in figures ("23.01.2019",
  * "2021-10-16", "30.01.2022 18:36", "02.12.19"): a page's own date shown
  * without a label or a class to say it. Words around a date ("am
@@ -2892,9 +2907,8 @@ static void text_label(struct html *h, const char *s, size_t len)
 			date_author(h, s, len);
 		return;
 	}
-	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
-	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
-		copyright_holder(h, s, len);
+	if (!h->link_heading)
+		copyright_notice(h, s, len, opens);
 	/* Key words open their element, outside links and headings, on a
 	 * page that declared none (meta keywords, tag links before it). */
 	if (opens && !h->link_heading && !h->keywords_done &&

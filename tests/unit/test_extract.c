@@ -1068,6 +1068,12 @@ static const struct page_case cases[] = {
          "Lee\"></picture><span>\xC2\xA9 Ann Lee</span> <span>Ann "
          "Lee</span></a>",
          0, NULL, "author=html:Ann Lee\n"},
+        {"author: a copyright notice after a bar ends a footer's links", NULL,
+         "<div class=bottom><p><a href=/impressum>IMPRESSUM</a> | "
+         "COPYRIGHT ANN LEE | THIS IS A KANGA PROJECT</p></div>",
+         0, NULL, "author=html:ANN LEE\n"},
+        {"author: a copyright mark inside a sentence is no notice", NULL,
+         "<p>Der Text <b>ist</b> Copyright Ann Lee</p>", 0, NULL, "-author\n"},
         {"author: an author box's \"Alles von\" link is a profile link's", NULL,
          "<a href=/author/martin>Alles von Martin Junker</a><div "
          "class=sidebar><a href=/author/martin>Martin Junker</a></div>",
