@@ -1923,8 +1923,9 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
  * names, 0 for "By the time we arrived". */
 static size_t capitalised_len(const char *names)
 {
-	static const char *const particles[] = {"van", "von", "de", "da", "del",
-	                                        "der", "di",  "du", "la", "le"};
+	static const char *const particles[] = {"van", "von", "de",  "da",
+	                                        "del", "der", "des", "di",
+	                                        "du",  "la",  "le"};
 	size_t good = 0;
 
 	for (const char *p = names; *p;) {
@@ -2117,8 +2118,8 @@ static const char *const author_leads[] = {"ein artikel von",
 /* Labels of an author that want their colon: "Autor: Ann Lee", "Text:";
  * without one they are words of a sentence. */
 static const char *const author_nouns[] = {
-        "autorin", "autoren", "autor", "author",    "auteur",
-        "autore",  "text",    "texte", "redaktion", "verfasser"};
+        "autorin", "autoren", "autor",     "author",    "auteur",     "autore",
+        "text",    "texte",   "redaktion", "verfasser", "herausgeber"};
 
 /* Bytes at s[0, len) of the characters in set and no-break spaces. */
 static size_t separators_len(const char *s, size_t len, const char *set)
@@ -2921,7 +2922,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	}
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
-	if (!strchr("abdefgilmprstuvwz|-[(", heed__ascii_lower(*s)))
+	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);

@@ -317,8 +317,10 @@ static bool organisation_name(const struct builder *b, const char *s,
 	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
 	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
 	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
+	/* An association's "e.V." is often spaced, "e. V.", two words. */
 	if (heed__spells_site_domain(b, s, len) ||
-	    heed__words_spell_site_domain(b, s, len))
+	    heed__words_spell_site_domain(b, s, len) ||
+	    memmem(s, len, " e. V.", 6))
 		return true;
 	/* The words after the first: a legal form never opens a name. */
 	for (const char *p = memchr(s, ' ', len); p && p < s + len;

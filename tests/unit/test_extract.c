@@ -1074,6 +1074,18 @@ static const struct page_case cases[] = {
          0, NULL, "author=html:ANN LEE\n"},
         {"author: a copyright mark inside a sentence is no notice", NULL,
          "<p>Der Text <b>ist</b> Copyright Ann Lee</p>", 0, NULL, "-author\n"},
+        {"author: \"Herausgeber:\" names a press release's issuer", NULL,
+         "<h6 class=pm_headline>Herausgeber: <a href=/firmen/19>Nordex "
+         "SE</a></h6>",
+         0, NULL, "author=html:Nordex SE\n"},
+        {"author: \"des\" is a particle of a name", NULL,
+         "<p>Autor: Anne des Essarts</p>", 0, NULL,
+         "author=html:Anne des Essarts\n"},
+        {"author: \"e. V.\" is an association's legal form", NULL,
+         "<meta name=author content=\"Deutscher Beispielverband e. "
+         "V.\"><p><strong>Herausgeber:</strong></p><p>Pressestelle des "
+         "Beispielverbandes</p>",
+         0, NULL, "author=html:Pressestelle des Beispielverbandes\n"},
         {"author: an author box's \"Alles von\" link is a profile link's", NULL,
          "<a href=/author/martin>Alles von Martin Junker</a><div "
          "class=sidebar><a href=/author/martin>Martin Junker</a></div>",
