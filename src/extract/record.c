@@ -283,13 +283,15 @@ static bool agency_credit(const char *s, size_t len)
 	return true;
 }
 
-/* Words of a theme's or a site's credit line, which some themes put in
- * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
- * Ann Lee"): it credits the design, not the page's text. */
-static bool design_credit(const char *s, size_t len)
+/* Words of a credit for other work than the page's text: a theme's or a
+ * site's credit line, which some themes put in <meta name=author> ("Peter
+ * Amende und Fuchsy designed", "Theme by Ann Lee"), or an edition's
+ * editor ("Revised Edition Edited by Adrian Parr", a dictionary's
+ * microdata author for each of its entries, which their writers sign). */
+static bool other_work_credit(const char *s, size_t len)
 {
-	static const char *const credits[] = {"designed", "design by",
-	                                      "theme by", "powered by"};
+	static const char *const credits[] = {
+	        "designed", "design by", "theme by", "powered by", "edited by"};
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(credits); i++) {
 		size_t n = strlen(credits[i]);
@@ -389,7 +391,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_agency_code(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
-	if (!*len || design_credit(v, *len) || placeholder_name(v, *len))
+	if (!*len || other_work_credit(v, *len) || placeholder_name(v, *len))
 		return false;
 	for (size_t i = 0; i < *len; i++) {
 		space |= v[i] == ' ';

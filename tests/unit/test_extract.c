@@ -1086,6 +1086,11 @@ static const struct page_case cases[] = {
          "V.\"><p><strong>Herausgeber:</strong></p><p>Pressestelle des "
          "Beispielverbandes</p>",
          0, NULL, "author=html:Pressestelle des Beispielverbandes\n"},
+        {"author: an edition's editor is not the entry's author", NULL,
+         "<dl itemscope itemtype=http://schema.org/ScholarlyArticle><dd>"
+         "<p>---- by Ann Lee</p><p><span itemprop=author>Revised Edition "
+         "Edited by Bo Chan </span></p></dd></dl>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: an author box's \"Alles von\" link is a profile link's", NULL,
          "<a href=/author/martin>Alles von Martin Junker</a><div "
          "class=sidebar><a href=/author/martin>Martin Junker</a></div>",
