@@ -43,6 +43,10 @@ static const enum origin order[F_COUNT][12] = {
 /* Sub-ranks stay below this, so origins never interleave. */
 #define SUB_RANKS 16
 
+/* The sub-rank of an author that is the site's own name among the
+ * organisations (O_JSONLD_ORG): after any organisation named otherwise. */
+#define SUB_SITE_NAME 1
+
 heed_source heed__origin_source(enum origin o)
 {
 	static const heed_source map[O_COUNT] = {
@@ -372,11 +376,11 @@ static bool address_only(const char *s, size_t len)
  * profile link's text alone, not the site's own social account. A social
  * handle ("@name", kept as "name") and a login slug (one lower-case word
  * with a digit or "_": "jdoe42") are names of last resort: *rank becomes the
- * rank of twitter:creator, so any name on the page beats them; the site's own
- * name (a declared site name) and an organisation's (organisation_name) rank
- * after every byline, as a JSON-LD organisation does: a person credited on the
- * page wins. *s and *len lose a "By " prefix and a trailing profile link's
- * text.
+ * rank of twitter:creator, so any name on the page beats them; an
+ * organisation's name (organisation_name) and, after it, the site's own name (a
+ * declared site name, the title's last part) rank after every byline, as a
+ * JSON-LD organisation does: a person credited on the page wins. *s and *len
+ * lose a "By " prefix and a trailing profile link's text.
  */
 static bool author_ok(const struct builder *b, const char **s, size_t *len,
                       int *rank)
@@ -418,10 +422,12 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		}
 		return *len > 0;
 	}
-	if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
+	if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, SUB_SITE_NAME) &&
 	    (heed__is_site_name(b, v, *len) ||
-	     heed__is_title_suffix(b, v, *len) ||
-	     organisation_name(b, v, *len))) {
+	     heed__is_title_suffix(b, v, *len))) {
+		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, SUB_SITE_NAME);
+	} else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
+	           organisation_name(b, v, *len)) {
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
 	}
 	return true;
@@ -1066,6 +1072,18 @@ void heed__dateline_agency(struct builder *b)
 	heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, code, n + k);
 }
 
+/* An author equal to a site name the page declares only after it (a meta
+ * author before og:site_name) ranks as the site's name once that name is
+ * known, as it would have after it. */
+static void site_named_late(const struct builder *b, struct cand *c)
+{
+	int org = rank_of(F_AUTHOR, O_JSONLD_ORG, SUB_SITE_NAME);
+
+	if (c->value && c->rank < org &&
+	    heed__is_site_name(b, c->value, strlen(c->value)))
+		c->rank = org;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -1088,6 +1106,8 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (f == F_MODIFIED && o == O_HTML && sub != D_TEXT_CLASS_PAGE &&
 	    sub != D_LINE_PAGE && !b->edit_day[0])
 		edit_date(b, s, len);
+	if (f == F_AUTHOR)
+		site_named_late(b, c);
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
 			other_notation(b, c, o, s, len);

@@ -1086,6 +1086,20 @@ static const struct page_case cases[] = {
          "V.\"><p><strong>Herausgeber:</strong></p><p>Pressestelle des "
          "Beispielverbandes</p>",
          0, NULL, "author=html:Pressestelle des Beispielverbandes\n"},
+        {"author: the site's own name ranks after another organisation", NULL,
+         "<meta property=og:site_name content=\"Beispiel Online\"><meta "
+         "name=author content=\"Beispiel Online\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\",\"author\":{"
+         "\"@type\":\"Organization\",\"name\":\"Redaktion Beispiel "
+         "Pharmindex\"}}</script>",
+         0, NULL, "author=jsonld:Redaktion Beispiel Pharmindex\n"},
+        {"author: a site name declared after the author still counts", NULL,
+         "<meta name=author content=\"Beispiel Online\"><meta "
+         "property=og:site_name content=\"Beispiel Online\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\",\"author\":{"
+         "\"@type\":\"Organization\",\"name\":\"Redaktion Beispiel "
+         "Pharmindex\"}}</script>",
+         0, NULL, "author=jsonld:Redaktion Beispiel Pharmindex\n"},
         {"author: an edition's editor is not the entry's author", NULL,
          "<dl itemscope itemtype=http://schema.org/ScholarlyArticle><dd>"
          "<p>---- by Ann Lee</p><p><span itemprop=author>Revised Edition "
