@@ -1923,17 +1923,13 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
  * names, 0 for "By the time we arrived". */
 static size_t capitalised_len(const char *names)
 {
-	static const char *const particles[] = {"van", "von", "de",  "da",
-	                                        "del", "der", "des", "di",
-	                                        "du",  "la",  "le"};
 	size_t good = 0;
 
 	for (const char *p = names; *p;) {
 		size_t n = strcspn(p, " ;");
 		unsigned char u = (unsigned char)*p;
-		bool ok = (u >= 0xC3 && u != 0xE2) || (*p >= 'A' && *p <= 'Z');
-		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
-			ok = heed__ascii_ieq(p, n, particles[i]);
+		bool ok = (u >= 0xC3 && u != 0xE2) ||
+		          (*p >= 'A' && *p <= 'Z') || heed__name_particle(p, n);
 		if (n && !ok)
 			return good;
 		p += n;

@@ -345,6 +345,31 @@ static bool organisation_name(const struct builder *b, const char *s,
 	return false;
 }
 
+bool heed__name_particle(const char *s, size_t len)
+{
+	static const char *const particles[] = {"van", "von", "de",  "da",
+	                                        "del", "der", "des", "di",
+	                                        "du",  "la",  "le"};
+
+	return heed__ascii_ieq_any(s, len, particles,
+	                           HEED_ARRAY_SIZE(particles));
+}
+
+/* Words whose first is a word of letters in lower case and no particle
+ * of a name ("deinen Hochzeitsbloggern", "your wedding bloggers"): a
+ * phrase, where a name's words open with capitals. A domain opening the
+ * words ("auto-motor.at Redaktion") is the site's name. */
+static bool lower_phrase(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && s[n] >= 'a' && s[n] <= 'z')
+		n++;
+	if (!n || n == len || s[n] != ' ')
+		return false;
+	return !heed__name_particle(s, n);
+}
+
 /* A CMS's placeholder in an author field: WordPress's first account
  * ("admin"), a theme's "No Author", "Unknown", or its screen-reader label
  * on a line of its own before the name ("Post author", Twenty Twenty's):
@@ -427,7 +452,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	     heed__is_title_suffix(b, v, *len))) {
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, SUB_SITE_NAME);
 	} else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
-	           organisation_name(b, v, *len)) {
+	           (organisation_name(b, v, *len) || lower_phrase(v, *len))) {
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
 	}
 	return true;

@@ -1100,6 +1100,14 @@ static const struct page_case cases[] = {
          "\"@type\":\"Organization\",\"name\":\"Redaktion Beispiel "
          "Pharmindex\"}}</script>",
          0, NULL, "author=jsonld:Redaktion Beispiel Pharmindex\n"},
+        {"author: words opening in lower case are a phrase, no name", NULL,
+         "<meta name=author content=\"deinen Hochzeitsbloggern\"><p "
+         "style=\"text-align: right;\"><em>Autor: <a href=/redner/ann>Ann "
+         "Lee </a>(Sponsored Post), Redner bei site.example</em></p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a particle or a domain may open a name in lower case", NULL,
+         "<meta name=author content=\"van Gogh\"><p>Autor: Ann Lee</p>", 0,
+         NULL, "author=meta:van Gogh\n"},
         {"author: an edition's editor is not the entry's author", NULL,
          "<dl itemscope itemtype=http://schema.org/ScholarlyArticle><dd>"
          "<p>---- by Ann Lee</p><p><span itemprop=author>Revised Edition "
