@@ -1108,6 +1108,20 @@ static const struct page_case cases[] = {
         {"author: a particle or a domain may open a name in lower case", NULL,
          "<meta name=author content=\"van Gogh\"><p>Autor: Ann Lee</p>", 0,
          NULL, "author=meta:van Gogh\n"},
+        {"author: a JSON-LD creator list holding the author names every "
+         "writer",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Ann Lee\"},"
+         "\"creator\":[\"Ann Lee\",\"Bo Chan\"]}</script>",
+         0, NULL, "author=jsonld:Ann Lee; Bo Chan\n"},
+        {"author: a JSON-LD creator list of an agency and a site is no "
+         "writers' list",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":\"Ann Lee\",\"creator\":[\"Ann Lee\",\"EFE\"]}"
+         "</script>",
+         0, NULL, "author=jsonld:Ann Lee\n"},
         {"author: an edition's editor is not the entry's author", NULL,
          "<dl itemscope itemtype=http://schema.org/ScholarlyArticle><dd>"
          "<p>---- by Ann Lee</p><p><span itemprop=author>Revised Edition "
