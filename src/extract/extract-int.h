@@ -284,6 +284,10 @@ bool heed__author_short(const struct builder *b);
  * the place of the one name held when they list it and every part is a
  * name of two words or more (record.c). */
 void heed__author_list(struct builder *b, const char *s, size_t len);
+/* True when s[0, len) is a particle of a person's name ("van", "von",
+ * "de", "des", ...), ASCII case ignored: a name's word that opens in lower
+ * case (record.c). */
+bool heed__name_particle(const char *s, size_t len);
 /* True when s is a site name the page declared so far (ASCII case
  * ignored). */
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len);

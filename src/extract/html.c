@@ -1923,16 +1923,13 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
  * names, 0 for "By the time we arrived". */
 static size_t capitalised_len(const char *names)
 {
-	static const char *const particles[] = {"van", "von", "de", "da", "del",
-	                                        "der", "di",  "du", "la", "le"};
 	size_t good = 0;
 
 	for (const char *p = names; *p;) {
 		size_t n = strcspn(p, " ;");
 		unsigned char u = (unsigned char)*p;
-		bool ok = (u >= 0xC3 && u != 0xE2) || (*p >= 'A' && *p <= 'Z');
-		for (size_t i = 0; !ok && i < HEED_ARRAY_SIZE(particles); i++)
-			ok = heed__ascii_ieq(p, n, particles[i]);
+		bool ok = (u >= 0xC3 && u != 0xE2) ||
+		          (*p >= 'A' && *p <= 'Z') || heed__name_particle(p, n);
 		if (n && !ok)
 			return good;
 		p += n;
@@ -2117,8 +2114,8 @@ static const char *const author_leads[] = {"ein artikel von",
 /* Labels of an author that want their colon: "Autor: Ann Lee", "Text:";
  * without one they are words of a sentence. */
 static const char *const author_nouns[] = {
-        "autorin", "autoren", "autor", "author",    "auteur",
-        "autore",  "text",    "texte", "redaktion", "verfasser"};
+        "autorin", "autoren", "autor",     "author",    "auteur",     "autore",
+        "text",    "texte",   "redaktion", "verfasser", "herausgeber"};
 
 /* Bytes at s[0, len) of the characters in set and no-break spaces. */
 static size_t separators_len(const char *s, size_t len, const char *set)
@@ -2560,6 +2557,21 @@ static void copyright_holder(struct html *h, const char *s, size_t len)
 		           strlen(names));
 }
 
+/* A copyright notice opens its element's text, or follows the bar that
+ * opens a text after a link, where a footer's row of links ends in it
+ * ("<a>Impressum</a> | \xC2\xA9 2020 Ann Lee"). */
+static void copyright_notice(struct html *h, const char *s, size_t len,
+                             bool opens)
+{
+	size_t bar = separators_len(s, len, "| \t\n\r\f");
+
+	if ((!opens && !memchr(s, '|', bar)) || bar == len ||
+	    !strchr("\xC2(cC", s[bar]) ||
+	    heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
+		return;
+	copyright_holder(h, s + bar, len - bar);
+}
+
 /* A text that is a date and nothing else, in figures ("23.01.2019",
  * "2021-10-16", "30.01.2022 18:36", "02.12.19"): a page's own date shown
  * without a label or a class to say it. Words around a date ("am
@@ -2892,9 +2904,8 @@ static void text_label(struct html *h, const char *s, size_t len)
 			date_author(h, s, len);
 		return;
 	}
-	if (opens && !h->link_heading && strchr("\xC2(cC", *s) &&
-	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
-		copyright_holder(h, s, len);
+	if (!h->link_heading)
+		copyright_notice(h, s, len, opens);
 	/* Key words open their element, outside links and headings, on a
 	 * page that declared none (meta keywords, tag links before it). */
 	if (opens && !h->link_heading && !h->keywords_done &&
@@ -2907,7 +2918,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	}
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
-	if (!strchr("abdefgilmprstuvwz|-[(", heed__ascii_lower(*s)))
+	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))
 		return;
 	if (label_date_wanted(h, D_LABEL))
 		n = date_label_len(s, len, &f, &asof);
@@ -3006,6 +3017,12 @@ static void page_link_name(struct html *h, const char *acct, const char *s,
 	heed__trim(&s, &len);
 	if (!acct || !len || len > MAX_LABEL_VALUE || memchr(s, ',', len))
 		return;
+	/* A line break in a link's text is a space on the page ("Kathrin\n
+	 * Führes"), no line of its own. */
+	s = heed__collapse(&h->b->arena, s, len, &h->b->oom);
+	if (!s)
+		return;
+	len = strlen(s);
 	name = heed__byline_names(h->b, s, len);
 	/* The whole text: "Works by Ann Lee" is a list's link. */
 	if (!name || strlen(name) != len || memcmp(name, s, len) != 0 ||
@@ -3240,6 +3257,19 @@ static void icon_text(struct html *h, const char *s, size_t len)
 	offer_text_date(h->b, F_PUBLISHED, h->icon_sub, s, len);
 }
 
+/* Text inside a link to an author's page. A picture's copyright credit
+ * beside the author's photo in it ("\xC2\xA9 Ann Lee" over "Ann Lee") is
+ * the photo's, no part of the name the link shows. */
+static void page_link_text(struct capture *c, const char *s, size_t len)
+{
+	const char *t = s;
+	size_t n = len;
+
+	heed__trim(&t, &n);
+	if (!copyright_mark(t, n))
+		(void)heed__buf_add(&c->text, s, len);
+}
+
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	if (h->icon_date)
@@ -3249,6 +3279,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (h->caps[i].kind == CAP_SIGNATURE)
 			signature_text(h, &h->caps[i], s, len);
+		else if (h->caps[i].kind == CAP_PAGE_LINK)
+			page_link_text(&h->caps[i], s, len);
 		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	if (label_scan(h))

@@ -492,6 +492,38 @@ static void offer_author(struct builder *b, struct json_object *a)
 	heed__buf_free(&names);
 }
 
+/* The name of an author entry: a string, or a Person's or an
+ * Organization's name. */
+static const char *entry_name(struct builder *b, struct json_object *x)
+{
+	x = dereference(b, x);
+	return str(x) ? str(x) : name_of(get(x, "name"));
+}
+
+/* The work's writers: its author, or its creator list when that lists the
+ * one author among more, each a name of two words or more (refinery29's
+ * "author" holds the first writer, "creator" every one: schema.org's
+ * creator is the author property for a creative work; "EFE" beside
+ * "Cooperativa.cl" is an agency and the site, no list of writers). */
+static struct json_object *writers(struct builder *b, struct json_object *o)
+{
+	struct json_object *a = get(o, "author"), *c = get(o, "creator");
+	const char *one;
+	bool listed = false;
+
+	if (!a || json_object_is_type(a, json_type_array) || !c ||
+	    !json_object_is_type(c, json_type_array) ||
+	    json_object_array_length(c) < 2 || !(one = entry_name(b, a)))
+		return a;
+	for (size_t i = 0; i < json_object_array_length(c); i++) {
+		const char *n = entry_name(b, json_object_array_get_idx(c, i));
+		if (!n || !strchr(n, ' '))
+			return a;
+		listed |= strcmp(n, one) == 0;
+	}
+	return listed ? c : a;
+}
+
 /* image or thumbnailUrl: a URL string, an ImageObject or an array. */
 static void offer_image(struct builder *b, int sub, struct json_object *v)
 {
@@ -554,7 +586,7 @@ static void apply_node(struct builder *b, struct json_object *o)
 	offer_at(b, F_PUBLISHED, dates, 0, get(o, "uploadDate"));
 	offer_at(b, F_PUBLISHED, dates, 0, get(o, "dateCreated"));
 	offer_at(b, F_MODIFIED, dates, 0, get(o, "dateModified"));
-	offer_author(b, get(o, "author"));
+	offer_author(b, writers(b, o));
 	offer(b, F_DURATION, 0, get(o, "duration"));
 	offer_image(b, 0, get(o, "thumbnailUrl"));
 	offer_image(b, 0, get(o, "thumbnailURL"));

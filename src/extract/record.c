@@ -43,6 +43,10 @@ static const enum origin order[F_COUNT][12] = {
 /* Sub-ranks stay below this, so origins never interleave. */
 #define SUB_RANKS 16
 
+/* The sub-rank of an author that is the site's own name among the
+ * organisations (O_JSONLD_ORG): after any organisation named otherwise. */
+#define SUB_SITE_NAME 1
+
 heed_source heed__origin_source(enum origin o)
 {
 	static const heed_source map[O_COUNT] = {
@@ -283,13 +287,15 @@ static bool agency_credit(const char *s, size_t len)
 	return true;
 }
 
-/* Words of a theme's or a site's credit line, which some themes put in
- * <meta name=author> ("Peter Amende und Fuchsy designed", "Theme by
- * Ann Lee"): it credits the design, not the page's text. */
-static bool design_credit(const char *s, size_t len)
+/* Words of a credit for other work than the page's text: a theme's or a
+ * site's credit line, which some themes put in <meta name=author> ("Peter
+ * Amende und Fuchsy designed", "Theme by Ann Lee"), or an edition's
+ * editor ("Revised Edition Edited by Adrian Parr", a dictionary's
+ * microdata author for each of its entries, which their writers sign). */
+static bool other_work_credit(const char *s, size_t len)
 {
-	static const char *const credits[] = {"designed", "design by",
-	                                      "theme by", "powered by"};
+	static const char *const credits[] = {
+	        "designed", "design by", "theme by", "powered by", "edited by"};
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(credits); i++) {
 		size_t n = strlen(credits[i]);
@@ -317,8 +323,10 @@ static bool organisation_name(const struct builder *b, const char *s,
 	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
 	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
 	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
+	/* An association's "e.V." is often spaced, "e. V.", two words. */
 	if (heed__spells_site_domain(b, s, len) ||
-	    heed__words_spell_site_domain(b, s, len))
+	    heed__words_spell_site_domain(b, s, len) ||
+	    memmem(s, len, " e. V.", 6))
 		return true;
 	/* The words after the first: a legal form never opens a name. */
 	for (const char *p = memchr(s, ' ', len); p && p < s + len;
@@ -335,6 +343,31 @@ static bool organisation_name(const struct builder *b, const char *s,
 				return true;
 	}
 	return false;
+}
+
+bool heed__name_particle(const char *s, size_t len)
+{
+	static const char *const particles[] = {"van", "von", "de",  "da",
+	                                        "del", "der", "des", "di",
+	                                        "du",  "la",  "le"};
+
+	return heed__ascii_ieq_any(s, len, particles,
+	                           HEED_ARRAY_SIZE(particles));
+}
+
+/* Words whose first is a word of letters in lower case and no particle
+ * of a name ("deinen Hochzeitsbloggern", "your wedding bloggers"): a
+ * phrase, where a name's words open with capitals. A domain opening the
+ * words ("auto-motor.at Redaktion") is the site's name. */
+static bool lower_phrase(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && s[n] >= 'a' && s[n] <= 'z')
+		n++;
+	if (!n || n == len || s[n] != ' ')
+		return false;
+	return !heed__name_particle(s, n);
 }
 
 /* A CMS's placeholder in an author field: WordPress's first account
@@ -368,11 +401,11 @@ static bool address_only(const char *s, size_t len)
  * profile link's text alone, not the site's own social account. A social
  * handle ("@name", kept as "name") and a login slug (one lower-case word
  * with a digit or "_": "jdoe42") are names of last resort: *rank becomes the
- * rank of twitter:creator, so any name on the page beats them; the site's own
- * name (a declared site name) and an organisation's (organisation_name) rank
- * after every byline, as a JSON-LD organisation does: a person credited on the
- * page wins. *s and *len lose a "By " prefix and a trailing profile link's
- * text.
+ * rank of twitter:creator, so any name on the page beats them; an
+ * organisation's name (organisation_name) and, after it, the site's own name (a
+ * declared site name, the title's last part) rank after every byline, as a
+ * JSON-LD organisation does: a person credited on the page wins. *s and *len
+ * lose a "By " prefix and a trailing profile link's text.
  */
 static bool author_ok(const struct builder *b, const char **s, size_t *len,
                       int *rank)
@@ -387,7 +420,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 	cut_agency_code(*s, len);
 	heed__author_unprefix(s, len);
 	v = *s;
-	if (!*len || design_credit(v, *len) || placeholder_name(v, *len))
+	if (!*len || other_work_credit(v, *len) || placeholder_name(v, *len))
 		return false;
 	for (size_t i = 0; i < *len; i++) {
 		space |= v[i] == ' ';
@@ -414,10 +447,12 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 		}
 		return *len > 0;
 	}
-	if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
+	if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, SUB_SITE_NAME) &&
 	    (heed__is_site_name(b, v, *len) ||
-	     heed__is_title_suffix(b, v, *len) ||
-	     organisation_name(b, v, *len))) {
+	     heed__is_title_suffix(b, v, *len))) {
+		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, SUB_SITE_NAME);
+	} else if (*rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) &&
+	           (organisation_name(b, v, *len) || lower_phrase(v, *len))) {
 		*rank = rank_of(F_AUTHOR, O_JSONLD_ORG, 0);
 	}
 	return true;
@@ -1062,6 +1097,18 @@ void heed__dateline_agency(struct builder *b)
 	heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, code, n + k);
 }
 
+/* An author equal to a site name the page declares only after it (a meta
+ * author before og:site_name) ranks as the site's name once that name is
+ * known, as it would have after it. */
+static void site_named_late(const struct builder *b, struct cand *c)
+{
+	int org = rank_of(F_AUTHOR, O_JSONLD_ORG, SUB_SITE_NAME);
+
+	if (c->value && c->rank < org &&
+	    heed__is_site_name(b, c->value, strlen(c->value)))
+		c->rank = org;
+}
+
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
@@ -1084,6 +1131,8 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (f == F_MODIFIED && o == O_HTML && sub != D_TEXT_CLASS_PAGE &&
 	    sub != D_LINE_PAGE && !b->edit_day[0])
 		edit_date(b, s, len);
+	if (f == F_AUTHOR)
+		site_named_late(b, c);
 	if (c->value && c->rank <= rank) {
 		if (f == F_PUBLISHED || f == F_MODIFIED)
 			other_notation(b, c, o, s, len);

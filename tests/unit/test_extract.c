@@ -1058,6 +1058,75 @@ static const struct page_case cases[] = {
          "<a href=https://library.example/author/lee-ann>Ann Lee</a><a "
          "href=/author/bo-chan>Works by Bo Chan</a>",
          0, NULL, "-author\n"},
+        {"author: a line break in an author page link's text is a space", NULL,
+         "<a href=/autoren/ann-lee-684124><span>Ann\n     Lee</span></a>", 0,
+         NULL, "author=html:Ann Lee\n"},
+        {"author: a photo's copyright credit in an author page link is the "
+         "photo's",
+         NULL,
+         "<a href=/autoren/ann-lee-684124><picture><img alt=\"Ann "
+         "Lee\"></picture><span>\xC2\xA9 Ann Lee</span> <span>Ann "
+         "Lee</span></a>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a copyright notice after a bar ends a footer's links", NULL,
+         "<div class=bottom><p><a href=/impressum>IMPRESSUM</a> | "
+         "COPYRIGHT ANN LEE | THIS IS A KANGA PROJECT</p></div>",
+         0, NULL, "author=html:ANN LEE\n"},
+        {"author: a copyright mark inside a sentence is no notice", NULL,
+         "<p>Der Text <b>ist</b> Copyright Ann Lee</p>", 0, NULL, "-author\n"},
+        {"author: \"Herausgeber:\" names a press release's issuer", NULL,
+         "<h6 class=pm_headline>Herausgeber: <a href=/firmen/19>Nordex "
+         "SE</a></h6>",
+         0, NULL, "author=html:Nordex SE\n"},
+        {"author: \"des\" is a particle of a name", NULL,
+         "<p>Autor: Anne des Essarts</p>", 0, NULL,
+         "author=html:Anne des Essarts\n"},
+        {"author: \"e. V.\" is an association's legal form", NULL,
+         "<meta name=author content=\"Deutscher Beispielverband e. "
+         "V.\"><p><strong>Herausgeber:</strong></p><p>Pressestelle des "
+         "Beispielverbandes</p>",
+         0, NULL, "author=html:Pressestelle des Beispielverbandes\n"},
+        {"author: the site's own name ranks after another organisation", NULL,
+         "<meta property=og:site_name content=\"Beispiel Online\"><meta "
+         "name=author content=\"Beispiel Online\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\",\"author\":{"
+         "\"@type\":\"Organization\",\"name\":\"Redaktion Beispiel "
+         "Pharmindex\"}}</script>",
+         0, NULL, "author=jsonld:Redaktion Beispiel Pharmindex\n"},
+        {"author: a site name declared after the author still counts", NULL,
+         "<meta name=author content=\"Beispiel Online\"><meta "
+         "property=og:site_name content=\"Beispiel Online\"><script "
+         "type=application/ld+json>{\"@type\":\"NewsArticle\",\"author\":{"
+         "\"@type\":\"Organization\",\"name\":\"Redaktion Beispiel "
+         "Pharmindex\"}}</script>",
+         0, NULL, "author=jsonld:Redaktion Beispiel Pharmindex\n"},
+        {"author: words opening in lower case are a phrase, no name", NULL,
+         "<meta name=author content=\"deinen Hochzeitsbloggern\"><p "
+         "style=\"text-align: right;\"><em>Autor: <a href=/redner/ann>Ann "
+         "Lee </a>(Sponsored Post), Redner bei site.example</em></p>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a particle or a domain may open a name in lower case", NULL,
+         "<meta name=author content=\"van Gogh\"><p>Autor: Ann Lee</p>", 0,
+         NULL, "author=meta:van Gogh\n"},
+        {"author: a JSON-LD creator list holding the author names every "
+         "writer",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Ann Lee\"},"
+         "\"creator\":[\"Ann Lee\",\"Bo Chan\"]}</script>",
+         0, NULL, "author=jsonld:Ann Lee; Bo Chan\n"},
+        {"author: a JSON-LD creator list of an agency and a site is no "
+         "writers' list",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":\"Ann Lee\",\"creator\":[\"Ann Lee\",\"EFE\"]}"
+         "</script>",
+         0, NULL, "author=jsonld:Ann Lee\n"},
+        {"author: an edition's editor is not the entry's author", NULL,
+         "<dl itemscope itemtype=http://schema.org/ScholarlyArticle><dd>"
+         "<p>---- by Ann Lee</p><p><span itemprop=author>Revised Edition "
+         "Edited by Bo Chan </span></p></dd></dl>",
+         0, NULL, "author=html:Ann Lee\n"},
         {"author: an author box's \"Alles von\" link is a profile link's", NULL,
          "<a href=/author/martin>Alles von Martin Junker</a><div "
          "class=sidebar><a href=/author/martin>Martin Junker</a></div>",
