@@ -141,9 +141,10 @@ int main(int argc, char **argv)
 		struct refill r = {&s, NULL, 0, 0};
 		enum heed__sched_verdict v =
 		        heed__sched_next(&s, 0, &lane, &wait);
-		if (v == SCHED_REFILL) {
+		if (v == SCHED_REFILL || v == SCHED_CANDIDATE)
 			snprintf(site, sizeof(site), "https://site%ld.example",
 			         (long)(lane - lanes));
+		if (v == SCHED_REFILL) {
 			r.lane = lane;
 			heed_store_frontier_queued(st, site, 0, (int)l.window,
 			                           push, &r);
@@ -154,7 +155,7 @@ int main(int argc, char **argv)
 		if (v != SCHED_CANDIDATE)
 			break;
 		heed__sched_start(&s, lane);
-		heed_store_frontier_set_state(st, lane->current->job.id,
+		heed_store_frontier_set_state(st, site, lane->current->job.id,
 		                              HEED_FRONTIER_DONE, 200);
 		heed__sched_done(&s, lane, 0);
 		fetched++;

@@ -120,24 +120,28 @@ heed_status heed_store_frontier_queued(heed_store *store, const char *host,
                                        int64_t after_id, int max,
                                        heed_store_frontier_fn *fn, void *ud);
 
-/* Sets the state of entry id; outcome is the HTTP status, or a negative
- * heed_status for a failure or refusal, or 0. */
-heed_status heed_store_frontier_set_state(heed_store *store, int64_t id,
-                                          heed_frontier_state state,
+/* Sets the state of entry id of the site host (the entry's host, as
+ * added: on PostgreSQL it names the partition the row is in); outcome is
+ * the HTTP status, or a negative heed_status for a failure or refusal, or
+ * 0. Returns HEED_OK (also when no entry of host has that id),
+ * HEED_EINVAL (no host) or HEED_ESTORE. */
+heed_status heed_store_frontier_set_state(heed_store *store, const char *host,
+                                          int64_t id, heed_frontier_state state,
                                           int outcome);
 
 /*
- * Puts entry id back in the queue after a transient failure (5xx, 429, a
- * reset, a timeout) and adds one to its tries; *tries (may be NULL)
- * receives the new count. The entry keeps its id, unlike
+ * Puts entry id of the site host back in the queue after a transient
+ * failure (5xx, 429, a reset, a timeout) and adds one to its tries; *tries
+ * (may be NULL) receives the new count. The entry keeps its id, unlike
  * heed_store_frontier_requeue: the caller keeps the job in its window and
  * tries it again from there, so a window loaded above that id does not
  * load it twice, while a restarted crawl, loading from id 0, finds it
  * queued. The caller bounds the tries. Returns HEED_OK, HEED_ENOTFOUND
- * when no entry has that id (*tries is then 0), or HEED_ESTORE.
+ * when no entry of host has that id (*tries is then 0), HEED_EINVAL (no
+ * host) or HEED_ESTORE.
  */
-heed_status heed_store_frontier_retry(heed_store *store, int64_t id,
-                                      int *tries);
+heed_status heed_store_frontier_retry(heed_store *store, const char *host,
+                                      int64_t id, int *tries);
 
 /* Puts every in-flight entry back in the queue (after a crash); *requeued
  * (may be NULL) receives the count. */

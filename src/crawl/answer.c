@@ -237,7 +237,7 @@ static bool same_body(heed_crawl *c, struct heed__site *s,
 	}
 	c->p.unchanged++;
 	heed__visit_record(c, s, job, r, &f);
-	heed__queue_finish(c, job, r->status);
+	heed__queue_finish(c, s, job, r->status);
 	return true;
 }
 
@@ -314,7 +314,7 @@ static void page_judged(heed_crawl *c, struct heed__site *s,
 		heed__queue_add(c, heed_page_oembed_best(pg, NULL), JOB_OEMBED,
 		                job->depth + 1, job->url, HEED_STORE_NO_DATE);
 	queue_links(c, s, job, pg, follow);
-	heed__queue_finish(c, job, r->status);
+	heed__queue_finish(c, s, job, r->status);
 }
 
 /* w: the work done ahead, or NULL. Extraction is skipped when the body
@@ -338,7 +338,7 @@ static void page(heed_crawl *c, struct heed__site *s,
 		} else {
 			c->p.errors++;
 			c->run_errors++;
-			heed__queue_finish(c, job, -HEED_EPARSE);
+			heed__queue_finish(c, s, job, -HEED_EPARSE);
 		}
 	}
 	page_work_clear(w);
@@ -548,7 +548,7 @@ static void feed(heed_crawl *c, struct heed__site *s,
 		heed_log(&c->log, HEED_LOG_INFO, "crawl", "%s: not a %s (%s)",
 		         job->url, job->kind == JOB_FEED ? "feed" : "sitemap",
 		         heed_strerror(rc));
-		heed__queue_finish(c, job, -(int)rc);
+		heed__queue_finish(c, s, job, -(int)rc);
 		return;
 	}
 	if (heed_feed_entry_count(f))
@@ -560,7 +560,7 @@ static void feed(heed_crawl *c, struct heed__site *s,
 	         job->url, heed_feed_kind_name(heed_feed_kind_get(f)),
 	         heed_feed_entry_count(f));
 	heed_feed_free(f);
-	heed__queue_finish(c, job, r->status);
+	heed__queue_finish(c, s, job, r->status);
 }
 
 /* A 304: the stored record (or the source's last entries) still holds. */
@@ -597,7 +597,7 @@ static void not_modified(heed_crawl *c, struct heed__site *s,
 			s->has_source = true;
 	}
 	heed__visit_record(c, s, job, r, &f);
-	heed__queue_finish(c, job, 304);
+	heed__queue_finish(c, s, job, 304);
 }
 
 /* An answer with no content to judge (a redirect, a 4xx): the URL is
@@ -623,7 +623,7 @@ static void redirect(heed_crawl *c, struct heed__site *s,
 	no_content(c, s, job, r);
 	heed__queue_add(c, r->location, job->kind, job->depth + 1, job->url,
 	                job->lastmod);
-	heed__queue_finish(c, job, r->status);
+	heed__queue_finish(c, s, job, r->status);
 }
 
 /* A page that answers 404 or 410 is recorded with its status, so the
@@ -634,7 +634,7 @@ static void gone(heed_crawl *c, struct heed__site *s,
 	if (job->kind == JOB_PAGE)
 		store_page(c, s, job, r, NULL, NULL, NULL);
 	no_content(c, s, job, r);
-	heed__queue_finish(c, job, r->status);
+	heed__queue_finish(c, s, job, r->status);
 }
 
 /* A stored page, copied out of the store's row to be written back. */
@@ -816,7 +816,7 @@ static void oembed(heed_crawl *c, struct heed__site *s,
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "%s: oEmbed endpoint answered %d", job->url,
 		         r->status);
-		heed__queue_finish(c, job, r->status);
+		heed__queue_finish(c, s, job, r->status);
 		return;
 	}
 	extract_input(r, job->url, c->opt->agent_token, 0, headers, &in);
@@ -830,12 +830,12 @@ static void oembed(heed_crawl *c, struct heed__site *s,
 		         diag.message);
 		c->p.errors++;
 		c->run_errors++;
-		heed__queue_finish(c, job, -(int)rc);
+		heed__queue_finish(c, s, job, -(int)rc);
 		return;
 	}
 	oembed_merge(c, s, job, r, o);
 	heed_oembed_free(o);
-	heed__queue_finish(c, job, r->status);
+	heed__queue_finish(c, s, job, r->status);
 }
 
 static bool passing_failure(const struct heed_net_response *r)
@@ -856,13 +856,13 @@ void heed__answer(heed_crawl *c, struct heed__site *s,
 	heed__life_keep_backoff(c, s->host);
 	if (r->error == HEED_NET_ABORTED) {
 		c->p.media_aborted++;
-		heed__queue_finish(c, job, -HEED_EDENIED);
+		heed__queue_finish(c, s, job, -HEED_EDENIED);
 		return;
 	}
 	if (r->error == HEED_NET_TOO_BIG || r->error == HEED_NET_DENIED) {
 		c->p.errors++;
 		c->run_errors++;
-		heed__queue_finish(c, job,
+		heed__queue_finish(c, s, job,
 		                   r->error == HEED_NET_TOO_BIG
 		                           ? -HEED_ETOOBIG
 		                           : -HEED_EDENIED);

@@ -84,18 +84,18 @@ bool heed__crawl_tx(heed_crawl *c)
 }
 
 /* The mark is written directly when the list cannot grow. */
-void heed__crawl_in_flight(heed_crawl *c, int64_t id)
+void heed__crawl_in_flight(heed_crawl *c, const char *origin, int64_t id)
 {
 	if (!heed__crawl_tx(c))
 		return;
 	if (c->unmarked_count == c->unmarked_cap) {
 		size_t cap = c->unmarked_cap ? c->unmarked_cap * 2 : 256;
-		int64_t *n =
+		struct heed__unmarked *n =
 		        heed__realloc(c->alloc, c->unmarked, cap * sizeof(*n));
 		if (!n) {
 			if (heed_store_frontier_set_state(
-			            c->store, id, HEED_FRONTIER_IN_FLIGHT, 0) !=
-			    HEED_OK)
+			            c->store, origin, id,
+			            HEED_FRONTIER_IN_FLIGHT, 0) != HEED_OK)
 				heed__crawl_store_failed(
 				        c, "marking a URL in flight");
 			return;
@@ -103,7 +103,7 @@ void heed__crawl_in_flight(heed_crawl *c, int64_t id)
 		c->unmarked = n;
 		c->unmarked_cap = cap;
 	}
-	c->unmarked[c->unmarked_count++] = id;
+	c->unmarked[c->unmarked_count++] = (struct heed__unmarked){id, origin};
 }
 
 /* The list holds the requests started in one batch (a few hundred): a
@@ -111,7 +111,7 @@ void heed__crawl_in_flight(heed_crawl *c, int64_t id)
 void heed__crawl_unmark(heed_crawl *c, int64_t id)
 {
 	for (size_t i = c->unmarked_count; i-- > 0;)
-		if (c->unmarked[i] == id) {
+		if (c->unmarked[i].id == id) {
 			c->unmarked[i] = c->unmarked[--c->unmarked_count];
 			return;
 		}
@@ -120,8 +120,8 @@ void heed__crawl_unmark(heed_crawl *c, int64_t id)
 void heed__crawl_mark_in_flight(heed_crawl *c)
 {
 	while (c->unmarked_count && c->failed == HEED_OK && !c->rewinding) {
-		int64_t id = c->unmarked[--c->unmarked_count];
-		if (heed_store_frontier_set_state(c->store, id,
+		struct heed__unmarked m = c->unmarked[--c->unmarked_count];
+		if (heed_store_frontier_set_state(c->store, m.origin, m.id,
 		                                  HEED_FRONTIER_IN_FLIGHT,
 		                                  0) != HEED_OK)
 			heed__crawl_store_failed(c, "marking a URL in flight");
@@ -244,21 +244,25 @@ bool heed__batch_frontier_added(heed_crawl *c, heed_store_added_fn *fn,
 	               "queueing URLs");
 }
 
-bool heed__batch_frontier_done(heed_crawl *c, int64_t id, int outcome)
+bool heed__batch_frontier_done(heed_crawl *c, const char *origin, int64_t id,
+                               int outcome)
 {
 	heed__crawl_unmark(c, id);
 	return heed__crawl_tx(c) &&
 	       written(c,
-	               heed_store_frontier_set_state(
-	                       c->store, id, HEED_FRONTIER_DONE, outcome),
+	               heed_store_frontier_set_state(c->store, origin, id,
+	                                             HEED_FRONTIER_DONE,
+	                                             outcome),
 	               "finishing a URL");
 }
 
-bool heed__batch_frontier_retry(heed_crawl *c, int64_t id, int *tries)
+bool heed__batch_frontier_retry(heed_crawl *c, const char *origin, int64_t id,
+                                int *tries)
 {
 	heed__crawl_unmark(c, id);
 	return heed__crawl_tx(c) &&
-	       written(c, heed_store_frontier_retry(c->store, id, tries),
+	       written(c,
+	               heed_store_frontier_retry(c->store, origin, id, tries),
 	               "putting a URL back in the queue");
 }
 

@@ -452,6 +452,14 @@ struct heed__acapref {
 	bool pushed;  /* its job is in the lane */
 };
 
+/* A frontier row whose in-flight mark is owed: its id and its site's
+ * origin (the site's own string, kept for the run), which the store's
+ * writes name beside the id. */
+struct heed__unmarked {
+	int64_t id;
+	const char *origin;
+};
+
 /* A site: an origin, the unit of robots.txt and of the queue. */
 struct heed__site {
 	struct heed__site *next; /* hash chain */
@@ -558,7 +566,7 @@ struct heed_crawl {
 	/* Frontier rows whose request started in the open batch and is not
 	 * marked in flight in the store yet (batch.c, heed__crawl_in_flight).
 	 */
-	int64_t *unmarked;
+	struct heed__unmarked *unmarked;
 	size_t unmarked_count, unmarked_cap;
 	int64_t tx_start_ms;
 	/* URLs handed to the store whose answer (new or not) is not yet
@@ -749,11 +757,12 @@ void heed__crawl_commit(heed_crawl *c);
  * every CRAWL_INDEX_MS, or now when all (the end of the run). A failure
  * is logged and leaves the marks for the next time. */
 void heed__crawl_index(heed_crawl *c, bool all);
-/* The request for frontier row id started: the row is marked in flight
- * when the batch commits, unless heed__crawl_unmark says before that the
- * URL was settled otherwise (most answers come within the batch, and one
- * write of the row then does for two). */
-void heed__crawl_in_flight(heed_crawl *c, int64_t id);
+/* The request for frontier row id of site origin (the site's own string)
+ * started: the row is marked in flight when the batch commits, unless
+ * heed__crawl_unmark says before that the URL was settled otherwise (most
+ * answers come within the batch, and one write of the row then does for
+ * two). */
+void heed__crawl_in_flight(heed_crawl *c, const char *origin, int64_t id);
 /* Row id is about to be written with its outcome: no in-flight mark for
  * it is needed any more. */
 void heed__crawl_unmark(heed_crawl *c, int64_t id);
@@ -794,10 +803,14 @@ bool heed__batch_frontier_add(heed_crawl *c,
  * (heed_store_frontier_added); false after a store error. */
 bool heed__batch_frontier_added(heed_crawl *c, heed_store_added_fn *fn,
                                 void *ud);
-/* Frontier row id done with outcome (its in-flight mark no longer owed). */
-bool heed__batch_frontier_done(heed_crawl *c, int64_t id, int outcome);
-/* Row id back in the queue for another attempt; *tries, its attempts. */
-bool heed__batch_frontier_retry(heed_crawl *c, int64_t id, int *tries);
+/* Frontier row id of site origin done with outcome (its in-flight mark
+ * no longer owed). */
+bool heed__batch_frontier_done(heed_crawl *c, const char *origin, int64_t id,
+                               int outcome);
+/* Row id of site origin back in the queue for another attempt; *tries,
+ * its attempts. */
+bool heed__batch_frontier_retry(heed_crawl *c, const char *origin, int64_t id,
+                                int *tries);
 /* A site's queued URLs dropped (the marks owed written first: a URL in
  * flight is not dropped), and put back; the counts in *dropped, *requeued
  * (may be NULL). */
@@ -906,10 +919,10 @@ bool heed__arranged_oembed_of(const struct heed__site *s, const char *url);
  * its links are not followed. */
 bool heed__arranged_incremental(const heed_crawl *c,
                                 const struct heed__site *s);
-/* Sets the frontier row of job to done with outcome (an HTTP status, or
- * a negative heed_status). */
-void heed__queue_finish(heed_crawl *c, const struct heed__job *job,
-                        int outcome);
+/* Sets the frontier row of job, of site s, to done with outcome (an
+ * HTTP status, or a negative heed_status). */
+void heed__queue_finish(heed_crawl *c, const struct heed__site *s,
+                        const struct heed__job *job, int outcome);
 /* job failed for a passing reason: back in its lane for a later try, or
  * given up (finished with outcome) after opt->limits.retries. true when
  * it will be tried again. */

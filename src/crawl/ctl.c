@@ -417,7 +417,7 @@ static void refuse(heed_crawl *c, struct heed__site *s, bool by_owner)
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "refused by robots.txt: %s", n->job.url);
 	}
-	heed__queue_finish(c, &n->job, -HEED_EDENIED);
+	heed__queue_finish(c, s, &n->job, -HEED_EDENIED);
 	heed__free(c->alloc, n);
 }
 
@@ -578,7 +578,7 @@ static bool try_start(heed_crawl *c, struct heed__site *s,
 	} else if (job->kind == JOB_ACAPREF) {
 		heed__acapref_headers(c, s, req);
 	} else if (req->job.id) {
-		heed__crawl_in_flight(c, req->job.id);
+		heed__crawl_in_flight(c, s->origin, req->job.id);
 		/* A start page is read whole in the incremental mode until
 		 * the store knows the site's sitemaps and feeds: the page
 		 * announces them. */

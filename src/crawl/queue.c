@@ -268,13 +268,14 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
 	         (long long)n);
 }
 
-void heed__queue_finish(heed_crawl *c, const struct heed__job *job, int outcome)
+void heed__queue_finish(heed_crawl *c, const struct heed__site *s,
+                        const struct heed__job *job, int outcome)
 {
 	if (!job->id)
 		return;
 	if (c->p.queued > 0)
 		c->p.queued--;
-	heed__batch_frontier_done(c, job->id, outcome);
+	heed__batch_frontier_done(c, s->origin, job->id, outcome);
 }
 
 bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
@@ -290,10 +291,10 @@ bool heed__queue_retry(heed_crawl *c, struct heed__site *s,
 		         job->tries + 1, outcome);
 		c->p.errors++;
 		c->run_errors++;
-		heed__queue_finish(c, job, outcome);
+		heed__queue_finish(c, s, job, outcome);
 		return false;
 	}
-	if (!heed__batch_frontier_retry(c, job->id, &tries))
+	if (!heed__batch_frontier_retry(c, s->origin, job->id, &tries))
 		return false;
 	/* Last in its window: the site's politeness (its delay doubled by
 	 * the failure) decides when, the other URLs go first. */

@@ -140,21 +140,11 @@ const struct heed_store_area heed__store_leases_area = {
 	"FOR EACH ROW WHEN (OLD.next_allowed_at <> " IDLE_SQL                  \
 	") EXECUTE FUNCTION heed_lease_count_delta('-1');"
 
-/*
- * PostgreSQL's site_leases and lease_origins are split into this many
- * partitions by a hash of the site (migration 5), each with its own
- * indexes and vacuum, and a claim reads one partition's ranges at a time
- * (claim_partitions). 16: at 10 million sites a partition is some
- * 625,000 rows, whose autovacuum threshold (125,000 dead tuples) claims
- * reach 16 times sooner than the whole table's; a claim finding nothing
- * due walks all of them, 16 small statements; and 16 shares out among 2,
- * 4, 8 or 16 servers (docs/scaling.md). Changing it takes a migration
- * that moves the rows again.
- */
-#define LEASE_PARTITIONS     16
-#define SQL_NUMBER_(n)       #n
-#define SQL_NUMBER(n)        SQL_NUMBER_(n)
-#define LEASE_PARTITIONS_SQL SQL_NUMBER(LEASE_PARTITIONS)
+/* PostgreSQL's site_leases and lease_origins, one partition a remainder
+ * of a hash of the site (HEED__SITE_PARTITIONS, migration 5). */
+#define LEASE_PARTITIONS                                               \
+	HEED__PG_SITE_PARTITIONS("'site_leases_new'", "'site_leases'") \
+	HEED__PG_SITE_PARTITIONS("'lease_origins_new'", "'lease_origins'")
 
 /* 5: both tables partitioned by the site (the key of every unique index
  * already), one partition a remainder (<table>_<remainder>), their rows
@@ -164,14 +154,7 @@ const struct heed_store_area heed__store_leases_area = {
 	"CREATE TABLE site_leases_new (LIKE site_leases INCLUDING DEFAULTS, " \
 	"PRIMARY KEY (site)) PARTITION BY HASH (site);"                       \
 	"CREATE TABLE lease_origins_new (LIKE lease_origins, PRIMARY KEY "    \
-	"(site, origin)) PARTITION BY HASH (site);"                           \
-	"DO $$DECLARE t text; BEGIN FOREACH t IN ARRAY "                      \
-	"ARRAY['site_leases', 'lease_origins'] LOOP FOR i IN "                \
-	"0.." LEASE_PARTITIONS_SQL                                            \
-	" - 1 LOOP EXECUTE format('CREATE TABLE %I "                          \
-	"PARTITION OF %I FOR VALUES WITH (MODULUS " LEASE_PARTITIONS_SQL      \
-	", REMAINDER %s)', t || '_' || i, t || '_new', i); END LOOP; END "    \
-	"LOOP; END$$;"                                                        \
+	"(site, origin)) PARTITION BY HASH (site);" LEASE_PARTITIONS          \
 	"INSERT INTO site_leases_new SELECT * FROM site_leases;"              \
 	"INSERT INTO lease_origins_new SELECT * FROM lease_origins;"          \
 	"DROP TABLE site_leases;"                                             \
@@ -540,13 +523,13 @@ static heed_status claim_partitions(heed_store *store, const char *holder,
 	        CLAIM_PG("site_leases_12"), CLAIM_PG("site_leases_13"),
 	        CLAIM_PG("site_leases_14"), CLAIM_PG("site_leases_15"),
 	};
-	_Static_assert(HEED_ARRAY_SIZE(sql) == LEASE_PARTITIONS,
+	_Static_assert(HEED_ARRAY_SIZE(sql) == HEED__SITE_PARTITIONS,
 	               "a claim text for each partition");
 	uint64_t start = heed__hash_str(holder) + (uint64_t)(now_ms / 1000);
 	struct heed__sql q;
 	heed_status rc = HEED_OK;
 
-	for (int i = -1; i < LEASE_PARTITIONS && rc == HEED_OK; i++) {
+	for (int i = -1; i < HEED__SITE_PARTITIONS && rc == HEED_OK; i++) {
 		int want = max - c->granted;
 
 		if (want <= 0 || c->stopped)
@@ -554,7 +537,8 @@ static heed_status claim_partitions(heed_store *store, const char *holder,
 		if (heed__sql_prepare(store, &q,
 		                      i < 0 ? CLAIM_DEAD_PG
 		                            : sql[(start + (uint64_t)i) %
-		                                  LEASE_PARTITIONS]) != HEED_OK)
+		                                  HEED__SITE_PARTITIONS]) !=
+		    HEED_OK)
 			return HEED_ESTORE;
 		heed__sql_text(&q, 1, holder);
 		heed__sql_int(&q, 2, now_ms);

@@ -98,6 +98,32 @@ struct heed__sql_held {
 	int answer;
 };
 
+/*
+ * PostgreSQL splits the tables of a site's state into this many partitions
+ * by a hash of the site (leases.c, frontier.c), each with its own indexes
+ * and vacuum. 16: at 10 million sites a lease partition is some 625,000
+ * rows, whose autovacuum threshold (125,000 dead tuples) claims reach 16
+ * times sooner than the whole table's; a claim finding nothing due walks
+ * all of them, 16 small statements; and 16 shares out among 2, 4, 8 or 16
+ * servers (docs/scaling.md). One number for every such table, so that a
+ * share of the remainders names the same partitions of each. Changing it
+ * takes a migration that moves the rows again.
+ */
+#define HEED__SITE_PARTITIONS     16
+#define HEED__SQL_NUMBER_(n)      #n
+#define HEED__SQL_NUMBER(n)       HEED__SQL_NUMBER_(n)
+#define HEED__SITE_PARTITIONS_SQL HEED__SQL_NUMBER(HEED__SITE_PARTITIONS)
+
+/* PostgreSQL's DO block making the partitions of NEW (a table PARTITION
+ * BY HASH), one a remainder, named NAME_0 to NAME_15: NEW and NAME as SQL
+ * string literals. */
+#define HEED__PG_SITE_PARTITIONS(NEW, NAME)                              \
+	"DO $$BEGIN FOR i IN 0.." HEED__SITE_PARTITIONS_SQL              \
+	" - 1 LOOP EXECUTE format('CREATE TABLE %I PARTITION OF %I FOR " \
+	"VALUES WITH (MODULUS " HEED__SITE_PARTITIONS_SQL                \
+	", REMAINDER %s)', " NAME " || '_' || i, " NEW                   \
+	", i); END LOOP; END$$;"
+
 /* The engines, for the few statements they spell differently: an area
  * picks its text from an array indexed by heed__sql_dialect. */
 enum heed__sql_dialect {

@@ -122,4 +122,17 @@ static inline int64_t heed_test_store_int(const char *location, const char *sql)
 	return n;
 }
 
+/* The partitions of a PostgreSQL table (0: not partitioned). */
+static inline int64_t heed_test_pg_partitions(const char *url,
+                                              const char *table)
+{
+	char sql[160];
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) FROM pg_inherits WHERE inhparent = "
+	         "'%s'::regclass;",
+	         table);
+	return strtoll(heed_test_pg_sql(url, sql), NULL, 10);
+}
+
 #endif /* HEED_PG_TEST_H */

@@ -2483,8 +2483,9 @@ static void seed_dead_worker(struct sim *s, int64_t t0)
 	                                            keep_id, &id),
 	                 HEED_OK);
 	assert_true(id > 0);
-	assert_int_equal(heed_store_frontier_set_state(
-	                         s->store, id, HEED_FRONTIER_IN_FLIGHT, 0),
+	assert_int_equal(heed_store_frontier_set_state(s->store, e.host, id,
+	                                               HEED_FRONTIER_IN_FLIGHT,
+	                                               0),
 	                 HEED_OK);
 	assert_int_equal(
 	        heed_store_lease_ensure_origin(s->store, "s0.sim.test", e.host,

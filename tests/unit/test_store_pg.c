@@ -54,7 +54,7 @@ static void test_fresh_database_migrated_once(void **state)
 	assert_int_equal(version, 1);
 	assert_int_equal(heed_store_schema_version(s, "frontier", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 3);
+	assert_int_equal(version, 4);
 	assert_int_equal(heed_store_schema_version(s, "pages", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 3);
@@ -180,7 +180,7 @@ static void test_concurrent_opens_migrate_once(void **state)
 	s = open_url(url, HEED_STORE_OPEN_READONLY);
 	assert_int_equal(heed_store_schema_version(s, "frontier", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 3);
+	assert_int_equal(version, 4);
 	assert_int_equal(heed_store_schema_version(s, "irc", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 1);
@@ -832,12 +832,13 @@ static void test_batch_done_again(void **state)
 	id = strtoll(heed_test_pg_sql(url, "SELECT min(id) FROM frontier;"),
 	             NULL, 10);
 	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
-	assert_int_equal(
-	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_DONE, 0),
-	        HEED_OK);
-	assert_int_equal(
-	        heed_store_frontier_set_state(s, id + 1, HEED_FRONTIER_DONE, 0),
-	        HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test", id,
+	                                               HEED_FRONTIER_DONE, 0),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test",
+	                                               id + 1,
+	                                               HEED_FRONTIER_DONE, 0),
+	                 HEED_OK);
 	terminate_mine(url);
 	l.last[0] = '\0';
 	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
@@ -906,14 +907,15 @@ static void test_pipelined_writes(void **state)
 	id = first_id(url);
 	/* In order: the read sees the write sent just before it. */
 	assert_int_equal(heed_store_begin(s), HEED_OK);
-	assert_int_equal(
-	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_DONE, 0),
-	        HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test", id,
+	                                               HEED_FRONTIER_DONE, 0),
+	                 HEED_OK);
 	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
 	assert_int_equal(counts[HEED_FRONTIER_DONE], 1);
-	assert_int_equal(
-	        heed_store_frontier_set_state(s, id + 1, HEED_FRONTIER_DONE, 0),
-	        HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test",
+	                                               id + 1,
+	                                               HEED_FRONTIER_DONE, 0),
+	                 HEED_OK);
 	assert_int_equal(heed_store_commit(s), HEED_OK);
 	assert_string_equal(heed_test_pg_sql(url, "SELECT count(*) FROM "
 	                                          "frontier WHERE state = 2;"),
@@ -927,9 +929,9 @@ static void test_pipelined_writes(void **state)
 	                 "UPDATE ON frontier FOR EACH ROW EXECUTE FUNCTION "
 	                 "refuse();");
 	assert_int_equal(heed_store_begin(s), HEED_OK);
-	assert_int_equal(
-	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_QUEUED, 0),
-	        HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test", id,
+	                                               HEED_FRONTIER_QUEUED, 0),
+	                 HEED_OK);
 	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_ESTORE);
 	assert_non_null(strstr(heed_store_errmsg(s), "refused by the test"));
 	assert_false(heed_store_tx_lost(s));
@@ -938,12 +940,13 @@ static void test_pipelined_writes(void **state)
 	assert_int_equal(queued(s), 0);
 	/* Lost with writes unanswered: redone, as any lost transaction. */
 	assert_int_equal(heed_store_begin(s), HEED_OK);
-	assert_int_equal(
-	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_QUEUED, 0),
-	        HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test", id,
+	                                               HEED_FRONTIER_QUEUED, 0),
+	                 HEED_OK);
 	terminate_mine(url);
 	/* Sent into a dead socket, or refused at once as lost. */
-	rc = heed_store_frontier_set_state(s, id + 1, HEED_FRONTIER_QUEUED, 0);
+	rc = heed_store_frontier_set_state(s, "http://a.test", id + 1,
+	                                   HEED_FRONTIER_QUEUED, 0);
 	assert_true(rc == HEED_OK || rc == HEED_ERETRY);
 	assert_int_equal(heed_store_commit(s), HEED_ERETRY);
 	assert_int_equal(heed_store_rollback(s), HEED_OK);
@@ -1022,15 +1025,17 @@ static void test_batch_rows_held(void **state)
 	put_page(s, "http://a.test/2", odd, 200);
 	put_page(s, "http://a.test/1", NULL, 404);
 	assert_int_equal(heed_store_visit_put(s, &v), HEED_OK);
-	assert_int_equal(heed_store_frontier_set_state(
-	                         s, id, HEED_FRONTIER_IN_FLIGHT, 0),
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test", id,
+	                                               HEED_FRONTIER_IN_FLIGHT,
+	                                               0),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "http://a.test", id,
+	                                               HEED_FRONTIER_DONE, 7),
 	                 HEED_OK);
 	assert_int_equal(
-	        heed_store_frontier_set_state(s, id, HEED_FRONTIER_DONE, 7),
+	        heed_store_frontier_set_state(s, "http://a.test", id + 1,
+	                                      HEED_FRONTIER_IN_FLIGHT, 0),
 	        HEED_OK);
-	assert_int_equal(heed_store_frontier_set_state(
-	                         s, id + 1, HEED_FRONTIER_IN_FLIGHT, 0),
-	                 HEED_OK);
 	/* The batch's reads see what it holds. */
 	assert_int_equal(heed_store_page_validators(s, "http://a.test/1", &pv),
 	                 HEED_OK);
