@@ -246,6 +246,39 @@ static void cut_affiliation(const struct builder *b, const char *s, size_t *len)
 	heed__trim(&s, len);
 }
 
+/* Whether a word is an e-mail address, written out or guarded against
+ * harvesters ("ann@example.org", "ann[at]example.org", "ann(at)example
+ * .org"): something before the at sign, a dot after it. A handle opens
+ * with its "@". */
+static bool mail_word(const char *s, size_t len)
+{
+	static const char *const ats[] = {"@", "[at]", "(at)", "{at}"};
+
+	for (size_t i = 1; i < len; i++)
+		for (size_t k = 0; k < HEED_ARRAY_SIZE(ats); k++) {
+			size_t n = strlen(ats[k]);
+			if (i + n < len && heed__ascii_ieq(s + i, n, ats[k]) &&
+			    memchr(s + i + n, '.', len - i - n))
+				return true;
+		}
+	return false;
+}
+
+/* Cuts an e-mail address that ends the value ("Lüder Hoppe
+ * info@example.de"): a way to reach the writer, no part of the name. An
+ * address alone ("ann[at]example.org") leaves nothing: it names nobody. */
+static void cut_mail(const char *s, size_t *len)
+{
+	size_t w = *len;
+
+	while (w > 0 && s[w - 1] != ' ')
+		w--;
+	if (!mail_word(s + w, *len - w))
+		return;
+	*len = w;
+	heed__trim(&s, len);
+}
+
 /* Cuts an agency's code after a slash that ends a full name ("Peter
  * Maahn/SP-X"): the service that delivered the text, no part of the
  * name. A second name after the slash ("Ann Lee/Bob Ray") stays. */
@@ -415,6 +448,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 
 	heed__author_unprefix(s, len);
 	cut_profile_text(*s, len);
+	cut_mail(*s, len);
 	cut_trailing_handle(*s, len);
 	cut_affiliation(b, *s, len);
 	cut_agency_code(*s, len);

@@ -989,6 +989,13 @@ static const struct page_case cases[] = {
         {"author: a URL in brackets after the name is no part of it", NULL,
          "<meta name=author content=\"Bradley M. Kuhn (http://ebb.org/b/)\">",
          0, NULL, "author=meta:Bradley M. Kuhn\n"},
+        {"author: an e-mail address after the name is no part of it", NULL,
+         "<meta name=author content=\"Ann Lee info@example.org\">", 0, NULL,
+         "author=meta:Ann Lee\n"},
+        {"author: a guarded e-mail address alone names nobody", NULL,
+         "<meta name=author content=\"ann[at]example.org\"><a rel=author "
+         "href=/author/c1ph4>c1ph4</a>",
+         0, NULL, "author=link:c1ph4\n"},
         {"title: the domain's name is cut even beside a declared name", NULL,
          "<title>Hermitian matrix - Site</title><script "
          "type=application/ld+json>{\"@type\":\"Article\",\"publisher\":"
