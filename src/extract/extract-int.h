@@ -242,6 +242,11 @@ void heed__shown_over_generic(struct builder *b);
  * story's dateline ("Hamburg (dpa/lno) – ...") is credited to the
  * agency in its brackets. Called once the page is read. */
 void heed__dateline_agency(struct builder *b);
+/* A page that credits nobody on a site whose declared name is an academic
+ * title and a person's name spelling its domain ("Dr. Alexander Klier" on
+ * alexander-klier.net) is credited to that person, the site's owner.
+ * Called once the page is read. */
+void heed__personal_site(struct builder *b);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

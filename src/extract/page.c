@@ -394,6 +394,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 	url_path_date(b);
 	heed__edit_only(b);
 	heed__dateline_agency(b);
+	heed__personal_site(b);
 	take_field(b, &r->title, F_TITLE);
 	take_field(b, &r->description, F_DESCRIPTION);
 	take_field(b, &r->author, F_AUTHOR);

@@ -1131,6 +1131,50 @@ void heed__dateline_agency(struct builder *b)
 	heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, code, n + k);
 }
 
+/* The words of a personal name: two to four, each opening with a capital
+ * (ASCII or a UTF-8 letter's lead byte), no digits. */
+static bool capitalised_name(const char *s, size_t len)
+{
+	size_t words = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			return false;
+		if (s[i] == ' ' || (i && s[i - 1] != ' '))
+			continue;
+		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
+		      (unsigned char)s[i] >= 0xC0))
+			return false;
+		words++;
+	}
+	return words >= 2 && words <= 4;
+}
+
+void heed__personal_site(struct builder *b)
+{
+	static const char *const titles[] = {"Dr.", "Prof.", "Dipl.-Ing."};
+	const struct cand *site = &b->cand[F_SITE_NAME];
+	const char *s = site->value;
+	size_t len, n;
+	bool titled = false;
+
+	if (b->cand[F_AUTHOR].value || !s)
+		return;
+	len = strlen(s);
+	/* An academic title says the words after it are a person's name
+	 * ("Vancouver Sun" or "Creative Commons" spell their domains too);
+	 * it is no part of the name. */
+	while ((n = strcspn(s, " ")) < len &&
+	       heed__ascii_ieq_any(s, n, titles, HEED_ARRAY_SIZE(titles))) {
+		s += n + 1;
+		len -= n + 1;
+		titled = true;
+	}
+	if (titled && capitalised_name(s, len) &&
+	    heed__spells_site_domain(b, s, len))
+		heed__cand(b, F_AUTHOR, site->origin, SUB_RANKS - 1, s, len);
+}
+
 /* An author equal to a site name the page declares only after it (a meta
  * author before og:site_name) ranks as the site's name once that name is
  * known, as it would have after it. */

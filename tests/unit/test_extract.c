@@ -992,6 +992,16 @@ static const struct page_case cases[] = {
         {"author: an e-mail address after the name is no part of it", NULL,
          "<meta name=author content=\"Ann Lee info@example.org\">", 0, NULL,
          "author=meta:Ann Lee\n"},
+        {"author: a titled owner's name spelling the domain, nobody else", NULL,
+         "<meta property=og:site_name content=\"Dr. Ann Lee\">", 0, NULL,
+         "author=og:Ann Lee\n", "https://www.ann-lee.net/post/"},
+        {"author: a site name spelling the domain without a title", NULL,
+         "<meta property=og:site_name content=\"Harbour Courier\">", 0, NULL,
+         "-author\n", "https://www.harbour-courier.com/post/"},
+        {"author: a titled owner's site name gives way to a byline", NULL,
+         "<meta property=og:site_name content=\"Dr. Ann Lee\"><article><p "
+         "class=byline>By Bo Chan</p></article>",
+         0, NULL, "author=html:Bo Chan\n", "https://www.ann-lee.net/post/"},
         {"author: a guarded e-mail address alone names nobody", NULL,
          "<meta name=author content=\"ann[at]example.org\"><a rel=author "
          "href=/author/c1ph4>c1ph4</a>",
