@@ -156,6 +156,9 @@ struct builder {
 	/* The first <title>'s text, collapsed, in the arena: the site's
 	 * name after it counts even when a meta gives the title. */
 	const char *title_tag;
+	/* The names of the article's opening "By X" line (arena), kept
+	 * while a declared author wins: see heed__lead_over_declared. */
+	const char *lead_names;
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
 	struct raw_link *links;
@@ -247,6 +250,14 @@ void heed__dateline_agency(struct builder *b);
  * alexander-klier.net) is credited to that person, the site's owner.
  * Called once the page is read. */
 void heed__personal_site(struct builder *b);
+/* Notes the names of the article's opening "By X" line. */
+void heed__lead_names(struct builder *b, const char *s, size_t len);
+/* The article's opening "Von X" line naming one person of two words or
+ * more takes the place of a single declared author (JSON-LD, a meta
+ * author, rel=author) who is someone else: a CMS declares the account
+ * that posted the article, where the article's first lines credit its
+ * writer. Called once the page is read, as JSON-LD is ranked then. */
+void heed__lead_over_declared(struct builder *b);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

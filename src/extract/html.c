@@ -1981,6 +1981,7 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	n = names ? line_names_len(names) : 0;
 	if (n) {
 		h->byline_done = true;
+		heed__lead_names(h->b, names, n);
 		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, n);
 		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
 	}

@@ -1286,6 +1286,27 @@ void heed__author_list(struct builder *b, const char *s, size_t len)
 	}
 }
 
+void heed__lead_names(struct builder *b, const char *s, size_t len)
+{
+	name_text(b, &s, &len);
+	if (!b->lead_names && memchr(s, ' ', len) && !memchr(s, ';', len))
+		b->lead_names = collapse(b, s, len);
+}
+
+void heed__lead_over_declared(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	const char *v = b->lead_names;
+
+	if (!v || !c->value || strstr(c->value, "; ") || c->origin == O_HTML)
+		return;
+	if (strlen(c->value) == strlen(v) &&
+	    heed__ascii_ieq(v, strlen(v), c->value))
+		return;
+	c->value = v;
+	c->origin = O_HTML;
+}
+
 void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
                       size_t len)
 {

@@ -992,6 +992,24 @@ static const struct page_case cases[] = {
         {"author: an e-mail address after the name is no part of it", NULL,
          "<meta name=author content=\"Ann Lee info@example.org\">", 0, NULL,
          "author=meta:Ann Lee\n"},
+        {"author: the article's opening 'Von X' line over a declared other",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Isa Angele\"}}"
+         "</script><meta name=author content=\"Isa Angele\"><main><article>"
+         "<p><em>Ein Resümee.</em></p><p><strong>Von Mat\xC2\xAD"
+         "thi\xC2\xAD"
+         "as "
+         "Lauerer</strong></p><p>Text.</p></article></main>",
+         0, NULL, "author=html:Matthias Lauerer\n"},
+        {"author: an opening line naming the declared author keeps it", NULL,
+         "<meta name=author content=\"Ann Lee\"><article><p>By Ann "
+         "Lee</p><p>Text.</p></article>",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: an opening line's list leaves the declared author", NULL,
+         "<meta name=author content=\"Ann Lee\"><article><p>By Bo Chan, "
+         "Cy Dunn</p><p>Text.</p></article>",
+         0, NULL, "author=meta:Ann Lee\n"},
         {"author: a titled owner's name spelling the domain, nobody else", NULL,
          "<meta property=og:site_name content=\"Dr. Ann Lee\">", 0, NULL,
          "author=og:Ann Lee\n", "https://www.ann-lee.net/post/"},
