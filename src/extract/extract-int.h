@@ -159,6 +159,7 @@ struct builder {
 	/* The names of the article's opening "By X" line (arena), kept
 	 * while a declared author wins: see heed__lead_over_declared. */
 	const char *lead_names;
+	const char *source_names; /* the first source line's (arena) */
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
 	struct raw_link *links;
@@ -250,6 +251,14 @@ void heed__dateline_agency(struct builder *b);
  * alexander-klier.net) is credited to that person, the site's owner.
  * Called once the page is read. */
 void heed__personal_site(struct builder *b);
+/* Notes the names of the article's first source line ("Quelle:
+ * kathpress"). */
+void heed__source_names(struct builder *b, const char *s, size_t len);
+/* A page whose only credit is the site's own name (its declared name,
+ * its domain: a CMS's default) is credited to its source line's names:
+ * the agency or the desk the text came from. Called once the page is
+ * read. */
+void heed__source_over_site(struct builder *b);
 /* Notes the names of the article's opening "By X" line. */
 void heed__lead_names(struct builder *b, const char *s, size_t len);
 /* The article's opening "Von X" line naming one person of two words or

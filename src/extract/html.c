@@ -81,6 +81,7 @@ enum cap_kind {
 	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
 	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
 	CAP_POST_COMMENT, /* the name on a comment by the post's author */
+	CAP_SOURCE,       /* a source line: "Quelle: kathpress" */
 };
 
 struct capture {
@@ -159,6 +160,7 @@ struct html {
 	bool edit_value;         /* the last text was an edit label's value */
 	bool contact_done;       /* a press contact's label was read */
 	bool label_author_done;  /* a label named the author */
+	bool source_done;        /* a source line was read */
 	bool keywords_done;      /* a key words label was read */
 	bool text_opens;         /* no text yet since the last tag opened */
 	unsigned link_heading;   /* open links and headings */
@@ -2226,6 +2228,32 @@ static bool author_noun_alone(const char *s, size_t len)
 	return n && label_end(s, len, n) == len;
 }
 
+/* The length of a source line's label that opens s[0, len) ("Quelle:",
+ * "Source:"), with its colon and the separators after it, or 0. */
+static size_t source_label_len(const char *s, size_t len)
+{
+	static const char *const labels[] = {"quelle", "source", "fuente",
+	                                     "fonte"};
+	size_t n = lead_word(s, len, labels, HEED_ARRAY_SIZE(labels));
+
+	if (!n || n == len || s[n] != ':')
+		return 0;
+	return n + separators_len(s + n, len - n, " \t\n\r\f:");
+}
+
+/* A source line opens the text of the element s is in: its names are
+ * read when the element ends ("Quelle: <a>kathpress</a>"). */
+static void source_line(struct html *h, const char *s, size_t len)
+{
+	struct capture *c = start_capture(h, CAP_SOURCE, NULL);
+
+	h->source_done = true;
+	if (!c)
+		return;
+	c->depth = h->depth;
+	(void)heed__buf_add(&c->text, s, len);
+}
+
 /* Sub-rank of an author named after a label: after every byline. */
 #define A_LABEL 3
 
@@ -2362,6 +2390,24 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 	n = author_label_len(s, len);
 	if (n)
 		after_label(h, F_AUTHOR, false, s, len, n);
+}
+
+/* The text of an element that opens with a source line's label: the
+ * names after it, kept for heed__source_over_site. */
+static void source_line_end(struct html *h, const char *s, size_t len)
+{
+	const char *names;
+	size_t n;
+
+	heed__trim(&s, &len);
+	n = source_label_len(s, len);
+	if (!n || len - n > MAX_LABEL_VALUE)
+		return;
+	/* An agency writes its name as it likes ("kathpress", "dpa"): no
+	 * capitals asked, but a byline's limits on words and digits. */
+	names = heed__byline_names(h->b, s + n, len - n);
+	if (names && *names)
+		heed__source_names(h->b, names, strlen(names));
 }
 
 /* Text inside a paragraph read for a signature; any outside bold but
@@ -2917,6 +2963,14 @@ static void text_label(struct html *h, const char *s, size_t len)
 			return;
 		}
 	}
+	/* A source line in the article's text, outside links and headings:
+	 * the credit of a page that names only its own site. */
+	if (opens && !h->link_heading && !h->source_done && !h->aside &&
+	    !h->site_header && !h->quote && strchr("qQsSfF", *s) &&
+	    source_label_len(s, len)) {
+		source_line(h, text, text_len);
+		return;
+	}
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
 	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))
@@ -3149,6 +3203,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_AUTHOR_LABEL:
 		author_label_end(h, s, len);
+		break;
+	case CAP_SOURCE:
+		source_line_end(h, s, len);
 		break;
 	case CAP_SIGNATURE:
 		signature_end(h, c, s, len);

@@ -1286,6 +1286,26 @@ void heed__author_list(struct builder *b, const char *s, size_t len)
 	}
 }
 
+void heed__source_names(struct builder *b, const char *s, size_t len)
+{
+	name_text(b, &s, &len);
+	if (!b->source_names && len)
+		b->source_names = collapse(b, s, len);
+}
+
+void heed__source_over_site(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+
+	if (!b->source_names || !c->value ||
+	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) ||
+	    !(heed__is_site_name(b, c->value, strlen(c->value)) ||
+	      heed__spells_site_domain(b, c->value, strlen(c->value))))
+		return;
+	c->value = b->source_names;
+	c->origin = O_HTML;
+}
+
 void heed__lead_names(struct builder *b, const char *s, size_t len)
 {
 	name_text(b, &s, &len);

@@ -1010,6 +1010,21 @@ static const struct page_case cases[] = {
          "<meta name=author content=\"Ann Lee\"><article><p>By Bo Chan, "
          "Cy Dunn</p><p>Text.</p></article>",
          0, NULL, "author=meta:Ann Lee\n"},
+        {"author: a source line over the site's own name as author", NULL,
+         "<meta name=author content=planet.example><h1>Kinder</h1><p>Text."
+         "</p><p>Quelle: <a href=http://agency.example>kathpress</a></p>",
+         0, NULL, "author=html:kathpress\n", "https://www.planet.example/a"},
+        {"author: a source line with its editor's code after a slash", NULL,
+         "<meta property=og:site_name content=\"Planet\"><meta name=author "
+         "content=Planet><article><p>Text.</p><p><em>Quelle: PLANET "
+         "RADIO/ls</em></p></article>",
+         0, NULL, "author=html:PLANET RADIO/ls\n"},
+        {"author: a source line leaves a person credited", NULL,
+         "<meta name=author content=\"Ann Lee\"><p>Text.</p><p>Quelle: "
+         "dpa</p>",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: a source line alone credits nobody", NULL,
+         "<p>Text.</p><p>Source: Statistics Office</p>", 0, NULL, "-author\n"},
         {"author: a titled owner's name spelling the domain, nobody else", NULL,
          "<meta property=og:site_name content=\"Dr. Ann Lee\">", 0, NULL,
          "author=og:Ann Lee\n", "https://www.ann-lee.net/post/"},
