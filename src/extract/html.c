@@ -139,38 +139,41 @@ struct html {
 	int icon_sub;           /* that date's sub-rank */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done;        /* the first byline was read */
-	bool byline_page_done;   /* the first outside the article was read */
-	bool byline_past_done;   /* the first past a better author was read */
-	bool inner_byline_read;  /* a byline inside the one read was read */
-	const char *inner_names; /* the names it gave (arena) */
-	bool bio_done;           /* the first author's bio was read */
-	unsigned page_links;     /* author page links read for a name */
-	bool page_link_done;     /* one of them named the author */
-	bool account_done;       /* a shown username named someone */
-	size_t post_comment;     /* 1 + the depth of the open comment by the
-	                          * post's author, or 0 */
-	bool post_comment_seen;  /* an element in it showed a name */
-	bool post_comment_done;  /* such a comment named its author */
-	unsigned date_lines;     /* meta and info lines read for a date */
-	bool label_pending;      /* a label's value is the next text */
-	enum field label_field;  /* what the pending label gives */
-	bool label_asof;         /* the pending label is an "as of" date's */
-	bool label_contact;      /* the pending label is a press contact's */
-	bool edit_value;         /* the last text was an edit label's value */
-	bool contact_done;       /* a press contact's label was read */
-	bool label_author_done;  /* a label named the author */
-	bool source_done;        /* a source line was read */
-	bool keywords_done;      /* a key words label was read */
-	bool text_opens;         /* no text yet since the last tag opened */
-	unsigned link_heading;   /* open links and headings */
-	unsigned minor_heading;  /* open h5 and h6, among link_heading */
-	unsigned leads;          /* paragraphs of the article read as leads */
-	unsigned bold;           /* open b and strong elements */
-	size_t para_parent;      /* the element holding the last paragraph */
-	unsigned paras;          /* its paragraphs with text so far */
-	const char *signature;   /* a bold name closing paragraphs (arena) */
-	size_t signature_depth;  /* the element that holds it */
+	bool byline_done;         /* the first byline was read */
+	bool byline_page_done;    /* the first outside the article was read */
+	bool byline_past_done;    /* the first past a better author was read */
+	bool inner_byline_read;   /* a byline inside the one read was read */
+	const char *inner_names;  /* the names it gave (arena) */
+	bool bio_done;            /* the first author's bio was read */
+	unsigned page_links;      /* author page links read for a name */
+	bool page_link_done;      /* one of them named the author */
+	bool account_done;        /* a shown username named someone */
+	size_t author_link_box;   /* 1 + the depth of the element two levels
+	                           * around the first rel=author link, or 0 */
+	bool author_links_closed; /* that element has closed */
+	size_t post_comment;      /* 1 + the depth of the open comment by the
+	                           * post's author, or 0 */
+	bool post_comment_seen;   /* an element in it showed a name */
+	bool post_comment_done;   /* such a comment named its author */
+	unsigned date_lines;      /* meta and info lines read for a date */
+	bool label_pending;       /* a label's value is the next text */
+	enum field label_field;   /* what the pending label gives */
+	bool label_asof;          /* the pending label is an "as of" date's */
+	bool label_contact;       /* the pending label is a press contact's */
+	bool edit_value;          /* the last text was an edit label's value */
+	bool contact_done;        /* a press contact's label was read */
+	bool label_author_done;   /* a label named the author */
+	bool source_done;         /* a source line was read */
+	bool keywords_done;       /* a key words label was read */
+	bool text_opens;          /* no text yet since the last tag opened */
+	unsigned link_heading;    /* open links and headings */
+	unsigned minor_heading;   /* open h5 and h6, among link_heading */
+	unsigned leads;           /* paragraphs of the article read as leads */
+	unsigned bold;            /* open b and strong elements */
+	size_t para_parent;       /* the element holding the last paragraph */
+	unsigned paras;           /* its paragraphs with text so far */
+	const char *signature;    /* a bold name closing paragraphs (arena) */
+	size_t signature_depth;   /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -760,9 +763,14 @@ static void on_anchor(struct html *h, const char *const *atts)
 		start_capture(h, CAP_TAG_LINK, NULL);
 	else if (rel && (has_token(rel, "tag") || has_token(rel, "category")))
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
-	if (rel && has_token(rel, "author") && !h->aside)
-		start_capture(h, CAP_AUTHOR_LINK, NULL);
-	else
+	if (rel && has_token(rel, "author") && !h->aside) {
+		/* The byline around the first such link lists the post's
+		 * writers; one after it has closed is a listed post's. */
+		if (!h->author_links_closed)
+			start_capture(h, CAP_AUTHOR_LINK, NULL);
+		if (!h->author_link_box)
+			h->author_link_box = h->depth >= 2 ? h->depth - 1 : 1;
+	} else
 		author_page_link(h, href);
 }
 
@@ -3240,6 +3248,8 @@ void heed__html_end(struct html *h)
 		finish_capture(h, &h->caps[--h->ncaps]);
 	if (h->signature && h->depth < h->signature_depth)
 		signature_offer(h);
+	if (h->author_link_box && h->depth < h->author_link_box)
+		h->author_links_closed = true;
 	if (h->post_comment && h->depth < h->post_comment) {
 		h->post_comment = 0;
 		h->post_comment_seen = false;

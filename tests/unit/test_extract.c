@@ -1674,6 +1674,19 @@ static const struct page_case cases[] = {
          "class=related-posts><a rel=author href=/b>Bob Ray</a></div>"
          "</article>",
          0, NULL, "author=link:Ann Lee\n"},
+        {"author: rel=author links after the byline's box closed are listed "
+         "posts'",
+         NULL,
+         "<article><h1>T</h1><div class=meta><span class=by><a rel=author "
+         "href=/a>Ann Lee</a></span></div><p>Text.</p><h4><a "
+         "href=/p2>Other post</a></h4><div class=meta><span class=by><a "
+         "rel=author href=/b>Bob Ray</a></span></div></article>",
+         0, NULL, "author=link:Ann Lee\n"},
+        {"author: rel=author links in one byline's spans are co-authors", NULL,
+         "<article><div class=meta><span class=by><a rel=author href=/a>Ann "
+         "Lee</a></span> und <span class=by><a rel=author href=/b>Bob "
+         "Ray</a></span></div></article>",
+         0, NULL, "author=link:Ann Lee; Bob Ray\n"},
         {"author: JSON-LD name as an array", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Person\",\"name\":[\"Ada Lovelace\"]}}</script>",
