@@ -1253,6 +1253,13 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 	     strstr(cls, "uteur")) &&
 	    is_byline_class(cls))
 		on_byline(h);
+	else if (tag == T_P && h->header && (h->article || h->main) &&
+	         strstr(cls, "credit") && has_token(cls, "credit"))
+		/* A credit line of its own in the article's header names its
+		 * writer or agency, as a byline does ("<p class=credit>JIJI"
+		 * under the headline); a picture's credit is in its caption's
+		 * span. */
+		on_byline(h);
 }
 
 static struct scope *top_scope(struct html *h)

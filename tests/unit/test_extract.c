@@ -1687,6 +1687,14 @@ static const struct page_case cases[] = {
          "Lee</a></span> und <span class=by><a rel=author href=/b>Bob "
          "Ray</a></span></div></article>",
          0, NULL, "author=link:Ann Lee; Bob Ray\n"},
+        {"author: a credit paragraph in the article's header", NULL,
+         "<article><header><h1>Masks stolen</h1><p class=credit>JIJI</p>"
+         "</header><p>Text.</p></article>",
+         0, NULL, "author=html:JIJI\n"},
+        {"author: a picture's credit span in the header credits nobody", NULL,
+         "<article><header><h1>Masks stolen</h1><div><img src=a.jpg><span "
+         "class=credit>Ann Lee</span></div></header><p>Text.</p></article>",
+         0, NULL, "-author\n"},
         {"author: JSON-LD name as an array", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Person\",\"name\":[\"Ada Lovelace\"]}}</script>",
