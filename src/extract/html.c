@@ -1552,8 +1552,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		on_time(h, atts);
 		break;
 	case T_P:
-		/* "By X", "Von X", "Par X" lines open an article. */
-		if (!h->byline_done && h->leads < 2 && in_body(h) &&
+		/* "By X", "Von X", "Par X" lines open an article, after its
+		 * meta line and a standfirst at most. */
+		if (!h->byline_done && h->leads < 3 && in_body(h) &&
 		    !h->aside) {
 			h->leads++;
 			start_capture(h, CAP_LEAD, NULL);
@@ -1978,32 +1979,6 @@ static size_t line_names_len(const char *names)
 	return memchr(names, ' ', strcspn(names, ";")) ? n : 0;
 }
 
-/* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024": a
- * byline of names only, ranked after a byline marked by its class. */
-static void lead_line(struct html *h, const char *s, size_t len)
-{
-	static const char *const leads[] = {"By ",  "BY ",   "Von ", "Par ",
-	                                    "Por ", "Door ", "Di "};
-	const char *names;
-	bool lead = false;
-	size_t n;
-
-	heed__trim(&s, &len);
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
-		lead = len > strlen(leads[i]) &&
-		       memcmp(s, leads[i], strlen(leads[i])) == 0;
-	if (!lead || len > 160)
-		return;
-	names = heed__byline_names(h->b, s, len);
-	n = names ? line_names_len(names) : 0;
-	if (n) {
-		h->byline_done = true;
-		heed__lead_names(h->b, names, n);
-		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, n);
-		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
-	}
-}
-
 /* The length of the inline formatting tag at s[0, len) ("<em>",
  * "</i>", "<span class=x>"), 0 when s opens none ("a < b", "<3", a
  * "<meta ...>" an unclosed <title> swallowed, which stays as text). */
@@ -2267,6 +2242,46 @@ static void source_line(struct html *h, const char *s, size_t len)
 		return;
 	c->depth = h->depth;
 	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024", or
+ * one opening with another author's lead ("Ein Interview von Ann Lee"):
+ * a byline of names only, ranked after a byline marked by its class. */
+static void lead_line(struct html *h, const char *s, size_t len)
+{
+	static const char *const leads[] = {"By ",  "BY ",   "Von ", "Par ",
+	                                    "Por ", "Door ", "Di "};
+	const char *names;
+	bool lead = false;
+	size_t n;
+
+	heed__trim(&s, &len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
+		lead = len > strlen(leads[i]) &&
+		       memcmp(s, leads[i], strlen(leads[i])) == 0;
+	if (!lead && len < 160) {
+		/* "Ein Interview von Ann Lee mit Bo Chan.": the interviewer
+		 * wrote it; who answers follows "mit". */
+		size_t k = label_end(s, len,
+		                     lead_word(s, len, author_leads,
+		                               HEED_ARRAY_SIZE(author_leads)));
+		const char *mit = k ? memmem(s + k, len - k, " mit ", 5) : NULL;
+		if (k > 4 && memmem(s, k, "nterview", 8) && mit)
+			len = (size_t)(mit - s);
+		lead = k > 4;
+		s += k;
+		len -= k;
+	}
+	if (!lead || len > 160)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	n = names ? line_names_len(names) : 0;
+	if (n) {
+		h->byline_done = true;
+		heed__lead_names(h->b, names, n);
+		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, n);
+		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
+	}
 }
 
 /* Sub-rank of an author named after a label: after every byline. */

@@ -1002,6 +1002,14 @@ static const struct page_case cases[] = {
          "as "
          "Lauerer</strong></p><p>Text.</p></article></main>",
          0, NULL, "author=html:Matthias Lauerer\n"},
+        {"author: an interview's opening line credits the interviewer", NULL,
+         "<meta name=author content=\"Paul Soldan\"><main><p><strong>"
+         "Ver\xC3\xB6"
+         "ffentlicht am:</strong> 28. Oktober 2023</p><p><strong>"
+         "Ein Zitat.</strong></p><p><em>Ein Interview von <strong>Eugen "
+         "Zentner</strong> mit <strong>Sonja Silberhorn</strong>.</em></p>"
+         "<p>Text.</p></main>",
+         0, NULL, "author=html:Eugen Zentner\n"},
         {"author: an opening line naming the declared author keeps it", NULL,
          "<meta name=author content=\"Ann Lee\"><article><p>By Ann "
          "Lee</p><p>Text.</p></article>",
