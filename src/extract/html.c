@@ -2903,6 +2903,15 @@ static unsigned char top_tag(const struct html *h)
 	               : T_OTHER;
 }
 
+/* True when the innermost open element is a paragraph, or an element
+ * directly inside one ("<p><em>Quelle: ..."). */
+static bool in_paragraph(const struct html *h)
+{
+	return top_tag(h) == T_P ||
+	       (h->depth >= 2 && h->depth <= EXTRACT_MAX_DEPTH &&
+	        h->stack[h->depth - 2].tag == T_P);
+}
+
 /* True when the innermost open element is a heading (h2 to h4). */
 static bool heading_top(const struct html *h)
 {
@@ -2993,11 +3002,13 @@ static void text_label(struct html *h, const char *s, size_t len)
 			return;
 		}
 	}
-	/* A source line in the article's text, outside links and headings:
-	 * the credit of a page that names only its own site. */
+	/* A source line in the text, outside links and headings: the
+	 * credit of a page that names only its own site. A paragraph of its
+	 * own, as the text's last line is set; a picture's source is in its
+	 * caption's small print. */
 	if (opens && !h->link_heading && !h->source_done && !h->aside &&
-	    !h->site_header && !h->quote && strchr("qQsSfF", *s) &&
-	    source_label_len(s, len)) {
+	    !h->site_header && !h->quote && in_paragraph(h) &&
+	    strchr("qQsSfF", *s) && source_label_len(s, len)) {
 		source_line(h, text, text_len);
 		return;
 	}

@@ -1031,6 +1031,12 @@ static const struct page_case cases[] = {
          "<meta name=author content=\"Ann Lee\"><p>Text.</p><p>Quelle: "
          "dpa</p>",
          0, NULL, "author=meta:Ann Lee\n"},
+        {"author: a picture's source in its small print is no source line",
+         NULL,
+         "<meta name=author content=planet.example><div><img src=a.jpg><br>"
+         "<small>Quelle: Lars Gummich / ASV</small></div><p>Text.</p>",
+         0, NULL, "author=meta:planet.example\n",
+         "https://www.planet.example/a"},
         {"author: a source line alone credits nobody", NULL,
          "<p>Text.</p><p>Source: Statistics Office</p>", 0, NULL, "-author\n"},
         {"author: a titled owner's name spelling the domain, nobody else", NULL,
