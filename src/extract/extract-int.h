@@ -159,6 +159,7 @@ struct builder {
 	/* The names of the article's opening "By X" line (arena), kept
 	 * while a declared author wins: see heed__lead_over_declared. */
 	const char *lead_names;
+	const char *licensor; /* a licence notice's name to credit (arena) */
 	const char *source_names; /* the first source line's (arena) */
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
@@ -251,6 +252,14 @@ void heed__dateline_agency(struct builder *b);
  * alexander-klier.net) is credited to that person, the site's owner.
  * Called once the page is read. */
 void heed__personal_site(struct builder *b);
+/* Notes the name a Creative Commons notice asks to credit (its
+ * rel=cc:attributionURL link's text). */
+void heed__licensor_name(struct builder *b, const char *s, size_t len);
+/* An author of initials alone ("DT") gives way to the licensor's name
+ * whose words they are the initials of ("Donald Townsend"): a blog
+ * signs its posts so and names its writer in full in its licence's
+ * notice. Called once the page is read. */
+void heed__initials_named(struct builder *b);
 /* Notes the names of the article's first source line ("Quelle:
  * kathpress"). */
 void heed__source_names(struct builder *b, const char *s, size_t len);

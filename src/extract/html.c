@@ -82,6 +82,7 @@ enum cap_kind {
 	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
 	CAP_POST_COMMENT, /* the name on a comment by the post's author */
 	CAP_SOURCE,       /* a source line: "Quelle: kathpress" */
+	CAP_LICENSOR,     /* a licence's attribution link: who to credit */
 };
 
 struct capture {
@@ -763,6 +764,8 @@ static void on_anchor(struct html *h, const char *const *atts)
 		start_capture(h, CAP_TAG_LINK, NULL);
 	else if (rel && (has_token(rel, "tag") || has_token(rel, "category")))
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
+	if (rel && has_token(rel, "cc:attributionURL"))
+		start_capture(h, CAP_LICENSOR, NULL);
 	if (rel && has_token(rel, "author") && !h->aside) {
 		/* The byline around the first such link lists the post's
 		 * writers; one after it has closed is a listed post's. */
@@ -3247,6 +3250,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_SOURCE:
 		source_line_end(h, s, len);
+		break;
+	case CAP_LICENSOR:
+		heed__licensor_name(b, s, len);
 		break;
 	case CAP_SIGNATURE:
 		signature_end(h, c, s, len);

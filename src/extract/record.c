@@ -1286,6 +1286,45 @@ void heed__author_list(struct builder *b, const char *s, size_t len)
 	}
 }
 
+void heed__licensor_name(struct builder *b, const char *s, size_t len)
+{
+	name_text(b, &s, &len);
+	if (!b->licensor && len)
+		b->licensor = collapse(b, s, len);
+}
+
+/* Whether the words of name open, one for each, with the capitals of
+ * initials ("DT" and "Donald Townsend"). */
+static bool initials_of(const char *initials, const char *name)
+{
+	const char *p = name;
+
+	for (const char *i = initials; *i; i++) {
+		p += strspn(p, " ");
+		if (heed__ascii_lower(*p) != heed__ascii_lower(*i))
+			return false;
+		p += strcspn(p, " ");
+	}
+	return !p[strspn(p, " ")];
+}
+
+void heed__initials_named(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	const char *v = c->value;
+	size_t n = v ? strlen(v) : 0;
+
+	if (!b->licensor || n < 2 || n > 3)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < 'A' || v[i] > 'Z')
+			return;
+	if (!initials_of(v, b->licensor))
+		return;
+	c->value = b->licensor;
+	c->origin = O_LINK;
+}
+
 void heed__source_names(struct builder *b, const char *s, size_t len)
 {
 	name_text(b, &s, &len);

@@ -1039,6 +1039,17 @@ static const struct page_case cases[] = {
          "https://www.planet.example/a"},
         {"author: a source line alone credits nobody", NULL,
          "<p>Text.</p><p>Source: Statistics Office</p>", 0, NULL, "-author\n"},
+        {"author: initials give way to the licence notice's full name", NULL,
+         "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
+         "<footer><span>Ein Tagebuch</span> von <a href=/ "
+         "rel=cc:attributionURL>Donald Townsend</a> steht unter einer <a "
+         "rel=license href=https://creativecommons.org/licenses/by/3.0/>"
+         "CC-Lizenz</a></footer>",
+         0, NULL, "author=link:Donald Townsend\n"},
+        {"author: initials stay before a licensor they do not abbreviate", NULL,
+         "<meta name=author content=EFE><p>Text.</p><footer><a href=/ "
+         "rel=cc:attributionURL>Planet Media</a></footer>",
+         0, NULL, "author=meta:EFE\n"},
         {"author: a titled owner's name spelling the domain, nobody else", NULL,
          "<meta property=og:site_name content=\"Dr. Ann Lee\">", 0, NULL,
          "author=og:Ann Lee\n", "https://www.ann-lee.net/post/"},
