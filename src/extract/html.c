@@ -2263,15 +2263,18 @@ static void lead_line(struct html *h, const char *s, size_t len)
 		lead = len > strlen(leads[i]) &&
 		       memcmp(s, leads[i], strlen(leads[i])) == 0;
 	if (!lead && len < 160) {
-		/* "Ein Interview von Ann Lee mit Bo Chan.": the interviewer
-		 * wrote it; who answers follows "mit". */
-		size_t k = label_end(s, len,
-		                     lead_word(s, len, author_leads,
-		                               HEED_ARRAY_SIZE(author_leads)));
+		/* Another author's lead of several words ("Ein Interview von",
+		 * "Written by"); the one-word ones are those above, capitalised
+		 * as a line's first word is. "Ein Interview von Ann Lee mit Bo
+		 * Chan.": the interviewer wrote it; who answers follows "mit".
+		 */
+		size_t w = lead_word(s, len, author_leads,
+		                     HEED_ARRAY_SIZE(author_leads));
+		size_t k = w && memchr(s, ' ', w) ? label_end(s, len, w) : 0;
 		const char *mit = k ? memmem(s + k, len - k, " mit ", 5) : NULL;
-		if (k > 4 && memmem(s, k, "nterview", 8) && mit)
+		if (mit && memmem(s, k, "nterview", 8))
 			len = (size_t)(mit - s);
-		lead = k > 4;
+		lead = k > 0;
 		s += k;
 		len -= k;
 	}

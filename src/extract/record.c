@@ -1286,11 +1286,19 @@ void heed__author_list(struct builder *b, const char *s, size_t len)
 	}
 }
 
-void heed__licensor_name(struct builder *b, const char *s, size_t len)
+/* Keeps the first of a kind of name the page shows (in *slot), read as a
+ * name's text, for a rule applied once the page is read. */
+static void keep_first(struct builder *b, const char **slot, const char *s,
+                       size_t len)
 {
 	name_text(b, &s, &len);
-	if (!b->licensor && len)
-		b->licensor = collapse(b, s, len);
+	if (!*slot && len)
+		*slot = collapse(b, s, len);
+}
+
+void heed__licensor_name(struct builder *b, const char *s, size_t len)
+{
+	keep_first(b, &b->licensor, s, len);
 }
 
 /* Whether the words of name open, one for each, with the capitals of
@@ -1327,9 +1335,7 @@ void heed__initials_named(struct builder *b)
 
 void heed__source_names(struct builder *b, const char *s, size_t len)
 {
-	name_text(b, &s, &len);
-	if (!b->source_names && len)
-		b->source_names = collapse(b, s, len);
+	keep_first(b, &b->source_names, s, len);
 }
 
 void heed__source_over_site(struct builder *b)
@@ -1347,9 +1353,10 @@ void heed__source_over_site(struct builder *b)
 
 void heed__lead_names(struct builder *b, const char *s, size_t len)
 {
-	name_text(b, &s, &len);
-	if (!b->lead_names && memchr(s, ' ', len) && !memchr(s, ';', len))
-		b->lead_names = collapse(b, s, len);
+	/* One name of two words or more: a list is settled as a byline's
+	 * list of writers is (heed__author_list). */
+	if (memchr(s, ' ', len) && !memchr(s, ';', len))
+		keep_first(b, &b->lead_names, s, len);
 }
 
 void heed__lead_over_declared(struct builder *b)
