@@ -156,6 +156,11 @@ struct builder {
 	/* The first <title>'s text, collapsed, in the arena: the site's
 	 * name after it counts even when a meta gives the title. */
 	const char *title_tag;
+	/* The names of the article's opening "By X" line (arena), kept
+	 * while a declared author wins: see heed__lead_over_declared. */
+	const char *lead_names;
+	const char *licensor; /* a licence notice's name to credit (arena) */
+	const char *source_names; /* the first source line's (arena) */
 	struct heed_record rec;
 	/* Links as found: resolved at the end, once <base> is known. */
 	struct raw_link *links;
@@ -242,6 +247,35 @@ void heed__shown_over_generic(struct builder *b);
  * story's dateline ("Hamburg (dpa/lno) – ...") is credited to the
  * agency in its brackets. Called once the page is read. */
 void heed__dateline_agency(struct builder *b);
+/* A page that credits nobody on a site whose declared name is an academic
+ * title and a person's name spelling its domain ("Dr. Alexander Klier" on
+ * alexander-klier.net) is credited to that person, the site's owner.
+ * Called once the page is read. */
+void heed__personal_site(struct builder *b);
+/* Notes the name a Creative Commons notice asks to credit (its
+ * rel=cc:attributionURL link's text). */
+void heed__licensor_name(struct builder *b, const char *s, size_t len);
+/* An author of initials alone ("DT") gives way to the licensor's name
+ * whose words they are the initials of ("Donald Townsend"): a blog
+ * signs its posts so and names its writer in full in its licence's
+ * notice. Called once the page is read. */
+void heed__initials_named(struct builder *b);
+/* Notes the names of the article's first source line ("Quelle:
+ * kathpress"). */
+void heed__source_names(struct builder *b, const char *s, size_t len);
+/* A page whose only credit is the site's own name (its declared name,
+ * its domain: a CMS's default) is credited to its source line's names:
+ * the agency or the desk the text came from. Called once the page is
+ * read. */
+void heed__source_over_site(struct builder *b);
+/* Notes the names of the article's opening "By X" line. */
+void heed__lead_names(struct builder *b, const char *s, size_t len);
+/* The article's opening "Von X" line naming one person of two words or
+ * more takes the place of a single declared author (JSON-LD, a meta
+ * author, rel=author) who is someone else: a CMS declares the account
+ * that posted the article, where the article's first lines credit its
+ * writer. Called once the page is read, as JSON-LD is ranked then. */
+void heed__lead_over_declared(struct builder *b);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

@@ -81,6 +81,8 @@ enum cap_kind {
 	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
 	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
 	CAP_POST_COMMENT, /* the name on a comment by the post's author */
+	CAP_SOURCE,       /* a source line: "Quelle: kathpress" */
+	CAP_LICENSOR,     /* a licence's attribution link: who to credit */
 };
 
 struct capture {
@@ -138,37 +140,41 @@ struct html {
 	int icon_sub;           /* that date's sub-rank */
 	bool written_by[MAX_TWITTER_DATA]; /* twitter:labelN "Written by" */
 	const char *twitter_data[MAX_TWITTER_DATA];
-	bool byline_done;        /* the first byline was read */
-	bool byline_page_done;   /* the first outside the article was read */
-	bool byline_past_done;   /* the first past a better author was read */
-	bool inner_byline_read;  /* a byline inside the one read was read */
-	const char *inner_names; /* the names it gave (arena) */
-	bool bio_done;           /* the first author's bio was read */
-	unsigned page_links;     /* author page links read for a name */
-	bool page_link_done;     /* one of them named the author */
-	bool account_done;       /* a shown username named someone */
-	size_t post_comment;     /* 1 + the depth of the open comment by the
-	                          * post's author, or 0 */
-	bool post_comment_seen;  /* an element in it showed a name */
-	bool post_comment_done;  /* such a comment named its author */
-	unsigned date_lines;     /* meta and info lines read for a date */
-	bool label_pending;      /* a label's value is the next text */
-	enum field label_field;  /* what the pending label gives */
-	bool label_asof;         /* the pending label is an "as of" date's */
-	bool label_contact;      /* the pending label is a press contact's */
-	bool edit_value;         /* the last text was an edit label's value */
-	bool contact_done;       /* a press contact's label was read */
-	bool label_author_done;  /* a label named the author */
-	bool keywords_done;      /* a key words label was read */
-	bool text_opens;         /* no text yet since the last tag opened */
-	unsigned link_heading;   /* open links and headings */
-	unsigned minor_heading;  /* open h5 and h6, among link_heading */
-	unsigned leads;          /* paragraphs of the article read as leads */
-	unsigned bold;           /* open b and strong elements */
-	size_t para_parent;      /* the element holding the last paragraph */
-	unsigned paras;          /* its paragraphs with text so far */
-	const char *signature;   /* a bold name closing paragraphs (arena) */
-	size_t signature_depth;  /* the element that holds it */
+	bool byline_done;         /* the first byline was read */
+	bool byline_page_done;    /* the first outside the article was read */
+	bool byline_past_done;    /* the first past a better author was read */
+	bool inner_byline_read;   /* a byline inside the one read was read */
+	const char *inner_names;  /* the names it gave (arena) */
+	bool bio_done;            /* the first author's bio was read */
+	unsigned page_links;      /* author page links read for a name */
+	bool page_link_done;      /* one of them named the author */
+	bool account_done;        /* a shown username named someone */
+	size_t author_link_box;   /* 1 + the depth of the element two levels
+	                           * around the first rel=author link, or 0 */
+	bool author_links_closed; /* that element has closed */
+	size_t post_comment;      /* 1 + the depth of the open comment by the
+	                           * post's author, or 0 */
+	bool post_comment_seen;   /* an element in it showed a name */
+	bool post_comment_done;   /* such a comment named its author */
+	unsigned date_lines;      /* meta and info lines read for a date */
+	bool label_pending;       /* a label's value is the next text */
+	enum field label_field;   /* what the pending label gives */
+	bool label_asof;          /* the pending label is an "as of" date's */
+	bool label_contact;       /* the pending label is a press contact's */
+	bool edit_value;          /* the last text was an edit label's value */
+	bool contact_done;        /* a press contact's label was read */
+	bool label_author_done;   /* a label named the author */
+	bool source_done;         /* a source line was read */
+	bool keywords_done;       /* a key words label was read */
+	bool text_opens;          /* no text yet since the last tag opened */
+	unsigned link_heading;    /* open links and headings */
+	unsigned minor_heading;   /* open h5 and h6, among link_heading */
+	unsigned leads;           /* paragraphs of the article read as leads */
+	unsigned bold;            /* open b and strong elements */
+	size_t para_parent;       /* the element holding the last paragraph */
+	unsigned paras;           /* its paragraphs with text so far */
+	const char *signature;    /* a bold name closing paragraphs (arena) */
+	size_t signature_depth;   /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -758,9 +764,16 @@ static void on_anchor(struct html *h, const char *const *atts)
 		start_capture(h, CAP_TAG_LINK, NULL);
 	else if (rel && (has_token(rel, "tag") || has_token(rel, "category")))
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
-	if (rel && has_token(rel, "author") && !h->aside)
-		start_capture(h, CAP_AUTHOR_LINK, NULL);
-	else
+	if (rel && has_token(rel, "cc:attributionURL"))
+		start_capture(h, CAP_LICENSOR, NULL);
+	if (rel && has_token(rel, "author") && !h->aside) {
+		/* The byline around the first such link lists the post's
+		 * writers; one after it has closed is a listed post's. */
+		if (!h->author_links_closed)
+			start_capture(h, CAP_AUTHOR_LINK, NULL);
+		if (!h->author_link_box)
+			h->author_link_box = h->depth >= 2 ? h->depth - 1 : 1;
+	} else
 		author_page_link(h, href);
 }
 
@@ -1243,6 +1256,13 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 	     strstr(cls, "uteur")) &&
 	    is_byline_class(cls))
 		on_byline(h);
+	else if (tag == T_P && h->header && (h->article || h->main) &&
+	         strstr(cls, "credit") && has_token(cls, "credit"))
+		/* A credit line of its own in the article's header names its
+		 * writer or agency, as a byline does ("<p class=credit>JIJI"
+		 * under the headline); a picture's credit is in its caption's
+		 * span. */
+		on_byline(h);
 }
 
 static struct scope *top_scope(struct html *h)
@@ -1535,8 +1555,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		on_time(h, atts);
 		break;
 	case T_P:
-		/* "By X", "Von X", "Par X" lines open an article. */
-		if (!h->byline_done && h->leads < 2 && in_body(h) &&
+		/* "By X", "Von X", "Par X" lines open an article, after its
+		 * meta line and a standfirst at most. */
+		if (!h->byline_done && h->leads < 3 && in_body(h) &&
 		    !h->aside) {
 			h->leads++;
 			start_capture(h, CAP_LEAD, NULL);
@@ -1961,31 +1982,6 @@ static size_t line_names_len(const char *names)
 	return memchr(names, ' ', strcspn(names, ";")) ? n : 0;
 }
 
-/* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024": a
- * byline of names only, ranked after a byline marked by its class. */
-static void lead_line(struct html *h, const char *s, size_t len)
-{
-	static const char *const leads[] = {"By ",  "BY ",   "Von ", "Par ",
-	                                    "Por ", "Door ", "Di "};
-	const char *names;
-	bool lead = false;
-	size_t n;
-
-	heed__trim(&s, &len);
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
-		lead = len > strlen(leads[i]) &&
-		       memcmp(s, leads[i], strlen(leads[i])) == 0;
-	if (!lead || len > 160)
-		return;
-	names = heed__byline_names(h->b, s, len);
-	n = names ? line_names_len(names) : 0;
-	if (n) {
-		h->byline_done = true;
-		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, n);
-		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
-	}
-}
-
 /* The length of the inline formatting tag at s[0, len) ("<em>",
  * "</i>", "<span class=x>"), 0 when s opens none ("a < b", "<3", a
  * "<meta ...>" an unclosed <title> swallowed, which stays as text). */
@@ -2225,6 +2221,75 @@ static bool author_noun_alone(const char *s, size_t len)
 	return n && label_end(s, len, n) == len;
 }
 
+/* The length of a source line's label that opens s[0, len) ("Quelle:",
+ * "Source:"), with its colon and the separators after it, or 0. */
+static size_t source_label_len(const char *s, size_t len)
+{
+	static const char *const labels[] = {"quelle", "source", "fuente",
+	                                     "fonte"};
+	size_t n = lead_word(s, len, labels, HEED_ARRAY_SIZE(labels));
+
+	if (!n || n == len || s[n] != ':')
+		return 0;
+	return n + separators_len(s + n, len - n, " \t\n\r\f:");
+}
+
+/* A source line opens the text of the element s is in: its names are
+ * read when the element ends ("Quelle: <a>kathpress</a>"). */
+static void source_line(struct html *h, const char *s, size_t len)
+{
+	struct capture *c = start_capture(h, CAP_SOURCE, NULL);
+
+	h->source_done = true;
+	if (!c)
+		return;
+	c->depth = h->depth;
+	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* A lead paragraph "By Ann Lee", "Von Anna Schmidt | 5. März 2024", or
+ * one opening with another author's lead ("Ein Interview von Ann Lee"):
+ * a byline of names only, ranked after a byline marked by its class. */
+static void lead_line(struct html *h, const char *s, size_t len)
+{
+	static const char *const leads[] = {"By ",  "BY ",   "Von ", "Par ",
+	                                    "Por ", "Door ", "Di "};
+	const char *names;
+	bool lead = false;
+	size_t n;
+
+	heed__trim(&s, &len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads) && !lead; i++)
+		lead = len > strlen(leads[i]) &&
+		       memcmp(s, leads[i], strlen(leads[i])) == 0;
+	if (!lead && len < 160) {
+		/* Another author's lead of several words ("Ein Interview von",
+		 * "Written by"); the one-word ones are those above, capitalised
+		 * as a line's first word is. "Ein Interview von Ann Lee mit Bo
+		 * Chan.": the interviewer wrote it; who answers follows "mit".
+		 */
+		size_t w = lead_word(s, len, author_leads,
+		                     HEED_ARRAY_SIZE(author_leads));
+		size_t k = w && memchr(s, ' ', w) ? label_end(s, len, w) : 0;
+		const char *mit = k ? memmem(s + k, len - k, " mit ", 5) : NULL;
+		if (mit && memmem(s, k, "nterview", 8))
+			len = (size_t)(mit - s);
+		lead = k > 0;
+		s += k;
+		len -= k;
+	}
+	if (!lead || len > 160)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	n = names ? line_names_len(names) : 0;
+	if (n) {
+		h->byline_done = true;
+		heed__lead_names(h->b, names, n);
+		heed__cand(h->b, F_AUTHOR, O_HTML, 1, names, n);
+		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
+	}
+}
+
 /* Sub-rank of an author named after a label: after every byline. */
 #define A_LABEL 3
 
@@ -2361,6 +2426,24 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 	n = author_label_len(s, len);
 	if (n)
 		after_label(h, F_AUTHOR, false, s, len, n);
+}
+
+/* The text of an element that opens with a source line's label: the
+ * names after it, kept for heed__source_over_site. */
+static void source_line_end(struct html *h, const char *s, size_t len)
+{
+	const char *names;
+	size_t n;
+
+	heed__trim(&s, &len);
+	n = source_label_len(s, len);
+	if (!n || len - n > MAX_LABEL_VALUE)
+		return;
+	/* An agency writes its name as it likes ("kathpress", "dpa"): no
+	 * capitals asked, but a byline's limits on words and digits. */
+	names = heed__byline_names(h->b, s + n, len - n);
+	if (names && *names)
+		heed__source_names(h->b, names, strlen(names));
 }
 
 /* Text inside a paragraph read for a signature; any outside bold but
@@ -2826,6 +2909,15 @@ static unsigned char top_tag(const struct html *h)
 	               : T_OTHER;
 }
 
+/* True when the innermost open element is a paragraph, or an element
+ * directly inside one ("<p><em>Quelle: ..."). */
+static bool in_paragraph(const struct html *h)
+{
+	return top_tag(h) == T_P ||
+	       (h->depth >= 2 && h->depth <= EXTRACT_MAX_DEPTH &&
+	        h->stack[h->depth - 2].tag == T_P);
+}
+
 /* True when the innermost open element is a heading (h2 to h4). */
 static bool heading_top(const struct html *h)
 {
@@ -2915,6 +3007,16 @@ static void text_label(struct html *h, const char *s, size_t len)
 			after_label(h, F_COUNT, false, s, len, k);
 			return;
 		}
+	}
+	/* A source line in the text, outside links and headings: the
+	 * credit of a page that names only its own site. A paragraph of its
+	 * own, as the text's last line is set; a picture's source is in its
+	 * caption's small print. */
+	if (opens && !h->link_heading && !h->source_done && !h->aside &&
+	    !h->site_header && !h->quote && in_paragraph(h) &&
+	    strchr("qQsSfF", *s) && source_label_len(s, len)) {
+		source_line(h, text, text_len);
+		return;
 	}
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
@@ -3149,6 +3251,12 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_AUTHOR_LABEL:
 		author_label_end(h, s, len);
 		break;
+	case CAP_SOURCE:
+		source_line_end(h, s, len);
+		break;
+	case CAP_LICENSOR:
+		heed__licensor_name(b, s, len);
+		break;
 	case CAP_SIGNATURE:
 		signature_end(h, c, s, len);
 		break;
@@ -3182,6 +3290,8 @@ void heed__html_end(struct html *h)
 		finish_capture(h, &h->caps[--h->ncaps]);
 	if (h->signature && h->depth < h->signature_depth)
 		signature_offer(h);
+	if (h->author_link_box && h->depth < h->author_link_box)
+		h->author_links_closed = true;
 	if (h->post_comment && h->depth < h->post_comment) {
 		h->post_comment = 0;
 		h->post_comment_seen = false;

@@ -393,7 +393,11 @@ static void finish_record(struct builder *b, const heed_url *base)
 	heed__republished(b);
 	url_path_date(b);
 	heed__edit_only(b);
+	heed__lead_over_declared(b);
+	heed__initials_named(b);
+	heed__source_over_site(b);
 	heed__dateline_agency(b);
+	heed__personal_site(b);
 	take_field(b, &r->title, F_TITLE);
 	take_field(b, &r->description, F_DESCRIPTION);
 	take_field(b, &r->author, F_AUTHOR);

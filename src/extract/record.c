@@ -246,6 +246,39 @@ static void cut_affiliation(const struct builder *b, const char *s, size_t *len)
 	heed__trim(&s, len);
 }
 
+/* Whether a word is an e-mail address, written out or guarded against
+ * harvesters ("ann@example.org", "ann[at]example.org", "ann(at)example
+ * .org"): something before the at sign, a dot after it. A handle opens
+ * with its "@". */
+static bool mail_word(const char *s, size_t len)
+{
+	static const char *const ats[] = {"@", "[at]", "(at)", "{at}"};
+
+	for (size_t i = 1; i < len; i++)
+		for (size_t k = 0; k < HEED_ARRAY_SIZE(ats); k++) {
+			size_t n = strlen(ats[k]);
+			if (i + n < len && heed__ascii_ieq(s + i, n, ats[k]) &&
+			    memchr(s + i + n, '.', len - i - n))
+				return true;
+		}
+	return false;
+}
+
+/* Cuts an e-mail address that ends the value ("Lüder Hoppe
+ * info@example.de"): a way to reach the writer, no part of the name. An
+ * address alone ("ann[at]example.org") leaves nothing: it names nobody. */
+static void cut_mail(const char *s, size_t *len)
+{
+	size_t w = *len;
+
+	while (w > 0 && s[w - 1] != ' ')
+		w--;
+	if (!mail_word(s + w, *len - w))
+		return;
+	*len = w;
+	heed__trim(&s, len);
+}
+
 /* Cuts an agency's code after a slash that ends a full name ("Peter
  * Maahn/SP-X"): the service that delivered the text, no part of the
  * name. A second name after the slash ("Ann Lee/Bob Ray") stays. */
@@ -415,6 +448,7 @@ static bool author_ok(const struct builder *b, const char **s, size_t *len,
 
 	heed__author_unprefix(s, len);
 	cut_profile_text(*s, len);
+	cut_mail(*s, len);
 	cut_trailing_handle(*s, len);
 	cut_affiliation(b, *s, len);
 	cut_agency_code(*s, len);
@@ -1097,6 +1131,50 @@ void heed__dateline_agency(struct builder *b)
 	heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, code, n + k);
 }
 
+/* The words of a personal name: two to four, each opening with a capital
+ * (ASCII or a UTF-8 letter's lead byte), no digits. */
+static bool capitalised_name(const char *s, size_t len)
+{
+	size_t words = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			return false;
+		if (s[i] == ' ' || (i && s[i - 1] != ' '))
+			continue;
+		if (!((s[i] >= 'A' && s[i] <= 'Z') ||
+		      (unsigned char)s[i] >= 0xC0))
+			return false;
+		words++;
+	}
+	return words >= 2 && words <= 4;
+}
+
+void heed__personal_site(struct builder *b)
+{
+	static const char *const titles[] = {"Dr.", "Prof.", "Dipl.-Ing."};
+	const struct cand *site = &b->cand[F_SITE_NAME];
+	const char *s = site->value;
+	size_t len, n;
+	bool titled = false;
+
+	if (b->cand[F_AUTHOR].value || !s)
+		return;
+	len = strlen(s);
+	/* An academic title says the words after it are a person's name
+	 * ("Vancouver Sun" or "Creative Commons" spell their domains too);
+	 * it is no part of the name. */
+	while ((n = strcspn(s, " ")) < len &&
+	       heed__ascii_ieq_any(s, n, titles, HEED_ARRAY_SIZE(titles))) {
+		s += n + 1;
+		len -= n + 1;
+		titled = true;
+	}
+	if (titled && capitalised_name(s, len) &&
+	    heed__spells_site_domain(b, s, len))
+		heed__cand(b, F_AUTHOR, site->origin, SUB_RANKS - 1, s, len);
+}
+
 /* An author equal to a site name the page declares only after it (a meta
  * author before og:site_name) ranks as the site's name once that name is
  * known, as it would have after it. */
@@ -1206,6 +1284,93 @@ void heed__author_list(struct builder *b, const char *s, size_t len)
 		c->value = v;
 		c->origin = O_HTML;
 	}
+}
+
+/* Keeps the first of a kind of name the page shows (in *slot), read as a
+ * name's text, for a rule applied once the page is read. */
+static void keep_first(struct builder *b, const char **slot, const char *s,
+                       size_t len)
+{
+	name_text(b, &s, &len);
+	if (!*slot && len)
+		*slot = collapse(b, s, len);
+}
+
+void heed__licensor_name(struct builder *b, const char *s, size_t len)
+{
+	keep_first(b, &b->licensor, s, len);
+}
+
+/* Whether the words of name open, one for each, with the capitals of
+ * initials ("DT" and "Donald Townsend"). */
+static bool initials_of(const char *initials, const char *name)
+{
+	const char *p = name;
+
+	for (const char *i = initials; *i; i++) {
+		p += strspn(p, " ");
+		if (heed__ascii_lower(*p) != heed__ascii_lower(*i))
+			return false;
+		p += strcspn(p, " ");
+	}
+	return !p[strspn(p, " ")];
+}
+
+void heed__initials_named(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	const char *v = c->value;
+	size_t n = v ? strlen(v) : 0;
+
+	if (!b->licensor || n < 2 || n > 3)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < 'A' || v[i] > 'Z')
+			return;
+	if (!initials_of(v, b->licensor))
+		return;
+	c->value = b->licensor;
+	c->origin = O_LINK;
+}
+
+void heed__source_names(struct builder *b, const char *s, size_t len)
+{
+	keep_first(b, &b->source_names, s, len);
+}
+
+void heed__source_over_site(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+
+	if (!b->source_names || !c->value ||
+	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) ||
+	    !(heed__is_site_name(b, c->value, strlen(c->value)) ||
+	      heed__spells_site_domain(b, c->value, strlen(c->value))))
+		return;
+	c->value = b->source_names;
+	c->origin = O_HTML;
+}
+
+void heed__lead_names(struct builder *b, const char *s, size_t len)
+{
+	/* One name of two words or more: a list is settled as a byline's
+	 * list of writers is (heed__author_list). */
+	if (memchr(s, ' ', len) && !memchr(s, ';', len))
+		keep_first(b, &b->lead_names, s, len);
+}
+
+void heed__lead_over_declared(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	const char *v = b->lead_names;
+
+	if (!v || !c->value || strstr(c->value, "; ") || c->origin == O_HTML)
+		return;
+	if (strlen(c->value) == strlen(v) &&
+	    heed__ascii_ieq(v, strlen(v), c->value))
+		return;
+	c->value = v;
+	c->origin = O_HTML;
 }
 
 void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,

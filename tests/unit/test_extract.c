@@ -989,6 +989,81 @@ static const struct page_case cases[] = {
         {"author: a URL in brackets after the name is no part of it", NULL,
          "<meta name=author content=\"Bradley M. Kuhn (http://ebb.org/b/)\">",
          0, NULL, "author=meta:Bradley M. Kuhn\n"},
+        {"author: an e-mail address after the name is no part of it", NULL,
+         "<meta name=author content=\"Ann Lee info@example.org\">", 0, NULL,
+         "author=meta:Ann Lee\n"},
+        {"author: the article's opening 'Von X' line over a declared other",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Isa Angele\"}}"
+         "</script><meta name=author content=\"Isa Angele\"><main><article>"
+         "<p><em>Ein Resümee.</em></p><p><strong>Von Mat\xC2\xAD"
+         "thi\xC2\xAD"
+         "as "
+         "Lauerer</strong></p><p>Text.</p></article></main>",
+         0, NULL, "author=html:Matthias Lauerer\n"},
+        {"author: an interview's opening line credits the interviewer", NULL,
+         "<meta name=author content=\"Paul Soldan\"><main><p><strong>"
+         "Ver\xC3\xB6"
+         "ffentlicht am:</strong> 28. Oktober 2023</p><p><strong>"
+         "Ein Zitat.</strong></p><p><em>Ein Interview von <strong>Eugen "
+         "Zentner</strong> mit <strong>Sonja Silberhorn</strong>.</em></p>"
+         "<p>Text.</p></main>",
+         0, NULL, "author=html:Eugen Zentner\n"},
+        {"author: an opening line naming the declared author keeps it", NULL,
+         "<meta name=author content=\"Ann Lee\"><article><p>By Ann "
+         "Lee</p><p>Text.</p></article>",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: an opening line's list leaves the declared author", NULL,
+         "<meta name=author content=\"Ann Lee\"><article><p>By Bo Chan, "
+         "Cy Dunn</p><p>Text.</p></article>",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: a source line over the site's own name as author", NULL,
+         "<meta name=author content=planet.example><h1>Kinder</h1><p>Text."
+         "</p><p>Quelle: <a href=http://agency.example>kathpress</a></p>",
+         0, NULL, "author=html:kathpress\n", "https://www.planet.example/a"},
+        {"author: a source line with its editor's code after a slash", NULL,
+         "<meta property=og:site_name content=\"Planet\"><meta name=author "
+         "content=Planet><article><p>Text.</p><p><em>Quelle: PLANET "
+         "RADIO/ls</em></p></article>",
+         0, NULL, "author=html:PLANET RADIO/ls\n"},
+        {"author: a source line leaves a person credited", NULL,
+         "<meta name=author content=\"Ann Lee\"><p>Text.</p><p>Quelle: "
+         "dpa</p>",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: a picture's source in its small print is no source line",
+         NULL,
+         "<meta name=author content=planet.example><div><img src=a.jpg><br>"
+         "<small>Quelle: Lars Gummich / ASV</small></div><p>Text.</p>",
+         0, NULL, "author=meta:planet.example\n",
+         "https://www.planet.example/a"},
+        {"author: a source line alone credits nobody", NULL,
+         "<p>Text.</p><p>Source: Statistics Office</p>", 0, NULL, "-author\n"},
+        {"author: initials give way to the licence notice's full name", NULL,
+         "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
+         "<footer><span>Ein Tagebuch</span> von <a href=/ "
+         "rel=cc:attributionURL>Donald Townsend</a> steht unter einer <a "
+         "rel=license href=https://creativecommons.org/licenses/by/3.0/>"
+         "CC-Lizenz</a></footer>",
+         0, NULL, "author=link:Donald Townsend\n"},
+        {"author: initials stay before a licensor they do not abbreviate", NULL,
+         "<meta name=author content=EFE><p>Text.</p><footer><a href=/ "
+         "rel=cc:attributionURL>Planet Media</a></footer>",
+         0, NULL, "author=meta:EFE\n"},
+        {"author: a titled owner's name spelling the domain, nobody else", NULL,
+         "<meta property=og:site_name content=\"Dr. Ann Lee\">", 0, NULL,
+         "author=og:Ann Lee\n", "https://www.ann-lee.net/post/"},
+        {"author: a site name spelling the domain without a title", NULL,
+         "<meta property=og:site_name content=\"Harbour Courier\">", 0, NULL,
+         "-author\n", "https://www.harbour-courier.com/post/"},
+        {"author: a titled owner's site name gives way to a byline", NULL,
+         "<meta property=og:site_name content=\"Dr. Ann Lee\"><article><p "
+         "class=byline>By Bo Chan</p></article>",
+         0, NULL, "author=html:Bo Chan\n", "https://www.ann-lee.net/post/"},
+        {"author: a guarded e-mail address alone names nobody", NULL,
+         "<meta name=author content=\"ann[at]example.org\"><a rel=author "
+         "href=/author/c1ph4>c1ph4</a>",
+         0, NULL, "author=link:c1ph4\n"},
         {"title: the domain's name is cut even beside a declared name", NULL,
          "<title>Hermitian matrix - Site</title><script "
          "type=application/ld+json>{\"@type\":\"Article\",\"publisher\":"
@@ -1624,6 +1699,27 @@ static const struct page_case cases[] = {
          "class=related-posts><a rel=author href=/b>Bob Ray</a></div>"
          "</article>",
          0, NULL, "author=link:Ann Lee\n"},
+        {"author: rel=author links after the byline's box closed are listed "
+         "posts'",
+         NULL,
+         "<article><h1>T</h1><div class=meta><span class=by><a rel=author "
+         "href=/a>Ann Lee</a></span></div><p>Text.</p><h4><a "
+         "href=/p2>Other post</a></h4><div class=meta><span class=by><a "
+         "rel=author href=/b>Bob Ray</a></span></div></article>",
+         0, NULL, "author=link:Ann Lee\n"},
+        {"author: rel=author links in one byline's spans are co-authors", NULL,
+         "<article><div class=meta><span class=by><a rel=author href=/a>Ann "
+         "Lee</a></span> und <span class=by><a rel=author href=/b>Bob "
+         "Ray</a></span></div></article>",
+         0, NULL, "author=link:Ann Lee; Bob Ray\n"},
+        {"author: a credit paragraph in the article's header", NULL,
+         "<article><header><h1>Masks stolen</h1><p class=credit>JIJI</p>"
+         "</header><p>Text.</p></article>",
+         0, NULL, "author=html:JIJI\n"},
+        {"author: a picture's credit span in the header credits nobody", NULL,
+         "<article><header><h1>Masks stolen</h1><div><img src=a.jpg><span "
+         "class=credit>Ann Lee</span></div></header><p>Text.</p></article>",
+         0, NULL, "-author\n"},
         {"author: JSON-LD name as an array", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Person\",\"name\":[\"Ada Lovelace\"]}}</script>",
