@@ -1075,14 +1075,21 @@ def heed_figures(store, before=None):
     rows, ok, views = con.execute(
         "SELECT count(*), coalesce(sum(status = 200), 0), count(views) "
         "FROM pages").fetchone()
-    # The search index: how many pages it holds, and how many wait for it
-    # (a store of a heed before the marks has no search_pending: None).
-    try:
-        indexed, waiting = con.execute(
-            "SELECT (SELECT count(*) FROM search_text), "
-            "(SELECT count(*) FROM search_pending)").fetchone()
-    except sqlite3.Error:
-        indexed = waiting = None
+    # The search index: how many pages it holds, and how many wait for it,
+    # marked or inserted since the last catch-up's sweep (a store of a
+    # heed before the sweep has no search_swept, before the marks no
+    # search_pending: None).
+    indexed = waiting = None
+    for marks in ("SELECT page_id FROM search_pending UNION SELECT id "
+                  "FROM pages WHERE id > (SELECT max_id FROM search_swept)",
+                  "SELECT page_id FROM search_pending"):
+        try:
+            indexed, waiting = con.execute(
+                "SELECT (SELECT count(*) FROM search_text), "
+                f"(SELECT count(*) FROM ({marks}))").fetchone()
+            break
+        except sqlite3.Error:
+            continue
     con.close()
     return {"store_rows": rows, "store_rows_200": ok, "store_views": views,
             "store_indexed": indexed, "store_index_waiting": waiting}

@@ -391,6 +391,10 @@ static const char *const pg_search_migrations[] = {
         /* 14: SQLite's FTS5 gathers more tokens before it writes a
          * segment. Nothing here: a GIN index has its own pending list. */
         "SELECT 1;",
+        /* 15: SQLite finds inserted pages by their ids instead of a
+         * trigger. Nothing here: the batch's pages are one statement,
+         * whose row trigger is PostgreSQL's cheaper kind. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__pg_search_area = {

@@ -12,13 +12,15 @@
  * place, the view search_docs over pages.
  *
  * The index is kept off the path that writes a page (version 5, below):
- * writing a row of pages only marks it in search_pending, and the index,
- * page_tags and the kept counts catch up with the marked pages a set at
- * a time (heed_store_search_catch_up), so the work of thousands of pages
- * is done by one statement per table instead of a dozen per page. The
- * marks are written in the page's own transaction, so a page written is
- * indexed by the next catch-up whatever happens in between (kill -9
- * included); a 304 (checked_at only) marks nothing.
+ * changing or deleting a row of pages only marks it in search_pending, a
+ * new row is found by its id above the highest one the last catch-up saw
+ * (version 15), and the index, page_tags and the kept counts catch up
+ * with those pages a set at a time (heed_store_search_catch_up), so the
+ * work of thousands of pages is done by one statement per table instead
+ * of a dozen per page. A mark is written in the page's own transaction
+ * (a new row is its own), so a page written is indexed by the next
+ * catch-up whatever happens in between (kill -9 included); a 304
+ * (checked_at only) marks nothing.
  *
  * What may be shown (SHOWN below) is read from pages.status and
  * pages.permissions at query time, never stored in the index, since it
@@ -841,7 +843,8 @@ int heed__sqlite_search_register(sqlite3 *db)
  * Version 5: the index off the page's write path (see the top of the
  * file). Three small triggers mark a written page in search_pending, so
  * that no writer can forget to, heed's or a hand-made one (such a writer
- * no longer needs heed's tokenizer either). They mark with NOT EXISTS
+ * no longer needs heed's tokenizer either); since version 15 the
+ * catch-up's sweep finds inserted rows instead. They mark with NOT EXISTS
  * rather than INSERT OR IGNORE: a re-fetch is an upsert, whose conflict
  * policy SQLite applies to the triggers it fires (version 2's note).
  *
@@ -1017,6 +1020,22 @@ static const char *const search_migrations[] = {
          * memory is the writer's, for the length of one statement. */
         ("INSERT INTO search_fts(search_fts, rank) VALUES('hashsize', "
          "16777216);"),
+        /* 15: the pages inserted since the last catch-up are found by
+         * their ids (SWEEP below), not marked by a trigger. SQLite runs a
+         * trigger's program for each row, and a trigger on pages, even
+         * one that does nothing, cost the insert of a crawled page a
+         * third of its time (docs/performance.md). The highest page id a
+         * catch-up has looked at is kept, and ids only grow past it: a
+         * new row takes the highest id plus one, and one that reuses the
+         * id of a deleted last row was marked by that delete. Changes
+         * and deletes keep their triggers (a change is marked only when
+         * an indexed column changed; a deleted row leaves no id to
+         * find). Every page there is now was marked on its insert. */
+        ("DROP TRIGGER search_mark_ai;"
+         "CREATE TABLE search_swept (one INTEGER PRIMARY KEY CHECK (one = "
+         "1), max_id INTEGER NOT NULL);"
+         "INSERT INTO search_swept(one, max_id) SELECT 1, coalesce(max(id), "
+         "0) FROM pages;"),
 };
 
 const struct heed_store_area heed__store_search_area = {
@@ -2083,7 +2102,9 @@ static heed_status sqlite_search_reindex(heed_store *store)
 	        "INSERT INTO search_fts(search_fts) VALUES('delete-all');"
 	        "DELETE FROM search_pending; DELETE FROM search_text;" TEXT_ALL
 	                FTS_FROM_TEXT
-	        "DELETE FROM page_tags;" TAGS_ALL AGG_CLEAR AGG_ALL_V7;
+	        "DELETE FROM page_tags;" TAGS_ALL AGG_CLEAR AGG_ALL_V7
+	        "UPDATE search_swept SET max_id = (SELECT coalesce(max(id), 0) "
+	        "FROM pages);";
 
 	return store->backend->exec(store, rebuild);
 }
@@ -2163,6 +2184,34 @@ static const char *const catch_up_sql[] = {
         "DELETE FROM search_pending WHERE page_id <= ?1;",
 };
 
+/* Marks the pages inserted since the last sweep (version 15 above), and
+ * moves the sweep's mark to the highest id there is: after a delete of the
+ * last row that can be lower, so that a new row taking that id again is
+ * swept too. */
+static const char *const sweep_sql[] = {
+        "INSERT OR IGNORE INTO search_pending(page_id) SELECT id FROM pages "
+        "WHERE id > (SELECT max_id FROM search_swept);",
+        "UPDATE search_swept SET max_id = (SELECT coalesce(max(id), 0) FROM "
+        "pages);",
+};
+
+/* Runs each of n statements, ?1 (where one has it) bound to bound. */
+static heed_status run_each(heed_store *store, const char *const *sql, size_t n,
+                            int64_t bound)
+{
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; i < n && rc == HEED_OK; i++) {
+		sqlite3_stmt *st = heed__sqlite_prepare(store, sql[i]);
+		if (!st)
+			return HEED_ESTORE;
+		sqlite3_bind_int64(st, 1, bound);
+		rc = heed__sqlite_step_done(store, st);
+		heed__sqlite_release(store, st);
+	}
+	return rc;
+}
+
 /* The highest marked page id of the next set of at most limit, or 0 when
  * nothing is marked; -1 when the store failed. */
 static int64_t set_bound(heed_store *store, int64_t limit)
@@ -2184,21 +2233,18 @@ static int64_t set_bound(heed_store *store, int64_t limit)
 static heed_status sqlite_search_catch_up(heed_store *store, int64_t limit,
                                           int64_t *indexed)
 {
-	int64_t bound = set_bound(store, limit);
-	heed_status rc = HEED_OK;
+	int64_t bound;
+	heed_status rc =
+	        run_each(store, sweep_sql, HEED_ARRAY_SIZE(sweep_sql), 0);
 
 	*indexed = 0;
+	if (rc != HEED_OK)
+		return rc;
+	bound = set_bound(store, limit);
 	if (bound <= 0)
 		return bound < 0 ? HEED_ESTORE : HEED_OK;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(catch_up_sql) && rc == HEED_OK;
-	     i++) {
-		sqlite3_stmt *st = heed__sqlite_prepare(store, catch_up_sql[i]);
-		if (!st)
-			return HEED_ESTORE;
-		sqlite3_bind_int64(st, 1, bound);
-		rc = heed__sqlite_step_done(store, st);
-		heed__sqlite_release(store, st);
-	}
+	rc = run_each(store, catch_up_sql, HEED_ARRAY_SIZE(catch_up_sql),
+	              bound);
 	/* The last statement removed the set's marks. */
 	if (rc == HEED_OK)
 		*indexed = sqlite3_changes(heed__sqlite_db(store));
@@ -2207,8 +2253,12 @@ static heed_status sqlite_search_catch_up(heed_store *store, int64_t limit,
 
 static heed_status sqlite_search_behind(heed_store *store, int64_t *pages)
 {
+	/* What is marked, and what no sweep has seen yet. */
 	sqlite3_stmt *st = heed__sqlite_prepare(
-	        store, "SELECT count(*) FROM search_pending;");
+	        store,
+	        "SELECT count(*) FROM (SELECT page_id FROM search_pending "
+	        "UNION SELECT id FROM pages WHERE id > (SELECT max_id "
+	        "FROM search_swept));");
 	int rc;
 
 	if (!st)

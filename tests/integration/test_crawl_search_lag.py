@@ -89,7 +89,9 @@ def look(store):
             "SELECT id FROM search_fts_docsize")}
         text = {r[0] for r in db.execute("SELECT id FROM search_text")}
         waiting = db.execute(
-            "SELECT count(*) FROM search_pending").fetchone()[0]
+            "SELECT count(*) FROM (SELECT page_id FROM search_pending "
+            "UNION SELECT id FROM pages WHERE id > (SELECT max_id FROM "
+            "search_swept))").fetchone()[0]
         db.execute("COMMIT")
     finally:
         db.close()

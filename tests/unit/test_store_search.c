@@ -1057,9 +1057,17 @@ static void sql_at(const char *file, const char *sql)
 
 /* What version 7 added (the sort keys beside the listing) taken away, and
  * what version 11 took away put back: a store of version 6. */
+/* The sweep of version 15 taken away, and the trigger that marked each
+ * inserted page back in its place. */
+#define BEFORE_V15                                                          \
+	"DROP TABLE search_swept; CREATE TRIGGER search_mark_ai AFTER "     \
+	"INSERT ON pages BEGIN INSERT INTO search_pending(page_id) SELECT " \
+	"new.id WHERE NOT EXISTS (SELECT 1 FROM search_pending WHERE "      \
+	"page_id = new.id); END;"
 /* FTS5's memory for new tokens of version 14 taken away: its default
  * again. */
-#define BEFORE_V14 "DELETE FROM search_fts_config WHERE k = 'hashsize';"
+#define BEFORE_V14 \
+	BEFORE_V15 "DELETE FROM search_fts_config WHERE k = 'hashsize';"
 /* FTS5's merge setting of version 12 taken away too. */
 #define BEFORE_V12 \
 	BEFORE_V14 "DELETE FROM search_fts_config WHERE k = 'automerge';"
@@ -1228,6 +1236,79 @@ static void test_index_settings(void **state)
 	assert_int_equal(hashsize_at(path), 16777216);
 	r = open_reader();
 	assert_int_equal(search(r, &q, &h), 41);
+	heed_store_close(r);
+}
+
+/* The first column of the first row sql gives in file, as an integer. */
+static int64_t int_at(const char *file, const char *sql)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/* A page inserted by hand: no heed code, so no mark but its row. */
+#define HAND_PAGE(path, title)                                             \
+	"INSERT INTO pages(url, host, status, fetched_at, checked_at, "    \
+	"title) VALUES('http://a.example/" path "', 'a.example', 200, 1, " \
+	"1, '" title "');"
+
+/* No trigger runs on a page's insert, and yet every page inserted is
+ * indexed by the next catch-up: heed's, a hand-made writer's, one that
+ * takes the id of a deleted last row again, and those of a store of
+ * version 14 (marked by its trigger) once it is migrated. */
+static void test_inserted_pages_swept(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct hits h;
+	struct heed_search_query godwit = query("godwit"),
+	                         curlew = query("curlew");
+
+	(void)state;
+	put(w, &(struct spec){.url = "http://a.example/1",
+	                      .host = "a.example",
+	                      .title = "The godwit"});
+	put(w, &(struct spec){.url = "http://a.example/2",
+	                      .host = "a.example",
+	                      .title = "A second godwit"});
+	heed_store_close(w);
+	assert_int_equal(int_at(path, "SELECT count(*) FROM sqlite_master "
+	                              "WHERE type = 'trigger' AND tbl_name = "
+	                              "'pages' AND sql LIKE '%AFTER INSERT%';"),
+	                 0);
+	assert_int_equal(int_at(path, "SELECT max_id FROM search_swept;"), 2);
+	/* The last row deleted, its id taken again, and one more. */
+	sql_at(path, "DELETE FROM pages WHERE id = 2;" HAND_PAGE(
+	                     "3", "A curlew") HAND_PAGE("4", "A curlew again"));
+	assert_int_equal(int_at(path, "SELECT id FROM pages WHERE url = "
+	                              "'http://a.example/3';"),
+	                 2);
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(w);
+	r = open_reader();
+	assert_int_equal(search(r, &godwit, &h), 1);
+	assert_int_equal(search(r, &curlew, &h), 2);
+	heed_store_close(r);
+	/* Version 14, a page its trigger marked, migrated. */
+	sql_at(path,
+	       BEFORE_V15 "UPDATE heed_schema SET version = 14 WHERE "
+	                  "area = 'search';" HAND_PAGE("5", "A third curlew"));
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	heed_store_close(w);
+	assert_int_equal(int_at(path, "SELECT max_id FROM search_swept;"), 4);
+	r = open_reader();
+	assert_int_equal(search(r, &curlew, &h), 3);
+	assert_int_equal(search(r, &godwit, &h), 1);
 	heed_store_close(r);
 }
 
@@ -2595,6 +2676,7 @@ int main(void)
 	        cmocka_unit_test(test_hostile_tags),
 	        cmocka_unit_test(test_older_store_migrates),
 	        cmocka_unit_test(test_index_settings),
+	        cmocka_unit_test(test_inserted_pages_swept),
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_version_1_migrates),
