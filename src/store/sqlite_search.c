@@ -1021,10 +1021,10 @@ static const char *const search_migrations[] = {
         ("INSERT INTO search_fts(search_fts, rank) VALUES('hashsize', "
          "16777216);"),
         /* 15: the pages inserted since the last catch-up are found by
-         * their ids (SWEEP below), not marked by a trigger. SQLite runs a
-         * trigger's program for each row, and a trigger on pages, even
-         * one that does nothing, cost the insert of a crawled page a
-         * third of its time (docs/performance.md). The highest page id a
+         * their ids (sweep_sql below), not marked by a trigger. SQLite
+         * runs a trigger's program for each row, and a trigger on pages,
+         * even one that does nothing, cost the insert of a crawled page
+         * a third of its time (docs/performance.md). The highest page id a
          * catch-up has looked at is kept, and ids only grow past it: a
          * new row takes the highest id plus one, and one that reuses the
          * id of a deleted last row was marked by that delete. Changes
