@@ -10,13 +10,14 @@ assertion (robots.txt, media ban, one request per second per site).
         assert not [r for r in web.requests() if r["path"].endswith(".mp4")]
 """
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+
+from heedtest import logged_json
 
 SOURCE = os.environ.get("HEED_SOURCE_ROOT",
                         os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -109,11 +110,7 @@ class DemoWeb:
         """Every request logged (dicts: time, addr, site, method, path,
         status, user_agent, if_none_match, if_modified_since), oldest
         first, at or after since (Unix seconds)."""
-        if not os.path.exists(self.log_path):
-            return []
-        with open(self.log_path) as f:
-            rows = [json.loads(line) for line in f if line.strip()]
-        return [r for r in rows if r["time"] >= since]
+        return [r for r in logged_json(self.log_path) if r["time"] >= since]
 
     def wait_for_requests(self, n, seconds=20):
         """True once n requests are logged; False after seconds."""
