@@ -2187,7 +2187,9 @@ static const char *const catch_up_sql[] = {
 /* Marks the pages inserted since the last sweep (version 15 above), and
  * moves the sweep's mark to the highest id there is: after a delete of the
  * last row that can be lower, so that a new row taking that id again is
- * swept too. */
+ * swept too. An idle store's catch-up writes nothing all the same: SQLite
+ * leaves a row overwritten with the same bytes, and its page, untouched
+ * (test_idle_catch_up_writes_nothing). */
 static const char *const sweep_sql[] = {
         "INSERT OR IGNORE INTO search_pending(page_id) SELECT id FROM pages "
         "WHERE id > (SELECT max_id FROM search_swept);",

@@ -1055,8 +1055,6 @@ static void sql_at(const char *file, const char *sql)
 	sqlite3_close(db);
 }
 
-/* What version 7 added (the sort keys beside the listing) taken away, and
- * what version 11 took away put back: a store of version 6. */
 /* The sweep of version 15 taken away, and the trigger that marked each
  * inserted page back in its place. */
 #define BEFORE_V15                                                          \
@@ -1076,6 +1074,8 @@ static void sql_at(const char *file, const char *sql)
 #define BEFORE_V11 \
 	BEFORE_V12 \
 	"CREATE INDEX pages_search_host_fetched ON pages(host, fetched_at);"
+/* What version 7 added (the sort keys beside the listing) taken away, and
+ * what version 11 took away put back: a store of version 6. */
 #define BEFORE_V7                                                      \
 	BEFORE_V11                                                     \
 	"DROP TRIGGER search_keys_au; ALTER TABLE search_listed DROP " \
@@ -1169,36 +1169,36 @@ static void test_older_store_migrates(void **state)
 	heed_store_close(w);
 }
 
-/* One of the index's settings, as FTS5 keeps it in its config table;
- * NULL (0 here) when the store left it at FTS5's default. */
-static int fts_setting_at(const char *file, const char *key)
+/* The first column of the first row sql gives in file, as an integer. */
+static int64_t int_at(const char *file, const char *sql)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	int v = 0;
+	int64_t v = -1;
 
 	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db,
-	                                    "SELECT v FROM search_fts_config "
-	                                    "WHERE k = ?1;",
-	                                    -1, &st, NULL),
-	                 SQLITE_OK);
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
+		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return v;
 }
 
+/* One of the index's settings, as FTS5 keeps it in its config table; 0
+ * when the store left it at FTS5's default. */
+#define FTS_SETTING(key)                                                   \
+	"SELECT coalesce((SELECT v FROM search_fts_config WHERE k = '" key \
+	"'), 0);"
+
 static int automerge_at(const char *file)
 {
-	return fts_setting_at(file, "automerge");
+	return (int)int_at(file, FTS_SETTING("automerge"));
 }
 
 static int hashsize_at(const char *file)
 {
-	return fts_setting_at(file, "hashsize");
+	return (int)int_at(file, FTS_SETTING("hashsize"));
 }
 
 /* A new store merges the index's segments by 8 a level and gathers 16 MiB
@@ -1237,22 +1237,6 @@ static void test_index_settings(void **state)
 	r = open_reader();
 	assert_int_equal(search(r, &q, &h), 41);
 	heed_store_close(r);
-}
-
-/* The first column of the first row sql gives in file, as an integer. */
-static int64_t int_at(const char *file, const char *sql)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t v = -1;
-
-	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return v;
 }
 
 /* A page inserted by hand: no heed code, so no mark but its row. */
@@ -1310,6 +1294,50 @@ static void test_inserted_pages_swept(void **state)
 	assert_int_equal(search(r, &curlew, &h), 3);
 	assert_int_equal(search(r, &godwit, &h), 1);
 	heed_store_close(r);
+}
+
+/* The number SQLite gives a connection for its view of file: another
+ * connection's commit that changed the file changes it. */
+static int64_t data_version(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	assert_int_equal(
+	        sqlite3_prepare_v2(db, "PRAGMA data_version;", -1, &st, NULL),
+	        SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A catch-up with nothing new to index writes nothing (crawl catches up
+ * every second or two, also when its store is idle), and one with a new
+ * page does. */
+static void test_idle_catch_up_writes_nothing(void **state)
+{
+	heed_store *w = open_writer();
+	sqlite3 *db = NULL;
+	int64_t v;
+
+	(void)state;
+	put(w, &(struct spec){.url = "http://a.example/1",
+	                      .host = "a.example",
+	                      .title = "The godwit"});
+	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	v = data_version(db);
+	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
+	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
+	assert_int_equal(data_version(db), v);
+	put(w, &(struct spec){.url = "http://a.example/2",
+	                      .host = "a.example",
+	                      .title = "A second godwit"});
+	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
+	assert_int_not_equal(data_version(db), v);
+	sqlite3_close(db);
+	heed_store_close(w);
 }
 
 /* A relevance search scores only the max_scored newest matches that pass
@@ -2677,6 +2705,7 @@ int main(void)
 	        cmocka_unit_test(test_older_store_migrates),
 	        cmocka_unit_test(test_index_settings),
 	        cmocka_unit_test(test_inserted_pages_swept),
+	        cmocka_unit_test(test_idle_catch_up_writes_nothing),
 	        cmocka_unit_test(test_relevance_scores_newest),
 	        cmocka_unit_test(test_aggregates_exact),
 	        cmocka_unit_test(test_version_1_migrates),
