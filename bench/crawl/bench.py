@@ -634,6 +634,9 @@ def run_many(argvs, timeout, log_paths, tick=None, kill_at=None):
                         "cpu_s": round(ru.ru_utime + ru.ru_stime, 2),
                         "peak_rss_mb": round(peak_kb[n] / 1024, 1),
                         "ru_maxrss_mb": round(ru.ru_maxrss / 1024, 1),
+                        # Each a page the kernel zeroes and maps: memory
+                        # the allocator gave back and takes again.
+                        "minor_faults": ru.ru_minflt,
                         "written_mb": round(sum(wrote[n].values()) / 2**20,
                                             1),
                         "exit": os.waitstatus_to_exitcode(status),
@@ -973,6 +976,7 @@ def run_pg(a, run, argv):
          "cpu_s": round(sum(p["cpu_s"] for p in procs), 2),
          "peak_rss_mb": max(p["peak_rss_mb"] for p in procs),
          "ru_maxrss_mb": max(p["ru_maxrss_mb"] for p in procs),
+         "minor_faults": sum(p["minor_faults"] for p in procs),
          "exit": next((p["exit"] for p in procs if p["exit"]), 0),
          "timed_out": any(p["timed_out"] for p in procs),
          "per_worker": workers,
@@ -1202,6 +1206,9 @@ def run_peer(peer, a, base, site, say):
     r["pages_per_s"] = round(r["pages_stored"] / max(r["wall_s"], 1e-9), 1)
     r["cpu_s_per_1000_pages"] = round(
         1000 * r["cpu_s"] / max(r["pages_stored"], 1), 3)
+    if "minor_faults" in r:
+        r["minor_faults_per_page"] = round(
+            r["minor_faults"] / max(r["pages_stored"], 1), 2)
     if "written_mb" in r:
         r["written_kb_per_page"] = round(
             1024 * r["written_mb"] / max(r["pages_stored"], 1), 1)
@@ -1487,6 +1494,9 @@ def report(web, r, say):
     say("  wall %.1f s, pages/s %.0f, cpu %.2f s, cpu per 1000 pages %.2f s,"
         " peak RSS %.1f MB" % (r["wall_s"], r["pages_per_s"], r["cpu_s"],
                                r["cpu_s_per_1000_pages"], r["peak_rss_mb"]))
+    if "minor_faults_per_page" in r:
+        say("  page faults (minor) %d, %.2f a page stored"
+            % (r["minor_faults"], r["minor_faults_per_page"]))
     if "written_kb_per_page" in r:
         say("  written by the crawler (files and sockets): %.1f MB, %.1f KB "
             "a page stored" % (r["written_mb"], r["written_kb_per_page"]))

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -678,6 +679,22 @@ static void raise_open_file_limit(void)
 	}
 }
 
+/* Every answer's body is a fresh allocation of tens of kilobytes, freed by
+ * the extraction thread once read. By default glibc hands the heap's top
+ * back to the kernel whenever more than 128 KiB of it are free, so the next
+ * body faults its pages in again, each zeroed by the kernel: several faults
+ * a page crawled, each of them microseconds on a virtual machine. Kept
+ * free memory, up to 64 MiB, serves the next bodies instead; and a body up
+ * to 8 MiB (the default cap is 5 MiB) comes from the heap rather than from
+ * a mapping of its own, unmapped again once freed. */
+static void keep_freed_memory(void)
+{
+#ifdef __GLIBC__
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	(void)mallopt(M_MMAP_THRESHOLD, 8 << 20);
+#endif
+}
+
 int heed_cmd_crawl(int argc, char **argv)
 {
 	struct crawl_args a = {0};
@@ -706,6 +723,7 @@ int heed_cmd_crawl(int argc, char **argv)
 	if (gather_seeds(&cfg, argc, argv, &seeds, &seed_count) != 0)
 		goto out;
 	raise_open_file_limit();
+	keep_freed_memory();
 	ex = a.schedule ? schedule(&a, &cfg, seeds, seed_count)
 	                : run(&a, &cfg, seeds, seed_count);
 out:
