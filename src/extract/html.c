@@ -2211,6 +2211,18 @@ static size_t author_label_len(const char *s, size_t len)
 	return n ? bar + n : 0;
 }
 
+/* True when a byline's names are a date's label alone: "Veröffentlicht
+ * am 19.10.19", cut at its date, leaves "Veröffentlicht", which names
+ * nobody. */
+static bool date_label_alone(const char *s)
+{
+	enum field f;
+	bool asof;
+	size_t len = strlen(s);
+
+	return date_label_len(s, len, &f, &asof) == len;
+}
+
 /* True when s[0, len) is an author's noun alone ("Autor", "Author:"),
  * as a heading over the name writes it. */
 static bool author_noun_alone(const char *s, size_t len)
@@ -3219,6 +3231,8 @@ static void finish_capture(struct html *h, struct capture *c)
 			                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s,
 			                len);
 		s = heed__byline_names(b, s, len);
+		if (s && date_label_alone(s))
+			s = NULL;
 		if (c->inner) {
 			h->inner_names = s;
 			break;

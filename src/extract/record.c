@@ -356,8 +356,12 @@ static bool organisation_name(const struct builder *b, const char *s,
 	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
 	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
 	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
+	/* The site's name with its seat after a comma ("hessenschau.de,
+	 * Frankfurt, Germany") is still the site's. */
+	const char *comma = memchr(s, ',', len);
+
 	/* An association's "e.V." is often spaced, "e. V.", two words. */
-	if (heed__spells_site_domain(b, s, len) ||
+	if (heed__spells_site_domain(b, s, comma ? (size_t)(comma - s) : len) ||
 	    heed__words_spell_site_domain(b, s, len) ||
 	    memmem(s, len, " e. V.", 6))
 		return true;
@@ -1341,11 +1345,16 @@ void heed__source_names(struct builder *b, const char *s, size_t len)
 void heed__source_over_site(struct builder *b)
 {
 	struct cand *c = &b->cand[F_AUTHOR];
+	size_t n;
 
 	if (!b->source_names || !c->value ||
-	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) ||
-	    !(heed__is_site_name(b, c->value, strlen(c->value)) ||
-	      heed__spells_site_domain(b, c->value, strlen(c->value))))
+	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0))
+		return;
+	/* The site's name may carry its seat after a comma, as
+	 * organisation_name reads it. */
+	n = strcspn(c->value, ",");
+	if (!(heed__is_site_name(b, c->value, n) ||
+	      heed__spells_site_domain(b, c->value, n)))
 		return;
 	c->value = b->source_names;
 	c->origin = O_HTML;

@@ -1039,6 +1039,19 @@ static const struct page_case cases[] = {
          "https://www.planet.example/a"},
         {"author: a source line alone credits nobody", NULL,
          "<p>Text.</p><p>Source: Statistics Office</p>", 0, NULL, "-author\n"},
+        {"author: the site's name with its seat gives way to a source line",
+         NULL,
+         "<meta name=author content=\"planet.example, Frankfurt, Germany\">"
+         "<article><p>Text.</p><footer><p>Quelle: planet.example/bb</p>"
+         "</footer></article>",
+         0, NULL, "author=html:planet.example/bb\n",
+         "https://www.planet.example/a"},
+        {"author: a byline that is a date's label and its date names nobody",
+         NULL,
+         "<article><p class=byline><time>Ver\xC3\xB6"
+         "ffentlicht am 19.10.19 "
+         "um 14:34 Uhr</time></p><p>Text.</p></article>",
+         0, NULL, "-author\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
