@@ -60,6 +60,7 @@ enum tag {
 	T_BOLD,   /* b, strong: a signature closing an article is set bold */
 	T_BR,     /* br: a signature's name is a line before its date */
 	T_CELL,   /* td, th: a table's cell, a row's data */
+	T_DT,     /* dt: a term, its value in the <dd> after it */
 };
 
 enum cap_kind {
@@ -161,20 +162,21 @@ struct html {
 	enum field label_field;   /* what the pending label gives */
 	bool label_asof;          /* the pending label is an "as of" date's */
 	bool label_contact;       /* the pending label is a press contact's */
-	bool edit_value;          /* the last text was an edit label's value */
-	bool contact_done;        /* a press contact's label was read */
-	bool label_author_done;   /* a label named the author */
-	bool source_done;         /* a source line was read */
-	bool keywords_done;       /* a key words label was read */
-	bool text_opens;          /* no text yet since the last tag opened */
-	unsigned link_heading;    /* open links and headings */
-	unsigned minor_heading;   /* open h5 and h6, among link_heading */
-	unsigned leads;           /* paragraphs of the article read as leads */
-	unsigned bold;            /* open b and strong elements */
-	size_t para_parent;       /* the element holding the last paragraph */
-	unsigned paras;           /* its paragraphs with text so far */
-	const char *signature;    /* a bold name closing paragraphs (arena) */
-	size_t signature_depth;   /* the element that holds it */
+	bool label_term;   /* the pending author's label is a <dt> of its own */
+	bool edit_value;   /* the last text was an edit label's value */
+	bool contact_done; /* a press contact's label was read */
+	bool label_author_done; /* a label named the author */
+	bool source_done;       /* a source line was read */
+	bool keywords_done;     /* a key words label was read */
+	bool text_opens;        /* no text yet since the last tag opened */
+	unsigned link_heading;  /* open links and headings */
+	unsigned minor_heading; /* open h5 and h6, among link_heading */
+	unsigned leads;         /* paragraphs of the article read as leads */
+	unsigned bold;          /* open b and strong elements */
+	size_t para_parent;     /* the element holding the last paragraph */
+	unsigned paras;         /* its paragraphs with text so far */
+	const char *signature;  /* a bold name closing paragraphs (arena) */
+	size_t signature_depth; /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -205,7 +207,7 @@ static enum tag tag_of(const char *n)
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
 	        ['b' - 'a'] = {{"base", "body", "blockquote", "b", "br"},
 	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD, T_BR}},
-	        ['d' - 'a'] = {{"data"}, {T_DATA}},
+	        ['d' - 'a'] = {{"data", "dt"}, {T_DATA, T_DT}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
 	        ['h' - 'a'] = {{"h1", "html", "header", "h2", "h3", "h4", "h5",
@@ -2392,6 +2394,8 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	n = names ? line_names_len(names) : 0;
 	if (n) {
 		h->label_author_done = true;
+		if (h->label_term)
+			heed__lead_names(h->b, names, n);
 		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names, n);
 	}
 }
@@ -2974,7 +2978,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 			contact_value(h, s, len);
 		else
 			label_value(h, h->label_field, h->label_asof, s, len);
-		h->label_contact = false;
+		h->label_contact = h->label_term = false;
 		return;
 	}
 	/* A press contact's label alone, the name in the next text. */
@@ -3041,6 +3045,18 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (!n && opens && heading_top(h) &&
 	    h->link_heading == h->minor_heading + 1 &&
 	    author_noun_alone(s, len) && label_author_wanted(h)) {
+		after_label(h, F_AUTHOR, false, s, len, len);
+		return;
+	}
+	/* A definition list's term that is a writer's noun alone
+	 * ("<dt>Auteur</dt><dd>Ann Lee</dd>"; "Autor", "Author", not "Text"
+	 * or "Herausgeber") names the author in its value: the page states
+	 * it as it states its date, so it takes the place of a declared
+	 * author who is someone else, as an opening line does. */
+	if (!n && opens && top_tag(h) == T_DT && !h->link_heading &&
+	    heed__ascii_lower(*s) == 'a' && author_noun_alone(s, len) &&
+	    label_author_wanted(h)) {
+		h->label_term = true;
 		after_label(h, F_AUTHOR, false, s, len, len);
 		return;
 	}

@@ -1052,6 +1052,17 @@ static const struct page_case cases[] = {
          "ffentlicht am 19.10.19 "
          "um 14:34 Uhr</time></p><p>Text.</p></article>",
          0, NULL, "-author\n"},
+        {"author: a definition list's author over a declared other", NULL,
+         "<script type=application/ld+json>{\"@type\": \"Article\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": \"Bo Chan\"}}"
+         "</script><article><dl><dt>Auteur"
+         "</dt><dd><a href=/staff/ann-lee/>Ann Lee</a></dd><dt>Date</dt>"
+         "<dd>2 mars 2020</dd></dl><p>Text.</p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a definition list's publisher is no author", NULL,
+         "<meta name=author content=\"Bo Chan\"><article><dl><dt>"
+         "Herausgeber</dt><dd>Ann Lee</dd></dl><p>Text.</p></article>",
+         0, NULL, "author=meta:Bo Chan\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
