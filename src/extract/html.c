@@ -167,6 +167,7 @@ struct html {
 	bool contact_done; /* a press contact's label was read */
 	bool label_author_done; /* a label named the author */
 	bool source_done;       /* a source line was read */
+	bool licence_link; /* a licence's link opened; the text after it next */
 	bool keywords_done;     /* a key words label was read */
 	bool text_opens;        /* no text yet since the last tag opened */
 	unsigned link_heading;  /* open links and headings */
@@ -768,6 +769,9 @@ static void on_anchor(struct html *h, const char *const *atts)
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
 	if (rel && has_token(rel, "cc:attributionURL"))
 		start_capture(h, CAP_LICENSOR, NULL);
+	if ((rel && has_token(rel, "license")) ||
+	    strstr(href, "creativecommons.org/licenses/"))
+		h->licence_link = true;
 	if (rel && has_token(rel, "author") && !h->aside) {
 		/* The byline around the first such link lists the post's
 		 * writers; one after it has closed is a listed post's. */
@@ -2633,6 +2637,20 @@ static size_t holder_end(const char *s, size_t len)
 	return len;
 }
 
+/* The holder a notice names at s[0, len), after its opening. */
+static void copyright_holder_names(struct html *h, const char *s, size_t len)
+{
+	const char *names;
+
+	len = holder_end(s, len);
+	if (len > MAX_LABEL_VALUE)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names))
+		heed__cand(h->b, F_AUTHOR, O_COPYRIGHT, 0, names,
+		           strlen(names));
+}
+
 /* A copyright notice naming a person ("\xC2\xA9 2019 Ann Lee",
  * "Copyright (c) 2012- Ann Lee. All rights reserved.") credits the page
  * to its holder when nothing else on the page names anyone: personal
@@ -2642,18 +2660,21 @@ static size_t holder_end(const char *s, size_t len)
 static void copyright_holder(struct html *h, const char *s, size_t len)
 {
 	size_t n = copyright_len(s, len);
-	const char *names;
 
-	if (!n || n == len)
-		return;
-	s += n;
-	len = holder_end(s, len - n);
-	if (len > MAX_LABEL_VALUE)
-		return;
-	names = heed__byline_names(h->b, s, len);
-	if (names && capitalised(names))
-		heed__cand(h->b, F_AUTHOR, O_COPYRIGHT, 0, names,
-		           strlen(names));
+	if (n && n < len)
+		copyright_holder_names(h, s + n, len - n);
+}
+
+/* The text right after a licence's link, its years and "by" a name
+ * ("<a rel=license>CC BY-SA</a> 2006-2008 by Ann Lee"): the licensor,
+ * whom the licence asks to credit, ranked as a copyright holder is. */
+static void licence_holder(struct html *h, const char *s, size_t len)
+{
+	size_t n = separators_len(s, len, ")]0123456789-, \t\n\r\f");
+
+	if (n + 3 < len && heed__ascii_ieq(s + n, 3, "by ") &&
+	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
+		copyright_holder_names(h, s + n + 3, len - n - 3);
 }
 
 /* A copyright notice opens its element's text, or follows the bar that
@@ -2970,6 +2991,10 @@ static void text_label(struct html *h, const char *s, size_t len)
 		return;
 	h->text_opens = false;
 	h->edit_value = false;
+	if (h->licence_link && !h->link_heading) {
+		h->licence_link = false;
+		licence_holder(h, s, len);
+	}
 	if (h->label_pending) {
 		h->label_pending = false;
 		h->edit_value =

@@ -1063,6 +1063,17 @@ static const struct page_case cases[] = {
          "<meta name=author content=\"Bo Chan\"><article><dl><dt>"
          "Herausgeber</dt><dd>Ann Lee</dd></dl><p>Text.</p></article>",
          0, NULL, "author=meta:Bo Chan\n"},
+        {"author: the licensor a licence notice names after its link", NULL,
+         "<p>Text.</p><div id=credits><p><small>(<a href=https://"
+         "creativecommons.org/licenses/by-nc-sa/2.0/de/>Creative Commons"
+         "</a>) 2006-2008 by Ann Lee<br>Theme by <a href=/>Planet</a>"
+         "</small></p></div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a licence's link then other words credits nobody", NULL,
+         "<p>Text.</p><p>Foto: <a rel=license href=/cc>CC BY 3.0</a> "
+         "\xC3\xBC"
+         "ber Wikimedia Commons. Icons by Bo Chan</p>",
+         0, NULL, "-author\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
