@@ -79,6 +79,7 @@ enum cap_kind {
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
 	CAP_SIGNATURE,    /* a paragraph: a name, bold or before its date */
 	CAP_BIO,          /* an author box's bio: the full name opening it */
+	CAP_MORE_FROM,    /* a sidebar's heading: "Mehr von Ann Lee" */
 	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
 	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
 	CAP_POST_COMMENT, /* the name on a comment by the post's author */
@@ -1521,6 +1522,11 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
 
+	/* A sidebar's heading over the writer's other posts may give the
+	 * full name of a writer the page names by a first name alone. */
+	if ((tag == T_H2 || tag == T_HN) && h->aside && !h->foreign &&
+	    !h->b->bio_name)
+		(void)start_capture(h, CAP_MORE_FROM, NULL);
 	switch (tag) {
 	case T_HTML:
 		if ((v = attr(atts, "lang")) || (v = attr(atts, "xml:lang")))
@@ -3132,6 +3138,30 @@ static void bio_name(struct builder *b, const char *s, size_t len)
 		b->bio_name = heed__strdup_arena(b, s, end);
 }
 
+/* A heading over a writer's other posts ("Mehr von Henry Steinhau",
+ * "More from Ann Lee"): the name after its lead, kept as a bio's is, so
+ * that it replaces only a first name alone that opens it; a sidebar's
+ * "More from The Guardian" names no writer the page credits. */
+static void more_from_name(struct builder *b, const char *s, size_t len)
+{
+	static const char *const leads[] = {"mehr von ",
+	                                    "more from ",
+	                                    "more by ",
+	                                    "weitere artikel von ",
+	                                    "alle artikel von ",
+	                                    "weitere beitr\xC3\xA4ge von ",
+	                                    "alle beitr\xC3\xA4ge von "};
+
+	heed__trim(&s, &len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads); i++) {
+		size_t n = strlen(leads[i]);
+		if (len > n && heed__ascii_ieq(s, n, leads[i])) {
+			bio_name(b, s + n, len - n);
+			return;
+		}
+	}
+}
+
 /* True when s[0, n) and t[0, n) are equal, ASCII case ignored. */
 static bool ascii_ieq_n(const char *s, const char *t, size_t n)
 {
@@ -3299,6 +3329,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_BIO:
 		bio_name(b, s, len);
+		break;
+	case CAP_MORE_FROM:
+		more_from_name(b, s, len);
 		break;
 	case CAP_PAGE_LINK:
 		page_link_name(h, c->prop, s, len);

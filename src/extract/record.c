@@ -534,12 +534,13 @@ static bool spells_login(const char *login, size_t ln, const char *name,
 }
 
 /* Whether name, one name of two words or more, opens with the one word
- * first ("Todd Bates" for "Todd"). */
+ * first ("Todd Bates" for "Todd"; "HENRY STEINHAU", a heading's capitals,
+ * for "Henry"). */
 static bool opens_with_word(const char *word, size_t wn, const char *name,
                             size_t nn)
 {
 	return !memchr(word, ' ', wn) && nn > wn && name[wn] == ' ' &&
-	       memcmp(name, word, wn) == 0 && !memchr(name, ';', nn);
+	       heed__ascii_ieq(name, wn, word) && !memchr(name, ';', nn);
 }
 
 /* The next name of a list joined by "; " from p, up to e: its length in

@@ -1074,6 +1074,14 @@ static const struct page_case cases[] = {
          "\xC3\xBC"
          "ber Wikimedia Commons. Icons by Bo Chan</p>",
          0, NULL, "-author\n"},
+        {"author: a first name gives way to a sidebar's 'more from' name", NULL,
+         "<article><a rel=author href=/author/henry/>Henry</a><p>Text.</p>"
+         "</article><aside><h3>MEHR VON HENRY LEE</h3><p>Books</p></aside>",
+         0, NULL, "author=link:HENRY LEE\n"},
+        {"author: a sidebar's 'more from' another name leaves the author", NULL,
+         "<article><a rel=author href=/author/ann/>Ann</a><p>Text.</p>"
+         "</article><aside><h3>More from The Guardian</h3></aside>",
+         0, NULL, "author=link:Ann\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
