@@ -2486,8 +2486,38 @@ static void signature_text(const struct html *h, struct capture *c,
 	(void)heed__buf_add(&c->text, s, len);
 }
 
+/* True when s[0, len) is a signer's office alone, its last word ending
+ * in an office's noun ("DITIB-Bundesvorsitzender", "Pr\xC3\xA4sident
+ * des Verbandes" is a phrase, no office alone): a statement its officer
+ * signs with the name over the office. */
+static bool office_line(const char *s, size_t len)
+{
+	static const char *const offices[] = {"vorsitzender",
+	                                      "vorsitzende",
+	                                      "pr\xC3\xA4sident",
+	                                      "pr\xC3\xA4sidentin",
+	                                      "gesch\xC3\xA4"
+	                                      "ftsf\xC3\xBChrer",
+	                                      "gesch\xC3\xA4"
+	                                      "ftsf\xC3\xBChrerin",
+	                                      "president",
+	                                      "chairman",
+	                                      "chairwoman"};
+
+	if (len > 64 || memchr(s, ' ', len))
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(offices); i++) {
+		size_t n = strlen(offices[i]);
+		if (len >= n && heed__ascii_ieq(s + len - n, n, offices[i]))
+			return true;
+	}
+	return false;
+}
+
 /* True when s[0, *len) is a line, a line break and a date alone
- * ("Benni\n10. September 2017"); *len becomes the first line's. */
+ * ("Benni\n10. September 2017") or an office alone ("Kaz\xC4\xB1m
+ * T\xC3\x9CRKMEN\nDITIB-Bundesvorsitzender"); *len becomes the first
+ * line's. */
 static bool dated_line(const char *s, size_t *len)
 {
 	const char *nl = memchr(s, '\n', *len), *d;
@@ -2498,7 +2528,7 @@ static bool dated_line(const char *s, size_t *len)
 	d = nl + 1;
 	n = *len - (size_t)(d - s);
 	heed__trim(&d, &n);
-	if (!n || heed__page_date_len(d, n, NULL) != n)
+	if (!n || (heed__page_date_len(d, n, NULL) != n && !office_line(d, n)))
 		return false;
 	*len = (size_t)(nl - s);
 	return true;

@@ -1504,6 +1504,15 @@ static const struct page_case cases[] = {
          "<article><h1>T</h1><div><p>One.</p><p>Two.</p><p>Benni<br />\n"
          "10. September 2017</p>\n</div></article>",
          0, NULL, "author=html:Benni\n"},
+        {"author: a name signs the statement it closes over its office", NULL,
+         "<meta name=author content=\"Planet Union e.V.\"><article><h1>T"
+         "</h1><div><p>One.</p><p>Two.</p><p>Ann LEE<br />\nPlanet-"
+         "Bundesvorsitzende</p></div></article>",
+         0, NULL, "author=html:Ann LEE\n"},
+        {"author: no signature over an office in a phrase", NULL,
+         "<div><p>One.</p><p>Two.</p><p>Ann Lee<br>Vorsitzende des "
+         "Vereins</p></div>",
+         0, NULL, "-author\n"},
         {"author: no signature outside bold without a date, or a sentence "
          "before one",
          NULL,
