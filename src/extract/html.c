@@ -2534,6 +2534,37 @@ static bool dated_line(const char *s, size_t *len)
 	return true;
 }
 
+/* A paragraph that closes on its writer's name in brackets after its
+ * last sentence, as local papers sign ("... bleibt spannend. (Christian
+ * P. Stadtfeld) +++"): the name, kept as a bio's is, so that it replaces
+ * only a login or a first name it spells or opens with; a bracket after
+ * a sentence as often credits an agency or comments. */
+static void bio_name(struct builder *b, const char *s, size_t len);
+
+static void closing_bracket(struct builder *b, const char *s, size_t len)
+{
+	const char *open, *p;
+
+	if (b->bio_name)
+		return;
+	if (len > 4 && memcmp(s + len - 3, "+++", 3) == 0) {
+		len -= 3;
+		heed__trim(&s, &len);
+	}
+	if (len < 8 || s[len - 1] != ')')
+		return;
+	open = memrchr(s, '(', len);
+	if (!open || open < s + 2 || open[-1] != ' ' ||
+	    !strchr(".!?", open[-2]))
+		return;
+	/* Every word a name's: "(Mit Material von dts)" is none. */
+	for (p = open + 1; p < s + len - 1; p++)
+		if (p[-1] == ' ' && !(*p >= 'A' && *p <= 'Z') &&
+		    !((unsigned char)*p >= 0xC3 && (unsigned char)*p <= 0xC5))
+			return;
+	bio_name(b, open + 1, (size_t)(s + len - 1 - open - 1));
+}
+
 /* A paragraph read for a signature ends (h->depth is its own). A bold
  * name alone after two paragraphs with text or more of the same element
  * ("<p>...</p><p>...</p><p><b>Ann Lee</b></p>") waits for that element
@@ -2558,6 +2589,7 @@ static void signature_end(struct html *h, const struct capture *c,
 		h->paras = 1;
 	}
 	h->signature = NULL;
+	closing_bracket(h->b, s, len);
 	if (h->paras < 3 || len > MAX_LABEL_VALUE || memchr(s, ':', len) ||
 	    (c->plain && !dated_line(s, &len)))
 		return;

@@ -593,13 +593,41 @@ static bool fuller_name(const char *shrt, size_t sn, const char *name,
 	       opens_with_word(shrt, sn, name, nn);
 }
 
+/* Whether name spells the login once its middle initials are left out
+ * ("Christian P. Stadtfeld" for "christian.stadtfeld"). */
+static bool spells_login_initials(const char *login, size_t ln,
+                                  const char *name, size_t nn)
+{
+	char buf[128]; /* a bio's name is four words at most */
+	size_t n = 0;
+
+	if (nn >= sizeof(buf))
+		return false;
+	for (size_t i = 0; i < nn; i++) {
+		/* " P." between two words: an initial. */
+		if (name[i] == ' ' && i + 3 < nn && name[i + 2] == '.' &&
+		    name[i + 3] == ' ' && name[i + 1] >= 'A' &&
+		    name[i + 1] <= 'Z') {
+			i += 2;
+			continue;
+		}
+		buf[n++] = name[i];
+	}
+	return n < nn && spells_login(login, ln, buf, n);
+}
+
 void heed__author_bio(struct builder *b)
 {
 	struct cand *c = &b->cand[F_AUTHOR];
+	size_t vn, bn;
 
-	if (b->bio_name && c->value &&
-	    opens_with_word(c->value, strlen(c->value), b->bio_name,
-	                    strlen(b->bio_name)))
+	if (!b->bio_name || !c->value)
+		return;
+	vn = strlen(c->value);
+	bn = strlen(b->bio_name);
+	if (opens_with_word(c->value, vn, b->bio_name, bn) ||
+	    spells_login(c->value, vn, b->bio_name, bn) ||
+	    spells_login_initials(c->value, vn, b->bio_name, bn))
 		c->value = b->bio_name;
 }
 

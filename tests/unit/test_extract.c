@@ -1082,6 +1082,19 @@ static const struct page_case cases[] = {
          "<article><a rel=author href=/author/ann/>Ann</a><p>Text.</p>"
          "</article><aside><h3>More from The Guardian</h3></aside>",
          0, NULL, "author=link:Ann\n"},
+        {"author: a login gives way to the name closing the text in brackets",
+         NULL,
+         "<script type=application/ld+json>{\"@type\": \"Article\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": \"ann.lee\"}}"
+         "</script><article><p>One.</p><p><b>Es bleibt spannend.</b> (Ann "
+         "B. Lee) +++</p></article>",
+         0, NULL, "author=jsonld:Ann B. Lee\n"},
+        {"author: a closing bracket's other words leave the login", NULL,
+         "<script type=application/ld+json>{\"@type\": \"Article\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": \"ann.lee\"}}"
+         "</script><article><p>One.</p><p>Es bleibt spannend. (Mit Ann Lee "
+         "von dpa)</p><p>Two. (Bo Chan)</p></article>",
+         0, NULL, "author=jsonld:ann.lee\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
