@@ -186,7 +186,8 @@ struct builder {
 	 * see heed__republished. */
 	char edit_day[11];
 	/* The full name opening the page's first author bio ("Nils
-	 * Pickert ist ..."), in the arena, or NULL: see heed__author_bio. */
+	 * Pickert ist ..."), a sidebar's "Mehr von" heading or a closing
+	 * bracket, in the arena, or NULL: see heed__author_bio. */
 	const char *bio_name;
 	heed_status oom; /* HEED_ENOMEM once an allocation failed */
 };
@@ -234,8 +235,10 @@ void heed__republished(struct builder *b);
  * that edit's. Called once the page is read, after its URL's date. */
 void heed__edit_only(struct builder *b);
 /* An author that is a first name alone ("Nils", a CMS's display name)
- * gives way to the full name opening the page's author bio when that
- * name opens with it ("Nils Pickert"). Called once the JSON-LD is
+ * or a login gives way to the full name the page gives in its author
+ * bio, a sidebar's "Mehr von" heading or a closing bracket, when that
+ * name opens with it ("Nils Pickert") or spells it ("Christian P.
+ * Stadtfeld" for "christian.stadtfeld"). Called once the JSON-LD is
  * applied. */
 void heed__author_bio(struct builder *b);
 /* A page whose published date comes from a meta tag named only "date"

@@ -60,6 +60,7 @@ enum tag {
 	T_BOLD,   /* b, strong: a signature closing an article is set bold */
 	T_BR,     /* br: a signature's name is a line before its date */
 	T_CELL,   /* td, th: a table's cell, a row's data */
+	T_DT,     /* dt: a term, its value in the <dd> after it */
 };
 
 enum cap_kind {
@@ -78,6 +79,7 @@ enum cap_kind {
 	CAP_AUTHOR_LABEL, /* an element whose text opens "Von", "Autor:" */
 	CAP_SIGNATURE,    /* a paragraph: a name, bold or before its date */
 	CAP_BIO,          /* an author box's bio: the full name opening it */
+	CAP_MORE_FROM,    /* a sidebar's heading: "Mehr von Ann Lee" */
 	CAP_PAGE_LINK,    /* a link to an author's page: the name it shows */
 	CAP_ACCOUNT,      /* a forum's or a CMS's shown username */
 	CAP_POST_COMMENT, /* the name on a comment by the post's author */
@@ -161,20 +163,22 @@ struct html {
 	enum field label_field;   /* what the pending label gives */
 	bool label_asof;          /* the pending label is an "as of" date's */
 	bool label_contact;       /* the pending label is a press contact's */
-	bool edit_value;          /* the last text was an edit label's value */
-	bool contact_done;        /* a press contact's label was read */
-	bool label_author_done;   /* a label named the author */
-	bool source_done;         /* a source line was read */
-	bool keywords_done;       /* a key words label was read */
-	bool text_opens;          /* no text yet since the last tag opened */
-	unsigned link_heading;    /* open links and headings */
-	unsigned minor_heading;   /* open h5 and h6, among link_heading */
-	unsigned leads;           /* paragraphs of the article read as leads */
-	unsigned bold;            /* open b and strong elements */
-	size_t para_parent;       /* the element holding the last paragraph */
-	unsigned paras;           /* its paragraphs with text so far */
-	const char *signature;    /* a bold name closing paragraphs (arena) */
-	size_t signature_depth;   /* the element that holds it */
+	bool label_term;   /* the pending author's label is a <dt> of its own */
+	bool edit_value;   /* the last text was an edit label's value */
+	bool contact_done; /* a press contact's label was read */
+	bool label_author_done; /* a label named the author */
+	bool source_done;       /* a source line was read */
+	bool licence_link; /* a licence's link opened; the text after it next */
+	bool keywords_done;     /* a key words label was read */
+	bool text_opens;        /* no text yet since the last tag opened */
+	unsigned link_heading;  /* open links and headings */
+	unsigned minor_heading; /* open h5 and h6, among link_heading */
+	unsigned leads;         /* paragraphs of the article read as leads */
+	unsigned bold;          /* open b and strong elements */
+	size_t para_parent;     /* the element holding the last paragraph */
+	unsigned paras;         /* its paragraphs with text so far */
+	const char *signature;  /* a bold name closing paragraphs (arena) */
+	size_t signature_depth; /* the element that holds it */
 	struct scope scopes[MAX_SCOPES];
 	size_t nscopes; /* open, including those past MAX_SCOPES */
 	struct capture caps[MAX_CAPTURES];
@@ -205,7 +209,7 @@ static enum tag tag_of(const char *n)
 	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
 	        ['b' - 'a'] = {{"base", "body", "blockquote", "b", "br"},
 	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD, T_BR}},
-	        ['d' - 'a'] = {{"data"}, {T_DATA}},
+	        ['d' - 'a'] = {{"data", "dt"}, {T_DATA, T_DT}},
 	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
 	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
 	        ['h' - 'a'] = {{"h1", "html", "header", "h2", "h3", "h4", "h5",
@@ -766,6 +770,9 @@ static void on_anchor(struct html *h, const char *const *atts)
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
 	if (rel && has_token(rel, "cc:attributionURL"))
 		start_capture(h, CAP_LICENSOR, NULL);
+	if ((rel && has_token(rel, "license")) ||
+	    strstr(href, "creativecommons.org/licenses/"))
+		h->licence_link = true;
 	if (rel && has_token(rel, "author") && !h->aside) {
 		/* The byline around the first such link lists the post's
 		 * writers; one after it has closed is a listed post's. */
@@ -1515,6 +1522,11 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
 
+	/* A sidebar's heading over the writer's other posts may give the
+	 * full name of a writer the page names by a first name alone. */
+	if ((tag == T_H2 || tag == T_HN) && h->aside && !h->foreign &&
+	    !h->b->bio_name)
+		(void)start_capture(h, CAP_MORE_FROM, NULL);
 	switch (tag) {
 	case T_HTML:
 		if ((v = attr(atts, "lang")) || (v = attr(atts, "xml:lang")))
@@ -2211,6 +2223,18 @@ static size_t author_label_len(const char *s, size_t len)
 	return n ? bar + n : 0;
 }
 
+/* True when a byline's names are a date's label alone: "Veröffentlicht
+ * am 19.10.19", cut at its date, leaves "Veröffentlicht", which names
+ * nobody. */
+static bool date_label_alone(const char *s)
+{
+	enum field f;
+	bool asof;
+	size_t len = strlen(s);
+
+	return date_label_len(s, len, &f, &asof) == len;
+}
+
 /* True when s[0, len) is an author's noun alone ("Autor", "Author:"),
  * as a heading over the name writes it. */
 static bool author_noun_alone(const char *s, size_t len)
@@ -2380,6 +2404,8 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	n = names ? line_names_len(names) : 0;
 	if (n) {
 		h->label_author_done = true;
+		if (h->label_term)
+			heed__lead_names(h->b, names, n);
 		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names, n);
 	}
 }
@@ -2460,8 +2486,38 @@ static void signature_text(const struct html *h, struct capture *c,
 	(void)heed__buf_add(&c->text, s, len);
 }
 
+/* True when s[0, len) is a signer's office alone, its last word ending
+ * in an office's noun ("DITIB-Bundesvorsitzender", "Pr\xC3\xA4sident
+ * des Verbandes" is a phrase, no office alone): a statement its officer
+ * signs with the name over the office. */
+static bool office_line(const char *s, size_t len)
+{
+	static const char *const offices[] = {"vorsitzender",
+	                                      "vorsitzende",
+	                                      "pr\xC3\xA4sident",
+	                                      "pr\xC3\xA4sidentin",
+	                                      "gesch\xC3\xA4"
+	                                      "ftsf\xC3\xBChrer",
+	                                      "gesch\xC3\xA4"
+	                                      "ftsf\xC3\xBChrerin",
+	                                      "president",
+	                                      "chairman",
+	                                      "chairwoman"};
+
+	if (len > 64 || memchr(s, ' ', len))
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(offices); i++) {
+		size_t n = strlen(offices[i]);
+		if (len >= n && heed__ascii_ieq(s + len - n, n, offices[i]))
+			return true;
+	}
+	return false;
+}
+
 /* True when s[0, *len) is a line, a line break and a date alone
- * ("Benni\n10. September 2017"); *len becomes the first line's. */
+ * ("Benni\n10. September 2017") or an office alone ("Kaz\xC4\xB1m
+ * T\xC3\x9CRKMEN\nDITIB-Bundesvorsitzender"); *len becomes the first
+ * line's. */
 static bool dated_line(const char *s, size_t *len)
 {
 	const char *nl = memchr(s, '\n', *len), *d;
@@ -2472,10 +2528,41 @@ static bool dated_line(const char *s, size_t *len)
 	d = nl + 1;
 	n = *len - (size_t)(d - s);
 	heed__trim(&d, &n);
-	if (!n || heed__page_date_len(d, n, NULL) != n)
+	if (!n || (heed__page_date_len(d, n, NULL) != n && !office_line(d, n)))
 		return false;
 	*len = (size_t)(nl - s);
 	return true;
+}
+
+/* A paragraph that closes on its writer's name in brackets after its
+ * last sentence, as local papers sign ("... bleibt spannend. (Christian
+ * P. Stadtfeld) +++"): the name, kept as a bio's is, so that it replaces
+ * only a login or a first name it spells or opens with; a bracket after
+ * a sentence as often credits an agency or comments. */
+static void bio_name(struct builder *b, const char *s, size_t len);
+
+static void closing_bracket(struct builder *b, const char *s, size_t len)
+{
+	const char *open, *p;
+
+	if (b->bio_name)
+		return;
+	if (len > 4 && memcmp(s + len - 3, "+++", 3) == 0) {
+		len -= 3;
+		heed__trim(&s, &len);
+	}
+	if (len < 8 || s[len - 1] != ')')
+		return;
+	open = memrchr(s, '(', len);
+	if (!open || open < s + 2 || open[-1] != ' ' ||
+	    !strchr(".!?", open[-2]))
+		return;
+	/* Every word a name's: "(Mit Material von dts)" is none. */
+	for (p = open + 1; p < s + len - 1; p++)
+		if (p[-1] == ' ' && !(*p >= 'A' && *p <= 'Z') &&
+		    !((unsigned char)*p >= 0xC3 && (unsigned char)*p <= 0xC5))
+			return;
+	bio_name(b, open + 1, (size_t)(s + len - 1 - open - 1));
 }
 
 /* A paragraph read for a signature ends (h->depth is its own). A bold
@@ -2502,6 +2589,7 @@ static void signature_end(struct html *h, const struct capture *c,
 		h->paras = 1;
 	}
 	h->signature = NULL;
+	closing_bracket(h->b, s, len);
 	if (h->paras < 3 || len > MAX_LABEL_VALUE || memchr(s, ':', len) ||
 	    (c->plain && !dated_line(s, &len)))
 		return;
@@ -2617,6 +2705,20 @@ static size_t holder_end(const char *s, size_t len)
 	return len;
 }
 
+/* The holder a notice names at s[0, len), after its opening. */
+static void copyright_holder_names(struct html *h, const char *s, size_t len)
+{
+	const char *names;
+
+	len = holder_end(s, len);
+	if (len > MAX_LABEL_VALUE)
+		return;
+	names = heed__byline_names(h->b, s, len);
+	if (names && capitalised(names))
+		heed__cand(h->b, F_AUTHOR, O_COPYRIGHT, 0, names,
+		           strlen(names));
+}
+
 /* A copyright notice naming a person ("\xC2\xA9 2019 Ann Lee",
  * "Copyright (c) 2012- Ann Lee. All rights reserved.") credits the page
  * to its holder when nothing else on the page names anyone: personal
@@ -2626,18 +2728,21 @@ static size_t holder_end(const char *s, size_t len)
 static void copyright_holder(struct html *h, const char *s, size_t len)
 {
 	size_t n = copyright_len(s, len);
-	const char *names;
 
-	if (!n || n == len)
-		return;
-	s += n;
-	len = holder_end(s, len - n);
-	if (len > MAX_LABEL_VALUE)
-		return;
-	names = heed__byline_names(h->b, s, len);
-	if (names && capitalised(names))
-		heed__cand(h->b, F_AUTHOR, O_COPYRIGHT, 0, names,
-		           strlen(names));
+	if (n && n < len)
+		copyright_holder_names(h, s + n, len - n);
+}
+
+/* The text right after a licence's link, its years and "by" a name
+ * ("<a rel=license>CC BY-SA</a> 2006-2008 by Ann Lee"): the licensor,
+ * whom the licence asks to credit, ranked as a copyright holder is. */
+static void licence_holder(struct html *h, const char *s, size_t len)
+{
+	size_t n = separators_len(s, len, ")]0123456789-, \t\n\r\f");
+
+	if (n + 3 < len && heed__ascii_ieq(s + n, 3, "by ") &&
+	    !heed__cand_settled(h->b, F_AUTHOR, O_COPYRIGHT, 0))
+		copyright_holder_names(h, s + n + 3, len - n - 3);
 }
 
 /* A copyright notice opens its element's text, or follows the bar that
@@ -2954,6 +3059,10 @@ static void text_label(struct html *h, const char *s, size_t len)
 		return;
 	h->text_opens = false;
 	h->edit_value = false;
+	if (h->licence_link && !h->link_heading) {
+		h->licence_link = false;
+		licence_holder(h, s, len);
+	}
 	if (h->label_pending) {
 		h->label_pending = false;
 		h->edit_value =
@@ -2962,7 +3071,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 			contact_value(h, s, len);
 		else
 			label_value(h, h->label_field, h->label_asof, s, len);
-		h->label_contact = false;
+		h->label_contact = h->label_term = false;
 		return;
 	}
 	/* A press contact's label alone, the name in the next text. */
@@ -3032,6 +3141,18 @@ static void text_label(struct html *h, const char *s, size_t len)
 		after_label(h, F_AUTHOR, false, s, len, len);
 		return;
 	}
+	/* A definition list's term that is a writer's noun alone
+	 * ("<dt>Auteur</dt><dd>Ann Lee</dd>"; "Autor", "Author", not "Text"
+	 * or "Herausgeber") names the author in its value: the page states
+	 * it as it states its date, so it takes the place of a declared
+	 * author who is someone else, as an opening line does. */
+	if (!n && opens && top_tag(h) == T_DT && !h->link_heading &&
+	    heed__ascii_lower(*s) == 'a' && author_noun_alone(s, len) &&
+	    label_author_wanted(h)) {
+		h->label_term = true;
+		after_label(h, F_AUTHOR, false, s, len, len);
+		return;
+	}
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
 	 * after a link in a sentence ("<a>Portrait</a> by Ann Lee") is none.
 	 * "Works by Ann Lee" heads a list of her works, and a link's text
@@ -3077,6 +3198,30 @@ static void bio_name(struct builder *b, const char *s, size_t len)
 	}
 	if (words >= 2 && words <= 4 && !b->bio_name)
 		b->bio_name = heed__strdup_arena(b, s, end);
+}
+
+/* A heading over a writer's other posts ("Mehr von Henry Steinhau",
+ * "More from Ann Lee"): the name after its lead, kept as a bio's is, so
+ * that it replaces only a first name alone that opens it; a sidebar's
+ * "More from The Guardian" names no writer the page credits. */
+static void more_from_name(struct builder *b, const char *s, size_t len)
+{
+	static const char *const leads[] = {"mehr von ",
+	                                    "more from ",
+	                                    "more by ",
+	                                    "weitere artikel von ",
+	                                    "alle artikel von ",
+	                                    "weitere beitr\xC3\xA4ge von ",
+	                                    "alle beitr\xC3\xA4ge von "};
+
+	heed__trim(&s, &len);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(leads); i++) {
+		size_t n = strlen(leads[i]);
+		if (len > n && heed__ascii_ieq(s, n, leads[i])) {
+			bio_name(b, s + n, len - n);
+			return;
+		}
+	}
 }
 
 /* True when s[0, n) and t[0, n) are equal, ASCII case ignored. */
@@ -3219,6 +3364,8 @@ static void finish_capture(struct html *h, struct capture *c)
 			                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s,
 			                len);
 		s = heed__byline_names(b, s, len);
+		if (s && date_label_alone(s))
+			s = NULL;
 		if (c->inner) {
 			h->inner_names = s;
 			break;
@@ -3244,6 +3391,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_BIO:
 		bio_name(b, s, len);
+		break;
+	case CAP_MORE_FROM:
+		more_from_name(b, s, len);
 		break;
 	case CAP_PAGE_LINK:
 		page_link_name(h, c->prop, s, len);

@@ -356,8 +356,12 @@ static bool organisation_name(const struct builder *b, const char *s,
 	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
 	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
 	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
+	/* The site's name with its seat after a comma ("hessenschau.de,
+	 * Frankfurt, Germany") is still the site's. */
+	const char *comma = memchr(s, ',', len);
+
 	/* An association's "e.V." is often spaced, "e. V.", two words. */
-	if (heed__spells_site_domain(b, s, len) ||
+	if (heed__spells_site_domain(b, s, comma ? (size_t)(comma - s) : len) ||
 	    heed__words_spell_site_domain(b, s, len) ||
 	    memmem(s, len, " e. V.", 6))
 		return true;
@@ -530,12 +534,13 @@ static bool spells_login(const char *login, size_t ln, const char *name,
 }
 
 /* Whether name, one name of two words or more, opens with the one word
- * first ("Todd Bates" for "Todd"). */
+ * first ("Todd Bates" for "Todd"; "HENRY STEINHAU", a heading's capitals,
+ * for "Henry"). */
 static bool opens_with_word(const char *word, size_t wn, const char *name,
                             size_t nn)
 {
 	return !memchr(word, ' ', wn) && nn > wn && name[wn] == ' ' &&
-	       memcmp(name, word, wn) == 0 && !memchr(name, ';', nn);
+	       heed__ascii_ieq(name, wn, word) && !memchr(name, ';', nn);
 }
 
 /* The next name of a list joined by "; " from p, up to e: its length in
@@ -588,13 +593,41 @@ static bool fuller_name(const char *shrt, size_t sn, const char *name,
 	       opens_with_word(shrt, sn, name, nn);
 }
 
+/* Whether name spells the login once its middle initials are left out
+ * ("Christian P. Stadtfeld" for "christian.stadtfeld"). */
+static bool spells_login_initials(const char *login, size_t ln,
+                                  const char *name, size_t nn)
+{
+	char buf[128]; /* a bio's name is four words at most */
+	size_t n = 0;
+
+	if (nn >= sizeof(buf))
+		return false;
+	for (size_t i = 0; i < nn; i++) {
+		/* " P." between two words: an initial. */
+		if (name[i] == ' ' && i + 3 < nn && name[i + 2] == '.' &&
+		    name[i + 3] == ' ' && name[i + 1] >= 'A' &&
+		    name[i + 1] <= 'Z') {
+			i += 2;
+			continue;
+		}
+		buf[n++] = name[i];
+	}
+	return n < nn && spells_login(login, ln, buf, n);
+}
+
 void heed__author_bio(struct builder *b)
 {
 	struct cand *c = &b->cand[F_AUTHOR];
+	size_t vn, bn;
 
-	if (b->bio_name && c->value &&
-	    opens_with_word(c->value, strlen(c->value), b->bio_name,
-	                    strlen(b->bio_name)))
+	if (!b->bio_name || !c->value)
+		return;
+	vn = strlen(c->value);
+	bn = strlen(b->bio_name);
+	if (opens_with_word(c->value, vn, b->bio_name, bn) ||
+	    spells_login(c->value, vn, b->bio_name, bn) ||
+	    spells_login_initials(c->value, vn, b->bio_name, bn))
 		c->value = b->bio_name;
 }
 
@@ -1341,11 +1374,16 @@ void heed__source_names(struct builder *b, const char *s, size_t len)
 void heed__source_over_site(struct builder *b)
 {
 	struct cand *c = &b->cand[F_AUTHOR];
+	size_t n;
 
 	if (!b->source_names || !c->value ||
-	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) ||
-	    !(heed__is_site_name(b, c->value, strlen(c->value)) ||
-	      heed__spells_site_domain(b, c->value, strlen(c->value))))
+	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0))
+		return;
+	/* The site's name may carry its seat after a comma, as
+	 * organisation_name reads it. */
+	n = strcspn(c->value, ",");
+	if (!(heed__is_site_name(b, c->value, n) ||
+	      heed__spells_site_domain(b, c->value, n)))
 		return;
 	c->value = b->source_names;
 	c->origin = O_HTML;

@@ -1039,6 +1039,62 @@ static const struct page_case cases[] = {
          "https://www.planet.example/a"},
         {"author: a source line alone credits nobody", NULL,
          "<p>Text.</p><p>Source: Statistics Office</p>", 0, NULL, "-author\n"},
+        {"author: the site's name with its seat gives way to a source line",
+         NULL,
+         "<meta name=author content=\"planet.example, Frankfurt, Germany\">"
+         "<article><p>Text.</p><footer><p>Quelle: planet.example/bb</p>"
+         "</footer></article>",
+         0, NULL, "author=html:planet.example/bb\n",
+         "https://www.planet.example/a"},
+        {"author: a byline that is a date's label and its date names nobody",
+         NULL,
+         "<article><p class=byline><time>Ver\xC3\xB6"
+         "ffentlicht am 19.10.19 "
+         "um 14:34 Uhr</time></p><p>Text.</p></article>",
+         0, NULL, "-author\n"},
+        {"author: a definition list's author over a declared other", NULL,
+         "<script type=application/ld+json>{\"@type\": \"Article\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": \"Bo Chan\"}}"
+         "</script><article><dl><dt>Auteur"
+         "</dt><dd><a href=/staff/ann-lee/>Ann Lee</a></dd><dt>Date</dt>"
+         "<dd>2 mars 2020</dd></dl><p>Text.</p></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a definition list's publisher is no author", NULL,
+         "<meta name=author content=\"Bo Chan\"><article><dl><dt>"
+         "Herausgeber</dt><dd>Ann Lee</dd></dl><p>Text.</p></article>",
+         0, NULL, "author=meta:Bo Chan\n"},
+        {"author: the licensor a licence notice names after its link", NULL,
+         "<p>Text.</p><div id=credits><p><small>(<a href=https://"
+         "creativecommons.org/licenses/by-nc-sa/2.0/de/>Creative Commons"
+         "</a>) 2006-2008 by Ann Lee<br>Theme by <a href=/>Planet</a>"
+         "</small></p></div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a licence's link then other words credits nobody", NULL,
+         "<p>Text.</p><p>Foto: <a rel=license href=/cc>CC BY 3.0</a> "
+         "\xC3\xBC"
+         "ber Wikimedia Commons. Icons by Bo Chan</p>",
+         0, NULL, "-author\n"},
+        {"author: a first name gives way to a sidebar's 'more from' name", NULL,
+         "<article><a rel=author href=/author/henry/>Henry</a><p>Text.</p>"
+         "</article><aside><h3>MEHR VON HENRY LEE</h3><p>Books</p></aside>",
+         0, NULL, "author=link:HENRY LEE\n"},
+        {"author: a sidebar's 'more from' another name leaves the author", NULL,
+         "<article><a rel=author href=/author/ann/>Ann</a><p>Text.</p>"
+         "</article><aside><h3>More from The Guardian</h3></aside>",
+         0, NULL, "author=link:Ann\n"},
+        {"author: a login gives way to the name closing the text in brackets",
+         NULL,
+         "<script type=application/ld+json>{\"@type\": \"Article\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": \"ann.lee\"}}"
+         "</script><article><p>One.</p><p><b>Es bleibt spannend.</b> (Ann "
+         "B. Lee) +++</p></article>",
+         0, NULL, "author=jsonld:Ann B. Lee\n"},
+        {"author: a closing bracket's other words leave the login", NULL,
+         "<script type=application/ld+json>{\"@type\": \"Article\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": \"ann.lee\"}}"
+         "</script><article><p>One.</p><p>Es bleibt spannend. (Mit Ann Lee "
+         "von dpa)</p><p>Two. (Bo Chan)</p></article>",
+         0, NULL, "author=jsonld:ann.lee\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
@@ -1461,6 +1517,15 @@ static const struct page_case cases[] = {
          "<article><h1>T</h1><div><p>One.</p><p>Two.</p><p>Benni<br />\n"
          "10. September 2017</p>\n</div></article>",
          0, NULL, "author=html:Benni\n"},
+        {"author: a name signs the statement it closes over its office", NULL,
+         "<meta name=author content=\"Planet Union e.V.\"><article><h1>T"
+         "</h1><div><p>One.</p><p>Two.</p><p>Ann LEE<br />\nPlanet-"
+         "Bundesvorsitzende</p></div></article>",
+         0, NULL, "author=html:Ann LEE\n"},
+        {"author: no signature over an office in a phrase", NULL,
+         "<div><p>One.</p><p>Two.</p><p>Ann Lee<br>Vorsitzende des "
+         "Vereins</p></div>",
+         0, NULL, "-author\n"},
         {"author: no signature outside bold without a date, or a sentence "
          "before one",
          NULL,
