@@ -725,9 +725,9 @@ def nginx_temp_paths(d):
 
 
 def logged_json(path):
-    """The JSON lines of an access log nginx may still be writing, as
-    dicts. Tests poll the log mid-run, when its last line can be half
-    written: only lines a newline ends are read."""
+    """The JSON lines of an access log its server (nginx, DemoWeb's) may
+    still be writing, as dicts. Tests poll the log mid-run, when its last
+    line can be half written: only lines a newline ends are read."""
     if not os.path.exists(path):
         return []
     with open(path) as f:
