@@ -340,6 +340,15 @@ static bool other_work_credit(const char *s, size_t len)
 	return false;
 }
 
+/* The length of s[0, len) before a comma: the site's name with its seat
+ * after one ("hessenschau.de, Frankfurt, Germany") is still the site's. */
+static size_t before_seat(const char *s, size_t len)
+{
+	const char *comma = memchr(s, ',', len);
+
+	return comma ? (size_t)(comma - s) : len;
+}
+
 /* An organisation's name, which credits no person: one with a legal
  * form among its words ("Hanns-Seidel-Stiftung e.V.", "Web Commerce
  * GmbH", "Acme Ltd."), or the site's domain, written whole or spelt out
@@ -356,12 +365,8 @@ static bool organisation_name(const struct builder *b, const char *s,
 	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
 	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
 	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
-	/* The site's name with its seat after a comma ("hessenschau.de,
-	 * Frankfurt, Germany") is still the site's. */
-	const char *comma = memchr(s, ',', len);
-
 	/* An association's "e.V." is often spaced, "e. V.", two words. */
-	if (heed__spells_site_domain(b, s, comma ? (size_t)(comma - s) : len) ||
+	if (heed__spells_site_domain(b, s, before_seat(s, len)) ||
 	    heed__words_spell_site_domain(b, s, len) ||
 	    memmem(s, len, " e. V.", 6))
 		return true;
@@ -1379,9 +1384,7 @@ void heed__source_over_site(struct builder *b)
 	if (!b->source_names || !c->value ||
 	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0))
 		return;
-	/* The site's name may carry its seat after a comma, as
-	 * organisation_name reads it. */
-	n = strcspn(c->value, ",");
+	n = before_seat(c->value, strlen(c->value));
 	if (!(heed__is_site_name(b, c->value, n) ||
 	      heed__spells_site_domain(b, c->value, n)))
 		return;

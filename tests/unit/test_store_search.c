@@ -1169,18 +1169,28 @@ static void test_older_store_migrates(void **state)
 	heed_store_close(w);
 }
 
-/* The first column of the first row sql gives in file, as an integer. */
-static int64_t int_at(const char *file, const char *sql)
+/* The first column of the first row sql gives on db, as an integer; -1
+ * when there is no row. */
+static int64_t int_of(sqlite3 *db, const char *sql)
 {
-	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	int64_t v = -1;
 
-	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
+	return v;
+}
+
+/* The same, on a connection of its own to file. */
+static int64_t int_at(const char *file, const char *sql)
+{
+	sqlite3 *db = NULL;
+	int64_t v;
+
+	assert_int_equal(sqlite3_open(file, &db), SQLITE_OK);
+	v = int_of(db, sql);
 	sqlite3_close(db);
 	return v;
 }
@@ -1296,25 +1306,12 @@ static void test_inserted_pages_swept(void **state)
 	heed_store_close(r);
 }
 
-/* The number SQLite gives a connection for its view of file: another
- * connection's commit that changed the file changes it. */
-static int64_t data_version(sqlite3 *db)
-{
-	sqlite3_stmt *st = NULL;
-	int64_t v = -1;
-
-	assert_int_equal(
-	        sqlite3_prepare_v2(db, "PRAGMA data_version;", -1, &st, NULL),
-	        SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* A catch-up with nothing new to index writes nothing (crawl catches up
  * every second or two, also when its store is idle), and one with a new
- * page does. */
+ * page does: PRAGMA data_version on a connection changes when another
+ * connection commits a change to the file. */
+#define DATA_VERSION "PRAGMA data_version;"
+
 static void test_idle_catch_up_writes_nothing(void **state)
 {
 	heed_store *w = open_writer();
@@ -1327,15 +1324,15 @@ static void test_idle_catch_up_writes_nothing(void **state)
 	                      .title = "The godwit"});
 	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	v = data_version(db);
+	v = int_of(db, DATA_VERSION);
 	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
 	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
-	assert_int_equal(data_version(db), v);
+	assert_int_equal(int_of(db, DATA_VERSION), v);
 	put(w, &(struct spec){.url = "http://a.example/2",
 	                      .host = "a.example",
 	                      .title = "A second godwit"});
 	assert_int_equal(heed_store_search_catch_up(w, 0, NULL), HEED_OK);
-	assert_int_not_equal(data_version(db), v);
+	assert_int_not_equal(int_of(db, DATA_VERSION), v);
 	sqlite3_close(db);
 	heed_store_close(w);
 }
