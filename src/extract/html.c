@@ -3481,29 +3481,14 @@ void heed__html_end(struct html *h)
 
 void heed__html_link_ends(struct html *h, size_t d)
 {
-	size_t k = 0;
-
 	if (d >= h->depth || d >= EXTRACT_MAX_DEPTH || h->stack[d].tag != T_A)
 		return;
-	/* Its end, when it comes, is no link's. */
+	/* Its end, when it comes, is no link's. Its captures read on to
+	 * that end: a browser shows "von <a>Ann</a>" under a link to the
+	 * author as one line, whatever the tree says of the inner link. */
 	h->stack[d].tag = T_OTHER;
 	if (h->link_heading)
 		h->link_heading--;
-	/* What the link's captures read is all of its text. */
-	while (k < h->ncaps) {
-		struct capture done;
-		if (h->caps[k].depth != d + 1) {
-			k++;
-			continue;
-		}
-		/* Out of the stack first, as heed__html_end() finishes one;
-		 * the slot keeps its buffer, past the stack's end. */
-		done = h->caps[k];
-		memmove(&h->caps[k], &h->caps[k + 1],
-		        (h->ncaps - k - 1) * sizeof(h->caps[0]));
-		h->caps[--h->ncaps] = done;
-		finish_capture(h, &h->caps[h->ncaps]);
-	}
 }
 
 static bool raw_capture(enum cap_kind k)

@@ -2442,6 +2442,11 @@ static const struct page_case cases[] = {
          "<a href=/tip/2>Other tip</a><span>von </span><span><a "
          "href=/user/desk>Desk</a></span></div>",
          0, NULL, "author=html:Ann\n"},
+        {"HTML 13.2.6.4.7: an author link a nested link ends keeps its text",
+         NULL,
+         "<div><a href=/user/ann rel=author><div><span>von <a "
+         "href=/user/ann>Ann Lee</a></span></div></a></div><p>Text.</p>",
+         0, NULL, "author=link:Ann Lee\n"},
         {"HTML 13.2.6.4.4: noscript is raw text with scripting on", NULL,
          "<noscript><a href=/ns>x</a></noscript><a href=/s>s</a>", 0, NULL,
          "link=https://site.example/s a\n-link=https://site.example/ns\n"},
