@@ -452,6 +452,9 @@ void heed__html_start(struct html *h, const char *name,
                       const char *const *atts);
 /* The end of the innermost open element. */
 void heed__html_end(struct html *h);
+/* The link open at depth d (0 the root) stops being one while the
+ * elements inside it stay open: a nested <a> has moved them out of it. */
+void heed__html_link_ends(struct html *h, size_t d);
 /* True when some capture wants decoded text (title, h1, itemprop). */
 bool heed__html_wants_text(const struct html *h);
 /* Character data, references decoded. */

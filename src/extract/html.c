@@ -3479,6 +3479,18 @@ void heed__html_end(struct html *h)
 		h->site_header--;
 }
 
+void heed__html_link_ends(struct html *h, size_t d)
+{
+	if (d >= h->depth || d >= EXTRACT_MAX_DEPTH || h->stack[d].tag != T_A)
+		return;
+	/* Its end, when it comes, is no link's. Its captures read on to
+	 * that end: a browser shows "von <a>Ann</a>" under a link to the
+	 * author as one line, whatever the tree says of the inner link. */
+	h->stack[d].tag = T_OTHER;
+	if (h->link_heading)
+		h->link_heading--;
+}
+
 static bool raw_capture(enum cap_kind k)
 {
 	return k == CAP_JSONLD || k == CAP_SCRIPT;

@@ -18,8 +18,9 @@
  * - the implied end tags of "in body": li closes an open li, dd and dt
  *   close dd or dt, option and optgroup close an option, block start tags
  *   close an open p ("close a p element"), a heading closes a heading, a
- *   new <a> closes an open one unless a special element is open above it
- *   (the adoption agency algorithm's outcome for that case); in tables, td, th,
+ *   new <a> closes an open one, or, when a special element is open above
+ *   it, ends it as a link only, the special elements staying open (the
+ *   adoption agency algorithm's outcome for both cases); in tables, td, th,
  * tr and the row groups close open cells, rows and row groups ("clear the stack
  * back to a table context"), and they are ignored outside a table;
  * - the head is closed by any start tag that does not belong in it, which
@@ -374,6 +375,17 @@ static bool special_above(const struct tree *t, size_t i)
 	return false;
 }
 
+/* The adoption agency's outcome when a special element is open above the
+ * <a> at index i: the special elements move out of it and stay open, so
+ * what follows is in no link. The <a> stays on the stack, no longer an
+ * <a> for the searches, and its end tag still closes it by name. */
+static void link_ends(struct tree *t, size_t i)
+{
+	t->stack[i].id = ID_OTHER;
+	t->open_a--;
+	heed__html_link_ends(t->h, i);
+}
+
 /* "Close a p element" when one is in button scope. */
 static void close_p(struct tree *t)
 {
@@ -453,6 +465,8 @@ static bool implied_ends(struct tree *t, const struct el_info *in)
 		size_t i = find(t, ID_A, E_SCOPE);
 		if (i < t->depth && !special_above(t, i))
 			pop_to(t, i);
+		else if (i < t->depth)
+			link_ends(t, i);
 	}
 	if (in->id == ID_ROWGROUP || in->id == ID_ROW || in->id == ID_CELL ||
 	    in->id == ID_TABLE_OTHER)

@@ -167,6 +167,13 @@ void heed__html_end(struct html *h)
 	heed__buf_free(&h->el[h->depth].text);
 }
 
+/* Only a capture's end is printed, and links capture nothing. */
+void heed__html_link_ends(struct html *h, size_t d)
+{
+	(void)h;
+	(void)d;
+}
+
 bool heed__html_wants_text(const struct html *h)
 {
 	(void)h;

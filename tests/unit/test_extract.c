@@ -2434,6 +2434,19 @@ static const struct page_case cases[] = {
          "-link=https://site.example/in\n"},
         {"HTML 13.2.6.4.7: self-closing a is an open a", NULL,
          "<a rel=\"tag\" href=\"/t\"/>Jazz</a>", 0, NULL, "tags=jazz:html\n"},
+        {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
+         NULL,
+         "<div><a href=/user/ann><div><div><a href=/user/ann><img alt=Ann "
+         "src=/a.jpg></a></div><div><span>von <span><a href=/user/ann>Ann"
+         "</a></span>\n<br>\nam 20.09.2020</span></div></div></a></div><div>"
+         "<a href=/tip/2>Other tip</a><span>von </span><span><a "
+         "href=/user/desk>Desk</a></span></div>",
+         0, NULL, "author=html:Ann\n"},
+        {"HTML 13.2.6.4.7: an author link a nested link ends keeps its text",
+         NULL,
+         "<div><a href=/user/ann rel=author><div><span>von <a "
+         "href=/user/ann>Ann Lee</a></span></div></a></div><p>Text.</p>",
+         0, NULL, "author=link:Ann Lee\n"},
         {"HTML 13.2.6.4.4: noscript is raw text with scripting on", NULL,
          "<noscript><a href=/ns>x</a></noscript><a href=/s>s</a>", 0, NULL,
          "link=https://site.example/s a\n-link=https://site.example/ns\n"},
@@ -2814,6 +2827,14 @@ static const struct driver_diff {
         {"HTML 13.2.6.4.7: self-closing a is an open a", "tags=jazz:html", NULL,
          "13.2.5.40: the self-closing flag of a non-void HTML element is "
          "ignored; libxml2 closes the a at \"/>\""},
+        {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
+         "author=html:Ann", "author=html:Desk",
+         "13.2.6.4.7 a: the adoption agency moves the divs out of the outer "
+         "a, so the byline is in no link; libxml2 2.9 keeps the outer a "
+         "open around them"},
+        {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
+         "authors=Ann:html", "authors=Desk:html",
+         "the same byline, in the list of authors"},
         {"HTML 13.2.6.4.4: noscript is raw text with scripting on", NULL,
          "link=https://site.example/ns a",
          "13.2.6.4.4: with scripting enabled (browsers) noscript is "
