@@ -7,9 +7,10 @@ import contextlib
 import os
 import subprocess
 import tempfile
+import time
 
-from heedtest import (Dnsmasq, ScriptedHttpServer, free_port_on, run_heed,
-                      run_heed_json)
+from heedtest import (HEED, Dnsmasq, ScriptedHttpServer, free_port_on,
+                      run_heed, run_heed_json)
 
 HOST = "multi.test"
 CONTACT = "https://heed.test/bot"
@@ -28,12 +29,34 @@ class Site:
         self.store = store
         self.url = f"http://{HOST}:{port}/"
 
-    def qualify(self, *extra, url=None, settings=(), check=None):
+    def _qualify_args(self, extra, url, settings):
         args = ["site", "qualify", "--store", self.store, "--dns-server",
                 self.dns.server, "--allow-private", "--contact-url", CONTACT]
         for s in list(SETTINGS) + list(settings):
             args += ["--set", s]
-        return run_heed(*args, *extra, url or self.url, check=check)
+        return [*args, *extra, url or self.url]
+
+    def qualify(self, *extra, url=None, settings=(), check=None):
+        return run_heed(*self._qualify_args(extra, url, settings),
+                        check=check)
+
+    def qualify_timed_lines(self, settings=()):
+        """Runs `heed site qualify` as qualify() does, reading its stderr
+        as it is written: returns [(monotonic seconds the line arrived,
+        line)], on the clock the servers' log() uses, so that a request
+        can be timed from a line heed logged before it whatever heed's
+        start-up took."""
+        proc = subprocess.Popen(
+            [HEED, *self._qualify_args((), None, settings)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        lines = []
+        try:
+            for line in proc.stderr:
+                lines.append((time.monotonic(), line.rstrip("\n")))
+        finally:
+            proc.stderr.close()
+            proc.wait(timeout=120)
+        return lines
 
     def report(self, host=HOST, check=0):
         proc, out = run_heed_json("site", "report", "--json", "--store",
