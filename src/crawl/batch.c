@@ -351,16 +351,38 @@ void heed__crawl_commit(heed_crawl *c)
 	c->tx_writes = 0;
 }
 
-void heed__crawl_index(heed_crawl *c, bool all)
+/* Whether the search index is behind by lag_ms or more, where the
+ * crawl's thread keeps it. */
+static bool index_behind(const heed_crawl *c, int64_t lag_ms)
 {
-	if (c->in_tx || c->failed != HEED_OK || c->rewinding ||
-	    (!all && (c->index_beside ||
-	              c->now.mono_ms - c->indexed_ms < CRAWL_INDEX_MS)))
+	return !c->index_beside && c->now.mono_ms - c->indexed_ms >= lag_ms;
+}
+
+static void catch_up(heed_crawl *c, int64_t max_pages)
+{
+	if (c->in_tx || c->failed != HEED_OK || c->rewinding)
 		return;
 	c->indexed_ms = c->now.mono_ms;
 	/* Its own transactions: a failure here is not the batch's. */
-	heed__index_catch_up(c->store, &c->log, all ? 0 : CRAWL_INDEX_PAGES,
-	                     "");
+	heed__index_catch_up(c->store, &c->log, max_pages, "");
+}
+
+void heed__crawl_index(heed_crawl *c, bool all)
+{
+	if (all)
+		catch_up(c, 0);
+	else if (index_behind(c, 2 * CRAWL_INDEX_MS))
+		catch_up(c, CRAWL_INDEX_PAGES);
+}
+
+void heed__crawl_spare(heed_crawl *c, int64_t spare_ms)
+{
+	if (c->reqs || spare_ms < CRAWL_SPARE_MS || c->failed != HEED_OK ||
+	    c->rewinding)
+		return;
+	heed__crawl_commit(c);
+	if (index_behind(c, CRAWL_INDEX_MS))
+		catch_up(c, CRAWL_INDEX_PAGES);
 }
 
 void heed__lease_lose(heed_crawl *c, struct heed__host *h, const char *why)

@@ -76,6 +76,14 @@
  * stored, one of 900 ms about 3.5 (bench/crawl --wal-frames, 1,000 sites). */
 #define CRAWL_BATCH_WRITES 16384
 #define CRAWL_BATCH_MS     900
+/* Spare time: nothing out and nothing due for at least this long. The
+ * open batch commits and the search index catches up then (batch.c,
+ * heed__crawl_spare) rather than while requests are due. At the polite
+ * bound a crawl's sites fall due together, each a second after its last
+ * answer: work done in their tenth of a second made every site's next
+ * request that much later, round after round (the median same-site gap
+ * 1.07 s instead of 1.01, a crawl of 1,000 sites 8 % longer). */
+#define CRAWL_SPARE_MS 200
 /* The longest the URLs a page linked wait to be known as new: a site's
  * next request waits its delay (1 s at least) after the page's anyway,
  * and answers taken together cost PostgreSQL one statement and one round
@@ -753,10 +761,15 @@ bool heed__crawl_tx(heed_crawl *c);
 /* Commits the open batch, if any: a worker's only for hosts it still
  * holds; a batch the store lost is redone (a failure ends the run). */
 void heed__crawl_commit(heed_crawl *c);
-/* Between batches: the search index catches up with the pages written,
- * every CRAWL_INDEX_MS, or now when all (the end of the run). A failure
- * is logged and leaves the marks for the next time. */
+/* Between batches: the search index catches up with the pages written
+ * once it is twice CRAWL_INDEX_MS behind (spare time came too seldom), or
+ * now when all (the end of the run). A failure is logged and leaves the
+ * marks for the next time. */
 void heed__crawl_index(heed_crawl *c, bool all);
+/* The crawl has spare_ms with nothing out and nothing due: from
+ * CRAWL_SPARE_MS, the open batch commits, and the search index catches up
+ * once it is CRAWL_INDEX_MS behind. */
+void heed__crawl_spare(heed_crawl *c, int64_t spare_ms);
 /* The request for frontier row id of site origin (the site's own string)
  * started: the row is marked in flight when the batch commits, unless
  * heed__crawl_unmark says before that the URL was settled otherwise (most

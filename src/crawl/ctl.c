@@ -742,6 +742,9 @@ static heed_crawl_action_kind wait_or_done(heed_crawl *c, int64_t fetch_wait,
 	/* Leases are renewed on time whatever else waits. */
 	if (!c->stopped && heed__worker_on(c))
 		wait = min_wait(wait, heed__worker_wait(c));
+	/* The batch's own deadline is what spare time does early. */
+	if (wait >= 0 && !c->stopped)
+		heed__crawl_spare(c, wait);
 	if (c->in_tx) {
 		int64_t due = c->tx_start_ms + CRAWL_BATCH_MS - c->now.mono_ms;
 		wait = min_wait(wait, due > 0 ? due : 0);

@@ -14,10 +14,12 @@
 #include "heed/store.h"
 
 /* How often the search index catches up with the pages the batches
- * wrote (heed_store_search_catch_up): the most a search through heed
- * serve lags the crawl, and the size of the sets whose cost is paid per
- * set rather than per page (2,000 pages at a time cost a fifth of what
- * indexing each page as it was written did). */
+ * wrote (heed_store_search_catch_up), and the size of the sets whose cost
+ * is paid per set rather than per page (2,000 pages at a time cost a
+ * fifth of what indexing each page as it was written did). On the crawl's
+ * thread, a catch-up waits for spare time (crawl-int.h, CRAWL_SPARE_MS)
+ * up to twice this: the most a search through heed serve lags a busy
+ * crawl. */
 #define CRAWL_INDEX_MS 2000
 /* The most one of those catch-ups takes on, so that on a store many
  * workers write it returns to the crawl even if they mark pages faster

@@ -1,15 +1,15 @@
 /*
  * The search index's catch-up (heed_store_search_catch_up), by the crawl
- * between its batches (batch.c) or beside it. A catch-up is one
- * statement that indexes up to 2,000 marked pages on the server, about
- * 130 ms of a crawl on PostgreSQL every CRAWL_INDEX_MS, a sixth of the
- * crawl's thread's time, during which no request was handed out and no
- * answer handled. Where the store's writers run together (PostgreSQL),
- * this thread does the same work over its own handle: the crawl's thread
- * never waits for it, and its batches and the catch-ups lock different
- * rows (the pages' marks are taken with SKIP LOCKED, as every worker of
- * a fleet takes them). A failure costs nothing but time: the pages stay
- * marked, and the crawl's end catches up with them all.
+ * between its batches and in its spare time (batch.c), or beside it. A
+ * catch-up is one statement that indexes up to 2,000 marked pages on the
+ * server, about 130 ms of a crawl on PostgreSQL every CRAWL_INDEX_MS, a
+ * sixth of the crawl's thread's time, during which no request was handed
+ * out and no answer handled. Where the store's writers run together
+ * (PostgreSQL), this thread does the same work over its own handle: the
+ * crawl's thread never waits for it, and its batches and the catch-ups
+ * lock different rows (the pages' marks are taken with SKIP LOCKED, as
+ * every worker of a fleet takes them). A failure costs nothing but time:
+ * the pages stay marked, and the crawl's end catches up with them all.
  */
 #include <pthread.h>
 #include <signal.h>

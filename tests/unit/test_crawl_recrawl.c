@@ -18,6 +18,9 @@
  * are asked right after robots.txt and before any page, once, reused by
  * later runs within the re-check, asked again (conditionally) with
  * robots.txt, and that a reference answering 404 keeps heed prohibited.
+ *
+ * And that a crawl's spare time, waiting with nothing out, is where its
+ * batch commits and its search index catches up.
  */
 #include "heed_test.h"
 
@@ -98,6 +101,10 @@ struct sim {
 	/* Hand this many page requests back unsent, as the network shell
 	 * does with a request whose decision went stale before it left. */
 	int unsend;
+	/* Look at the store whenever heed waits with nothing out, and say
+	 * how many times it waited so with spare time. */
+	bool look_when_spare;
+	int spare_looks;
 };
 
 static struct sim sim;
@@ -344,6 +351,52 @@ static void resolve(const struct heed_crawl_action *a)
 	heed_crawl_resolved(sim.c, a->req, &res, &t);
 }
 
+/* One count from the store, read as another process would. */
+static int count_in_store(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int n;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* heed waits with nothing out and nothing due for 200 ms or more (the
+ * crawl's spare time): its batch has committed, so every page answered
+ * is in the store for any reader and the store's write lock is free, and
+ * the search index holds every page answered 2 s ago or more (its
+ * catch-up's pace). */
+static void look_when_spare(int64_t until_ms)
+{
+	sqlite3 *db;
+	int pages = 0, old_pages = 0;
+
+	if (sim.fl_len || until_ms - sim.mono_ms < 200)
+		return;
+	sim.spare_looks++;
+	for (size_t i = sim.run_start; i < sim.log_len; i++)
+		if (sim.log[i].status == 200 && (sim.log[i].path == P_HOME ||
+		                                 (sim.log[i].path >= P_PAGE0 &&
+		                                  sim.log[i].path < P_COUNT))) {
+			pages++;
+			/* Answered 20 ms after it started (fetch_start). */
+			if (sim.log[i].start_ms + 20 <= sim.mono_ms - 2000)
+				old_pages++;
+		}
+	assert_int_equal(sqlite3_open(sim.path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN IMMEDIATE; ROLLBACK;", NULL,
+	                              NULL, NULL),
+	                 SQLITE_OK);
+	assert_int_equal(count_in_store(db, "SELECT count(*) FROM pages"),
+	                 pages);
+	assert_true(count_in_store(db, "SELECT count(*) FROM "
+	                               "search_fts_docsize") >= old_pages);
+	sqlite3_close(db);
+}
+
 /* Runs one crawl to its end, which must be ending (heed_crawl_finish's
  * answer); the log from sim.run_start is its own. */
 static struct heed_crawl_progress crawl_ending(heed_crawl_mode mode,
@@ -391,6 +444,8 @@ static struct heed_crawl_progress crawl_ending(heed_crawl_mode mode,
 			continue;
 		case HEED_CRAWL_WAIT: {
 			int64_t until = a.until_ms;
+			if (sim.look_when_spare)
+				look_when_spare(until);
 			for (size_t i = 0; i < sim.fl_len; i++)
 				if (sim.fl[i].at_ms < until)
 					until = sim.fl[i].at_ms;
@@ -516,6 +571,19 @@ static void first_crawl_unconditional(int s)
 	assert_int_equal(asked(s, -1, &cond, &ok), P_COUNT);
 	assert_int_equal(cond, 0);
 	assert_int_equal(ok, P_COUNT);
+}
+
+/* A first crawl, looked at in its spare time: four sites at one request a
+ * second wait most of each second with nothing out. */
+static void test_spare_time_commits(void **state)
+{
+	struct heed_crawl_progress p;
+
+	(void)state;
+	sim.look_when_spare = true;
+	p = crawl(HEED_CRAWL_FULL, false);
+	assert_int_equal(p.pages, SITES * (PAGES + 1));
+	assert_true(sim.spare_looks >= PAGES);
 }
 
 static void test_recrawls(void **state)
@@ -996,6 +1064,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test_setup_teardown(test_recrawls, setup, teardown),
+	        cmocka_unit_test_setup_teardown(test_spare_time_commits, setup,
+	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_unsent_then_sent, setup,
 	                                        teardown),
 	        cmocka_unit_test_setup_teardown(test_retry_then_revisit, setup,
