@@ -377,8 +377,8 @@ void heed__crawl_index(heed_crawl *c, bool all)
 
 void heed__crawl_spare(heed_crawl *c, int64_t spare_ms)
 {
-	if (c->reqs || spare_ms < CRAWL_SPARE_MS || c->failed != HEED_OK ||
-	    c->rewinding)
+	if (c->index_beside || c->reqs || spare_ms < CRAWL_SPARE_MS ||
+	    c->failed != HEED_OK || c->rewinding)
 		return;
 	heed__crawl_commit(c);
 	if (index_behind(c, CRAWL_INDEX_MS))

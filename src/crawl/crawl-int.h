@@ -768,7 +768,10 @@ void heed__crawl_commit(heed_crawl *c);
 void heed__crawl_index(heed_crawl *c, bool all);
 /* The crawl has spare_ms with nothing out and nothing due: from
  * CRAWL_SPARE_MS, the open batch commits, and the search index catches up
- * once it is CRAWL_INDEX_MS behind. */
+ * once it is CRAWL_INDEX_MS behind. Only where the crawl's thread keeps
+ * the index (SQLite): where it is kept beside the crawl (PostgreSQL) the
+ * commit alone was left, and committing then cut a crawl's batches short
+ * (10,000 sites x 11 pages: 15-30 % fewer pages a second, more commits). */
 void heed__crawl_spare(heed_crawl *c, int64_t spare_ms);
 /* The request for frontier row id of site origin (the site's own string)
  * started: the row is marked in flight when the batch commits, unless
