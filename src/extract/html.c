@@ -2235,6 +2235,23 @@ static bool date_label_alone(const char *s)
 	return date_label_len(s, len, &f, &asof) == len;
 }
 
+/* True when a byline element's text s[0, len) is a label alone, a
+ * date's ("Posted on", "Publiziert am") or an author's ("By", "Von:"): it
+ * names nobody and dates nothing. An empty one is not: a teaser's byline
+ * inside a link loses its text to the link, and the next byline is as
+ * likely another teaser's. */
+static bool byline_label_alone(const char *s, size_t len)
+{
+	enum field f;
+	bool asof;
+
+	heed__trim(&s, &len);
+	if (!len || date_label_len(s, len, &f, &asof) == len)
+		return len > 0;
+	heed__author_unprefix(&s, &len);
+	return !len;
+}
+
 /* True when s[0, len) is an author's noun alone ("Autor", "Author:"),
  * as a heading over the name writes it. */
 static bool author_noun_alone(const char *s, size_t len)
@@ -3363,6 +3380,19 @@ static void finish_capture(struct html *h, struct capture *c)
 			offer_text_date(b, F_PUBLISHED,
 			                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s,
 			                len);
+		/* Twenty Ten's "Posted on" before the date, in a span of
+		 * class meta-prep-author: a label, no byline; the next byline
+		 * element holds the name, and a byline inside that one is
+		 * read as inside the first. */
+		if (!c->inner && !c->past && byline_label_alone(s, len)) {
+			h->inner_byline_read = false;
+			h->inner_names = NULL;
+			if (c->sub)
+				h->byline_page_done = false;
+			else
+				h->byline_done = false;
+			break;
+		}
 		s = heed__byline_names(b, s, len);
 		if (s && date_label_alone(s))
 			s = NULL;

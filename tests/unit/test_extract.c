@@ -1052,6 +1052,27 @@ static const struct page_case cases[] = {
          "ffentlicht am 19.10.19 "
          "um 14:34 Uhr</time></p><p>Text.</p></article>",
          0, NULL, "-author\n"},
+        {"author: a byline element that is a label alone leaves the next "
+         "byline to be read",
+         NULL,
+         "<div class=post><div class=entry-meta><span class=\"meta-prep "
+         "meta-prep-author\">Publiziert am</span> <a href=/p1><span "
+         "class=entry-date>13. Januar 2014</span></a> <span "
+         "class=meta-sep>von</span> <span class=\"author vcard\"><a "
+         "class=\"url fn n\" href=/author/admin/>uriebe</a></span></div>"
+         "<p>Text.</p></div><div class=post><div class=entry-meta><span "
+         "class=\"meta-prep meta-prep-author\">By</span> <span class=\"author "
+         "vcard\"><a class=\"url fn n\" href=/author/ts/>Tom Stelling</a>"
+         "</span></div><p>Text.</p></div>",
+         0, NULL, "author=html:uriebe\n"},
+        {"author: an empty byline element still ends the reading", NULL,
+         "<div class=post><span class=author></span><p>Text.</p></div><div "
+         "class=post><span class=author>Bo Chan</span><p>Text.</p></div>",
+         0, NULL, "-author\n"},
+        {"author: a byline refused for its words still ends the reading", NULL,
+         "<article><p class=byline>Written in haste before the 12 trains "
+         "left</p><p>Text.</p><span class=author>Bo Chan</span></article>",
+         0, NULL, "-author\n"},
         {"author: a definition list's author over a declared other", NULL,
          "<script type=application/ld+json>{\"@type\": \"Article\", "
          "\"author\": {\"@type\": \"Person\", \"name\": \"Bo Chan\"}}"
