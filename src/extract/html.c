@@ -2262,6 +2262,25 @@ static bool author_noun_alone(const char *s, size_t len)
 	return n && label_end(s, len, n) == len;
 }
 
+/* True when s[0, len) is a byline's lead alone ("Published By",
+ * "Geschrieben von"), as a heading over the writer's card writes it. */
+static bool heading_lead_alone(const char *s, size_t len)
+{
+	static const char *const leads[] = {"published by",
+	                                    "posted by",
+	                                    "written by",
+	                                    "geschrieben von",
+	                                    "ver\303\266ffentlicht von",
+	                                    "verfasst von",
+	                                    "publi\303\251 par",
+	                                    "\303\251crit par",
+	                                    "publicado por",
+	                                    "escrito por"};
+	size_t n = lead_word(s, len, leads, HEED_ARRAY_SIZE(leads));
+
+	return n && label_end(s, len, n) == len;
+}
+
 /* The length of a source line's label that opens s[0, len) ("Quelle:",
  * "Source:"), with its colon and the separators after it, or 0. */
 static size_t source_label_len(const char *s, size_t len)
@@ -3148,16 +3167,19 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * dash or a bracket). */
 	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))
 		return;
-	if (label_date_wanted(h, D_LABEL))
-		n = date_label_len(s, len, &f, &asof);
-	/* A heading that is an author's noun alone ("<h4>Autor</h4>") heads
-	 * the name under it, as a label alone does. */
-	if (!n && opens && heading_top(h) &&
+	/* A heading that is an author's noun alone ("<h4>Autor</h4>") or a
+	 * byline's lead alone ("<h3>Published By</h3>", over a profile's
+	 * card) heads the name under it, as a label alone does; the lead
+	 * before "Published" is read as a date's label. */
+	if (opens && heading_top(h) &&
 	    h->link_heading == h->minor_heading + 1 &&
-	    author_noun_alone(s, len) && label_author_wanted(h)) {
+	    (author_noun_alone(s, len) || heading_lead_alone(s, len)) &&
+	    label_author_wanted(h)) {
 		after_label(h, F_AUTHOR, false, s, len, len);
 		return;
 	}
+	if (label_date_wanted(h, D_LABEL))
+		n = date_label_len(s, len, &f, &asof);
 	/* A definition list's term that is a writer's noun alone
 	 * ("<dt>Auteur</dt><dd>Ann Lee</dd>"; "Autor", "Author", not "Text"
 	 * or "Herausgeber") names the author in its value: the page states

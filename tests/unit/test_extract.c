@@ -1366,6 +1366,16 @@ static const struct page_case cases[] = {
          "<h4 class=meta-title>Autor</h4><p class=meta-text><a "
          "href=/p/huke>Nikolai Huke</a><b>, </b></p>",
          0, NULL, "author=html:Nikolai Huke\n"},
+        {"author: a heading that is a byline's lead alone heads the name", NULL,
+         "<article><p>Text.</p></article><div class=post-bar><h3>Published "
+         "By</h3><div class=card><img alt=\"Ann Lee\"><h3><a "
+         "href=/in/annlee>Ann Lee</a></h3><h4>Writer and editor</h4></div>"
+         "</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a heading that opens with a lead, or links it, is none", NULL,
+         "<h3>Published by the city council</h3><p>Ann Lee</p><h3><a "
+         "href=/a>Written by</a></h3><p>Bo Chan</p>",
+         0, NULL, "-author\n"},
         {"author: a heading that opens with the noun, or links it, is none",
          NULL,
          "<h3>Author Jane Doe on cities</h3><p>Ann Lee</p><h4><a "
