@@ -98,7 +98,8 @@ struct capture {
 	bool past;        /* CAP_BYLINE: read past a better author, for the
 	                   * list of names that author opens */
 	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
-	bool inner;       /* CAP_BYLINE: inside the byline being read */
+	bool inner;       /* CAP_BYLINE, CAP_AUTHOR_LINK: inside the byline
+	                   * being read */
 	struct heed_buf text;
 };
 
@@ -753,6 +754,16 @@ static void author_page_link(struct html *h, const char *href)
 		c->prop = heed__strdup_arena(h->b, acct, n);
 }
 
+/* True while the first byline (read past a better author too, but not
+ * one inside it) is being read. */
+static bool in_first_byline(const struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_BYLINE && !h->caps[i].inner)
+			return true;
+	return false;
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -776,8 +787,12 @@ static void on_anchor(struct html *h, const char *const *atts)
 	if (rel && has_token(rel, "author") && !h->aside) {
 		/* The byline around the first such link lists the post's
 		 * writers; one after it has closed is a listed post's. */
-		if (!h->author_links_closed)
-			start_capture(h, CAP_AUTHOR_LINK, NULL);
+		struct capture *c =
+		        h->author_links_closed
+		                ? NULL
+		                : start_capture(h, CAP_AUTHOR_LINK, NULL);
+		if (c)
+			c->inner = in_first_byline(h);
 		if (!h->author_link_box)
 			h->author_link_box = h->depth >= 2 ? h->depth - 1 : 1;
 	} else
@@ -3394,6 +3409,8 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_AUTHOR_LINK:
 		heed__author_add(b, O_LINK, 0, s, len);
+		if (c->inner)
+			heed__byline_link(b, s, len);
 		break;
 	case CAP_BYLINE:
 		/* "By Ana Lopez | 5 March 2024" dates the page too; read past

@@ -1854,6 +1854,38 @@ static const struct page_case cases[] = {
          "class=fn>von Rudolf Fischer, Simon Kohler</span></div><p>Text</p>"
          "</article>",
          0, NULL, "author=html:Rudolf Fischer; Simon Kohler\n"},
+        {"author: a byline's linked writers over a JSON-LD other", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
+         "<div itemscope itemtype=https://schema.org/BlogPosting><h1>T</h1>"
+         "<div class=article-header__byline itemprop=author>By <a "
+         "href=/author/ann-lee/ rel=author>Ann Lee</a>, <a "
+         "href=/author/bo-chan/ rel=author>Bo Chan</a></div><p>Text</p>"
+         "</div>",
+         0, NULL, "author=link:Ann Lee; Bo Chan\n"},
+        {"author: a byline's linked writers over a meta author before it", NULL,
+         "<meta name=author content=\"Kim Dale\"><article><h1>T</h1><div "
+         "class=byline><a href=/author/ann-lee/ rel=author>Ann Lee</a> and "
+         "<a href=/author/bo-chan/ rel=author>Bo Chan</a></div><p>Text</p>"
+         "</article>",
+         0, NULL, "author=link:Ann Lee; Bo Chan\n"},
+        {"author: a byline's link that names nobody is no writer", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
+         "<article><h1>T</h1><div class=byline><a href=/author/ann-lee/ "
+         "rel=author>Ann Lee</a> <a href=/author/ann-lee/ rel=author>View "
+         "profile</a></div><p>Text</p></article>",
+         0, NULL, "author=jsonld:Kim Dale\n"},
+        {"author: one linked writer, or links outside the byline, leave the "
+         "JSON-LD's",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
+         "<article><h1>T</h1><div class=byline><a href=/author/ann-lee/ "
+         "rel=author>Ann Lee</a></div><p>Text</p><footer><p><a href=/a/bo "
+         "rel=author>Bo Chan</a>, <a href=/a/cy rel=author>Cy Do</a></p>"
+         "</footer></article>",
+         0, NULL, "author=jsonld:Kim Dale\n"},
         {"author: a byline's writers take the meta author's one name", NULL,
          "<meta name=author content=\"Ann Lee\"><article><h1>T</h1><p "
          "class=byline>By Ann Lee and Bo Chan</p><p>Text</p></article>",
