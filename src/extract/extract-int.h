@@ -159,6 +159,9 @@ struct builder {
 	/* The names of the article's opening "By X" line (arena), kept
 	 * while a declared author wins: see heed__lead_over_declared. */
 	const char *lead_names;
+	/* The names of the rel=author links inside the page's first byline,
+	 * "A; B" (arena): see heed__byline_links_over_declared. */
+	const char *byline_links;
 	const char *licensor; /* a licence notice's name to credit (arena) */
 	const char *source_names; /* the first source line's (arena) */
 	struct heed_record rec;
@@ -279,6 +282,14 @@ void heed__lead_names(struct builder *b, const char *s, size_t len);
  * that posted the article, where the article's first lines credit its
  * writer. Called once the page is read, as JSON-LD is ranked then. */
 void heed__lead_over_declared(struct builder *b);
+/* Notes the name of a rel=author link inside the page's first byline. */
+void heed__byline_link(struct builder *b, const char *s, size_t len);
+/* The page's first byline whose names are rel=author links, two or more
+ * ("By <a rel=author>Ann Lee</a>, <a rel=author>Bo Chan</a>"), takes the
+ * place of a single declared author who is none of them: the byline
+ * credits its writers by their author pages, a CMS's JSON-LD the account
+ * that posted. Called once the page is read, as JSON-LD is ranked then. */
+void heed__byline_links_over_declared(struct builder *b);
 /* Offers an author: a further one from the same source and rank
  * (several <meta name=author>, <a rel=author> links) joins the first,
  * "A; B", so several authors stay several. */

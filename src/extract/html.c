@@ -98,7 +98,8 @@ struct capture {
 	bool past;        /* CAP_BYLINE: read past a better author, for the
 	                   * list of names that author opens */
 	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
-	bool inner;       /* CAP_BYLINE: inside the byline being read */
+	bool inner;       /* CAP_BYLINE, CAP_AUTHOR_LINK: inside the byline
+	                   * being read */
 	struct heed_buf text;
 };
 
@@ -753,6 +754,16 @@ static void author_page_link(struct html *h, const char *href)
 		c->prop = heed__strdup_arena(h->b, acct, n);
 }
 
+/* True while the first byline (read past a better author too, but not
+ * one inside it) is being read. */
+static bool in_first_byline(const struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_BYLINE && !h->caps[i].inner)
+			return true;
+	return false;
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -776,8 +787,12 @@ static void on_anchor(struct html *h, const char *const *atts)
 	if (rel && has_token(rel, "author") && !h->aside) {
 		/* The byline around the first such link lists the post's
 		 * writers; one after it has closed is a listed post's. */
-		if (!h->author_links_closed)
-			start_capture(h, CAP_AUTHOR_LINK, NULL);
+		struct capture *c =
+		        h->author_links_closed
+		                ? NULL
+		                : start_capture(h, CAP_AUTHOR_LINK, NULL);
+		if (c)
+			c->inner = in_first_byline(h);
 		if (!h->author_link_box)
 			h->author_link_box = h->depth >= 2 ? h->depth - 1 : 1;
 	} else
@@ -2235,12 +2250,48 @@ static bool date_label_alone(const char *s)
 	return date_label_len(s, len, &f, &asof) == len;
 }
 
+/* True when a byline element's text s[0, len) is a label alone, a
+ * date's ("Posted on", "Publiziert am") or an author's ("By", "Von:"): it
+ * names nobody and dates nothing. An empty one is not: a teaser's byline
+ * inside a link loses its text to the link, and the next byline is as
+ * likely another teaser's. */
+static bool byline_label_alone(const char *s, size_t len)
+{
+	enum field f;
+	bool asof;
+
+	heed__trim(&s, &len);
+	if (!len || date_label_len(s, len, &f, &asof) == len)
+		return len > 0;
+	heed__author_unprefix(&s, &len);
+	return !len;
+}
+
 /* True when s[0, len) is an author's noun alone ("Autor", "Author:"),
  * as a heading over the name writes it. */
 static bool author_noun_alone(const char *s, size_t len)
 {
 	size_t n =
 	        lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+
+	return n && label_end(s, len, n) == len;
+}
+
+/* True when s[0, len) is a byline's lead alone ("Published By",
+ * "Geschrieben von"), as a heading over the writer's card writes it. */
+static bool heading_lead_alone(const char *s, size_t len)
+{
+	static const char *const leads[] = {"published by",
+	                                    "posted by",
+	                                    "written by",
+	                                    "geschrieben von",
+	                                    "ver\303\266ffentlicht von",
+	                                    "verfasst von",
+	                                    "publi\303\251 par",
+	                                    "\303\251crit par",
+	                                    "publicado por",
+	                                    "escrito por"};
+	size_t n = lead_word(s, len, leads, HEED_ARRAY_SIZE(leads));
 
 	return n && label_end(s, len, n) == len;
 }
@@ -3131,16 +3182,19 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * dash or a bracket). */
 	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))
 		return;
-	if (label_date_wanted(h, D_LABEL))
-		n = date_label_len(s, len, &f, &asof);
-	/* A heading that is an author's noun alone ("<h4>Autor</h4>") heads
-	 * the name under it, as a label alone does. */
-	if (!n && opens && heading_top(h) &&
+	/* A heading that is an author's noun alone ("<h4>Autor</h4>") or a
+	 * byline's lead alone ("<h3>Published By</h3>", over a profile's
+	 * card) heads the name under it, as a label alone does; the lead
+	 * before "Published" is read as a date's label. */
+	if (opens && heading_top(h) &&
 	    h->link_heading == h->minor_heading + 1 &&
-	    author_noun_alone(s, len) && label_author_wanted(h)) {
+	    (author_noun_alone(s, len) || heading_lead_alone(s, len)) &&
+	    label_author_wanted(h)) {
 		after_label(h, F_AUTHOR, false, s, len, len);
 		return;
 	}
+	if (label_date_wanted(h, D_LABEL))
+		n = date_label_len(s, len, &f, &asof);
 	/* A definition list's term that is a writer's noun alone
 	 * ("<dt>Auteur</dt><dd>Ann Lee</dd>"; "Autor", "Author", not "Text"
 	 * or "Herausgeber") names the author in its value: the page states
@@ -3355,6 +3409,8 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_AUTHOR_LINK:
 		heed__author_add(b, O_LINK, 0, s, len);
+		if (c->inner)
+			heed__byline_link(b, s, len);
 		break;
 	case CAP_BYLINE:
 		/* "By Ana Lopez | 5 March 2024" dates the page too; read past
@@ -3363,6 +3419,19 @@ static void finish_capture(struct html *h, struct capture *c)
 			offer_text_date(b, F_PUBLISHED,
 			                c->sub ? D_LINE_PAGE : D_TEXT_BODY, s,
 			                len);
+		/* Twenty Ten's "Posted on" before the date, in a span of
+		 * class meta-prep-author: a label, no byline; the next byline
+		 * element holds the name, and a byline inside that one is
+		 * read as inside the first. */
+		if (!c->inner && !c->past && byline_label_alone(s, len)) {
+			h->inner_byline_read = false;
+			h->inner_names = NULL;
+			if (c->sub)
+				h->byline_page_done = false;
+			else
+				h->byline_done = false;
+			break;
+		}
 		s = heed__byline_names(b, s, len);
 		if (s && date_label_alone(s))
 			s = NULL;

@@ -394,6 +394,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 	url_path_date(b);
 	heed__edit_only(b);
 	heed__lead_over_declared(b);
+	heed__byline_links_over_declared(b);
 	heed__initials_named(b);
 	heed__source_over_site(b);
 	heed__dateline_agency(b);

@@ -1414,6 +1414,53 @@ void heed__lead_over_declared(struct builder *b)
 	c->origin = O_HTML;
 }
 
+void heed__byline_link(struct builder *b, const char *s, size_t len)
+{
+	const char *v = b->byline_links;
+	int rank = rank_of(F_AUTHOR, O_LINK, 0);
+	unsigned names = 1;
+	char *name, *joined;
+	size_t n;
+
+	/* A link's text that names nobody ("View profile", "admin") is
+	 * no writer of the byline. */
+	name_text(b, &s, &len);
+	if (!author_ok(b, &s, &len, &rank) || !(name = collapse(b, s, len)))
+		return;
+	if (!v) {
+		b->byline_links = name;
+		return;
+	}
+	n = strlen(v);
+	for (const char *p = v; (p = strstr(p, "; ")); p += 2)
+		names++;
+	if (names >= EXTRACT_MAX_AUTHORS ||
+	    list_holds(v, n, name, strlen(name)))
+		return;
+	joined = heed__arena_alloc(&b->arena, n + 2 + strlen(name) + 1);
+	if (!joined) {
+		b->oom = HEED_ENOMEM;
+		return;
+	}
+	memcpy(joined, v, n);
+	memcpy(joined + n, "; ", 2);
+	strcpy(joined + n + 2, name);
+	b->byline_links = joined;
+}
+
+void heed__byline_links_over_declared(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	const char *v = b->byline_links;
+
+	if (!v || !strstr(v, "; ") || !c->value || strstr(c->value, "; ") ||
+	    c->origin == O_HTML || c->origin == O_LINK ||
+	    list_holds(v, strlen(v), c->value, strlen(c->value)))
+		return;
+	c->value = v;
+	c->origin = O_LINK;
+}
+
 void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
                       size_t len)
 {

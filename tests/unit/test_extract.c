@@ -1052,6 +1052,27 @@ static const struct page_case cases[] = {
          "ffentlicht am 19.10.19 "
          "um 14:34 Uhr</time></p><p>Text.</p></article>",
          0, NULL, "-author\n"},
+        {"author: a byline element that is a label alone leaves the next "
+         "byline to be read",
+         NULL,
+         "<div class=post><div class=entry-meta><span class=\"meta-prep "
+         "meta-prep-author\">Publiziert am</span> <a href=/p1><span "
+         "class=entry-date>13. Januar 2014</span></a> <span "
+         "class=meta-sep>von</span> <span class=\"author vcard\"><a "
+         "class=\"url fn n\" href=/author/admin/>uriebe</a></span></div>"
+         "<p>Text.</p></div><div class=post><div class=entry-meta><span "
+         "class=\"meta-prep meta-prep-author\">By</span> <span class=\"author "
+         "vcard\"><a class=\"url fn n\" href=/author/ts/>Tom Stelling</a>"
+         "</span></div><p>Text.</p></div>",
+         0, NULL, "author=html:uriebe\n"},
+        {"author: an empty byline element still ends the reading", NULL,
+         "<div class=post><span class=author></span><p>Text.</p></div><div "
+         "class=post><span class=author>Bo Chan</span><p>Text.</p></div>",
+         0, NULL, "-author\n"},
+        {"author: a byline refused for its words still ends the reading", NULL,
+         "<article><p class=byline>Written in haste before the 12 trains "
+         "left</p><p>Text.</p><span class=author>Bo Chan</span></article>",
+         0, NULL, "-author\n"},
         {"author: a definition list's author over a declared other", NULL,
          "<script type=application/ld+json>{\"@type\": \"Article\", "
          "\"author\": {\"@type\": \"Person\", \"name\": \"Bo Chan\"}}"
@@ -1345,6 +1366,16 @@ static const struct page_case cases[] = {
          "<h4 class=meta-title>Autor</h4><p class=meta-text><a "
          "href=/p/huke>Nikolai Huke</a><b>, </b></p>",
          0, NULL, "author=html:Nikolai Huke\n"},
+        {"author: a heading that is a byline's lead alone heads the name", NULL,
+         "<article><p>Text.</p></article><div class=post-bar><h3>Published "
+         "By</h3><div class=card><img alt=\"Ann Lee\"><h3><a "
+         "href=/in/annlee>Ann Lee</a></h3><h4>Writer and editor</h4></div>"
+         "</div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a heading that opens with a lead, or links it, is none", NULL,
+         "<h3>Published by the city council</h3><p>Ann Lee</p><h3><a "
+         "href=/a>Written by</a></h3><p>Bo Chan</p>",
+         0, NULL, "-author\n"},
         {"author: a heading that opens with the noun, or links it, is none",
          NULL,
          "<h3>Author Jane Doe on cities</h3><p>Ann Lee</p><h4><a "
@@ -1823,6 +1854,38 @@ static const struct page_case cases[] = {
          "class=fn>von Rudolf Fischer, Simon Kohler</span></div><p>Text</p>"
          "</article>",
          0, NULL, "author=html:Rudolf Fischer; Simon Kohler\n"},
+        {"author: a byline's linked writers over a JSON-LD other", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
+         "<div itemscope itemtype=https://schema.org/BlogPosting><h1>T</h1>"
+         "<div class=article-header__byline itemprop=author>By <a "
+         "href=/author/ann-lee/ rel=author>Ann Lee</a>, <a "
+         "href=/author/bo-chan/ rel=author>Bo Chan</a></div><p>Text</p>"
+         "</div>",
+         0, NULL, "author=link:Ann Lee; Bo Chan\n"},
+        {"author: a byline's linked writers over a meta author before it", NULL,
+         "<meta name=author content=\"Kim Dale\"><article><h1>T</h1><div "
+         "class=byline><a href=/author/ann-lee/ rel=author>Ann Lee</a> and "
+         "<a href=/author/bo-chan/ rel=author>Bo Chan</a></div><p>Text</p>"
+         "</article>",
+         0, NULL, "author=link:Ann Lee; Bo Chan\n"},
+        {"author: a byline's link that names nobody is no writer", NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
+         "<article><h1>T</h1><div class=byline><a href=/author/ann-lee/ "
+         "rel=author>Ann Lee</a> <a href=/author/ann-lee/ rel=author>View "
+         "profile</a></div><p>Text</p></article>",
+         0, NULL, "author=jsonld:Kim Dale\n"},
+        {"author: one linked writer, or links outside the byline, leave the "
+         "JSON-LD's",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
+         "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
+         "<article><h1>T</h1><div class=byline><a href=/author/ann-lee/ "
+         "rel=author>Ann Lee</a></div><p>Text</p><footer><p><a href=/a/bo "
+         "rel=author>Bo Chan</a>, <a href=/a/cy rel=author>Cy Do</a></p>"
+         "</footer></article>",
+         0, NULL, "author=jsonld:Kim Dale\n"},
         {"author: a byline's writers take the meta author's one name", NULL,
          "<meta name=author content=\"Ann Lee\"><article><h1>T</h1><p "
          "class=byline>By Ann Lee and Bo Chan</p><p>Text</p></article>",
