@@ -1414,38 +1414,46 @@ void heed__lead_over_declared(struct builder *b)
 	c->origin = O_HTML;
 }
 
+/* list, names joined by "; ", with name added at its end (arena), or list
+ * itself when it holds name already or EXTRACT_MAX_AUTHORS names; NULL
+ * (b->oom set) when out of memory. */
+static const char *list_add(struct builder *b, const char *list,
+                            const char *name)
+{
+	size_t n = strlen(list);
+	unsigned names = 1;
+	char *joined;
+
+	for (const char *p = list; (p = strstr(p, "; ")); p += 2)
+		names++;
+	/* The same name twice (a byline's link and its avatar's) is one. */
+	if (names >= EXTRACT_MAX_AUTHORS ||
+	    list_holds(list, n, name, strlen(name)))
+		return list;
+	joined = heed__arena_alloc(&b->arena, n + 2 + strlen(name) + 1);
+	if (!joined) {
+		b->oom = HEED_ENOMEM;
+		return NULL;
+	}
+	memcpy(joined, list, n);
+	memcpy(joined + n, "; ", 2);
+	strcpy(joined + n + 2, name);
+	return joined;
+}
+
 void heed__byline_link(struct builder *b, const char *s, size_t len)
 {
-	const char *v = b->byline_links;
 	int rank = rank_of(F_AUTHOR, O_LINK, 0);
-	unsigned names = 1;
-	char *name, *joined;
-	size_t n;
+	const char *name, *v;
 
 	/* A link's text that names nobody ("View profile", "admin") is
 	 * no writer of the byline. */
 	name_text(b, &s, &len);
 	if (!author_ok(b, &s, &len, &rank) || !(name = collapse(b, s, len)))
 		return;
-	if (!v) {
-		b->byline_links = name;
-		return;
-	}
-	n = strlen(v);
-	for (const char *p = v; (p = strstr(p, "; ")); p += 2)
-		names++;
-	if (names >= EXTRACT_MAX_AUTHORS ||
-	    list_holds(v, n, name, strlen(name)))
-		return;
-	joined = heed__arena_alloc(&b->arena, n + 2 + strlen(name) + 1);
-	if (!joined) {
-		b->oom = HEED_ENOMEM;
-		return;
-	}
-	memcpy(joined, v, n);
-	memcpy(joined + n, "; ", 2);
-	strcpy(joined + n + 2, name);
-	b->byline_links = joined;
+	v = b->byline_links ? list_add(b, b->byline_links, name) : name;
+	if (v)
+		b->byline_links = v;
 }
 
 void heed__byline_links_over_declared(struct builder *b)
@@ -1465,9 +1473,7 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
                       size_t len)
 {
 	struct cand *c = &b->cand[F_AUTHOR];
-	unsigned names = 1;
-	char *v, *joined;
-	size_t n;
+	const char *v, *joined;
 
 	int rank = rank_of(F_AUTHOR, o, sub);
 
@@ -1479,24 +1485,8 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
 	if (!author_ok(b, &s, &len, &rank) || rank != c->rank)
 		return;
 	v = collapse(b, s, len);
-	if (!v)
-		return;
-	n = strlen(c->value);
-	for (const char *p = c->value; (p = strstr(p, "; ")); p += 2)
-		names++;
-	/* The same name twice (a byline's link and its avatar's) is one. */
-	if (names >= EXTRACT_MAX_AUTHORS ||
-	    list_holds(c->value, n, v, strlen(v)))
-		return;
-	joined = heed__arena_alloc(&b->arena, n + 2 + strlen(v) + 1);
-	if (!joined) {
-		b->oom = HEED_ENOMEM;
-		return;
-	}
-	memcpy(joined, c->value, n);
-	memcpy(joined + n, "; ", 2);
-	strcpy(joined + n + 2, v);
-	c->value = joined;
+	if (v && (joined = list_add(b, c->value, v)))
+		c->value = joined;
 }
 
 size_t heed__fold_case(char *s, size_t len)
