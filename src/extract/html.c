@@ -3033,16 +3033,34 @@ static bool one_name_left(const char *s, size_t len)
 /* A date, a separator and a name opening an element's text, as themes
  * write their post's line ("11.12.2019 - Ann Lee", "04.02.2022 | 13:10
  * Uhr | Ann Lee"): the names after the last separator, read as a
- * label's value (every word capitalised, at most six words a name). */
-static void date_author(struct html *h, const char *s, size_t len)
+ * label's value (every word capitalised, at most six words a name). A
+ * date, its time of day and an author's lead ("06.11.2023 13:30 von
+ * Olga") say whose the line is without a separator, and are read in a
+ * heading too (in_heading), where a post's line may sit beside its
+ * section's name; a name after a bare separator there may be a
+ * listing's band or hall. */
+static void date_author(struct html *h, const char *s, size_t len,
+                        bool in_heading)
 {
 	size_t n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
-	size_t sep;
+	size_t sep, lead;
 
 	if (!n)
 		return;
 	sep = date_separator_len(s + n, len - n);
-	if (!sep)
+	if (!sep) {
+		/* The date's length may hold its time and a space after it. */
+		n += separators_len(s + n, len - n, " \t");
+		if (s[n - 1] != ' ' && s[n - 1] != '\t' && s[n - 1] != '\xA0')
+			return;
+		n += clock_len(s + n, len - n);
+		lead = author_label_len(s + n, len - n);
+		if (lead && lead < len - n)
+			label_value(h, F_AUTHOR, false, s + n + lead,
+			            len - n - lead);
+		return;
+	}
+	if (in_heading)
 		return;
 	n += sep;
 	if (clock_len(s + n, len - n)) {
@@ -3090,6 +3108,24 @@ static bool date_heading(const struct html *h)
 
 	return h->link_heading == 1 &&
 	       (t == T_H1 || t == T_H2 || t == T_HN || t == T_HMINOR);
+}
+
+/* True when the one link or heading open is a heading (h1 to h4): the
+ * text is in no link. */
+static bool heading_no_link(const struct html *h)
+{
+	if (h->link_heading != 1 || h->minor_heading)
+		return false;
+	for (size_t i = h->depth < EXTRACT_MAX_DEPTH ? h->depth
+	                                             : EXTRACT_MAX_DEPTH;
+	     i-- > 0;) {
+		unsigned char t = h->stack[i].tag;
+		if (t == T_A)
+			return false;
+		if (t == T_H1 || t == T_H2 || t == T_HN)
+			return true;
+	}
+	return false;
 }
 
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
@@ -3152,8 +3188,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 			           n);
 	}
 	if (*s >= '0' && *s <= '9') {
-		if (opens && !h->link_heading && label_author_wanted(h))
-			date_author(h, s, len);
+		if (opens && (!h->link_heading || heading_no_link(h)) &&
+		    label_author_wanted(h))
+			date_author(h, s, len, h->link_heading > 0);
 		return;
 	}
 	if (!h->link_heading)

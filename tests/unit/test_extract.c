@@ -1426,6 +1426,20 @@ static const struct page_case cases[] = {
          "Botschaft</p><p>02.11.2022 - Aymz- Grelle Forelle</p><p>1.2.2020 "
          "- the rest</p><a>03.02.2020 - Ann Lee</a>",
          0, NULL, "-author\n"},
+        {"author: a date, its time and an author's lead in a heading", NULL,
+         "<meta name=twitter:creator content=\"@vip contributer\"><h2>Stars "
+         "(1 / 1) <span>06.11.2023 13:30 von Olga </span><span>Symbolbild "
+         "imago</span></h2>",
+         0, NULL, "author=html:Olga\n"},
+        {"author: a date and an author's lead, outside headings too", NULL,
+         "<p>12.01.2016 by Ann Lee</p>", 0, NULL, "author=html:Ann Lee\n"},
+        {"author: a date and a lead in a heading's link, in a heading "
+         "without the lead, or a lead glued to the date, name nobody",
+         NULL,
+         "<h2><a href=/p>06.11.2023 von Ann Lee</a></h2><h3>02.11.2022 - "
+         "Placebo Stadthalle</h3><h2>06.11.2023 13:30</h2><p>06.11.2023von "
+         "Bo Chan</p><h2>06.11.2023 von 10 bis 12 Uhr</h2>",
+         0, NULL, "-author\n"},
         {"author: a date and a name rank after a byline", NULL,
          "<p>11.12.2019 - Amelie Loevenich</p><div class=byline>Ann "
          "Lee</div>",
