@@ -149,19 +149,20 @@ heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued);
 
 /* Puts the in-flight entries of one site (origin) host back in the
  * queue: a worker that takes a site over (its lease expired) recovers what
- * the last holder had in flight; *requeued may be NULL. */
+ * the last holder had in flight; *requeued may be NULL. HEED_EINVAL
+ * without a host. */
 heed_status heed_store_frontier_recover_host(heed_store *store,
                                              const char *host,
                                              int64_t *requeued);
 
 /* Marks every queued entry of the site (origin) host dropped; *dropped
- * (may be NULL) receives the count. */
+ * (may be NULL) receives the count. HEED_EINVAL without a host. */
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
                                           int64_t *dropped);
 
 /* Puts every dropped entry of the site host back in the queue (a site that
  * was not qualified earlier in the run, and is now); *requeued may be
- * NULL. */
+ * NULL. HEED_EINVAL without a host. */
 heed_status heed_store_frontier_undrop_host(heed_store *store, const char *host,
                                             int64_t *requeued);
 
