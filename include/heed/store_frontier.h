@@ -171,6 +171,8 @@ struct heed_frontier_host {
 	const char *host;   /* the site (origin) "scheme://host[:port]" */
 	int64_t queued;     /* entries waiting */
 	int64_t pages_done; /* pages fetched in this run */
+	int64_t dropped;    /* entries dropped: the site was not qualified,
+	                       or reached a limit */
 };
 
 typedef int heed_store_frontier_host_fn(void *ud,

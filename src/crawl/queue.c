@@ -342,7 +342,7 @@ void heed__queue_restart(heed_crawl *c, struct heed__site *s)
  * finish before the sites' lifecycles start writing. */
 struct resumed {
 	char *origin;
-	int64_t queued, pages_done;
+	int64_t queued, pages_done, dropped;
 };
 
 struct resume_list {
@@ -367,7 +367,7 @@ static int collect_site(void *ud, const struct heed_frontier_host *fh)
 	}
 	l->items[l->count] =
 	        (struct resumed){heed__strndup(a, fh->host, strlen(fh->host)),
-	                         fh->queued, fh->pages_done};
+	                         fh->queued, fh->pages_done, fh->dropped};
 	return l->items[l->count++].origin == NULL;
 }
 
@@ -377,6 +377,7 @@ static int collect_site(void *ud, const struct heed_frontier_host *fh)
 static void resume_site(heed_crawl *c, const struct resumed *r)
 {
 	struct heed__site *s = heed__site_of_url(c, r->origin, true);
+	int64_t queued = r->queued;
 
 	if (!s) {
 		heed_log(&c->log, HEED_LOG_WARN, "crawl",
@@ -385,7 +386,18 @@ static void resume_site(heed_crawl *c, const struct resumed *r)
 		return;
 	}
 	s->in_scope = true;
-	if (!r->queued) {
+	/* A process of the run dropped the site's queue (not qualified, or
+	 * at a limit) and was killed: the site starts again as if its URLs
+	 * were still queued, and its lifecycle decides anew. Left dropped,
+	 * a site whose whole queue was dropped would never start: its URLs
+	 * are known, so neither its seed nor a link brings them back. */
+	if (r->dropped) {
+		int64_t n = 0;
+		if (!heed__batch_frontier_undrop(c, s->origin, &n))
+			return;
+		queued += n;
+	}
+	if (!queued) {
 		s->lane.pages += r->pages_done;
 		return;
 	}
@@ -394,7 +406,7 @@ static void resume_site(heed_crawl *c, const struct resumed *r)
 		heed__crawl_oom(c);
 		return;
 	}
-	c->p.queued += r->queued;
+	c->p.queued += queued;
 }
 
 heed_status heed__queue_resume(heed_crawl *c)

@@ -604,6 +604,7 @@ static int call_host(struct heed__sql *q, void *ctx)
 	        heed__sql_col_text(q, 0),
 	        heed__sql_col_int(q, 1, 0),
 	        heed__sql_col_int(q, 2, 0),
+	        heed__sql_col_int(q, 3, 0),
 	};
 
 	return c->fn(c->ud, &h);
@@ -611,10 +612,11 @@ static int call_host(struct heed__sql *q, void *ctx)
 
 /* Sites in byte order on both engines: PostgreSQL's frontier.host has
  * the database's collation, SQLite's is BINARY and knows no "C". */
-#define HOSTS_SQL(collate)                                       \
-	"SELECT host, count(*) FILTER (WHERE state = ?1), "      \
-	"count(*) FILTER (WHERE state = ?2 AND kind = ?3) FROM " \
-	"frontier GROUP BY host ORDER BY host" collate ";"
+#define HOSTS_SQL(collate)                                   \
+	"SELECT host, count(*) FILTER (WHERE state = ?1), "  \
+	"count(*) FILTER (WHERE state = ?2 AND kind = ?3), " \
+	"count(*) FILTER (WHERE state = ?4) FROM frontier "  \
+	"GROUP BY host ORDER BY host" collate ";"
 
 heed_status heed_store_frontier_hosts(heed_store *store,
                                       heed_store_frontier_host_fn *fn, void *ud)
@@ -631,6 +633,7 @@ heed_status heed_store_frontier_hosts(heed_store *store,
 	heed__sql_int(&q, 1, HEED_FRONTIER_QUEUED);
 	heed__sql_int(&q, 2, HEED_FRONTIER_DONE);
 	heed__sql_int(&q, 3, HEED_FRONTIER_PAGE);
+	heed__sql_int(&q, 4, HEED_FRONTIER_DROPPED);
 	return heed__sql_each(&q, call_host, &c);
 }
 

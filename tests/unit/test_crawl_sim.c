@@ -2685,6 +2685,46 @@ static void test_worker_holding_sized(void **state)
 	assert_true(holding_run(64, 100) >= WSIM_HOLD_SITES * 3 / 4);
 }
 
+/* A process of the run left a site not qualified, its one URL dropped, and
+ * was killed before the site's retry: the next process resumes the run
+ * with no queued URL of that site. The site must start again (its
+ * robots.txt asked once, every page fetched once), or it is lost to the
+ * run, its seed already known. */
+static void test_resume_site_all_dropped(void **state)
+{
+	struct sim *s = wsim_new(1, 0);
+	struct heed_frontier_entry e = {.url = "http://s0.sim.test/",
+	                                .host = "http://s0.sim.test",
+	                                .kind = HEED_FRONTIER_PAGE,
+	                                .lastmod = HEED_STORE_NO_DATE};
+	struct heed_crawl_progress p;
+	int64_t run = 0, dropped = 0;
+	bool added = false;
+
+	(void)state;
+	s->opt.worker.holder = NULL;
+	s->opt.worker.lease_ms = 0;
+	assert_int_equal(
+	        heed_store_run_begin(s->store, "full", unix_ms(s) / 1000, &run),
+	        HEED_OK);
+	assert_int_equal(heed_store_frontier_add(s->store, &e, &added),
+	                 HEED_OK);
+	assert_true(added);
+	assert_int_equal(
+	        heed_store_frontier_drop_host(s->store, e.host, &dropped),
+	        HEED_OK);
+	assert_int_equal(dropped, 1);
+	assert_true(wsim_crawl(s, &p));
+	check_store(s);
+	assert_int_equal(s->sites[0].robots_hits, 1);
+	for (unsigned k = 0; k < s->sites[0].page_count; k++)
+		assert_int_equal(s->sites[0].pages[k].hits, 1);
+	assert_int_equal(p.pages, s->sites[0].page_count);
+	for (size_t k = 0; k < B_COUNT; k++)
+		assert_int_equal(s->breaches[k].count, 0);
+	wsim_free(s);
+}
+
 /* ---- the tests ---- */
 
 /* The simulation is seeded and reproducible, and a failing seed is
@@ -2762,6 +2802,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_fenced),
 	        cmocka_unit_test(test_worker_clock_step),
 	        cmocka_unit_test(test_worker_holding_sized),
+	        cmocka_unit_test(test_resume_site_all_dropped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

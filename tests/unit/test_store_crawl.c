@@ -519,11 +519,24 @@ static void test_frontier_added_later(void **state)
 	heed_store_close(s);
 }
 
+static int collect_host(void *ud, const struct heed_frontier_host *h)
+{
+	struct heed_frontier_host *out = ud;
+
+	if (strcmp(h->host, "a.test") == 0) {
+		out->queued = h->queued;
+		out->pages_done = h->pages_done;
+		out->dropped = h->dropped;
+	}
+	return 0;
+}
+
 static void test_frontier_states_and_drop(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
 	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
 	struct window w = {0};
+	struct heed_frontier_host h = {0};
 	int64_t counts[4], n = 0;
 
 	(void)state;
@@ -554,6 +567,12 @@ static void test_frontier_states_and_drop(void **state)
 	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
 	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 1);
 	assert_int_equal(counts[HEED_FRONTIER_DROPPED], 1);
+	/* What a resumed run reads of each site. */
+	assert_int_equal(heed_store_frontier_hosts(s, collect_host, &h),
+	                 HEED_OK);
+	assert_int_equal(h.queued, 1);
+	assert_int_equal(h.pages_done, 1);
+	assert_int_equal(h.dropped, 1);
 	/* A re-crawl request brings a done URL back with a larger id. */
 	e.url = "http://a.test/1";
 	assert_int_equal(heed_store_frontier_requeue(s, &e), HEED_OK);
@@ -752,17 +771,6 @@ static void test_frontier_v1_migrates_to_sites(void **state)
 	                 HEED_OK);
 	assert_int_equal(v, 1);
 	heed_store_close(s);
-}
-
-static int collect_host(void *ud, const struct heed_frontier_host *h)
-{
-	struct heed_frontier_host *out = ud;
-
-	if (strcmp(h->host, "a.test") == 0) {
-		out->queued = h->queued;
-		out->pages_done = h->pages_done;
-	}
-	return 0;
 }
 
 static void test_runs(void **state)
