@@ -502,6 +502,13 @@ struct heed__site {
 	 * which only a retry reads, so visits.c asks the store for no other
 	 * (a first crawl's two reads a URL, each answering "none"). */
 	bool visits_none;
+	/* This process dropped URLs of it, or resumed it with dropped ones:
+	 * the store may hold dropped rows of it, which its start asks back
+	 * (lifecycle.c). A new run's frontier starts empty and a resumed
+	 * run asks back every site's dropped rows as it opens, so without
+	 * this a site's start asks nothing: on PostgreSQL a statement, and
+	 * its round trip, saved at every site's start. */
+	bool maybe_dropped;
 };
 
 /* Sites waiting for room at one address (BUSY), first come first served. */

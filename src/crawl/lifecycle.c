@@ -888,13 +888,16 @@ static void report(heed_crawl *c, struct heed__site *s,
 		c->opt->on_site(c->opt->site_ud, &r);
 }
 
-/* A site not qualified earlier in the run (by a process since killed)
- * lost its queue; qualified now, it gets it back. What a page limit
- * dropped comes back too, and is dropped again at once. */
+/* A site not qualified earlier (in this process, before a lost batch
+ * started it again, or by another worker) lost its queue; qualified now,
+ * it gets it back. What a page limit dropped comes back too, and is
+ * dropped again at once. Another worker's drops are not known here. */
 static void requeue_dropped(heed_crawl *c, struct heed__site *s)
 {
 	int64_t n = 0;
 
+	if (!s->maybe_dropped && !heed__worker_on(c))
+		return;
 	if (!heed__batch_frontier_undrop(c, s->origin, &n) || !n)
 		return;
 	c->p.queued += n;

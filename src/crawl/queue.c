@@ -114,6 +114,7 @@ static void added_one(void *ud, const char *origin)
 		 * that the site gets it back if a later process of the run
 		 * qualifies it (lifecycle.c). */
 		c->p.skipped++;
+		s->maybe_dropped = true;
 		heed__batch_frontier_drop(c, s->origin, NULL, "dropping a URL");
 		return;
 	}
@@ -261,6 +262,7 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
 	heed__sched_drop(&c->sched, &s->lane);
 	heed__acapref_dropped(c, s, why);
 	heed__worker_touch(c, s->host);
+	s->maybe_dropped = true;
 	heed__batch_frontier_drop(c, s->origin, &n, "dropping a queue");
 	c->p.queued = c->p.queued > n ? c->p.queued - n : 0;
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
@@ -393,6 +395,7 @@ static void resume_site(heed_crawl *c, const struct resumed *r)
 	 * are known, so neither its seed nor a link brings them back. */
 	if (r->dropped) {
 		int64_t n = 0;
+		s->maybe_dropped = true; /* until the batch commits */
 		if (!heed__batch_frontier_undrop(c, s->origin, &n))
 			return;
 		queued += n;
