@@ -1633,6 +1633,20 @@ static const struct page_case cases[] = {
          "<article><span class=byline><span>Ver\303\266ffentlicht von"
          "</span><span class=fn>Chris Jung</span></span></article>",
          0, NULL, "author=html:Chris Jung\n"},
+        {"author: Blogger's German lead \"Eingestellt von\" is no part of "
+         "the name",
+         NULL,
+         "<article><div class=post-footer><span class=\"post-author "
+         "vcard\">Eingestellt von <span class=fn>Ann Lee</span></span>"
+         "</div></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: Blogger's \"Eingestellt von\" before its placeholder names "
+         "nobody",
+         NULL,
+         "<article><div class=post-footer><span class=\"post-author "
+         "vcard\">Eingestellt von <span class=fn>Unknown</span></span>"
+         "</div></article>",
+         0, NULL, "-author\n"},
         {"author: a label's colon, and a bare label is no name", NULL,
          "<meta name=author content=Text><meta name=author "
          "content=\"Interview: Julia Lauter\">",
