@@ -1802,6 +1802,24 @@ static const struct page_case cases[] = {
          "<meta name=dc.creator content=\"Theme by Ann Lee\">"
          "<meta name=parsely-author content=\"Powered by WordPress\">",
          0, NULL, "-author\n"},
+        {"author: a theme's German credit closing a copyright line is no "
+         "author",
+         NULL,
+         "<div><p>Copyright \xC2\xA9 2021 | WordPress Theme von <a "
+         "href=https://www.mhthemes.com/>MH Themes</a></p></div>",
+         0, NULL, "-author\n"},
+        {"author: a copyright line's holder before a theme's German credit "
+         "is named",
+         NULL,
+         "<div><p>Copyright \xC2\xA9 2021 Ann Lee | WordPress Theme von <a "
+         "href=https://www.mhthemes.com/>MH Themes</a></p></div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a name holding the word \"Publisher\" is a name", NULL,
+         "<meta name=author content=\"Ann Publisher\">", 0, NULL,
+         "author=meta:Ann Publisher\n"},
+        {"author: Government Site Builder's placeholder \"publisher\" is no "
+         "name",
+         NULL, "<meta name=author content=publisher>", 0, NULL, "-author\n"},
         {"author: Shareaholic's author name is a declared author", NULL,
          "<meta name=shareaholic:article_author_name content='Ann Lee'>"
          "<p>\xC2\xA9 2020 Bo Chan</p>",
