@@ -322,13 +322,15 @@ static bool agency_credit(const char *s, size_t len)
 
 /* Words of a credit for other work than the page's text: a theme's or a
  * site's credit line, which some themes put in <meta name=author> ("Peter
- * Amende und Fuchsy designed", "Theme by Ann Lee"), or an edition's
+ * Amende und Fuchsy designed", "Theme by Ann Lee", a German copyright
+ * line's "WordPress Theme von <a>MH Themes</a>"), or an edition's
  * editor ("Revised Edition Edited by Adrian Parr", a dictionary's
  * microdata author for each of its entries, which their writers sign). */
 static bool other_work_credit(const char *s, size_t len)
 {
-	static const char *const credits[] = {
-	        "designed", "design by", "theme by", "powered by", "edited by"};
+	static const char *const credits[] = {"designed",   "design by",
+	                                      "theme by",   "theme von",
+	                                      "powered by", "edited by"};
 
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(credits); i++) {
 		size_t n = strlen(credits[i]);
@@ -414,14 +416,15 @@ static bool lower_phrase(const char *s, size_t len)
 
 /* A CMS's placeholder in an author field: WordPress's first account
  * ("admin"), a theme's "No Author", "Unknown", or its screen-reader label
- * on a line of its own before the name ("Post author", Twenty Twenty's):
+ * on a line of its own before the name ("Post author", Twenty Twenty's),
+ * the Government Site Builder's <meta name=author content=publisher>:
  * nobody is credited. */
 static bool placeholder_name(const char *s, size_t len)
 {
 	static const char *const names[] = {
-	        "admin",     "administrator", "wordpressadmin",
-	        "webmaster", "no author",     "unknown",
-	        "anonymous", "n/a",           "post author"};
+	        "admin",       "administrator", "wordpressadmin", "webmaster",
+	        "no author",   "unknown",       "anonymous",      "n/a",
+	        "post author", "publisher"};
 
 	return heed__ascii_ieq_any(s, len, names, HEED_ARRAY_SIZE(names));
 }

@@ -483,7 +483,8 @@ void heed__title_site(struct builder *b)
 /* The words that lead a name in a byline or a profile link's text, lower
  * case: "View all posts by Ann Lee" (a theme's author box links the name
  * so), "Zeige alle Beiträge von Ann", "Alles von Ann" ("all by Ann"),
- * "Veröffentlicht von Ann". A theme's screen-reader text runs on into the
+ * "Veröffentlicht von Ann", Blogger's German "Eingestellt von Ann"
+ * ("posted by"). A theme's screen-reader text runs on into the
  * name without a space ("Veröffentlicht vonAnn Lee"), so a capital letter
  * may follow these directly. */
 static const char *const name_leads[] = {"show all articles of",
@@ -508,6 +509,7 @@ static const char *const name_leads[] = {"show all articles of",
                                          "text von",
                                          "verfasst von",
                                          "gespeichert von",
+                                         "eingestellt von",
                                          "voir tous les articles de",
                                          "voir tous les articles par",
                                          "tous les articles de",

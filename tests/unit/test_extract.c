@@ -1633,6 +1633,20 @@ static const struct page_case cases[] = {
          "<article><span class=byline><span>Ver\303\266ffentlicht von"
          "</span><span class=fn>Chris Jung</span></span></article>",
          0, NULL, "author=html:Chris Jung\n"},
+        {"author: Blogger's German lead \"Eingestellt von\" is no part of "
+         "the name",
+         NULL,
+         "<article><div class=post-footer><span class=\"post-author "
+         "vcard\">Eingestellt von <span class=fn>Ann Lee</span></span>"
+         "</div></article>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: Blogger's \"Eingestellt von\" before its placeholder names "
+         "nobody",
+         NULL,
+         "<article><div class=post-footer><span class=\"post-author "
+         "vcard\">Eingestellt von <span class=fn>Unknown</span></span>"
+         "</div></article>",
+         0, NULL, "-author\n"},
         {"author: a label's colon, and a bare label is no name", NULL,
          "<meta name=author content=Text><meta name=author "
          "content=\"Interview: Julia Lauter\">",
@@ -1788,6 +1802,24 @@ static const struct page_case cases[] = {
          "<meta name=dc.creator content=\"Theme by Ann Lee\">"
          "<meta name=parsely-author content=\"Powered by WordPress\">",
          0, NULL, "-author\n"},
+        {"author: a theme's German credit closing a copyright line is no "
+         "author",
+         NULL,
+         "<div><p>Copyright \xC2\xA9 2021 | WordPress Theme von <a "
+         "href=https://www.mhthemes.com/>MH Themes</a></p></div>",
+         0, NULL, "-author\n"},
+        {"author: a copyright line's holder before a theme's German credit "
+         "is named",
+         NULL,
+         "<div><p>Copyright \xC2\xA9 2021 Ann Lee | WordPress Theme von <a "
+         "href=https://www.mhthemes.com/>MH Themes</a></p></div>",
+         0, NULL, "author=html:Ann Lee\n"},
+        {"author: a name holding the word \"Publisher\" is a name", NULL,
+         "<meta name=author content=\"Ann Publisher\">", 0, NULL,
+         "author=meta:Ann Publisher\n"},
+        {"author: Government Site Builder's placeholder \"publisher\" is no "
+         "name",
+         NULL, "<meta name=author content=publisher>", 0, NULL, "-author\n"},
         {"author: Shareaholic's author name is a declared author", NULL,
          "<meta name=shareaholic:article_author_name content='Ann Lee'>"
          "<p>\xC2\xA9 2020 Bo Chan</p>",
