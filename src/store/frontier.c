@@ -444,15 +444,14 @@ heed_status heed_store_frontier_queued(heed_store *store, const char *host,
 	return heed__sql_each(&q, call_entry, &c);
 }
 
-/* Runs sql with ?1 = text (or a when text is NULL), ?2 = b and ?3 = c;
- * *changed (may be NULL) receives the rows it changed, or with counted
- * the count sql answers in its one row (a function that changes them).
- * Its statements change the frontier, the runs or heed_meta, never a page
- * or a visit: the pages and visits held back stay held (a site's queue
- * put back at its start would otherwise send them once a site). */
-static heed_status change_rows(heed_store *store, const char *sql,
-                               const char *text, int64_t a, int64_t b,
-                               int64_t c, bool counted, int64_t *changed)
+/* Runs sql with ?1 = text (or a when text is NULL), ?2 = b and ?3 = c,
+ * blind to the kinds of held rows in blind (heed__sql_blind); *changed
+ * (may be NULL) receives the rows it changed, or with counted the count
+ * sql answers in its one row (a function that changes them). */
+static heed_status change_rows_blind(heed_store *store, const char *sql,
+                                     const char *text, int64_t a, int64_t b,
+                                     int64_t c, bool counted, unsigned blind,
+                                     int64_t *changed)
 {
 	struct heed__sql q;
 	int64_t n = 0;
@@ -462,7 +461,7 @@ static heed_status change_rows(heed_store *store, const char *sql,
 		*changed = 0;
 	if (heed__sql_prepare(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
-	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_VISITS);
+	heed__sql_blind(&q, blind);
 	if (text)
 		heed__sql_text(&q, 1, text);
 	else
@@ -475,6 +474,20 @@ static heed_status change_rows(heed_store *store, const char *sql,
 	if (rc == HEED_OK && changed)
 		*changed = n;
 	return rc;
+}
+
+/* The held rows a statement that changes the frontier, the runs or
+ * heed_meta need not see: the pages and visits, which it never touches,
+ * stay held (a site's queue put back at its start would otherwise send
+ * them once a site). */
+#define BLIND_TO_RECORDS (HEED__HELD_PAGES | HEED__HELD_VISITS)
+
+static heed_status change_rows(heed_store *store, const char *sql,
+                               const char *text, int64_t a, int64_t b,
+                               int64_t c, bool counted, int64_t *changed)
+{
+	return change_rows_blind(store, sql, text, a, b, c, counted,
+	                         BLIND_TO_RECORDS, changed);
 }
 
 /* A batch's states as one statement on PostgreSQL (src/store/sql-int.h):
@@ -547,17 +560,19 @@ heed_status heed_store_frontier_recover(heed_store *store, int64_t *requeued)
  * alone (change_rows). */
 static heed_status move_rows(heed_store *store, const char *sqlite,
                              const char *host, heed_frontier_state was,
-                             heed_frontier_state now, int64_t *moved)
+                             heed_frontier_state now, unsigned blind,
+                             int64_t *moved)
 {
 	if (moved)
 		*moved = 0;
 	if (!host)
 		return HEED_EINVAL;
 	if (heed__sql_dialect(store) == HEED__SQL_SQLITE)
-		return change_rows(store, sqlite, host, 0, now, 0, false,
-		                   moved);
-	return change_rows(store, "SELECT heed_frontier_move(?1, ?2, ?3);",
-	                   host, 0, was, now, true, moved);
+		return change_rows_blind(store, sqlite, host, 0, now, 0, false,
+		                         blind, moved);
+	return change_rows_blind(store,
+	                         "SELECT heed_frontier_move(?1, ?2, ?3);", host,
+	                         0, was, now, true, blind, moved);
 }
 
 heed_status heed_store_frontier_recover_host(heed_store *store,
@@ -568,7 +583,7 @@ heed_status heed_store_frontier_recover_host(heed_store *store,
 	                 "UPDATE frontier SET state = ?2 WHERE host = ?1 "
 	                 "AND " IN_FLIGHT_IS ";",
 	                 host, HEED_FRONTIER_IN_FLIGHT, HEED_FRONTIER_QUEUED,
-	                 requeued);
+	                 BLIND_TO_RECORDS, requeued);
 }
 
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
@@ -578,10 +593,14 @@ heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
 	                 "UPDATE frontier SET state = ?2 WHERE host = ?1 "
 	                 "AND " QUEUED_IS ";",
 	                 host, HEED_FRONTIER_QUEUED, HEED_FRONTIER_DROPPED,
-	                 dropped);
+	                 BLIND_TO_RECORDS, dropped);
 }
 
-/* Asked at each site's start. */
+/* Asked at a site's start (a worker's every site). Blind to every row held
+ * back: a dropped row has no held state (its lane asks nothing, and a row
+ * in flight is never dropped), and a held new URL of the site conflicts
+ * with a dropped row of it in either order, so the batch's rows stay held
+ * instead of going as statements of their own before it. */
 heed_status heed_store_frontier_undrop_host(heed_store *store, const char *host,
                                             int64_t *requeued)
 {
@@ -589,7 +608,7 @@ heed_status heed_store_frontier_undrop_host(heed_store *store, const char *host,
 	                 "UPDATE frontier SET state = ?2 WHERE host = ?1 "
 	                 "AND " DROPPED_IS ";",
 	                 host, HEED_FRONTIER_DROPPED, HEED_FRONTIER_QUEUED,
-	                 requeued);
+	                 HEED__HELD_ALL, requeued);
 }
 
 struct host_call {

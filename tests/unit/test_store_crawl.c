@@ -531,6 +531,47 @@ static int collect_host(void *ud, const struct heed_frontier_host *h)
 	return 0;
 }
 
+/* A site's undrop, asked at every start of a worker's sites, leaves the
+ * rows the batch holds back held on PostgreSQL instead of sending each
+ * kind as a statement of its own first: a state held for one of the
+ * site's rows is not yet on the server when the undrop runs (the probe:
+ * the undrop moves both dropped rows, where with the state sent first it
+ * would move one), and goes with the batch after it. */
+static void test_frontier_undrop_keeps_held_pg(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
+	struct window w = {0};
+	struct told t;
+	int64_t counts[4], n = 0;
+
+	(void)state;
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e.url = "http://a.test/2";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(w.n, 2);
+	assert_int_equal(heed_store_frontier_drop_host(s, "a.test", &n),
+	                 HEED_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "a.test", w.ids[1],
+	                                               HEED_FRONTIER_QUEUED, 0),
+	                 HEED_OK);
+	add_later(s, "http://b.test/1", "b.test");
+	assert_int_equal(heed_store_frontier_undrop_host(s, "a.test", &n),
+	                 HEED_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(added(s, &t), "b.test");
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_OK);
+	assert_int_equal(counts[HEED_FRONTIER_QUEUED], 3);
+	assert_int_equal(counts[HEED_FRONTIER_DROPPED], 0);
+	heed_store_close(s);
+}
+
 static void test_frontier_states_and_drop(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
@@ -1559,6 +1600,7 @@ int main(void)
 	        cmocka_unit_test(test_frontier_partitions_migrated),
 	        cmocka_unit_test(test_frontier_writes_one_partition_pg),
 	        cmocka_unit_test(test_frontier_queue_plans_kept_pg),
+	        cmocka_unit_test(test_frontier_undrop_keeps_held_pg),
 	};
 
 	if (heed_test_pg())
