@@ -112,7 +112,8 @@ static void added_one(void *ud, const char *origin)
 	if (s->state == SITE_OUT) {
 		/* Not qualified in this process: the URL is kept, dropped, so
 		 * that the site gets it back if a later process of the run
-		 * qualifies it (lifecycle.c). */
+		 * qualifies it (resume_site below) or this one does after a
+		 * lost batch (lifecycle.c). */
 		c->p.skipped++;
 		s->maybe_dropped = true;
 		heed__batch_frontier_drop(c, s->origin, NULL, "dropping a URL");
@@ -395,7 +396,8 @@ static void resume_site(heed_crawl *c, const struct resumed *r)
 	 * are known, so neither its seed nor a link brings them back. */
 	if (r->dropped) {
 		int64_t n = 0;
-		s->maybe_dropped = true; /* until the batch commits */
+		s->maybe_dropped = true; /* the undrop may be lost with
+		                          * its batch */
 		if (!heed__batch_frontier_undrop(c, s->origin, &n))
 			return;
 		queued += n;
