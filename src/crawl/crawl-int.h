@@ -324,6 +324,13 @@ void heed__sched_drop(struct heed__sched *s, struct heed__lane *l);
  * and holds it as a new site's lane: a worker handing its site to another
  * (worker.c). l has no job in flight, is not parked nor refilling. */
 void heed__sched_reset(struct heed__sched *s, struct heed__lane *l);
+/* Forgets the jobs of l's window that are rows of the store (a job id),
+ * in memory only, so that the next refill reads them again with rows
+ * that came back below them (lifecycle.c's dropped rows); jobs of no row
+ * (robots.txt, ACAP references) stay in their order. l is not parked, a
+ * candidate nor refilling; a job in flight is not in the window. */
+heed_status heed__sched_rewind(struct heed__sched *s, struct heed__lane *l,
+                               int64_t now_ms);
 heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
                                  bool more, int64_t now_ms);
 enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,

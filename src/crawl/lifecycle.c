@@ -891,17 +891,27 @@ static void report(heed_crawl *c, struct heed__site *s,
 /* A site not qualified earlier (in this process, before a lost batch
  * started it again, or by another worker) lost its queue; qualified now,
  * it gets it back. What a page limit dropped comes back too, and is
- * dropped again at once. Another worker's drops are not known here. */
+ * dropped again at once. Another worker's drops are not known here.
+ * The rows come back under their old ids, below a window the site may
+ * have loaded already as it started (a URL new to the store), which its
+ * refills would read on from: the window is read again from the first. */
 static void requeue_dropped(heed_crawl *c, struct heed__site *s)
 {
 	int64_t n = 0;
+	heed_status rc;
 
 	if (!s->maybe_dropped && !heed__worker_on(c))
 		return;
 	if (!heed__batch_frontier_undrop(c, s->origin, &n) || !n)
 		return;
 	c->p.queued += n;
-	if (heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms) != HEED_OK)
+	if (s->last_loaded_id) {
+		s->last_loaded_id = 0;
+		rc = heed__sched_rewind(&c->sched, &s->lane, c->now.mono_ms);
+	} else {
+		rc = heed__sched_more(&c->sched, &s->lane, 0, c->now.mono_ms);
+	}
+	if (rc != HEED_OK)
 		heed__crawl_oom(c);
 }
 

@@ -295,6 +295,29 @@ void heed__sched_reset(struct heed__sched *s, struct heed__lane *l)
 	l->held = true;
 }
 
+heed_status heed__sched_rewind(struct heed__sched *s, struct heed__lane *l,
+                               int64_t now_ms)
+{
+	struct heed__job_node **at = &l->head;
+
+	assert(!l->parked && !l->candidate && !l->refilling);
+	l->tail = NULL;
+	while (*at) {
+		struct heed__job_node *n = *at;
+		if (!n->job.id) {
+			l->tail = n;
+			at = &n->next;
+			continue;
+		}
+		*at = n->next;
+		heed__free(s->alloc, n);
+		l->window_len--;
+		s->window_jobs--;
+	}
+	l->more = true;
+	return heed__sched_offer(s, l, now_ms);
+}
+
 heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
                                  bool more, int64_t now_ms)
 {

@@ -400,6 +400,44 @@ static void test_reset_holds_and_forgets(void **state)
 	lanes_free(&t);
 }
 
+/* rewind forgets the window's rows of the store, in memory only, and
+ * keeps the jobs of no row in their order: the next refill reads from
+ * the store again. */
+static void test_rewind_keeps_jobs_of_no_row(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l = &t.lane[0];
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	push(&t, 0, 7, JOB_PAGE, false, 0);
+	push(&t, 0, 0, JOB_ACAPREF, true, 0);
+	push(&t, 0, 8, JOB_PAGE, false, 0);
+	push(&t, 0, 0, JOB_ROBOTS, true, 0);
+	assert_int_equal(t.s.window_jobs, 4);
+	assert_int_equal(heed__sched_rewind(&t.s, l, 10), HEED_OK);
+	assert_int_equal(l->window_len, 2);
+	assert_int_equal(t.s.window_jobs, 2);
+	assert_int_equal(l->head->job.kind, JOB_ROBOTS);
+	assert_int_equal(l->tail->job.kind, JOB_ACAPREF);
+	assert_null(l->tail->next);
+	assert_true(l->more);
+	heed__sched_start(&t.s, expect_next(&t, 10, SCHED_CANDIDATE, 0, 0));
+	assert_int_equal(heed__sched_done(&t.s, l, 20), HEED_OK);
+	heed__sched_start(&t.s, expect_next(&t, 20, SCHED_CANDIDATE, 0, 0));
+	assert_int_equal(heed__sched_done(&t.s, l, 30), HEED_OK);
+	/* The window is empty and the store holds more: a refill. */
+	expect_next(&t, 30, SCHED_REFILL, 0, 0);
+	assert_int_equal(heed__sched_refilled(&t.s, l, false, 30), HEED_OK);
+	/* A window of rows only: the tail is cleared with it. */
+	push(&t, 1, 3, JOB_PAGE, false, 30);
+	assert_int_equal(heed__sched_rewind(&t.s, &t.lane[1], 30), HEED_OK);
+	assert_null(t.lane[1].head);
+	assert_null(t.lane[1].tail);
+	assert_int_equal(t.s.window_jobs, 0);
+	lanes_free(&t);
+}
+
 /* A lane handed back as a candidate (next() gave it, its fate not yet
  * decided) leaves with the same state; its robots.txt job, pushed to the
  * front of the fresh window as a new site's, is the one thing that may
@@ -647,6 +685,7 @@ int main(void)
 	        cmocka_unit_test(test_refill_and_page_limit),
 	        cmocka_unit_test(test_max_active_and_take),
 	        cmocka_unit_test(test_reset_holds_and_forgets),
+	        cmocka_unit_test(test_rewind_keeps_jobs_of_no_row),
 	        cmocka_unit_test(test_reset_candidate_then_robots),
 	        cmocka_unit_test(test_heap_against_reference),
 	        cmocka_unit_test(test_oom),

@@ -2725,6 +2725,50 @@ static void test_resume_site_all_dropped(void **state)
 	wsim_free(s);
 }
 
+/* A site another worker found not qualified: it dropped the site's
+ * queue and handed the site back with no work, so that a later URL of
+ * the site brings it back to a worker (here a start URL new to the
+ * store). That worker's start asks for the dropped rows, since the drops
+ * of another worker are not known here: the home page, known and
+ * dropped, is fetched, not only what the new URL's links add. */
+static void test_worker_site_dropped_by_another(void **state)
+{
+	static const char *const dropped_urls[] = {
+	        "http://s0.sim.test/", "http://s0.sim.test/p/1.html"};
+	struct sim *s = wsim_new(1, 0);
+	struct heed_crawl_progress p;
+	int64_t run = 0, dropped = 0;
+
+	(void)state;
+	assert_int_equal(
+	        heed_store_run_begin(s->store, "full", unix_ms(s) / 1000, &run),
+	        HEED_OK);
+	for (size_t k = 0; k < HEED_ARRAY_SIZE(dropped_urls); k++) {
+		struct heed_frontier_entry e = {.url = dropped_urls[k],
+		                                .host = "http://s0.sim.test",
+		                                .kind = HEED_FRONTIER_PAGE,
+		                                .lastmod = HEED_STORE_NO_DATE};
+		bool added = false;
+		assert_int_equal(heed_store_frontier_add(s->store, &e, &added),
+		                 HEED_OK);
+		assert_true(added);
+	}
+	assert_int_equal(heed_store_frontier_drop_host(
+	                         s->store, "http://s0.sim.test", &dropped),
+	                 HEED_OK);
+	assert_int_equal(dropped, 2);
+	free(s->seed_urls[0]);
+	s->seed_urls[0] = strdup("http://s0.sim.test/p/2.html");
+	assert_non_null(s->seed_urls[0]);
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_int_equal(s->sites[0].robots_hits, 1);
+	for (unsigned k = 0; k < s->sites[0].page_count; k++)
+		assert_int_equal(s->sites[0].pages[k].hits, 1);
+	assert_int_equal(p.pages, s->sites[0].page_count);
+	wsim_free(s);
+}
+
 /* ---- the tests ---- */
 
 /* The simulation is seeded and reproducible, and a failing seed is
@@ -2803,6 +2847,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_clock_step),
 	        cmocka_unit_test(test_worker_holding_sized),
 	        cmocka_unit_test(test_resume_site_all_dropped),
+	        cmocka_unit_test(test_worker_site_dropped_by_another),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
