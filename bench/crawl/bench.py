@@ -37,7 +37,10 @@ shortest, how many sites have one, the most requests to one site in any
 [t, t + 1 s), the most in flight to one site at once, and the requests in
 flight to the server at once (peak and time-weighted mean; on the shared
 web that is the one address). The dnsmasq query counts and nginx's error
-log lines are printed too.
+log lines are printed too. A first line says whether the run had the
+machine to itself: the load average as it starts, and whether the kernel's
+autogroup is on, under which work started from another session, even at
+nice 19, takes an equal share of the CPUs (every figure then follows it).
 
 Peers (`--peer`, repeatable, run one after the other on the same web,
 each against a fresh nginx and fresh logs): heed (default settings; only
@@ -1764,6 +1767,8 @@ def main():
         say("web per-address: %d sites on 127.1.x.y:%d (one address each); "
             "pages/site %d (+ index), page size %d KB" %
             (a.sites, a.port, a.pages, page_bytes // 1024))
+    head["machine"] = machine_state()
+    say(machine_line(head["machine"]))
     runs = []
     try:
         for peer in chosen:
@@ -1783,6 +1788,37 @@ def main():
             r.pop("output_tail", None)
         print(json.dumps({**head, "runs": runs}, indent=1))
     return 0 if all(ok(r) for r in runs) else 1
+
+
+def machine_state():
+    """What decides whether the run had the machine to itself: the load
+    average as it starts, the CPUs, and whether the kernel groups tasks by
+    session (autogroup), where nice ranks a process only against those of
+    its own session: a build or a test at nice 19 started from another
+    shell then takes as much CPU as the crawl."""
+    m = {"cpus": os.cpu_count()}
+    try:
+        with open("/proc/loadavg") as f:
+            m["load_1m"] = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        m["load_1m"] = None
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as f:
+            m["autogroup"] = f.read().strip() == "1"
+    except OSError:
+        m["autogroup"] = None
+    return m
+
+
+def machine_line(m):
+    line = "machine: %s CPUs, load %s at the start" % (
+        m["cpus"], "?" if m["load_1m"] is None else "%.2f" % m["load_1m"])
+    if m["autogroup"]:
+        line += ("; autogroup on: nice does not rank processes of other "
+                 "sessions, so work started elsewhere, even at nice 19, "
+                 "shares the CPUs with the crawl (off: echo 0 > "
+                 "/proc/sys/kernel/sched_autogroup_enabled)")
+    return line
 
 
 def main_recrawl(a, base, say):
