@@ -327,8 +327,9 @@ void heed__sched_reset(struct heed__sched *s, struct heed__lane *l);
 /* Forgets the jobs of l's window that are rows of the store (a job id),
  * in memory only, so that the next refill reads them again with rows
  * that came back below them (lifecycle.c's dropped rows); jobs of no row
- * (robots.txt, ACAP references) stay in their order. l is not parked, a
- * candidate nor refilling; a job in flight is not in the window. */
+ * (robots.txt, ACAP references) stay in their order. l is not refilling,
+ * and a job parked or handed out by next() at its head is of no row (a
+ * held lane's); a job in flight is not in the window. */
 heed_status heed__sched_rewind(struct heed__sched *s, struct heed__lane *l,
                                int64_t now_ms);
 heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,

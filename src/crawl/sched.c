@@ -300,7 +300,10 @@ heed_status heed__sched_rewind(struct heed__sched *s, struct heed__lane *l,
 {
 	struct heed__job_node **at = &l->head;
 
-	assert(!l->parked && !l->candidate && !l->refilling);
+	/* A held lane's candidate or parked job is its robots.txt or an ACAP
+	 * reference: a job of no row, which stays at the head. */
+	assert(!l->refilling);
+	assert(!(l->parked || l->candidate) || !l->head || !l->head->job.id);
 	l->tail = NULL;
 	while (*at) {
 		struct heed__job_node *n = *at;
