@@ -875,9 +875,15 @@ void heed__worker_free(heed_crawl *c);
  */
 /* Learns, in one question for all n sites about to start, which rows the
  * store holds of each (heed_store_sites_known): those it does not are then
- * not asked for one by one. A worker asks each as before: other workers
- * write the store too. */
+ * not asked for one by one. A worker's answers are true while it holds
+ * the site's host, as no other worker writes its rows then: it forgets
+ * them when it hands the host back (worker.c), and those of the sites of
+ * its start URLs, asked before it holds any host, once their known URLs
+ * are queued (ctl.c). */
 void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n);
+/* Forgets what heed__read_known learnt of s and its host: s asks again
+ * when it starts. A worker's answers hold only while it holds the host. */
+void heed__read_known_forget(struct heed__site *s);
 heed_status heed__read_site(heed_crawl *c, const char *origin,
                             struct heed_store_site *row);
 heed_status heed__read_host(heed_crawl *c, const char *name,

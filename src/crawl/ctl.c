@@ -263,6 +263,11 @@ static heed_status seed(heed_crawl *c, struct heed_diag *diag)
 		if (site)
 			heed__queue_known(c, site);
 	}
+	/* A worker holds none of these sites yet: whoever holds them may
+	 * write their rows before it claims one. */
+	for (size_t i = 0; heed__worker_on(c) && i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next)
+			heed__read_known_forget(s);
 	return rc != HEED_OK ? rc : c->failed;
 }
 

@@ -30,7 +30,7 @@ void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n)
 	unsigned *known;
 	heed_status rc;
 
-	if (!n || heed__worker_on(c) || c->failed != HEED_OK)
+	if (!n || c->failed != HEED_OK)
 		return;
 	origins = heed__calloc(a, n, sizeof(*origins));
 	hosts = heed__calloc(a, n, sizeof(*hosts));
@@ -66,6 +66,14 @@ void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n)
 	heed__free(a, origins);
 	heed__free(a, hosts);
 	heed__free(a, known);
+}
+
+void heed__read_known_forget(struct heed__site *s)
+{
+	s->absent = 0;
+	s->asked = false;
+	s->host->absent = false;
+	s->host->unarranged = false;
 }
 
 /* Whether the store was found to hold no such row of origin's site. */

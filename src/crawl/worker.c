@@ -276,18 +276,26 @@ static void sweep(heed_crawl *c)
 				surplus--;
 			h->leased = h->lease_lost = false;
 			h->last_start = 0;
+			/* Its next holder may store a back-off (a
+			 * Retry-After): read again at its next grant here. */
+			h->restored = false;
 			c->w.held--;
 			gone = true;
 		}
 	if (!gone)
 		return;
 	for (size_t i = 0; i < c->site_buckets; i++)
-		for (struct heed__site *s = c->sites[i]; s; s = s->next)
-			if (!s->host->leased &&
-			    (s->state != SITE_NEW || s->lane.head)) {
+		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
+			if (s->host->leased)
+				continue;
+			if (s->state != SITE_NEW || s->lane.head) {
 				heed__life_abandon(c, s);
 				heed__queue_forget(c, s);
 			}
+			/* Its next holder, here or elsewhere, may write any
+			 * of its rows. */
+			heed__read_known_forget(s);
+		}
 	heed__addrq_wake_room(c);
 }
 
@@ -382,13 +390,18 @@ static int grant_one(void *ud, const struct heed_site_lease *l)
 	return 0;
 }
 
-/* Starts a site of a granted host (heed__queue_restart): the URLs a dead
- * holder had in flight go back in its queue, and its lifecycle starts
- * from the stored robots.txt while that is fresh. A site still busy here
- * from an earlier grant goes on as it is. */
-static int start_origin(void *ud, const char *origin)
+/* The sites of the hosts one claim granted, started together once the
+ * store has said in one question which rows it holds of them. */
+struct granted_sites {
+	heed_crawl *c;
+	struct heed__site **sites;
+	size_t count, cap;
+};
+
+static int note_origin(void *ud, const char *origin)
 {
-	heed_crawl *c = ud;
+	struct granted_sites *g = ud;
+	heed_crawl *c = g->c;
 	struct heed__site *s = heed__site_of_url(c, origin, true);
 
 	if (!s) {
@@ -397,13 +410,38 @@ static int start_origin(void *ud, const char *origin)
 		         origin);
 		return 0;
 	}
-	s->in_scope = true;
-	if (s->state == SITE_NEW && !s->lane.current)
-		heed__queue_restart(c, s);
-	return c->failed != HEED_OK;
+	if (g->count == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 64;
+		struct heed__site **more =
+		        heed__realloc(c->alloc, g->sites, cap * sizeof(*more));
+		if (!more) {
+			heed__crawl_oom(c);
+			return 1;
+		}
+		g->sites = more;
+		g->cap = cap;
+	}
+	g->sites[g->count++] = s;
+	return 0;
 }
 
-static void take(heed_crawl *c, const struct heed_site_lease *l)
+/* Starts a site of a granted host (heed__queue_restart): the URLs a dead
+ * holder had in flight go back in its queue, and its lifecycle starts
+ * from the stored robots.txt while that is fresh. A site still busy here
+ * from an earlier grant goes on as it is. */
+static void start_granted(heed_crawl *c, struct granted_sites *g)
+{
+	heed__read_known(c, g->sites, g->count);
+	for (size_t i = 0; i < g->count && c->failed == HEED_OK; i++) {
+		struct heed__site *s = g->sites[i];
+		s->in_scope = true;
+		if (s->state == SITE_NEW && !s->lane.current)
+			heed__queue_restart(c, s);
+	}
+}
+
+static void take(heed_crawl *c, const struct heed_site_lease *l,
+                 struct granted_sites *g)
 {
 	struct heed__host *h = heed__host_get(c, l->site);
 	int64_t contacted;
@@ -435,7 +473,7 @@ static void take(heed_crawl *c, const struct heed_site_lease *l)
 	            c->polite, h->name,
 	            c->now.mono_ms - (c->now.unix_ms - contacted)) != HEED_OK)
 		heed__crawl_oom(c);
-	if (heed_store_lease_origins(c->store, h->name, start_origin, c) !=
+	if (heed_store_lease_origins(c->store, h->name, note_origin, g) !=
 	    HEED_OK)
 		heed__crawl_store_failed(c, "reading a host's sites");
 }
@@ -446,6 +484,7 @@ static void claim(heed_crawl *c)
 	int want = (int)(hold(c) - (int64_t)c->w.held);
 	struct heed_site_lease items[WORKER_CLAIM_MAX];
 	struct grants g = {c, items, 0};
+	struct granted_sites started = {c, NULL, 0, 0};
 
 	if (want > WORKER_CLAIM_MAX)
 		want = WORKER_CLAIM_MAX;
@@ -460,10 +499,13 @@ static void claim(heed_crawl *c)
 	c->w.growing = g.count > 0;
 	for (size_t i = 0; i < g.count; i++) {
 		if (c->failed == HEED_OK)
-			take(c, &items[i]);
+			take(c, &items[i], &started);
 		heed__free(c->alloc, (char *)items[i].site);
 		heed__free(c->alloc, (char *)items[i].taken_from);
 	}
+	if (c->failed == HEED_OK)
+		start_granted(c, &started);
+	heed__free(c->alloc, started.sites);
 	heed__crawl_commit(c);
 	/* A full answer: more may be claimable at once. */
 	c->w.next_claim =

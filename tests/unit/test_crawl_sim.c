@@ -48,6 +48,7 @@
 #include "heed/store.h"
 #include "heed/store_frontier.h"
 #include "heed/store_leases.h"
+#include "heed/store_sites.h"
 
 /* The fake clocks: the monotonic one starts here, Unix is this far ahead
  * (2027). */
@@ -2540,6 +2541,63 @@ static void test_worker_takeover(void **state)
 	wsim_free(s);
 }
 
+/* 3b. What a worker learns of a host it does not hold goes stale: w0
+ * asks which rows the store holds of its start URLs' sites (none of
+ * s0.sim.test's) before it holds any, and the dead worker w9, holding
+ * s0.sim.test meanwhile, stores a back-off for it (a 503's Retry-After)
+ * after w0 asked. When w0 takes the host over it must read that row
+ * again, and wait out the back-off from the server's side. */
+#define BACKOFF_AFTER_LEASE_S 20
+
+struct late_backoff {
+	int64_t until_s;
+	bool written;
+};
+
+static void store_backoff(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct late_backoff *b = s->ud;
+	struct heed_store_host row = {.backoff = {1, b->until_s}};
+
+	(void)kind;
+	if (b->written)
+		return;
+	assert_int_equal(heed_store_host_put(s->store, "s0.sim.test", &row),
+	                 HEED_OK);
+	b->written = true;
+}
+
+static void test_worker_reads_rows_written_before_its_grant(void **state)
+{
+	struct sim *s = wsim_new(2, 8);
+	int64_t t0 = unix_ms(s);
+	struct late_backoff b = {
+	        (t0 + DEAD_LEASE_MS) / 1000 + BACKOFF_AFTER_LEASE_S, false};
+	struct heed_crawl_progress p;
+	int64_t first = 0;
+
+	(void)state;
+	seed_dead_worker(s, t0);
+	s->after_step = store_backoff;
+	s->ud = &b;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_true(b.written);
+	assert_int_equal(p.taken_over, 1);
+	for (size_t i = 0; i < s->fetch_len; i++) {
+		const struct fetch *f = &s->fetches[i];
+		if (f->site == 0 && (!first || f->start < first))
+			first = f->start;
+	}
+	assert_true(first > 0);
+	printf("late back-off: first request to s0 %lld ms after the dead "
+	       "lease began, back-off until %lld ms after it\n",
+	       (long long)(SIM_UNIX_OFFSET_MS + first - t0),
+	       (long long)(b.until_s * 1000 - t0));
+	assert_true(SIM_UNIX_OFFSET_MS + first >= b.until_s * 1000);
+	wsim_free(s);
+}
+
 /* 4. Fencing: the process is paused (the clock jumps past every lease
  * without a call to the controller) while requests are out. When it runs
  * again its renewal finds every lease expired: it counts them lost, starts
@@ -2591,6 +2649,70 @@ static void test_worker_fenced(void **state)
 	assert_true(out > 0);
 	assert_true(p.leases_lost > 0);
 	assert_true(p.sites_claimed > (int64_t)s->site_count);
+	wsim_free(s);
+}
+
+/* 4b. A back-off stored while w0 was paused past its leases: another
+ * holder of s0.sim.test met a Retry-After. w0 had read s0's stored state
+ * when it first started it; when it claims the host again it must read it
+ * again, and wait the back-off out from the server's side. */
+struct paused_backoff {
+	struct pause z;
+	int64_t until_s;
+};
+
+static void interrupt_backoff(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct paused_backoff *b = s->ud;
+	struct heed_store_host row = {0};
+
+	s->ud = &b->z;
+	interrupt(s, kind);
+	s->ud = b;
+	if (!b->z.at || b->until_s)
+		return;
+	b->until_s = unix_ms(s) / 1000 + BACKOFF_AFTER_LEASE_S;
+	row.backoff.level = 1;
+	row.backoff.until_s = b->until_s;
+	assert_int_equal(heed_store_host_put(s->store, "s0.sim.test", &row),
+	                 HEED_OK);
+}
+
+static void test_worker_reads_backoff_after_lost_lease(void **state)
+{
+	struct sim *s = wsim_new(4, 20);
+	struct paused_backoff b = {{30, WSIM_LEASE_MS + 1000, 0, 0}, 0};
+	struct heed_crawl_progress p;
+	size_t before = 0, after = 0;
+	int64_t first_after = 0;
+
+	(void)state;
+	s->after_step = interrupt_backoff;
+	s->ud = &b;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_true(b.until_s > 0);
+	for (size_t i = 0; i < s->fetch_len; i++) {
+		const struct fetch *f = &s->fetches[i];
+		if (f->site != 0)
+			continue;
+		if (f->start <= b.z.at) {
+			before++;
+		} else {
+			after++;
+			if (!first_after || f->start < first_after)
+				first_after = f->start;
+		}
+	}
+	printf("back-off after a pause: s0 asked %zu times before it, %zu "
+	       "after, the first %lld ms after the back-off's end\n",
+	       before, after,
+	       (long long)(SIM_UNIX_OFFSET_MS + first_after -
+	                   b.until_s * 1000));
+	assert_true(before > 0);
+	assert_true(after > 0);
+	assert_true(p.leases_lost > 0);
+	assert_true(SIM_UNIX_OFFSET_MS + first_after >= b.until_s * 1000);
 	wsim_free(s);
 }
 
@@ -2848,6 +2970,9 @@ int main(void)
 	        cmocka_unit_test(test_worker_holding_sized),
 	        cmocka_unit_test(test_resume_site_all_dropped),
 	        cmocka_unit_test(test_worker_site_dropped_by_another),
+	        cmocka_unit_test(
+	                test_worker_reads_rows_written_before_its_grant),
+	        cmocka_unit_test(test_worker_reads_backoff_after_lost_lease),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
