@@ -550,21 +550,15 @@ static void hand_back(struct fleet *f, struct worker *w, int i, int64_t now)
 {
 	struct held *h = &w->held[i];
 	char name[40];
-	bool held = true;
+	bool held = false;
 
 	site_name(name, sizeof(name), h->site);
-	if (h->last_start > 0)
-		check(w->s,
-		      heed_store_lease_record_start(
-		              w->s, name, life_of(f, w)->name, h->token,
-		              h->last_start, &held),
-		      "record_start");
-	if (held)
-		check(w->s,
-		      heed_store_lease_release(
-		              w->s, name, life_of(f, w)->name, h->token,
-		              h->pending ? now : HEED_LEASE_IDLE, &held),
-		      "release");
+	check(w->s,
+	      heed_store_lease_release(
+	              w->s, name, life_of(f, w)->name, h->token,
+	              h->last_start > 0 ? h->last_start : 0,
+	              h->pending ? now : HEED_LEASE_IDLE, &held),
+	      "release");
 	if (held)
 		f->grants[h->grant].released = now;
 	else

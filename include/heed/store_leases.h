@@ -127,8 +127,11 @@ heed_status heed_store_lease_claim(heed_store *store, const char *holder,
  * the write every later holder's delay counts from); release ends the
  * lease with the site claimable again from next_ms (HEED_LEASE_IDLE: when
  * ensure brings it back, or at the earliest due time an ensure asked for
- * while the site was held, so work added meanwhile is not lost), and
- * also succeeds on an expired lease nobody took over.
+ * while the site was held, so work added meanwhile is not lost), records
+ * last_start_ms as the site's last request start when it is later than
+ * the one recorded (0: none to record; one statement where a holder that
+ * keeps its starts in memory would need two), and also succeeds on an
+ * expired lease nobody took over.
  */
 heed_status heed_store_lease_renew(heed_store *store, const char *site,
                                    const char *holder, int64_t token,
@@ -139,7 +142,8 @@ heed_status heed_store_lease_record_start(heed_store *store, const char *site,
                                           int64_t now_ms, bool *held);
 heed_status heed_store_lease_release(heed_store *store, const char *site,
                                      const char *holder, int64_t token,
-                                     int64_t next_ms, bool *held);
+                                     int64_t last_start_ms, int64_t next_ms,
+                                     bool *held);
 
 /*
  * The fence of a holder's writes ("a token checked at each

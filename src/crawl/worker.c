@@ -92,21 +92,16 @@ bool heed__site_idle(const struct heed__site *s)
 }
 
 /* Hands h back: claimable at once when a site of it has work left, else
- * when a worker finds some. Its last start goes first, so the next holder
- * counts its delay from there. */
+ * when a worker finds some. Its last start goes with it, so the next
+ * holder counts its delay from there. */
 static void release(heed_crawl *c, struct heed__host *h, bool more)
 {
-	bool held = true;
+	bool held = false;
 
-	if (h->last_start &&
-	    heed_store_lease_record_start(c->store, h->name,
-	                                  c->opt->worker.holder, h->lease_token,
-	                                  h->last_start, &held) != HEED_OK)
-		heed__crawl_store_failed(c, "recording a host's last request");
-	if (held && c->failed == HEED_OK &&
-	    heed_store_lease_release(
-	            c->store, h->name, c->opt->worker.holder, h->lease_token,
-	            more ? c->now.unix_ms : HEED_LEASE_IDLE, &held) != HEED_OK)
+	if (heed_store_lease_release(c->store, h->name, c->opt->worker.holder,
+	                             h->lease_token, h->last_start,
+	                             more ? c->now.unix_ms : HEED_LEASE_IDLE,
+	                             &held) != HEED_OK)
 		heed__crawl_store_failed(c, "handing a host back");
 	if (!held)
 		return; /* another worker has it by now */

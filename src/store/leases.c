@@ -666,15 +666,33 @@ static heed_status record_start_rows(heed_store *store, const char *site,
 
 static heed_status release_rows(heed_store *store, const char *site,
                                 const char *holder, int64_t token,
-                                int64_t next_ms, bool *held)
+                                int64_t last_start_ms, int64_t next_ms,
+                                bool *held)
 {
-	return fenced(store,
-	              "UPDATE site_leases SET holder = NULL, lease_until = 0, "
-	              "next_allowed_at = CASE WHEN CAST(?4 AS BIGINT) = "
-	              "CAST(?5 AS BIGINT) THEN wanted_at ELSE CAST(?4 AS "
-	              "BIGINT) END, wanted_at = CAST(?5 AS BIGINT) WHERE "
-	              "site = ?1 AND holder = ?2 AND token = ?3;",
-	              site, holder, token, next_ms, HEED_LEASE_IDLE, held);
+	struct heed__sql q;
+	int64_t changed = 0;
+	heed_status rc;
+
+	if (heed__sql_prepare(
+	            store, &q,
+	            "UPDATE site_leases SET holder = NULL, lease_until = 0, "
+	            "next_allowed_at = CASE WHEN CAST(?4 AS BIGINT) = "
+	            "CAST(?5 AS BIGINT) THEN wanted_at ELSE CAST(?4 AS "
+	            "BIGINT) END, wanted_at = CAST(?5 AS BIGINT), "
+	            "last_request_start = CASE WHEN CAST(?6 AS BIGINT) > "
+	            "coalesce(last_request_start, 0) THEN CAST(?6 AS BIGINT) "
+	            "ELSE last_request_start END WHERE site = ?1 AND holder = "
+	            "?2 AND token = ?3;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, site);
+	heed__sql_text(&q, 2, holder);
+	heed__sql_int(&q, 3, token);
+	heed__sql_int(&q, 4, next_ms);
+	heed__sql_int(&q, 5, HEED_LEASE_IDLE);
+	heed__sql_int(&q, 6, last_start_ms);
+	rc = heed__sql_run(&q, &changed);
+	*held = rc == HEED_OK && changed > 0;
+	return rc;
 }
 
 static heed_status get_rows(heed_store *store, const char *site,
@@ -1004,10 +1022,14 @@ heed_status heed_store_lease_record_start(heed_store *store, const char *site,
 
 heed_status heed_store_lease_release(heed_store *store, const char *site,
                                      const char *holder, int64_t token,
-                                     int64_t next_ms, bool *held)
+                                     int64_t last_start_ms, int64_t next_ms,
+                                     bool *held)
 {
 	FENCED_ARGS(site, holder, held);
-	return release_rows(store, site, holder, token, next_ms, held);
+	if (last_start_ms < 0)
+		return HEED_EINVAL;
+	return release_rows(store, site, holder, token, last_start_ms, next_ms,
+	                    held);
 }
 
 heed_status heed_store_lease_get(heed_store *store, const char *site,

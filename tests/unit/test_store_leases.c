@@ -95,9 +95,9 @@ static bool released(heed_store *s, const char *site, const char *holder,
 {
 	bool held = false;
 
-	assert_int_equal(
-	        heed_store_lease_release(s, site, holder, token, next, &held),
-	        HEED_OK);
+	assert_int_equal(heed_store_lease_release(s, site, holder, token, 0,
+	                                          next, &held),
+	                 HEED_OK);
 	return held;
 }
 
@@ -492,6 +492,47 @@ static void test_release_order_and_idle(void **state)
 	heed_store_close(s);
 }
 
+/* A release records the holder's last start with it, when later than the
+ * one recorded; the next holder waits a delay from there; a refused
+ * release (an old token) records nothing. */
+static void test_release_records_last_start(void **state)
+{
+	const char *a = "https://a.example";
+	heed_store *s = heed_test_store_fresh();
+	struct seen got;
+	bool held = true;
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure(s, a, 1000, 0), HEED_OK);
+	assert_int_equal(claim(s, "w", 100, 10000, 1).n, 1);
+	assert_true(started(s, a, "w", 1, 2000));
+	assert_int_equal(
+	        heed_store_lease_release(s, a, "w", 1, 3000, 3000, &held),
+	        HEED_OK);
+	assert_true(held);
+	assert_int_equal(get(s, a).last_request_start, 3000);
+	got = claim(s, "v", 3100, 10000, 1);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.l[0].start_at, 4000);
+	/* An earlier start than the one recorded leaves it. */
+	assert_true(started(s, a, "v", 2, 5000));
+	assert_int_equal(heed_store_lease_release(s, a, "v", 2, 4500,
+	                                          HEED_LEASE_IDLE, &held),
+	                 HEED_OK);
+	assert_true(held);
+	assert_int_equal(get(s, a).last_request_start, 5000);
+	/* The old token: refused, nothing recorded. */
+	assert_int_equal(heed_store_lease_release(s, a, "w", 1, 9000,
+	                                          HEED_LEASE_IDLE, &held),
+	                 HEED_OK);
+	assert_false(held);
+	assert_int_equal(get(s, a).last_request_start, 5000);
+	assert_int_equal(heed_store_lease_release(s, a, "v", 2, -1,
+	                                          HEED_LEASE_IDLE, &held),
+	                 HEED_EINVAL);
+	heed_store_close(s);
+}
+
 /* The origins a listing handed over, copied. */
 struct origins {
 	int n, stop_after; /* stop_after: stop at that call (0 never) */
@@ -843,7 +884,7 @@ static void property_step(heed_store *s, uint64_t *x, int64_t *now,
 		i = (int)(next_rand(x) % (uint64_t)h->n);
 		assert_int_equal(
 		        heed_store_lease_release(
-		                s, h->site[i], h->holder[i], h->token[i],
+		                s, h->site[i], h->holder[i], h->token[i], 0,
 		                next_rand(x) % 2 ? HEED_LEASE_IDLE : *now + 100,
 		                &ok),
 		        HEED_OK);
@@ -1231,7 +1272,8 @@ static void worker(const char *url, int id, const char *log_path)
 				start = t + DELAY_MS;
 			}
 			if (heed_store_lease_release(s, site, holder, l->token,
-			                             start, &held) != HEED_OK)
+			                             0, start,
+			                             &held) != HEED_OK)
 				_exit(6);
 			if (held)
 				fprintf(log, "R %s %lld\n", site,
@@ -1394,6 +1436,7 @@ int main(void)
 	        cmocka_unit_test(test_claim_max_and_alive),
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
+	        cmocka_unit_test(test_release_records_last_start),
 	        cmocka_unit_test(test_address_slots),
 	        cmocka_unit_test(test_heartbeat_renews),
 	        cmocka_unit_test(test_worker_beat),
@@ -1410,6 +1453,7 @@ int main(void)
 	        cmocka_unit_test(test_claim_max_and_alive),
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
+	        cmocka_unit_test(test_release_records_last_start),
 	        cmocka_unit_test(test_address_slots),
 	        cmocka_unit_test(test_heartbeat_renews),
 	        cmocka_unit_test(test_worker_beat),
