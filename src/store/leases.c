@@ -602,12 +602,12 @@ static heed_status claim_rows(heed_store *store, const char *holder,
 }
 
 /* Runs a fencing UPDATE, a conditional one on (site, holder, token, lease
- * alive): ?1 site, ?2 holder, ?3 token, ?4 a, ?5 b (a statement without
- * ?5 ignores b); *held says whether it changed the row, that is whether
- * the lease still held. */
+ * alive): ?1 site, ?2 holder, ?3 token, ?4 a, ?5 b, ?6 c (a statement
+ * without ?5 or ?6 ignores b or c); *held says whether it changed the row,
+ * that is whether the lease still held. */
 static heed_status fenced(heed_store *store, const char *sql, const char *site,
                           const char *holder, int64_t token, int64_t a,
-                          int64_t b, bool *held)
+                          int64_t b, int64_t c, bool *held)
 {
 	struct heed__sql q;
 	int64_t changed = 0;
@@ -620,6 +620,7 @@ static heed_status fenced(heed_store *store, const char *sql, const char *site,
 	heed__sql_int(&q, 3, token);
 	heed__sql_int(&q, 4, a);
 	heed__sql_int(&q, 5, b);
+	heed__sql_int(&q, 6, c);
 	rc = heed__sql_run(&q, &changed);
 	*held = rc == HEED_OK && changed > 0;
 	return rc;
@@ -648,7 +649,7 @@ static heed_status renew_rows(heed_store *store, const char *site,
 	};
 
 	return fenced(store, sql[heed__sql_dialect(store)], site, holder, token,
-	              now_ms, lease_ms, held);
+	              now_ms, lease_ms, 0, held);
 }
 
 static heed_status record_start_rows(heed_store *store, const char *site,
@@ -661,7 +662,7 @@ static heed_status record_start_rows(heed_store *store, const char *site,
 	              "AND EXISTS (SELECT 1 FROM lease_workers w WHERE "
 	              "w.holder = ?2 AND w.epoch = site_leases.epoch AND "
 	              "w.alive_until > ?4);",
-	              site, holder, token, now_ms, 0, held);
+	              site, holder, token, now_ms, 0, 0, held);
 }
 
 static heed_status release_rows(heed_store *store, const char *site,
@@ -669,30 +670,17 @@ static heed_status release_rows(heed_store *store, const char *site,
                                 int64_t last_start_ms, int64_t next_ms,
                                 bool *held)
 {
-	struct heed__sql q;
-	int64_t changed = 0;
-	heed_status rc;
-
-	if (heed__sql_prepare(
-	            store, &q,
-	            "UPDATE site_leases SET holder = NULL, lease_until = 0, "
-	            "next_allowed_at = CASE WHEN CAST(?4 AS BIGINT) = "
-	            "CAST(?5 AS BIGINT) THEN wanted_at ELSE CAST(?4 AS "
-	            "BIGINT) END, wanted_at = CAST(?5 AS BIGINT), "
-	            "last_request_start = CASE WHEN CAST(?6 AS BIGINT) > "
-	            "coalesce(last_request_start, 0) THEN CAST(?6 AS BIGINT) "
-	            "ELSE last_request_start END WHERE site = ?1 AND holder = "
-	            "?2 AND token = ?3;") != HEED_OK)
-		return HEED_ESTORE;
-	heed__sql_text(&q, 1, site);
-	heed__sql_text(&q, 2, holder);
-	heed__sql_int(&q, 3, token);
-	heed__sql_int(&q, 4, next_ms);
-	heed__sql_int(&q, 5, HEED_LEASE_IDLE);
-	heed__sql_int(&q, 6, last_start_ms);
-	rc = heed__sql_run(&q, &changed);
-	*held = rc == HEED_OK && changed > 0;
-	return rc;
+	return fenced(store,
+	              "UPDATE site_leases SET holder = NULL, lease_until = 0, "
+	              "next_allowed_at = CASE WHEN CAST(?4 AS BIGINT) = "
+	              "CAST(?5 AS BIGINT) THEN wanted_at ELSE CAST(?4 AS "
+	              "BIGINT) END, wanted_at = CAST(?5 AS BIGINT), "
+	              "last_request_start = CASE WHEN CAST(?6 AS BIGINT) > "
+	              "coalesce(last_request_start, 0) THEN CAST(?6 AS "
+	              "BIGINT) ELSE last_request_start END WHERE site = ?1 AND "
+	              "holder = ?2 AND token = ?3;",
+	              site, holder, token, next_ms, HEED_LEASE_IDLE,
+	              last_start_ms, held);
 }
 
 static heed_status get_rows(heed_store *store, const char *site,
