@@ -91,10 +91,16 @@ heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
                                            const char *origin, int64_t delay_ms,
                                            int64_t due_ms);
 
-/* Each origin noted for site (heed_store_lease_ensure_origin), in byte
- * order, to fn (non-zero stops); the strings live during the call. */
-typedef int heed_store_lease_origin_fn(void *ud, const char *origin);
-heed_status heed_store_lease_origins(heed_store *store, const char *site,
+/* Each origin noted (heed_store_lease_ensure_origin) for each of the n
+ * sites, to fn with its site (non-zero stops): the sites in the order
+ * given, each one's origins in byte order, none for a site nobody noted;
+ * the strings live during the call. One statement on PostgreSQL, for the
+ * hosts one claim grants. HEED_EINVAL for no fn, or a site that is NULL
+ * or holds a newline. */
+typedef int heed_store_lease_origin_fn(void *ud, const char *site,
+                                       const char *origin);
+heed_status heed_store_lease_origins(heed_store *store,
+                                     const char *const *sites, size_t n,
                                      heed_store_lease_origin_fn *fn, void *ud);
 
 /*

@@ -393,16 +393,17 @@ struct granted_sites {
 	size_t count, cap;
 };
 
-static int note_origin(void *ud, const char *origin)
+static int note_origin(void *ud, const char *host, const char *origin)
 {
 	struct granted_sites *g = ud;
 	heed_crawl *c = g->c;
 	struct heed__site *s = heed__site_of_url(c, origin, true);
 
 	if (!s) {
-		heed_log(&c->log, HEED_LOG_WARN, "crawl",
-		         "worker: '%s' is not a site; its URLs are left",
-		         origin);
+		heed_log(
+		        &c->log, HEED_LOG_WARN, "crawl",
+		        "worker: '%s' (of %s) is not a site; its URLs are left",
+		        origin, host);
 		return 0;
 	}
 	if (g->count == g->cap) {
@@ -435,8 +436,7 @@ static void start_granted(heed_crawl *c, struct granted_sites *g)
 	}
 }
 
-static void take(heed_crawl *c, const struct heed_site_lease *l,
-                 struct granted_sites *g)
+static void take(heed_crawl *c, const struct heed_site_lease *l)
 {
 	struct heed__host *h = heed__host_get(c, l->site);
 	int64_t contacted;
@@ -468,9 +468,6 @@ static void take(heed_crawl *c, const struct heed_site_lease *l,
 	            c->polite, h->name,
 	            c->now.mono_ms - (c->now.unix_ms - contacted)) != HEED_OK)
 		heed__crawl_oom(c);
-	if (heed_store_lease_origins(c->store, h->name, note_origin, g) !=
-	    HEED_OK)
-		heed__crawl_store_failed(c, "reading a host's sites");
 }
 
 static void claim(heed_crawl *c)
@@ -478,6 +475,7 @@ static void claim(heed_crawl *c)
 	const struct heed_crawl_worker *w = &c->opt->worker;
 	int want = (int)(hold(c) - (int64_t)c->w.held);
 	struct heed_site_lease items[WORKER_CLAIM_MAX];
+	const char *hosts[WORKER_CLAIM_MAX];
 	struct grants g = {c, items, 0};
 	struct granted_sites started = {c, NULL, 0, 0};
 
@@ -494,7 +492,14 @@ static void claim(heed_crawl *c)
 	c->w.growing = g.count > 0;
 	for (size_t i = 0; i < g.count; i++) {
 		if (c->failed == HEED_OK)
-			take(c, &items[i], &started);
+			take(c, &items[i]);
+		hosts[i] = items[i].site;
+	}
+	if (c->failed == HEED_OK &&
+	    heed_store_lease_origins(c->store, hosts, g.count, note_origin,
+	                             &started) != HEED_OK)
+		heed__crawl_store_failed(c, "reading the granted hosts' sites");
+	for (size_t i = 0; i < g.count; i++) {
 		heed__free(c->alloc, (char *)items[i].site);
 		heed__free(c->alloc, (char *)items[i].taken_from);
 	}

@@ -911,26 +911,47 @@ static int origin_row(struct heed__sql *q, void *ctx)
 {
 	struct origin_ctx *c = ctx;
 
-	return c->fn(c->ud, heed__sql_col_text(q, 0));
+	return c->fn(c->ud, heed__sql_col_text(q, 0), heed__sql_col_text(q, 1));
 }
 
-static heed_status origins_rows(heed_store *store, const char *site,
-                                heed_store_lease_origin_fn *fn, void *ud)
+static heed_status origins_rows(heed_store *store, const char *const *sites,
+                                size_t n, heed_store_lease_origin_fn *fn,
+                                void *ud)
 {
-	/* Origins in byte order on both engines. */
-	static const char *const sql[] = {
-	        [HEED__SQL_SQLITE] = "SELECT origin FROM lease_origins WHERE "
-	                             "site = ?1 ORDER BY origin;",
-	        [HEED__SQL_PG] = "SELECT origin FROM lease_origins WHERE site "
-	                         "= ?1 ORDER BY origin COLLATE \"C\";",
-	};
 	struct origin_ctx c = {fn, ud};
 	struct heed__sql q;
+	heed_status rc = HEED_OK;
+	char *lines;
 
-	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
+	if (heed__sql_dialect(store) == HEED__SQL_SQLITE) {
+		/* No round trip to save: a statement a site. */
+		for (size_t i = 0; i < n && rc == HEED_OK; i++) {
+			if (heed__sql_prepare(store, &q,
+			                      "SELECT site, origin FROM "
+			                      "lease_origins WHERE site = ?1 "
+			                      "ORDER BY origin;") != HEED_OK)
+				return HEED_ESTORE;
+			heed__sql_text(&q, 1, sites[i]);
+			rc = heed__sql_each(&q, origin_row, &c);
+		}
+		return rc;
+	}
+	if (!(lines = heed__sql_lines(store, sites, n)))
+		return HEED_ENOMEM;
+	/* Origins in byte order, as SQLite's. */
+	if (heed__sql_prepare(store, &q,
+	                      "SELECT o.site, o.origin FROM unnest("
+	                      "string_to_array(?1, E'\\n')) WITH ORDINALITY "
+	                      "AS t(s, n) JOIN lease_origins o ON o.site = t.s "
+	                      "ORDER BY t.n, o.origin COLLATE \"C\";") !=
+	    HEED_OK) {
+		heed__free(store->alloc, lines);
 		return HEED_ESTORE;
-	heed__sql_text(&q, 1, site);
-	return heed__sql_each(&q, origin_row, &c);
+	}
+	heed__sql_text(&q, 1, lines);
+	rc = heed__sql_each(&q, origin_row, &c);
+	heed__free(store->alloc, lines);
+	return rc;
 }
 
 heed_status heed_store_lease_ensure(heed_store *store, const char *site,
@@ -964,12 +985,18 @@ heed_status heed_store_lease_hold(heed_store *store, const char *holder,
 	return hold_rows(store, holder, sites_json, fn, ud);
 }
 
-heed_status heed_store_lease_origins(heed_store *store, const char *site,
+heed_status heed_store_lease_origins(heed_store *store,
+                                     const char *const *sites, size_t n,
                                      heed_store_lease_origin_fn *fn, void *ud)
 {
-	if (!site || !fn)
+	if (!fn || (n && !sites))
 		return HEED_EINVAL;
-	return origins_rows(store, site, fn, ud);
+	for (size_t i = 0; i < n; i++)
+		if (!sites[i] || strchr(sites[i], '\n'))
+			return HEED_EINVAL;
+	if (!n)
+		return HEED_OK;
+	return origins_rows(store, sites, n, fn, ud);
 }
 
 heed_status heed_store_lease_claim(heed_store *store, const char *holder,

@@ -632,27 +632,6 @@ static int read_known(struct heed__sql *q, void *ctx)
 	return 0;
 }
 
-/* The n strings joined by newlines, allocated; NULL when out of memory. */
-static char *joined(heed_store *store, const char *const *s, size_t n)
-{
-	size_t len = 1;
-	char *out, *o;
-
-	for (size_t i = 0; i < n; i++)
-		len += strlen(s[i]) + 1;
-	if (!(out = o = heed__malloc(store->alloc, len)))
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(s[i]);
-		memcpy(o, s[i], l);
-		o += l;
-		if (i + 1 < n)
-			*o++ = '\n';
-	}
-	*o = '\0';
-	return out;
-}
-
 heed_status heed_store_sites_known(heed_store *store,
                                    const char *const *origins,
                                    const char *const *hosts, size_t n,
@@ -687,8 +666,8 @@ heed_status heed_store_sites_known(heed_store *store,
 		}
 		return HEED_OK;
 	}
-	so = joined(store, origins, n);
-	sh = joined(store, hosts, n);
+	so = heed__sql_lines(store, origins, n);
+	sh = heed__sql_lines(store, hosts, n);
 	rc = HEED_ENOMEM;
 	if (so && sh) {
 		rc = heed__sql_prepare(

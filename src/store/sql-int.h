@@ -335,6 +335,12 @@ heed_status heed__sql_each(struct heed__sql *q,
 heed_status heed__sql_one(struct heed__sql *q,
                           int (*fn)(struct heed__sql *q, void *ctx), void *ctx);
 
+/* The n strings joined by newlines, allocated with the store's allocator
+ * (heed__free it); NULL when out of memory. One parameter for a list on
+ * PostgreSQL (string_to_array(?, E'\n')): a statement over many rows in
+ * one round trip. The strings must hold no newline. */
+char *heed__sql_lines(heed_store *store, const char *const *s, size_t n);
+
 /* A row callback for heed__sql_one and heed__sql_each: column 0 of the
  * row into the caller's int64_t (ctx), 0 for SQL NULL; stops at the
  * first row. For counts, ids and single dates. */

@@ -4,6 +4,8 @@
  * releases the statement whatever happens, so an area never leaks one on an
  * error path.
  */
+#include <string.h>
+
 #include "store/sql-int.h"
 
 heed_status heed__sql_run(struct heed__sql *q, int64_t *changed)
@@ -45,4 +47,24 @@ int heed__sql_read_int(struct heed__sql *q, void *ctx)
 {
 	*(int64_t *)ctx = heed__sql_col_int(q, 0, 0);
 	return 1;
+}
+
+char *heed__sql_lines(heed_store *store, const char *const *s, size_t n)
+{
+	size_t len = 1;
+	char *out, *o;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(s[i]) + 1;
+	if (!(out = o = heed__malloc(store->alloc, len)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(s[i]);
+		memcpy(o, s[i], l);
+		o += l;
+		if (i + 1 < n)
+			*o++ = '\n';
+	}
+	*o = '\0';
+	return out;
 }

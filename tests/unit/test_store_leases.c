@@ -536,15 +536,18 @@ static void test_release_records_last_start(void **state)
 /* The origins a listing handed over, copied. */
 struct origins {
 	int n, stop_after; /* stop_after: stop at that call (0 never) */
+	char site[MAX_SEEN][64];
 	char origin[MAX_SEEN][64];
 };
 
-static int keep_origin(void *ud, const char *origin)
+static int keep_origin(void *ud, const char *site, const char *origin)
 {
 	struct origins *o = ud;
 
 	assert_true(o->n < MAX_SEEN);
+	assert_non_null(site);
 	assert_non_null(origin);
+	snprintf(o->site[o->n], sizeof(o->site[0]), "%s", site);
 	snprintf(o->origin[o->n], sizeof(o->origin[0]), "%s", origin);
 	return ++o->n == o->stop_after;
 }
@@ -553,8 +556,11 @@ static struct origins origins_of(heed_store *s, const char *site)
 {
 	struct origins got = {0};
 
-	assert_int_equal(heed_store_lease_origins(s, site, keep_origin, &got),
-	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_lease_origins(s, &site, 1, keep_origin, &got),
+	        HEED_OK);
+	for (int i = 0; i < got.n; i++)
+		assert_string_equal(got.site[i], site);
 	return got;
 }
 
@@ -614,9 +620,25 @@ static void test_ensure_origin(void **state)
 	assert_int_equal(get(s, b).delay_ms, 900);
 	/* A host nobody noted: no call at all. */
 	assert_int_equal(origins_of(s, "c.example").n, 0);
+	/* Several hosts in one listing: in the order asked, each host's
+	 * origins in byte order, none for a host nobody noted. */
+	{
+		const char *const hosts[] = {b, "c.example", a};
+		got = (struct origins){0};
+		assert_int_equal(heed_store_lease_origins(s, hosts, 3,
+		                                          keep_origin, &got),
+		                 HEED_OK);
+		assert_int_equal(got.n, 4);
+		assert_string_equal(got.site[0], b);
+		assert_string_equal(got.origin[0], "http://b.example:8080");
+		for (int i = 1; i < 4; i++)
+			assert_string_equal(got.site[i], a);
+		assert_string_equal(got.origin[1], "http://a.example");
+		assert_string_equal(got.origin[3], "https://a.example:8443");
+	}
 	/* A callback that stops at the first origin sees only that one. */
 	got = (struct origins){.stop_after = 1};
-	assert_int_equal(heed_store_lease_origins(s, a, keep_origin, &got),
+	assert_int_equal(heed_store_lease_origins(s, &a, 1, keep_origin, &got),
 	                 HEED_OK);
 	assert_int_equal(got.n, 1);
 	assert_string_equal(got.origin[0], "http://a.example");
@@ -655,10 +677,20 @@ static void test_ensure_origin_arguments(void **state)
 	assert_int_equal(heed_store_lease_ensure_origin(
 	                         s, "a.example", "https://a.example", -1, 0),
 	                 HEED_EINVAL);
-	assert_int_equal(heed_store_lease_origins(s, NULL, keep_origin, &got),
-	                 HEED_EINVAL);
-	assert_int_equal(heed_store_lease_origins(s, "a.example", NULL, &got),
-	                 HEED_EINVAL);
+	{
+		const char *none = NULL, *a = "a.example", *nl = "a\nexample";
+		assert_int_equal(heed_store_lease_origins(s, &none, 1,
+		                                          keep_origin, &got),
+		                 HEED_EINVAL);
+		assert_int_equal(
+		        heed_store_lease_origins(s, &nl, 1, keep_origin, &got),
+		        HEED_EINVAL);
+		assert_int_equal(heed_store_lease_origins(s, &a, 1, NULL, &got),
+		                 HEED_EINVAL);
+		assert_int_equal(
+		        heed_store_lease_origins(s, NULL, 0, keep_origin, &got),
+		        HEED_OK);
+	}
 	assert_int_equal(got.n, 0);
 	assert_int_equal(heed_store_lease_counts(s, 0, &c), HEED_OK);
 	assert_int_equal(c.sites, 0);
