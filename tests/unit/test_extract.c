@@ -1297,6 +1297,20 @@ static const struct page_case cases[] = {
          "<div class=submitted>Gespeichert von <span class=username>rasos"
          "</span> am 24. Juli 2017</div>",
          0, NULL, "author=html:rasos\n"},
+        {"author: a forum's account name class names the poster", NULL,
+         "<h2>No App Store?</h2><div class=MtnComment><span "
+         "class=MtnCommentAccountName title=\"304 posts\">macbacchi</span>"
+         "<span class=MtnCommentTime>28.09.19</span><div "
+         "class=MtnCommentText>hello</div></div><div class=MtnComment><span "
+         "class=MtnCommentAccountName>bo</span></div>",
+         0, NULL, "author=html:macbacchi\n"},
+        {"author: an account-name class names the poster", NULL,
+         "<p>Posted by <span class=\"post-account-name\">jdoe</span></p>", 0,
+         NULL, "author=html:jdoe\n"},
+        {"author: a form's account name field names nobody", NULL,
+         "<label class=accountname-label>Ann Lee</label><span "
+         "class=myaccountname>Bo Chan</span>",
+         0, NULL, "-author\n"},
         {"author: a commenter's username names nobody", NULL,
          "<div class=comment><span class=username>bo</span></div>", 0, NULL,
          "-author\n"},
