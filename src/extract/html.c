@@ -2785,13 +2785,15 @@ static size_t holder_end(const char *s, size_t len)
 	return len;
 }
 
-/* The holder a notice names at s[0, len), after its opening. */
+/* The holder a notice names at s[0, len), after its opening. Two
+ * holders around a spaced slash ("\xC2\xA9 Niklas Grapatin / Greenpeace")
+ * are a picture's credit, its photographer and agency, not the text's. */
 static void copyright_holder_names(struct html *h, const char *s, size_t len)
 {
 	const char *names;
 
 	len = holder_end(s, len);
-	if (len > MAX_LABEL_VALUE)
+	if (len > MAX_LABEL_VALUE || memmem(s, len, " / ", 3))
 		return;
 	names = heed__byline_names(h->b, s, len);
 	if (names && capitalised(names))

@@ -1914,6 +1914,17 @@ static const struct page_case cases[] = {
          "class=fn>von Rudolf Fischer, Simon Kohler</span></div><p>Text</p>"
          "</article>",
          0, NULL, "author=html:Rudolf Fischer; Simon Kohler\n"},
+        {"author: a slash between names in a byline separates writers", NULL,
+         "<article><h1>T</h1><p class=byline>Ann Lee / Bo Chan</p><p>Text"
+         "</p></article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: a picture's credit of two holders around a slash names "
+         "nobody",
+         NULL,
+         "<figure><img src=a.jpg><div class=copyright>\xC2\xA9Volkswagen AG "
+         "/ Porsche Holding</div></figure><span class=Stage-copyright>\xC2\xA9 "
+         "Niklas Grapatin / Greenpeace</span><p>Text</p>",
+         0, NULL, "-author\n"},
         {"author: a byline's linked writers over a JSON-LD other", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
