@@ -1918,6 +1918,20 @@ static const struct page_case cases[] = {
          "<article><h1>T</h1><p class=byline>Ann Lee / Bo Chan</p><p>Text"
          "</p></article>",
          0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: a byline's writers take the JSON-LD's name written with its "
+         "initial",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Eduardo "
+         "Barreneche\"}}</script><article><h1>T</h1><div class=\"author \">"
+         "e. barreneche / J. I. da silva<br></div><p>Text</p></article>",
+         0, NULL, "author=html:e. barreneche; J. I. da silva\n"},
+        {"author: an initial that is another's leaves the JSON-LD's name", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Eduardo "
+         "Barreneche\"}}</script><article><h1>T</h1><div class=author>"
+         "A. Barreneche / Bo Chan</div><p>Text</p></article>",
+         0, NULL, "author=jsonld:Eduardo Barreneche\n"},
         {"author: a picture's credit of two holders around a slash names "
          "nobody",
          NULL,
