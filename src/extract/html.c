@@ -1248,14 +1248,43 @@ static bool account_wanted(const struct html *h)
 	return !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_ACCOUNT);
 }
 
-/* An element of class "username" (Drupal's "Gespeichert von <span
- * class=username>rasos</span>", phpBB's post author): the account that
- * posted, shown where the writer gives no other name. Read outside
- * asides only (a comment's username is the commenter's). */
+/* Whether a class token is an account's shown name: "username", or a
+ * token whose last part is "AccountName" or "account-name" (a forum's
+ * "MtnCommentAccountName" over each post). A token that only opens so
+ * ("accountname-label") is a form's field. */
+static bool account_token(const char *t, size_t n)
+{
+	static const char *const names[] = {"accountname", "account-name",
+	                                    "account_name"};
+
+	if (n == 8 && heed__ascii_ieq(t, n, "username"))
+		return true;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++) {
+		size_t e = strlen(names[i]);
+		if (n >= e && heed__ascii_ieq(t + n - e, e, names[i]) &&
+		    (n == e || t[n - e - 1] == '-' || t[n - e - 1] == '_' ||
+		     t[n - e] == 'A'))
+			return true;
+	}
+	return false;
+}
+
+/* An element whose class is an account's shown name (Drupal's
+ * "Gespeichert von <span class=username>rasos</span>", phpBB's post
+ * author, a forum's account name over the thread's first post): the
+ * account that posted, shown where the writer gives no other name. Read
+ * outside asides only (a comment's username is the commenter's). */
 static void on_username(struct html *h, const char *cls)
 {
-	if (!h->account_done && strstr(cls, "username") &&
-	    has_token(cls, "username") && account_wanted(h))
+	size_t n;
+	bool account = false;
+
+	if (h->account_done || !account_wanted(h) ||
+	    (!strstr(cls, "sername") && !strstr(cls, "ccount")))
+		return;
+	for (const char *p = cls, *t; !account && (t = next_token(&p, &n));)
+		account = account_token(t, n);
+	if (account)
 		(void)start_capture(h, CAP_ACCOUNT, NULL);
 }
 
@@ -2756,13 +2785,15 @@ static size_t holder_end(const char *s, size_t len)
 	return len;
 }
 
-/* The holder a notice names at s[0, len), after its opening. */
+/* The holder a notice names at s[0, len), after its opening. Two
+ * holders around a spaced slash ("\xC2\xA9 Niklas Grapatin / Greenpeace")
+ * are a picture's credit, its photographer and agency, not the text's. */
 static void copyright_holder_names(struct html *h, const char *s, size_t len)
 {
 	const char *names;
 
 	len = holder_end(s, len);
-	if (len > MAX_LABEL_VALUE)
+	if (len > MAX_LABEL_VALUE || memmem(s, len, " / ", 3))
 		return;
 	names = heed__byline_names(h->b, s, len);
 	if (names && capitalised(names))

@@ -573,15 +573,46 @@ static bool list_holds(const char *list, size_t ln, const char *one, size_t on)
 	return false;
 }
 
-/* Whether list is a byline's writers with the one name among them: a
- * CMS's JSON-LD or meta author holds one name, often only the post's
- * owner's, where the byline credits every writer. Every part is a name of
- * two words or more: "Rob Picheta; CNN" is a writer and an outlet. */
+/* Whether name, as a byline writes it, is the full one with its first
+ * name cut to the initial: "E. Barreneche" (or "e. barreneche", a
+ * byline's small capitals) for "Eduardo Barreneche". */
+static bool initial_of(const char *name, size_t nn, const char *full, size_t fn)
+{
+	const char *sp = memchr(full, ' ', fn);
+	size_t first = sp ? (size_t)(sp - full) : fn;
+
+	return nn > 3 && name[1] == '.' && name[2] == ' ' && first > 1 &&
+	       !memchr(full, '.', first) &&
+	       heed__ascii_lower(name[0]) == heed__ascii_lower(full[0]) &&
+	       nn - 2 == fn - first &&
+	       heed__ascii_ieq(name + 2, nn - 2, full + first);
+}
+
+/* Whether list, names joined by "; ", has the one name among them, or
+ * the one written with its first name's initial. */
+static bool list_holds_initial(const char *list, size_t ln, const char *one,
+                               size_t on)
+{
+	for (const char *p = list, *next; p; p = next) {
+		size_t n;
+		next = list_next(p, list + ln, &n);
+		if (initial_of(p, n, one, on))
+			return true;
+	}
+	return false;
+}
+
+/* Whether list is a byline's writers with the one name among them (also
+ * with its first name's initial): a CMS's JSON-LD or meta author holds
+ * one name, often only the post's owner's, where the byline credits
+ * every writer. Every part is a name of two words or more: "Rob Picheta;
+ * CNN" is a writer and an outlet. */
 static bool writers_list(const char *list, size_t ln, const char *one,
                          size_t on)
 {
 	if (memchr(one, ';', on) || !memmem(list, ln, "; ", 2) ||
-	    !list_holds(list, ln, one, on))
+	    (!list_holds(list, ln, one, on) &&
+	     !list_holds_initial(list, ln, one, on)))
 		return false;
 	for (const char *p = list, *next; p; p = next) {
 		size_t n;

@@ -659,14 +659,18 @@ static bool name_like(const char *s, size_t len)
 	return true;
 }
 
-/* Where the next name ends: ",", ";", " and ", " & ", " und ", " et ",
- * " y ", or an interview's " im Gespräch mit " and " in conversation
- * with " (a radio interview's byline credits both speakers). *skip gets
- * the separator's length (0 at the end). */
+/* Where the next name ends: ",", ";", " and ", " & ", " / ", " und ",
+ * " et ", " y ", or an interview's " im Gespräch mit " and " in
+ * conversation with " (a radio interview's byline credits both
+ * speakers). A spaced slash sets writers side by side ("E. Barreneche /
+ * J. I. da Silva"); one without spaces joins a name and its agency
+ * ("Peter Maahn/SP-X"), cut as the author is read. *skip gets the
+ * separator's length (0 at the end). */
 static size_t name_end(const char *s, size_t len, size_t *skip)
 {
 	static const char *const words[] = {" and ",
 	                                    " & ",
+	                                    " / ",
 	                                    " und ",
 	                                    " et ",
 	                                    " y ",

@@ -1297,6 +1297,20 @@ static const struct page_case cases[] = {
          "<div class=submitted>Gespeichert von <span class=username>rasos"
          "</span> am 24. Juli 2017</div>",
          0, NULL, "author=html:rasos\n"},
+        {"author: a forum's account name class names the poster", NULL,
+         "<h2>No App Store?</h2><div class=MtnComment><span "
+         "class=MtnCommentAccountName title=\"304 posts\">macbacchi</span>"
+         "<span class=MtnCommentTime>28.09.19</span><div "
+         "class=MtnCommentText>hello</div></div><div class=MtnComment><span "
+         "class=MtnCommentAccountName>bo</span></div>",
+         0, NULL, "author=html:macbacchi\n"},
+        {"author: an account-name class names the poster", NULL,
+         "<p>Posted by <span class=\"post-account-name\">jdoe</span></p>", 0,
+         NULL, "author=html:jdoe\n"},
+        {"author: a form's account name field names nobody", NULL,
+         "<label class=accountname-label>Ann Lee</label><span "
+         "class=myaccountname>Bo Chan</span>",
+         0, NULL, "-author\n"},
         {"author: a commenter's username names nobody", NULL,
          "<div class=comment><span class=username>bo</span></div>", 0, NULL,
          "-author\n"},
@@ -1900,6 +1914,31 @@ static const struct page_case cases[] = {
          "class=fn>von Rudolf Fischer, Simon Kohler</span></div><p>Text</p>"
          "</article>",
          0, NULL, "author=html:Rudolf Fischer; Simon Kohler\n"},
+        {"author: a slash between names in a byline separates writers", NULL,
+         "<article><h1>T</h1><p class=byline>Ann Lee / Bo Chan</p><p>Text"
+         "</p></article>",
+         0, NULL, "author=html:Ann Lee; Bo Chan\n"},
+        {"author: a byline's writers take the JSON-LD's name written with its "
+         "initial",
+         NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Eduardo "
+         "Barreneche\"}}</script><article><h1>T</h1><div class=\"author \">"
+         "e. barreneche / J. I. da silva<br></div><p>Text</p></article>",
+         0, NULL, "author=html:e. barreneche; J. I. da silva\n"},
+        {"author: an initial that is another's leaves the JSON-LD's name", NULL,
+         "<script type=application/ld+json>{\"@type\":\"NewsArticle\","
+         "\"author\":{\"@type\":\"Person\",\"name\":\"Eduardo "
+         "Barreneche\"}}</script><article><h1>T</h1><div class=author>"
+         "A. Barreneche / Bo Chan</div><p>Text</p></article>",
+         0, NULL, "author=jsonld:Eduardo Barreneche\n"},
+        {"author: a picture's credit of two holders around a slash names "
+         "nobody",
+         NULL,
+         "<figure><img src=a.jpg><div class=copyright>\xC2\xA9Volkswagen AG "
+         "/ Porsche Holding</div></figure><span class=Stage-copyright>\xC2\xA9 "
+         "Niklas Grapatin / Greenpeace</span><p>Text</p>",
+         0, NULL, "-author\n"},
         {"author: a byline's linked writers over a JSON-LD other", NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\",\"author\":"
          "{\"@type\":\"Person\",\"name\":\"Kim Dale\"}}</script>"
