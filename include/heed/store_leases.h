@@ -91,6 +91,19 @@ heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
                                            const char *origin, int64_t delay_ms,
                                            int64_t due_ms);
 
+/*
+ * heed_store_lease_ensure_origin for n sites at once: site i with origin
+ * i and delay i, all claimable from due_ms; two statements on PostgreSQL
+ * whatever n is, its rows written in the sites' order (workers offering
+ * the same hosts at once take their row locks in one order). Sites and
+ * origins hold no newline. HEED_EINVAL as ensure_origin, nothing written.
+ */
+heed_status heed_store_lease_ensure_origins(heed_store *store,
+                                            const char *const *sites,
+                                            const char *const *origins,
+                                            const int64_t *delays_ms, size_t n,
+                                            int64_t due_ms);
+
 /* Each origin noted (heed_store_lease_ensure_origin) for each of the n
  * sites, to fn with its site (non-zero stops): the sites in the order
  * given, each one's origins in byte order, none for a site nobody noted;

@@ -304,23 +304,43 @@ static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)
 
 /* The sites offered since the last batch (table.c's heed__site_list_new):
  * those still with work, on hosts still not held here, become claimable
- * by every worker when this batch commits. */
+ * by every worker when this batch commits. Told together: one statement
+ * for them all on PostgreSQL, not a round trip a site. */
 static void write_offers(heed_crawl *c)
 {
-	while (c->offers && c->failed == HEED_OK) {
+	const struct heed_allocator *a = c->alloc;
+	const char **hosts, **origins;
+	int64_t *delays;
+	size_t n = 0, count = 0;
+
+	for (struct heed__site *s = c->offers; s; s = s->offer_next)
+		count++;
+	if (!count)
+		return;
+	hosts = heed__calloc(a, count, sizeof(*hosts));
+	origins = heed__calloc(a, count, sizeof(*origins));
+	delays = heed__calloc(a, count, sizeof(*delays));
+	if (!hosts || !origins || !delays)
+		heed__crawl_oom(c);
+	while (c->offers) {
 		struct heed__site *s = c->offers;
 		c->offers = s->offer_next;
 		s->offer_next = NULL;
 		s->offered = false;
-		if (s->host->leased || !heed__lane_has_work(&s->lane) ||
-		    !heed__crawl_tx(c))
+		if (c->failed != HEED_OK || s->host->leased ||
+		    !heed__lane_has_work(&s->lane))
 			continue;
-		if (heed_store_lease_ensure_origin(c->store, s->host->name,
-		                                   s->origin, site_delay(c, s),
-		                                   c->now.unix_ms) != HEED_OK)
-			heed__crawl_store_failed(
-			        c, "offering a site to the workers");
+		hosts[n] = s->host->name;
+		origins[n] = s->origin;
+		delays[n++] = site_delay(c, s);
 	}
+	if (n && heed__crawl_tx(c) &&
+	    heed_store_lease_ensure_origins(c->store, hosts, origins, delays, n,
+	                                    c->now.unix_ms) != HEED_OK)
+		heed__crawl_store_failed(c, "offering sites to the workers");
+	heed__free(a, hosts);
+	heed__free(a, origins);
+	heed__free(a, delays);
 }
 
 void heed__crawl_commit(heed_crawl *c)

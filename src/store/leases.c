@@ -11,6 +11,7 @@
  * UPDATEs on (site, holder, token) and that heartbeat, their row count
  * saying whether the lease still held.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "store/sql-int.h"
@@ -306,6 +307,16 @@ static int lease_row(struct heed__sql *q, void *ctx)
 	return c->stopped;
 }
 
+/* An ensure's upsert of a site's row on PostgreSQL (ensure_rows, and
+ * ensure_origins_pg for many rows). */
+#define ENSURE_PG                                                            \
+	"ON CONFLICT (site) DO UPDATE SET delay_ms = excluded.delay_ms, "    \
+	"next_allowed_at = CASE WHEN site_leases.holder IS NULL THEN "       \
+	"LEAST(site_leases.next_allowed_at, excluded.next_allowed_at) ELSE " \
+	"site_leases.next_allowed_at END, wanted_at = CASE WHEN "            \
+	"site_leases.holder IS NULL THEN site_leases.wanted_at ELSE "        \
+	"LEAST(site_leases.wanted_at, excluded.next_allowed_at) END;"
+
 static heed_status ensure_rows(heed_store *store, const char *site,
                                int64_t delay_ms, int64_t due_ms)
 {
@@ -324,16 +335,7 @@ static heed_status ensure_rows(heed_store *store, const char *site,
 	                "ELSE min(wanted_at, excluded.next_allowed_at) END;",
 	        [HEED__SQL_PG] =
 	                "INSERT INTO site_leases(site, delay_ms, "
-	                "next_allowed_at) VALUES(?1, ?2, ?3) ON CONFLICT "
-	                "(site) DO UPDATE SET delay_ms = excluded.delay_ms, "
-	                "next_allowed_at = CASE WHEN site_leases.holder IS "
-	                "NULL THEN LEAST(site_leases.next_allowed_at, "
-	                "excluded.next_allowed_at) ELSE "
-	                "site_leases.next_allowed_at END, wanted_at = CASE "
-	                "WHEN site_leases.holder IS NULL THEN "
-	                "site_leases.wanted_at ELSE "
-	                "LEAST(site_leases.wanted_at, "
-	                "excluded.next_allowed_at) END;",
+	                "next_allowed_at) VALUES(?1, ?2, ?3) " ENSURE_PG,
 	};
 	struct heed__sql q;
 
@@ -974,6 +976,89 @@ heed_status heed_store_lease_ensure_origin(heed_store *store, const char *site,
 	if (rc != HEED_OK)
 		return rc;
 	return add_origin_rows(store, site, origin);
+}
+
+/* The n delays as one text, "d1,d2,...", allocated; NULL when out of
+ * memory. */
+static char *delays_text(heed_store *store, const int64_t *d, size_t n)
+{
+	char *out = heed__malloc(store->alloc, n * 21 + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	*o = '\0';
+	for (size_t i = 0; i < n; i++)
+		o += sprintf(o, i ? ",%lld" : "%lld", (long long)d[i]);
+	return out;
+}
+
+/* PostgreSQL: sites and origins as lines, delays as "d1,d2,..."; a site
+ * offered twice (two origins of one host) is one row of site_leases. */
+static heed_status ensure_origins_pg(heed_store *store, const char *sites,
+                                     const char *origins, const char *delays,
+                                     int64_t due_ms)
+{
+	struct heed__sql q;
+	heed_status rc;
+
+	if (heed__sql_prepare(
+	            store, &q,
+	            "INSERT INTO site_leases(site, delay_ms, next_allowed_at) "
+	            "SELECT DISTINCT ON (t.s) t.s, t.d, ?3::bigint FROM "
+	            "unnest(string_to_array(?1, E'\\n'), string_to_array(?2, "
+	            "',')::bigint[]) AS t(s, d) ORDER BY t.s " ENSURE_PG) !=
+	    HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, sites);
+	heed__sql_text(&q, 2, delays);
+	heed__sql_int(&q, 3, due_ms);
+	if ((rc = heed__sql_run(&q, NULL)) != HEED_OK)
+		return rc;
+	if (heed__sql_prepare(
+	            store, &q,
+	            "INSERT INTO lease_origins(site, origin) SELECT t.s, t.o "
+	            "FROM unnest(string_to_array(?1, E'\\n'), "
+	            "string_to_array(?2, E'\\n')) AS t(s, o) ORDER BY t.s, t.o "
+	            "ON CONFLICT DO NOTHING;") != HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_text(&q, 1, sites);
+	heed__sql_text(&q, 2, origins);
+	return heed__sql_run(&q, NULL);
+}
+
+heed_status heed_store_lease_ensure_origins(heed_store *store,
+                                            const char *const *sites,
+                                            const char *const *origins,
+                                            const int64_t *delays_ms, size_t n,
+                                            int64_t due_ms)
+{
+	char *s = NULL, *o = NULL, *d = NULL;
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; i < n; i++)
+		if (!sites[i] || !*sites[i] || !origins[i] || !*origins[i] ||
+		    delays_ms[i] < 0 || strchr(sites[i], '\n') ||
+		    strchr(origins[i], '\n'))
+			return HEED_EINVAL;
+	if (!n)
+		return HEED_OK;
+	if (heed__sql_dialect(store) == HEED__SQL_SQLITE) {
+		/* No round trip to save: two statements a site. */
+		for (size_t i = 0; i < n && rc == HEED_OK; i++)
+			rc = heed_store_lease_ensure_origin(
+			        store, sites[i], origins[i], delays_ms[i],
+			        due_ms);
+		return rc;
+	}
+	s = heed__sql_lines(store, sites, n);
+	o = heed__sql_lines(store, origins, n);
+	d = delays_text(store, delays_ms, n);
+	rc = s && o && d ? ensure_origins_pg(store, s, o, d, due_ms)
+	                 : HEED_ENOMEM;
+	heed__free(store->alloc, s);
+	heed__free(store->alloc, o);
+	heed__free(store->alloc, d);
+	return rc;
 }
 
 heed_status heed_store_lease_hold(heed_store *store, const char *holder,

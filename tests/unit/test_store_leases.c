@@ -654,6 +654,59 @@ static void test_ensure_origin(void **state)
 	heed_store_close(s);
 }
 
+/* ensure_origins is ensure_origin for many sites at once: one lease row a
+ * host however many of its origins are offered, each origin noted once,
+ * a held host left with its holder; a bad entry writes nothing. */
+static void test_ensure_origins(void **state)
+{
+	const char *a = "a.example", *b = "b.example";
+	const char *const sites[] = {b, a, a, b};
+	const char *const origins[] = {"http://b.example", "https://a.example",
+	                               "http://a.example", "http://b.example"};
+	const int64_t delays[] = {900, 700, 700, 900};
+	const char *const bad_sites[] = {"c.example", "d\nexample"};
+	const char *const bad_origins[] = {"http://c.example", "http://d"};
+	heed_store *s = heed_test_store_fresh();
+	struct heed_lease_counts c;
+	struct origins got;
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure_origins(s, sites, origins,
+	                                                 delays, 4, 1000),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lease_counts(s, 1000, &c), HEED_OK);
+	assert_int_equal(c.sites, 2);
+	assert_int_equal(c.claimable, 2);
+	assert_int_equal(get(s, a).delay_ms, 700);
+	assert_int_equal(get(s, b).delay_ms, 900);
+	assert_int_equal(get(s, a).next_allowed_at, 1000);
+	got = origins_of(s, a);
+	assert_int_equal(got.n, 2);
+	assert_string_equal(got.origin[0], "http://a.example");
+	assert_string_equal(got.origin[1], "https://a.example");
+	assert_int_equal(origins_of(s, b).n, 1);
+	/* Offered again, sooner, while a is held: a stays with its holder,
+	 * b comes due sooner. */
+	assert_int_equal(claim(s, "w", 1000, 10000, 1).n, 1);
+	assert_int_equal(heed_store_lease_ensure_origins(s, sites, origins,
+	                                                 delays, 4, 500),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lease_counts(s, 1000, &c), HEED_OK);
+	assert_int_equal(c.sites, 2);
+	assert_int_equal(c.held, 1);
+	assert_int_equal(get(s, strcmp(holder_of(s, a), "w") == 0 ? b : a)
+	                         .next_allowed_at,
+	                 500);
+	assert_int_equal(heed_store_lease_ensure_origins(
+	                         s, bad_sites, bad_origins, delays, 2, 0),
+	                 HEED_EINVAL);
+	assert_int_equal(origins_of(s, "c.example").n, 0);
+	assert_int_equal(
+	        heed_store_lease_ensure_origins(s, NULL, NULL, NULL, 0, 0),
+	        HEED_OK);
+	heed_store_close(s);
+}
+
 /* Bad arguments are refused before anything is written. */
 static void test_ensure_origin_arguments(void **state)
 {
@@ -1474,6 +1527,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_beat),
 	        cmocka_unit_test(test_ensure_origin),
 	        cmocka_unit_test(test_ensure_origin_arguments),
+	        cmocka_unit_test(test_ensure_origins),
 	        cmocka_unit_test(test_taken_from),
 	        cmocka_unit_test(test_hold),
 	        cmocka_unit_test(test_counts_kept),
@@ -1491,6 +1545,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_beat),
 	        cmocka_unit_test(test_ensure_origin),
 	        cmocka_unit_test(test_ensure_origin_arguments),
+	        cmocka_unit_test(test_ensure_origins),
 	        cmocka_unit_test(test_taken_from),
 	        cmocka_unit_test(test_hold),
 	        cmocka_unit_test(test_counts_kept),
