@@ -459,12 +459,16 @@ static void take(heed_crawl *c, const struct heed_site_lease *l)
 	h->lease_token = l->token;
 	h->lease_epoch = l->epoch;
 	h->lease_until = l->lease_until;
-	/* The grant may follow an expired lease whose holder started a
-	 * request after its last recorded one, but never after the grant. */
-	contacted = l->last_request_start > c->now.unix_ms
-	                    ? l->last_request_start
-	                    : c->now.unix_ms;
-	if (heed_polite_set_last_start(
+	/* A host handed back carries its holder's last start, written with
+	 * the release, so the delay counts from there. A takeover follows an
+	 * expired lease whose holder may have started a request after its
+	 * last recorded one, though never after the grant: count from the
+	 * grant. A host never held has no start to wait for. */
+	contacted = l->last_request_start;
+	if (l->taken_from && contacted < c->now.unix_ms)
+		contacted = c->now.unix_ms;
+	if (contacted > 0 &&
+	    heed_polite_set_last_start(
 	            c->polite, h->name,
 	            c->now.mono_ms - (c->now.unix_ms - contacted)) != HEED_OK)
 		heed__crawl_oom(c);

@@ -2462,13 +2462,30 @@ static void watch_grant(struct sim *s, heed_crawl_action_kind kind)
 	sqlite3_reset(s->lease_row);
 }
 
+/* w9 claims s0.sim.test at t0; returns its token. */
+static int64_t w9_holds_s0(struct sim *s, int64_t t0)
+{
+	int64_t token = 0;
+
+	assert_int_equal(heed_store_lease_ensure_origin(
+	                         s->store, "s0.sim.test", "http://s0.sim.test",
+	                         HEED_CRAWL_DELAY_MS, t0),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lease_claim(s->store, "w9", t0,
+	                                        DEAD_LEASE_MS, 1, keep_token,
+	                                        &token),
+	                 HEED_OK);
+	assert_true(token > 0);
+	return token;
+}
+
 /* The store as w9 left it when it died at t0: the run begun, the host's
  * home page in flight, its lease held, a request start recorded. */
 static void seed_dead_worker(struct sim *s, int64_t t0)
 {
 	struct heed_frontier_entry e = {0};
 	struct heed_crawl_run run;
-	int64_t token = 0, id = 0;
+	int64_t token, id = 0;
 	bool joined = true, held = false;
 
 	assert_int_equal(
@@ -2488,15 +2505,7 @@ static void seed_dead_worker(struct sim *s, int64_t t0)
 	                                               HEED_FRONTIER_IN_FLIGHT,
 	                                               0),
 	                 HEED_OK);
-	assert_int_equal(
-	        heed_store_lease_ensure_origin(s->store, "s0.sim.test", e.host,
-	                                       HEED_CRAWL_DELAY_MS, t0),
-	        HEED_OK);
-	assert_int_equal(heed_store_lease_claim(s->store, "w9", t0,
-	                                        DEAD_LEASE_MS, 1, keep_token,
-	                                        &token),
-	                 HEED_OK);
-	assert_true(token > 0);
+	token = w9_holds_s0(s, t0);
 	assert_int_equal(
 	        heed_store_lease_record_start(s->store, "s0.sim.test", "w9",
 	                                      token, t0 + DEAD_START_MS, &held),
@@ -2538,6 +2547,74 @@ static void test_worker_takeover(void **state)
 	assert_true(first >= earliest);
 	/* The page in flight was fetched again (wsim_check: exactly once). */
 	assert_int_equal(s->sites[0].pages[0].hits, 1);
+	wsim_free(s);
+}
+
+/* 3a. A host handed back, and hosts never held. w9 held s0.sim.test,
+ * started a request HANDED_BACK_START_MS before t0 and handed the host
+ * back at t0 with work left (a release records its last start). w0's
+ * delay for s0 counts from that start, not from its grant: a full delay
+ * from the grant waits longer than the server asked. The hosts no worker
+ * held have no start to wait for: each is asked within a delay of its
+ * grant. */
+#define HANDED_BACK_START_MS 400
+
+static void seed_handed_back(struct sim *s, int64_t t0)
+{
+	int64_t token = w9_holds_s0(s, t0);
+	bool held = false;
+
+	assert_int_equal(
+	        heed_store_lease_release(s->store, "s0.sim.test", "w9", token,
+	                                 t0 - HANDED_BACK_START_MS, t0, &held),
+	        HEED_OK);
+	assert_true(held);
+}
+
+static void test_worker_handed_back_counts_from_last_start(void **state)
+{
+	struct sim *s = wsim_new(2, 8);
+	struct takeover t = {"s0.sim.test", 0};
+	struct heed_crawl_progress p;
+	int64_t t0 = unix_ms(s), last = t0 - HANDED_BACK_START_MS;
+	int64_t first[16] = {0};
+	int64_t shared = 0;
+
+	(void)state;
+	assert_true(s->site_count <= HEED_ARRAY_SIZE(first));
+	seed_handed_back(s, t0);
+	s->after_step = watch_grant;
+	s->ud = &t;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(wsim_check(s), 0);
+	assert_int_equal(p.taken_over, 0);
+	assert_true(t.granted > 0);
+	for (size_t i = 0; i < s->fetch_len; i++) {
+		const struct fetch *f = &s->fetches[i];
+		if (f->site >= 0 &&
+		    (!first[f->site] || f->sent < first[f->site]))
+			first[f->site] = f->sent;
+	}
+	for (unsigned i = 2; i < s->site_count; i++)
+		if (first[i] && (!shared || first[i] < shared))
+			shared = first[i];
+	printf("handed back: w0 granted s0 %lld ms after t0, asked it %lld ms "
+	       "after t0 (its last start + delay: %lld); never held: s1 asked "
+	       "%lld ms after t0, the shared address %lld\n",
+	       (long long)(t.granted - t0),
+	       (long long)(SIM_UNIX_OFFSET_MS + first[0] - t0),
+	       (long long)(last + HEED_CRAWL_DELAY_MS - t0),
+	       (long long)(SIM_UNIX_OFFSET_MS + first[1] - t0),
+	       (long long)(SIM_UNIX_OFFSET_MS + shared - t0));
+	assert_true(SIM_UNIX_OFFSET_MS + first[0] >=
+	            last + HEED_CRAWL_DELAY_MS);
+	assert_true(SIM_UNIX_OFFSET_MS + first[0] <
+	            t.granted + HEED_CRAWL_DELAY_MS);
+	/* s1, alone on its address, and the first of the shared address's
+	 * hosts (its window parks the rest). */
+	assert_true(first[1] && shared);
+	assert_true(SIM_UNIX_OFFSET_MS + first[1] < t0 + HEED_CRAWL_DELAY_MS);
+	assert_true(SIM_UNIX_OFFSET_MS + shared < t0 + HEED_CRAWL_DELAY_MS);
 	wsim_free(s);
 }
 
@@ -2965,6 +3042,8 @@ int main(void)
 	        cmocka_unit_test(test_worker_plain),
 	        cmocka_unit_test(test_worker_share_halves),
 	        cmocka_unit_test(test_worker_takeover),
+	        cmocka_unit_test(
+	                test_worker_handed_back_counts_from_last_start),
 	        cmocka_unit_test(test_worker_fenced),
 	        cmocka_unit_test(test_worker_clock_step),
 	        cmocka_unit_test(test_worker_holding_sized),
