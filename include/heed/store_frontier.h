@@ -155,6 +155,14 @@ heed_status heed_store_frontier_recover_host(heed_store *store,
                                              const char *host,
                                              int64_t *requeued);
 
+/* heed_store_frontier_recover_host for each of n hosts (none NULL or with
+ * a newline): requeued[i] receives host i's count. One statement for them
+ * all on PostgreSQL, so that a worker starting the hosts of a claim waits
+ * on one answer, not one a host. HEED_EINVAL, HEED_ENOMEM, HEED_ESTORE. */
+heed_status heed_store_frontier_recover_hosts(heed_store *store,
+                                              const char *const *hosts,
+                                              size_t n, int64_t *requeued);
+
 /* Marks every queued entry of the site (origin) host dropped; *dropped
  * (may be NULL) receives the count. HEED_EINVAL without a host. */
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,

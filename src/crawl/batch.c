@@ -286,15 +286,16 @@ bool heed__batch_frontier_undrop(heed_crawl *c, const char *origin,
 	                                    "requeueing a site's URLs");
 }
 
-bool heed__batch_frontier_recover(heed_crawl *c, const char *origin,
-                                  int64_t *requeued)
+bool heed__batch_frontier_recover(heed_crawl *c, const char *const *origins,
+                                  size_t n, int64_t *requeued)
 {
 	/* Also while a lost batch is redone: it is how a site starts again
 	 * from the store (redo_batch), so it does not wait for a batch. */
 	heed__crawl_mark_in_flight(c);
-	return written(
-	        c, heed_store_frontier_recover_host(c->store, origin, requeued),
-	        "recovering a site's queue");
+	return written(c,
+	               heed_store_frontier_recover_hosts(c->store, origins, n,
+	                                                 requeued),
+	               "recovering the sites' queues");
 }
 
 static int64_t site_delay(const heed_crawl *c, const struct heed__site *s)

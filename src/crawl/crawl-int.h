@@ -764,10 +764,11 @@ bool heed__site_idle(const struct heed__site *s);
  * URLs wait in the store, and s starts afresh from there when it has
  * work again (a worker's next grant, a redone batch). */
 void heed__queue_forget(heed_crawl *c, struct heed__site *s);
-/* Starts forgotten site s again from the store: the URLs in flight when
- * it was forgotten go back in its queue (their answers were never
- * recorded), its window is loaded and its known URLs queued again. */
-void heed__queue_restart(heed_crawl *c, struct heed__site *s);
+/* Starts the n forgotten sites again from the store: the URLs in flight
+ * when each was forgotten go back in its queue (their answers were never
+ * recorded; one write for all n), its window is loaded and its known URLs
+ * queued again. */
+void heed__queue_restart(heed_crawl *c, struct heed__site **sites, size_t n);
 
 /* ---- the batch (batch.c) ---- */
 
@@ -849,10 +850,11 @@ bool heed__batch_frontier_drop(heed_crawl *c, const char *origin,
                                int64_t *dropped, const char *what);
 bool heed__batch_frontier_undrop(heed_crawl *c, const char *origin,
                                  int64_t *requeued);
-/* A site's URLs in flight back in its queue: written also while a lost
- * batch is redone, which starts sites again this way. */
-bool heed__batch_frontier_recover(heed_crawl *c, const char *origin,
-                                  int64_t *requeued);
+/* The n sites' URLs in flight back in their queues, requeued[i] how many
+ * of origins[i]'s: written also while a lost batch is redone, which starts
+ * sites again this way. */
+bool heed__batch_frontier_recover(heed_crawl *c, const char *const *origins,
+                                  size_t n, int64_t *requeued);
 /* The open batch writes for h (a held host's pages, queue, records). */
 void heed__worker_touch(heed_crawl *c, struct heed__host *h);
 /* Before the batch commits: whether every held host it wrote for is still

@@ -640,7 +640,7 @@ static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
 static bool redo(heed_crawl *c)
 {
 	struct heed__site **sites;
-	size_t n = 0;
+	size_t n = 0, held = 0;
 
 	for (struct heed_crawl_req *r = c->reqs; r; r = r->next)
 		if (!r->is_dns)
@@ -664,10 +664,12 @@ static bool redo(heed_crawl *c)
 	     i < c->opt->seed_count && c->mode != HEED_CRAWL_QUALIFY; i++)
 		heed__queue_add(c, c->opt->seeds[i], JOB_PAGE, 0, NULL,
 		                HEED_STORE_NO_DATE);
-	for (size_t i = 0; i < n && c->failed == HEED_OK; i++)
+	for (size_t i = 0; i < n; i++)
 		if (!heed__worker_on(c) ||
 		    (sites[i]->host->leased && !sites[i]->host->lease_lost))
-			heed__queue_restart(c, sites[i]);
+			sites[held++] = sites[i];
+	if (c->failed == HEED_OK)
+		heed__queue_restart(c, sites, held);
 	heed__free(c->alloc, sites);
 	heed__addrq_wake_room(c);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",

@@ -320,12 +320,8 @@ void heed__queue_forget(heed_crawl *c, struct heed__site *s)
 	s->asked = false;
 }
 
-void heed__queue_restart(heed_crawl *c, struct heed__site *s)
+static void restart_one(heed_crawl *c, struct heed__site *s, int64_t requeued)
 {
-	int64_t requeued = 0;
-
-	if (!heed__batch_frontier_recover(c, s->origin, &requeued))
-		return;
 	if (requeued)
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "%s: %lld URLs that were in flight queued again",
@@ -337,6 +333,28 @@ void heed__queue_restart(heed_crawl *c, struct heed__site *s)
 		heed__queue_known(c, s);
 	}
 	heed__site_list_new(c, s);
+}
+
+void heed__queue_restart(heed_crawl *c, struct heed__site **sites, size_t n)
+{
+	const char **origins;
+	int64_t *requeued;
+
+	if (!n)
+		return;
+	origins = heed__calloc(c->alloc, n, sizeof(*origins));
+	requeued = heed__calloc(c->alloc, n, sizeof(*requeued));
+	if (!origins || !requeued) {
+		heed__crawl_oom(c);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			origins[i] = sites[i]->origin;
+		if (heed__batch_frontier_recover(c, origins, n, requeued))
+			for (size_t i = 0; i < n && c->failed == HEED_OK; i++)
+				restart_one(c, sites[i], requeued[i]);
+	}
+	heed__free(c->alloc, origins);
+	heed__free(c->alloc, requeued);
 }
 
 /* ---- resuming an open run ---- */

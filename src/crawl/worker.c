@@ -427,13 +427,17 @@ static int note_origin(void *ud, const char *host, const char *origin)
  * from an earlier grant goes on as it is. */
 static void start_granted(heed_crawl *c, struct granted_sites *g)
 {
+	size_t n = 0;
+
 	heed__read_known(c, g->sites, g->count);
-	for (size_t i = 0; i < g->count && c->failed == HEED_OK; i++) {
+	for (size_t i = 0; i < g->count; i++) {
 		struct heed__site *s = g->sites[i];
 		s->in_scope = true;
 		if (s->state == SITE_NEW && !s->lane.current)
-			heed__queue_restart(c, s);
+			g->sites[n++] = s;
 	}
+	if (c->failed == HEED_OK)
+		heed__queue_restart(c, g->sites, n);
 }
 
 static void take(heed_crawl *c, const struct heed_site_lease *l)

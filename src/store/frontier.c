@@ -590,6 +590,50 @@ heed_status heed_store_frontier_recover_host(heed_store *store,
 	                 BLIND_TO_RECORDS, requeued);
 }
 
+/* A worker's claim grants many hosts at once: on PostgreSQL their rows go
+ * back in one statement (heed_frontier_move row by row), not one a host. */
+heed_status heed_store_frontier_recover_hosts(heed_store *store,
+                                              const char *const *hosts,
+                                              size_t n, int64_t *requeued)
+{
+	struct heed__sql_ordinal m = {requeued, n};
+	struct heed__sql q;
+	heed_status rc;
+	char *lines;
+
+	for (size_t i = 0; i < n; i++) {
+		requeued[i] = 0;
+		if (!hosts[i] || strchr(hosts[i], '\n'))
+			return HEED_EINVAL;
+	}
+	if (!n)
+		return HEED_OK;
+	if (heed__sql_dialect(store) == HEED__SQL_SQLITE) {
+		/* No round trip to save: a statement a host. */
+		for (size_t i = 0; i < n; i++) {
+			rc = heed_store_frontier_recover_host(store, hosts[i],
+			                                      &requeued[i]);
+			if (rc != HEED_OK)
+				return rc;
+		}
+		return HEED_OK;
+	}
+	lines = heed__sql_lines(store, hosts, n);
+	if (!lines)
+		return HEED_ENOMEM;
+	rc = heed__sql_prepare(store, &q,
+	                       "SELECT t.n, heed_frontier_move(t.h, " IN_FLIGHT
+	                       ", " QUEUED ") FROM unnest(string_to_array(?1, "
+	                       "E'\\n')) WITH ORDINALITY AS t(h, n);");
+	if (rc == HEED_OK) {
+		heed__sql_blind(&q, BLIND_TO_RECORDS);
+		heed__sql_text(&q, 1, lines);
+		rc = heed__sql_each(&q, heed__sql_read_ordinal, &m);
+	}
+	heed__free(store->alloc, lines);
+	return rc;
+}
+
 heed_status heed_store_frontier_drop_host(heed_store *store, const char *host,
                                           int64_t *dropped)
 {

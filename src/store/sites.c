@@ -617,41 +617,18 @@ _Static_assert(HEED_STORE_KNOWN_SITE == 1 && HEED_STORE_KNOWN_VISITS == 2 &&
                        HEED_STORE_KNOWN_ARRANGED == 16,
                "KNOWN_OF's sums are the bits");
 
-struct known_rows {
-	unsigned *known;
-	size_t n;
-};
-
-static int read_known(struct heed__sql *q, void *ctx)
+/* The bits of n sites into k: a statement a site on SQLite (no round trip
+ * to save), one for them all on PostgreSQL. */
+static heed_status known_rows(heed_store *store, const char *const *origins,
+                              const char *const *hosts,
+                              struct heed__sql_ordinal *k)
 {
-	struct known_rows *k = ctx;
-	int64_t i = heed__sql_col_int(q, 0, 0);
-
-	if (i >= 1 && (size_t)i <= k->n)
-		k->known[i - 1] = (unsigned)heed__sql_col_int(q, 1, 0);
-	return 0;
-}
-
-heed_status heed_store_sites_known(heed_store *store,
-                                   const char *const *origins,
-                                   const char *const *hosts, size_t n,
-                                   unsigned *known)
-{
-	struct known_rows k = {known, n};
 	struct heed__sql q;
 	char *so, *sh;
 	heed_status rc;
 
-	for (size_t i = 0; i < n; i++) {
-		if (strchr(origins[i], '\n') || strchr(hosts[i], '\n'))
-			return HEED_EINVAL;
-		known[i] = 0;
-	}
-	if (!n)
-		return HEED_OK;
 	if (heed__sql_dialect(store) == HEED__SQL_SQLITE) {
-		/* No round trip to save: a statement a site. */
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < k->n; i++) {
 			if (heed__sql_prepare(
 			            store, &q,
 			            "SELECT ?3, " KNOWN_OF("?1", "?2") ";") !=
@@ -660,14 +637,14 @@ heed_status heed_store_sites_known(heed_store *store,
 			heed__sql_text(&q, 1, origins[i]);
 			heed__sql_text(&q, 2, hosts[i]);
 			heed__sql_int(&q, 3, (int64_t)i + 1);
-			rc = heed__sql_each(&q, read_known, &k);
+			rc = heed__sql_each(&q, heed__sql_read_ordinal, k);
 			if (rc != HEED_OK)
 				return rc;
 		}
 		return HEED_OK;
 	}
-	so = heed__sql_lines(store, origins, n);
-	sh = heed__sql_lines(store, hosts, n);
+	so = heed__sql_lines(store, origins, k->n);
+	sh = heed__sql_lines(store, hosts, k->n);
 	rc = HEED_ENOMEM;
 	if (so && sh) {
 		rc = heed__sql_prepare(
@@ -682,10 +659,34 @@ heed_status heed_store_sites_known(heed_store *store,
 		if (rc == HEED_OK) {
 			heed__sql_text(&q, 1, so);
 			heed__sql_text(&q, 2, sh);
-			rc = heed__sql_each(&q, read_known, &k);
+			rc = heed__sql_each(&q, heed__sql_read_ordinal, k);
 		}
 	}
 	heed__free(store->alloc, so);
 	heed__free(store->alloc, sh);
+	return rc;
+}
+
+heed_status heed_store_sites_known(heed_store *store,
+                                   const char *const *origins,
+                                   const char *const *hosts, size_t n,
+                                   unsigned *known)
+{
+	struct heed__sql_ordinal k = {NULL, n};
+	heed_status rc;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strchr(origins[i], '\n') || strchr(hosts[i], '\n'))
+			return HEED_EINVAL;
+		known[i] = 0;
+	}
+	if (!n)
+		return HEED_OK;
+	if (!(k.out = heed__calloc(store->alloc, n, sizeof(*k.out))))
+		return HEED_ENOMEM;
+	rc = known_rows(store, origins, hosts, &k);
+	for (size_t i = 0; i < n && rc == HEED_OK; i++)
+		known[i] = (unsigned)k.out[i];
+	heed__free(store->alloc, k.out);
 	return rc;
 }

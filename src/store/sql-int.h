@@ -346,6 +346,17 @@ char *heed__sql_lines(heed_store *store, const char *const *s, size_t n);
  * first row. For counts, ids and single dates. */
 int heed__sql_read_int(struct heed__sql *q, void *ctx);
 
+/* The answer of a statement over a list (heed__sql_lines, WITH
+ * ORDINALITY): rows of (i, value), value of the list's i-th item (from 1)
+ * into out[i - 1]; rows out of range are ignored. */
+struct heed__sql_ordinal {
+	int64_t *out;
+	size_t n;
+};
+
+/* A row callback for heed__sql_each; ctx a struct heed__sql_ordinal. */
+int heed__sql_read_ordinal(struct heed__sql *q, void *ctx);
+
 /* The 16 columns of a pages row (url ... record, in the order of
  * docs/storage.md's table, without id) from column first on, borrowed
  * from q (src/store/pages.c). The search areas read their rows with it

@@ -49,6 +49,16 @@ int heed__sql_read_int(struct heed__sql *q, void *ctx)
 	return 1;
 }
 
+int heed__sql_read_ordinal(struct heed__sql *q, void *ctx)
+{
+	struct heed__sql_ordinal *o = ctx;
+	int64_t i = heed__sql_col_int(q, 0, 0);
+
+	if (i >= 1 && (size_t)i <= o->n)
+		o->out[i - 1] = heed__sql_col_int(q, 1, 0);
+	return 0;
+}
+
 char *heed__sql_lines(heed_store *store, const char *const *s, size_t n)
 {
 	size_t len = 1;

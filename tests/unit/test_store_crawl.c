@@ -900,6 +900,31 @@ static void test_frontier_recover_host(void **state)
 	                 HEED_OK);
 	assert_int_equal(heed_store_frontier_recover_host(s, NULL, &n),
 	                 HEED_EINVAL);
+	/* Many sites at once, each told its own count: a/1 and a/2 in
+	 * flight again, b/1 still. */
+	{
+		const char *hosts[] = {"b.test", "c.test", "a.test"};
+		const char *joined[] = {"a.test\nb.test"};
+		int64_t moved[3] = {-1, -1, -1};
+		for (int i = 0; i < 2; i++)
+			assert_int_equal(heed_store_frontier_set_state(
+			                         s, "a.test", w.ids[i],
+			                         HEED_FRONTIER_IN_FLIGHT, 0),
+			                 HEED_OK);
+		assert_int_equal(
+		        heed_store_frontier_recover_hosts(s, hosts, 3, moved),
+		        HEED_OK);
+		assert_int_equal(moved[0], 1);
+		assert_int_equal(moved[1], 0);
+		assert_int_equal(moved[2], 2);
+		assert_int_equal(heed_store_frontier_counts(s, counts),
+		                 HEED_OK);
+		assert_int_equal(counts[HEED_FRONTIER_QUEUED], 3);
+		assert_int_equal(counts[HEED_FRONTIER_IN_FLIGHT], 0);
+		assert_int_equal(
+		        heed_store_frontier_recover_hosts(s, joined, 1, moved),
+		        HEED_EINVAL);
+	}
 	heed_store_close(s);
 }
 
