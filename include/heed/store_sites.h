@@ -55,6 +55,9 @@ enum {
 	HEED_STORE_KNOWN_HOST = 1u << 3,   /* its host's row in hosts */
 	/* an arrangement of its host's with the owner (heed sites) */
 	HEED_STORE_KNOWN_ARRANGED = 1u << 4,
+	/* a URL of its queue dropped (its site was not qualified, or at a
+	 * limit), to be asked back if it qualifies */
+	HEED_STORE_KNOWN_DROPPED = 1u << 5,
 };
 
 /*

@@ -891,7 +891,10 @@ static void report(heed_crawl *c, struct heed__site *s,
 /* A site not qualified earlier (in this process, before a lost batch
  * started it again, or by another worker) lost its queue; qualified now,
  * it gets it back. What a page limit dropped comes back too, and is
- * dropped again at once. Another worker's drops are not known here.
+ * dropped again at once. Another worker's drops are known from what the
+ * store held of the site when its host was granted (heed__read_known):
+ * only a holder drops a site's rows, and its drops commit before the
+ * host changes hands. A worker that could not ask asks back anyway.
  * The rows come back under their old ids, below a window the site may
  * have loaded already as it started (a URL new to the store), which its
  * refills would read on from: the window is read again from the first. */
@@ -900,7 +903,7 @@ static void requeue_dropped(heed_crawl *c, struct heed__site *s)
 	int64_t n = 0;
 	heed_status rc;
 
-	if (!s->maybe_dropped && !heed__worker_on(c))
+	if (!s->maybe_dropped && (!heed__worker_on(c) || s->asked))
 		return;
 	if (!heed__batch_frontier_undrop(c, s->origin, &n) || !n)
 		return;

@@ -116,6 +116,9 @@ static void added_one(void *ud, const char *origin)
 		 * lost batch (lifecycle.c). */
 		c->p.skipped++;
 		s->maybe_dropped = true;
+		/* A write for the host, fenced like the rest: a worker
+		 * whose lease ended must not drop the next holder's URL. */
+		heed__worker_touch(c, s->host);
 		heed__batch_frontier_drop(c, s->origin, NULL, "dropping a URL");
 		return;
 	}

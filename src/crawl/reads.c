@@ -59,6 +59,8 @@ void heed__read_known(heed_crawl *c, struct heed__site **sites, size_t n)
 					          HEED_STORE_KNOWN_HOST);
 				sites[i]->host->unarranged =
 				        !(known[i] & HEED_STORE_KNOWN_ARRANGED);
+				if (known[i] & HEED_STORE_KNOWN_DROPPED)
+					sites[i]->maybe_dropped = true;
 			}
 	} else {
 		heed__crawl_oom(c);

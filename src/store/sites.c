@@ -597,6 +597,11 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 	return rc == HEED_OK && c.oom ? HEED_ENOMEM : rc;
 }
 
+/* A dropped frontier row, spelt as the frontier's index of them says it
+ * (frontier.c), so that the probe reads that index. */
+#define FRONTIER_DROPPED "3"
+_Static_assert(HEED_FRONTIER_DROPPED == 3, "FRONTIER_DROPPED is the state");
+
 /* The rows of a site, as heed_store_sites_known tells them; ?1 the
  * origin, ?2 the host. A site's visits are its range of the visits key
  * (visits.c) and its sources, which may be on other hosts. */
@@ -609,12 +614,15 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 	"FROM acap_refs WHERE site = " site ") THEN 4 ELSE 0 END) + (CASE "    \
 	"WHEN EXISTS (SELECT 1 FROM hosts WHERE host = " host ") THEN 8 ELSE " \
 	"0 END) + (CASE WHEN EXISTS (SELECT 1 FROM arrangements WHERE host "   \
-	"= " host ") THEN 16 ELSE 0 END)"
+	"= " host ") THEN 16 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 FROM "  \
+	"frontier WHERE host = " site " AND state = " FRONTIER_DROPPED ") "    \
+	"THEN 32 ELSE 0 END)"
 
 _Static_assert(HEED_STORE_KNOWN_SITE == 1 && HEED_STORE_KNOWN_VISITS == 2 &&
                        HEED_STORE_KNOWN_ACAP == 4 &&
                        HEED_STORE_KNOWN_HOST == 8 &&
-                       HEED_STORE_KNOWN_ARRANGED == 16,
+                       HEED_STORE_KNOWN_ARRANGED == 16 &&
+                       HEED_STORE_KNOWN_DROPPED == 32,
                "KNOWN_OF's sums are the bits");
 
 /* The bits of n sites into k: a statement a site on SQLite (no round trip

@@ -585,20 +585,26 @@ static void put_visit(heed_store *s, const char *url, const char *site,
 
 /* Which rows the store holds of each of several sites, in one question:
  * a site's row, a page of it, a sitemap of it on another host, an ACAP
- * reference, its host's row; a page of a site whose origin opens
- * another's ("http://b.test:8080") is not b.test's. */
+ * reference, its host's row, a dropped URL of its queue (a queued one is
+ * none); a page of a site whose origin opens another's
+ * ("http://b.test:8080") is not b.test's. */
 static void test_sites_known(void **state)
 {
 	static const char *const origins[] = {"http://a.test", "http://b.test",
 	                                      "http://c.test", "http://d.test",
-	                                      "http://e.test", "http://f.test"};
+	                                      "http://e.test", "http://f.test",
+	                                      "http://g.test"};
 	static const char *const hosts[] = {"a.test", "b.test", "c.test",
-	                                    "d.test", "e.test", "f.test"};
+	                                    "d.test", "e.test", "f.test",
+	                                    "g.test"};
 	struct heed_store_host h = {{1, 99}, 5000};
 	struct heed_store_acap_ref ref = {0};
 	struct heed_arrangement arr = {0};
 	heed_store *s = open_store();
-	unsigned known[6];
+	struct heed_frontier_entry queued = {.url = "http://f.test/1",
+	                                     .host = "http://f.test",
+	                                     .lastmod = HEED_STORE_NO_DATE};
+	unsigned known[7];
 	const char *bad[] = {"http://a.test\nx"};
 
 	(void)state;
@@ -618,7 +624,14 @@ static void test_sites_known(void **state)
 	arr.host = "a.test";
 	arr.delay_ms = 3000;
 	assert_int_equal(heed_store_arrangement_put(s, &arr), HEED_OK);
-	assert_int_equal(heed_store_sites_known(s, origins, hosts, 6, known),
+	assert_int_equal(heed_store_frontier_add(s, &queued, NULL), HEED_OK);
+	queued.url = "http://g.test/1";
+	queued.host = "http://g.test";
+	assert_int_equal(heed_store_frontier_add(s, &queued, NULL), HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_drop_host(s, "http://g.test", NULL),
+	        HEED_OK);
+	assert_int_equal(heed_store_sites_known(s, origins, hosts, 7, known),
 	                 HEED_OK);
 	assert_int_equal(known[0],
 	                 HEED_STORE_KNOWN_SITE | HEED_STORE_KNOWN_ARRANGED);
@@ -627,6 +640,7 @@ static void test_sites_known(void **state)
 	assert_int_equal(known[3], HEED_STORE_KNOWN_ACAP);
 	assert_int_equal(known[4], HEED_STORE_KNOWN_HOST);
 	assert_int_equal(known[5], 0);
+	assert_int_equal(known[6], HEED_STORE_KNOWN_DROPPED);
 	assert_int_equal(heed_store_sites_known(s, bad, hosts, 1, known),
 	                 HEED_EINVAL);
 	heed_store_close(s);
