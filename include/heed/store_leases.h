@@ -164,6 +164,26 @@ heed_status heed_store_lease_release(heed_store *store, const char *site,
                                      int64_t last_start_ms, int64_t next_ms,
                                      bool *held);
 
+/* One release of heed_store_lease_release_all: its arguments, and held. */
+struct heed_lease_release {
+	const char *site; /* no newline */
+	int64_t token;
+	int64_t last_start_ms;
+	int64_t next_ms;
+	bool held; /* out: as heed_store_lease_release's *held */
+};
+
+/*
+ * heed_store_lease_release of each of n sites by holder: one statement for
+ * them all on PostgreSQL (a worker hands back the hosts it swept together),
+ * each r[i].held set. HEED_EINVAL (no holder, a site NULL or with a
+ * newline, a last start below 0: nothing released), HEED_ENOMEM,
+ * HEED_ESTORE.
+ */
+heed_status heed_store_lease_release_all(heed_store *store, const char *holder,
+                                         struct heed_lease_release *r,
+                                         size_t n);
+
 /*
  * The fence of a holder's writes ("a token checked at each
  * write"), called inside the transaction that carries them: of the sites

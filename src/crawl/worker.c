@@ -91,23 +91,60 @@ bool heed__site_idle(const struct heed__site *s)
 	        s->state == SITE_OUT);
 }
 
+/* The hosts a sweep hands back, told to the store together
+ * (release_all): one statement on PostgreSQL, not one a host. */
+struct releases {
+	struct heed_lease_release *r;
+	size_t n, cap;
+};
+
 /* Hands h back: claimable at once when a site of it has work left, else
  * when a worker finds some. Its last start goes with it, so the next
- * holder counts its delay from there. */
-static void release(heed_crawl *c, struct heed__host *h, bool more)
+ * holder counts its delay from there: the moment politeness counts from
+ * (the last answer's first byte), not the request's start here, which a
+ * busy machine may send hundreds of milliseconds later. Told at
+ * release_all. */
+static void release(heed_crawl *c, struct releases *rs, struct heed__host *h,
+                    bool more)
 {
-	bool held = false;
+	int64_t last = h->last_start, mono;
 
-	if (heed_store_lease_release(c->store, h->name, c->opt->worker.holder,
-	                             h->lease_token, h->last_start,
-	                             more ? c->now.unix_ms : HEED_LEASE_IDLE,
-	                             &held) != HEED_OK)
-		heed__crawl_store_failed(c, "handing a host back");
-	if (!held)
-		return; /* another worker has it by now */
-	c->p.released++;
-	heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "%s: handed back (%s)",
-	         h->name, more ? "work left" : "done");
+	if (heed_polite_get_last_start(c->polite, h->name, &mono) &&
+	    c->now.unix_ms - (c->now.mono_ms - mono) > last)
+		last = c->now.unix_ms - (c->now.mono_ms - mono);
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? 2 * rs->cap : 64;
+		struct heed_lease_release *r =
+		        heed__realloc(c->alloc, rs->r, cap * sizeof(*r));
+		if (!r) {
+			heed__crawl_oom(c);
+			return;
+		}
+		rs->r = r;
+		rs->cap = cap;
+	}
+	rs->r[rs->n++] = (struct heed_lease_release){
+	        h->name, h->lease_token, last,
+	        more ? c->now.unix_ms : HEED_LEASE_IDLE, false};
+}
+
+static void release_all(heed_crawl *c, struct releases *rs)
+{
+	if (rs->n && c->failed == HEED_OK &&
+	    heed_store_lease_release_all(c->store, c->opt->worker.holder, rs->r,
+	                                 rs->n) != HEED_OK)
+		heed__crawl_store_failed(c, "handing hosts back");
+	for (size_t i = 0; i < rs->n && c->failed == HEED_OK; i++) {
+		if (!rs->r[i].held)
+			continue; /* another worker has it by now */
+		c->p.released++;
+		heed_log(&c->log, HEED_LOG_DEBUG, "crawl",
+		         "%s: handed back (%s)", rs->r[i].site,
+		         rs->r[i].next_ms == HEED_LEASE_IDLE ? "done"
+		                                             : "work left");
+	}
+	heed__free(c->alloc, rs->r);
+	*rs = (struct releases){NULL, 0, 0};
 }
 
 /* Nothing of s is in flight or about to be: enough to let it go once its
@@ -242,6 +279,7 @@ static void sweep(heed_crawl *c)
 	size_t keep = (size_t)(c->w.share + c->w.share / 8 + 1);
 	size_t surplus = c->w.held > keep ? c->w.held - (size_t)c->w.share : 0;
 	bool committed = false, gone = false;
+	struct releases rs = {NULL, 0, 0};
 
 	mark_hosts(c);
 	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
@@ -266,7 +304,7 @@ static void sweep(heed_crawl *c)
 			 * worker has it, else it frees the host at once, as
 			 * having work (what this worker knew of its queue may
 			 * be gone with a batch it could not commit). */
-			release(c, h, h->lease_work || h->lease_lost);
+			release(c, &rs, h, h->lease_work || h->lease_lost);
 			if (!h->lease_lost && h->lease_work)
 				surplus--;
 			h->leased = h->lease_lost = false;
@@ -277,6 +315,7 @@ static void sweep(heed_crawl *c)
 			c->w.held--;
 			gone = true;
 		}
+	release_all(c, &rs);
 	if (!gone)
 		return;
 	for (size_t i = 0; i < c->site_buckets; i++)
@@ -622,6 +661,8 @@ bool heed__worker_run_goes_on(const heed_crawl *c)
 
 void heed__worker_finish(heed_crawl *c)
 {
+	struct releases rs = {NULL, 0, 0};
+
 	if (!heed__worker_on(c))
 		return;
 	heed__crawl_commit(c);
@@ -629,7 +670,8 @@ void heed__worker_finish(heed_crawl *c)
 	for (size_t i = 0; i < c->host_buckets && c->failed == HEED_OK; i++)
 		for (struct heed__host *h = c->hosts[i]; h; h = h->next)
 			if (h->leased)
-				release(c, h, h->lease_work);
+				release(c, &rs, h, h->lease_work);
+	release_all(c, &rs);
 	if (c->failed == HEED_OK &&
 	    heed_store_lease_worker_leave(c->store, c->opt->worker.holder) !=
 	            HEED_OK)

@@ -1132,6 +1132,105 @@ heed_status heed_store_lease_release(heed_store *store, const char *site,
 	                    held);
 }
 
+/* PostgreSQL's release of a list: the sites as an array, so that each
+ * partition is probed by its primary key (GRANT_PG says why), each row's
+ * values read from the lists by its ordinality. */
+#define RELEASE_ALL_PG                                                         \
+	"WITH t AS (SELECT * FROM unnest(string_to_array(?1, E'\\n'), "        \
+	"string_to_array(?3, E'\\n')::bigint[], string_to_array(?4, "          \
+	"E'\\n')::bigint[], string_to_array(?5, E'\\n')::bigint[]) WITH "      \
+	"ORDINALITY AS t(site, token, last, next, n)) UPDATE site_leases l "   \
+	"SET "                                                                 \
+	"holder = NULL, lease_until = 0, next_allowed_at = CASE WHEN t.next "  \
+	"= " IDLE_SQL                                                          \
+	" THEN l.wanted_at ELSE t.next END, wanted_at = " IDLE_SQL             \
+	", last_request_start = CASE WHEN t.last > coalesce("                  \
+	"l.last_request_start, 0) THEN t.last ELSE l.last_request_start END "  \
+	"FROM t WHERE l.site = ANY(string_to_array(?1, E'\\n')) AND l.site = " \
+	"t.site AND l.holder = ?2 AND l.token = t.token RETURNING t.n, 1;"
+
+/* The n releases' numbers as newline-separated lines (heed__sql_lines),
+ * field picking one of token, last start and next; NULL when out of
+ * memory. */
+static char *release_numbers(heed_store *store,
+                             const struct heed_lease_release *r, size_t n,
+                             int field)
+{
+	char *out = heed__malloc(store->alloc, n * 21 + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		int64_t v = field == 0   ? r[i].token
+		            : field == 1 ? r[i].last_start_ms
+		                         : r[i].next_ms;
+		o += snprintf(o, 22, i + 1 < n ? "%lld\n" : "%lld",
+		              (long long)v);
+	}
+	*o = '\0';
+	return out;
+}
+
+static heed_status release_all_pg(heed_store *store, const char *holder,
+                                  struct heed_lease_release *r, size_t n)
+{
+	const char **sites = heed__calloc(store->alloc, n, sizeof(*sites));
+	int64_t *held = heed__calloc(store->alloc, n, sizeof(*held));
+	struct heed__sql_ordinal o = {held, n};
+	char *lines[4] = {NULL, NULL, NULL, NULL};
+	struct heed__sql q;
+	heed_status rc = HEED_ENOMEM;
+
+	if (sites && held) {
+		for (size_t i = 0; i < n; i++)
+			sites[i] = r[i].site;
+		lines[0] = heed__sql_lines(store, sites, n);
+		for (int f = 0; f < 3; f++)
+			lines[f + 1] = release_numbers(store, r, n, f);
+	}
+	if (lines[0] && lines[1] && lines[2] && lines[3]) {
+		rc = heed__sql_prepare(store, &q, RELEASE_ALL_PG);
+		if (rc == HEED_OK) {
+			heed__sql_text(&q, 1, lines[0]);
+			heed__sql_text(&q, 2, holder);
+			for (int f = 1; f < 4; f++)
+				heed__sql_text(&q, f + 2, lines[f]);
+			rc = heed__sql_each(&q, heed__sql_read_ordinal, &o);
+		}
+	}
+	for (size_t i = 0; i < n && rc == HEED_OK; i++)
+		r[i].held = held[i] != 0;
+	for (int f = 0; f < 4; f++)
+		heed__free(store->alloc, lines[f]);
+	heed__free(store->alloc, sites);
+	heed__free(store->alloc, held);
+	return rc;
+}
+
+heed_status heed_store_lease_release_all(heed_store *store, const char *holder,
+                                         struct heed_lease_release *r, size_t n)
+{
+	heed_status rc = HEED_OK;
+
+	if (!holder || !*holder)
+		return HEED_EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		r[i].held = false;
+		if (!r[i].site || strchr(r[i].site, '\n') ||
+		    r[i].last_start_ms < 0)
+			return HEED_EINVAL;
+	}
+	if (!n)
+		return HEED_OK;
+	if (heed__sql_dialect(store) == HEED__SQL_PG)
+		return release_all_pg(store, holder, r, n);
+	/* No round trip to save: a statement a site. */
+	for (size_t i = 0; i < n && rc == HEED_OK; i++)
+		rc = release_rows(store, r[i].site, holder, r[i].token,
+		                  r[i].last_start_ms, r[i].next_ms, &r[i].held);
+	return rc;
+}
+
 heed_status heed_store_lease_get(heed_store *store, const char *site,
                                  heed_store_lease_fn *fn, void *ud)
 {

@@ -533,6 +533,49 @@ static void test_release_records_last_start(void **state)
 	heed_store_close(s);
 }
 
+/* Releases in one call: each as heed_store_lease_release would, a stale
+ * token refused alone, the last starts and next times each its own. */
+static void test_release_all(void **state)
+{
+	const char *a = "https://a.example", *b = "https://b.example",
+	           *c = "https://c.example";
+	heed_store *s = heed_test_store_fresh();
+	struct heed_lease_release r[3] = {
+	        {a, 1, 3000, 3000, false},
+	        {b, 7, 3100, 3100, true},
+	        {c, 1, 0, HEED_LEASE_IDLE, false},
+	};
+	struct heed_lease_release bad = {"x\ny", 1, 0, 0, false};
+
+	(void)state;
+	assert_int_equal(heed_store_lease_ensure(s, a, 1000, 0), HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, b, 1000, 0), HEED_OK);
+	assert_int_equal(heed_store_lease_ensure(s, c, 1000, 0), HEED_OK);
+	assert_int_equal(claim(s, "w", 100, 10000, 3).n, 3);
+	assert_int_equal(heed_store_lease_release_all(s, "w", r, 3), HEED_OK);
+	assert_true(r[0].held);
+	assert_false(r[1].held);
+	assert_true(r[2].held);
+	assert_string_equal(holder_of(s, a), "");
+	assert_int_equal(get(s, a).last_request_start, 3000);
+	assert_int_equal(get(s, a).next_allowed_at, 3000);
+	assert_string_equal(holder_of(s, b), "w");
+	assert_int_equal(get(s, b).last_request_start, 0);
+	assert_string_equal(holder_of(s, c), "");
+	assert_int_equal(get(s, c).next_allowed_at, HEED_LEASE_IDLE);
+	/* Released already: refused, nothing recorded. */
+	r[0].last_start_ms = 9000;
+	assert_int_equal(heed_store_lease_release_all(s, "w", r, 1), HEED_OK);
+	assert_false(r[0].held);
+	assert_int_equal(get(s, a).last_request_start, 3000);
+	assert_int_equal(heed_store_lease_release_all(s, "w", &bad, 1),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_release_all(s, "", r, 1),
+	                 HEED_EINVAL);
+	assert_int_equal(heed_store_lease_release_all(s, "w", r, 0), HEED_OK);
+	heed_store_close(s);
+}
+
 /* The origins a listing handed over, copied. */
 struct origins {
 	int n, stop_after; /* stop_after: stop at that call (0 never) */
@@ -1153,6 +1196,28 @@ static void test_claim_plan_pg(void **state)
 	        plan, sizeof(plan));
 	assert_non_null(strstr(plan, "lease_counts"));
 	assert_null(strstr(plan, "site_leases"));
+	/* A worker's releases, prepared as the store prepares them: index
+	 * ranges only (the primary key's, or the holder's: what the worker
+	 * holds, whatever the store's size), no partition read whole. */
+	heed_test_pg_plan(
+	        url,
+	        "PREPARE r(text, text, text, text, text) AS WITH t AS (SELECT "
+	        "* FROM unnest(string_to_array($1, E'\\n'), string_to_array("
+	        "$3, E'\\n')::bigint[], string_to_array($4, E'\\n')::bigint[], "
+	        "string_to_array($5, E'\\n')::bigint[]) WITH ORDINALITY AS "
+	        "t(site, token, last, next, n)) UPDATE site_leases l SET "
+	        "holder "
+	        "= NULL, lease_until = 0, next_allowed_at = t.next, "
+	        "last_request_start = t.last FROM t WHERE l.site = "
+	        "ANY(string_to_array($1, E'\\n')) AND l.site = t.site AND "
+	        "l.holder = $2 AND l.token = t.token RETURNING t.n, 1;"
+	        "SET plan_cache_mode = force_generic_plan;"
+	        "EXPLAIN EXECUTE r(E'https://s1.example\\nhttps://s2.example', "
+	        "'w1', E'0\\n0', E'5\\n5', E'7\\n7');",
+	        plan, sizeof(plan));
+	assert_non_null(strstr(plan, "Index Scan using site_leases_"));
+	assert_null(strstr(plan, "Seq Scan on site_leases"));
+	assert_null(strstr(plan, "Bitmap Heap Scan on site_leases"));
 }
 
 /* The lease rows and origins, as one digest: what a migration keeps. */
@@ -1522,6 +1587,7 @@ int main(void)
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
 	        cmocka_unit_test(test_release_records_last_start),
+	        cmocka_unit_test(test_release_all),
 	        cmocka_unit_test(test_address_slots),
 	        cmocka_unit_test(test_heartbeat_renews),
 	        cmocka_unit_test(test_worker_beat),
@@ -1540,6 +1606,7 @@ int main(void)
 	        cmocka_unit_test(test_takeover_and_fencing),
 	        cmocka_unit_test(test_release_order_and_idle),
 	        cmocka_unit_test(test_release_records_last_start),
+	        cmocka_unit_test(test_release_all),
 	        cmocka_unit_test(test_address_slots),
 	        cmocka_unit_test(test_heartbeat_renews),
 	        cmocka_unit_test(test_worker_beat),
