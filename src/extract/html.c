@@ -764,6 +764,29 @@ static bool in_first_byline(const struct html *h)
 	return false;
 }
 
+/* True when an element's own style hides it: "display:none", any case,
+ * spaces around the colon allowed. */
+static bool hidden_by_style(const char *const *atts)
+{
+	const char *style = attr(atts, "style");
+
+	for (const char *p = style; p && *p; p++) {
+		if (!heed__ascii_ieq(p, 7, "display"))
+			continue;
+		p += 7;
+		while (*p == ' ')
+			p++;
+		if (*p != ':')
+			continue;
+		p++;
+		while (*p == ' ')
+			p++;
+		if (heed__ascii_ieq(p, 4, "none"))
+			return true;
+	}
+	return false;
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -786,11 +809,17 @@ static void on_anchor(struct html *h, const char *const *atts)
 		h->licence_link = true;
 	if (rel && has_token(rel, "author") && !h->aside) {
 		/* The byline around the first such link lists the post's
-		 * writers; one after it has closed is a listed post's. */
-		struct capture *c =
-		        h->author_links_closed
-		                ? NULL
-		                : start_capture(h, CAP_AUTHOR_LINK, NULL);
+		 * writers; one after it has closed is a listed post's. One
+		 * its own style hides is shown to no reader and credits
+		 * nobody: Google's blogs hide a rel=author "Google" under
+		 * every post, for the authorship markup search engines once
+		 * read, while the post names its writers. */
+		struct capture *c;
+		if (hidden_by_style(atts))
+			return;
+		c = h->author_links_closed
+		            ? NULL
+		            : start_capture(h, CAP_AUTHOR_LINK, NULL);
 		if (c)
 			c->inner = in_first_byline(h);
 		if (!h->author_link_box)

@@ -2098,6 +2098,21 @@ static const struct page_case cases[] = {
          "<meta name=description content=\"By the time we arrived - it "
          "rained\">",
          0, NULL, "-author\n"},
+        {"author: a rel=author link its style hides credits nobody", NULL,
+         "<div class=post><p>Text.</p><div class=post-footer><a "
+         "href=https://plus.google.com/1 rel=author style='display:none;'>"
+         "Google</a></div></div>",
+         0, NULL, "-author\n"},
+        {"author: a hidden rel=author link leaves the description's byline",
+         NULL,
+         "<meta property=og:description content=\"Posted by Ann Lee - Team "
+         "Text\"><p>Text.</p><a href=/p/1 rel=author style=\"DISPLAY : "
+         "NONE\">Google</a>",
+         0, NULL, "author=og:Ann Lee\n"},
+        {"author: a rel=author link styled otherwise is read", NULL,
+         "<p>Text.</p><a href=/p/1 rel=author style=\"display:inline; "
+         "color:none\">Ann Lee</a>",
+         0, NULL, "author=link:Ann Lee\n"},
         {"author: brackets in a description's sentence are no dateline", NULL,
          "<meta name=description content=\"Der Preis (EUR) steigt\">"
          "<meta property=og:description content=\"Berlin (jur). Bevor\">",
