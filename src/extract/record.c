@@ -1236,6 +1236,15 @@ void heed__description_byline(struct builder *b)
 	 * post's first text. */
 	names = heed__byline_names(b, s, stop);
 	n = names ? heed__line_names_len(names) : 0;
+	/* Each a full name: one word after "By" is as often a way or a
+	 * means ("By Car - Directions") on a page that names nobody. */
+	for (size_t i = 0, w = 0; i < n; i += w + 2) {
+		w = strcspn(names + i, ";");
+		if (w > n - i)
+			w = n - i;
+		if (!memchr(names + i, ' ', w))
+			return;
+	}
 	if (n)
 		heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, names, n);
 }

@@ -2088,11 +2088,15 @@ static const struct page_case cases[] = {
          "<meta name=author content=\"Bo Chan\">",
          0, NULL, "author=meta:Bo Chan\n"},
         {"author: a description's byline without a separator credits nobody",
-         NULL,
-         "<meta name=description content=\"By Russell Bruce Starmer Talks "
-         "Big About Growth But The UK\">"
-         "<meta property=og:description content=\"Written by Staff\">",
+         NULL, "<meta property=og:description content=\"Written by Ann Lee\">",
          0, NULL, "-author\n"},
+        {"author: a description's byline with a one-word name credits nobody",
+         NULL,
+         "<meta property=og:description content=\"By Ann Lee, Bo - Text\">", 0,
+         NULL, "-author\n"},
+        {"author: a description's one word after By is no byline", NULL,
+         "<meta name=description content=\"By Car - Directions\">", 0, NULL,
+         "-author\n"},
         {"author: a separator after a description's sentence is no byline",
          NULL,
          "<meta name=description content=\"By the time we arrived - it "
