@@ -253,6 +253,12 @@ void heed__shown_over_generic(struct builder *b);
  * story's dateline ("Hamburg (dpa/lno) – ...") is credited to the
  * agency in its brackets. Called once the page is read. */
 void heed__dateline_agency(struct builder *b);
+/* A page that credits nobody, or only a handle or a login, and whose
+ * description opens with a byline
+ * that a separator ends ("Posted by Ann Lee and Bo Chan - Team ...") is
+ * credited to its names. Called once the page is read, after
+ * heed__dateline_agency. */
+void heed__description_byline(struct builder *b);
 /* A page that credits nobody on a site whose declared name is an academic
  * title and a person's name spelling its domain ("Dr. Alexander Klier" on
  * alexander-klier.net) is credited to that person, the site's owner.
@@ -359,6 +365,13 @@ void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL
  * when it holds no name (titlesite.c). */
 const char *heed__byline_names(struct builder *b, const char *s, size_t len);
+/* The length of the leading names of "A; B; C" whose every word is a
+ * name's: opens with a capital or is a particle ("van", "de"); 0 for "By
+ * the time we arrived". */
+size_t heed__capitalised_len(const char *names);
+/* The length of the names a byline line or a label gives in "A; B; C"
+ * (see titlesite.c): the capitalised ones, or none. */
+size_t heed__line_names_len(const char *names);
 /* Drops what leads a name in an author value: "By " (also "Par ", "Von ",
  * "Por "), a profile link's "View all posts by", a label's "Text:", and a
  * trailing arrow (titlesite.c). */

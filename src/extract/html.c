@@ -764,6 +764,29 @@ static bool in_first_byline(const struct html *h)
 	return false;
 }
 
+/* True when an element's own style hides it: "display:none", any case,
+ * spaces around the colon allowed. */
+static bool hidden_by_style(const char *const *atts)
+{
+	const char *style = attr(atts, "style");
+
+	for (const char *p = style; p && *p; p++) {
+		if (!heed__ascii_ieq(p, 7, "display"))
+			continue;
+		p += 7;
+		while (*p == ' ')
+			p++;
+		if (*p != ':')
+			continue;
+		p++;
+		while (*p == ' ')
+			p++;
+		if (heed__ascii_ieq(p, 4, "none"))
+			return true;
+	}
+	return false;
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
@@ -786,11 +809,17 @@ static void on_anchor(struct html *h, const char *const *atts)
 		h->licence_link = true;
 	if (rel && has_token(rel, "author") && !h->aside) {
 		/* The byline around the first such link lists the post's
-		 * writers; one after it has closed is a listed post's. */
-		struct capture *c =
-		        h->author_links_closed
-		                ? NULL
-		                : start_capture(h, CAP_AUTHOR_LINK, NULL);
+		 * writers; one after it has closed is a listed post's. One
+		 * its own style hides is shown to no reader and credits
+		 * nobody: Google's blogs hide a rel=author "Google" under
+		 * every post, for the authorship markup search engines once
+		 * read, while the post names its writers. */
+		struct capture *c;
+		if (hidden_by_style(atts))
+			return;
+		c = h->author_links_closed
+		            ? NULL
+		            : start_capture(h, CAP_AUTHOR_LINK, NULL);
 		if (c)
 			c->inner = in_first_byline(h);
 		if (!h->author_link_box)
@@ -1993,49 +2022,11 @@ static void offer_text_date(struct builder *b, enum field f, int sub,
 	heed__cand(b, f, O_HTML, sub, s, len);
 }
 
-/* The length of the leading names of "A; B; C" whose every word starts
- * with a capital (or a letter past ASCII: from U+00C0, but not
- * U+2000-U+2FFF, punctuation and symbols, nor a no-break space or a
- * guillemet) or is a particle of a name ("van", "de"): all of it for
- * names, 0 for "By the time we arrived". */
-static size_t capitalised_len(const char *names)
-{
-	size_t good = 0;
-
-	for (const char *p = names; *p;) {
-		size_t n = strcspn(p, " ;");
-		unsigned char u = (unsigned char)*p;
-		bool ok = (u >= 0xC3 && u != 0xE2) ||
-		          (*p >= 'A' && *p <= 'Z') || heed__name_particle(p, n);
-		if (n && !ok)
-			return good;
-		p += n;
-		if (*p == ';')
-			good = (size_t)(p - names);
-		p += strspn(p, " ;");
-	}
-	return strlen(names);
-}
-
-/* True when every word of "A; B" is a name's (see capitalised_len()). */
+/* True when every word of "A; B" is a name's (see
+ * heed__capitalised_len()). */
 static bool capitalised(const char *names)
 {
-	return capitalised_len(names) == strlen(names);
-}
-
-/* The length of the names a byline line or a label gives in "A; B; C":
- * all of them when every word is capitalised, else those before the
- * first part that is not, when the first is a full name of two words or
- * more: a role or an agency follows the name after a comma ("Von Ann
- * Lee, dpa", "Autorin: Ann Lee, Projektleiterin der HSS in Tunesien"). A
- * sentence ("Von Albert Einstein wird berichtet") stays no name. */
-static size_t line_names_len(const char *names)
-{
-	size_t n = capitalised_len(names);
-
-	if (!n || !names[n])
-		return n;
-	return memchr(names, ' ', strcspn(names, ";")) ? n : 0;
+	return heed__capitalised_len(names) == strlen(names);
 }
 
 /* The length of the inline formatting tag at s[0, len) ("<em>",
@@ -2385,7 +2376,7 @@ static void lead_line(struct html *h, const char *s, size_t len)
 	if (!lead || len > 160)
 		return;
 	names = heed__byline_names(h->b, s, len);
-	n = names ? line_names_len(names) : 0;
+	n = names ? heed__line_names_len(names) : 0;
 	if (n) {
 		h->byline_done = true;
 		heed__lead_names(h->b, names, n);
@@ -2481,7 +2472,7 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	if (len > MAX_LABEL_VALUE)
 		return;
 	names = heed__byline_names(h->b, s, len);
-	n = names ? line_names_len(names) : 0;
+	n = names ? heed__line_names_len(names) : 0;
 	if (n) {
 		h->label_author_done = true;
 		if (h->label_term)
@@ -2735,7 +2726,7 @@ static void contact_value(struct html *h, const char *s, size_t len)
 	if (len > MAX_LABEL_VALUE)
 		return;
 	names = heed__byline_names(h->b, s, len);
-	n = names ? line_names_len(names) : 0;
+	n = names ? heed__line_names_len(names) : 0;
 	if (n && memchr(names, ' ', strcspn(names, ";")))
 		heed__cand(h->b, F_AUTHOR, O_HTML, A_CONTACT, names, n);
 }

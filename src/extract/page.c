@@ -398,6 +398,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 	heed__initials_named(b);
 	heed__source_over_site(b);
 	heed__dateline_agency(b);
+	heed__description_byline(b);
 	heed__personal_site(b);
 	take_field(b, &r->title, F_TITLE);
 	take_field(b, &r->description, F_DESCRIPTION);

@@ -1203,6 +1203,52 @@ void heed__dateline_agency(struct builder *b)
 	heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, code, n + k);
 }
 
+void heed__description_byline(struct builder *b)
+{
+	/* Where a byline ends and the text begins; without one the names
+	 * run on into the text's first words ("By Ann Lee Starmer talks
+	 * big about growth"). */
+	static const char *const stops[] = {" - ", " \xE2\x80\x94 ", " | ",
+	                                    " \xC2\xB7 "};
+	const struct cand *d = &b->cand[F_DESCRIPTION];
+	const struct cand *a = &b->cand[F_AUTHOR];
+	const char *s = d->value, *lead, *names;
+	size_t len, n, stop = SIZE_MAX;
+
+	/* A handle or a login is the last resort: names shown win. */
+	if ((a->value && a->rank < rank_of(F_AUTHOR, O_TWITTER, 0)) || !s)
+		return;
+	len = strlen(s);
+	lead = s;
+	n = len;
+	heed__author_unprefix(&lead, &n);
+	if (lead == s)
+		return;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(stops); i++) {
+		const char *p = memmem(s, len, stops[i], strlen(stops[i]));
+		if (p && (size_t)(p - s) < stop)
+			stop = (size_t)(p - s);
+	}
+	if (stop == SIZE_MAX || stop <= (size_t)(lead - s))
+		return;
+	/* The names as a "By X" line opening an article gives them: the
+	 * description is that line where a blog's engine cut it from the
+	 * post's first text. */
+	names = heed__byline_names(b, s, stop);
+	n = names ? heed__line_names_len(names) : 0;
+	/* Each a full name: one word after "By" is as often a way or a
+	 * means ("By Car - Directions") on a page that names nobody. */
+	for (size_t i = 0, w = 0; i < n; i += w + 2) {
+		w = strcspn(names + i, ";");
+		if (w > n - i)
+			w = n - i;
+		if (!memchr(names + i, ' ', w))
+			return;
+	}
+	if (n)
+		heed__cand(b, F_AUTHOR, d->origin, SUB_RANKS - 1, names, n);
+}
+
 /* The words of a personal name: two to four, each opening with a capital
  * (ASCII or a UTF-8 letter's lead byte), no digits. */
 static bool capitalised_name(const char *s, size_t len)

@@ -850,6 +850,45 @@ static void cut_at_bracket(const char *s, size_t *len)
 	}
 }
 
+/* The length of the leading names of "A; B; C" whose every word starts
+ * with a capital (or a letter past ASCII: from U+00C0, but not
+ * U+2000-U+2FFF, punctuation and symbols, nor a no-break space or a
+ * guillemet) or is a particle of a name ("van", "de"): all of it for
+ * names, 0 for "By the time we arrived". */
+size_t heed__capitalised_len(const char *names)
+{
+	size_t good = 0;
+
+	for (const char *p = names; *p;) {
+		size_t n = strcspn(p, " ;");
+		unsigned char u = (unsigned char)*p;
+		bool ok = (u >= 0xC3 && u != 0xE2) ||
+		          (*p >= 'A' && *p <= 'Z') || heed__name_particle(p, n);
+		if (n && !ok)
+			return good;
+		p += n;
+		if (*p == ';')
+			good = (size_t)(p - names);
+		p += strspn(p, " ;");
+	}
+	return strlen(names);
+}
+
+/* The length of the names a byline line or a label gives in "A; B; C":
+ * all of them when every word is capitalised, else those before the
+ * first part that is not, when the first is a full name of two words or
+ * more: a role or an agency follows the name after a comma ("Von Ann
+ * Lee, dpa", "Autorin: Ann Lee, Projektleiterin der HSS in Tunesien"). A
+ * sentence ("Von Albert Einstein wird berichtet") stays no name. */
+size_t heed__line_names_len(const char *names)
+{
+	size_t n = heed__capitalised_len(names);
+
+	if (!n || !names[n])
+		return n;
+	return memchr(names, ' ', strcspn(names, ";")) ? n : 0;
+}
+
 const char *heed__byline_names(struct builder *b, const char *s, size_t len)
 {
 	static const char *const stops[] = {"|", "\xC2\xB7", " \xE2\x80\x94 ",

@@ -2076,6 +2076,47 @@ static const struct page_case cases[] = {
          "<meta name=description content=\"Bad Bentheim (AFP) - Text\">"
          "<meta name=author content=\"Ann Lee\">",
          0, NULL, "author=meta:Ann Lee\n"},
+        {"author: a description's byline credits its names when nobody "
+         "else is",
+         NULL,
+         "<meta property=og:description content=\"Posted by Ann Lee, Bo "
+         "Chan and Cy Dee - Chrome Safe Browsing team   Over the past few "
+         "years\"><meta name=twitter:creator content=@google>",
+         0, NULL, "author=og:Ann Lee; Bo Chan; Cy Dee\n"},
+        {"author: a description's byline yields to any name on the page", NULL,
+         "<meta name=description content=\"By Ann Lee - Text\">"
+         "<meta name=author content=\"Bo Chan\">",
+         0, NULL, "author=meta:Bo Chan\n"},
+        {"author: a description's byline without a separator credits nobody",
+         NULL, "<meta property=og:description content=\"Written by Ann Lee\">",
+         0, NULL, "-author\n"},
+        {"author: a description's byline with a one-word name credits nobody",
+         NULL,
+         "<meta property=og:description content=\"By Ann Lee, Bo - Text\">", 0,
+         NULL, "-author\n"},
+        {"author: a description's one word after By is no byline", NULL,
+         "<meta name=description content=\"By Car - Directions\">", 0, NULL,
+         "-author\n"},
+        {"author: a separator after a description's sentence is no byline",
+         NULL,
+         "<meta name=description content=\"By the time we arrived - it "
+         "rained\">",
+         0, NULL, "-author\n"},
+        {"author: a rel=author link its style hides credits nobody", NULL,
+         "<div class=post><p>Text.</p><div class=post-footer><a "
+         "href=https://plus.google.com/1 rel=author style='display:none;'>"
+         "Google</a></div></div>",
+         0, NULL, "-author\n"},
+        {"author: a hidden rel=author link leaves the description's byline",
+         NULL,
+         "<meta property=og:description content=\"Posted by Ann Lee - Team "
+         "Text\"><p>Text.</p><a href=/p/1 rel=author style=\"DISPLAY : "
+         "NONE\">Google</a>",
+         0, NULL, "author=og:Ann Lee\n"},
+        {"author: a rel=author link styled otherwise is read", NULL,
+         "<p>Text.</p><a href=/p/1 rel=author style=\"display:inline; "
+         "color:none\">Ann Lee</a>",
+         0, NULL, "author=link:Ann Lee\n"},
         {"author: brackets in a description's sentence are no dateline", NULL,
          "<meta name=description content=\"Der Preis (EUR) steigt\">"
          "<meta property=og:description content=\"Berlin (jur). Bevor\">",
