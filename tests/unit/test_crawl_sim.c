@@ -2276,6 +2276,39 @@ static int64_t count_rows(struct sim *s, const char *sql)
 	return n;
 }
 
+/* Each host's last start as its worker handed it back: the next holder
+ * counts its delay from there, so it is no earlier than the host's last
+ * request reached the server (a request is started before it is sent).
+ * Read only where the wall clock never stepped, so that the server's
+ * times and the worker's are on one clock. */
+static void check_released_starts(struct sim *s)
+{
+	for (unsigned i = 0; i < s->site_count && !s->unix_step_ms; i++) {
+		int64_t last = 0, recorded;
+		char sql[160];
+
+		if (s->sites[i].host != i)
+			continue;
+		for (size_t k = 0; k < s->fetch_len; k++) {
+			const struct fetch *f = &s->fetches[k];
+			if (f->site >= 0 && s->sites[f->site].host == i &&
+			    f->arrived && f->sent > last)
+				last = f->sent;
+		}
+		snprintf(sql, sizeof(sql),
+		         "SELECT last_request_start FROM site_leases WHERE "
+		         "site = '%s'",
+		         s->sites[i].name);
+		recorded = count_rows(s, sql);
+		if (last && recorded < SIM_UNIX_OFFSET_MS + last)
+			breach(s, B_LEASE,
+			       "%s: last start handed back at t=%.3f, its last "
+			       "request reached the server at t=%.3f",
+			       s->sites[i].name,
+			       secs(recorded - SIM_UNIX_OFFSET_MS), secs(last));
+	}
+}
+
 /* The oracle of a finished worker run; returns the breaches. */
 static uint64_t wsim_check(struct sim *s)
 {
@@ -2285,6 +2318,7 @@ static uint64_t wsim_check(struct sim *s)
 	uint64_t breaches = 0;
 
 	check_store(s);
+	check_released_starts(s);
 	for (unsigned i = 0; i < s->site_count; i++) {
 		const struct site *st = &s->sites[i];
 		if (st->robots_hits != 1)
