@@ -1132,9 +1132,10 @@ heed_status heed_store_lease_release(heed_store *store, const char *site,
 	                    held);
 }
 
-/* PostgreSQL's release of a list: the sites as an array, so that each
- * partition is probed by its primary key (GRANT_PG says why), each row's
- * values read from the lists by its ordinality. */
+/* PostgreSQL's release of a list, each row's values read from the lists
+ * by its ordinality. The plan reads index ranges only, the holder's or
+ * the sites' keys, never a partition whole (unit.store_leases_pg): what
+ * the worker holds, whatever the store's size. */
 #define RELEASE_ALL_PG                                                         \
 	"WITH t AS (SELECT * FROM unnest(string_to_array(?1, E'\\n'), "        \
 	"string_to_array(?3, E'\\n')::bigint[], string_to_array(?4, "          \
