@@ -120,6 +120,24 @@ heed_status heed_store_frontier_queued(heed_store *store, const char *host,
                                        int64_t after_id, int max,
                                        heed_store_frontier_fn *fn, void *ud);
 
+/* An entry of the i-th site of a list; non-zero stops. */
+typedef int heed_store_frontier_window_fn(void *ud, size_t i,
+                                          const struct heed_frontier_entry *e);
+
+/*
+ * Each of n sites' first window (heed_store_frontier_queued from the first
+ * id) in one call: fn gets the entries of hosts[0] oldest first, then
+ * those of hosts[1], and so on. One statement for them all on PostgreSQL,
+ * so that a worker starting the sites of a claim waits on one answer, not
+ * one a site. HEED_EINVAL (a host NULL or with a newline), HEED_ENOMEM,
+ * HEED_ESTORE.
+ */
+heed_status heed_store_frontier_windows(heed_store *store,
+                                        const char *const *hosts, size_t n,
+                                        int max,
+                                        heed_store_frontier_window_fn *fn,
+                                        void *ud);
+
 /* Sets the state of entry id of the site host (the entry's host, as
  * added: on PostgreSQL it names the partition the row is in); outcome is
  * the HTTP status, or a negative heed_status for a failure or refusal, or

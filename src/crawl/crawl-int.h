@@ -910,6 +910,11 @@ heed_status heed__read_acap_refs(heed_crawl *c, const char *origin,
 heed_status heed__read_queue_window(heed_crawl *c, const char *origin,
                                     int64_t after_id, int max,
                                     heed_store_frontier_fn *fn, void *ud);
+/* The first window (up to max queued URLs) of each of n origins. */
+heed_status heed__read_queue_windows(heed_crawl *c, const char *const *origins,
+                                     size_t n, int max,
+                                     heed_store_frontier_window_fn *fn,
+                                     void *ud);
 /* Every site with URLs queued or in flight (a run resumed). */
 heed_status heed__read_queued_hosts(heed_crawl *c,
                                     heed_store_frontier_host_fn *fn, void *ud);

@@ -323,14 +323,27 @@ void heed__queue_forget(heed_crawl *c, struct heed__site *s)
 	s->asked = false;
 }
 
-static void restart_one(heed_crawl *c, struct heed__site *s, int64_t requeued)
+/* A row of the first windows of the sites a restart reads together. */
+static int window_one(void *ud, size_t i, const struct heed_frontier_entry *fe)
 {
+	struct refill *r = ud;
+
+	return refill_one(&r[i], fe);
+}
+
+/* Site r->s started again with the window r loaded. */
+static void restart_one(heed_crawl *c, struct refill *r, int64_t requeued)
+{
+	struct heed__site *s = r->s;
+
 	if (requeued)
 		heed_log(&c->log, HEED_LOG_INFO, "crawl",
 		         "%s: %lld URLs that were in flight queued again",
 		         s->origin, (long long)requeued);
-	s->last_loaded_id = 0;
-	heed__queue_refill(c, s);
+	if (heed__sched_refilled(&c->sched, &s->lane,
+	                         r->count == (int)c->opt->limits.window,
+	                         c->now.mono_ms) != HEED_OK)
+		heed__crawl_oom(c);
 	if (s->known_queued) {
 		s->known_queued = false;
 		heed__queue_known(c, s);
@@ -342,22 +355,35 @@ void heed__queue_restart(heed_crawl *c, struct heed__site **sites, size_t n)
 {
 	const char **origins;
 	int64_t *requeued;
+	struct refill *r;
 
 	if (!n)
 		return;
 	origins = heed__calloc(c->alloc, n, sizeof(*origins));
 	requeued = heed__calloc(c->alloc, n, sizeof(*requeued));
-	if (!origins || !requeued) {
+	r = heed__calloc(c->alloc, n, sizeof(*r));
+	if (!origins || !requeued || !r) {
 		heed__crawl_oom(c);
 	} else {
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
 			origins[i] = sites[i]->origin;
-		if (heed__batch_frontier_recover(c, origins, n, requeued))
-			for (size_t i = 0; i < n && c->failed == HEED_OK; i++)
-				restart_one(c, sites[i], requeued[i]);
+			sites[i]->last_loaded_id = 0;
+			r[i] = (struct refill){c, sites[i], 0};
+		}
+		/* The windows show the URLs held, so the lanes learn of them
+		 * first (heed__queue_refill). */
+		if (heed__batch_frontier_recover(c, origins, n, requeued)) {
+			heed__queue_take_added(c);
+			heed__read_queue_windows(c, origins, n,
+			                         (int)c->opt->limits.window,
+			                         window_one, r);
+		}
+		for (size_t i = 0; i < n && c->failed == HEED_OK; i++)
+			restart_one(c, &r[i], requeued[i]);
 	}
 	heed__free(c->alloc, origins);
 	heed__free(c->alloc, requeued);
+	heed__free(c->alloc, r);
 }
 
 /* ---- resuming an open run ---- */

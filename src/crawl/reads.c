@@ -184,6 +184,17 @@ heed_status heed__read_queue_window(heed_crawl *c, const char *origin,
 	                 "loading a queue window");
 }
 
+heed_status heed__read_queue_windows(heed_crawl *c, const char *const *origins,
+                                     size_t n, int max,
+                                     heed_store_frontier_window_fn *fn,
+                                     void *ud)
+{
+	return read_done(
+	        c,
+	        heed_store_frontier_windows(c->store, origins, n, max, fn, ud),
+	        "loading the sites' queue windows");
+}
+
 heed_status heed__read_queued_hosts(heed_crawl *c,
                                     heed_store_frontier_host_fn *fn, void *ud)
 {

@@ -413,19 +413,25 @@ struct entry_call {
 	void *ud;
 };
 
+/* An entry from ENTRY_COLUMNS, read from column first on. */
+static struct heed_frontier_entry entry_at(struct heed__sql *q, int first)
+{
+	return (struct heed_frontier_entry){
+	        .id = heed__sql_col_int(q, first, 0),
+	        .url = heed__sql_col_text(q, first + 1),
+	        .host = heed__sql_col_text(q, first + 2),
+	        .depth = (int)heed__sql_col_int(q, first + 3, 0),
+	        .kind = (heed_frontier_kind)heed__sql_col_int(q, first + 4, 0),
+	        .discovered_from = heed__sql_col_text(q, first + 5),
+	        .lastmod = heed__sql_col_int(q, first + 6, HEED_STORE_NO_DATE),
+	        .tries = (int)heed__sql_col_int(q, first + 7, 0),
+	};
+}
+
 static int call_entry(struct heed__sql *q, void *ctx)
 {
 	struct entry_call *c = ctx;
-	struct heed_frontier_entry e = {
-	        .id = heed__sql_col_int(q, 0, 0),
-	        .url = heed__sql_col_text(q, 1),
-	        .host = heed__sql_col_text(q, 2),
-	        .depth = (int)heed__sql_col_int(q, 3, 0),
-	        .kind = (heed_frontier_kind)heed__sql_col_int(q, 4, 0),
-	        .discovered_from = heed__sql_col_text(q, 5),
-	        .lastmod = heed__sql_col_int(q, 6, HEED_STORE_NO_DATE),
-	        .tries = (int)heed__sql_col_int(q, 7, 0),
-	};
+	struct heed_frontier_entry e = entry_at(q, 0);
 
 	return c->fn(c->ud, &e);
 }
@@ -452,6 +458,76 @@ heed_status heed_store_frontier_queued(heed_store *store, const char *host,
 	heed__sql_int(&q, 2, after_id);
 	heed__sql_int(&q, 3, max);
 	return heed__sql_each(&q, call_entry, &c);
+}
+
+/* The windows of a list of sites: fn told each entry's site by its place
+ * in the list. */
+struct window_call {
+	heed_store_frontier_window_fn *fn;
+	void *ud;
+	size_t i; /* SQLite: the site asked */
+};
+
+static int call_window_pg(struct heed__sql *q, void *ctx)
+{
+	struct window_call *c = ctx;
+	int64_t n = heed__sql_col_int(q, 0, 0);
+	struct heed_frontier_entry e = entry_at(q, 1);
+
+	return n >= 1 ? c->fn(c->ud, (size_t)n - 1, &e) : 0;
+}
+
+static int call_window_sqlite(void *ud, const struct heed_frontier_entry *e)
+{
+	struct window_call *c = ud;
+
+	return c->fn(c->ud, c->i, e);
+}
+
+/* A worker's claim starts many sites at once: on PostgreSQL their first
+ * windows come in one statement (heed_frontier_window for each, the rows
+ * in the list's order), not one a site. */
+heed_status heed_store_frontier_windows(heed_store *store,
+                                        const char *const *hosts, size_t n,
+                                        int max,
+                                        heed_store_frontier_window_fn *fn,
+                                        void *ud)
+{
+	struct window_call c = {fn, ud, 0};
+	struct heed__sql q;
+	heed_status rc;
+	char *lines;
+
+	for (size_t i = 0; i < n; i++)
+		if (!hosts[i] || strchr(hosts[i], '\n'))
+			return HEED_EINVAL;
+	if (!n)
+		return HEED_OK;
+	if (heed__sql_dialect(store) == HEED__SQL_SQLITE) {
+		/* No round trip to save: a statement a site. */
+		for (rc = HEED_OK; c.i < n && rc == HEED_OK; c.i++)
+			rc = heed_store_frontier_queued(store, hosts[c.i], 0,
+			                                max, call_window_sqlite,
+			                                &c);
+		return rc;
+	}
+	lines = heed__sql_lines(store, hosts, n);
+	if (!lines)
+		return HEED_ENOMEM;
+	rc = heed__sql_prepare(store, &q,
+	                       "SELECT t.n, " ENTRY_COLUMNS " FROM unnest("
+	                       "string_to_array(?1, E'\\n')) WITH ORDINALITY "
+	                       "AS t(h, n) CROSS JOIN LATERAL "
+	                       "heed_frontier_window(t.h, 0, ?2) ORDER BY "
+	                       "t.n, id;");
+	if (rc == HEED_OK) {
+		heed__sql_blind(&q, BLIND_TO_RECORDS);
+		heed__sql_text(&q, 1, lines);
+		heed__sql_int(&q, 2, max);
+		rc = heed__sql_each(&q, call_window_pg, &c);
+	}
+	heed__free(store->alloc, lines);
+	return rc;
 }
 
 /* Runs sql with ?1 = text (or a when text is NULL), ?2 = b and ?3 = c,

@@ -840,6 +840,71 @@ static void test_runs(void **state)
 	heed_store_close(s);
 }
 
+/* The rows of a list's windows, in the order told. */
+struct windows {
+	size_t site[8];
+	char urls[8][64];
+	int n;
+};
+
+static int collect_window(void *ud, size_t i,
+                          const struct heed_frontier_entry *e)
+{
+	struct windows *w = ud;
+
+	assert_true(w->n < 8);
+	w->site[w->n] = i;
+	snprintf(w->urls[w->n], sizeof(w->urls[0]), "%s", e->url);
+	w->n++;
+	return 0;
+}
+
+/* Each site's first window of a list, in one call: oldest first within a
+ * site, the sites in the list's order, a site with none skipped, only
+ * queued rows. */
+static void test_frontier_windows(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	static const char *const urls[] = {
+	        "http://a.test/1", "http://c.test/1", "http://a.test/2",
+	        "http://a.test/3", "http://c.test/2", "http://c.test/3"};
+	const char *hosts[] = {"c.test", "b.test", "a.test"};
+	const char *bad[] = {"a.test\nc.test"};
+	struct windows w = {0};
+	struct window one = {0};
+
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(urls); i++) {
+		struct heed_frontier_entry e = entry(
+		        urls[i], urls[i][7] == 'a' ? "a.test" : "c.test", 0);
+		assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	}
+	/* c/1 in flight: not in its window. */
+	assert_int_equal(heed_store_frontier_queued(s, "c.test", 0, 1,
+	                                            collect_entry, &one),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "c.test", one.ids[0],
+	                                               HEED_FRONTIER_IN_FLIGHT,
+	                                               0),
+	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_frontier_windows(s, hosts, 3, 2, collect_window, &w),
+	        HEED_OK);
+	assert_int_equal(w.n, 4);
+	assert_int_equal(w.site[0], 0);
+	assert_string_equal(w.urls[0], "http://c.test/2");
+	assert_int_equal(w.site[1], 0);
+	assert_string_equal(w.urls[1], "http://c.test/3");
+	assert_int_equal(w.site[2], 2);
+	assert_string_equal(w.urls[2], "http://a.test/1");
+	assert_int_equal(w.site[3], 2);
+	assert_string_equal(w.urls[3], "http://a.test/2");
+	assert_int_equal(
+	        heed_store_frontier_windows(s, bad, 1, 2, collect_window, &w),
+	        HEED_EINVAL);
+	heed_store_close(s);
+}
+
 /* A worker taking one site over puts only that site's in-flight rows back
  * in the queue; another site's stay in flight with their worker. */
 static void test_frontier_recover_host(void **state)
@@ -1601,6 +1666,7 @@ int main(void)
 	        cmocka_unit_test(test_frontier_queue_holds_pending),
 	        cmocka_unit_test(test_runs),
 	        cmocka_unit_test(test_frontier_recover_host),
+	        cmocka_unit_test(test_frontier_windows),
 	        cmocka_unit_test(test_run_join),
 	        cmocka_unit_test(test_run_join_at_once),
 	        cmocka_unit_test(test_kill_mid_batch_loses_nothing_stored),
@@ -1619,6 +1685,7 @@ int main(void)
 	        cmocka_unit_test(test_frontier_retry),
 	        cmocka_unit_test(test_runs),
 	        cmocka_unit_test(test_frontier_recover_host),
+	        cmocka_unit_test(test_frontier_windows),
 	        cmocka_unit_test(test_run_join),
 	        cmocka_unit_test(test_run_join_at_once),
 	        cmocka_unit_test(test_frontier_queue_holds_pending_pg),
