@@ -44,7 +44,8 @@ READ_DOOR = "reads.c"
 READS = {
     "heed_store_acap_ref_get", "heed_store_acap_ref_each",
     "heed_store_arrangement_get", "heed_store_frontier_hosts",
-    "heed_store_frontier_queued", "heed_store_host_get",
+    "heed_store_frontier_queued", "heed_store_frontier_windows",
+    "heed_store_host_get",
     "heed_store_page_get", "heed_store_page_validators",
     "heed_store_site_get", "heed_store_sites_known", "heed_store_visit_get",
     "heed_store_visits_of_site",
