@@ -769,19 +769,22 @@ static bool in_first_byline(const struct html *h)
 static bool hidden_by_style(const char *const *atts)
 {
 	const char *style = attr(atts, "style");
+	size_t len = style ? strlen(style) : 0;
 
-	for (const char *p = style; p && *p; p++) {
-		if (!heed__ascii_ieq(p, 7, "display"))
+	/* Every comparison stays inside the value: a shorter rest cannot
+	 * hold the word. */
+	for (size_t i = 0; i + 7 <= len; i++) {
+		size_t j = i + 7;
+		if (!heed__ascii_ieq(style + i, 7, "display"))
 			continue;
-		p += 7;
-		while (*p == ' ')
-			p++;
-		if (*p != ':')
+		while (j < len && style[j] == ' ')
+			j++;
+		if (j >= len || style[j] != ':')
 			continue;
-		p++;
-		while (*p == ' ')
-			p++;
-		if (heed__ascii_ieq(p, 4, "none"))
+		j++;
+		while (j < len && style[j] == ' ')
+			j++;
+		if (j + 4 <= len && heed__ascii_ieq(style + j, 4, "none"))
 			return true;
 	}
 	return false;
