@@ -125,18 +125,17 @@ typedef int heed_store_frontier_window_fn(void *ud, size_t i,
                                           const struct heed_frontier_entry *e);
 
 /*
- * Each of n sites' first window (heed_store_frontier_queued from the first
- * id) in one call: fn gets the entries of hosts[0] oldest first, then
- * those of hosts[1], and so on. One statement for them all on PostgreSQL,
- * so that a worker starting the sites of a claim waits on one answer, not
- * one a site. HEED_EINVAL (a host NULL or with a newline), HEED_ENOMEM,
- * HEED_ESTORE.
+ * Each of n sites' next window (heed_store_frontier_queued from after_ids[i],
+ * or from the first id when after_ids is NULL) in one call: fn gets the
+ * entries of hosts[0] oldest first, then those of hosts[1], and so on. One
+ * statement for them all on PostgreSQL, so that a crawl refilling the
+ * windows of many sites waits on one answer, not one a site. HEED_EINVAL
+ * (a host NULL or with a newline), HEED_ENOMEM, HEED_ESTORE.
  */
-heed_status heed_store_frontier_windows(heed_store *store,
-                                        const char *const *hosts, size_t n,
-                                        int max,
-                                        heed_store_frontier_window_fn *fn,
-                                        void *ud);
+heed_status
+heed_store_frontier_windows(heed_store *store, const char *const *hosts,
+                            const int64_t *after_ids, size_t n, int max,
+                            heed_store_frontier_window_fn *fn, void *ud);
 
 /* Sets the state of entry id of the site host (the entry's host, as
  * added: on PostgreSQL it names the partition the row is in); outcome is

@@ -273,6 +273,7 @@ struct heed__lane {
 	bool refs_only; /* held, but ACAP reference jobs may start too */
 	bool parked;    /* waiting for room at an address */
 	bool candidate; /* handed out by next(), its fate pending */
+	bool listed;    /* in the scheduler's list of lanes to refill */
 };
 
 struct heed__sched {
@@ -281,6 +282,10 @@ struct heed__sched {
 	int64_t max_pages;
 	struct heed__lane **heap;
 	size_t heap_len, heap_cap;
+	/* Lanes put in the heap without a window, for take_refills; each
+	 * checked when taken, since it may have got one or left since. */
+	struct heed__lane **refills;
+	size_t refills_len, refills_cap;
 	uint64_t next_seq;
 	size_t in_flight, window_jobs;
 	int64_t pages_started, requests;
@@ -332,8 +337,17 @@ void heed__sched_reset(struct heed__sched *s, struct heed__lane *l);
  * held lane's); a job in flight is not in the window. */
 heed_status heed__sched_rewind(struct heed__sched *s, struct heed__lane *l,
                                int64_t now_ms);
+/* l's window was loaded (more: the store may hold more): l goes back to
+ * the heap at now_ms, or at its key if that is later (a lane taken by
+ * take_refills before its time). */
 heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
                                  bool more, int64_t now_ms);
+/* Takes out of the heap up to max lanes that wait for their next window,
+ * whatever their time, into lanes[], each refilling as after next()'s
+ * SCHED_REFILL: one read of the store loads them with the lane next()
+ * handed out. Returns how many. */
+size_t heed__sched_take_refills(struct heed__sched *s,
+                                struct heed__lane **lanes, size_t max);
 enum heed__sched_verdict heed__sched_next(struct heed__sched *s, int64_t now_ms,
                                           struct heed__lane **lane,
                                           int64_t *wait_ms);
@@ -906,14 +920,11 @@ heed_status heed__read_acap_ref(heed_crawl *c, const char *origin,
                                 struct heed_store_acap_ref *row);
 heed_status heed__read_acap_refs(heed_crawl *c, const char *origin,
                                  heed_store_acap_ref_fn *fn, void *ud);
-/* Up to max of origin's queued URLs after frontier row after_id. */
-heed_status heed__read_queue_window(heed_crawl *c, const char *origin,
-                                    int64_t after_id, int max,
-                                    heed_store_frontier_fn *fn, void *ud);
-/* The first window (up to max queued URLs) of each of n origins. */
+/* The next window (up to max queued URLs after frontier row after_ids[i],
+ * or from the first when after_ids is NULL) of each of n origins. */
 heed_status heed__read_queue_windows(heed_crawl *c, const char *const *origins,
-                                     size_t n, int max,
-                                     heed_store_frontier_window_fn *fn,
+                                     const int64_t *after_ids, size_t n,
+                                     int max, heed_store_frontier_window_fn *fn,
                                      void *ud);
 /* Every site with URLs queued or in flight (a run resumed). */
 heed_status heed__read_queued_hosts(heed_crawl *c,

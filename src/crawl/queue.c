@@ -244,19 +244,46 @@ static int refill_one(void *ud, const struct heed_frontier_entry *fe)
 	return 0;
 }
 
+/* A row of the windows of the sites read together. */
+static int window_one(void *ud, size_t i, const struct heed_frontier_entry *fe)
+{
+	struct refill *r = ud;
+
+	return refill_one(&r[i], fe);
+}
+
+/* At most this many windows a read: the lane next() handed out and the
+ * lanes waiting for theirs, so that on PostgreSQL a crawl waits on one
+ * answer where it waited on one a site. */
+#define REFILLS_AT_ONCE 64
+
 void heed__queue_refill(heed_crawl *c, struct heed__site *s)
 {
-	struct refill r = {c, s, 0};
+	struct heed__lane *lanes[REFILLS_AT_ONCE];
+	const char *origins[REFILLS_AT_ONCE];
+	int64_t after[REFILLS_AT_ONCE];
+	struct refill r[REFILLS_AT_ONCE];
 	int window = (int)c->opt->limits.window;
+	size_t n;
 
-	/* The window shows the URLs held, so the lanes learn of them first:
+	/* The windows show the URLs held, so the lanes learn of them first:
 	 * a lane told after its window holds them would look again. */
 	heed__queue_take_added(c);
-	heed__read_queue_window(c, s->origin, s->last_loaded_id, window,
-	                        refill_one, &r);
-	if (heed__sched_refilled(&c->sched, &s->lane, r.count == window,
-	                         c->now.mono_ms) != HEED_OK)
-		heed__crawl_oom(c);
+	lanes[0] = &s->lane;
+	n = 1 +
+	    heed__sched_take_refills(&c->sched, lanes + 1, REFILLS_AT_ONCE - 1);
+	for (size_t i = 0; i < n; i++) {
+		struct heed__site *si = heed__site_of_lane(lanes[i]);
+		origins[i] = si->origin;
+		after[i] = si->last_loaded_id;
+		r[i] = (struct refill){c, si, 0};
+	}
+	heed__read_queue_windows(c, origins, after, n, window, window_one, r);
+	for (size_t i = 0; i < n; i++)
+		if (heed__sched_refilled(&c->sched, lanes[i],
+		                         r[i].count == window,
+		                         c->now.mono_ms) != HEED_OK)
+			heed__crawl_oom(c);
 }
 
 void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why)
@@ -323,14 +350,6 @@ void heed__queue_forget(heed_crawl *c, struct heed__site *s)
 	s->asked = false;
 }
 
-/* A row of the first windows of the sites a restart reads together. */
-static int window_one(void *ud, size_t i, const struct heed_frontier_entry *fe)
-{
-	struct refill *r = ud;
-
-	return refill_one(&r[i], fe);
-}
-
 /* Site r->s started again with the window r loaded. */
 static void restart_one(heed_crawl *c, struct refill *r, int64_t requeued)
 {
@@ -374,7 +393,7 @@ void heed__queue_restart(heed_crawl *c, struct heed__site **sites, size_t n)
 		 * first (heed__queue_refill). */
 		if (heed__batch_frontier_recover(c, origins, n, requeued)) {
 			heed__queue_take_added(c);
-			heed__read_queue_windows(c, origins, n,
+			heed__read_queue_windows(c, origins, NULL, n,
 			                         (int)c->opt->limits.window,
 			                         window_one, r);
 		}

@@ -174,25 +174,15 @@ heed_status heed__read_acap_refs(heed_crawl *c, const char *origin,
 	                 "listing ACAP references");
 }
 
-heed_status heed__read_queue_window(heed_crawl *c, const char *origin,
-                                    int64_t after_id, int max,
-                                    heed_store_frontier_fn *fn, void *ud)
-{
-	return read_done(c,
-	                 heed_store_frontier_queued(c->store, origin, after_id,
-	                                            max, fn, ud),
-	                 "loading a queue window");
-}
-
 heed_status heed__read_queue_windows(heed_crawl *c, const char *const *origins,
-                                     size_t n, int max,
-                                     heed_store_frontier_window_fn *fn,
+                                     const int64_t *after_ids, size_t n,
+                                     int max, heed_store_frontier_window_fn *fn,
                                      void *ud)
 {
-	return read_done(
-	        c,
-	        heed_store_frontier_windows(c->store, origins, n, max, fn, ud),
-	        "loading the sites' queue windows");
+	return read_done(c,
+	                 heed_store_frontier_windows(c->store, origins,
+	                                             after_ids, n, max, fn, ud),
+	                 "loading the sites' queue windows");
 }
 
 heed_status heed__read_queued_hosts(heed_crawl *c,

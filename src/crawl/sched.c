@@ -31,8 +31,11 @@ void heed__sched_init(struct heed__sched *s, const struct heed_allocator *a,
 void heed__sched_free(struct heed__sched *s)
 {
 	heed__free(s->alloc, s->heap);
+	heed__free(s->alloc, s->refills);
 	s->heap = NULL;
+	s->refills = NULL;
 	s->heap_len = s->heap_cap = 0;
+	s->refills_len = s->refills_cap = 0;
 }
 
 void heed__lane_init(struct heed__lane *l)
@@ -136,10 +139,31 @@ static bool schedulable(const struct heed__lane *l)
 	         (l->refs_only && l->head->job.kind == JOB_ACAPREF)));
 }
 
+/* Notes that l, in the heap without a window, waits for a refill. */
+static heed_status list_refill(struct heed__sched *s, struct heed__lane *l)
+{
+	if (l->listed || l->head)
+		return HEED_OK;
+	if (s->refills_len == s->refills_cap) {
+		size_t cap = s->refills_cap ? s->refills_cap * 2 : 64;
+		struct heed__lane **refills = heed__realloc(
+		        s->alloc, s->refills, cap * sizeof(*refills));
+		if (!refills)
+			return HEED_ENOMEM;
+		s->refills = refills;
+		s->refills_cap = cap;
+	}
+	s->refills[s->refills_len++] = l;
+	l->listed = true;
+	return HEED_OK;
+}
+
 /* Puts l in the heap at key_ms, or moves it there if it is in already. */
 static heed_status heap_put(struct heed__sched *s, struct heed__lane *l,
                             int64_t key_ms)
 {
+	if (list_refill(s, l) != HEED_OK)
+		return HEED_ENOMEM;
 	l->key_seq = s->next_seq++;
 	if (l->heap_index >= 0) {
 		l->key_ms = key_ms;
@@ -287,11 +311,13 @@ void heed__sched_drop(struct heed__sched *s, struct heed__lane *l)
 void heed__sched_reset(struct heed__sched *s, struct heed__lane *l)
 {
 	int64_t pages = l->pages;
+	bool listed = l->listed;
 
 	assert(!l->current && !l->parked && !l->refilling);
 	heed__sched_drop(s, l);
 	heed__lane_init(l);
 	l->pages = pages;
+	l->listed = listed; /* its place in the list of refills stays */
 	l->held = true;
 }
 
@@ -326,7 +352,26 @@ heed_status heed__sched_refilled(struct heed__sched *s, struct heed__lane *l,
 {
 	l->refilling = false;
 	l->more = more;
-	return heed__sched_offer(s, l, now_ms);
+	return heed__sched_offer(s, l, l->key_ms > now_ms ? l->key_ms : now_ms);
+}
+
+size_t heed__sched_take_refills(struct heed__sched *s,
+                                struct heed__lane **lanes, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s->refills_len) {
+		struct heed__lane *l = s->refills[--s->refills_len];
+		l->listed = false;
+		/* Still in the heap without a window: what next() would
+		 * answer SCHED_REFILL for once it is due. */
+		if (l->heap_index < 0 || l->head)
+			continue;
+		heap_remove(s, l);
+		l->refilling = true;
+		lanes[n++] = l;
+	}
+	return n;
 }
 
 /* The run's page limit, or the site's own when it is lower (an owner's

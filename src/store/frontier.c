@@ -37,6 +37,7 @@
  * writer, keeps one table; its statements name the host where they share
  * their text with PostgreSQL, and are answered by the id or URL alone.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "store/sql-int.h"
@@ -484,19 +485,37 @@ static int call_window_sqlite(void *ud, const struct heed_frontier_entry *e)
 	return c->fn(c->ud, c->i, e);
 }
 
-/* A worker's claim starts many sites at once: on PostgreSQL their first
- * windows come in one statement (heed_frontier_window for each, the rows
- * in the list's order), not one a site. */
-heed_status heed_store_frontier_windows(heed_store *store,
-                                        const char *const *hosts, size_t n,
-                                        int max,
-                                        heed_store_frontier_window_fn *fn,
-                                        void *ud)
+/* The ids after which each of n windows starts, as the text
+ * "a1,a2,...", every one 0 when after_ids is NULL; NULL when out of
+ * memory. Free with heed__free. */
+static char *after_list(heed_store *store, const int64_t *after_ids, size_t n)
+{
+	char *list = heed__malloc(store->alloc, n * 21 + 1);
+	size_t len = 0;
+
+	if (!list)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)snprintf(
+		        list + len, 22, "%s%lld", i ? "," : "",
+		        (long long)(after_ids ? after_ids[i] : 0));
+	list[len] = '\0';
+	return list;
+}
+
+/* A crawl refills many sites' windows at once (a worker's claim, the
+ * lanes waiting for their next window): on PostgreSQL they come in one
+ * statement (heed_frontier_window for each, the rows in the list's
+ * order), not one a site. */
+heed_status
+heed_store_frontier_windows(heed_store *store, const char *const *hosts,
+                            const int64_t *after_ids, size_t n, int max,
+                            heed_store_frontier_window_fn *fn, void *ud)
 {
 	struct window_call c = {fn, ud, 0};
 	struct heed__sql q;
 	heed_status rc;
-	char *lines;
+	char *lines, *afters;
 
 	for (size_t i = 0; i < n; i++)
 		if (!hosts[i] || strchr(hosts[i], '\n'))
@@ -506,27 +525,32 @@ heed_status heed_store_frontier_windows(heed_store *store,
 	if (heed__sql_dialect(store) == HEED__SQL_SQLITE) {
 		/* No round trip to save: a statement a site. */
 		for (rc = HEED_OK; c.i < n && rc == HEED_OK; c.i++)
-			rc = heed_store_frontier_queued(store, hosts[c.i], 0,
-			                                max, call_window_sqlite,
-			                                &c);
+			rc = heed_store_frontier_queued(
+			        store, hosts[c.i],
+			        after_ids ? after_ids[c.i] : 0, max,
+			        call_window_sqlite, &c);
 		return rc;
 	}
 	lines = heed__sql_lines(store, hosts, n);
-	if (!lines)
-		return HEED_ENOMEM;
-	rc = heed__sql_prepare(store, &q,
-	                       "SELECT t.n, " ENTRY_COLUMNS " FROM unnest("
-	                       "string_to_array(?1, E'\\n')) WITH ORDINALITY "
-	                       "AS t(h, n) CROSS JOIN LATERAL "
-	                       "heed_frontier_window(t.h, 0, ?2) ORDER BY "
-	                       "t.n, id;");
+	afters = after_list(store, after_ids, n);
+	rc = lines && afters ? HEED_OK : HEED_ENOMEM;
+	if (rc == HEED_OK)
+		rc = heed__sql_prepare(
+		        store, &q,
+		        "SELECT t.n, " ENTRY_COLUMNS " FROM unnest("
+		        "string_to_array(?1, E'\\n'), "
+		        "string_to_array(?3, ',')::int8[]) WITH ORDINALITY "
+		        "AS t(h, a, n) CROSS JOIN LATERAL "
+		        "heed_frontier_window(t.h, t.a, ?2) ORDER BY t.n, id;");
 	if (rc == HEED_OK) {
 		heed__sql_blind(&q, BLIND_TO_RECORDS);
 		heed__sql_text(&q, 1, lines);
 		heed__sql_int(&q, 2, max);
+		heed__sql_text(&q, 3, afters);
 		rc = heed__sql_each(&q, call_window_pg, &c);
 	}
 	heed__free(store->alloc, lines);
+	heed__free(store->alloc, afters);
 	return rc;
 }
 

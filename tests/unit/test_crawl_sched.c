@@ -319,6 +319,43 @@ static void test_refill_and_page_limit(void **state)
 	lanes_free(&t);
 }
 
+/* The lanes waiting for their next window are taken together with the one
+ * next() hands out, whatever their time, and each goes back at its own
+ * time once refilled; a lane that got a window meanwhile is not taken. */
+static void test_take_refills(void **state)
+{
+	struct lanes t;
+	struct heed__lane *l, *taken[4];
+
+	(void)state;
+	lanes_init(&t, 8, 0);
+	assert_int_equal(heed__sched_more(&t.s, &t.lane[0], 0, 0), HEED_OK);
+	assert_int_equal(heed__sched_more(&t.s, &t.lane[1], 0, 500), HEED_OK);
+	push(&t, 2, 7, JOB_PAGE, false, 0);
+	assert_int_equal(heed__sched_more(&t.s, &t.lane[3], 0, 0), HEED_OK);
+	push(&t, 3, 9, JOB_PAGE, false, 0);
+	l = expect_next(&t, 0, SCHED_REFILL, 0, 0);
+	assert_int_equal(heed__sched_take_refills(&t.s, taken, 4), 1);
+	assert_ptr_equal(taken[0], &t.lane[1]);
+	assert_true(t.lane[1].refilling);
+	assert_int_equal(heed__sched_take_refills(&t.s, taken, 4), 0);
+	push(&t, 0, 1, JOB_PAGE, false, 0);
+	push(&t, 1, 5, JOB_PAGE, false, 0);
+	assert_int_equal(heed__sched_refilled(&t.s, l, false, 0), HEED_OK);
+	assert_int_equal(heed__sched_refilled(&t.s, taken[0], false, 10),
+	                 HEED_OK);
+	/* Lane 1 was due at 500: not before. */
+	assert_int_equal(t.lane[1].key_ms, 500);
+	for (int i = 0; i < 3; i++) {
+		l = expect_next(&t, 10, SCHED_CANDIDATE, -1, 0);
+		assert_ptr_not_equal(l, &t.lane[1]);
+		heed__sched_start(&t.s, l);
+	}
+	expect_next(&t, 10, SCHED_WAIT, -1, 490);
+	expect_next(&t, 500, SCHED_CANDIDATE, 1, 0);
+	lanes_free(&t);
+}
+
 static void test_max_active_and_take(void **state)
 {
 	struct lanes t;
@@ -683,6 +720,7 @@ int main(void)
 	        cmocka_unit_test(test_held_lane_lets_only_robots_go),
 	        cmocka_unit_test(test_refs_only_and_push_after),
 	        cmocka_unit_test(test_refill_and_page_limit),
+	        cmocka_unit_test(test_take_refills),
 	        cmocka_unit_test(test_max_active_and_take),
 	        cmocka_unit_test(test_reset_holds_and_forgets),
 	        cmocka_unit_test(test_rewind_keeps_jobs_of_no_row),

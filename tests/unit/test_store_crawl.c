@@ -859,9 +859,9 @@ static int collect_window(void *ud, size_t i,
 	return 0;
 }
 
-/* Each site's first window of a list, in one call: oldest first within a
- * site, the sites in the list's order, a site with none skipped, only
- * queued rows. */
+/* Each site's window of a list, in one call: oldest first within a site,
+ * the sites in the list's order, a site with none skipped, only queued
+ * rows; from the first row, or after the row each site names. */
 static void test_frontier_windows(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
@@ -870,8 +870,9 @@ static void test_frontier_windows(void **state)
 	        "http://a.test/3", "http://c.test/2", "http://c.test/3"};
 	const char *hosts[] = {"c.test", "b.test", "a.test"};
 	const char *bad[] = {"a.test\nc.test"};
-	struct windows w = {0};
-	struct window one = {0};
+	struct windows w = {0}, later = {0};
+	struct window one = {0}, a = {0};
+	int64_t after[3];
 
 	(void)state;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(urls); i++) {
@@ -887,9 +888,9 @@ static void test_frontier_windows(void **state)
 	                                               HEED_FRONTIER_IN_FLIGHT,
 	                                               0),
 	                 HEED_OK);
-	assert_int_equal(
-	        heed_store_frontier_windows(s, hosts, 3, 2, collect_window, &w),
-	        HEED_OK);
+	assert_int_equal(heed_store_frontier_windows(s, hosts, NULL, 3, 2,
+	                                             collect_window, &w),
+	                 HEED_OK);
 	assert_int_equal(w.n, 4);
 	assert_int_equal(w.site[0], 0);
 	assert_string_equal(w.urls[0], "http://c.test/2");
@@ -899,9 +900,30 @@ static void test_frontier_windows(void **state)
 	assert_string_equal(w.urls[2], "http://a.test/1");
 	assert_int_equal(w.site[3], 2);
 	assert_string_equal(w.urls[3], "http://a.test/2");
-	assert_int_equal(
-	        heed_store_frontier_windows(s, bad, 1, 2, collect_window, &w),
-	        HEED_EINVAL);
+	/* The next windows: c after c/2, b from the first, a after a/1. */
+	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 3,
+	                                            collect_entry, &a),
+	                 HEED_OK);
+	/* c/1 is in flight: c's first queued row is c/2 (one.ids[1]). */
+	assert_int_equal(heed_store_frontier_queued(s, "c.test", 0, 1,
+	                                            collect_entry, &one),
+	                 HEED_OK);
+	after[0] = one.ids[1];
+	after[1] = 0;
+	after[2] = a.ids[0];
+	assert_int_equal(heed_store_frontier_windows(s, hosts, after, 3, 2,
+	                                             collect_window, &later),
+	                 HEED_OK);
+	assert_int_equal(later.n, 3);
+	assert_int_equal(later.site[0], 0);
+	assert_string_equal(later.urls[0], "http://c.test/3");
+	assert_int_equal(later.site[1], 2);
+	assert_string_equal(later.urls[1], "http://a.test/2");
+	assert_int_equal(later.site[2], 2);
+	assert_string_equal(later.urls[2], "http://a.test/3");
+	assert_int_equal(heed_store_frontier_windows(s, bad, NULL, 1, 2,
+	                                             collect_window, &w),
+	                 HEED_EINVAL);
 	heed_store_close(s);
 }
 
