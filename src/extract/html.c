@@ -2546,6 +2546,61 @@ static void source_line_end(struct html *h, const char *s, size_t len)
 		heed__source_names(h->b, names, strlen(names));
 }
 
+/* Whether s[0, len), a bracket's words, credits a wire agency: its code
+ * alone ("dpa"), after a desk's or an editor's code and "mit" ("FR mit
+ * dpa"), or beside an editor's code around a slash ("dpa/gem",
+ * "ank/dpa"), as German papers close a story the agency delivered. */
+static bool wire_credit(const char *s, size_t len)
+{
+	static const char *const agencies[] = {
+	        "dpa", "afp", "ap",  "apa", "sda",     "sid", "kna",
+	        "epd", "dts", "ddp", "efe", "reuters", "ansa"};
+	const char *mit = memmem(s, len, " mit ", 5), *slash;
+	size_t a;
+
+	if (mit) {
+		a = (size_t)(mit - s);
+		if (a < 1 || a > 6 || memchr(s, ' ', a))
+			return false;
+		s = mit + 5;
+		len -= a + 5;
+	}
+	slash = memchr(s, '/', len);
+	if (!slash)
+		return heed__ascii_ieq_any(s, len, agencies,
+		                           HEED_ARRAY_SIZE(agencies));
+	if (mit || memchr(s, ' ', len) ||
+	    memchr(slash + 1, '/', (size_t)(s + len - slash - 1)))
+		return false;
+	a = (size_t)(slash - s);
+	return (heed__ascii_ieq_any(s, a, agencies,
+	                            HEED_ARRAY_SIZE(agencies)) &&
+	        len - a - 1 >= 1 && len - a - 1 <= 4) ||
+	       (a >= 1 && a <= 4 &&
+	        heed__ascii_ieq_any(slash + 1, len - a - 1, agencies,
+	                            HEED_ARRAY_SIZE(agencies)));
+}
+
+/* A paragraph's text that closes, after its last sentence or alone, on a
+ * wire agency's credit in brackets ("... hieß es. (FR mit dpa)"): the
+ * story's source, kept as a source line's names are. */
+static void closing_wire_credit(struct html *h, const char *s, size_t len)
+{
+	const char *open = memrchr(s, '(', len);
+	size_t n;
+
+	if (!open || len - (size_t)(open - s) > 24)
+		return;
+	if (open > s &&
+	    (open < s + 2 || open[-1] != ' ' || !strchr(".!?", open[-2])))
+		return;
+	n = len - (size_t)(open - s) - 2;
+	if (!wire_credit(open + 1, n))
+		return;
+	h->source_done = true;
+	heed__source_names(h->b, open + 1, n);
+}
+
 /* Text inside a paragraph read for a signature; any outside bold but
  * white space makes it plain. */
 static void signature_text(const struct html *h, struct capture *c,
@@ -3240,6 +3295,11 @@ static void text_label(struct html *h, const char *s, size_t len)
 		source_line(h, text, text_len);
 		return;
 	}
+	/* A wire agency's credit closing a paragraph, as the last line's
+	 * source line would. */
+	if (s[len - 1] == ')' && !h->link_heading && !h->source_done &&
+	    !h->aside && !h->site_header && !h->quote && in_paragraph(h))
+		closing_wire_credit(h, s, len);
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
 	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))

@@ -1456,17 +1456,31 @@ void heed__source_names(struct builder *b, const char *s, size_t len)
 	keep_first(b, &b->source_names, s, len);
 }
 
+/* A newsroom's noun alone ("Redaktion", "Staff"), which a CMS writes in
+ * an author field for the desk of the site itself: it names no one, as
+ * the site's own name does not. */
+static bool desk_noun(const char *s, size_t len)
+{
+	static const char *const nouns[] = {
+	        "redaktion",        "die redaktion",   "staff",
+	        "newsroom",         "redazione",       "redactie",
+	        "r\303\251daction", "redacci\303\263n"};
+
+	return heed__ascii_ieq_any(s, len, nouns, HEED_ARRAY_SIZE(nouns));
+}
+
 void heed__source_over_site(struct builder *b)
 {
 	struct cand *c = &b->cand[F_AUTHOR];
 	size_t n;
 
-	if (!b->source_names || !c->value ||
-	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0))
+	if (!b->source_names || !c->value)
 		return;
 	n = before_seat(c->value, strlen(c->value));
-	if (!(heed__is_site_name(b, c->value, n) ||
-	      heed__spells_site_domain(b, c->value, n)))
+	if (!desk_noun(c->value, strlen(c->value)) &&
+	    (c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) ||
+	     !(heed__is_site_name(b, c->value, n) ||
+	       heed__spells_site_domain(b, c->value, n))))
 		return;
 	c->value = b->source_names;
 	c->origin = O_HTML;
