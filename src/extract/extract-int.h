@@ -192,6 +192,10 @@ struct builder {
 	 * Pickert ist ..."), a sidebar's "Mehr von" heading or a closing
 	 * bracket, in the arena, or NULL: see heed__author_bio. */
 	const char *bio_name;
+	/* The name a text gives the author's handle ("C.Habermueller
+	 * (chabermu) ist ..."), in the arena, or NULL: see
+	 * heed__handle_named. */
+	const char *handle_name, *handle_of;
 	heed_status oom; /* HEED_ENOMEM once an allocation failed */
 };
 
@@ -272,6 +276,11 @@ void heed__licensor_name(struct builder *b, const char *s, size_t len);
  * signs its posts so and names its writer in full in its licence's
  * notice. Called once the page is read. */
 void heed__initials_named(struct builder *b);
+/* True when the author is a handle or a login alone (twitter:creator's
+ * rank), its value in *handle. */
+bool heed__author_handle(const struct builder *b, const char **handle);
+/* A handle gives way to the name a text writes before it in brackets. */
+void heed__handle_named(struct builder *b);
 /* Notes the names of the article's first source line ("Quelle:
  * kathpress"). */
 void heed__source_names(struct builder *b, const char *s, size_t len);

@@ -2601,6 +2601,41 @@ static void closing_wire_credit(struct html *h, const char *s, size_t len)
 	heed__source_names(h->b, open + 1, n);
 }
 
+/* A text that opens with a name and the author's handle in brackets
+ * after it ("C.Habermueller (chabermu) ist ITK-Experte ...", a blog's
+ * widget about its writer; "Ann Lee (@annlee)"): the page says whose the
+ * account is, so the name, one to four capitalised words, is kept for
+ * heed__handle_named. */
+static void handle_text(struct html *h, const char *s, size_t len)
+{
+	const char *handle, *open, *close, *p;
+	size_t words = 1, hn;
+
+	heed__trim(&s, &len);
+	if (!len || !(*s >= 'A' && *s <= 'Z') ||
+	    !heed__author_handle(h->b, &handle))
+		return;
+	open = memmem(s, len < 64 ? len : 64, " (", 2);
+	if (!open || open == s)
+		return;
+	p = open + 2;
+	if (p < s + len && *p == '@')
+		p++;
+	hn = strlen(handle);
+	if (hn >= (size_t)(s + len - p))
+		return;
+	close = p + hn;
+	if (*close != ')' || !heed__ascii_ieq(p, hn, handle))
+		return;
+	for (p = s; p < open; p++)
+		if (*p == ' ' && ++words > 4)
+			return;
+		else if (*p == ' ' && !(p[1] >= 'A' && p[1] <= 'Z'))
+			return;
+	h->b->handle_name = heed__strdup_arena(h->b, s, (size_t)(open - s));
+	h->b->handle_of = handle;
+}
+
 /* Text inside a paragraph read for a signature; any outside bold but
  * white space makes it plain. */
 static void signature_text(const struct html *h, struct capture *c,
@@ -3699,10 +3734,13 @@ static bool label_scan(const struct html *h)
 
 bool heed__html_wants_text(const struct html *h)
 {
+	const char *handle;
+
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || h->icon_date || label_scan(h);
+	return h->signature || h->icon_date || label_scan(h) ||
+	       (!h->b->handle_name && heed__author_handle(h->b, &handle));
 }
 
 /* The text after a calendar icon: its first words are the date. Spaces
@@ -3746,6 +3784,10 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 			page_link_text(&h->caps[i], s, len);
 		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
+	/* Read in asides too: a sidebar's widget about the writer says
+	 * whose the account is. */
+	if (h->text_opens && !h->foreign && !h->b->handle_name)
+		handle_text(h, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
 }

@@ -1143,6 +1143,23 @@ static const struct page_case cases[] = {
          "</script><article><p>One.</p><p>Es bleibt spannend. (Mit Ann Lee "
          "von dpa)</p><p>Two. (Bo Chan)</p></article>",
          0, NULL, "author=jsonld:ann.lee\n"},
+        {"author: a handle gives way to the name a text writes before it in "
+         "brackets",
+         NULL,
+         "<meta name=twitter:creator content=@chabermu><article><p>Text.</p>"
+         "</article><aside><div class=widget>C.Habermueller (chabermu) ist "
+         "ITK-Experte.</div></aside>",
+         0, NULL, "author=html:C.Habermueller\n"},
+        {"author: a bracketed handle after a phrase or another's leaves it",
+         NULL,
+         "<meta name=twitter:creator content=@annlee><article><p>Folge mir "
+         "auf Twitter (annlee)</p><p>Bo Chan (bochan) sagt.</p></article>",
+         0, NULL, "author=twitter:annlee\n"},
+        {"author: a name credited leaves a handle's bracketed name", NULL,
+         "<meta name=author content=\"Ann Lee\"><meta name=twitter:creator "
+         "content=@annlee><article><p>Text.</p></article><aside><p>Bo Chan "
+         "(@annlee)</p></aside>",
+         0, NULL, "author=meta:Ann Lee\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
