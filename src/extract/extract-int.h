@@ -276,9 +276,18 @@ void heed__licensor_name(struct builder *b, const char *s, size_t len);
  * signs its posts so and names its writer in full in its licence's
  * notice. Called once the page is read. */
 void heed__initials_named(struct builder *b);
-/* True when the author is a handle or a login alone (twitter:creator's
- * rank), its value in *handle. */
-bool heed__author_handle(const struct builder *b, const char **handle);
+/* The rank of a handle or a login alone as the author (twitter:creator's). */
+int heed__handle_rank(void);
+/* The author when it is a handle or a login alone, ranked at handle_rank
+ * (heed__handle_rank()) or after, else NULL: asked of every text while
+ * one is, so kept in line. */
+static inline const char *heed__author_handle(const struct builder *b,
+                                              int handle_rank)
+{
+	const struct cand *c = &b->cand[F_AUTHOR];
+
+	return c->value && c->rank >= handle_rank ? c->value : NULL;
+}
 /* A handle gives way to the name a text writes before it in brackets. */
 void heed__handle_named(struct builder *b);
 /* Notes the names of the article's first source line ("Quelle:

@@ -172,6 +172,7 @@ struct html {
 	bool licence_link; /* a licence's link opened; the text after it next */
 	bool keywords_done;     /* a key words label was read */
 	bool text_opens;        /* no text yet since the last tag opened */
+	int handle_rank;        /* heed__handle_rank(), asked once */
 	unsigned link_heading;  /* open links and headings */
 	unsigned minor_heading; /* open h5 and h6, among link_heading */
 	unsigned leads;         /* paragraphs of the article read as leads */
@@ -2608,12 +2609,12 @@ static void closing_wire_credit(struct html *h, const char *s, size_t len)
  * heed__handle_named. */
 static void handle_text(struct html *h, const char *s, size_t len)
 {
-	const char *handle, *open, *close, *p;
+	const char *handle = heed__author_handle(h->b, h->handle_rank);
+	const char *open, *close, *p;
 	size_t words = 1, hn;
 
 	heed__trim(&s, &len);
-	if (!len || !(*s >= 'A' && *s <= 'Z') ||
-	    !heed__author_handle(h->b, &handle))
+	if (!len || !(*s >= 'A' && *s <= 'Z'))
 		return;
 	open = memmem(s, len < 64 ? len : 64, " (", 2);
 	if (!open || open == s)
@@ -3734,13 +3735,12 @@ static bool label_scan(const struct html *h)
 
 bool heed__html_wants_text(const struct html *h)
 {
-	const char *handle;
-
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
 	return h->signature || h->icon_date || label_scan(h) ||
-	       (!h->b->handle_name && heed__author_handle(h->b, &handle));
+	       (!h->b->handle_name &&
+	        heed__author_handle(h->b, h->handle_rank));
 }
 
 /* The text after a calendar icon: its first words are the date. Spaces
@@ -3786,7 +3786,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	/* Read in asides too: a sidebar's widget about the writer says
 	 * whose the account is. */
-	if (h->text_opens && !h->foreign && !h->b->handle_name)
+	if (h->text_opens && !h->foreign && !h->b->handle_name &&
+	    heed__author_handle(h->b, h->handle_rank))
 		handle_text(h, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
@@ -3904,6 +3905,7 @@ heed_status heed__html_new(struct html **out, struct builder *b)
 	if (!h)
 		return HEED_ENOMEM;
 	h->b = b;
+	h->handle_rank = heed__handle_rank();
 	for (size_t i = 0; i < MAX_CAPTURES; i++)
 		heed__buf_init(&h->caps[i].text, b->alloc, EXTRACT_MAX_TEXT);
 	h->stack =

@@ -1451,21 +1451,17 @@ void heed__initials_named(struct builder *b)
 	c->origin = O_LINK;
 }
 
-bool heed__author_handle(const struct builder *b, const char **handle)
+int heed__handle_rank(void)
 {
-	const struct cand *c = &b->cand[F_AUTHOR];
-
-	*handle = c->value;
-	return c->value && c->rank >= rank_of(F_AUTHOR, O_TWITTER, 0);
+	return rank_of(F_AUTHOR, O_TWITTER, 0);
 }
 
 void heed__handle_named(struct builder *b)
 {
 	struct cand *c = &b->cand[F_AUTHOR];
-	const char *h;
+	const char *h = heed__author_handle(b, heed__handle_rank());
 
-	if (!b->handle_name || !heed__author_handle(b, &h) ||
-	    strcmp(h, b->handle_of) != 0)
+	if (!b->handle_name || !h || strcmp(h, b->handle_of) != 0)
 		return;
 	c->value = b->handle_name;
 	c->origin = O_HTML;
