@@ -192,6 +192,10 @@ struct builder {
 	 * Pickert ist ..."), a sidebar's "Mehr von" heading or a closing
 	 * bracket, in the arena, or NULL: see heed__author_bio. */
 	const char *bio_name;
+	/* The name a text gives the author's handle ("C.Habermueller
+	 * (chabermu) ist ..."), in the arena, or NULL: see
+	 * heed__handle_named. */
+	const char *handle_name, *handle_of;
 	heed_status oom; /* HEED_ENOMEM once an allocation failed */
 };
 
@@ -272,6 +276,20 @@ void heed__licensor_name(struct builder *b, const char *s, size_t len);
  * signs its posts so and names its writer in full in its licence's
  * notice. Called once the page is read. */
 void heed__initials_named(struct builder *b);
+/* The rank of a handle or a login alone as the author (twitter:creator's). */
+int heed__handle_rank(void);
+/* The author when it is a handle or a login alone, ranked at handle_rank
+ * (heed__handle_rank()) or after, else NULL: asked of every text while
+ * one is, so kept in line. */
+static inline const char *heed__author_handle(const struct builder *b,
+                                              int handle_rank)
+{
+	const struct cand *c = &b->cand[F_AUTHOR];
+
+	return c->value && c->rank >= handle_rank ? c->value : NULL;
+}
+/* A handle gives way to the name a text writes before it in brackets. */
+void heed__handle_named(struct builder *b);
 /* Notes the names of the article's first source line ("Quelle:
  * kathpress"). */
 void heed__source_names(struct builder *b, const char *s, size_t len);

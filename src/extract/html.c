@@ -172,6 +172,7 @@ struct html {
 	bool licence_link; /* a licence's link opened; the text after it next */
 	bool keywords_done;     /* a key words label was read */
 	bool text_opens;        /* no text yet since the last tag opened */
+	int handle_rank;        /* heed__handle_rank(), asked once */
 	unsigned link_heading;  /* open links and headings */
 	unsigned minor_heading; /* open h5 and h6, among link_heading */
 	unsigned leads;         /* paragraphs of the article read as leads */
@@ -2546,6 +2547,96 @@ static void source_line_end(struct html *h, const char *s, size_t len)
 		heed__source_names(h->b, names, strlen(names));
 }
 
+/* Whether s[0, len), a bracket's words, credits a wire agency: its code
+ * alone ("dpa"), after a desk's or an editor's code and "mit" ("FR mit
+ * dpa"), or beside an editor's code around a slash ("dpa/gem",
+ * "ank/dpa"), as German papers close a story the agency delivered. */
+static bool wire_credit(const char *s, size_t len)
+{
+	static const char *const agencies[] = {
+	        "dpa", "afp", "ap",  "apa", "sda",     "sid", "kna",
+	        "epd", "dts", "ddp", "efe", "reuters", "ansa"};
+	const char *mit = memmem(s, len, " mit ", 5), *slash;
+	size_t a;
+
+	if (mit) {
+		a = (size_t)(mit - s);
+		if (a < 1 || a > 6 || memchr(s, ' ', a))
+			return false;
+		s = mit + 5;
+		len -= a + 5;
+	}
+	slash = memchr(s, '/', len);
+	if (!slash)
+		return heed__ascii_ieq_any(s, len, agencies,
+		                           HEED_ARRAY_SIZE(agencies));
+	if (mit || memchr(s, ' ', len) ||
+	    memchr(slash + 1, '/', (size_t)(s + len - slash - 1)))
+		return false;
+	a = (size_t)(slash - s);
+	return (heed__ascii_ieq_any(s, a, agencies,
+	                            HEED_ARRAY_SIZE(agencies)) &&
+	        len - a - 1 >= 1 && len - a - 1 <= 4) ||
+	       (a >= 1 && a <= 4 &&
+	        heed__ascii_ieq_any(slash + 1, len - a - 1, agencies,
+	                            HEED_ARRAY_SIZE(agencies)));
+}
+
+/* A paragraph's text that closes, after its last sentence or alone, on a
+ * wire agency's credit in brackets ("... hieß es. (FR mit dpa)"): the
+ * story's source, kept as a source line's names are. */
+static void closing_wire_credit(struct html *h, const char *s, size_t len)
+{
+	const char *open = memrchr(s, '(', len);
+	size_t n;
+
+	if (!open || len - (size_t)(open - s) > 24)
+		return;
+	if (open > s &&
+	    (open < s + 2 || open[-1] != ' ' || !strchr(".!?", open[-2])))
+		return;
+	n = len - (size_t)(open - s) - 2;
+	if (!wire_credit(open + 1, n))
+		return;
+	h->source_done = true;
+	heed__source_names(h->b, open + 1, n);
+}
+
+/* A text that opens with a name and the author's handle in brackets
+ * after it ("C.Habermueller (chabermu) ist ITK-Experte ...", a blog's
+ * widget about its writer; "Ann Lee (@annlee)"): the page says whose the
+ * account is, so the name, one to four capitalised words, is kept for
+ * heed__handle_named. */
+static void handle_text(struct html *h, const char *s, size_t len)
+{
+	const char *handle = heed__author_handle(h->b, h->handle_rank);
+	const char *open, *close, *p;
+	size_t words = 1, hn;
+
+	heed__trim(&s, &len);
+	if (!len || !(*s >= 'A' && *s <= 'Z'))
+		return;
+	open = memmem(s, len < 64 ? len : 64, " (", 2);
+	if (!open || open == s)
+		return;
+	p = open + 2;
+	if (p < s + len && *p == '@')
+		p++;
+	hn = strlen(handle);
+	if (hn >= (size_t)(s + len - p))
+		return;
+	close = p + hn;
+	if (*close != ')' || !heed__ascii_ieq(p, hn, handle))
+		return;
+	for (p = s; p < open; p++)
+		if (*p == ' ' && ++words > 4)
+			return;
+		else if (*p == ' ' && !(p[1] >= 'A' && p[1] <= 'Z'))
+			return;
+	h->b->handle_name = heed__strdup_arena(h->b, s, (size_t)(open - s));
+	h->b->handle_of = handle;
+}
+
 /* Text inside a paragraph read for a signature; any outside bold but
  * white space makes it plain. */
 static void signature_text(const struct html *h, struct capture *c,
@@ -3240,6 +3331,11 @@ static void text_label(struct html *h, const char *s, size_t len)
 		source_line(h, text, text_len);
 		return;
 	}
+	/* A wire agency's credit closing a paragraph, as the last line's
+	 * source line would. */
+	if (s[len - 1] == ')' && !h->link_heading && !h->source_done &&
+	    !h->aside && !h->site_header && !h->quote && in_paragraph(h))
+		closing_wire_credit(h, s, len);
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
 	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))
@@ -3642,7 +3738,9 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || h->icon_date || label_scan(h);
+	return h->signature || h->icon_date || label_scan(h) ||
+	       (!h->b->handle_name &&
+	        heed__author_handle(h->b, h->handle_rank));
 }
 
 /* The text after a calendar icon: its first words are the date. Spaces
@@ -3686,6 +3784,11 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 			page_link_text(&h->caps[i], s, len);
 		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
+	/* Read in asides too: a sidebar's widget about the writer says
+	 * whose the account is. */
+	if (h->text_opens && !h->foreign && !h->b->handle_name &&
+	    heed__author_handle(h->b, h->handle_rank))
+		handle_text(h, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
 }
@@ -3802,6 +3905,7 @@ heed_status heed__html_new(struct html **out, struct builder *b)
 	if (!h)
 		return HEED_ENOMEM;
 	h->b = b;
+	h->handle_rank = heed__handle_rank();
 	for (size_t i = 0; i < MAX_CAPTURES; i++)
 		heed__buf_init(&h->caps[i].text, b->alloc, EXTRACT_MAX_TEXT);
 	h->stack =

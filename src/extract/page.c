@@ -396,6 +396,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 	heed__lead_over_declared(b);
 	heed__byline_links_over_declared(b);
 	heed__initials_named(b);
+	heed__handle_named(b);
 	heed__source_over_site(b);
 	heed__dateline_agency(b);
 	heed__description_byline(b);

@@ -1451,9 +1451,38 @@ void heed__initials_named(struct builder *b)
 	c->origin = O_LINK;
 }
 
+int heed__handle_rank(void)
+{
+	return rank_of(F_AUTHOR, O_TWITTER, 0);
+}
+
+void heed__handle_named(struct builder *b)
+{
+	struct cand *c = &b->cand[F_AUTHOR];
+	const char *h = heed__author_handle(b, heed__handle_rank());
+
+	if (!b->handle_name || !h || strcmp(h, b->handle_of) != 0)
+		return;
+	c->value = b->handle_name;
+	c->origin = O_HTML;
+}
+
 void heed__source_names(struct builder *b, const char *s, size_t len)
 {
 	keep_first(b, &b->source_names, s, len);
+}
+
+/* A newsroom's noun alone ("Redaktion", "Staff"), which a CMS writes in
+ * an author field for the desk of the site itself: it names no one, as
+ * the site's own name does not. */
+static bool desk_noun(const char *s, size_t len)
+{
+	static const char *const nouns[] = {
+	        "redaktion",        "die redaktion",   "staff",
+	        "newsroom",         "redazione",       "redactie",
+	        "r\303\251daction", "redacci\303\263n"};
+
+	return heed__ascii_ieq_any(s, len, nouns, HEED_ARRAY_SIZE(nouns));
 }
 
 void heed__source_over_site(struct builder *b)
@@ -1461,12 +1490,13 @@ void heed__source_over_site(struct builder *b)
 	struct cand *c = &b->cand[F_AUTHOR];
 	size_t n;
 
-	if (!b->source_names || !c->value ||
-	    c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0))
+	if (!b->source_names || !c->value)
 		return;
 	n = before_seat(c->value, strlen(c->value));
-	if (!(heed__is_site_name(b, c->value, n) ||
-	      heed__spells_site_domain(b, c->value, n)))
+	if (!desk_noun(c->value, strlen(c->value)) &&
+	    (c->rank < rank_of(F_AUTHOR, O_JSONLD_ORG, 0) ||
+	     !(heed__is_site_name(b, c->value, n) ||
+	       heed__spells_site_domain(b, c->value, n))))
 		return;
 	c->value = b->source_names;
 	c->origin = O_HTML;

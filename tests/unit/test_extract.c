@@ -1039,6 +1039,33 @@ static const struct page_case cases[] = {
          "https://www.planet.example/a"},
         {"author: a source line alone credits nobody", NULL,
          "<p>Text.</p><p>Source: Statistics Office</p>", 0, NULL, "-author\n"},
+        {"author: a wire agency's closing credit over the site's own name",
+         NULL,
+         "<meta name=author content=planet.example><article><p>One.</p>"
+         "<p>Der Preis steigt, hie\xC3\x9F es. (dpa/gem)</p></article>",
+         0, NULL, "author=html:dpa/gem\n", "https://www.planet.example/a"},
+        {"author: a desk's noun gives way to a closing wire credit", NULL,
+         "<script type=application/ld+json>{\"@type\": \"NewsArticle\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": [\"Redaktion\"]}}"
+         "</script><article><p>One.</p><p>Er sei krank, hie\xC3\x9F es. (FR "
+         "mit dpa)</p><p><em>*fr.de ist Teil des Netzwerks.</em></p>"
+         "</article>",
+         0, NULL, "author=html:FR mit dpa\n"},
+        {"author: a desk's noun stays without a closing wire credit", NULL,
+         "<script type=application/ld+json>{\"@type\": \"NewsArticle\", "
+         "\"author\": {\"@type\": \"Person\", \"name\": \"Redaktion\"}}"
+         "</script><article><p>One.</p><p>Es bleibt spannend. (Alterno)</p>"
+         "<p>Montpellier (SID) - Two.</p></article>",
+         0, NULL, "author=jsonld:Redaktion\n"},
+        {"author: a closing wire credit leaves a person credited", NULL,
+         "<meta name=author content=\"Ann Lee\"><article><p>One.</p><p>Es "
+         "bleibt spannend. (ank/dpa)</p></article>",
+         0, NULL, "author=meta:Ann Lee\n"},
+        {"author: a bracket inside a sentence is no wire credit", NULL,
+         "<meta name=author content=planet.example><article><p>One.</p>"
+         "<p>Die Agentur (dpa)</p><p>Mehr (FR mit Freunden)</p></article>",
+         0, NULL, "author=meta:planet.example\n",
+         "https://www.planet.example/a"},
         {"author: the site's name with its seat gives way to a source line",
          NULL,
          "<meta name=author content=\"planet.example, Frankfurt, Germany\">"
@@ -1116,6 +1143,23 @@ static const struct page_case cases[] = {
          "</script><article><p>One.</p><p>Es bleibt spannend. (Mit Ann Lee "
          "von dpa)</p><p>Two. (Bo Chan)</p></article>",
          0, NULL, "author=jsonld:ann.lee\n"},
+        {"author: a handle gives way to the name a text writes before it in "
+         "brackets",
+         NULL,
+         "<meta name=twitter:creator content=@chabermu><article><p>Text.</p>"
+         "</article><aside><div class=widget>C.Habermueller (chabermu) ist "
+         "ITK-Experte.</div></aside>",
+         0, NULL, "author=html:C.Habermueller\n"},
+        {"author: a bracketed handle after a phrase or another's leaves it",
+         NULL,
+         "<meta name=twitter:creator content=@annlee><article><p>Folge mir "
+         "auf Twitter (annlee)</p><p>Bo Chan (bochan) sagt.</p></article>",
+         0, NULL, "author=twitter:annlee\n"},
+        {"author: a name credited leaves a handle's bracketed name", NULL,
+         "<meta name=author content=\"Ann Lee\"><meta name=twitter:creator "
+         "content=@annlee><article><p>Text.</p></article><aside><p>Bo Chan "
+         "(@annlee)</p></aside>",
+         0, NULL, "author=meta:Ann Lee\n"},
         {"author: initials give way to the licence notice's full name", NULL,
          "<article><a rel=author href=/author/dt>DT</a><p>Text.</p></article>"
          "<footer><span>Ein Tagebuch</span> von <a href=/ "
