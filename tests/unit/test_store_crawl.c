@@ -847,6 +847,15 @@ struct windows {
 	int n;
 };
 
+/* Row k of a list's windows is url, of the list's site-th site. */
+static void assert_window_row(const struct windows *w, int k, size_t site,
+                              const char *url)
+{
+	assert_true(k < w->n);
+	assert_int_equal(w->site[k], site);
+	assert_string_equal(w->urls[k], url);
+}
+
 static int collect_window(void *ud, size_t i,
                           const struct heed_frontier_entry *e)
 {
@@ -892,14 +901,10 @@ static void test_frontier_windows(void **state)
 	                                             collect_window, &w),
 	                 HEED_OK);
 	assert_int_equal(w.n, 4);
-	assert_int_equal(w.site[0], 0);
-	assert_string_equal(w.urls[0], "http://c.test/2");
-	assert_int_equal(w.site[1], 0);
-	assert_string_equal(w.urls[1], "http://c.test/3");
-	assert_int_equal(w.site[2], 2);
-	assert_string_equal(w.urls[2], "http://a.test/1");
-	assert_int_equal(w.site[3], 2);
-	assert_string_equal(w.urls[3], "http://a.test/2");
+	assert_window_row(&w, 0, 0, "http://c.test/2");
+	assert_window_row(&w, 1, 0, "http://c.test/3");
+	assert_window_row(&w, 2, 2, "http://a.test/1");
+	assert_window_row(&w, 3, 2, "http://a.test/2");
 	/* The next windows: c after c/2, b from the first, a after a/1. */
 	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 3,
 	                                            collect_entry, &a),
@@ -915,12 +920,9 @@ static void test_frontier_windows(void **state)
 	                                             collect_window, &later),
 	                 HEED_OK);
 	assert_int_equal(later.n, 3);
-	assert_int_equal(later.site[0], 0);
-	assert_string_equal(later.urls[0], "http://c.test/3");
-	assert_int_equal(later.site[1], 2);
-	assert_string_equal(later.urls[1], "http://a.test/2");
-	assert_int_equal(later.site[2], 2);
-	assert_string_equal(later.urls[2], "http://a.test/3");
+	assert_window_row(&later, 0, 0, "http://c.test/3");
+	assert_window_row(&later, 1, 2, "http://a.test/2");
+	assert_window_row(&later, 2, 2, "http://a.test/3");
 	assert_int_equal(heed_store_frontier_windows(s, bad, NULL, 1, 2,
 	                                             collect_window, &w),
 	                 HEED_EINVAL);
