@@ -170,8 +170,13 @@ struct html {
 	bool label_author_done; /* a label named the author */
 	bool source_done;       /* a source line was read */
 	bool licence_link; /* a licence's link opened; the text after it next */
-	bool keywords_done;     /* a key words label was read */
-	bool text_opens;        /* no text yet since the last tag opened */
+	bool keywords_done;   /* a key words label was read */
+	bool text_opens;      /* no text yet since the last tag opened */
+	uint32_t cls_letters; /* the opening element's class's letters */
+	/* The length of the date opening date_s[0, date_len) in the text
+	 * being read (text_date_len), or date_s NULL. */
+	const char *date_s;
+	size_t date_len, date_n;
 	int handle_rank;        /* heed__handle_rank(), asked once */
 	unsigned link_heading;  /* open links and headings */
 	unsigned minor_heading; /* open h5 and h6, among link_heading */
@@ -272,6 +277,92 @@ static bool has_token(const char *list, const char *token)
 		if (n == tlen && heed__ascii_ieq(t, n, token))
 			return true;
 	return false;
+}
+
+/* The ASCII letters s holds, in either case, as bits 0 ('a') to 25. */
+static uint32_t letters_of(const char *s)
+{
+	uint32_t bits = 0;
+
+	for (; *s; s++) {
+		unsigned c = (unsigned char)heed__ascii_lower(*s) - 'a';
+		if (c < 26)
+			bits |= 1u << c;
+	}
+	return bits;
+}
+
+/* strstr(cls, part) for the class of the element opening (its letters
+ * in h->cls_letters): a part with a letter the class lacks is refused
+ * at that letter. Each element with a class is screened for some twenty
+ * parts, most of which it cannot hold ("card c12" no "date"), and the
+ * screens' calls were a sixth of a listing page's extraction. */
+static bool class_has(const struct html *h, const char *cls, const char *part)
+{
+	for (const char *p = part; *p; p++) {
+		unsigned c = (unsigned char)heed__ascii_lower(*p) - 'a';
+		if (c < 26 && !(h->cls_letters >> c & 1))
+			return false;
+	}
+	return strstr(cls, part) != NULL;
+}
+
+/* The link types (rel values) heed acts on, as bits of rel_types(). */
+enum rel_type {
+	REL_ALTERNATE = 1 << 0,
+	REL_AUTHOR = 1 << 1,
+	REL_CANONICAL = 1 << 2,
+	REL_CATEGORY = 1 << 3,
+	REL_CC_ATTRIBUTION = 1 << 4,
+	REL_IMAGE_SRC = 1 << 5,
+	REL_LICENSE = 1 << 6,
+	REL_NEXT = 1 << 7,
+	REL_NOFOLLOW = 1 << 8,
+	REL_PREV = 1 << 9,
+	REL_SPONSORED = 1 << 10,
+	REL_TAG = 1 << 11,
+	REL_UGC = 1 << 12,
+};
+
+/* The link types a rel value lists (ASCII case-insensitive), in one walk
+ * over its tokens: an anchor asks about up to eight of them, and a walk
+ * for each was a tenth of a listing page's extraction. NULL: none. */
+static unsigned rel_types(const char *rel)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} types[] = {
+	        {"alternate", REL_ALTERNATE},
+	        {"author", REL_AUTHOR},
+	        {"canonical", REL_CANONICAL},
+	        {"category", REL_CATEGORY},
+	        {"cc:attributionURL", REL_CC_ATTRIBUTION},
+	        {"image_src", REL_IMAGE_SRC},
+	        {"license", REL_LICENSE},
+	        {"next", REL_NEXT},
+	        {"nofollow", REL_NOFOLLOW},
+	        {"prev", REL_PREV},
+	        {"previous", REL_PREV},
+	        {"sponsored", REL_SPONSORED},
+	        {"tag", REL_TAG},
+	        {"ugc", REL_UGC},
+	};
+	unsigned bits = 0;
+	size_t n;
+
+	if (!rel)
+		return 0;
+	for (const char *p = rel, *t; (t = next_token(&p, &n));)
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(types); i++)
+			if (heed__ascii_lower(*t) ==
+			            heed__ascii_lower(types[i].name[0]) &&
+			    strlen(types[i].name) == n &&
+			    heed__ascii_ieq(t, n, types[i].name)) {
+				bits |= types[i].bit;
+				break;
+			}
+	return bits;
 }
 
 /* The last path segment of a schema.org type or action URL. */
@@ -606,16 +697,18 @@ static void on_link(struct html *h, const char *const *atts)
 {
 	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
 	const char *type = attr(atts, "type");
+	unsigned types;
 	bool nofollow;
 
 	if (!rel || !href || h->foreign || h->media)
 		return;
+	types = rel_types(rel);
 	/* The page's image for sharing (resolved, never fetched). */
-	if (has_token(rel, "image_src")) {
+	if (types & REL_IMAGE_SRC) {
 		heed__cand(h->b, F_THUMBNAIL, O_LINK, 0, href, strlen(href));
 		return;
 	}
-	if (has_token(rel, "canonical")) {
+	if (types & REL_CANONICAL) {
 		struct builder *b = h->b;
 		if (!b->canonical_raw)
 			b->canonical_raw =
@@ -624,15 +717,14 @@ static void on_link(struct html *h, const char *const *atts)
 			b->canonical_conflict = true;
 		return;
 	}
-	if (type && has_token(rel, "alternate") &&
-	    oembed_link(h->b, type, href))
+	if (type && (types & REL_ALTERNATE) && oembed_link(h->b, type, href))
 		return;
-	nofollow = has_token(rel, "nofollow");
-	if (has_token(rel, "next"))
+	nofollow = types & REL_NOFOLLOW;
+	if (types & REL_NEXT)
 		heed__add_link(h->b, href, "next", nofollow, false);
-	else if (has_token(rel, "prev") || has_token(rel, "previous"))
+	else if (types & REL_PREV)
 		heed__add_link(h->b, href, "prev", nofollow, false);
-	else if (has_token(rel, "alternate")) {
+	else if (types & REL_ALTERNATE) {
 		heed__add_link(h->b, href, "alternate", nofollow,
 		               feed_type(type));
 		if (feed_type(type))
@@ -659,13 +751,12 @@ static void heading(struct html *h)
  * links. A category is the site's section ("News", "Uncategorized"), not
  * a word about the post.
  */
-static bool category_link(const char *rel, const char *href)
+static bool category_link(unsigned rel, const char *href)
 {
 	size_t n = strcspn(href, "?#");
 	const char *q = href[n] == '?' ? href + n : NULL;
 
-	return has_token(rel, "category") ||
-	       memmem(href, n, "/category/", 10) ||
+	return (rel & REL_CATEGORY) || memmem(href, n, "/category/", 10) ||
 	       memmem(href, n, "/categories/", 12) ||
 	       (q && (strncmp(q, "?cat=", 5) == 0 || strstr(q, "&cat=")));
 }
@@ -793,25 +884,26 @@ static bool hidden_by_style(const char *const *atts)
 
 static void on_anchor(struct html *h, const char *const *atts)
 {
-	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
-	bool nofollow =
-	        rel && (has_token(rel, "nofollow") || has_token(rel, "ugc") ||
-	                has_token(rel, "sponsored"));
+	const char *href = attr(atts, "href");
+	unsigned rel;
+	bool nofollow;
 
 	if (!href || h->foreign || h->media)
 		return;
+	rel = rel_types(attr(atts, "rel"));
+	nofollow = rel & (REL_NOFOLLOW | REL_UGC | REL_SPONSORED);
 	heed__add_link(h->b, href, "a", nofollow, false);
-	if (((rel && has_token(rel, "tag")) || tag_archive_link(h, href)) &&
-	    !category_link(rel ? rel : "", href))
+	if (((rel & REL_TAG) || tag_archive_link(h, href)) &&
+	    !category_link(rel, href))
 		start_capture(h, CAP_TAG_LINK, NULL);
-	else if (rel && (has_token(rel, "tag") || has_token(rel, "category")))
+	else if (rel & (REL_TAG | REL_CATEGORY))
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
-	if (rel && has_token(rel, "cc:attributionURL"))
+	if (rel & REL_CC_ATTRIBUTION)
 		start_capture(h, CAP_LICENSOR, NULL);
-	if ((rel && has_token(rel, "license")) ||
+	if ((rel & REL_LICENSE) ||
 	    strstr(href, "creativecommons.org/licenses/"))
 		h->licence_link = true;
-	if (rel && has_token(rel, "author") && !h->aside) {
+	if ((rel & REL_AUTHOR) && !h->aside) {
 		/* The byline around the first such link lists the post's
 		 * writers; one after it has closed is a listed post's. One
 		 * its own style hides is shown to no reader and credits
@@ -997,14 +1089,14 @@ static bool date_line_class(const char *cls, enum field *f)
 /* A line that tells of an edit by its class (ikiwiki's "edited", a
  * theme's "updated" or "last-modified" around a <time>): the times in
  * it date the edit, not the publication. */
-static bool edit_class(const char *cls)
+static bool edit_class(const struct html *h, const char *cls)
 {
 	static const char *const tokens[] = {
 	        "edited",       "updated",       "modified",    "last-modified",
 	        "lastmodified", "date-modified", "date-updated"};
 
-	if (!strstr(cls, "edited") && !strstr(cls, "updated") &&
-	    !strstr(cls, "odified"))
+	if (!class_has(h, cls, "edited") && !class_has(h, cls, "updated") &&
+	    !class_has(h, cls, "odified"))
 		return false;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
 		if (has_token(cls, tokens[i]))
@@ -1165,9 +1257,7 @@ static bool is_byline_class(const char *cls)
  * of class author-name may be the byline. */
 static bool author_link(enum tag tag, const char *const *atts)
 {
-	const char *rel = tag == T_A ? attr(atts, "rel") : NULL;
-
-	return rel && has_token(rel, "author");
+	return tag == T_A && (rel_types(attr(atts, "rel")) & REL_AUTHOR);
 }
 
 /* Starts reading a byline: the first in the article, its header or main
@@ -1220,10 +1310,11 @@ static void on_class_date(struct html *h, enum tag tag, const char *cls,
 		return;
 	/* "date", "postDate", "DateLine": a cased compare costs more. A
 	 * "newsdatum" is a meta line's, a "text_datum" a date's. */
-	if (strstr(cls, "date") || strstr(cls, "Date") || strstr(cls, "DATE") ||
-	    strstr(cls, "published") || strstr(cls, "timestamp") ||
-	    strstr(cls, "posted") || strstr(cls, "relativetime") ||
-	    (strstr(cls, "datum") && text_date_class(cls, &f)))
+	if (class_has(h, cls, "date") || class_has(h, cls, "Date") ||
+	    class_has(h, cls, "DATE") || class_has(h, cls, "published") ||
+	    class_has(h, cls, "timestamp") || class_has(h, cls, "posted") ||
+	    class_has(h, cls, "relativetime") ||
+	    (class_has(h, cls, "datum") && text_date_class(cls, &f)))
 		on_date_class(h, tag, cls, atts);
 	else
 		on_date_line(h, tag, cls);
@@ -1263,7 +1354,7 @@ static bool calendar_class(const char *cls)
  * element opens first (a calendar widget holds a table of days). */
 static void on_calendar_icon(struct html *h, const char *cls)
 {
-	if (h->quote || h->site_header || !strstr(cls, "alendar") ||
+	if (h->quote || h->site_header || !class_has(h, cls, "alendar") ||
 	    !calendar_class(cls))
 		return;
 	h->icon_date = true;
@@ -1313,7 +1404,7 @@ static void on_username(struct html *h, const char *cls)
 	bool account = false;
 
 	if (h->account_done || !account_wanted(h) ||
-	    (!strstr(cls, "sername") && !strstr(cls, "ccount")))
+	    (!class_has(h, cls, "sername") && !class_has(h, cls, "ccount")))
 		return;
 	for (const char *p = cls, *t; !account && (t = next_token(&p, &n));)
 		account = account_token(t, n);
@@ -1328,20 +1419,20 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
 	on_class_date(h, tag, cls, atts);
-	if (!h->bio_done && strstr(cls, "io") && bio_class(cls)) {
+	if (!h->bio_done && class_has(h, cls, "io") && bio_class(cls)) {
 		h->bio_done = true;
 		(void)start_capture(h, CAP_BIO, NULL);
 	}
 	on_calendar_icon(h, cls);
 	on_username(h, cls);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
-	    (strstr(cls, "uthor") || strstr(cls, "byline") ||
-	     strstr(cls, "Byline") || strstr(cls, "utor") ||
-	     strstr(cls, "uteur")) &&
+	    (class_has(h, cls, "uthor") || class_has(h, cls, "byline") ||
+	     class_has(h, cls, "Byline") || class_has(h, cls, "utor") ||
+	     class_has(h, cls, "uteur")) &&
 	    is_byline_class(cls))
 		on_byline(h);
 	else if (tag == T_P && h->header && (h->article || h->main) &&
-	         strstr(cls, "credit") && has_token(cls, "credit"))
+	         class_has(h, cls, "credit") && has_token(cls, "credit"))
 		/* A credit line of its own in the article's header names its
 		 * writer or agency, as a byline does ("<p class=credit>JIJI"
 		 * under the headline); a picture's credit is in its caption's
@@ -1748,25 +1839,33 @@ static bool layout_flag(const char *t, size_t n)
  * first: this runs for every element with a class or an id. */
 static bool aside_name(const char *v)
 {
-	static const char *const names[] = {"comment",  "sidebar", "related",
-	                                    "teaser",   "infobox", "reference",
-	                                    "citation", "footnote"};
-
+#define NAME(s)                  \
+	{                        \
+		s, sizeof(s) - 1 \
+	}
+	static const struct {
+		const char *s;
+		size_t n;
+	} names[] = {NAME("comment"),  NAME("sidebar"), NAME("related"),
+	             NAME("teaser"),   NAME("infobox"), NAME("reference"),
+	             NAME("citation"), NAME("footnote")};
+#undef NAME
 	bool found = false;
 	size_t n;
 
 	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
-		if (comment_part(t, n))
+		char first = heed__ascii_lower(*t);
+		if (n > 7 && comment_part(t, n))
 			found = true;
 		/* Most tokens start with none of the names' letters. */
-		if (!strchr("csrtif", heed__ascii_lower(*t)))
+		if (first != 'c' && first != 's' && first != 'r' &&
+		    first != 't' && first != 'i' && first != 'f')
 			continue;
 		if (layout_flag(t, n))
 			return false;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
-			if (heed__ascii_lower(*t) == names[i][0] &&
-			    n >= strlen(names[i]) &&
-			    heed__ascii_ieq(t, strlen(names[i]), names[i]))
+			if (first == names[i].s[0] && n >= names[i].n &&
+			    heed__ascii_ieq(t, names[i].n, names[i].s))
 				found = true;
 	}
 	return found;
@@ -1875,7 +1974,7 @@ static void on_post_comment(struct html *h, const char *cls)
 	if (h->post_comment_done || h->foreign)
 		return;
 	if (!h->post_comment) {
-		if (strstr(cls, "bypostauthor") &&
+		if (class_has(h, cls, "bypostauthor") &&
 		    has_token(cls, "bypostauthor") && account_wanted(h))
 			h->post_comment = h->depth + 1;
 		return;
@@ -1906,6 +2005,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 	bool tracked, scope, aside, edit, site;
 
 	common_attrs(atts, &ca);
+	h->cls_letters = ca.cls ? letters_of(ca.cls) : 0;
 	h->text_opens = true;
 	h->icon_date = false;
 	/* Past the tracked depth nothing opens, since nothing could close. */
@@ -1951,7 +2051,7 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->aside++;
 	/* After on_start_tag: a <time class=updated> is read by its class
 	 * alone; only the times inside the line are the edit's. */
-	edit = tracked && ca.cls && !h->foreign && edit_class(ca.cls);
+	edit = tracked && ca.cls && !h->foreign && edit_class(h, ca.cls);
 	if (edit)
 		h->edit++;
 	if (tag == T_ARTICLE && tracked && !h->article++)
@@ -2941,6 +3041,21 @@ static bool bare_date(const char *s, size_t len)
 	return true;
 }
 
+/* heed__page_date_len() of s[0, len) in the text being read: the text's
+ * readers (a bare date, a dateline, a date and its author) ask it of the
+ * same text, and a text that opens with a number and is no date ("1,234
+ * views") costs every form tried, once instead of three times. */
+static size_t text_date_len(struct html *h, const char *s, size_t len)
+{
+	if (h->date_s != s || h->date_len != len) {
+		h->date_s = s;
+		h->date_len = len;
+		h->date_n = heed__page_date_len(s, len,
+		                                h->b->cand[F_LANGUAGE].value);
+	}
+	return h->date_n;
+}
+
 /* A text that is a date written with its month's name and nothing else
  * ("27 Sep 2016", "Apr 7, 2009", "10. September 2017"), no-break spaces
  * around it: shown alone, as a bare date in figures is, it is the page's;
@@ -2948,7 +3063,7 @@ static bool bare_date(const char *s, size_t len)
  * site's header (the day the page was served) or a table's cell (a row's
  * data: an episode's airdate, a list of events). Only short texts are
  * read, so a page of long texts costs a compare each. */
-static bool bare_date_words(const struct html *h, const char *s, size_t len)
+static bool bare_date_words(struct html *h, const char *s, size_t len)
 {
 	size_t lead = separators_len(s, len, " \t"), n;
 
@@ -2962,7 +3077,7 @@ static bool bare_date_words(const struct html *h, const char *s, size_t len)
 	if (len < 8 || len > 24 || !memchr(s, ' ', len) ||
 	    !((*s >= '0' && *s <= '9') || heed__month_opens(s, len)))
 		return false;
-	n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	n = text_date_len(h, s, len);
 	return n == len;
 }
 
@@ -3036,8 +3151,8 @@ static size_t dateline_place(const char *s, size_t len, bool *bullet)
  * bracket or a bar: a date among words ("am 3.4.2020 war es") is a
  * sentence's. True when s[0, len) opens with one; *at and *n give its
  * date. */
-static bool dateline(const struct html *h, const char *s, size_t len,
-                     size_t *at, size_t *n)
+static bool dateline(struct html *h, const char *s, size_t len, size_t *at,
+                     size_t *n)
 {
 	/* Dashes, and opening quotes: a press release's first words are
 	 * often a quotation. */
@@ -3058,8 +3173,7 @@ static bool dateline(const struct html *h, const char *s, size_t len,
 		place = dateline_place(s, len, &bullet);
 	if (place == len || s[place] < '0' || s[place] > '9')
 		return false;
-	d = heed__page_date_len(s + place, len - place,
-	                        h->b->cand[F_LANGUAGE].value);
+	d = text_date_len(h, s + place, len - place);
 	if (!d)
 		return false;
 	e = s + place + d;
@@ -3158,7 +3272,7 @@ static bool one_name_left(const char *s, size_t len)
 static void date_author(struct html *h, const char *s, size_t len,
                         bool in_heading)
 {
-	size_t n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	size_t n = text_date_len(h, s, len);
 	size_t sep, lead;
 
 	if (!n)
@@ -3260,6 +3374,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	heed__trim(&s, &len);
 	if (!len)
 		return;
+	h->date_s = NULL; /* a new text, perhaps in the last one's bytes */
 	h->text_opens = false;
 	h->edit_value = false;
 	if (h->licence_link && !h->link_heading) {

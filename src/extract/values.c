@@ -5,6 +5,7 @@
  * and view counts with thousands separators. Pure and locale-free: month
  * names are English, as every one of those formats requires.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -613,14 +614,32 @@ static size_t name_at(const struct cur *c, const char *name)
 	return c->p + n < c->end && letter(c->p[n]) ? 0 : n;
 }
 
+/* The bytes month names open with (lower case), set once: a word that
+ * opens with none of them is refused at one look, not 164 ("1,234
+ * views" asks whether "views" is a month, in every form that reads a
+ * number first). */
+static bool month_initial[256];
+static pthread_once_t month_initials_once = PTHREAD_ONCE_INIT;
+
+static void month_initials_init(void)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(month_names); i++)
+		month_initial[(unsigned char)month_names[i].name[0]] = true;
+}
+
 /* The month a word names (ASCII case folded), a "." after it read; 0 when
  * none. */
 static int month_word(struct cur *c)
 {
-	bool word = text_word(c) != 0;
+	char first = text_word(c) ? heed__ascii_lower(*c->p) : '\0';
 
-	for (size_t i = 0; word && i < HEED_ARRAY_SIZE(month_names); i++) {
-		size_t n = name_at(c, month_names[i].name);
+	(void)pthread_once(&month_initials_once, month_initials_init);
+	if (!month_initial[(unsigned char)first])
+		return 0;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(month_names); i++) {
+		size_t n = month_names[i].name[0] == first
+		                   ? name_at(c, month_names[i].name)
+		                   : 0;
 		if (n) {
 			c->p += n;
 			lit(c, '.');
