@@ -20,6 +20,7 @@
  * Links inside media elements (video, audio, object, picture) are never
  * returned, nor are img/source/track/embed URLs, which are not links.
  */
+#include <pthread.h>
 #include <stdio.h>
 
 #include "extract/extract-int.h"
@@ -2295,6 +2296,21 @@ static size_t label_end(const char *s, size_t len, size_t n)
 	return n + separators_len(s + n, len - n, " \t\n\r\f:");
 }
 
+/* The first bytes (lower case) of the date labels, the edit words and
+ * "stand", set once: date_label_len() reads every text of a page that has
+ * no date yet, and most texts open with a letter no label opens with. */
+static bool date_label_initial[256];
+static pthread_once_t date_label_initials_once = PTHREAD_ONCE_INIT;
+
+static void date_label_initials_init(void)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(date_labels); i++)
+		date_label_initial[(unsigned char)date_labels[i][0]] = true;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(edit_words); i++)
+		date_label_initial[(unsigned char)edit_words[i][0]] = true;
+	date_label_initial['s'] = true;
+}
+
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
  * and "Stand" ("as of") date an edit, and *asof is set for "Stand". "Dates
@@ -2307,9 +2323,12 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 
 	s += open;
 	len -= open;
-	n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
 	*f = F_PUBLISHED;
 	*asof = false;
+	(void)pthread_once(&date_label_initials_once, date_label_initials_init);
+	if (!len || !date_label_initial[(unsigned char)heed__ascii_lower(*s)])
+		return 0;
+	n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words));

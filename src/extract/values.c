@@ -752,6 +752,12 @@ static bool year_marked(struct cur *c, struct tm_parts *t)
 	        {"\xE5\xB9\xB4", "\xE6\x9C\x88", "\xE6\x97\xA5"},
 	        {"\xEB\x85\x84", "\xEC\x9B\x94", "\xEC\x9D\xBC"}};
 
+	struct cur y = *c;
+
+	/* Both years' marks open with a byte no other form has there. */
+	if (!digits(&y, 4, &t->y) || y.p == y.end ||
+	    (*y.p != marks[0][0][0] && *y.p != marks[1][0][0]))
+		return false;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(marks); i++) {
 		struct cur x = *c;
 		if (digits(&x, 4, &t->y) && mark(&x, marks[i][0]) &&
