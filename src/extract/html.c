@@ -1831,30 +1831,60 @@ static bool layout_flag(const char *t, size_t n)
 	                           HEED_ARRAY_SIZE(states));
 }
 
+/* The names of areas that are not the page's own (aside_name). */
+#define ASIDE_NAME(s)            \
+	{                        \
+		s, sizeof(s) - 1 \
+	}
+static const struct {
+	const char *s;
+	size_t n;
+} aside_names[] = {ASIDE_NAME("comment"),  ASIDE_NAME("sidebar"),
+                   ASIDE_NAME("related"),  ASIDE_NAME("teaser"),
+                   ASIDE_NAME("infobox"),  ASIDE_NAME("reference"),
+                   ASIDE_NAME("citation"), ASIDE_NAME("footnote")};
+#undef ASIDE_NAME
+
+/* Each name's letters (letters_of), set once. */
+static uint32_t aside_letters[HEED_ARRAY_SIZE(aside_names)];
+static pthread_once_t aside_letters_once = PTHREAD_ONCE_INIT;
+
+static void aside_letters_init(void)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(aside_names); i++)
+		aside_letters[i] = letters_of(aside_names[i].s);
+}
+
+/* Whether a value holding these letters could name an aside: every one
+ * of a name's letters is there for some name. A comment part and a
+ * layout flag hold a name too ("comment", "sidebar"), so a value that
+ * holds none is no aside at all, told at a look: most classes and ids
+ * ("card c12", "entry-title"). */
+static bool may_name_aside(uint32_t letters)
+{
+	(void)pthread_once(&aside_letters_once, aside_letters_init);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(aside_names); i++)
+		if ((aside_letters[i] & ~letters) == 0)
+			return true;
+	return false;
+}
+
 /* True when a class or id token starts with one of the names of areas
  * that are not the page's own ("comment-list", "sidebar-left",
  * "related-posts", "teaser"). A token that only contains one
  * ("has-sidebar" on a wrapper) does not count, and a layout flag among
  * the tokens ("sidebar-on sidebar-right") makes the element the
- * container of the page's layout, not an aside. One pass, first letters
- * first: this runs for every element with a class or an id. */
-static bool aside_name(const char *v)
+ * container of the page's layout, not an aside. letters are v's
+ * (letters_of). One pass, first letters first: this runs for every
+ * element with a class or an id. */
+static bool aside_name(const char *v, uint32_t letters)
 {
-#define NAME(s)                  \
-	{                        \
-		s, sizeof(s) - 1 \
-	}
-	static const struct {
-		const char *s;
-		size_t n;
-	} names[] = {NAME("comment"),  NAME("sidebar"), NAME("related"),
-	             NAME("teaser"),   NAME("infobox"), NAME("reference"),
-	             NAME("citation"), NAME("footnote")};
-#undef NAME
 	bool found = false;
 	size_t n;
 
-	for (const char *p = v ? v : "", *t; (t = next_token(&p, &n));) {
+	if (!v || !may_name_aside(letters))
+		return false;
+	for (const char *p = v, *t; (t = next_token(&p, &n));) {
 		char first = heed__ascii_lower(*t);
 		if (n > 7 && comment_part(t, n))
 			found = true;
@@ -1864,9 +1894,11 @@ static bool aside_name(const char *v)
 			continue;
 		if (layout_flag(t, n))
 			return false;
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
-			if (first == names[i].s[0] && n >= names[i].n &&
-			    heed__ascii_ieq(t, names[i].n, names[i].s))
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(aside_names); i++)
+			if (first == aside_names[i].s[0] &&
+			    n >= aside_names[i].n &&
+			    heed__ascii_ieq(t, aside_names[i].n,
+			                    aside_names[i].s))
 				found = true;
 	}
 	return found;
@@ -1897,7 +1929,7 @@ static bool meta_box_name(const char *cls)
 {
 	size_t n;
 
-	if (!cls || aside_name(cls))
+	if (!cls || aside_name(cls, letters_of(cls)))
 		return false;
 	for (const char *p = cls, *t; (t = next_token(&p, &n));)
 		if (part_ends_in(t, n, "meta") || part_ends_in(t, n, "data"))
@@ -1936,8 +1968,8 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	if (wayback_toolbar(ca->id))
 		return true;
 	/* Most elements have neither: no call for them. */
-	return ((ca->cls && aside_name(ca->cls)) ||
-	        (ca->id && aside_name(ca->id))) &&
+	return (aside_name(ca->cls, h->cls_letters) ||
+	        (ca->id && aside_name(ca->id, letters_of(ca->id)))) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
 
