@@ -257,15 +257,27 @@ static const char *attr(const char *const *atts, const char *name)
 	return NULL;
 }
 
+/* HTML's ASCII whitespace, which separates a list's tokens. */
+static bool list_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
 /* The next token of a space-separated list (a class or rel value) at
  * *p: its start, its length in *n, and *p moved past it; NULL when the
  * list holds no more. Every walk over a class's tokens goes through it. */
 static const char *next_token(const char **p, size_t *n)
 {
-	const char *t = *p + strspn(*p, " \t\n\r\f");
+	const char *t = *p, *e;
 
-	*n = strcspn(t, " \t\n\r\f");
-	*p = t + *n;
+	/* Loops, not strspn() and strcspn(): tokens are a few bytes long,
+	 * and the calls' set-up cost more than the walk. */
+	while (list_space(*t))
+		t++;
+	for (e = t; *e && !list_space(*e); e++)
+		;
+	*n = (size_t)(e - t);
+	*p = e;
 	return *n ? t : NULL;
 }
 
@@ -293,20 +305,33 @@ static uint32_t letters_of(const char *s)
 	return bits;
 }
 
+/* The bit of byte c in a letters_of() set: 0 for any but a letter. */
+#define LETTER_BIT(c) \
+	((unsigned)(((c) | 32) - 'a') < 26 ? 1u << (((c) | 32) - 'a') : 0u)
+/* letters_of() of a string literal, in an expression the compiler
+ * folds to a constant. Letters past the sixteenth are left out, which
+ * only makes a screen by them let more through. */
+#define LITERAL_LETTER(s, i)                                                  \
+	(sizeof(s) - 1 > (i) ? LETTER_BIT((s)[sizeof(s) - 1 > (i) ? (i) : 0]) \
+	                     : 0u)
+#define LITERAL_LETTERS(s)                                                    \
+	(LITERAL_LETTER(s, 0) | LITERAL_LETTER(s, 1) | LITERAL_LETTER(s, 2) | \
+	 LITERAL_LETTER(s, 3) | LITERAL_LETTER(s, 4) | LITERAL_LETTER(s, 5) | \
+	 LITERAL_LETTER(s, 6) | LITERAL_LETTER(s, 7) | LITERAL_LETTER(s, 8) | \
+	 LITERAL_LETTER(s, 9) | LITERAL_LETTER(s, 10) |                       \
+	 LITERAL_LETTER(s, 11) | LITERAL_LETTER(s, 12) |                      \
+	 LITERAL_LETTER(s, 13) | LITERAL_LETTER(s, 14) |                      \
+	 LITERAL_LETTER(s, 15))
+
 /* strstr(cls, part) for the class of the element opening (its letters
- * in h->cls_letters): a part with a letter the class lacks is refused
- * at that letter. Each element with a class is screened for some twenty
- * parts, most of which it cannot hold ("card c12" no "date"), and the
- * screens' calls were a sixth of a listing page's extraction. */
-static bool class_has(const struct html *h, const char *cls, const char *part)
-{
-	for (const char *p = part; *p; p++) {
-		unsigned c = (unsigned char)heed__ascii_lower(*p) - 'a';
-		if (c < 26 && !(h->cls_letters >> c & 1))
-			return false;
-	}
-	return strstr(cls, part) != NULL;
-}
+ * in h->cls_letters), part a string literal: a part with a letter the
+ * class lacks is refused by its letters, a constant. Each element with a
+ * class is screened for some twenty parts, most of which it cannot hold
+ * ("card c12" no "date"), and the screens were a sixth of a listing
+ * page's extraction. */
+#define CLASS_HAS(h, cls, part)                              \
+	((LITERAL_LETTERS(part) & ~(h)->cls_letters) == 0 && \
+	 strstr((cls), (part)) != NULL)
 
 /* The link types (rel values) heed acts on, as bits of rel_types(). */
 enum rel_type {
@@ -330,39 +355,45 @@ enum rel_type {
  * for each was a tenth of a listing page's extraction. NULL: none. */
 static unsigned rel_types(const char *rel)
 {
+#define REL_TYPE(s, bit)              \
+	{                             \
+		s, sizeof(s) - 1, bit \
+	}
 	static const struct {
-		const char *name;
+		const char *name; /* lower case but its letters after ':' */
+		size_t len;
 		unsigned bit;
 	} types[] = {
-	        {"alternate", REL_ALTERNATE},
-	        {"author", REL_AUTHOR},
-	        {"canonical", REL_CANONICAL},
-	        {"category", REL_CATEGORY},
-	        {"cc:attributionURL", REL_CC_ATTRIBUTION},
-	        {"image_src", REL_IMAGE_SRC},
-	        {"license", REL_LICENSE},
-	        {"next", REL_NEXT},
-	        {"nofollow", REL_NOFOLLOW},
-	        {"prev", REL_PREV},
-	        {"previous", REL_PREV},
-	        {"sponsored", REL_SPONSORED},
-	        {"tag", REL_TAG},
-	        {"ugc", REL_UGC},
+	        REL_TYPE("alternate", REL_ALTERNATE),
+	        REL_TYPE("author", REL_AUTHOR),
+	        REL_TYPE("canonical", REL_CANONICAL),
+	        REL_TYPE("category", REL_CATEGORY),
+	        REL_TYPE("cc:attributionURL", REL_CC_ATTRIBUTION),
+	        REL_TYPE("image_src", REL_IMAGE_SRC),
+	        REL_TYPE("license", REL_LICENSE),
+	        REL_TYPE("next", REL_NEXT),
+	        REL_TYPE("nofollow", REL_NOFOLLOW),
+	        REL_TYPE("prev", REL_PREV),
+	        REL_TYPE("previous", REL_PREV),
+	        REL_TYPE("sponsored", REL_SPONSORED),
+	        REL_TYPE("tag", REL_TAG),
+	        REL_TYPE("ugc", REL_UGC),
 	};
+#undef REL_TYPE
 	unsigned bits = 0;
 	size_t n;
 
 	if (!rel)
 		return 0;
-	for (const char *p = rel, *t; (t = next_token(&p, &n));)
+	for (const char *p = rel, *t; (t = next_token(&p, &n));) {
+		char first = heed__ascii_lower(*t);
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(types); i++)
-			if (heed__ascii_lower(*t) ==
-			            heed__ascii_lower(types[i].name[0]) &&
-			    strlen(types[i].name) == n &&
+			if (types[i].name[0] == first && types[i].len == n &&
 			    heed__ascii_ieq(t, n, types[i].name)) {
 				bits |= types[i].bit;
 				break;
 			}
+	}
 	return bits;
 }
 
@@ -757,8 +788,12 @@ static bool category_link(unsigned rel, const char *href)
 	size_t n = strcspn(href, "?#");
 	const char *q = href[n] == '?' ? href + n : NULL;
 
-	return (rel & REL_CATEGORY) || memmem(href, n, "/category/", 10) ||
-	       memmem(href, n, "/categories/", 12) ||
+	/* Both archives open "/categor": one search where most links have
+	 * neither. */
+	return (rel & REL_CATEGORY) ||
+	       (memmem(href, n, "/categor", 8) &&
+	        (memmem(href, n, "/category/", 10) ||
+	         memmem(href, n, "/categories/", 12))) ||
 	       (q && (strncmp(q, "?cat=", 5) == 0 || strstr(q, "&cat=")));
 }
 
@@ -785,10 +820,11 @@ static const char *author_page_account(const char *href, size_t *n)
 	static const char *const dirs[] = {"author/", "authors/", "autor/",
 	                                   "autoren/", "auteur/"};
 
-	for (const char *p = strchr(href, '/'); p; p = strchr(p + 1, '/')) {
-		/* Every name opens with an "a": most parts of a path are
-		 * passed over at one compare (this runs for every link). */
-		if (heed__ascii_lower(p[1]) != 'a')
+	/* One walk, not a strchr() a slash: every name opens with an "a",
+	 * so most parts of a path are passed over at one compare (this runs
+	 * for every link). */
+	for (const char *p = href; *p; p++) {
+		if (*p != '/' || heed__ascii_lower(p[1]) != 'a')
 			continue;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(dirs); i++) {
 			const char *d = dirs[i], *q = p + 1;
@@ -1096,8 +1132,8 @@ static bool edit_class(const struct html *h, const char *cls)
 	        "edited",       "updated",       "modified",    "last-modified",
 	        "lastmodified", "date-modified", "date-updated"};
 
-	if (!class_has(h, cls, "edited") && !class_has(h, cls, "updated") &&
-	    !class_has(h, cls, "odified"))
+	if (!CLASS_HAS(h, cls, "edited") && !CLASS_HAS(h, cls, "updated") &&
+	    !CLASS_HAS(h, cls, "odified"))
 		return false;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(tokens); i++)
 		if (has_token(cls, tokens[i]))
@@ -1311,11 +1347,11 @@ static void on_class_date(struct html *h, enum tag tag, const char *cls,
 		return;
 	/* "date", "postDate", "DateLine": a cased compare costs more. A
 	 * "newsdatum" is a meta line's, a "text_datum" a date's. */
-	if (class_has(h, cls, "date") || class_has(h, cls, "Date") ||
-	    class_has(h, cls, "DATE") || class_has(h, cls, "published") ||
-	    class_has(h, cls, "timestamp") || class_has(h, cls, "posted") ||
-	    class_has(h, cls, "relativetime") ||
-	    (class_has(h, cls, "datum") && text_date_class(cls, &f)))
+	if (CLASS_HAS(h, cls, "date") || CLASS_HAS(h, cls, "Date") ||
+	    CLASS_HAS(h, cls, "DATE") || CLASS_HAS(h, cls, "published") ||
+	    CLASS_HAS(h, cls, "timestamp") || CLASS_HAS(h, cls, "posted") ||
+	    CLASS_HAS(h, cls, "relativetime") ||
+	    (CLASS_HAS(h, cls, "datum") && text_date_class(cls, &f)))
 		on_date_class(h, tag, cls, atts);
 	else
 		on_date_line(h, tag, cls);
@@ -1355,7 +1391,7 @@ static bool calendar_class(const char *cls)
  * element opens first (a calendar widget holds a table of days). */
 static void on_calendar_icon(struct html *h, const char *cls)
 {
-	if (h->quote || h->site_header || !class_has(h, cls, "alendar") ||
+	if (h->quote || h->site_header || !CLASS_HAS(h, cls, "alendar") ||
 	    !calendar_class(cls))
 		return;
 	h->icon_date = true;
@@ -1405,7 +1441,7 @@ static void on_username(struct html *h, const char *cls)
 	bool account = false;
 
 	if (h->account_done || !account_wanted(h) ||
-	    (!class_has(h, cls, "sername") && !class_has(h, cls, "ccount")))
+	    (!CLASS_HAS(h, cls, "sername") && !CLASS_HAS(h, cls, "ccount")))
 		return;
 	for (const char *p = cls, *t; !account && (t = next_token(&p, &n));)
 		account = account_token(t, n);
@@ -1420,20 +1456,20 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 		return;
 	/* Cheap screens first: this runs for every element with a class. */
 	on_class_date(h, tag, cls, atts);
-	if (!h->bio_done && class_has(h, cls, "io") && bio_class(cls)) {
+	if (!h->bio_done && CLASS_HAS(h, cls, "io") && bio_class(cls)) {
 		h->bio_done = true;
 		(void)start_capture(h, CAP_BIO, NULL);
 	}
 	on_calendar_icon(h, cls);
 	on_username(h, cls);
 	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
-	    (class_has(h, cls, "uthor") || class_has(h, cls, "byline") ||
-	     class_has(h, cls, "Byline") || class_has(h, cls, "utor") ||
-	     class_has(h, cls, "uteur")) &&
+	    (CLASS_HAS(h, cls, "uthor") || CLASS_HAS(h, cls, "byline") ||
+	     CLASS_HAS(h, cls, "Byline") || CLASS_HAS(h, cls, "utor") ||
+	     CLASS_HAS(h, cls, "uteur")) &&
 	    is_byline_class(cls))
 		on_byline(h);
 	else if (tag == T_P && h->header && (h->article || h->main) &&
-	         class_has(h, cls, "credit") && has_token(cls, "credit"))
+	         CLASS_HAS(h, cls, "credit") && has_token(cls, "credit"))
 		/* A credit line of its own in the article's header names its
 		 * writer or agency, as a byline does ("<p class=credit>JIJI"
 		 * under the headline); a picture's credit is in its caption's
@@ -1831,29 +1867,26 @@ static bool layout_flag(const char *t, size_t n)
 	                           HEED_ARRAY_SIZE(states));
 }
 
-/* The names of areas that are not the page's own (aside_name). */
-#define ASIDE_NAME(s)            \
-	{                        \
-		s, sizeof(s) - 1 \
-	}
+/* The names of areas that are not the page's own (aside_name), for X.
+ * (Laid out by hand: clang-format runs a list of macro calls together.) */
+/* clang-format off */
+#define ASIDE_NAMES(X) \
+	X("comment")   \
+	X("sidebar")   \
+	X("related")   \
+	X("teaser")    \
+	X("infobox")   \
+	X("reference") \
+	X("citation")  \
+	X("footnote")
+/* clang-format on */
+
+#define ASIDE_NAME(s) {s, sizeof(s) - 1},
 static const struct {
 	const char *s;
 	size_t n;
-} aside_names[] = {ASIDE_NAME("comment"),  ASIDE_NAME("sidebar"),
-                   ASIDE_NAME("related"),  ASIDE_NAME("teaser"),
-                   ASIDE_NAME("infobox"),  ASIDE_NAME("reference"),
-                   ASIDE_NAME("citation"), ASIDE_NAME("footnote")};
+} aside_names[] = {ASIDE_NAMES(ASIDE_NAME)};
 #undef ASIDE_NAME
-
-/* Each name's letters (letters_of), set once. */
-static uint32_t aside_letters[HEED_ARRAY_SIZE(aside_names)];
-static pthread_once_t aside_letters_once = PTHREAD_ONCE_INIT;
-
-static void aside_letters_init(void)
-{
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(aside_names); i++)
-		aside_letters[i] = letters_of(aside_names[i].s);
-}
 
 /* Whether a value holding these letters could name an aside: every one
  * of a name's letters is there for some name. A comment part and a
@@ -1862,11 +1895,9 @@ static void aside_letters_init(void)
  * ("card c12", "entry-title"). */
 static bool may_name_aside(uint32_t letters)
 {
-	(void)pthread_once(&aside_letters_once, aside_letters_init);
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(aside_names); i++)
-		if ((aside_letters[i] & ~letters) == 0)
-			return true;
-	return false;
+#define HOLDS_LETTERS_OF(s) || (LITERAL_LETTERS(s) & ~letters) == 0
+	return false ASIDE_NAMES(HOLDS_LETTERS_OF);
+#undef HOLDS_LETTERS_OF
 }
 
 /* True when a class or id token starts with one of the names of areas
@@ -1968,7 +1999,7 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	if (wayback_toolbar(ca->id))
 		return true;
 	/* Most elements have neither: no call for them. */
-	return (aside_name(ca->cls, h->cls_letters) ||
+	return ((ca->cls && aside_name(ca->cls, h->cls_letters)) ||
 	        (ca->id && aside_name(ca->id, letters_of(ca->id)))) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id);
 }
@@ -2007,7 +2038,7 @@ static void on_post_comment(struct html *h, const char *cls)
 	if (h->post_comment_done || h->foreign)
 		return;
 	if (!h->post_comment) {
-		if (class_has(h, cls, "bypostauthor") &&
+		if (CLASS_HAS(h, cls, "bypostauthor") &&
 		    has_token(cls, "bypostauthor") && account_wanted(h))
 			h->post_comment = h->depth + 1;
 		return;
@@ -2029,6 +2060,46 @@ static void keyword_item(struct html *h)
 		if (h->caps[i].kind == CAP_PROP &&
 		    strcmp(h->caps[i].prop, "keywords") == 0)
 			(void)heed__buf_add(&h->caps[i].text, ",", 1);
+}
+
+/* The count of open elements of the tag's kind, or NULL for a tag
+ * counted nowhere or elsewhere (article, edits, asides): open_tag() and
+ * close_tag() keep them. */
+static unsigned *tag_count(struct html *h, enum tag tag)
+{
+	switch (tag) {
+	case T_FOREIGN:
+		return &h->foreign;
+	case T_MEDIA:
+		return &h->media;
+	case T_MAIN:
+		return &h->main;
+	case T_QUOTE:
+		return &h->quote;
+	case T_BOLD:
+		return &h->bold;
+	case T_HEADER:
+		return &h->header;
+	case T_A:
+	case T_H1:
+	case T_H2:
+	case T_HN:
+	case T_HMINOR:
+		return &h->link_heading;
+	default:
+		return NULL;
+	}
+}
+
+/* Counts the element the tag opens, where close_tag() will uncount it. */
+static void open_tag(struct html *h, enum tag tag)
+{
+	unsigned *n = tag_count(h, tag);
+
+	if (tag == T_HMINOR)
+		h->minor_heading++;
+	if (n)
+		(*n)++;
 }
 
 void heed__html_start(struct html *h, const char *name, const char *const *atts)
@@ -2058,27 +2129,11 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		date_text(h, F_MODIFIED, D_TEXT_CLASS_PAGE);
 	if (scope)
 		open_scope(h, atts);
-	if (tag == T_FOREIGN && tracked)
-		h->foreign++;
-	if (tag == T_MEDIA && tracked)
-		h->media++;
-	if (tag == T_MAIN && tracked)
-		h->main++;
-	if (tag == T_QUOTE && tracked)
-		h->quote++;
-	if (tag == T_BOLD && tracked)
-		h->bold++;
-	if (tag == T_HEADER && tracked)
-		h->header++;
+	if (tracked)
+		open_tag(h, tag);
 	site = tag == T_HEADER && tracked && !h->article && !h->main;
 	if (site)
 		h->site_header++;
-	if ((tag == T_A || tag == T_H1 || tag == T_H2 || tag == T_HN ||
-	     tag == T_HMINOR) &&
-	    tracked)
-		h->link_heading++;
-	if (tag == T_HMINOR && tracked)
-		h->minor_heading++;
 	aside = tracked && opens_aside(h, tag, &ca);
 	if (aside)
 		h->aside++;
@@ -2093,6 +2148,50 @@ void heed__html_start(struct html *h, const char *name, const char *const *atts)
 		h->stack[h->depth] = (struct el){(unsigned char)tag, scope,
 		                                 aside, edit, site};
 	h->depth++;
+}
+
+/*
+ * A list of words read where a text opens (lead_word()), in the order
+ * they are tried, with the words each byte opens and the words each byte
+ * is second in as bits in that order: a text is compared with the words
+ * its first two bytes allow, not with the whole list. The date labels and
+ * edit words are read at every text of a page that has no date yet, and
+ * a walk over both lists was a fifth of a listing page's text handling.
+ * The bits are set once, for every list, by word_lists_init(), before
+ * the first page's reader is made (heed__html_new).
+ */
+struct word_list {
+	const char *const *words; /* lower case, two bytes or longer */
+	size_t count;
+	uint64_t opening[256], second[256];
+};
+
+/* Declares list name over the array w, whose words fit the bits. */
+#define WORD_LIST(name, w)                                                 \
+	_Static_assert(HEED_ARRAY_SIZE(w) <= 64, #w " has over 64 words"); \
+	static struct word_list name = {.words = (w),                      \
+	                                .count = HEED_ARRAY_SIZE(w)}
+
+/* The length of the first word of list l that opens s[0, len), ASCII
+ * case ignored; 0 when none does. */
+static size_t lead_word(const char *s, size_t len, const struct word_list *l)
+{
+	uint64_t can;
+
+	if (len < 2)
+		return 0;
+	can = l->opening[(unsigned char)heed__ascii_lower(s[0])] &
+	      l->second[(unsigned char)heed__ascii_lower(s[1])];
+	for (; can; can &= can - 1) {
+		const char *w = l->words[__builtin_ctzll(can)];
+		size_t n = 2;
+		/* Compared as far as they agree: most differ at once. */
+		while (w[n] && n < len && heed__ascii_lower(s[n]) == w[n])
+			n++;
+		if (!w[n])
+			return n;
+	}
+	return 0;
 }
 
 /* Words that open an edit's date line or label: "Updated", "Last
@@ -2120,41 +2219,24 @@ static const char *const edit_words[] = {"updated",
                                          "bijgewerkt",
                                          "laatst gewijzigd",
                                          "gewijzigd"};
-
-/* The length of the first of words[0, count) (lower case) that opens
- * s[0, len), ASCII case ignored; 0 when none does. */
-static size_t lead_word(const char *s, size_t len, const char *const *words,
-                        size_t count)
-{
-	char first = len ? heed__ascii_lower(*s) : '\0';
-
-	for (size_t i = 0; i < count; i++) {
-		size_t n;
-		/* Most words differ in their first letter: no strlen. */
-		if (words[i][0] != first)
-			continue;
-		n = strlen(words[i]);
-		if (len >= n && heed__ascii_ieq(s, n, words[i]))
-			return n;
-	}
-	return 0;
-}
+WORD_LIST(edit_list, edit_words);
 
 /* Offers the date a date line's text gives, as field f. A line that
  * says it is an edit (edit_words) gives the modified date, whatever its
  * class says; one that says when a source was consulted ("Retrieved",
  * "Accessed": citations) dates nothing of the page. */
+static const char *const consulted[] = {"retrieved",  "accessed",
+                                        "abgerufen",  "consult\xC3\xA9",
+                                        "consultado", "geraadpleegd"};
+WORD_LIST(consulted_list, consulted);
+
 static void offer_text_date(struct builder *b, enum field f, int sub,
                             const char *s, size_t len)
 {
-	static const char *const consulted[] = {"retrieved",  "accessed",
-	                                        "abgerufen",  "consult\xC3\xA9",
-	                                        "consultado", "geraadpleegd"};
-
 	heed__trim(&s, &len);
-	if (lead_word(s, len, consulted, HEED_ARRAY_SIZE(consulted)))
+	if (lead_word(s, len, &consulted_list))
 		return;
-	if (lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words)))
+	if (lead_word(s, len, &edit_list))
 		f = F_MODIFIED;
 	heed__cand(b, f, O_HTML, sub, s, len);
 }
@@ -2271,6 +2353,7 @@ static const char *const date_labels[] = {
         "gepubliceerd op",
         "gepubliceerd",
 };
+WORD_LIST(date_label_list, date_labels);
 
 /* Labels of an author: "Von Ann Lee", "by Ann", "Ein Artikel von". */
 static const char *const author_leads[] = {"ein artikel von",
@@ -2290,12 +2373,14 @@ static const char *const author_leads[] = {"ein artikel von",
                                            "par",
                                            "por",
                                            "door"};
+WORD_LIST(author_lead_list, author_leads);
 
 /* Labels of an author that want their colon: "Autor: Ann Lee", "Text:";
  * without one they are words of a sentence. */
 static const char *const author_nouns[] = {
         "autorin", "autoren", "autor",     "author",    "auteur",     "autore",
         "text",    "texte",   "redaktion", "verfasser", "herausgeber"};
+WORD_LIST(author_noun_list, author_nouns);
 
 /* Bytes at s[0, len) of the characters in set and no-break spaces. */
 static size_t separators_len(const char *s, size_t len, const char *set)
@@ -2328,21 +2413,6 @@ static size_t label_end(const char *s, size_t len, size_t n)
 	return n + separators_len(s + n, len - n, " \t\n\r\f:");
 }
 
-/* The first bytes (lower case) of the date labels, the edit words and
- * "stand", set once: date_label_len() reads every text of a page that has
- * no date yet, and most texts open with a letter no label opens with. */
-static bool date_label_initial[256];
-static pthread_once_t date_label_initials_once = PTHREAD_ONCE_INIT;
-
-static void date_label_initials_init(void)
-{
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(date_labels); i++)
-		date_label_initial[(unsigned char)date_labels[i][0]] = true;
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(edit_words); i++)
-		date_label_initial[(unsigned char)edit_words[i][0]] = true;
-	date_label_initial['s'] = true;
-}
-
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
  * and "Stand" ("as of") date an edit, and *asof is set for "Stand". "Dates
@@ -2357,13 +2427,10 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	len -= open;
 	*f = F_PUBLISHED;
 	*asof = false;
-	(void)pthread_once(&date_label_initials_once, date_label_initials_init);
-	if (!len || !date_label_initial[(unsigned char)heed__ascii_lower(*s)])
-		return 0;
-	n = lead_word(s, len, date_labels, HEED_ARRAY_SIZE(date_labels));
+	n = lead_word(s, len, &date_label_list);
 	if (!n) {
 		*f = F_MODIFIED;
-		n = lead_word(s, len, edit_words, HEED_ARRAY_SIZE(edit_words));
+		n = lead_word(s, len, &edit_list);
 		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand")) {
 			n = 5;
 			*asof = true;
@@ -2403,12 +2470,11 @@ static size_t author_label_len(const char *s, size_t len)
 
 	s += bar;
 	len -= bar;
-	n = lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+	n = lead_word(s, len, &author_noun_list);
 	if (n && (n == len || s[n] != ':') && !bare_author_noun(s, len, n))
 		n = 0;
 	if (!n)
-		n = lead_word(s, len, author_leads,
-		              HEED_ARRAY_SIZE(author_leads));
+		n = lead_word(s, len, &author_lead_list);
 	n = label_end(s, len, n);
 	return n ? bar + n : 0;
 }
@@ -2446,38 +2512,43 @@ static bool byline_label_alone(const char *s, size_t len)
  * as a heading over the name writes it. */
 static bool author_noun_alone(const char *s, size_t len)
 {
-	size_t n =
-	        lead_word(s, len, author_nouns, HEED_ARRAY_SIZE(author_nouns));
+	size_t n = lead_word(s, len, &author_noun_list);
 
 	return n && label_end(s, len, n) == len;
 }
+
+/* A byline's lead as a heading over the writer's card writes it. */
+static const char *const heading_leads[] = {"published by",
+                                            "posted by",
+                                            "written by",
+                                            "geschrieben von",
+                                            "ver\303\266ffentlicht von",
+                                            "verfasst von",
+                                            "publi\303\251 par",
+                                            "\303\251crit par",
+                                            "publicado por",
+                                            "escrito por"};
+WORD_LIST(heading_lead_list, heading_leads);
 
 /* True when s[0, len) is a byline's lead alone ("Published By",
- * "Geschrieben von"), as a heading over the writer's card writes it. */
+ * "Geschrieben von"). */
 static bool heading_lead_alone(const char *s, size_t len)
 {
-	static const char *const leads[] = {"published by",
-	                                    "posted by",
-	                                    "written by",
-	                                    "geschrieben von",
-	                                    "ver\303\266ffentlicht von",
-	                                    "verfasst von",
-	                                    "publi\303\251 par",
-	                                    "\303\251crit par",
-	                                    "publicado por",
-	                                    "escrito por"};
-	size_t n = lead_word(s, len, leads, HEED_ARRAY_SIZE(leads));
+	size_t n = lead_word(s, len, &heading_lead_list);
 
 	return n && label_end(s, len, n) == len;
 }
+
+/* The labels of a source line. */
+static const char *const source_labels[] = {"quelle", "source", "fuente",
+                                            "fonte"};
+WORD_LIST(source_label_list, source_labels);
 
 /* The length of a source line's label that opens s[0, len) ("Quelle:",
  * "Source:"), with its colon and the separators after it, or 0. */
 static size_t source_label_len(const char *s, size_t len)
 {
-	static const char *const labels[] = {"quelle", "source", "fuente",
-	                                     "fonte"};
-	size_t n = lead_word(s, len, labels, HEED_ARRAY_SIZE(labels));
+	size_t n = lead_word(s, len, &source_label_list);
 
 	if (!n || n == len || s[n] != ':')
 		return 0;
@@ -2518,8 +2589,7 @@ static void lead_line(struct html *h, const char *s, size_t len)
 		 * as a line's first word is. "Ein Interview von Ann Lee mit Bo
 		 * Chan.": the interviewer wrote it; who answers follows "mit".
 		 */
-		size_t w = lead_word(s, len, author_leads,
-		                     HEED_ARRAY_SIZE(author_leads));
+		size_t w = lead_word(s, len, &author_lead_list);
 		size_t k = w && memchr(s, ' ', w) ? label_end(s, len, w) : 0;
 		const char *mit = k ? memmem(s + k, len - k, " mit ", 5) : NULL;
 		if (mit && memmem(s, k, "nterview", 8))
@@ -2570,13 +2640,33 @@ static const char *const keyword_labels[] = {
         "mots-cl\303\251s",    "mots cl\303\251s",
         "palabras clave",      "parole chiave",
 };
+WORD_LIST(keyword_label_list, keyword_labels);
+
+static pthread_once_t word_lists_once = PTHREAD_ONCE_INIT;
+
+static void word_lists_init(void)
+{
+	struct word_list *const lists[] = {
+	        &edit_list,         &consulted_list,    &date_label_list,
+	        &author_lead_list,  &author_noun_list,  &heading_lead_list,
+	        &source_label_list, &keyword_label_list};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(lists); i++) {
+		struct word_list *l = lists[i];
+		for (size_t w = 0; w < l->count; w++) {
+			const unsigned char *word =
+			        (const unsigned char *)l->words[w];
+			l->opening[word[0]] |= (uint64_t)1 << w;
+			l->second[word[1]] |= (uint64_t)1 << w;
+		}
+	}
+}
 
 /* The length of the key words label that opens s[0, len), with its
  * colon and the separators after it, or 0. */
 static size_t keyword_label_len(const char *s, size_t len)
 {
-	size_t n = lead_word(s, len, keyword_labels,
-	                     HEED_ARRAY_SIZE(keyword_labels));
+	size_t n = lead_word(s, len, &keyword_label_list);
 
 	if (!n)
 		return 0;
@@ -3087,7 +3177,8 @@ static bool bare_date(const char *s, size_t len)
 	if (len < 8 || len > 32)
 		return false;
 	for (size_t i = 0; i < len; i++)
-		if (!strchr("0123456789.-/: ", s[i]))
+		if (!((s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
+		      s[i] == '-' || s[i] == '/' || s[i] == ':' || s[i] == ' '))
 			return false;
 	return true;
 }
@@ -3819,6 +3910,19 @@ static void finish_capture(struct html *h, struct capture *c)
 	}
 }
 
+/* Ends what the element's tag opened (open_tag, and an article). */
+static void close_tag(struct html *h, enum tag tag)
+{
+	unsigned *n = tag_count(h, tag);
+
+	if (tag == T_HMINOR && h->minor_heading)
+		h->minor_heading--;
+	if (tag == T_ARTICLE && h->article)
+		h->article_closed = !--h->article || h->article_closed;
+	if (n && *n)
+		(*n)--;
+}
+
 void heed__html_end(struct html *h)
 {
 	struct el el = {T_OTHER, false, false, false};
@@ -3844,26 +3948,7 @@ void heed__html_end(struct html *h)
 		h->paras = 0;
 	if (el.scope)
 		close_scope(h);
-	if (el.tag == T_BOLD && h->bold)
-		h->bold--;
-	if (el.tag == T_FOREIGN && h->foreign)
-		h->foreign--;
-	if (el.tag == T_MEDIA && h->media)
-		h->media--;
-	if (el.tag == T_ARTICLE && h->article)
-		h->article_closed = !--h->article || h->article_closed;
-	if (el.tag == T_MAIN && h->main)
-		h->main--;
-	if (el.tag == T_QUOTE && h->quote)
-		h->quote--;
-	if (el.tag == T_HEADER && h->header)
-		h->header--;
-	if ((el.tag == T_A || el.tag == T_H1 || el.tag == T_H2 ||
-	     el.tag == T_HN || el.tag == T_HMINOR) &&
-	    h->link_heading)
-		h->link_heading--;
-	if (el.tag == T_HMINOR && h->minor_heading)
-		h->minor_heading--;
+	close_tag(h, el.tag);
 	if (el.aside && h->aside)
 		h->aside--;
 	if (el.edit && h->edit)
@@ -4070,6 +4155,7 @@ heed_status heed__html_new(struct html **out, struct builder *b)
 	*out = h;
 	if (!h)
 		return HEED_ENOMEM;
+	(void)pthread_once(&word_lists_once, word_lists_init);
 	h->b = b;
 	h->handle_rank = heed__handle_rank();
 	for (size_t i = 0; i < MAX_CAPTURES; i++)

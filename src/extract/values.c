@@ -1001,6 +1001,23 @@ static void optional_time(struct cur *c, struct tm_parts *t)
 	}
 }
 
+/* Whether the number at c, if any, could open a valid date: every form
+ * that reads a number first wants a year of four digits, YYYYMMDD or a
+ * day of the month (1 to 31; leading zeros allowed, as digits() reads
+ * them). A count opening a text ("12,345 views") is refused here at one
+ * look, not by each form in turn. */
+static bool number_may_open_date(const struct cur *c)
+{
+	struct cur x = *c;
+	int64_t v;
+	size_t n;
+
+	if (!digits(&x, 0, &v))
+		return true;
+	n = (size_t)(x.p - c->p);
+	return n == 4 || n == 8 || (v >= 1 && v <= 31);
+}
+
 /* One date at c in any of the forms read: declared (ISO 8601, RFC 822)
  * or as text. */
 static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
@@ -1010,6 +1027,8 @@ static bool text_date_at(struct cur *c, struct tm_parts *t, const char *lang)
 	struct cur start = *c;
 	size_t used;
 
+	if (!number_may_open_date(c))
+		return false;
 	if (parse_declared(c->p, (size_t)(c->end - c->p), t, &used)) {
 		c->p += used;
 		/* "28 October 2016, at 06:56": RFC 822 wants no comma */
