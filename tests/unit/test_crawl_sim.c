@@ -1785,6 +1785,15 @@ static bool crawl(struct sim *s)
 		kind = heed_crawl_next(s->c, &now, &a);
 		if (s->after_step)
 			s->after_step(s, kind);
+		/* A hook that moved the clock made the call take that long: a
+		 * FETCH it decided on the clock gone stale is answered
+		 * unsent, as engine.c does (heed/crawl.h). */
+		if (kind == HEED_CRAWL_FETCH &&
+		    s->now - now.mono_ms > HEED_CRAWL_STALE_MS) {
+			now = sim_clock(s);
+			heed_crawl_unsent(s->c, a.req, &now);
+			continue;
+		}
 		switch (kind) {
 		case HEED_CRAWL_RESOLVE:
 			lookup_start(s, &a);
