@@ -501,6 +501,7 @@ struct heed__site {
 	struct heed__site *new_next;   /* the list of sites to start */
 	struct heed__site *offer_next; /* c->offers */
 	struct heed__site *wait_next;  /* its host's waiting list */
+	struct heed__site *start_next; /* c->w's sites to start (worker.c) */
 	struct heed__life *life;       /* while QUALIFYING */
 	/* Rows the store was found not to hold of it when it started
 	 * (HEED_STORE_KNOWN_* bits of sites, visits, ACAP references): not
@@ -531,6 +532,9 @@ struct heed__site {
 	 * this a site's start asks nothing: on PostgreSQL a statement, and
 	 * its round trip, saved at every site's start. */
 	bool maybe_dropped;
+	/* On c->w's list: its host is held, and it starts from the store at
+	 * a later turn of next() (worker.c); its host is kept till then. */
+	bool to_start;
 };
 
 /* Sites waiting for room at one address (BUSY), first come first served. */
@@ -639,6 +643,9 @@ struct heed_crawl {
 		struct heed__host **touched; /* held hosts the open batch
 		                                wrote for */
 		size_t touched_count, touched_cap;
+		/* Sites of granted hosts not yet started, started a part
+		 * a turn (worker.c). */
+		struct heed__site *start_head, *start_tail;
 	} w;
 	struct heed_crawl_progress p;
 };

@@ -664,9 +664,12 @@ static bool redo(heed_crawl *c)
 	     i < c->opt->seed_count && c->mode != HEED_CRAWL_QUALIFY; i++)
 		heed__queue_add(c, c->opt->seeds[i], JOB_PAGE, 0, NULL,
 		                HEED_STORE_NO_DATE);
+	/* A site waiting to start (worker.c) starts from the store at its
+	 * part, forgotten now like the others. */
 	for (size_t i = 0; i < n; i++)
 		if (!heed__worker_on(c) ||
-		    (sites[i]->host->leased && !sites[i]->host->lease_lost))
+		    (sites[i]->host->leased && !sites[i]->host->lease_lost &&
+		     !sites[i]->to_start))
 			sites[held++] = sites[i];
 	if (c->failed == HEED_OK)
 		heed__queue_restart(c, sites, held);

@@ -187,6 +187,11 @@ void heed__site_list_new(heed_crawl *c, struct heed__site *s)
 		}
 		return;
 	}
+	/* Of a granted host, not started yet (worker.c): listed when it
+	 * starts from the store, once the rows its last holder had in flight
+	 * are queued again and its window is loaded. */
+	if (s->to_start)
+		return;
 	s->listed = true;
 	s->new_next = NULL;
 	if (c->new_tail)

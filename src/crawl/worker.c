@@ -75,6 +75,15 @@
  * stop its claims. */
 #define WORKER_RATE_RISE_MS 1000
 #define WORKER_RATE_FALL_MS 10000
+/* Sites of granted hosts started in one turn of the loop (next()), the
+ * rest a part a turn after it. A site taken over, or handed back with
+ * URLs, starts with statements of its own (its known URLs, its stored
+ * robots.txt): an ASan build on a loaded 2-core machine took 15 to 70 ms
+ * a site, and a claim that took over 108 hosts, all started in one turn,
+ * ran past the 6 s lease the beat at the start of each turn renews: the
+ * worker lost every host it held (integration.crawl_workers). A part of
+ * 16 keeps a turn near a second at worst, so the beat comes when due. */
+#define WORKER_START_PART 16
 
 /* ---- handing a host back ---- */
 
@@ -167,10 +176,13 @@ static void mark_hosts(heed_crawl *c)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next) {
 			if (!s->host->leased)
 				continue;
-			if (!(s->host->lease_lost ? quiet(s)
+			/* A site waiting to start has its work in the store:
+			 * its host stays until the site has started. */
+			if (s->to_start ||
+			    !(s->host->lease_lost ? quiet(s)
 			                          : heed__site_idle(s)))
 				s->host->lease_busy = true;
-			if (heed__lane_has_work(&s->lane))
+			if (s->to_start || heed__lane_has_work(&s->lane))
 				s->host->lease_work = true;
 		}
 }
@@ -247,7 +259,8 @@ struct census {
 	size_t in_flight; /* a request of it is out */
 	size_t parked;    /* its lane waits for room at an address */
 	size_t waiting;   /* it has work, waiting on its delay (or its
-	                     robots.txt lifecycle, its window's refill) */
+	                     robots.txt lifecycle, its window's refill, its
+	                     start) */
 	size_t idle;      /* nothing to do: handed back at a sweep */
 };
 
@@ -262,7 +275,7 @@ static void take_census(const heed_crawl *c, struct census *n)
 				n->in_flight++;
 			else if (s->lane.parked)
 				n->parked++;
-			else if (heed__lane_has_work(&s->lane))
+			else if (s->to_start || heed__lane_has_work(&s->lane))
 				n->waiting++;
 			else
 				n->idle++;
@@ -424,18 +437,26 @@ static int grant_one(void *ud, const struct heed_site_lease *l)
 	return 0;
 }
 
-/* The sites of the hosts one claim granted, started together once the
- * store has said in one question which rows it holds of them. */
-struct granted_sites {
-	heed_crawl *c;
-	struct heed__site **sites;
-	size_t count, cap;
-};
+/* s, of a host granted, starts at a later turn (start_part), unless it
+ * waits already: a grant of its host again since it was listed. */
+static void start_later(heed_crawl *c, struct heed__site *s)
+{
+	struct heed__worker *w = &c->w;
+
+	if (s->to_start)
+		return;
+	s->to_start = true;
+	s->start_next = NULL;
+	if (w->start_tail)
+		w->start_tail->start_next = s;
+	else
+		w->start_head = s;
+	w->start_tail = s;
+}
 
 static int note_origin(void *ud, const char *host, const char *origin)
 {
-	struct granted_sites *g = ud;
-	heed_crawl *c = g->c;
+	heed_crawl *c = ud;
 	struct heed__site *s = heed__site_of_url(c, origin, true);
 
 	if (!s) {
@@ -445,38 +466,43 @@ static int note_origin(void *ud, const char *host, const char *origin)
 		        origin, host);
 		return 0;
 	}
-	if (g->count == g->cap) {
-		size_t cap = g->cap ? 2 * g->cap : 64;
-		struct heed__site **more =
-		        heed__realloc(c->alloc, g->sites, cap * sizeof(*more));
-		if (!more) {
-			heed__crawl_oom(c);
-			return 1;
-		}
-		g->sites = more;
-		g->cap = cap;
-	}
-	g->sites[g->count++] = s;
+	start_later(c, s);
 	return 0;
 }
 
-/* Starts a site of a granted host (heed__queue_restart): the URLs a dead
- * holder had in flight go back in its queue, and its lifecycle starts
- * from the stored robots.txt while that is fresh. A site still busy here
- * from an earlier grant goes on as it is. */
-static void start_granted(heed_crawl *c, struct granted_sites *g)
+/* Starts the next WORKER_START_PART sites waiting, together once the
+ * store has said in one question which rows it holds of them
+ * (heed__queue_restart): the URLs a dead holder had in flight go back in
+ * their queues, and their lifecycles start from the stored robots.txt
+ * while that is fresh. A site still busy here from an earlier grant goes
+ * on as it is; one whose host was lost while it waited is left to the
+ * host's next holder. */
+static void start_part(heed_crawl *c)
 {
-	size_t n = 0;
+	struct heed__worker *w = &c->w;
+	struct heed__site *part[WORKER_START_PART];
+	size_t n = 0, fresh = 0;
 
-	heed__read_known(c, g->sites, g->count);
-	for (size_t i = 0; i < g->count; i++) {
-		struct heed__site *s = g->sites[i];
+	while (n < WORKER_START_PART && w->start_head) {
+		struct heed__site *s = w->start_head;
+		w->start_head = s->start_next;
+		if (!w->start_head)
+			w->start_tail = NULL;
+		s->start_next = NULL;
+		s->to_start = false;
+		if (s->host->leased && !s->host->lease_lost)
+			part[n++] = s;
+	}
+	heed__read_known(c, part, n);
+	for (size_t i = 0; i < n; i++) {
+		struct heed__site *s = part[i];
 		s->in_scope = true;
 		if (s->state == SITE_NEW && !s->lane.current)
-			g->sites[n++] = s;
+			part[fresh++] = s;
 	}
 	if (c->failed == HEED_OK)
-		heed__queue_restart(c, g->sites, n);
+		heed__queue_restart(c, part, fresh);
+	heed__crawl_commit(c);
 }
 
 static void take(heed_crawl *c, const struct heed_site_lease *l)
@@ -524,7 +550,6 @@ static void claim(heed_crawl *c)
 	struct heed_site_lease items[WORKER_CLAIM_MAX];
 	const char *hosts[WORKER_CLAIM_MAX];
 	struct grants g = {c, items, 0};
-	struct granted_sites started = {c, NULL, 0, 0};
 
 	if (want > WORKER_CLAIM_MAX)
 		want = WORKER_CLAIM_MAX;
@@ -544,25 +569,27 @@ static void claim(heed_crawl *c)
 	}
 	if (c->failed == HEED_OK &&
 	    heed_store_lease_origins(c->store, hosts, g.count, note_origin,
-	                             &started) != HEED_OK)
+	                             c) != HEED_OK)
 		heed__crawl_store_failed(c, "reading the granted hosts' sites");
 	for (size_t i = 0; i < g.count; i++) {
 		heed__free(c->alloc, (char *)items[i].site);
 		heed__free(c->alloc, (char *)items[i].taken_from);
 	}
+	/* The first part now, the rest at the turns that follow. */
 	if (c->failed == HEED_OK)
-		start_granted(c, &started);
-	heed__free(c->alloc, started.sites);
-	heed__crawl_commit(c);
+		start_part(c);
+	else
+		heed__crawl_commit(c);
 	/* A full answer: more may be claimable at once. */
 	c->w.next_claim =
 	        c->now.mono_ms + ((int)g.count == want ? 0 : WORKER_POLL_MS);
 }
 
-/* Would this worker claim hosts now? */
+/* Would this worker claim hosts now? Not while sites of its last
+ * grants wait to start: those come first, a part a turn. */
 static bool claim_due(const heed_crawl *c)
 {
-	return (int64_t)c->w.held < hold(c) &&
+	return !c->w.start_head && (int64_t)c->w.held < hold(c) &&
 	       c->now.mono_ms >= c->w.next_claim;
 }
 
@@ -601,7 +628,9 @@ void heed__worker_tick(heed_crawl *c)
 		    c->w.next_beat > c->now.mono_ms + WORKER_POLL_MS)
 			c->w.next_beat = c->now.mono_ms + WORKER_POLL_MS;
 	}
-	if (claim_due(c) && c->failed == HEED_OK)
+	if (c->w.start_head && c->failed == HEED_OK)
+		start_part(c);
+	else if (claim_due(c) && c->failed == HEED_OK)
 		claim(c);
 }
 
@@ -649,6 +678,8 @@ int64_t heed__worker_wait(const heed_crawl *c)
 	int64_t next = c->w.next_beat < c->w.next_poll ? c->w.next_beat
 	                                               : c->w.next_poll;
 
+	if (c->w.start_head && !c->rewinding)
+		return 0; /* the next part starts at the next turn */
 	if ((int64_t)c->w.held < hold(c) && c->w.next_claim < next)
 		next = c->w.next_claim;
 	return next > c->now.mono_ms ? next - c->now.mono_ms : 0;
