@@ -292,22 +292,20 @@ static bool has_token(const char *list, const char *token)
 	return false;
 }
 
+/* The bit of byte c in a letters_of() set: 0 for any but a letter. */
+#define LETTER_BIT(c) \
+	((unsigned)(((c) | 32) - 'a') < 26 ? 1u << (((c) | 32) - 'a') : 0u)
+
 /* The ASCII letters s holds, in either case, as bits 0 ('a') to 25. */
 static uint32_t letters_of(const char *s)
 {
 	uint32_t bits = 0;
 
-	for (; *s; s++) {
-		unsigned c = (unsigned char)heed__ascii_lower(*s) - 'a';
-		if (c < 26)
-			bits |= 1u << c;
-	}
+	for (; *s; s++)
+		bits |= LETTER_BIT((unsigned char)*s);
 	return bits;
 }
 
-/* The bit of byte c in a letters_of() set: 0 for any but a letter. */
-#define LETTER_BIT(c) \
-	((unsigned)(((c) | 32) - 'a') < 26 ? 1u << (((c) | 32) - 'a') : 0u)
 /* letters_of() of a string literal, in an expression the compiler
  * folds to a constant. Letters past the sixteenth are left out, which
  * only makes a screen by them let more through. */
