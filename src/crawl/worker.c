@@ -678,9 +678,15 @@ int64_t heed__worker_wait(const heed_crawl *c)
 	int64_t next = c->w.next_beat < c->w.next_poll ? c->w.next_beat
 	                                               : c->w.next_poll;
 
-	if (c->w.start_head && !c->rewinding)
+	/* While a lost batch waits for its requests to end, the beat is all
+	 * a turn runs (heed__worker_tick): a sweep or a claim gone due
+	 * meanwhile would ask for the next turn at once, turn after turn,
+	 * until the last answer. */
+	if (c->rewinding)
+		next = c->w.next_beat;
+	else if (c->w.start_head)
 		return 0; /* the next part starts at the next turn */
-	if ((int64_t)c->w.held < hold(c) && c->w.next_claim < next)
+	else if ((int64_t)c->w.held < hold(c) && c->w.next_claim < next)
 		next = c->w.next_claim;
 	return next > c->now.mono_ms ? next - c->now.mono_ms : 0;
 }
