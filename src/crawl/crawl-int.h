@@ -939,8 +939,19 @@ heed_status heed__read_queued_hosts(heed_crawl *c,
 
 /* ---- a worker's claims, renewals and hand-backs (worker.c) ---- */
 
-/* Renews, hands back and claims leases as their times come. */
+/* Renews, hands back and claims leases as their times come, and starts
+ * the next part of the sites waiting to start. */
 void heed__worker_tick(heed_crawl *c);
+/* Lists s, of a host this worker holds, to start from the store at a
+ * later turn of next(), WORKER_START_PART sites a turn after the beat,
+ * so that the statements of many starts never hold up a renewal: the
+ * sites of a grant (worker.c), and the idle sites a lost batch's redo
+ * forgot (ctl.c), each left SITE_NEW. A site already listed stays where
+ * it is, once. The list is worker.c's: a listed site is not started by
+ * a URL found for it (heed__site_list_new), and its host is not handed
+ * back, until its part; a part passes over one whose host was lost
+ * meanwhile. */
+void heed__worker_start_later(heed_crawl *c, struct heed__site *s);
 /* May a request to s start now? false (its lane deferred) when s is not
  * held, or its lease ends before a request starting now surely left. */
 bool heed__worker_may_start(heed_crawl *c, struct heed__site *s);

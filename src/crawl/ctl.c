@@ -636,11 +636,17 @@ static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
  * unless another worker may have its host by now, started again from the
  * store, and the start URLs are queued again (their rows may have been in
  * the batch). Sites still qualifying or resolving go on: their writes
- * come later. false while it must wait. */
+ * come later. false while it must wait.
+ *
+ * A worker's sites start a part a turn (heed__worker_start_later), as a
+ * grant's do: their statements in this one turn, for the hundreds of
+ * sites a worker may hold, would hold up the beat past its leases' end,
+ * and it would lose them all. A crawl alone has no lease to keep: its
+ * sites start here. */
 static bool redo(heed_crawl *c)
 {
 	struct heed__site **sites;
-	size_t n = 0, held = 0;
+	size_t n = 0, held = 0, later = 0;
 
 	for (struct heed_crawl_req *r = c->reqs; r; r = r->next)
 		if (!r->is_dns)
@@ -664,19 +670,23 @@ static bool redo(heed_crawl *c)
 	     i < c->opt->seed_count && c->mode != HEED_CRAWL_QUALIFY; i++)
 		heed__queue_add(c, c->opt->seeds[i], JOB_PAGE, 0, NULL,
 		                HEED_STORE_NO_DATE);
-	/* A site waiting to start (worker.c) starts from the store at its
-	 * part, forgotten now like the others. */
-	for (size_t i = 0; i < n; i++)
-		if (!heed__worker_on(c) ||
-		    (sites[i]->host->leased && !sites[i]->host->lease_lost &&
-		     !sites[i]->to_start))
+	for (size_t i = 0; i < n; i++) {
+		struct heed__host *h = sites[i]->host;
+		if (!heed__worker_on(c)) {
 			sites[held++] = sites[i];
+		} else if (h->leased && !h->lease_lost) {
+			heed__worker_start_later(c, sites[i]);
+			later++;
+		}
+	}
 	if (c->failed == HEED_OK)
 		heed__queue_restart(c, sites, held);
 	heed__free(c->alloc, sites);
 	heed__addrq_wake_room(c);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
-	         "batch redone: %zu sites started again from the store", n);
+	         "batch redone: %zu sites forgotten, %zu started again from "
+	         "the store%s",
+	         n, held + later, later ? ", a part a turn" : "");
 	return true;
 }
 

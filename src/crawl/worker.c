@@ -82,7 +82,9 @@
  * a site, and a claim that took over 108 hosts, all started in one turn,
  * ran past the 6 s lease the beat at the start of each turn renews: the
  * worker lost every host it held (integration.crawl_workers). A part of
- * 16 keeps a turn near a second at worst, so the beat comes when due. */
+ * 16 keeps a turn near a second at worst, so the beat comes when due.
+ * The sites a lost batch's redo starts again from the store (ctl.c) cost
+ * the same and go the same way. */
 #define WORKER_START_PART 16
 
 /* ---- handing a host back ---- */
@@ -437,9 +439,9 @@ static int grant_one(void *ud, const struct heed_site_lease *l)
 	return 0;
 }
 
-/* s, of a host granted, starts at a later turn (start_part), unless it
- * waits already: a grant of its host again since it was listed. */
-static void start_later(heed_crawl *c, struct heed__site *s)
+/* A grant lists its hosts' sites, redo() (ctl.c) the idle sites it
+ * forgot; already listed, s stays where it is (start_part). */
+void heed__worker_start_later(heed_crawl *c, struct heed__site *s)
 {
 	struct heed__worker *w = &c->w;
 
@@ -466,7 +468,11 @@ static int note_origin(void *ud, const char *host, const char *origin)
 		        origin, host);
 		return 0;
 	}
-	start_later(c, s);
+	/* A granted host's sites are the crawl's: their links are followed,
+	 * their sitemaps read. Said here, not at the part, which also starts
+	 * the sites a redo forgot: those keep what they were. */
+	s->in_scope = true;
+	heed__worker_start_later(c, s);
 	return 0;
 }
 
@@ -474,9 +480,10 @@ static int note_origin(void *ud, const char *host, const char *origin)
  * store has said in one question which rows it holds of them
  * (heed__queue_restart): the URLs a dead holder had in flight go back in
  * their queues, and their lifecycles start from the stored robots.txt
- * while that is fresh. A site still busy here from an earlier grant goes
- * on as it is; one whose host was lost while it waited is left to the
- * host's next holder. */
+ * while that is fresh. A site a redo forgot (SITE_NEW again) starts the
+ * same way, its URLs in flight when the batch was lost queued again. A
+ * site still busy here from an earlier grant goes on as it is; one whose
+ * host was lost while it waited is left to the host's next holder. */
 static void start_part(heed_crawl *c)
 {
 	struct heed__worker *w = &c->w;
@@ -496,7 +503,6 @@ static void start_part(heed_crawl *c)
 	heed__read_known(c, part, n);
 	for (size_t i = 0; i < n; i++) {
 		struct heed__site *s = part[i];
-		s->in_scope = true;
 		if (s->state == SITE_NEW && !s->lane.current)
 			part[fresh++] = s;
 	}
@@ -678,9 +684,15 @@ int64_t heed__worker_wait(const heed_crawl *c)
 	int64_t next = c->w.next_beat < c->w.next_poll ? c->w.next_beat
 	                                               : c->w.next_poll;
 
-	if (c->w.start_head && !c->rewinding)
+	/* While a lost batch waits for its requests to end, the beat is all
+	 * a turn runs (heed__worker_tick): a sweep or a claim gone due
+	 * meanwhile would ask for the next turn at once, turn after turn,
+	 * until the last answer. */
+	if (c->rewinding)
+		next = c->w.next_beat;
+	else if (c->w.start_head)
 		return 0; /* the next part starts at the next turn */
-	if ((int64_t)c->w.held < hold(c) && c->w.next_claim < next)
+	else if ((int64_t)c->w.held < hold(c) && c->w.next_claim < next)
 		next = c->w.next_claim;
 	return next > c->now.mono_ms ? next - c->now.mono_ms : 0;
 }

@@ -2179,19 +2179,18 @@ static uint64_t sim_run(uint64_t seed, unsigned sites, unsigned max_kills,
 #define WSIM_MAX_MS    (1800 * 1000)
 #define WSIM_MAX_STEPS 200000
 
-/* Page 0 ("/") links to every other page, each links back home. */
-static void build_worker_site(struct sim *s, unsigned i, unsigned addr)
+/* Site i's count pages, in place of any it had: page 0 ("/") links to
+ * every other page, each links back home. */
+static void build_worker_pages(struct sim *s, unsigned i, unsigned count)
 {
 	struct site *st = &s->sites[i];
 
-	st->twin = -1;
-	st->host = i;
-	snprintf(st->name, sizeof(st->name), "s%u.sim.test", i);
-	st->addrs[0] = addr;
-	st->addr_count = 1;
-	st->robots = ROBOTS_NORMAL;
-	st->latency_ms = WSIM_LATENCY_MS;
-	st->page_count = WSIM_PAGES;
+	assert_true(count >= 1 && count <= SIM_MAX_LINKS + 1);
+	if (st->pages) {
+		s->url_count -= st->page_count + 2;
+		free(st->pages);
+	}
+	st->page_count = count;
 	st->pages = calloc(st->page_count, sizeof(*st->pages));
 	assert_non_null(st->pages);
 	for (unsigned k = 0; k < st->page_count; k++) {
@@ -2209,6 +2208,20 @@ static void build_worker_site(struct sim *s, unsigned i, unsigned addr)
 		}
 	}
 	s->url_count += st->page_count + 2;
+}
+
+static void build_worker_site(struct sim *s, unsigned i, unsigned addr)
+{
+	struct site *st = &s->sites[i];
+
+	st->twin = -1;
+	st->host = i;
+	snprintf(st->name, sizeof(st->name), "s%u.sim.test", i);
+	st->addrs[0] = addr;
+	st->addr_count = 1;
+	st->robots = ROBOTS_NORMAL;
+	st->latency_ms = WSIM_LATENCY_MS;
+	build_worker_pages(s, i, WSIM_PAGES);
 }
 
 /* Sites 0..alone-1 have addresses 1..alone; the others share address 0. */
@@ -2710,6 +2723,217 @@ static void test_worker_takeover_of_many(void **state)
 	wsim_free(s);
 }
 
+/* 3''. A lost batch redone by a worker that holds many hosts. Redoing a
+ * batch the store lost (a connection, a deadlock, a fence) starts every
+ * idle site it holds again from the store, which costs each site what a
+ * takeover does (3' above). Here REDO_HOSTS hosts share one address with
+ * room for all, each with REDO_PAGES pages, and each site whose lifecycle
+ * starts costs its call REDO_START_MS of the clock. Once every robots.txt
+ * answer is committed, while every site still has a page to fetch, the
+ * hook hands back, in w0's name and inside w0's open batch, the host of a
+ * page whose answer that batch holds: the fence at the batch's commit
+ * finds the host not w0's, counts its lease lost, and the batch is lost
+ * and redone. A SQLite store loses no batch otherwise; the rollback takes
+ * the hand-back with it, so w0 still holds every host in the store, as
+ * after a lost connection or a deadlock on PostgreSQL (its next beat
+ * finds that host held again). Restarted all in the turn of the redo, the
+ * sites took longer than the lease the beat at the start of a turn
+ * renews, and w0 lost every host it held; started a part a turn, it loses
+ * none but the fence's. A page whose answer was in the lost batch, or out
+ * while it was lost, is asked again once (redo_batch: "its URLs fetched
+ * again"); every other page, and every robots.txt, exactly once. */
+#define REDO_HOSTS    96
+#define REDO_PAGES    9
+#define REDO_START_MS 100
+
+struct redo_many {
+	struct heed_logger log;         /* the controller's */
+	struct heed_logger show;        /* HEED_SIM_LOG's, when set */
+	unsigned starts;                /* lifecycles started in the call */
+	unsigned most;                  /* the most started by one call */
+	unsigned most_after_redo;       /* ...by one call from the redo's on */
+	int taken;                      /* the site handed back, -1: none yet */
+	bool redo_seen;                 /* the controller logged the redo */
+	bool noted;                     /* and the hook noted what it forgot */
+	bool forgot[REDO_HOSTS];        /* forgotten in the call */
+	bool redone[REDO_HOSTS];        /* forgotten by the redo */
+	bool started_again[REDO_HOSTS]; /* its lifecycle, after it */
+	bool again[REDO_HOSTS][REDO_PAGES]; /* asked again by design */
+};
+
+/* The controller's log says which sites it forgets ("-> new") and which
+ * lifecycles it starts ("new -> qualifying"), and when it redoes the
+ * batch. */
+static void redo_log(void *ud, heed_log_level level, const char *module,
+                     const char *message)
+{
+	struct sim *s = ud;
+	struct redo_many *r = s->ud;
+	char from[16], to[16];
+	unsigned i;
+
+	if (r->show.fn && level <= r->show.level)
+		r->show.fn(r->show.ud, level, module, message);
+	if (strncmp(message, "batch redone", 12) == 0)
+		r->redo_seen = true;
+	if (sscanf(message, "http://s%u.sim.test: %15s -> %15s", &i, from,
+	           to) != 3 ||
+	    i >= REDO_HOSTS)
+		return;
+	if (strcmp(to, "new") == 0) {
+		r->forgot[i] = true;
+	} else if (strcmp(from, "new") == 0) {
+		r->starts++;
+		if (r->redo_seen)
+			r->started_again[i] = true;
+	}
+}
+
+/* Whether every site's robots.txt answer is committed and every site has
+ * a page not asked yet: the redo then restarts every site with work. */
+static bool redo_ripe(struct sim *s)
+{
+	if (count_rows(s, "SELECT count(*) FROM sites") != REDO_HOSTS)
+		return false;
+	for (unsigned i = 0; i < REDO_HOSTS; i++) {
+		unsigned k = 0;
+		while (k < REDO_PAGES && s->sites[i].pages[k].hits)
+			k++;
+		if (k == REDO_PAGES)
+			return false;
+	}
+	return true;
+}
+
+/* Hands back the host of the last page answer w0 got and has not
+ * committed: its open batch wrote for the host, so its fence fails. */
+static void take_one(struct sim *s, struct redo_many *r)
+{
+	char sql[128];
+	int64_t token;
+	bool held = false;
+
+	if (!redo_ripe(s))
+		return;
+	for (size_t k = s->fetch_len; k-- > 0;) {
+		const struct fetch *f = &s->fetches[k];
+		if (f->kind != RQ_PAGE || !f->ended || f->status != 200 ||
+		    frontier_state(s, f->url) == HEED_FRONTIER_DONE)
+			continue;
+		snprintf(sql, sizeof(sql),
+		         "SELECT token FROM site_leases WHERE site = '%s' AND "
+		         "holder = '%s'",
+		         s->sites[f->site].name, WSIM_HOLDER);
+		token = count_rows(s, sql);
+		assert_true(token > 0);
+		assert_int_equal(heed_store_lease_release(
+		                         s->store, s->sites[f->site].name,
+		                         WSIM_HOLDER, token, 0, unix_ms(s),
+		                         &held),
+		                 HEED_OK);
+		assert_true(held);
+		r->taken = f->site;
+		trace(s, HEED_LOG_INFO, "%s handed back in w0's open batch",
+		      s->sites[f->site].name);
+		return;
+	}
+}
+
+/* After the redo's call: the sites it forgot, and the pages whose answers
+ * the store does not hold (lost with the batch, or dropped while it was
+ * redone), which must be asked again. */
+static void note_redo(struct sim *s, struct redo_many *r)
+{
+	memcpy(r->redone, r->forgot, sizeof(r->redone));
+	for (size_t k = 0; k < s->fetch_len; k++) {
+		const struct fetch *f = &s->fetches[k];
+		if (f->kind == RQ_PAGE && f->arrived &&
+		    frontier_state(s, f->url) != HEED_FRONTIER_DONE)
+			r->again[f->site][f->page] = true;
+	}
+	r->noted = true;
+}
+
+static void redo_step(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct redo_many *r = s->ud;
+
+	(void)kind;
+	s->now += (int64_t)r->starts * REDO_START_MS;
+	if (r->starts > r->most)
+		r->most = r->starts;
+	if (r->redo_seen && r->starts > r->most_after_redo)
+		r->most_after_redo = r->starts;
+	r->starts = 0;
+	if (r->redo_seen && !r->noted)
+		note_redo(s, r);
+	else if (!r->redo_seen)
+		memset(r->forgot, 0, sizeof(r->forgot));
+	if (r->taken < 0)
+		take_one(s, r);
+}
+
+static void test_worker_redo_of_many(void **state)
+{
+	struct sim *s = wsim_new(0, REDO_HOSTS);
+	struct redo_many *r = calloc(1, sizeof(*r));
+	struct heed_crawl_progress p;
+	unsigned redone = 0, restarted = 0, again = 0;
+
+	(void)state;
+	assert_non_null(r);
+	r->taken = -1;
+	r->show = s->logger;
+	for (unsigned i = 0; i < REDO_HOSTS; i++)
+		build_worker_pages(s, i, REDO_PAGES);
+	/* Room for every host at the address: no lane parks, so at the
+	 * redo every site is idle, and every one is started again. */
+	s->opt.polite.address_concurrency = REDO_HOSTS;
+	s->opt.polite.address_window_start = REDO_HOSTS;
+	r->log.fn = redo_log;
+	r->log.ud = s;
+	r->log.level = HEED_LOG_DEBUG;
+	s->opt.logger = &r->log;
+	s->after_step = redo_step;
+	s->ud = r;
+	assert_true(wsim_crawl(s, &p));
+	assert_true(r->taken >= 0);
+	assert_true(r->noted);
+	/* The pages asked again by design count once (and their first 200
+	 * as lost, as a kill's): wsim_check wants every other one once. */
+	for (unsigned i = 0; i < REDO_HOSTS; i++) {
+		for (unsigned k = 0; k < REDO_PAGES; k++) {
+			struct page *pg = &s->sites[i].pages[k];
+			if (!r->again[i][k])
+				continue;
+			again++;
+			assert_int_equal(pg->hits, 2);
+			pg->hits--;
+			if (pg->answers_200 > 1)
+				pg->lost_200++;
+		}
+		if (!r->redone[i])
+			continue;
+		redone++;
+		if (r->started_again[i])
+			restarted++;
+		else if ((int)i != r->taken)
+			fail_msg("s%u.sim.test: forgotten by the redo, never "
+			         "started again",
+			         i);
+	}
+	printf("redo of %u sites at %d ms a start: at most %u started in one "
+	       "call (%u from the redo on), %u started again, %u pages asked "
+	       "again, %lld leases lost (1 by the fence)\n",
+	       redone, REDO_START_MS, r->most, r->most_after_redo, restarted,
+	       again, (long long)p.leases_lost);
+	assert_int_equal(wsim_check(s), 0);
+	assert_true(redone >= REDO_HOSTS - 1);
+	assert_int_equal(p.leases_lost, 1);
+	free(r);
+	wsim_free(s);
+}
+
 /* 3a. A host handed back, and hosts never held. w9 held s0.sim.test,
  * started a request HANDED_BACK_START_MS before t0 and handed the host
  * back at t0 with work left (a release records its last start). w0's
@@ -3203,6 +3427,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_share_halves),
 	        cmocka_unit_test(test_worker_takeover),
 	        cmocka_unit_test(test_worker_takeover_of_many),
+	        cmocka_unit_test(test_worker_redo_of_many),
 	        cmocka_unit_test(
 	                test_worker_handed_back_counts_from_last_start),
 	        cmocka_unit_test(test_worker_fenced),
