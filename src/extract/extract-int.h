@@ -323,6 +323,10 @@ void heed__author_add(struct builder *b, enum origin o, int sub, const char *s,
  * tagging it. */
 void heed__tag_link_seen(struct builder *b, const char *s, size_t len,
                          bool category);
+/* True while a tag link's text could still be used: as a tag (no tag
+ * declared) or to tell tags from categories (fewer than
+ * EXTRACT_MAX_TAG_LINKS noted). */
+bool heed__tag_link_wanted(const struct builder *b);
 /* Where the page links its tags, drops the declared tags that repeat a
  * category it links and no tag (hypotheses.org's dc:subject lists the
  * post's categories with its tags). */

@@ -929,9 +929,13 @@ static void on_anchor(struct html *h, const char *const *atts)
 	nofollow = rel & (REL_NOFOLLOW | REL_UGC | REL_SPONSORED);
 	heed__add_link(h->b, href, "a", nofollow, false);
 	if (((rel & REL_TAG) || tag_archive_link(h, href)) &&
-	    !category_link(rel, href))
-		start_capture(h, CAP_TAG_LINK, NULL);
-	else if (rel & (REL_TAG | REL_CATEGORY))
+	    !category_link(rel, href)) {
+		/* A listing's tag links run to thousands; once the page
+		 * declared its tags and enough links were noted, their texts
+		 * are not even copied. */
+		if (heed__tag_link_wanted(h->b))
+			start_capture(h, CAP_TAG_LINK, NULL);
+	} else if (rel & (REL_TAG | REL_CATEGORY))
 		start_capture(h, CAP_CATEGORY_LINK, NULL);
 	if (rel & REL_CC_ATTRIBUTION)
 		start_capture(h, CAP_LICENSOR, NULL);

@@ -1661,7 +1661,11 @@ static void add_tag(struct builder *b, enum origin o, const char *s, size_t len)
 	struct heed_field *t;
 	char *v;
 
-	/* An empty declared tag leaves link texts in place. */
+	/* A link's text is not even copied once a declared tag is kept: a
+	 * listing has thousands of tag links. An empty declared tag leaves
+	 * link texts in place. */
+	if (o == O_HTML && !tag_wanted(b, o))
+		return;
 	v = collapse(b, s, len);
 	if (!v || !tag_wanted(b, o) || b->tag_count >= EXTRACT_MAX_TAGS)
 		return;
@@ -1681,6 +1685,12 @@ static void add_tag(struct builder *b, enum origin o, const char *s, size_t len)
 	t = &b->tags[b->tag_count++];
 	t->value = v;
 	t->source = heed__origin_source(o);
+}
+
+bool heed__tag_link_wanted(const struct builder *b)
+{
+	return !b->tag_count || b->tags[0].source == HEED_SOURCE_HTML ||
+	       b->tag_link_count < EXTRACT_MAX_TAG_LINKS;
 }
 
 void heed__tag_link_seen(struct builder *b, const char *s, size_t len,
