@@ -727,14 +727,17 @@ static heed_crawl_action_kind wait_or_done(heed_crawl *c, int64_t fetch_wait,
 	int64_t wait = fetch_wait;
 
 	memset(a, 0, sizeof(*a));
-	if (t)
+	/* While a lost batch waits for its requests to end, a turn runs no
+	 * timer and tells no URL (next()): either, once due, would ask for
+	 * the next turn at once, turn after turn, until the last answer. */
+	if (t && !c->rewinding)
 		wait = min_wait(wait, t->at_ms > c->now.mono_ms
 		                              ? t->at_ms - c->now.mono_ms
 		                              : 0);
 	if (c->stopped)
 		wait = -1;
 	/* URLs queued and not yet told may be the run's last work. */
-	if (c->adds_untold && !c->stopped) {
+	if (c->adds_untold && !c->stopped && !c->rewinding) {
 		int64_t due = c->adds_since_ms + CRAWL_ADDS_MS - c->now.mono_ms;
 		wait = min_wait(wait, due > 0 ? due : 0);
 	}

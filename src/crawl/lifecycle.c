@@ -552,8 +552,11 @@ void heed__life_start_new(heed_crawl *c)
 		/* A site of a resumed run with nothing queued is in scope for
 		 * its links, but waits for work before its robots.txt and
 		 * DNS cost anything (queue.c lists it again then). An ACAP
-		 * file another site asks here is work (acapref.c). */
-		if (s->state == SITE_NEW &&
+		 * file another site asks here is work (acapref.c). A site on
+		 * a worker's start list waits for its part (worker.c), which
+		 * first puts back in its queue the rows its last holder had
+		 * in flight: started here, it would leave them in flight. */
+		if (s->state == SITE_NEW && !s->to_start &&
 		    (c->mode == HEED_CRAWL_QUALIFY ||
 		     heed__lane_has_work(&s->lane) || s->ref_count))
 			start_one(c, s);

@@ -490,6 +490,11 @@ static void start_part(heed_crawl *c)
 	struct heed__site *part[WORKER_START_PART];
 	size_t n = 0, fresh = 0;
 
+	/* A claim whose first commit lost the batch: a part now would write
+	 * nothing of what it queues. Its sites wait for the turns after the
+	 * redo. */
+	if (c->rewinding)
+		return;
 	while (n < WORKER_START_PART && w->start_head) {
 		struct heed__site *s = w->start_head;
 		w->start_head = s->start_next;
@@ -509,6 +514,18 @@ static void start_part(heed_crawl *c)
 	if (c->failed == HEED_OK)
 		heed__queue_restart(c, part, fresh);
 	heed__crawl_commit(c);
+	/* The part's statements ride in the batch open at the time. Lost
+	 * there (the rows in flight queued again, the windows, the commit),
+	 * it leaves these sites new, off the list, their lanes empty or
+	 * holding rows the store no longer has; redo() starts again only
+	 * sites that had started, so nothing would start these, and their
+	 * hosts would be handed back as done. Back on the list, forgotten,
+	 * they start at a part after the redo, from the store. */
+	if (c->rewinding)
+		for (size_t i = 0; i < fresh; i++) {
+			heed__queue_forget(c, part[i]);
+			heed__worker_start_later(c, part[i]);
+		}
 }
 
 static void take(heed_crawl *c, const struct heed_site_lease *l)
