@@ -494,7 +494,9 @@ size_t heed__fold_case(char *s, size_t len);
 struct html;
 /* The handlers' state for b's page; *h is freed by heed__html_done(). */
 heed_status heed__html_new(struct html **h, struct builder *b);
-void heed__html_start(struct html *h, const char *name,
+/* An element opens: its name (len bytes, lower case, NUL-terminated)
+ * and its attributes (name, value, ..., NULL; a value may be NULL). */
+void heed__html_start(struct html *h, const char *name, size_t len,
                       const char *const *atts);
 /* The end of the innermost open element. */
 void heed__html_end(struct html *h);

@@ -21,6 +21,7 @@
  * returned, nor are img/source/track/embed URLs, which are not links.
  */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "extract/extract-int.h"
@@ -62,6 +63,7 @@ enum tag {
 	T_BR,     /* br: a signature's name is a line before its date */
 	T_CELL,   /* td, th: a table's cell, a row's data */
 	T_DT,     /* dt: a term, its value in the <dd> after it */
+	T_COUNT   /* the number of tags above */
 };
 
 enum cap_kind {
@@ -195,6 +197,12 @@ struct html {
 	bool feed_named;   /* a feed link's title gave the site's name */
 	unsigned headings; /* heading captures started (nested ones too) */
 	const char *h1;
+	/* The opening element's href (NULL when it has none) and its rel
+	 * types: read in the one walk over its attributes (common_attrs),
+	 * since every link asks for both. */
+	const char *href;
+	unsigned rel;
+	unsigned uncounted; /* tag_count()'s slot for the tags it counts not */
 };
 
 /* strcmp() for the short names of tags and attributes, without a call. */
@@ -205,46 +213,101 @@ static bool same(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* The elements the handlers know, by first letter: a tag name costs a
- * look-up and a compare or two (this runs for every element). */
-static enum tag tag_of(const char *n)
-{
-	static const struct {
-		const char *name[8];
-		unsigned char tag[8];
-	} by_letter[26] = {
-	        ['a' - 'a'] = {{"a", "area", "audio", "article", "aside"},
-	                       {T_A, T_AREA, T_MEDIA, T_ARTICLE, T_ASIDE}},
-	        ['b' - 'a'] = {{"base", "body", "blockquote", "b", "br"},
-	                       {T_BASE, T_BODY, T_QUOTE, T_BOLD, T_BR}},
-	        ['d' - 'a'] = {{"data", "dt"}, {T_DATA, T_DT}},
-	        ['e' - 'a'] = {{"embed"}, {T_MEDIA_VOID}},
-	        ['f' - 'a'] = {{"footer"}, {T_FOOTER}},
-	        ['h' - 'a'] = {{"h1", "html", "header", "h2", "h3", "h4", "h5",
-	                        "h6"},
-	                       {T_H1, T_HTML, T_HEADER, T_H2, T_HN, T_HN,
-	                        T_HMINOR, T_HMINOR}},
-	        ['i' - 'a'] = {{"img"}, {T_MEDIA_VOID}},
-	        ['l' - 'a'] = {{"link", "li"}, {T_LINK, T_LI}},
-	        ['m' - 'a'] = {{"meta", "math", "meter", "main"},
-	                       {T_META, T_FOREIGN, T_DATA, T_MAIN}},
-	        ['n' - 'a'] = {{"nav"}, {T_ASIDE}},
-	        ['o' - 'a'] = {{"object"}, {T_MEDIA}},
-	        ['p' - 'a'] = {{"picture", "p"}, {T_MEDIA, T_P}},
-	        ['s' - 'a'] = {{"script", "source", "svg", "strong"},
-	                       {T_SCRIPT, T_MEDIA_VOID, T_FOREIGN, T_BOLD}},
-	        ['t' - 'a'] = {{"title", "time", "track", "td", "th"},
-	                       {T_TITLE, T_TIME, T_MEDIA_VOID, T_CELL, T_CELL}},
-	        ['v' - 'a'] = {{"video"}, {T_MEDIA}},
-	};
-	unsigned c = (unsigned char)n[0] - 'a';
+/* The elements the handlers know. */
+static const struct {
+	const char *name;
+	unsigned char len, tag;
+} known_tags[] = {
+        {"a", 1, T_A},
+        {"area", 4, T_AREA},
+        {"audio", 5, T_MEDIA},
+        {"article", 7, T_ARTICLE},
+        {"aside", 5, T_ASIDE},
+        {"base", 4, T_BASE},
+        {"body", 4, T_BODY},
+        {"blockquote", 10, T_QUOTE},
+        {"b", 1, T_BOLD},
+        {"br", 2, T_BR},
+        {"data", 4, T_DATA},
+        {"dt", 2, T_DT},
+        {"embed", 5, T_MEDIA_VOID},
+        {"footer", 6, T_FOOTER},
+        {"h1", 2, T_H1},
+        {"html", 4, T_HTML},
+        {"header", 6, T_HEADER},
+        {"h2", 2, T_H2},
+        {"h3", 2, T_HN},
+        {"h4", 2, T_HN},
+        {"h5", 2, T_HMINOR},
+        {"h6", 2, T_HMINOR},
+        {"img", 3, T_MEDIA_VOID},
+        {"link", 4, T_LINK},
+        {"li", 2, T_LI},
+        {"meta", 4, T_META},
+        {"math", 4, T_FOREIGN},
+        {"meter", 5, T_DATA},
+        {"main", 4, T_MAIN},
+        {"nav", 3, T_ASIDE},
+        {"object", 6, T_MEDIA},
+        {"picture", 7, T_MEDIA},
+        {"p", 1, T_P},
+        {"script", 6, T_SCRIPT},
+        {"source", 6, T_MEDIA_VOID},
+        {"svg", 3, T_FOREIGN},
+        {"strong", 6, T_BOLD},
+        {"title", 5, T_TITLE},
+        {"time", 4, T_TIME},
+        {"track", 5, T_MEDIA_VOID},
+        {"td", 2, T_CELL},
+        {"th", 2, T_CELL},
+        {"video", 5, T_MEDIA},
+};
 
-	if (c >= 26)
+/* known_tags by a hash of a name's length, first and last bytes (index +
+ * 1; 0 is empty), filled once by word_lists_init(): a tag name costs one
+ * look-up and one compare, where a walk by first letter cost a compare a
+ * name tried and branches no predictor guesses (this runs for every
+ * element). The multipliers put every known name in a slot of its own;
+ * a name added later that collides takes the next free one. */
+#define TAG_SLOTS 128
+#define TAG_HASH(n, len)                           \
+	(((len)*6u + (unsigned char)(n)[0] * 38u + \
+	  (unsigned char)(n)[(len)-1] * 37u) &     \
+	 (TAG_SLOTS - 1))
+static unsigned char tag_slot[TAG_SLOTS];
+
+_Static_assert(HEED_ARRAY_SIZE(known_tags) < TAG_SLOTS,
+               "the tag table needs an empty slot");
+
+static void tag_slots_init(void)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(known_tags); i++) {
+		unsigned k = TAG_HASH(known_tags[i].name, known_tags[i].len);
+		while (tag_slot[k])
+			k = (k + 1) & (TAG_SLOTS - 1);
+		tag_slot[k] = (unsigned char)(i + 1);
+	}
+}
+
+static enum tag tag_of(const char *n, size_t len)
+{
+	if (!len)
 		return T_OTHER;
-	for (size_t i = 0; i < 8 && by_letter[c].name[i]; i++)
-		if (same(n, by_letter[c].name[i]))
-			return (enum tag)by_letter[c].tag[i];
-	return T_OTHER;
+	for (unsigned k = TAG_HASH(n, len);; k = (k + 1) & (TAG_SLOTS - 1)) {
+		unsigned i = tag_slot[k];
+		const char *known;
+		size_t at = 0;
+		if (!i)
+			return T_OTHER;
+		if (known_tags[i - 1].len != len)
+			continue;
+		known = known_tags[i - 1].name;
+		/* A loop, not memcmp(): names are a few bytes long. */
+		while (at < len && known[at] == n[at])
+			at++;
+		if (at == len)
+			return (enum tag)known_tags[i - 1].tag;
+	}
 }
 
 /* The first value of attribute name (drivers give lower-cased names);
@@ -818,11 +881,12 @@ static const char *author_page_account(const char *href, size_t *n)
 	static const char *const dirs[] = {"author/", "authors/", "autor/",
 	                                   "autoren/", "auteur/"};
 
-	/* One walk, not a strchr() a slash: every name opens with an "a",
-	 * so most parts of a path are passed over at one compare (this runs
-	 * for every link). */
-	for (const char *p = href; *p; p++) {
-		if (*p != '/' || heed__ascii_lower(p[1]) != 'a')
+	/* From slash to slash, each found by strchr() (vector compares):
+	 * a walk byte by byte cost a branch a byte that no predictor
+	 * guesses (which bytes are slashes), for every link. Every name
+	 * opens with an "a". */
+	for (const char *p = strchr(href, '/'); p; p = strchr(p + 1, '/')) {
+		if ((p[1] | 0x20) != 'a')
 			continue;
 		for (size_t i = 0; i < HEED_ARRAY_SIZE(dirs); i++) {
 			const char *d = dirs[i], *q = p + 1;
@@ -919,13 +983,12 @@ static bool hidden_by_style(const char *const *atts)
 
 static void on_anchor(struct html *h, const char *const *atts)
 {
-	const char *href = attr(atts, "href");
-	unsigned rel;
+	const char *href = h->href;
+	unsigned rel = h->rel;
 	bool nofollow;
 
 	if (!href || h->foreign || h->media)
 		return;
-	rel = rel_types(attr(atts, "rel"));
 	nofollow = rel & (REL_NOFOLLOW | REL_UGC | REL_SPONSORED);
 	heed__add_link(h->b, href, "a", nofollow, false);
 	if (((rel & REL_TAG) || tag_archive_link(h, href)) &&
@@ -1294,9 +1357,9 @@ static bool is_byline_class(const char *cls)
 
 /* <a rel=author> is read as a link (a better source); any other anchor
  * of class author-name may be the byline. */
-static bool author_link(enum tag tag, const char *const *atts)
+static bool author_link(const struct html *h, enum tag tag)
 {
-	return tag == T_A && (rel_types(attr(atts, "rel")) & REL_AUTHOR);
+	return tag == T_A && (h->rel & REL_AUTHOR);
 }
 
 /* Starts reading a byline: the first in the article, its header or main
@@ -1464,7 +1527,7 @@ static void on_class(struct html *h, enum tag tag, const char *cls,
 	}
 	on_calendar_icon(h, cls);
 	on_username(h, cls);
-	if (tag != T_META && tag != T_LINK && !author_link(tag, atts) &&
+	if (tag != T_META && tag != T_LINK && !author_link(h, tag) &&
 	    (CLASS_HAS(h, cls, "uthor") || CLASS_HAS(h, cls, "byline") ||
 	     CLASS_HAS(h, cls, "Byline") || CLASS_HAS(h, cls, "utor") ||
 	     CLASS_HAS(h, cls, "uteur")) &&
@@ -1808,12 +1871,14 @@ struct common_attrs {
 	const char *props; /* itemprop, or NULL */
 	const char *cls;   /* class, or NULL */
 	const char *id;    /* id, or NULL */
+	const char *href;  /* href, or NULL */
+	const char *rel;   /* rel, or NULL */
 	bool itemscope;
 };
 
 static void common_attrs(const char *const *atts, struct common_attrs *a)
 {
-	*a = (struct common_attrs){NULL, NULL, NULL, false};
+	*a = (struct common_attrs){NULL, NULL, NULL, NULL, NULL, false};
 	for (size_t i = 0; atts && atts[i]; i += 2) {
 		const char *n = atts[i], *v = atts[i + 1] ? atts[i + 1] : "";
 		if (n[0] == 'i' && n[1] == 't') {
@@ -1825,6 +1890,10 @@ static void common_attrs(const char *const *atts, struct common_attrs *a)
 			a->cls = v;
 		} else if (n[0] == 'i' && n[1] == 'd' && !n[2] && !a->id) {
 			a->id = v;
+		} else if (n[0] == 'h' && !a->href && same(n, "href")) {
+			a->href = v;
+		} else if (n[0] == 'r' && !a->rel && same(n, "rel")) {
+			a->rel = v;
 		}
 	}
 }
@@ -2069,49 +2138,48 @@ static void keyword_item(struct html *h)
  * close_tag() keep them. */
 static unsigned *tag_count(struct html *h, enum tag tag)
 {
-	switch (tag) {
-	case T_FOREIGN:
-		return &h->foreign;
-	case T_MEDIA:
-		return &h->media;
-	case T_MAIN:
-		return &h->main;
-	case T_QUOTE:
-		return &h->quote;
-	case T_BOLD:
-		return &h->bold;
-	case T_HEADER:
-		return &h->header;
-	case T_A:
-	case T_H1:
-	case T_H2:
-	case T_HN:
-	case T_HMINOR:
-		return &h->link_heading;
-	default:
-		return NULL;
-	}
+	/* A table, not a switch: the jump a switch compiles to is taken for
+	 * every element, and which way it goes no predictor guesses. A tag
+	 * counted by none (0 here) counts in a slot nothing reads. */
+#define COUNT_OF(m) offsetof(struct html, m)
+	static const unsigned short slot[T_COUNT] = {
+	        [T_H1] = COUNT_OF(link_heading),
+	        [T_H2] = COUNT_OF(link_heading),
+	        [T_HN] = COUNT_OF(link_heading),
+	        [T_HMINOR] = COUNT_OF(link_heading),
+	        [T_A] = COUNT_OF(link_heading),
+	        [T_FOREIGN] = COUNT_OF(foreign),
+	        [T_MEDIA] = COUNT_OF(media),
+	        [T_MAIN] = COUNT_OF(main),
+	        [T_HEADER] = COUNT_OF(header),
+	        [T_QUOTE] = COUNT_OF(quote),
+	        [T_BOLD] = COUNT_OF(bold),
+	};
+	size_t at = slot[tag] ? slot[tag] : COUNT_OF(uncounted);
+#undef COUNT_OF
+
+	return (unsigned *)((char *)h + at);
 }
 
 /* Counts the element the tag opens, where close_tag() will uncount it. */
 static void open_tag(struct html *h, enum tag tag)
 {
-	unsigned *n = tag_count(h, tag);
-
 	if (tag == T_HMINOR)
 		h->minor_heading++;
-	if (n)
-		(*n)++;
+	(*tag_count(h, tag))++;
 }
 
-void heed__html_start(struct html *h, const char *name, const char *const *atts)
+void heed__html_start(struct html *h, const char *name, size_t len,
+                      const char *const *atts)
 {
-	enum tag tag = tag_of(name);
+	enum tag tag = tag_of(name, len);
 	struct common_attrs ca;
 	bool tracked, scope, aside, edit, site;
 
 	common_attrs(atts, &ca);
 	h->cls_letters = ca.cls ? letters_of(ca.cls) : 0;
+	h->href = ca.href;
+	h->rel = ca.rel ? rel_types(ca.rel) : 0;
 	h->text_opens = true;
 	h->icon_date = false;
 	/* Past the tracked depth nothing opens, since nothing could close. */
@@ -2653,6 +2721,7 @@ static void word_lists_init(void)
 	        &author_lead_list,  &author_noun_list,  &heading_lead_list,
 	        &source_label_list, &keyword_label_list};
 
+	tag_slots_init();
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(lists); i++) {
 		struct word_list *l = lists[i];
 		for (size_t w = 0; w < l->count; w++) {
@@ -3921,7 +3990,7 @@ static void close_tag(struct html *h, enum tag tag)
 		h->minor_heading--;
 	if (tag == T_ARTICLE && h->article)
 		h->article_closed = !--h->article || h->article_closed;
-	if (n && *n)
+	if (*n)
 		(*n)--;
 }
 

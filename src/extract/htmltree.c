@@ -531,7 +531,7 @@ static void push(struct tree *t, const struct el_info *in, enum ns ns)
 	        (in->flags & E_VOID) || (ns != NS_HTML && tok->self_closing);
 	heed_status rc = HEED_OK;
 
-	heed__html_start(t->h, tok->name, tok->atts);
+	heed__html_start(t->h, tok->name, tok->name_len, tok->atts);
 	/* Past the stack's cap the element opens and closes at once. */
 	if (!closes && t->depth < EXTRACT_MAX_DEPTH)
 		rc = grow(t);
@@ -575,7 +575,8 @@ static void start_tag(struct tree *t)
 		 * attribute is not already present" (13.2.6.4.7): the
 		 * handlers keep the first value of each. */
 		if (in.id == ID_HTML) {
-			heed__html_start(t->h, t->tok.name, t->tok.atts);
+			heed__html_start(t->h, t->tok.name, t->tok.name_len,
+			                 t->tok.atts);
 			heed__html_end(t->h);
 		}
 		return;

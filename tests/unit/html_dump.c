@@ -112,11 +112,13 @@ heed_status heed__html_new(struct html **h, struct builder *b)
 	return *h ? HEED_OK : HEED_ENOMEM;
 }
 
-void heed__html_start(struct html *h, const char *name, const char *const *atts)
+void heed__html_start(struct html *h, const char *name, size_t len,
+                      const char *const *atts)
 {
 	const char *const *w = watch(name);
 	bool parent_foreign = false, foreign;
 
+	(void)len; /* the dump prints names to their NUL */
 	if (h->depth) {
 		const char *p = h->el[h->depth - 1].name;
 		parent_foreign =

@@ -8,6 +8,8 @@
 #ifndef HEED_HTML_LIBXML2_H
 #define HEED_HTML_LIBXML2_H
 
+#include <string.h>
+
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
 
@@ -15,7 +17,8 @@
 
 static void lx_start(void *h, const xmlChar *name, const xmlChar **atts)
 {
-	heed__html_start(h, (const char *)name, (const char *const *)atts);
+	heed__html_start(h, (const char *)name, strlen((const char *)name),
+	                 (const char *const *)atts);
 }
 
 static void lx_end(void *h, const xmlChar *name)
