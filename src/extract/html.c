@@ -2687,7 +2687,9 @@ static void lead_line(struct html *h, const char *s, size_t len)
  * the published date. */
 static bool label_date_wanted(const struct html *h, int sub)
 {
-	return !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub) ||
+	/* No date yet, as on most texts of a page without one: no call. */
+	return !h->b->cand[F_PUBLISHED].value ||
+	       !heed__cand_settled(h->b, F_PUBLISHED, O_HTML, sub) ||
 	       (sub == D_LABEL && heed__published_generic(h->b));
 }
 
@@ -2697,7 +2699,8 @@ static bool label_date_wanted(const struct html *h, int sub)
 static bool label_author_wanted(const struct html *h)
 {
 	return !h->label_author_done &&
-	       (!heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL) ||
+	       (!h->b->cand[F_AUTHOR].value ||
+	        !heed__cand_settled(h->b, F_AUTHOR, O_HTML, A_LABEL) ||
 	        heed__author_short(h->b));
 }
 
