@@ -3574,6 +3574,10 @@ static bool heading_no_link(const struct html *h)
 	return false;
 }
 
+/* The first letters of every label text_label() reads (and a bar, a
+ * dash or a bracket before one), lower case. */
+#define LABEL_INITIALS "abdefghilmprstuvwz|-[("
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -3606,6 +3610,19 @@ static void text_label(struct html *h, const char *s, size_t len)
 		else
 			label_value(h, h->label_field, h->label_asof, s, len);
 		h->label_contact = h->label_term = false;
+		return;
+	}
+	/* A link's own text (a listing's titles, tags, menus: most texts of
+	 * many pages) is read for a date's label alone: every other reader
+	 * below wants a text outside links, or in a heading or a term. */
+	if (top_tag(h) == T_A) {
+		if ((*s >= '0' && *s <= '9') ||
+		    !strchr(LABEL_INITIALS, heed__ascii_lower(*s)) ||
+		    !label_date_wanted(h, D_LABEL))
+			return;
+		n = date_label_len(s, len, &f, &asof);
+		if (n)
+			after_label(h, f, asof, s, len, n);
 		return;
 	}
 	/* A press contact's label alone, the name in the next text. */
@@ -3669,7 +3686,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		closing_wire_credit(h, s, len);
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
-	if (!strchr("abdefghilmprstuvwz|-[(", heed__ascii_lower(*s)))
+	if (!strchr(LABEL_INITIALS, heed__ascii_lower(*s)))
 		return;
 	/* A heading that is an author's noun alone ("<h4>Autor</h4>") or a
 	 * byline's lead alone ("<h3>Published By</h3>", over a profile's
