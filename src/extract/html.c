@@ -421,7 +421,7 @@ static unsigned rel_types(const char *rel)
 		s, sizeof(s) - 1, bit \
 	}
 	static const struct {
-		const char *name; /* lower case but its letters after ':' */
+		const char *name; /* lower case */
 		size_t len;
 		unsigned bit;
 	} types[] = {
@@ -429,7 +429,7 @@ static unsigned rel_types(const char *rel)
 	        REL_TYPE("author", REL_AUTHOR),
 	        REL_TYPE("canonical", REL_CANONICAL),
 	        REL_TYPE("category", REL_CATEGORY),
-	        REL_TYPE("cc:attributionURL", REL_CC_ATTRIBUTION),
+	        REL_TYPE("cc:attributionurl", REL_CC_ATTRIBUTION),
 	        REL_TYPE("image_src", REL_IMAGE_SRC),
 	        REL_TYPE("license", REL_LICENSE),
 	        REL_TYPE("next", REL_NEXT),
@@ -446,15 +446,21 @@ static unsigned rel_types(const char *rel)
 
 	if (!rel)
 		return 0;
-	for (const char *p = rel, *t; (t = next_token(&p, &n));) {
-		char first = heed__ascii_lower(*t);
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(types); i++)
-			if (types[i].name[0] == first && types[i].len == n &&
-			    heed__ascii_ieq(t, n, types[i].name)) {
+	/* The length first, and the compare in place: a listing's every
+	 * card has its rel=tag link, and a call a type tried showed. */
+	for (const char *p = rel, *t; (t = next_token(&p, &n));)
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(types); i++) {
+			size_t k = 0;
+			if (types[i].len != n)
+				continue;
+			while (k < n &&
+			       heed__ascii_lower(t[k]) == types[i].name[k])
+				k++;
+			if (k == n) {
 				bits |= types[i].bit;
 				break;
 			}
-	}
+		}
 	return bits;
 }
 
