@@ -2732,7 +2732,8 @@ static void test_worker_takeover_of_many(void **state)
  * (heed_store_tx_lost): every statement fails until the ROLLBACK, which
  * ends it as ever. The store runs on a copy of its backend whose
  * functions wrap SQLite's; one store at a time (the statements' functions
- * have no room for a pointer of their own). */
+ * have no room for a pointer of their own). Armed with "COMMIT;", it
+ * loses the batch at its commit. */
 struct losing {
 	struct heed_store_backend backend; /* the copy the store runs on */
 	struct heed__sql_ops ops;          /* its statements' */
@@ -2766,10 +2767,17 @@ static heed_status losing_prepare(struct heed__sql *q, const char *sql)
 
 static heed_status losing_exec(heed_store *store, const char *sql)
 {
-	if (strcmp(sql, "ROLLBACK;") == 0)
+	if (strcmp(sql, "ROLLBACK;") == 0) {
 		losing.lost = false;
-	else if (losing.lost)
+	} else if (losing.lost) {
 		return losing_fail(store, "the transaction was lost");
+	} else if (losing.at && strcmp(sql, losing.at) == 0 &&
+	           losing.real->in_tx(store)) {
+		losing.at = NULL;
+		losing.lost = true;
+		losing.count++;
+		return losing_fail(store, "the connection was lost");
+	}
 	return losing.real->exec(store, sql);
 }
 
@@ -3076,6 +3084,162 @@ static void test_worker_redo_inside_a_part(void **state)
 	assert_int_equal(r->redos, 2);
 	assert_int_equal(p.leases_lost, 1);
 	free(r);
+}
+
+/* 3''''. A lost batch in a crawl alone (no worker), while sites go on.
+ * redo() starts again from the store only the sites that are idle; the
+ * others go on as they are, so what the lost batch held of them must come
+ * back some other way. Site 0 (the late site, an address of its own) is
+ * still qualifying: its look-ups time out five times, and its page
+ * LATE_HIDDEN is linked only from page 1 of site 1 (an address of its
+ * own, a Crawl-delay of LATE_DELAY_S). Sites 2.. share one address with
+ * room for LATE_WINDOW request, so most of their lanes wait parked for
+ * it. Once every other robots.txt answer is committed, and the open batch
+ * holds the answer of site 1's page 1 (with its link to the late site)
+ * and one of a shared site's pages, the store loses that batch at its
+ * COMMIT. The late site's row of LATE_HIDDEN went with it, and the late
+ * site is not started again: the link must be found again when site 1's
+ * page is asked again. A page whose answer was in the lost batch, or out
+ * while it was lost, is asked again once; every other page and every
+ * robots.txt exactly once, and every page is stored. LATE_DELAY_S puts
+ * both answers in one batch (the web and the network are seed 14's). */
+#define LATE_SITES   16
+#define LATE_DELAY_S 13
+#define LATE_WINDOW  1
+#define LATE_PAGES   6
+#define LATE_HIDDEN  3
+#define LATE_LOSE_AT "COMMIT;"
+
+struct late {
+	struct redo_many r;  /* the redos' record (note_redo) */
+	bool armed;          /* the loss is armed */
+	bool seen_redo;      /* the step of the first redo was looked at */
+	bool late_at_redo;   /* the late site had not asked robots.txt yet */
+	unsigned link_again; /* site 1's page 1: asked again by design */
+};
+
+/* Whether a 200 to a page of site (any site from 2 on when site is -1)
+ * reached heed and is not committed yet: it is in the open batch. */
+static bool answer_open(struct sim *s, int site)
+{
+	for (size_t k = 0; k < s->fetch_len; k++) {
+		const struct fetch *f = &s->fetches[k];
+		if (f->kind == RQ_PAGE && f->ended && f->status == 200 &&
+		    (site < 0 ? f->site >= 2 : f->site == site) &&
+		    frontier_state(s, f->url) != HEED_FRONTIER_DONE)
+			return true;
+	}
+	return false;
+}
+
+static void late_step(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct late *l = s->ud;
+
+	(void)kind;
+	if (l->r.redos && !l->seen_redo) {
+		l->seen_redo = true;
+		l->late_at_redo = s->sites[0].robots_hits == 0;
+	}
+	if (l->armed || s->sites[0].robots_hits ||
+	    count_rows(s, "SELECT count(*) FROM sites") != LATE_SITES - 1 ||
+	    !s->sites[1].pages[1].hits || !answer_open(s, 1) ||
+	    !answer_open(s, -1))
+		return;
+	losing.at = LATE_LOSE_AT;
+	l->armed = true;
+	trace(s, HEED_LOG_INFO, "the batch open is lost at its commit");
+}
+
+static void test_redo_alone_while_sites_go_on(void **state)
+{
+	struct sim *s = wsim_new(2, LATE_SITES - 2);
+	struct late *l = calloc(1, sizeof(*l));
+	struct page *hidden;
+	struct heed_crawl_progress p;
+	unsigned again = 0, forgotten = 0;
+	uint64_t breaches = 0;
+
+	(void)state;
+	assert_non_null(l);
+	losing_wrap(s->store);
+	/* A crawl alone, with the same calm web. */
+	s->opt.worker.holder = NULL;
+	s->opt.polite.address_concurrency = LATE_WINDOW;
+	s->opt.polite.address_window_start = LATE_WINDOW;
+	s->opt.limits.dns_retries = 5;
+	s->sites[0].dns_timeouts = 5;
+	s->sites[1].crawl_delay_ms = LATE_DELAY_S * 1000;
+	for (unsigned i = 2; i < LATE_SITES; i++)
+		build_worker_pages(s, i, LATE_PAGES);
+	build_worker_pages(s, 0, LATE_HIDDEN + 1);
+	/* The late site's home page does not link LATE_HIDDEN: site 1's
+	 * page 1 does. */
+	s->sites[0].pages[0].link_count--;
+	s->sites[1].pages[1].links[s->sites[1].pages[1].link_count++] =
+	        (struct target){TO_PAGE, 0, LATE_HIDDEN};
+	l->r.s = s;
+	l->r.taken = -1;
+	l->r.show = s->logger;
+	l->r.log.fn = redo_log;
+	l->r.log.ud = &l->r;
+	l->r.log.level = HEED_LOG_DEBUG;
+	s->opt.logger = &l->r.log;
+	s->after_step = late_step;
+	s->ud = l;
+	assert_true(crawl(s));
+	{
+		struct heed_crawl_clock now = sim_clock(s);
+		assert_int_equal(heed_crawl_finish(s->c, &now), HEED_OK);
+		heed_crawl_progress_get(s->c, &now, &p);
+	}
+	heed_crawl_free(s->c);
+	s->c = NULL;
+	assert_true(l->armed);
+	assert_int_equal(losing.count, 1);
+	assert_int_equal(l->r.redos, 1);
+	/* The batch was lost while the late site still qualified, with
+	 * site 1's link to it. */
+	assert_true(l->late_at_redo);
+	l->link_again = l->r.again[1][1];
+	for (unsigned i = 0; i < LATE_SITES; i++)
+		forgotten += l->r.redone[i];
+	for (unsigned i = 0; i < LATE_SITES; i++) {
+		struct site *st = &s->sites[i];
+		if (st->robots_hits != 1)
+			breach(s, B_ONCE, "%s/robots.txt requested %u times",
+			       st->name, st->robots_hits);
+		for (unsigned k = 0; k < st->page_count; k++) {
+			struct page *pg = &st->pages[k];
+			unsigned n = l->r.again[i][k];
+			again += n;
+			for (unsigned a = 0; a < n; a++)
+				if (pg->answers_200 - pg->lost_200 > 1)
+					pg->lost_200++;
+			if (pg->hits != 1 + n)
+				breach(s, B_ONCE,
+				       "http://%s%s requested %u times (%u "
+				       "again by design)",
+				       st->name, pg->path, pg->hits, n);
+		}
+	}
+	check_store(s);
+	hidden = &s->sites[0].pages[LATE_HIDDEN];
+	for (size_t k = 0; k < B_COUNT; k++)
+		breaches += s->breaches[k].count;
+	printf("a crawl alone redid %u batch: %u of %u sites forgotten, %u "
+	       "pages asked again (site 1's page 1: %u), the late site's "
+	       "hidden page asked %u times\n",
+	       l->r.redos, forgotten, LATE_SITES, again, l->link_again,
+	       hidden->hits);
+	report(s, 0, breaches);
+	assert_int_equal(breaches, 0);
+	assert_true(l->link_again >= 1);
+	assert_true(hidden->reached && !hidden->reached_own);
+	/* Besides the late site, parked lanes went on too. */
+	assert_true(forgotten < LATE_SITES - 1);
+	free(l);
+	wsim_free(s);
 }
 
 /* 3a. A host handed back, and hosts never held. w9 held s0.sim.test,
@@ -3573,6 +3737,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_takeover_of_many),
 	        cmocka_unit_test(test_worker_redo_of_many),
 	        cmocka_unit_test(test_worker_redo_inside_a_part),
+	        cmocka_unit_test(test_redo_alone_while_sites_go_on),
 	        cmocka_unit_test(
 	                test_worker_handed_back_counts_from_last_start),
 	        cmocka_unit_test(test_worker_fenced),
