@@ -1101,11 +1101,21 @@ static void on_time(struct html *h, const char *const *atts)
  * "postDate", "topAttributionWithDate"). */
 static bool token_has(const char *p, size_t n, const char *word)
 {
-	size_t w = strlen(word);
+	char first = heed__ascii_lower(word[0]);
+	size_t w = 0;
 
-	for (size_t i = 0; i + w <= n; i++)
+	/* The first byte before the word's length or a call: this runs for
+	 * every token of every class, and a page's classes are many. */
+	for (size_t i = 0; i < n; i++) {
+		if (heed__ascii_lower(p[i]) != first)
+			continue;
+		if (!w)
+			w = strlen(word);
+		if (i + w > n)
+			return false;
 		if (heed__ascii_ieq(p + i, w, word))
 			return true;
+	}
 	return false;
 }
 
@@ -1151,18 +1161,49 @@ static bool text_date_class(const char *cls, enum field *f)
 	return published || modified;
 }
 
-/* True when a part of the class token p[0, n) (parts are cut at "-" and
- * "_") ends in word, ASCII case ignored: "post-meta", "postMeta",
- * "newsdatum", "h-time", not "infobox" or "timeline". */
-static bool part_ends_in(const char *p, size_t n, const char *word)
-{
-	size_t w = strlen(word);
+/* A word a class is screened for, lower case, and its length. */
+struct class_word {
+	const char *s;
+	size_t n;
+};
+#define CLASS_WORD(w)            \
+	{                        \
+		w, sizeof(w) - 1 \
+	}
 
-	for (size_t i = 0; i + w <= n; i++)
-		if ((i + w == n || p[i + w] == '-' || p[i + w] == '_') &&
-		    heed__ascii_ieq(p + i, w, word))
-			return true;
+/* True when a part of the class token p[0, n) (parts are cut at "-" and
+ * "_") ends in one of the count words (lower case), ASCII case ignored:
+ * "post-meta", "postMeta", "newsdatum", "h-time", not "infobox" or
+ * "timeline". Each part's end is tried against every word, last bytes
+ * first: a word tried at every byte of every token, with a call, was a
+ * tenth of a real page's extraction (pages carry dozens of classes). */
+static bool part_ends_in(const char *p, size_t n,
+                         const struct class_word *words, size_t count)
+{
+	for (size_t e = 1; e <= n; e++) {
+		if (e < n && p[e] != '-' && p[e] != '_')
+			continue;
+		for (size_t k = 0; k < count; k++) {
+			size_t w = words[k].n;
+			if (w <= e &&
+			    heed__ascii_lower(p[e - 1]) == words[k].s[w - 1] &&
+			    heed__ascii_ieq(p + e - w, w, words[k].s))
+				return true;
+		}
+	}
 	return false;
+}
+
+/* Whether a class holding these letters (letters_of) could hold one of
+ * date_line_class()'s words, each of which holds one of these: most
+ * classes hold none, told at a look. */
+static bool may_name_date_line(uint32_t letters)
+{
+#define HOLDS(s) ((LITERAL_LETTERS(s) & ~letters) == 0)
+	return HOLDS("meta") || HOLDS("info") || HOLDS("time") ||
+	       HOLDS("datum") || HOLDS("fecha") || HOLDS("created") ||
+	       HOLDS("submitted") || HOLDS("tagline") || HOLDS("subline");
+#undef HOLDS
 }
 
 /* A class of a line that holds a date among other words: a post's meta or
@@ -1174,24 +1215,29 @@ static bool part_ends_in(const char *p, size_t n, const char *word)
  * tells of an edit ("j-modified-time", "lastmod"). */
 static bool date_line_class(const char *cls, enum field *f)
 {
-	static const char *const words[] = {"meta",    "metadata",  "info",
-	                                    "time",    "datum",     "fecha",
-	                                    "created", "submitted", "tagline",
-	                                    "subline", "timedata"};
+	static const struct class_word words[] = {
+	        CLASS_WORD("meta"),    CLASS_WORD("metadata"),
+	        CLASS_WORD("info"),    CLASS_WORD("time"),
+	        CLASS_WORD("datum"),   CLASS_WORD("fecha"),
+	        CLASS_WORD("created"), CLASS_WORD("submitted"),
+	        CLASS_WORD("tagline"), CLASS_WORD("subline"),
+	        CLASS_WORD("timedata")};
 	bool found = false;
 	size_t n;
 
 	if (strstr(cls, "omment"))
 		return false;
+	for (const char *p = cls, *t; !found && (t = next_token(&p, &n));)
+		found = part_ends_in(t, n, words, HEED_ARRAY_SIZE(words));
+	if (!found)
+		return false;
+	/* Only a date line's class is read for an edit's words. */
 	*f = F_PUBLISHED;
-	for (const char *p = cls, *t; (t = next_token(&p, &n));) {
-		for (size_t i = 0; !found && i < HEED_ARRAY_SIZE(words); i++)
-			found = part_ends_in(t, n, words[i]);
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
 		if (token_has(t, n, "modif") || token_has(t, n, "updated") ||
 		    token_has(t, n, "lastmod"))
 			*f = F_MODIFIED;
-	}
-	return found;
+	return true;
 }
 
 /* A line that tells of an edit by its class (ikiwiki's "edited", a
@@ -1286,7 +1332,7 @@ static void on_date_line(struct html *h, enum tag tag, const char *cls)
 
 	if (tag == T_META || tag == T_SCRIPT || tag == T_LINK ||
 	    h->site_header || h->date_lines >= MAX_DATE_LINES ||
-	    !date_line_class(cls, &f) ||
+	    !may_name_date_line(h->cls_letters) || !date_line_class(cls, &f) ||
 	    (heed__cand_settled(h->b, f, O_HTML, sub) &&
 	     !(f == F_PUBLISHED && heed__published_generic(h->b))))
 		return;
@@ -2035,12 +2081,14 @@ static bool own_content_name(const char *v)
  * it is in, which themes put in an <aside> beside the text. */
 static bool meta_box_name(const char *cls)
 {
+	static const struct class_word box_words[] = {CLASS_WORD("meta"),
+	                                              CLASS_WORD("data")};
 	size_t n;
 
 	if (!cls || aside_name(cls, letters_of(cls)))
 		return false;
 	for (const char *p = cls, *t; (t = next_token(&p, &n));)
-		if (part_ends_in(t, n, "meta") || part_ends_in(t, n, "data"))
+		if (part_ends_in(t, n, box_words, HEED_ARRAY_SIZE(box_words)))
 			return true;
 	return false;
 }
