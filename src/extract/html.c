@@ -1958,12 +1958,17 @@ static void common_attrs(const char *const *atts, struct common_attrs *a)
  * "no-comments" on the post itself). */
 static bool comment_part(const char *t, size_t n)
 {
-	if ((n > 4 && heed__ascii_ieq(t, 4, "has-")) ||
-	    (n > 3 && heed__ascii_ieq(t, 3, "no-")))
+	/* Each compare after a look at its first byte: this runs for every
+	 * long token of every class and id. */
+	char first = heed__ascii_lower(t[0]);
+
+	if ((first == 'h' && n > 4 && heed__ascii_ieq(t, 4, "has-")) ||
+	    (first == 'n' && n > 3 && heed__ascii_ieq(t, 3, "no-")))
 		return false;
 	for (size_t i = 1; i + 7 <= n; i++) {
 		size_t e = i + 7;
 		if ((t[i - 1] != '-' && t[i - 1] != '_') ||
+		    heed__ascii_lower(t[i]) != 'c' ||
 		    !heed__ascii_ieq(t + i, 7, "comment"))
 			continue;
 		if (e < n && (t[e] == 's' || t[e] == 'S'))
