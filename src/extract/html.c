@@ -199,10 +199,12 @@ struct html {
 	const char *h1;
 	/* The opening element's href (NULL when it has none) and its rel
 	 * types: read in the one walk over its attributes (common_attrs),
-	 * since every link asks for both. */
+	 * since every link asks for both. Valid while the element opens
+	 * only: href points into the tokenizer's buffer. */
 	const char *href;
 	unsigned rel;
-	unsigned uncounted; /* tag_count()'s slot for the tags it counts not */
+	/* tag_count()'s count of the tags it keeps none of */
+	unsigned uncounted;
 };
 
 /* strcmp() for the short names of tags and attributes, without a call. */
@@ -1195,8 +1197,9 @@ static bool part_ends_in(const char *p, size_t n,
 }
 
 /* Whether a class holding these letters (letters_of) could hold one of
- * date_line_class()'s words, each of which holds one of these: most
- * classes hold none, told at a look. */
+ * date_line_class()'s words: each word holds the letters of one of these
+ * ("metadata" those of "meta", "timedata" those of "time"). Most classes
+ * hold none, told at a look. */
 static bool may_name_date_line(uint32_t letters)
 {
 #define HOLDS(s) ((LITERAL_LETTERS(s) & ~letters) == 0)
