@@ -266,7 +266,7 @@ static void site_optout(struct hpage *p)
 
 struct chart {
 	struct heed__svg_bar bars[64];
-	char labels[64][32];
+	char labels[64][48]; /* two counts of up to 20 digits and a dash */
 	size_t n;
 	bool day; /* labels are days, else view ranges */
 };
@@ -296,7 +296,7 @@ static void compact_count(char *out, size_t size, int64_t v)
 static void views_label(char *out, size_t size,
                         const struct heed_search_bucket *b)
 {
-	char from[12], to[12];
+	char from[21], to[21]; /* a sign, 19 digits and the NUL */
 
 	if (b->from == b->to) {
 		compact_count(out, size, b->from);
