@@ -487,6 +487,54 @@ void heed__robots_meta(struct heed_extract_robots *d, const char *s,
 /* tag case folding for tags (ASCII, Latin-1, Greek, Cyrillic). */
 size_t heed__fold_case(char *s, size_t len);
 
+/*
+ * An index of a table of up to 255 element names by a hash of a name's
+ * length and its first and last bytes: a name is found with one look-up
+ * and one compare, where a walk of the names by first letter cost a
+ * compare for each name tried and branches no predictor guesses. Both
+ * HTML readers look up every element's name (htmltree.c for the tree's
+ * rules, html.c for the metadata's). slot[] holds an entry's index + 1,
+ * 0 when empty; fill it once with heed__names_add(), then walk a name's
+ * candidates:
+ *
+ *   for (unsigned k = heed__names_hash(n, len), i;
+ *        (i = heed__names_next(&index, &k));)
+ *           if (entry i - 1 is named n[0, len)) ...
+ */
+#define HEED_NAME_SLOTS 256
+struct heed_names {
+	unsigned char slot[HEED_NAME_SLOTS];
+};
+
+/* The first slot of the name n[0, len); len is at least 1. */
+static inline unsigned heed__names_hash(const char *n, size_t len)
+{
+	return ((unsigned)len * 6u + (unsigned char)n[0] * 38u +
+	        (unsigned char)n[len - 1] * 37u) &
+	       (HEED_NAME_SLOTS - 1);
+}
+
+/* Adds entry i (below 255) named n[0, len) to x, which has a free slot. */
+static inline void heed__names_add(struct heed_names *x, const char *n,
+                                   size_t len, unsigned i)
+{
+	unsigned k = heed__names_hash(n, len);
+
+	while (x->slot[k])
+		k = (k + 1) & (HEED_NAME_SLOTS - 1);
+	x->slot[k] = (unsigned char)(i + 1);
+}
+
+/* The entry at slot *k, plus 1, and *k moved to the next slot; 0 at an
+ * empty slot, where the walk ends. */
+static inline unsigned heed__names_next(const struct heed_names *x, unsigned *k)
+{
+	unsigned i = x->slot[*k];
+
+	*k = (*k + 1) & (HEED_NAME_SLOTS - 1);
+	return i;
+}
+
 /* html.c: the HTML handlers, fed by a driver (htmltree.c, or libxml2's
  * SAX parser in the unit tests) that balances elements: every start gets
  * its end, innermost first. Names and attribute names are lower-case;

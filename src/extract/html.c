@@ -265,51 +265,36 @@ static const struct {
         {"video", 5, T_MEDIA},
 };
 
-/* known_tags by a hash of a name's length, first and last bytes (index +
- * 1; 0 is empty), filled once by word_lists_init(): a tag name costs one
- * look-up and one compare, where a walk by first letter cost a compare a
- * name tried and branches no predictor guesses (this runs for every
- * element). The multipliers put every known name in a slot of its own;
- * a name added later that collides takes the next free one. */
-#define TAG_SLOTS 128
-#define TAG_HASH(n, len)                           \
-	(((len)*6u + (unsigned char)(n)[0] * 38u + \
-	  (unsigned char)(n)[(len)-1] * 37u) &     \
-	 (TAG_SLOTS - 1))
-static unsigned char tag_slot[TAG_SLOTS];
+/* known_tags by their names' hash, filled once by word_lists_init(). */
+static struct heed_names tag_index;
 
-_Static_assert(HEED_ARRAY_SIZE(known_tags) < TAG_SLOTS,
-               "the tag table needs an empty slot");
+_Static_assert(HEED_ARRAY_SIZE(known_tags) < HEED_NAME_SLOTS,
+               "the tag index needs an empty slot");
 
-static void tag_slots_init(void)
+static void tag_index_init(void)
 {
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(known_tags); i++) {
-		unsigned k = TAG_HASH(known_tags[i].name, known_tags[i].len);
-		while (tag_slot[k])
-			k = (k + 1) & (TAG_SLOTS - 1);
-		tag_slot[k] = (unsigned char)(i + 1);
-	}
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(known_tags); i++)
+		heed__names_add(&tag_index, known_tags[i].name,
+		                known_tags[i].len, (unsigned)i);
 }
 
 static enum tag tag_of(const char *n, size_t len)
 {
 	if (!len)
 		return T_OTHER;
-	for (unsigned k = TAG_HASH(n, len);; k = (k + 1) & (TAG_SLOTS - 1)) {
-		unsigned i = tag_slot[k];
-		const char *known;
+	for (unsigned k = heed__names_hash(n, len), i;
+	     (i = heed__names_next(&tag_index, &k));) {
+		const char *known = known_tags[i - 1].name;
 		size_t at = 0;
-		if (!i)
-			return T_OTHER;
 		if (known_tags[i - 1].len != len)
 			continue;
-		known = known_tags[i - 1].name;
 		/* A loop, not memcmp(): names are a few bytes long. */
 		while (at < len && known[at] == n[at])
 			at++;
 		if (at == len)
 			return (enum tag)known_tags[i - 1].tag;
 	}
+	return T_OTHER;
 }
 
 /* The first value of attribute name (drivers give lower-cased names);
@@ -2786,7 +2771,7 @@ static void word_lists_init(void)
 	        &author_lead_list,  &author_noun_list,  &heading_lead_list,
 	        &source_label_list, &keyword_label_list};
 
-	tag_slots_init();
+	tag_index_init();
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(lists); i++) {
 		struct word_list *l = lists[i];
 		for (size_t w = 0; w < l->count; w++) {

@@ -38,7 +38,7 @@
  * stays linear; the stack itself is capped at EXTRACT_MAX_DEPTH, past
  * which elements open and close at once.
  */
-#include <assert.h>
+#include <pthread.h>
 
 #include "extract/extract-int.h"
 #include "extract/htmltok.h"
@@ -80,6 +80,7 @@ enum el_id {
 	ID_ROWGROUP,    /* tbody, thead, tfoot */
 	ID_TABLE_OTHER, /* caption, colgroup, col */
 	ID_TEMPLATE,
+	ID_COUNT
 };
 
 struct el_info {
@@ -98,7 +99,8 @@ struct el_info {
 #define HO E_HEAD_OK
 #define BO E_BREAKOUT
 
-/* Sorted by name, for bsearch. */
+/* In the order of their names, for the reader: look-ups go by
+ * element_index. */
 static const struct el_info elements[] = {
         EL("a", ID_A, 0),
         EL("address", 0, SP | CP),
@@ -225,29 +227,27 @@ struct tree {
 	struct heed_buf names; /* the open elements' names, NUL-separated */
 	struct heed_buf text;  /* decoded text, reused */
 	bool head_seen, body_seen;
-	/* Open elements of a few kinds, to skip searches that would fail. */
-	size_t open_p, open_a, open_li, open_dd_dt, open_table;
+	/* Open elements of each kind, to skip searches that would fail (of
+	 * p, a, li, dd or dt, table). Every kind is counted, so a push or
+	 * a pop costs no branch: a switch to the few kinds had the most
+	 * mispredicted jumps of a page's parse. */
+	size_t open[ID_COUNT];
 	heed_status rc;
 };
 
-/* Where the names of each first letter start in elements[] (the last
- * entry is the table's size); debug builds check it on every parse. */
-static const unsigned char first_letter[27] = {
-        0,  6,  15, 20, 27, 29, 37,  37,  48,  52,  52,  53,  56, 61,
-        66, 70, 74, 74, 75, 90, 102, 104, 105, 106, 107, 107, 107};
+/* elements[] by their names' hash, filled once (element_index_init). */
+static struct heed_names element_index;
+static pthread_once_t element_index_once = PTHREAD_ONCE_INIT;
 
-#ifndef NDEBUG
-/* first_letter[] matches elements[] (checked on every parse in debug
- * builds, the unit tests' kind). */
-static bool first_letter_sane(void)
+_Static_assert(HEED_ARRAY_SIZE(elements) < HEED_NAME_SLOTS,
+               "the element index needs an empty slot");
+
+static void element_index_init(void)
 {
-	for (unsigned c = 0; c < 26; c++)
-		for (size_t i = first_letter[c]; i < first_letter[c + 1]; i++)
-			if (elements[i].name[0] != (char)('a' + c))
-				return false;
-	return first_letter[26] == HEED_ARRAY_SIZE(elements);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(elements); i++)
+		heed__names_add(&element_index, elements[i].name,
+		                elements[i].len, (unsigned)i);
 }
-#endif
 
 /* memcmp() for the short names of tags, without a call. */
 static bool same(const char *a, const char *b, size_t n)
@@ -261,13 +261,13 @@ static bool same(const char *a, const char *b, size_t n)
 /* The table entry of a name, or NULL. */
 static const struct el_info *lookup(const char *name, size_t len)
 {
-	unsigned c = (unsigned char)name[0] - 'a';
-
-	if (c >= 26)
+	if (!len)
 		return NULL;
-	for (size_t i = first_letter[c]; i < first_letter[c + 1]; i++)
-		if (elements[i].len == len && same(elements[i].name, name, len))
-			return &elements[i];
+	for (unsigned k = heed__names_hash(name, len), i;
+	     (i = heed__names_next(&element_index, &k));)
+		if (elements[i - 1].len == len &&
+		    same(elements[i - 1].name, name, len))
+			return &elements[i - 1];
 	return NULL;
 }
 
@@ -294,24 +294,6 @@ static struct el_info info_of(const char *name, size_t len, enum ns ns)
 	return in;
 }
 
-static size_t *counter(struct tree *t, unsigned char id)
-{
-	switch (id) {
-	case ID_P:
-		return &t->open_p;
-	case ID_A:
-		return &t->open_a;
-	case ID_LI:
-		return &t->open_li;
-	case ID_DD_DT:
-		return &t->open_dd_dt;
-	case ID_TABLE:
-		return &t->open_table;
-	default:
-		return NULL;
-	}
-}
-
 static const struct open_el *current(const struct tree *t)
 {
 	return t->depth ? &t->stack[t->depth - 1] : NULL;
@@ -334,10 +316,8 @@ static void update_foreign(struct tree *t)
 static void pop(struct tree *t)
 {
 	struct open_el *e = &t->stack[--t->depth];
-	size_t *n = counter(t, e->id);
 
-	if (n)
-		(*n)--;
+	t->open[e->id]--;
 	t->names.len = e->name_off;
 	heed__html_end(t->h);
 }
@@ -382,7 +362,8 @@ static bool special_above(const struct tree *t, size_t i)
 static void link_ends(struct tree *t, size_t i)
 {
 	t->stack[i].id = ID_OTHER;
-	t->open_a--;
+	t->open[ID_A]--;
+	t->open[ID_OTHER]++;
 	heed__html_link_ends(t->h, i);
 }
 
@@ -391,7 +372,7 @@ static void close_p(struct tree *t)
 {
 	size_t i, button;
 
-	if (!t->open_p)
+	if (!t->open[ID_P])
 		return;
 	i = find(t, ID_P, E_SCOPE);
 	/* Button scope: a button above the p hides it. */
@@ -423,7 +404,7 @@ static void close_list_item(struct tree *t, unsigned char id)
  * False when no table is open, where the spec ignores them. */
 static bool table_context(struct tree *t, unsigned char id)
 {
-	if (!t->open_table)
+	if (!t->open[ID_TABLE])
 		return false;
 	for (size_t i = t->depth; i-- > 0;) {
 		unsigned char e = t->stack[i].id;
@@ -452,16 +433,16 @@ static bool implied_ends(struct tree *t, const struct el_info *in)
 		pop(t);
 	if (in->flags & E_CLOSES_P)
 		close_p(t);
-	if (in->id == ID_LI && t->open_li)
+	if (in->id == ID_LI && t->open[ID_LI])
 		close_list_item(t, ID_LI);
-	if (in->id == ID_DD_DT && t->open_dd_dt)
+	if (in->id == ID_DD_DT && t->open[ID_DD_DT])
 		close_list_item(t, ID_DD_DT);
 	c = current(t);
 	if (c && (((in->flags & E_HEADING) && (c->flags & E_HEADING)) ||
 	          ((in->id == ID_OPTION || in->id == ID_OPTGROUP) &&
 	           c->id == ID_OPTION)))
 		pop(t);
-	if (in->id == ID_A && t->open_a) {
+	if (in->id == ID_A && t->open[ID_A]) {
 		size_t i = find(t, ID_A, E_SCOPE);
 		if (i < t->depth && !special_above(t, i))
 			pop_to(t, i);
@@ -526,7 +507,7 @@ static heed_status add_open_name(struct tree *t, const char *name, size_t len)
 static void push(struct tree *t, const struct el_info *in, enum ns ns)
 {
 	const struct heed_htmltok *tok = &t->tok;
-	size_t off = t->names.len, *n;
+	size_t off = t->names.len;
 	bool closes =
 	        (in->flags & E_VOID) || (ns != NS_HTML && tok->self_closing);
 	heed_status rc = HEED_OK;
@@ -546,9 +527,7 @@ static void push(struct tree *t, const struct el_info *in, enum ns ns)
 	t->stack[t->depth++] =
 	        (struct open_el){off, (unsigned char)tok->name_len, in->id,
 	                         in->flags, (unsigned char)ns};
-	n = counter(t, in->id);
-	if (n)
-		(*n)++;
+	t->open[in->id]++;
 }
 
 static void start_tag(struct tree *t)
@@ -726,7 +705,7 @@ heed_status heed__html_parse(struct builder *b, const char *utf8, size_t len)
 	struct tree t = {.alloc = b->alloc};
 	heed_status rc;
 
-	assert(first_letter_sane());
+	(void)pthread_once(&element_index_once, element_index_init);
 	rc = heed__html_new(&t.h, b);
 	if (rc != HEED_OK)
 		return rc;
