@@ -357,8 +357,9 @@ static uint32_t letters_of(const char *s)
 }
 
 /* letters_of() of a string literal, in an expression the compiler
- * folds to a constant. Letters past the sixteenth are left out, which
- * only makes a screen by them let more through. */
+ * folds to a constant. Bytes past the twenty-fourth are left out, which
+ * only makes a screen by them let more through; LETTER_OF() wants them
+ * all. */
 #define LITERAL_LETTER(s, i)                                                  \
 	(sizeof(s) - 1 > (i) ? LETTER_BIT((s)[sizeof(s) - 1 > (i) ? (i) : 0]) \
 	                     : 0u)
@@ -369,7 +370,17 @@ static uint32_t letters_of(const char *s)
 	 LITERAL_LETTER(s, 9) | LITERAL_LETTER(s, 10) |                       \
 	 LITERAL_LETTER(s, 11) | LITERAL_LETTER(s, 12) |                      \
 	 LITERAL_LETTER(s, 13) | LITERAL_LETTER(s, 14) |                      \
-	 LITERAL_LETTER(s, 15))
+	 LITERAL_LETTER(s, 15) | LITERAL_LETTER(s, 16) |                      \
+	 LITERAL_LETTER(s, 17) | LITERAL_LETTER(s, 18) |                      \
+	 LITERAL_LETTER(s, 19) | LITERAL_LETTER(s, 20) |                      \
+	 LITERAL_LETTER(s, 21) | LITERAL_LETTER(s, 22) |                      \
+	 LITERAL_LETTER(s, 23))
+
+/* strchr(set, c) for set, a string literal of at most 24 letters, in
+ * either case: one test of a constant mask where the call cost more than
+ * the texts it screens (it runs on most texts of a page). */
+#define LETTER_OF(c, set) \
+	((LETTER_BIT((unsigned char)(c)) & LITERAL_LETTERS(set)) != 0)
 
 /* strstr(cls, part) for the class of the element opening (its letters
  * in h->cls_letters), part a string literal: a part with a letter the
@@ -412,19 +423,23 @@ static unsigned rel_types(const char *rel)
 		size_t len;
 		unsigned bit;
 	} types[] = {
-	        REL_TYPE("alternate", REL_ALTERNATE),
+	        /* The types most links carry first, two heed ignores among
+	         * them: the walk stops at a type's match. */
+	        REL_TYPE("tag", REL_TAG),
+	        REL_TYPE("nofollow", REL_NOFOLLOW),
+	        REL_TYPE("noopener", 0),
+	        REL_TYPE("noreferrer", 0),
 	        REL_TYPE("author", REL_AUTHOR),
+	        REL_TYPE("alternate", REL_ALTERNATE),
 	        REL_TYPE("canonical", REL_CANONICAL),
 	        REL_TYPE("category", REL_CATEGORY),
 	        REL_TYPE("cc:attributionurl", REL_CC_ATTRIBUTION),
 	        REL_TYPE("image_src", REL_IMAGE_SRC),
 	        REL_TYPE("license", REL_LICENSE),
 	        REL_TYPE("next", REL_NEXT),
-	        REL_TYPE("nofollow", REL_NOFOLLOW),
 	        REL_TYPE("prev", REL_PREV),
 	        REL_TYPE("previous", REL_PREV),
 	        REL_TYPE("sponsored", REL_SPONSORED),
-	        REL_TYPE("tag", REL_TAG),
 	        REL_TYPE("ugc", REL_UGC),
 	};
 #undef REL_TYPE
@@ -2548,7 +2563,8 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, &edit_list);
-		if (!n && len >= 5 && heed__ascii_ieq(s, 5, "stand")) {
+		if (!n && len >= 5 && heed__ascii_lower(*s) == 's' &&
+		    heed__ascii_ieq(s, 5, "stand")) {
 			n = 5;
 			*asof = true;
 		}
@@ -3621,9 +3637,13 @@ static bool heading_no_link(const struct html *h)
 	return false;
 }
 
-/* The first letters of every label text_label() reads (and a bar, a
- * dash or a bracket before one), lower case. */
-#define LABEL_INITIALS "abdefghilmprstuvwz|-[("
+/* True when c may open a label text_label() reads: the first letter of
+ * one, or a bar, a dash or a bracket before one. */
+static bool label_initial(char c)
+{
+	return LETTER_OF(c, "abdefghilmprstuvwz") || c == '|' || c == '-' ||
+	       c == '[' || c == '(';
+}
 
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
@@ -3636,7 +3656,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	const char *text = s;
 	size_t n = 0, text_len = len;
 	enum field f = F_AUTHOR;
-	bool opens = h->text_opens, asof = false;
+	bool opens = h->text_opens, asof = false, bare;
 
 	heed__trim(&s, &len);
 	if (!len)
@@ -3663,9 +3683,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * many pages) is read for a date's label alone: every other reader
 	 * below wants a text outside links, or in a heading or a term. */
 	if (top_tag(h) == T_A) {
-		if ((*s >= '0' && *s <= '9') ||
-		    !strchr(LABEL_INITIALS, heed__ascii_lower(*s)) ||
-		    !label_date_wanted(h, D_LABEL))
+		if (!label_initial(*s) || !label_date_wanted(h, D_LABEL))
 			return;
 		n = date_label_len(s, len, &f, &asof);
 		if (n)
@@ -3673,7 +3691,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		return;
 	}
 	/* A press contact's label alone, the name in the next text. */
-	if (opens && !h->link_heading && strchr("kKmMpP", *s) &&
+	if (opens && !h->link_heading && LETTER_OF(*s, "kmp") &&
 	    contact_wanted(h) && contact_label(s, len)) {
 		h->label_pending = h->label_contact = true;
 		return;
@@ -3682,13 +3700,13 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * links and headings, where a listing's teasers date their own
 	 * posts; but a heading that is the date alone and no link dates
 	 * the text under it. A dateline opens its element's text. */
-	if (!h->link_heading && *s >= '0' && *s <= '9' &&
-	    heed__bare_day_wanted(h->b) && bare_date(s, len))
+	bare = *s >= '0' && *s <= '9' && bare_date(s, len);
+	if (!h->link_heading && bare && heed__bare_day_wanted(h->b))
 		heed__bare_day(h->b, s, len);
 	if ((!h->link_heading || (opens && date_heading(h))) &&
 	    label_date_wanted(h, D_BARE)) {
 		size_t at, n;
-		if (*s >= '0' && *s <= '9' && bare_date(s, len))
+		if (bare)
 			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, len);
 		else if (!h->link_heading && !h->quote && !h->site_header &&
 		         top_tag(h) != T_CELL && bare_date_words(h, s, len))
@@ -3709,7 +3727,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	/* Key words open their element, outside links and headings, on a
 	 * page that declared none (meta keywords, tag links before it). */
 	if (opens && !h->link_heading && !h->keywords_done &&
-	    !h->b->tag_count && !h->aside && strchr("kKsSmMpP", *s)) {
+	    !h->b->tag_count && !h->aside && LETTER_OF(*s, "ksmp")) {
 		size_t k = keyword_label_len(s, len);
 		if (k) {
 			after_label(h, F_COUNT, false, s, len, k);
@@ -3722,7 +3740,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * caption's small print. */
 	if (opens && !h->link_heading && !h->source_done && !h->aside &&
 	    !h->site_header && !h->quote && in_paragraph(h) &&
-	    strchr("qQsSfF", *s) && source_label_len(s, len)) {
+	    LETTER_OF(*s, "qsf") && source_label_len(s, len)) {
 		source_line(h, text, text_len);
 		return;
 	}
@@ -3733,7 +3751,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		closing_wire_credit(h, s, len);
 	/* Most texts start with none of the labels' letters (nor a bar, a
 	 * dash or a bracket). */
-	if (!strchr(LABEL_INITIALS, heed__ascii_lower(*s)))
+	if (!label_initial(*s))
 		return;
 	/* A heading that is an author's noun alone ("<h4>Autor</h4>") or a
 	 * byline's lead alone ("<h3>Published By</h3>", over a profile's
