@@ -271,10 +271,18 @@ static const struct el_info *lookup(const char *name, size_t len)
 	return NULL;
 }
 
-static struct el_info info_of(const char *name, size_t len, enum ns ns)
+/* What the rules know of the HTML element name[0, len): its entry, or
+ * one of no kind. Inline: every start and end tag asks. */
+static inline struct el_info html_info(const char *name, size_t len)
 {
 	const struct el_info *e = lookup(name, len);
-	struct el_info in = e ? *e : (struct el_info){name, len, ID_OTHER, 0};
+
+	return e ? *e : (struct el_info){name, len, ID_OTHER, 0};
+}
+
+static struct el_info info_of(const char *name, size_t len, enum ns ns)
+{
+	struct el_info in = html_info(name, len);
 
 	if (ns == NS_HTML)
 		return in;
@@ -537,7 +545,7 @@ static void start_tag(struct tree *t)
 	struct el_info in;
 
 	if (t->tok.foreign) {
-		in = info_of(t->tok.name, t->tok.name_len, NS_HTML);
+		in = html_info(t->tok.name, t->tok.name_len);
 		if (!breaks_out(&t->tok, &in)) {
 			in = info_of(t->tok.name, t->tok.name_len,
 			             (enum ns)c->ns);
@@ -548,7 +556,7 @@ static void start_tag(struct tree *t)
 		       !(current(t)->flags & E_INTEGRATION))
 			pop(t);
 	}
-	in = info_of(t->tok.name, t->tok.name_len, NS_HTML);
+	in = html_info(t->tok.name, t->tok.name_len);
 	if (!implied_ends(t, &in)) {
 		/* A later <html> still lends the root its attributes "if the
 		 * attribute is not already present" (13.2.6.4.7): the
@@ -621,7 +629,7 @@ static void end_tag(struct tree *t)
 		pop(t);
 		return;
 	}
-	in = info_of(name, t->tok.name_len, NS_HTML);
+	in = html_info(name, t->tok.name_len);
 	if (in.id == ID_BODY || in.id == ID_HTML)
 		return;
 	/* "in body" has no rule of its own for the end tags of title,
