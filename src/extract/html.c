@@ -852,17 +852,30 @@ static void heading(struct html *h)
  * links. A category is the site's section ("News", "Uncategorized"), not
  * a word about the post.
  */
+/* True when the path href[0, n) has a "/category/" or "/categories/"
+ * segment. From slash to slash, each found by memchr(): a memmem() had
+ * a set-up that cost more than the short paths of tag links. */
+static bool category_path(const char *href, size_t n)
+{
+	const char *end = href + n;
+
+	for (const char *p = memchr(href, '/', n); p;
+	     p = memchr(p + 1, '/', (size_t)(end - p - 1))) {
+		size_t rest = (size_t)(end - p);
+		if (p[1] == 'c' &&
+		    ((rest >= 10 && memcmp(p, "/category/", 10) == 0) ||
+		     (rest >= 12 && memcmp(p, "/categories/", 12) == 0)))
+			return true;
+	}
+	return false;
+}
+
 static bool category_link(unsigned rel, const char *href)
 {
 	size_t n = strcspn(href, "?#");
 	const char *q = href[n] == '?' ? href + n : NULL;
 
-	/* Both archives open "/categor": one search where most links have
-	 * neither. */
-	return (rel & REL_CATEGORY) ||
-	       (memmem(href, n, "/categor", 8) &&
-	        (memmem(href, n, "/category/", 10) ||
-	         memmem(href, n, "/categories/", 12))) ||
+	return (rel & REL_CATEGORY) || category_path(href, n) ||
 	       (q && (strncmp(q, "?cat=", 5) == 0 || strstr(q, "&cat=")));
 }
 
