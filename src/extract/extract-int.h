@@ -443,8 +443,15 @@ bool heed__parse_count(const char *s, size_t len, int64_t *count);
 /* "UserPlays:1234" and friends (schema.org's superseded interactionCount
  * strings), or a plain count. */
 bool heed__parse_interaction_count(const char *s, size_t len, int64_t *n);
-/* Trims ASCII white space on both ends. */
-void heed__trim(const char **s, size_t *len);
+/* Trims ASCII white space (and control bytes) on both ends. Inline: the
+ * HTML readers trim each text of a page, some twice. */
+static inline void heed__trim(const char **s, size_t *len)
+{
+	while (*len && ((unsigned char)**s <= ' '))
+		(*s)++, (*len)--;
+	while (*len && ((unsigned char)(*s)[*len - 1] <= ' '))
+		(*len)--;
+}
 
 /* charset.c */
 /* The charset label in a Content-Type value ("utf-8"), or NULL; *len set. */

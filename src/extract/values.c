@@ -11,14 +11,6 @@
 
 #include "extract/extract-int.h"
 
-void heed__trim(const char **s, size_t *len)
-{
-	while (*len && ((unsigned char)**s <= ' '))
-		(*s)++, (*len)--;
-	while (*len && ((unsigned char)(*s)[*len - 1] <= ' '))
-		(*len)--;
-}
-
 /* A cursor over a length-delimited string (curl's strparse habit). */
 struct cur {
 	const char *p, *end;
