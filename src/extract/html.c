@@ -796,14 +796,14 @@ static void feed_name(struct html *h, const char *t)
 
 static void on_link(struct html *h, const char *const *atts)
 {
-	const char *rel = attr(atts, "rel"), *href = attr(atts, "href");
-	const char *type = attr(atts, "type");
-	unsigned types;
+	const char *href = h->href, *type;
+	unsigned types = h->rel;
 	bool nofollow;
 
-	if (!rel || !href || h->foreign || h->media)
+	/* A link of no type heed knows does nothing below. */
+	if (!types || !href || h->foreign || h->media)
 		return;
-	types = rel_types(rel);
+	type = attr(atts, "type");
 	/* The page's image for sharing (resolved, never fetched). */
 	if (types & REL_IMAGE_SRC) {
 		heed__cand(h->b, F_THUMBNAIL, O_LINK, 0, href, strlen(href));
@@ -1871,7 +1871,7 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 			heed__cand(h->b, F_LANGUAGE, O_HTML, 0, v, strlen(v));
 		break;
 	case T_BASE:
-		if ((v = attr(atts, "href")) && !h->b->base_href)
+		if ((v = h->href) && !h->b->base_href)
 			h->b->base_href =
 			        heed__strdup_arena(h->b, v, strlen(v));
 		break;
