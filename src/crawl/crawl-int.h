@@ -781,6 +781,9 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
  * lifecycle or look-up running, no file asked for it or by it elsewhere
  * pending (worker.c). */
 bool heed__site_idle(const struct heed__site *s);
+/* heed__site_idle whatever its state: nothing of s in flight or about to
+ * be, no file asked for it or by it elsewhere pending. */
+bool heed__site_at_rest(const struct heed__site *s);
 /* Forgets what this process knew of s's queue and rules (s idle): its
  * URLs wait in the store, and s starts afresh from there when it has
  * work again (a worker's next grant, a redone batch). */

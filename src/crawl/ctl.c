@@ -631,12 +631,29 @@ static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
 	return false;
 }
 
+/* Whether redo() forgets s and starts it again: an idle site that had
+ * started, and one waiting for its host's addresses, whose qualification
+ * wrote its row, its sitemaps and the rows it asked back into a batch
+ * that may be the one lost. That one's lifecycle ends here: started
+ * again, it qualifies again from what the store holds (a robots.txt
+ * answer lost with the batch is asked again). */
+static bool starts_again(heed_crawl *c, struct heed__site *s)
+{
+	if (!heed__site_at_rest(s) || s->state == SITE_NEW ||
+	    s->state == SITE_QUALIFYING)
+		return false;
+	if (s->state == SITE_RESOLVING)
+		heed__life_abandon(c, s);
+	return true;
+}
+
 /* Redoes a lost batch (redo_batch) once no fetch is in flight: the run's
- * memory of what it queued is dropped, every idle site is forgotten and,
+ * memory of what it queued is dropped, every site starts_again() picks is
+ * forgotten and,
  * unless another worker may have its host by now, started again from the
  * store, and the start URLs are queued again (their rows may have been in
- * the batch). Sites still qualifying or resolving go on: their writes
- * come later. false while it must wait.
+ * the batch). Sites still qualifying go on: their writes come later.
+ * false while it must wait.
  *
  * A worker's sites start a part a turn (heed__worker_start_later), as a
  * grant's do: their statements in this one turn, for the hundreds of
@@ -661,8 +678,7 @@ static bool redo(heed_crawl *c)
 	c->rewinding = false;
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next)
-			if (s->state != SITE_NEW && heed__site_idle(s) &&
-			    n < c->site_count)
+			if (n < c->site_count && starts_again(c, s))
 				sites[n++] = s;
 	for (size_t i = 0; i < n; i++)
 		heed__queue_forget(c, sites[i]);

@@ -198,7 +198,7 @@ struct site {
 	struct page *pages;
 	unsigned page_count;
 	/* The server. */
-	unsigned dns_queries, robots_hits;
+	unsigned dns_queries, robots_hits, sitemap_hits;
 	struct hostlog log;    /* of its host name, when host is itself */
 	bool has_own_last;     /* the origin's last request, for its */
 	int64_t own_last_sent; /* Crawl-delay */
@@ -1264,6 +1264,10 @@ static void content(struct sim *s, struct fetch *f, int64_t *ttfb)
 		f->status = p->kind == PAGE_REDIRECT ? 301
 		            : p->kind == PAGE_GONE   ? 404
 		                                     : 200;
+		return;
+	case RQ_SITEMAP:
+		st->sitemap_hits++;
+		f->status = 404;
 		return;
 	default:
 		f->status = 404;
@@ -2897,6 +2901,54 @@ static void redo_log(void *ud, heed_log_level level, const char *module,
 	}
 }
 
+/* Records in r what the controller's log says of s's redos, the log of
+ * HEED_SIM_LOG shown too. */
+static void redo_watch(struct sim *s, struct redo_many *r)
+{
+	r->s = s;
+	r->taken = -1;
+	r->show = s->logger;
+	r->log.fn = redo_log;
+	r->log.ud = r;
+	r->log.level = HEED_LOG_DEBUG;
+	s->opt.logger = &r->log;
+}
+
+/* Every page of s asked once, and once more for each lost batch that
+ * held its answer (r->again): its first 200s then count as lost, as a
+ * kill's. Returns the pages asked again. */
+static unsigned check_pages_again(struct sim *s, const struct redo_many *r)
+{
+	unsigned again = 0;
+
+	for (unsigned i = 0; i < s->site_count; i++) {
+		const struct site *st = &s->sites[i];
+		for (unsigned k = 0; k < st->page_count; k++) {
+			struct page *pg = &st->pages[k];
+			unsigned n = r->again[i][k];
+			again += n;
+			for (unsigned a = 0; a < n; a++)
+				if (pg->answers_200 - pg->lost_200 > 1)
+					pg->lost_200++;
+			if (pg->hits != 1 + n)
+				breach(s, B_ONCE,
+				       "http://%s%s requested %u times (%u "
+				       "again by design)",
+				       st->name, pg->path, pg->hits, n);
+		}
+	}
+	return again;
+}
+
+static uint64_t breach_count(const struct sim *s)
+{
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < B_COUNT; k++)
+		n += s->breaches[k].count;
+	return n;
+}
+
 /* Whether every site's robots.txt answer is committed and every site has
  * a page not asked yet: the redo then restarts every site with work. */
 static bool redo_ripe(struct sim *s)
@@ -2983,11 +3035,9 @@ static struct redo_many *redo_run(int64_t start_ms, const char *lose_at,
 	uint64_t breaches;
 
 	assert_non_null(r);
-	r->s = s;
-	r->taken = -1;
+	redo_watch(s, r);
 	r->start_ms = start_ms;
 	r->lose_at = lose_at;
-	r->show = s->logger;
 	losing_wrap(s->store);
 	for (unsigned i = 0; i < REDO_HOSTS; i++)
 		build_worker_pages(s, i, REDO_PAGES);
@@ -2995,10 +3045,6 @@ static struct redo_many *redo_run(int64_t start_ms, const char *lose_at,
 	 * redo every site is idle, and every one is started again. */
 	s->opt.polite.address_concurrency = REDO_HOSTS;
 	s->opt.polite.address_window_start = REDO_HOSTS;
-	r->log.fn = redo_log;
-	r->log.ud = r;
-	r->log.level = HEED_LOG_DEBUG;
-	s->opt.logger = &r->log;
 	s->after_step = redo_step;
 	s->ud = r;
 	assert_true(wsim_crawl(s, p));
@@ -3178,23 +3224,10 @@ static void test_redo_alone_while_sites_go_on(void **state)
 	s->sites[0].pages[0].link_count--;
 	s->sites[1].pages[1].links[s->sites[1].pages[1].link_count++] =
 	        (struct target){TO_PAGE, 0, LATE_HIDDEN};
-	l->r.s = s;
-	l->r.taken = -1;
-	l->r.show = s->logger;
-	l->r.log.fn = redo_log;
-	l->r.log.ud = &l->r;
-	l->r.log.level = HEED_LOG_DEBUG;
-	s->opt.logger = &l->r.log;
+	redo_watch(s, &l->r);
 	s->after_step = late_step;
 	s->ud = l;
-	assert_true(crawl(s));
-	{
-		struct heed_crawl_clock now = sim_clock(s);
-		assert_int_equal(heed_crawl_finish(s->c, &now), HEED_OK);
-		heed_crawl_progress_get(s->c, &now, &p);
-	}
-	heed_crawl_free(s->c);
-	s->c = NULL;
+	assert_true(wsim_crawl(s, &p));
 	assert_true(l->armed);
 	assert_int_equal(losing.count, 1);
 	assert_int_equal(l->r.redos, 1);
@@ -3204,29 +3237,14 @@ static void test_redo_alone_while_sites_go_on(void **state)
 	l->link_again = l->r.again[1][1];
 	for (unsigned i = 0; i < LATE_SITES; i++)
 		forgotten += l->r.redone[i];
-	for (unsigned i = 0; i < LATE_SITES; i++) {
-		struct site *st = &s->sites[i];
-		if (st->robots_hits != 1)
+	for (unsigned i = 0; i < LATE_SITES; i++)
+		if (s->sites[i].robots_hits != 1)
 			breach(s, B_ONCE, "%s/robots.txt requested %u times",
-			       st->name, st->robots_hits);
-		for (unsigned k = 0; k < st->page_count; k++) {
-			struct page *pg = &st->pages[k];
-			unsigned n = l->r.again[i][k];
-			again += n;
-			for (unsigned a = 0; a < n; a++)
-				if (pg->answers_200 - pg->lost_200 > 1)
-					pg->lost_200++;
-			if (pg->hits != 1 + n)
-				breach(s, B_ONCE,
-				       "http://%s%s requested %u times (%u "
-				       "again by design)",
-				       st->name, pg->path, pg->hits, n);
-		}
-	}
+			       s->sites[i].name, s->sites[i].robots_hits);
+	again = check_pages_again(s, &l->r);
 	check_store(s);
 	hidden = &s->sites[0].pages[LATE_HIDDEN];
-	for (size_t k = 0; k < B_COUNT; k++)
-		breaches += s->breaches[k].count;
+	breaches = breach_count(s);
 	printf("a crawl alone redid %u batch: %u of %u sites forgotten, %u "
 	       "pages asked again (site 1's page 1: %u), the late site's "
 	       "hidden page asked %u times\n",
@@ -3239,6 +3257,105 @@ static void test_redo_alone_while_sites_go_on(void **state)
 	/* Besides the late site, parked lanes went on too. */
 	assert_true(forgotten < LATE_SITES - 1);
 	free(l);
+	wsim_free(s);
+}
+
+/* Site i qualified in an earlier run with no robots.txt (a 404), its
+ * record fresh for a day: this run's lifecycle asks nothing. */
+static void store_fresh_robots(struct sim *s, unsigned i)
+{
+	struct site *st = &s->sites[i];
+	struct heed_store_site row = {0};
+	int64_t now_s = unix_ms(s) / 1000;
+	char origin[48];
+
+	snprintf(origin, sizeof(origin), "http://%s", st->name);
+	row.site = origin;
+	row.host = st->name;
+	row.record.state = HEED_SITE_QUALIFIED_NO_RULES;
+	row.record.reason = HEED_SITE_R_NO_ROBOTS;
+	row.record.http_status = 404;
+	row.record.robots_date_s = row.record.last_success_s = now_s - 60;
+	row.record.next_attempt_s = now_s + 86400;
+	assert_int_equal(heed_store_site_put(s->store, &row), HEED_OK);
+	/* The server's side of that answer. */
+	st->robots = ROBOTS_MISSING;
+	st->robots_requested = true;
+	st->last_robots = SEEN_GOOD;
+	st->last_robots_status = 404;
+}
+
+/* 3'''''. A lost batch while a site waits for its addresses. A site whose
+ * stored robots.txt is fresh qualifies as it starts, with no request:
+ * its row, its sitemap and the rows it asks back go into the open batch,
+ * and it waits for its host's addresses, here while the look-ups time
+ * out RESOLVING_TIMEOUTS times. The store loses that batch at its
+ * commit. The site's robots.txt is never asked, its sitemap and every
+ * page once. */
+#define RESOLVING_TIMEOUTS 2
+
+struct resolving {
+	struct redo_many r;
+	bool armed;
+	bool seen_redo;
+	bool resolving_at_redo; /* its look-ups had all timed out */
+};
+
+static void resolving_step(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct resolving *z = s->ud;
+
+	if (z->r.redos && !z->seen_redo) {
+		z->seen_redo = true;
+		z->resolving_at_redo =
+		        s->sites[0].dns_queries <= RESOLVING_TIMEOUTS;
+	}
+	if (z->armed || kind != HEED_CRAWL_RESOLVE)
+		return;
+	losing.at = "COMMIT;";
+	z->armed = true;
+	trace(s, HEED_LOG_INFO, "the batch open is lost at its commit");
+}
+
+static void test_redo_while_a_site_resolves(void **state)
+{
+	struct sim *s = wsim_new(1, 0);
+	struct resolving *z = calloc(1, sizeof(*z));
+	struct site *st = &s->sites[0];
+	struct heed_crawl_progress p;
+	unsigned again;
+	uint64_t breaches;
+
+	(void)state;
+	assert_non_null(z);
+	losing_wrap(s->store);
+	s->opt.worker.holder = NULL;
+	s->opt.limits.dns_retries = RESOLVING_TIMEOUTS;
+	st->dns_timeouts = RESOLVING_TIMEOUTS;
+	store_fresh_robots(s, 0);
+	redo_watch(s, &z->r);
+	s->after_step = resolving_step;
+	s->ud = z;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(losing.count, 1);
+	assert_int_equal(z->r.redos, 1);
+	assert_true(z->resolving_at_redo);
+	if (st->robots_hits != 0)
+		breach(s, B_ONCE, "%s/robots.txt requested %u times", st->name,
+		       st->robots_hits);
+	if (st->sitemap_hits != 1)
+		breach(s, B_ONCE, "%s/sitemap.xml requested %u times", st->name,
+		       st->sitemap_hits);
+	again = check_pages_again(s, &z->r);
+	check_store(s);
+	breaches = breach_count(s);
+	printf("a lost batch while a site resolved: its sitemap asked %u "
+	       "times, %u pages asked again\n",
+	       st->sitemap_hits, again);
+	report(s, 0, breaches);
+	assert_int_equal(breaches, 0);
+	assert_int_equal(again, 0);
+	free(z);
 	wsim_free(s);
 }
 
@@ -3738,6 +3855,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_redo_of_many),
 	        cmocka_unit_test(test_worker_redo_inside_a_part),
 	        cmocka_unit_test(test_redo_alone_while_sites_go_on),
+	        cmocka_unit_test(test_redo_while_a_site_resolves),
 	        cmocka_unit_test(
 	                test_worker_handed_back_counts_from_last_start),
 	        cmocka_unit_test(test_worker_fenced),
