@@ -696,6 +696,9 @@ void heed__addrq_wake_address(heed_crawl *c, const char *address);
  * this hands the room to the lanes still parked, which no end would
  * otherwise wake. */
 void heed__addrq_wake_room(heed_crawl *c);
+/* Wakes every lane parked at any address, room or not (a lost batch's
+ * redo); returns how many. */
+size_t heed__addrq_wake_all(heed_crawl *c);
 heed_status heed__timer_add(heed_crawl *c, int64_t at_ms,
                             struct heed__site *site, struct heed__host *host);
 /* The earliest timer, or NULL. */

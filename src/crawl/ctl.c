@@ -648,8 +648,10 @@ static bool starts_again(heed_crawl *c, struct heed__site *s)
 }
 
 /* Redoes a lost batch (redo_batch) once no fetch is in flight: the run's
- * memory of what it queued is dropped, every site starts_again() picks is
- * forgotten and,
+ * memory of what it queued is dropped, every lane parked at an address is
+ * woken (its window may hold rows of the lost batch: a URL it no longer
+ * has, asked again once the row is written again, or a row whose id the
+ * store gives another), every site starts_again() picks is forgotten and,
  * unless another worker may have its host by now, started again from the
  * store, and the start URLs are queued again (their rows may have been in
  * the batch). Sites still qualifying go on: their writes come later.
@@ -663,7 +665,7 @@ static bool starts_again(heed_crawl *c, struct heed__site *s)
 static bool redo(heed_crawl *c)
 {
 	struct heed__site **sites;
-	size_t n = 0, held = 0, later = 0;
+	size_t n = 0, held = 0, later = 0, woken;
 
 	for (struct heed_crawl_req *r = c->reqs; r; r = r->next)
 		if (!r->is_dns)
@@ -676,6 +678,7 @@ static bool redo(heed_crawl *c)
 		return true;
 	}
 	c->rewinding = false;
+	woken = heed__addrq_wake_all(c);
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next)
 			if (n < c->site_count && starts_again(c, s))
@@ -700,9 +703,9 @@ static bool redo(heed_crawl *c)
 	heed__free(c->alloc, sites);
 	heed__addrq_wake_room(c);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
-	         "batch redone: %zu sites forgotten, %zu started again from "
-	         "the store%s",
-	         n, held + later, later ? ", a part a turn" : "");
+	         "batch redone: %zu sites forgotten (%zu woken at an address), "
+	         "%zu started again from the store%s",
+	         n, woken, held + later, later ? ", a part a turn" : "");
 	return true;
 }
 
