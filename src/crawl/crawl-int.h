@@ -624,6 +624,9 @@ struct heed_crawl {
 	 * written or started until the sites start again from the store
 	 * (ctl.c, redo). */
 	bool rewinding;
+	/* A batch committed: what the run's start queued, in the first
+	 * batch, is in the store (ctl.c, redo). */
+	bool committed;
 	bool stopped, started, waited_out;
 	/* A worker's leases (worker.c); NULL holder: a crawl alone. */
 	struct heed__worker {

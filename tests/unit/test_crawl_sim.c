@@ -2915,16 +2915,12 @@ static void redo_watch(struct sim *s, struct redo_many *r)
 	s->opt.logger = &r->log;
 }
 
-/* The oracle of a run whose lost batches were redone (r): every
- * robots.txt asked once (none stored fresh), every page once and once
- * more for each lost batch that held its answer (whose first 200s then
- * count as lost, as a kill's), the store complete. Returns the breaches;
- * *again: the pages asked again. */
-static uint64_t check_redone(struct sim *s, const struct redo_many *r,
-                             unsigned *again)
+/* Every robots.txt asked once (none stored fresh), every page once and
+ * once more for each lost batch that held its answer (r; its first 200s
+ * then count as lost, as a kill's); *again: the pages asked again. */
+static void check_asked(struct sim *s, const struct redo_many *r,
+                        unsigned *again)
 {
-	uint64_t breaches = 0;
-
 	*again = 0;
 	for (unsigned i = 0; i < s->site_count; i++) {
 		const struct site *st = &s->sites[i];
@@ -2945,10 +2941,25 @@ static uint64_t check_redone(struct sim *s, const struct redo_many *r,
 				       st->name, pg->path, pg->hits, n);
 		}
 	}
-	check_store(s);
+}
+
+static uint64_t breach_count(const struct sim *s)
+{
+	uint64_t n = 0;
+
 	for (size_t k = 0; k < B_COUNT; k++)
-		breaches += s->breaches[k].count;
-	return breaches;
+		n += s->breaches[k].count;
+	return n;
+}
+
+/* The oracle of a run whose lost batches were redone (r): check_asked,
+ * and the store complete. Returns the breaches. */
+static uint64_t check_redone(struct sim *s, const struct redo_many *r,
+                             unsigned *again)
+{
+	check_asked(s, r, again);
+	check_store(s);
+	return breach_count(s);
 }
 
 /* A crawl alone on wsim_new's calm web, on a store that loses a batch
@@ -3462,6 +3473,68 @@ static void test_redo_while_a_site_resolves(void **state)
 	wsim_free(s);
 }
 
+/* 3'''''''. The first batch of a run lost. A run's start queues its
+ * start URLs and, for each of their sites, the URLs the store knows of
+ * it (here every page: --refresh all), in the batch heed_crawl_start
+ * commits. Site 0 was crawled by an earlier run, whose home page linked
+ * its last page; it links it no more, so only the store knows that page.
+ * The store loses the start's batch. The second run asks every page
+ * once, the one only the store knows too, and no robots.txt (the one
+ * stored is fresh). */
+#define FIRST_PAGES 4
+
+/* The next run over s's web, in a new process a minute later: the
+ * server's counts start again, site i's robots.txt stored fresh. */
+static void next_run(struct sim *s, struct redo_many *r)
+{
+	s->now += 60 * 1000;
+	s->gen++;
+	r->noted = s->fetch_len;
+	for (unsigned i = 0; i < s->site_count; i++) {
+		struct site *st = &s->sites[i];
+		st->robots_hits = st->sitemap_hits = 0;
+		st->robots_fresh = true;
+		for (unsigned k = 0; k < st->page_count; k++) {
+			struct page *pg = &st->pages[k];
+			pg->hits = pg->answers_200 = pg->lost_200 = 0;
+		}
+	}
+}
+
+static void test_redo_of_the_first_batch(void **state)
+{
+	struct sim *s = alone_new(1, 0);
+	struct redo_many *r = calloc(1, sizeof(*r));
+	struct heed_crawl_progress p;
+	struct page *known;
+	unsigned again;
+	uint64_t breaches;
+
+	(void)state;
+	assert_non_null(r);
+	build_worker_pages(s, 0, FIRST_PAGES);
+	known = &s->sites[0].pages[FIRST_PAGES - 1];
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(breach_count(s), 0);
+	assert_int_equal(known->hits, 1);
+	next_run(s, r);
+	s->sites[0].pages[0].link_count--;
+	s->opt.refresh_all = true;
+	redo_watch(s, r);
+	losing.at = "COMMIT;";
+	run_lost_once(s, r, NULL, NULL);
+	check_asked(s, r, &again);
+	check_frontier(s);
+	breaches = breach_count(s);
+	printf("the first batch of a second run lost: the page only the store "
+	       "knew asked %u times, %u pages asked again\n",
+	       known->hits, again);
+	report(s, 0, breaches);
+	assert_int_equal(breaches, 0);
+	free(r);
+	wsim_free(s);
+}
+
 /* 3a. A host handed back, and hosts never held. w9 held s0.sim.test,
  * started a request HANDED_BACK_START_MS before t0 and handed the host
  * back at t0 with work left (a release records its last start). w0's
@@ -3960,6 +4033,7 @@ int main(void)
 	        cmocka_unit_test(test_redo_alone_while_sites_go_on),
 	        cmocka_unit_test(test_redo_while_a_site_resolves),
 	        cmocka_unit_test(test_redo_of_a_parked_site),
+	        cmocka_unit_test(test_redo_of_the_first_batch),
 	        cmocka_unit_test(
 	                test_worker_handed_back_counts_from_last_start),
 	        cmocka_unit_test(test_worker_fenced),
