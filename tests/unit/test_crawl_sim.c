@@ -2974,18 +2974,18 @@ static struct sim *alone_new(unsigned alone, unsigned shared)
 }
 
 /* Runs s to DONE and finishes it, step after each call: the store lost
- * one batch, which the controller redid once (r watches its log). */
-static void run_lost_once(struct sim *s, const struct redo_many *r,
-                          void (*step)(struct sim *, heed_crawl_action_kind),
-                          void *ud)
+ * losses batches, which the controller redid (r watches its log). */
+static void run_lost(struct sim *s, const struct redo_many *r,
+                     void (*step)(struct sim *, heed_crawl_action_kind),
+                     void *ud, unsigned losses)
 {
 	struct heed_crawl_progress p;
 
 	s->after_step = step;
 	s->ud = ud;
 	assert_true(wsim_crawl(s, &p));
-	assert_int_equal(losing.count, 1);
-	assert_int_equal(r->redos, 1);
+	assert_int_equal(losing.count, losses);
+	assert_int_equal(r->redos, losses);
 }
 
 /* Site i's last page is linked from page 1 of site from, not from its
@@ -3269,7 +3269,7 @@ static void test_redo_alone_while_sites_go_on(void **state)
 	 * page 1 does. */
 	link_last_from(s, 0, 1);
 	redo_watch(s, &l->r);
-	run_lost_once(s, &l->r, late_step, l);
+	run_lost(s, &l->r, late_step, l, 1);
 	assert_true(l->armed);
 	/* The batch was lost while the late site still qualified, with
 	 * site 1's link to it. */
@@ -3367,7 +3367,7 @@ static void test_redo_of_a_parked_site(void **state)
 	redo_watch(s, &z->r);
 	z->r.log.fn = parked_log;
 	z->r.log.ud = z;
-	run_lost_once(s, &z->r, parked_step, z);
+	run_lost(s, &z->r, parked_step, z, 1);
 	assert_true(z->armed);
 	breaches = check_redone(s, &z->r, &again);
 	linked = &s->sites[1].pages[1];
@@ -3457,7 +3457,7 @@ static void test_redo_while_a_site_resolves(void **state)
 	st->dns_timeouts = RESOLVING_TIMEOUTS;
 	store_fresh_robots(s, 0);
 	redo_watch(s, &z->r);
-	run_lost_once(s, &z->r, resolving_step, z);
+	run_lost(s, &z->r, resolving_step, z, 1);
 	assert_true(z->resolving_at_redo);
 	if (st->sitemap_hits != 1)
 		breach(s, B_ONCE, "%s/sitemap.xml requested %u times", st->name,
@@ -3501,17 +3501,14 @@ static void next_run(struct sim *s, struct redo_many *r)
 	}
 }
 
-static void test_redo_of_the_first_batch(void **state)
+/* A first run over site 0 of FIRST_PAGES pages, then the second's start
+ * as above: its home page no longer links its last page, which it
+ * returns, and the store loses the start's batch. */
+static struct page *first_batch_lost(struct sim *s, struct redo_many *r)
 {
-	struct sim *s = alone_new(1, 0);
-	struct redo_many *r = calloc(1, sizeof(*r));
 	struct heed_crawl_progress p;
 	struct page *known;
-	unsigned again;
-	uint64_t breaches;
 
-	(void)state;
-	assert_non_null(r);
 	build_worker_pages(s, 0, FIRST_PAGES);
 	known = &s->sites[0].pages[FIRST_PAGES - 1];
 	assert_true(wsim_crawl(s, &p));
@@ -3522,17 +3519,77 @@ static void test_redo_of_the_first_batch(void **state)
 	s->opt.refresh_all = true;
 	redo_watch(s, r);
 	losing.at = "COMMIT;";
-	run_lost_once(s, r, NULL, NULL);
+	return known;
+}
+
+/* Runs the second run, step after each call, which loses losses
+ * batches: every page is asked once, the one only the store knew too.
+ * Frees s and r. */
+static void run_second(struct sim *s, struct redo_many *r,
+                       const struct page *known,
+                       void (*step)(struct sim *, heed_crawl_action_kind),
+                       unsigned losses)
+{
+	unsigned again;
+	uint64_t breaches;
+
+	run_lost(s, r, step, r, losses);
 	check_asked(s, r, &again);
 	check_frontier(s);
 	breaches = breach_count(s);
-	printf("the first batch of a second run lost: the page only the store "
+	printf("%u batches of a second run lost: the page only the store "
 	       "knew asked %u times, %u pages asked again\n",
-	       known->hits, again);
+	       r->redos, known->hits, again);
 	report(s, 0, breaches);
 	assert_int_equal(breaches, 0);
 	free(r);
 	wsim_free(s);
+}
+
+static void test_redo_of_the_first_batch(void **state)
+{
+	struct sim *s = alone_new(1, 0);
+	struct redo_many *r = calloc(1, sizeof(*r));
+	struct page *known;
+
+	(void)state;
+	assert_non_null(r);
+	known = first_batch_lost(s, r);
+	run_second(s, r, known, NULL, 1);
+}
+
+/* 3''''''''. Two losses before a commit. As above, but robots.txt is
+ * checked again after TWICE_RECHECK_S, so due in the second run, whose
+ * first look-up of the site's host times out; and the store loses the
+ * redo's batch too, which queued again what the start's had, while the
+ * site's lifecycle waits for that look-up. The second redo queues it
+ * again, as no batch has committed yet: the page only the store knows is
+ * asked once, robots.txt once. */
+#define TWICE_RECHECK_S 30
+
+static void lose_redos_batch(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct redo_many *r = s->ud;
+
+	(void)kind;
+	if (r->redos == 1 && losing.count == 1 && !losing.at && !losing.lost)
+		losing.at = "COMMIT;";
+}
+
+static void test_redo_twice_before_a_commit(void **state)
+{
+	struct sim *s = alone_new(1, 0);
+	struct redo_many *r = calloc(1, sizeof(*r));
+	struct page *known;
+
+	(void)state;
+	assert_non_null(r);
+	s->opt.site.recheck_interval_s = TWICE_RECHECK_S;
+	known = first_batch_lost(s, r);
+	s->sites[0].robots_fresh = false;
+	/* The second run's first look-up times out. */
+	s->sites[0].dns_timeouts = s->sites[0].dns_queries + 1;
+	run_second(s, r, known, lose_redos_batch, 2);
 }
 
 /* 3a. A host handed back, and hosts never held. w9 held s0.sim.test,
@@ -4034,6 +4091,7 @@ int main(void)
 	        cmocka_unit_test(test_redo_while_a_site_resolves),
 	        cmocka_unit_test(test_redo_of_a_parked_site),
 	        cmocka_unit_test(test_redo_of_the_first_batch),
+	        cmocka_unit_test(test_redo_twice_before_a_commit),
 	        cmocka_unit_test(
 	                test_worker_handed_back_counts_from_last_start),
 	        cmocka_unit_test(test_worker_fenced),
