@@ -366,6 +366,8 @@ void heed__crawl_commit(heed_crawl *c)
 		heed__crawl_store_failed(c, "committing a batch");
 		if (c->in_tx)
 			heed_store_rollback(c->store);
+	} else {
+		c->committed = true;
 	}
 	c->run_pages = c->run_errors = 0;
 	c->in_tx = false;

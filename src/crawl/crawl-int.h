@@ -624,6 +624,9 @@ struct heed_crawl {
 	 * written or started until the sites start again from the store
 	 * (ctl.c, redo). */
 	bool rewinding;
+	/* A batch committed: what the run's start queued, in the first
+	 * batch, is in the store (ctl.c, redo). */
+	bool committed;
 	bool stopped, started, waited_out;
 	/* A worker's leases (worker.c); NULL holder: a crawl alone. */
 	struct heed__worker {
@@ -696,6 +699,9 @@ void heed__addrq_wake_address(heed_crawl *c, const char *address);
  * this hands the room to the lanes still parked, which no end would
  * otherwise wake. */
 void heed__addrq_wake_room(heed_crawl *c);
+/* Wakes every lane parked at any address, room or not (a lost batch's
+ * redo); returns how many. */
+size_t heed__addrq_wake_all(heed_crawl *c);
 heed_status heed__timer_add(heed_crawl *c, int64_t at_ms,
                             struct heed__site *site, struct heed__host *host);
 /* The earliest timer, or NULL. */
@@ -781,6 +787,9 @@ void heed__queue_drop(heed_crawl *c, struct heed__site *s, const char *why);
  * lifecycle or look-up running, no file asked for it or by it elsewhere
  * pending (worker.c). */
 bool heed__site_idle(const struct heed__site *s);
+/* heed__site_idle whatever its state: nothing of s in flight or about to
+ * be, no file asked for it or by it elsewhere pending. */
+bool heed__site_at_rest(const struct heed__site *s);
 /* Forgets what this process knew of s's queue and rules (s idle): its
  * URLs wait in the store, and s starts afresh from there when it has
  * work again (a worker's next grant, a redone batch). */

@@ -631,12 +631,49 @@ static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
 	return false;
 }
 
+/* Whether redo() forgets s and starts it again: an idle site that had
+ * started, and one waiting for its host's addresses, whose qualification
+ * wrote its row, its sitemaps and the rows it asked back into a batch
+ * that may be the one lost. That one's lifecycle ends here: started
+ * again, it qualifies again from what the store holds (a robots.txt
+ * answer lost with the batch is asked again). */
+static bool starts_again(heed_crawl *c, struct heed__site *s)
+{
+	if (!heed__site_at_rest(s) || s->state == SITE_NEW ||
+	    s->state == SITE_QUALIFYING)
+		return false;
+	if (s->state == SITE_RESOLVING)
+		heed__life_abandon(c, s);
+	return true;
+}
+
+/* What the run's start queued, queued again: the start URLs, and, while
+ * no batch has committed (the batch lost was the start's, or a redo's
+ * before any commit), the URLs the store knows of their sites
+ * (heed__queue_known) for the n sites in on, which go on through the
+ * redo (a site started again queues its own as it starts). Only the
+ * start's batch holds such rows new: later ones find them queued. */
+static void requeue_start(heed_crawl *c, struct heed__site **on, size_t n)
+{
+	for (size_t i = 0;
+	     i < c->opt->seed_count && c->mode != HEED_CRAWL_QUALIFY; i++)
+		heed__queue_add(c, c->opt->seeds[i], JOB_PAGE, 0, NULL,
+		                HEED_STORE_NO_DATE);
+	for (size_t i = 0; i < n; i++) {
+		on[i]->known_queued = false;
+		heed__queue_known(c, on[i]);
+	}
+}
+
 /* Redoes a lost batch (redo_batch) once no fetch is in flight: the run's
- * memory of what it queued is dropped, every idle site is forgotten and,
+ * memory of what it queued is dropped, every lane parked at an address is
+ * woken (its window may hold rows of the lost batch: a URL it no longer
+ * has, asked again once the row is written again, or a row whose id the
+ * store gives another), every site starts_again() picks is forgotten and,
  * unless another worker may have its host by now, started again from the
- * store, and the start URLs are queued again (their rows may have been in
- * the batch). Sites still qualifying or resolving go on: their writes
- * come later. false while it must wait.
+ * store, and what the start queued is queued again (requeue_start). Sites
+ * still qualifying, or never started, go on: their writes come later.
+ * false while it must wait.
  *
  * A worker's sites start a part a turn (heed__worker_start_later), as a
  * grant's do: their statements in this one turn, for the hundreds of
@@ -645,31 +682,34 @@ static bool next_fetch(heed_crawl *c, struct heed_crawl_action *a,
  * sites start here. */
 static bool redo(heed_crawl *c)
 {
-	struct heed__site **sites;
-	size_t n = 0, held = 0, later = 0;
+	struct heed__site **sites, **on;
+	size_t n = 0, k = 0, held = 0, later = 0, woken;
 
 	for (struct heed_crawl_req *r = c->reqs; r; r = r->next)
 		if (!r->is_dns)
 			return false;
 	sites = heed__calloc(c->alloc, c->site_count + 1, sizeof(*sites));
+	on = heed__calloc(c->alloc, c->site_count + 1, sizeof(*on));
 	heed__seen_free(&c->seen);
-	if (!sites || heed__seen_init(&c->seen, c->alloc) != HEED_OK) {
+	if (!sites || !on || heed__seen_init(&c->seen, c->alloc) != HEED_OK) {
 		heed__free(c->alloc, sites);
+		heed__free(c->alloc, on);
 		heed__crawl_oom(c);
 		return true;
 	}
 	c->rewinding = false;
+	woken = heed__addrq_wake_all(c);
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next)
-			if (s->state != SITE_NEW && heed__site_idle(s) &&
-			    n < c->site_count)
+			if (n < c->site_count && starts_again(c, s))
 				sites[n++] = s;
+			else if (k < c->site_count && s->known_queued &&
+			         !c->committed)
+				on[k++] = s;
 	for (size_t i = 0; i < n; i++)
 		heed__queue_forget(c, sites[i]);
-	for (size_t i = 0;
-	     i < c->opt->seed_count && c->mode != HEED_CRAWL_QUALIFY; i++)
-		heed__queue_add(c, c->opt->seeds[i], JOB_PAGE, 0, NULL,
-		                HEED_STORE_NO_DATE);
+	requeue_start(c, on, k);
+	heed__free(c->alloc, on);
 	for (size_t i = 0; i < n; i++) {
 		struct heed__host *h = sites[i]->host;
 		if (!heed__worker_on(c)) {
@@ -684,9 +724,9 @@ static bool redo(heed_crawl *c)
 	heed__free(c->alloc, sites);
 	heed__addrq_wake_room(c);
 	heed_log(&c->log, HEED_LOG_INFO, "crawl",
-	         "batch redone: %zu sites forgotten, %zu started again from "
-	         "the store%s",
-	         n, held + later, later ? ", a part a turn" : "");
+	         "batch redone: %zu sites forgotten (%zu woken at an address), "
+	         "%zu started again from the store%s",
+	         n, woken, held + later, later ? ", a part a turn" : "");
 	return true;
 }
 

@@ -297,6 +297,23 @@ void heed__addrq_wake_address(heed_crawl *c, const char *address)
 		heed__addrq_wake(c, address, st.window - st.in_flight);
 }
 
+size_t heed__addrq_wake_all(heed_crawl *c)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->addrq_buckets; i++)
+		for (struct heed__addrq *q = c->addrqs[i]; q; q = q->next)
+			while (q->head) {
+				heed_log(&c->log, HEED_LOG_DEBUG, "crawl",
+				         "%s: woken at %s",
+				         heed__site_of_lane(q->head)->origin,
+				         q->text);
+				heed__addrq_wake(c, q->text, 1);
+				n++;
+			}
+	return n;
+}
+
 void heed__addrq_wake_room(heed_crawl *c)
 {
 	for (size_t i = 0; i < c->addrq_buckets; i++)

@@ -89,7 +89,7 @@
 
 /* ---- handing a host back ---- */
 
-bool heed__site_idle(const struct heed__site *s)
+bool heed__site_at_rest(const struct heed__site *s)
 {
 	const struct heed__lane *l = &s->lane;
 
@@ -97,7 +97,12 @@ bool heed__site_idle(const struct heed__site *s)
 		if (s->refs[i].referrer && !s->refs[i].settled)
 			return false; /* another site waits for it */
 	return !l->current && !l->parked && !l->refilling && !l->candidate &&
-	       !s->listed && !s->refs_waiting &&
+	       !s->listed && !s->refs_waiting;
+}
+
+bool heed__site_idle(const struct heed__site *s)
+{
+	return heed__site_at_rest(s) &&
 	       (s->state == SITE_NEW || s->state == SITE_READY ||
 	        s->state == SITE_OUT);
 }

@@ -198,12 +198,13 @@ struct site {
 	struct page *pages;
 	unsigned page_count;
 	/* The server. */
-	unsigned dns_queries, robots_hits;
+	unsigned dns_queries, robots_hits, sitemap_hits;
 	struct hostlog log;    /* of its host name, when host is itself */
 	bool has_own_last;     /* the origin's last request, for its */
 	int64_t own_last_sent; /* Crawl-delay */
 	size_t own_last_fetch;
 	bool robots_requested; /* its own robots.txt reached the server */
+	bool robots_fresh;     /* the store held it fresh: never asked */
 	/* The oracle. */
 	bool rules_known; /* a 2xx robots.txt answer of its reached heed */
 	enum robots_seen last_robots;
@@ -1264,6 +1265,10 @@ static void content(struct sim *s, struct fetch *f, int64_t *ttfb)
 		f->status = p->kind == PAGE_REDIRECT ? 301
 		            : p->kind == PAGE_GONE   ? 404
 		                                     : 200;
+		return;
+	case RQ_SITEMAP:
+		st->sitemap_hits++;
+		f->status = 404;
 		return;
 	default:
 		f->status = 404;
@@ -2897,6 +2902,103 @@ static void redo_log(void *ud, heed_log_level level, const char *module,
 	}
 }
 
+/* Records in r what the controller's log says of s's redos, the log of
+ * HEED_SIM_LOG shown too. */
+static void redo_watch(struct sim *s, struct redo_many *r)
+{
+	r->s = s;
+	r->taken = -1;
+	r->show = s->logger;
+	r->log.fn = redo_log;
+	r->log.ud = r;
+	r->log.level = HEED_LOG_DEBUG;
+	s->opt.logger = &r->log;
+}
+
+/* Every robots.txt asked once (none stored fresh), every page once and
+ * once more for each lost batch that held its answer (r; its first 200s
+ * then count as lost, as a kill's); *again: the pages asked again. */
+static void check_asked(struct sim *s, const struct redo_many *r,
+                        unsigned *again)
+{
+	*again = 0;
+	for (unsigned i = 0; i < s->site_count; i++) {
+		const struct site *st = &s->sites[i];
+		if (st->robots_hits != !st->robots_fresh)
+			breach(s, B_ONCE, "%s/robots.txt requested %u times",
+			       st->name, st->robots_hits);
+		for (unsigned k = 0; k < st->page_count; k++) {
+			struct page *pg = &st->pages[k];
+			unsigned n = r->again[i][k];
+			*again += n;
+			for (unsigned a = 0; a < n; a++)
+				if (pg->answers_200 - pg->lost_200 > 1)
+					pg->lost_200++;
+			if (pg->hits != 1 + n)
+				breach(s, B_ONCE,
+				       "http://%s%s requested %u times (%u "
+				       "again by design)",
+				       st->name, pg->path, pg->hits, n);
+		}
+	}
+}
+
+static uint64_t breach_count(const struct sim *s)
+{
+	uint64_t n = 0;
+
+	for (size_t k = 0; k < B_COUNT; k++)
+		n += s->breaches[k].count;
+	return n;
+}
+
+/* The oracle of a run whose lost batches were redone (r): check_asked,
+ * and the store complete. Returns the breaches. */
+static uint64_t check_redone(struct sim *s, const struct redo_many *r,
+                             unsigned *again)
+{
+	check_asked(s, r, again);
+	check_store(s);
+	return breach_count(s);
+}
+
+/* A crawl alone on wsim_new's calm web, on a store that loses a batch
+ * when told (losing_wrap). */
+static struct sim *alone_new(unsigned alone, unsigned shared)
+{
+	struct sim *s = wsim_new(alone, shared);
+
+	losing_wrap(s->store);
+	s->opt.worker.holder = NULL;
+	return s;
+}
+
+/* Runs s to DONE and finishes it, step after each call: the store lost
+ * losses batches, which the controller redid (r watches its log). */
+static void run_lost(struct sim *s, const struct redo_many *r,
+                     void (*step)(struct sim *, heed_crawl_action_kind),
+                     void *ud, unsigned losses)
+{
+	struct heed_crawl_progress p;
+
+	s->after_step = step;
+	s->ud = ud;
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(losing.count, losses);
+	assert_int_equal(r->redos, losses);
+}
+
+/* Site i's last page is linked from page 1 of site from, not from its
+ * own home page. */
+static void link_last_from(struct sim *s, unsigned i, unsigned from)
+{
+	struct page *by = &s->sites[from].pages[1];
+
+	s->sites[i].pages[0].link_count--;
+	by->links[by->link_count++] =
+	        (struct target){TO_PAGE, i, s->sites[i].page_count - 1};
+}
+
 /* Whether every site's robots.txt answer is committed and every site has
  * a page not asked yet: the redo then restarts every site with work. */
 static bool redo_ripe(struct sim *s)
@@ -2983,11 +3085,9 @@ static struct redo_many *redo_run(int64_t start_ms, const char *lose_at,
 	uint64_t breaches;
 
 	assert_non_null(r);
-	r->s = s;
-	r->taken = -1;
+	redo_watch(s, r);
 	r->start_ms = start_ms;
 	r->lose_at = lose_at;
-	r->show = s->logger;
 	losing_wrap(s->store);
 	for (unsigned i = 0; i < REDO_HOSTS; i++)
 		build_worker_pages(s, i, REDO_PAGES);
@@ -2995,10 +3095,6 @@ static struct redo_many *redo_run(int64_t start_ms, const char *lose_at,
 	 * redo every site is idle, and every one is started again. */
 	s->opt.polite.address_concurrency = REDO_HOSTS;
 	s->opt.polite.address_window_start = REDO_HOSTS;
-	r->log.fn = redo_log;
-	r->log.ud = r;
-	r->log.level = HEED_LOG_DEBUG;
-	s->opt.logger = &r->log;
 	s->after_step = redo_step;
 	s->ud = r;
 	assert_true(wsim_crawl(s, p));
@@ -3153,18 +3249,14 @@ static void late_step(struct sim *s, heed_crawl_action_kind kind)
 
 static void test_redo_alone_while_sites_go_on(void **state)
 {
-	struct sim *s = wsim_new(2, LATE_SITES - 2);
+	struct sim *s = alone_new(2, LATE_SITES - 2);
 	struct late *l = calloc(1, sizeof(*l));
 	struct page *hidden;
-	struct heed_crawl_progress p;
 	unsigned again = 0, forgotten = 0;
 	uint64_t breaches = 0;
 
 	(void)state;
 	assert_non_null(l);
-	losing_wrap(s->store);
-	/* A crawl alone, with the same calm web. */
-	s->opt.worker.holder = NULL;
 	s->opt.polite.address_concurrency = LATE_WINDOW;
 	s->opt.polite.address_window_start = LATE_WINDOW;
 	s->opt.limits.dns_retries = 5;
@@ -3175,58 +3267,18 @@ static void test_redo_alone_while_sites_go_on(void **state)
 	build_worker_pages(s, 0, LATE_HIDDEN + 1);
 	/* The late site's home page does not link LATE_HIDDEN: site 1's
 	 * page 1 does. */
-	s->sites[0].pages[0].link_count--;
-	s->sites[1].pages[1].links[s->sites[1].pages[1].link_count++] =
-	        (struct target){TO_PAGE, 0, LATE_HIDDEN};
-	l->r.s = s;
-	l->r.taken = -1;
-	l->r.show = s->logger;
-	l->r.log.fn = redo_log;
-	l->r.log.ud = &l->r;
-	l->r.log.level = HEED_LOG_DEBUG;
-	s->opt.logger = &l->r.log;
-	s->after_step = late_step;
-	s->ud = l;
-	assert_true(crawl(s));
-	{
-		struct heed_crawl_clock now = sim_clock(s);
-		assert_int_equal(heed_crawl_finish(s->c, &now), HEED_OK);
-		heed_crawl_progress_get(s->c, &now, &p);
-	}
-	heed_crawl_free(s->c);
-	s->c = NULL;
+	link_last_from(s, 0, 1);
+	redo_watch(s, &l->r);
+	run_lost(s, &l->r, late_step, l, 1);
 	assert_true(l->armed);
-	assert_int_equal(losing.count, 1);
-	assert_int_equal(l->r.redos, 1);
 	/* The batch was lost while the late site still qualified, with
 	 * site 1's link to it. */
 	assert_true(l->late_at_redo);
 	l->link_again = l->r.again[1][1];
 	for (unsigned i = 0; i < LATE_SITES; i++)
 		forgotten += l->r.redone[i];
-	for (unsigned i = 0; i < LATE_SITES; i++) {
-		struct site *st = &s->sites[i];
-		if (st->robots_hits != 1)
-			breach(s, B_ONCE, "%s/robots.txt requested %u times",
-			       st->name, st->robots_hits);
-		for (unsigned k = 0; k < st->page_count; k++) {
-			struct page *pg = &st->pages[k];
-			unsigned n = l->r.again[i][k];
-			again += n;
-			for (unsigned a = 0; a < n; a++)
-				if (pg->answers_200 - pg->lost_200 > 1)
-					pg->lost_200++;
-			if (pg->hits != 1 + n)
-				breach(s, B_ONCE,
-				       "http://%s%s requested %u times (%u "
-				       "again by design)",
-				       st->name, pg->path, pg->hits, n);
-		}
-	}
-	check_store(s);
+	breaches = check_redone(s, &l->r, &again);
 	hidden = &s->sites[0].pages[LATE_HIDDEN];
-	for (size_t k = 0; k < B_COUNT; k++)
-		breaches += s->breaches[k].count;
 	printf("a crawl alone redid %u batch: %u of %u sites forgotten, %u "
 	       "pages asked again (site 1's page 1: %u), the late site's "
 	       "hidden page asked %u times\n",
@@ -3236,10 +3288,308 @@ static void test_redo_alone_while_sites_go_on(void **state)
 	assert_int_equal(breaches, 0);
 	assert_true(l->link_again >= 1);
 	assert_true(hidden->reached && !hidden->reached_own);
-	/* Besides the late site, parked lanes went on too. */
-	assert_true(forgotten < LATE_SITES - 1);
+	/* Every site but the late one started again, the parked ones woken
+	 * first (test_redo_of_a_parked_site). */
+	assert_int_equal(forgotten, LATE_SITES - 1);
 	free(l);
 	wsim_free(s);
+}
+
+/* 3''''''. A lost batch that gave a parked site its next URL. Site 0
+ * (an address of its own, a Crawl-delay of PARKED_DELAY_S) links from
+ * its page 1 to page 1 of site 1, which no page of site 1 links. Sites
+ * 1.. share one address with room for one request, so their lanes wait
+ * parked for it. Site 1 has asked everything else when site 0's page 1
+ * answers: its lane loads the new URL from the open batch and parks
+ * behind the others. The store loses that batch at its commit. Site 0's
+ * page 1 is asked again by design, and links site 1's page again; every
+ * other page, the linked one too, is asked once, every robots.txt once,
+ * and every page is stored. PARKED_DELAY_S puts the answer early enough
+ * in its batch for site 1 to park before the commit (the web and the
+ * network are seed 14's; at 19 s, site 1 had not parked). Left parked
+ * through the redo, site 1 asked the URL from its window, and again
+ * once site 0's page wrote its row again (at 12 s: it asked the URL
+ * once, from its window, and the row written again stayed queued, the
+ * run open). */
+#define PARKED_SITES   8
+#define PARKED_DELAY_S 10
+
+struct parked {
+	struct redo_many r;
+	bool armed;
+	bool woken[PARKED_SITES]; /* its lane was parked at the redo */
+};
+
+/* The redo says which parked lanes it wakes ("woken at"). */
+static void parked_log(void *ud, heed_log_level level, const char *module,
+                       const char *message)
+{
+	struct parked *z = ud;
+	char rest[16];
+	unsigned i;
+
+	redo_log(&z->r, level, module, message);
+	if (sscanf(message, "http://s%u.sim.test: woken %15s", &i, rest) == 2 &&
+	    i < PARKED_SITES)
+		z->woken[i] = true;
+}
+
+static void parked_step(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct parked *z = s->ud;
+
+	(void)kind;
+	if (z->armed || !s->sites[0].pages[1].hits || !answer_open(s, 0) ||
+	    s->sites[1].pages[1].hits)
+		return;
+	losing.at = "COMMIT;";
+	z->armed = true;
+	trace(s, HEED_LOG_INFO, "the batch open is lost at its commit");
+}
+
+static void test_redo_of_a_parked_site(void **state)
+{
+	struct sim *s = alone_new(1, PARKED_SITES - 1);
+	struct parked *z = calloc(1, sizeof(*z));
+	struct page *linked;
+	unsigned again;
+	uint64_t breaches;
+
+	(void)state;
+	assert_non_null(z);
+	s->opt.polite.address_concurrency = 1;
+	s->opt.polite.address_window_start = 1;
+	s->sites[0].crawl_delay_ms = PARKED_DELAY_S * 1000;
+	for (unsigned i = 2; i < PARKED_SITES; i++)
+		build_worker_pages(s, i, LATE_PAGES);
+	build_worker_pages(s, 1, 2);
+	link_last_from(s, 1, 0);
+	redo_watch(s, &z->r);
+	z->r.log.fn = parked_log;
+	z->r.log.ud = z;
+	run_lost(s, &z->r, parked_step, z, 1);
+	assert_true(z->armed);
+	breaches = check_redone(s, &z->r, &again);
+	linked = &s->sites[1].pages[1];
+	printf("a lost batch gave a parked site its next URL: %u pages asked "
+	       "again (site 0's page 1: %u), the linked page asked %u times\n",
+	       again, z->r.again[0][1], linked->hits);
+	report(s, 0, breaches);
+	assert_int_equal(breaches, 0);
+	assert_int_equal(z->r.again[0][1], 1);
+	assert_true(linked->reached && !linked->reached_own);
+	/* Site 1 was parked at the redo, and started again. */
+	assert_true(z->woken[1]);
+	assert_true(z->r.redone[1]);
+	free(z);
+	wsim_free(s);
+}
+
+/* Site i qualified in an earlier run with no robots.txt (a 404), its
+ * record fresh for a day: this run's lifecycle asks nothing. */
+static void store_fresh_robots(struct sim *s, unsigned i)
+{
+	struct site *st = &s->sites[i];
+	struct heed_store_site row = {0};
+	int64_t now_s = unix_ms(s) / 1000;
+	char origin[48];
+
+	snprintf(origin, sizeof(origin), "http://%s", st->name);
+	row.site = origin;
+	row.host = st->name;
+	row.record.state = HEED_SITE_QUALIFIED_NO_RULES;
+	row.record.reason = HEED_SITE_R_NO_ROBOTS;
+	row.record.http_status = 404;
+	row.record.robots_date_s = row.record.last_success_s = now_s - 60;
+	row.record.next_attempt_s = now_s + 86400;
+	assert_int_equal(heed_store_site_put(s->store, &row), HEED_OK);
+	/* The server's side of that answer. */
+	st->robots = ROBOTS_MISSING;
+	st->robots_fresh = true;
+	st->robots_requested = true;
+	st->last_robots = SEEN_GOOD;
+	st->last_robots_status = 404;
+}
+
+/* 3'''''. A lost batch while a site waits for its addresses. A site whose
+ * stored robots.txt is fresh qualifies as it starts, with no request:
+ * its row, its sitemap and the rows it asks back go into the open batch,
+ * and it waits for its host's addresses, here while the look-ups time
+ * out RESOLVING_TIMEOUTS times. The store loses that batch at its
+ * commit. The site's robots.txt is never asked, its sitemap and every
+ * page once. */
+#define RESOLVING_TIMEOUTS 2
+
+struct resolving {
+	struct redo_many r;
+	bool armed;
+	bool seen_redo;
+	bool resolving_at_redo; /* its look-ups had all timed out */
+};
+
+static void resolving_step(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct resolving *z = s->ud;
+
+	if (z->r.redos && !z->seen_redo) {
+		z->seen_redo = true;
+		z->resolving_at_redo =
+		        s->sites[0].dns_queries <= RESOLVING_TIMEOUTS;
+	}
+	if (z->armed || kind != HEED_CRAWL_RESOLVE)
+		return;
+	losing.at = "COMMIT;";
+	z->armed = true;
+	trace(s, HEED_LOG_INFO, "the batch open is lost at its commit");
+}
+
+static void test_redo_while_a_site_resolves(void **state)
+{
+	struct sim *s = alone_new(1, 0);
+	struct resolving *z = calloc(1, sizeof(*z));
+	struct site *st = &s->sites[0];
+	unsigned again;
+	uint64_t breaches;
+
+	(void)state;
+	assert_non_null(z);
+	s->opt.limits.dns_retries = RESOLVING_TIMEOUTS;
+	st->dns_timeouts = RESOLVING_TIMEOUTS;
+	store_fresh_robots(s, 0);
+	redo_watch(s, &z->r);
+	run_lost(s, &z->r, resolving_step, z, 1);
+	assert_true(z->resolving_at_redo);
+	if (st->sitemap_hits != 1)
+		breach(s, B_ONCE, "%s/sitemap.xml requested %u times", st->name,
+		       st->sitemap_hits);
+	breaches = check_redone(s, &z->r, &again);
+	printf("a lost batch while a site resolved: its sitemap asked %u "
+	       "times, %u pages asked again\n",
+	       st->sitemap_hits, again);
+	report(s, 0, breaches);
+	assert_int_equal(breaches, 0);
+	assert_int_equal(again, 0);
+	free(z);
+	wsim_free(s);
+}
+
+/* 3'''''''. The first batch of a run lost. A run's start queues its
+ * start URLs and, for each of their sites, the URLs the store knows of
+ * it (here every page: --refresh all), in the batch heed_crawl_start
+ * commits. Site 0 was crawled by an earlier run, whose home page linked
+ * its last page; it links it no more, so only the store knows that page.
+ * The store loses the start's batch. The second run asks every page
+ * once, the one only the store knows too, and no robots.txt (the one
+ * stored is fresh). */
+#define FIRST_PAGES 4
+
+/* The next run over s's web, in a new process a minute later: the
+ * server's counts start again, site i's robots.txt stored fresh. */
+static void next_run(struct sim *s, struct redo_many *r)
+{
+	s->now += 60 * 1000;
+	s->gen++;
+	r->noted = s->fetch_len;
+	for (unsigned i = 0; i < s->site_count; i++) {
+		struct site *st = &s->sites[i];
+		st->robots_hits = st->sitemap_hits = 0;
+		st->robots_fresh = true;
+		for (unsigned k = 0; k < st->page_count; k++) {
+			struct page *pg = &st->pages[k];
+			pg->hits = pg->answers_200 = pg->lost_200 = 0;
+		}
+	}
+}
+
+/* A first run over site 0 of FIRST_PAGES pages, then the second's start
+ * as above: its home page no longer links its last page, which it
+ * returns, and the store loses the start's batch. */
+static struct page *first_batch_lost(struct sim *s, struct redo_many *r)
+{
+	struct heed_crawl_progress p;
+	struct page *known;
+
+	build_worker_pages(s, 0, FIRST_PAGES);
+	known = &s->sites[0].pages[FIRST_PAGES - 1];
+	assert_true(wsim_crawl(s, &p));
+	assert_int_equal(breach_count(s), 0);
+	assert_int_equal(known->hits, 1);
+	next_run(s, r);
+	s->sites[0].pages[0].link_count--;
+	s->opt.refresh_all = true;
+	redo_watch(s, r);
+	losing.at = "COMMIT;";
+	return known;
+}
+
+/* Runs the second run, step after each call, which loses losses
+ * batches: every page is asked once, the one only the store knew too.
+ * Frees s and r. */
+static void run_second(struct sim *s, struct redo_many *r,
+                       const struct page *known,
+                       void (*step)(struct sim *, heed_crawl_action_kind),
+                       unsigned losses)
+{
+	unsigned again;
+	uint64_t breaches;
+
+	run_lost(s, r, step, r, losses);
+	check_asked(s, r, &again);
+	check_frontier(s);
+	breaches = breach_count(s);
+	printf("%u batches of a second run lost: the page only the store "
+	       "knew asked %u times, %u pages asked again\n",
+	       r->redos, known->hits, again);
+	report(s, 0, breaches);
+	assert_int_equal(breaches, 0);
+	free(r);
+	wsim_free(s);
+}
+
+static void test_redo_of_the_first_batch(void **state)
+{
+	struct sim *s = alone_new(1, 0);
+	struct redo_many *r = calloc(1, sizeof(*r));
+	struct page *known;
+
+	(void)state;
+	assert_non_null(r);
+	known = first_batch_lost(s, r);
+	run_second(s, r, known, NULL, 1);
+}
+
+/* 3''''''''. Two losses before a commit. As above, but robots.txt is
+ * checked again after TWICE_RECHECK_S, so due in the second run, whose
+ * first look-up of the site's host times out; and the store loses the
+ * redo's batch too, which queued again what the start's had, while the
+ * site's lifecycle waits for that look-up. The second redo queues it
+ * again, as no batch has committed yet: the page only the store knows is
+ * asked once, robots.txt once. */
+#define TWICE_RECHECK_S 30
+
+static void lose_redos_batch(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct redo_many *r = s->ud;
+
+	(void)kind;
+	if (r->redos == 1 && losing.count == 1 && !losing.at && !losing.lost)
+		losing.at = "COMMIT;";
+}
+
+static void test_redo_twice_before_a_commit(void **state)
+{
+	struct sim *s = alone_new(1, 0);
+	struct redo_many *r = calloc(1, sizeof(*r));
+	struct page *known;
+
+	(void)state;
+	assert_non_null(r);
+	s->opt.site.recheck_interval_s = TWICE_RECHECK_S;
+	known = first_batch_lost(s, r);
+	s->sites[0].robots_fresh = false;
+	/* The second run's first look-up times out. */
+	s->sites[0].dns_timeouts = s->sites[0].dns_queries + 1;
+	run_second(s, r, known, lose_redos_batch, 2);
 }
 
 /* 3a. A host handed back, and hosts never held. w9 held s0.sim.test,
@@ -3738,6 +4088,10 @@ int main(void)
 	        cmocka_unit_test(test_worker_redo_of_many),
 	        cmocka_unit_test(test_worker_redo_inside_a_part),
 	        cmocka_unit_test(test_redo_alone_while_sites_go_on),
+	        cmocka_unit_test(test_redo_while_a_site_resolves),
+	        cmocka_unit_test(test_redo_of_a_parked_site),
+	        cmocka_unit_test(test_redo_of_the_first_batch),
+	        cmocka_unit_test(test_redo_twice_before_a_commit),
 	        cmocka_unit_test(
 	                test_worker_handed_back_counts_from_last_start),
 	        cmocka_unit_test(test_worker_fenced),
