@@ -20,6 +20,7 @@
  *   build/bench/bench_extract [rounds]   (default 7)
  *   build/bench/bench_extract --pages DIR [rounds]
  *   build/bench/bench_extract --extract-only
+ *   build/bench/bench_extract --compare PASSES [--pages DIR]... LIB.so...
  *
  * The second form times extraction alone over the *.html files in DIR
  * (the labelled real pages, for bench/extract/compare.py), so heed's
@@ -27,10 +28,21 @@
  * in CPU time, without a process start per page. The third runs one pass
  * of extraction alone over the generated corpus, for an instruction count
  * (valgrind --tool=callgrind) that leaves libxml2's passes out.
+ *
+ * The fourth compares builds of heed in one process: each LIB.so (a
+ * build's libheed.so.*) is dlopen()ed on its own (RTLD_LOCAL |
+ * RTLD_DEEPBIND) and their extractions alternate pass by pass over the
+ * same pages, the generated well-formed ones or every *.html of each DIR;
+ * the best pass of each is reported, in MB/s of CPU time. On a host whose
+ * pace swings within seconds (a shared machine's neighbours), runs of one
+ * build after another, or a ratio to libxml2 taken minutes apart, cannot
+ * tell a few per cent; passes side by side can.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/parserInternals.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,6 +199,90 @@ static int load_dir(const char *dir, struct page *p, int max)
 	return n;
 }
 
+typedef heed_status (*extract_fn)(heed_page **,
+                                  const struct heed_extract_input *,
+                                  const struct heed_allocator *,
+                                  struct heed_diag *);
+typedef void (*page_free_fn)(heed_page *);
+
+/* A build under comparison: its extraction, and the best pass's time. */
+struct build {
+	const char *lib;
+	extract_fn extract;
+	page_free_fn page_free;
+	double best;
+};
+
+/* Opens lib on its own (its symbols neither seen by nor taken from the
+ * others'); false with a message when it cannot. */
+static bool build_open(struct build *b, const char *lib)
+{
+	void *d = dlopen(lib, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+
+	b->lib = lib;
+	b->best = 1e30;
+	if (d) {
+		b->extract = (extract_fn)dlsym(d, "heed_extract_html");
+		b->page_free = (page_free_fn)dlsym(d, "heed_page_free");
+	}
+	if (!d || !b->extract || !b->page_free) {
+		fprintf(stderr, "bench_extract: %s: %s\n", lib,
+		        d ? "no heed_extract_html" : dlerror());
+		return false;
+	}
+	return true;
+}
+
+/* Seconds of one pass of build b over the pages. */
+static double build_pass(const struct build *b, const struct page *p, size_t n)
+{
+	double t0 = now_s();
+
+	for (size_t i = 0; i < n; i++) {
+		struct heed_extract_input in = {0};
+		heed_page *pg = NULL;
+		in.body = p[i].data;
+		in.body_len = p[i].len;
+		in.url = "https://bench.example/p/1";
+		in.agent = "heed";
+		if (b->extract(&pg, &in, NULL, NULL) != HEED_OK) {
+			fprintf(stderr, "extraction failed\n");
+			exit(1);
+		}
+		b->page_free(pg);
+	}
+	return now_s() - t0;
+}
+
+/* The --compare form: passes rounds over the pages, the builds in turn
+ * (the order reversed every other round, so neither end is favoured). */
+static int compare(struct build *b, int nb, const struct page *p, size_t n,
+                   int passes)
+{
+	size_t bytes = 0;
+
+	for (size_t i = 0; i < n; i++)
+		bytes += p[i].len;
+	/* As heed crawl runs: a page's arenas are not handed back to the
+	 * system between pages. */
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
+	(void)mallopt(M_MMAP_THRESHOLD, 8 << 20);
+	for (int r = 0; r < passes; r++)
+		for (int k = 0; k < nb; k++) {
+			struct build *x = &b[(r & 1) ? nb - 1 - k : k];
+			double t = build_pass(x, p, n);
+			if (t < x->best)
+				x->best = t;
+		}
+	printf("%zu pages, %.1f MB, best of %d passes each, builds "
+	       "alternated\n",
+	       n, (double)bytes / 1e6, passes);
+	for (int k = 0; k < nb; k++)
+		printf("%8.1f MB/s  %s\n", (double)bytes / b[k].best / 1e6,
+		       b[k].lib);
+	return 0;
+}
+
 /* Median pages/s of extraction alone over the pages in dir. */
 static int real_pages(const char *dir, int rounds)
 {
@@ -217,6 +313,55 @@ static int real_pages(const char *dir, int rounds)
 	return 0;
 }
 
+/* --compare's arguments after the word: PASSES [--pages DIR]... LIB... */
+static int compare_main(int argc, char **argv)
+{
+	static struct page p[8192];
+	struct build b[8];
+	int passes = (int)strtol(argv[0], NULL, 10), nb = 0, rc;
+	size_t n = 0;
+	bool dirs = false;
+
+	if (passes < 1 || passes > 1000)
+		passes = 20;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--pages") && i + 1 < argc) {
+			int got = load_dir(argv[++i], p + n,
+			                   (int)(HEED_ARRAY_SIZE(p) - n));
+			if (got < 0) {
+				fprintf(stderr,
+				        "bench_extract: cannot read %s\n",
+				        argv[i]);
+				return 1;
+			}
+			n += (size_t)got;
+			dirs = true;
+		} else if (nb == (int)HEED_ARRAY_SIZE(b) ||
+		           !build_open(&b[nb++], argv[i])) {
+			return 1;
+		}
+	}
+	if (!nb || (dirs && !n)) {
+		fprintf(stderr, "bench_extract: no %s\n",
+		        nb ? "*.html pages" : "build to compare");
+		return 1;
+	}
+	/* The well-formed pages of the generated corpus, made as main()
+	 * makes them (each page's id is its place in the whole corpus). */
+	for (unsigned id = 0, k = 0; !dirs && k < KINDS; k++)
+		for (int i = 0; i < kind_count[k]; i++, id++) {
+			corpus_make(&p[n], (enum kind)k, id);
+			if (k == BROKEN)
+				free(p[n].data);
+			else
+				n++;
+		}
+	rc = compare(b, nb, p, n, passes);
+	for (size_t i = 0; i < n; i++)
+		free(p[i].data);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct page pages[256];
@@ -230,6 +375,8 @@ int main(int argc, char **argv)
 			rounds = 7;
 		return real_pages(argv[2], rounds);
 	}
+	if (argc > 3 && !strcmp(argv[1], "--compare"))
+		return compare_main(argc - 2, argv + 2);
 	rounds = argc > 1 ? (int)strtol(argv[1], NULL, 10) : 7;
 	if (rounds < 1 || rounds > 64)
 		rounds = 7;
