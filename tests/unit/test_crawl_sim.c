@@ -3247,7 +3247,7 @@ static void late_step(struct sim *s, heed_crawl_action_kind kind)
 	trace(s, HEED_LOG_INFO, "the batch open is lost at its commit");
 }
 
-static void test_redo_alone_while_sites_go_on(void **state)
+static void test_redo_alone_while_a_site_qualifies(void **state)
 {
 	struct sim *s = alone_new(2, LATE_SITES - 2);
 	struct late *l = calloc(1, sizeof(*l));
@@ -4087,7 +4087,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_takeover_of_many),
 	        cmocka_unit_test(test_worker_redo_of_many),
 	        cmocka_unit_test(test_worker_redo_inside_a_part),
-	        cmocka_unit_test(test_redo_alone_while_sites_go_on),
+	        cmocka_unit_test(test_redo_alone_while_a_site_qualifies),
 	        cmocka_unit_test(test_redo_while_a_site_resolves),
 	        cmocka_unit_test(test_redo_of_a_parked_site),
 	        cmocka_unit_test(test_redo_of_the_first_batch),
