@@ -845,13 +845,6 @@ static void heading(struct html *h)
 	}
 }
 
-/*
- * Whether a rel=tag link files the post in a category rather than tagging
- * it: WordPress writes its categories rel="category tag", older themes
- * plain rel=tag to a /category/ archive or to "?cat=81" without pretty
- * links. A category is the site's section ("News", "Uncategorized"), not
- * a word about the post.
- */
 /* True when the path href[0, n) has a "/category/" or "/categories/"
  * segment. From slash to slash, each found by memchr(): a memmem() had
  * a set-up that cost more than the short paths of tag links. */
@@ -870,6 +863,13 @@ static bool category_path(const char *href, size_t n)
 	return false;
 }
 
+/*
+ * Whether a rel=tag link files the post in a category rather than tagging
+ * it: WordPress writes its categories rel="category tag", older themes
+ * plain rel=tag to a /category/ archive or to "?cat=81" without pretty
+ * links. A category is the site's section ("News", "Uncategorized"), not
+ * a word about the post.
+ */
 static bool category_link(unsigned rel, const char *href)
 {
 	size_t n = strcspn(href, "?#");
