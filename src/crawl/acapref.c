@@ -228,6 +228,19 @@ static void settle(heed_crawl *c, struct heed__acapref *r)
 	heed__acapref_release(c, owner);
 }
 
+void heed__acapref_forget_waits(heed_crawl *c, struct heed__site *s)
+{
+	for (size_t i = 0; i < s->ref_count; i++) {
+		struct heed__acapref *r = &s->refs[i];
+		struct heed__site *owner = r->referrer;
+		if (!owner || r->settled)
+			continue;
+		r->settled = true;
+		if (owner->refs_waiting && !--owner->refs_waiting)
+			heed__acapref_release(c, owner);
+	}
+}
+
 /* A file asked for another site that will not be asked after all. */
 static void give_up(heed_crawl *c, struct heed__acapref *r, const char *why)
 {

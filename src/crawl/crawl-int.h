@@ -1066,6 +1066,16 @@ bool heed__acapref_permitted(heed_crawl *c, struct heed__site *s,
  * given up (their crawlers stay prohibited), why says why. */
 void heed__acapref_dropped(heed_crawl *c, struct heed__site *s,
                            const char *why);
+/* A lost batch is being redone (ctl.c): the files other sites asked in
+ * s's lane hold them no more, and are never asked for them. A wait would
+ * keep both sites going on through the redo with what the lost batch
+ * took (the waiting site's qualification, s's answers), where sites at
+ * rest start again from the store: the waiting site then qualifies again
+ * and asks its file again. A file not put in s's lane yet (s not ready)
+ * never is; one put there already is asked only if s goes on. A waiting
+ * site that goes on is released, its file not added (its crawlers stay
+ * prohibited). */
+void heed__acapref_forget_waits(heed_crawl *c, struct heed__site *s);
 /* s is ready (qualified, addresses known): its lane is released unless
  * files it asked elsewhere are pending (then the last one releases it). */
 void heed__acapref_release(heed_crawl *c, struct heed__site *s);

@@ -669,7 +669,9 @@ static void requeue_start(heed_crawl *c, struct heed__site **on, size_t n)
  * memory of what it queued is dropped, every lane parked at an address is
  * woken (its window may hold rows of the lost batch: a URL it no longer
  * has, asked again once the row is written again, or a row whose id the
- * store gives another), every site starts_again() picks is forgotten and,
+ * store gives another), every wait for an ACAP file asked on another site
+ * is forgotten (heed__acapref_forget_waits: both sites would otherwise
+ * go on), every site starts_again() picks is forgotten and,
  * unless another worker may have its host by now, started again from the
  * store, and what the start queued is queued again (requeue_start). Sites
  * still qualifying, or never started, go on: their writes come later.
@@ -699,6 +701,9 @@ static bool redo(heed_crawl *c)
 	}
 	c->rewinding = false;
 	woken = heed__addrq_wake_all(c);
+	for (size_t i = 0; i < c->site_buckets; i++)
+		for (struct heed__site *s = c->sites[i]; s; s = s->next)
+			heed__acapref_forget_waits(c, s);
 	for (size_t i = 0; i < c->site_buckets; i++)
 		for (struct heed__site *s = c->sites[i]; s; s = s->next)
 			if (n < c->site_count && starts_again(c, s))

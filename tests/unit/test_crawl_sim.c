@@ -191,6 +191,10 @@ struct site {
 	unsigned robots_fail_first;
 	unsigned redirect_to; /* ROBOTS_REDIRECT: the other site */
 	int64_t robots_slow_ms;
+	/* Its robots.txt names an ACAP permissions file, /acap-sN.txt on
+	 * site acap_on, which answers a plain "allow all". */
+	bool acap_ref;
+	unsigned acap_on;
 	const char *disallow; /* a path prefix, or NULL */
 	bool heed_group;      /* the rules sit in a "User-agent: heed" group */
 	int64_t crawl_delay_ms;
@@ -199,6 +203,7 @@ struct site {
 	unsigned page_count;
 	/* The server. */
 	unsigned dns_queries, robots_hits, sitemap_hits;
+	unsigned acap_hits;    /* its ACAP file asked (on site acap_on) */
 	struct hostlog log;    /* of its host name, when host is itself */
 	bool has_own_last;     /* the origin's last request, for its */
 	int64_t own_last_sent; /* Crawl-delay */
@@ -234,6 +239,7 @@ enum req_kind {
 	RQ_ROBOTS,     /* its /robots.txt */
 	RQ_ROBOTS_FOR, /* /robots-sN.txt: site N's redirected robots.txt */
 	RQ_SITEMAP,    /* /sitemap.xml (404) */
+	RQ_ACAP,       /* /acap-sN.txt: the ACAP file site N's robots names */
 	RQ_MEDIA,      /* /img/...: heed must never ask */
 	RQ_UNKNOWN,    /* no such URL, or a host out of scope */
 };
@@ -841,6 +847,11 @@ static size_t robots_body(struct sim *s, const struct site *st)
 	out_add(&o, "Disallow: %s\n", st->disallow ? st->disallow : "");
 	if (st->heed_group)
 		out_add(&o, "\nUser-agent: *\nDisallow: /\n");
+	if (st->acap_ref)
+		out_add(&o,
+		        "\nACAP-crawler: heed\n"
+		        "ACAP-permissions-reference: http://%s/acap-s%u.txt\n",
+		        s->sites[st->acap_on].name, (unsigned)(st - s->sites));
 	return o.len;
 }
 
@@ -946,6 +957,15 @@ static enum req_kind classify_path(const struct sim *s, unsigned si,
 		    s->sites[n].redirect_to == si) {
 			*owner = (unsigned)n;
 			return RQ_ROBOTS_FOR;
+		}
+		return RQ_UNKNOWN;
+	}
+	if (strncmp(path, "/acap-s", 7) == 0) {
+		n = strtoul(path + 7, &end, 10);
+		if (n < s->site_count && strcmp(end, ".txt") == 0 &&
+		    s->sites[n].acap_ref && s->sites[n].acap_on == si) {
+			*owner = (unsigned)n;
+			return RQ_ACAP;
 		}
 		return RQ_UNKNOWN;
 	}
@@ -1270,6 +1290,9 @@ static void content(struct sim *s, struct fetch *f, int64_t *ttfb)
 		st->sitemap_hits++;
 		f->status = 404;
 		return;
+	case RQ_ACAP:
+		s->sites[f->owner].acap_hits++;
+		return;
 	default:
 		f->status = 404;
 		return;
@@ -1405,6 +1428,11 @@ static void answer_body(struct sim *s, const struct fetch *f,
 	if (f->kind == RQ_ROBOTS || f->kind == RQ_ROBOTS_FOR) {
 		r->content_type = "text/plain";
 		r->body_len = robots_body(s, &s->sites[f->owner]);
+	} else if (f->kind == RQ_ACAP) {
+		r->content_type = "text/plain";
+		r->body_len = (size_t)snprintf(s->body, sizeof(s->body),
+		                               "ACAP-crawler: *\n"
+		                               "ACAP-allow-crawl: /\n");
 	} else if (p->kind == PAGE_DOC) {
 		r->content_type = "application/pdf";
 		r->body_len = (size_t)snprintf(s->body, sizeof(s->body),
@@ -2848,7 +2876,20 @@ struct redo_many {
 	/* Asked again by design: once for each redo whose batch lost its
 	 * answer. */
 	unsigned again[REDO_HOSTS][REDO_PAGES];
+	unsigned robots_again[REDO_HOSTS];
 };
+
+/* Whether the store holds site i's row: its robots.txt answer (or one
+ * of an earlier run) committed. */
+static bool site_row_stored(struct sim *s, unsigned i)
+{
+	char sql[96];
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) FROM sites WHERE site = 'http://%s'",
+	         s->sites[i].name);
+	return count_rows(s, sql) > 0;
+}
 
 /* A redo, as it is logged: the sites it forgot ("-> new", logged before
  * it in the call) must start again after it. Every request heed sent
@@ -2872,6 +2913,9 @@ static void note_redo(struct redo_many *r)
 		if (f->kind == RQ_PAGE && f->arrived &&
 		    frontier_state(s, f->url) != HEED_FRONTIER_DONE)
 			r->again[f->site][f->page]++;
+		if (f->kind == RQ_ROBOTS && f->arrived &&
+		    !site_row_stored(s, (unsigned)f->site))
+			r->robots_again[f->site]++;
 	}
 }
 
@@ -2915,18 +2959,23 @@ static void redo_watch(struct sim *s, struct redo_many *r)
 	s->opt.logger = &r->log;
 }
 
-/* Every robots.txt asked once (none stored fresh), every page once and
- * once more for each lost batch that held its answer (r; its first 200s
- * then count as lost, as a kill's); *again: the pages asked again. */
+/* Every robots.txt asked once (none stored fresh), every page once, each
+ * once more for each lost batch that held its answer (r; a page's first
+ * 200s then count as lost, as a kill's); *again: the pages asked again. */
 static void check_asked(struct sim *s, const struct redo_many *r,
                         unsigned *again)
 {
 	*again = 0;
 	for (unsigned i = 0; i < s->site_count; i++) {
 		const struct site *st = &s->sites[i];
-		if (st->robots_hits != !st->robots_fresh)
-			breach(s, B_ONCE, "%s/robots.txt requested %u times",
-			       st->name, st->robots_hits);
+		if (st->robots_hits != !st->robots_fresh + r->robots_again[i])
+			breach(s, B_ONCE,
+			       "%s/robots.txt requested %u times (%u again by "
+			       "design)",
+			       st->name, st->robots_hits, r->robots_again[i]);
+		if (st->acap_ref && st->acap_hits != 1)
+			breach(s, B_ONCE, "%s's ACAP file requested %u times",
+			       st->name, st->acap_hits);
 		for (unsigned k = 0; k < st->page_count; k++) {
 			struct page *pg = &st->pages[k];
 			unsigned n = r->again[i][k];
@@ -3469,6 +3518,87 @@ static void test_redo_while_a_site_resolves(void **state)
 	report(s, 0, breaches);
 	assert_int_equal(breaches, 0);
 	assert_int_equal(again, 0);
+	free(z);
+	wsim_free(s);
+}
+
+/* 3. A lost batch while a site waits for an ACAP file on another
+ * site. Site 0's robots.txt names a permissions file on site 1 (an
+ * address of its own, a Crawl-delay of ACAP_DELAY_S), so site 0's pages
+ * wait until site 1's lane has asked it, at site 1's next turn; and
+ * site 1, holding a file another site waits for, is not at rest either.
+ * Site 0's robots.txt answer comes late (ACAP_ROBOTS_SLOW_MS), while site
+ * 1's home page is out. Once both answers have reached heed, in one
+ * open batch, the store loses that batch at its commit, before the file
+ * is asked. Going on as they were, site 0 never stored its qualification
+ * and site 1 never asked its home page again: the run stayed open. Both
+ * start again from the store: site 0's robots.txt and site 1's home page
+ * are asked again once, every other page and the file once, and every
+ * page is stored. */
+#define ACAP_DELAY_S        5
+#define ACAP_ROBOTS_SLOW_MS 7500
+
+struct waiting {
+	struct redo_many r;
+	bool armed;
+	bool seen_redo;
+	bool waiting_at_redo; /* the file was not asked yet */
+};
+
+/* Whether site's robots.txt answer reached heed. */
+static bool robots_answered(const struct sim *s, int site)
+{
+	for (size_t k = 0; k < s->fetch_len; k++)
+		if (s->fetches[k].kind == RQ_ROBOTS &&
+		    s->fetches[k].site == site && s->fetches[k].ended)
+			return true;
+	return false;
+}
+
+static void waiting_step(struct sim *s, heed_crawl_action_kind kind)
+{
+	struct waiting *z = s->ud;
+
+	(void)kind;
+	if (z->r.redos && !z->seen_redo) {
+		z->seen_redo = true;
+		z->waiting_at_redo = s->sites[0].acap_hits == 0;
+	}
+	if (z->armed || s->sites[0].acap_hits || !robots_answered(s, 0) ||
+	    !answer_open(s, 1))
+		return;
+	losing.at = "COMMIT;";
+	z->armed = true;
+	trace(s, HEED_LOG_INFO, "the batch open is lost at its commit");
+}
+
+static void test_redo_while_a_site_waits_for_acap(void **state)
+{
+	struct sim *s = alone_new(2, 0);
+	struct waiting *z = calloc(1, sizeof(*z));
+	unsigned again;
+	uint64_t breaches;
+
+	(void)state;
+	assert_non_null(z);
+	s->sites[0].robots = ROBOTS_SLOW;
+	s->sites[0].robots_slow_ms = ACAP_ROBOTS_SLOW_MS;
+	s->sites[0].acap_ref = true;
+	s->sites[0].acap_on = 1;
+	s->sites[1].crawl_delay_ms = ACAP_DELAY_S * 1000;
+	redo_watch(s, &z->r);
+	run_lost(s, &z->r, waiting_step, z, 1);
+	assert_true(z->waiting_at_redo);
+	breaches = check_redone(s, &z->r, &again);
+	printf("a lost batch while a site waited for an ACAP file: the file "
+	       "asked %u times, %u pages asked again\n",
+	       s->sites[0].acap_hits, again);
+	report(s, 0, breaches);
+	assert_int_equal(breaches, 0);
+	assert_int_equal(z->r.again[1][0], 1);
+	assert_int_equal(z->r.robots_again[0], 1);
+	/* Both sites were forgotten and started again. */
+	assert_true(z->r.redone[0] && z->r.redone[1]);
 	free(z);
 	wsim_free(s);
 }
@@ -4089,6 +4219,7 @@ int main(void)
 	        cmocka_unit_test(test_worker_redo_inside_a_part),
 	        cmocka_unit_test(test_redo_alone_while_a_site_qualifies),
 	        cmocka_unit_test(test_redo_while_a_site_resolves),
+	        cmocka_unit_test(test_redo_while_a_site_waits_for_acap),
 	        cmocka_unit_test(test_redo_of_a_parked_site),
 	        cmocka_unit_test(test_redo_of_the_first_batch),
 	        cmocka_unit_test(test_redo_twice_before_a_commit),
