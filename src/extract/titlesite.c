@@ -32,6 +32,12 @@ void heed__title_text_seen(struct builder *b, const char *s, size_t len,
 	char *d;
 
 	heed__trim(&s, &len);
+	/* A heading's permalink ("Basic Usage¶": Sphinx, MkDocs and Pelican
+	 * write a pilcrow into a link at its end) is no word of it. */
+	if (len >= 2 && memcmp(s + len - 2, "\xC2\xB6", 2) == 0) {
+		len -= 2;
+		heed__trim(&s, &len);
+	}
 	if (!len || b->title_text_count == EXTRACT_MAX_TITLE_TEXTS)
 		return;
 	d = heed__collapse(&b->arena, s, len, &b->oom);

@@ -2800,6 +2800,11 @@ static const struct page_case cases[] = {
          0, NULL,
          "title=title:Gone fishing\nsite_name=title:jovelblog\n"
          "publisher=title:jovelblog\n"},
+        {"a heading's permalink pilcrow is no word of it", NULL,
+         "<title>Basic use \xE2\x80\x94 Python 3.11 documentation</title>"
+         "<h1>Basic use<a class=headerlink href=#basic-use>\xC2\xB6</a>"
+         "</h1>",
+         0, NULL, "title=title:Basic use\n"},
         {"tags a CMS wrote into the <title> are not its words", NULL,
          "<title>Ribs of <em>Brachiosaurus</em> - Acta Pal</title>"
          "<h2>Ribs of <em>Brachiosaurus</em></h2>",
