@@ -63,6 +63,7 @@ enum tag {
 	T_BR,     /* br: a signature's name is a line before its date */
 	T_CELL,   /* td, th: a table's cell, a row's data */
 	T_DT,     /* dt: a term, its value in the <dd> after it */
+	T_CODE,   /* pre, code: a program's text or output, an example */
 	T_COUNT   /* the number of tags above */
 };
 
@@ -137,6 +138,7 @@ struct html {
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
 	unsigned quote;         /* open blockquotes */
+	unsigned code;          /* open pre and code elements */
 	bool webpage_item;      /* the outermost item is a WebPage */
 	bool article_item_seen; /* the page's article item was found */
 	bool article_closed;    /* the page's first article has closed */
@@ -228,6 +230,7 @@ static const struct {
         {"base", 4, T_BASE},
         {"body", 4, T_BODY},
         {"blockquote", 10, T_QUOTE},
+        {"code", 4, T_CODE},
         {"b", 1, T_BOLD},
         {"br", 2, T_BR},
         {"data", 4, T_DATA},
@@ -253,6 +256,7 @@ static const struct {
         {"object", 6, T_MEDIA},
         {"picture", 7, T_MEDIA},
         {"p", 1, T_P},
+        {"pre", 3, T_CODE},
         {"script", 6, T_SCRIPT},
         {"source", 6, T_MEDIA_VOID},
         {"svg", 3, T_FOREIGN},
@@ -2228,6 +2232,7 @@ static unsigned *tag_count(struct html *h, enum tag tag)
 	        [T_MAIN] = COUNT_OF(main),
 	        [T_HEADER] = COUNT_OF(header),
 	        [T_QUOTE] = COUNT_OF(quote),
+	        [T_CODE] = COUNT_OF(code),
 	        [T_BOLD] = COUNT_OF(bold),
 	};
 	size_t at = slot[tag] ? slot[tag] : COUNT_OF(uncounted);
@@ -4146,9 +4151,13 @@ static bool raw_capture(enum cap_kind k)
 /* Texts are read for a label only while no better date or author is
  * known: most pages declare both in the head, and then no text of
  * theirs is read for them. */
+/* Text read for labels, bylines, dates and copyright lines: never a
+ * program's text or an example's (<pre>, <code>), whose dates and names
+ * are a log line's ("2005-03-19 15:10:26,618 - INFO") or a sample
+ * file's ("Copyright 2008 John Smith"), not the page's. */
 static bool label_scan(const struct html *h)
 {
-	return !h->foreign && !h->media && !h->aside &&
+	return !h->foreign && !h->media && !h->aside && !h->code &&
 	       (label_date_wanted(h, D_LABEL) || label_author_wanted(h) ||
 	        heed__bare_day_wanted(h->b));
 }

@@ -2800,6 +2800,11 @@ static const struct page_case cases[] = {
          0, NULL,
          "title=title:Gone fishing\nsite_name=title:jovelblog\n"
          "publisher=title:jovelblog\n"},
+        {"an example's dates and names are not the page's", NULL,
+         "<article><h1>Logging</h1><pre><code>2005-03-19 15:10:26,618 - "
+         "INFO - started\nCopyright 2008 John Smith</code></pre>"
+         "<p><code>12 March 2019</code></p></article>",
+         0, NULL, "-published\n-authors\n"},
         {"a heading's permalink pilcrow is no word of it", NULL,
          "<title>Basic use \xE2\x80\x94 Python 3.11 documentation</title>"
          "<h1>Basic use<a class=headerlink href=#basic-use>\xC2\xB6</a>"
