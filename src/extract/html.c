@@ -4150,11 +4150,10 @@ static bool raw_capture(enum cap_kind k)
 
 /* Texts are read for a label only while no better date or author is
  * known: most pages declare both in the head, and then no text of
- * theirs is read for them. */
-/* Text read for labels, bylines, dates and copyright lines: never a
- * program's text or an example's (<pre>, <code>), whose dates and names
- * are a log line's ("2005-03-19 15:10:26,618 - INFO") or a sample
- * file's ("Copyright 2008 John Smith"), not the page's. */
+ * theirs is read for them. Never a program's text or an example's
+ * (<pre>, <code>): its dates and names are a log line's ("2005-03-19
+ * 15:10:26,618 - INFO") or a sample file's ("Copyright 2008 John
+ * Smith"), not the page's. */
 static bool label_scan(const struct html *h)
 {
 	return !h->foreign && !h->media && !h->aside && !h->code &&
