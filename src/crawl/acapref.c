@@ -230,15 +230,9 @@ static void settle(heed_crawl *c, struct heed__acapref *r)
 
 void heed__acapref_forget_waits(heed_crawl *c, struct heed__site *s)
 {
-	for (size_t i = 0; i < s->ref_count; i++) {
-		struct heed__acapref *r = &s->refs[i];
-		struct heed__site *owner = r->referrer;
-		if (!owner || r->settled)
-			continue;
-		r->settled = true;
-		if (owner->refs_waiting && !--owner->refs_waiting)
-			heed__acapref_release(c, owner);
-	}
+	for (size_t i = 0; i < s->ref_count; i++)
+		if (s->refs[i].referrer)
+			settle(c, &s->refs[i]);
 }
 
 /* A file asked for another site that will not be asked after all. */

@@ -3522,7 +3522,7 @@ static void test_redo_while_a_site_resolves(void **state)
 	wsim_free(s);
 }
 
-/* 3. A lost batch while a site waits for an ACAP file on another
+/* 3''''''. A lost batch while a site waits for an ACAP file on another
  * site. Site 0's robots.txt names a permissions file on site 1 (an
  * address of its own, a Crawl-delay of ACAP_DELAY_S), so site 0's pages
  * wait until site 1's lane has asked it, at site 1's next turn; and
