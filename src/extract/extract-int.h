@@ -156,6 +156,9 @@ struct builder {
 	/* The first <title>'s text, collapsed, in the arena: the site's
 	 * name after it counts even when a meta gives the title. */
 	const char *title_tag;
+	/* The title of the page's <link rel=home> (arena): the name of the
+	 * set a chunk of a DocBook book or manual belongs to. */
+	const char *home_title;
 	/* The names of the article's opening "By X" line (arena), kept
 	 * while a declared author wins: see heed__lead_over_declared. */
 	const char *lead_names;

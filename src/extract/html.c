@@ -411,6 +411,7 @@ enum rel_type {
 	REL_SPONSORED = 1 << 10,
 	REL_TAG = 1 << 11,
 	REL_UGC = 1 << 12,
+	REL_HOME = 1 << 13,
 };
 
 /* The link types a rel value lists (ASCII case-insensitive), in one walk
@@ -445,6 +446,7 @@ static unsigned rel_types(const char *rel)
 	        REL_TYPE("previous", REL_PREV),
 	        REL_TYPE("sponsored", REL_SPONSORED),
 	        REL_TYPE("ugc", REL_UGC),
+	        REL_TYPE("home", REL_HOME),
 	};
 #undef REL_TYPE
 	unsigned bits = 0;
@@ -824,6 +826,16 @@ static void on_link(struct html *h, const char *const *atts)
 	}
 	if (type && (types & REL_ALTERNATE) && oembed_link(h->b, type, href))
 		return;
+	/* A book's chunks link its home chunk by its file name (DocBook's
+	 * "index.html"); a site's home link ("/") is titled as a slogan
+	 * ("taz.de - Schlagzeilen") or "Home" as often as by its name. */
+	if (types & REL_HOME) {
+		const char *t = attr(atts, "title");
+		if (t && !h->b->home_title && !strpbrk(href, "/:"))
+			h->b->home_title = heed__collapse(
+			        &h->b->arena, t, strlen(t), &h->b->oom);
+		return;
+	}
 	nofollow = types & REL_NOFOLLOW;
 	if (types & REL_NEXT)
 		heed__add_link(h->b, href, "next", nofollow, false);

@@ -26,16 +26,33 @@ void heed__site_name_seen(struct builder *b, const char *s, size_t len)
 		b->site_names[b->site_name_count++] = d;
 }
 
+/* The length of the mark a heading's permalink ends s[0, len) with, or
+ * 0: a pilcrow ("Basic Usage¶": Sphinx, MkDocs and Pelican write one into
+ * a link at a heading's end), or a glyph of an icon font, which Unicode's
+ * private use area holds (U+E000-U+F8FF: Read the Docs' theme writes
+ * Font Awesome's link icon, U+F0C1, there instead). */
+static size_t permalink_mark(const char *s, size_t len)
+{
+	const unsigned char *e = (const unsigned char *)s + len;
+
+	if (len >= 2 && e[-2] == 0xC2 && e[-1] == 0xB6)
+		return 2;
+	if (len >= 3 && (e[-3] == 0xEE || (e[-3] == 0xEF && e[-2] <= 0xA3)) &&
+	    e[-2] >= 0x80 && e[-2] <= 0xBF && e[-1] >= 0x80 && e[-1] <= 0xBF)
+		return 3;
+	return 0;
+}
+
 void heed__title_text_seen(struct builder *b, const char *s, size_t len,
                            bool declared)
 {
+	size_t mark;
 	char *d;
 
 	heed__trim(&s, &len);
-	/* A heading's permalink ("Basic Usage¶": Sphinx, MkDocs and Pelican
-	 * write a pilcrow into a link at its end) is no word of it. */
-	if (len >= 2 && memcmp(s + len - 2, "\xC2\xB6", 2) == 0) {
-		len -= 2;
+	/* A heading's permalink is no word of it. */
+	if ((mark = permalink_mark(s, len)) != 0) {
+		len -= mark;
 		heed__trim(&s, &len);
 	}
 	if (!len || b->title_text_count == EXTRACT_MAX_TITLE_TEXTS)
@@ -216,7 +233,7 @@ static bool is_title_text(const struct builder *b, const char *s, size_t len,
 static const char *const seps[] = {
         " | ",        " - ",  " \xE2\x80\x93 ", " \xE2\x80\x94 ",
         " \xC2\xB7 ", " :: ", " \xC2\xBB ",     " \xC2\xAB ",
-        " / "};
+        " / ",        " -- "};
 
 /* The last occurrence of sep in s[0, len), or NULL. */
 static const char *last_of(const char *s, size_t len, const char *sep)
@@ -294,6 +311,14 @@ static void cut(struct builder *b, const char *title, size_t tlen,
 	heed__cand(b, F_PUBLISHER, O_TITLE_TAG, 0, site, slen);
 }
 
+static bool has_sep(const char *s, size_t len)
+{
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++)
+		if (last_of(s, len, seps[i]))
+			return true;
+	return false;
+}
+
 /* Words in s[0, len). */
 static unsigned word_count(const char *s, size_t len)
 {
@@ -310,6 +335,85 @@ static bool short_site(const char *site, size_t slen, size_t title_len)
 {
 	return slen && slen <= 40 && word_count(site, slen) <= 4 &&
 	       slen < title_len;
+}
+
+static bool digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* True when s[0, len) holds a version number: at a word's start, digits,
+ * a dot and a digit, after an optional "v" ("2.4", "3.11.2",
+ * "v18.20.4"). */
+static bool has_version(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		size_t k = i;
+		if (i && s[i - 1] != ' ')
+			continue;
+		if (k < len && (s[k] == 'v' || s[k] == 'V'))
+			k++;
+		if (k >= len || !digit(s[k]))
+			continue;
+		while (k < len && digit(s[k]))
+			k++;
+		if (k + 1 < len && s[k] == '.' && digit(s[k + 1]))
+			return true;
+	}
+	return false;
+}
+
+/* True when a word of s[0, len) names a set of documents. */
+static bool has_set_word(const char *s, size_t len)
+{
+	static const char *const words[] = {"documentation", "dokumentation",
+	                                    "manual", "handbook", "handbuch"};
+	const char *end = s + len;
+
+	for (const char *w = s; w < end;) {
+		const char *sp = memchr(w, ' ', (size_t)(end - w));
+		size_t n = (size_t)((sp ? sp : end) - w);
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(words); i++)
+			if (heed__ascii_ieq(w, n, words[i]))
+				return true;
+		w += n + 1;
+	}
+	return false;
+}
+
+/* A documentation set's name, as a <title> carries it after the page's
+ * own ("Python 3.11.2 documentation", "Apache HTTP Server Version 2.4"):
+ * a version or a word naming a set. It is often longer than the page's
+ * title ("json"), so short_site's length rule cannot judge it. */
+static bool set_marked(const char *s, size_t len)
+{
+	return len <= 64 && word_count(s, len) <= 8 && !has_sep(s, len) &&
+	       (has_version(s, len) || has_set_word(s, len));
+}
+
+/* True when the page's first heading, its masthead as often as its
+ * title, reads s[0, len). */
+static bool masthead(const struct builder *b, const char *s, size_t len)
+{
+	for (size_t i = 0; i < b->title_text_count; i++)
+		if (!b->title_text_declared[i])
+			return same_name(s, len, b->title_texts[i]);
+	return false;
+}
+
+/* Whether the part after a page's title names its site: short, or a
+ * set's name, marked so or read elsewhere on the page as its name (the
+ * masthead, "The Rust Programming Language" over "What is Ownership?";
+ * the title of its home link). */
+static bool site_part(const struct builder *b, const char *site, size_t slen,
+                      size_t title_len)
+{
+	if (has_sep(site, slen))
+		return false;
+	return short_site(site, slen, title_len) || set_marked(site, slen) ||
+	       (slen <= 64 &&
+	        (masthead(b, site, slen) ||
+	         (b->home_title && same_name(site, slen, b->home_title))));
 }
 
 /* Offers a site's name read off the title, below any the page declares. */
@@ -337,16 +441,39 @@ static void title_publisher(struct builder *b, const char *t, size_t len)
 	site = p + 3;
 	slen = (size_t)(t + len - site);
 	heed__trim(&site, &slen);
-	if (short_site(site, slen, (size_t)(p - t)))
+	if (short_site(site, slen, (size_t)(p - t)) || set_marked(site, slen))
 		offer_site(b, site, slen);
 }
 
-static bool has_sep(const char *s, size_t len)
+/* True when a heading of the page reads s[0, len), alone or after at most
+ * two words that say what it is: rustdoc's "Keyword match" over "match -
+ * Rust", Apache's "Module Apache mod_rewrite" over "mod_rewrite - Apache
+ * HTTP Server Version 2.4". */
+static bool heading_reads(const struct builder *b, const char *s, size_t len)
 {
-	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++)
-		if (last_of(s, len, seps[i]))
+	heed__trim(&s, &len);
+	if (!len)
+		return false;
+	for (size_t i = 0; i < b->title_text_count; i++) {
+		const char *h = b->title_texts[i];
+		size_t hl = strlen(h);
+		if (same_name(s, len, h))
 			return true;
+		if (!b->title_text_declared[i] && hl > len + 1 &&
+		    h[hl - len - 1] == ' ' && same_name(s, len, h + hl - len) &&
+		    word_count(h, hl - len - 1) <= 2)
+			return true;
+	}
 	return false;
+}
+
+/* True when the page's masthead heading reads s[0, len), a set's name
+ * ("URL | Node.js v18.20.4 Documentation" under a heading "Node.js
+ * v18.20.4 documentation"): the title is the part before it. */
+static bool masthead_set(const struct builder *b, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	return len && masthead(b, s, len) && set_marked(s, len);
 }
 
 /*
@@ -368,7 +495,8 @@ static bool heading_cut(struct builder *b, const char *t, size_t len)
 		size_t slen = p ? (size_t)(t + len - site) : 0;
 		char *title;
 
-		if (p && is_title_text(b, t, (size_t)(p - t), false)) {
+		if (p && (heading_reads(b, t, (size_t)(p - t)) ||
+		          masthead_set(b, site, slen))) {
 			title = heed__strdup_arena(b, t, (size_t)(p - t));
 			if (!title)
 				return true;
@@ -376,8 +504,7 @@ static bool heading_cut(struct builder *b, const char *t, size_t len)
 			heed__trim(&site, &slen);
 			if (!b->site_name_count &&
 			    !b->cand[F_PUBLISHER].value &&
-			    short_site(site, slen, strlen(title)) &&
-			    !has_sep(site, slen))
+			    site_part(b, site, slen, strlen(title)))
 				offer_site(b, site, slen);
 			return true;
 		}
@@ -446,21 +573,32 @@ static void site_after_title(struct builder *b)
 		if (!p || !is_or_ends_with(t, (size_t)(p - t), title))
 			continue;
 		heed__trim(&site, &slen);
-		if (short_site(site, slen, strlen(title)) &&
-		    !has_sep(site, slen))
+		if (site_part(b, site, slen, strlen(title)))
 			offer_site(b, site, slen);
 		return;
 	}
 }
 
-void heed__title_site(struct builder *b)
+/* The title of the page's home link names the set a chunk of a book or
+ * manual belongs to (DocBook writes it on every chunk): offered after every
+ * other name, unless it is the page's own title (the home page itself). */
+static void home_name(struct builder *b)
 {
-	const char *t = b->cand[F_TITLE].value;
-	size_t len;
+	const char *h = b->home_title, *t = b->cand[F_TITLE].value;
+	size_t n = h ? strlen(h) : 0;
 
-	if (!t)
+	if (!n || (t && same_name(h, n, t)) ||
+	    (b->title_tag && same_name(h, n, b->title_tag)))
 		return;
-	len = strlen(t);
+	heed__cand(b, F_SITE_NAME, O_LINK, 1, h, n);
+	heed__cand(b, F_PUBLISHER, O_LINK, 1, h, n);
+}
+
+/* Cuts the site's name off the chosen title, t. */
+static void title_cut(struct builder *b, const char *t)
+{
+	size_t len = strlen(t);
+
 	/* "Title | Site": the part after the last separator. */
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(seps); i++) {
 		const char *p = last_of(t, len, seps[i]);
@@ -484,6 +622,13 @@ void heed__title_site(struct builder *b)
 	if (!heading_cut(b, t, len))
 		title_publisher(b, t, len);
 	site_after_title(b);
+}
+
+void heed__title_site(struct builder *b)
+{
+	if (b->cand[F_TITLE].value)
+		title_cut(b, b->cand[F_TITLE].value);
+	home_name(b);
 }
 
 /* The words that lead a name in a byline or a profile link's text, lower

@@ -2810,6 +2810,62 @@ static const struct page_case cases[] = {
          "<h1>Basic use<a class=headerlink href=#basic-use>\xC2\xB6</a>"
          "</h1>",
          0, NULL, "title=title:Basic use\n"},
+        {"an icon font's permalink glyph is no word of a heading", NULL,
+         "<title>Intro \xE2\x80\x94 BIND 9 9.18.49 documentation</title>"
+         "<h1>Intro<a class=headerlink href=#intro>\xEF\x83\x81</a></h1>",
+         0, NULL,
+         "title=title:Intro\nsite_name=title:BIND 9 9.18.49 documentation\n"
+         "publisher=title:BIND 9 9.18.49 documentation\n"},
+        {"a documentation set's name after the title names the site, "
+         "though longer",
+         NULL,
+         "<title>json \xE2\x80\x94 Python 3.11.2 documentation</title>"
+         "<h1>json</h1>",
+         0, NULL,
+         "title=title:json\nsite_name=title:Python 3.11.2 documentation\n"
+         "publisher=title:Python 3.11.2 documentation\n"},
+        {"a longer part after the title that names no set names no site", NULL,
+         "<title>Gone fishing \xE2\x80\x93 a story of one long summer by "
+         "the lake</title><h2>Gone fishing</h2>",
+         0, NULL, "title=title:Gone fishing\n-site_name\n-publisher\n"},
+        {"a masthead heading that reads the set's name: the title is the "
+         "part before it",
+         NULL,
+         "<title>URL | Node.js v18.20.4 Documentation</title>"
+         "<h1>Node.js v18.20.4 documentation</h1>",
+         0, NULL,
+         "title=title:URL\npublisher=title:Node.js v18.20.4 Documentation\n"},
+        {"a masthead heading that reads a plain name does not cut the title",
+         NULL, "<title>Short story | Tales</title><h1>Tales</h1>", 0, NULL,
+         "title=title:Short story | Tales\n"},
+        {"a heading that says what the title part is", NULL,
+         "<title>match - Rust</title><h1>Keyword match</h1>", 0, NULL,
+         "title=title:match\npublisher=title:Rust\n"},
+        {"a heading ending in the title part after three words does not "
+         "cut it",
+         NULL, "<title>Tips - Travel</title><h1>Our best travel tips</h1>", 0,
+         NULL, "title=title:Tips - Travel\n-publisher\n"},
+        {"the masthead heading names the site after a shorter title", NULL,
+         "<title>What is Ownership? - The Rust Programming Language</title>"
+         "<h1>The Rust Programming Language</h1><h2>What Is Ownership?</h2>",
+         0, NULL,
+         "title=title:What is Ownership?\n"
+         "publisher=title:The Rust Programming Language\n"},
+        {"the home link's title names the book a chunk belongs to", NULL,
+         "<link rel=home href=index.html title=\"Securing Debian Manual\">"
+         "<title>4.10. Mounting partitions</title>",
+         0, NULL,
+         "title=title:4.10. Mounting partitions\n"
+         "site_name=link:Securing Debian Manual\n"
+         "publisher=link:Securing Debian Manual\n"},
+        {"the home page's link to itself names nothing", NULL,
+         "<link rel=home href=index.html title=\"Libxml Tutorial\">"
+         "<title>Libxml Tutorial</title>",
+         0, NULL, "-site_name\n-publisher\n"},
+        {"\"Site -- Title\" is cut where the site spells the domain", NULL,
+         "<title>Erlang -- lists</title><h1>lists</h1>", 0, NULL,
+         "title=title:lists\npublisher=title:Erlang\n",
+         "https://www.erlang.org/doc/man/lists.html"},
         {"tags a CMS wrote into the <title> are not its words", NULL,
          "<title>Ribs of <em>Brachiosaurus</em> - Acta Pal</title>"
          "<h2>Ribs of <em>Brachiosaurus</em></h2>",
