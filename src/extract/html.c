@@ -3278,18 +3278,58 @@ static size_t holder_end(const char *s, size_t len)
 	return len;
 }
 
+/* Whether a copyright notice's holder is an organisation: names, its
+ * name as read, opening with "The" ("The Apache Software Foundation") or
+ * ending in a legal form or a word for a body of people ("Ericsson AB",
+ * "Developer's Reference Team"), or its legal form after the comma that
+ * ended it in the notice's text s[0, len) at n ("Kitware, Inc. and
+ * Contributors"). Documentation and a company's site sign every page so;
+ * only a person's own site names its author there. */
+static bool holder_organisation(const char *names, const char *s, size_t n,
+                                size_t len)
+{
+	static const char *const forms[] = {"Inc", "Inc.", "Ltd", "Ltd.",
+	                                    "LLC", "GmbH", "AG",  "AB",
+	                                    "SA",  "S.A.", "plc", "Corp."};
+	static const char *const bodies[] = {
+	        "Foundation",  "Team",       "Project",     "Contributors",
+	        "Authors",     "Developers", "Community",   "Corporation",
+	        "Company",     "Group",      "Association", "Society",
+	        "Consortium",  "Institute",  "University",  "Organization",
+	        "Organisation"};
+	size_t end = strlen(names), k;
+	const char *w;
+
+	if (strncmp(names, "The ", 4) == 0)
+		return true;
+	for (k = end; k && names[k - 1] != ' '; k--)
+		;
+	if (heed__ascii_ieq_any(names + k, end - k, forms,
+	                        HEED_ARRAY_SIZE(forms)) ||
+	    heed__ascii_ieq_any(names + k, end - k, bodies,
+	                        HEED_ARRAY_SIZE(bodies)))
+		return true;
+	if (n >= len || s[n] != ',')
+		return false;
+	w = s + n + 1 + separators_len(s + n + 1, len - n - 1, " ");
+	for (k = 0; w + k < s + len && !strchr(" ,;", w[k]); k++)
+		;
+	return heed__ascii_ieq_any(w, k, forms, HEED_ARRAY_SIZE(forms));
+}
+
 /* The holder a notice names at s[0, len), after its opening. Two
  * holders around a spaced slash ("\xC2\xA9 Niklas Grapatin / Greenpeace")
  * are a picture's credit, its photographer and agency, not the text's. */
 static void copyright_holder_names(struct html *h, const char *s, size_t len)
 {
 	const char *names;
+	size_t n = holder_end(s, len);
 
-	len = holder_end(s, len);
-	if (len > MAX_LABEL_VALUE || memmem(s, len, " / ", 3))
+	if (n > MAX_LABEL_VALUE || memmem(s, n, " / ", 3))
 		return;
-	names = heed__byline_names(h->b, s, len);
-	if (names && capitalised(names))
+	names = heed__byline_names(h->b, s, n);
+	if (names && capitalised(names) &&
+	    !holder_organisation(names, s, n, len))
 		heed__cand(h->b, F_AUTHOR, O_COPYRIGHT, 0, names,
 		           strlen(names));
 }

@@ -187,6 +187,11 @@ static void cut_profile_text(const char *s, size_t *len)
 	     memmem(open, (size_t)(s + *len - open), "www.", 4))) {
 		*len = (size_t)(open - s);
 		heed__trim(&s, len);
+		/* "The Exim Project. <https://www.exim.org/>": a sentence's
+		 * full stop before the address, not an initial's ("Ann L."). */
+		if (*len >= 3 && s[*len - 1] == '.' && s[*len - 2] != ' ' &&
+		    s[*len - 3] != ' ' && s[*len - 3] != '.')
+			(*len)--;
 	}
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(profile_texts); i++) {
 		size_t n = strlen(profile_texts[i]);

@@ -1582,6 +1582,25 @@ static const struct page_case cases[] = {
         {"author: a copyright holder's name ends at its comma", NULL,
          "<p>\xC2\xA9 2019 Ann Lee, Universit\xC3\xA4t Wien</p>", 0, NULL,
          "author=html:Ann Lee\n"},
+        {"author: a copyright holder that is an organisation credits "
+         "nobody",
+         NULL,
+         "<div class=footer><p>\xC2\xA9 Copyright 2000-2022 Kitware, Inc. "
+         "and Contributors.</p><p>Copyright 2026 The Apache Software "
+         "Foundation.</p><p>Copyright \xC2\xA9 1997-2026 Ericsson AB. All "
+         "Rights Reserved.</p><p>\xC2\xA9 Copyright 2023, Developer's "
+         "Reference Team.</p></div>",
+         0, NULL, "-author\n"},
+        {"author: a copyright notice's holder ends at a bar, whatever the "
+         "words after it",
+         NULL,
+         "<p><a href=/d>Datenschutz</a> | Copyright Andr\xC3\xA9 Loibl | "
+         "This is a Kanga Project</p>",
+         0, NULL, "author=html:Andr\xC3\xA9 Loibl\n"},
+        {"author: a meta author's full stop before its address is cut", NULL,
+         "<meta name=author content=\"The Exim Project. "
+         "&lt;https://www.exim.org/&gt;\">",
+         0, NULL, "author=meta:The Exim Project\n"},
         {"author: a copyright holder ranks after an organisation", NULL,
          "<meta name=author content=\"Web Commerce GmbH\"><p>\xC2\xA9 2020 "
          "Ann Lee</p>",
