@@ -173,6 +173,7 @@ struct html {
 	bool edit_value;   /* the last text was an edit label's value */
 	bool contact_done; /* a press contact's label was read */
 	bool label_author_done; /* a label named the author */
+	bool term_author;       /* a <dt> of its own named the author */
 	bool source_done;       /* a source line was read */
 	bool licence_link; /* a licence's link opened; the text after it next */
 	bool keywords_done;   /* a key words label was read */
@@ -2885,12 +2886,21 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 		return;
 	names = heed__byline_names(h->b, s, len);
 	n = names ? heed__line_names_len(names) : 0;
-	if (n) {
-		h->label_author_done = true;
-		if (h->label_term)
-			heed__lead_names(h->b, names, n);
-		heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names, n);
+	if (!n)
+		return;
+	/* A list's further term of the same noun credits one more writer
+	 * ("<dt>author:</dt><dd>Peter Moody</dd><dt>author:</dt><dd>Nick
+	 * Coghlan</dd>", Sphinx's field list). */
+	if (h->label_term && h->term_author) {
+		heed__author_add(h->b, O_HTML, A_LABEL, names, n);
+		return;
 	}
+	h->label_author_done = true;
+	if (h->label_term) {
+		h->term_author = true;
+		heed__lead_names(h->b, names, n);
+	}
+	heed__cand(h->b, F_AUTHOR, O_HTML, A_LABEL, names, n);
 }
 
 /* s[0, len) opens with a label n bytes long: the value after it, or,
@@ -3739,6 +3749,10 @@ static void text_label(struct html *h, const char *s, size_t len)
 		licence_holder(h, s, len);
 	}
 	if (h->label_pending) {
+		/* The label's colon set apart ("<dt>Author<span
+		 * class=colon>:</span></dt>", Sphinx): its value is to come. */
+		if (len == 1 && *s == ':')
+			return;
 		h->label_pending = false;
 		h->edit_value =
 		        !h->label_contact && h->label_field == F_MODIFIED;
@@ -3843,7 +3857,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * author who is someone else, as an opening line does. */
 	if (!n && opens && top_tag(h) == T_DT && !h->link_heading &&
 	    heed__ascii_lower(*s) == 'a' && author_noun_alone(s, len) &&
-	    label_author_wanted(h)) {
+	    (label_author_wanted(h) || h->term_author)) {
 		h->label_term = true;
 		after_label(h, F_AUTHOR, false, s, len, len);
 		return;

@@ -173,18 +173,22 @@ static const char *const profile_texts[] = {"view my complete profile",
 
 /* Cuts what follows a name and is not part of it: a profile link's text,
  * or a parenthesised or bracketed URL or address ("Bradley M. Kuhn
- * (http://ebb.org/bkuhn/)", "Ann Lee <ann@example.org>"). */
+ * (http://ebb.org/bkuhn/)", "Ann Lee <ann@example.org>", spelt out
+ * against harvesters: "Vinay Sajip <vinay_sajip at red-dove dot com>"). */
 static void cut_profile_text(const char *s, size_t *len)
 {
 	const char *open = NULL;
+	size_t rest;
 
 	for (size_t i = 0; i < *len; i++)
 		if (s[i] == '(' || s[i] == '<')
 			open = s + i;
+	rest = open ? (size_t)(s + *len - open) : 0;
 	if (open && open > s &&
-	    (memmem(open, (size_t)(s + *len - open), "://", 3) ||
-	     memchr(open, '@', (size_t)(s + *len - open)) ||
-	     memmem(open, (size_t)(s + *len - open), "www.", 4))) {
+	    (memmem(open, rest, "://", 3) || memchr(open, '@', rest) ||
+	     memmem(open, rest, "www.", 4) ||
+	     (memmem(open, rest, " at ", 4) &&
+	      memmem(open, rest, " dot ", 5)))) {
 		*len = (size_t)(open - s);
 		heed__trim(&s, len);
 		/* "The Exim Project. <https://www.exim.org/>": a sentence's

@@ -990,10 +990,15 @@ static void cut_at_date(const char *s, size_t *len)
 
 /* Cuts a name where a bracket opens after it: "Eberhard Fuhr
  * (Pressesprecher des EJW)", "Ann Lee (dpa)" give the person's role,
- * place or agency, no part of the name. */
+ * place or agency, no part of the name; "Ann Lee <ann@example.org>"
+ * (an e-mail's form, Sphinx's "Author:" field) an address. */
 static void cut_at_bracket(const char *s, size_t *len)
 {
 	const char *p = memchr(s, '(', *len);
+	const char *angle = memchr(s, '<', *len);
+
+	if (!p || (angle && angle < p))
+		p = angle;
 
 	if (p && p > s && p[-1] == ' ') {
 		*len = (size_t)(p - s);

@@ -1597,6 +1597,19 @@ static const struct page_case cases[] = {
          "<p><a href=/d>Datenschutz</a> | Copyright Andr\xC3\xA9 Loibl | "
          "This is a Kanga Project</p>",
          0, NULL, "author=html:Andr\xC3\xA9 Loibl\n"},
+        {"author: Sphinx's field list: a colon of its own after the term, "
+         "one writer a term, an address in angle brackets",
+         NULL,
+         "<h1>IP addresses</h1><dl class=\"field-list simple\"><dt "
+         "class=field-odd>author<span class=colon>:</span></dt><dd><p>Peter "
+         "Moody &lt;pm@example.org&gt;</p></dd><dt class=field-even>"
+         "author<span class=colon>:</span></dt><dd><p>Nick Coghlan</p></dd>"
+         "</dl>",
+         0, NULL, "authors=Peter Moody:html|Nick Coghlan:html\n"},
+        {"author: an address spelt out against harvesters is cut", NULL,
+         "<meta name=author content=\"Vinay Sajip &lt;vinay_sajip at "
+         "red-dove dot com&gt;\">",
+         0, NULL, "author=meta:Vinay Sajip\n"},
         {"author: a meta author's full stop before its address is cut", NULL,
          "<meta name=author content=\"The Exim Project. "
          "&lt;https://www.exim.org/&gt;\">",
