@@ -2361,6 +2361,10 @@ static size_t lead_word(const char *s, size_t len, const struct word_list *l)
  * edited", "Mis à jour", "Aktualisiert", ... */
 static const char *const edit_words[] = {"updated",
                                          "last updated",
+                                         "last update",
+                                         "this page last modified on",
+                                         "generated on",
+                                         "this document was generated on",
                                          "last edited",
                                          "last modified",
                                          "modified",

@@ -503,6 +503,22 @@ static const struct page_case cases[] = {
          "</p><p>12.10.2021 war es</p><p>Bonn und Berlin, 13.10.2021 und "
          "mehr</p><a href=/x>Bonn, 14.10.2021</a>",
          0, NULL, "-published\n"},
+        {"text date: a documentation build's stamp dates an edit", NULL,
+         "<p><small><i>This page last modified on <a href=/m>2022-12-14 "
+         "16:04:04</a> UTC</i></small></p><p><font size=-1>This document "
+         "was generated on <em>February 5, 2023</em> using <a "
+         "href=/t>texi2any</a>.</font></p>",
+         0, NULL,
+         "modified=html:2022-12-14T16:04:04Z\npublished=url:2019-09-17\n",
+         "https://site.example/2019/09/17/slug"},
+        {"text date: a Doxygen page's stamp dates an edit", NULL,
+         "<address>Generated on Tue Mar 5 2024 10:00:00 for Eigen by "
+         "doxygen</address>",
+         0, NULL, "modified=html:2024-03-05T10:00:00Z\n"},
+        {"text date: \"Last update:\" is an edit's label", NULL,
+         "<div>Last update: 3 March 2021</div>", 0, NULL,
+         "modified=html:2021-03-03\npublished=url:2019-09-17\n",
+         "https://site.example/2019/09/17/slug"},
         {"text date: an edit's label dates the edit", NULL,
          "<div>Aktualisiert: 19.10.2019 11:05 Uhr</div>", 0, NULL,
          "modified=html:2019-10-19T11:05:00Z\npublished=url:2019-09-17\n",
