@@ -2290,6 +2290,11 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 	/* MediaWiki's "This page was last edited on ..." line. */
 	if (ca.id && !h->foreign && !h->aside && strstr(ca.id, "lastmod"))
 		date_text(h, F_MODIFIED, D_TEXT_CLASS_PAGE);
+	/* AsciiDoc's header names its writer in <span id="author"> (its
+	 * successor adds class=author, read above). */
+	if (ca.id && !ca.cls && !h->foreign && !h->media && !h->aside &&
+	    strcmp(ca.id, "author") == 0)
+		on_byline(h);
 	if (scope)
 		open_scope(h, atts);
 	if (tracked)
@@ -2535,6 +2540,8 @@ static const char *const author_leads[] = {"ein artikel von",
                                            "text von",
                                            "geschrieben von",
                                            "written by",
+                                           "\303\251crit par",
+                                           "\303\211crit par",
                                            "von",
                                            "by",
                                            "par",
@@ -3726,7 +3733,7 @@ static bool heading_no_link(const struct html *h)
 static bool label_initial(char c)
 {
 	return LETTER_OF(c, "abdefghilmprstuvwz") || c == '|' || c == '-' ||
-	       c == '[' || c == '(';
+	       c == '[' || c == '(' || c == '\xC3';
 }
 
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann

@@ -1622,6 +1622,14 @@ static const struct page_case cases[] = {
          "author<span class=colon>:</span></dt><dd><p>Nick Coghlan</p></dd>"
          "</dl>",
          0, NULL, "authors=Peter Moody:html|Nick Coghlan:html\n"},
+        {"author: AsciiDoc's <span id=author> is a byline", NULL,
+         "<div id=header><h1>Fighting regressions</h1><span "
+         "id=author>Christian Couder</span><br><span id=email>"
+         "<code>&lt;<a href=mailto:c@example.org>c@example.org</a>&gt;"
+         "</code></span></div>",
+         0, NULL, "authors=Christian Couder:html\n"},
+        {"author: \"\303\211crit par\" opens a French byline", NULL,
+         "<p>\303\211crit par Ann Lee</p>", 0, NULL, "authors=Ann Lee:html\n"},
         {"author: an address spelt out against harvesters is cut", NULL,
          "<meta name=author content=\"Vinay Sajip &lt;vinay_sajip at "
          "red-dove dot com&gt;\">",
