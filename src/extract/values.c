@@ -320,7 +320,8 @@ static bool hms(struct cur *c, struct tm_parts *t)
 }
 
 /* [Wkd,] DD Mon YYYY HH:MM[:SS] zone | Weekday, DD-Mon-YY HH:MM:SS GMT |
- * Wkd Mon  D HH:MM:SS YYYY. */
+ * Wkd Mon  D HH:MM:SS [zone] YYYY (asctime, and date(1)'s default with
+ * its zone before the year: "Mon Feb 23 22:24:44 BRT 2015"). */
 static bool parse_rfc(struct cur *c, struct tm_parts *t)
 {
 	size_t n = word(c);
@@ -337,7 +338,7 @@ static bool parse_rfc(struct cur *c, struct tm_parts *t)
 		if (!digits(c, 0, &t->d))
 			return false;
 		spaces(c);
-		if (!hms(c, t))
+		if (!hms(c, t) || !rfc_zone(c, t))
 			return false;
 		spaces(c);
 		return digits(c, 4, &t->y);
