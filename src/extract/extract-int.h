@@ -367,6 +367,13 @@ void heed__author_list(struct builder *b, const char *s, size_t len);
  * "de", "des", ...), ASCII case ignored: a name's word that opens in lower
  * case (record.c). */
 bool heed__name_particle(const char *s, size_t len);
+/* True when the word w[0, n) is a company's legal form ("GmbH", "Ltd.",
+ * "Inc", "AB"), case as written. */
+bool heed__legal_form(const char *w, size_t n);
+/* True when s[i] is a full stop after a word of two letters or more,
+ * which ends a sentence ("Ann Lee. All rights reserved."), not an
+ * initial's ("Ann L. Lee"). */
+bool heed__word_stop(const char *s, size_t i);
 /* True when s is a site name the page declared so far (ASCII case
  * ignored). */
 bool heed__is_site_name(const struct builder *b, const char *s, size_t len);

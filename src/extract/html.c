@@ -3292,9 +3292,7 @@ static size_t copyright_len(const char *s, size_t len)
 static size_t holder_end(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		if (s[i] == ',' || s[i] == ';' ||
-		    (s[i] == '.' && i >= 2 && s[i - 1] != ' ' &&
-		     s[i - 2] != ' ' && s[i - 2] != '.'))
+		if (s[i] == ',' || s[i] == ';' || heed__word_stop(s, i))
 			return i;
 	return len;
 }
@@ -3309,9 +3307,6 @@ static size_t holder_end(const char *s, size_t len)
 static bool holder_organisation(const char *names, const char *s, size_t n,
                                 size_t len)
 {
-	static const char *const forms[] = {"Inc", "Inc.", "Ltd", "Ltd.",
-	                                    "LLC", "GmbH", "AG",  "AB",
-	                                    "SA",  "S.A.", "plc", "Corp."};
 	static const char *const bodies[] = {
 	        "Foundation",  "Team",       "Project",     "Contributors",
 	        "Authors",     "Developers", "Community",   "Corporation",
@@ -3325,8 +3320,7 @@ static bool holder_organisation(const char *names, const char *s, size_t n,
 		return true;
 	for (k = end; k && names[k - 1] != ' '; k--)
 		;
-	if (heed__ascii_ieq_any(names + k, end - k, forms,
-	                        HEED_ARRAY_SIZE(forms)) ||
+	if (heed__legal_form(names + k, end - k) ||
 	    heed__ascii_ieq_any(names + k, end - k, bodies,
 	                        HEED_ARRAY_SIZE(bodies)))
 		return true;
@@ -3335,7 +3329,7 @@ static bool holder_organisation(const char *names, const char *s, size_t n,
 	w = s + n + 1 + separators_len(s + n + 1, len - n - 1, " ");
 	for (k = 0; w + k < s + len && !strchr(" ,;", w[k]); k++)
 		;
-	return heed__ascii_ieq_any(w, k, forms, HEED_ARRAY_SIZE(forms));
+	return heed__legal_form(w, k);
 }
 
 /* The holder a notice names at s[0, len), after its opening. Two

@@ -193,8 +193,7 @@ static void cut_profile_text(const char *s, size_t *len)
 		heed__trim(&s, len);
 		/* "The Exim Project. <https://www.exim.org/>": a sentence's
 		 * full stop before the address, not an initial's ("Ann L."). */
-		if (*len >= 3 && s[*len - 1] == '.' && s[*len - 2] != ' ' &&
-		    s[*len - 3] != ' ' && s[*len - 3] != '.')
+		if (*len && heed__word_stop(s, *len - 1))
 			(*len)--;
 	}
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(profile_texts); i++) {
@@ -360,6 +359,25 @@ static size_t before_seat(const char *s, size_t len)
 	return comma ? (size_t)(comma - s) : len;
 }
 
+bool heed__legal_form(const char *w, size_t n)
+{
+	static const char *const forms[] = {
+	        "GmbH", "gGmbH", "mbH", "e.V.", "AG",   "KG",
+	        "Ltd",  "Ltd.",  "Inc", "Inc.", "LLC",  "plc",
+	        "S.A.", "SA",    "SE",  "AB",   "Corp."};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(forms); i++)
+		if (n == strlen(forms[i]) && memcmp(w, forms[i], n) == 0)
+			return true;
+	return false;
+}
+
+bool heed__word_stop(const char *s, size_t i)
+{
+	return s[i] == '.' && i >= 2 && s[i - 1] != ' ' && s[i - 2] != ' ' &&
+	       s[i - 2] != '.';
+}
+
 /* An organisation's name, which credits no person: one with a legal
  * form among its words ("Hanns-Seidel-Stiftung e.V.", "Web Commerce
  * GmbH", "Acme Ltd."), or the site's domain, written whole or spelt out
@@ -372,10 +390,7 @@ static bool organisation_name(const struct builder *b, const char *s,
 	 * its field ("Landesanstalt für Wald", "Institute for Fiscal
 	 * Studies"): a person's particles are "von", "van", "de", never
 	 * these. */
-	static const char *const forms[] = {
-	        "GmbH", "gGmbH", "mbH",        "e.V.", "AG",  "KG",
-	        "Ltd",  "Ltd.",  "Inc",        "Inc.", "LLC", "plc",
-	        "S.A.", "SE",    "f\xC3\xBCr", "for",  "of"};
+	static const char *const ties[] = {"f\xC3\xBCr", "for", "of"};
 	/* An association's "e.V." is often spaced, "e. V.", two words. */
 	if (heed__spells_site_domain(b, s, before_seat(s, len)) ||
 	    heed__words_spell_site_domain(b, s, len) ||
@@ -390,9 +405,10 @@ static bool organisation_name(const struct builder *b, const char *s,
 		 * at the latest. */
 		while (w + n < s + len && !strchr(" ,;", w[n]))
 			n++;
-		for (size_t i = 0; i < HEED_ARRAY_SIZE(forms); i++)
-			if (n == strlen(forms[i]) &&
-			    memcmp(w, forms[i], n) == 0)
+		if (heed__legal_form(w, n))
+			return true;
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(ties); i++)
+			if (n == strlen(ties[i]) && memcmp(w, ties[i], n) == 0)
 				return true;
 	}
 	return false;
