@@ -344,14 +344,22 @@ heed_status heed_store_frontier_add(heed_store *store,
 }
 
 /* A batch's new URLs as one statement on PostgreSQL (src/store/sql-int.h),
- * answering with the site of each row it inserted. */
+ * answering with the site of each row it inserted, and its id for a batch
+ * done again ($7: NULL draws one from the identity's sequence, named by
+ * the partitioning migration, as the column's default would). */
 static const struct heed__sql_held add_held = {
-        HEED__HELD_FRONTIER_NEW, 6, 1,
-        "INSERT INTO frontier(url, host, depth, kind, discovered_from, "
-        "lastmod) SELECT * FROM unnest($1::text[], $2::text[], "
-        "$3::int4[], $4::int4[], $5::text[], $6::int8[]) "
-        "ON CONFLICT (host, url) DO NOTHING RETURNING host;",
-        2};
+        .kind = HEED__HELD_FRONTIER_NEW,
+        .params = 6,
+        .key = 1,
+        .many = "INSERT INTO frontier(id, url, host, depth, kind, "
+                "discovered_from, lastmod) SELECT coalesce(t.i, "
+                "nextval('frontier_id_seq')), t.u, t.h, t.d, t.k, t.f, t.l "
+                "FROM unnest($1::text[], $2::text[], $3::int4[], "
+                "$4::int4[], $5::text[], $6::int8[], $7::int8[]) AS t(u, h, "
+                "d, k, f, l, i) ON CONFLICT (host, url) DO NOTHING "
+                "RETURNING host, id, url;",
+        .answer = 2,
+        .ids = true};
 
 heed_status heed_store_frontier_add_later(heed_store *store,
                                           const struct heed_frontier_entry *e)

@@ -143,6 +143,11 @@ heed_status heed__pg_held_send(heed_store *store, unsigned kinds);
 void heed__pg_held_drop(heed_store *store);
 /* Frees them and what held them (closing). */
 void heed__pg_held_free(heed_store *store);
+/* The statement the open batch kept last is done again with value (a
+ * copy) bound to marker param + 1: what its first answer fixed, such as
+ * the ids a sequence gave. Out of memory, the batch can no longer be done
+ * again, and a loss reaches the caller. */
+void heed__pg_redo_bind_last(heed_store *store, int param, const char *value);
 
 /* Frees the translations of src/store/pg_sql.c (pg_close). */
 void heed__pg_sql_forget(heed_store *store);
@@ -189,6 +194,11 @@ heed_status heed__pg_redo_keep(struct heed__pg_redo *log,
 uint64_t heed__pg_redo_fingerprint(const PGresult *r);
 void heed__pg_redo_answered(struct heed__pg_redo *log, size_t i,
                             uint64_t fingerprint);
+/* Statement i sends value (a copy, text) as its parameter param from now
+ * on: HEED_OK, HEED_EINVAL (no such statement or parameter) or HEED_ENOMEM,
+ * with it unchanged. */
+heed_status heed__pg_redo_rebind(struct heed__pg_redo *log, size_t i, int param,
+                                 const char *value);
 /* Statement i, to send again. */
 void heed__pg_redo_get(const struct heed__pg_redo *log, size_t i,
                        struct heed__pg_stmt *st);

@@ -960,6 +960,16 @@ static void batch_keep(heed_store *store, const struct heed__pg_stmt *st,
 		                       heed__pg_redo_fingerprint(r));
 }
 
+void heed__pg_redo_bind_last(heed_store *store, int param, const char *value)
+{
+	struct heed__pg *pg = store->pg;
+	size_t n = pg->redo ? heed__pg_redo_count(pg->redo) : 0;
+
+	if (pg->batch && n &&
+	    heed__pg_redo_rebind(pg->redo, n - 1, param, value) != HEED_OK)
+		batch_end(store);
+}
+
 /* Sends the held rows st may see (pg_held.c) before it; a ROLLBACK
  * forgets them. HEED_OK, or the failure recorded in pg->status. */
 static heed_status held_before(heed_store *store,

@@ -203,16 +203,80 @@ static char *put_column(char *o, const struct held_row *rows, int count,
 	return o;
 }
 
-/* Sends st, a kind that answers, waiting for its answer: each row it
- * returns is told to the store (heed__store_answer). */
-static heed_status send_answering(heed_store *store,
+/* The held row whose key is key, looked for from row *from on (the
+ * server answers rows in the order they were sent, so the walk is one
+ * pass), then from the start; -1 if none. */
+static int row_named(const struct held_set *set, const char *key, int *from)
+{
+	int col = set->what->key - 1;
+	uint64_t name = heed__hash_str(key);
+
+	for (int n = 0; n < set->count; n++) {
+		int i = (*from + n) % set->count;
+		const char *k = set->rows[i].values[col];
+		if (set->rows[i].name == name && strcmp(k ? k : "", key) == 0) {
+			*from = i + 1;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* The ids r gave set's rows (its second column, found by the key in its
+ * third) as the text of an array in the rows' order, NULL for a row it
+ * did not write; NULL when out of memory. Free with heed__free. */
+static char *ids_given(heed_store *store, const struct held_set *set,
+                       const PGresult *r)
+{
+	const char **ids = heed__calloc(store->alloc, (size_t)set->count + 1,
+	                                sizeof(*ids));
+	size_t size = 3;
+	char *text = NULL, *o;
+	int from = 0;
+
+	if (!ids)
+		return NULL;
+	for (int i = 0; i < PQntuples(r); i++) {
+		int row = row_named(set, PQgetvalue(r, i, 2), &from);
+		if (row >= 0)
+			ids[row] = PQgetvalue(r, i, 1);
+	}
+	for (int i = 0; i < set->count; i++)
+		size += element_size(ids[i]) + 1;
+	if ((text = o = heed__malloc(store->alloc, size)) != NULL) {
+		*o++ = '{';
+		for (int i = 0; i < set->count; i++) {
+			if (i)
+				*o++ = ',';
+			o = put_element(o, ids[i]);
+		}
+		*o++ = '}';
+		*o = '\0';
+	}
+	heed__free(store->alloc, ids);
+	return text;
+}
+
+/* Sends st, set's rows of a kind that answers, waiting for its answer:
+ * each row it returns is told to the store (heed__store_answer), and the
+ * ids it gave are kept for a batch done again. */
+static heed_status send_answering(heed_store *store, const struct held_set *set,
                                   const struct heed__pg_stmt *st)
 {
 	PGresult *r = heed__pg_query_st(store, st);
 	heed_status rc = r ? HEED_OK : heed__pg_failed(store);
+	char *ids;
 
 	for (int i = 0; r && rc == HEED_OK && i < PQntuples(r); i++)
 		rc = heed__store_answer(store, PQgetvalue(r, i, 0));
+	if (r && rc == HEED_OK && set->what->ids) {
+		ids = ids_given(store, set, r);
+		if (ids)
+			heed__pg_redo_bind_last(store, set->what->params, ids);
+		else
+			rc = HEED_ENOMEM;
+		heed__free(store->alloc, ids);
+	}
 	PQclear(r);
 	return rc;
 }
@@ -233,14 +297,17 @@ static heed_status send_set(heed_store *store, struct held_set *set)
 	}
 	text = o = heed__malloc(store->alloc, size);
 	if (text) {
-		const struct heed__pg_stmt st = {
-		        what->many, what->params, params,        NULL,
-		        NULL,       false,        HEED__HELD_ALL};
+		const struct heed__pg_stmt st = {.sql = what->many,
+		                                 .n = what->params + what->ids,
+		                                 .params = params,
+		                                 .blind = HEED__HELD_ALL};
 		for (int col = 0; col < what->params; col++) {
 			params[col] = o;
 			o = put_column(o, set->rows, set->count, col);
 		}
-		rc = what->answer ? send_answering(store, &st)
+		if (what->ids)
+			params[what->params] = "{}"; /* each drawn */
+		rc = what->answer ? send_answering(store, set, &st)
 		                  : heed__pg_run_st(store, &st, NULL);
 	} else {
 		snprintf(store->errmsg, sizeof(store->errmsg),

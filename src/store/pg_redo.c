@@ -9,9 +9,12 @@
  * Each kept statement carries a fingerprint of the answer the server gave
  * it. Done again, a statement must get the same answer: a read the same
  * rows, a write the same count of rows. A different answer means another
- * session changed what the batch read (a lease taken over, a row whose
- * id came from a sequence), and the caller may have acted on the first
- * answer, so the batch cannot be carried on as it was: it is given up.
+ * session changed what the batch read (a lease taken over), and the
+ * caller may have acted on the first answer, so the batch cannot be
+ * carried on as it was: it is given up. What the server chose in the
+ * first answer (the ids a sequence gave new rows, which a later read of
+ * the batch shows) is bound into the kept statement once answered
+ * (heed__pg_redo_rebind), so that doing it again chooses the same.
  */
 #include <stdio.h>
 #include <string.h>
@@ -172,6 +175,34 @@ uint64_t heed__pg_redo_fingerprint(const PGresult *r)
 			                                 (size_t)PQgetlength(
 			                                         r, i, j)));
 	return h;
+}
+
+heed_status heed__pg_redo_rebind(struct heed__pg_redo *log, size_t i, int param,
+                                 const char *value)
+{
+	struct kept *k, *old;
+	struct heed__pg_stmt st;
+	const char **params;
+
+	if (i >= log->count || param < 0 || param >= log->stmts[i]->n)
+		return HEED_EINVAL;
+	old = log->stmts[i];
+	heed__pg_redo_get(log, i, &st);
+	params = heed__malloc(log->alloc, (size_t)st.n * sizeof(*params));
+	if (!params)
+		return HEED_ENOMEM;
+	memcpy(params, st.params, (size_t)st.n * sizeof(*params));
+	params[param] = value;
+	st.params = params;
+	k = copy_stmt(log->alloc, &st);
+	heed__free(log->alloc, params);
+	if (!k)
+		return HEED_ENOMEM;
+	k->answered = old->answered;
+	k->answer = old->answer;
+	log->stmts[i] = k;
+	heed__free(log->alloc, old);
+	return HEED_OK;
 }
 
 void heed__pg_redo_answered(struct heed__pg_redo *log, size_t i,

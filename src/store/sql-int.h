@@ -92,10 +92,17 @@ struct heed__sql_held {
 	const char *many;
 	/* 0, or the marker whose value the store tells for each row the
 	 * statement wrote (heed__store_answer): its one statement then
-	 * RETURNs that column alone. Such a kind inserts rows that are new
+	 * RETURNs that column first. Such a kind inserts rows that are new
 	 * (ON CONFLICT DO NOTHING), so of two rows of one name held the
 	 * first is kept, as the single inserts would. */
 	int answer;
+	/* Whether its rows take ids from a sequence. The statement then
+	 * binds one more array, $(params + 1), each row's id or NULL (drawn
+	 * there), and RETURNs each row it wrote's id and key after the
+	 * answer. Sent NULLs, then the ids the rows got: a batch the server
+	 * lost is done again with the ids the first answer gave, which the
+	 * caller may have read back since (pg_redo.c). */
+	bool ids;
 };
 
 /*

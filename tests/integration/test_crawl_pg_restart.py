@@ -35,7 +35,9 @@ open most of the time:
   a batch open, BETWEEN_S later often none (the batch was committed):
   this covers the other path, the reconnect alone, on purpose.
 
-Asserted: every process exits 0 and says it reconnected; a batch the
+Asserted: every process exits 0 and says it reconnected; a restart
+(down a fraction of a second) loses the crawl no batch, also under two
+workers whose batches read back the ids of the URLs they added; a batch the
 store gave up is redone by the crawl (a "writes are redone" line is
 followed by a "batch redone" line); the figures say which path each
 process took; from the store (`heed export`, `heed stats`): every page of
@@ -310,6 +312,23 @@ def check_lost_batches_redone(run):
     assert not bad, f"(given up, lost, redone) batches: {bad}"
 
 
+def check_restart_done_by_store(run):
+    """A restart (the server down a fraction of a second, well inside
+    every lease) loses the crawl no batch: the store does each lost one
+    again, also one that read back the ids its new URLs were given (a
+    site's queue window), so no site is asked again for anything. Only a
+    longer stop, in which a worker's leases may end and be taken, lets
+    the store give a batch up."""
+    if any(r["how"] != "restart" for r in run["restarts"]):
+        return
+    bad = {p.name: paths_of(run, p)["given_up"] for p in run["procs"]
+           if paths_of(run, p)["given_up"]}
+    assert not bad, f"batches given up by the store, per process: {bad}"
+    assert not run["twice"], (
+        f"{len(run['twice'])} pages asked more than once: "
+        f"{[(k, who_fetched(run, k)) for k in run['twice'][:3]]}")
+
+
 def check_stored_once(run):
     assert run["export"].returncode == 0, run["export"].stderr
     want = {f"http://{h}:{run['port']}{p}" for h in names for p in PAGE_PATHS}
@@ -358,7 +377,8 @@ def check_refetches_only_redone(run):
 
 CHECKS = [check_restarted_mid_crawl, check_processes_exit_0,
           check_no_error_logged, check_reconnected,
-          check_lost_batches_redone, check_stored_once,
+          check_lost_batches_redone, check_restart_done_by_store,
+          check_stored_once,
           check_frontier_empty, check_gaps, check_every_site_whole,
           check_disallowed_never_asked, check_refetches_only_redone]
 

@@ -1150,6 +1150,67 @@ static void test_batch_new_urls_one_statement(void **state)
 	heed_store_close(s);
 }
 
+/* The ids of a queue window, as "id,id,...". */
+struct ids_read {
+	char text[512];
+	size_t len;
+};
+
+static int read_id(void *ud, const struct heed_frontier_entry *e)
+{
+	struct ids_read *r = ud;
+
+	r->len +=
+	        (size_t)snprintf(r->text + r->len, sizeof(r->text) - r->len,
+	                         "%s%lld", r->len ? "," : "", (long long)e->id);
+	return 0;
+}
+
+/* New URLs whose ids the batch read back (a site's queue window, whose
+ * rows the crawl then fetches and marks by id) are done again with those
+ * ids after a loss: drawn again from the sequence they would differ, the
+ * window would answer otherwise, and the batch would be given up with
+ * every answer it held, to be fetched again. A URL already stored draws
+ * none. */
+static void test_batch_new_ids_kept(void **state)
+{
+	struct heed_frontier_entry e = {.host = "http://a.test",
+	                                .lastmod = HEED_STORE_NO_DATE};
+	struct ids_read first = {0};
+	struct logged l = {0};
+	struct heed_logger log = {keep_log, &l, HEED_LOG_DEBUG};
+	char url[256], u[64];
+	heed_store *s;
+	int told = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	s = open_url(url, 0);
+	heed_store_set_reconnect(s, 20000, &log);
+	add_url(s, "http://a.test/3", HEED_OK);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	for (int i = 0; i < 6; i++) {
+		snprintf(u, sizeof(u), "http://a.test/%d", i);
+		e.url = u;
+		assert_int_equal(heed_store_frontier_add_later(s, &e), HEED_OK);
+	}
+	assert_int_equal(heed_store_frontier_queued(s, "http://a.test", 0, 100,
+	                                            read_id, &first),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_added(s, count_told, &told),
+	                 HEED_OK);
+	assert_int_equal(told, 5);
+	terminate_mine(url);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_non_null(strstr(l.last, "done again on a new connection"));
+	assert_string_equal(heed_test_pg_sql(url, "SELECT string_agg(id::text, "
+	                                          "',' ORDER BY id) FROM "
+	                                          "frontier;"),
+	                    first.text);
+	assert_int_equal(queued(s), 6);
+	heed_store_close(s);
+}
+
 /* The IRC writer's batch loses its connection twice: once mid-batch,
  * once after a commit with ids the crawl still holds. It replays the
  * batch, maps the ids the crawl was given to the stored ones, and the
@@ -1277,6 +1338,7 @@ int main(void)
 	        cmocka_unit_test(test_batch_done_again),
 	        cmocka_unit_test(test_batch_rows_held),
 	        cmocka_unit_test(test_batch_new_urls_one_statement),
+	        cmocka_unit_test(test_batch_new_ids_kept),
 	        cmocka_unit_test(test_irc_batch_replayed),
 	        cmocka_unit_test(test_lock_taken_meanwhile),
 	};
