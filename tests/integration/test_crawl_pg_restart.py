@@ -317,13 +317,17 @@ def check_restart_done_by_store(run):
     every lease) loses the crawl no batch: the store does each lost one
     again, also one that read back the ids its new URLs were given (a
     site's queue window), so no site is asked again for anything. Only a
-    longer stop, in which a worker's leases may end and be taken, lets
-    the store give a batch up."""
+    lease that ended meanwhile (a longer stop, or a machine so loaded
+    that a worker missed its beats) lets the store give a batch up, and
+    check_refetches_only_redone bounds what that may ask again."""
     if any(r["how"] != "restart" for r in run["restarts"]):
         return
-    bad = {p.name: paths_of(run, p)["given_up"] for p in run["procs"]
-           if paths_of(run, p)["given_up"]}
+    procs = {p.name: paths_of(run, p) for p in run["procs"]}
+    bad = {n: f["given_up"] for n, f in procs.items()
+           if f["given_up"] and not f["leases_lost"]}
     assert not bad, f"batches given up by the store, per process: {bad}"
+    if any(f["leases_lost"] for f in procs.values()):
+        return
     assert not run["twice"], (
         f"{len(run['twice'])} pages asked more than once: "
         f"{[(k, who_fetched(run, k)) for k in run['twice'][:3]]}")
