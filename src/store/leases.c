@@ -399,6 +399,7 @@ static heed_status heartbeat_rows(heed_store *store, const char *holder,
 
 	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
+	store->lease_ttl_ms = ttl_ms;
 	heed__sql_text(&q, 1, holder);
 	heed__sql_int(&q, 2, now_ms);
 	heed__sql_int(&q, 3, now_ms + ttl_ms);

@@ -33,6 +33,9 @@ struct heed__pg {
 	bool pipeline;
 	int pending;
 	uint64_t rng; /* the back-off's jitter */
+	/* When the server last answered a statement, Unix ms: the last time
+	 * this session knew it up, for a restart's leases (pg.c). */
+	int64_t answered_ms;
 	/* The batch's rows held back, by kind (src/store/pg_held.c). */
 	struct heed__pg_held *held;
 	/* Inside heed_store_begin_batch's transaction (batch): its

@@ -288,10 +288,70 @@ static heed_status restore_one(heed_store *store, const char *sql, bool *yes)
  * back. A healthy batch is idle for well under a second at a time. */
 #define WORKER_IDLE_TX_SQL "SET idle_in_transaction_session_timeout = '10s';"
 
+static int64_t unix_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * A server restart counts as a beat of every worker that was alive when
+ * this session last had an answer (the crawl's sessions are never idle
+ * for long): its heartbeat lasts at least a lease from the server's
+ * start. While the server was down no worker could renew, and
+ * the first to come back would otherwise take over the others' hosts (a
+ * stop of 3 s did, with 6 s leases), and they lose their leases though
+ * none was ever out of touch with a server that was up. Idempotent, so
+ * every worker that comes back runs it; it writes nothing when the server
+ * did not restart (a cut connection: the start is long past) or started
+ * over a lease ago. Times are the workers' clocks (lease_workers'); the
+ * server's uptime moves its start onto that clock. A failure is only
+ * logged: the leases then run their course.
+ */
+#define LEASES_OVER_RESTART_SQL                                          \
+	"UPDATE lease_workers SET alive_until = s.up + $2::bigint FROM " \
+	"(SELECT "                                                       \
+	"$1::bigint - (extract(epoch FROM clock_timestamp() - "          \
+	"pg_postmaster_start_time()) * 1000)::bigint AS up) s WHERE "    \
+	"alive_until > $3::bigint AND alive_until < s.up + $2::bigint;"
+
+static heed_status leases_over_restart(heed_store *store, int64_t lost_ms)
+{
+	char now[HEED_PG_INT_SIZE], ttl[HEED_PG_INT_SIZE],
+	        lost[HEED_PG_INT_SIZE];
+	const char *params[] = {heed__pg_i64(now, unix_ms()),
+	                        heed__pg_i64(ttl, store->lease_ttl_ms),
+	                        heed__pg_i64(lost, lost_ms)};
+	PGresult *r = PQexecParams(store->pg->conn, LEASES_OVER_RESTART_SQL, 3,
+	                           NULL, params, NULL, NULL, 0);
+	heed_status rc = HEED_OK;
+
+	if (!succeeded(r)) {
+		if (connection_lost(store->pg->conn, r))
+			rc = HEED_ERETRY;
+		else
+			heed_log(&store->log, HEED_LOG_WARN, "store",
+			         "keeping the workers' leases over the "
+			         "server's restart: %s",
+			         r ? PQresultErrorMessage(r) : "no answer");
+	} else if (strtoll(PQcmdTuples(r), NULL, 10) > 0) {
+		heed_log(&store->log, HEED_LOG_WARN, "store",
+		         "the PostgreSQL server restarted: the leases of %s "
+		         "workers alive then last a lease from its start",
+		         PQcmdTuples(r));
+	}
+	PQclear(r);
+	return rc;
+}
+
 /* Gives the new session what the lost one had: a reader's read-only
  * default, and the crawl lock, unless another process took it meanwhile:
- * then two crawls would share the store, so HEED_EBUSY. */
-static heed_status restore(heed_store *store)
+ * then two crawls would share the store, so HEED_EBUSY. A worker's
+ * session then keeps the leases over a restart of the server (lost_ms:
+ * when the old one last had an answer, on the workers' clock). */
+static heed_status restore(heed_store *store, int64_t lost_ms)
 {
 	struct heed__pg *pg = store->pg;
 	heed_status rc = HEED_OK;
@@ -313,6 +373,8 @@ static heed_status restore(heed_store *store)
 	                : "SELECT pg_try_advisory_lock(" HEED_PG_LOCK_KEY
 	                  ", " HEED_PG_LOCK_CRAWL ");",
 	        &got);
+	if (rc == HEED_OK && got && pg->lock_shared && store->lease_ttl_ms > 0)
+		rc = leases_over_restart(store, lost_ms);
 	if (rc != HEED_OK || got)
 		return rc;
 	pg->locked = false;
@@ -341,6 +403,7 @@ static heed_status reconnect(heed_store *store, const char *why)
 {
 	struct heed__pg *pg = store->pg;
 	int64_t start = now_ms(), wait = FIRST_WAIT_MS, nap = 0, spent;
+	int64_t lost_ms = pg->answered_ms ? pg->answered_ms : unix_ms();
 	char lost[160], prefix[128];
 	heed_status rc;
 	int attempt;
@@ -365,7 +428,7 @@ static heed_status reconnect(heed_store *store, const char *why)
 		prepared_forget(store);
 		if (PQstatus(pg->conn) == CONNECTION_OK) {
 			pg->broken = false; /* restore's lock_holder runs */
-			rc = restore(store);
+			rc = restore(store, lost_ms);
 			if (rc != HEED_ERETRY) {
 				pg->reconnecting = false;
 				return rc;
@@ -723,6 +786,7 @@ static PGresult *execute_once(heed_store *store, const struct heed__pg_stmt *st)
 		r = send_once(pg->conn, st, name);
 		if (succeeded(r)) {
 			pg->status = HEED_OK;
+			pg->answered_ms = unix_ms();
 			return r;
 		}
 		record_error(store, r ? PQresultErrorMessage(r) : NULL);

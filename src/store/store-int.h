@@ -205,6 +205,10 @@ struct heed_store {
 	 * its server to come back, and where it says so. */
 	int64_t reconnect_ms;
 	struct heed_logger log;
+	/* The lease this process's worker last beat with (leases.c), 0 for
+	 * no worker: a PostgreSQL session that comes back after its server
+	 * restarted gives every worker alive then this long (pg.c). */
+	int64_t lease_ttl_ms;
 	/* What heed__store_answer was told and heed_store_frontier_added
 	 * has not yet handed out: NUL-terminated values one after another,
 	 * answers_len bytes of answers_cap; the first answers_kept of them

@@ -1334,6 +1334,79 @@ static void sleep_ms(int64_t ms)
 	}
 }
 
+/* The cluster's server: "stop", "start" (tests/pgcluster.py ctl). */
+static void server(const char *action)
+{
+	const char *script = getenv("HEED_TEST_PGCLUSTER");
+	const char *folder = getenv("HEED_TEST_PG_FOLDER");
+	char cmd[1024];
+
+	if (!script || !folder)
+		fail_msg(
+		        "HEED_TEST_PGCLUSTER and HEED_TEST_PG_FOLDER are not "
+		        "set: run this test through tests/pgcluster.py run --");
+	snprintf(cmd, sizeof(cmd), "python3 '%s' ctl '%s' %s", script, folder,
+	         action);
+	if (system(cmd) != 0)
+		fail_msg("%s failed", cmd);
+}
+
+/* A worker's store: the crawl lock held shared, reconnecting. */
+static heed_store *worker_store(const char *url)
+{
+	heed_store *s = NULL;
+	struct heed_diag diag;
+
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_lock_shared(s, &diag), HEED_OK);
+	heed_store_set_reconnect(s, 20000, NULL);
+	return s;
+}
+
+/* PostgreSQL: a restart of the server counts as a beat of every worker
+ * alive when it went down. Two workers hold a site each on leases of 2 s;
+ * the server stays down longer than they had left. The first to come back
+ * finds the other alive and takes none of its sites, and each one's beat
+ * keeps its epoch and its hosts, for a lease from the server's start.
+ * Without that, the first claim took the other's site over. */
+static void test_leases_over_restart_pg(void **state)
+{
+	char url[256];
+	heed_store *a, *b;
+	struct heed_lease_beat ba, bb;
+	struct seen got;
+	int64_t t0, now;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	a = worker_store(url);
+	b = worker_store(url);
+	assert_int_equal(
+	        heed_store_lease_ensure(a, "https://a.example", 1000, 0),
+	        HEED_OK);
+	assert_int_equal(
+	        heed_store_lease_ensure(a, "https://b.example", 1000, 0),
+	        HEED_OK);
+	t0 = now_ms();
+	assert_int_equal(claim(a, "wa", t0, 2000, 1).n, 1);
+	assert_int_equal(claim(b, "wb", t0, 2000, 1).n, 1);
+	ba = beat_of(a, "wa", t0, 2000);
+	bb = beat_of(b, "wb", t0, 2000);
+	server("stop");
+	sleep_ms(2500);
+	server("start");
+	now = now_ms();
+	assert_true(now > t0 + 2000);
+	got = claim(b, "wb", now, 2000, 4);
+	assert_int_equal(got.n, 0);
+	assert_int_equal(beat_of(b, "wb", now, 2000).epoch, bb.epoch);
+	assert_int_equal(beat_of(a, "wa", now, 2000).epoch, ba.epoch);
+	assert_true(beat_of(a, "wa", now, 2000).alive_until >= now + 2000);
+	heed_store_close(a);
+	heed_store_close(b);
+}
+
 #define WORKERS   4
 #define SITES     12
 #define DELAY_MS  100
@@ -1618,6 +1691,7 @@ int main(void)
 	        cmocka_unit_test(test_counts_kept),
 	        cmocka_unit_test(test_claim_plan_pg),
 	        cmocka_unit_test(test_partitions_migrated),
+	        cmocka_unit_test(test_leases_over_restart_pg),
 	        cmocka_unit_test(test_workers_share_sites),
 	};
 
