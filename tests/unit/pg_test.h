@@ -22,6 +22,24 @@ static inline const char *heed_test_pg(void)
 	return url && *url ? url : NULL;
 }
 
+/* The cluster's server: "restart" (pg_ctl -m fast, as an operator does),
+ * "stop", "start" (tests/pgcluster.py ctl), keeping its folder and port. */
+static inline void heed_test_pg_server(const char *action)
+{
+	const char *script = getenv("HEED_TEST_PGCLUSTER");
+	const char *folder = getenv("HEED_TEST_PG_FOLDER");
+	char cmd[1024];
+
+	if (!script || !folder)
+		fail_msg(
+		        "HEED_TEST_PGCLUSTER and HEED_TEST_PG_FOLDER are not "
+		        "set: run this test through tests/pgcluster.py run --");
+	snprintf(cmd, sizeof(cmd), "python3 '%s' ctl '%s' %s", script, folder,
+	         action);
+	if (system(cmd) != 0)
+		fail_msg("%s failed", cmd);
+}
+
 /* Runs sql on the database at url; returns the first value of its first
  * row (static, "" when none). Fails the test on any error. */
 static inline const char *heed_test_pg_sql(const char *url, const char *sql)

@@ -1334,23 +1334,6 @@ static void sleep_ms(int64_t ms)
 	}
 }
 
-/* The cluster's server: "stop", "start" (tests/pgcluster.py ctl). */
-static void server(const char *action)
-{
-	const char *script = getenv("HEED_TEST_PGCLUSTER");
-	const char *folder = getenv("HEED_TEST_PG_FOLDER");
-	char cmd[1024];
-
-	if (!script || !folder)
-		fail_msg(
-		        "HEED_TEST_PGCLUSTER and HEED_TEST_PG_FOLDER are not "
-		        "set: run this test through tests/pgcluster.py run --");
-	snprintf(cmd, sizeof(cmd), "python3 '%s' ctl '%s' %s", script, folder,
-	         action);
-	if (system(cmd) != 0)
-		fail_msg("%s failed", cmd);
-}
-
 /* A worker's store: the crawl lock held shared, reconnecting. */
 static heed_store *worker_store(const char *url)
 {
@@ -1393,9 +1376,9 @@ static void test_leases_over_restart_pg(void **state)
 	assert_int_equal(claim(b, "wb", t0, 2000, 1).n, 1);
 	ba = beat_of(a, "wa", t0, 2000);
 	bb = beat_of(b, "wb", t0, 2000);
-	server("stop");
+	heed_test_pg_server("stop");
 	sleep_ms(2500);
-	server("start");
+	heed_test_pg_server("start");
 	now = now_ms();
 	assert_true(now > t0 + 2000);
 	got = claim(b, "wb", now, 2000, 4);

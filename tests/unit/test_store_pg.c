@@ -527,24 +527,6 @@ static void terminate_mine(const char *url)
 		usleep(50 * 1000);
 }
 
-/* The cluster's server: "restart" (pg_ctl -m fast, as an operator
- * does), "stop", "start" (tests/pgcluster.py ctl). */
-static void server(const char *action)
-{
-	const char *script = getenv("HEED_TEST_PGCLUSTER");
-	const char *folder = getenv("HEED_TEST_PG_FOLDER");
-	char cmd[1024];
-
-	if (!script || !folder)
-		fail_msg(
-		        "HEED_TEST_PGCLUSTER and HEED_TEST_PG_FOLDER are not "
-		        "set: run this test through tests/pgcluster.py run --");
-	snprintf(cmd, sizeof(cmd), "python3 '%s' ctl '%s' %s", script, folder,
-	         action);
-	if (system(cmd) != 0)
-		fail_msg("%s failed", cmd);
-}
-
 static int64_t ms_now(void)
 {
 	struct timespec ts;
@@ -676,7 +658,7 @@ static void test_restart_between_statements(void **state)
 	heed_store_set_reconnect(s, 20000, &log);
 	assert_int_equal(heed_store_lock(s, &d), HEED_OK);
 	add_url(s, "http://a.test/1", HEED_OK);
-	server("restart");
+	heed_test_pg_server("restart");
 	add_url(s, "http://a.test/2", HEED_OK);
 	assert_int_equal(queued(s), 2);
 	assert_true(l.warnings >= 1);
@@ -709,12 +691,12 @@ static void test_server_back_while_waiting(void **state)
 	heed_test_pg_fresh(url, sizeof(url));
 	s = open_url(url, 0);
 	add_url(s, "http://a.test/1", HEED_OK);
-	server("stop");
+	heed_test_pg_server("stop");
 	child = fork();
 	assert_true(child >= 0);
 	if (child == 0) {
 		sleep(2);
-		server("start");
+		heed_test_pg_server("start");
 		_exit(0);
 	}
 	t0 = ms_now();
@@ -741,11 +723,11 @@ static void test_server_down_past_timeout(void **state)
 	s = open_url(url, 0);
 	add_url(s, "http://a.test/1", HEED_OK);
 	heed_store_set_reconnect(s, 2000, NULL);
-	server("stop");
+	heed_test_pg_server("stop");
 	t0 = ms_now();
 	assert_int_equal(heed_store_frontier_counts(s, counts), HEED_ESTORE);
 	waited = ms_now() - t0;
-	server("start");
+	heed_test_pg_server("start");
 	assert_true(waited >= 1900);
 	assert_true(waited < 4000);
 	assert_non_null(strstr(heed_store_errmsg(s), "could not reconnect in"));
@@ -769,7 +751,7 @@ static void test_restart_inside_transaction(void **state)
 	heed_store_set_reconnect(s, 20000, NULL);
 	assert_int_equal(heed_store_begin(s), HEED_OK);
 	add_url(s, "http://a.test/1", HEED_OK);
-	server("restart");
+	heed_test_pg_server("restart");
 	add_url(s, "http://a.test/2", HEED_ERETRY);
 	assert_string_equal(heed_status_name(HEED_ERETRY), "HEED_ERETRY");
 	assert_non_null(strstr(heed_store_errmsg(s),
@@ -816,7 +798,7 @@ static void test_batch_done_again(void **state)
 	/* A restart between two writes. */
 	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
 	add_url(s, "http://a.test/1", HEED_OK);
-	server("restart");
+	heed_test_pg_server("restart");
 	add_url(s, "http://a.test/2", HEED_OK);
 	assert_non_null(strstr(l.last, "done again on a new connection"));
 	add_url(s, "http://a.test/3", HEED_OK);
