@@ -122,6 +122,14 @@ struct el {
 	bool aside; /* opened an area that is not the page's own */
 	bool edit;  /* opened a line that tells of an edit */
 	bool site;  /* opened the site's header (outside article and main) */
+	bool foot;  /* opened the site's footer by its class or id */
+};
+
+/* What a date's label says of its date, beyond the field it gives. */
+enum label_kind {
+	LABEL_PLAIN,  /* "Published on", "Updated" */
+	LABEL_ASOF,   /* "Stand": the page's present state, as of a day */
+	LABEL_LATEST, /* "Last updated": the latest of the file's revisions */
 };
 
 /* twitter:labelN / twitter:dataN pairs kept until both are seen. */
@@ -137,6 +145,7 @@ struct html {
 	unsigned site_header;   /* open headers outside article and main */
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
+	unsigned site_footer;   /* open footers outside article and main */
 	unsigned quote;         /* open blockquotes */
 	unsigned code;          /* open pre and code elements */
 	bool webpage_item;      /* the outermost item is a WebPage */
@@ -167,8 +176,8 @@ struct html {
 	unsigned date_lines;      /* meta and info lines read for a date */
 	bool label_pending;       /* a label's value is the next text */
 	enum field label_field;   /* what the pending label gives */
-	bool label_asof;          /* the pending label is an "as of" date's */
-	bool label_contact;       /* the pending label is a press contact's */
+	enum label_kind label_kind; /* what the pending label dates */
+	bool label_contact;         /* the pending label is a press contact's */
 	bool label_term;   /* the pending author's label is a <dt> of its own */
 	bool edit_value;   /* the last text was an edit label's value */
 	bool contact_done; /* a press contact's label was read */
@@ -2140,6 +2149,30 @@ static bool wayback_toolbar(const char *id)
 	return id && id[0] == 'w' && strncmp(id, "wm-ipp", 6) == 0;
 }
 
+/* True when a token of the list v has a part ending in "footer"
+ * ("footer", "footer-text", "site-footer"; parts are cut at "-", "_"). */
+static bool footer_token(const char *v)
+{
+	static const struct class_word footer = CLASS_WORD("footer");
+	size_t n;
+
+	for (const char *p = v, *t; (t = next_token(&p, &n));)
+		if (part_ends_in(t, n, &footer, 1))
+			return true;
+	return false;
+}
+
+/* True when the element's class or id names a footer (footer_token).
+ * The site's footer, outside the article and main, is where a
+ * documentation generator or a static site stamps the day it last built
+ * or changed the file ("Last updated on October 07, 2026", Sphinx). The
+ * class's letters screen it first: most classes cannot hold the word. */
+static bool footer_name(const struct html *h, const char *cls, const char *id)
+{
+	return (cls && CLASS_HAS(h, cls, "footer") && footer_token(cls)) ||
+	       (id && strstr(id, "footer") && footer_token(id));
+}
+
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav (but for the article's own metadata box in
  * it), a footer outside the article, an article inside the article (a
@@ -2267,7 +2300,7 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 {
 	enum tag tag = tag_of(name, len);
 	struct common_attrs ca;
-	bool tracked, scope, aside, edit, site;
+	bool tracked, scope, aside, edit, site, foot;
 
 	common_attrs(atts, &ca);
 	h->cls_letters = ca.cls ? letters_of(ca.cls) : 0;
@@ -2310,11 +2343,15 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 	edit = tracked && ca.cls && !h->foreign && edit_class(h, ca.cls);
 	if (edit)
 		h->edit++;
+	foot = tracked && !h->article && !h->main &&
+	       footer_name(h, ca.cls, ca.id);
+	if (foot)
+		h->site_footer++;
 	if (tag == T_ARTICLE && tracked && !h->article++)
 		h->article_listed = h->h1_outside;
 	if (tracked)
-		h->stack[h->depth] = (struct el){(unsigned char)tag, scope,
-		                                 aside, edit, site};
+		h->stack[h->depth] = (struct el){
+		        (unsigned char)tag, scope, aside, edit, site, foot};
 	h->depth++;
 }
 
@@ -2392,6 +2429,23 @@ static const char *const edit_words[] = {"updated",
                                          "laatst gewijzigd",
                                          "gewijzigd"};
 WORD_LIST(edit_list, edit_words);
+
+/* True when the edit word w[0, n) names the last of the page's
+ * revisions ("Last updated", "This page last modified on", "Zuletzt
+ * geändert", "Letzte Änderung"), the words of a stamp kept current on a
+ * living page, not a note that a post was updated. */
+static bool latest_edit_word(const char *w, size_t n)
+{
+	static const char *const latest[] = {"last ", "this page last ",
+	                                     "zuletzt", "letzte ", "laatst "};
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(latest); i++) {
+		size_t k = strlen(latest[i]);
+		if (k <= n && heed__ascii_ieq(w, k, latest[i]))
+			return true;
+	}
+	return false;
+}
 
 /* Offers the date a date line's text gives, as field f. A line that
  * says it is an edit (edit_words) gives the modified date, whatever its
@@ -2589,10 +2643,11 @@ static size_t label_end(const char *s, size_t len, size_t n)
 
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
- * and "Stand" ("as of") date an edit, and *asof is set for "Stand". "Dates
- * of the tour" is no label. */
+ * and "Stand" ("as of") date an edit, and *kind says which ("Stand" is
+ * LABEL_ASOF, an edit word naming the last revision LABEL_LATEST).
+ * "Dates of the tour" is no label. */
 static size_t date_label_len(const char *s, size_t len, enum field *f,
-                             bool *asof)
+                             enum label_kind *kind)
 {
 	/* "[Stand: 09.10.2017, 01:40 Uhr]": a bracketed label. */
 	size_t open = len > 1 && (*s == '[' || *s == '('), n;
@@ -2600,15 +2655,17 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	s += open;
 	len -= open;
 	*f = F_PUBLISHED;
-	*asof = false;
+	*kind = LABEL_PLAIN;
 	n = lead_word(s, len, &date_label_list);
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, &edit_list);
+		if (n && latest_edit_word(s, n))
+			*kind = LABEL_LATEST;
 		if (!n && len >= 5 && heed__ascii_lower(*s) == 's' &&
 		    heed__ascii_ieq(s, 5, "stand")) {
 			n = 5;
-			*asof = true;
+			*kind = LABEL_ASOF;
 		}
 	}
 	n = label_end(s, len, n);
@@ -2660,10 +2717,10 @@ static size_t author_label_len(const char *s, size_t len)
 static bool date_label_alone(const char *s)
 {
 	enum field f;
-	bool asof;
+	enum label_kind kind;
 	size_t len = strlen(s);
 
-	return date_label_len(s, len, &f, &asof) == len;
+	return date_label_len(s, len, &f, &kind) == len;
 }
 
 /* True when a byline element's text s[0, len) is a label alone, a
@@ -2674,10 +2731,10 @@ static bool date_label_alone(const char *s)
 static bool byline_label_alone(const char *s, size_t len)
 {
 	enum field f;
-	bool asof;
+	enum label_kind kind;
 
 	heed__trim(&s, &len);
-	if (!len || date_label_len(s, len, &f, &asof) == len)
+	if (!len || date_label_len(s, len, &f, &kind) == len)
 		return len > 0;
 	heed__author_unprefix(&s, &len);
 	return !len;
@@ -2870,13 +2927,17 @@ static void keyword_tags(struct html *h, const char *s, size_t len)
 	heed__tags(h->b, O_HTML, s, len, true);
 }
 
-/* Offers s[0, len), the text after a label, as field f. An "as of"
- * date (asof) is the modified date, and the published date when nothing
- * else dates the page: a page that shows only the date of its present
- * state ("Stand: 19.10.2019", as German sites write it under an article)
- * was, as far as a reader can tell, published then. */
-static void label_value(struct html *h, enum field f, bool asof, const char *s,
-                        size_t len)
+/* Offers s[0, len), the text after a label of kind kind, as field f.
+ * An "as of" date is the modified date, and the published date when
+ * nothing else dates the page: a page that shows only the date of its
+ * present state ("Stand: 19.10.2019", as German sites write it under an
+ * article) was, as far as a reader can tell, published then. A last
+ * revision's date in the site's footer ("Last updated on October 07,
+ * 2026") is the modified date only: a generator stamps every page it
+ * builds so, and a reference page is revised without end, so it tells
+ * nothing of when the text was first issued (D_LABEL_FOOTER). */
+static void label_value(struct html *h, enum field f, enum label_kind kind,
+                        const char *s, size_t len)
 {
 	const char *names;
 	size_t n;
@@ -2887,10 +2948,14 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	}
 	if (len > MAX_LABEL_VALUE && f != F_AUTHOR)
 		len = MAX_LABEL_VALUE;
-	if (asof)
+	if (kind == LABEL_ASOF)
 		heed__cand(h->b, F_PUBLISHED, O_HTML, D_ASOF, s, len);
 	if (f != F_AUTHOR) {
-		heed__cand(h->b, f, O_HTML, D_LABEL, s, len);
+		heed__cand(h->b, f, O_HTML,
+		           kind == LABEL_LATEST && h->site_footer
+		                   ? D_LABEL_FOOTER
+		                   : D_LABEL,
+		           s, len);
 		return;
 	}
 	if (len > MAX_LABEL_VALUE)
@@ -2916,16 +2981,16 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 
 /* s[0, len) opens with a label n bytes long: the value after it, or,
  * when the label is all of s, the next text's. */
-static void after_label(struct html *h, enum field f, bool asof, const char *s,
-                        size_t len, size_t n)
+static void after_label(struct html *h, enum field f, enum label_kind kind,
+                        const char *s, size_t len, size_t n)
 {
 	if (n == len) {
 		h->label_pending = true;
 		h->label_field = f;
-		h->label_asof = asof;
+		h->label_kind = kind;
 		return;
 	}
-	label_value(h, f, asof, s + n, len - n);
+	label_value(h, f, kind, s + n, len - n);
 }
 
 /* An author's label opens the text of the element s is in: the names
@@ -2955,7 +3020,7 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 	heed__trim(&s, &len);
 	n = author_label_len(s, len);
 	if (n)
-		after_label(h, F_AUTHOR, false, s, len, n);
+		after_label(h, F_AUTHOR, LABEL_PLAIN, s, len, n);
 }
 
 /* The text of an element that opens with a source line's label: the
@@ -3650,7 +3715,7 @@ static void date_author(struct html *h, const char *s, size_t len,
 		n += clock_len(s + n, len - n);
 		lead = author_label_len(s + n, len - n);
 		if (lead && lead < len - n)
-			label_value(h, F_AUTHOR, false, s + n + lead,
+			label_value(h, F_AUTHOR, LABEL_PLAIN, s + n + lead,
 			            len - n - lead);
 		return;
 	}
@@ -3666,7 +3731,7 @@ static void date_author(struct html *h, const char *s, size_t len,
 	}
 	if (n < len && !(s[n] >= '0' && s[n] <= '9') &&
 	    one_name_left(s + n, len - n))
-		label_value(h, F_AUTHOR, false, s + n, len - n);
+		label_value(h, F_AUTHOR, LABEL_PLAIN, s + n, len - n);
 }
 
 /* The tag of the innermost open element (T_OTHER past the stack). */
@@ -3741,7 +3806,8 @@ static void text_label(struct html *h, const char *s, size_t len)
 	const char *text = s;
 	size_t n = 0, text_len = len;
 	enum field f = F_AUTHOR;
-	bool opens = h->text_opens, asof = false, bare;
+	bool opens = h->text_opens, bare;
+	enum label_kind kind = LABEL_PLAIN;
 
 	heed__trim(&s, &len);
 	if (!len)
@@ -3764,7 +3830,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		if (h->label_contact)
 			contact_value(h, s, len);
 		else
-			label_value(h, h->label_field, h->label_asof, s, len);
+			label_value(h, h->label_field, h->label_kind, s, len);
 		h->label_contact = h->label_term = false;
 		return;
 	}
@@ -3774,9 +3840,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (top_tag(h) == T_A) {
 		if (!label_initial(*s) || !label_date_wanted(h, D_LABEL))
 			return;
-		n = date_label_len(s, len, &f, &asof);
+		n = date_label_len(s, len, &f, &kind);
 		if (n)
-			after_label(h, f, asof, s, len, n);
+			after_label(h, f, kind, s, len, n);
 		return;
 	}
 	/* A press contact's label alone, the name in the next text. */
@@ -3819,7 +3885,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    !h->b->tag_count && !h->aside && LETTER_OF(*s, "ksmp")) {
 		size_t k = keyword_label_len(s, len);
 		if (k) {
-			after_label(h, F_COUNT, false, s, len, k);
+			after_label(h, F_COUNT, LABEL_PLAIN, s, len, k);
 			return;
 		}
 	}
@@ -3850,11 +3916,11 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    h->link_heading == h->minor_heading + 1 &&
 	    (author_noun_alone(s, len) || heading_lead_alone(s, len)) &&
 	    label_author_wanted(h)) {
-		after_label(h, F_AUTHOR, false, s, len, len);
+		after_label(h, F_AUTHOR, LABEL_PLAIN, s, len, len);
 		return;
 	}
 	if (label_date_wanted(h, D_LABEL))
-		n = date_label_len(s, len, &f, &asof);
+		n = date_label_len(s, len, &f, &kind);
 	/* A definition list's term that is a writer's noun alone
 	 * ("<dt>Auteur</dt><dd>Ann Lee</dd>"; "Autor", "Author", not "Text"
 	 * or "Herausgeber") names the author in its value: the page states
@@ -3864,7 +3930,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    heed__ascii_lower(*s) == 'a' && author_noun_alone(s, len) &&
 	    (label_author_wanted(h) || h->term_author)) {
 		h->label_term = true;
-		after_label(h, F_AUTHOR, false, s, len, len);
+		after_label(h, F_AUTHOR, LABEL_PLAIN, s, len, len);
 		return;
 	}
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
@@ -3884,7 +3950,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		author_label(h, text, text_len);
 		return;
 	}
-	after_label(h, f, asof, s, len, n);
+	after_label(h, f, kind, s, len, n);
 }
 
 /* The name opening an author's bio, two to four words each opening with
@@ -4200,6 +4266,8 @@ void heed__html_end(struct html *h)
 		h->edit--;
 	if (el.site && h->site_header)
 		h->site_header--;
+	if (el.foot && h->site_footer)
+		h->site_footer--;
 }
 
 void heed__html_link_ends(struct html *h, size_t d)

@@ -995,7 +995,9 @@ static void shown_date(struct builder *b, int rank, const char *s, size_t len)
 
 /* Keeps the day of the first edit's date the page shows, in its
  * article, header or main or after a label: a wiki's footer tells of
- * the last edit of a page that was never republished. */
+ * the last edit of a page that was never republished, and a label in the
+ * site's footer (D_LABEL_FOOTER) of the day a generator built the file
+ * or a site last changed it. */
 static void edit_date(struct builder *b, const char *s, size_t len)
 {
 	char iso[HEED_DATE_ISO_MAX];
@@ -1116,7 +1118,10 @@ void heed__republished(struct builder *b)
  * day, so its readers can date it only by that edit: when nothing else,
  * the URL's path included, gives the published date, the edit's date
  * the page shows (in its article, header or main, or after a label) is
- * the published one.
+ * the published one. Not a stamp in the site's footer ("Last updated on
+ * October 07, 2026" under every page of a Sphinx build): it dates the
+ * file, which a manual or a reference page rebuilds without end, not
+ * the text's first issue.
  */
 void heed__edit_only(struct builder *b)
 {
@@ -1350,7 +1355,7 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (f == F_PUBLISHED && o == O_HTML && sub != D_TIME_PAGE)
 		shown_date(b, rank, s, len);
 	if (f == F_MODIFIED && o == O_HTML && sub != D_TEXT_CLASS_PAGE &&
-	    sub != D_LINE_PAGE && !b->edit_day[0])
+	    sub != D_LINE_PAGE && sub != D_LABEL_FOOTER && !b->edit_day[0])
 		edit_date(b, s, len);
 	if (f == F_AUTHOR)
 		site_named_late(b, c);

@@ -687,6 +687,29 @@ static const struct page_case cases[] = {
          "<div>Text</div><ul><li id=footer-info-lastmod>This page was last "
          "edited on 3 April 2019, at 08:04.</li></ul>",
          0, NULL, "-published\nmodified=html:2019-04-03T08:04:00Z\n"},
+        {"date: a build's last-update stamp in the site's footer dates no "
+         "page",
+         NULL,
+         "<div role=main><h1>Logging</h1><p>Text.</p></div><div "
+         "class=footer>&copy; 2001-2026.<br> Last updated on October 07, "
+         "2026.</div>",
+         0, NULL, "-published\nmodified=html:2026-10-07\n"},
+        {"date: a last-update stamp in a footer by its id, its label alone",
+         NULL,
+         "<p>Text.</p><div id=footer><div id=footer-text><b>Last "
+         "updated</b> 2024-05-31 00:35:55 UTC</div></div>",
+         0, NULL, "-published\nmodified=html:2024-05-31T00:35:55Z\n"},
+        {"date: an update line in a footer, or a last update elsewhere, "
+         "still dates the page",
+         NULL,
+         "<p>Text.</p><div id=footer><p>Updated: $Date: 2016/11/18 "
+         "06:31:41 $</p></div>",
+         0, NULL,
+         "published=html:2016-11-18T06:31:41Z\n"
+         "modified=html:2016-11-18T06:31:41Z\n"},
+        {"date: a last update outside any footer still dates the page", NULL,
+         "<p>Text.</p><p class=info>Last updated: 30.12.2016</p>", 0, NULL,
+         "published=html:2016-12-30\nmodified=html:2016-12-30\n"},
         {"date: a wiki's last edit outside the article dates no republication",
          NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\","
