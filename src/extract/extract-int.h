@@ -161,6 +161,9 @@ struct builder {
 	/* The title of the page's <link rel=home> (arena): the name of the
 	 * set a chunk of a DocBook book or manual belongs to. */
 	const char *home_title;
+	/* The name the page's masthead shows, its home link's text or its
+	 * logo's alt (arena): see heed__title_site. */
+	const char *masthead;
 	/* The names of the article's opening "By X" line (arena), kept
 	 * while a declared author wins: see heed__lead_over_declared. */
 	const char *lead_names;
@@ -394,7 +397,9 @@ bool heed__spells_site_domain(const struct builder *b, const char *s,
  * "L-MAG - Das Magazin" on l-mag.de), ASCII case ignored. */
 bool heed__words_spell_site_domain(const struct builder *b, const char *s,
                                    size_t len);
-/* Cuts a site name off the chosen title (titlesite.c). */
+/* Cuts a site name off the chosen title, then names the publisher by
+ * a home link's title or the masthead when nothing else did
+ * (titlesite.c). */
 void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL
  * when it holds no name (titlesite.c). */

@@ -89,6 +89,7 @@ enum cap_kind {
 	CAP_POST_COMMENT, /* the name on a comment by the post's author */
 	CAP_SOURCE,       /* a source line: "Quelle: kathpress" */
 	CAP_LICENSOR,     /* a licence's attribution link: who to credit */
+	CAP_MASTHEAD,     /* the masthead's home link: the site's name */
 };
 
 struct capture {
@@ -103,7 +104,7 @@ struct capture {
 	                   * list of names that author opens */
 	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
 	bool inner;       /* CAP_BYLINE, CAP_AUTHOR_LINK: inside the byline
-	                   * being read */
+	                   * being read; CAP_MASTHEAD: inside a heading */
 	struct heed_buf text;
 };
 
@@ -185,9 +186,11 @@ struct html {
 	bool term_author;       /* a <dt> of its own named the author */
 	bool source_done;       /* a source line was read */
 	bool licence_link; /* a licence's link opened; the text after it next */
-	bool keywords_done;   /* a key words label was read */
-	bool text_opens;      /* no text yet since the last tag opened */
-	uint32_t cls_letters; /* the opening element's class's letters */
+	bool masthead_done;       /* the masthead named the site */
+	const char *masthead_alt; /* the alt of the home link's logo (arena) */
+	bool keywords_done;       /* a key words label was read */
+	bool text_opens;          /* no text yet since the last tag opened */
+	uint32_t cls_letters;     /* the opening element's class's letters */
 	/* The length of the date opening date_s[0, date_len) in the text
 	 * being read (text_date_len), or date_s NULL. */
 	const char *date_s;
@@ -1028,6 +1031,60 @@ static bool hidden_by_style(const char *const *atts)
 	return false;
 }
 
+/* True when p is a site's home file: "", or "index." and letters. */
+static bool index_file(const char *p)
+{
+	if (!*p)
+		return true;
+	if (strncmp(p, "index.", 6) != 0)
+		return false;
+	for (p += 6; *p; p++)
+		if (!LETTER_BIT((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/* True when the relative path p may lead home: "/", "./", "../../",
+ * each perhaps with an index file ("index.html"). */
+static bool home_path(const char *p)
+{
+	if (*p == '/')
+		p++;
+	while (p[0] == '.' && (p[1] == '/' || (p[1] == '.' && p[2] == '/')))
+		p += p[1] == '/' ? 2 : 3;
+	return index_file(p);
+}
+
+/* True when href, an address written in the page, is the home page of
+ * the page's site: its host's "/" or "/index.html", either scheme. Only
+ * a path that may lead there, or an address in full, is resolved: most
+ * links fail at their first bytes. */
+static bool home_href(const heed_url *page, const char *href)
+{
+	char buf[512];
+	const char *host, *p;
+	size_t n;
+
+	if (!page || (strncmp(href, "http", 4) != 0 && !home_path(href)) ||
+	    heed_url_resolve_buf(page, href, strlen(href), buf, sizeof(buf),
+	                         &n) != HEED_OK ||
+	    !(p = strstr(buf, "://")))
+		return false;
+	host = heed_url_host(page);
+	n = strlen(host);
+	p += 3;
+	return strncmp(p, host, n) == 0 && p[n] == '/' && index_file(p + n + 1);
+}
+
+/* True when an <a href> may be the site's masthead: its home link
+ * before the page's content (outside article and main, asides and the
+ * footer), as the logo or the heading that names the site links home. */
+static bool home_link(const struct html *h, const char *href)
+{
+	return !h->article && !h->main && !h->aside && !h->site_footer &&
+	       home_href(h->b->page_url, href);
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *href = h->href;
@@ -1038,6 +1095,12 @@ static void on_anchor(struct html *h, const char *const *atts)
 		return;
 	nofollow = rel & (REL_NOFOLLOW | REL_UGC | REL_SPONSORED);
 	heed__add_link(h->b, href, "a", nofollow, false);
+	if (!h->masthead_done && home_link(h, href)) {
+		struct capture *c = start_capture(h, CAP_MASTHEAD, NULL);
+		if (c)
+			c->inner = h->link_heading > 0;
+		h->masthead_alt = NULL;
+	}
 	if (((rel & REL_TAG) || tag_archive_link(h, href)) &&
 	    !category_link(rel, href)) {
 		/* A listing's tag links run to thousands; once the page
@@ -1882,6 +1945,37 @@ static void signature_break(struct html *h)
 			(void)heed__buf_add(&h->caps[i].text, "\n", 1);
 }
 
+/* True when one of an image's class, id or file name says it is a logo
+ * ("logo", "Logo_LWK.svg", "sqlite370_banner.gif"), not a menu's button. */
+static bool logo_image(const char *const *atts)
+{
+	static const char *const names[] = {"class", "id", "src"};
+	const char *v;
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
+		if ((v = attr(atts, names[i])) &&
+		    (strcasestr(v, "logo") || strcasestr(v, "banner")))
+			return true;
+	return false;
+}
+
+/* A logo inside the masthead's home link names the site by its alt,
+ * as a reader who cannot see the image is told it: the first one's. */
+static void masthead_logo(struct html *h, const char *const *atts)
+{
+	const char *alt;
+
+	if (h->masthead_alt)
+		return;
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_MASTHEAD &&
+		    (alt = attr(atts, "alt")) && logo_image(atts)) {
+			h->masthead_alt =
+			        heed__strdup_arena(h->b, alt, strlen(alt));
+			return;
+		}
+}
+
 static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
@@ -1926,6 +2020,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	case T_A:
 	case T_AREA:
 		on_anchor(h, atts);
+		break;
+	case T_MEDIA_VOID:
+		masthead_logo(h, atts);
 		break;
 	case T_TIME:
 		on_time(h, atts);
@@ -4088,6 +4185,63 @@ static void account_name(struct html *h, const char *s, size_t len, bool *done)
 	*done = !account_wanted(h);
 }
 
+/* Words that a home link or its logo's alt shows in place of the site's
+ * name ("Home", "Zurück zur Startseite", "Site logo"), ASCII case
+ * ignored. */
+static const char *const home_words[] = {"home", "start", "accueil", "inicio",
+                                         "logo"};
+
+/* True when s names no site but the link home: a word for home alone,
+ * or a text that holds one ("Back to homepage", "Company logo"). */
+static bool home_text(const char *s, size_t len)
+{
+	if (heed__ascii_ieq_any(s, len, home_words,
+	                        HEED_ARRAY_SIZE(home_words)))
+		return true;
+	return strcasestr(s, "homepage") || strcasestr(s, "home page") ||
+	       strcasestr(s, "startseite") || strcasestr(s, "logo");
+}
+
+/* Keeps s[0, len), a masthead's name, unless it speaks of home
+ * (home_text) or has more than six words (a slogan, a sentence): the
+ * next home link is tried then. */
+static void masthead_name(struct html *h, const char *s, size_t len)
+{
+	const char *name;
+	size_t words = 1;
+
+	heed__trim(&s, &len);
+	if (len < 2 || len > 64)
+		return;
+	name = heed__collapse(&h->b->arena, s, len, &h->b->oom);
+	if (!name || home_text(name, strlen(name)))
+		return;
+	for (const char *p = name; (p = strchr(p, ' ')); p++)
+		words++;
+	if (words > 6)
+		return;
+	h->masthead_done = true;
+	h->b->masthead = name;
+}
+
+/* The page's masthead is a home link that is a logo alone or stands in
+ * a heading, over the page's content: it shows the site's name to every
+ * reader ("<a href=index.html><img alt=SQLite></a>", "<h1><a
+ * href=https://www.exim.org>Exim Internet Mailer</a></h1>"), the
+ * publisher of a page that names none otherwise (heed__title_site). A
+ * home link of text outside a heading is the menu's first item ("News",
+ * "Back"), no name; the text s[0, len) of one in a heading (in_heading)
+ * is the name, and the logo's alt of one with no text. */
+static void masthead_link(struct html *h, bool in_heading, const char *s,
+                          size_t len)
+{
+	heed__trim(&s, &len);
+	if (len && in_heading)
+		masthead_name(h, s, len);
+	else if (!len && h->masthead_alt)
+		masthead_name(h, h->masthead_alt, strlen(h->masthead_alt));
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -4201,6 +4355,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		break;
 	case CAP_LICENSOR:
 		heed__licensor_name(b, s, len);
+		break;
+	case CAP_MASTHEAD:
+		masthead_link(h, c->inner, s, len);
 		break;
 	case CAP_SIGNATURE:
 		signature_end(h, c, s, len);

@@ -35,7 +35,7 @@ static const enum origin order[F_COUNT][12] = {
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
         [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, O_LINK, END},
         [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_JSONLD_ORG,
-                         O_TITLE_TAG, O_LINK, END},
+                         O_TITLE_TAG, O_LINK, O_HTML, END},
         [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
         [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
 };

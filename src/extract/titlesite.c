@@ -594,6 +594,21 @@ static void home_name(struct builder *b)
 	heed__cand(b, F_PUBLISHER, O_LINK, 1, h, n);
 }
 
+/* The name the page's masthead shows over its content, its home link's
+ * text or its logo's alt, names the publisher after every other source,
+ * the title's parts and a home link's title included: a site that
+ * declares its name nowhere still shows it to every reader. Not the
+ * page's own title: a home page's masthead may link itself. */
+static void masthead_name(struct builder *b)
+{
+	const char *m = b->masthead, *t = b->cand[F_TITLE].value;
+	size_t n = m ? strlen(m) : 0;
+
+	if (!n || (t && same_name(m, n, t)))
+		return;
+	heed__cand(b, F_PUBLISHER, O_HTML, 0, m, n);
+}
+
 /* Cuts the site's name off the chosen title, t. */
 static void title_cut(struct builder *b, const char *t)
 {
@@ -629,6 +644,7 @@ void heed__title_site(struct builder *b)
 	if (b->cand[F_TITLE].value)
 		title_cut(b, b->cand[F_TITLE].value);
 	home_name(b);
+	masthead_name(b);
 }
 
 /* The words that lead a name in a byline or a profile link's text, lower

@@ -2941,6 +2941,40 @@ static const struct page_case cases[] = {
          "<link rel=home href=index.html title=\"Libxml Tutorial\">"
          "<title>Libxml Tutorial</title>",
          0, NULL, "-site_name\n-publisher\n"},
+        {"the masthead's logo linking home names the publisher", NULL,
+         "<title>How SQLite Is Tested</title><div><a href=index.html><img "
+         "class=logo src=banner.gif alt=SQLite></a></div><h1>1. "
+         "Introduction</h1><p>Text.</p>",
+         0, NULL, "publisher=html:SQLite\n-site_name\n",
+         "https://sqlite.org/testing.html"},
+        {"the masthead's home link in a heading names the publisher", NULL,
+         "<title>31. Address rewriting</title><h1 id=header><a "
+         "href=\"http://www.exim.org\">Exim Internet Mailer</a></h1><ul><li>"
+         "<a href=/docs.html>Documentation</a></ul><h2>Chapter 31</h2>",
+         0, NULL, "publisher=html:Exim Internet Mailer\n",
+         "https://www.exim.org/exim-html-current/doc/html/spec_html/"
+         "ch-address_rewriting.html"},
+        {"a logo's home link from a chapter up the tree names it too", NULL,
+         "<title>Release 3.40.1</title><a href=../index.html><img "
+         "src=../images/logo.gif alt=SQLite></a><h1>Release</h1>",
+         0, NULL, "publisher=html:SQLite\n",
+         "https://sqlite.org/releaselog/3_40_1.html"},
+        {"a menu's home item, a button's alt or a home word is no masthead",
+         NULL,
+         "<title>A post</title><ul><li><a href=/>News</a><li><a "
+         "href=\"https://blog.example/\"><img src=button.gif alt=Hotels></a>"
+         "</ul><h2><a href=/index.php>Startseite</a></h2><div><a href=/><img "
+         "class=site-logo alt=\"Site logo\"></a></div><h1>A post</h1>",
+         0, NULL, "-publisher\n", "https://blog.example/2020/a-post.html"},
+        {"a link elsewhere, or home from inside the article, is no masthead",
+         NULL,
+         "<title>A post</title><h1><a href=\"https://other.example/\">Other"
+         "</a></h1><article><h2><a href=/>Blog Name</a></h2></article>",
+         0, NULL, "-publisher\n", "https://blog.example/a-post.html"},
+        {"the masthead gives way to a declared name", NULL,
+         "<meta property=og:site_name content=\"Blog Name\"><title>A post"
+         "</title><h1><a href=/>The Blog</a></h1>",
+         0, NULL, "publisher=og:Blog Name\n", "https://blog.example/a.html"},
         {"\"Site -- Title\" is cut where the site spells the domain", NULL,
          "<title>Erlang -- lists</title><h1>lists</h1>", 0, NULL,
          "title=title:lists\npublisher=title:Erlang\n",
