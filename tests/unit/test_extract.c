@@ -2930,6 +2930,21 @@ static const struct page_case cases[] = {
          0, NULL,
          "title=title:What is Ownership?\n"
          "publisher=title:The Rust Programming Language\n"},
+        {"a documentation set's name before the page's is cut off", NULL,
+         "<title> Postfix manual - postscreen(8) </title><pre>NAME</pre>", 0,
+         NULL,
+         "title=title:postscreen(8)\nsite_name=title:Postfix manual\n"
+         "publisher=title:Postfix manual\n"},
+        {"a set's word alone, or no set's word, before the title is kept", NULL,
+         "<title>Manual - Installing</title><p>Text.</p>", 0, NULL,
+         "title=title:Manual - Installing\n-publisher\n"},
+        {"texinfo's \"Node (manual)\" is the node the heading reads", NULL,
+         "<title>15 Parameters (zsh)</title><h1 class=chapter>15 "
+         "Parameters</h1><h2>15.1 Description</h2>",
+         0, NULL, "title=title:15 Parameters\n-site_name\n-publisher\n"},
+        {"a bracket after the heading's words that names no manual stays", NULL,
+         "<title>Dune (2021)</title><h1>Dune</h1>", 0, NULL,
+         "title=title:Dune (2021)\n"},
         {"the home link's title names the book a chunk belongs to", NULL,
          "<link rel=home href=index.html title=\"Securing Debian Manual\">"
          "<title>4.10. Mounting partitions</title>",
