@@ -84,10 +84,12 @@ enum origin {
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
  * article; a meta or info line's in the article, anywhere; a text after
- * a date label, "Datum: 22.12.2012"; an edit's label in the site's
- * footer, "Last updated on October 07, 2026", which is no edit of the
- * text (see heed__edit_only); a text that is a bare date; last, an "as
- * of" date, "Stand: 19.10.2019", when nothing else dates the page). */
+ * a date label, "Datum: 22.12.2012"; a file's stamp, a last update's
+ * label in the site's footer ("Last updated on October 07, 2026") or one
+ * that names the page ("This page last modified on"), which is no edit
+ * of the text (see heed__edit_only); a text that is a bare date; last,
+ * an "as of" date, "Stand: 19.10.2019", when nothing else dates the
+ * page). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -99,7 +101,7 @@ enum {
 	D_LINE_BODY,
 	D_LINE_PAGE,
 	D_LABEL,
-	D_LABEL_FOOTER,
+	D_LABEL_STAMP,
 	D_BARE,
 	D_ASOF,
 };

@@ -131,6 +131,7 @@ enum label_kind {
 	LABEL_PLAIN,  /* "Published on", "Updated" */
 	LABEL_ASOF,   /* "Stand": the page's present state, as of a day */
 	LABEL_LATEST, /* "Last updated": the latest of the file's revisions */
+	LABEL_PAGE,   /* "This page last modified on": the file's stamp */
 };
 
 /* twitter:labelN / twitter:dataN pairs kept until both are seen. */
@@ -2527,21 +2528,25 @@ static const char *const edit_words[] = {"updated",
                                          "gewijzigd"};
 WORD_LIST(edit_list, edit_words);
 
-/* True when the edit word w[0, n) names the last of the page's
- * revisions ("Last updated", "This page last modified on", "Zuletzt
- * geändert", "Letzte Änderung"), the words of a stamp kept current on a
- * living page, not a note that a post was updated. */
-static bool latest_edit_word(const char *w, size_t n)
+/* What the edit word w[0, n) says of its date: LABEL_PAGE when it names
+ * the page's file ("This page last modified on", as a site stamps each
+ * file it serves), LABEL_LATEST when it names the last of the page's
+ * revisions ("Last updated", "Zuletzt geändert", "Letzte Änderung"), the
+ * words of a stamp kept current on a living page, LABEL_PLAIN for a note
+ * that a post was updated ("Updated"). */
+static enum label_kind edit_word_kind(const char *w, size_t n)
 {
-	static const char *const latest[] = {"last ", "this page last ",
-	                                     "zuletzt", "letzte ", "laatst "};
+	static const char *const latest[] = {"last ", "zuletzt", "letzte ",
+	                                     "laatst "};
 
+	if (n > 15 && heed__ascii_ieq(w, 15, "this page last "))
+		return LABEL_PAGE;
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(latest); i++) {
 		size_t k = strlen(latest[i]);
 		if (k <= n && heed__ascii_ieq(w, k, latest[i]))
-			return true;
+			return LABEL_LATEST;
 	}
-	return false;
+	return LABEL_PLAIN;
 }
 
 /* Offers the date a date line's text gives, as field f. A line that
@@ -2741,7 +2746,7 @@ static size_t label_end(const char *s, size_t len, size_t n)
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
  * and "Stand" ("as of") date an edit, and *kind says which ("Stand" is
- * LABEL_ASOF, an edit word naming the last revision LABEL_LATEST).
+ * LABEL_ASOF; an edit word's kind is edit_word_kind's).
  * "Dates of the tour" is no label. */
 static size_t date_label_len(const char *s, size_t len, enum field *f,
                              enum label_kind *kind)
@@ -2757,8 +2762,8 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, &edit_list);
-		if (n && latest_edit_word(s, n))
-			*kind = LABEL_LATEST;
+		if (n)
+			*kind = edit_word_kind(s, n);
 		if (!n && len >= 5 && heed__ascii_lower(*s) == 's' &&
 		    heed__ascii_ieq(s, 5, "stand")) {
 			n = 5;
@@ -3024,15 +3029,25 @@ static void keyword_tags(struct html *h, const char *s, size_t len)
 	heed__tags(h->b, O_HTML, s, len, true);
 }
 
+/* The sub-rank of a date after a label of kind kind: D_LABEL_STAMP for
+ * a file's stamp, a last revision's date in the site's footer ("Last
+ * updated on October 07, 2026") or one that names the page ("This page
+ * last modified on"), which is the modified date only: a generator
+ * stamps every page it builds so, and a reference page is revised
+ * without end, so it tells nothing of when the text was first issued.
+ * D_LABEL for any other. */
+static int label_sub(const struct html *h, enum label_kind kind)
+{
+	if (kind == LABEL_PAGE || (kind == LABEL_LATEST && h->site_footer))
+		return D_LABEL_STAMP;
+	return D_LABEL;
+}
+
 /* Offers s[0, len), the text after a label of kind kind, as field f.
  * An "as of" date is the modified date, and the published date when
  * nothing else dates the page: a page that shows only the date of its
  * present state ("Stand: 19.10.2019", as German sites write it under an
- * article) was, as far as a reader can tell, published then. A last
- * revision's date in the site's footer ("Last updated on October 07,
- * 2026") is the modified date only: a generator stamps every page it
- * builds so, and a reference page is revised without end, so it tells
- * nothing of when the text was first issued (D_LABEL_FOOTER). */
+ * article) was, as far as a reader can tell, published then. */
 static void label_value(struct html *h, enum field f, enum label_kind kind,
                         const char *s, size_t len)
 {
@@ -3048,11 +3063,7 @@ static void label_value(struct html *h, enum field f, enum label_kind kind,
 	if (kind == LABEL_ASOF)
 		heed__cand(h->b, F_PUBLISHED, O_HTML, D_ASOF, s, len);
 	if (f != F_AUTHOR) {
-		heed__cand(h->b, f, O_HTML,
-		           kind == LABEL_LATEST && h->site_footer
-		                   ? D_LABEL_FOOTER
-		                   : D_LABEL,
-		           s, len);
+		heed__cand(h->b, f, O_HTML, label_sub(h, kind), s, len);
 		return;
 	}
 	if (len > MAX_LABEL_VALUE)

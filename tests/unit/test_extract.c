@@ -699,6 +699,10 @@ static const struct page_case cases[] = {
          "<p>Text.</p><div id=footer><div id=footer-text><b>Last "
          "updated</b> 2024-05-31 00:35:55 UTC</div></div>",
          0, NULL, "-published\nmodified=html:2024-05-31T00:35:55Z\n"},
+        {"date: a stamp that names the page dates no page, footer or not", NULL,
+         "<p>Text.</p><p align=center><small><i>This page last modified "
+         "on <a href=/docsrc>2022-12-14 16:04:04</a> UTC</i></small></p>",
+         0, NULL, "-published\nmodified=html:2022-12-14T16:04:04Z\n"},
         {"date: an update line in a footer, or a last update elsewhere, "
          "still dates the page",
          NULL,
