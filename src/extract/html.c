@@ -4054,8 +4054,14 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (!n)
 		return;
 	if (f == F_AUTHOR) {
-		/* Untrimmed: "von " and "<em>Ann</em>" make "von Ann". */
-		author_label(h, text, text_len);
+		/* A text straight in <body> is a line of its own, as a
+		 * browser shows it up to the next block: hand-written HTML
+		 * sets "by A, B, C" so under its heading, and the body's
+		 * whole text is no byline. */
+		if (top_tag(h) == T_BODY)
+			author_label_end(h, s, len);
+		else /* Untrimmed: "von " and "<em>Ann</em>" make "von Ann". */
+			author_label(h, text, text_len);
 		return;
 	}
 	after_label(h, f, kind, s, len, n);
@@ -4412,6 +4418,9 @@ void heed__html_end(struct html *h)
 	h->depth--;
 	if (h->depth < EXTRACT_MAX_DEPTH)
 		el = h->stack[h->depth];
+	/* A heading is a block: the text after it opens a line, as a
+	 * browser shows it ("<h1>Manual</h1> by Ann Lee"). */
+	h->text_opens = el.tag == T_H1 || el.tag == T_H2 || el.tag == T_HN;
 	while (h->ncaps && h->caps[h->ncaps - 1].depth > h->depth)
 		finish_capture(h, &h->caps[--h->ncaps]);
 	if (h->signature && h->depth < h->signature_depth)

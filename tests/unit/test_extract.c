@@ -1029,6 +1029,20 @@ static const struct page_case cases[] = {
          "<article><p class=topAttributionWithDate>Tuesday 15 October 2019 "
          "by Bradley M. Kuhn</p></article>",
          0, NULL, "published=html:2019-10-15\n"},
+        {"author: a \"by\" line straight in the body under the heading", NULL,
+         "<body><hr><h1><a href=/><img src=logo.gif alt=\"\"></a> Lua 5.2 "
+         "Reference Manual</h1>\n\nby Roberto Ierusalimschy, Luiz Henrique "
+         "de Figueiredo, Waldemar Celes\n<p><small>Copyright 2011&ndash;2015 "
+         "Lua.org, PUC-Rio.</small><hr><p>Text of the manual.</p></body>",
+         0, NULL,
+         "author=html:Roberto Ierusalimschy; Luiz Henrique de Figueiredo; "
+         "Waldemar Celes\n"},
+        {"date: the text after a heading opens a line: its dateline dates it",
+         NULL,
+         "<h1>News</h1><div><h2>Site Update</h2> 24.03.2004, 19:49 "
+         "| <a href=/u>genesis</a> Kapitel 121 ist online.</div><div><h3>"
+         "Kommentar</h3> 26.03.2004, 16:19 <p>Danke</p></div>",
+         0, NULL, "published=html:2004-03-24T19:49:00Z\n"},
         {"author: a URL in brackets after the name is no part of it", NULL,
          "<meta name=author content=\"Bradley M. Kuhn (http://ebb.org/b/)\">",
          0, NULL, "author=meta:Bradley M. Kuhn\n"},
