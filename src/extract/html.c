@@ -1056,22 +1056,40 @@ static bool home_path(const char *p)
 	return index_file(p);
 }
 
+/* True when url, written in full, is the home page of host: "http://"
+ * or "https://", the host (ASCII case ignored), then nothing, "/" or
+ * "/index.html". Read off the text: most links differ at once. */
+static bool home_url(const char *url, const char *host)
+{
+	size_t n = strlen(host);
+
+	url += 4 + (url[4] == 's' || url[4] == 'S');
+	if (strncmp(url, "://", 3) != 0 || !heed__ascii_ieq(url + 3, n, host))
+		return false;
+	url += 3 + n;
+	return !*url || (*url == '/' && index_file(url + 1));
+}
+
 /* True when href, an address written in the page, is the home page of
- * the page's site: its host's "/" or "/index.html", either scheme. Only
- * a path that may lead there, or an address in full, is resolved: most
- * links fail at their first bytes. */
+ * the page's site: its host's "/" or "/index.html", either scheme. An
+ * address in full is read as text; only a path that may lead there
+ * (home_path, rare) is resolved. */
 static bool home_href(const heed_url *page, const char *href)
 {
 	char buf[512];
 	const char *host, *p;
 	size_t n;
 
-	if (!page || (strncmp(href, "http", 4) != 0 && !home_path(href)) ||
+	if (!page)
+		return false;
+	host = heed_url_host(page);
+	if (heed__ascii_ieq(href, 4, "http"))
+		return home_url(href, host);
+	if (!home_path(href) ||
 	    heed_url_resolve_buf(page, href, strlen(href), buf, sizeof(buf),
 	                         &n) != HEED_OK ||
 	    !(p = strstr(buf, "://")))
 		return false;
-	host = heed_url_host(page);
 	n = strlen(host);
 	p += 3;
 	return strncmp(p, host, n) == 0 && p[n] == '/' && index_file(p + n + 1);
