@@ -917,10 +917,13 @@ static bool category_link(unsigned rel, const char *href)
  */
 static bool tag_archive_link(const struct html *h, const char *href)
 {
-	size_t n = strcspn(href, "?#");
+	size_t n;
 
-	return h->article && !h->aside &&
-	       (memmem(href, n, "/tag/", 5) || memmem(href, n, "/tags/", 6));
+	/* Most links are outside an article: no scan for them. */
+	if (!h->article || h->aside)
+		return false;
+	n = strcspn(href, "?#");
+	return memmem(href, n, "/tag/", 5) || memmem(href, n, "/tags/", 6);
 }
 
 /* The account an author page's link names: the part of its path after
