@@ -84,7 +84,10 @@ enum origin {
  * in an article, in main, anywhere), then dates read from text (a date
  * element's in the article, anywhere; a <time>'s or a byline's in the
  * article; a meta or info line's in the article, anywhere; a text after
- * a date label, "Datum: 22.12.2012"; a text that is a bare date; last,
+ * a date label, "Datum: 22.12.2012"; a file's stamp, a last update's
+ * label in the site's footer ("Last updated on October 07, 2026") or one
+ * that names the page ("This page last modified on"), which is no edit
+ * of the text (see heed__edit_only); a text that is a bare date; last,
  * an "as of" date, "Stand: 19.10.2019", when nothing else dates the
  * page). */
 enum {
@@ -98,6 +101,7 @@ enum {
 	D_LINE_BODY,
 	D_LINE_PAGE,
 	D_LABEL,
+	D_LABEL_STAMP,
 	D_BARE,
 	D_ASOF,
 };
@@ -159,6 +163,9 @@ struct builder {
 	/* The title of the page's <link rel=home> (arena): the name of the
 	 * set a chunk of a DocBook book or manual belongs to. */
 	const char *home_title;
+	/* The name the page's masthead shows, its home link's text or its
+	 * logo's alt (arena): see heed__title_site. */
+	const char *masthead;
 	/* The names of the article's opening "By X" line (arena), kept
 	 * while a declared author wins: see heed__lead_over_declared. */
 	const char *lead_names;
@@ -392,7 +399,9 @@ bool heed__spells_site_domain(const struct builder *b, const char *s,
  * "L-MAG - Das Magazin" on l-mag.de), ASCII case ignored. */
 bool heed__words_spell_site_domain(const struct builder *b, const char *s,
                                    size_t len);
-/* Cuts a site name off the chosen title (titlesite.c). */
+/* Cuts a site name off the chosen title, then names the publisher by
+ * a home link's title or the masthead when nothing else did
+ * (titlesite.c). */
 void heed__title_site(struct builder *b);
 /* A byline's text ("By A, B and C") as "A; B; C", in the arena; NULL
  * when it holds no name (titlesite.c). */

@@ -89,6 +89,7 @@ enum cap_kind {
 	CAP_POST_COMMENT, /* the name on a comment by the post's author */
 	CAP_SOURCE,       /* a source line: "Quelle: kathpress" */
 	CAP_LICENSOR,     /* a licence's attribution link: who to credit */
+	CAP_MASTHEAD,     /* the masthead's home link: the site's name */
 };
 
 struct capture {
@@ -103,7 +104,7 @@ struct capture {
 	                   * list of names that author opens */
 	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
 	bool inner;       /* CAP_BYLINE, CAP_AUTHOR_LINK: inside the byline
-	                   * being read */
+	                   * being read; CAP_MASTHEAD: inside a heading */
 	struct heed_buf text;
 };
 
@@ -122,6 +123,15 @@ struct el {
 	bool aside; /* opened an area that is not the page's own */
 	bool edit;  /* opened a line that tells of an edit */
 	bool site;  /* opened the site's header (outside article and main) */
+	bool foot;  /* opened the site's footer by its class or id */
+};
+
+/* What a date's label says of its date, beyond the field it gives. */
+enum label_kind {
+	LABEL_PLAIN,  /* "Published on", "Updated" */
+	LABEL_ASOF,   /* "Stand": the page's present state, as of a day */
+	LABEL_LATEST, /* "Last updated": the latest of the file's revisions */
+	LABEL_PAGE,   /* "This page last modified on": the file's stamp */
 };
 
 /* twitter:labelN / twitter:dataN pairs kept until both are seen. */
@@ -137,6 +147,7 @@ struct html {
 	unsigned site_header;   /* open headers outside article and main */
 	unsigned aside;         /* open asides, comments, related lists */
 	unsigned edit;          /* open "edited"/"updated" lines */
+	unsigned site_footer;   /* open footers outside article and main */
 	unsigned quote;         /* open blockquotes */
 	unsigned code;          /* open pre and code elements */
 	bool webpage_item;      /* the outermost item is a WebPage */
@@ -167,8 +178,8 @@ struct html {
 	unsigned date_lines;      /* meta and info lines read for a date */
 	bool label_pending;       /* a label's value is the next text */
 	enum field label_field;   /* what the pending label gives */
-	bool label_asof;          /* the pending label is an "as of" date's */
-	bool label_contact;       /* the pending label is a press contact's */
+	enum label_kind label_kind; /* what the pending label dates */
+	bool label_contact;         /* the pending label is a press contact's */
 	bool label_term;   /* the pending author's label is a <dt> of its own */
 	bool edit_value;   /* the last text was an edit label's value */
 	bool contact_done; /* a press contact's label was read */
@@ -176,9 +187,11 @@ struct html {
 	bool term_author;       /* a <dt> of its own named the author */
 	bool source_done;       /* a source line was read */
 	bool licence_link; /* a licence's link opened; the text after it next */
-	bool keywords_done;   /* a key words label was read */
-	bool text_opens;      /* no text yet since the last tag opened */
-	uint32_t cls_letters; /* the opening element's class's letters */
+	bool masthead_done;       /* the masthead named the site */
+	const char *masthead_alt; /* the alt of the home link's logo (arena) */
+	bool keywords_done;       /* a key words label was read */
+	bool text_opens;          /* no text yet since the last tag opened */
+	uint32_t cls_letters;     /* the opening element's class's letters */
 	/* The length of the date opening date_s[0, date_len) in the text
 	 * being read (text_date_len), or date_s NULL. */
 	const char *date_s;
@@ -904,10 +917,13 @@ static bool category_link(unsigned rel, const char *href)
  */
 static bool tag_archive_link(const struct html *h, const char *href)
 {
-	size_t n = strcspn(href, "?#");
+	size_t n;
 
-	return h->article && !h->aside &&
-	       (memmem(href, n, "/tag/", 5) || memmem(href, n, "/tags/", 6));
+	/* Most links are outside an article: no scan for them. */
+	if (!h->article || h->aside)
+		return false;
+	n = strcspn(href, "?#");
+	return memmem(href, n, "/tag/", 5) || memmem(href, n, "/tags/", 6);
 }
 
 /* The account an author page's link names: the part of its path after
@@ -1019,6 +1035,78 @@ static bool hidden_by_style(const char *const *atts)
 	return false;
 }
 
+/* True when p is a site's home file: "", or "index." and letters. */
+static bool index_file(const char *p)
+{
+	if (!*p)
+		return true;
+	if (strncmp(p, "index.", 6) != 0)
+		return false;
+	for (p += 6; *p; p++)
+		if (!LETTER_BIT((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/* True when the relative path p may lead home: "/", "./", "../../",
+ * each perhaps with an index file ("index.html"). */
+static bool home_path(const char *p)
+{
+	if (*p == '/')
+		p++;
+	while (p[0] == '.' && (p[1] == '/' || (p[1] == '.' && p[2] == '/')))
+		p += p[1] == '/' ? 2 : 3;
+	return index_file(p);
+}
+
+/* True when url, written in full, is the home page of host: "http://"
+ * or "https://", the host (ASCII case ignored), then nothing, "/" or
+ * "/index.html". Read off the text: most links differ at once. */
+static bool home_url(const char *url, const char *host)
+{
+	size_t n = strlen(host);
+
+	url += 4 + (url[4] == 's' || url[4] == 'S');
+	if (strncmp(url, "://", 3) != 0 || !heed__ascii_ieq(url + 3, n, host))
+		return false;
+	url += 3 + n;
+	return !*url || (*url == '/' && index_file(url + 1));
+}
+
+/* True when href, an address written in the page, is the home page of
+ * the page's site: its host's "/" or "/index.html", either scheme. An
+ * address in full is read as text; only a path that may lead there
+ * (home_path, rare) is resolved. */
+static bool home_href(const heed_url *page, const char *href)
+{
+	char buf[512];
+	const char *host, *p;
+	size_t n;
+
+	if (!page)
+		return false;
+	host = heed_url_host(page);
+	if (heed__ascii_ieq(href, 4, "http"))
+		return home_url(href, host);
+	if (!home_path(href) ||
+	    heed_url_resolve_buf(page, href, strlen(href), buf, sizeof(buf),
+	                         &n) != HEED_OK ||
+	    !(p = strstr(buf, "://")))
+		return false;
+	n = strlen(host);
+	p += 3;
+	return strncmp(p, host, n) == 0 && p[n] == '/' && index_file(p + n + 1);
+}
+
+/* True when an <a href> may be the site's masthead: its home link
+ * before the page's content (outside article and main, asides and the
+ * footer), as the logo or the heading that names the site links home. */
+static bool home_link(const struct html *h, const char *href)
+{
+	return !h->article && !h->main && !h->aside && !h->site_footer &&
+	       home_href(h->b->page_url, href);
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *href = h->href;
@@ -1029,6 +1117,12 @@ static void on_anchor(struct html *h, const char *const *atts)
 		return;
 	nofollow = rel & (REL_NOFOLLOW | REL_UGC | REL_SPONSORED);
 	heed__add_link(h->b, href, "a", nofollow, false);
+	if (!h->masthead_done && home_link(h, href)) {
+		struct capture *c = start_capture(h, CAP_MASTHEAD, NULL);
+		if (c)
+			c->inner = h->link_heading > 0;
+		h->masthead_alt = NULL;
+	}
 	if (((rel & REL_TAG) || tag_archive_link(h, href)) &&
 	    !category_link(rel, href)) {
 		/* A listing's tag links run to thousands; once the page
@@ -1873,6 +1967,37 @@ static void signature_break(struct html *h)
 			(void)heed__buf_add(&h->caps[i].text, "\n", 1);
 }
 
+/* True when one of an image's class, id or file name says it is a logo
+ * ("logo", "Logo_LWK.svg", "sqlite370_banner.gif"), not a menu's button. */
+static bool logo_image(const char *const *atts)
+{
+	static const char *const names[] = {"class", "id", "src"};
+	const char *v;
+
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(names); i++)
+		if ((v = attr(atts, names[i])) &&
+		    (strcasestr(v, "logo") || strcasestr(v, "banner")))
+			return true;
+	return false;
+}
+
+/* A logo inside the masthead's home link names the site by its alt,
+ * as a reader who cannot see the image is told it: the first one's. */
+static void masthead_logo(struct html *h, const char *const *atts)
+{
+	const char *alt;
+
+	if (h->masthead_alt)
+		return;
+	for (size_t i = 0; i < h->ncaps; i++)
+		if (h->caps[i].kind == CAP_MASTHEAD &&
+		    (alt = attr(atts, "alt")) && logo_image(atts)) {
+			h->masthead_alt =
+			        heed__strdup_arena(h->b, alt, strlen(alt));
+			return;
+		}
+}
+
 static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 {
 	const char *v;
@@ -1917,6 +2042,9 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 	case T_A:
 	case T_AREA:
 		on_anchor(h, atts);
+		break;
+	case T_MEDIA_VOID:
+		masthead_logo(h, atts);
 		break;
 	case T_TIME:
 		on_time(h, atts);
@@ -2140,6 +2268,30 @@ static bool wayback_toolbar(const char *id)
 	return id && id[0] == 'w' && strncmp(id, "wm-ipp", 6) == 0;
 }
 
+/* True when a token of the list v has a part ending in "footer"
+ * ("footer", "footer-text", "site-footer"; parts are cut at "-", "_"). */
+static bool footer_token(const char *v)
+{
+	static const struct class_word footer = CLASS_WORD("footer");
+	size_t n;
+
+	for (const char *p = v, *t; (t = next_token(&p, &n));)
+		if (part_ends_in(t, n, &footer, 1))
+			return true;
+	return false;
+}
+
+/* True when the element's class or id names a footer (footer_token).
+ * The site's footer, outside the article and main, is where a
+ * documentation generator or a static site stamps the day it last built
+ * or changed the file ("Last updated on October 07, 2026", Sphinx). The
+ * class's letters screen it first: most classes cannot hold the word. */
+static bool footer_name(const struct html *h, const char *cls, const char *id)
+{
+	return (cls && CLASS_HAS(h, cls, "footer") && footer_token(cls)) ||
+	       (id && strstr(id, "footer") && footer_token(id));
+}
+
 /* An element that opens an area whose dates and bylines are not the
  * page's: an aside or nav (but for the article's own metadata box in
  * it), a footer outside the article, an article inside the article (a
@@ -2267,7 +2419,7 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 {
 	enum tag tag = tag_of(name, len);
 	struct common_attrs ca;
-	bool tracked, scope, aside, edit, site;
+	bool tracked, scope, aside, edit, site, foot;
 
 	common_attrs(atts, &ca);
 	h->cls_letters = ca.cls ? letters_of(ca.cls) : 0;
@@ -2310,11 +2462,15 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 	edit = tracked && ca.cls && !h->foreign && edit_class(h, ca.cls);
 	if (edit)
 		h->edit++;
+	foot = tracked && !h->article && !h->main &&
+	       footer_name(h, ca.cls, ca.id);
+	if (foot)
+		h->site_footer++;
 	if (tag == T_ARTICLE && tracked && !h->article++)
 		h->article_listed = h->h1_outside;
 	if (tracked)
-		h->stack[h->depth] = (struct el){(unsigned char)tag, scope,
-		                                 aside, edit, site};
+		h->stack[h->depth] = (struct el){
+		        (unsigned char)tag, scope, aside, edit, site, foot};
 	h->depth++;
 }
 
@@ -2392,6 +2548,27 @@ static const char *const edit_words[] = {"updated",
                                          "laatst gewijzigd",
                                          "gewijzigd"};
 WORD_LIST(edit_list, edit_words);
+
+/* What the edit word w[0, n) says of its date: LABEL_PAGE when it names
+ * the page's file ("This page last modified on", as a site stamps each
+ * file it serves), LABEL_LATEST when it names the last of the page's
+ * revisions ("Last updated", "Zuletzt geändert", "Letzte Änderung"), the
+ * words of a stamp kept current on a living page, LABEL_PLAIN for a note
+ * that a post was updated ("Updated"). */
+static enum label_kind edit_word_kind(const char *w, size_t n)
+{
+	static const char *const latest[] = {"last ", "zuletzt", "letzte ",
+	                                     "laatst "};
+
+	if (n > 15 && heed__ascii_ieq(w, 15, "this page last "))
+		return LABEL_PAGE;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(latest); i++) {
+		size_t k = strlen(latest[i]);
+		if (k <= n && heed__ascii_ieq(w, k, latest[i]))
+			return LABEL_LATEST;
+	}
+	return LABEL_PLAIN;
+}
 
 /* Offers the date a date line's text gives, as field f. A line that
  * says it is an edit (edit_words) gives the modified date, whatever its
@@ -2589,10 +2766,11 @@ static size_t label_end(const char *s, size_t len, size_t n)
 
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
- * and "Stand" ("as of") date an edit, and *asof is set for "Stand". "Dates
- * of the tour" is no label. */
+ * and "Stand" ("as of") date an edit, and *kind says which ("Stand" is
+ * LABEL_ASOF; an edit word's kind is edit_word_kind's).
+ * "Dates of the tour" is no label. */
 static size_t date_label_len(const char *s, size_t len, enum field *f,
-                             bool *asof)
+                             enum label_kind *kind)
 {
 	/* "[Stand: 09.10.2017, 01:40 Uhr]": a bracketed label. */
 	size_t open = len > 1 && (*s == '[' || *s == '('), n;
@@ -2600,15 +2778,17 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	s += open;
 	len -= open;
 	*f = F_PUBLISHED;
-	*asof = false;
+	*kind = LABEL_PLAIN;
 	n = lead_word(s, len, &date_label_list);
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, &edit_list);
+		if (n)
+			*kind = edit_word_kind(s, n);
 		if (!n && len >= 5 && heed__ascii_lower(*s) == 's' &&
 		    heed__ascii_ieq(s, 5, "stand")) {
 			n = 5;
-			*asof = true;
+			*kind = LABEL_ASOF;
 		}
 	}
 	n = label_end(s, len, n);
@@ -2660,10 +2840,10 @@ static size_t author_label_len(const char *s, size_t len)
 static bool date_label_alone(const char *s)
 {
 	enum field f;
-	bool asof;
+	enum label_kind kind;
 	size_t len = strlen(s);
 
-	return date_label_len(s, len, &f, &asof) == len;
+	return date_label_len(s, len, &f, &kind) == len;
 }
 
 /* True when a byline element's text s[0, len) is a label alone, a
@@ -2674,10 +2854,10 @@ static bool date_label_alone(const char *s)
 static bool byline_label_alone(const char *s, size_t len)
 {
 	enum field f;
-	bool asof;
+	enum label_kind kind;
 
 	heed__trim(&s, &len);
-	if (!len || date_label_len(s, len, &f, &asof) == len)
+	if (!len || date_label_len(s, len, &f, &kind) == len)
 		return len > 0;
 	heed__author_unprefix(&s, &len);
 	return !len;
@@ -2870,13 +3050,27 @@ static void keyword_tags(struct html *h, const char *s, size_t len)
 	heed__tags(h->b, O_HTML, s, len, true);
 }
 
-/* Offers s[0, len), the text after a label, as field f. An "as of"
- * date (asof) is the modified date, and the published date when nothing
- * else dates the page: a page that shows only the date of its present
- * state ("Stand: 19.10.2019", as German sites write it under an article)
- * was, as far as a reader can tell, published then. */
-static void label_value(struct html *h, enum field f, bool asof, const char *s,
-                        size_t len)
+/* The sub-rank of a date after a label of kind kind: D_LABEL_STAMP for
+ * a file's stamp, a last revision's date in the site's footer ("Last
+ * updated on October 07, 2026") or one that names the page ("This page
+ * last modified on"), which is the modified date only: a generator
+ * stamps every page it builds so, and a reference page is revised
+ * without end, so it tells nothing of when the text was first issued.
+ * D_LABEL for any other. */
+static int label_sub(const struct html *h, enum label_kind kind)
+{
+	if (kind == LABEL_PAGE || (kind == LABEL_LATEST && h->site_footer))
+		return D_LABEL_STAMP;
+	return D_LABEL;
+}
+
+/* Offers s[0, len), the text after a label of kind kind, as field f.
+ * An "as of" date is the modified date, and the published date when
+ * nothing else dates the page: a page that shows only the date of its
+ * present state ("Stand: 19.10.2019", as German sites write it under an
+ * article) was, as far as a reader can tell, published then. */
+static void label_value(struct html *h, enum field f, enum label_kind kind,
+                        const char *s, size_t len)
 {
 	const char *names;
 	size_t n;
@@ -2887,10 +3081,10 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 	}
 	if (len > MAX_LABEL_VALUE && f != F_AUTHOR)
 		len = MAX_LABEL_VALUE;
-	if (asof)
+	if (kind == LABEL_ASOF)
 		heed__cand(h->b, F_PUBLISHED, O_HTML, D_ASOF, s, len);
 	if (f != F_AUTHOR) {
-		heed__cand(h->b, f, O_HTML, D_LABEL, s, len);
+		heed__cand(h->b, f, O_HTML, label_sub(h, kind), s, len);
 		return;
 	}
 	if (len > MAX_LABEL_VALUE)
@@ -2916,16 +3110,16 @@ static void label_value(struct html *h, enum field f, bool asof, const char *s,
 
 /* s[0, len) opens with a label n bytes long: the value after it, or,
  * when the label is all of s, the next text's. */
-static void after_label(struct html *h, enum field f, bool asof, const char *s,
-                        size_t len, size_t n)
+static void after_label(struct html *h, enum field f, enum label_kind kind,
+                        const char *s, size_t len, size_t n)
 {
 	if (n == len) {
 		h->label_pending = true;
 		h->label_field = f;
-		h->label_asof = asof;
+		h->label_kind = kind;
 		return;
 	}
-	label_value(h, f, asof, s + n, len - n);
+	label_value(h, f, kind, s + n, len - n);
 }
 
 /* An author's label opens the text of the element s is in: the names
@@ -2955,7 +3149,7 @@ static void author_label_end(struct html *h, const char *s, size_t len)
 	heed__trim(&s, &len);
 	n = author_label_len(s, len);
 	if (n)
-		after_label(h, F_AUTHOR, false, s, len, n);
+		after_label(h, F_AUTHOR, LABEL_PLAIN, s, len, n);
 }
 
 /* The text of an element that opens with a source line's label: the
@@ -3650,7 +3844,7 @@ static void date_author(struct html *h, const char *s, size_t len,
 		n += clock_len(s + n, len - n);
 		lead = author_label_len(s + n, len - n);
 		if (lead && lead < len - n)
-			label_value(h, F_AUTHOR, false, s + n + lead,
+			label_value(h, F_AUTHOR, LABEL_PLAIN, s + n + lead,
 			            len - n - lead);
 		return;
 	}
@@ -3666,7 +3860,7 @@ static void date_author(struct html *h, const char *s, size_t len,
 	}
 	if (n < len && !(s[n] >= '0' && s[n] <= '9') &&
 	    one_name_left(s + n, len - n))
-		label_value(h, F_AUTHOR, false, s + n, len - n);
+		label_value(h, F_AUTHOR, LABEL_PLAIN, s + n, len - n);
 }
 
 /* The tag of the innermost open element (T_OTHER past the stack). */
@@ -3741,7 +3935,8 @@ static void text_label(struct html *h, const char *s, size_t len)
 	const char *text = s;
 	size_t n = 0, text_len = len;
 	enum field f = F_AUTHOR;
-	bool opens = h->text_opens, asof = false, bare;
+	bool opens = h->text_opens, bare;
+	enum label_kind kind = LABEL_PLAIN;
 
 	heed__trim(&s, &len);
 	if (!len)
@@ -3764,7 +3959,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 		if (h->label_contact)
 			contact_value(h, s, len);
 		else
-			label_value(h, h->label_field, h->label_asof, s, len);
+			label_value(h, h->label_field, h->label_kind, s, len);
 		h->label_contact = h->label_term = false;
 		return;
 	}
@@ -3774,9 +3969,9 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (top_tag(h) == T_A) {
 		if (!label_initial(*s) || !label_date_wanted(h, D_LABEL))
 			return;
-		n = date_label_len(s, len, &f, &asof);
+		n = date_label_len(s, len, &f, &kind);
 		if (n)
-			after_label(h, f, asof, s, len, n);
+			after_label(h, f, kind, s, len, n);
 		return;
 	}
 	/* A press contact's label alone, the name in the next text. */
@@ -3819,7 +4014,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    !h->b->tag_count && !h->aside && LETTER_OF(*s, "ksmp")) {
 		size_t k = keyword_label_len(s, len);
 		if (k) {
-			after_label(h, F_COUNT, false, s, len, k);
+			after_label(h, F_COUNT, LABEL_PLAIN, s, len, k);
 			return;
 		}
 	}
@@ -3850,11 +4045,11 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    h->link_heading == h->minor_heading + 1 &&
 	    (author_noun_alone(s, len) || heading_lead_alone(s, len)) &&
 	    label_author_wanted(h)) {
-		after_label(h, F_AUTHOR, false, s, len, len);
+		after_label(h, F_AUTHOR, LABEL_PLAIN, s, len, len);
 		return;
 	}
 	if (label_date_wanted(h, D_LABEL))
-		n = date_label_len(s, len, &f, &asof);
+		n = date_label_len(s, len, &f, &kind);
 	/* A definition list's term that is a writer's noun alone
 	 * ("<dt>Auteur</dt><dd>Ann Lee</dd>"; "Autor", "Author", not "Text"
 	 * or "Herausgeber") names the author in its value: the page states
@@ -3864,7 +4059,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	    heed__ascii_lower(*s) == 'a' && author_noun_alone(s, len) &&
 	    (label_author_wanted(h) || h->term_author)) {
 		h->label_term = true;
-		after_label(h, F_AUTHOR, false, s, len, len);
+		after_label(h, F_AUTHOR, LABEL_PLAIN, s, len, len);
 		return;
 	}
 	/* An author's label opens its element ("<p>Von Ann Lee</p>"): "by"
@@ -3880,11 +4075,17 @@ static void text_label(struct html *h, const char *s, size_t len)
 	if (!n)
 		return;
 	if (f == F_AUTHOR) {
-		/* Untrimmed: "von " and "<em>Ann</em>" make "von Ann". */
-		author_label(h, text, text_len);
+		/* A text straight in <body> is a line of its own, as a
+		 * browser shows it up to the next block: hand-written HTML
+		 * sets "by A, B, C" so under its heading, and the body's
+		 * whole text is no byline. */
+		if (top_tag(h) == T_BODY)
+			author_label_end(h, s, len);
+		else /* Untrimmed: "von " and "<em>Ann</em>" make "von Ann". */
+			author_label(h, text, text_len);
 		return;
 	}
-	after_label(h, f, asof, s, len, n);
+	after_label(h, f, kind, s, len, n);
 }
 
 /* The name opening an author's bio, two to four words each opening with
@@ -4022,6 +4223,63 @@ static void account_name(struct html *h, const char *s, size_t len, bool *done)
 	*done = !account_wanted(h);
 }
 
+/* Words that a home link or its logo's alt shows in place of the site's
+ * name ("Home", "Zurück zur Startseite", "Site logo"), ASCII case
+ * ignored. */
+static const char *const home_words[] = {"home", "start", "accueil", "inicio",
+                                         "logo"};
+
+/* True when s names no site but the link home: a word for home alone,
+ * or a text that holds one ("Back to homepage", "Company logo"). */
+static bool home_text(const char *s, size_t len)
+{
+	if (heed__ascii_ieq_any(s, len, home_words,
+	                        HEED_ARRAY_SIZE(home_words)))
+		return true;
+	return strcasestr(s, "homepage") || strcasestr(s, "home page") ||
+	       strcasestr(s, "startseite") || strcasestr(s, "logo");
+}
+
+/* Keeps s[0, len), a masthead's name, unless it speaks of home
+ * (home_text) or has more than six words (a slogan, a sentence): the
+ * next home link is tried then. */
+static void masthead_name(struct html *h, const char *s, size_t len)
+{
+	const char *name;
+	size_t words = 1;
+
+	heed__trim(&s, &len);
+	if (len < 2 || len > 64)
+		return;
+	name = heed__collapse(&h->b->arena, s, len, &h->b->oom);
+	if (!name || home_text(name, strlen(name)))
+		return;
+	for (const char *p = name; (p = strchr(p, ' ')); p++)
+		words++;
+	if (words > 6)
+		return;
+	h->masthead_done = true;
+	h->b->masthead = name;
+}
+
+/* The page's masthead is a home link that is a logo alone or stands in
+ * a heading, over the page's content: it shows the site's name to every
+ * reader ("<a href=index.html><img alt=SQLite></a>", "<h1><a
+ * href=https://www.exim.org>Exim Internet Mailer</a></h1>"), the
+ * publisher of a page that names none otherwise (heed__title_site). A
+ * home link of text outside a heading is the menu's first item ("News",
+ * "Back"), no name; the text s[0, len) of one in a heading (in_heading)
+ * is the name, and the logo's alt of one with no text. */
+static void masthead_link(struct html *h, bool in_heading, const char *s,
+                          size_t len)
+{
+	heed__trim(&s, &len);
+	if (len && in_heading)
+		masthead_name(h, s, len);
+	else if (!len && h->masthead_alt)
+		masthead_name(h, h->masthead_alt, strlen(h->masthead_alt));
+}
+
 static void finish_capture(struct html *h, struct capture *c)
 {
 	const char *s = heed__buf_str(&c->text);
@@ -4136,6 +4394,9 @@ static void finish_capture(struct html *h, struct capture *c)
 	case CAP_LICENSOR:
 		heed__licensor_name(b, s, len);
 		break;
+	case CAP_MASTHEAD:
+		masthead_link(h, c->inner, s, len);
+		break;
 	case CAP_SIGNATURE:
 		signature_end(h, c, s, len);
 		break;
@@ -4178,6 +4439,9 @@ void heed__html_end(struct html *h)
 	h->depth--;
 	if (h->depth < EXTRACT_MAX_DEPTH)
 		el = h->stack[h->depth];
+	/* A heading is a block: the text after it opens a line, as a
+	 * browser shows it ("<h1>Manual</h1> by Ann Lee"). */
+	h->text_opens = el.tag == T_H1 || el.tag == T_H2 || el.tag == T_HN;
 	while (h->ncaps && h->caps[h->ncaps - 1].depth > h->depth)
 		finish_capture(h, &h->caps[--h->ncaps]);
 	if (h->signature && h->depth < h->signature_depth)
@@ -4200,6 +4464,8 @@ void heed__html_end(struct html *h)
 		h->edit--;
 	if (el.site && h->site_header)
 		h->site_header--;
+	if (el.foot && h->site_footer)
+		h->site_footer--;
 }
 
 void heed__html_link_ends(struct html *h, size_t d)

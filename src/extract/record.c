@@ -35,7 +35,7 @@ static const enum origin order[F_COUNT][12] = {
         [F_SCHEMA_TYPE] = {O_JSONLD, O_MICRODATA, END},
         [F_SITE_NAME] = {O_OG, O_JSONLD, O_META, O_TITLE_TAG, O_LINK, END},
         [F_PUBLISHER] = {O_JSONLD, O_OG, O_META, O_MICRODATA, O_JSONLD_ORG,
-                         O_TITLE_TAG, O_LINK, END},
+                         O_TITLE_TAG, O_LINK, O_HTML, END},
         [F_DURATION] = {O_JSONLD, O_MICRODATA, O_OG, END},
         [F_VIEWS] = {O_JSONLD, O_MICRODATA, END},
 };
@@ -995,7 +995,10 @@ static void shown_date(struct builder *b, int rank, const char *s, size_t len)
 
 /* Keeps the day of the first edit's date the page shows, in its
  * article, header or main or after a label: a wiki's footer tells of
- * the last edit of a page that was never republished. */
+ * the last edit of a page that was never republished, and a file's stamp
+ * (D_LABEL_STAMP: a last update in the site's footer, "This page last
+ * modified on") of the day a generator built the file or a site last
+ * changed it. */
 static void edit_date(struct builder *b, const char *s, size_t len)
 {
 	char iso[HEED_DATE_ISO_MAX];
@@ -1116,7 +1119,10 @@ void heed__republished(struct builder *b)
  * day, so its readers can date it only by that edit: when nothing else,
  * the URL's path included, gives the published date, the edit's date
  * the page shows (in its article, header or main, or after a label) is
- * the published one.
+ * the published one. Not a file's stamp ("Last updated on October 07,
+ * 2026" in the footer of every page of a Sphinx build, "This page last
+ * modified on"): it dates the file, which a manual or a reference page
+ * rebuilds without end, not the text's first issue.
  */
 void heed__edit_only(struct builder *b)
 {
@@ -1333,7 +1339,10 @@ static void site_named_late(const struct builder *b, struct cand *c)
 void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
                 const char *s, size_t len)
 {
-	int rank = rank_of(f, o, sub);
+	/* A file's stamp ranks as any label's date: it differs only in
+	 * being no edit the page shows (edit_date). */
+	int rank = rank_of(f, o,
+	                   o == O_HTML && sub == D_LABEL_STAMP ? D_LABEL : sub);
 	struct cand *c = &b->cand[f];
 	int64_t num = 0;
 	struct heed__date_form form = {0};
@@ -1350,7 +1359,7 @@ void heed__cand(struct builder *b, enum field f, enum origin o, int sub,
 	if (f == F_PUBLISHED && o == O_HTML && sub != D_TIME_PAGE)
 		shown_date(b, rank, s, len);
 	if (f == F_MODIFIED && o == O_HTML && sub != D_TEXT_CLASS_PAGE &&
-	    sub != D_LINE_PAGE && !b->edit_day[0])
+	    sub != D_LINE_PAGE && sub != D_LABEL_STAMP && !b->edit_day[0])
 		edit_date(b, s, len);
 	if (f == F_AUTHOR)
 		site_named_late(b, c);

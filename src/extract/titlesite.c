@@ -594,6 +594,76 @@ static void home_name(struct builder *b)
 	heed__cand(b, F_PUBLISHER, O_LINK, 1, h, n);
 }
 
+/* The name the page's masthead shows over its content, its home link's
+ * text or its logo's alt, names the publisher after every other source,
+ * the title's parts and a home link's title included: a site that
+ * declares its name nowhere still shows it to every reader. Not the
+ * page's own title: a home page's masthead may link itself. */
+static void masthead_name(struct builder *b)
+{
+	const char *m = b->masthead, *t = b->cand[F_TITLE].value;
+	size_t n = m ? strlen(m) : 0;
+
+	if (!n || (t && same_name(m, n, t)))
+		return;
+	heed__cand(b, F_PUBLISHER, O_HTML, 0, m, n);
+}
+
+/* "Postfix manual - postscreen(8)": a title of two parts whose first
+ * names a documentation set by its word ("manual", "documentation",
+ * "handbook") and more, as a set's pages lead with the set's name: the
+ * page's title is the second part, the set its site. A set word alone
+ * ("Manual - Installing") is a section's name as often. */
+static bool set_first(struct builder *b, const char *t, size_t len)
+{
+	static const char sep[] = " - ";
+	const char *p = strstr(t, sep);
+	size_t n;
+
+	if (!p || p != last_of(t, len, sep) || has_sep(t, (size_t)(p - t)) ||
+	    has_sep(p + 3, (size_t)(t + len - p - 3)))
+		return false;
+	n = (size_t)(p - t);
+	if (word_count(t, n) < 2 || !set_marked(t, n) || !has_set_word(t, n))
+		return false;
+	cut(b, p + 3, (size_t)(t + len - p - 3), t, n);
+	return true;
+}
+
+/* True when s[0, len) is a file's name as texinfo names a manual: a
+ * lower-case letter, then lower-case letters, digits and hyphens
+ * ("zsh", "gawk", "gnupg2"). */
+static bool manual_file(const char *s, size_t len)
+{
+	if (!len || s[0] < 'a' || s[0] > 'z')
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || digit(s[i]) ||
+		      s[i] == '-'))
+			return false;
+	return true;
+}
+
+/* "15 Parameters (zsh)": texinfo's notation of a node in a manual, the
+ * manual's file name in brackets after the node's, which the page's
+ * heading reads alone. The title is the heading's; the manual's file
+ * name is no site's name. */
+static bool manual_node(struct builder *b, const char *t, size_t len)
+{
+	const char *open;
+	char *title;
+
+	if (len < 4 || t[len - 1] != ')' || !(open = memrchr(t, '(', len)) ||
+	    open == t || open[-1] != ' ' ||
+	    !manual_file(open + 1, (size_t)(t + len - open - 2)) ||
+	    !heading_reads(b, t, (size_t)(open - 1 - t)))
+		return false;
+	title = heed__strdup_arena(b, t, (size_t)(open - 1 - t));
+	if (title)
+		b->cand[F_TITLE].value = title;
+	return true;
+}
+
 /* Cuts the site's name off the chosen title, t. */
 static void title_cut(struct builder *b, const char *t)
 {
@@ -619,6 +689,8 @@ static void title_cut(struct builder *b, const char *t)
 			return;
 		}
 	}
+	if (set_first(b, t, len) || manual_node(b, t, len))
+		return;
 	if (!heading_cut(b, t, len))
 		title_publisher(b, t, len);
 	site_after_title(b);
@@ -629,6 +701,7 @@ void heed__title_site(struct builder *b)
 	if (b->cand[F_TITLE].value)
 		title_cut(b, b->cand[F_TITLE].value);
 	home_name(b);
+	masthead_name(b);
 }
 
 /* The words that lead a name in a byline or a profile link's text, lower

@@ -687,6 +687,33 @@ static const struct page_case cases[] = {
          "<div>Text</div><ul><li id=footer-info-lastmod>This page was last "
          "edited on 3 April 2019, at 08:04.</li></ul>",
          0, NULL, "-published\nmodified=html:2019-04-03T08:04:00Z\n"},
+        {"date: a build's last-update stamp in the site's footer dates no "
+         "page",
+         NULL,
+         "<div role=main><h1>Logging</h1><p>Text.</p></div><div "
+         "class=footer>&copy; 2001-2026.<br> Last updated on October 07, "
+         "2026.</div>",
+         0, NULL, "-published\nmodified=html:2026-10-07\n"},
+        {"date: a last-update stamp in a footer by its id, its label alone",
+         NULL,
+         "<p>Text.</p><div id=footer><div id=footer-text><b>Last "
+         "updated</b> 2024-05-31 00:35:55 UTC</div></div>",
+         0, NULL, "-published\nmodified=html:2024-05-31T00:35:55Z\n"},
+        {"date: a stamp that names the page dates no page, footer or not", NULL,
+         "<p>Text.</p><p align=center><small><i>This page last modified "
+         "on <a href=/docsrc>2022-12-14 16:04:04</a> UTC</i></small></p>",
+         0, NULL, "-published\nmodified=html:2022-12-14T16:04:04Z\n"},
+        {"date: an update line in a footer, or a last update elsewhere, "
+         "still dates the page",
+         NULL,
+         "<p>Text.</p><div id=footer><p>Updated: $Date: 2016/11/18 "
+         "06:31:41 $</p></div>",
+         0, NULL,
+         "published=html:2016-11-18T06:31:41Z\n"
+         "modified=html:2016-11-18T06:31:41Z\n"},
+        {"date: a last update outside any footer still dates the page", NULL,
+         "<p>Text.</p><p class=info>Last updated: 30.12.2016</p>", 0, NULL,
+         "published=html:2016-12-30\nmodified=html:2016-12-30\n"},
         {"date: a wiki's last edit outside the article dates no republication",
          NULL,
          "<script type=application/ld+json>{\"@type\":\"Article\","
@@ -1002,6 +1029,20 @@ static const struct page_case cases[] = {
          "<article><p class=topAttributionWithDate>Tuesday 15 October 2019 "
          "by Bradley M. Kuhn</p></article>",
          0, NULL, "published=html:2019-10-15\n"},
+        {"author: a \"by\" line straight in the body under the heading", NULL,
+         "<body><hr><h1><a href=/><img src=logo.gif alt=\"\"></a> Lua 5.2 "
+         "Reference Manual</h1>\n\nby Roberto Ierusalimschy, Luiz Henrique "
+         "de Figueiredo, Waldemar Celes\n<p><small>Copyright 2011&ndash;2015 "
+         "Lua.org, PUC-Rio.</small><hr><p>Text of the manual.</p></body>",
+         0, NULL,
+         "author=html:Roberto Ierusalimschy; Luiz Henrique de Figueiredo; "
+         "Waldemar Celes\n"},
+        {"date: the text after a heading opens a line: its dateline dates it",
+         NULL,
+         "<h1>News</h1><div><h2>Site Update</h2> 24.03.2004, 19:49 "
+         "| <a href=/u>genesis</a> Kapitel 121 ist online.</div><div><h3>"
+         "Kommentar</h3> 26.03.2004, 16:19 <p>Danke</p></div>",
+         0, NULL, "published=html:2004-03-24T19:49:00Z\n"},
         {"author: a URL in brackets after the name is no part of it", NULL,
          "<meta name=author content=\"Bradley M. Kuhn (http://ebb.org/b/)\">",
          0, NULL, "author=meta:Bradley M. Kuhn\n"},
@@ -2907,6 +2948,21 @@ static const struct page_case cases[] = {
          0, NULL,
          "title=title:What is Ownership?\n"
          "publisher=title:The Rust Programming Language\n"},
+        {"a documentation set's name before the page's is cut off", NULL,
+         "<title> Postfix manual - postscreen(8) </title><pre>NAME</pre>", 0,
+         NULL,
+         "title=title:postscreen(8)\nsite_name=title:Postfix manual\n"
+         "publisher=title:Postfix manual\n"},
+        {"a set's word alone, or no set's word, before the title is kept", NULL,
+         "<title>Manual - Installing</title><p>Text.</p>", 0, NULL,
+         "title=title:Manual - Installing\n-publisher\n"},
+        {"texinfo's \"Node (manual)\" is the node the heading reads", NULL,
+         "<title>15 Parameters (zsh)</title><h1 class=chapter>15 "
+         "Parameters</h1><h2>15.1 Description</h2>",
+         0, NULL, "title=title:15 Parameters\n-site_name\n-publisher\n"},
+        {"a bracket after the heading's words that names no manual stays", NULL,
+         "<title>Dune (2021)</title><h1>Dune</h1>", 0, NULL,
+         "title=title:Dune (2021)\n"},
         {"the home link's title names the book a chunk belongs to", NULL,
          "<link rel=home href=index.html title=\"Securing Debian Manual\">"
          "<title>4.10. Mounting partitions</title>",
@@ -2918,6 +2974,40 @@ static const struct page_case cases[] = {
          "<link rel=home href=index.html title=\"Libxml Tutorial\">"
          "<title>Libxml Tutorial</title>",
          0, NULL, "-site_name\n-publisher\n"},
+        {"the masthead's logo linking home names the publisher", NULL,
+         "<title>How SQLite Is Tested</title><div><a href=index.html><img "
+         "class=logo src=banner.gif alt=SQLite></a></div><h1>1. "
+         "Introduction</h1><p>Text.</p>",
+         0, NULL, "publisher=html:SQLite\n-site_name\n",
+         "https://sqlite.org/testing.html"},
+        {"the masthead's home link in a heading names the publisher", NULL,
+         "<title>31. Address rewriting</title><h1 id=header><a "
+         "href=\"http://www.exim.org\">Exim Internet Mailer</a></h1><ul><li>"
+         "<a href=/docs.html>Documentation</a></ul><h2>Chapter 31</h2>",
+         0, NULL, "publisher=html:Exim Internet Mailer\n",
+         "https://www.exim.org/exim-html-current/doc/html/spec_html/"
+         "ch-address_rewriting.html"},
+        {"a logo's home link from a chapter up the tree names it too", NULL,
+         "<title>Release 3.40.1</title><a href=../index.html><img "
+         "src=../images/logo.gif alt=SQLite></a><h1>Release</h1>",
+         0, NULL, "publisher=html:SQLite\n",
+         "https://sqlite.org/releaselog/3_40_1.html"},
+        {"a menu's home item, a button's alt or a home word is no masthead",
+         NULL,
+         "<title>A post</title><ul><li><a href=/>News</a><li><a "
+         "href=\"https://blog.example/\"><img src=button.gif alt=Hotels></a>"
+         "</ul><h2><a href=/index.php>Startseite</a></h2><div><a href=/><img "
+         "class=site-logo alt=\"Site logo\"></a></div><h1>A post</h1>",
+         0, NULL, "-publisher\n", "https://blog.example/2020/a-post.html"},
+        {"a link elsewhere, or home from inside the article, is no masthead",
+         NULL,
+         "<title>A post</title><h1><a href=\"https://other.example/\">Other"
+         "</a></h1><article><h2><a href=/>Blog Name</a></h2></article>",
+         0, NULL, "-publisher\n", "https://blog.example/a-post.html"},
+        {"the masthead gives way to a declared name", NULL,
+         "<meta property=og:site_name content=\"Blog Name\"><title>A post"
+         "</title><h1><a href=/>The Blog</a></h1>",
+         0, NULL, "publisher=og:Blog Name\n", "https://blog.example/a.html"},
         {"\"Site -- Title\" is cut where the site spells the domain", NULL,
          "<title>Erlang -- lists</title><h1>lists</h1>", 0, NULL,
          "title=title:lists\npublisher=title:Erlang\n",
