@@ -298,17 +298,16 @@ static int64_t unix_ms(void)
 
 /*
  * A server restart counts as a beat of every worker that was alive when
- * this session last had an answer (the crawl's sessions are never idle
- * for long): its heartbeat lasts at least a lease from the server's
- * start. While the server was down no worker could renew, and
- * the first to come back would otherwise take over the others' hosts (a
- * stop of 3 s did, with 6 s leases), and they lose their leases though
- * none was ever out of touch with a server that was up. Idempotent, so
- * every worker that comes back runs it; it writes nothing when the server
- * did not restart (a cut connection: the start is long past) or started
- * over a lease ago. Times are the workers' clocks (lease_workers'); the
- * server's uptime moves its start onto that clock. A failure is only
- * logged: the leases then run their course.
+ * this session last had an answer (a crawl's sessions are never idle for
+ * long): each such heartbeat lasts at least a lease from the server's
+ * start. While the server was down no worker could renew, so the first
+ * one back would otherwise take the others' hosts over as if they had
+ * died (a stop of 3 s did, with leases of 6 s). The UPDATE is idempotent,
+ * so every worker that comes back runs it; it writes nothing when the
+ * server did not restart (a cut connection: its start is long past) or
+ * started more than a lease ago. Times are on the workers' clock, as in
+ * lease_workers; the server's uptime moves its start onto that clock. A
+ * failure is only logged: the leases then run their course.
  */
 #define LEASES_OVER_RESTART_SQL                                          \
 	"UPDATE lease_workers SET alive_until = s.up + $2::bigint FROM " \
