@@ -1080,7 +1080,7 @@ static bool home_url(const char *url, const char *host)
 static bool home_href(const heed_url *page, const char *href)
 {
 	char buf[512];
-	const char *host, *p;
+	const char *host;
 	size_t n;
 
 	if (!page)
@@ -1088,14 +1088,10 @@ static bool home_href(const heed_url *page, const char *href)
 	host = heed_url_host(page);
 	if (heed__ascii_ieq(href, 4, "http"))
 		return home_url(href, host);
-	if (!home_path(href) ||
-	    heed_url_resolve_buf(page, href, strlen(href), buf, sizeof(buf),
-	                         &n) != HEED_OK ||
-	    !(p = strstr(buf, "://")))
-		return false;
-	n = strlen(host);
-	p += 3;
-	return strncmp(p, host, n) == 0 && p[n] == '/' && index_file(p + n + 1);
+	return home_path(href) &&
+	       heed_url_resolve_buf(page, href, strlen(href), buf, sizeof(buf),
+	                            &n) == HEED_OK &&
+	       home_url(buf, host);
 }
 
 /* True when an <a href> may be the site's masthead: its home link
