@@ -397,6 +397,10 @@ static heed_status heartbeat_rows(heed_store *store, const char *holder,
 	struct heed__sql q;
 	heed_status rc;
 
+	if (!store->lease_ttl_ms && store->backend->leases_over_restart) {
+		store->lease_ttl_ms = ttl_ms;
+		store->backend->leases_over_restart(store);
+	}
 	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
 	store->lease_ttl_ms = ttl_ms;

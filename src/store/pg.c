@@ -298,14 +298,21 @@ static int64_t unix_ms(void)
 
 /*
  * A server restart counts as a beat of every worker that was alive when
- * this session last had an answer (a crawl's sessions are never idle for
- * long): each such heartbeat lasts at least a lease from the server's
- * start. While the server was down no worker could renew, so the first
- * one back would otherwise take the others' hosts over as if they had
- * died (a stop of 3 s did, with leases of 6 s). The UPDATE is idempotent,
- * so every worker that comes back runs it; it writes nothing when the
+ * the server went down: each such heartbeat lasts at least a lease from
+ * the server's start. While the server was down no worker could renew,
+ * so the first one back, or a worker started meanwhile, would otherwise
+ * take the others' hosts over as if they had died (a stop of 3 s did,
+ * with leases of 6 s). A session that comes back knows when it last had
+ * an answer (lost_ms; a crawl's sessions are never idle for long): the
+ * workers alive then count. A worker's first beat (the backend's
+ * leases_over_restart) knows nothing of the stop, and counts those
+ * alive in the lease before the start (lost_ms -1): every worker alive
+ * at a stop of up to a lease and two thirds, since a live worker's
+ * heartbeat has always two thirds of a lease left. The UPDATE is
+ * idempotent, so every worker runs it; it writes nothing when the
  * server did not restart (a cut connection: its start is long past) or
- * started more than a lease ago. Times are on the workers' clock, as in
+ * started more than a lease ago, and a heartbeat renewed since the
+ * start already outlasts it. Times are on the workers' clock, as in
  * lease_workers; the server's uptime moves its start onto that clock. A
  * failure is only logged: the leases then run their course.
  */
@@ -314,8 +321,13 @@ static int64_t unix_ms(void)
 	"(SELECT "                                                       \
 	"$1::bigint - (extract(epoch FROM clock_timestamp() - "          \
 	"pg_postmaster_start_time()) * 1000)::bigint AS up) s WHERE "    \
-	"alive_until > $3::bigint AND alive_until < s.up + $2::bigint;"
+	"s.up + $2::bigint > $1::bigint AND alive_until > CASE WHEN "    \
+	"$3::bigint < 0 THEN s.up - $2::bigint ELSE $3::bigint END AND " \
+	"alive_until < s.up + $2::bigint;"
 
+/* Runs the rule above: on the connection as it stands when a session is
+ * restored (inside reconnect(), which must not reconnect again; a lost
+ * connection is HEED_ERETRY), through execute() at a first beat. */
 static heed_status leases_over_restart(heed_store *store, int64_t lost_ms)
 {
 	char now[HEED_PG_INT_SIZE], ttl[HEED_PG_INT_SIZE],
@@ -323,18 +335,22 @@ static heed_status leases_over_restart(heed_store *store, int64_t lost_ms)
 	const char *params[] = {heed__pg_i64(now, unix_ms()),
 	                        heed__pg_i64(ttl, store->lease_ttl_ms),
 	                        heed__pg_i64(lost, lost_ms)};
-	PGresult *r = PQexecParams(store->pg->conn, LEASES_OVER_RESTART_SQL, 3,
-	                           NULL, params, NULL, NULL, 0);
+	bool restoring = store->pg->reconnecting;
+	PGresult *r = restoring ? PQexecParams(store->pg->conn,
+	                                       LEASES_OVER_RESTART_SQL, 3, NULL,
+	                                       params, NULL, NULL, 0)
+	                        : heed__pg_query(store, LEASES_OVER_RESTART_SQL,
+	                                         3, params);
 	heed_status rc = HEED_OK;
 
 	if (!succeeded(r)) {
-		if (connection_lost(store->pg->conn, r))
+		if (restoring && connection_lost(store->pg->conn, r))
 			rc = HEED_ERETRY;
 		else
 			heed_log(&store->log, HEED_LOG_WARN, "store",
 			         "keeping the workers' leases over the "
 			         "server's restart: %s",
-			         r ? PQresultErrorMessage(r) : "no answer");
+			         r ? PQresultErrorMessage(r) : store->errmsg);
 	} else if (strtoll(PQcmdTuples(r), NULL, 10) > 0) {
 		heed_log(&store->log, HEED_LOG_WARN, "store",
 		         "the PostgreSQL server restarted: the leases of %s "
@@ -343,6 +359,11 @@ static heed_status leases_over_restart(heed_store *store, int64_t lost_ms)
 	}
 	PQclear(r);
 	return rc;
+}
+
+static void pg_leases_over_restart(heed_store *store)
+{
+	(void)leases_over_restart(store, -1);
 }
 
 /* Gives the new session what the lost one had: a reader's read-only
@@ -1541,6 +1562,7 @@ const struct heed_store_backend heed__pg_backend = {
         .errmsg = pg_errmsg,
         .lock = pg_lock,
         .lock_shared = pg_lock_shared,
+        .leases_over_restart = pg_leases_over_restart,
         .in_tx = pg_in_tx,
         .join_begin = pg_join_begin,
         .tx_lost = pg_tx_lost,

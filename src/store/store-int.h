@@ -163,6 +163,12 @@ struct heed_store_backend {
 	heed_status (*join_begin)(heed_store *store);
 	/* heed_store_lock_shared's; NULL: workers are not supported. */
 	heed_status (*lock_shared)(heed_store *store, struct heed_diag *diag);
+	/* Run at a worker's first beat (src/store/leases.c), store's
+	 * lease_ttl_ms set: keeps the other workers' leases over a restart
+	 * of the server this worker did not see, so that it does not take
+	 * their hosts over while they reconnect. A failure is logged and
+	 * otherwise ignored. NULL: the engine has no server to restart. */
+	void (*leases_over_restart)(heed_store *store);
 	/* The statement that marks the store as heed's, run in the migration
 	 * transaction. */
 	const char *mark_sql;

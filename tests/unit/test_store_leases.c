@@ -1348,15 +1348,16 @@ static heed_store *worker_store(const char *url)
 }
 
 /* PostgreSQL: a restart of the server counts as a beat of every worker
- * alive when it went down. Two workers hold a site each on leases of 2 s;
- * the server stays down longer than they had left. The first to come back
- * finds the other alive and takes none of its sites, and each one's beat
- * keeps its epoch and its hosts, for a lease from the server's start.
- * Without that, the first claim took the other's site over. */
+ * alive in the lease before it. Two workers hold a site each on leases of
+ * 3 s; the server stays down longer than they had left. A worker started
+ * meanwhile, and then the first of the two to come back, find the other
+ * alive and take none of its sites, and each one's beat keeps its epoch
+ * and its hosts, for a lease from the server's start. Without that, the
+ * first claim took the others' sites over. */
 static void test_leases_over_restart_pg(void **state)
 {
 	char url[256];
-	heed_store *a, *b;
+	heed_store *a, *b, *c;
 	struct heed_lease_beat ba, bb;
 	struct seen got;
 	int64_t t0, now;
@@ -1372,22 +1373,25 @@ static void test_leases_over_restart_pg(void **state)
 	        heed_store_lease_ensure(a, "https://b.example", 1000, 0),
 	        HEED_OK);
 	t0 = now_ms();
-	assert_int_equal(claim(a, "wa", t0, 2000, 1).n, 1);
-	assert_int_equal(claim(b, "wb", t0, 2000, 1).n, 1);
-	ba = beat_of(a, "wa", t0, 2000);
-	bb = beat_of(b, "wb", t0, 2000);
+	assert_int_equal(claim(a, "wa", t0, 3000, 1).n, 1);
+	assert_int_equal(claim(b, "wb", t0, 3000, 1).n, 1);
+	ba = beat_of(a, "wa", t0, 3000);
+	bb = beat_of(b, "wb", t0, 3000);
 	heed_test_pg_server("stop");
-	sleep_ms(2500);
+	sleep_ms(3200);
 	heed_test_pg_server("start");
 	now = now_ms();
-	assert_true(now > t0 + 2000);
-	got = claim(b, "wb", now, 2000, 4);
+	assert_true(now > t0 + 3000);
+	c = worker_store(url);
+	assert_int_equal(claim(c, "wc", now, 3000, 4).n, 0);
+	got = claim(b, "wb", now, 3000, 4);
 	assert_int_equal(got.n, 0);
-	assert_int_equal(beat_of(b, "wb", now, 2000).epoch, bb.epoch);
-	assert_int_equal(beat_of(a, "wa", now, 2000).epoch, ba.epoch);
-	assert_true(beat_of(a, "wa", now, 2000).alive_until >= now + 2000);
+	assert_int_equal(beat_of(b, "wb", now, 3000).epoch, bb.epoch);
+	assert_int_equal(beat_of(a, "wa", now, 3000).epoch, ba.epoch);
+	assert_true(beat_of(a, "wa", now, 3000).alive_until >= now + 3000);
 	heed_store_close(a);
 	heed_store_close(b);
+	heed_store_close(c);
 }
 
 #define WORKERS   4
