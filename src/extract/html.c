@@ -3000,14 +3000,84 @@ static const char *const keyword_labels[] = {
 };
 WORD_LIST(keyword_label_list, keyword_labels);
 
+/* Weekdays as pages print them before a date ("jeudi 13 juin 2019",
+ * "Thursday, June 13, 2019"): English, French, German, Spanish,
+ * Italian, Portuguese, Dutch; full names before the abbreviations they
+ * open with, since the first word that opens a text is taken. */
+static const char *const weekdays[] = {
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "lundi",
+        "mardi",
+        "mercredi",
+        "jeudi",
+        "vendredi",
+        "samedi",
+        "dimanche",
+        "montag",
+        "dienstag",
+        "mittwoch",
+        "donnerstag",
+        "freitag",
+        "samstag",
+        "sonnabend",
+        "sonntag",
+        "lunes",
+        "martes",
+        "mi\303\251rcoles",
+        "jueves",
+        "viernes",
+        "s\303\241bado",
+        "domingo",
+        "luned\303\254",
+        "marted\303\254",
+        "mercoled\303\254",
+        "gioved\303\254",
+        "venerd\303\254",
+        "sabato",
+        "domenica",
+        "segunda-feira",
+        "ter\303\247a-feira",
+        "quarta-feira",
+        "quinta-feira",
+        "sexta-feira",
+        "maandag",
+        "dinsdag",
+        "woensdag",
+        "donderdag",
+        "vrijdag",
+        "zaterdag",
+        "zondag",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+};
+WORD_LIST(weekday_list, weekdays);
+
+/* Words that say "on" before a day, a byline's date on a line of its
+ * own ("von Ann Lee<br>am 20.09.2020", "le 13 juin 2019"). */
+static const char *const day_prepositions[] = {"on", "am", "le", "el",
+                                               "em", "il", "op"};
+WORD_LIST(day_preposition_list, day_prepositions);
+
 static pthread_once_t word_lists_once = PTHREAD_ONCE_INIT;
 
 static void word_lists_init(void)
 {
 	struct word_list *const lists[] = {
-	        &edit_list,         &consulted_list,    &date_label_list,
-	        &author_lead_list,  &author_noun_list,  &heading_lead_list,
-	        &source_label_list, &keyword_label_list};
+	        &edit_list,           &consulted_list,     &date_label_list,
+	        &author_lead_list,    &author_noun_list,   &heading_lead_list,
+	        &source_label_list,   &keyword_label_list, &weekday_list,
+	        &day_preposition_list};
 
 	tag_index_init();
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(lists); i++) {
@@ -3614,6 +3684,28 @@ static size_t text_date_len(struct html *h, const char *s, size_t len)
 	return h->date_n;
 }
 
+/* The length of the word of list l opening s[0, len) as a whole word,
+ * with a comma and the spaces after it; 0 when none does. */
+static size_t day_lead_word(const char *s, size_t len,
+                            const struct word_list *l)
+{
+	size_t n = label_end(s, len, lead_word(s, len, l));
+
+	if (n && n < len && s[n] == ',')
+		n += 1 + separators_len(s + n + 1, len - n - 1, " \t");
+	return n;
+}
+
+/* The length of the words a date shown alone may open with: a word for
+ * "on" ("am", "le"), then a weekday ("am Montag, 3. Mai 2021", "jeudi
+ * 13 juin 2019", "Thursday, June 13, 2019"); 0 when none. */
+static size_t day_lead_len(const char *s, size_t len)
+{
+	size_t n = day_lead_word(s, len, &day_preposition_list);
+
+	return n + day_lead_word(s + n, len - n, &weekday_list);
+}
+
 /* A text that is a date written with its month's name and nothing else
  * ("27 Sep 2016", "Apr 7, 2009", "10. September 2017"), no-break spaces
  * around it: shown alone, as a bare date in figures is, it is the page's;
@@ -3630,6 +3722,15 @@ static bool bare_date_words(struct html *h, const char *s, size_t len)
 	while (len >= 2 && s[len - 2] == '\xC2' && s[len - 1] == '\xA0')
 		len -= 2;
 	heed__trim(&s, &len);
+	/* A weekday, or a word for "on" on a byline's own line, is part of
+	 * how the day is written, not a label of it. */
+	lead = len && !(*s >= '0' && *s <= '9') ? day_lead_len(s, len) : 0;
+	if (lead) {
+		s += lead;
+		len -= lead;
+		if (bare_date(s, len))
+			return true;
+	}
 	/* A word before the date is a label ("Accessed 2 May 2016",
 	 * "Updated ..."), not the date alone. */
 	if (len < 8 || len > 24 || !memchr(s, ' ', len) ||

@@ -427,6 +427,20 @@ static const struct page_case cases[] = {
          "2019</p><div><img src=i.png>&nbsp; 27 Sep 2016 </div>"
          "<div>Apr 7, 2009</div>",
          0, NULL, "published=html:2016-09-27\n"},
+        {"text date: a weekday before a bare date is part of it", NULL,
+         "<p>Sunday morning 3 May</p><div>samedi 4 mai 2024</div>", 0, NULL,
+         "published=html:2024-05-04\n"},
+        {"text date: a weekday with a comma before a month-first date", NULL,
+         "<div>Saturday, May 4, 2024</div>", 0, NULL,
+         "published=html:2024-05-04\n"},
+        {"text date: a byline's \"on\" line with a date alone", NULL,
+         "<p>von <a href=/u/ann>Ann</a><br>am 04.05.2024</p><p>am Ende 5 "
+         "Mai 2024 war es</p>",
+         0, NULL, "published=html:2024-05-04\n"},
+        {"text date: a weekday or \"on\" before words is no bare date", NULL,
+         "<p>Sunday 4 May 2024 we met</p><p>on 4 May 2024 we met</p>"
+         "<p>Monday</p>",
+         0, NULL, "-published\n"},
         {"text date: the Wayback Machine's toolbar dates the capture", NULL,
          "<div id=wm-ipp-base><div id=wm-ipp><div class=r>10 Nov "
          "2013</div><span>10.11.2013</span></div></div><p>Text</p>"
@@ -3280,6 +3294,11 @@ static const struct driver_diff {
         {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
          "authors=Ann:html", "authors=Desk:html",
          "the same byline, in the list of authors"},
+        {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
+         "published=html:2020-09-20", NULL,
+         "the same byline's date line, in a link to libxml2"},
+        {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
+         "published_s=1600560000", NULL, "the same date, in seconds"},
         {"HTML 13.2.6.4.4: noscript is raw text with scripting on", NULL,
          "link=https://site.example/ns a",
          "13.2.6.4.4: with scripting enabled (browsers) noscript is "
