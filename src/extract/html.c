@@ -3932,7 +3932,7 @@ static void date_author(struct html *h, const char *s, size_t len,
                         bool in_heading)
 {
 	size_t n = text_date_len(h, s, len);
-	size_t sep, lead;
+	size_t sep, lead, date;
 
 	if (!n)
 		return;
@@ -3942,11 +3942,18 @@ static void date_author(struct html *h, const char *s, size_t len,
 		n += separators_len(s + n, len - n, " \t");
 		if (s[n - 1] != ' ' && s[n - 1] != '\t' && s[n - 1] != '\xA0')
 			return;
+		date = n;
 		n += clock_len(s + n, len - n);
 		lead = author_label_len(s + n, len - n);
-		if (lead && lead < len - n)
-			label_value(h, F_AUTHOR, LABEL_PLAIN, s + n + lead,
-			            len - n - lead);
+		if (!lead || lead >= len - n)
+			return;
+		label_value(h, F_AUTHOR, LABEL_PLAIN, s + n + lead,
+		            len - n - lead);
+		/* The day on the author's line is the post's, as a bare
+		 * date's is: the lead and a name say the line is a byline,
+		 * not a sentence ("von 10 bis 12 Uhr" names nobody). */
+		if (h->label_author_done && label_date_wanted(h, D_BARE))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, date);
 		return;
 	}
 	if (in_heading)

@@ -441,6 +441,14 @@ static const struct page_case cases[] = {
          "<p>Sunday 4 May 2024 we met</p><p>on 4 May 2024 we met</p>"
          "<p>Monday</p>",
          0, NULL, "-published\n"},
+        {"text date: the day on an author's line beside its lead", NULL,
+         "<h2>News <span>14.03.2024 09:15 von Bea</span></h2><p>Text</p>"
+         "<p>15.03.2024 by Ann Lee</p>",
+         0, NULL, "published=html:2024-03-14T09:15:00Z\n"},
+        {"text date: a date and a lead that is no byline give no day", NULL,
+         "<h2><a href=/p>14.03.2024 von Ann Lee</a></h2><h2>14.03.2024 von "
+         "10 bis 12 Uhr</h2>",
+         0, NULL, "-published\n"},
         {"text date: the Wayback Machine's toolbar dates the capture", NULL,
          "<div id=wm-ipp-base><div id=wm-ipp><div class=r>10 Nov "
          "2013</div><span>10.11.2013</span></div></div><p>Text</p>"
