@@ -175,6 +175,10 @@ struct html {
 	                           * post's author, or 0 */
 	bool post_comment_seen;   /* an element in it showed a name */
 	bool post_comment_done;   /* such a comment named its author */
+	size_t self_item;         /* 1 + the depth of the list item or
+	                           * article that links to the page itself,
+	                           * or 0 */
+	bool self_item_done;      /* such an item's date was read */
 	unsigned date_lines;      /* meta and info lines read for a date */
 	bool label_pending;       /* a label's value is the next text */
 	enum field label_field;   /* what the pending label gives */
@@ -1107,6 +1111,49 @@ static bool home_link(const struct html *h, const char *href)
 	       home_href(h->b->page_url, href);
 }
 
+/* True when href leads to the page itself: a post's own entry in a
+ * list of posts. Only a page below the site's root counts (a home page
+ * links itself from every menu), never a link to a part of it (a
+ * comment's permalink, "#comment-5", is the comment's date's), and href
+ * must hold the last segment of the page's path before it is resolved,
+ * a compare per link. */
+static bool self_href(const struct html *h, const char *href)
+{
+	const char *t = heed_url_target(h->b->page_url), *seg;
+	size_t tn = strcspn(t, "?#"), n, len;
+	char buf[HEED_URL_MAX_BYTES + 1];
+
+	while (tn > 1 && t[tn - 1] == '/')
+		tn--;
+	seg = t + tn;
+	while (seg > t && seg[-1] != '/')
+		seg--;
+	n = (size_t)(t + tn - seg);
+	if (n < 4 || strchr(href, '#') || !memmem(href, strlen(href), seg, n) ||
+	    heed_url_resolve_buf(h->b->page_url, href, strlen(href), buf,
+	                         sizeof(buf), &len) != HEED_OK)
+		return false;
+	return strcmp(buf, heed_url_get(h->b->page_url)) == 0;
+}
+
+static bool label_date_wanted(const struct html *h, int sub);
+
+/* The list item or article around a link to the page itself: the
+ * date it shows is the page's, when nothing else dates the page. */
+static void self_link(struct html *h, const char *href)
+{
+	size_t d = h->depth < EXTRACT_MAX_DEPTH ? h->depth : EXTRACT_MAX_DEPTH;
+
+	if (h->self_item || h->self_item_done || !h->b->page_url ||
+	    !label_date_wanted(h, D_SELF_ITEM) || !self_href(h, href))
+		return;
+	while (d-- > 0)
+		if (h->stack[d].tag == T_LI || h->stack[d].tag == T_ARTICLE) {
+			h->self_item = d + 1;
+			return;
+		}
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *href = h->href;
@@ -1117,6 +1164,7 @@ static void on_anchor(struct html *h, const char *const *atts)
 		return;
 	nofollow = rel & (REL_NOFOLLOW | REL_UGC | REL_SPONSORED);
 	heed__add_link(h->b, href, "a", nofollow, false);
+	self_link(h, href);
 	if (!h->masthead_done && home_link(h, href)) {
 		struct capture *c = start_capture(h, CAP_MASTHEAD, NULL);
 		if (c)
@@ -4563,6 +4611,8 @@ void heed__html_end(struct html *h)
 	/* The next element at that depth holds paragraphs of its own. */
 	if (h->paras && h->depth < h->para_parent)
 		h->paras = 0;
+	if (h->self_item && h->depth < h->self_item)
+		h->self_item = 0;
 	if (el.scope)
 		close_scope(h);
 	close_tag(h, el.tag);
@@ -4611,7 +4661,7 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || h->icon_date || label_scan(h) ||
+	return h->signature || h->icon_date || h->self_item || label_scan(h) ||
 	       (!h->b->handle_name &&
 	        heed__author_handle(h->b, h->handle_rank));
 }
@@ -4644,6 +4694,21 @@ static void page_link_text(struct capture *c, const char *s, size_t len)
 		(void)heed__buf_add(&c->text, s, len);
 }
 
+/* A text that is a date alone in the item that links to the page
+ * itself (a recent-posts widget's "<li><a href=...>Title</a><span
+ * class=post-date>26/10/2018</span>"): read in asides too, where such
+ * lists are. */
+static void self_item_text(struct html *h, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	if (!len || !(bare_date(s, len) || bare_date_words(h, s, len)))
+		return;
+	h->self_item = 0;
+	h->self_item_done = true;
+	if (label_date_wanted(h, D_SELF_ITEM))
+		heed__cand(h->b, F_PUBLISHED, O_HTML, D_SELF_ITEM, s, len);
+}
+
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	if (h->icon_date)
@@ -4662,6 +4727,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 	if (h->text_opens && !h->foreign && !h->b->handle_name &&
 	    heed__author_handle(h->b, h->handle_rank))
 		handle_text(h, s, len);
+	if (h->self_item)
+		self_item_text(h, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
 }

@@ -449,6 +449,32 @@ static const struct page_case cases[] = {
          "<h2><a href=/p>14.03.2024 von Ann Lee</a></h2><h2>14.03.2024 von "
          "10 bis 12 Uhr</h2>",
          0, NULL, "-published\n"},
+        {"text date: a listed item's date beside a link to the page itself",
+         NULL,
+         "<h1>Spring walk</h1><p>Text</p><aside><ul><li><a "
+         "href=/blog/autumn-walk/>Autumn walk</a><span>03/11/2023</span>"
+         "</li><li><a href=/blog/spring-walk/>Spring walk</a><span "
+         "class=post-date>21/04/2024</span></li></ul></aside>",
+         0, NULL, "published=html:2024-04-21\n",
+         "https://site.example/blog/spring-walk/"},
+        {"text date: a bare date in the page wins over its listed item's", NULL,
+         "<h1>Spring walk</h1><p>20.04.2024</p><aside><ul><li><a "
+         "href=/blog/spring-walk/>Spring walk</a><span>21/04/2024</span>"
+         "</li></ul></aside>",
+         0, NULL, "published=html:2024-04-20\n",
+         "https://site.example/blog/spring-walk/"},
+        {"text date: a home page's link to itself dates nothing", NULL,
+         "<aside><ul><li><a href=/>Home</a><span>21/04/2024</span></li>"
+         "</ul></aside>",
+         0, NULL, "-published\n", "https://site.example/"},
+        {"text date: a comment's permalink to the page is no link to it", NULL,
+         "<aside><ul><li><a href=/blog/spring-walk/#comment-5>Ann</a><span>"
+         "22/04/2024</span></li></ul></aside>",
+         0, NULL, "-published\n", "https://site.example/blog/spring-walk/"},
+        {"text date: a date after the self-linked item closed is none", NULL,
+         "<aside><ul><li><a href=/blog/spring-walk/>Spring walk</a></li>"
+         "</ul><span>22/04/2024</span></aside>",
+         0, NULL, "-published\n", "https://site.example/blog/spring-walk/"},
         {"text date: the Wayback Machine's toolbar dates the capture", NULL,
          "<div id=wm-ipp-base><div id=wm-ipp><div class=r>10 Nov "
          "2013</div><span>10.11.2013</span></div></div><p>Text</p>"
