@@ -179,6 +179,9 @@ struct html {
 	                           * article that links to the page itself,
 	                           * or 0 */
 	bool self_item_done;      /* such an item's date was read */
+	const char *self_seg;     /* the last segment of the page's path */
+	size_t self_seg_len;      /* its length, 0 when none */
+	bool self_seg_known;      /* self_seg was looked for */
 	unsigned date_lines;      /* meta and info lines read for a date */
 	bool label_pending;       /* a label's value is the next text */
 	enum field label_field;   /* what the pending label gives */
@@ -1111,27 +1114,40 @@ static bool home_link(const struct html *h, const char *href)
 	       home_href(h->b->page_url, href);
 }
 
+/* The last segment of the page's path ("slug" in "/blog/slug/?p=1"),
+ * found once: a page at the site's root has none. */
+static void self_segment(struct html *h)
+{
+	const char *t = heed_url_target(h->b->page_url), *seg;
+	size_t tn = strcspn(t, "?#");
+
+	h->self_seg_known = true;
+	while (tn > 1 && t[tn - 1] == '/')
+		tn--;
+	seg = t + tn;
+	while (seg > t && seg[-1] != '/')
+		seg--;
+	h->self_seg = seg;
+	h->self_seg_len = (size_t)(t + tn - seg);
+}
+
 /* True when href leads to the page itself: a post's own entry in a
  * list of posts. Only a page below the site's root counts (a home page
  * links itself from every menu), never a link to a part of it (a
  * comment's permalink, "#comment-5", is the comment's date's), and href
  * must hold the last segment of the page's path before it is resolved,
  * a compare per link. */
-static bool self_href(const struct html *h, const char *href)
+static bool self_href(struct html *h, const char *href)
 {
-	const char *t = heed_url_target(h->b->page_url), *seg;
-	size_t tn = strcspn(t, "?#"), n, len;
 	char buf[HEED_URL_MAX_BYTES + 1];
+	size_t len = strlen(href);
 
-	while (tn > 1 && t[tn - 1] == '/')
-		tn--;
-	seg = t + tn;
-	while (seg > t && seg[-1] != '/')
-		seg--;
-	n = (size_t)(t + tn - seg);
-	if (n < 4 || strchr(href, '#') || !memmem(href, strlen(href), seg, n) ||
-	    heed_url_resolve_buf(h->b->page_url, href, strlen(href), buf,
-	                         sizeof(buf), &len) != HEED_OK)
+	if (!h->self_seg_known)
+		self_segment(h);
+	if (h->self_seg_len < 4 || memchr(href, '#', len) ||
+	    !memmem(href, len, h->self_seg, h->self_seg_len) ||
+	    heed_url_resolve_buf(h->b->page_url, href, len, buf, sizeof(buf),
+	                         &len) != HEED_OK)
 		return false;
 	return strcmp(buf, heed_url_get(h->b->page_url)) == 0;
 }
