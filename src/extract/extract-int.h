@@ -89,7 +89,9 @@ enum origin {
  * that names the page ("This page last modified on"), which is no edit
  * of the text (see heed__edit_only); a text that is a bare date; last,
  * an "as of" date, "Stand: 19.10.2019", when nothing else dates the
- * page). */
+ * page; then the date a list's item shows beside a link to the page
+ * itself, a recent-posts widget's or a section's teaser of this very
+ * post). */
 enum {
 	D_THEME,
 	D_TIME_ARTICLE,
@@ -104,6 +106,7 @@ enum {
 	D_LABEL_STAMP,
 	D_BARE,
 	D_ASOF,
+	D_SELF_ITEM,
 };
 
 /* How a page date was written: wall_clock when it has a time but no zone

@@ -175,6 +175,13 @@ struct html {
 	                           * post's author, or 0 */
 	bool post_comment_seen;   /* an element in it showed a name */
 	bool post_comment_done;   /* such a comment named its author */
+	size_t self_item;         /* 1 + the depth of the list item or
+	                           * article that links to the page itself,
+	                           * or 0 */
+	bool self_item_done;      /* such an item's date was read */
+	const char *self_seg;     /* the last segment of the page's path */
+	size_t self_seg_len;      /* its length, 0 when none */
+	bool self_seg_known;      /* self_seg was looked for */
 	unsigned date_lines;      /* meta and info lines read for a date */
 	bool label_pending;       /* a label's value is the next text */
 	enum field label_field;   /* what the pending label gives */
@@ -1103,6 +1110,62 @@ static bool home_link(const struct html *h, const char *href)
 	       home_href(h->b->page_url, href);
 }
 
+/* The last segment of the page's path ("slug" in "/blog/slug/?p=1"),
+ * found once: a page at the site's root has none. */
+static void self_segment(struct html *h)
+{
+	const char *t = heed_url_target(h->b->page_url), *seg;
+	size_t tn = strcspn(t, "?#");
+
+	h->self_seg_known = true;
+	while (tn > 1 && t[tn - 1] == '/')
+		tn--;
+	seg = t + tn;
+	while (seg > t && seg[-1] != '/')
+		seg--;
+	h->self_seg = seg;
+	h->self_seg_len = (size_t)(t + tn - seg);
+}
+
+/* True when href leads to the page itself: a post's own entry in a
+ * list of posts. Only a page below the site's root counts (a home page
+ * links itself from every menu), never a link to a part of it (a
+ * comment's permalink, "#comment-5", is the comment's date's), and href
+ * must hold the last segment of the page's path before it is resolved,
+ * a compare per link. */
+static bool self_href(struct html *h, const char *href)
+{
+	char buf[HEED_URL_MAX_BYTES + 1];
+	size_t len = strlen(href);
+
+	if (!h->self_seg_known)
+		self_segment(h);
+	if (h->self_seg_len < 4 || memchr(href, '#', len) ||
+	    !memmem(href, len, h->self_seg, h->self_seg_len) ||
+	    heed_url_resolve_buf(h->b->page_url, href, len, buf, sizeof(buf),
+	                         &len) != HEED_OK)
+		return false;
+	return strcmp(buf, heed_url_get(h->b->page_url)) == 0;
+}
+
+static bool label_date_wanted(const struct html *h, int sub);
+
+/* The list item or article around a link to the page itself: the
+ * date it shows is the page's, when nothing else dates the page. */
+static void self_link(struct html *h, const char *href)
+{
+	size_t d = h->depth < EXTRACT_MAX_DEPTH ? h->depth : EXTRACT_MAX_DEPTH;
+
+	if (h->self_item || h->self_item_done || !h->b->page_url ||
+	    !label_date_wanted(h, D_SELF_ITEM) || !self_href(h, href))
+		return;
+	while (d-- > 0)
+		if (h->stack[d].tag == T_LI || h->stack[d].tag == T_ARTICLE) {
+			h->self_item = d + 1;
+			return;
+		}
+}
+
 static void on_anchor(struct html *h, const char *const *atts)
 {
 	const char *href = h->href;
@@ -1113,6 +1176,7 @@ static void on_anchor(struct html *h, const char *const *atts)
 		return;
 	nofollow = rel & (REL_NOFOLLOW | REL_UGC | REL_SPONSORED);
 	heed__add_link(h->b, href, "a", nofollow, false);
+	self_link(h, href);
 	if (!h->masthead_done && home_link(h, href)) {
 		struct capture *c = start_capture(h, CAP_MASTHEAD, NULL);
 		if (c)
@@ -2996,14 +3060,84 @@ static const char *const keyword_labels[] = {
 };
 WORD_LIST(keyword_label_list, keyword_labels);
 
+/* Weekdays as pages print them before a date ("jeudi 13 juin 2019",
+ * "Thursday, June 13, 2019"): English, French, German, Spanish,
+ * Italian, Portuguese, Dutch; full names before the abbreviations they
+ * open with, since the first word that opens a text is taken. */
+static const char *const weekdays[] = {
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "lundi",
+        "mardi",
+        "mercredi",
+        "jeudi",
+        "vendredi",
+        "samedi",
+        "dimanche",
+        "montag",
+        "dienstag",
+        "mittwoch",
+        "donnerstag",
+        "freitag",
+        "samstag",
+        "sonnabend",
+        "sonntag",
+        "lunes",
+        "martes",
+        "mi\303\251rcoles",
+        "jueves",
+        "viernes",
+        "s\303\241bado",
+        "domingo",
+        "luned\303\254",
+        "marted\303\254",
+        "mercoled\303\254",
+        "gioved\303\254",
+        "venerd\303\254",
+        "sabato",
+        "domenica",
+        "segunda-feira",
+        "ter\303\247a-feira",
+        "quarta-feira",
+        "quinta-feira",
+        "sexta-feira",
+        "maandag",
+        "dinsdag",
+        "woensdag",
+        "donderdag",
+        "vrijdag",
+        "zaterdag",
+        "zondag",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+};
+WORD_LIST(weekday_list, weekdays);
+
+/* Words that say "on" before a day, a byline's date on a line of its
+ * own ("von Ann Lee<br>am 20.09.2020", "le 13 juin 2019"). */
+static const char *const day_prepositions[] = {"on", "am", "le", "el",
+                                               "em", "il", "op"};
+WORD_LIST(day_preposition_list, day_prepositions);
+
 static pthread_once_t word_lists_once = PTHREAD_ONCE_INIT;
 
 static void word_lists_init(void)
 {
 	struct word_list *const lists[] = {
-	        &edit_list,         &consulted_list,    &date_label_list,
-	        &author_lead_list,  &author_noun_list,  &heading_lead_list,
-	        &source_label_list, &keyword_label_list};
+	        &edit_list,           &consulted_list,     &date_label_list,
+	        &author_lead_list,    &author_noun_list,   &heading_lead_list,
+	        &source_label_list,   &keyword_label_list, &weekday_list,
+	        &day_preposition_list};
 
 	tag_index_init();
 	for (size_t i = 0; i < HEED_ARRAY_SIZE(lists); i++) {
@@ -3610,6 +3744,28 @@ static size_t text_date_len(struct html *h, const char *s, size_t len)
 	return h->date_n;
 }
 
+/* The length of the word of list l opening s[0, len) as a whole word,
+ * with a comma and the spaces after it; 0 when none does. */
+static size_t day_lead_word(const char *s, size_t len,
+                            const struct word_list *l)
+{
+	size_t n = label_end(s, len, lead_word(s, len, l));
+
+	if (n && n < len && s[n] == ',')
+		n += 1 + separators_len(s + n + 1, len - n - 1, " \t");
+	return n;
+}
+
+/* The length of the words a date shown alone may open with: a word for
+ * "on" ("am", "le"), then a weekday ("am Montag, 3. Mai 2021", "jeudi
+ * 13 juin 2019", "Thursday, June 13, 2019"); 0 when none. */
+static size_t day_lead_len(const char *s, size_t len)
+{
+	size_t n = day_lead_word(s, len, &day_preposition_list);
+
+	return n + day_lead_word(s + n, len - n, &weekday_list);
+}
+
 /* A text that is a date written with its month's name and nothing else
  * ("27 Sep 2016", "Apr 7, 2009", "10. September 2017"), no-break spaces
  * around it: shown alone, as a bare date in figures is, it is the page's;
@@ -3626,6 +3782,15 @@ static bool bare_date_words(struct html *h, const char *s, size_t len)
 	while (len >= 2 && s[len - 2] == '\xC2' && s[len - 1] == '\xA0')
 		len -= 2;
 	heed__trim(&s, &len);
+	/* A weekday, or a word for "on" on a byline's own line, is part of
+	 * how the day is written, not a label of it. */
+	lead = len && !(*s >= '0' && *s <= '9') ? day_lead_len(s, len) : 0;
+	if (lead) {
+		s += lead;
+		len -= lead;
+		if (bare_date(s, len))
+			return true;
+	}
 	/* A word before the date is a label ("Accessed 2 May 2016",
 	 * "Updated ..."), not the date alone. */
 	if (len < 8 || len > 24 || !memchr(s, ' ', len) ||
@@ -3827,7 +3992,7 @@ static void date_author(struct html *h, const char *s, size_t len,
                         bool in_heading)
 {
 	size_t n = text_date_len(h, s, len);
-	size_t sep, lead;
+	size_t sep, lead, date;
 
 	if (!n)
 		return;
@@ -3837,11 +4002,18 @@ static void date_author(struct html *h, const char *s, size_t len,
 		n += separators_len(s + n, len - n, " \t");
 		if (s[n - 1] != ' ' && s[n - 1] != '\t' && s[n - 1] != '\xA0')
 			return;
+		date = n;
 		n += clock_len(s + n, len - n);
 		lead = author_label_len(s + n, len - n);
-		if (lead && lead < len - n)
-			label_value(h, F_AUTHOR, LABEL_PLAIN, s + n + lead,
-			            len - n - lead);
+		if (!lead || lead >= len - n)
+			return;
+		label_value(h, F_AUTHOR, LABEL_PLAIN, s + n + lead,
+		            len - n - lead);
+		/* The day on the author's line is the post's, as a bare
+		 * date's is: the lead and a name say the line is a byline,
+		 * not a sentence ("von 10 bis 12 Uhr" names nobody). */
+		if (h->label_author_done && label_date_wanted(h, D_BARE))
+			heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, s, date);
 		return;
 	}
 	if (in_heading)
@@ -4451,6 +4623,8 @@ void heed__html_end(struct html *h)
 	/* The next element at that depth holds paragraphs of its own. */
 	if (h->paras && h->depth < h->para_parent)
 		h->paras = 0;
+	if (h->self_item && h->depth < h->self_item)
+		h->self_item = 0;
 	if (el.scope)
 		close_scope(h);
 	close_tag(h, el.tag);
@@ -4499,7 +4673,7 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || h->icon_date || label_scan(h) ||
+	return h->signature || h->icon_date || h->self_item || label_scan(h) ||
 	       (!h->b->handle_name &&
 	        heed__author_handle(h->b, h->handle_rank));
 }
@@ -4532,6 +4706,21 @@ static void page_link_text(struct capture *c, const char *s, size_t len)
 		(void)heed__buf_add(&c->text, s, len);
 }
 
+/* A text that is a date alone in the item that links to the page
+ * itself (a recent-posts widget's "<li><a href=...>Title</a><span
+ * class=post-date>26/10/2018</span>"): read in asides too, where such
+ * lists are. */
+static void self_item_text(struct html *h, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	if (!len || !(bare_date(s, len) || bare_date_words(h, s, len)))
+		return;
+	h->self_item = 0;
+	h->self_item_done = true;
+	if (label_date_wanted(h, D_SELF_ITEM))
+		heed__cand(h->b, F_PUBLISHED, O_HTML, D_SELF_ITEM, s, len);
+}
+
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	if (h->icon_date)
@@ -4550,6 +4739,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 	if (h->text_opens && !h->foreign && !h->b->handle_name &&
 	    heed__author_handle(h->b, h->handle_rank))
 		handle_text(h, s, len);
+	if (h->self_item)
+		self_item_text(h, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
 }

@@ -326,24 +326,27 @@ static int path_number(const char **p, int max)
 }
 
 /*
- * The date of a path segment at q: "2019/09/17", "2019-09-17", or the
- * compact "20200413" that news CMSs write as a segment of its own
- * ("/news/20200413/slug"); its digits must end the segment, so a longer
- * number (an article's id) is none. True with y, m, d set.
+ * The date of a path segment at q: "2019/09/17", "2019-09-17" (or the
+ * two separators mixed, "2012-06/04"), or the compact "20200413" that
+ * news CMSs write as a segment of its own ("/news/20200413/slug"); its
+ * digits must end the segment, so a longer number (an article's id) is
+ * none. True with y, m, d set.
  */
 static bool path_day(const char *q, int *y, int *m, int *d)
 {
 	const char *s = q;
-	char sep;
 
 	*y = path_number(&q, 4);
 	if (q - s != 4)
 		return false;
 	if (*q == '/' || *q == '-') {
-		sep = *q++;
+		q++;
 		*m = path_number(&q, 2);
-		if (*m < 0 || *q++ != sep)
+		/* Chinese news CMSs mix the two: Xinhua's "/2012-06/04/",
+		 * China News's "/2012/06-04/". */
+		if (*m < 0 || (*q != '/' && *q != '-'))
 			return false;
+		q++;
 		*d = path_number(&q, 2);
 	} else {
 		s = q;

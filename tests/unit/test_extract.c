@@ -427,6 +427,54 @@ static const struct page_case cases[] = {
          "2019</p><div><img src=i.png>&nbsp; 27 Sep 2016 </div>"
          "<div>Apr 7, 2009</div>",
          0, NULL, "published=html:2016-09-27\n"},
+        {"text date: a weekday before a bare date is part of it", NULL,
+         "<p>Sunday morning 3 May</p><div>samedi 4 mai 2024</div>", 0, NULL,
+         "published=html:2024-05-04\n"},
+        {"text date: a weekday with a comma before a month-first date", NULL,
+         "<div>Saturday, May 4, 2024</div>", 0, NULL,
+         "published=html:2024-05-04\n"},
+        {"text date: a byline's \"on\" line with a date alone", NULL,
+         "<p>von <a href=/u/ann>Ann</a><br>am 04.05.2024</p><p>am Ende 5 "
+         "Mai 2024 war es</p>",
+         0, NULL, "published=html:2024-05-04\n"},
+        {"text date: a weekday or \"on\" before words is no bare date", NULL,
+         "<p>Sunday 4 May 2024 we met</p><p>on 4 May 2024 we met</p>"
+         "<p>Monday</p>",
+         0, NULL, "-published\n"},
+        {"text date: the day on an author's line beside its lead", NULL,
+         "<h2>News <span>14.03.2024 09:15 von Bea</span></h2><p>Text</p>"
+         "<p>15.03.2024 by Ann Lee</p>",
+         0, NULL, "published=html:2024-03-14T09:15:00Z\n"},
+        {"text date: a date and a lead that is no byline give no day", NULL,
+         "<h2><a href=/p>14.03.2024 von Ann Lee</a></h2><h2>14.03.2024 von "
+         "10 bis 12 Uhr</h2>",
+         0, NULL, "-published\n"},
+        {"text date: a listed item's date beside a link to the page itself",
+         NULL,
+         "<h1>Spring walk</h1><p>Text</p><aside><ul><li><a "
+         "href=/blog/autumn-walk/>Autumn walk</a><span>03/11/2023</span>"
+         "</li><li><a href=/blog/spring-walk/>Spring walk</a><span "
+         "class=post-date>21/04/2024</span></li></ul></aside>",
+         0, NULL, "published=html:2024-04-21\n",
+         "https://site.example/blog/spring-walk/"},
+        {"text date: a bare date in the page wins over its listed item's", NULL,
+         "<h1>Spring walk</h1><p>20.04.2024</p><aside><ul><li><a "
+         "href=/blog/spring-walk/>Spring walk</a><span>21/04/2024</span>"
+         "</li></ul></aside>",
+         0, NULL, "published=html:2024-04-20\n",
+         "https://site.example/blog/spring-walk/"},
+        {"text date: a home page's link to itself dates nothing", NULL,
+         "<aside><ul><li><a href=/>Home</a><span>21/04/2024</span></li>"
+         "</ul></aside>",
+         0, NULL, "-published\n", "https://site.example/"},
+        {"text date: a comment's permalink to the page is no link to it", NULL,
+         "<aside><ul><li><a href=/blog/spring-walk/#comment-5>Ann</a><span>"
+         "22/04/2024</span></li></ul></aside>",
+         0, NULL, "-published\n", "https://site.example/blog/spring-walk/"},
+        {"text date: a date after the self-linked item closed is none", NULL,
+         "<aside><ul><li><a href=/blog/spring-walk/>Spring walk</a></li>"
+         "</ul><span>22/04/2024</span></aside>",
+         0, NULL, "-published\n", "https://site.example/blog/spring-walk/"},
         {"text date: the Wayback Machine's toolbar dates the capture", NULL,
          "<div id=wm-ipp-base><div id=wm-ipp><div class=r>10 Nov "
          "2013</div><span>10.11.2013</span></div></div><p>Text</p>"
@@ -940,6 +988,12 @@ static const struct page_case cases[] = {
         {"a date in the URL path, the last resort", NULL, "<title>T</title>", 0,
          NULL, "published=url:2019-09-17\n",
          "https://site.example/news/2019/09/17/slug"},
+        {"a URL date whose year and month a dash joins, its day a slash", NULL,
+         "<title>T</title>", 0, NULL, "published=url:2013-07-05\n",
+         "https://site.example/news/2013-07/05/content_1.htm"},
+        {"a URL date whose year a slash ends, its month and day a dash", NULL,
+         "<title>T</title>", 0, NULL, "published=url:2013-07-05\n",
+         "https://site.example/gn/2013/07-05/1234.shtml"},
         {"a compact date that is a segment of the URL's path", NULL,
          "<title>T</title>", 0, NULL, "published=url:2020-04-28\n",
          "https://site.example/20200428/slug"},
@@ -3280,6 +3334,11 @@ static const struct driver_diff {
         {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
          "authors=Ann:html", "authors=Desk:html",
          "the same byline, in the list of authors"},
+        {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
+         "published=html:2020-09-20", NULL,
+         "the same byline's date line, in a link to libxml2"},
+        {"HTML 13.2.6.4.7: a link in a link ends the outer one past a div",
+         "published_s=1600560000", NULL, "the same date, in seconds"},
         {"HTML 13.2.6.4.4: noscript is raw text with scripting on", NULL,
          "link=https://site.example/ns a",
          "13.2.6.4.4: with scripting enabled (browsers) noscript is "
