@@ -394,16 +394,15 @@ static heed_status heartbeat_rows(heed_store *store, const char *holder,
 	                "excluded.alive_until) ELSE excluded.alive_until END "
 	                "RETURNING epoch, alive_until;",
 	};
+	bool first = !store->lease_ttl_ms;
 	struct heed__sql q;
 	heed_status rc;
 
-	if (!store->lease_ttl_ms && store->backend->leases_over_restart) {
-		store->lease_ttl_ms = ttl_ms;
+	store->lease_ttl_ms = ttl_ms;
+	if (first && store->backend->leases_over_restart)
 		store->backend->leases_over_restart(store);
-	}
 	if (heed__sql_prepare_dialect(store, &q, sql) != HEED_OK)
 		return HEED_ESTORE;
-	store->lease_ttl_ms = ttl_ms;
 	heed__sql_text(&q, 1, holder);
 	heed__sql_int(&q, 2, now_ms);
 	heed__sql_int(&q, 3, now_ms + ttl_ms);
