@@ -16,9 +16,11 @@
  * The area is the crawl's memory of the web between runs, apart from the
  * records of the pages area: a page that stops being indexable loses its
  * record but keeps its visit row, so the links through it are still
- * followed on its schedule. A row is keyed by the URL heed requested
- * (normalised) and grouped by site, the origin "scheme://host[:port]" as
- * the frontier names it. docs/storage.md, "Visits area", lists the table.
+ * followed on its schedule. A row is keyed by its site, the origin
+ * "scheme://host[:port]" as the frontier names it, whose crawl requested
+ * the URL, and by the URL (normalised): a sitemap on another host that
+ * two sites name is a row of each. docs/storage.md, "Visits area", lists
+ * the table.
  *
  * A new store's area is filled from the pages area of an older one (every
  * stored page becomes a visit row due one day after its last check).
@@ -52,8 +54,8 @@ extern "C" {
  * caller's and copied; handed to a callback they live only during it.
  */
 struct heed_visit {
-	char *url;      /* the key, as requested (normalised) */
-	char *site;     /* its origin "scheme://host[:port]" */
+	char *url;      /* as requested (normalised) */
+	char *site;     /* the origin whose crawl asked it */
 	char *found_on; /* the URL whose answer named this one, or NULL */
 	heed_frontier_kind kind;
 	int status;          /* HTTP status of the last answer (304 kept) */
@@ -71,18 +73,19 @@ struct heed_visit {
 };
 
 /*
- * Reads url's row into *out (zeroed first). HEED_ENOTFOUND when the store
- * has none, HEED_ESTORE, HEED_ENOMEM. Release with heed_store_visit_clear.
+ * Reads the row of url written for site into *out (zeroed first).
+ * HEED_ENOTFOUND when the store has none, HEED_ESTORE, HEED_ENOMEM.
+ * Release with heed_store_visit_clear.
  */
-heed_status heed_store_visit_get(heed_store *store, const char *url,
-                                 struct heed_visit *out);
+heed_status heed_store_visit_get(heed_store *store, const char *site,
+                                 const char *url, struct heed_visit *out);
 
 /* Frees what heed_store_visit_get put in *v and zeroes it. */
 void heed_store_visit_clear(heed_store *store, struct heed_visit *v);
 
-/* Inserts or replaces the row v->url (every column). url and site must not
- * be NULL (HEED_EINVAL). HEED_OK or HEED_ESTORE. Call it inside the crawl's
- * transaction to batch writes. */
+/* Inserts or replaces the row of v->url for v->site (every column). url
+ * and site must not be NULL (HEED_EINVAL). HEED_OK or HEED_ESTORE. Call it
+ * inside the crawl's transaction to batch writes. */
 heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v);
 
 /* Called once per row; return non-zero to stop the iteration. */

@@ -922,7 +922,7 @@ heed_status heed__read_host(heed_crawl *c, const char *name,
                             struct heed_store_host *row);
 heed_status heed__read_arrangement(heed_crawl *c, const char *name,
                                    struct heed_arrangement *a);
-heed_status heed__read_visit(heed_crawl *c, const char *url,
+heed_status heed__read_visit(heed_crawl *c, const char *origin, const char *url,
                              struct heed_visit *v);
 heed_status heed__read_visits_of_site(heed_crawl *c, const char *origin,
                                       unsigned kinds, heed_store_visit_fn *fn,

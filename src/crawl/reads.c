@@ -120,10 +120,10 @@ heed_status heed__read_arrangement(heed_crawl *c, const char *name,
 	                 "reading an arrangement");
 }
 
-heed_status heed__read_visit(heed_crawl *c, const char *url,
+heed_status heed__read_visit(heed_crawl *c, const char *origin, const char *url,
                              struct heed_visit *v)
 {
-	return read_done(c, heed_store_visit_get(c->store, url, v),
+	return read_done(c, heed_store_visit_get(c->store, origin, url, v),
 	                 "reading a visit");
 }
 

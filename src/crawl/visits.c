@@ -36,7 +36,7 @@ static bool visit_get(heed_crawl *c, const struct heed__site *s,
 	if ((s->visits_none && tries == 0) ||
 	    (s->absent & HEED_STORE_KNOWN_VISITS))
 		return false;
-	return heed__read_visit(c, url, v) == HEED_OK;
+	return heed__read_visit(c, s->origin, url, v) == HEED_OK;
 }
 
 /* The row of job's URL, or NULL when there is none: read once for the

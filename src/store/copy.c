@@ -98,7 +98,7 @@ static const struct copy_table tables[] = {
          "url, site, found_on, kind, status, etag, last_modified, digest, "
          "fresh_until, interval_s, checked_at, changed_at, due_at, "
          "last_outcome, run_id, visits, changes",
-         "tttiitttiiiiiiiii", "url", "url " C_, false},
+         "tttiitttiiiiiiiii", "site, url", "site " C_ ", url " C_, false},
         {"leases", "site_leases",
          "site, delay_ms, next_allowed_at, last_request_start, holder, "
          "token, lease_until, wanted_at, taken_from, epoch",

@@ -32,7 +32,7 @@
 
 /* One held row: its values' pointers, then their bytes, in one block. */
 struct held_row {
-	uint64_t name; /* the hash of its key value */
+	uint64_t name; /* row_name() */
 	const char **values;
 };
 
@@ -126,11 +126,42 @@ static const char **copy_values(heed_store *store, const char *const *values,
 	return copy;
 }
 
+/* The text of marker m's value (NULL as ""), m 0 none. */
+static const char *key_text(const char *const *values, int m)
+{
+	return m && values[m - 1] ? values[m - 1] : "";
+}
+
+/* The hash of the row's name; with one marker, the hash of its text
+ * (row_named finds a row by it). */
+static uint64_t row_name(const struct heed__sql_held *held,
+                         const char *const *values)
+{
+	uint64_t name = heed__hash_str(key_text(values, held->key));
+
+	if (held->key_also)
+		name ^= heed__hash_str(key_text(values, held->key_also));
+	return name;
+}
+
+/* Whether values name the held row r of held's kind, name their hash. */
+static bool named_by(const struct heed__sql_held *held,
+                     const struct held_row *r, uint64_t name,
+                     const char *const *values)
+{
+	const char *const *had = r->values;
+
+	return r->name == name &&
+	       strcmp(key_text(had, held->key), key_text(values, held->key)) ==
+	               0 &&
+	       strcmp(key_text(had, held->key_also),
+	              key_text(values, held->key_also)) == 0;
+}
+
 heed_status heed__pg_hold(heed_store *store, const struct heed__sql_held *held,
                           const char *const *values)
 {
-	const char *key = values[held->key - 1] ? values[held->key - 1] : "";
-	uint64_t name = heed__hash_str(key);
+	uint64_t name = row_name(held, values);
 	struct held_set *set = set_of(store, held);
 	const char **copy;
 	heed_status rc;
@@ -145,11 +176,9 @@ heed_status heed__pg_hold(heed_store *store, const struct heed__sql_held *held,
 	}
 	if (!(copy = copy_values(store, values, held->params)))
 		return HEED_ENOMEM;
-	for (i = 0; i < set->count; i++) {
-		const char *k = set->rows[i].values[held->key - 1];
-		if (set->rows[i].name == name && strcmp(k ? k : "", key) == 0)
+	for (i = 0; i < set->count; i++)
+		if (named_by(held, &set->rows[i], name, values))
 			break;
-	}
 	if (i < set->count && held->answer) {
 		/* Inserted if new: the first row of the name stays. */
 		heed__free(store->alloc, copy);

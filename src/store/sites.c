@@ -603,14 +603,12 @@ heed_status heed_store_acap_ref_each(heed_store *store, const char *site,
 _Static_assert(HEED_FRONTIER_DROPPED == 3, "FRONTIER_DROPPED is the state");
 
 /* The rows of a site, as heed_store_sites_known tells them; ?1 the
- * origin, ?2 the host. A site's visits are its range of the visits key
- * (visits.c) and its sources, which may be on other hosts. */
+ * origin, ?2 the host. A site's visits, its sources on other hosts among
+ * them, are its range of the visits key (visits.c). */
 #define KNOWN_OF(site, host)                                                   \
 	"(CASE WHEN EXISTS (SELECT 1 FROM sites WHERE site = " site ") THEN "  \
-	"1 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 FROM visits WHERE url "   \
-	">= " site " || '/' AND url < " site " || '0' AND site = " site        \
-	") OR EXISTS (SELECT 1 FROM visits WHERE site = " site                 \
-	" AND kind <> 0) THEN 2 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 "    \
+	"1 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 FROM visits WHERE site "  \
+	"= " site ") THEN 2 ELSE 0 END) + (CASE WHEN EXISTS (SELECT 1 "        \
 	"FROM acap_refs WHERE site = " site ") THEN 4 ELSE 0 END) + (CASE "    \
 	"WHEN EXISTS (SELECT 1 FROM hosts WHERE host = " host ") THEN 8 ELSE " \
 	"0 END) + (CASE WHEN EXISTS (SELECT 1 FROM arrangements WHERE host "   \

@@ -103,6 +103,9 @@ struct heed__sql_held {
 	 * lost is done again with the ids the first answer gave, which the
 	 * caller may have read back since (pg_redo.c). */
 	bool ids;
+	/* 0, or a second marker that names the row with key's: a key of
+	 * two columns. A kind with ids or an answer is named by key alone. */
+	int key_also;
 };
 
 /*

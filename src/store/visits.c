@@ -6,18 +6,24 @@
  *
  * Workload: one row per known URL, up to millions across 100,000 sites;
  * the crawl reads one site's rows at seed time and rewrites a row per
- * answer, `heed queue` lists one site's rows by due date. A site's URLs
- * are one range of the key: a normalised URL is its site (the origin,
- * "scheme://host[:port]") followed by a path that starts with '/', so
- * the site's URLs are exactly the keys from site + "/" up to site + "0"
- * ('0' follows '/'), and no other site's URL falls between (SITE_IS).
- * Besides the key: (due_at, url) is the order of the list of every site,
- * and (site, kind, url) over the rows that are not pages finds a site's
- * few sitemaps, feeds and oEmbed endpoints among its pages. SQLite's
- * table is keyed by URL WITHOUT ROWID, so its indexes carry the URL
- * without naming it; PostgreSQL's name it. Rows are small (no body, no
- * record), so random inserts by URL cost little, unlike the pages table
- * (docs/storage.md).
+ * answer, `heed queue` lists one site's rows by due date. A row is keyed
+ * by its site (the origin "scheme://host[:port]" whose crawl wrote it)
+ * and its URL, so a site's rows are one range of the key, in URL order,
+ * its sitemaps on other hosts among them. Besides the key: (due_at, url)
+ * is the order of the list of every site, and (site, kind, url) over the
+ * rows that are not pages finds a site's few sitemaps, feeds and oEmbed
+ * endpoints among its pages. SQLite's table is WITHOUT ROWID, so its
+ * indexes carry the key without naming it; PostgreSQL's name it. Rows
+ * are small (no body, no record), so random inserts by URL cost little,
+ * unlike the pages table (docs/storage.md).
+ *
+ * On PostgreSQL the table is partitioned by a hash of the site since
+ * version 4 (HEED__SITE_PARTITIONS of them, visits_0 to visits_15), as
+ * the frontier and the leases are: each partition's indexes and vacuum
+ * stay small, and every statement names the site, so it reads one
+ * partition. The site leads the key on both engines so that a row is the
+ * same row on both (heed store copy), and a site's rows are found by
+ * the same statement.
  *
  * Each index is written for every answer the crawl records, and a crawl
  * at one request a site a second writes each on a leaf of its own (one
@@ -57,27 +63,28 @@
 	"  0, status, etag, last_modified, NULL, NULL, 86400, checked_at," \
 	"  fetched_at, checked_at + 86400, 0, 0, 1, 1 FROM pages;"
 
-/* The table on each engine: KEY the text keys' collation, BIG the type
- * of a date or a count, TAIL what follows the column list. */
-#define VISITS_TABLE(KEY, BIG, TAIL)       \
-	"CREATE TABLE visits ("            \
-	"  url TEXT" KEY " PRIMARY KEY,"   \
-	"  site TEXT" KEY " NOT NULL,"     \
-	"  found_on TEXT,"                 \
-	"  kind INTEGER NOT NULL,"         \
-	"  status INTEGER NOT NULL,"       \
-	"  etag TEXT,"                     \
-	"  last_modified TEXT,"            \
-	"  digest TEXT,"                   \
-	"  fresh_until " BIG ","           \
-	"  interval_s " BIG " NOT NULL,"   \
-	"  checked_at " BIG ","            \
-	"  changed_at " BIG ","            \
-	"  due_at " BIG " NOT NULL,"       \
-	"  last_outcome INTEGER NOT NULL," \
-	"  run_id " BIG " NOT NULL,"       \
-	"  visits " BIG " NOT NULL,"       \
-	"  changes " BIG " NOT NULL)" TAIL ";"
+/* The table on each engine: NAME the table's, KEY the text keys'
+ * collation, URL_KEY what follows the URL's type, BIG the type of a date
+ * or a count, KEYS what follows the last column, TAIL the list. */
+#define VISITS_TABLE(NAME, KEY, URL_KEY, BIG, KEYS, TAIL) \
+	"CREATE TABLE " NAME " ("                         \
+	"  url TEXT" KEY URL_KEY ","                      \
+	"  site TEXT" KEY " NOT NULL,"                    \
+	"  found_on TEXT,"                                \
+	"  kind INTEGER NOT NULL,"                        \
+	"  status INTEGER NOT NULL,"                      \
+	"  etag TEXT,"                                    \
+	"  last_modified TEXT,"                           \
+	"  digest TEXT,"                                  \
+	"  fresh_until " BIG ","                          \
+	"  interval_s " BIG " NOT NULL,"                  \
+	"  checked_at " BIG ","                           \
+	"  changed_at " BIG ","                           \
+	"  due_at " BIG " NOT NULL,"                      \
+	"  last_outcome INTEGER NOT NULL,"                \
+	"  run_id " BIG " NOT NULL,"                      \
+	"  visits " BIG " NOT NULL,"                      \
+	"  changes " BIG " NOT NULL" KEYS ")" TAIL ";"
 
 /* The kind of a page (HEED_FRONTIER_PAGE) as an SQL literal: the
  * sources' index leaves its rows out, and a query reads that index only
@@ -104,20 +111,54 @@ _Static_assert(HEED_FRONTIER_PAGE == 0, "NOT_PAGE names the page kind");
 /* 3: a site's rows from its range of the key (above). */
 #define SITE_RANGE_ONLY "DROP INDEX visits_due;"
 
+/* 4: the rows keyed (site, url), so that a site's rows are a range of
+ * the key whatever hosts their URLs are on, moved to a new table on
+ * SQLite, whose key is its table's order. */
+#define SQLITE_SITE_KEY                                                     \
+	VISITS_TABLE("visits_new", "", "", "INTEGER",                       \
+	             ", PRIMARY KEY (site, url)", " WITHOUT ROWID")         \
+	"INSERT INTO visits_new SELECT " VISIT_COLUMNS " FROM visits;"      \
+	"DROP TABLE visits;"                                                \
+	"ALTER TABLE visits_new RENAME TO visits;"                          \
+	"CREATE INDEX visits_next ON visits(due_at);"                       \
+	"CREATE INDEX visits_sources ON visits(site, kind) WHERE " NOT_PAGE \
+	";"
+
+/* 4 on PostgreSQL: keyed (site, url) and partitioned by the site, one
+ * partition a remainder (visits_<remainder>); the indexes are made again
+ * on the partitioned table (each partition gets its own). */
+#define PG_PARTITION_VISITS                                                    \
+	"CREATE TABLE visits_new (LIKE visits INCLUDING DEFAULTS, PRIMARY "    \
+	"KEY (site, url)) PARTITION BY HASH (site);" HEED__PG_SITE_PARTITIONS( \
+	        "'visits_new'",                                                \
+	        "'visits'") "INSERT INTO visits_new SELECT " VISIT_COLUMNS     \
+	                    " FROM visits;"                                    \
+	                    "DROP TABLE visits;"                               \
+	                    "ALTER TABLE visits_new RENAME TO visits;"         \
+	                    "ALTER TABLE visits RENAME CONSTRAINT "            \
+	                    "visits_new_pkey TO "                              \
+	                    "visits_pkey;"                                     \
+	                    "CREATE INDEX visits_next ON visits(due_at, url);" \
+	                    "CREATE INDEX visits_sources ON visits(site, "     \
+	                    "kind, url) WHERE " NOT_PAGE ";"
+
 static const char *const sqlite_migrations[] = {
-        VISITS_TABLE("", "INTEGER", " WITHOUT ROWID")
+        VISITS_TABLE("visits", "", " PRIMARY KEY", "INTEGER", "",
+                     " WITHOUT ROWID")
                 SQLITE_INDEXES VISITS_FROM_PAGES("instr(url, '://')"),
         SOURCES_INDEX(""),
         SITE_RANGE_ONLY,
+        SQLITE_SITE_KEY,
 };
 
 /* Each version the same on both engines; a later one is added to both
  * under the same number. */
 static const char *const pg_migrations[] = {
-        VISITS_TABLE(" COLLATE \"C\"", "BIGINT", "")
-                PG_INDEXES VISITS_FROM_PAGES("strpos(url, '://')"),
+        VISITS_TABLE("visits", " COLLATE \"C\"", " PRIMARY KEY", "BIGINT", "",
+                     "") PG_INDEXES VISITS_FROM_PAGES("strpos(url, '://')"),
         SOURCES_INDEX(", url"),
         SITE_RANGE_ONLY,
+        PG_PARTITION_VISITS,
 };
 
 const struct heed_store_area heed__store_visits_area = {
@@ -134,7 +175,7 @@ const struct heed_store_area heed__pg_visits_area = {
 
 /* Every column but the key from the row proposed. */
 #define PUT_CONFLICT                                                           \
-	" ON CONFLICT (url) DO UPDATE SET site = excluded.site, "              \
+	" ON CONFLICT (site, url) DO UPDATE SET "                              \
 	"found_on = excluded.found_on, kind = excluded.kind, "                 \
 	"status = excluded.status, etag = excluded.etag, "                     \
 	"last_modified = excluded.last_modified, digest = excluded.digest, "   \
@@ -146,12 +187,15 @@ const struct heed_store_area heed__pg_visits_area = {
 
 /* A batch's visits as one statement on PostgreSQL (src/store/sql-int.h). */
 static const struct heed__sql_held put_held = {
-        HEED__HELD_VISITS, 17, 1,
-        "INSERT INTO visits(" VISIT_COLUMNS ") SELECT * FROM unnest("
-        "$1::text[], $2::text[], $3::text[], $4::int8[], $5::int8[], "
-        "$6::text[], $7::text[], $8::text[], $9::int8[], $10::int8[], "
-        "$11::int8[], $12::int8[], $13::int8[], $14::int8[], $15::int8[], "
-        "$16::int8[], $17::int8[])" PUT_CONFLICT};
+        .kind = HEED__HELD_VISITS,
+        .params = 17,
+        .key = 1,
+        .key_also = 2,
+        .many = "INSERT INTO visits(" VISIT_COLUMNS ") SELECT * FROM unnest("
+                "$1::text[], $2::text[], $3::text[], $4::int8[], $5::int8[], "
+                "$6::text[], $7::text[], $8::text[], $9::int8[], $10::int8[], "
+                "$11::int8[], $12::int8[], $13::int8[], $14::int8[], "
+                "$15::int8[], $16::int8[], $17::int8[])" PUT_CONFLICT};
 
 heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v)
 {
@@ -252,19 +296,20 @@ static int copy_visit(struct heed__sql *q, void *ctx)
 	return oom;
 }
 
-heed_status heed_store_visit_get(heed_store *store, const char *url,
-                                 struct heed_visit *out)
+heed_status heed_store_visit_get(heed_store *store, const char *site,
+                                 const char *url, struct heed_visit *out)
 {
 	struct heed__sql q;
 	heed_status rc;
 
 	memset(out, 0, sizeof(*out));
 	if (heed__sql_prepare(store, &q,
-	                      "SELECT " VISIT_COLUMNS
-	                      " FROM visits WHERE url = ?1;") != HEED_OK)
+	                      "SELECT " VISIT_COLUMNS " FROM visits WHERE site "
+	                      "= ?1 AND url = ?2;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
-	heed__sql_text(&q, 1, url);
+	heed__sql_text(&q, 1, site);
+	heed__sql_text(&q, 2, url);
 	rc = heed__sql_one(&q, copy_visit, out);
 	if (rc == HEED_OK && !out->url)
 		rc = HEED_ENOMEM;
@@ -285,16 +330,13 @@ static int call_visit(struct heed__sql *q, void *ctx)
 	return c->fn(c->ud, &v);
 }
 
-/* The rows of the site bound to p: its range of the key (above), and the
- * site itself, so that a row whose site column disagreed with its URL
- * would still never be another site's. */
-#define SITE_IS(p) \
-	"url >= " p " || '/' AND url < " p " || '0' AND site = " p " "
+/* The rows of the site bound to p: its range of the key (above). */
+#define SITE_IS(p) "site = " p " "
 
-#define OF_SITE_SQL(where)                                  \
-	"SELECT " VISIT_COLUMNS " FROM visits WHERE " where \
-	"AND kind IN (?2, ?3, ?4)"                          \
-	" ORDER BY url;"
+#define OF_SITE_SQL(where)                                   \
+	"SELECT " VISIT_COLUMNS " FROM visits " where "AND " \
+	"kind IN (?2, ?3, ?4) ORDER BY url;"
+#define SOURCES_OF_SITE "WHERE site = ?1 AND " NOT_PAGE " "
 
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
@@ -304,16 +346,26 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 	 * kinds asked for; -1 stands for a kind the mask leaves out.
 	 * Without pages, the sources' index finds a site's few sitemaps and
 	 * feeds without reading its pages; with them, the site's range of
-	 * the key gives its rows in URL order. */
-	static const char *const sql[2] = {
-	        OF_SITE_SQL("site = ?1 AND " NOT_PAGE " "),
-	        OF_SITE_SQL(SITE_IS("?1")),
+	 * the key gives its rows in URL order. SQLite, without statistics,
+	 * would take the site's range of the key for the sources too, its
+	 * pages read to skip them: it is told the index. */
+	static const char *const sql[2][2] = {
+	        {
+	                [HEED__SQL_SQLITE] = OF_SITE_SQL(
+	                        "INDEXED BY visits_sources " SOURCES_OF_SITE),
+	                [HEED__SQL_PG] = OF_SITE_SQL(SOURCES_OF_SITE),
+	        },
+	        {
+	                [HEED__SQL_SQLITE] =
+	                        OF_SITE_SQL("WHERE " SITE_IS("?1")),
+	                [HEED__SQL_PG] = OF_SITE_SQL("WHERE " SITE_IS("?1")),
+	        },
 	};
 	bool pages = kinds & HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE);
 	struct visit_call c = {fn, ud};
 	struct heed__sql q;
 
-	if (heed__sql_prepare(store, &q, sql[pages]) != HEED_OK)
+	if (heed__sql_prepare_dialect(store, &q, sql[pages]) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
 	heed__sql_text(&q, 1, site);

@@ -730,9 +730,9 @@ static void test_retry_then_revisit(void **state)
 	crawl(HEED_CRAWL_FULL, false);
 	assert_int_equal(asked(1, P_PAGE0, NULL, &ok), 2);
 	assert_int_equal(ok, 1);
-	assert_int_equal(
-	        heed_store_visit_get(sim.store, "http://b.test/p/0.html", &v),
-	        HEED_OK);
+	assert_int_equal(heed_store_visit_get(sim.store, "http://b.test",
+	                                      "http://b.test/p/0.html", &v),
+	                 HEED_OK);
 	assert_int_equal(v.status, 200);
 	assert_int_equal(v.visits, 1);
 	assert_int_equal(v.changes, 1);
@@ -745,9 +745,9 @@ static void test_retry_then_revisit(void **state)
 	assert_int_equal(asked(1, P_PAGE0, &cond, &ok), 1);
 	assert_int_equal(cond, 1);
 	assert_int_equal(ok, 0);
-	assert_int_equal(
-	        heed_store_visit_get(sim.store, "http://b.test/p/0.html", &v),
-	        HEED_OK);
+	assert_int_equal(heed_store_visit_get(sim.store, "http://b.test",
+	                                      "http://b.test/p/0.html", &v),
+	                 HEED_OK);
 	assert_int_equal(v.visits, 2);
 	heed_store_visit_clear(sim.store, &v);
 	assert_courteous();

@@ -107,15 +107,18 @@ static void test_put_get_every_field(void **state)
 	(void)state;
 	put(s, full);
 	put(s, bare);
-	assert_int_equal(heed_store_visit_get(s, full.url, &got), HEED_OK);
+	assert_int_equal(heed_store_visit_get(s, full.site, full.url, &got),
+	                 HEED_OK);
 	assert_same_visit(&full, &got);
 	heed_store_visit_clear(s, &got);
 	assert_null(got.url);
-	assert_int_equal(heed_store_visit_get(s, bare.url, &got), HEED_OK);
+	assert_int_equal(heed_store_visit_get(s, bare.site, bare.url, &got),
+	                 HEED_OK);
 	assert_same_visit(&bare, &got);
 	heed_store_visit_clear(s, &got);
 
-	assert_int_equal(heed_store_visit_get(s, "http://c.test/", &got),
+	assert_int_equal(heed_store_visit_get(s, "http://c.test",
+	                                      "http://c.test/", &got),
 	                 HEED_ENOTFOUND);
 	assert_null(got.url);
 	bad.url = NULL;
@@ -148,7 +151,7 @@ static void test_get_out_of_memory(void **state)
 		        HEED_OK);
 		put(s, v);
 		f.fail_at = f.calls + n;
-		rc = heed_store_visit_get(s, v.url, &got);
+		rc = heed_store_visit_get(s, v.site, v.url, &got);
 		f.fail_at = ULONG_MAX;
 		if (rc == HEED_OK) {
 			assert_same_visit(&v, &got);
@@ -202,7 +205,7 @@ static void test_put_replaces(void **state)
 	v.visits = 2;
 	v.last_outcome = HEED_REVISIT_CHANGED;
 	put(s, v);
-	assert_int_equal(heed_store_visit_get(s, v.url, &got), HEED_OK);
+	assert_int_equal(heed_store_visit_get(s, v.site, v.url, &got), HEED_OK);
 	assert_same_visit(&v, &got);
 	heed_store_visit_clear(s, &got);
 	assert_int_equal(
@@ -581,7 +584,8 @@ static void test_migration_fills_from_pages(void **state)
 
 	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
 	                 HEED_OK);
-	assert_int_equal(heed_store_visit_get(s, p1.url, &got), HEED_OK);
+	assert_int_equal(heed_store_visit_get(s, "http://a.test", p1.url, &got),
+	                 HEED_OK);
 	assert_string_equal(got.site, "http://a.test");
 	assert_null(got.found_on);
 	assert_int_equal(got.kind, HEED_FRONTIER_PAGE);
@@ -600,7 +604,9 @@ static void test_migration_fills_from_pages(void **state)
 	assert_int_equal(got.changes, 1);
 	heed_store_visit_clear(s, &got);
 
-	assert_int_equal(heed_store_visit_get(s, p2.url, &got), HEED_OK);
+	assert_int_equal(
+	        heed_store_visit_get(s, "https://b.test:8443", p2.url, &got),
+	        HEED_OK);
 	assert_string_equal(got.site, "https://b.test:8443");
 	assert_int_equal(got.status, 404);
 	assert_null(got.etag);
@@ -686,6 +692,169 @@ static void test_version_1_gets_sources_index(void **state)
 	                 SQLITE_OK);
 	sqlite3_close(db);
 	assert_string_equal(list, "visits_next;visits_sources;");
+}
+
+/* How many rows of site of the kinds asked for heed_store_visits_of_site
+ * gives, their URLs in *seen. */
+static int rows_of(heed_store *s, const char *site, unsigned kinds,
+                   struct seen *seen)
+{
+	memset(seen, 0, sizeof(*seen));
+	assert_int_equal(
+	        heed_store_visits_of_site(s, site, kinds, collect, seen),
+	        HEED_OK);
+	return seen->n;
+}
+
+/* The rows the migrations to version 4 must keep: three sites, a
+ * sitemap on another host among the first's. */
+static struct heed_visit migrated[5];
+
+static void put_migrated(heed_store *s)
+{
+	migrated[0] = visit("http://a.test/x", "http://a.test", 2000);
+	migrated[1] = visit("http://a.test/y", "http://a.test", 3000);
+	migrated[2] = visit("http://maps.test/a.xml", "http://a.test", 1000);
+	migrated[2].kind = HEED_FRONTIER_SITEMAP;
+	migrated[2].etag = "\"m\"";
+	migrated[3] = visit("https://b.test:8443/", "https://b.test:8443", 5);
+	migrated[4] = visit("http://c.test/p", "http://c.test", 4000);
+	migrated[4].digest = "e3b0c44298fc1c149afbf4c8996fb924"
+	                     "27ae41e4649b934ca495991b7852b855";
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(migrated); i++)
+		put(s, migrated[i]);
+}
+
+/* Every row kept whole, each found by its site, and a site's rows and
+ * sources read from the new key. */
+static void assert_migrated(heed_store *s)
+{
+	struct heed_visit got;
+	struct seen seen = {0};
+	int version = 0;
+
+	assert_int_equal(heed_store_schema_version(s, "visits", &version),
+	                 HEED_OK);
+	assert_int_equal(version, 4);
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(migrated); i++) {
+		assert_int_equal(heed_store_visit_get(s, migrated[i].site,
+		                                      migrated[i].url, &got),
+		                 HEED_OK);
+		assert_same_visit(&migrated[i], &got);
+		heed_store_visit_clear(s, &got);
+	}
+	assert_int_equal(
+	        heed_store_visits_list(s, NULL, 0, NULL, 0, collect, &seen),
+	        HEED_OK);
+	assert_int_equal(seen.n, 5);
+	assert_int_equal(
+	        rows_of(s, "http://a.test", HEED_VISIT_ANY_KIND, &seen), 3);
+	assert_int_equal(rows_of(s, "http://a.test", HEED_VISIT_SOURCES, &seen),
+	                 1);
+	assert_string_equal(seen.urls[0], "http://maps.test/a.xml");
+}
+
+/* The columns of the table, as every version has them. */
+#define VISITS_COLUMNS_V3(KEY, BIG)                                          \
+	"url TEXT" KEY " PRIMARY KEY, site TEXT" KEY " NOT NULL, found_on "  \
+	"TEXT, kind INTEGER NOT NULL, status INTEGER NOT NULL, etag TEXT, "  \
+	"last_modified TEXT, digest TEXT, fresh_until " BIG                  \
+	", interval_s " BIG " NOT NULL, checked_at " BIG ", changed_at " BIG \
+	", due_at " BIG                                                      \
+	" NOT NULL, last_outcome INTEGER NOT NULL, run_id " BIG " NOT "      \
+	"NULL, visits " BIG " NOT NULL, changes " BIG " NOT NULL"
+
+/* A store of version 3, keyed by URL alone (made here from a new store's
+ * rows), opens at version 4 keyed (site, url), its rows kept. */
+static void test_version_3_rekeyed(void **state)
+{
+	heed_store *s = NULL;
+	char path[128], list[256] = "";
+	sqlite3 *db;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v3.db", heed_test_dir());
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	put_migrated(s);
+	heed_store_close(s);
+	exec_sql(
+	        path,
+	        "CREATE TABLE v3 (" VISITS_COLUMNS_V3(
+	                "",
+	                "INTEGER") ") WITHOUT ROWID;"
+	                           "INSERT INTO v3 SELECT * FROM visits;"
+	                           "DROP TABLE visits;"
+	                           "ALTER TABLE v3 RENAME TO visits;"
+	                           "CREATE INDEX visits_next ON visits(due_at);"
+	                           "CREATE INDEX visits_sources ON "
+	                           "visits(site, kind) "
+	                           "WHERE kind <> 0;"
+	                           "UPDATE heed_schema SET version = 3 WHERE "
+	                           "area = "
+	                           "'visits';");
+	assert_int_equal(heed_store_open(&s, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_migrated(s);
+	heed_store_close(s);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	                              "SELECT name FROM pragma_index_info("
+	                              "'sqlite_autoindex_visits_1') ORDER BY "
+	                              "seqno;",
+	                              index_name, list, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	assert_string_equal(list, "site;url;");
+}
+
+/* PostgreSQL: a store of version 3, one table keyed by URL, opens at
+ * version 4: the table keyed (site, url) and split in sixteen partitions
+ * by a hash of the site, each with its indexes, its rows kept. */
+static void test_version_3_partitioned_pg(void **state)
+{
+	char url[256];
+	heed_store *s = NULL;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	put_migrated(s);
+	heed_store_close(s);
+	heed_test_pg_sql(
+	        url,
+	        "CREATE TABLE v3 (" VISITS_COLUMNS_V3(
+	                " COLLATE \"C\"",
+	                "BIGINT") ");"
+	                          "INSERT INTO v3 SELECT * FROM visits;"
+	                          "DROP TABLE visits;"
+	                          "ALTER TABLE v3 RENAME TO visits;"
+	                          "CREATE INDEX visits_next ON visits(due_at, "
+	                          "url);"
+	                          "CREATE INDEX visits_sources ON visits(site, "
+	                          "kind, url) WHERE kind <> 0;"
+	                          "UPDATE heed_schema SET version = 3 WHERE "
+	                          "area "
+	                          "= 'visits';");
+	assert_int_equal(heed_test_pg_partitions(url, "visits"), 0);
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_migrated(s);
+	heed_store_close(s);
+	assert_int_equal(heed_test_pg_partitions(url, "visits"), 16);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT pg_get_partkeydef('visits'::"
+	                              "regclass) || ' ' || "
+	                              "pg_get_constraintdef(oid) FROM "
+	                              "pg_constraint WHERE conname = "
+	                              "'visits_pkey';"),
+	        "HASH (site) PRIMARY KEY (site, url)");
+	/* The key's and the two indexes' in each partition. */
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM pg_indexes WHERE "
+	                              "tablename LIKE 'visits\\_%';"),
+	        "48");
 }
 
 /* The query plan of sql on a new SQLite store, its steps joined by ';'. */
@@ -806,12 +975,11 @@ static void summary_of_site(heed_store *s)
 
 /* A site's list by due date and its rows in URL order
  * (heed_store_visits_list's and heed_store_visits_of_site's statements)
- * read one range of the key, the site's URLs: never the whole table,
+ * read one range of the key, the site's rows: never the whole table,
  * whatever its size; the rows in URL order need no sort. */
 static void test_site_rows_are_one_range_of_the_key(void **state)
 {
-	static const char range[] =
-	        "SEARCH visits USING PRIMARY KEY (url>? AND url<?)";
+	static const char range[] = "SEARCH visits USING PRIMARY KEY (site=?)";
 	char plan[256];
 
 	(void)state;
@@ -824,12 +992,46 @@ static void test_site_rows_are_one_range_of_the_key(void **state)
 		fail_msg("a site's rows: %s", plan);
 }
 
-/* PostgreSQL: with 20,000 rows of 100 sites, ANALYZEd, a site's list and
- * its summary read the key's index over the site's range, never the
- * table. */
+/* The partitions of visits a plan reads ("visits_N"), each named once,
+ * joined by ','. */
+static void partitions_named(const char *plan, char *out, size_t size)
+{
+	out[0] = '\0';
+	for (const char *p = plan; (p = strstr(p, " on visits_")) != NULL;) {
+		char name[24];
+		int len;
+
+		p += 4;
+		len = (int)strspn(p + 7, "0123456789");
+		snprintf(name, sizeof(name), "%.*s,", 7 + len, p);
+		if (!strstr(out, name))
+			snprintf(out + strlen(out), size - strlen(out), "%s",
+			         name);
+	}
+}
+
+/* sql's plan on url reads one partition of visits, by its key's index
+ * (visits_N_pkey) or the sources' (index), never a table whole. */
+static void assert_one_partition(const char *url, const char *sql,
+                                 const char *index)
+{
+	char plan[2048], parts[256];
+
+	heed_test_pg_plan(url, sql, plan, sizeof(plan));
+	partitions_named(plan, parts, sizeof(parts));
+	if (strchr(parts, ',') != parts + strlen(parts) - 1 ||
+	    !strstr(plan, index) || strstr(plan, "Seq Scan"))
+		fail_msg("%s: %s", sql, plan);
+}
+
+/* PostgreSQL: with 20,000 rows of 1,000 sites, ANALYZEd, a site's list, a
+ * URL's row and a site's sources read one partition of the table, by the
+ * key's index or the sources'; planned once for any site (as the crawl's
+ * statements are), the plan prunes the other fifteen partitions when it
+ * starts. */
 static void test_site_rows_are_one_range_of_the_key_pg(void **state)
 {
-	char url[256], plan[2048];
+	char url[256], plan[4096];
 	heed_store *s = NULL;
 
 	(void)state;
@@ -837,22 +1039,84 @@ static void test_site_rows_are_one_range_of_the_key_pg(void **state)
 	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
 	                 HEED_OK);
 	heed_store_close(s);
+	assert_int_equal(heed_test_pg_partitions(url, "visits"), 16);
 	heed_test_pg_sql(url, "INSERT INTO visits(url, site, kind, status, "
 	                      "interval_s, due_at, last_outcome, run_id, "
-	                      "visits, changes) SELECT 'https://s' || i % 100 "
-	                      "|| '.example/' || i, 'https://s' || i % 100 || "
-	                      "'.example', 0, 200, 86400, i, 0, 1, 1, 0 FROM "
+	                      "visits, changes) SELECT 'https://s' || i % 1000 "
+	                      "|| '.example/' || i, 'https://s' || i % 1000 || "
+	                      "'.example', CASE WHEN i < 500 THEN 1 ELSE 0 "
+	                      "END, 200, 86400, i, 0, 1, 1, 0 FROM "
 	                      "generate_series(1, 20000) i;");
 	heed_test_pg_sql(url, "ANALYZE;");
+	assert_one_partition(url,
+	                     "EXPLAIN SELECT * FROM visits WHERE site = "
+	                     "'https://s7.example' ORDER BY due_at, url "
+	                     "LIMIT 20;",
+	                     "_pkey");
+	assert_one_partition(url,
+	                     "EXPLAIN SELECT * FROM visits WHERE site = "
+	                     "'https://s7.example' AND url = "
+	                     "'https://s7.example/1007';",
+	                     "_pkey");
+	assert_one_partition(url,
+	                     "EXPLAIN SELECT * FROM visits WHERE site = "
+	                     "'https://s7.example' AND kind <> 0 AND kind IN "
+	                     "(-1, 1, 2) ORDER BY url;",
+	                     "_site_kind_url_idx");
 	heed_test_pg_plan(url,
-	                  "EXPLAIN SELECT * FROM visits WHERE url >= "
-	                  "'https://s7.example' || '/' AND url < "
-	                  "'https://s7.example' || '0' AND site = "
-	                  "'https://s7.example' ORDER BY due_at, url LIMIT "
-	                  "20;",
+	                  "PREPARE one(text) AS SELECT * FROM visits WHERE "
+	                  "site = $1 AND url = $1 || '/7';"
+	                  "SET plan_cache_mode = force_generic_plan;"
+	                  "EXPLAIN EXECUTE one('https://s7.example');",
 	                  plan, sizeof(plan));
-	if (!strstr(plan, "visits_pkey") || strstr(plan, "Seq Scan"))
-		fail_msg("a site's list: %s", plan);
+	if (!strstr(plan, "Subplans Removed: 15"))
+		fail_msg("a URL's row, planned for any site: %s", plan);
+}
+
+/* A row is its site's: a URL that two sites' crawls asked (a sitemap on
+ * a shared host) is a row of each, read, listed and counted with its own
+ * site only; in one batch too, where PostgreSQL holds the rows back. */
+static void test_a_url_of_two_sites(void **state)
+{
+	struct heed_visit a =
+	        visit("http://maps.test/sitemap.xml", "http://a.test", 1000);
+	struct heed_visit b =
+	        visit("http://maps.test/sitemap.xml", "http://b.test", 2000);
+	heed_store *s = heed_test_store_fresh();
+	struct heed_visit got;
+
+	(void)state;
+	a.kind = b.kind = HEED_FRONTIER_SITEMAP;
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	put(s, a);
+	put(s, b);
+	put(s, visit("http://a.test/", "http://a.test", 1500));
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(heed_store_visit_get(s, "http://a.test", a.url, &got),
+	                 HEED_OK);
+	assert_same_visit(&a, &got);
+	heed_store_visit_clear(s, &got);
+	assert_int_equal(heed_store_visit_get(s, "http://b.test", b.url, &got),
+	                 HEED_OK);
+	assert_same_visit(&b, &got);
+	heed_store_visit_clear(s, &got);
+	assert_int_equal(
+	        heed_store_visit_get(s, "http://maps.test", a.url, &got),
+	        HEED_ENOTFOUND);
+	for (int i = 0; i < 2; i++) {
+		const char *site = i ? "http://b.test" : "http://a.test";
+		struct seen seen;
+
+		assert_int_equal(rows_of(s, site, HEED_VISIT_SOURCES, &seen),
+		                 1);
+		assert_string_equal(seen.urls[0], a.url);
+		memset(&seen, 0, sizeof(seen));
+		assert_int_equal(heed_store_visits_list(s, site, 0, NULL, 0,
+		                                        collect, &seen),
+		                 HEED_OK);
+		assert_int_equal(seen.n, 2 - i);
+	}
+	heed_store_close(s);
 }
 
 /* The number of times needle occurs in hay. */
@@ -880,7 +1144,7 @@ static void test_summary_reads_the_table_once(void **state)
 		fail_msg("every site's summary: %s", plan);
 	plan_of_call(summary_of_site, plan);
 	if (occurrences(plan, "visits") != 1 ||
-	    !strstr(plan, "SEARCH visits USING PRIMARY KEY (url>? AND url<?)"))
+	    !strstr(plan, "SEARCH visits USING PRIMARY KEY (site=?)"))
 		fail_msg("a site's summary: %s", plan);
 }
 
@@ -908,10 +1172,12 @@ int main(void)
 	        cmocka_unit_test(test_summary),
 	        cmocka_unit_test(test_migration_fills_from_pages),
 	        cmocka_unit_test(test_sites_sharing_a_prefix),
+	        cmocka_unit_test(test_a_url_of_two_sites),
 	        cmocka_unit_test(test_site_rows_are_one_range_of_the_key),
 	        cmocka_unit_test(test_summary_reads_the_table_once),
 	        cmocka_unit_test(test_sources_read_no_page),
 	        cmocka_unit_test(test_version_1_gets_sources_index),
+	        cmocka_unit_test(test_version_3_rekeyed),
 	};
 	/* The same tests on PostgreSQL (unit.store_visits_pg),
 	 * each on a database of its own; the others are about SQLite's
@@ -923,7 +1189,9 @@ int main(void)
 	        cmocka_unit_test(test_list_cursor),
 	        cmocka_unit_test(test_summary),
 	        cmocka_unit_test(test_sites_sharing_a_prefix),
+	        cmocka_unit_test(test_a_url_of_two_sites),
 	        cmocka_unit_test(test_site_rows_are_one_range_of_the_key_pg),
+	        cmocka_unit_test(test_version_3_partitioned_pg),
 	};
 
 	if (heed_test_pg())
