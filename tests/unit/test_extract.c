@@ -1035,6 +1035,24 @@ static const struct page_case cases[] = {
          "<meta property=article:published_time content=2020-07-10T01:00:00Z>",
          0, NULL, "published=og:2020-07-10T01:00:00Z\n",
          "https://site.example/2020/07/08/slug/"},
+        {"a UTC time at midnight in the page's language's zone is its day",
+         NULL,
+         "<html lang=de><meta property=article:published_time "
+         "content=2022-11-06T23:00:00.000Z><meta "
+         "property=article:modified_time content=2022-11-08T09:30:00Z>",
+         0, NULL,
+         "published=og:2022-11-07T00:00:00.000+01:00\n"
+         "modified=og:2022-11-08T09:30:00Z\n"},
+        {"a midnight in no zone of the page's language, or a bare time, "
+         "keeps its day",
+         NULL,
+         "<html lang=fr><meta property=article:published_time "
+         "content=2022-11-06T23:00:00Z><meta name=date "
+         "content=\"2022-07-14 22:00:00\">",
+         0, NULL, "published=og:2022-11-06T23:00:00Z\n"},
+        {"a bare time at a zone's midnight is the publisher's clock already",
+         NULL, "<html lang=de><p class=date>10.06.2018 22:00</p>", 0, NULL,
+         "published=html:2018-06-10T22:00:00Z\n"},
         {"an embedded video's uploadDate never dates the article", NULL,
          "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
          "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"},"
@@ -3792,6 +3810,51 @@ static void test_extract_date_at_offset(void **state)
 	        heed__date_at_offset("2023-11-09T01:00:00Z junk", 3600, out));
 }
 
+/* A UTC time at the midnight of the one zone the page's language is
+ * spoken in, its summer time too, is that zone's day: EU summer time
+ * starts and ends at 01:00 UTC on the last Sundays of March and October
+ * (Directive 2000/84/EC); a fraction that is not zero, another hour, a
+ * language of several zones or none is refused. */
+static const struct midnight_case {
+	const char *iso;
+	long long unix_s;
+	const char *lang, *want; /* want NULL: refused */
+} midnights[] = {
+        {"2022-11-06T23:00:00.000Z", 1667775600, "de",
+         "2022-11-07T00:00:00.000+01:00"},
+        {"2022-07-14T22:00:00Z", 1657836000, "de-AT",
+         "2022-07-15T00:00:00+02:00"},
+        {"2022-03-26T23:00:00Z", 1648335600, "nl", "2022-03-27T00:00:00+01:00"},
+        {"2022-03-27T22:00:00Z", 1648418400, "it", "2022-03-28T00:00:00+02:00"},
+        {"2022-10-29T22:00:00Z", 1667080800, "pl_PL",
+         "2022-10-30T00:00:00+02:00"},
+        {"2022-10-30T23:00:00Z", 1667170800, "sv", "2022-10-31T00:00:00+01:00"},
+        {"2022-01-09T22:00:00Z", 1641765600, "fi", "2022-01-10T00:00:00+02:00"},
+        {"2021-12-31T15:00:00Z", 1640962800, "ja", "2022-01-01T00:00:00+09:00"},
+        {"2022-07-14T23:00:00Z", 1657839600, "de", NULL},
+        {"2022-11-06T23:00:00.120Z", 1667775600, "de", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, "fr", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, "en-GB", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, "deu", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, NULL, NULL},
+};
+
+static void test_extract_local_midnight(void **state)
+{
+	char out[HEED_DATE_ISO_MAX];
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(midnights); i++) {
+		const struct midnight_case *c = &midnights[i];
+		bool ok = heed__local_midnight(c->iso, c->unix_s, c->lang, out);
+		if (ok != (c->want != NULL) ||
+		    (ok && strcmp(out, c->want) != 0))
+			fail_msg("%s in %s: got %s, want %s", c->iso,
+			         c->lang ? c->lang : "(none)",
+			         ok ? out : "(none)",
+			         c->want ? c->want : "(none)");
+	}
+}
+
 struct num_case {
 	const char *in;
 	long long want; /* -1: invalid */
@@ -3961,6 +4024,7 @@ int main(void)
 	        cmocka_unit_test(test_extract_page_dates),
 	        cmocka_unit_test(test_extract_date_forms),
 	        cmocka_unit_test(test_extract_date_at_offset),
+	        cmocka_unit_test(test_extract_local_midnight),
 	        cmocka_unit_test(test_extract_many_authors),
 	        cmocka_unit_test(test_extract_numbers),
 	        cmocka_unit_test(test_extract_content_kind),
