@@ -2284,6 +2284,45 @@ static bool aside_name(const char *v, uint32_t letters)
 	return found;
 }
 
+/* True when the names of areas that are not the page's own in the class
+ * or id v (aside_name) all name a sidebar ("sidebar", "sidebar__item"),
+ * none a comment, a teaser, a related list or another area. */
+static bool sidebar_name_only(const char *v)
+{
+	bool sidebar = false;
+	size_t n;
+
+	for (const char *p = v, *t; (t = next_token(&p, &n));) {
+		if (n > 7 && comment_part(t, n))
+			return false;
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(aside_names); i++) {
+			if (n < aside_names[i].n ||
+			    !heed__ascii_ieq(t, aside_names[i].n,
+			                     aside_names[i].s))
+				continue;
+			if (strcmp(aside_names[i].s, "sidebar") != 0)
+				return false;
+			sidebar = true;
+		}
+	}
+	return sidebar;
+}
+
+/* True when the element, named an aside by its class or id, is a sidebar
+ * inside the page's own article (not a listed post's): the article's own
+ * side column, where a magazine repeats the headline over the article's
+ * day, author and tags (`<article>…<div class=sidebar><p
+ * class=h1>…</p><time datetime=2022-01-28>`). The site's sidebar stands
+ * beside the article, never in it. */
+static bool article_sidebar(const struct html *h, const struct common_attrs *ca)
+{
+	return h->article && !h->article_listed && (ca->cls || ca->id) &&
+	       (!ca->cls || !aside_name(ca->cls, h->cls_letters) ||
+	        sidebar_name_only(ca->cls)) &&
+	       (!ca->id || !aside_name(ca->id, letters_of(ca->id)) ||
+	        sidebar_name_only(ca->id));
+}
+
 /* True when a class or id names the page's own content area
  * ("site-content content-area", "mainwrap"): themes give such a wrapper a
  * "sidebar" class or id when the layout has one beside it. */
@@ -2376,7 +2415,8 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	/* Most elements have neither: no call for them. */
 	return ((ca->cls && aside_name(ca->cls, h->cls_letters)) ||
 	        (ca->id && aside_name(ca->id, letters_of(ca->id)))) &&
-	       !own_content_name(ca->cls) && !own_content_name(ca->id);
+	       !own_content_name(ca->cls) && !own_content_name(ca->id) &&
+	       !article_sidebar(h, ca);
 }
 
 /* True when a class token is "fn" (hCard's formatted name) or ends in

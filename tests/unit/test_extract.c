@@ -951,6 +951,28 @@ static const struct page_case cases[] = {
          "<div class=\"sidebar sidebar-right\"><p class=byline>By Ana Lopez"
          "</p><time datetime=2018-01-01>x</time></div>",
          0, NULL, "-published\n-author\n"},
+        {"aside: a sidebar inside the article is the article's side column",
+         NULL,
+         "<article><h1>T</h1><div class=\"sidebar js-copypaste\"><p "
+         "class=h1>T</p><p class=time><time datetime=2022-01-28>28. Januar "
+         "2022</time></p></div><p>Text.</p></article>",
+         0, NULL, "published=html:2022-01-28\n"},
+        {"aside: a sidebar after the article, or in a listed post, is not",
+         NULL,
+         "<h1>Posts</h1><article><h2>P</h2><div class=sidebar><time "
+         "datetime=2022-01-24>x</time></div></article><article><div "
+         "class=\"sidebar related-posts\"><time datetime=2022-01-25>x</time>"
+         "</div></article><div class=sidebar><time "
+         "datetime=2022-01-26>x</time></div>",
+         0, NULL, "-published\n"},
+        {"aside: a comments or a related sidebar in the page's article is "
+         "not its own",
+         NULL,
+         "<article><h1>T</h1><div id=sidebar-comments><time "
+         "datetime=2022-01-27>x</time></div><div class=\"sidebar "
+         "related-posts\"><span class=date>26.01.2022</span></div><div "
+         "class=sidebar><span class=date>28.01.2022</span></div></article>",
+         0, NULL, "published=html:2022-01-28\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
