@@ -30,6 +30,7 @@
 #define MAX_PAGE_LINKS 8 /* author page links read for a name */
 #define MAX_SCOPES     32
 #define MAX_KEY        64
+#define MAX_KICKER     48 /* a kicker line's bytes: a date, a section */
 
 enum tag {
 	T_OTHER,
@@ -228,6 +229,11 @@ struct html {
 	unsigned rel;
 	/* tag_count()'s count of the tags it keeps none of */
 	unsigned uncounted;
+	/* The date opening the last text read, when that text was a kicker
+	 * line (kicker_text), for the headline that may follow it: see
+	 * kicker_date. kicker_len is 0 when there is none. */
+	char kicker[MAX_KICKER];
+	size_t kicker_len;
 };
 
 /* strcmp() for the short names of tags and attributes, without a call. */
@@ -1149,6 +1155,7 @@ static bool self_href(struct html *h, const char *href)
 }
 
 static bool label_date_wanted(const struct html *h, int sub);
+static void kicker_date(struct html *h);
 
 /* The list item or article around a link to the page itself: the
  * date it shows is the page's, when nothing else dates the page. */
@@ -2091,6 +2098,7 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		/* A site's logo in its header is no page's title. */
 		if (!h->article && !h->aside && !h->site_header && !h->foreign)
 			h->h1_outside = true;
+		kicker_date(h);
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
 		else
@@ -4132,6 +4140,44 @@ static bool label_initial(char c)
 	       c == '[' || c == '(' || c == '\xC3';
 }
 
+/*
+ * A kicker: the short line over a headline that opens with the article's
+ * day and names its section ("31.01.2022 2. HBL" in a <small> right
+ * above the <h1>, a German sports league's news). Kept from the text s[0,
+ * len) (opens: it opens its element and is no bare date) while the page's
+ * headline is still to come; any later text drops it (text_label), so
+ * only the line right over the headline counts (kicker_date). Never in a link,
+ * a heading, an aside, a quote or the site's header, and it opens with a
+ * figure: a weekday's name before a date is the site's date of the day
+ * as often.
+ */
+static void kicker_text(struct html *h, const char *s, size_t len, bool opens)
+{
+	size_t n;
+
+	if (!opens || h->b->h1_count || len > MAX_KICKER || h->link_heading ||
+	    h->aside || h->quote || h->site_header || *s < '0' || *s > '9')
+		return;
+	n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	if (!n || n == len)
+		return;
+	memcpy(h->kicker, s, n);
+	h->kicker_len = n;
+}
+
+/* The page's first <h1> opens: the kicker line right over it dates the
+ * page as a bare date would (D_BARE), the first of either counting. A
+ * listing's teasers set such lines over their own headings, never over
+ * the page's headline. */
+static void kicker_date(struct html *h)
+{
+	if (!h->kicker_len || h->b->h1_count || h->foreign || h->aside ||
+	    !label_date_wanted(h, D_BARE))
+		return;
+	heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, h->kicker, h->kicker_len);
+	h->kicker_len = 0;
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -4149,7 +4195,8 @@ static void text_label(struct html *h, const char *s, size_t len)
 	heed__trim(&s, &len);
 	if (!len)
 		return;
-	h->date_s = NULL; /* a new text, perhaps in the last one's bytes */
+	h->date_s = NULL;  /* a new text, perhaps in the last one's bytes */
+	h->kicker_len = 0; /* a kicker is the text right over the headline */
 	h->text_opens = false;
 	h->edit_value = false;
 	if (h->licence_link && !h->link_heading) {
@@ -4193,6 +4240,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * posts; but a heading that is the date alone and no link dates
 	 * the text under it. A dateline opens its element's text. */
 	bare = *s >= '0' && *s <= '9' && bare_date(s, len);
+	kicker_text(h, s, len, opens && !bare);
 	if (!h->link_heading && bare && heed__bare_day_wanted(h->b))
 		heed__bare_day(h->b, s, len);
 	if ((!h->link_heading || (opens && date_heading(h))) &&

@@ -912,6 +912,22 @@ static const struct page_case cases[] = {
          "datetime=2021-01-01>y</time></aside><aside class=kiosk><time "
          "datetime=2019-01-01>z</time></aside></article>",
          0, NULL, "-published\n"},
+        {"date: a kicker line opening with the day over the headline", NULL,
+         "<div class=aufmacher><figcaption><small>31.01.2022&nbsp; 2. HBL"
+         "</small><h1>Neuer Cheftrainer</h1><p>Text.</p></figcaption></div>",
+         0, NULL, "published=html:2022-01-31\n"},
+        {"date: no kicker with a text between it and the headline", NULL,
+         "<small>30.01.2022 Sport</small><p>Ein Text.</p><h1>News</h1>", 0,
+         NULL, "-published\n"},
+        {"date: no kicker over another heading than the page's h1", NULL,
+         "<small>29.01.2022 Sport</small><h2>Ein Beitrag</h2>", 0, NULL,
+         "-published\n"},
+        {"date: no kicker in a link", NULL,
+         "<a href=/x>28.01.2022 Sport</a><h1>T</h1>", 0, NULL, "-published\n"},
+        {"date: no kicker in a sentence", NULL,
+         "<p>27.01.2022 war ein Tag, an dem die Mannschaft lange trainierte."
+         "</p><h1>T</h1>",
+         0, NULL, "-published\n"},
         {"date: a subline under the headline is a date line", NULL,
          "<h1>Perfekte Schnitte</h1><p class=\"upperCase subline\"> 21. Jan "
          "2022 // Dominik Ricker</p>",
