@@ -254,6 +254,10 @@ void heed__republished(struct builder *b);
 /* A page dated only by an edit it shows: the published date becomes
  * that edit's. Called once the page is read, after its URL's date. */
 void heed__edit_only(struct builder *b);
+/* A published or modified date in UTC that is exactly midnight where
+ * the page's language is spoken is a day stored at that midnight: it is
+ * written at that zone's offset. Called once the page is read. */
+void heed__midnight_days(struct builder *b);
 /* An author that is a first name alone ("Nils", a CMS's display name)
  * or a login gives way to the full name the page gives in its author
  * bio, a sidebar's "Mehr von" heading or a closing bracket, when that
@@ -456,6 +460,14 @@ bool heed__month_opens(const char *s, size_t len);
  * its fraction kept), as the same instant at offset off_s seconds
  * ("...T17:49:09-08:00") into out. False when iso is no such time. */
 bool heed__date_at_offset(const char *iso, int64_t off_s,
+                          char out[HEED_DATE_ISO_MAX]);
+/* iso, a UTC time as heed__parse_page_date writes it, of the instant
+ * unix_s, as the same instant at the offset of the one civil zone where a
+ * page in lang (BCP 47; may be NULL) is published, into out, when the
+ * instant is that zone's midnight to the second ("2022-11-06T23:00:00Z"
+ * on a German page is "2022-11-07T00:00:00+01:00"). False otherwise, and
+ * when lang is spoken in several zones. */
+bool heed__local_midnight(const char *iso, int64_t unix_s, const char *lang,
                           char out[HEED_DATE_ISO_MAX]);
 /* ISO 8601 durations ("PT1H2M3S", "P1DT2H"), plain seconds ("754") and
  * clock times ("12:34", "1:02:03"). */

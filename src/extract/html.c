@@ -30,6 +30,7 @@
 #define MAX_PAGE_LINKS 8 /* author page links read for a name */
 #define MAX_SCOPES     32
 #define MAX_KEY        64
+#define MAX_KICKER     48 /* a kicker line's bytes: a date, a section */
 
 enum tag {
 	T_OTHER,
@@ -228,6 +229,11 @@ struct html {
 	unsigned rel;
 	/* tag_count()'s count of the tags it keeps none of */
 	unsigned uncounted;
+	/* The date opening the last text read, when that text was a kicker
+	 * line (kicker_text), for the headline that may follow it: see
+	 * kicker_date. kicker_len is 0 when there is none. */
+	char kicker[MAX_KICKER];
+	size_t kicker_len;
 };
 
 /* strcmp() for the short names of tags and attributes, without a call. */
@@ -1149,6 +1155,7 @@ static bool self_href(struct html *h, const char *href)
 }
 
 static bool label_date_wanted(const struct html *h, int sub);
+static void kicker_date(struct html *h);
 
 /* The list item or article around a link to the page itself: the
  * date it shows is the page's, when nothing else dates the page. */
@@ -2091,6 +2098,7 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		/* A site's logo in its header is no page's title. */
 		if (!h->article && !h->aside && !h->site_header && !h->foreign)
 			h->h1_outside = true;
+		kicker_date(h);
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
 		else
@@ -2284,6 +2292,45 @@ static bool aside_name(const char *v, uint32_t letters)
 	return found;
 }
 
+/* True when the names of areas that are not the page's own in the class
+ * or id v (aside_name) all name a sidebar ("sidebar", "sidebar__item"),
+ * none a comment, a teaser, a related list or another area. */
+static bool sidebar_name_only(const char *v)
+{
+	bool sidebar = false;
+	size_t n;
+
+	for (const char *p = v, *t; (t = next_token(&p, &n));) {
+		if (n > 7 && comment_part(t, n))
+			return false;
+		for (size_t i = 0; i < HEED_ARRAY_SIZE(aside_names); i++) {
+			if (n < aside_names[i].n ||
+			    !heed__ascii_ieq(t, aside_names[i].n,
+			                     aside_names[i].s))
+				continue;
+			if (strcmp(aside_names[i].s, "sidebar") != 0)
+				return false;
+			sidebar = true;
+		}
+	}
+	return sidebar;
+}
+
+/* True when the element, named an aside by its class or id, is a sidebar
+ * inside the page's own article (not a listed post's): the article's own
+ * side column, where a magazine repeats the headline over the article's
+ * day, author and tags (`<article>…<div class=sidebar><p
+ * class=h1>…</p><time datetime=2022-01-28>`). The site's sidebar stands
+ * beside the article, never in it. */
+static bool article_sidebar(const struct html *h, const struct common_attrs *ca)
+{
+	return h->article && !h->article_listed && (ca->cls || ca->id) &&
+	       (!ca->cls || !aside_name(ca->cls, h->cls_letters) ||
+	        sidebar_name_only(ca->cls)) &&
+	       (!ca->id || !aside_name(ca->id, letters_of(ca->id)) ||
+	        sidebar_name_only(ca->id));
+}
+
 /* True when a class or id names the page's own content area
  * ("site-content content-area", "mainwrap"): themes give such a wrapper a
  * "sidebar" class or id when the layout has one beside it. */
@@ -2376,7 +2423,8 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	/* Most elements have neither: no call for them. */
 	return ((ca->cls && aside_name(ca->cls, h->cls_letters)) ||
 	        (ca->id && aside_name(ca->id, letters_of(ca->id)))) &&
-	       !own_content_name(ca->cls) && !own_content_name(ca->id);
+	       !own_content_name(ca->cls) && !own_content_name(ca->id) &&
+	       !article_sidebar(h, ca);
 }
 
 /* True when a class token is "fn" (hCard's formatted name) or ends in
@@ -4092,6 +4140,44 @@ static bool label_initial(char c)
 	       c == '[' || c == '(' || c == '\xC3';
 }
 
+/*
+ * A kicker: the short line over a headline that opens with the article's
+ * day and names its section ("31.01.2022 2. HBL" in a <small> right
+ * above the <h1>, a German sports league's news). Kept from the text s[0,
+ * len) (opens: it opens its element and is no bare date) while the page's
+ * headline is still to come; any later text drops it (text_label), so
+ * only the line right over the headline counts (kicker_date). Never in a link,
+ * a heading, an aside, a quote or the site's header, and it opens with a
+ * figure: a weekday's name before a date is the site's date of the day
+ * as often.
+ */
+static void kicker_text(struct html *h, const char *s, size_t len, bool opens)
+{
+	size_t n;
+
+	if (!opens || h->b->h1_count || len > MAX_KICKER || h->link_heading ||
+	    h->aside || h->quote || h->site_header || *s < '0' || *s > '9')
+		return;
+	n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	if (!n || n == len)
+		return;
+	memcpy(h->kicker, s, n);
+	h->kicker_len = n;
+}
+
+/* The page's first <h1> opens: the kicker line right over it dates the
+ * page as a bare date would (D_BARE), the first of either counting. A
+ * listing's teasers set such lines over their own headings, never over
+ * the page's headline. */
+static void kicker_date(struct html *h)
+{
+	if (!h->kicker_len || h->b->h1_count || h->foreign || h->aside ||
+	    !label_date_wanted(h, D_BARE))
+		return;
+	heed__cand(h->b, F_PUBLISHED, O_HTML, D_BARE, h->kicker, h->kicker_len);
+	h->kicker_len = 0;
+}
+
 /* A text after a label: "Datum: 22.12.2012", "Von Ann Lee", "Autor: Ann
  * Lee" in one text, or a label alone ("<dt>Datum</dt><dd>12.01.2017</dd>",
  * "<span class=label>Stand:</span> <span class=value>...", "<b>von</b>
@@ -4109,7 +4195,8 @@ static void text_label(struct html *h, const char *s, size_t len)
 	heed__trim(&s, &len);
 	if (!len)
 		return;
-	h->date_s = NULL; /* a new text, perhaps in the last one's bytes */
+	h->date_s = NULL;  /* a new text, perhaps in the last one's bytes */
+	h->kicker_len = 0; /* a kicker is the text right over the headline */
 	h->text_opens = false;
 	h->edit_value = false;
 	if (h->licence_link && !h->link_heading) {
@@ -4153,6 +4240,7 @@ static void text_label(struct html *h, const char *s, size_t len)
 	 * posts; but a heading that is the date alone and no link dates
 	 * the text under it. A dateline opens its element's text. */
 	bare = *s >= '0' && *s <= '9' && bare_date(s, len);
+	kicker_text(h, s, len, opens && !bare);
 	if (!h->link_heading && bare && heed__bare_day_wanted(h->b))
 		heed__bare_day(h->b, s, len);
 	if ((!h->link_heading || (opens && date_heading(h))) &&

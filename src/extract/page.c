@@ -396,6 +396,7 @@ static void finish_record(struct builder *b, const heed_url *base)
 	heed__republished(b);
 	url_path_date(b);
 	heed__edit_only(b);
+	heed__midnight_days(b);
 	heed__lead_over_declared(b);
 	heed__byline_links_over_declared(b);
 	heed__initials_named(b);

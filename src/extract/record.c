@@ -1135,6 +1135,37 @@ void heed__edit_only(struct builder *b)
 }
 
 /*
+ * A CMS that keeps a day alone often stores it as the midnight that
+ * starts it in the publisher's zone and writes that instant in UTC: a
+ * German magazine's "2022-11-06T23:00:00.000Z" is 7 November, 00:00 in
+ * Berlin, the day its readers were shown. A time to the second at the
+ * midnight of the zone the page's language is spoken in (its summer time
+ * too) is read so, at that zone's offset; the instant is unchanged. A
+ * time written without a zone ("10.06.2018 22:00", read as UTC) is the
+ * publisher's clock already, and is left as written.
+ */
+static void midnight_day(struct builder *b, struct cand *c)
+{
+	char local[HEED_DATE_ISO_MAX];
+	char *v;
+
+	if (!c->value || !strchr(c->value, 'T') || !utc_notation(c->value) ||
+	    c->form.wall_clock ||
+	    !heed__local_midnight(c->value, c->num, b->cand[F_LANGUAGE].value,
+	                          local))
+		return;
+	v = heed__strdup_arena(b, local, strlen(local));
+	if (v)
+		c->value = v;
+}
+
+void heed__midnight_days(struct builder *b)
+{
+	midnight_day(b, &b->cand[F_PUBLISHED]);
+	midnight_day(b, &b->cand[F_MODIFIED]);
+}
+
+/*
  * An author's text as a name reads: a soft hyphen (U+00AD, a hyphenation
  * hint some CMSs put inside long words) is dropped, since it is no letter
  * of the name ("Lauer\u00ADer" is "Lauerer"), and a no-break space

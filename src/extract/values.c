@@ -1254,3 +1254,86 @@ bool heed__parse_interaction_count(const char *s, size_t len, int64_t *n)
 	}
 	return heed__parse_count(s, len, n);
 }
+
+/* Days since 1970-01-01 of the last Sunday of month m (31 days long) of
+ * year y; 1970-01-01 was a Thursday. */
+static int64_t last_sunday(int64_t y, int64_t m)
+{
+	int64_t last = days_from_civil(y, m, 31);
+
+	return last - ((last % 7 + 11) % 7);
+}
+
+/* True while the European Union's summer time holds at unix_s: "from
+ * 1.00 a.m. (GMT) on the last Sunday in March" to "1.00 a.m. (GMT) on
+ * the last Sunday in October" (Directive 2000/84/EC, Articles 2 and 3). */
+static bool eu_summer(int64_t unix_s)
+{
+	int64_t days =
+	        unix_s >= 0 ? unix_s / 86400 : -((-unix_s + 86399) / 86400);
+	int64_t y, m, d;
+
+	civil_from_days(days, &y, &m, &d);
+	return unix_s >= last_sunday(y, 3) * 86400 + 3600 &&
+	       unix_s < last_sunday(y, 10) * 86400 + 3600;
+}
+
+/* The languages spoken in one civil zone, or nearly so (two-letter
+ * codes, each followed by a space or the end), with its offset from UTC
+ * in hours and whether it keeps the EU's summer time. */
+static const struct {
+	const char *langs;
+	signed char hours;
+	bool eu_summer;
+} one_zone_langs[] = {
+        /* Central European Time: +01:00, +02:00 in summer. */
+        {"cs da de hr hu it lb nb nl nn no pl sk sl sv", 1, true},
+        /* Eastern European Time: +02:00, +03:00 in summer. */
+        {"bg el et fi lt lv ro", 2, true},
+        /* China's time (also Taiwan's and Hong Kong's); Japan's and
+         * Korea's. Neither has a summer time. */
+        {"zh", 8, false},
+        {"ja ko", 9, false}};
+
+/* True when the list of two-letter codes names the code lang[0, 2). */
+static bool lang_listed(const char *list, const char *lang)
+{
+	for (const char *p = list; p[0] && p[1]; p += p[2] ? 3 : 2)
+		if (heed__ascii_lower(lang[0]) == p[0] &&
+		    heed__ascii_lower(lang[1]) == p[1])
+			return true;
+	return false;
+}
+
+/* True when iso's time has no fraction or a fraction of zeros alone
+ * ("T23:00:00.000Z"). */
+static bool whole_second(const char *iso)
+{
+	const char *p = strchr(iso, '.');
+
+	if (!p)
+		return true;
+	while (*++p == '0')
+		;
+	return *p == 'Z';
+}
+
+bool heed__local_midnight(const char *iso, int64_t unix_s, const char *lang,
+                          char out[HEED_DATE_ISO_MAX])
+{
+	size_t n = lang ? strcspn(lang, "-_") : 0;
+	int64_t off;
+
+	if (n != 2 || !whole_second(iso))
+		return false;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(one_zone_langs); i++) {
+		if (!lang_listed(one_zone_langs[i].langs, lang))
+			continue;
+		off = one_zone_langs[i].hours * 3600;
+		if (one_zone_langs[i].eu_summer && eu_summer(unix_s))
+			off += 3600;
+		return ((unix_s + off) % 86400 + 86400) % 86400 == 0 &&
+		       heed__date_at_offset(iso, off, out);
+	}
+	return false;
+}

@@ -912,6 +912,22 @@ static const struct page_case cases[] = {
          "datetime=2021-01-01>y</time></aside><aside class=kiosk><time "
          "datetime=2019-01-01>z</time></aside></article>",
          0, NULL, "-published\n"},
+        {"date: a kicker line opening with the day over the headline", NULL,
+         "<div class=aufmacher><figcaption><small>31.01.2022&nbsp; 2. HBL"
+         "</small><h1>Neuer Cheftrainer</h1><p>Text.</p></figcaption></div>",
+         0, NULL, "published=html:2022-01-31\n"},
+        {"date: no kicker with a text between it and the headline", NULL,
+         "<small>30.01.2022 Sport</small><p>Ein Text.</p><h1>News</h1>", 0,
+         NULL, "-published\n"},
+        {"date: no kicker over another heading than the page's h1", NULL,
+         "<small>29.01.2022 Sport</small><h2>Ein Beitrag</h2>", 0, NULL,
+         "-published\n"},
+        {"date: no kicker in a link", NULL,
+         "<a href=/x>28.01.2022 Sport</a><h1>T</h1>", 0, NULL, "-published\n"},
+        {"date: no kicker in a sentence", NULL,
+         "<p>27.01.2022 war ein Tag, an dem die Mannschaft lange trainierte."
+         "</p><h1>T</h1>",
+         0, NULL, "-published\n"},
         {"date: a subline under the headline is a date line", NULL,
          "<h1>Perfekte Schnitte</h1><p class=\"upperCase subline\"> 21. Jan "
          "2022 // Dominik Ricker</p>",
@@ -951,6 +967,28 @@ static const struct page_case cases[] = {
          "<div class=\"sidebar sidebar-right\"><p class=byline>By Ana Lopez"
          "</p><time datetime=2018-01-01>x</time></div>",
          0, NULL, "-published\n-author\n"},
+        {"aside: a sidebar inside the article is the article's side column",
+         NULL,
+         "<article><h1>T</h1><div class=\"sidebar js-copypaste\"><p "
+         "class=h1>T</p><p class=time><time datetime=2022-01-28>28. Januar "
+         "2022</time></p></div><p>Text.</p></article>",
+         0, NULL, "published=html:2022-01-28\n"},
+        {"aside: a sidebar after the article, or in a listed post, is not",
+         NULL,
+         "<h1>Posts</h1><article><h2>P</h2><div class=sidebar><time "
+         "datetime=2022-01-24>x</time></div></article><article><div "
+         "class=\"sidebar related-posts\"><time datetime=2022-01-25>x</time>"
+         "</div></article><div class=sidebar><time "
+         "datetime=2022-01-26>x</time></div>",
+         0, NULL, "-published\n"},
+        {"aside: a comments or a related sidebar in the page's article is "
+         "not its own",
+         NULL,
+         "<article><h1>T</h1><div id=sidebar-comments><time "
+         "datetime=2022-01-27>x</time></div><div class=\"sidebar "
+         "related-posts\"><span class=date>26.01.2022</span></div><div "
+         "class=sidebar><span class=date>28.01.2022</span></div></article>",
+         0, NULL, "published=html:2022-01-28\n"},
         {"meta: og:article:published_time", NULL,
          "<meta property=og:article:published_time content=2021-01-02>", 0,
          NULL, "published=og:2021-01-02\n"},
@@ -1035,6 +1073,24 @@ static const struct page_case cases[] = {
          "<meta property=article:published_time content=2020-07-10T01:00:00Z>",
          0, NULL, "published=og:2020-07-10T01:00:00Z\n",
          "https://site.example/2020/07/08/slug/"},
+        {"a UTC time at midnight in the page's language's zone is its day",
+         NULL,
+         "<html lang=de><meta property=article:published_time "
+         "content=2022-11-06T23:00:00.000Z><meta "
+         "property=article:modified_time content=2022-11-08T09:30:00Z>",
+         0, NULL,
+         "published=og:2022-11-07T00:00:00.000+01:00\n"
+         "modified=og:2022-11-08T09:30:00Z\n"},
+        {"a midnight in no zone of the page's language, or a bare time, "
+         "keeps its day",
+         NULL,
+         "<html lang=fr><meta property=article:published_time "
+         "content=2022-11-06T23:00:00Z><meta name=date "
+         "content=\"2022-07-14 22:00:00\">",
+         0, NULL, "published=og:2022-11-06T23:00:00Z\n"},
+        {"a bare time at a zone's midnight is the publisher's clock already",
+         NULL, "<html lang=de><p class=date>10.06.2018 22:00</p>", 0, NULL,
+         "published=html:2018-06-10T22:00:00Z\n"},
         {"an embedded video's uploadDate never dates the article", NULL,
          "<script type=application/ld+json>{\"@graph\":[{\"@type\":"
          "\"VideoObject\",\"name\":\"Clip\",\"uploadDate\":\"2020-01-01\"},"
@@ -3792,6 +3848,51 @@ static void test_extract_date_at_offset(void **state)
 	        heed__date_at_offset("2023-11-09T01:00:00Z junk", 3600, out));
 }
 
+/* A UTC time at the midnight of the one zone the page's language is
+ * spoken in, its summer time too, is that zone's day: EU summer time
+ * starts and ends at 01:00 UTC on the last Sundays of March and October
+ * (Directive 2000/84/EC); a fraction that is not zero, another hour, a
+ * language of several zones or none is refused. */
+static const struct midnight_case {
+	const char *iso;
+	long long unix_s;
+	const char *lang, *want; /* want NULL: refused */
+} midnights[] = {
+        {"2022-11-06T23:00:00.000Z", 1667775600, "de",
+         "2022-11-07T00:00:00.000+01:00"},
+        {"2022-07-14T22:00:00Z", 1657836000, "de-AT",
+         "2022-07-15T00:00:00+02:00"},
+        {"2022-03-26T23:00:00Z", 1648335600, "nl", "2022-03-27T00:00:00+01:00"},
+        {"2022-03-27T22:00:00Z", 1648418400, "it", "2022-03-28T00:00:00+02:00"},
+        {"2022-10-29T22:00:00Z", 1667080800, "pl_PL",
+         "2022-10-30T00:00:00+02:00"},
+        {"2022-10-30T23:00:00Z", 1667170800, "sv", "2022-10-31T00:00:00+01:00"},
+        {"2022-01-09T22:00:00Z", 1641765600, "fi", "2022-01-10T00:00:00+02:00"},
+        {"2021-12-31T15:00:00Z", 1640962800, "ja", "2022-01-01T00:00:00+09:00"},
+        {"2022-07-14T23:00:00Z", 1657839600, "de", NULL},
+        {"2022-11-06T23:00:00.120Z", 1667775600, "de", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, "fr", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, "en-GB", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, "deu", NULL},
+        {"2022-11-06T23:00:00Z", 1667775600, NULL, NULL},
+};
+
+static void test_extract_local_midnight(void **state)
+{
+	char out[HEED_DATE_ISO_MAX];
+	(void)state;
+	for (size_t i = 0; i < HEED_ARRAY_SIZE(midnights); i++) {
+		const struct midnight_case *c = &midnights[i];
+		bool ok = heed__local_midnight(c->iso, c->unix_s, c->lang, out);
+		if (ok != (c->want != NULL) ||
+		    (ok && strcmp(out, c->want) != 0))
+			fail_msg("%s in %s: got %s, want %s", c->iso,
+			         c->lang ? c->lang : "(none)",
+			         ok ? out : "(none)",
+			         c->want ? c->want : "(none)");
+	}
+}
+
 struct num_case {
 	const char *in;
 	long long want; /* -1: invalid */
@@ -3961,6 +4062,7 @@ int main(void)
 	        cmocka_unit_test(test_extract_page_dates),
 	        cmocka_unit_test(test_extract_date_forms),
 	        cmocka_unit_test(test_extract_date_at_offset),
+	        cmocka_unit_test(test_extract_local_midnight),
 	        cmocka_unit_test(test_extract_many_authors),
 	        cmocka_unit_test(test_extract_numbers),
 	        cmocka_unit_test(test_extract_content_kind),
