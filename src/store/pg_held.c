@@ -144,7 +144,8 @@ static uint64_t row_name(const struct heed__sql_held *held,
 	return name;
 }
 
-/* Whether values name the held row r of held's kind, name their hash. */
+/* Whether values name the held row r of held's kind; name is
+ * row_name(held, values). */
 static bool named_by(const struct heed__sql_held *held,
                      const struct held_row *r, uint64_t name,
                      const char *const *values)

@@ -63,9 +63,10 @@
 	"  0, status, etag, last_modified, NULL, NULL, 86400, checked_at," \
 	"  fetched_at, checked_at + 86400, 0, 0, 1, 1 FROM pages;"
 
-/* The table on each engine: NAME the table's, KEY the text keys'
+/* The table on each engine: NAME its name, KEY the text keys'
  * collation, URL_KEY what follows the URL's type, BIG the type of a date
- * or a count, KEYS what follows the last column, TAIL the list. */
+ * or a count, KEYS what follows the last column (a table constraint),
+ * TAIL what follows the closing parenthesis. */
 #define VISITS_TABLE(NAME, KEY, URL_KEY, BIG, KEYS, TAIL) \
 	"CREATE TABLE " NAME " ("                         \
 	"  url TEXT" KEY URL_KEY ","                      \
@@ -127,20 +128,18 @@ _Static_assert(HEED_FRONTIER_PAGE == 0, "NOT_PAGE names the page kind");
 /* 4 on PostgreSQL: keyed (site, url) and partitioned by the site, one
  * partition a remainder (visits_<remainder>); the indexes are made again
  * on the partitioned table (each partition gets its own). */
-#define PG_PARTITION_VISITS                                                    \
-	"CREATE TABLE visits_new (LIKE visits INCLUDING DEFAULTS, PRIMARY "    \
-	"KEY (site, url)) PARTITION BY HASH (site);" HEED__PG_SITE_PARTITIONS( \
-	        "'visits_new'",                                                \
-	        "'visits'") "INSERT INTO visits_new SELECT " VISIT_COLUMNS     \
-	                    " FROM visits;"                                    \
-	                    "DROP TABLE visits;"                               \
-	                    "ALTER TABLE visits_new RENAME TO visits;"         \
-	                    "ALTER TABLE visits RENAME CONSTRAINT "            \
-	                    "visits_new_pkey TO "                              \
-	                    "visits_pkey;"                                     \
-	                    "CREATE INDEX visits_next ON visits(due_at, url);" \
-	                    "CREATE INDEX visits_sources ON visits(site, "     \
-	                    "kind, url) WHERE " NOT_PAGE ";"
+#define VISITS_PARTITIONS HEED__PG_SITE_PARTITIONS("'visits_new'", "'visits'")
+#define PG_PARTITION_VISITS                                                 \
+	"CREATE TABLE visits_new (LIKE visits INCLUDING DEFAULTS, PRIMARY " \
+	"KEY (site, url)) PARTITION BY HASH (site);" VISITS_PARTITIONS      \
+	"INSERT INTO visits_new SELECT " VISIT_COLUMNS " FROM visits;"      \
+	"DROP TABLE visits;"                                                \
+	"ALTER TABLE visits_new RENAME TO visits;"                          \
+	"ALTER TABLE visits RENAME CONSTRAINT visits_new_pkey TO "          \
+	"visits_pkey;"                                                      \
+	"CREATE INDEX visits_next ON visits(due_at, url);"                  \
+	"CREATE INDEX visits_sources ON visits(site, kind, url) "           \
+	"WHERE " NOT_PAGE ";"
 
 static const char *const sqlite_migrations[] = {
         VISITS_TABLE("visits", "", " PRIMARY KEY", "INTEGER", "",
