@@ -124,6 +124,18 @@ struct heed__sql_held {
 #define HEED__SQL_NUMBER(n)       HEED__SQL_NUMBER_(n)
 #define HEED__SITE_PARTITIONS_SQL HEED__SQL_NUMBER(HEED__SITE_PARTITIONS)
 
+/*
+ * The partition, 0 to HEED__SITE_PARTITIONS - 1, that holds site's rows in
+ * the tables partitioned by the site's origin (visits_N; the frontier's
+ * host falls in the same N), in *part; -1 on SQLite, which has none.
+ * Asked of PostgreSQL once a site and kept until the store closes
+ * (src/store/site_parts.c), so that a statement run for every page names
+ * its partition, not the table. HEED_ESTORE or HEED_ENOMEM when it cannot
+ * be known.
+ */
+heed_status heed__sql_site_partition(heed_store *store, const char *site,
+                                     int *part);
+
 /* PostgreSQL's DO block making the partitions of NEW (a table PARTITION
  * BY HASH), one a remainder, named NAME_0 to NAME_15: NEW and NAME as SQL
  * string literals. */

@@ -221,6 +221,9 @@ struct heed_store {
 	 * were committed, the rest go with a ROLLBACK. */
 	char *answers;
 	size_t answers_len, answers_cap, answers_kept;
+	/* Which partition each site asked of lately is in (site_parts.c);
+	 * NULL until the first. */
+	struct heed__site_parts *site_parts;
 };
 
 extern const struct heed_store_backend heed__sqlite_backend;
@@ -323,6 +326,9 @@ extern const struct heed_store_area heed__pg_search_area;
 /* After pages: its first migration fills it from the pages table. */
 extern const struct heed_store_area heed__pg_visits_area;
 extern const struct heed_store_area heed__pg_leases_area;
+
+/* Frees what heed__sql_site_partition (sql-int.h) kept; on closing. */
+void heed__sql_site_parts_free(heed_store *store);
 
 /* Records the backend's error message in store->errmsg and diag, returns
  * HEED_ESTORE. what says what was being done ("opening", "migrating"). */

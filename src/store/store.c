@@ -264,6 +264,7 @@ void heed_store_close(heed_store *store)
 	    !heed_store_tx_lost(store))
 		heed_store_search_catch_up(store, 0, NULL);
 	store->backend->close(store);
+	heed__sql_site_parts_free(store);
 	heed__free(store->alloc, store->answers);
 	heed__free(store->alloc, store->location);
 	heed__free(store->alloc, store->given);

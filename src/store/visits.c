@@ -295,16 +295,40 @@ static int copy_visit(struct heed__sql *q, void *ctx)
 	return oom;
 }
 
+/* A URL's row read from TABLE. */
+#define GET_FROM(table)                                                \
+	"SELECT " VISIT_COLUMNS " FROM " table " WHERE site = ?1 AND " \
+	"url = ?2;"
+
+/* The same read of each of PostgreSQL's partitions by name: the crawl
+ * reads a URL's row for each page it asks again, and the read of the
+ * partitioned table would lock all sixteen partitions and their indexes
+ * first (site_parts.c). */
+static const char *const get_from_partition[] = {
+        GET_FROM("visits_0"),  GET_FROM("visits_1"),  GET_FROM("visits_2"),
+        GET_FROM("visits_3"),  GET_FROM("visits_4"),  GET_FROM("visits_5"),
+        GET_FROM("visits_6"),  GET_FROM("visits_7"),  GET_FROM("visits_8"),
+        GET_FROM("visits_9"),  GET_FROM("visits_10"), GET_FROM("visits_11"),
+        GET_FROM("visits_12"), GET_FROM("visits_13"), GET_FROM("visits_14"),
+        GET_FROM("visits_15"),
+};
+_Static_assert(HEED_ARRAY_SIZE(get_from_partition) == HEED__SITE_PARTITIONS,
+               "a read for every partition");
+
 heed_status heed_store_visit_get(heed_store *store, const char *site,
                                  const char *url, struct heed_visit *out)
 {
 	struct heed__sql q;
 	heed_status rc;
+	int part;
 
 	memset(out, 0, sizeof(*out));
+	rc = heed__sql_site_partition(store, site, &part);
+	if (rc != HEED_OK)
+		return rc;
 	if (heed__sql_prepare(store, &q,
-	                      "SELECT " VISIT_COLUMNS " FROM visits WHERE site "
-	                      "= ?1 AND url = ?2;") != HEED_OK)
+	                      part < 0 ? GET_FROM("visits")
+	                               : get_from_partition[part]) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
 	heed__sql_text(&q, 1, site);

@@ -1119,6 +1119,116 @@ static void test_a_url_of_two_sites(void **state)
 	heed_store_close(s);
 }
 
+/* The relations of visits this process's session holds a lock on, sorted
+ * and joined by ',' into out (a read inside a batch keeps its locks until
+ * the commit). */
+static void visits_locked(const char *url, char *out, size_t size)
+{
+	char sql[400];
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT coalesce(string_agg(DISTINCT l.relation::regclass::"
+	         "text, ','), '') FROM pg_locks l JOIN pg_stat_activity a ON "
+	         "a.pid = l.pid WHERE a.application_name = 'heed[%ld]' AND "
+	         "l.relation::regclass::text LIKE 'visits%%';",
+	         (long)getpid());
+	snprintf(out, size, "%s", heed_test_pg_sql(url, sql));
+}
+
+/* A URL's row is read from its site's partition by name. Over the whole
+ * table, PostgreSQL would plan the read again at every run (it prices a
+ * plan for any site at all sixteen partitions), or, made to keep one plan
+ * (plan_cache_mode = force_generic_plan, as here), lock every partition
+ * and its indexes at each run: by name, it keeps one plan that reads one
+ * partition. Rows of sites in every partition are read back right, by a
+ * site's first read and by later ones (its partition kept), in batches
+ * (statements prepared) and outside them, and a URL the store has no row
+ * of reads none. */
+static void test_a_url_read_names_its_partition_pg(void **state)
+{
+	char url[256], site[64], page[96], want[64], sql[256], locks[512];
+	heed_store *s = NULL;
+	struct heed_visit got;
+	bool parts[16] = {false};
+	int seen = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	heed_test_pg_sql(url, "DO $$BEGIN EXECUTE format('ALTER DATABASE %I "
+	                      "SET plan_cache_mode = force_generic_plan', "
+	                      "current_database()); END$$;");
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	for (int i = 0; i < 128; i++) {
+		snprintf(site, sizeof(site), "https://s%d.example", i);
+		snprintf(page, sizeof(page), "%s/p/%d.html", site, i);
+		put(s, visit(page, site, 1000 + i));
+	}
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	for (int round = 0; round < 2; round++) {
+		if (round)
+			assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+		for (int i = 0; i < 128; i++) {
+			snprintf(site, sizeof(site), "https://s%d.example", i);
+			snprintf(page, sizeof(page), "%s/p/%d.html", site, i);
+			assert_int_equal(
+			        heed_store_visit_get(s, site, page, &got),
+			        HEED_OK);
+			assert_string_equal(got.url, page);
+			assert_string_equal(got.site, site);
+			assert_int_equal(got.sched.due_at, 1000 + i);
+			heed_store_visit_clear(s, &got);
+			snprintf(page, sizeof(page), "%s/p/none.html", site);
+			assert_int_equal(
+			        heed_store_visit_get(s, site, page, &got),
+			        HEED_ENOTFOUND);
+		}
+		if (round)
+			assert_int_equal(heed_store_commit(s), HEED_OK);
+	}
+	for (int i = 0; i < 128; i++) {
+		int n;
+
+		snprintf(sql, sizeof(sql),
+		         "SELECT substr(tableoid::regclass::text, 8) FROM "
+		         "visits WHERE site = 'https://s%d.example';",
+		         i);
+		n = atoi(heed_test_pg_sql(url, sql));
+		assert_in_range(n, 0, 15);
+		seen += !parts[n];
+		parts[n] = true;
+	}
+	assert_int_equal(seen, 16);
+
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	assert_int_equal(heed_store_visit_get(s, "https://s7.example",
+	                                      "https://s7.example/p/7.html",
+	                                      &got),
+	                 HEED_OK);
+	heed_store_visit_clear(s, &got);
+	snprintf(want, sizeof(want), "%s",
+	         heed_test_pg_sql(url, "SELECT tableoid::regclass::text FROM "
+	                               "visits WHERE site = "
+	                               "'https://s7.example';"));
+	visits_locked(url, locks, sizeof(locks));
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	/* The table itself is locked too (a partition read by name locks
+	 * its parent), but no other partition nor index of one. */
+	for (char *save = NULL, *rel = strtok_r(locks, ",", &save); rel;
+	     rel = strtok_r(NULL, ",", &save)) {
+		size_t n = strlen(want);
+
+		if (strcmp(rel, "visits") != 0 &&
+		    (strncmp(rel, want, n) != 0 ||
+		     (rel[n] != '\0' && rel[n] != '_')))
+			fail_msg("the read of a URL of %s's partition %s "
+			         "locked %s",
+			         "https://s7.example", want, rel);
+	}
+	heed_store_close(s);
+}
+
 /* The number of times needle occurs in hay. */
 static int occurrences(const char *hay, const char *needle)
 {
@@ -1192,6 +1302,7 @@ int main(void)
 	        cmocka_unit_test(test_a_url_of_two_sites),
 	        cmocka_unit_test(test_site_rows_are_one_range_of_the_key_pg),
 	        cmocka_unit_test(test_version_3_partitioned_pg),
+	        cmocka_unit_test(test_a_url_read_names_its_partition_pg),
 	};
 
 	if (heed_test_pg())
