@@ -68,6 +68,15 @@ and bytes sent ($body_bytes_sent), both as a share of run 1, the share of
 304s, requests per site (max, mean), the changed and added pages answered
 200 (found) and the rest (missed), the courtesy figures, and heed's wall
 clock. Without --recrawl the web is the one shared docroot, as before.
+With --store-pg the five runs share one throwaway PostgreSQL cluster
+(below), its database the store, as they share the SQLite file otherwise;
+per run, besides the figures above: the store's rows after it (rows, rows
+with status 200, from PostgreSQL), heed's CPU (wait4) and PostgreSQL's
+(ClusterCpu, below) in seconds and per 1,000 requests nginx logged (every
+request the run asked: pages, homes, robots.txt, sitemaps, feeds), the
+WAL written (pg_current_wal_lsn before and after), the top statements by
+the server's time (pg_stat_statements, reset before each run), and the
+load average as the run starts; a second table gives these per run.
 
 Workers on PostgreSQL (`--workers N`, heed only): a throwaway
 PostgreSQL cluster (tests/pgcluster.py: a temporary folder, 127.0.0.1
@@ -111,6 +120,8 @@ Usage:
 
     python3 bench/crawl/bench.py --sites 1000 --pages 10 [--heed build/heed]
     python3 bench/crawl/bench.py --recrawl --web shared --sites 1000 --pages 10
+    python3 bench/crawl/bench.py --recrawl --store-pg --web shared \\
+        --sites 1000 --pages 10      # the same runs, the store on PostgreSQL
     python3 bench/crawl/bench.py --web shared --sites 1000 --pages 10
     python3 bench/crawl/bench.py --web shared --sites 1000 --pages 10 --stress
     python3 bench/crawl/bench.py --web shared --sites 200 --pages 5 \\
@@ -122,7 +133,8 @@ Usage:
     --port PORT (18081)        --concurrency N (passed on only when given)
     --timeout S (1800)         --json (every figure, one JSON object)
     --wget2-wait S (1)         wget2's --wait, per thread (0: none)
-    --recrawl                  the recrawl runs above (heed only)
+    --recrawl                  the recrawl runs above (heed only; on
+                               PostgreSQL with --store-pg)
     --stress                   CPU hogs on every core, the crawler under nice
     --workers N                N heed crawl --worker on PostgreSQL (heed only)
     --store-pg                 one heed crawl on PostgreSQL (heed only)
@@ -838,8 +850,16 @@ def pg_writes(pg):
             name, calls, ms = line.strip().split("|")
             search_fns[name] = {"calls": int(calls),
                                 "s": round(float(ms) / 1000, 2)}
-    # The statements the server spent most time on, top level (the
-    # pg_stat_statements extension, loaded by run_pg).
+    return {"row_writes": writes, "commits": commits,
+            "search_functions": search_fns,
+            "statements": pg_statements(pg, TOP_STATEMENTS),
+            "profile": pg_profile(pg)}
+
+
+def pg_statements(pg, limit):
+    """The statements the server spent most time on, top level (the
+    pg_stat_statements extension, loaded by pg_stats_setup), since the
+    cluster began or the last pg_stat_statements_reset()."""
     statements = []
     for line in pg.psql(
             "SELECT calls, round((total_exec_time + total_plan_time)"
@@ -847,14 +867,12 @@ def pg_writes(pg):
             "left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM "
             "stats.pg_stat_statements WHERE toplevel AND dbid = (SELECT "
             "oid FROM pg_database WHERE datname = current_database()) "
-            "ORDER BY total_exec_time DESC LIMIT %d" % TOP_STATEMENTS).splitlines():
+            "ORDER BY total_exec_time DESC LIMIT %d" % limit).splitlines():
         if line.strip():
             calls, ms, rows, query = line.strip().split("|", 3)
             statements.append({"calls": int(calls), "ms": float(ms),
                                "rows": int(rows), "query": query})
-    return {"row_writes": writes, "commits": commits,
-            "search_functions": search_fns, "statements": statements,
-            "profile": pg_profile(pg)}
+    return statements
 
 
 def pg_profile(pg):
@@ -909,6 +927,26 @@ def wal_position(pg):
     return int(float(pg.psql("SELECT pg_current_wal_lsn() - '0/0'")))
 
 
+def pg_stats_setup(pg):
+    """Times the search area's functions (SQL ones too), and each
+    statement (in a schema of its own: heed refuses a schema that holds
+    relations it did not make); restarts the new cluster's server to load
+    pg_stat_statements."""
+    pg.psql("ALTER SYSTEM SET track_functions = 'all'")
+    pg.psql("ALTER SYSTEM SET shared_preload_libraries = "
+            "'pg_stat_statements'")
+    pg.ctl("restart")
+    pg.psql("CREATE SCHEMA stats; CREATE EXTENSION pg_stat_statements "
+            "SCHEMA stats")
+    pg.psql("ALTER SYSTEM SET pg_stat_statements.track_planning = on")
+    # HEED_BENCH_PG_NESTED: statements inside triggers and functions
+    # counted too (pg_profile), each beside the top-level one that ran
+    # it; off by default, so the run costs what the earlier ones did.
+    if os.environ.get("HEED_BENCH_PG_NESTED"):
+        pg.psql("ALTER SYSTEM SET pg_stat_statements.track = 'all'")
+    pg.psql("SELECT pg_reload_conf()")
+
+
 def run_pg(a, run, argv):
     """heed on a throwaway PostgreSQL cluster (tests/pgcluster.py):
     --workers N runs N `heed crawl --worker` at once on one database,
@@ -932,22 +970,7 @@ def run_pg(a, run, argv):
         logs = [os.path.join(run, "output-w%d.log" % k if a.workers
                              else "output.log")
                 for k in range(1, len(argvs) + 1)]
-        # Times the search area's functions (SQL ones too), and each
-        # statement (in a schema of its own: heed refuses a schema that
-        # holds relations it did not make).
-        pg.psql("ALTER SYSTEM SET track_functions = 'all'")
-        pg.psql("ALTER SYSTEM SET shared_preload_libraries = "
-                "'pg_stat_statements'")
-        pg.ctl("restart")
-        pg.psql("CREATE SCHEMA stats; CREATE EXTENSION pg_stat_statements "
-                "SCHEMA stats")
-        pg.psql("ALTER SYSTEM SET pg_stat_statements.track_planning = on")
-        # HEED_BENCH_PG_NESTED: statements inside triggers and functions
-        # counted too (pg_profile), each beside the top-level one that ran
-        # it; off by default, so the run costs what the earlier ones did.
-        if os.environ.get("HEED_BENCH_PG_NESTED"):
-            pg.psql("ALTER SYSTEM SET pg_stat_statements.track = 'all'")
-        pg.psql("SELECT pg_reload_conf()")
+        pg_stats_setup(pg)
         wal0 = wal_position(pg)
         cpu = ClusterCpu(postmaster_pid(pg))
         held = HeldSites(pg) if a.workers else None
@@ -1340,7 +1363,25 @@ PHASES = ((1, "first full crawl", False, None),
 
 def run_recrawl(a, base, say):
     """--recrawl: heed over the per-site web, one store, five runs (each
-    with a fresh nginx and log on the same docroot), two mutations."""
+    with a fresh nginx and log on the same docroot), two mutations. With
+    --store-pg the store is a throwaway PostgreSQL cluster's database, the
+    same for the five runs (pg_phase)."""
+    if not a.store_pg:
+        return recrawl_phases(a, base, say, os.path.join(base, "heed.db"))
+    sys.path.insert(0, os.path.join(ROOT, "tests"))
+    import pgcluster  # bench/ otherwise does not depend on tests/
+    pg = pgcluster.PgCluster().start()
+    try:
+        pg_stats_setup(pg)
+        return recrawl_phases(a, base, say, pg.url, pg)
+    except pgcluster.PgError as e:
+        raise SystemExit("bench: PostgreSQL: %s" % e)
+    finally:
+        pg.stop()
+
+
+def recrawl_phases(a, base, say, store, pg=None):
+    """run_recrawl's five runs on store (a SQLite file, or pg's URL)."""
     if a.web == "shared":
         keys = [site_name(i) for i in range(a.sites)]
         root = "$host"
@@ -1349,7 +1390,6 @@ def run_recrawl(a, base, say):
         root = "$server_addr"
     content = SiteWeb(base, keys, ["http://%s:%d" % (k, a.port)
                                    for k in keys], a.pages)
-    store = os.path.join(base, "heed.db")
     first, out = None, []
     for n, name, incremental, mutation in PHASES:
         mutated = set()
@@ -1366,13 +1406,27 @@ def run_recrawl(a, base, say):
             argv = heed_argv(a, store, dns, web.seeds_file)
             if incremental:
                 argv.insert(2, "--incremental")
-            proc = run_bounded(argv, a.timeout, None if os.environ.get(
-                "HEED_BENCH_LOG") else os.path.join(run, "output.log"))
+            log = None if os.environ.get("HEED_BENCH_LOG") else \
+                os.path.join(run, "output.log")
+            if pg:
+                proc, pg_phase_figures = pg_phase(pg, argv, a.timeout, log)
+            else:
+                proc = run_bounded(argv, a.timeout, log)
         finally:
             web.stop()
         r = {"phase": n, "name": name, "command": " ".join(argv), **proc,
-             **phase_figures(web, a.sites, a.pages, mutated),
-             **heed_figures(store)}
+             **phase_figures(web, a.sites, a.pages, mutated)}
+        if pg:
+            r.update(pg_phase_figures)
+            requests = max(r["requests"], 1)
+            r["cpu_s_per_1000_requests"] = round(
+                1000 * r["cpu_s"] / requests, 3)
+            r["pg_cpu_s_per_1000_requests"] = round(
+                1000 * r["pg_cpu_s"] / requests, 3)
+            r["wal_kb_per_request"] = round(1024 * r["wal_mb"] / requests,
+                                            2)
+        else:
+            r.update(heed_figures(store))
         first = first or r
         r["requests_pct_of_first"] = round(
             100 * r["requests"] / max(first["requests"], 1), 2)
@@ -1380,8 +1434,34 @@ def run_recrawl(a, base, say):
             100 * r["bytes_sent"] / max(first["bytes_sent"], 1), 3)
         out.append(r)
         report_phase(a.web, r, say)
-    return {"peer": "heed", "recrawl": out, "store": heed_figures(store),
+    return {"peer": "heed", "recrawl": out,
+            "store": pg_figures(pg)[0] if pg else heed_figures(store),
             "page_kb": content.page_bytes // 1024}
+
+
+RECRAWL_TOP_STATEMENTS = 8
+
+
+def pg_phase(pg, argv, timeout, log):
+    """One recrawl run on PostgreSQL: run_bounded's figures, and the
+    server's own for that run alone: its CPU (ClusterCpu), the WAL
+    written, the top statements (pg_stat_statements, reset before the
+    run) and the store's rows after it (pg_figures, as heed_figures counts
+    SQLite's), with the load average as the run starts."""
+    pg.psql("SELECT stats.pg_stat_statements_reset()")
+    load = machine_state()["load_1m"]
+    wal0 = wal_position(pg)
+    cpu = ClusterCpu(postmaster_pid(pg))
+    proc = run_many([argv], timeout, [log], cpu.tick)[0]
+    del proc["started_at"]
+    pg_cpu = cpu.seconds()
+    # The statements before pg_figures, whose count would be among them.
+    statements = pg_statements(pg, RECRAWL_TOP_STATEMENTS)
+    store, wal1 = pg_figures(pg)
+    return proc, {"load_1m": load, "pg_cpu_s": round(pg_cpu, 2),
+                  "pg_processes_seen": cpu.processes(),
+                  "wal_mb": round((wal1 - wal0) / 2**20, 1),
+                  "statements": statements, **store}
 
 
 def report_phase(web, r, say):
@@ -1422,6 +1502,20 @@ def report_phase(web, r, say):
             r["max_requests_one_site_1s"], r["wall_s"],
             "; nginx error log: %d lines" % r["nginx_errors"]
             if r["nginx_errors"] else ""))
+    if "pg_cpu_s" in r:
+        say("  heed cpu %.2f s (%.2f s per 1000 requests); PostgreSQL cpu "
+            "%.2f s (%.2f s per 1000 requests; %d processes seen), WAL %.1f "
+            "MB (%.2f KB per request); load %s at the start" % (
+                r["cpu_s"], r["cpu_s_per_1000_requests"], r["pg_cpu_s"],
+                r["pg_cpu_s_per_1000_requests"], r["pg_processes_seen"],
+                r["wal_mb"], r["wal_kb_per_request"],
+                "?" if r["load_1m"] is None else "%.2f" % r["load_1m"]))
+        say("  statements by the server's time (pg_stat_statements, top "
+            "level, this run): ms in all, calls, us a call, rows a call")
+        for st in r["statements"]:
+            say("    %9.1f %7d %7.1f %7.1f  %s" % (
+                st["ms"], st["calls"], 1000 * st["ms"] / max(st["calls"], 1),
+                st["rows"] / max(st["calls"], 1), st["query"]))
 
 
 def recrawl_table(web, phases, say):
@@ -1441,6 +1535,23 @@ def recrawl_table(web, phases, say):
                 "%d of %d" % (r["mutated_found"], r["mutated"])
                 if r["mutated"] else "-", r["gaps_under_1s"], r["gaps"],
                 r["max_requests_one_site_1s"], r["wall_s"]))
+    if phases and "pg_cpu_s" in phases[0]:
+        say("")
+        say("| web | phase | requests | 304s | heed CPU | per 1,000 requests "
+            "| PG CPU | per 1,000 requests | WAL | gaps under 1 s | most to "
+            "a site in 1 s | wall | load |")
+        say("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | "
+            "--- | --- | --- |")
+        for r in phases:
+            say("| %s | %d. %s | %d | %.1f %% | %.2f s | %.3f s | %.2f s | "
+                "%.3f s | %.1f MB | %d of %d | %d | %.1f s | %s |" % (
+                    web, r["phase"], r["name"], r["requests"],
+                    r["share_304_pct"], r["cpu_s"],
+                    r["cpu_s_per_1000_requests"], r["pg_cpu_s"],
+                    r["pg_cpu_s_per_1000_requests"], r["wal_mb"],
+                    r["gaps_under_1s"], r["gaps"],
+                    r["max_requests_one_site_1s"], r["wall_s"],
+                    "?" if r["load_1m"] is None else "%.2f" % r["load_1m"]))
 
 
 # Exit statuses that mean the crawl ran to its end: wget2 exits 8 when
@@ -1701,7 +1812,9 @@ def main():
                     "once its leases expire)")
     ap.add_argument("--store-pg", action="store_true",
                     help="heed only: one ordinary heed crawl, its store on "
-                    "a throwaway PostgreSQL cluster")
+                    "a throwaway PostgreSQL cluster; with --recrawl, the "
+                    "five runs on one such cluster, with its CPU, WAL and "
+                    "top statements per run")
     ap.add_argument("--stress", action="store_true",
                     help="a CPU hog on every core at nice %d and the "
                     "crawler under nice %d: the gaps on a starved "
@@ -1718,7 +1831,8 @@ def main():
     ap.add_argument("--recrawl", action="store_true",
                     help="heed only: per-site web, full crawl, unchanged "
                     "full and incremental recrawls, then 5 %% changed + "
-                    "1 %% added before a full and an incremental run")
+                    "1 %% added before a full and an incremental run "
+                    "(on SQLite; on PostgreSQL with --store-pg)")
     a = ap.parse_args()
     if not a.address.startswith("127.") or a.sites < 1 or a.pages < 0:
         ap.error("--address must be in 127.0.0.0/8, --sites >= 1")
@@ -1731,8 +1845,11 @@ def main():
     if a.stress and (a.recrawl or a.workers or a.store_pg):
         ap.error("--stress runs plain crawls (no --recrawl, --workers, "
                  "--store-pg)")
-    if (a.workers or a.store_pg) and (chosen != ["heed"] or a.recrawl):
-        ap.error("--workers and --store-pg run heed only, without --recrawl")
+    if (a.workers or a.store_pg) and chosen != ["heed"]:
+        ap.error("--workers and --store-pg run heed only")
+    if a.workers and a.recrawl:
+        ap.error("--recrawl runs one heed crawl at a time (--store-pg, not "
+                 "--workers)")
     if a.kill_worker_at and a.workers < 2:
         ap.error("--kill-worker-at needs --workers 2 or more")
     if a.wal_frames and (chosen != ["heed"] or a.recrawl or a.workers or
@@ -1825,6 +1942,10 @@ def main_recrawl(a, base, say):
     say("recrawl, web %s: %d sites, %d pages each (+ home), each site its "
         "own docroot, robots.txt, sitemap.xml and feed.xml" % (
             a.web, a.sites, a.pages))
+    if a.store_pg:
+        say("store: a throwaway PostgreSQL cluster, one database for the "
+            "five runs")
+        say(machine_line(machine_state()))
     try:
         r = run_recrawl(a, base, say)
     finally:
@@ -1835,7 +1956,9 @@ def main_recrawl(a, base, say):
     recrawl_table(a.web, r["recrawl"], say)
     if a.json:
         print(json.dumps({"web": a.web, "sites": a.sites,
-                          "pages_per_site": a.pages, **r}, indent=1))
+                          "pages_per_site": a.pages,
+                          **({"store_kind": "postgresql"} if a.store_pg
+                             else {}), **r}, indent=1))
     return 0 if all(p["exit"] == 0 and not p["timed_out"]
                     for p in r["recrawl"]) else 1
 
