@@ -50,20 +50,26 @@ LAYOUTS = {
 }
 
 
-def make_table(name, key, partition_by):
+def table_sql(name, columns, partition_by):
+    """Statements that make table name afresh with its columns and keys,
+    and its 16 hash partitions when partition_by says how."""
     sql = [f"DROP TABLE IF EXISTS {name};",
-           f"CREATE TABLE {name} ({COLUMNS}, {key}) {partition_by};"]
+           f"CREATE TABLE {name} ({columns}) {partition_by};"]
     if partition_by:
         for r in range(16):
             sql.append(f"CREATE TABLE {name}_{r} PARTITION OF {name} FOR "
                        f"VALUES WITH (MODULUS 16, REMAINDER {r});")
-    sql.append(f"CREATE INDEX ON {name}(due_at, url);")
-    sql.append(f"CREATE INDEX ON {name}(site, kind, url) WHERE kind <> 0;")
     return "".join(sql)
 
 
-def timed_passes(name, conflict, sites, pages, batch):
-    """A block that writes every row twice, in batches of one row a site,
+def make_table(name, key, partition_by):
+    return (table_sql(name, f"{COLUMNS}, {key}", partition_by) +
+            f"CREATE INDEX ON {name}(due_at, url);"
+            f"CREATE INDEX ON {name}(site, kind, url) WHERE kind <> 0;")
+
+
+def two_passes(write):
+    """A block that runs the statements write twice (pass is 1, then 2)
     and raises the two passes' times in microseconds as its notice."""
     return f"""
 DO $$
@@ -71,6 +77,25 @@ DECLARE t0 timestamptz; first float8; second float8; p int; b int;
 BEGIN
   FOR pass IN 1..2 LOOP
     t0 := clock_timestamp();
+    {write}
+    IF pass = 1 THEN
+      first := extract(epoch FROM clock_timestamp() - t0) * 1e6;
+    ELSE
+      second := extract(epoch FROM clock_timestamp() - t0) * 1e6;
+    END IF;
+  END LOOP;
+  RAISE NOTICE 'passes % %', first, second;
+END$$;"""
+
+
+def passes_of(notice):
+    """The two passes' times in two_passes' notice."""
+    return [float(x) for x in notice.split("passes ")[1].split()[:2]]
+
+
+def timed_passes(name, conflict, sites, pages, batch):
+    """Every row written twice, in batches of one row a site."""
+    return two_passes(f"""
     FOR p IN 0..{pages - 1} LOOP
       FOR b IN 0..{(sites - 1) // batch} LOOP
         INSERT INTO {name}(site, url, n, kind, status, etag, digest,
@@ -87,15 +112,7 @@ BEGIN
           digest = excluded.digest, due_at = excluded.due_at,
           visits = excluded.visits;
       END LOOP;
-    END LOOP;
-    IF pass = 1 THEN
-      first := extract(epoch FROM clock_timestamp() - t0) * 1e6;
-    ELSE
-      second := extract(epoch FROM clock_timestamp() - t0) * 1e6;
-    END IF;
-  END LOOP;
-  RAISE NOTICE 'passes % %', first, second;
-END$$;"""
+    END LOOP;""")
 
 
 def psql(url, sql):
@@ -123,9 +140,8 @@ def main():
                 psql(pg.url, make_table(name, key, partition_by))
                 out = psql(pg.url, timed_passes(name, conflict, args.sites,
                                                 args.pages, args.batch))
-                fields = out.split("passes ")[1].split()
-                for i in (0, 1):
-                    got[name][i].append(float(fields[i]) / rows)
+                for i, us in enumerate(passes_of(out)):
+                    got[name][i].append(us / rows)
                 psql(pg.url, f"DROP TABLE {name};")
             print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr)
     finally:
