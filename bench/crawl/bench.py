@@ -857,17 +857,23 @@ def pg_writes(pg):
 
 
 def pg_statements(pg, limit):
-    """The statements the server spent most time on, top level (the
-    pg_stat_statements extension, loaded by pg_stats_setup), since the
-    cluster began or the last pg_stat_statements_reset()."""
+    """The statements the server spent most time on (execution and
+    planning), top level (the pg_stat_statements extension, loaded by
+    pg_stats_setup), since the cluster began or the last
+    pg_stat_statements_reset(), but for the bench's own reads of it.
+    Statements that differ only in a partition's number are one
+    (visits_N: a read of each partition by name)."""
     statements = []
     for line in pg.psql(
-            "SELECT calls, round((total_exec_time + total_plan_time)"
-            "::numeric, 1), rows, "
-            "left(regexp_replace(query, '\\s+', ' ', 'g'), 110) FROM "
+            "SELECT sum(calls), round(sum(total_exec_time + "
+            "total_plan_time)::numeric, 1), sum(rows), left(q, 110) FROM "
+            "(SELECT calls, total_exec_time, total_plan_time, rows, "
+            "regexp_replace(regexp_replace(query, '\\s+', ' ', 'g'), "
+            "'\\m([a-z]+)_[0-9]+\\M', '\\1_N', 'g') AS q FROM "
             "stats.pg_stat_statements WHERE toplevel AND dbid = (SELECT "
-            "oid FROM pg_database WHERE datname = current_database()) "
-            "ORDER BY total_exec_time DESC LIMIT %d" % limit).splitlines():
+            "oid FROM pg_database WHERE datname = current_database()) AND "
+            "query NOT LIKE '%%pg_stat_statements%%') s "  # the bench's own
+            "GROUP BY q ORDER BY 2 DESC LIMIT %d" % limit).splitlines():
         if line.strip():
             calls, ms, rows, query = line.strip().split("|", 3)
             statements.append({"calls": int(calls), "ms": float(ms),
