@@ -106,6 +106,8 @@ struct capture {
 	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
 	bool inner;       /* CAP_BYLINE, CAP_AUTHOR_LINK: inside the byline
 	                   * being read; CAP_MASTHEAD: inside a heading */
+	bool gap;         /* CAP_DATE: an element began or ended since its
+	                   * last text */
 	struct heed_buf text;
 };
 
@@ -525,6 +527,7 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->past = false;
 	c->plain = false;
 	c->inner = false;
+	c->gap = false;
 	/* The slot keeps its buffer from the captures before: most pages
 	 * open one per paragraph, and an allocation apiece showed. */
 	heed__buf_reset(&c->text);
@@ -2522,6 +2525,14 @@ static void open_tag(struct html *h, enum tag tag)
 	(*tag_count(h, tag))++;
 }
 
+/* Marks an element's edge in every date element being read: see
+ * date_piece. */
+static void date_gaps(struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		h->caps[i].gap = true;
+}
+
 void heed__html_start(struct html *h, const char *name, size_t len,
                       const char *const *atts)
 {
@@ -2532,6 +2543,7 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 	common_attrs(atts, &ca);
 	h->cls_letters = ca.cls ? letters_of(ca.cls) : 0;
 	h->href = ca.href;
+	date_gaps(h);
 	h->rel = ca.rel ? rel_types(ca.rel) : 0;
 	h->text_opens = true;
 	h->icon_date = false;
@@ -4692,6 +4704,7 @@ void heed__html_end(struct html *h)
 	h->text_opens = false;
 	if (!h->depth)
 		return;
+	date_gaps(h);
 	h->depth--;
 	if (h->depth < EXTRACT_MAX_DEPTH)
 		el = h->stack[h->depth];
@@ -4809,6 +4822,21 @@ static void self_item_text(struct html *h, const char *s, size_t len)
 		heed__cand(h->b, F_PUBLISHED, O_HTML, D_SELF_ITEM, s, len);
 }
 
+/* A date element's text. A calendar-style date sets its parts in
+ * elements of their own, styled apart with nothing between them in the
+ * markup (`<span class=day>18</span><span class=year>2009</span>`): a
+ * reader sees two numbers, so two numbers that meet at an element's edge
+ * are kept apart by a space ("18 2009", not "182009"). */
+static void date_piece(struct capture *c, const char *s, size_t len)
+{
+	char last = c->text.len ? c->text.data[c->text.len - 1] : 0;
+
+	if (c->gap && last >= '0' && last <= '9' && s[0] >= '0' && s[0] <= '9')
+		(void)heed__buf_addc(&c->text, ' ');
+	c->gap = false;
+	(void)heed__buf_add(&c->text, s, len);
+}
+
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	if (h->icon_date)
@@ -4820,6 +4848,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 			signature_text(h, &h->caps[i], s, len);
 		else if (h->caps[i].kind == CAP_PAGE_LINK)
 			page_link_text(&h->caps[i], s, len);
+		else if (h->caps[i].kind == CAP_DATE && len)
+			date_piece(&h->caps[i], s, len);
 		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	/* Read in asides too: a sidebar's widget about the writer says

@@ -928,6 +928,14 @@ static const struct page_case cases[] = {
          "<p>27.01.2022 war ein Tag, an dem die Mannschaft lange trainierte."
          "</p><h1>T</h1>",
          0, NULL, "-published\n"},
+        {"date: a date's parts in elements of their own are words apart", NULL,
+         "<div class=datum><span class=monat>Mar</span> <span "
+         "class=tag>7</span><span class=jahr>2011</span></div>",
+         0, NULL, "published=html:2011-03-07\n"},
+        {"date: a dot between a date's elements keeps it one date", NULL,
+         "<div class=datum><span>24</span>.<span>03</span>.<b>2011</b>"
+         "</div>",
+         0, NULL, "published=html:2011-03-24\n"},
         {"date: a subline under the headline is a date line", NULL,
          "<h1>Perfekte Schnitte</h1><p class=\"upperCase subline\"> 21. Jan "
          "2022 // Dominik Ricker</p>",
