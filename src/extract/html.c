@@ -2821,6 +2821,11 @@ static const char *const date_labels[] = {
         "pubblicato",
         "gepubliceerd op",
         "gepubliceerd",
+        /* A post's stamp written as a sentence (sentence_label_ok). */
+        "this entry was posted on",
+        "dieser artikel wurde am",
+        "dieser beitrag wurde am",
+        "dieser eintrag wurde am",
 };
 WORD_LIST(date_label_list, date_labels);
 
@@ -2884,6 +2889,30 @@ static size_t label_end(const char *s, size_t len, size_t n)
 	return n + separators_len(s + n, len - n, " \t\n\r\f:");
 }
 
+/* False when the date label s[0, n) opens a sentence ("This entry was
+ * posted on", "Dieser Artikel wurde am") and no hour follows within the
+ * label's reach: a blog theme stamps its post so with the day and the
+ * hour ("... am 14. Dezember 2015 um 14:48 von Ann geschrieben", WordPress
+ * Kubrick's "This entry was posted on Friday, June 1st, 2012 at 9:15
+ * am"), while a notice gives the day alone (Wikipedia's "Dieser Artikel
+ * wurde am 24. September 2005 in die Liste der lesenswerten Artikel
+ * aufgenommen" dates a review, not the text). */
+static bool sentence_label_ok(const char *s, size_t len, size_t n)
+{
+	size_t end = len < n + MAX_LABEL_VALUE ? len : n + MAX_LABEL_VALUE;
+
+	/* The sentences are the labels opening "this " or "diese". */
+	if (n < 5 ||
+	    !(heed__ascii_ieq(s, 5, "this ") || heed__ascii_ieq(s, 5, "diese")))
+		return true;
+	for (size_t i = n; i + 5 <= end; i++)
+		if ((heed__ascii_ieq(s + i, 4, " um ") ||
+		     heed__ascii_ieq(s + i, 4, " at ")) &&
+		    s[i + 4] >= '0' && s[i + 4] <= '9')
+			return true;
+	return false;
+}
+
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
  * and "Stand" ("as of") date an edit, and *kind says which ("Stand" is
@@ -2900,6 +2929,8 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	*f = F_PUBLISHED;
 	*kind = LABEL_PLAIN;
 	n = lead_word(s, len, &date_label_list);
+	if (n && !sentence_label_ok(s, len, n))
+		return 0;
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, &edit_list);

@@ -605,6 +605,18 @@ static const struct page_case cases[] = {
          "<p>Pressemitteilung vom Verband</p><p>Dieser Artikel wurde am 24. "
          "September 2005 in die Liste aufgenommen.</p>",
          0, NULL, "-published\n"},
+        {"text date: a post's stamp as a sentence, with its hour", NULL,
+         "<div class=post-footer>Dieser Beitrag wurde am 3. Mai 2012 um "
+         "10:05 von <a href=/u/ann>Ann</a> geschrieben.</div>",
+         0, NULL, "published=html:2012-05-03T10:05:00Z\n"},
+        {"text date: Kubrick's 'This entry was posted on'", NULL,
+         "<p><small>This entry was posted on Friday, June 1st, 2012 at 9:15 "
+         "am and is filed under <a href=/c/x>X</a>.</small></p>",
+         0, NULL, "published=html:2012-06-01T09:15:00Z\n"},
+        {"text date: the sentence with a day alone is a notice's", NULL,
+         "<p>Dieser Artikel wurde am 4. Juni 2010 in die Liste der guten "
+         "Artikel aufgenommen.</p>",
+         0, NULL, "-published\n"},
         {"text date: no label in a word, an aside, or a value without a "
          "date",
          NULL,
