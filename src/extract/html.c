@@ -178,9 +178,9 @@ struct html {
 	                           * post's author, or 0 */
 	bool post_comment_seen;   /* an element in it showed a name */
 	bool post_comment_done;   /* such a comment named its author */
-	size_t self_item;         /* 1 + the depth of the list item or
-	                           * article that links to the page itself,
-	                           * or 0 */
+	size_t self_item;         /* 1 + the depth of the list item,
+	                           * article or paragraph that links to the
+	                           * page itself, or 0 */
 	bool self_item_done;      /* such an item's date was read */
 	const char *self_seg;     /* the last segment of the page's path */
 	size_t self_seg_len;      /* its length, 0 when none */
@@ -1160,8 +1160,10 @@ static bool self_href(struct html *h, const char *href)
 static bool label_date_wanted(const struct html *h, int sub);
 static void kicker_date(struct html *h);
 
-/* The list item or article around a link to the page itself: the
- * date it shows is the page's, when nothing else dates the page. */
+/* The list item, article or paragraph around a link to the page
+ * itself: the date it shows is the page's, when nothing else dates the
+ * page. A paragraph about the post names it so in a sidebar ("<a>Post
+ * title</a> wurde am 19. Mai 2010 um 23:03 Uhr gepostet"). */
 static void self_link(struct html *h, const char *href)
 {
 	size_t d = h->depth < EXTRACT_MAX_DEPTH ? h->depth : EXTRACT_MAX_DEPTH;
@@ -1170,7 +1172,8 @@ static void self_link(struct html *h, const char *href)
 	    !label_date_wanted(h, D_SELF_ITEM) || !self_href(h, href))
 		return;
 	while (d-- > 0)
-		if (h->stack[d].tag == T_LI || h->stack[d].tag == T_ARTICLE) {
+		if (h->stack[d].tag == T_LI || h->stack[d].tag == T_ARTICLE ||
+		    h->stack[d].tag == T_P) {
 			h->self_item = d + 1;
 			return;
 		}

@@ -457,6 +457,18 @@ static const struct page_case cases[] = {
          "class=post-date>21/04/2024</span></li></ul></aside>",
          0, NULL, "published=html:2024-04-21\n",
          "https://site.example/blog/spring-walk/"},
+        {"text date: a paragraph about the post, its link then its day", NULL,
+         "<h1>Spring walk</h1><p>Text</p><div id=sidebar><h2>About this "
+         "post</h2><p><a href=/blog/spring-walk/>Spring walk</a> wurde am "
+         "<nobr>21. April 2024</nobr> um <nobr>09:30</nobr> Uhr gepostet."
+         "</p></div>",
+         0, NULL, "published=html:2024-04-21\n",
+         "https://site.example/blog/spring-walk/"},
+        {"text date: a paragraph linking another post dates nothing", NULL,
+         "<h1>Spring walk</h1><div id=sidebar><p><a href=/blog/autumn-walk/>"
+         "Autumn walk</a> wurde am <nobr>3. November 2023</nobr> gepostet."
+         "</p></div>",
+         0, NULL, "-published\n", "https://site.example/blog/spring-walk/"},
         {"text date: a bare date in the page wins over its listed item's", NULL,
          "<h1>Spring walk</h1><p>20.04.2024</p><aside><ul><li><a "
          "href=/blog/spring-walk/>Spring walk</a><span>21/04/2024</span>"
