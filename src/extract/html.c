@@ -182,6 +182,8 @@ struct html {
 	                           * article or paragraph that links to the
 	                           * page itself, or 0 */
 	bool self_item_done;      /* such an item's date was read */
+	bool after_author_link;   /* a rel=author link closed and no text
+	                           * has shown since */
 	const char *self_seg;     /* the last segment of the page's path */
 	size_t self_seg_len;      /* its length, 0 when none */
 	bool self_seg_known;      /* self_seg was looked for */
@@ -4628,6 +4630,7 @@ static void finish_capture(struct html *h, struct capture *c)
 		heed__jsonld_add(b, s, len, true);
 		break;
 	case CAP_AUTHOR_LINK:
+		h->after_author_link = true;
 		heed__author_add(b, O_LINK, 0, s, len);
 		if (c->inner)
 			heed__byline_link(b, s, len);
@@ -4808,7 +4811,8 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || h->icon_date || h->self_item || label_scan(h) ||
+	return h->signature || h->icon_date || h->self_item ||
+	       h->after_author_link || label_scan(h) ||
 	       (!h->b->handle_name &&
 	        heed__author_handle(h->b, h->handle_rank));
 }
@@ -4871,6 +4875,24 @@ static void date_piece(struct capture *c, const char *s, size_t len)
 	(void)heed__buf_add(&c->text, s, len);
 }
 
+/* The text right after a link to the post's author: a comma and a date
+ * alone ("von <a rel=author>Ann Lee</a>, 8.5.12") is the byline's date,
+ * the post's. Another text, or a date among words, dates nothing. */
+static void author_link_date(struct html *h, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	if (!len)
+		return;
+	h->after_author_link = false;
+	if (*s != ',' || h->aside || h->foreign || h->quote)
+		return;
+	s++;
+	len--;
+	heed__trim(&s, &len);
+	if (len && text_date_len(h, s, len) == len)
+		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
+}
+
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	if (h->icon_date)
@@ -4893,6 +4915,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 		handle_text(h, s, len);
 	if (h->self_item)
 		self_item_text(h, s, len);
+	if (h->after_author_link)
+		author_link_date(h, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
 }

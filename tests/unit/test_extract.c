@@ -449,6 +449,14 @@ static const struct page_case cases[] = {
          "<h2><a href=/p>14.03.2024 von Ann Lee</a></h2><h2>14.03.2024 von "
          "10 bis 12 Uhr</h2>",
          0, NULL, "-published\n"},
+        {"text date: a comma and a date alone after the author's link", NULL,
+         "<p>von <a rel=author href=/author/ann-lee/>Ann Lee</a>, 8.5.12</p>"
+         "<p>Text.</p>",
+         0, NULL, "published=html:2012-05-08\nauthor=link:Ann Lee\n"},
+        {"text date: no date among words after the author's link", NULL,
+         "<p>von <a rel=author href=/author/ann-lee/>Ann Lee</a>, seit "
+         "8.5.12 dabei</p>",
+         0, NULL, "-published\n"},
         {"text date: a listed item's date beside a link to the page itself",
          NULL,
          "<h1>Spring walk</h1><p>Text</p><aside><ul><li><a "
