@@ -106,6 +106,8 @@ struct capture {
 	bool plain;       /* CAP_SIGNATURE: some of its text is not bold */
 	bool inner;       /* CAP_BYLINE, CAP_AUTHOR_LINK: inside the byline
 	                   * being read; CAP_MASTHEAD: inside a heading */
+	bool gap;         /* CAP_DATE: an element began or ended since its
+	                   * last text */
 	struct heed_buf text;
 };
 
@@ -176,10 +178,12 @@ struct html {
 	                           * post's author, or 0 */
 	bool post_comment_seen;   /* an element in it showed a name */
 	bool post_comment_done;   /* such a comment named its author */
-	size_t self_item;         /* 1 + the depth of the list item or
-	                           * article that links to the page itself,
-	                           * or 0 */
+	size_t self_item;         /* 1 + the depth of the list item,
+	                           * article or paragraph that links to the
+	                           * page itself, or 0 */
 	bool self_item_done;      /* such an item's date was read */
+	bool after_author_link;   /* a rel=author link closed and no text
+	                           * has shown since */
 	const char *self_seg;     /* the last segment of the page's path */
 	size_t self_seg_len;      /* its length, 0 when none */
 	bool self_seg_known;      /* self_seg was looked for */
@@ -525,6 +529,7 @@ static struct capture *start_capture(struct html *h, enum cap_kind kind,
 	c->past = false;
 	c->plain = false;
 	c->inner = false;
+	c->gap = false;
 	/* The slot keeps its buffer from the captures before: most pages
 	 * open one per paragraph, and an allocation apiece showed. */
 	heed__buf_reset(&c->text);
@@ -1157,8 +1162,10 @@ static bool self_href(struct html *h, const char *href)
 static bool label_date_wanted(const struct html *h, int sub);
 static void kicker_date(struct html *h);
 
-/* The list item or article around a link to the page itself: the
- * date it shows is the page's, when nothing else dates the page. */
+/* The list item, article or paragraph around a link to the page
+ * itself: the date it shows is the page's, when nothing else dates the
+ * page. A paragraph about the post names it so in a sidebar ("<a>Post
+ * title</a> wurde am 19. Mai 2010 um 23:03 Uhr gepostet"). */
 static void self_link(struct html *h, const char *href)
 {
 	size_t d = h->depth < EXTRACT_MAX_DEPTH ? h->depth : EXTRACT_MAX_DEPTH;
@@ -1167,7 +1174,8 @@ static void self_link(struct html *h, const char *href)
 	    !label_date_wanted(h, D_SELF_ITEM) || !self_href(h, href))
 		return;
 	while (d-- > 0)
-		if (h->stack[d].tag == T_LI || h->stack[d].tag == T_ARTICLE) {
+		if (h->stack[d].tag == T_LI || h->stack[d].tag == T_ARTICLE ||
+		    h->stack[d].tag == T_P) {
 			h->self_item = d + 1;
 			return;
 		}
@@ -2522,6 +2530,14 @@ static void open_tag(struct html *h, enum tag tag)
 	(*tag_count(h, tag))++;
 }
 
+/* Marks an element's edge in every date element being read: see
+ * date_piece. */
+static void date_gaps(struct html *h)
+{
+	for (size_t i = 0; i < h->ncaps; i++)
+		h->caps[i].gap = true;
+}
+
 void heed__html_start(struct html *h, const char *name, size_t len,
                       const char *const *atts)
 {
@@ -2532,6 +2548,7 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 	common_attrs(atts, &ca);
 	h->cls_letters = ca.cls ? letters_of(ca.cls) : 0;
 	h->href = ca.href;
+	date_gaps(h);
 	h->rel = ca.rel ? rel_types(ca.rel) : 0;
 	h->text_opens = true;
 	h->icon_date = false;
@@ -2809,6 +2826,11 @@ static const char *const date_labels[] = {
         "pubblicato",
         "gepubliceerd op",
         "gepubliceerd",
+        /* A post's stamp written as a sentence (sentence_label_ok). */
+        "this entry was posted on",
+        "dieser artikel wurde am",
+        "dieser beitrag wurde am",
+        "dieser eintrag wurde am",
 };
 WORD_LIST(date_label_list, date_labels);
 
@@ -2872,6 +2894,30 @@ static size_t label_end(const char *s, size_t len, size_t n)
 	return n + separators_len(s + n, len - n, " \t\n\r\f:");
 }
 
+/* False when the date label s[0, n) opens a sentence ("This entry was
+ * posted on", "Dieser Artikel wurde am") and no hour follows within the
+ * label's reach: a blog theme stamps its post so with the day and the
+ * hour ("... am 14. Dezember 2015 um 14:48 von Ann geschrieben", WordPress
+ * Kubrick's "This entry was posted on Friday, June 1st, 2012 at 9:15
+ * am"), while a notice gives the day alone (Wikipedia's "Dieser Artikel
+ * wurde am 24. September 2005 in die Liste der lesenswerten Artikel
+ * aufgenommen" dates a review, not the text). */
+static bool sentence_label_ok(const char *s, size_t len, size_t n)
+{
+	size_t end = len < n + MAX_LABEL_VALUE ? len : n + MAX_LABEL_VALUE;
+
+	/* The sentences are the labels opening "this " or "diese". */
+	if (n < 5 ||
+	    !(heed__ascii_ieq(s, 5, "this ") || heed__ascii_ieq(s, 5, "diese")))
+		return true;
+	for (size_t i = n; i + 5 <= end; i++)
+		if ((heed__ascii_ieq(s + i, 4, " um ") ||
+		     heed__ascii_ieq(s + i, 4, " at ")) &&
+		    s[i + 4] >= '0' && s[i + 4] <= '9')
+			return true;
+	return false;
+}
+
 /* The length of the date label that opens s[0, len), with the
  * separators after it, or 0; *f gets what the label dates: an edit word
  * and "Stand" ("as of") date an edit, and *kind says which ("Stand" is
@@ -2888,6 +2934,8 @@ static size_t date_label_len(const char *s, size_t len, enum field *f,
 	*f = F_PUBLISHED;
 	*kind = LABEL_PLAIN;
 	n = lead_word(s, len, &date_label_list);
+	if (n && !sentence_label_ok(s, len, n))
+		return 0;
 	if (!n) {
 		*f = F_MODIFIED;
 		n = lead_word(s, len, &edit_list);
@@ -4582,6 +4630,7 @@ static void finish_capture(struct html *h, struct capture *c)
 		heed__jsonld_add(b, s, len, true);
 		break;
 	case CAP_AUTHOR_LINK:
+		h->after_author_link = true;
 		heed__author_add(b, O_LINK, 0, s, len);
 		if (c->inner)
 			heed__byline_link(b, s, len);
@@ -4692,6 +4741,7 @@ void heed__html_end(struct html *h)
 	h->text_opens = false;
 	if (!h->depth)
 		return;
+	date_gaps(h);
 	h->depth--;
 	if (h->depth < EXTRACT_MAX_DEPTH)
 		el = h->stack[h->depth];
@@ -4761,7 +4811,8 @@ bool heed__html_wants_text(const struct html *h)
 	for (size_t i = 0; i < h->ncaps; i++)
 		if (!raw_capture(h->caps[i].kind))
 			return true;
-	return h->signature || h->icon_date || h->self_item || label_scan(h) ||
+	return h->signature || h->icon_date || h->self_item ||
+	       h->after_author_link || label_scan(h) ||
 	       (!h->b->handle_name &&
 	        heed__author_handle(h->b, h->handle_rank));
 }
@@ -4809,6 +4860,39 @@ static void self_item_text(struct html *h, const char *s, size_t len)
 		heed__cand(h->b, F_PUBLISHED, O_HTML, D_SELF_ITEM, s, len);
 }
 
+/* A date element's text. A calendar-style date sets its parts in
+ * elements of their own, styled apart with nothing between them in the
+ * markup (`<span class=day>18</span><span class=year>2009</span>`): a
+ * reader sees two numbers, so two numbers that meet at an element's edge
+ * are kept apart by a space ("18 2009", not "182009"). */
+static void date_piece(struct capture *c, const char *s, size_t len)
+{
+	char last = c->text.len ? c->text.data[c->text.len - 1] : 0;
+
+	if (c->gap && last >= '0' && last <= '9' && s[0] >= '0' && s[0] <= '9')
+		(void)heed__buf_addc(&c->text, ' ');
+	c->gap = false;
+	(void)heed__buf_add(&c->text, s, len);
+}
+
+/* The text right after a link to the post's author: a comma and a date
+ * alone ("von <a rel=author>Ann Lee</a>, 8.5.12") is the byline's date,
+ * the post's. Another text, or a date among words, dates nothing. */
+static void author_link_date(struct html *h, const char *s, size_t len)
+{
+	heed__trim(&s, &len);
+	if (!len)
+		return;
+	h->after_author_link = false;
+	if (*s != ',' || h->aside || h->foreign || h->quote)
+		return;
+	s++;
+	len--;
+	heed__trim(&s, &len);
+	if (len && text_date_len(h, s, len) == len)
+		offer_text_date(h->b, F_PUBLISHED, D_TEXT_BODY, s, len);
+}
+
 void heed__html_text(struct html *h, const char *s, size_t len)
 {
 	if (h->icon_date)
@@ -4820,6 +4904,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 			signature_text(h, &h->caps[i], s, len);
 		else if (h->caps[i].kind == CAP_PAGE_LINK)
 			page_link_text(&h->caps[i], s, len);
+		else if (h->caps[i].kind == CAP_DATE && len)
+			date_piece(&h->caps[i], s, len);
 		else if (!raw_capture(h->caps[i].kind))
 			(void)heed__buf_add(&h->caps[i].text, s, len);
 	/* Read in asides too: a sidebar's widget about the writer says
@@ -4829,6 +4915,8 @@ void heed__html_text(struct html *h, const char *s, size_t len)
 		handle_text(h, s, len);
 	if (h->self_item)
 		self_item_text(h, s, len);
+	if (h->after_author_link)
+		author_link_date(h, s, len);
 	if (label_scan(h))
 		text_label(h, s, len);
 }

@@ -449,6 +449,14 @@ static const struct page_case cases[] = {
          "<h2><a href=/p>14.03.2024 von Ann Lee</a></h2><h2>14.03.2024 von "
          "10 bis 12 Uhr</h2>",
          0, NULL, "-published\n"},
+        {"text date: a comma and a date alone after the author's link", NULL,
+         "<p>von <a rel=author href=/author/ann-lee/>Ann Lee</a>, 8.5.12</p>"
+         "<p>Text.</p>",
+         0, NULL, "published=html:2012-05-08\nauthor=link:Ann Lee\n"},
+        {"text date: no date among words after the author's link", NULL,
+         "<p>von <a rel=author href=/author/ann-lee/>Ann Lee</a>, seit "
+         "8.5.12 dabei</p>",
+         0, NULL, "-published\n"},
         {"text date: a listed item's date beside a link to the page itself",
          NULL,
          "<h1>Spring walk</h1><p>Text</p><aside><ul><li><a "
@@ -457,6 +465,18 @@ static const struct page_case cases[] = {
          "class=post-date>21/04/2024</span></li></ul></aside>",
          0, NULL, "published=html:2024-04-21\n",
          "https://site.example/blog/spring-walk/"},
+        {"text date: a paragraph about the post, its link then its day", NULL,
+         "<h1>Spring walk</h1><p>Text</p><div id=sidebar><h2>About this "
+         "post</h2><p><a href=/blog/spring-walk/>Spring walk</a> wurde am "
+         "<nobr>21. April 2024</nobr> um <nobr>09:30</nobr> Uhr gepostet."
+         "</p></div>",
+         0, NULL, "published=html:2024-04-21\n",
+         "https://site.example/blog/spring-walk/"},
+        {"text date: a paragraph linking another post dates nothing", NULL,
+         "<h1>Spring walk</h1><div id=sidebar><p><a href=/blog/autumn-walk/>"
+         "Autumn walk</a> wurde am <nobr>3. November 2023</nobr> gepostet."
+         "</p></div>",
+         0, NULL, "-published\n", "https://site.example/blog/spring-walk/"},
         {"text date: a bare date in the page wins over its listed item's", NULL,
          "<h1>Spring walk</h1><p>20.04.2024</p><aside><ul><li><a "
          "href=/blog/spring-walk/>Spring walk</a><span>21/04/2024</span>"
@@ -604,6 +624,18 @@ static const struct page_case cases[] = {
          NULL,
          "<p>Pressemitteilung vom Verband</p><p>Dieser Artikel wurde am 24. "
          "September 2005 in die Liste aufgenommen.</p>",
+         0, NULL, "-published\n"},
+        {"text date: a post's stamp as a sentence, with its hour", NULL,
+         "<div class=post-footer>Dieser Beitrag wurde am 3. Mai 2012 um "
+         "10:05 von <a href=/u/ann>Ann</a> geschrieben.</div>",
+         0, NULL, "published=html:2012-05-03T10:05:00Z\n"},
+        {"text date: Kubrick's 'This entry was posted on'", NULL,
+         "<p><small>This entry was posted on Friday, June 1st, 2012 at 9:15 "
+         "am and is filed under <a href=/c/x>X</a>.</small></p>",
+         0, NULL, "published=html:2012-06-01T09:15:00Z\n"},
+        {"text date: the sentence with a day alone is a notice's", NULL,
+         "<p>Dieser Artikel wurde am 4. Juni 2010 in die Liste der guten "
+         "Artikel aufgenommen.</p>",
          0, NULL, "-published\n"},
         {"text date: no label in a word, an aside, or a value without a "
          "date",
@@ -928,6 +960,14 @@ static const struct page_case cases[] = {
          "<p>27.01.2022 war ein Tag, an dem die Mannschaft lange trainierte."
          "</p><h1>T</h1>",
          0, NULL, "-published\n"},
+        {"date: a date's parts in elements of their own are words apart", NULL,
+         "<div class=datum><span class=monat>Mar</span> <span "
+         "class=tag>7</span><span class=jahr>2011</span></div>",
+         0, NULL, "published=html:2011-03-07\n"},
+        {"date: a dot between a date's elements keeps it one date", NULL,
+         "<div class=datum><span>24</span>.<span>03</span>.<b>2011</b>"
+         "</div>",
+         0, NULL, "published=html:2011-03-24\n"},
         {"date: a subline under the headline is a date line", NULL,
          "<h1>Perfekte Schnitte</h1><p class=\"upperCase subline\"> 21. Jan "
          "2022 // Dominik Ricker</p>",
