@@ -8,7 +8,7 @@
  * instead, since it prices a plan for any site at all sixteen partitions;
  * made to keep that plan, it would lock every partition and its indexes
  * at every run before pruning them. Either way the server spends several
- * times the read itself: 35 to 60 us a read of one row against 4 to 7
+ * times the read itself: 35 to 60 us a read of one row against 3 to 8
  * for the same read of the partition by name (docs/performance.md). So
  * a statement run for every page a crawl asks again, the read of a URL's
  * visit, names the partition. Which one a site falls in is PostgreSQL's
