@@ -301,9 +301,8 @@ static int copy_visit(struct heed__sql *q, void *ctx)
 	"url = ?2;"
 
 /* The same read of each of PostgreSQL's partitions by name: the crawl
- * reads a URL's row for each page it asks again, and the read of the
- * partitioned table would lock all sixteen partitions and their indexes
- * first (site_parts.c). */
+ * reads a URL's row for each page it asks again, and PostgreSQL planned
+ * the read of the partitioned table again at every run (site_parts.c). */
 static const char *const get_from_partition[] = {
         GET_FROM("visits_0"),  GET_FROM("visits_1"),  GET_FROM("visits_2"),
         GET_FROM("visits_3"),  GET_FROM("visits_4"),  GET_FROM("visits_5"),
