@@ -2,7 +2,7 @@
 """What a pages table partitioned by host would cost, on write and read.
 
     python3 bench/crawl/partition_pages.py [--sites N] [--pages N]
-        [--batch N] [--rounds N] [--record BYTES]
+        [--batch N] [--rounds N] [--record BYTES] [--reads N] [--search]
 
 heed's pages table on PostgreSQL is one table: an identity id (the key
 of a public record, /records/ID, and of the search rows), the URL
@@ -29,7 +29,7 @@ throwaway cluster (tests/pgcluster.py) and measures, inside the server
 The search rows (`search_docs`: a page's id, its host and its words as a
 tsvector under a GIN index) are measured the same way with --search:
 both layouts of a docs table keyed (page_id) or (page_id, host), 100
-words a page from a vocabulary of 5,000 (the low word numbers common),
+words a page from a vocabulary of 50,000 (the low word numbers common),
 written in the catch-up's batch shape and read as a search reads them:
 
   common   how many pages hold a word of about 10 % of them, and the
