@@ -54,7 +54,7 @@ static void test_fresh_database_migrated_once(void **state)
 	assert_int_equal(version, 1);
 	assert_int_equal(heed_store_schema_version(s, "frontier", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 5);
+	assert_int_equal(version, 6);
 	assert_int_equal(heed_store_schema_version(s, "pages", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 3);
@@ -180,7 +180,7 @@ static void test_concurrent_opens_migrate_once(void **state)
 	s = open_url(url, HEED_STORE_OPEN_READONLY);
 	assert_int_equal(heed_store_schema_version(s, "frontier", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 5);
+	assert_int_equal(version, 6);
 	assert_int_equal(heed_store_schema_version(s, "irc", &version),
 	                 HEED_OK);
 	assert_int_equal(version, 1);
