@@ -15,7 +15,7 @@ longest first. In EVERY scenario:
     abort_on_error=1, a memory error is a SIGABRT), and its standard error
     holds no sanitizer report;
   - its peak RSS (ru_maxrss of the process, from wait4 in a small
-    launcher process, see LAUNCHER; under ASan with a 32 MB quarantine,
+    launcher process, see LAUNCHER; under ASan with a 16 MB quarantine,
     see heed_env) is under 150 MB;
   - no media URL was requested; no host got two requests under 1 s apart
     (kernel receive stamps from the server's log);
@@ -301,14 +301,19 @@ class Launcher:
 def heed_env():
     """heed's environment. Under AddressSanitizer, freed memory is held in
     a quarantine of 256 MB by default, which counts in the RSS but is not
-    heed's: 32 MB keep use-after-free detection for the latest frees and
-    let the peak RSS say what heed itself holds (links_100k: 204 MB with
-    the default quarantine, 113 MB with 32 MB, 41 MB without ASan)."""
+    heed's: 16 MB keep use-after-free detection for the latest frees and
+    let the peak RSS say mostly what heed itself holds. The quarantine's
+    RSS is some 2.5 times its size, its chunks' redzones and the size
+    classes they leave behind: links_100k, whose 20,000 frontier inserts
+    malloc and free 175 MB inside SQLite, peaks at 46 MB without ASan, 69
+    with it and no quarantine, 109 with 16 MB and 151 with 32 MB (main at
+    bfb969b; 41, 58 and 129 MB at 4023c47, whose inserts freed 60 %
+    fewer bytes inside SQLite)."""
     env = dict(os.environ)
     opts = env.get("ASAN_OPTIONS", "")
     if "quarantine_size_mb" not in opts:
         env["ASAN_OPTIONS"] = (opts + ":" if opts else "") + \
-            "quarantine_size_mb=32"
+            "quarantine_size_mb=16"
     return env
 
 
