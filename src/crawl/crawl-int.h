@@ -725,6 +725,10 @@ void heed__table_free(heed_crawl *c);
 bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
                       const char *url, enum heed__job_kind kind, int depth,
                       int64_t hint);
+/* heed__visit_skip's judgement of v, the URL's row read already. */
+bool heed__visit_skip_row(heed_crawl *c, const struct heed__site *s,
+                          const struct heed_visit *v, enum heed__job_kind kind,
+                          int depth, int64_t hint);
 /* Called once heed__queue_known has read every known page, sitemap and
  * feed of s (rows of them): notes whether the store holds no visit of s
  * at all, oEmbed answers included (visits_none). */

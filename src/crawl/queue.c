@@ -32,9 +32,11 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 	                     from, lastmod);
 }
 
-void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
-                          enum heed__job_kind kind, int depth, const char *from,
-                          int64_t lastmod)
+/* Queues url as heed__queue_add_seen does; judged: its visit row was read
+ * and found wanted already (heed__queue_known), so it is not read again. */
+static void queue_add(heed_crawl *c, const char *url, uint64_t fp,
+                      enum heed__job_kind kind, int depth, const char *from,
+                      int64_t lastmod, bool judged)
 {
 	struct heed_frontier_entry fe = {
 	        0,    url,     NULL, depth, (heed_frontier_kind)kind,
@@ -78,7 +80,7 @@ void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
 	if (lastmod == HEED_STORE_NO_DATE &&
 	    heed__seen_has(&c->seen, not_due_mark(fp)))
 		return;
-	if (heed__visit_skip(c, s, url, kind, depth, lastmod)) {
+	if (!judged && heed__visit_skip(c, s, url, kind, depth, lastmod)) {
 		if (!heed__seen_has(&c->seen, not_due_mark(fp))) {
 			heed__seen_add(&c->seen, not_due_mark(fp));
 			c->p.not_due++;
@@ -99,6 +101,13 @@ void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
 	heed__seen_add(&c->seen, fp);
 	if (!c->adds_untold++)
 		c->adds_since_ms = c->now.mono_ms;
+}
+
+void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
+                          enum heed__job_kind kind, int depth, const char *from,
+                          int64_t lastmod)
+{
+	queue_add(c, url, fp, kind, depth, from, lastmod, false);
 }
 
 /* A URL of the site origin was new in the store. */
@@ -141,28 +150,37 @@ void heed__queue_take_added(heed_crawl *c)
  * store's read ends before the frontier's writes start. */
 struct known {
 	heed_crawl *c;
+	struct heed__site *s;
 	char **urls;
 	enum heed__job_kind *kinds;
 	size_t count, cap;
-	size_t rows; /* read, queued or not */
+	size_t rows;   /* read, queued or not */
+	size_t judged; /* not seen before in this run, queued or not */
 };
 
+/* Judges each row as it is read, as a link to its URL would be, so that
+ * the URLs kept are queued without reading their rows again. */
 static int collect_known(void *ud, const struct heed_visit *v)
 {
 	struct known *k = ud;
 	const struct heed_allocator *a = k->c->alloc;
 	uint64_t fp = heed__seen_fingerprint(v->url);
+	enum heed__job_kind kind = (enum heed__job_kind)v->kind;
 
 	k->rows++;
 	/* Queued already (a start URL), or judged already. */
 	if (heed__seen_has(&k->c->seen, fp) ||
 	    heed__seen_has(&k->c->seen, not_due_mark(fp)))
 		return 0;
-	/* A page that is not due costs nothing, not even a queue row. */
-	if (v->kind == HEED_FRONTIER_PAGE && !k->c->opt->refresh_all &&
-	    !heed_revisit_is_due(&v->sched, heed__crawl_unix_s(k->c))) {
+	k->judged++;
+	/* A page that is not due, or a sitemap or feed still fresh, costs
+	 * nothing, not even a queue row; such a source is a source all the
+	 * same. */
+	if (heed__visit_skip_row(k->c, k->s, v, kind, 1, HEED_STORE_NO_DATE)) {
 		heed__seen_add(&k->c->seen, not_due_mark(fp));
 		k->c->p.not_due++;
+		if (kind != JOB_PAGE)
+			k->s->has_source = true;
 		return 0;
 	}
 	if (k->count == k->cap) {
@@ -179,13 +197,13 @@ static int collect_known(void *ud, const struct heed_visit *v)
 		k->cap = cap;
 	}
 	k->urls[k->count] = heed__strndup(a, v->url, strlen(v->url));
-	k->kinds[k->count] = (enum heed__job_kind)v->kind;
+	k->kinds[k->count] = kind;
 	return k->urls[k->count++] == NULL;
 }
 
 void heed__queue_known(heed_crawl *c, struct heed__site *s)
 {
-	struct known k = {c, NULL, NULL, 0, 0, 0};
+	struct known k = {c, s, NULL, NULL, 0, 0, 0, 0};
 	heed_status rc;
 
 	if (s->known_queued)
@@ -196,7 +214,7 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 	 * both modes, conditionally (visits.c skips one still fresh). */
 	rc = heed__read_visits_of_site(c, s->origin, HEED_VISIT_SOURCES,
 	                               collect_known, &k);
-	s->known_sources = k.count > 0;
+	s->known_sources = k.judged > 0;
 	/* The default mode asks the known pages that are due; a link to
 	 * one that is not is skipped too. The page limit caps what a run
 	 * fetches. */
@@ -211,8 +229,9 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 	}
 	for (size_t i = 0; i < k.count; i++) {
 		if (k.urls[i] && c->failed == HEED_OK)
-			heed__queue_add(c, k.urls[i], k.kinds[i], 1, s->origin,
-			                HEED_STORE_NO_DATE);
+			queue_add(c, k.urls[i],
+			          heed__seen_fingerprint(k.urls[i]), k.kinds[i],
+			          1, s->origin, HEED_STORE_NO_DATE, true);
 		heed__free(c->alloc, k.urls[i]);
 	}
 	heed__free(c->alloc, k.urls);

@@ -112,36 +112,48 @@ void heed__visit_note_none(heed_crawl *c, struct heed__site *s, size_t rows)
 	s->visits_none = !found;
 }
 
-bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
-                      const char *url, enum heed__job_kind kind, int depth,
-                      int64_t hint)
+bool heed__visit_skip_row(heed_crawl *c, const struct heed__site *s,
+                          const struct heed_visit *v, enum heed__job_kind kind,
+                          int depth, int64_t hint)
 {
 	int64_t now = heed__crawl_unix_s(c);
-	struct heed_visit v;
-	bool skip = false;
+	bool skip;
 
-	/* A URL this run asked is in the frontier already: whatever is
-	 * said here, queueing it again changes nothing. */
-	if (c->opt->refresh_all || !visit_get(c, s, url, 0, &v))
-		return false;
-	if (heed_revisit_hinted(&v.sched, hint))
+	if (c->opt->refresh_all || heed_revisit_hinted(&v->sched, hint))
 		skip = false; /* the site says it changed since */
 	else if (kind != JOB_PAGE)
-		skip = v.fresh_until != HEED_REVISIT_NO_DATE &&
-		       now < v.fresh_until;
+		skip = v->fresh_until != HEED_REVISIT_NO_DATE &&
+		       now < v->fresh_until;
 	else if (depth == 0)
 		/* A start page is where a site says what is new: always
 		 * asked in the default mode; in the incremental mode only
 		 * when due once its sitemaps or feeds are known, which say
 		 * the same more cheaply. */
 		skip = c->mode == HEED_CRAWL_INCREMENTAL &&
-		       !heed_revisit_is_due(&v.sched, now) && has_sources(c, s);
+		       !heed_revisit_is_due(&v->sched, now) &&
+		       has_sources(c, s);
 	else
 		skip = c->mode == HEED_CRAWL_FULL &&
-		       !heed_revisit_is_due(&v.sched, now);
-	heed_store_visit_clear(c->store, &v);
+		       !heed_revisit_is_due(&v->sched, now);
 	if (skip)
-		heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "not due: %s", url);
+		heed_log(&c->log, HEED_LOG_DEBUG, "crawl", "not due: %s",
+		         v->url);
+	return skip;
+}
+
+bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
+                      const char *url, enum heed__job_kind kind, int depth,
+                      int64_t hint)
+{
+	struct heed_visit v;
+	bool skip;
+
+	/* A URL this run asked is in the frontier already: whatever is
+	 * said here, queueing it again changes nothing. */
+	if (c->opt->refresh_all || !visit_get(c, s, url, 0, &v))
+		return false;
+	skip = heed__visit_skip_row(c, s, &v, kind, depth, hint);
+	heed_store_visit_clear(c->store, &v);
 	return skip;
 }
 

@@ -33,6 +33,7 @@
 #include "heed/store_arrangements.h"
 #include "heed/store_pages.h"
 #include "heed/store_visits.h"
+#include "store/sqlite-int.h"
 
 #define SITES      4
 #define PAGES      4
@@ -105,6 +106,9 @@ struct sim {
 	 * how many times it waited so with spare time. */
 	bool look_when_spare;
 	int spare_looks;
+	/* Reads of one URL's visit row in the last run, as SQLite's trace
+	 * saw them run. */
+	int url_reads;
 };
 
 static struct sim sim;
@@ -423,6 +427,7 @@ static struct heed_crawl_progress crawl_ending(heed_crawl_mode mode,
 	sim.opt.user_agent = "heed-test";
 	sim.opt.net.allow_private = true;
 	sim.run_start = sim.log_len;
+	sim.url_reads = 0;
 	if (heed_crawl_new(&sim.c, sim.store, &sim.opt, &t, NULL, &diag) !=
 	            HEED_OK ||
 	    heed_crawl_start(sim.c, &t, &diag) != HEED_OK)
@@ -539,6 +544,17 @@ static void assert_courteous(void)
 	}
 }
 
+/* Counts the runs of the store's read of one URL's visit row. */
+static int on_statement(unsigned type, void *ctx, void *stmt, void *text)
+{
+	(void)type;
+	(void)ctx;
+	(void)stmt;
+	if (strstr(text, "FROM visits WHERE site = ?1 AND url = ?2"))
+		sim.url_reads++;
+	return 0;
+}
+
 static int setup(void **state)
 {
 	struct heed_diag diag = {0};
@@ -554,6 +570,10 @@ static int setup(void **state)
 	snprintf(sim.path, sizeof(sim.path), "%s/heed.db", heed_test_dir());
 	if (heed_store_open(&sim.store, sim.path, NULL, &diag) != HEED_OK)
 		fail_msg("store: %s", diag.message);
+	assert_int_equal(sqlite3_trace_v2(heed__sqlite_db(sim.store),
+	                                  SQLITE_TRACE_STMT, on_statement,
+	                                  NULL),
+	                 SQLITE_OK);
 	return 0;
 }
 
@@ -673,6 +693,11 @@ static void test_recrawls(void **state)
 		assert_int_equal(cond, 1);
 	}
 	assert_int_equal(p.errors, 1);
+	/* The known pages were read together at each site's start and
+	 * judged there: a URL's row is read alone for its request, and a
+	 * start page's once more when its seed is queued; robots.txt has
+	 * none. */
+	assert_int_equal(sim.url_reads, SITES * (P_COUNT - 1) + SITES);
 	advance(600);
 	p = crawl(HEED_CRAWL_FULL, false);
 	assert_int_equal(asked(1, P_PAGE0, &cond, &ok), 1);
