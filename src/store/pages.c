@@ -207,6 +207,10 @@ heed_status heed_store_page_unchanged(heed_store *store, const char *url,
 	                      "source_lastmod = coalesce(CAST(?3 AS BIGINT), "
 	                      "source_lastmod) WHERE url = ?1;") != HEED_OK)
 		return HEED_ESTORE;
+	/* Every 304 of a recrawl's pages comes here: a batch's visits and
+	 * queue rows stay held across it, as the dates it writes fire no
+	 * trigger. */
+	heed__sql_blind(&q, HEED__HELD_VISITS | HEED__HELD_QUEUE);
 	heed__sql_text(&q, 1, url);
 	heed__sql_int(&q, 2, checked_at);
 	heed__sql_opt(&q, 3, source_lastmod, HEED_STORE_NO_DATE);

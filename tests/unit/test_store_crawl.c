@@ -572,6 +572,53 @@ static void test_frontier_undrop_keeps_held_pg(void **state)
 	heed_store_close(s);
 }
 
+static int got_checked_at(void *ud, const struct heed_stored_page *p)
+{
+	*(int64_t *)ud = p->checked_at;
+	return 1;
+}
+
+/* A page's 304 (its dates written) leaves the queue rows the batch holds
+ * held on PostgreSQL: a recrawl writes one for most pages it asks, and
+ * each sent them as statements of their own. The probe is the undrop's,
+ * as above. */
+static void test_page_unchanged_keeps_held_pg(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
+	struct heed_stored_page p =
+	        page("http://a.test/1", "a.test", 200, 1000);
+	struct window w = {0};
+	int64_t n = 0, checked_at = 0;
+
+	(void)state;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	e.url = "http://a.test/2";
+	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
+	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 8,
+	                                            collect_entry, &w),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_drop_host(s, "a.test", &n),
+	                 HEED_OK);
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	assert_int_equal(heed_store_frontier_set_state(s, "a.test", w.ids[1],
+	                                               HEED_FRONTIER_QUEUED, 0),
+	                 HEED_OK);
+	assert_int_equal(heed_store_page_unchanged(s, "http://a.test/1", 2000,
+	                                           HEED_STORE_NO_DATE),
+	                 HEED_OK);
+	assert_int_equal(heed_store_frontier_undrop_host(s, "a.test", &n),
+	                 HEED_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(heed_store_page_get(s, "http://a.test/1",
+	                                     got_checked_at, &checked_at),
+	                 HEED_OK);
+	assert_int_equal(checked_at, 2000);
+	heed_store_close(s);
+}
+
 static void test_frontier_states_and_drop(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
@@ -1724,6 +1771,7 @@ int main(void)
 	        cmocka_unit_test(test_frontier_writes_one_partition_pg),
 	        cmocka_unit_test(test_frontier_queue_plans_kept_pg),
 	        cmocka_unit_test(test_frontier_undrop_keeps_held_pg),
+	        cmocka_unit_test(test_page_unchanged_keeps_held_pg),
 	};
 
 	if (heed_test_pg())
