@@ -211,6 +211,7 @@ heed_status heed_store_page_unchanged(heed_store *store, const char *url,
 	 * queue rows stay held across it, as the dates it writes fire no
 	 * trigger. */
 	heed__sql_blind(&q, HEED__HELD_VISITS | HEED__HELD_QUEUE);
+	heed__sql_scope(&q, HEED__HELD_PAGES, url, NULL);
 	heed__sql_text(&q, 1, url);
 	heed__sql_int(&q, 2, checked_at);
 	heed__sql_opt(&q, 3, source_lastmod, HEED_STORE_NO_DATE);
@@ -255,6 +256,7 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 	                      "WHERE url = ?1;") != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_blind(&q, HEED__HELD_VISITS | HEED__HELD_QUEUE);
+	heed__sql_scope(&q, HEED__HELD_PAGES, url, NULL);
 	heed__sql_text(&q, 1, url);
 	return heed__sql_one(&q, read_validators, v);
 }

@@ -67,6 +67,8 @@ void heed__pg_search_forget(heed_store *store);
 /* A statement as PQexecParams takes it, or simple for several statements
  * without parameters (migrations, "BEGIN; ..."), which only the simple
  * query protocol runs. */
+struct heed__sql_scope;
+
 struct heed__pg_stmt {
 	const char *sql;
 	int n;
@@ -76,6 +78,9 @@ struct heed__pg_stmt {
 	/* The held rows it need not see sent before it (struct
 	 * heed__sql_held in src/store/sql-int.h); 0: every kind. */
 	unsigned blind;
+	/* NULL, or the only rows of one held kind it sees: that kind's
+	 * rows are sent before it only when one of those is held. */
+	const struct heed__sql_scope *scope;
 };
 
 /* The first key of heed's advisory locks: "heed" in ASCII, as
@@ -139,10 +144,14 @@ heed_status heed__pg_run_st(heed_store *store, const struct heed__pg_stmt *st,
  * them all unsent (a ROLLBACK, a lost batch, closing).
  */
 struct heed__sql_held;
+struct heed__sql_scope;
 bool heed__pg_may_hold(const heed_store *store);
 heed_status heed__pg_hold(heed_store *store, const struct heed__sql_held *held,
                           const char *const *values);
 heed_status heed__pg_held_send(heed_store *store, unsigned kinds);
+/* Whether a row scope bounds to is held (struct heed__sql_scope). */
+bool heed__pg_held_names(const heed_store *store,
+                         const struct heed__sql_scope *scope);
 void heed__pg_held_drop(heed_store *store);
 /* Frees them and what held them (closing). */
 void heed__pg_held_free(heed_store *store);

@@ -1059,6 +1059,7 @@ void heed__pg_redo_bind_last(heed_store *store, int param, const char *value)
 static heed_status held_before(heed_store *store,
                                const struct heed__pg_stmt *st)
 {
+	unsigned kinds;
 	heed_status rc;
 
 	if (!store->pg || !store->pg->held)
@@ -1067,7 +1068,11 @@ static heed_status held_before(heed_store *store,
 		heed__pg_held_drop(store);
 		return HEED_OK;
 	}
-	rc = heed__pg_held_send(store, HEED__HELD_ALL & ~st->blind);
+	kinds = HEED__HELD_ALL & ~st->blind;
+	if (st->scope && (kinds & st->scope->kind) &&
+	    !heed__pg_held_names(store, st->scope))
+		kinds &= ~st->scope->kind;
+	rc = heed__pg_held_send(store, kinds);
 	if (rc != HEED_OK)
 		store->pg->status = rc;
 	return rc;

@@ -348,6 +348,32 @@ static heed_status send_set(heed_store *store, struct held_set *set)
 	return rc;
 }
 
+/* Whether the value of marker m (0: none, "") is want (NULL: any). */
+static bool key_is(const char *const *values, int m, const char *want)
+{
+	return !want || strcmp(key_text(values, m), want) == 0;
+}
+
+bool heed__pg_held_names(const heed_store *store,
+                         const struct heed__sql_scope *scope)
+{
+	const struct heed__pg_held *h = store->pg ? store->pg->held : NULL;
+
+	for (int i = 0; h && i < h->count; i++) {
+		const struct held_set *set = &h->sets[i];
+		const struct heed__sql_held *what = set->what;
+		if (!(what->kind & scope->kind))
+			continue;
+		for (int r = 0; r < set->count; r++)
+			if (key_is(set->rows[r].values, what->key,
+			           scope->key) &&
+			    key_is(set->rows[r].values, what->key_also,
+			           scope->key_also))
+				return true;
+	}
+	return false;
+}
+
 heed_status heed__pg_held_send(heed_store *store, unsigned kinds)
 {
 	struct heed__pg_held *h = store->pg ? store->pg->held : NULL;

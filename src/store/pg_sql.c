@@ -180,6 +180,9 @@ static heed_status refuse_long(struct heed__sql *q)
 	return HEED_EINVAL;
 }
 
+/* The statement's bound on the held rows it sees, if it has one. */
+#define SCOPE(q) ((q)->scope.kind ? &(q)->scope : NULL)
+
 static heed_status pg_next(struct heed__sql *q, bool *row)
 {
 	*row = false;
@@ -188,7 +191,7 @@ static heed_status pg_next(struct heed__sql *q, bool *row)
 	if (!q->result) {
 		const struct heed__pg_stmt st = {
 		        q->text,    q->nparams, q->params, LENGTHS(q),
-		        FORMATS(q), false,      q->blind};
+		        FORMATS(q), false,      q->blind,  SCOPE(q)};
 		PGresult *r = heed__pg_query_st(q->store, &st);
 		if (!r)
 			return heed__pg_failed(q->store);
@@ -216,7 +219,7 @@ static heed_status pg_run(struct heed__sql *q, int64_t *changed)
 {
 	const struct heed__pg_stmt st = {q->text,    q->nparams, q->params,
 	                                 LENGTHS(q), FORMATS(q), false,
-	                                 q->blind};
+	                                 q->blind,   SCOPE(q)};
 
 	if (q->too_long)
 		return refuse_long(q);

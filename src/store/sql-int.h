@@ -32,6 +32,15 @@
 /* Room for an integer parameter in decimal, with its sign and NUL. */
 #define HEED__SQL_INT_SIZE 24
 
+/* The rows of one held kind (enum heed__sql_held_kind) a statement reads
+ * or changes, when it is not all of them: those named key and key_also
+ * as the kind names its rows (struct heed__sql_held; NULL matches any
+ * value). kind 0: no such bound. */
+struct heed__sql_scope {
+	unsigned kind;
+	const char *key, *key_also;
+};
+
 struct heed__sql {
 	heed_store *store;
 	const struct heed__sql_ops *ops;
@@ -56,6 +65,8 @@ struct heed__sql {
 	 * (heed__sql_blind). */
 	const struct heed__sql_held *held;
 	unsigned blind;
+	/* Of one held kind, the only rows it sees (heed__sql_scope). */
+	struct heed__sql_scope scope;
 };
 
 /*
@@ -220,6 +231,7 @@ heed__sql_prepare(heed_store *store, struct heed__sql *q, const char *sql)
 	q->result = NULL;
 	q->held = NULL;
 	q->blind = 0;
+	q->scope.kind = 0;
 	return q->ops->prepare(q, sql);
 }
 
@@ -236,6 +248,19 @@ static inline void heed__sql_hold(struct heed__sql *q,
 static inline void heed__sql_blind(struct heed__sql *q, unsigned kinds)
 {
 	q->blind = kinds;
+}
+
+/* Says that of the held rows of kind, q sees only those named key and
+ * key_also (NULL: any value; the strings must outlive q's run): the others
+ * stay held across it. A crawl reads a URL's row or a site's rows between
+ * the writes of other sites' rows, which would otherwise be sent before
+ * each read. */
+static inline void heed__sql_scope(struct heed__sql *q, unsigned kind,
+                                   const char *key, const char *key_also)
+{
+	q->scope.kind = kind;
+	q->scope.key = key;
+	q->scope.key_also = key_also;
 }
 
 /* heed__sql_prepare for a statement of an area none of whose tables a

@@ -330,6 +330,7 @@ heed_status heed_store_visit_get(heed_store *store, const char *site,
 	                               : get_from_partition[part]) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
+	heed__sql_scope(&q, HEED__HELD_VISITS, url, site);
 	heed__sql_text(&q, 1, site);
 	heed__sql_text(&q, 2, url);
 	rc = heed__sql_one(&q, copy_visit, out);
@@ -390,6 +391,7 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 	if (heed__sql_prepare_dialect(store, &q, sql[pages]) != HEED_OK)
 		return HEED_ESTORE;
 	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
+	heed__sql_scope(&q, HEED__HELD_VISITS, NULL, site);
 	heed__sql_text(&q, 1, site);
 	for (int k = HEED_FRONTIER_PAGE; k <= HEED_FRONTIER_FEED; k++)
 		heed__sql_int(&q, 2 + k,

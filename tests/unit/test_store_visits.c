@@ -1230,6 +1230,147 @@ static void test_a_url_read_names_its_partition_pg(void **state)
 	heed_store_close(s);
 }
 
+/* The relations like pattern this process's session has written in its
+ * open transaction (RowExclusiveLock), joined by ',', into out: "" while
+ * the batch still holds its rows of them. */
+static void written(const char *url, const char *pattern, char *out,
+                    size_t size)
+{
+	char sql[480];
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT coalesce(string_agg(DISTINCT l.relation::regclass::"
+	         "text, ','), '') FROM pg_locks l JOIN pg_stat_activity a ON "
+	         "a.pid = l.pid WHERE a.application_name = 'heed[%ld]' AND "
+	         "l.mode = 'RowExclusiveLock' AND l.relation::regclass::text "
+	         "LIKE '%s';",
+	         (long)getpid(), pattern);
+	snprintf(out, size, "%s", heed_test_pg_sql(url, sql));
+}
+
+/* Whether the page of url is written in another session's open
+ * transaction: an insert of the same URL then waits for it, past the lock
+ * timeout. */
+static const char *page_written_elsewhere(const char *url, const char *page)
+{
+	char sql[900];
+
+	snprintf(sql, sizeof(sql),
+	         "SET lock_timeout = '300ms';"
+	         "CREATE FUNCTION pg_temp.probe(u text) RETURNS text LANGUAGE "
+	         "plpgsql AS $$BEGIN BEGIN INSERT INTO pages(url, host, "
+	         "status, fetched_at, checked_at) VALUES(u, 'x', 200, 0, 0) "
+	         "ON CONFLICT (url) DO NOTHING; RAISE EXCEPTION 'undone'; "
+	         "EXCEPTION WHEN lock_not_available THEN RETURN 'written'; "
+	         "WHEN raise_exception THEN RETURN 'not written'; END; "
+	         "END$$;"
+	         "SELECT pg_temp.probe('%s');",
+	         page);
+	return heed_test_pg_sql(url, sql);
+}
+
+static int count_visit(void *ud, const struct heed_visit *v)
+{
+	(void)v;
+	(*(int *)ud)++;
+	return 0;
+}
+
+/* A batch's held visits and pages stay held across the reads a crawl
+ * makes between them of other rows: a URL's visit, a site's visits, a
+ * page's validators, a page's 304 (each sent them first, a statement a
+ * read, where a recrawl reads between almost every two writes). A read
+ * of a row held, or of the site of one, sees it. */
+static void test_reads_of_other_rows_keep_held_pg(void **state)
+{
+	char url[256], locks[256];
+	heed_store *s = NULL;
+	struct heed_visit got;
+	struct heed_page_validators v;
+	struct heed_stored_page p = {
+	        .url = "https://a.example/1",
+	        .final_url = "https://a.example/1",
+	        .host = "https://a.example",
+	        .status = 200,
+	        .fetched_at = 100,
+	        .checked_at = 100,
+	        .title = "A",
+	        .views = -1,
+	        .etag = "\"a1\"",
+	        .source_lastmod = NO_DATE,
+	        .mode = "full",
+	        .record = "{}",
+	};
+	int rows = 0;
+
+	(void)state;
+	heed_test_pg_fresh(url, sizeof(url));
+	assert_int_equal(heed_store_open(&s, url, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	put(s, visit("https://b.example/1", "https://b.example", 500));
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	put(s, visit("https://a.example/1", "https://a.example", 1000));
+	p.url = p.final_url = "https://a.example/2";
+	p.etag = "\"a2\"";
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	written(url, "visits%", locks, sizeof(locks));
+	assert_string_equal(locks, "");
+	written(url, "pages", locks, sizeof(locks));
+	assert_string_equal(locks, "");
+	assert_int_equal(heed_store_visit_get(s, "https://b.example",
+	                                      "https://b.example/1", &got),
+	                 HEED_OK);
+	assert_int_equal(got.sched.due_at, 500);
+	heed_store_visit_clear(s, &got);
+	assert_int_equal(heed_store_visit_get(s, "https://a.example",
+	                                      "https://a.example/0", &got),
+	                 HEED_ENOTFOUND);
+	assert_int_equal(heed_store_visits_of_site(s, "https://b.example",
+	                                           HEED_VISIT_ANY_KIND,
+	                                           count_visit, &rows),
+	                 HEED_OK);
+	assert_int_equal(rows, 1);
+	assert_int_equal(
+	        heed_store_page_validators(s, "https://a.example/1", &v),
+	        HEED_OK);
+	assert_string_equal(v.etag, "\"a1\"");
+	assert_int_equal(heed_store_page_unchanged(s, "https://a.example/1",
+	                                           200, NO_DATE),
+	                 HEED_OK);
+	written(url, "visits%", locks, sizeof(locks));
+	assert_string_equal(locks, "");
+	assert_string_equal(page_written_elsewhere(url, "https://a.example/2"),
+	                    "not written");
+
+	/* The held rows' own reads see them. */
+	assert_int_equal(
+	        heed_store_page_validators(s, "https://a.example/2", &v),
+	        HEED_OK);
+	assert_string_equal(v.etag, "\"a2\"");
+	assert_string_equal(page_written_elsewhere(url, "https://a.example/2"),
+	                    "written");
+	rows = 0;
+	assert_int_equal(heed_store_visits_of_site(s, "https://a.example",
+	                                           HEED_VISIT_ANY_KIND,
+	                                           count_visit, &rows),
+	                 HEED_OK);
+	assert_int_equal(rows, 1);
+	put(s, visit("https://a.example/3", "https://a.example", 3000));
+	assert_int_equal(heed_store_visit_get(s, "https://a.example",
+	                                      "https://a.example/3", &got),
+	                 HEED_OK);
+	assert_int_equal(got.sched.due_at, 3000);
+	heed_store_visit_clear(s, &got);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM visits;"), "3");
+	assert_string_equal(
+	        heed_test_pg_sql(url, "SELECT count(*) FROM pages;"), "2");
+	heed_store_close(s);
+}
+
 /* The number of times needle occurs in hay. */
 static int occurrences(const char *hay, const char *needle)
 {
@@ -1304,6 +1445,7 @@ int main(void)
 	        cmocka_unit_test(test_site_rows_are_one_range_of_the_key_pg),
 	        cmocka_unit_test(test_version_3_partitioned_pg),
 	        cmocka_unit_test(test_a_url_read_names_its_partition_pg),
+	        cmocka_unit_test(test_reads_of_other_rows_keep_held_pg),
 	};
 
 	if (heed_test_pg())
