@@ -2301,11 +2301,11 @@ static bool aside_name(const char *v, uint32_t letters)
 }
 
 /* True when the names of areas that are not the page's own in the class
- * or id v (aside_name) all name a sidebar ("sidebar", "sidebar__item"),
- * none a comment, a teaser, a related list or another area. */
-static bool sidebar_name_only(const char *v)
+ * or id v (aside_name) all name one area, name ("sidebar",
+ * "sidebar__item" for "sidebar"), none a comment or another area. */
+static bool aside_name_only(const char *v, const char *name)
 {
-	bool sidebar = false;
+	bool named = false;
 	size_t n;
 
 	for (const char *p = v, *t; (t = next_token(&p, &n));) {
@@ -2316,12 +2316,12 @@ static bool sidebar_name_only(const char *v)
 			    !heed__ascii_ieq(t, aside_names[i].n,
 			                     aside_names[i].s))
 				continue;
-			if (strcmp(aside_names[i].s, "sidebar") != 0)
+			if (strcmp(aside_names[i].s, name) != 0)
 				return false;
-			sidebar = true;
+			named = true;
 		}
 	}
-	return sidebar;
+	return named;
 }
 
 /* True when the element, named an aside by its class or id, is a sidebar
@@ -2334,9 +2334,26 @@ static bool article_sidebar(const struct html *h, const struct common_attrs *ca)
 {
 	return h->article && !h->article_listed && (ca->cls || ca->id) &&
 	       (!ca->cls || !aside_name(ca->cls, h->cls_letters) ||
-	        sidebar_name_only(ca->cls)) &&
+	        aside_name_only(ca->cls, "sidebar")) &&
 	       (!ca->id || !aside_name(ca->id, letters_of(ca->id)) ||
-	        sidebar_name_only(ca->id));
+	        aside_name_only(ca->id, "sidebar"));
+}
+
+/* True when a class that names a teaser and no other aside also names
+ * the single view of an item, the page that shows one post whole
+ * ("teaserTyp3 newsSingle": TYPO3's news extension sets its article so
+ * in the site's teaser frame; "single-post"): the page's own item, not a
+ * teaser of another page. */
+static bool single_view_teaser(const char *cls)
+{
+	size_t n;
+
+	if (!cls || !strstr(cls, "ingle") || !aside_name_only(cls, "teaser"))
+		return false;
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if (token_has(t, n, "single") && !token_has(t, n, "teaser"))
+			return true;
+	return false;
 }
 
 /* True when a class or id names the page's own content area
@@ -2432,7 +2449,7 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	return ((ca->cls && aside_name(ca->cls, h->cls_letters)) ||
 	        (ca->id && aside_name(ca->id, letters_of(ca->id)))) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id) &&
-	       !article_sidebar(h, ca);
+	       !article_sidebar(h, ca) && !single_view_teaser(ca->cls);
 }
 
 /* True when a class token is "fn" (hCard's formatted name) or ends in

@@ -330,6 +330,14 @@ static const struct page_case cases[] = {
          "2018</p></aside><div class=sidebar-recent><span class=date>June 3, "
          "2018</span></div>",
          0, NULL, "-published\n"},
+        {"text date: a teaser's frame that names an item's single view is "
+         "the page's own",
+         NULL,
+         "<div class=\"teaser single-comment\"><span "
+         "class=date>03.02.2022</span></div><h2>A</h2><div "
+         "class=\"teaserTyp3 newsSingle\"><span "
+         "class=blue>01.02.2022</span> Kategorie: B</div>",
+         0, NULL, "published=html:2022-02-01\n"},
         {"text date: a teaser's time gives way to the article's", NULL,
          "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
          "</article><time datetime=2024-01-01>x</time></article>",
