@@ -91,6 +91,7 @@ enum cap_kind {
 	CAP_SOURCE,       /* a source line: "Quelle: kathpress" */
 	CAP_LICENSOR,     /* a licence's attribution link: who to credit */
 	CAP_MASTHEAD,     /* the masthead's home link: the site's name */
+	CAP_TEASER_DATE,  /* a date element in a teaser: see teaser_date */
 };
 
 struct capture {
@@ -238,6 +239,15 @@ struct html {
 	 * kicker_date. kicker_len is 0 when there is none. */
 	char kicker[MAX_KICKER];
 	size_t kicker_len;
+	/* The outermost aside open is a teaser (its class names a teaser
+	 * and no other aside); and the date its first date element showed,
+	 * kept with its sub-rank until an <h1> opens in it (teaser_lead,
+	 * after which no teaser is read). */
+	bool teaser;
+	bool teaser_lead_done;
+	char teaser_day[MAX_KICKER];
+	size_t teaser_day_len;
+	int teaser_sub;
 };
 
 /* strcmp() for the short names of tags and attributes, without a call. */
@@ -1749,6 +1759,61 @@ static bool account_token(const char *t, size_t n)
 	return false;
 }
 
+/*
+ * A teaser that holds an <h1>, the page's headline, is the page's own
+ * lead, not a teaser of another page: a site sets its article's picture,
+ * day and headline in the frame its listings use for their teasers
+ * (`<figure class=teaser><span class=date>02.02.2022</span>…<h1>`).
+ * Until that <h1> opens, the teaser's first date element is kept
+ * (teaser_date), then given with a date element's rank (teaser_lead);
+ * a teaser that closes without it dates nothing.
+ */
+static void teaser_date_class(struct html *h, enum tag tag, const char *cls)
+{
+	enum field f;
+	int sub = in_body(h) ? D_TEXT_CLASS_BODY : D_TEXT_CLASS_PAGE;
+
+	if (h->teaser_day_len || h->foreign || h->media || h->quote ||
+	    tag == T_META || tag == T_TIME || tag == T_SCRIPT ||
+	    (!CLASS_HAS(h, cls, "date") && !CLASS_HAS(h, cls, "Date") &&
+	     !CLASS_HAS(h, cls, "datum")) ||
+	    !text_date_class(cls, &f) || f != F_PUBLISHED ||
+	    !label_date_wanted(h, sub))
+		return;
+	h->teaser_sub = sub;
+	(void)start_capture(h, CAP_TEASER_DATE, NULL);
+}
+
+/* A teaser's date element ends: its text, when it opens with a date,
+ * waits for the page's headline (teaser_lead). */
+static void teaser_date(struct html *h, const char *s, size_t len)
+{
+	size_t n;
+
+	heed__trim(&s, &len);
+	if (h->teaser_day_len)
+		return; /* a date element inside the first one */
+	n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	if (!n || n > MAX_KICKER)
+		return;
+	memcpy(h->teaser_day, s, n);
+	h->teaser_day_len = n;
+}
+
+/* An <h1> opens: in a teaser, that teaser is the page's lead and the
+ * date it showed the page's. Only the first teaser holding one: a
+ * listing's teasers head their posts with the same element. */
+static void teaser_lead(struct html *h)
+{
+	if (!h->teaser || h->aside != 1 || h->foreign)
+		return;
+	h->teaser_lead_done = true;
+	if (h->teaser_day_len)
+		heed__cand(h->b, F_PUBLISHED, O_HTML, h->teaser_sub,
+		           h->teaser_day, h->teaser_day_len);
+	h->teaser_day_len = 0;
+}
+
 /* An element whose class is an account's shown name (Drupal's
  * "Gespeichert von <span class=username>rasos</span>", phpBB's post
  * author, a forum's account name over the thread's first post): the
@@ -1771,8 +1836,11 @@ static void on_username(struct html *h, const char *cls)
 static void on_class(struct html *h, enum tag tag, const char *cls,
                      const char *const *atts)
 {
-	if (h->foreign || h->media || h->aside)
+	if (h->foreign || h->media || h->aside) {
+		if (h->teaser && h->aside == 1)
+			teaser_date_class(h, tag, cls);
 		return;
+	}
 	/* Cheap screens first: this runs for every element with a class. */
 	on_class_date(h, tag, cls, atts);
 	if (!h->bio_done && CLASS_HAS(h, cls, "io") && bio_class(cls)) {
@@ -2107,6 +2175,7 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		if (!h->article && !h->aside && !h->site_header && !h->foreign)
 			h->h1_outside = true;
 		kicker_date(h);
+		teaser_lead(h);
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
 		else
@@ -2597,8 +2666,9 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 	if (site)
 		h->site_header++;
 	aside = tracked && opens_aside(h, tag, &ca);
-	if (aside)
-		h->aside++;
+	if (aside && !h->aside++ && !h->teaser_lead_done && ca.cls &&
+	    aside_name_only(ca.cls, "teaser"))
+		h->teaser = true;
 	/* After on_start_tag: a <time class=updated> is read by its class
 	 * alone; only the times inside the line are the edit's. */
 	edit = tracked && ca.cls && !h->foreign && edit_class(h, ca.cls);
@@ -4695,6 +4765,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		offer_text_date(b, h->edit_value ? F_MODIFIED : c->field,
 		                c->sub, s, len);
 		break;
+	case CAP_TEASER_DATE:
+		teaser_date(h, s, len);
+		break;
 	case CAP_LEAD:
 		lead_line(h, s, len);
 		break;
@@ -4783,8 +4856,11 @@ void heed__html_end(struct html *h)
 	if (el.scope)
 		close_scope(h);
 	close_tag(h, el.tag);
-	if (el.aside && h->aside)
-		h->aside--;
+	/* The outermost aside closes, and with it any teaser. */
+	if (el.aside && h->aside && !--h->aside) {
+		h->teaser = false;
+		h->teaser_day_len = 0;
+	}
 	if (el.edit && h->edit)
 		h->edit--;
 	if (el.site && h->site_header)
