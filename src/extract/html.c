@@ -91,6 +91,7 @@ enum cap_kind {
 	CAP_SOURCE,       /* a source line: "Quelle: kathpress" */
 	CAP_LICENSOR,     /* a licence's attribution link: who to credit */
 	CAP_MASTHEAD,     /* the masthead's home link: the site's name */
+	CAP_TEASER_DATE,  /* a date element in a teaser: see teaser_date */
 };
 
 struct capture {
@@ -238,6 +239,15 @@ struct html {
 	 * kicker_date. kicker_len is 0 when there is none. */
 	char kicker[MAX_KICKER];
 	size_t kicker_len;
+	/* The outermost aside open is a teaser (its class names a teaser
+	 * and no other aside); and the date its first date element showed,
+	 * kept with its sub-rank until an <h1> opens in it (teaser_lead,
+	 * after which no teaser is read). */
+	bool teaser;
+	bool teaser_lead_done;
+	char teaser_day[MAX_KICKER];
+	size_t teaser_day_len;
+	int teaser_sub;
 };
 
 /* strcmp() for the short names of tags and attributes, without a call. */
@@ -1749,6 +1759,61 @@ static bool account_token(const char *t, size_t n)
 	return false;
 }
 
+/*
+ * A teaser that holds an <h1>, the page's headline, is the page's own
+ * lead, not a teaser of another page: a site sets its article's picture,
+ * day and headline in the frame its listings use for their teasers
+ * (`<figure class=teaser><span class=date>02.02.2022</span>…<h1>`).
+ * Until that <h1> opens, the teaser's first date element is kept
+ * (teaser_date), then given with a date element's rank (teaser_lead);
+ * a teaser that closes without it dates nothing.
+ */
+static void teaser_date_class(struct html *h, enum tag tag, const char *cls)
+{
+	enum field f;
+	int sub = in_body(h) ? D_TEXT_CLASS_BODY : D_TEXT_CLASS_PAGE;
+
+	if (h->teaser_day_len || h->foreign || h->media || h->quote ||
+	    tag == T_META || tag == T_TIME || tag == T_SCRIPT ||
+	    (!CLASS_HAS(h, cls, "date") && !CLASS_HAS(h, cls, "Date") &&
+	     !CLASS_HAS(h, cls, "datum")) ||
+	    !text_date_class(cls, &f) || f != F_PUBLISHED ||
+	    !label_date_wanted(h, sub))
+		return;
+	h->teaser_sub = sub;
+	(void)start_capture(h, CAP_TEASER_DATE, NULL);
+}
+
+/* A teaser's date element ends: its text, when it opens with a date,
+ * waits for the page's headline (teaser_lead). */
+static void teaser_date(struct html *h, const char *s, size_t len)
+{
+	size_t n;
+
+	heed__trim(&s, &len);
+	if (h->teaser_day_len)
+		return; /* a date element inside the first one */
+	n = heed__page_date_len(s, len, h->b->cand[F_LANGUAGE].value);
+	if (!n || n > MAX_KICKER)
+		return;
+	memcpy(h->teaser_day, s, n);
+	h->teaser_day_len = n;
+}
+
+/* An <h1> opens: in a teaser, that teaser is the page's lead and the
+ * date it showed the page's. Only the first teaser holding one: a
+ * listing's teasers head their posts with the same element. */
+static void teaser_lead(struct html *h)
+{
+	if (!h->teaser || h->aside != 1 || h->foreign)
+		return;
+	h->teaser_lead_done = true;
+	if (h->teaser_day_len)
+		heed__cand(h->b, F_PUBLISHED, O_HTML, h->teaser_sub,
+		           h->teaser_day, h->teaser_day_len);
+	h->teaser_day_len = 0;
+}
+
 /* An element whose class is an account's shown name (Drupal's
  * "Gespeichert von <span class=username>rasos</span>", phpBB's post
  * author, a forum's account name over the thread's first post): the
@@ -1771,8 +1836,11 @@ static void on_username(struct html *h, const char *cls)
 static void on_class(struct html *h, enum tag tag, const char *cls,
                      const char *const *atts)
 {
-	if (h->foreign || h->media || h->aside)
+	if (h->foreign || h->media || h->aside) {
+		if (h->teaser && h->aside == 1)
+			teaser_date_class(h, tag, cls);
 		return;
+	}
 	/* Cheap screens first: this runs for every element with a class. */
 	on_class_date(h, tag, cls, atts);
 	if (!h->bio_done && CLASS_HAS(h, cls, "io") && bio_class(cls)) {
@@ -2107,6 +2175,7 @@ static void on_start_tag(struct html *h, enum tag tag, const char *const *atts)
 		if (!h->article && !h->aside && !h->site_header && !h->foreign)
 			h->h1_outside = true;
 		kicker_date(h);
+		teaser_lead(h);
 		if (++h->b->h1_count == 1 && !h->foreign)
 			start_capture(h, CAP_H1, NULL);
 		else
@@ -2301,11 +2370,11 @@ static bool aside_name(const char *v, uint32_t letters)
 }
 
 /* True when the names of areas that are not the page's own in the class
- * or id v (aside_name) all name a sidebar ("sidebar", "sidebar__item"),
- * none a comment, a teaser, a related list or another area. */
-static bool sidebar_name_only(const char *v)
+ * or id v (aside_name) all name one area, name ("sidebar",
+ * "sidebar__item" for "sidebar"), none a comment or another area. */
+static bool aside_name_only(const char *v, const char *name)
 {
-	bool sidebar = false;
+	bool named = false;
 	size_t n;
 
 	for (const char *p = v, *t; (t = next_token(&p, &n));) {
@@ -2316,12 +2385,12 @@ static bool sidebar_name_only(const char *v)
 			    !heed__ascii_ieq(t, aside_names[i].n,
 			                     aside_names[i].s))
 				continue;
-			if (strcmp(aside_names[i].s, "sidebar") != 0)
+			if (strcmp(aside_names[i].s, name) != 0)
 				return false;
-			sidebar = true;
+			named = true;
 		}
 	}
-	return sidebar;
+	return named;
 }
 
 /* True when the element, named an aside by its class or id, is a sidebar
@@ -2334,9 +2403,26 @@ static bool article_sidebar(const struct html *h, const struct common_attrs *ca)
 {
 	return h->article && !h->article_listed && (ca->cls || ca->id) &&
 	       (!ca->cls || !aside_name(ca->cls, h->cls_letters) ||
-	        sidebar_name_only(ca->cls)) &&
+	        aside_name_only(ca->cls, "sidebar")) &&
 	       (!ca->id || !aside_name(ca->id, letters_of(ca->id)) ||
-	        sidebar_name_only(ca->id));
+	        aside_name_only(ca->id, "sidebar"));
+}
+
+/* True when a class that names a teaser and no other aside also names
+ * the single view of an item, the page that shows one post whole
+ * ("teaserTyp3 newsSingle": TYPO3's news extension sets its article so
+ * in the site's teaser frame; "single-post"): the page's own item, not a
+ * teaser of another page. */
+static bool single_view_teaser(const char *cls)
+{
+	size_t n;
+
+	if (!cls || !strstr(cls, "ingle") || !aside_name_only(cls, "teaser"))
+		return false;
+	for (const char *p = cls, *t; (t = next_token(&p, &n));)
+		if (token_has(t, n, "single") && !token_has(t, n, "teaser"))
+			return true;
+	return false;
 }
 
 /* True when a class or id names the page's own content area
@@ -2432,7 +2518,7 @@ static bool opens_aside(const struct html *h, enum tag tag,
 	return ((ca->cls && aside_name(ca->cls, h->cls_letters)) ||
 	        (ca->id && aside_name(ca->id, letters_of(ca->id)))) &&
 	       !own_content_name(ca->cls) && !own_content_name(ca->id) &&
-	       !article_sidebar(h, ca);
+	       !article_sidebar(h, ca) && !single_view_teaser(ca->cls);
 }
 
 /* True when a class token is "fn" (hCard's formatted name) or ends in
@@ -2580,8 +2666,9 @@ void heed__html_start(struct html *h, const char *name, size_t len,
 	if (site)
 		h->site_header++;
 	aside = tracked && opens_aside(h, tag, &ca);
-	if (aside)
-		h->aside++;
+	if (aside && !h->aside++ && !h->teaser_lead_done && ca.cls &&
+	    aside_name_only(ca.cls, "teaser"))
+		h->teaser = true;
 	/* After on_start_tag: a <time class=updated> is read by its class
 	 * alone; only the times inside the line are the edit's. */
 	edit = tracked && ca.cls && !h->foreign && edit_class(h, ca.cls);
@@ -4678,6 +4765,9 @@ static void finish_capture(struct html *h, struct capture *c)
 		offer_text_date(b, h->edit_value ? F_MODIFIED : c->field,
 		                c->sub, s, len);
 		break;
+	case CAP_TEASER_DATE:
+		teaser_date(h, s, len);
+		break;
 	case CAP_LEAD:
 		lead_line(h, s, len);
 		break;
@@ -4766,8 +4856,11 @@ void heed__html_end(struct html *h)
 	if (el.scope)
 		close_scope(h);
 	close_tag(h, el.tag);
-	if (el.aside && h->aside)
-		h->aside--;
+	/* The outermost aside closes, and with it any teaser. */
+	if (el.aside && h->aside && !--h->aside) {
+		h->teaser = false;
+		h->teaser_day_len = 0;
+	}
 	if (el.edit && h->edit)
 		h->edit--;
 	if (el.site && h->site_header)

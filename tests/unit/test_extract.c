@@ -330,6 +330,21 @@ static const struct page_case cases[] = {
          "2018</p></aside><div class=sidebar-recent><span class=date>June 3, "
          "2018</span></div>",
          0, NULL, "-published\n"},
+        {"text date: a teaser's frame that names an item's single view is "
+         "the page's own",
+         NULL,
+         "<div class=\"teaser single-comment\"><span "
+         "class=date>03.02.2022</span></div><h2>A</h2><div "
+         "class=\"teaserTyp3 newsSingle\"><span "
+         "class=blue>01.02.2022</span> Kategorie: B</div>",
+         0, NULL, "published=html:2022-02-01\n"},
+        {"text date: a teaser that holds the page's h1 is its own lead", NULL,
+         "<div class=teaser><span class=date>03.02.2022</span><h2>B</h2>"
+         "</div><figure class=teaser><span class=date>02.02.2022</span>"
+         "<span class=category>C</span><h1>A</h1></figure><p>Text</p>"
+         "<div class=teaser><span class=date>04.02.2022</span><h1>D</h1>"
+         "</div>",
+         0, NULL, "published=html:2022-02-02\n"},
         {"text date: a teaser's time gives way to the article's", NULL,
          "<article><h1>A</h1><article><time datetime=2019-01-01>y</time>"
          "</article><time datetime=2024-01-01>x</time></article>",
