@@ -98,6 +98,15 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud);
 
+/* Calls fn for the row of each of the n urls written for site that the
+ * store holds, in no given order (a URL without one is not called): the
+ * entries of a sitemap or feed judged together, one statement on
+ * PostgreSQL for up to a thousand. The urls hold no newline (normalised
+ * URLs never do). */
+heed_status heed_store_visits_of_urls(heed_store *store, const char *site,
+                                      const char *const *urls, size_t n,
+                                      heed_store_visit_fn *fn, void *ud);
+
 /*
  * Calls fn for the rows of site (NULL: every site) ordered by due date then
  * URL, starting after the cursor (after_due, after_url); after_url NULL

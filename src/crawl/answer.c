@@ -454,8 +454,6 @@ static bool entry_unchanged(heed_crawl *c, const char *url, int64_t lastmod)
 	return lastmod <= known;
 }
 
-/* Queues the entries of a sitemap or feed; returns the newest entry date
- * not after now (the source's own evidence of change), or NO_DATE. */
 /* A listed page of s whose owner named an oEmbed endpoint is read
  * through it, not fetched: true when so queued (or refused). The page
  * itself must be allowed by the site's rules, as if it were fetched. */
@@ -478,17 +476,51 @@ static bool queue_through_oembed(heed_crawl *c, struct heed__site *s,
 	return true;
 }
 
+/* The date an entry gives for its page's last change, or NO_DATE. */
+static int64_t entry_date(const struct heed_feed_entry *en)
+{
+	return en->updated_s != HEED_NO_DATE ? en->updated_s : en->published_s;
+}
+
+/* The verdicts of a sitemap's or feed's pages of s, their visit rows read
+ * together (heed__visit_judge); NULL for an index, or out of memory (each
+ * is then read when queued). Free with heed__free. */
+static enum heed__judged *
+judge_entries(heed_crawl *c, const struct heed__site *s, const heed_feed *feed)
+{
+	size_t n = heed_feed_entry_count(feed);
+	const char **urls;
+	int64_t *hints;
+	enum heed__judged *out = NULL;
+
+	if (!n || heed_feed_kind_get(feed) == HEED_FEED_SITEMAP_INDEX)
+		return NULL;
+	urls = heed__malloc(c->alloc, n * sizeof(*urls));
+	hints = heed__malloc(c->alloc, n * sizeof(*hints));
+	if (urls && hints && (out = heed__malloc(c->alloc, n * sizeof(*out)))) {
+		for (size_t i = 0; i < n; i++) {
+			urls[i] = heed_feed_entry(feed, i)->url;
+			hints[i] = entry_date(heed_feed_entry(feed, i));
+		}
+		heed__visit_judge(c, s, urls, hints, n, 1, out);
+	}
+	heed__free(c->alloc, urls);
+	heed__free(c->alloc, hints);
+	return out;
+}
+
+/* Queues the entries of a sitemap or feed; returns the newest entry date
+ * not after now (the source's own evidence of change), or NO_DATE. */
 static int64_t queue_entries(heed_crawl *c, struct heed__site *s,
                              const struct heed__job *job, const heed_feed *feed)
 {
 	bool index = heed_feed_kind_get(feed) == HEED_FEED_SITEMAP_INDEX;
 	int64_t now = heed__crawl_unix_s(c), newest = HEED_REVISIT_NO_DATE;
+	enum heed__judged *judged = judge_entries(c, s, feed);
 
 	for (size_t i = 0; i < heed_feed_entry_count(feed); i++) {
 		const struct heed_feed_entry *en = heed_feed_entry(feed, i);
-		int64_t lastmod = en->updated_s != HEED_NO_DATE
-		                          ? en->updated_s
-		                          : en->published_s;
+		int64_t lastmod = entry_date(en);
 		if (lastmod != HEED_NO_DATE && lastmod <= now &&
 		    lastmod > newest)
 			newest = lastmod;
@@ -503,8 +535,11 @@ static int64_t queue_entries(heed_crawl *c, struct heed__site *s,
 		}
 		if (queue_through_oembed(c, s, en->url, lastmod))
 			continue;
-		heed__queue_add(c, en->url, JOB_PAGE, 1, job->url, lastmod);
+		heed__queue_add_judged(c, en->url, JOB_PAGE, 1, job->url,
+		                       lastmod,
+		                       judged ? judged[i] : HEED__JUDGED_NOT);
 	}
+	heed__free(c->alloc, judged);
 	return newest;
 }
 

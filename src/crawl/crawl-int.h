@@ -729,6 +729,19 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 bool heed__visit_skip_row(heed_crawl *c, const struct heed__site *s,
                           const struct heed_visit *v, enum heed__job_kind kind,
                           int depth, int64_t hint);
+/* What is known of a URL's visit row when it is queued. */
+enum heed__judged {
+	HEED__JUDGED_NOT,     /* nothing: heed__visit_skip reads it */
+	HEED__JUDGED_WANTED,  /* read: to be asked (or no row) */
+	HEED__JUDGED_NOT_DUE, /* read: heed__visit_skip would skip it */
+};
+/* heed__visit_skip for n pages of site s found at depth, urls[i] with the
+ * date hints[i], their rows read together: out[i] for each. A URL of
+ * another site, or all of them after a store error, stay
+ * HEED__JUDGED_NOT. */
+void heed__visit_judge(heed_crawl *c, const struct heed__site *s,
+                       const char *const *urls, const int64_t *hints, size_t n,
+                       int depth, enum heed__judged *out);
 /* Called once heed__queue_known has read every known page, sitemap and
  * feed of s (rows of them): notes whether the store holds no visit of s
  * at all, oEmbed answers included (visits_none). */
@@ -776,6 +789,11 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
                           enum heed__job_kind kind, int depth, const char *from,
                           int64_t lastmod);
+/* heed__queue_add of a URL whose visit row was judged (heed__visit_judge). */
+void heed__queue_add_judged(heed_crawl *c, const char *url,
+                            enum heed__job_kind kind, int depth,
+                            const char *from, int64_t lastmod,
+                            enum heed__judged judged);
 /* Queues the URLs the store knows of a start URL's site s that this run
  * should ask (visits.c decides): due pages (the default mode) and the
  * site's sitemaps and feeds. Once per site and process. */
@@ -931,6 +949,9 @@ heed_status heed__read_visit(heed_crawl *c, const char *origin, const char *url,
 heed_status heed__read_visits_of_site(heed_crawl *c, const char *origin,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud);
+heed_status heed__read_visits_of_urls(heed_crawl *c, const char *origin,
+                                      const char *const *urls, size_t n,
+                                      heed_store_visit_fn *fn, void *ud);
 heed_status heed__read_page(heed_crawl *c, const char *url,
                             heed_store_page_fn *fn, void *ud);
 heed_status heed__read_page_validators(heed_crawl *c, const char *url,

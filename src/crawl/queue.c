@@ -32,11 +32,11 @@ void heed__queue_add(heed_crawl *c, const char *url, enum heed__job_kind kind,
 	                     from, lastmod);
 }
 
-/* Queues url as heed__queue_add_seen does; judged: its visit row was read
- * and found wanted already (heed__queue_known), so it is not read again. */
+/* Queues url as heed__queue_add_seen does; judged: what its visit row,
+ * read already, said of it (not read again then). */
 static void queue_add(heed_crawl *c, const char *url, uint64_t fp,
                       enum heed__job_kind kind, int depth, const char *from,
-                      int64_t lastmod, bool judged)
+                      int64_t lastmod, enum heed__judged judged)
 {
 	struct heed_frontier_entry fe = {
 	        0,    url,     NULL, depth, (heed_frontier_kind)kind,
@@ -80,7 +80,9 @@ static void queue_add(heed_crawl *c, const char *url, uint64_t fp,
 	if (lastmod == HEED_STORE_NO_DATE &&
 	    heed__seen_has(&c->seen, not_due_mark(fp)))
 		return;
-	if (!judged && heed__visit_skip(c, s, url, kind, depth, lastmod)) {
+	if (judged == HEED__JUDGED_NOT
+	            ? heed__visit_skip(c, s, url, kind, depth, lastmod)
+	            : judged == HEED__JUDGED_NOT_DUE) {
 		if (!heed__seen_has(&c->seen, not_due_mark(fp))) {
 			heed__seen_add(&c->seen, not_due_mark(fp));
 			c->p.not_due++;
@@ -107,7 +109,16 @@ void heed__queue_add_seen(heed_crawl *c, const char *url, uint64_t fp,
                           enum heed__job_kind kind, int depth, const char *from,
                           int64_t lastmod)
 {
-	queue_add(c, url, fp, kind, depth, from, lastmod, false);
+	queue_add(c, url, fp, kind, depth, from, lastmod, HEED__JUDGED_NOT);
+}
+
+void heed__queue_add_judged(heed_crawl *c, const char *url,
+                            enum heed__job_kind kind, int depth,
+                            const char *from, int64_t lastmod,
+                            enum heed__judged judged)
+{
+	queue_add(c, url, heed__seen_fingerprint(url), kind, depth, from,
+	          lastmod, judged);
 }
 
 /* A URL of the site origin was new in the store. */
@@ -231,7 +242,8 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 		if (k.urls[i] && c->failed == HEED_OK)
 			queue_add(c, k.urls[i],
 			          heed__seen_fingerprint(k.urls[i]), k.kinds[i],
-			          1, s->origin, HEED_STORE_NO_DATE, true);
+			          1, s->origin, HEED_STORE_NO_DATE,
+			          HEED__JUDGED_WANTED);
 		heed__free(c->alloc, k.urls[i]);
 	}
 	heed__free(c->alloc, k.urls);

@@ -138,6 +138,17 @@ heed_status heed__read_visits_of_site(heed_crawl *c, const char *origin,
 	        "reading the visits of a site");
 }
 
+heed_status heed__read_visits_of_urls(heed_crawl *c, const char *origin,
+                                      const char *const *urls, size_t n,
+                                      heed_store_visit_fn *fn, void *ud)
+{
+	if (absent(c, origin, HEED_STORE_KNOWN_VISITS))
+		return HEED_OK;
+	return read_done(
+	        c, heed_store_visits_of_urls(c->store, origin, urls, n, fn, ud),
+	        "reading the visits of a list of URLs");
+}
+
 heed_status heed__read_page(heed_crawl *c, const char *url,
                             heed_store_page_fn *fn, void *ud)
 {

@@ -16,6 +16,7 @@
  * always confirms a record heed has; one that is no longer indexed is
  * asked for whole when it is due.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "crawl/crawl-int.h"
@@ -155,6 +156,92 @@ bool heed__visit_skip(heed_crawl *c, const struct heed__site *s,
 	skip = heed__visit_skip_row(c, s, &v, kind, depth, hint);
 	heed_store_visit_clear(c->store, &v);
 	return skip;
+}
+
+/* A URL of heed__visit_judge and its place in the list. */
+struct judged_url {
+	const char *url;
+	size_t i;
+};
+
+static int by_url(const void *a, const void *b)
+{
+	return strcmp(((const struct judged_url *)a)->url,
+	              ((const struct judged_url *)b)->url);
+}
+
+struct judging {
+	heed_crawl *c;
+	const struct heed__site *s;
+	const int64_t *hints;
+	int depth;
+	struct judged_url *sorted; /* the URLs of s, by URL */
+	size_t n;
+	enum heed__judged *out;
+};
+
+/* A row read: the verdict of each place its URL holds in the list. */
+static int judge_row(void *ud, const struct heed_visit *v)
+{
+	struct judging *j = ud;
+	struct judged_url key = {v->url, 0};
+	struct judged_url *at =
+	        bsearch(&key, j->sorted, j->n, sizeof(*j->sorted), by_url);
+	struct judged_url *end = j->sorted + j->n;
+
+	if (!at)
+		return 0;
+	while (at > j->sorted && strcmp(at[-1].url, v->url) == 0)
+		at--;
+	for (; at < end && strcmp(at->url, v->url) == 0; at++)
+		j->out[at->i] = heed__visit_skip_row(j->c, j->s, v, JOB_PAGE,
+		                                     j->depth, j->hints[at->i])
+		                        ? HEED__JUDGED_NOT_DUE
+		                        : HEED__JUDGED_WANTED;
+	return 0;
+}
+
+/* Whether url is of the site whose origin is origin (len bytes). */
+static bool of_origin(const char *url, const char *origin, size_t len)
+{
+	return strncmp(url, origin, len) == 0 && url[len] == '/';
+}
+
+void heed__visit_judge(heed_crawl *c, const struct heed__site *s,
+                       const char *const *urls, const int64_t *hints, size_t n,
+                       int depth, enum heed__judged *out)
+{
+	struct judging j = {c, s, hints, depth, NULL, 0, out};
+	size_t len = strlen(s->origin);
+	const char **ask = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = HEED__JUDGED_NOT;
+	if (n == 0 ||
+	    !(j.sorted = heed__malloc(c->alloc, n * sizeof(*j.sorted))) ||
+	    !(ask = heed__malloc(c->alloc, n * sizeof(*ask))))
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		if (of_origin(urls[i], s->origin, len))
+			j.sorted[j.n++] = (struct judged_url){urls[i], i};
+	qsort(j.sorted, j.n, sizeof(*j.sorted), by_url);
+	for (size_t k = 0; k < j.n; k++)
+		ask[k] = j.sorted[k].url;
+	/* As visit_get: no row to read is a URL to ask. */
+	if (!c->opt->refresh_all && !s->visits_none &&
+	    !(s->absent & HEED_STORE_KNOWN_VISITS) &&
+	    heed__read_visits_of_urls(c, s->origin, ask, j.n, judge_row, &j) !=
+	            HEED_OK) {
+		for (size_t i = 0; i < n; i++)
+			out[i] = HEED__JUDGED_NOT;
+		goto done;
+	}
+	for (size_t k = 0; k < j.n; k++)
+		if (out[j.sorted[k].i] == HEED__JUDGED_NOT)
+			out[j.sorted[k].i] = HEED__JUDGED_WANTED;
+done:
+	heed__free(c->alloc, ask);
+	heed__free(c->alloc, j.sorted);
 }
 
 void heed__visit_headers(heed_crawl *c, const struct heed__site *s,

@@ -300,17 +300,21 @@ static int copy_visit(struct heed__sql *q, void *ctx)
 	"SELECT " VISIT_COLUMNS " FROM " table " WHERE site = ?1 AND " \
 	"url = ?2;"
 
+/* STATEMENT(table) for each of PostgreSQL's partitions, by name. */
+#define EACH_PARTITION(STATEMENT)                                            \
+	STATEMENT("visits_0"), STATEMENT("visits_1"), STATEMENT("visits_2"), \
+	        STATEMENT("visits_3"), STATEMENT("visits_4"),                \
+	        STATEMENT("visits_5"), STATEMENT("visits_6"),                \
+	        STATEMENT("visits_7"), STATEMENT("visits_8"),                \
+	        STATEMENT("visits_9"), STATEMENT("visits_10"),               \
+	        STATEMENT("visits_11"), STATEMENT("visits_12"),              \
+	        STATEMENT("visits_13"), STATEMENT("visits_14"),              \
+	        STATEMENT("visits_15")
+
 /* The same read of each of PostgreSQL's partitions by name: the crawl
  * reads a URL's row for each page it asks again, and PostgreSQL planned
  * the read of the partitioned table again at every run (site_parts.c). */
-static const char *const get_from_partition[] = {
-        GET_FROM("visits_0"),  GET_FROM("visits_1"),  GET_FROM("visits_2"),
-        GET_FROM("visits_3"),  GET_FROM("visits_4"),  GET_FROM("visits_5"),
-        GET_FROM("visits_6"),  GET_FROM("visits_7"),  GET_FROM("visits_8"),
-        GET_FROM("visits_9"),  GET_FROM("visits_10"), GET_FROM("visits_11"),
-        GET_FROM("visits_12"), GET_FROM("visits_13"), GET_FROM("visits_14"),
-        GET_FROM("visits_15"),
-};
+static const char *const get_from_partition[] = {EACH_PARTITION(GET_FROM)};
 _Static_assert(HEED_ARRAY_SIZE(get_from_partition) == HEED__SITE_PARTITIONS,
                "a read for every partition");
 
@@ -397,6 +401,92 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 		heed__sql_int(&q, 2 + k,
 		              (kinds & HEED_VISIT_KIND_BIT(k)) ? k : -1);
 	return heed__sql_each(&q, call_visit, &c);
+}
+
+/* The rows of a list of a site's URLs, from the site's partition by name
+ * as GET_FROM reads one. */
+#define MANY_FROM(table)                                               \
+	"SELECT " VISIT_COLUMNS " FROM " table " WHERE site = ?1 AND " \
+	"url = ANY(string_to_array(?2, E'\\n'));"
+
+static const char *const many_from_partition[] = {EACH_PARTITION(MANY_FROM)};
+
+/* URLs a statement of heed_store_visits_of_urls asks for: a sitemap holds
+ * up to 50,000, and a list of a thousand is some 100 kB. */
+#define URLS_A_STATEMENT 1000
+
+/* A row of heed_store_visits_of_urls: fn's answer kept, to stop the
+ * list's later statements too. */
+struct visit_stop {
+	struct visit_call *c;
+	bool stop;
+};
+
+static int call_visit_noting_stop(struct heed__sql *q, void *ctx)
+{
+	struct visit_stop *s = ctx;
+
+	s->stop = call_visit(q, s->c) != 0;
+	return s->stop;
+}
+
+/* SQLite: each URL's row by the key, as heed_store_visit_get reads it (no
+ * round trip to save). */
+static heed_status urls_one_by_one(heed_store *store, const char *site,
+                                   const char *const *urls, size_t n,
+                                   struct visit_stop *s)
+{
+	struct heed__sql q;
+	heed_status rc = HEED_OK;
+
+	for (size_t i = 0; i < n && rc == HEED_OK && !s->stop; i++) {
+		if (heed__sql_prepare(store, &q, GET_FROM("visits")) != HEED_OK)
+			return HEED_ESTORE;
+		heed__sql_text(&q, 1, site);
+		heed__sql_text(&q, 2, urls[i]);
+		rc = heed__sql_one(&q, call_visit_noting_stop, s);
+		if (rc == HEED_ENOTFOUND)
+			rc = HEED_OK;
+	}
+	return rc;
+}
+
+heed_status heed_store_visits_of_urls(heed_store *store, const char *site,
+                                      const char *const *urls, size_t n,
+                                      heed_store_visit_fn *fn, void *ud)
+{
+	struct visit_call c = {fn, ud};
+	struct visit_stop s = {&c, false};
+	struct heed__sql q;
+	heed_status rc;
+	int part;
+
+	rc = heed__sql_site_partition(store, site, &part);
+	if (rc != HEED_OK)
+		return rc;
+	if (part < 0)
+		return urls_one_by_one(store, site, urls, n, &s);
+	for (size_t at = 0; at < n && rc == HEED_OK && !s.stop;
+	     at += URLS_A_STATEMENT) {
+		size_t k =
+		        n - at < URLS_A_STATEMENT ? n - at : URLS_A_STATEMENT;
+		char *lines = heed__sql_lines(store, urls + at, k);
+		if (!lines)
+			return HEED_ENOMEM;
+		rc = heed__sql_prepare(store, &q, many_from_partition[part]);
+		if (rc == HEED_OK) {
+			heed__sql_blind(&q,
+			                HEED__HELD_PAGES | HEED__HELD_QUEUE);
+			heed__sql_scope(&q, HEED__HELD_VISITS, NULL, site);
+			heed__sql_text(&q, 1, site);
+			heed__sql_text(&q, 2, lines);
+			rc = heed__sql_each(&q, call_visit_noting_stop, &s);
+		} else {
+			rc = HEED_ESTORE;
+		}
+		heed__free(store->alloc, lines);
+	}
+	return rc;
 }
 
 /*

@@ -333,6 +333,88 @@ static int by_due_then_url(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
+/* The URLs heed_store_visits_of_urls called back with, each counted by
+ * its number (".../p/N"), and the due dates summed. */
+struct of_urls {
+	int seen[2600];
+	int calls, stop_after;
+	int64_t due_sum;
+};
+
+static int note_url(void *ud, const struct heed_visit *v)
+{
+	struct of_urls *o = ud;
+	const char *p = strrchr(v->url, '/');
+	int n = atoi(p + 1);
+
+	assert_in_range(n, 0, 2599);
+	assert_string_equal(v->site, "https://a.test");
+	o->seen[n]++;
+	o->due_sum += v->sched.due_at;
+	return ++o->calls == o->stop_after;
+}
+
+/* A list of a site's URLs read together: the rows of those listed and of
+ * that site only, once each, however many statements the list takes (a
+ * sitemap's 2,500 entries), inside a batch the rows it holds too; fn's
+ * non-zero answer ends the list. */
+static void test_rows_of_urls(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	static char urls[2500][40];
+	const char *list[2500];
+	struct of_urls o;
+
+	(void)state;
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	for (int i = 0; i < 2500; i += 10) {
+		char url[40];
+		snprintf(url, sizeof(url), "https://a.test/p/%d", i);
+		put(s, visit(url, "https://a.test", 1000 + i));
+	}
+	put(s, visit("https://a.test/p/2501", "https://a.test", 1));
+	put(s, visit("https://b.test/p/20", "https://b.test", 7));
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	for (int i = 0; i < 2500; i++) {
+		snprintf(urls[i], sizeof(urls[i]), "https://a.test/p/%d", i);
+		list[i] = urls[i];
+	}
+
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(heed_store_visits_of_urls(s, "https://a.test", list,
+	                                           2500, note_url, &o),
+	                 HEED_OK);
+	assert_int_equal(o.calls, 250);
+	for (int i = 0; i < 2600; i++)
+		assert_int_equal(o.seen[i], i < 2500 && i % 10 == 0);
+	assert_int_equal(o.due_sum, 250 * 1000 + 10 * (249 * 250 / 2));
+
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(heed_store_visits_of_urls(s, "https://a.test", list, 0,
+	                                           note_url, &o),
+	                 HEED_OK);
+	assert_int_equal(o.calls, 0);
+	memset(&o, 0, sizeof(o));
+	o.stop_after = 3;
+	assert_int_equal(heed_store_visits_of_urls(s, "https://a.test", list,
+	                                           2500, note_url, &o),
+	                 HEED_OK);
+	assert_int_equal(o.calls, 3);
+
+	/* A row the batch holds is read with the others. */
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	put(s, visit("https://a.test/p/7", "https://a.test", 5));
+	memset(&o, 0, sizeof(o));
+	assert_int_equal(heed_store_visits_of_urls(s, "https://a.test",
+	                                           list + 5, 10, note_url, &o),
+	                 HEED_OK);
+	assert_int_equal(o.calls, 2);
+	assert_int_equal(o.seen[7] + o.seen[10], 2);
+	assert_int_equal(o.due_sum, 5 + 1010);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	heed_store_close(s);
+}
+
 static void test_list_cursor(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
@@ -1420,6 +1502,7 @@ int main(void)
 	        cmocka_unit_test(test_get_out_of_memory),
 	        cmocka_unit_test(test_put_replaces),
 	        cmocka_unit_test(test_of_site),
+	        cmocka_unit_test(test_rows_of_urls),
 	        cmocka_unit_test(test_list_cursor),
 	        cmocka_unit_test(test_summary),
 	        cmocka_unit_test(test_migration_fills_from_pages),
@@ -1438,6 +1521,7 @@ int main(void)
 	        cmocka_unit_test(test_put_get_every_field),
 	        cmocka_unit_test(test_put_replaces),
 	        cmocka_unit_test(test_of_site),
+	        cmocka_unit_test(test_rows_of_urls),
 	        cmocka_unit_test(test_list_cursor),
 	        cmocka_unit_test(test_summary),
 	        cmocka_unit_test(test_sites_sharing_a_prefix),
