@@ -174,6 +174,11 @@ static const char *const sqlite_migrations[] = {
 	"frontier_id_seq;" PARTITION_QUEUE_INDEXES QUEUE_INDEXES            \
 	        PG_FRONTIER_STATES
 
+/* 6: heed_frontier_states' UPDATE planned once for the session. */
+#define PG_STATES_PLANNED_ONCE                                         \
+	"ALTER FUNCTION heed_frontier_states(int8[], int4[], int4[], " \
+	"text[]) SET plan_cache_mode = force_generic_plan;"
+
 /* The held rows a statement that reads or changes the frontier, the runs
  * or heed_meta need not see: the pages and visits, which it never touches,
  * stay held (a site's queue read or put back at its start would otherwise
@@ -256,8 +261,7 @@ static const char *const pg_migrations[] = {
          * few states held before it reads its queue, a call a site cost
          * the server 0.8 to 1.3 ms, 0.13 to 0.2 with the plan kept (which
          * is the nested loop above whatever the batch). */
-        "ALTER FUNCTION heed_frontier_states(int8[], int4[], int4[], "
-        "text[]) SET plan_cache_mode = force_generic_plan;",
+        PG_STATES_PLANNED_ONCE,
 };
 
 const struct heed_store_area heed__store_frontier_area = {
