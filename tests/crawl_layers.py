@@ -48,7 +48,7 @@ READS = {
     "heed_store_host_get",
     "heed_store_page_get", "heed_store_page_validators",
     "heed_store_site_get", "heed_store_sites_known", "heed_store_visit_get",
-    "heed_store_visits_of_site",
+    "heed_store_visits_of_site", "heed_store_visits_of_urls",
 }
 FREES = {
     "heed_store_acap_ref_clear", "heed_store_arrangement_clear",
