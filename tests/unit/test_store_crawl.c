@@ -531,21 +531,15 @@ static int collect_host(void *ud, const struct heed_frontier_host *h)
 	return 0;
 }
 
-/* A site's undrop, asked at every start of a worker's sites, leaves the
- * rows the batch holds back held on PostgreSQL instead of sending each
- * kind as a statement of its own first: a state held for one of the
- * site's rows is not yet on the server when the undrop runs (the probe:
- * the undrop moves both dropped rows, where with the state sent first it
- * would move one), and goes with the batch after it. */
-static void test_frontier_undrop_keeps_held_pg(void **state)
+/* a.test's two URLs queued, read, both dropped; then, in a batch, the
+ * second's state set back to queued, a state the batch holds on
+ * PostgreSQL: an undrop that moves both rows shows it still held. */
+static void hold_one_of_two_dropped(heed_store *s)
 {
-	heed_store *s = heed_test_store_fresh();
 	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
 	struct window w = {0};
-	struct told t;
-	int64_t counts[4], n = 0;
+	int64_t n = 0;
 
-	(void)state;
 	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
 	e.url = "http://a.test/2";
 	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
@@ -560,6 +554,22 @@ static void test_frontier_undrop_keeps_held_pg(void **state)
 	assert_int_equal(heed_store_frontier_set_state(s, "a.test", w.ids[1],
 	                                               HEED_FRONTIER_QUEUED, 0),
 	                 HEED_OK);
+}
+
+/* A site's undrop, asked at every start of a worker's sites, leaves the
+ * rows the batch holds back held on PostgreSQL instead of sending each
+ * kind as a statement of its own first: a state held for one of the
+ * site's rows is not yet on the server when the undrop runs (the probe:
+ * the undrop moves both dropped rows, where with the state sent first it
+ * would move one), and goes with the batch after it. */
+static void test_frontier_undrop_keeps_held_pg(void **state)
+{
+	heed_store *s = heed_test_store_fresh();
+	struct told t;
+	int64_t counts[4], n = 0;
+
+	(void)state;
+	hold_one_of_two_dropped(s);
 	add_later(s, "http://b.test/1", "b.test");
 	assert_int_equal(heed_store_frontier_undrop_host(s, "a.test", &n),
 	                 HEED_OK);
@@ -585,26 +595,13 @@ static int got_checked_at(void *ud, const struct heed_stored_page *p)
 static void test_page_unchanged_keeps_held_pg(void **state)
 {
 	heed_store *s = heed_test_store_fresh();
-	struct heed_frontier_entry e = entry("http://a.test/1", "a.test", 0);
 	struct heed_stored_page p =
 	        page("http://a.test/1", "a.test", 200, 1000);
-	struct window w = {0};
 	int64_t n = 0, checked_at = 0;
 
 	(void)state;
 	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
-	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
-	e.url = "http://a.test/2";
-	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
-	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 8,
-	                                            collect_entry, &w),
-	                 HEED_OK);
-	assert_int_equal(heed_store_frontier_drop_host(s, "a.test", &n),
-	                 HEED_OK);
-	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
-	assert_int_equal(heed_store_frontier_set_state(s, "a.test", w.ids[1],
-	                                               HEED_FRONTIER_QUEUED, 0),
-	                 HEED_OK);
+	hold_one_of_two_dropped(s);
 	assert_int_equal(heed_store_page_unchanged(s, "http://a.test/1", 2000,
 	                                           HEED_STORE_NO_DATE),
 	                 HEED_OK);
