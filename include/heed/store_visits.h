@@ -44,8 +44,9 @@ extern "C" {
 #define HEED_VISIT_SOURCES                            \
 	(HEED_VISIT_KIND_BIT(HEED_FRONTIER_SITEMAP) | \
 	 HEED_VISIT_KIND_BIT(HEED_FRONTIER_FEED))
-#define HEED_VISIT_ANY_KIND \
-	(HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE) | HEED_VISIT_SOURCES)
+#define HEED_VISIT_ANY_KIND                                             \
+	(HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE) | HEED_VISIT_SOURCES | \
+	 HEED_VISIT_KIND_BIT(HEED_FRONTIER_OEMBED))
 
 /*
  * One visit row. Strings may be NULL (SQL NULL). Filled by
@@ -92,8 +93,9 @@ heed_status heed_store_visit_put(heed_store *store, const struct heed_visit *v);
 typedef int heed_store_visit_fn(void *ud, const struct heed_visit *v);
 
 /* Calls fn for every row of site whose kind is in kinds (a mask of
- * HEED_VISIT_KIND_BIT), in URL order: a crawl's known sitemaps, feeds and
- * pages of a site, judged due or not by their revisit state. */
+ * HEED_VISIT_KIND_BIT), in URL order: a crawl's known sitemaps, feeds,
+ * pages and oEmbed answers of a site, judged due or not by their revisit
+ * state. */
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,
                                       unsigned kinds, heed_store_visit_fn *fn,
                                       void *ud);

@@ -742,10 +742,6 @@ enum heed__judged {
 void heed__visit_judge(heed_crawl *c, const struct heed__site *s,
                        const char *const *urls, const int64_t *hints, size_t n,
                        int depth, enum heed__judged *out);
-/* Called once heed__queue_known has read every known page, sitemap and
- * feed of s (rows of them): notes whether the store holds no visit of s
- * at all, oEmbed answers included (visits_none). */
-void heed__visit_note_none(heed_crawl *c, struct heed__site *s, size_t rows);
 /* Adds the validators of the URL's last 2xx to req, unless whole is set or
  * the run refreshes everything. */
 void heed__visit_headers(heed_crawl *c, const struct heed__site *s,

@@ -165,12 +165,13 @@ struct known {
 	char **urls;
 	enum heed__job_kind *kinds;
 	size_t count, cap;
-	size_t rows;   /* read, queued or not */
-	size_t judged; /* not seen before in this run, queued or not */
+	size_t rows;    /* read, of every kind, queued or not */
+	size_t sources; /* sitemaps and feeds not seen before in this run */
 };
 
 /* Judges each row as it is read, as a link to its URL would be, so that
- * the URLs kept are queued without reading their rows again. */
+ * the URLs kept are queued without reading their rows again. An oEmbed
+ * answer's row is only counted: its page queues it. */
 static int collect_known(void *ud, const struct heed_visit *v)
 {
 	struct known *k = ud;
@@ -180,10 +181,12 @@ static int collect_known(void *ud, const struct heed_visit *v)
 
 	k->rows++;
 	/* Queued already (a start URL), or judged already. */
-	if (heed__seen_has(&k->c->seen, fp) ||
+	if (v->kind == HEED_FRONTIER_OEMBED ||
+	    heed__seen_has(&k->c->seen, fp) ||
 	    heed__seen_has(&k->c->seen, not_due_mark(fp)))
 		return 0;
-	k->judged++;
+	if (kind != JOB_PAGE)
+		k->sources++;
 	/* A page that is not due, or a sitemap or feed still fresh, costs
 	 * nothing, not even a queue row; such a source is a source all the
 	 * same. */
@@ -212,9 +215,23 @@ static int collect_known(void *ud, const struct heed_visit *v)
 	return k->urls[k->count++] == NULL;
 }
 
+/* Queues the URLs collected whose kind is (pages) or is not (sources) a
+ * page, in the order read. */
+static void queue_collected(heed_crawl *c, struct heed__site *s,
+                            const struct known *k, bool pages)
+{
+	for (size_t i = 0; i < k->count && c->failed == HEED_OK; i++)
+		if (k->urls[i] && (k->kinds[i] == JOB_PAGE) == pages)
+			queue_add(c, k->urls[i],
+			          heed__seen_fingerprint(k->urls[i]),
+			          k->kinds[i], 1, s->origin, HEED_STORE_NO_DATE,
+			          HEED__JUDGED_WANTED);
+}
+
 void heed__queue_known(heed_crawl *c, struct heed__site *s)
 {
 	struct known k = {c, s, NULL, NULL, 0, 0, 0, 0};
+	unsigned kinds = HEED_VISIT_SOURCES;
 	heed_status rc;
 
 	if (s->known_queued)
@@ -222,30 +239,24 @@ void heed__queue_known(heed_crawl *c, struct heed__site *s)
 	s->known_queued = true;
 	s->visits_none = false;
 	/* Sitemaps and feeds are where a site says what changed: asked in
-	 * both modes, conditionally (visits.c skips one still fresh). */
-	rc = heed__read_visits_of_site(c, s->origin, HEED_VISIT_SOURCES,
-	                               collect_known, &k);
-	s->known_sources = k.judged > 0;
-	/* The default mode asks the known pages that are due; a link to
-	 * one that is not is skipped too. The page limit caps what a run
-	 * fetches. */
-	if (rc == HEED_OK && c->mode == HEED_CRAWL_FULL &&
-	    heed__arranged_load(c, s->host) &&
-	    !heed__arranged_incremental(c, s)) {
-		rc = heed__read_visits_of_site(
-		        c, s->origin, HEED_VISIT_KIND_BIT(HEED_FRONTIER_PAGE),
-		        collect_known, &k);
-		if (rc == HEED_OK)
-			heed__visit_note_none(c, s, k.rows);
-	}
-	for (size_t i = 0; i < k.count; i++) {
-		if (k.urls[i] && c->failed == HEED_OK)
-			queue_add(c, k.urls[i],
-			          heed__seen_fingerprint(k.urls[i]), k.kinds[i],
-			          1, s->origin, HEED_STORE_NO_DATE,
-			          HEED__JUDGED_WANTED);
+	 * both modes, conditionally (visits.c skips one still fresh). The
+	 * default mode asks the known pages that are due too; a link to
+	 * one that is not is skipped. The page limit caps what a run
+	 * fetches. Read together, as one statement: the pages' read is the
+	 * site's range of the key, which holds its sources. */
+	if (c->mode == HEED_CRAWL_FULL && heed__arranged_load(c, s->host) &&
+	    !heed__arranged_incremental(c, s))
+		kinds = HEED_VISIT_ANY_KIND;
+	rc = heed__read_visits_of_site(c, s->origin, kinds, collect_known, &k);
+	s->known_sources = k.sources > 0;
+	/* Every row of the site read, oEmbed answers included: none says
+	 * the store knew nothing of it (visits_none). */
+	if (rc == HEED_OK && kinds == HEED_VISIT_ANY_KIND)
+		s->visits_none = k.rows == 0;
+	queue_collected(c, s, &k, false);
+	queue_collected(c, s, &k, true);
+	for (size_t i = 0; i < k.count; i++)
 		heed__free(c->alloc, k.urls[i]);
-	}
 	heed__free(c->alloc, k.urls);
 	heed__free(c->alloc, k.kinds);
 }

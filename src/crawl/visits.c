@@ -99,20 +99,6 @@ static bool has_sources(heed_crawl *c, const struct heed__site *s)
 	return found;
 }
 
-void heed__visit_note_none(heed_crawl *c, struct heed__site *s, size_t rows)
-{
-	bool found = false;
-
-	s->visits_none = false;
-	if (rows > 0)
-		return;
-	if (heed__read_visits_of_site(c, s->origin,
-	                              HEED_VISIT_KIND_BIT(HEED_FRONTIER_OEMBED),
-	                              found_one, &found) != HEED_OK)
-		return;
-	s->visits_none = !found;
-}
-
 bool heed__visit_skip_row(heed_crawl *c, const struct heed__site *s,
                           const struct heed_visit *v, enum heed__job_kind kind,
                           int depth, int64_t hint)

@@ -362,7 +362,7 @@ static int call_visit(struct heed__sql *q, void *ctx)
 
 #define OF_SITE_SQL(where)                                   \
 	"SELECT " VISIT_COLUMNS " FROM visits " where "AND " \
-	"kind IN (?2, ?3, ?4) ORDER BY url;"
+	"kind IN (?2, ?3, ?4, ?5) ORDER BY url;"
 #define SOURCES_OF_SITE "WHERE site = ?1 AND " NOT_PAGE " "
 
 heed_status heed_store_visits_of_site(heed_store *store, const char *site,
@@ -397,7 +397,7 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 	heed__sql_blind(&q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
 	heed__sql_scope(&q, HEED__HELD_VISITS, NULL, site);
 	heed__sql_text(&q, 1, site);
-	for (int k = HEED_FRONTIER_PAGE; k <= HEED_FRONTIER_FEED; k++)
+	for (int k = HEED_FRONTIER_PAGE; k <= HEED_FRONTIER_OEMBED; k++)
 		heed__sql_int(&q, 2 + k,
 		              (kinds & HEED_VISIT_KIND_BIT(k)) ? k : -1);
 	return heed__sql_each(&q, call_visit, &c);

@@ -107,8 +107,8 @@ struct sim {
 	bool look_when_spare;
 	int spare_looks;
 	/* Reads of one URL's visit row in the last run, as SQLite's trace
-	 * saw them run. */
-	int url_reads;
+	 * saw them run, and of a site's known URLs. */
+	int url_reads, site_reads;
 };
 
 static struct sim sim;
@@ -428,6 +428,7 @@ static struct heed_crawl_progress crawl_ending(heed_crawl_mode mode,
 	sim.opt.net.allow_private = true;
 	sim.run_start = sim.log_len;
 	sim.url_reads = 0;
+	sim.site_reads = 0;
 	if (heed_crawl_new(&sim.c, sim.store, &sim.opt, &t, NULL, &diag) !=
 	            HEED_OK ||
 	    heed_crawl_start(sim.c, &t, &diag) != HEED_OK)
@@ -544,7 +545,8 @@ static void assert_courteous(void)
 	}
 }
 
-/* Counts the runs of the store's read of one URL's visit row. */
+/* Counts the runs of the store's reads of one URL's visit row and of a
+ * site's rows by kind. */
 static int on_statement(unsigned type, void *ctx, void *stmt, void *text)
 {
 	(void)type;
@@ -552,6 +554,8 @@ static int on_statement(unsigned type, void *ctx, void *stmt, void *text)
 	(void)stmt;
 	if (strstr(text, "FROM visits WHERE site = ?1 AND url = ?2"))
 		sim.url_reads++;
+	if (strstr(text, "FROM visits") && strstr(text, "kind IN ("))
+		sim.site_reads++;
 	return 0;
 }
 
@@ -698,6 +702,8 @@ static void test_recrawls(void **state)
 	 * start page's once more when its seed is queued; robots.txt has
 	 * none. */
 	assert_int_equal(sim.url_reads, SITES * (P_COUNT - 1) + SITES);
+	/* A site's sitemaps, feeds and pages were one read. */
+	assert_int_equal(sim.site_reads, SITES);
 	advance(600);
 	p = crawl(HEED_CRAWL_FULL, false);
 	assert_int_equal(asked(1, P_PAGE0, &cond, &ok), 1);

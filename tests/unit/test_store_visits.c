@@ -234,6 +234,18 @@ static void fill_two_sites(heed_store *s)
 	put(s, visit("http://b.test/p1", "http://b.test", 50));
 }
 
+/* How many rows of site of the kinds asked for heed_store_visits_of_site
+ * gives, their URLs in *seen. */
+static int rows_of(heed_store *s, const char *site, unsigned kinds,
+                   struct seen *seen)
+{
+	memset(seen, 0, sizeof(*seen));
+	assert_int_equal(
+	        heed_store_visits_of_site(s, site, kinds, collect, seen),
+	        HEED_OK);
+	return seen->n;
+}
+
 static void test_of_site(void **state)
 {
 	static const char *const sources[] = {"http://a.test/feed",
@@ -243,8 +255,12 @@ static void test_of_site(void **state)
 	        "http://a.test/p2",   "http://a.test/p3",
 	        "http://a.test/p4",   "http://a.test/sitemap.xml",
 	};
+	static const char *const oembed[] = {"http://b.test/oembed?url=p1"};
+	static const char *const b_any[] = {"http://b.test/oembed?url=p1",
+	                                    "http://b.test/p1"};
 	heed_store *s = heed_test_store_fresh();
 	struct seen seen = {0};
+	struct heed_visit v;
 
 	(void)state;
 	fill_two_sites(s);
@@ -266,6 +282,19 @@ static void test_of_site(void **state)
 	                                           &seen),
 	                 HEED_OK);
 	assert_int_equal(seen.n, 0);
+	/* An oEmbed answer is no source, but a kind of its own. */
+	v = visit("http://b.test/oembed?url=p1", "http://b.test", 50);
+	v.kind = HEED_FRONTIER_OEMBED;
+	put(s, v);
+	assert_int_equal(rows_of(s, "http://b.test", HEED_VISIT_SOURCES, &seen),
+	                 0);
+	assert_int_equal(rows_of(s, "http://b.test",
+	                         HEED_VISIT_KIND_BIT(HEED_FRONTIER_OEMBED),
+	                         &seen),
+	                 1);
+	assert_seen(&seen, oembed, 1);
+	rows_of(s, "http://b.test", HEED_VISIT_ANY_KIND, &seen);
+	assert_seen(&seen, b_any, 2);
 	heed_store_close(s);
 }
 
@@ -774,18 +803,6 @@ static void test_version_1_gets_sources_index(void **state)
 	                 SQLITE_OK);
 	sqlite3_close(db);
 	assert_string_equal(list, "visits_next;visits_sources;");
-}
-
-/* How many rows of site of the kinds asked for heed_store_visits_of_site
- * gives, their URLs in *seen. */
-static int rows_of(heed_store *s, const char *site, unsigned kinds,
-                   struct seen *seen)
-{
-	memset(seen, 0, sizeof(*seen));
-	assert_int_equal(
-	        heed_store_visits_of_site(s, site, kinds, collect, seen),
-	        HEED_OK);
-	return seen->n;
 }
 
 /* The rows the migrations to version 4 must keep: three sites, a
