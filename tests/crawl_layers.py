@@ -46,7 +46,7 @@ READS = {
     "heed_store_arrangement_get", "heed_store_frontier_hosts",
     "heed_store_frontier_queued", "heed_store_frontier_windows",
     "heed_store_host_get",
-    "heed_store_page_get", "heed_store_page_validators",
+    "heed_store_page_get", "heed_store_page_dates",
     "heed_store_site_get", "heed_store_sites_known", "heed_store_visit_get",
     "heed_store_visits_of_site", "heed_store_visits_of_urls",
 }

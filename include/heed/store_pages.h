@@ -79,6 +79,19 @@ struct heed_page_validators {
 heed_status heed_store_page_validators(heed_store *store, const char *url,
                                        struct heed_page_validators *v);
 
+/*
+ * The dates of the n urls' stored pages, as heed_store_page_validators
+ * gives them: fetched_at[i] and source_lastmod[i] are those of urls[i]'s
+ * page, both HEED_STORE_NO_DATE when none is stored (the page's own
+ * source_lastmod may be HEED_STORE_NO_DATE too). The incremental mode
+ * judges a sitemap's or feed's entries by them together: one statement
+ * on PostgreSQL for up to a thousand URLs. The urls hold no newline
+ * (normalised URLs never do). HEED_OK, HEED_ENOMEM or HEED_ESTORE.
+ */
+heed_status heed_store_page_dates(heed_store *store, const char *const *urls,
+                                  size_t n, int64_t *fetched_at,
+                                  int64_t *source_lastmod);
+
 /* Called once per row; return non-zero to stop the iteration. */
 typedef int heed_store_page_fn(void *ud, const struct heed_stored_page *page);
 

@@ -436,24 +436,6 @@ void heed__answer_prep_free(struct heed_crawl_prep *p)
 	heed__free(p->w.alloc, p);
 }
 
-/* Incremental mode: an entry whose date is not after what heed stored (or
- * fetched) is unchanged and not fetched again. */
-static bool entry_unchanged(heed_crawl *c, const char *url, int64_t lastmod)
-{
-	struct heed_page_validators v;
-	int64_t known;
-
-	if (c->mode != HEED_CRAWL_INCREMENTAL ||
-	    lastmod == HEED_STORE_NO_DATE ||
-	    heed__read_page_validators(c, url, &v) != HEED_OK)
-		return false;
-	known = v.source_lastmod != HEED_STORE_NO_DATE &&
-	                        v.source_lastmod > v.fetched_at
-	                ? v.source_lastmod
-	                : v.fetched_at;
-	return lastmod <= known;
-}
-
 /* A listed page of s whose owner named an oEmbed endpoint is read
  * through it, not fetched: true when so queued (or refused). The page
  * itself must be allowed by the site's rules, as if it were fetched. */
@@ -482,31 +464,86 @@ static int64_t entry_date(const struct heed_feed_entry *en)
 	return en->updated_s != HEED_NO_DATE ? en->updated_s : en->published_s;
 }
 
-/* The verdicts of a sitemap's or feed's pages of s, their visit rows read
- * together (heed__visit_judge); NULL for an index, or out of memory (each
- * is then read when queued). Free with heed__free. */
-static enum heed__judged *
-judge_entries(heed_crawl *c, const struct heed__site *s, const heed_feed *feed)
+/* Incremental mode: whether each of the n entries (urls, their dates) is
+ * unchanged, its date not after what heed stored (or fetched) of its
+ * page, the dated entries' pages read together; NULL after a failure
+ * (recorded: the crawl stops). Free with heed__free. */
+static bool *entries_unchanged(heed_crawl *c, const char *const *urls,
+                               const int64_t *dates, size_t n)
+{
+	const char **ask = heed__malloc(c->alloc, n * sizeof(*ask));
+	size_t *pos = heed__malloc(c->alloc, n * sizeof(*pos));
+	int64_t *fetched = heed__malloc(c->alloc, 2 * n * sizeof(*fetched));
+	bool *out = heed__calloc(c->alloc, n, sizeof(*out));
+	size_t m = 0;
+
+	if (!ask || !pos || !fetched || !out) {
+		heed__crawl_oom(c);
+		heed__free(c->alloc, out);
+		out = NULL;
+		goto done;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (dates[i] != HEED_NO_DATE) {
+			ask[m] = urls[i];
+			pos[m++] = i;
+		}
+	if (m &&
+	    heed__read_page_dates(c, ask, m, fetched, fetched + m) != HEED_OK) {
+		heed__free(c->alloc, out);
+		out = NULL;
+		goto done;
+	}
+	for (size_t k = 0; k < m; k++) {
+		int64_t listed = fetched[m + k];
+		int64_t known =
+		        listed != HEED_STORE_NO_DATE && listed > fetched[k]
+		                ? listed
+		                : fetched[k];
+		out[pos[k]] = fetched[k] != HEED_STORE_NO_DATE &&
+		              dates[pos[k]] <= known;
+	}
+done:
+	heed__free(c->alloc, ask);
+	heed__free(c->alloc, pos);
+	heed__free(c->alloc, fetched);
+	return out;
+}
+
+/* What the store says of the pages a sitemap or feed lists: each one's
+ * verdict by its visit row (heed__visit_judge) into *judged, and in the
+ * incremental mode whether it is unchanged (entries_unchanged) into
+ * *unchanged, the rows read together. NULL for an index; *judged NULL
+ * out of memory too (each is then read when queued). Free both with
+ * heed__free. */
+static void judge_entries(heed_crawl *c, const struct heed__site *s,
+                          const heed_feed *feed, enum heed__judged **judged,
+                          bool **unchanged)
 {
 	size_t n = heed_feed_entry_count(feed);
 	const char **urls;
 	int64_t *hints;
-	enum heed__judged *out = NULL;
 
+	*judged = NULL;
+	*unchanged = NULL;
 	if (!n || heed_feed_kind_get(feed) == HEED_FEED_SITEMAP_INDEX)
-		return NULL;
+		return;
 	urls = heed__malloc(c->alloc, n * sizeof(*urls));
 	hints = heed__malloc(c->alloc, n * sizeof(*hints));
-	if (urls && hints && (out = heed__malloc(c->alloc, n * sizeof(*out)))) {
+	if (urls && hints) {
 		for (size_t i = 0; i < n; i++) {
 			urls[i] = heed_feed_entry(feed, i)->url;
 			hints[i] = entry_date(heed_feed_entry(feed, i));
 		}
-		heed__visit_judge(c, s, urls, hints, n, 1, out);
+		if (c->mode == HEED_CRAWL_INCREMENTAL)
+			*unchanged = entries_unchanged(c, urls, hints, n);
+		if ((*judged = heed__malloc(c->alloc, n * sizeof(**judged))))
+			heed__visit_judge(c, s, urls, hints, n, 1, *judged);
+	} else {
+		heed__crawl_oom(c);
 	}
 	heed__free(c->alloc, urls);
 	heed__free(c->alloc, hints);
-	return out;
 }
 
 /* Queues the entries of a sitemap or feed; returns the newest entry date
@@ -516,8 +553,10 @@ static int64_t queue_entries(heed_crawl *c, struct heed__site *s,
 {
 	bool index = heed_feed_kind_get(feed) == HEED_FEED_SITEMAP_INDEX;
 	int64_t now = heed__crawl_unix_s(c), newest = HEED_REVISIT_NO_DATE;
-	enum heed__judged *judged = judge_entries(c, s, feed);
+	enum heed__judged *judged;
+	bool *unchanged;
 
+	judge_entries(c, s, feed, &judged, &unchanged);
 	for (size_t i = 0; i < heed_feed_entry_count(feed); i++) {
 		const struct heed_feed_entry *en = heed_feed_entry(feed, i);
 		int64_t lastmod = entry_date(en);
@@ -529,7 +568,7 @@ static int64_t queue_entries(heed_crawl *c, struct heed__site *s,
 			                job->url, lastmod);
 			continue;
 		}
-		if (entry_unchanged(c, en->url, lastmod)) {
+		if (unchanged && unchanged[i]) {
 			c->p.unchanged++;
 			continue;
 		}
@@ -540,6 +579,7 @@ static int64_t queue_entries(heed_crawl *c, struct heed__site *s,
 		                       judged ? judged[i] : HEED__JUDGED_NOT);
 	}
 	heed__free(c->alloc, judged);
+	heed__free(c->alloc, unchanged);
 	return newest;
 }
 

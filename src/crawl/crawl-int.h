@@ -950,8 +950,9 @@ heed_status heed__read_visits_of_urls(heed_crawl *c, const char *origin,
                                       heed_store_visit_fn *fn, void *ud);
 heed_status heed__read_page(heed_crawl *c, const char *url,
                             heed_store_page_fn *fn, void *ud);
-heed_status heed__read_page_validators(heed_crawl *c, const char *url,
-                                       struct heed_page_validators *v);
+heed_status heed__read_page_dates(heed_crawl *c, const char *const *urls,
+                                  size_t n, int64_t *fetched_at,
+                                  int64_t *source_lastmod);
 heed_status heed__read_acap_ref(heed_crawl *c, const char *origin,
                                 const char *locator,
                                 struct heed_store_acap_ref *row);

@@ -156,11 +156,14 @@ heed_status heed__read_page(heed_crawl *c, const char *url,
 	                 "reading a page");
 }
 
-heed_status heed__read_page_validators(heed_crawl *c, const char *url,
-                                       struct heed_page_validators *v)
+heed_status heed__read_page_dates(heed_crawl *c, const char *const *urls,
+                                  size_t n, int64_t *fetched_at,
+                                  int64_t *source_lastmod)
 {
-	return read_done(c, heed_store_page_validators(c->store, url, v),
-	                 "reading a page's validators");
+	return read_done(c,
+	                 heed_store_page_dates(c->store, urls, n, fetched_at,
+	                                       source_lastmod),
+	                 "reading the dates of a list of pages");
 }
 
 heed_status heed__read_acap_ref(heed_crawl *c, const char *origin,

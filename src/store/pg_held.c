@@ -354,6 +354,24 @@ static bool key_is(const char *const *values, int m, const char *want)
 	return !want || strcmp(key_text(values, m), want) == 0;
 }
 
+/* Whether a row of set has one of the n keys as its key: by the rows'
+ * names where the key alone names them, as a list of a thousand URLs
+ * is held against a batch's hundreds of rows. */
+static bool holds_one_of(const struct held_set *set, const char *const *keys,
+                         size_t n)
+{
+	const struct heed__sql_held *what = set->what;
+
+	for (size_t k = 0; k < n; k++) {
+		uint64_t name = heed__hash_str(keys[k]);
+		for (int r = 0; r < set->count; r++)
+			if ((what->key_also || set->rows[r].name == name) &&
+			    key_is(set->rows[r].values, what->key, keys[k]))
+				return true;
+	}
+	return false;
+}
+
 bool heed__pg_held_names(const heed_store *store,
                          const struct heed__sql_scope *scope)
 {
@@ -364,6 +382,11 @@ bool heed__pg_held_names(const heed_store *store,
 		const struct heed__sql_held *what = set->what;
 		if (!(what->kind & scope->kind))
 			continue;
+		if (scope->keys) {
+			if (holds_one_of(set, scope->keys, scope->nkeys))
+				return true;
+			continue;
+		}
 		for (int r = 0; r < set->count; r++)
 			if (key_is(set->rows[r].values, what->key,
 			           scope->key) &&

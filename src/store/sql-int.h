@@ -35,10 +35,13 @@
 /* The rows of one held kind (enum heed__sql_held_kind) a statement reads
  * or changes, when it is not all of them: those named key and key_also
  * as the kind names its rows (struct heed__sql_held; NULL matches any
- * value). kind 0: no such bound. */
+ * value), or with keys set, those whose key is one of the nkeys keys.
+ * kind 0: no such bound. */
 struct heed__sql_scope {
 	unsigned kind;
 	const char *key, *key_also;
+	const char *const *keys;
+	size_t nkeys;
 };
 
 struct heed__sql {
@@ -258,9 +261,16 @@ static inline void heed__sql_blind(struct heed__sql *q, unsigned kinds)
 static inline void heed__sql_scope(struct heed__sql *q, unsigned kind,
                                    const char *key, const char *key_also)
 {
-	q->scope.kind = kind;
-	q->scope.key = key;
-	q->scope.key_also = key_also;
+	q->scope = (struct heed__sql_scope){kind, key, key_also, NULL, 0};
+}
+
+/* As heed__sql_scope, for a statement over a list: of the held rows of
+ * kind, q sees only those whose key is one of the n keys (which must
+ * outlive q's run). */
+static inline void heed__sql_scope_list(struct heed__sql *q, unsigned kind,
+                                        const char *const *keys, size_t n)
+{
+	q->scope = (struct heed__sql_scope){kind, NULL, NULL, keys, n};
 }
 
 /* heed__sql_prepare for a statement of an area none of whose tables a
@@ -387,6 +397,10 @@ heed_status heed__sql_one(struct heed__sql *q,
  * PostgreSQL (string_to_array(?, E'\n')): a statement over many rows in
  * one round trip. The strings must hold no newline. */
 char *heed__sql_lines(heed_store *store, const char *const *s, size_t n);
+
+/* Items a statement over a list of URLs asks for: a sitemap holds up to
+ * 50,000, and a list of a thousand is some 100 kB. */
+#define HEED__SQL_LIST_MAX 1000
 
 /* A row callback for heed__sql_one and heed__sql_each: column 0 of the
  * row into the caller's int64_t (ctx), 0 for SQL NULL; stops at the

@@ -411,10 +411,6 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 
 static const char *const many_from_partition[] = {EACH_PARTITION(MANY_FROM)};
 
-/* URLs a statement of heed_store_visits_of_urls asks for: a sitemap holds
- * up to 50,000, and a list of a thousand is some 100 kB. */
-#define URLS_A_STATEMENT 1000
-
 /* A row of heed_store_visits_of_urls: fn's answer kept, to stop the
  * list's later statements too. */
 struct visit_stop {
@@ -467,9 +463,9 @@ heed_status heed_store_visits_of_urls(heed_store *store, const char *site,
 	if (part < 0)
 		return urls_one_by_one(store, site, urls, n, &s);
 	for (size_t at = 0; at < n && rc == HEED_OK && !s.stop;
-	     at += URLS_A_STATEMENT) {
-		size_t k =
-		        n - at < URLS_A_STATEMENT ? n - at : URLS_A_STATEMENT;
+	     at += HEED__SQL_LIST_MAX) {
+		size_t k = n - at < HEED__SQL_LIST_MAX ? n - at
+		                                       : HEED__SQL_LIST_MAX;
 		char *lines = heed__sql_lines(store, urls + at, k);
 		if (!lines)
 			return HEED_ENOMEM;

@@ -154,6 +154,57 @@ static void test_page_put_replaces(void **state)
 	heed_store_close(s);
 }
 
+/* heed_store_page_dates: the dates of a sitemap's entries' pages read
+ * together, over more than one statement's list on PostgreSQL, stored
+ * rows and rows the batch holds alike. */
+static void test_page_dates(void **state)
+{
+	enum { N = 2500 };
+	heed_store *s = heed_test_store_fresh();
+	static char urls[N][32];
+	static const char *list[N];
+	static int64_t fetched[N], listed[N];
+
+	(void)state;
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	for (int i = 0; i < N; i++) {
+		snprintf(urls[i], sizeof(urls[i]), "http://a.test/%d", i);
+		list[i] = urls[i];
+		if (i % 10 == 0) {
+			struct heed_stored_page p =
+			        page(urls[i], "a.test", 200, 1000 + i);
+			if (i % 20 == 0)
+				p.source_lastmod = i;
+			assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+		}
+	}
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	assert_int_equal(heed_store_page_dates(s, list, N, fetched, listed),
+	                 HEED_OK);
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(fetched[i],
+		                 i % 10 ? HEED_STORE_NO_DATE : 1000 + i);
+		assert_int_equal(listed[i],
+		                 i % 20 ? HEED_STORE_NO_DATE : (int64_t)i);
+	}
+	assert_int_equal(heed_store_page_dates(s, list, 0, fetched, listed),
+	                 HEED_OK);
+
+	/* A page the batch holds is read with the others. */
+	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
+	{
+		struct heed_stored_page p = page(urls[7], "a.test", 200, 5);
+		assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	}
+	assert_int_equal(heed_store_page_dates(s, list + 5, 6, fetched, listed),
+	                 HEED_OK);
+	assert_int_equal(fetched[0], HEED_STORE_NO_DATE);
+	assert_int_equal(fetched[2], 5);
+	assert_int_equal(fetched[5], 1010);
+	assert_int_equal(heed_store_commit(s), HEED_OK);
+	heed_store_close(s);
+}
+
 static int got_page(void *ud, const struct heed_stored_page *p)
 {
 	struct heed_stored_page *out = ud;
@@ -1728,6 +1779,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	        cmocka_unit_test(test_page_put_replaces),
 	        cmocka_unit_test(test_page_get),
+	        cmocka_unit_test(test_page_dates),
 	        cmocka_unit_test(test_pages_v1_migrates),
 	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
 	        cmocka_unit_test(test_page_filters_and_delete),
@@ -1750,6 +1802,7 @@ int main(void)
 	const struct CMUnitTest pg_tests[] = {
 	        cmocka_unit_test(test_page_put_replaces),
 	        cmocka_unit_test(test_page_get),
+	        cmocka_unit_test(test_page_dates),
 	        cmocka_unit_test(test_page_unchanged_touches_only_dates),
 	        cmocka_unit_test(test_page_filters_and_delete),
 	        cmocka_unit_test(test_page_stats),

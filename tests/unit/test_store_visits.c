@@ -1377,11 +1377,17 @@ static int count_visit(void *ud, const struct heed_visit *v)
 
 /* A batch's held visits and pages stay held across the reads a crawl
  * makes between them of other rows: a URL's visit, a site's visits, a
- * page's validators, a page's 304 (each sent them first, a statement a
- * read, where a recrawl reads between almost every two writes). A read
- * of a row held, or of the site of one, sees it. */
+ * page's validators, a list's page dates, a page's 304 (each sent them
+ * first, a statement a read, where a recrawl reads between almost every
+ * two writes). A read of a row held, or of the site of one, or a list
+ * naming one, sees it. */
 static void test_reads_of_other_rows_keep_held_pg(void **state)
 {
+	static const char *const other_pages[] = {"https://a.example/9",
+	                                          "https://a.example/1"};
+	static const char *const with_held[] = {"https://a.example/9",
+	                                        "https://a.example/4"};
+	int64_t fetched[2], listed[2];
 	char url[256], locks[256];
 	heed_store *s = NULL;
 	struct heed_visit got;
@@ -1438,6 +1444,11 @@ static void test_reads_of_other_rows_keep_held_pg(void **state)
 	assert_int_equal(heed_store_page_unchanged(s, "https://a.example/1",
 	                                           200, NO_DATE),
 	                 HEED_OK);
+	assert_int_equal(
+	        heed_store_page_dates(s, other_pages, 2, fetched, listed),
+	        HEED_OK);
+	assert_int_equal(fetched[0], NO_DATE);
+	assert_int_equal(fetched[1], 100);
 	written(url, "visits%", locks, sizeof(locks));
 	assert_string_equal(locks, "");
 	assert_string_equal(page_written_elsewhere(url, "https://a.example/2"),
@@ -1462,11 +1473,21 @@ static void test_reads_of_other_rows_keep_held_pg(void **state)
 	                 HEED_OK);
 	assert_int_equal(got.sched.due_at, 3000);
 	heed_store_visit_clear(s, &got);
+	p.url = p.final_url = "https://a.example/4";
+	p.fetched_at = 400;
+	assert_int_equal(heed_store_page_put(s, &p), HEED_OK);
+	assert_int_equal(
+	        heed_store_page_dates(s, with_held, 2, fetched, listed),
+	        HEED_OK);
+	assert_int_equal(fetched[0], NO_DATE);
+	assert_int_equal(fetched[1], 400);
+	assert_string_equal(page_written_elsewhere(url, "https://a.example/4"),
+	                    "written");
 	assert_int_equal(heed_store_commit(s), HEED_OK);
 	assert_string_equal(
 	        heed_test_pg_sql(url, "SELECT count(*) FROM visits;"), "3");
 	assert_string_equal(
-	        heed_test_pg_sql(url, "SELECT count(*) FROM pages;"), "2");
+	        heed_test_pg_sql(url, "SELECT count(*) FROM pages;"), "3");
 	heed_store_close(s);
 }
 
