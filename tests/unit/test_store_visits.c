@@ -1242,12 +1242,13 @@ static void visits_locked(const char *url, char *out, size_t size)
  * partition. Rows of sites in every partition are read back right, by a
  * site's first read and by later ones (its partition kept), in batches
  * (statements prepared) and outside them, and a URL the store has no row
- * of reads none. */
+ * of reads none. A site's rows are read from its partition so too. */
 static void test_a_url_read_names_its_partition_pg(void **state)
 {
 	char url[256], site[64], page[96], want[64], sql[256], locks[512];
 	heed_store *s = NULL;
 	struct heed_visit got;
+	struct seen seen_rows;
 	bool parts[16] = {false};
 	int seen = 0, own = 0;
 
@@ -1306,6 +1307,12 @@ static void test_a_url_read_names_its_partition_pg(void **state)
 	                                      &got),
 	                 HEED_OK);
 	heed_store_visit_clear(s, &got);
+	assert_int_equal(rows_of(s, "https://s7.example", HEED_VISIT_ANY_KIND,
+	                         &seen_rows),
+	                 1);
+	assert_int_equal(rows_of(s, "https://s7.example", HEED_VISIT_SOURCES,
+	                         &seen_rows),
+	                 0);
 	snprintf(want, sizeof(want), "%s",
 	         heed_test_pg_sql(url, "SELECT tableoid::regclass::text FROM "
 	                               "visits WHERE site = "
@@ -1314,7 +1321,7 @@ static void test_a_url_read_names_its_partition_pg(void **state)
 	assert_int_equal(heed_store_commit(s), HEED_OK);
 	/* Its own partition is locked, and the table itself (a partition
 	 * read by name locks its parent), but no other partition nor index
-	 * of one. */
+	 * of one: by the URL's read nor by the site's. */
 	for (char *save = NULL, *rel = strtok_r(locks, ",", &save); rel;
 	     rel = strtok_r(NULL, ",", &save)) {
 		size_t n = strlen(want);
