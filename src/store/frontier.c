@@ -526,10 +526,6 @@ static char *after_list(heed_store *store, const int64_t *after_ids, size_t n)
 	return list;
 }
 
-/* The marker of a held state's host in heed_store_frontier_set_state's
- * statement. */
-#define SET_STATE_HOST_MARKER 4
-
 /* A crawl refills many sites' windows at once (a worker's claim, the
  * lanes waiting for their next window): on PostgreSQL they come in one
  * statement (heed_frontier_window for each, the rows in the list's
@@ -570,12 +566,7 @@ heed_store_frontier_windows(heed_store *store, const char *const *hosts,
 		        "AS t(h, a, n) CROSS JOIN LATERAL "
 		        "heed_frontier_window(t.h, t.a, ?2) ORDER BY t.n, id;");
 	if (rc == HEED_OK) {
-		/* Of the states held, a window reads its own site's only:
-		 * a lane's refill came between almost every two of a
-		 * batch's states, and sent them each time. */
 		heed__sql_blind(&q, BLIND_TO_RECORDS);
-		heed__sql_scope_list(&q, HEED__HELD_FRONTIER,
-		                     SET_STATE_HOST_MARKER, hosts, n);
 		heed__sql_text(&q, 1, lines);
 		heed__sql_int(&q, 2, max);
 		heed__sql_text(&q, 3, afters);

@@ -315,7 +315,7 @@ heed_status heed_store_page_dates(heed_store *store, const char *const *urls,
 		if (rc == HEED_OK) {
 			heed__sql_blind(&q,
 			                HEED__HELD_VISITS | HEED__HELD_QUEUE);
-			heed__sql_scope_list(&q, HEED__HELD_PAGES, 1, urls + at,
+			heed__sql_scope_list(&q, HEED__HELD_PAGES, urls + at,
 			                     k);
 			heed__sql_text(&q, 1, lines ? lines : urls[at]);
 			rc = heed__sql_each(&q, read_dates, &d);

@@ -20,7 +20,6 @@
  * finds a row of the same name.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "store/pg-int.h"
@@ -355,38 +354,22 @@ static bool key_is(const char *const *values, int m, const char *want)
 	return !want || strcmp(key_text(values, m), want) == 0;
 }
 
-static int by_hash(const void *a, const void *b)
+/* Whether a row of set has one of the n keys as its key: by the rows'
+ * names where the key alone names them, as a list of a thousand URLs
+ * is held against a batch's hundreds of rows. */
+static bool holds_one_of(const struct held_set *set, const char *const *keys,
+                         size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	const struct heed__sql_held *what = set->what;
 
-	return (x > y) - (x < y);
-}
-
-/* Whether a row of set has one of scope's keys as its value of scope's
- * marker: the keys' hashes sorted, each row's looked up, as a list of a
- * thousand URLs or hundreds of hosts is held against a batch's hundreds
- * of rows. A hash shared by chance, or no memory, says yes: the rows are
- * then only sent sooner. */
-static bool holds_one_of(const heed_store *store, const struct held_set *set,
-                         const struct heed__sql_scope *scope)
-{
-	uint64_t *hashes =
-	        heed__malloc(store->alloc, scope->nkeys * sizeof(*hashes) + 1);
-	bool found = false;
-
-	if (!hashes)
-		return true;
-	for (size_t k = 0; k < scope->nkeys; k++)
-		hashes[k] = heed__hash_str(scope->keys[k]);
-	qsort(hashes, scope->nkeys, sizeof(*hashes), by_hash);
-	for (int r = 0; r < set->count && !found; r++) {
-		const char *v = key_text(set->rows[r].values, scope->marker);
-		uint64_t h = heed__hash_str(v);
-		found = bsearch(&h, hashes, scope->nkeys, sizeof(*hashes),
-		                by_hash) != NULL;
+	for (size_t k = 0; k < n; k++) {
+		uint64_t name = heed__hash_str(keys[k]);
+		for (int r = 0; r < set->count; r++)
+			if ((what->key_also || set->rows[r].name == name) &&
+			    key_is(set->rows[r].values, what->key, keys[k]))
+				return true;
 	}
-	heed__free(store->alloc, hashes);
-	return found;
+	return false;
 }
 
 bool heed__pg_held_names(const heed_store *store,
@@ -400,7 +383,7 @@ bool heed__pg_held_names(const heed_store *store,
 		if (!(what->kind & scope->kind))
 			continue;
 		if (scope->keys) {
-			if (holds_one_of(store, set, scope))
+			if (holds_one_of(set, scope->keys, scope->nkeys))
 				return true;
 			continue;
 		}

@@ -35,14 +35,13 @@
 /* The rows of one held kind (enum heed__sql_held_kind) a statement reads
  * or changes, when it is not all of them: those named key and key_also
  * as the kind names its rows (struct heed__sql_held; NULL matches any
- * value), or with keys set, those whose value of marker ?marker is one of
- * the nkeys keys. kind 0: no such bound. */
+ * value), or with keys set, those whose key is one of the nkeys keys.
+ * kind 0: no such bound. */
 struct heed__sql_scope {
 	unsigned kind;
 	const char *key, *key_also;
 	const char *const *keys;
 	size_t nkeys;
-	int marker;
 };
 
 struct heed__sql {
@@ -262,17 +261,16 @@ static inline void heed__sql_blind(struct heed__sql *q, unsigned kinds)
 static inline void heed__sql_scope(struct heed__sql *q, unsigned kind,
                                    const char *key, const char *key_also)
 {
-	q->scope = (struct heed__sql_scope){kind, key, key_also, NULL, 0, 0};
+	q->scope = (struct heed__sql_scope){kind, key, key_also, NULL, 0};
 }
 
 /* As heed__sql_scope, for a statement over a list: of the held rows of
- * kind, q sees only those whose value bound to ?marker (a URL, a host) is
- * one of the n keys (which must outlive q's run). */
+ * kind, q sees only those whose key is one of the n keys (which must
+ * outlive q's run). */
 static inline void heed__sql_scope_list(struct heed__sql *q, unsigned kind,
-                                        int marker, const char *const *keys,
-                                        size_t n)
+                                        const char *const *keys, size_t n)
 {
-	q->scope = (struct heed__sql_scope){kind, NULL, NULL, keys, n, marker};
+	q->scope = (struct heed__sql_scope){kind, NULL, NULL, keys, n};
 }
 
 /* heed__sql_prepare for a statement of an area none of whose tables a

@@ -963,54 +963,6 @@ static int collect_window(void *ud, size_t i,
 	return 0;
 }
 
-/* A list's windows read the states the batch holds for their own sites
- * only (a lane's refill comes between almost every two states of a
- * batch): a state held for a site not in the list stays held (the undrop
- * probe moves both of a.test's rows), and one held for a site of the
- * list is read (a.test's first row, in flight, is out of its window). */
-static void test_frontier_windows_keep_held_pg(void **state)
-{
-	static const char *const other[] = {"b.test"};
-	static const char *const both[] = {"b.test", "a.test"};
-	heed_store *s = heed_test_store_fresh();
-	struct heed_frontier_entry e = entry("http://b.test/1", "b.test", 0);
-	struct windows w = {0};
-	struct window a = {0};
-	int64_t n = 0;
-
-	(void)state;
-	assert_int_equal(heed_store_frontier_add(s, &e, NULL), HEED_OK);
-	hold_one_of_two_dropped(s);
-	assert_int_equal(heed_store_frontier_windows(s, other, NULL, 1, 8,
-	                                             collect_window, &w),
-	                 HEED_OK);
-	assert_int_equal(w.n, 1);
-	assert_window_row(&w, 0, 0, "http://b.test/1");
-	assert_int_equal(heed_store_frontier_undrop_host(s, "a.test", &n),
-	                 HEED_OK);
-	assert_int_equal(n, 2);
-	assert_int_equal(heed_store_commit(s), HEED_OK);
-
-	assert_int_equal(heed_store_frontier_queued(s, "a.test", 0, 8,
-	                                            collect_entry, &a),
-	                 HEED_OK);
-	assert_int_equal(a.n, 2);
-	assert_int_equal(heed_store_begin_batch(s), HEED_OK);
-	assert_int_equal(heed_store_frontier_set_state(s, "a.test", a.ids[0],
-	                                               HEED_FRONTIER_IN_FLIGHT,
-	                                               0),
-	                 HEED_OK);
-	memset(&w, 0, sizeof(w));
-	assert_int_equal(heed_store_frontier_windows(s, both, NULL, 2, 8,
-	                                             collect_window, &w),
-	                 HEED_OK);
-	assert_int_equal(w.n, 2);
-	assert_window_row(&w, 0, 0, "http://b.test/1");
-	assert_window_row(&w, 1, 1, a.urls[1]);
-	assert_int_equal(heed_store_commit(s), HEED_OK);
-	heed_store_close(s);
-}
-
 /* Each site's window of a list, in one call: oldest first within a site,
  * the sites in the list's order, a site with none skipped, only queued
  * rows; from the first row, or after the row each site names. */
@@ -1870,7 +1822,6 @@ int main(void)
 	        cmocka_unit_test(test_frontier_queue_plans_kept_pg),
 	        cmocka_unit_test(test_frontier_undrop_keeps_held_pg),
 	        cmocka_unit_test(test_page_unchanged_keeps_held_pg),
-	        cmocka_unit_test(test_frontier_windows_keep_held_pg),
 	};
 
 	if (heed_test_pg())
