@@ -261,12 +261,37 @@ heed_status heed_store_page_validators(heed_store *store, const char *url,
 	return heed__sql_one(&q, read_validators, v);
 }
 
-/* Rows of heed_store_page_dates: a URL's place in the part asked (from
- * 1), and its page's dates, into the arrays from base on. */
+/* heed_store_page_dates' arrays; a part's rows name a URL by its place in
+ * the part (from 1), the part starting at the list's item base. */
 struct page_dates {
+	heed_store *store;
 	int64_t *fetched_at, *source_lastmod;
 	size_t base, n;
 };
+
+static heed_status prepare_dates(struct heed__sql *q, const char *const *urls,
+                                 size_t n, size_t at, const char *lines,
+                                 void *ctx)
+{
+	static const char *const sql[] = {
+	        [HEED__SQL_SQLITE] = "SELECT 1, fetched_at, source_lastmod "
+	                             "FROM pages WHERE url = ?1;",
+	        [HEED__SQL_PG] =
+	                "SELECT u.i, p.fetched_at, p.source_lastmod FROM "
+	                "unnest(string_to_array(?1, E'\\n')) WITH ORDINALITY "
+	                "AS u(url, i) JOIN pages p ON p.url = u.url;",
+	};
+	struct page_dates *d = ctx;
+
+	if (heed__sql_prepare_dialect(d->store, q, sql) != HEED_OK)
+		return HEED_ESTORE;
+	d->base = at;
+	d->n = n;
+	heed__sql_blind(q, HEED__HELD_VISITS | HEED__HELD_QUEUE);
+	heed__sql_scope_list(q, HEED__HELD_PAGES, urls, n);
+	heed__sql_text(q, 1, lines);
+	return HEED_OK;
+}
 
 static int read_dates(struct heed__sql *q, void *ctx)
 {
@@ -286,45 +311,12 @@ heed_status heed_store_page_dates(heed_store *store, const char *const *urls,
                                   size_t n, int64_t *fetched_at,
                                   int64_t *source_lastmod)
 {
-	/* SQLite: each URL's row by the key, as heed_store_page_validators
-	 * reads it, there being no round trip to save. */
-	static const char *const sql[] = {
-	        [HEED__SQL_SQLITE] = "SELECT 1, fetched_at, source_lastmod "
-	                             "FROM pages WHERE url = ?1;",
-	        [HEED__SQL_PG] =
-	                "SELECT u.i, p.fetched_at, p.source_lastmod FROM "
-	                "unnest(string_to_array(?1, E'\\n')) WITH ORDINALITY "
-	                "AS u(url, i) JOIN pages p ON p.url = u.url;",
-	};
-	size_t per = heed__sql_dialect(store) == HEED__SQL_PG
-	                     ? HEED__SQL_LIST_MAX
-	                     : 1;
-	heed_status rc = HEED_OK;
+	struct page_dates d = {store, fetched_at, source_lastmod, 0, 0};
 
 	for (size_t i = 0; i < n; i++)
 		fetched_at[i] = source_lastmod[i] = HEED_STORE_NO_DATE;
-	for (size_t at = 0; at < n && rc == HEED_OK; at += per) {
-		size_t k = n - at < per ? n - at : per;
-		struct page_dates d = {fetched_at, source_lastmod, at, k};
-		char *lines =
-		        k > 1 ? heed__sql_lines(store, urls + at, k) : NULL;
-		struct heed__sql q;
-		if (k > 1 && !lines)
-			return HEED_ENOMEM;
-		rc = heed__sql_prepare_dialect(store, &q, sql);
-		if (rc == HEED_OK) {
-			heed__sql_blind(&q,
-			                HEED__HELD_VISITS | HEED__HELD_QUEUE);
-			heed__sql_scope_list(&q, HEED__HELD_PAGES, urls + at,
-			                     k);
-			heed__sql_text(&q, 1, lines ? lines : urls[at]);
-			rc = heed__sql_each(&q, read_dates, &d);
-		} else {
-			rc = HEED_ESTORE;
-		}
-		heed__free(store->alloc, lines);
-	}
-	return rc;
+	return heed__sql_each_part(store, urls, n, prepare_dates, read_dates,
+	                           &d);
 }
 
 heed_status heed_store_page_delete(heed_store *store, const char *url,

@@ -402,6 +402,24 @@ char *heed__sql_lines(heed_store *store, const char *const *s, size_t n);
  * 50,000, and a list of a thousand is some 100 kB. */
 #define HEED__SQL_LIST_MAX 1000
 
+/* Prepares q for one part of a list (heed__sql_each_part): the n items
+ * from the list's item at on, lines the part's items as heed__sql_lines
+ * joins them (the item itself for a part of one), to be bound; ctx is
+ * heed__sql_each_part's. HEED_OK, or the failure (q then unprepared). */
+typedef heed_status heed__sql_part_fn(struct heed__sql *q,
+                                      const char *const *items, size_t n,
+                                      size_t at, const char *lines, void *ctx);
+
+/* Reads a list's rows in parts: a statement a thousand items on
+ * PostgreSQL (HEED__SQL_LIST_MAX), a statement an item on SQLite, which
+ * has no round trip to save. Each part's statement comes from prepare;
+ * its rows go to fn as heed__sql_each's, and fn's non-zero answer stops
+ * the later parts too. Stops at the first failure. */
+heed_status heed__sql_each_part(heed_store *store, const char *const *items,
+                                size_t n, heed__sql_part_fn *prepare,
+                                int (*fn)(struct heed__sql *q, void *ctx),
+                                void *ctx);
+
 /* A row callback for heed__sql_one and heed__sql_each: column 0 of the
  * row into the caller's int64_t (ctx), 0 for SQL NULL; stops at the
  * first row. For counts, ids and single dates. */

@@ -78,3 +78,46 @@ char *heed__sql_lines(heed_store *store, const char *const *s, size_t n)
 	*o = '\0';
 	return out;
 }
+
+/* A row of heed__sql_each_part: fn's answer kept, to stop the list's
+ * later parts too. */
+struct part_rows {
+	int (*fn)(struct heed__sql *q, void *ctx);
+	void *ctx;
+	bool stop;
+};
+
+static int part_row(struct heed__sql *q, void *ctx)
+{
+	struct part_rows *p = ctx;
+
+	p->stop = p->fn(q, p->ctx) != 0;
+	return p->stop;
+}
+
+heed_status heed__sql_each_part(heed_store *store, const char *const *items,
+                                size_t n, heed__sql_part_fn *prepare,
+                                int (*fn)(struct heed__sql *q, void *ctx),
+                                void *ctx)
+{
+	size_t per = heed__sql_dialect(store) == HEED__SQL_PG
+	                     ? HEED__SQL_LIST_MAX
+	                     : 1;
+	struct part_rows rows = {fn, ctx, false};
+	heed_status rc = HEED_OK;
+
+	for (size_t at = 0; at < n && rc == HEED_OK && !rows.stop; at += per) {
+		size_t k = n - at < per ? n - at : per;
+		char *lines =
+		        k > 1 ? heed__sql_lines(store, items + at, k) : NULL;
+		struct heed__sql q;
+		if (k > 1 && !lines)
+			return HEED_ENOMEM;
+		rc = prepare(&q, items + at, k, at, lines ? lines : items[at],
+		             ctx);
+		if (rc == HEED_OK)
+			rc = heed__sql_each(&q, part_row, &rows);
+		heed__free(store->alloc, lines);
+	}
+	return rc;
+}

@@ -422,78 +422,55 @@ heed_status heed_store_visits_of_site(heed_store *store, const char *site,
 
 static const char *const many_from_partition[] = {EACH_PARTITION(MANY_FROM)};
 
-/* A row of heed_store_visits_of_urls: fn's answer kept, to stop the
- * list's later statements too. */
-struct visit_stop {
-	struct visit_call *c;
-	bool stop;
+/* heed_store_visits_of_urls' list, read from the site's partition on
+ * PostgreSQL and by the key on SQLite, as heed_store_visit_get reads a
+ * row. */
+struct urls_of_site {
+	heed_store *store;
+	const char *site;
+	int part;
+	struct visit_call c;
 };
 
-static int call_visit_noting_stop(struct heed__sql *q, void *ctx)
+static heed_status prepare_urls(struct heed__sql *q, const char *const *urls,
+                                size_t n, size_t at, const char *lines,
+                                void *ctx)
 {
-	struct visit_stop *s = ctx;
+	struct urls_of_site *u = ctx;
 
-	s->stop = call_visit(q, s->c) != 0;
-	return s->stop;
+	(void)urls;
+	(void)n;
+	(void)at;
+	if (heed__sql_prepare(u->store, q,
+	                      u->part < 0 ? GET_FROM("visits")
+	                                  : many_from_partition[u->part]) !=
+	    HEED_OK)
+		return HEED_ESTORE;
+	heed__sql_blind(q, HEED__HELD_PAGES | HEED__HELD_QUEUE);
+	heed__sql_scope(q, HEED__HELD_VISITS, NULL, u->site);
+	heed__sql_text(q, 1, u->site);
+	heed__sql_text(q, 2, lines);
+	return HEED_OK;
 }
 
-/* SQLite: each URL's row by the key, as heed_store_visit_get reads it (no
- * round trip to save). */
-static heed_status urls_one_by_one(heed_store *store, const char *site,
-                                   const char *const *urls, size_t n,
-                                   struct visit_stop *s)
+static int call_url_visit(struct heed__sql *q, void *ctx)
 {
-	struct heed__sql q;
-	heed_status rc = HEED_OK;
+	struct urls_of_site *u = ctx;
 
-	for (size_t i = 0; i < n && rc == HEED_OK && !s->stop; i++) {
-		if (heed__sql_prepare(store, &q, GET_FROM("visits")) != HEED_OK)
-			return HEED_ESTORE;
-		heed__sql_text(&q, 1, site);
-		heed__sql_text(&q, 2, urls[i]);
-		rc = heed__sql_one(&q, call_visit_noting_stop, s);
-		if (rc == HEED_ENOTFOUND)
-			rc = HEED_OK;
-	}
-	return rc;
+	return call_visit(q, &u->c);
 }
 
 heed_status heed_store_visits_of_urls(heed_store *store, const char *site,
                                       const char *const *urls, size_t n,
                                       heed_store_visit_fn *fn, void *ud)
 {
-	struct visit_call c = {fn, ud};
-	struct visit_stop s = {&c, false};
-	struct heed__sql q;
-	heed_status rc;
-	int part;
+	struct urls_of_site u = {store, site, -1, {fn, ud}};
+	heed_status rc = heed__sql_site_partition(store, site, &u.part);
 
-	rc = heed__sql_site_partition(store, site, &part);
 	if (rc != HEED_OK)
 		return rc;
-	if (part < 0)
-		return urls_one_by_one(store, site, urls, n, &s);
-	for (size_t at = 0; at < n && rc == HEED_OK && !s.stop;
-	     at += HEED__SQL_LIST_MAX) {
-		size_t k = n - at < HEED__SQL_LIST_MAX ? n - at
-		                                       : HEED__SQL_LIST_MAX;
-		char *lines = heed__sql_lines(store, urls + at, k);
-		if (!lines)
-			return HEED_ENOMEM;
-		rc = heed__sql_prepare(store, &q, many_from_partition[part]);
-		if (rc == HEED_OK) {
-			heed__sql_blind(&q,
-			                HEED__HELD_PAGES | HEED__HELD_QUEUE);
-			heed__sql_scope(&q, HEED__HELD_VISITS, NULL, site);
-			heed__sql_text(&q, 1, site);
-			heed__sql_text(&q, 2, lines);
-			rc = heed__sql_each(&q, call_visit_noting_stop, &s);
-		} else {
-			rc = HEED_ESTORE;
-		}
-		heed__free(store->alloc, lines);
-	}
-	return rc;
+	return heed__sql_each_part(store, urls, n, prepare_urls, call_url_visit,
+	                           &u);
 }
 
 /*
