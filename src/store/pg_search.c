@@ -222,9 +222,9 @@
 /* Version 10's: each row also holds its page's views and the time its
  * freshness counts from (AT), which relevance scores from. */
 #define AT(p) "coalesce(heed_unixepoch(" p ".published), " p ".fetched_at)"
-#define DOC_ROWS_V10(cond)                                                  \
+#define DOC_ROWS_OF(vector, cond)                                           \
 	"INSERT INTO search_docs(page_id, host, tsv, listed, hidden_from, " \
-	"language, views, at) SELECT p.id, p.host, " DOC_VECTOR             \
+	"language, views, at) SELECT p.id, p.host, " vector                 \
 	", p.status BETWEEN 200 AND 299 AND NOT heed_refused(m #> "         \
 	"'{acap,index,permitted}') AND NOT heed_refused(" LINK_PERMITTED    \
 	"), least(heed_limit(m #> '{acap,index,expires}'), "                \
@@ -234,11 +234,32 @@
 	        "p") " FROM pages p, "                                      \
 	             "heed_json(p.record) r, heed_json(p.permissions) m "   \
 	             "WHERE " cond
-#define FN_INDEX_SET_V10                                                    \
-	FN_HEAD("index_set", "pids bigint[]")                               \
-	TAG_ROWS("p.id = ANY(pids)", "page_id = ANY(pids)")                 \
-	"DELETE FROM search_docs WHERE page_id = ANY(pids); " DOC_ROWS_V10( \
+#define DOC_ROWS_V10(cond) DOC_ROWS_OF(DOC_VECTOR, cond)
+#define FN_INDEX_SET_OF(rows)                                       \
+	FN_HEAD("index_set", "pids bigint[]")                       \
+	TAG_ROWS("p.id = ANY(pids)", "page_id = ANY(pids)")         \
+	"DELETE FROM search_docs WHERE page_id = ANY(pids); " rows( \
 	        "p.id = ANY(pids)") "; $f$;"
+#define FN_INDEX_SET_V10 FN_INDEX_SET_OF(DOC_ROWS_V10)
+/*
+ * Version 16's: each row's vector also holds its page's id as the ranges
+ * of ids it lies in, 2^14, 2^18, 2^22 and 2^26 ids wide: one word each,
+ * "~14.3" for ids 49,152 to 65,535, without a position. No query word
+ * can be one (every query word is cleaned of punctuation, as with the
+ * gap between columns), so they make no page match; a search asks for
+ * them beside its words to read only the newest ids' matches from the
+ * GIN index ("The newest matches read through their ids' ranges",
+ * below). ts_rank_cd's length, by whose logarithm a score is divided,
+ * counts each of them as one word: every page is four words longer.
+ */
+#define FN_BOUNDS                                                             \
+	"CREATE FUNCTION heed_search_bounds(id bigint) RETURNS tsvector "     \
+	"LANGUAGE sql IMMUTABLE STRICT AS $f$ SELECT array_to_tsvector("      \
+	"ARRAY['~14.' || (id >> 14), '~18.' || (id >> 18), '~22.' || (id >> " \
+	"22), '~26.' || (id >> 26)]) $f$;"
+#define DOC_ROWS_V16(cond) \
+	DOC_ROWS_OF(DOC_VECTOR " || heed_search_bounds(p.id)", cond)
+#define FN_INDEX_SET_V16 FN_INDEX_SET_OF(DOC_ROWS_V16)
 /* Version 10's: views, a date and, for a page without one, the fetch
  * time change without marking the page (a re-fetch that found the same
  * record), so this trigger keeps the two keys, as SQLite's
@@ -395,6 +416,14 @@ static const char *const pg_search_migrations[] = {
          * trigger. Nothing here: PostgreSQL keeps its trigger, whose
          * cost beside a sweep was not measured. */
         "SELECT 1;",
+        /* 16: each row's vector holds its page's id's ranges (above), so
+         * that a common word's or prefix's newest matches are read
+         * without the others: a prefix of 20,000 to 35,000 pages took 70
+         * to 180 ms at 1,000,000 pages, every match read, and takes 35 to
+         * 45 (docs/performance.md). The rows already there get theirs. */
+        FN_BOUNDS FN_INDEX_SET_V16
+        "UPDATE search_docs SET tsv = tsv || heed_search_bounds(page_id);"
+        "ANALYZE search_docs;",
 };
 
 const struct heed_store_area heed__pg_search_area = {
@@ -597,9 +626,10 @@ struct heed__pg_counted {
 	char key[];
 };
 
-/* A query's parameters as text: $1..$14 of the statements above. */
+/* A query's parameters as text: $1..$14 of the statements above, $15
+ * the bound of the newest matches (BOUNDED, below). */
 struct params {
-	const char *v[14];
+	const char *v[15];
 	char buf[11][HEED_PG_INT_SIZE];
 	char score[32];
 	char *tsquery; /* owned */
@@ -788,10 +818,10 @@ static double explain_rows(heed_store *store, const char *sql, int n,
  * are scored, which otherwise read up to 10,000 rows again (a results
  * page 2 of a word in 1 % of the pages; docs/performance.md). */
 #define COUNT_CANDIDATES "count(*) OVER ()"
-#define BY_INDEX(tag)                                            \
-	"SELECT m.nid, m.score, count(*) OVER () AS total FROM " \
-	"(" MATCHES_SCORED(                                      \
-	        tag) " OFFSET 0) m ORDER BY m.nid + 0 DESC LIMIT $13::bigint"
+#define BY_INDEX_OF(matches)                                              \
+	"SELECT m.nid, m.score, count(*) OVER () AS total FROM (" matches \
+	" OFFSET 0) m ORDER BY m.nid + 0 DESC LIMIT $13::bigint"
+#define BY_INDEX(tag)    BY_INDEX_OF(MATCHES_SCORED(tag))
 #define PHRASE_WALK_FROM 4 /* its words in a quarter of the pages */
 #define WORDS_ROWS                                                 \
 	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
@@ -815,15 +845,23 @@ static bool has_phrase(const char *t)
 	return false;
 }
 
-/* Whether the relevance candidates of p, scored of them, are better read
- * from the GIN index than by walking the key (above). */
-static bool candidates_by_index(heed_store *store, const struct params *p,
-                                double scored)
+/* PostgreSQL's estimate of the matches of p's words that may be shown;
+ * -1 when it cannot say, or p has no words. */
+static double words_estimate(heed_store *store, const struct params *p)
 {
-	double words, rows = 0, pages = 0;
+	return p->tsquery ? explain_rows(store, WORDS_ROWS, 2, p) : -1;
+}
+
+/* Whether the relevance candidates of p, scored of them, are better read
+ * from the GIN index than by walking the key (above); words: the
+ * estimate of its matches (words_estimate). */
+static bool candidates_by_index(heed_store *store, const struct params *p,
+                                double words, double scored)
+{
+	double rows = 0, pages = 0;
 	PGresult *r;
 
-	if (!p->tsquery || (words = explain_rows(store, WORDS_ROWS, 2, p)) < 0)
+	if (words < 0)
 		return false;
 	r = heed__pg_query(store, TABLE_SIZE, 0, NULL);
 	if (r && PQntuples(r) > 0 && heed__pg_text(r, 0, 0)) {
@@ -836,6 +874,150 @@ static bool candidates_by_index(heed_store *store, const struct params *p,
 	if (has_phrase(p->tsquery))
 		return words * PHRASE_WALK_FROM < rows;
 	return words * words * (rows / pages) < scored * rows;
+}
+
+/* Whether the tsquery text t is one quoted word, or one prefix, without
+ * a column's weight (which the estimate does not see). */
+static bool one_term(const char *t)
+{
+	size_t n = t ? strlen(t) : 0;
+
+	if (n < 3 || t[0] != '\'' || strchr(t, ' '))
+		return false;
+	if (t[n - 1] == '\'')
+		return strchr(t + 1, '\'') == t + n - 1;
+	return n > 4 && strcmp(t + n - 3, "':*") == 0 &&
+	       strchr(t + 1, '\'') == t + n - 3;
+}
+
+/* Whether p asks for one term (one_term) and filters by nothing but the
+ * time ($3 to $9 NULL): what the statistics' estimates are of. */
+static bool one_term_alone(const struct params *p)
+{
+	if (!one_term(p->tsquery))
+		return false;
+	for (int i = 2; i < 9; i++)
+		if (p->v[i])
+			return false;
+	return true;
+}
+
+/*
+ * The newest matches read through their ids' ranges (version 16). From
+ * the GIN index, a word's or prefix's candidates are every match, sorted
+ * by id to keep the newest: a prefix of 20,000 to 35,000 pages at
+ * 1,000,000 read and scored that many rows (80 to 180 ms), and walking
+ * the key back read 140,000 to 330,000 (70 to 110 ms). For one term with
+ * no other filter, which the statistics put in BOUNDED_FROM times the
+ * pages scored or more, the search can also ask for the ranges of the
+ * newest ids that would hold BOUNDED_MARGIN times the pages scored if the
+ * matches were spread evenly over the ids: the GIN index then gives only
+ * the matches there, 6,000 to 8,000 rows, each read and scored at about
+ * BOUND_ROW_COST times a row the walk tests, after every match's entry
+ * in the index at about BOUND_ENTRY_COST times such a row. It does when
+ * that costs less than the walk: for words in about 15,000 to 37,000
+ * pages at 1,000,000, 35 to 45 ms where the walk took 70 to 110; a more
+ * common word walks to its newest matches sooner (docs/performance.md).
+ * When fewer than it scores are in the ranges (most of the word's pages
+ * are old ones), the search runs again without them; otherwise the
+ * newest matches are those every match gives. The ranges reach 2^26 ids
+ * past the newest id read just before, so that the pages indexed between
+ * the two statements are not left out. Such a
+ * search has not counted every match (keep_candidates): the count that
+ * follows it rests on the statistics (estimate_reaches) for caps up to
+ * BOUNDED_FROM x scored / ESTIMATE_MARGIN, 10,000 for 5,000 scored.
+ */
+#define BOUNDED_FROM     3
+#define BOUNDED_MARGIN   1.5
+#define BOUND_ROW_COST   15
+#define BOUND_ENTRY_COST 0.4
+#define BOUND_WORDS_MAX  64 /* of the widest ranges: ids below 2^32 */
+#define ID_SPAN          "SELECT min(page_id), max(page_id) FROM search_docs;"
+#define BOUNDED                                                           \
+	RELEVANCE_OF(BY_INDEX_OF(MATCHES_SCORED(TAG_ANY) " AND d.tsv @@ " \
+	                                                 "$15::tsquery"), \
+	             "n.total")
+
+/* The words of the ranges (FN_BOUNDS) that hold every id from from to
+ * 2^26 past top, as a tsquery of them, allocated: the narrower ranges up
+ * to the edge of the next wider one, then the widest. NULL out of memory,
+ * or when more than BOUND_WORDS_MAX of the widest would be needed. */
+static char *bound_query(heed_store *store, int64_t from, int64_t top)
+{
+	static const int shifts[] = {14, 18, 22, 26}; /* FN_BOUNDS's */
+	const int levels = (int)HEED_ARRAY_SIZE(shifts);
+	const int widest = shifts[levels - 1];
+	int64_t b = from >> shifts[0], last = (top >> widest) + 1;
+	size_t room = (size_t)(levels * 16 + BOUND_WORDS_MAX + 1) * 32, len = 0;
+	char *q;
+
+	if (last - (from >> widest) > BOUND_WORDS_MAX ||
+	    !(q = heed__malloc(store->alloc, room)))
+		return NULL;
+	for (int i = 0; i < levels; i++) {
+		int step = i + 1 < levels ? shifts[i + 1] - shifts[i] : 0;
+		while (step ? (b & ((INT64_C(1) << step) - 1)) != 0 : b <= last)
+			len += (size_t)snprintf(
+			        q + len, room - len, "%s'~%d.%lld'",
+			        len ? " | " : "", shifts[i], (long long)b++);
+		b >>= step;
+	}
+	return q;
+}
+
+/* The bound of the newest matches of p (above) as bound_query gives it,
+ * or NULL when none applies or the walk costs less; words: the estimate
+ * of its matches, which the walk meets about once every span / words
+ * rows of the span of ids (the table's rows, but for deleted pages). */
+static char *newest_bounds(heed_store *store, const struct params *p,
+                           double words, double scored)
+{
+	PGresult *r;
+	int64_t lo = 0, hi = 0;
+	double span, width, walked, bounded;
+	bool known;
+
+	if (words < BOUNDED_FROM * scored || !one_term_alone(p))
+		return NULL;
+	r = heed__pg_query(store, ID_SPAN, 0, NULL);
+	known = r && PQntuples(r) == 1 && heed__pg_text(r, 0, 1);
+	if (known) {
+		lo = heed__pg_int(r, 0, 0, 0);
+		hi = heed__pg_int(r, 0, 1, 0);
+	}
+	PQclear(r);
+	span = (double)hi - (double)lo + 1;
+	width = scored * BOUNDED_MARGIN * span / words + 1;
+	walked = scored * span / words;
+	bounded = words * BOUND_ENTRY_COST +
+	          scored * BOUNDED_MARGIN * BOUND_ROW_COST;
+	if (!known || width >= span || bounded >= walked)
+		return NULL;
+	return bound_query(store, hi + 1 - (int64_t)width, hi);
+}
+
+/* The relevance search of p read through the bound of its newest matches
+ * (above), when one applies and its ranges hold as many matches as it
+ * scores; NULL otherwise. */
+static PGresult *bounded_search(heed_store *store, struct params *p,
+                                double words)
+{
+	double scored = strtod(p->v[12], NULL);
+	char *bounds = newest_bounds(store, p, words, scored);
+	PGresult *r = NULL;
+
+	if (bounds) {
+		p->v[14] = bounds;
+		r = heed__pg_query(store, BOUNDED, 15, p->v);
+		p->v[14] = NULL;
+		if (r && (PQntuples(r) == 0 ||
+		          (double)heed__pg_int(r, 0, 18, 0) < scored)) {
+			PQclear(r);
+			r = NULL;
+		}
+	}
+	heed__free(store->alloc, bounds);
+	return r;
 }
 
 static const char *relevance_sql(bool tagged, bool by_index)
@@ -1109,15 +1291,19 @@ static heed_status pg_search(heed_store *store,
 	    (r = ranked_page(store, &p, q, q->limit + 1))) {
 		kept = true;
 	} else if (sort == HEED_SEARCH_SORT_RELEVANCE) {
-		by_index =
-		        candidates_by_index(store, &p, strtod(p.v[12], NULL));
-		r = heed__pg_query(store,
-		                   relevance_sql(q->tag != NULL, by_index), 14,
-		                   p.v);
+		double words = words_estimate(store, &p);
+		if (!(r = bounded_search(store, &p, words))) {
+			by_index = candidates_by_index(store, &p, words,
+			                               strtod(p.v[12], NULL));
+			r = heed__pg_query(
+			        store, relevance_sql(q->tag != NULL, by_index),
+			        14, p.v);
+		}
 		if (r)
 			keep_ranked(store, &p, r, q->limit + 1);
 	} else if (sort == HEED_SEARCH_SORT_VIEWS && !q->tag &&
-	           candidates_by_index(store, &p, strtod(p.v[12], NULL))) {
+	           candidates_by_index(store, &p, words_estimate(store, &p),
+	                               strtod(p.v[12], NULL))) {
 		by_index = true;
 		r = heed__pg_query(store, VIEWS_COUNTED, 12, p.v);
 	} else {
@@ -1167,31 +1353,14 @@ static heed_status pg_search(heed_store *store,
 	"EXPLAIN SELECT 1 FROM search_docs d WHERE " SHOWN " AND " \
 	"numnode(" TSQUERY ") = 1 AND d.tsv @@ " TSQUERY ";"
 
-/* Whether the tsquery text t is one quoted word, or one prefix, without
- * a column's weight (which the estimate does not see). */
-static bool one_term(const char *t)
-{
-	size_t n = t ? strlen(t) : 0;
-
-	if (n < 3 || t[0] != '\'' || strchr(t, ' '))
-		return false;
-	if (t[n - 1] == '\'')
-		return strchr(t + 1, '\'') == t + n - 1;
-	return n > 4 && strcmp(t + n - 3, "':*") == 0 &&
-	       strchr(t + 1, '\'') == t + n - 3;
-}
-
 /* Whether the count of p is cap by the statistics' estimate: one term
- * (one_term) and no filter but the time ($3 to $9 NULL). */
+ * and no filter but the time (one_term_alone). */
 static bool estimate_reaches(heed_store *store, const struct params *p,
                              int64_t cap)
 {
 	/* The comparison is in doubles: no cap overflows it. */
-	if (cap <= 0 || !one_term(p->tsquery))
+	if (cap <= 0 || !one_term_alone(p))
 		return false;
-	for (int i = 2; i < 9; i++)
-		if (p->v[i])
-			return false;
 	return explain_rows(store, ESTIMATE, 2, p) >=
 	       (double)cap * ESTIMATE_MARGIN;
 }

@@ -1036,6 +1036,10 @@ static const char *const search_migrations[] = {
          "1), max_id INTEGER NOT NULL);"
          "INSERT INTO search_swept(one, max_id) SELECT 1, coalesce(max(id), "
          "0) FROM pages;"),
+        /* 16: PostgreSQL's index holds each page's id's ranges, to read
+         * a common word's newest matches alone. Nothing here: FTS5 reads
+         * a word's pages newest first already. */
+        "SELECT 1;",
 };
 
 const struct heed_store_area heed__store_search_area = {

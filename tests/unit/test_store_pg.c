@@ -69,7 +69,7 @@ static void test_fresh_database_migrated_once(void **state)
 	assert_int_equal(version, 2);
 	assert_int_equal(heed_store_schema_version(s, "search", &version),
 	                 HEED_OK);
-	assert_int_equal(version, 15);
+	assert_int_equal(version, 16);
 	heed_store_close(s);
 	/* Version 13: the statistics a prefix's estimate rests on. */
 	assert_string_equal(

@@ -2660,6 +2660,146 @@ static void test_next_page_from_kept_rows(void **state)
 	heed_store_close(w);
 }
 
+/* Writes n pages of title to w on PostgreSQL, from page id from on,
+ * their views all different within any 13 in a row. */
+static void put_from_id(heed_store *w, int64_t from, const char *title, int n)
+{
+	char sql[128];
+
+	snprintf(sql, sizeof(sql),
+	         "ALTER TABLE pages ALTER COLUMN id RESTART WITH %lld;",
+	         (long long)from);
+	heed_test_pg_sql(path, sql);
+	for (int i = 0; i < n; i++) {
+		char url[64];
+		snprintf(url, sizeof(url), "http://a.example/%lld",
+		         (long long)from + i);
+		put(w, &(struct spec){url, "a.example", title, NULL, NULL, NULL,
+		                      NULL, (i * 7) % 13, 0, 200, NULL});
+	}
+}
+
+/* q's page 1 of up to 8 by the reader r. */
+static struct scored scored_page(heed_store *r, struct heed_search_query q)
+{
+	struct scored got = {0};
+
+	q.limit = 8;
+	assert_int_equal(
+	        heed_store_search(r, &q, collect_scored, &got, NULL, NULL),
+	        HEED_OK);
+	return got;
+}
+
+/* q's page 1 of up to 8 by the reader r (got), and that of q with a
+ * filter of the one host of the test's pages (every): the same pages,
+ * read without a bound. */
+static void with_and_without_bound(heed_store *r, struct heed_search_query q,
+                                   struct scored *got, struct scored *every)
+{
+	*got = scored_page(r, q);
+	q.host = "a.example";
+	*every = scored_page(r, q);
+}
+
+/* Takes the words of its ids' ranges (version 16) out of page id's row. */
+static void forget_id_ranges(int64_t id)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql),
+	         "UPDATE search_docs SET tsv = ts_delete(tsv, ARRAY(SELECT "
+	         "lexeme FROM unnest(tsv) WHERE lexeme LIKE '~%%')) WHERE "
+	         "page_id = %lld;",
+	         (long long)id);
+	heed_test_pg_sql(path, sql);
+}
+
+/* How many rows of search_docs match the tsquery text t, as text. */
+static const char *rows_matching(const char *t)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof(sql),
+	         "SELECT count(*) FROM search_docs WHERE tsv @@ '%s'::tsquery;",
+	         t);
+	return heed_test_pg_sql(path, sql);
+}
+
+/*
+ * On PostgreSQL, the relevance candidates of one word that the
+ * statistics put in three times the pages scored or more are read
+ * through the ranges of the newest ids (pg_search.c, BOUNDED): the same
+ * pages and scores as the search with a filter that passes every page
+ * (one host), which reads every match. Pages 1 to 10, 50,000 to 50,009
+ * and 100,000 to 100,009 hold "bird", five are scored, and the bound
+ * starts at 65,536: taking the words of its ranges out of the newest
+ * page's row shows the search read through them. "owl", on pages 1 to
+ * 10 alone, is estimated in ten pages, three times the three scored, and
+ * none is in its bound: the search runs again without it. The count
+ * that follows is every match, not those in the bound.
+ */
+static void test_newest_matches_bounded(void **state)
+{
+	heed_store *w = open_writer(), *r;
+	struct heed_search_query q = query("bird"), owl = query("owl");
+	struct scored got, want;
+
+	(void)state;
+	heed_test_pg_sql(path, "ALTER TABLE search_docs SET "
+	                       "(autovacuum_enabled = off);");
+	put_from_id(w, 1, "bird owl", 10);
+	put_from_id(w, 50000, "bird", 10);
+	put_from_id(w, 100000, "bird", 10);
+	heed_test_pg_sql(path, "ANALYZE search_docs;");
+	r = open_reader();
+	q.max_scored = 5;
+	with_and_without_bound(r, q, &got, &want);
+	assert_int_equal(got.n, 5);
+	assert_same_scored(&got, &want);
+	assert_int_equal(count(r, &q), 30);
+	forget_id_ranges(100009);
+	with_and_without_bound(r, q, &got, &want);
+	assert_true(has_id(&want, 100009));
+	assert_false(has_id(&got, 100009));
+	assert_true(has_id(&got, 100004));
+	owl.max_scored = 3;
+	with_and_without_bound(r, owl, &got, &want);
+	assert_int_equal(got.n, 3);
+	assert_same_scored(&got, &want);
+	heed_store_close(r);
+	heed_store_close(w);
+}
+
+/* A PostgreSQL store at version 15 of the area migrates to version 16:
+ * every row's vector gets the words of its page id's ranges, and the
+ * pages the catch-up writes after get theirs. */
+static void test_id_ranges_migrate(void **state)
+{
+	heed_store *w = open_writer();
+
+	(void)state;
+	put_from_id(w, 1, "bird", 3);
+	put_from_id(w, 70000, "bird", 3);
+	heed_store_close(w);
+	for (int64_t id = 1; id <= 3; id++) {
+		forget_id_ranges(id);
+		forget_id_ranges(70000 + id - 1);
+	}
+	heed_test_pg_sql(path,
+	                 "DROP FUNCTION heed_search_bounds(bigint); UPDATE "
+	                 "heed_schema SET version = 15 WHERE area = 'search';");
+	assert_string_equal(rows_matching("~26.0"), "0");
+	assert_int_equal(heed_store_open(&w, path, heed_test_allocator(), NULL),
+	                 HEED_OK);
+	put_from_id(w, 140000, "bird", 1);
+	assert_string_equal(rows_matching("~26.0"), "7");
+	assert_string_equal(rows_matching("~14.4 & ~18.0 & ~22.0"), "3");
+	assert_string_equal(rows_matching("~14.0 & bird"), "3");
+	assert_string_equal(rows_matching("~14.8"), "1");
+	heed_store_close(w);
+}
+
 /* A store at version 6 of the area, holding pages, migrates to version
  * 7: each listed page's sort keys are copied beside it, and the searches
  * that read them score as those that read the pages. */
@@ -2746,6 +2886,8 @@ int main(void)
 	        cmocka_unit_test(test_count_of_index_candidates),
 	        cmocka_unit_test(test_index_candidates_scored),
 	        cmocka_unit_test(test_next_page_from_kept_rows),
+	        cmocka_unit_test(test_newest_matches_bounded),
+	        cmocka_unit_test(test_id_ranges_migrate),
 	};
 	if (heed_test_pg())
 		return cmocka_run_group_tests_name("store_search_pg", pg_tests,
