@@ -417,10 +417,11 @@ static const char *const pg_search_migrations[] = {
          * cost beside a sweep was not measured. */
         "SELECT 1;",
         /* 16: each row's vector holds its page's id's ranges (above), so
-         * that a common word's or prefix's newest matches are read
-         * without the others: a prefix of 20,000 to 35,000 pages took 70
-         * to 180 ms at 1,000,000 pages, every match read, and takes 35 to
-         * 45 (docs/performance.md). The rows already there get theirs. */
+         * that a word's or prefix's newest matches are read without the
+         * others: a prefix of 20,000 to 35,000 pages took 70 to 180 ms at
+         * 1,000,000 pages, every match read or the key walked, and takes
+         * 35 to 45 (docs/performance.md). The rows already there get
+         * theirs. */
         FN_BOUNDS FN_INDEX_SET_V16
         "UPDATE search_docs SET tsv = tsv || heed_search_bounds(page_id);"
         "ANALYZE search_docs;",
@@ -922,10 +923,10 @@ static bool one_term_alone(const struct params *p)
  * are old ones), the search runs again without them; otherwise the
  * newest matches are those every match gives. The ranges reach 2^26 ids
  * past the newest id read just before, so that the pages indexed between
- * the two statements are not left out. Such a
- * search has not counted every match (keep_candidates): the count that
- * follows it rests on the statistics (estimate_reaches) for caps up to
- * BOUNDED_FROM x scored / ESTIMATE_MARGIN, 10,000 for 5,000 scored.
+ * the two statements are not left out. Such a search has not counted
+ * every match (keep_candidates): the count that follows it rests on the
+ * statistics (estimate_reaches) for caps up to BOUNDED_FROM x scored /
+ * ESTIMATE_MARGIN, 10,000 for 5,000 scored.
  */
 #define BOUNDED_FROM     3
 #define BOUNDED_MARGIN   1.5
@@ -966,9 +967,10 @@ static char *bound_query(heed_store *store, int64_t from, int64_t top)
 }
 
 /* The bound of the newest matches of p (above) as bound_query gives it,
- * or NULL when none applies or the walk costs less; words: the estimate
- * of its matches, which the walk meets about once every span / words
- * rows of the span of ids (the table's rows, but for deleted pages). */
+ * or NULL when none applies or the walk costs less. words: the estimate
+ * of its matches; the walk meets one in every span / words rows, span
+ * the ids from the lowest to the highest (the table's rows but for
+ * deleted pages). */
 static char *newest_bounds(heed_store *store, const struct params *p,
                            double words, double scored)
 {
@@ -998,7 +1000,8 @@ static char *newest_bounds(heed_store *store, const struct params *p,
 
 /* The relevance search of p read through the bound of its newest matches
  * (above), when one applies and its ranges hold as many matches as it
- * scores; NULL otherwise. */
+ * scores; NULL otherwise, or when it failed (the search without the
+ * bound then runs, and reports a failure of the store). */
 static PGresult *bounded_search(heed_store *store, struct params *p,
                                 double words)
 {
