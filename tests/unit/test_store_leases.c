@@ -1347,6 +1347,20 @@ static heed_store *worker_store(const char *url)
 	return s;
 }
 
+/* Waits until the server at url has been up for longer than ms: a
+ * worker's first beat (pg.c, leases_over_restart) keeps the workers it
+ * finds alive for a lease from the server's start when that start is
+ * less than a lease ago, as after a restart. */
+static void wait_server_up_for(const char *url, int64_t ms)
+{
+	int64_t up = atoll(heed_test_pg_sql(
+	        url, "SELECT (extract(epoch FROM clock_timestamp() - "
+	             "pg_postmaster_start_time()) * 1000)::bigint;"));
+
+	if (up <= ms)
+		sleep_ms(ms - up + 100);
+}
+
 /* PostgreSQL: a restart of the server counts as a beat of every worker
  * alive when it went down. Two workers hold a site each on leases of 12 s
  * that end 1 s after the stop (their last beats given 11 s early); the
@@ -1367,6 +1381,10 @@ static void test_leases_over_restart_pg(void **state)
 
 	(void)state;
 	heed_test_pg_fresh(url, sizeof(url));
+	/* The leases below must end at the times they name, not a lease
+	 * from a start the test binary's own cluster made a moment ago: the
+	 * tests before this one take about 12 s, one lease. */
+	wait_server_up_for(url, 12000);
 	a = worker_store(url);
 	b = worker_store(url);
 	assert_int_equal(
@@ -1412,7 +1430,8 @@ static void test_leases_over_restart_pg(void **state)
 /* One worker process: claims, fetches (sleeps) at most twice per grant
  * keeping the delay, renews when due, and on every fourth grant walks
  * away without releasing, as a killed worker would. Logs each grant
- * ("G site token now lease_until"), renewal ("N site token until"),
+ * ("G site token granted lease_until", granted the time its claim
+ * returned), renewal ("N site token until"),
  * release ("R site token") and recorded start ("S site token now") in
  * its own file; and, trying the shared address's slot at each claim, each
  * slot it took ("A address 0 now"). */
@@ -1434,10 +1453,11 @@ static void worker(const char *url, int id, const char *log_path)
 		end -= RUN_MS / 2;
 	while (now_ms() < end) {
 		struct seen got = {0};
-		int64_t t = now_ms();
+		int64_t t = now_ms(), granted;
 		if (heed_store_lease_claim(s, holder, t, LEASE_MS, 2, keep,
 		                           &got) != HEED_OK)
 			_exit(3);
+		granted = now_ms();
 		if (got.n == 0)
 			sleep_ms(10);
 		if (heed_store_address_take(s, ADDRESS, ADDRESS_GAP, t, &taken,
@@ -1451,7 +1471,7 @@ static void worker(const char *url, int id, const char *log_path)
 			int64_t start = l->start_at, until = l->lease_until;
 			bool held = true;
 			fprintf(log, "G %s %lld %lld %lld\n", site,
-			        (long long)l->token, (long long)t,
+			        (long long)l->token, (long long)granted,
 			        (long long)until);
 			if (++grants % 4 == 0)
 				continue; /* walks away */
@@ -1528,8 +1548,11 @@ static int by_site_token(const void *x, const void *y)
 
 /* PostgreSQL: four processes, each with its own connection, claim the
  * same twelve sites for three seconds. Every grant of a site has the next
- * token (none lost, none twice), is made only once the previous lease was
- * released or had expired, every recorded start of a site is at least the
+ * token (none lost, none twice), returns only once the previous lease was
+ * released or had expired (a claim's own time, read before it, may be
+ * older than the previous lease's end: its holder, starved of the CPU
+ * past its heartbeat, came back in a new epoch and so gave the lease up
+ * while the claim waited), every recorded start of a site is at least the
  * site's delay after the one before, whoever made it, and every site was
  * claimed; the address they share gave out no two slots closer than its
  * gap. */
